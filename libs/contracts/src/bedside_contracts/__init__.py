@@ -1,0 +1,1 @@
+"""The contracts of Bedside: every message model and every subject, in one library."""

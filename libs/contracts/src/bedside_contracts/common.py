@@ -1,0 +1,38 @@
+"""The base of every contract, and the few shapes every service shares."""
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Name = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+"""An id that is safe as one NATS subject token: a book, a listener, a device."""
+
+Millis = Annotated[int, Field(ge=0, le=1_000 * 3600 * 24 * 30)]
+"""A time on a book's clock in milliseconds (bounded: no book runs a month)."""
+
+
+class Contract(BaseModel):
+    """Every message on the bus: immutable, and strict about unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Failure(Contract):
+    """The reply to a request that could not be served; ``code`` is stable, ``error`` is for people."""
+
+    ok: Literal[False] = False
+    code: Literal["invalid", "not_found", "conflict", "unavailable", "internal"]
+    error: str
+
+
+class HealthCheck(Contract):
+    """Ask a service whether it is up."""
+
+
+class Health(Contract):
+    service: str
+    version: str
+    pid: int
+    uptime_s: float
+    ready: bool = True
+    detail: str = ""

@@ -1,0 +1,117 @@
+"""Requests and replies of the search service: find_passage, recall, resolve, the catalog."""
+
+from typing import Annotated, Literal
+
+from bedside_guard import Passage
+from pydantic import Field, model_validator
+
+from bedside_contracts.common import Contract, Millis, Name
+
+Query = Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class FindPassage(Contract):
+    """Search the whole book with one embedding; every line shaped by the guard."""
+
+    book: Name
+    here_ms: Millis
+    query: Query
+    limit: int = Field(default=8, ge=1, le=8)
+
+
+class Hit(Contract):
+    """A hit for operators and tests; never shown to the model."""
+
+    passage_id: int
+    start_ms: int
+    chapter: int
+    score: float
+
+
+class FoundPassages(Contract):
+    lines: list[str]
+    hits: list[Hit]
+
+
+class Recall(Contract):
+    """Read only what is behind the line to answer a question about it."""
+
+    book: Name
+    here_ms: Millis
+    question: Query
+    limit: int = Field(default=4, ge=1, le=8)
+
+
+class Recalled(Contract):
+    """Heard passages that bear on the question; ``come_up`` is False when none does."""
+
+    come_up: bool
+    lines: list[str]
+    hits: list[Hit]
+
+
+class Target(Contract):
+    """One place named for a goto: exactly one of a passage id, a chapter, a time, or an offset."""
+
+    passage_id: int | None = Field(default=None, ge=0)
+    chapter: int | None = Field(default=None, ge=0)
+    position_ms: Millis | None = None
+    offset_ms: int | None = Field(default=None, ge=-1_000 * 3600 * 24, le=1_000 * 3600 * 24)
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> "Target":
+        named = [
+            v for v in (self.passage_id, self.chapter, self.position_ms, self.offset_ms) if v is not None
+        ]
+        if len(named) != 1:
+            raise ValueError("a target names exactly one of passage_id, chapter, position_ms, offset_ms")
+        return self
+
+
+class Resolve(Contract):
+    """Turn targets into places, in the order given. Offsets are relative to ``here_ms``."""
+
+    book: Name
+    here_ms: Millis
+    targets: list[Target] = Field(max_length=16)
+
+
+class Resolution(Contract):
+    """One target's place, or why it has none. ``at_ms`` lies inside ``passage``."""
+
+    target: Target
+    passage: Passage | None = None
+    at_ms: int | None = None
+    reason: str = ""
+    named: Literal["passage", "chapter", "time"] = "passage"
+
+
+class Resolved(Contract):
+    resolutions: list[Resolution]
+
+
+class ChapterInfo(Contract):
+    n: int
+    title: str
+    start_ms: int
+    end_ms: int
+
+
+class BookInfo(Contract):
+    id: Name
+    title: str
+    author: str = ""
+    duration_ms: int
+    estimated: bool
+    passages: int
+    chapters: list[ChapterInfo]
+    audio_path: str | None = None
+    version: str = ""
+
+
+class CatalogRequest(Contract):
+    book: Name | None = None
+
+
+class Catalog(Contract):
+    books: list[BookInfo]

@@ -1,0 +1,46 @@
+"""Every stream, subject, bucket and durable name of Bedside, in one place.
+
+Ids that go into subjects are ``Name``s (one safe token each), so a listener or book id
+can never add a wildcard or a level.
+"""
+
+SERVICES = ("search", "player", "turn", "ingest")
+
+# Core request-reply: one queue group per service, so copies share the load.
+HEALTH = "bedside.health.{service}"
+SEARCH_FIND = "bedside.search.find"
+SEARCH_RECALL = "bedside.search.recall"
+SEARCH_RESOLVE = "bedside.search.resolve"
+SEARCH_CATALOG = "bedside.search.catalog"
+PLAYER_STATE = "bedside.player.state"
+PLAYER_OFFER = "bedside.player.offer"
+PLAYER_COMMAND = "bedside.player.command"
+PLAYER_HISTORY = "bedside.player.history"
+TURN_ASK = "bedside.turn.ask"
+INGEST_BOOK = "bedside.ingest.book"
+INGEST_PROGRESS = "bedside.ingest.progress.{job}"
+DEAD_LETTER = "bedside.deadletter.{service}"
+
+# JetStream: the log. Each stream is declared only by the service that owns it.
+BOOKS_STREAM = "BOOKS"
+BOOKS_SUBJECTS = "books.>"
+BOOK_INGESTED = "books.ingested.{book}"
+BOOK_READY = "books.ready.{book}"
+BOOK_ARTIFACTS_BUCKET = "bedside-books"
+
+PLAYER_STREAM = "PLAYER"
+PLAYER_SUBJECTS = "player.>"
+PLAYER_EVENTS = "player.{listener}.{book}"
+PLAYER_PUSH = "bedside.push.{listener}.{book}"
+PLAYER_SNAPSHOTS_BUCKET = "bedside-player-snapshots"
+LISTENERS_BUCKET = "bedside-listeners"
+
+TURNS_STREAM = "TURNS"
+TURNS_SUBJECTS = "turns.>"
+TURN_COMPLETED = "turns.completed.{listener}.{book}"
+CONVERSATIONS_BUCKET = "bedside-conversations"
+
+
+def queue_for(service: str) -> str:
+    """The queue group that copies of one service share."""
+    return f"bedside-{service}"

@@ -1,0 +1,17 @@
+"""The spoiler guard: one line between what a listener has heard and what is ahead."""
+
+from bedside_guard.line import ahead_of, clock
+from bedside_guard.passage import Cue, Passage, heard_text
+from bedside_guard.shapes import NOT_TOLD, Candidate, excerpt, hit_line
+
+__all__ = [
+    "NOT_TOLD",
+    "Candidate",
+    "Cue",
+    "Passage",
+    "ahead_of",
+    "clock",
+    "excerpt",
+    "heard_text",
+    "hit_line",
+]

@@ -1,0 +1,44 @@
+"""What the guard needs to know of a passage, and which of its words have been heard."""
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bedside_guard.line import ahead_of
+
+
+class Cue(BaseModel):
+    """A finer timing inside a passage (a subtitle cue, a sentence, a word)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    start_ms: int = Field(ge=0)
+    end_ms: int = Field(ge=0)
+    text: str
+
+
+class Passage(BaseModel):
+    """A stretch of narration of about thirty seconds, never crossing a chapter."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: int = Field(ge=0)
+    start_ms: int = Field(ge=0)
+    end_ms: int = Field(ge=0)
+    chapter: int = Field(ge=0)
+    chapter_title: str
+    text: str
+    cues: tuple[Cue, ...] = ()
+
+
+def heard_text(passage: Passage, here_ms: int) -> str:
+    """The words of ``passage`` that a listener at ``here_ms`` has heard.
+
+    A passage wholly behind is heard whole; one wholly ahead not at all. For the passage
+    that holds the line only the cues that start before the line count, and a passage
+    without cues counts as not heard: its words cannot be split by time.
+    """
+    if ahead_of(passage.start_ms, here_ms):
+        return ""
+    if passage.end_ms <= here_ms:
+        return passage.text
+    heard = [cue.text for cue in passage.cues if not ahead_of(cue.start_ms, here_ms)]
+    return " ".join(heard)

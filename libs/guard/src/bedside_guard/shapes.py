@@ -1,0 +1,93 @@
+"""The only shapes in which a place reaches the model or a screen.
+
+A place ahead of the listener is a time and an id, nothing more: its words and its
+chapter title stay out. A place behind travels with its chapter and the words heard.
+The listener's own position is an input here and is never printed.
+"""
+
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bedside_guard.line import ahead_of, clock
+from bedside_guard.passage import Passage, heard_text
+
+NOT_TOLD = "further on than they have got; nothing of what happens there has been read to you."
+"""The fixed sentence that stands in for a place ahead. It names nothing of the book."""
+
+EXCERPT_WORDS = 60
+"""How many heard words a line carries: enough to judge the moment, short enough to read fast."""
+
+
+def excerpt(text: str, words: int = EXCERPT_WORDS) -> str:
+    """The first ``words`` words of ``text``, marked when cut."""
+    parts = text.split()
+    if len(parts) <= words:
+        return " ".join(parts)
+    return " ".join(parts[:words]) + " …"
+
+
+def hit_line(passage: Passage, here_ms: int) -> str:
+    """One search hit as the model reads it."""
+    stamp = f"[{clock(passage.start_ms)}, id={passage.id}]"
+    words = heard_text(passage, here_ms)
+    if ahead_of(passage.start_ms, here_ms) or not words:
+        return f"{stamp} {NOT_TOLD}"
+    return f'{stamp} chapter {passage.chapter}, "{passage.chapter_title}": {excerpt(words)}'
+
+
+class Candidate(BaseModel):
+    """A row on the screen. A row ahead is covered: no title and no words."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    start_ms: int = Field(ge=0)
+    ahead: bool
+    passage_id: int | None = None
+    chapter: int | None = None
+    chapter_title: str | None = None
+    words: str | None = None
+
+    @classmethod
+    def covering(
+        cls,
+        passage: Passage,
+        here_ms: int,
+        *,
+        at_ms: int | None = None,
+        chapter_named: bool = False,
+    ) -> Self:
+        """The row for a place in ``passage`` as a listener at ``here_ms`` may see it.
+
+        ``at_ms`` is the place itself when it is not the passage's start (a time the
+        listener named); it must lie inside the passage. ``chapter_named`` keeps the
+        chapter number on a row ahead, because the listener said it themselves
+        ("chapter 8"); the title still stays out.
+        """
+        start_ms = passage.start_ms if at_ms is None else at_ms
+        if not passage.start_ms <= start_ms <= max(passage.start_ms, passage.end_ms):
+            raise ValueError(f"{start_ms} ms is not inside passage {passage.id}")
+        if ahead_of(start_ms, here_ms):
+            return cls(
+                start_ms=start_ms,
+                ahead=True,
+                passage_id=passage.id,
+                chapter=passage.chapter if chapter_named else None,
+            )
+        words = heard_text(passage, here_ms)
+        return cls(
+            start_ms=start_ms,
+            ahead=False,
+            passage_id=passage.id,
+            chapter=passage.chapter,
+            chapter_title=passage.chapter_title,
+            words=excerpt(words, 24) if words else None,
+        )
+
+    def label(self) -> str:
+        """The row as one line of text (for the model's tool result and a terminal)."""
+        stamp = clock(self.start_ms)
+        if self.ahead:
+            chapter = f", chapter {self.chapter}" if self.chapter is not None else ""
+            return f"{stamp}{chapter}, further on (covered)"
+        return f'{stamp}, chapter {self.chapter}, "{self.chapter_title}"'

@@ -1,0 +1,110 @@
+"""The line and the shapes: a place ahead reaches the model as a time and an id, nothing more."""
+
+import re
+
+import pytest
+from bedside_guard import NOT_TOLD, Candidate, Cue, Passage, ahead_of, clock, heard_text, hit_line
+from hypothesis import given
+from hypothesis import strategies as st
+
+
+def passage(start_ms: int = 60_000, end_ms: int = 90_000, cues: tuple[Cue, ...] = ()) -> Passage:
+    return Passage(
+        id=7,
+        start_ms=start_ms,
+        end_ms=end_ms,
+        chapter=3,
+        chapter_title="The Lantern Goes Out",
+        text="Ada lifted the lantern and the harbour went dark.",
+        cues=cues,
+    )
+
+
+def test_the_passage_at_the_line_is_ahead() -> None:
+    assert ahead_of(60_000, 60_000)
+    assert ahead_of(60_001, 60_000)
+    assert not ahead_of(59_999, 60_000)
+
+
+def test_clock_prints_hours_minutes_seconds() -> None:
+    assert clock(0) == "0:00:00"
+    assert clock(4 * 3600_000 + 12 * 60_000 + 30_999) == "4:12:30"
+    with pytest.raises(ValueError, match="negative"):
+        clock(-1)
+
+
+def test_a_hit_ahead_is_a_time_and_an_id() -> None:
+    assert hit_line(passage(), here_ms=60_000) == f"[0:01:00, id=7] {NOT_TOLD}"
+
+
+def test_a_hit_behind_carries_its_chapter_and_words() -> None:
+    line = hit_line(passage(), here_ms=90_000)
+    assert line.startswith('[0:01:00, id=7] chapter 3, "The Lantern Goes Out": Ada lifted')
+
+
+def test_only_cues_before_the_line_are_heard_in_the_passage_that_holds_it() -> None:
+    cues = (
+        Cue(start_ms=60_000, end_ms=70_000, text="Ada lifted"),
+        Cue(start_ms=70_000, end_ms=90_000, text="it"),
+    )
+    held = passage(cues=cues)
+    assert heard_text(held, 70_000) == "Ada lifted"
+    assert heard_text(held, 70_001) == "Ada lifted it"
+    assert heard_text(passage(), 75_000) == ""  # no cues: its words cannot be split by time
+
+
+def test_a_row_ahead_is_covered_and_keeps_a_named_chapter_number_only() -> None:
+    row = Candidate.covering(passage(), here_ms=1_000, chapter_named=True)
+    assert row.ahead
+    assert (row.chapter, row.chapter_title, row.words) == (3, None, None)
+    assert Candidate.covering(passage(), here_ms=1_000).chapter is None
+
+
+def test_a_row_behind_shows_title_and_heard_words() -> None:
+    row = Candidate.covering(passage(), here_ms=95_000)
+    assert not row.ahead
+    assert row.chapter_title == "The Lantern Goes Out"
+    assert row.words is not None
+    assert row.words.startswith("Ada lifted")
+
+
+def test_a_named_time_inside_a_passage_decides_by_itself() -> None:
+    row = Candidate.covering(passage(), here_ms=70_000, at_ms=75_000)
+    assert row.ahead
+    assert row.start_ms == 75_000
+    with pytest.raises(ValueError, match="not inside"):
+        Candidate.covering(passage(), here_ms=70_000, at_ms=10)
+
+
+words = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=4, max_size=12)
+
+
+@given(
+    start_ms=st.integers(min_value=0, max_value=10**8),
+    length_ms=st.integers(min_value=0, max_value=120_000),
+    here_ms=st.integers(min_value=0, max_value=10**8),
+    text=st.lists(words, min_size=1, max_size=40).map(" ".join),
+    title=st.lists(words, min_size=1, max_size=5).map(" ".join),
+)
+def test_nothing_of_a_place_ahead_reaches_a_line_or_a_row(
+    start_ms: int, length_ms: int, here_ms: int, text: str, title: str
+) -> None:
+    place = Passage(
+        id=1,
+        start_ms=start_ms,
+        end_ms=start_ms + length_ms,
+        chapter=2,
+        chapter_title=title,
+        text=text,
+    )
+    line = hit_line(place, here_ms)
+    row = Candidate.covering(place, here_ms, chapter_named=True)
+    if not ahead_of(start_ms, here_ms):
+        return
+    shown = " ".join([line, row.label(), row.model_dump_json()])
+    # Only the time, the id and a fixed vocabulary may appear; nothing of the passage.
+    fixed = set(re.findall(r"[a-z_]+", NOT_TOLD + " chapter further on covered"))
+    fixed |= set(Candidate.model_fields) | {"true", "false", "null", "id"}
+    assert set(re.findall(r"[a-z_]+", shown.lower())) <= fixed
+    assert row.words is None
+    assert row.chapter_title is None

@@ -1,0 +1,1 @@
+"""Plumbing shared by every Bedside process: settings, logging, the bus, the embedded server."""

@@ -1,0 +1,124 @@
+"""The bus: a broker per process, typed request-reply, health, and the dead-letter path.
+
+Every handler validates what it consumes against the contracts itself, so a bad message
+gets a ``Failure`` reply (and a dead-letter copy) instead of a silent drop or a crash.
+"""
+
+import os
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import structlog
+from bedside_contracts import subjects
+from bedside_contracts.common import Contract, Failure, Health
+from faststream.nats import NatsBroker, NatsMessage
+from pydantic import BaseModel, ValidationError
+
+from bedside_runtime.errors import InvalidRequest, RemoteFailure, ServiceError
+from bedside_runtime.settings import Settings
+
+log = structlog.get_logger("bedside.bus")
+
+Req = TypeVar("Req", bound=BaseModel)
+Rep = TypeVar("Rep", bound=BaseModel)
+
+MAX_REQUEST_BYTES = 256 * 1024
+"""Requests on the bus are small; anything larger is refused before parsing."""
+
+
+def new_broker(settings: Settings, service: str) -> NatsBroker:
+    """A broker for one service process. Nothing connects until it is started."""
+    return NatsBroker(
+        settings.servers,
+        name=f"bedside-{service}-{os.getpid()}",
+        max_reconnect_attempts=-1,
+        reconnect_time_wait=1,
+        logger=None,
+    )
+
+
+def failure_for(error: Exception) -> Failure:
+    if isinstance(error, ValidationError):
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'body'}: {e['msg']}" for e in error.errors()[:5]
+        )
+        return Failure(code="invalid", error=f"the request does not fit its contract: {problems}")
+    if isinstance(error, ServiceError):
+        return Failure.model_validate({"code": error.code, "error": error.message})
+    return Failure(code="internal", error="the service failed to answer; it has logged why")
+
+
+def serve_requests(
+    broker: NatsBroker,
+    subject: str,
+    service: str,
+    request_model: type[Req],
+    handler: Callable[[Req], Awaitable[BaseModel]],
+) -> None:
+    """Answer ``subject`` in the service's queue group with ``handler``, typed both ways."""
+
+    async def answer(msg: NatsMessage) -> bytes:
+        body: bytes = msg.body
+        try:
+            if len(body) > MAX_REQUEST_BYTES:
+                raise InvalidRequest(f"a request of {len(body)} bytes is too large")
+            reply = await handler(request_model.model_validate_json(body))
+        except Exception as error:  # every failure becomes a reply; the service stays up
+            failure = failure_for(error)
+            if failure.code == "internal":
+                log.exception("handler failed", subject=subject)
+            if failure.code == "invalid":
+                await dead_letter(broker, service, subject, body, failure.error)
+            return failure.model_dump_json().encode()
+        return reply.model_dump_json().encode()
+
+    broker.subscriber(subject, queue=subjects.queue_for(service))(answer)
+
+
+async def dead_letter(broker: NatsBroker, service: str, subject: str, body: bytes, why: str) -> None:
+    """Keep a copy of a message that could not be used, with the reason, for an operator."""
+    await broker.publish(
+        body[:MAX_REQUEST_BYTES],
+        subjects.DEAD_LETTER.format(service=service),
+        headers={"Bedside-Subject": subject, "Bedside-Reason": why[:1000]},
+    )
+
+
+def serve_health(
+    broker: NatsBroker,
+    service: str,
+    version: str,
+    ready: Callable[[], bool] = lambda: True,
+    detail: Callable[[], str] = lambda: "",
+) -> None:
+    """Answer health checks for ``service`` (every copy answers; callers take the first)."""
+    started = time.monotonic()
+
+    async def health(msg: NatsMessage) -> bytes:
+        reply = Health(
+            service=service,
+            version=version,
+            pid=os.getpid(),
+            uptime_s=round(time.monotonic() - started, 3),
+            ready=ready(),
+            detail=detail(),
+        )
+        return reply.model_dump_json().encode()
+
+    broker.subscriber(subjects.HEALTH.format(service=service))(health)
+
+
+async def call(
+    broker: NatsBroker,
+    subject: str,
+    request: Contract,
+    reply_model: type[Rep],
+    timeout_s: float = 10.0,
+) -> Rep:
+    """Send a typed request and return the typed reply; a ``Failure`` raises ``RemoteFailure``."""
+    message = await broker.request(request.model_dump_json().encode(), subject, timeout=timeout_s)
+    data: Any = await message.decode()
+    if isinstance(data, dict) and data.get("ok") is False:
+        raise RemoteFailure(Failure.model_validate(data))
+    return reply_model.model_validate(data)

@@ -1,0 +1,45 @@
+"""structlog set up once per process: JSON lines for machines, readable lines on a terminal."""
+
+import logging
+import sys
+from typing import Literal
+
+import structlog
+
+LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+
+
+def configure_logging(
+    service: str,
+    fmt: Literal["auto", "json", "console"] = "auto",
+    level: str = "info",
+) -> structlog.stdlib.BoundLogger:
+    """Route structlog and the standard library through one renderer; every line names ``service``."""
+    as_json = fmt == "json" or (fmt == "auto" and not sys.stdout.isatty())
+    renderer: structlog.types.Processor = (
+        structlog.processors.JSONRenderer() if as_json else structlog.dev.ConsoleRenderer()
+    )
+    shared: list[structlog.types.Processor] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+    structlog.configure(
+        processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=True,
+    )
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=shared,
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, renderer],
+        )
+    )
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(LEVELS.get(level, logging.INFO))
+    structlog.contextvars.bind_contextvars(service=service)
+    logger: structlog.stdlib.BoundLogger = structlog.get_logger("bedside")
+    return logger

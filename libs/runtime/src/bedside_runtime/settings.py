@@ -1,0 +1,50 @@
+"""All configuration, read from the environment once, at a composition root."""
+
+from pathlib import Path
+from typing import Literal
+
+from platformdirs import user_data_path
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _default_data_dir() -> Path:
+    return user_data_path("bedside", appauthor=False)
+
+
+class Settings(BaseSettings):
+    """Bedside's settings. Plain names for the well-known ones, ``BEDSIDE_*`` for the rest."""
+
+    model_config = SettingsConfigDict(env_prefix="BEDSIDE_", extra="ignore", frozen=True)
+
+    nats_url: str | None = Field(default=None, validation_alias=AliasChoices("NATS_URL", "BEDSIDE_NATS_URL"))
+    qdrant_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("QDRANT_URL", "BEDSIDE_QDRANT_URL")
+    )
+    anthropic_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("ANTHROPIC_API_KEY", "BEDSIDE_ANTHROPIC_API_KEY")
+    )
+    data_dir: Path = Field(default_factory=_default_data_dir)
+    nats_port: int = Field(default=4222, ge=0, le=65535)
+    http_host: str = "127.0.0.1"
+    http_port: int = Field(default=8787, ge=0, le=65535)
+    model: str = "claude-haiku-4-5"
+    narration_wpm: int = Field(default=155, ge=60, le=400)
+    log_format: Literal["auto", "json", "console"] = "auto"
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    request_timeout_s: float = Field(default=10.0, gt=0)
+
+    @property
+    def nats_store_dir(self) -> Path:
+        return self.data_dir / "nats"
+
+    @property
+    def qdrant_dir(self) -> Path:
+        return self.data_dir / "qdrant"
+
+    @property
+    def servers(self) -> list[str]:
+        """The NATS servers to connect to; without ``NATS_URL`` the embedded one."""
+        if self.nats_url:
+            return [url.strip() for url in self.nats_url.split(",") if url.strip()]
+        return [f"nats://127.0.0.1:{self.nats_port}"]

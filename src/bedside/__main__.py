@@ -1,0 +1,3 @@
+from bedside.cli import main
+
+main()

@@ -1,0 +1,131 @@
+"""The ``bedside`` command: run the system, and talk to it."""
+
+import asyncio
+import importlib
+import os
+import signal
+import time
+from types import FrameType
+from typing import Annotated
+
+import nats
+import typer
+from bedside_contracts.subjects import SERVICES
+from bedside_runtime.health import check, wait_until_healthy
+from bedside_runtime.nats_server import NatsServerError, embedded_server
+from bedside_runtime.settings import Settings
+
+from bedside.processes import AlreadyRunning, ServiceProcesses, UpLock
+from bedside.service_commands import register_service_commands, run_first_start_steps
+
+app = typer.Typer(help="Bedside: a listening companion for audiobooks.", no_args_is_help=True)
+
+STARTUP_TIMEOUT_S = 120.0
+
+
+def fail(message: str) -> typer.Exit:
+    typer.secho(message, err=True, fg=typer.colors.RED)
+    return typer.Exit(code=1)
+
+
+@app.command()
+def up() -> None:
+    """Start the bus (unless NATS_URL is set) and every service; stop them all on Ctrl-C."""
+    settings = Settings()
+    lock = UpLock(settings.data_dir / "up.lock")
+    try:
+        lock.acquire()
+    except AlreadyRunning as error:
+        raise fail(str(error)) from None
+    server = None
+    env = dict(os.environ)
+    processes = ServiceProcesses(settings, env)
+    stopping = False
+
+    def request_stop(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+    try:
+        if settings.nats_url is None:
+            server = embedded_server(settings.nats_store_dir, settings.nats_port)
+            server.start()
+            env["NATS_URL"] = server.url
+            typer.echo(f"bus        nats-server {server.url} (JetStream in {settings.nats_store_dir})")
+        else:
+            typer.echo(f"bus        {settings.nats_url} (external)")
+        servers = [env["NATS_URL"]] if server else settings.servers
+        for name in SERVICES:
+            processes.start(name)
+        seen = asyncio.run(wait_until_healthy(servers, SERVICES, STARTUP_TIMEOUT_S))
+        for name, health in seen.items():
+            state = f"ready  pid {health.pid}" if health and health.ready else "NOT READY"
+            typer.echo(f"{name:<10} {state}  (log: {processes.log_dir / name}.log)")
+        if not all(h is not None and h.ready for h in seen.values()):
+            raise fail("not every service became ready; see the logs above")
+        for line in asyncio.run(run_first_start_steps(settings, servers)):
+            typer.echo(line)
+        typer.echo("Bedside is up. Ctrl-C stops everything.")
+        while not stopping:
+            if dead := processes.exited():
+                raise fail(f"a service stopped unexpectedly: {dead}; stopping the rest")
+            time.sleep(0.2)
+    except NatsServerError as error:
+        raise fail(str(error)) from None
+    finally:
+        processes.stop()
+        if server is not None:
+            server.stop()
+        lock.release()
+    typer.echo("Bedside stopped.")
+
+
+@app.command()
+def serve(name: Annotated[str, typer.Argument(help="one of: " + ", ".join(SERVICES))]) -> None:
+    """Run one service in this process (what `bedside up` runs for each)."""
+    if name not in SERVICES:
+        raise fail(f"unknown service {name!r}; choose one of {', '.join(SERVICES)}")
+    module = importlib.import_module(f"bedside_{name}.main")
+    asyncio.run(module.serve(Settings()))
+
+
+@app.command()
+def status() -> None:
+    """Ask each service over NATS for its health, version and uptime."""
+    settings = Settings()
+
+    async def ask() -> list[str]:
+        try:
+            client = await nats.connect(settings.servers, connect_timeout=2, max_reconnect_attempts=0)
+        except Exception as error:
+            raise fail(f"cannot reach the bus at {', '.join(settings.servers)}: {error}") from None
+        try:
+            rows = []
+            for name in SERVICES:
+                health = await check(client, name)
+                if health is None:
+                    rows.append(f"{name:<10} DOWN")
+                else:
+                    ready = "healthy" if health.ready else "starting"
+                    rows.append(
+                        f"{name:<10} {ready:<9} v{health.version}  pid {health.pid}  "
+                        f"up {health.uptime_s:.0f}s  {health.detail}".rstrip()
+                    )
+            return rows
+        finally:
+            await client.close()
+
+    rows = asyncio.run(ask())
+    for row in rows:
+        typer.echo(row)
+    if any(row.split()[1] == "DOWN" for row in rows):
+        raise typer.Exit(code=1)
+
+
+register_service_commands(app)
+
+
+def main() -> None:
+    app()
