@@ -3,6 +3,7 @@
 A plain module, imported by tests and fixtures; nothing is imported from conftest.
 """
 
+import asyncio
 import json
 import os
 import tempfile
@@ -10,7 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bedside_contracts.subjects import SERVICES
+from bedside_runtime.health import wait_until_healthy
 from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
+from bedside_runtime.settings import Settings
+
+from bedside.processes import ServiceProcesses
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
@@ -39,3 +45,55 @@ def corpus_book(name: str) -> dict[str, Any]:
 
 def in_ci() -> bool:
     return os.environ.get("CI") == "true"
+
+
+class RunningSystem:
+    """Real service processes (``bedside serve NAME``) on a test's own bus and data directory."""
+
+    def __init__(self, nats_url: str, data_dir: Path, services: tuple[str, ...], http_port: int) -> None:
+        self.nats_url = nats_url
+        self.data_dir = data_dir
+        self.services = services
+        self.http_port = http_port
+        self.env = {
+            **os.environ,
+            "NATS_URL": nats_url,
+            "BEDSIDE_DATA_DIR": str(data_dir),
+            "BEDSIDE_HTTP_PORT": str(http_port),
+            "BEDSIDE_LOG_FORMAT": "json",
+        }
+        self.env.pop("ANTHROPIC_API_KEY", None)
+        self.processes = ServiceProcesses(Settings(data_dir=data_dir), self.env)
+
+    @property
+    def http_url(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
+
+    def start(self, timeout_s: float = 120.0) -> "RunningSystem":
+        for name in self.services:
+            self.processes.start(name)
+        seen = asyncio.run(wait_until_healthy([self.nats_url], self.services, timeout_s))
+        down = [name for name, health in seen.items() if health is None or not health.ready]
+        if down:
+            self.stop()
+            logs = {name: self.log(name)[-2000:] for name in down}
+            raise RuntimeError(f"services did not become ready: {down}\n{logs}")
+        return self
+
+    def log(self, name: str) -> str:
+        path = self.processes.log_dir / f"{name}.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def restart(self, name: str) -> None:
+        self.processes.children[name].wait()
+        self.processes.start(name)
+        asyncio.run(wait_until_healthy([self.nats_url], (name,), 120.0))
+
+    def stop(self) -> None:
+        self.processes.stop()
+
+
+def start_system(nats_url: str, services: tuple[str, ...] = SERVICES) -> RunningSystem:
+    """Start ``services`` as real processes against ``nats_url`` with a fresh data directory."""
+    data_dir = Path(tempfile.mkdtemp(prefix="bedside-data-"))
+    return RunningSystem(nats_url, data_dir, services, free_port()).start()
