@@ -33,6 +33,13 @@ class Settings(BaseSettings):
     log_format: Literal["auto", "json", "console"] = "auto"
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     request_timeout_s: float = Field(default=10.0, gt=0)
+    stream_replicas: int = Field(
+        default=1,
+        ge=1,
+        le=5,
+        description="num_replicas of every JetStream stream and bucket a service declares "
+        "(BEDSIDE_STREAM_REPLICAS): 1 on one server, 3 on a 3-node cluster",
+    )
 
     @property
     def nats_store_dir(self) -> Path:
