@@ -1,6 +1,6 @@
-"""The book as ingest hands it over, and the events that announce it."""
+"""The book as ingest hands it over, the request that asks for it, and the events that announce it."""
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from bedside_guard import Passage
 from pydantic import Field
@@ -10,16 +10,20 @@ from bedside_contracts.search import ChapterInfo
 
 EMBEDDING_DIMENSIONS = 384
 
+Version = Annotated[str, Field(min_length=8, max_length=64, pattern=r"^[0-9a-f]+$")]
+"""A book's version: a hash of its content, so the same content always has the same version."""
+
 
 class BookArtifact(Contract):
     """Everything search needs to serve a book, stored whole in the JetStream object store.
 
     ``vectors_b64`` holds one float32 (little-endian) dense vector per passage, in the
-    order of ``passages``, base64-encoded: compact and exact.
+    order of ``passages``, base64-encoded: compact and exact. Passage ids are stable
+    integers within a book (its passages numbered in order from 0).
     """
 
     book: Name
-    version: Annotated[str, Field(min_length=8, max_length=64)]
+    version: Version
     title: str
     author: str = ""
     estimated: bool
@@ -33,7 +37,10 @@ class BookArtifact(Contract):
 
 
 class BookIngested(Contract):
-    """A new version of a book is in the object store under ``object_name``."""
+    """A new version of a book is in the object store under ``object_name``.
+
+    Published on ``subjects.BOOK_INGESTED`` with ``Nats-Msg-Id = "{book}:{version}"``.
+    """
 
     book: Name
     version: str
@@ -47,3 +54,50 @@ class BookReady(Contract):
     book: Name
     version: str
     passages: int
+
+
+class IngestBook(Contract):
+    """Ask the ingest service to read a file on its own machine and make it a book.
+
+    ``path`` is a timed transcript (WebVTT, SRT, Whisper JSON, aeneas JSON, a SMIL sync
+    map or a directory of them) or a book without timing (EPUB, plain text, a JSON book).
+    Without ``book`` the id is made from the file name; without ``title`` it comes from
+    the file. ``chapters_path`` names a chapters file (JSON list of ``{title, start}``);
+    without it a ``chapters.json`` or ``<stem>.chapters.json`` beside ``path`` is used.
+    """
+
+    path: str = Field(min_length=1, max_length=4096)
+    book: Name | None = None
+    title: str | None = Field(default=None, min_length=1, max_length=300)
+    audio_path: str | None = Field(default=None, min_length=1, max_length=4096)
+    chapters_path: str | None = Field(default=None, min_length=1, max_length=4096)
+    job: Name | None = Field(default=None, description="progress goes to INGEST_PROGRESS for this job")
+
+
+Stage = Literal["parse", "chunk", "embed", "store"]
+
+
+class IngestProgress(Contract):
+    """One step of one ingest job, on ``subjects.INGEST_PROGRESS.format(job=...)`` (core NATS)."""
+
+    job: Name
+    stage: Stage
+    done: int = Field(ge=0)
+    total: int = Field(ge=0)
+    detail: str = ""
+
+
+class IngestReport(Contract):
+    """The reply to ``IngestBook``: what was stored, or that it was there already."""
+
+    book: Name
+    version: Version
+    object_name: str
+    title: str
+    chapters: int
+    passages: int
+    duration_ms: Millis
+    estimated: bool
+    unchanged: bool = Field(description="this content was stored before; nothing was written")
+    seconds: float = Field(ge=0)
+    stage_seconds: dict[str, float] = Field(default_factory=dict)
