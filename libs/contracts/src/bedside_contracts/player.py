@@ -1,16 +1,24 @@
-"""Requests and replies of the player service that other services use over the bus.
+"""The player's contracts: its events, its commands, its bus requests and its HTTP bodies.
 
-The player's own events, and its HTTP bodies, live in the player's part of the
-contracts too; these are the ones the turn service depends on.
+``StateRequest``, ``ListenerState``, ``OfferPositions`` and ``OfferOutcome`` are what the
+turn service uses. The events are the player's stream: every change of a listener's state
+in a book is one of them, appended to ``player.{listener}.{book}``. The stream sequence,
+not anything inside an event, says which came first.
 """
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from bedside_guard import Candidate
 from pydantic import Field
 
 from bedside_contracts.common import Contract, Millis, Name
 from bedside_contracts.search import Target
+
+Seq = Annotated[int, Field(ge=0, description="a JetStream stream sequence; 0 is 'nothing yet'")]
+TurnId = Annotated[str, Field(min_length=1, max_length=64)]
+DeviceClock = Annotated[
+    int | None, Field(default=None, description="the device's own clock (ms since the epoch); recorded only")
+]
 
 
 class StateRequest(Contract):
@@ -29,6 +37,7 @@ class ListenerState(Contract):
     last_move_seq: int = Field(ge=0)
     rows: list[Candidate] = Field(default_factory=list, description="the list on the screen, if any")
     list_turn_id: str | None = None
+    devices: list[Name] = Field(default_factory=list, description="devices that have joined, in order")
 
 
 class OfferPositions(Contract):
@@ -50,3 +59,251 @@ class OfferOutcome(Contract):
     moved_to: Candidate | None = None
     reason: str = ""
     unresolved: list[str] = Field(default_factory=list)
+
+
+# ---------------------------------------------------------------- events (the stream)
+
+
+class PositionReported(Contract):
+    """A device says where it is. ``basis_seq`` is the newest sequence the device had seen."""
+
+    kind: Literal["reported"] = "reported"
+    device: Name
+    position_ms: Millis
+    playing: bool
+    basis_seq: Seq
+    device_clock: DeviceClock = None
+
+
+class Seeked(Contract):
+    """The listener moved the book themselves on a device (a scrub, a skip back)."""
+
+    kind: Literal["seeked"] = "seeked"
+    device: Name
+    from_ms: Millis
+    position_ms: Millis
+    basis_seq: Seq
+    device_clock: DeviceClock = None
+
+
+class Moved(Contract):
+    """The book was moved for the listener: by a goto of a turn, or by undo."""
+
+    kind: Literal["moved"] = "moved"
+    cause: Literal["goto", "undo"]
+    from_ms: Millis
+    to_ms: Millis
+    turn_id: str | None = None
+    device: Name | None = None
+
+
+class ListOffered(Contract):
+    """A list of places went on the screen; it replaces any list before it."""
+
+    kind: Literal["listed"] = "listed"
+    rows: list[Candidate] = Field(min_length=1, max_length=4)
+    turn_id: TurnId
+
+
+class RowPressed(Contract):
+    """A row of the list was pressed: the book moves there and the list goes."""
+
+    kind: Literal["pressed"] = "pressed"
+    row: int = Field(ge=0, lt=4)
+    from_ms: Millis
+    to_ms: Millis
+    device: Name | None = None
+    turn_id: str | None = None
+
+
+class ListCancelled(Contract):
+    """The list was dismissed; nothing else changes."""
+
+    kind: Literal["cancelled"] = "cancelled"
+    device: Name | None = None
+
+
+class DeviceJoined(Contract):
+    """A device started following this book for this listener."""
+
+    kind: Literal["joined"] = "joined"
+    device: Name
+    device_clock: DeviceClock = None
+
+
+PlayerEvent = Annotated[
+    PositionReported | Seeked | Moved | ListOffered | RowPressed | ListCancelled | DeviceJoined,
+    Field(discriminator="kind"),
+]
+EventKind = Literal["reported", "seeked", "moved", "listed", "pressed", "cancelled", "joined"]
+MOVE_KINDS: frozenset[str] = frozenset({"seeked", "moved", "pressed"})
+"""Events that move the book: a report older than the newest of these is stale."""
+
+
+# ---------------------------------------------------------------- commands
+
+
+class Report(Contract):
+    op: Literal["report"] = "report"
+    device: Name
+    position_ms: Millis
+    playing: bool
+    basis_seq: Seq
+    device_clock: DeviceClock = None
+
+
+class Seek(Contract):
+    op: Literal["seek"] = "seek"
+    device: Name
+    position_ms: Millis
+    basis_seq: Seq
+    device_clock: DeviceClock = None
+
+
+class PressRow(Contract):
+    op: Literal["press"] = "press"
+    row: int = Field(ge=0, lt=4)
+    device: Name | None = None
+
+
+class CancelList(Contract):
+    op: Literal["cancel"] = "cancel"
+    device: Name | None = None
+
+
+class Undo(Contract):
+    op: Literal["undo"] = "undo"
+    device: Name | None = None
+
+
+class JoinDevice(Contract):
+    op: Literal["join"] = "join"
+    device: Name
+    device_clock: DeviceClock = None
+
+
+PlayerCommand = Annotated[
+    Report | Seek | PressRow | CancelList | Undo | JoinDevice, Field(discriminator="op")
+]
+
+
+class CommandRequest(Contract):
+    """PLAYER_COMMAND: one command for one listener in one book."""
+
+    listener: Name
+    book: Name
+    command: PlayerCommand
+
+
+class CommandResult(Contract):
+    """Accepted (with the sequence it made, 0 when nothing changed) or refused with the state."""
+
+    accepted: bool
+    seq: int = Field(ge=0)
+    state: ListenerState
+    reason: str = ""
+
+
+# ---------------------------------------------------------------- history
+
+
+class HistoryEntry(Contract):
+    seq: int = Field(ge=1)
+    kind: EventKind
+    position_ms: int = Field(ge=0, description="where the book was after this event")
+    chapter: int | None = None
+    device: str | None = None
+    cause: str | None = None
+
+
+class HistoryRequest(Contract):
+    """PLAYER_HISTORY: newest first; ``limit`` is the most recent N before ``before_seq``."""
+
+    listener: Name
+    book: Name
+    limit: int = Field(default=20, ge=1, le=1000)
+    before_seq: int | None = Field(default=None, ge=1)
+    kind: EventKind | None = None
+
+
+class History(Contract):
+    entries: list[HistoryEntry]
+
+
+class Located(Contract):
+    """A lookup over history: the newest match, how many matched, where the earliest is.
+
+    ``page`` holds matches from index ``offset`` (0 is the newest); an index is a match's
+    own, so paging from it is right at any page size.
+    """
+
+    newest: HistoryEntry | None
+    count: int = Field(ge=0)
+    earliest_index: int | None
+    offset: int = Field(ge=0)
+    page: list[HistoryEntry]
+
+
+# ---------------------------------------------------------------- HTTP bodies
+
+
+class ReportBody(Contract):
+    device: Name
+    position_ms: int = Field(description="where the device is; checked against the book's length")
+    playing: bool
+    basis_seq: Seq
+    device_clock: DeviceClock = None
+
+
+class SeekBody(Contract):
+    device: Name
+    position_ms: int
+    basis_seq: Seq
+    device_clock: DeviceClock = None
+
+
+class PressBody(Contract):
+    row: int = Field(ge=0, lt=4)
+    device: Name | None = None
+
+
+class DeviceBody(Contract):
+    device: Name | None = None
+
+
+class TurnBody(Contract):
+    device: Name | None = None
+    utterance: str = Field(min_length=1, max_length=1000)
+
+
+class Accepted(Contract):
+    seq: int = Field(ge=0)
+    state: ListenerState
+
+
+class RefusedReply(Contract):
+    error: str
+    state: ListenerState
+
+
+class ChapterView(Contract):
+    """A chapter as this listener may see it: a title only once they have reached it."""
+
+    n: int
+    start_ms: int
+    end_ms: int
+    title: str | None = None
+
+
+class BookView(Contract):
+    id: Name
+    title: str
+    author: str = ""
+    duration_ms: int
+    has_audio: bool
+    chapters: list[ChapterView] = Field(default_factory=list)
+
+
+class ListenerCreated(Contract):
+    listener: Name
+    token: str

@@ -1,18 +1,66 @@
-"""Composition root of the player service."""
+"""Composition root of the player service: the broker and the HTTP API in one process.
 
-from collections.abc import Awaitable, Callable
+FastAPI stays plain: its lifespan connects the broker, replays the stream into the
+projections, then starts answering on the bus; uvicorn serves HTTP on the same loop.
+"""
 
-from bedside_runtime.host import run_bus_service
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import uvicorn
+from bedside_runtime.bus import new_broker, serve_health
+from bedside_runtime.host import version_of
+from bedside_runtime.logging import configure_logging
 from bedside_runtime.settings import Settings
-from faststream.nats import NatsBroker
+from fastapi import FastAPI
+
+from bedside_player.bus_api import register_bus_api
+from bedside_player.http_api import build_api
+from bedside_player.service import Service
 
 
-async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Awaitable[None]]:
-    async def close() -> None:
-        return None
+def build_app(settings: Settings) -> FastAPI:
+    broker = new_broker(settings, "player")
+    service = Service(broker, settings)
+    serve_health(
+        broker,
+        "player",
+        version_of("bedside-player"),
+        ready=service.ready.is_set,
+        detail=lambda: (
+            f"{len(service.projections.states)} projections through seq {service.projections.through_seq}"
+        ),
+    )
+    register_bus_api(broker, service)
+    app = build_api(service)
 
-    return close
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await broker.connect()
+        await service.start()
+        await broker.start()
+        try:
+            yield
+        finally:
+            await broker.stop()
+            await service.stop()
+
+    app.router.lifespan_context = lifespan
+    return app
 
 
 async def serve(settings: Settings) -> None:
-    await run_bus_service("player", settings, register)
+    log = configure_logging("player", settings.log_format, settings.log_level)
+    app = build_app(settings)
+    config = uvicorn.Config(
+        app,
+        host=settings.http_host,
+        port=settings.http_port,
+        log_config=None,
+        access_log=False,
+        timeout_graceful_shutdown=2,
+    )
+    log.info(
+        "player starting", http=f"http://{settings.http_host}:{settings.http_port}", servers=settings.servers
+    )
+    await uvicorn.Server(config).serve()

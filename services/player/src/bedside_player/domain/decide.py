@@ -1,0 +1,128 @@
+"""``decide``: what a command does to a listener's state, as events. The chronology lives here.
+
+The stream is the clock. A report or seek whose ``basis_seq`` (the newest sequence the
+device had seen) is older than the last move was made without knowing of that move: it
+is refused, with the current state, so a stale device never drags the book back. A seek
+from a device that is up to date is the listener's own move, and is accepted.
+"""
+
+from bedside_contracts.player import (
+    CancelList,
+    DeviceJoined,
+    JoinDevice,
+    ListCancelled,
+    Moved,
+    PlayerCommand,
+    PlayerEvent,
+    PositionReported,
+    PressRow,
+    Report,
+    RowPressed,
+    Seek,
+    Seeked,
+    Undo,
+)
+from bedside_guard import clock
+
+from bedside_player.domain.state import PlayerState
+
+
+class Refused(Exception):
+    """A command that is well formed but cannot be applied now; nothing is appended."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Stale(Refused):
+    """A device spoke without knowing of the last move: it must take the current state."""
+
+
+class Invalid(Refused):
+    """A command that can never be right (a place past the end, a row that is not there)."""
+
+
+def check_position(position_ms: int, book_end_ms: int | None) -> None:
+    if position_ms < 0:
+        raise Invalid(f"position_ms must not be negative (got {position_ms})")
+    if book_end_ms is not None and position_ms > book_end_ms:
+        raise Invalid(
+            f"position_ms {position_ms} is past the end of the book ({book_end_ms} ms, {clock(book_end_ms)})"
+        )
+
+
+def check_basis(state: PlayerState, basis_seq: int) -> None:
+    if basis_seq > state.seq:
+        raise Invalid(
+            f"basis_seq {basis_seq} is newer than anything in this book's stream (the newest is {state.seq})"
+        )
+    if basis_seq < state.last_move_seq:
+        raise Stale(
+            f"the book was moved at sequence {state.last_move_seq}, after this device's basis {basis_seq}; "
+            "take the current state and seek there"
+        )
+
+
+def decide(
+    state: PlayerState, command: PlayerCommand, *, book_end_ms: int | None = None
+) -> list[PlayerEvent]:
+    """The events ``command`` makes from ``state`` (none when it changes nothing).
+
+    ``book_end_ms`` is the book's length, where known, for positions past the end.
+    Raises ``Stale`` or ``Invalid``.
+    """
+    match command:
+        case Report():
+            check_position(command.position_ms, book_end_ms)
+            check_basis(state, command.basis_seq)
+            return [
+                PositionReported(
+                    device=command.device,
+                    position_ms=command.position_ms,
+                    playing=command.playing,
+                    basis_seq=command.basis_seq,
+                    device_clock=command.device_clock,
+                )
+            ]
+        case Seek():
+            check_position(command.position_ms, book_end_ms)
+            check_basis(state, command.basis_seq)
+            return [
+                Seeked(
+                    device=command.device,
+                    from_ms=state.position_ms,
+                    position_ms=command.position_ms,
+                    basis_seq=command.basis_seq,
+                    device_clock=command.device_clock,
+                )
+            ]
+        case PressRow():
+            if not state.rows:
+                raise Invalid("there is no list on the screen to press")
+            if command.row >= len(state.rows):
+                raise Invalid(f"the list has {len(state.rows)} rows; row {command.row} is not one of them")
+            return [
+                RowPressed(
+                    row=command.row,
+                    from_ms=state.position_ms,
+                    to_ms=state.rows[command.row].start_ms,
+                    device=command.device,
+                    turn_id=state.list_turn_id,
+                )
+            ]
+        case CancelList():
+            return [ListCancelled(device=command.device)] if state.rows else []
+        case Undo():
+            if state.before_move_ms is None:
+                raise Invalid("nothing to undo: the book has not been moved")
+            return [
+                Moved(
+                    cause="undo", from_ms=state.position_ms, to_ms=state.before_move_ms, device=command.device
+                )
+            ]
+        case JoinDevice():
+            if command.device in state.devices:
+                return []
+            return [DeviceJoined(device=command.device, device_clock=command.device_clock)]
+    raise AssertionError(f"unhandled command {command!r}")

@@ -1,0 +1,102 @@
+"""The offer arithmetic: how the places a turn names become a move, a list, or a refusal.
+
+This is the one way a goto ends. Targets are deduplicated, those that resolve to nothing
+are dropped, several that land on one place count once; then
+
+- no place left: refused, with a reason the model can act on;
+- more than one place: a list (at most four rows, in the order given);
+- one place ahead of the listener: a list of one covered row (the press is the consent);
+- one place behind: a move, unless the turn may no longer move (then one row to press).
+
+Whether a place is ahead is ``bedside_guard.ahead_of``; rows are guard ``Candidate``s.
+"""
+
+from dataclasses import dataclass, field
+
+from bedside_contracts.player import ListOffered, Moved, OfferOutcome, OfferPositions, PlayerEvent
+from bedside_contracts.search import Resolution, Target
+from bedside_guard import Candidate, ahead_of
+
+MAX_ROWS = 4
+
+
+@dataclass(frozen=True)
+class OfferDecision:
+    outcome: OfferOutcome
+    events: list[PlayerEvent] = field(default_factory=list)
+
+
+def unique_targets(targets: list[Target]) -> list[Target]:
+    """The targets without repeats, in the order given (the same id twice is one target)."""
+    seen: set[Target] = set()
+    unique: list[Target] = []
+    for target in targets:
+        if target not in seen:
+            seen.add(target)
+            unique.append(target)
+    return unique
+
+
+def describe(target: Target) -> str:
+    if target.passage_id is not None:
+        return f"id={target.passage_id}"
+    if target.chapter is not None:
+        return f"chapter {target.chapter}"
+    if target.position_ms is not None:
+        return f"position_ms={target.position_ms}"
+    return f"offset_ms={target.offset_ms}"
+
+
+def places(resolutions: list[Resolution], here_ms: int) -> tuple[list[Candidate], list[str]]:
+    """One covered row per distinct place, in the order given, and what did not resolve."""
+    rows: list[Candidate] = []
+    unresolved: list[str] = []
+    seen_ms: set[int] = set()
+    for resolution in resolutions:
+        if resolution.passage is None:
+            why = f": {resolution.reason}" if resolution.reason else ""
+            unresolved.append(f"{describe(resolution.target)}{why}")
+            continue
+        at_ms = resolution.passage.start_ms if resolution.at_ms is None else resolution.at_ms
+        try:
+            row = Candidate.covering(
+                resolution.passage, here_ms, at_ms=at_ms, chapter_named=resolution.named == "chapter"
+            )
+        except ValueError:
+            unresolved.append(f"{describe(resolution.target)}: resolved outside its passage")
+            continue
+        if row.start_ms in seen_ms:
+            continue
+        seen_ms.add(row.start_ms)
+        rows.append(row)
+    return rows, unresolved
+
+
+def refusal_reason(unresolved: list[str]) -> str:
+    named = "; ".join(unresolved) if unresolved else "nothing"
+    return (
+        f"none of the places named is a place in this book ({named}). Search again with "
+        "find_passage and offer ids taken from its lines, or name a chapter or a time that exists."
+    )
+
+
+def decide_offer(request: OfferPositions, resolutions: list[Resolution], here_ms: int) -> OfferDecision:
+    """What an offer does for a listener at ``here_ms``, given search's resolutions of its targets."""
+    rows, unresolved = places(resolutions, here_ms)
+    if not rows:
+        return OfferDecision(
+            OfferOutcome(outcome="refused", reason=refusal_reason(unresolved), unresolved=unresolved)
+        )
+    if len(rows) > 1 or ahead_of(rows[0].start_ms, here_ms) or not request.may_move:
+        shown = rows[:MAX_ROWS]
+        return OfferDecision(
+            OfferOutcome(outcome="listed", rows=shown, unresolved=unresolved),
+            [ListOffered(rows=shown, turn_id=request.turn_id)],
+        )
+    place = rows[0]
+    return OfferDecision(
+        OfferOutcome(
+            outcome="moved", rows=[place], moved_from_ms=here_ms, moved_to=place, unresolved=unresolved
+        ),
+        [Moved(cause="goto", from_ms=here_ms, to_ms=place.start_ms, turn_id=request.turn_id)],
+    )

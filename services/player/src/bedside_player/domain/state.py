@@ -1,0 +1,85 @@
+"""A listener's state in one book, and ``evolve``: how one event changes it.
+
+The state is a projection of the stream. ``seq`` is the stream sequence of the newest
+event applied, so the stream, never a device's clock, orders everything.
+"""
+
+from dataclasses import dataclass, replace
+
+from bedside_contracts.player import (
+    DeviceJoined,
+    ListCancelled,
+    ListenerState,
+    ListOffered,
+    Moved,
+    PlayerEvent,
+    PositionReported,
+    RowPressed,
+    Seeked,
+)
+from bedside_guard import Candidate
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    listener: str
+    book: str
+    position_ms: int = 0
+    playing: bool = False
+    seq: int = 0
+    last_move_seq: int = 0
+    before_move_ms: int | None = None
+    """Where the book was just before the last move: what undo goes back to."""
+    rows: tuple[Candidate, ...] = ()
+    list_turn_id: str | None = None
+    devices: tuple[str, ...] = ()
+    events: int = 0
+
+    def public(self) -> ListenerState:
+        return ListenerState(
+            listener=self.listener,
+            book=self.book,
+            position_ms=self.position_ms,
+            playing=self.playing,
+            seq=self.seq,
+            last_move_seq=self.last_move_seq,
+            rows=list(self.rows),
+            list_turn_id=self.list_turn_id,
+            devices=list(self.devices),
+        )
+
+
+def _moved(state: PlayerState, seq: int, from_ms: int, to_ms: int) -> PlayerState:
+    return replace(state, position_ms=to_ms, before_move_ms=from_ms, last_move_seq=seq)
+
+
+def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
+    """The state after ``event``, which the stream stored at ``seq``.
+
+    An event at or below the state's own sequence has been applied already and changes
+    nothing, so applying the same event from two sources (an append's ack and the feed)
+    is harmless.
+    """
+    if seq <= state.seq:
+        return state
+    state = replace(state, seq=seq, events=state.events + 1)
+    match event:
+        case PositionReported():
+            return replace(state, position_ms=event.position_ms, playing=event.playing)
+        case Seeked():
+            return _moved(state, seq, event.from_ms, event.position_ms)
+        case Moved():
+            moved = _moved(state, seq, event.from_ms, event.to_ms)
+            # a goto ends the turn that made it; an older list on the screen is obsolete
+            return replace(moved, rows=(), list_turn_id=None) if event.cause == "goto" else moved
+        case ListOffered():
+            return replace(state, rows=tuple(event.rows), list_turn_id=event.turn_id)
+        case RowPressed():
+            return replace(_moved(state, seq, event.from_ms, event.to_ms), rows=(), list_turn_id=None)
+        case ListCancelled():
+            return replace(state, rows=(), list_turn_id=None)
+        case DeviceJoined():
+            if event.device in state.devices:
+                return state
+            return replace(state, devices=(*state.devices, event.device))
+    raise AssertionError(f"unhandled event {event!r}")

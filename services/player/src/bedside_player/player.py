@@ -1,0 +1,132 @@
+"""The player application: commands in, events appended, projections and devices updated.
+
+Thin around the domain: read the projection, ``decide``, append with the expected
+sequence, apply; on a conflict catch up from the stream and decide again (bounded).
+"""
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+
+import structlog
+from bedside_contracts import subjects
+from bedside_contracts.player import (
+    CommandResult,
+    History,
+    HistoryRequest,
+    OfferOutcome,
+    OfferPositions,
+    PlayerCommand,
+    PlayerEvent,
+)
+from bedside_contracts.search import Resolve, Resolved
+from bedside_runtime.errors import Conflict, InvalidRequest
+
+from bedside_player.catalog import Books
+from bedside_player.domain import history as history_rules
+from bedside_player.domain.decide import Invalid, Stale, decide
+from bedside_player.domain.offer import decide_offer, unique_targets
+from bedside_player.domain.state import PlayerState
+from bedside_player.projections import Projections
+from bedside_player.store import EventStore, WrongLastSequence
+
+log = structlog.get_logger("bedside.player")
+
+MAX_ATTEMPTS = 8
+Resolver = Callable[[Resolve], Awaitable[Resolved]]
+Publish = Callable[[str, bytes], Awaitable[None]]
+
+
+class Player:
+    def __init__(
+        self,
+        store: EventStore,
+        projections: Projections,
+        books: Books,
+        resolve: Resolver,
+        publish: Publish,
+    ) -> None:
+        self.store = store
+        self.projections = projections
+        self.books = books
+        self.resolve = resolve
+        self.publish = publish
+        self.locks: defaultdict[tuple[str, str], asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def state(self, listener: str, book: str) -> PlayerState:
+        return self.projections.get(listener, book)
+
+    async def catch_up(self, listener: str, book: str) -> PlayerState:
+        """Apply what the stream holds for this listener and book beyond the projection."""
+        state = self.projections.get(listener, book)
+        for seq, event in await self.store.read_after(listener, book, state.seq):
+            state = self.projections.apply(listener, book, event, seq)
+        return state
+
+    async def _append(self, state: PlayerState, event: PlayerEvent) -> PlayerState:
+        seq = await self.store.append(state.listener, state.book, event, state.seq)
+        after = self.projections.apply(state.listener, state.book, event, seq)
+        await self.publish(
+            subjects.PLAYER_PUSH.format(listener=state.listener, book=state.book),
+            after.public().model_dump_json().encode(),
+        )
+        return after
+
+    async def command(
+        self, listener: str, book: str, command: PlayerCommand, book_end_ms: int | None
+    ) -> CommandResult:
+        """Decide and append; a stale device gets ``accepted=False`` with the current state."""
+        async with self.locks[(listener, book)]:
+            for _ in range(MAX_ATTEMPTS):
+                state = self.projections.get(listener, book)
+                try:
+                    events = decide(state, command, book_end_ms=book_end_ms)
+                except Stale as stale:
+                    current = await self.catch_up(listener, book)  # the refusal carries the newest state
+                    return CommandResult(
+                        accepted=False, seq=current.seq, state=current.public(), reason=stale.reason
+                    )
+                except Invalid as invalid:
+                    # another instance's newer events may make it valid (a basis it handed out)
+                    if (await self.catch_up(listener, book)).seq != state.seq:
+                        continue
+                    raise InvalidRequest(invalid.reason) from None
+                if not events:
+                    return CommandResult(accepted=True, seq=state.seq, state=state.public())
+                try:
+                    after = await self._append(state, events[0])
+                except WrongLastSequence:
+                    await self.catch_up(listener, book)
+                    continue
+                return CommandResult(accepted=True, seq=after.seq, state=after.public())
+        raise Conflict(f"{listener}/{book} changed {MAX_ATTEMPTS} times while deciding; try again")
+
+    async def offer(self, request: OfferPositions) -> OfferOutcome:
+        """Resolve the targets with search where the listener is, then move, list, or refuse."""
+        book = await self.books.get(request.book)
+        targets = unique_targets(request.targets)
+        async with self.locks[(request.listener, request.book)]:
+            for _ in range(MAX_ATTEMPTS):
+                state = self.projections.get(request.listener, request.book)
+                resolved = await self.resolve(
+                    Resolve(book=book.id, here_ms=state.position_ms, targets=targets)
+                )
+                decision = decide_offer(request, resolved.resolutions, state.position_ms)
+                if not decision.events:
+                    return decision.outcome
+                try:
+                    await self._append(state, decision.events[0])
+                except WrongLastSequence:
+                    await self.catch_up(request.listener, request.book)
+                    continue
+                log.info(
+                    "offer", listener=request.listener, book=request.book, outcome=decision.outcome.outcome
+                )
+                return decision.outcome
+        raise Conflict(f"{request.listener}/{request.book} kept changing during the offer; try again")
+
+    async def history(self, request: HistoryRequest) -> History:
+        book = await self.books.get(request.book)
+        stored = await self.store.read_subject(request.listener, request.book)
+        items = history_rules.entries(request.listener, request.book, stored, book.chapters)
+        return History(entries=history_rules.history(items, request.limit, request.before_seq, request.kind))

@@ -1,0 +1,77 @@
+"""The in-memory projections: one ``PlayerState`` per (listener, book), fed from the stream.
+
+Events reach a projection from two sources: this process's own appends (at once, from
+the ack) and the stream feed (every instance's appends, in stream order). ``evolve``
+ignores an event at or below the state's sequence, so each event applies once.
+"""
+
+import asyncio
+import time
+from collections.abc import Callable
+
+import structlog
+from bedside_contracts.player import PlayerEvent
+
+from bedside_player.domain.state import PlayerState, evolve
+from bedside_player.store import EventStore, key_of, parse
+
+log = structlog.get_logger("bedside.player.projections")
+
+Key = tuple[str, str]
+Listener = Callable[[PlayerState], None]
+
+
+class Projections:
+    def __init__(self) -> None:
+        self.states: dict[Key, PlayerState] = {}
+        self.watchers: list[Listener] = []
+        self.through_seq = 0
+        """The newest stream sequence the feed has delivered."""
+
+    def get(self, listener: str, book: str) -> PlayerState:
+        return self.states.get((listener, book)) or PlayerState(listener=listener, book=book)
+
+    def apply(self, listener: str, book: str, event: PlayerEvent, seq: int) -> PlayerState:
+        before = self.get(listener, book)
+        after = evolve(before, event, seq)
+        if after is not before:
+            self.states[(listener, book)] = after
+            for watcher in self.watchers:
+                watcher(after)
+        return after
+
+    def counts(self) -> tuple[int, int]:
+        """(projections, events applied)."""
+        return len(self.states), sum(s.events for s in self.states.values())
+
+
+async def replay(store: EventStore, projections: Projections, after_seq: int = 0) -> tuple[int, float]:
+    """Rebuild every projection from the stream up to its newest sequence now; (events, seconds)."""
+    started = time.perf_counter()
+    target = await store.last_seq()
+    applied = 0
+    if target > after_seq:
+        async for subject, seq, data in store.feed(after_seq):
+            listener, book = key_of(subject)
+            projections.apply(listener, book, parse(data), seq)
+            projections.through_seq = seq
+            applied += 1
+            if seq >= target:
+                break
+    return applied, time.perf_counter() - started
+
+
+async def follow(store: EventStore, projections: Projections, ready: asyncio.Event) -> None:
+    """Replay, then keep every projection current from the live stream (all instances' appends)."""
+    count, seconds = await replay(store, projections)
+    log.info("replayed", events=count, seconds=round(seconds, 3), projections=len(projections.states))
+    ready.set()
+    async for subject, seq, data in store.feed(projections.through_seq):
+        listener, book = key_of(subject)
+        try:
+            event = parse(data)
+        except ValueError:
+            log.error("an event in the stream does not fit the contract", subject=subject, seq=seq)
+            continue
+        projections.apply(listener, book, event, seq)
+        projections.through_seq = seq

@@ -1,0 +1,76 @@
+"""The service's parts, wired once the broker is connected: store, projections, player, listeners."""
+
+import asyncio
+import contextlib
+
+import structlog
+from bedside_contracts import subjects
+from bedside_contracts.search import Catalog, CatalogRequest, Resolve, Resolved
+from bedside_runtime.settings import Settings
+from faststream.nats import NatsBroker
+
+from bedside_player.catalog import Books
+from bedside_player.hub import Hub
+from bedside_player.listeners import Listeners
+from bedside_player.player import Player
+from bedside_player.projections import Projections, follow
+from bedside_player.remote import ask
+from bedside_player.store import EventStore
+
+log = structlog.get_logger("bedside.player")
+
+
+class Service:
+    """Everything the handlers use. ``start`` needs a connected broker; handlers run after it."""
+
+    def __init__(self, broker: NatsBroker, settings: Settings) -> None:
+        self.broker = broker
+        self.settings = settings
+        self.hub = Hub()
+        self.projections = Projections()
+        self.projections.watchers.append(self.hub)
+        self.ready = asyncio.Event()
+        self.books = Books(self._catalog)
+        self._player: Player | None = None
+        self._listeners: Listeners | None = None
+        self._follower: asyncio.Task[None] | None = None
+
+    @property
+    def player(self) -> Player:
+        assert self._player is not None, "the player service has not started"
+        return self._player
+
+    @property
+    def listeners(self) -> Listeners:
+        assert self._listeners is not None, "the player service has not started"
+        return self._listeners
+
+    async def _catalog(self, request: CatalogRequest) -> Catalog:
+        timeout = self.settings.request_timeout_s
+        return await ask(self.broker, "search", subjects.SEARCH_CATALOG, request, Catalog, timeout)
+
+    async def _resolve(self, request: Resolve) -> Resolved:
+        timeout = self.settings.request_timeout_s
+        return await ask(self.broker, "search", subjects.SEARCH_RESOLVE, request, Resolved, timeout)
+
+    async def _publish(self, subject: str, data: bytes) -> None:
+        await self.broker.connection.publish(subject, data)
+
+    async def start(self) -> None:
+        js = self.broker.connection.jetstream()
+        store = EventStore(js)
+        await store.declare(self.settings.stream_replicas)
+        self._listeners = await Listeners.open(js, self.settings.stream_replicas)
+        self._player = Player(store, self.projections, self.books, self._resolve, self._publish)
+        self._follower = asyncio.create_task(follow(store, self.projections, self.ready))
+        waiter = asyncio.create_task(self.ready.wait())
+        await asyncio.wait([waiter, self._follower], return_when=asyncio.FIRST_COMPLETED)
+        if not self.ready.is_set():
+            waiter.cancel()
+            await self._follower  # raises why the replay failed
+
+    async def stop(self) -> None:
+        if self._follower is not None:
+            self._follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._follower

@@ -1,0 +1,159 @@
+"""The event store: the PLAYER stream on JetStream, one subject per listener and book.
+
+Appends carry ``Nats-Msg-Id`` (derived from the subject, the expected sequence and the
+event itself, so a retry after a timeout is deduplicated rather than doubled) and
+``Nats-Expected-Last-Subject-Sequence`` (so a writer that has not seen the newest event
+of that listener and book is refused and must reload and decide again).
+"""
+
+import hashlib
+from collections.abc import AsyncIterator
+
+from bedside_contracts import subjects
+from bedside_contracts.player import PlayerEvent
+from nats.js import JetStreamContext
+from nats.js.api import ConsumerConfig, DeliverPolicy, StorageType, StreamConfig
+from nats.js.errors import BadRequestError, NotFoundError
+from pydantic import TypeAdapter
+
+EVENT: TypeAdapter[PlayerEvent] = TypeAdapter(PlayerEvent)
+WRONG_LAST_SEQUENCE = 10071
+DUPLICATE_WINDOW_S = 120.0
+APPEND_TIMEOUT_S = 5.0
+APPEND_RETRIES = 3
+
+
+class WrongLastSequence(Exception):
+    """Someone appended to this listener and book since the state was read."""
+
+
+def subject_of(listener: str, book: str) -> str:
+    return subjects.PLAYER_EVENTS.format(listener=listener, book=book)
+
+
+def key_of(subject: str) -> tuple[str, str]:
+    _, listener, book = subject.split(".", 2)
+    return listener, book
+
+
+def msg_id(subject: str, expected_seq: int, payload: bytes) -> str:
+    """The same event on the same basis is the same message: a retry is a duplicate, not a second."""
+    digest = hashlib.sha256(payload).hexdigest()[:32]
+    return f"{subject}:{expected_seq}:{digest}"
+
+
+def stream_config(replicas: int = 1) -> StreamConfig:
+    return StreamConfig(
+        name=subjects.PLAYER_STREAM,
+        subjects=[subjects.PLAYER_SUBJECTS],
+        storage=StorageType.FILE,
+        num_replicas=replicas,
+        duplicate_window=DUPLICATE_WINDOW_S,
+        deny_delete=True,
+        deny_purge=True,
+        allow_direct=True,
+    )
+
+
+def parse(data: bytes) -> PlayerEvent:
+    return EVENT.validate_json(data)
+
+
+class EventStore:
+    def __init__(self, js: JetStreamContext) -> None:
+        self.js = js
+
+    async def declare(self, replicas: int = 1) -> None:
+        """Create the PLAYER stream (only the player declares it), or bring its config up to date."""
+        config = stream_config(replicas)
+        try:
+            await self.js.add_stream(config)
+        except BadRequestError:
+            await self.js.update_stream(config)
+
+    async def last_seq(self) -> int:
+        info = await self.js.stream_info(subjects.PLAYER_STREAM)
+        return int(info.state.last_seq)
+
+    async def append(self, listener: str, book: str, event: PlayerEvent, expected_seq: int) -> int:
+        """Append ``event`` if the subject's newest sequence is still ``expected_seq``; its sequence."""
+        subject = subject_of(listener, book)
+        payload = event.model_dump_json(exclude_none=True).encode()
+        headers = {
+            "Nats-Msg-Id": msg_id(subject, expected_seq, payload),
+            "Nats-Expected-Last-Subject-Sequence": str(expected_seq),
+        }
+        for attempt in range(APPEND_RETRIES):
+            try:
+                ack = await self.js.publish(
+                    subject, payload, timeout=APPEND_TIMEOUT_S, stream=subjects.PLAYER_STREAM, headers=headers
+                )
+                return int(ack.seq)
+            except BadRequestError as error:
+                if error.err_code == WRONG_LAST_SEQUENCE:
+                    raise WrongLastSequence(str(error.description)) from error
+                raise
+            except TimeoutError:
+                # the outcome is unknown; the same msg id makes the retry safe
+                if attempt == APPEND_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def read_after(self, listener: str, book: str, after_seq: int) -> list[tuple[int, PlayerEvent]]:
+        """The events of one listener and book after ``after_seq``, by direct get (a catch-up)."""
+        subject = subject_of(listener, book)
+        found: list[tuple[int, PlayerEvent]] = []
+        seq = after_seq + 1
+        while True:
+            try:
+                msg = await self.js.get_msg(
+                    subjects.PLAYER_STREAM, seq=seq, subject=subject, next=True, direct=True
+                )
+            except NotFoundError:
+                return found
+            if msg.seq is None or msg.data is None:
+                return found
+            found.append((msg.seq, parse(msg.data)))
+            seq = msg.seq + 1
+
+    async def read_subject(self, listener: str, book: str) -> list[tuple[int, PlayerEvent]]:
+        """Every event of one listener and book, oldest first."""
+        subject = subject_of(listener, book)
+        try:
+            last = await self.js.get_last_msg(subjects.PLAYER_STREAM, subject, direct=True)
+        except NotFoundError:
+            return []
+        found: list[tuple[int, PlayerEvent]] = []
+        sub = await self.js.subscribe(
+            subject, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL, stream=subjects.PLAYER_STREAM
+        )
+        try:
+            async for msg in sub.messages:
+                seq = msg.metadata.sequence.stream
+                found.append((seq, parse(msg.data)))
+                if seq >= (last.seq or 0):
+                    break
+        finally:
+            await sub.unsubscribe()
+        return found
+
+    async def feed(self, after_seq: int) -> AsyncIterator[tuple[str, int, bytes]]:
+        """Every event after ``after_seq`` in stream order, then live: (subject, seq, data)."""
+        if after_seq:
+            policy = DeliverPolicy.BY_START_SEQUENCE
+            config = ConsumerConfig(opt_start_seq=after_seq + 1)
+        else:
+            policy, config = DeliverPolicy.ALL, None
+        sub = await self.js.subscribe(
+            subjects.PLAYER_SUBJECTS,
+            ordered_consumer=True,
+            stream=subjects.PLAYER_STREAM,
+            config=config,
+            deliver_policy=policy,
+            pending_msgs_limit=1_000_000,
+        )
+        try:
+            async for msg in sub.messages:
+                yield msg.subject, msg.metadata.sequence.stream, msg.data
+        finally:
+            await sub.unsubscribe()
