@@ -31,15 +31,19 @@ async def run_bus_service(
     service: str,
     settings: Settings,
     register: Callable[[NatsBroker, Settings], Awaitable[Callable[[], Awaitable[None]]]],
+    *,
+    ready: Callable[[], bool] = lambda: True,
+    detail: Callable[[], str] = lambda: "",
 ) -> None:
     """Run a service whose whole surface is the bus until a stop signal.
 
     ``register`` subscribes the service's handlers, may do startup work that needs a
     connected broker, and returns a coroutine function that releases what it opened.
+    ``ready`` and ``detail`` feed the health reply (e.g. "model loaded", "books: 3").
     """
     log = configure_logging(service, settings.log_format, settings.log_level)
     broker = new_broker(settings, service)
-    serve_health(broker, service, version_of(f"bedside-{service}"))
+    serve_health(broker, service, version_of(f"bedside-{service}"), ready, detail)
     await broker.connect()
     close = await register(broker, settings)
     await broker.start()
