@@ -1,18 +1,75 @@
-"""Composition root of the search service."""
+"""Composition root of the search service: the model, the store, the handlers, the consumer."""
 
+import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 
+import structlog
+from bedside_embedding import load_minilm
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
 from faststream.nats import NatsBroker
 
+from bedside_search.consumer import consume_books
+from bedside_search.engine import SearchEngine
+from bedside_search.handlers import serve_search
+from bedside_search.store import VectorStore
 
-async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Awaitable[None]]:
-    async def close() -> None:
-        return None
+log = structlog.get_logger("bedside.search")
 
-    return close
+
+class Readiness:
+    """What health reports: ready once the model is loaded and the store is open."""
+
+    def __init__(self) -> None:
+        self.engine: SearchEngine | None = None
+
+    def ready(self) -> bool:
+        return self.engine is not None
+
+    def detail(self) -> str:
+        return f"books: {len(self.engine.books)}" if self.engine is not None else "loading"
+
+
+async def open_engine(settings: Settings) -> SearchEngine:
+    """The model and the store, opened once; the store's current books served again."""
+    embedder = await asyncio.to_thread(load_minilm)
+    if settings.qdrant_url:
+        store = await VectorStore.open(url=settings.qdrant_url)
+    else:
+        settings.qdrant_dir.mkdir(parents=True, exist_ok=True)
+        store = await VectorStore.open(path=str(settings.qdrant_dir))
+    engine = SearchEngine(store, embedder)
+    await engine.restore()
+    log.info(
+        "search engine open", books=len(engine.books), qdrant=settings.qdrant_url or str(settings.qdrant_dir)
+    )
+    return engine
+
+
+def make_register(
+    readiness: Readiness,
+) -> Callable[[NatsBroker, Settings], Awaitable[Callable[[], Awaitable[None]]]]:
+    async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Awaitable[None]]:
+        engine = await open_engine(settings)
+        serve_search(broker, engine)
+        client = await broker.connect()
+        consumer = asyncio.create_task(consume_books(client, engine))
+        readiness.engine = engine
+
+        async def close() -> None:
+            consumer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await consumer
+            await engine.store.close()
+
+        return close
+
+    return register
 
 
 async def serve(settings: Settings) -> None:
-    await run_bus_service("search", settings, register)
+    readiness = Readiness()
+    await run_bus_service(
+        "search", settings, make_register(readiness), ready=readiness.ready, detail=readiness.detail
+    )

@@ -1,0 +1,49 @@
+"""Recall's rules: what counts as heard, and when something behind has "come up": pure.
+
+The engine only ever returns passages that start before the line (a Range filter inside
+every query). The one passage that holds the line may have been heard only in part, so
+its words past the line must not decide anything: it is re-scored on its heard words
+alone, or dropped when none of them are heard.
+"""
+
+from dataclasses import dataclass, replace
+
+from bedside_search.fusion import Fused
+
+COME_UP_THRESHOLD = 0.32
+"""The least cosine between a question and a heard passage for recall to say it has come up.
+
+Measured by ``bedside eval-search --threshold`` on both evaluation books: each query asked
+at a place after its target chapter (it has come up) and at a place before it (it has
+not); see bedside_search.eval_search for the numbers and the choice.
+"""
+
+
+@dataclass(frozen=True)
+class Heard:
+    """The passage holding the line, as far as it has been heard."""
+
+    passage_id: int
+    cosine: float | None
+    """The question's cosine to the heard words; None when nothing of it has been heard."""
+
+
+def account_for_holding(ranked: list[Fused], holding: Heard | None) -> list[Fused]:
+    """The ranking with the holding passage judged on its heard words only.
+
+    It leaves its fused place (which its unheard words helped earn) and is put back
+    among the others by its heard-words cosine, or left out when nothing was heard.
+    """
+    if holding is None or all(f.passage_id != holding.passage_id for f in ranked):
+        return ranked
+    rest = [f for f in ranked if f.passage_id != holding.passage_id]
+    if holding.cosine is None:
+        return rest
+    rescored = replace(next(f for f in ranked if f.passage_id == holding.passage_id), dense=holding.cosine)
+    position = next((i for i, f in enumerate(rest) if f.dense is None or f.dense < holding.cosine), len(rest))
+    return [*rest[:position], rescored, *rest[position:]]
+
+
+def has_come_up(ranked: list[Fused], threshold: float = COME_UP_THRESHOLD) -> bool:
+    """True when some heard passage is close enough in meaning to the question."""
+    return any(f.dense is not None and f.dense >= threshold for f in ranked)

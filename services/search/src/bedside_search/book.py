@@ -1,0 +1,108 @@
+"""A book as search serves it: its catalog entry and passages, in memory, without I/O."""
+
+import base64
+import bisect
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+from bedside_contracts.ingest import EMBEDDING_DIMENSIONS, BookArtifact
+from bedside_contracts.search import BookInfo
+from bedside_guard import Passage
+from bedside_runtime.errors import InvalidRequest
+
+
+@dataclass(frozen=True)
+class ServedBook:
+    """One version of a book, whole: search only ever serves a fully indexed one."""
+
+    info: BookInfo
+    passages: tuple[Passage, ...]
+    """Sorted by start time."""
+    collection: str
+    _by_id: dict[int, Passage] = field(init=False, repr=False, compare=False)
+    _starts: list[int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {p.id: p for p in self.passages})
+        object.__setattr__(self, "_starts", [p.start_ms for p in self.passages])
+
+    @classmethod
+    def of(cls, info: BookInfo, passages: list[Passage], collection: str) -> "ServedBook":
+        return cls(
+            info=info,
+            passages=tuple(sorted(passages, key=lambda p: (p.start_ms, p.id))),
+            collection=collection,
+        )
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @property
+    def version(self) -> str:
+        return self.info.version
+
+    def passage(self, passage_id: int) -> Passage | None:
+        return self._by_id.get(passage_id)
+
+    def first_of_chapter(self, chapter: int) -> Passage | None:
+        return next((p for p in self.passages if p.chapter == chapter), None)
+
+    def last_passage_starting_at_or_before(self, ms: int) -> Passage | None:
+        index = bisect.bisect_right(self._starts, ms) - 1
+        return self.passages[index] if index >= 0 else None
+
+    def next_passage_after(self, passage: Passage) -> Passage | None:
+        index = bisect.bisect_right(self._starts, passage.start_ms)
+        return self.passages[index] if index < len(self.passages) else None
+
+    def holding(self, here_ms: int) -> Passage | None:
+        """The passage that holds the line: started before it, not yet finished."""
+        passage = self.last_passage_starting_at_or_before(here_ms - 1) if here_ms > 0 else None
+        if passage is not None and passage.end_ms > here_ms:
+            return passage
+        return None
+
+
+def info_of(artifact: BookArtifact) -> BookInfo:
+    return BookInfo(
+        id=artifact.book,
+        title=artifact.title,
+        author=artifact.author,
+        duration_ms=artifact.duration_ms,
+        estimated=artifact.estimated,
+        passages=len(artifact.passages),
+        chapters=artifact.chapters,
+        audio_path=artifact.audio_path,
+        version=artifact.version,
+    )
+
+
+def vectors_of(artifact: BookArtifact) -> npt.NDArray[np.float32]:
+    """The artifact's dense vectors, one row per passage, checked against the passages."""
+    raw = base64.b64decode(artifact.vectors_b64, validate=True)
+    width = EMBEDDING_DIMENSIONS * 4
+    if len(raw) != width * len(artifact.passages):
+        raise InvalidRequest(
+            f"book {artifact.book} version {artifact.version}: {len(raw)} bytes of vectors "
+            f"for {len(artifact.passages)} passages of {EMBEDDING_DIMENSIONS} dimensions"
+        )
+    vectors = np.frombuffer(raw, dtype="<f4").reshape(len(artifact.passages), EMBEDDING_DIMENSIONS)
+    if not np.all(np.isfinite(vectors)):
+        raise InvalidRequest(f"book {artifact.book} version {artifact.version}: vectors are not finite")
+    return vectors.astype(np.float32)
+
+
+def check_artifact(artifact: BookArtifact, model_id: str) -> None:
+    """Refuse an artifact search could not serve correctly."""
+    if artifact.embedding_model != model_id:
+        raise InvalidRequest(
+            f"book {artifact.book} was embedded with {artifact.embedding_model}; "
+            f"search embeds queries with {model_id}"
+        )
+    if not artifact.passages:
+        raise InvalidRequest(f"book {artifact.book} version {artifact.version} has no passages")
+    ids = [p.id for p in artifact.passages]
+    if len(set(ids)) != len(ids):
+        raise InvalidRequest(f"book {artifact.book} version {artifact.version} repeats passage ids")

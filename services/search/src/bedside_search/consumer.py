@@ -1,0 +1,104 @@
+"""Indexing books as ingest announces them: a durable JetStream consumer on BOOKS.
+
+Ingest owns (declares) the BOOKS stream and the artifact bucket; search may start first,
+so it retries until the stream exists. Each BookIngested is acked only after its book is
+indexed and BookReady is published (with a Nats-Msg-Id, so a redelivery re-announces
+nothing new). A message that can never be used goes to the dead-letter subject and is
+terminated; a passing failure (the bucket not there yet) is retried later.
+"""
+
+import asyncio
+
+import structlog
+from bedside_contracts import subjects
+from bedside_contracts.ingest import BookArtifact, BookIngested, BookReady
+from bedside_runtime.errors import InvalidRequest
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+from nats.js.client import JetStreamContext
+from nats.js.errors import NotFoundError, ObjectNotFoundError
+from pydantic import ValidationError
+
+from bedside_search.engine import SearchEngine
+
+log = structlog.get_logger("bedside.search.consumer")
+
+DURABLE = "search-indexer"
+ACK_WAIT_S = 300.0
+"""Long enough to index a long book; a copy that dies mid-way has its message redelivered."""
+RETRY_S = 1.0
+
+
+async def consume_books(client: Client, engine: SearchEngine, retry_s: float = RETRY_S) -> None:
+    """Run until cancelled: index every BookIngested on the BOOKS stream."""
+    js = client.jetstream()
+    subscription = None
+    while subscription is None:
+        try:
+            subscription = await js.pull_subscribe(
+                subjects.BOOK_INGESTED.format(book="*"),
+                durable=DURABLE,
+                stream=subjects.BOOKS_STREAM,
+                config=ConsumerConfig(
+                    ack_policy=AckPolicy.EXPLICIT,
+                    ack_wait=ACK_WAIT_S,
+                    deliver_policy=DeliverPolicy.ALL,
+                    max_deliver=20,
+                ),
+            )
+        except NotFoundError:
+            log.info("waiting for the BOOKS stream", stream=subjects.BOOKS_STREAM)
+            await asyncio.sleep(retry_s)
+    log.info("consuming BookIngested", durable=DURABLE)
+    while True:
+        try:
+            messages = await subscription.fetch(1, timeout=5)
+        except NatsTimeout:
+            continue
+        for message in messages:
+            await handle(js, client, engine, message)
+
+
+async def handle(js: JetStreamContext, client: Client, engine: SearchEngine, message: Msg) -> None:
+    try:
+        event = BookIngested.model_validate_json(message.data)
+        artifact = await fetch_artifact(js, event)
+        ready = await engine.index(artifact)
+    except (ValidationError, InvalidRequest) as error:
+        log.warning("unusable BookIngested", subject=message.subject, error=str(error))
+        await client.publish(
+            subjects.DEAD_LETTER.format(service="search"),
+            message.data,
+            headers={"Bedside-Subject": message.subject, "Bedside-Reason": str(error)[:1000]},
+        )
+        await message.term()
+        return
+    except (NotFoundError, ObjectNotFoundError) as error:
+        log.warning("artifact not there yet; retrying later", subject=message.subject, error=str(error))
+        await message.nak(delay=5)
+        return
+    await publish_ready(js, ready)
+    await message.ack()
+
+
+async def fetch_artifact(js: JetStreamContext, event: BookIngested) -> BookArtifact:
+    bucket = await js.object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+    stored = await bucket.get(event.object_name)
+    artifact = BookArtifact.model_validate_json(stored.data or b"")
+    if artifact.book != event.book or artifact.version != event.version:
+        raise InvalidRequest(
+            f"object {event.object_name} holds {artifact.book} {artifact.version}, "
+            f"the event announced {event.book} {event.version}"
+        )
+    return artifact
+
+
+async def publish_ready(js: JetStreamContext, ready: BookReady) -> None:
+    await js.publish(
+        subjects.BOOK_READY.format(book=ready.book),
+        ready.model_dump_json().encode(),
+        stream=subjects.BOOKS_STREAM,
+        headers={"Nats-Msg-Id": f"ready-{ready.book}-{ready.version}"},
+    )

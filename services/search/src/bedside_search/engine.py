@@ -1,0 +1,162 @@
+"""Search itself: embed once, ask the store, fuse, and shape every line with the guard.
+
+Used by the NATS handlers, the evaluation and the benchmarks alike, so what is measured
+is what is served. Nothing here formats text for the model: lines come from bedside_guard.
+"""
+
+import asyncio
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+import structlog
+from bedside_contracts.ingest import BookArtifact, BookReady
+from bedside_contracts.search import (
+    Catalog,
+    CatalogRequest,
+    FindPassage,
+    FoundPassages,
+    Hit,
+    Recall,
+    Recalled,
+    Resolve,
+    Resolved,
+)
+from bedside_embedding import Embedder
+from bedside_guard import Passage, heard_text, hit_line
+from bedside_runtime.errors import NotFound
+
+from bedside_search import places
+from bedside_search.behind import Heard, account_for_holding, has_come_up
+from bedside_search.book import ServedBook, check_artifact, info_of, vectors_of
+from bedside_search.fusion import FUSION, Fused, FusionRule, Scored, fuse
+from bedside_search.store import VectorStore, collection_for
+from bedside_search.terms import average_length, encode_document, encode_query
+
+log = structlog.get_logger("bedside.search")
+
+DEPTH = 40
+"""How many passages each of the dense and the sparse ranking contributes to fusion."""
+
+
+class SearchEngine:
+    def __init__(
+        self, store: VectorStore, embedder: Embedder, rule: FusionRule = FUSION, depth: int = DEPTH
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.rule = rule
+        self.depth = depth
+        self.books: dict[str, ServedBook] = {}
+        self._indexing = asyncio.Lock()
+
+    async def restore(self) -> None:
+        """Serve what the store says is current; drop collections no catalog entry names."""
+        current = set()
+        for entry in await self.store.catalog():
+            passages = await self.store.passages(entry.collection)
+            self.books[entry.info.id] = ServedBook.of(entry.info, passages, entry.collection)
+            current.add(entry.collection)
+        for name in await self.store.book_collections():
+            if name not in current:
+                log.info("dropping an unserved collection", collection=name)
+                await self.store.drop(name)
+
+    async def index(self, artifact: BookArtifact) -> BookReady:
+        """Index a version fully, then switch to it, then drop the old one; same version: no-op."""
+        async with self._indexing:
+            served = self.books.get(artifact.book)
+            ready = BookReady(book=artifact.book, version=artifact.version, passages=len(artifact.passages))
+            if served is not None and served.version == artifact.version:
+                log.info("book already served", book=artifact.book, version=artifact.version)
+                return ready
+            check_artifact(artifact, self.embedder.model_id)
+            dense = vectors_of(artifact)
+            average = average_length([p.text for p in artifact.passages])
+            sparse = [encode_document(p.text, average) for p in artifact.passages]
+            name = collection_for(artifact.book, artifact.version)
+            await self.store.create_book_collection(name, self.embedder.dimensions)
+            await self.store.add_passages(name, artifact.passages, dense, sparse)
+            info = info_of(artifact)
+            await self.store.make_current(info, name)
+            self.books[artifact.book] = ServedBook.of(info, list(artifact.passages), name)
+            if served is not None:
+                await self.store.drop(served.collection)
+            log.info(
+                "book indexed", book=artifact.book, version=artifact.version, passages=len(artifact.passages)
+            )
+            return ready
+
+    def book(self, book_id: str) -> ServedBook:
+        served = self.books.get(book_id)
+        if served is None:
+            known = ", ".join(sorted(self.books)) or "none yet"
+            raise NotFound(f"no book {book_id!r} is indexed (books: {known})")
+        return served
+
+    async def rankings(
+        self, book: ServedBook, query_vector: npt.NDArray[np.float32], query: str, below_ms: int | None
+    ) -> tuple[list[Scored], list[Scored]]:
+        return await self.store.search(
+            book.collection, query_vector, encode_query(query), self.depth, below_ms
+        )
+
+    async def find(self, request: FindPassage) -> FoundPassages:
+        """The whole book, one query embedding, best first."""
+        book = self.book(request.book)
+        vector = self.embedder.embed_query(request.query)
+        dense, sparse = await self.rankings(book, vector, request.query, None)
+        ranked = fuse(dense, sparse, request.limit, self.rule)
+        passages = [_passage(book, f) for f in ranked]
+        return FoundPassages(
+            lines=[hit_line(p, request.here_ms) for p in passages],
+            hits=[_hit(p, f) for p, f in zip(passages, ranked, strict=True)],
+        )
+
+    async def recall(self, request: Recall) -> Recalled:
+        """Only what is behind the line, bounded in the engine; heard words only."""
+        book = self.book(request.book)
+        vector = self.embedder.embed_query(request.question)
+        dense, sparse = await self.rankings(book, vector, request.question, request.here_ms)
+        ranked = fuse(dense, sparse, request.limit + 1, self.rule)
+        ranked = account_for_holding(ranked, self._heard_holding(book, request.here_ms, vector, ranked))
+        ranked = ranked[: request.limit]
+        if not has_come_up(ranked):
+            return Recalled(come_up=False, lines=[], hits=[])
+        passages = [_passage(book, f) for f in ranked]
+        return Recalled(
+            come_up=True,
+            lines=[hit_line(p, request.here_ms) for p in passages],
+            hits=[_hit(p, f) for p, f in zip(passages, ranked, strict=True)],
+        )
+
+    def _heard_holding(
+        self, book: ServedBook, here_ms: int, vector: npt.NDArray[np.float32], ranked: Sequence[Fused]
+    ) -> Heard | None:
+        holding = book.holding(here_ms)
+        if holding is None or all(f.passage_id != holding.id for f in ranked):
+            return None
+        words = heard_text(holding, here_ms)
+        if not words:
+            return Heard(holding.id, None)
+        return Heard(holding.id, float(vector @ self.embedder.embed_query(words)))
+
+    def resolve(self, request: Resolve) -> Resolved:
+        book = self.book(request.book)
+        return Resolved(resolutions=places.resolve(book, request.here_ms, request.targets))
+
+    def catalog(self, request: CatalogRequest) -> Catalog:
+        if request.book is not None:
+            return Catalog(books=[self.book(request.book).info])
+        return Catalog(books=[self.books[b].info for b in sorted(self.books)])
+
+
+def _passage(book: ServedBook, fused: Fused) -> Passage:
+    passage = book.passage(fused.passage_id)
+    if passage is None:  # the store and the catalog disagree: a bug, never shown to the model
+        raise RuntimeError(f"book {book.id} has no passage {fused.passage_id} in memory")
+    return passage
+
+
+def _hit(passage: Passage, fused: Fused) -> Hit:
+    return Hit(passage_id=passage.id, start_ms=passage.start_ms, chapter=passage.chapter, score=fused.score)

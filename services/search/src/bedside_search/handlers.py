@@ -1,0 +1,30 @@
+"""The search service's request-reply surface: thin shells over the engine."""
+
+from bedside_contracts import subjects
+from bedside_contracts.search import (
+    Catalog,
+    CatalogRequest,
+    FindPassage,
+    Recall,
+    Resolve,
+    Resolved,
+)
+from bedside_runtime.bus import serve_requests
+from faststream.nats import NatsBroker
+
+from bedside_search.engine import SearchEngine
+
+SERVICE = "search"
+
+
+def serve_search(broker: NatsBroker, engine: SearchEngine) -> None:
+    async def resolve(request: Resolve) -> Resolved:
+        return engine.resolve(request)
+
+    async def catalog(request: CatalogRequest) -> Catalog:
+        return engine.catalog(request)
+
+    serve_requests(broker, subjects.SEARCH_FIND, SERVICE, FindPassage, engine.find)
+    serve_requests(broker, subjects.SEARCH_RECALL, SERVICE, Recall, engine.recall)
+    serve_requests(broker, subjects.SEARCH_RESOLVE, SERVICE, Resolve, resolve)
+    serve_requests(broker, subjects.SEARCH_CATALOG, SERVICE, CatalogRequest, catalog)

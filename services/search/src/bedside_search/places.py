@@ -1,0 +1,74 @@
+"""Resolving the places a goto names (passage ids, chapters, times) against one book: pure.
+
+Each target is resolved on its own and reported in the order given; deduplicating equal
+places is the player's job. A reason never names a chapter title, so it is safe to show.
+"""
+
+from bedside_contracts.search import Resolution, Target
+from bedside_guard import Passage, clock
+
+from bedside_search.book import ServedBook
+
+
+def resolve(book: ServedBook, here_ms: int, targets: list[Target]) -> list[Resolution]:
+    return [resolve_one(book, here_ms, target) for target in targets]
+
+
+def resolve_one(book: ServedBook, here_ms: int, target: Target) -> Resolution:
+    if target.passage_id is not None:
+        passage = book.passage(target.passage_id)
+        if passage is None:
+            return Resolution(target=target, reason=f"there is no passage with id {target.passage_id}")
+        return Resolution(target=target, passage=passage, at_ms=passage.start_ms, named="passage")
+    if target.chapter is not None:
+        first = book.first_of_chapter(target.chapter)
+        if first is None:
+            numbers = [c.n for c in book.info.chapters]
+            span = f"{min(numbers)} to {max(numbers)}" if numbers else "none"
+            return Resolution(
+                target=target,
+                named="chapter",
+                reason=f"the book has no chapter {target.chapter} (chapters {span})",
+            )
+        return Resolution(target=target, passage=first, at_ms=first.start_ms, named="chapter")
+    if target.position_ms is not None:
+        end = book_end(book)
+        if target.position_ms > end:
+            return Resolution(
+                target=target,
+                named="time",
+                reason=f"{clock(target.position_ms)} is past the end of the book ({clock(end)})",
+            )
+        return at_time(book, target, target.position_ms)
+    assert target.offset_ms is not None  # a Target names exactly one thing
+    return at_time(book, target, clamp(here_ms + target.offset_ms, book_start(book), book_end(book)))
+
+
+def book_start(book: ServedBook) -> int:
+    return book.passages[0].start_ms
+
+
+def book_end(book: ServedBook) -> int:
+    return max(book.info.duration_ms, book.passages[-1].end_ms)
+
+
+def clamp(ms: int, low: int, high: int) -> int:
+    return max(low, min(ms, high))
+
+
+def at_time(book: ServedBook, target: Target, ms: int) -> Resolution:
+    """The passage holding ``ms``. A time in a gap between passages (or before the first)
+    moves forward to where narration resumes; one past the last passage's end stays in it."""
+    passage = containing(book, ms)
+    at = clamp(ms, passage.start_ms, max(passage.start_ms, passage.end_ms))
+    return Resolution(target=target, passage=passage, at_ms=at, named="time")
+
+
+def containing(book: ServedBook, ms: int) -> Passage:
+    before = book.last_passage_starting_at_or_before(ms)
+    if before is None:
+        return book.passages[0]
+    if ms <= before.end_ms:
+        return before
+    after = book.next_passage_after(before)
+    return after if after is not None else before
