@@ -1,0 +1,145 @@
+"""Dividing a timed transcript into chapters: by a chapters file, by headings the source marks,
+or by spoken chapter markers ("Chapter 1. Loomings."). What comes before the first chapter
+(a recording's preamble) becomes chapter 0, "Opening".
+"""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bedside_ingest.book import Chapter, Transcript, Unit
+from bedside_ingest.errors import BadInput
+from bedside_ingest.text import clean, ends_sentence, heading_title, word_count
+from bedside_ingest.timecodes import BadTime, flexible_ms
+
+OPENING = "Opening"
+MAX_SPOKEN_TITLE_WORDS = 6
+
+
+@dataclass(frozen=True)
+class ChapterMark:
+    title: str
+    start_ms: int
+    where: str
+
+
+def is_chapters_list(data: Any) -> bool:
+    return (
+        isinstance(data, list)
+        and bool(data)
+        and all(isinstance(e, dict) and "start" in e and "text" not in e for e in data)
+    )
+
+
+@dataclass(frozen=True)
+class ChaptersFile:
+    marks: list[ChapterMark]
+    title: str = ""
+    author: str = ""
+
+
+def read_chapters_file(path: Path, content: str) -> ChaptersFile:
+    """A JSON list of ``{title, start}``, start in seconds or "H:MM:SS", strictly increasing;
+    or an object ``{title, author, chapters: [...]}`` that also names the book.
+    """
+    try:
+        data = json.loads(content)
+    except json.JSONDecodeError as error:
+        raise BadInput(path, f"not JSON: {error.msg}", f"line {error.lineno}") from None
+    title = author = ""
+    if isinstance(data, dict) and isinstance(data.get("chapters"), list):
+        title, author = str(data.get("title") or ""), str(data.get("author") or "")
+        data = data["chapters"]
+    if not is_chapters_list(data):
+        raise BadInput(path, 'a chapters file is a JSON list of {"title": ..., "start": ...}')
+    marks: list[ChapterMark] = []
+    for number, entry in enumerate(data, start=1):
+        where = f"entry {number}"
+        title = clean(str(entry.get("title") or "")) or f"Chapter {number}"
+        try:
+            start = flexible_ms(entry["start"])
+        except BadTime as error:
+            raise BadInput(path, f"start: {error}", where) from None
+        if marks and start <= marks[-1].start_ms:
+            raise BadInput(path, f"starts at {entry['start']!r}, not after the chapter before", where)
+        marks.append(ChapterMark(title, start, where))
+    return ChaptersFile(marks, title, author)
+
+
+def split_by_marks(
+    transcript: Transcript, marks: list[ChapterMark], chapters_path: Path
+) -> tuple[Chapter, ...]:
+    """Each unit goes to the chapter in which it starts."""
+    before = tuple(u for u in transcript.units if (u.start_ms or 0) < marks[0].start_ms)
+    chapters = [Chapter(0, OPENING, before, "before the first chapter")] if before else []
+    for number, mark in enumerate(marks, start=1):
+        end = marks[number].start_ms if number < len(marks) else None
+        units = tuple(
+            u
+            for u in transcript.units
+            if mark.start_ms <= (u.start_ms or 0) and (end is None or (u.start_ms or 0) < end)
+        )
+        if not units:
+            raise BadInput(
+                chapters_path, f"chapter {number} ({mark.title!r}) has no text in the transcript", mark.where
+            )
+        chapters.append(Chapter(number, mark.title, units, mark.where, start_ms=mark.start_ms))
+    return tuple(chapters)
+
+
+def sentence_groups(units: tuple[Unit, ...]) -> list[list[Unit]]:
+    """Consecutive units up to and including one that ends a sentence."""
+    groups: list[list[Unit]] = []
+    current: list[Unit] = []
+    for unit in units:
+        current.append(unit)
+        if ends_sentence(unit.text):
+            groups.append(current)
+            current = []
+    if current:
+        groups.append(current)
+    return groups
+
+
+def _starts(transcript: Transcript) -> list[tuple[int, str]]:
+    """``(index of the unit that opens a chapter, title)`` for every chapter the transcript marks."""
+    units = transcript.units
+    if any(u.heading for u in units):
+        starts: list[tuple[int, str]] = []
+        for index, unit in enumerate(units):
+            if unit.heading and (index == 0 or not units[index - 1].heading):
+                run = [u.text for u in units[index:] if u.heading][:1]
+                starts.append((index, clean(" ".join(run)).rstrip(".")))
+        return starts
+    return _spoken_starts(units)
+
+
+def _spoken_starts(units: tuple[Unit, ...]) -> list[tuple[int, str]]:
+    position = {id(u): i for i, u in enumerate(units)}
+    groups = sentence_groups(units)
+    starts: list[tuple[int, str]] = []
+    for k, group in enumerate(groups):
+        found = heading_title(group[0].text) or heading_title(" ".join(u.text for u in group))
+        if found is None:
+            continue
+        number, title = found
+        following = " ".join(u.text for u in groups[k + 1]) if k + 1 < len(groups) else ""
+        if not title and following and word_count(following) <= MAX_SPOKEN_TITLE_WORDS:
+            title = clean(following).rstrip(".")
+        starts.append((position[id(group[0])], title or f"Chapter {number}"))
+    return starts
+
+
+def split_by_markers(transcript: Transcript, fallback_title: str) -> tuple[Chapter, ...]:
+    units = transcript.units
+    starts = _starts(transcript)
+    if not starts:
+        return (Chapter(1, fallback_title, units, "the whole transcript"),)
+    chapters = []
+    if starts[0][0] > 0:
+        chapters.append(Chapter(0, OPENING, units[: starts[0][0]], "before the first chapter"))
+    for number, (index, title) in enumerate(starts, start=1):
+        end = starts[number][0] if number < len(starts) else len(units)
+        chapters.append(Chapter(number, title, units[index:end], units[index].where))
+    return tuple(chapters)

@@ -1,0 +1,18 @@
+"""The one error ingest raises on bad input: it names the file and the place in it."""
+
+from pathlib import Path
+
+
+class BadInput(Exception):
+    """A file that cannot become a book. ``where`` is a line, a cue, an entry or a chapter."""
+
+    def __init__(self, path: Path | str, problem: str, where: str | None = None) -> None:
+        self.path = str(path)
+        self.where = where
+        self.problem = problem
+        place = f"{self.path}, {where}" if where else self.path
+        super().__init__(f"{place}: {problem}")
+
+    @property
+    def message(self) -> str:
+        return str(self)

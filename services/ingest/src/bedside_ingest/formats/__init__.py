@@ -1,0 +1,1 @@
+"""One reader per file format; each turns the bytes of one file into units, or raises BadInput."""

@@ -1,0 +1,62 @@
+"""EPUB (with ebooklib): each document of the reading order that holds text is a chapter,
+titled by its first heading (else its table-of-contents entry, else its <title>).
+"""
+
+import warnings
+from pathlib import Path
+from typing import Any
+
+import ebooklib
+from ebooklib import epub
+
+from bedside_ingest.book import Book, Chapter
+from bedside_ingest.errors import BadInput
+from bedside_ingest.formats.untimed import untimed_chapter
+from bedside_ingest.formats.xhtml import page_title, parse_page
+
+
+def _toc_titles(toc: Any) -> dict[str, str]:
+    """Document file name -> its title in the table of contents."""
+    titles: dict[str, str] = {}
+    for entry in toc:
+        if isinstance(entry, tuple):
+            section, children = entry
+            titles.update(_toc_titles([section, *children]))
+        elif hasattr(entry, "href") and hasattr(entry, "title"):
+            titles.setdefault(str(entry.href).split("#")[0], str(entry.title))
+    return titles
+
+
+def _metadata(book: Any, name: str) -> str:
+    values = book.get_metadata("DC", name)
+    return str(values[0][0]) if values else ""
+
+
+def read_epub(path: Path) -> Book:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # ebooklib warns about its own future defaults
+            book = epub.read_epub(str(path), options={"ignore_ncx": True})
+    except Exception as error:  # ebooklib raises many kinds on a broken package
+        raise BadInput(path, f"not a readable EPUB: {error}") from None
+    toc = _toc_titles(book.toc)
+    chapters: list[Chapter] = []
+    for item_id, _linear in book.spine:
+        item = book.get_item_with_id(item_id)
+        if item is None or item.get_type() != ebooklib.ITEM_DOCUMENT or isinstance(item, epub.EpubNav):
+            continue
+        content = item.get_content().decode("utf-8", errors="replace")
+        _, _, blocks = parse_page(content)
+        headings = [b.text for b in blocks if b.heading]
+        prose = [(b.text, item.get_name()) for b in blocks if not b.heading]
+        if not prose:
+            continue  # a cover or a title page: nothing to narrate
+        title = (headings[0] if headings else "") or toc.get(item.get_name(), "") or page_title(content)
+        n = len(chapters) + 1
+        chapters.append(untimed_chapter(n, title or f"Chapter {n}", prose, item.get_name()))
+    if not chapters:
+        raise BadInput(path, "the EPUB has no document with text in its reading order")
+    title = _metadata(book, "title") or path.stem
+    return Book(
+        title=title, author=_metadata(book, "creator"), chapters=tuple(chapters), format="epub", timed=False
+    )

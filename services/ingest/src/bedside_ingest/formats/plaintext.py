@@ -1,0 +1,104 @@
+"""Plain text with chapter headings ("Chapter 3", "CHAPTER III. The Storm", "# The Storm").
+
+The lines before the first heading give the book's title (and "by ..." its author); any
+longer text there becomes chapter 0. A heading with no title may take the short line
+below it as its title.
+"""
+
+import re
+from pathlib import Path
+
+from bedside_ingest.book import Book, Chapter
+from bedside_ingest.errors import BadInput
+from bedside_ingest.formats.untimed import untimed_chapter
+from bedside_ingest.text import clean, heading_title, word_count
+
+_MARKDOWN_HEADING = re.compile(r"^#{1,3}\s+(?P<title>\S.*)$")
+_BY = re.compile(r"^by\s+(?P<author>.+)$", re.IGNORECASE)
+MAX_TITLE_WORDS = 10
+
+
+def _heading(line: str) -> str | None:
+    """The title a heading line gives (may be ""), or None when the line is not a heading."""
+    markdown = _MARKDOWN_HEADING.match(line.strip())
+    if markdown:
+        return clean(markdown.group("title"))
+    found = heading_title(line) if len(line) < 120 else None
+    return None if found is None else found[1] or f"Chapter {found[0]}"
+
+
+def _paragraphs(lines: list[tuple[int, str]]) -> list[tuple[str, str]]:
+    paragraphs: list[tuple[str, str]] = []
+    current: list[str] = []
+    first = 0
+    for number, line in [*lines, (0, "")]:
+        if line.strip():
+            first = first or number
+            current.append(line.strip())
+        elif current:
+            paragraphs.append((" ".join(current), f"line {first}"))
+            current, first = [], 0
+    return paragraphs
+
+
+def read_plain_text(path: Path, content: str) -> Book:
+    lines = list(enumerate(content.lstrip("\ufeff").splitlines(), start=1))
+    starts = [
+        (i, number, title) for i, (number, line) in enumerate(lines) if (title := _heading(line)) is not None
+    ]
+    front = lines[: starts[0][0]] if starts else []
+    title, author, front_text = _front_matter(path, front)
+    chapters: list[Chapter] = []
+    if front_text:
+        chapters.append(untimed_chapter(0, "Opening", _paragraphs(front_text), "the opening lines"))
+    if not starts:
+        return _whole(path, lines, title, author)
+    for k, (i, number, found) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
+        heading, body = _title_below(found, lines[i + 1 : end])
+        where = f"line {number} ({heading!r})"
+        chapter = untimed_chapter(len(chapters) + (0 if front_text else 1), heading, _paragraphs(body), where)
+        if not chapter.units:
+            raise BadInput(path, f"the chapter {heading!r} has no text", f"line {number}")
+        chapters.append(chapter)
+    return Book(title=title, author=author, chapters=tuple(chapters), format="text", timed=False)
+
+
+def _whole(path: Path, lines: list[tuple[int, str]], title: str, author: str) -> Book:
+    chapter = untimed_chapter(1, title, _paragraphs(lines), "line 1")
+    if not chapter.units:
+        raise BadInput(path, "there is no text in it", "line 1")
+    return Book(title=title, author=author, chapters=(chapter,), format="text", timed=False)
+
+
+def _front_matter(path: Path, front: list[tuple[int, str]]) -> tuple[str, str, list[tuple[int, str]]]:
+    """The title, the author and whatever prose stands before the first heading."""
+    title, author = "", ""
+    rest: list[tuple[int, str]] = []
+    for number, line in front:
+        text = clean(line)
+        if not text:
+            rest.append((number, line))
+        elif not title and word_count(text) <= MAX_TITLE_WORDS and not rest:
+            title = text.strip("#").strip()
+        elif not author and (by := _BY.match(text)) and not any(r[1].strip() for r in rest):
+            author = by.group("author").strip()
+        else:
+            rest.append((number, line))
+    has_prose = any(line.strip() for _, line in rest)
+    return title or path.stem.replace("_", " ").title(), author, rest if has_prose else []
+
+
+def _title_below(heading: str, body: list[tuple[int, str]]) -> tuple[str, list[tuple[int, str]]]:
+    """ "Chapter 3" over a short line without a full stop: that line is the title."""
+    if not re.fullmatch(r"Chapter \S+", heading):
+        return heading, body
+    filled = [(k, line) for k, (_, line) in enumerate(body) if line.strip()]
+    if not filled:
+        return heading, body
+    k, line = filled[0]
+    text = clean(line)
+    next_blank = k + 1 >= len(body) or not body[k + 1][1].strip()
+    if word_count(text) <= MAX_TITLE_WORDS and next_blank:
+        return text.rstrip("."), body[k + 1 :]
+    return heading, body

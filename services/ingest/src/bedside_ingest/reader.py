@@ -1,0 +1,210 @@
+"""The parse stage: which format a file is (by its content and its name), and reading it into a
+``Book`` with times (given, or estimated at a narration rate).
+"""
+
+import json
+import re
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from bedside_ingest.book import Book, Transcript
+from bedside_ingest.chapters import is_chapters_list, read_chapters_file, split_by_markers, split_by_marks
+from bedside_ingest.errors import BadInput
+from bedside_ingest.formats.epub import read_epub
+from bedside_ingest.formats.jsonbook import is_json_book, read_json_book
+from bedside_ingest.formats.plaintext import read_plain_text
+from bedside_ingest.formats.smil import SmilReader
+from bedside_ingest.formats.subtitles import looks_like_srt, read_srt, read_webvtt
+from bedside_ingest.formats.timedjson import json_transcript_kind, read_timed_json
+from bedside_ingest.text import word_count
+from bedside_ingest.timeline import DEFAULT_WPM, check_times, estimate_times
+
+BY_EXTENSION = {
+    ".vtt": "webvtt",
+    ".srt": "srt",
+    ".json": "json",
+    ".smil": "smil",
+    ".epub": "epub",
+    ".txt": "text",
+    ".text": "text",
+    ".md": "text",
+}
+AUDIO_EXTENSIONS = frozenset({".mp3", ".m4a", ".m4b", ".ogg", ".opus", ".flac", ".wav", ".aac"})
+READABLE = (
+    "WebVTT (.vtt), SRT (.srt), Whisper/aeneas JSON or a JSON book (.json), SMIL (.smil), "
+    "EPUB (.epub), text (.txt, .md)"
+)
+
+
+def _natural(path: Path) -> list[Any]:
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.name)]
+
+
+def sniff(content: bytes) -> str:
+    """The format the bytes look like, whatever the file is called."""
+    if content.startswith(b"PK\x03\x04"):
+        return "epub" if b"application/epub+zip" in content[:200] else "zip"
+    head = content[:2000].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"WEBVTT"):
+        return "webvtt"
+    if head[:1] in (b"{", b"["):
+        return "json"
+    if head.startswith(b"<") and b"<smil" in head:
+        return "smil"
+    if looks_like_srt(head.decode("utf-8", errors="replace")):
+        return "srt"
+    return "text"
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        content = path.read_bytes()
+    except OSError as error:
+        raise BadInput(path, f"cannot be read: {error.strerror or error}") from None
+    if not content.strip():
+        raise BadInput(path, "is empty")
+    return content
+
+
+def _decode(path: Path, content: bytes) -> str:
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise BadInput(path, f"is not UTF-8 text (byte {error.start})") from None
+
+
+def detect(path: Path, content: bytes) -> str:
+    """The format by extension, confirmed by content; any disagreement is an error."""
+    suffix = path.suffix.lower()
+    if suffix in AUDIO_EXTENSIONS:
+        raise BadInput(
+            path, "is an audio file; give its transcript or book as PATH and the audio with --audio"
+        )
+    expected = BY_EXTENSION.get(suffix)
+    if expected is None:
+        raise BadInput(
+            path, f"unsupported file type {suffix or '(no extension)'!r}; Bedside reads {READABLE}"
+        )
+    found = sniff(content)
+    if found != expected:
+        raise BadInput(path, f"is named {suffix} but its content looks like {found}, not {expected}")
+    return expected
+
+
+def _timed(transcript: Transcript, path: Path, chapters_path: Path | None) -> Book:
+    transcript = check_times(path, transcript)
+    title, author = transcript.title, transcript.author
+    if chapters_path is not None:
+        chapters_file = read_chapters_file(chapters_path, _decode(chapters_path, _read_bytes(chapters_path)))
+        chapters = split_by_marks(transcript, chapters_file.marks, chapters_path)
+        title, author = title or chapters_file.title, author or chapters_file.author
+    else:
+        chapters = split_by_markers(transcript, title or _title_from(path))
+    return Book(
+        title=title or _title_from(path),
+        author=author,
+        chapters=chapters,
+        format=transcript.format,
+        timed=True,
+    )
+
+
+def _title_from(path: Path) -> str:
+    stem = path.name.split(".")[0] if path.is_file() else path.name
+    return re.sub(r"[_-]+", " ", stem).strip().title() or "Untitled"
+
+
+def sibling_chapters(path: Path) -> Path | None:
+    """``<stem>.chapters.json`` or ``chapters.json`` beside a transcript, if there is one."""
+    folder = path if path.is_dir() else path.parent
+    for candidate in (folder / f"{path.name.split('.')[0]}.chapters.json", folder / "chapters.json"):
+        if candidate.is_file() and candidate != path:
+            return candidate
+    return None
+
+
+def _read_smil_folder(folder: Path, chapters_path: Path | None) -> Book:
+    maps = sorted(folder.glob("*.smil"), key=_natural)
+    if not maps:
+        raise BadInput(folder, "is a folder without SMIL sync maps; name one file to ingest")
+    reader = SmilReader()
+    for smil in maps:
+        reader.read(smil, _decode(smil, _read_bytes(smil)))
+    return _timed(reader.transcript(), folder, chapters_path)
+
+
+def _read_json(path: Path, content: str, chapters_path: Path | None) -> Book:
+    try:
+        data = json.loads(content)
+    except json.JSONDecodeError as error:
+        raise BadInput(
+            path, f"is not valid JSON: {error.msg}", f"line {error.lineno}, column {error.colno}"
+        ) from None
+    kind = json_transcript_kind(data)
+    if kind is not None:
+        return _timed(read_timed_json(path, data, kind), path, chapters_path)
+    if is_json_book(data):
+        return read_json_book(path, data)
+    if is_chapters_list(data):
+        raise BadInput(path, "is a chapters file; give it with --chapters beside a transcript")
+    raise BadInput(
+        path, "is JSON of no known kind (Whisper segments, a timeline, fragments, words, or a book)"
+    )
+
+
+def _parse(path: Path, chapters_path: Path | None) -> Book:
+    if path.is_dir():
+        return _read_smil_folder(path, chapters_path)
+    if not path.exists():
+        raise BadInput(path, "does not exist")
+    content = _read_bytes(path)
+    kind = detect(path, content)
+    if kind == "epub":
+        return read_epub(path)
+    text = _decode(path, content)
+    if kind == "webvtt":
+        return _timed(read_webvtt(path, text), path, chapters_path)
+    if kind == "srt":
+        return _timed(read_srt(path, text), path, chapters_path)
+    if kind == "smil":
+        reader = SmilReader()
+        reader.read(path, text)
+        return _timed(reader.transcript(), path, chapters_path)
+    if kind == "json":
+        return _read_json(path, text, chapters_path)
+    return read_plain_text(path, text)
+
+
+def check_chapters(path: Path, book: Book) -> None:
+    """Every chapter has words, and chapter numbers are distinct."""
+    seen: set[int] = set()
+    for chapter in book.chapters:
+        if chapter.n in seen:
+            raise BadInput(path, f"two chapters are numbered {chapter.n}", chapter.where)
+        seen.add(chapter.n)
+        if not any(word_count(u.text) for u in chapter.units):
+            raise BadInput(path, f"the chapter {chapter.title!r} has no text", chapter.where)
+
+
+def read_book(
+    path: Path | str,
+    *,
+    chapters_path: Path | str | None = None,
+    title: str | None = None,
+    narration_wpm: int = DEFAULT_WPM,
+) -> Book:
+    """Read ``path`` into a book with times; raises ``BadInput`` naming the file and the place."""
+    path = Path(path)
+    chapters = Path(chapters_path) if chapters_path is not None else sibling_chapters(path)
+    if chapters is not None and not chapters.is_file():
+        raise BadInput(chapters, "the chapters file does not exist")
+    book = _parse(path, chapters)
+    check_chapters(path, book)
+    book = replace(book, source=path.name, title=title or book.title)
+    return estimate_times(book, narration_wpm)
+
+
+def is_zip(path: Path) -> bool:
+    return zipfile.is_zipfile(path)
