@@ -1,10 +1,16 @@
-"""Requests and replies of the turn service."""
+"""Requests, replies, events and tool arguments of the turn service.
 
-from typing import Literal
+The tool argument models are the model's side of the contract: their JSON schemas are
+what Claude is shown, and every tool call is validated against them like any other input.
+"""
 
-from pydantic import Field
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name
+
+TurnOutcome = Literal["moved", "listed", "answered", "not_yet", "refused", "unsure", "failed"]
 
 
 class Ask(Contract):
@@ -22,5 +28,129 @@ class Ask(Contract):
 class TurnReply(Contract):
     turn_id: str
     speech: str
-    outcome: Literal["moved", "listed", "answered", "not_yet", "refused", "unsure", "failed"]
+    outcome: TurnOutcome
     mode: str = Field(description='the model id, or "keyless"')
+    rows: list[str] = Field(
+        default_factory=list, description="the rows drawn or the place moved to, as guard labels"
+    )
+    preview: bool = Field(default=False, description="answered --at: nothing was moved or drawn")
+
+
+# --- the tools the model has -------------------------------------------------------------
+
+
+class FindPassageArgs(Contract):
+    """Search the whole book for the moment the listener describes; best first."""
+
+    query: str = Field(min_length=1, max_length=300, description="what happens at the moment, in plain words")
+
+
+class RecallArgs(Contract):
+    """Read what the listener has already heard to answer a question about it."""
+
+    question: str = Field(min_length=1, max_length=300, description="the listener's question, restated")
+
+
+class OfferPositionsArgs(Contract):
+    """End a goto: name the places that could really be the moment, best first."""
+
+    ids: list[int] = Field(
+        default_factory=list,
+        max_length=8,
+        description="passage ids from find_passage lines, best first; only the plausible ones",
+    )
+    chapter: int | None = Field(default=None, ge=0, le=10_000, description="a chapter the listener named")
+    position_ms: Millis | None = Field(
+        default=None, description="a time on the book's clock the listener named, in milliseconds"
+    )
+    offset_ms: int | None = Field(
+        default=None,
+        ge=-1_000 * 3600 * 24,
+        le=1_000 * 3600 * 24,
+        description="a jump the listener named relative to where they are: negative is back",
+    )
+
+    @model_validator(mode="after")
+    def _names_something(self) -> "OfferPositionsArgs":
+        if not self.ids and self.chapter is None and self.position_ms is None and self.offset_ms is None:
+            raise ValueError("name at least one place: ids, chapter, position_ms or offset_ms")
+        if any(i < 0 for i in self.ids):
+            raise ValueError("passage ids are never negative")
+        return self
+
+
+ToolName = Literal["find_passage", "recall", "offer_positions"]
+
+
+# --- what a turn leaves behind ------------------------------------------------------------
+
+
+class PlaceRef(Contract):
+    """Which passage one line of a tool result speaks about, so history can be guarded again."""
+
+    line: int = Field(ge=0, description="index of the line in ToolCallRecord.lines")
+    passage_id: int = Field(ge=0)
+    start_ms: int = Field(ge=0, description="the place the line names (a row's own time)")
+    kind: Literal["line", "row"]
+
+
+class ToolCallRecord(Contract):
+    """One tool call exactly as the model made it and exactly as it read the answer."""
+
+    name: str
+    arguments: dict[str, Any]
+    lines: list[str] = Field(description="the model-visible result, one line each")
+    places: list[PlaceRef] = Field(default_factory=list)
+    ms: float = Field(ge=0)
+    refused: bool = False
+
+    @property
+    def result(self) -> str:
+        return "\n".join(self.lines)
+
+
+class Step(Contract):
+    """Time spent in one part of a turn (a model round, a tool call, loading history...)."""
+
+    name: str
+    ms: float = Field(ge=0)
+
+
+class Exchange(Contract):
+    """One finished turn as the model may read it later: already guarded text only.
+
+    ``guarded_at_ms`` is the position the text was guarded against; a later turn from
+    an earlier position guards it again before the model reads it.
+    """
+
+    turn_id: str
+    utterance: str
+    speech: str
+    outcome: TurnOutcome
+    calls: list[ToolCallRecord] = Field(default_factory=list)
+    guarded_at_ms: Millis
+
+
+class Conversation(Contract):
+    """The last few exchanges of one listener in one book, stored in the KV bucket."""
+
+    listener: Name
+    book: Name
+    exchanges: list[Exchange] = Field(default_factory=list)
+
+
+class TurnCompleted(Contract):
+    """A finished turn, appended to the TURNS stream."""
+
+    turn_id: str
+    listener: Name
+    book: Name
+    utterance: str
+    speech: str
+    outcome: TurnOutcome
+    rows: list[str] = Field(default_factory=list)
+    calls: list[ToolCallRecord]
+    steps: list[Step]
+    mode: str = Field(description='the model id, or "keyless"')
+    preview: bool = False
+    total_ms: float = Field(ge=0)

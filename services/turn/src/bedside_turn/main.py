@@ -2,12 +2,92 @@
 
 from collections.abc import Awaitable, Callable
 
+import anthropic
+import structlog
+from bedside_contracts import subjects
+from bedside_contracts.turn import Ask
+from bedside_runtime.bus import serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
 from faststream.nats import NatsBroker
+from nats.js import JetStreamContext
+from nats.js.api import KeyValueConfig, StorageType, StreamConfig
+from nats.js.errors import BadRequestError, BucketNotFoundError
+from nats.js.kv import KeyValue
+
+from bedside_turn.backends import BusBackends
+from bedside_turn.claude import DEFAULT_RETRY, ModelClient, Retry
+from bedside_turn.conversation import ConversationStore
+from bedside_turn.service import TurnService
+
+log = structlog.get_logger("bedside.turn")
+
+MODEL_TIMEOUT_S = 20.0
+TURNS_DUPLICATE_WINDOW_S = 120.0
+
+
+def turns_stream(replicas: int) -> StreamConfig:
+    return StreamConfig(
+        name=subjects.TURNS_STREAM,
+        subjects=[subjects.TURNS_SUBJECTS],
+        storage=StorageType.FILE,
+        num_replicas=replicas,
+        duplicate_window=TURNS_DUPLICATE_WINDOW_S,
+    )
+
+
+async def declare(js: JetStreamContext, replicas: int) -> KeyValue:
+    """Declare the TURNS stream (only the turn service does) and open the conversations bucket."""
+    config = turns_stream(replicas)
+    try:
+        await js.add_stream(config)
+    except BadRequestError:
+        await js.update_stream(config)
+    try:
+        return await js.key_value(subjects.CONVERSATIONS_BUCKET)
+    except BucketNotFoundError:
+        return await js.create_key_value(
+            KeyValueConfig(
+                bucket=subjects.CONVERSATIONS_BUCKET,
+                history=1,
+                storage=StorageType.FILE,
+                replicas=replicas,
+                ttl=7 * 24 * 3600.0,
+            )
+        )
+
+
+def model_client(settings: Settings) -> ModelClient | None:
+    """Claude when a key is set; None means the keyless router answers."""
+    if settings.anthropic_api_key is None or not settings.anthropic_api_key.get_secret_value():
+        return None
+    # Retries are ours (with a spoken fallback at the end), so the SDK's are off.
+    return anthropic.AsyncAnthropic(
+        api_key=settings.anthropic_api_key.get_secret_value(), max_retries=0, timeout=MODEL_TIMEOUT_S
+    )
+
+
+async def build(
+    broker: NatsBroker, settings: Settings, client: ModelClient | None, retry: Retry = DEFAULT_RETRY
+) -> TurnService:
+    """The service on a connected broker, answering TURN_ASK once the broker starts."""
+    kv = await declare(broker.connection.jetstream(), settings.stream_replicas)
+    service = TurnService(
+        backends=BusBackends(broker, settings.request_timeout_s),
+        conversations=ConversationStore(kv),
+        broker=broker,
+        client=client,
+        model=settings.model,
+        retry=retry,
+    )
+    serve_requests(broker, subjects.TURN_ASK, "turn", Ask, service.ask)
+    log.info("turn service ready", mode=service.mode)
+    return service
 
 
 async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Awaitable[None]]:
+    await build(broker, settings, model_client(settings))
+
     async def close() -> None:
         return None
 

@@ -1,0 +1,71 @@
+"""The other services a turn talks to, as one small port, and its adapter on the bus."""
+
+from typing import Protocol, TypeVar
+
+from bedside_contracts import subjects
+from bedside_contracts.common import Contract
+from bedside_contracts.player import (
+    CommandRequest,
+    CommandResult,
+    ListenerState,
+    OfferOutcome,
+    OfferPositions,
+    StateRequest,
+)
+from bedside_contracts.search import (
+    Catalog,
+    CatalogRequest,
+    FindPassage,
+    FoundPassages,
+    Recall,
+    Recalled,
+    Resolve,
+    Resolved,
+)
+from bedside_runtime.bus import call
+from faststream.nats import NatsBroker
+from pydantic import BaseModel
+
+R = TypeVar("R", bound=BaseModel)
+
+
+class Backends(Protocol):
+    async def find(self, request: FindPassage) -> FoundPassages: ...
+    async def recall(self, request: Recall) -> Recalled: ...
+    async def resolve(self, request: Resolve) -> Resolved: ...
+    async def catalog(self, request: CatalogRequest) -> Catalog: ...
+    async def state(self, request: StateRequest) -> ListenerState: ...
+    async def offer(self, request: OfferPositions) -> OfferOutcome: ...
+    async def command(self, request: CommandRequest) -> CommandResult: ...
+
+
+class BusBackends:
+    """Search and player over NATS request-reply; a ``Failure`` raises ``RemoteFailure``."""
+
+    def __init__(self, broker: NatsBroker, timeout_s: float) -> None:
+        self.broker = broker
+        self.timeout_s = timeout_s
+
+    async def _call(self, subject: str, request: Contract, reply: type[R]) -> R:
+        return await call(self.broker, subject, request, reply, timeout_s=self.timeout_s)
+
+    async def find(self, request: FindPassage) -> FoundPassages:
+        return await self._call(subjects.SEARCH_FIND, request, FoundPassages)
+
+    async def recall(self, request: Recall) -> Recalled:
+        return await self._call(subjects.SEARCH_RECALL, request, Recalled)
+
+    async def resolve(self, request: Resolve) -> Resolved:
+        return await self._call(subjects.SEARCH_RESOLVE, request, Resolved)
+
+    async def catalog(self, request: CatalogRequest) -> Catalog:
+        return await self._call(subjects.SEARCH_CATALOG, request, Catalog)
+
+    async def state(self, request: StateRequest) -> ListenerState:
+        return await self._call(subjects.PLAYER_STATE, request, ListenerState)
+
+    async def offer(self, request: OfferPositions) -> OfferOutcome:
+        return await self._call(subjects.PLAYER_OFFER, request, OfferOutcome)
+
+    async def command(self, request: CommandRequest) -> CommandResult:
+        return await self._call(subjects.PLAYER_COMMAND, request, CommandResult)

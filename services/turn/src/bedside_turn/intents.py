@@ -1,0 +1,185 @@
+"""The keyless router's reading of an utterance: plain code, no I/O.
+
+It recognises the few ways people ask to go somewhere or ask about the story, and
+says nothing clever about anything else.
+"""
+
+import re
+from dataclasses import dataclass
+
+WORD_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "ninety": 90,
+    "a couple of": 2,
+    "a few": 3,
+}
+UNIT_MS = {"second": 1_000, "sec": 1_000, "minute": 60_000, "min": 60_000, "hour": 3_600_000}
+
+
+@dataclass(frozen=True)
+class FindPlace:
+    """Go to a moment described in words."""
+
+    query: str
+
+
+@dataclass(frozen=True)
+class Chapter:
+    n: int
+
+
+@dataclass(frozen=True)
+class Jump:
+    offset_ms: int
+
+
+@dataclass(frozen=True)
+class ClockTime:
+    position_ms: int
+
+
+@dataclass(frozen=True)
+class ThisChapterStart:
+    pass
+
+
+@dataclass(frozen=True)
+class BookStart:
+    pass
+
+
+@dataclass(frozen=True)
+class BookEnd:
+    pass
+
+
+@dataclass(frozen=True)
+class Undo:
+    pass
+
+
+@dataclass(frozen=True)
+class Question:
+    question: str
+    recent: bool = False
+    """'what did I miss': the listener wants what was heard last, not a topic."""
+
+
+@dataclass(frozen=True)
+class Other:
+    pass
+
+
+Intent = (
+    FindPlace | Chapter | Jump | ClockTime | ThisChapterStart | BookStart | BookEnd | Undo | Question | Other
+)
+
+_NUMBER = r"(\d+(?:\.\d+)?|" + "|".join(sorted(map(re.escape, WORD_NUMBERS), key=len, reverse=True)) + r")"
+_JUMP = re.compile(
+    rf"\b(back|backward|backwards|rewind|forward|forwards|ahead|skip|on)\b(?:\s+\w+){{0,2}}?\s+"
+    rf"(?:by\s+)?{_NUMBER}(?:\s+and\s+a\s+half)?\s+(second|sec|minute|min|hour)s?\b"
+)
+_HALF_HOUR = re.compile(r"\b(back|rewind|forward|ahead|skip)\b.*\bhalf an hour\b")
+_CHAPTER = re.compile(rf"\bchapter\s+{_NUMBER}\b")
+_CLOCK = re.compile(r"\b(?:to|at|from)\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\b")
+_UNDO = re.compile(
+    r"\bundo\b|\bgo back to where i was\b|\bwhere i was before\b"
+    r"|\bbefore (?:that|you moved)\b|\btake that back\b"
+)
+_THIS_CHAPTER = re.compile(
+    r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b|\brestart (this|the) chapter\b"
+)
+_BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
+_BOOK_END = re.compile(r"\b(the\s+(very\s+)?end)\b|\blast (bit|part) of the book\b")
+_MISSED = re.compile(
+    r"\bwhat did i miss\b|\bi (dozed|fell asleep|drifted)|\bwhat just happened\b|\bcatch me up\b"
+)
+_QUESTION_START = re.compile(
+    r"^(who|what|whats|what's|why|when|which|how|whose|is|was|were|did|does|do|has|had|are"
+    r"|tell me|remind me|explain)\b"
+)
+_GOTO = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:take me|bring me|go|jump|skip|get me|play|find|rewind|return)\b"
+    r"(?:\s+(?:back|forward|ahead|again))?(?:\s+(?:to|from))?\s*"
+    r"(?:(?:the\s+)?(?:part|bit|moment|scene|place|point|chapter)\s+)?"
+    r"(?:where|when|with|about|that)?\s*"
+)
+_WHERE_PART = re.compile(r"^(?:where(?:'s| is)\s+)?the\s+(?:part|bit|moment|scene)\s+(?:where|when|with)\s+")
+_FILLER = re.compile(r"^(?:ok(?:ay)?|um+|uh+|hey|so|and|oh|please|bedside)[,\s]+")
+
+
+def normalise(utterance: str) -> str:
+    text = utterance.lower().strip()
+    text = text.replace("’", "'")
+    text = re.sub(r"[!.?,;]+$", "", text).strip()
+    while (stripped := _FILLER.sub("", text)) != text:
+        text = stripped
+    return text
+
+
+def number_of(word: str) -> float:
+    return float(word) if word[0].isdigit() else float(WORD_NUMBERS[word])
+
+
+def read(utterance: str) -> Intent:
+    """What the listener is asking for, as far as plain code can tell."""
+    text = normalise(utterance)
+    asked = utterance.strip().endswith("?")
+    if not text:
+        return Other()
+    if _UNDO.search(text):
+        return Undo()
+    if _MISSED.search(text):
+        return Question(question=utterance.strip(), recent=True)
+    if _HALF_HOUR.search(text):
+        sign = -1 if re.search(r"\b(back|rewind)\b", text) else 1
+        return Jump(offset_ms=sign * 1_800_000)
+    if jump := _JUMP.search(text):
+        sign = -1 if jump.group(1) in {"back", "backward", "backwards", "rewind"} else 1
+        amount = number_of(jump.group(2)) + (0.5 if "and a half" in jump.group(0) else 0)
+        return Jump(offset_ms=int(sign * amount * UNIT_MS[jump.group(3)]))
+    if _THIS_CHAPTER.search(text):
+        return ThisChapterStart()
+    if chapter := _CHAPTER.search(text):
+        return Chapter(n=int(number_of(chapter.group(1))))
+    if clock := _CLOCK.search(text):
+        h, m, s = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
+        return ClockTime(position_ms=((h * 60 + m) * 60 + s) * 1000)
+    if _BOOK_START.search(text):
+        return BookStart()
+    if _BOOK_END.search(text) and not _QUESTION_START.match(text):
+        return BookEnd()
+    if goto := _GOTO.match(text):
+        query = text[goto.end() :].strip()
+        return FindPlace(query=query) if len(query) >= 3 else Other()
+    if where := _WHERE_PART.match(text):
+        return FindPlace(query=text[where.end() :].strip())
+    if _QUESTION_START.match(text) or asked:
+        return Question(question=utterance.strip())
+    return Other()

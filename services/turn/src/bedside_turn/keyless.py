@@ -1,0 +1,85 @@
+"""The keyless router: with no model, plain code drives the same tools under the same rules."""
+
+from bedside_contracts.search import CatalogRequest, Resolve, Target
+
+from bedside_turn import intents, speech
+from bedside_turn.intents import Intent
+from bedside_turn.tools import MAX_ROWS, ToolBox
+
+MIN_SCORE = 0.30
+"""A hit below this score is not offered. Measured with bench/turn_threshold.py (see its docstring)."""
+
+RECENT_QUESTION = "what happened just before this point"
+
+
+async def run_keyless(tools: ToolBox, utterance: str, intent: Intent | None = None) -> str:
+    """Route ``utterance`` to the tools and say what came of it."""
+    intent = intent or intents.read(utterance)
+    match intent:
+        case intents.FindPlace(query=query):
+            return await _find_and_offer(tools, query)
+        case intents.Question(question=question, recent=recent):
+            await tools.run("recall", {"question": RECENT_QUESTION if recent else question})
+            if not tools.recalled_lines:
+                return speech.NOT_YET
+            return speech.quoting(tools.recalled_lines[0])
+        case intents.Undo():
+            record = await tools.undo()
+            if record.refused:
+                return "There's no earlier move to undo." if not tools.turn.recalled else speech.CANNOT_HELP
+            return "Done: you're back where you were before."
+        case intents.Other():
+            return speech.CANNOT_HELP
+    return await _named_place(tools, intent)
+
+
+async def _find_and_offer(tools: ToolBox, query: str) -> str:
+    await tools.run("find_passage", {"query": query})
+    plausible = [hit.passage_id for hit in tools.hits if hit.score >= MIN_SCORE][:MAX_ROWS]
+    if not plausible:
+        return speech.NOT_FOUND
+    await tools.run("offer_positions", {"ids": plausible})
+    return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _named_place(tools: ToolBox, intent: Intent) -> str:
+    """A chapter, a time, a jump or an end of the book: one candidate for the same offer."""
+    args: dict[str, object]
+    match intent:
+        case intents.Chapter(n=n):
+            args = {"chapter": n}
+        case intents.Jump(offset_ms=offset):
+            args = {"offset_ms": offset}
+        case intents.ClockTime(position_ms=at):
+            args = {"position_ms": at}
+        case intents.BookStart():
+            args = {"position_ms": 0}
+        case intents.ThisChapterStart():
+            here = await tools.backends.resolve(
+                Resolve(book=tools.book, here_ms=tools.here_ms, targets=[Target(offset_ms=0)])
+            )
+            passage = here.resolutions[0].passage if here.resolutions else None
+            if passage is None:
+                return speech.NOT_FOUND
+            args = {"chapter": passage.chapter}
+        case intents.BookEnd():
+            last = await _last_passage(tools)
+            if last is None:
+                return speech.NOT_FOUND
+            args = {"ids": [last]}
+        case _:
+            return speech.CANNOT_HELP
+    await tools.run("offer_positions", args)
+    return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _last_passage(tools: ToolBox) -> int | None:
+    """The id of the book's final passage: "the end" starts there, not on its last millisecond."""
+    catalog = await tools.backends.catalog(CatalogRequest(book=tools.book))
+    books = [b for b in catalog.books if b.id == tools.book]
+    if not books or books[0].duration_ms <= 0:
+        return None
+    end = Target(position_ms=max(0, books[0].duration_ms - 1))
+    resolved = await tools.backends.resolve(Resolve(book=tools.book, here_ms=tools.here_ms, targets=[end]))
+    passage = resolved.resolutions[0].passage if resolved.resolutions else None
+    return passage.id if passage is not None else None

@@ -1,0 +1,110 @@
+"""The turn rules, in one place: what one turn may still do after what it has done.
+
+A ``Turn`` is plain state with no I/O. Tools ask it before they act and tell it what
+happened after; it keeps every call with its arguments and the result the model read,
+and the time each step took, for the TurnCompleted event.
+"""
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from bedside_contracts.turn import Step, ToolCallRecord, TurnOutcome
+
+AFTER_RECALL = (
+    "Refused: this turn already answered a question from what they have heard (recall), "
+    "and a question never moves the book or puts up a list. Answer them out loud now; "
+    "if they want to go somewhere as well, they can ask for it next."
+)
+AFTER_MOVE = (
+    "Refused: the book has already been moved in this turn, and one turn moves it once. "
+    "Tell them briefly where they are now; if it is the wrong place they can say so next."
+)
+TOO_MANY_CALLS = "Refused: this turn has used all its tool calls. Answer with what you already have."
+
+MAX_TOOL_CALLS = 8
+"""A turn that needs more than this is lost; the listener is better served by a short answer."""
+
+
+@dataclass(frozen=True)
+class MayOffer:
+    """Permission to call the player's offer; ``may_move`` is False once a list is up."""
+
+    may_move: bool
+
+
+@dataclass(frozen=True)
+class Refused:
+    text: str
+
+
+@dataclass
+class Turn:
+    """One turn's state: which tools ran, what they did, and how long each step took."""
+
+    turn_id: str
+    recalled: bool = False
+    came_up: bool = False
+    moved: bool = False
+    listed: bool = False
+    offer_refused: bool = False
+    searched: bool = False
+    rows: list[str] = field(default_factory=list)
+    calls: list[ToolCallRecord] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+
+    def may_call(self) -> Refused | None:
+        if len(self.calls) >= MAX_TOOL_CALLS:
+            return Refused(TOO_MANY_CALLS)
+        return None
+
+    def may_offer(self) -> MayOffer | Refused:
+        """The exclusions on offer_positions. A list drawn earlier is not a refusal: it blocks a move."""
+        if self.recalled:
+            return Refused(AFTER_RECALL)
+        if self.moved:
+            return Refused(AFTER_MOVE)
+        return MayOffer(may_move=not self.listed)
+
+    def note_search(self) -> None:
+        self.searched = True
+
+    def note_recall(self, came_up: bool) -> None:
+        self.recalled = True
+        self.came_up = self.came_up or came_up
+
+    def note_offer(self, outcome: str, rows: list[str]) -> None:
+        """What the player made of an offer. The last list wins; a refusal changes nothing."""
+        if outcome == "moved":
+            self.moved = True
+            self.rows = rows
+        elif outcome == "listed":
+            self.listed = True
+            self.rows = rows
+        else:
+            self.offer_refused = True
+
+    def record(self, call: ToolCallRecord) -> None:
+        self.calls.append(call)
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        """Time one step of the turn (a model round, a tool call, loading history)."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.steps.append(Step(name=name, ms=round((time.perf_counter() - started) * 1000, 3)))
+
+    def outcome(self) -> TurnOutcome:
+        """What the turn came to, for the reply and the event."""
+        if self.moved:
+            return "moved"
+        if self.listed:
+            return "listed"
+        if self.recalled:
+            return "answered" if self.came_up else "not_yet"
+        if self.offer_refused:
+            return "refused"
+        return "unsure"

@@ -1,0 +1,150 @@
+"""One Ask becomes one turn: the line, the history, the model or the router, the record."""
+
+import time
+import uuid
+from dataclasses import dataclass
+
+import structlog
+from bedside_contracts import subjects
+from bedside_contracts.player import StateRequest
+from bedside_contracts.search import Resolve, Target
+from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
+from bedside_guard import Passage
+from bedside_runtime.errors import RemoteFailure
+from faststream.nats import NatsBroker
+
+from bedside_turn import history, intents, speech
+from bedside_turn.backends import Backends
+from bedside_turn.claude import DEFAULT_RETRY, ModelClient, ModelUnreachable, Retry, run_with_model
+from bedside_turn.conversation import ConversationStore
+from bedside_turn.keyless import run_keyless
+from bedside_turn.rules import Turn
+from bedside_turn.tools import ToolBox
+
+log = structlog.get_logger("bedside.turn")
+
+KEYLESS = "keyless"
+
+
+@dataclass
+class TurnService:
+    backends: Backends
+    conversations: ConversationStore
+    broker: NatsBroker
+    client: ModelClient | None
+    model: str
+    retry: Retry = DEFAULT_RETRY
+
+    async def ask(self, ask: Ask) -> TurnReply:
+        started = time.perf_counter()
+        turn = Turn(turn_id=uuid.uuid4().hex[:20])
+        try:
+            with turn.step("position"):
+                here_ms = await self._here(ask)
+        except (RemoteFailure, TimeoutError) as error:
+            log.warning("no position for the turn", error=str(error), listener=ask.listener, book=ask.book)
+            return TurnReply(turn_id=turn.turn_id, speech=speech.TROUBLE, outcome="failed", mode=self.mode)
+        tools = ToolBox(turn, self.backends, ask.listener, ask.book, here_ms, preview=ask.at_ms is not None)
+        with turn.step("history"):
+            earlier = await self._history(ask, here_ms)
+        said, mode, failed = await self._run(tools, ask.utterance, earlier)
+        outcome = turn.outcome()
+        if failed and outcome == "unsure":
+            outcome = "failed"
+        reply = TurnReply(
+            turn_id=turn.turn_id,
+            speech=said,
+            outcome=outcome,
+            mode=mode,
+            rows=turn.rows,
+            preview=tools.preview,
+        )
+        with turn.step("record"):
+            await self._record(ask, turn, reply, here_ms, started)
+        return reply
+
+    @property
+    def mode(self) -> str:
+        return self.model if self.client is not None else KEYLESS
+
+    async def _here(self, ask: Ask) -> int:
+        if ask.at_ms is not None:
+            return ask.at_ms
+        state = await self.backends.state(StateRequest(listener=ask.listener, book=ask.book))
+        return state.position_ms
+
+    async def _run(self, tools: ToolBox, utterance: str, earlier: list[Exchange]) -> tuple[str, str, bool]:
+        """What to say, which mode said it, and whether the turn failed on the way."""
+        intent = intents.read(utterance)
+        try:
+            if self.client is None or isinstance(intent, intents.Undo):
+                # Undo is a command, not a judgement: plain code does it even with a model.
+                return await run_keyless(tools, utterance, intent), KEYLESS, False
+            try:
+                said = await run_with_model(
+                    client=self.client,
+                    model=self.model,
+                    tools=tools,
+                    history=history.as_messages(earlier),
+                    utterance=utterance,
+                    retry=self.retry,
+                )
+            except ModelUnreachable as error:
+                log.warning("model unreachable; answering keyless", error=str(error))
+                if tools.turn.calls:
+                    return speech.NO_MODEL + speech.for_offer(tools.last_offer), KEYLESS, False
+                return speech.NO_MODEL + await run_keyless(tools, utterance, intent), KEYLESS, False
+            return said or speech.for_offer(tools.last_offer, tools.preview), self.model, False
+        except (RemoteFailure, TimeoutError) as error:
+            log.warning("a service failed during the turn", error=str(error))
+            return speech.TROUBLE, self.mode, True
+
+    async def _history(self, ask: Ask, here_ms: int) -> list[Exchange]:
+        conversation, _ = await self.conversations.load(ask.listener, ask.book)
+        exchanges = conversation.exchanges
+        ids = history.passages_to_read(exchanges, here_ms)
+        passages: dict[int, Passage] = {}
+        if ids:
+            try:
+                resolved = await self.backends.resolve(
+                    Resolve(book=ask.book, here_ms=here_ms, targets=[Target(passage_id=i) for i in ids[:16]])
+                )
+                passages = {r.passage.id: r.passage for r in resolved.resolutions if r.passage is not None}
+            except (RemoteFailure, TimeoutError):
+                passages = {}
+        return [history.guard_again(e, here_ms, passages) for e in exchanges]
+
+    async def _record(self, ask: Ask, turn: Turn, reply: TurnReply, here_ms: int, started: float) -> None:
+        exchange = Exchange(
+            turn_id=turn.turn_id,
+            utterance=ask.utterance,
+            speech=reply.speech,
+            outcome=reply.outcome,
+            calls=turn.calls,
+            guarded_at_ms=here_ms,
+        )
+        event = TurnCompleted(
+            turn_id=turn.turn_id,
+            listener=ask.listener,
+            book=ask.book,
+            utterance=ask.utterance,
+            speech=reply.speech,
+            outcome=reply.outcome,
+            rows=reply.rows,
+            calls=turn.calls,
+            steps=turn.steps,
+            mode=reply.mode,
+            preview=reply.preview,
+            total_ms=round((time.perf_counter() - started) * 1000, 3),
+        )
+        try:
+            await self.conversations.append(ask.listener, ask.book, exchange)
+            await self.broker.publish(
+                event.model_dump_json().encode(),
+                subjects.TURN_COMPLETED.format(listener=ask.listener, book=ask.book),
+                stream=subjects.TURNS_STREAM,
+                headers={"Nats-Msg-Id": turn.turn_id},
+                timeout=5.0,
+            )
+        except Exception:  # the listener has their answer; a lost record is logged, not spoken
+            log.exception("turn not recorded", turn_id=turn.turn_id)

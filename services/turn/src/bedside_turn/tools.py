@@ -1,0 +1,274 @@
+"""The three tools as the model (or the keyless router) calls them.
+
+Arguments arrive as untrusted JSON and are validated against the contracts; a bad one
+becomes a tool error the model can read, never an exception. The listener's position
+is held here and passed to search and player; it is printed in no result.
+"""
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bedside_contracts.player import CommandRequest, OfferOutcome, OfferPositions
+from bedside_contracts.player import Undo as UndoCommand
+from bedside_contracts.search import FindPassage, Hit, Recall, Resolve, Target
+from bedside_contracts.turn import (
+    FindPassageArgs,
+    OfferPositionsArgs,
+    PlaceRef,
+    RecallArgs,
+    Step,
+    ToolCallRecord,
+)
+from bedside_guard import Candidate
+from bedside_runtime.errors import RemoteFailure
+from pydantic import BaseModel, ValidationError
+
+from bedside_turn.backends import Backends
+from bedside_turn.rules import MayOffer, Refused, Turn
+
+TOOL_ARGS: dict[str, type[BaseModel]] = {
+    "find_passage": FindPassageArgs,
+    "recall": RecallArgs,
+    "offer_positions": OfferPositionsArgs,
+}
+MAX_ROWS = 4
+LINE_ID = re.compile(r"\bid=(\d+)\]")
+
+NO_MATCH = "No passage matched that. Tell them you could not find the moment."
+NOT_YET = "Nothing they have heard so far bears on this: it has not come up yet."
+
+
+@dataclass
+class ToolBox:
+    """The tools of one turn, bound to one listener, one book and the line."""
+
+    turn: Turn
+    backends: Backends
+    listener: str
+    book: str
+    here_ms: int
+    preview: bool = False
+    hits: list[Hit] = field(default_factory=list)
+    """The newest find_passage hits with their scores, for the keyless router (never the model)."""
+    recalled_lines: list[str] = field(default_factory=list)
+    last_offer: OfferOutcome | None = None
+
+    async def run(self, name: str, arguments: Any) -> ToolCallRecord:
+        """Run one tool call and record it on the turn, whatever becomes of it."""
+        started = time.perf_counter()
+        args = arguments if isinstance(arguments, dict) else {"_": arguments}
+        lines, places, refused = await self._dispatch(name, args)
+        record = ToolCallRecord(
+            name=name,
+            arguments=args,
+            lines=lines,
+            places=places,
+            ms=round((time.perf_counter() - started) * 1000, 3),
+            refused=refused,
+        )
+        self.turn.record(record)
+        self.turn.steps.append(Step(name=f"tool {name}", ms=record.ms))
+        return record
+
+    async def _dispatch(self, name: str, args: dict[str, Any]) -> tuple[list[str], list[PlaceRef], bool]:
+        if (limit := self.turn.may_call()) is not None:
+            return [limit.text], [], True
+        model = TOOL_ARGS.get(name)
+        if model is None:
+            return (
+                [f"Tool error: there is no tool called {name[:40]!r}; use {', '.join(TOOL_ARGS)}."],
+                [],
+                True,
+            )
+        try:
+            parsed = model.model_validate(args)
+        except ValidationError as error:
+            return [tool_error(error)], [], True
+        try:
+            if isinstance(parsed, FindPassageArgs):
+                return (*await self.find_passage(parsed), False)
+            if isinstance(parsed, RecallArgs):
+                return (*await self.recall(parsed), False)
+            assert isinstance(parsed, OfferPositionsArgs)
+            return await self.offer_positions(parsed)
+        except RemoteFailure as error:
+            return (
+                [
+                    f"Tool error: the {name} service could not answer ({error.failure.code}). "
+                    "Tell them something went wrong and to try again."
+                ],
+                [],
+                True,
+            )
+        except TimeoutError:
+            return [f"Tool error: {name} took too long. Tell them to try again in a moment."], [], True
+
+    async def find_passage(self, args: FindPassageArgs) -> tuple[list[str], list[PlaceRef]]:
+        found = await self.backends.find(FindPassage(book=self.book, here_ms=self.here_ms, query=args.query))
+        self.turn.note_search()
+        self.hits = list(found.hits)
+        if not found.lines:
+            return [NO_MATCH], []
+        return list(found.lines), line_places(found.lines, found.hits)
+
+    async def recall(self, args: RecallArgs) -> tuple[list[str], list[PlaceRef]]:
+        recalled = await self.backends.recall(
+            Recall(book=self.book, here_ms=self.here_ms, question=args.question)
+        )
+        came_up = recalled.come_up and bool(recalled.lines)
+        self.turn.note_recall(came_up)
+        if not came_up:
+            self.recalled_lines = []
+            return [NOT_YET], []
+        self.recalled_lines = list(recalled.lines)
+        return list(recalled.lines), line_places(recalled.lines, recalled.hits)
+
+    async def offer_positions(self, args: OfferPositionsArgs) -> tuple[list[str], list[PlaceRef], bool]:
+        permit = self.turn.may_offer()
+        if isinstance(permit, Refused):
+            return [permit.text], [], True
+        targets = targets_of(args)
+        if self.preview:
+            outcome = await self._preview(targets)
+        else:
+            outcome = await self.backends.offer(
+                OfferPositions(
+                    listener=self.listener,
+                    book=self.book,
+                    turn_id=self.turn.turn_id,
+                    targets=targets,
+                    may_move=permit.may_move,
+                )
+            )
+        self.last_offer = outcome
+        lines, places = outcome_lines(outcome, permit, self.preview)
+        rows = [row.label() for row in ([outcome.moved_to] if outcome.moved_to else outcome.rows)]
+        self.turn.note_offer(outcome.outcome, rows)
+        return lines, places, outcome.outcome == "refused"
+
+    async def undo(self) -> ToolCallRecord:
+        """Put the book back where it was before the last move (the player's undo command).
+
+        Not a tool the model has: "undo that" is read by plain code. It is a move, so the
+        same rule holds: a turn that already moved, or answered a question, does not undo.
+        """
+        started = time.perf_counter()
+        permit = self.turn.may_offer()
+        refused = True
+        if isinstance(permit, Refused):
+            lines = [permit.text]
+        elif self.preview:
+            lines = ["Preview only: undo would put the book back where it was before the last move."]
+        else:
+            result = await self.backends.command(
+                CommandRequest(listener=self.listener, book=self.book, command=UndoCommand())
+            )
+            refused = not result.accepted
+            if result.accepted:
+                self.turn.note_offer("moved", ["where you were before the last move"])
+                lines = ["Moved: the book is back where it was before the last move."]
+            else:
+                lines = [f"Refused: {result.reason or 'there is no move to undo'}."]
+        record = ToolCallRecord(
+            name="undo",
+            arguments={},
+            lines=lines,
+            ms=round((time.perf_counter() - started) * 1000, 3),
+            refused=refused,
+        )
+        self.turn.record(record)
+        self.turn.steps.append(Step(name="tool undo", ms=record.ms))
+        return record
+
+    async def _preview(self, targets: list[Target]) -> OfferOutcome:
+        """--at: what the offer would show from there, as rows; nothing is moved or drawn."""
+        resolved = await self.backends.resolve(Resolve(book=self.book, here_ms=self.here_ms, targets=targets))
+        rows: list[Candidate] = []
+        seen: set[tuple[int, int]] = set()
+        for resolution in resolved.resolutions:
+            passage = resolution.passage
+            if passage is None:
+                continue
+            at_ms = resolution.at_ms if resolution.at_ms is not None else passage.start_ms
+            if (passage.id, at_ms) in seen:
+                continue
+            seen.add((passage.id, at_ms))
+            rows.append(
+                Candidate.covering(
+                    passage, self.here_ms, at_ms=at_ms, chapter_named=resolution.named == "chapter"
+                )
+            )
+        if not rows:
+            return OfferOutcome(outcome="refused", reason="none of those places is in the book")
+        return OfferOutcome(outcome="listed", rows=rows[:MAX_ROWS])
+
+
+def targets_of(args: OfferPositionsArgs) -> list[Target]:
+    """The places named, best first: passage ids as given, then a chapter, a time, an offset."""
+    targets = [Target(passage_id=i) for i in dict.fromkeys(args.ids)]
+    if args.chapter is not None:
+        targets.append(Target(chapter=args.chapter))
+    if args.position_ms is not None:
+        targets.append(Target(position_ms=args.position_ms))
+    if args.offset_ms is not None:
+        targets.append(Target(offset_ms=args.offset_ms))
+    return targets[:8]
+
+
+def row_line(row: Candidate) -> str:
+    ident = f"id={row.passage_id}: " if row.passage_id is not None else ""
+    return f"{ident}{row.label()}"
+
+
+def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tuple[list[str], list[PlaceRef]]:
+    """The model-visible result of an offer. A move names the place by id and chapter only."""
+    if outcome.outcome == "refused":
+        reason = outcome.reason or "none of those places could be found in the book"
+        lines = [
+            f"Refused: {reason}. Check the ids against the lines you were given, "
+            "or say you could not find it."
+        ]
+        return lines, []
+    if outcome.outcome == "moved" and outcome.moved_to is not None:
+        to = outcome.moved_to
+        where = f"passage id={to.passage_id}" if to.passage_id is not None else "the place named"
+        chapter = f" in chapter {to.chapter}" if to.chapter is not None else ""
+        return [f"Moved: the book now plays from {where}{chapter}."], row_places([to], first_line=0)
+    head = "Listed on the screen, best first; they press a row to go there:"
+    if preview:
+        head = "Preview only (nothing was moved or drawn); from there the list would be:"
+    elif not permit.may_move and len(outcome.rows) == 1:
+        head = "A list was already up in this turn, so this is one row to press, not a move:"
+    return [head, *(row_line(r) for r in outcome.rows)], row_places(outcome.rows, first_line=1)
+
+
+def row_places(rows: list[Candidate], first_line: int) -> list[PlaceRef]:
+    return [
+        PlaceRef(line=first_line + i, passage_id=row.passage_id, start_ms=row.start_ms, kind="row")
+        for i, row in enumerate(rows)
+        if row.passage_id is not None
+    ]
+
+
+def line_places(lines: list[str], hits: list[Hit]) -> list[PlaceRef]:
+    """Which passage each guarded line names (by the id the guard printed in it)."""
+    start_of = {hit.passage_id: hit.start_ms for hit in hits}
+    places = []
+    for index, line in enumerate(lines):
+        match = LINE_ID.search(line)
+        if match and int(match.group(1)) in start_of:
+            passage_id = int(match.group(1))
+            places.append(
+                PlaceRef(line=index, passage_id=passage_id, start_ms=start_of[passage_id], kind="line")
+            )
+    return places
+
+
+def tool_error(error: ValidationError) -> str:
+    """A validation error as the model can act on it; the bad input itself is not echoed."""
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()[:4]
+    )
+    return f"Tool error: the arguments do not fit the tool ({problems}). Fix them and call again."
