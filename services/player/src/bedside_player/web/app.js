@@ -18,7 +18,7 @@
   const REPORT_EVERY_MS = 15_000;
   const SKIP_MS = 30_000;
   const FOLLOW_THRESHOLD_MS = 2_000; // a pushed position closer than this is our own echo
-  const HISTORY_PAGE = 8;
+  const HISTORY_FETCH = 40; // raw entries a page; runs of reports fold into one
 
   const $ = (id) => document.getElementById(id);
   const el = {
@@ -195,7 +195,11 @@
     S.lastMoveSeq = Math.max(S.lastMoveSeq, state.last_move_seq || 0);
     S.rows = Array.isArray(state.rows) ? state.rows : [];
     const far = Math.abs(state.position_ms - position()) > FOLLOW_THRESHOLD_MS;
-    if (force || moved || far) setPosition(state.position_ms);
+    if (force || moved || far) {
+      if (state.position_ms < position()) forgetTitlesFrom(state.position_ms);
+      setPosition(state.position_ms);
+      bookSoon();
+    }
     if (typeof state.playing === "boolean" && state.playing !== S.playing) setPlaying(state.playing);
     if (why && (moved || far)) notice(`${why} ${clock(state.position_ms)}.`);
     renderRows();
@@ -213,7 +217,9 @@
   // ---- reports and moves ---------------------------------------------------------------
   async function report() {
     S.lastReportAt = performance.now();
-    const body = { device: DEVICE, position_ms: position(), playing: S.playing, basis_seq: S.seq };
+    const body = {
+      device: DEVICE, position_ms: position(), playing: S.playing, basis_seq: S.seq, device_clock: Date.now(),
+    };
     let res;
     try {
       res = await ours("POST", `${base()}/reports`, body);
@@ -247,7 +253,7 @@
     const target = clamp(ms);
     setPosition(target);
     render();
-    const body = { device: DEVICE, position_ms: target, basis_seq: S.seq };
+    const body = { device: DEVICE, position_ms: target, basis_seq: S.seq, device_clock: Date.now() };
     try {
       const res = await ours("POST", `${base()}/seek`, body);
       if (res.ok) {
@@ -260,6 +266,11 @@
       link(false);
     }
     historySoon();
+  }
+
+  function afterJoin(res) {
+    const state = res && res.ok ? findState(res.data) : null;
+    if (state) adopt(state);
   }
 
   function togglePlay() {
@@ -365,7 +376,7 @@
 
   // ---- the list ------------------------------------------------------------------------
   async function pressRow(index) {
-    const res = await ours("POST", `${base()}/list/press`, { row: index });
+    const res = await ours("POST", `${base()}/list/press`, { row: index, device: DEVICE });
     if (afterCommand(res, "Moved to")) {
       const st = findState(res.data);
       if (!st) await refreshState();
@@ -374,7 +385,7 @@
   }
 
   async function cancelList() {
-    const res = await ours("POST", `${base()}/list/cancel`, {});
+    const res = await ours("POST", `${base()}/list/cancel`, { device: DEVICE });
     if (afterCommand(res, "")) {
       if (!findState(res.data)) await refreshState();
       S.rows = [];
@@ -488,13 +499,11 @@
 
   // ---- history -------------------------------------------------------------------------
   const KIND = {
-    positionreported: "listening", report: "listening", reported: "listening",
-    seeked: "you moved", seek: "you moved",
-    moved: "moved", goto: "moved",
-    rowpressed: "chosen from the list", press: "chosen from the list", pressed: "chosen from the list",
-    undo: "back to where you were", undone: "back to where you were",
-    devicejoined: "joined", joined: "joined",
+    reported: "listening", seeked: "you moved", moved: "moved by a question", goto: "moved by a question",
+    pressed: "chosen from the list", undo: "back to where you were",
   };
+  // Entries that are not places the listener was (a list shown, a device joining) stay out.
+  const NOT_A_PLACE = new Set(["listed", "cancelled", "joined"]);
 
   function kindLabel(entry) {
     const kind = String(entry.kind || "").replace(/[^a-z]/gi, "").toLowerCase();
@@ -503,13 +512,14 @@
   }
 
   let historyTimer = 0;
+  let lastShownKind = null;
   function historySoon() {
     clearTimeout(historyTimer);
     historyTimer = setTimeout(() => loadHistory(false), 400);
   }
 
   async function loadHistory(older) {
-    let path = `${base()}/history?limit=${HISTORY_PAGE}`;
+    let path = `${base()}/history?limit=${HISTORY_FETCH}`;
     if (older && S.historyBefore != null) path += `&before=${S.historyBefore}`;
     let res;
     try { res = await api("GET", path); } catch { return; }
@@ -517,7 +527,14 @@
     const d = res.data;
     const entries = Array.isArray(d) ? d : (d && (d.entries || d.history || d.items)) || [];
     if (!older) el.history.replaceChildren();
+    // Reports come every 15 s: a run of them is one stretch of listening, shown once (its newest).
+    let previousKind = older ? lastShownKind : null;
     for (const entry of entries) {
+      const kind = String(entry.kind || "").toLowerCase();
+      if (NOT_A_PLACE.has(kind)) continue;
+      if (kind === "reported" && previousKind === "reported") continue;
+      previousKind = kind;
+      lastShownKind = kind;
       const li = document.createElement("li");
       const b = document.createElement("button");
       b.type = "button";
@@ -540,7 +557,7 @@
       el.history.append(li);
     }
     if (entries.length) S.historyBefore = entries[entries.length - 1].seq;
-    el.more.hidden = entries.length < HISTORY_PAGE;
+    el.more.hidden = entries.length < HISTORY_FETCH;
   }
 
   // ---- the book ------------------------------------------------------------------------
@@ -579,11 +596,26 @@
     }
   }
 
-  let titleAskedFor = null;
+  // Moving back: titles of chapters that now lie ahead go at once, before the book is
+  // asked again (the server decides what it names; this only ever hides).
+  function forgetTitlesFrom(ms) {
+    for (const ch of S.chapters) if (ch.start_ms >= ms) ch.title = null;
+  }
+
+  let bookTimer = 0;
+  function bookSoon() {
+    clearTimeout(bookTimer);
+    bookTimer = setTimeout(() => loadBook().then(render, () => {}), 300);
+  }
+
+  // The book names a chapter only once the listener is past its start: ask again then.
+  let titleAsked = { n: null, at: 0 };
   async function ensureChapterTitle() {
-    const ch = chapterAt(position());
-    if (!ch || ch.title || titleAskedFor === ch.n) return;
-    titleAskedFor = ch.n; // reached just now: the book now names it
+    const pos = position();
+    const ch = chapterAt(pos);
+    if (!ch || ch.title || pos <= ch.start_ms) return;
+    if (titleAsked.n === ch.n && performance.now() - titleAsked.at < 5_000) return;
+    titleAsked = { n: ch.n, at: performance.now() };
     try { await loadBook(); render(); } catch { /* it will be named next time */ }
   }
 
@@ -862,6 +894,8 @@
       el.link.textContent = "Not connected";
       return;
     }
+    // Say this device follows the book (a device that cannot join still works).
+    api("POST", `${base()}/devices`, { device: DEVICE }).then((r) => afterJoin(r)).catch(() => {});
     el.app.setAttribute("aria-busy", "false");
     el.app.dataset.ready = "true";
     render();
