@@ -1,0 +1,94 @@
+"""Search's commands: `bedside books`, `bedside find`, `bedside eval-search`."""
+
+import asyncio
+import json
+import re
+from typing import Annotated
+
+import typer
+from bedside_contracts import subjects
+from bedside_contracts.search import Catalog, CatalogRequest, FindPassage, FoundPassages
+from bedside_guard import clock
+from bedside_runtime.settings import Settings
+
+from bedside_search.client import SearchRefused, SearchUnreachable, ask
+
+_CLOCK = re.compile(r"^(?:(\d+):)?([0-5]?\d):([0-5]\d)$")
+
+
+def parse_clock(text: str) -> int:
+    """H:MM:SS (or M:SS) as milliseconds on the book's clock."""
+    match = _CLOCK.match(text.strip())
+    if match is None:
+        raise typer.BadParameter(f"{text!r} is not a time like 1:02:03")
+    hours, minutes, seconds = (int(g) if g else 0 for g in match.groups())
+    return ((hours * 60 + minutes) * 60 + seconds) * 1000
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.secho(message, err=True, fg=typer.colors.RED)
+    return typer.Exit(code=1)
+
+
+def books() -> None:
+    """List the books search serves."""
+    settings = Settings()
+    try:
+        catalog = asyncio.run(
+            ask(
+                settings.servers,
+                subjects.SEARCH_CATALOG,
+                CatalogRequest(),
+                Catalog,
+                settings.request_timeout_s,
+            )
+        )
+    except (SearchUnreachable, SearchRefused) as error:
+        raise _fail(str(error)) from None
+    if not catalog.books:
+        typer.echo("no books yet; add one with `bedside ingest PATH`")
+    for book in catalog.books:
+        timing = "estimated" if book.estimated else "timed"
+        typer.echo(
+            f"{book.id:<32} {clock(book.duration_ms):>9}  {len(book.chapters):>3} chapters"
+            f"  {book.passages:>5} passages  {timing:<9}  {book.title}"
+        )
+
+
+def find(
+    query: Annotated[str, typer.Argument(help="what to look for, as a listener would say it")],
+    book: Annotated[str, typer.Option("--book", help="the book id (see `bedside books`)")],
+    at: Annotated[str, typer.Option("--at", help="the listener's position, H:MM:SS")] = "0:00:00",
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object per hit")] = False,
+) -> None:
+    """Print exactly the lines the model would see for QUERY at a position."""
+    settings = Settings()
+    try:
+        request = FindPassage(book=book, here_ms=parse_clock(at), query=query)
+    except ValueError as error:
+        raise _fail(f"invalid request: {error}") from None
+    try:
+        found = asyncio.run(
+            ask(settings.servers, subjects.SEARCH_FIND, request, FoundPassages, settings.request_timeout_s)
+        )
+    except (SearchUnreachable, SearchRefused) as error:
+        raise _fail(str(error)) from None
+    for hit, line in zip(found.hits, found.lines, strict=True):
+        if as_json:
+            row = {"id": hit.passage_id, "start_ms": hit.start_ms, "chapter": hit.chapter, "score": hit.score}
+            typer.echo(json.dumps({**row, "line": line}, ensure_ascii=False))
+        else:
+            typer.echo(line)
+
+
+def eval_search() -> None:
+    """Recall@1/@4 of dense, sparse and hybrid search on the corpus books (needs ../shared/corpus)."""
+    from bedside_search.eval_search import main  # noqa: PLC0415 - loads the model; only when asked
+
+    raise typer.Exit(code=main())
+
+
+def register(app: typer.Typer) -> None:
+    app.command("books")(books)
+    app.command("find")(find)
+    app.command("eval-search")(eval_search)

@@ -1,0 +1,88 @@
+"""Corpus books as BookArtifacts, built in process for the evaluation, tests and benchmarks.
+
+Chapters become passages through ingest's own chunker (bedside_ingest), so what is
+measured is what ingest would hand over. Embedding a whole book takes minutes on a busy
+2-core machine, so passage vectors are cached on disk by the hash of the model and the
+texts: a cache entry can only ever hold the vectors of exactly those texts.
+"""
+
+import base64
+import hashlib
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+from bedside_contracts.ingest import BookArtifact
+from bedside_contracts.search import ChapterInfo
+from bedside_embedding import Embedder
+from bedside_guard import Passage
+from bedside_ingest.chunking import chapter_infos, chunk_book, load_json_book
+
+DEFAULT_CACHE = Path(tempfile.gettempdir()) / "bedside-search-vectors"
+
+
+def cached_vectors(
+    embedder: Embedder, texts: Sequence[str], cache_dir: Path = DEFAULT_CACHE
+) -> npt.NDArray[np.float32]:
+    digest = hashlib.sha256(embedder.model_id.encode())
+    for text in texts:
+        digest.update(text.encode() + b"\x00")
+    path = cache_dir / f"{digest.hexdigest()}.npy"
+    if path.exists():
+        cached: npt.NDArray[np.float32] = np.load(path).astype(np.float32)
+        if cached.shape == (len(texts), embedder.dimensions):
+            return cached
+    vectors = embedder.embed_passages(texts)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    partial = path.with_suffix(".partial.npy")
+    np.save(partial, vectors)
+    partial.replace(path)
+    return vectors
+
+
+def artifact_of(
+    book: str,
+    title: str,
+    passages: Sequence[Passage],
+    chapters: Sequence[ChapterInfo],
+    embedder: Embedder,
+    *,
+    vectors: npt.NDArray[np.float32] | None = None,
+    estimated: bool = True,
+) -> BookArtifact:
+    """An artifact as ingest would store it; the version is a hash of the content."""
+    if vectors is None:
+        vectors = embedder.embed_passages([p.text for p in passages])
+    digest = hashlib.sha256(embedder.model_id.encode())
+    for passage in passages:
+        digest.update(passage.model_dump_json().encode())
+    return BookArtifact(
+        book=book,
+        version=digest.hexdigest()[:16],
+        title=title,
+        estimated=estimated,
+        duration_ms=max(p.end_ms for p in passages),
+        source=f"{book} (built in process)",
+        chapters=list(chapters),
+        passages=list(passages),
+        embedding_model=embedder.model_id,
+        vectors_b64=base64.b64encode(np.ascontiguousarray(vectors, dtype="<f4").tobytes()).decode(),
+    )
+
+
+def corpus_artifact(path: Path, embedder: Embedder, cache_dir: Path = DEFAULT_CACHE) -> BookArtifact:
+    """A corpus JSON book chunked by ingest's chunker and embedded (through the cache)."""
+    book = load_json_book(path)
+    passages = chunk_book(book)
+    vectors = cached_vectors(embedder, [p.text for p in passages], cache_dir)
+    return artifact_of(
+        path.stem,
+        book.title,
+        passages,
+        chapter_infos(book, passages),
+        embedder,
+        vectors=vectors,
+        estimated=True,
+    )
