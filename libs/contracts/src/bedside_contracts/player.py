@@ -249,7 +249,7 @@ class Located(Contract):
 
 class ReportBody(Contract):
     device: Name
-    position_ms: int = Field(description="where the device is; checked against the book's length")
+    position_ms: Millis = Field(description="where the device is; checked against the book's length")
     playing: bool
     basis_seq: Seq
     device_clock: DeviceClock = None
@@ -257,7 +257,7 @@ class ReportBody(Contract):
 
 class SeekBody(Contract):
     device: Name
-    position_ms: int
+    position_ms: Millis
     basis_seq: Seq
     device_clock: DeviceClock = None
 

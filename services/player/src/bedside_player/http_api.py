@@ -35,10 +35,12 @@ from bedside_contracts.player import (
 from bedside_contracts.search import BookInfo
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_guard import ahead_of
+from bedside_runtime.bus import failure_for
 from bedside_runtime.errors import ServiceError
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from bedside_player.remote import TimedOut, ask
@@ -78,6 +80,10 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
         status = 504 if isinstance(error, TimedOut) else STATUS.get(error.code, 500)
         return JSONResponse({"detail": error.message}, status_code=status)
+
+    @app.exception_handler(ValidationError)
+    async def invalid(request: Request, error: ValidationError) -> JSONResponse:
+        return JSONResponse({"detail": failure_for(error).error}, status_code=422)
 
     async def token_listener(token: Annotated[str, Depends(bearer)]) -> str:
         listener = await service.listeners.listener_for(token)

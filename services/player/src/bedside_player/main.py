@@ -42,8 +42,8 @@ def build_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
-            await broker.stop()
             await service.stop()
+            await broker.stop()
 
     app.router.lifespan_context = lifespan
     return app

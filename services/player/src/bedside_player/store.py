@@ -6,11 +6,13 @@ event itself, so a retry after a timeout is deduplicated rather than doubled) an
 of that listener and book is refused and must reload and decide again).
 """
 
+import contextlib
 import hashlib
 from collections.abc import AsyncIterator
 
 from bedside_contracts import subjects
 from bedside_contracts.player import PlayerEvent
+from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
 from nats.js.api import ConsumerConfig, DeliverPolicy, StorageType, StreamConfig
 from nats.js.errors import BadRequestError, NotFoundError
@@ -156,4 +158,5 @@ class EventStore:
             async for msg in sub.messages:
                 yield msg.subject, msg.metadata.sequence.stream, msg.data
         finally:
-            await sub.unsubscribe()
+            with contextlib.suppress(NatsError):  # the connection may be closing already
+                await sub.unsubscribe()

@@ -1,0 +1,92 @@
+"""The player's commands: ``bedside listener add NAME`` and ``bedside replay``; the default listener.
+
+The CLI runs outside the service, so it talks to JetStream directly, through the same
+modules the service uses (``listeners`` for tokens, ``replay`` for projections).
+"""
+
+import asyncio
+import re
+from typing import Annotated
+
+import nats
+import typer
+from bedside_runtime.settings import Settings
+
+from bedside_player.listeners import DEFAULT_LISTENER, ListenerExists, Listeners, page_url
+from bedside_player.replay import rebuild, snapshots, write_snapshot
+
+NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+listener_app = typer.Typer(help="Listeners and their tokens.", no_args_is_help=True)
+
+
+async def _add(settings: Settings, name: str) -> str:
+    client = await nats.connect(settings.servers, connect_timeout=2, max_reconnect_attempts=0)
+    try:
+        listeners = await Listeners.open(client.jetstream(), settings.stream_replicas)
+        return await listeners.create(name)
+    finally:
+        await client.close()
+
+
+@listener_app.command("add")
+def add(name: Annotated[str, typer.Argument(help="the listener's id: letters, digits, - and _")]) -> None:
+    """Make a listener and print their token and the page URL that carries it."""
+    if not NAME.match(name):
+        typer.secho(f"{name!r} is not a listener id: use 1-64 letters, digits, - or _", err=True, fg="red")
+        raise typer.Exit(1)
+    settings = Settings()
+    try:
+        token = asyncio.run(_add(settings, name))
+    except ListenerExists as error:
+        typer.secho(str(error), err=True, fg="red")
+        raise typer.Exit(1) from None
+    typer.echo(f"listener {name}")
+    typer.echo(f"token    {token}")
+    typer.echo(f"page     {page_url(settings.http_host, settings.http_port, name, token)}")
+
+
+async def _replay(settings: Settings, use_snapshot: bool, save: bool) -> list[str]:
+    client = await nats.connect(settings.servers, connect_timeout=2, max_reconnect_attempts=0)
+    try:
+        js = client.jetstream()
+        projections, report = await rebuild(js, use_snapshot=use_snapshot)
+        lines = [report.line()]
+        if save:
+            written = await write_snapshot(await snapshots(js, settings.stream_replicas), projections)
+            lines.append(f"snapshot of {written} projections written through seq {projections.through_seq}")
+        return lines
+    finally:
+        await client.close()
+
+
+def replay_command(
+    snapshot: Annotated[bool, typer.Option("--from-snapshot", help="start from the KV snapshot")] = False,
+    save: Annotated[bool, typer.Option("--save-snapshot", help="write a KV snapshot afterwards")] = False,
+) -> None:
+    """Rebuild every listener's projection from the player stream and print counts and time."""
+    for line in asyncio.run(_replay(Settings(), snapshot, save)):
+        typer.echo(line)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(listener_app, name="listener")
+    app.command("replay")(replay_command)
+
+
+async def first_start(settings: Settings, servers: list[str]) -> list[str]:
+    """Make the default listener when there is none; the page URL with its token."""
+    client = await nats.connect(servers, connect_timeout=2, max_reconnect_attempts=0)
+    try:
+        listeners = await Listeners.open(client.jetstream(), settings.stream_replicas)
+        names = await listeners.names()
+        if not names:
+            await listeners.create(DEFAULT_LISTENER)
+            names = [DEFAULT_LISTENER]
+        name = DEFAULT_LISTENER if DEFAULT_LISTENER in names else names[0]
+        record = await listeners.record(name)
+    finally:
+        await client.close()
+    if record is None:
+        return []
+    return [f"page       {page_url(settings.http_host, settings.http_port, name, record.token)}"]

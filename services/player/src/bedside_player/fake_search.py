@@ -1,0 +1,128 @@
+"""A stand-in for the search service, for the player's tests and benchmarks.
+
+It answers SEARCH_CATALOG and SEARCH_RESOLVE on the bus for synthetic books: a passage
+every 30 s, a chapter every 30 minutes. It knows nothing of any real book.
+"""
+
+from bedside_contracts import subjects
+from bedside_contracts.common import Failure
+from bedside_contracts.search import (
+    BookInfo,
+    Catalog,
+    CatalogRequest,
+    ChapterInfo,
+    Resolution,
+    Resolve,
+    Resolved,
+    Target,
+)
+from bedside_guard import Passage
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
+
+PASSAGE_MS = 30_000
+CHAPTER_MS = 30 * 60_000
+
+
+class SyntheticBook:
+    def __init__(self, book: str, duration_ms: int = 10 * 3600_000, audio_path: str | None = None) -> None:
+        self.id = book
+        self.duration_ms = duration_ms
+        self.audio_path = audio_path
+
+    @property
+    def passages(self) -> int:
+        return -(-self.duration_ms // PASSAGE_MS)
+
+    def chapters(self) -> list[ChapterInfo]:
+        count = -(-self.duration_ms // CHAPTER_MS)
+        return [
+            ChapterInfo(
+                n=n + 1,
+                title=f"Chapter title {n + 1}",
+                start_ms=n * CHAPTER_MS,
+                end_ms=min((n + 1) * CHAPTER_MS, self.duration_ms),
+            )
+            for n in range(count)
+        ]
+
+    def info(self) -> BookInfo:
+        return BookInfo(
+            id=self.id,
+            title=f"Synthetic {self.id}",
+            duration_ms=self.duration_ms,
+            estimated=False,
+            passages=self.passages,
+            chapters=self.chapters(),
+            audio_path=self.audio_path,
+        )
+
+    def passage(self, pid: int) -> Passage | None:
+        if not 0 <= pid < self.passages:
+            return None
+        start = pid * PASSAGE_MS
+        chapter = start // CHAPTER_MS + 1
+        return Passage(
+            id=pid,
+            start_ms=start,
+            end_ms=min(start + PASSAGE_MS, self.duration_ms),
+            chapter=chapter,
+            chapter_title=f"Chapter title {chapter}",
+            text=f"the words of passage {pid}",
+        )
+
+    def at(self, ms: int) -> Passage | None:
+        if not 0 <= ms <= self.duration_ms:
+            return None
+        return self.passage(min(ms // PASSAGE_MS, self.passages - 1))
+
+    def resolve(self, target: Target, here_ms: int) -> Resolution:
+        if target.passage_id is not None:
+            passage = self.passage(target.passage_id)
+            return Resolution(target=target, passage=passage, reason="" if passage else "no such passage")
+        if target.chapter is not None:
+            passage = self.at((target.chapter - 1) * CHAPTER_MS) if target.chapter >= 1 else None
+            return Resolution(
+                target=target, passage=passage, named="chapter", reason="" if passage else "no such chapter"
+            )
+        ms = target.position_ms if target.position_ms is not None else here_ms + (target.offset_ms or 0)
+        passage = self.at(ms)
+        if passage is None:
+            return Resolution(target=target, named="time", reason="outside the book")
+        return Resolution(target=target, passage=passage, at_ms=ms, named="time")
+
+
+class FakeSearch:
+    def __init__(self, client: Client, books: list[SyntheticBook]) -> None:
+        self.client = client
+        self.books = {book.id: book for book in books}
+        self.subs: list[Subscription] = []
+        self.resolves = 0
+
+    async def start(self) -> "FakeSearch":
+        queue = subjects.queue_for("search")
+        self.subs.append(await self.client.subscribe(subjects.SEARCH_CATALOG, queue=queue, cb=self._catalog))
+        self.subs.append(await self.client.subscribe(subjects.SEARCH_RESOLVE, queue=queue, cb=self._resolve))
+        await self.client.flush()
+        return self
+
+    async def stop(self) -> None:
+        for sub in self.subs:
+            await sub.unsubscribe()
+
+    async def _catalog(self, msg: Msg) -> None:
+        request = CatalogRequest.model_validate_json(msg.data)
+        books = [b.info() for b in self.books.values() if request.book in (None, b.id)]
+        await msg.respond(Catalog(books=books).model_dump_json().encode())
+
+    async def _resolve(self, msg: Msg) -> None:
+        self.resolves += 1
+        request = Resolve.model_validate_json(msg.data)
+        book = self.books.get(request.book)
+        if book is None:
+            failure = Failure(code="not_found", error=f"no book {request.book}")
+            await msg.respond(failure.model_dump_json().encode())
+            return
+        reply = Resolved(resolutions=[book.resolve(t, request.here_ms) for t in request.targets])
+        await msg.respond(reply.model_dump_json().encode())

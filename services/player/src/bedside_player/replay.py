@@ -1,0 +1,120 @@
+"""Rebuilding every projection from the stream, optionally from a KV snapshot, and writing one.
+
+A snapshot is one KV key per listener and book (``<listener>.<book>``) holding the state
+and the stream sequence it covers, plus ``through`` written last. Loading takes every
+state and replays the stream from the lowest sequence any of them covers; ``evolve``
+skips what a state already holds.
+"""
+
+import json
+import time
+from dataclasses import dataclass
+
+from bedside_contracts import subjects
+from bedside_contracts.common import Contract
+from bedside_contracts.player import ListenerState
+from nats.js import JetStreamContext
+from nats.js.api import KeyValueConfig, StorageType
+from nats.js.errors import BucketNotFoundError, KeyNotFoundError, NoKeysError
+from nats.js.kv import KeyValue
+
+from bedside_player.domain.state import PlayerState
+from bedside_player.projections import Projections, replay
+from bedside_player.store import EventStore
+
+THROUGH_KEY = "through"
+
+
+class Snapshot(Contract):
+    state: ListenerState
+    before_move_ms: int | None
+    events: int
+    through: int
+
+
+@dataclass
+class ReplayReport:
+    projections: int
+    events: int
+    seconds: float
+    from_snapshot_seq: int
+
+    def line(self) -> str:
+        rate = self.events / self.seconds if self.seconds else 0.0
+        start = f" from a snapshot at seq {self.from_snapshot_seq}" if self.from_snapshot_seq else ""
+        return (
+            f"replayed {self.events} events into {self.projections} projections in {self.seconds:.2f} s "
+            f"({rate:,.0f} events/s){start}"
+        )
+
+
+async def snapshots(js: JetStreamContext, replicas: int = 1) -> KeyValue:
+    try:
+        return await js.key_value(subjects.PLAYER_SNAPSHOTS_BUCKET)
+    except BucketNotFoundError:
+        config = KeyValueConfig(
+            bucket=subjects.PLAYER_SNAPSHOTS_BUCKET, history=1, storage=StorageType.FILE, replicas=replicas
+        )
+        return await js.create_key_value(config)
+
+
+def to_snapshot(state: PlayerState, through: int) -> Snapshot:
+    return Snapshot(
+        state=state.public(), before_move_ms=state.before_move_ms, events=state.events, through=through
+    )
+
+
+def from_snapshot(snapshot: Snapshot) -> PlayerState:
+    s = snapshot.state
+    return PlayerState(
+        listener=s.listener,
+        book=s.book,
+        position_ms=s.position_ms,
+        playing=s.playing,
+        seq=s.seq,
+        last_move_seq=s.last_move_seq,
+        before_move_ms=snapshot.before_move_ms,
+        rows=tuple(s.rows),
+        list_turn_id=s.list_turn_id,
+        devices=tuple(s.devices),
+        events=snapshot.events,
+    )
+
+
+async def load_snapshot(kv: KeyValue, projections: Projections) -> int:
+    """Load every stored state; the sequence to replay from (0 when there is no snapshot)."""
+    try:
+        marker = await kv.get(THROUGH_KEY)
+    except KeyNotFoundError:
+        return 0
+    start = int(json.loads(marker.value or b"0"))
+    try:
+        keys = await kv.keys()
+    except NoKeysError:
+        return 0
+    for key in keys:
+        if key == THROUGH_KEY:
+            continue
+        entry = await kv.get(key)
+        snapshot = Snapshot.model_validate_json(entry.value or b"{}")
+        projections.states[(snapshot.state.listener, snapshot.state.book)] = from_snapshot(snapshot)
+        start = min(start, snapshot.through)
+    return start
+
+
+async def write_snapshot(kv: KeyValue, projections: Projections) -> int:
+    through = projections.through_seq
+    for (listener, book), state in list(projections.states.items()):
+        await kv.put(f"{listener}.{book}", to_snapshot(state, through).model_dump_json().encode())
+    await kv.put(THROUGH_KEY, json.dumps(through).encode())
+    return len(projections.states)
+
+
+async def rebuild(js: JetStreamContext, use_snapshot: bool = False) -> tuple[Projections, ReplayReport]:
+    """Every projection, rebuilt from the stream (and a snapshot when asked)."""
+    projections = Projections()
+    started = time.perf_counter()
+    start = await load_snapshot(await snapshots(js), projections) if use_snapshot else 0
+    events, _ = await replay(EventStore(js), projections, after_seq=start)
+    seconds = time.perf_counter() - started
+    return projections, ReplayReport(len(projections.states), events, seconds, start)
