@@ -56,14 +56,14 @@ def read_chapters_file(path: Path, content: str) -> ChaptersFile:
     marks: list[ChapterMark] = []
     for number, entry in enumerate(data, start=1):
         where = f"entry {number}"
-        title = clean(str(entry.get("title") or "")) or f"Chapter {number}"
+        name = clean(str(entry.get("title") or "")) or f"Chapter {number}"
         try:
             start = flexible_ms(entry["start"])
         except BadTime as error:
             raise BadInput(path, f"start: {error}", where) from None
         if marks and start <= marks[-1].start_ms:
             raise BadInput(path, f"starts at {entry['start']!r}, not after the chapter before", where)
-        marks.append(ChapterMark(title, start, where))
+        marks.append(ChapterMark(name, start, where))
     return ChaptersFile(marks, title, author)
 
 

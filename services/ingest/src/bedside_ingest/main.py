@@ -1,13 +1,38 @@
 """Composition root of the ingest service."""
 
+import asyncio
 from collections.abc import Awaitable, Callable
 
+import structlog
+from bedside_contracts import subjects
+from bedside_contracts.ingest import IngestBook
+from bedside_embedding import load_minilm
+from bedside_runtime.bus import serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
 from faststream.nats import NatsBroker
 
+from bedside_ingest.service import IngestService
+from bedside_ingest.store import BookStore
+
+log = structlog.get_logger("bedside.ingest")
+
+EMBEDDING_THREADS = 2
+"""Ingest is a batch job: both cores for the embedding while it runs (measured in the bench)."""
+
 
 async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Awaitable[None]]:
+    """Declare the books stream and bucket, load the embedder, then answer INGEST_BOOK.
+
+    Health only answers once the broker starts, after the embedder has loaded, so the
+    service is reported ready exactly when it can embed.
+    """
+    store = await BookStore.declare(broker.connection.jetstream(), settings.stream_replicas)
+    embedder = await asyncio.to_thread(load_minilm, EMBEDDING_THREADS)
+    log.info("embedder loaded", model=embedder.model_id)
+    service = IngestService(broker, store, embedder, settings.narration_wpm)
+    serve_requests(broker, subjects.INGEST_BOOK, "ingest", IngestBook, service.ingest)
+
     async def close() -> None:
         return None
 

@@ -22,7 +22,7 @@ def clock_ms(value: str) -> int:
     if minutes >= 60 or seconds >= 60:
         raise BadTime(f"{value!r} has minutes or seconds of 60 or more")
     fraction = match.group("f") or "0"
-    millis = int(round(int(fraction[:3].ljust(3, "0")) + int(fraction[3:4] or 0) / 10))
+    millis = round(int(fraction[:3].ljust(3, "0")) + int(fraction[3:4] or 0) / 10)
     return ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis
 
 

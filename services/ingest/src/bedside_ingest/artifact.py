@@ -1,0 +1,72 @@
+"""The book as stored: its content hash (the version), its vectors, and the artifact itself."""
+
+import base64
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from bedside_contracts.ingest import EMBEDDING_DIMENSIONS, BookArtifact
+from bedside_contracts.search import ChapterInfo
+from bedside_guard import Passage
+
+VERSION_CHARS = 16
+
+
+def content_version(fields: dict[str, Any]) -> str:
+    """A hash of everything a book is made of (except its vectors, which follow from it and the
+    model named among the fields), so the same content always has the same version.
+    """
+    canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:VERSION_CHARS]
+
+
+def encode_vectors(vectors: npt.NDArray[np.float32]) -> str:
+    if vectors.ndim != 2 or vectors.shape[1] != EMBEDDING_DIMENSIONS:
+        raise ValueError(f"vectors of shape {vectors.shape}, expected (n, {EMBEDDING_DIMENSIONS})")
+    return base64.b64encode(np.ascontiguousarray(vectors, dtype="<f4").tobytes()).decode("ascii")
+
+
+def decode_vectors(artifact: BookArtifact) -> npt.NDArray[np.float32]:
+    """The artifact's vectors, one row per passage (for readers of the artifact, and tests)."""
+    raw = np.frombuffer(base64.b64decode(artifact.vectors_b64), dtype="<f4")
+    return raw.reshape(len(artifact.passages), EMBEDDING_DIMENSIONS).astype(np.float32)
+
+
+def artifact_fields(
+    *,
+    book: str,
+    title: str,
+    author: str,
+    estimated: bool,
+    duration_ms: int,
+    audio_path: str | None,
+    source: str,
+    chapters: Sequence[ChapterInfo],
+    passages: Sequence[Passage],
+    embedding_model: str,
+) -> dict[str, Any]:
+    """The artifact's fields other than version and vectors, as JSON-ready data."""
+    return {
+        "book": book,
+        "title": title,
+        "author": author,
+        "estimated": estimated,
+        "duration_ms": duration_ms,
+        "audio_path": audio_path,
+        "source": source,
+        "chapters": [c.model_dump(mode="json") for c in chapters],
+        "passages": [p.model_dump(mode="json") for p in passages],
+        "embedding_model": embedding_model,
+    }
+
+
+def object_name(book: str, version: str) -> str:
+    return f"{book}/{version}"
+
+
+def message_id(book: str, version: str) -> str:
+    """The Nats-Msg-Id of a BookIngested: the same book and version are one event."""
+    return f"{book}:{version}"

@@ -1,0 +1,158 @@
+"""The stages of an ingest as plain, synchronous functions: parse, chunk, embed, build the
+artifact. The service runs them off its event loop; the benchmark runs them directly.
+"""
+
+import re
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from bedside_contracts.ingest import BookArtifact, IngestBook, Stage
+from bedside_contracts.search import ChapterInfo
+from bedside_embedding import Embedder
+from bedside_guard import Passage
+
+from bedside_ingest.artifact import artifact_fields, content_version, encode_vectors
+from bedside_ingest.audio import audio_duration_ms
+from bedside_ingest.book import Book
+from bedside_ingest.chunking import chapter_infos, chunk_book
+from bedside_ingest.errors import BadInput
+from bedside_ingest.reader import read_book
+from bedside_ingest.timeline import DEFAULT_WPM
+
+EMBED_BATCH = 16
+"""Passages sorted by length and embedded sixteen at a time: little padding, steady progress."""
+
+Progress = Callable[[Stage, int, int, str], None]
+
+
+def no_progress(stage: Stage, done: int, total: int, detail: str) -> None:
+    return None
+
+
+@dataclass
+class StageClock:
+    """Seconds spent in each stage, for the report and the benchmark."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[name] = round(self.seconds.get(name, 0.0) + time.perf_counter() - started, 4)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A book parsed and chunked, with its version: everything but the vectors."""
+
+    book_id: str
+    version: str
+    book: Book
+    chapters: list[ChapterInfo]
+    passages: list[Passage]
+    fields: dict[str, Any]
+
+    @property
+    def duration_ms(self) -> int:
+        duration: int = self.fields["duration_ms"]
+        return duration
+
+
+def book_id_for(path: Path) -> str:
+    """A book id from a file name: letters, digits, - and _ only (one safe subject token)."""
+    stem = path.name.split(".")[0] if path.suffix else path.name
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-").lower()
+    return slug[:64] or "book"
+
+
+def prepare(
+    request: IngestBook,
+    *,
+    embedding_model: str,
+    narration_wpm: int = DEFAULT_WPM,
+    progress: Progress = no_progress,
+    clock: StageClock | None = None,
+) -> Prepared:
+    """Parse and chunk the file a request names; raises ``BadInput`` on anything wrong with it."""
+    clock = clock or StageClock()
+    path = Path(request.path)
+    with clock.stage("parse"):
+        progress("parse", 0, 1, path.name)
+        book = read_book(
+            path, chapters_path=request.chapters_path, title=request.title, narration_wpm=narration_wpm
+        )
+        audio_ms = audio_duration_ms(Path(request.audio_path)) if request.audio_path else 0
+        progress("parse", 1, 1, f"{len(book.chapters)} chapters, {book.format}")
+    with clock.stage("chunk"):
+        progress("chunk", 0, 1, "")
+        passages = chunk_book(book, narration_wpm)
+        if not passages:
+            raise BadInput(path, "there is no text to make passages of")
+        chapters = chapter_infos(book, passages)
+        progress("chunk", 1, 1, f"{len(passages)} passages")
+    book_id = request.book or book_id_for(path)
+    fields = artifact_fields(
+        book=book_id,
+        title=book.title,
+        author=book.author,
+        estimated=book.estimated,
+        duration_ms=max(passages[-1].end_ms, audio_ms),
+        audio_path=str(Path(request.audio_path).resolve()) if request.audio_path else None,
+        source=f"{book.format}: {book.source}",
+        chapters=chapters,
+        passages=passages,
+        embedding_model=embedding_model,
+    )
+    return Prepared(book_id, content_version(fields), book, chapters, passages, fields)
+
+
+def embed_passages(
+    texts: list[str], embedder: Embedder, progress: Progress = no_progress
+) -> npt.NDArray[np.float32]:
+    """One vector per text, in order; computed shortest first, sixteen at a time."""
+    vectors = np.zeros((len(texts), embedder.dimensions), dtype=np.float32)
+    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    progress("embed", 0, len(texts), "")
+    for begin in range(0, len(order), EMBED_BATCH):
+        batch = order[begin : begin + EMBED_BATCH]
+        vectors[batch] = embedder.embed_passages([texts[i] for i in batch])
+        progress("embed", min(begin + EMBED_BATCH, len(texts)), len(texts), "")
+    return vectors
+
+
+def build_artifact(prepared: Prepared, vectors: npt.NDArray[np.float32]) -> BookArtifact:
+    return BookArtifact.model_validate(
+        {**prepared.fields, "version": prepared.version, "vectors_b64": encode_vectors(vectors)}
+    )
+
+
+def ingest_file(
+    request: IngestBook,
+    embedder: Embedder,
+    *,
+    narration_wpm: int = DEFAULT_WPM,
+    progress: Progress = no_progress,
+    clock: StageClock | None = None,
+) -> BookArtifact:
+    """All stages in one process (for the benchmark and the search helper's evaluation)."""
+    clock = clock or StageClock()
+    prepared = prepare(
+        request,
+        embedding_model=embedder.model_id,
+        narration_wpm=narration_wpm,
+        progress=progress,
+        clock=clock,
+    )
+    with clock.stage("embed"):
+        vectors = embed_passages([p.text for p in prepared.passages], embedder, progress)
+    with clock.stage("artifact"):
+        return build_artifact(prepared, vectors)

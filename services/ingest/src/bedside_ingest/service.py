@@ -1,0 +1,133 @@
+"""The ingest handler: a thin shell over the pipeline, with progress events and the bus."""
+
+import asyncio
+import time
+
+import structlog
+from bedside_contracts import subjects
+from bedside_contracts.ingest import BookIngested, IngestBook, IngestProgress, IngestReport, Stage
+from bedside_embedding import Embedder
+from bedside_runtime.errors import InvalidRequest
+from faststream.nats import NatsBroker
+
+from bedside_ingest.artifact import message_id, object_name
+from bedside_ingest.errors import BadInput
+from bedside_ingest.pipeline import Prepared, Progress, StageClock, build_artifact, embed_passages, prepare
+from bedside_ingest.store import BookStore
+
+log = structlog.get_logger("bedside.ingest")
+
+PUBLISH_TIMEOUT_S = 5.0
+
+
+class ProgressPublisher:
+    """Progress events of one job, published in order from whatever thread a stage runs on."""
+
+    def __init__(self, broker: NatsBroker, job: str | None) -> None:
+        self._broker = broker
+        self._job = job
+        self._loop = asyncio.get_running_loop()
+        self._queue: asyncio.Queue[IngestProgress | None] = asyncio.Queue()
+        self._task = asyncio.create_task(self._drain()) if job else None
+
+    def __call__(self, stage: Stage, done: int, total: int, detail: str) -> None:
+        if self._job is not None:
+            event = IngestProgress(job=self._job, stage=stage, done=done, total=total, detail=detail)
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, event)
+
+    async def _drain(self) -> None:
+        while (event := await self._queue.get()) is not None:
+            subject = subjects.INGEST_PROGRESS.format(job=event.job)
+            await self._broker.publish(event.model_dump_json().encode(), subject)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._queue.put_nowait(None)
+            await self._task
+
+
+class IngestService:
+    def __init__(self, broker: NatsBroker, store: BookStore, embedder: Embedder, narration_wpm: int) -> None:
+        self._broker = broker
+        self._store = store
+        self._embedder = embedder
+        self._wpm = narration_wpm
+        self._lock = asyncio.Lock()  # one ingest at a time: the CPU is the limit anyway
+
+    async def ingest(self, request: IngestBook) -> IngestReport:
+        progress = ProgressPublisher(self._broker, request.job)
+        try:
+            async with self._lock:
+                return await self._ingest(request, progress)
+        finally:
+            await progress.close()
+
+    async def _ingest(self, request: IngestBook, progress: Progress) -> IngestReport:
+        started = time.perf_counter()
+        clock = StageClock()
+        try:
+            prepared = await asyncio.to_thread(
+                prepare,
+                request,
+                embedding_model=self._embedder.model_id,
+                narration_wpm=self._wpm,
+                progress=progress,
+                clock=clock,
+            )
+        except BadInput as error:
+            log.info("bad input refused", path=request.path, error=error.message)
+            raise InvalidRequest(error.message) from None
+        name = object_name(prepared.book_id, prepared.version)
+        stored = await self._store.has(name)
+        if not stored:
+            await self._embed_and_store(prepared, name, progress, clock)
+        announced = await self._store.announced_version(prepared.book_id) == prepared.version
+        if not announced:
+            await self._announce(prepared, name)
+        unchanged = stored and announced
+        progress("store", 1, 1, "unchanged" if unchanged else name)
+        log.info("book ingested", book=prepared.book_id, version=prepared.version, unchanged=unchanged)
+        return self._report(prepared, name, unchanged, time.perf_counter() - started, clock)
+
+    async def _embed_and_store(
+        self, prepared: Prepared, name: str, progress: Progress, clock: StageClock
+    ) -> None:
+        texts = [p.text for p in prepared.passages]
+        with clock.stage("embed"):
+            vectors = await asyncio.to_thread(embed_passages, texts, self._embedder, progress)
+        with clock.stage("store"):
+            progress("store", 0, 1, name)
+            data = await asyncio.to_thread(
+                lambda: build_artifact(prepared, vectors).model_dump_json().encode()
+            )
+            await self._store.put(name, data)
+
+    async def _announce(self, prepared: Prepared, name: str) -> None:
+        event = BookIngested(
+            book=prepared.book_id, version=prepared.version, object_name=name, title=prepared.book.title
+        )
+        await self._broker.publish(
+            event.model_dump_json().encode(),
+            subjects.BOOK_INGESTED.format(book=prepared.book_id),
+            stream=subjects.BOOKS_STREAM,
+            headers={"Nats-Msg-Id": message_id(prepared.book_id, prepared.version)},
+            timeout=PUBLISH_TIMEOUT_S,
+        )
+
+    @staticmethod
+    def _report(
+        prepared: Prepared, name: str, unchanged: bool, seconds: float, clock: StageClock
+    ) -> IngestReport:
+        return IngestReport(
+            book=prepared.book_id,
+            version=prepared.version,
+            object_name=name,
+            title=prepared.book.title,
+            chapters=len(prepared.chapters),
+            passages=len(prepared.passages),
+            duration_ms=prepared.duration_ms,
+            estimated=prepared.book.estimated,
+            unchanged=unchanged,
+            seconds=round(seconds, 3),
+            stage_seconds=clock.seconds,
+        )

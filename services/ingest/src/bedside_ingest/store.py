@@ -1,0 +1,75 @@
+"""Where books go: the BOOKS stream (declared here and nowhere else) and the artifacts bucket."""
+
+from bedside_contracts import subjects
+from bedside_contracts.ingest import BookArtifact, BookIngested
+from nats.js.api import ObjectStoreConfig, StorageType, StreamConfig
+from nats.js.client import JetStreamContext
+from nats.js.errors import BadRequestError, BucketNotFoundError, NotFoundError, ObjectNotFoundError
+from nats.js.object_store import ObjectStore
+
+BOOKS_DUPLICATE_WINDOW_S = 300.0
+"""A retried BookIngested (same book and version) within five minutes is stored once."""
+
+
+def books_stream(replicas: int) -> StreamConfig:
+    return StreamConfig(
+        name=subjects.BOOKS_STREAM,
+        subjects=[subjects.BOOKS_SUBJECTS],
+        storage=StorageType.FILE,
+        num_replicas=replicas,
+        duplicate_window=BOOKS_DUPLICATE_WINDOW_S,
+        deny_delete=True,
+    )
+
+
+class BookStore:
+    """The artifacts bucket and the BOOKS stream, as ingest uses them."""
+
+    def __init__(self, js: JetStreamContext, artifacts: ObjectStore) -> None:
+        self._js = js
+        self._artifacts = artifacts
+
+    @classmethod
+    async def declare(cls, js: JetStreamContext, replicas: int) -> "BookStore":
+        """Declare the BOOKS stream and the artifacts bucket (only ingest does), and open them."""
+        config = books_stream(replicas)
+        try:
+            await js.add_stream(config)
+        except BadRequestError:
+            await js.update_stream(config)
+        try:
+            artifacts = await js.object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+        except BucketNotFoundError:
+            artifacts = await js.create_object_store(
+                config=ObjectStoreConfig(
+                    bucket=subjects.BOOK_ARTIFACTS_BUCKET,
+                    description="Bedside books: one artifact per book and version",
+                    storage=StorageType.FILE,
+                    replicas=replicas,
+                )
+            )
+        return cls(js, artifacts)
+
+    async def has(self, name: str) -> bool:
+        try:
+            info = await self._artifacts.get_info(name)
+        except ObjectNotFoundError:
+            return False
+        return not info.deleted
+
+    async def put(self, name: str, data: bytes) -> None:
+        await self._artifacts.put(name, data)
+
+    async def get(self, name: str) -> BookArtifact:
+        result = await self._artifacts.get(name)
+        return BookArtifact.model_validate_json(result.data or b"")
+
+    async def announced_version(self, book: str) -> str | None:
+        """The version of the newest BookIngested for ``book``, if any."""
+        try:
+            message = await self._js.get_last_msg(
+                subjects.BOOKS_STREAM, subjects.BOOK_INGESTED.format(book=book)
+            )
+        except NotFoundError:
+            return None
+        return BookIngested.model_validate_json(message.data or b"").version
