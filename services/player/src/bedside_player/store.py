@@ -92,14 +92,30 @@ class EventStore:
                 )
                 return int(ack.seq)
             except BadRequestError as error:
-                if error.err_code == WRONG_LAST_SEQUENCE:
-                    raise WrongLastSequence(str(error.description)) from error
-                raise
+                if error.err_code != WRONG_LAST_SEQUENCE:
+                    raise
+                # the server checks the expected sequence before dedupe: a retry of a write
+                # that did commit lands here, so look whether the next message is ours
+                if (mine := await self._committed(subject, expected_seq, headers["Nats-Msg-Id"])) is not None:
+                    return mine
+                raise WrongLastSequence(str(error.description)) from error
             except TimeoutError:
                 # the outcome is unknown; the same msg id makes the retry safe
                 if attempt == APPEND_RETRIES - 1:
                     raise
         raise AssertionError("unreachable")
+
+    async def _committed(self, subject: str, expected_seq: int, message_id: str) -> int | None:
+        """The sequence of the message after ``expected_seq`` on ``subject`` if it carries ``message_id``."""
+        try:
+            msg = await self.js.get_msg(
+                subjects.PLAYER_STREAM, seq=expected_seq + 1, subject=subject, next=True, direct=True
+            )
+        except NotFoundError:
+            return None
+        if msg.seq is not None and (msg.headers or {}).get("Nats-Msg-Id") == message_id:
+            return int(msg.seq)
+        return None
 
     async def read_after(self, listener: str, book: str, after_seq: int) -> list[tuple[int, PlayerEvent]]:
         """The events of one listener and book after ``after_seq``, by direct get (a catch-up)."""

@@ -1,0 +1,362 @@
+"""The player's rules without I/O: chronology, the offer arithmetic, history, locate, undo."""
+
+import pytest
+from bedside_contracts.player import (
+    CancelList,
+    DeviceJoined,
+    HistoryEntry,
+    JoinDevice,
+    ListOffered,
+    Moved,
+    OfferPositions,
+    PlayerCommand,
+    PlayerEvent,
+    PositionReported,
+    PressRow,
+    Report,
+    RowPressed,
+    Seek,
+    Seeked,
+    Undo,
+)
+from bedside_contracts.search import ChapterInfo, Resolution, Target
+from bedside_guard import Candidate, Passage, ahead_of
+from bedside_player.domain.decide import Invalid, Stale, decide
+from bedside_player.domain.history import entries, history, locate
+from bedside_player.domain.offer import MAX_ROWS, decide_offer, unique_targets
+from bedside_player.domain.state import PlayerState, evolve
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+BOOK_END = 10 * 3600_000
+
+
+def run(state: PlayerState, *commands: PlayerCommand) -> PlayerState:
+    """Decide and evolve each command in turn, numbering events as a stream would."""
+    for command in commands:
+        for event in decide(state, command, book_end_ms=BOOK_END):
+            state = evolve(state, event, state.seq + 1)
+    return state
+
+
+def fresh() -> PlayerState:
+    return PlayerState(listener="ann", book="b1")
+
+
+# ------------------------------------------------------------------ chronology
+
+
+def test_a_stale_report_after_a_move_is_refused_and_changes_nothing() -> None:
+    state = run(fresh(), Report(device="phone", position_ms=60_000, playing=True, basis_seq=0))
+    tablet_basis = state.seq
+    state = run(state, Seek(device="phone", position_ms=3_600_000, basis_seq=state.seq))
+    with pytest.raises(Stale):
+        decide(state, Report(device="tablet", position_ms=61_000, playing=True, basis_seq=tablet_basis))
+    assert state.position_ms == 3_600_000
+
+
+def test_a_seek_with_a_current_basis_is_the_listeners_own_rewind() -> None:
+    state = run(fresh(), Report(device="phone", position_ms=600_000, playing=True, basis_seq=0))
+    state = run(state, Seek(device="tablet", position_ms=65_000, basis_seq=state.seq))
+    assert state.position_ms == 65_000
+    assert state.last_move_seq == state.seq
+
+
+def test_a_seek_on_a_stale_basis_is_refused_too() -> None:
+    state = run(fresh(), Seek(device="phone", position_ms=600_000, basis_seq=0))
+    with pytest.raises(Stale):
+        decide(state, Seek(device="tablet", position_ms=65_000, basis_seq=0))
+
+
+def test_reports_on_a_basis_after_the_move_are_accepted_whatever_their_order() -> None:
+    state = run(fresh(), Seek(device="phone", position_ms=600_000, basis_seq=0))
+    move = state.seq
+    state = run(state, Report(device="phone", position_ms=700_000, playing=True, basis_seq=move))
+    state = run(state, Report(device="tablet", position_ms=650_000, playing=True, basis_seq=move))
+    assert state.position_ms == 650_000  # the newest by sequence, not the furthest
+
+
+@pytest.mark.parametrize(
+    ("position", "basis"), [(BOOK_END + 1, 0), (-1, 0), (5, 1)], ids=["past-end", "negative", "future-basis"]
+)
+def test_impossible_reports_are_invalid(position: int, basis: int) -> None:
+    with pytest.raises(Invalid):
+        decide(
+            fresh(),
+            Report.model_construct(device="d", position_ms=position, playing=True, basis_seq=basis),
+            book_end_ms=BOOK_END,
+        )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["report", "seek", "undo"]),
+            st.integers(0, BOOK_END),
+            st.integers(0, 30),
+            st.integers(-3_600_000, 3_600_000),
+        ),
+        max_size=30,
+    )
+)
+def test_chronology_property(steps: list[tuple[str, int, int, int]]) -> None:
+    """Whatever devices send, with whatever clocks: a report is accepted exactly when its
+    basis is at or after the last move, and then it is the position; a refusal changes nothing."""
+    state = fresh()
+    for op, position, lag, skew in steps:
+        basis = max(0, state.seq - lag)
+        clock = 1_800_000_000_000 + skew
+        command: PlayerCommand
+        if op == "report":
+            command = Report(
+                device="d", position_ms=position, playing=True, basis_seq=basis, device_clock=clock
+            )
+        elif op == "seek":
+            command = Seek(device="d", position_ms=position, basis_seq=basis, device_clock=clock)
+        else:
+            command = Undo()
+        try:
+            events = decide(state, command, book_end_ms=BOOK_END)
+        except Stale:
+            assert op != "undo"
+            assert basis < state.last_move_seq
+            continue
+        except Invalid:
+            assert op == "undo"
+            assert state.before_move_ms is None
+            continue
+        if op != "undo":
+            assert basis >= state.last_move_seq
+        before = state
+        for event in events:
+            state = evolve(state, event, state.seq + 1)
+        if op in ("report", "seek"):
+            assert state.position_ms == position
+        else:
+            assert state.position_ms == before.before_move_ms
+        if op in ("seek", "undo"):
+            assert state.last_move_seq == state.seq
+
+
+def test_evolve_ignores_an_event_it_has_applied() -> None:
+    state = evolve(fresh(), PositionReported(device="d", position_ms=5, playing=True, basis_seq=0), 7)
+    again = evolve(state, PositionReported(device="d", position_ms=9, playing=True, basis_seq=0), 7)
+    assert again is state
+
+
+# ------------------------------------------------------------------ undo, list, devices
+
+
+def test_undo_goes_back_to_before_the_last_move_and_is_itself_a_move() -> None:
+    state = run(fresh(), Report(device="d", position_ms=1_000_000, playing=True, basis_seq=0))
+    state = evolve(state, Moved(cause="goto", from_ms=1_000_000, to_ms=200_000, turn_id="t"), state.seq + 1)
+    state = run(state, Report(device="d", position_ms=230_000, playing=True, basis_seq=state.seq))
+    state = run(state, Undo())
+    assert state.position_ms == 1_000_000
+    assert state.last_move_seq == state.seq
+    state = run(state, Undo())  # undoing the undo returns to where the undo started
+    assert state.position_ms == 230_000
+
+
+def test_nothing_to_undo_is_invalid() -> None:
+    with pytest.raises(Invalid):
+        decide(fresh(), Undo())
+
+
+def rows_state() -> PlayerState:
+    rows = [Candidate(start_ms=ms, ahead=True, passage_id=i) for i, ms in enumerate((5_000, 9_000))]
+    return evolve(fresh(), ListOffered(rows=rows, turn_id="t1"), 1)
+
+
+def test_pressing_a_row_moves_there_and_clears_the_list() -> None:
+    state = run(rows_state(), PressRow(row=1))
+    assert state.position_ms == 9_000
+    assert state.rows == ()
+    assert state.last_move_seq == state.seq
+
+
+def test_cancelling_removes_the_list_and_nothing_else() -> None:
+    before = rows_state()
+    state = run(before, CancelList())
+    assert state.rows == ()
+    assert (state.position_ms, state.last_move_seq, state.playing) == (
+        before.position_ms,
+        before.last_move_seq,
+        before.playing,
+    )
+    assert decide(state, CancelList()) == []
+
+
+def test_pressing_without_a_list_or_past_its_rows_is_invalid() -> None:
+    with pytest.raises(Invalid):
+        decide(fresh(), PressRow(row=0))
+    with pytest.raises(Invalid):
+        decide(rows_state(), PressRow(row=3))
+
+
+def test_a_device_joins_once() -> None:
+    state = run(fresh(), JoinDevice(device="phone"), JoinDevice(device="phone"), JoinDevice(device="tab"))
+    assert state.devices == ("phone", "tab")
+    assert state.events == 2
+
+
+# ------------------------------------------------------------------ the offer arithmetic
+
+PASSAGE_MS = 30_000
+
+
+def passage(pid: int) -> Passage:
+    return Passage(
+        id=pid,
+        start_ms=pid * PASSAGE_MS,
+        end_ms=(pid + 1) * PASSAGE_MS,
+        chapter=pid // 60 + 1,
+        chapter_title=f"Title {pid // 60 + 1}",
+        text=f"words {pid}",
+    )
+
+
+def resolve(targets: list[Target]) -> list[Resolution]:
+    out = []
+    for t in targets:
+        pid = t.passage_id if t.passage_id is not None else -1
+        if 0 <= pid < 1000:
+            out.append(Resolution(target=t, passage=passage(pid)))
+        else:
+            out.append(Resolution(target=t, reason="no such passage"))
+    return out
+
+
+targets_strategy = st.lists(
+    st.builds(Target, passage_id=st.integers(0, 1200) | st.sampled_from([3, 3, 7])), min_size=1, max_size=8
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(targets_strategy, st.integers(0, 1000 * PASSAGE_MS), st.booleans())
+def test_offer_arithmetic_property(targets: list[Target], here_ms: int, may_move: bool) -> None:
+    request = OfferPositions(listener="ann", book="b1", turn_id="t", targets=targets, may_move=may_move)
+    decision = decide_offer(request, resolve(unique_targets(targets)), here_ms)
+    # the places: resolvable ids, deduplicated, in the order first given
+    expected: list[int] = []
+    for t in targets:
+        pid = t.passage_id
+        assert pid is not None
+        if pid < 1000 and pid * PASSAGE_MS not in expected:
+            expected.append(pid * PASSAGE_MS)
+    outcome = decision.outcome
+    if not expected:
+        assert outcome.outcome == "refused"
+        assert "find_passage" in outcome.reason
+        assert decision.events == []
+        return
+    if len(expected) > 1:
+        assert outcome.outcome == "listed"
+        assert [r.start_ms for r in outcome.rows] == expected[:MAX_ROWS]
+    elif ahead_of(expected[0], here_ms) or not may_move:
+        assert outcome.outcome == "listed"
+        assert len(outcome.rows) == 1
+    else:
+        assert outcome.outcome == "moved"
+        (event,) = decision.events
+        assert isinstance(event, Moved)
+        assert (event.from_ms, event.to_ms) == (here_ms, expected[0])
+    for row in outcome.rows:
+        assert row.ahead == ahead_of(row.start_ms, here_ms)
+        if row.ahead:  # a row ahead is covered: no title and no words
+            assert row.chapter_title is None
+            assert row.words is None
+    if outcome.outcome == "listed":
+        (event,) = decision.events
+        assert isinstance(event, ListOffered)
+        assert event.rows == outcome.rows
+
+
+def test_two_ids_on_one_place_are_one_place() -> None:
+    t1, t2 = Target(passage_id=4), Target(position_ms=4 * PASSAGE_MS)
+    resolutions = [
+        Resolution(target=t1, passage=passage(4)),
+        Resolution(target=t2, passage=passage(4), at_ms=4 * PASSAGE_MS, named="time"),
+    ]
+    request = OfferPositions(listener="a", book="b", turn_id="t", targets=[t1, t2])
+    decision = decide_offer(request, resolutions, here_ms=900_000)
+    assert decision.outcome.outcome == "moved"
+
+
+def test_a_named_chapter_ahead_keeps_its_number_but_not_its_title() -> None:
+    target = Target(chapter=9)
+    resolutions = [Resolution(target=target, passage=passage(480), named="chapter")]
+    request = OfferPositions(listener="a", book="b", turn_id="t", targets=[target])
+    outcome = decide_offer(request, resolutions, here_ms=0).outcome
+    assert outcome.outcome == "listed"
+    (row,) = outcome.rows
+    assert (row.ahead, row.chapter, row.chapter_title, row.words) == (True, 9, None, None)
+
+
+# ------------------------------------------------------------------ history and locate
+
+
+def stored_events() -> list[tuple[int, PlayerEvent]]:
+    events: list[PlayerEvent] = [
+        DeviceJoined(device="phone"),
+        PositionReported(device="phone", position_ms=100_000, playing=True, basis_seq=1),
+        Seeked(device="phone", from_ms=100_000, position_ms=2_000_000, basis_seq=2),
+        PositionReported(device="tab", position_ms=2_010_000, playing=True, basis_seq=3),
+        Moved(cause="goto", from_ms=2_010_000, to_ms=50_000, turn_id="t1"),
+        PositionReported(device="phone", position_ms=80_000, playing=False, basis_seq=5),
+        RowPressed(row=0, from_ms=80_000, to_ms=40_000),
+        Moved(cause="undo", from_ms=40_000, to_ms=80_000),
+    ]
+    return [
+        (seq * 10, e) for seq, e in enumerate(events, start=1)
+    ]  # sequences with gaps, as in a shared stream
+
+
+def test_history_is_newest_first_and_limit_is_the_most_recent_n() -> None:
+    items = entries("ann", "b1", stored_events())
+    page = history(items, limit=3)
+    assert [e.seq for e in page] == [80, 70, 60]
+    older = history(items, limit=3, before_seq=page[-1].seq)
+    assert [e.seq for e in older] == [50, 40, 30]
+    # superseded positions stay reachable
+    assert 2_000_000 in [e.position_ms for e in history(items, limit=100)]
+    moved = history(items, limit=5, kind="moved")
+    assert [(e.seq, e.cause) for e in moved] == [(80, "undo"), (50, "goto")]
+
+
+def test_history_entries_carry_position_device_and_cause() -> None:
+    chapters = [
+        ChapterInfo(n=1, title="x", start_ms=0, end_ms=1_000_000),
+        ChapterInfo(n=2, title="y", start_ms=1_000_000, end_ms=3_000_000),
+    ]
+    items = {e.seq: e for e in entries("ann", "b1", stored_events(), chapters)}
+    assert items[30] == HistoryEntry(
+        seq=30, kind="seeked", position_ms=2_000_000, chapter=2, device="phone", cause="seeked"
+    )
+    assert items[50].cause == "goto"
+    assert items[50].position_ms == 50_000
+    assert items[50].chapter == 1
+
+
+@pytest.mark.parametrize("page_size", [1, 2, 3, 10])
+def test_locate_reports_newest_count_earliest_and_pages_from_a_match_index(page_size: int) -> None:
+    items = entries("ann", "b1", stored_events())
+    found = locate(items, "reported", limit=page_size)
+    assert found.count == 3
+    assert found.newest is not None
+    assert found.newest.seq == 60
+    assert found.earliest_index == 2
+    # paging from the earliest's own index gives the earliest, whatever the page size
+    from_earliest = locate(items, "reported", offset=found.earliest_index, limit=page_size)
+    assert [e.seq for e in from_earliest.page] == [20]
+    from_second = locate(items, "reported", offset=1, limit=page_size)
+    assert [e.seq for e in from_second.page] == [40, 20][:page_size]
+
+
+def test_locate_by_predicate_and_no_match() -> None:
+    items = entries("ann", "b1", stored_events())
+    found = locate(items, lambda e: e.device == "tab")
+    assert (found.count, found.newest.seq if found.newest else None) == (1, 40)
+    none = locate(items, "cancelled")
+    assert (none.count, none.newest, none.earliest_index, none.page) == (0, None, None, [])
