@@ -47,7 +47,8 @@ from bedside_player.remote import TimedOut, ask
 from bedside_player.service import Service
 
 WEB_DIR = Path(__file__).parent / "web"
-TURN_TIMEOUT_S = 30.0
+TURN_TIMEOUTS = 3
+"""A turn may call Claude and search several times: it gets three ordinary request timeouts."""
 STATUS = {"invalid": 422, "not_found": 404, "conflict": 409, "unavailable": 503, "internal": 500}
 
 
@@ -225,8 +226,9 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
 
     @app.post(base + "/turns", response_model=TurnReply)
     async def turn(listener: Owner, book: Book, body: TurnBody) -> TurnReply:
+        timeout = TURN_TIMEOUTS * service.settings.request_timeout_s
         question = Ask(listener=listener, book=book.id, utterance=body.utterance, device=body.device)
-        return await ask(service.broker, "turn", subjects.TURN_ASK, question, TurnReply, TURN_TIMEOUT_S)
+        return await ask(service.broker, "turn", subjects.TURN_ASK, question, TurnReply, timeout)
 
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True, check_dir=False), name="page")
     return app

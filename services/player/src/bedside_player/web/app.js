@@ -403,7 +403,9 @@
   }
 
   // ---- asking --------------------------------------------------------------------------
-  const ASLEEP_QUESTION = /\b(fell|fall(en)?|falling|drift(ed)?|doz(e|ed)|nod(ded)?)\b.*\b(asleep|sleep|off)\b|where did i (fall|drop) (asleep|off)/i;
+  // "Where did I fall asleep?" is answered here: only this page saw the last touch.
+  // ("What happened while I dozed?" is a question about the story: it goes to Bedside.)
+  const ASLEEP_QUESTION = /\bwhere\b.*\b(fell|fall(en)?|falling|drift(ed)?|doz(e|ed)|nod(ded)?)\b.*\b(asleep|sleep|off)\b/i;
 
   async function ask(utterance) {
     utterance = utterance.trim();
@@ -696,6 +698,7 @@
   // ---- sleep timer, and where the listener fell asleep ---------------------------------
   let lastTouch = null;
   function touched() {
+    el.fade.style.opacity = "0";
     // Where the listener was awake: read a moment after the press, once it has acted.
     setTimeout(() => {
       lastTouch = { position_ms: position(), at: Date.now() };

@@ -1,0 +1,369 @@
+"""The player's HTTP API against a real player process on a real nats-server.
+
+Search is a small fake on the bus (synthetic books); the player is ``bedside serve player``.
+"""
+
+import asyncio
+import json
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import nats
+import pytest
+from bedside_contracts import subjects
+from bedside_contracts.turn import Ask, TurnReply
+from bedside_player.fake_search import FakeSearch, SyntheticBook
+from bedside_player.listeners import Listeners
+from bedside_runtime.nats_server import free_port
+from bedside_testing import RunningSystem
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.js.errors import NotFoundError
+
+AUDIO = bytes(range(256)) * 64
+
+
+@pytest.fixture(scope="module")
+def system(nats_url: str) -> Iterator[RunningSystem]:
+    data_dir = Path(tempfile.mkdtemp(prefix="bedside-player-http-"))
+    (data_dir / "b2.ogg").write_bytes(AUDIO)
+    running = RunningSystem(nats_url, data_dir, ("player",), free_port())
+    running.env["BEDSIDE_REQUEST_TIMEOUT_S"] = "1"
+    running.start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+async def bus(system: RunningSystem) -> AsyncIterator[Client]:
+    client = await nats.connect(system.nats_url)
+    books = [SyntheticBook("b1"), SyntheticBook("b2", duration_ms=3_600_000, audio_path="b2.ogg")]
+    search = await FakeSearch(client, books).start()
+    try:
+        yield client
+    finally:
+        await search.stop()
+        await client.close()
+
+
+class Device:
+    """One device of one listener: an HTTP client with the listener's token."""
+
+    def __init__(self, system: RunningSystem, listener: str, token: str, name: str, book: str = "b1") -> None:
+        self.client = httpx.AsyncClient(
+            base_url=system.http_url, headers={"Authorization": f"Bearer {token}"}, timeout=20
+        )
+        self.base = f"/api/listeners/{listener}/books/{book}"
+        self.name = name
+
+    async def state(self) -> dict[str, Any]:
+        response = await self.client.get(self.base + "/state")
+        assert response.status_code == 200, response.text
+        data: dict[str, Any] = response.json()
+        return data
+
+    async def report(self, position_ms: int, basis_seq: int, clock: int | None = None) -> httpx.Response:
+        body = {"device": self.name, "position_ms": position_ms, "playing": True, "basis_seq": basis_seq}
+        if clock is not None:
+            body["device_clock"] = clock
+        return await self.client.post(self.base + "/reports", json=body)
+
+    async def seek(self, position_ms: int, basis_seq: int) -> httpx.Response:
+        body = {"device": self.name, "position_ms": position_ms, "basis_seq": basis_seq}
+        return await self.client.post(self.base + "/seek", json=body)
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+
+_count = 0
+
+
+async def new_listener(bus: Client, prefix: str = "l") -> tuple[str, str]:
+    global _count  # noqa: PLW0603 (a unique listener per test on a shared stream)
+    _count += 1
+    name = f"{prefix}{_count}-{free_port()}"
+    token = await (await Listeners.open(bus.jetstream())).create(name)
+    return name, token
+
+
+async def subject_seq(bus: Client, listener: str, book: str = "b1") -> int:
+    try:
+        msg = await bus.jetstream().get_last_msg(subjects.PLAYER_STREAM, f"player.{listener}.{book}")
+    except NotFoundError:
+        return 0
+    return msg.seq or 0
+
+
+async def test_a_stale_device_after_a_move_is_refused_and_the_position_stays(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus)
+    phone, tablet = Device(system, listener, token, "phone"), Device(system, listener, token, "tablet")
+    first = await phone.report(60_000, 0)
+    assert first.status_code == 200, first.text
+    tablet_basis = first.json()["seq"]
+    moved = await phone.seek(3_600_000, tablet_basis)
+    assert moved.status_code == 200
+    stale = await tablet.report(61_000, tablet_basis)
+    assert stale.status_code == 409
+    assert stale.json()["state"]["position_ms"] == 3_600_000
+    assert "moved" in stale.json()["error"]
+    assert (await phone.state())["position_ms"] == 3_600_000
+    # the tablet takes the state it was given, and is then accepted
+    again = await tablet.report(3_601_000, stale.json()["state"]["seq"])
+    assert again.status_code == 200
+    await phone.close()
+    await tablet.close()
+
+
+async def test_device_clocks_skewed_and_out_of_order_do_not_decide(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus)
+    ahead, behind = Device(system, listener, token, "ahead"), Device(system, listener, token, "behind")
+    now = 1_800_000_000_000
+    hour = 3_600_000
+    r1 = await ahead.report(100_000, 0, clock=now + hour)
+    r2 = await behind.report(200_000, r1.json()["seq"], clock=now - hour)
+    r3 = await ahead.report(150_000, r2.json()["seq"], clock=now - 2 * hour)  # its clock ran backwards
+    assert [r.status_code for r in (r1, r2, r3)] == [200, 200, 200]
+    seqs = [r.json()["seq"] for r in (r1, r2, r3)]
+    assert seqs == sorted(seqs)
+    assert (await ahead.state())["position_ms"] == 150_000  # the newest by sequence
+    history = (await ahead.client.get(ahead.base + "/history", params={"limit": 10})).json()["entries"]
+    assert [e["position_ms"] for e in history] == [150_000, 200_000, 100_000]
+    await ahead.close()
+    await behind.close()
+
+
+async def test_tokens_reach_only_their_own_listener(system: RunningSystem, bus: Client) -> None:
+    ann, ann_token = await new_listener(bus, "ann")
+    bob, bob_token = await new_listener(bus, "bob")
+    device = Device(system, ann, bob_token, "phone")
+    before = await subject_seq(bus, ann)
+    assert (await device.client.get(device.base + "/state")).status_code == 403
+    assert (await device.report(5_000, 0)).status_code == 403
+    assert (await device.client.post(device.base + "/undo")).status_code == 403
+    async with httpx.AsyncClient(base_url=system.http_url) as anonymous:
+        missing = await anonymous.get(device.base + "/state")
+        assert missing.status_code == 401
+        assert "token" in missing.json()["detail"]
+        wrong = await anonymous.get(device.base + "/state", headers={"Authorization": "Bearer not-a-token"})
+        assert wrong.status_code == 401
+        unknown = await anonymous.get(
+            "/api/listeners/nobody-here/books/b1/state", headers={"Authorization": f"Bearer {ann_token}"}
+        )
+        assert unknown.status_code == 404
+    assert await subject_seq(bus, ann) == before
+    own = Device(system, bob, bob_token, "phone")
+    assert (await own.client.get(own.base + "/state")).status_code == 200
+    await device.close()
+    await own.close()
+
+
+async def test_bad_input_is_a_clear_4xx_and_appends_nothing(system: RunningSystem, bus: Client) -> None:
+    listener, token = await new_listener(bus)
+    device = Device(system, listener, token, "phone")
+    ok = await device.report(1_000, 0)
+    assert ok.status_code == 200
+    before = await subject_seq(bus, listener)
+    cases = [
+        await device.report(-5, before),
+        await device.report(10 * 3600_000 + 1, before),  # past the end of a ten-hour book
+        await device.report(1_000, before + 50),  # a basis from the future
+        await device.client.post(
+            device.base + "/reports", content=b"{not json", headers={"Content-Type": "application/json"}
+        ),
+        await device.client.post(device.base + "/reports", json={"device": "phone"}),
+        await device.client.post(device.base + "/list/press", json={"row": 0}),  # no list on the screen
+        await device.client.post(device.base + "/undo"),  # nothing to undo
+        await device.client.get(f"/api/listeners/{listener}/books/no-such-book/state"),
+        await device.client.get("/api/books/no-such-book"),
+    ]
+    codes = [r.status_code for r in cases]
+    assert all(400 <= code < 500 for code in codes), codes
+    assert codes[-2:] == [404, 404]
+    assert "past the end" in cases[1].json()["detail"]
+    assert all(r.json().get("detail") for r in cases)
+    assert await subject_seq(bus, listener) == before
+    await device.close()
+
+
+async def test_books_and_chapter_titles_only_once_reached(system: RunningSystem, bus: Client) -> None:
+    listener, token = await new_listener(bus)
+    device = Device(system, listener, token, "phone")
+    books = (await device.client.get("/api/books")).json()
+    assert {b["id"] for b in books} >= {"b1", "b2"}
+    await device.report(2_000_000, 0)  # into chapter 2 of 30-minute chapters
+    book = (await device.client.get("/api/books/b1")).json()
+    titles = {c["n"]: c["title"] for c in book["chapters"]}
+    assert titles[1] == "Chapter title 1"
+    assert titles[2] == "Chapter title 2"
+    assert titles[3] is None
+    assert titles[20] is None
+    await device.close()
+
+
+async def test_audio_is_served_with_ranges(system: RunningSystem, bus: Client) -> None:
+    listener, token = await new_listener(bus)
+    device = Device(system, listener, token, "phone", book="b2")
+    whole = await device.client.get("/api/books/b2/audio")
+    assert whole.status_code == 200
+    assert whole.content == AUDIO
+    part = await device.client.get("/api/books/b2/audio", headers={"Range": "bytes=10-19"})
+    assert part.status_code == 206
+    assert part.content == AUDIO[10:20]
+    assert (await device.client.get("/api/books/b1/audio")).status_code == 404
+    await device.close()
+
+
+async def read_event(lines: AsyncIterator[str]) -> dict[str, Any]:
+    """The data of the next ``state`` event of an SSE stream."""
+    event = ""
+    async for line in lines:
+        if line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("data:") and event == "state":
+            data: dict[str, Any] = json.loads(line.split(":", 1)[1])
+            return data
+    raise AssertionError("the event stream ended")
+
+
+async def test_every_device_is_pushed_each_change(system: RunningSystem, bus: Client) -> None:
+    listener, token = await new_listener(bus)
+    phone = Device(system, listener, token, "phone")
+    await phone.report(10_000, 0)
+    streams = [Device(system, listener, token, f"d{i}") for i in range(3)]
+    pushed_on_nats: asyncio.Queue[bytes] = asyncio.Queue()
+
+    async def on_push(msg: Msg) -> None:
+        await pushed_on_nats.put(msg.data)
+
+    sub = await bus.subscribe(subjects.PLAYER_PUSH.format(listener=listener, book="b1"), cb=on_push)
+    async with asyncio.timeout(30):
+        contexts = [d.client.stream("GET", d.base + "/events") for d in streams]
+        responses = [await c.__aenter__() for c in contexts]
+        lines = [r.aiter_lines() for r in responses]
+        firsts = [await read_event(line) for line in lines]
+        assert all(f["position_ms"] == 10_000 for f in firsts)
+        moved = await phone.seek(500_000, (await phone.state())["seq"])
+        seq = moved.json()["seq"]
+        for line in lines:
+            state = await read_event(line)
+            assert (state["seq"], state["position_ms"]) == (seq, 500_000)
+        assert json.loads(await pushed_on_nats.get())["seq"] == seq
+        for context in contexts:
+            await context.__aexit__(None, None, None)
+    await sub.unsubscribe()
+    for device in [phone, *streams]:
+        await device.close()
+
+
+async def test_list_press_cancel_and_undo_over_http(system: RunningSystem, bus: Client) -> None:
+    listener, token = await new_listener(bus)
+    device = Device(system, listener, token, "phone")
+    await device.report(1_800_000, 0)
+    offer = {
+        "listener": listener,
+        "book": "b1",
+        "turn_id": "t1",
+        "targets": [{"passage_id": 10}, {"passage_id": 10}, {"passage_id": 200}, {"passage_id": 99999}],
+    }
+    reply = json.loads(
+        (await bus.request(subjects.PLAYER_OFFER, json.dumps(offer).encode(), timeout=10)).data
+    )
+    assert reply["outcome"] == "listed"
+    assert [r["start_ms"] for r in reply["rows"]] == [300_000, 6_000_000]
+    assert reply["rows"][1]["ahead"] is True
+    assert reply["rows"][1]["chapter_title"] is None
+    assert len(reply["unresolved"]) == 1
+    state = await device.state()
+    assert len(state["rows"]) == 2
+    pressed = await device.client.post(device.base + "/list/press", json={"row": 1, "device": "phone"})
+    assert pressed.status_code == 200
+    assert pressed.json()["state"]["position_ms"] == 6_000_000
+    assert pressed.json()["state"]["rows"] == []
+    undone = await device.client.post(device.base + "/undo", json={"device": "phone"})
+    assert undone.json()["state"]["position_ms"] == 1_800_000
+    # one place behind with may_move: the book moves at once
+    offer = {**offer, "turn_id": "t2", "targets": [{"passage_id": 2}]}
+    reply = json.loads(
+        (await bus.request(subjects.PLAYER_OFFER, json.dumps(offer).encode(), timeout=10)).data
+    )
+    assert reply["outcome"] == "moved"
+    assert (await device.state())["position_ms"] == 60_000
+    # a new list, then cancel: the list goes and nothing else changes
+    offer = {**offer, "turn_id": "t3", "targets": [{"chapter": 5}, {"offset_ms": -30_000}]}
+    reply = json.loads(
+        (await bus.request(subjects.PLAYER_OFFER, json.dumps(offer).encode(), timeout=10)).data
+    )
+    assert reply["outcome"] == "listed"
+    before = await device.state()
+    cancelled = await device.client.post(device.base + "/list/cancel")
+    after = cancelled.json()["state"]
+    assert after["rows"] == []
+    assert (after["position_ms"], after["last_move_seq"]) == (before["position_ms"], before["last_move_seq"])
+    # nothing resolves: refused with a reason the model can act on
+    offer = {**offer, "turn_id": "t4", "targets": [{"passage_id": 99999}]}
+    reply = json.loads(
+        (await bus.request(subjects.PLAYER_OFFER, json.dumps(offer).encode(), timeout=10)).data
+    )
+    assert reply["outcome"] == "refused"
+    assert "find_passage" in reply["reason"]
+    await device.close()
+
+
+async def test_turns_are_forwarded_and_a_silent_turn_service_is_a_504(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus)
+    device = Device(system, listener, token, "phone")
+    asked: list[Ask] = []
+
+    async def answer(msg: Msg) -> None:
+        ask = Ask.model_validate_json(msg.data)
+        asked.append(ask)
+        reply = TurnReply(turn_id="t9", speech="It has not come up yet.", outcome="not_yet", mode="keyless")
+        await msg.respond(reply.model_dump_json().encode())
+
+    sub = await bus.subscribe(subjects.TURN_ASK, queue=subjects.queue_for("turn"), cb=answer)
+    response = await device.client.post(device.base + "/turns", json={"device": "phone", "utterance": "who?"})
+    assert response.status_code == 200, response.text
+    assert response.json()["outcome"] == "not_yet"
+    assert (asked[0].listener, asked[0].book, asked[0].device, asked[0].utterance) == (
+        listener,
+        "b1",
+        "phone",
+        "who?",
+    )
+    await sub.unsubscribe()
+
+    async def ignore(msg: Msg) -> None:
+        return None
+
+    sub = await bus.subscribe(subjects.TURN_ASK, queue=subjects.queue_for("turn"), cb=ignore)
+    await bus.flush()
+    silent = await device.client.post(device.base + "/turns", json={"utterance": "where was I?"})
+    assert silent.status_code == 504
+    assert "did not answer" in silent.json()["detail"]
+    await sub.unsubscribe()
+    await bus.flush()
+    absent = await device.client.post(device.base + "/turns", json={"utterance": "where was I?"})
+    assert absent.status_code == 503
+    await device.close()
+
+
+async def test_the_page_and_the_docs_are_served(system: RunningSystem, bus: Client) -> None:
+    async with httpx.AsyncClient(base_url=system.http_url) as client:
+        page = await client.get("/")
+        assert page.status_code == 200
+        assert "<html" in page.text.lower()
+        assert (await client.get("/docs")).status_code == 200
+        spec = (await client.get("/api/openapi.json")).json()
+        assert "/api/listeners/{listener}/books/{book}/reports" in spec["paths"]
