@@ -1,0 +1,202 @@
+"""Search and player as small responders on the real bus, for tests of the turn service.
+
+They answer the same subjects with the same contracts; every line and row is built by
+the guard from the listener's position, as the real services do. Scoring is plain word
+overlap, which is all a test needs to make a search find the passage it means.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from bedside_contracts import subjects
+from bedside_contracts.player import (
+    CommandRequest,
+    CommandResult,
+    ListenerState,
+    OfferOutcome,
+    OfferPositions,
+    StateRequest,
+    Undo,
+)
+from bedside_contracts.search import (
+    BookInfo,
+    Catalog,
+    CatalogRequest,
+    FindPassage,
+    FoundPassages,
+    Hit,
+    Recall,
+    Recalled,
+    Resolution,
+    Resolve,
+    Resolved,
+    Target,
+)
+from bedside_guard import Candidate, Passage, ahead_of, heard_text, hit_line
+from bedside_runtime.bus import serve_requests
+from bedside_runtime.errors import NotFound
+from faststream.nats import NatsBroker
+
+_STOP_WORDS = """a an and the of to in on at for with was were is it he she they her his him i me my
+you your that this there where when what who how did do take back go find part bit moment again about"""
+STOP = frozenset(_STOP_WORDS.split())
+MAX_ROWS = 4
+
+
+def words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z']+", text.lower()) if w not in STOP and len(w) > 2}
+
+
+def overlap(query: str, text: str) -> float:
+    asked = words(query)
+    return len(asked & words(text)) / len(asked) if asked else 0.0
+
+
+@dataclass
+class DoubleBook:
+    info: BookInfo
+    passages: list[Passage]
+
+    def by_id(self, passage_id: int) -> Passage | None:
+        return next((p for p in self.passages if p.id == passage_id), None)
+
+    def at(self, ms: int) -> Passage | None:
+        inside = [p for p in self.passages if p.start_ms <= ms < p.end_ms]
+        return inside[0] if inside else None
+
+    def resolve(self, target: Target, here_ms: int) -> Resolution:
+        if target.passage_id is not None:
+            passage = self.by_id(target.passage_id)
+            return Resolution(target=target, passage=passage, reason="" if passage else "no such passage")
+        if target.chapter is not None:
+            first = next((p for p in self.passages if p.chapter == target.chapter), None)
+            return Resolution(
+                target=target, passage=first, named="chapter", reason="" if first else "no such chapter"
+            )
+        ms = target.position_ms if target.position_ms is not None else here_ms + (target.offset_ms or 0)
+        ms = max(0, ms)
+        passage = self.at(ms)
+        if passage is None:
+            return Resolution(target=target, named="time", reason="that time is past the end of the book")
+        return Resolution(target=target, passage=passage, at_ms=ms, named="time")
+
+
+@dataclass
+class SearchDouble:
+    books: dict[str, DoubleBook]
+    requests: list[object] = field(default_factory=list)
+
+    def book(self, book_id: str) -> DoubleBook:
+        if book_id not in self.books:
+            raise NotFound(f"no book {book_id}")
+        return self.books[book_id]
+
+    async def find(self, request: FindPassage) -> FoundPassages:
+        self.requests.append(request)
+        book = self.book(request.book)
+        scored = [(overlap(request.query, p.text + " " + p.chapter_title), p) for p in book.passages]
+        best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1].start_ms))[: request.limit]
+        return FoundPassages(
+            lines=[hit_line(p, request.here_ms) for _, p in best],
+            hits=[Hit(passage_id=p.id, start_ms=p.start_ms, chapter=p.chapter, score=s) for s, p in best],
+        )
+
+    async def recall(self, request: Recall) -> Recalled:
+        self.requests.append(request)
+        book = self.book(request.book)
+        scored = [(overlap(request.question, heard_text(p, request.here_ms)), p) for p in book.passages]
+        best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], -s[1].start_ms))[: request.limit]
+        return Recalled(
+            come_up=bool(best),
+            lines=[hit_line(p, request.here_ms) for _, p in best],
+            hits=[Hit(passage_id=p.id, start_ms=p.start_ms, chapter=p.chapter, score=s) for s, p in best],
+        )
+
+    async def resolve(self, request: Resolve) -> Resolved:
+        self.requests.append(request)
+        book = self.book(request.book)
+        return Resolved(resolutions=[book.resolve(t, request.here_ms) for t in request.targets])
+
+    async def catalog(self, request: CatalogRequest) -> Catalog:
+        return Catalog(books=[b.info for b in self.books.values() if request.book in (None, b.info.id)])
+
+    def register(self, broker: NatsBroker) -> None:
+        serve_requests(broker, subjects.SEARCH_FIND, "search", FindPassage, self.find)
+        serve_requests(broker, subjects.SEARCH_RECALL, "search", Recall, self.recall)
+        serve_requests(broker, subjects.SEARCH_RESOLVE, "search", Resolve, self.resolve)
+        serve_requests(broker, subjects.SEARCH_CATALOG, "search", CatalogRequest, self.catalog)
+
+
+@dataclass
+class PlayerDouble:
+    """Positions and the offer arithmetic of DESIGN.md, kept in memory."""
+
+    books: dict[str, DoubleBook]
+    positions: dict[tuple[str, str], int] = field(default_factory=dict)
+    rows: dict[tuple[str, str], list[Candidate]] = field(default_factory=dict)
+    before_move: dict[tuple[str, str], int] = field(default_factory=dict)
+    offers: list[OfferPositions] = field(default_factory=list)
+
+    def place(self, listener: str, book: str, position_ms: int) -> None:
+        self.positions[(listener, book)] = position_ms
+        self.rows.pop((listener, book), None)
+
+    async def state(self, request: StateRequest) -> ListenerState:
+        key = (request.listener, request.book)
+        if key not in self.positions:
+            raise NotFound("no such listener in that book")
+        return ListenerState(
+            listener=request.listener,
+            book=request.book,
+            position_ms=self.positions[key],
+            playing=True,
+            seq=1,
+            last_move_seq=0,
+            rows=self.rows.get(key, []),
+        )
+
+    async def offer(self, request: OfferPositions) -> OfferOutcome:
+        self.offers.append(request)
+        key = (request.listener, request.book)
+        here = self.positions[key]
+        book = self.books[request.book]
+        places: list[tuple[Passage, int, bool]] = []
+        unresolved: list[str] = []
+        for target in request.targets:
+            resolution = book.resolve(target, here)
+            if resolution.passage is None:
+                unresolved.append(resolution.reason)
+                continue
+            at = resolution.at_ms if resolution.at_ms is not None else resolution.passage.start_ms
+            if all(at != known_at for _, known_at, _ in places):
+                places.append((resolution.passage, at, resolution.named == "chapter"))
+        if not places:
+            return OfferOutcome(
+                outcome="refused", reason="none of those places is in the book", unresolved=unresolved
+            )
+        rows = [Candidate.covering(p, here, at_ms=at, chapter_named=named) for p, at, named in places][
+            :MAX_ROWS
+        ]
+        if len(rows) == 1 and not ahead_of(rows[0].start_ms, here) and request.may_move:
+            self.before_move[key] = here
+            self.place(request.listener, request.book, rows[0].start_ms)
+            return OfferOutcome(outcome="moved", moved_from_ms=here, moved_to=rows[0], unresolved=unresolved)
+        self.rows[key] = rows
+        return OfferOutcome(outcome="listed", rows=rows, unresolved=unresolved)
+
+    async def command(self, request: CommandRequest) -> CommandResult:
+        key = (request.listener, request.book)
+        state = await self.state(StateRequest(listener=request.listener, book=request.book))
+        if not isinstance(request.command, Undo) or key not in self.before_move:
+            return CommandResult(accepted=False, seq=0, state=state, reason="there is no move to undo")
+        self.place(request.listener, request.book, self.before_move.pop(key))
+        return CommandResult(
+            accepted=True,
+            seq=2,
+            state=await self.state(StateRequest(listener=request.listener, book=request.book)),
+        )
+
+    def register(self, broker: NatsBroker) -> None:
+        serve_requests(broker, subjects.PLAYER_STATE, "player", StateRequest, self.state)
+        serve_requests(broker, subjects.PLAYER_OFFER, "player", OfferPositions, self.offer)
+        serve_requests(broker, subjects.PLAYER_COMMAND, "player", CommandRequest, self.command)

@@ -1,0 +1,305 @@
+"""The real tool loop driven by a scripted model, over a real bus with search and player doubles.
+
+Every test also checks every request the model was sent: no word or title the listener
+has not heard, and never their own position.
+"""
+
+from collections.abc import AsyncIterator
+
+import pytest
+from bedside_guard import clock
+from bedside_turn import rules
+from bedside_turn.testing.harness import Rig, start_rig
+from bedside_turn.testing.scripted import Say, ScriptedModel, Use, overloaded
+
+HERE = 135_000
+"""Inside passage 104 (chapter 2), after its first cue: half of that passage has been heard."""
+
+
+@pytest.fixture(scope="module")
+async def rig(nats_url: str) -> AsyncIterator[Rig]:
+    rig = await start_rig(nats_url, with_model=True)
+    try:
+        yield rig
+    finally:
+        await rig.broker.stop()
+
+
+def script(rig: Rig, *replies: object) -> ScriptedModel:
+    assert rig.slot is not None
+    return rig.slot.load(list(replies))
+
+
+def assert_clean(rig: Rig, model: ScriptedModel, here_ms: int, *said: str) -> None:
+    assert model.requests, "the model was never asked"
+    assert not rig.leaks(model, here_ms, list(said))
+    sent = rig.sent_messages(model) + " ".join(str(r["system"]) for r in model.requests)
+    if any(p.start_ms == here_ms for p in rig.passages):
+        return  # a passage's own time is printed with it; here it happens to be the position too
+    assert clock(here_ms) not in sent
+    assert str(here_ms) not in sent
+
+
+async def test_several_plausible_places_draw_a_list_of_at_most_four(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(
+        rig,
+        [Use("find_passage", {"query": "the harbour"})],
+        [Use("offer_positions", {"ids": [100, 102, 101, 109, 110]})],
+        [Say("I've put four places on the screen.")],
+    )
+    reply = await rig.ask(listener, "take me to the harbour")
+    assert reply.outcome == "listed"
+    assert len(reply.rows) == 4
+    assert reply.mode == "claude-haiku-4-5"
+    offered = model.last_tool_results()[0]
+    assert offered.startswith("Listed on the screen")
+    assert "id=109: 0:04:30, further on (covered)" in offered
+    assert rig.player.positions[(listener, "lamplight")] == HERE
+    assert_clean(rig, model, HERE, "take me to the harbour")
+
+
+async def test_one_place_behind_moves_the_book_and_names_it_by_id_and_chapter(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(
+        rig,
+        [Use("find_passage", {"query": "barley soup"})],
+        [Use("offer_positions", {"ids": [102]})],
+        [Say("There you are.")],
+    )
+    reply = await rig.ask(listener, "back to the barley soup")
+    assert reply.outcome == "moved"
+    assert rig.player.positions[(listener, "lamplight")] == 60_000
+    assert model.last_tool_results() == ["Moved: the book now plays from passage id=102 in chapter 1."]
+    assert_clean(rig, model, HERE, "back to the barley soup")
+
+
+async def test_one_place_ahead_is_a_covered_row_to_press(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(
+        rig,
+        [Use("find_passage", {"query": "the tunnel with bottles"})],
+        [Use("offer_positions", {"ids": [107]})],
+        [Say("It's on the screen.")],
+    )
+    reply = await rig.ask(listener, "the tunnel with bottles")
+    assert reply.outcome == "listed"
+    found = model.requests[1]["messages"][-1]["content"][0]["content"]
+    assert "[0:03:30, id=107] further on than they have got" in found
+    assert "green" not in found
+    assert model.last_tool_results()[0].endswith("id=107: 0:03:30, further on (covered)")
+    assert rig.player.positions[(listener, "lamplight")] == HERE
+    assert_clean(rig, model, HERE, "the tunnel with bottles")
+
+
+async def test_two_ids_for_one_place_count_once_and_unknown_ids_are_dropped(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(
+        rig,
+        [Use("offer_positions", {"ids": [101, 101, 9999]})],
+        [Say("Done.")],
+    )
+    reply = await rig.ask(listener, "where the girl arrived")
+    assert reply.outcome == "moved"
+    assert rig.player.positions[(listener, "lamplight")] == 30_000
+    assert_clean(rig, model, HERE, "where the girl arrived")
+
+
+async def test_no_place_left_is_refused_with_a_reason_to_act_on(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(rig, [Use("offer_positions", {"ids": [9998, 9999]})], [Say("I couldn't find it.")])
+    reply = await rig.ask(listener, "the dragon")
+    assert reply.outcome == "refused"
+    result = model.last_tool_results()[0]
+    assert result.startswith("Refused: none of those places is in the book.")
+    assert "say you could not find it" in result
+    assert_clean(rig, model, HERE, "the dragon")
+
+
+async def test_a_named_chapter_ahead_keeps_its_number_but_not_its_title(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(rig, [Use("offer_positions", {"chapter": 4})], [Say("Press it to go.")])
+    reply = await rig.ask(listener, "chapter four")
+    assert reply.outcome == "listed"
+    assert reply.rows == ["0:04:30, chapter 4, further on (covered)"]
+    assert_clean(rig, model, HERE, "chapter four")
+
+
+async def test_a_jump_back_is_one_place_behind_and_moves(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(rig, [Use("offer_positions", {"offset_ms": -60_000})], [Say("Back a minute.")])
+    reply = await rig.ask(listener, "back a minute")
+    assert reply.outcome == "moved"
+    assert rig.player.positions[(listener, "lamplight")] == HERE - 60_000
+    assert_clean(rig, model, HERE, "back a minute")
+
+
+async def test_a_turn_that_recalled_is_refused_any_offer(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    offers_before = len(rig.player.offers)
+    model = script(
+        rig,
+        [Use("recall", {"question": "who is Wren"})],
+        [Use("offer_positions", {"ids": [100]})],
+        [Say("Wren is the ferryman.")],
+    )
+    reply = await rig.ask(listener, "who is Wren?")
+    assert model.last_tool_results() == [rules.AFTER_RECALL]
+    assert "Answer them out loud" in rules.AFTER_RECALL
+    assert len(rig.player.offers) == offers_before
+    assert reply.outcome == "answered"
+    assert rig.player.positions[(listener, "lamplight")] == HERE
+    assert_clean(rig, model, HERE, "who is Wren?")
+
+
+async def test_a_turn_that_moved_is_refused_a_second_offer(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    offers_before = len(rig.player.offers)
+    model = script(
+        rig,
+        [Use("offer_positions", {"ids": [100]})],
+        [Use("offer_positions", {"ids": [101]})],
+        [Say("There you are.")],
+    )
+    reply = await rig.ask(listener, "the start of the harbour bit")
+    assert model.last_tool_results() == [rules.AFTER_MOVE]
+    assert len(rig.player.offers) == offers_before + 1
+    assert reply.outcome == "moved"
+    assert rig.player.positions[(listener, "lamplight")] == 0
+    assert_clean(rig, model, HERE, "the start of the harbour bit")
+
+
+async def test_a_turn_that_drew_a_list_may_draw_another_but_not_move(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(
+        rig,
+        [Use("offer_positions", {"ids": [100, 101]})],
+        [Use("offer_positions", {"ids": [102]})],
+        [Say("It's on the screen.")],
+    )
+    reply = await rig.ask(listener, "the soup, I mean")
+    assert [o.may_move for o in rig.player.offers[-2:]] == [True, False]
+    assert reply.outcome == "listed"
+    assert len(reply.rows) == 1
+    assert model.last_tool_results()[0].startswith("A list was already up in this turn")
+    assert rig.player.positions[(listener, "lamplight")] == HERE
+    assert_clean(rig, model, HERE, "the soup, I mean")
+
+
+async def test_bad_arguments_are_tool_errors_not_crashes(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(
+        rig,
+        [
+            Use("offer_positions", {"ids": "all of them"}),
+            Use("offer_positions", {}),
+            Use("find_passage", {"query": "x", "here_ms": 999_999}),
+            Use("move_to", {"id": 3}),
+        ],
+        [Say("Sorry, I couldn't do that.")],
+    )
+    reply = await rig.ask(listener, "somewhere")
+    results = model.last_tool_results()
+    assert len(results) == 4
+    assert all(r.startswith("Tool error:") for r in results)
+    assert "name at least one place" in results[1]
+    assert "here_ms" in results[2]
+    assert "no tool called 'move_to'" in results[3]
+    assert reply.speech == "Sorry, I couldn't do that."
+    blocks = model.requests[-1]["messages"][-1]["content"]
+    assert all(b["is_error"] for b in blocks)
+    assert_clean(rig, model, HERE, "somewhere")
+
+
+async def test_recall_reads_only_what_is_behind_the_listener(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(
+        rig,
+        [Use("recall", {"question": "what did the last page of the ledger mention"})],
+        [Say("The ledger mentioned a cormorant.")],
+    )
+    reply = await rig.ask(listener, "what did the ledger say?")
+    recall = rig.search.requests[-1]
+    assert getattr(recall, "here_ms", None) == HERE
+    result = model.last_tool_results()[0]
+    assert "cormorant" in result
+    assert "silver" not in result
+    assert reply.outcome == "answered"
+    assert_clean(rig, model, HERE, "what did the ledger say?")
+
+
+async def test_recall_says_when_something_has_not_come_up(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(rig, [Use("recall", {"question": "Mortimer Sleet debt"})], [Say("Not yet.")])
+    reply = await rig.ask(listener, "who is Mortimer Sleet?")
+    assert model.last_tool_results()[0].startswith("Nothing they have heard so far")
+    assert reply.outcome == "not_yet"
+    assert_clean(rig, model, HERE, "who is Mortimer Sleet?", "Mortimer Sleet debt")
+
+
+async def test_a_follow_up_sees_the_earlier_exchange_guarded_from_where_the_listener_is_now(
+    rig: Rig,
+) -> None:
+    here = 240_000  # chapter 3, passage 108: everything before has been heard
+    listener = rig.listener_at(here)
+    first = script(
+        rig,
+        [Use("find_passage", {"query": "the tunnel lantern"})],
+        [Use("offer_positions", {"ids": [107]})],
+        [Say("There you are.")],
+    )
+    assert (await rig.ask(listener, "back to the tunnel")).outcome == "moved"
+    assert "green glass bottles" in rig.sent_messages(first)
+    now = rig.player.positions[(listener, "lamplight")]
+    assert now == 210_000
+    second = script(rig, [Use("offer_positions", {"ids": [108]})], [Say("The other one is on the screen.")])
+    reply = await rig.ask(listener, "no, the other one")
+    earlier = second.requests[0]["messages"]
+    assert earlier[0] == {"role": "user", "content": "back to the tunnel"}
+    assert "id=107" in earlier[1]["content"]
+    assert "id=108] further on than they have got" in earlier[1]["content"]
+    assert reply.outcome == "listed"
+    assert_clean(rig, second, now, "back to the tunnel", "no, the other one", "the tunnel lantern")
+
+
+async def test_an_overloaded_model_gets_a_spoken_fallback_from_the_router(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(rig, overloaded(), overloaded(), overloaded())
+    reply = await rig.ask(listener, "take me back to the barley soup")
+    assert len(model.requests) == 3
+    assert reply.speech.startswith("I can't reach my language model just now")
+    assert reply.mode == "keyless"
+    assert reply.outcome == "moved"
+
+
+async def test_a_model_that_recovers_after_an_overload_answers(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(rig, overloaded(), [Say("I can take you to a moment.")])
+    reply = await rig.ask(listener, "hello")
+    assert len(model.requests) == 2
+    assert reply.speech == "I can take you to a moment."
+    assert reply.mode == "claude-haiku-4-5"
+
+
+async def test_tool_rounds_are_bounded(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(rig, *([[Use("find_passage", {"query": "bell"})]] * 10))
+    reply = await rig.ask(listener, "the bell")
+    assert len(model.requests) == 4
+    assert model.requests[-1]["tool_choice"] == {"type": "none"}
+    assert reply.outcome in {"unsure", "listed"}
+    assert_clean(rig, model, HERE, "the bell")
+
+
+async def test_the_model_is_sent_cached_tools_built_from_the_contracts(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(rig, [Say("Hello.")])
+    await rig.ask(listener, "hi")
+    request = model.requests[0]
+    names = [t["name"] for t in request["tools"]]
+    assert names == ["find_passage", "recall", "offer_positions"]
+    offer = request["tools"][2]["input_schema"]
+    assert set(offer["properties"]) == {"ids", "chapter", "position_ms", "offset_ms"}
+    assert offer["additionalProperties"] is False
+    assert request["tools"][-1]["cache_control"] == {"type": "ephemeral"}
+    assert request["system"][0]["cache_control"] == {"type": "ephemeral"}
