@@ -1,0 +1,155 @@
+"""``bedside ingest`` and the first-start step that ingests the sample book."""
+
+import asyncio
+import time
+import uuid
+from pathlib import Path
+from typing import Annotated
+
+import nats
+import typer
+from bedside_contracts.ingest import IngestBook, IngestProgress, IngestReport
+from bedside_guard import clock
+from bedside_runtime.errors import RemoteFailure
+from bedside_runtime.settings import Settings
+from nats.aio.client import Client
+from nats.errors import NoServersError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+from bedside_ingest.client import ServiceMissing, catalog_has, request_ingest, wait_until_ready
+from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
+
+STAGES = ("parse", "chunk", "embed", "store")
+READY_TIMEOUT_S = 120.0
+
+
+def summary(report: IngestReport) -> str:
+    timing = "estimated" if report.estimated else "timed"
+    stages = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.stage_seconds.items())
+    state = (
+        "unchanged (this content was ingested before)" if report.unchanged else f"version {report.version}"
+    )
+    return (
+        f"{report.title!r} as {report.book}: {report.chapters} chapters, {report.passages} passages, "
+        f"{clock(report.duration_ms)} ({timing}); {state}; {report.seconds:.1f} s ({stages})"
+    )
+
+
+async def connect(servers: list[str]) -> Client:
+    try:
+        return await nats.connect(servers, connect_timeout=2, max_reconnect_attempts=2, allow_reconnect=False)
+    except (NoServersError, OSError):
+        raise ServiceMissing(
+            f"cannot reach the bus at {', '.join(servers)}; is `bedside up` running?"
+        ) from None
+
+
+class StageBars:
+    """One progress bar per stage, moved by the service's progress events."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.tasks: dict[str, TaskID] = {stage: progress.add_task(stage, total=None) for stage in STAGES}
+
+    def __call__(self, event: IngestProgress) -> None:
+        task = self.tasks[event.stage]
+        self.progress.update(task, total=max(event.total, 1), completed=event.done, description=event.stage)
+
+
+async def _ingest(request: IngestBook, settings: Settings, wait_s: float, console: Console) -> int:
+    client = await connect(settings.servers)
+    try:
+        columns = (
+            TextColumn("{task.description:<6}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+        )
+        with Progress(*columns, console=console, transient=False) as progress:
+            report = await request_ingest(client, request, StageBars(progress))
+        console.print(summary(report))
+        started = time.monotonic()
+        if not await wait_until_ready(client, report.book, report.version, wait_s):
+            console.print(
+                f"[red]search has not announced {report.book} {report.version} ready within {wait_s:.0f} s; "
+                "the book is stored and will be searchable once the search service indexes it "
+                "(is it running? `bedside status`)[/red]"
+            )
+            return 2
+        console.print(f"searchable: {report.book} (ready after {time.monotonic() - started:.1f} s more)")
+        return 0
+    finally:
+        await client.close()
+
+
+def ingest(
+    path: Annotated[
+        Path, typer.Argument(help="a transcript (.vtt .srt .json .smil), an EPUB, a text or JSON book")
+    ],
+    *,
+    book_id: Annotated[
+        str | None, typer.Option("--id", help="the book's id (default: from the file name)")
+    ] = None,
+    title: Annotated[
+        str | None, typer.Option("--title", help="the book's title (default: from the file)")
+    ] = None,
+    audio: Annotated[Path | None, typer.Option("--audio", help="the narration's audio file")] = None,
+    chapters: Annotated[
+        Path | None, typer.Option("--chapters", help="a chapters file: JSON list of {title, start}")
+    ] = None,
+    wait: Annotated[
+        float, typer.Option("--wait", help="seconds to wait for search to index it")
+    ] = READY_TIMEOUT_S,
+) -> None:
+    """Ingest a book: parse, chunk, embed and store it, then wait until search serves it."""
+    console = Console()
+    try:
+        request = IngestBook(
+            path=str(path.resolve()),
+            book=book_id,
+            title=title,
+            audio_path=str(audio.resolve()) if audio else None,
+            chapters_path=str(chapters.resolve()) if chapters else None,
+            job=uuid.uuid4().hex[:16],
+        )
+    except ValueError as error:
+        raise _fail(console, f"bad arguments: {error}") from None
+    try:
+        code = asyncio.run(_ingest(request, Settings(), wait, console))
+    except RemoteFailure as error:
+        raise _fail(console, f"ingest refused {path}: {error.failure.error}") from None
+    except ServiceMissing as error:
+        raise _fail(console, str(error)) from None
+    raise typer.Exit(code)
+
+
+def _fail(console: Console, message: str) -> typer.Exit:
+    console.print(f"[red]{message}[/red]")
+    return typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ingest")(ingest)
+
+
+async def first_start(settings: Settings, servers: list[str]) -> list[str]:
+    """Ingest the sample book unless search already has it; one line saying what happened."""
+    try:
+        client = await connect(servers)
+    except ServiceMissing as error:
+        return [f"sample     not ingested: {error}"]
+    try:
+        if await catalog_has(client, SAMPLE_BOOK_ID):
+            return [f"sample     {SAMPLE_BOOK_ID!r} is in the catalog"]
+        report = await request_ingest(client, IngestBook(path=str(SAMPLE_TRANSCRIPT), book=SAMPLE_BOOK_ID))
+        if not await wait_until_ready(client, report.book, report.version, READY_TIMEOUT_S):
+            return [f"sample     ingested {report.title!r} but search did not index it in time"]
+        return [
+            f"sample     ingested {report.title!r} as {report.book!r}: {report.chapters} chapters, "
+            f"{report.passages} passages, {clock(report.duration_ms)}"
+        ]
+    except (ServiceMissing, RemoteFailure) as error:
+        return [f"sample     not ingested: {error}"]
+    finally:
+        await client.close()

@@ -1,0 +1,91 @@
+"""Talking to the ingest service (and waiting for search) from outside it: the CLI, first start."""
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from bedside_contracts import subjects
+from bedside_contracts.common import Failure
+from bedside_contracts.ingest import BookReady, IngestBook, IngestProgress, IngestReport
+from bedside_contracts.search import Catalog, CatalogRequest
+from bedside_runtime.errors import RemoteFailure
+from nats.aio.client import Client
+from nats.errors import NoRespondersError, TimeoutError
+from nats.js.errors import NotFoundError
+
+INGEST_TIMEOUT_S = 1800.0
+"""A long book takes tens of seconds to embed on two cores; the request waits for all of it."""
+READY_POLL_S = 0.25
+
+
+class ServiceMissing(Exception):
+    """No copy of a service answered."""
+
+
+async def request_ingest(
+    client: Client,
+    request: IngestBook,
+    on_progress: Callable[[IngestProgress], None] | None = None,
+    timeout_s: float = INGEST_TIMEOUT_S,
+) -> IngestReport:
+    """Ask ingest for a book; progress events of the request's job go to ``on_progress``."""
+    subscription = None
+    if request.job is not None and on_progress is not None:
+
+        async def forward(message: object) -> None:
+            data: bytes = getattr(message, "data", b"")
+            on_progress(IngestProgress.model_validate_json(data))
+
+        subscription = await client.subscribe(subjects.INGEST_PROGRESS.format(job=request.job), cb=forward)
+    try:
+        reply = await client.request(
+            subjects.INGEST_BOOK, request.model_dump_json().encode(), timeout=timeout_s
+        )
+    except NoRespondersError:
+        raise ServiceMissing("the ingest service is not running (start it with `bedside up`)") from None
+    finally:
+        if subscription is not None:
+            await client.flush()
+            await subscription.unsubscribe()
+    if b'"ok":false' in reply.data.replace(b" ", b""):
+        raise RemoteFailure(Failure.model_validate_json(reply.data))
+    return IngestReport.model_validate_json(reply.data)
+
+
+async def ready_version(client: Client, book: str) -> str | None:
+    """The version of ``book`` search last announced ready, if any."""
+    try:
+        message = await client.jetstream().get_last_msg(
+            subjects.BOOKS_STREAM, subjects.BOOK_READY.format(book=book)
+        )
+    except NotFoundError:
+        return None
+    return BookReady.model_validate_json(message.data or b"").version
+
+
+async def wait_until_ready(client: Client, book: str, version: str, timeout_s: float) -> bool:
+    """Whether search announces ``version`` of ``book`` ready within ``timeout_s``.
+
+    BookReady events stay in the BOOKS stream, so a book indexed before the wait began
+    counts too.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if await ready_version(client, book) == version:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        await asyncio.sleep(READY_POLL_S)
+
+
+async def catalog_has(client: Client, book: str, timeout_s: float = 5.0) -> bool:
+    """Whether search's catalog lists ``book``; raises ServiceMissing when search does not answer."""
+    try:
+        reply = await client.request(
+            subjects.SEARCH_CATALOG, CatalogRequest(book=book).model_dump_json().encode(), timeout=timeout_s
+        )
+    except (NoRespondersError, TimeoutError):
+        raise ServiceMissing("the search service did not answer the catalog request") from None
+    if b'"ok":false' in reply.data.replace(b" ", b""):
+        return False  # "no such book" is the answer we asked for
+    return any(info.id == book for info in Catalog.model_validate_json(reply.data).books)

@@ -1,0 +1,70 @@
+"""Chunking: about thirty seconds on sentence ends, never across a chapter, stable ids, monotonic times."""
+
+import statistics
+
+from bedside_ingest.book import Book, Chapter, Unit
+from bedside_ingest.chunking import MAX_WORDS, MIN_TAIL_WORDS, TARGET_MS, TARGET_WORDS, chunk_book
+from bedside_ingest.formats.jsonbook import load_json_book
+from bedside_ingest.text import word_count
+from bedside_testing import corpus_file
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+WORDS = ["lamp", "sea", "gull", "rope", "tide", "stone", "boat", "wind", "salt", "shell"]
+
+sentence = st.lists(st.sampled_from(WORDS), min_size=1, max_size=30).map(lambda ws: " ".join(ws).capitalize() + ".")
+chapter_sentences = st.lists(sentence, min_size=1, max_size=40)
+
+
+def timed_book(chapters: list[list[str]], gaps: list[int]) -> Book:
+    units: list[Chapter] = []
+    now = 0
+    for n, sentences in enumerate(chapters, start=1):
+        chapter_units = []
+        for k, text in enumerate(sentences):
+            length = word_count(text) * 380
+            chapter_units.append(Unit(text, f"cue {n}.{k}", now, now + length))
+            now += length + gaps[(n + k) % len(gaps)]
+        units.append(Chapter(n, f"Chapter {n}", tuple(chapter_units), f"chapter {n}"))
+    return Book(title="t", author="", chapters=tuple(units), format="test", timed=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(chapter_sentences, min_size=1, max_size=5), st.lists(st.integers(0, 3000), min_size=1, max_size=5))
+def test_passages_keep_to_chapters_sentences_and_order(chapters: list[list[str]], gaps: list[int]) -> None:
+    book = timed_book(chapters, gaps)
+    passages = chunk_book(book)
+    assert [p.id for p in passages] == list(range(len(passages)))
+    assert chunk_book(book) == passages  # the same content gives the same passages and ids
+    for before, after in zip(passages, passages[1:], strict=False):
+        assert before.start_ms <= before.end_ms <= after.start_ms
+        assert before.chapter <= after.chapter
+    for chapter in book.chapters:
+        own = [p for p in passages if p.chapter == chapter.n]
+        assert " ".join(p.text for p in own) == " ".join(u.text for u in chapter.units)  # nothing lost or crossed
+        assert all(p.chapter_title == chapter.title for p in own)
+        for passage in own:
+            assert passage.text.endswith(".")  # every passage ends on a sentence end
+            inside = [u.text for u in chapter.units if passage.start_ms <= (u.start_ms or 0) < passage.end_ms]
+            assert [c.text for c in passage.cues] == inside  # its cues are the transcript's, in it
+            assert word_count(passage.text) < MAX_WORDS + MIN_TAIL_WORDS + 30  # + one sentence
+        for passage in own[:-1]:
+            assert word_count(passage.text) >= TARGET_WORDS or passage.end_ms - passage.start_ms >= TARGET_MS
+
+
+def test_a_short_tail_joins_the_passage_before() -> None:
+    long_sentence = " ".join(["word"] * 70) + "."
+    book = timed_book([[long_sentence, "Tiny end."]], [0])
+    passages = chunk_book(book)
+    assert len(passages) == 1 and passages[0].text.endswith("Tiny end.")
+
+
+def test_black_beauty_passages_are_about_thirty_seconds() -> None:
+    book = load_json_book(corpus_file("black_beauty.json"))
+    passages = chunk_book(book)
+    words = [word_count(p.text) for p in passages]
+    seconds = [(p.end_ms - p.start_ms) / 1000 for p in passages]
+    assert 70 <= statistics.median(words) <= 85
+    assert 25 <= statistics.median(seconds) <= 35
+    assert {p.chapter for p in passages} == {c.n for c in book.chapters}
+    assert all(not p.cues for p in passages)  # estimated times are not finer knowledge

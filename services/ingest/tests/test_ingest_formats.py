@@ -1,0 +1,208 @@
+"""Each reader on tiny inline files, and on the real timing files of the shared corpus."""
+
+import json
+from pathlib import Path
+
+import pytest
+from bedside_ingest.chunking import chapter_infos, chunk_book
+from bedside_ingest.reader import read_book
+from bedside_testing import corpus_file
+from ebooklib import epub
+
+VTT = """WEBVTT - a tiny test
+
+NOTE a comment block that is not a cue
+
+1
+00:00:00.500 --> 00:00:02.000
+Chapter 1. The Boat.
+
+2
+00:00:02.000 --> 00:00:05.250 align:start
+<v Narrator>The boat was red.</v> It had &amp; a sail.
+
+00:00:05.300 --> 00:00:07.000
+Chapter 2: The Sea
+
+3
+00:00:07.000 --> 00:00:09.000
+The sea was wide and grey.
+"""
+
+SRT = """1
+00:00:01,000 --> 00:00:03,500
+<i>The first line</i> of the story.
+
+2
+00:00:03,500 --> 00:00:06,000
+And the second line.
+"""
+
+WHISPER = {
+    "text": " Call me Ted. I like boats.",
+    "segments": [
+        {"id": 0, "start": 0.0, "end": 1.2, "text": " Call me Ted.",
+         "words": [{"word": " Call", "start": 0.0, "end": 0.3}, {"word": " me", "start": 0.3, "end": 0.5},
+                   {"word": " Ted.", "start": 0.5, "end": 1.2}]},
+        {"id": 1, "start": 1.4, "end": 2.6, "text": " I like boats.",
+         "words": [{"word": " I", "start": 1.4, "end": 1.5}, {"word": " like", "start": 1.5, "end": 1.9},
+                   {"word": " boats.", "start": 1.9, "end": 2.6}]},
+    ],
+}
+
+SMIL = """<smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
+  <body><seq epub:textref="../text/page.xhtml">
+    <par id="p1"><text src="../text/page.xhtml#h"/><audio src="a.mp3" clipBegin="0:00:00.000" clipEnd="0:00:01.500"/></par>
+    <par id="p2"><text src="../text/page.xhtml#s1"/><audio src="a.mp3" clipBegin="0:00:01.500" clipEnd="4.25s"/></par>
+    <par id="p3"><text src="../text/page.xhtml#s2"/><audio src="b.mp3" clipBegin="0:00:00.000" clipEnd="0:00:02.000"/></par>
+  </seq></body>
+</smil>"""
+
+PAGE = """<?xml version="1.0" encoding="UTF-8"?>
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Page</title></head><body>
+<h2 id="h">Part One</h2>
+<p><span id="s1">The lamp&nbsp;was lit.</span> <span id="s2">The ship <em>came</em> home.</span></p>
+</body></html>"""
+
+
+def write(folder: Path, name: str, content: str) -> Path:
+    path = folder / name
+    path.write_text(content, encoding="utf-8")
+    return path
+
+
+def test_webvtt_cues_tags_and_spoken_chapter_markers(tmp_path: Path) -> None:
+    book = read_book(write(tmp_path, "tiny.vtt", VTT))
+    assert book.timed and book.format == "webvtt"
+    assert [(c.n, c.title) for c in book.chapters] == [(1, "The Boat"), (2, "The Sea")]
+    units = [u for c in book.chapters for u in c.units]
+    assert units[1].text == "The boat was red. It had & a sail."
+    assert (units[1].start_ms, units[1].end_ms) == (2000, 5250)
+    assert "line" in units[2].where
+
+
+def test_srt(tmp_path: Path) -> None:
+    book = read_book(write(tmp_path, "tiny.srt", SRT))
+    units = book.chapters[0].units
+    assert [u.text for u in units] == ["The first line of the story.", "And the second line."]
+    assert units[0].start_ms == 1000 and units[1].end_ms == 6000
+
+
+def test_whisper_json_words_become_cues(tmp_path: Path) -> None:
+    book = read_book(write(tmp_path, "tiny.json", json.dumps(WHISPER)))
+    assert book.format == "whisper-json"
+    passages = chunk_book(book)
+    assert passages[0].text == "Call me Ted. I like boats."
+    assert [c.text for c in passages[0].cues][:3] == ["Call", "me", "Ted."]
+    assert passages[0].cues[-1].end_ms == 2600
+
+
+def test_whisper_json_without_words_uses_segments(tmp_path: Path) -> None:
+    data = {"segments": [{k: v for k, v in s.items() if k != "words"} for s in WHISPER["segments"]]}  # type: ignore[union-attr]
+    book = read_book(write(tmp_path, "segments.json", json.dumps(data)))
+    assert [u.text for u in book.chapters[0].units] == ["Call me Ted.", "I like boats."]
+
+
+def test_smil_reads_text_from_moved_pages_and_carries_the_clock_across_audio_files(tmp_path: Path) -> None:
+    write(tmp_path, "sync_page.xhtml", PAGE)
+    book = read_book(write(tmp_path, "overlay.smil", SMIL))
+    assert [(c.n, c.title) for c in book.chapters] == [(1, "Part One")]
+    units = book.chapters[0].units
+    assert [u.text for u in units] == ["Part One", "The lamp was lit.", "The ship came home."]
+    assert (units[2].start_ms, units[2].end_ms) == (4250, 6250)  # b.mp3 starts where a.mp3 ended
+
+
+def test_chapters_file_beside_a_transcript(tmp_path: Path) -> None:
+    write(tmp_path, "chapters.json", json.dumps([{"title": "Opening", "start": 0}, {"title": "Later", "start": "0:00:05"}]))
+    book = read_book(write(tmp_path, "tiny.vtt", VTT))
+    assert [(c.n, c.title, c.start_ms) for c in book.chapters] == [(1, "Opening", 0), (2, "Later", 5000)]
+    assert chapter_infos(book, chunk_book(book))[1].start_ms == 5000
+
+
+def test_json_book_is_estimated_at_the_narration_rate(tmp_path: Path) -> None:
+    text = " ".join(["One two three four five."] * 31)  # 155 words: one minute at 155 wpm
+    data = {"title": "T", "author": "A", "chapters": [{"n": 1, "title": "First", "text": text}]}
+    book = read_book(write(tmp_path, "book.json", json.dumps(data)))
+    assert book.estimated
+    passages = chunk_book(book)
+    assert passages[-1].end_ms == 60_000
+    assert all(not p.cues for p in passages)
+    slower = read_book(tmp_path / "book.json", narration_wpm=100)
+    assert chunk_book(slower, 100)[-1].end_ms == 93_000
+
+
+def test_plain_text_with_headings(tmp_path: Path) -> None:
+    text = "The Little Book\nby Somebody\n\nCHAPTER I.\n\nThe Start\n\nIt began. Then it went on.\n\nChapter 2: The End\n\nIt ended.\n"
+    book = read_book(write(tmp_path, "little.txt", text))
+    assert (book.title, book.author) == ("The Little Book", "Somebody")
+    assert [(c.n, c.title) for c in book.chapters] == [(1, "The Start"), (2, "The End")]
+    assert [u.text for u in book.chapters[0].units] == ["It began.", "Then it went on."]
+
+
+def test_epub(tmp_path: Path) -> None:
+    document = epub.EpubBook()
+    document.set_identifier("tiny-epub")
+    document.set_title("A Tiny EPUB")
+    document.add_author("An Author")
+    pages = []
+    for n in (1, 2):
+        page = epub.EpubHtml(title=f"Page {n}", file_name=f"p{n}.xhtml")
+        page.content = f"<html><body><h1>Part {n}</h1><p>Sentence {n} is here. Another one.</p></body></html>"
+        document.add_item(page)
+        pages.append(page)
+    document.toc = pages
+    document.add_item(epub.EpubNcx())
+    document.add_item(epub.EpubNav())
+    document.spine = ["nav", *pages]
+    path = tmp_path / "tiny.epub"
+    epub.write_epub(str(path), document)
+    book = read_book(path)
+    assert (book.title, book.author, book.estimated) == ("A Tiny EPUB", "An Author", True)
+    assert [(c.n, c.title) for c in book.chapters] == [(1, "Part 1"), (2, "Part 2")]
+    assert [u.text for u in book.chapters[1].units] == ["Sentence 2 is here.", "Another one."]
+
+
+# The real timing files of the shared corpus (skipped where it is absent).
+
+SONNET = "formats/aeneas-sonnet/syncmaps_sonnet001"
+
+
+@pytest.mark.parametrize("suffix", ["vtt", "srt", "json", "smil"])
+def test_aeneas_sonnet_in_every_format_agrees(suffix: str) -> None:
+    book = read_book(corpus_file(f"{SONNET}.{suffix}"))
+    units = [u for c in book.chapters for u in c.units]
+    assert len(units) == 15
+    assert units[1].text == "From fairest creatures we desire increase,"
+    assert (units[1].start_ms, units[1].end_ms) == (2680, 5880)
+    assert units[-1].end_ms == 53240
+
+
+def test_smil_sonnet_page_ids_are_matched_despite_padding() -> None:
+    book = read_book(corpus_file(f"{SONNET}.smil"))
+    assert book.chapters[0].title == "I"  # f000001 -> the page's f001, inside its <h1>
+
+
+def test_epub_media_overlay_of_civil_disobedience() -> None:
+    folder = corpus_file("formats/epub-media-overlay-civil-disobedience")
+    truth = json.loads(corpus_file("timing/civil_disobedience_librivox_sentences.json").read_text())
+    book = read_book(folder)
+    assert [c.title for c in book.chapters] == [s["title"] for s in truth["sections"]]
+    first = book.chapters[0].units
+    expected = truth["sections"][0]["fragments"]
+    assert len(first) == len(expected)
+    assert first[1].text == expected[1]["text"]
+    assert first[1].start_ms == round(expected[1]["begin"] * 1000)
+    second = book.chapters[1].units
+    offset = first[-1].end_ms or 0  # part 2's audio follows part 1's last clip
+    assert second[0].start_ms == offset + round(truth["sections"][1]["fragments"][0]["begin"] * 1000)
+
+
+def test_whisper_word_timeline_of_moby_dick() -> None:
+    book = read_book(corpus_file("formats/whisper-json-moby-dick/mobydick_001_002_melville.json"))
+    truth = json.loads(corpus_file("timing/moby_dick_ch1-2_librivox_whisper_words.json").read_text())
+    assert [c.title for c in book.chapters] == ["Opening", "Loomings", "The Carpet Bag"]
+    for chapter, expected in zip(book.chapters[1:], truth["chapters"], strict=True):
+        assert abs((chapter.units[0].start_ms or 0) - expected["begin"] * 1000) < 50
+    passages = chunk_book(book)
+    assert sum(len(p.cues) for p in passages) == sum(len(c.units) for c in book.chapters)
+    assert "Call me Ishmael." in passages[1].text or "Call me Ishmael." in passages[0].text
