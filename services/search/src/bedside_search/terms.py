@@ -62,8 +62,8 @@ class SparseTerms:
 def stem(word: str) -> str:
     """A light suffix strip, the same on both sides, so "dies", "died" and "dying" meet."""
     word = word.removesuffix("'s")
-    if word.endswith(("ies", "ied")) and len(word) > 4:
-        return word[:-3] + "y"
+    if word.endswith(("ies", "ied")):
+        return word[:-1] if len(word) == 4 else word[:-3] + "y"  # "dies"/"died" -> "die"; "ponies" -> "pony"
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]

@@ -1,0 +1,227 @@
+"""The search handlers over a real nats-server, on a small book, with embedded Qdrant and the real model."""
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from bedside_contracts import subjects
+from bedside_contracts.common import Failure
+from bedside_contracts.ingest import BookArtifact
+from bedside_contracts.search import (
+    Catalog,
+    CatalogRequest,
+    FindPassage,
+    FoundPassages,
+    Recall,
+    Recalled,
+    Resolve,
+    Resolved,
+    Target,
+)
+from bedside_embedding import load_minilm
+from bedside_guard import NOT_TOLD, hit_line
+from bedside_runtime.bus import call
+from bedside_runtime.errors import RemoteFailure
+from bedside_search.corpus_books import artifact_of
+from bedside_search.engine import SearchEngine
+from bedside_search.handlers import serve_search
+from bedside_search.store import VectorStore
+from bedside_search_testing import PASSAGE_MS, chapters_of, leaks, small_passages
+from faststream.nats import NatsBroker
+
+
+def small_artifact(text_suffix: str = "") -> BookArtifact:
+    passages = small_passages()
+    if text_suffix:
+        passages = [p.model_copy(update={"text": p.text + text_suffix}) for p in passages]
+    return artifact_of(
+        "small", "The Harbour Lamps", passages, chapters_of(passages), load_minilm(), estimated=False
+    )
+
+
+@pytest.fixture(scope="module")
+async def engine(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SearchEngine]:
+    store = await VectorStore.open(path=str(tmp_path_factory.mktemp("qdrant")))
+    engine = SearchEngine(store, load_minilm())
+    await engine.index(small_artifact())
+    yield engine
+    await store.close()
+
+
+@pytest.fixture(scope="module")
+async def broker(nats_url: str, engine: SearchEngine) -> AsyncIterator[NatsBroker]:
+    broker = NatsBroker([nats_url], logger=None)
+    serve_search(broker, engine)
+    await broker.start()
+    yield broker
+    await broker.stop()
+
+
+async def test_find_covers_the_whole_book_and_every_line_is_the_guards(
+    broker: NatsBroker, engine: SearchEngine
+) -> None:
+    request = FindPassage(book="small", here_ms=0, query="the little dog fell through the ice")
+    found = await call(broker, subjects.SEARCH_FIND, request, FoundPassages)
+    assert found.hits[0].chapter == 2
+    book = engine.book("small")
+    expected = [hit_line(p, 0) for h in found.hits if (p := book.passage(h.passage_id)) is not None]
+    assert found.lines == expected
+    assert all(NOT_TOLD in line and "Pepper" not in line for line in found.lines)
+    assert len(found.lines) == 8
+    assert [h.score for h in found.hits] == sorted((h.score for h in found.hits), reverse=True)
+
+
+async def test_find_behind_the_line_shows_chapter_and_words(broker: NatsBroker) -> None:
+    request = FindPassage(
+        book="small", here_ms=12 * PASSAGE_MS, query="the little dog fell through the ice", limit=2
+    )
+    found = await call(broker, subjects.SEARCH_FIND, request, FoundPassages)
+    assert len(found.lines) == 2
+    assert 'chapter 2, "The Frozen Canal"' in found.lines[0]
+    assert "Pepper" in found.lines[0]
+
+
+async def test_recall_reads_only_behind_the_line(broker: NatsBroker) -> None:
+    here = 6 * PASSAGE_MS  # chapters 1 and 2 heard
+    asked = Recall(book="small", here_ms=here, question="what happened to the terrier on the frozen canal")
+    recalled = await call(broker, subjects.SEARCH_RECALL, asked, Recalled)
+    assert recalled.come_up
+    assert recalled.hits[0].chapter == 2
+    assert all(h.start_ms < here for h in recalled.hits)
+    about_ahead = Recall(
+        book="small", here_ms=here, question="the clockwork heron with copper feathers", limit=8
+    )
+    reply = await call(broker, subjects.SEARCH_RECALL, about_ahead, Recalled)
+    assert all(h.start_ms < here for h in reply.hits)
+    assert all("heron" not in line for line in reply.lines)
+
+
+async def test_recall_says_it_has_not_come_up_when_nothing_behind_is_relevant(broker: NatsBroker) -> None:
+    asked = Recall(book="small", here_ms=PASSAGE_MS, question="the mechanical bird caught on the weathervane")
+    recalled = await call(broker, subjects.SEARCH_RECALL, asked, Recalled)
+    assert recalled == Recalled(come_up=False, lines=[], hits=[])
+    at_start = await call(broker, subjects.SEARCH_RECALL, asked.model_copy(update={"here_ms": 0}), Recalled)
+    assert not at_start.come_up
+
+
+async def test_recall_in_the_holding_passage_counts_only_heard_cues(broker: NatsBroker) -> None:
+    here = PASSAGE_MS + 15_000  # inside passage 1: its first two cues started, the third has not
+    asked = Recall(
+        book="small", here_ms=here, question="a lantern that never blew out, soldering all night", limit=8
+    )
+    recalled = await call(broker, subjects.SEARCH_RECALL, asked, Recalled)
+    assert recalled.come_up
+    holding = next(
+        line for line, hit in zip(recalled.lines, recalled.hits, strict=True) if hit.passage_id == 1
+    )
+    assert "fisherman" in holding
+    assert "amber" not in holding
+    assert all(not leaks(line, small_passages(), here) for line in recalled.lines)
+
+
+async def test_resolve_reports_each_target_in_order(broker: NatsBroker) -> None:
+    targets = [
+        Target(passage_id=4),
+        Target(chapter=3),
+        Target(chapter=12),
+        Target(position_ms=95_000),
+        Target(offset_ms=-60_000),
+        Target(passage_id=1000),
+    ]
+    resolved = await call(
+        broker, subjects.SEARCH_RESOLVE, Resolve(book="small", here_ms=200_000, targets=targets), Resolved
+    )
+    places = [(r.passage.id if r.passage else None, r.at_ms, r.named) for r in resolved.resolutions]
+    assert places == [
+        (4, 120_000, "passage"),
+        (6, 180_000, "chapter"),
+        (None, None, "chapter"),
+        (3, 95_000, "time"),
+        (4, 140_000, "time"),
+        (None, None, "passage"),
+    ]
+    assert resolved.resolutions[2].reason == "the book has no chapter 12 (chapters 1 to 4)"
+
+
+async def test_the_catalog_lists_the_book(broker: NatsBroker) -> None:
+    catalog = await call(broker, subjects.SEARCH_CATALOG, CatalogRequest(), Catalog)
+    assert [b.id for b in catalog.books] == ["small"]
+    assert [c.n for c in catalog.books[0].chapters] == [1, 2, 3, 4]
+    assert catalog.books[0].passages == 12
+
+
+async def test_an_unknown_book_is_a_not_found_reply(broker: NatsBroker) -> None:
+    for subject, request, model in (
+        (subjects.SEARCH_FIND, FindPassage(book="nope", here_ms=0, query="x"), FoundPassages),
+        (subjects.SEARCH_RECALL, Recall(book="nope", here_ms=0, question="x"), Recalled),
+        (subjects.SEARCH_RESOLVE, Resolve(book="nope", here_ms=0, targets=[]), Resolved),
+        (subjects.SEARCH_CATALOG, CatalogRequest(book="nope"), Catalog),
+    ):
+        with pytest.raises(RemoteFailure) as raised:
+            await call(broker, subject, request, model)
+        assert raised.value.failure.code == "not_found"
+        assert "no book 'nope' is indexed" in raised.value.failure.error
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"not json",
+        b'{"book": "small"}',
+        b'{"book": "small", "here_ms": -1, "query": "x"}',
+        b'{"book": "a.b", "here_ms": 0, "query": "x"}',
+    ],
+)
+async def test_a_malformed_request_gets_a_failure_reply(broker: NatsBroker, body: bytes) -> None:
+    reply = await broker.request(body, subjects.SEARCH_FIND, timeout=5)
+    failure = Failure.model_validate_json(reply.body)
+    assert failure.code == "invalid"
+
+
+async def test_a_limit_over_eight_is_refused(broker: NatsBroker) -> None:
+    reply = await broker.request(
+        b'{"book": "small", "here_ms": 0, "query": "x", "limit": 9}', subjects.SEARCH_FIND, timeout=5
+    )
+    assert Failure.model_validate_json(reply.body).code == "invalid"
+
+
+async def test_same_version_is_a_no_op_and_a_new_version_replaces_the_old(tmp_path: Path) -> None:
+    store = await VectorStore.open(path=str(tmp_path / "q"))
+    engine = SearchEngine(store, load_minilm())
+    try:
+        first = small_artifact()
+        await engine.index(first)
+        old = engine.book("small").collection
+        await engine.index(first)
+        assert engine.book("small").collection == old
+        second = small_artifact(" The ferryman hummed a shanty.")
+        ready = await engine.index(second)
+        assert ready.version == second.version != first.version
+        served = engine.book("small")
+        assert served.version == second.version
+        assert await store.book_collections() == [served.collection]
+        found = await engine.find(FindPassage(book="small", here_ms=10**7, query="ferryman shanty", limit=1))
+        assert "shanty" in found.lines[0]
+    finally:
+        await store.close()
+
+
+async def test_a_restart_serves_the_same_books(tmp_path: Path) -> None:
+    path = str(tmp_path / "q")
+    request = FindPassage(book="small", here_ms=0, query="lighthouse in the fog")
+    store = await VectorStore.open(path=path)
+    engine = SearchEngine(store, load_minilm())
+    await engine.index(small_artifact())
+    before = engine.book("small")
+    hits_before = (await engine.find(request)).hits
+    await store.close()
+    reopened = await VectorStore.open(path=path)
+    try:
+        restarted = SearchEngine(reopened, load_minilm())
+        await restarted.restore()
+        after = restarted.book("small")
+        assert after.info == before.info
+        assert after.passages == before.passages
+        assert (await restarted.find(request)).hits == hits_before
+    finally:
+        await reopened.close()

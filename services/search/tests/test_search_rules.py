@@ -1,0 +1,146 @@
+"""The pure rules of search: term encoding, fusion, recall's heard-words rule, resolving places."""
+
+import pytest
+from bedside_contracts.search import Target
+from bedside_search.behind import Heard, account_for_holding, has_come_up
+from bedside_search.book import ServedBook
+from bedside_search.fusion import Fused, FusionRule, Scored, fuse
+from bedside_search.places import resolve, resolve_one
+from bedside_search.terms import average_length, encode_document, encode_query, stem, term_index, terms
+from bedside_search_testing import PASSAGE_MS, small_info, small_passages
+
+
+def test_stemming_makes_forms_of_a_word_meet() -> None:
+    assert stem("dies") == stem("died") == "die"
+    assert stem("horses") == stem("horse")
+    assert stem("stopped") == stem("stop")
+    assert stem("frightened") == stem("frighten")
+
+
+def test_queries_drop_function_and_navigation_words_but_passages_keep_navigation_words() -> None:
+    assert terms("take me back to the bit where the horse dies", query=True) == ["hors", "die"]
+    assert "back" in terms("he came back to the stable")
+
+
+def test_document_weights_saturate_and_favour_short_passages() -> None:
+    once = encode_document("lantern", average_terms=10)
+    thrice = encode_document("lantern lantern lantern", average_terms=10)
+    long_once = encode_document("lantern " + "harbour " * 30, average_terms=10)
+    idx = once.indices.index(term_index("lantern"))
+    assert thrice.values[0] > once.values[idx]
+    assert thrice.values[0] < 3 * once.values[idx]  # saturation
+    assert long_once.values[long_once.indices.index(term_index("lantern"))] < once.values[idx]
+
+
+def test_query_terms_are_unit_weights_in_index_order() -> None:
+    encoded = encode_query("lantern lantern harbour")
+    assert encoded.values == [1.0, 1.0]
+    assert encoded.indices == sorted(encoded.indices)
+    assert encode_query("the and of").indices == []
+    assert average_length([]) == 1.0
+
+
+def test_rrf_rewards_agreement_and_breaks_ties_on_id() -> None:
+    dense = [Scored(1, 0.9), Scored(2, 0.8), Scored(3, 0.7)]
+    sparse = [Scored(2, 12.0), Scored(9, 5.0), Scored(3, 1.0)]
+    fused = fuse(dense, sparse, 3, FusionRule(k=60))
+    assert [f.passage_id for f in fused] == [2, 3, 1]
+    assert fused[0].dense == 0.8
+    tie = fuse([Scored(5, 0.5)], [Scored(4, 1.0)], 2, FusionRule(k=60))
+    assert [f.passage_id for f in tie] == [4, 5]
+    assert tie[0].dense is None
+
+
+def test_weights_tilt_fusion() -> None:
+    dense = [Scored(1, 0.9), Scored(2, 0.1)]
+    sparse = [Scored(2, 9.0), Scored(1, 0.1)]
+    assert fuse(dense, sparse, 1, FusionRule(k=10, dense_weight=2))[0].passage_id == 1
+    assert fuse(dense, sparse, 1, FusionRule(k=10, sparse_weight=2))[0].passage_id == 2
+
+
+def test_the_holding_passage_is_judged_on_its_heard_words_only() -> None:
+    ranked = [Fused(7, 0.03, 0.9), Fused(3, 0.02, 0.5), Fused(2, 0.01, 0.4)]
+    assert [f.passage_id for f in account_for_holding(ranked, Heard(7, 0.45))] == [3, 7, 2]
+    assert account_for_holding(ranked, Heard(7, 0.45))[1].dense == 0.45
+    assert [f.passage_id for f in account_for_holding(ranked, Heard(7, None))] == [3, 2]
+    assert account_for_holding(ranked, Heard(99, 0.1)) == ranked
+    assert account_for_holding(ranked, None) == ranked
+
+
+def test_come_up_needs_a_close_enough_heard_passage() -> None:
+    assert has_come_up([Fused(1, 0.1, 0.5)], threshold=0.4)
+    assert not has_come_up([Fused(1, 0.1, 0.3), Fused(2, 0.1, None)], threshold=0.4)
+    assert not has_come_up([], threshold=0.4)
+
+
+@pytest.fixture
+def book() -> ServedBook:
+    return ServedBook.of(small_info(), small_passages(), "c")
+
+
+def test_a_passage_id_resolves_to_that_passage(book: ServedBook) -> None:
+    found = resolve_one(book, 0, Target(passage_id=4))
+    assert found.passage is not None
+    assert (found.passage.id, found.at_ms, found.named) == (4, 4 * PASSAGE_MS, "passage")
+    missing = resolve_one(book, 0, Target(passage_id=400))
+    assert missing.passage is None
+    assert "400" in missing.reason
+
+
+def test_a_chapter_resolves_to_its_first_passage_and_an_unknown_one_says_which_exist(
+    book: ServedBook,
+) -> None:
+    found = resolve_one(book, 0, Target(chapter=3))
+    assert found.passage is not None
+    assert (found.passage.id, found.named) == (6, "chapter")
+    missing = resolve_one(book, 0, Target(chapter=9))
+    assert missing.passage is None
+    assert missing.reason == "the book has no chapter 9 (chapters 1 to 4)"
+    assert "Ferry" not in missing.reason
+
+
+def test_a_time_resolves_to_the_passage_holding_it(book: ServedBook) -> None:
+    found = resolve_one(book, 0, Target(position_ms=95_000))
+    assert found.passage is not None
+    assert (found.passage.id, found.at_ms, found.named) == (3, 95_000, "time")
+    past = resolve_one(book, 0, Target(position_ms=book.info.duration_ms + 1))
+    assert past.passage is None
+    assert "past the end" in past.reason
+
+
+def test_offsets_are_relative_to_the_line_and_clamped_to_the_book(book: ServedBook) -> None:
+    back = resolve_one(book, 200_000, Target(offset_ms=-60_000))
+    assert back.passage is not None
+    assert (back.passage.id, back.at_ms) == (4, 140_000)
+    before_start = resolve_one(book, 10_000, Target(offset_ms=-3_600_000))
+    assert before_start.passage is not None
+    assert (before_start.passage.id, before_start.at_ms) == (0, 0)
+    past_end = resolve_one(book, 10_000, Target(offset_ms=3_600_000))
+    assert past_end.passage is not None
+    assert (past_end.passage.id, past_end.at_ms) == (11, book.info.duration_ms)
+
+
+def test_targets_resolve_in_order_each_reported(book: ServedBook) -> None:
+    targets = [Target(passage_id=6), Target(chapter=3), Target(passage_id=99), Target(position_ms=180_000)]
+    resolved = resolve(book, 0, targets)
+    assert [r.passage.id if r.passage else None for r in resolved] == [6, 6, None, 6]
+    assert [r.target for r in resolved] == targets
+
+
+def test_a_time_in_a_gap_moves_forward_to_where_narration_resumes() -> None:
+    passages = small_passages()
+    shifted = [
+        p if p.chapter < 2 else p.model_copy(update={"start_ms": p.start_ms + 5_000}) for p in passages
+    ]
+    gappy = ServedBook.of(small_info(), shifted, "c")
+    found = resolve_one(gappy, 0, Target(position_ms=91_000))
+    assert found.passage is not None
+    assert (found.passage.id, found.at_ms) == (3, 95_000)
+
+
+def test_the_holding_passage_is_the_one_the_line_is_inside(book: ServedBook) -> None:
+    assert book.holding(0) is None
+    assert book.holding(30_000) is None  # on a boundary: nothing is partly heard
+    holding = book.holding(45_000)
+    assert holding is not None
+    assert holding.id == 1
