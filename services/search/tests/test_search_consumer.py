@@ -1,0 +1,80 @@
+"""Indexing from BookIngested over JetStream: the stream may come late, BookReady follows,
+a repeat is a no-op, a bad event goes to the dead letters. A real nats-server of its own."""
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import nats
+import pytest
+from bedside_contracts import subjects
+from bedside_contracts.ingest import BookIngested, BookReady
+from bedside_embedding import load_minilm
+from bedside_search.consumer import consume_books
+from bedside_search.corpus_books import artifact_of
+from bedside_search.engine import SearchEngine
+from bedside_search.store import VectorStore
+from bedside_search_testing import chapters_of, small_passages
+from bedside_testing import start_test_nats
+from nats.aio.client import Client
+from nats.js.api import StreamConfig
+
+
+@pytest.fixture
+async def client() -> AsyncIterator[Client]:
+    server = start_test_nats("search-consumer")
+    connection = await nats.connect(server.url)
+    yield connection
+    await connection.close()
+    server.stop()
+
+
+async def test_books_are_indexed_from_the_stream_once_it_exists(client: Client, tmp_path: Path) -> None:
+    store = await VectorStore.open(path=str(tmp_path / "q"))
+    engine = SearchEngine(store, load_minilm())
+    consumer = asyncio.create_task(consume_books(client, engine, retry_s=0.1))
+    js = client.jetstream()
+    ready_messages: asyncio.Queue[BookReady] = asyncio.Queue()
+    dead: asyncio.Queue[bytes] = asyncio.Queue()
+
+    async def on_dead(msg: nats.aio.msg.Msg) -> None:
+        await dead.put(msg.data)
+
+    await client.subscribe(subjects.DEAD_LETTER.format(service="search"), cb=on_dead)
+    try:
+        await asyncio.sleep(0.3)  # the consumer is waiting for a stream nobody has declared yet
+        await js.add_stream(StreamConfig(name=subjects.BOOKS_STREAM, subjects=[subjects.BOOKS_SUBJECTS]))
+        bucket = await js.create_object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+        passages = small_passages()
+        artifact = artifact_of("small", "The Harbour Lamps", passages, chapters_of(passages), load_minilm())
+        name = f"small/{artifact.version}.json"
+        await bucket.put(name, artifact.model_dump_json().encode())
+        event = BookIngested(book="small", version=artifact.version, object_name=name, title=artifact.title)
+
+        async def on_ready(msg: nats.aio.msg.Msg) -> None:
+            await ready_messages.put(BookReady.model_validate_json(msg.data))
+
+        await client.subscribe(subjects.BOOK_READY.format(book="*"), cb=on_ready)
+        await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+        ready = await asyncio.wait_for(ready_messages.get(), timeout=60)
+        assert ready == BookReady(book="small", version=artifact.version, passages=12)
+        assert engine.book("small").version == artifact.version
+
+        await js.publish(subjects.BOOK_INGESTED.format(book="small"), b'{"book": "small"}')
+        assert b'{"book": "small"}' == await asyncio.wait_for(dead.get(), timeout=30)
+
+        await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+        again = await asyncio.wait_for(ready_messages.get(), timeout=60)
+        assert again == ready
+        stream_ready = await js.get_last_msg(subjects.BOOKS_STREAM, subjects.BOOK_READY.format(book="small"))
+        info = await js.stream_info(subjects.BOOKS_STREAM)
+        assert stream_ready.seq == 2  # the repeat was deduplicated by its Nats-Msg-Id
+        assert info.state.messages == 4  # 3 ingested events and one BookReady
+        consumer_info = await js.consumer_info(subjects.BOOKS_STREAM, "search-indexer")
+        assert consumer_info.num_ack_pending == 0
+    finally:
+        consumer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await consumer
+        await store.close()
