@@ -62,7 +62,7 @@ async def test_books_are_indexed_from_the_stream_once_it_exists(client: Client, 
         assert engine.book("small").version == artifact.version
 
         await js.publish(subjects.BOOK_INGESTED.format(book="small"), b'{"book": "small"}')
-        assert b'{"book": "small"}' == await asyncio.wait_for(dead.get(), timeout=30)
+        assert await asyncio.wait_for(dead.get(), timeout=30) == b'{"book": "small"}'
 
         await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
         again = await asyncio.wait_for(ready_messages.get(), timeout=60)
