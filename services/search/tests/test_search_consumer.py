@@ -18,6 +18,7 @@ from bedside_search.store import VectorStore
 from bedside_search_testing import chapters_of, small_passages
 from bedside_testing import start_test_nats
 from nats.aio.client import Client
+from nats.aio.msg import Msg
 from nats.js.api import StreamConfig
 
 
@@ -38,7 +39,7 @@ async def test_books_are_indexed_from_the_stream_once_it_exists(client: Client, 
     ready_messages: asyncio.Queue[BookReady] = asyncio.Queue()
     dead: asyncio.Queue[bytes] = asyncio.Queue()
 
-    async def on_dead(msg: nats.aio.msg.Msg) -> None:
+    async def on_dead(msg: Msg) -> None:
         await dead.put(msg.data)
 
     await client.subscribe(subjects.DEAD_LETTER.format(service="search"), cb=on_dead)
@@ -52,7 +53,7 @@ async def test_books_are_indexed_from_the_stream_once_it_exists(client: Client, 
         await bucket.put(name, artifact.model_dump_json().encode())
         event = BookIngested(book="small", version=artifact.version, object_name=name, title=artifact.title)
 
-        async def on_ready(msg: nats.aio.msg.Msg) -> None:
+        async def on_ready(msg: Msg) -> None:
             await ready_messages.put(BookReady.model_validate_json(msg.data))
 
         await client.subscribe(subjects.BOOK_READY.format(book="*"), cb=on_ready)
