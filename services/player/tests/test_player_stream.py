@@ -1,0 +1,308 @@
+"""The player's stream on a real nats-server: dedupe, optimistic concurrency, two instances,
+kill -9 and restart, replay and snapshots, and the CLI."""
+
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import nats
+import pytest
+from bedside_contracts import subjects
+from bedside_contracts.player import PositionReported
+from bedside_player.cli import first_start
+from bedside_player.fake_search import FakeSearch, SyntheticBook
+from bedside_player.listeners import Listeners
+from bedside_player.replay import rebuild, snapshots, write_snapshot
+from bedside_player.store import EventStore, WrongLastSequence, subject_of
+from bedside_runtime.health import wait_until_healthy
+from bedside_runtime.nats_server import free_port
+from bedside_runtime.settings import Settings
+from bedside_testing import RunningSystem, start_system, start_test_nats
+from nats.aio.client import Client
+
+
+@pytest.fixture(scope="module")
+async def bus(nats_url: str) -> AsyncIterator[Client]:
+    client = await nats.connect(nats_url)
+    search = await FakeSearch(client, [SyntheticBook("b1")]).start()
+    try:
+        yield client
+    finally:
+        await search.stop()
+        await client.close()
+
+
+async def bedside(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run the ``bedside`` CLI in a child process without blocking the loop."""
+    command = [sys.executable, "-m", "bedside", *args]
+    return await asyncio.to_thread(
+        subprocess.run, command, env=env, capture_output=True, text=True, check=False
+    )
+
+
+async def listener(bus: Client, prefix: str) -> tuple[str, str]:
+    name = f"{prefix}-{free_port()}"
+    return name, await (await Listeners.open(bus.jetstream())).create(name)
+
+
+async def test_one_report_published_twice_with_one_msg_id_is_one_event(bus: Client) -> None:
+    store = EventStore(bus.jetstream())
+    await store.declare()
+    name = f"dup-{free_port()}"
+    event = PositionReported(device="phone", position_ms=5_000, playing=True, basis_seq=0)
+    first = await store.append(name, "b1", event, expected_seq=0)
+    again = await store.append(name, "b1", event, expected_seq=0)  # a retry after a lost ack
+    assert again == first
+    raw = event.model_dump_json().encode()
+    headers = {"Nats-Msg-Id": f"raw-{name}"}
+    acks = [
+        await bus.jetstream().publish(
+            subject_of(name, "b1"), raw, stream=subjects.PLAYER_STREAM, headers=headers
+        )
+        for _ in range(2)
+    ]
+    assert acks[1].duplicate
+    assert acks[0].seq == acks[1].seq
+    assert [seq for seq, _ in await store.read_subject(name, "b1")] == [first, acks[0].seq]
+
+
+async def test_an_append_on_an_old_basis_is_refused_by_the_stream(bus: Client) -> None:
+    store = EventStore(bus.jetstream())
+    name = f"occ-{free_port()}"
+    seq = await store.append(
+        name, "b1", PositionReported(device="a", position_ms=1, playing=True, basis_seq=0), 0
+    )
+    await store.append(
+        name, "b1", PositionReported(device="a", position_ms=2, playing=True, basis_seq=seq), seq
+    )
+    with pytest.raises(WrongLastSequence):
+        await store.append(
+            name, "b1", PositionReported(device="b", position_ms=3, playing=True, basis_seq=seq), seq
+        )
+
+
+class PlayerProcess:
+    """One more ``bedside serve player`` on the same bus, on its own HTTP port."""
+
+    def __init__(self, nats_url: str) -> None:
+        self.port = free_port()
+        self.data_dir = Path(tempfile.mkdtemp(prefix="bedside-player-copy-"))
+        env = {
+            **os.environ,
+            "NATS_URL": nats_url,
+            "BEDSIDE_DATA_DIR": str(self.data_dir),
+            "BEDSIDE_HTTP_PORT": str(self.port),
+            "BEDSIDE_LOG_FORMAT": "json",
+        }
+        self.log = (self.data_dir / "player.log").open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bedside", "serve", "player"],
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def wait_ready(self) -> None:
+        async with httpx.AsyncClient() as client:
+            for _ in range(600):
+                try:
+                    if (await client.get(self.url + "/api/openapi.json")).status_code == 200:
+                        return
+                except httpx.TransportError:
+                    pass
+                assert self.process.poll() is None, (self.data_dir / "player.log").read_text()
+                await asyncio.sleep(0.1)
+        raise AssertionError("the player did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+async def test_two_instances_taking_commands_for_one_listener_lose_no_update(
+    nats_url: str, bus: Client
+) -> None:
+    copies = [PlayerProcess(nats_url), PlayerProcess(nats_url)]
+    try:
+        await asyncio.gather(*(c.wait_ready() for c in copies))
+        name, token = await listener(bus, "twin")
+        headers = {"Authorization": f"Bearer {token}"}
+        clients = [httpx.AsyncClient(base_url=c.url, headers=headers, timeout=30) for c in copies]
+        path = f"/api/listeners/{name}/books/b1"
+
+        async def join(i: int) -> int:
+            response = await clients[i % 2].post(path + "/devices", json={"device": f"dev{i}"})
+            return response.status_code
+
+        async def report(i: int) -> tuple[int, int]:
+            client = clients[i % 2]
+            for _ in range(20):
+                basis = (await client.get(path + "/state")).json()["seq"]
+                response = await client.post(
+                    path + "/reports",
+                    json={"device": f"dev{i}", "position_ms": 1_000 * i, "playing": True, "basis_seq": basis},
+                )
+                if response.status_code == 200:
+                    return 200, response.json()["seq"]
+            return response.status_code, 0
+
+        codes = await asyncio.gather(*(join(i) for i in range(40)))
+        assert set(codes) == {200}
+        reports = await asyncio.gather(*(report(i) for i in range(40)))
+        assert {code for code, _ in reports} == {200}
+        for client in clients:
+            state = (await client.get(path + "/state")).json()
+            assert sorted(state["devices"]) == sorted(f"dev{i}" for i in range(40))
+            newest = max(reports, key=lambda r: r[1])
+            assert state["seq"] == newest[1]
+        stored = await EventStore(bus.jetstream()).read_subject(name, "b1")
+        assert len(stored) == 80  # every join and every accepted report, none lost, none doubled
+        assert sorted(seq for _, seq in reports) == sorted(seq for seq, e in stored if e.kind == "reported")
+        for client in clients:
+            await client.aclose()
+    finally:
+        for copy in copies:
+            copy.stop()
+
+
+@pytest.fixture(scope="module")
+def lone_player(nats_url: str) -> Iterator[RunningSystem]:
+    system = start_system(nats_url, services=("player",))
+    try:
+        yield system
+    finally:
+        system.stop()
+
+
+async def test_kill_9_under_load_and_restart_gives_the_same_state(
+    lone_player: RunningSystem, bus: Client
+) -> None:
+    name, token = await listener(bus, "crash")
+    path = f"/api/listeners/{name}/books/b1"
+    acked: dict[int, int] = {}
+    enough = asyncio.Event()
+
+    async def device(i: int) -> None:
+        async with httpx.AsyncClient(
+            base_url=lone_player.http_url, headers={"Authorization": f"Bearer {token}"}, timeout=5
+        ) as client:
+            basis = 0
+            position = i * 10_000_000
+            try:
+                while True:
+                    position += 1_000
+                    body = {"device": f"d{i}", "position_ms": position, "playing": True, "basis_seq": basis}
+                    response = await client.post(path + "/reports", json=body)
+                    if response.status_code == 200:
+                        basis = response.json()["seq"]
+                        acked[basis] = position
+                    if len(acked) >= 300:
+                        enough.set()
+            except httpx.TransportError:
+                return  # the player is gone
+
+    load = [asyncio.create_task(device(i)) for i in range(3)]
+    await asyncio.wait_for(enough.wait(), 60)
+    lone_player.processes.children["player"].kill()  # SIGKILL, mid-load
+    await asyncio.gather(*load)
+    lone_player.processes.children["player"].wait()
+    lone_player.processes.start("player")
+    health = await wait_until_healthy([lone_player.nats_url], ("player",), 60)
+    assert health["player"] is not None
+    assert health["player"].ready
+    async with httpx.AsyncClient(
+        base_url=lone_player.http_url, headers={"Authorization": f"Bearer {token}"}
+    ) as client:
+        for _ in range(100):
+            try:
+                after = (await client.get(path + "/state")).json()
+                break
+            except httpx.TransportError:
+                await asyncio.sleep(0.1)
+    stored = dict(await EventStore(bus.jetstream()).read_subject(name, "b1"))
+    for seq, position in acked.items():  # every acknowledged report survived
+        event = stored[seq]
+        assert isinstance(event, PositionReported)
+        assert event.position_ms == position
+    rebuilt, _ = await rebuild(bus.jetstream())
+    assert after == rebuilt.get(name, "b1").public().model_dump(mode="json")
+    assert after["seq"] == max(stored) >= max(acked)
+
+
+async def test_replay_and_snapshot_rebuild_what_the_service_holds(
+    lone_player: RunningSystem, bus: Client
+) -> None:
+    name, token = await listener(bus, "replay")
+    path = f"/api/listeners/{name}/books/b1"
+    async with httpx.AsyncClient(
+        base_url=lone_player.http_url, headers={"Authorization": f"Bearer {token}"}
+    ) as client:
+        basis = 0
+        for position in (10_000, 20_000, 900_000):
+            basis = (
+                await client.post(
+                    path + "/reports",
+                    json={"device": "p", "position_ms": position, "playing": True, "basis_seq": basis},
+                )
+            ).json()["seq"]
+        await client.post(path + "/seek", json={"device": "p", "position_ms": 5_000, "basis_seq": basis})
+        await client.post(path + "/undo")
+        live = (await client.get(path + "/state")).json()
+    js = bus.jetstream()
+    rebuilt, report = await rebuild(js)
+    assert rebuilt.get(name, "b1").public().model_dump(mode="json") == live
+    assert report.events >= 5
+    await write_snapshot(await snapshots(js), rebuilt)
+    from_snapshot, snap_report = await rebuild(js, use_snapshot=True)
+    assert snap_report.from_snapshot_seq == rebuilt.through_seq
+    assert from_snapshot.states == rebuilt.states
+    result = await bedside("replay", env={**os.environ, "NATS_URL": lone_player.nats_url})
+    assert result.returncode == 0, result.stderr
+    assert "replayed" in result.stdout
+    assert "projections" in result.stdout
+
+
+async def test_listener_add_prints_a_token_that_opens_the_api(
+    lone_player: RunningSystem, bus: Client
+) -> None:
+    name = f"cli-{free_port()}"
+    env = {**os.environ, "NATS_URL": lone_player.nats_url, "BEDSIDE_HTTP_PORT": str(lone_player.http_port)}
+    result = await bedside("listener", "add", name, env=env)
+    assert result.returncode == 0, result.stderr
+    token = next(line.split()[1] for line in result.stdout.splitlines() if line.startswith("token"))
+    assert f"/?token={token}&listener={name}" in result.stdout
+    async with httpx.AsyncClient(
+        base_url=lone_player.http_url, headers={"Authorization": f"Bearer {token}"}
+    ) as c:
+        assert (await c.get(f"/api/listeners/{name}/books/b1/state")).status_code == 200
+    again = await bedside("listener", "add", name, env=env)
+    assert again.returncode == 1
+    assert "exists already" in again.stderr
+
+
+async def test_first_start_makes_one_default_listener() -> None:
+    server = start_test_nats("player-first")
+    try:
+        settings = Settings(data_dir=Path(tempfile.mkdtemp()), http_port=8123)
+        first = await first_start(settings, [server.url])
+        second = await first_start(settings, [server.url])
+        assert first == second
+        (line,) = first
+        assert "http://127.0.0.1:8123/?token=" in line
+        assert line.endswith("&listener=me")
+    finally:
+        server.stop()
