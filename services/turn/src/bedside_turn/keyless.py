@@ -9,8 +9,6 @@ from bedside_turn.tools import MAX_ROWS, ToolBox
 MIN_SCORE = 0.30
 """A hit below this score is not offered. Measured with bench/turn_threshold.py (see its docstring)."""
 
-RECENT_QUESTION = "what happened just before this point"
-
 
 async def run_keyless(tools: ToolBox, utterance: str, intent: Intent | None = None) -> str:
     """Route ``utterance`` to the tools and say what came of it."""
@@ -19,10 +17,13 @@ async def run_keyless(tools: ToolBox, utterance: str, intent: Intent | None = No
         case intents.FindPlace(query=query):
             return await _find_and_offer(tools, query)
         case intents.Question(question=question, recent=recent):
-            await tools.run("recall", {"question": RECENT_QUESTION if recent else question})
+            if recent:
+                await tools.recall_recent(question)
+            else:
+                await tools.run("recall", {"question": question})
             if not tools.recalled_lines:
                 return speech.NOT_YET
-            return speech.quoting(tools.recalled_lines[0])
+            return speech.quoting(tools.recalled_lines[0], just_before=recent)
         case intents.Undo():
             record = await tools.undo()
             if record.refused:

@@ -38,11 +38,13 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
     return f"I've put {count} places on the screen, best first. Press the one you mean."
 
 
-def quoting(line: str) -> str:
+def quoting(line: str, just_before: bool = False) -> str:
     """An answer from one heard recall line: its chapter and a few of its words."""
     match = _LINE.match(line)
     if match is None:
         return NOT_YET
     chapter, title, words = match.groups()
     quote = excerpt(words.rstrip(" …"), 30)
+    if just_before:
+        return f'Just before this, in chapter {chapter}, "{title}": "{quote}"'
     return f'In chapter {chapter}, "{title}", you heard: "{quote}"'

@@ -21,7 +21,7 @@ from bedside_contracts.turn import (
     Step,
     ToolCallRecord,
 )
-from bedside_guard import Candidate
+from bedside_guard import Candidate, Passage, heard_text, hit_line
 from bedside_runtime.errors import RemoteFailure
 from pydantic import BaseModel, ValidationError
 
@@ -34,6 +34,8 @@ TOOL_ARGS: dict[str, type[BaseModel]] = {
     "offer_positions": OfferPositionsArgs,
 }
 MAX_ROWS = 4
+RECENT_OFFSETS_MS = (1, 30_000, 60_000)
+"""'What did I miss' reads the passage just heard and the two before it (about a minute and a half)."""
 LINE_ID = re.compile(r"\bid=(\d+)\]")
 
 NO_MATCH = "No passage matched that. Tell them you could not find the moment."
@@ -148,6 +150,38 @@ class ToolBox:
         self.turn.note_offer(outcome.outcome, rows)
         return lines, places, outcome.outcome == "refused"
 
+    async def recall_recent(self, question: str) -> ToolCallRecord:
+        """'What did I miss': the last passages heard, newest first, as recall would show them.
+
+        Not a tool the model has (the model asks recall); the keyless router uses it because
+        "what did I miss" names no topic to search for. It counts as a recall for the rules.
+        """
+        started = time.perf_counter()
+        targets = [Target(offset_ms=-back_ms) for back_ms in RECENT_OFFSETS_MS]
+        resolved = await self.backends.resolve(Resolve(book=self.book, here_ms=self.here_ms, targets=targets))
+        recent: dict[int, Passage] = {}
+        for resolution in resolved.resolutions:
+            passage = resolution.passage
+            if passage is not None and heard_text(passage, self.here_ms):
+                recent.setdefault(passage.id, passage)
+        lines = [hit_line(p, self.here_ms) for p in recent.values()]
+        self.turn.note_recall(bool(lines))
+        self.recalled_lines = lines
+        places = [
+            PlaceRef(line=i, passage_id=p.id, start_ms=p.start_ms, kind="line")
+            for i, p in enumerate(recent.values())
+        ]
+        record = ToolCallRecord(
+            name="recall",
+            arguments={"question": question, "recent": True},
+            lines=lines or [NOT_YET],
+            places=places,
+            ms=round((time.perf_counter() - started) * 1000, 3),
+        )
+        self.turn.record(record)
+        self.turn.steps.append(Step(name="tool recall (recent)", ms=record.ms))
+        return record
+
     async def undo(self) -> ToolCallRecord:
         """Put the book back where it was before the last move (the player's undo command).
 
@@ -170,6 +204,7 @@ class ToolBox:
                 self.turn.note_offer("moved", ["where you were before the last move"])
                 lines = ["Moved: the book is back where it was before the last move."]
             else:
+                self.turn.note_offer("refused", [])
                 lines = [f"Refused: {result.reason or 'there is no move to undo'}."]
         record = ToolCallRecord(
             name="undo",

@@ -1,0 +1,81 @@
+"""``bedside ask``: one turn from the terminal, through the running turn service."""
+
+import asyncio
+import json
+import re
+from typing import Annotated, Any
+
+import nats
+import typer
+from bedside_contracts import subjects
+from bedside_contracts.common import Failure
+from bedside_contracts.turn import Ask, TurnReply
+from bedside_runtime.settings import Settings
+
+DEFAULT_LISTENER = "me"
+"""The listener ``bedside up`` makes on a first start (the player's default)."""
+ASK_TIMEOUT_S = 60.0
+_CLOCK = re.compile(r"^(?:(\d+):)?(\d{1,2}):(\d{2})$")
+
+
+def parse_clock(text: str) -> int:
+    """H:MM:SS (or M:SS) on the book's clock, in milliseconds."""
+    match = _CLOCK.match(text.strip())
+    if match is None:
+        raise typer.BadParameter(f"{text!r} is not a time like 1:02:03 or 12:30")
+    hours, minutes, seconds = (int(g or 0) for g in match.groups())
+    if minutes >= 60 or seconds >= 60:
+        raise typer.BadParameter(f"{text!r}: minutes and seconds run to 59")
+    return ((hours * 60 + minutes) * 60 + seconds) * 1000
+
+
+async def send(servers: list[str], ask: Ask, timeout_s: float = ASK_TIMEOUT_S) -> TurnReply | Failure:
+    client = await nats.connect(servers, connect_timeout=2, max_reconnect_attempts=0)
+    try:
+        message = await client.request(subjects.TURN_ASK, ask.model_dump_json().encode(), timeout=timeout_s)
+    finally:
+        await client.close()
+    data: Any = json.loads(message.data)
+    if isinstance(data, dict) and data.get("ok") is False:
+        return Failure.model_validate(data)
+    return TurnReply.model_validate(data)
+
+
+def describe(reply: TurnReply) -> list[str]:
+    """The reply as a terminal shows it: the speech, then what happened."""
+    preview = " (preview: nothing moved)" if reply.preview else ""
+    lines = [reply.speech, f"outcome: {reply.outcome}{preview}   mode: {reply.mode}   turn: {reply.turn_id}"]
+    lines += [f"  {i + 1}. {row}" for i, row in enumerate(reply.rows)]
+    return lines
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def ask(
+        utterance: Annotated[str, typer.Argument(help="what you would say, in quotes")],
+        book: Annotated[str, typer.Option("--book", help="the book's id")],
+        listener: Annotated[str, typer.Option("--listener", help="who is asking")] = DEFAULT_LISTENER,
+        at: Annotated[
+            str | None, typer.Option("--at", help="answer as if you were at H:MM:SS (nothing moves)")
+        ] = None,
+    ) -> None:
+        """Ask Bedside something about a book; prints what it says and what it did."""
+        try:
+            request = Ask(
+                listener=listener, book=book, utterance=utterance, at_ms=parse_clock(at) if at else None
+            )
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
+        settings = Settings()
+        try:
+            reply = asyncio.run(send(settings.servers, request))
+        except Exception as error:  # no bus, no turn service: say so plainly
+            typer.secho(
+                f"no answer from the turn service: {error or type(error).__name__}", err=True, fg="red"
+            )
+            raise typer.Exit(code=1) from None
+        if isinstance(reply, Failure):
+            typer.secho(f"{reply.code}: {reply.error}", err=True, fg="red")
+            raise typer.Exit(code=1)
+        for line in describe(reply):
+            typer.echo(line)

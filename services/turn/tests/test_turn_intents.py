@@ -1,0 +1,56 @@
+"""The keyless router's reading of utterances (plain code)."""
+
+import pytest
+from bedside_turn import intents
+from bedside_turn.intents import (
+    BookEnd,
+    BookStart,
+    Chapter,
+    ClockTime,
+    FindPlace,
+    Jump,
+    Other,
+    Question,
+    ThisChapterStart,
+    Undo,
+)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("take me back to where the horse dies", FindPlace("the horse dies")),
+        ("Take me to the part where they find the tunnel.", FindPlace("they find the tunnel")),
+        ("go back to where Tamsin found the ledger", FindPlace("tamsin found the ledger")),
+        ("can you take me to the storm please", FindPlace("the storm please")),
+        ("the bit where the lamp is relit", FindPlace("the lamp is relit")),
+        ("chapter 8", Chapter(8)),
+        ("go to chapter eight", Chapter(8)),
+        ("back 30 seconds", Jump(-30_000)),
+        ("go back thirty seconds", Jump(-30_000)),
+        ("forward five minutes", Jump(300_000)),
+        ("skip ahead two minutes", Jump(120_000)),
+        ("rewind a minute", Jump(-60_000)),
+        ("back an hour", Jump(-3_600_000)),
+        ("back half an hour", Jump(-1_800_000)),
+        ("back one and a half minutes", Jump(-90_000)),
+        ("the start of this chapter", ThisChapterStart()),
+        ("take me to the beginning of the chapter", ThisChapterStart()),
+        ("the end", BookEnd()),
+        ("take me to the very end", BookEnd()),
+        ("start from the beginning", BookStart()),
+        ("go to 1:02:03", ClockTime(3_723_000)),
+        ("undo that", Undo()),
+        ("go back to where I was", Undo()),
+        ("who is Wren?", Question("who is Wren?")),
+        ("what happened to the keeper", Question("what happened to the keeper")),
+        ("remind me who Ambrose is", Question("remind me who Ambrose is")),
+        ("what did I miss?", Question("what did I miss?", recent=True)),
+        ("I dozed off, what happened", Question("I dozed off, what happened", recent=True)),
+        ("sing me a song", Other()),
+        ("", Other()),
+        ("um, okay", Other()),
+    ],
+)
+def test_the_router_reads_what_the_listener_wants(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent

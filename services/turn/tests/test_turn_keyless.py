@@ -1,0 +1,192 @@
+"""The keyless router on the same tools and rules, over a real bus with search and player doubles."""
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from bedside_contracts import subjects
+from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
+from bedside_turn import speech
+from bedside_turn.cli import describe, send
+from bedside_turn.conversation import ConversationStore
+from bedside_turn.testing.book import BOOK_ID
+from bedside_turn.testing.harness import Rig, start_rig
+from bedside_turn.testing.leaks import leaks
+
+HERE = 135_000
+
+
+@pytest.fixture(scope="module")
+async def rig(nats_url: str) -> AsyncIterator[Rig]:
+    rig = await start_rig(nats_url, with_model=False)
+    try:
+        yield rig
+    finally:
+        await rig.broker.stop()
+
+
+def position(rig: Rig, listener: str) -> int:
+    return rig.player.positions[(listener, BOOK_ID)]
+
+
+async def test_a_described_moment_behind_moves_there(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "take me back to where Wren gave her barley soup")
+    assert reply.mode == "keyless"
+    assert reply.outcome == "moved"
+    assert position(rig, listener) == 60_000
+    assert reply.speech == 'There you are: chapter 1, "The Harbour Bell".'
+
+
+async def test_a_described_moment_ahead_is_a_covered_row_and_the_speech_says_nothing_of_it(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "take me to the part where the bay glowed amber")
+    assert reply.outcome == "listed"
+    assert reply.rows == ["0:05:30, further on (covered)"]
+    assert position(rig, listener) == HERE
+    assert not leaks(reply.speech, rig.passages, HERE)
+
+
+async def test_nothing_above_the_threshold_is_not_offered(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, "take me to the dragon fight")
+    assert reply.speech == speech.NOT_FOUND
+    assert reply.outcome == "unsure"
+    assert len(rig.player.offers) == offers
+
+
+@pytest.mark.parametrize(
+    ("utterance", "outcome", "now"),
+    [
+        ("chapter 1", "moved", 0),
+        ("chapter 3", "listed", HERE),
+        ("back 30 seconds", "moved", HERE - 30_000),
+        ("forward two minutes", "listed", HERE),
+        ("forward five minutes", "refused", HERE),
+        ("the start of this chapter", "moved", 90_000),
+        ("the end", "listed", HERE),
+        ("start from the beginning", "moved", 0),
+    ],
+)
+async def test_named_places_meet_the_same_arithmetic(
+    rig: Rig, utterance: str, outcome: str, now: int
+) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, position(rig, listener)) == (outcome, now)
+
+
+async def test_the_end_offers_the_last_passage_covered(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "take me to the end")
+    assert reply.rows == ["0:05:30, further on (covered)"]
+
+
+async def test_undo_puts_the_book_back_before_the_last_move(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    assert (await rig.ask(listener, "chapter 1")).outcome == "moved"
+    reply = await rig.ask(listener, "undo that")
+    assert reply.outcome == "moved"
+    assert position(rig, listener) == HERE
+    again = await rig.ask(listener, "undo that")
+    assert again.outcome == "refused"
+
+
+async def test_a_question_quotes_the_best_heard_passage_with_its_chapter(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "who is Tamsin?")
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith("In chapter ")
+    assert "Tamsin" in reply.speech
+    assert not leaks(reply.speech, rig.passages, HERE, {"who is Tamsin"})
+
+
+async def test_a_question_about_what_is_ahead_has_not_come_up(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "who is Mortimer Sleet?")
+    assert (reply.outcome, reply.speech) == ("not_yet", speech.NOT_YET)
+
+
+async def test_what_did_i_miss_quotes_what_was_heard_last(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "what did I miss?")
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith('Just before this, in chapter 2, "The Keeper\'s Ledger"')
+    assert "cormorant" in reply.speech
+    assert "silver" not in reply.speech
+
+
+async def test_anything_else_gets_an_honest_short_answer(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "sing me a lullaby")
+    assert (reply.speech, reply.outcome) == (speech.CANNOT_HELP, "unsure")
+
+
+async def test_at_answers_from_there_without_moving(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, "chapter 1", at_ms=300_000)
+    assert reply.preview
+    assert reply.rows == ['0:00:00, chapter 1, "The Harbour Bell"']
+    assert position(rig, listener) == HERE
+    assert len(rig.player.offers) == offers
+    asked = await rig.ask(listener, "who is Ambrose?", at_ms=300_000)
+    assert asked.outcome == "answered"
+
+
+async def test_every_turn_is_appended_to_the_turns_stream_once(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    js = rig.broker.connection.jetstream()
+    subject = subjects.TURN_COMPLETED.format(listener=listener, book=BOOK_ID)
+    reply = await rig.ask(listener, "back 30 seconds")
+    message = await js.get_last_msg(subjects.TURNS_STREAM, subject)
+    assert message.data is not None
+    event = TurnCompleted.model_validate_json(message.data)
+    assert message.headers is not None
+    assert message.headers["Nats-Msg-Id"] == reply.turn_id
+    assert (event.turn_id, event.outcome, event.mode, event.speech) == (
+        reply.turn_id,
+        "moved",
+        "keyless",
+        reply.speech,
+    )
+    assert [c.name for c in event.calls] == ["offer_positions"]
+    assert event.calls[0].arguments == {"offset_ms": -30_000}
+    assert event.calls[0].result.startswith("Moved: the book now plays from passage id=103")
+    assert {s.name for s in event.steps} >= {"position", "history", "tool offer_positions"}
+    again = await js.publish(
+        subject, message.data, stream=subjects.TURNS_STREAM, headers={"Nats-Msg-Id": reply.turn_id}
+    )
+    assert again.duplicate
+
+
+async def test_conversations_keep_the_last_six_exchanges_and_survive_racing_writers(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    store = rig.service.conversations
+
+    def exchange(n: int) -> Exchange:
+        return Exchange(turn_id=f"t{n}", utterance=f"u{n}", speech="s", outcome="unsure", guarded_at_ms=HERE)
+
+    await asyncio.gather(*(store.append(listener, BOOK_ID, exchange(n)) for n in range(8)))
+    conversation, revision = await store.load(listener, BOOK_ID)
+    assert revision is not None
+    assert len(conversation.exchanges) == 6
+    assert len({e.turn_id for e in conversation.exchanges}) == 6
+    other = ConversationStore(rig.service.conversations.kv)
+    assert (await other.load(listener, BOOK_ID))[0] == conversation
+
+
+async def test_the_cli_sends_an_ask_and_prints_speech_and_outcome(rig: Rig, nats_url: str) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await send([nats_url], Ask(listener=listener, book=BOOK_ID, utterance="chapter 3"))
+    assert isinstance(reply, TurnReply)
+    lines = describe(reply)
+    assert lines[0] == reply.speech
+    assert lines[1].startswith("outcome: listed")
+    assert lines[2] == "  1. 0:03:00, chapter 3, further on (covered)"
+
+
+async def test_an_unknown_listener_gets_a_failed_turn_not_a_crash(rig: Rig) -> None:
+    reply = await rig.ask("nobody-here", "chapter 1")
+    assert (reply.outcome, reply.speech) == ("failed", speech.TROUBLE)
