@@ -1,5 +1,6 @@
 """Chunking: about thirty seconds on sentence ends, never across a chapter, stable ids, monotonic times."""
 
+import itertools
 import statistics
 
 from bedside_ingest.book import Book, Chapter, Unit
@@ -12,7 +13,9 @@ from hypothesis import strategies as st
 
 WORDS = ["lamp", "sea", "gull", "rope", "tide", "stone", "boat", "wind", "salt", "shell"]
 
-sentence = st.lists(st.sampled_from(WORDS), min_size=1, max_size=30).map(lambda ws: " ".join(ws).capitalize() + ".")
+sentence = st.lists(st.sampled_from(WORDS), min_size=1, max_size=30).map(
+    lambda ws: " ".join(ws).capitalize() + "."
+)
 chapter_sentences = st.lists(sentence, min_size=1, max_size=40)
 
 
@@ -30,18 +33,23 @@ def timed_book(chapters: list[list[str]], gaps: list[int]) -> Book:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(chapter_sentences, min_size=1, max_size=5), st.lists(st.integers(0, 3000), min_size=1, max_size=5))
+@given(
+    st.lists(chapter_sentences, min_size=1, max_size=5),
+    st.lists(st.integers(0, 3000), min_size=1, max_size=5),
+)
 def test_passages_keep_to_chapters_sentences_and_order(chapters: list[list[str]], gaps: list[int]) -> None:
     book = timed_book(chapters, gaps)
     passages = chunk_book(book)
     assert [p.id for p in passages] == list(range(len(passages)))
     assert chunk_book(book) == passages  # the same content gives the same passages and ids
-    for before, after in zip(passages, passages[1:], strict=False):
+    for before, after in itertools.pairwise(passages):
         assert before.start_ms <= before.end_ms <= after.start_ms
         assert before.chapter <= after.chapter
     for chapter in book.chapters:
         own = [p for p in passages if p.chapter == chapter.n]
-        assert " ".join(p.text for p in own) == " ".join(u.text for u in chapter.units)  # nothing lost or crossed
+        assert " ".join(p.text for p in own) == " ".join(
+            u.text for u in chapter.units
+        )  # nothing lost or crossed
         assert all(p.chapter_title == chapter.title for p in own)
         for passage in own:
             assert passage.text.endswith(".")  # every passage ends on a sentence end
@@ -56,7 +64,8 @@ def test_a_short_tail_joins_the_passage_before() -> None:
     long_sentence = " ".join(["word"] * 70) + "."
     book = timed_book([[long_sentence, "Tiny end."]], [0])
     passages = chunk_book(book)
-    assert len(passages) == 1 and passages[0].text.endswith("Tiny end.")
+    assert len(passages) == 1
+    assert passages[0].text.endswith("Tiny end.")
 
 
 def test_black_beauty_passages_are_about_thirty_seconds() -> None:

@@ -2,6 +2,7 @@
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bedside_ingest.chunking import chapter_infos, chunk_book
@@ -38,23 +39,42 @@ SRT = """1
 And the second line.
 """
 
-WHISPER = {
+WHISPER: dict[str, Any] = {
     "text": " Call me Ted. I like boats.",
     "segments": [
-        {"id": 0, "start": 0.0, "end": 1.2, "text": " Call me Ted.",
-         "words": [{"word": " Call", "start": 0.0, "end": 0.3}, {"word": " me", "start": 0.3, "end": 0.5},
-                   {"word": " Ted.", "start": 0.5, "end": 1.2}]},
-        {"id": 1, "start": 1.4, "end": 2.6, "text": " I like boats.",
-         "words": [{"word": " I", "start": 1.4, "end": 1.5}, {"word": " like", "start": 1.5, "end": 1.9},
-                   {"word": " boats.", "start": 1.9, "end": 2.6}]},
+        {
+            "id": 0,
+            "start": 0.0,
+            "end": 1.2,
+            "text": " Call me Ted.",
+            "words": [
+                {"word": " Call", "start": 0.0, "end": 0.3},
+                {"word": " me", "start": 0.3, "end": 0.5},
+                {"word": " Ted.", "start": 0.5, "end": 1.2},
+            ],
+        },
+        {
+            "id": 1,
+            "start": 1.4,
+            "end": 2.6,
+            "text": " I like boats.",
+            "words": [
+                {"word": " I", "start": 1.4, "end": 1.5},
+                {"word": " like", "start": 1.5, "end": 1.9},
+                {"word": " boats.", "start": 1.9, "end": 2.6},
+            ],
+        },
     ],
 }
 
 SMIL = """<smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
   <body><seq epub:textref="../text/page.xhtml">
-    <par id="p1"><text src="../text/page.xhtml#h"/><audio src="a.mp3" clipBegin="0:00:00.000" clipEnd="0:00:01.500"/></par>
-    <par id="p2"><text src="../text/page.xhtml#s1"/><audio src="a.mp3" clipBegin="0:00:01.500" clipEnd="4.25s"/></par>
-    <par id="p3"><text src="../text/page.xhtml#s2"/><audio src="b.mp3" clipBegin="0:00:00.000" clipEnd="0:00:02.000"/></par>
+    <par id="p1"><text src="../text/page.xhtml#h"/>
+      <audio src="a.mp3" clipBegin="0:00:00.000" clipEnd="0:00:01.500"/></par>
+    <par id="p2"><text src="../text/page.xhtml#s1"/>
+      <audio src="a.mp3" clipBegin="0:00:01.500" clipEnd="4.25s"/></par>
+    <par id="p3"><text src="../text/page.xhtml#s2"/>
+      <audio src="b.mp3" clipBegin="0:00:00.000" clipEnd="0:00:02.000"/></par>
   </seq></body>
 </smil>"""
 
@@ -73,7 +93,8 @@ def write(folder: Path, name: str, content: str) -> Path:
 
 def test_webvtt_cues_tags_and_spoken_chapter_markers(tmp_path: Path) -> None:
     book = read_book(write(tmp_path, "tiny.vtt", VTT))
-    assert book.timed and book.format == "webvtt"
+    assert book.timed
+    assert book.format == "webvtt"
     assert [(c.n, c.title) for c in book.chapters] == [(1, "The Boat"), (2, "The Sea")]
     units = [u for c in book.chapters for u in c.units]
     assert units[1].text == "The boat was red. It had & a sail."
@@ -85,7 +106,8 @@ def test_srt(tmp_path: Path) -> None:
     book = read_book(write(tmp_path, "tiny.srt", SRT))
     units = book.chapters[0].units
     assert [u.text for u in units] == ["The first line of the story.", "And the second line."]
-    assert units[0].start_ms == 1000 and units[1].end_ms == 6000
+    assert units[0].start_ms == 1000
+    assert units[1].end_ms == 6000
 
 
 def test_whisper_json_words_become_cues(tmp_path: Path) -> None:
@@ -98,7 +120,7 @@ def test_whisper_json_words_become_cues(tmp_path: Path) -> None:
 
 
 def test_whisper_json_without_words_uses_segments(tmp_path: Path) -> None:
-    data = {"segments": [{k: v for k, v in s.items() if k != "words"} for s in WHISPER["segments"]]}  # type: ignore[union-attr]
+    data = {"segments": [{k: v for k, v in s.items() if k != "words"} for s in WHISPER["segments"]]}
     book = read_book(write(tmp_path, "segments.json", json.dumps(data)))
     assert [u.text for u in book.chapters[0].units] == ["Call me Ted.", "I like boats."]
 
@@ -113,7 +135,11 @@ def test_smil_reads_text_from_moved_pages_and_carries_the_clock_across_audio_fil
 
 
 def test_chapters_file_beside_a_transcript(tmp_path: Path) -> None:
-    write(tmp_path, "chapters.json", json.dumps([{"title": "Opening", "start": 0}, {"title": "Later", "start": "0:00:05"}]))
+    write(
+        tmp_path,
+        "chapters.json",
+        json.dumps([{"title": "Opening", "start": 0}, {"title": "Later", "start": "0:00:05"}]),
+    )
     book = read_book(write(tmp_path, "tiny.vtt", VTT))
     assert [(c.n, c.title, c.start_ms) for c in book.chapters] == [(1, "Opening", 0), (2, "Later", 5000)]
     assert chapter_infos(book, chunk_book(book))[1].start_ms == 5000
@@ -132,7 +158,10 @@ def test_json_book_is_estimated_at_the_narration_rate(tmp_path: Path) -> None:
 
 
 def test_plain_text_with_headings(tmp_path: Path) -> None:
-    text = "The Little Book\nby Somebody\n\nCHAPTER I.\n\nThe Start\n\nIt began. Then it went on.\n\nChapter 2: The End\n\nIt ended.\n"
+    text = (
+        "The Little Book\nby Somebody\n\nCHAPTER I.\n\nThe Start\n\n"
+        "It began. Then it went on.\n\nChapter 2: The End\n\nIt ended.\n"
+    )
     book = read_book(write(tmp_path, "little.txt", text))
     assert (book.title, book.author) == ("The Little Book", "Somebody")
     assert [(c.n, c.title) for c in book.chapters] == [(1, "The Start"), (2, "The End")]

@@ -1,5 +1,6 @@
 """The sample book: an original story of six chapters whose transcript and chapters file agree with it."""
 
+import itertools
 import json
 
 from bedside_ingest.chunking import chapter_infos, chunk_book
@@ -19,7 +20,8 @@ def test_the_story_has_six_chapters_and_a_few_thousand_words() -> None:
 def test_the_transcript_narrates_the_story_sentence_by_sentence() -> None:
     story = read_book(SAMPLE_TEXT)
     transcript = read_book(SAMPLE_TRANSCRIPT)
-    assert transcript.timed and transcript.title == SAMPLE_TITLE
+    assert transcript.timed
+    assert transcript.title == SAMPLE_TITLE
     assert [c.title for c in transcript.chapters] == [c.title for c in story.chapters]
     for told, written in zip(transcript.chapters, story.chapters, strict=True):
         assert [u.text for u in told.units[1:]] == [u.text for u in written.units]  # after the spoken heading
@@ -42,4 +44,4 @@ def test_the_narration_runs_at_about_155_words_a_minute() -> None:
     assert all(p.cues for p in passages)
     infos = chapter_infos(transcript, passages)
     assert [c.n for c in infos] == [1, 2, 3, 4, 5, 6]
-    assert all(a.end_ms == b.start_ms for a, b in zip(infos, infos[1:], strict=False))
+    assert all(a.end_ms == b.start_ms for a, b in itertools.pairwise(infos))

@@ -41,12 +41,12 @@ class BookStore:
             artifacts = await js.object_store(subjects.BOOK_ARTIFACTS_BUCKET)
         except BucketNotFoundError:
             artifacts = await js.create_object_store(
+                bucket=subjects.BOOK_ARTIFACTS_BUCKET,
                 config=ObjectStoreConfig(
-                    bucket=subjects.BOOK_ARTIFACTS_BUCKET,
                     description="Bedside books: one artifact per book and version",
                     storage=StorageType.FILE,
                     replicas=replicas,
-                )
+                ),
             )
         return cls(js, artifacts)
 

