@@ -119,7 +119,8 @@ def words(text: str) -> set[str]:
 
 def leaks(line: str, passages: list[Passage], here_ms: int) -> set[str]:
     """Words of ``line`` that exist only in what a listener at ``here_ms`` has not heard,
-    and chapter titles of chapters that start ahead (when they were never heard)."""
+    and chapter titles of chapters that start ahead (when they were never heard), in the
+    quoted form in which the guard prints a title."""
     heard = set(FIXED_VOCABULARY)
     unheard: set[str] = set()
     for p in passages:
@@ -131,9 +132,11 @@ def leaks(line: str, passages: list[Passage], here_ms: int) -> set[str]:
     for p in passages:
         firsts.setdefault(p.chapter, p)
     heard_titles = {p.chapter_title for p in firsts.values() if p.start_ms < here_ms}
+    for title in heard_titles:  # a chapter begun behind the line may be named with its words
+        heard |= words(title)
     leaked = (words(line) & unheard) - heard
     for first in firsts.values():
         title = first.chapter_title
-        if first.start_ms >= here_ms and title not in heard_titles and title.lower() in line.lower():
+        if first.start_ms >= here_ms and title not in heard_titles and f'"{title}"' in line:
             leaked.add(f"title:{title}")
     return leaked
