@@ -558,6 +558,12 @@
       li.append(b);
       el.history.append(li);
     }
+    if (!older && !el.history.children.length) {
+      const li = document.createElement("li");
+      li.className = "quiet";
+      li.textContent = "No moves yet.";
+      el.history.append(li);
+    }
     if (entries.length) S.historyBefore = entries[entries.length - 1].seq;
     el.more.hidden = entries.length < HISTORY_FETCH;
   }

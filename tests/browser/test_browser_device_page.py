@@ -1,0 +1,456 @@
+"""The device page in Debian's chromium, driven by Playwright, against the real system.
+
+All four services run as real processes (keyless: no Claude key), a short book written
+here is ingested through the ingest service, and each test makes its own listener so the
+tests share nothing but the book. Nothing here asserts a timing: every wait is for a
+state the page must reach.
+"""
+
+import asyncio
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import nats
+import pytest
+from bedside_contracts import subjects
+from bedside_contracts.subjects import SERVICES
+from bedside_runtime.nats_server import free_port
+from bedside_testing import REPO, RunningSystem
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = REPO / "test-artifacts"
+BOOK_ID = "gull-point"
+WAIT_MS = 20_000
+
+# A short book made up for these tests: four chapters, each with a scene a listener could
+# ask for by description. Plain text with chapter headings; ingest estimates its timing.
+BOOK_TEXT = """The Lamp at Gull Point
+by A. Tester
+
+Chapter 1
+The Keeper
+
+Orla Vance had kept the lamp at Gull Point for eleven winters. Every evening she climbed the
+ninety-one iron steps, wound the clockwork that turned the great lens, trimmed the wick and
+wrote the hour in the log with a pencil she sharpened on the stone sill. The village below
+knew her by the light and by little else. She liked it that way. The gulls knew her better,
+because she fed them the crusts of her bread on the gallery rail each morning when the lamp
+went dark and the grey sea showed its teeth along the reef.
+
+Her brother Tomas wrote from the city twice a year. His letters smelled of coal smoke and
+asked the same question: when would she come home. She answered each one on the back of a
+tide table, describing the weather, the ships that passed and the colour of the water, and
+never once answering the question. She kept his letters in a tin that had held ship's biscuit.
+
+Chapter 2
+The Letter
+
+In the spring a boy rowed out with the post and a sealed letter from the harbour board. The
+board had bought an electric lamp, it said, and a man would come in the autumn to fit it.
+The keeper's post would end at the first frost. Orla read it standing in the doorway, then
+read it again sitting on the steps, then folded it into the biscuit tin with her brother's
+letters. That night she wound the clockwork twice as carefully as usual and wrote nothing in
+the log at all, which she had never done before in eleven winters of keeping the lamp.
+
+The boy came back a week later with flour, lamp oil and a kitten nobody in the village wanted.
+Orla named the kitten Pencil because it chewed the one she used for the log.
+
+Chapter 3
+The Storm
+
+The storm came in October, three days before the electrician was due. It came from the south
+west with a sound like a train in a tunnel. By midnight the waves were breaking over the
+gallery and the old wooden pier below the rock gave way plank by plank until the sea took it
+altogether. Orla kept the lamp burning through the whole night, winding the clockwork every
+hour with her hands bleeding from the cold handle. At three in the morning she saw a fishing
+boat with a torn sail running for the gap in the reef, and she swung the spare lantern from
+the gallery so the crew could see the rocks. The boat came through. In the morning there was
+no pier, no boat house and no electrician, because no boat could land.
+
+Chapter 4
+The Frost
+
+The men from the fishing boat came up the rock with a new pier in their heads and timber on
+their shoulders. They built it in nine days. On the tenth the electrician arrived, fitted his
+lamp, and left. The first frost came a week after that. Orla packed the biscuit tin, the log
+and the kitten, and walked down the new pier to the boat that would take her to the city and
+her brother. Behind her the electric lamp came on by itself, without anybody climbing the
+ninety-one steps. She did not look back until the boat was past the reef, and then she did.
+"""
+
+
+@dataclass
+class Bedside:
+    system: RunningSystem
+    book: str
+
+    @property
+    def url(self) -> str:
+        return self.system.http_url
+
+    def add_listener(self, name: str) -> str:
+        """A new listener through the player's own CLI; returns their token."""
+        bedside = Path(sys.executable).parent / "bedside"
+        done = subprocess.run(
+            [str(bedside), "listener", "add", name],
+            env=self.system.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        match = re.search(r"^token\s+(\S+)$", done.stdout, re.MULTILINE)
+        assert match, done.stdout + done.stderr
+        return match.group(1)
+
+    def state(self, listener: str, token: str) -> dict[str, Any]:
+        response = httpx.get(
+            f"{self.url}/api/listeners/{listener}/books/{self.book}/state",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        )
+        response.raise_for_status()
+        state: dict[str, Any] = response.json()
+        return state
+
+
+async def _ingest(nats_url: str, path: Path) -> dict[str, Any]:
+    client = await nats.connect(nats_url)
+    try:
+        request = {"path": str(path), "book": BOOK_ID}
+        reply = await client.request(subjects.INGEST_BOOK, json.dumps(request).encode(), timeout=110)
+        answer: dict[str, Any] = json.loads(reply.data)
+        return answer
+    finally:
+        await client.close()
+
+
+def _wait_for_book(url: str, token: str, book: str, timeout_s: float = 90) -> None:
+    """Search indexes the book after ingest has stored it: wait until the player lists it."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        response = httpx.get(f"{url}/api/books/{book}", headers={"Authorization": f"Bearer {token}"})
+        if response.status_code == 200:
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"the book {book} never became available: {response.status_code} {response.text}")
+
+
+@pytest.fixture(scope="module")
+def bedside(nats_url: str) -> Iterator[Bedside]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is absent: scripts/install-browser installs Debian's chromium (as root)")
+
+    # start_system's steps, kept apart so that the processes stop even if the start times out.
+    system = RunningSystem(nats_url, Path(tempfile.mkdtemp(prefix="bedside-data-")), SERVICES, free_port())
+    try:
+        system.start(timeout_s=300)
+        source = Path(tempfile.mkdtemp(prefix="bedside-page-book-")) / "gull_point.txt"
+        source.write_text(BOOK_TEXT)
+        report = asyncio.run(_ingest(nats_url, source))
+        assert report.get("ok") is not False, report
+        running = Bedside(system, BOOK_ID)
+        _wait_for_book(running.url, running.add_listener("page-probe"), BOOK_ID)
+        yield running
+    finally:
+        system.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(bedside: Bedside) -> Iterator[Browser]:
+    playwright: Playwright = sync_playwright().start()
+    try:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+    finally:
+        playwright.stop()
+
+
+@dataclass
+class Listener:
+    name: str
+    token: str
+
+
+OpenPage = Callable[..., Page]
+
+
+@pytest.fixture
+def listener(bedside: Bedside, request: pytest.FixtureRequest) -> Listener:
+    name = re.sub(r"[^A-Za-z0-9_-]", "-", request.node.name)[:48] + f"-{int(time.time() * 1000) % 100000}"
+    return Listener(name, bedside.add_listener(name))
+
+
+@pytest.fixture
+def open_page(
+    bedside: Bedside, browser: Browser, listener: Listener, request: pytest.FixtureRequest
+) -> Iterator[OpenPage]:
+    """Open the device page as a new device (its own browser context); screenshots on failure."""
+    opened: list[tuple[str, Page]] = []
+    errors: list[str] = []
+
+    def open_(device: str, extra: str = "", block_events: bool = False) -> Page:
+        context = browser.new_context(viewport={"width": 412, "height": 915})
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(f"{device}: {error}"))
+        if block_events:
+            # A device that hears no pushes: it learns of moves only when it talks to the server.
+            page.route(re.compile(r".*/events(\?.*)?$"), lambda route: route.abort())
+        page.goto(
+            f"{bedside.url}/?token={listener.token}&listener={listener.name}"
+            f"&book={bedside.book}&device={device}{extra}"
+        )
+        expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+        opened.append((device, page))
+        return page
+
+    yield open_
+    reports = [getattr(request.node, f"rep_{phase}", None) for phase in ("setup", "call")]
+    if any(report is not None and report.failed for report in reports):
+        ARTIFACTS.mkdir(exist_ok=True)
+        for device, page in opened:
+            page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{device}.png"), full_page=True)
+    for _, page in opened:
+        page.context.close()
+    assert not errors, errors
+
+
+def ask(page: Page, utterance: str) -> None:
+    page.get_by_label("Ask about the book or say where to go").fill(utterance)
+    page.get_by_role("button", name="Ask", exact=True).click()
+    expect(page.locator("#answer")).not_to_have_text(re.compile(r"^(…)?$"), timeout=WAIT_MS)
+
+
+def position_of(page: Page) -> int:
+    value: int = page.evaluate("window.bedside.position_ms")
+    return value
+
+
+def clock(ms: int) -> str:
+    seconds = ms // 1000
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+def test_page_shows_the_book_chapter_and_clock(open_page: OpenPage) -> None:
+    page = open_page("phone")
+    expect(page.get_by_role("heading", level=1)).to_have_text("The Lamp at Gull Point")
+    expect(page.locator("#pos")).to_have_text("0:00:00")
+    expect(page.locator("#dur")).not_to_have_text("0:00:00")
+    # At the very start nothing of chapter 1 has been heard: its number, not its title.
+    expect(page.locator("#chapter")).to_have_text("Chapter 1")
+    expect(page.get_by_role("slider", name="Position in the book")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="Live on this device")).to_be_visible(timeout=WAIT_MS)
+
+
+def expect_covered_rows(page: Page) -> list[dict[str, Any]]:
+    """Rows for places ahead show a time and "further on" (and a chapter the listener named), nothing else."""
+    rows = page.locator("#rows .row")
+    expect(rows.first).to_be_visible(timeout=WAIT_MS)
+    assert rows.count() <= 4
+    for row in rows.all():
+        expect(row).to_have_class(re.compile(r"\bcovered\b"))
+        expect(row).to_have_text(re.compile(r"^Go to \d+:\d\d:\d\d(chapter \d+, )?further on$"))
+    page_text = page.locator("main").inner_text()
+    for hidden in ("The Storm", "pier", "Orla", "lantern", "The Frost"):
+        assert hidden not in page_text, f"{hidden!r} from ahead is on the screen"
+    state_rows: list[dict[str, Any]] = page.evaluate("window.bedside.rows")
+    assert state_rows
+    assert all(r["ahead"] and not r.get("chapter_title") and not r.get("words") for r in state_rows)
+    return state_rows
+
+
+def test_asking_for_a_moment_ahead_offers_covered_rows(open_page: OpenPage) -> None:
+    page = open_page("phone")
+    ask(page, "take me to where the pier breaks up in the storm")
+    expect_covered_rows(page)
+
+
+def test_a_covered_row_pressed_on_one_page_moves_both(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    phone = open_page("phone")
+    tablet = open_page("tablet")
+    ask(phone, "go to chapter 3")
+    state_rows = expect_covered_rows(phone)
+    # The list is on every device.
+    expect(tablet.locator("#rows .row.covered")).to_have_count(len(state_rows), timeout=WAIT_MS)
+    target = state_rows[0]["start_ms"]
+    phone.locator("#rows .row").first.click()
+    for page in (phone, tablet):
+        expect(page.locator("#pos")).to_have_text(clock(target), timeout=WAIT_MS)
+        expect(page.locator("#list")).to_be_hidden()
+    assert bedside.state(listener.name, listener.token)["position_ms"] == target
+
+
+def test_cancel_clears_the_list_and_nothing_else(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    page = open_page("phone")
+    ask(page, "go to chapter 3")
+    expect(page.locator("#rows .row")).to_have_count(1, timeout=WAIT_MS)
+    expect(page.locator("#rows .row")).to_have_text(re.compile(r"chapter 3, further on$"))
+    before = bedside.state(listener.name, listener.token)["position_ms"]
+    page.get_by_role("button", name="Cancel the list").click()
+    expect(page.locator("#list")).to_be_hidden(timeout=WAIT_MS)
+    state = bedside.state(listener.name, listener.token)
+    assert state["rows"] == []
+    assert state["position_ms"] == before
+
+
+def test_a_question_gets_an_answer_on_the_screen(open_page: OpenPage) -> None:
+    page = open_page("phone")
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    ask(page, "who is the keeper of the lamp?")
+    answer = page.locator("#answer").inner_text()
+    assert not answer.startswith(("Sorry", "I could not reach")), answer
+
+
+def test_undo_goes_back_to_where_i_was_on_every_device(open_page: OpenPage) -> None:
+    phone = open_page("phone")
+    tablet = open_page("tablet")
+    ask(phone, "go to chapter 4")
+    phone.locator("#rows .row").first.click()
+    expect(tablet.locator("#chapter")).to_have_text(re.compile(r"^Chapter 4"), timeout=WAIT_MS)
+    moved = position_of(tablet)
+    assert moved > 0
+    tablet.get_by_role("button", name="Back to where I was").click()
+    for page in (phone, tablet):
+        expect(page.locator("#pos")).to_have_text("0:00:00", timeout=WAIT_MS)
+    # The history lists the moves newest first, with the undo on top.
+    expect(phone.locator("#history li").first).to_contain_text("back to where you were", timeout=WAIT_MS)
+
+
+def test_play_on_one_device_and_the_other_follows(open_page: OpenPage) -> None:
+    phone = open_page("phone")
+    speaker = open_page("speaker")
+    phone.get_by_role("button", name="Play").click()
+    expect(speaker.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+    speaker.get_by_role("button", name="Pause").click()
+    expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
+
+
+def test_a_device_that_missed_a_move_is_corrected_not_obeyed(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    phone = open_page("phone")
+    stale = open_page("stale", block_events=True)
+    phone.get_by_role("button", name="Forward 30 seconds").click()
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while bedside.state(listener.name, listener.token)["position_ms"] != 30_000:
+        assert time.monotonic() < deadline, "the move never reached the server"
+        time.sleep(0.1)
+    # The stale device still believes 0:00:00 and now reports from there: refused, and it adopts.
+    expect(stale.locator("#pos")).to_have_text("0:00:00")
+    stale.get_by_role("button", name="Play").click()
+    expect(stale.locator("#pos")).to_have_text(re.compile(r"^0:00:3\d$"), timeout=WAIT_MS)
+    expect(stale.get_by_role("button", name="Play")).to_be_visible()
+    state = bedside.state(listener.name, listener.token)
+    assert state["position_ms"] == 30_000
+    assert state["playing"] is False
+
+
+def test_main_controls_work_from_the_keyboard_alone(open_page: OpenPage) -> None:
+    page = open_page("keyboard")
+
+    def tab_to(selector: str, back: bool = False, limit: int = 40) -> None:
+        for _ in range(limit):
+            page.keyboard.press("Shift+Tab" if back else "Tab")
+            if page.evaluate(f"document.activeElement === document.querySelector({selector!r})"):
+                outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+                assert outline != "none", f"{selector} has no visible focus"
+                return
+        raise AssertionError(f"{selector} cannot be reached with Tab")
+
+    tab_to("#play")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name="Pause")).to_be_focused()
+    page.keyboard.press("Space")
+    expect(page.get_by_role("button", name="Play")).to_be_focused()
+    tab_to("#fwd30")
+    page.keyboard.press("Enter")
+    expect(page.locator("#pos")).to_have_text(re.compile(r"^0:00:3\d$"), timeout=WAIT_MS)
+    tab_to("#ask-input")
+    page.keyboard.type("go to chapter 2")
+    page.keyboard.press("Enter")
+    expect(page.locator("#rows .row")).to_have_count(1, timeout=WAIT_MS)
+    tab_to("#rows .row", back=True)
+    page.keyboard.press("Enter")
+    expect(page.locator("#chapter")).to_have_text(re.compile(r"^Chapter 2"), timeout=WAIT_MS)
+    tab_to("#undo")
+    page.keyboard.press("Enter")
+    expect(page.locator("#chapter")).to_have_text(re.compile(r"^Chapter 1"), timeout=WAIT_MS)
+    tab_to("[data-sleep='30']", back=True)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name="30 min")).to_have_attribute("aria-pressed", "true")
+
+
+# Roles that a person operates; each must carry a name a screen reader can say.
+CONTROL_ROLES = ("button", "slider", "textbox", "combobox", "checkbox", "link", "radio", "switch")
+
+
+def test_every_control_has_an_accessible_name(open_page: OpenPage) -> None:
+    page = open_page("reader")
+    ask(page, "go to chapter 2")
+    expect(page.locator("#rows .row").first).to_be_visible(timeout=WAIT_MS)
+    page.locator("[data-sleep='15']").click()
+    # Chromium's accessibility tree: a control without a name appears as a bare role.
+    tree = page.locator("body").aria_snapshot()
+    unnamed = [
+        line for line in tree.splitlines() if re.match(rf"^\s*- ({'|'.join(CONTROL_ROLES)})\b(?!\s+\")", line)
+    ]
+    assert not unnamed, tree
+    assert 'button "Play"' in tree
+    assert 'slider "Position in the book"' in tree
+    # And the controls not on screen right now (hidden sections) are labelled too.
+    nameless = page.evaluate(
+        """() => [...document.querySelectorAll('button, input, select, textarea, a[href]')]
+          .filter(e => !(e.getAttribute('aria-label') || (e.labels && e.labels.length)
+                        || e.textContent.trim() || e.getAttribute('aria-labelledby')))
+          .map(e => e.outerHTML.slice(0, 120))"""
+    )
+    assert not nameless, nameless
+
+
+def test_the_sleep_timer_pauses_and_offers_where_i_fell_asleep(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    # A "minute" of 500 ms: the 15-minute timer runs out in 7.5 s of the test's time.
+    page = open_page("bedside-table", extra="&minute_ms=500")
+    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="15 min").click()
+    awake_at = position_of(page)
+    expect(page.get_by_role("button", name="Play")).to_be_visible(timeout=30_000)
+    assert bedside.state(listener.name, listener.token)["playing"] is False
+    # The listener comes back: the page offers the place of the last touch before the timer.
+    page.locator("#pos").click()
+    offer = page.locator("#asleep")
+    expect(offer).to_be_visible(timeout=WAIT_MS)
+    expect(offer).to_contain_text(clock(awake_at)[:-1])
+    ask(page, "where did I fall asleep?")
+    expect(page.locator("#answer")).to_contain_text("last awake at")
+    page.get_by_role("button", name="Go back there").click()
+    expect(page.locator("#pos")).to_have_text(re.compile("^" + clock(awake_at)[:-1]), timeout=WAIT_MS)
