@@ -68,6 +68,8 @@ class NatsServerConfig:
     cluster_name: str | None = None
     route_port: int | None = None
     peers: list[ClusterPeer] = field(default_factory=list)
+    extra: str = ""
+    """More config appended as is, e.g. variables and ``include "auth.conf"`` (tests of deploy/)."""
 
     def render(self) -> str:
         """The server's config file. JSON strings are valid NATS config strings."""
@@ -90,6 +92,8 @@ class NatsServerConfig:
                 f"  routes: [{routes}]",
                 "}",
             ]
+        if self.extra:
+            lines.append(self.extra.rstrip("\n"))
         return "\n".join(lines) + "\n"
 
 
