@@ -196,16 +196,22 @@ class ToolBox:
         elif self.preview:
             lines = ["Preview only: undo would put the book back where it was before the last move."]
         else:
-            result = await self.backends.command(
-                CommandRequest(listener=self.listener, book=self.book, command=UndoCommand())
-            )
-            refused = not result.accepted
-            if result.accepted:
+            try:
+                result = await self.backends.command(
+                    CommandRequest(listener=self.listener, book=self.book, command=UndoCommand())
+                )
+                accepted, reason = result.accepted, result.reason
+            except RemoteFailure as error:
+                if error.failure.code != "invalid":
+                    raise
+                accepted, reason = False, error.failure.error
+            refused = not accepted
+            if accepted:
                 self.turn.note_offer("moved", ["where you were before the last move"])
                 lines = ["Moved: the book is back where it was before the last move."]
             else:
                 self.turn.note_offer("refused", [])
-                lines = [f"Refused: {result.reason or 'there is no move to undo'}."]
+                lines = [f"Refused: {reason or 'there is no move to undo'}."]
         record = ToolCallRecord(
             name="undo",
             arguments={},
