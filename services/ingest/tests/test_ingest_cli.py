@@ -1,0 +1,54 @@
+"""``bedside ingest`` and the first-start step against real ingest and search processes."""
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from bedside_ingest.cli import first_start
+from bedside_ingest.sample import SAMPLE_TITLE, SAMPLE_TRANSCRIPT
+from bedside_runtime.settings import Settings
+from bedside_testing import start_system, start_test_nats
+
+
+def bedside(*args: str, env: dict[str, str], timeout_s: float = 240) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bedside", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+        check=False,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_ingest_command_returns_once_search_serves_the_book(tmp_path: Path) -> None:
+    server = start_test_nats("ingest-cli")  # its own bus: search indexes every book announced on it
+    system = start_system(server.url, ("ingest", "search"))
+    try:
+        done = bedside("ingest", str(SAMPLE_TRANSCRIPT), "--id", "lantern", env=system.env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "6 chapters" in done.stdout
+        assert "(timed)" in done.stdout
+        assert "searchable: lantern" in done.stdout
+
+        bad = tmp_path / "bad.srt"
+        bad.write_text("1\n00:00:01,000 --> 00:00:04,000\nOne.\n\n2\n00:00:03,000 --> 00:00:05,000\nTwo.\n")
+        refused = bedside("ingest", str(bad), env=system.env)
+        assert refused.returncode == 1
+        assert str(bad) in refused.stdout.replace("\n", "")
+        assert "overlaps" in refused.stdout
+
+        settings = Settings(nats_url=server.url, data_dir=system.data_dir)
+        first = asyncio.run(first_start(settings, [server.url]))
+        assert len(first) == 1
+        assert "ingested" in first[0]
+        assert SAMPLE_TITLE in first[0]
+        again = asyncio.run(first_start(settings, [server.url]))
+        assert again == ["sample     'sample' is in the catalog"]
+    finally:
+        system.stop()
+        server.stop()
