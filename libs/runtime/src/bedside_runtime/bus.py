@@ -55,8 +55,14 @@ def serve_requests(
     service: str,
     request_model: type[Req],
     handler: Callable[[Req], Awaitable[BaseModel]],
+    *,
+    max_workers: int | None = None,
 ) -> None:
-    """Answer ``subject`` in the service's queue group with ``handler``, typed both ways."""
+    """Answer ``subject`` in the service's queue group with ``handler``, typed both ways.
+
+    ``max_workers`` lets one copy answer that many requests at once (handlers that wait on
+    I/O, such as a JetStream ack); by default requests are answered one at a time.
+    """
 
     async def answer(msg: NatsMessage) -> bytes:
         body: bytes = msg.body
@@ -73,7 +79,10 @@ def serve_requests(
             return failure.model_dump_json().encode()
         return reply.model_dump_json().encode()
 
-    broker.subscriber(subject, queue=subjects.queue_for(service))(answer)
+    if max_workers is None:
+        broker.subscriber(subject, queue=subjects.queue_for(service))(answer)
+    else:
+        broker.subscriber(subject, queue=subjects.queue_for(service), max_workers=max_workers)(answer)
 
 
 async def dead_letter(broker: NatsBroker, service: str, subject: str, body: bytes, why: str) -> None:

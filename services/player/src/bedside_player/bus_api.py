@@ -16,6 +16,8 @@ from faststream.nats import NatsBroker
 
 from bedside_player.service import Service
 
+WORKERS = 256
+
 
 def register_bus_api(broker: NatsBroker, service: Service) -> None:
     async def state(request: StateRequest) -> ListenerState:
@@ -31,7 +33,9 @@ def register_bus_api(broker: NatsBroker, service: Service) -> None:
     async def history(request: HistoryRequest) -> History:
         return await service.player.history(request)
 
-    serve_requests(broker, subjects.PLAYER_STATE, "player", StateRequest, state)
-    serve_requests(broker, subjects.PLAYER_OFFER, "player", OfferPositions, offer)
-    serve_requests(broker, subjects.PLAYER_COMMAND, "player", CommandRequest, command)
-    serve_requests(broker, subjects.PLAYER_HISTORY, "player", HistoryRequest, history)
+    # handlers wait on JetStream acks and on search: answer many at once (per-listener order
+    # is kept by the player's lock for each listener and book)
+    serve_requests(broker, subjects.PLAYER_STATE, "player", StateRequest, state, max_workers=WORKERS)
+    serve_requests(broker, subjects.PLAYER_OFFER, "player", OfferPositions, offer, max_workers=WORKERS)
+    serve_requests(broker, subjects.PLAYER_COMMAND, "player", CommandRequest, command, max_workers=WORKERS)
+    serve_requests(broker, subjects.PLAYER_HISTORY, "player", HistoryRequest, history, max_workers=8)

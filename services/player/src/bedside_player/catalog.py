@@ -1,5 +1,6 @@
 """The books, as the search service knows them: cached briefly, asked again on a miss."""
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
@@ -16,11 +17,17 @@ class Books:
         self.fetch = fetch
         self.books: dict[str, BookInfo] = {}
         self.fetched_at = 0.0
+        self.lock = asyncio.Lock()
 
     async def refresh(self) -> None:
-        catalog = await self.fetch(CatalogRequest())
-        self.books = {book.id: book for book in catalog.books}
-        self.fetched_at = time.monotonic()
+        """Ask search for the catalog; many callers at once share one request."""
+        asked_at = time.monotonic()
+        async with self.lock:
+            if self.fetched_at >= asked_at:
+                return  # someone refreshed while this caller waited
+            catalog = await self.fetch(CatalogRequest())
+            self.books = {book.id: book for book in catalog.books}
+            self.fetched_at = time.monotonic()
 
     async def all(self) -> list[BookInfo]:
         if time.monotonic() - self.fetched_at > CACHE_S:

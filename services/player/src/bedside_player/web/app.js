@@ -48,16 +48,16 @@
   function deviceName() {
     const given = query.get("device");
     if (given && /^[A-Za-z0-9_-]{1,64}$/.test(given)) return given;
-    // One name per tab: two tabs are two devices.
+    // One name per tab (two tabs are two devices), saying roughly what the device is.
+    const ua = navigator.userAgent;
+    const kind = /iPhone/.test(ua) ? "iphone" : /iPad/.test(ua) ? "ipad" : /Android/.test(ua) ? "android" : "browser";
+    const made = `${kind}-${Math.random().toString(36).slice(2, 6)}`;
     try {
       const kept = sessionStorage.getItem("bedside-device");
       if (kept) return kept;
-      const made = "web-" + Math.random().toString(36).slice(2, 8);
       sessionStorage.setItem("bedside-device", made);
-      return made;
-    } catch {
-      return "web-" + Math.random().toString(36).slice(2, 8);
-    }
+    } catch { /* private mode: a fresh name each load */ }
+    return made;
   }
 
   function clock(ms) {
@@ -550,7 +550,7 @@
       const title = entry.chapter != null ? chapterTitle(entry.chapter) : null;
       const bits = [kindLabel(entry)];
       if (entry.chapter != null) bits.push(title ? `ch. ${entry.chapter} · ${title}` : `ch. ${entry.chapter}`);
-      if (entry.device) bits.push(entry.device);
+      if (entry.device) bits.push(entry.device === DEVICE ? "here" : `on ${entry.device}`);
       what.textContent = bits.filter(Boolean).join(" · ");
       b.append(when, what);
       b.setAttribute("aria-label", `Go to ${clock(entry.position_ms || 0)}, ${what.textContent}`);

@@ -1,0 +1,154 @@
+"""Shared parts of the player benchmarks: a fresh bus, the fake search, a player process, floors.
+
+Run the benchmarks from the repository root, e.g. ``.venv/bin/python -m bench.player_reports``.
+Nothing here asserts a time; everything is printed.
+"""
+
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import httpx
+import nats
+from bedside_player.fake_search import FakeSearch, SyntheticBook
+from bedside_player.listeners import Listeners
+from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.js.api import StorageType, StreamConfig
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def summary(values_ms: Sequence[float]) -> str:
+    return (
+        f"p50 {percentile(values_ms, 50):.2f} ms  p95 {percentile(values_ms, 95):.2f} ms  "
+        f"p99 {percentile(values_ms, 99):.2f} ms  "
+        f"(n={len(values_ms)}, mean {statistics.fmean(values_ms):.2f})"
+    )
+
+
+def start_nats() -> NatsServer:
+    store = Path(tempfile.mkdtemp(prefix="bedside-bench-nats-"))
+    config = NatsServerConfig(store_dir=store, port=free_port(), monitor_port=free_port(), name="bench")
+    return NatsServer(config).start()
+
+
+def spawn_player(env: dict[str, str], log: Path) -> "subprocess.Popen[bytes]":
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "bedside", "serve", "player"],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+
+
+class Bench:
+    """A bus, a fake search on it, and one player process."""
+
+    def __init__(self) -> None:
+        self.server = start_nats()
+        self.port = free_port()
+        self.data_dir = Path(tempfile.mkdtemp(prefix="bedside-bench-data-"))
+        self.client: Client | None = None
+        self.player: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def nc(self) -> Client:
+        assert self.client is not None
+        return self.client
+
+    async def start(self, player: bool = True) -> "Bench":
+        self.client = await nats.connect(self.server.url)
+        await FakeSearch(self.client, [SyntheticBook("b1", duration_ms=100 * 3600_000)]).start()
+        if player:
+            env = {
+                **os.environ,
+                "NATS_URL": self.server.url,
+                "BEDSIDE_DATA_DIR": str(self.data_dir),
+                "BEDSIDE_HTTP_PORT": str(self.port),
+                "BEDSIDE_LOG_FORMAT": "json",
+                "BEDSIDE_LOG_LEVEL": "warning",
+            }
+            self.player = spawn_player(env, self.data_dir / "player.log")
+            await self.wait_http()
+        return self
+
+    async def wait_http(self) -> None:
+        async with httpx.AsyncClient() as client:
+            for _ in range(1200):
+                try:
+                    if (await client.get(self.url + "/api/openapi.json")).status_code == 200:
+                        return
+                except httpx.TransportError:
+                    await asyncio.sleep(0.1)
+        raise RuntimeError("the player did not start")
+
+    async def listeners(self, count: int, prefix: str = "bench") -> list[tuple[str, str]]:
+        registry = await Listeners.open(self.nc.jetstream())
+        return [(f"{prefix}{i}", await registry.create(f"{prefix}{i}")) for i in range(count)]
+
+    async def stop(self) -> None:
+        if self.player is not None:
+            self.player.terminate()
+            self.player.wait(20)
+        if self.client is not None:
+            await self.client.close()
+        self.server.stop()
+
+
+async def floor_request_reply(nc: Client, n: int = 2000) -> list[float]:
+    """nats-py request-reply round trips to a trivial responder in the same process."""
+
+    async def echo(msg: Msg) -> None:
+        await msg.respond(msg.data)
+
+    sub = await nc.subscribe("bench.floor.echo", cb=echo)
+    # the responder lives on a second connection, as a service would
+    samples = []
+    for _ in range(n):
+        started = time.perf_counter()
+        await nc.request("bench.floor.echo", b"{}", timeout=5)
+        samples.append((time.perf_counter() - started) * 1000)
+    await sub.unsubscribe()
+    return samples
+
+
+async def floor_publish_ack(nc: Client, n: int = 2000) -> list[float]:
+    """JetStream publish-ack round trips on a file stream like the player's."""
+    js = nc.jetstream()
+    await js.add_stream(StreamConfig(name="BENCHFLOOR", subjects=["benchfloor.>"], storage=StorageType.FILE))
+    samples = []
+    payload = b'{"kind":"reported","device":"d","position_ms":1000,"playing":true,"basis_seq":0}'
+    for i in range(n):
+        started = time.perf_counter()
+        await js.publish(f"benchfloor.{i % 50}", payload, stream="BENCHFLOOR")
+        samples.append((time.perf_counter() - started) * 1000)
+    await js.delete_stream("BENCHFLOOR")
+    return samples
+
+
+async def floors(nc: Client) -> tuple[list[float], list[float]]:
+    rr = await floor_request_reply(nc)
+    ack = await floor_publish_ack(nc)
+    print(f"floor  nats-py request-reply round trip   {summary(rr)}")
+    print(f"floor  JetStream publish ack (file)        {summary(ack)}")
+    return rr, ack
+
+
+def ratio(measured: Sequence[float], floor: Sequence[float], p: float) -> str:
+    return f"{percentile(measured, p) / percentile(floor, p):.1f}x"

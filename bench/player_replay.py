@@ -1,0 +1,76 @@
+"""Replay time for 1,000,000 events, generated straight into the PLAYER stream.
+
+Events are reports spread over 1,000 listener-books. The floor is reading the same
+messages with an ordered consumer and doing nothing with them.
+``.venv/bin/python -m bench.player_replay [EVENTS]``
+"""
+
+import asyncio
+import sys
+import time
+
+from bedside_contracts import subjects
+from bedside_contracts.player import PositionReported
+from bedside_player.replay import rebuild, snapshots, write_snapshot
+from bedside_player.store import EventStore, subject_of
+from nats.js.api import DeliverPolicy
+
+from bench.player_common import Bench
+
+BOOKS = 1000
+
+
+async def generate(bench: Bench, events: int) -> float:
+    store = EventStore(bench.nc.jetstream())
+    await store.declare()
+    started = time.perf_counter()
+    for n in range(events):
+        key = n % BOOKS
+        event = PositionReported(device="d", position_ms=n // BOOKS * 1000, playing=True, basis_seq=0)
+        await bench.nc.publish(subject_of(f"l{key}", "b1"), event.model_dump_json().encode())
+        if n % 5000 == 4999:
+            await bench.nc.flush()
+    await bench.nc.flush()
+    for _ in range(100_000):  # the server stores what was flushed a moment later
+        if await store.last_seq() >= events:
+            break
+        await asyncio.sleep(0.2)
+    return time.perf_counter() - started
+
+
+async def read_floor(bench: Bench, events: int) -> float:
+    js = bench.nc.jetstream()
+    started = time.perf_counter()
+    sub = await js.subscribe(
+        subjects.PLAYER_SUBJECTS,
+        ordered_consumer=True,
+        stream=subjects.PLAYER_STREAM,
+        deliver_policy=DeliverPolicy.ALL,
+        pending_msgs_limit=1_000_000,
+    )
+    async for msg in sub.messages:
+        if msg.metadata.sequence.stream >= events:
+            break
+    await sub.unsubscribe()
+    return time.perf_counter() - started
+
+
+async def main(events: int) -> None:
+    bench = await Bench().start(player=False)
+    try:
+        made = await generate(bench, events)
+        print(f"generated {events:,} events over {BOOKS} listener-books in {made:.1f} s")
+        floor = await read_floor(bench, events)
+        print(f"floor  ordered consumer read of {events:,} messages: {floor:.1f} s ({events / floor:,.0f}/s)")
+        js = bench.nc.jetstream()
+        projections, report = await rebuild(js)
+        print(f"replay {report.line()}  -> {report.seconds / floor:.1f}x the read floor")
+        written = await write_snapshot(await snapshots(js), projections)
+        _, again = await rebuild(js, use_snapshot=True)
+        print(f"replay from a snapshot of {written} projections: {again.line()}")
+    finally:
+        await bench.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000))

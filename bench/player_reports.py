@@ -1,0 +1,135 @@
+"""Report -> ack latency at 1,000 reports/s, and the saturation rate of one player instance.
+
+Both over HTTP (what a device does) and over the bus (PLAYER_COMMAND), each beside its
+floor measured in the same run. ``.venv/bin/python -m bench.player_reports``
+"""
+
+import asyncio
+import json
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import httpx
+from bedside_contracts import subjects
+from bedside_contracts.player import CommandRequest, Report
+
+from bench.player_common import Bench, floors, percentile, ratio, summary
+
+RATE = 1000
+Send = Callable[[int], Coroutine[Any, Any, float]]
+SECONDS = 10
+LISTENERS = 50
+SATURATION_S = 8
+
+
+class Devices:
+    """One device per listener; each keeps its own basis (the seq of its last ack)."""
+
+    def __init__(self, bench: Bench, people: list[tuple[str, str]]) -> None:
+        self.bench = bench
+        self.people = people
+        self.basis = [0] * len(people)
+        self.position = [0] * len(people)
+        self.http = httpx.AsyncClient(
+            base_url=bench.url, limits=httpx.Limits(max_connections=200, max_keepalive_connections=200)
+        )
+
+    async def http_report(self, i: int) -> float:
+        name, token = self.people[i]
+        self.position[i] += 1000
+        body = {"device": "d", "position_ms": self.position[i], "playing": True, "basis_seq": self.basis[i]}
+        started = time.perf_counter()
+        response = await self.http.post(
+            f"/api/listeners/{name}/books/b1/reports", json=body, headers={"Authorization": f"Bearer {token}"}
+        )
+        elapsed = (time.perf_counter() - started) * 1000
+        if response.status_code != 200:
+            raise RuntimeError(response.text)
+        self.basis[i] = max(self.basis[i], response.json()["seq"])
+        return elapsed
+
+    async def bus_report(self, i: int) -> float:
+        name, _ = self.people[i]
+        self.position[i] += 1000
+        command = Report(device="d", position_ms=self.position[i], playing=True, basis_seq=self.basis[i])
+        data = CommandRequest(listener=name, book="b1", command=command).model_dump_json().encode()
+        started = time.perf_counter()
+        reply = await self.bench.nc.request(subjects.PLAYER_COMMAND, data, timeout=30)
+        elapsed = (time.perf_counter() - started) * 1000
+        result = json.loads(reply.data)
+        if not result.get("accepted"):
+            raise RuntimeError(reply.data)
+        self.basis[i] = max(self.basis[i], result["seq"])
+        return elapsed
+
+
+async def paced(send: Send, rate: int, seconds: int, people: int) -> tuple[list[float], float, int]:
+    """Open loop: a report every 1/rate s whatever the answers; latency from send to ack.
+
+    Returns the latencies of acknowledged reports, the rate actually offered, and failures.
+    """
+    interval = 1 / rate
+    start = time.perf_counter()
+    tasks = []
+    for n in range(rate * seconds):
+        delay = start + n * interval - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        tasks.append(asyncio.create_task(send(n % people)))
+    offered = rate * seconds / (time.perf_counter() - start)
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    samples = [r for r in results if isinstance(r, float)]
+    return samples, offered, len(results) - len(samples)
+
+
+async def saturate(send: Send, workers: int, seconds: int, people: int) -> float:
+    """Closed loop: ``workers`` devices reporting back to back; reports acknowledged per second."""
+    done = 0
+    stop = time.perf_counter() + seconds
+
+    async def worker(w: int) -> None:
+        nonlocal done
+        i = w
+        while time.perf_counter() < stop:
+            await send(i % people)
+            done += 1
+            i += workers
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker(w) for w in range(workers)))
+    return done / (time.perf_counter() - started)
+
+
+async def main() -> None:
+    bench = await Bench().start()
+    try:
+        rr, ack = await floors(bench.nc)
+        devices = Devices(bench, await bench.listeners(LISTENERS))
+        for i in range(LISTENERS):  # warm up: every projection and token cache exists
+            await devices.http_report(i)
+        for label, send in (("bus ", devices.bus_report), ("http", devices.http_report)):
+            samples, offered, failed = await paced(send, RATE, SECONDS, LISTENERS)
+            print(
+                f"{label} report->ack at {RATE}/s (offered {offered:.0f}/s, {failed} failed)  "
+                f"{summary(samples)}  "
+                f"vs request-reply floor p50 {ratio(samples, rr, 50)}, p95 {ratio(samples, rr, 95)}; "
+                f"vs publish-ack floor p50 {ratio(samples, ack, 50)}"
+            )
+        for label, send, workers in (("bus ", devices.bus_report, 50), ("http", devices.http_report, 50)):
+            rate = await saturate(send, workers, SATURATION_S, LISTENERS)
+            print(
+                f"{label} saturation, one player instance, {workers} concurrent devices: "
+                f"{rate:,.0f} reports/s"
+            )
+        print(
+            f"(floors p50: request-reply {percentile(rr, 50):.2f} ms, "
+            f"publish ack {percentile(ack, 50):.2f} ms)"
+        )
+        await devices.http.aclose()
+    finally:
+        await bench.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
