@@ -52,6 +52,15 @@ def overlap(query: str, text: str) -> float:
     return len(asked & words(text)) / len(asked) if asked else 0.0
 
 
+def fused_like(overlap_share: float, rank: int) -> float:
+    """A score on the real search's scale (reciprocal-rank fusion of two rankings, k=60).
+
+    A passage holding every asked word scores as if both rankings put it first; one
+    holding a quarter of them, about as if only one ranking had found it.
+    """
+    return (1 + overlap_share) / (60 + rank)
+
+
 @dataclass
 class DoubleBook:
     info: BookInfo
@@ -98,7 +107,10 @@ class SearchDouble:
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1].start_ms))[: request.limit]
         return FoundPassages(
             lines=[hit_line(p, request.here_ms) for _, p in best],
-            hits=[Hit(passage_id=p.id, start_ms=p.start_ms, chapter=p.chapter, score=s) for s, p in best],
+            hits=[
+                Hit(passage_id=p.id, start_ms=p.start_ms, chapter=p.chapter, score=fused_like(s, rank))
+                for rank, (s, p) in enumerate(best, start=1)
+            ],
         )
 
     async def recall(self, request: Recall) -> Recalled:
