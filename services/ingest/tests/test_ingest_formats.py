@@ -235,3 +235,37 @@ def test_whisper_word_timeline_of_moby_dick() -> None:
     passages = chunk_book(book)
     assert sum(len(p.cues) for p in passages) == sum(len(c.units) for c in book.chapters)
     assert "Call me Ishmael." in passages[1].text or "Call me Ishmael." in passages[0].text
+
+
+def test_a_webvtt_chapters_track(tmp_path: Path) -> None:
+    track = (
+        "WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nThe Start\n\n00:00:05.000 --> 00:00:09.000\nThe Middle.\n"
+    )
+    chapters = write(tmp_path, "tiny.chapters.vtt", track)
+    book = read_book(write(tmp_path, "tiny.vtt", VTT), chapters_path=chapters)
+    assert [(c.n, c.title, c.start_ms) for c in book.chapters] == [
+        (1, "The Start", 0),
+        (2, "The Middle", 5000),
+    ]
+
+
+def test_plain_text_skips_a_table_of_contents(tmp_path: Path) -> None:
+    contents = "\n".join(f"Chapter {n}. Step {n}" for n in range(1, 4))
+    body = "\n\n".join(f"CHAPTER {n}\n\nStep {n}\n\nText of part {n}." for n in range(1, 4))
+    book = read_book(write(tmp_path, "toc.txt", f"Title\n\nContents\n\n{contents}\n\nPART ONE\n\n{body}\n"))
+    assert [(c.n, c.title) for c in book.chapters] == [(1, "Step 1"), (2, "Step 2"), (3, "Step 3")]
+    assert [u.text for u in book.chapters[0].units] == ["Text of part 1."]
+
+
+def test_plain_text_of_black_beauty_reads_like_its_json_book(tmp_path: Path) -> None:
+    data = json.loads(corpus_file("black_beauty.json").read_text())
+    contents = "\n".join(f"Chapter {c['n']}. {c['title']}" for c in data["chapters"])
+    body = "\n\n".join(f"CHAPTER {c['n']}\n\n{c['title']}\n\n{c['text']}" for c in data["chapters"])
+    path = write(
+        tmp_path, "bb.txt", f"{data['title']}\nby {data['author']}\n\nContents\n\n{contents}\n\n{body}\n"
+    )
+    as_text = read_book(path)
+    as_json = read_book(corpus_file("black_beauty.json"))
+    assert (as_text.title, as_text.author) == (as_json.title, as_json.author)
+    assert [(c.n, c.title) for c in as_text.chapters] == [(c.n, c.title) for c in as_json.chapters]
+    assert chunk_book(as_text) == chunk_book(as_json)

@@ -10,6 +10,7 @@ from typing import Any
 
 from bedside_ingest.book import Chapter, Transcript, Unit
 from bedside_ingest.errors import BadInput
+from bedside_ingest.formats.subtitles import read_webvtt
 from bedside_ingest.text import clean, ends_sentence, heading_title, word_count
 from bedside_ingest.timecodes import BadTime, flexible_ms
 
@@ -41,8 +42,11 @@ class ChaptersFile:
 
 def read_chapters_file(path: Path, content: str) -> ChaptersFile:
     """A JSON list of ``{title, start}``, start in seconds or "H:MM:SS", strictly increasing;
-    or an object ``{title, author, chapters: [...]}`` that also names the book.
+    or an object ``{title, author, chapters: [...]}`` that also names the book; or a WebVTT
+    chapters track (each cue's text is a chapter title, its start the chapter's start).
     """
+    if content.lstrip("\ufeff").startswith("WEBVTT"):
+        return _chapters_track(path, content)
     try:
         data = json.loads(content)
     except json.JSONDecodeError as error:
@@ -65,6 +69,18 @@ def read_chapters_file(path: Path, content: str) -> ChaptersFile:
             raise BadInput(path, f"starts at {entry['start']!r}, not after the chapter before", where)
         marks.append(ChapterMark(name, start, where))
     return ChaptersFile(marks, title, author)
+
+
+def _chapters_track(path: Path, content: str) -> ChaptersFile:
+    marks: list[ChapterMark] = []
+    for cue in read_webvtt(path, content).units:
+        start = cue.start_ms or 0
+        if marks and start <= marks[-1].start_ms:
+            raise BadInput(path, "a chapter starts no later than the one before", cue.where)
+        marks.append(ChapterMark(cue.text.rstrip("."), start, cue.where))
+    if not marks:
+        raise BadInput(path, "the chapters track has no cues")
+    return ChaptersFile(marks)
 
 
 def split_by_marks(

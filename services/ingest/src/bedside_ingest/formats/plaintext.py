@@ -14,8 +14,11 @@ from bedside_ingest.formats.untimed import untimed_chapter
 from bedside_ingest.text import clean, heading_title, word_count
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,3}\s+(?P<title>\S.*)$")
+_GROUPING = re.compile(r"^\s*(part|book)\b", re.IGNORECASE)
+_CONTENTS = re.compile(r"^(table of )?contents\.?$", re.IGNORECASE)
 _BY = re.compile(r"^by\s+(?P<author>.+)$", re.IGNORECASE)
 MAX_TITLE_WORDS = 10
+CONTENTS_RUN = 3
 
 
 def _heading(line: str) -> str | None:
@@ -41,23 +44,45 @@ def _paragraphs(lines: list[tuple[int, str]]) -> list[tuple[str, str]]:
     return paragraphs
 
 
+def _without_contents(
+    starts: list[tuple[int, int, str]], lines: list[tuple[int, str]]
+) -> tuple[list[tuple[int, int, str]], set[int]]:
+    """Headings listed one after another with nothing between them are a table of contents:
+    in a run of three or more all but the last are dropped (the last is the first chapter
+    itself, or the list's last entry heading what follows it); their lines are skipped.
+    """
+    runs: list[list[tuple[int, int, str]]] = []
+    for start in starts:
+        previous = runs[-1][-1] if runs else None
+        if previous is not None and not any(line.strip() for _, line in lines[previous[0] + 1 : start[0]]):
+            runs[-1].append(start)
+        else:
+            runs.append([start])
+    kept = [start for run in runs for start in (run if len(run) < CONTENTS_RUN else run[-1:])]
+    listed = {number for run in runs if len(run) >= CONTENTS_RUN for _, number, _ in run[:-1]}
+    return kept, listed
+
+
 def read_plain_text(path: Path, content: str) -> Book:
     lines = list(enumerate(content.lstrip("\ufeff").splitlines(), start=1))
-    starts = [
+    found = [
         (i, number, title) for i, (number, line) in enumerate(lines) if (title := _heading(line)) is not None
     ]
-    front = lines[: starts[0][0]] if starts else []
+    starts, contents = _without_contents(found, lines)
+    front = [(n, line) for n, line in lines[: starts[0][0]] if n not in contents] if starts else []
     title, author, front_text = _front_matter(path, front)
     chapters: list[Chapter] = []
     if front_text:
         chapters.append(untimed_chapter(0, "Opening", _paragraphs(front_text), "the opening lines"))
     if not starts:
         return _whole(path, lines, title, author)
-    for k, (i, number, found) in enumerate(starts):
+    for k, (i, number, named) in enumerate(starts):
         end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
-        heading, body = _title_below(found, lines[i + 1 : end])
+        heading, body = _title_below(named, lines[i + 1 : end])
         where = f"line {number} ({heading!r})"
         chapter = untimed_chapter(len(chapters) + (0 if front_text else 1), heading, _paragraphs(body), where)
+        if not chapter.units and _GROUPING.match(lines[i][1]):
+            continue  # "Part Two" over its first chapter groups chapters; it is not one
         if not chapter.units:
             raise BadInput(path, f"the chapter {heading!r} has no text", f"line {number}")
         chapters.append(chapter)
@@ -77,8 +102,8 @@ def _front_matter(path: Path, front: list[tuple[int, str]]) -> tuple[str, str, l
     rest: list[tuple[int, str]] = []
     for number, line in front:
         text = clean(line)
-        if not text:
-            rest.append((number, line))
+        if not text or _CONTENTS.match(text):
+            rest.append((number, ""))
         elif not title and word_count(text) <= MAX_TITLE_WORDS and not rest:
             title = text.strip("#").strip()
         elif not author and (by := _BY.match(text)) and not any(r[1].strip() for r in rest):
