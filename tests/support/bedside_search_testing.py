@@ -113,6 +113,10 @@ FIXED_VOCABULARY = frozenset(_WORD.findall(NOT_TOLD.lower())) | {"chapter", "id"
 """Words a line may carry whatever the place: the guard's own sentence and labels."""
 
 
+_LABELS = re.compile(r"^\[\d+:\d\d:\d\d, id=\d+\] (chapter \d+, )?")
+"""The guard's stamp and chapter number: a time, an id and a number say nothing of the story."""
+
+
 def words(text: str) -> set[str]:
     return set(_WORD.findall(text.lower()))
 
@@ -134,7 +138,7 @@ def leaks(line: str, passages: list[Passage], here_ms: int) -> set[str]:
     heard_titles = {p.chapter_title for p in firsts.values() if p.start_ms < here_ms}
     for title in heard_titles:  # a chapter begun behind the line may be named with its words
         heard |= words(title)
-    leaked = (words(line) & unheard) - heard
+    leaked = (words(_LABELS.sub("", line)) & unheard) - heard
     for first in firsts.values():
         title = first.chapter_title
         if first.start_ms >= here_ms and title not in heard_titles and f'"{title}"' in line:

@@ -1,0 +1,75 @@
+"""find_passage over NATS (request to reply, the handler in this process) beside the
+in-process floor (one query embedding + the vector search, same run), on Black Beauty.
+
+    .venv/bin/python -m bench.search_find_latency
+"""
+
+import asyncio
+import time
+
+from bedside_contracts import subjects
+from bedside_contracts.search import FindPassage, FoundPassages
+from bedside_runtime.bus import call
+from bedside_search.handlers import serve_search
+from bedside_search.terms import encode_query
+from faststream.nats import NatsBroker
+
+from bench.report import Figure, report
+from bench.search_common import black_beauty_bench, percentile
+
+QUERIES = 500
+
+
+async def main() -> None:
+    async with black_beauty_bench(QUERIES) as bench:
+        engine = bench.engine
+        book = engine.book("black_beauty")
+        for query in bench.queries[:20]:  # warm the model and the store
+            await engine.find(FindPassage(book=book.id, here_ms=0, query=query))
+
+        floor: list[float] = []
+        for query in bench.queries:
+            started = time.perf_counter()
+            vector = engine.embedder.embed_query(query)
+            await engine.store.search(book.collection, vector, encode_query(query), engine.depth)
+            floor.append((time.perf_counter() - started) * 1000)
+
+        server = NatsBroker([bench.nats_url], logger=None)
+        serve_search(server, engine)
+        await server.start()
+        client = NatsBroker([bench.nats_url], logger=None)
+        await client.connect()
+        over_nats: list[float] = []
+        here = bench.duration_ms // 2
+        try:
+            for query in bench.queries:
+                started = time.perf_counter()
+                request = FindPassage(book=book.id, here_ms=here, query=query)
+                await call(client, subjects.SEARCH_FIND, request, FoundPassages)
+                over_nats.append((time.perf_counter() - started) * 1000)
+        finally:
+            await client.stop()
+            await server.stop()
+
+    floor_p50 = percentile(floor, 50)
+    report(
+        [
+            Figure(
+                f"search find_passage over NATS p50 ({QUERIES} queries, BB)",
+                percentile(over_nats, 50),
+                "ms",
+                floor=floor_p50,
+            ),
+            Figure(
+                "search find_passage over NATS p95",
+                percentile(over_nats, 95),
+                "ms",
+                floor=percentile(floor, 95),
+            ),
+            Figure("search floor in process (embed + search) p50", floor_p50, "ms"),
+        ]
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
