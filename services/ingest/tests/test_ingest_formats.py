@@ -1,6 +1,7 @@
 """Each reader on tiny inline files, and on the real timing files of the shared corpus."""
 
 import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -269,3 +270,62 @@ def test_plain_text_of_black_beauty_reads_like_its_json_book(tmp_path: Path) -> 
     assert (as_text.title, as_text.author) == (as_json.title, as_json.author)
     assert [(c.n, c.title) for c in as_text.chapters] == [(c.n, c.title) for c in as_json.chapters]
     assert chunk_book(as_text) == chunk_book(as_json)
+
+
+CONTAINER = """<?xml version="1.0"?>
+<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+  <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>
+</container>"""
+
+
+def overlay_epub(path: Path, title: str, parts: list[tuple[str, str]]) -> Path:
+    """An EPUB 3 whose pages (OEBPS/text/N.xhtml) have sync maps (OEBPS/smil/N.smil)."""
+    items, spine = [], []
+    for n in range(1, len(parts) + 1):
+        items.append(
+            f'<item id="p{n}" href="text/{n}.xhtml" media-type="application/xhtml+xml" media-overlay="s{n}"/>'
+        )
+        items.append(f'<item id="s{n}" href="smil/{n}.smil" media-type="application/smil+xml"/>')
+        spine.append(f'<itemref idref="p{n}"/>')
+    opf = (
+        '<package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata '
+        f'xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>{title}</dc:title>'
+        f"<dc:creator>Someone</dc:creator></metadata><manifest>{''.join(items)}</manifest>"
+        f"<spine>{''.join(spine)}</spine></package>"
+    )
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("mimetype", "application/epub+zip")
+        archive.writestr("META-INF/container.xml", CONTAINER)
+        archive.writestr("OEBPS/content.opf", opf)
+        for n, (smil, page) in enumerate(parts, start=1):
+            archive.writestr(f"OEBPS/smil/{n}.smil", smil)
+            archive.writestr(f"OEBPS/text/{n}.xhtml", page)
+    return path
+
+
+def test_an_epub_with_media_overlays_is_timed(tmp_path: Path) -> None:
+    smil = SMIL.replace("../text/page.xhtml", "../text/1.xhtml")
+    book = read_book(overlay_epub(tmp_path / "tiny.epub", "Tiny Overlay", [(smil, PAGE)]))
+    assert (book.timed, book.format, book.title, book.author) == (
+        True,
+        "epub-media-overlay",
+        "Tiny Overlay",
+        "Someone",
+    )
+    assert [(u.text, u.start_ms) for u in book.chapters[0].units] == [
+        ("Part One", 0),
+        ("The lamp was lit.", 1500),
+        ("The ship came home.", 4250),
+    ]
+
+
+def test_civil_disobedience_packaged_as_an_epub_reads_like_its_unpacked_overlay(tmp_path: Path) -> None:
+    folder = corpus_file("formats/epub-media-overlay-civil-disobedience")
+    parts = [
+        ((folder / f"smil_{n}.smil").read_text(), (folder / f"sync_text_{n}.xhtml").read_text())
+        for n in (1, 2)
+    ]
+    packed = read_book(overlay_epub(tmp_path / "civil.epub", "On the Duty of Civil Disobedience", parts))
+    unpacked = read_book(folder)
+    assert [c.title for c in packed.chapters] == [c.title for c in unpacked.chapters]
+    assert chunk_book(packed) == chunk_book(unpacked)

@@ -14,8 +14,9 @@ from bedside_ingest.chapters import is_chapters_list, read_chapters_file, split_
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.epub import read_epub
 from bedside_ingest.formats.jsonbook import is_json_book, read_json_book
+from bedside_ingest.formats.overlays import read_overlays
 from bedside_ingest.formats.plaintext import read_plain_text
-from bedside_ingest.formats.smil import SmilReader
+from bedside_ingest.formats.smil import SmilReader, files_beside
 from bedside_ingest.formats.subtitles import looks_like_srt, read_srt, read_webvtt
 from bedside_ingest.formats.timedjson import json_transcript_kind, read_timed_json
 from bedside_ingest.text import word_count
@@ -131,7 +132,7 @@ def _read_smil_folder(folder: Path, chapters_path: Path | None) -> Book:
         raise BadInput(folder, "is a folder without SMIL sync maps; name one file to ingest")
     reader = SmilReader()
     for smil in maps:
-        reader.read(smil, _decode(smil, _read_bytes(smil)))
+        reader.read(str(smil), _decode(smil, _read_bytes(smil)), files_beside(smil))
     return _timed(reader.transcript(), folder, chapters_path)
 
 
@@ -162,7 +163,8 @@ def _parse(path: Path, chapters_path: Path | None) -> Book:
     content = _read_bytes(path)
     kind = detect(path, content)
     if kind == "epub":
-        return read_epub(path)
+        overlays = read_overlays(path)
+        return read_epub(path) if overlays is None else _timed(overlays, path, chapters_path)
     text = _decode(path, content)
     if kind == "webvtt":
         return _timed(read_webvtt(path, text), path, chapters_path)
@@ -170,7 +172,7 @@ def _parse(path: Path, chapters_path: Path | None) -> Book:
         return _timed(read_srt(path, text), path, chapters_path)
     if kind == "smil":
         reader = SmilReader()
-        reader.read(path, text)
+        reader.read(str(path), text, files_beside(path))
         return _timed(reader.transcript(), path, chapters_path)
     if kind == "json":
         return _read_json(path, text, chapters_path)

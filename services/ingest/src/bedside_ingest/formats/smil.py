@@ -5,8 +5,10 @@ Clip times count from the start of their audio file; when the audio file changes
 chapter is common) the book clock carries on from the end of the last clip of the file before.
 """
 
+import posixpath
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -56,27 +58,44 @@ def find_page(smil_path: Path, reference: str) -> Path | None:
     return pages[0] if len(pages) == 1 else None
 
 
+PageLoader = Callable[[str, str], tuple[str, str] | None]
+"""``(sync map name, page reference) -> (page name, page content)``, or None when absent."""
+
+
+def files_beside(smil_path: Path) -> PageLoader:
+    """Pages on disk, found as ``find_page`` finds them."""
+
+    def load(smil_name: str, reference: str) -> tuple[str, str] | None:
+        path = find_page(smil_path, reference)
+        if path is None:
+            return None
+        try:
+            return str(path), path.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as error:
+            raise BadInput(path, f"cannot read the text page: {error}") from None
+
+    return load
+
+
 class SmilReader:
     """Reads one or more sync maps in order onto one book clock."""
 
     def __init__(self) -> None:
-        self._pages: dict[Path, _Page] = {}
+        self._pages: dict[str, _Page] = {}
         self._units: list[Unit] = []
         self._audio: str | None = None
         self._offset_ms = 0
         self._file_end_ms = 0
 
-    def _page(self, smil_path: Path, reference: str, where: str) -> _Page:
-        path = find_page(smil_path, reference)
-        if path is None:
-            raise BadInput(smil_path, f"the text page {reference!r} is not beside the sync map", where)
-        if path not in self._pages:
-            try:
-                by_id, heading_ids, _ = parse_page(path.read_text(encoding="utf-8-sig"))
-            except (OSError, UnicodeDecodeError) as error:
-                raise BadInput(path, f"cannot read the text page: {error}") from None
-            self._pages[path] = _Page(by_id, heading_ids, _numbered(by_id))
-        return self._pages[path]
+    def _page(self, smil: str, reference: str, where: str, load: PageLoader) -> _Page:
+        found = load(smil, reference)
+        if found is None:
+            raise BadInput(smil, f"the text page {reference!r} is not beside the sync map", where)
+        name, content = found
+        if name not in self._pages:
+            by_id, heading_ids, _ = parse_page(content)
+            self._pages[name] = _Page(by_id, heading_ids, _numbered(by_id))
+        return self._pages[name]
 
     def _text(self, page: _Page, fragment: str) -> tuple[str, bool] | None:
         element_id = fragment if fragment in page.by_id else None
@@ -87,32 +106,33 @@ class SmilReader:
             return None
         return page.by_id[element_id], element_id in page.heading_ids
 
-    def read(self, smil_path: Path, content: str) -> None:
+    def read(self, smil: str, content: str, load: PageLoader) -> None:
+        """Add the pars of one sync map named ``smil``; ``load`` finds the pages it points at."""
         try:
             root = ET.fromstring(content)
         except ET.ParseError as error:
-            raise BadInput(smil_path, f"not well-formed XML: {error}") from None
+            raise BadInput(smil, f"not well-formed XML: {error}") from None
         if _local(root.tag) != "smil":
-            raise BadInput(smil_path, f"the root element is <{_local(root.tag)}>, not <smil>")
+            raise BadInput(smil, f"the root element is <{_local(root.tag)}>, not <smil>")
         for index, par in enumerate((e for e in root.iter() if _local(e.tag) == "par"), start=1):
-            self._par(smil_path, par, f"par {par.get('id') or index}")
+            self._par(smil, par, f"par {par.get('id') or index}", load)
 
-    def _par(self, smil_path: Path, par: ET.Element, where: str) -> None:
+    def _par(self, smil: str, par: ET.Element, where: str, load: PageLoader) -> None:
         text = next((e for e in par if _local(e.tag) == "text"), None)
         audio = next((e for e in par if _local(e.tag) == "audio"), None)
         if text is None or audio is None or not text.get("src"):
-            raise BadInput(smil_path, "a <par> needs a <text src> and an <audio>", where)
+            raise BadInput(smil, "a <par> needs a <text src> and an <audio>", where)
         reference, _, fragment = (text.get("src") or "").partition("#")
-        page = self._page(smil_path, reference, where)
+        page = self._page(smil, reference, where, load)
         found = self._text(page, fragment)
         if found is None:
-            raise BadInput(smil_path, f"the page {reference!r} has no element with id {fragment!r}", where)
+            raise BadInput(smil, f"the page {reference!r} has no element with id {fragment!r}", where)
         try:
             begin = smil_ms(audio.get("clipBegin") or "0s")
             end = smil_ms(audio.get("clipEnd") or "")
         except BadTime as error:
-            raise BadInput(smil_path, str(error), where) from None
-        source = str(smil_path.parent / (audio.get("src") or ""))
+            raise BadInput(smil, str(error), where) from None
+        source = posixpath.normpath(posixpath.join(posixpath.dirname(smil), audio.get("src") or ""))
         if source != self._audio:
             if self._audio is not None:
                 self._offset_ms += self._file_end_ms
