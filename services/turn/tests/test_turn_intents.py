@@ -1,6 +1,7 @@
 """The keyless router's reading of utterances (plain code)."""
 
 import pytest
+from bedside_search.evaluation import query_sets
 from bedside_turn import intents
 from bedside_turn.intents import (
     BookEnd,
@@ -47,6 +48,13 @@ from bedside_turn.intents import (
         ("remind me who Ambrose is", Question("remind me who Ambrose is")),
         ("what did I miss?", Question("what did I miss?", recent=True)),
         ("I dozed off, what happened", Question("I dozed off, what happened", recent=True)),
+        ("where the tree crashes down in the storm", FindPlace("where the tree crashes down in the storm")),
+        ("when he arrives at the new stable", FindPlace("when he arrives at the new stable")),
+        ("the runaway ride on the moor", FindPlace("the runaway ride on the moor")),
+        ("waiting in the dark for the robbers", FindPlace("waiting in the dark for the robbers")),
+        ("being sold at the fair", FindPlace("being sold at the fair")),
+        ("where is the ferryman now?", Question("where is the ferryman now?")),
+        ("when did the storm start", Question("when did the storm start")),
         ("sing me a song", Other()),
         ("", Other()),
         ("um, okay", Other()),
@@ -54,3 +62,10 @@ from bedside_turn.intents import (
 )
 def test_the_router_reads_what_the_listener_wants(utterance: str, intent: intents.Intent) -> None:
     assert intents.read(utterance) == intent
+
+
+def test_every_navigation_query_of_the_search_evaluation_reads_as_a_goto() -> None:
+    """The evaluation's sleepy "take me to ..." phrasings (written by the search helper, not by us)."""
+    texts = [q.text for qs in query_sets() for q in qs.queries]
+    misread = [t for t in texts if not isinstance(intents.read(t), FindPlace | Chapter | BookStart | BookEnd)]
+    assert misread == []

@@ -120,7 +120,7 @@ _MISSED = re.compile(
     r"\bwhat did i miss\b|\bi (dozed|fell asleep|drifted)|\bwhat just happened\b|\bcatch me up\b"
 )
 _QUESTION_START = re.compile(
-    r"^(who|what|whats|what's|why|when|which|how|whose|is|was|were|did|does|do|has|had|are"
+    r"^(who|what|whats|what's|why|which|how|whose|is|was|were|did|does|do|has|had|are"
     r"|tell me|remind me|explain)\b"
 )
 _GOTO = re.compile(
@@ -131,6 +131,11 @@ _GOTO = re.compile(
     r"(?:where|when|with|about|that)?\s*"
 )
 _WHERE_PART = re.compile(r"^(?:where(?:'s| is)\s+)?the\s+(?:part|bit|moment|scene)\s+(?:where|when|with)\s+")
+_ASKING_WHEN = re.compile(
+    r"^(?:when|where)(?:'s|\s+(?:did|does|do|is|was|were|will|has|had|are|can|could|would|should)\b)"
+)
+_MOMENT = re.compile(r"^(?:the|that|a|an|this|those|his|her|their|where|when)\b|^\w{2,}ing\b")
+"""A description of a moment ("the runaway ride", "where the tree falls", "waiting in the dark")."""
 _FILLER = re.compile(r"^(?:ok(?:ay)?|um+|uh+|hey|so|and|oh|please|bedside)[,\s]+")
 
 
@@ -180,6 +185,8 @@ def read(utterance: str) -> Intent:
         return FindPlace(query=query) if len(query) >= 3 else Other()
     if where := _WHERE_PART.match(text):
         return FindPlace(query=text[where.end() :].strip())
-    if _QUESTION_START.match(text) or asked:
+    if _QUESTION_START.match(text) or _ASKING_WHEN.match(text) or asked:
         return Question(question=utterance.strip())
+    if _MOMENT.match(text) and len(text.split()) >= 2:
+        return FindPlace(query=text)
     return Other()

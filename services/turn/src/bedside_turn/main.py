@@ -24,6 +24,7 @@ log = structlog.get_logger("bedside.turn")
 
 MODEL_TIMEOUT_S = 20.0
 TURNS_DUPLICATE_WINDOW_S = 120.0
+ASK_WORKERS = 64
 
 
 def turns_stream(replicas: int) -> StreamConfig:
@@ -80,7 +81,8 @@ async def build(
         model=settings.model,
         retry=retry,
     )
-    serve_requests(broker, subjects.TURN_ASK, "turn", Ask, service.ask)
+    # A turn mostly waits (on the model, on search and player): answer many at once.
+    serve_requests(broker, subjects.TURN_ASK, "turn", Ask, service.ask, max_workers=ASK_WORKERS)
     log.info("turn service ready", mode=service.mode)
     return service
 
