@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import wave
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,8 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = REPO / "test-artifacts"
 BOOK_ID = "gull-point"
+AUDIO_BOOK_ID = "gull-point-audio"
+AUDIO_SECONDS = 120
 WAIT_MS = 20_000
 
 # A short book made up for these tests: four chapters, each with a scene a listener could
@@ -99,6 +102,25 @@ ninety-one steps. She did not look back until the boat was past the reef, and th
 """
 
 
+def write_audio_book(folder: Path) -> tuple[Path, Path]:
+    """A timed transcript (WebVTT, one cue every 10 s) and a silent WAV of the same length."""
+    sentences = [line.strip() for line in BOOK_TEXT.split(".") if len(line.split()) > 4]
+    cues = ["WEBVTT", ""]
+    for i, sentence in enumerate(sentences[: AUDIO_SECONDS // 10]):
+        start, end = i * 10, i * 10 + 10
+        cues += [f"00:{start // 60:02d}:{start % 60:02d}.000 --> 00:{end // 60:02d}:{end % 60:02d}.000"]
+        cues += [" ".join(sentence.split()) + ".", ""]
+    transcript = folder / "gull_point_audio.vtt"
+    transcript.write_text("\n".join(cues))
+    audio = folder / "gull_point_audio.wav"
+    with wave.open(str(audio), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(8000)
+        out.writeframes(b"\x00\x00" * 8000 * AUDIO_SECONDS)
+    return transcript, audio
+
+
 @dataclass
 class Bedside:
     system: RunningSystem
@@ -123,9 +145,9 @@ class Bedside:
         assert match, done.stdout + done.stderr
         return match.group(1)
 
-    def state(self, listener: str, token: str) -> dict[str, Any]:
+    def state(self, listener: str, token: str, book: str | None = None) -> dict[str, Any]:
         response = httpx.get(
-            f"{self.url}/api/listeners/{listener}/books/{self.book}/state",
+            f"{self.url}/api/listeners/{listener}/books/{book or self.book}/state",
             headers={"Authorization": f"Bearer {token}"},
             timeout=10,
         )
@@ -134,10 +156,12 @@ class Bedside:
         return state
 
 
-async def _ingest(nats_url: str, path: Path) -> dict[str, Any]:
+async def _ingest(nats_url: str, path: Path, book: str, audio: Path | None = None) -> dict[str, Any]:
     client = await nats.connect(nats_url)
     try:
-        request = {"path": str(path), "book": BOOK_ID}
+        request = {"path": str(path), "book": book}
+        if audio is not None:
+            request["audio_path"] = str(audio)
         reply = await client.request(subjects.INGEST_BOOK, json.dumps(request).encode(), timeout=110)
         answer: dict[str, Any] = json.loads(reply.data)
         return answer
@@ -165,12 +189,18 @@ def bedside(nats_url: str) -> Iterator[Bedside]:
     system = RunningSystem(nats_url, Path(tempfile.mkdtemp(prefix="bedside-data-")), SERVICES, free_port())
     try:
         system.start(timeout_s=300)
-        source = Path(tempfile.mkdtemp(prefix="bedside-page-book-")) / "gull_point.txt"
+        folder = Path(tempfile.mkdtemp(prefix="bedside-page-book-"))
+        source = folder / "gull_point.txt"
         source.write_text(BOOK_TEXT)
-        report = asyncio.run(_ingest(nats_url, source))
+        report = asyncio.run(_ingest(nats_url, source, BOOK_ID))
+        assert report.get("ok") is not False, report
+        transcript, audio = write_audio_book(folder)
+        report = asyncio.run(_ingest(nats_url, transcript, AUDIO_BOOK_ID, audio))
         assert report.get("ok") is not False, report
         running = Bedside(system, BOOK_ID)
-        _wait_for_book(running.url, running.add_listener("page-probe"), BOOK_ID)
+        probe = running.add_listener("page-probe")
+        _wait_for_book(running.url, probe, BOOK_ID)
+        _wait_for_book(running.url, probe, AUDIO_BOOK_ID)
         yield running
     finally:
         system.stop()
@@ -212,7 +242,7 @@ def open_page(
     opened: list[tuple[str, Page]] = []
     errors: list[str] = []
 
-    def open_(device: str, extra: str = "", block_events: bool = False) -> Page:
+    def open_(device: str, extra: str = "", block_events: bool = False, book: str = bedside.book) -> Page:
         context = browser.new_context(viewport={"width": 412, "height": 915})
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(f"{device}: {error}"))
@@ -221,7 +251,7 @@ def open_page(
             page.route(re.compile(r".*/events(\?.*)?$"), lambda route: route.abort())
         page.goto(
             f"{bedside.url}/?token={listener.token}&listener={listener.name}"
-            f"&book={bedside.book}&device={device}{extra}"
+            f"&book={book}&device={device}{extra}"
         )
         expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
         opened.append((device, page))
@@ -454,3 +484,35 @@ def test_the_sleep_timer_pauses_and_offers_where_i_fell_asleep(
     expect(page.locator("#answer")).to_contain_text("last awake at")
     page.get_by_role("button", name="Go back there").click()
     expect(page.locator("#pos")).to_have_text(re.compile("^" + clock(awake_at)[:-1]), timeout=WAIT_MS)
+
+
+def test_a_book_with_audio_plays_it_and_reports_where_it_is(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    page = open_page("phone", book=AUDIO_BOOK_ID)
+    audio = page.locator("#audio")
+    expect(audio).to_have_attribute("src", re.compile(rf"/api/books/{AUDIO_BOOK_ID}/audio\?token="))
+    page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("document.getElementById('audio').currentTime > 1", timeout=WAIT_MS)
+    page.get_by_role("button", name="Pause").click()
+    heard_ms = round(page.evaluate("document.getElementById('audio').currentTime") * 1000)
+    # The pause report carries the audio element's own position.
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while (state := bedside.state(listener.name, listener.token, AUDIO_BOOK_ID))["playing"]:
+        assert time.monotonic() < deadline, state
+        time.sleep(0.1)
+    assert abs(state["position_ms"] - heard_ms) <= 250, (state, heard_ms)
+    # A skip moves the audio itself, and the server with it.
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    page.wait_for_function(
+        f"Math.abs(document.getElementById('audio').currentTime * 1000 - {heard_ms + 30_000}) < 250",
+        timeout=WAIT_MS,
+    )
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while (
+        abs(bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)["position_ms"] - heard_ms - 30_000)
+        > 250
+    ):
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
