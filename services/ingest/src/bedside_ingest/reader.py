@@ -4,7 +4,6 @@
 
 import json
 import re
-import zipfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -206,7 +205,3 @@ def read_book(
     check_chapters(path, book)
     book = replace(book, source=path.name, title=title or book.title)
     return estimate_times(book, narration_wpm)
-
-
-def is_zip(path: Path) -> bool:
-    return zipfile.is_zipfile(path)
