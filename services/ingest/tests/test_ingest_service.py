@@ -133,17 +133,26 @@ async def test_the_same_content_twice_is_a_no_op(client: Client, tmp_path: Path)
     assert await stored_names(client, book) == [first.object_name]
 
 
-async def test_new_content_is_a_new_version(client: Client) -> None:
-    book = new_id()
-    first = await request_ingest(client, IngestBook(path=str(SAMPLE_TRANSCRIPT), book=book))
-    renamed = await request_ingest(
-        client, IngestBook(path=str(SAMPLE_TRANSCRIPT), book=book, title="Another Title")
-    )
+async def test_new_content_is_a_new_version_and_going_back_is_announced(
+    client: Client, tmp_path: Path
+) -> None:
+    book, path = new_id(), small_book(tmp_path)
+    first = await request_ingest(client, IngestBook(path=str(path), book=book))
+    renamed = await request_ingest(client, IngestBook(path=str(path), book=book, title="Another Title"))
     assert renamed.version != first.version
     assert not renamed.unchanged
     seen = await last_event(client, book)
     assert seen is not None
     assert seen[1].version == renamed.version
+
+    back = await request_ingest(client, IngestBook(path=str(path), book=book))
+    assert back.version == first.version
+    assert not back.unchanged  # stored before, but not what search serves now: announced again
+    latest = await last_event(client, book)
+    assert latest is not None
+    assert latest[1].version == first.version
+    assert latest[2]["Nats-Msg-Id"] == f"{book}:{first.version}:after-{seen[0]}"
+    assert sorted(await stored_names(client, book)) == sorted([first.object_name, renamed.object_name])
 
 
 async def test_a_bad_file_gets_a_failure_and_nothing_is_stored(client: Client, tmp_path: Path) -> None:

@@ -67,6 +67,9 @@ def object_name(book: str, version: str) -> str:
     return f"{book}/{version}"
 
 
-def message_id(book: str, version: str) -> str:
-    """The Nats-Msg-Id of a BookIngested: the same book and version are one event."""
-    return f"{book}:{version}"
+def message_id(book: str, version: str, superseding: int | None = None) -> str:
+    """The Nats-Msg-Id of a BookIngested: ``book:version``, so a retried announcement is stored
+    once. A version announced again after another one (going back to earlier content) names
+    the sequence of the announcement it supersedes, or the stream would drop it as a duplicate.
+    """
+    return f"{book}:{version}" if superseding is None else f"{book}:{version}:after-{superseding}"

@@ -81,9 +81,10 @@ class IngestService:
         stored = await self._store.has(name)
         if not stored:
             await self._embed_and_store(prepared, name, progress, clock)
-        announced = await self._store.announced_version(prepared.book_id) == prepared.version
+        newest = await self._store.announced(prepared.book_id)
+        announced = newest is not None and newest[0] == prepared.version
         if not announced:
-            await self._announce(prepared, name)
+            await self._announce(prepared, name, newest[1] if stored and newest else None)
         unchanged = stored and announced
         progress("store", 1, 1, "unchanged" if unchanged else name)
         log.info("book ingested", book=prepared.book_id, version=prepared.version, unchanged=unchanged)
@@ -102,7 +103,7 @@ class IngestService:
             )
             await self._store.put(name, data)
 
-    async def _announce(self, prepared: Prepared, name: str) -> None:
+    async def _announce(self, prepared: Prepared, name: str, superseding: int | None) -> None:
         event = BookIngested(
             book=prepared.book_id, version=prepared.version, object_name=name, title=prepared.book.title
         )
@@ -110,7 +111,7 @@ class IngestService:
             event.model_dump_json().encode(),
             subjects.BOOK_INGESTED.format(book=prepared.book_id),
             stream=subjects.BOOKS_STREAM,
-            headers={"Nats-Msg-Id": message_id(prepared.book_id, prepared.version)},
+            headers={"Nats-Msg-Id": message_id(prepared.book_id, prepared.version, superseding)},
             timeout=PUBLISH_TIMEOUT_S,
         )
 
