@@ -483,9 +483,12 @@
         el.askInput.value = text;
       };
       rec.onerror = (e) => {
-        if (e.error === "not-allowed" || e.error === "service-not-allowed") {
-          notice("The microphone is not allowed here; type your question instead.");
-        }
+        if (e.error === "no-speech" || e.error === "aborted") return;
+        const why = e.error === "not-allowed" || e.error === "service-not-allowed"
+          ? "The microphone is not allowed here"
+          : "Speech recognition is not available here";
+        notice(`${why}; type your question instead.`);
+        el.askInput.focus();
       };
       rec.onend = () => {
         el.mic.setAttribute("aria-pressed", "false");
@@ -729,14 +732,16 @@
     renderSleep();
   }
 
+  function chapterEnd() {
+    const ch = chapterAt(position());
+    return ch && ch.end_ms ? ch.end_ms : S.duration;
+  }
+
   function sleepRemaining() {
     const mode = S.sleep.mode;
     if (mode === "off") return null;
-    if (mode === "chapter") {
-      const ch = chapterAt(position());
-      const end = ch && ch.end_ms ? ch.end_ms : S.duration;
-      return S.playing ? end - position() : null; // book time, which runs only while playing
-    }
+    if (mode === "chapter") return S.playing ? chapterEnd() - position() : null; // book time
+
     return S.sleep.endsAt - Date.now();
   }
 
@@ -751,7 +756,7 @@
       if (el.sleepLeft.textContent !== text) el.sleepLeft.textContent = text;
     }
     if (left == null || !S.playing) return;
-    if (left <= 0) sleepNow();
+    if (left <= 0) sleepNow(S.sleep.mode === "chapter" ? chapterEnd() : null);
     else if (left <= FADE_MS) fadeTo(left / FADE_MS);
   }
 
@@ -772,9 +777,11 @@
     el.fade.style.opacity = "0";
   }
 
-  function sleepNow() {
+  function sleepNow(stopAt) {
     const awake = recall("awake") || lastTouch || { position_ms: position(), at: Date.now() };
     setPlaying(false);
+    // At the end of a chapter, stop where the next one starts: that one stays unheard.
+    if (stopAt != null) setPosition(stopAt);
     report();
     if (S.audio) el.audio.volume = fullVolume;
     S.sleep.fading = false;
