@@ -115,3 +115,16 @@ def test_the_cli_says_when_the_bus_is_not_running() -> None:
     )
     assert result.returncode == 1
     assert "is Bedside running?" in result.stderr
+
+
+def test_the_cli_says_when_search_is_not_running() -> None:
+    server = start_test_nats("search-absent")
+    try:
+        env = {**os.environ, "NATS_URL": server.url}
+        result = subprocess.run(
+            [BEDSIDE, "books"], env=env, capture_output=True, text=True, timeout=60, check=False
+        )
+    finally:
+        server.stop()
+    assert result.returncode == 1
+    assert "the search service is not running" in result.stderr

@@ -24,12 +24,16 @@ class SearchRefused(Exception):
         self.failure = failure
 
 
+async def _quiet(error: Exception) -> None:
+    """nats-py prints connection errors itself; the caller turns them into one clear message."""
+
+
 async def ask(
     servers: list[str], subject: str, request: Contract, reply_model: type[Rep], timeout_s: float
 ) -> Rep:
     try:
         client = await nats.connect(
-            servers, connect_timeout=2, max_reconnect_attempts=0, allow_reconnect=False
+            servers, connect_timeout=2, max_reconnect_attempts=1, reconnect_time_wait=0.2, error_cb=_quiet
         )
     except (NoServersError, OSError) as error:
         raise SearchUnreachable(
