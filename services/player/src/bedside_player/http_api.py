@@ -52,7 +52,7 @@ TURN_TIMEOUTS = 3
 STATUS = {"invalid": 422, "not_found": 404, "conflict": 409, "unavailable": 503, "internal": 500}
 
 
-def bearer(request: Request) -> str:
+async def bearer(request: Request) -> str:
     """The token from ``Authorization: Bearer`` (or ``?token=``, for EventSource and <audio>)."""
     header = request.headers.get("authorization", "")
     scheme, _, value = header.partition(" ")

@@ -14,7 +14,7 @@ from bedside_runtime.logging import configure_logging
 from bedside_runtime.settings import Settings
 from fastapi import FastAPI
 
-from bedside_player.bus_api import register_bus_api
+from bedside_player.bus_api import BusApi
 from bedside_player.http_api import build_api
 from bedside_player.service import Service
 
@@ -31,7 +31,7 @@ def build_app(settings: Settings) -> FastAPI:
             f"{len(service.projections.states)} projections through seq {service.projections.through_seq}"
         ),
     )
-    register_bus_api(broker, service)
+    bus_api = BusApi(broker, service)
     app = build_api(service)
 
     @asynccontextmanager
@@ -39,9 +39,11 @@ def build_app(settings: Settings) -> FastAPI:
         await broker.connect()
         await service.start()
         await broker.start()
+        await bus_api.start()
         try:
             yield
         finally:
+            await bus_api.stop()
             await service.stop()
             await broker.stop()
 
