@@ -33,7 +33,7 @@ async def run_keyless(tools: ToolBox, utterance: str, intent: Intent | None = No
                 await tools.run("recall", {"question": question})
             if not tools.recalled_lines:
                 return speech.NOT_YET
-            return speech.quoting(tools.recalled_lines[0], just_before=recent)
+            return speech.quoting(tools.recalled_lines[0], question, just_before=recent)
         case intents.Undo():
             record = await tools.undo()
             if record.refused:

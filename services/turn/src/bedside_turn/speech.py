@@ -38,13 +38,49 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
     return f"I've put {count} places on the screen, best first. Press the one you mean."
 
 
-def quoting(line: str, just_before: bool = False) -> str:
-    """An answer from one heard recall line: its chapter and a few of its words."""
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"”’'])\s+")
+_COMMON_WORDS = """the a an and of to in on at is was who what did does do me remind tell about again he she
+it they his her their i you happened happen with for from that this"""
+_COMMON = frozenset(_COMMON_WORDS.split())
+QUOTE_WORDS = 30
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z']+", text.lower()) if w not in _COMMON and len(w) > 2}
+
+
+def last_sentences(words: str) -> str:
+    """The end of what was heard: the last sentence, with the one before if it is short."""
+    sentences = [s for s in _SENTENCE.split(words.rstrip(" …")) if s.strip()]
+    if not sentences:
+        return ""
+    chosen = sentences[-1]
+    if len(chosen.split()) < 12 and len(sentences) > 1:
+        chosen = f"{sentences[-2]} {chosen}"
+    return excerpt(chosen, QUOTE_WORDS)
+
+
+def best_sentences(words: str, question: str) -> str:
+    """The sentence of a heard line that shares most words with the question, with the next if short."""
+    sentences = [s for s in _SENTENCE.split(words.rstrip(" …")) if s.strip()]
+    if not sentences:
+        return ""
+    asked = _content(question)
+    scores = [len(asked & _content(sentence)) for sentence in sentences]
+    best = scores.index(max(scores)) if asked else 0
+    chosen = sentences[best]
+    if len(chosen.split()) < 12 and best + 1 < len(sentences):
+        chosen = f"{chosen} {sentences[best + 1]}"
+    return excerpt(chosen, QUOTE_WORDS)
+
+
+def quoting(line: str, question: str = "", just_before: bool = False) -> str:
+    """An answer from one heard recall line: its chapter and the words that bear on the question."""
     match = _LINE.match(line)
     if match is None:
         return NOT_YET
     chapter, title, words = match.groups()
-    quote = excerpt(words.rstrip(" …"), 30)
+    quote = last_sentences(words) if just_before else best_sentences(words, question)
     if just_before:
         return f'Just before this, in chapter {chapter}, "{title}": "{quote}"'
     return f'In chapter {chapter}, "{title}", you heard: "{quote}"'

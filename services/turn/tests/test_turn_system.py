@@ -1,0 +1,149 @@
+"""End to end: the real search, ingest, player and turn processes on a real bus, keyless.
+
+The sample book ships with ingest; Black Beauty comes from ../shared/corpus (skipped where
+absent). Positions are set with the player's own seek command, as a device would.
+"""
+
+import json
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import nats
+import pytest
+from bedside_contracts import subjects
+from bedside_contracts.ingest import IngestBook
+from bedside_contracts.player import CommandRequest, ListenerState, Seek, StateRequest
+from bedside_contracts.search import BookInfo, Catalog, CatalogRequest
+from bedside_contracts.turn import Ask, TurnReply
+from bedside_ingest.client import request_ingest, wait_until_ready
+from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
+from bedside_testing import RunningSystem, corpus_file, start_system
+from nats.aio.client import Client
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+
+
+@pytest.fixture(scope="module")
+def system(nats_url: str) -> Iterator[RunningSystem]:
+    running = start_system(nats_url, ("search", "ingest", "player", "turn"))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+async def bus(system: RunningSystem) -> AsyncIterator[Client]:
+    client = await nats.connect(system.nats_url)
+    try:
+        yield client
+    finally:
+        await client.close()
+
+
+async def request(bus: Client, subject: str, body: Any, timeout_s: float = 30.0) -> Any:
+    reply = await bus.request(subject, body.model_dump_json().encode(), timeout=timeout_s)
+    return json.loads(reply.data)
+
+
+async def ingested(bus: Client, book: str, path: str) -> BookInfo:
+    everything = Catalog.model_validate(await request(bus, subjects.SEARCH_CATALOG, CatalogRequest()))
+    known = [b for b in everything.books if b.id == book]
+    if known:
+        return known[0]
+    report = await request_ingest(bus, IngestBook(path=path, book=book))
+    assert await wait_until_ready(bus, report.book, report.version, 600)
+    catalog = Catalog.model_validate(await request(bus, subjects.SEARCH_CATALOG, CatalogRequest(book=book)))
+    return catalog.books[0]
+
+
+async def state(bus: Client, listener: str, book: str) -> ListenerState:
+    return ListenerState.model_validate(
+        await request(bus, subjects.PLAYER_STATE, StateRequest(listener=listener, book=book))
+    )
+
+
+async def seek(bus: Client, listener: str, book: str, position_ms: int) -> None:
+    now = await state(bus, listener, book)
+    command = Seek(device="test", position_ms=position_ms, basis_seq=now.seq)
+    result = await request(
+        bus, subjects.PLAYER_COMMAND, CommandRequest(listener=listener, book=book, command=command)
+    )
+    assert result.get("accepted") is True, result
+
+
+async def ask(bus: Client, listener: str, book: str, utterance: str) -> TurnReply:
+    body = await request(bus, subjects.TURN_ASK, Ask(listener=listener, book=book, utterance=utterance))
+    return TurnReply.model_validate(body)
+
+
+def titles_ahead(info: BookInfo, here_ms: int) -> list[str]:
+    return [c.title for c in info.chapters if c.start_ms >= here_ms]
+
+
+async def test_the_sample_book_keyless_from_end_to_end(bus: Client) -> None:
+    info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    book, listener = info.id, "e2e-sample"
+    third = info.chapters[3]
+    here = third.start_ms + 30_000
+    await seek(bus, listener, book, here)
+    hidden = titles_ahead(info, here)
+    assert hidden
+
+    chapter = await ask(bus, listener, book, "chapter 2")
+    assert (chapter.outcome, chapter.mode) == ("moved", "keyless")
+    assert (await state(bus, listener, book)).position_ms == info.chapters[1].start_ms
+
+    undone = await ask(bus, listener, book, "undo that")
+    assert undone.outcome == "moved"
+    assert (await state(bus, listener, book)).position_ms == here
+
+    question = await ask(bus, listener, book, "who is Pudding?")
+    assert question.outcome == "answered"
+    assert question.speech.startswith("In chapter ")
+    assert "Pudding" in question.speech
+
+    missed = await ask(bus, listener, book, "what did I miss?")
+    assert missed.outcome == "answered"
+    assert missed.speech.startswith(f"Just before this, in chapter {third.n}")
+
+    end = await ask(bus, listener, book, "take me to the end")
+    assert end.outcome == "listed"
+    assert end.rows
+    assert end.rows[0].endswith("further on (covered)")
+
+    goto = await ask(
+        bus, listener, book, "take me back to where she arrives at the cottage with her green suitcase"
+    )
+    assert goto.outcome in {"moved", "listed"}
+    assert any("chapter 1," in row for row in goto.rows)
+
+    for reply in (chapter, undone, question, missed, end, goto):
+        assert not [t for t in hidden if t in reply.speech or any(t in row for row in reply.rows)]
+
+
+async def test_black_beauty_keyless_navigation_and_named_places(bus: Client) -> None:
+    path = corpus_file("black_beauty.json")
+    info = await ingested(bus, "black_beauty", str(path))
+    listener = "e2e-bb"
+    here = info.chapters[19].start_ms + 60_000  # a minute into chapter 20
+    await seek(bus, listener, info.id, here)
+    hidden = titles_ahead(info, here)
+
+    storm = await ask(
+        bus, listener, info.id, "take me back to the night of the gale when a huge tree crashes down"
+    )
+    assert storm.outcome in {"moved", "listed"}
+    assert any("chapter 12," in row for row in storm.rows)
+    await seek(bus, listener, info.id, here)
+
+    named = await ask(bus, listener, info.id, "go to chapter 30")
+    assert named.outcome == "listed"
+    assert named.rows[0].endswith("chapter 30, further on (covered)")
+
+    back = await ask(bus, listener, info.id, "back 30 seconds")
+    assert back.outcome == "moved"
+    assert (await state(bus, listener, info.id)).position_ms == here - 30_000
+
+    for reply in (storm, named, back):
+        assert not [t for t in hidden if t in reply.speech or any(t in row for row in reply.rows)]
