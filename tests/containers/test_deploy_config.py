@@ -41,7 +41,7 @@ def test_compose_runs_a_three_node_cluster_qdrant_and_every_service() -> None:
     for name in SERVICES:
         service = services[name]
         assert service["command"] == ["serve", name]
-        assert service["build"]["dockerfile"] == "deploy/Dockerfile"
+        assert service["build"] == {"context": "deploy/.build", "dockerfile": "../Dockerfile"}
         assert service["healthcheck"]["test"]
         env = service["environment"]
         assert env["BEDSIDE_STREAM_REPLICAS"] == "3"

@@ -16,10 +16,8 @@ projections must skip what does not fit and keep following the stream).
 
 import asyncio
 import json
-import threading
 from collections import Counter
-from collections.abc import Coroutine, Iterator
-from concurrent.futures import Future
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -49,7 +47,7 @@ from bedside_contracts.search import (
     Resolved,
 )
 from bedside_contracts.turn import Ask, TurnReply
-from bedside_e2e import SAMPLE_BOOK, Stack, sample_transcript, start_stack
+from bedside_e2e import SAMPLE_BOOK, Loop, Stack, sample_transcript, start_stack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nats.aio.client import Client
@@ -177,24 +175,6 @@ def bad_messages(seed: dict[str, Any]) -> st.SearchStrategy[bytes]:
         mutations(seed),
         oversized,
     )
-
-
-class Loop:
-    """A client on its own event loop thread, so hypothesis can drive it from a plain test."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-
-    def run(self, coroutine: Coroutine[Any, Any, T], timeout_s: float = 60) -> T:
-        future: Future[T] = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
-        return future.result(timeout_s)
-
-    def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
-        self.loop.close()
 
 
 @dataclass

@@ -7,9 +7,12 @@ session bus cannot hide or repeat anything.
 
 import asyncio
 import tempfile
+import threading
+from collections.abc import Coroutine
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import nats
@@ -21,6 +24,7 @@ from bedside_player.listeners import Listeners
 from bedside_runtime.nats_server import NatsServer, free_port
 from bedside_testing import RunningSystem, start_test_nats
 
+T = TypeVar("T")
 SAMPLE_BOOK = "sample"
 READY_TIMEOUT_S = 240.0
 
@@ -110,3 +114,21 @@ def start_stack(name: str, services: tuple[str, ...] = SERVICES, timeout_s: floa
 def sample_transcript() -> Path:
     path: Path = SAMPLE_TRANSCRIPT
     return path
+
+
+class Loop:
+    """An event loop on its own thread, so a plain (hypothesis) test can drive async clients."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def run(self, coroutine: Coroutine[Any, Any, T], timeout_s: float = 60) -> T:
+        future: Future[T] = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+        return future.result(timeout_s)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.loop.close()
