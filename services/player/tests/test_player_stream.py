@@ -270,6 +270,17 @@ async def test_replay_and_snapshot_rebuild_what_the_service_holds(
     from_snapshot, snap_report = await rebuild(js, use_snapshot=True)
     assert snap_report.from_snapshot_seq == rebuilt.through_seq
     assert from_snapshot.states == rebuilt.states
+    # the service starts from the snapshot too, and holds the same state
+    child = lone_player.processes.children["player"]
+    child.terminate()
+    await asyncio.to_thread(child.wait)
+    lone_player.processes.start("player")
+    assert (await wait_until_healthy([lone_player.nats_url], ("player",), 60))["player"] is not None
+    async with httpx.AsyncClient(
+        base_url=lone_player.http_url, headers={"Authorization": f"Bearer {token}"}
+    ) as client:
+        assert (await client.get(path + "/state")).json() == live
+    assert f'"from_snapshot_seq": {rebuilt.through_seq}' in lone_player.log("player")
     result = await bedside("replay", env={**os.environ, "NATS_URL": lone_player.nats_url})
     assert result.returncode == 0, result.stderr
     assert "replayed" in result.stdout

@@ -50,6 +50,7 @@ async def replay(store: EventStore, projections: Projections, after_seq: int = 0
     started = time.perf_counter()
     target = await store.last_seq()
     applied = 0
+    projections.through_seq = max(projections.through_seq, after_seq)
     if target > after_seq:
         async for subject, seq, data in store.feed(after_seq):
             listener, book = key_of(subject)
@@ -61,13 +62,25 @@ async def replay(store: EventStore, projections: Projections, after_seq: int = 0
     return applied, time.perf_counter() - started
 
 
-async def follow(store: EventStore, projections: Projections, ready: asyncio.Event) -> None:
-    """Replay, then keep every projection current from the live stream (all instances' appends)."""
-    count, seconds = await replay(store, projections)
-    log.info("replayed", events=count, seconds=round(seconds, 3), projections=len(projections.states))
+async def follow(
+    store: EventStore, projections: Projections, ready: asyncio.Event, after_seq: int = 0
+) -> None:
+    """Replay (after a snapshot's sequence, if one was loaded), then keep every projection
+    current from the live stream (every instance's appends)."""
+    count, seconds = await replay(store, projections, after_seq)
+    log.info(
+        "replayed",
+        events=count,
+        seconds=round(seconds, 3),
+        projections=len(projections.states),
+        from_snapshot_seq=after_seq,
+    )
     ready.set()
     async for subject, seq, data in store.feed(projections.through_seq):
         listener, book = key_of(subject)
+        if seq <= projections.get(listener, book).seq:
+            projections.through_seq = seq
+            continue  # this instance appended it and applied it from the ack: no need to parse
         try:
             event = parse(data)
         except ValueError:

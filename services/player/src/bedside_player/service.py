@@ -8,6 +8,9 @@ from bedside_contracts import subjects
 from bedside_contracts.search import Catalog, CatalogRequest, Resolve, Resolved
 from bedside_runtime.settings import Settings
 from faststream.nats import NatsBroker
+from nats.js import JetStreamContext
+from nats.js.errors import BucketNotFoundError
+from pydantic import ValidationError
 
 from bedside_player.catalog import Books
 from bedside_player.hub import Hub
@@ -15,6 +18,7 @@ from bedside_player.listeners import Listeners
 from bedside_player.player import Player
 from bedside_player.projections import Projections, follow
 from bedside_player.remote import ask
+from bedside_player.replay import load_snapshot
 from bedside_player.store import EventStore
 
 log = structlog.get_logger("bedside.player")
@@ -62,12 +66,26 @@ class Service:
         await store.declare(self.settings.stream_replicas)
         self._listeners = await Listeners.open(js, self.settings.stream_replicas)
         self._player = Player(store, self.projections, self.books, self._resolve, self._publish)
-        self._follower = asyncio.create_task(follow(store, self.projections, self.ready))
+        start = await self._load_snapshot(js)
+        self._follower = asyncio.create_task(follow(store, self.projections, self.ready, start))
         waiter = asyncio.create_task(self.ready.wait())
         await asyncio.wait([waiter, self._follower], return_when=asyncio.FIRST_COMPLETED)
         if not self.ready.is_set():
             waiter.cancel()
             await self._follower  # raises why the replay failed
+
+    async def _load_snapshot(self, js: JetStreamContext) -> int:
+        """Start from the KV snapshot (``bedside replay --save-snapshot``) when there is one."""
+        try:
+            kv = await js.key_value(subjects.PLAYER_SNAPSHOTS_BUCKET)
+        except BucketNotFoundError:
+            return 0
+        try:
+            return await load_snapshot(kv, self.projections)
+        except (ValidationError, ValueError):
+            log.warning("the snapshot does not fit this version; replaying the whole stream")
+            self.projections.states.clear()
+            return 0
 
     async def stop(self) -> None:
         if self._follower is not None:

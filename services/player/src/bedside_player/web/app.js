@@ -300,6 +300,9 @@
     const label = S.playing ? "Pause" : "Play";
     el.play.setAttribute("aria-label", label);
     el.play.title = label;
+    if ("mediaSession" in navigator) {
+      try { navigator.mediaSession.playbackState = S.playing ? "playing" : "paused"; } catch { /* unsupported */ }
+    }
   }
 
   let lastChapterText = "";
@@ -812,6 +815,7 @@
     const where = ch ? ` in chapter ${ch.n}` : "";
     el.asleepText.textContent = `You seem to have fallen asleep around ${clock(asleep.position_ms)}${where}. Go back there?`;
     el.asleep.hidden = false;
+    el.asleep.scrollIntoView({ block: "nearest" });
     store("asleep", { ...asleep, offered: true });
   }
 
@@ -891,6 +895,25 @@
     }, 250);
   }
 
+  // The phone's lock screen and headset buttons: play, pause and the 30-second skips.
+  function setupMediaSession() {
+    if (!("mediaSession" in navigator) || !S.book) return;
+    try {
+      navigator.mediaSession.metadata = new MediaMetadata({
+        title: S.book.title || BOOK, artist: S.book.author || "", album: "Bedside",
+      });
+      const handlers = {
+        play: () => { if (!S.playing) togglePlay(); },
+        pause: () => { if (S.playing) togglePlay(); },
+        seekbackward: () => seekTo(position() - SKIP_MS),
+        seekforward: () => seekTo(position() + SKIP_MS),
+      };
+      for (const [action, handler] of Object.entries(handlers)) {
+        navigator.mediaSession.setActionHandler(action, handler);
+      }
+    } catch { /* an older browser: the page's own buttons still work */ }
+  }
+
   async function start() {
     wire();
     renderPlay();
@@ -912,6 +935,7 @@
     }
     // Say this device follows the book (a device that cannot join still works).
     api("POST", `${base()}/devices`, { device: DEVICE }).then((r) => afterJoin(r)).catch(() => {});
+    setupMediaSession();
     el.app.setAttribute("aria-busy", "false");
     el.app.dataset.ready = "true";
     render();
