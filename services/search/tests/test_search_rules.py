@@ -58,6 +58,18 @@ def test_weights_tilt_fusion() -> None:
     assert fuse(dense, sparse, 1, FusionRule(k=10, sparse_weight=2))[0].passage_id == 2
 
 
+def test_the_chapter_nudge_lifts_passages_whose_chapter_also_matched() -> None:
+    dense = [Scored(1, 0.9), Scored(10, 0.8), Scored(11, 0.7)]
+    sparse = [Scored(1, 9.0), Scored(11, 8.0), Scored(10, 7.0)]
+    chapters = {1: 1, 10: 2, 11: 2}
+    plain = fuse(dense, sparse, 3, FusionRule(k=60))
+    nudged = fuse(dense, sparse, 3, FusionRule(k=60, chapter_weight=0.5), chapters)
+    assert plain[0].passage_id == 1
+    assert [f.passage_id for f in nudged] == [10, 11, 1]
+    assert nudged[0].dense == 0.8
+    assert fuse(dense, sparse, 3, FusionRule(k=60, chapter_weight=0.5)) == plain  # no chapters: no nudge
+
+
 def test_the_holding_passage_is_judged_on_its_heard_words_only() -> None:
     ranked = [Fused(7, 0.03, 0.9), Fused(3, 0.02, 0.5), Fused(2, 0.01, 0.4)]
     assert [f.passage_id for f in account_for_holding(ranked, Heard(7, 0.45))] == [3, 7, 2]

@@ -21,10 +21,13 @@ class ServedBook:
     """Sorted by start time."""
     collection: str
     _by_id: dict[int, Passage] = field(init=False, repr=False, compare=False)
+    chapter_of: dict[int, int] = field(init=False, repr=False, compare=False)
+    """Each passage id's chapter number (fusion nudges passages of a matching chapter)."""
     _starts: list[int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {p.id: p for p in self.passages})
+        object.__setattr__(self, "chapter_of", {p.id: p.chapter for p in self.passages})
         object.__setattr__(self, "_starts", [p.start_ms for p in self.passages])
 
     @classmethod

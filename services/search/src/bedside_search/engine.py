@@ -106,7 +106,7 @@ class SearchEngine:
         book = self.book(request.book)
         vector = self.embedder.embed_query(request.query)
         dense, sparse = await self.rankings(book, vector, request.query, None)
-        ranked = fuse(dense, sparse, request.limit, self.rule)
+        ranked = fuse(dense, sparse, request.limit, self.rule, book.chapter_of)
         passages = [_passage(book, f) for f in ranked]
         return FoundPassages(
             lines=[hit_line(p, request.here_ms) for p in passages],
@@ -118,7 +118,7 @@ class SearchEngine:
         book = self.book(request.book)
         vector = self.embedder.embed_query(request.question)
         dense, sparse = await self.rankings(book, vector, request.question, request.here_ms)
-        ranked = fuse(dense, sparse, request.limit + 1, self.rule)
+        ranked = fuse(dense, sparse, request.limit + 1, self.rule, book.chapter_of)
         ranked = account_for_holding(ranked, self._heard_holding(book, request.here_ms, vector, ranked))
         ranked = ranked[: request.limit]
         if not has_come_up(ranked):

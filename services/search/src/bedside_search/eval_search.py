@@ -14,7 +14,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,13 +35,13 @@ RANK_DEPTH = 20
 """How many passages of each ranking are turned into a chapter ranking (4 distinct are read)."""
 
 VARIANTS: dict[str, FusionRule] = {
-    "hybrid rrf k=60": FusionRule(k=60),
+    "hybrid rrf k=60 (plain)": FusionRule(k=60),
     "hybrid rrf k=20": FusionRule(k=20),
-    "hybrid rrf k=10": FusionRule(k=10),
-    "hybrid rrf k=60 dense x1.5": FusionRule(k=60, dense_weight=1.5),
     "hybrid rrf k=60 sparse x1.5": FusionRule(k=60, sparse_weight=1.5),
-    "hybrid rrf k=20 sparse x1.5": FusionRule(k=20, sparse_weight=1.5),
-    "hybrid rrf k=20 sparse x2": FusionRule(k=20, sparse_weight=2.0),
+    "hybrid rrf k=60 + chapter 0.3": FusionRule(k=60, chapter_weight=0.3),
+    "hybrid rrf k=20 + chapter 0.25": FusionRule(k=20, chapter_weight=0.25),
+    "hybrid rrf k=40 + chapter 0.25": FusionRule(k=40, chapter_weight=0.25),
+    "hybrid rrf k=60 + chapter 0.5": FusionRule(k=60, chapter_weight=0.5),
 }
 
 
@@ -52,18 +52,23 @@ class QueryRankings:
     sparse: list[Scored]
 
 
-Method = Callable[[QueryRankings], list[Fused]]
+Method = Callable[[QueryRankings, Mapping[int, int]], list[Fused]]
 
 
 def methods() -> dict[str, Method]:
-    served = f"hybrid served (rrf k={FUSION.k:g} d={FUSION.dense_weight:g} s={FUSION.sparse_weight:g})"
+    served = (
+        f"hybrid served (rrf k={FUSION.k:g} d={FUSION.dense_weight:g} s={FUSION.sparse_weight:g}"
+        f" + chapter {FUSION.chapter_weight:g})"
+    )
     table: dict[str, Method] = {
-        "dense": lambda r: single(r.dense, RANK_DEPTH, dense=True),
-        "sparse": lambda r: single(r.sparse, RANK_DEPTH, dense=False),
-        served: lambda r: fuse(r.dense, r.sparse, RANK_DEPTH, FUSION),
+        "dense": lambda r, _: single(r.dense, RANK_DEPTH, dense=True),
+        "sparse": lambda r, _: single(r.sparse, RANK_DEPTH, dense=False),
+        served: lambda r, chapters: fuse(r.dense, r.sparse, RANK_DEPTH, FUSION, chapters),
     }
     for name, rule in VARIANTS.items():
-        table[name] = lambda r, rule=rule: fuse(r.dense, r.sparse, RANK_DEPTH, rule)  # type: ignore[misc]
+        table[name] = lambda r, chapters, rule=rule: fuse(  # type: ignore[misc]
+            r.dense, r.sparse, RANK_DEPTH, rule, chapters
+        )
     return table
 
 
@@ -112,9 +117,11 @@ def threshold_report(after: list[float], before: list[float]) -> list[str]:
 
     candidates = [t / 100 for t in range(10, 80)]
     best = max(candidates, key=accuracy)
+    keeps_95 = statistics.quantiles(after, n=20)[0]
     return [
         f"best cosine behind, target heard     deciles: {quantiles(after)}",
         f"best cosine behind, target not heard deciles: {quantiles(before)}",
+        f"heard: lowest {min(after):.2f}, 5th percentile {keeps_95:.2f} (keeps 95% of heard answers)",
         f"most accurate threshold {best:.2f} ({accuracy(best):.2f});"
         f" served COME_UP_THRESHOLD {COME_UP_THRESHOLD:.2f} ({accuracy(COME_UP_THRESHOLD):.2f});"
         f" heard kept {sum(s >= COME_UP_THRESHOLD for s in after)}/{len(after)},"
@@ -141,7 +148,7 @@ async def run(embedder: Embedder, corpus: Path = CORPUS, *, threshold: bool = Tr
                 )
                 ranked = await rankings_for(engine, book, query_set.queries)
                 for name, method in methods().items():
-                    chapter_rankings = [chapters_of(book, method(r)) for r in ranked]
+                    chapter_rankings = [chapters_of(book, method(r, book.chapter_of)) for r in ranked]
                     results.setdefault(name, {})[query_set.book] = evaluate(
                         query_set.queries, chapter_rankings
                     )
