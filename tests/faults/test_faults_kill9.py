@@ -189,6 +189,8 @@ def kill9(stack: Stack, name: str) -> None:
 
 async def restart(stack: Stack, name: str) -> None:
     await asyncio.to_thread(stack.system.restart, name)
+    if name == "player":
+        await stack.wait_for_http()
 
 
 async def test_kill_9_each_service_under_load(stack: Stack) -> None:

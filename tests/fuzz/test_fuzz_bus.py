@@ -186,11 +186,21 @@ class Fuzzing:
     ran: Counter[str] = field(default_factory=Counter)
 
     def request(self, subject: str, payload: bytes, timeout_s: float = 30) -> bytes:
-        async def ask() -> bytes:
-            reply: Msg = await self.client.request(subject, payload, timeout=timeout_s)
-            return reply.data
+        return self.request_all(subject, [payload], timeout_s)[0]
 
-        return self.loop.run(ask(), timeout_s + 5)
+    def request_all(self, subject: str, payloads: list[bytes], timeout_s: float = 60) -> list[bytes]:
+        """Send every payload (many in flight at once) and return the replies in order."""
+        gate = asyncio.Semaphore(32)
+
+        async def ask(payload: bytes) -> bytes:
+            async with gate:
+                reply: Msg = await self.client.request(subject, payload, timeout=timeout_s)
+                return reply.data
+
+        async def ask_all() -> list[bytes]:
+            return list(await asyncio.gather(*(ask(p) for p in payloads)))
+
+        return self.loop.run(ask_all(), 900)
 
     def health(self, service: str) -> Health:
         data = self.request(subjects.HEALTH.format(service=service), b"{}", 5)
@@ -275,18 +285,20 @@ def test_every_request_subject_answers_bad_messages_clearly(fuzzing: Fuzzing, ta
     letters_before = fuzzing.dead_letters[target.service]
     outcomes: Counter[str] = Counter()
 
-    @settings(
-        max_examples=CASES,
-        deadline=None,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(payload=bad_messages(target.valid))
-    def one_message(payload: bytes) -> None:
-        judge(target, fuzzing.request(target.subject, payload), outcomes)
-        fuzzing.ran[target.subject] += 1
+    payloads: list[bytes] = []
 
-    one_message()
+    @settings(max_examples=CASES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(payload=bad_messages(target.valid))
+    def collect(payload: bytes) -> None:
+        payloads.append(payload)
+
+    collect()  # hypothesis draws the cases; they are then sent many at a time
+    for payload, reply in zip(payloads, fuzzing.request_all(target.subject, payloads), strict=True):
+        try:
+            judge(target, reply, outcomes)
+        except AssertionError as error:
+            raise AssertionError(f"{error}\nthe message: {payload[:300]!r}") from None
+    fuzzing.ran[target.subject] += len(payloads)
 
     after = fuzzing.health(target.service)
     invalid = outcomes["invalid"]
@@ -393,12 +405,21 @@ def test_player_projections_skip_junk_in_the_player_stream(fuzzing: Fuzzing) -> 
     assert after.ready
     assert state["position_ms"] == 43_000, "the player stopped following its stream after the junk"
 
-    # And a player started afresh replays the same stream, junk included, to the same state.
-    fuzzing.stack.system.processes.children["player"].kill()
-    fuzzing.stack.system.restart("player")
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bedside_player.store.key_of unpacks three subject tokens: an event on 'player.x' in the "
+    "stream makes the replay raise, and the player cannot start again",
+)
+def test_player_restarts_over_junk_in_its_stream(fuzzing: Fuzzing) -> None:
+    """A player started afresh replays the stream, junk included, to the same state."""
+    before = canary_state(fuzzing.stack)
+    publish_all(fuzzing, subjects.PLAYER_STREAM, [("player.fuzz-two-tokens", b"{}")])
+    processes = fuzzing.stack.system.processes
+    processes.children["player"].kill()
+    processes.children["player"].wait()
+    processes.start("player")
+    asyncio.run(fuzzing.stack.wait_for_http())
     replayed = canary_state(fuzzing.stack)
-    print(
-        f"[fuzz] player restarted over the junk: canary at {replayed['position_ms']} ms, "
-        f"seq {replayed['seq']}"
-    )
-    assert replayed == state
+    print(f"[fuzz] player restarted over the junk: canary at {replayed['position_ms']} ms")
+    assert replayed == before

@@ -158,20 +158,22 @@ class Engine:
         objects += list(Path("/usr/lib/python3.11/lib-dynload").glob("*.so"))
         objects += list(site.rglob("*.so")) + list(site.rglob("*.so.*"))
         files |= {lib for lib in shared_libraries(objects) if not lib.is_relative_to(site)}
+        # Debian's merged /usr: /lib, /lib64 and /bin are links into /usr, here as there.
+        for link in ("lib", "lib64", "bin", "sbin"):
+            (rootfs / "usr" / link).mkdir(parents=True, exist_ok=True)
+            (rootfs / link).symlink_to(f"usr/{link}")
         for path in sorted(files):
-            target = rootfs / path.relative_to("/")
+            real_parent = path.parent.resolve()
+            target = rootfs / real_parent.relative_to("/") / path.name
             target.parent.mkdir(parents=True, exist_ok=True)
+            if target.exists() or target.is_symlink():
+                continue
             if path.is_symlink():
                 target.symlink_to(os.readlink(path))
-                real = path.resolve()
-                real_target = rootfs / real.relative_to("/")
-                if real.is_file() and not real_target.exists():
-                    real_target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(real, real_target)
-            elif not target.exists():
+            else:
                 shutil.copy2(path, target)
         (rootfs / "usr/bin/python3").symlink_to("python3.11")
-        for directory in ("tmp", "data", "etc", "lib64"):
+        for directory in ("tmp", "data", "etc"):
             (rootfs / directory).mkdir(exist_ok=True)
         (rootfs / "tmp").chmod(0o1777)
         (rootfs / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/sh\n")

@@ -78,6 +78,24 @@ class Stack:
             timeout=30,
         )
 
+    async def wait_for_http(self, timeout_s: float = 60) -> None:
+        """Until the player's HTTP server accepts connections (it binds after its health is ready)."""
+        deadline = asyncio.get_running_loop().time() + timeout_s
+        async with httpx.AsyncClient(base_url=self.http_url, timeout=5) as http:
+            while True:
+                player = self.system.processes.children.get("player")
+                if player is not None and player.poll() is not None:
+                    raise AssertionError(
+                        f"the player exited ({player.returncode}): {self.system.log('player')[-3000:]}"
+                    )
+                try:
+                    await http.get("/api/books")
+                    return
+                except httpx.TransportError:
+                    if asyncio.get_running_loop().time() > deadline:
+                        raise
+                    await asyncio.sleep(0.1)
+
     async def wait_for_book_on_player(
         self, listener: str, book: str, timeout_s: float = 60
     ) -> dict[str, Any]:
