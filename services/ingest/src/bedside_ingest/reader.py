@@ -201,7 +201,11 @@ def read_book(
     chapters = Path(chapters_path) if chapters_path is not None else sibling_chapters(path)
     if chapters is not None and not chapters.is_file():
         raise BadInput(chapters, "the chapters file does not exist")
-    book = _parse(path, chapters)
+    try:
+        book = _parse(path, chapters)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError) as error:
+        # A shape no reader expected (a number where a list should be, ...): still the file's fault.
+        raise BadInput(path, f"has a shape Bedside cannot read ({type(error).__name__}: {error})") from None
     check_chapters(path, book)
     book = replace(book, source=path.name, title=title or book.title)
     return estimate_times(book, narration_wpm)

@@ -79,7 +79,9 @@ class IngestService:
             raise InvalidRequest(error.message) from None
         name = object_name(prepared.book_id, prepared.version)
         stored = await self._store.has(name)
-        if not stored:
+        if stored:
+            progress("embed", len(prepared.passages), len(prepared.passages), "stored before")
+        else:
             await self._embed_and_store(prepared, name, progress, clock)
         newest = await self._store.announced(prepared.book_id)
         announced = newest is not None and newest[0] == prepared.version
