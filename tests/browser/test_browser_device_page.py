@@ -415,6 +415,10 @@ def test_main_controls_work_from_the_keyboard_alone(open_page: OpenPage) -> None
                 return
         raise AssertionError(f"{selector} cannot be reached with Tab")
 
+    tab_to("#scrubber")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")  # two steps of 5 s, gathered into one move
+    expect(page.locator("#pos")).to_have_text("0:00:10", timeout=WAIT_MS)
     tab_to("#play")
     page.keyboard.press("Enter")
     expect(page.get_by_role("button", name="Pause")).to_be_focused()
@@ -422,7 +426,7 @@ def test_main_controls_work_from_the_keyboard_alone(open_page: OpenPage) -> None
     expect(page.get_by_role("button", name="Play")).to_be_focused()
     tab_to("#fwd30")
     page.keyboard.press("Enter")
-    expect(page.locator("#pos")).to_have_text(re.compile(r"^0:00:3\d$"), timeout=WAIT_MS)
+    expect(page.locator("#pos")).to_have_text(re.compile(r"^0:00:4\d$"), timeout=WAIT_MS)
     tab_to("#ask-input")
     page.keyboard.type("go to chapter 2")
     page.keyboard.press("Enter")
@@ -516,3 +520,39 @@ def test_a_book_with_audio_plays_it_and_reports_where_it_is(
     ):
         assert time.monotonic() < deadline
         time.sleep(0.1)
+
+
+def test_a_row_behind_shows_its_chapter_and_heard_words_and_a_row_ahead_only_its_time(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    page = open_page("phone")
+    # Into chapter 3 (through the page's own scrubber): chapters 1 and 2 are behind.
+    scrubber = page.get_by_role("slider", name="Position in the book")
+    scrubber.evaluate(
+        """(s) => { s.value = '150000';
+                   s.dispatchEvent(new Event('input', { bubbles: true }));
+                   s.dispatchEvent(new Event('change', { bubbles: true })); }"""
+    )
+    expect(page.locator("#chapter")).to_have_text(re.compile(r"^Chapter 3"), timeout=WAIT_MS)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while bedside.state(listener.name, listener.token)["position_ms"] != 150_000:
+        assert time.monotonic() < deadline, "the seek never reached the server"
+        time.sleep(0.1)
+    ask(page, "take me to the part with the lamp")
+    expect(page.locator("#rows .row").first).to_be_visible(timeout=WAIT_MS)
+    rows: list[dict[str, Any]] = page.evaluate("window.bedside.rows")
+    assert any(not row["ahead"] for row in rows), rows
+    for index, row in enumerate(rows):
+        shown = page.locator("#rows .row").nth(index)
+        if row["ahead"]:
+            named = f"chapter {row['chapter']}, " if row.get("chapter") is not None else ""
+            expect(shown).to_have_text(f"Go to {clock(row['start_ms'])}{named}further on")
+        else:
+            expect(shown.locator(".time")).to_have_text(clock(row["start_ms"]))
+            expect(shown.locator(".title")).to_have_text(f"Chapter {row['chapter']} · {row['chapter_title']}")
+            if row.get("words"):
+                expect(shown.locator(".words")).to_have_text(row["words"])
+    # Pressing a row behind goes there.
+    behind = next(i for i, row in enumerate(rows) if not row["ahead"])
+    page.locator("#rows .row").nth(behind).click()
+    expect(page.locator("#pos")).to_have_text(clock(rows[behind]["start_ms"]), timeout=WAIT_MS)

@@ -834,11 +834,13 @@
       el.scrubber.style.setProperty("--fill", `${S.duration ? (100 * v) / S.duration : 0}%`);
     });
     el.scrubber.addEventListener("change", () => {
-      // Keys fire a change per press: gather them into one move.
+      // Keys fire a change per press: gather them into one move, to the last value chosen.
+      const chosen = Number(el.scrubber.value);
+      S.scrubbing = true;
       clearTimeout(scrubTimer);
       scrubTimer = setTimeout(() => {
         S.scrubbing = false;
-        seekTo(Number(el.scrubber.value));
+        seekTo(chosen);
       }, 350);
     });
 
