@@ -118,11 +118,11 @@ class SearchEngine:
         book = self.book(request.book)
         vector = self.embedder.embed_query(request.question)
         dense, sparse = await self.rankings(book, vector, request.question, request.here_ms)
-        ranked = fuse(dense, sparse, request.limit + 1, self.rule, book.chapter_of)
+        ranked = fuse(dense, sparse, max(self.rule.pool, request.limit + 1), self.rule, book.chapter_of)
         ranked = account_for_holding(ranked, self._heard_holding(book, request.here_ms, vector, ranked))
-        ranked = ranked[: request.limit]
-        if not has_come_up(ranked):
+        if not has_come_up(ranked):  # judged on every candidate, before the cut to ``limit``
             return Recalled(come_up=False, lines=[], hits=[])
+        ranked = ranked[: request.limit]
         passages = [_passage(book, f) for f in ranked]
         return Recalled(
             come_up=True,
