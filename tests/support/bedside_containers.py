@@ -98,13 +98,14 @@ class Engine:
 
     def start(self, timeout_s: float = 30) -> "Engine":
         self.configure()
-        self.service = subprocess.Popen(
-            ["podman", "system", "service", "--time=0", f"unix://{self.socket_path}"],
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=(self.root / "service.log").open("ab"),
-            start_new_session=True,
-        )
+        with (self.root / "service.log").open("ab") as log:
+            self.service = subprocess.Popen(
+                ["podman", "system", "service", "--time=0", f"unix://{self.socket_path}"],
+                env=self.env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.service.poll() is not None:
