@@ -154,7 +154,7 @@ async def test_every_turn_is_appended_to_the_turns_stream_once(rig: Rig) -> None
     assert [c.name for c in event.calls] == ["offer_positions"]
     assert event.calls[0].arguments == {"offset_ms": -30_000}
     assert event.calls[0].result.startswith("Moved: the book now plays from passage id=103")
-    assert {s.name for s in event.steps} >= {"position", "history", "tool offer_positions"}
+    assert {s.name for s in event.steps} >= {"position", "tool offer_positions"}
     again = await js.publish(
         subject, message.data, stream=subjects.TURNS_STREAM, headers={"Nats-Msg-Id": reply.turn_id}
     )

@@ -1,5 +1,6 @@
 """One Ask becomes one turn: the line, the history, the model or the router, the record."""
 
+import asyncio
 import time
 import uuid
 from dataclasses import dataclass
@@ -8,7 +9,7 @@ import structlog
 from bedside_contracts import subjects
 from bedside_contracts.player import StateRequest
 from bedside_contracts.search import Resolve, Target
-from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
+from bedside_contracts.turn import Ask, Conversation, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Passage
 from bedside_runtime.errors import RemoteFailure
 from faststream.nats import NatsBroker
@@ -38,15 +39,24 @@ class TurnService:
     async def ask(self, ask: Ask) -> TurnReply:
         started = time.perf_counter()
         turn = Turn(turn_id=uuid.uuid4().hex[:20])
+        # Only a model reads the history; it is fetched while the position is.
+        wants_history = self.client is not None
+        stored = (
+            asyncio.create_task(self.conversations.load(ask.listener, ask.book)) if wants_history else None
+        )
         try:
             with turn.step("position"):
                 here_ms = await self._here(ask)
         except (RemoteFailure, TimeoutError) as error:
             log.warning("no position for the turn", error=str(error), listener=ask.listener, book=ask.book)
+            if stored is not None:
+                stored.cancel()
             return TurnReply(turn_id=turn.turn_id, speech=speech.TROUBLE, outcome="failed", mode=self.mode)
         tools = ToolBox(turn, self.backends, ask.listener, ask.book, here_ms, preview=ask.at_ms is not None)
-        with turn.step("history"):
-            earlier = await self._history(ask, here_ms)
+        earlier: list[Exchange] = []
+        if stored is not None:
+            with turn.step("history"):
+                earlier = await self._history(ask, here_ms, (await stored)[0])
         said, mode, failed = await self._run(tools, ask.utterance, earlier)
         outcome = turn.outcome()
         if failed and outcome == "unsure":
@@ -99,8 +109,8 @@ class TurnService:
             log.warning("a service failed during the turn", error=str(error))
             return speech.TROUBLE, self.mode, True
 
-    async def _history(self, ask: Ask, here_ms: int) -> list[Exchange]:
-        conversation, _ = await self.conversations.load(ask.listener, ask.book)
+    async def _history(self, ask: Ask, here_ms: int, conversation: Conversation) -> list[Exchange]:
+        """The stored exchanges as the model may read them from ``here_ms``."""
         exchanges = conversation.exchanges
         ids = history.passages_to_read(exchanges, here_ms)
         passages: dict[int, Passage] = {}
@@ -138,13 +148,15 @@ class TurnService:
             total_ms=round((time.perf_counter() - started) * 1000, 3),
         )
         try:
-            await self.conversations.append(ask.listener, ask.book, exchange)
-            await self.broker.publish(
-                event.model_dump_json().encode(),
-                subjects.TURN_COMPLETED.format(listener=ask.listener, book=ask.book),
-                stream=subjects.TURNS_STREAM,
-                headers={"Nats-Msg-Id": turn.turn_id},
-                timeout=5.0,
+            await asyncio.gather(
+                self.conversations.append(ask.listener, ask.book, exchange),
+                self.broker.publish(
+                    event.model_dump_json().encode(),
+                    subjects.TURN_COMPLETED.format(listener=ask.listener, book=ask.book),
+                    stream=subjects.TURNS_STREAM,
+                    headers={"Nats-Msg-Id": turn.turn_id},
+                    timeout=5.0,
+                ),
             )
         except Exception:  # the listener has their answer; a lost record is logged, not spoken
             log.exception("turn not recorded", turn_id=turn.turn_id)

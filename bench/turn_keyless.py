@@ -1,0 +1,153 @@
+"""Keyless turns over the bus on Black Beauty, beside the floor: the same tool calls alone.
+
+Real processes (search, ingest, player, turn) on a fresh bus; Black Beauty from
+../shared/corpus is ingested first. Each timed turn is one ``TURN_ASK`` request from
+this client, as ``bedside ask`` sends it. After each turn its ``TurnCompleted`` event is
+read and the very same requests are sent again directly (the listener's state, then
+every tool call with the same arguments, plus the reads the router makes for "the start
+of this chapter" and "the end"): that is the floor, measured in the same run. The
+listener is put back in place (untimed) after each, so every turn starts at the same spot.
+
+Run: ``.venv/bin/python -m bench.turn_keyless [rounds]``.
+"""
+
+import asyncio
+import sys
+import time
+from typing import Any
+
+from bedside_contracts import subjects
+from bedside_contracts.player import CommandRequest, ListenerState, OfferPositions, Seek, StateRequest
+from bedside_contracts.search import CatalogRequest, FindPassage, Recall, Resolve, Target
+from bedside_contracts.turn import Ask, OfferPositionsArgs, TurnCompleted, TurnReply
+from bedside_search.evaluation import query_sets
+from bedside_turn import intents
+from bedside_turn.tools import RECENT_OFFSETS_MS, targets_of
+
+from bench.turn_common import CORPUS, System, summary
+
+LISTENER = "bench"
+NAMED = (
+    "chapter 8",
+    "back 30 seconds",
+    "forward five minutes",
+    "the start of this chapter",
+    "take me to the end",
+    "go to chapter 40",
+)
+QUESTIONS = (
+    "who is Ginger?",
+    "what happened to Merrylegs?",
+    "remind me who John Manly is",
+    "who is the squire?",
+    "what did I miss?",
+    "sing me a song",
+)
+
+
+async def place(system: System, book: str, here_ms: int) -> None:
+    state = ListenerState.model_validate(
+        await system.request(subjects.PLAYER_STATE, StateRequest(listener=LISTENER, book=book).model_dump())
+    )
+    seek = Seek(device="bench", position_ms=here_ms, basis_seq=state.seq)
+    command = CommandRequest(listener=LISTENER, book=book, command=seek)
+    await system.request(subjects.PLAYER_COMMAND, command.model_dump(mode="json"))
+
+
+async def replay(system: System, book: str, here_ms: int, duration_ms: int, event: TurnCompleted) -> float:
+    """The same requests the turn made, sent directly; their total time in ms."""
+    started = time.perf_counter()
+    await call(system, subjects.PLAYER_STATE, StateRequest(listener=LISTENER, book=book))
+    intent = intents.read(event.utterance)
+    if isinstance(intent, intents.ThisChapterStart):
+        await call(
+            system,
+            subjects.SEARCH_RESOLVE,
+            Resolve(book=book, here_ms=here_ms, targets=[Target(offset_ms=0)]),
+        )
+    if isinstance(intent, intents.BookEnd):
+        await call(system, subjects.SEARCH_CATALOG, CatalogRequest(book=book))
+        end = Target(position_ms=duration_ms - 1)
+        await call(system, subjects.SEARCH_RESOLVE, Resolve(book=book, here_ms=here_ms, targets=[end]))
+    for record in event.calls:
+        args: dict[str, Any] = record.arguments
+        if record.name == "find_passage":
+            await call(
+                system, subjects.SEARCH_FIND, FindPassage(book=book, here_ms=here_ms, query=args["query"])
+            )
+        elif record.name == "recall" and args.get("recent"):
+            targets = [Target(offset_ms=-ms) for ms in RECENT_OFFSETS_MS]
+            await call(system, subjects.SEARCH_RESOLVE, Resolve(book=book, here_ms=here_ms, targets=targets))
+        elif record.name == "recall":
+            await call(
+                system, subjects.SEARCH_RECALL, Recall(book=book, here_ms=here_ms, question=args["question"])
+            )
+        elif record.name == "offer_positions":
+            targets = targets_of(OfferPositionsArgs.model_validate(args))
+            offer = OfferPositions(
+                listener=LISTENER, book=book, turn_id=f"floor-{event.turn_id}", targets=targets
+            )
+            await call(system, subjects.PLAYER_OFFER, offer)
+    return (time.perf_counter() - started) * 1000
+
+
+PER_SUBJECT: dict[str, list[float]] = {}
+
+
+async def call(system: System, subject: str, body: Any) -> None:
+    started = time.perf_counter()
+    await system.request(subject, body.model_dump(mode="json"))
+    PER_SUBJECT.setdefault(subject, []).append((time.perf_counter() - started) * 1000)
+
+
+async def main(rounds: int) -> None:
+    system = await System().start()
+    try:
+        info = await system.book("black_beauty", CORPUS / "black_beauty.json")
+        here = info.chapters[24].start_ms + 60_000
+        navigation = [q.text for qs in query_sets() if qs.book == "black_beauty" for q in qs.queries][::3]
+        utterances = [*navigation, *NAMED, *QUESTIONS]
+        js = system.nc.jetstream()
+        subject = subjects.TURN_COMPLETED.format(listener=LISTENER, book=info.id)
+        turns: list[float] = []
+        floors: list[float] = []
+        by_kind: dict[str, list[float]] = {}
+        steps: dict[str, list[float]] = {}
+        for round_no in range(rounds + 1):
+            for utterance in utterances:
+                await place(system, info.id, here)
+                ask = Ask(listener=LISTENER, book=info.id, utterance=utterance)
+                started = time.perf_counter()
+                reply = TurnReply.model_validate(await system.request(subjects.TURN_ASK, ask.model_dump()))
+                took = (time.perf_counter() - started) * 1000
+                message = await js.get_last_msg(subjects.TURNS_STREAM, subject)
+                event = TurnCompleted.model_validate_json(message.data or b"")
+                assert event.turn_id == reply.turn_id
+                await place(system, info.id, here)
+                floor = await replay(system, info.id, here, info.duration_ms, event)
+                if round_no == 0:
+                    PER_SUBJECT.clear()
+                    continue  # warm-up: caches, connections, first embeddings
+                for step in event.steps:
+                    steps.setdefault(step.name, []).append(step.ms)
+                turns.append(took)
+                floors.append(floor)
+                by_kind.setdefault(type(intents.read(utterance)).__name__, []).append(took - floor)
+        print(f"book black_beauty: {info.passages} passages; {len(utterances)} utterances x {rounds} rounds")
+        print(f"keyless turn over the bus   {summary(turns)}")
+        print(f"floor (same calls, direct)  {summary(floors)}")
+        print(f"turn minus floor            {summary([t - f for t, f in zip(turns, floors, strict=True)])}")
+        for kind, extra in sorted(by_kind.items()):
+            print(f"  overhead for {kind:<16} {summary(extra)}")
+        print("floor by request:")
+        for name, values in sorted(PER_SUBJECT.items()):
+            print(f"  {name:<24} {summary(values)}")
+        print("inside the turn (TurnCompleted.steps):")
+        for name, values in sorted(steps.items()):
+            print(f"  {name:<24} {summary(values)}")
+    finally:
+        await system.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 3))
