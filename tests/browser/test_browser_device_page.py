@@ -242,19 +242,25 @@ def open_page(
     opened: list[tuple[str, Page]] = []
     errors: list[str] = []
 
-    def open_(device: str, extra: str = "", block_events: bool = False, book: str = bedside.book) -> Page:
+    def open_(
+        device: str,
+        *,
+        extra: str = "",
+        block_events: bool = False,
+        book: str = bedside.book,
+        token: str = listener.token,
+        ready: bool = True,
+    ) -> Page:
         context = browser.new_context(viewport={"width": 412, "height": 915})
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(f"{device}: {error}"))
         if block_events:
             # A device that hears no pushes: it learns of moves only when it talks to the server.
             page.route(re.compile(r".*/events(\?.*)?$"), lambda route: route.abort())
-        page.goto(
-            f"{bedside.url}/?token={listener.token}&listener={listener.name}"
-            f"&book={book}&device={device}{extra}"
-        )
-        expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+        page.goto(f"{bedside.url}/?token={token}&listener={listener.name}&book={book}&device={device}{extra}")
         opened.append((device, page))
+        if ready:
+            expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
         return page
 
     yield open_
@@ -556,3 +562,9 @@ def test_a_row_behind_shows_its_chapter_and_heard_words_and_a_row_ahead_only_its
     behind = next(i for i, row in enumerate(rows) if not row["ahead"])
     page.locator("#rows .row").nth(behind).click()
     expect(page.locator("#pos")).to_have_text(clock(rows[behind]["start_ms"]), timeout=WAIT_MS)
+
+
+def test_a_wrong_token_is_told_plainly_and_nothing_is_shown(open_page: OpenPage) -> None:
+    page = open_page("phone", token="not-a-token", ready=False)
+    expect(page.get_by_role("status").first).to_contain_text("belongs to no listener", timeout=WAIT_MS)
+    expect(page.locator("main")).not_to_have_attribute("data-ready", "true")
