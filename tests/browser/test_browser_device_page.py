@@ -437,7 +437,7 @@ def test_main_controls_work_from_the_keyboard_alone(open_page: OpenPage) -> None
     page.keyboard.type("go to chapter 2")
     page.keyboard.press("Enter")
     expect(page.locator("#rows .row")).to_have_count(1, timeout=WAIT_MS)
-    tab_to("#rows .row", back=True)
+    tab_to("#rows .row")
     page.keyboard.press("Enter")
     expect(page.locator("#chapter")).to_have_text(re.compile(r"^Chapter 2"), timeout=WAIT_MS)
     tab_to("#undo")
