@@ -7,6 +7,7 @@ with that sequence. ``.venv/bin/python -m bench.player_push``
 
 import asyncio
 import json
+import sys
 import time
 
 import httpx
@@ -79,4 +80,5 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     asyncio.run(main())

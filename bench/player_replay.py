@@ -73,4 +73,5 @@ async def main(events: int) -> None:
 
 
 if __name__ == "__main__":
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000))

@@ -1,4 +1,4 @@
-"""Report -> ack latency at 1,000 reports/s, and the saturation rate of one player instance.
+"""Report -> ack latency at 1,000 reports/s (and rates given as arguments); saturation of one player.
 
 Both over HTTP (what a device does) and over the bus (PLAYER_COMMAND), each beside its
 floor measured in the same run. ``.venv/bin/python -m bench.player_reports``
@@ -6,6 +6,7 @@ floor measured in the same run. ``.venv/bin/python -m bench.player_reports``
 
 import asyncio
 import json
+import sys
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -16,11 +17,12 @@ from bedside_contracts.player import CommandRequest, Report
 
 from bench.player_common import Bench, floors, percentile, ratio, summary
 
-RATE = 1000
+RATES = [int(r) for r in sys.argv[1:]] or [100, 1000]
+WORKERS = 50
 Send = Callable[[int], Coroutine[Any, Any, float]]
-SECONDS = 10
+SECONDS = 3
 LISTENERS = 50
-SATURATION_S = 8
+SATURATION_S = 5
 
 
 class Devices:
@@ -32,7 +34,9 @@ class Devices:
         self.basis = [0] * len(people)
         self.position = [0] * len(people)
         self.http = httpx.AsyncClient(
-            base_url=bench.url, limits=httpx.Limits(max_connections=200, max_keepalive_connections=200)
+            base_url=bench.url,
+            limits=httpx.Limits(max_connections=200, max_keepalive_connections=200),
+            timeout=60,
         )
 
     async def http_report(self, i: int) -> float:
@@ -109,19 +113,20 @@ async def main() -> None:
         for i in range(LISTENERS):  # warm up: every projection and token cache exists
             await devices.http_report(i)
         for label, send in (("bus ", devices.bus_report), ("http", devices.http_report)):
-            samples, offered, failed = await paced(send, RATE, SECONDS, LISTENERS)
+            rate = await saturate(send, WORKERS, SATURATION_S, LISTENERS)
             print(
-                f"{label} report->ack at {RATE}/s (offered {offered:.0f}/s, {failed} failed)  "
-                f"{summary(samples)}  "
-                f"vs request-reply floor p50 {ratio(samples, rr, 50)}, p95 {ratio(samples, rr, 95)}; "
-                f"vs publish-ack floor p50 {ratio(samples, ack, 50)}"
-            )
-        for label, send, workers in (("bus ", devices.bus_report, 50), ("http", devices.http_report, 50)):
-            rate = await saturate(send, workers, SATURATION_S, LISTENERS)
-            print(
-                f"{label} saturation, one player instance, {workers} concurrent devices: "
+                f"{label} saturation, one player instance, {WORKERS} concurrent devices: "
                 f"{rate:,.0f} reports/s"
             )
+        for rate in RATES:
+            for label, send in (("bus ", devices.bus_report), ("http", devices.http_report)):
+                samples, offered, failed = await paced(send, rate, SECONDS, LISTENERS)
+                print(
+                    f"{label} report->ack at {rate}/s (offered {offered:.0f}/s, {failed} failed)  "
+                    f"{summary(samples)}  "
+                    f"vs request-reply floor p50 {ratio(samples, rr, 50)}, p95 {ratio(samples, rr, 95)}; "
+                    f"vs publish-ack floor p50 {ratio(samples, ack, 50)}"
+                )
         print(
             f"(floors p50: request-reply {percentile(rr, 50):.2f} ms, "
             f"publish ack {percentile(ack, 50):.2f} ms)"
@@ -132,4 +137,5 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     asyncio.run(main())
