@@ -74,6 +74,27 @@ async def test_books_are_indexed_from_the_stream_once_it_exists(client: Client, 
         assert info.state.messages == 4  # 3 ingested events and one BookReady
         consumer_info = await js.consumer_info(subjects.BOOKS_STREAM, "search-indexer")
         assert consumer_info.num_ack_pending == 0
+
+        await a_fresh_store_catches_up(client, tmp_path, artifact.version)
+    finally:
+        consumer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await consumer
+        await store.close()
+
+
+async def a_fresh_store_catches_up(client: Client, tmp_path: Path, version: str) -> None:
+    """A search whose store was lost still serves the newest version: the stream is the record,
+    though the durable consumer acked every message long ago."""
+    store = await VectorStore.open(path=str(tmp_path / "fresh"))
+    fresh = SearchEngine(store, load_minilm())
+    consumer = asyncio.create_task(consume_books(client, fresh, retry_s=0.1))
+    try:
+        for _ in range(600):
+            if "small" in fresh.books:
+                break
+            await asyncio.sleep(0.1)
+        assert fresh.book("small").version == version
     finally:
         consumer.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -51,6 +51,7 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
         except NotFoundError:
             log.info("waiting for the BOOKS stream", stream=subjects.BOOKS_STREAM)
             await asyncio.sleep(retry_s)
+    await catch_up(js, engine)
     log.info("consuming BookIngested", durable=DURABLE)
     while True:
         try:
@@ -59,6 +60,24 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
             continue
         for message in messages:
             await handle(js, client, engine, message)
+
+
+async def catch_up(js: JetStreamContext, engine: SearchEngine) -> None:
+    """Serve the newest announced version of every book, even one the durable consumer has
+    already acked (a store that was lost or moved): the stream, not the store, is the record."""
+    info = await js.stream_info(
+        subjects.BOOKS_STREAM, subjects_filter=subjects.BOOK_INGESTED.format(book="*")
+    )
+    for subject in sorted(info.state.subjects or {}):
+        try:
+            newest = await js.get_last_msg(subjects.BOOKS_STREAM, subject)
+            event = BookIngested.model_validate_json(newest.data or b"")
+            served = engine.books.get(event.book)
+            if served is None or served.version != event.version:
+                log.info("catching up", book=event.book, version=event.version)
+                await publish_ready(js, await engine.index(await fetch_artifact(js, event)))
+        except (ValidationError, InvalidRequest, NotFoundError, ObjectNotFoundError) as error:
+            log.warning("cannot catch up on a book", subject=subject, error=str(error))
 
 
 async def handle(js: JetStreamContext, client: Client, engine: SearchEngine, message: Msg) -> None:
