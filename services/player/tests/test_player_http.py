@@ -269,6 +269,14 @@ async def test_list_press_cancel_and_undo_over_http(system: RunningSystem, bus: 
     listener, token = await new_listener(bus)
     device = Device(system, listener, token, "phone")
     await device.report(1_800_000, 0)
+    # over the bus, a command the rules refuse is an answer with the state, not a failure
+    undo = {"listener": listener, "book": "b1", "command": {"op": "undo"}}
+    refused = json.loads(
+        (await bus.request(subjects.PLAYER_COMMAND, json.dumps(undo).encode(), timeout=10)).data
+    )
+    assert refused["accepted"] is False
+    assert "nothing to undo" in refused["reason"]
+    assert refused["state"]["position_ms"] == 1_800_000
     offer = {
         "listener": listener,
         "book": "b1",

@@ -75,10 +75,14 @@ class BusApi:
         return await self.service.player.offer(request)
 
     async def command(self, request: CommandRequest) -> CommandResult:
+        """A command the rules refuse (nothing to undo, no list) is an answer, not a bad message."""
         book = await self.service.books.get(request.book)
-        return await self.service.player.command(
-            request.listener, request.book, request.command, book.duration_ms
-        )
+        player = self.service.player
+        try:
+            return await player.command(request.listener, request.book, request.command, book.duration_ms)
+        except InvalidRequest as refused:
+            state = player.state(request.listener, request.book)
+            return CommandResult(accepted=False, seq=state.seq, state=state.public(), reason=refused.message)
 
     async def history(self, request: HistoryRequest) -> History:
         return await self.service.player.history(request)

@@ -73,6 +73,14 @@ class Service:
         if not self.ready.is_set():
             waiter.cancel()
             await self._follower  # raises why the replay failed
+        self._follower.add_done_callback(self._follower_ended)
+
+    def _follower_ended(self, task: "asyncio.Task[None]") -> None:
+        """Without the feed this copy no longer sees other copies' events: say so in health."""
+        if task.cancelled():
+            return
+        self.ready.clear()
+        log.error("the stream feed stopped; this copy is not ready", error=repr(task.exception()))
 
     async def _load_snapshot(self, js: JetStreamContext) -> int:
         """Start from the KV snapshot (``bedside replay --save-snapshot``) when there is one."""
