@@ -4,12 +4,15 @@ Every test also checks every request the model was sent: no word or title the li
 has not heard, and never their own position.
 """
 
+import json
+import random
 from collections.abc import AsyncIterator
 
 import pytest
 from bedside_guard import clock
 from bedside_turn import rules
 from bedside_turn.testing.harness import Rig, start_rig
+from bedside_turn.testing.leaks import leaks
 from bedside_turn.testing.scripted import Say, ScriptedModel, Use, overloaded
 
 HERE = 135_000
@@ -303,3 +306,37 @@ async def test_the_model_is_sent_cached_tools_built_from_the_contracts(rig: Rig)
     assert offer["additionalProperties"] is False
     assert request["tools"][-1]["cache_control"] == {"type": "ephemeral"}
     assert request["system"][0]["cache_control"] == {"type": "ephemeral"}
+
+
+async def test_no_request_carries_unheard_words_at_many_positions(rig: Rig) -> None:
+    """From forty random positions: search, an offer (often a move back), then a follow-up that
+    searches and recalls from wherever the listener is now. Each request is checked against
+    the position its turn started from."""
+    rng = random.Random(20261130)
+    vocabulary = sorted(
+        {w for p in rig.passages for w in p.text.lower().replace(".", "").split() if len(w) > 4}
+    )
+    end = rig.passages[-1].end_ms
+    moved = 0
+    for _ in range(40):
+        here = rng.randrange(0, end)
+        listener = rig.listener_at(here)
+        query = " ".join(rng.sample(vocabulary, 4))
+        ids = rng.sample([p.id for p in rig.passages], rng.choice([1, 1, 3]))
+        model = script(
+            rig,
+            [Use("find_passage", {"query": query})],
+            [Use("offer_positions", {"ids": ids})],
+            [Say("Done.")],
+            [Use("find_passage", {"query": query}), Use("recall", {"question": query})],
+            [Say("Again.")],
+        )
+        await rig.ask(listener, "somewhere")
+        now = rig.player.positions[(listener, "lamplight")]
+        moved += now != here
+        await rig.ask(listener, "and again")
+        said = {"somewhere", "and again", query}
+        first, second = json.dumps(model.requests[:3]), json.dumps(model.requests[3:])
+        assert not leaks(first, rig.passages, here, said)
+        assert not leaks(second, rig.passages, now, said)
+    assert moved >= 5
