@@ -1,11 +1,13 @@
-"""The parse and chunk stages with an audio file beside the book (no bus, no model)."""
+"""The pipeline stages outside the service: audio beside the book, versions, the embedding pool."""
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from bedside_contracts.ingest import IngestBook
+from bedside_ingest.embedders import load_embedders
 from bedside_ingest.errors import BadInput
-from bedside_ingest.pipeline import book_id_for, prepare
+from bedside_ingest.pipeline import book_id_for, embed_passages, prepare
 from bedside_ingest.sample import SAMPLE_TRANSCRIPT
 from bedside_testing import corpus_file
 
@@ -49,3 +51,16 @@ def test_book_ids_from_file_names() -> None:
     assert book_id_for(Path("/x/Black Beauty (1877).json")) == "black-beauty-1877"
     assert book_id_for(Path("/x/sample.vtt")) == "sample"
     assert book_id_for(Path("/x/overlay-folder")) == "overlay-folder"
+
+
+def test_a_pool_of_sessions_gives_the_vectors_one_session_gives() -> None:
+    embedders = load_embedders(2)
+    texts = [f"The lamp turned {'slowly ' * (k % 7)}in the wind, time {k}." for k in range(40)]
+    seen: list[tuple[str, int, int]] = []
+    pooled = embed_passages(texts, embedders, lambda stage, done, total, _: seen.append((stage, done, total)))
+    alone = embed_passages(texts, embedders[:1])
+    assert pooled.shape == (40, 384)
+    assert np.allclose(pooled, alone, atol=1e-5)
+    assert np.allclose(pooled[3], embedders[0].embed_query(texts[3]), atol=1e-5)  # rows stay in order
+    assert seen[0] == ("embed", 0, 40)
+    assert seen[-1] == ("embed", 40, 40)

@@ -6,19 +6,16 @@ from collections.abc import Awaitable, Callable
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.ingest import IngestBook
-from bedside_embedding import load_minilm
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
 from faststream.nats import NatsBroker
 
+from bedside_ingest.embedders import load_embedders
 from bedside_ingest.service import IngestService
 from bedside_ingest.store import BookStore
 
 log = structlog.get_logger("bedside.ingest")
-
-EMBEDDING_THREADS = 2
-"""Ingest is a batch job: both cores for the embedding while it runs (measured in the bench)."""
 
 
 async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Awaitable[None]]:
@@ -28,9 +25,9 @@ async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Await
     service is reported ready exactly when it can embed.
     """
     store = await BookStore.declare(broker.connection.jetstream(), settings.stream_replicas)
-    embedder = await asyncio.to_thread(load_minilm, EMBEDDING_THREADS)
-    log.info("embedder loaded", model=embedder.model_id)
-    service = IngestService(broker, store, embedder, settings.narration_wpm)
+    embedders = await asyncio.to_thread(load_embedders)
+    log.info("embedders loaded", model=embedders[0].model_id, sessions=len(embedders))
+    service = IngestService(broker, store, embedders, settings.narration_wpm)
     serve_requests(broker, subjects.INGEST_BOOK, "ingest", IngestBook, service.ingest)
 
     async def close() -> None:

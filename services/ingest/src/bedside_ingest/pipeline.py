@@ -2,9 +2,12 @@
 artifact. The service runs them off its event loop; the benchmark runs them directly.
 """
 
+import queue
 import re
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,16 +139,36 @@ def prepare(
 
 
 def embed_passages(
-    texts: list[str], embedder: Embedder, progress: Progress = no_progress
+    texts: list[str], embedders: Sequence[Embedder], progress: Progress = no_progress
 ) -> npt.NDArray[np.float32]:
-    """One vector per text, in order; computed shortest first, sixteen at a time."""
-    vectors = np.zeros((len(texts), embedder.dimensions), dtype=np.float32)
+    """One vector per text, in order; computed shortest first, sixteen at a time, one batch per
+    embedder at once (each embedder is used by one thread at a time).
+    """
+    vectors = np.zeros((len(texts), embedders[0].dimensions), dtype=np.float32)
     order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+    batches = [order[begin : begin + EMBED_BATCH] for begin in range(0, len(order), EMBED_BATCH)]
+    free: queue.SimpleQueue[Embedder] = queue.SimpleQueue()
+    for embedder in embedders:
+        free.put(embedder)
+    counted = threading.Lock()
+    done = 0
     progress("embed", 0, len(texts), "")
-    for begin in range(0, len(order), EMBED_BATCH):
-        batch = order[begin : begin + EMBED_BATCH]
-        vectors[batch] = embedder.embed_passages([texts[i] for i in batch])
-        progress("embed", min(begin + EMBED_BATCH, len(texts)), len(texts), "")
+
+    def run(batch: list[int]) -> tuple[list[int], npt.NDArray[np.float32]]:
+        nonlocal done
+        embedder = free.get()
+        try:
+            rows = embedder.embed_passages([texts[i] for i in batch])
+        finally:
+            free.put(embedder)
+        with counted:
+            done += len(batch)
+            progress("embed", done, len(texts), "")
+        return batch, rows
+
+    with ThreadPoolExecutor(max_workers=len(embedders), thread_name_prefix="embed") as pool:
+        for batch, rows in pool.map(run, batches):
+            vectors[batch] = rows
     return vectors
 
 
@@ -157,7 +180,7 @@ def build_artifact(prepared: Prepared, vectors: npt.NDArray[np.float32]) -> Book
 
 def ingest_file(
     request: IngestBook,
-    embedder: Embedder,
+    embedders: Sequence[Embedder],
     *,
     narration_wpm: int = DEFAULT_WPM,
     progress: Progress = no_progress,
@@ -167,12 +190,12 @@ def ingest_file(
     clock = clock or StageClock()
     prepared = prepare(
         request,
-        embedding_model=embedder.model_id,
+        embedding_model=embedders[0].model_id,
         narration_wpm=narration_wpm,
         progress=progress,
         clock=clock,
     )
     with clock.stage("embed"):
-        vectors = embed_passages([p.text for p in prepared.passages], embedder, progress)
+        vectors = embed_passages([p.text for p in prepared.passages], embedders, progress)
     with clock.stage("artifact"):
         return build_artifact(prepared, vectors)

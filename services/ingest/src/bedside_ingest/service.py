@@ -2,6 +2,7 @@
 
 import asyncio
 import time
+from collections.abc import Sequence
 
 import structlog
 from bedside_contracts import subjects
@@ -47,10 +48,12 @@ class ProgressPublisher:
 
 
 class IngestService:
-    def __init__(self, broker: NatsBroker, store: BookStore, embedder: Embedder, narration_wpm: int) -> None:
+    def __init__(
+        self, broker: NatsBroker, store: BookStore, embedders: Sequence[Embedder], narration_wpm: int
+    ) -> None:
         self._broker = broker
         self._store = store
-        self._embedder = embedder
+        self._embedders = embedders
         self._wpm = narration_wpm
         self._lock = asyncio.Lock()  # one ingest at a time: the CPU is the limit anyway
 
@@ -69,7 +72,7 @@ class IngestService:
             prepared = await asyncio.to_thread(
                 prepare,
                 request,
-                embedding_model=self._embedder.model_id,
+                embedding_model=self._embedders[0].model_id,
                 narration_wpm=self._wpm,
                 progress=progress,
                 clock=clock,
@@ -97,7 +100,7 @@ class IngestService:
     ) -> None:
         texts = [p.text for p in prepared.passages]
         with clock.stage("embed"):
-            vectors = await asyncio.to_thread(embed_passages, texts, self._embedder, progress)
+            vectors = await asyncio.to_thread(embed_passages, texts, self._embedders, progress)
         with clock.stage("store"):
             progress("store", 0, 1, name)
             data = await asyncio.to_thread(
