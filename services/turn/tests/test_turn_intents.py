@@ -55,6 +55,7 @@ from bedside_turn.intents import (
         ("being sold at the fair", FindPlace("being sold at the fair")),
         ("where is the ferryman now?", Question("where is the ferryman now?")),
         ("when did the storm start", Question("when did the storm start")),
+        ("no, the other one", intents.OtherOne()),
         ("sing me a song", Other()),
         ("", Other()),
         ("um, okay", Other()),

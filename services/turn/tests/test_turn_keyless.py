@@ -190,3 +190,23 @@ async def test_the_cli_sends_an_ask_and_prints_speech_and_outcome(rig: Rig, nats
 async def test_an_unknown_listener_gets_a_failed_turn_not_a_crash(rig: Rig) -> None:
     reply = await rig.ask("nobody-here", "chapter 1")
     assert (reply.outcome, reply.speech) == ("failed", speech.TROUBLE)
+
+
+async def test_the_other_one_offers_what_the_last_search_found_and_did_not_offer(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    first = await rig.ask(listener, "take me back to where Wren gave Tamsin barley soup")
+    assert first.outcome == "moved"
+    again = await rig.ask(listener, "no, the other one")
+    assert again.outcome == "listed"
+    assert again.rows
+    assert all(
+        'chapter 1, "The Harbour Bell"' not in row or not row.startswith("0:01:00") for row in again.rows
+    )
+    offered = rig.player.offers[-1]
+    assert 102 not in [t.passage_id for t in offered.targets]
+
+
+async def test_the_other_one_with_nothing_before_says_so(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "not that one")
+    assert (reply.speech, reply.outcome) == (speech.NO_OTHER, "unsure")

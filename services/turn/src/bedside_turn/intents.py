@@ -84,6 +84,11 @@ class Undo:
 
 
 @dataclass(frozen=True)
+class OtherOne:
+    """'No, the other one': another of the places the last search found."""
+
+
+@dataclass(frozen=True)
 class Question:
     question: str
     recent: bool = False
@@ -96,7 +101,17 @@ class Other:
 
 
 Intent = (
-    FindPlace | Chapter | Jump | ClockTime | ThisChapterStart | BookStart | BookEnd | Undo | Question | Other
+    FindPlace
+    | Chapter
+    | Jump
+    | ClockTime
+    | ThisChapterStart
+    | BookStart
+    | BookEnd
+    | Undo
+    | OtherOne
+    | Question
+    | Other
 )
 
 _NUMBER = r"(\d+(?:\.\d+)?|" + "|".join(sorted(map(re.escape, WORD_NUMBERS), key=len, reverse=True)) + r")"
@@ -116,6 +131,7 @@ _THIS_CHAPTER = re.compile(
 )
 _BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
 _BOOK_END = re.compile(r"\b(the\s+(very\s+)?end)\b|\blast (bit|part) of the book\b")
+_OTHER_ONE = re.compile(r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b")
 _MISSED = re.compile(
     r"\bwhat did i miss\b|\bi (dozed|fell asleep|drifted)|\bwhat just happened\b|\bcatch me up\b"
 )
@@ -160,6 +176,8 @@ def read(utterance: str) -> Intent:
         return Other()
     if _UNDO.search(text):
         return Undo()
+    if _OTHER_ONE.search(text):
+        return OtherOne()
     if _MISSED.search(text):
         return Question(question=utterance.strip(), recent=True)
     if _HALF_HOUR.search(text):

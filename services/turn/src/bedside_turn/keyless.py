@@ -1,6 +1,7 @@
 """The keyless router: with no model, plain code drives the same tools under the same rules."""
 
 from bedside_contracts.search import CatalogRequest, Resolve, Target
+from bedside_contracts.turn import Exchange
 
 from bedside_turn import intents, speech
 from bedside_turn.intents import Intent
@@ -20,10 +21,18 @@ a list (0% with no threshold). Above it, right answers fall off faster than wron
 """
 
 
-async def run_keyless(tools: ToolBox, utterance: str, intent: Intent | None = None) -> str:
+async def run_keyless(
+    tools: ToolBox, utterance: str, intent: Intent | None = None, earlier: list[Exchange] | None = None
+) -> str:
     """Route ``utterance`` to the tools and say what came of it."""
     intent = intent or intents.read(utterance)
     match intent:
+        case intents.OtherOne():
+            others = other_places(earlier or [])
+            if not others:
+                return speech.NO_OTHER
+            await tools.run("offer_positions", {"ids": others})
+            return speech.for_offer(tools.last_offer, tools.preview)
         case intents.FindPlace(query=query):
             return await _find_and_offer(tools, query)
         case intents.Question(question=question, recent=recent):
@@ -42,6 +51,28 @@ async def run_keyless(tools: ToolBox, utterance: str, intent: Intent | None = No
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent)
+
+
+def other_places(earlier: list[Exchange]) -> list[int]:
+    """The places the newest search found that its turn did not offer, best first (at most four)."""
+    for exchange in reversed(earlier):
+        found = [
+            place.passage_id
+            for call in exchange.calls
+            if call.name == "find_passage"
+            for place in call.places
+        ]
+        if not found:
+            continue
+        offered = {
+            int(i)
+            for call in exchange.calls
+            if call.name == "offer_positions" and not call.refused
+            for i in call.arguments.get("ids", [])
+            if isinstance(i, int)
+        }
+        return [i for i in dict.fromkeys(found) if i not in offered][:MAX_ROWS]
+    return []
 
 
 async def _find_and_offer(tools: ToolBox, query: str) -> str:

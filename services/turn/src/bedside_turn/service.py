@@ -39,8 +39,9 @@ class TurnService:
     async def ask(self, ask: Ask) -> TurnReply:
         started = time.perf_counter()
         turn = Turn(turn_id=uuid.uuid4().hex[:20])
-        # Only a model reads the history; it is fetched while the position is.
-        wants_history = self.client is not None
+        # Only a model, or "the other one", reads the history; it is fetched while the position is.
+        intent = intents.read(ask.utterance)
+        wants_history = self.client is not None or isinstance(intent, intents.OtherOne)
         stored = (
             asyncio.create_task(self.conversations.load(ask.listener, ask.book)) if wants_history else None
         )
@@ -57,7 +58,7 @@ class TurnService:
         if stored is not None:
             with turn.step("history"):
                 earlier = await self._history(ask, here_ms, (await stored)[0])
-        said, mode, failed = await self._run(tools, ask.utterance, earlier)
+        said, mode, failed = await self._run(tools, ask.utterance, intent, earlier)
         outcome = turn.outcome()
         if failed and outcome == "unsure":
             outcome = "failed"
@@ -83,13 +84,14 @@ class TurnService:
         state = await self.backends.state(StateRequest(listener=ask.listener, book=ask.book))
         return state.position_ms
 
-    async def _run(self, tools: ToolBox, utterance: str, earlier: list[Exchange]) -> tuple[str, str, bool]:
+    async def _run(
+        self, tools: ToolBox, utterance: str, intent: intents.Intent, earlier: list[Exchange]
+    ) -> tuple[str, str, bool]:
         """What to say, which mode said it, and whether the turn failed on the way."""
-        intent = intents.read(utterance)
         try:
             if self.client is None or isinstance(intent, intents.Undo):
                 # Undo is a command, not a judgement: plain code does it even with a model.
-                return await run_keyless(tools, utterance, intent), KEYLESS, False
+                return await run_keyless(tools, utterance, intent, earlier), KEYLESS, False
             try:
                 said = await run_with_model(
                     client=self.client,
@@ -103,7 +105,7 @@ class TurnService:
                 log.warning("model unreachable; answering keyless", error=str(error))
                 if tools.turn.calls:
                     return speech.NO_MODEL + speech.for_offer(tools.last_offer), KEYLESS, False
-                return speech.NO_MODEL + await run_keyless(tools, utterance, intent), KEYLESS, False
+                return speech.NO_MODEL + await run_keyless(tools, utterance, intent, earlier), KEYLESS, False
             return said or speech.for_offer(tools.last_offer, tools.preview), self.model, False
         except (RemoteFailure, TimeoutError) as error:
             log.warning("a service failed during the turn", error=str(error))

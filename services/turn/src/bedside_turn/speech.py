@@ -13,6 +13,7 @@ NO_MODEL = "I can't reach my language model just now, so here is the simple answ
 CANNOT_HELP = "I can take you to a moment in the book, or answer about what you've already heard."
 NOT_FOUND = "I couldn't find that moment in the book. Could you describe it another way?"
 NOT_YET = "That hasn't come up yet in what you've heard."
+NO_OTHER = "I don't have another place for that. Could you describe the moment again?"
 TROUBLE = "Something went wrong on my side; please ask me again in a moment."
 
 _LINE = re.compile(r'^\[[^\]]*\]\s*chapter (\d+), "([^"]*)": (.*)$')
