@@ -49,7 +49,7 @@ from hypothesis import strategies as st
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
-CASES = {"sample": 150, "black-beauty": 100}
+CASES = {"sample": 100, "black-beauty": 60}
 TEMPLATES = (
     "take me to where {w}",
     "what happens with the {w}?",
