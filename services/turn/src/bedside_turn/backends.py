@@ -23,10 +23,15 @@ from bedside_contracts.search import (
     Resolved,
 )
 from bedside_runtime.bus import call
+from bedside_runtime.errors import RemoteFailure
 from faststream.nats import NatsBroker
+from nats.errors import NoRespondersError
 from pydantic import BaseModel
 
 R = TypeVar("R", bound=BaseModel)
+
+UNAVAILABLE: tuple[type[Exception], ...] = (RemoteFailure, TimeoutError, NoRespondersError)
+"""What a call to another service raises when it cannot be served: said, never crashed on."""
 
 
 class Backends(Protocol):

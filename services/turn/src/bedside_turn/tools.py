@@ -23,6 +23,7 @@ from bedside_contracts.turn import (
 )
 from bedside_guard import Candidate, Passage, heard_text, hit_line
 from bedside_runtime.errors import RemoteFailure
+from nats.errors import NoRespondersError
 from pydantic import BaseModel, ValidationError
 
 from bedside_turn.backends import Backends
@@ -104,8 +105,12 @@ class ToolBox:
                 [],
                 True,
             )
-        except TimeoutError:
-            return [f"Tool error: {name} took too long. Tell them to try again in a moment."], [], True
+        except (TimeoutError, NoRespondersError):
+            return (
+                [f"Tool error: {name} got no answer in time. Tell them to try again in a moment."],
+                [],
+                True,
+            )
 
     async def find_passage(self, args: FindPassageArgs) -> tuple[list[str], list[PlaceRef]]:
         found = await self.backends.find(FindPassage(book=self.book, here_ms=self.here_ms, query=args.query))
