@@ -127,6 +127,7 @@ async def ask_forever(stack: Stack, load: Load) -> None:
                 # "I had trouble" when a service it needs is down: the turn service records
                 # only turns that ran, so this one leaves no TurnCompleted by design.
                 load.failed("turn (outcome failed)")
+                await asyncio.sleep(0.2)
                 continue
             load.answered_turns.append(reply_.turn_id)
 
