@@ -1,10 +1,14 @@
 """The embedders an ingest runs on: one single-threaded MiniLM session per core.
 
-Batches run side by side, one per session, instead of one session splitting each batch
-over two threads: the intra-op threads of one session wait on each other (and spin) and
-cost more CPU for the same work. Measured with bench/ingest_black_beauty.py on the
-shared 2-core machine: one 2-thread session took 70.8-75.9 CPU-s for Black Beauty's 733
-passages, a 1-thread session 51.8 CPU-s.
+Batches run side by side, one per session, rather than one session splitting each batch
+over two intra-op threads, whose threads wait on (and spin for) each other. Measured on
+the shared 2-core machine (bench/ingest_black_beauty.py and a 160-passage A/B run):
+- heavily loaded (load average ~10): Black Beauty's 733 passages took 50-53 CPU-s with
+  the pool, 68-76 CPU-s with one 2-thread session;
+- lightly loaded (load average ~3): 160 passages in 6.0-6.3 s (10.7 CPU-s) with the pool,
+  5.3-5.8 s (10.3-11.1 CPU-s) with one 2-thread session, 9.2-10.2 s with one 1-thread one.
+The pool costs a little wall time on a quiet machine and saves a quarter of the CPU on a
+busy one, which is where a shared host spends its time.
 """
 
 from bedside_embedding.minilm import MODEL_FILE, TOKENIZER_FILE, MiniLMEmbedder, installed_file
