@@ -13,7 +13,7 @@ from bedside_guard import clock
 from bedside_turn import rules
 from bedside_turn.testing.harness import Rig, start_rig
 from bedside_turn.testing.leaks import leaks
-from bedside_turn.testing.scripted import Say, ScriptedModel, Use, overloaded
+from bedside_turn.testing.scripted import Say, ScriptedModel, Use, overloaded, rate_limited
 
 HERE = 135_000
 """Inside passage 104 (chapter 2), after its first cue: half of that passage has been heard."""
@@ -282,6 +282,14 @@ async def test_a_model_that_recovers_after_an_overload_answers(rig: Rig) -> None
     assert len(model.requests) == 2
     assert reply.speech == "I can take you to a moment."
     assert reply.mode == "claude-haiku-4-5"
+
+
+async def test_a_rate_limited_model_is_retried_and_answers(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(rig, rate_limited(), rate_limited(), [Say("Here I am.")])
+    reply = await rig.ask(listener, "hello")
+    assert len(model.requests) == 3
+    assert (reply.speech, reply.mode) == ("Here I am.", "claude-haiku-4-5")
 
 
 async def test_tool_rounds_are_bounded(rig: Rig) -> None:

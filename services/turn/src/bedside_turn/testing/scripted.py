@@ -60,6 +60,12 @@ def overloaded() -> anthropic.APIStatusError:
     return anthropic.InternalServerError("Overloaded", response=response, body=None)
 
 
+def rate_limited() -> anthropic.APIStatusError:
+    request = httpx2.Request("POST", "https://api.anthropic.invalid/v1/messages")
+    response = httpx2.Response(429, request=request)
+    return anthropic.RateLimitError("Rate limited", response=response, body=None)
+
+
 @dataclass
 class ScriptedMessages:
     script: list[Reply]
