@@ -118,6 +118,7 @@ async def test_the_sample_book_goes_into_the_store_and_is_announced(client: Clie
     assert headers["Nats-Msg-Id"] == f"{book}:{report.version}"
 
     assert [e.stage for e in events if e.done == 0][:4] == ["parse", "chunk", "embed", "store"]
+    assert (events[-1].stage, events[-1].done, events[-1].total) == ("store", 1, 1)  # none lost at the end
     last_embed = [e for e in events if e.stage == "embed"][-1]
     assert last_embed.done == last_embed.total == report.passages
 

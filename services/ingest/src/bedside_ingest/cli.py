@@ -50,11 +50,14 @@ class StageBars:
 
     def __init__(self, progress: Progress) -> None:
         self.progress = progress
-        self.tasks: dict[str, TaskID] = {stage: progress.add_task(stage, total=None) for stage in STAGES}
+        self.tasks: dict[str, TaskID] = {
+            stage: progress.add_task(stage, total=None, visible=False) for stage in STAGES
+        }
 
     def __call__(self, event: IngestProgress) -> None:
         task = self.tasks[event.stage]
-        self.progress.update(task, total=max(event.total, 1), completed=event.done, description=event.stage)
+        total = max(event.total, 1)
+        self.progress.update(task, total=total, completed=min(event.done, total), visible=True)
 
 
 async def _ingest(request: IngestBook, settings: Settings, wait_s: float, console: Console) -> int:
@@ -118,7 +121,7 @@ def ingest(
     try:
         code = asyncio.run(_ingest(request, Settings(), wait, console))
     except RemoteFailure as error:
-        raise _fail(console, f"ingest refused {path}: {error.failure.error}") from None
+        raise _fail(console, f"ingest refused it: {error.failure.error}") from None
     except ServiceMissing as error:
         raise _fail(console, str(error)) from None
     raise typer.Exit(code)

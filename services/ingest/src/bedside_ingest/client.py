@@ -45,8 +45,7 @@ async def request_ingest(
         raise ServiceMissing("the ingest service is not running (start it with `bedside up`)") from None
     finally:
         if subscription is not None:
-            await client.flush()
-            await subscription.unsubscribe()
+            await subscription.drain()  # type: ignore[no-untyped-call]  # events may queue behind the reply
     if b'"ok":false' in reply.data.replace(b" ", b""):
         raise RemoteFailure(Failure.model_validate_json(reply.data))
     return IngestReport.model_validate_json(reply.data)

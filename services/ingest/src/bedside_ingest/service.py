@@ -43,7 +43,8 @@ class ProgressPublisher:
 
     async def close(self) -> None:
         if self._task is not None:
-            self._queue.put_nowait(None)
+            # Behind any event still scheduled by __call__ (call_soon keeps their order).
+            self._loop.call_soon(self._queue.put_nowait, None)
             await self._task
 
 
