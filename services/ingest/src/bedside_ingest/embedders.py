@@ -7,8 +7,9 @@ the shared 2-core machine (bench/ingest_black_beauty.py and a 160-passage A/B ru
   the pool, 68-76 CPU-s with one 2-thread session;
 - lightly loaded (load average ~3): 160 passages in 6.0-6.3 s (10.7 CPU-s) with the pool,
   5.3-5.8 s (10.3-11.1 CPU-s) with one 2-thread session, 9.2-10.2 s with one 1-thread one.
-The pool costs a little wall time on a quiet machine and saves a quarter of the CPU on a
-busy one, which is where a shared host spends its time.
+- nearly idle (load average 1.5), the whole book: 24.0 s with the pool, 30.5 s with one
+  2-thread session (46.1 vs 50.5 CPU-s).
+The pool is faster on a quiet machine and saves CPU on a busy one.
 """
 
 from bedside_embedding.minilm import MODEL_FILE, TOKENIZER_FILE, MiniLMEmbedder, installed_file
