@@ -35,7 +35,8 @@ async def main() -> None:
             floor.append((time.perf_counter() - started) * 1000)
 
         server = NatsBroker([bench.nats_url], logger=None)
-        serve_search(server, engine)
+        await server.connect()
+        await serve_search(server, engine)
         await server.start()
         client = NatsBroker([bench.nats_url], logger=None)
         await client.connect()

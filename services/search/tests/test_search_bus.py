@@ -51,7 +51,8 @@ async def engine(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Sear
 @pytest.fixture(scope="module")
 async def broker(nats_url: str, engine: SearchEngine) -> AsyncIterator[NatsBroker]:
     broker = NatsBroker([nats_url], logger=None)
-    serve_search(broker, engine)
+    await broker.connect()
+    await serve_search(broker, engine)
     await broker.start()
     yield broker
     await broker.stop()

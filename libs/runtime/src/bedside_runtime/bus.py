@@ -4,6 +4,7 @@ Every handler validates what it consumes against the contracts itself, so a bad 
 gets a ``Failure`` reply (and a dead-letter copy) instead of a silent drop or a crash.
 """
 
+import asyncio
 import os
 import time
 from collections.abc import Awaitable, Callable
@@ -13,6 +14,8 @@ import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract, Failure, Health
 from faststream.nats import NatsBroker, NatsMessage
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
 from pydantic import BaseModel, ValidationError
 
 from bedside_runtime.errors import InvalidRequest, RemoteFailure, ServiceError
@@ -49,40 +52,64 @@ def failure_for(error: Exception) -> Failure:
     return Failure(code="internal", error="the service failed to answer; it has logged why")
 
 
-def serve_requests(
+async def answer(
+    broker: NatsBroker,
+    subject: str,
+    service: str,
+    *,
+    request_model: type[Req],
+    handler: Callable[[Req], Awaitable[BaseModel]],
+    body: bytes,
+) -> bytes:
+    """One request's reply: the handler's typed answer, or a ``Failure`` for anything else."""
+    try:
+        if len(body) > MAX_REQUEST_BYTES:
+            raise InvalidRequest(f"a request of {len(body)} bytes is too large")
+        reply = await handler(request_model.model_validate_json(body))
+    except Exception as error:  # every failure becomes a reply; the service stays up
+        failure = failure_for(error)
+        if failure.code == "internal":
+            log.exception("handler failed", subject=subject)
+        if failure.code == "invalid":
+            await dead_letter(broker, service, subject, body, failure.error)
+        return failure.model_dump_json().encode()
+    return reply.model_dump_json().encode()
+
+
+async def serve_requests(
     broker: NatsBroker,
     subject: str,
     service: str,
     request_model: type[Req],
     handler: Callable[[Req], Awaitable[BaseModel]],
     *,
-    max_workers: int | None = None,
-) -> None:
+    max_in_flight: int = 64,
+) -> Subscription:
     """Answer ``subject`` in the service's queue group with ``handler``, typed both ways.
 
-    ``max_workers`` lets one copy answer that many requests at once (handlers that wait on
-    I/O, such as a JetStream ack); by default requests are answered one at a time.
+    The broker must be connected. Requests are answered on a plain nats-py subscription,
+    each as its own task (at most ``max_in_flight`` at once), so one request waiting on
+    I/O does not hold up the next. FastStream's subscriber is not used here: it resolved
+    its message argument in a worker thread, which cost the player five times the CPU of
+    the append itself per command (bench/player_reports.py).
     """
+    in_flight = asyncio.Semaphore(max_in_flight)
+    running: set[asyncio.Task[None]] = set()
 
-    async def answer(msg: NatsMessage) -> bytes:
-        body: bytes = msg.body
-        try:
-            if len(body) > MAX_REQUEST_BYTES:
-                raise InvalidRequest(f"a request of {len(body)} bytes is too large")
-            reply = await handler(request_model.model_validate_json(body))
-        except Exception as error:  # every failure becomes a reply; the service stays up
-            failure = failure_for(error)
-            if failure.code == "internal":
-                log.exception("handler failed", subject=subject)
-            if failure.code == "invalid":
-                await dead_letter(broker, service, subject, body, failure.error)
-            return failure.model_dump_json().encode()
-        return reply.model_dump_json().encode()
+    async def respond(msg: Msg) -> None:
+        async with in_flight:
+            reply = await answer(
+                broker, subject, service, request_model=request_model, handler=handler, body=msg.data
+            )
+        if msg.reply:
+            await msg.respond(reply)
 
-    if max_workers is None:
-        broker.subscriber(subject, queue=subjects.queue_for(service))(answer)
-    else:
-        broker.subscriber(subject, queue=subjects.queue_for(service), max_workers=max_workers)(answer)
+    async def on_message(msg: Msg) -> None:
+        task = asyncio.create_task(respond(msg))
+        running.add(task)
+        task.add_done_callback(running.discard)
+
+    return await broker.connection.subscribe(subject, queue=subjects.queue_for(service), cb=on_message)
 
 
 async def dead_letter(broker: NatsBroker, service: str, subject: str, body: bytes, why: str) -> None:

@@ -28,7 +28,7 @@ async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Await
     embedders = await asyncio.to_thread(load_embedders)
     log.info("embedders loaded", model=embedders[0].model_id, sessions=len(embedders))
     service = IngestService(broker, store, embedders, settings.narration_wpm)
-    serve_requests(broker, subjects.INGEST_BOOK, "ingest", IngestBook, service.ingest)
+    await serve_requests(broker, subjects.INGEST_BOOK, "ingest", IngestBook, service.ingest)
 
     async def close() -> None:
         return None

@@ -17,14 +17,14 @@ from bedside_search.engine import SearchEngine
 SERVICE = "search"
 
 
-def serve_search(broker: NatsBroker, engine: SearchEngine) -> None:
+async def serve_search(broker: NatsBroker, engine: SearchEngine) -> None:
     async def resolve(request: Resolve) -> Resolved:
         return engine.resolve(request)
 
     async def catalog(request: CatalogRequest) -> Catalog:
         return engine.catalog(request)
 
-    serve_requests(broker, subjects.SEARCH_FIND, SERVICE, FindPassage, engine.find)
-    serve_requests(broker, subjects.SEARCH_RECALL, SERVICE, Recall, engine.recall)
-    serve_requests(broker, subjects.SEARCH_RESOLVE, SERVICE, Resolve, resolve)
-    serve_requests(broker, subjects.SEARCH_CATALOG, SERVICE, CatalogRequest, catalog)
+    await serve_requests(broker, subjects.SEARCH_FIND, SERVICE, FindPassage, engine.find)
+    await serve_requests(broker, subjects.SEARCH_RECALL, SERVICE, Recall, engine.recall)
+    await serve_requests(broker, subjects.SEARCH_RESOLVE, SERVICE, Resolve, resolve)
+    await serve_requests(broker, subjects.SEARCH_CATALOG, SERVICE, CatalogRequest, catalog)

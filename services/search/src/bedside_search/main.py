@@ -52,7 +52,7 @@ def make_register(
 ) -> Callable[[NatsBroker, Settings], Awaitable[Callable[[], Awaitable[None]]]]:
     async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Awaitable[None]]:
         engine = await open_engine(settings)
-        serve_search(broker, engine)
+        await serve_search(broker, engine)
         client = await broker.connect()
         consumer = asyncio.create_task(consume_books(client, engine))
         readiness.engine = engine

@@ -82,7 +82,7 @@ async def build(
         retry=retry,
     )
     # A turn mostly waits (on the model, on search and player): answer many at once.
-    serve_requests(broker, subjects.TURN_ASK, "turn", Ask, service.ask, max_workers=ASK_WORKERS)
+    await serve_requests(broker, subjects.TURN_ASK, "turn", Ask, service.ask, max_in_flight=ASK_WORKERS)
     log.info("turn service ready", mode=service.mode)
     return service
 

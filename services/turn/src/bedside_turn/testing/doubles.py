@@ -132,11 +132,11 @@ class SearchDouble:
     async def catalog(self, request: CatalogRequest) -> Catalog:
         return Catalog(books=[b.info for b in self.books.values() if request.book in (None, b.info.id)])
 
-    def register(self, broker: NatsBroker) -> None:
-        serve_requests(broker, subjects.SEARCH_FIND, "search", FindPassage, self.find)
-        serve_requests(broker, subjects.SEARCH_RECALL, "search", Recall, self.recall)
-        serve_requests(broker, subjects.SEARCH_RESOLVE, "search", Resolve, self.resolve)
-        serve_requests(broker, subjects.SEARCH_CATALOG, "search", CatalogRequest, self.catalog)
+    async def register(self, broker: NatsBroker) -> None:
+        await serve_requests(broker, subjects.SEARCH_FIND, "search", FindPassage, self.find)
+        await serve_requests(broker, subjects.SEARCH_RECALL, "search", Recall, self.recall)
+        await serve_requests(broker, subjects.SEARCH_RESOLVE, "search", Resolve, self.resolve)
+        await serve_requests(broker, subjects.SEARCH_CATALOG, "search", CatalogRequest, self.catalog)
 
 
 @dataclass
@@ -208,7 +208,7 @@ class PlayerDouble:
             state=await self.state(StateRequest(listener=request.listener, book=request.book)),
         )
 
-    def register(self, broker: NatsBroker) -> None:
-        serve_requests(broker, subjects.PLAYER_STATE, "player", StateRequest, self.state)
-        serve_requests(broker, subjects.PLAYER_OFFER, "player", OfferPositions, self.offer)
-        serve_requests(broker, subjects.PLAYER_COMMAND, "player", CommandRequest, self.command)
+    async def register(self, broker: NatsBroker) -> None:
+        await serve_requests(broker, subjects.PLAYER_STATE, "player", StateRequest, self.state)
+        await serve_requests(broker, subjects.PLAYER_OFFER, "player", OfferPositions, self.offer)
+        await serve_requests(broker, subjects.PLAYER_COMMAND, "player", CommandRequest, self.command)

@@ -70,9 +70,9 @@ async def start_rig(nats_url: str, with_model: bool, extra_books: dict[str, Doub
     books = {BOOK_ID: DoubleBook(book_info(), passages()), **(extra_books or {})}
     search, player = SearchDouble(books), PlayerDouble(books)
     broker = NatsBroker(nats_url, logger=None)
-    search.register(broker)
-    player.register(broker)
     await broker.connect()
+    await search.register(broker)
+    await player.register(broker)
     slot = ModelSlot() if with_model else None
     settings = Settings(nats_url=nats_url, model="claude-haiku-4-5")
     service = await build(broker, settings, slot, retry=NO_WAIT)
