@@ -12,9 +12,11 @@ process without CAP_SYS_RESOURCE may set, Ryuk off, the docker_host connection m
 ``Engine.unavailable()`` says why no engine can run here, for a skip message.
 """
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -134,6 +136,23 @@ class Engine:
             except subprocess.TimeoutExpired:
                 self.service.kill()
                 self.service.wait()
+        self.end_leftovers()
+
+    def end_leftovers(self) -> None:
+        """conmon processes of exec sessions outlive their containers: end those of this engine.
+
+        Found by this engine's own work directory in their command line, never by name.
+        """
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                continue
+            try:
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+            except OSError:
+                continue
+            if str(self.root).encode() in command:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(int(entry.name), signal.SIGKILL)
 
     # -------------------------------------------------------------- images
 
