@@ -406,11 +406,6 @@ def test_player_projections_skip_junk_in_the_player_stream(fuzzing: Fuzzing) -> 
     assert state["position_ms"] == 43_000, "the player stopped following its stream after the junk"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bedside_player.store.key_of unpacks three subject tokens: an event on 'player.x' in the "
-    "stream makes the replay raise, and the player cannot start again",
-)
 def test_player_restarts_over_junk_in_its_stream(fuzzing: Fuzzing) -> None:
     """A player started afresh replays the stream, junk included, to the same state."""
     before = canary_state(fuzzing.stack)

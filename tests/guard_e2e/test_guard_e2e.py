@@ -385,11 +385,6 @@ def test_nothing_ahead_leaks_on_black_beauty(stack: Stack, loop: Loop) -> None:
     assert checked.cases >= CASES["black-beauty"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the player keeps a list as drawn: a row drawn behind the line keeps its title and words "
-    "when the listener then goes back before it (DESIGN rule 3 says a row ahead shows no title)",
-)
 def test_a_row_heard_then_moved_back_is_covered_again(stack: Stack, loop: Loop) -> None:
     loop.run(stack.ingest(sample_transcript(), SAMPLE_BOOK), 600)
     book = loop.run(load_book(stack, SAMPLE_BOOK))

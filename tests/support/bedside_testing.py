@@ -85,9 +85,12 @@ class RunningSystem:
         return path.read_text(errors="replace") if path.exists() else ""
 
     def restart(self, name: str) -> None:
+        """Start ``name`` again once its old process has ended; fail unless it comes back ready."""
         self.processes.children[name].wait()
         self.processes.start(name)
-        asyncio.run(wait_until_healthy([self.nats_url], (name,), 120.0))
+        health = asyncio.run(wait_until_healthy([self.nats_url], (name,), 120.0))[name]
+        if health is None or not health.ready:
+            raise RuntimeError(f"{name} did not come back ready:\n{self.log(name)[-2000:]}")
 
     def stop(self) -> None:
         self.processes.stop()

@@ -108,3 +108,14 @@ def test_nothing_of_a_place_ahead_reaches_a_line_or_a_row(
     assert set(re.findall(r"[a-z_]+", shown.lower())) <= fixed
     assert row.words is None
     assert row.chapter_title is None
+
+
+def test_a_row_drawn_behind_is_covered_again_once_the_listener_goes_back_before_it() -> None:
+    row = Candidate.covering(passage(), here_ms=95_000)
+    assert row.seen_from(95_000) == row
+    again = row.seen_from(30_000)
+    assert again.ahead
+    assert (again.chapter, again.chapter_title, again.words) == (None, None, None)
+    assert again.start_ms == row.start_ms
+    covered = Candidate.covering(passage(), here_ms=1_000)
+    assert covered.seen_from(95_000) == covered  # a covered row stays covered

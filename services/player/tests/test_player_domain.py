@@ -188,6 +188,20 @@ def test_cancelling_removes_the_list_and_nothing_else() -> None:
     assert decide(state, CancelList()) == []
 
 
+def test_a_row_heard_when_drawn_is_covered_once_the_listener_goes_back_before_it() -> None:
+    heard = Candidate(start_ms=5_000, ahead=False, passage_id=0, chapter=1, chapter_title="Dawn", words="a b")
+    listed = evolve(
+        evolve(fresh(), PositionReported(device="ph", position_ms=20_000, playing=True, basis_seq=0), 1),
+        ListOffered(rows=[heard], turn_id="t1"),
+        2,
+    )
+    assert listed.public().rows == [heard]
+    back = run(listed, Report(device="ph", position_ms=1_000, playing=True, basis_seq=listed.seq))
+    (row,) = back.public().rows
+    assert row.ahead
+    assert (row.chapter_title, row.words) == (None, None)
+
+
 def test_pressing_without_a_list_or_past_its_rows_is_invalid() -> None:
     with pytest.raises(Invalid):
         decide(fresh(), PressRow(row=0))

@@ -4,7 +4,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-Name = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+NAME_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+Name = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
 """An id that is safe as one NATS subject token: a book, a listener, a device."""
 
 Millis = Annotated[int, Field(ge=0, le=1_000 * 3600 * 24 * 30)]

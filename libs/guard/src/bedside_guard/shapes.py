@@ -84,6 +84,16 @@ class Candidate(BaseModel):
             words=excerpt(words, 24) if words else None,
         )
 
+    def seen_from(self, here_ms: int) -> Self:
+        """This row as a listener now at ``here_ms`` may see it.
+
+        A list stays on the screen while the listener moves; a row that was behind when it
+        was drawn and is now ahead is covered again. A covered row stays covered.
+        """
+        if self.ahead or not ahead_of(self.start_ms, here_ms):
+            return self
+        return self.model_copy(update={"ahead": True, "chapter": None, "chapter_title": None, "words": None})
+
     def label(self) -> str:
         """The row as one line of text (for the model's tool result and a terminal)."""
         stamp = clock(self.start_ms)

@@ -4,7 +4,7 @@ FastAPI stays plain: its lifespan connects the broker, replays the stream into t
 projections, then starts answering on the bus; uvicorn serves HTTP on the same loop.
 """
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import uvicorn
@@ -19,14 +19,15 @@ from bedside_player.http_api import build_api
 from bedside_player.service import Service
 
 
-def build_app(settings: Settings) -> FastAPI:
+def build_app(settings: Settings, http_listening: Callable[[], bool] = lambda: True) -> FastAPI:
+    """The app; health says ready once the stream is replayed and ``http_listening()``."""
     broker = new_broker(settings, "player")
     service = Service(broker, settings)
     serve_health(
         broker,
         "player",
         version_of("bedside-player"),
-        ready=service.ready.is_set,
+        ready=lambda: service.ready.is_set() and http_listening(),
         detail=lambda: (
             f"{len(service.projections.states)} projections through seq {service.projections.through_seq}"
         ),
@@ -53,7 +54,8 @@ def build_app(settings: Settings) -> FastAPI:
 
 async def serve(settings: Settings) -> None:
     log = configure_logging("player", settings.log_format, settings.log_level)
-    app = build_app(settings)
+    listening: list[uvicorn.Server] = []
+    app = build_app(settings, lambda: bool(listening) and listening[0].started)
     config = uvicorn.Config(
         app,
         host=settings.http_host,
@@ -65,4 +67,6 @@ async def serve(settings: Settings) -> None:
     log.info(
         "player starting", http=f"http://{settings.http_host}:{settings.http_port}", servers=settings.servers
     )
-    await uvicorn.Server(config).serve()
+    server = uvicorn.Server(config)
+    listening.append(server)
+    await server.serve()

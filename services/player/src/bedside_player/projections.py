@@ -13,7 +13,7 @@ import structlog
 from bedside_contracts.player import PlayerEvent
 
 from bedside_player.domain.state import PlayerState, evolve
-from bedside_player.store import EventStore, key_of, parse
+from bedside_player.store import EventStore, decode, key_of
 
 log = structlog.get_logger("bedside.player.projections")
 
@@ -53,10 +53,11 @@ async def replay(store: EventStore, projections: Projections, after_seq: int = 0
     projections.through_seq = max(projections.through_seq, after_seq)
     if target > after_seq:
         async for subject, seq, data in store.feed(after_seq):
-            listener, book = key_of(subject)
-            projections.apply(listener, book, parse(data), seq)
+            if (decoded := decode(subject, data)) is not None:
+                listener, book, event = decoded
+                projections.apply(listener, book, event, seq)
+                applied += 1
             projections.through_seq = seq
-            applied += 1
             if seq >= target:
                 break
     return applied, time.perf_counter() - started
@@ -77,14 +78,11 @@ async def follow(
     )
     ready.set()
     async for subject, seq, data in store.feed(projections.through_seq):
-        listener, book = key_of(subject)
-        if seq <= projections.get(listener, book).seq:
-            projections.through_seq = seq
-            continue  # this instance appended it and applied it from the ack: no need to parse
-        try:
-            event = parse(data)
-        except ValueError:
-            log.error("an event in the stream does not fit the contract", subject=subject, seq=seq)
-            continue
-        projections.apply(listener, book, event, seq)
+        key = key_of(subject)
+        # an event this instance appended was applied from the ack: no need to parse it again
+        if key is None or seq > projections.get(*key).seq:
+            decoded = decode(subject, data)
+            if decoded is not None:
+                listener, book, event = decoded
+                projections.apply(listener, book, event, seq)
         projections.through_seq = seq

@@ -6,23 +6,30 @@ event itself, so a retry after a timeout is deduplicated rather than doubled) an
 of that listener and book is refused and must reload and decide again).
 """
 
+import asyncio
 import contextlib
 import hashlib
+import re
 from collections.abc import AsyncIterator
 
+import structlog
 from bedside_contracts import subjects
+from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.player import PlayerEvent
 from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
 from nats.js.api import ConsumerConfig, DeliverPolicy, StorageType, StreamConfig
-from nats.js.errors import BadRequestError, NotFoundError
+from nats.js.errors import BadRequestError, NoStreamResponseError, NotFoundError, ServiceUnavailableError
 from pydantic import TypeAdapter
 
 EVENT: TypeAdapter[PlayerEvent] = TypeAdapter(PlayerEvent)
 WRONG_LAST_SEQUENCE = 10071
 DUPLICATE_WINDOW_S = 120.0
+log = structlog.get_logger("bedside.player.store")
+NAME = re.compile(NAME_PATTERN)
 APPEND_TIMEOUT_S = 5.0
-APPEND_RETRIES = 3
+APPEND_RETRIES = 5
+APPEND_BACKOFF_S = 0.25
 
 
 class WrongLastSequence(Exception):
@@ -33,9 +40,29 @@ def subject_of(listener: str, book: str) -> str:
     return subjects.PLAYER_EVENTS.format(listener=listener, book=book)
 
 
-def key_of(subject: str) -> tuple[str, str]:
-    _, listener, book = subject.split(".", 2)
-    return listener, book
+def key_of(subject: str) -> tuple[str, str] | None:
+    """(listener, book) of a subject ``player.<listener>.<book>``; None for any other subject."""
+    parts = subject.split(".")
+    if len(parts) != 3 or not all(NAME.fullmatch(part) for part in parts[1:]):
+        return None
+    return parts[1], parts[2]
+
+
+def decode(subject: str, data: bytes) -> tuple[str, str, PlayerEvent] | None:
+    """The projection key and event of one stream message; None (logged) for what does not fit.
+
+    The stream can hold messages no player wrote (anyone allowed to publish on ``player.>``);
+    replay skips them instead of refusing to start.
+    """
+    key = key_of(subject)
+    try:
+        event = parse(data) if key is not None else None
+    except ValueError:
+        event = None
+    if key is None or event is None:
+        log.error("a message in the player stream does not fit the contract", subject=subject)
+        return None
+    return key[0], key[1], event
 
 
 def msg_id(subject: str, expected_seq: int, payload: bytes) -> str:
@@ -99,10 +126,12 @@ class EventStore:
                 if (mine := await self._committed(subject, expected_seq, headers["Nats-Msg-Id"])) is not None:
                     return mine
                 raise WrongLastSequence(str(error.description)) from error
-            except TimeoutError:
-                # the outcome is unknown; the same msg id makes the retry safe
+            except (TimeoutError, NoStreamResponseError, ServiceUnavailableError):
+                # a timeout is an unknown outcome, and while a cluster elects a new stream
+                # leader nobody answers (no responders, 503): the same msg id makes a retry safe
                 if attempt == APPEND_RETRIES - 1:
                     raise
+                await asyncio.sleep(APPEND_BACKOFF_S * (attempt + 1))
         raise AssertionError("unreachable")
 
     async def _committed(self, subject: str, expected_seq: int, message_id: str) -> int | None:

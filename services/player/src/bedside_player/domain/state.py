@@ -43,7 +43,7 @@ class PlayerState:
             playing=self.playing,
             seq=self.seq,
             last_move_seq=self.last_move_seq,
-            rows=list(self.rows),
+            rows=[row.seen_from(self.position_ms) for row in self.rows],
             list_turn_id=self.list_turn_id,
             devices=list(self.devices),
         )
