@@ -2,9 +2,10 @@
 
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, BookIngested
+from bedside_runtime.streams import declare_stream
 from nats.js.api import ObjectStoreConfig, StorageType, StreamConfig
 from nats.js.client import JetStreamContext
-from nats.js.errors import BadRequestError, BucketNotFoundError, NotFoundError, ObjectNotFoundError
+from nats.js.errors import BucketNotFoundError, NotFoundError, ObjectNotFoundError
 from nats.js.object_store import ObjectStore
 
 BOOKS_DUPLICATE_WINDOW_S = 300.0
@@ -33,10 +34,7 @@ class BookStore:
     async def declare(cls, js: JetStreamContext, replicas: int) -> "BookStore":
         """Declare the BOOKS stream and the artifacts bucket (only ingest does), and open them."""
         config = books_stream(replicas)
-        try:
-            await js.add_stream(config)
-        except BadRequestError:
-            await js.update_stream(config)
+        await declare_stream(js, config)
         try:
             artifacts = await js.object_store(subjects.BOOK_ARTIFACTS_BUCKET)
         except BucketNotFoundError:

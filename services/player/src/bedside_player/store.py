@@ -16,6 +16,7 @@ import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.player import PlayerEvent
+from bedside_runtime.streams import declare_stream
 from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
 from nats.js.api import ConsumerConfig, DeliverPolicy, StorageType, StreamConfig
@@ -95,10 +96,7 @@ class EventStore:
     async def declare(self, replicas: int = 1) -> None:
         """Create the PLAYER stream (only the player declares it), or bring its config up to date."""
         config = stream_config(replicas)
-        try:
-            await self.js.add_stream(config)
-        except BadRequestError:
-            await self.js.update_stream(config)
+        await declare_stream(self.js, config)
 
     async def last_seq(self) -> int:
         info = await self.js.stream_info(subjects.PLAYER_STREAM)

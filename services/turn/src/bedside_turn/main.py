@@ -9,10 +9,11 @@ from bedside_contracts.turn import Ask
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
+from bedside_runtime.streams import declare_stream
 from faststream.nats import NatsBroker
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType, StreamConfig
-from nats.js.errors import BadRequestError, BucketNotFoundError
+from nats.js.errors import BucketNotFoundError
 from nats.js.kv import KeyValue
 
 from bedside_turn.backends import BusBackends
@@ -40,10 +41,7 @@ def turns_stream(replicas: int) -> StreamConfig:
 async def declare(js: JetStreamContext, replicas: int) -> KeyValue:
     """Declare the TURNS stream (only the turn service does) and open the conversations bucket."""
     config = turns_stream(replicas)
-    try:
-        await js.add_stream(config)
-    except BadRequestError:
-        await js.update_stream(config)
+    await declare_stream(js, config)
     try:
         return await js.key_value(subjects.CONVERSATIONS_BUCKET)
     except BucketNotFoundError:
