@@ -52,5 +52,7 @@ async def run_bus_service(
         await wait_for_stop_signal()
     finally:
         log.info("service stopping")
-        await broker.stop()
+        # the service's own consumers first: a pull fetch still waiting holds up the
+        # broker's drain until its timeout
         await close()
+        await broker.stop()

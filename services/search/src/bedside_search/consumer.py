@@ -51,15 +51,19 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
         except NotFoundError:
             log.info("waiting for the BOOKS stream", stream=subjects.BOOKS_STREAM)
             await asyncio.sleep(retry_s)
-    await catch_up(js, engine)
-    log.info("consuming BookIngested", durable=DURABLE)
-    while True:
-        try:
-            messages = await subscription.fetch(1, timeout=5)
-        except NatsTimeout:
-            continue
-        for message in messages:
-            await handle(js, client, engine, message)
+    try:
+        await catch_up(js, engine)
+        log.info("consuming BookIngested", durable=DURABLE)
+        while True:
+            try:
+                messages = await subscription.fetch(1, timeout=5)
+            except NatsTimeout:
+                continue
+            for message in messages:
+                await handle(js, client, engine, message)
+    finally:
+        # a pull subscription left open holds up the connection's drain at shutdown
+        await subscription.unsubscribe()
 
 
 async def catch_up(js: JetStreamContext, engine: SearchEngine) -> None:
