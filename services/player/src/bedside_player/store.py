@@ -24,7 +24,10 @@ from nats.js.errors import BadRequestError, NoStreamResponseError, NotFoundError
 from pydantic import TypeAdapter
 
 EVENT: TypeAdapter[PlayerEvent] = TypeAdapter(PlayerEvent)
-WRONG_LAST_SEQUENCE = 10071
+WRONG_LAST_SEQUENCE = frozenset({10071, 10164})
+"""JetStream's codes for a failed expected-sequence check: with the sequence in the text
+(10071), and without it (10164), which a clustered stream answers while a new leader
+replays its log."""
 DUPLICATE_WINDOW_S = 120.0
 log = structlog.get_logger("bedside.player.store")
 NAME = re.compile(NAME_PATTERN)
@@ -117,7 +120,7 @@ class EventStore:
                 )
                 return int(ack.seq)
             except BadRequestError as error:
-                if error.err_code != WRONG_LAST_SEQUENCE:
+                if error.err_code not in WRONG_LAST_SEQUENCE:
                     raise
                 # the server checks the expected sequence before dedupe: a retry of a write
                 # that did commit lands here, so look whether the next message is ours
