@@ -3,7 +3,17 @@
 import re
 
 import pytest
-from bedside_guard import NOT_TOLD, Candidate, Cue, Passage, ahead_of, clock, heard_text, hit_line
+from bedside_guard import (
+    NOT_TOLD,
+    Candidate,
+    Cue,
+    Passage,
+    ahead_of,
+    clock,
+    distinct_rows,
+    heard_text,
+    hit_line,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -119,3 +129,10 @@ def test_a_row_drawn_behind_is_covered_again_once_the_listener_goes_back_before_
     assert again.start_ms == row.start_ms
     covered = Candidate.covering(passage(), here_ms=1_000)
     assert covered.seen_from(95_000) == covered  # a covered row stays covered
+
+
+def test_two_rows_on_one_place_are_one_row_and_order_is_kept() -> None:
+    first = Candidate(start_ms=9_000, ahead=True, passage_id=1)
+    same_place = Candidate(start_ms=9_000, ahead=True, passage_id=2)
+    other = Candidate(start_ms=3_000, ahead=True, passage_id=3)
+    assert distinct_rows([first, other, same_place]) == [first, other]

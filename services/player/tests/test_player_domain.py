@@ -20,10 +20,10 @@ from bedside_contracts.player import (
     Undo,
 )
 from bedside_contracts.search import ChapterInfo, Resolution, Target
-from bedside_guard import Candidate, Passage, ahead_of
+from bedside_guard import MAX_ROWS, Candidate, Passage, ahead_of
 from bedside_player.domain.decide import Invalid, Stale, decide
 from bedside_player.domain.history import entries, history, locate
-from bedside_player.domain.offer import MAX_ROWS, decide_offer, unique_targets
+from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_player.domain.state import PlayerState, evolve
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -5,6 +5,7 @@ chapter title stay out. A place behind travels with its chapter and the words he
 The listener's own position is an input here and is never printed.
 """
 
+from collections.abc import Iterable
 from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -14,6 +15,9 @@ from bedside_guard.passage import Passage, heard_text
 
 NOT_TOLD = "further on than they have got; nothing of what happens there has been read to you."
 """The fixed sentence that stands in for a place ahead. It names nothing of the book."""
+
+MAX_ROWS = 4
+"""A list on the screen holds at most four rows: enough to recognise the moment, few to read."""
 
 EXCERPT_WORDS = 60
 """How many heard words a line carries: enough to judge the moment, short enough to read fast."""
@@ -101,3 +105,14 @@ class Candidate(BaseModel):
             chapter = f", chapter {self.chapter}" if self.chapter is not None else ""
             return f"{stamp}{chapter}, further on (covered)"
         return f'{stamp}, chapter {self.chapter}, "{self.chapter_title}"'
+
+
+def distinct_rows(rows: Iterable[Candidate]) -> list[Candidate]:
+    """The rows in the order given, one per place: two rows starting at one time are one place."""
+    seen: set[int] = set()
+    kept: list[Candidate] = []
+    for row in rows:
+        if row.start_ms not in seen:
+            seen.add(row.start_ms)
+            kept.append(row)
+    return kept

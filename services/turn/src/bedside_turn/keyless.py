@@ -2,10 +2,11 @@
 
 from bedside_contracts.search import CatalogRequest, Resolve, Target
 from bedside_contracts.turn import Exchange
+from bedside_guard import MAX_ROWS
 
 from bedside_turn import intents, speech
 from bedside_turn.intents import Intent
-from bedside_turn.tools import MAX_ROWS, ToolBox
+from bedside_turn.tools import ToolBox
 
 MIN_SCORE = 0.0266
 """A hit scoring below this is not offered; measured, not guessed.

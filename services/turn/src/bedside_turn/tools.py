@@ -21,7 +21,7 @@ from bedside_contracts.turn import (
     Step,
     ToolCallRecord,
 )
-from bedside_guard import Candidate, Passage, heard_text, hit_line
+from bedside_guard import MAX_ROWS, Candidate, Passage, distinct_rows, heard_text, hit_line
 from bedside_runtime.errors import RemoteFailure
 from nats.errors import NoRespondersError
 from pydantic import BaseModel, ValidationError
@@ -34,7 +34,6 @@ TOOL_ARGS: dict[str, type[BaseModel]] = {
     "recall": RecallArgs,
     "offer_positions": OfferPositionsArgs,
 }
-MAX_ROWS = 4
 RECENT_OFFSETS_MS = (1, 30_000, 60_000)
 """'What did I miss' reads the passage just heard and the two before it (about a minute and a half)."""
 LINE_ID = re.compile(r"\bid=(\d+)\]")
@@ -231,21 +230,16 @@ class ToolBox:
     async def _preview(self, targets: list[Target]) -> OfferOutcome:
         """--at: what the offer would show from there, as rows; nothing is moved or drawn."""
         resolved = await self.backends.resolve(Resolve(book=self.book, here_ms=self.here_ms, targets=targets))
-        rows: list[Candidate] = []
-        seen: set[tuple[int, int]] = set()
-        for resolution in resolved.resolutions:
-            passage = resolution.passage
-            if passage is None:
-                continue
-            at_ms = resolution.at_ms if resolution.at_ms is not None else passage.start_ms
-            if (passage.id, at_ms) in seen:
-                continue
-            seen.add((passage.id, at_ms))
-            rows.append(
-                Candidate.covering(
-                    passage, self.here_ms, at_ms=at_ms, chapter_named=resolution.named == "chapter"
-                )
+        rows = distinct_rows(
+            Candidate.covering(
+                resolution.passage,
+                self.here_ms,
+                at_ms=resolution.at_ms,
+                chapter_named=resolution.named == "chapter",
             )
+            for resolution in resolved.resolutions
+            if resolution.passage is not None
+        )
         if not rows:
             return OfferOutcome(outcome="refused", reason="none of those places is in the book")
         return OfferOutcome(outcome="listed", rows=rows[:MAX_ROWS])

@@ -15,9 +15,7 @@ from dataclasses import dataclass, field
 
 from bedside_contracts.player import ListOffered, Moved, OfferOutcome, OfferPositions, PlayerEvent
 from bedside_contracts.search import Resolution, Target
-from bedside_guard import Candidate, ahead_of
-
-MAX_ROWS = 4
+from bedside_guard import MAX_ROWS, Candidate, ahead_of, distinct_rows
 
 
 @dataclass(frozen=True)
@@ -51,7 +49,6 @@ def places(resolutions: list[Resolution], here_ms: int) -> tuple[list[Candidate]
     """One covered row per distinct place, in the order given, and what did not resolve."""
     rows: list[Candidate] = []
     unresolved: list[str] = []
-    seen_ms: set[int] = set()
     for resolution in resolutions:
         if resolution.passage is None:
             why = f": {resolution.reason}" if resolution.reason else ""
@@ -65,11 +62,8 @@ def places(resolutions: list[Resolution], here_ms: int) -> tuple[list[Candidate]
         except ValueError:
             unresolved.append(f"{describe(resolution.target)}: resolved outside its passage")
             continue
-        if row.start_ms in seen_ms:
-            continue
-        seen_ms.add(row.start_ms)
         rows.append(row)
-    return rows, unresolved
+    return distinct_rows(rows), unresolved
 
 
 def refusal_reason(unresolved: list[str]) -> str:

@@ -32,7 +32,7 @@ from bedside_contracts.search import (
     Resolved,
     Target,
 )
-from bedside_guard import Candidate, Passage, ahead_of, heard_text, hit_line
+from bedside_guard import MAX_ROWS, Candidate, Passage, ahead_of, heard_text, hit_line
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.errors import NotFound
 from faststream.nats import NatsBroker
@@ -40,7 +40,6 @@ from faststream.nats import NatsBroker
 _STOP_WORDS = """a an and the of to in on at for with was were is it he she they her his him i me my
 you your that this there where when what who how did do take back go find part bit moment again about"""
 STOP = frozenset(_STOP_WORDS.split())
-MAX_ROWS = 4
 
 
 def words(text: str) -> set[str]:
