@@ -28,7 +28,7 @@ from bedside_search.evaluation import query_sets
 from bedside_search.evaluation.queryset import NavigationQuery
 from bedside_search.evaluation.scoring import RecallResult, evaluate, format_table
 from bedside_search.fusion import FUSION, Fused, FusionRule, Scored, fuse, single
-from bedside_search.store import VectorStore
+from bedside_search.store import open_store
 
 CORPUS = Path(__file__).resolve().parents[4].parent / "shared" / "corpus"
 RANK_DEPTH = 20
@@ -133,7 +133,7 @@ async def run(embedder: Embedder, corpus: Path = CORPUS, *, threshold: bool = Tr
     results: dict[str, dict[str, RecallResult]] = {}
     notes: list[str] = []
     with tempfile.TemporaryDirectory(prefix="bedside-eval-") as directory:
-        store = await VectorStore.open(path=directory)
+        store = await open_store(path=Path(directory))
         engine = SearchEngine(store, embedder)
         try:
             for query_set in query_sets():
