@@ -13,7 +13,7 @@ from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
 from bedside_search.corpus_books import corpus_artifact
 from bedside_search.engine import SearchEngine
 from bedside_search.evaluation import query_sets
-from bedside_search.store import VectorStore
+from bedside_search.open_store import open_store
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 BOOK = "black_beauty"
@@ -49,7 +49,7 @@ async def black_beauty_bench(count: int) -> AsyncIterator[Bench]:
         )
     ).start()
     with tempfile.TemporaryDirectory(prefix="bench-qdrant-") as directory:
-        store = await VectorStore.open(path=directory)
+        store = await open_store(path=Path(directory))
         engine = SearchEngine(store, embedder)
         await engine.index(artifact)
         try:

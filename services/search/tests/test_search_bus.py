@@ -25,7 +25,7 @@ from bedside_runtime.errors import RemoteFailure
 from bedside_search.corpus_books import artifact_of
 from bedside_search.engine import SearchEngine
 from bedside_search.handlers import serve_search
-from bedside_search.store import VectorStore
+from bedside_search.open_store import open_store
 from bedside_search_testing import PASSAGE_MS, chapters_of, leaks, small_passages
 from faststream.nats import NatsBroker
 
@@ -41,7 +41,7 @@ def small_artifact(text_suffix: str = "") -> BookArtifact:
 
 @pytest.fixture(scope="module")
 async def engine(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SearchEngine]:
-    store = await VectorStore.open(path=str(tmp_path_factory.mktemp("qdrant")))
+    store = await open_store(path=tmp_path_factory.mktemp("qdrant"))
     engine = SearchEngine(store, load_minilm())
     await engine.index(small_artifact())
     yield engine
@@ -187,7 +187,7 @@ async def test_a_limit_over_eight_is_refused(broker: NatsBroker) -> None:
 
 
 async def test_same_version_is_a_no_op_and_a_new_version_replaces_the_old(tmp_path: Path) -> None:
-    store = await VectorStore.open(path=str(tmp_path / "q"))
+    store = await open_store(path=tmp_path / "q")
     engine = SearchEngine(store, load_minilm())
     try:
         first = small_artifact()
@@ -208,15 +208,15 @@ async def test_same_version_is_a_no_op_and_a_new_version_replaces_the_old(tmp_pa
 
 
 async def test_a_restart_serves_the_same_books(tmp_path: Path) -> None:
-    path = str(tmp_path / "q")
+    path = tmp_path / "q"
     request = FindPassage(book="small", here_ms=0, query="lighthouse in the fog")
-    store = await VectorStore.open(path=path)
+    store = await open_store(path=path)
     engine = SearchEngine(store, load_minilm())
     await engine.index(small_artifact())
     before = engine.book("small")
     hits_before = (await engine.find(request)).hits
     await store.close()
-    reopened = await VectorStore.open(path=path)
+    reopened = await open_store(path=path)
     try:
         restarted = SearchEngine(reopened, load_minilm())
         await restarted.restore()

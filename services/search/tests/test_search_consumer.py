@@ -14,7 +14,7 @@ from bedside_embedding import load_minilm
 from bedside_search.consumer import consume_books
 from bedside_search.corpus_books import artifact_of
 from bedside_search.engine import SearchEngine
-from bedside_search.store import VectorStore
+from bedside_search.open_store import open_store
 from bedside_search_testing import chapters_of, small_passages
 from bedside_testing import start_test_nats
 from nats.aio.client import Client
@@ -32,7 +32,7 @@ async def client() -> AsyncIterator[Client]:
 
 
 async def test_books_are_indexed_from_the_stream_once_it_exists(client: Client, tmp_path: Path) -> None:
-    store = await VectorStore.open(path=str(tmp_path / "q"))
+    store = await open_store(path=tmp_path / "q")
     engine = SearchEngine(store, load_minilm())
     consumer = asyncio.create_task(consume_books(client, engine, retry_s=0.1))
     js = client.jetstream()
@@ -72,7 +72,12 @@ async def test_books_are_indexed_from_the_stream_once_it_exists(client: Client, 
         info = await js.stream_info(subjects.BOOKS_STREAM)
         assert stream_ready.seq == 2  # the repeat was deduplicated by its Nats-Msg-Id
         assert info.state.messages == 4  # 3 ingested events and one BookReady
-        consumer_info = await js.consumer_info(subjects.BOOKS_STREAM, "search-indexer")
+        # BookReady goes out before the ack, so the ack may still be on its way
+        for _ in range(100):
+            consumer_info = await js.consumer_info(subjects.BOOKS_STREAM, "search-indexer")
+            if consumer_info.num_ack_pending == 0:
+                break
+            await asyncio.sleep(0.05)
         assert consumer_info.num_ack_pending == 0
 
         await a_fresh_store_catches_up(client, tmp_path, artifact.version)
@@ -86,7 +91,7 @@ async def test_books_are_indexed_from_the_stream_once_it_exists(client: Client, 
 async def a_fresh_store_catches_up(client: Client, tmp_path: Path, version: str) -> None:
     """A search whose store was lost still serves the newest version: the stream is the record,
     though the durable consumer acked every message long ago."""
-    store = await VectorStore.open(path=str(tmp_path / "fresh"))
+    store = await open_store(path=tmp_path / "fresh")
     fresh = SearchEngine(store, load_minilm())
     consumer = asyncio.create_task(consume_books(client, fresh, retry_s=0.1))
     try:

@@ -9,6 +9,7 @@ through the same engine the handlers call. Queries are drawn from the book's own
 import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from bedside_contracts.search import FindPassage, Recall
@@ -16,7 +17,7 @@ from bedside_embedding import load_minilm
 from bedside_guard import Passage
 from bedside_search.corpus_books import artifact_of, corpus_artifact
 from bedside_search.engine import SearchEngine
-from bedside_search.store import VectorStore
+from bedside_search.open_store import open_store
 from bedside_search_testing import chapters_of, leaks, small_passages, words
 from bedside_testing import corpus_file
 from hypothesis import HealthCheck, given, settings
@@ -51,7 +52,7 @@ class Served:
 
 def served(tmp: str, book: str, passages: list[Passage], vectors_from: str | None = None) -> Iterator[Served]:
     loop = asyncio.new_event_loop()
-    store = loop.run_until_complete(VectorStore.open(path=tmp))
+    store = loop.run_until_complete(open_store(path=Path(tmp)))
     engine = SearchEngine(store, load_minilm())
     if vectors_from is None:
         artifact = artifact_of(book, book, passages, chapters_of(passages), load_minilm())

@@ -46,8 +46,9 @@ class Settings(BaseSettings):
         return self.data_dir / "nats"
 
     @property
-    def qdrant_dir(self) -> Path:
-        return self.data_dir / "qdrant"
+    def vector_dir(self) -> Path:
+        """The embedded vector store (Qdrant Edge shards) when no ``QDRANT_URL`` is set."""
+        return self.data_dir / "vectors"
 
     @property
     def servers(self) -> list[str]:

@@ -13,7 +13,7 @@ from faststream.nats import NatsBroker
 from bedside_search.consumer import consume_books
 from bedside_search.engine import SearchEngine
 from bedside_search.handlers import serve_search
-from bedside_search.store import VectorStore
+from bedside_search.open_store import open_store
 
 log = structlog.get_logger("bedside.search")
 
@@ -34,15 +34,11 @@ class Readiness:
 async def open_engine(settings: Settings) -> SearchEngine:
     """The model and the store, opened once; the store's current books served again."""
     embedder = await asyncio.to_thread(load_minilm)
-    if settings.qdrant_url:
-        store = await VectorStore.open(url=settings.qdrant_url)
-    else:
-        settings.qdrant_dir.mkdir(parents=True, exist_ok=True)
-        store = await VectorStore.open(path=str(settings.qdrant_dir))
+    store = await open_store(path=settings.vector_dir, url=settings.qdrant_url)
     engine = SearchEngine(store, embedder)
     await engine.restore()
     log.info(
-        "search engine open", books=len(engine.books), qdrant=settings.qdrant_url or str(settings.qdrant_dir)
+        "search engine open", books=len(engine.books), store=settings.qdrant_url or str(settings.vector_dir)
     )
     return engine
 
