@@ -49,8 +49,10 @@ def test_compose_runs_a_three_node_cluster_qdrant_and_every_service() -> None:
         urls = env["NATS_URL"].split(",")
         assert len(urls) == 3
         assert all(url.startswith(f"nats://{name}:") for url in urls), "each service connects as its own user"
-        if name in ("search", "ingest"):
+        if name == "search":
             assert env["QDRANT_URL"].startswith("http://qdrant:"), "copies share a Qdrant server"
+        else:
+            assert "QDRANT_URL" not in env, "only search opens the vector store"
     for name in ("search", "turn", "player"):
         assert services[name]["deploy"]["replicas"] >= 2
     assert services["ingest"]["deploy"]["replicas"] == 1
