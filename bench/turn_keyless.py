@@ -24,7 +24,8 @@ from bedside_search.evaluation import query_sets
 from bedside_turn import intents
 from bedside_turn.tools import RECENT_OFFSETS_MS, targets_of
 
-from bench.turn_common import CORPUS, System, summary
+from bench.report import Figure, report
+from bench.turn_common import CORPUS, System, percentile, summary
 
 LISTENER = "bench"
 NAMED = (
@@ -145,6 +146,18 @@ async def main(rounds: int) -> None:
         print("inside the turn (TurnCompleted.steps):")
         for name, values in sorted(steps.items()):
             print(f"  {name:<24} {summary(values)}")
+        print()
+        report(
+            [
+                Figure(
+                    f"turn keyless over NATS p{p} ({len(turns)} turns, BB)",
+                    percentile(turns, p),
+                    "ms",
+                    floor=percentile(floors, p),
+                )
+                for p in (50, 95)
+            ]
+        )
     finally:
         await system.stop()
 

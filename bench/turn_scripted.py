@@ -25,7 +25,8 @@ from bedside_turn.testing.book import BOOK_ID
 from bedside_turn.testing.harness import Rig, start_rig
 from bedside_turn.testing.scripted import Say, Use
 
-from bench.turn_common import summary
+from bench.report import Figure, report
+from bench.turn_common import percentile, summary
 
 HERE = 135_000
 QUERY = "the tunnel lined with bottles"
@@ -76,6 +77,17 @@ async def main(turns: int) -> None:
         print(f"the tool call itself (FindPassage)     {summary(direct)}")
         loop = [r - d for r, d in zip(round_cost, direct, strict=True)]
         print(f"the loop's own share of a round        {summary(loop)}")
+        print()
+        report(
+            [
+                Figure(
+                    f"turn scripted: one tool round p50 ({turns} turns)",
+                    percentile(round_cost, 50),
+                    "ms",
+                    floor=percentile(direct, 50),
+                )
+            ]
+        )
     finally:
         await rig.broker.stop()
         server.stop()
