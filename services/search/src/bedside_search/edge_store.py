@@ -29,10 +29,9 @@ from bedside_search.store import (
     BOOK_PREFIX,
     DENSE,
     SPARSE,
-    UPSERT_BATCH,
     CatalogEntry,
     passage_from_payload,
-    passage_payload,
+    point_batches,
 )
 from bedside_search.terms import SparseTerms
 
@@ -126,14 +125,10 @@ class EdgeStore:
         sparse: Sequence[SparseTerms],
     ) -> None:
         shard = self._shard(name)
-        for begin in range(0, len(passages), UPSERT_BATCH):
+        for batch in point_batches(passages, dense, sparse):
             points = [
-                edge.Point(
-                    id=passages[i].id,
-                    vector={DENSE: dense[i].tolist(), SPARSE: _sparse(sparse[i])},
-                    payload=passage_payload(passages[i]),
-                )
-                for i in range(begin, min(begin + UPSERT_BATCH, len(passages)))
+                edge.Point(id=p.id, vector={DENSE: p.dense, SPARSE: _sparse(p.sparse)}, payload=p.payload)
+                for p in batch
             ]
             shard.update(edge.UpdateOperation.upsert_points(points))
             await asyncio.sleep(0)

@@ -22,10 +22,9 @@ from bedside_search.store import (
     BOOK_PREFIX,
     DENSE,
     SPARSE,
-    UPSERT_BATCH,
     CatalogEntry,
     passage_from_payload,
-    passage_payload,
+    point_batches,
 )
 from bedside_search.terms import SparseTerms
 
@@ -83,14 +82,12 @@ class ServerStore:
         dense: npt.NDArray[np.float32],
         sparse: Sequence[SparseTerms],
     ) -> None:
-        for begin in range(0, len(passages), UPSERT_BATCH):
+        for batch in point_batches(passages, dense, sparse):
             points = [
                 models.PointStruct(
-                    id=passages[i].id,
-                    vector={DENSE: dense[i].tolist(), SPARSE: _sparse(sparse[i])},
-                    payload=passage_payload(passages[i]),
+                    id=p.id, vector={DENSE: p.dense, SPARSE: _sparse(p.sparse)}, payload=p.payload
                 )
-                for i in range(begin, min(begin + UPSERT_BATCH, len(passages)))
+                for p in batch
             ]
             await self._client.upsert(name, points, wait=True)
             await asyncio.sleep(0)

@@ -12,7 +12,7 @@ payload, and a catalog that names the current version of each book; switching to
 version is one atomic write, done only after its collection is complete.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -82,9 +82,31 @@ class VectorStore(Protocol):
     async def drop(self, name: str) -> None: ...
 
 
-def passage_payload(passage: Passage) -> dict[str, object]:
-    """A point's payload: ``start_ms`` for the bound's filter, the passage for restarts."""
-    return {"start_ms": passage.start_ms, "passage": passage.model_dump(mode="json")}
+@dataclass(frozen=True)
+class PassagePoint:
+    """One passage as a point, before it takes an engine's own point type."""
+
+    id: int
+    dense: list[float]
+    sparse: SparseTerms
+    payload: dict[str, object]
+    """``start_ms`` for the bound's filter, the passage itself for restarts."""
+
+
+def point_batches(
+    passages: Sequence[Passage], dense: npt.NDArray[np.float32], sparse: Sequence[SparseTerms]
+) -> Iterator[list[PassagePoint]]:
+    """The passages as points, ``UPSERT_BATCH`` at a time."""
+    for begin in range(0, len(passages), UPSERT_BATCH):
+        yield [
+            PassagePoint(
+                id=passages[i].id,
+                dense=dense[i].tolist(),
+                sparse=sparse[i],
+                payload={"start_ms": passages[i].start_ms, "passage": passages[i].model_dump(mode="json")},
+            )
+            for i in range(begin, min(begin + UPSERT_BATCH, len(passages)))
+        ]
 
 
 def passage_from_payload(payload: Mapping[str, object] | None) -> Passage:
