@@ -69,7 +69,13 @@ async def test_find_covers_the_whole_book_and_every_line_is_the_guards(
     assert found.lines == expected
     assert all(NOT_TOLD in line and "Pepper" not in line for line in found.lines)
     assert len(found.lines) == 8
-    assert [h.score for h in found.hits] == sorted((h.score for h in found.hits), reverse=True)
+    # Served order: each chapter's best passage first (best first), then the rest (best first).
+    chapters = [h.chapter for h in found.hits]
+    firsts = len(set(chapters))
+    assert len(set(chapters[:firsts])) == firsts
+    for part in (found.hits[:firsts], found.hits[firsts:]):
+        assert [h.score for h in part] == sorted((h.score for h in part), reverse=True)
+    assert found.hits[0].score == max(h.score for h in found.hits)
 
 
 async def test_find_behind_the_line_shows_chapter_and_words(broker: NatsBroker) -> None:

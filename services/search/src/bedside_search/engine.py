@@ -29,7 +29,7 @@ from bedside_runtime.errors import NotFound
 from bedside_search import places
 from bedside_search.behind import Heard, account_for_holding, has_come_up
 from bedside_search.book import ServedBook, check_artifact, info_of, vectors_of
-from bedside_search.fusion import FUSION, Fused, FusionRule, Scored, fuse
+from bedside_search.fusion import FUSION, Fused, FusionRule, Scored, fuse, rank, served_order
 from bedside_search.store import VectorStore, collection_for
 from bedside_search.terms import average_length, encode_document, encode_query
 
@@ -106,7 +106,7 @@ class SearchEngine:
         book = self.book(request.book)
         vector = self.embedder.embed_query(request.query)
         dense, sparse = await self.rankings(book, vector, request.query, None)
-        ranked = fuse(dense, sparse, request.limit, self.rule, book.chapter_of)
+        ranked = rank(dense, sparse, request.limit, self.rule, book.chapter_of)
         passages = [_passage(book, f) for f in ranked]
         return FoundPassages(
             lines=[hit_line(p, request.here_ms) for p in passages],
@@ -122,7 +122,7 @@ class SearchEngine:
         ranked = account_for_holding(ranked, self._heard_holding(book, request.here_ms, vector, ranked))
         if not has_come_up(ranked):  # judged on every candidate, before the cut to ``limit``
             return Recalled(come_up=False, lines=[], hits=[])
-        ranked = ranked[: request.limit]
+        ranked = served_order(ranked, self.rule, book.chapter_of)[: request.limit]
         passages = [_passage(book, f) for f in ranked]
         return Recalled(
             come_up=True,

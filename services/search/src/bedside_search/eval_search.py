@@ -15,24 +15,34 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
+from bedside_contracts.ingest import BookArtifact
 from bedside_embedding import Embedder, load_minilm
+from bedside_guard import MAX_ROWS
 
 from bedside_search.behind import COME_UP_THRESHOLD
-from bedside_search.book import ServedBook
+from bedside_search.book import ServedBook, vectors_of
 from bedside_search.corpus_books import corpus_artifact
 from bedside_search.engine import SearchEngine
 from bedside_search.evaluation import query_sets
+from bedside_search.evaluation.alternatives import ChapterIndex, rocchio_dense, score_fusion, two_stage
+from bedside_search.evaluation.books import held_out_sets
 from bedside_search.evaluation.queryset import NavigationQuery
 from bedside_search.evaluation.scoring import RecallResult, evaluate, format_table
-from bedside_search.fusion import FUSION, Fused, FusionRule, Scored, fuse, single
-from bedside_search.store import open_store
+from bedside_search.fusion import FUSION, Fused, FusionRule, Scored, fuse, one_per_chapter_first, rank, single
+from bedside_search.open_store import open_store
 
 CORPUS = Path(__file__).resolve().parents[4].parent / "shared" / "corpus"
-RANK_DEPTH = 20
-"""How many passages of each ranking are turned into a chapter ranking (4 distinct are read)."""
+RANK_DEPTH = 8
+"""How many passages a method is judged on: find's largest limit (``FindPassage.limit``), so
+the table says what a find shows. Before the chapter spread the table read 20 passages,
+more than find ever serves."""
+OFFERED = MAX_ROWS
+"""How many places the keyless turn offers from a find's first hits."""
 
 VARIANTS: dict[str, FusionRule] = {
     "hybrid rrf k=60 (plain)": FusionRule(k=60),
@@ -43,32 +53,98 @@ VARIANTS: dict[str, FusionRule] = {
     "hybrid rrf k=40 + chapter 0.25": FusionRule(k=40, chapter_weight=0.25),
     "hybrid rrf k=60 + chapter 0.5": FusionRule(k=60, chapter_weight=0.5),
 }
+"""Other rules, each with the chapter spread so that they compare with the served one."""
 
 
 @dataclass(frozen=True)
 class QueryRankings:
     navigation: NavigationQuery
+    vector: npt.NDArray[np.float32]
     dense: list[Scored]
     sparse: list[Scored]
 
 
-Method = Callable[[QueryRankings, Mapping[int, int]], list[Fused]]
+@dataclass(frozen=True)
+class BookContext:
+    """What the engine holds in memory for a book: enough for any method to be served."""
+
+    book: ServedBook
+    vectors: npt.NDArray[np.float32]
+    """One row per passage of ``book.passages`` (start order)."""
+    vector_of: dict[int, npt.NDArray[np.float32]]
+    chapters: ChapterIndex
+
+    @classmethod
+    def of(cls, book: ServedBook, artifact: BookArtifact) -> "BookContext":
+        by_id = dict(zip((p.id for p in artifact.passages), vectors_of(artifact), strict=True))
+        vectors = np.stack([by_id[p.id] for p in book.passages])
+        return cls(book, vectors, by_id, ChapterIndex(book.passages))
+
+    def best_passage_of(self, vector: npt.NDArray[np.float32]) -> dict[int, int]:
+        """Each chapter's passage closest to the query (no bound: the evaluation asks from the end)."""
+        cosines = self.vectors @ vector
+        best: dict[int, tuple[float, int]] = {}
+        for passage, cosine in zip(self.book.passages, cosines.tolist(), strict=True):
+            if passage.chapter not in best or cosine > best[passage.chapter][0]:
+                best[passage.chapter] = (cosine, passage.id)
+        return {chapter: pid for chapter, (_, pid) in best.items()}
+
+
+Method = Callable[[QueryRankings, BookContext], list[Fused]]
+
+
+def _spread(ranked: Sequence[Fused], c: BookContext) -> list[Fused]:
+    return one_per_chapter_first(ranked, c.book.chapter_of)[:RANK_DEPTH]
+
+
+def _rocchio(r: QueryRankings, c: BookContext) -> list[Fused]:
+    first = [f.passage_id for f in fuse(r.dense, r.sparse, ROCCHIO_FEEDBACK, FUSION, c.book.chapter_of)]
+    dense = rocchio_dense(r.dense, r.vector, c.vector_of, first, feedback=ROCCHIO_FEEDBACK, weight=0.5)
+    return rank(dense, r.sparse, RANK_DEPTH, FUSION, c.book.chapter_of)
+
+
+def _two_stage(r: QueryRankings, c: BookContext) -> list[Fused]:
+    fused = fuse(r.dense, r.sparse, FUSION.pool, FUSION, c.book.chapter_of)
+    ranking = c.chapters.ranking(r.navigation.text)
+    staged = two_stage(fused, ranking, c.book.chapter_of, c.best_passage_of(r.vector), FUSION.pool, k=10)
+    return _spread(staged, c)
+
+
+ROCCHIO_FEEDBACK = 3
+UNSPREAD = replace(FUSION, spread_chapters=False)
 
 
 def methods() -> dict[str, Method]:
     served = (
         f"hybrid served (rrf k={FUSION.k:g} d={FUSION.dense_weight:g} s={FUSION.sparse_weight:g}"
-        f" + chapter {FUSION.chapter_weight:g})"
+        f" + chapter {FUSION.chapter_weight:g}, chapters spread)"
     )
     table: dict[str, Method] = {
-        "dense": lambda r, _: single(r.dense, RANK_DEPTH, dense=True),
-        "sparse": lambda r, _: single(r.sparse, RANK_DEPTH, dense=False),
-        served: lambda r, chapters: fuse(r.dense, r.sparse, RANK_DEPTH, FUSION, chapters),
+        "dense": lambda r, c: _spread(single(r.dense, len(r.dense), dense=True), c),
+        "sparse": lambda r, c: _spread(single(r.sparse, len(r.sparse), dense=False), c),
+        served: lambda r, c: rank(r.dense, r.sparse, RANK_DEPTH, FUSION, c.book.chapter_of),
+        f"  the same, first {OFFERED} hits only (what keyless offers)": lambda r, c: rank(
+            r.dense, r.sparse, OFFERED, FUSION, c.book.chapter_of
+        ),
+        "before: the same rule unspread": lambda r, c: rank(
+            r.dense, r.sparse, RANK_DEPTH, UNSPREAD, c.book.chapter_of
+        ),
+        f"  before, first {OFFERED} hits only": lambda r, c: rank(
+            r.dense, r.sparse, OFFERED, UNSPREAD, c.book.chapter_of
+        ),
+        "before, judged on 20 passages (the old table)": lambda r, c: rank(
+            r.dense, r.sparse, 20, UNSPREAD, c.book.chapter_of
+        ),
     }
     for name, rule in VARIANTS.items():
-        table[name] = lambda r, chapters, rule=rule: fuse(  # type: ignore[misc]
-            r.dense, r.sparse, RANK_DEPTH, rule, chapters
+        table[name] = lambda r, c, rule=rule: rank(  # type: ignore[misc]
+            r.dense, r.sparse, RANK_DEPTH, replace(rule, spread_chapters=True), c.book.chapter_of
         )
+    table["not served: min-max score fusion 0.5/0.5 + chapter 0.2"] = lambda r, c: _spread(
+        score_fusion(r.dense, r.sparse, FUSION.pool, dense_share=0.5, chapter_of=c.book.chapter_of), c
+    )
+    table[f"not served: dense Rocchio (top {ROCCHIO_FEEDBACK}, 0.5) + served fusion"] = _rocchio
+    table["not served: chapter BM25 two-stage (chapter rrf k=10)"] = _two_stage
     return table
 
 
@@ -79,7 +155,7 @@ async def rankings_for(
     for navigation in queries:
         vector = engine.embedder.embed_query(navigation.text)
         dense, sparse = await engine.rankings(book, vector, navigation.text, None)
-        out.append(QueryRankings(navigation, dense, sparse))
+        out.append(QueryRankings(navigation, vector, dense, sparse))
     return out
 
 
@@ -131,6 +207,7 @@ def threshold_report(after: list[float], before: list[float]) -> list[str]:
 
 async def run(embedder: Embedder, corpus: Path = CORPUS, *, threshold: bool = True) -> str:
     results: dict[str, dict[str, RecallResult]] = {}
+    costs: dict[str, list[float]] = {}
     notes: list[str] = []
     with tempfile.TemporaryDirectory(prefix="bedside-eval-") as directory:
         store = await open_store(path=Path(directory))
@@ -146,18 +223,35 @@ async def run(embedder: Embedder, corpus: Path = CORPUS, *, threshold: bool = Tr
                     f"{query_set.book}: {len(artifact.passages)} passages, {len(query_set.queries)} queries, "
                     f"built and indexed in {time.monotonic() - started:.1f} s"
                 )
-                ranked = await rankings_for(engine, book, query_set.queries)
-                for name, method in methods().items():
-                    chapter_rankings = [chapters_of(book, method(r, book.chapter_of)) for r in ranked]
-                    results.setdefault(name, {})[query_set.book] = evaluate(
-                        query_set.queries, chapter_rankings
-                    )
+                context = BookContext.of(book, artifact)
+                sets = [(query_set.book, query_set)] + [
+                    (f"{held.book} {label}", held)
+                    for label, held in held_out_sets().items()
+                    if held.book == query_set.book
+                ]
+                for label, measured in sets:
+                    ranked = await rankings_for(engine, book, measured.queries)
+                    for name, method in methods().items():
+                        started = time.perf_counter()
+                        fused = [method(r, context) for r in ranked]
+                        costs.setdefault(name, []).append((time.perf_counter() - started) / len(ranked))
+                        results.setdefault(name, {})[label] = evaluate(
+                            measured.queries, [chapters_of(book, f) for f in fused]
+                        )
                 if threshold:
                     after, before = await come_up_scores(engine, book, query_set.queries)
                     notes += [f"{query_set.book} come-up: {line}" for line in threshold_report(after, before)]
         finally:
             await store.close()
-    return "\n".join([format_table(results), "", *notes])
+    return "\n".join([format_table(results), "", *notes, "", *cost_report(costs)])
+
+
+def cost_report(costs: Mapping[str, Sequence[float]]) -> list[str]:
+    """Each method's time per query after the store's rankings (fusion and any re-scoring)."""
+    lines = ["fusion cost per query, in process, mean over every query set (ms):"]
+    for name, per_set in costs.items():
+        lines.append(f"  {name}: {1000 * statistics.fmean(per_set):.3f}")
+    return lines
 
 
 def main() -> int:
