@@ -208,6 +208,7 @@ def threshold_report(after: list[float], before: list[float]) -> list[str]:
 async def run(embedder: Embedder, corpus: Path = CORPUS, *, threshold: bool = True) -> str:
     results: dict[str, dict[str, RecallResult]] = {}
     costs: dict[str, list[float]] = {}
+    places: dict[str, dict[str, float]] = {}
     notes: list[str] = []
     with tempfile.TemporaryDirectory(prefix="bedside-eval-") as directory:
         store = await open_store(path=Path(directory))
@@ -235,15 +236,25 @@ async def run(embedder: Embedder, corpus: Path = CORPUS, *, threshold: bool = Tr
                         started = time.perf_counter()
                         fused = [method(r, context) for r in ranked]
                         costs.setdefault(name, []).append((time.perf_counter() - started) / len(ranked))
-                        results.setdefault(name, {})[label] = evaluate(
-                            measured.queries, [chapters_of(book, f) for f in fused]
+                        chapter_rankings = [chapters_of(book, f) for f in fused]
+                        results.setdefault(name, {})[label] = evaluate(measured.queries, chapter_rankings)
+                        places.setdefault(name, {})[label] = statistics.fmean(
+                            len(set(chapters)) for chapters in chapter_rankings
                         )
                 if threshold:
                     after, before = await come_up_scores(engine, book, query_set.queries)
                     notes += [f"{query_set.book} come-up: {line}" for line in threshold_report(after, before)]
         finally:
             await store.close()
-    return "\n".join([format_table(results), "", *notes, "", *cost_report(costs)])
+    return "\n".join([format_table(results), "", *notes, "", *cost_report(costs), "", *places_report(places)])
+
+
+def places_report(places: Mapping[str, Mapping[str, float]]) -> list[str]:
+    """How many distinct chapters each method's hits show, on average, per query set."""
+    lines = ["distinct chapters among the hits judged, mean per query:"]
+    for name, by_set in places.items():
+        lines.append(f"  {name}: " + ", ".join(f"{label} {mean:.1f}" for label, mean in by_set.items()))
+    return lines
 
 
 def cost_report(costs: Mapping[str, Sequence[float]]) -> list[str]:
