@@ -94,6 +94,7 @@ async def test_recall_reads_only_behind_the_line(broker: NatsBroker) -> None:
     recalled = await call(broker, subjects.SEARCH_RECALL, asked, Recalled)
     assert recalled.come_up
     assert recalled.hits[0].chapter == 2
+    assert recalled.hits[1].chapter == 1  # each chapter's best passage before a second of one
     assert all(h.start_ms < here for h in recalled.hits)
     about_ahead = Recall(
         book="small", here_ms=here, question="the clockwork heron with copper feathers", limit=8
