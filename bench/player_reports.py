@@ -1,7 +1,17 @@
-"""Report -> ack latency at 1,000 reports/s (and rates given as arguments); saturation of one player.
+"""Report -> ack latency at 100 and 1,000 reports/s (or the rates given as arguments);
+saturation of one player instance.
 
-Both over HTTP (what a device does) and over the bus (PLAYER_COMMAND), each beside its
-floor measured in the same run. ``.venv/bin/python -m bench.player_reports``
+Both over HTTP (what a device does) and over the bus (PLAYER_COMMAND). The floor of a bus
+figure is a bare nats-py request-reply in the same run; the floor of an HTTP figure is the
+same report over the bus in the same run. ``.venv/bin/python -m bench.player_reports``
+
+Each simulated device has its own HTTP client and connection, as real devices do. Until
+2026-11-30 all fifty shared one ``httpx.AsyncClient``; with fifty requests in flight its
+connection pool (httpcore's ``_assign_requests_to_connections`` counts the idle
+connections once per connection, on every request and every response) cost this process
+about 9 ms of CPU per report, against about 2 ms with one client per device, on the same
+two cores as the player. That load generator, not the player, was the "69 reports/s". The
+saturation line with one shared client is still printed, so every run shows the difference.
 """
 
 import asyncio
@@ -16,6 +26,7 @@ from bedside_contracts import subjects
 from bedside_contracts.player import CommandRequest, Report
 
 from bench.player_common import Bench, floors, percentile, ratio, summary
+from bench.report import Figure, report
 
 RATES = [int(r) for r in sys.argv[1:]] or [100, 1000]
 WORKERS = 50
@@ -23,6 +34,8 @@ Send = Callable[[int], Coroutine[Any, Any, float]]
 SECONDS = 3
 LISTENERS = 50
 SATURATION_S = 5
+KEEPALIVE_S = 2.0
+"""Below uvicorn's 5 s keep-alive, so a client never reuses a connection the server is closing."""
 
 
 class Devices:
@@ -33,18 +46,28 @@ class Devices:
         self.people = people
         self.basis = [0] * len(people)
         self.position = [0] * len(people)
-        self.http = httpx.AsyncClient(
+        self.clients = [
+            httpx.AsyncClient(
+                base_url=bench.url,
+                limits=httpx.Limits(max_connections=1, keepalive_expiry=KEEPALIVE_S),
+                timeout=60,
+            )
+            for _ in people
+        ]
+        self.shared = httpx.AsyncClient(
             base_url=bench.url,
-            limits=httpx.Limits(max_connections=200, max_keepalive_connections=200),
+            limits=httpx.Limits(
+                max_connections=200, max_keepalive_connections=200, keepalive_expiry=KEEPALIVE_S
+            ),
             timeout=60,
         )
 
-    async def http_report(self, i: int) -> float:
+    async def _post(self, client: httpx.AsyncClient, i: int) -> float:
         name, token = self.people[i]
         self.position[i] += 1000
         body = {"device": "d", "position_ms": self.position[i], "playing": True, "basis_seq": self.basis[i]}
         started = time.perf_counter()
-        response = await self.http.post(
+        response = await client.post(
             f"/api/listeners/{name}/books/b1/reports", json=body, headers={"Authorization": f"Bearer {token}"}
         )
         elapsed = (time.perf_counter() - started) * 1000
@@ -52,6 +75,14 @@ class Devices:
             raise RuntimeError(response.text)
         self.basis[i] = max(self.basis[i], response.json()["seq"])
         return elapsed
+
+    async def http_report(self, i: int) -> float:
+        """A report from device ``i`` on its own client."""
+        return await self._post(self.clients[i], i)
+
+    async def shared_http_report(self, i: int) -> float:
+        """The same report through one client that every device shares (the old generator)."""
+        return await self._post(self.shared, i)
 
     async def bus_report(self, i: int) -> float:
         name, _ = self.people[i]
@@ -66,6 +97,10 @@ class Devices:
             raise RuntimeError(reply.data)
         self.basis[i] = max(self.basis[i], result["seq"])
         return elapsed
+
+    async def close(self) -> None:
+        for client in [*self.clients, self.shared]:
+            await client.aclose()
 
 
 async def paced(send: Send, rate: int, seconds: int, people: int) -> tuple[list[float], float, int]:
@@ -107,33 +142,78 @@ async def saturate(send: Send, workers: int, seconds: int, people: int) -> float
 
 async def main() -> None:
     bench = await Bench().start()
+    figures: list[Figure] = []
     try:
         rr, ack = await floors(bench.nc)
         devices = Devices(bench, await bench.listeners(LISTENERS))
-        for i in range(LISTENERS):  # warm up: every projection and token cache exists
+        for i in range(LISTENERS):  # warm up: every projection, token cache and connection exists
             await devices.http_report(i)
-        for label, send in (("bus ", devices.bus_report), ("http", devices.http_report)):
-            rate = await saturate(send, WORKERS, SATURATION_S, LISTENERS)
+            await devices.shared_http_report(i)
+        rates: dict[str, float] = {}
+        for label, send in (
+            ("bus", devices.bus_report),
+            ("http", devices.http_report),
+            ("http, one shared httpx client", devices.shared_http_report),
+        ):
+            rates[label] = await saturate(send, WORKERS, SATURATION_S, LISTENERS)
             print(
-                f"{label} saturation, one player instance, {WORKERS} concurrent devices: "
-                f"{rate:,.0f} reports/s"
+                f"{label} saturation, one player, {WORKERS} concurrent devices: {rates[label]:,.0f} reports/s"
             )
+        bus_rate = rates["bus"]
+        figures += [
+            Figure(f"player saturation over the bus, {WORKERS} devices", bus_rate, "reports/s"),
+            Figure(
+                f"player saturation over HTTP, {WORKERS} devices (a client each)",
+                rates["http"],
+                "reports/s",
+                floor=bus_rate,
+            ),
+            Figure(
+                f"player saturation over HTTP, {WORKERS} devices sharing one httpx client",
+                rates["http, one shared httpx client"],
+                "reports/s",
+                floor=bus_rate,
+            ),
+        ]
         for rate in RATES:
+            measured: dict[str, list[float]] = {}
             for label, send in (("bus ", devices.bus_report), ("http", devices.http_report)):
                 samples, offered, failed = await paced(send, rate, SECONDS, LISTENERS)
+                measured[label.strip()] = samples
                 print(
                     f"{label} report->ack at {rate}/s (offered {offered:.0f}/s, {failed} failed)  "
                     f"{summary(samples)}  "
                     f"vs request-reply floor p50 {ratio(samples, rr, 50)}, p95 {ratio(samples, rr, 95)}; "
                     f"vs publish-ack floor p50 {ratio(samples, ack, 50)}"
                 )
+            bus, http = measured["bus"], measured["http"]
+            for p in (50, 95):
+                figures.append(
+                    Figure(
+                        f"player report->ack over the bus at {rate}/s p{p}",
+                        percentile(bus, p),
+                        "ms",
+                        floor=percentile(rr, p),
+                    )
+                )
+            for p in (50, 95):
+                figures.append(
+                    Figure(
+                        f"player report->ack over HTTP at {rate}/s p{p} (floor: the bus)",
+                        percentile(http, p),
+                        "ms",
+                        floor=percentile(bus, p),
+                    )
+                )
         print(
             f"(floors p50: request-reply {percentile(rr, 50):.2f} ms, "
             f"publish ack {percentile(ack, 50):.2f} ms)"
         )
-        await devices.http.aclose()
+        figures.append(Figure("nats-py request-reply p50 (floor)", percentile(rr, 50), "ms"))
+        await devices.close()
     finally:
         await bench.stop()
+    report(figures)
 
 
 if __name__ == "__main__":
