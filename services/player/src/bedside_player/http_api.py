@@ -6,6 +6,7 @@ A token reaches only its own listener: every listener path is checked against it
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -38,7 +39,7 @@ from bedside_guard import ahead_of
 from bedside_runtime.bus import failure_for
 from bedside_runtime.errors import ServiceError
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from sse_starlette import EventSourceResponse, ServerSentEvent
@@ -49,10 +50,19 @@ from bedside_player.service import Service
 WEB_DIR = Path(__file__).parent / "web"
 TURN_TIMEOUTS = 3
 """A turn may call Claude and search several times: it gets three ordinary request timeouts."""
+JSON = "application/json"
 STATUS = {"invalid": 422, "not_found": 404, "conflict": 409, "unavailable": 503, "internal": 500}
 
 
-async def bearer(request: Request) -> str:
+@dataclass(frozen=True)
+class Target:
+    """A listener the caller's token owns, and a book that exists."""
+
+    listener: str
+    book: BookInfo
+
+
+def bearer(request: Request) -> str:
     """The token from ``Authorization: Bearer`` (or ``?token=``, for EventSource and <audio>)."""
     header = request.headers.get("authorization", "")
     scheme, _, value = header.partition(" ")
@@ -86,27 +96,34 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
     async def invalid(request: Request, error: ValidationError) -> JSONResponse:
         return JSONResponse({"detail": failure_for(error).error}, status_code=422)
 
-    async def token_listener(token: Annotated[str, Depends(bearer)]) -> str:
-        listener = await service.listeners.listener_for(token)
+    async def caller_of(request: Request) -> str:
+        """The listener the request's token belongs to (401 without one, or for an unknown one)."""
+        listener = await service.listeners.listener_for(bearer(request))
         if listener is None:
             raise HTTPException(
                 401, "this token belongs to no listener", headers={"WWW-Authenticate": "Bearer"}
             )
         return listener
 
-    async def own_listener(listener: str, caller: Annotated[str, Depends(token_listener)]) -> str:
+    async def known_book(book: str) -> BookInfo:
+        return await service.books.get(book)
+
+    async def listener_book(listener: str, book: str, request: Request) -> Target:
+        """Token, then listener (403 for another's, 404 for none), then book: one dependency.
+
+        One FastAPI dependency per check (four per request) cost more of a report's CPU
+        than deciding and appending it; the checks and their order are the same here.
+        """
+        caller = await caller_of(request)
         if listener != caller:
             if await service.listeners.record(listener) is None:
                 raise HTTPException(404, f"there is no listener {listener!r}")
             raise HTTPException(403, "this token belongs to another listener")
-        return listener
+        return Target(listener, await known_book(book))
 
-    async def known_book(book: str) -> BookInfo:
-        return await service.books.get(book)
-
-    Caller = Annotated[str, Depends(token_listener)]  # noqa: N806
-    Owner = Annotated[str, Depends(own_listener)]  # noqa: N806
+    Caller = Annotated[str, Depends(caller_of)]  # noqa: N806
     Book = Annotated[BookInfo, Depends(known_book)]  # noqa: N806
+    Own = Annotated[Target, Depends(listener_book)]  # noqa: N806
 
     def view(book: BookInfo, here_ms: int | None) -> BookView:
         chapters = (
@@ -131,12 +148,16 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
             chapters=chapters,
         )
 
-    async def run(listener: str, book: BookInfo, command: PlayerCommand) -> JSONResponse:
-        result: CommandResult = await service.player.command(listener, book.id, command, book.duration_ms)
+    async def run(target: Target, command: PlayerCommand) -> Response:
+        book = target.book
+        result: CommandResult = await service.player.command(
+            target.listener, book.id, command, book.duration_ms
+        )
+        # serialised by pydantic-core straight to bytes, not through a dict and json.dumps
         if not result.accepted:
             refused = RefusedReply(error=result.reason, state=result.state)
-            return JSONResponse(refused.model_dump(mode="json"), status_code=409)
-        return JSONResponse(Accepted(seq=result.seq, state=result.state).model_dump(mode="json"))
+            return Response(refused.model_dump_json(), status_code=409, media_type=JSON)
+        return Response(Accepted(seq=result.seq, state=result.state).model_dump_json(), media_type=JSON)
 
     responses: dict[int | str, dict[str, object]] = {409: {"model": RefusedReply}}
 
@@ -163,54 +184,54 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
     base = "/api/listeners/{listener}/books/{book}"
 
     @app.get(base + "/state", response_model=ListenerState)
-    async def state(listener: Owner, book: Book) -> ListenerState:
-        return (await service.player.catch_up(listener, book.id)).public()
+    async def state(own: Own) -> ListenerState:
+        return (await service.player.catch_up(own.listener, own.book.id)).public()
 
     @app.post(base + "/reports", response_model=Accepted, responses=responses)
-    async def report(listener: Owner, book: Book, body: ReportBody) -> JSONResponse:
-        return await run(listener, book, Report(**body.model_dump(exclude_none=True)))
+    async def report(own: Own, body: ReportBody) -> Response:
+        return await run(own, Report(**body.model_dump(exclude_none=True)))
 
     @app.post(base + "/seek", response_model=Accepted, responses=responses)
-    async def seek(listener: Owner, book: Book, body: SeekBody) -> JSONResponse:
-        return await run(listener, book, Seek(**body.model_dump(exclude_none=True)))
+    async def seek(own: Own, body: SeekBody) -> Response:
+        return await run(own, Seek(**body.model_dump(exclude_none=True)))
 
     @app.post(base + "/devices", response_model=Accepted)
-    async def join(listener: Owner, book: Book, body: DeviceBody) -> JSONResponse:
+    async def join(own: Own, body: DeviceBody) -> Response:
         if body.device is None:
             raise HTTPException(422, "device is required to join")
-        return await run(listener, book, JoinDevice(device=body.device))
+        return await run(own, JoinDevice(device=body.device))
 
     @app.post(base + "/list/press", response_model=Accepted)
-    async def press(listener: Owner, book: Book, body: PressBody) -> JSONResponse:
-        return await run(listener, book, PressRow(row=body.row, device=body.device))
+    async def press(own: Own, body: PressBody) -> Response:
+        return await run(own, PressRow(row=body.row, device=body.device))
 
     @app.post(base + "/list/cancel", response_model=Accepted)
-    async def cancel(listener: Owner, book: Book, body: DeviceBody | None = None) -> JSONResponse:
-        return await run(listener, book, CancelList(device=body.device if body else None))
+    async def cancel(own: Own, body: DeviceBody | None = None) -> Response:
+        return await run(own, CancelList(device=body.device if body else None))
 
     @app.post(base + "/undo", response_model=Accepted)
-    async def undo(listener: Owner, book: Book, body: DeviceBody | None = None) -> JSONResponse:
-        return await run(listener, book, Undo(device=body.device if body else None))
+    async def undo(own: Own, body: DeviceBody | None = None) -> Response:
+        return await run(own, Undo(device=body.device if body else None))
 
     @app.get(base + "/history", response_model=History)
     async def history(
-        listener: Owner,
-        book: Book,
+        own: Own,
         limit: Annotated[int, Query(ge=1, le=1000)] = 20,
         before: Annotated[int | None, Query(ge=1)] = None,
     ) -> History:
         return await service.player.history(
-            HistoryRequest(listener=listener, book=book.id, limit=limit, before_seq=before)
+            HistoryRequest(listener=own.listener, book=own.book.id, limit=limit, before_seq=before)
         )
 
     @app.get(base + "/events")
-    async def events(listener: Owner, book: Book, request: Request) -> EventSourceResponse:
+    async def events(own: Own) -> EventSourceResponse:
         """Server-sent events: the current state at once, then every change."""
-        queue = service.hub.subscribe(listener, book.id)
+        listener, book = own.listener, own.book.id
+        queue = service.hub.subscribe(listener, book)
 
         async def stream() -> AsyncIterator[ServerSentEvent]:
             try:
-                current = await service.player.catch_up(listener, book.id)
+                current = await service.player.catch_up(listener, book)
                 yield ServerSentEvent(
                     data=current.public().model_dump_json(), event="state", id=str(current.seq)
                 )
@@ -220,14 +241,14 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
             except asyncio.CancelledError:
                 raise
             finally:
-                service.hub.unsubscribe(listener, book.id, queue)
+                service.hub.unsubscribe(listener, book, queue)
 
         return EventSourceResponse(stream(), ping=15)
 
     @app.post(base + "/turns", response_model=TurnReply)
-    async def turn(listener: Owner, book: Book, body: TurnBody) -> TurnReply:
+    async def turn(own: Own, body: TurnBody) -> TurnReply:
         timeout = TURN_TIMEOUTS * service.settings.request_timeout_s
-        question = Ask(listener=listener, book=book.id, utterance=body.utterance, device=body.device)
+        question = Ask(listener=own.listener, book=own.book.id, utterance=body.utterance, device=body.device)
         return await ask(service.broker, "turn", subjects.TURN_ASK, question, TurnReply, timeout)
 
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True, check_dir=False), name="page")
