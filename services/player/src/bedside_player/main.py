@@ -62,6 +62,9 @@ async def serve(settings: Settings) -> None:
         port=settings.http_port,
         log_config=None,
         access_log=False,
+        # the C parser: with h11, uvicorn's pure-Python one, an HTTP report cost the player
+        # about 0.2 ms more CPU (1.57 against 1.36 ms, 10 devices, 2026-11-30)
+        http="httptools",
         timeout_graceful_shutdown=2,
     )
     log.info(
