@@ -12,7 +12,8 @@ import time
 
 import httpx
 
-from bench.player_common import Bench, floors, ratio, summary
+from bench.player_common import Bench, floors, percentile, ratio, summary
+from bench.report import Figure, report
 
 MOVES = 300
 LISTENING = 3
@@ -31,6 +32,7 @@ async def listen(
 
 async def main() -> None:
     bench = await Bench().start()
+    figures: list[Figure] = []
     try:
         rr, ack = await floors(bench.nc)
         ((name, token),) = await bench.listeners(1, "push")
@@ -70,6 +72,16 @@ async def main() -> None:
             f"vs request-reply floor p50 {ratio(latencies, rr, 50)}, p95 {ratio(latencies, rr, 95)}; "
             f"vs publish-ack floor p95 {ratio(latencies, ack, 95)}"
         )
+        figures = [
+            Figure(
+                f"player move->push p{p}, {LISTENING} SSE devices, {MOVES} moves",
+                percentile(latencies, p),
+                "ms",
+                floor=percentile(rr, p),
+            )
+            for p in (50, 95)
+        ]
+        figures.append(Figure("player moves a device never saw", missing, "pushes"))
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -77,6 +89,7 @@ async def main() -> None:
             await client.aclose()
     finally:
         await bench.stop()
+    report(figures)
 
 
 if __name__ == "__main__":

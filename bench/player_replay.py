@@ -16,6 +16,7 @@ from bedside_player.store import EventStore, subject_of
 from nats.js.api import DeliverPolicy
 
 from bench.player_common import Bench
+from bench.report import Figure, report
 
 BOOKS = 1000
 
@@ -67,19 +68,25 @@ async def read_floor(bench: Bench, events: int) -> float:
 
 async def main(events: int) -> None:
     bench = await Bench(sync_always=False).start(player=False)
+    figures: list[Figure] = []
     try:
         events, made = await generate(bench, events)
         print(f"generated {events:,} events (stored) over {BOOKS} listener-books in {made:.1f} s")
         floor = await read_floor(bench, events)
         print(f"floor  ordered consumer read of {events:,} messages: {floor:.1f} s ({events / floor:,.0f}/s)")
         js = bench.nc.jetstream()
-        projections, report = await rebuild(js)
-        print(f"replay {report.line()}  -> {report.seconds / floor:.1f}x the read floor")
+        projections, report_ = await rebuild(js)
+        print(f"replay {report_.line()}  -> {report_.seconds / floor:.1f}x the read floor")
         written = await write_snapshot(await snapshots(js), projections)
         _, again = await rebuild(js, use_snapshot=True)
         print(f"replay from a snapshot of {written} projections: {again.line()}")
+        figures = [
+            Figure(f"player replay of {events:,} events", report_.seconds, "s", floor=floor),
+            Figure(f"player replay from a snapshot of {written:,} projections", again.seconds, "s"),
+        ]
     finally:
         await bench.stop()
+    report(figures)
 
 
 if __name__ == "__main__":
