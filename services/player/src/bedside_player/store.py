@@ -24,10 +24,12 @@ from nats.js.errors import BadRequestError, NoStreamResponseError, NotFoundError
 from pydantic import TypeAdapter
 
 EVENT: TypeAdapter[PlayerEvent] = TypeAdapter(PlayerEvent)
-WRONG_LAST_SEQUENCE = frozenset({10071, 10164})
-"""JetStream's codes for a failed expected-sequence check: with the sequence in the text
-(10071), and without it (10164), which a clustered stream answers while a new leader
-replays its log."""
+STALE_BASIS = 10071
+"""JetStream's code for a failed expected-sequence check, with the stream's sequence in the text."""
+UNCHECKED_BASIS = 10164
+"""The same check answered without a sequence: a clustered stream says it while a new leader
+replays its log, so the basis may well be right; the write is tried again."""
+WRONG_LAST_SEQUENCE = frozenset({STALE_BASIS, UNCHECKED_BASIS})
 DUPLICATE_WINDOW_S = 120.0
 log = structlog.get_logger("bedside.player.store")
 NAME = re.compile(NAME_PATTERN)
@@ -126,7 +128,9 @@ class EventStore:
                 # that did commit lands here, so look whether the next message is ours
                 if (mine := await self._committed(subject, expected_seq, headers["Nats-Msg-Id"])) is not None:
                     return mine
-                raise WrongLastSequence(str(error.description)) from error
+                if error.err_code == STALE_BASIS or attempt == APPEND_RETRIES - 1:
+                    raise WrongLastSequence(str(error.description)) from error
+                await asyncio.sleep(APPEND_BACKOFF_S * (attempt + 1))
             except (TimeoutError, NoStreamResponseError, ServiceUnavailableError):
                 # a timeout is an unknown outcome, and while a cluster elects a new stream
                 # leader nobody answers (no responders, 503): the same msg id makes a retry safe
