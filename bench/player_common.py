@@ -23,10 +23,7 @@ from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js.api import StorageType, StreamConfig
 
-
-def percentile(values: Sequence[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+from bench.report import percentile
 
 
 def summary(values_ms: Sequence[float]) -> str:

@@ -12,8 +12,8 @@ import time
 
 import httpx
 
-from bench.player_common import Bench, floors, percentile, ratio, summary
-from bench.report import Figure, report
+from bench.player_common import Bench, floors, ratio, summary
+from bench.report import Figure, percentile, report
 
 MOVES = 300
 LISTENING = 3

@@ -28,8 +28,8 @@ import httpx
 from bedside_contracts import subjects
 from bedside_contracts.player import CommandRequest, Report
 
-from bench.player_common import Bench, floors, percentile, ratio, summary
-from bench.report import Figure, report
+from bench.player_common import Bench, floors, ratio, summary
+from bench.report import Figure, percentile, report
 
 RATES = [int(r) for r in sys.argv[1:]] or [100, 1000]
 WORKERS = 50

@@ -15,11 +15,17 @@ floor, or with a floor in another unit, has no ratio.
 import json
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TextIO
 
 OUT_ENV = "BEDSIDE_BENCH_OUT"
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """The nearest-rank ``p``-th percentile: always one of the values measured."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 @dataclass(frozen=True)

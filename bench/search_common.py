@@ -1,7 +1,6 @@
 """Shared set-up of the search benchmarks: Black Beauty indexed in embedded Qdrant, a
 nats-server of their own, and the evaluation's listener queries. Not a benchmark itself."""
 
-import statistics
 import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -25,10 +24,6 @@ class Bench:
     nats_url: str
     queries: list[str]
     duration_ms: int
-
-
-def percentile(values: list[float], q: int) -> float:
-    return statistics.quantiles(values, n=100)[q - 1]
 
 
 def listener_queries(count: int) -> list[str]:

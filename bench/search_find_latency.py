@@ -14,8 +14,8 @@ from bedside_search.handlers import serve_search
 from bedside_search.terms import encode_query
 from faststream.nats import NatsBroker
 
-from bench.report import Figure, report
-from bench.search_common import black_beauty_bench, percentile
+from bench.report import Figure, percentile, report
+from bench.search_common import black_beauty_bench
 
 QUERIES = 500
 

@@ -10,8 +10,8 @@ import time
 
 from bedside_contracts.search import FindPassage, Recall
 
-from bench.report import Figure, report
-from bench.search_common import black_beauty_bench, percentile
+from bench.report import Figure, percentile, report
+from bench.search_common import black_beauty_bench
 
 QUERIES = 200
 

@@ -25,14 +25,10 @@ from bedside_runtime.settings import Settings
 from nats.aio.client import Client
 
 from bedside.processes import ServiceProcesses
+from bench.report import percentile
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
-
-
-def percentile(values: Sequence[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def summary(values_ms: Sequence[float]) -> str:

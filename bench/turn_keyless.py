@@ -24,8 +24,8 @@ from bedside_search.evaluation import query_sets
 from bedside_turn import intents
 from bedside_turn.tools import RECENT_OFFSETS_MS, targets_of
 
-from bench.report import Figure, report
-from bench.turn_common import CORPUS, System, percentile, summary
+from bench.report import Figure, percentile, report
+from bench.turn_common import CORPUS, System, summary
 
 LISTENER = "bench"
 NAMED = (

@@ -25,8 +25,8 @@ from bedside_turn.testing.book import BOOK_ID
 from bedside_turn.testing.harness import Rig, start_rig
 from bedside_turn.testing.scripted import Say, Use
 
-from bench.report import Figure, report
-from bench.turn_common import percentile, summary
+from bench.report import Figure, percentile, report
+from bench.turn_common import summary
 
 HERE = 135_000
 QUERY = "the tunnel lined with bottles"
