@@ -30,6 +30,7 @@ from bedside_search.store import (
     DENSE,
     SPARSE,
     CatalogEntry,
+    dense_and_sparse,
     passage_from_payload,
     point_batches,
 )
@@ -154,9 +155,7 @@ class EdgeStore:
                     limit=depth, query=edge.Query.Nearest(_sparse(sparse), using=SPARSE), filter=bound
                 )
             )
-        answers = self._shard(name).query_batch(edge.QueryBatchRequest(requests))
-        rankings = [[Scored(int(p.id), float(p.score)) for p in answer] for answer in answers]
-        return rankings[0], rankings[1] if len(rankings) > 1 else []
+        return dense_and_sparse(self._shard(name).query_batch(edge.QueryBatchRequest(requests)))
 
     def _read_catalog(self) -> _Catalog:
         path = self._root / CATALOG_FILE

@@ -23,6 +23,7 @@ from bedside_search.store import (
     DENSE,
     SPARSE,
     CatalogEntry,
+    dense_and_sparse,
     passage_from_payload,
     point_batches,
 )
@@ -102,15 +103,13 @@ class ServerStore:
     ) -> tuple[list[Scored], list[Scored]]:
         """The dense and the sparse ranking, each bounded to ``start_ms < below_ms`` in the engine."""
         bound = _below(below_ms)
-        requests = [
-            models.QueryRequest(query=dense.tolist(), using=DENSE, filter=bound, limit=depth),
-            models.QueryRequest(query=_sparse(sparse), using=SPARSE, filter=bound, limit=depth),
-        ]
-        if not sparse.indices:
-            requests = requests[:1]
+        requests = [models.QueryRequest(query=dense.tolist(), using=DENSE, filter=bound, limit=depth)]
+        if sparse.indices:
+            requests.append(
+                models.QueryRequest(query=_sparse(sparse), using=SPARSE, filter=bound, limit=depth)
+            )
         answers = await self._client.query_batch_points(name, requests)
-        rankings = [[Scored(int(p.id), float(p.score)) for p in answer.points] for answer in answers]
-        return rankings[0], rankings[1] if len(rankings) > 1 else []
+        return dense_and_sparse([answer.points for answer in answers])
 
     async def make_current(self, info: BookInfo, collection: str) -> None:
         """Serve ``collection`` for the book from now on (one point: atomic)."""

@@ -12,9 +12,10 @@ payload, and a catalog that names the current version of each book; switching to
 version is one atomic write, done only after its collection is complete.
 """
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
+from uuid import UUID
 
 import numpy as np
 import numpy.typing as npt
@@ -107,6 +108,25 @@ def point_batches(
             )
             for i in range(begin, min(begin + UPSERT_BATCH, len(passages)))
         ]
+
+
+class ScoredPoint(Protocol):
+    """A point an engine returned: both Qdrant Edge's and qdrant-client's have these."""
+
+    @property
+    def id(self) -> int | str | UUID: ...
+
+    @property
+    def score(self) -> float: ...
+
+
+def dense_and_sparse(answers: Sequence[Iterable[ScoredPoint]]) -> tuple[list[Scored], list[Scored]]:
+    """An engine's answers to [dense] or [dense, sparse] as the two rankings.
+
+    A query with no content terms asks for no sparse ranking; it is then empty.
+    """
+    rankings = [[Scored(int(p.id), float(p.score)) for p in answer] for answer in answers]
+    return rankings[0], rankings[1] if len(rankings) > 1 else []
 
 
 def passage_from_payload(payload: Mapping[str, object] | None) -> Passage:
