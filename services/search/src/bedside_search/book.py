@@ -11,6 +11,8 @@ from bedside_contracts.search import BookInfo
 from bedside_guard import Passage
 from bedside_runtime.errors import InvalidRequest
 
+from bedside_search.book_part import Part, in_part
+
 
 @dataclass(frozen=True)
 class ServedBook:
@@ -24,11 +26,18 @@ class ServedBook:
     chapter_of: dict[int, int] = field(init=False, repr=False, compare=False)
     """Each passage id's chapter number (fusion nudges passages of a matching chapter)."""
     _starts: list[int] = field(init=False, repr=False, compare=False)
+    _parts: dict[Part, frozenset[int]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {p.id: p for p in self.passages})
         object.__setattr__(self, "chapter_of", {p.id: p.chapter for p in self.passages})
         object.__setattr__(self, "_starts", [p.start_ms for p in self.passages])
+        duration = self.info.duration_ms
+        parts = {
+            part: frozenset(p.id for p in self.passages if in_part(p.start_ms, duration, part))
+            for part in Part
+        }
+        object.__setattr__(self, "_parts", parts)
 
     @classmethod
     def of(cls, info: BookInfo, passages: list[Passage], collection: str) -> "ServedBook":
@@ -45,6 +54,10 @@ class ServedBook:
     @property
     def version(self) -> str:
         return self.info.version
+
+    def passages_in(self, part: Part | None) -> frozenset[int]:
+        """The ids of the passages in ``part`` of the book (none for no part)."""
+        return self._parts[part] if part is not None else frozenset()
 
     def passage(self, passage_id: int) -> Passage | None:
         return self._by_id.get(passage_id)

@@ -29,6 +29,7 @@ from bedside_runtime.errors import NotFound
 from bedside_search import places
 from bedside_search.behind import Heard, account_for_holding, has_come_up
 from bedside_search.book import ServedBook, check_artifact, info_of, vectors_of
+from bedside_search.book_part import part_named
 from bedside_search.fusion import FUSION, Fused, FusionRule, Scored, fuse, rank, served_order
 from bedside_search.store import VectorStore, collection_for
 from bedside_search.terms import average_length, encode_document, encode_query
@@ -106,7 +107,8 @@ class SearchEngine:
         book = self.book(request.book)
         vector = self.embedder.embed_query(request.query)
         dense, sparse = await self.rankings(book, vector, request.query, None)
-        ranked = rank(dense, sparse, request.limit, self.rule, book.chapter_of)
+        favoured = book.passages_in(part_named(request.query))
+        ranked = rank(dense, sparse, request.limit, self.rule, book.chapter_of, favoured=favoured)
         passages = [_passage(book, f) for f in ranked]
         return FoundPassages(
             lines=[hit_line(p, request.here_ms) for p in passages],

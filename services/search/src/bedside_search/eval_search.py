@@ -26,6 +26,7 @@ from bedside_guard import MAX_ROWS
 
 from bedside_search.behind import COME_UP_THRESHOLD
 from bedside_search.book import ServedBook, vectors_of
+from bedside_search.book_part import part_named
 from bedside_search.corpus_books import corpus_artifact
 from bedside_search.engine import SearchEngine
 from bedside_search.evaluation import query_sets
@@ -97,6 +98,11 @@ def _spread(ranked: Sequence[Fused], c: BookContext) -> list[Fused]:
     return one_per_chapter_first(ranked, c.book.chapter_of)[:RANK_DEPTH]
 
 
+def _served(r: QueryRankings, c: BookContext, limit: int) -> list[Fused]:
+    favoured = c.book.passages_in(part_named(r.navigation.text))
+    return rank(r.dense, r.sparse, limit, FUSION, c.book.chapter_of, favoured=favoured)
+
+
 def _rocchio(r: QueryRankings, c: BookContext) -> list[Fused]:
     first = [f.passage_id for f in fuse(r.dense, r.sparse, ROCCHIO_FEEDBACK, FUSION, c.book.chapter_of)]
     dense = rocchio_dense(r.dense, r.vector, c.vector_of, first, feedback=ROCCHIO_FEEDBACK, weight=0.5)
@@ -111,7 +117,8 @@ def _two_stage(r: QueryRankings, c: BookContext) -> list[Fused]:
 
 
 ROCCHIO_FEEDBACK = 3
-UNSPREAD = replace(FUSION, spread_chapters=False)
+UNSPREAD = replace(FUSION, spread_chapters=False, part_weight=0.0)
+WITHOUT_PART = replace(FUSION, part_weight=0.0)
 
 
 def methods() -> dict[str, Method]:
@@ -122,9 +129,10 @@ def methods() -> dict[str, Method]:
     table: dict[str, Method] = {
         "dense": lambda r, c: _spread(single(r.dense, len(r.dense), dense=True), c),
         "sparse": lambda r, c: _spread(single(r.sparse, len(r.sparse), dense=False), c),
-        served: lambda r, c: rank(r.dense, r.sparse, RANK_DEPTH, FUSION, c.book.chapter_of),
-        f"  the same, first {OFFERED} hits only (what keyless offers)": lambda r, c: rank(
-            r.dense, r.sparse, OFFERED, FUSION, c.book.chapter_of
+        served: lambda r, c: _served(r, c, RANK_DEPTH),
+        f"  the same, first {OFFERED} hits only (what keyless offers)": lambda r, c: _served(r, c, OFFERED),
+        "  the same without the part prior": lambda r, c: rank(
+            r.dense, r.sparse, RANK_DEPTH, WITHOUT_PART, c.book.chapter_of
         ),
         "before: the same rule unspread": lambda r, c: rank(
             r.dense, r.sparse, RANK_DEPTH, UNSPREAD, c.book.chapter_of
@@ -226,9 +234,7 @@ async def run(embedder: Embedder, corpus: Path = CORPUS, *, threshold: bool = Tr
                 )
                 context = BookContext.of(book, artifact)
                 sets = [(query_set.book, query_set)] + [
-                    (f"{held.book} {label}", held)
-                    for label, held in held_out_sets().items()
-                    if held.book == query_set.book
+                    (label, held) for label, held in held_out_sets().items() if held.book == query_set.book
                 ]
                 for label, measured in sets:
                     ranked = await rankings_for(engine, book, measured.queries)
