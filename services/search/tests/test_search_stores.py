@@ -110,3 +110,17 @@ async def test_creating_a_collection_again_replaces_a_leftover(store: VectorStor
     await fill(store, "bedside-book-small-v1", passages)
     await fill(store, "bedside-book-small-v1", passages[:2])
     assert len(await store.passages("bedside-book-small-v1")) == 2
+
+
+async def test_tied_scores_are_cut_and_ordered_by_id(store: VectorStore) -> None:
+    """Twelve passages alike score alike; the engine's order among them is not fixed, ours is."""
+    passages = [
+        Passage(
+            id=pid, start_ms=i * 1000, end_ms=(i + 1) * 1000, chapter=1, chapter_title="t", text="a red fox"
+        )
+        for i, pid in enumerate([11, 3, 7, 12, 1, 9, 5, 2, 10, 4, 8, 6])
+    ]
+    await fill(store, "bedside-book-ties-v1", passages)
+    dense, sparse = await rankings(store, "bedside-book-ties-v1", "the red fox")
+    assert [s.passage_id for s in sparse] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [s.passage_id for s in dense] == [1, 2, 3, 4, 5, 6, 7, 8]

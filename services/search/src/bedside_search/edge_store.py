@@ -29,6 +29,7 @@ from bedside_search.store import (
     BOOK_PREFIX,
     DENSE,
     SPARSE,
+    TIE_MARGIN,
     CatalogEntry,
     dense_and_sparse,
     passage_from_payload,
@@ -146,16 +147,18 @@ class EdgeStore:
         bound = _below(below_ms)
         requests = [
             edge.QueryRequest(
-                limit=depth, query=edge.Query.Nearest(dense.tolist(), using=DENSE), filter=bound
+                limit=depth + TIE_MARGIN, query=edge.Query.Nearest(dense.tolist(), using=DENSE), filter=bound
             )
         ]
         if sparse.indices:
             requests.append(
                 edge.QueryRequest(
-                    limit=depth, query=edge.Query.Nearest(_sparse(sparse), using=SPARSE), filter=bound
+                    limit=depth + TIE_MARGIN,
+                    query=edge.Query.Nearest(_sparse(sparse), using=SPARSE),
+                    filter=bound,
                 )
             )
-        return dense_and_sparse(self._shard(name).query_batch(edge.QueryBatchRequest(requests)))
+        return dense_and_sparse(self._shard(name).query_batch(edge.QueryBatchRequest(requests)), depth)
 
     def _read_catalog(self) -> _Catalog:
         path = self._root / CATALOG_FILE

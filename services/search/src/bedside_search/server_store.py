@@ -22,6 +22,7 @@ from bedside_search.store import (
     BOOK_PREFIX,
     DENSE,
     SPARSE,
+    TIE_MARGIN,
     CatalogEntry,
     dense_and_sparse,
     passage_from_payload,
@@ -103,13 +104,17 @@ class ServerStore:
     ) -> tuple[list[Scored], list[Scored]]:
         """The dense and the sparse ranking, each bounded to ``start_ms < below_ms`` in the engine."""
         bound = _below(below_ms)
-        requests = [models.QueryRequest(query=dense.tolist(), using=DENSE, filter=bound, limit=depth)]
+        requests = [
+            models.QueryRequest(query=dense.tolist(), using=DENSE, filter=bound, limit=depth + TIE_MARGIN)
+        ]
         if sparse.indices:
             requests.append(
-                models.QueryRequest(query=_sparse(sparse), using=SPARSE, filter=bound, limit=depth)
+                models.QueryRequest(
+                    query=_sparse(sparse), using=SPARSE, filter=bound, limit=depth + TIE_MARGIN
+                )
             )
         answers = await self._client.query_batch_points(name, requests)
-        return dense_and_sparse([answer.points for answer in answers])
+        return dense_and_sparse([answer.points for answer in answers], depth)
 
     async def make_current(self, info: BookInfo, collection: str) -> None:
         """Serve ``collection`` for the book from now on (one point: atomic)."""

@@ -120,12 +120,26 @@ class ScoredPoint(Protocol):
     def score(self) -> float: ...
 
 
-def dense_and_sparse(answers: Sequence[Iterable[ScoredPoint]]) -> tuple[list[Scored], list[Scored]]:
-    """An engine's answers to [dense] or [dense, sparse] as the two rankings.
+TIE_MARGIN = 8
+"""How many more hits than ``depth`` an adapter asks for, so that passages tied with the
+last one kept are all seen and the cut between them is made by id, not by the engine."""
 
-    A query with no content terms asks for no sparse ranking; it is then empty.
+
+def dense_and_sparse(
+    answers: Sequence[Iterable[ScoredPoint]], depth: int
+) -> tuple[list[Scored], list[Scored]]:
+    """An engine's answers to [dense] or [dense, sparse] as the two rankings, ``depth`` each.
+
+    A query with no content terms asks for no sparse ranking; it is then empty. Equal scores
+    are common on the sparse side (one shared term in passages of one length) and the engine
+    returns them in no fixed order; fusion reads ranks, so ties are put in id order here.
     """
-    rankings = [[Scored(int(p.id), float(p.score)) for p in answer] for answer in answers]
+    rankings = [
+        sorted((Scored(int(p.id), float(p.score)) for p in answer), key=lambda s: (-s.score, s.passage_id))[
+            :depth
+        ]
+        for answer in answers
+    ]
     return rankings[0], rankings[1] if len(rankings) > 1 else []
 
 
