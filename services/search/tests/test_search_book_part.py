@@ -23,6 +23,16 @@ from bedside_search.fusion import FUSION, FusionRule, Scored, fuse, rank
         ("late in the collection, the governess and her hair", Part.LATE),
         ("in the closing story, the locked wing", Part.LATE),
         ("near the end, when he\u2019s sold at the fair", Part.LATE),
+        ("somewhere in the first few chapters, the pond", Part.EARLY),
+        ("the second story, the one with the club", Part.EARLY),
+        ("when the book\u2019s barely started, the colt and the gate", Part.EARLY),
+        ("the tale that kicks the collection off", Part.EARLY),
+        ("the last couple of stories, the beryls", Part.LATE),
+        ("at the tail end, the grandson and the apples", Part.LATE),
+        ("in the final stretch, the cottage in the country", Part.LATE),
+        ("the chapter that closes the book", Part.LATE),
+        ("right near the finish, the butcher\u2019s boy", Part.LATE),
+        ("the penultimate chapter, the sale", Part.LATE),
     ],
 )
 def test_a_part_of_the_whole_book_is_named(query: str, part: Part) -> None:
@@ -41,6 +51,9 @@ def test_a_part_of_the_whole_book_is_named(query: str, part: Part) -> None:
         "his last drive for the mistress",
         "how it ends for the chestnut mare",
         "from the start of the book to the very end",  # both: names no one part
+        "the finish of the race across the common",
+        "first thing in the morning, the knock at the door",
+        "the second last straw for the groom",
     ],
 )
 def test_no_part_when_the_words_place_something_else_or_both_ends(query: str) -> None:

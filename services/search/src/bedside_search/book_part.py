@@ -25,22 +25,29 @@ class Part(Enum):
 
 
 _WHOLE = r"(?:book|collection|audiobook|whole thing)"
-_SPANS = r"(?:parts?|chapters?|stor(?:y|ies)|pages|bits?|cases?)"
+_SPANS = r"(?:parts?|chapters?|stor(?:y|ies)|pages?|bits?|cases?|adventures?|sections?|tales?)"
+_FEW = r"(?:(?:few|couple of|handful of|two|three|several) )?"
+"""Between an ordinal and the span: "the first few chapters", "the last couple of stories"."""
 _PHRASES: dict[Part, tuple[re.Pattern[str], ...]] = {
     Part.EARLY: tuple(
         re.compile(pattern)
         for pattern in (
             r"\bthe (?:very )?(?:start|beginning|opening)\b",
             rf"\bearly (?:on|in the {_WHOLE})\b",
-            rf"\b(?:first|opening|earliest) {_SPANS}\b",
+            rf"\b(?:early|earlier|first|second|opening|earliest) {_FEW}{_SPANS}\b",
+            rf"\bthe {_WHOLE}(?: has| had|'s) (?:only |barely |just )*(?:started|begun|got going)\b",
+            rf"\b(?:kicks|starts|opens) (?:the|this) {_WHOLE}\b",
         )
     ),
     Part.LATE: tuple(
         re.compile(pattern)
         for pattern in (
-            r"\bthe (?:very |happy |sad )?(?:end|ending|finale)\b",
+            r"\bthe (?:very |happy |sad )?(?:end|ending|finale|finish)\b",
+            r"\bthe tail end\b",
+            r"\b(?:final|home|last) stretch\b",
             rf"\blate (?:on|in the {_WHOLE})\b",
-            rf"\b(?:last|final|closing|latter) {_SPANS}\b",
+            rf"\b(?:late|later|last|final|closing|latter|penultimate) {_FEW}{_SPANS}\b",
+            rf"\b(?:closes|ends|finishes|wraps up) (?:the|this) {_WHOLE}\b",
         )
     ),
 }
