@@ -40,6 +40,19 @@ DEPTH = 40
 """How many passages each of the dense and the sparse ranking contributes to fusion."""
 
 
+def find_order(
+    book: ServedBook,
+    query: str,
+    rankings: tuple[Sequence[Scored], Sequence[Scored]],
+    limit: int,
+    rule: FusionRule = FUSION,
+) -> list[Fused]:
+    """What find serves from the engine's dense and sparse rankings of ``query``, best first."""
+    dense, sparse = rankings
+    favoured = book.passages_in(part_named(query))
+    return rank(dense, sparse, limit, rule, book.chapter_of, favoured=favoured)
+
+
 class SearchEngine:
     def __init__(
         self, store: VectorStore, embedder: Embedder, rule: FusionRule = FUSION, depth: int = DEPTH
@@ -107,8 +120,7 @@ class SearchEngine:
         book = self.book(request.book)
         vector = self.embedder.embed_query(request.query)
         dense, sparse = await self.rankings(book, vector, request.query, None)
-        favoured = book.passages_in(part_named(request.query))
-        ranked = rank(dense, sparse, request.limit, self.rule, book.chapter_of, favoured=favoured)
+        ranked = find_order(book, request.query, (dense, sparse), request.limit, self.rule)
         passages = [_passage(book, f) for f in ranked]
         return FoundPassages(
             lines=[hit_line(p, request.here_ms) for p in passages],

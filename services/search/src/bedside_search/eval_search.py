@@ -26,9 +26,8 @@ from bedside_guard import MAX_ROWS
 
 from bedside_search.behind import COME_UP_THRESHOLD
 from bedside_search.book import ServedBook, vectors_of
-from bedside_search.book_part import part_named
 from bedside_search.corpus_books import corpus_artifact
-from bedside_search.engine import SearchEngine
+from bedside_search.engine import SearchEngine, find_order
 from bedside_search.evaluation import query_sets
 from bedside_search.evaluation.alternatives import ChapterIndex, rocchio_dense, score_fusion, two_stage
 from bedside_search.evaluation.books import held_out_sets
@@ -98,11 +97,6 @@ def _spread(ranked: Sequence[Fused], c: BookContext) -> list[Fused]:
     return one_per_chapter_first(ranked, c.book.chapter_of)[:RANK_DEPTH]
 
 
-def _served(r: QueryRankings, c: BookContext, limit: int) -> list[Fused]:
-    favoured = c.book.passages_in(part_named(r.navigation.text))
-    return rank(r.dense, r.sparse, limit, FUSION, c.book.chapter_of, favoured=favoured)
-
-
 def _rocchio(r: QueryRankings, c: BookContext) -> list[Fused]:
     first = [f.passage_id for f in fuse(r.dense, r.sparse, ROCCHIO_FEEDBACK, FUSION, c.book.chapter_of)]
     dense = rocchio_dense(r.dense, r.vector, c.vector_of, first, feedback=ROCCHIO_FEEDBACK, weight=0.5)
@@ -129,8 +123,10 @@ def methods() -> dict[str, Method]:
     table: dict[str, Method] = {
         "dense": lambda r, c: _spread(single(r.dense, len(r.dense), dense=True), c),
         "sparse": lambda r, c: _spread(single(r.sparse, len(r.sparse), dense=False), c),
-        served: lambda r, c: _served(r, c, RANK_DEPTH),
-        f"  the same, first {OFFERED} hits only (what keyless offers)": lambda r, c: _served(r, c, OFFERED),
+        served: lambda r, c: find_order(c.book, r.navigation.text, (r.dense, r.sparse), RANK_DEPTH),
+        f"  the same, first {OFFERED} hits only (what keyless offers)": lambda r, c: find_order(
+            c.book, r.navigation.text, (r.dense, r.sparse), OFFERED
+        ),
         "  the same without the part prior": lambda r, c: rank(
             r.dense, r.sparse, RANK_DEPTH, WITHOUT_PART, c.book.chapter_of
         ),
