@@ -13,7 +13,7 @@ import time
 import httpx
 
 from bench.player_common import Bench, floors, ratio, summary
-from bench.report import Figure, percentile, report
+from bench.report import Figure, latency_figures, report
 
 MOVES = 300
 LISTENING = 3
@@ -72,15 +72,9 @@ async def main() -> None:
             f"vs request-reply floor p50 {ratio(latencies, rr, 50)}, p95 {ratio(latencies, rr, 95)}; "
             f"vs publish-ack floor p95 {ratio(latencies, ack, 95)}"
         )
-        figures = [
-            Figure(
-                f"player move->push p{p}, {LISTENING} SSE devices, {MOVES} moves",
-                percentile(latencies, p),
-                "ms",
-                floor=percentile(rr, p),
-            )
-            for p in (50, 95)
-        ]
+        figures = latency_figures(
+            "player move->push", latencies, rr, detail=f", {LISTENING} SSE devices, {MOVES} moves"
+        )
         figures.append(Figure("player moves a device never saw", missing, "pushes"))
         for task in tasks:
             task.cancel()

@@ -29,7 +29,7 @@ from bedside_contracts import subjects
 from bedside_contracts.player import CommandRequest, Report
 
 from bench.player_common import Bench, floors, ratio, summary
-from bench.report import Figure, percentile, report
+from bench.report import Figure, latency_figures, percentile, report
 
 RATES = [int(r) for r in sys.argv[1:]] or [100, 1000]
 WORKERS = 50
@@ -262,24 +262,10 @@ async def main() -> None:
                     f"vs publish-ack floor p50 {ratio(samples, ack, 50)}"
                 )
             bus, http = measured["bus"], measured["http"]
-            for p in (50, 95):
-                figures.append(
-                    Figure(
-                        f"player report->ack over the bus at {rate}/s p{p}",
-                        percentile(bus, p),
-                        "ms",
-                        floor=percentile(rr, p),
-                    )
-                )
-            for p in (50, 95):
-                figures.append(
-                    Figure(
-                        f"player report->ack over HTTP at {rate}/s p{p} (floor: the bus)",
-                        percentile(http, p),
-                        "ms",
-                        floor=percentile(bus, p),
-                    )
-                )
+            figures += latency_figures(f"player report->ack over the bus at {rate}/s", bus, rr)
+            figures += latency_figures(
+                f"player report->ack over HTTP at {rate}/s", http, bus, detail=" (floor: the bus)"
+            )
         print(
             f"(floors p50: request-reply {percentile(rr, 50):.2f} ms, "
             f"publish ack {percentile(ack, 50):.2f} ms)"

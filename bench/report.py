@@ -46,6 +46,17 @@ class Figure:
         return self.value / self.floor
 
 
+def latency_figures(
+    name: str, values_ms: Sequence[float], floor_ms: Sequence[float], detail: str = ""
+) -> list[Figure]:
+    """The p50 and the p95 of some latencies, each beside the same percentile of its floor,
+    named "<name> p50<detail>" and "<name> p95<detail>"."""
+    return [
+        Figure(f"{name} p{p}{detail}", percentile(values_ms, p), "ms", floor=percentile(floor_ms, p))
+        for p in (50, 95)
+    ]
+
+
 def _number(value: float) -> str:
     if value == 0:
         return "0"

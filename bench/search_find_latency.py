@@ -14,7 +14,7 @@ from bedside_search.handlers import serve_search
 from bedside_search.terms import encode_query
 from faststream.nats import NatsBroker
 
-from bench.report import Figure, percentile, report
+from bench.report import Figure, latency_figures, percentile, report
 from bench.search_common import black_beauty_bench
 
 QUERIES = 500
@@ -52,22 +52,12 @@ async def main() -> None:
             await client.stop()
             await server.stop()
 
-    floor_p50 = percentile(floor, 50)
     report(
         [
-            Figure(
-                f"search find_passage over NATS p50 ({QUERIES} queries, BB)",
-                percentile(over_nats, 50),
-                "ms",
-                floor=floor_p50,
+            *latency_figures(
+                "search find_passage over NATS", over_nats, floor, detail=f" ({QUERIES} queries, BB)"
             ),
-            Figure(
-                "search find_passage over NATS p95",
-                percentile(over_nats, 95),
-                "ms",
-                floor=percentile(floor, 95),
-            ),
-            Figure("search floor in process (embed + search) p50", floor_p50, "ms"),
+            Figure("search floor in process (embed + search) p50", percentile(floor, 50), "ms"),
         ]
     )
 

@@ -10,7 +10,7 @@ import time
 
 from bedside_contracts.search import FindPassage, Recall
 
-from bench.report import Figure, percentile, report
+from bench.report import Figure, latency_figures, report
 from bench.search_common import black_beauty_bench
 
 QUERIES = 200
@@ -36,18 +36,7 @@ async def main() -> None:
             find.append((time.perf_counter() - started) * 1000)
     report(
         [
-            Figure(
-                f"search recall bounded, in process p50 ({QUERIES} q, BB)",
-                percentile(recall, 50),
-                "ms",
-                floor=percentile(find, 50),
-            ),
-            Figure(
-                "search recall bounded, in process p95",
-                percentile(recall, 95),
-                "ms",
-                floor=percentile(find, 95),
-            ),
+            *latency_figures("search recall bounded, in process", recall, find, detail=f" ({QUERIES} q, BB)"),
             Figure("search recall answers that came up", 100 * came_up / len(recall), "%"),
         ]
     )

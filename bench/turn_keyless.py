@@ -24,7 +24,7 @@ from bedside_search.evaluation import query_sets
 from bedside_turn import intents
 from bedside_turn.tools import RECENT_OFFSETS_MS, targets_of
 
-from bench.report import Figure, percentile, report
+from bench.report import latency_figures, report
 from bench.turn_common import CORPUS, System, summary
 
 LISTENER = "bench"
@@ -147,17 +147,7 @@ async def main(rounds: int) -> None:
         for name, values in sorted(steps.items()):
             print(f"  {name:<24} {summary(values)}")
         print()
-        report(
-            [
-                Figure(
-                    f"turn keyless over NATS p{p} ({len(turns)} turns, BB)",
-                    percentile(turns, p),
-                    "ms",
-                    floor=percentile(floors, p),
-                )
-                for p in (50, 95)
-            ]
-        )
+        report(latency_figures("turn keyless over NATS", turns, floors, detail=f" ({len(turns)} turns, BB)"))
     finally:
         await system.stop()
 
