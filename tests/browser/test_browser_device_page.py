@@ -183,7 +183,7 @@ def _wait_for_book(url: str, token: str, book: str, timeout_s: float = 90) -> No
 @pytest.fixture(scope="module")
 def bedside(nats_url: str) -> Iterator[Bedside]:
     if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is absent: scripts/install-browser installs Debian's chromium (as root)")
+        pytest.skip(f"{CHROMIUM} is absent: `bash scripts/install-system browser` installs Debian's chromium")
 
     # start_system's steps, kept apart so that the processes stop even if the start times out.
     system = RunningSystem(nats_url, Path(tempfile.mkdtemp(prefix="bedside-data-")), SERVICES, free_port())

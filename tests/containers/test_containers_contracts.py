@@ -4,8 +4,8 @@ The engine is rootful podman serving the Docker API (tests/support/bedside_conta
 the images are built here without a registry: nats-server FROM scratch, a Python base
 made offline from this machine's Debian python3.11, and the service image from
 deploy/Dockerfile. testcontainers runs the containers on a user network where the
-services find NATS as ``nats:4222``. Where no engine can run, every test here is skipped
-and the reason printed.
+services find NATS as ``nats:4222``. Without root every test here is skipped, saying why;
+as root, a missing piece or an engine that cannot start a container fails them in one line.
 """
 
 import asyncio
@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import nats
 import pytest
-from bedside_containers import NATS_IMAGE, SERVICE_IMAGE, Engine, unavailable
+from bedside_containers import NATS_IMAGE, SERVICE_IMAGE, Engine, missing_pieces, unavailable
 from bedside_contracts import subjects
 from bedside_contracts.common import Health
 from bedside_contracts.ingest import IngestBook
@@ -39,15 +39,18 @@ def engine() -> Iterator[Engine]:
     if reason:
         print(f"\n[containers] skipped: {reason}")
         pytest.skip(reason)
+    if incomplete := missing_pieces():
+        pytest.fail(f"the container engine is incomplete: {incomplete}", pytrace=False)
     running = Engine()
     try:
         running.start()
         running.build_nats_image()
+        if complaint := running.smoke_test():
+            pytest.fail(f"the container engine cannot start a container: {complaint}", pytrace=False)
         running.build_service_image()
-    except Exception as error:
+    except BaseException:
         running.stop()
-        print(f"\n[containers] skipped: the engine could not run here: {error}")
-        pytest.skip(f"the container engine could not run here: {error}")
+        raise
     with pytest.MonkeyPatch.context() as patch:
         for key, value in running.docker_env.items():
             patch.setenv(key, value)

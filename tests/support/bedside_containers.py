@@ -9,7 +9,8 @@ No registry is reachable here, so every image is built locally:
 Settings follow ../shared/notes/containers-without-docker.md: storage and config under
 one work directory, runc (crun refuses hybrid cgroups), cgroupfs, ulimits within what a
 process without CAP_SYS_RESOURCE may set, Ryuk off, the docker_host connection mode.
-``Engine.unavailable()`` says why no engine can run here, for a skip message.
+``unavailable()`` says why no engine can run here (a skip); ``missing_pieces()`` and
+``Engine.smoke_test()`` turn an engine that cannot start a container into one line (a failure).
 """
 
 import contextlib
@@ -26,23 +27,27 @@ from pathlib import Path
 
 from bedside_runtime.nats_server import nats_server_binary
 
+from bedside.system_pieces import Group, describe_missing, missing, select
+
 REPO = Path(__file__).resolve().parents[2]
 NATS_IMAGE = "localhost/bedside-nats:test"
 PYTHON_IMAGE = "localhost/bedside-python:3.11"
 SERVICE_IMAGE = "localhost/bedside:test"
 DEBIAN_PYTHON = ("python3.11-minimal", "libpython3.11-minimal", "libpython3.11-stdlib")
+SMOKE_NETWORK = "bedside-smoke"
 
 
 def unavailable() -> str | None:
-    """Why the engine cannot run here, or None."""
+    """Why rootful podman cannot be used here at all, or None (then a missing piece is a failure)."""
     if os.geteuid() != 0:
         return "the container tests need root for rootful podman"
-    for tool in ("podman", "runc"):
-        if shutil.which(tool) is None:
-            return f"{tool} is not installed (scripts/install-podman installs it as root with apt)"
-    if not Path("/usr/bin/python3.11").exists() or shutil.which("dpkg") is None:
-        return "no Debian python3.11 on this machine to make the offline base image from"
     return None
+
+
+def missing_pieces() -> str | None:
+    """One line naming the container pieces that are missing, or None."""
+    found = missing(select([Group.CONTAINERS]))
+    return describe_missing(found) if found else None
 
 
 @dataclass
@@ -165,6 +170,32 @@ class Engine:
         )
         self.podman("build", "-q", "-t", NATS_IMAGE, str(context))
         return NATS_IMAGE
+
+    def smoke_test(self) -> str | None:
+        """Start the NATS image on a bridge network with a published port, as the tests will.
+
+        None when it ran; else the engine's own first line of complaint.
+        """
+        try:
+            self.podman("network", "create", SMOKE_NETWORK, timeout_s=60)
+            try:
+                self.podman(
+                    "run",
+                    "--rm",
+                    "--network",
+                    SMOKE_NETWORK,
+                    "-p",
+                    "127.0.0.1::4222",
+                    NATS_IMAGE,
+                    "--version",
+                    timeout_s=120,
+                )
+            finally:
+                self.podman("network", "rm", "--force", SMOKE_NETWORK, timeout_s=60)
+        except (RuntimeError, subprocess.TimeoutExpired) as error:
+            lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+            return " / ".join(lines[:3])
+        return None
 
     def build_python_image(self, site: Path) -> str:
         """This machine's Debian python3.11, plus the libraries ``site``'s compiled modules need."""
