@@ -5,17 +5,22 @@ Search is a small fake on the bus (synthetic books); the player is ``bedside ser
 
 import asyncio
 import json
+import socket
 import tempfile
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import nats
 import pytest
 from bedside_contracts import subjects
+from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_player.fake_search import FakeSearch, SyntheticBook
+from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
 from bedside_runtime.nats_server import free_port
 from bedside_testing import RunningSystem
@@ -375,3 +380,137 @@ async def test_the_page_and_the_docs_are_served(system: RunningSystem, bus: Clie
         assert (await client.get("/docs")).status_code == 200
         spec = (await client.get("/api/openapi.json")).json()
         assert "/api/listeners/{listener}/books/{book}/reports" in spec["paths"]
+
+
+UNFIT_NAMES = ["two words", "a*", "a>", "a:b", "$sys", "~x", "100%", "é"]
+
+
+async def test_names_a_subject_cannot_hold_are_refused_before_the_bus(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus)
+    device = Device(system, listener, token, "phone")
+    for name in UNFIT_NAMES:
+        for path in (
+            f"/api/listeners/{quote(name)}/books/b1/state",
+            f"/api/listeners/{listener}/books/{quote(name)}/state",
+        ):
+            response = await device.client.get(path)
+            assert response.status_code == 422, (name, response.text)
+            assert response.json()["fields"][0]["type"] == "string_pattern_mismatch"
+    assert "Traceback" not in system.log("player")
+    await device.close()
+
+
+async def test_error_replies_never_echo_the_request(system: RunningSystem, bus: Client) -> None:
+    listener, token = await new_listener(bus)
+    device = Device(system, listener, token, "phone")
+    marker = "echo-" + "x" * 4000
+    sent = [
+        await device.client.post(
+            device.base + "/reports",
+            json={"device": marker, "position_ms": 1, "playing": True, "basis_seq": 0},
+        ),
+        await device.client.post(
+            device.base + "/seek", json={"device": "phone", "position_ms": marker, "basis_seq": 0}
+        ),
+        await device.client.post(device.base + "/turns", json={"utterance": "x", "extra": marker}),
+        await device.client.post(device.base + "/devices", json={}),
+    ]
+    assert [r.status_code for r in sent] == [422, 422, 422, 422]
+    for response in sent:
+        assert "xxxx" not in response.text
+        reply = response.json()
+        assert reply["detail"].startswith("invalid request")
+        assert reply["fields"]
+    await device.close()
+
+
+async def test_the_token_is_checked_before_the_body(system: RunningSystem, bus: Client) -> None:
+    listener, _ = await new_listener(bus)
+    async with httpx.AsyncClient(base_url=system.http_url) as anonymous:
+        for body in (b"{not json", b"x" * (BODY_LIMIT + 1)):
+            response = await anonymous.post(
+                f"/api/listeners/{listener}/books/b1/reports",
+                content=body,
+                headers={"Content-Type": "application/json"},
+            )
+            assert response.status_code == 401
+            assert response.headers["www-authenticate"] == "Bearer"
+
+
+def send_until_answered(port: int, token: str, path: str, total: int, chunked: bool) -> tuple[int, bytes]:
+    """Send a ``total``-byte body until the server answers; how much was sent, and the answer."""
+    length = b"Transfer-Encoding: chunked" if chunked else f"Content-Length: {total}".encode()
+    head = (
+        (
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+            "Content-Type: application/json\r\n"
+        ).encode()
+        + length
+        + b"\r\n\r\n"
+    )
+    piece = b"x" * 65536
+    sent = 0
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head)
+        sock.setblocking(False)
+        answer = b""
+        while sent < total and not answer:
+            try:
+                answer = sock.recv(65536)
+                break
+            except BlockingIOError:
+                pass
+            try:
+                sock.sendall(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+            except (BlockingIOError, BrokenPipeError, ConnectionResetError):
+                time.sleep(0.01)
+                continue
+            sent += len(piece)
+        sock.setblocking(True)
+        if not answer:
+            answer = sock.recv(65536)
+    return sent, answer
+
+
+async def test_a_50_mb_body_is_refused_without_being_read(system: RunningSystem, bus: Client) -> None:
+    listener, token = await new_listener(bus)
+    path = f"/api/listeners/{listener}/books/b1/reports"
+    before = await subject_seq(bus, listener)
+    for chunked in (False, True):
+        sent, answer = await asyncio.to_thread(
+            send_until_answered, system.http_port, token, path, 50 * 1024 * 1024, chunked
+        )
+        assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+        assert sent < 4 * 1024 * 1024, sent
+    assert await subject_seq(bus, listener) == before
+
+
+async def test_under_api_a_wrong_method_is_405_and_a_wrong_path_404(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus)
+    device = Device(system, listener, token, "phone")
+    options = await device.client.options(device.base + "/state")
+    assert options.status_code == 405
+    assert options.headers["allow"] == "GET"
+    assert (await device.client.delete(device.base + "/reports")).headers["allow"] == "POST"
+    nowhere = await device.client.get("/api/no/such/route")
+    assert nowhere.status_code == 404
+    assert nowhere.json()["detail"] == "there is no such API route"
+    await device.close()
+
+
+async def test_the_openapi_document_tells_every_answer(system: RunningSystem, bus: Client) -> None:
+    async with httpx.AsyncClient(base_url=system.http_url) as client:
+        spec = (await client.get("/api/openapi.json")).json()
+    report = spec["paths"]["/api/listeners/{listener}/books/{book}/reports"]["post"]
+    assert {"200", "401", "403", "404", "409", "413", "422"} <= set(report["responses"])
+    assert report["responses"]["422"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorReply")
+    events = spec["paths"]["/api/listeners/{listener}/books/{book}/events"]["get"]["responses"]["200"]
+    assert list(events["content"]) == ["text/event-stream"]
+    listener = next(p for p in report["parameters"] if p["name"] == "listener")
+    assert listener["schema"]["pattern"] == NAME_PATTERN
+    join = spec["paths"]["/api/listeners/{listener}/books/{book}/devices"]["post"]
+    assert join["requestBody"]["required"] is True

@@ -271,6 +271,10 @@ class DeviceBody(Contract):
     device: Name | None = None
 
 
+class JoinBody(Contract):
+    device: Name
+
+
 class TurnBody(Contract):
     device: Name | None = None
     utterance: str = Field(min_length=1, max_length=1000)
@@ -284,6 +288,21 @@ class Accepted(Contract):
 class RefusedReply(Contract):
     error: str
     state: ListenerState
+
+
+class FieldError(Contract):
+    """One part of a request that did not fit its schema; what was sent is never echoed."""
+
+    loc: list[str | int]
+    msg: str
+    type: str
+
+
+class ErrorReply(Contract):
+    """Every 4xx and 5xx of the HTTP API: a sentence for people, and the fields at fault."""
+
+    detail: str
+    fields: list[FieldError] = Field(default_factory=list)
 
 
 class ChapterView(Contract):

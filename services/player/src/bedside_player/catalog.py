@@ -39,5 +39,5 @@ class Books:
         if book not in self.books or time.monotonic() - self.fetched_at > CACHE_S:
             await self.refresh()
         if book not in self.books:
-            raise NotFound(f"there is no book {book!r}; GET /api/books lists the books there are")
+            raise NotFound("there is no such book; GET /api/books lists the books there are")
         return self.books[book]

@@ -5,12 +5,13 @@ A token reaches only its own listener: every listener path is checked against it
 """
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from bedside_contracts import subjects
+from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.player import (
     Accepted,
     BookView,
@@ -18,8 +19,11 @@ from bedside_contracts.player import (
     ChapterView,
     CommandResult,
     DeviceBody,
+    ErrorReply,
+    FieldError,
     History,
     HistoryRequest,
+    JoinBody,
     JoinDevice,
     ListenerState,
     PlayerCommand,
@@ -39,11 +43,16 @@ from bedside_guard import ahead_of
 from bedside_runtime.bus import failure_for
 from bedside_runtime.errors import ServiceError
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
+from bedside_player.http_edge import API_PREFIX, Authenticate, LimitBody
 from bedside_player.remote import TimedOut, ask
 from bedside_player.service import Service
 
@@ -51,6 +60,7 @@ WEB_DIR = Path(__file__).parent / "web"
 TURN_TIMEOUTS = 3
 """A turn may call Claude and search several times: it gets three ordinary request timeouts."""
 JSON = "application/json"
+ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 STATUS = {"invalid": 422, "not_found": 404, "conflict": 409, "unavailable": 503, "internal": 500}
 
 
@@ -62,21 +72,44 @@ class Target:
     book: BookInfo
 
 
-def bearer(request: Request) -> str:
-    """The token from ``Authorization: Bearer`` (or ``?token=``, for EventSource and <audio>)."""
-    header = request.headers.get("authorization", "")
-    scheme, _, value = header.partition(" ")
-    if scheme.lower() == "bearer" and value.strip():
-        return value.strip()
-    token = request.query_params.get("token")
-    if token:
-        return token
-    raise HTTPException(
-        401,
-        "a listener token is needed: send 'Authorization: Bearer <token>' "
-        "(bedside listener add NAME prints one)",
-        headers={"WWW-Authenticate": "Bearer"},
-    )
+OPENAPI_PATH = "/api/openapi.json"
+DOCUMENTED_ERRORS: dict[int | str, dict[str, object]] = {
+    status: {"model": ErrorReply, "description": why}
+    for status, why in {
+        400: "a malformed request line or header",
+        401: "no token, or a token of no listener",
+        403: "the token belongs to another listener",
+        404: "no such listener, book or route",
+        405: "the route does not take this method",
+        413: "the request body is too large",
+        422: "the request does not fit its schema",
+        503: "a service behind the player is unavailable",
+        504: "a service behind the player did not answer in time",
+    }.items()
+}
+SSE_RESPONSE: dict[int | str, dict[str, object]] = {
+    200: {
+        "description": "server-sent events: the state at once, then every change",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+    }
+}
+ListenerName = Annotated[str, PathParam(pattern=NAME_PATTERN)]
+BookId = Annotated[str, PathParam(pattern=NAME_PATTERN)]
+
+
+def error_reply(status: int, detail: str, fields: list[FieldError] | None = None) -> JSONResponse:
+    return JSONResponse(ErrorReply(detail=detail, fields=fields or []).model_dump(), status_code=status)
+
+
+def field_errors(errors: Sequence[Any]) -> list[FieldError]:
+    """The errors without ``input`` or ``ctx``: an error reply never echoes what was sent."""
+    return [FieldError(loc=list(e["loc"]), msg=e["msg"], type=e["type"]) for e in errors]
+
+
+def summary(fields: list[FieldError]) -> str:
+    first = fields[0] if fields else None
+    where = ".".join(str(part) for part in first.loc) if first else "request"
+    return f"invalid request: {where}: {first.msg if first else 'does not fit its schema'}"
 
 
 def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, read top to bottom)
@@ -84,40 +117,50 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
         title="Bedside player",
         description="One listening position shared by every device, the list on the screen, and turns.",
         docs_url="/docs",
-        openapi_url="/api/openapi.json",
+        openapi_url=OPENAPI_PATH,
+        responses=DOCUMENTED_ERRORS,
     )
+    app.add_middleware(LimitBody)
+    app.add_middleware(Authenticate, owners=service, open_paths=frozenset({OPENAPI_PATH}))
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
         status = 504 if isinstance(error, TimedOut) else STATUS.get(error.code, 500)
-        return JSONResponse({"detail": error.message}, status_code=status)
+        return error_reply(status, error.message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        response = error_reply(error.status_code, str(error.detail))
+        response.headers.update(error.headers or {})
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        fields = field_errors(error.errors())
+        return error_reply(422, summary(fields), fields)
 
     @app.exception_handler(ValidationError)
     async def invalid(request: Request, error: ValidationError) -> JSONResponse:
-        return JSONResponse({"detail": failure_for(error).error}, status_code=422)
+        return error_reply(422, failure_for(error).error, field_errors(error.errors()))
 
-    async def caller_of(request: Request) -> str:
-        """The listener the request's token belongs to (401 without one, or for an unknown one)."""
-        listener = await service.listeners.listener_for(bearer(request))
-        if listener is None:
-            raise HTTPException(
-                401, "this token belongs to no listener", headers={"WWW-Authenticate": "Bearer"}
-            )
-        return listener
+    def caller_of(request: Request) -> str:
+        """The listener whose token the request carries (``Authenticate`` found it)."""
+        caller: str = request.state.caller
+        return caller
 
-    async def known_book(book: str) -> BookInfo:
+    async def known_book(book: BookId) -> BookInfo:
         return await service.books.get(book)
 
-    async def listener_book(listener: str, book: str, request: Request) -> Target:
+    async def listener_book(listener: ListenerName, book: BookId, request: Request) -> Target:
         """Token, then listener (403 for another's, 404 for none), then book: one dependency.
 
         One FastAPI dependency per check (four per request) cost more of a report's CPU
         than deciding and appending it; the checks and their order are the same here.
         """
-        caller = await caller_of(request)
+        caller = caller_of(request)
         if listener != caller:
             if await service.listeners.record(listener) is None:
-                raise HTTPException(404, f"there is no listener {listener!r}")
+                raise HTTPException(404, "there is no such listener")
             raise HTTPException(403, "this token belongs to another listener")
         return Target(listener, await known_book(book))
 
@@ -196,9 +239,7 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
         return await run(own, Seek(**body.model_dump(exclude_none=True)))
 
     @app.post(base + "/devices", response_model=Accepted)
-    async def join(own: Own, body: DeviceBody) -> Response:
-        if body.device is None:
-            raise HTTPException(422, "device is required to join")
+    async def join(own: Own, body: JoinBody) -> Response:
         return await run(own, JoinDevice(device=body.device))
 
     @app.post(base + "/list/press", response_model=Accepted)
@@ -223,7 +264,7 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
             HistoryRequest(listener=own.listener, book=own.book.id, limit=limit, before_seq=before)
         )
 
-    @app.get(base + "/events")
+    @app.get(base + "/events", response_class=EventSourceResponse, responses=SSE_RESPONSE)
     async def events(own: Own) -> EventSourceResponse:
         """Server-sent events: the current state at once, then every change."""
         listener, book = own.listener, own.book.id
@@ -250,6 +291,23 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
         timeout = TURN_TIMEOUTS * service.settings.request_timeout_s
         question = Ask(listener=own.listener, book=own.book.id, utterance=body.utterance, device=body.device)
         return await ask(service.broker, "turn", subjects.TURN_ASK, question, TurnReply, timeout)
+
+    @app.api_route(API_PREFIX + "{rest:path}", methods=ANY_METHOD, include_in_schema=False)
+    async def no_such_route(request: Request) -> JSONResponse:
+        """Under /api nothing falls through to the page: a wrong method is 405, a wrong path 404."""
+        allowed = sorted(
+            method
+            for route in app.router.routes
+            if route.matches(request.scope)[0] is Match.PARTIAL
+            for method in getattr(route, "methods", None) or ()
+        )
+        if allowed:
+            return JSONResponse(
+                ErrorReply(detail=f"{request.method} is not allowed here").model_dump(),
+                status_code=405,
+                headers={"Allow": ", ".join(allowed)},
+            )
+        return error_reply(404, "there is no such API route")
 
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True, check_dir=False), name="page")
     return app

@@ -49,6 +49,9 @@ class Service:
         assert self._listeners is not None, "the player service has not started"
         return self._listeners
 
+    async def listener_for(self, token: str) -> str | None:
+        return await self.listeners.listener_for(token)
+
     async def _catalog(self, request: CatalogRequest) -> Catalog:
         timeout = self.settings.request_timeout_s
         return await ask(self.broker, "search", subjects.SEARCH_CATALOG, request, Catalog, timeout)
