@@ -345,7 +345,13 @@ def test_history_entries_carry_position_device_and_cause() -> None:
     ]
     items = {e.seq: e for e in entries("ann", "b1", stored_events(), chapters)}
     assert items[30] == HistoryEntry(
-        seq=30, kind="seeked", position_ms=2_000_000, chapter=2, device="phone", cause="seeked"
+        seq=30,
+        kind="seeked",
+        position_ms=2_000_000,
+        from_ms=100_000,
+        chapter=2,
+        device="phone",
+        cause="seeked",
     )
     assert items[50].cause == "goto"
     assert items[50].position_ms == 50_000

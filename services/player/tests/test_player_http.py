@@ -480,3 +480,49 @@ async def test_the_page_and_the_docs_are_served(system: RunningSystem, bus: Clie
         assert (await client.get("/docs")).status_code == 200
         spec = (await client.get("/api/openapi.json")).json()
         assert "/api/listeners/{listener}/books/{book}/reports" in spec["paths"]
+
+
+async def test_the_history_lookup_filters_by_kind_chapter_device_and_direction(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus, "lookup")
+    phone, speaker = Device(system, listener, token, "phone"), Device(system, listener, token, "speaker")
+    seq = 0
+    for device, verb, position in [
+        (phone, "report", 60_000),  # chapter 1 (30-minute chapters)
+        (phone, "report", 120_000),
+        (phone, "seek", 2_000_000),  # skipped ahead into chapter 2
+        (speaker, "report", 2_010_000),
+        (phone, "seek", 4_000_000),  # and again, into chapter 3
+        (phone, "report", 4_100_000),
+    ]:
+        response = await (device.report(position, seq) if verb == "report" else device.seek(position, seq))
+        assert response.status_code == 200, response.text
+        seq = response.json()["seq"]
+
+    async def lookup(**params: Any) -> dict[str, Any]:
+        response = await phone.client.get(phone.base + "/history/lookup", params=params)
+        assert response.status_code == 200, response.text
+        found: dict[str, Any] = response.json()
+        return found
+
+    left_1 = await lookup(chapter=1, visit_ends="true")
+    assert (left_1["count"], left_1["newest"]["position_ms"]) == (1, 120_000)
+    skips = await lookup(direction="forward")
+    assert skips["count"] == 2
+    assert skips["newest"]["from_ms"] == 2_010_000
+    before_that = await lookup(direction="forward", offset=1, limit=1)
+    assert [e["from_ms"] for e in before_that["page"]] == [120_000]
+    on_speaker = await lookup(device="speaker")
+    assert (on_speaker["count"], on_speaker["newest"]["position_ms"]) == (1, 2_010_000)
+    reports = await lookup(kind="reported", limit=2)
+    assert (reports["count"], reports["earliest_index"], len(reports["page"])) == (4, 3, 2)
+    earliest = await lookup(kind="reported", offset=reports["earliest_index"], limit=2)
+    assert [e["position_ms"] for e in earliest["page"]] == [60_000]
+    bad = await phone.client.get(phone.base + "/history/lookup", params={"direction": "sideways"})
+    assert bad.status_code == 422
+    other, other_token = await new_listener(bus, "lookup-other")
+    stranger = Device(system, other, other_token, "x")
+    assert (await stranger.client.get(phone.base + "/history/lookup")).status_code == 403
+    for device in (phone, speaker, stranger):
+        await device.close()
