@@ -310,7 +310,18 @@ async def test_the_model_is_sent_cached_tools_built_from_the_contracts(rig: Rig)
     names = [t["name"] for t in request["tools"]]
     assert names == ["find_passage", "recall", "offer_positions"]
     offer = request["tools"][2]["input_schema"]
-    assert set(offer["properties"]) == {"ids", "chapter", "position_ms", "offset_ms"}
+    assert set(offer["properties"]) == {
+        "ids",
+        "chapter",
+        "position_ms",
+        "offset_ms",
+        "earlier_chapter",
+        "earlier_device",
+        "before_skip_ahead",
+        "times_back",
+        "show_only",
+    }
+    assert "$defs" not in offer  # flat: every argument is a plain field the model fills in
     assert offer["additionalProperties"] is False
     assert request["tools"][-1]["cache_control"] == {"type": "ephemeral"}
     assert request["system"][0]["cache_control"] == {"type": "ephemeral"}
