@@ -409,6 +409,32 @@ def test_a_device_that_missed_a_move_is_corrected_not_obeyed(
     assert state["playing"] is False
 
 
+def test_a_page_that_missed_another_playing_cannot_pull_the_book_back(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """One page plays on and reports; another, cut off from pushes, still shows 0:00:00 and
+    reports from there: refused, it shows where the book is, and no report of its is kept."""
+    playing = open_page("phone", extra="&report_ms=300")
+    stale = open_page("stale", block_events=True)
+    playing.get_by_role("button", name="Play").click()
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while bedside.state(listener.name, listener.token)["position_ms"] < 3_000:
+        assert time.monotonic() < deadline, "the playing page's reports never reached the server"
+        time.sleep(0.1)
+    expect(stale.locator("#pos")).to_have_text("0:00:00")
+    stale.get_by_role("button", name="Play").click()  # reports 0:00:00 on its old basis
+    expect(stale.locator("#pos")).not_to_have_text(re.compile(r"^0:00:0[0-2]$"), timeout=WAIT_MS)
+    assert position_of(stale) >= 3_000
+    assert bedside.state(listener.name, listener.token)["position_ms"] >= 3_000
+    lookup = httpx.get(
+        f"{bedside.url}/api/listeners/{listener.name}/books/{bedside.book}/history/lookup",
+        params={"device": "stale", "kind": "reported"},
+        headers={"Authorization": f"Bearer {listener.token}"},
+    )
+    assert lookup.status_code == 200, lookup.text
+    assert lookup.json()["count"] == 0  # the stale page's report was refused, not stored
+
+
 def test_main_controls_work_from_the_keyboard_alone(open_page: OpenPage) -> None:
     page = open_page("keyboard")
 

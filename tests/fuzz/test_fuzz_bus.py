@@ -32,6 +32,8 @@ from bedside_contracts.player import (
     History,
     HistoryRequest,
     ListenerState,
+    Located,
+    LocateRequest,
     OfferOutcome,
     OfferPositions,
     StateRequest,
@@ -110,6 +112,9 @@ TARGETS = [
     ),
     Target("player", subjects.PLAYER_HISTORY, History, {"listener": "fuzz-x", "book": SAMPLE_BOOK}),
     Target(
+        "player", subjects.PLAYER_LOCATE, Located, {"listener": "fuzz-x", "book": SAMPLE_BOOK, "chapter": 1}
+    ),
+    Target(
         "turn",
         subjects.TURN_ASK,
         TurnReply,
@@ -131,6 +136,7 @@ REQUESTS: dict[str, type[BaseModel]] = {
     subjects.PLAYER_OFFER: OfferPositions,
     subjects.PLAYER_COMMAND: CommandRequest,
     subjects.PLAYER_HISTORY: HistoryRequest,
+    subjects.PLAYER_LOCATE: LocateRequest,
     subjects.TURN_ASK: Ask,
     subjects.INGEST_BOOK: IngestBook,
 }

@@ -68,11 +68,10 @@ def test_a_seek_on_a_stale_basis_is_refused_too() -> None:
         decide(state, Seek(device="tablet", position_ms=65_000, basis_seq=0))
 
 
-def test_reports_on_a_basis_after_the_move_are_accepted_whatever_their_order() -> None:
+def test_a_current_report_is_the_position_even_behind_the_one_before() -> None:
     state = run(fresh(), Seek(device="phone", position_ms=600_000, basis_seq=0))
-    move = state.seq
-    state = run(state, Report(device="phone", position_ms=700_000, playing=True, basis_seq=move))
-    state = run(state, Report(device="tablet", position_ms=650_000, playing=True, basis_seq=move))
+    state = run(state, Report(device="phone", position_ms=700_000, playing=True, basis_seq=state.seq))
+    state = run(state, Report(device="tablet", position_ms=650_000, playing=True, basis_seq=state.seq))
     assert state.position_ms == 650_000  # the newest by sequence, not the furthest
 
 
@@ -346,7 +345,13 @@ def test_history_entries_carry_position_device_and_cause() -> None:
     ]
     items = {e.seq: e for e in entries("ann", "b1", stored_events(), chapters)}
     assert items[30] == HistoryEntry(
-        seq=30, kind="seeked", position_ms=2_000_000, chapter=2, device="phone", cause="seeked"
+        seq=30,
+        kind="seeked",
+        position_ms=2_000_000,
+        from_ms=100_000,
+        chapter=2,
+        device="phone",
+        cause="seeked",
     )
     assert items[50].cause == "goto"
     assert items[50].position_ms == 50_000

@@ -127,6 +127,111 @@ async def test_a_stale_device_after_a_move_is_refused_and_the_position_stays(
     await tablet.close()
 
 
+HOUR_MS = 3_600_000
+NOW_MS = 1_800_000_000_000
+
+
+async def a_then_stale_b(
+    system: RunningSystem, bus: Client, a_moves: str, b_skew_ms: int
+) -> tuple[httpx.Response, dict[str, Any]]:
+    """A reports (or seeks to) 600 s; B, which last saw the book at 60 s, then reports 65 s."""
+    listener, token = await new_listener(bus, "conflict")
+    a, b = Device(system, listener, token, "a"), Device(system, listener, token, "b")
+    try:
+        first = await a.report(60_000, 0, clock=NOW_MS)
+        assert first.status_code == 200, first.text
+        b_basis = first.json()["seq"]
+        if a_moves == "report":
+            ahead = await a.report(600_000, b_basis, clock=NOW_MS)
+        else:
+            ahead = await a.seek(600_000, b_basis)
+        assert ahead.status_code == 200, ahead.text
+        stale = await b.report(65_000, b_basis, clock=NOW_MS + b_skew_ms)
+        return stale, await a.state()
+    finally:
+        await a.close()
+        await b.close()
+
+
+@pytest.mark.parametrize("a_moves", ["report", "seek"])
+@pytest.mark.parametrize(
+    "b_skew_ms", [0, HOUR_MS, -HOUR_MS], ids=["same-clock", "b-hour-ahead", "b-hour-behind"]
+)
+async def test_a_stale_report_never_drags_the_book_back(
+    system: RunningSystem, bus: Client, a_moves: str, b_skew_ms: int
+) -> None:
+    stale, state = await a_then_stale_b(system, bus, a_moves, b_skew_ms)
+    assert stale.status_code == 409, stale.text
+    assert stale.json()["state"]["position_ms"] == 600_000
+    assert stale.json()["state"]["seq"] == state["seq"]
+    assert state["position_ms"] == 600_000
+
+
+async def test_fifty_simultaneous_tries_all_end_where_a_was(system: RunningSystem, bus: Client) -> None:
+    tries = await asyncio.gather(*(a_then_stale_b(system, bus, "report", 0) for _ in range(50)))
+    assert [stale.status_code for stale, _ in tries] == [409] * 50
+    assert [state["position_ms"] for _, state in tries] == [600_000] * 50
+
+
+async def test_two_devices_playing_at_once_are_corrected_once_then_agree(
+    system: RunningSystem, bus: Client
+) -> None:
+    """The tablet reports 65 s without having heard the phone's 600 s: one 409, it adopts;
+    from then on both play and follow each other's pushes, and no report is refused."""
+    listener, token = await new_listener(bus, "both")
+    devices = {
+        "phone": Device(system, listener, token, "phone"),
+        "tablet": Device(system, listener, token, "tablet"),
+    }
+    basis = {"phone": 0, "tablet": 0}
+    where = {"phone": 600_000, "tablet": 65_000}
+    refused = 0
+    async with (
+        devices["phone"].client.stream("GET", devices["phone"].base + "/events") as phone_events,
+        devices["tablet"].client.stream("GET", devices["tablet"].base + "/events") as tablet_events,
+    ):
+        lines = {"phone": phone_events.aiter_lines(), "tablet": tablet_events.aiter_lines()}
+
+        async def push_from(name: str, seq: int) -> dict[str, Any]:
+            """The first state pushed to ``name`` at or after ``seq`` (older ones are skipped)."""
+            async for line in lines[name]:
+                if line.startswith("data:") and (pushed := json.loads(line[5:]))["seq"] >= seq:
+                    state: dict[str, Any] = pushed
+                    return state
+            raise AssertionError("the push stream ended")
+
+        async def report(name: str) -> None:
+            nonlocal refused
+            response = await devices[name].report(where[name], basis[name])
+            if response.status_code == 409:
+                refused += 1
+                state = response.json()["state"]
+                basis[name], where[name] = state["seq"], state["position_ms"]
+                return
+            assert response.status_code == 200, response.text
+            basis[name] = response.json()["seq"]
+
+        for name in lines:
+            await push_from(name, 0)  # the state on connecting
+        await report("phone")
+        await report("tablet")  # has not read the phone's push: refused, adopts 600 s
+        assert (refused, where["tablet"]) == (1, 600_000)
+        for _ in range(10):
+            for name, other in (("phone", "tablet"), ("tablet", "phone")):
+                await report(name)
+                pushed = await push_from(other, basis[name])
+                basis[other] = max(basis[other], pushed["seq"])
+                if abs(pushed["position_ms"] - where[other]) > 2_000:  # as the page follows
+                    where[other] = pushed["position_ms"]
+            for name in where:
+                where[name] += 15_000
+    assert refused == 1
+    assert where["phone"] == where["tablet"]
+    assert (await devices["phone"].state())["position_ms"] == where["phone"] - 15_000
+    for device in devices.values():
+        await device.close()
+
+
 async def test_device_clocks_skewed_and_out_of_order_do_not_decide(
     system: RunningSystem, bus: Client
 ) -> None:
@@ -514,3 +619,49 @@ async def test_the_openapi_document_tells_every_answer(system: RunningSystem, bu
     assert listener["schema"]["pattern"] == NAME_PATTERN
     join = spec["paths"]["/api/listeners/{listener}/books/{book}/devices"]["post"]
     assert join["requestBody"]["required"] is True
+
+
+async def test_the_history_lookup_filters_by_kind_chapter_device_and_direction(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus, "lookup")
+    phone, speaker = Device(system, listener, token, "phone"), Device(system, listener, token, "speaker")
+    seq = 0
+    for device, verb, position in [
+        (phone, "report", 60_000),  # chapter 1 (30-minute chapters)
+        (phone, "report", 120_000),
+        (phone, "seek", 2_000_000),  # skipped ahead into chapter 2
+        (speaker, "report", 2_010_000),
+        (phone, "seek", 4_000_000),  # and again, into chapter 3
+        (phone, "report", 4_100_000),
+    ]:
+        response = await (device.report(position, seq) if verb == "report" else device.seek(position, seq))
+        assert response.status_code == 200, response.text
+        seq = response.json()["seq"]
+
+    async def lookup(**params: Any) -> dict[str, Any]:
+        response = await phone.client.get(phone.base + "/history/lookup", params=params)
+        assert response.status_code == 200, response.text
+        found: dict[str, Any] = response.json()
+        return found
+
+    left_1 = await lookup(chapter=1, visit_ends="true")
+    assert (left_1["count"], left_1["newest"]["position_ms"]) == (1, 120_000)
+    skips = await lookup(direction="forward")
+    assert skips["count"] == 2
+    assert skips["newest"]["from_ms"] == 2_010_000
+    before_that = await lookup(direction="forward", offset=1, limit=1)
+    assert [e["from_ms"] for e in before_that["page"]] == [120_000]
+    on_speaker = await lookup(device="speaker")
+    assert (on_speaker["count"], on_speaker["newest"]["position_ms"]) == (1, 2_010_000)
+    reports = await lookup(kind="reported", limit=2)
+    assert (reports["count"], reports["earliest_index"], len(reports["page"])) == (4, 3, 2)
+    earliest = await lookup(kind="reported", offset=reports["earliest_index"], limit=2)
+    assert [e["position_ms"] for e in earliest["page"]] == [60_000]
+    bad = await phone.client.get(phone.base + "/history/lookup", params={"direction": "sideways"})
+    assert bad.status_code == 422
+    other, other_token = await new_listener(bus, "lookup-other")
+    stranger = Device(system, other, other_token, "x")
+    assert (await stranger.client.get(phone.base + "/history/lookup")).status_code == 403
+    for device in (phone, speaker, stranger):
+        await device.close()

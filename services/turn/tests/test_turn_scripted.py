@@ -9,8 +9,11 @@ import random
 from collections.abc import AsyncIterator
 
 import pytest
+from bedside_contracts.player import HistoryEntry
+from bedside_contracts.search import Target
 from bedside_guard import clock
 from bedside_turn import rules
+from bedside_turn.testing.book import BOOK_ID
 from bedside_turn.testing.harness import Rig, start_rig
 from bedside_turn.testing.leaks import leaks
 from bedside_turn.testing.scripted import Say, ScriptedModel, Use, overloaded, rate_limited
@@ -310,7 +313,18 @@ async def test_the_model_is_sent_cached_tools_built_from_the_contracts(rig: Rig)
     names = [t["name"] for t in request["tools"]]
     assert names == ["find_passage", "recall", "offer_positions"]
     offer = request["tools"][2]["input_schema"]
-    assert set(offer["properties"]) == {"ids", "chapter", "position_ms", "offset_ms"}
+    assert set(offer["properties"]) == {
+        "ids",
+        "chapter",
+        "position_ms",
+        "offset_ms",
+        "earlier_chapter",
+        "earlier_device",
+        "before_skip_ahead",
+        "times_back",
+        "show_only",
+    }
+    assert "$defs" not in offer  # flat: every argument is a plain field the model fills in
     assert offer["additionalProperties"] is False
     assert request["tools"][-1]["cache_control"] == {"type": "ephemeral"}
     assert request["system"][0]["cache_control"] == {"type": "ephemeral"}
@@ -348,3 +362,62 @@ async def test_no_request_carries_unheard_words_at_many_positions(rig: Rig) -> N
         assert not leaks(first, rig.passages, here, said)
         assert not leaks(second, rig.passages, now, said)
     assert moved >= 5
+
+
+async def test_a_place_from_history_is_looked_up_by_the_tool_and_shown_not_moved_to(rig: Rig) -> None:
+    """Claude mode: the tool asks the player's lookup and offers the place like a named time."""
+    listener = rig.listener_at(HERE)
+    on_speaker = HistoryEntry(seq=9, kind="reported", position_ms=62_000, chapter=1, device="speaker")
+    rig.player.history[(listener, BOOK_ID)] = [on_speaker]
+    model = script(
+        rig,
+        [Use("offer_positions", {"earlier_device": "speaker", "show_only": True})],
+        [Say("It's on the screen.")],
+    )
+    reply = await rig.ask(listener, "when did I last listen on the speaker?")
+    assert reply.outcome == "listed"
+    lookup = rig.player.lookups[-1]
+    assert (lookup.listener, lookup.device, lookup.offset, lookup.limit) == (listener, "speaker", 0, 1)
+    offer = rig.player.offers[-1]
+    assert (offer.targets, offer.may_move) == ([Target(position_ms=62_000)], False)
+    assert rig.player.positions[(listener, BOOK_ID)] == HERE
+    # what any offer of one row returns (the row with its own time, as every row has)
+    assert model.last_tool_results()[0].startswith("A list was already up in this turn")
+    assert model.last_tool_results()[0].endswith('id=102: 0:01:02, chapter 1, "The Harbour Bell"')
+    assert_clean(rig, model, HERE, "when did I last listen on the speaker?")
+
+
+async def test_no_earlier_time_is_a_refusal_the_model_reads_and_nothing_is_offered(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    rig.player.history[(listener, BOOK_ID)] = [
+        HistoryEntry(seq=7, kind="seeked", position_ms=300_000, from_ms=40_000, chapter=3, device="phone")
+    ]
+    offers = len(rig.player.offers)
+    model = script(
+        rig,
+        [Use("offer_positions", {"before_skip_ahead": True, "times_back": 1})],
+        [Say("I can't find an earlier time than that.")],
+    )
+    reply = await rig.ask(listener, "and the time before that?")
+    assert reply.outcome == "refused"
+    assert rig.player.lookups[-1].direction == "forward"
+    assert model.last_tool_results() == [
+        "Refused: their listening history holds no earlier time before that. Tell them so; nothing was moved."
+    ]
+    assert len(rig.player.offers) == offers
+    assert_clean(rig, model, HERE, "and the time before that?")
+
+
+async def test_a_place_from_history_moved_to_is_named_by_id_and_chapter_only(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    rig.player.history[(listener, BOOK_ID)] = [
+        HistoryEntry(seq=7, kind="reported", position_ms=62_000, chapter=1, device="phone")
+    ]
+    model = script(rig, [Use("offer_positions", {"earlier_chapter": 1})], [Say("There you are.")])
+    reply = await rig.ask(listener, "take me back to the last time I was in chapter 1")
+    assert reply.outcome == "moved"
+    assert rig.player.lookups[-1].visit_ends
+    assert rig.player.positions[(listener, BOOK_ID)] == 62_000
+    assert model.last_tool_results() == ["Moved: the book now plays from passage id=102 in chapter 1."]
+    assert_clean(rig, model, HERE, "take me back to the last time I was in chapter 1")
+    assert "0:01:02" not in rig.sent_messages(model)  # where the book now is, printed nowhere

@@ -12,7 +12,7 @@ import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.ingest import IngestBook
-from bedside_contracts.player import CommandRequest, ListenerState, Seek, StateRequest
+from bedside_contracts.player import CommandRequest, ListenerState, Report, Seek, StateRequest
 from bedside_contracts.search import BookInfo, Catalog, CatalogRequest
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_ingest.client import request_ingest, wait_until_ready
@@ -146,4 +146,58 @@ async def test_black_beauty_keyless_navigation_and_named_places(bus: Client) -> 
     assert (await state(bus, listener, info.id)).position_ms == here - 30_000
 
     for reply in (storm, named, back):
+        assert not [t for t in hidden if t in reply.speech or any(t in row for row in reply.rows)]
+
+
+async def command(bus: Client, listener: str, book: str, made: Report | Seek) -> None:
+    result = await request(
+        bus, subjects.PLAYER_COMMAND, CommandRequest(listener=listener, book=book, command=made)
+    )
+    assert result.get("accepted") is True, result
+
+
+async def test_places_from_the_listeners_history_meet_the_offer_arithmetic(bus: Client) -> None:
+    """Three kinds of question about where the listener was, keyless, on the real player's history."""
+    info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    book, listener = info.id, "e2e-earlier"
+    first, third, fourth = info.chapters[0], info.chapters[2], info.chapters[3]
+    in_first, on_speaker = first.start_ms + 20_000, third.start_ms + 40_000
+    basis = (await state(bus, listener, book)).seq
+    await command(
+        bus, listener, book, Report(device="phone", position_ms=in_first, playing=True, basis_seq=basis)
+    )
+    await seek(bus, listener, book, third.start_ms + 10_000)  # skipped ahead from the first chapter
+    now = await state(bus, listener, book)
+    await command(
+        bus, listener, book, Report(device="speaker", position_ms=on_speaker, playing=True, basis_seq=now.seq)
+    )
+    await seek(bus, listener, book, fourth.start_ms + 5_000)  # and again, from where the speaker was
+    here = (await state(bus, listener, book)).position_ms
+    hidden = titles_ahead(info, here)
+
+    asked = await ask(bus, listener, book, f"where was I the last time I was in chapter {first.n}?")
+    shown = await state(bus, listener, book)
+    assert asked.outcome == "listed"  # a question puts the place on the screen; it does not move
+    assert ([row.start_ms for row in shown.rows], shown.position_ms) == ([in_first], here)
+
+    skipped = await ask(bus, listener, book, "take me back to where I was before I skipped ahead")
+    assert skipped.outcome == "moved"
+    assert (await state(bus, listener, book)).position_ms == on_speaker
+
+    again = await ask(bus, listener, book, "the time before that")
+    assert again.outcome == "moved"
+    assert (await state(bus, listener, book)).position_ms == in_first
+
+    speaker = await ask(bus, listener, book, "when did I last listen on the speaker?")
+    shown = await state(bus, listener, book)
+    assert speaker.outcome == "listed"
+    assert ([row.start_ms for row in shown.rows], shown.position_ms) == ([on_speaker], in_first)
+    assert shown.rows[0].ahead  # from the first chapter, the speaker's place is further on: covered
+    assert speaker.rows[0].endswith("further on (covered)")
+
+    none_before = await ask(bus, listener, book, "the time before that")
+    assert none_before.outcome == "refused"
+    assert (await state(bus, listener, book)).position_ms == in_first
+
+    for reply in (asked, skipped, again, speaker, none_before):
         assert not [t for t in hidden if t in reply.speech or any(t in row for row in reply.rows)]

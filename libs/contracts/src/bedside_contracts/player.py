@@ -211,6 +211,7 @@ class HistoryEntry(Contract):
     seq: int = Field(ge=1)
     kind: EventKind
     position_ms: int = Field(ge=0, description="where the book was after this event")
+    from_ms: int | None = Field(default=None, ge=0, description="where the book was before it, for a move")
     chapter: int | None = None
     device: str | None = None
     cause: str | None = None
@@ -228,6 +229,31 @@ class HistoryRequest(Contract):
 
 class History(Contract):
     entries: list[HistoryEntry]
+
+
+class LocateRequest(Contract):
+    """PLAYER_LOCATE, and the HTTP lookup: history entries that match, newest first.
+
+    With no ``kind``, only entries that place the book (reports and moves) match. The
+    filters combine: every one given must hold.
+    """
+
+    listener: Name
+    book: Name
+    kind: EventKind | None = None
+    chapter: int | None = Field(
+        default=None, ge=0, description="the book was in this chapter after the event"
+    )
+    device: Name | None = None
+    direction: Literal["forward", "back"] | None = Field(
+        default=None, description="only moves that went this way (a skip ahead, a rewind)"
+    )
+    visit_ends: bool = Field(
+        default=False,
+        description="only the last entry of each stay in a chapter that the book has since left",
+    )
+    offset: int = Field(default=0, ge=0, le=100_000, description="a match's own index; 0 is the newest")
+    limit: int = Field(default=20, ge=1, le=1000)
 
 
 class Located(Contract):

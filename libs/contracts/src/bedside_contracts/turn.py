@@ -70,10 +70,49 @@ class OfferPositionsArgs(Contract):
         description="a jump the listener named relative to where they are: negative is back",
     )
 
+    earlier_chapter: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        description="a place from their own history: where they were the last time they were in this chapter",
+    )
+    earlier_device: Name | None = Field(
+        default=None,
+        description="a place from their own history: where they were the last time they listened on this "
+        "device (the name they use for it, such as speaker or phone)",
+    )
+    before_skip_ahead: bool = Field(
+        default=False,
+        description="a place from their own history: where they were just before they last skipped ahead",
+    )
+    times_back: int = Field(
+        default=0,
+        ge=0,
+        le=1000,
+        description="with a place from their history: 0 is the most recent such time, 1 the time before that",
+    )
+    show_only: bool = Field(
+        default=False,
+        description="put the place on the screen to press instead of moving there (for a question such as "
+        "'when did I last listen on the speaker?')",
+    )
+
+    def names_earlier(self) -> bool:
+        return self.earlier_chapter is not None or self.earlier_device is not None or self.before_skip_ahead
+
     @model_validator(mode="after")
     def _names_something(self) -> "OfferPositionsArgs":
-        if not self.ids and self.chapter is None and self.position_ms is None and self.offset_ms is None:
-            raise ValueError("name at least one place: ids, chapter, position_ms or offset_ms")
+        if (
+            not self.ids
+            and self.chapter is None
+            and self.position_ms is None
+            and self.offset_ms is None
+            and not self.names_earlier()
+        ):
+            raise ValueError(
+                "name at least one place: ids, chapter, position_ms, offset_ms, or an earlier place "
+                "(earlier_chapter, earlier_device, before_skip_ahead)"
+            )
         if any(i < 0 for i in self.ids):
             raise ValueError("passage ids are never negative")
         return self

@@ -1,4 +1,4 @@
-"""The player's requests on the bus: state, offer, command, history (thin; rules live in domain).
+"""The player's requests on the bus: state, offer, command, history, locate (thin; rules live in domain).
 
 Each request runs as its own task (``serve_requests``), so one listener's wait for a
 JetStream ack does not hold up another's; order within a listener and book is kept by
@@ -12,6 +12,8 @@ from bedside_contracts.player import (
     History,
     HistoryRequest,
     ListenerState,
+    Located,
+    LocateRequest,
     OfferOutcome,
     OfferPositions,
     StateRequest,
@@ -49,6 +51,9 @@ class BusApi:
     async def history(self, request: HistoryRequest) -> History:
         return await self.service.player.history(request)
 
+    async def locate(self, request: LocateRequest) -> Located:
+        return await self.service.player.locate(request)
+
     async def start(self) -> None:
         serve = serve_requests
         self.subs = [
@@ -56,6 +61,7 @@ class BusApi:
             await serve(self.broker, subjects.PLAYER_OFFER, "player", OfferPositions, self.offer),
             await serve(self.broker, subjects.PLAYER_COMMAND, "player", CommandRequest, self.command),
             await serve(self.broker, subjects.PLAYER_HISTORY, "player", HistoryRequest, self.history),
+            await serve(self.broker, subjects.PLAYER_LOCATE, "player", LocateRequest, self.locate),
         ]
 
     async def stop(self) -> None:

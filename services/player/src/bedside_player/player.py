@@ -13,7 +13,10 @@ from bedside_contracts import subjects
 from bedside_contracts.player import (
     CommandResult,
     History,
+    HistoryEntry,
     HistoryRequest,
+    Located,
+    LocateRequest,
     OfferOutcome,
     OfferPositions,
     PlayerCommand,
@@ -125,8 +128,14 @@ class Player:
                 return decision.outcome
         raise Conflict(f"{request.listener}/{request.book} kept changing during the offer; try again")
 
+    async def _entries(self, listener: str, book_id: str) -> list[HistoryEntry]:
+        book = await self.books.get(book_id)
+        stored = await self.store.read_subject(listener, book_id)
+        return history_rules.entries(listener, book_id, stored, book.chapters)
+
     async def history(self, request: HistoryRequest) -> History:
-        book = await self.books.get(request.book)
-        stored = await self.store.read_subject(request.listener, request.book)
-        items = history_rules.entries(request.listener, request.book, stored, book.chapters)
+        items = await self._entries(request.listener, request.book)
         return History(entries=history_rules.history(items, request.limit, request.before_seq, request.kind))
+
+    async def locate(self, request: LocateRequest) -> Located:
+        return history_rules.lookup(await self._entries(request.listener, request.book), request)

@@ -30,6 +30,9 @@ class Snapshot(Contract):
     before_move_ms: int | None
     events: int
     through: int
+    last_report_seq: int = 0
+    last_reporter: str | None = None
+    other_report_seq: int = 0
 
 
 @dataclass
@@ -60,7 +63,13 @@ async def snapshots(js: JetStreamContext, replicas: int = 1) -> KeyValue:
 
 def to_snapshot(state: PlayerState, through: int) -> Snapshot:
     return Snapshot(
-        state=state.public(), before_move_ms=state.before_move_ms, events=state.events, through=through
+        state=state.public(),
+        before_move_ms=state.before_move_ms,
+        events=state.events,
+        through=through,
+        last_report_seq=state.last_report_seq,
+        last_reporter=state.last_reporter,
+        other_report_seq=state.other_report_seq,
     )
 
 
@@ -78,6 +87,9 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
         list_turn_id=s.list_turn_id,
         devices=tuple(s.devices),
         events=snapshot.events,
+        last_report_seq=snapshot.last_report_seq,
+        last_reporter=snapshot.last_reporter,
+        other_report_seq=snapshot.other_report_seq,
     )
 
 

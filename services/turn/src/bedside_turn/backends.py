@@ -8,6 +8,8 @@ from bedside_contracts.player import (
     CommandRequest,
     CommandResult,
     ListenerState,
+    Located,
+    LocateRequest,
     OfferOutcome,
     OfferPositions,
     StateRequest,
@@ -42,6 +44,7 @@ class Backends(Protocol):
     async def state(self, request: StateRequest) -> ListenerState: ...
     async def offer(self, request: OfferPositions) -> OfferOutcome: ...
     async def command(self, request: CommandRequest) -> CommandResult: ...
+    async def locate(self, request: LocateRequest) -> Located: ...
 
 
 class BusBackends:
@@ -74,3 +77,6 @@ class BusBackends:
 
     async def command(self, request: CommandRequest) -> CommandResult:
         return await self._call(subjects.PLAYER_COMMAND, request, CommandResult)
+
+    async def locate(self, request: LocateRequest) -> Located:
+        return await self._call(subjects.PLAYER_LOCATE, request, Located)

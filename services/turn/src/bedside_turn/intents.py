@@ -89,6 +89,23 @@ class OtherOne:
 
 
 @dataclass(frozen=True)
+class Earlier:
+    """A place from the listener's own history ("the last time I was in chapter 5")."""
+
+    chapter: int | None = None
+    device: str | None = None
+    before_skip_ahead: bool = False
+    show_only: bool = False
+    """Asked as a question ("where was I...?", "when did I last...?"): a question never moves
+    the book, so the place goes on the screen to press."""
+
+
+@dataclass(frozen=True)
+class EarlierAgain:
+    """'The time before that': the next older match of the last lookup."""
+
+
+@dataclass(frozen=True)
 class Question:
     question: str
     recent: bool = False
@@ -109,6 +126,8 @@ Intent = (
     | BookStart
     | BookEnd
     | Undo
+    | Earlier
+    | EarlierAgain
     | OtherOne
     | Question
     | Other
@@ -125,6 +144,20 @@ _CLOCK = re.compile(r"\b(?:to|at|from)\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\b")
 _UNDO = re.compile(
     r"\bundo\b|\bgo back to where i was\b|\bwhere i was before\b"
     r"|\bbefore (?:that|you moved)\b|\btake that back\b"
+)
+_TIME_BEFORE = re.compile(
+    r"\b(?:the )?(?:time|one|place) before that\b|\bearlier than that\b|\band before that\b"
+)
+_BEFORE_SKIP = re.compile(
+    r"\bbefore i (?:last )?(?:skipped|jumped|fast[- ]?forwarded)(?: (?:ahead|forward|forwards|on))?\b"
+    r"|\bbefore i (?:went|moved) (?:ahead|forward|forwards|on)\b"
+)
+_LAST_IN_CHAPTER = re.compile(
+    rf"\b(?:last|previous) time i (?:was|listened|got) (?:in|to) chapter {_NUMBER}\b"
+)
+_LAST_ON_DEVICE = re.compile(
+    r"\b(?:last|previous) time i (?:listened|played|was listening|was)(?: to it)? on (?:the|my) "
+    r"([a-z0-9_-]+)\b|\bi last (?:listen|listened|play|played)(?: to it)? on (?:the|my) ([a-z0-9_-]+)\b"
 )
 _THIS_CHAPTER = re.compile(
     r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b|\brestart (this|the) chapter\b"
@@ -174,6 +207,8 @@ def read(utterance: str) -> Intent:
     asked = utterance.strip().endswith("?")
     if not text:
         return Other()
+    if earlier := read_earlier(text):
+        return earlier
     if _UNDO.search(text):
         return Undo()
     if _OTHER_ONE.search(text):
@@ -208,3 +243,17 @@ def read(utterance: str) -> Intent:
     if _MOMENT.match(text) and len(text.split()) >= 2:
         return FindPlace(query=text)
     return Other()
+
+
+def read_earlier(text: str) -> Earlier | EarlierAgain | None:
+    """A request for a place from the listener's history, read before undo ("where I was before...")."""
+    if _TIME_BEFORE.search(text):
+        return EarlierAgain()
+    asking = bool(_QUESTION_START.match(text) or _ASKING_WHEN.match(text)) and not _GOTO.match(text)
+    if chapter := _LAST_IN_CHAPTER.search(text):
+        return Earlier(chapter=int(number_of(chapter.group(1))), show_only=asking)
+    if device := _LAST_ON_DEVICE.search(text):
+        return Earlier(device=device.group(1) or device.group(2), show_only=asking)
+    if _BEFORE_SKIP.search(text):
+        return Earlier(before_skip_ahead=True, show_only=asking)
+    return None

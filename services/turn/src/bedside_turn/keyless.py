@@ -53,9 +53,48 @@ async def run_keyless(
             if record.refused:
                 return "There's no earlier move to undo." if not tools.turn.recalled else speech.CANNOT_HELP
             return "Done: you're back where you were before."
+        case intents.Earlier():
+            return await _earlier(tools, earlier_args(intent), again=False)
+        case intents.EarlierAgain():
+            previous = last_lookup(earlier or [])
+            if previous is None:
+                return speech.NO_LOOKUP_BEFORE
+            back = previous.get("times_back", 0)
+            times_back = (back if isinstance(back, int) else 0) + 1
+            return await _earlier(tools, {**previous, "times_back": times_back}, again=True)
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent)
+
+
+EARLIER_KEYS = ("earlier_chapter", "earlier_device", "before_skip_ahead", "times_back", "show_only")
+
+
+def earlier_args(intent: intents.Earlier) -> dict[str, object]:
+    args: dict[str, object] = {"show_only": intent.show_only}
+    if intent.chapter is not None:
+        args["earlier_chapter"] = intent.chapter
+    if intent.device is not None:
+        args["earlier_device"] = intent.device
+    if intent.before_skip_ahead:
+        args["before_skip_ahead"] = True
+    return args
+
+
+def last_lookup(earlier: list[Exchange]) -> dict[str, object] | None:
+    """The earlier-place arguments of the newest turn that asked for one ("the time before that")."""
+    for exchange in reversed(earlier):
+        for call in reversed(exchange.calls):
+            if call.name == "offer_positions" and any(k in call.arguments for k in EARLIER_KEYS[:3]):
+                return {k: v for k, v in call.arguments.items() if k in EARLIER_KEYS}
+    return None
+
+
+async def _earlier(tools: ToolBox, args: dict[str, object], again: bool) -> str:
+    record = await tools.run("offer_positions", args)
+    if record.refused and tools.last_offer is None:
+        return speech.NO_EARLIER_BEFORE if again else speech.NO_EARLIER
+    return speech.for_offer(tools.last_offer, tools.preview)
 
 
 def other_places(earlier: list[Exchange]) -> list[int]:

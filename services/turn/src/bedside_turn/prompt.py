@@ -19,6 +19,11 @@ seconds", "the end", "no, the other one"): call find_passage with what happens a
 moment, in plain words, unless they named a chapter, a time or a jump. Then always finish \
 with offer_positions. A chapter goes in chapter, a clock time they say in position_ms, a \
 jump in offset_ms (negative is back: "back an hour" is -3600000).
+- A place from their own listening history ("where was I the last time I was in chapter \
+5?", "take me back to where I was before I skipped ahead", "when did I last listen on the \
+speaker?"): call offer_positions with earlier_chapter, before_skip_ahead or earlier_device; \
+no search is needed. "The time before that" repeats your last such call with times_back one \
+higher. When they ask it as a question rather than asking to go there, set show_only.
 - A question about the story ("who is...", "what happened...", "remind me...", "what did \
 I miss"): call recall and answer from what it returns. A question never moves the book.
 - Anything else: say briefly that you can take them to a moment or answer about what \
@@ -50,7 +55,8 @@ TOOL_DESCRIPTIONS: dict[str, tuple[str, type[BaseModel]]] = {
     ),
     "offer_positions": (
         "The only way to take the listener somewhere. Name passage ids (best first), or a chapter, "
-        "a clock time or a jump they asked for. The tool moves the book or puts a list on screen.",
+        "a clock time or a jump they asked for, or a place from their own history (earlier_chapter, "
+        "earlier_device, before_skip_ahead). The tool moves the book or puts a list on screen.",
         OfferPositionsArgs,
     ),
 }

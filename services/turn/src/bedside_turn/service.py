@@ -38,9 +38,10 @@ class TurnService:
     async def ask(self, ask: Ask) -> TurnReply:
         started = time.perf_counter()
         turn = Turn(turn_id=uuid.uuid4().hex[:20])
-        # Only a model, or "the other one", reads the history; it is fetched while the position is.
+        # Only a model, "the other one" or "the time before that" reads the history; it is fetched
+        # while the position is.
         intent = intents.read(ask.utterance)
-        wants_history = self.client is not None or isinstance(intent, intents.OtherOne)
+        wants_history = self.client is not None or isinstance(intent, intents.OtherOne | intents.EarlierAgain)
         stored = (
             asyncio.create_task(self.conversations.load(ask.listener, ask.book)) if wants_history else None
         )

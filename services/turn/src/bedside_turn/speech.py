@@ -15,6 +15,11 @@ NOT_FOUND = "I couldn't find that moment in the book. Could you describe it anot
 NOT_YET = "That hasn't come up yet in what you've heard."
 NO_OTHER = "I don't have another place for that. Could you describe the moment again?"
 TROUBLE = "Something went wrong on my side; please ask me again in a moment."
+NO_EARLIER = "I can't find a time like that in what you've listened to."
+NO_EARLIER_BEFORE = "I can't find an earlier time than that."
+NO_LOOKUP_BEFORE = (
+    "I'm not sure which time you mean. Ask me where you were, and then for the time before that."
+)
 
 _LINE = re.compile(r'^\[[^\]]*\]\s*chapter (\d+), "([^"]*)": (.*)$')
 

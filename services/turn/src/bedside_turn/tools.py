@@ -26,6 +26,7 @@ from bedside_runtime.errors import RemoteFailure
 from nats.errors import NoRespondersError
 from pydantic import BaseModel, ValidationError
 
+from bedside_turn import earlier
 from bedside_turn.backends import Backends
 from bedside_turn.rules import MayOffer, Refused, Turn
 
@@ -136,6 +137,15 @@ class ToolBox:
         if isinstance(permit, Refused):
             return [permit.text], [], True
         targets = targets_of(args)
+        if (lookup := earlier.lookup_for(args, self.listener, self.book)) is not None:
+            found = (await self.backends.locate(lookup)).page
+            if found:  # a place from their history is one more candidate, the first named
+                targets = [Target(position_ms=earlier.place_of(found[0], args)), *targets][:8]
+            elif not targets:
+                self.turn.note_offer("refused", [])
+                return [earlier.nothing_earlier(args)], [], True
+        if args.show_only:
+            permit = MayOffer(may_move=False)
         if self.preview:
             outcome = await self._preview(targets)
         else:

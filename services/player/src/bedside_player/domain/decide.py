@@ -1,9 +1,13 @@
 """``decide``: what a command does to a listener's state, as events. The chronology lives here.
 
-The stream is the clock. A report or seek whose ``basis_seq`` (the newest sequence the
-device had seen) is older than the last move was made without knowing of that move: it
-is refused, with the current state, so a stale device never drags the book back. A seek
-from a device that is up to date is the listener's own move, and is accepted.
+The stream is the clock. ``basis_seq`` is the newest sequence a device had seen when it
+spoke. A *report* ("I am at X") is passive progress: it is refused as stale when the
+stream holds a newer position the device had not seen, a move by anyone or a report by
+another device after its basis; its own reports in flight are not news to it. A *seek* is
+the listener's deliberate choice on that device: it is refused only when a move came
+after its basis, so a deliberate rewind on an up-to-date device always wins over passive
+progress. A refusal carries the current state; nothing is appended. Device clocks decide
+nothing.
 """
 
 from bedside_contracts.player import (
@@ -53,6 +57,7 @@ def check_position(position_ms: int, book_end_ms: int | None) -> None:
 
 
 def check_basis(state: PlayerState, basis_seq: int) -> None:
+    """The rule for a seek: a move after the basis makes it stale."""
     if basis_seq > state.seq:
         raise Invalid(
             f"basis_seq {basis_seq} is newer than anything in this book's stream (the newest is {state.seq})"
@@ -61,6 +66,17 @@ def check_basis(state: PlayerState, basis_seq: int) -> None:
         raise Stale(
             f"the book was moved at sequence {state.last_move_seq}, after this device's basis {basis_seq}; "
             "take the current state and seek there"
+        )
+
+
+def check_report_basis(state: PlayerState, device: str, basis_seq: int) -> None:
+    """The rule for a report: a move, or another device's report, after the basis makes it stale."""
+    check_basis(state, basis_seq)
+    newer = state.newest_news_for(device)
+    if basis_seq < newer:
+        raise Stale(
+            f"another device reported a position at sequence {newer}, after this device's basis {basis_seq}; "
+            "take the current state and play on from there"
         )
 
 
@@ -75,7 +91,7 @@ def decide(
     match command:
         case Report():
             check_position(command.position_ms, book_end_ms)
-            check_basis(state, command.basis_seq)
+            check_report_basis(state, command.device, command.basis_seq)
             return [
                 PositionReported(
                     device=command.device,

@@ -7,13 +7,16 @@ at any page size. The stream sequence is unique, so it is the stable tie-break.
 """
 
 from collections.abc import Callable, Iterable, Sequence
+from itertools import pairwise
 
-from bedside_contracts.player import EventKind, HistoryEntry, Located, PlayerEvent
+from bedside_contracts.player import MOVE_KINDS, EventKind, HistoryEntry, Located, LocateRequest, PlayerEvent
 from bedside_contracts.search import ChapterInfo
 
 from bedside_player.domain.state import PlayerState, evolve
 
 Match = EventKind | Callable[[HistoryEntry], bool]
+PLACING_KINDS: frozenset[str] = MOVE_KINDS | {"reported"}
+"""Entries that put the book somewhere: what "where was I" is asked about."""
 
 
 def chapter_at(chapters: Sequence[ChapterInfo], position_ms: int) -> int | None:
@@ -42,6 +45,7 @@ def entries(
                 seq=seq,
                 kind=event.kind,
                 position_ms=state.position_ms,
+                from_ms=state.before_move_ms if event.kind in MOVE_KINDS else None,
                 chapter=chapter_at(chapters, state.position_ms),
                 device=device,
                 cause=cause,
@@ -78,3 +82,37 @@ def locate(items: Iterable[HistoryEntry], match: Match, offset: int = 0, limit: 
         offset=offset,
         page=matches[offset : offset + limit],
     )
+
+
+def visit_ends(items: Iterable[HistoryEntry]) -> set[int]:
+    """The sequences of the last placing entry of each stay in a chapter the book then left.
+
+    The stay the book is in now has not ended, so none of its entries is here.
+    """
+    placing = newest_first(e for e in items if e.kind in PLACING_KINDS)[::-1]
+    return {here.seq for here, after in pairwise(placing) if here.chapter != after.chapter}
+
+
+def went(entry: HistoryEntry) -> str | None:
+    """Which way a move went: "forward", "back", or None (not a move, or no distance)."""
+    if entry.from_ms is None or entry.from_ms == entry.position_ms:
+        return None
+    return "forward" if entry.position_ms > entry.from_ms else "back"
+
+
+def lookup(items: Iterable[HistoryEntry], request: LocateRequest) -> Located:
+    """``locate`` with the request's filters, every one given must hold."""
+    listed = list(items)
+    ends = visit_ends(listed) if request.visit_ends else None
+
+    def matches(entry: HistoryEntry) -> bool:
+        kind_fits = entry.kind in PLACING_KINDS if request.kind is None else entry.kind == request.kind
+        return (
+            kind_fits
+            and (request.chapter is None or entry.chapter == request.chapter)
+            and (request.device is None or entry.device == request.device)
+            and (request.direction is None or went(entry) == request.direction)
+            and (ends is None or entry.seq in ends)
+        )
+
+    return locate(listed, matches, request.offset, request.limit)

@@ -30,6 +30,10 @@ class PlayerState:
     last_move_seq: int = 0
     before_move_ms: int | None = None
     """Where the book was just before the last move: what undo goes back to."""
+    last_report_seq: int = 0
+    last_reporter: str | None = None
+    other_report_seq: int = 0
+    """The newest report by a device other than ``last_reporter`` (0 when there is none)."""
     rows: tuple[Candidate, ...] = ()
     list_turn_id: str | None = None
     devices: tuple[str, ...] = ()
@@ -48,6 +52,28 @@ class PlayerState:
             devices=list(self.devices),
         )
 
+    def newest_news_for(self, device: str) -> int:
+        """The newest sequence that put the book somewhere ``device`` did not put it itself.
+
+        Any move counts; of the reports, only other devices' do: a device's own reports
+        still in flight are not news to it.
+        """
+        others_report = self.other_report_seq if self.last_reporter == device else self.last_report_seq
+        return max(self.last_move_seq, others_report)
+
+
+def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerState:
+    if event.device == state.last_reporter:
+        return replace(state, position_ms=event.position_ms, playing=event.playing, last_report_seq=seq)
+    return replace(
+        state,
+        position_ms=event.position_ms,
+        playing=event.playing,
+        last_report_seq=seq,
+        last_reporter=event.device,
+        other_report_seq=state.last_report_seq,
+    )
+
 
 def _moved(state: PlayerState, seq: int, from_ms: int, to_ms: int) -> PlayerState:
     return replace(state, position_ms=to_ms, before_move_ms=from_ms, last_move_seq=seq)
@@ -65,7 +91,7 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
     state = replace(state, seq=seq, events=state.events + 1)
     match event:
         case PositionReported():
-            return replace(state, position_ms=event.position_ms, playing=event.playing)
+            return _reported(state, seq, event)
         case Seeked():
             return _moved(state, seq, event.from_ms, event.position_ms)
         case Moved():

@@ -2,8 +2,9 @@
 //
 // The server is the clock of record: this page plays (an <audio> element, or a clock that
 // runs in real time when the book has no audio), reports where it is, and follows every
-// state the server pushes. A report made before a move this page had not yet seen is
-// refused (409) with the current state, which the page then adopts: corrected, never obeyed.
+// state the server pushes. A report made before a move, or before another device's report,
+// that this page had not yet seen is refused (409) with the current state, which the page
+// then adopts: corrected, never obeyed.
 "use strict";
 
 (() => {
@@ -15,7 +16,8 @@
   // One "minute" of the sleep timer; a test may shorten it (?minute_ms=200).
   const MINUTE_MS = Math.max(50, Number(query.get("minute_ms")) || 60_000);
   const FADE_MS = Math.min(20_000, MINUTE_MS / 3);
-  const REPORT_EVERY_MS = 15_000;
+  // How often a playing page reports where it is; a test may shorten it (?report_ms=300).
+  const REPORT_EVERY_MS = Math.max(250, Number(query.get("report_ms")) || 15_000);
   const SKIP_MS = 30_000;
   const FOLLOW_THRESHOLD_MS = 2_000; // a pushed position closer than this is our own echo
   const HISTORY_FETCH = 40; // raw entries a page; runs of reports fold into one

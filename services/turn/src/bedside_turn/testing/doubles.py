@@ -12,7 +12,10 @@ from bedside_contracts import subjects
 from bedside_contracts.player import (
     CommandRequest,
     CommandResult,
+    HistoryEntry,
     ListenerState,
+    Located,
+    LocateRequest,
     OfferOutcome,
     OfferPositions,
     StateRequest,
@@ -147,6 +150,9 @@ class PlayerDouble:
     rows: dict[tuple[str, str], list[Candidate]] = field(default_factory=dict)
     before_move: dict[tuple[str, str], int] = field(default_factory=dict)
     offers: list[OfferPositions] = field(default_factory=list)
+    history: dict[tuple[str, str], list[HistoryEntry]] = field(default_factory=dict)
+    """What a test says the lookup finds, newest first; the player's filters are tested in the player."""
+    lookups: list[LocateRequest] = field(default_factory=list)
 
     def place(self, listener: str, book: str, position_ms: int) -> None:
         self.positions[(listener, book)] = position_ms
@@ -207,7 +213,19 @@ class PlayerDouble:
             state=await self.state(StateRequest(listener=request.listener, book=request.book)),
         )
 
+    async def locate(self, request: LocateRequest) -> Located:
+        self.lookups.append(request)
+        found = self.history.get((request.listener, request.book), [])
+        return Located(
+            newest=found[0] if found else None,
+            count=len(found),
+            earliest_index=len(found) - 1 if found else None,
+            offset=request.offset,
+            page=found[request.offset : request.offset + request.limit],
+        )
+
     async def register(self, broker: NatsBroker) -> None:
+        await serve_requests(broker, subjects.PLAYER_LOCATE, "player", LocateRequest, self.locate)
         await serve_requests(broker, subjects.PLAYER_STATE, "player", StateRequest, self.state)
         await serve_requests(broker, subjects.PLAYER_OFFER, "player", OfferPositions, self.offer)
         await serve_requests(broker, subjects.PLAYER_COMMAND, "player", CommandRequest, self.command)

@@ -1,0 +1,148 @@
+"""The history lookup without I/O: filters, the newest match, the count, the earliest, paging."""
+
+from itertools import pairwise
+
+from bedside_contracts.player import (
+    DeviceJoined,
+    HistoryEntry,
+    LocateRequest,
+    Moved,
+    PlayerEvent,
+    PositionReported,
+    Seeked,
+)
+from bedside_contracts.search import ChapterInfo
+from bedside_player.domain.history import entries, lookup
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+CHAPTER_MS = 600_000
+CHAPTERS = [
+    ChapterInfo(n=n, title=f"c{n}", start_ms=(n - 1) * CHAPTER_MS, end_ms=n * CHAPTER_MS) for n in range(1, 7)
+]
+BOOK_MS = 6 * CHAPTER_MS
+DEVICES = ["phone", "speaker", "tablet"]
+
+
+def event_strategy() -> st.SearchStrategy[PlayerEvent]:
+    position = st.integers(0, BOOK_MS - 1)
+    device = st.sampled_from(DEVICES)
+    return st.one_of(
+        st.builds(
+            PositionReported, device=device, position_ms=position, playing=st.booleans(), basis_seq=st.just(0)
+        ),
+        st.builds(Seeked, device=device, from_ms=position, position_ms=position, basis_seq=st.just(0)),
+        st.builds(Moved, cause=st.sampled_from(["goto", "undo"]), from_ms=position, to_ms=position),
+        st.builds(DeviceJoined, device=device),
+    )
+
+
+def history_of(events: list[PlayerEvent], gaps: list[int]) -> list[HistoryEntry]:
+    """Entries as the player makes them, with stream sequences that skip (a shared stream)."""
+    seqs, seq = [], 0
+    for i in range(len(events)):
+        seq += 1 + gaps[i % len(gaps)]
+        seqs.append(seq)
+    return entries("ann", "b1", list(zip(seqs, events, strict=True)), CHAPTERS)
+
+
+request_strategy = st.builds(
+    LocateRequest,
+    listener=st.just("ann"),
+    book=st.just("b1"),
+    kind=st.sampled_from([None, "reported", "seeked", "moved", "joined"]),
+    chapter=st.one_of(st.none(), st.integers(1, 6)),
+    device=st.one_of(st.none(), st.sampled_from(DEVICES)),
+    direction=st.sampled_from([None, "forward", "back"]),
+    visit_ends=st.booleans(),
+)
+
+
+def by_hand(items: list[HistoryEntry], request: LocateRequest) -> list[HistoryEntry]:
+    """The same filters written out plainly, oldest first."""
+    placing = [e for e in items if e.kind in ("reported", "seeked", "moved", "pressed")]
+    left = {a.seq for a, b in pairwise(placing) if a.chapter != b.chapter}
+    kept = []
+    for e in items:
+        if request.kind is None and e.kind == "joined":
+            continue
+        if request.kind is not None and e.kind != request.kind:
+            continue
+        if request.chapter is not None and e.chapter != request.chapter:
+            continue
+        if request.device is not None and e.device != request.device:
+            continue
+        if request.direction == "forward" and not (e.from_ms is not None and e.position_ms > e.from_ms):
+            continue
+        if request.direction == "back" and not (e.from_ms is not None and e.position_ms < e.from_ms):
+            continue
+        if request.visit_ends and e.seq not in left:
+            continue
+        kept.append(e)
+    return kept
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(event_strategy(), max_size=60),
+    st.lists(st.integers(0, 5), min_size=1, max_size=5),
+    request_strategy,
+)
+def test_the_lookup_finds_the_newest_counts_all_and_pages_to_every_match_once(
+    events: list[PlayerEvent], gaps: list[int], request: LocateRequest
+) -> None:
+    items = history_of(events, gaps)
+    expected = by_hand(items, request)[::-1]  # newest first
+    found = lookup(items, request)
+    assert found.count == len(expected)
+    assert found.newest == (expected[0] if expected else None)
+    assert found.earliest_index == (len(expected) - 1 if expected else None)
+    if expected:
+        assert found.earliest_index is not None
+        at_earliest = lookup(items, request.model_copy(update={"offset": found.earliest_index, "limit": 1}))
+        assert at_earliest.page == [expected[-1]]
+    for size in (1, 2, 3, 7, 1000):
+        seen: list[HistoryEntry] = []
+        offset = 0
+        while offset < found.count:
+            page = lookup(items, request.model_copy(update={"offset": offset, "limit": size})).page
+            assert page
+            seen += page
+            offset += len(page)
+        assert seen == expected  # every match once, newest first, at any page size
+
+
+def test_moves_say_where_they_came_from_and_which_way_they_went() -> None:
+    stored: list[tuple[int, PlayerEvent]] = [
+        (1, PositionReported(device="phone", position_ms=100_000, playing=True, basis_seq=0)),
+        (2, Seeked(device="phone", from_ms=100_000, position_ms=1_900_000, basis_seq=1)),
+        (3, Moved(cause="goto", from_ms=1_900_000, to_ms=700_000, turn_id="t")),
+    ]
+    items = entries("ann", "b1", stored, CHAPTERS)
+    assert [(e.from_ms, e.position_ms) for e in items] == [
+        (None, 100_000),
+        (100_000, 1_900_000),
+        (1_900_000, 700_000),
+    ]
+    ahead = lookup(items, LocateRequest(listener="ann", book="b1", direction="forward"))
+    assert ahead.newest is not None
+    assert (ahead.count, ahead.newest.seq, ahead.newest.from_ms) == (1, 2, 100_000)
+    back = lookup(items, LocateRequest(listener="ann", book="b1", direction="back"))
+    assert [e.seq for e in back.page] == [3]
+
+
+def test_the_stay_the_book_is_in_now_is_not_a_visit_that_ended() -> None:
+    chapter_1, chapter_2 = 10_000, CHAPTER_MS + 10_000
+    stored: list[tuple[int, PlayerEvent]] = [
+        (1, PositionReported(device="phone", position_ms=chapter_1, playing=True, basis_seq=0)),
+        (2, PositionReported(device="phone", position_ms=chapter_1 + 5_000, playing=True, basis_seq=1)),
+        (3, Seeked(device="phone", from_ms=chapter_1 + 5_000, position_ms=chapter_2, basis_seq=2)),
+        (4, DeviceJoined(device="tablet")),
+        (5, Moved(cause="goto", from_ms=chapter_2, to_ms=chapter_1 + 1_000, turn_id="t")),
+        (6, PositionReported(device="phone", position_ms=chapter_1 + 2_000, playing=True, basis_seq=5)),
+    ]
+    items = entries("ann", "b1", stored, CHAPTERS)
+    in_1 = lookup(items, LocateRequest(listener="ann", book="b1", chapter=1, visit_ends=True))
+    assert [e.seq for e in in_1.page] == [2]  # where the first stay in chapter 1 ended; now is not a match
+    in_2 = lookup(items, LocateRequest(listener="ann", book="b1", chapter=2, visit_ends=True))
+    assert [e.seq for e in in_2.page] == [3]

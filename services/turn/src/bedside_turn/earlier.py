@@ -1,0 +1,39 @@
+"""A place from the listener's own history, as offer_positions names it: plain code, no I/O.
+
+"The last time I was in chapter 5" is where the most recent stay in chapter 5 ended;
+"before I skipped ahead" is where the newest forward move started; "the last time on the
+speaker" is the newest place the speaker put the book. ``times_back`` pages to older
+matches ("the time before that"): it is the match's own index in the player's lookup.
+"""
+
+from bedside_contracts.player import HistoryEntry, LocateRequest
+from bedside_contracts.turn import OfferPositionsArgs
+
+
+def lookup_for(args: OfferPositionsArgs, listener: str, book: str) -> LocateRequest | None:
+    """The player lookup an offer's earlier place asks for (None when it names none)."""
+    if not args.names_earlier():
+        return None
+    return LocateRequest(
+        listener=listener,
+        book=book,
+        chapter=args.earlier_chapter,
+        device=args.earlier_device,
+        direction="forward" if args.before_skip_ahead else None,
+        visit_ends=args.earlier_chapter is not None,
+        offset=args.times_back,
+        limit=1,
+    )
+
+
+def place_of(entry: HistoryEntry, args: OfferPositionsArgs) -> int:
+    """Where the listener was at a match: before the skip, or where the entry left the book."""
+    if args.before_skip_ahead and entry.from_ms is not None:
+        return entry.from_ms
+    return entry.position_ms
+
+
+def nothing_earlier(args: OfferPositionsArgs) -> str:
+    """The model-visible refusal when the history holds no such time (no time is printed)."""
+    which = "before that" if args.times_back else "like that"
+    return f"Refused: their listening history holds no earlier time {which}. Tell them so; nothing was moved."
