@@ -231,15 +231,13 @@ class History(Contract):
     entries: list[HistoryEntry]
 
 
-class LocateRequest(Contract):
-    """PLAYER_LOCATE, and the HTTP lookup: history entries that match, newest first.
+class LocateFilter(Contract):
+    """The filters and the page of a history lookup (the HTTP lookup's query): matches newest first.
 
     With no ``kind``, only entries that place the book (reports and moves) match. The
     filters combine: every one given must hold.
     """
 
-    listener: Name
-    book: Name
     kind: EventKind | None = None
     chapter: int | None = Field(
         default=None, ge=0, description="the book was in this chapter after the event"
@@ -254,6 +252,13 @@ class LocateRequest(Contract):
     )
     offset: int = Field(default=0, ge=0, le=100_000, description="a match's own index; 0 is the newest")
     limit: int = Field(default=20, ge=1, le=1000)
+
+
+class LocateRequest(LocateFilter):
+    """PLAYER_LOCATE: a lookup in one listener's history of one book."""
+
+    listener: Name
+    book: Name
 
 
 class Located(Contract):

@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
@@ -20,7 +20,6 @@ from bedside_contracts.player import (
     CommandResult,
     DeviceBody,
     ErrorReply,
-    EventKind,
     FieldError,
     History,
     HistoryRequest,
@@ -28,6 +27,7 @@ from bedside_contracts.player import (
     JoinDevice,
     ListenerState,
     Located,
+    LocateFilter,
     LocateRequest,
     PlayerCommand,
     PressBody,
@@ -268,29 +268,9 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
         )
 
     @app.get(base + "/history/lookup", response_model=Located)
-    async def history_lookup(
-        own: Own,
-        *,
-        kind: EventKind | None = None,
-        chapter: Annotated[int | None, Query(ge=0)] = None,
-        device: Annotated[str | None, Query(pattern=NAME_PATTERN)] = None,
-        direction: Literal["forward", "back"] | None = None,
-        visit_ends: bool = False,
-        offset: Annotated[int, Query(ge=0)] = 0,
-        limit: Annotated[int, Query(ge=1, le=1000)] = 20,
-    ) -> Located:
+    async def history_lookup(own: Own, query: Annotated[LocateFilter, Query()]) -> Located:
         """The newest match, how many matched, the earliest's index, and a page from ``offset``."""
-        request = LocateRequest(
-            listener=own.listener,
-            book=own.book.id,
-            kind=kind,
-            chapter=chapter,
-            device=device,
-            direction=direction,
-            visit_ends=visit_ends,
-            offset=offset,
-            limit=limit,
-        )
+        request = LocateRequest(listener=own.listener, book=own.book.id, **query.model_dump())
         return await service.player.locate(request)
 
     @app.get(base + "/events", response_class=EventSourceResponse, responses=SSE_RESPONSE)
