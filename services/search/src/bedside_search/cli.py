@@ -73,7 +73,8 @@ def find(
         )
     except (SearchUnreachable, SearchRefused) as error:
         raise _fail(str(error)) from None
-    for hit, line in zip(found.hits, found.lines, strict=True):
+    for hit, place in zip(found.hits, found.places, strict=True):
+        line = place.line()
         if as_json:
             row = {"id": hit.passage_id, "start_ms": hit.start_ms, "chapter": hit.chapter, "score": hit.score}
             typer.echo(json.dumps({**row, "line": line}, ensure_ascii=False))

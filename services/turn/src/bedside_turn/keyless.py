@@ -45,9 +45,9 @@ async def run_keyless(
                 await tools.recall_recent(question)
             else:
                 await tools.run("recall", {"question": question})
-            if not tools.recalled_lines:
+            if not tools.recalled:
                 return speech.NOT_YET
-            return speech.quoting(tools.recalled_lines[0], question, just_before=recent)
+            return speech.quoting(tools.recalled[0], question, just_before=recent)
         case intents.Undo():
             record = await tools.undo()
             if record.refused:
@@ -62,10 +62,11 @@ def other_places(earlier: list[Exchange]) -> list[int]:
     """The places the newest search found that its turn did not offer, best first (at most four)."""
     for exchange in reversed(earlier):
         found = [
-            place.passage_id
+            ref.place.passage_id
             for call in exchange.calls
             if call.name == "find_passage"
-            for place in call.places
+            for ref in call.places
+            if ref.place.passage_id is not None
         ]
         if not found:
             continue

@@ -1,13 +1,13 @@
 """What a turn says when plain code speaks: the keyless router and every fallback.
 
-It speaks only from what the tools returned (guarded lines and rows), so it can say
+It speaks only from what the tools returned (the guard's places and rows), so it can say
 nothing the model could not have read.
 """
 
 import re
 
 from bedside_contracts.player import OfferOutcome
-from bedside_guard import excerpt
+from bedside_guard import Candidate, excerpt
 
 NO_MODEL = "I can't reach my language model just now, so here is the simple answer. "
 CANNOT_HELP = "I can take you to a moment in the book, or answer about what you've already heard."
@@ -15,8 +15,6 @@ NOT_FOUND = "I couldn't find that moment in the book. Could you describe it anot
 NOT_YET = "That hasn't come up yet in what you've heard."
 NO_OTHER = "I don't have another place for that. Could you describe the moment again?"
 TROUBLE = "Something went wrong on my side; please ask me again in a moment."
-
-_LINE = re.compile(r'^\[[^\]]*\]\s*chapter (\d+), "([^"]*)": (.*)$')
 
 
 def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
@@ -75,12 +73,11 @@ def best_sentences(words: str, question: str) -> str:
     return excerpt(chosen, QUOTE_WORDS)
 
 
-def quoting(line: str, question: str = "", just_before: bool = False) -> str:
-    """An answer from one heard recall line: its chapter and the words that bear on the question."""
-    match = _LINE.match(line)
-    if match is None:
+def quoting(place: Candidate, question: str = "", just_before: bool = False) -> str:
+    """An answer from one heard recall place: its chapter and the words that bear on the question."""
+    if place.ahead or not place.words:
         return NOT_YET
-    chapter, title, words = match.groups()
+    chapter, title, words = place.chapter, place.chapter_title, place.words
     quote = last_sentences(words) if just_before else best_sentences(words, question)
     if just_before:
         return f'Just before this, in chapter {chapter}, "{title}": "{quote}"'

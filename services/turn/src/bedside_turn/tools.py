@@ -5,7 +5,6 @@ becomes a tool error the model can read, never an exception. The listener's posi
 is held here and passed to search and player; it is printed in no result.
 """
 
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +20,7 @@ from bedside_contracts.turn import (
     Step,
     ToolCallRecord,
 )
-from bedside_guard import MAX_ROWS, Candidate, Passage, distinct_rows, heard_text, hit_line
+from bedside_guard import MAX_ROWS, Candidate, Passage, distinct_rows, heard_text
 from bedside_runtime.errors import RemoteFailure
 from nats.errors import NoRespondersError
 from pydantic import BaseModel, ValidationError
@@ -36,7 +35,6 @@ TOOL_ARGS: dict[str, type[BaseModel]] = {
 }
 RECENT_OFFSETS_MS = (1, 30_000, 60_000)
 """'What did I miss' reads the passage just heard and the two before it (about a minute and a half)."""
-LINE_ID = re.compile(r"\bid=(\d+)\]")
 
 NO_MATCH = "No passage matched that. Tell them you could not find the moment."
 NOT_YET = "Nothing they have heard so far bears on this: it has not come up yet."
@@ -54,7 +52,8 @@ class ToolBox:
     preview: bool = False
     hits: list[Hit] = field(default_factory=list)
     """The newest find_passage hits with their scores, for the keyless router (never the model)."""
-    recalled_lines: list[str] = field(default_factory=list)
+    recalled: list[Candidate] = field(default_factory=list)
+    """The heard places the newest recall read, best first, for the keyless router's answer."""
     last_offer: OfferOutcome | None = None
 
     async def run(self, name: str, arguments: Any) -> ToolCallRecord:
@@ -115,21 +114,21 @@ class ToolBox:
         found = await self.backends.find(FindPassage(book=self.book, here_ms=self.here_ms, query=args.query))
         self.turn.note_search()
         self.hits = list(found.hits)
-        if not found.lines:
+        if not found.places:
             return [NO_MATCH], []
-        return list(found.lines), line_places(found.lines, found.hits)
+        return shown_lines(found.places)
 
     async def recall(self, args: RecallArgs) -> tuple[list[str], list[PlaceRef]]:
         recalled = await self.backends.recall(
             Recall(book=self.book, here_ms=self.here_ms, question=args.question)
         )
-        came_up = recalled.come_up and bool(recalled.lines)
+        came_up = recalled.come_up and bool(recalled.places)
         self.turn.note_recall(came_up)
         if not came_up:
-            self.recalled_lines = []
+            self.recalled = []
             return [NOT_YET], []
-        self.recalled_lines = list(recalled.lines)
-        return list(recalled.lines), line_places(recalled.lines, recalled.hits)
+        self.recalled = list(recalled.places)
+        return shown_lines(recalled.places)
 
     async def offer_positions(self, args: OfferPositionsArgs) -> tuple[list[str], list[PlaceRef], bool]:
         permit = self.turn.may_offer()
@@ -168,13 +167,9 @@ class ToolBox:
             passage = resolution.passage
             if passage is not None and heard_text(passage, self.here_ms):
                 recent.setdefault(passage.id, passage)
-        lines = [hit_line(p, self.here_ms) for p in recent.values()]
-        self.turn.note_recall(bool(lines))
-        self.recalled_lines = lines
-        places = [
-            PlaceRef(line=i, passage_id=p.id, start_ms=p.start_ms, kind="line")
-            for i, p in enumerate(recent.values())
-        ]
+        self.recalled = [Candidate.hit(p, self.here_ms) for p in recent.values()]
+        self.turn.note_recall(bool(self.recalled))
+        lines, places = shown_lines(self.recalled)
         record = ToolCallRecord(
             name="recall",
             arguments={"question": question, "recent": True},
@@ -257,11 +252,6 @@ def targets_of(args: OfferPositionsArgs) -> list[Target]:
     return targets[:8]
 
 
-def row_line(row: Candidate) -> str:
-    ident = f"id={row.passage_id}: " if row.passage_id is not None else ""
-    return f"{ident}{row.label()}"
-
-
 def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tuple[list[str], list[PlaceRef]]:
     """The model-visible result of an offer. A move names the place by id and chapter only."""
     if outcome.outcome == "refused":
@@ -281,29 +271,18 @@ def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tup
         head = "Preview only (nothing was moved or drawn); from there the list would be:"
     elif not permit.may_move and len(outcome.rows) == 1:
         head = "A list was already up in this turn, so this is one row to press, not a move:"
-    return [head, *(row_line(r) for r in outcome.rows)], row_places(outcome.rows, first_line=1)
+    rows = row_places(outcome.rows, first_line=1)
+    return [head, *(ref.text() for ref in rows)], rows
 
 
 def row_places(rows: list[Candidate], first_line: int) -> list[PlaceRef]:
-    return [
-        PlaceRef(line=first_line + i, passage_id=row.passage_id, start_ms=row.start_ms, kind="row")
-        for i, row in enumerate(rows)
-        if row.passage_id is not None
-    ]
+    return [PlaceRef(line=first_line + i, place=row, kind="row") for i, row in enumerate(rows)]
 
 
-def line_places(lines: list[str], hits: list[Hit]) -> list[PlaceRef]:
-    """Which passage each guarded line names (by the id the guard printed in it)."""
-    start_of = {hit.passage_id: hit.start_ms for hit in hits}
-    places = []
-    for index, line in enumerate(lines):
-        match = LINE_ID.search(line)
-        if match and int(match.group(1)) in start_of:
-            passage_id = int(match.group(1))
-            places.append(
-                PlaceRef(line=index, passage_id=passage_id, start_ms=start_of[passage_id], kind="line")
-            )
-    return places
+def shown_lines(places: list[Candidate]) -> tuple[list[str], list[PlaceRef]]:
+    """Search or recall places as the lines the model reads, each line knowing its place."""
+    refs = [PlaceRef(line=i, place=place, kind="line") for i, place in enumerate(places)]
+    return [ref.text() for ref in refs], refs
 
 
 def tool_error(error: ValidationError) -> str:

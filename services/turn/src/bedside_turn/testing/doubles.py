@@ -32,7 +32,7 @@ from bedside_contracts.search import (
     Resolved,
     Target,
 )
-from bedside_guard import MAX_ROWS, Candidate, Passage, ahead_of, heard_text, hit_line
+from bedside_guard import MAX_ROWS, Candidate, Passage, ahead_of, heard_text
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.errors import NotFound
 from faststream.nats import NatsBroker
@@ -105,7 +105,7 @@ class SearchDouble:
         scored = [(overlap(request.query, p.text + " " + p.chapter_title), p) for p in book.passages]
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1].start_ms))[: request.limit]
         return FoundPassages(
-            lines=[hit_line(p, request.here_ms) for _, p in best],
+            places=[Candidate.hit(p, request.here_ms) for _, p in best],
             hits=[
                 Hit(passage_id=p.id, start_ms=p.start_ms, chapter=p.chapter, score=fused_like(s, rank))
                 for rank, (s, p) in enumerate(best, start=1)
@@ -119,7 +119,7 @@ class SearchDouble:
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], -s[1].start_ms))[: request.limit]
         return Recalled(
             come_up=bool(best),
-            lines=[hit_line(p, request.here_ms) for _, p in best],
+            places=[Candidate.hit(p, request.here_ms) for _, p in best],
             hits=[Hit(passage_id=p.id, start_ms=p.start_ms, chapter=p.chapter, score=s) for s, p in best],
         )
 
