@@ -67,7 +67,7 @@ async def main(turns: int) -> None:
                 if n >= 20:
                     times[name].append(took)
             started = time.perf_counter()
-            await call(rig.broker, subjects.SEARCH_FIND, request, FoundPassages)
+            await call(rig.broker.connection, subjects.SEARCH_FIND, request, FoundPassages)
             if n >= 20:
                 direct.append((time.perf_counter() - started) * 1000)
         for name, values in times.items():

@@ -44,3 +44,9 @@ CONVERSATIONS_BUCKET = "bedside-conversations"
 def queue_for(service: str) -> str:
     """The queue group that copies of one service share."""
     return f"bedside-{service}"
+
+
+def service_of(subject: str) -> str:
+    """The service a request subject belongs to ("bedside.search.find" -> "search")."""
+    parts = subject.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "bedside" else subject

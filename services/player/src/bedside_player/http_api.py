@@ -36,15 +36,14 @@ from bedside_contracts.player import (
 from bedside_contracts.search import BookInfo
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_guard import ahead_of
-from bedside_runtime.bus import failure_for
-from bedside_runtime.errors import ServiceError
+from bedside_runtime.bus import call, failure_for
+from bedside_runtime.errors import NoAnswer, ServiceError
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from bedside_player.remote import TimedOut, ask
 from bedside_player.service import Service
 
 WEB_DIR = Path(__file__).parent / "web"
@@ -89,7 +88,7 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
-        status = 504 if isinstance(error, TimedOut) else STATUS.get(error.code, 500)
+        status = 504 if isinstance(error, NoAnswer) else STATUS.get(error.code, 500)
         return JSONResponse({"detail": error.message}, status_code=status)
 
     @app.exception_handler(ValidationError)
@@ -249,7 +248,9 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
     async def turn(own: Own, body: TurnBody) -> TurnReply:
         timeout = TURN_TIMEOUTS * service.settings.request_timeout_s
         question = Ask(listener=own.listener, book=own.book.id, utterance=body.utterance, device=body.device)
-        return await ask(service.broker, "turn", subjects.TURN_ASK, question, TurnReply, timeout)
+        return await call(
+            service.broker.connection, subjects.TURN_ASK, question, TurnReply, timeout_s=timeout
+        )
 
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True, check_dir=False), name="page")
     return app

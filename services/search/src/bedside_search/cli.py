@@ -9,9 +9,9 @@ import typer
 from bedside_contracts import subjects
 from bedside_contracts.search import Catalog, CatalogRequest, FindPassage, FoundPassages
 from bedside_guard import clock
+from bedside_runtime.bus import call_once
+from bedside_runtime.errors import CallFailed, NoService
 from bedside_runtime.settings import Settings
-
-from bedside_search.client import SearchRefused, SearchUnreachable, ask
 
 _CLOCK = re.compile(r"^(?:(\d+):)?([0-5]?\d):([0-5]\d)$")
 
@@ -30,21 +30,26 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(code=1)
 
 
+def _failed_call(error: CallFailed) -> typer.Exit:
+    hint = "; start it with `bedside up`" if isinstance(error, NoService) else ""
+    return _fail(f"{error}{hint}")
+
+
 def books() -> None:
     """List the books search serves."""
     settings = Settings()
     try:
         catalog = asyncio.run(
-            ask(
+            call_once(
                 settings.servers,
                 subjects.SEARCH_CATALOG,
                 CatalogRequest(),
                 Catalog,
-                settings.request_timeout_s,
+                timeout_s=settings.request_timeout_s,
             )
         )
-    except (SearchUnreachable, SearchRefused) as error:
-        raise _fail(str(error)) from None
+    except CallFailed as error:
+        raise _failed_call(error) from None
     if not catalog.books:
         typer.echo("no books yet; add one with `bedside ingest PATH`")
     for book in catalog.books:
@@ -69,10 +74,16 @@ def find(
         raise _fail(f"invalid request: {error}") from None
     try:
         found = asyncio.run(
-            ask(settings.servers, subjects.SEARCH_FIND, request, FoundPassages, settings.request_timeout_s)
+            call_once(
+                settings.servers,
+                subjects.SEARCH_FIND,
+                request,
+                FoundPassages,
+                timeout_s=settings.request_timeout_s,
+            )
         )
-    except (SearchUnreachable, SearchRefused) as error:
-        raise _fail(str(error)) from None
+    except CallFailed as error:
+        raise _failed_call(error) from None
     for hit, place in zip(found.hits, found.places, strict=True):
         line = place.line()
         if as_json:

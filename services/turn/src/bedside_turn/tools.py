@@ -21,8 +21,7 @@ from bedside_contracts.turn import (
     ToolCallRecord,
 )
 from bedside_guard import MAX_ROWS, Candidate, Passage, distinct_rows, heard_text
-from bedside_runtime.errors import RemoteFailure
-from nats.errors import NoRespondersError
+from bedside_runtime.errors import CallFailed, RemoteFailure
 from pydantic import BaseModel, ValidationError
 
 from bedside_turn.backends import Backends
@@ -103,7 +102,7 @@ class ToolBox:
                 [],
                 True,
             )
-        except (TimeoutError, NoRespondersError):
+        except CallFailed:  # no copy running, or no answer in time
             return (
                 [f"Tool error: {name} got no answer in time. Tell them to try again in a moment."],
                 [],

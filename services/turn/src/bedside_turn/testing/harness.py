@@ -56,7 +56,7 @@ class Rig:
         self, listener: str, utterance: str, book: str = BOOK_ID, at_ms: int | None = None
     ) -> TurnReply:
         request = Ask(listener=listener, book=book, utterance=utterance, at_ms=at_ms)
-        return await call(self.broker, subjects.TURN_ASK, request, TurnReply, timeout_s=10.0)
+        return await call(self.broker.connection, subjects.TURN_ASK, request, TurnReply, timeout_s=10.0)
 
     def sent_messages(self, model: ScriptedModel) -> str:
         return json.dumps([r["messages"] for r in model.requests], ensure_ascii=False)
