@@ -21,9 +21,9 @@ from bedside_contracts import subjects
 from bedside_contracts.search import FindPassage, FoundPassages
 from bedside_runtime.bus import call
 from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
-from bedside_turn.testing.book import BOOK_ID
-from bedside_turn.testing.harness import Rig, start_rig
-from bedside_turn.testing.scripted import Say, Use
+from bedside_turn_testing.book import BOOK_ID
+from bedside_turn_testing.harness import Rig, start_rig
+from bedside_turn_testing.scripted import Say, Use
 
 from bench.report import Figure, percentile, report
 from bench.turn_common import summary

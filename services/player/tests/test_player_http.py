@@ -15,8 +15,8 @@ import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.turn import Ask, TurnReply
-from bedside_player.fake_search import FakeSearch, SyntheticBook
 from bedside_player.listeners import Listeners
+from bedside_player_testing import FakeSearch, SyntheticBook
 from bedside_runtime.nats_server import free_port
 from bedside_testing import RunningSystem
 from nats.aio.client import Client

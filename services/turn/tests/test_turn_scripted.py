@@ -11,9 +11,9 @@ from collections.abc import AsyncIterator
 import pytest
 from bedside_guard import clock
 from bedside_turn import rules
-from bedside_turn.testing.harness import Rig, start_rig
-from bedside_turn.testing.leaks import leaks
-from bedside_turn.testing.scripted import Say, ScriptedModel, Use, overloaded, rate_limited
+from bedside_turn_testing.harness import Rig, start_rig
+from bedside_turn_testing.leaks import leaks
+from bedside_turn_testing.scripted import Say, ScriptedModel, Use, overloaded, rate_limited
 
 HERE = 135_000
 """Inside passage 104 (chapter 2), after its first cue: half of that passage has been heard."""

@@ -10,15 +10,15 @@ from bedside_contracts.turn import Ask, TurnReply
 from bedside_guard import Passage
 from bedside_runtime.bus import call
 from bedside_runtime.settings import Settings
-from faststream.nats import NatsBroker
-
 from bedside_turn.claude import Retry
 from bedside_turn.main import build
 from bedside_turn.service import TurnService
-from bedside_turn.testing.book import BOOK_ID, book_info, passages
-from bedside_turn.testing.doubles import DoubleBook, PlayerDouble, SearchDouble
-from bedside_turn.testing.leaks import leaks
-from bedside_turn.testing.scripted import ScriptedMessages, ScriptedModel
+from faststream.nats import NatsBroker
+
+from bedside_turn_testing.book import BOOK_ID, book_info, passages
+from bedside_turn_testing.doubles import DoubleBook, PlayerDouble, SearchDouble
+from bedside_turn_testing.leaks import leaks
+from bedside_turn_testing.scripted import ScriptedMessages, ScriptedModel
 
 NO_WAIT = Retry(attempts=3, base_delay_s=0.0, max_delay_s=0.0)
 

@@ -5,9 +5,8 @@ from functools import cache
 from pathlib import Path
 
 import bedside_guard
-from bedside_guard import Passage, ahead_of, heard_text
-
 import bedside_turn
+from bedside_guard import Passage, ahead_of, heard_text
 
 
 def tokens(text: str) -> set[str]:
