@@ -20,7 +20,7 @@ from bedside_contracts import subjects
 from bedside_contracts.player import CommandRequest, ListenerState, OfferPositions, Seek, StateRequest
 from bedside_contracts.search import CatalogRequest, FindPassage, Recall, Resolve, Target
 from bedside_contracts.turn import Ask, OfferPositionsArgs, TurnCompleted, TurnReply
-from bedside_search.evaluation import query_sets
+from bedside_evaluation import query_sets
 from bedside_turn import intents
 from bedside_turn.tools import RECENT_OFFSETS_MS, targets_of
 

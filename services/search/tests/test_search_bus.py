@@ -19,10 +19,10 @@ from bedside_contracts.search import (
     Target,
 )
 from bedside_embedding import load_minilm
+from bedside_evaluation.corpus_books import artifact_of
 from bedside_guard import NOT_TOLD, Candidate
 from bedside_runtime.bus import call
 from bedside_runtime.errors import RemoteFailure
-from bedside_search.corpus_books import artifact_of
 from bedside_search.engine import SearchEngine
 from bedside_search.handlers import serve_search
 from bedside_search.open_store import open_store

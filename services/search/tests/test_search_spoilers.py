@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from bedside_contracts.search import FindPassage, Recall
 from bedside_embedding import load_minilm
+from bedside_evaluation.corpus_books import artifact_of, corpus_artifact
 from bedside_guard import Passage
-from bedside_search.corpus_books import artifact_of, corpus_artifact
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from bedside_search_testing import chapters_of, leaks, small_passages, words

@@ -1,4 +1,4 @@
-"""Search's commands: `bedside books`, `bedside find`, `bedside eval-search`."""
+"""Search's commands: `bedside books`, `bedside find`."""
 
 import asyncio
 import json
@@ -93,14 +93,6 @@ def find(
             typer.echo(line)
 
 
-def eval_search() -> None:
-    """Recall@1/@4 of dense, sparse and hybrid search on the corpus books (needs ../shared/corpus)."""
-    from bedside_search.eval_search import main  # noqa: PLC0415 - loads the model; only when asked
-
-    raise typer.Exit(code=main())
-
-
 def register(app: typer.Typer) -> None:
     app.command("books")(books)
     app.command("find")(find)
-    app.command("eval-search")(eval_search)

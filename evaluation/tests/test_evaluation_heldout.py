@@ -7,9 +7,9 @@ import statistics
 from typing import Any
 
 import pytest
-from bedside_search.evaluation import QuerySet, query_sets
-from bedside_search.evaluation.books import held_out_sets
-from bedside_search.evaluation.overlap import best_window_overlap, content_words, words
+from bedside_evaluation import QuerySet, query_sets
+from bedside_evaluation.books import held_out_sets
+from bedside_evaluation.overlap import best_window_overlap, content_words, words
 from bedside_testing import corpus_book
 
 HELD_OUT = held_out_sets()

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 from bedside_guard import Passage
-
 from bedside_search.fusion import Fused, Scored, chapter_nudged
 from bedside_search.terms import K1, B, terms
 

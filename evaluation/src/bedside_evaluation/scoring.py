@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bedside_search.evaluation.queryset import NavigationQuery
+from bedside_evaluation.queryset import NavigationQuery
 
 
 class Miss(BaseModel):

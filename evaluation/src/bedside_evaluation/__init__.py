@@ -4,7 +4,7 @@ The query sets name chapters of books in ../shared/corpus; the books themselves 
 run time and never copied here.
 """
 
-from bedside_search.evaluation.books import query_sets
-from bedside_search.evaluation.queryset import NavigationQuery, QuerySet, query
+from bedside_evaluation.books import query_sets
+from bedside_evaluation.queryset import NavigationQuery, QuerySet, query
 
 __all__ = ["NavigationQuery", "QuerySet", "query", "query_sets"]

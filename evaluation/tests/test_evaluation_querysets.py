@@ -9,8 +9,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from bedside_search.evaluation import QuerySet, query_sets
-from bedside_search.evaluation.overlap import (
+from bedside_evaluation import QuerySet, query_sets
+from bedside_evaluation.overlap import (
     PASSAGE_WORDS,
     best_window_overlap,
     content_words,

@@ -1,8 +1,8 @@
 """The retrieval evaluation: corpus books indexed in process, the evaluation helper's
 navigation queries run against them, recall@1 and recall@4 printed per method.
 
-Run with ``bedside eval-search`` or ``python -m bedside_search.eval_search``. It needs
-../shared/corpus (absent on a user's machine: it says so and stops).
+Run with ``bedside eval-search`` or ``python -m bedside_evaluation.eval_search``. It needs
+the shared corpus (``corpus_dir()``; absent on a user's machine: it says so and stops).
 
 It also measures recall's "has it come up" threshold: each query is asked as a question
 from a place just after its last target chapter (it has come up) and from the start of
@@ -23,20 +23,20 @@ import numpy.typing as npt
 from bedside_contracts.ingest import BookArtifact
 from bedside_embedding import Embedder, load_minilm
 from bedside_guard import MAX_ROWS
-
 from bedside_search.behind import COME_UP_THRESHOLD
 from bedside_search.book import ServedBook, vectors_of
-from bedside_search.corpus_books import corpus_artifact
 from bedside_search.engine import SearchEngine, find_order
-from bedside_search.evaluation import query_sets
-from bedside_search.evaluation.alternatives import ChapterIndex, rocchio_dense, score_fusion, two_stage
-from bedside_search.evaluation.books import held_out_sets
-from bedside_search.evaluation.queryset import NavigationQuery
-from bedside_search.evaluation.scoring import RecallResult, evaluate, format_table
 from bedside_search.fusion import FUSION, Fused, FusionRule, Scored, fuse, one_per_chapter_first, rank, single
 from bedside_search.open_store import open_store
 
-CORPUS = Path(__file__).resolve().parents[4].parent / "shared" / "corpus"
+from bedside_evaluation import query_sets
+from bedside_evaluation.alternatives import ChapterIndex, rocchio_dense, score_fusion, two_stage
+from bedside_evaluation.books import held_out_sets
+from bedside_evaluation.corpus import corpus_dir
+from bedside_evaluation.corpus_books import corpus_artifact
+from bedside_evaluation.queryset import NavigationQuery
+from bedside_evaluation.scoring import RecallResult, evaluate, format_table
+
 RANK_DEPTH = 8
 """How many passages a method is judged on: find's largest limit (``FindPassage.limit``), so
 the table says what a find shows. Before the chapter spread the table read 20 passages,
@@ -209,11 +209,12 @@ def threshold_report(after: list[float], before: list[float]) -> list[str]:
     ]
 
 
-async def run(embedder: Embedder, corpus: Path = CORPUS, *, threshold: bool = True) -> str:
+async def run(embedder: Embedder, corpus: Path | None = None, *, threshold: bool = True) -> str:
     results: dict[str, dict[str, RecallResult]] = {}
     costs: dict[str, list[float]] = {}
     places: dict[str, dict[str, float]] = {}
     notes: list[str] = []
+    corpus = corpus_dir() if corpus is None else corpus
     with tempfile.TemporaryDirectory(prefix="bedside-eval-") as directory:
         store = await open_store(path=Path(directory))
         engine = SearchEngine(store, embedder)
@@ -268,8 +269,8 @@ def cost_report(costs: Mapping[str, Sequence[float]]) -> list[str]:
 
 
 def main() -> int:
-    if not CORPUS.is_dir():
-        print(f"{CORPUS} is absent: the evaluation needs the shared corpus", file=sys.stderr)
+    if not corpus_dir().is_dir():
+        print(f"{corpus_dir()} is absent: the evaluation needs the shared corpus", file=sys.stderr)
         return 2
     print(asyncio.run(run(load_minilm())))
     return 0

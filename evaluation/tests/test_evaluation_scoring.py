@@ -1,9 +1,9 @@
 """Recall@k and the results table, on hand-made rankings."""
 
 import pytest
-from bedside_search.evaluation.overlap import best_window_overlap, stems, word_overlap, words
-from bedside_search.evaluation.queryset import NavigationQuery, query
-from bedside_search.evaluation.scoring import (
+from bedside_evaluation.overlap import best_window_overlap, stems, word_overlap, words
+from bedside_evaluation.queryset import NavigationQuery, query
+from bedside_evaluation.scoring import (
     Miss,
     RecallResult,
     distinct_chapters,
