@@ -128,9 +128,11 @@ async def test_at_answers_from_there_without_moving(rig: Rig) -> None:
     offers = len(rig.player.offers)
     reply = await rig.ask(listener, "chapter 1", at_ms=300_000)
     assert reply.preview
-    assert reply.rows == ['0:00:00, chapter 1, "The Harbour Bell"']
+    # the player's own decision from there (a place behind: a move), made as a dry run
+    assert (reply.outcome, reply.rows) == ("moved", ['0:00:00, chapter 1, "The Harbour Bell"'])
+    assert reply.speech == 'From there I would take you to chapter 1, "The Harbour Bell".'
     assert position(rig, listener) == HERE
-    assert len(rig.player.offers) == offers
+    assert [o.preview_at_ms for o in rig.player.offers[offers:]] == [300_000]
     asked = await rig.ask(listener, "who is Ambrose?", at_ms=300_000)
     assert asked.outcome == "answered"
 

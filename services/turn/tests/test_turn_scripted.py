@@ -114,7 +114,7 @@ async def test_no_place_left_is_refused_with_a_reason_to_act_on(rig: Rig) -> Non
     reply = await rig.ask(listener, "the dragon")
     assert reply.outcome == "refused"
     result = model.last_tool_results()[0]
-    assert result.startswith("Refused: none of those places is in the book.")
+    assert result.startswith("Refused: none of the places named is a place in this book (id=9998")
     assert "say you could not find it" in result
     assert_clean(rig, model, HERE, "the dragon")
 

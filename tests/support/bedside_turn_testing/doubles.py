@@ -32,7 +32,8 @@ from bedside_contracts.search import (
     Resolved,
     Target,
 )
-from bedside_guard import MAX_ROWS, Candidate, Passage, ahead_of, heard_text
+from bedside_guard import Candidate, Passage, heard_text
+from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.errors import NotFound
 from faststream.nats import NatsBroker
@@ -140,7 +141,7 @@ class SearchDouble:
 
 @dataclass
 class PlayerDouble:
-    """Positions and the offer arithmetic of DESIGN.md, kept in memory."""
+    """Positions kept in memory, and the player's offer rules (``bedside_player.domain.offer``)."""
 
     books: dict[str, DoubleBook]
     positions: dict[tuple[str, str], int] = field(default_factory=dict)
@@ -167,33 +168,21 @@ class PlayerDouble:
         )
 
     async def offer(self, request: OfferPositions) -> OfferOutcome:
+        """The player's own offer arithmetic on this book's resolutions; a preview changes nothing."""
         self.offers.append(request)
         key = (request.listener, request.book)
-        here = self.positions[key]
+        here = self.positions[key] if request.preview_at_ms is None else request.preview_at_ms
         book = self.books[request.book]
-        places: list[tuple[Passage, int, bool]] = []
-        unresolved: list[str] = []
-        for target in request.targets:
-            resolution = book.resolve(target, here)
-            if resolution.passage is None:
-                unresolved.append(resolution.reason)
-                continue
-            at = resolution.at_ms if resolution.at_ms is not None else resolution.passage.start_ms
-            if all(at != known_at for _, known_at, _ in places):
-                places.append((resolution.passage, at, resolution.named == "chapter"))
-        if not places:
-            return OfferOutcome(
-                outcome="refused", reason="none of those places is in the book", unresolved=unresolved
-            )
-        rows = [Candidate.covering(p, here, at_ms=at, chapter_named=named) for p, at, named in places][
-            :MAX_ROWS
-        ]
-        if len(rows) == 1 and not ahead_of(rows[0].start_ms, here) and request.may_move:
+        resolutions = [book.resolve(target, here) for target in unique_targets(request.targets)]
+        outcome = decide_offer(request, resolutions, here).outcome
+        if request.preview_at_ms is not None:
+            return outcome
+        if outcome.outcome == "moved" and outcome.moved_to is not None:
             self.before_move[key] = here
-            self.place(request.listener, request.book, rows[0].start_ms)
-            return OfferOutcome(outcome="moved", moved_from_ms=here, moved_to=rows[0], unresolved=unresolved)
-        self.rows[key] = rows
-        return OfferOutcome(outcome="listed", rows=rows, unresolved=unresolved)
+            self.place(request.listener, request.book, outcome.moved_to.start_ms)
+        elif outcome.outcome == "listed":
+            self.rows[key] = outcome.rows
+        return outcome
 
     async def command(self, request: CommandRequest) -> CommandResult:
         key = (request.listener, request.book)

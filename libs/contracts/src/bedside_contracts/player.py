@@ -48,6 +48,10 @@ class OfferPositions(Contract):
     turn_id: str = Field(min_length=1, max_length=64)
     targets: list[Target] = Field(min_length=1, max_length=8)
     may_move: bool = True
+    preview_at_ms: Millis | None = Field(
+        default=None,
+        description="decide as if the listener were here, and change nothing (the CLI's --at)",
+    )
 
 
 class OfferOutcome(Contract):

@@ -23,10 +23,13 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
         return NOT_FOUND
     if outcome.outcome == "moved":
         to = outcome.moved_to
+        where = ""
         if to is not None and to.chapter is not None:
             title = f', "{to.chapter_title}"' if to.chapter_title else ""
-            return f"There you are: chapter {to.chapter}{title}."
-        return "There you are."
+            where = f"chapter {to.chapter}{title}"
+        if preview:
+            return f"From there I would take you to {where or 'that place'}."
+        return f"There you are: {where}." if where else "There you are."
     count = len(outcome.rows)
     if preview:
         return f"From there I would put {count} place{'s' if count != 1 else ''} on the screen."

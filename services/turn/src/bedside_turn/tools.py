@@ -20,7 +20,7 @@ from bedside_contracts.turn import (
     Step,
     ToolCallRecord,
 )
-from bedside_guard import MAX_ROWS, Candidate, Passage, distinct_rows, heard_text
+from bedside_guard import Candidate, Passage, heard_text
 from bedside_runtime.errors import CallFailed, RemoteFailure
 from pydantic import BaseModel, ValidationError
 
@@ -133,19 +133,16 @@ class ToolBox:
         permit = self.turn.may_offer()
         if isinstance(permit, Refused):
             return [permit.text], [], True
-        targets = targets_of(args)
-        if self.preview:
-            outcome = await self._preview(targets)
-        else:
-            outcome = await self.backends.offer(
-                OfferPositions(
-                    listener=self.listener,
-                    book=self.book,
-                    turn_id=self.turn.turn_id,
-                    targets=targets,
-                    may_move=permit.may_move,
-                )
+        outcome = await self.backends.offer(
+            OfferPositions(
+                listener=self.listener,
+                book=self.book,
+                turn_id=self.turn.turn_id,
+                targets=targets_of(args),
+                may_move=permit.may_move,
+                preview_at_ms=self.here_ms if self.preview else None,
             )
+        )
         self.last_offer = outcome
         lines, places = outcome_lines(outcome, permit, self.preview)
         rows = [row.label() for row in ([outcome.moved_to] if outcome.moved_to else outcome.rows)]
@@ -221,23 +218,6 @@ class ToolBox:
         self.turn.steps.append(Step(name="tool undo", ms=record.ms))
         return record
 
-    async def _preview(self, targets: list[Target]) -> OfferOutcome:
-        """--at: what the offer would show from there, as rows; nothing is moved or drawn."""
-        resolved = await self.backends.resolve(Resolve(book=self.book, here_ms=self.here_ms, targets=targets))
-        rows = distinct_rows(
-            Candidate.covering(
-                resolution.passage,
-                self.here_ms,
-                at_ms=resolution.at_ms,
-                chapter_named=resolution.named == "chapter",
-            )
-            for resolution in resolved.resolutions
-            if resolution.passage is not None
-        )
-        if not rows:
-            return OfferOutcome(outcome="refused", reason="none of those places is in the book")
-        return OfferOutcome(outcome="listed", rows=rows[:MAX_ROWS])
-
 
 def targets_of(args: OfferPositionsArgs) -> list[Target]:
     """The places named, best first: passage ids as given, then a chapter, a time, an offset."""
@@ -264,7 +244,10 @@ def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tup
         to = outcome.moved_to
         where = f"passage id={to.passage_id}" if to.passage_id is not None else "the place named"
         chapter = f" in chapter {to.chapter}" if to.chapter is not None else ""
-        return [f"Moved: the book now plays from {where}{chapter}."], row_places([to], first_line=0)
+        said = f"Moved: the book now plays from {where}{chapter}."
+        if preview:
+            said = f"Preview only (nothing was moved): from there the book would move to {where}{chapter}."
+        return [said], row_places([to], first_line=0)
     head = "Listed on the screen, best first; they press a row to go there:"
     if preview:
         head = "Preview only (nothing was moved or drawn); from there the list would be:"
