@@ -140,8 +140,6 @@ PlayerEvent = Annotated[
     Field(discriminator="kind"),
 ]
 EventKind = Literal["reported", "seeked", "moved", "listed", "pressed", "cancelled", "joined"]
-MOVE_KINDS: frozenset[str] = frozenset({"seeked", "moved", "pressed"})
-"""Events that move the book: a report older than the newest of these is stale."""
 
 
 # ---------------------------------------------------------------- commands

@@ -32,6 +32,9 @@ PLAYER_STREAM = "PLAYER"
 PLAYER_SUBJECTS = "player.>"
 PLAYER_EVENTS = "player.{listener}.{book}"
 PLAYER_PUSH = "bedside.push.{listener}.{book}"
+"""A public event: the listener's state (``ListenerState``) after every change, for anything
+outside the player that wants to follow a listener (no Bedside service subscribes; the
+page is pushed over SSE by the player itself)."""
 PLAYER_SNAPSHOTS_BUCKET = "bedside-player-snapshots"
 LISTENERS_BUCKET = "bedside-listeners"
 
