@@ -4,6 +4,8 @@ It answers SEARCH_CATALOG and SEARCH_RESOLVE on the bus for synthetic books: a p
 every 30 s, a chapter every 30 minutes. It knows nothing of any real book.
 """
 
+from functools import cached_property
+
 from bedside_contracts import subjects
 from bedside_contracts.common import Failure
 from bedside_contracts.search import (
@@ -17,6 +19,8 @@ from bedside_contracts.search import (
     Target,
 )
 from bedside_guard import Passage
+from bedside_search.book import ServedBook
+from bedside_search.places import resolve_one
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
@@ -72,25 +76,14 @@ class SyntheticBook:
             text=f"the words of passage {pid}",
         )
 
-    def at(self, ms: int) -> Passage | None:
-        if not 0 <= ms <= self.duration_ms:
-            return None
-        return self.passage(min(ms // PASSAGE_MS, self.passages - 1))
+    @cached_property
+    def served(self) -> ServedBook:
+        passages = [p for pid in range(self.passages) if (p := self.passage(pid)) is not None]
+        return ServedBook.of(self.info(), passages, collection="")
 
     def resolve(self, target: Target, here_ms: int) -> Resolution:
-        if target.passage_id is not None:
-            passage = self.passage(target.passage_id)
-            return Resolution(target=target, passage=passage, reason="" if passage else "no such passage")
-        if target.chapter is not None:
-            passage = self.at((target.chapter - 1) * CHAPTER_MS) if target.chapter >= 1 else None
-            return Resolution(
-                target=target, passage=passage, named="chapter", reason="" if passage else "no such chapter"
-            )
-        ms = target.position_ms if target.position_ms is not None else here_ms + (target.offset_ms or 0)
-        passage = self.at(ms)
-        if passage is None:
-            return Resolution(target=target, named="time", reason="outside the book")
-        return Resolution(target=target, passage=passage, at_ms=ms, named="time")
+        """Search's own rules on this book."""
+        return resolve_one(self.served, here_ms, target)
 
 
 class FakeSearch:
@@ -101,6 +94,8 @@ class FakeSearch:
         self.resolves = 0
 
     async def start(self) -> "FakeSearch":
+        for book in self.books.values():
+            assert book.served.passages  # built before the first request, not inside it
         queue = subjects.queue_for("search")
         self.subs.append(await self.client.subscribe(subjects.SEARCH_CATALOG, queue=queue, cb=self._catalog))
         self.subs.append(await self.client.subscribe(subjects.SEARCH_RESOLVE, queue=queue, cb=self._resolve))

@@ -63,7 +63,8 @@ async def test_nothing_above_the_threshold_is_not_offered(rig: Rig) -> None:
         ("chapter 3", "listed", HERE),
         ("back 30 seconds", "moved", HERE - 30_000),
         ("forward two minutes", "listed", HERE),
-        ("forward five minutes", "refused", HERE),
+        ("forward five minutes", "listed", HERE),  # past the end: search's rule stops at the end
+        ("go to 1:00:00", "refused", HERE),  # a time past the end is no place
         ("the start of this chapter", "moved", 90_000),
         ("the end", "listed", HERE),
         ("start from the beginning", "moved", 0),

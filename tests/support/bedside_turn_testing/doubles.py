@@ -36,6 +36,8 @@ from bedside_guard import Candidate, Passage, heard_text
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.errors import NotFound
+from bedside_search.book import ServedBook
+from bedside_search.places import resolve_one
 from faststream.nats import NatsBroker
 
 _STOP_WORDS = """a an and the of to in on at for with was were is it he she they her his him i me my
@@ -63,31 +65,17 @@ def fused_like(overlap_share: float, rank: int) -> float:
 
 @dataclass
 class DoubleBook:
+    """A book held in memory; its places are resolved by search's own rules."""
+
     info: BookInfo
     passages: list[Passage]
+    served: ServedBook = field(init=False, repr=False)
 
-    def by_id(self, passage_id: int) -> Passage | None:
-        return next((p for p in self.passages if p.id == passage_id), None)
-
-    def at(self, ms: int) -> Passage | None:
-        inside = [p for p in self.passages if p.start_ms <= ms < p.end_ms]
-        return inside[0] if inside else None
+    def __post_init__(self) -> None:
+        self.served = ServedBook.of(self.info, self.passages, collection="")
 
     def resolve(self, target: Target, here_ms: int) -> Resolution:
-        if target.passage_id is not None:
-            passage = self.by_id(target.passage_id)
-            return Resolution(target=target, passage=passage, reason="" if passage else "no such passage")
-        if target.chapter is not None:
-            first = next((p for p in self.passages if p.chapter == target.chapter), None)
-            return Resolution(
-                target=target, passage=first, named="chapter", reason="" if first else "no such chapter"
-            )
-        ms = target.position_ms if target.position_ms is not None else here_ms + (target.offset_ms or 0)
-        ms = max(0, ms)
-        passage = self.at(ms)
-        if passage is None:
-            return Resolution(target=target, named="time", reason="that time is past the end of the book")
-        return Resolution(target=target, passage=passage, at_ms=ms, named="time")
+        return resolve_one(self.served, here_ms, target)
 
 
 @dataclass
