@@ -29,9 +29,18 @@ def unheard_words(passages: list[Passage], here_ms: int) -> set[str]:
 
 
 def unheard_titles(passages: list[Passage], here_ms: int) -> set[str]:
-    """Titles of chapters the listener has not begun."""
+    """Titles of chapters the listener has not begun, unless the words heard already say them.
+
+    A title that is a name heard earlier ("Merrylegs", chapter 9 of Black Beauty, is a pony
+    met in chapter 4) tells nothing when it appears in a heard line, so it is not counted.
+    """
     begun = {p.chapter for p in passages if not ahead_of(p.start_ms, here_ms)}
-    return {p.chapter_title for p in passages if p.chapter not in begun}
+    heard = " ".join(heard_text(p, here_ms) for p in passages).lower()
+    return {
+        p.chapter_title
+        for p in passages
+        if p.chapter not in begun and not re.search(rf"\b{re.escape(p.chapter_title.lower())}\b", heard)
+    }
 
 
 @cache
