@@ -363,6 +363,7 @@ async def test_turns_are_forwarded_and_a_silent_turn_service_is_a_504(
 ) -> None:
     listener, token = await new_listener(bus)
     device = Device(system, listener, token, "phone")
+    await device.report(2_400_000, 0)
     asked: list[Ask] = []
 
     async def answer(msg: Msg) -> None:
@@ -381,6 +382,7 @@ async def test_turns_are_forwarded_and_a_silent_turn_service_is_a_504(
         "phone",
         "who?",
     )
+    assert asked[0].here_ms == 2_400_000  # the player sends the position it holds
     await sub.unsubscribe()
 
     async def ignore(msg: Msg) -> None:

@@ -103,6 +103,15 @@ async def test_a_question_quotes_the_best_heard_passage_with_its_chapter(rig: Ri
     assert not leaks(reply.speech, rig.passages, HERE, {"who is Tamsin"})
 
 
+async def test_a_position_sent_with_the_ask_is_used_without_asking_the_player(rig: Rig) -> None:
+    listener = rig.listener_at(0)  # the double would say nothing has been heard
+    asked = rig.player.state_requests
+    reply = await rig.ask(listener, "who is Tamsin?", here_ms=HERE)
+    assert reply.outcome == "answered"
+    assert "Tamsin" in reply.speech
+    assert rig.player.state_requests == asked
+
+
 async def test_a_question_about_what_is_ahead_has_not_come_up(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "who is Mortimer Sleet?")

@@ -136,12 +136,14 @@ class PlayerDouble:
     rows: dict[tuple[str, str], list[Candidate]] = field(default_factory=dict)
     before_move: dict[tuple[str, str], int] = field(default_factory=dict)
     offers: list[OfferPositions] = field(default_factory=list)
+    state_requests: int = 0
 
     def place(self, listener: str, book: str, position_ms: int) -> None:
         self.positions[(listener, book)] = position_ms
         self.rows.pop((listener, book), None)
 
     async def state(self, request: StateRequest) -> ListenerState:
+        self.state_requests += 1
         key = (request.listener, request.book)
         if key not in self.positions:
             raise NotFound("no such listener in that book")

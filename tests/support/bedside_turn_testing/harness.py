@@ -53,9 +53,14 @@ class Rig:
         return listener
 
     async def ask(
-        self, listener: str, utterance: str, book: str = BOOK_ID, at_ms: int | None = None
+        self,
+        listener: str,
+        utterance: str,
+        book: str = BOOK_ID,
+        at_ms: int | None = None,
+        here_ms: int | None = None,
     ) -> TurnReply:
-        request = Ask(listener=listener, book=book, utterance=utterance, at_ms=at_ms)
+        request = Ask(listener=listener, book=book, utterance=utterance, at_ms=at_ms, here_ms=here_ms)
         return await call(self.broker.connection, subjects.TURN_ASK, request, TurnReply, timeout_s=10.0)
 
     def sent_messages(self, model: ScriptedModel) -> str:

@@ -24,6 +24,11 @@ class Ask(Contract):
     at_ms: Millis | None = Field(
         default=None, description="answer as if the listener were here (the CLI's --at); not a move"
     )
+    here_ms: Millis | None = Field(
+        default=None,
+        description="where the listener is, from the player that took the request; "
+        "without it the turn asks the player",
+    )
 
 
 class TurnReply(Contract):

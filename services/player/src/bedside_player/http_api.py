@@ -247,7 +247,14 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
     @app.post(base + "/turns", response_model=TurnReply)
     async def turn(own: Own, body: TurnBody) -> TurnReply:
         timeout = TURN_TIMEOUTS * service.settings.request_timeout_s
-        question = Ask(listener=own.listener, book=own.book.id, utterance=body.utterance, device=body.device)
+        here = await service.player.catch_up(own.listener, own.book.id)  # the player has the position
+        question = Ask(
+            listener=own.listener,
+            book=own.book.id,
+            utterance=body.utterance,
+            device=body.device,
+            here_ms=here.position_ms,
+        )
         return await call(
             service.broker.connection, subjects.TURN_ASK, question, TurnReply, timeout_s=timeout
         )

@@ -79,8 +79,11 @@ class TurnService:
         return self.model if self.client is not None else KEYLESS
 
     async def _here(self, ask: Ask) -> int:
+        """Where the turn stands: the --at place, the position the asking edge sent, or the player's."""
         if ask.at_ms is not None:
             return ask.at_ms
+        if ask.here_ms is not None:
+            return ask.here_ms
         state = await self.backends.state(StateRequest(listener=ask.listener, book=ask.book))
         return state.position_ms
 
