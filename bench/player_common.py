@@ -16,8 +16,8 @@ from pathlib import Path
 
 import httpx
 import nats
-from bedside_player.fake_search import FakeSearch, SyntheticBook
 from bedside_player.listeners import Listeners
+from bedside_player_testing import FakeSearch, SyntheticBook
 from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
 from nats.aio.client import Client
 from nats.aio.msg import Msg

@@ -8,13 +8,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bedside_embedding import load_minilm
+from bedside_evaluation import query_sets
+from bedside_evaluation.corpus import corpus_dir
+from bedside_evaluation.corpus_books import corpus_artifact
 from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
-from bedside_search.corpus_books import corpus_artifact
 from bedside_search.engine import SearchEngine
-from bedside_search.evaluation import query_sets
 from bedside_search.open_store import open_store
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+CORPUS = corpus_dir()
 BOOK = "black_beauty"
 
 

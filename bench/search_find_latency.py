@@ -46,7 +46,7 @@ async def main() -> None:
             for query in bench.queries:
                 started = time.perf_counter()
                 request = FindPassage(book=book.id, here_ms=here, query=query)
-                await call(client, subjects.SEARCH_FIND, request, FoundPassages)
+                await call(client.connection, subjects.SEARCH_FIND, request, FoundPassages)
                 over_nats.append((time.perf_counter() - started) * 1000)
         finally:
             await client.stop()

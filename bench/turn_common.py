@@ -18,6 +18,7 @@ import nats
 from bedside_contracts import subjects
 from bedside_contracts.ingest import IngestBook
 from bedside_contracts.search import BookInfo, Catalog, CatalogRequest
+from bedside_evaluation.corpus import corpus_dir
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_runtime.health import wait_until_healthy
 from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
@@ -28,7 +29,7 @@ from bedside.processes import ServiceProcesses
 from bench.report import percentile
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS = corpus_dir()
 
 
 def summary(values_ms: Sequence[float]) -> str:

@@ -1,9 +1,11 @@
 """Keyless turns over the bus on Black Beauty, beside the floor: the same tool calls alone.
 
 Real processes (search, ingest, player, turn) on a fresh bus; Black Beauty from
-../shared/corpus is ingested first. Each timed turn is one ``TURN_ASK`` request from
-this client, as ``bedside ask`` sends it. After each turn its ``TurnCompleted`` event is
-read and the very same requests are sent again directly (the listener's state, then
+the shared corpus is ingested first. Each utterance is asked twice, each time as one
+``TURN_ASK`` request from this client: as ``bedside ask`` sends it (the turn asks the
+player where the listener is) and as the player sends a device's turn (with the position,
+``Ask.here_ms``). After each turn its ``TurnCompleted`` event is read and the very same
+requests are sent again directly (the listener's state when the turn asked for it, then
 every tool call with the same arguments, plus the reads the router makes for "the start
 of this chapter" and "the end"): that is the floor, measured in the same run. The
 listener is put back in place (untimed) after each, so every turn starts at the same spot.
@@ -18,9 +20,9 @@ from typing import Any
 
 from bedside_contracts import subjects
 from bedside_contracts.player import CommandRequest, ListenerState, OfferPositions, Seek, StateRequest
-from bedside_contracts.search import CatalogRequest, FindPassage, Recall, Resolve, Target
+from bedside_contracts.search import BookInfo, CatalogRequest, FindPassage, Recall, Resolve, Target
 from bedside_contracts.turn import Ask, OfferPositionsArgs, TurnCompleted, TurnReply
-from bedside_search.evaluation import query_sets
+from bedside_evaluation import query_sets
 from bedside_turn import intents
 from bedside_turn.tools import RECENT_OFFSETS_MS, targets_of
 
@@ -55,10 +57,13 @@ async def place(system: System, book: str, here_ms: int) -> None:
     await system.request(subjects.PLAYER_COMMAND, command.model_dump(mode="json"))
 
 
-async def replay(system: System, book: str, here_ms: int, duration_ms: int, event: TurnCompleted) -> float:
+async def replay(
+    system: System, book: str, here_ms: int, duration_ms: int, event: TurnCompleted, *, asked_state: bool
+) -> float:
     """The same requests the turn made, sent directly; their total time in ms."""
     started = time.perf_counter()
-    await call(system, subjects.PLAYER_STATE, StateRequest(listener=LISTENER, book=book))
+    if asked_state:
+        await call(system, subjects.PLAYER_STATE, StateRequest(listener=LISTENER, book=book))
     intent = intents.read(event.utterance)
     if isinstance(intent, intents.ThisChapterStart):
         await call(
@@ -101,6 +106,24 @@ async def call(system: System, subject: str, body: Any) -> None:
     PER_SUBJECT.setdefault(subject, []).append((time.perf_counter() - started) * 1000)
 
 
+async def timed_turn(
+    system: System, info: BookInfo, here: int, utterance: str, position_sent: bool
+) -> tuple[float, float, TurnCompleted]:
+    """One turn asked from ``here`` and its floor, in ms, with the turn's record."""
+    await place(system, info.id, here)
+    ask = Ask(listener=LISTENER, book=info.id, utterance=utterance, here_ms=here if position_sent else None)
+    started = time.perf_counter()
+    reply = TurnReply.model_validate(await system.request(subjects.TURN_ASK, ask.model_dump()))
+    took = (time.perf_counter() - started) * 1000
+    subject = subjects.TURN_COMPLETED.format(listener=LISTENER, book=info.id)
+    message = await system.nc.jetstream().get_last_msg(subjects.TURNS_STREAM, subject)
+    event = TurnCompleted.model_validate_json(message.data or b"")
+    assert event.turn_id == reply.turn_id
+    await place(system, info.id, here)
+    floor = await replay(system, info.id, here, info.duration_ms, event, asked_state=not position_sent)
+    return took, floor, event
+
+
 async def main(rounds: int) -> None:
     system = await System().start()
     try:
@@ -108,36 +131,34 @@ async def main(rounds: int) -> None:
         here = info.chapters[24].start_ms + 60_000
         navigation = [q.text for qs in query_sets() if qs.book == "black_beauty" for q in qs.queries][::3]
         utterances = [*navigation, *NAMED, *QUESTIONS]
-        js = system.nc.jetstream()
-        subject = subjects.TURN_COMPLETED.format(listener=LISTENER, book=info.id)
         turns: list[float] = []
         floors: list[float] = []
+        sent_turns: list[float] = []
+        sent_floors: list[float] = []
         by_kind: dict[str, list[float]] = {}
         steps: dict[str, list[float]] = {}
         for round_no in range(rounds + 1):
             for utterance in utterances:
-                await place(system, info.id, here)
-                ask = Ask(listener=LISTENER, book=info.id, utterance=utterance)
-                started = time.perf_counter()
-                reply = TurnReply.model_validate(await system.request(subjects.TURN_ASK, ask.model_dump()))
-                took = (time.perf_counter() - started) * 1000
-                message = await js.get_last_msg(subjects.TURNS_STREAM, subject)
-                event = TurnCompleted.model_validate_json(message.data or b"")
-                assert event.turn_id == reply.turn_id
-                await place(system, info.id, here)
-                floor = await replay(system, info.id, here, info.duration_ms, event)
-                if round_no == 0:
-                    PER_SUBJECT.clear()
-                    continue  # warm-up: caches, connections, first embeddings
-                for step in event.steps:
-                    steps.setdefault(step.name, []).append(step.ms)
-                turns.append(took)
-                floors.append(floor)
-                by_kind.setdefault(type(intents.read(utterance)).__name__, []).append(took - floor)
+                for position_sent in (False, True):
+                    took, floor, event = await timed_turn(system, info, here, utterance, position_sent)
+                    if round_no == 0:
+                        PER_SUBJECT.clear()
+                        continue  # warm-up: caches, connections, first embeddings
+                    if position_sent:
+                        sent_turns.append(took)
+                        sent_floors.append(floor)
+                        continue
+                    for step in event.steps:
+                        steps.setdefault(step.name, []).append(step.ms)
+                    turns.append(took)
+                    floors.append(floor)
+                    by_kind.setdefault(type(intents.read(utterance)).__name__, []).append(took - floor)
         print(f"book black_beauty: {info.passages} passages; {len(utterances)} utterances x {rounds} rounds")
         print(f"keyless turn over the bus   {summary(turns)}")
         print(f"floor (same calls, direct)  {summary(floors)}")
         print(f"turn minus floor            {summary([t - f for t, f in zip(turns, floors, strict=True)])}")
+        print(f"position sent with the Ask  {summary(sent_turns)}")
+        print(f"its floor (no state request) {summary(sent_floors)}")
         for kind, extra in sorted(by_kind.items()):
             print(f"  overhead for {kind:<16} {summary(extra)}")
         print("floor by request:")
@@ -147,7 +168,10 @@ async def main(rounds: int) -> None:
         for name, values in sorted(steps.items()):
             print(f"  {name:<24} {summary(values)}")
         print()
-        report(latency_figures("turn keyless over NATS", turns, floors, detail=f" ({len(turns)} turns, BB)"))
+        detail = f" ({len(turns)} turns, BB)"
+        figures = latency_figures("turn keyless over NATS", turns, floors, detail=detail)
+        figures += latency_figures("turn keyless, position sent", sent_turns, sent_floors, detail=detail)
+        report(figures)
     finally:
         await system.stop()
 

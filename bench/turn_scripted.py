@@ -21,9 +21,9 @@ from bedside_contracts import subjects
 from bedside_contracts.search import FindPassage, FoundPassages
 from bedside_runtime.bus import call
 from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
-from bedside_turn.testing.book import BOOK_ID
-from bedside_turn.testing.harness import Rig, start_rig
-from bedside_turn.testing.scripted import Say, Use
+from bedside_turn_testing.book import BOOK_ID
+from bedside_turn_testing.harness import Rig, start_rig
+from bedside_turn_testing.scripted import Say, Use
 
 from bench.report import Figure, percentile, report
 from bench.turn_common import summary
@@ -67,7 +67,7 @@ async def main(turns: int) -> None:
                 if n >= 20:
                     times[name].append(took)
             started = time.perf_counter()
-            await call(rig.broker, subjects.SEARCH_FIND, request, FoundPassages)
+            await call(rig.broker.connection, subjects.SEARCH_FIND, request, FoundPassages)
             if n >= 20:
                 direct.append((time.perf_counter() - started) * 1000)
         for name, values in times.items():

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from bedside_contracts import subjects
 from bedside_contracts.search import FindPassage, FoundPassages
-from bedside_search.evaluation import query_sets
+from bedside_evaluation import query_sets
 
 from bench.turn_common import CORPUS, System
 

@@ -124,6 +124,14 @@ def status() -> None:
         raise typer.Exit(code=1)
 
 
+@app.command("eval-search")
+def eval_search() -> None:
+    """Recall@1/@4 of dense, sparse and hybrid search on the corpus books (needs the shared corpus)."""
+    from bedside_evaluation.eval_search import main  # noqa: PLC0415 - loads the model; only when asked
+
+    raise typer.Exit(code=main())
+
+
 register_service_commands(app)
 
 

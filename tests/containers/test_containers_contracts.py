@@ -233,11 +233,11 @@ def test_the_contracts_hold_between_containers(deployed: Deployed) -> None:
     print(
         f"\n[containers] ingest {seen['report'].passages} passages; "
         f"catalog {[b.id for b in seen['catalog'].books]}; "
-        f"find {len(seen['found'].lines)} lines; report seq {seen['accepted']['seq']}; "
+        f"find {len(seen['found'].places)} places; report seq {seen['accepted']['seq']}; "
         f"turn {seen['turn'].outcome} ({seen['turn'].mode})"
     )
     assert [b.id for b in seen["catalog"].books] == ["sample"]
-    assert seen["found"].lines
+    assert seen["found"].places
     assert seen["state"]["position_ms"] == 90_000
     assert seen["state"]["seq"] == seen["accepted"]["seq"]
     assert seen["turn"].mode == "keyless"

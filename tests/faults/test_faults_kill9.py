@@ -259,9 +259,9 @@ async def test_kill_9_each_service_under_load(stack: Stack) -> None:
     assert catalog_after == catalog_before
     # Search's state is its catalog. Its ranking is printed, not asserted: after a restart
     # the fused ranking's tail can change order (seen: index 6 of 8 swapped).
-    same_lines = find_after.lines == find_before.lines
-    print(f"[kill -9] search's answer to a fixed find identical after its restart: {same_lines}")
-    assert find_after.lines[0] == find_before.lines[0], "the best hit changed after search restarted"
+    same_places = find_after.places == find_before.places
+    print(f"[kill -9] search's answer to a fixed find identical after its restart: {same_places}")
+    assert find_after.places[0] == find_before.places[0], "the best hit changed after search restarted"
 
 
 async def test_player_state_after_kill_and_replay_is_identical(stack: Stack) -> None:

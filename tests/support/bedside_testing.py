@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from bedside_contracts.subjects import SERVICES
+from bedside_evaluation.corpus import corpus_dir
 from bedside_runtime.health import wait_until_healthy
 from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
 from bedside_runtime.settings import Settings
@@ -19,8 +20,7 @@ from bedside_runtime.settings import Settings
 from bedside.processes import ServiceProcesses
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared"
-CORPUS = SHARED / "corpus"
+CORPUS = corpus_dir()
 
 
 def start_test_nats(name: str = "test") -> NatsServer:

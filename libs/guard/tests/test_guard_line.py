@@ -12,7 +12,6 @@ from bedside_guard import (
     clock,
     distinct_rows,
     heard_text,
-    hit_line,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -44,12 +43,20 @@ def test_clock_prints_hours_minutes_seconds() -> None:
 
 
 def test_a_hit_ahead_is_a_time_and_an_id() -> None:
-    assert hit_line(passage(), here_ms=60_000) == f"[0:01:00, id=7] {NOT_TOLD}"
+    assert Candidate.hit(passage(), here_ms=60_000).line() == f"[0:01:00, id=7] {NOT_TOLD}"
 
 
 def test_a_hit_behind_carries_its_chapter_and_words() -> None:
-    line = hit_line(passage(), here_ms=90_000)
-    assert line.startswith('[0:01:00, id=7] chapter 3, "The Lantern Goes Out": Ada lifted')
+    hit = Candidate.hit(passage(), here_ms=90_000)
+    assert hit.line().startswith('[0:01:00, id=7] chapter 3, "The Lantern Goes Out": Ada lifted')
+    assert (hit.passage_id, hit.start_ms, hit.ahead, hit.chapter) == (7, 60_000, False, 3)
+
+
+def test_a_hit_on_the_passage_holding_the_line_without_heard_words_shows_none() -> None:
+    hit = Candidate.hit(passage(), here_ms=75_000)  # no cues: nothing of it counts as heard
+    assert not hit.ahead
+    assert hit.words is None
+    assert hit.line() == f"[0:01:00, id=7] {NOT_TOLD}"
 
 
 def test_only_cues_before_the_line_are_heard_in_the_passage_that_holds_it() -> None:
@@ -107,17 +114,18 @@ def test_nothing_of_a_place_ahead_reaches_a_line_or_a_row(
         chapter_title=title,
         text=text,
     )
-    line = hit_line(place, here_ms)
+    hit = Candidate.hit(place, here_ms)
     row = Candidate.covering(place, here_ms, chapter_named=True)
     if not ahead_of(start_ms, here_ms):
         return
-    shown = " ".join([line, row.label(), row.model_dump_json()])
+    shown = " ".join([hit.line(), hit.label(), hit.model_dump_json(), row.label(), row.model_dump_json()])
     # Only the time, the id and a fixed vocabulary may appear; nothing of the passage.
     fixed = set(re.findall(r"[a-z_]+", NOT_TOLD + " chapter further on covered"))
     fixed |= set(Candidate.model_fields) | {"true", "false", "null", "id"}
     assert set(re.findall(r"[a-z_]+", shown.lower())) <= fixed
     assert row.words is None
     assert row.chapter_title is None
+    assert (hit.words, hit.chapter_title, hit.chapter) == (None, None, None)
 
 
 def test_a_row_drawn_behind_is_covered_again_once_the_listener_goes_back_before_it() -> None:

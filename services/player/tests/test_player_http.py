@@ -19,9 +19,9 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.turn import Ask, TurnReply
-from bedside_player.fake_search import FakeSearch, SyntheticBook
 from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
+from bedside_player_testing import FakeSearch, SyntheticBook
 from bedside_runtime.nats_server import free_port
 from bedside_testing import RunningSystem
 from nats.aio.client import Client
@@ -437,11 +437,43 @@ async def test_list_press_cancel_and_undo_over_http(system: RunningSystem, bus: 
     await device.close()
 
 
+async def test_a_preview_offer_decides_from_there_and_appends_nothing(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus)
+    device = Device(system, listener, token, "phone")
+    await device.report(1_800_000, 0)
+    before = await subject_seq(bus, listener)
+    offer = {"listener": listener, "book": "b1", "turn_id": "p1", "targets": [{"passage_id": 100}]}
+
+    async def ask(**more: int) -> dict[str, Any]:
+        data = (
+            await bus.request(subjects.PLAYER_OFFER, json.dumps({**offer, **more}).encode(), timeout=10)
+        ).data
+        reply: dict[str, Any] = json.loads(data)
+        return reply
+
+    # passage 100 (50:00) is ahead of the listener: one covered row, as the real offer would draw
+    assert (await ask(preview_at_ms=600_000))["outcome"] == "listed"
+    # from further on it is behind, so the same rule moves there: reported, not done
+    moved = await ask(preview_at_ms=4_000_000)
+    assert (moved["outcome"], moved["moved_to"]["start_ms"], moved["moved_from_ms"]) == (
+        "moved",
+        3_000_000,
+        4_000_000,
+    )
+    assert await subject_seq(bus, listener) == before
+    state = await device.state()
+    assert (state["position_ms"], state["rows"]) == (1_800_000, [])
+    await device.close()
+
+
 async def test_turns_are_forwarded_and_a_silent_turn_service_is_a_504(
     system: RunningSystem, bus: Client
 ) -> None:
     listener, token = await new_listener(bus)
     device = Device(system, listener, token, "phone")
+    await device.report(2_400_000, 0)
     asked: list[Ask] = []
 
     async def answer(msg: Msg) -> None:
@@ -460,6 +492,7 @@ async def test_turns_are_forwarded_and_a_silent_turn_service_is_a_504(
         "phone",
         "who?",
     )
+    assert asked[0].here_ms == 2_400_000  # the player sends the position it holds
     await sub.unsubscribe()
 
     async def ignore(msg: Msg) -> None:

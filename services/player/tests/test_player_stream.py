@@ -15,10 +15,10 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.player import PositionReported
 from bedside_player.cli import first_start
-from bedside_player.fake_search import FakeSearch, SyntheticBook
 from bedside_player.listeners import Listeners
 from bedside_player.replay import rebuild, snapshots, write_snapshot
 from bedside_player.store import EventStore, WrongLastSequence, subject_of
+from bedside_player_testing import FakeSearch, SyntheticBook
 from bedside_runtime.health import wait_until_healthy
 from bedside_runtime.nats_server import free_port
 from bedside_runtime.settings import Settings

@@ -19,10 +19,10 @@ from bedside_contracts.search import (
     Target,
 )
 from bedside_embedding import load_minilm
-from bedside_guard import NOT_TOLD, hit_line
+from bedside_evaluation.corpus_books import artifact_of
+from bedside_guard import NOT_TOLD, Candidate
 from bedside_runtime.bus import call
 from bedside_runtime.errors import RemoteFailure
-from bedside_search.corpus_books import artifact_of
 from bedside_search.engine import SearchEngine
 from bedside_search.handlers import serve_search
 from bedside_search.open_store import open_store
@@ -62,13 +62,15 @@ async def test_find_covers_the_whole_book_and_every_line_is_the_guards(
     broker: NatsBroker, engine: SearchEngine
 ) -> None:
     request = FindPassage(book="small", here_ms=0, query="the little dog fell through the ice")
-    found = await call(broker, subjects.SEARCH_FIND, request, FoundPassages)
+    found = await call(broker.connection, subjects.SEARCH_FIND, request, FoundPassages)
     assert found.hits[0].chapter == 2
     book = engine.book("small")
-    expected = [hit_line(p, 0) for h in found.hits if (p := book.passage(h.passage_id)) is not None]
-    assert found.lines == expected
-    assert all(NOT_TOLD in line and "Pepper" not in line for line in found.lines)
-    assert len(found.lines) == 8
+    expected = [Candidate.hit(p, 0) for h in found.hits if (p := book.passage(h.passage_id)) is not None]
+    assert found.places == expected
+    lines = [place.line() for place in found.places]
+    assert all(NOT_TOLD in line and "Pepper" not in line for line in lines)
+    assert all("Pepper" not in place.model_dump_json() for place in found.places)
+    assert len(found.places) == 8
     # Served order: each chapter's best passage first (best first), then the rest (best first).
     chapters = [h.chapter for h in found.hits]
     firsts = len(set(chapters))
@@ -82,16 +84,16 @@ async def test_find_behind_the_line_shows_chapter_and_words(broker: NatsBroker) 
     request = FindPassage(
         book="small", here_ms=12 * PASSAGE_MS, query="the little dog fell through the ice", limit=2
     )
-    found = await call(broker, subjects.SEARCH_FIND, request, FoundPassages)
-    assert len(found.lines) == 2
-    assert 'chapter 2, "The Frozen Canal"' in found.lines[0]
-    assert "Pepper" in found.lines[0]
+    found = await call(broker.connection, subjects.SEARCH_FIND, request, FoundPassages)
+    assert len(found.places) == 2
+    assert 'chapter 2, "The Frozen Canal"' in found.places[0].line()
+    assert "Pepper" in found.places[0].line()
 
 
 async def test_recall_reads_only_behind_the_line(broker: NatsBroker) -> None:
     here = 6 * PASSAGE_MS  # chapters 1 and 2 heard
     asked = Recall(book="small", here_ms=here, question="what happened to the terrier on the frozen canal")
-    recalled = await call(broker, subjects.SEARCH_RECALL, asked, Recalled)
+    recalled = await call(broker.connection, subjects.SEARCH_RECALL, asked, Recalled)
     assert recalled.come_up
     assert recalled.hits[0].chapter == 2
     assert recalled.hits[1].chapter == 1  # each chapter's best passage before a second of one
@@ -99,16 +101,18 @@ async def test_recall_reads_only_behind_the_line(broker: NatsBroker) -> None:
     about_ahead = Recall(
         book="small", here_ms=here, question="the clockwork heron with copper feathers", limit=8
     )
-    reply = await call(broker, subjects.SEARCH_RECALL, about_ahead, Recalled)
+    reply = await call(broker.connection, subjects.SEARCH_RECALL, about_ahead, Recalled)
     assert all(h.start_ms < here for h in reply.hits)
-    assert all("heron" not in line for line in reply.lines)
+    assert all("heron" not in place.line() for place in reply.places)
 
 
 async def test_recall_says_it_has_not_come_up_when_nothing_behind_is_relevant(broker: NatsBroker) -> None:
     asked = Recall(book="small", here_ms=PASSAGE_MS, question="the mechanical bird caught on the weathervane")
-    recalled = await call(broker, subjects.SEARCH_RECALL, asked, Recalled)
-    assert recalled == Recalled(come_up=False, lines=[], hits=[])
-    at_start = await call(broker, subjects.SEARCH_RECALL, asked.model_copy(update={"here_ms": 0}), Recalled)
+    recalled = await call(broker.connection, subjects.SEARCH_RECALL, asked, Recalled)
+    assert recalled == Recalled(come_up=False, places=[], hits=[])
+    at_start = await call(
+        broker.connection, subjects.SEARCH_RECALL, asked.model_copy(update={"here_ms": 0}), Recalled
+    )
     assert not at_start.come_up
 
 
@@ -117,14 +121,12 @@ async def test_recall_in_the_holding_passage_counts_only_heard_cues(broker: Nats
     asked = Recall(
         book="small", here_ms=here, question="a lantern that never blew out, soldering all night", limit=8
     )
-    recalled = await call(broker, subjects.SEARCH_RECALL, asked, Recalled)
+    recalled = await call(broker.connection, subjects.SEARCH_RECALL, asked, Recalled)
     assert recalled.come_up
-    holding = next(
-        line for line, hit in zip(recalled.lines, recalled.hits, strict=True) if hit.passage_id == 1
-    )
+    holding = next(place.line() for place in recalled.places if place.passage_id == 1)
     assert "fisherman" in holding
     assert "amber" not in holding
-    assert all(not leaks(line, small_passages(), here) for line in recalled.lines)
+    assert all(not leaks(place.line(), small_passages(), here) for place in recalled.places)
 
 
 async def test_resolve_reports_each_target_in_order(broker: NatsBroker) -> None:
@@ -137,7 +139,10 @@ async def test_resolve_reports_each_target_in_order(broker: NatsBroker) -> None:
         Target(passage_id=1000),
     ]
     resolved = await call(
-        broker, subjects.SEARCH_RESOLVE, Resolve(book="small", here_ms=200_000, targets=targets), Resolved
+        broker.connection,
+        subjects.SEARCH_RESOLVE,
+        Resolve(book="small", here_ms=200_000, targets=targets),
+        Resolved,
     )
     places = [(r.passage.id if r.passage else None, r.at_ms, r.named) for r in resolved.resolutions]
     assert places == [
@@ -152,7 +157,7 @@ async def test_resolve_reports_each_target_in_order(broker: NatsBroker) -> None:
 
 
 async def test_the_catalog_lists_the_book(broker: NatsBroker) -> None:
-    catalog = await call(broker, subjects.SEARCH_CATALOG, CatalogRequest(), Catalog)
+    catalog = await call(broker.connection, subjects.SEARCH_CATALOG, CatalogRequest(), Catalog)
     assert [b.id for b in catalog.books] == ["small"]
     assert [c.n for c in catalog.books[0].chapters] == [1, 2, 3, 4]
     assert catalog.books[0].passages == 12
@@ -166,7 +171,7 @@ async def test_an_unknown_book_is_a_not_found_reply(broker: NatsBroker) -> None:
         (subjects.SEARCH_CATALOG, CatalogRequest(book="nope"), Catalog),
     ):
         with pytest.raises(RemoteFailure) as raised:
-            await call(broker, subject, request, model)
+            await call(broker.connection, subject, request, model)
         assert raised.value.failure.code == "not_found"
         assert "no book 'nope' is indexed" in raised.value.failure.error
 
@@ -209,7 +214,7 @@ async def test_same_version_is_a_no_op_and_a_new_version_replaces_the_old(tmp_pa
         assert served.version == second.version
         assert await store.book_collections() == [served.collection]
         found = await engine.find(FindPassage(book="small", here_ms=10**7, query="ferryman shanty", limit=1))
-        assert "shanty" in found.lines[0]
+        assert "shanty" in found.places[0].line()
     finally:
         await store.close()
 

@@ -11,8 +11,8 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookIngested, BookReady
 from bedside_embedding import load_minilm
+from bedside_evaluation.corpus_books import artifact_of
 from bedside_search.consumer import consume_books
-from bedside_search.corpus_books import artifact_of
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from bedside_search_testing import chapters_of, small_passages

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
+from bedside_evaluation.alternatives import ChapterIndex, rocchio_dense, score_fusion, two_stage
 from bedside_guard import Passage
-from bedside_search.evaluation.alternatives import ChapterIndex, rocchio_dense, score_fusion, two_stage
 from bedside_search.fusion import (
     FUSION,
     Fused,

@@ -13,9 +13,9 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookIngested
 from bedside_embedding import load_minilm
+from bedside_evaluation.corpus_books import artifact_of
 from bedside_runtime.health import wait_until_healthy
 from bedside_runtime.nats_server import NatsServer, free_port
-from bedside_search.corpus_books import artifact_of
 from bedside_search_testing import chapters_of, small_passages
 from bedside_testing import RunningSystem, start_system, start_test_nats
 from nats.js.api import StreamConfig

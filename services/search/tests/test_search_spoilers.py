@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from bedside_contracts.search import FindPassage, Recall
 from bedside_embedding import load_minilm
+from bedside_evaluation.corpus_books import artifact_of, corpus_artifact
 from bedside_guard import Passage
-from bedside_search.corpus_books import artifact_of, corpus_artifact
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from bedside_search_testing import chapters_of, leaks, small_passages, words
@@ -44,9 +44,11 @@ class Served:
         recalled = self.loop.run_until_complete(
             self.engine.recall(Recall(book=self.book, here_ms=here_ms, question=query, limit=8))
         )
-        assert len(found.lines) == 8
-        for line in [*found.lines, *recalled.lines]:
-            assert not leaks(line, self.passages, here_ms), (here_ms, query, line)
+        assert len(found.places) == 8
+        for place in [*found.places, *recalled.places]:
+            carried = f"{place.chapter_title or ''} {place.words or ''}"  # what the structure itself holds
+            for shown in (place.line(), carried):
+                assert not leaks(shown, self.passages, here_ms), (here_ms, query, shown)
         assert all(hit.start_ms < here_ms for hit in recalled.hits)
 
 

@@ -1,7 +1,7 @@
 """The keyless router's reading of utterances (plain code)."""
 
 import pytest
-from bedside_search.evaluation import query_sets
+from bedside_evaluation import query_sets
 from bedside_turn import intents
 from bedside_turn.intents import (
     BookEnd,

@@ -9,9 +9,9 @@ from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_turn import speech
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
-from bedside_turn.testing.book import BOOK_ID
-from bedside_turn.testing.harness import Rig, start_rig
-from bedside_turn.testing.leaks import leaks
+from bedside_turn_testing.book import BOOK_ID
+from bedside_turn_testing.harness import Rig, start_rig
+from bedside_turn_testing.leaks import leaks
 
 HERE = 135_000
 
@@ -63,7 +63,8 @@ async def test_nothing_above_the_threshold_is_not_offered(rig: Rig) -> None:
         ("chapter 3", "listed", HERE),
         ("back 30 seconds", "moved", HERE - 30_000),
         ("forward two minutes", "listed", HERE),
-        ("forward five minutes", "refused", HERE),
+        ("forward five minutes", "listed", HERE),  # past the end: search's rule stops at the end
+        ("go to 1:00:00", "refused", HERE),  # a time past the end is no place
         ("the start of this chapter", "moved", 90_000),
         ("the end", "listed", HERE),
         ("start from the beginning", "moved", 0),
@@ -102,6 +103,15 @@ async def test_a_question_quotes_the_best_heard_passage_with_its_chapter(rig: Ri
     assert not leaks(reply.speech, rig.passages, HERE, {"who is Tamsin"})
 
 
+async def test_a_position_sent_with_the_ask_is_used_without_asking_the_player(rig: Rig) -> None:
+    listener = rig.listener_at(0)  # the double would say nothing has been heard
+    asked = rig.player.state_requests
+    reply = await rig.ask(listener, "who is Tamsin?", here_ms=HERE)
+    assert reply.outcome == "answered"
+    assert "Tamsin" in reply.speech
+    assert rig.player.state_requests == asked
+
+
 async def test_a_question_about_what_is_ahead_has_not_come_up(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "who is Mortimer Sleet?")
@@ -128,9 +138,11 @@ async def test_at_answers_from_there_without_moving(rig: Rig) -> None:
     offers = len(rig.player.offers)
     reply = await rig.ask(listener, "chapter 1", at_ms=300_000)
     assert reply.preview
-    assert reply.rows == ['0:00:00, chapter 1, "The Harbour Bell"']
+    # the player's own decision from there (a place behind: a move), made as a dry run
+    assert (reply.outcome, reply.rows) == ("moved", ['0:00:00, chapter 1, "The Harbour Bell"'])
+    assert reply.speech == 'From there I would take you to chapter 1, "The Harbour Bell".'
     assert position(rig, listener) == HERE
-    assert len(rig.player.offers) == offers
+    assert [o.preview_at_ms for o in rig.player.offers[offers:]] == [300_000]
     asked = await rig.ask(listener, "who is Ambrose?", at_ms=300_000)
     assert asked.outcome == "answered"
 

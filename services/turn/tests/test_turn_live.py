@@ -10,8 +10,8 @@ from typing import Any
 import anthropic
 import pytest
 from bedside_turn.main import MODEL_TIMEOUT_S
-from bedside_turn.testing.harness import Rig, start_rig
-from bedside_turn.testing.leaks import leaks
+from bedside_turn_testing.harness import Rig, start_rig
+from bedside_turn_testing.leaks import leaks
 
 pytestmark = [
     pytest.mark.live,

@@ -13,10 +13,10 @@ from bedside_contracts.player import HistoryEntry
 from bedside_contracts.search import Target
 from bedside_guard import clock
 from bedside_turn import rules
-from bedside_turn.testing.book import BOOK_ID
-from bedside_turn.testing.harness import Rig, start_rig
-from bedside_turn.testing.leaks import leaks
-from bedside_turn.testing.scripted import Say, ScriptedModel, Use, overloaded, rate_limited
+from bedside_turn_testing.book import BOOK_ID
+from bedside_turn_testing.harness import Rig, start_rig
+from bedside_turn_testing.leaks import leaks
+from bedside_turn_testing.scripted import Say, ScriptedModel, Use, overloaded, rate_limited
 
 HERE = 135_000
 """Inside passage 104 (chapter 2), after its first cue: half of that passage has been heard."""
@@ -117,7 +117,7 @@ async def test_no_place_left_is_refused_with_a_reason_to_act_on(rig: Rig) -> Non
     reply = await rig.ask(listener, "the dragon")
     assert reply.outcome == "refused"
     result = model.last_tool_results()[0]
-    assert result.startswith("Refused: none of those places is in the book.")
+    assert result.startswith("Refused: none of the places named is a place in this book (id=9998")
     assert "say you could not find it" in result
     assert_clean(rig, model, HERE, "the dragon")
 

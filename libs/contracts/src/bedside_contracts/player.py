@@ -48,6 +48,10 @@ class OfferPositions(Contract):
     turn_id: str = Field(min_length=1, max_length=64)
     targets: list[Target] = Field(min_length=1, max_length=8)
     may_move: bool = True
+    preview_at_ms: Millis | None = Field(
+        default=None,
+        description="decide as if the listener were here, and change nothing (the CLI's --at)",
+    )
 
 
 class OfferOutcome(Contract):
@@ -137,7 +141,7 @@ PlayerEvent = Annotated[
 ]
 EventKind = Literal["reported", "seeked", "moved", "listed", "pressed", "cancelled", "joined"]
 MOVE_KINDS: frozenset[str] = frozenset({"seeked", "moved", "pressed"})
-"""Events that move the book: a report older than the newest of these is stale."""
+"""Events that move the book; a report made before the newest of them is stale."""
 
 
 # ---------------------------------------------------------------- commands

@@ -2,7 +2,7 @@
 
 from typing import Annotated, Literal
 
-from bedside_guard import Passage
+from bedside_guard import Candidate, Passage
 from pydantic import Field, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name
@@ -29,7 +29,9 @@ class Hit(Contract):
 
 
 class FoundPassages(Contract):
-    lines: list[str]
+    """The hits, best first, as the guard shaped them; ``hits`` (with scores) in the same order."""
+
+    places: list[Candidate]
     hits: list[Hit]
 
 
@@ -46,7 +48,7 @@ class Recalled(Contract):
     """Heard passages that bear on the question; ``come_up`` is False when none does."""
 
     come_up: bool
-    lines: list[str]
+    places: list[Candidate]
     hits: list[Hit]
 
 

@@ -33,6 +33,9 @@ PLAYER_STREAM = "PLAYER"
 PLAYER_SUBJECTS = "player.>"
 PLAYER_EVENTS = "player.{listener}.{book}"
 PLAYER_PUSH = "bedside.push.{listener}.{book}"
+"""A public event: the listener's state (``ListenerState``) after every change, for anything
+outside the player that wants to follow a listener (no Bedside service subscribes; the
+page is pushed over SSE by the player itself)."""
 PLAYER_SNAPSHOTS_BUCKET = "bedside-player-snapshots"
 LISTENERS_BUCKET = "bedside-listeners"
 
@@ -45,3 +48,9 @@ CONVERSATIONS_BUCKET = "bedside-conversations"
 def queue_for(service: str) -> str:
     """The queue group that copies of one service share."""
     return f"bedside-{service}"
+
+
+def service_of(subject: str) -> str:
+    """The service a request subject belongs to ("bedside.search.find" -> "search")."""
+    parts = subject.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "bedside" else subject

@@ -6,6 +6,7 @@ what Claude is shown, and every tool call is validated against them like any oth
 
 from typing import Any, Literal
 
+from bedside_guard import Candidate
 from pydantic import Field, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name
@@ -22,6 +23,11 @@ class Ask(Contract):
     device: Name | None = None
     at_ms: Millis | None = Field(
         default=None, description="answer as if the listener were here (the CLI's --at); not a move"
+    )
+    here_ms: Millis | None = Field(
+        default=None,
+        description="where the listener is, from the player that took the request; "
+        "without it the turn asks the player",
     )
 
 
@@ -125,12 +131,18 @@ ToolName = Literal["find_passage", "recall", "offer_positions"]
 
 
 class PlaceRef(Contract):
-    """Which passage one line of a tool result speaks about, so history can be guarded again."""
+    """The place one line of a tool result shows, so history can guard it again and redraw it."""
 
     line: int = Field(ge=0, description="index of the line in ToolCallRecord.lines")
-    passage_id: int = Field(ge=0)
-    start_ms: int = Field(ge=0, description="the place the line names (a row's own time)")
-    kind: Literal["line", "row"]
+    place: Candidate
+    kind: Literal["line", "row"] = Field(description="a search or recall line, or a row of a list")
+
+    def text(self) -> str:
+        """The line the model reads for this place; a row is named by its id so it can be offered."""
+        if self.kind == "line":
+            return self.place.line()
+        ident = f"id={self.place.passage_id}: " if self.place.passage_id is not None else ""
+        return f"{ident}{self.place.label()}"
 
 
 class ToolCallRecord(Contract):

@@ -2,7 +2,7 @@
 
 from bedside_guard.line import ahead_of, clock
 from bedside_guard.passage import Cue, Passage, heard_text
-from bedside_guard.shapes import MAX_ROWS, NOT_TOLD, Candidate, distinct_rows, excerpt, hit_line
+from bedside_guard.shapes import MAX_ROWS, NOT_TOLD, Candidate, distinct_rows, excerpt
 
 __all__ = [
     "MAX_ROWS",
@@ -15,5 +15,4 @@ __all__ = [
     "distinct_rows",
     "excerpt",
     "heard_text",
-    "hit_line",
 ]

@@ -31,17 +31,13 @@ def excerpt(text: str, words: int = EXCERPT_WORDS) -> str:
     return " ".join(parts[:words]) + " …"
 
 
-def hit_line(passage: Passage, here_ms: int) -> str:
-    """One search hit as the model reads it."""
-    stamp = f"[{clock(passage.start_ms)}, id={passage.id}]"
-    words = heard_text(passage, here_ms)
-    if ahead_of(passage.start_ms, here_ms) or not words:
-        return f"{stamp} {NOT_TOLD}"
-    return f'{stamp} chapter {passage.chapter}, "{passage.chapter_title}": {excerpt(words)}'
-
-
 class Candidate(BaseModel):
-    """A row on the screen. A row ahead is covered: no title and no words."""
+    """A place as the model and a screen may see it: a search hit, a recalled passage, a row.
+
+    A place ahead is covered: a time and an id (and a chapter number the listener named),
+    no title and no words. A place behind keeps its chapter, its title and the words heard.
+    Text for the model is rendered from it with ``line`` or ``label``, never parsed back.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -51,6 +47,21 @@ class Candidate(BaseModel):
     chapter: int | None = None
     chapter_title: str | None = None
     words: str | None = None
+
+    @classmethod
+    def hit(cls, passage: Passage, here_ms: int) -> Self:
+        """A search or recall hit on ``passage`` as a listener at ``here_ms`` may see it."""
+        if ahead_of(passage.start_ms, here_ms):
+            return cls(start_ms=passage.start_ms, ahead=True, passage_id=passage.id)
+        words = heard_text(passage, here_ms)
+        return cls(
+            start_ms=passage.start_ms,
+            ahead=False,
+            passage_id=passage.id,
+            chapter=passage.chapter,
+            chapter_title=passage.chapter_title,
+            words=excerpt(words) if words else None,
+        )
 
     @classmethod
     def covering(
@@ -97,6 +108,18 @@ class Candidate(BaseModel):
         if self.ahead or not ahead_of(self.start_ms, here_ms):
             return self
         return self.model_copy(update={"ahead": True, "chapter": None, "chapter_title": None, "words": None})
+
+    def line(self) -> str:
+        """The place as one line of a search or recall result.
+
+        Words travel with their chapter and title; a place without heard words (ahead, or
+        the passage holding the line with no finer timing) is the fixed sentence instead.
+        """
+        ident = f", id={self.passage_id}" if self.passage_id is not None else ""
+        stamp = f"[{clock(self.start_ms)}{ident}]"
+        if self.ahead or not self.words:
+            return f"{stamp} {NOT_TOLD}"
+        return f'{stamp} chapter {self.chapter}, "{self.chapter_title}": {self.words}'
 
     def label(self) -> str:
         """The row as one line of text (for the model's tool result and a terminal)."""

@@ -5,20 +5,32 @@ gets a ``Failure`` reply (and a dead-letter copy) instead of a silent drop or a 
 """
 
 import asyncio
+import json
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
+import nats
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract, Failure, Health
 from faststream.nats import NatsBroker, NatsMessage
+from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
+from nats.errors import NoRespondersError, NoServersError
 from pydantic import BaseModel, ValidationError
 
-from bedside_runtime.errors import InvalidRequest, RemoteFailure, ServiceError
+from bedside_runtime.errors import (
+    BusUnreachable,
+    InvalidRequest,
+    NoAnswer,
+    NoService,
+    RemoteFailure,
+    ServiceError,
+)
 from bedside_runtime.settings import Settings
 
 log = structlog.get_logger("bedside.bus")
@@ -26,6 +38,7 @@ log = structlog.get_logger("bedside.bus")
 Req = TypeVar("Req", bound=BaseModel)
 Rep = TypeVar("Rep", bound=BaseModel)
 
+DEFAULT_TIMEOUT_S = 10.0
 MAX_REQUEST_BYTES = 256 * 1024
 """Requests on the bus are small; anything larger is refused before parsing."""
 
@@ -146,15 +159,57 @@ def serve_health(
 
 
 async def call(
-    broker: NatsBroker,
+    client: Client,
     subject: str,
     request: Contract,
-    reply_model: type[Rep],
-    timeout_s: float = 10.0,
+    reply_type: type[Rep],
+    *,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
 ) -> Rep:
-    """Send a typed request and return the typed reply; a ``Failure`` raises ``RemoteFailure``."""
-    message = await broker.request(request.model_dump_json().encode(), subject, timeout=timeout_s)
-    data: Any = await message.decode()
+    """Send a typed request on ``subject`` and return the typed reply.
+
+    The one request-reply client of every service and the CLI. Whatever keeps the reply
+    from coming raises one of the ``CallFailed`` family: ``RemoteFailure`` (the service
+    answered with a ``Failure``), ``NoService`` (none subscribed), ``NoAnswer`` (too late).
+    """
+    service = subjects.service_of(subject)
+    try:
+        message = await client.request(subject, request.model_dump_json().encode(), timeout=timeout_s)
+    except NoRespondersError:
+        raise NoService(f"the {service} service is not running") from None
+    except TimeoutError:  # nats-py's own timeout is a TimeoutError too
+        raise NoAnswer(f"the {service} service did not answer within {timeout_s:g} s") from None
+    data: Any = json.loads(message.data)
     if isinstance(data, dict) and data.get("ok") is False:
-        raise RemoteFailure(Failure.model_validate(data))
-    return reply_model.model_validate(data)
+        raise RemoteFailure(Failure.model_validate(data), service)
+    return reply_type.model_validate(data)
+
+
+async def _quiet(error: Exception) -> None:
+    """nats-py prints connection errors itself; ``connect`` turns them into one clear message."""
+
+
+@asynccontextmanager
+async def connected(servers: list[str]) -> AsyncIterator[Client]:
+    """A short-lived connection for a caller outside any service (the CLI, first start)."""
+    try:
+        client = await nats.connect(
+            servers, connect_timeout=2, max_reconnect_attempts=1, reconnect_time_wait=0.2, error_cb=_quiet
+        )
+    except (NoServersError, OSError) as error:
+        raise BusUnreachable(
+            f"cannot reach the bus at {', '.join(servers)} ({error}); "
+            "is Bedside running? start it with `bedside up`"
+        ) from None
+    try:
+        yield client
+    finally:
+        await client.close()
+
+
+async def call_once(
+    servers: list[str], subject: str, request: Contract, reply_type: type[Rep], *, timeout_s: float
+) -> Rep:
+    """``call`` on a connection of its own, for a command that asks one thing and exits."""
+    async with connected(servers) as client:
+        return await call(client, subject, request, reply_type, timeout_s=timeout_s)

@@ -29,9 +29,36 @@ class Unavailable(ServiceError):
     code = "unavailable"
 
 
-class RemoteFailure(Exception):
-    """A service answered a request with a ``Failure``."""
+class CallFailed(ServiceError):
+    """A request to another service got no typed answer: the one error family of ``bus.call``.
 
-    def __init__(self, failure: Failure) -> None:
-        super().__init__(f"{failure.code}: {failure.error}")
+    It is a ``ServiceError``, so a handler that lets it through answers its own caller with
+    a ``Failure`` of the same code.
+    """
+
+    code = "unavailable"
+
+
+PASSED_ON = frozenset({"invalid", "not_found", "conflict"})
+"""Failure codes a caller passes on as they are; any other means the service let it down."""
+
+
+class RemoteFailure(CallFailed):
+    """A service answered a request with a ``Failure`` (kept whole in ``failure``)."""
+
+    def __init__(self, failure: Failure, service: str = "") -> None:
+        super().__init__(f"{service}: {failure.error}" if service else failure.error)
         self.failure = failure
+        self.code = failure.code if failure.code in PASSED_ON else "unavailable"
+
+
+class NoService(CallFailed):
+    """No copy of the service is subscribed (NATS had no responders)."""
+
+
+class NoAnswer(CallFailed):
+    """The service did not answer in time."""
+
+
+class BusUnreachable(CallFailed):
+    """The bus itself could not be reached (only callers outside a service connect themselves)."""

@@ -5,18 +5,21 @@ import time
 
 import nats
 from bedside_contracts import subjects
-from bedside_contracts.common import Health
+from bedside_contracts.common import Health, HealthCheck
 from nats.aio.client import Client
-from nats.errors import NoRespondersError, TimeoutError
+
+from bedside_runtime.bus import call
+from bedside_runtime.errors import CallFailed
 
 
 async def check(client: Client, service: str, timeout_s: float = 1.0) -> Health | None:
     """The health of one copy of ``service``, or None when none answers in time."""
     try:
-        reply = await client.request(subjects.HEALTH.format(service=service), b"{}", timeout=timeout_s)
-    except (NoRespondersError, TimeoutError):
+        return await call(
+            client, subjects.HEALTH.format(service=service), HealthCheck(), Health, timeout_s=timeout_s
+        )
+    except CallFailed:
         return None
-    return Health.model_validate_json(reply.data)
 
 
 async def wait_until_healthy(

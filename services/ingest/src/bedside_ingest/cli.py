@@ -10,14 +10,14 @@ import nats
 import typer
 from bedside_contracts.ingest import IngestBook, IngestProgress, IngestReport
 from bedside_guard import clock
-from bedside_runtime.errors import RemoteFailure
+from bedside_runtime.errors import BusUnreachable, CallFailed, RemoteFailure
 from bedside_runtime.settings import Settings
 from nats.aio.client import Client
 from nats.errors import NoServersError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from bedside_ingest.client import ServiceMissing, catalog_has, request_ingest, wait_until_ready
+from bedside_ingest.client import catalog_has, request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 
 STAGES = ("parse", "chunk", "embed", "store")
@@ -40,7 +40,7 @@ async def connect(servers: list[str]) -> Client:
     try:
         return await nats.connect(servers, connect_timeout=2, max_reconnect_attempts=2, allow_reconnect=False)
     except (NoServersError, OSError):
-        raise ServiceMissing(
+        raise BusUnreachable(
             f"cannot reach the bus at {', '.join(servers)}; is `bedside up` running?"
         ) from None
 
@@ -122,7 +122,7 @@ def ingest(
         code = asyncio.run(_ingest(request, Settings(), wait, console))
     except RemoteFailure as error:
         raise _fail(console, f"ingest refused it: {error.failure.error}") from None
-    except ServiceMissing as error:
+    except CallFailed as error:
         raise _fail(console, str(error)) from None
     raise typer.Exit(code)
 
@@ -140,7 +140,7 @@ async def first_start(settings: Settings, servers: list[str]) -> list[str]:
     """Ingest the sample book unless search already has it; one line saying what happened."""
     try:
         client = await connect(servers)
-    except ServiceMissing as error:
+    except CallFailed as error:
         return [f"sample     not ingested: {error}"]
     try:
         if await catalog_has(client, SAMPLE_BOOK_ID):
@@ -152,7 +152,7 @@ async def first_start(settings: Settings, servers: list[str]) -> list[str]:
             f"sample     ingested {report.title!r} as {report.book!r}: {report.chapters} chapters, "
             f"{report.passages} passages, {clock(report.duration_ms)}"
         ]
-    except (ServiceMissing, RemoteFailure) as error:
+    except CallFailed as error:
         return [f"sample     not ingested: {error}"]
     finally:
         await client.close()

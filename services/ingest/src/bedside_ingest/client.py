@@ -5,21 +5,16 @@ import time
 from collections.abc import Callable
 
 from bedside_contracts import subjects
-from bedside_contracts.common import Failure
 from bedside_contracts.ingest import BookReady, IngestBook, IngestProgress, IngestReport
 from bedside_contracts.search import Catalog, CatalogRequest
+from bedside_runtime.bus import call
 from bedside_runtime.errors import RemoteFailure
 from nats.aio.client import Client
-from nats.errors import NoRespondersError, TimeoutError
 from nats.js.errors import NotFoundError
 
 INGEST_TIMEOUT_S = 1800.0
 """A long book takes tens of seconds to embed on two cores; the request waits for all of it."""
 READY_POLL_S = 0.25
-
-
-class ServiceMissing(Exception):
-    """No copy of a service answered."""
 
 
 async def request_ingest(
@@ -28,7 +23,10 @@ async def request_ingest(
     on_progress: Callable[[IngestProgress], None] | None = None,
     timeout_s: float = INGEST_TIMEOUT_S,
 ) -> IngestReport:
-    """Ask ingest for a book; progress events of the request's job go to ``on_progress``."""
+    """Ask ingest for a book; progress events of the request's job go to ``on_progress``.
+
+    Failures raise the ``CallFailed`` family of ``bedside_runtime.bus.call``.
+    """
     subscription = None
     if request.job is not None and on_progress is not None:
 
@@ -38,17 +36,10 @@ async def request_ingest(
 
         subscription = await client.subscribe(subjects.INGEST_PROGRESS.format(job=request.job), cb=forward)
     try:
-        reply = await client.request(
-            subjects.INGEST_BOOK, request.model_dump_json().encode(), timeout=timeout_s
-        )
-    except NoRespondersError:
-        raise ServiceMissing("the ingest service is not running (start it with `bedside up`)") from None
+        return await call(client, subjects.INGEST_BOOK, request, IngestReport, timeout_s=timeout_s)
     finally:
         if subscription is not None:
             await subscription.drain()  # type: ignore[no-untyped-call]  # events may queue behind the reply
-    if b'"ok":false' in reply.data.replace(b" ", b""):
-        raise RemoteFailure(Failure.model_validate_json(reply.data))
-    return IngestReport.model_validate_json(reply.data)
 
 
 async def ready_version(client: Client, book: str) -> str | None:
@@ -78,13 +69,11 @@ async def wait_until_ready(client: Client, book: str, version: str, timeout_s: f
 
 
 async def catalog_has(client: Client, book: str, timeout_s: float = 5.0) -> bool:
-    """Whether search's catalog lists ``book``; raises ServiceMissing when search does not answer."""
+    """Whether search's catalog lists ``book``; raises ``CallFailed`` when search does not answer."""
     try:
-        reply = await client.request(
-            subjects.SEARCH_CATALOG, CatalogRequest(book=book).model_dump_json().encode(), timeout=timeout_s
+        catalog = await call(
+            client, subjects.SEARCH_CATALOG, CatalogRequest(book=book), Catalog, timeout_s=timeout_s
         )
-    except (NoRespondersError, TimeoutError):
-        raise ServiceMissing("the search service did not answer the catalog request") from None
-    if b'"ok":false' in reply.data.replace(b" ", b""):
+    except RemoteFailure:
         return False  # "no such book" is the answer we asked for
-    return any(info.id == book for info in Catalog.model_validate_json(reply.data).books)
+    return any(info.id == book for info in catalog.books)

@@ -43,8 +43,8 @@ from bedside_contracts.player import (
 from bedside_contracts.search import BookInfo
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_guard import ahead_of
-from bedside_runtime.bus import failure_for
-from bedside_runtime.errors import ServiceError
+from bedside_runtime.bus import call, failure_for
+from bedside_runtime.errors import NoAnswer, ServiceError
 from fastapi import Depends, FastAPI, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
@@ -56,7 +56,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from bedside_player.http_edge import API_PREFIX, Authenticate, LimitBody
-from bedside_player.remote import TimedOut, ask
 from bedside_player.service import Service
 
 WEB_DIR = Path(__file__).parent / "web"
@@ -128,7 +127,7 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
-        status = 504 if isinstance(error, TimedOut) else STATUS.get(error.code, 500)
+        status = 504 if isinstance(error, NoAnswer) else STATUS.get(error.code, 500)
         return error_reply(status, error.message)
 
     @app.exception_handler(StarletteHTTPException)
@@ -298,8 +297,17 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
     @app.post(base + "/turns", response_model=TurnReply)
     async def turn(own: Own, body: TurnBody) -> TurnReply:
         timeout = TURN_TIMEOUTS * service.settings.request_timeout_s
-        question = Ask(listener=own.listener, book=own.book.id, utterance=body.utterance, device=body.device)
-        return await ask(service.broker, "turn", subjects.TURN_ASK, question, TurnReply, timeout)
+        here = await service.player.catch_up(own.listener, own.book.id)  # the player has the position
+        question = Ask(
+            listener=own.listener,
+            book=own.book.id,
+            utterance=body.utterance,
+            device=body.device,
+            here_ms=here.position_ms,
+        )
+        return await call(
+            service.broker.connection, subjects.TURN_ASK, question, TurnReply, timeout_s=timeout
+        )
 
     @app.api_route(API_PREFIX + "{rest:path}", methods=ANY_METHOD, include_in_schema=False)
     async def no_such_route(request: Request) -> JSONResponse:

@@ -69,9 +69,6 @@ class Listeners:
             return None
         return ListenerRecord.model_validate_json(entry.value or b"{}")
 
-    async def exists(self, listener: str) -> bool:
-        return listener in self.known.values() or await self.record(listener) is not None
-
     async def names(self) -> list[str]:
         try:
             keys = await self.kv.keys()

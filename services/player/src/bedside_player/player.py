@@ -7,6 +7,8 @@ sequence, apply; on a conflict catch up from the stream and decide again (bounde
 import asyncio
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import structlog
 from bedside_contracts import subjects
@@ -38,6 +40,24 @@ log = structlog.get_logger("bedside.player")
 MAX_ATTEMPTS = 8
 Resolver = Callable[[Resolve], Awaitable[Resolved]]
 Publish = Callable[[str, bytes], Awaitable[None]]
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Decided(Generic[R]):
+    """What one attempt decided: the event to append (None: nothing to write) and the reply,
+    made from the state after the append (or the state decided on)."""
+
+    event: PlayerEvent | None
+    reply: Callable[[PlayerState], R]
+
+
+Step = Callable[[PlayerState], Awaitable["Decided[R] | None"]]
+"""One attempt at deciding on a projection; None when it had to catch up and must decide again."""
+
+
+def accepted(state: PlayerState) -> CommandResult:
+    return CommandResult(accepted=True, seq=state.seq, state=state.public())
 
 
 class Player:
@@ -75,58 +95,73 @@ class Player:
         )
         return after
 
+    async def _decide_and_append(self, listener: str, book: str, step: "Step[R]", changing: str) -> R:
+        """The one write loop: decide on the projection, append at its sequence, and on a
+        conflict catch up from the stream and decide again (bounded)."""
+        async with self.locks[(listener, book)]:
+            for _ in range(MAX_ATTEMPTS):
+                state = self.projections.get(listener, book)
+                decided = await step(state)
+                if decided is None:
+                    continue
+                if decided.event is None:
+                    return decided.reply(state)
+                try:
+                    after = await self._append(state, decided.event)
+                except WrongLastSequence:
+                    await self.catch_up(listener, book)
+                    continue
+                return decided.reply(after)
+        raise Conflict(f"{listener}/{book} {changing}; try again")
+
     async def command(
         self, listener: str, book: str, command: PlayerCommand, book_end_ms: int | None
     ) -> CommandResult:
         """Decide and append; a stale device gets ``accepted=False`` with the current state."""
-        async with self.locks[(listener, book)]:
-            for _ in range(MAX_ATTEMPTS):
-                state = self.projections.get(listener, book)
-                try:
-                    events = decide(state, command, book_end_ms=book_end_ms)
-                except Stale as stale:
-                    current = await self.catch_up(listener, book)  # the refusal carries the newest state
-                    return CommandResult(
-                        accepted=False, seq=current.seq, state=current.public(), reason=stale.reason
-                    )
-                except Invalid as invalid:
-                    # another instance's newer events may make it valid (a basis it handed out)
-                    if (await self.catch_up(listener, book)).seq != state.seq:
-                        continue
-                    raise InvalidRequest(invalid.reason) from None
-                if not events:
-                    return CommandResult(accepted=True, seq=state.seq, state=state.public())
-                try:
-                    after = await self._append(state, events[0])
-                except WrongLastSequence:
-                    await self.catch_up(listener, book)
-                    continue
-                return CommandResult(accepted=True, seq=after.seq, state=after.public())
-        raise Conflict(f"{listener}/{book} changed {MAX_ATTEMPTS} times while deciding; try again")
+
+        async def step(state: PlayerState) -> "Decided[CommandResult] | None":
+            try:
+                events = decide(state, command, book_end_ms=book_end_ms)
+            except Stale as stale:
+                current = await self.catch_up(listener, book)  # the refusal carries the newest state
+                refusal = CommandResult(
+                    accepted=False, seq=current.seq, state=current.public(), reason=stale.reason
+                )
+                return Decided(None, lambda _: refusal)
+            except Invalid as invalid:
+                # another instance's newer events may make it valid (a basis it handed out)
+                if (await self.catch_up(listener, book)).seq != state.seq:
+                    return None
+                raise InvalidRequest(invalid.reason) from None
+            return Decided(events[0] if events else None, accepted)
+
+        return await self._decide_and_append(
+            listener, book, step, f"changed {MAX_ATTEMPTS} times while deciding"
+        )
 
     async def offer(self, request: OfferPositions) -> OfferOutcome:
-        """Resolve the targets with search where the listener is, then move, list, or refuse."""
+        """Resolve the targets with search where the listener is, then move, list, or refuse.
+
+        With ``preview_at_ms`` the same decision is made from there and nothing is appended.
+        """
         book = await self.books.get(request.book)
         targets = unique_targets(request.targets)
-        async with self.locks[(request.listener, request.book)]:
-            for _ in range(MAX_ATTEMPTS):
-                state = self.projections.get(request.listener, request.book)
-                resolved = await self.resolve(
-                    Resolve(book=book.id, here_ms=state.position_ms, targets=targets)
-                )
-                decision = decide_offer(request, resolved.resolutions, state.position_ms)
-                if not decision.events:
-                    return decision.outcome
-                try:
-                    await self._append(state, decision.events[0])
-                except WrongLastSequence:
-                    await self.catch_up(request.listener, request.book)
-                    continue
-                log.info(
-                    "offer", listener=request.listener, book=request.book, outcome=decision.outcome.outcome
-                )
-                return decision.outcome
-        raise Conflict(f"{request.listener}/{request.book} kept changing during the offer; try again")
+        if request.preview_at_ms is not None:
+            here_ms = request.preview_at_ms
+            resolved = await self.resolve(Resolve(book=book.id, here_ms=here_ms, targets=targets))
+            return decide_offer(request, resolved.resolutions, here_ms).outcome
+
+        async def step(state: PlayerState) -> "Decided[OfferOutcome]":
+            resolved = await self.resolve(Resolve(book=book.id, here_ms=state.position_ms, targets=targets))
+            decision = decide_offer(request, resolved.resolutions, state.position_ms)
+            event = decision.events[0] if decision.events else None
+            return Decided(event, lambda _: decision.outcome)
+
+        outcome = await self._decide_and_append(
+            request.listener, request.book, step, "kept changing during the offer"
+        )
+        log.info("offer", listener=request.listener, book=request.book, outcome=outcome.outcome)
+        return outcome
 
     async def _entries(self, listener: str, book_id: str) -> list[HistoryEntry]:
         book = await self.books.get(book_id)

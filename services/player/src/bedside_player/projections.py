@@ -40,10 +40,6 @@ class Projections:
                 watcher(after)
         return after
 
-    def counts(self) -> tuple[int, int]:
-        """(projections, events applied)."""
-        return len(self.states), sum(s.events for s in self.states.values())
-
 
 async def replay(store: EventStore, projections: Projections, after_seq: int = 0) -> tuple[int, float]:
     """Rebuild every projection from the stream up to its newest sequence now; (events, seconds)."""

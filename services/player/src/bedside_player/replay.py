@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract
-from bedside_contracts.player import ListenerState
+from bedside_guard import Candidate
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import BucketNotFoundError, KeyNotFoundError, NoKeysError
 from nats.js.kv import KeyValue
+from pydantic import ValidationError
 
 from bedside_player.domain.state import PlayerState
 from bedside_player.projections import Projections, replay
@@ -26,8 +27,22 @@ THROUGH_KEY = "through"
 
 
 class Snapshot(Contract):
-    state: ListenerState
+    """A projection exactly as replay holds it, and the stream sequence it covers.
+
+    The rows are stored as they were drawn, not as a device is shown them now: a row
+    covered only because the listener is before it must uncover again once they pass it.
+    """
+
+    listener: str
+    book: str
+    position_ms: int
+    playing: bool
+    seq: int
+    last_move_seq: int
     before_move_ms: int | None
+    rows: list[Candidate]
+    list_turn_id: str | None
+    devices: list[str]
     events: int
     through: int
     last_report_seq: int = 0
@@ -62,35 +77,15 @@ async def snapshots(js: JetStreamContext, replicas: int = 1) -> KeyValue:
 
 
 def to_snapshot(state: PlayerState, through: int) -> Snapshot:
-    return Snapshot(
-        state=state.public(),
-        before_move_ms=state.before_move_ms,
-        events=state.events,
-        through=through,
-        last_report_seq=state.last_report_seq,
-        last_reporter=state.last_reporter,
-        other_report_seq=state.other_report_seq,
+    fields = {name: getattr(state, name) for name in PlayerState.__dataclass_fields__}
+    return Snapshot.model_validate(
+        {**fields, "rows": list(state.rows), "devices": list(state.devices), "through": through}
     )
 
 
 def from_snapshot(snapshot: Snapshot) -> PlayerState:
-    s = snapshot.state
-    return PlayerState(
-        listener=s.listener,
-        book=s.book,
-        position_ms=s.position_ms,
-        playing=s.playing,
-        seq=s.seq,
-        last_move_seq=s.last_move_seq,
-        before_move_ms=snapshot.before_move_ms,
-        rows=tuple(s.rows),
-        list_turn_id=s.list_turn_id,
-        devices=tuple(s.devices),
-        events=snapshot.events,
-        last_report_seq=snapshot.last_report_seq,
-        last_reporter=snapshot.last_reporter,
-        other_report_seq=snapshot.other_report_seq,
-    )
+    fields = snapshot.model_dump(exclude={"through", "rows", "devices"})
+    return PlayerState(**fields, rows=tuple(snapshot.rows), devices=tuple(snapshot.devices))
 
 
 async def load_snapshot(kv: KeyValue, projections: Projections) -> int:
@@ -108,8 +103,12 @@ async def load_snapshot(kv: KeyValue, projections: Projections) -> int:
         if key == THROUGH_KEY:
             continue
         entry = await kv.get(key)
-        snapshot = Snapshot.model_validate_json(entry.value or b"{}")
-        projections.states[(snapshot.state.listener, snapshot.state.book)] = from_snapshot(snapshot)
+        try:
+            snapshot = Snapshot.model_validate_json(entry.value or b"{}")
+        except ValidationError:  # written in another shape: replaying the whole stream is always right
+            projections.states.clear()
+            return 0
+        projections.states[(snapshot.listener, snapshot.book)] = from_snapshot(snapshot)
         start = min(start, snapshot.through)
     return start
 

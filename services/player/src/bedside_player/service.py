@@ -6,6 +6,7 @@ import contextlib
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.search import Catalog, CatalogRequest, Resolve, Resolved
+from bedside_runtime.bus import call
 from bedside_runtime.settings import Settings
 from faststream.nats import NatsBroker
 from nats.js import JetStreamContext
@@ -17,7 +18,6 @@ from bedside_player.hub import Hub
 from bedside_player.listeners import Listeners
 from bedside_player.player import Player
 from bedside_player.projections import Projections, follow
-from bedside_player.remote import ask
 from bedside_player.replay import load_snapshot
 from bedside_player.store import EventStore
 
@@ -54,11 +54,15 @@ class Service:
 
     async def _catalog(self, request: CatalogRequest) -> Catalog:
         timeout = self.settings.request_timeout_s
-        return await ask(self.broker, "search", subjects.SEARCH_CATALOG, request, Catalog, timeout)
+        return await call(
+            self.broker.connection, subjects.SEARCH_CATALOG, request, Catalog, timeout_s=timeout
+        )
 
     async def _resolve(self, request: Resolve) -> Resolved:
         timeout = self.settings.request_timeout_s
-        return await ask(self.broker, "search", subjects.SEARCH_RESOLVE, request, Resolved, timeout)
+        return await call(
+            self.broker.connection, subjects.SEARCH_RESOLVE, request, Resolved, timeout_s=timeout
+        )
 
     async def _publish(self, subject: str, data: bytes) -> None:
         await self.broker.connection.publish(subject, data)

@@ -13,14 +13,8 @@ from bedside_search.fusion import Fused
 COME_UP_THRESHOLD = 0.34
 """The least cosine between a question and a heard passage for recall to say it has come up.
 
-Measured by ``bedside eval-search`` on both evaluation books: each query asked from just
-after its target chapter (it has come up) and from the start of that chapter (it has not);
-the best cosine behind the line was, for "has come up", at lowest 0.33 (Black Beauty) and
-0.35 (the Holmes stories), 5th percentiles 0.34 and 0.39; for "has not" its deciles run
-0.33-0.56, because a book's themes recur (horses are everywhere in Black Beauty), so no
-threshold separates the two well (best accuracy 0.64 / 0.77 at 0.47 / 0.43). Saying "not
-yet" about something the listener did hear is the worse mistake, and a weak answer only
-ever shows heard words, so the threshold keeps 95% of the "has come up" cases: 0.34.
+It errs towards answering: saying "not yet" about something heard is the worse mistake,
+and a weak answer only ever shows heard words (measured: the search README).
 """
 
 

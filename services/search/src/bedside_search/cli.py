@@ -1,4 +1,4 @@
-"""Search's commands: `bedside books`, `bedside find`, `bedside eval-search`."""
+"""Search's commands: `bedside books`, `bedside find`."""
 
 import asyncio
 import json
@@ -9,9 +9,9 @@ import typer
 from bedside_contracts import subjects
 from bedside_contracts.search import Catalog, CatalogRequest, FindPassage, FoundPassages
 from bedside_guard import clock
+from bedside_runtime.bus import call_once
+from bedside_runtime.errors import CallFailed, NoService
 from bedside_runtime.settings import Settings
-
-from bedside_search.client import SearchRefused, SearchUnreachable, ask
 
 _CLOCK = re.compile(r"^(?:(\d+):)?([0-5]?\d):([0-5]\d)$")
 
@@ -30,21 +30,26 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(code=1)
 
 
+def _failed_call(error: CallFailed) -> typer.Exit:
+    hint = "; start it with `bedside up`" if isinstance(error, NoService) else ""
+    return _fail(f"{error}{hint}")
+
+
 def books() -> None:
     """List the books search serves."""
     settings = Settings()
     try:
         catalog = asyncio.run(
-            ask(
+            call_once(
                 settings.servers,
                 subjects.SEARCH_CATALOG,
                 CatalogRequest(),
                 Catalog,
-                settings.request_timeout_s,
+                timeout_s=settings.request_timeout_s,
             )
         )
-    except (SearchUnreachable, SearchRefused) as error:
-        raise _fail(str(error)) from None
+    except CallFailed as error:
+        raise _failed_call(error) from None
     if not catalog.books:
         typer.echo("no books yet; add one with `bedside ingest PATH`")
     for book in catalog.books:
@@ -69,11 +74,18 @@ def find(
         raise _fail(f"invalid request: {error}") from None
     try:
         found = asyncio.run(
-            ask(settings.servers, subjects.SEARCH_FIND, request, FoundPassages, settings.request_timeout_s)
+            call_once(
+                settings.servers,
+                subjects.SEARCH_FIND,
+                request,
+                FoundPassages,
+                timeout_s=settings.request_timeout_s,
+            )
         )
-    except (SearchUnreachable, SearchRefused) as error:
-        raise _fail(str(error)) from None
-    for hit, line in zip(found.hits, found.lines, strict=True):
+    except CallFailed as error:
+        raise _failed_call(error) from None
+    for hit, place in zip(found.hits, found.places, strict=True):
+        line = place.line()
         if as_json:
             row = {"id": hit.passage_id, "start_ms": hit.start_ms, "chapter": hit.chapter, "score": hit.score}
             typer.echo(json.dumps({**row, "line": line}, ensure_ascii=False))
@@ -81,14 +93,6 @@ def find(
             typer.echo(line)
 
 
-def eval_search() -> None:
-    """Recall@1/@4 of dense, sparse and hybrid search on the corpus books (needs ../shared/corpus)."""
-    from bedside_search.eval_search import main  # noqa: PLC0415 - loads the model; only when asked
-
-    raise typer.Exit(code=main())
-
-
 def register(app: typer.Typer) -> None:
     app.command("books")(books)
     app.command("find")(find)
-    app.command("eval-search")(eval_search)

@@ -1,7 +1,7 @@
 """Search itself: embed once, ask the store, fuse, and shape every line with the guard.
 
 Used by the NATS handlers, the evaluation and the benchmarks alike, so what is measured
-is what is served. Nothing here formats text for the model: lines come from bedside_guard.
+is what is served. Nothing here formats text for the model: places are shaped by bedside_guard.
 """
 
 import asyncio
@@ -23,7 +23,7 @@ from bedside_contracts.search import (
     Resolved,
 )
 from bedside_embedding import Embedder
-from bedside_guard import Passage, heard_text, hit_line
+from bedside_guard import Candidate, Passage, heard_text
 from bedside_runtime.errors import NotFound
 
 from bedside_search import places
@@ -123,7 +123,7 @@ class SearchEngine:
         ranked = find_order(book, request.query, (dense, sparse), request.limit, self.rule)
         passages = [_passage(book, f) for f in ranked]
         return FoundPassages(
-            lines=[hit_line(p, request.here_ms) for p in passages],
+            places=[Candidate.hit(p, request.here_ms) for p in passages],
             hits=[_hit(p, f) for p, f in zip(passages, ranked, strict=True)],
         )
 
@@ -135,12 +135,12 @@ class SearchEngine:
         ranked = fuse(dense, sparse, max(self.rule.pool, request.limit + 1), self.rule, book.chapter_of)
         ranked = account_for_holding(ranked, self._heard_holding(book, request.here_ms, vector, ranked))
         if not has_come_up(ranked):  # judged on every candidate, before the cut to ``limit``
-            return Recalled(come_up=False, lines=[], hits=[])
+            return Recalled(come_up=False, places=[], hits=[])
         ranked = served_order(ranked, self.rule, book.chapter_of)[: request.limit]
         passages = [_passage(book, f) for f in ranked]
         return Recalled(
             come_up=True,
-            lines=[hit_line(p, request.here_ms) for p in passages],
+            places=[Candidate.hit(p, request.here_ms) for p in passages],
             hits=[_hit(p, f) for p, f in zip(passages, ranked, strict=True)],
         )
 

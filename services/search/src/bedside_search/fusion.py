@@ -61,21 +61,8 @@ FUSION = FusionRule(
     spread_chapters=True,
     part_weight=1.0,
 )
-"""The rule in service, chosen on the evaluation sets (``bedside eval-search``, which judges
-the 8 passages a find returns). Of plain RRF k in {10, 20, 40, 60, 100}, sparse weights 1-2,
-neighbour smoothing of dense scores and chapter nudges of 0.15-1.0, this kept recall@4
-highest on both books and lifted recall@1 most (0.61 -> 0.89 on Holmes), with the textbook
-k. Spreading chapters (each chapter's best passage first) took recall@4 over what find
-serves from 0.81 to 0.89 on Black Beauty and 0.91 to 0.98 on the Holmes stories (over the
-first four hits, what the keyless turn offers: 0.73 -> 0.89), and on a test set written
-after the rule was fixed from 0.80 to 0.85; it costs nothing measurable. Measured and not
-adopted: min-max score fusion, dense Rocchio feedback, a chapter-BM25 two-stage
-(``evaluation/alternatives.py``), k1/b, sparse feedback, hubness correction, centring the
-vectors: none passed 57/64 on Black Beauty (0.89, target 0.90). Doubling the score of
-passages in the part of the book a query names (``part_weight``; the weight and the part's
-share were fixed before the first run) took Black Beauty's set to 58/64 (0.91) and a final
-set of 45 queries that place their moment, written without reading the rule, from 37 to 44
-hits at 4; see the search README and adr/0012."""
+"""The rule in service: RRF k=60, a chapter nudge, chapters spread and the part prior,
+chosen on the evaluation sets (how, and what else was tried: the search README, adr/0012)."""
 
 
 def fuse(

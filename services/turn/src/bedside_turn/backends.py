@@ -25,15 +25,10 @@ from bedside_contracts.search import (
     Resolved,
 )
 from bedside_runtime.bus import call
-from bedside_runtime.errors import RemoteFailure
 from faststream.nats import NatsBroker
-from nats.errors import NoRespondersError
 from pydantic import BaseModel
 
 R = TypeVar("R", bound=BaseModel)
-
-UNAVAILABLE: tuple[type[Exception], ...] = (RemoteFailure, TimeoutError, NoRespondersError)
-"""What a call to another service raises when it cannot be served: said, never crashed on."""
 
 
 class Backends(Protocol):
@@ -48,14 +43,14 @@ class Backends(Protocol):
 
 
 class BusBackends:
-    """Search and player over NATS request-reply; a ``Failure`` raises ``RemoteFailure``."""
+    """Search and player over NATS request-reply (``bus.call``: failures raise ``CallFailed``)."""
 
     def __init__(self, broker: NatsBroker, timeout_s: float) -> None:
         self.broker = broker
         self.timeout_s = timeout_s
 
     async def _call(self, subject: str, request: Contract, reply: type[R]) -> R:
-        return await call(self.broker, subject, request, reply, timeout_s=self.timeout_s)
+        return await call(self.broker.connection, subject, request, reply, timeout_s=self.timeout_s)
 
     async def find(self, request: FindPassage) -> FoundPassages:
         return await self._call(subjects.SEARCH_FIND, request, FoundPassages)

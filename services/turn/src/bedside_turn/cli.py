@@ -1,15 +1,14 @@
 """``bedside ask``: one turn from the terminal, through the running turn service."""
 
 import asyncio
-import json
 import re
-from typing import Annotated, Any
+from typing import Annotated
 
-import nats
 import typer
 from bedside_contracts import subjects
-from bedside_contracts.common import Failure
 from bedside_contracts.turn import Ask, TurnReply
+from bedside_runtime.bus import call_once
+from bedside_runtime.errors import CallFailed, RemoteFailure
 from bedside_runtime.settings import Settings
 
 DEFAULT_LISTENER = "me"
@@ -29,16 +28,9 @@ def parse_clock(text: str) -> int:
     return ((hours * 60 + minutes) * 60 + seconds) * 1000
 
 
-async def send(servers: list[str], ask: Ask, timeout_s: float = ASK_TIMEOUT_S) -> TurnReply | Failure:
-    client = await nats.connect(servers, connect_timeout=2, max_reconnect_attempts=0)
-    try:
-        message = await client.request(subjects.TURN_ASK, ask.model_dump_json().encode(), timeout=timeout_s)
-    finally:
-        await client.close()
-    data: Any = json.loads(message.data)
-    if isinstance(data, dict) and data.get("ok") is False:
-        return Failure.model_validate(data)
-    return TurnReply.model_validate(data)
+async def send(servers: list[str], ask: Ask, timeout_s: float = ASK_TIMEOUT_S) -> TurnReply:
+    """One turn through the running turn service; failures raise ``CallFailed``."""
+    return await call_once(servers, subjects.TURN_ASK, ask, TurnReply, timeout_s=timeout_s)
 
 
 def describe(reply: TurnReply) -> list[str]:
@@ -69,13 +61,11 @@ def register(app: typer.Typer) -> None:
         settings = Settings()
         try:
             reply = asyncio.run(send(settings.servers, request))
-        except Exception as error:  # no bus, no turn service: say so plainly
-            typer.secho(
-                f"no answer from the turn service: {error or type(error).__name__}", err=True, fg="red"
-            )
+        except RemoteFailure as refused:
+            typer.secho(f"{refused.failure.code}: {refused.failure.error}", err=True, fg="red")
             raise typer.Exit(code=1) from None
-        if isinstance(reply, Failure):
-            typer.secho(f"{reply.code}: {reply.error}", err=True, fg="red")
-            raise typer.Exit(code=1)
+        except CallFailed as error:  # no bus, no turn service: say so plainly
+            typer.secho(f"no answer from the turn service: {error}", err=True, fg="red")
+            raise typer.Exit(code=1) from None
         for line in describe(reply):
             typer.echo(line)

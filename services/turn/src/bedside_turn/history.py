@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from bedside_contracts.turn import Exchange, PlaceRef, ToolCallRecord
-from bedside_guard import Candidate, Passage, ahead_of, hit_line
+from bedside_guard import Candidate, Passage, ahead_of
 
 KEEP_EXCHANGES = 6
 REPLY_LEFT_OUT = "(my reply then is left out: it was given from further on in the book)"
@@ -28,8 +28,9 @@ def passages_to_read(exchanges: list[Exchange], here_ms: int) -> list[int]:
     for exchange in exchanges:
         if needs_guarding(exchange, here_ms):
             for call in exchange.calls:
-                for place in call.places:
-                    if not ahead_of(place.start_ms, here_ms):
+                for ref in call.places:
+                    place = ref.place
+                    if place.passage_id is not None and not ahead_of(place.start_ms, here_ms):
                         ids[place.passage_id] = None
     return list(ids)
 
@@ -43,38 +44,29 @@ def guard_again(exchange: Exchange, here_ms: int, passages: dict[int, Passage]) 
 
 
 def _guard_call(call: ToolCallRecord, here_ms: int, passages: dict[int, Passage]) -> ToolCallRecord:
-    lines: list[str] = []
     places: list[PlaceRef] = []
-    for place in call.places:
-        line = _redraw(place, here_ms, passages)
-        if line is None:
-            continue
-        places.append(place.model_copy(update={"line": len(lines)}))
-        lines.append(line)
+    for ref in call.places:
+        place = _redraw(ref, here_ms, passages)
+        if place is not None:
+            places.append(PlaceRef(line=len(places), place=place, kind=ref.kind))
+    lines = [ref.text() for ref in places]
     return call.model_copy(
         update={"lines": lines or ["(nothing from this result can be shown now)"], "places": places}
     )
 
 
-def _redraw(place: PlaceRef, here_ms: int, passages: dict[int, Passage]) -> str | None:
-    passage = passages.get(place.passage_id)
+def _redraw(ref: PlaceRef, here_ms: int, passages: dict[int, Passage]) -> Candidate | None:
+    """The place as it may be seen from ``here_ms``, or None when it cannot be read again."""
+    place = ref.place
+    if ahead_of(place.start_ms, here_ms):
+        return place.seen_from(here_ms)  # a place now ahead is covered: its time and id only
+    passage = passages.get(place.passage_id) if place.passage_id is not None else None
     if passage is None:
-        if not ahead_of(place.start_ms, here_ms):
-            return None  # it could not be read again, so nothing of it is shown
-        # A place now ahead shows no words at all: the guard needs only its id and time.
-        passage = Passage(
-            id=place.passage_id,
-            start_ms=place.start_ms,
-            end_ms=place.start_ms,
-            chapter=0,
-            chapter_title="",
-            text="",
-        )
-    if place.kind == "line":
-        return hit_line(passage, here_ms)
+        return None
+    if ref.kind == "line":
+        return Candidate.hit(passage, here_ms)
     at_ms = min(max(place.start_ms, passage.start_ms), max(passage.start_ms, passage.end_ms))
-    row = Candidate.covering(passage, here_ms, at_ms=at_ms)
-    return f"id={passage.id}: {row.label()}"
+    return Candidate.covering(passage, here_ms, at_ms=at_ms)
 
 
 def as_messages(exchanges: list[Exchange]) -> list[dict[str, Any]]:

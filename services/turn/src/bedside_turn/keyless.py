@@ -9,21 +9,8 @@ from bedside_turn.intents import Intent
 from bedside_turn.tools import ToolBox
 
 MIN_SCORE = 0.0325
-"""A hit scoring below this is not offered; measured, not guessed.
-
-Search scores are reciprocal-rank fusion of a dense and a sparse ranking (1/(60+rank) each)
-plus a nudge from other well-ranked passages of the same chapter. The nudge grows with the
-book (a short book's chapters have few passages to lend), so the threshold stays at
-1/61 + 1/62 = 0.03252: a passage both rankings put in their top two is always offered,
-whatever the book's size. ``python -m bench.turn_threshold`` runs the search evaluation's
-110 navigation queries (Black Beauty 64, Sherlock Holmes 46) and 32 requests for moments in
-neither book against the real search service; re-measured on 2026-11-30, after search began
-serving each chapter's best passage first: at 0.0325 a right chapter is offered for 89% of
-navigation queries (93% with no threshold), 1% get nothing, and 19% of the absent moments
-get "I couldn't find it" instead of a list (25% at 0.0341, 41% at 0.0370 with 84% right).
-The earlier 0.0266 had been measured before the chapter nudge raised every score, and by
-then refused only 6% of absent moments.
-"""
+"""A hit scoring below this is not offered: 1/61 + 1/62, so a passage both rankings put in
+their top two is always offered, whatever the book's size (measured: the turn README)."""
 
 
 async def run_keyless(
@@ -45,9 +32,9 @@ async def run_keyless(
                 await tools.recall_recent(question)
             else:
                 await tools.run("recall", {"question": question})
-            if not tools.recalled_lines:
+            if not tools.recalled:
                 return speech.NOT_YET
-            return speech.quoting(tools.recalled_lines[0], question, just_before=recent)
+            return speech.quoting(tools.recalled[0], question, just_before=recent)
         case intents.Undo():
             record = await tools.undo()
             if record.refused:
@@ -101,10 +88,11 @@ def other_places(earlier: list[Exchange]) -> list[int]:
     """The places the newest search found that its turn did not offer, best first (at most four)."""
     for exchange in reversed(earlier):
         found = [
-            place.passage_id
+            ref.place.passage_id
             for call in exchange.calls
             if call.name == "find_passage"
-            for place in call.places
+            for ref in call.places
+            if ref.place.passage_id is not None
         ]
         if not found:
             continue

@@ -11,10 +11,11 @@ from bedside_contracts.player import StateRequest
 from bedside_contracts.search import Resolve, Target
 from bedside_contracts.turn import Ask, Conversation, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Passage
+from bedside_runtime.errors import CallFailed
 from faststream.nats import NatsBroker
 
 from bedside_turn import history, intents, speech
-from bedside_turn.backends import UNAVAILABLE, Backends
+from bedside_turn.backends import Backends
 from bedside_turn.claude import DEFAULT_RETRY, ModelClient, ModelUnreachable, Retry, run_with_model
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.keyless import run_keyless
@@ -48,7 +49,7 @@ class TurnService:
         try:
             with turn.step("position"):
                 here_ms = await self._here(ask)
-        except UNAVAILABLE as error:
+        except CallFailed as error:
             log.warning("no position for the turn", error=str(error), listener=ask.listener, book=ask.book)
             if stored is not None:
                 stored.cancel()
@@ -79,8 +80,11 @@ class TurnService:
         return self.model if self.client is not None else KEYLESS
 
     async def _here(self, ask: Ask) -> int:
+        """Where the turn stands: the --at place, the position the asking edge sent, or the player's."""
         if ask.at_ms is not None:
             return ask.at_ms
+        if ask.here_ms is not None:
+            return ask.here_ms
         state = await self.backends.state(StateRequest(listener=ask.listener, book=ask.book))
         return state.position_ms
 
@@ -107,7 +111,7 @@ class TurnService:
                     return speech.NO_MODEL + speech.for_offer(tools.last_offer), KEYLESS, False
                 return speech.NO_MODEL + await run_keyless(tools, utterance, intent, earlier), KEYLESS, False
             return said or speech.for_offer(tools.last_offer, tools.preview), self.model, False
-        except UNAVAILABLE as error:
+        except CallFailed as error:
             log.warning("a service failed during the turn", error=str(error))
             return speech.TROUBLE, self.mode, True
 
@@ -122,7 +126,7 @@ class TurnService:
                     Resolve(book=ask.book, here_ms=here_ms, targets=[Target(passage_id=i) for i in ids[:16]])
                 )
                 passages = {r.passage.id: r.passage for r in resolved.resolutions if r.passage is not None}
-            except UNAVAILABLE:
+            except CallFailed:
                 passages = {}
         return [history.guard_again(e, here_ms, passages) for e in exchanges]
 

@@ -1,13 +1,13 @@
 """What a turn says when plain code speaks: the keyless router and every fallback.
 
-It speaks only from what the tools returned (guarded lines and rows), so it can say
+It speaks only from what the tools returned (the guard's places and rows), so it can say
 nothing the model could not have read.
 """
 
 import re
 
 from bedside_contracts.player import OfferOutcome
-from bedside_guard import excerpt
+from bedside_guard import Candidate, excerpt
 
 NO_MODEL = "I can't reach my language model just now, so here is the simple answer. "
 CANNOT_HELP = "I can take you to a moment in the book, or answer about what you've already heard."
@@ -21,8 +21,6 @@ NO_LOOKUP_BEFORE = (
     "I'm not sure which time you mean. Ask me where you were, and then for the time before that."
 )
 
-_LINE = re.compile(r'^\[[^\]]*\]\s*chapter (\d+), "([^"]*)": (.*)$')
-
 
 def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
     """One sentence for what an offer came to."""
@@ -30,10 +28,13 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
         return NOT_FOUND
     if outcome.outcome == "moved":
         to = outcome.moved_to
+        where = ""
         if to is not None and to.chapter is not None:
             title = f', "{to.chapter_title}"' if to.chapter_title else ""
-            return f"There you are: chapter {to.chapter}{title}."
-        return "There you are."
+            where = f"chapter {to.chapter}{title}"
+        if preview:
+            return f"From there I would take you to {where or 'that place'}."
+        return f"There you are: {where}." if where else "There you are."
     count = len(outcome.rows)
     if preview:
         return f"From there I would put {count} place{'s' if count != 1 else ''} on the screen."
@@ -80,12 +81,11 @@ def best_sentences(words: str, question: str) -> str:
     return excerpt(chosen, QUOTE_WORDS)
 
 
-def quoting(line: str, question: str = "", just_before: bool = False) -> str:
-    """An answer from one heard recall line: its chapter and the words that bear on the question."""
-    match = _LINE.match(line)
-    if match is None:
+def quoting(place: Candidate, question: str = "", just_before: bool = False) -> str:
+    """An answer from one heard recall place: its chapter and the words that bear on the question."""
+    if place.ahead or not place.words:
         return NOT_YET
-    chapter, title, words = match.groups()
+    chapter, title, words = place.chapter, place.chapter_title, place.words
     quote = last_sentences(words) if just_before else best_sentences(words, question)
     if just_before:
         return f'Just before this, in chapter {chapter}, "{title}": "{quote}"'

@@ -5,7 +5,6 @@ becomes a tool error the model can read, never an exception. The listener's posi
 is held here and passed to search and player; it is printed in no result.
 """
 
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,9 +20,8 @@ from bedside_contracts.turn import (
     Step,
     ToolCallRecord,
 )
-from bedside_guard import MAX_ROWS, Candidate, Passage, distinct_rows, heard_text, hit_line
-from bedside_runtime.errors import RemoteFailure
-from nats.errors import NoRespondersError
+from bedside_guard import Candidate, Passage, heard_text
+from bedside_runtime.errors import CallFailed, RemoteFailure
 from pydantic import BaseModel, ValidationError
 
 from bedside_turn import earlier
@@ -37,7 +35,6 @@ TOOL_ARGS: dict[str, type[BaseModel]] = {
 }
 RECENT_OFFSETS_MS = (1, 30_000, 60_000)
 """'What did I miss' reads the passage just heard and the two before it (about a minute and a half)."""
-LINE_ID = re.compile(r"\bid=(\d+)\]")
 
 NO_MATCH = "No passage matched that. Tell them you could not find the moment."
 NOT_YET = "Nothing they have heard so far bears on this: it has not come up yet."
@@ -55,7 +52,8 @@ class ToolBox:
     preview: bool = False
     hits: list[Hit] = field(default_factory=list)
     """The newest find_passage hits with their scores, for the keyless router (never the model)."""
-    recalled_lines: list[str] = field(default_factory=list)
+    recalled: list[Candidate] = field(default_factory=list)
+    """The heard places the newest recall read, best first, for the keyless router's answer."""
     last_offer: OfferOutcome | None = None
 
     async def run(self, name: str, arguments: Any) -> ToolCallRecord:
@@ -105,7 +103,7 @@ class ToolBox:
                 [],
                 True,
             )
-        except (TimeoutError, NoRespondersError):
+        except CallFailed:  # no copy running, or no answer in time
             return (
                 [f"Tool error: {name} got no answer in time. Tell them to try again in a moment."],
                 [],
@@ -116,21 +114,21 @@ class ToolBox:
         found = await self.backends.find(FindPassage(book=self.book, here_ms=self.here_ms, query=args.query))
         self.turn.note_search()
         self.hits = list(found.hits)
-        if not found.lines:
+        if not found.places:
             return [NO_MATCH], []
-        return list(found.lines), line_places(found.lines, found.hits)
+        return shown_lines(found.places)
 
     async def recall(self, args: RecallArgs) -> tuple[list[str], list[PlaceRef]]:
         recalled = await self.backends.recall(
             Recall(book=self.book, here_ms=self.here_ms, question=args.question)
         )
-        came_up = recalled.come_up and bool(recalled.lines)
+        came_up = recalled.come_up and bool(recalled.places)
         self.turn.note_recall(came_up)
         if not came_up:
-            self.recalled_lines = []
+            self.recalled = []
             return [NOT_YET], []
-        self.recalled_lines = list(recalled.lines)
-        return list(recalled.lines), line_places(recalled.lines, recalled.hits)
+        self.recalled = list(recalled.places)
+        return shown_lines(recalled.places)
 
     async def offer_positions(self, args: OfferPositionsArgs) -> tuple[list[str], list[PlaceRef], bool]:
         permit = self.turn.may_offer()
@@ -146,18 +144,16 @@ class ToolBox:
                 return [earlier.nothing_earlier(args)], [], True
         if args.show_only:
             permit = MayOffer(may_move=False)
-        if self.preview:
-            outcome = await self._preview(targets)
-        else:
-            outcome = await self.backends.offer(
-                OfferPositions(
-                    listener=self.listener,
-                    book=self.book,
-                    turn_id=self.turn.turn_id,
-                    targets=targets,
-                    may_move=permit.may_move,
-                )
+        outcome = await self.backends.offer(
+            OfferPositions(
+                listener=self.listener,
+                book=self.book,
+                turn_id=self.turn.turn_id,
+                targets=targets,
+                may_move=permit.may_move,
+                preview_at_ms=self.here_ms if self.preview else None,
             )
+        )
         self.last_offer = outcome
         lines, places = outcome_lines(outcome, permit, self.preview)
         rows = [row.label() for row in ([outcome.moved_to] if outcome.moved_to else outcome.rows)]
@@ -178,13 +174,9 @@ class ToolBox:
             passage = resolution.passage
             if passage is not None and heard_text(passage, self.here_ms):
                 recent.setdefault(passage.id, passage)
-        lines = [hit_line(p, self.here_ms) for p in recent.values()]
-        self.turn.note_recall(bool(lines))
-        self.recalled_lines = lines
-        places = [
-            PlaceRef(line=i, passage_id=p.id, start_ms=p.start_ms, kind="line")
-            for i, p in enumerate(recent.values())
-        ]
+        self.recalled = [Candidate.hit(p, self.here_ms) for p in recent.values()]
+        self.turn.note_recall(bool(self.recalled))
+        lines, places = shown_lines(self.recalled)
         record = ToolCallRecord(
             name="recall",
             arguments={"question": question, "recent": True},
@@ -237,23 +229,6 @@ class ToolBox:
         self.turn.steps.append(Step(name="tool undo", ms=record.ms))
         return record
 
-    async def _preview(self, targets: list[Target]) -> OfferOutcome:
-        """--at: what the offer would show from there, as rows; nothing is moved or drawn."""
-        resolved = await self.backends.resolve(Resolve(book=self.book, here_ms=self.here_ms, targets=targets))
-        rows = distinct_rows(
-            Candidate.covering(
-                resolution.passage,
-                self.here_ms,
-                at_ms=resolution.at_ms,
-                chapter_named=resolution.named == "chapter",
-            )
-            for resolution in resolved.resolutions
-            if resolution.passage is not None
-        )
-        if not rows:
-            return OfferOutcome(outcome="refused", reason="none of those places is in the book")
-        return OfferOutcome(outcome="listed", rows=rows[:MAX_ROWS])
-
 
 def targets_of(args: OfferPositionsArgs) -> list[Target]:
     """The places named, best first: passage ids as given, then a chapter, a time, an offset."""
@@ -265,11 +240,6 @@ def targets_of(args: OfferPositionsArgs) -> list[Target]:
     if args.offset_ms is not None:
         targets.append(Target(offset_ms=args.offset_ms))
     return targets[:8]
-
-
-def row_line(row: Candidate) -> str:
-    ident = f"id={row.passage_id}: " if row.passage_id is not None else ""
-    return f"{ident}{row.label()}"
 
 
 def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tuple[list[str], list[PlaceRef]]:
@@ -285,35 +255,27 @@ def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tup
         to = outcome.moved_to
         where = f"passage id={to.passage_id}" if to.passage_id is not None else "the place named"
         chapter = f" in chapter {to.chapter}" if to.chapter is not None else ""
-        return [f"Moved: the book now plays from {where}{chapter}."], row_places([to], first_line=0)
+        said = f"Moved: the book now plays from {where}{chapter}."
+        if preview:
+            said = f"Preview only (nothing was moved): from there the book would move to {where}{chapter}."
+        return [said], row_places([to], first_line=0)
     head = "Listed on the screen, best first; they press a row to go there:"
     if preview:
         head = "Preview only (nothing was moved or drawn); from there the list would be:"
     elif not permit.may_move and len(outcome.rows) == 1:
         head = "A list was already up in this turn, so this is one row to press, not a move:"
-    return [head, *(row_line(r) for r in outcome.rows)], row_places(outcome.rows, first_line=1)
+    rows = row_places(outcome.rows, first_line=1)
+    return [head, *(ref.text() for ref in rows)], rows
 
 
 def row_places(rows: list[Candidate], first_line: int) -> list[PlaceRef]:
-    return [
-        PlaceRef(line=first_line + i, passage_id=row.passage_id, start_ms=row.start_ms, kind="row")
-        for i, row in enumerate(rows)
-        if row.passage_id is not None
-    ]
+    return [PlaceRef(line=first_line + i, place=row, kind="row") for i, row in enumerate(rows)]
 
 
-def line_places(lines: list[str], hits: list[Hit]) -> list[PlaceRef]:
-    """Which passage each guarded line names (by the id the guard printed in it)."""
-    start_of = {hit.passage_id: hit.start_ms for hit in hits}
-    places = []
-    for index, line in enumerate(lines):
-        match = LINE_ID.search(line)
-        if match and int(match.group(1)) in start_of:
-            passage_id = int(match.group(1))
-            places.append(
-                PlaceRef(line=index, passage_id=passage_id, start_ms=start_of[passage_id], kind="line")
-            )
-    return places
+def shown_lines(places: list[Candidate]) -> tuple[list[str], list[PlaceRef]]:
+    """Search or recall places as the lines the model reads, each line knowing its place."""
+    refs = [PlaceRef(line=i, place=place, kind="line") for i, place in enumerate(places)]
+    return [ref.text() for ref in refs], refs
 
 
 def tool_error(error: ValidationError) -> str:

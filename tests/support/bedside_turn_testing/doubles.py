@@ -1,0 +1,210 @@
+"""Search and player as small responders on the real bus, for tests of the turn service.
+
+They answer the same subjects with the same contracts; every line and row is built by
+the guard from the listener's position, as the real services do. Scoring is plain word
+overlap, which is all a test needs to make a search find the passage it means.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from bedside_contracts import subjects
+from bedside_contracts.player import (
+    CommandRequest,
+    CommandResult,
+    HistoryEntry,
+    ListenerState,
+    Located,
+    LocateRequest,
+    OfferOutcome,
+    OfferPositions,
+    StateRequest,
+    Undo,
+)
+from bedside_contracts.search import (
+    BookInfo,
+    Catalog,
+    CatalogRequest,
+    FindPassage,
+    FoundPassages,
+    Hit,
+    Recall,
+    Recalled,
+    Resolution,
+    Resolve,
+    Resolved,
+    Target,
+)
+from bedside_guard import Candidate, Passage, heard_text
+from bedside_player.domain.offer import decide_offer, unique_targets
+from bedside_runtime.bus import serve_requests
+from bedside_runtime.errors import NotFound
+from bedside_search.book import ServedBook
+from bedside_search.places import resolve_one
+from faststream.nats import NatsBroker
+
+_STOP_WORDS = """a an and the of to in on at for with was were is it he she they her his him i me my
+you your that this there where when what who how did do take back go find part bit moment again about"""
+STOP = frozenset(_STOP_WORDS.split())
+
+
+def words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z']+", text.lower()) if w not in STOP and len(w) > 2}
+
+
+def overlap(query: str, text: str) -> float:
+    asked = words(query)
+    return len(asked & words(text)) / len(asked) if asked else 0.0
+
+
+def fused_like(overlap_share: float, rank: int) -> float:
+    """A score on the real search's scale (reciprocal-rank fusion of two rankings, k=60).
+
+    A passage holding every asked word scores as if both rankings put it first; one
+    holding a quarter of them, about as if only one ranking had found it.
+    """
+    return (1 + overlap_share) / (60 + rank)
+
+
+@dataclass
+class DoubleBook:
+    """A book held in memory; its places are resolved by search's own rules."""
+
+    info: BookInfo
+    passages: list[Passage]
+    served: ServedBook = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.served = ServedBook.of(self.info, self.passages, collection="")
+
+    def resolve(self, target: Target, here_ms: int) -> Resolution:
+        return resolve_one(self.served, here_ms, target)
+
+
+@dataclass
+class SearchDouble:
+    books: dict[str, DoubleBook]
+    requests: list[object] = field(default_factory=list)
+
+    def book(self, book_id: str) -> DoubleBook:
+        if book_id not in self.books:
+            raise NotFound(f"no book {book_id}")
+        return self.books[book_id]
+
+    async def find(self, request: FindPassage) -> FoundPassages:
+        self.requests.append(request)
+        book = self.book(request.book)
+        scored = [(overlap(request.query, p.text + " " + p.chapter_title), p) for p in book.passages]
+        best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1].start_ms))[: request.limit]
+        return FoundPassages(
+            places=[Candidate.hit(p, request.here_ms) for _, p in best],
+            hits=[
+                Hit(passage_id=p.id, start_ms=p.start_ms, chapter=p.chapter, score=fused_like(s, rank))
+                for rank, (s, p) in enumerate(best, start=1)
+            ],
+        )
+
+    async def recall(self, request: Recall) -> Recalled:
+        self.requests.append(request)
+        book = self.book(request.book)
+        scored = [(overlap(request.question, heard_text(p, request.here_ms)), p) for p in book.passages]
+        best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], -s[1].start_ms))[: request.limit]
+        return Recalled(
+            come_up=bool(best),
+            places=[Candidate.hit(p, request.here_ms) for _, p in best],
+            hits=[Hit(passage_id=p.id, start_ms=p.start_ms, chapter=p.chapter, score=s) for s, p in best],
+        )
+
+    async def resolve(self, request: Resolve) -> Resolved:
+        self.requests.append(request)
+        book = self.book(request.book)
+        return Resolved(resolutions=[book.resolve(t, request.here_ms) for t in request.targets])
+
+    async def catalog(self, request: CatalogRequest) -> Catalog:
+        return Catalog(books=[b.info for b in self.books.values() if request.book in (None, b.info.id)])
+
+    async def register(self, broker: NatsBroker) -> None:
+        await serve_requests(broker, subjects.SEARCH_FIND, "search", FindPassage, self.find)
+        await serve_requests(broker, subjects.SEARCH_RECALL, "search", Recall, self.recall)
+        await serve_requests(broker, subjects.SEARCH_RESOLVE, "search", Resolve, self.resolve)
+        await serve_requests(broker, subjects.SEARCH_CATALOG, "search", CatalogRequest, self.catalog)
+
+
+@dataclass
+class PlayerDouble:
+    """Positions kept in memory, and the player's offer rules (``bedside_player.domain.offer``)."""
+
+    books: dict[str, DoubleBook]
+    positions: dict[tuple[str, str], int] = field(default_factory=dict)
+    rows: dict[tuple[str, str], list[Candidate]] = field(default_factory=dict)
+    before_move: dict[tuple[str, str], int] = field(default_factory=dict)
+    offers: list[OfferPositions] = field(default_factory=list)
+    history: dict[tuple[str, str], list[HistoryEntry]] = field(default_factory=dict)
+    """What a test says the lookup finds, newest first; the player's filters are tested in the player."""
+    lookups: list[LocateRequest] = field(default_factory=list)
+    state_requests: int = 0
+
+    def place(self, listener: str, book: str, position_ms: int) -> None:
+        self.positions[(listener, book)] = position_ms
+        self.rows.pop((listener, book), None)
+
+    async def state(self, request: StateRequest) -> ListenerState:
+        self.state_requests += 1
+        key = (request.listener, request.book)
+        if key not in self.positions:
+            raise NotFound("no such listener in that book")
+        return ListenerState(
+            listener=request.listener,
+            book=request.book,
+            position_ms=self.positions[key],
+            playing=True,
+            seq=1,
+            last_move_seq=0,
+            rows=self.rows.get(key, []),
+        )
+
+    async def offer(self, request: OfferPositions) -> OfferOutcome:
+        """The player's own offer arithmetic on this book's resolutions; a preview changes nothing."""
+        self.offers.append(request)
+        key = (request.listener, request.book)
+        here = self.positions[key] if request.preview_at_ms is None else request.preview_at_ms
+        book = self.books[request.book]
+        resolutions = [book.resolve(target, here) for target in unique_targets(request.targets)]
+        outcome = decide_offer(request, resolutions, here).outcome
+        if request.preview_at_ms is not None:
+            return outcome
+        if outcome.outcome == "moved" and outcome.moved_to is not None:
+            self.before_move[key] = here
+            self.place(request.listener, request.book, outcome.moved_to.start_ms)
+        elif outcome.outcome == "listed":
+            self.rows[key] = outcome.rows
+        return outcome
+
+    async def command(self, request: CommandRequest) -> CommandResult:
+        key = (request.listener, request.book)
+        state = await self.state(StateRequest(listener=request.listener, book=request.book))
+        if not isinstance(request.command, Undo) or key not in self.before_move:
+            return CommandResult(accepted=False, seq=0, state=state, reason="there is no move to undo")
+        self.place(request.listener, request.book, self.before_move.pop(key))
+        return CommandResult(
+            accepted=True,
+            seq=2,
+            state=await self.state(StateRequest(listener=request.listener, book=request.book)),
+        )
+
+    async def locate(self, request: LocateRequest) -> Located:
+        self.lookups.append(request)
+        found = self.history.get((request.listener, request.book), [])
+        return Located(
+            newest=found[0] if found else None,
+            count=len(found),
+            earliest_index=len(found) - 1 if found else None,
+            offset=request.offset,
+            page=found[request.offset : request.offset + request.limit],
+        )
+
+    async def register(self, broker: NatsBroker) -> None:
+        await serve_requests(broker, subjects.PLAYER_LOCATE, "player", LocateRequest, self.locate)
+        await serve_requests(broker, subjects.PLAYER_STATE, "player", StateRequest, self.state)
+        await serve_requests(broker, subjects.PLAYER_OFFER, "player", OfferPositions, self.offer)
+        await serve_requests(broker, subjects.PLAYER_COMMAND, "player", CommandRequest, self.command)

@@ -1,0 +1,63 @@
+"""What a listener has not heard of a book, to check that none of it reached the model."""
+
+import re
+from functools import cache
+from pathlib import Path
+
+import bedside_guard
+import bedside_turn
+from bedside_guard import Passage, ahead_of, heard_text
+
+
+def tokens(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", text.lower()))
+
+
+def unheard_words(passages: list[Passage], here_ms: int) -> set[str]:
+    """Words of the book that occur only in what is ahead of ``here_ms`` (not even once behind)."""
+    heard: set[str] = set()
+    ahead: set[str] = set()
+    for passage in passages:
+        said = heard_text(passage, here_ms)
+        heard |= tokens(said)
+        if ahead_of(passage.start_ms, here_ms) or passage.end_ms > here_ms:
+            unheard = passage.text.replace(said, " ", 1) if said else passage.text
+            ahead |= tokens(unheard)
+        if not ahead_of(passage.start_ms, here_ms):
+            heard |= tokens(passage.chapter_title)
+    return {w for w in ahead - heard if len(w) > 3}
+
+
+def unheard_titles(passages: list[Passage], here_ms: int) -> set[str]:
+    """Titles of chapters the listener has not begun, unless the words heard already say them.
+
+    A title that is a name heard earlier ("Merrylegs", chapter 9 of Black Beauty, is a pony
+    met in chapter 4) tells nothing when it appears in a heard line, so it is not counted.
+    """
+    begun = {p.chapter for p in passages if not ahead_of(p.start_ms, here_ms)}
+    heard = " ".join(heard_text(p, here_ms) for p in passages).lower()
+    return {
+        p.chapter_title
+        for p in passages
+        if p.chapter not in begun and not re.search(rf"\b{re.escape(p.chapter_title.lower())}\b", heard)
+    }
+
+
+@cache
+def service_vocabulary() -> frozenset[str]:
+    """Words the turn service and the guard write themselves (prompt, notes, refusals)."""
+    sources = [
+        *Path(bedside_turn.__file__).parent.glob("*.py"),
+        *Path(bedside_guard.__file__).parent.glob("*.py"),
+    ]
+    return frozenset(tokens(" ".join(path.read_text() for path in sources)))
+
+
+def leaks(
+    sent: str, passages: list[Passage], here_ms: int, allowed: frozenset[str] | set[str] = frozenset()
+) -> set[str]:
+    """Unheard words and titles found in ``sent``; ``allowed`` are words the listener said themselves."""
+    known = tokens(" ".join(allowed)) | service_vocabulary()
+    found = (unheard_words(passages, here_ms) - known) & tokens(sent)
+    found |= {title for title in unheard_titles(passages, here_ms) if title.lower() in sent.lower()}
+    return found
