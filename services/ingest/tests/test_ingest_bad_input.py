@@ -38,7 +38,7 @@ def test_unsupported_extension(tmp_path: Path) -> None:
 
 
 def test_audio_given_as_the_book(tmp_path: Path) -> None:
-    assert "--audio" in refused(write(tmp_path, "book.mp3", b"ID3\x03\x00"))
+    assert "audiobook" in refused(write(tmp_path, "book.mp3", b"ID3\x03\x00"))
 
 
 def test_content_that_does_not_match_the_extension(tmp_path: Path) -> None:
