@@ -60,7 +60,9 @@ class IngestBook(Contract):
     """Ask the ingest service to read a file on its own machine and make it a book.
 
     ``path`` is a timed transcript (WebVTT, SRT, Whisper JSON, aeneas JSON, a SMIL sync
-    map or a directory of them) or a book without timing (EPUB, plain text, a JSON book).
+    map or a directory of them), a book without timing (EPUB, plain text, a JSON book), or
+    an audiobook (an m4b/m4a, mp3, ogg/opus, flac or wav file, or a folder of tracks), which
+    is transcribed as a resumable job.
     Without ``book`` the id is made from the file name; without ``title`` it comes from
     the file. ``chapters_path`` names a chapters file (JSON list of ``{title, start}``);
     without it a ``chapters.json`` or ``<stem>.chapters.json`` beside ``path`` is used.
@@ -74,7 +76,19 @@ class IngestBook(Contract):
     job: Name | None = Field(default=None, description="progress goes to INGEST_PROGRESS for this job")
 
 
-Stage = Literal["parse", "chunk", "embed", "store"]
+Stage = Literal["parse", "transcribe", "chunk", "embed", "store"]
+
+
+class TranscriptionProgress(Contract):
+    """How far the transcription of an audiobook has got, after each chapter."""
+
+    chapter: int = Field(ge=0, description="chapters finished so far, counting those stored before")
+    chapters: int = Field(ge=1)
+    resumed: int = Field(ge=0, description="chapters whose transcript was stored by an earlier run")
+    audio_done_s: float = Field(ge=0)
+    audio_total_s: float = Field(ge=0)
+    rtf: float | None = Field(default=None, ge=0, description="seconds computing per second of audio")
+    eta_s: float | None = Field(default=None, ge=0)
 
 
 class IngestProgress(Contract):
@@ -84,6 +98,41 @@ class IngestProgress(Contract):
     stage: Stage
     done: int = Field(ge=0)
     total: int = Field(ge=0)
+    detail: str = ""
+    transcription: TranscriptionProgress | None = None
+
+
+class SpokenWordTimes(Contract):
+    """A recognised word and its times on the chapter's own clock (from the chapter's start)."""
+
+    text: str = Field(min_length=1)
+    start_ms: Millis
+    end_ms: Millis
+
+
+class ChapterTranscript(Contract):
+    """What the recogniser heard in one chapter of an audiobook: stored as soon as the chapter is
+    done (bucket ``subjects.TRANSCRIPTS_BUCKET``), so a job that is restarted resumes after it.
+    """
+
+    chapter: int = Field(ge=0)
+    model: str
+    audio_ms: Millis
+    compute_s: float = Field(ge=0)
+    words: list[SpokenWordTimes]
+
+
+JobState = Literal["queued", "running", "done", "failed"]
+
+
+class IngestJob(Contract):
+    """An audiobook ingest as a job (bucket ``subjects.INGEST_JOBS_BUCKET``, key = job id): a
+    service that starts and finds a job queued or running runs it again, from its stored chapters.
+    """
+
+    job: Name
+    request: IngestBook
+    state: JobState
     detail: str = ""
 
 

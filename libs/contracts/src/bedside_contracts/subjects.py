@@ -27,6 +27,8 @@ BOOKS_SUBJECTS = "books.>"
 BOOK_INGESTED = "books.ingested.{book}"
 BOOK_READY = "books.ready.{book}"
 BOOK_ARTIFACTS_BUCKET = "bedside-books"
+TRANSCRIPTS_BUCKET = "bedside-transcripts"
+INGEST_JOBS_BUCKET = "bedside-ingest-jobs"
 
 PLAYER_STREAM = "PLAYER"
 PLAYER_SUBJECTS = "player.>"

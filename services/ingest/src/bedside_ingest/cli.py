@@ -8,7 +8,7 @@ from typing import Annotated
 
 import nats
 import typer
-from bedside_contracts.ingest import IngestBook, IngestProgress, IngestReport
+from bedside_contracts.ingest import IngestBook, IngestProgress, IngestReport, TranscriptionProgress
 from bedside_guard import clock
 from bedside_runtime.errors import RemoteFailure
 from bedside_runtime.settings import Settings
@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from bedside_ingest.client import ServiceMissing, catalog_has, request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 
-STAGES = ("parse", "chunk", "embed", "store")
+STAGES = ("parse", "transcribe", "chunk", "embed", "store")
 READY_TIMEOUT_S = 120.0
 
 
@@ -51,23 +51,51 @@ class StageBars:
     def __init__(self, progress: Progress) -> None:
         self.progress = progress
         self.tasks: dict[str, TaskID] = {
-            stage: progress.add_task(stage, total=None, visible=False) for stage in STAGES
+            stage: progress.add_task(stage, total=None, visible=False, status="") for stage in STAGES
         }
 
     def __call__(self, event: IngestProgress) -> None:
         task = self.tasks[event.stage]
+        status = event.transcription
+        if status is not None:
+            # Transcription moves by seconds of audio, not by chapters: chapters differ in length.
+            total_s = max(status.audio_total_s, 1.0)
+            self.progress.update(
+                task,
+                total=total_s,
+                completed=min(status.audio_done_s, total_s),
+                visible=True,
+                status=transcription_line(status),
+            )
+            return
         total = max(event.total, 1)
         self.progress.update(task, total=total, completed=min(event.done, total), visible=True)
+
+
+def transcription_line(status: TranscriptionProgress) -> str:
+    """ "chapter 2 of 9, 0:12:30 of 1:40:00, RTF 0.08, 0:07:00 left" (figures once known)."""
+    parts = [
+        f"chapter {status.chapter} of {status.chapters}",
+        f"{clock(round(status.audio_done_s * 1000))} of {clock(round(status.audio_total_s * 1000))} audio",
+    ]
+    if status.resumed:
+        parts.append(f"{status.resumed} stored before")
+    if status.rtf is not None:
+        parts.append(f"RTF {status.rtf:.3f}")
+    if status.eta_s is not None:
+        parts.append(f"{clock(round(status.eta_s * 1000))} left")
+    return ", ".join(parts)
 
 
 async def _ingest(request: IngestBook, settings: Settings, wait_s: float, console: Console) -> int:
     client = await connect(settings.servers)
     try:
         columns = (
-            TextColumn("{task.description:<6}"),
+            TextColumn("{task.description:<10}"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
+            TextColumn("{task.fields[status]}"),
         )
         with Progress(*columns, console=console, transient=False) as progress:
             report = await request_ingest(client, request, StageBars(progress))
@@ -88,7 +116,11 @@ async def _ingest(request: IngestBook, settings: Settings, wait_s: float, consol
 
 def ingest(
     path: Annotated[
-        Path, typer.Argument(help="a transcript (.vtt .srt .json .smil), an EPUB, a text or JSON book")
+        Path,
+        typer.Argument(
+            help="an audiobook (.m4b .mp3 .ogg .opus .flac .wav, or a folder of tracks), "
+            "a transcript (.vtt .srt .json .smil), an EPUB, a text or JSON book"
+        ),
     ],
     *,
     book_id: Annotated[
@@ -105,7 +137,8 @@ def ingest(
         float, typer.Option("--wait", help="seconds to wait for search to index it")
     ] = READY_TIMEOUT_S,
 ) -> None:
-    """Ingest a book: parse, chunk, embed and store it, then wait until search serves it."""
+    """Ingest a book: read it (an audiobook is transcribed offline, chapter by chapter), chunk,
+    embed and store it, then wait until search serves it."""
     console = Console()
     try:
         request = IngestBook(

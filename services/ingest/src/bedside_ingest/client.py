@@ -13,8 +13,9 @@ from nats.aio.client import Client
 from nats.errors import NoRespondersError, TimeoutError
 from nats.js.errors import NotFoundError
 
-INGEST_TIMEOUT_S = 1800.0
-"""A long book takes tens of seconds to embed on two cores; the request waits for all of it."""
+INGEST_TIMEOUT_S = 6 * 3600.0
+"""A long book takes tens of seconds to embed on two cores, a long recording tens of minutes to
+transcribe; the request waits for all of it (the job goes on in the service if the caller leaves)."""
 READY_POLL_S = 0.25
 
 

@@ -2,17 +2,30 @@
 
 import asyncio
 import time
+import uuid
 from collections.abc import Sequence
+from pathlib import Path
 
 import structlog
 from bedside_contracts import subjects
-from bedside_contracts.ingest import BookIngested, IngestBook, IngestProgress, IngestReport, Stage
+from bedside_contracts.ingest import (
+    BookIngested,
+    IngestBook,
+    IngestJob,
+    IngestProgress,
+    IngestReport,
+    JobState,
+    Stage,
+    TranscriptionProgress,
+)
 from bedside_embedding import Embedder
 from bedside_runtime.errors import InvalidRequest
 from faststream.nats import NatsBroker
 
 from bedside_ingest.artifact import message_id, object_name
+from bedside_ingest.audiojobs import Audiobooks, is_audiobook
 from bedside_ingest.errors import BadInput
+from bedside_ingest.jobs import JobStore
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, build_artifact, embed_passages, prepare
 from bedside_ingest.store import BookStore
 
@@ -36,6 +49,18 @@ class ProgressPublisher:
             event = IngestProgress(job=self._job, stage=stage, done=done, total=total, detail=detail)
             self._loop.call_soon_threadsafe(self._queue.put_nowait, event)
 
+    def transcription(self, status: TranscriptionProgress) -> None:
+        if self._job is not None:
+            event = IngestProgress(
+                job=self._job,
+                stage="transcribe",
+                done=status.chapter,
+                total=status.chapters,
+                detail=f"chapter {status.chapter} of {status.chapters}",
+                transcription=status,
+            )
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, event)
+
     async def _drain(self) -> None:
         while (event := await self._queue.get()) is not None:
             subject = subjects.INGEST_PROGRESS.format(job=event.job)
@@ -50,34 +75,87 @@ class ProgressPublisher:
 
 class IngestService:
     def __init__(
-        self, broker: NatsBroker, store: BookStore, embedders: Sequence[Embedder], narration_wpm: int
+        self,
+        broker: NatsBroker,
+        store: BookStore,
+        embedders: Sequence[Embedder],
+        narration_wpm: int,
+        *,
+        jobs: JobStore,
+        audiobooks: Audiobooks,
     ) -> None:
         self._broker = broker
         self._store = store
         self._embedders = embedders
         self._wpm = narration_wpm
+        self._jobs = jobs
+        self._audiobooks = audiobooks
         self._lock = asyncio.Lock()  # one ingest at a time: the CPU is the limit anyway
 
     async def ingest(self, request: IngestBook) -> IngestReport:
+        audio = is_audiobook(Path(request.path))
+        if audio and request.job is None:
+            request = request.model_copy(update={"job": uuid.uuid4().hex[:16]})
         progress = ProgressPublisher(self._broker, request.job)
         try:
+            if audio:
+                await self._record(request, "queued")
             async with self._lock:
-                return await self._ingest(request, progress)
+                if audio:
+                    await self._record(request, "running")
+                report = await self._ingest(request, progress, audio)
+            if audio:
+                await self._record(request, "done", report.book)
+            return report
+        except InvalidRequest as error:
+            if audio:
+                await self._record(request, "failed", str(error))
+            raise
         finally:
             await progress.close()
 
-    async def _ingest(self, request: IngestBook, progress: Progress) -> IngestReport:
+    async def _record(self, request: IngestBook, state: JobState, detail: str = "") -> None:
+        if request.job is not None:
+            await self._jobs.put_job(IngestJob(job=request.job, request=request, state=state, detail=detail))
+
+    async def resume_unfinished(self) -> None:
+        """Run again every audiobook job a stopped service left queued or running: its finished
+        chapters are stored, so each continues at the chapter it had not finished."""
+        unfinished = [job for job in await self._jobs.jobs() if job.state in ("queued", "running")]
+        for job in unfinished:
+            log.info("resuming job", job=job.job, path=job.request.path)
+        results = await asyncio.gather(
+            *(self.ingest(job.request) for job in unfinished), return_exceptions=True
+        )
+        for job, result in zip(unfinished, results, strict=True):
+            if isinstance(result, BaseException):
+                log.warning("resumed job failed", job=job.job, error=str(result))
+
+    async def _read(
+        self, request: IngestBook, progress: ProgressPublisher, audio: bool, clock: StageClock
+    ) -> Prepared:
+        if audio:
+            return await self._audiobooks.prepare(
+                request,
+                embedding_model=self._embedders[0].model_id,
+                progress=progress,
+                transcription=progress.transcription,
+                clock=clock,
+            )
+        return await asyncio.to_thread(
+            prepare,
+            request,
+            embedding_model=self._embedders[0].model_id,
+            narration_wpm=self._wpm,
+            progress=progress,
+            clock=clock,
+        )
+
+    async def _ingest(self, request: IngestBook, progress: ProgressPublisher, audio: bool) -> IngestReport:
         started = time.perf_counter()
         clock = StageClock()
         try:
-            prepared = await asyncio.to_thread(
-                prepare,
-                request,
-                embedding_model=self._embedders[0].model_id,
-                narration_wpm=self._wpm,
-                progress=progress,
-                clock=clock,
-            )
+            prepared = await self._read(request, progress, audio, clock)
         except BadInput as error:
             log.info("bad input refused", path=request.path, error=error.message)
             raise InvalidRequest(error.message) from None

@@ -1,0 +1,87 @@
+"""Audiobook ingest as a job: read the recording, transcribe it chapter by chapter (each chapter's
+transcript stored as soon as it is done), and make the book of it for the usual pipeline.
+"""
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from bedside_contracts.ingest import ChapterTranscript, IngestBook, TranscriptionProgress
+
+from bedside_ingest.asr import Transcriber
+from bedside_ingest.audiobook import DRM_EXTENSIONS, is_audio
+from bedside_ingest.jobs import JobStore
+from bedside_ingest.media import read_audiobook
+from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
+from bedside_ingest.transcribe import audio_fingerprint, transcribe_audiobook
+from bedside_ingest.transcription import transcribed_book
+
+TranscriptionReport = Callable[[TranscriptionProgress], None]
+
+
+def is_audiobook(path: Path) -> bool:
+    """A recording to transcribe: an audio file, or a folder of tracks (a folder of SMIL sync maps
+    beside their audio is a timed transcript instead)."""
+    if path.is_dir():
+        entries = list(path.iterdir())
+        return not any(e.suffix.lower() == ".smil" for e in entries) and any(
+            is_audio(e) or e.suffix.lower() in DRM_EXTENSIONS for e in entries
+        )
+    return is_audio(path) or path.suffix.lower() in DRM_EXTENSIONS
+
+
+class Audiobooks:
+    """Turns a recording into a prepared book; the transcriber is loaded at the first job."""
+
+    def __init__(self, store: JobStore, load_transcriber: Callable[[], Transcriber]) -> None:
+        self._store = store
+        self._load = load_transcriber
+        self._transcriber: Transcriber | None = None
+
+    async def transcriber(self) -> Transcriber:
+        if self._transcriber is None:
+            self._transcriber = await asyncio.to_thread(self._load)
+        return self._transcriber
+
+    async def prepare(
+        self,
+        request: IngestBook,
+        *,
+        embedding_model: str,
+        progress: Progress,
+        transcription: TranscriptionReport,
+        clock: StageClock,
+    ) -> Prepared:
+        path = Path(request.path)
+        with clock.stage("parse"):
+            progress("parse", 0, 1, path.name)
+            audiobook = await asyncio.to_thread(read_audiobook, path)
+            progress("parse", 1, 1, f"{len(audiobook.chapters)} chapters, audio")
+        transcriber = await self.transcriber()
+        fingerprint = await asyncio.to_thread(audio_fingerprint, audiobook, transcriber.model_id)
+        stored = await self._store.stored_transcripts(fingerprint, [c.n for c in audiobook.chapters])
+        loop = asyncio.get_running_loop()
+
+        def save(transcript: ChapterTranscript) -> None:
+            asyncio.run_coroutine_threadsafe(
+                self._store.save_transcript(fingerprint, transcript), loop
+            ).result()
+
+        with clock.stage("transcribe"):
+            transcripts = await asyncio.to_thread(
+                transcribe_audiobook, audiobook, transcriber, stored, save, transcription
+            )
+        book = transcribed_book(audiobook, transcripts, path.name)
+        book = replace(
+            book, title=request.title or book.title, source=f"{path.name} ({transcriber.model_id})"
+        )
+        return prepare_book(
+            request,
+            book,
+            audio_ms=audiobook.duration_ms,
+            audio_path=audiobook.files[0] if len(audiobook.files) == 1 else None,
+            embedding_model=embedding_model,
+            progress=progress,
+            clock=clock,
+        )

@@ -1,0 +1,130 @@
+"""An audiobook through the ingest service on a real nats-server: transcribed offline chapter by
+chapter into passages, each chapter's transcript stored, progress reported, bad audio refused."""
+
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import nats
+import numpy as np
+import pytest
+from bedside_audiobooks import (
+    Speech,
+    need_espeak,
+    sample_chapters,
+    speak_book,
+    write_audiobook,
+)
+from bedside_contracts import subjects
+from bedside_contracts.ingest import BookArtifact, IngestBook, IngestJob, IngestProgress
+from bedside_ingest.client import request_ingest
+from bedside_ingest.main import register
+from bedside_runtime.bus import new_broker
+from bedside_runtime.errors import RemoteFailure
+from bedside_runtime.settings import Settings
+from nats.aio.client import Client
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+TAGS = {"title": "The Lantern at Gull Point", "artist": "The Bedside authors"}
+
+
+@pytest.fixture(scope="module")
+async def ingest_service(nats_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[None]:
+    settings = Settings(nats_url=nats_url, data_dir=tmp_path_factory.mktemp("ingest-audio-data"))
+    broker = new_broker(settings, "ingest")
+    await broker.connect()
+    close = await register(broker, settings)
+    await broker.start()
+    try:
+        yield
+    finally:
+        await broker.stop()
+        await close()
+
+
+@pytest.fixture
+async def client(nats_url: str, ingest_service: None) -> AsyncIterator[Client]:
+    connection = await nats.connect(nats_url)
+    try:
+        yield connection
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(scope="module")
+def speech() -> Speech:
+    need_espeak()
+    return speak_book(sample_chapters(chapters=3, sentences=2))
+
+
+def new_id() -> str:
+    return f"a-{uuid.uuid4().hex[:10]}"
+
+
+async def artifact_of(client: Client, name: str) -> BookArtifact:
+    store = await client.jetstream().object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+    return BookArtifact.model_validate_json((await store.get(name)).data or b"")
+
+
+async def test_an_m4b_becomes_a_timed_book_of_its_chapters(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
+    book, job = new_id(), new_id()
+    events: list[IngestProgress] = []
+    report = await request_ingest(client, IngestBook(path=str(path), book=book, job=job), events.append)
+    assert (report.title, report.chapters, report.estimated) == (TAGS["title"], 3, False)
+
+    artifact = await artifact_of(client, report.object_name)
+    assert artifact.audio_path == str(path)
+    assert [c.title for c in artifact.chapters] == [c.title for c in speech.chapters]
+    for info, spoken in zip(artifact.chapters, speech.chapters, strict=True):
+        assert info.start_ms == pytest.approx(spoken.start_s * 1000, abs=2)
+    heard = {n: " ".join(p.text for p in artifact.passages if p.chapter == n).lower() for n in (1, 2, 3)}
+    assert "suitcase" in heard[1]
+    assert "raincoat" in heard[2]
+    assert "weather" in heard[3]
+    for passage in artifact.passages:
+        chapter = speech.chapters[passage.chapter - 1]
+        assert chapter.start_s * 1000 <= passage.start_ms <= passage.end_ms <= chapter.end_s * 1000 + 50
+        assert passage.cues
+
+    transcribing = [e.transcription for e in events if e.transcription is not None]
+    assert [t.chapter for t in transcribing] == [0, 1, 2, 3]
+    assert transcribing[-1].audio_done_s == pytest.approx(transcribing[-1].audio_total_s, abs=0.1)
+    assert transcribing[-1].rtf is not None
+    assert transcribing[-1].rtf > 0
+    assert transcribing[-1].eta_s == 0
+
+    jobs = await client.jetstream().key_value(subjects.INGEST_JOBS_BUCKET)
+    record = IngestJob.model_validate_json((await jobs.get(job)).value or b"")
+    assert (record.state, record.detail) == ("done", book)
+
+
+async def test_asked_again_it_transcribes_nothing(client: Client, speech: Speech, tmp_path: Path) -> None:
+    path = write_audiobook(tmp_path / "again.m4b", speech, tags=TAGS)
+    book = new_id()
+    first = await request_ingest(client, IngestBook(path=str(path), book=book))
+    events: list[IngestProgress] = []
+    again = await request_ingest(client, IngestBook(path=str(path), book=book, job=new_id()), events.append)
+    assert again.unchanged
+    assert again.version == first.version
+    last = [e.transcription for e in events if e.transcription is not None][-1]
+    assert (last.resumed, last.chapter, last.rtf) == (3, 3, None)  # every chapter came from the store
+
+
+async def test_a_recording_with_no_speech_is_refused(client: Client, tmp_path: Path) -> None:
+    silence = np.zeros(16_000 * 8, dtype=np.int16)
+    quiet = Speech(silence, 16_000, [], [])
+    path = write_audiobook(tmp_path / "quiet.m4b", quiet, chapters=False)
+    with pytest.raises(RemoteFailure, match="no speech"):
+        await request_ingest(client, IngestBook(path=str(path), book=new_id()))
+
+
+async def test_a_drm_file_is_refused_with_a_reason(client: Client, tmp_path: Path) -> None:
+    path = tmp_path / "bought.aax"
+    path.write_bytes(b"\x00" * 1024)
+    with pytest.raises(RemoteFailure, match="DRM") as caught:
+        await request_ingest(client, IngestBook(path=str(path), book=new_id()))
+    assert caught.value.failure.code == "invalid"
