@@ -1,6 +1,7 @@
 """An audiobook through the ingest service on a real nats-server: transcribed offline chapter by
 chapter into passages, each chapter's transcript stored, progress reported, bad audio refused."""
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -16,8 +17,8 @@ from bedside_audiobooks import (
     write_audiobook,
 )
 from bedside_contracts import subjects
-from bedside_contracts.ingest import BookArtifact, IngestBook, IngestJob, IngestProgress
-from bedside_ingest.client import request_ingest
+from bedside_contracts.ingest import BookArtifact, IngestBook, IngestProgress
+from bedside_ingest.client import cancel_job, list_jobs, request_ingest
 from bedside_ingest.main import register
 from bedside_runtime.bus import new_broker
 from bedside_runtime.errors import RemoteFailure
@@ -97,9 +98,9 @@ async def test_an_m4b_becomes_a_timed_book_of_its_chapters(
     assert transcribing[-1].rtf > 0
     assert transcribing[-1].eta_s == 0
 
-    jobs = await client.jetstream().key_value(subjects.INGEST_JOBS_BUCKET)
-    record = IngestJob.model_validate_json((await jobs.get(job)).value or b"")
+    (record,) = await list_jobs(client, job)
     assert (record.state, record.detail) == ("done", book)
+    assert record.progress == transcribing[-1]
 
 
 async def test_asked_again_it_transcribes_nothing(client: Client, speech: Speech, tmp_path: Path) -> None:
@@ -128,3 +129,38 @@ async def test_a_drm_file_is_refused_with_a_reason(client: Client, tmp_path: Pat
     with pytest.raises(RemoteFailure, match="DRM") as caught:
         await request_ingest(client, IngestBook(path=str(path), book=new_id()))
     assert caught.value.failure.code == "invalid"
+
+
+async def test_a_cancelled_job_stops_and_keeps_its_finished_chapters(client: Client, tmp_path: Path) -> None:
+    need_espeak()
+    speech = speak_book(sample_chapters(chapters=4, sentences=3))
+    path = write_audiobook(tmp_path / "long.m4b", speech, tags=TAGS)
+    book, job = new_id(), new_id()
+    first_done = asyncio.Event()
+
+    def seen(event: IngestProgress) -> None:
+        if event.transcription is not None and event.transcription.chapter >= 1:
+            first_done.set()
+
+    request = IngestBook(path=str(path), book=book, job=job)
+    running = asyncio.create_task(request_ingest(client, request, seen))
+    await asyncio.wait_for(first_done.wait(), 120)
+    listed = await list_jobs(client)
+    assert job in {j.job for j in listed}
+    cancelled = await cancel_job(client, job)
+    assert cancelled.state == "cancelled"
+    with pytest.raises(RemoteFailure, match="cancelled") as caught:
+        await running
+    assert caught.value.failure.code == "conflict"
+    (record,) = await list_jobs(client, job)
+    assert record.state == "cancelled"
+    assert record.progress is not None
+    assert 1 <= record.progress.chapter < 4
+    with pytest.raises(RemoteFailure, match="not queued or running"):
+        await cancel_job(client, job)
+
+    events: list[IngestProgress] = []
+    report = await request_ingest(client, IngestBook(path=str(path), book=book, job=new_id()), events.append)
+    assert report.chapters == 4
+    last = [e.transcription for e in events if e.transcription is not None][-1]
+    assert last.resumed >= record.progress.chapter  # what the cancelled job finished was kept

@@ -122,7 +122,8 @@ class ChapterTranscript(Contract):
     words: list[SpokenWordTimes]
 
 
-JobState = Literal["queued", "running", "done", "failed"]
+JobState = Literal["queued", "running", "done", "failed", "cancelled"]
+UNFINISHED: tuple[JobState, ...] = ("queued", "running")
 
 
 class IngestJob(Contract):
@@ -133,7 +134,25 @@ class IngestJob(Contract):
     job: Name
     request: IngestBook
     state: JobState
-    detail: str = ""
+    detail: str = Field(default="", description="the book id once done, the reason once failed")
+    progress: TranscriptionProgress | None = Field(default=None, description="as of the last chapter done")
+
+
+class JobsRequest(Contract):
+    """Ask ingest for its audiobook jobs (``subjects.INGEST_JOBS``); ``job`` for one of them."""
+
+    job: Name | None = None
+
+
+class JobList(Contract):
+    jobs: list[IngestJob]
+
+
+class CancelJob(Contract):
+    """Stop a queued or running job (``subjects.INGEST_CANCEL``); its stored chapters are kept,
+    so asking for the same recording again continues where it stopped."""
+
+    job: Name
 
 
 class IngestReport(Contract):
@@ -147,6 +166,7 @@ class IngestReport(Contract):
     passages: int
     duration_ms: Millis
     estimated: bool
+    transcribed: bool = Field(default=False, description="the times (and words) come from the recording")
     unchanged: bool = Field(description="this content was stored before; nothing was written")
     seconds: float = Field(ge=0)
     stage_seconds: dict[str, float] = Field(default_factory=dict)

@@ -19,6 +19,8 @@ PLAYER_HISTORY = "bedside.player.history"
 TURN_ASK = "bedside.turn.ask"
 INGEST_BOOK = "bedside.ingest.book"
 INGEST_PROGRESS = "bedside.ingest.progress.{job}"
+INGEST_JOBS = "bedside.ingest.jobs"
+INGEST_CANCEL = "bedside.ingest.cancel"
 DEAD_LETTER = "bedside.deadletter.{service}"
 
 # JetStream: the log. Each stream is declared only by the service that owns it.

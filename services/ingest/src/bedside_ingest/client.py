@@ -6,12 +6,22 @@ from collections.abc import Callable
 
 from bedside_contracts import subjects
 from bedside_contracts.common import Failure
-from bedside_contracts.ingest import BookReady, IngestBook, IngestProgress, IngestReport
+from bedside_contracts.ingest import (
+    BookReady,
+    CancelJob,
+    IngestBook,
+    IngestJob,
+    IngestProgress,
+    IngestReport,
+    JobList,
+    JobsRequest,
+)
 from bedside_contracts.search import Catalog, CatalogRequest
 from bedside_runtime.errors import RemoteFailure
 from nats.aio.client import Client
 from nats.errors import NoRespondersError, TimeoutError
 from nats.js.errors import NotFoundError
+from pydantic import BaseModel
 
 INGEST_TIMEOUT_S = 6 * 3600.0
 """A long book takes tens of seconds to embed on two cores, a long recording tens of minutes to
@@ -50,6 +60,31 @@ async def request_ingest(
     if b'"ok":false' in reply.data.replace(b" ", b""):
         raise RemoteFailure(Failure.model_validate_json(reply.data))
     return IngestReport.model_validate_json(reply.data)
+
+
+async def _ask(client: Client, subject: str, request: BaseModel, timeout_s: float = 10.0) -> bytes:
+    try:
+        reply = await client.request(subject, request.model_dump_json().encode(), timeout=timeout_s)
+    except NoRespondersError:
+        raise ServiceMissing("the ingest service is not running (start it with `bedside up`)") from None
+    if b'"ok":false' in reply.data.replace(b" ", b""):
+        raise RemoteFailure(Failure.model_validate_json(reply.data))
+    return reply.data
+
+
+async def list_jobs(client: Client, job: str | None = None) -> list[IngestJob]:
+    """The ingest service's audiobook jobs (unfinished first), or the one named."""
+    return JobList.model_validate_json(await _ask(client, subjects.INGEST_JOBS, JobsRequest(job=job))).jobs
+
+
+async def cancel_job(client: Client, job: str) -> IngestJob:
+    return IngestJob.model_validate_json(await _ask(client, subjects.INGEST_CANCEL, CancelJob(job=job)))
+
+
+async def submit_job(client: Client, request: IngestBook) -> None:
+    """Hand a job to the ingest service without waiting for it (``bedside jobs`` follows it)."""
+    await client.publish(subjects.INGEST_BOOK, request.model_dump_json().encode())
+    await client.flush()
 
 
 async def ready_version(client: Client, book: str) -> str | None:

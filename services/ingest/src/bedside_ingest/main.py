@@ -7,7 +7,7 @@ from functools import partial
 
 import structlog
 from bedside_contracts import subjects
-from bedside_contracts.ingest import IngestBook
+from bedside_contracts.ingest import CancelJob, IngestBook, JobsRequest
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
@@ -16,6 +16,7 @@ from faststream.nats import NatsBroker
 from bedside_ingest.asr import WhisperTranscriber
 from bedside_ingest.audiojobs import Audiobooks
 from bedside_ingest.embedders import load_embedders
+from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.jobs import JobStore
 from bedside_ingest.service import IngestService
 from bedside_ingest.store import BookStore
@@ -36,9 +37,11 @@ async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Await
     log.info("embedders loaded", model=embedders[0].model_id, sessions=len(embedders))
     audiobooks = Audiobooks(jobs, partial(WhisperTranscriber, settings.whisper_model_dir))
     service = IngestService(
-        broker, store, embedders, settings.narration_wpm, jobs=jobs, audiobooks=audiobooks
+        broker, store, embedders, settings.narration_wpm, control=JobControl(jobs), audiobooks=audiobooks
     )
     await serve_requests(broker, subjects.INGEST_BOOK, "ingest", IngestBook, service.ingest)
+    await serve_requests(broker, subjects.INGEST_JOBS, "ingest", JobsRequest, service.jobs)
+    await serve_requests(broker, subjects.INGEST_CANCEL, "ingest", CancelJob, service.cancel)
     resuming = asyncio.create_task(service.resume_unfinished())
 
     async def close() -> None:

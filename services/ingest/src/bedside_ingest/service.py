@@ -3,31 +3,34 @@
 import asyncio
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.ingest import (
     BookIngested,
+    CancelJob,
     IngestBook,
     IngestJob,
     IngestProgress,
     IngestReport,
-    JobState,
+    JobList,
+    JobsRequest,
     Stage,
     TranscriptionProgress,
 )
 from bedside_embedding import Embedder
-from bedside_runtime.errors import InvalidRequest
+from bedside_runtime.errors import Conflict, InvalidRequest
 from faststream.nats import NatsBroker
 
 from bedside_ingest.artifact import message_id, object_name
 from bedside_ingest.audiojobs import Audiobooks, is_audiobook
-from bedside_ingest.errors import BadInput
-from bedside_ingest.jobs import JobStore
+from bedside_ingest.errors import BadInput, JobCancelled
+from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, build_artifact, embed_passages, prepare
 from bedside_ingest.store import BookStore
+from bedside_ingest.transcription import AUDIO_FORMAT
 
 log = structlog.get_logger("bedside.ingest")
 
@@ -37,9 +40,15 @@ PUBLISH_TIMEOUT_S = 5.0
 class ProgressPublisher:
     """Progress events of one job, published in order from whatever thread a stage runs on."""
 
-    def __init__(self, broker: NatsBroker, job: str | None) -> None:
+    def __init__(
+        self,
+        broker: NatsBroker,
+        job: str | None,
+        recorder: Callable[[TranscriptionProgress], None] | None = None,
+    ) -> None:
         self._broker = broker
         self._job = job
+        self._recorder = recorder
         self._loop = asyncio.get_running_loop()
         self._queue: asyncio.Queue[IngestProgress | None] = asyncio.Queue()
         self._task = asyncio.create_task(self._drain()) if job else None
@@ -60,6 +69,8 @@ class ProgressPublisher:
                 transcription=status,
             )
             self._loop.call_soon_threadsafe(self._queue.put_nowait, event)
+        if self._recorder is not None:
+            self._recorder(status)
 
     async def _drain(self) -> None:
         while (event := await self._queue.get()) is not None:
@@ -81,51 +92,65 @@ class IngestService:
         embedders: Sequence[Embedder],
         narration_wpm: int,
         *,
-        jobs: JobStore,
+        control: JobControl,
         audiobooks: Audiobooks,
     ) -> None:
         self._broker = broker
         self._store = store
         self._embedders = embedders
         self._wpm = narration_wpm
-        self._jobs = jobs
+        self._control = control
         self._audiobooks = audiobooks
         self._lock = asyncio.Lock()  # one ingest at a time: the CPU is the limit anyway
 
     async def ingest(self, request: IngestBook) -> IngestReport:
-        audio = is_audiobook(Path(request.path))
-        if audio and request.job is None:
-            request = request.model_copy(update={"job": uuid.uuid4().hex[:16]})
-        progress = ProgressPublisher(self._broker, request.job)
+        if not is_audiobook(Path(request.path)):
+            progress = ProgressPublisher(self._broker, request.job)
+            try:
+                async with self._lock:
+                    return await self._ingest(request, progress, audio=False)
+            finally:
+                await progress.close()
+        return await self._run_job(request.model_copy(update={"job": request.job or uuid.uuid4().hex[:16]}))
+
+    async def _run_job(self, request: IngestBook) -> IngestReport:
+        """An audiobook job: recorded queued, then running (with its progress), then its end."""
+        job, control = request.job or "", self._control
+        progress = ProgressPublisher(self._broker, job, recorder=control.progress_recorder(request))
         try:
-            if audio:
-                await self._record(request, "queued")
+            await control.record(request, "queued")
             async with self._lock:
-                if audio:
-                    await self._record(request, "running")
-                report = await self._ingest(request, progress, audio)
-            if audio:
-                await self._record(request, "done", report.book)
-            return report
+                if control.stopped(job):
+                    raise JobCancelled
+                await control.record(request, "running")
+                report = await self._ingest(request, progress, audio=True)
+        except JobCancelled:
+            log.info("job cancelled", job=job)
+            raise Conflict(f"job {job} was cancelled; its finished chapters are kept") from None
         except InvalidRequest as error:
-            if audio:
-                await self._record(request, "failed", str(error))
+            await control.settle()
+            await control.record(request, "failed", error.message)
             raise
         finally:
             await progress.close()
+        await control.settle()
+        await control.record(request, "done", report.book)
+        return report
 
-    async def _record(self, request: IngestBook, state: JobState, detail: str = "") -> None:
-        if request.job is not None:
-            await self._jobs.put_job(IngestJob(job=request.job, request=request, state=state, detail=detail))
+    async def jobs(self, request: JobsRequest) -> JobList:
+        return await self._control.listing(request.job)
+
+    async def cancel(self, request: CancelJob) -> IngestJob:
+        return await self._control.cancel(request.job)
 
     async def resume_unfinished(self) -> None:
         """Run again every audiobook job a stopped service left queued or running: its finished
         chapters are stored, so each continues at the chapter it had not finished."""
-        unfinished = [job for job in await self._jobs.jobs() if job.state in ("queued", "running")]
+        unfinished = await self._control.unfinished()
         for job in unfinished:
             log.info("resuming job", job=job.job, path=job.request.path)
         results = await asyncio.gather(
-            *(self.ingest(job.request) for job in unfinished), return_exceptions=True
+            *(self._run_job(job.request) for job in unfinished), return_exceptions=True
         )
         for job, result in zip(unfinished, results, strict=True):
             if isinstance(result, BaseException):
@@ -140,6 +165,7 @@ class IngestService:
                 embedding_model=self._embedders[0].model_id,
                 progress=progress,
                 transcription=progress.transcription,
+                should_stop=lambda: self._control.stopped(request.job or ""),
                 clock=clock,
             )
         return await asyncio.to_thread(
@@ -212,6 +238,7 @@ class IngestService:
             passages=len(prepared.passages),
             duration_ms=prepared.duration_ms,
             estimated=prepared.book.estimated,
+            transcribed=prepared.book.format == AUDIO_FORMAT,
             unchanged=unchanged,
             seconds=round(seconds, 3),
             stage_seconds=clock.seconds,

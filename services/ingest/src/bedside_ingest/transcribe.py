@@ -12,6 +12,7 @@ from bedside_contracts.ingest import ChapterTranscript, TranscriptionProgress
 
 from bedside_ingest.asr import Transcriber
 from bedside_ingest.audiobook import Audiobook
+from bedside_ingest.errors import JobCancelled
 from bedside_ingest.media import decode_span
 from bedside_ingest.transcription import TranscriptionMeter, chapter_transcript
 
@@ -41,9 +42,12 @@ def transcribe_audiobook(
     audiobook: Audiobook,
     transcriber: Transcriber,
     stored: Mapping[int, ChapterTranscript],
+    *,
     save: Callable[[ChapterTranscript], None],
     progress: Callable[[TranscriptionProgress], None],
+    should_stop: Callable[[], bool] = lambda: False,
 ) -> dict[int, ChapterTranscript]:
+    """Raises ``JobCancelled`` as soon as ``should_stop`` says so (checked as speech is decoded)."""
     meter = TranscriptionMeter(chapters=len(audiobook.chapters), audio_total_ms=audiobook.duration_ms)
     progress(meter.progress())
     transcripts: dict[int, ChapterTranscript] = {}
@@ -53,9 +57,11 @@ def transcribe_audiobook(
             transcripts[chapter.n] = before
             progress(meter.add(before, stored_before=True))
             continue
+        if should_stop():
+            raise JobCancelled
         started = time.perf_counter()
         samples = decode_span(Path(chapter.path), chapter.file_start_ms, chapter.file_end_ms)
-        words = transcriber.transcribe(samples)
+        words = transcriber.transcribe(samples, should_stop)
         transcript = chapter_transcript(
             chapter.n, transcriber.model_id, chapter.duration_ms, time.perf_counter() - started, words
         )

@@ -13,6 +13,8 @@ from bedside_ingest.book import Book, Chapter, Unit
 from bedside_ingest.errors import BadInput
 from bedside_ingest.text import ends_clause, ends_sentence
 
+AUDIO_FORMAT = "audio"
+"""The format of a book whose words and times were transcribed from its recording."""
 UNIT_MAX_WORDS = 16
 """A cue closes at a sentence end, at a clause end past eight words, or at sixteen words: about
 the size of a subtitle cue, so a passage that holds the line splits finely."""
@@ -83,7 +85,7 @@ def transcribed_book(audiobook: Audiobook, transcripts: Mapping[int, ChapterTran
         title=audiobook.title,
         author=audiobook.author,
         chapters=tuple(chapters),
-        format="audio",
+        format=AUDIO_FORMAT,
         timed=True,
         source=source,
     )
