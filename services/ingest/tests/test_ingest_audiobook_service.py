@@ -20,6 +20,7 @@ from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, IngestBook, IngestProgress
 from bedside_ingest.client import cancel_job, list_jobs, request_ingest
 from bedside_ingest.main import register
+from bedside_ingest.sample import SAMPLE_TEXT
 from bedside_runtime.bus import new_broker
 from bedside_runtime.errors import RemoteFailure
 from bedside_runtime.settings import Settings
@@ -164,3 +165,38 @@ async def test_a_cancelled_job_stops_and_keeps_its_finished_chapters(client: Cli
     assert report.chapters == 4
     last = [e.transcription for e in events if e.transcription is not None][-1]
     assert last.resumed >= record.progress.chapter  # what the cancelled job finished was kept
+
+
+async def test_with_its_e_book_the_book_is_the_e_books_words_timed_by_the_recording(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
+    book = new_id()
+    report = await request_ingest(client, IngestBook(path=str(path), book=book, text_path=str(SAMPLE_TEXT)))
+    aligned = report.alignment
+    assert aligned is not None
+    assert aligned.fallback == ""
+    assert aligned.matched_share >= 0.9
+    assert aligned.left_out > 100  # chapters 4-6 and the rest of 1-3 are not in the recording
+    artifact = await artifact_of(client, report.object_name)
+    assert [c.title for c in artifact.chapters] == [c.title for c in speech.chapters]
+    cues = {cue.text: cue.start_ms for p in artifact.passages for cue in p.cues}
+    spoken = [s for s in speech.sentences if s.text in cues]
+    assert len(spoken) == len(speech.sentences) - len(speech.chapters)  # every sentence but the headings
+    errors = sorted(abs(cues[s.text] - s.start_s * 1000) for s in spoken)
+    assert errors[len(errors) // 2] <= 300  # median start error against where espeak-ng began it
+    assert "Calloway" in " ".join(cues)  # the e-book's spelling, not the recogniser's
+
+
+async def test_an_e_book_that_is_not_this_recording_falls_back_to_the_words_heard(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
+    other = tmp_path / "other.txt"
+    other.write_text(
+        "Another Book\n\nChapter One\n\nCall me Ishmael. Some years ago I went to sea in a whaling ship.\n"
+    )
+    report = await request_ingest(client, IngestBook(path=str(path), book=new_id(), text_path=str(other)))
+    assert report.alignment is not None
+    assert "does not match this recording" in report.alignment.fallback
+    assert report.chapters == 3

@@ -73,10 +73,17 @@ class IngestBook(Contract):
     title: str | None = Field(default=None, min_length=1, max_length=300)
     audio_path: str | None = Field(default=None, min_length=1, max_length=4096)
     chapters_path: str | None = Field(default=None, min_length=1, max_length=4096)
+    text_path: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=4096,
+        description="with an audiobook: its e-book (EPUB, text, JSON book), whose words become the "
+        "transcript, timed from the recording",
+    )
     job: Name | None = Field(default=None, description="progress goes to INGEST_PROGRESS for this job")
 
 
-Stage = Literal["parse", "transcribe", "chunk", "embed", "store"]
+Stage = Literal["parse", "transcribe", "align", "chunk", "embed", "store"]
 
 
 class TranscriptionProgress(Contract):
@@ -155,6 +162,18 @@ class CancelJob(Contract):
     job: Name
 
 
+class AlignmentSummary(Contract):
+    """How an e-book given with an audiobook matched the recording."""
+
+    sentences: int = Field(ge=0, description="e-book sentences in the chapters paired with the recording")
+    matched: int = Field(ge=0, description="sentences timed by their own words")
+    interpolated: int = Field(ge=0, description="sentences timed between matched neighbours")
+    left_out: int = Field(ge=0, description="e-book sentences the recording does not hold")
+    matched_share: float = Field(ge=0, le=1, description="matched / (matched + interpolated)")
+    recording_share: float = Field(ge=0, le=1, description="share of the words heard found in the e-book")
+    fallback: str = Field(default="", description="why the recogniser's words were kept instead")
+
+
 class IngestReport(Contract):
     """The reply to ``IngestBook``: what was stored, or that it was there already."""
 
@@ -167,6 +186,7 @@ class IngestReport(Contract):
     duration_ms: Millis
     estimated: bool
     transcribed: bool = Field(default=False, description="the times (and words) come from the recording")
+    alignment: AlignmentSummary | None = None
     unchanged: bool = Field(description="this content was stored before; nothing was written")
     seconds: float = Field(ge=0)
     stage_seconds: dict[str, float] = Field(default_factory=dict)

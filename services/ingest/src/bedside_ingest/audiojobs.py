@@ -7,13 +7,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from bedside_contracts.ingest import ChapterTranscript, IngestBook, TranscriptionProgress
+from bedside_contracts.ingest import AlignmentSummary, ChapterTranscript, IngestBook, TranscriptionProgress
 
+from bedside_ingest.alignment import AlignmentReport, align_book
 from bedside_ingest.asr import Transcriber
 from bedside_ingest.audiobook import DRM_EXTENSIONS, is_audio
 from bedside_ingest.jobs import JobStore
 from bedside_ingest.media import read_audiobook
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
+from bedside_ingest.reader import read_book
 from bedside_ingest.transcribe import audio_fingerprint, transcribe_audiobook
 from bedside_ingest.transcription import transcribed_book
 
@@ -79,11 +81,19 @@ class Audiobooks:
                 progress=transcription,
                 should_stop=should_stop,
             )
-        book = transcribed_book(audiobook, transcripts, path.name)
-        book = replace(
-            book, title=request.title or book.title, source=f"{path.name} ({transcriber.model_id})"
-        )
-        return prepare_book(
+        source = f"{path.name} ({transcriber.model_id})"
+        alignment = None
+        if request.text_path is None:
+            book = transcribed_book(audiobook, transcripts, source)
+        else:
+            with clock.stage("align"):
+                progress("align", 0, 1, Path(request.text_path).name)
+                ebook = await asyncio.to_thread(read_book, request.text_path)
+                book, report = await asyncio.to_thread(align_book, ebook, audiobook, transcripts, source)
+                alignment = summary_of(report)
+                progress("align", 1, 1, f"{report.matched_share:.0%} of sentences matched")
+        book = replace(book, title=request.title or book.title)
+        prepared = prepare_book(
             request,
             book,
             audio_ms=audiobook.duration_ms,
@@ -92,3 +102,16 @@ class Audiobooks:
             progress=progress,
             clock=clock,
         )
+        return replace(prepared, alignment=alignment)
+
+
+def summary_of(report: AlignmentReport) -> AlignmentSummary:
+    return AlignmentSummary(
+        sentences=report.sentences,
+        matched=report.matched,
+        interpolated=report.interpolated,
+        left_out=report.left_out,
+        matched_share=round(report.matched_share, 4),
+        recording_share=round(min(1.0, report.recording_share), 4),
+        fallback=report.fallback,
+    )

@@ -30,9 +30,19 @@ def summary(report: IngestReport) -> str:
     state = (
         "unchanged (this content was ingested before)" if report.unchanged else f"version {report.version}"
     )
-    return (
+    line = (
         f"{report.title!r} as {report.book}: {report.chapters} chapters, {report.passages} passages, "
         f"{clock(report.duration_ms)} ({timing}); {state}; {report.seconds:.1f} s ({stages})"
+    )
+    aligned = report.alignment
+    if aligned is None:
+        return line
+    if aligned.fallback:
+        return f"{line}\n{aligned.fallback}"
+    return (
+        f"{line}\ne-book aligned: {aligned.matched} of {aligned.matched + aligned.interpolated} sentences "
+        f"matched ({aligned.matched_share:.0%}), {aligned.interpolated} placed between them, "
+        f"{aligned.left_out} not in the recording left out"
     )
 
 
@@ -89,6 +99,12 @@ def ingest(
     chapters: Annotated[
         Path | None, typer.Option("--chapters", help="a chapters file: JSON list of {title, start}")
     ] = None,
+    text: Annotated[
+        Path | None,
+        typer.Option(
+            "--text", help="with an audiobook: its e-book (EPUB, text, JSON), timed from the recording"
+        ),
+    ] = None,
     wait: Annotated[
         float, typer.Option("--wait", help="seconds to wait for search to index it")
     ] = READY_TIMEOUT_S,
@@ -106,6 +122,7 @@ def ingest(
             title=title,
             audio_path=str(audio.resolve()) if audio else None,
             chapters_path=str(chapters.resolve()) if chapters else None,
+            text_path=str(text.resolve()) if text else None,
             job=uuid.uuid4().hex[:16],
         )
     except ValueError as error:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from bedside_contracts.ingest import BookArtifact, IngestBook, Stage
+from bedside_contracts.ingest import AlignmentSummary, BookArtifact, IngestBook, Stage
 from bedside_contracts.search import ChapterInfo
 from bedside_embedding import Embedder
 from bedside_guard import Passage
@@ -68,6 +68,7 @@ class Prepared:
     chapters: list[ChapterInfo]
     passages: list[Passage]
     fields: dict[str, Any]
+    alignment: AlignmentSummary | None = None
 
     @property
     def duration_ms(self) -> int:
@@ -101,6 +102,8 @@ def prepare(
     """Parse and chunk the file a request names; raises ``BadInput`` on anything wrong with it."""
     clock = clock or StageClock()
     path = Path(request.path)
+    if request.text_path is not None:
+        raise BadInput(request.text_path, "an e-book given with --text needs an audiobook (audio) as PATH")
     with clock.stage("parse"):
         progress("parse", 0, 1, path.name)
         book = read_book(

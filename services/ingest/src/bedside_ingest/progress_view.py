@@ -8,7 +8,7 @@ from bedside_guard import clock
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-STAGES = ("parse", "transcribe", "chunk", "embed", "store")
+STAGES = ("parse", "transcribe", "align", "chunk", "embed", "store")
 
 
 class StageBars:

@@ -30,7 +30,7 @@ from bedside_ingest.errors import BadInput, JobCancelled
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, build_artifact, embed_passages, prepare
 from bedside_ingest.store import BookStore
-from bedside_ingest.transcription import AUDIO_FORMAT
+from bedside_ingest.transcription import ALIGNED_FORMAT, AUDIO_FORMAT
 
 log = structlog.get_logger("bedside.ingest")
 
@@ -238,7 +238,8 @@ class IngestService:
             passages=len(prepared.passages),
             duration_ms=prepared.duration_ms,
             estimated=prepared.book.estimated,
-            transcribed=prepared.book.format == AUDIO_FORMAT,
+            transcribed=prepared.book.format in (AUDIO_FORMAT, ALIGNED_FORMAT),
+            alignment=prepared.alignment,
             unchanged=unchanged,
             seconds=round(seconds, 3),
             stage_seconds=clock.seconds,

@@ -15,6 +15,8 @@ from bedside_ingest.text import ends_clause, ends_sentence
 
 AUDIO_FORMAT = "audio"
 """The format of a book whose words and times were transcribed from its recording."""
+ALIGNED_FORMAT = "audio+text"
+"""The format of an e-book's words timed by its recording."""
 UNIT_MAX_WORDS = 16
 """A cue closes at a sentence end, at a clause end past eight words, or at sixteen words: about
 the size of a subtitle cue, so a passage that holds the line splits finely."""
