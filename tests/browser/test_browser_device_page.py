@@ -297,6 +297,8 @@ def test_page_shows_the_book_chapter_and_clock(open_page: OpenPage) -> None:
     expect(page.locator("#dur")).not_to_have_text("0:00:00")
     # At the very start nothing of chapter 1 has been heard: its number, not its title.
     expect(page.locator("#chapter")).to_have_text("Chapter 1")
+    # A plain-text book's times are estimated: the page says so.
+    expect(page.locator("#timing")).to_contain_text("times estimated")
     expect(page.get_by_role("slider", name="Position in the book")).to_be_visible()
     expect(page.get_by_role("status").filter(has_text="Live on this device")).to_be_visible(timeout=WAIT_MS)
 
@@ -506,6 +508,7 @@ def test_a_book_with_audio_plays_it_and_reports_where_it_is(
     audio = page.locator("#audio")
     expect(audio).to_have_attribute("src", re.compile(rf"/api/books/{AUDIO_BOOK_ID}/audio\?token="))
     page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
+    expect(page.locator("#timing")).to_be_hidden()  # its transcript is timed
     page.get_by_role("button", name="Play").click()
     page.wait_for_function("document.getElementById('audio').currentTime > 1", timeout=WAIT_MS)
     page.get_by_role("button", name="Pause").click()

@@ -30,6 +30,7 @@ AUDIO = bytes(range(256)) * 64
 def system(nats_url: str) -> Iterator[RunningSystem]:
     data_dir = Path(tempfile.mkdtemp(prefix="bedside-player-http-"))
     (data_dir / "b2.ogg").write_bytes(AUDIO)
+    (data_dir / "b3.m4b").write_bytes(AUDIO)
     running = RunningSystem(nats_url, data_dir, ("player",), free_port())
     running.env["BEDSIDE_REQUEST_TIMEOUT_S"] = "1"
     running.start()
@@ -42,7 +43,11 @@ def system(nats_url: str) -> Iterator[RunningSystem]:
 @pytest.fixture(scope="module")
 async def bus(system: RunningSystem) -> AsyncIterator[Client]:
     client = await nats.connect(system.nats_url)
-    books = [SyntheticBook("b1"), SyntheticBook("b2", duration_ms=3_600_000, audio_path="b2.ogg")]
+    books = [
+        SyntheticBook("b1"),
+        SyntheticBook("b2", duration_ms=3_600_000, audio_path="b2.ogg"),
+        SyntheticBook("b3", duration_ms=3_600_000, audio_path="b3.m4b"),
+    ]
     search = await FakeSearch(client, books).start()
     try:
         yield client
@@ -220,6 +225,10 @@ async def test_audio_is_served_with_ranges(system: RunningSystem, bus: Client) -
     assert part.status_code == 206
     assert part.content == AUDIO[10:20]
     assert (await device.client.get("/api/books/b1/audio")).status_code == 404
+    assert whole.headers["content-type"] == "audio/ogg"
+    audiobook = await device.client.get("/api/books/b3/audio", headers={"Range": "bytes=0-99"})
+    assert (audiobook.status_code, audiobook.headers["content-type"]) == (206, "audio/mp4")
+    assert audiobook.headers["content-range"] == f"bytes 0-99/{len(AUDIO)}"
     await device.close()
 
 

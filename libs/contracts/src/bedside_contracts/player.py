@@ -301,6 +301,7 @@ class BookView(Contract):
     author: str = ""
     duration_ms: int
     has_audio: bool
+    estimated: bool = Field(default=False, description="the times are estimated from the text, not heard")
     chapters: list[ChapterView] = Field(default_factory=list)
 
 

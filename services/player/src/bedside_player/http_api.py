@@ -44,6 +44,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
+from bedside_player.audio import audio_media_type
 from bedside_player.remote import TimedOut, ask
 from bedside_player.service import Service
 
@@ -145,6 +146,7 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
             author=book.author,
             duration_ms=book.duration_ms,
             has_audio=book.audio_path is not None,
+            estimated=book.estimated,
             chapters=chapters,
         )
 
@@ -179,7 +181,7 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
             path = service.settings.data_dir / path
         if not path.is_file():
             raise HTTPException(404, f"the audio file of {book.id!r} is missing")
-        return FileResponse(path)
+        return FileResponse(path, media_type=audio_media_type(path))
 
     base = "/api/listeners/{listener}/books/{book}"
 
