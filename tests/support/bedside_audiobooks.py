@@ -13,12 +13,14 @@ import tempfile
 import wave
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import av
 import numpy as np
 import numpy.typing as npt
 import pytest
 from bedside_ingest.sample import SAMPLE_TEXT
+from bedside_ingest.text import split_sentences
 
 SPEECH_WPM = 170
 GAP_S = 0.35
@@ -164,3 +166,14 @@ def write_tracks(folder: Path, speech: Speech, suffix: str = ".mp3", album: str 
             _encode(container, codec, speech.chapter_samples(k), speech.rate)
         paths.append(path)
     return paths
+
+
+def book_chapters(book: dict[str, Any], first: int, last: int) -> list[tuple[str, list[str]]]:
+    """Chapters ``first``..``last`` of a JSON book (``{chapters: [{n, title, text}]}``) as sentences."""
+    chapters = []
+    for chapter in book["chapters"]:
+        if first <= chapter["n"] <= last:
+            paragraphs = [p for p in chapter["text"].split("\n") if p.strip()]
+            lines = [s for p in paragraphs for s in split_sentences(p)]
+            chapters.append((f"Chapter {chapter['n']}. {chapter['title']}", lines))
+    return chapters
