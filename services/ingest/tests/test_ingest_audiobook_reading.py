@@ -100,3 +100,11 @@ def test_a_folder_without_audio_is_refused(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("no audio here")
     with pytest.raises(BadInput, match="has no audio files"):
         read_audiobook(tmp_path)
+
+
+def test_a_truncated_file_is_refused_not_half_read(speech: Speech, tmp_path: Path) -> None:
+    whole = write_audiobook(tmp_path / "whole.m4b", speech)
+    cut = tmp_path / "cut.m4b"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    with pytest.raises(BadInput, match=r"cut\.m4b: cannot be read as audio"):
+        read_audiobook(cut)  # the m4b's index (moov) is at its end, so the cut file has none

@@ -200,3 +200,31 @@ async def test_an_e_book_that_is_not_this_recording_falls_back_to_the_words_hear
     assert report.alignment is not None
     assert "does not match this recording" in report.alignment.fallback
     assert report.chapters == 3
+
+
+async def test_two_jobs_at_once_queue(client: Client, speech: Speech, tmp_path: Path) -> None:
+    first_path = write_audiobook(tmp_path / "first.m4b", speech, tags=TAGS)
+    second_path = write_audiobook(tmp_path / "second.mp3", speech, tags=TAGS)
+    first_job, second_job = new_id(), new_id()
+    started = asyncio.Event()
+
+    def seen(event: IngestProgress) -> None:
+        if event.stage == "transcribe":
+            started.set()
+
+    first = asyncio.create_task(
+        request_ingest(client, IngestBook(path=str(first_path), book=new_id(), job=first_job), seen)
+    )
+    await asyncio.wait_for(started.wait(), 120)
+    second = asyncio.create_task(
+        request_ingest(client, IngestBook(path=str(second_path), book=new_id(), job=second_job))
+    )
+    for _ in range(600):  # the second request is on its way to the service
+        waiting = [j for j in await list_jobs(client) if j.job == second_job]
+        if waiting:
+            break
+        await asyncio.sleep(0.05)
+    (running,) = await list_jobs(client, first_job)
+    assert (running.state, [j.state for j in waiting]) == ("running", ["queued"])
+    assert [r.chapters for r in await asyncio.gather(first, second)] == [3, 3]
+    assert {j.state for j in await list_jobs(client) if j.job in (first_job, second_job)} == {"done"}
