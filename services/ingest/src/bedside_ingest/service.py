@@ -131,6 +131,13 @@ class IngestService:
             await control.settle()
             await control.record(request, "failed", error.message)
             raise
+        except Exception as error:
+            # Not resumed at the next start, where it would fail again; a stop (CancelledError)
+            # is not caught here, so a job the service was stopped in the middle of does resume.
+            log.exception("job failed", job=job)
+            await control.settle()
+            await control.record(request, "failed", f"{type(error).__name__}: {error}")
+            raise
         finally:
             await progress.close()
         await control.settle()
