@@ -1,6 +1,7 @@
 """``bedside ingest`` and the first-start step against real ingest and search processes."""
 
 import asyncio
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -75,6 +76,15 @@ def test_ingest_command_transcribes_an_audiobook_and_jobs_lists_it(tmp_path: Pat
         assert listed.returncode == 0, listed.stdout + listed.stderr
         assert "done" in listed.stdout
         assert "lantern-audio" in listed.stdout
+
+        again = write_audiobook(tmp_path / "again.m4b", speech, tags={"title": "Again"})
+        handed = bedside("ingest", str(again), "--id", "again-audio", "--detach", env=system.env)
+        assert handed.returncode == 0, handed.stdout + handed.stderr
+        match = re.search(r"^job (\S+) handed to the ingest service", handed.stdout)
+        assert match, handed.stdout
+        attached = bedside("jobs", "--attach", match.group(1), env=system.env)
+        assert attached.returncode == 0, attached.stdout + attached.stderr
+        assert re.search(rf"{match.group(1)}\s+done", attached.stdout), attached.stdout
 
         drm = tmp_path / "bought.aax"
         drm.write_bytes(b"\x00" * 512)
