@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from bedside_audiobooks import Speech, need_espeak, sample_chapters, speak_book, write_audiobook, write_tracks
-from bedside_ingest.audiobook import Marker, TrackInfo, audiobook_of, track_order
+from bedside_ingest.audiobook import Marker, TrackInfo, audiobook_of, is_recording, track_order
 from bedside_ingest.errors import BadInput
 from bedside_ingest.media import SAMPLE_RATE, decode_span, read_audiobook
 
@@ -108,3 +108,12 @@ def test_a_truncated_file_is_refused_not_half_read(speech: Speech, tmp_path: Pat
     cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
     with pytest.raises(BadInput, match=r"cut\.m4b: cannot be read as audio"):
         read_audiobook(cut)  # the m4b's index (moov) is at its end, so the cut file has none
+
+
+def test_which_paths_are_recordings() -> None:
+    assert is_recording(Path("book.M4B"), None)
+    assert is_recording(Path("bought.aax"), None)  # to be refused with its reason
+    assert not is_recording(Path("book.vtt"), None)
+    assert is_recording(Path("tracks"), [Path("01.mp3"), Path("cover.jpg")])
+    assert not is_recording(Path("overlays"), [Path("a.smil"), Path("a.mp3"), Path("a.xhtml")])
+    assert not is_recording(Path("notes"), [Path("notes.txt")])

@@ -21,7 +21,7 @@ from bedside_contracts.ingest import ChapterTranscript
 
 from bedside_ingest.audiobook import Audiobook, AudioChapter
 from bedside_ingest.book import Book, Chapter, Unit
-from bedside_ingest.transcription import ALIGNED_FORMAT, AUDIO_FORMAT, units_of
+from bedside_ingest.transcription import ALIGNED_FORMAT, transcribed_book, units_of
 
 MIN_CHAPTER_SHARE = 0.3
 """An audio chapter is paired with an e-book chapter holding at least this share of its words."""
@@ -233,7 +233,8 @@ def align_book(
             f"the e-book does not match this recording: {report.recording_share:.0%} of the words heard "
             "are in it; the book is the recogniser's own words"
         )
-        return _recognised(audiobook, heard, source, ebook), replace(report, fallback=reason)
+        recognised = transcribed_book(audiobook, transcripts, source)
+        return replace(recognised, notes=(reason,)), replace(report, fallback=reason)
     book = Book(
         title=ebook.title or audiobook.title,
         author=ebook.author or audiobook.author,
@@ -243,23 +244,6 @@ def align_book(
         source=source,
     )
     return book, report
-
-
-def _recognised(audiobook: Audiobook, heard: Sequence[ChapterTranscript], source: str, ebook: Book) -> Book:
-    chapters = [
-        Chapter(a.n, a.title, units_of(t, a.book_start_ms), f"chapter {a.n}", a.book_start_ms)
-        for a, t in zip(audiobook.chapters, heard, strict=True)
-    ]
-    kept = tuple(c for c in chapters if c.units)
-    return Book(
-        title=audiobook.title,
-        author=audiobook.author,
-        chapters=kept,
-        format=AUDIO_FORMAT,
-        timed=True,
-        source=source,
-        notes=(f"not aligned to {ebook.title!r}",),
-    )
 
 
 __all__ = ["AlignmentReport", "AudioChapter", "align_book", "pair_chapters", "words_of"]

@@ -73,6 +73,15 @@ def is_audio(path: Path) -> bool:
     return path.suffix.lower() in AUDIO_EXTENSIONS
 
 
+def is_recording(path: Path, folder_entries: Sequence[Path] | None) -> bool:
+    """Whether a path is a recording to transcribe: an audio file (or an Audible one, to refuse),
+    or a folder of tracks. A folder of SMIL sync maps beside their audio is a timed transcript."""
+    if folder_entries is None:
+        return is_audio(path) or path.suffix.lower() in DRM_EXTENSIONS
+    suffixes = {entry.suffix.lower() for entry in folder_entries}
+    return ".smil" not in suffixes and bool(suffixes & (AUDIO_EXTENSIONS | DRM_EXTENSIONS))
+
+
 def refuse_drm(path: Path) -> None:
     if path.suffix.lower() in DRM_EXTENSIONS:
         raise BadInput(

@@ -11,7 +11,7 @@ from bedside_contracts.ingest import AlignmentSummary, ChapterTranscript, Ingest
 
 from bedside_ingest.alignment import AlignmentReport, align_book
 from bedside_ingest.asr import Transcriber
-from bedside_ingest.audiobook import DRM_EXTENSIONS, is_audio
+from bedside_ingest.audiobook import is_recording
 from bedside_ingest.jobs import JobStore
 from bedside_ingest.media import read_audiobook
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
@@ -23,14 +23,7 @@ TranscriptionReport = Callable[[TranscriptionProgress], None]
 
 
 def is_audiobook(path: Path) -> bool:
-    """A recording to transcribe: an audio file, or a folder of tracks (a folder of SMIL sync maps
-    beside their audio is a timed transcript instead)."""
-    if path.is_dir():
-        entries = list(path.iterdir())
-        return not any(e.suffix.lower() == ".smil" for e in entries) and any(
-            is_audio(e) or e.suffix.lower() in DRM_EXTENSIONS for e in entries
-        )
-    return is_audio(path) or path.suffix.lower() in DRM_EXTENSIONS
+    return is_recording(path, list(path.iterdir()) if path.is_dir() else None)
 
 
 class Audiobooks:

@@ -126,7 +126,9 @@ def sibling_chapters(path: Path) -> Path | None:
 def _read_smil_folder(folder: Path, chapters_path: Path | None) -> Book:
     maps = sorted(folder.glob("*.smil"), key=_natural)
     if not maps:
-        raise BadInput(folder, "is a folder without SMIL sync maps; name one file to ingest")
+        raise BadInput(
+            folder, "is a folder with no audio tracks and no SMIL sync maps; name one file to ingest"
+        )
     reader = SmilReader()
     for smil in maps:
         reader.read(str(smil), _decode(smil, _read_bytes(smil)), files_beside(smil))
