@@ -54,7 +54,7 @@ def test_a_folder_with_nothing_to_read(tmp_path: Path) -> None:
     folder = tmp_path / "folder"
     folder.mkdir()
     (folder / "notes.txt").write_text("x")
-    assert "without SMIL sync maps" in refused(folder)
+    assert "no audio tracks and no SMIL sync maps" in refused(folder)
 
 
 def test_a_broken_link_is_missing(tmp_path: Path) -> None:
