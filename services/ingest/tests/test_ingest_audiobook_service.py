@@ -28,7 +28,7 @@ from nats.aio.client import Client
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
-TAGS = {"title": "The Lantern at Gull Point", "artist": "The Bedside authors"}
+TAGS = {"title": "The Lantern at Gull Point", "artist": "The Bedside authors", "composer": "E. Speak"}
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +80,7 @@ async def test_an_m4b_becomes_a_timed_book_of_its_chapters(
 
     artifact = await artifact_of(client, report.object_name)
     assert artifact.audio_path == str(path)
+    assert (artifact.author, artifact.narrator) == (TAGS["artist"], TAGS["composer"])
     assert [c.title for c in artifact.chapters] == [c.title for c in speech.chapters]
     for info, spoken in zip(artifact.chapters, speech.chapters, strict=True):
         assert info.start_ms == pytest.approx(spoken.start_s * 1000, abs=2)

@@ -26,6 +26,7 @@ class BookArtifact(Contract):
     version: Version
     title: str
     author: str = ""
+    narrator: str = ""
     estimated: bool
     duration_ms: Millis
     audio_path: str | None = None

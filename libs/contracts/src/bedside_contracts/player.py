@@ -299,6 +299,7 @@ class BookView(Contract):
     id: Name
     title: str
     author: str = ""
+    narrator: str = ""
     duration_ms: int
     has_audio: bool
     estimated: bool = Field(default=False, description="the times are estimated from the text, not heard")

@@ -101,6 +101,7 @@ class BookInfo(Contract):
     id: Name
     title: str
     author: str = ""
+    narrator: str = ""
     duration_ms: int
     estimated: bool
     passages: int

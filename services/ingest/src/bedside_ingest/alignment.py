@@ -242,6 +242,7 @@ def align_book(
         format=ALIGNED_FORMAT,
         timed=True,
         source=source,
+        narrator=audiobook.narrator,
     )
     return book, report
 

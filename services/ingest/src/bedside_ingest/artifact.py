@@ -47,9 +47,12 @@ def artifact_fields(
     chapters: Sequence[ChapterInfo],
     passages: Sequence[Passage],
     embedding_model: str,
+    narrator: str = "",
 ) -> dict[str, Any]:
     """The artifact's fields other than version and vectors, as JSON-ready data."""
-    return {
+    # A narrator is named only when there is one, so books without one keep their versions.
+    named = {"narrator": narrator} if narrator else {}
+    return named | {
         "book": book,
         "title": title,
         "author": author,

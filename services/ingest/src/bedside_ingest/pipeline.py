@@ -163,6 +163,7 @@ def prepare_book(
         chapters=chapters,
         passages=passages,
         embedding_model=embedding_model,
+        narrator=book.narrator,
     )
     return Prepared(book_id, content_version(fields), book, chapters, passages, fields)
 

@@ -90,6 +90,7 @@ def transcribed_book(audiobook: Audiobook, transcripts: Mapping[int, ChapterTran
         format=AUDIO_FORMAT,
         timed=True,
         source=source,
+        narrator=audiobook.narrator,
     )
 
 

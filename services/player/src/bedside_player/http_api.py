@@ -144,6 +144,7 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
             id=book.id,
             title=book.title,
             author=book.author,
+            narrator=book.narrator,
             duration_ms=book.duration_ms,
             has_audio=book.audio_path is not None,
             estimated=book.estimated,

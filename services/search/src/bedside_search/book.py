@@ -86,6 +86,7 @@ def info_of(artifact: BookArtifact) -> BookInfo:
         id=artifact.book,
         title=artifact.title,
         author=artifact.author,
+        narrator=artifact.narrator,
         duration_ms=artifact.duration_ms,
         estimated=artifact.estimated,
         passages=len(artifact.passages),

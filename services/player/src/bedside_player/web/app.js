@@ -903,7 +903,9 @@
     if (!("mediaSession" in navigator) || !S.book) return;
     try {
       navigator.mediaSession.metadata = new MediaMetadata({
-        title: S.book.title || BOOK, artist: S.book.author || "", album: "Bedside",
+        title: S.book.title || BOOK,
+        artist: [S.book.author, S.book.narrator && `read by ${S.book.narrator}`].filter(Boolean).join(", "),
+        album: "Bedside",
       });
       const handlers = {
         play: () => { if (!S.playing) togglePlay(); },
