@@ -21,6 +21,8 @@ import numpy.typing as npt
 import pytest
 from bedside_ingest.sample import SAMPLE_TEXT
 from bedside_ingest.text import split_sentences
+from mutagen.id3 import APIC, ID3
+from mutagen.mp4 import MP4, MP4Cover
 
 SPEECH_WPM = 170
 GAP_S = 0.35
@@ -177,3 +179,17 @@ def book_chapters(book: dict[str, Any], first: int, last: int) -> list[tuple[str
             lines = [s for p in paragraphs for s in split_sentences(p)]
             chapters.append((f"Chapter {chapter['n']}. {chapter['title']}", lines))
     return chapters
+
+
+def tag_cover(path: Path, data: bytes, png: bool) -> None:
+    """Put a cover picture in an m4b's (covr) or an mp3's (APIC) tags, as a tagger would."""
+    if path.suffix == ".mp3":
+        id3 = ID3(str(path))  # type: ignore[no-untyped-call]
+        mime = "image/png" if png else "image/jpeg"
+        id3.add(APIC(mime=mime, type=3, desc="cover", data=data))  # type: ignore[no-untyped-call]
+        id3.save()
+        return
+    tagged = MP4(str(path))  # type: ignore[no-untyped-call]
+    kind = MP4Cover.FORMAT_PNG if png else MP4Cover.FORMAT_JPEG
+    tagged["covr"] = [MP4Cover(data, imageformat=kind)]  # type: ignore[no-untyped-call]
+    tagged.save()  # type: ignore[no-untyped-call]

@@ -4,10 +4,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from bedside_audiobooks import Speech, need_espeak, sample_chapters, speak_book, write_audiobook, write_tracks
+from bedside_audiobooks import (
+    Speech,
+    need_espeak,
+    sample_chapters,
+    speak_book,
+    tag_cover,
+    write_audiobook,
+    write_tracks,
+)
 from bedside_ingest.audiobook import Marker, TrackInfo, audiobook_of, is_recording, track_order
 from bedside_ingest.errors import BadInput
-from bedside_ingest.media import SAMPLE_RATE, decode_span, read_audiobook
+from bedside_ingest.media import SAMPLE_RATE, decode_span, read_audiobook, read_cover
 
 TAGS = {"title": "The Lantern at Gull Point", "artist": "The Bedside authors", "composer": "Espeak Reader"}
 CHAPTER_TOLERANCE_MS = 60
@@ -117,3 +125,23 @@ def test_which_paths_are_recordings() -> None:
     assert is_recording(Path("tracks"), [Path("01.mp3"), Path("cover.jpg")])
     assert not is_recording(Path("overlays"), [Path("a.smil"), Path("a.mp3"), Path("a.xhtml")])
     assert not is_recording(Path("notes"), [Path("notes.txt")])
+
+
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)
+JPEG = b"\xff\xd8\xff\xe0" + bytes(64)
+
+
+def test_the_cover_comes_from_the_tags_or_the_folder(speech: Speech, tmp_path: Path) -> None:
+    m4b = write_audiobook(tmp_path / "lantern.m4b", speech)
+    tag_cover(m4b, PNG, png=True)
+    assert read_cover(read_audiobook(m4b), m4b) == (PNG, "png")
+
+    mp3 = write_audiobook(tmp_path / "lantern.mp3", speech)
+    tag_cover(mp3, JPEG, png=False)
+    assert read_cover(read_audiobook(mp3), mp3) == (JPEG, "jpg")
+
+    folder = tmp_path / "tracks"
+    write_tracks(folder, speech)
+    assert read_cover(read_audiobook(folder), folder) is None
+    (folder / "Cover.JPG").write_bytes(JPEG)
+    assert read_cover(read_audiobook(folder), folder) == (JPEG, "jpg")

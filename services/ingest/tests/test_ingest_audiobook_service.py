@@ -14,6 +14,7 @@ from bedside_audiobooks import (
     need_espeak,
     sample_chapters,
     speak_book,
+    tag_cover,
     write_audiobook,
 )
 from bedside_contracts import subjects
@@ -28,6 +29,7 @@ from nats.aio.client import Client
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
+COVER = b"\x89PNG\r\n\x1a\n" + bytes(32)
 TAGS = {"title": "The Lantern at Gull Point", "artist": "The Bedside authors", "composer": "E. Speak"}
 
 
@@ -73,6 +75,7 @@ async def test_an_m4b_becomes_a_timed_book_of_its_chapters(
     client: Client, speech: Speech, tmp_path: Path
 ) -> None:
     path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
+    tag_cover(path, COVER, png=True)
     book, job = new_id(), new_id()
     events: list[IngestProgress] = []
     report = await request_ingest(client, IngestBook(path=str(path), book=book, job=job), events.append)
@@ -81,6 +84,8 @@ async def test_an_m4b_becomes_a_timed_book_of_its_chapters(
     artifact = await artifact_of(client, report.object_name)
     assert artifact.audio_path == str(path)
     assert (artifact.author, artifact.narrator) == (TAGS["artist"], TAGS["composer"])
+    assert artifact.cover_path is not None
+    assert await asyncio.to_thread(Path(artifact.cover_path).read_bytes) == COVER
     assert [c.title for c in artifact.chapters] == [c.title for c in speech.chapters]
     for info, spoken in zip(artifact.chapters, speech.chapters, strict=True):
         assert info.start_ms == pytest.approx(spoken.start_s * 1000, abs=2)

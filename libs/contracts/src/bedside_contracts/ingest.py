@@ -30,6 +30,9 @@ class BookArtifact(Contract):
     estimated: bool
     duration_ms: Millis
     audio_path: str | None = None
+    cover_path: str | None = Field(
+        default=None, description="the recording's cover image, on ingest's machine"
+    )
     source: str
     chapters: list[ChapterInfo]
     passages: list[Passage]

@@ -107,6 +107,7 @@ class BookInfo(Contract):
     passages: int
     chapters: list[ChapterInfo]
     audio_path: str | None = None
+    cover_path: str | None = None
     version: str = ""
 
 

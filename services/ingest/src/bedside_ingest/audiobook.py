@@ -91,6 +91,18 @@ def refuse_drm(path: Path) -> None:
         )
 
 
+COVER_NAMES = ("cover", "folder", "front")
+IMAGE_TYPES = {".jpg": "jpg", ".jpeg": "jpg", ".png": "png"}
+
+
+def cover_file(folder_entries: Sequence[Path]) -> Path | None:
+    """An image a folder of tracks names as its cover (cover.jpg, folder.png, front.jpeg...)."""
+    for entry in sorted(folder_entries):
+        if entry.stem.lower() in COVER_NAMES and entry.suffix.lower() in IMAGE_TYPES:
+            return entry
+    return None
+
+
 def _natural(name: str) -> list[Any]:
     return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)]
 

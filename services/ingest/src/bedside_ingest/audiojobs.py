@@ -3,6 +3,7 @@ transcript stored as soon as it is done), and make the book of it for the usual 
 """
 
 import asyncio
+import hashlib
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -11,15 +12,16 @@ from bedside_contracts.ingest import AlignmentSummary, ChapterTranscript, Ingest
 
 from bedside_ingest.alignment import AlignmentReport, align_book
 from bedside_ingest.asr import Transcriber
-from bedside_ingest.audiobook import is_recording
+from bedside_ingest.audiobook import Audiobook, is_recording
 from bedside_ingest.jobs import JobStore
-from bedside_ingest.media import read_audiobook
+from bedside_ingest.media import read_audiobook, read_cover
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
 from bedside_ingest.reader import read_book
 from bedside_ingest.transcribe import audio_fingerprint, transcribe_audiobook
 from bedside_ingest.transcription import transcribed_book
 
 TranscriptionReport = Callable[[TranscriptionProgress], None]
+COVER_NAME_CHARS = 24
 
 
 def is_audiobook(path: Path) -> bool:
@@ -29,10 +31,24 @@ def is_audiobook(path: Path) -> bool:
 class Audiobooks:
     """Turns a recording into a prepared book; the transcriber is loaded at the first job."""
 
-    def __init__(self, store: JobStore, load_transcriber: Callable[[], Transcriber]) -> None:
+    def __init__(self, store: JobStore, load_transcriber: Callable[[], Transcriber], covers: Path) -> None:
         self._store = store
         self._load = load_transcriber
+        self._covers = covers
         self._transcriber: Transcriber | None = None
+
+    def _keep_cover(self, audiobook: Audiobook, path: Path) -> str | None:
+        """The cover, written once under ingest's data directory (named by its content) for the
+        player to serve, as it serves the audio from its path."""
+        found = read_cover(audiobook, path)
+        if found is None:
+            return None
+        data, kind = found
+        self._covers.mkdir(parents=True, exist_ok=True)
+        kept = self._covers / f"{hashlib.sha256(data).hexdigest()[:COVER_NAME_CHARS]}.{kind}"
+        if not kept.exists():
+            kept.write_bytes(data)
+        return str(kept)
 
     async def transcriber(self) -> Transcriber:
         if self._transcriber is None:
@@ -53,6 +69,7 @@ class Audiobooks:
         with clock.stage("parse"):
             progress("parse", 0, 1, path.name)
             audiobook = await asyncio.to_thread(read_audiobook, path)
+            cover = await asyncio.to_thread(self._keep_cover, audiobook, path)
             progress("parse", 1, 1, f"{len(audiobook.chapters)} chapters, audio")
         transcriber = await self.transcriber()
         fingerprint = await asyncio.to_thread(audio_fingerprint, audiobook, transcriber.model_id)
@@ -91,6 +108,7 @@ class Audiobooks:
             book,
             audio_ms=audiobook.duration_ms,
             audio_path=audiobook.files[0] if len(audiobook.files) == 1 else None,
+            cover_path=cover,
             embedding_model=embedding_model,
             progress=progress,
             clock=clock,

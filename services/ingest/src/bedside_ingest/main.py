@@ -35,7 +35,9 @@ async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Await
     jobs = await JobStore.declare(js, settings.stream_replicas)
     embedders = await asyncio.to_thread(load_embedders)
     log.info("embedders loaded", model=embedders[0].model_id, sessions=len(embedders))
-    audiobooks = Audiobooks(jobs, partial(WhisperTranscriber, settings.whisper_model_dir))
+    audiobooks = Audiobooks(
+        jobs, partial(WhisperTranscriber, settings.whisper_model_dir), settings.data_dir / "covers"
+    )
     service = IngestService(
         broker, store, embedders, settings.narration_wpm, control=JobControl(jobs), audiobooks=audiobooks
     )

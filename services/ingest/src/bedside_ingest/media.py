@@ -6,11 +6,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import av
+import mutagen
 import numpy as np
 import numpy.typing as npt
 from av.container import InputContainer
 
-from bedside_ingest.audiobook import Audiobook, Marker, TrackInfo, audiobook_of, is_audio, refuse_drm
+from bedside_ingest.audiobook import (
+    IMAGE_TYPES,
+    Audiobook,
+    Marker,
+    TrackInfo,
+    audiobook_of,
+    cover_file,
+    is_audio,
+    refuse_drm,
+)
 from bedside_ingest.errors import BadInput
 
 SAMPLE_RATE = 16_000
@@ -88,3 +98,36 @@ def decode_span(path: Path, start_ms: int, end_ms: int) -> npt.NDArray[np.float3
     except av.FFmpegError as error:
         raise BadInput(path, f"cannot be decoded (corrupt?): {error}") from None
     return np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.float32)
+
+
+def _embedded_cover(path: Path) -> tuple[bytes, str] | None:
+    """The picture in a file's tags (MP4 covr, ID3 APIC, FLAC picture) and its type, if any."""
+    try:
+        tagged = mutagen.File(str(path))
+    except Exception:  # mutagen raises format-specific errors; no cover is not an error
+        return None
+    if tagged is None:
+        return None
+    pictures = list(getattr(tagged, "pictures", []) or [])  # FLAC
+    tags = tagged.tags
+    if tags is not None and hasattr(tags, "getall"):
+        pictures += tags.getall("APIC")  # ID3
+    if pictures:
+        return bytes(pictures[0].data), "png" if "png" in str(pictures[0].mime) else "jpg"
+    covers = tags.get("covr") if tags is not None and hasattr(tags, "get") else None
+    if covers:  # MP4: imageformat 14 is PNG, 13 JPEG
+        return bytes(covers[0]), "png" if getattr(covers[0], "imageformat", 13) == 14 else "jpg"
+    return None
+
+
+def read_cover(audiobook: Audiobook, where: Path) -> tuple[bytes, str] | None:
+    """The recording's cover: the first track's embedded picture, else a folder's cover image."""
+    for name in audiobook.files:
+        found = _embedded_cover(Path(name))
+        if found is not None:
+            return found
+    if where.is_dir():
+        image = cover_file(list(where.iterdir()))
+        if image is not None:
+            return image.read_bytes(), IMAGE_TYPES[image.suffix.lower()]
+    return None

@@ -130,6 +130,7 @@ def prepare_book(
     audio_ms: int,
     audio_path: str | None,
     embedding_model: str,
+    cover_path: str | None = None,
     narration_wpm: int = DEFAULT_WPM,
     progress: Progress = no_progress,
     clock: StageClock | None = None,
@@ -164,6 +165,7 @@ def prepare_book(
         passages=passages,
         embedding_model=embedding_model,
         narrator=book.narrator,
+        cover_path=cover_path,
     )
     return Prepared(book_id, content_version(fields), book, chapters, passages, fields)
 

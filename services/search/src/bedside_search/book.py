@@ -92,6 +92,7 @@ def info_of(artifact: BookArtifact) -> BookInfo:
         passages=len(artifact.passages),
         chapters=artifact.chapters,
         audio_path=artifact.audio_path,
+        cover_path=artifact.cover_path,
         version=artifact.version,
     )
 

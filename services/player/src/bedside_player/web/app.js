@@ -906,6 +906,9 @@
         title: S.book.title || BOOK,
         artist: [S.book.author, S.book.narrator && `read by ${S.book.narrator}`].filter(Boolean).join(", "),
         album: "Bedside",
+        artwork: S.book.has_cover
+          ? [{ src: `/api/books/${enc(BOOK)}/cover?token=${enc(TOKEN)}` }]
+          : [],
       });
       const handlers = {
         play: () => { if (!S.playing) togglePlay(); },
