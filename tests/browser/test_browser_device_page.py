@@ -9,6 +9,7 @@ state the page must reach.
 import asyncio
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,6 +23,7 @@ from typing import Any
 import httpx
 import nats
 import pytest
+from bedside_audiobooks import need_espeak, sample_chapters, speak_book, write_audiobook
 from bedside_contracts import subjects
 from bedside_contracts.subjects import SERVICES
 from bedside_runtime.nats_server import free_port
@@ -42,6 +44,8 @@ CHROMIUM_ARGS = [
 ARTIFACTS = REPO / "test-artifacts"
 BOOK_ID = "gull-point"
 AUDIO_BOOK_ID = "gull-point-audio"
+AUDIOBOOK_ID = "bay-m4b"
+AUDIOBOOK_TAGS = {"title": "The Cottage by the Bay"}  # no word the covered-rows test looks for
 AUDIO_SECONDS = 120
 WAIT_MS = 20_000
 
@@ -159,7 +163,7 @@ class Bedside:
 async def _ingest(nats_url: str, path: Path, book: str, audio: Path | None = None) -> dict[str, Any]:
     client = await nats.connect(nats_url)
     try:
-        request = {"path": str(path), "book": book}
+        request: dict[str, str] = {"path": str(path), "book": book}
         if audio is not None:
             request["audio_path"] = str(audio)
         reply = await client.request(subjects.INGEST_BOOK, json.dumps(request).encode(), timeout=110)
@@ -199,6 +203,13 @@ def bedside(nats_url: str) -> Iterator[Bedside]:
         assert report.get("ok") is not False, report
         running = Bedside(system, BOOK_ID)
         probe = running.add_listener("page-probe")
+        if shutil.which("espeak-ng"):
+            # An audiobook as a listener has it: an m4b with chapter markers, transcribed by ingest.
+            spoken = speak_book(sample_chapters(3, 3))
+            m4b = write_audiobook(folder / "bay.m4b", spoken, tags=AUDIOBOOK_TAGS)
+            report = asyncio.run(_ingest(nats_url, m4b, AUDIOBOOK_ID))
+            assert report.get("ok") is not False, report
+            _wait_for_book(running.url, probe, AUDIOBOOK_ID)
         _wait_for_book(running.url, probe, BOOK_ID)
         _wait_for_book(running.url, probe, AUDIO_BOOK_ID)
         yield running
@@ -297,6 +308,8 @@ def test_page_shows_the_book_chapter_and_clock(open_page: OpenPage) -> None:
     expect(page.locator("#dur")).not_to_have_text("0:00:00")
     # At the very start nothing of chapter 1 has been heard: its number, not its title.
     expect(page.locator("#chapter")).to_have_text("Chapter 1")
+    # A plain-text book's times are estimated: the page says so.
+    expect(page.locator("#timing")).to_contain_text("times estimated")
     expect(page.get_by_role("slider", name="Position in the book")).to_be_visible()
     expect(page.get_by_role("status").filter(has_text="Live on this device")).to_be_visible(timeout=WAIT_MS)
 
@@ -532,6 +545,7 @@ def test_a_book_with_audio_plays_it_and_reports_where_it_is(
     audio = page.locator("#audio")
     expect(audio).to_have_attribute("src", re.compile(rf"/api/books/{AUDIO_BOOK_ID}/audio\?token="))
     page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
+    expect(page.locator("#timing")).to_be_hidden()  # its transcript is timed
     page.get_by_role("button", name="Play").click()
     page.wait_for_function("document.getElementById('audio').currentTime > 1", timeout=WAIT_MS)
     page.get_by_role("button", name="Pause").click()
@@ -555,6 +569,54 @@ def test_a_book_with_audio_plays_it_and_reports_where_it_is(
     ):
         assert time.monotonic() < deadline
         time.sleep(0.1)
+
+
+def test_an_m4b_plays_seeks_by_range_and_reports_the_audios_position(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    need_espeak()
+    page = open_page("phone", book=AUDIOBOOK_ID, ready=False)
+    ranged: list[int] = []
+    page.on(
+        "response",
+        lambda r: ranged.append(r.status) if "/audio" in r.url and "range" in r.request.headers else None,
+    )
+    page.reload()
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+    expect(page.locator("#chapter")).to_have_text("Chapter 1")
+    expect(page.locator("#timing")).to_be_hidden()  # transcribed: its times were heard
+    page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("document.getElementById('audio').currentTime > 1", timeout=WAIT_MS)
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    page.wait_for_function("document.getElementById('audio').currentTime > 30", timeout=WAIT_MS)
+    page.get_by_role("button", name="Pause").click()
+    heard_ms = round(page.evaluate("document.getElementById('audio').currentTime") * 1000)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while (state := bedside.state(listener.name, listener.token, AUDIOBOOK_ID))["playing"]:
+        assert time.monotonic() < deadline, state
+        time.sleep(0.1)
+    assert abs(state["position_ms"] - heard_ms) <= 250, (state, heard_ms)
+    assert 206 in ranged, ranged  # the browser fetched the m4b in ranges, and got them
+    # 30 s in is chapter 2 of the recording's markers (chapter 1 is about 23 s long).
+    expect(page.locator("#chapter")).to_contain_text("Chapter 2")
+
+
+def test_a_turn_on_the_transcribed_book_moves_back_to_the_moment(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    need_espeak()
+    page = open_page("phone", book=AUDIOBOOK_ID)
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    expect(page.locator("#chapter")).to_contain_text("Chapter 3", timeout=WAIT_MS)
+    ask(page, "take me back to where she stood with her green suitcase")
+    # The moment is in chapter 1 (behind): the book moves there at once.
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while bedside.state(listener.name, listener.token, AUDIOBOOK_ID)["position_ms"] > 20_000:
+        assert time.monotonic() < deadline, page.locator("#answer").inner_text()
+        time.sleep(0.1)
+    expect(page.locator("#chapter")).to_contain_text("Chapter 1", timeout=WAIT_MS)
 
 
 def test_a_row_behind_shows_its_chapter_and_heard_words_and_a_row_ahead_only_its_time(

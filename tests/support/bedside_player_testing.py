@@ -30,10 +30,17 @@ CHAPTER_MS = 30 * 60_000
 
 
 class SyntheticBook:
-    def __init__(self, book: str, duration_ms: int = 10 * 3600_000, audio_path: str | None = None) -> None:
+    def __init__(
+        self,
+        book: str,
+        duration_ms: int = 10 * 3600_000,
+        audio_path: str | None = None,
+        cover_path: str | None = None,
+    ) -> None:
         self.id = book
         self.duration_ms = duration_ms
         self.audio_path = audio_path
+        self.cover_path = cover_path
 
     @property
     def passages(self) -> int:
@@ -60,6 +67,7 @@ class SyntheticBook:
             passages=self.passages,
             chapters=self.chapters(),
             audio_path=self.audio_path,
+            cover_path=self.cover_path,
         )
 
     def passage(self, pid: int) -> Passage | None:

@@ -38,7 +38,7 @@ def test_unsupported_extension(tmp_path: Path) -> None:
 
 
 def test_audio_given_as_the_book(tmp_path: Path) -> None:
-    assert "--audio" in refused(write(tmp_path, "book.mp3", b"ID3\x03\x00"))
+    assert "audiobook" in refused(write(tmp_path, "book.mp3", b"ID3\x03\x00"))
 
 
 def test_content_that_does_not_match_the_extension(tmp_path: Path) -> None:
@@ -54,7 +54,7 @@ def test_a_folder_with_nothing_to_read(tmp_path: Path) -> None:
     folder = tmp_path / "folder"
     folder.mkdir()
     (folder / "notes.txt").write_text("x")
-    assert "without SMIL sync maps" in refused(folder)
+    assert "no audio tracks and no SMIL sync maps" in refused(folder)
 
 
 def test_a_broken_link_is_missing(tmp_path: Path) -> None:

@@ -1,11 +1,13 @@
 """``bedside ingest`` and the first-start step against real ingest and search processes."""
 
 import asyncio
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from bedside_audiobooks import need_espeak, sample_chapters, speak_book, write_audiobook
 from bedside_ingest.cli import first_start
 from bedside_ingest.sample import SAMPLE_TITLE, SAMPLE_TRANSCRIPT
 from bedside_runtime.settings import Settings
@@ -49,6 +51,46 @@ def test_ingest_command_returns_once_search_serves_the_book(tmp_path: Path) -> N
         assert SAMPLE_TITLE in first[0]
         again = asyncio.run(first_start(settings, [server.url]))
         assert again == ["sample     'sample' is in the catalog"]
+    finally:
+        system.stop()
+        server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_ingest_command_transcribes_an_audiobook_and_jobs_lists_it(tmp_path: Path) -> None:
+    need_espeak()
+    speech = speak_book(sample_chapters(chapters=2, sentences=1))
+    book = write_audiobook(tmp_path / "lantern.m4b", speech, tags={"title": "The Lantern at Gull Point"})
+    server = start_test_nats("ingest-cli-audio")
+    system = start_system(server.url, ("ingest", "search"))
+    try:
+        done = bedside("ingest", str(book), "--id", "lantern-audio", env=system.env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "2 chapters" in done.stdout
+        assert "(transcribed)" in done.stdout
+        assert "chapter 2 of 2" in done.stdout  # the transcription bar's line
+        assert "searchable: lantern-audio" in done.stdout
+
+        listed = bedside("jobs", env=system.env)
+        assert listed.returncode == 0, listed.stdout + listed.stderr
+        assert "done" in listed.stdout
+        assert "lantern-audio" in listed.stdout
+
+        again = write_audiobook(tmp_path / "again.m4b", speech, tags={"title": "Again"})
+        handed = bedside("ingest", str(again), "--id", "again-audio", "--detach", env=system.env)
+        assert handed.returncode == 0, handed.stdout + handed.stderr
+        match = re.search(r"^job (\S+) handed to the ingest service", handed.stdout)
+        assert match, handed.stdout
+        attached = bedside("jobs", "--attach", match.group(1), env=system.env)
+        assert attached.returncode == 0, attached.stdout + attached.stderr
+        assert re.search(rf"{match.group(1)}\s+done", attached.stdout), attached.stdout
+
+        drm = tmp_path / "bought.aax"
+        drm.write_bytes(b"\x00" * 512)
+        refused = bedside("ingest", str(drm), env=system.env)
+        assert refused.returncode == 1
+        assert "DRM" in refused.stdout
     finally:
         system.stop()
         server.stop()

@@ -29,12 +29,15 @@ from nats.aio.msg import Msg
 from nats.js.errors import NotFoundError
 
 AUDIO = bytes(range(256)) * 64
+COVER = b"\x89PNG\r\n\x1a\n" + bytes(100)
 
 
 @pytest.fixture(scope="module")
 def system(nats_url: str) -> Iterator[RunningSystem]:
     data_dir = Path(tempfile.mkdtemp(prefix="bedside-player-http-"))
     (data_dir / "b2.ogg").write_bytes(AUDIO)
+    (data_dir / "b3.m4b").write_bytes(AUDIO)
+    (data_dir / "b3.png").write_bytes(COVER)
     running = RunningSystem(nats_url, data_dir, ("player",), free_port())
     running.env["BEDSIDE_REQUEST_TIMEOUT_S"] = "1"
     running.start()
@@ -47,7 +50,11 @@ def system(nats_url: str) -> Iterator[RunningSystem]:
 @pytest.fixture(scope="module")
 async def bus(system: RunningSystem) -> AsyncIterator[Client]:
     client = await nats.connect(system.nats_url)
-    books = [SyntheticBook("b1"), SyntheticBook("b2", duration_ms=3_600_000, audio_path="b2.ogg")]
+    books = [
+        SyntheticBook("b1"),
+        SyntheticBook("b2", duration_ms=3_600_000, audio_path="b2.ogg"),
+        SyntheticBook("b3", duration_ms=3_600_000, audio_path="b3.m4b", cover_path="b3.png"),
+    ]
     search = await FakeSearch(client, books).start()
     try:
         yield client
@@ -330,6 +337,14 @@ async def test_audio_is_served_with_ranges(system: RunningSystem, bus: Client) -
     assert part.status_code == 206
     assert part.content == AUDIO[10:20]
     assert (await device.client.get("/api/books/b1/audio")).status_code == 404
+    assert whole.headers["content-type"] == "audio/ogg"
+    audiobook = await device.client.get("/api/books/b3/audio", headers={"Range": "bytes=0-99"})
+    assert (audiobook.status_code, audiobook.headers["content-type"]) == (206, "audio/mp4")
+    assert audiobook.headers["content-range"] == f"bytes 0-99/{len(AUDIO)}"
+    assert (await device.client.get("/api/books/b3")).json()["has_cover"]
+    cover = await device.client.get("/api/books/b3/cover")
+    assert (cover.status_code, cover.headers["content-type"], cover.content) == (200, "image/png", COVER)
+    assert (await device.client.get("/api/books/b2/cover")).status_code == 404
     await device.close()
 
 

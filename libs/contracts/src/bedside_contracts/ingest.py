@@ -26,9 +26,13 @@ class BookArtifact(Contract):
     version: Version
     title: str
     author: str = ""
+    narrator: str = ""
     estimated: bool
     duration_ms: Millis
     audio_path: str | None = None
+    cover_path: str | None = Field(
+        default=None, description="the recording's cover image, on ingest's machine"
+    )
     source: str
     chapters: list[ChapterInfo]
     passages: list[Passage]
@@ -60,7 +64,9 @@ class IngestBook(Contract):
     """Ask the ingest service to read a file on its own machine and make it a book.
 
     ``path`` is a timed transcript (WebVTT, SRT, Whisper JSON, aeneas JSON, a SMIL sync
-    map or a directory of them) or a book without timing (EPUB, plain text, a JSON book).
+    map or a directory of them), a book without timing (EPUB, plain text, a JSON book), or
+    an audiobook (an m4b/m4a, mp3, ogg/opus, flac or wav file, or a folder of tracks), which
+    is transcribed as a resumable job.
     Without ``book`` the id is made from the file name; without ``title`` it comes from
     the file. ``chapters_path`` names a chapters file (JSON list of ``{title, start}``);
     without it a ``chapters.json`` or ``<stem>.chapters.json`` beside ``path`` is used.
@@ -71,10 +77,29 @@ class IngestBook(Contract):
     title: str | None = Field(default=None, min_length=1, max_length=300)
     audio_path: str | None = Field(default=None, min_length=1, max_length=4096)
     chapters_path: str | None = Field(default=None, min_length=1, max_length=4096)
+    text_path: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=4096,
+        description="with an audiobook: its e-book (EPUB, text, JSON book), whose words become the "
+        "transcript, timed from the recording",
+    )
     job: Name | None = Field(default=None, description="progress goes to INGEST_PROGRESS for this job")
 
 
-Stage = Literal["parse", "chunk", "embed", "store"]
+Stage = Literal["parse", "transcribe", "align", "chunk", "embed", "store"]
+
+
+class TranscriptionProgress(Contract):
+    """How far the transcription of an audiobook has got, after each chapter."""
+
+    chapter: int = Field(ge=0, description="chapters finished so far, counting those stored before")
+    chapters: int = Field(ge=1)
+    resumed: int = Field(ge=0, description="chapters whose transcript was stored by an earlier run")
+    audio_done_s: float = Field(ge=0)
+    audio_total_s: float = Field(ge=0)
+    rtf: float | None = Field(default=None, ge=0, description="seconds computing per second of audio")
+    eta_s: float | None = Field(default=None, ge=0)
 
 
 class IngestProgress(Contract):
@@ -85,6 +110,72 @@ class IngestProgress(Contract):
     done: int = Field(ge=0)
     total: int = Field(ge=0)
     detail: str = ""
+    transcription: TranscriptionProgress | None = None
+
+
+class SpokenWordTimes(Contract):
+    """A recognised word and its times on the chapter's own clock (from the chapter's start)."""
+
+    text: str = Field(min_length=1)
+    start_ms: Millis
+    end_ms: Millis
+
+
+class ChapterTranscript(Contract):
+    """What the recogniser heard in one chapter of an audiobook: stored as soon as the chapter is
+    done (bucket ``subjects.TRANSCRIPTS_BUCKET``), so a job that is restarted resumes after it.
+    """
+
+    chapter: int = Field(ge=0)
+    model: str
+    audio_ms: Millis
+    compute_s: float = Field(ge=0)
+    words: list[SpokenWordTimes]
+
+
+JobState = Literal["queued", "running", "done", "failed", "cancelled"]
+UNFINISHED: tuple[JobState, ...] = ("queued", "running")
+
+
+class IngestJob(Contract):
+    """An audiobook ingest as a job (bucket ``subjects.INGEST_JOBS_BUCKET``, key = job id): a
+    service that starts and finds a job queued or running runs it again, from its stored chapters.
+    """
+
+    job: Name
+    request: IngestBook
+    state: JobState
+    detail: str = Field(default="", description="the book id once done, the reason once failed")
+    progress: TranscriptionProgress | None = Field(default=None, description="as of the last chapter done")
+
+
+class JobsRequest(Contract):
+    """Ask ingest for its audiobook jobs (``subjects.INGEST_JOBS``); ``job`` for one of them."""
+
+    job: Name | None = None
+
+
+class JobList(Contract):
+    jobs: list[IngestJob]
+
+
+class CancelJob(Contract):
+    """Stop a queued or running job (``subjects.INGEST_CANCEL``); its stored chapters are kept,
+    so asking for the same recording again continues where it stopped."""
+
+    job: Name
+
+
+class AlignmentSummary(Contract):
+    """How an e-book given with an audiobook matched the recording."""
+
+    sentences: int = Field(ge=0, description="e-book sentences in the chapters paired with the recording")
+    matched: int = Field(ge=0, description="sentences timed by their own words")
+    interpolated: int = Field(ge=0, description="sentences timed between matched neighbours")
+    left_out: int = Field(ge=0, description="e-book sentences the recording does not hold")
+    matched_share: float = Field(ge=0, le=1, description="matched / (matched + interpolated)")
+    recording_share: float = Field(ge=0, le=1, description="share of the words heard found in the e-book")
+    fallback: str = Field(default="", description="why the recogniser's words were kept instead")
 
 
 class IngestReport(Contract):
@@ -98,6 +189,8 @@ class IngestReport(Contract):
     passages: int
     duration_ms: Millis
     estimated: bool
+    transcribed: bool = Field(default=False, description="the times (and words) come from the recording")
+    alignment: AlignmentSummary | None = None
     unchanged: bool = Field(description="this content was stored before; nothing was written")
     seconds: float = Field(ge=0)
     stage_seconds: dict[str, float] = Field(default_factory=dict)

@@ -353,8 +353,11 @@ class BookView(Contract):
     id: Name
     title: str
     author: str = ""
+    narrator: str = ""
     duration_ms: int
     has_audio: bool
+    has_cover: bool = False
+    estimated: bool = Field(default=False, description="the times are estimated from the text, not heard")
     chapters: list[ChapterView] = Field(default_factory=list)
 
 

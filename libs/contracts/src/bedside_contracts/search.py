@@ -103,11 +103,13 @@ class BookInfo(Contract):
     id: Name
     title: str
     author: str = ""
+    narrator: str = ""
     duration_ms: int
     estimated: bool
     passages: int
     chapters: list[ChapterInfo]
     audio_path: str | None = None
+    cover_path: str | None = None
     version: str = ""
 
 

@@ -20,6 +20,8 @@ PLAYER_LOCATE = "bedside.player.locate"
 TURN_ASK = "bedside.turn.ask"
 INGEST_BOOK = "bedside.ingest.book"
 INGEST_PROGRESS = "bedside.ingest.progress.{job}"
+INGEST_JOBS = "bedside.ingest.jobs"
+INGEST_CANCEL = "bedside.ingest.cancel"
 DEAD_LETTER = "bedside.deadletter.{service}"
 
 # JetStream: the log. Each stream is declared only by the service that owns it.
@@ -28,6 +30,8 @@ BOOKS_SUBJECTS = "books.>"
 BOOK_INGESTED = "books.ingested.{book}"
 BOOK_READY = "books.ready.{book}"
 BOOK_ARTIFACTS_BUCKET = "bedside-books"
+TRANSCRIPTS_BUCKET = "bedside-transcripts"
+INGEST_JOBS_BUCKET = "bedside-ingest-jobs"
 
 PLAYER_STREAM = "PLAYER"
 PLAYER_SUBJECTS = "player.>"

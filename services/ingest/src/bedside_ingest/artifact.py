@@ -47,9 +47,15 @@ def artifact_fields(
     chapters: Sequence[ChapterInfo],
     passages: Sequence[Passage],
     embedding_model: str,
+    narrator: str = "",
+    cover_path: str | None = None,
 ) -> dict[str, Any]:
     """The artifact's fields other than version and vectors, as JSON-ready data."""
-    return {
+    # A narrator and a cover are named only when there is one, so other books keep their versions.
+    named: dict[str, Any] = {"narrator": narrator} if narrator else {}
+    if cover_path:
+        named["cover_path"] = cover_path
+    return named | {
         "book": book,
         "title": title,
         "author": author,

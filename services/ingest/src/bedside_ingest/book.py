@@ -50,6 +50,7 @@ class Book:
     timed: bool
     source: str = ""
     notes: tuple[str, ...] = field(default_factory=tuple)
+    narrator: str = ""
 
     @property
     def estimated(self) -> bool:

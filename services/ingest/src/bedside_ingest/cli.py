@@ -6,89 +6,74 @@ import uuid
 from pathlib import Path
 from typing import Annotated
 
-import nats
 import typer
-from bedside_contracts.ingest import IngestBook, IngestProgress, IngestReport
+from bedside_contracts.ingest import IngestBook, IngestReport
 from bedside_guard import clock
-from bedside_runtime.errors import BusUnreachable, CallFailed, RemoteFailure
+from bedside_runtime.bus import connected
+from bedside_runtime.errors import CallFailed, RemoteFailure
 from bedside_runtime.settings import Settings
 from nats.aio.client import Client
-from nats.errors import NoServersError
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from bedside_ingest.client import catalog_has, request_ingest, wait_until_ready
+from bedside_ingest.client import catalog_has, request_ingest, submit_job, wait_until_ready
+from bedside_ingest.jobs_cli import jobs
+from bedside_ingest.progress_view import stage_bars
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 
-STAGES = ("parse", "chunk", "embed", "store")
 READY_TIMEOUT_S = 120.0
 
 
 def summary(report: IngestReport) -> str:
-    timing = "estimated" if report.estimated else "timed"
+    timing = "times estimated" if report.estimated else "transcribed" if report.transcribed else "timed"
     stages = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.stage_seconds.items())
     state = (
         "unchanged (this content was ingested before)" if report.unchanged else f"version {report.version}"
     )
-    return (
+    line = (
         f"{report.title!r} as {report.book}: {report.chapters} chapters, {report.passages} passages, "
         f"{clock(report.duration_ms)} ({timing}); {state}; {report.seconds:.1f} s ({stages})"
     )
-
-
-async def connect(servers: list[str]) -> Client:
-    try:
-        return await nats.connect(servers, connect_timeout=2, max_reconnect_attempts=2, allow_reconnect=False)
-    except (NoServersError, OSError):
-        raise BusUnreachable(
-            f"cannot reach the bus at {', '.join(servers)}; is `bedside up` running?"
-        ) from None
-
-
-class StageBars:
-    """One progress bar per stage, moved by the service's progress events."""
-
-    def __init__(self, progress: Progress) -> None:
-        self.progress = progress
-        self.tasks: dict[str, TaskID] = {
-            stage: progress.add_task(stage, total=None, visible=False) for stage in STAGES
-        }
-
-    def __call__(self, event: IngestProgress) -> None:
-        task = self.tasks[event.stage]
-        total = max(event.total, 1)
-        self.progress.update(task, total=total, completed=min(event.done, total), visible=True)
+    aligned = report.alignment
+    if aligned is None:
+        return line
+    if aligned.fallback:
+        return f"{line}\n{aligned.fallback}"
+    return (
+        f"{line}\ne-book aligned: {aligned.matched} of {aligned.matched + aligned.interpolated} sentences "
+        f"matched ({aligned.matched_share:.0%}), {aligned.interpolated} placed between them, "
+        f"{aligned.left_out} not in the recording left out"
+    )
 
 
 async def _ingest(request: IngestBook, settings: Settings, wait_s: float, console: Console) -> int:
-    client = await connect(settings.servers)
-    try:
-        columns = (
-            TextColumn("{task.description:<6}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-        )
-        with Progress(*columns, console=console, transient=False) as progress:
-            report = await request_ingest(client, request, StageBars(progress))
+    async with connected(settings.servers) as client:
+        with stage_bars(console) as bars:
+            report = await request_ingest(client, request, bars)
         console.print(summary(report))
-        started = time.monotonic()
-        if not await wait_until_ready(client, report.book, report.version, wait_s):
-            console.print(
-                f"[red]search has not announced {report.book} {report.version} ready within {wait_s:.0f} s; "
-                "the book is stored and will be searchable once the search service indexes it "
-                "(is it running? `bedside status`)[/red]"
-            )
-            return 2
-        console.print(f"searchable: {report.book} (ready after {time.monotonic() - started:.1f} s more)")
-        return 0
-    finally:
-        await client.close()
+        return await _searchable(client, report, wait_s, console)
+
+
+async def _searchable(client: Client, report: IngestReport, wait_s: float, console: Console) -> int:
+    """Wait for search to serve what was stored: exit 0, or 2 with a message if it does not in time."""
+    started = time.monotonic()
+    if not await wait_until_ready(client, report.book, report.version, wait_s):
+        console.print(
+            f"[red]search has not announced {report.book} {report.version} ready within {wait_s:.0f} s; "
+            "the book is stored and will be searchable once the search service indexes it "
+            "(is it running? `bedside status`)[/red]"
+        )
+        return 2
+    console.print(f"searchable: {report.book} (ready after {time.monotonic() - started:.1f} s more)")
+    return 0
 
 
 def ingest(
     path: Annotated[
-        Path, typer.Argument(help="a transcript (.vtt .srt .json .smil), an EPUB, a text or JSON book")
+        Path,
+        typer.Argument(
+            help="an audiobook (.m4b .mp3 .ogg .opus .flac .wav, or a folder of tracks), "
+            "a transcript (.vtt .srt .json .smil), an EPUB, a text or JSON book"
+        ),
     ],
     *,
     book_id: Annotated[
@@ -101,11 +86,21 @@ def ingest(
     chapters: Annotated[
         Path | None, typer.Option("--chapters", help="a chapters file: JSON list of {title, start}")
     ] = None,
+    text: Annotated[
+        Path | None,
+        typer.Option(
+            "--text", help="with an audiobook: its e-book (EPUB, text, JSON), timed from the recording"
+        ),
+    ] = None,
     wait: Annotated[
         float, typer.Option("--wait", help="seconds to wait for search to index it")
     ] = READY_TIMEOUT_S,
+    detach: Annotated[
+        bool, typer.Option("--detach", help="hand the job to the service and return (see `bedside jobs`)")
+    ] = False,
 ) -> None:
-    """Ingest a book: parse, chunk, embed and store it, then wait until search serves it."""
+    """Ingest a book: read it (an audiobook is transcribed offline, chapter by chapter), chunk,
+    embed and store it, then wait until search serves it."""
     console = Console()
     try:
         request = IngestBook(
@@ -114,17 +109,36 @@ def ingest(
             title=title,
             audio_path=str(audio.resolve()) if audio else None,
             chapters_path=str(chapters.resolve()) if chapters else None,
+            text_path=str(text.resolve()) if text else None,
             job=uuid.uuid4().hex[:16],
         )
     except ValueError as error:
         raise _fail(console, f"bad arguments: {error}") from None
     try:
+        if detach:
+            asyncio.run(_detach(request, Settings()))
+            console.print(
+                f"job {request.job} handed to the ingest service; "
+                f"follow it with: bedside jobs --attach {request.job}"
+            )
+            raise typer.Exit(0)
         code = asyncio.run(_ingest(request, Settings(), wait, console))
+    except KeyboardInterrupt:
+        console.print(
+            "stopped waiting; an audiobook's job goes on in the ingest service: "
+            f"bedside jobs --attach {request.job}"
+        )
+        raise typer.Exit(130) from None
     except RemoteFailure as error:
         raise _fail(console, f"ingest refused it: {error.failure.error}") from None
     except CallFailed as error:
         raise _fail(console, str(error)) from None
     raise typer.Exit(code)
+
+
+async def _detach(request: IngestBook, settings: Settings) -> None:
+    async with connected(settings.servers) as client:
+        await submit_job(client, request)
 
 
 def _fail(console: Console, message: str) -> typer.Exit:
@@ -134,25 +148,22 @@ def _fail(console: Console, message: str) -> typer.Exit:
 
 def register(app: typer.Typer) -> None:
     app.command("ingest")(ingest)
+    app.command("jobs")(jobs)
 
 
 async def first_start(settings: Settings, servers: list[str]) -> list[str]:
     """Ingest the sample book unless search already has it; one line saying what happened."""
     try:
-        client = await connect(servers)
+        async with connected(servers) as client:
+            if await catalog_has(client, SAMPLE_BOOK_ID):
+                return [f"sample     {SAMPLE_BOOK_ID!r} is in the catalog"]
+            request = IngestBook(path=str(SAMPLE_TRANSCRIPT), book=SAMPLE_BOOK_ID)
+            report = await request_ingest(client, request)
+            if not await wait_until_ready(client, report.book, report.version, READY_TIMEOUT_S):
+                return [f"sample     ingested {report.title!r} but search did not index it in time"]
     except CallFailed as error:
         return [f"sample     not ingested: {error}"]
-    try:
-        if await catalog_has(client, SAMPLE_BOOK_ID):
-            return [f"sample     {SAMPLE_BOOK_ID!r} is in the catalog"]
-        report = await request_ingest(client, IngestBook(path=str(SAMPLE_TRANSCRIPT), book=SAMPLE_BOOK_ID))
-        if not await wait_until_ready(client, report.book, report.version, READY_TIMEOUT_S):
-            return [f"sample     ingested {report.title!r} but search did not index it in time"]
-        return [
-            f"sample     ingested {report.title!r} as {report.book!r}: {report.chapters} chapters, "
-            f"{report.passages} passages, {clock(report.duration_ms)}"
-        ]
-    except CallFailed as error:
-        return [f"sample     not ingested: {error}"]
-    finally:
-        await client.close()
+    return [
+        f"sample     ingested {report.title!r} as {report.book!r}: {report.chapters} chapters, "
+        f"{report.passages} passages, {clock(report.duration_ms)}"
+    ]

@@ -5,15 +5,25 @@ import time
 from collections.abc import Callable
 
 from bedside_contracts import subjects
-from bedside_contracts.ingest import BookReady, IngestBook, IngestProgress, IngestReport
+from bedside_contracts.ingest import (
+    BookReady,
+    CancelJob,
+    IngestBook,
+    IngestJob,
+    IngestProgress,
+    IngestReport,
+    JobList,
+    JobsRequest,
+)
 from bedside_contracts.search import Catalog, CatalogRequest
 from bedside_runtime.bus import call
 from bedside_runtime.errors import RemoteFailure
 from nats.aio.client import Client
 from nats.js.errors import NotFoundError
 
-INGEST_TIMEOUT_S = 1800.0
-"""A long book takes tens of seconds to embed on two cores; the request waits for all of it."""
+INGEST_TIMEOUT_S = 6 * 3600.0
+"""A long book takes tens of seconds to embed on two cores, a long recording tens of minutes to
+transcribe; the request waits for all of it (the job goes on in the service if the caller leaves)."""
 READY_POLL_S = 0.25
 
 
@@ -40,6 +50,21 @@ async def request_ingest(
     finally:
         if subscription is not None:
             await subscription.drain()  # type: ignore[no-untyped-call]  # events may queue behind the reply
+
+
+async def list_jobs(client: Client, job: str | None = None) -> list[IngestJob]:
+    """The ingest service's audiobook jobs (unfinished first), or the one named."""
+    return (await call(client, subjects.INGEST_JOBS, JobsRequest(job=job), JobList)).jobs
+
+
+async def cancel_job(client: Client, job: str) -> IngestJob:
+    return await call(client, subjects.INGEST_CANCEL, CancelJob(job=job), IngestJob)
+
+
+async def submit_job(client: Client, request: IngestBook) -> None:
+    """Hand a job to the ingest service without waiting for it (``bedside jobs`` follows it)."""
+    await client.publish(subjects.INGEST_BOOK, request.model_dump_json().encode())
+    await client.flush()
 
 
 async def ready_version(client: Client, book: str) -> str | None:

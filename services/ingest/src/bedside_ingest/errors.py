@@ -16,3 +16,7 @@ class BadInput(Exception):
     @property
     def message(self) -> str:
         return str(self)
+
+
+class JobCancelled(Exception):
+    """A job was cancelled while it waited or ran; what it had finished stays stored."""

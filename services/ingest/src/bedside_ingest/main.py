@@ -1,17 +1,23 @@
 """Composition root of the ingest service."""
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
+from functools import partial
 
 import structlog
 from bedside_contracts import subjects
-from bedside_contracts.ingest import IngestBook
+from bedside_contracts.ingest import CancelJob, IngestBook, JobsRequest
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
 from faststream.nats import NatsBroker
 
+from bedside_ingest.asr import WhisperTranscriber
+from bedside_ingest.audiojobs import Audiobooks
 from bedside_ingest.embedders import load_embedders
+from bedside_ingest.jobcontrol import JobControl
+from bedside_ingest.jobs import JobStore
 from bedside_ingest.service import IngestService
 from bedside_ingest.store import BookStore
 
@@ -24,14 +30,26 @@ async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Await
     Health only answers once the broker starts, after the embedder has loaded, so the
     service is reported ready exactly when it can embed.
     """
-    store = await BookStore.declare(broker.connection.jetstream(), settings.stream_replicas)
+    js = broker.connection.jetstream()
+    store = await BookStore.declare(js, settings.stream_replicas)
+    jobs = await JobStore.declare(js, settings.stream_replicas)
     embedders = await asyncio.to_thread(load_embedders)
     log.info("embedders loaded", model=embedders[0].model_id, sessions=len(embedders))
-    service = IngestService(broker, store, embedders, settings.narration_wpm)
+    audiobooks = Audiobooks(
+        jobs, partial(WhisperTranscriber, settings.whisper_model_dir), settings.data_dir / "covers"
+    )
+    service = IngestService(
+        broker, store, embedders, settings.narration_wpm, control=JobControl(jobs), audiobooks=audiobooks
+    )
     await serve_requests(broker, subjects.INGEST_BOOK, "ingest", IngestBook, service.ingest)
+    await serve_requests(broker, subjects.INGEST_JOBS, "ingest", JobsRequest, service.jobs)
+    await serve_requests(broker, subjects.INGEST_CANCEL, "ingest", CancelJob, service.cancel)
+    resuming = asyncio.create_task(service.resume_unfinished())
 
     async def close() -> None:
-        return None
+        resuming.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await resuming
 
     return close
 

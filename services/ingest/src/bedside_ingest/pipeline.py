@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from bedside_contracts.ingest import BookArtifact, IngestBook, Stage
+from bedside_contracts.ingest import AlignmentSummary, BookArtifact, IngestBook, Stage
 from bedside_contracts.search import ChapterInfo
 from bedside_embedding import Embedder
 from bedside_guard import Passage
@@ -68,6 +68,7 @@ class Prepared:
     chapters: list[ChapterInfo]
     passages: list[Passage]
     fields: dict[str, Any]
+    alignment: AlignmentSummary | None = None
 
     @property
     def duration_ms(self) -> int:
@@ -101,6 +102,8 @@ def prepare(
     """Parse and chunk the file a request names; raises ``BadInput`` on anything wrong with it."""
     clock = clock or StageClock()
     path = Path(request.path)
+    if request.text_path is not None:
+        raise BadInput(request.text_path, "an e-book given with --text needs an audiobook (audio) as PATH")
     with clock.stage("parse"):
         progress("parse", 0, 1, path.name)
         book = read_book(
@@ -108,6 +111,33 @@ def prepare(
         )
         audio_ms = audio_duration_ms(Path(request.audio_path)) if request.audio_path else 0
         progress("parse", 1, 1, f"{len(book.chapters)} chapters, {book.format}")
+    return prepare_book(
+        request,
+        book,
+        audio_ms=audio_ms,
+        audio_path=request.audio_path,
+        embedding_model=embedding_model,
+        narration_wpm=narration_wpm,
+        progress=progress,
+        clock=clock,
+    )
+
+
+def prepare_book(
+    request: IngestBook,
+    book: Book,
+    *,
+    audio_ms: int,
+    audio_path: str | None,
+    embedding_model: str,
+    cover_path: str | None = None,
+    narration_wpm: int = DEFAULT_WPM,
+    progress: Progress = no_progress,
+    clock: StageClock | None = None,
+) -> Prepared:
+    """Chunk a book that has been read (from a file, or transcribed from its recording)."""
+    clock = clock or StageClock()
+    path = Path(request.path)
     with clock.stage("chunk"):
         progress("chunk", 0, 1, "")
         wpm = rate_for_audio(book, audio_ms) if book.estimated and audio_ms else narration_wpm
@@ -116,7 +146,7 @@ def prepare(
             raise BadInput(path, "there is no text to make passages of")
         if book.timed and audio_ms and passages[-1].end_ms > audio_ms + AUDIO_SLACK_MS:
             raise BadInput(
-                request.audio_path or "",
+                audio_path or "",
                 f"lasts {clock_of(audio_ms)} but the transcript runs to {clock_of(passages[-1].end_ms)}: "
                 "is it the audio of this transcript?",
             )
@@ -129,11 +159,13 @@ def prepare(
         author=book.author,
         estimated=book.estimated,
         duration_ms=max(passages[-1].end_ms, audio_ms),
-        audio_path=str(Path(request.audio_path).resolve()) if request.audio_path else None,
+        audio_path=str(Path(audio_path).resolve()) if audio_path else None,
         source=f"{book.format}: {book.source}",
         chapters=chapters,
         passages=passages,
         embedding_model=embedding_model,
+        narrator=book.narrator,
+        cover_path=cover_path,
     )
     return Prepared(book_id, content_version(fields), book, chapters, passages, fields)
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bedside_ingest.audiobook import AUDIO_EXTENSIONS, DRM_EXTENSIONS
 from bedside_ingest.book import Book, Transcript
 from bedside_ingest.chapters import is_chapters_list, read_chapters_file, split_by_markers, split_by_marks
 from bedside_ingest.errors import BadInput
@@ -31,7 +32,6 @@ BY_EXTENSION = {
     ".text": "text",
     ".md": "text",
 }
-AUDIO_EXTENSIONS = frozenset({".mp3", ".m4a", ".m4b", ".ogg", ".opus", ".flac", ".wav", ".aac"})
 READABLE = (
     "WebVTT (.vtt), SRT (.srt), Whisper/aeneas JSON or a JSON book (.json), SMIL (.smil), "
     "EPUB (.epub), text (.txt, .md)"
@@ -78,10 +78,8 @@ def _decode(path: Path, content: bytes) -> str:
 def detect(path: Path, content: bytes) -> str:
     """The format by extension, confirmed by content; any disagreement is an error."""
     suffix = path.suffix.lower()
-    if suffix in AUDIO_EXTENSIONS:
-        raise BadInput(
-            path, "is an audio file; give its transcript or book as PATH and the audio with --audio"
-        )
+    if suffix in AUDIO_EXTENSIONS or suffix in DRM_EXTENSIONS:
+        raise BadInput(path, "is an audio file: an audiobook is transcribed by the ingest service's job")
     expected = BY_EXTENSION.get(suffix)
     if expected is None:
         raise BadInput(
@@ -128,7 +126,9 @@ def sibling_chapters(path: Path) -> Path | None:
 def _read_smil_folder(folder: Path, chapters_path: Path | None) -> Book:
     maps = sorted(folder.glob("*.smil"), key=_natural)
     if not maps:
-        raise BadInput(folder, "is a folder without SMIL sync maps; name one file to ingest")
+        raise BadInput(
+            folder, "is a folder with no audio tracks and no SMIL sync maps; name one file to ingest"
+        )
     reader = SmilReader()
     for smil in maps:
         reader.read(str(smil), _decode(smil, _read_bytes(smil)), files_beside(smil))

@@ -2,19 +2,35 @@
 
 import asyncio
 import time
-from collections.abc import Sequence
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import structlog
 from bedside_contracts import subjects
-from bedside_contracts.ingest import BookIngested, IngestBook, IngestProgress, IngestReport, Stage
+from bedside_contracts.ingest import (
+    BookIngested,
+    CancelJob,
+    IngestBook,
+    IngestJob,
+    IngestProgress,
+    IngestReport,
+    JobList,
+    JobsRequest,
+    Stage,
+    TranscriptionProgress,
+)
 from bedside_embedding import Embedder
-from bedside_runtime.errors import InvalidRequest
+from bedside_runtime.errors import Conflict, InvalidRequest
 from faststream.nats import NatsBroker
 
 from bedside_ingest.artifact import message_id, object_name
-from bedside_ingest.errors import BadInput
+from bedside_ingest.audiojobs import Audiobooks, is_audiobook
+from bedside_ingest.errors import BadInput, JobCancelled
+from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, build_artifact, embed_passages, prepare
 from bedside_ingest.store import BookStore
+from bedside_ingest.transcription import ALIGNED_FORMAT, AUDIO_FORMAT
 
 log = structlog.get_logger("bedside.ingest")
 
@@ -24,9 +40,15 @@ PUBLISH_TIMEOUT_S = 5.0
 class ProgressPublisher:
     """Progress events of one job, published in order from whatever thread a stage runs on."""
 
-    def __init__(self, broker: NatsBroker, job: str | None) -> None:
+    def __init__(
+        self,
+        broker: NatsBroker,
+        job: str | None,
+        recorder: Callable[[TranscriptionProgress], None] | None = None,
+    ) -> None:
         self._broker = broker
         self._job = job
+        self._recorder = recorder
         self._loop = asyncio.get_running_loop()
         self._queue: asyncio.Queue[IngestProgress | None] = asyncio.Queue()
         self._task = asyncio.create_task(self._drain()) if job else None
@@ -35,6 +57,20 @@ class ProgressPublisher:
         if self._job is not None:
             event = IngestProgress(job=self._job, stage=stage, done=done, total=total, detail=detail)
             self._loop.call_soon_threadsafe(self._queue.put_nowait, event)
+
+    def transcription(self, status: TranscriptionProgress) -> None:
+        if self._job is not None:
+            event = IngestProgress(
+                job=self._job,
+                stage="transcribe",
+                done=status.chapter,
+                total=status.chapters,
+                detail=f"chapter {status.chapter} of {status.chapters}",
+                transcription=status,
+            )
+            self._loop.call_soon_threadsafe(self._queue.put_nowait, event)
+        if self._recorder is not None:
+            self._recorder(status)
 
     async def _drain(self) -> None:
         while (event := await self._queue.get()) is not None:
@@ -50,34 +86,109 @@ class ProgressPublisher:
 
 class IngestService:
     def __init__(
-        self, broker: NatsBroker, store: BookStore, embedders: Sequence[Embedder], narration_wpm: int
+        self,
+        broker: NatsBroker,
+        store: BookStore,
+        embedders: Sequence[Embedder],
+        narration_wpm: int,
+        *,
+        control: JobControl,
+        audiobooks: Audiobooks,
     ) -> None:
         self._broker = broker
         self._store = store
         self._embedders = embedders
         self._wpm = narration_wpm
+        self._control = control
+        self._audiobooks = audiobooks
         self._lock = asyncio.Lock()  # one ingest at a time: the CPU is the limit anyway
 
     async def ingest(self, request: IngestBook) -> IngestReport:
-        progress = ProgressPublisher(self._broker, request.job)
+        if not is_audiobook(Path(request.path)):
+            progress = ProgressPublisher(self._broker, request.job)
+            try:
+                async with self._lock:
+                    return await self._ingest(request, progress, audio=False)
+            finally:
+                await progress.close()
+        return await self._run_job(request.model_copy(update={"job": request.job or uuid.uuid4().hex[:16]}))
+
+    async def _run_job(self, request: IngestBook) -> IngestReport:
+        """An audiobook job: recorded queued, then running (with its progress), then its end."""
+        job, control = request.job or "", self._control
+        progress = ProgressPublisher(self._broker, job, recorder=control.progress_recorder(request))
         try:
+            await control.record(request, "queued")
             async with self._lock:
-                return await self._ingest(request, progress)
+                if control.stopped(job):
+                    raise JobCancelled
+                await control.record(request, "running")
+                report = await self._ingest(request, progress, audio=True)
+        except JobCancelled:
+            log.info("job cancelled", job=job)
+            raise Conflict(f"job {job} was cancelled; its finished chapters are kept") from None
+        except InvalidRequest as error:
+            await control.settle()
+            await control.record(request, "failed", error.message)
+            raise
+        except Exception as error:
+            # Not resumed at the next start, where it would fail again; a stop (CancelledError)
+            # is not caught here, so a job the service was stopped in the middle of does resume.
+            log.exception("job failed", job=job)
+            await control.settle()
+            await control.record(request, "failed", f"{type(error).__name__}: {error}")
+            raise
         finally:
             await progress.close()
+        await control.settle()
+        await control.record(request, "done", report.book)
+        return report
 
-    async def _ingest(self, request: IngestBook, progress: Progress) -> IngestReport:
+    async def jobs(self, request: JobsRequest) -> JobList:
+        return await self._control.listing(request.job)
+
+    async def cancel(self, request: CancelJob) -> IngestJob:
+        return await self._control.cancel(request.job)
+
+    async def resume_unfinished(self) -> None:
+        """Run again every audiobook job a stopped service left queued or running: its finished
+        chapters are stored, so each continues at the chapter it had not finished."""
+        unfinished = await self._control.unfinished()
+        for job in unfinished:
+            log.info("resuming job", job=job.job, path=job.request.path)
+        results = await asyncio.gather(
+            *(self._run_job(job.request) for job in unfinished), return_exceptions=True
+        )
+        for job, result in zip(unfinished, results, strict=True):
+            if isinstance(result, BaseException):
+                log.warning("resumed job failed", job=job.job, error=str(result))
+
+    async def _read(
+        self, request: IngestBook, progress: ProgressPublisher, audio: bool, clock: StageClock
+    ) -> Prepared:
+        if audio:
+            return await self._audiobooks.prepare(
+                request,
+                embedding_model=self._embedders[0].model_id,
+                progress=progress,
+                transcription=progress.transcription,
+                should_stop=lambda: self._control.stopped(request.job or ""),
+                clock=clock,
+            )
+        return await asyncio.to_thread(
+            prepare,
+            request,
+            embedding_model=self._embedders[0].model_id,
+            narration_wpm=self._wpm,
+            progress=progress,
+            clock=clock,
+        )
+
+    async def _ingest(self, request: IngestBook, progress: ProgressPublisher, audio: bool) -> IngestReport:
         started = time.perf_counter()
         clock = StageClock()
         try:
-            prepared = await asyncio.to_thread(
-                prepare,
-                request,
-                embedding_model=self._embedders[0].model_id,
-                narration_wpm=self._wpm,
-                progress=progress,
-                clock=clock,
-            )
+            prepared = await self._read(request, progress, audio, clock)
         except BadInput as error:
             log.info("bad input refused", path=request.path, error=error.message)
             raise InvalidRequest(error.message) from None
@@ -134,6 +245,8 @@ class IngestService:
             passages=len(prepared.passages),
             duration_ms=prepared.duration_ms,
             estimated=prepared.book.estimated,
+            transcribed=prepared.book.format in (AUDIO_FORMAT, ALIGNED_FORMAT),
+            alignment=prepared.alignment,
             unchanged=unchanged,
             seconds=round(seconds, 3),
             stage_seconds=clock.seconds,

@@ -55,6 +55,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from bedside_player.audio import audio_media_type
 from bedside_player.http_edge import API_PREFIX, Authenticate, LimitBody
 from bedside_player.service import Service
 
@@ -188,8 +189,11 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
             id=book.id,
             title=book.title,
             author=book.author,
+            narrator=book.narrator,
             duration_ms=book.duration_ms,
             has_audio=book.audio_path is not None,
+            has_cover=book.cover_path is not None,
+            estimated=book.estimated,
             chapters=chapters,
         )
 
@@ -215,16 +219,24 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
         state = await service.player.catch_up(caller, book.id)
         return view(book, state.position_ms)
 
-    @app.get("/api/books/{book}/audio", response_class=FileResponse)
-    async def audio(caller: Caller, book: Book) -> FileResponse:
-        if book.audio_path is None:
-            raise HTTPException(404, f"the book {book.id!r} has no audio file")
-        path = Path(book.audio_path)
+    def local_file(book: BookInfo, named: str | None, what: str) -> Path:
+        if named is None:
+            raise HTTPException(404, f"the book {book.id!r} has no {what}")
+        path = Path(named)
         if not path.is_absolute():
             path = service.settings.data_dir / path
         if not path.is_file():
-            raise HTTPException(404, f"the audio file of {book.id!r} is missing")
-        return FileResponse(path)
+            raise HTTPException(404, f"the {what} of {book.id!r} is missing")
+        return path
+
+    @app.get("/api/books/{book}/audio", response_class=FileResponse)
+    async def audio(caller: Caller, book: Book) -> FileResponse:
+        path = local_file(book, book.audio_path, "audio file")
+        return FileResponse(path, media_type=audio_media_type(path))
+
+    @app.get("/api/books/{book}/cover", response_class=FileResponse)
+    async def cover(caller: Caller, book: Book) -> FileResponse:
+        return FileResponse(local_file(book, book.cover_path, "cover"))
 
     base = "/api/listeners/{listener}/books/{book}"
 

@@ -86,11 +86,13 @@ def info_of(artifact: BookArtifact) -> BookInfo:
         id=artifact.book,
         title=artifact.title,
         author=artifact.author,
+        narrator=artifact.narrator,
         duration_ms=artifact.duration_ms,
         estimated=artifact.estimated,
         passages=len(artifact.passages),
         chapters=artifact.chapters,
         audio_path=artifact.audio_path,
+        cover_path=artifact.cover_path,
         version=artifact.version,
     )
 

@@ -24,7 +24,7 @@
 
   const $ = (id) => document.getElementById(id);
   const el = {
-    app: $("app"), title: $("book-title"), chapter: $("chapter"), notice: $("notice"),
+    app: $("app"), title: $("book-title"), chapter: $("chapter"), notice: $("notice"), timing: $("timing"),
     pos: $("pos"), dur: $("dur"), scrubber: $("scrubber"), play: $("play"),
     back: $("back30"), fwd: $("fwd30"), audio: $("audio"),
     list: $("list"), rows: $("rows"), cancel: $("list-cancel"),
@@ -592,6 +592,7 @@
       }))
       .sort((a, b) => a.start_ms - b.start_ms);
     el.title.textContent = book.title || BOOK;
+    el.timing.hidden = !book.estimated; // places found by text are guesses against the recording
     document.title = `${book.title || BOOK} · Bedside`;
     const audioUrl = book.audio_url || (book.has_audio || book.audio === true ? `/api/books/${enc(BOOK)}/audio` : null);
     if (audioUrl && !S.audio) {
@@ -904,7 +905,12 @@
     if (!("mediaSession" in navigator) || !S.book) return;
     try {
       navigator.mediaSession.metadata = new MediaMetadata({
-        title: S.book.title || BOOK, artist: S.book.author || "", album: "Bedside",
+        title: S.book.title || BOOK,
+        artist: [S.book.author, S.book.narrator && `read by ${S.book.narrator}`].filter(Boolean).join(", "),
+        album: "Bedside",
+        artwork: S.book.has_cover
+          ? [{ src: `/api/books/${enc(BOOK)}/cover?token=${enc(TOKEN)}` }]
+          : [],
       });
       const handlers = {
         play: () => { if (!S.playing) togglePlay(); },

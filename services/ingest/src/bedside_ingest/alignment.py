@@ -1,0 +1,250 @@
+"""Aligning an e-book to the recording's transcript, without I/O.
+
+The e-book's words are the ones the listener should see (names spelled right); the
+recogniser's words know when each was said. Each audio chapter is paired with the e-book
+chapter whose words it shares most (in order: pairs never go back in the e-book); within a
+pair the two word sequences are matched (difflib's longest common blocks), and a sentence
+with enough of its words matched takes its start and end from them. Sentences between two
+matched ones are spread over the time between them; sentences at a chapter's edges that the
+recording does not hold (front matter, notes, an abridged passage) are left out, not spread.
+An audio chapter paired with no e-book chapter keeps the recogniser's words.
+"""
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
+
+from bedside_contracts.ingest import ChapterTranscript
+
+from bedside_ingest.audiobook import Audiobook, AudioChapter
+from bedside_ingest.book import Book, Chapter, Unit
+from bedside_ingest.transcription import ALIGNED_FORMAT, transcribed_book, units_of
+
+MIN_CHAPTER_SHARE = 0.3
+"""An audio chapter is paired with an e-book chapter holding at least this share of its words."""
+MIN_SENTENCE_SHARE = 0.4
+"""A sentence is matched when this share of its words (at least one) was heard in order."""
+MIN_BOOK_SHARE = 0.3
+"""Below this share of the recording's words matched, the e-book is not this recording."""
+STRAY_WORDS = 3
+"""A matched word more than three words further from its neighbour in the recording than in the
+sentence is a stray match."""
+CONTENT_WORD_CHARS = 3
+"""Pairing chapters counts words of three letters or more: "the" and "a" say nothing of which."""
+
+
+def words_of(text: str) -> list[str]:
+    """Lowercased words without punctuation or apostrophes: "Wren's," -> "wrens"."""
+    return [w for w in (re.sub(r"[^a-z0-9]", "", t) for t in text.lower().split()) if w]
+
+
+@dataclass(frozen=True)
+class AlignmentReport:
+    """How well the e-book matched the recording."""
+
+    sentences: int
+    """E-book sentences in the chapters paired with the recording."""
+    matched: int
+    interpolated: int
+    left_out: int
+    """Sentences of the e-book the recording does not hold (unpaired chapters included)."""
+    recording_share: float
+    """Share of the recogniser's words that matched the e-book."""
+    fallback: str = ""
+    """Why the recogniser's own words were used instead, if they were."""
+
+    @property
+    def matched_share(self) -> float:
+        placed = self.matched + self.interpolated
+        return self.matched / placed if placed else 0.0
+
+
+def pair_chapters(ebook: Sequence[Chapter], heard: Sequence[ChapterTranscript]) -> list[int | None]:
+    """For each audio chapter, the index of its e-book chapter (or None), never going back."""
+    ebook_counts = [
+        Counter(w for u in c.units for w in words_of(u.text) if len(w) >= CONTENT_WORD_CHARS) for c in ebook
+    ]
+    pairs: list[int | None] = []
+    earliest = 0
+    for transcript in heard:
+        counts = Counter(
+            w for word in transcript.words for w in words_of(word.text) if len(w) >= CONTENT_WORD_CHARS
+        )
+        total = sum(counts.values())
+        best, best_share = None, MIN_CHAPTER_SHARE
+        for index in range(earliest, len(ebook)):
+            share = sum((counts & ebook_counts[index]).values()) / total if total else 0.0
+            if share > best_share:
+                best, best_share = index, share
+        pairs.append(best)
+        if best is not None:
+            earliest = best
+    return pairs
+
+
+@dataclass(frozen=True)
+class _Placed:
+    index: int
+    start_ms: int
+    end_ms: int
+    matched: bool
+
+
+def _consistent(found: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Drop a matched word at either end that lies far from the next match in the recording but
+    near it in the sentence: a common word ("the") matched in a heading or the sentence before."""
+
+    def far(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        return (b[1] - a[1]) - (b[0] - a[0]) > STRAY_WORDS
+
+    while len(found) > 1 and far(found[0], found[1]):
+        found = found[1:]
+    while len(found) > 1 and far(found[-2], found[-1]):
+        found = found[:-1]
+    return found
+
+
+def _match_sentences(
+    sentences: Sequence[Unit], transcript: ChapterTranscript
+) -> tuple[list[_Placed | None], int]:
+    """Each sentence's times from its matched words (None where too few matched), and how many
+    of the recogniser's words matched."""
+    book_words: list[tuple[int, int]] = []  # (sentence, position in it)
+    book_tokens: list[str] = []
+    lengths = []
+    for s, sentence in enumerate(sentences):
+        tokens = words_of(sentence.text)
+        lengths.append(len(tokens))
+        book_tokens += tokens
+        book_words += [(s, k) for k in range(len(tokens))]
+    heard_tokens: list[str] = []
+    heard_index: list[int] = []  # token -> word of the transcript
+    for w, word in enumerate(transcript.words):
+        for token in words_of(word.text):
+            heard_tokens.append(token)
+            heard_index.append(w)
+    matcher = SequenceMatcher(None, book_tokens, heard_tokens, autojunk=False)
+    hits: dict[int, list[tuple[int, int]]] = {}  # sentence -> [(position, heard token)]
+    matched_heard = 0
+    for block in matcher.get_matching_blocks():
+        matched_heard += block.size
+        for k in range(block.size):
+            s, position = book_words[block.a + k]
+            hits.setdefault(s, []).append((position, block.b + k))
+    placed: list[_Placed | None] = []
+    words = transcript.words
+    for s, length in enumerate(lengths):
+        found = hits.get(s, [])
+        if not length or len(found) < max(1, math.ceil(length * MIN_SENTENCE_SHARE)):
+            placed.append(None)
+            continue
+        found = _consistent(found)
+        (first_pos, first_tok), (last_pos, last_tok) = found[0], found[-1]
+        # Words before the first match were said just before it (misheard, not missing).
+        first_word = heard_index[max(0, first_tok - first_pos)]
+        last_word = heard_index[min(len(heard_index) - 1, last_tok + (length - 1 - last_pos))]
+        placed.append(_Placed(s, words[first_word].start_ms, words[last_word].end_ms, True))
+    return placed, matched_heard
+
+
+def _fill(placed: list[_Placed | None], sentences: Sequence[Unit]) -> list[_Placed]:
+    """Matched sentences in order (never starting before the one before ends), and the unmatched
+    ones between them spread over the time between, by their word counts. Those before the first
+    and after the last matched sentence are outside what the recording holds: left out."""
+    anchors = [k for k, p in enumerate(placed) if p is not None]
+    if not anchors:
+        return []
+    out: list[_Placed] = []
+    floor, k = 0, anchors[0]
+    while k <= anchors[-1]:
+        item = placed[k]
+        if item is not None:
+            start = max(item.start_ms, floor)
+            out.append(_Placed(k, start, max(start, item.end_ms), True))
+            floor, k = out[-1].end_ms, k + 1
+            continue
+        after = k
+        while placed[after] is None:
+            after += 1
+        following = placed[after]
+        finish = max(floor, following.start_ms if following is not None else floor)
+        weights = [max(1, len(words_of(sentences[i].text))) for i in range(k, after)]
+        total, done = sum(weights), 0
+        for i, weight in zip(range(k, after), weights, strict=True):
+            start = floor + (finish - floor) * done // total
+            done += weight
+            out.append(_Placed(i, start, floor + (finish - floor) * done // total, False))
+        floor, k = finish, after
+    return out
+
+
+def align_book(
+    ebook: Book, audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript], source: str
+) -> tuple[Book, AlignmentReport]:
+    """The e-book's sentences timed by the recording; or the recogniser's words, with the reason,
+    when too little of the recording matched the e-book."""
+    heard = [transcripts[c.n] for c in audiobook.chapters]
+    pairs = pair_chapters(ebook.chapters, heard)
+    chapters: list[Chapter] = []
+    titled: set[int] = set()
+    counts = Counter[str]()
+    heard_words = sum(len(words_of(w.text)) for t in heard for w in t.words)
+    matched_words = 0
+    placed_sentences: set[tuple[int, int]] = set()
+    for audio, transcript, pair in zip(audiobook.chapters, heard, pairs, strict=True):
+        if pair is None:
+            units = units_of(transcript, audio.book_start_ms)
+            title = audio.title
+        else:
+            sentences = ebook.chapters[pair].units
+            placed, matched = _match_sentences(sentences, transcript)
+            matched_words += matched
+            filled = _fill(placed, sentences)
+            counts.update("matched" if p.matched else "interpolated" for p in filled)
+            placed_sentences.update((pair, p.index) for p in filled)
+            units = tuple(
+                Unit(
+                    text=sentences[p.index].text,
+                    where=sentences[p.index].where,
+                    start_ms=audio.book_start_ms + p.start_ms,
+                    end_ms=audio.book_start_ms + p.end_ms,
+                )
+                for p in filled
+            )
+            title = ebook.chapters[pair].title if pair not in titled else audio.title
+            titled.add(pair)
+        if units:
+            chapters.append(Chapter(audio.n, title, units, f"chapter {audio.n}", audio.book_start_ms))
+    paired = {p for p in pairs if p is not None}
+    in_paired = sum(len(ebook.chapters[p].units) for p in paired)
+    all_sentences = sum(len(c.units) for c in ebook.chapters)
+    report = AlignmentReport(
+        sentences=in_paired,
+        matched=counts["matched"],
+        interpolated=counts["interpolated"],
+        left_out=all_sentences - len(placed_sentences),
+        recording_share=matched_words / heard_words if heard_words else 0.0,
+    )
+    if report.recording_share < MIN_BOOK_SHARE:
+        reason = (
+            f"the e-book does not match this recording: {report.recording_share:.0%} of the words heard "
+            "are in it; the book is the recogniser's own words"
+        )
+        recognised = transcribed_book(audiobook, transcripts, source)
+        return replace(recognised, notes=(reason,)), replace(report, fallback=reason)
+    book = Book(
+        title=ebook.title or audiobook.title,
+        author=ebook.author or audiobook.author,
+        chapters=tuple(chapters),
+        format=ALIGNED_FORMAT,
+        timed=True,
+        source=source,
+        narrator=audiobook.narrator,
+    )
+    return book, report
+
+
+__all__ = ["AlignmentReport", "AudioChapter", "align_book", "pair_chapters", "words_of"]

@@ -1,0 +1,191 @@
+"""The rules of reading an audiobook, without I/O: which files are audio, which are refused,
+the order of a folder's tracks, chapters from markers or one per track, and the book's tags.
+"""
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bedside_ingest.errors import BadInput
+
+AUDIO_EXTENSIONS = frozenset({".mp3", ".m4a", ".m4b", ".ogg", ".opus", ".flac", ".wav", ".aac"})
+DRM_EXTENSIONS = frozenset({".aa", ".aax", ".aaxc"})
+MIN_OPENING_MS = 1_000
+"""Audio before the first chapter marker shorter than this is a gap, not an opening."""
+
+FILE_TITLE_TAGS = ("title", "album")
+FOLDER_TITLE_TAGS = ("album",)
+"""A track's own title names its chapter, not the book."""
+AUTHOR_TAGS = ("album_artist", "artist", "author")
+NARRATOR_TAGS = ("composer", "narrator", "performer")
+
+
+@dataclass(frozen=True)
+class Marker:
+    title: str
+    start_ms: int
+    end_ms: int
+
+
+@dataclass(frozen=True)
+class TrackInfo:
+    """What probing one audio file found."""
+
+    path: str
+    duration_ms: int
+    markers: tuple[Marker, ...]
+    tags: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class AudioChapter:
+    """A stretch of one file that is one chapter; ``book_start_ms`` places it on the book's clock."""
+
+    n: int
+    title: str
+    path: str
+    file_start_ms: int
+    file_end_ms: int
+    book_start_ms: int
+
+    @property
+    def duration_ms(self) -> int:
+        return self.file_end_ms - self.file_start_ms
+
+
+@dataclass(frozen=True)
+class Audiobook:
+    title: str
+    author: str
+    narrator: str
+    chapters: tuple[AudioChapter, ...]
+    files: tuple[str, ...]
+
+    @property
+    def duration_ms(self) -> int:
+        last = self.chapters[-1]
+        return last.book_start_ms + last.duration_ms
+
+
+def is_audio(path: Path) -> bool:
+    return path.suffix.lower() in AUDIO_EXTENSIONS
+
+
+def is_recording(path: Path, folder_entries: Sequence[Path] | None) -> bool:
+    """Whether a path is a recording to transcribe: an audio file (or an Audible one, to refuse),
+    or a folder of tracks. A folder of SMIL sync maps beside their audio is a timed transcript."""
+    if folder_entries is None:
+        return is_audio(path) or path.suffix.lower() in DRM_EXTENSIONS
+    suffixes = {entry.suffix.lower() for entry in folder_entries}
+    return ".smil" not in suffixes and bool(suffixes & (AUDIO_EXTENSIONS | DRM_EXTENSIONS))
+
+
+def refuse_drm(path: Path) -> None:
+    if path.suffix.lower() in DRM_EXTENSIONS:
+        raise BadInput(
+            path,
+            "is an Audible file protected by DRM (encrypted); Bedside cannot read it. "
+            "Use an m4b, mp3 or other audio file you can play without Audible's app",
+        )
+
+
+COVER_NAMES = ("cover", "folder", "front")
+IMAGE_TYPES = {".jpg": "jpg", ".jpeg": "jpg", ".png": "png"}
+
+
+def cover_file(folder_entries: Sequence[Path]) -> Path | None:
+    """An image a folder of tracks names as its cover (cover.jpg, folder.png, front.jpeg...)."""
+    for entry in sorted(folder_entries):
+        if entry.stem.lower() in COVER_NAMES and entry.suffix.lower() in IMAGE_TYPES:
+            return entry
+    return None
+
+
+def _natural(name: str) -> list[Any]:
+    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)]
+
+
+def track_number(tags: Mapping[str, str]) -> int | None:
+    """The track number of ``"3"`` or ``"3/12"``, if the tags give one."""
+    match = re.match(r"\s*(\d+)", tags.get("track", ""))
+    return int(match.group(1)) if match else None
+
+
+def track_order(tracks: Sequence[TrackInfo]) -> list[TrackInfo]:
+    """By track number (tracks without one after those with one), then by name, digits as numbers."""
+
+    def key(track: TrackInfo) -> tuple[int, int, list[Any]]:
+        number = track_number(track.tags)
+        return (0 if number is not None else 1, number or 0, _natural(Path(track.path).name))
+
+    return sorted(tracks, key=key)
+
+
+def _first_tag(tracks: Sequence[TrackInfo], names: Sequence[str]) -> str:
+    for name in names:
+        for track in tracks:
+            value = track.tags.get(name, "").strip()
+            if value:
+                return value
+    return ""
+
+
+def _file_title(path: str) -> str:
+    stem = Path(path).stem
+    return re.sub(r"[_]+", " ", stem).strip() or "Untitled"
+
+
+def _chapters_of(track: TrackInfo, first_n: int, book_start_ms: int) -> list[AudioChapter]:
+    markers = [
+        Marker(m.title, max(0, m.start_ms), min(m.end_ms, track.duration_ms))
+        for m in track.markers
+        if m.start_ms < track.duration_ms
+    ]
+    markers = [m for m in markers if m.end_ms > m.start_ms]
+    if not markers:
+        title = track.tags.get("title", "").strip() or _file_title(track.path)
+        return [AudioChapter(first_n, title, track.path, 0, track.duration_ms, book_start_ms)]
+    chapters: list[AudioChapter] = []
+    if markers[0].start_ms >= MIN_OPENING_MS:
+        chapters.append(AudioChapter(first_n, "Opening", track.path, 0, markers[0].start_ms, book_start_ms))
+    for k, marker in enumerate(markers):
+        # A marker runs to the next one, so no stretch of the file falls between two chapters.
+        end = markers[k + 1].start_ms if k + 1 < len(markers) else track.duration_ms
+        title = marker.title.strip() or f"Chapter {first_n + len(chapters)}"
+        chapters.append(
+            AudioChapter(
+                first_n + len(chapters),
+                title,
+                track.path,
+                marker.start_ms,
+                end,
+                book_start_ms + marker.start_ms,
+            )
+        )
+    return chapters
+
+
+def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
+    """One file, or a folder's tracks: chapters from each file's markers, else one per file."""
+    if not tracks:
+        raise BadInput(where, "has no audio files (mp3, m4a/m4b, ogg, opus, flac, wav)")
+    ordered = track_order(tracks)
+    chapters: list[AudioChapter] = []
+    book_ms = 0
+    for track in ordered:
+        if track.duration_ms <= 0:
+            raise BadInput(track.path, "has no audio in it (its length is zero)")
+        chapters += _chapters_of(track, len(chapters) + 1, book_ms)
+        book_ms += track.duration_ms
+    single = len(ordered) == 1
+    title_tags = FILE_TITLE_TAGS if single else FOLDER_TITLE_TAGS
+    title = _first_tag(ordered, title_tags) or (_file_title(str(where)) if single else where.name)
+    return Audiobook(
+        title=title,
+        author=_first_tag(ordered, AUTHOR_TAGS),
+        narrator=_first_tag(ordered, NARRATOR_TAGS),
+        chapters=tuple(chapters),
+        files=tuple(t.path for t in ordered),
+    )

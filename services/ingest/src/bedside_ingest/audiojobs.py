@@ -1,0 +1,128 @@
+"""Audiobook ingest as a job: read the recording, transcribe it chapter by chapter (each chapter's
+transcript stored as soon as it is done), and make the book of it for the usual pipeline.
+"""
+
+import asyncio
+import hashlib
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from bedside_contracts.ingest import AlignmentSummary, ChapterTranscript, IngestBook, TranscriptionProgress
+
+from bedside_ingest.alignment import AlignmentReport, align_book
+from bedside_ingest.asr import Transcriber
+from bedside_ingest.audiobook import Audiobook, is_recording
+from bedside_ingest.jobs import JobStore
+from bedside_ingest.media import read_audiobook, read_cover
+from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
+from bedside_ingest.reader import read_book
+from bedside_ingest.transcribe import audio_fingerprint, transcribe_audiobook
+from bedside_ingest.transcription import transcribed_book
+
+TranscriptionReport = Callable[[TranscriptionProgress], None]
+COVER_NAME_CHARS = 24
+
+
+def is_audiobook(path: Path) -> bool:
+    return is_recording(path, list(path.iterdir()) if path.is_dir() else None)
+
+
+class Audiobooks:
+    """Turns a recording into a prepared book; the transcriber is loaded at the first job."""
+
+    def __init__(self, store: JobStore, load_transcriber: Callable[[], Transcriber], covers: Path) -> None:
+        self._store = store
+        self._load = load_transcriber
+        self._covers = covers
+        self._transcriber: Transcriber | None = None
+
+    def _keep_cover(self, audiobook: Audiobook, path: Path) -> str | None:
+        """The cover, written once under ingest's data directory (named by its content) for the
+        player to serve, as it serves the audio from its path."""
+        found = read_cover(audiobook, path)
+        if found is None:
+            return None
+        data, kind = found
+        self._covers.mkdir(parents=True, exist_ok=True)
+        kept = self._covers / f"{hashlib.sha256(data).hexdigest()[:COVER_NAME_CHARS]}.{kind}"
+        if not kept.exists():
+            kept.write_bytes(data)
+        return str(kept)
+
+    async def transcriber(self) -> Transcriber:
+        if self._transcriber is None:
+            self._transcriber = await asyncio.to_thread(self._load)
+        return self._transcriber
+
+    async def prepare(
+        self,
+        request: IngestBook,
+        *,
+        embedding_model: str,
+        progress: Progress,
+        transcription: TranscriptionReport,
+        should_stop: Callable[[], bool],
+        clock: StageClock,
+    ) -> Prepared:
+        path = Path(request.path)
+        with clock.stage("parse"):
+            progress("parse", 0, 1, path.name)
+            audiobook = await asyncio.to_thread(read_audiobook, path)
+            cover = await asyncio.to_thread(self._keep_cover, audiobook, path)
+            progress("parse", 1, 1, f"{len(audiobook.chapters)} chapters, audio")
+        transcriber = await self.transcriber()
+        fingerprint = await asyncio.to_thread(audio_fingerprint, audiobook, transcriber.model_id)
+        stored = await self._store.stored_transcripts(fingerprint, [c.n for c in audiobook.chapters])
+        loop = asyncio.get_running_loop()
+
+        def save(transcript: ChapterTranscript) -> None:
+            asyncio.run_coroutine_threadsafe(
+                self._store.save_transcript(fingerprint, transcript), loop
+            ).result()
+
+        with clock.stage("transcribe"):
+            transcripts = await asyncio.to_thread(
+                transcribe_audiobook,
+                audiobook,
+                transcriber,
+                stored,
+                save=save,
+                progress=transcription,
+                should_stop=should_stop,
+            )
+        source = f"{path.name} ({transcriber.model_id})"
+        alignment = None
+        if request.text_path is None:
+            book = transcribed_book(audiobook, transcripts, source)
+        else:
+            with clock.stage("align"):
+                progress("align", 0, 1, Path(request.text_path).name)
+                ebook = await asyncio.to_thread(read_book, request.text_path)
+                book, report = await asyncio.to_thread(align_book, ebook, audiobook, transcripts, source)
+                alignment = summary_of(report)
+                progress("align", 1, 1, f"{report.matched_share:.0%} of sentences matched")
+        book = replace(book, title=request.title or book.title)
+        prepared = prepare_book(
+            request,
+            book,
+            audio_ms=audiobook.duration_ms,
+            audio_path=audiobook.files[0] if len(audiobook.files) == 1 else None,
+            cover_path=cover,
+            embedding_model=embedding_model,
+            progress=progress,
+            clock=clock,
+        )
+        return replace(prepared, alignment=alignment)
+
+
+def summary_of(report: AlignmentReport) -> AlignmentSummary:
+    return AlignmentSummary(
+        sentences=report.sentences,
+        matched=report.matched,
+        interpolated=report.interpolated,
+        left_out=report.left_out,
+        matched_share=round(report.matched_share, 4),
+        recording_share=round(min(1.0, report.recording_share), 4),
+        fallback=report.fallback,
+    )

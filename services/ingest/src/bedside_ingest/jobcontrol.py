@@ -1,0 +1,82 @@
+"""The bookkeeping of audiobook jobs: their records (queued, running with its progress, done,
+failed, cancelled), the cancel command, and which jobs a restarted service must take up again.
+"""
+
+import asyncio
+from collections.abc import Callable
+
+from bedside_contracts.ingest import (
+    UNFINISHED,
+    IngestBook,
+    IngestJob,
+    JobList,
+    JobState,
+    TranscriptionProgress,
+)
+from bedside_runtime.errors import Conflict, NotFound
+
+from bedside_ingest.jobs import JobStore
+
+
+class JobControl:
+    def __init__(self, store: JobStore) -> None:
+        self._store = store
+        self._cancelled: set[str] = set()
+        self._progress: dict[str, TranscriptionProgress] = {}
+        self._pending: set[asyncio.Future[None]] = set()
+
+    def stopped(self, job: str) -> bool:
+        return job in self._cancelled
+
+    async def record(self, request: IngestBook, state: JobState, detail: str = "") -> None:
+        job = request.job or ""
+        if self.stopped(job) and state != "cancelled":
+            return  # the cancel command wrote the last word on this job
+        await self._store.put_job(
+            IngestJob(job=job, request=request, state=state, detail=detail, progress=self._progress.get(job))
+        )
+
+    def progress_recorder(self, request: IngestBook) -> Callable[[TranscriptionProgress], None]:
+        """A callback (for the transcription thread) that keeps the job's record up to date."""
+        loop = asyncio.get_running_loop()
+        job = request.job or ""
+
+        def recorded(status: TranscriptionProgress) -> None:
+            def schedule() -> None:
+                self._progress[job] = status
+                future = asyncio.ensure_future(self.record(request, "running"))
+                self._pending.add(future)
+                future.add_done_callback(self._pending.discard)
+
+            loop.call_soon_threadsafe(schedule)
+
+        return recorded
+
+    async def settle(self) -> None:
+        """Wait for the progress records already scheduled, so none lands after the final state."""
+        await asyncio.sleep(0)  # let call_soon_threadsafe callbacks scheduled just before run
+        if self._pending:
+            await asyncio.gather(*list(self._pending), return_exceptions=True)
+
+    async def cancel(self, job_id: str) -> IngestJob:
+        job = await self._store.get_job(job_id)
+        if job is None:
+            raise NotFound(f"no job {job_id!r}")
+        if job.state not in UNFINISHED:
+            raise Conflict(f"job {job_id!r} is {job.state}, not queued or running")
+        self._cancelled.add(job_id)
+        cancelled = job.model_copy(update={"state": "cancelled", "detail": "cancelled by request"})
+        await self._store.put_job(cancelled)
+        return cancelled
+
+    async def listing(self, job_id: str | None) -> JobList:
+        if job_id is not None:
+            job = await self._store.get_job(job_id)
+            if job is None:
+                raise NotFound(f"no job {job_id!r}")
+            return JobList(jobs=[job])
+        jobs = await self._store.jobs()
+        return JobList(jobs=sorted(jobs, key=lambda j: (j.state not in UNFINISHED, j.job)))
+
+    async def unfinished(self) -> list[IngestJob]:
+        return [job for job in await self._store.jobs() if job.state in UNFINISHED]

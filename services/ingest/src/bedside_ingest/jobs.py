@@ -1,0 +1,84 @@
+"""Where audiobook jobs keep what survives a restart: each finished chapter's transcript (an
+object store, since a long chapter's words outgrow a message) and each job's state (a KV bucket).
+Declared here and nowhere else.
+"""
+
+import asyncio
+
+from bedside_contracts import subjects
+from bedside_contracts.ingest import ChapterTranscript, IngestJob
+from nats.js.api import KeyValueConfig, ObjectStoreConfig, StorageType
+from nats.js.client import JetStreamContext
+from nats.js.errors import BucketNotFoundError, KeyNotFoundError, NoKeysError, ObjectNotFoundError
+from nats.js.kv import KeyValue
+from nats.js.object_store import ObjectStore
+
+
+class JobStore:
+    def __init__(self, transcripts: ObjectStore, jobs: KeyValue) -> None:
+        self._transcripts = transcripts
+        self._jobs = jobs
+
+    @classmethod
+    async def declare(cls, js: JetStreamContext, replicas: int) -> "JobStore":
+        try:
+            transcripts = await js.object_store(subjects.TRANSCRIPTS_BUCKET)
+        except BucketNotFoundError:
+            transcripts = await js.create_object_store(
+                bucket=subjects.TRANSCRIPTS_BUCKET,
+                config=ObjectStoreConfig(
+                    description="Bedside: each transcribed chapter of an audiobook, so a job resumes",
+                    storage=StorageType.FILE,
+                    replicas=replicas,
+                ),
+            )
+        try:
+            jobs = await js.key_value(subjects.INGEST_JOBS_BUCKET)
+        except BucketNotFoundError:
+            jobs = await js.create_key_value(
+                KeyValueConfig(
+                    bucket=subjects.INGEST_JOBS_BUCKET,
+                    description="Bedside: audiobook ingest jobs and their state",
+                    storage=StorageType.FILE,
+                    replicas=replicas,
+                    history=1,
+                )
+            )
+        return cls(transcripts, jobs)
+
+    @staticmethod
+    def _name(fingerprint: str, chapter: int) -> str:
+        return f"{fingerprint}/{chapter}"
+
+    async def save_transcript(self, fingerprint: str, transcript: ChapterTranscript) -> None:
+        await self._transcripts.put(
+            self._name(fingerprint, transcript.chapter), transcript.model_dump_json().encode()
+        )
+
+    async def stored_transcripts(self, fingerprint: str, chapters: list[int]) -> dict[int, ChapterTranscript]:
+        found: dict[int, ChapterTranscript] = {}
+        for chapter in chapters:
+            try:
+                result = await self._transcripts.get(self._name(fingerprint, chapter))
+            except ObjectNotFoundError:
+                continue
+            found[chapter] = ChapterTranscript.model_validate_json(result.data or b"")
+        return found
+
+    async def put_job(self, job: IngestJob) -> None:
+        await self._jobs.put(job.job, job.model_dump_json().encode())
+
+    async def get_job(self, job: str) -> IngestJob | None:
+        try:
+            entry = await self._jobs.get(job)
+        except KeyNotFoundError:
+            return None
+        return IngestJob.model_validate_json(entry.value or b"")
+
+    async def jobs(self) -> list[IngestJob]:
+        try:
+            keys = await self._jobs.keys()
+        except NoKeysError:
+            return []
+        found = await asyncio.gather(*(self.get_job(key) for key in keys))
+        return [job for job in found if job is not None]

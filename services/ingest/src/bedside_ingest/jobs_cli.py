@@ -1,0 +1,77 @@
+"""``bedside jobs``: the ingest service's audiobook jobs; follow one (re-attach) or cancel it."""
+
+import asyncio
+from typing import Annotated
+
+import typer
+from bedside_contracts import subjects
+from bedside_contracts.ingest import UNFINISHED, IngestJob, IngestProgress
+from bedside_runtime.bus import connected
+from bedside_runtime.errors import CallFailed
+from bedside_runtime.settings import Settings
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from rich.console import Console
+
+from bedside_ingest.client import cancel_job, list_jobs
+from bedside_ingest.progress_view import stage_bars, transcription_line
+
+POLL_S = 1.0
+
+
+def job_line(job: IngestJob) -> str:
+    status = transcription_line(job.progress) if job.progress else ""
+    detail = f" ({job.detail})" if job.detail else ""
+    return f"{job.job}  {job.state:<9} {job.request.path}{detail}  {status}".rstrip()
+
+
+async def _attach(client: Client, job_id: str, console: Console) -> IngestJob:
+    """Show the job's progress until it ends (its record stops being queued or running)."""
+    job = (await list_jobs(client, job_id))[0]
+    with stage_bars(console) as bars:
+        if job.progress is not None:
+            bars(IngestProgress(job=job_id, stage="transcribe", done=0, total=1, transcription=job.progress))
+
+        async def forward(message: Msg) -> None:
+            bars(IngestProgress.model_validate_json(message.data))
+
+        subscription = await client.subscribe(subjects.INGEST_PROGRESS.format(job=job_id), cb=forward)
+        try:
+            while job.state in UNFINISHED:
+                await asyncio.sleep(POLL_S)
+                job = (await list_jobs(client, job_id))[0]
+        finally:
+            await subscription.unsubscribe()
+    return job
+
+
+async def _jobs(settings: Settings, attach: str | None, cancel: str | None, console: Console) -> int:
+    async with connected(settings.servers) as client:
+        if cancel is not None:
+            console.print(job_line(await cancel_job(client, cancel)))
+            return 0
+        if attach is not None:
+            job = await _attach(client, attach, console)
+            console.print(job_line(job))
+            return 0 if job.state == "done" else 1
+        found = await list_jobs(client)
+        for job in found:
+            console.print(job_line(job))
+        if not found:
+            console.print("no audiobook jobs")
+        return 0
+
+
+def jobs(
+    *,
+    attach: Annotated[str | None, typer.Option("--attach", help="follow this job until it ends")] = None,
+    cancel: Annotated[str | None, typer.Option("--cancel", help="cancel this job")] = None,
+) -> None:
+    """The ingest service's audiobook jobs: list them, follow one (--attach) or cancel one."""
+    console = Console()
+    try:
+        code = asyncio.run(_jobs(Settings(), attach, cancel, console))
+    except CallFailed as error:
+        console.print(f"[red]{error}[/red]")
+        raise typer.Exit(1) from None
+    raise typer.Exit(code)

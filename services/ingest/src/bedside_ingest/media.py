@@ -1,0 +1,133 @@
+"""A thin adapter over PyAV (FFmpeg's libraries, bundled in its wheel): probing audio files for
+length, chapter markers and tags, and decoding one stretch of a file to 16 kHz mono floats.
+"""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import av
+import mutagen
+import numpy as np
+import numpy.typing as npt
+from av.container import InputContainer
+
+from bedside_ingest.audiobook import (
+    IMAGE_TYPES,
+    Audiobook,
+    Marker,
+    TrackInfo,
+    audiobook_of,
+    cover_file,
+    is_audio,
+    refuse_drm,
+)
+from bedside_ingest.errors import BadInput
+
+SAMPLE_RATE = 16_000
+"""What Whisper listens at."""
+
+
+def _open(path: Path) -> InputContainer:
+    try:
+        container = av.open(str(path), "r")
+    except (av.FFmpegError, OSError, UnicodeDecodeError) as error:
+        raise BadInput(path, f"cannot be read as audio (corrupt, or not audio): {error}") from None
+    if not container.streams.audio:
+        container.close()
+        raise BadInput(path, "has no audio stream")
+    return container
+
+
+def probe(path: Path) -> TrackInfo:
+    with _open(path) as container:
+        stream = container.streams.audio[0]
+        duration_us = container.duration
+        if duration_us is None and stream.duration is not None and stream.time_base is not None:
+            duration_us = round(float(stream.duration * stream.time_base) * 1_000_000)
+        markers = tuple(
+            Marker(
+                str(chapter["metadata"].get("title", "")),
+                round(float(chapter["start"] * (chapter["time_base"] or 1)) * 1000),
+                round(float(chapter["end"] * (chapter["time_base"] or 1)) * 1000),
+            )
+            for chapter in container.chapters()
+        )
+        tags = {key.lower(): str(value) for key, value in container.metadata.items()}
+    return TrackInfo(str(path), round((duration_us or 0) / 1000), markers, tags)
+
+
+def read_audiobook(path: Path) -> Audiobook:
+    """An audio file or a folder of tracks as an audiobook; ``BadInput`` on anything unreadable."""
+    if not path.exists():
+        raise BadInput(path, "does not exist")
+    if path.is_dir():
+        entries = sorted(p for p in path.iterdir() if p.is_file())
+        for entry in entries:
+            refuse_drm(entry)
+        return audiobook_of([probe(p) for p in entries if is_audio(p)], path)
+    refuse_drm(path)
+    return audiobook_of([probe(path)], path)
+
+
+def _blocks(path: Path, start_ms: int, end_ms: int) -> Iterator[npt.NDArray[np.float32]]:
+    with _open(path) as container:
+        stream = container.streams.audio[0]
+        resampler = av.AudioResampler(format="flt", layout="mono", rate=SAMPLE_RATE)
+        if start_ms > 0:
+            container.seek(start_ms * 1000, backward=True, any_frame=False)  # AV_TIME_BASE: microseconds
+        first = round(start_ms * SAMPLE_RATE / 1000)
+        last = round(end_ms * SAMPLE_RATE / 1000)
+        position: int | None = None
+        for frame in container.decode(stream):
+            if position is None:
+                position = round((frame.time or 0.0) * SAMPLE_RATE)
+            for out in resampler.resample(frame):
+                samples = out.to_ndarray().reshape(-1).astype(np.float32, copy=False)
+                begin, position = position, position + len(samples)
+                if position <= first:
+                    continue
+                yield samples[max(0, first - begin) : max(0, last - begin)]
+            if position is not None and position >= last:
+                return
+
+
+def decode_span(path: Path, start_ms: int, end_ms: int) -> npt.NDArray[np.float32]:
+    """The audio of ``path`` from ``start_ms`` to ``end_ms`` as 16 kHz mono float32."""
+    try:
+        pieces = [block for block in _blocks(path, start_ms, end_ms) if len(block)]
+    except av.FFmpegError as error:
+        raise BadInput(path, f"cannot be decoded (corrupt?): {error}") from None
+    return np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.float32)
+
+
+def _embedded_cover(path: Path) -> tuple[bytes, str] | None:
+    """The picture in a file's tags (MP4 covr, ID3 APIC, FLAC picture) and its type, if any."""
+    try:
+        tagged = mutagen.File(str(path))
+    except Exception:  # mutagen raises format-specific errors; no cover is not an error
+        return None
+    if tagged is None:
+        return None
+    pictures = list(getattr(tagged, "pictures", []) or [])  # FLAC
+    tags = tagged.tags
+    if tags is not None and hasattr(tags, "getall"):
+        pictures += tags.getall("APIC")  # ID3
+    if pictures:
+        return bytes(pictures[0].data), "png" if "png" in str(pictures[0].mime) else "jpg"
+    covers = tags.get("covr") if tags is not None and hasattr(tags, "get") else None
+    if covers:  # MP4: imageformat 14 is PNG, 13 JPEG
+        return bytes(covers[0]), "png" if getattr(covers[0], "imageformat", 13) == 14 else "jpg"
+    return None
+
+
+def read_cover(audiobook: Audiobook, where: Path) -> tuple[bytes, str] | None:
+    """The recording's cover: the first track's embedded picture, else a folder's cover image."""
+    for name in audiobook.files:
+        found = _embedded_cover(Path(name))
+        if found is not None:
+            return found
+    if where.is_dir():
+        image = cover_file(list(where.iterdir()))
+        if image is not None:
+            return image.read_bytes(), IMAGE_TYPES[image.suffix.lower()]
+    return None

@@ -1,0 +1,130 @@
+"""From recognised words to a book, without I/O: words grouped into timed units (the cues of a
+passage), chapters placed on the book's clock, and the progress figures of a transcription.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes, TranscriptionProgress
+
+from bedside_ingest.asr import SpokenWord
+from bedside_ingest.audiobook import Audiobook
+from bedside_ingest.book import Book, Chapter, Unit
+from bedside_ingest.errors import BadInput
+from bedside_ingest.text import ends_clause, ends_sentence
+
+AUDIO_FORMAT = "audio"
+"""The format of a book whose words and times were transcribed from its recording."""
+ALIGNED_FORMAT = "audio+text"
+"""The format of an e-book's words timed by its recording."""
+UNIT_MAX_WORDS = 16
+"""A cue closes at a sentence end, at a clause end past eight words, or at sixteen words: about
+the size of a subtitle cue, so a passage that holds the line splits finely."""
+UNIT_CLAUSE_WORDS = 8
+UNIT_PAUSE_MS = 700
+"""A pause this long in the speech ends a cue even mid-sentence (the speaker took a breath)."""
+
+
+def chapter_transcript(
+    chapter: int, model: str, audio_ms: int, compute_s: float, words: Sequence[SpokenWord]
+) -> ChapterTranscript:
+    """The recogniser's words on the chapter's own clock, in milliseconds, never running backwards."""
+    timed: list[SpokenWordTimes] = []
+    floor = 0
+    for word in words:
+        start = max(floor, min(audio_ms, round(word.start_s * 1000)))
+        end = max(start, min(audio_ms, round(word.end_s * 1000)))
+        timed.append(SpokenWordTimes(text=word.text, start_ms=start, end_ms=end))
+        floor = start
+    return ChapterTranscript(
+        chapter=chapter, model=model, audio_ms=audio_ms, compute_s=round(compute_s, 3), words=timed
+    )
+
+
+def _closes(group: list[SpokenWordTimes], following: SpokenWordTimes | None) -> bool:
+    last = group[-1].text
+    paused = following is not None and following.start_ms - group[-1].end_ms >= UNIT_PAUSE_MS
+    return (
+        ends_sentence(last)
+        or (len(group) >= UNIT_CLAUSE_WORDS and ends_clause(last))
+        or len(group) >= UNIT_MAX_WORDS
+        or paused
+    )
+
+
+def units_of(transcript: ChapterTranscript, offset_ms: int) -> tuple[Unit, ...]:
+    """The chapter's words in cue-sized units, times moved onto the book's clock by ``offset_ms``."""
+    units: list[Unit] = []
+    group: list[SpokenWordTimes] = []
+    words = transcript.words
+    for k, word in enumerate(words):
+        group.append(word)
+        if _closes(group, words[k + 1] if k + 1 < len(words) else None):
+            units.append(
+                Unit(
+                    text=" ".join(w.text for w in group),
+                    where=f"chapter {transcript.chapter}, {group[0].start_ms / 1000:.1f} s",
+                    start_ms=offset_ms + group[0].start_ms,
+                    end_ms=offset_ms + group[-1].end_ms,
+                )
+            )
+            group = []
+    return tuple(units)
+
+
+def transcribed_book(audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript], source: str) -> Book:
+    """The book the recording makes: chapters in which nothing was heard are left out."""
+    chapters = []
+    for chapter in audiobook.chapters:
+        units = units_of(transcripts[chapter.n], chapter.book_start_ms)
+        if units:
+            chapters.append(
+                Chapter(chapter.n, chapter.title, units, f"chapter {chapter.n}", chapter.book_start_ms)
+            )
+    if not chapters:
+        raise BadInput(source, "no speech was heard in it")
+    return Book(
+        title=audiobook.title,
+        author=audiobook.author,
+        chapters=tuple(chapters),
+        format=AUDIO_FORMAT,
+        timed=True,
+        source=source,
+        narrator=audiobook.narrator,
+    )
+
+
+@dataclass
+class TranscriptionMeter:
+    """Progress figures of one run: the real-time factor counts only what this run computed."""
+
+    chapters: int
+    audio_total_ms: int
+    resumed: int = 0
+    done: int = 0
+    audio_done_ms: int = 0
+    computed_audio_ms: int = 0
+    compute_s: float = 0.0
+
+    def add(self, transcript: ChapterTranscript, *, stored_before: bool) -> TranscriptionProgress:
+        self.done += 1
+        self.audio_done_ms += transcript.audio_ms
+        if stored_before:
+            self.resumed += 1
+        else:
+            self.computed_audio_ms += transcript.audio_ms
+            self.compute_s += transcript.compute_s
+        return self.progress()
+
+    def progress(self) -> TranscriptionProgress:
+        rtf = self.compute_s * 1000 / self.computed_audio_ms if self.computed_audio_ms else None
+        left_s = max(0, self.audio_total_ms - self.audio_done_ms) / 1000
+        return TranscriptionProgress(
+            chapter=self.done,
+            chapters=self.chapters,
+            resumed=self.resumed,
+            audio_done_s=round(self.audio_done_ms / 1000, 1),
+            audio_total_s=round(self.audio_total_ms / 1000, 1),
+            rtf=round(rtf, 4) if rtf is not None else None,
+            eta_s=round(left_s * rtf, 1) if rtf is not None else None,
+        )

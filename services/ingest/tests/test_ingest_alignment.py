@@ -1,0 +1,117 @@
+"""Aligning an e-book to a recording's words (plain code: recognised words are made up here)."""
+
+from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes
+from bedside_ingest.alignment import align_book, pair_chapters, words_of
+from bedside_ingest.audiobook import Audiobook, AudioChapter
+from bedside_ingest.book import Book, Chapter, Unit
+
+WORD_MS = 400
+
+FRONT = ["This edition was printed for the library.", "All rights of translation are reserved."]
+ONE = [
+    "Wren Calloway stood at the end of the road with her green suitcase.",
+    "The lighthouse rose behind the white cottage.",
+    "Grandpa Tobias came down the path with his stick.",
+    "Pudding the cat was asleep in the basket of washing.",
+]
+TWO = [
+    "In the morning Hettie Bramble brought the letters on her bicycle.",
+    "She had a pie wrapped in a checked cloth.",
+    "It smelled of blackberries and warm sugar.",
+]
+
+
+def ebook(*chapters: tuple[str, list[str]]) -> Book:
+    return Book(
+        title="The Lantern",
+        author="",
+        chapters=tuple(
+            Chapter(n, title, tuple(Unit(s, f"s{k}") for k, s in enumerate(lines)), title)
+            for n, (title, lines) in enumerate(chapters)
+        ),
+        format="text",
+        timed=False,
+    )
+
+
+def heard(chapter: int, sentences: list[str], misheard: dict[str, str] | None = None) -> ChapterTranscript:
+    """Sentence by sentence, a word every 400 ms and a second's pause between sentences."""
+    words, at = [], 1_000
+    for sentence in sentences:
+        for word in sentence.split():
+            text = (misheard or {}).get(word, word)
+            words.append(SpokenWordTimes(text=text, start_ms=at, end_ms=at + WORD_MS - 50))
+            at += WORD_MS
+        at += 1_000
+    return ChapterTranscript(chapter=chapter, model="test", audio_ms=at, compute_s=0.0, words=words)
+
+
+def recording(*transcripts: ChapterTranscript) -> Audiobook:
+    chapters, start = [], 0
+    for t in transcripts:
+        chapters.append(
+            AudioChapter(t.chapter, f"Track {t.chapter}", "book.m4b", start, start + t.audio_ms, start)
+        )
+        start += t.audio_ms
+    return Audiobook("Lantern", "", "", tuple(chapters), ("book.m4b",))
+
+
+def sentence_starts(sentences: list[str], offset_ms: int = 0) -> list[int]:
+    starts, at = [], 1_000
+    for sentence in sentences:
+        starts.append(offset_ms + at)
+        at += WORD_MS * len(sentence.split()) + 1_000
+    return starts
+
+
+def test_words_are_compared_without_case_or_punctuation() -> None:
+    assert words_of('"Wren\'s  bicycle," she said.') == ["wrens", "bicycle", "she", "said"]
+
+
+def test_sentences_take_the_times_of_their_words_and_front_matter_is_left_out() -> None:
+    book = ebook(("Front", FRONT), ("One", ONE), ("Two", TWO))
+    one, two = heard(1, ONE, {"Calloway": "callaway", "Tobias": "to", "Pudding": "putting"}), heard(2, TWO)
+    aligned, report = align_book(book, recording(one, two), {1: one, 2: two}, "test")
+    assert [c.title for c in aligned.chapters] == ["One", "Two"]
+    assert [u.text for u in aligned.chapters[0].units] == ONE  # the e-book's spelling
+    assert [u.start_ms for u in aligned.chapters[0].units] == sentence_starts(ONE)
+    assert [u.start_ms for u in aligned.chapters[1].units] == sentence_starts(TWO, one.audio_ms)
+    assert (report.matched, report.interpolated, report.left_out) == (7, 0, 2)
+    assert report.fallback == ""
+
+
+def test_a_sentence_heard_all_wrong_is_placed_between_its_neighbours() -> None:
+    garbled = dict.fromkeys(ONE[1].split(), "zzz")
+    one = heard(1, ONE, garbled)
+    aligned, report = align_book(ebook(("One", ONE)), recording(one), {1: one}, "test")
+    units = aligned.chapters[0].units
+    assert [u.text for u in units] == ONE
+    times = [(u.start_ms or 0, u.end_ms or 0) for u in units]
+    assert times[0][1] <= times[1][0] < times[1][1] <= times[2][0]
+    assert (report.matched, report.interpolated) == (3, 1)
+
+
+def test_sentences_the_recording_does_not_reach_are_left_out() -> None:
+    one = heard(1, ONE[:2])  # an abridged reading: only the first two sentences
+    aligned, report = align_book(ebook(("One", ONE)), recording(one), {1: one}, "test")
+    assert [u.text for u in aligned.chapters[0].units] == ONE[:2]
+    assert report.left_out == 2
+
+
+def test_chapters_pair_in_order_and_a_chapter_not_in_the_book_keeps_its_words() -> None:
+    credits = heard(1, ["This recording is in the public domain and was read by a volunteer."])
+    one, two = heard(2, ONE), heard(3, TWO)
+    book = ebook(("One", ONE), ("Two", TWO))
+    assert pair_chapters(book.chapters, [credits, one, two]) == [None, 0, 1]
+    aligned, _ = align_book(book, recording(credits, one, two), {1: credits, 2: one, 3: two}, "test")
+    assert aligned.chapters[0].title == "Track 1"
+    assert "volunteer." in " ".join(u.text for u in aligned.chapters[0].units)
+
+
+def test_the_wrong_book_falls_back_to_the_words_heard() -> None:
+    other = ["Call me Ishmael.", "Some years ago never mind how long precisely I went to sea."]
+    one = heard(1, ONE)
+    aligned, report = align_book(ebook(("Other", other)), recording(one), {1: one}, "test")
+    assert "does not match this recording" in report.fallback
+    assert aligned.format == "audio"
+    assert "Calloway" in " ".join(u.text for u in aligned.chapters[0].units)

@@ -1,0 +1,147 @@
+"""Reading audiobooks: chapters from markers or tracks, tags, decoding, and the refusals."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from bedside_audiobooks import (
+    Speech,
+    need_espeak,
+    sample_chapters,
+    speak_book,
+    tag_cover,
+    write_audiobook,
+    write_tracks,
+)
+from bedside_ingest.audiobook import Marker, TrackInfo, audiobook_of, is_recording, track_order
+from bedside_ingest.errors import BadInput
+from bedside_ingest.media import SAMPLE_RATE, decode_span, read_audiobook, read_cover
+
+TAGS = {"title": "The Lantern at Gull Point", "artist": "The Bedside authors", "composer": "Espeak Reader"}
+CHAPTER_TOLERANCE_MS = 60
+"""mp3 frames are 26 ms long, and the encoder's start delay is trimmed by the decoder."""
+
+
+@pytest.fixture(scope="module")
+def speech() -> Speech:
+    need_espeak()
+    return speak_book(sample_chapters(chapters=3, sentences=1))
+
+
+def test_an_m4b_gives_its_chapters_and_tags(speech: Speech, tmp_path: Path) -> None:
+    book = read_audiobook(write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS))
+    assert [c.title for c in book.chapters] == [c.title for c in speech.chapters]
+    starts = [c.book_start_ms for c in book.chapters]
+    assert starts == pytest.approx([round(c.start_s * 1000) for c in speech.chapters], abs=2)
+    assert (book.title, book.author, book.narrator) == (TAGS["title"], TAGS["artist"], TAGS["composer"])
+    assert book.duration_ms == pytest.approx(speech.chapters[-1].end_s * 1000, abs=CHAPTER_TOLERANCE_MS)
+
+
+def test_an_mp3_gives_its_id3_chapters(speech: Speech, tmp_path: Path) -> None:
+    book = read_audiobook(write_audiobook(tmp_path / "lantern.mp3", speech, tags=TAGS))
+    assert [c.title for c in book.chapters] == [c.title for c in speech.chapters]
+    assert book.chapters[1].file_start_ms == pytest.approx(speech.chapters[1].start_s * 1000, abs=2)
+
+
+def test_a_file_without_markers_is_one_chapter_named_by_its_title_tag(speech: Speech, tmp_path: Path) -> None:
+    book = read_audiobook(write_audiobook(tmp_path / "lantern.m4a", speech, tags=TAGS, chapters=False))
+    assert [(c.n, c.title) for c in book.chapters] == [(1, TAGS["title"])]
+
+
+def test_a_folder_is_a_chapter_per_track_in_track_order(speech: Speech, tmp_path: Path) -> None:
+    folder = tmp_path / "lantern"
+    paths = write_tracks(folder, speech, album="The Lantern at Gull Point")
+    assert sorted(p.name for p in paths) != [p.name for p in paths]  # name order is not track order
+    book = read_audiobook(folder)
+    assert [c.title for c in book.chapters] == [c.title for c in speech.chapters]
+    assert book.title == "The Lantern at Gull Point"
+    lengths = [c.duration_ms for c in book.chapters]
+    assert [c.book_start_ms for c in book.chapters] == [0, lengths[0], lengths[0] + lengths[1]]
+    assert all(c.file_start_ms == 0 for c in book.chapters)
+
+
+def test_a_chapter_decodes_to_16_khz_mono_of_its_length(speech: Speech, tmp_path: Path) -> None:
+    book = read_audiobook(write_audiobook(tmp_path / "lantern.m4b", speech))
+    chapter = book.chapters[1]
+    samples = decode_span(Path(chapter.path), chapter.file_start_ms, chapter.file_end_ms)
+    assert samples.dtype == np.float32
+    assert len(samples) / SAMPLE_RATE * 1000 == pytest.approx(chapter.duration_ms, abs=30)
+    assert float(np.abs(samples).max()) > 0.05  # speech, not silence
+
+
+def test_tracks_order_by_number_then_by_name() -> None:
+    def track(name: str, number: str = "") -> TrackInfo:
+        return TrackInfo(name, 1000, (), {"track": number} if number else {})
+
+    ordered = track_order(
+        [track("b.mp3"), track("x.mp3", "2/3"), track("y.mp3", "10"), track("a10.mp3"), track("a9.mp3")]
+    )
+    assert [t.path for t in ordered] == ["x.mp3", "y.mp3", "a9.mp3", "a10.mp3", "b.mp3"]
+
+
+def test_audio_before_the_first_marker_is_an_opening() -> None:
+    markers = (Marker("One", 5_000, 20_000), Marker("Two", 20_000, 40_000))
+    book = audiobook_of([TrackInfo("book.m4b", 40_000, markers, {})], Path("book.m4b"))
+    assert [(c.n, c.title, c.file_start_ms, c.file_end_ms) for c in book.chapters] == [
+        (1, "Opening", 0, 5_000),
+        (2, "One", 5_000, 20_000),
+        (3, "Two", 20_000, 40_000),
+    ]
+
+
+@pytest.mark.parametrize("name", ["book.aax", "book.aa"])
+def test_audible_files_are_refused_as_drm(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"\x00" * 4096)
+    with pytest.raises(BadInput, match="DRM"):
+        read_audiobook(path)
+
+
+def test_a_corrupt_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "broken.m4b"
+    path.write_bytes(np.random.default_rng(7).bytes(20_000))
+    with pytest.raises(BadInput, match="cannot be read as audio"):
+        read_audiobook(path)
+
+
+def test_a_folder_without_audio_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("no audio here")
+    with pytest.raises(BadInput, match="has no audio files"):
+        read_audiobook(tmp_path)
+
+
+def test_a_truncated_file_is_refused_not_half_read(speech: Speech, tmp_path: Path) -> None:
+    whole = write_audiobook(tmp_path / "whole.m4b", speech)
+    cut = tmp_path / "cut.m4b"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    with pytest.raises(BadInput, match=r"cut\.m4b: cannot be read as audio"):
+        read_audiobook(cut)  # the m4b's index (moov) is at its end, so the cut file has none
+
+
+def test_which_paths_are_recordings() -> None:
+    assert is_recording(Path("book.M4B"), None)
+    assert is_recording(Path("bought.aax"), None)  # to be refused with its reason
+    assert not is_recording(Path("book.vtt"), None)
+    assert is_recording(Path("tracks"), [Path("01.mp3"), Path("cover.jpg")])
+    assert not is_recording(Path("overlays"), [Path("a.smil"), Path("a.mp3"), Path("a.xhtml")])
+    assert not is_recording(Path("notes"), [Path("notes.txt")])
+
+
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)
+JPEG = b"\xff\xd8\xff\xe0" + bytes(64)
+
+
+def test_the_cover_comes_from_the_tags_or_the_folder(speech: Speech, tmp_path: Path) -> None:
+    m4b = write_audiobook(tmp_path / "lantern.m4b", speech)
+    tag_cover(m4b, PNG, png=True)
+    assert read_cover(read_audiobook(m4b), m4b) == (PNG, "png")
+
+    mp3 = write_audiobook(tmp_path / "lantern.mp3", speech)
+    tag_cover(mp3, JPEG, png=False)
+    assert read_cover(read_audiobook(mp3), mp3) == (JPEG, "jpg")
+
+    folder = tmp_path / "tracks"
+    write_tracks(folder, speech)
+    assert read_cover(read_audiobook(folder), folder) is None
+    (folder / "Cover.JPG").write_bytes(JPEG)
+    assert read_cover(read_audiobook(folder), folder) == (JPEG, "jpg")

@@ -1,0 +1,236 @@
+"""An audiobook through the ingest service on a real nats-server: transcribed offline chapter by
+chapter into passages, each chapter's transcript stored, progress reported, bad audio refused."""
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import nats
+import numpy as np
+import pytest
+from bedside_audiobooks import (
+    Speech,
+    need_espeak,
+    sample_chapters,
+    speak_book,
+    tag_cover,
+    write_audiobook,
+)
+from bedside_contracts import subjects
+from bedside_contracts.ingest import BookArtifact, IngestBook, IngestProgress
+from bedside_ingest.client import cancel_job, list_jobs, request_ingest
+from bedside_ingest.main import register
+from bedside_ingest.sample import SAMPLE_TEXT
+from bedside_runtime.bus import new_broker
+from bedside_runtime.errors import RemoteFailure
+from bedside_runtime.settings import Settings
+from nats.aio.client import Client
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+COVER = b"\x89PNG\r\n\x1a\n" + bytes(32)
+TAGS = {"title": "The Lantern at Gull Point", "artist": "The Bedside authors", "composer": "E. Speak"}
+
+
+@pytest.fixture(scope="module")
+async def ingest_service(nats_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[None]:
+    settings = Settings(nats_url=nats_url, data_dir=tmp_path_factory.mktemp("ingest-audio-data"))
+    broker = new_broker(settings, "ingest")
+    await broker.connect()
+    close = await register(broker, settings)
+    await broker.start()
+    try:
+        yield
+    finally:
+        await broker.stop()
+        await close()
+
+
+@pytest.fixture
+async def client(nats_url: str, ingest_service: None) -> AsyncIterator[Client]:
+    connection = await nats.connect(nats_url)
+    try:
+        yield connection
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(scope="module")
+def speech() -> Speech:
+    need_espeak()
+    return speak_book(sample_chapters(chapters=3, sentences=2))
+
+
+def new_id() -> str:
+    return f"a-{uuid.uuid4().hex[:10]}"
+
+
+async def artifact_of(client: Client, name: str) -> BookArtifact:
+    store = await client.jetstream().object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+    return BookArtifact.model_validate_json((await store.get(name)).data or b"")
+
+
+async def test_an_m4b_becomes_a_timed_book_of_its_chapters(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
+    tag_cover(path, COVER, png=True)
+    book, job = new_id(), new_id()
+    events: list[IngestProgress] = []
+    report = await request_ingest(client, IngestBook(path=str(path), book=book, job=job), events.append)
+    assert (report.title, report.chapters, report.estimated) == (TAGS["title"], 3, False)
+
+    artifact = await artifact_of(client, report.object_name)
+    assert artifact.audio_path == str(path)
+    assert (artifact.author, artifact.narrator) == (TAGS["artist"], TAGS["composer"])
+    assert artifact.cover_path is not None
+    assert await asyncio.to_thread(Path(artifact.cover_path).read_bytes) == COVER
+    assert [c.title for c in artifact.chapters] == [c.title for c in speech.chapters]
+    for info, spoken in zip(artifact.chapters, speech.chapters, strict=True):
+        assert info.start_ms == pytest.approx(spoken.start_s * 1000, abs=2)
+    heard = {n: " ".join(p.text for p in artifact.passages if p.chapter == n).lower() for n in (1, 2, 3)}
+    assert "suitcase" in heard[1]
+    assert "raincoat" in heard[2]
+    assert "weather" in heard[3]
+    for passage in artifact.passages:
+        chapter = speech.chapters[passage.chapter - 1]
+        assert chapter.start_s * 1000 <= passage.start_ms <= passage.end_ms <= chapter.end_s * 1000 + 50
+        assert passage.cues
+
+    transcribing = [e.transcription for e in events if e.transcription is not None]
+    assert [t.chapter for t in transcribing] == [0, 1, 2, 3]
+    assert transcribing[-1].audio_done_s == pytest.approx(transcribing[-1].audio_total_s, abs=0.1)
+    assert transcribing[-1].rtf is not None
+    assert transcribing[-1].rtf > 0
+    assert transcribing[-1].eta_s == 0
+
+    (record,) = await list_jobs(client, job)
+    assert (record.state, record.detail) == ("done", book)
+    assert record.progress == transcribing[-1]
+
+
+async def test_asked_again_it_transcribes_nothing(client: Client, speech: Speech, tmp_path: Path) -> None:
+    path = write_audiobook(tmp_path / "again.m4b", speech, tags=TAGS)
+    book = new_id()
+    first = await request_ingest(client, IngestBook(path=str(path), book=book))
+    events: list[IngestProgress] = []
+    again = await request_ingest(client, IngestBook(path=str(path), book=book, job=new_id()), events.append)
+    assert again.unchanged
+    assert again.version == first.version
+    last = [e.transcription for e in events if e.transcription is not None][-1]
+    assert (last.resumed, last.chapter, last.rtf) == (3, 3, None)  # every chapter came from the store
+
+
+async def test_a_recording_with_no_speech_is_refused(client: Client, tmp_path: Path) -> None:
+    silence = np.zeros(16_000 * 8, dtype=np.int16)
+    quiet = Speech(silence, 16_000, [], [])
+    path = write_audiobook(tmp_path / "quiet.m4b", quiet, chapters=False)
+    with pytest.raises(RemoteFailure, match="no speech"):
+        await request_ingest(client, IngestBook(path=str(path), book=new_id()))
+
+
+async def test_a_drm_file_is_refused_with_a_reason(client: Client, tmp_path: Path) -> None:
+    path = tmp_path / "bought.aax"
+    path.write_bytes(b"\x00" * 1024)
+    with pytest.raises(RemoteFailure, match="DRM") as caught:
+        await request_ingest(client, IngestBook(path=str(path), book=new_id()))
+    assert caught.value.failure.code == "invalid"
+
+
+async def test_a_cancelled_job_stops_and_keeps_its_finished_chapters(client: Client, tmp_path: Path) -> None:
+    need_espeak()
+    speech = speak_book(sample_chapters(chapters=4, sentences=3))
+    path = write_audiobook(tmp_path / "long.m4b", speech, tags=TAGS)
+    book, job = new_id(), new_id()
+    first_done = asyncio.Event()
+
+    def seen(event: IngestProgress) -> None:
+        if event.transcription is not None and event.transcription.chapter >= 1:
+            first_done.set()
+
+    request = IngestBook(path=str(path), book=book, job=job)
+    running = asyncio.create_task(request_ingest(client, request, seen))
+    await asyncio.wait_for(first_done.wait(), 120)
+    listed = await list_jobs(client)
+    assert job in {j.job for j in listed}
+    cancelled = await cancel_job(client, job)
+    assert cancelled.state == "cancelled"
+    with pytest.raises(RemoteFailure, match="cancelled") as caught:
+        await running
+    assert caught.value.failure.code == "conflict"
+    (record,) = await list_jobs(client, job)
+    assert record.state == "cancelled"
+    assert record.progress is not None
+    assert 1 <= record.progress.chapter < 4
+    with pytest.raises(RemoteFailure, match="not queued or running"):
+        await cancel_job(client, job)
+
+    events: list[IngestProgress] = []
+    report = await request_ingest(client, IngestBook(path=str(path), book=book, job=new_id()), events.append)
+    assert report.chapters == 4
+    last = [e.transcription for e in events if e.transcription is not None][-1]
+    assert last.resumed >= record.progress.chapter  # what the cancelled job finished was kept
+
+
+async def test_with_its_e_book_the_book_is_the_e_books_words_timed_by_the_recording(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
+    book = new_id()
+    report = await request_ingest(client, IngestBook(path=str(path), book=book, text_path=str(SAMPLE_TEXT)))
+    aligned = report.alignment
+    assert aligned is not None
+    assert aligned.fallback == ""
+    assert aligned.matched_share >= 0.9
+    assert aligned.left_out > 100  # chapters 4-6 and the rest of 1-3 are not in the recording
+    artifact = await artifact_of(client, report.object_name)
+    assert [c.title for c in artifact.chapters] == [c.title for c in speech.chapters]
+    cues = {cue.text: cue.start_ms for p in artifact.passages for cue in p.cues}
+    spoken = [s for s in speech.sentences if s.text in cues]
+    assert len(spoken) == len(speech.sentences) - len(speech.chapters)  # every sentence but the headings
+    errors = sorted(abs(cues[s.text] - s.start_s * 1000) for s in spoken)
+    assert errors[len(errors) // 2] <= 300  # median start error against where espeak-ng began it
+    assert "Calloway" in " ".join(cues)  # the e-book's spelling, not the recogniser's
+
+
+async def test_an_e_book_that_is_not_this_recording_falls_back_to_the_words_heard(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
+    other = tmp_path / "other.txt"
+    other.write_text(
+        "Another Book\n\nChapter One\n\nCall me Ishmael. Some years ago I went to sea in a whaling ship.\n"
+    )
+    report = await request_ingest(client, IngestBook(path=str(path), book=new_id(), text_path=str(other)))
+    assert report.alignment is not None
+    assert "does not match this recording" in report.alignment.fallback
+    assert report.chapters == 3
+
+
+async def test_two_jobs_at_once_queue(client: Client, speech: Speech, tmp_path: Path) -> None:
+    first_path = write_audiobook(tmp_path / "first.m4b", speech, tags=TAGS)
+    second_path = write_audiobook(tmp_path / "second.mp3", speech, tags=TAGS)
+    first_job, second_job = new_id(), new_id()
+    started = asyncio.Event()
+
+    def seen(event: IngestProgress) -> None:
+        if event.stage == "transcribe":
+            started.set()
+
+    first = asyncio.create_task(
+        request_ingest(client, IngestBook(path=str(first_path), book=new_id(), job=first_job), seen)
+    )
+    await asyncio.wait_for(started.wait(), 120)
+    second = asyncio.create_task(
+        request_ingest(client, IngestBook(path=str(second_path), book=new_id(), job=second_job))
+    )
+    for _ in range(600):  # the second request is on its way to the service
+        waiting = [j for j in await list_jobs(client) if j.job == second_job]
+        if waiting:
+            break
+        await asyncio.sleep(0.05)
+    (running,) = await list_jobs(client, first_job)
+    assert (running.state, [j.state for j in waiting]) == ("running", ["queued"])
+    assert [r.chapters for r in await asyncio.gather(first, second)] == [3, 3]
+    assert {j.state for j in await list_jobs(client) if j.job in (first_job, second_job)} == {"done"}
