@@ -302,7 +302,7 @@ async def test_listener_add_prints_a_token_that_opens_the_api(
     result = await bedside("listener", "add", name, env=env)
     assert result.returncode == 0, result.stderr
     token = next(line.split()[1] for line in result.stdout.splitlines() if line.startswith("token"))
-    assert f"/?token={token}&listener={name}" in result.stdout
+    assert f"/#token={token}&listener={name}" in result.stdout
     async with httpx.AsyncClient(
         base_url=lone_player.http_url, headers={"Authorization": f"Bearer {token}"}
     ) as c:
@@ -320,7 +320,7 @@ async def test_first_start_makes_one_default_listener() -> None:
         second = await first_start(settings, [server.url])
         assert first == second
         (line,) = first
-        assert "http://127.0.0.1:8123/?token=" in line
+        assert "http://127.0.0.1:8123/#token=" in line
         assert line.endswith("&listener=me")
     finally:
         server.stop()

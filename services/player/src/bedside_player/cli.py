@@ -43,7 +43,7 @@ def add(name: Annotated[str, typer.Argument(help="the listener's id: letters, di
         raise typer.Exit(1) from None
     typer.echo(f"listener {name}")
     typer.echo(f"token    {token}")
-    typer.echo(f"page     {page_url(settings.http_host, settings.http_port, name, token)}")
+    typer.echo(f"page     {page_url(settings.page_base_url, name, token)}")
 
 
 async def _replay(settings: Settings, use_snapshot: bool, save: bool) -> list[str]:
@@ -89,4 +89,4 @@ async def first_start(settings: Settings, servers: list[str]) -> list[str]:
         await client.close()
     if record is None:
         return []
-    return [f"page       {page_url(settings.http_host, settings.http_port, name, record.token)}"]
+    return [f"page       {page_url(settings.page_base_url, name, record.token)}"]
