@@ -56,6 +56,16 @@ class Settings(BaseSettings):
         return self.data_dir / "vectors"
 
     @property
+    def lan_dir(self) -> Path:
+        """The local certificate authority and the server certificate of ``bedside up --lan``."""
+        return self.data_dir / "lan"
+
+    @property
+    def page_url_file(self) -> Path:
+        """Where ``bedside up`` writes the page's address, for ``bedside pair`` in another terminal."""
+        return self.data_dir / "page-url"
+
+    @property
     def page_base_url(self) -> str:
         """Where a device on this machine opens the page (an unspecified bind address shows as loopback)."""
         scheme = "https" if self.tls_certfile else "http"

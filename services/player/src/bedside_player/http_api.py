@@ -58,6 +58,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from bedside_player.http_edge import API_PREFIX, DEVICE_COOKIE, Authenticate, LimitBody, PageHeaders
+from bedside_player.lan import LanFiles
 from bedside_player.remote import TimedOut, ask
 from bedside_player.service import Service
 
@@ -80,6 +81,7 @@ class Target:
 OPENAPI_PATH = "/api/openapi.json"
 SESSION_PATH = "/api/session"
 PAIR_PATH = "/api/pair"
+CA_PATH = "/bedside-ca.crt"
 DEVICE_COOKIE_MAX_AGE_S = 365 * 24 * 3600
 DOCUMENTED_ERRORS: dict[int | str, dict[str, object]] = {
     status: {"model": ErrorReply, "description": why}
@@ -374,6 +376,16 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
                 headers={"Allow": ", ".join(allowed)},
             )
         return error_reply(404, "there is no such API route")
+
+    @app.api_route(CA_PATH, methods=["GET", "HEAD"], include_in_schema=False)
+    async def local_authority() -> FileResponse:
+        """The public certificate of ``bedside up --lan``'s authority, for a phone to install."""
+        path = LanFiles(service.settings.lan_dir).ca_cert
+        if not path.is_file():
+            raise HTTPException(
+                404, "this Bedside has no local certificate authority (see `bedside up --lan`)"
+            )
+        return FileResponse(path, media_type="application/x-x509-ca-cert", filename="bedside-ca.crt")
 
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True, check_dir=False), name="page")
     return app
