@@ -742,6 +742,13 @@ async def test_a_pairing_code_pairs_one_device_once_and_not_after_it_expires(
         assert paired.json() == {"listener": listener, "via": "device"}
         assert {"httponly", "samesite=strict"} <= cookie_attributes(paired)
         assert (await phone.get(f"/api/listeners/{listener}/books/b1/state")).status_code == 200
+        # Another site cannot pair this browser with a listener of its choosing (its own code).
+        other, _ = await listeners.create_pairing(listener)
+        foreign = await thief.post(
+            "/api/pair", json={"code": other}, headers={"Origin": "http://127.0.0.1:1"}
+        )
+        assert foreign.status_code == 403
+        assert "set-cookie" not in foreign.headers
         again = await thief.post("/api/pair", json={"code": code})
         assert again.status_code == 401
         assert code not in again.text

@@ -55,7 +55,7 @@ def add(name: Annotated[str, typer.Argument(help="the listener's id: letters, di
         raise typer.Exit(1) from None
     typer.echo(f"listener {name}")
     typer.echo(f"token    {token}")
-    typer.echo(f"page     {page_url(settings.page_base_url, name, token)}")
+    typer.echo(f"page     {page_url(served_base_url(settings), name, token)}")
 
 
 async def _pair(settings: Settings, listener: str, ttl_s: float) -> tuple[str, Pairing] | None:

@@ -93,6 +93,7 @@ NO_TOKEN = (
     "a listener token is needed: send 'Authorization: Bearer <token>' (bedside listener add NAME prints one)"
 )
 CHALLENGE = ((b"www-authenticate", b"Bearer"),)
+FOREIGN_ORIGIN = "a change made from a browser must come from Bedside's own page"
 
 
 class Authenticate:
@@ -105,7 +106,15 @@ class Authenticate:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        if scope["type"] != "http" or not path.startswith(API_PREFIX) or path in self.open_paths:
+        if scope["type"] != "http" or not path.startswith(API_PREFIX):
+            await self.app(scope, receive, send)
+            return
+        if path in self.open_paths:
+            # No credential, but still this page's own: another site could otherwise pair the
+            # browser with a listener of its choosing by posting its own code.
+            if from_another_site(scope):
+                await reply(send, 403, FOREIGN_ORIGIN)
+                return
             await self.app(scope, receive, send)
             return
         credential = credential_of(scope)
@@ -123,7 +132,7 @@ class Authenticate:
             )
             return
         if via == "device" and from_another_site(scope):
-            await reply(send, 403, "a change made with this device's cookie must come from its own page")
+            await reply(send, 403, FOREIGN_ORIGIN)
             return
         scope.setdefault("state", {}).update(caller=listener, caller_via=via, credential=secret)
         await self.app(scope, receive, send)
