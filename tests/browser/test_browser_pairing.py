@@ -239,3 +239,21 @@ def test_the_certificate_holds_only_for_a_browser_that_trusts_the_local_authorit
 def test_the_page_is_served_on_the_chosen_address_only(bedside: LanBedside) -> None:
     with socket.socket() as probe, pytest.raises(ConnectionRefusedError):
         probe.connect(("127.0.0.1", bedside.system.http_port))
+
+
+def test_a_device_that_cannot_scan_pairs_by_the_code_typed_in(
+    bedside: LanBedside, browsers: tuple[Browser, Browser]
+) -> None:
+    trusting, _ = browsers
+    link, _ = pair_link(bedside)
+    code = link.rsplit("#pair=", 1)[1]
+    outside: list[str] = []
+    tablet = fresh_device(trusting, outside)
+    tablet.goto(bedside.url + "/")
+    expect(tablet.locator("#notice")).to_contain_text("not paired", timeout=WAIT_MS)
+    # Typed as a person might: lower case, no dash.
+    tablet.get_by_label("Pairing code").fill(code.replace("-", "").lower())
+    tablet.get_by_role("button", name="Pair this device").click()
+    expect(tablet.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+    expect(tablet.locator("#pair-form")).to_be_hidden()
+    assert outside == []

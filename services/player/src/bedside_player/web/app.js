@@ -948,6 +948,20 @@
     return "This device is not paired: run `bedside pair` where Bedside runs and open the link it prints.";
   }
 
+  // A device that cannot scan: the code `bedside pair` printed, typed (O for 0, I or L for 1 forgiven).
+  function offerPairing() {
+    const form = $("pair-form");
+    form.hidden = false;
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const letters = $("pair-code").value.toUpperCase().replace(/O/g, "0").replace(/[IL]/g, "1")
+        .replace(/[^0-9A-Z]/g, "");
+      const res = await api("POST", "/api/pair", { code: `${letters.slice(0, 5)}-${letters.slice(5)}` });
+      if (res.ok) location.reload();
+      else notice(problem(res), 0);
+    });
+  }
+
   async function start() {
     wire();
     renderPlay();
@@ -957,6 +971,7 @@
     if (refused) {
       notice(refused, 0);
       el.link.textContent = "Not connected";
+      offerPairing();
       return;
     }
     try {
