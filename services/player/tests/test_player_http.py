@@ -769,3 +769,14 @@ async def test_no_page_or_reply_sends_a_referer(system: RunningSystem) -> None:
     async with httpx.AsyncClient(base_url=system.http_url) as anonymous:
         for path in ("/", "/app.js", "/api/books"):
             assert (await anonymous.get(path)).headers["referrer-policy"] == "no-referrer"
+
+
+async def test_behind_a_local_https_proxy_the_cookie_is_secure(system: RunningSystem, bus: Client) -> None:
+    """A reverse proxy on this machine terminates TLS and says so; the cookie must then be Secure."""
+    _, token = await new_listener(bus, "proxied")
+    async with httpx.AsyncClient(base_url=system.http_url) as proxy:
+        traded = await proxy.post(
+            "/api/session", headers={"Authorization": f"Bearer {token}", "X-Forwarded-Proto": "https"}
+        )
+        assert traded.status_code == 200, traded.text
+        assert "secure" in cookie_attributes(traded)
