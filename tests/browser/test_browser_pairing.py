@@ -32,7 +32,7 @@ from bedside_player.lan import LanFiles, lan_settings, served_environment
 from bedside_player.listeners import Listeners
 from bedside_runtime.nats_server import free_port
 from bedside_runtime.settings import Settings
-from bedside_testing import RunningSystem
+from bedside_testing import RunningSystem, start_test_nats
 from playwright.sync_api import Browser, Error, Page, Route, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
@@ -80,19 +80,21 @@ async def ingest_and_add_listener(nats_url: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def bedside(nats_url: str) -> Iterator[LanBedside]:
+def bedside() -> Iterator[LanBedside]:
     for needed in (CHROMIUM, Path("/usr/bin/certutil")):
         if not needed.exists():
             pytest.skip(f"{needed} is absent: `bash scripts/install-system browser` installs it")
+    # Its own bus: the one book in the catalog is the one the page opens without being told.
+    server = start_test_nats("pairing")
     data_dir = Path(tempfile.mkdtemp(prefix="bedside-lan-"))
     served, _ = lan_settings(Settings(data_dir=data_dir), HOME_ADDRESS)  # what `bedside up --lan` does
-    system = RunningSystem(nats_url, data_dir, ("search", "player", "ingest"), free_port())
+    system = RunningSystem(server.url, data_dir, ("search", "player", "ingest"), free_port())
     system.env |= served_environment(served)
     served = served.model_copy(update={"http_port": system.http_port})
     served.page_url_file.write_text(served.page_base_url)
     try:
         system.start(timeout_s=300)
-        token = asyncio.run(ingest_and_add_listener(nats_url))
+        token = asyncio.run(ingest_and_add_listener(server.url))
         running = LanBedside(system, LanFiles(served.lan_dir), token)
         with running.https() as http:
             for _ in range(240):
@@ -102,6 +104,7 @@ def bedside(nats_url: str) -> Iterator[LanBedside]:
         yield running
     finally:
         system.stop()
+        server.stop()
 
 
 def nss_home(authority: Path | None) -> Path:
