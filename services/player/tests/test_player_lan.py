@@ -6,7 +6,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from bedside_player.lan import LanFiles, _load_authority, ensure_certificates, make_server_certificate
+from bedside_player.lan import LanFiles, ensure_certificates, load_authority, make_server_certificate
 from cryptography import x509
 from cryptography.x509.verification import PolicyBuilder, Store, VerificationError
 
@@ -47,7 +47,7 @@ def test_the_server_certificate_holds_for_each_name_and_address_it_was_made_for(
 def test_the_authority_cannot_vouch_for_a_public_name_or_address() -> None:
     lan = files()
     ensure_certificates(lan, ["localhost"], ["127.0.0.1"])
-    loaded = _load_authority(lan)
+    loaded = load_authority(lan)
     assert loaded is not None
     # Signed by the authority's own key, as a thief of that key would: still refused.
     make_server_certificate(lan, *loaded, ["bank.example.com"], [ipaddress.ip_address("8.8.8.8")])

@@ -165,7 +165,7 @@ def make_authority(files: LanFiles, names: Iterable[str]) -> x509.Certificate:
     return cert
 
 
-def _load_authority(files: LanFiles) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey] | None:
+def load_authority(files: LanFiles) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey] | None:
     if not (files.ca_cert.is_file() and files.ca_key.is_file()):
         return None
     cert = x509.load_pem_x509_certificate(files.ca_cert.read_bytes())
@@ -250,11 +250,11 @@ def ensure_certificates(files: LanFiles, names: Iterable[str], addresses: Iterab
     wanted_names = list(dict.fromkeys(n.lower() for n in names))
     wanted_addresses = list(dict.fromkeys(ipaddress.ip_address(a) for a in addresses))
     lines = []
-    loaded = _load_authority(files)
+    loaded = load_authority(files)
     if loaded is None:
         make_authority(files, wanted_names)
         lines.append(f"tls        made a local certificate authority: {files.ca_cert}")
-        loaded = _load_authority(files)
+        loaded = load_authority(files)
         assert loaded is not None
     ca, ca_key = loaded
     outside = covered_by(ca, wanted_names, wanted_addresses)
