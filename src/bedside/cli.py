@@ -11,6 +11,7 @@ from typing import Annotated
 import nats
 import typer
 from bedside_contracts.subjects import SERVICES
+from bedside_player.lan import LanError, lan_settings, served_environment
 from bedside_runtime.health import check, wait_until_healthy
 from bedside_runtime.nats_server import NatsServerError, embedded_server
 from bedside_runtime.settings import Settings
@@ -21,6 +22,7 @@ from bedside.service_commands import register_service_commands, run_first_start_
 app = typer.Typer(help="Bedside: a listening companion for audiobooks.", no_args_is_help=True)
 
 STARTUP_TIMEOUT_S = 120.0
+PAIR_HINT = "pair       a phone or a tablet: `bedside pair` shows a code to scan\n"
 
 
 def fail(message: str) -> typer.Exit:
@@ -28,17 +30,47 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(code=1)
 
 
+def on_the_home_network(settings: Settings, address: str | None, env: dict[str, str]) -> Settings:
+    """HTTPS on ``address`` with certificates made or renewed; ``env`` gets what the player needs."""
+    try:
+        served, lines = lan_settings(settings, address)
+    except LanError as error:
+        raise fail(str(error)) from None
+    for line in lines:
+        typer.echo(line)
+    env |= served_environment(served)
+    return served
+
+
 @app.command()
-def up() -> None:
+def up(
+    lan: Annotated[
+        bool,
+        typer.Option(
+            "--lan",
+            help="serve the page over HTTPS on the home network, with a local certificate authority; "
+            "then `bedside pair` pairs a phone",
+        ),
+    ] = False,
+    address: Annotated[
+        str | None,
+        typer.Option(
+            help="with --lan: the address to serve on (default: this machine's home-network address)"
+        ),
+    ] = None,
+) -> None:
     """Start the bus (unless NATS_URL is set) and every service; stop them all on Ctrl-C."""
     settings = Settings()
+    env = dict(os.environ)
+    if lan:
+        settings = on_the_home_network(settings, address, env)
     lock = UpLock(settings.data_dir / "up.lock")
     try:
         lock.acquire()
     except AlreadyRunning as error:
         raise fail(str(error)) from None
+    settings.page_url_file.write_text(settings.page_base_url)
     server = None
-    env = dict(os.environ)
     processes = ServiceProcesses(settings, env)
     stopping = False
 
@@ -67,7 +99,7 @@ def up() -> None:
             raise fail("not every service became ready; see the logs above")
         for line in asyncio.run(run_first_start_steps(settings, servers)):
             typer.echo(line)
-        typer.echo("Bedside is up. Ctrl-C stops everything.")
+        typer.echo(f"{PAIR_HINT if lan else ''}Bedside is up. Ctrl-C stops everything.")
         while not stopping:
             if dead := processes.exited():
                 raise fail(f"a service stopped unexpectedly: {dead}; stopping the rest")

@@ -135,6 +135,13 @@ PIECES: tuple[Piece, ...] = (
         "chromium",
     ),
     Piece(
+        "certutil",
+        Group.BROWSER,
+        "the pairing test trusts Bedside's local authority in the browser's store (NSS), as a phone would",
+        command("certutil"),
+        "libnss3-tools",
+    ),
+    Piece(
         "podman",
         Group.CONTAINERS,
         "the container engine, rootful, serving the Docker API to testcontainers",

@@ -268,7 +268,7 @@ def open_page(
         if block_events:
             # A device that hears no pushes: it learns of moves only when it talks to the server.
             page.route(re.compile(r".*/events(\?.*)?$"), lambda route: route.abort())
-        page.goto(f"{bedside.url}/?token={token}&listener={listener.name}&book={book}&device={device}{extra}")
+        page.goto(f"{bedside.url}/?book={book}&device={device}{extra}#token={token}&listener={listener.name}")
         opened.append((device, page))
         if ready:
             expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
@@ -301,8 +301,14 @@ def clock(ms: int) -> str:
     return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
 
 
-def test_page_shows_the_book_chapter_and_clock(open_page: OpenPage) -> None:
+def test_page_shows_the_book_chapter_and_clock(open_page: OpenPage, listener: Listener) -> None:
     page = open_page("phone")
+    # The token was traded for an HttpOnly cookie and left the address bar (and the history).
+    assert listener.token not in page.url
+    assert "token" not in page.evaluate("document.cookie")
+    (cookie,) = page.context.cookies()
+    assert cookie["httpOnly"]
+    assert cookie["sameSite"] == "Strict"
     expect(page.get_by_role("heading", level=1)).to_have_text("The Lamp at Gull Point")
     expect(page.locator("#pos")).to_have_text("0:00:00")
     expect(page.locator("#dur")).not_to_have_text("0:00:00")
@@ -543,7 +549,7 @@ def test_a_book_with_audio_plays_it_and_reports_where_it_is(
 ) -> None:
     page = open_page("phone", book=AUDIO_BOOK_ID)
     audio = page.locator("#audio")
-    expect(audio).to_have_attribute("src", re.compile(rf"/api/books/{AUDIO_BOOK_ID}/audio\?token="))
+    expect(audio).to_have_attribute("src", f"/api/books/{AUDIO_BOOK_ID}/audio")  # the cookie, no token
     page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
     expect(page.locator("#timing")).to_be_hidden()  # its transcript is timed
     page.get_by_role("button", name="Play").click()

@@ -67,7 +67,9 @@ class RunningSystem:
 
     @property
     def http_url(self) -> str:
-        return f"http://127.0.0.1:{self.http_port}"
+        """The player's address as its environment sets it (a test may bind it elsewhere, or use TLS)."""
+        scheme = "https" if self.env.get("BEDSIDE_TLS_CERTFILE") else "http"
+        return f"{scheme}://{self.env.get('BEDSIDE_HTTP_HOST', '127.0.0.1')}:{self.http_port}"
 
     def start(self, timeout_s: float = 120.0) -> "RunningSystem":
         for name in self.services:

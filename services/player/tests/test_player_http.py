@@ -713,3 +713,118 @@ async def test_the_history_lookup_filters_by_kind_chapter_device_and_direction(
     assert (await stranger.client.get(phone.base + "/history/lookup")).status_code == 403
     for device in (phone, speaker, stranger):
         await device.close()
+
+
+# ---- the device cookie: a token or a pairing code traded once, then nothing in a URL ----------
+
+
+def cookie_attributes(response: httpx.Response) -> set[str]:
+    (set_cookie,) = response.headers.get_list("set-cookie")
+    return {part.strip().lower() for part in set_cookie.split(";")[1:]}
+
+
+async def test_a_token_traded_for_a_device_cookie_opens_state_audio_and_events(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus, "cookie")
+    base = f"/api/listeners/{listener}/books/b2"
+    async with httpx.AsyncClient(base_url=system.http_url, timeout=20) as page:
+        traded = await page.post("/api/session", headers={"Authorization": f"Bearer {token}"})
+        assert traded.status_code == 200, traded.text
+        assert traded.json() == {"listener": listener, "via": "device"}
+        attributes = cookie_attributes(traded)
+        assert {"httponly", "samesite=strict", "path=/"} <= attributes
+        assert "secure" not in attributes  # this page came over plain http (loopback)
+        assert token not in traded.headers["set-cookie"]
+        # From here on the cookie alone: no header, nothing in the URL.
+        assert (await page.get("/api/session")).json() == {"listener": listener, "via": "device"}
+        assert (await page.get(base + "/state")).status_code == 200
+        assert (await page.get("/api/books/b2/audio")).content == AUDIO
+        async with page.stream("GET", base + "/events") as events:
+            assert events.status_code == 200
+            assert "position_ms" in await read_event(events.aiter_lines())
+        other, _ = await new_listener(bus, "cookie-other")
+        assert (await page.get(f"/api/listeners/{other}/books/b2/state")).status_code == 403
+        # Forgotten: the cookie stops working, here and on any copy that reads it.
+        assert (await page.delete("/api/session")).status_code == 204
+        assert (await page.get(base + "/state")).status_code == 401
+
+
+async def test_a_token_in_the_url_opens_nothing(system: RunningSystem, bus: Client) -> None:
+    listener, token = await new_listener(bus, "query")
+    async with httpx.AsyncClient(base_url=system.http_url) as anonymous:
+        for path in (f"/api/listeners/{listener}/books/b2/state", "/api/books/b2/audio"):
+            assert (await anonymous.get(path, params={"token": token})).status_code == 401
+
+
+async def test_a_change_with_the_cookie_from_another_origin_is_refused(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus, "origin")
+    base = f"/api/listeners/{listener}/books/b1"
+    body = {"device": "phone", "position_ms": 5_000, "basis_seq": 0}
+    async with httpx.AsyncClient(base_url=system.http_url, timeout=20) as page:
+        await page.post("/api/session", headers={"Authorization": f"Bearer {token}"})
+        before = await subject_seq(bus, listener)
+        # Another web app on this host, another port: the same "site" to SameSite, not the same origin.
+        elsewhere = await page.post(base + "/seek", json=body, headers={"Origin": "http://127.0.0.1:1"})
+        assert elsewhere.status_code == 403
+        assert await subject_seq(bus, listener) == before
+        own = await page.post(base + "/seek", json=body, headers={"Origin": system.http_url})
+        assert own.status_code == 200, own.text
+
+
+async def test_a_pairing_code_pairs_one_device_once_and_not_after_it_expires(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, _ = await new_listener(bus, "pair")
+    listeners = await Listeners.open(bus.jetstream())
+    code, _ = await listeners.create_pairing(listener)
+    stale, _ = await listeners.create_pairing(listener, ttl_s=-1)
+    async with (
+        httpx.AsyncClient(base_url=system.http_url, timeout=20) as phone,
+        httpx.AsyncClient(base_url=system.http_url, timeout=20) as thief,
+    ):
+        paired = await phone.post("/api/pair", json={"code": code})
+        assert paired.status_code == 200, paired.text
+        assert paired.json() == {"listener": listener, "via": "device"}
+        assert {"httponly", "samesite=strict"} <= cookie_attributes(paired)
+        assert (await phone.get(f"/api/listeners/{listener}/books/b1/state")).status_code == 200
+        # Another site cannot pair this browser with a listener of its choosing (its own code).
+        other, _ = await listeners.create_pairing(listener)
+        foreign = await thief.post(
+            "/api/pair", json={"code": other}, headers={"Origin": "http://127.0.0.1:1"}
+        )
+        assert foreign.status_code == 403
+        assert "set-cookie" not in foreign.headers
+        again = await thief.post("/api/pair", json={"code": code})
+        assert again.status_code == 401
+        assert code not in again.text
+        assert (await thief.post("/api/pair", json={"code": stale})).status_code == 401
+        assert (await thief.get(f"/api/listeners/{listener}/books/b1/state")).status_code == 401
+
+
+async def test_of_two_devices_trading_one_code_at_once_one_is_paired(bus: Client) -> None:
+    listener, _ = await new_listener(bus, "race")
+    listeners = await Listeners.open(bus.jetstream())
+    code, _ = await listeners.create_pairing(listener)
+    results = await asyncio.gather(*(listeners.redeem_pairing(code) for _ in range(8)))
+    assert results.count(listener) == 1
+    assert results.count(None) == 7
+
+
+async def test_no_page_or_reply_sends_a_referer(system: RunningSystem) -> None:
+    async with httpx.AsyncClient(base_url=system.http_url) as anonymous:
+        for path in ("/", "/app.js", "/api/books"):
+            assert (await anonymous.get(path)).headers["referrer-policy"] == "no-referrer"
+
+
+async def test_behind_a_local_https_proxy_the_cookie_is_secure(system: RunningSystem, bus: Client) -> None:
+    """A reverse proxy on this machine terminates TLS and says so; the cookie must then be Secure."""
+    _, token = await new_listener(bus, "proxied")
+    async with httpx.AsyncClient(base_url=system.http_url) as proxy:
+        traded = await proxy.post(
+            "/api/session", headers={"Authorization": f"Bearer {token}", "X-Forwarded-Proto": "https"}
+        )
+        assert traded.status_code == 200, traded.text
+        assert "secure" in cookie_attributes(traded)

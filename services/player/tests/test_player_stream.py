@@ -3,6 +3,7 @@ kill -9 and restart, replay and snapshots, and the CLI."""
 
 import asyncio
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -302,7 +303,7 @@ async def test_listener_add_prints_a_token_that_opens_the_api(
     result = await bedside("listener", "add", name, env=env)
     assert result.returncode == 0, result.stderr
     token = next(line.split()[1] for line in result.stdout.splitlines() if line.startswith("token"))
-    assert f"/?token={token}&listener={name}" in result.stdout
+    assert f"/#token={token}&listener={name}" in result.stdout
     async with httpx.AsyncClient(
         base_url=lone_player.http_url, headers={"Authorization": f"Bearer {token}"}
     ) as c:
@@ -310,6 +311,33 @@ async def test_listener_add_prints_a_token_that_opens_the_api(
     again = await bedside("listener", "add", name, env=env)
     assert again.returncode == 1
     assert "exists already" in again.stderr
+
+
+async def test_pair_prints_a_one_time_code_and_never_the_token(
+    lone_player: RunningSystem, bus: Client
+) -> None:
+    name = f"pair-{free_port()}"
+    env = {
+        **os.environ,
+        "NATS_URL": lone_player.nats_url,
+        "BEDSIDE_DATA_DIR": str(lone_player.data_dir),
+        "BEDSIDE_HTTP_PORT": str(lone_player.http_port),
+    }
+    added = await bedside("listener", "add", name, env=env)
+    token = next(line.split()[1] for line in added.stdout.splitlines() if line.startswith("token"))
+    first, second = (
+        await bedside("pair", "--listener", name, env=env),
+        await bedside("pair", "--listener", name, env=env),
+    )
+    assert first.returncode == 0, first.stderr
+    found = [re.search(r"#pair=(\S+)", done.stdout) for done in (first, second)]
+    codes = [match.group(1) for match in found if match]
+    assert len(codes) == 2
+    assert codes[0] != codes[1]  # a fresh code each time
+    assert token not in first.stdout
+    unknown = await bedside("pair", "--listener", "nobody-at-all", env=env)
+    assert unknown.returncode == 1
+    assert "no listener" in unknown.stderr
 
 
 async def test_first_start_makes_one_default_listener() -> None:
@@ -320,7 +348,7 @@ async def test_first_start_makes_one_default_listener() -> None:
         second = await first_start(settings, [server.url])
         assert first == second
         (line,) = first
-        assert "http://127.0.0.1:8123/?token=" in line
+        assert "http://127.0.0.1:8123/#token=" in line
         assert line.endswith("&listener=me")
     finally:
         server.stop()

@@ -315,6 +315,24 @@ class TurnBody(Contract):
     utterance: str = Field(min_length=1, max_length=1000)
 
 
+PAIRING_CODE_PATTERN = r"^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$"
+"""Two groups of five Crockford base32 letters (no I, L, O or U): easy to read off a screen."""
+PairingCode = Annotated[str, Field(pattern=PAIRING_CODE_PATTERN)]
+
+
+class PairBody(Contract):
+    """A one-time pairing code (``bedside pair`` prints it), traded for a device credential."""
+
+    code: PairingCode
+
+
+class Session(Contract):
+    """Who a request acts for, and by what: a listener token, or a device credential (a cookie)."""
+
+    listener: Name
+    via: Literal["token", "device"]
+
+
 class Accepted(Contract):
     seq: int = Field(ge=0)
     state: ListenerState

@@ -28,6 +28,11 @@ class Settings(BaseSettings):
     nats_port: int = Field(default=4222, ge=0, le=65535)
     http_host: str = "127.0.0.1"
     http_port: int = Field(default=8787, ge=0, le=65535)
+    tls_certfile: Path | None = Field(
+        default=None,
+        description="the player serves HTTPS with this certificate chain (PEM); see `bedside up --lan`",
+    )
+    tls_keyfile: Path | None = None
     model: str = "claude-haiku-4-5"
     narration_wpm: int = Field(default=155, ge=60, le=400)
     whisper_model_dir: Path | None = Field(
@@ -54,6 +59,23 @@ class Settings(BaseSettings):
     def vector_dir(self) -> Path:
         """The embedded vector store (Qdrant Edge shards) when no ``QDRANT_URL`` is set."""
         return self.data_dir / "vectors"
+
+    @property
+    def lan_dir(self) -> Path:
+        """The local certificate authority and the server certificate of ``bedside up --lan``."""
+        return self.data_dir / "lan"
+
+    @property
+    def page_url_file(self) -> Path:
+        """Where ``bedside up`` writes the page's address, for ``bedside pair`` in another terminal."""
+        return self.data_dir / "page-url"
+
+    @property
+    def page_base_url(self) -> str:
+        """Where a device on this machine opens the page (an unspecified bind address shows as loopback)."""
+        scheme = "https" if self.tls_certfile else "http"
+        host = "127.0.0.1" if self.http_host in ("0.0.0.0", "::", "") else self.http_host
+        return f"{scheme}://{f'[{host}]' if ':' in host else host}:{self.http_port}/"
 
     @property
     def servers(self) -> list[str]:

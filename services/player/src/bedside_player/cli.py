@@ -1,18 +1,30 @@
-"""The player's commands: ``bedside listener add NAME`` and ``bedside replay``; the default listener.
+"""The player's commands: ``bedside listener add``, ``bedside pair``, ``bedside replay``; the first listener.
 
 The CLI runs outside the service, so it talks to JetStream directly, through the same
 modules the service uses (``listeners`` for tokens, ``replay`` for projections).
 """
 
 import asyncio
+import datetime
 import re
 from typing import Annotated
 
 import nats
+import segno
 import typer
 from bedside_runtime.settings import Settings
+from cryptography import x509
 
-from bedside_player.listeners import DEFAULT_LISTENER, ListenerExists, Listeners, page_url
+from bedside_player.lan import LanFiles, fingerprint
+from bedside_player.listeners import (
+    DEFAULT_LISTENER,
+    PAIRING_TTL_S,
+    ListenerExists,
+    Listeners,
+    Pairing,
+    page_url,
+    pairing_url,
+)
 from bedside_player.replay import rebuild, snapshots, write_snapshot
 
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -43,7 +55,54 @@ def add(name: Annotated[str, typer.Argument(help="the listener's id: letters, di
         raise typer.Exit(1) from None
     typer.echo(f"listener {name}")
     typer.echo(f"token    {token}")
-    typer.echo(f"page     {page_url(settings.http_host, settings.http_port, name, token)}")
+    typer.echo(f"page     {page_url(served_base_url(settings), name, token)}")
+
+
+async def _pair(settings: Settings, listener: str, ttl_s: float) -> tuple[str, Pairing] | None:
+    client = await nats.connect(settings.servers, connect_timeout=2, max_reconnect_attempts=0)
+    try:
+        listeners = await Listeners.open(client.jetstream(), settings.stream_replicas)
+        if await listeners.record(listener) is None:
+            return None
+        return await listeners.create_pairing(listener, ttl_s)
+    finally:
+        await client.close()
+
+
+def served_base_url(settings: Settings) -> str:
+    """The address the last ``bedside up`` served the page on, else what the settings say."""
+    path = settings.page_url_file
+    return path.read_text().strip() if path.is_file() else settings.page_base_url
+
+
+def pair_command(
+    listener: Annotated[str, typer.Option(help="the listener the device will act for")] = DEFAULT_LISTENER,
+    minutes: Annotated[int, typer.Option(min=1, max=60, help="how long the code stays usable")] = (
+        PAIRING_TTL_S // 60
+    ),
+    url: Annotated[
+        str | None, typer.Option(help="the page's address as the device reaches it, e.g. a reverse proxy's")
+    ] = None,
+) -> None:
+    """Show a QR code (and a link) with a one-time pairing code: scanning it pairs a phone."""
+    settings = Settings()
+    made = asyncio.run(_pair(settings, listener, minutes * 60))
+    if made is None:
+        typer.secho(
+            f"there is no listener {listener!r} (bedside listener add NAME makes one)", err=True, fg="red"
+        )
+        raise typer.Exit(1)
+    code, pairing = made
+    base = (url or served_base_url(settings)).rstrip("/") + "/"
+    link = pairing_url(base, code)
+    segno.make(link, error="m").terminal(compact=True)
+    until = datetime.datetime.fromtimestamp(pairing.expires_at, datetime.UTC).strftime("%H:%M UTC")
+    typer.echo(f"page     {link}")
+    typer.echo(f"code     {code}  (pairs one device with {listener}, once, until {until})")
+    authority = LanFiles(settings.lan_dir).ca_cert
+    if base.startswith("https:") and url is None and authority.is_file():
+        sha256 = fingerprint(x509.load_pem_x509_certificate(authority.read_bytes()))
+        typer.echo(f"trust    first time on a device: {base}bedside-ca.crt (SHA-256 {sha256})")
 
 
 async def _replay(settings: Settings, use_snapshot: bool, save: bool) -> list[str]:
@@ -71,6 +130,7 @@ def replay_command(
 
 def register(app: typer.Typer) -> None:
     app.add_typer(listener_app, name="listener")
+    app.command("pair")(pair_command)
     app.command("replay")(replay_command)
 
 
@@ -89,4 +149,4 @@ async def first_start(settings: Settings, servers: list[str]) -> list[str]:
         await client.close()
     if record is None:
         return []
-    return [f"page       {page_url(settings.http_host, settings.http_port, name, record.token)}"]
+    return [f"page       {page_url(settings.page_base_url, name, record.token)}"]

@@ -29,6 +29,7 @@ from bedside_contracts.player import (
     Located,
     LocateFilter,
     LocateRequest,
+    PairBody,
     PlayerCommand,
     PressBody,
     PressRow,
@@ -37,6 +38,7 @@ from bedside_contracts.player import (
     ReportBody,
     Seek,
     SeekBody,
+    Session,
     TurnBody,
     Undo,
 )
@@ -56,7 +58,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from bedside_player.audio import audio_media_type
-from bedside_player.http_edge import API_PREFIX, Authenticate, LimitBody
+from bedside_player.http_edge import API_PREFIX, DEVICE_COOKIE, Authenticate, LimitBody, PageHeaders
+from bedside_player.lan import LanFiles
 from bedside_player.service import Service
 
 WEB_DIR = Path(__file__).parent / "web"
@@ -76,6 +79,10 @@ class Target:
 
 
 OPENAPI_PATH = "/api/openapi.json"
+SESSION_PATH = "/api/session"
+PAIR_PATH = "/api/pair"
+CA_PATH = "/bedside-ca.crt"
+DEVICE_COOKIE_MAX_AGE_S = 365 * 24 * 3600
 DOCUMENTED_ERRORS: dict[int | str, dict[str, object]] = {
     status: {"model": ErrorReply, "description": why}
     for status, why in {
@@ -124,7 +131,8 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
         responses=DOCUMENTED_ERRORS,
     )
     app.add_middleware(LimitBody)
-    app.add_middleware(Authenticate, owners=service, open_paths=frozenset({OPENAPI_PATH}))
+    app.add_middleware(Authenticate, owners=service, open_paths=frozenset({OPENAPI_PATH, PAIR_PATH}))
+    app.add_middleware(PageHeaders)
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
@@ -166,6 +174,23 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
                 raise HTTPException(404, "there is no such listener")
             raise HTTPException(403, "this token belongs to another listener")
         return Target(listener, await known_book(book))
+
+    def session_of(request: Request) -> Session:
+        return Session(listener=caller_of(request), via=request.state.caller_via)
+
+    def with_device_cookie(request: Request, session: Session, credential: str) -> Response:
+        """HttpOnly so no script on the page can read it; Secure whenever the page came over HTTPS."""
+        response = Response(session.model_dump_json(), media_type=JSON)
+        response.set_cookie(
+            DEVICE_COOKIE,
+            credential,
+            max_age=DEVICE_COOKIE_MAX_AGE_S,
+            path="/",
+            secure=request.url.scheme == "https",
+            httponly=True,
+            samesite="strict",
+        )
+        return response
 
     Caller = Annotated[str, Depends(caller_of)]  # noqa: N806
     Book = Annotated[BookInfo, Depends(known_book)]  # noqa: N806
@@ -209,6 +234,40 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
         return Response(Accepted(seq=result.seq, state=result.state).model_dump_json(), media_type=JSON)
 
     responses: dict[int | str, dict[str, object]] = {409: {"model": RefusedReply}}
+
+    @app.get(SESSION_PATH, response_model=Session)
+    async def session(request: Request) -> Session:
+        """Who this request acts for: what the page asks once it has a cookie and no name."""
+        return session_of(request)
+
+    @app.post(SESSION_PATH, response_model=Session)
+    async def trade_token(request: Request) -> Response:
+        """The listener token in the Authorization header, traded for a device cookie."""
+        current = session_of(request)
+        if current.via == "device":
+            return Response(current.model_dump_json(), media_type=JSON)
+        credential = await service.listeners.issue_device(current.listener)
+        return with_device_cookie(request, Session(listener=current.listener, via="device"), credential)
+
+    @app.delete(SESSION_PATH, status_code=204, response_class=Response)
+    async def forget_device(request: Request) -> Response:
+        """This device's credential stops working (a token is left as it is)."""
+        response = Response(status_code=204)
+        if request.state.caller_via == "device":
+            await service.listeners.revoke_device(request.state.credential)
+            response.delete_cookie(DEVICE_COOKIE, path="/", httponly=True, samesite="strict")
+        return response
+
+    @app.post(PAIR_PATH, response_model=Session)
+    async def pair(request: Request, body: PairBody) -> Response:
+        """A one-time pairing code (``bedside pair``), traded for a device cookie; no token needed."""
+        listener = await service.listeners.redeem_pairing(body.code)
+        if listener is None:
+            raise HTTPException(
+                401, "this pairing code is unknown, used or expired: `bedside pair` makes another"
+            )
+        credential = await service.listeners.issue_device(listener)
+        return with_device_cookie(request, Session(listener=listener, via="device"), credential)
 
     @app.get("/api/books", response_model=list[BookView])
     async def books(caller: Caller) -> list[BookView]:
@@ -337,6 +396,16 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
                 headers={"Allow": ", ".join(allowed)},
             )
         return error_reply(404, "there is no such API route")
+
+    @app.api_route(CA_PATH, methods=["GET", "HEAD"], include_in_schema=False)
+    async def local_authority() -> FileResponse:
+        """The public certificate of ``bedside up --lan``'s authority, for a phone to install."""
+        path = LanFiles(service.settings.lan_dir).ca_cert
+        if not path.is_file():
+            raise HTTPException(
+                404, "this Bedside has no local certificate authority (see `bedside up --lan`)"
+            )
+        return FileResponse(path, media_type="application/x-x509-ca-cert", filename="bedside-ca.crt")
 
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True, check_dir=False), name="page")
     return app

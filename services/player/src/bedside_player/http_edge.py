@@ -1,16 +1,17 @@
-"""What every API request meets before a route: the token, then the size of its body.
+"""What every API request meets before a route: the credential, then the size of its body.
 
 Both are plain ASGI layers so that they run before anything reads the body: a request
-without a valid token is refused with 401 however large or malformed its body, and a body
+without a valid token or device cookie is refused with 401 however large or malformed its body, and a body
 over the limit is refused with 413 from its Content-Length, or as soon as the bytes
 received pass the limit, never after reading it whole.
 """
 
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, Protocol
-from urllib.parse import parse_qsl
+from typing import Any, Literal, Protocol
+from urllib.parse import urlsplit
 
 from bedside_contracts.player import ErrorReply
+from starlette.requests import cookie_parser
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -23,8 +24,14 @@ BODY_LIMIT = 16 * 1024
 """Every command and question is a few hundred bytes of JSON."""
 
 
+DEVICE_COOKIE = "bedside_device"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
 class TokenOwners(Protocol):
     async def listener_for(self, token: str) -> str | None: ...
+
+    async def listener_for_device(self, credential: str) -> str | None: ...
 
 
 def error_body(status: int, detail: str, headers: Iterable[tuple[bytes, bytes]] = ()) -> list[Message]:
@@ -56,26 +63,41 @@ def header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-def token_of(scope: Scope) -> str | None:
-    """``Authorization: Bearer <token>``, else ``?token=`` (EventSource and <audio> cannot send a header)."""
+Credential = tuple[Literal["token", "device"], str]
+
+
+def credential_of(scope: Scope) -> Credential | None:
+    """``Authorization: Bearer <token>`` (scripts), else the page's device cookie. Never the URL:
+    a token in a query string lands in history, logs and the Referer of whatever a page loads."""
     scheme, _, value = (header(scope, b"authorization") or "").partition(" ")
     if scheme.lower() == "bearer" and value.strip():
-        return value.strip()
-    query: bytes = scope.get("query_string", b"")
-    for key, token in parse_qsl(query.decode("latin-1")):
-        if key == "token" and token:
-            return token
+        return "token", value.strip()
+    device = cookie_parser(header(scope, b"cookie") or "").get(DEVICE_COOKIE)
+    if device:
+        return "device", device
     return None
+
+
+def from_another_site(scope: Scope) -> bool:
+    """A change sent with the cookie from a page of another origin. SameSite does not separate
+    ports of one host, so another web app on this machine would otherwise be "same site"."""
+    if scope.get("method", "GET") in SAFE_METHODS:
+        return False
+    origin = header(scope, b"origin")
+    if origin is None:
+        return False
+    return urlsplit(origin).netloc.lower() != (header(scope, b"host") or "").lower()
 
 
 NO_TOKEN = (
     "a listener token is needed: send 'Authorization: Bearer <token>' (bedside listener add NAME prints one)"
 )
 CHALLENGE = ((b"www-authenticate", b"Bearer"),)
+FOREIGN_ORIGIN = "a change made from a browser must come from Bedside's own page"
 
 
 class Authenticate:
-    """Puts the caller's listener in ``scope['state']['caller']``, or answers 401."""
+    """Puts the caller's listener (and how it was proven) in ``scope['state']``, or answers 401."""
 
     def __init__(self, app: App, owners: TokenOwners, open_paths: frozenset[str]) -> None:
         self.app = app
@@ -84,19 +106,57 @@ class Authenticate:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        if scope["type"] != "http" or not path.startswith(API_PREFIX) or path in self.open_paths:
+        if scope["type"] != "http" or not path.startswith(API_PREFIX):
             await self.app(scope, receive, send)
             return
-        token = token_of(scope)
-        if token is None:
+        if path in self.open_paths:
+            # No credential, but still this page's own: another site could otherwise pair the
+            # browser with a listener of its choosing by posting its own code.
+            if from_another_site(scope):
+                await reply(send, 403, FOREIGN_ORIGIN)
+                return
+            await self.app(scope, receive, send)
+            return
+        credential = credential_of(scope)
+        if credential is None:
             await reply(send, 401, NO_TOKEN, CHALLENGE)
             return
-        listener = await self.owners.listener_for(token)
+        via, secret = credential
+        if via == "token":
+            listener = await self.owners.listener_for(secret)
+        else:
+            listener = await self.owners.listener_for_device(secret)
         if listener is None:
-            await reply(send, 401, "this token belongs to no listener", CHALLENGE)
+            await reply(
+                send, 401, f"this {'token' if via == 'token' else 'device'} belongs to no listener", CHALLENGE
+            )
             return
-        scope.setdefault("state", {})["caller"] = listener
+        if via == "device" and from_another_site(scope):
+            await reply(send, 403, FOREIGN_ORIGIN)
+            return
+        scope.setdefault("state", {}).update(caller=listener, caller_via=via, credential=secret)
         await self.app(scope, receive, send)
+
+
+class PageHeaders:
+    """On every reply: no Referer leaves the page, so no address it was opened with travels on."""
+
+    HEADERS = ((b"referrer-policy", b"no-referrer"), (b"x-content-type-options", b"nosniff"))
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *self.HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 class LimitBody:

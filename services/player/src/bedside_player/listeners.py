@@ -1,21 +1,28 @@
-"""Listeners and their tokens, in the LISTENERS KV bucket. The one place for that rule.
+"""Listeners and what lets a caller act for one, in the LISTENERS KV bucket. The one place for that rule.
 
 ``listener.<name>`` holds the listener's record; ``token.<sha256>`` maps a token's hash to
-its listener, so a bearer token finds its listener without a scan. The CLI and the
-service both use this module.
+its listener, so a bearer token finds its listener without a scan. A device credential
+(the page's cookie) is ``device.<sha256>`` the same way, and a pairing code waiting to be
+traded for one is ``pairing.<sha256>``. Only hashes are keys: reading the bucket gives no
+secret that opens the API. The CLI and the service both use this module.
 """
 
 import hashlib
 import secrets
+import time
 
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract, Name
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
-from nats.js.errors import BucketNotFoundError, KeyNotFoundError, NoKeysError
+from nats.js.errors import BucketNotFoundError, KeyNotFoundError, KeyWrongLastSequenceError, NoKeysError
 from nats.js.kv import KeyValue
+from pydantic import Field
 
 DEFAULT_LISTENER = "me"
+PAIRING_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+PAIRING_TTL_S = 600
+"""Long enough to find the phone and scan; short enough that a code seen on a screen goes stale."""
 
 
 class ListenerRecord(Contract):
@@ -24,8 +31,21 @@ class ListenerRecord(Contract):
     """Kept so that ``bedside up`` can print the page URL again; the bus is the trust boundary."""
 
 
+class Pairing(Contract):
+    listener: Name
+    expires_at: float = Field(description="the server's wall clock, seconds since the epoch")
+
+    def usable(self, now: float) -> bool:
+        return now < self.expires_at
+
+
 class ListenerExists(Exception):
     pass
+
+
+def new_pairing_code() -> str:
+    letters = "".join(secrets.choice(PAIRING_ALPHABET) for _ in range(10))
+    return f"{letters[:5]}-{letters[5:]}"
 
 
 def token_hash(token: str) -> str:
@@ -89,7 +109,54 @@ class Listeners:
         self.known[hashed] = listener
         return listener
 
+    async def issue_device(self, listener: str) -> str:
+        """A fresh device credential for ``listener``: what the page keeps in its cookie."""
+        credential = secrets.token_urlsafe(32)
+        await self.kv.put(f"device.{token_hash(credential)}", listener.encode())
+        return credential
 
-def page_url(host: str, port: int, listener: str, token: str) -> str:
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    return f"http://{shown}:{port}/?token={token}&listener={listener}"
+    async def listener_for_device(self, credential: str) -> str | None:
+        """Not remembered like tokens: a device credential can be revoked, and is read each time."""
+        try:
+            entry = await self.kv.get(f"device.{token_hash(credential)}")
+        except KeyNotFoundError:
+            return None
+        return (entry.value or b"").decode() or None
+
+    async def revoke_device(self, credential: str) -> None:
+        await self.kv.delete(f"device.{token_hash(credential)}")
+
+    async def create_pairing(self, listener: str, ttl_s: float = PAIRING_TTL_S) -> tuple[str, Pairing]:
+        """A one-time code that pairs one device with ``listener`` until it expires."""
+        code = new_pairing_code()
+        pairing = Pairing(listener=listener, expires_at=time.time() + ttl_s)
+        await self.kv.create(f"pairing.{token_hash(code)}", pairing.model_dump_json().encode())
+        return code, pairing
+
+    async def redeem_pairing(self, code: str) -> str | None:
+        """The listener the code pairs with, once: the code is spent by an update conditional on
+        the entry read, so of two devices trading the same code at once only one gets a listener."""
+        key = f"pairing.{token_hash(code)}"
+        try:
+            entry = await self.kv.get(key)
+        except KeyNotFoundError:
+            return None
+        if not entry.value or entry.revision is None:
+            return None
+        pairing = Pairing.model_validate_json(entry.value)
+        try:
+            await self.kv.update(key, b"", last=entry.revision)
+        except KeyWrongLastSequenceError:
+            return None
+        await self.kv.delete(key)
+        return pairing.listener if pairing.usable(time.time()) else None
+
+
+def page_url(base_url: str, listener: str, token: str) -> str:
+    """The token rides in the fragment, which a browser never sends; the page trades it for a
+    device credential and then drops it from the address bar."""
+    return f"{base_url}#token={token}&listener={listener}"
+
+
+def pairing_url(base_url: str, code: str) -> str:
+    return f"{base_url}#pair={code}"

@@ -66,10 +66,10 @@ async def serve(settings: Settings) -> None:
         # about 0.2 ms more CPU (1.57 against 1.36 ms, 10 devices, 2026-11-30)
         http="httptools",
         timeout_graceful_shutdown=2,
+        ssl_certfile=settings.tls_certfile,
+        ssl_keyfile=settings.tls_keyfile,
     )
-    log.info(
-        "player starting", http=f"http://{settings.http_host}:{settings.http_port}", servers=settings.servers
-    )
+    log.info("player starting", http=settings.page_base_url, servers=settings.servers)
     server = uvicorn.Server(config)
     listening.append(server)
     await server.serve()

@@ -52,6 +52,9 @@ class Service:
     async def listener_for(self, token: str) -> str | None:
         return await self.listeners.listener_for(token)
 
+    async def listener_for_device(self, credential: str) -> str | None:
+        return await self.listeners.listener_for_device(credential)
+
     async def _catalog(self, request: CatalogRequest) -> Catalog:
         timeout = self.settings.request_timeout_s
         return await call(

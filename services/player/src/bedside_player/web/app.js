@@ -9,8 +9,12 @@
 
 (() => {
   const query = new URLSearchParams(location.search);
-  const TOKEN = query.get("token") || "";
-  const LISTENER = query.get("listener") || "";
+  // A listener token or a pairing code arrives in the fragment, which no request carries; at
+  // start the page trades it for a device cookie (HttpOnly) and drops it from the address bar.
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const TOKEN = fragment.get("token") || query.get("token") || "";
+  const PAIRING = fragment.get("pair") || query.get("pair") || "";
+  let LISTENER = fragment.get("listener") || query.get("listener") || "";
   let BOOK = query.get("book") || "";
   const DEVICE = deviceName();
   // One "minute" of the sleep timer; a test may shorten it (?minute_ms=200).
@@ -103,9 +107,11 @@
     if (text && ms) noticeTimer = setTimeout(() => { el.notice.hidden = true; }, ms);
   }
 
-  async function api(method, path, body) {
-    const headers = { Authorization: `Bearer ${TOKEN}`, Accept: "application/json" };
-    const init = { method, headers, cache: "no-store" };
+  // The device cookie goes with every same-origin request; a bearer only to trade the token.
+  async function api(method, path, body, bearer) {
+    const headers = { Accept: "application/json" };
+    if (bearer) headers.Authorization = `Bearer ${bearer}`;
+    const init = { method, headers, cache: "no-store", credentials: "same-origin" };
     if (body !== undefined) {
       headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
@@ -597,9 +603,8 @@
     const audioUrl = book.audio_url || (book.has_audio || book.audio === true ? `/api/books/${enc(BOOK)}/audio` : null);
     if (audioUrl && !S.audio) {
       S.audio = true;
-      // An <audio> element cannot send a header: the token rides in the query.
-      const sep = audioUrl.includes("?") ? "&" : "?";
-      el.audio.src = `${audioUrl}${sep}token=${enc(TOKEN)}`;
+      // The <audio> element's requests carry the device cookie like every other.
+      el.audio.src = audioUrl;
       el.audio.addEventListener("loadedmetadata", () => {
         el.audio.currentTime = S.anchorPos / 1000;
         if (!S.duration && Number.isFinite(el.audio.duration)) S.duration = el.audio.duration * 1000;
@@ -677,14 +682,15 @@
     else refreshState();
   }
 
-  // SSE read with fetch, so the bearer token travels in a header as on every other call.
+  // SSE read with fetch (the device cookie authenticates it), so a retry is under our control.
   async function listen() {
     let wait = 500;
     for (;;) {
       try {
         const res = await fetch(`${base()}/events`, {
-          headers: { Authorization: `Bearer ${TOKEN}`, Accept: "text/event-stream" },
+          headers: { Accept: "text/event-stream" },
           cache: "no-store",
+          credentials: "same-origin",
         });
         if (!res.ok || !res.body) throw new Error(String(res.status));
         link(true);
@@ -924,13 +930,54 @@
     } catch { /* an older browser: the page's own buttons still work */ }
   }
 
+  // The token or pairing code leaves the address (and so the history) whatever the trade gives.
+  function dropSecretsFromAddress() {
+    const search = new URLSearchParams(location.search);
+    const hash = new URLSearchParams(location.hash.slice(1));
+    for (const key of ["token", "pair"]) { search.delete(key); hash.delete(key); }
+    const rest = `${search.size ? `?${search}` : ""}${hash.size ? `#${hash}` : ""}`;
+    history.replaceState(history.state, "", `${location.pathname}${rest}`);
+  }
+
+  // Who this device is: a token or code in the address traded for the cookie, else a cookie from before.
+  async function signIn() {
+    let traded = null;
+    if (PAIRING) traded = await api("POST", "/api/pair", { code: PAIRING.trim().toUpperCase() });
+    else if (TOKEN) traded = await api("POST", "/api/session", undefined, TOKEN);
+    dropSecretsFromAddress();
+    const res = traded && traded.ok ? traded : await api("GET", "/api/session");
+    if (res.ok) {
+      LISTENER = res.data.listener;
+      return null;
+    }
+    if (traded) return problem(traded);
+    return "This device is not paired: run `bedside pair` where Bedside runs and open the link it prints.";
+  }
+
+  // A device that cannot scan: the code `bedside pair` printed, typed (O for 0, I or L for 1 forgiven).
+  function offerPairing() {
+    const form = $("pair-form");
+    form.hidden = false;
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const letters = $("pair-code").value.toUpperCase().replace(/O/g, "0").replace(/[IL]/g, "1")
+        .replace(/[^0-9A-Z]/g, "");
+      const res = await api("POST", "/api/pair", { code: `${letters.slice(0, 5)}-${letters.slice(5)}` });
+      if (res.ok) location.reload();
+      else notice(problem(res), 0);
+    });
+  }
+
   async function start() {
     wire();
     renderPlay();
     setupMic();
-    if (!TOKEN || !LISTENER) {
-      notice("This page needs the link that Bedside printed (it carries your token and name).", 0);
+    let refused = null;
+    try { refused = await signIn(); } catch (e) { refused = `Bedside could not be reached: ${e.message || e}`; }
+    if (refused) {
+      notice(refused, 0);
       el.link.textContent = "Not connected";
+      offerPairing();
       return;
     }
     try {
