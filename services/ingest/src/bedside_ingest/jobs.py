@@ -7,9 +7,10 @@ import asyncio
 
 from bedside_contracts import subjects
 from bedside_contracts.ingest import ChapterTranscript, IngestJob
-from nats.js.api import KeyValueConfig, ObjectStoreConfig, StorageType
+from bedside_runtime.streams import key_value_bucket, object_bucket
+from nats.js.api import KeyValueConfig, StorageType
 from nats.js.client import JetStreamContext
-from nats.js.errors import BucketNotFoundError, KeyNotFoundError, NoKeysError, ObjectNotFoundError
+from nats.js.errors import KeyNotFoundError, NoKeysError, ObjectNotFoundError
 from nats.js.kv import KeyValue
 from nats.js.object_store import ObjectStore
 
@@ -21,29 +22,22 @@ class JobStore:
 
     @classmethod
     async def declare(cls, js: JetStreamContext, replicas: int) -> "JobStore":
-        try:
-            transcripts = await js.object_store(subjects.TRANSCRIPTS_BUCKET)
-        except BucketNotFoundError:
-            transcripts = await js.create_object_store(
-                bucket=subjects.TRANSCRIPTS_BUCKET,
-                config=ObjectStoreConfig(
-                    description="Bedside: each transcribed chapter of an audiobook, so a job resumes",
-                    storage=StorageType.FILE,
-                    replicas=replicas,
-                ),
-            )
-        try:
-            jobs = await js.key_value(subjects.INGEST_JOBS_BUCKET)
-        except BucketNotFoundError:
-            jobs = await js.create_key_value(
-                KeyValueConfig(
-                    bucket=subjects.INGEST_JOBS_BUCKET,
-                    description="Bedside: audiobook ingest jobs and their state",
-                    storage=StorageType.FILE,
-                    replicas=replicas,
-                    history=1,
-                )
-            )
+        transcripts = await object_bucket(
+            js,
+            subjects.TRANSCRIPTS_BUCKET,
+            "Bedside: each transcribed chapter of an audiobook, so a job resumes",
+            replicas,
+        )
+        jobs = await key_value_bucket(
+            js,
+            KeyValueConfig(
+                bucket=subjects.INGEST_JOBS_BUCKET,
+                description="Bedside: audiobook ingest jobs and their state",
+                storage=StorageType.FILE,
+                replicas=replicas,
+                history=1,
+            ),
+        )
         return cls(transcripts, jobs)
 
     @staticmethod

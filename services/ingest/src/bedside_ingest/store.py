@@ -2,10 +2,10 @@
 
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, BookIngested
-from bedside_runtime.streams import declare_stream
-from nats.js.api import ObjectStoreConfig, StorageType, StreamConfig
+from bedside_runtime.streams import declare_stream, object_bucket
+from nats.js.api import StorageType, StreamConfig
 from nats.js.client import JetStreamContext
-from nats.js.errors import BucketNotFoundError, NotFoundError, ObjectNotFoundError
+from nats.js.errors import NotFoundError, ObjectNotFoundError
 from nats.js.object_store import ObjectStore
 
 BOOKS_DUPLICATE_WINDOW_S = 300.0
@@ -35,17 +35,9 @@ class BookStore:
         """Declare the BOOKS stream and the artifacts bucket (only ingest does), and open them."""
         config = books_stream(replicas)
         await declare_stream(js, config)
-        try:
-            artifacts = await js.object_store(subjects.BOOK_ARTIFACTS_BUCKET)
-        except BucketNotFoundError:
-            artifacts = await js.create_object_store(
-                bucket=subjects.BOOK_ARTIFACTS_BUCKET,
-                config=ObjectStoreConfig(
-                    description="Bedside books: one artifact per book and version",
-                    storage=StorageType.FILE,
-                    replicas=replicas,
-                ),
-            )
+        artifacts = await object_bucket(
+            js, subjects.BOOK_ARTIFACTS_BUCKET, "Bedside books: one artifact per book and version", replicas
+        )
         return cls(js, artifacts)
 
     async def has(self, name: str) -> bool:

@@ -13,9 +13,10 @@ import time
 
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract, Name
+from bedside_runtime.streams import key_value_bucket
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
-from nats.js.errors import BucketNotFoundError, KeyNotFoundError, KeyWrongLastSequenceError, NoKeysError
+from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError, NoKeysError
 from nats.js.kv import KeyValue
 from pydantic import Field
 
@@ -59,15 +60,10 @@ class Listeners:
 
     @classmethod
     async def open(cls, js: JetStreamContext, replicas: int = 1) -> "Listeners":
-        try:
-            kv = await js.key_value(subjects.LISTENERS_BUCKET)
-        except BucketNotFoundError:
-            kv = await js.create_key_value(
-                KeyValueConfig(
-                    bucket=subjects.LISTENERS_BUCKET, history=1, storage=StorageType.FILE, replicas=replicas
-                )
-            )
-        return cls(kv)
+        config = KeyValueConfig(
+            bucket=subjects.LISTENERS_BUCKET, history=1, storage=StorageType.FILE, replicas=replicas
+        )
+        return cls(await key_value_bucket(js, config))
 
     async def create(self, listener: str) -> str:
         """Make ``listener`` with a fresh token and return the token."""

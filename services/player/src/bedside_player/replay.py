@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract
 from bedside_guard import Candidate
+from bedside_runtime.streams import key_value_bucket
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
-from nats.js.errors import BucketNotFoundError, KeyNotFoundError, NoKeysError
+from nats.js.errors import KeyNotFoundError, NoKeysError
 from nats.js.kv import KeyValue
 from pydantic import ValidationError
 
@@ -67,13 +68,10 @@ class ReplayReport:
 
 
 async def snapshots(js: JetStreamContext, replicas: int = 1) -> KeyValue:
-    try:
-        return await js.key_value(subjects.PLAYER_SNAPSHOTS_BUCKET)
-    except BucketNotFoundError:
-        config = KeyValueConfig(
-            bucket=subjects.PLAYER_SNAPSHOTS_BUCKET, history=1, storage=StorageType.FILE, replicas=replicas
-        )
-        return await js.create_key_value(config)
+    config = KeyValueConfig(
+        bucket=subjects.PLAYER_SNAPSHOTS_BUCKET, history=1, storage=StorageType.FILE, replicas=replicas
+    )
+    return await key_value_bucket(js, config)
 
 
 def to_snapshot(state: PlayerState, through: int) -> Snapshot:

@@ -9,11 +9,10 @@ from bedside_contracts.turn import Ask
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
-from bedside_runtime.streams import declare_stream
+from bedside_runtime.streams import declare_stream, key_value_bucket
 from faststream.nats import NatsBroker
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType, StreamConfig
-from nats.js.errors import BucketNotFoundError
 from nats.js.kv import KeyValue
 
 from bedside_turn.backends import BusBackends
@@ -42,18 +41,16 @@ async def declare(js: JetStreamContext, replicas: int) -> KeyValue:
     """Declare the TURNS stream (only the turn service does) and open the conversations bucket."""
     config = turns_stream(replicas)
     await declare_stream(js, config)
-    try:
-        return await js.key_value(subjects.CONVERSATIONS_BUCKET)
-    except BucketNotFoundError:
-        return await js.create_key_value(
-            KeyValueConfig(
-                bucket=subjects.CONVERSATIONS_BUCKET,
-                history=1,
-                storage=StorageType.FILE,
-                replicas=replicas,
-                ttl=7 * 24 * 3600.0,
-            )
-        )
+    return await key_value_bucket(
+        js,
+        KeyValueConfig(
+            bucket=subjects.CONVERSATIONS_BUCKET,
+            history=1,
+            storage=StorageType.FILE,
+            replicas=replicas,
+            ttl=7 * 24 * 3600.0,
+        ),
+    )
 
 
 def model_client(settings: Settings) -> ModelClient | None:
