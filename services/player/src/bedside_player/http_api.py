@@ -225,7 +225,7 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
     async def run(target: Target, command: PlayerCommand) -> Response:
         book = target.book
         result: CommandResult = await service.player.command(
-            target.listener, book.id, command, book.duration_ms
+            target.listener, book.id, command, book.duration_ms, book.chapters
         )
         # serialised by pydantic-core straight to bytes, not through a dict and json.dumps
         if not result.accepted:
