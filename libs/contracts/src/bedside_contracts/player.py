@@ -9,7 +9,7 @@ not anything inside an event, says which came first.
 from typing import Annotated, Literal
 
 from bedside_guard import Candidate
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from bedside_contracts.common import Contract, Millis, Name
 from bedside_contracts.search import Target
@@ -21,6 +21,13 @@ DeviceClock = Annotated[
 ]
 
 
+SleepMinutes = Annotated[int, Field(ge=1, le=600)]
+SleepAfter = Annotated[
+    SleepMinutes | Literal["chapter_end"],
+    Field(description="minutes of listening from now, or the end of the chapter playing now"),
+]
+
+
 class StateRequest(Contract):
     listener: Name
     book: Name
@@ -29,7 +36,7 @@ class StateRequest(Contract):
 class SleepTimer(Contract):
     """A sleep timer that is running: the book time at which the playing device pauses."""
 
-    mode: Literal["minutes", "chapter_end"]
+    after: SleepAfter
     stop_at_ms: Millis = Field(description="fixed when it was set; a chapter end is the next chapter's start")
     set_seq: int = Field(ge=1, description="the stream sequence of the SleepTimerSet")
     device: Name
@@ -162,8 +169,7 @@ class SleepTimerSet(Contract):
 
     kind: Literal["timer_set"] = "timer_set"
     device: Name
-    mode: Literal["minutes", "chapter_end"]
-    minutes: int | None = Field(default=None, ge=1, le=600)
+    after: SleepAfter
     stop_at_ms: Millis
 
 
@@ -254,18 +260,11 @@ class JoinDevice(Contract):
 
 
 class SetSleepTimer(Contract):
-    """Pause after ``minutes`` of listening, or at the end of the chapter playing now."""
+    """Pause after ``after`` minutes of listening, or at the end of the chapter playing now."""
 
     op: Literal["sleep_timer"] = "sleep_timer"
     device: Name
-    minutes: int | None = Field(default=None, ge=1, le=600)
-    chapter_end: bool = False
-
-    @model_validator(mode="after")
-    def one_mode(self) -> "SetSleepTimer":
-        if (self.minutes is None) == (not self.chapter_end):
-            raise ValueError("give either minutes or chapter_end, not both and not neither")
-        return self
+    after: SleepAfter
 
 
 class CancelSleepTimer(Contract):
@@ -413,6 +412,17 @@ class DeviceBody(Contract):
 
 class JoinBody(Contract):
     device: Name
+
+
+class SleepTimerBody(Contract):
+    device: Name
+    after: SleepAfter
+
+
+class TimerRanOutBody(Contract):
+    device: Name
+    position_ms: Millis = Field(description="where the device paused; put back on the stop if past it")
+    basis_seq: Seq
 
 
 class TurnBody(Contract):

@@ -94,17 +94,16 @@ def set_sleep_timer(
     state: PlayerState, command: SetSleepTimer, book_end_ms: int | None, chapters: Sequence[ChapterInfo]
 ) -> SleepTimerSet:
     """Fix the stop as a book time now, from where the book is when the timer is set."""
-    if command.minutes is not None:
-        stop = sleep.minutes_stop(state.position_ms, command.minutes, book_end_ms)
-    else:
+    if command.after == "chapter_end":
         found = sleep.chapter_end_stop(chapters, state.position_ms, book_end_ms)
         if found is None:
             raise Invalid("this book has no chapter end to stop at; set the timer in minutes")
         stop = found
+    else:
+        stop = sleep.minutes_stop(state.position_ms, command.after, book_end_ms)
     if stop <= state.position_ms:
         raise Invalid("the book is at its end: there is nothing left for a sleep timer to stop")
-    mode = "minutes" if command.minutes is not None else "chapter_end"
-    return SleepTimerSet(device=command.device, mode=mode, minutes=command.minutes, stop_at_ms=stop)
+    return SleepTimerSet(device=command.device, after=command.after, stop_at_ms=stop)
 
 
 def timer_ran_out(state: PlayerState, command: TimerRanOut, book_end_ms: int | None) -> list[PlayerEvent]:

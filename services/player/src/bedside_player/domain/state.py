@@ -139,7 +139,9 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
                 return state
             return replace(state, devices=(*state.devices, event.device), last_touch_ms=state.position_ms)
         case SleepTimerSet():
-            timer = SleepTimer(mode=event.mode, stop_at_ms=event.stop_at_ms, set_seq=seq, device=event.device)
+            timer = SleepTimer(
+                after=event.after, stop_at_ms=event.stop_at_ms, set_seq=seq, device=event.device
+            )
             return replace(state, sleep_timer=timer, last_touch_ms=state.position_ms)
         case SleepTimerCancelled():
             return replace(state, sleep_timer=None, last_touch_ms=state.position_ms)
