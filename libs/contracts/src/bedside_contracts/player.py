@@ -323,6 +323,9 @@ class HistoryEntry(Contract):
     chapter: int | None = None
     device: str | None = None
     cause: str | None = None
+    asleep_at_ms: int | None = Field(
+        default=None, ge=0, description="for a fell_asleep entry: the estimate of when hearing stopped"
+    )
 
 
 class HistoryRequest(Contract):
