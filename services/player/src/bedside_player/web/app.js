@@ -517,9 +517,10 @@
   const KIND = {
     reported: "listening", seeked: "you moved", moved: "moved by a question", goto: "moved by a question",
     pressed: "chosen from the list", undo: "back to where you were",
+    fellasleep: "paused by the sleep timer",
   };
   // Entries that are not places the listener was (a list shown, a device joining) stay out.
-  const NOT_A_PLACE = new Set(["listed", "cancelled", "joined"]);
+  const NOT_A_PLACE = new Set(["listed", "cancelled", "joined", "timer_set", "timer_cancelled"]);
 
   function kindLabel(entry) {
     const kind = String(entry.kind || "").replace(/[^a-z]/gi, "").toLowerCase();
