@@ -544,6 +544,29 @@ def test_the_sleep_timer_pauses_and_offers_where_i_fell_asleep(
     expect(page.locator("#pos")).to_have_text(re.compile("^" + clock(awake_at)[:-1]), timeout=WAIT_MS)
 
 
+def test_end_of_chapter_pauses_at_the_next_chapters_start_after_crossing_it(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The stop is fixed when the timer is set: playing across the boundary does not move it on."""
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    book = httpx.get(f"{bedside.url}/api/books/{bedside.book}", headers=headers, timeout=10).json()
+    boundary = book["chapters"][1]["start_ms"]
+    base = f"{bedside.url}/api/listeners/{listener.name}/books/{bedside.book}"
+    seq = bedside.state(listener.name, listener.token)["seq"]
+    body = {"device": "setup", "position_ms": boundary - 4_000, "basis_seq": seq}
+    httpx.post(base + "/seek", json=body, headers=headers, timeout=10).raise_for_status()
+    page = open_page("bedside-table")
+    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="End of chapter").click()
+    expect(page.get_by_role("button", name="Play")).to_be_visible(timeout=30_000)
+    expect(page.locator("#pos")).to_have_text(clock(boundary), timeout=WAIT_MS)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while bedside.state(listener.name, listener.token)["position_ms"] != boundary:
+        assert time.monotonic() < deadline, bedside.state(listener.name, listener.token)
+        time.sleep(0.1)
+    assert bedside.state(listener.name, listener.token)["playing"] is False
+
+
 def test_a_book_with_audio_plays_it_and_reports_where_it_is(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

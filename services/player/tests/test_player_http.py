@@ -21,6 +21,7 @@ from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
+from bedside_player.replay import rebuild
 from bedside_player_testing import FakeSearch, SyntheticBook
 from bedside_runtime.nats_server import free_port
 from bedside_testing import RunningSystem
@@ -828,3 +829,75 @@ async def test_behind_a_local_https_proxy_the_cookie_is_secure(system: RunningSy
         )
         assert traded.status_code == 200, traded.text
         assert "secure" in cookie_attributes(traded)
+
+
+async def test_a_sleep_timer_set_on_one_device_pauses_at_the_chapter_start_for_all(
+    system: RunningSystem, bus: Client
+) -> None:
+    """The tablet sets "end of chapter"; the phone plays across the boundary and pauses; the
+    tablet is pushed the timer and the asleep fact, and a replay of the stream agrees."""
+    listener, token = await new_listener(bus, "sleep")
+    phone, tablet = Device(system, listener, token, "phone"), Device(system, listener, token, "tablet")
+    chapter_two_ms = 30 * 60_000
+    basis = (await phone.report(chapter_two_ms - 100_000, 0)).json()["seq"]
+    async with asyncio.timeout(30), tablet.client.stream("GET", tablet.base + "/events") as events:
+        lines = events.aiter_lines()
+        await read_event(lines)
+        set_timer = await tablet.client.post(
+            tablet.base + "/sleep-timer", json={"device": "tablet", "after": "chapter_end"}
+        )
+        assert set_timer.status_code == 200, set_timer.text
+        pushed = await read_event(lines)
+        assert pushed["sleep_timer"]["stop_at_ms"] == chapter_two_ms
+        assert pushed["sleep_timer"]["device"] == "tablet"
+        basis = (await phone.report(chapter_two_ms + 10_000, pushed["seq"])).json()["seq"]
+        await read_event(lines)
+        # the stop stays where it was fixed after the position crossed into chapter 2
+        assert (await phone.state())["sleep_timer"]["stop_at_ms"] == chapter_two_ms
+        ran_out = await phone.client.post(
+            phone.base + "/sleep-timer/ran-out",
+            json={"device": "phone", "position_ms": chapter_two_ms + 10_500, "basis_seq": basis},
+        )
+        assert ran_out.status_code == 200, ran_out.text
+        paused = await read_event(lines)
+    assert paused["position_ms"] == chapter_two_ms
+    assert paused["playing"] is False
+    assert paused["sleep_timer"] is None
+    assert paused["asleep"]["paused_at_ms"] == chapter_two_ms
+    assert paused["asleep"]["asleep_at_ms"] == chapter_two_ms - 100_000
+    # the tablet ran it out too, late: one pause; a report from before the pause is stale
+    again = await tablet.client.post(
+        tablet.base + "/sleep-timer/ran-out",
+        json={"device": "tablet", "position_ms": chapter_two_ms, "basis_seq": basis},
+    )
+    assert again.status_code == 200
+    assert again.json()["seq"] == paused["seq"]
+    assert (await tablet.report(chapter_two_ms + 20_000, basis)).status_code == 409
+    # a device that was away learns it from the state, and a replay of the stream holds the same
+    speaker = Device(system, listener, token, "speaker")
+    live = await speaker.state()
+    assert live["asleep"] == paused["asleep"]
+    rebuilt, _ = await rebuild(bus.jetstream())
+    assert rebuilt.get(listener, "b1").public().model_dump(mode="json") == live
+    for device in (phone, tablet, speaker):
+        await device.close()
+
+
+async def test_any_device_cancels_a_sleep_timer_and_a_bad_one_is_a_clear_422(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus, "sleepcancel")
+    phone, speaker = Device(system, listener, token, "phone"), Device(system, listener, token, "speaker")
+    await phone.report(60_000, 0)
+    set_timer = await phone.client.post(phone.base + "/sleep-timer", json={"device": "phone", "after": 20})
+    assert set_timer.json()["state"]["sleep_timer"]["stop_at_ms"] == 60_000 + 20 * 60_000
+    cancelled = await speaker.client.post(speaker.base + "/sleep-timer/cancel", json={"device": "speaker"})
+    assert cancelled.status_code == 200, cancelled.text
+    assert cancelled.json()["state"]["sleep_timer"] is None
+    before = await subject_seq(bus, listener)
+    for after in (0, 601, "chapter", None):
+        bad = await phone.client.post(phone.base + "/sleep-timer", json={"device": "phone", "after": after})
+        assert bad.status_code == 422, bad.text
+    assert await subject_seq(bus, listener) == before
+    await phone.close()
+    await speaker.close()

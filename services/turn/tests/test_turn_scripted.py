@@ -321,6 +321,7 @@ async def test_the_model_is_sent_cached_tools_built_from_the_contracts(rig: Rig)
         "earlier_chapter",
         "earlier_device",
         "before_skip_ahead",
+        "fell_asleep",
         "times_back",
         "show_only",
     }
@@ -385,6 +386,28 @@ async def test_a_place_from_history_is_looked_up_by_the_tool_and_shown_not_moved
     assert model.last_tool_results()[0].startswith("A list was already up in this turn")
     assert model.last_tool_results()[0].endswith('id=102: 0:01:02, chapter 1, "The Harbour Bell"')
     assert_clean(rig, model, HERE, "when did I last listen on the speaker?")
+
+
+async def test_where_they_fell_asleep_is_the_estimate_the_sleep_timer_recorded(rig: Rig) -> None:
+    """Claude mode: the lookup asks for the newest pause, and the place is its estimate, not the pause."""
+    listener = rig.listener_at(HERE)
+    rig.player.history[(listener, BOOK_ID)] = [
+        HistoryEntry(
+            seq=12, kind="fell_asleep", position_ms=HERE, chapter=1, device="phone", asleep_at_ms=62_000
+        )
+    ]
+    model = script(
+        rig,
+        [Use("offer_positions", {"fell_asleep": True, "show_only": True})],
+        [Say("It's on the screen.")],
+    )
+    reply = await rig.ask(listener, "where did I fall asleep?")
+    assert reply.outcome == "listed"
+    assert rig.player.lookups[-1].kind == "fell_asleep"
+    offer = rig.player.offers[-1]
+    assert (offer.targets, offer.may_move) == ([Target(position_ms=62_000)], False)
+    assert rig.player.positions[(listener, BOOK_ID)] == HERE
+    assert_clean(rig, model, HERE, "where did I fall asleep?")
 
 
 async def test_no_earlier_time_is_a_refusal_the_model_reads_and_nothing_is_offered(rig: Rig) -> None:

@@ -12,7 +12,16 @@ import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.ingest import IngestBook
-from bedside_contracts.player import CommandRequest, ListenerState, Report, Seek, StateRequest
+from bedside_contracts.player import (
+    CommandRequest,
+    ListenerState,
+    PlayerCommand,
+    Report,
+    Seek,
+    SetSleepTimer,
+    StateRequest,
+    TimerRanOut,
+)
 from bedside_contracts.search import BookInfo, Catalog, CatalogRequest
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_ingest.client import request_ingest, wait_until_ready
@@ -149,7 +158,7 @@ async def test_black_beauty_keyless_navigation_and_named_places(bus: Client) -> 
         assert not [t for t in hidden if t in reply.speech or any(t in row for row in reply.rows)]
 
 
-async def command(bus: Client, listener: str, book: str, made: Report | Seek) -> None:
+async def command(bus: Client, listener: str, book: str, made: PlayerCommand) -> None:
     result = await request(
         bus, subjects.PLAYER_COMMAND, CommandRequest(listener=listener, book=book, command=made)
     )
@@ -201,3 +210,34 @@ async def test_places_from_the_listeners_history_meet_the_offer_arithmetic(bus: 
 
     for reply in (asked, skipped, again, speaker, none_before):
         assert not [t for t in hidden if t in reply.speech or any(t in row for row in reply.rows)]
+
+
+async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Client) -> None:
+    """A device's timer ran out; keyless, the question shows the place and the request goes there."""
+    info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    book, listener = info.id, "e2e-asleep"
+    second = info.chapters[1]
+    awake = second.start_ms + 15_000
+    await seek(bus, listener, book, awake)
+    await command(bus, listener, book, SetSleepTimer(device="phone", after="chapter_end"))
+    stop = (await state(bus, listener, book)).sleep_timer
+    assert stop is not None
+    assert stop.stop_at_ms == info.chapters[2].start_ms
+    basis = (await state(bus, listener, book)).seq
+    playing = Report(device="phone", position_ms=stop.stop_at_ms - 1_000, playing=True, basis_seq=basis)
+    await command(bus, listener, book, playing)
+    basis = (await state(bus, listener, book)).seq
+    ran_out = TimerRanOut(device="phone", position_ms=stop.stop_at_ms, basis_seq=basis)
+    await command(bus, listener, book, ran_out)
+    paused = await state(bus, listener, book)
+    assert paused.asleep is not None
+    assert (paused.asleep.asleep_at_ms, paused.position_ms, paused.playing) == (awake, stop.stop_at_ms, False)
+
+    asked = await ask(bus, listener, book, "where did I fall asleep?")
+    shown = await state(bus, listener, book)
+    assert asked.outcome == "listed"
+    assert ([row.start_ms for row in shown.rows], shown.position_ms) == ([awake], stop.stop_at_ms)
+
+    went = await ask(bus, listener, book, "go back to where I dozed off")
+    assert went.outcome == "moved"
+    assert (await state(bus, listener, book)).position_ms == awake

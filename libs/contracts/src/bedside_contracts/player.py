@@ -21,9 +21,36 @@ DeviceClock = Annotated[
 ]
 
 
+SleepMinutes = Annotated[int, Field(ge=1, le=600)]
+SleepAfter = Annotated[
+    SleepMinutes | Literal["chapter_end"],
+    Field(description="minutes of listening from now, or the end of the chapter playing now"),
+]
+
+
 class StateRequest(Contract):
     listener: Name
     book: Name
+
+
+class SleepTimer(Contract):
+    """A sleep timer that is running: the book time at which the playing device pauses."""
+
+    after: SleepAfter
+    stop_at_ms: Millis = Field(description="fixed when it was set; a chapter end is the next chapter's start")
+    set_seq: int = Field(ge=1, description="the stream sequence of the SleepTimerSet")
+    device: Name
+
+
+class Asleep(Contract):
+    """The newest time the sleep timer ran out: where the book paused and where hearing stopped."""
+
+    paused_at_ms: Millis
+    asleep_at_ms: Millis = Field(
+        description="the estimate: the book time of the last touch or request before the pause"
+    )
+    seq: int = Field(ge=1)
+    device: Name
 
 
 class ListenerState(Contract):
@@ -38,6 +65,8 @@ class ListenerState(Contract):
     rows: list[Candidate] = Field(default_factory=list, description="the list on the screen, if any")
     list_turn_id: str | None = None
     devices: list[Name] = Field(default_factory=list, description="devices that have joined, in order")
+    sleep_timer: SleepTimer | None = None
+    asleep: Asleep | None = None
 
 
 class OfferPositions(Contract):
@@ -135,11 +164,55 @@ class DeviceJoined(Contract):
     device_clock: DeviceClock = None
 
 
+class SleepTimerSet(Contract):
+    """A device set the sleep timer; ``stop_at_ms`` is fixed now, as a book time."""
+
+    kind: Literal["timer_set"] = "timer_set"
+    device: Name
+    after: SleepAfter
+    stop_at_ms: Millis
+
+
+class SleepTimerCancelled(Contract):
+    kind: Literal["timer_cancelled"] = "timer_cancelled"
+    device: Name
+
+
+class FellAsleep(Contract):
+    """The timer ran out: the playing device paused the book at ``paused_at_ms``."""
+
+    kind: Literal["fell_asleep"] = "fell_asleep"
+    device: Name
+    paused_at_ms: Millis
+    asleep_at_ms: Millis
+    basis_seq: Seq
+
+
 PlayerEvent = Annotated[
-    PositionReported | Seeked | Moved | ListOffered | RowPressed | ListCancelled | DeviceJoined,
+    PositionReported
+    | Seeked
+    | Moved
+    | ListOffered
+    | RowPressed
+    | ListCancelled
+    | DeviceJoined
+    | SleepTimerSet
+    | SleepTimerCancelled
+    | FellAsleep,
     Field(discriminator="kind"),
 ]
-EventKind = Literal["reported", "seeked", "moved", "listed", "pressed", "cancelled", "joined"]
+EventKind = Literal[
+    "reported",
+    "seeked",
+    "moved",
+    "listed",
+    "pressed",
+    "cancelled",
+    "joined",
+    "timer_set",
+    "timer_cancelled",
+    "fell_asleep",
+]
 MOVE_KINDS: frozenset[str] = frozenset({"seeked", "moved", "pressed"})
 """Events that move the book; a report made before the newest of them is stale."""
 
@@ -186,8 +259,39 @@ class JoinDevice(Contract):
     device_clock: DeviceClock = None
 
 
+class SetSleepTimer(Contract):
+    """Pause after ``after`` minutes of listening, or at the end of the chapter playing now."""
+
+    op: Literal["sleep_timer"] = "sleep_timer"
+    device: Name
+    after: SleepAfter
+
+
+class CancelSleepTimer(Contract):
+    op: Literal["cancel_sleep_timer"] = "cancel_sleep_timer"
+    device: Name
+
+
+class TimerRanOut(Contract):
+    """The playing device reached the timer's stop and paused at ``position_ms``."""
+
+    op: Literal["timer_ran_out"] = "timer_ran_out"
+    device: Name
+    position_ms: Millis
+    basis_seq: Seq
+
+
 PlayerCommand = Annotated[
-    Report | Seek | PressRow | CancelList | Undo | JoinDevice, Field(discriminator="op")
+    Report
+    | Seek
+    | PressRow
+    | CancelList
+    | Undo
+    | JoinDevice
+    | SetSleepTimer
+    | CancelSleepTimer
+    | TimerRanOut,
+    Field(discriminator="op"),
 ]
 
 
@@ -219,6 +323,9 @@ class HistoryEntry(Contract):
     chapter: int | None = None
     device: str | None = None
     cause: str | None = None
+    asleep_at_ms: int | None = Field(
+        default=None, ge=0, description="for a fell_asleep entry: the estimate of when hearing stopped"
+    )
 
 
 class HistoryRequest(Contract):
@@ -308,6 +415,17 @@ class DeviceBody(Contract):
 
 class JoinBody(Contract):
     device: Name
+
+
+class SleepTimerBody(Contract):
+    device: Name
+    after: SleepAfter
+
+
+class TimerRanOutBody(Contract):
+    device: Name
+    position_ms: Millis = Field(description="where the device paused; put back on the stop if past it")
+    basis_seq: Seq
 
 
 class TurnBody(Contract):

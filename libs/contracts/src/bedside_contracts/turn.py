@@ -91,6 +91,11 @@ class OfferPositionsArgs(Contract):
         default=False,
         description="a place from their own history: where they were just before they last skipped ahead",
     )
+    fell_asleep: bool = Field(
+        default=False,
+        description="a place from their own history: where they fell asleep the last time the sleep timer "
+        "paused the book (the last moment they were known to be awake before it)",
+    )
     times_back: int = Field(
         default=0,
         ge=0,
@@ -104,7 +109,12 @@ class OfferPositionsArgs(Contract):
     )
 
     def names_earlier(self) -> bool:
-        return self.earlier_chapter is not None or self.earlier_device is not None or self.before_skip_ahead
+        return (
+            self.earlier_chapter is not None
+            or self.earlier_device is not None
+            or self.before_skip_ahead
+            or self.fell_asleep
+        )
 
     @model_validator(mode="after")
     def _names_something(self) -> "OfferPositionsArgs":
@@ -117,7 +127,7 @@ class OfferPositionsArgs(Contract):
         ):
             raise ValueError(
                 "name at least one place: ids, chapter, position_ms, offset_ms, or an earlier place "
-                "(earlier_chapter, earlier_device, before_skip_ahead)"
+                "(earlier_chapter, earlier_device, before_skip_ahead, fell_asleep)"
             )
         if any(i < 0 for i in self.ids):
             raise ValueError("passage ids are never negative")

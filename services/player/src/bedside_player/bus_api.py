@@ -43,7 +43,9 @@ class BusApi:
         book = await self.service.books.get(request.book)
         player = self.service.player
         try:
-            return await player.command(request.listener, request.book, request.command, book.duration_ms)
+            return await player.command(
+                request.listener, request.book, request.command, book.duration_ms, book.chapters
+            )
         except InvalidRequest as refused:
             state = player.state(request.listener, request.book)
             return CommandResult(accepted=False, seq=state.seq, state=state.public(), reason=refused.message)

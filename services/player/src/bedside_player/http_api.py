@@ -16,6 +16,7 @@ from bedside_contracts.player import (
     Accepted,
     BookView,
     CancelList,
+    CancelSleepTimer,
     ChapterView,
     CommandResult,
     DeviceBody,
@@ -39,6 +40,10 @@ from bedside_contracts.player import (
     Seek,
     SeekBody,
     Session,
+    SetSleepTimer,
+    SleepTimerBody,
+    TimerRanOut,
+    TimerRanOutBody,
     TurnBody,
     Undo,
 )
@@ -225,7 +230,7 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
     async def run(target: Target, command: PlayerCommand) -> Response:
         book = target.book
         result: CommandResult = await service.player.command(
-            target.listener, book.id, command, book.duration_ms
+            target.listener, book.id, command, book.duration_ms, book.chapters
         )
         # serialised by pydantic-core straight to bytes, not through a dict and json.dumps
         if not result.accepted:
@@ -326,6 +331,18 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
     @app.post(base + "/undo", response_model=Accepted)
     async def undo(own: Own, body: DeviceBody | None = None) -> Response:
         return await run(own, Undo(device=body.device if body else None))
+
+    @app.post(base + "/sleep-timer", response_model=Accepted)
+    async def set_sleep_timer(own: Own, body: SleepTimerBody) -> Response:
+        return await run(own, SetSleepTimer(device=body.device, after=body.after))
+
+    @app.post(base + "/sleep-timer/cancel", response_model=Accepted)
+    async def cancel_sleep_timer(own: Own, body: JoinBody) -> Response:
+        return await run(own, CancelSleepTimer(device=body.device))
+
+    @app.post(base + "/sleep-timer/ran-out", response_model=Accepted, responses=responses)
+    async def sleep_timer_ran_out(own: Own, body: TimerRanOutBody) -> Response:
+        return await run(own, TimerRanOut(**body.model_dump()))
 
     @app.get(base + "/history", response_model=History)
     async def history(

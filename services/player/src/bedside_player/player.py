@@ -6,7 +6,7 @@ sequence, apply; on a conflict catch up from the stream and decide again (bounde
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -24,7 +24,7 @@ from bedside_contracts.player import (
     PlayerCommand,
     PlayerEvent,
 )
-from bedside_contracts.search import Resolve, Resolved
+from bedside_contracts.search import ChapterInfo, Resolve, Resolved
 from bedside_runtime.errors import Conflict, InvalidRequest
 
 from bedside_player.catalog import Books
@@ -115,13 +115,18 @@ class Player:
         raise Conflict(f"{listener}/{book} {changing}; try again")
 
     async def command(
-        self, listener: str, book: str, command: PlayerCommand, book_end_ms: int | None
+        self,
+        listener: str,
+        book: str,
+        command: PlayerCommand,
+        book_end_ms: int | None,
+        chapters: Sequence[ChapterInfo] = (),
     ) -> CommandResult:
         """Decide and append; a stale device gets ``accepted=False`` with the current state."""
 
         async def step(state: PlayerState) -> "Decided[CommandResult] | None":
             try:
-                events = decide(state, command, book_end_ms=book_end_ms)
+                events = decide(state, command, book_end_ms=book_end_ms, chapters=chapters)
             except Stale as stale:
                 current = await self.catch_up(listener, book)  # the refusal carries the newest state
                 refusal = CommandResult(

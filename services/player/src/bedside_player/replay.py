@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract
+from bedside_contracts.player import Asleep, SleepTimer
 from bedside_guard import Candidate
 from bedside_runtime.streams import key_value_bucket
 from nats.js import JetStreamContext
@@ -49,6 +50,9 @@ class Snapshot(Contract):
     last_report_seq: int = 0
     last_reporter: str | None = None
     other_report_seq: int = 0
+    sleep_timer: SleepTimer | None = None
+    asleep: Asleep | None = None
+    last_touch_ms: int = 0
 
 
 @dataclass
@@ -82,8 +86,14 @@ def to_snapshot(state: PlayerState, through: int) -> Snapshot:
 
 
 def from_snapshot(snapshot: Snapshot) -> PlayerState:
-    fields = snapshot.model_dump(exclude={"through", "rows", "devices"})
-    return PlayerState(**fields, rows=tuple(snapshot.rows), devices=tuple(snapshot.devices))
+    fields = snapshot.model_dump(exclude={"through", "rows", "devices", "sleep_timer", "asleep"})
+    return PlayerState(
+        **fields,
+        rows=tuple(snapshot.rows),
+        devices=tuple(snapshot.devices),
+        sleep_timer=snapshot.sleep_timer,
+        asleep=snapshot.asleep,
+    )
 
 
 async def load_snapshot(kv: KeyValue, projections: Projections) -> int:

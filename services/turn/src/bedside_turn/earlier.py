@@ -2,7 +2,8 @@
 
 "The last time I was in chapter 5" is where the most recent stay in chapter 5 ended;
 "before I skipped ahead" is where the newest forward move started; "the last time on the
-speaker" is the newest place the speaker put the book. ``times_back`` pages to older
+speaker" is the newest place the speaker put the book; "where I fell asleep" is the
+estimate the newest sleep-timer pause recorded. ``times_back`` pages to older
 matches ("the time before that"): it is the match's own index in the player's lookup.
 """
 
@@ -17,6 +18,7 @@ def lookup_for(args: OfferPositionsArgs, listener: str, book: str) -> LocateRequ
     return LocateRequest(
         listener=listener,
         book=book,
+        kind="fell_asleep" if args.fell_asleep else None,
         chapter=args.earlier_chapter,
         device=args.earlier_device,
         direction="forward" if args.before_skip_ahead else None,
@@ -28,6 +30,8 @@ def lookup_for(args: OfferPositionsArgs, listener: str, book: str) -> LocateRequ
 
 def place_of(entry: HistoryEntry, args: OfferPositionsArgs) -> int:
     """Where the listener was at a match: before the skip, or where the entry left the book."""
+    if args.fell_asleep and entry.asleep_at_ms is not None:
+        return entry.asleep_at_ms
     if args.before_skip_ahead and entry.from_ms is not None:
         return entry.from_ms
     return entry.position_ms

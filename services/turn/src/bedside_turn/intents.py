@@ -95,6 +95,7 @@ class Earlier:
     chapter: int | None = None
     device: str | None = None
     before_skip_ahead: bool = False
+    fell_asleep: bool = False
     show_only: bool = False
     """Asked as a question ("where was I...?", "when did I last...?"): a question never moves
     the book, so the place goes on the screen to press."""
@@ -151,6 +152,11 @@ _TIME_BEFORE = re.compile(
 _BEFORE_SKIP = re.compile(
     r"\bbefore i (?:last )?(?:skipped|jumped|fast[- ]?forwarded)(?: (?:ahead|forward|forwards|on))?\b"
     r"|\bbefore i (?:went|moved) (?:ahead|forward|forwards|on)\b"
+)
+_FELL_ASLEEP = re.compile(
+    r"\bwhere (?:did )?i (?:fall|fell|falling) asleep\b"
+    r"|\bwhere (?:did )?i (?:doze[ds]?|drift(?:ed)?|nod(?:ded)?) off\b"
+    r"|\bwhen i (?:fell asleep|dozed off|drifted off|nodded off)\b"
 )
 _LAST_IN_CHAPTER = re.compile(
     rf"\b(?:last|previous) time i (?:was|listened|got) (?:in|to) chapter {_NUMBER}\b"
@@ -256,4 +262,6 @@ def read_earlier(text: str) -> Earlier | EarlierAgain | None:
         return Earlier(device=device.group(1) or device.group(2), show_only=asking)
     if _BEFORE_SKIP.search(text):
         return Earlier(before_skip_ahead=True, show_only=asking)
+    if _FELL_ASLEEP.search(text):
+        return Earlier(fell_asleep=True, show_only=asking)
     return None

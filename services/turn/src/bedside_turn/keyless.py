@@ -54,7 +54,14 @@ async def run_keyless(
     return await _named_place(tools, intent)
 
 
-EARLIER_KEYS = ("earlier_chapter", "earlier_device", "before_skip_ahead", "times_back", "show_only")
+EARLIER_KEYS = (
+    "earlier_chapter",
+    "earlier_device",
+    "before_skip_ahead",
+    "fell_asleep",
+    "times_back",
+    "show_only",
+)
 
 
 def earlier_args(intent: intents.Earlier) -> dict[str, object]:
@@ -65,6 +72,8 @@ def earlier_args(intent: intents.Earlier) -> dict[str, object]:
         args["earlier_device"] = intent.device
     if intent.before_skip_ahead:
         args["before_skip_ahead"] = True
+    if intent.fell_asleep:
+        args["fell_asleep"] = True
     return args
 
 
@@ -72,7 +81,7 @@ def last_lookup(earlier: list[Exchange]) -> dict[str, object] | None:
     """The earlier-place arguments of the newest turn that asked for one ("the time before that")."""
     for exchange in reversed(earlier):
         for call in reversed(exchange.calls):
-            if call.name == "offer_positions" and any(k in call.arguments for k in EARLIER_KEYS[:3]):
+            if call.name == "offer_positions" and any(k in call.arguments for k in EARLIER_KEYS[:4]):
                 return {k: v for k, v in call.arguments.items() if k in EARLIER_KEYS}
     return None
 

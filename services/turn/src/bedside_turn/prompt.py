@@ -21,9 +21,10 @@ with offer_positions. A chapter goes in chapter, a clock time they say in positi
 jump in offset_ms (negative is back: "back an hour" is -3600000).
 - A place from their own listening history ("where was I the last time I was in chapter \
 5?", "take me back to where I was before I skipped ahead", "when did I last listen on the \
-speaker?"): call offer_positions with earlier_chapter, before_skip_ahead or earlier_device; \
-no search is needed. "The time before that" repeats your last such call with times_back one \
-higher. When they ask it as a question rather than asking to go there, set show_only.
+speaker?", "where did I fall asleep?"): call offer_positions with earlier_chapter, \
+before_skip_ahead, earlier_device or fell_asleep; no search is needed. "The time before \
+that" repeats your last such call with times_back one higher. When they ask it as a \
+question rather than asking to go there, set show_only.
 - A question about the story ("who is...", "what happened...", "remind me...", "what did \
 I miss"): call recall and answer from what it returns. A question never moves the book.
 - Anything else: say briefly that you can take them to a moment or answer about what \

@@ -10,9 +10,13 @@ progress. A refusal carries the current state; nothing is appended. Device clock
 nothing.
 """
 
+from collections.abc import Sequence
+
 from bedside_contracts.player import (
     CancelList,
+    CancelSleepTimer,
     DeviceJoined,
+    FellAsleep,
     JoinDevice,
     ListCancelled,
     Moved,
@@ -24,10 +28,16 @@ from bedside_contracts.player import (
     RowPressed,
     Seek,
     Seeked,
+    SetSleepTimer,
+    SleepTimerCancelled,
+    SleepTimerSet,
+    TimerRanOut,
     Undo,
 )
+from bedside_contracts.search import ChapterInfo
 from bedside_guard import clock
 
+from bedside_player.domain import sleep
 from bedside_player.domain.state import PlayerState
 
 
@@ -80,12 +90,50 @@ def check_report_basis(state: PlayerState, device: str, basis_seq: int) -> None:
         )
 
 
+def set_sleep_timer(
+    state: PlayerState, command: SetSleepTimer, book_end_ms: int | None, chapters: Sequence[ChapterInfo]
+) -> SleepTimerSet:
+    """Fix the stop as a book time now, from where the book is when the timer is set."""
+    if command.after == "chapter_end":
+        found = sleep.chapter_end_stop(chapters, state.position_ms, book_end_ms)
+        if found is None:
+            raise Invalid("this book has no chapter end to stop at; set the timer in minutes")
+        stop = found
+    else:
+        stop = sleep.minutes_stop(state.position_ms, command.after, book_end_ms)
+    if stop <= state.position_ms:
+        raise Invalid("the book is at its end: there is nothing left for a sleep timer to stop")
+    return SleepTimerSet(device=command.device, after=command.after, stop_at_ms=stop)
+
+
+def timer_ran_out(state: PlayerState, command: TimerRanOut, book_end_ms: int | None) -> list[PlayerEvent]:
+    """The pause, once: a second device reporting the same run-out changes nothing."""
+    if state.sleep_timer is None:
+        return []
+    check_position(command.position_ms, book_end_ms)
+    check_basis(state, command.basis_seq)
+    paused = sleep.paused_at(command.position_ms, state.sleep_timer.stop_at_ms)
+    return [
+        FellAsleep(
+            device=command.device,
+            paused_at_ms=paused,
+            asleep_at_ms=sleep.asleep_at(state.last_touch_ms, paused),
+            basis_seq=command.basis_seq,
+        )
+    ]
+
+
 def decide(
-    state: PlayerState, command: PlayerCommand, *, book_end_ms: int | None = None
+    state: PlayerState,
+    command: PlayerCommand,
+    *,
+    book_end_ms: int | None = None,
+    chapters: Sequence[ChapterInfo] = (),
 ) -> list[PlayerEvent]:
     """The events ``command`` makes from ``state`` (none when it changes nothing).
 
-    ``book_end_ms`` is the book's length, where known, for positions past the end.
+    ``book_end_ms`` is the book's length, where known, for positions past the end;
+    ``chapters`` are the book's, for a timer that stops at the end of one.
     Raises ``Stale`` or ``Invalid``.
     """
     match command:
@@ -141,4 +189,10 @@ def decide(
             if command.device in state.devices:
                 return []
             return [DeviceJoined(device=command.device, device_clock=command.device_clock)]
+        case SetSleepTimer():
+            return [set_sleep_timer(state, command, book_end_ms, chapters)]
+        case CancelSleepTimer():
+            return [SleepTimerCancelled(device=command.device)] if state.sleep_timer else []
+        case TimerRanOut():
+            return timer_ran_out(state, command, book_end_ms)
     raise AssertionError(f"unhandled command {command!r}")

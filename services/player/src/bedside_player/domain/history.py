@@ -9,7 +9,15 @@ at any page size. The stream sequence is unique, so it is the stable tie-break.
 from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 
-from bedside_contracts.player import MOVE_KINDS, EventKind, HistoryEntry, Located, LocateRequest, PlayerEvent
+from bedside_contracts.player import (
+    MOVE_KINDS,
+    EventKind,
+    FellAsleep,
+    HistoryEntry,
+    Located,
+    LocateRequest,
+    PlayerEvent,
+)
 from bedside_contracts.search import ChapterInfo
 
 from bedside_player.domain.state import PlayerState, evolve
@@ -49,6 +57,7 @@ def entries(
                 chapter=chapter_at(chapters, state.position_ms),
                 device=device,
                 cause=cause,
+                asleep_at_ms=event.asleep_at_ms if isinstance(event, FellAsleep) else None,
             )
         )
     return out

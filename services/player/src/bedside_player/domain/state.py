@@ -7,7 +7,9 @@ event applied, so the stream, never a device's clock, orders everything.
 from dataclasses import dataclass, replace
 
 from bedside_contracts.player import (
+    Asleep,
     DeviceJoined,
+    FellAsleep,
     ListCancelled,
     ListenerState,
     ListOffered,
@@ -16,6 +18,9 @@ from bedside_contracts.player import (
     PositionReported,
     RowPressed,
     Seeked,
+    SleepTimer,
+    SleepTimerCancelled,
+    SleepTimerSet,
 )
 from bedside_guard import Candidate
 
@@ -38,6 +43,10 @@ class PlayerState:
     list_turn_id: str | None = None
     devices: tuple[str, ...] = ()
     events: int = 0
+    sleep_timer: SleepTimer | None = None
+    asleep: Asleep | None = None
+    last_touch_ms: int = 0
+    """Where the book was at the newest touch, request or joining device: when someone was awake."""
 
     def public(self) -> ListenerState:
         return ListenerState(
@@ -50,6 +59,8 @@ class PlayerState:
             rows=[row.seen_from(self.position_ms) for row in self.rows],
             list_turn_id=self.list_turn_id,
             devices=list(self.devices),
+            sleep_timer=self.sleep_timer,
+            asleep=self.asleep,
         )
 
     def newest_news_for(self, device: str) -> int:
@@ -79,6 +90,21 @@ def _moved(state: PlayerState, seq: int, from_ms: int, to_ms: int) -> PlayerStat
     return replace(state, position_ms=to_ms, before_move_ms=from_ms, last_move_seq=seq)
 
 
+def _fell_asleep(state: PlayerState, seq: int, event: FellAsleep) -> PlayerState:
+    asleep = Asleep(
+        paused_at_ms=event.paused_at_ms, asleep_at_ms=event.asleep_at_ms, seq=seq, device=event.device
+    )
+    # the pause is the listener's last word on where the book is: reports from before it are stale
+    return replace(
+        state,
+        position_ms=event.paused_at_ms,
+        playing=False,
+        last_move_seq=seq,
+        sleep_timer=None,
+        asleep=asleep,
+    )
+
+
 def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
     """The state after ``event``, which the stream stored at ``seq``.
 
@@ -93,19 +119,32 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
         case PositionReported():
             return _reported(state, seq, event)
         case Seeked():
-            return _moved(state, seq, event.from_ms, event.position_ms)
+            seeked = _moved(state, seq, event.from_ms, event.position_ms)
+            return replace(seeked, last_touch_ms=event.position_ms)
         case Moved():
-            moved = _moved(state, seq, event.from_ms, event.to_ms)
+            moved = replace(_moved(state, seq, event.from_ms, event.to_ms), last_touch_ms=event.to_ms)
             # a goto ends the turn that made it; an older list on the screen is obsolete
             return replace(moved, rows=(), list_turn_id=None) if event.cause == "goto" else moved
         case ListOffered():
-            return replace(state, rows=tuple(event.rows), list_turn_id=event.turn_id)
+            return replace(
+                state, rows=tuple(event.rows), list_turn_id=event.turn_id, last_touch_ms=state.position_ms
+            )
         case RowPressed():
-            return replace(_moved(state, seq, event.from_ms, event.to_ms), rows=(), list_turn_id=None)
+            moved = _moved(state, seq, event.from_ms, event.to_ms)
+            return replace(moved, rows=(), list_turn_id=None, last_touch_ms=event.to_ms)
         case ListCancelled():
-            return replace(state, rows=(), list_turn_id=None)
+            return replace(state, rows=(), list_turn_id=None, last_touch_ms=state.position_ms)
         case DeviceJoined():
             if event.device in state.devices:
                 return state
-            return replace(state, devices=(*state.devices, event.device))
+            return replace(state, devices=(*state.devices, event.device), last_touch_ms=state.position_ms)
+        case SleepTimerSet():
+            timer = SleepTimer(
+                after=event.after, stop_at_ms=event.stop_at_ms, set_seq=seq, device=event.device
+            )
+            return replace(state, sleep_timer=timer, last_touch_ms=state.position_ms)
+        case SleepTimerCancelled():
+            return replace(state, sleep_timer=None, last_touch_ms=state.position_ms)
+        case FellAsleep():
+            return _fell_asleep(state, seq, event)
     raise AssertionError(f"unhandled event {event!r}")

@@ -46,7 +46,7 @@
     playing: false, anchorPos: 0, anchorAt: performance.now(),
     inflight: 0, deferred: null,
     scrubbing: false, lastReportAt: 0,
-    sleep: { mode: "off", endsAt: 0, fading: false },
+    sleep: { mode: "off", endsAt: 0, stopAt: null, fading: false },
     historyBefore: null,
   };
 
@@ -517,9 +517,10 @@
   const KIND = {
     reported: "listening", seeked: "you moved", moved: "moved by a question", goto: "moved by a question",
     pressed: "chosen from the list", undo: "back to where you were",
+    fellasleep: "paused by the sleep timer",
   };
   // Entries that are not places the listener was (a list shown, a device joining) stay out.
-  const NOT_A_PLACE = new Set(["listed", "cancelled", "joined"]);
+  const NOT_A_PLACE = new Set(["listed", "cancelled", "joined", "timer_set", "timer_cancelled"]);
 
   function kindLabel(entry) {
     const kind = String(entry.kind || "").replace(/[^a-z]/gi, "").toLowerCase();
@@ -734,6 +735,8 @@
     cancelFade();
     S.sleep.mode = mode;
     S.sleep.endsAt = /^\d+$/.test(mode) ? Date.now() + Number(mode) * MINUTE_MS : 0;
+    // Fixed now, as a book time: once the position crosses the boundary it must not move on.
+    S.sleep.stopAt = mode === "chapter" ? chapterEnd() : null;
     for (const b of document.querySelectorAll("[data-sleep]")) {
       b.setAttribute("aria-pressed", String(b.dataset.sleep === mode));
     }
@@ -752,7 +755,7 @@
   function sleepRemaining() {
     const mode = S.sleep.mode;
     if (mode === "off") return null;
-    if (mode === "chapter") return S.playing ? chapterEnd() - position() : null; // book time
+    if (mode === "chapter") return S.playing ? S.sleep.stopAt - position() : null; // book time
 
     return S.sleep.endsAt - Date.now();
   }
@@ -768,7 +771,7 @@
       if (el.sleepLeft.textContent !== text) el.sleepLeft.textContent = text;
     }
     if (left == null || !S.playing) return;
-    if (left <= 0) sleepNow(S.sleep.mode === "chapter" ? chapterEnd() : null);
+    if (left <= 0) sleepNow(S.sleep.mode === "chapter" ? S.sleep.stopAt : null);
     else if (left <= FADE_MS) fadeTo(left / FADE_MS);
   }
 

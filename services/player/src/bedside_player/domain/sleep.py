@@ -1,0 +1,42 @@
+"""Bedtime rules: where a sleep timer stops the book, and when the listener stopped hearing.
+
+Both are book times, fixed from the stream, so every device and every replay agrees. A
+chapter-end stop is the next chapter's start: at the line, so that chapter stays unheard.
+"""
+
+from collections.abc import Sequence
+
+from bedside_contracts.search import ChapterInfo
+
+MINUTE_MS = 60_000
+
+
+def minutes_stop(position_ms: int, minutes: int, book_end_ms: int | None) -> int:
+    """``minutes`` of listening from ``position_ms`` at normal speed, never past the end."""
+    stop = position_ms + minutes * MINUTE_MS
+    return stop if book_end_ms is None else min(stop, book_end_ms)
+
+
+def chapter_end_stop(
+    chapters: Sequence[ChapterInfo], position_ms: int, book_end_ms: int | None
+) -> int | None:
+    """The end of the chapter holding ``position_ms``: the next chapter's start.
+
+    In the last chapter (or a book without chapters) it is the end of the book; None
+    when that is not known.
+    """
+    later = [chapter.start_ms for chapter in chapters if chapter.start_ms > position_ms]
+    if later:
+        return min(later)
+    ends = [chapter.end_ms for chapter in chapters if chapter.end_ms > position_ms]
+    return max(ends) if ends else book_end_ms
+
+
+def paused_at(position_ms: int, stop_at_ms: int) -> int:
+    """Where the book pauses: a device that overshot the stop is put back on it."""
+    return min(position_ms, stop_at_ms)
+
+
+def asleep_at(last_touch_ms: int, paused_at_ms: int) -> int:
+    """The estimate of when hearing stopped: the last touch or request before the pause."""
+    return min(last_touch_ms, paused_at_ms)

@@ -1,0 +1,183 @@
+"""Bedtime in the player's rules without I/O: the sleep timer, the pause, the asleep estimate."""
+
+import pytest
+from bedside_contracts.player import (
+    CancelSleepTimer,
+    JoinDevice,
+    PlayerCommand,
+    Report,
+    Seek,
+    SetSleepTimer,
+    TimerRanOut,
+)
+from bedside_contracts.search import ChapterInfo
+from bedside_player.domain.decide import Invalid, Stale, decide
+from bedside_player.domain.state import PlayerState, evolve
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+BOOK_END = 3_600_000
+CHAPTERS = [
+    ChapterInfo(n=1, title="One", start_ms=0, end_ms=900_000),
+    ChapterInfo(n=2, title="Two", start_ms=900_000, end_ms=2_000_000),
+    ChapterInfo(n=3, title="Three", start_ms=2_000_000, end_ms=BOOK_END),
+]
+
+
+def run(state: PlayerState, *commands: PlayerCommand) -> PlayerState:
+    for command in commands:
+        for event in decide(state, command, book_end_ms=BOOK_END, chapters=CHAPTERS):
+            state = evolve(state, event, state.seq + 1)
+    return state
+
+
+def at(position_ms: int) -> PlayerState:
+    return run(
+        PlayerState(listener="ann", book="b1"),
+        Report(device="phone", position_ms=position_ms, playing=True, basis_seq=0),
+    )
+
+
+def test_minutes_are_fixed_as_a_book_time_when_the_timer_is_set() -> None:
+    state = run(at(60_000), SetSleepTimer(device="tablet", after=15))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 60_000 + 15 * 60_000
+    assert state.sleep_timer.after == 15
+    assert state.sleep_timer.device == "tablet"
+    assert state.public().sleep_timer == state.sleep_timer
+
+
+def test_chapter_end_is_the_next_chapters_start_and_stays_fixed_past_it() -> None:
+    state = run(at(890_000), SetSleepTimer(device="phone", after="chapter_end"))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 900_000
+    # playing on across the boundary does not move the stop to the next chapter's end
+    state = run(state, Report(device="phone", position_ms=905_000, playing=True, basis_seq=state.seq))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 900_000
+
+
+def test_a_device_that_overshot_the_stop_pauses_on_it() -> None:
+    state = run(at(890_000), SetSleepTimer(device="phone", after="chapter_end"))
+    state = run(state, TimerRanOut(device="phone", position_ms=900_700, basis_seq=state.seq))
+    assert state.asleep is not None
+    assert state.asleep.paused_at_ms == 900_000
+    assert state.position_ms == 900_000
+    assert not state.playing
+    assert state.sleep_timer is None
+
+
+def test_the_last_chapter_ends_at_its_own_end() -> None:
+    state = run(at(3_000_000), SetSleepTimer(device="phone", after="chapter_end"))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == BOOK_END
+
+
+def test_minutes_never_reach_past_the_end_and_a_timer_at_the_end_is_refused() -> None:
+    state = run(at(BOOK_END - 60_000), SetSleepTimer(device="phone", after=30))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == BOOK_END
+    with pytest.raises(Invalid):
+        decide(at(BOOK_END), SetSleepTimer(device="phone", after=5), book_end_ms=BOOK_END)
+
+
+def test_a_book_without_chapters_stops_at_its_end_and_one_of_unknown_length_is_refused() -> None:
+    state = at(60_000)
+    [event] = decide(state, SetSleepTimer(device="phone", after="chapter_end"), book_end_ms=BOOK_END)
+    assert getattr(event, "stop_at_ms", None) == BOOK_END
+    with pytest.raises(Invalid):
+        decide(state, SetSleepTimer(device="phone", after="chapter_end"))
+
+
+def test_a_timer_is_minutes_or_the_chapter_end_and_nothing_else() -> None:
+    for after in (0, 601, "chapter", None):
+        with pytest.raises(ValidationError):
+            SetSleepTimer.model_validate({"device": "phone", "after": after})
+
+
+def test_any_device_cancels_and_a_cancel_with_no_timer_changes_nothing() -> None:
+    state = run(at(60_000), SetSleepTimer(device="phone", after=10))
+    state = run(state, CancelSleepTimer(device="speaker"))
+    assert state.sleep_timer is None
+    assert decide(state, CancelSleepTimer(device="speaker")) == []
+
+
+def test_the_run_out_is_one_pause_however_many_devices_report_it() -> None:
+    state = run(at(60_000), SetSleepTimer(device="phone", after=10))
+    basis = state.seq
+    state = run(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=basis))
+    assert decide(state, TimerRanOut(device="tablet", position_ms=660_000, basis_seq=basis)) == []
+    assert state.asleep is not None
+    assert state.asleep.device == "phone"
+
+
+def test_a_run_out_from_before_a_move_is_stale() -> None:
+    state = run(at(60_000), SetSleepTimer(device="phone", after=10))
+    basis = state.seq
+    state = run(state, Seek(device="tablet", position_ms=30_000, basis_seq=state.seq))
+    with pytest.raises(Stale):
+        decide(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=basis))
+
+
+def test_a_report_made_before_the_pause_cannot_start_the_book_again() -> None:
+    state = run(at(60_000), SetSleepTimer(device="phone", after=10))
+    basis = state.seq
+    state = run(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=basis))
+    with pytest.raises(Stale):
+        decide(state, Report(device="speaker", position_ms=661_000, playing=True, basis_seq=basis))
+
+
+def test_asleep_is_estimated_at_the_last_touch_before_the_pause() -> None:
+    state = run(at(60_000), SetSleepTimer(device="phone", after=30))
+    state = run(state, Seek(device="phone", position_ms=120_000, basis_seq=state.seq))
+    for position in (300_000, 600_000, 900_000):  # passive progress is not a sign of being awake
+        state = run(state, Report(device="phone", position_ms=position, playing=True, basis_seq=state.seq))
+    state = run(state, TimerRanOut(device="phone", position_ms=1_860_000, basis_seq=state.seq))
+    assert state.asleep is not None
+    assert state.asleep.asleep_at_ms == 120_000
+    assert state.asleep.paused_at_ms == 1_860_000
+
+
+def test_with_no_touch_after_setting_it_the_listener_was_awake_when_the_timer_was_set() -> None:
+    state = run(at(200_000), SetSleepTimer(device="phone", after=5))
+    state = run(state, TimerRanOut(device="phone", position_ms=500_000, basis_seq=state.seq))
+    assert state.asleep is not None
+    assert state.asleep.asleep_at_ms == 200_000
+
+
+def test_a_device_joining_counts_as_someone_awake() -> None:
+    state = run(at(200_000), SetSleepTimer(device="phone", after=20))
+    state = run(state, Report(device="phone", position_ms=400_000, playing=True, basis_seq=state.seq))
+    state = run(state, JoinDevice(device="tablet"))
+    state = run(state, TimerRanOut(device="phone", position_ms=1_400_000, basis_seq=state.seq))
+    assert state.asleep is not None
+    assert state.asleep.asleep_at_ms == 400_000
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    start=st.integers(0, BOOK_END - 1),
+    minutes=st.integers(1, 120),
+    overshoot=st.integers(-60_000, 60_000),
+    chapter_end=st.booleans(),
+)
+def test_the_pause_never_lands_past_the_stop_nor_the_estimate_past_the_pause(
+    start: int, minutes: int, overshoot: int, chapter_end: bool
+) -> None:
+    command = (
+        SetSleepTimer(device="phone", after="chapter_end")
+        if chapter_end
+        else SetSleepTimer(device="phone", after=minutes)
+    )
+    state = run(at(start), command)
+    assert state.sleep_timer is not None
+    stop = state.sleep_timer.stop_at_ms
+    assert start < stop <= BOOK_END
+    if chapter_end:
+        assert stop in {c.start_ms for c in CHAPTERS} | {BOOK_END}
+    position = min(max(0, stop + overshoot), BOOK_END)
+    state = run(state, TimerRanOut(device="phone", position_ms=position, basis_seq=state.seq))
+    assert state.asleep is not None
+    assert state.asleep.paused_at_ms <= stop
+    assert state.asleep.asleep_at_ms <= state.asleep.paused_at_ms
