@@ -238,7 +238,7 @@ async def test_recall_says_when_something_has_not_come_up(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     model = script(rig, [Use("recall", {"question": "Mortimer Sleet debt"})], [Say("Not yet.")])
     reply = await rig.ask(listener, "who is Mortimer Sleet?")
-    assert model.last_tool_results()[0].startswith("Nothing they have heard so far")
+    assert model.last_tool_results()[0].startswith("Mortimer Sleet: not in anything they have heard")
     assert reply.outcome == "not_yet"
     assert_clean(rig, model, HERE, "who is Mortimer Sleet?", "Mortimer Sleet debt")
 

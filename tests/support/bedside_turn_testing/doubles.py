@@ -35,7 +35,7 @@ from bedside_contracts.search import (
     Resolved,
     Target,
 )
-from bedside_guard import Candidate, Passage, heard_text
+from bedside_guard import Candidate, Passage, asks_what_comes_later, heard_text, unheard_names
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.errors import NotFound
@@ -107,6 +107,10 @@ class SearchDouble:
     async def recall(self, request: Recall) -> Recalled:
         self.requests.append(request)
         book = self.book(request.book)
+        unheard = unheard_names(request.question, book.served.names, request.here_ms)
+        later = asks_what_comes_later(request.question)
+        if unheard or later:  # the guard's rules, as search applies them
+            return Recalled(come_up=False, places=[], hits=[], unheard_names=unheard, asks_later=later)
         scored = [(overlap(request.question, heard_text(p, request.here_ms)), p) for p in book.passages]
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], -s[1].start_ms))[: request.limit]
         return Recalled(

@@ -50,6 +50,10 @@ class Recalled(Contract):
     come_up: bool
     places: list[Candidate]
     hits: list[Hit]
+    unheard_names: list[str] = Field(default_factory=list)
+    """Names in the question not heard yet (the listener's own words, nothing of what is ahead)."""
+    asks_later: bool = False
+    """The question asks what happens further on: answered only from what was heard."""
 
 
 class Target(Contract):

@@ -23,7 +23,7 @@ from bedside_contracts.search import (
     Resolved,
 )
 from bedside_embedding import Embedder
-from bedside_guard import Candidate, Passage, heard_text
+from bedside_guard import Candidate, Passage, asks_what_comes_later, heard_text, unheard_names
 from bedside_runtime.errors import NotFound
 
 from bedside_search import places
@@ -130,6 +130,10 @@ class SearchEngine:
     async def recall(self, request: Recall) -> Recalled:
         """Only what is behind the line, bounded in the engine; heard words only."""
         book = self.book(request.book)
+        unheard = unheard_names(request.question, book.names, request.here_ms)
+        later = asks_what_comes_later(request.question)
+        if unheard or later:  # whatever the cosine says: the book knows it has not been heard
+            return Recalled(come_up=False, places=[], hits=[], unheard_names=unheard, asks_later=later)
         vector = self.embedder.embed_query(request.question)
         dense, sparse = await self.rankings(book, vector, request.question, request.here_ms)
         ranked = fuse(dense, sparse, max(self.rule.pool, request.limit + 1), self.rule, book.chapter_of)
