@@ -1,12 +1,17 @@
 """The book's names and the line: a name first heard ahead has not come up, whatever else is said."""
 
 from bedside_guard import (
+    STOP_THERE,
+    CheckedAnswer,
     Cue,
     Passage,
     ahead_of,
     asks_what_comes_later,
     book_names,
+    check_answer,
+    sentences_of,
     unheard_names,
+    words_of,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -95,3 +100,37 @@ def test_questions_about_what_comes_later_are_known() -> None:
         "why did he never go back?",
     ):
         assert not asks_what_comes_later(question), question
+
+
+def test_an_answer_sentence_naming_someone_ahead_is_cut_and_replaced_once() -> None:
+    names = book_names(passages())
+    answer = "Ada lives by the harbour. Later she meets Tomas. They ride to Kettleby together. She has a dog."
+    checked = check_answer(answer, "who is Ada?", names, 30_000)
+    assert checked.cut == 2
+    assert checked.speech == f"Ada lives by the harbour. {STOP_THERE} She has a dog."
+
+
+def test_an_answer_restating_what_was_heard_is_kept_word_for_word() -> None:
+    names = book_names(passages())
+    answer = "Tomas met Ada by the wall!  He spoke of the storm."
+    assert check_answer(answer, "what happened?", names, 60_000) == CheckedAnswer(speech=answer, cut=0)
+
+
+def test_the_listeners_own_name_may_be_said_back() -> None:
+    names = book_names(passages())
+    checked = check_answer("Tomas hasn't come up yet in what you've heard.", "who is Tomas?", names, 0)
+    assert checked.cut == 0
+
+
+@given(
+    here_ms=st.integers(min_value=0, max_value=150_000),
+    picked=st.lists(st.sampled_from(BOOK), min_size=1, max_size=4),
+)
+def test_no_spoken_sentence_names_what_is_ahead(here_ms: int, picked: list[str]) -> None:
+    names = book_names(passages())
+    checked = check_answer(" ".join(picked), "tell me", names, here_ms)
+    for sentence in sentences_of(checked.speech):
+        assert all(
+            not ahead_of(names.first_ms[w], here_ms) for w in words_of(sentence) if w in names.first_ms
+        ), sentence
+    assert (checked.cut == 0) == (checked.speech == " ".join(picked))

@@ -56,6 +56,15 @@ class Recalled(Contract):
     """The question asks what happens further on: answered only from what was heard."""
 
 
+class CheckAnswer(Contract):
+    """An answer a turn is about to speak, to be checked against the line (reply: guard's CheckedAnswer)."""
+
+    book: Name
+    here_ms: Millis
+    question: str = Field(max_length=2_000)
+    answer: str = Field(max_length=20_000)
+
+
 class Target(Contract):
     """One place named for a goto: exactly one of a passage id, a chapter, a time, or an offset."""
 
