@@ -15,7 +15,7 @@ import pytest
 from bedside_contracts.search import FindPassage, Recall
 from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of, corpus_artifact
-from bedside_guard import Passage
+from bedside_guard import Passage, words_of
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from bedside_search_testing import chapters_of, leaks, small_passages, words
@@ -50,6 +50,7 @@ class Served:
             for shown in (place.line(), carried):
                 assert not leaks(shown, self.passages, here_ms), (here_ms, query, shown)
         assert all(hit.start_ms < here_ms for hit in recalled.hits)
+        assert set(recalled.unheard_names) <= set(words_of(query))  # only the asker's own words
 
 
 def served(tmp: str, book: str, passages: list[Passage], vectors_from: str | None = None) -> Iterator[Served]:
@@ -109,3 +110,21 @@ def test_no_line_on_black_beauty_leaks_what_is_ahead(black_beauty: Served, data:
 def query_strategy(book: Served) -> st.SearchStrategy[str]:
     book_words = st.lists(st.sampled_from(book.vocabulary), min_size=1, max_size=8).map(" ".join)
     return st.one_of(book_words, st.sampled_from(book.titles))
+
+
+def test_recall_says_a_name_first_heard_ahead_has_not_come_up(small: Served) -> None:
+    chapter_two = next(p.start_ms for p in small.passages if p.chapter == 2)
+    ask = small.loop.run_until_complete
+    before = ask(small.engine.recall(Recall(book=small.book, here_ms=chapter_two, question="who is Pepper?")))
+    assert (before.come_up, before.unheard_names, before.places) == (False, ["pepper"], [])
+    after = ask(small.engine.recall(Recall(book=small.book, here_ms=small.end_ms, question="who is Pepper?")))
+    assert after.come_up
+    assert after.unheard_names == []
+
+
+def test_recall_answers_what_comes_later_from_nothing_ahead(small: Served) -> None:
+    question = "what happens to Marigold in the end?"
+    later = small.loop.run_until_complete(
+        small.engine.recall(Recall(book=small.book, here_ms=small.end_ms // 2, question=question))
+    )
+    assert (later.come_up, later.asks_later, later.places) == (False, True, [])

@@ -115,7 +115,16 @@ async def test_a_position_sent_with_the_ask_is_used_without_asking_the_player(ri
 async def test_a_question_about_what_is_ahead_has_not_come_up(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "who is Mortimer Sleet?")
-    assert (reply.outcome, reply.speech) == ("not_yet", speech.NOT_YET)
+    assert (reply.outcome, reply.speech) == (
+        "not_yet",
+        "Mortimer Sleet hasn't come up yet in what you've heard.",
+    )
+
+
+async def test_a_question_about_what_happens_later_is_further_on(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "what happens to Tamsin in the end?")
+    assert (reply.outcome, reply.speech) == ("not_yet", speech.FURTHER_ON)
 
 
 async def test_what_did_i_miss_quotes_what_was_heard_last(rig: Rig) -> None:

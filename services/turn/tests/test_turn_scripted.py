@@ -9,9 +9,11 @@ import random
 from collections.abc import AsyncIterator
 
 import pytest
+from bedside_contracts import subjects
 from bedside_contracts.player import HistoryEntry
 from bedside_contracts.search import Target
-from bedside_guard import clock
+from bedside_contracts.turn import TurnCompleted
+from bedside_guard import STOP_THERE, clock
 from bedside_turn import rules
 from bedside_turn_testing.book import BOOK_ID
 from bedside_turn_testing.harness import Rig, start_rig
@@ -238,7 +240,7 @@ async def test_recall_says_when_something_has_not_come_up(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     model = script(rig, [Use("recall", {"question": "Mortimer Sleet debt"})], [Say("Not yet.")])
     reply = await rig.ask(listener, "who is Mortimer Sleet?")
-    assert model.last_tool_results()[0].startswith("Nothing they have heard so far")
+    assert model.last_tool_results()[0].startswith("Mortimer Sleet: not in anything they have heard")
     assert reply.outcome == "not_yet"
     assert_clean(rig, model, HERE, "who is Mortimer Sleet?", "Mortimer Sleet debt")
 
@@ -444,3 +446,28 @@ async def test_a_place_from_history_moved_to_is_named_by_id_and_chapter_only(rig
     assert model.last_tool_results() == ["Moved: the book now plays from passage id=102 in chapter 1."]
     assert_clean(rig, model, HERE, "take me back to the last time I was in chapter 1")
     assert "0:01:02" not in rig.sent_messages(model)  # where the book now is, printed nowhere
+
+
+async def test_a_model_answer_naming_someone_ahead_is_cut_before_it_is_spoken(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    spoiler = (
+        "Tamsin is the girl with the telescope. In time she finds the keeper, Ambrose Pell, in a tunnel."
+    )
+    script(rig, [Say(spoiler)])
+    reply = await rig.ask(listener, "who is Tamsin?")
+    assert reply.speech == f"Tamsin is the girl with the telescope. {STOP_THERE}"
+    js = rig.broker.connection.jetstream()
+    message = await js.get_last_msg(
+        subjects.TURNS_STREAM, subjects.TURN_COMPLETED.format(listener=listener, book=BOOK_ID)
+    )
+    assert message.data is not None
+    event = TurnCompleted.model_validate_json(message.data)
+    assert (event.turn_id, event.cut_sentences, event.speech) == (reply.turn_id, 1, reply.speech)
+
+
+async def test_a_model_answer_restating_what_was_heard_is_spoken_whole(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    faithful = "Tamsin came with a carpetbag and a telescope. Wren gave her barley soup."
+    script(rig, [Say(faithful)])
+    reply = await rig.ask(listener, "who is Tamsin?")
+    assert reply.speech == faithful

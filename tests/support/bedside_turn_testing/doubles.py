@@ -25,6 +25,7 @@ from bedside_contracts.search import (
     BookInfo,
     Catalog,
     CatalogRequest,
+    CheckAnswer,
     FindPassage,
     FoundPassages,
     Hit,
@@ -35,7 +36,15 @@ from bedside_contracts.search import (
     Resolved,
     Target,
 )
-from bedside_guard import Candidate, Passage, heard_text
+from bedside_guard import (
+    Candidate,
+    CheckedAnswer,
+    Passage,
+    asks_what_comes_later,
+    check_answer,
+    heard_text,
+    unheard_names,
+)
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.errors import NotFound
@@ -107,6 +116,10 @@ class SearchDouble:
     async def recall(self, request: Recall) -> Recalled:
         self.requests.append(request)
         book = self.book(request.book)
+        unheard = unheard_names(request.question, book.served.names, request.here_ms)
+        later = asks_what_comes_later(request.question)
+        if unheard or later:  # the guard's rules, as search applies them
+            return Recalled(come_up=False, places=[], hits=[], unheard_names=unheard, asks_later=later)
         scored = [(overlap(request.question, heard_text(p, request.here_ms)), p) for p in book.passages]
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], -s[1].start_ms))[: request.limit]
         return Recalled(
@@ -114,6 +127,11 @@ class SearchDouble:
             places=[Candidate.hit(p, request.here_ms) for _, p in best],
             hits=[Hit(passage_id=p.id, start_ms=p.start_ms, chapter=p.chapter, score=s) for s, p in best],
         )
+
+    async def check(self, request: CheckAnswer) -> CheckedAnswer:
+        self.requests.append(request)
+        book = self.book(request.book).served
+        return check_answer(request.answer, request.question, book.names, request.here_ms)
 
     async def resolve(self, request: Resolve) -> Resolved:
         self.requests.append(request)
@@ -126,6 +144,7 @@ class SearchDouble:
     async def register(self, broker: NatsBroker) -> None:
         await serve_requests(broker, subjects.SEARCH_FIND, "search", FindPassage, self.find)
         await serve_requests(broker, subjects.SEARCH_RECALL, "search", Recall, self.recall)
+        await serve_requests(broker, subjects.SEARCH_CHECK, "search", CheckAnswer, self.check)
         await serve_requests(broker, subjects.SEARCH_RESOLVE, "search", Resolve, self.resolve)
         await serve_requests(broker, subjects.SEARCH_CATALOG, "search", CatalogRequest, self.catalog)
 

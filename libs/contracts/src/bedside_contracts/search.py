@@ -50,6 +50,19 @@ class Recalled(Contract):
     come_up: bool
     places: list[Candidate]
     hits: list[Hit]
+    unheard_names: list[str] = Field(default_factory=list)
+    """Names in the question not heard yet (the listener's own words, nothing of what is ahead)."""
+    asks_later: bool = False
+    """The question asks what happens further on: answered only from what was heard."""
+
+
+class CheckAnswer(Contract):
+    """An answer a turn is about to speak, to be checked against the line (reply: guard's CheckedAnswer)."""
+
+    book: Name
+    here_ms: Millis
+    question: str = Field(max_length=2_000)
+    answer: str = Field(max_length=20_000)
 
 
 class Target(Contract):

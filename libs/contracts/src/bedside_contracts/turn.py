@@ -214,4 +214,5 @@ class TurnCompleted(Contract):
     steps: list[Step]
     mode: str = Field(description='the model id, or "keyless"')
     preview: bool = False
+    cut_sentences: int = Field(default=0, ge=0, description="sentences the answer check cut before speaking")
     total_ms: float = Field(ge=0)

@@ -1,18 +1,38 @@
 """The spoiler guard: one line between what a listener has heard and what is ahead."""
 
 from bedside_guard.line import ahead_of, clock
+from bedside_guard.names import (
+    STOP_THERE,
+    BookNames,
+    CheckedAnswer,
+    asks_what_comes_later,
+    book_names,
+    check_answer,
+    sentences_of,
+    unheard_names,
+    words_of,
+)
 from bedside_guard.passage import Cue, Passage, heard_text
 from bedside_guard.shapes import MAX_ROWS, NOT_TOLD, Candidate, distinct_rows, excerpt
 
 __all__ = [
     "MAX_ROWS",
     "NOT_TOLD",
+    "STOP_THERE",
+    "BookNames",
     "Candidate",
+    "CheckedAnswer",
     "Cue",
     "Passage",
     "ahead_of",
+    "asks_what_comes_later",
+    "book_names",
+    "check_answer",
     "clock",
     "distinct_rows",
     "excerpt",
     "heard_text",
+    "sentences_of",
+    "unheard_names",
+    "words_of",
 ]

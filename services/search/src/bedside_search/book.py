@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 from bedside_contracts.ingest import EMBEDDING_DIMENSIONS, BookArtifact
 from bedside_contracts.search import BookInfo
-from bedside_guard import Passage
+from bedside_guard import BookNames, Passage, book_names
 from bedside_runtime.errors import InvalidRequest
 
 from bedside_search.book_part import Part, in_part
@@ -27,6 +27,8 @@ class ServedBook:
     """Each passage id's chapter number (fusion nudges passages of a matching chapter)."""
     _starts: list[int] = field(init=False, repr=False, compare=False)
     _parts: dict[Part, frozenset[int]] = field(init=False, repr=False, compare=False)
+    names: BookNames = field(init=False, repr=False, compare=False)
+    """The book's names and where each first occurs, for recall and the answer check."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {p.id: p for p in self.passages})
@@ -38,6 +40,7 @@ class ServedBook:
             for part in Part
         }
         object.__setattr__(self, "_parts", parts)
+        object.__setattr__(self, "names", book_names(self.passages))
 
     @classmethod
     def of(cls, info: BookInfo, passages: list[Passage], collection: str) -> "ServedBook":

@@ -14,6 +14,7 @@ from bedside_contracts.ingest import BookArtifact, BookReady
 from bedside_contracts.search import (
     Catalog,
     CatalogRequest,
+    CheckAnswer,
     FindPassage,
     FoundPassages,
     Hit,
@@ -23,7 +24,15 @@ from bedside_contracts.search import (
     Resolved,
 )
 from bedside_embedding import Embedder
-from bedside_guard import Candidate, Passage, heard_text
+from bedside_guard import (
+    Candidate,
+    CheckedAnswer,
+    Passage,
+    asks_what_comes_later,
+    check_answer,
+    heard_text,
+    unheard_names,
+)
 from bedside_runtime.errors import NotFound
 
 from bedside_search import places
@@ -130,6 +139,10 @@ class SearchEngine:
     async def recall(self, request: Recall) -> Recalled:
         """Only what is behind the line, bounded in the engine; heard words only."""
         book = self.book(request.book)
+        unheard = unheard_names(request.question, book.names, request.here_ms)
+        later = asks_what_comes_later(request.question)
+        if unheard or later:  # whatever the cosine says: the book knows it has not been heard
+            return Recalled(come_up=False, places=[], hits=[], unheard_names=unheard, asks_later=later)
         vector = self.embedder.embed_query(request.question)
         dense, sparse = await self.rankings(book, vector, request.question, request.here_ms)
         ranked = fuse(dense, sparse, max(self.rule.pool, request.limit + 1), self.rule, book.chapter_of)
@@ -158,6 +171,11 @@ class SearchEngine:
     def resolve(self, request: Resolve) -> Resolved:
         book = self.book(request.book)
         return Resolved(resolutions=places.resolve(book, request.here_ms, request.targets))
+
+    def check(self, request: CheckAnswer) -> CheckedAnswer:
+        """An answer with what names the unheard cut (the guard's rule, on this book's names)."""
+        book = self.book(request.book)
+        return check_answer(request.answer, request.question, book.names, request.here_ms)
 
     def catalog(self, request: CatalogRequest) -> Catalog:
         if request.book is not None:

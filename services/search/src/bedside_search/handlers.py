@@ -4,11 +4,13 @@ from bedside_contracts import subjects
 from bedside_contracts.search import (
     Catalog,
     CatalogRequest,
+    CheckAnswer,
     FindPassage,
     Recall,
     Resolve,
     Resolved,
 )
+from bedside_guard import CheckedAnswer
 from bedside_runtime.bus import serve_requests
 from faststream.nats import NatsBroker
 
@@ -24,7 +26,11 @@ async def serve_search(broker: NatsBroker, engine: SearchEngine) -> None:
     async def catalog(request: CatalogRequest) -> Catalog:
         return engine.catalog(request)
 
+    async def check(request: CheckAnswer) -> CheckedAnswer:
+        return engine.check(request)
+
     await serve_requests(broker, subjects.SEARCH_FIND, SERVICE, FindPassage, engine.find)
     await serve_requests(broker, subjects.SEARCH_RECALL, SERVICE, Recall, engine.recall)
     await serve_requests(broker, subjects.SEARCH_RESOLVE, SERVICE, Resolve, resolve)
     await serve_requests(broker, subjects.SEARCH_CATALOG, SERVICE, CatalogRequest, catalog)
+    await serve_requests(broker, subjects.SEARCH_CHECK, SERVICE, CheckAnswer, check)

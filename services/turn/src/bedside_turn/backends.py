@@ -17,6 +17,7 @@ from bedside_contracts.player import (
 from bedside_contracts.search import (
     Catalog,
     CatalogRequest,
+    CheckAnswer,
     FindPassage,
     FoundPassages,
     Recall,
@@ -24,6 +25,7 @@ from bedside_contracts.search import (
     Resolve,
     Resolved,
 )
+from bedside_guard import CheckedAnswer
 from bedside_runtime.bus import call
 from faststream.nats import NatsBroker
 from pydantic import BaseModel
@@ -34,6 +36,7 @@ R = TypeVar("R", bound=BaseModel)
 class Backends(Protocol):
     async def find(self, request: FindPassage) -> FoundPassages: ...
     async def recall(self, request: Recall) -> Recalled: ...
+    async def check(self, request: CheckAnswer) -> CheckedAnswer: ...
     async def resolve(self, request: Resolve) -> Resolved: ...
     async def catalog(self, request: CatalogRequest) -> Catalog: ...
     async def state(self, request: StateRequest) -> ListenerState: ...
@@ -57,6 +60,9 @@ class BusBackends:
 
     async def recall(self, request: Recall) -> Recalled:
         return await self._call(subjects.SEARCH_RECALL, request, Recalled)
+
+    async def check(self, request: CheckAnswer) -> CheckedAnswer:
+        return await self._call(subjects.SEARCH_CHECK, request, CheckedAnswer)
 
     async def resolve(self, request: Resolve) -> Resolved:
         return await self._call(subjects.SEARCH_RESOLVE, request, Resolved)

@@ -33,7 +33,7 @@ async def run_keyless(
             else:
                 await tools.run("recall", {"question": question})
             if not tools.recalled:
-                return speech.NOT_YET
+                return speech.not_yet(tools.unheard_names, tools.asks_later)
             return speech.quoting(tools.recalled[0], question, just_before=recent)
         case intents.Undo():
             record = await tools.undo()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.player import StateRequest
-from bedside_contracts.search import Resolve, Target
+from bedside_contracts.search import CheckAnswer, Resolve, Target
 from bedside_contracts.turn import Ask, Conversation, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Passage
 from bedside_runtime.errors import CallFailed
@@ -60,6 +60,9 @@ class TurnService:
             with turn.step("history"):
                 earlier = await self._history(ask, here_ms, (await stored)[0])
         said, mode, failed = await self._run(tools, ask.utterance, intent, earlier)
+        with turn.step("check"):
+            said, cut, unchecked = await self._checked(ask, here_ms, turn.turn_id, said)
+        failed = failed or unchecked
         outcome = turn.outcome()
         if failed and outcome == "unsure":
             outcome = "failed"
@@ -72,8 +75,25 @@ class TurnService:
             preview=tools.preview,
         )
         with turn.step("record"):
-            await self._record(ask, turn, reply, here_ms, started)
+            await self._record(ask, turn, reply, here_ms, started, cut=cut)
         return reply
+
+    async def _checked(self, ask: Ask, here_ms: int, turn_id: str, said: str) -> tuple[str, int, bool]:
+        """The answer as it may be spoken, the sentences cut, and whether the check failed.
+
+        Every answer passes the guard's answer check, model and keyless alike. If it cannot be
+        checked it is not spoken: an unchecked answer could carry what the model remembers.
+        """
+        try:
+            checked = await self.backends.check(
+                CheckAnswer(book=ask.book, here_ms=here_ms, question=ask.utterance, answer=said)
+            )
+        except CallFailed as error:
+            log.warning("the answer could not be checked", error=str(error), turn_id=turn_id)
+            return speech.TROUBLE, 0, True
+        if checked.cut:
+            log.info("answer cut before speaking", turn_id=turn_id, sentences=checked.cut)  # never the words
+        return checked.speech, checked.cut, False
 
     @property
     def mode(self) -> str:
@@ -130,7 +150,9 @@ class TurnService:
                 passages = {}
         return [history.guard_again(e, here_ms, passages) for e in exchanges]
 
-    async def _record(self, ask: Ask, turn: Turn, reply: TurnReply, here_ms: int, started: float) -> None:
+    async def _record(
+        self, ask: Ask, turn: Turn, reply: TurnReply, here_ms: int, started: float, *, cut: int
+    ) -> None:
         exchange = Exchange(
             turn_id=turn.turn_id,
             utterance=ask.utterance,
@@ -151,6 +173,7 @@ class TurnService:
             steps=turn.steps,
             mode=reply.mode,
             preview=reply.preview,
+            cut_sentences=cut,
             total_ms=round((time.perf_counter() - started) * 1000, 3),
         )
         try:

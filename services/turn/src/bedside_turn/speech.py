@@ -13,6 +13,16 @@ NO_MODEL = "I can't reach my language model just now, so here is the simple answ
 CANNOT_HELP = "I can take you to a moment in the book, or answer about what you've already heard."
 NOT_FOUND = "I couldn't find that moment in the book. Could you describe it another way?"
 NOT_YET = "That hasn't come up yet in what you've heard."
+FURTHER_ON = "That's further on than you've got, so I'll leave it for the book to tell you."
+
+
+def not_yet(unheard_names: list[str], asks_later: bool) -> str:
+    """The keyless reply when nothing heard answers: the listener's own name back, nothing more."""
+    if unheard_names:
+        return f"{' '.join(name.title() for name in unheard_names)} hasn't come up yet in what you've heard."
+    return FURTHER_ON if asks_later else NOT_YET
+
+
 NO_OTHER = "I don't have another place for that. Could you describe the moment again?"
 TROUBLE = "Something went wrong on my side; please ask me again in a moment."
 NO_EARLIER = "I can't find a time like that in what you've listened to."

@@ -38,6 +38,18 @@ RECENT_OFFSETS_MS = (1, 30_000, 60_000)
 
 NO_MATCH = "No passage matched that. Tell them you could not find the moment."
 NOT_YET = "Nothing they have heard so far bears on this: it has not come up yet."
+ASKS_LATER = (
+    "This asks about what happens further on than they have got. Answer only from what they"
+    " have heard, or tell them it is further on; say nothing, not even yes or no, about what is ahead."
+)
+
+
+def not_yet_line(unheard_names: list[str], asks_later: bool) -> str:
+    """What the model reads when recall found nothing heard; it repeats only the listener's words."""
+    if unheard_names:
+        named = " ".join(name.title() for name in unheard_names)
+        return f"{named}: not in anything they have heard so far; it has not come up yet."
+    return ASKS_LATER if asks_later else NOT_YET
 
 
 @dataclass
@@ -53,6 +65,9 @@ class ToolBox:
     hits: list[Hit] = field(default_factory=list)
     """The newest find_passage hits with their scores, for the keyless router (never the model)."""
     recalled: list[Candidate] = field(default_factory=list)
+    unheard_names: list[str] = field(default_factory=list)
+    """Names of the last recall's question that have not come up (the listener's own words)."""
+    asks_later: bool = False
     """The heard places the newest recall read, best first, for the keyless router's answer."""
     last_offer: OfferOutcome | None = None
 
@@ -126,7 +141,9 @@ class ToolBox:
         self.turn.note_recall(came_up)
         if not came_up:
             self.recalled = []
-            return [NOT_YET], []
+            self.unheard_names = list(recalled.unheard_names)
+            self.asks_later = recalled.asks_later
+            return [not_yet_line(recalled.unheard_names, recalled.asks_later)], []
         self.recalled = list(recalled.places)
         return shown_lines(recalled.places)
 

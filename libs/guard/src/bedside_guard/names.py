@@ -1,0 +1,171 @@
+"""The book's own names, and when each was first heard: what a question or an answer may name.
+
+A name (a person, a place, a title word) is a word the book writes with a capital inside a
+sentence and almost never in lower case. Where it first occurs is a place in book time like
+any other, so ``ahead_of`` alone decides whether it has been heard. Pure: search computes the
+table once per book, the rules below only read it.
+"""
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from pydantic import BaseModel, ConfigDict
+
+from bedside_guard.line import ahead_of
+from bedside_guard.passage import Passage
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z]+(?:['\u2019][A-Za-z]+)?|[.!?;:\"\u201c\u201d]")
+_SENTENCE_OPENERS = frozenset('.!?;:"\u201c\u201d')
+LOWER_SHARE = 0.1
+"""A word written in lower case more often than this is a word, not a name ("Ginger" is a
+name in Black Beauty, "Lady" at a sentence start is not)."""
+MIN_NAMED = 1
+"""A name said once inside a sentence is still a name (a debt collector named in passing)."""
+
+
+class BookNames(BaseModel):
+    """Each name of a book (lower case) and the book time of its first occurrence."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    first_ms: dict[str, int]
+    vocabulary: frozenset[str]
+    """Every word the book uses, so a capitalised word it never uses is known as not its own."""
+
+
+def _word(token: str) -> str:
+    return token.lower().replace("\u2019", "'").removesuffix("'s")
+
+
+def _capitalised_inside(text: str) -> Iterable[tuple[str, bool | None]]:
+    """Each word of ``text`` and whether it is capitalised inside a sentence (None: opens one)."""
+    opens = True
+    for token in _TOKEN.findall(text):
+        if token in _SENTENCE_OPENERS:
+            opens = True
+            continue
+        yield _word(token), None if opens else token[0].isupper()
+        opens = False
+
+
+def _pieces(passage: Passage) -> Iterable[tuple[int, str]]:
+    """A passage's words with the earliest time each can count as heard.
+
+    Cues carry their own start; a passage without cues counts as heard once it has ended,
+    as ``heard_text`` has it: its last millisecond is where its words lie on the line.
+    """
+    if passage.cues:
+        return [(cue.start_ms, cue.text) for cue in passage.cues]
+    return [(max(passage.start_ms, passage.end_ms - 1), passage.text)]
+
+
+def book_names(passages: Iterable[Passage]) -> BookNames:
+    """The names of a book and where each first occurs, from its passages."""
+    inside: Counter[str] = Counter()
+    lower: Counter[str] = Counter()
+    first: dict[str, int] = {}
+    for passage in passages:
+        for at_ms, text in _pieces(passage):
+            for word, capital in _capitalised_inside(text):
+                if word not in first or at_ms < first[word]:
+                    first[word] = at_ms
+                if capital is True:
+                    inside[word] += 1
+                elif capital is False:
+                    lower[word] += 1
+    names = {
+        word: first[word]
+        for word, count in inside.items()
+        if count >= MIN_NAMED and lower[word] <= LOWER_SHARE * (count + lower[word]) and word != "i"
+    }
+    return BookNames(first_ms=names, vocabulary=frozenset(first))
+
+
+def words_of(text: str) -> list[str]:
+    return [_word(token) for token in _TOKEN.findall(text) if token not in _SENTENCE_OPENERS]
+
+
+def _spoken_names(text: str) -> set[str]:
+    """Words ``text`` capitalises inside a sentence: names, as a transcriber writes them."""
+    return {word for word, capital in _capitalised_inside(text) if capital}
+
+
+def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:
+    """The names in ``text`` a listener at ``here_ms`` has not heard, in the order they come.
+
+    A book's name first heard at or past the line counts, and so does a capitalised word the
+    book never uses: both get the same reply, so the reply tells nothing about what is ahead.
+    """
+    spoken = _spoken_names(text)
+    unheard: list[str] = []
+    for word in words_of(text):
+        first = names.first_ms.get(word)
+        if first is not None:
+            ahead = ahead_of(first, here_ms)
+        else:
+            ahead = word in spoken and word not in names.vocabulary and word != "i"
+        if ahead and word not in unheard:
+            unheard.append(word)
+    return unheard
+
+
+_LATER = re.compile(
+    r"\b(in the end|at the end|ever|eventually|in the long run|end up|ends up|ending"
+    r"|how does .{0,40}\bend|will (he|she|they|it|i)|is (he|she|it) going to"
+    r"|are they going to|does (he|she|they|it) (get|find|come|die|marry|win|escape|survive)"
+    r"|what becomes of|what happens (next|later|after))\b",
+    re.IGNORECASE,
+)
+
+
+def asks_what_comes_later(question: str) -> bool:
+    """True when a question asks about what happens further on than it is asked from.
+
+    Such a question is answered from what was heard or not at all: any guess, and any "yes,
+    later", would tell what lies ahead.
+    """
+    return _LATER.search(question) is not None
+
+
+STOP_THERE = "I'll stop there, that's further on than you've got."
+"""What stands in for every sentence cut from an answer: it says nothing of what was cut."""
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"\u201d\u2019')]*\s+")
+
+
+class CheckedAnswer(BaseModel):
+    """An answer as it may be spoken, and how many of its sentences were cut."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    speech: str
+    cut: int
+
+
+def sentences_of(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def check_answer(answer: str, question: str, names: BookNames, here_ms: int) -> CheckedAnswer:
+    """``answer`` with every sentence cut that names something of the book first heard ahead.
+
+    Names the listener said in ``question`` are theirs to hear back ("Ginger hasn't come up
+    yet"). The cut sentences give way to one ``STOP_THERE``, where the first of them stood.
+    """
+    asked = set(words_of(question))
+    kept: list[str] = []
+    cut = 0
+    for sentence in sentences_of(answer):
+        named_ahead = [
+            w
+            for w in words_of(sentence)
+            if w not in asked and w in names.first_ms and ahead_of(names.first_ms[w], here_ms)
+        ]
+        if named_ahead:
+            if not cut:
+                kept.append(STOP_THERE)
+            cut += 1
+        else:
+            kept.append(sentence)
+    return CheckedAnswer(speech=" ".join(kept) if cut else answer, cut=cut)

@@ -1,0 +1,136 @@
+"""The book's names and the line: a name first heard ahead has not come up, whatever else is said."""
+
+from bedside_guard import (
+    STOP_THERE,
+    CheckedAnswer,
+    Cue,
+    Passage,
+    ahead_of,
+    asks_what_comes_later,
+    book_names,
+    check_answer,
+    sentences_of,
+    unheard_names,
+    words_of,
+)
+from hypothesis import given
+from hypothesis import strategies as st
+
+BOOK = [
+    "Ada walked to the harbour with her dog. Ada had a lantern. The night was dark.",
+    "Tomas met Ada by the wall. Tomas spoke of the storm, and the dog barked.",
+    "At Kettleby the bells rang. Tomas rode to Kettleby and found the ginger cat.",
+    "Years later Ada sailed away. Ada never saw Tomas again.",
+]
+
+
+def passages() -> list[Passage]:
+    return [
+        Passage(
+            id=i, start_ms=i * 30_000, end_ms=(i + 1) * 30_000, chapter=i + 1, chapter_title=f"C{i}", text=t
+        )
+        for i, t in enumerate(BOOK)
+    ]
+
+
+def test_names_are_words_the_book_capitalises_inside_sentences() -> None:
+    names = book_names(passages())
+    assert set(names.first_ms) == {"ada", "tomas", "kettleby"}
+    assert "harbour" in names.vocabulary
+    assert "the" in names.vocabulary
+
+
+def test_a_name_is_first_heard_when_its_passage_has_ended_or_its_cue_began() -> None:
+    names = book_names(passages())
+    assert names.first_ms["tomas"] == 59_999  # passage 1 has no cues: heard once it ends
+    cued = Passage(
+        id=9,
+        start_ms=0,
+        end_ms=30_000,
+        chapter=1,
+        chapter_title="C",
+        text="x",
+        cues=(
+            Cue(start_ms=0, end_ms=10_000, text="Then Bea came."),
+            Cue(start_ms=20_000, end_ms=30_000, text="And Bea left."),
+        ),
+    )
+    assert book_names([cued]).first_ms["bea"] == 0
+
+
+def test_a_question_naming_someone_not_yet_heard_has_not_come_up() -> None:
+    names = book_names(passages())
+    assert unheard_names("who is Tomas?", names, 30_000) == ["tomas"]
+    assert unheard_names("who is tomas?", names, 30_000) == ["tomas"]  # a transcriber's lower case
+    assert unheard_names("who is Tomas?", names, 60_000) == []
+    assert unheard_names("what was Kettleby like?", names, 60_001) == ["kettleby"]
+
+
+def test_a_name_the_book_never_uses_gets_the_same_answer_as_one_ahead() -> None:
+    names = book_names(passages())
+    assert unheard_names("who is Moriarty?", names, 30_000) == ["moriarty"]
+    assert unheard_names("was the Storm bad?", names, 90_001) == []  # a book word, capitalised by the asker
+    assert unheard_names("Who is Ada?", names, 30_001) == []
+
+
+@given(
+    here_ms=st.integers(min_value=0, max_value=150_000), name=st.sampled_from(["ada", "tomas", "kettleby"])
+)
+def test_a_name_is_unheard_exactly_when_its_first_occurrence_is_ahead(here_ms: int, name: str) -> None:
+    names = book_names(passages())
+    unheard = unheard_names(f"tell me about {name.title()}", names, here_ms)
+    assert (name in unheard) == ahead_of(names.first_ms[name], here_ms)
+
+
+def test_questions_about_what_comes_later_are_known() -> None:
+    for question in (
+        "what happens to Ginger in the end?",
+        "does he ever see her again?",
+        "will he get away?",
+        "does she get married?",
+        "how does the book end?",
+        "what becomes of the old horse?",
+        "does it eventually work out?",
+    ):
+        assert asks_what_comes_later(question), question
+    for question in (
+        "who is Ginger?",
+        "what happened at the fire?",
+        "what did every horse eat?",
+        "why did he never go back?",
+    ):
+        assert not asks_what_comes_later(question), question
+
+
+def test_an_answer_sentence_naming_someone_ahead_is_cut_and_replaced_once() -> None:
+    names = book_names(passages())
+    answer = "Ada lives by the harbour. Later she meets Tomas. They ride to Kettleby together. She has a dog."
+    checked = check_answer(answer, "who is Ada?", names, 30_000)
+    assert checked.cut == 2
+    assert checked.speech == f"Ada lives by the harbour. {STOP_THERE} She has a dog."
+
+
+def test_an_answer_restating_what_was_heard_is_kept_word_for_word() -> None:
+    names = book_names(passages())
+    answer = "Tomas met Ada by the wall!  He spoke of the storm."
+    assert check_answer(answer, "what happened?", names, 60_000) == CheckedAnswer(speech=answer, cut=0)
+
+
+def test_the_listeners_own_name_may_be_said_back() -> None:
+    names = book_names(passages())
+    checked = check_answer("Tomas hasn't come up yet in what you've heard.", "who is Tomas?", names, 0)
+    assert checked.cut == 0
+
+
+@given(
+    here_ms=st.integers(min_value=0, max_value=150_000),
+    picked=st.lists(st.sampled_from(BOOK), min_size=1, max_size=4),
+)
+def test_no_spoken_sentence_names_what_is_ahead(here_ms: int, picked: list[str]) -> None:
+    names = book_names(passages())
+    checked = check_answer(" ".join(picked), "tell me", names, here_ms)
+    for sentence in sentences_of(checked.speech):
+        assert all(
+            not ahead_of(names.first_ms[w], here_ms) for w in words_of(sentence) if w in names.first_ms
+        ), sentence
+    assert (checked.cut == 0) == (checked.speech == " ".join(picked))
