@@ -1,6 +1,7 @@
 """Speech to text for Bedside, offline: one Whisper model, loaded and checked in one place,
 shared by ingest (whole books) and the turn service (a listener's spoken question)."""
 
+from bedside_speech.audio import NotAWav, samples_from_wav
 from bedside_speech.names import HINT_LIMIT, book_names, hint_text
 from bedside_speech.whisper import (
     ASR_THREADS,
@@ -18,6 +19,7 @@ __all__ = [
     "HINT_LIMIT",
     "LISTEN_RATE",
     "TINY_EN_MODEL_ID",
+    "NotAWav",
     "SpokenWord",
     "Transcriber",
     "TranscriptionStopped",
@@ -25,4 +27,5 @@ __all__ = [
     "book_names",
     "hint_text",
     "model_folder",
+    "samples_from_wav",
 ]

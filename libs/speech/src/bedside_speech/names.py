@@ -20,7 +20,8 @@ def book_names(texts: Iterable[str], limit: int = HINT_LIMIT) -> list[str]:
     lower: set[str] = set()
     for text in texts:
         for match in _WORD.finditer(text):
-            word = match.group().strip("'’-")
+            # "Jerry's" is Jerry; "I'll" is no name
+            word = re.split("['’]", match.group())[0].strip("-")
             if not word:
                 continue
             if word[0].islower():
