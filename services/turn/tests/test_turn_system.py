@@ -10,11 +10,12 @@ from typing import Any
 
 import nats
 import pytest
+from bedside_audiobooks import need_espeak, spoken_wav
 from bedside_contracts import subjects
 from bedside_contracts.ingest import IngestBook
 from bedside_contracts.player import CommandRequest, ListenerState, Report, Seek, StateRequest
 from bedside_contracts.search import BookInfo, Catalog, CatalogRequest
-from bedside_contracts.turn import Ask, TurnReply
+from bedside_contracts.turn import Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 from bedside_testing import RunningSystem, corpus_file, start_system
@@ -201,3 +202,28 @@ async def test_places_from_the_listeners_history_meet_the_offer_arithmetic(bus: 
 
     for reply in (asked, skipped, again, speaker, none_before):
         assert not [t for t in hidden if t in reply.speech or any(t in row for row in reply.rows)]
+
+
+async def test_a_spoken_question_is_transcribed_offline_and_turned(bus: Client) -> None:
+    need_espeak()
+    info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    book, listener = info.id, "e2e-spoken"
+    await seek(bus, listener, book, info.chapters[3].start_ms + 30_000)
+    recording = spoken_wav("go to chapter two")
+    body = await request(
+        bus, subjects.TURN_ASK_SPOKEN, SpokenAsk(listener=listener, book=book, wav=recording), 120.0
+    )
+    reply = SpokenTurnReply.model_validate(body)
+    assert "chapter" in reply.heard.lower()
+    assert reply.turn is not None
+    assert reply.turn.outcome == "moved"
+    assert (await state(bus, listener, book)).position_ms == info.chapters[1].start_ms  # chapter 2
+
+
+async def test_a_recording_that_is_not_a_wav_is_refused_as_invalid(bus: Client) -> None:
+    body = await request(
+        bus, subjects.TURN_ASK_SPOKEN, SpokenAsk(listener="e2e-spoken", book=SAMPLE_BOOK_ID, wav=b"x" * 100)
+    )
+    assert body["ok"] is False
+    assert body["code"] == "invalid"
+    assert "WAV" in body["error"]
