@@ -26,10 +26,10 @@ import nats
 import numpy as np
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, IngestBook, IngestReport
-from bedside_ingest.asr import WhisperTranscriber
 from bedside_ingest.client import request_ingest
 from bedside_ingest.media import SAMPLE_RATE
 from bedside_runtime.health import wait_until_healthy
+from bedside_speech import WhisperTranscriber
 
 from bench.ingest_black_beauty import cpu_seconds, start_ingest, start_nats
 from bench.report import Figure, percentile, report

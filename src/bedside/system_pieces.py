@@ -21,8 +21,8 @@ from bedside_embedding.minilm import (
     check_sha256,
     installed_file,
 )
-from bedside_ingest.asr import TINY_EN_FILE, TINY_EN_SHA256
 from bedside_runtime.nats_server import NatsServerError, nats_server_binary
+from bedside_speech.whisper import TINY_EN_FILE, TINY_EN_SHA256
 
 
 class Group(StrEnum):

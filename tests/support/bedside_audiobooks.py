@@ -63,6 +63,14 @@ def need_espeak() -> None:
         pytest.skip("espeak-ng is not installed (`bash scripts/install-system audio` installs it as root)")
 
 
+def spoken_wav(text: str) -> bytes:
+    """``text`` as espeak-ng's own WAV file: what a device's recording would upload."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "s.wav"
+        subprocess.run(["espeak-ng", "-s", str(SPEECH_WPM), "-w", str(out), text], check=True)
+        return out.read_bytes()
+
+
 def speak(text: str) -> tuple[npt.NDArray[np.int16], int]:
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "s.wav"

@@ -18,7 +18,7 @@ import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
-from bedside_contracts.turn import Ask, TurnReply
+from bedside_contracts.turn import Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
 from bedside_player.replay import rebuild
@@ -526,6 +526,56 @@ async def test_turns_are_forwarded_and_a_silent_turn_service_is_a_504(
     await device.close()
 
 
+async def test_a_spoken_question_is_forwarded_as_a_recording_with_the_position(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus)
+    device = Device(system, listener, token, "phone")
+    await device.report(1_200_000, 0)
+    recording = b"RIFF" + b"\x00" * 2000  # the turn service decides whether it is a WAV
+    asked: list[SpokenAsk] = []
+
+    async def answer(msg: Msg) -> None:
+        asked.append(SpokenAsk.model_validate_json(msg.data))
+        turn = TurnReply(turn_id="t7", speech="Here is chapter 2.", outcome="moved", mode="keyless")
+        await msg.respond(SpokenTurnReply(heard="go to chapter two", turn=turn).model_dump_json().encode())
+
+    sub = await bus.subscribe(subjects.TURN_ASK_SPOKEN, queue=subjects.queue_for("turn"), cb=answer)
+    sent = await device.client.post(
+        device.base + "/turns/spoken", content=recording, headers={"Content-Type": "audio/wav"}
+    )
+    assert sent.status_code == 200, sent.text
+    assert sent.json()["heard"] == "go to chapter two"
+    assert sent.json()["turn"]["outcome"] == "moved"
+    assert (asked[0].listener, asked[0].book, asked[0].wav) == (listener, "b1", recording)
+    assert asked[0].here_ms == 1_200_000
+    await sub.unsubscribe()
+
+    as_json = await device.client.post(device.base + "/turns/spoken", json={"utterance": "who?"})
+    assert as_json.status_code == 422
+    assert "audio/wav" in as_json.json()["detail"]
+    await device.close()
+
+
+async def test_a_recording_over_its_limit_is_refused_without_being_read(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus)
+    path = f"/api/listeners/{listener}/books/b1/turns/spoken"
+    for chunked in (False, True):
+        sent, answer = await asyncio.to_thread(
+            send_until_answered,
+            system.http_port,
+            token,
+            path,
+            50 * 1024 * 1024,
+            chunked,
+            content_type="audio/wav",
+        )
+        assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+        assert sent < 4 * 1024 * 1024, sent
+
+
 async def test_the_page_and_the_docs_are_served(system: RunningSystem, bus: Client) -> None:
     async with httpx.AsyncClient(base_url=system.http_url) as client:
         page = await client.get("/")
@@ -593,13 +643,15 @@ async def test_the_token_is_checked_before_the_body(system: RunningSystem, bus: 
             assert response.headers["www-authenticate"] == "Bearer"
 
 
-def send_until_answered(port: int, token: str, path: str, total: int, chunked: bool) -> tuple[int, bytes]:
+def send_until_answered(
+    port: int, token: str, path: str, total: int, chunked: bool, *, content_type: str = "application/json"
+) -> tuple[int, bytes]:
     """Send a ``total``-byte body until the server answers; how much was sent, and the answer."""
     length = b"Transfer-Encoding: chunked" if chunked else f"Content-Length: {total}".encode()
     head = (
         (
             f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
-            "Content-Type: application/json\r\n"
+            f"Content-Type: {content_type}\r\n"
         ).encode()
         + length
         + b"\r\n\r\n"

@@ -10,6 +10,7 @@ from typing import Any
 
 import nats
 import pytest
+from bedside_audiobooks import need_espeak, spoken_wav
 from bedside_contracts import subjects
 from bedside_contracts.ingest import IngestBook
 from bedside_contracts.player import (
@@ -23,7 +24,7 @@ from bedside_contracts.player import (
     TimerRanOut,
 )
 from bedside_contracts.search import BookInfo, Catalog, CatalogRequest
-from bedside_contracts.turn import Ask, TurnReply
+from bedside_contracts.turn import Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 from bedside_testing import RunningSystem, corpus_file, start_system
@@ -241,3 +242,28 @@ async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Cli
     went = await ask(bus, listener, book, "go back to where I dozed off")
     assert went.outcome == "moved"
     assert (await state(bus, listener, book)).position_ms == awake
+
+
+async def test_a_spoken_question_is_transcribed_offline_and_turned(bus: Client) -> None:
+    need_espeak()
+    info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    book, listener = info.id, "e2e-spoken"
+    await seek(bus, listener, book, info.chapters[3].start_ms + 30_000)
+    recording = spoken_wav("go to chapter two")
+    body = await request(
+        bus, subjects.TURN_ASK_SPOKEN, SpokenAsk(listener=listener, book=book, wav=recording), 120.0
+    )
+    reply = SpokenTurnReply.model_validate(body)
+    assert "chapter" in reply.heard.lower()
+    assert reply.turn is not None
+    assert reply.turn.outcome == "moved"
+    assert (await state(bus, listener, book)).position_ms == info.chapters[1].start_ms  # chapter 2
+
+
+async def test_a_recording_that_is_not_a_wav_is_refused_as_invalid(bus: Client) -> None:
+    body = await request(
+        bus, subjects.TURN_ASK_SPOKEN, SpokenAsk(listener="e2e-spoken", book=SAMPLE_BOOK_ID, wav=b"x" * 100)
+    )
+    assert body["ok"] is False
+    assert body["code"] == "invalid"
+    assert "WAV" in body["error"]

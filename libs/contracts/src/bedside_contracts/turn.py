@@ -7,7 +7,7 @@ what Claude is shown, and every tool call is validated against them like any oth
 from typing import Any, Literal
 
 from bedside_guard import Candidate
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name
 
@@ -29,6 +29,24 @@ class Ask(Contract):
         description="where the listener is, from the player that took the request; "
         "without it the turn asks the player",
     )
+
+
+SPOKEN_ASK_MAX_BYTES = 15 * 16_000 * 2 + 1024
+"""Fifteen seconds of 16 kHz 16-bit mono WAV: a long question, under NATS's 1 MB in base64."""
+SPOKEN_ASK_MAX_REQUEST_BYTES = SPOKEN_ASK_MAX_BYTES * 4 // 3 + 4096
+"""The whole SpokenAsk on the bus: the recording in base64 and the few other fields."""
+
+
+class SpokenAsk(Contract):
+    """A question as the listener said it: a 16-bit PCM WAV recording, transcribed by the turn."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", ser_json_bytes="base64", val_json_bytes="base64")
+
+    listener: Name
+    book: Name
+    wav: bytes = Field(min_length=44, max_length=SPOKEN_ASK_MAX_BYTES)
+    device: Name | None = None
+    here_ms: Millis | None = Field(default=None, description="where the listener is, as for an Ask")
 
 
 class TurnReply(Contract):
@@ -216,3 +234,10 @@ class TurnCompleted(Contract):
     preview: bool = False
     cut_sentences: int = Field(default=0, ge=0, description="sentences the answer check cut before speaking")
     total_ms: float = Field(ge=0)
+
+
+class SpokenTurnReply(Contract):
+    heard: str = Field(description="what the recogniser heard; empty when it heard no words")
+    turn: TurnReply | None = Field(
+        default=None, description="the turn it became; none when nothing was heard"
+    )

@@ -73,10 +73,11 @@ async def answer(
     request_model: type[Req],
     handler: Callable[[Req], Awaitable[BaseModel]],
     body: bytes,
+    max_bytes: int = MAX_REQUEST_BYTES,
 ) -> bytes:
     """One request's reply: the handler's typed answer, or a ``Failure`` for anything else."""
     try:
-        if len(body) > MAX_REQUEST_BYTES:
+        if len(body) > max_bytes:
             raise InvalidRequest(f"a request of {len(body)} bytes is too large")
         reply = await handler(request_model.model_validate_json(body))
     except Exception as error:  # every failure becomes a reply; the service stays up
@@ -97,6 +98,7 @@ async def serve_requests(
     handler: Callable[[Req], Awaitable[BaseModel]],
     *,
     max_in_flight: int = 64,
+    max_bytes: int = MAX_REQUEST_BYTES,
 ) -> Subscription:
     """Answer ``subject`` in the service's queue group with ``handler``, typed both ways.
 
@@ -112,7 +114,13 @@ async def serve_requests(
     async def respond(msg: Msg) -> None:
         async with in_flight:
             reply = await answer(
-                broker, subject, service, request_model=request_model, handler=handler, body=msg.data
+                broker,
+                subject,
+                service,
+                request_model=request_model,
+                handler=handler,
+                body=msg.data,
+                max_bytes=max_bytes,
             )
         if msg.reply:
             await msg.respond(reply)

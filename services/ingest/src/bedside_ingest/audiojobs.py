@@ -9,9 +9,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from bedside_contracts.ingest import AlignmentSummary, ChapterTranscript, IngestBook, TranscriptionProgress
+from bedside_speech import Transcriber
 
 from bedside_ingest.alignment import AlignmentReport, align_book
-from bedside_ingest.asr import Transcriber
 from bedside_ingest.audiobook import Audiobook, is_recording
 from bedside_ingest.jobs import JobStore
 from bedside_ingest.media import read_audiobook, read_cover

@@ -11,9 +11,9 @@ from bedside_contracts.ingest import CancelJob, IngestBook, JobsRequest
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
+from bedside_speech import WhisperTranscriber
 from faststream.nats import NatsBroker
 
-from bedside_ingest.asr import WhisperTranscriber
 from bedside_ingest.audiojobs import Audiobooks
 from bedside_ingest.embedders import load_embedders
 from bedside_ingest.jobcontrol import JobControl

@@ -9,8 +9,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from bedside_contracts.ingest import ChapterTranscript, TranscriptionProgress
+from bedside_speech import Transcriber, TranscriptionStopped
 
-from bedside_ingest.asr import Transcriber
 from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.errors import JobCancelled
 from bedside_ingest.media import decode_span
@@ -61,7 +61,10 @@ def transcribe_audiobook(
             raise JobCancelled
         started = time.perf_counter()
         samples = decode_span(Path(chapter.path), chapter.file_start_ms, chapter.file_end_ms)
-        words = transcriber.transcribe(samples, should_stop)
+        try:
+            words = transcriber.transcribe(samples, should_stop)
+        except TranscriptionStopped:
+            raise JobCancelled from None
         transcript = chapter_transcript(
             chapter.n, transcriber.model_id, chapter.duration_ms, time.perf_counter() - started, words
         )

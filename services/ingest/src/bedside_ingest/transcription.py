@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes, TranscriptionProgress
+from bedside_speech import SpokenWord
 
-from bedside_ingest.asr import SpokenWord
 from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.book import Book, Chapter, Unit
 from bedside_ingest.errors import BadInput

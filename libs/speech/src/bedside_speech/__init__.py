@@ -1,0 +1,31 @@
+"""Speech to text for Bedside, offline: one Whisper model, loaded and checked in one place,
+shared by ingest (whole books) and the turn service (a listener's spoken question)."""
+
+from bedside_speech.audio import NotAWav, samples_from_wav
+from bedside_speech.names import HINT_LIMIT, book_names, hint_text
+from bedside_speech.whisper import (
+    ASR_THREADS,
+    LISTEN_RATE,
+    TINY_EN_MODEL_ID,
+    SpokenWord,
+    Transcriber,
+    TranscriptionStopped,
+    WhisperTranscriber,
+    model_folder,
+)
+
+__all__ = [
+    "ASR_THREADS",
+    "HINT_LIMIT",
+    "LISTEN_RATE",
+    "TINY_EN_MODEL_ID",
+    "NotAWav",
+    "SpokenWord",
+    "Transcriber",
+    "TranscriptionStopped",
+    "WhisperTranscriber",
+    "book_names",
+    "hint_text",
+    "model_folder",
+    "samples_from_wav",
+]
