@@ -496,6 +496,29 @@ def test_main_controls_work_from_the_keyboard_alone(open_page: OpenPage) -> None
     expect(page.get_by_role("button", name="30 min")).to_have_attribute("aria-pressed", "true")
 
 
+def test_a_push_leaves_the_focus_on_the_row_it_was_on(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    page = open_page("row-focus")
+    ask(page, "go to chapter 2")
+    row = page.locator("#rows .row")
+    expect(row).to_have_count(1, timeout=WAIT_MS)
+    row.focus()
+    seen = page.evaluate("window.bedside.seq")
+    # Another device says where it is; the push that follows carries the same list.
+    response = httpx.post(
+        f"{bedside.url}/api/listeners/{listener.name}/books/{bedside.book}/reports",
+        headers={"Authorization": f"Bearer {listener.token}"},
+        json={"device": "other", "position_ms": 5_000, "playing": False, "basis_seq": seen},
+        timeout=10,
+    )
+    assert response.status_code == 200, response.text
+    page.wait_for_function(f"window.bedside.seq > {seen}", timeout=WAIT_MS)
+    expect(row).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#chapter")).to_have_text(re.compile(r"^Chapter 2"), timeout=WAIT_MS)
+
+
 # Roles that a person operates; each must carry a name a screen reader can say.
 CONTROL_ROLES = ("button", "slider", "textbox", "combobox", "checkbox", "link", "radio", "switch")
 

@@ -124,11 +124,21 @@
   }
 
   // Our own requests: while one is out, pushes wait, so an echo of an older state
-  // cannot flip what the listener just did.
+  // cannot flip what the listener just did. They go out one at a time and a body given as
+  // a function is made when it is sent, so its basis includes the reply to the one before:
+  // a report never races this page's own seek and is never refused because of it.
+  let ourQueue = Promise.resolve();
   async function ours(method, path, body) {
     S.inflight += 1;
+    const sent = ourQueue.then(async () => {
+      const res = await api(method, path, typeof body === "function" ? body() : body);
+      const state = findState(res.data);
+      if (state) S.seq = Math.max(S.seq, state.seq);
+      return res;
+    });
+    ourQueue = sent.catch(() => {});
     try {
-      return await api(method, path, body);
+      return await sent;
     } finally {
       S.inflight -= 1;
       if (S.inflight === 0 && S.deferred) {
@@ -225,9 +235,9 @@
   // ---- reports and moves ---------------------------------------------------------------
   async function report() {
     S.lastReportAt = performance.now();
-    const body = {
+    const body = () => ({
       device: DEVICE, position_ms: position(), playing: S.playing, basis_seq: S.seq, device_clock: Date.now(),
-    };
+    });
     let res;
     try {
       res = await ours("POST", `${base()}/reports`, body);
@@ -257,11 +267,29 @@
     return true;
   }
 
+  // The scrubber's key steps are gathered into one seek. One still waiting goes out before
+  // any other command: sent later, with a fresh basis, it would undo what came after it.
+  const scrub = { timer: 0, chosen: null };
+  function settleScrub() {
+    if (scrub.chosen === null) return;
+    clearTimeout(scrub.timer);
+    const chosen = scrub.chosen;
+    scrub.chosen = null;
+    S.scrubbing = false;
+    seekTo(chosen);
+  }
+
+  const skip = (ms) => {
+    settleScrub();
+    seekTo(position() + ms);
+  };
+
   async function seekTo(ms) {
+    settleScrub();
     const target = clamp(ms);
     setPosition(target);
     render();
-    const body = { device: DEVICE, position_ms: target, basis_seq: S.seq, device_clock: Date.now() };
+    const body = () => ({ device: DEVICE, position_ms: target, basis_seq: S.seq, device_clock: Date.now() });
     try {
       const res = await ours("POST", `${base()}/seek`, body);
       if (res.ok) {
@@ -283,6 +311,7 @@
 
   function togglePlay() {
     if (!S.book) return;
+    settleScrub();
     if (!S.playing && position() >= S.duration && S.duration) setPosition(0);
     setPlaying(!S.playing);
     render();
@@ -339,8 +368,14 @@
     renderSleep();
   }
 
+  // Every state carries the list: draw it again only when it changed, because a redrawn
+  // button drops the keyboard focus and the listener's Enter would then press nothing.
+  let drawnRows = "[]";
   function renderRows() {
     const rows = S.rows.slice(0, 4);
+    const drawing = JSON.stringify(rows);
+    if (drawing === drawnRows) return;
+    drawnRows = drawing;
     el.rows.replaceChildren();
     rows.forEach((row, index) => {
       const li = document.createElement("li");
@@ -387,6 +422,7 @@
 
   // ---- the list ------------------------------------------------------------------------
   async function pressRow(index) {
+    settleScrub();
     const res = await ours("POST", `${base()}/list/press`, { row: index, device: DEVICE });
     if (afterCommand(res, "Moved to")) {
       const st = findState(res.data);
@@ -396,6 +432,7 @@
   }
 
   async function cancelList() {
+    settleScrub();
     const res = await ours("POST", `${base()}/list/cancel`, { device: DEVICE });
     if (afterCommand(res, "")) {
       if (!findState(res.data)) await refreshState();
@@ -406,6 +443,7 @@
   }
 
   async function undo() {
+    settleScrub();
     const res = await ours("POST", `${base()}/undo`, { device: DEVICE });
     if (afterCommand(res, "Back to")) {
       if (!findState(res.data)) await refreshState();
@@ -834,10 +872,9 @@
   // ---- wiring --------------------------------------------------------------------------
   function wire() {
     el.play.addEventListener("click", togglePlay);
-    el.back.addEventListener("click", () => seekTo(position() - SKIP_MS));
-    el.fwd.addEventListener("click", () => seekTo(position() + SKIP_MS));
+    el.back.addEventListener("click", () => skip(-SKIP_MS));
+    el.fwd.addEventListener("click", () => skip(SKIP_MS));
 
-    let scrubTimer = 0;
     el.scrubber.addEventListener("input", () => {
       S.scrubbing = true;
       const v = Number(el.scrubber.value);
@@ -847,13 +884,10 @@
     });
     el.scrubber.addEventListener("change", () => {
       // Keys fire a change per press: gather them into one move, to the last value chosen.
-      const chosen = Number(el.scrubber.value);
+      scrub.chosen = Number(el.scrubber.value);
       S.scrubbing = true;
-      clearTimeout(scrubTimer);
-      scrubTimer = setTimeout(() => {
-        S.scrubbing = false;
-        seekTo(chosen);
-      }, 350);
+      clearTimeout(scrub.timer);
+      scrub.timer = setTimeout(settleScrub, 350);
     });
 
     el.cancel.addEventListener("click", cancelList);
@@ -893,8 +927,8 @@
         t instanceof HTMLTextAreaElement || t instanceof HTMLButtonElement;
       if (typing) return;
       if (e.key === " " || e.key === "k") { e.preventDefault(); togglePlay(); }
-      else if (e.key === "ArrowLeft" || e.key === "j") { e.preventDefault(); seekTo(position() - SKIP_MS); }
-      else if (e.key === "ArrowRight" || e.key === "l") { e.preventDefault(); seekTo(position() + SKIP_MS); }
+      else if (e.key === "ArrowLeft" || e.key === "j") { e.preventDefault(); skip(-SKIP_MS); }
+      else if (e.key === "ArrowRight" || e.key === "l") { e.preventDefault(); skip(SKIP_MS); }
       else if (e.key === "/") { e.preventDefault(); el.askInput.focus(); }
     });
 
@@ -924,8 +958,8 @@
       const handlers = {
         play: () => { if (!S.playing) togglePlay(); },
         pause: () => { if (S.playing) togglePlay(); },
-        seekbackward: () => seekTo(position() - SKIP_MS),
-        seekforward: () => seekTo(position() + SKIP_MS),
+        seekbackward: () => skip(-SKIP_MS),
+        seekforward: () => skip(SKIP_MS),
       };
       for (const [action, handler] of Object.entries(handlers)) {
         navigator.mediaSession.setActionHandler(action, handler);
