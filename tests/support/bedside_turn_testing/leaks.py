@@ -35,12 +35,10 @@ def unheard_titles(passages: list[Passage], here_ms: int) -> set[str]:
     met in chapter 4) tells nothing when it appears in a heard line, so it is not counted.
     """
     begun = {p.chapter for p in passages if not ahead_of(p.start_ms, here_ms)}
+    titles = {p.chapter_title for p in passages if p.chapter not in begun}
     heard = " ".join(heard_text(p, here_ms) for p in passages).lower()
-    return {
-        p.chapter_title
-        for p in passages
-        if p.chapter not in begun and not re.search(rf"\b{re.escape(p.chapter_title.lower())}\b", heard)
-    }
+    # once a title, not once a passage: each search reads all that was heard
+    return {title for title in titles if not re.search(rf"\b{re.escape(title.lower())}\b", heard)}
 
 
 @cache
