@@ -6,10 +6,12 @@ state and replays the stream from the lowest sequence any of them covers; ``evol
 skips what a state already holds.
 """
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass
 
+import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract
 from bedside_contracts.player import Asleep, SleepTimer
@@ -26,6 +28,8 @@ from bedside_player.projections import Projections, replay
 from bedside_player.store import EventStore
 
 THROUGH_KEY = "through"
+KEY_LISTINGS = 5
+log = structlog.get_logger("bedside.player")
 
 
 class Snapshot(Contract):
@@ -96,6 +100,17 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
     )
 
 
+async def snapshot_keys(kv: KeyValue) -> list[str] | None:
+    """The bucket's keys, or None. The marker is one of them, so "no keys" right after it was
+    read is the listing's own glitch (nats-py lists by a watcher): it is asked again."""
+    for _ in range(KEY_LISTINGS):
+        try:
+            return await kv.keys()
+        except NoKeysError:
+            await asyncio.sleep(0.2)
+    return None
+
+
 async def load_snapshot(kv: KeyValue, projections: Projections) -> int:
     """Load every stored state; the sequence to replay from (0 when there is no snapshot)."""
     try:
@@ -103,9 +118,9 @@ async def load_snapshot(kv: KeyValue, projections: Projections) -> int:
     except KeyNotFoundError:
         return 0
     start = int(json.loads(marker.value or b"0"))
-    try:
-        keys = await kv.keys()
-    except NoKeysError:
+    keys = await snapshot_keys(kv)
+    if keys is None:
+        log.warning("the snapshot's keys could not be listed; replaying the whole stream")
         return 0
     for key in keys:
         if key == THROUGH_KEY:
@@ -114,6 +129,7 @@ async def load_snapshot(kv: KeyValue, projections: Projections) -> int:
         try:
             snapshot = Snapshot.model_validate_json(entry.value or b"{}")
         except ValidationError:  # written in another shape: replaying the whole stream is always right
+            log.warning("the snapshot does not fit this version; replaying the whole stream", key=key)
             projections.states.clear()
             return 0
         projections.states[(snapshot.listener, snapshot.book)] = from_snapshot(snapshot)
