@@ -573,7 +573,9 @@ async def test_a_recording_over_its_limit_is_refused_without_being_read(
             content_type="audio/wav",
         )
         assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
-        assert sent < 4 * 1024 * 1024, sent
+        # the route reads up to its own limit (about 0.5 MB) and loopback socket buffers hold a
+        # few MB more before the answer is read (4.4 MB seen); the 50 MB never all go
+        assert sent < 10 * 1024 * 1024, sent
 
 
 async def test_the_page_and_the_docs_are_served(system: RunningSystem, bus: Client) -> None:
