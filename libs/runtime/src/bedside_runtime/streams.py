@@ -6,7 +6,7 @@ with its configuration by the first to find it missing.
 
 from nats.js.api import KeyValueConfig, ObjectStoreConfig, StorageType, StreamConfig
 from nats.js.client import JetStreamContext
-from nats.js.errors import BadRequestError, BucketNotFoundError
+from nats.js.errors import BadRequestError, BucketNotFoundError, KeyNotFoundError
 from nats.js.kv import KeyValue
 from nats.js.object_store import ObjectStore
 
@@ -34,3 +34,24 @@ async def object_bucket(js: JetStreamContext, bucket: str, description: str, rep
     except BucketNotFoundError:
         config = ObjectStoreConfig(description=description, storage=StorageType.FILE, replicas=replicas)
         return await js.create_object_store(bucket=bucket, config=config)
+
+
+async def live_keys(js: JetStreamContext, bucket: str) -> list[str]:
+    """The keys of ``bucket`` that hold a value now, sorted.
+
+    Read from the stream's own subject list: nats-py's ``KeyValue.keys`` lists by a watcher
+    that reports an empty bucket when the server has handed it the keys before it counted
+    them (the watcher's consumer shows nothing pending and nothing delivered).
+    """
+    prefix = f"$KV.{bucket}."
+    info = await js.stream_info(f"KV_{bucket}", subjects_filter=f"{prefix}>")
+    kv = await js.key_value(bucket)
+    keys: list[str] = []
+    for subject in sorted(info.state.subjects or {}):
+        key = subject.removeprefix(prefix)
+        try:
+            await kv.get(key)
+        except KeyNotFoundError:  # its last message deletes or purges it
+            continue
+        keys.append(key)
+    return keys

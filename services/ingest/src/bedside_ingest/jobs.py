@@ -7,16 +7,17 @@ import asyncio
 
 from bedside_contracts import subjects
 from bedside_contracts.ingest import ChapterTranscript, IngestJob
-from bedside_runtime.streams import key_value_bucket, object_bucket
+from bedside_runtime.streams import key_value_bucket, live_keys, object_bucket
 from nats.js.api import KeyValueConfig, StorageType
 from nats.js.client import JetStreamContext
-from nats.js.errors import KeyNotFoundError, NoKeysError, ObjectNotFoundError
+from nats.js.errors import KeyNotFoundError, ObjectNotFoundError
 from nats.js.kv import KeyValue
 from nats.js.object_store import ObjectStore
 
 
 class JobStore:
-    def __init__(self, transcripts: ObjectStore, jobs: KeyValue) -> None:
+    def __init__(self, js: JetStreamContext, transcripts: ObjectStore, jobs: KeyValue) -> None:
+        self._js = js
         self._transcripts = transcripts
         self._jobs = jobs
 
@@ -38,7 +39,7 @@ class JobStore:
                 history=1,
             ),
         )
-        return cls(transcripts, jobs)
+        return cls(js, transcripts, jobs)
 
     @staticmethod
     def _name(fingerprint: str, chapter: int) -> str:
@@ -70,9 +71,6 @@ class JobStore:
         return IngestJob.model_validate_json(entry.value or b"")
 
     async def jobs(self) -> list[IngestJob]:
-        try:
-            keys = await self._jobs.keys()
-        except NoKeysError:
-            return []
+        keys = await live_keys(self._js, subjects.INGEST_JOBS_BUCKET)
         found = await asyncio.gather(*(self.get_job(key) for key in keys))
         return [job for job in found if job is not None]

@@ -13,10 +13,10 @@ import time
 
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract, Name
-from bedside_runtime.streams import key_value_bucket
+from bedside_runtime.streams import key_value_bucket, live_keys
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
-from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError, NoKeysError
+from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 from pydantic import Field
 
@@ -54,7 +54,8 @@ def token_hash(token: str) -> str:
 
 
 class Listeners:
-    def __init__(self, kv: KeyValue) -> None:
+    def __init__(self, js: JetStreamContext, kv: KeyValue) -> None:
+        self.js = js
         self.kv = kv
         self.known: dict[str, str] = {}
 
@@ -63,7 +64,7 @@ class Listeners:
         config = KeyValueConfig(
             bucket=subjects.LISTENERS_BUCKET, history=1, storage=StorageType.FILE, replicas=replicas
         )
-        return cls(await key_value_bucket(js, config))
+        return cls(js, await key_value_bucket(js, config))
 
     async def create(self, listener: str) -> str:
         """Make ``listener`` with a fresh token and return the token."""
@@ -86,10 +87,7 @@ class Listeners:
         return ListenerRecord.model_validate_json(entry.value or b"{}")
 
     async def names(self) -> list[str]:
-        try:
-            keys = await self.kv.keys()
-        except NoKeysError:
-            return []
+        keys = await live_keys(self.js, subjects.LISTENERS_BUCKET)
         return sorted(k.removeprefix("listener.") for k in keys if k.startswith("listener."))
 
     async def listener_for(self, token: str) -> str | None:

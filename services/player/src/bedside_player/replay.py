@@ -6,7 +6,6 @@ state and replays the stream from the lowest sequence any of them covers; ``evol
 skips what a state already holds.
 """
 
-import asyncio
 import json
 import time
 from dataclasses import dataclass
@@ -16,10 +15,10 @@ from bedside_contracts import subjects
 from bedside_contracts.common import Contract
 from bedside_contracts.player import Asleep, SleepTimer
 from bedside_guard import Candidate
-from bedside_runtime.streams import key_value_bucket
+from bedside_runtime.streams import key_value_bucket, live_keys
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
-from nats.js.errors import KeyNotFoundError, NoKeysError
+from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 from pydantic import ValidationError
 
@@ -28,7 +27,6 @@ from bedside_player.projections import Projections, replay
 from bedside_player.store import EventStore
 
 THROUGH_KEY = "through"
-KEY_LISTINGS = 5
 log = structlog.get_logger("bedside.player")
 
 
@@ -100,29 +98,14 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
     )
 
 
-async def snapshot_keys(kv: KeyValue) -> list[str] | None:
-    """The bucket's keys, or None. The marker is one of them, so "no keys" right after it was
-    read is the listing's own glitch (nats-py lists by a watcher): it is asked again."""
-    for _ in range(KEY_LISTINGS):
-        try:
-            return await kv.keys()
-        except NoKeysError:
-            await asyncio.sleep(0.2)
-    return None
-
-
-async def load_snapshot(kv: KeyValue, projections: Projections) -> int:
+async def load_snapshot(js: JetStreamContext, kv: KeyValue, projections: Projections) -> int:
     """Load every stored state; the sequence to replay from (0 when there is no snapshot)."""
     try:
         marker = await kv.get(THROUGH_KEY)
     except KeyNotFoundError:
         return 0
     start = int(json.loads(marker.value or b"0"))
-    keys = await snapshot_keys(kv)
-    if keys is None:
-        log.warning("the snapshot's keys could not be listed; replaying the whole stream")
-        return 0
-    for key in keys:
+    for key in await live_keys(js, subjects.PLAYER_SNAPSHOTS_BUCKET):
         if key == THROUGH_KEY:
             continue
         entry = await kv.get(key)
@@ -149,7 +132,7 @@ async def rebuild(js: JetStreamContext, use_snapshot: bool = False) -> tuple[Pro
     """Every projection, rebuilt from the stream (and a snapshot when asked)."""
     projections = Projections()
     started = time.perf_counter()
-    start = await load_snapshot(await snapshots(js), projections) if use_snapshot else 0
+    start = await load_snapshot(js, await snapshots(js), projections) if use_snapshot else 0
     events, _ = await replay(EventStore(js), projections, after_seq=start)
     seconds = time.perf_counter() - started
     return projections, ReplayReport(len(projections.states), events, seconds, start)

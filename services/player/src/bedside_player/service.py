@@ -99,7 +99,7 @@ class Service:
         except BucketNotFoundError:
             return 0
         try:
-            return await load_snapshot(kv, self.projections)
+            return await load_snapshot(js, kv, self.projections)
         except (ValidationError, ValueError):
             log.warning("the snapshot does not fit this version; replaying the whole stream")
             self.projections.states.clear()
