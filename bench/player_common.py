@@ -104,6 +104,12 @@ class Bench:
                     await asyncio.sleep(0.1)
         raise RuntimeError("the player did not start")
 
+    def player_cpu_s(self) -> float:
+        """CPU seconds the player process has used (user + system), read from /proc."""
+        assert self.player is not None
+        fields = Path(f"/proc/{self.player.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     async def listeners(self, count: int, prefix: str = "bench") -> list[tuple[str, str]]:
         registry = await Listeners.open(self.nc.jetstream())
         return [(f"{prefix}{i}", await registry.create(f"{prefix}{i}")) for i in range(count)]

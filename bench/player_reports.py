@@ -190,8 +190,9 @@ async def paced(send: Send, rate: int, seconds: int, people: int) -> tuple[list[
     return samples, offered, len(results) - len(samples)
 
 
-async def saturate(send: Send, workers: int, seconds: int, people: int) -> float:
-    """Closed loop: ``workers`` devices reporting back to back; reports acknowledged per second."""
+async def saturate(send: Send, workers: int, seconds: int, people: int) -> tuple[float, int]:
+    """Closed loop: ``workers`` devices reporting back to back; (reports acknowledged per
+    second, reports acknowledged)."""
     done = 0
     stop = time.perf_counter() + seconds
 
@@ -205,7 +206,7 @@ async def saturate(send: Send, workers: int, seconds: int, people: int) -> float
 
     started = time.perf_counter()
     await asyncio.gather(*(worker(w) for w in range(workers)))
-    return done / (time.perf_counter() - started)
+    return done / (time.perf_counter() - started), done
 
 
 async def main() -> None:
@@ -218,19 +219,30 @@ async def main() -> None:
             await devices.http_report(i)
             await devices.shared_http_report(i)
         rates: dict[str, float] = {}
+        cpu_ms: dict[str, float] = {}
         for label, send in (
             ("bus", devices.bus_report),
             ("http", devices.http_report),
             ("http, one shared httpx client", devices.shared_http_report),
             ("http, plain sockets", devices.plain_http_report),
         ):
-            rates[label] = await saturate(send, WORKERS, SATURATION_S, LISTENERS)
+            cpu_before = bench.player_cpu_s()
+            rates[label], reports = await saturate(send, WORKERS, SATURATION_S, LISTENERS)
+            cpu_ms[label] = (bench.player_cpu_s() - cpu_before) * 1000 / reports
             print(
-                f"{label} saturation, one player, {WORKERS} concurrent devices: {rates[label]:,.0f} reports/s"
+                f"{label} saturation, one player, {WORKERS} concurrent devices: "
+                f"{rates[label]:,.0f} reports/s, player CPU {cpu_ms[label]:.3f} ms a report"
             )
         bus_rate = rates["bus"]
         figures += [
             Figure(f"player saturation over the bus, {WORKERS} devices", bus_rate, "reports/s"),
+            Figure("player CPU per report at saturation over the bus", cpu_ms["bus"], "ms"),
+            Figure(
+                "player CPU per report at saturation over HTTP, plain sockets",
+                cpu_ms["http, plain sockets"],
+                "ms",
+                floor=cpu_ms["bus"],
+            ),
             Figure(
                 f"player saturation over HTTP, {WORKERS} devices (a client each)",
                 rates["http"],
