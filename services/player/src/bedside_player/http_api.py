@@ -13,7 +13,7 @@ from fastapi.staticfiles import StaticFiles
 
 from bedside_player.http_edge import Authenticate, LimitBody, PageHeaders
 from bedside_player.routes import API_ROUTERS, fallback, session, turns
-from bedside_player.routes.errors import DOCUMENTED_ERRORS, HANDLERS
+from bedside_player.routes.errors import HANDLERS
 from bedside_player.service import Service
 
 WEB_DIR = Path(__file__).parent / "web"
@@ -26,15 +26,15 @@ def build_api(service: Service) -> FastAPI:
         description="One listening position shared by every device, the list on the screen, and turns.",
         docs_url="/docs",
         openapi_url=OPENAPI_PATH,
-        responses=DOCUMENTED_ERRORS,
         exception_handlers=HANDLERS,
     )
     app.state.service = service
     app.add_middleware(LimitBody, larger={turns.SPOKEN_SUFFIX: SPOKEN_ASK_MAX_BYTES})
     app.add_middleware(Authenticate, owners=service, open_paths=frozenset({OPENAPI_PATH, session.PAIR_PATH}))
     app.add_middleware(PageHeaders)
-    for router in API_ROUTERS:
-        app.include_router(router)
-    app.include_router(fallback.router)  # its catch-all under /api comes after every API route
+    # The routes go onto the app itself: an included router is one more layer of matching
+    # on every request (ADR 27). The fallback's catch-all under /api comes after them all.
+    for router in (*API_ROUTERS, fallback.router):
+        app.router.routes.extend(router.routes)
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True, check_dir=False), name="page")
     return app

@@ -10,8 +10,9 @@ from fastapi.responses import FileResponse
 
 from bedside_player.audio import audio_media_type
 from bedside_player.routes.deps import Bedside, Book, Caller
+from bedside_player.routes.errors import DOCUMENTED_ERRORS
 
-router = APIRouter()
+router = APIRouter(responses=DOCUMENTED_ERRORS)
 
 
 def view(book: BookInfo, here_ms: int | None) -> BookView:

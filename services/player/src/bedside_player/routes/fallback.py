@@ -7,25 +7,20 @@ from starlette.routing import Match
 
 from bedside_player.http_edge import API_PREFIX
 from bedside_player.lan import LanFiles
-from bedside_player.routes import API_ROUTERS
 from bedside_player.routes.deps import Bedside
 from bedside_player.routes.errors import error_reply
 
 CA_PATH = "/bedside-ca.crt"
 ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
-API_ROUTES = [route for api in API_ROUTERS for route in api.routes]
-"""Flat: an included router matches as one route, and carries no methods of its own."""
-
 router = APIRouter(include_in_schema=False)
 
 
 def allowed_methods(request: Request) -> list[str]:
-    """The methods of the routes whose path matches this request's (the app's own, such as
-    the OpenAPI document's, and the API's)."""
+    """The methods of the app's routes whose path matches this request's."""
     return sorted(
         method
-        for route in [*request.app.router.routes, *API_ROUTES]
+        for route in request.app.router.routes
         if route.matches(request.scope)[0] is Match.PARTIAL
         for method in getattr(route, "methods", None) or ()
     )

@@ -37,12 +37,13 @@ from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
 from bedside_player.routes.deps import Own, Target
+from bedside_player.routes.errors import DOCUMENTED_ERRORS
 
 LISTENER_BOOK = "/api/listeners/{listener}/books/{book}"
 JSON = "application/json"
 REFUSED: dict[int | str, dict[str, object]] = {409: {"model": RefusedReply}}
 
-router = APIRouter(prefix=LISTENER_BOOK)
+router = APIRouter(prefix=LISTENER_BOOK, responses=DOCUMENTED_ERRORS)
 
 
 async def run(target: Target, command: PlayerCommand) -> Response:

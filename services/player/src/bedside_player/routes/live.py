@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from bedside_player.routes.deps import Own
+from bedside_player.routes.errors import DOCUMENTED_ERRORS
 from bedside_player.routes.listening import LISTENER_BOOK
 
 SSE_RESPONSE: dict[int | str, dict[str, object]] = {
@@ -17,7 +18,7 @@ SSE_RESPONSE: dict[int | str, dict[str, object]] = {
 }
 PING_S = 15
 
-router = APIRouter(prefix=LISTENER_BOOK)
+router = APIRouter(prefix=LISTENER_BOOK, responses=DOCUMENTED_ERRORS)
 
 
 async def states(own: Own) -> AsyncIterator[ServerSentEvent]:

@@ -6,13 +6,14 @@ from fastapi.responses import Response
 
 from bedside_player.http_edge import DEVICE_COOKIE
 from bedside_player.routes.deps import Bedside
+from bedside_player.routes.errors import DOCUMENTED_ERRORS
 
 SESSION_PATH = "/api/session"
 PAIR_PATH = "/api/pair"
 DEVICE_COOKIE_MAX_AGE_S = 365 * 24 * 3600
 JSON = "application/json"
 
-router = APIRouter()
+router = APIRouter(responses=DOCUMENTED_ERRORS)
 
 
 def session_of(request: Request) -> Session:

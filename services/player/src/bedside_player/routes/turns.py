@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.requests import ClientDisconnect
 
 from bedside_player.routes.deps import Own
-from bedside_player.routes.errors import error_reply
+from bedside_player.routes.errors import DOCUMENTED_ERRORS, error_reply
 from bedside_player.routes.listening import LISTENER_BOOK
 
 TURN_TIMEOUTS = 3
@@ -29,7 +29,7 @@ SPOKEN_BODY: dict[str, Any] = {
     }
 }
 
-router = APIRouter(prefix=LISTENER_BOOK)
+router = APIRouter(prefix=LISTENER_BOOK, responses=DOCUMENTED_ERRORS)
 
 
 @router.post("/turns", response_model=TurnReply)
