@@ -870,7 +870,7 @@ async def test_of_two_devices_trading_one_code_at_once_one_is_paired(bus: Client
 
 async def test_no_page_or_reply_sends_a_referer(system: RunningSystem) -> None:
     async with httpx.AsyncClient(base_url=system.http_url) as anonymous:
-        for path in ("/", "/app.js", "/api/books"):
+        for path in ("/", "/main.js", "/api/books"):
             assert (await anonymous.get(path)).headers["referrer-policy"] == "no-referrer"
 
 

@@ -1,0 +1,76 @@
+"""The books, with chapter titles only up to the line, and their audio and covers."""
+
+from pathlib import Path
+
+from bedside_contracts.player import BookView, ChapterView
+from bedside_contracts.search import BookInfo
+from bedside_guard import ahead_of
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import FileResponse
+
+from bedside_player.audio import audio_media_type
+from bedside_player.routes.deps import Bedside, Book, Caller
+from bedside_player.routes.errors import DOCUMENTED_ERRORS
+
+router = APIRouter(responses=DOCUMENTED_ERRORS)
+
+
+def view(book: BookInfo, here_ms: int | None) -> BookView:
+    """No chapters without a position; with one, a chapter ahead of it has no title."""
+    chapters = (
+        []
+        if here_ms is None
+        else [
+            ChapterView(
+                n=c.n,
+                start_ms=c.start_ms,
+                end_ms=c.end_ms,
+                title=None if ahead_of(c.start_ms, here_ms) else c.title,
+            )
+            for c in book.chapters
+        ]
+    )
+    return BookView(
+        id=book.id,
+        title=book.title,
+        author=book.author,
+        narrator=book.narrator,
+        duration_ms=book.duration_ms,
+        has_audio=book.audio_path is not None,
+        has_cover=book.cover_path is not None,
+        estimated=book.estimated,
+        chapters=chapters,
+    )
+
+
+def local_file(data_dir: Path, book: BookInfo, named: str | None, what: str) -> Path:
+    if named is None:
+        raise HTTPException(404, f"the book {book.id!r} has no {what}")
+    path = Path(named)
+    if not path.is_absolute():
+        path = data_dir / path
+    if not path.is_file():
+        raise HTTPException(404, f"the {what} of {book.id!r} is missing")
+    return path
+
+
+@router.get("/api/books", response_model=list[BookView])
+async def books(caller: Caller, service: Bedside) -> list[BookView]:
+    return [view(book, None) for book in await service.books.all()]
+
+
+@router.get("/api/books/{book}", response_model=BookView)
+async def book_view(caller: Caller, book: Book, service: Bedside) -> BookView:
+    state = await service.player.catch_up(caller, book.id)
+    return view(book, state.position_ms)
+
+
+@router.get("/api/books/{book}/audio", response_class=FileResponse)
+async def audio(caller: Caller, book: Book, service: Bedside) -> FileResponse:
+    path = local_file(service.settings.data_dir, book, book.audio_path, "audio file")
+    return FileResponse(path, media_type=audio_media_type(path))
+
+
+@router.get("/api/books/{book}/cover", response_class=FileResponse)
+async def cover(caller: Caller, book: Book, service: Bedside) -> FileResponse:
+    return FileResponse(local_file(service.settings.data_dir, book, book.cover_path, "cover"))

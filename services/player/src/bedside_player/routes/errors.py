@@ -1,0 +1,72 @@
+"""Every error reply of the HTTP API has one shape, ``ErrorReply``, and never echoes what was sent."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from bedside_contracts.player import ErrorReply, FieldError
+from bedside_runtime.bus import failure_for
+from bedside_runtime.errors import NoAnswer, ServiceError
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+STATUS = {"invalid": 422, "not_found": 404, "conflict": 409, "unavailable": 503, "internal": 500}
+DOCUMENTED_ERRORS: dict[int | str, dict[str, object]] = {
+    status: {"model": ErrorReply, "description": why}
+    for status, why in {
+        400: "a malformed request line or header",
+        401: "no token, or a token of no listener",
+        403: "the token belongs to another listener",
+        404: "no such listener, book or route",
+        405: "the route does not take this method",
+        413: "the request body is too large",
+        422: "the request does not fit its schema",
+        503: "a service behind the player is unavailable",
+        504: "a service behind the player did not answer in time",
+    }.items()
+}
+
+
+def error_reply(status: int, detail: str, fields: list[FieldError] | None = None) -> JSONResponse:
+    return JSONResponse(ErrorReply(detail=detail, fields=fields or []).model_dump(), status_code=status)
+
+
+def field_errors(errors: Sequence[Any]) -> list[FieldError]:
+    """The errors without ``input`` or ``ctx``: an error reply never echoes what was sent."""
+    return [FieldError(loc=list(e["loc"]), msg=e["msg"], type=e["type"]) for e in errors]
+
+
+def summary(fields: list[FieldError]) -> str:
+    first = fields[0] if fields else None
+    where = ".".join(str(part) for part in first.loc) if first else "request"
+    return f"invalid request: {where}: {first.msg if first else 'does not fit its schema'}"
+
+
+async def service_error(request: Request, error: ServiceError) -> JSONResponse:
+    status = 504 if isinstance(error, NoAnswer) else STATUS.get(error.code, 500)
+    return error_reply(status, error.message)
+
+
+async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+    response = error_reply(error.status_code, str(error.detail))
+    response.headers.update(error.headers or {})
+    return response
+
+
+async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+    fields = field_errors(error.errors())
+    return error_reply(422, summary(fields), fields)
+
+
+async def invalid(request: Request, error: ValidationError) -> JSONResponse:
+    return error_reply(422, failure_for(error).error, field_errors(error.errors()))
+
+
+HANDLERS: dict[int | type[Exception], Any] = {
+    ServiceError: service_error,
+    StarletteHTTPException: http_error,
+    RequestValidationError: invalid_request,
+    ValidationError: invalid,
+}

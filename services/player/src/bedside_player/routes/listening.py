@@ -1,0 +1,126 @@
+"""A listener's own book: its state, the commands a device sends, and its history.
+
+Each command route turns its body into one ``PlayerCommand``; ``run`` decides it and
+shapes the reply (409 with the current state when the chronology refuses it).
+"""
+
+from typing import Annotated
+
+from bedside_contracts.player import (
+    Accepted,
+    CancelList,
+    CancelSleepTimer,
+    DeviceBody,
+    History,
+    HistoryRequest,
+    JoinBody,
+    JoinDevice,
+    ListenerState,
+    Located,
+    LocateFilter,
+    LocateRequest,
+    PlayerCommand,
+    PressBody,
+    PressRow,
+    RefusedReply,
+    Report,
+    ReportBody,
+    Seek,
+    SeekBody,
+    SetSleepTimer,
+    SleepTimerBody,
+    TimerRanOut,
+    TimerRanOutBody,
+    Undo,
+)
+from fastapi import APIRouter, Query
+from fastapi.responses import Response
+
+from bedside_player.routes.deps import Own, Target
+from bedside_player.routes.errors import DOCUMENTED_ERRORS
+
+LISTENER_BOOK = "/api/listeners/{listener}/books/{book}"
+JSON = "application/json"
+REFUSED: dict[int | str, dict[str, object]] = {409: {"model": RefusedReply}}
+
+router = APIRouter(prefix=LISTENER_BOOK, responses=DOCUMENTED_ERRORS)
+
+
+async def run(target: Target, command: PlayerCommand) -> Response:
+    book = target.book
+    result = await target.service.player.command(
+        target.listener, book.id, command, book.duration_ms, book.chapters
+    )
+    # serialised by pydantic-core straight to bytes, not through a dict and json.dumps
+    if not result.accepted:
+        refused = RefusedReply(error=result.reason, state=result.state)
+        return Response(refused.model_dump_json(), status_code=409, media_type=JSON)
+    return Response(Accepted(seq=result.seq, state=result.state).model_dump_json(), media_type=JSON)
+
+
+@router.get("/state", response_model=ListenerState)
+async def state(own: Own) -> ListenerState:
+    return (await own.service.player.catch_up(own.listener, own.book.id)).public()
+
+
+@router.post("/reports", response_model=Accepted, responses=REFUSED)
+async def report(own: Own, body: ReportBody) -> Response:
+    return await run(own, Report(**body.model_dump(exclude_none=True)))
+
+
+@router.post("/seek", response_model=Accepted, responses=REFUSED)
+async def seek(own: Own, body: SeekBody) -> Response:
+    return await run(own, Seek(**body.model_dump(exclude_none=True)))
+
+
+@router.post("/devices", response_model=Accepted)
+async def join(own: Own, body: JoinBody) -> Response:
+    return await run(own, JoinDevice(device=body.device))
+
+
+@router.post("/list/press", response_model=Accepted)
+async def press(own: Own, body: PressBody) -> Response:
+    return await run(own, PressRow(row=body.row, device=body.device))
+
+
+@router.post("/list/cancel", response_model=Accepted)
+async def cancel(own: Own, body: DeviceBody | None = None) -> Response:
+    return await run(own, CancelList(device=body.device if body else None))
+
+
+@router.post("/undo", response_model=Accepted)
+async def undo(own: Own, body: DeviceBody | None = None) -> Response:
+    return await run(own, Undo(device=body.device if body else None))
+
+
+@router.post("/sleep-timer", response_model=Accepted)
+async def set_sleep_timer(own: Own, body: SleepTimerBody) -> Response:
+    return await run(own, SetSleepTimer(device=body.device, after=body.after))
+
+
+@router.post("/sleep-timer/cancel", response_model=Accepted)
+async def cancel_sleep_timer(own: Own, body: JoinBody) -> Response:
+    return await run(own, CancelSleepTimer(device=body.device))
+
+
+@router.post("/sleep-timer/ran-out", response_model=Accepted, responses=REFUSED)
+async def sleep_timer_ran_out(own: Own, body: TimerRanOutBody) -> Response:
+    return await run(own, TimerRanOut(**body.model_dump()))
+
+
+@router.get("/history", response_model=History)
+async def history(
+    own: Own,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 20,
+    before: Annotated[int | None, Query(ge=1)] = None,
+) -> History:
+    return await own.service.player.history(
+        HistoryRequest(listener=own.listener, book=own.book.id, limit=limit, before_seq=before)
+    )
+
+
+@router.get("/history/lookup", response_model=Located)
+async def history_lookup(own: Own, query: Annotated[LocateFilter, Query()]) -> Located:
+    """The newest match, how many matched, the earliest's index, and a page from ``offset``."""
+    request = LocateRequest(listener=own.listener, book=own.book.id, **query.model_dump())
+    return await own.service.player.locate(request)

@@ -1,0 +1,44 @@
+// Requests to the player. The device cookie goes with every same-origin request; a bearer
+// only to trade the token for it.
+import { state } from "./state.js";
+
+const enc = encodeURIComponent;
+export const bookPath = () => `/api/books/${enc(state.bookId)}`;
+export const listenerPath = () => `/api/listeners/${enc(state.listener)}/books/${enc(state.bookId)}`;
+
+export async function api(method, path, body, bearer) {
+  const headers = { Accept: "application/json" };
+  if (bearer) headers.Authorization = `Bearer ${bearer}`;
+  const init = { method, headers, cache: "no-store", credentials: "same-origin" };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  const text = await res.text();
+  if (text) { try { data = JSON.parse(text); } catch { data = { detail: text }; } }
+  return { status: res.status, ok: res.ok, data };
+}
+
+export function problem(res) {
+  const d = res && res.data;
+  if (!d) return `the server said ${res ? res.status : "nothing"}`;
+  if (typeof d.detail === "string") return d.detail;
+  if (Array.isArray(d.detail)) return d.detail.map((x) => x.msg || JSON.stringify(x)).join("; ");
+  if (typeof d.error === "string") return d.error;
+  return `the server said ${res.status}`;
+}
+
+// A state may arrive bare, or wrapped ({state}, {detail: {state}}, {current}).
+export function findState(obj) {
+  const looks = (o) => o && typeof o === "object" && typeof o.seq === "number" && typeof o.position_ms === "number";
+  if (looks(obj)) return obj;
+  if (!obj || typeof obj !== "object") return null;
+  for (const key of ["state", "current", "detail", "data"]) {
+    const inner = obj[key];
+    if (looks(inner)) return inner;
+    if (inner && typeof inner === "object" && looks(inner.state)) return inner.state;
+  }
+  return null;
+}

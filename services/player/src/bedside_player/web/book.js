@@ -1,0 +1,95 @@
+// The book: its chapters (titled only up to the line: the server decides, this only hides),
+// which one the position is in, and the choice of book when there are several.
+import { api, bookPath, problem } from "./api.js";
+import { playAudio, position, render } from "./position.js";
+import { state } from "./state.js";
+import { el } from "./ui.js";
+
+export function chapterAt(ms) {
+  let found = null;
+  for (const ch of state.chapters) {
+    if (ch.start_ms <= ms) found = ch; else break;
+  }
+  return found;
+}
+
+export function chapterTitle(n) {
+  const ch = state.chapters.find((c) => c.n === n);
+  return ch && ch.title ? ch.title : null;
+}
+
+export async function loadBook() {
+  const res = await api("GET", bookPath());
+  if (!res.ok) throw new Error(problem(res));
+  const book = res.data || {};
+  state.book = book;
+  state.duration = book.duration_ms || 0;
+  state.chapters = (book.chapters || [])
+    .map((c, i) => ({
+      n: c.n ?? c.number ?? c.chapter ?? i + 1,
+      title: c.title || null,
+      start_ms: c.start_ms || 0,
+      end_ms: c.end_ms || 0,
+    }))
+    .sort((a, b) => a.start_ms - b.start_ms);
+  el.title.textContent = book.title || state.bookId;
+  el.timing.hidden = !book.estimated; // places found by text are guesses against the recording
+  document.title = `${book.title || state.bookId} · Bedside`;
+  const audioUrl = book.audio_url || (book.has_audio || book.audio === true ? `${bookPath()}/audio` : null);
+  if (audioUrl) playAudio(audioUrl);
+}
+
+// Moving back: titles of chapters that now lie ahead go at once, before the book is
+// asked again.
+export function forgetTitlesFrom(ms) {
+  for (const ch of state.chapters) if (ch.start_ms >= ms) ch.title = null;
+}
+
+let bookTimer = 0;
+export function bookSoon() {
+  clearTimeout(bookTimer);
+  bookTimer = setTimeout(() => loadBook().then(render, () => {}), 300);
+}
+
+// The book names a chapter only once the listener is past its start: ask again then.
+let titleAsked = { n: null, at: 0 };
+export async function ensureChapterTitle() {
+  const pos = position();
+  const ch = chapterAt(pos);
+  if (!ch || ch.title || pos <= ch.start_ms) return;
+  if (titleAsked.n === ch.n && performance.now() - titleAsked.at < 5_000) return;
+  titleAsked = { n: ch.n, at: performance.now() };
+  try { await loadBook(); render(); } catch { /* it will be named next time */ }
+}
+
+let lastChapterText = "";
+export function renderChapter(pos) {
+  const ch = chapterAt(pos);
+  let text = "";
+  if (ch) text = ch.title ? `Chapter ${ch.n} · ${ch.title}` : `Chapter ${ch.n}`;
+  if (text !== lastChapterText) {
+    el.chapter.textContent = text;
+    lastChapterText = text;
+  }
+}
+
+export async function pickBook() {
+  const res = await api("GET", "/api/books");
+  if (!res.ok) throw new Error(problem(res));
+  const books = Array.isArray(res.data) ? res.data : (res.data && res.data.books) || [];
+  if (!state.bookId && books.length) state.bookId = books[0].id || books[0].book || "";
+  if (books.length > 1) {
+    el.bookPick.replaceChildren(...books.map((b) => {
+      const o = document.createElement("option");
+      o.value = b.id; o.textContent = b.title || b.id; o.selected = b.id === state.bookId;
+      return o;
+    }));
+    el.bookPickLabel.hidden = false;
+    el.bookPick.addEventListener("change", () => {
+      const next = new URL(location.href);
+      next.searchParams.set("book", el.bookPick.value);
+      location.assign(next.toString());
+    });
+  }
+  if (!state.bookId) throw new Error("there is no book yet: add one with bedside ingest");
+}

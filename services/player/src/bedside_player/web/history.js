@@ -1,0 +1,94 @@
+// Where the listener has been, newest first, each a place to go back to; and undo.
+import { api, findState, listenerPath } from "./api.js";
+import { chapterTitle } from "./book.js";
+import { afterCommand, ours, position, refreshState, seekTo, settleScrub } from "./position.js";
+import { DEVICE, HISTORY_FETCH, state } from "./state.js";
+import { clock, el, notice } from "./ui.js";
+
+const KIND = {
+  reported: "listening", seeked: "you moved", moved: "moved by a question", goto: "moved by a question",
+  pressed: "chosen from the list", undo: "back to where you were",
+  fellasleep: "paused by the sleep timer",
+};
+// Entries that are not places the listener was (a list shown, a device joining) stay out.
+const NOT_A_PLACE = new Set(["listed", "cancelled", "joined", "timer_set", "timer_cancelled"]);
+
+function kindLabel(entry) {
+  const kind = String(entry.kind || "").replace(/[^a-z]/gi, "").toLowerCase();
+  const cause = String(entry.cause || "").replace(/[^a-z]/gi, "").toLowerCase();
+  return KIND[cause] || KIND[kind] || String(entry.kind || "").toLowerCase();
+}
+
+let historyTimer = 0;
+let lastShownKind = null;
+export function historySoon() {
+  clearTimeout(historyTimer);
+  historyTimer = setTimeout(() => loadHistory(false), 400);
+}
+
+function entryItem(entry) {
+  const li = document.createElement("li");
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "btn";
+  const when = document.createElement("span");
+  when.className = "when";
+  when.textContent = clock(entry.position_ms || 0);
+  const what = document.createElement("span");
+  what.className = "what";
+  // A chapter's name only where the listener has reached it (the book says which).
+  const title = entry.chapter != null ? chapterTitle(entry.chapter) : null;
+  const bits = [kindLabel(entry)];
+  if (entry.chapter != null) bits.push(title ? `ch. ${entry.chapter} · ${title}` : `ch. ${entry.chapter}`);
+  if (entry.device) bits.push(entry.device === DEVICE ? "here" : `on ${entry.device}`);
+  what.textContent = bits.filter(Boolean).join(" · ");
+  b.append(when, what);
+  b.setAttribute("aria-label", `Go to ${clock(entry.position_ms || 0)}, ${what.textContent}`);
+  b.addEventListener("click", () => seekTo(entry.position_ms || 0));
+  li.append(b);
+  return li;
+}
+
+export async function loadHistory(older) {
+  let path = `${listenerPath()}/history?limit=${HISTORY_FETCH}`;
+  if (older && state.historyBefore != null) path += `&before=${state.historyBefore}`;
+  let res;
+  try { res = await api("GET", path); } catch { return; }
+  if (!res.ok) return;
+  const d = res.data;
+  const entries = Array.isArray(d) ? d : (d && (d.entries || d.history || d.items)) || [];
+  if (!older) el.history.replaceChildren();
+  // Reports come every 15 s: a run of them is one stretch of listening, shown once (its newest).
+  let previousKind = older ? lastShownKind : null;
+  for (const entry of entries) {
+    const kind = String(entry.kind || "").toLowerCase();
+    if (NOT_A_PLACE.has(kind)) continue;
+    if (kind === "reported" && previousKind === "reported") continue;
+    previousKind = kind;
+    lastShownKind = kind;
+    el.history.append(entryItem(entry));
+  }
+  if (!older && !el.history.children.length) {
+    const li = document.createElement("li");
+    li.className = "quiet";
+    li.textContent = "No moves yet.";
+    el.history.append(li);
+  }
+  if (entries.length) state.historyBefore = entries[entries.length - 1].seq;
+  el.more.hidden = entries.length < HISTORY_FETCH;
+}
+
+// "Back to where I was": the position before the last move, on every device.
+async function undo() {
+  settleScrub();
+  const res = await ours("POST", `${listenerPath()}/undo`, { device: DEVICE });
+  if (afterCommand(res, "Back to")) {
+    if (!findState(res.data)) await refreshState();
+    notice(`Back to ${clock(position())}.`);
+  }
+}
+
+export function wireHistory() {
+  el.undo.addEventListener("click", undo);
+  el.more.addEventListener("click", () => loadHistory(true));
+}

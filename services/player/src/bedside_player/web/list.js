@@ -1,0 +1,75 @@
+// The list on the screen: covered rows for places ahead (a time, nothing else), pressed or
+// cancelled on any device.
+import { findState, listenerPath } from "./api.js";
+import { afterCommand, ours, refreshState, settleScrub } from "./position.js";
+import { DEVICE, state } from "./state.js";
+import { clock, el } from "./ui.js";
+
+// Every state carries the list: draw it again only when it changed, because a redrawn
+// button drops the keyboard focus and the listener's Enter would then press nothing.
+let drawnRows = "[]";
+export function renderRows() {
+  const rows = state.rows.slice(0, 4);
+  const drawing = JSON.stringify(rows);
+  if (drawing === drawnRows) return;
+  drawnRows = drawing;
+  el.rows.replaceChildren(...rows.map((row, index) => {
+    const li = document.createElement("li");
+    li.append(rowButton(row, index));
+    return li;
+  }));
+  const had = !el.list.hidden;
+  el.list.hidden = rows.length === 0;
+  if (rows.length && !had) el.list.setAttribute("aria-live", "polite");
+}
+
+function span(className, text) {
+  const s = document.createElement("span");
+  s.className = className;
+  s.textContent = text;
+  return s;
+}
+
+function rowButton(row, index) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "btn row" + (row.ahead ? " covered" : "");
+  b.dataset.row = String(index);
+  b.append(span("visually-hidden", "Go to "), span("time", clock(row.start_ms)));
+  // Only what the row carries: a covered row has no title and no words to show.
+  if (row.ahead) {
+    b.append(span("further", row.chapter != null ? `chapter ${row.chapter}, further on` : "further on"));
+  } else {
+    const parts = [];
+    if (row.chapter != null) parts.push(`Chapter ${row.chapter}`);
+    if (row.chapter_title) parts.push(row.chapter_title);
+    if (parts.length) b.append(span("title", parts.join(" · ")));
+    if (row.words) b.append(span("words", row.words));
+  }
+  b.addEventListener("click", () => pressRow(index));
+  return b;
+}
+
+async function pressRow(index) {
+  settleScrub();
+  const res = await ours("POST", `${listenerPath()}/list/press`, { row: index, device: DEVICE });
+  if (afterCommand(res, "Moved to")) {
+    if (!findState(res.data)) await refreshState();
+  }
+  el.play.focus();
+}
+
+async function cancelList() {
+  settleScrub();
+  const res = await ours("POST", `${listenerPath()}/list/cancel`, { device: DEVICE });
+  if (afterCommand(res, "")) {
+    if (!findState(res.data)) await refreshState();
+    state.rows = [];
+    renderRows();
+  }
+  el.askInput.focus();
+}
+
+export function wireList() {
+  el.cancel.addEventListener("click", cancelList);
+}

@@ -1,0 +1,38 @@
+// The server's pushes: an EventSource on the listener's event stream. Same origin, so the
+// device cookie opens it (ADR 22) and nothing secret is in its URL.
+import { findState, listenerPath } from "./api.js";
+import { adopt, refreshState } from "./position.js";
+import { showLink } from "./ui.js";
+
+const FIRST_RETRY_MS = 500;
+const LAST_RETRY_MS = 15_000;
+
+function onState(event) {
+  let parsed = null;
+  try { parsed = JSON.parse(event.data); } catch { /* not JSON: still a sign that something changed */ }
+  const pushed = findState(parsed);
+  if (pushed) adopt(pushed, { why: "Moved to" });
+  else refreshState();
+}
+
+// The browser reconnects by itself after a dropped stream; a stream it gave up on (a
+// refused or failed request) is opened again here, waiting longer each time.
+export function listen() {
+  let wait = FIRST_RETRY_MS;
+  const open = () => {
+    const source = new EventSource(`${listenerPath()}/events`);
+    source.addEventListener("open", () => {
+      showLink(true);
+      wait = FIRST_RETRY_MS;
+      refreshState(); // catch up on anything missed while away
+    });
+    source.addEventListener("state", onState);
+    source.addEventListener("error", () => {
+      showLink(false);
+      if (source.readyState !== EventSource.CLOSED) return;
+      setTimeout(open, wait);
+      wait = Math.min(wait * 2, LAST_RETRY_MS);
+    });
+  };
+  open();
+}

@@ -1,0 +1,133 @@
+// Bedside device page: ES modules served as they are, no build step, nothing fetched from
+// elsewhere. This module wires the others together and starts the page.
+import { api, listenerPath, problem } from "./api.js";
+import { wireAsk } from "./ask.js";
+import { bookSoon, ensureChapterTitle, forgetTitlesFrom, loadBook, pickBook, renderChapter } from "./book.js";
+import { historySoon, loadHistory, wireHistory } from "./history.js";
+import { renderRows, wireList } from "./list.js";
+import { listen } from "./live.js";
+import {
+  afterJoin, follow, position, refreshState, render, renderPlay, report, skip, togglePlay, wirePosition,
+} from "./position.js";
+import { offerPairing, signIn } from "./signin.js";
+import { renderSleep, showAsleepOffer, wireSleep } from "./sleep.js";
+import { DEVICE, REPORT_EVERY_MS, SKIP_MS, state } from "./state.js";
+import { el, notice } from "./ui.js";
+
+follow({
+  jumped(ms, back) {
+    if (back) forgetTitlesFrom(ms);
+    bookSoon();
+  },
+  adopted() {
+    renderRows();
+    ensureChapterTitle();
+    historySoon();
+  },
+  sought: historySoon,
+  rendered(ms) {
+    renderChapter(ms);
+    renderSleep();
+  },
+});
+
+// Keys for the main controls when nothing that takes keys has focus.
+function onKey(e) {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  const t = e.target;
+  const typing = t instanceof HTMLInputElement || t instanceof HTMLSelectElement ||
+    t instanceof HTMLTextAreaElement || t instanceof HTMLButtonElement;
+  if (typing) return;
+  if (e.key === " " || e.key === "k") { e.preventDefault(); togglePlay(); }
+  else if (e.key === "ArrowLeft" || e.key === "j") { e.preventDefault(); skip(-SKIP_MS); }
+  else if (e.key === "ArrowRight" || e.key === "l") { e.preventDefault(); skip(SKIP_MS); }
+  else if (e.key === "/") { e.preventDefault(); el.askInput.focus(); }
+}
+
+function wire() {
+  wirePosition();
+  wireList();
+  wireHistory();
+  wireAsk();
+  wireSleep();
+  document.addEventListener("keydown", onKey);
+  // Coming back to a tab that slept: take the server's word for where the book is.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && state.book) refreshState();
+  });
+  setInterval(() => {
+    render();
+    if (state.playing && performance.now() - state.lastReportAt >= REPORT_EVERY_MS) report();
+  }, 250);
+}
+
+// The phone's lock screen and headset buttons: play, pause and the 30-second skips.
+function setupMediaSession() {
+  if (!("mediaSession" in navigator) || !state.book) return;
+  const book = state.book;
+  try {
+    navigator.mediaSession.metadata = new MediaMetadata({
+      title: book.title || state.bookId,
+      artist: [book.author, book.narrator && `read by ${book.narrator}`].filter(Boolean).join(", "),
+      album: "Bedside",
+      // the cookie opens the cover, as it opens the audio
+      artwork: book.has_cover ? [{ src: `/api/books/${encodeURIComponent(state.bookId)}/cover` }] : [],
+    });
+    const handlers = {
+      play: () => { if (!state.playing) togglePlay(); },
+      pause: () => { if (state.playing) togglePlay(); },
+      seekbackward: () => skip(-SKIP_MS),
+      seekforward: () => skip(SKIP_MS),
+    };
+    for (const [action, handler] of Object.entries(handlers)) {
+      navigator.mediaSession.setActionHandler(action, handler);
+    }
+  } catch { /* an older browser: the page's own buttons still work */ }
+}
+
+async function openBook() {
+  await pickBook();
+  await loadBook();
+  const res = await refreshState();
+  if (!res.ok) throw new Error(problem(res));
+}
+
+async function start() {
+  wire();
+  renderPlay();
+  let refused = null;
+  try { refused = await signIn(); } catch (e) { refused = `Bedside could not be reached: ${e.message || e}`; }
+  if (refused) {
+    notice(refused, 0);
+    el.link.textContent = "Not connected";
+    offerPairing();
+    return;
+  }
+  try {
+    await openBook();
+  } catch (e) {
+    notice(`Bedside could not open the book: ${e.message || e}`, 0);
+    el.link.textContent = "Not connected";
+    return;
+  }
+  // Say this device follows the book (a device that cannot join still works).
+  api("POST", `${listenerPath()}/devices`, { device: DEVICE }).then(afterJoin).catch(() => {});
+  setupMediaSession();
+  el.app.setAttribute("aria-busy", "false");
+  el.app.dataset.ready = "true";
+  render();
+  loadHistory(false);
+  showAsleepOffer(false);
+  listen();
+}
+
+// For tests and the curious: what the page believes, read-only.
+window.bedside = Object.freeze({
+  get seq() { return state.seq; },
+  get position_ms() { return position(); },
+  get playing() { return state.playing; },
+  get device() { return DEVICE; },
+  get rows() { return state.rows.slice(); },
+});
+
+start();

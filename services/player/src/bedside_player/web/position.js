@@ -1,0 +1,254 @@
+// Where the book is on this device, and keeping it in step with the server.
+//
+// The server is the clock of record: this page plays (an <audio> element, or a clock that
+// runs in real time when the book has no audio), reports where it is, and follows every
+// state the server pushes. A report made before a move, or before another device's report,
+// that this page had not yet seen is refused (409) with the current state, which the page
+// then adopts: corrected, never obeyed.
+import { api, findState, listenerPath, problem } from "./api.js";
+import { DEVICE, FOLLOW_THRESHOLD_MS, SKIP_MS, clamp, state } from "./state.js";
+import { clock, el, notice, showLink } from "./ui.js";
+
+// What the rest of the page does when the position changes; main.js says, once.
+const followers = {
+  jumped(_ms, _back) {}, // the position was set from the server's state (back: to earlier)
+  adopted() {}, // a state from the server was taken in
+  sought() {}, // this page's own seek was answered
+  rendered(_ms) {}, // the clock was drawn
+};
+export function follow(given) { Object.assign(followers, given); }
+
+const audioReady = () => state.audio && el.audio.readyState > 0;
+
+export function position() {
+  if (audioReady()) return clamp(el.audio.currentTime * 1000);
+  const running = state.playing ? performance.now() - state.anchorAt : 0;
+  return clamp(state.anchorPos + running);
+}
+
+export function setPosition(ms) {
+  state.anchorPos = clamp(ms);
+  state.anchorAt = performance.now();
+  if (audioReady()) el.audio.currentTime = state.anchorPos / 1000;
+}
+
+export function setPlaying(playing) {
+  state.anchorPos = position();
+  state.anchorAt = performance.now();
+  state.playing = playing;
+  if (state.audio) {
+    if (playing) {
+      el.audio.play().catch(() => notice("Press play to hear it on this device.", 0));
+    } else {
+      el.audio.pause();
+    }
+  }
+  renderPlay();
+}
+
+// The book has a recording: play it instead of the clock. Its requests carry the cookie.
+export function playAudio(url) {
+  if (state.audio) return;
+  state.audio = true;
+  el.audio.src = url;
+  el.audio.addEventListener("loadedmetadata", () => {
+    el.audio.currentTime = state.anchorPos / 1000;
+    if (!state.duration && Number.isFinite(el.audio.duration)) state.duration = el.audio.duration * 1000;
+    if (state.playing) el.audio.play().catch(() => notice("Press play to hear it on this device.", 0));
+  });
+  el.audio.addEventListener("ended", () => { if (state.playing) { setPlaying(false); report(); } });
+  el.audio.addEventListener("error", () => {
+    state.audio = false; // fall back to the clock, so every control still works
+    notice("The audio could not be played here; the clock runs instead.");
+  });
+}
+
+// Our own requests: while one is out, pushes wait, so an echo of an older state
+// cannot flip what the listener just did. They go out one at a time and a body given as
+// a function is made when it is sent, so its basis includes the reply to the one before:
+// a report never races this page's own seek and is never refused because of it.
+let ourQueue = Promise.resolve();
+export async function ours(method, path, body) {
+  state.inflight += 1;
+  const sent = ourQueue.then(async () => {
+    const res = await api(method, path, typeof body === "function" ? body() : body);
+    const got = findState(res.data);
+    if (got) state.seq = Math.max(state.seq, got.seq);
+    return res;
+  });
+  ourQueue = sent.catch(() => {});
+  try {
+    return await sent;
+  } finally {
+    state.inflight -= 1;
+    if (state.inflight === 0 && state.deferred) {
+      const pushed = state.deferred;
+      state.deferred = null;
+      adopt(pushed);
+    }
+  }
+}
+
+// Follow the server. An older state than one already seen changes nothing.
+export function adopt(next, { force = false, why = "" } = {}) {
+  if (!next) return;
+  if (state.inflight > 0 && !force) {
+    if (!state.deferred || next.seq >= state.deferred.seq) state.deferred = next;
+    return;
+  }
+  if (next.seq < state.seq && !force) return;
+  const moved = (next.last_move_seq || 0) > state.lastMoveSeq;
+  state.seq = Math.max(state.seq, next.seq);
+  state.lastMoveSeq = Math.max(state.lastMoveSeq, next.last_move_seq || 0);
+  state.rows = Array.isArray(next.rows) ? next.rows : [];
+  const far = Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
+  if (force || moved || far) {
+    const back = next.position_ms < position();
+    setPosition(next.position_ms);
+    followers.jumped(next.position_ms, back);
+  }
+  if (typeof next.playing === "boolean" && next.playing !== state.playing) setPlaying(next.playing);
+  if (why && (moved || far)) notice(`${why} ${clock(next.position_ms)}.`);
+  render();
+  followers.adopted();
+}
+
+export async function refreshState() {
+  const res = await api("GET", `${listenerPath()}/state`);
+  if (res.ok) adopt(findState(res.data) || res.data, { force: state.seq === 0 });
+  return res;
+}
+
+export async function report() {
+  state.lastReportAt = performance.now();
+  const body = () => ({
+    device: DEVICE, position_ms: position(), playing: state.playing, basis_seq: state.seq, device_clock: Date.now(),
+  });
+  let res;
+  try {
+    res = await ours("POST", `${listenerPath()}/reports`, body);
+  } catch {
+    showLink(false);
+    return;
+  }
+  afterCommand(res, "Another device moved the book to");
+}
+
+// What every command's reply does: accepted -> note the seq; refused -> adopt the state.
+export function afterCommand(res, why) {
+  if (res.status === 409) {
+    adopt(findState(res.data), { force: true, why });
+    return true;
+  }
+  if (!res.ok) {
+    notice(`Could not do that: ${problem(res)}.`);
+    return false;
+  }
+  const got = findState(res.data);
+  if (got) {
+    adopt(got);
+  } else if (res.data && typeof res.data.seq === "number") {
+    state.seq = Math.max(state.seq, res.data.seq);
+  }
+  return true;
+}
+
+export function afterJoin(res) {
+  const got = res && res.ok ? findState(res.data) : null;
+  if (got) adopt(got);
+}
+
+// The scrubber's key steps are gathered into one seek. One still waiting goes out before
+// any other command: sent later, with a fresh basis, it would undo what came after it.
+const scrub = { timer: 0, chosen: null };
+export function settleScrub() {
+  if (scrub.chosen === null) return;
+  clearTimeout(scrub.timer);
+  const chosen = scrub.chosen;
+  scrub.chosen = null;
+  state.scrubbing = false;
+  seekTo(chosen);
+}
+
+export const skip = (ms) => {
+  settleScrub();
+  seekTo(position() + ms);
+};
+
+export async function seekTo(ms) {
+  settleScrub();
+  const target = clamp(ms);
+  setPosition(target);
+  render();
+  const body = () => ({ device: DEVICE, position_ms: target, basis_seq: state.seq, device_clock: Date.now() });
+  try {
+    const res = await ours("POST", `${listenerPath()}/seek`, body);
+    if (res.ok) {
+      // A seek moves the book: our own move must not be taken for someone else's.
+      const got = findState(res.data);
+      if (got) state.lastMoveSeq = Math.max(state.lastMoveSeq, got.last_move_seq || 0);
+    }
+    afterCommand(res, "Another device moved the book to");
+  } catch {
+    showLink(false);
+  }
+  followers.sought();
+}
+
+export function togglePlay() {
+  if (!state.book) return;
+  settleScrub();
+  if (!state.playing && position() >= state.duration && state.duration) setPosition(0);
+  setPlaying(!state.playing);
+  render();
+  report();
+}
+
+export function renderPlay() {
+  el.play.dataset.playing = String(state.playing);
+  const label = state.playing ? "Pause" : "Play";
+  el.play.setAttribute("aria-label", label);
+  el.play.title = label;
+  if ("mediaSession" in navigator) {
+    try { navigator.mediaSession.playbackState = state.playing ? "playing" : "paused"; } catch { /* unsupported */ }
+  }
+}
+
+export function render() {
+  const pos = position();
+  if (state.playing && state.duration && pos >= state.duration && !state.audio) {
+    setPlaying(false);
+    report();
+  }
+  el.pos.textContent = clock(pos);
+  el.dur.textContent = clock(state.duration);
+  if (!state.scrubbing) {
+    el.scrubber.max = String(state.duration);
+    el.scrubber.value = String(pos);
+    el.scrubber.setAttribute("aria-valuetext", `${clock(pos)} of ${clock(state.duration)}`);
+  }
+  const shown = state.scrubbing ? Number(el.scrubber.value) : pos;
+  el.scrubber.style.setProperty("--fill", `${state.duration ? (100 * shown) / state.duration : 0}%`);
+  followers.rendered(pos);
+}
+
+// The transport buttons and the scrubber.
+export function wirePosition() {
+  el.play.addEventListener("click", togglePlay);
+  el.back.addEventListener("click", () => skip(-SKIP_MS));
+  el.fwd.addEventListener("click", () => skip(SKIP_MS));
+  el.scrubber.addEventListener("input", () => {
+    state.scrubbing = true;
+    const v = Number(el.scrubber.value);
+    el.pos.textContent = clock(v);
+    el.scrubber.setAttribute("aria-valuetext", `${clock(v)} of ${clock(state.duration)}`);
+    el.scrubber.style.setProperty("--fill", `${state.duration ? (100 * v) / state.duration : 0}%`);
+  });
+  el.scrubber.addEventListener("change", () => {
+    // Keys fire a change per press: gather them into one move, to the last value chosen.
+    scrub.chosen = Number(el.scrubber.value);
+    state.scrubbing = true;
+    clearTimeout(scrub.timer);
+    scrub.timer = setTimeout(settleScrub, 350);
+  });
+}

@@ -1,0 +1,42 @@
+// Who this device is: a token or a pairing code from the address traded for the device
+// cookie, else a cookie from before; or a code typed in.
+import { api, problem } from "./api.js";
+import { PAIRING, TOKEN, state } from "./state.js";
+import { el, notice } from "./ui.js";
+
+// The token or pairing code leaves the address (and so the history) whatever the trade gives.
+function dropSecretsFromAddress() {
+  const search = new URLSearchParams(location.search);
+  const hash = new URLSearchParams(location.hash.slice(1));
+  for (const key of ["token", "pair"]) { search.delete(key); hash.delete(key); }
+  const rest = `${search.size ? `?${search}` : ""}${hash.size ? `#${hash}` : ""}`;
+  history.replaceState(history.state, "", `${location.pathname}${rest}`);
+}
+
+// Null once signed in, else why not.
+export async function signIn() {
+  let traded = null;
+  if (PAIRING) traded = await api("POST", "/api/pair", { code: PAIRING.trim().toUpperCase() });
+  else if (TOKEN) traded = await api("POST", "/api/session", undefined, TOKEN);
+  dropSecretsFromAddress();
+  const res = traded && traded.ok ? traded : await api("GET", "/api/session");
+  if (res.ok) {
+    state.listener = res.data.listener;
+    return null;
+  }
+  if (traded) return problem(traded);
+  return "This device is not paired: run `bedside pair` where Bedside runs and open the link it prints.";
+}
+
+// A device that cannot scan: the code `bedside pair` printed, typed (O for 0, I or L for 1 forgiven).
+export function offerPairing() {
+  el.pairForm.hidden = false;
+  el.pairForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const letters = el.pairCode.value.toUpperCase().replace(/O/g, "0").replace(/[IL]/g, "1")
+      .replace(/[^0-9A-Z]/g, "");
+    const res = await api("POST", "/api/pair", { code: `${letters.slice(0, 5)}-${letters.slice(5)}` });
+    if (res.ok) location.reload();
+    else notice(problem(res), 0);
+  });
+}

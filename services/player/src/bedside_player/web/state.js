@@ -1,0 +1,63 @@
+// What the page was opened with and what it believes: the one place the page's state lives.
+// Other modules read and change `state`; nothing else on the page holds state of its own
+// beyond a module's private timers.
+
+const query = new URLSearchParams(location.search);
+// A listener token or a pairing code arrives in the fragment, which no request carries; at
+// start the page trades it for a device cookie (HttpOnly) and drops it from the address bar.
+const fragment = new URLSearchParams(location.hash.slice(1));
+
+export const TOKEN = fragment.get("token") || query.get("token") || "";
+export const PAIRING = fragment.get("pair") || query.get("pair") || "";
+export const DEVICE = deviceName();
+// One "minute" of the sleep timer; a test may shorten it (?minute_ms=200).
+export const MINUTE_MS = Math.max(50, Number(query.get("minute_ms")) || 60_000);
+export const FADE_MS = Math.min(20_000, MINUTE_MS / 3);
+// How often a playing page reports where it is; a test may shorten it (?report_ms=300).
+export const REPORT_EVERY_MS = Math.max(250, Number(query.get("report_ms")) || 15_000);
+export const SKIP_MS = 30_000;
+export const FOLLOW_THRESHOLD_MS = 2_000; // a pushed position closer than this is our own echo
+export const HISTORY_FETCH = 40; // raw entries a page; runs of reports fold into one
+
+export const state = {
+  listener: fragment.get("listener") || query.get("listener") || "",
+  bookId: query.get("book") || "",
+  book: null, duration: 0, chapters: [], audio: false,
+  seq: 0, lastMoveSeq: 0, rows: [],
+  playing: false, anchorPos: 0, anchorAt: performance.now(),
+  inflight: 0, deferred: null,
+  scrubbing: false, lastReportAt: 0,
+  sleep: { mode: "off", endsAt: 0, stopAt: null, fading: false },
+  historyBefore: null,
+};
+
+function deviceName() {
+  const given = query.get("device");
+  if (given && /^[A-Za-z0-9_-]{1,64}$/.test(given)) return given;
+  // One name per tab (two tabs are two devices), saying roughly what the device is.
+  const ua = navigator.userAgent;
+  const kind = /iPhone/.test(ua) ? "iphone" : /iPad/.test(ua) ? "ipad" : /Android/.test(ua) ? "android" : "browser";
+  const made = `${kind}-${Math.random().toString(36).slice(2, 6)}`;
+  try {
+    const kept = sessionStorage.getItem("bedside-device");
+    if (kept) return kept;
+    sessionStorage.setItem("bedside-device", made);
+  } catch { /* private mode: a fresh name each load */ }
+  return made;
+}
+
+export const clamp = (ms) => Math.max(0, Math.min(state.duration || Number.MAX_SAFE_INTEGER, Math.round(ms)));
+
+// What this device remembers of a listener's book between loads (the sleep timer's notes).
+const storeKey = (what) => `bedside:${state.listener}:${state.bookId}:${what}`;
+
+export function store(what, value) {
+  try {
+    if (value === null) localStorage.removeItem(storeKey(what));
+    else localStorage.setItem(storeKey(what), JSON.stringify(value));
+  } catch { /* private mode: the page still works, it just forgets */ }
+}
+
+export function stored(what) {
+  try { return JSON.parse(localStorage.getItem(storeKey(what)) || "null"); } catch { return null; }
+}

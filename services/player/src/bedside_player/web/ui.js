@@ -1,0 +1,46 @@
+// The page's elements, the clock as it is shown and said, and the two status lines.
+import { DEVICE } from "./state.js";
+
+const $ = (id) => document.getElementById(id);
+export const el = {
+  app: $("app"), title: $("book-title"), chapter: $("chapter"), notice: $("notice"), timing: $("timing"),
+  pos: $("pos"), dur: $("dur"), scrubber: $("scrubber"), play: $("play"),
+  back: $("back30"), fwd: $("fwd30"), audio: $("audio"),
+  list: $("list"), rows: $("rows"), cancel: $("list-cancel"),
+  askForm: $("ask-form"), askInput: $("ask-input"), mic: $("mic"), answer: $("answer"),
+  sleepLeft: $("sleep-left"), undo: $("undo"), history: $("history"), more: $("history-more"),
+  link: $("link"), fade: $("fade"), asleep: $("asleep"), asleepText: $("asleep-text"),
+  asleepGo: $("asleep-go"), asleepDismiss: $("asleep-dismiss"),
+  bookPick: $("book-pick"), bookPickLabel: $("book-pick-label"),
+  pairForm: $("pair-form"), pairCode: $("pair-code"),
+};
+
+export function clock(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(2, "0");
+  const ss = String(s % 60).padStart(2, "0");
+  return `${Math.floor(s / 3600)}:${mm}:${ss}`;
+}
+
+export function spokenClock(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+  const parts = [];
+  if (h) parts.push(`${h} hour${h === 1 ? "" : "s"}`);
+  if (m) parts.push(`${m} minute${m === 1 ? "" : "s"}`);
+  if (!h && (sec || !m)) parts.push(`${sec} second${sec === 1 ? "" : "s"}`);
+  return parts.join(" ");
+}
+
+let noticeTimer = 0;
+export function notice(text, ms = 6000) {
+  el.notice.textContent = text;
+  el.notice.hidden = !text;
+  clearTimeout(noticeTimer);
+  if (text && ms) noticeTimer = setTimeout(() => { el.notice.hidden = true; }, ms);
+}
+
+export function showLink(up) {
+  el.link.textContent = up ? `Live on this device (${DEVICE})` : "Reconnecting…";
+  el.link.dataset.live = String(up);
+}
