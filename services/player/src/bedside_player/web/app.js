@@ -479,7 +479,10 @@
       el.answer.textContent = `Sorry: ${problem(res)}.`;
       return;
     }
-    const reply = res.data || {};
+    await answered(res.data || {});
+  }
+
+  async function answered(reply) {
     const speech = reply.speech || "";
     el.answer.textContent = speech;
     el.answer.dataset.outcome = reply.outcome || "";
@@ -503,52 +506,6 @@
       };
       window.speechSynthesis.speak(u);
     } catch { /* no voice here: the text is on the screen */ }
-  }
-
-  function setupMic() {
-    const Recognition = window.SpeechRecognition || window.webkitSpeechRecognition;
-    if (!Recognition) return; // typing only
-    el.mic.hidden = false;
-    el.mic.setAttribute("aria-pressed", "false");
-    let rec = null;
-    el.mic.addEventListener("click", () => {
-      if (rec) { rec.stop(); return; }
-      try {
-        rec = new Recognition();
-      } catch {
-        el.mic.hidden = true;
-        return;
-      }
-      rec.lang = document.documentElement.lang || "en";
-      rec.interimResults = true;
-      rec.maxAlternatives = 1;
-      let final = "";
-      rec.onresult = (e) => {
-        let text = "";
-        for (const r of e.results) {
-          text += r[0].transcript;
-          if (r.isFinal) final = text;
-        }
-        el.askInput.value = text;
-      };
-      rec.onerror = (e) => {
-        if (e.error === "no-speech" || e.error === "aborted") return;
-        const why = e.error === "not-allowed" || e.error === "service-not-allowed"
-          ? "The microphone is not allowed here"
-          : "Speech recognition is not available here";
-        notice(`${why}; type your question instead.`);
-        el.askInput.focus();
-      };
-      rec.onend = () => {
-        el.mic.setAttribute("aria-pressed", "false");
-        el.mic.setAttribute("aria-label", "Speak your question");
-        rec = null;
-        if (final.trim()) ask(final);
-      };
-      el.mic.setAttribute("aria-pressed", "true");
-      el.mic.setAttribute("aria-label", "Stop listening");
-      rec.start();
-    });
   }
 
   // ---- history -------------------------------------------------------------------------
@@ -1008,7 +965,6 @@
   async function start() {
     wire();
     renderPlay();
-    setupMic();
     let refused = null;
     try { refused = await signIn(); } catch (e) { refused = `Bedside could not be reached: ${e.message || e}`; }
     if (refused) {
@@ -1046,6 +1002,9 @@
     get device() { return DEVICE; },
     get rows() { return S.rows.slice(); },
   });
+
+  // All the voice module (voice.js) uses of the page: where to post a recording, and the reply.
+  window.bedsideVoice = Object.freeze({ spokenPath: () => `${base()}/turns/spoken`, ask, answered, notice });
 
   start();
 })();
