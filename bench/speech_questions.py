@@ -1,10 +1,10 @@
 """Spoken navigation questions to text: word accuracy with and without the book's names as hints.
 
 Fifty questions about Black Beauty (``bench/data/black_beauty_spoken.json``) are spoken by
-espeak-ng and transcribed by the pinned Whisper tiny.en in this process, once plainly and once
-with the book's names as hotwords, chosen by the rule a real turn uses (``bedside_guard.heard_names``
-over ingest's passages of the book, the line at its end: every name heard). The
-figures: word error rate, the share of the book's names in the questions that are heard right,
+espeak-ng and heard by the pinned Whisper tiny.en in this process (``hear``, as a spoken turn
+calls it: text without word times), once plainly and once with the book's names as hotwords,
+chosen by the rule a real turn uses (``bedside_guard.heard_names`` over ingest's passages of
+the book, the line at its end: every name heard). The figures: word error rate, the share of the book's names in the questions that are heard right,
 and the model's time per clip; each hinted figure beside the unhinted one of the same run.
 
     .venv/bin/python -m bench.speech_questions [NAMES]   # hint with the NAMES most frequent (40)
@@ -74,9 +74,9 @@ def main() -> None:
             names_said += len(said_names)
             for hinted in (False, True):
                 started = time.perf_counter()
-                heard_words = transcriber.transcribe(samples, hints=hints if hinted else None)
+                heard_text = transcriber.hear(samples, hints if hinted else None)
                 times[hinted].append((time.perf_counter() - started) * 1000)
-                heard = words(" ".join(w.text for w in heard_words))
+                heard = words(heard_text)
                 errors[hinted] += edit_distance(said, heard)
                 names_heard[hinted] += sum(1 for w in said_names if w in heard)
     print(f"{len(questions)} questions, {said_words} words, {names_said} of them the book's names")

@@ -29,7 +29,7 @@ def hearing() -> HintsNoted:
 
 @pytest.fixture(scope="module")
 async def rig(nats_url: str, hearing: HintsNoted) -> AsyncIterator[Rig]:
-    rig = await start_rig(nats_url, with_model=False, load_transcriber=lambda: hearing)
+    rig = await start_rig(nats_url, with_model=False, load_recogniser=lambda: hearing)
     try:
         yield rig
     finally:

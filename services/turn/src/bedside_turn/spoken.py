@@ -15,7 +15,7 @@ from bedside_contracts.player import StateRequest
 from bedside_contracts.search import NameHints
 from bedside_contracts.turn import Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_runtime.errors import CallFailed, InvalidRequest
-from bedside_speech import NotAWav, Transcriber, WhisperTranscriber, hint_text, samples_from_wav
+from bedside_speech import Hearer, NotAWav, WhisperTranscriber, hint_text, samples_from_wav
 
 from bedside_turn.backends import Backends
 
@@ -28,8 +28,8 @@ UTTERANCE_MAX_CHARS = 1000
 class SpokenTurns:
     turn: Callable[[Ask], Awaitable[TurnReply]]
     backends: Backends
-    load: Callable[[], Transcriber] = WhisperTranscriber
-    _transcriber: Transcriber | None = field(default=None, init=False)
+    load: Callable[[], Hearer] = WhisperTranscriber
+    _recogniser_loaded: Hearer | None = field(default=None, init=False)
     _loading: asyncio.Lock = field(default_factory=asyncio.Lock, init=False)
 
     async def ask(self, spoken: SpokenAsk) -> SpokenTurnReply:
@@ -41,9 +41,8 @@ class SpokenTurns:
         if here_ms is None:
             state = await self.backends.state(StateRequest(listener=spoken.listener, book=spoken.book))
             here_ms = state.position_ms
-        hints, transcriber = await asyncio.gather(self._hints(spoken.book, here_ms), self._recogniser())
-        words = await asyncio.to_thread(transcriber.transcribe, samples, hints=hints)
-        heard = " ".join(w.text for w in words).strip()[:UTTERANCE_MAX_CHARS]
+        hints, recogniser = await asyncio.gather(self._hints(spoken.book, here_ms), self._recogniser())
+        heard = (await asyncio.to_thread(recogniser.hear, samples, hints))[:UTTERANCE_MAX_CHARS]
         if not heard:
             return SpokenTurnReply(heard="")
         ask = Ask(
@@ -64,8 +63,8 @@ class SpokenTurns:
             return None
         return hint_text(heard.names)
 
-    async def _recogniser(self) -> Transcriber:
+    async def _recogniser(self) -> Hearer:
         async with self._loading:
-            if self._transcriber is None:
-                self._transcriber = await asyncio.to_thread(self.load)
-            return self._transcriber
+            if self._recogniser_loaded is None:
+                self._recogniser_loaded = await asyncio.to_thread(self.load)
+            return self._recogniser_loaded
