@@ -4,8 +4,9 @@ Fifty questions about Black Beauty (``bench/data/black_beauty_spoken.json``) are
 espeak-ng and heard by the pinned Whisper tiny.en in this process (``hear``, as a spoken turn
 calls it: text without word times), once plainly and once with the book's names as hotwords,
 chosen by the rule a real turn uses (``bedside_guard.heard_names`` over ingest's passages of
-the book, the line at its end: every name heard). The figures: word error rate, the share of the book's names in the questions that are heard right,
-and the model's time per clip; each hinted figure beside the unhinted one of the same run.
+the book, the line at its end: every name heard). The figures: word error rate, the share
+of the book's names in the questions that are heard right, and the model's time per clip;
+each hinted figure beside the unhinted one of the same run.
 
     .venv/bin/python -m bench.speech_questions [NAMES]   # hint with the NAMES most frequent (40)
 """

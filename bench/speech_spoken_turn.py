@@ -35,7 +35,7 @@ from bedside_contracts.turn import SpokenTurnReply, TurnReply
 from bedside_player.listeners import Listeners
 from bedside_speech import WhisperTranscriber, hint_text, samples_from_wav
 
-from bench.report import Figure, latency_figures, percentile, report
+from bench.report import latency_figures, percentile, report
 from bench.turn_common import CORPUS, System, summary
 
 QUESTIONS = Path(__file__).resolve().parent / "data" / "black_beauty_spoken.json"
@@ -146,7 +146,7 @@ async def main(count: int) -> None:
     print(f"model alone   {summary(timings.model_ms)}")
     print(f"typed turn    {summary(timings.typed_ms)}")
     p95 = percentile(timings.route_ms, 95)
-    verdict = "met" if p95 < TARGET_P95_MS else "missed"
+    verdict = "met" if p95 < TARGET_P95_MS else "missed"  # a target, not a floor: printed, not a figure
     print(f"target: end of speech to the answer under {TARGET_P95_MS:,.0f} ms p95: {verdict} ({p95:,.0f} ms)")
     route, model, typed = timings.route_ms, timings.model_ms, timings.typed_ms
     report(
@@ -154,7 +154,6 @@ async def main(count: int) -> None:
             *latency_figures("spoken turn, upload to heard text and answer", route, model),
             # The floor here is the spoken turn: the ratio is the share the turn itself takes.
             *latency_figures("typed keyless turn, the heard text, same route", typed, route),
-            Figure("spoken turn p95 against the 1.5 s target", p95, "ms", floor=TARGET_P95_MS),
         ]
     )
 
