@@ -8,6 +8,7 @@ router answers. The page's speech synthesis is watched, not heard. Every request
 makes must stay on the loopback range; one that does not fails the test.
 """
 
+import io
 import os
 import tempfile
 import wave
@@ -26,7 +27,7 @@ from bedside_lan_testing import (
     nss_home,
     pair_link,
 )
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Request, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -90,13 +91,28 @@ def browser(bedside: LanBedside, speaking: tuple[Path, float]) -> Iterator[Brows
             launched.close()
 
 
-def paired_phone(bedside: LanBedside, browser: Browser, outside: list[str]) -> Page:
+def paired_phone(bedside: LanBedside, browser: Browser, outside: list[str], uploads: list[Request]) -> Page:
     phone = fresh_device(browser, outside, only=None)  # anything off 127.0.0.0/8 is refused and noted
     phone.add_init_script(WATCH_SPEECH)
+    phone.on("request", lambda r: uploads.append(r) if r.url.endswith("/turns/spoken") else None)
     link, _ = pair_link(bedside)
     phone.goto(link)
     expect(phone.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
     return phone
+
+
+def expect_one_wav_made_by_the_page(uploads: list[Request], speech_s: float) -> None:
+    """The page's own encoding: 16 kHz mono 16-bit PCM, sent with the cookie, not a token."""
+    (upload,) = uploads
+    assert upload.method == "POST"
+    assert upload.headers["content-type"] == "audio/wav"
+    assert "authorization" not in {name.lower() for name in upload.headers}
+    body = upload.post_data_buffer
+    assert body is not None
+    with wave.open(io.BytesIO(body)) as recording:
+        shape = (recording.getframerate(), recording.getnchannels(), recording.getsampwidth())
+        assert shape == (16_000, 1, 2)
+        assert recording.getnframes() / 16_000 >= speech_s  # the whole question, not a piece of it
 
 
 def expect_answered_aloud(phone: Page) -> None:
@@ -111,16 +127,18 @@ def expect_answered_aloud(phone: Page) -> None:
 
 
 def test_hands_free_a_question_said_aloud_is_transcribed_answered_and_spoken(
-    bedside: LanBedside, browser: Browser
+    bedside: LanBedside, browser: Browser, speaking: tuple[Path, float]
 ) -> None:
     outside: list[str] = []
-    phone = paired_phone(bedside, browser, outside)
+    uploads: list[Request] = []
+    phone = paired_phone(bedside, browser, outside, uploads)
     phone.get_by_label("Hands-free").check()
     phone.get_by_role("button", name="Speak your question").click()
     expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "true")
     # No second press: the end of speech sends it.
     expect_answered_aloud(phone)
     expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "false")
+    expect_one_wav_made_by_the_page(uploads, speaking[1])
     assert outside == []
 
 
@@ -129,7 +147,8 @@ def test_push_to_talk_sends_the_question_when_the_button_is_let_go(
 ) -> None:
     _, speech_s = speaking
     outside: list[str] = []
-    phone = paired_phone(bedside, browser, outside)
+    uploads: list[Request] = []
+    phone = paired_phone(bedside, browser, outside, uploads)
     assert not phone.get_by_label("Hands-free").is_checked()
     assert not phone.get_by_label("browser's own recogniser").is_checked()  # off unless chosen
     phone.get_by_role("button", name="Speak your question").hover()
@@ -138,4 +157,5 @@ def test_push_to_talk_sends_the_question_when_the_button_is_let_go(
     phone.wait_for_timeout((LEAD_S + speech_s + 0.8) * 1000)  # held while the question is said
     phone.mouse.up()
     expect_answered_aloud(phone)
+    expect_one_wav_made_by_the_page(uploads, speech_s)
     assert outside == []
