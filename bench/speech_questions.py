@@ -1,10 +1,12 @@
 """Spoken navigation questions to text: word accuracy with and without the book's names as hints.
 
 Fifty questions about Black Beauty (``bench/data/black_beauty_spoken.json``) are spoken by
-espeak-ng and transcribed by the pinned Whisper tiny.en in this process, once plainly and once
-with the book's names (``bedside_speech.book_names`` over the whole book) as hotwords. The
-figures: word error rate, the share of the book's names in the questions that are heard right,
-and the model's time per clip; each hinted figure beside the unhinted one of the same run.
+espeak-ng and heard by the pinned Whisper tiny.en in this process (``hear``, as a spoken turn
+calls it: text without word times), once plainly and once with the book's names as hotwords,
+chosen by the rule a real turn uses (``bedside_guard.heard_names`` over ingest's passages of
+the book, the line at its end: every name heard). The figures: word error rate, the share
+of the book's names in the questions that are heard right, and the model's time per clip;
+each hinted figure beside the unhinted one of the same run.
 
     .venv/bin/python -m bench.speech_questions [NAMES]   # hint with the NAMES most frequent (40)
 """
@@ -18,7 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bedside_speech import HINT_LIMIT, WhisperTranscriber, book_names, hint_text, samples_from_wav
+from bedside_guard import HINT_LIMIT, book_names, heard_names
+from bedside_ingest.chunking import chunk_book, load_json_book
+from bedside_speech import WhisperTranscriber, hint_text, samples_from_wav
 
 from bench.report import Figure, latency_figures, percentile, report
 
@@ -49,9 +53,9 @@ def spoken(text: str, folder: Path) -> bytes:
 def main() -> None:
     if shutil.which("espeak-ng") is None:
         sys.exit("espeak-ng is not installed (bash scripts/install-system audio)")
-    book = json.loads(BOOK.read_text())
+    passages = chunk_book(load_json_book(BOOK))
     limit = int(sys.argv[1]) if len(sys.argv) > 1 else HINT_LIMIT
-    names = book_names((chapter["text"] for chapter in book["chapters"]), limit=limit)
+    names = heard_names(book_names(passages), max(p.end_ms for p in passages), limit)
     hints = hint_text(names)
     name_set = {n.lower() for n in names}
     questions: list[str] = json.loads(QUESTIONS.read_text())["questions"]
@@ -71,9 +75,9 @@ def main() -> None:
             names_said += len(said_names)
             for hinted in (False, True):
                 started = time.perf_counter()
-                heard_words = transcriber.transcribe(samples, hints=hints if hinted else None)
+                heard_text = transcriber.hear(samples, hints if hinted else None)
                 times[hinted].append((time.perf_counter() - started) * 1000)
-                heard = words(" ".join(w.text for w in heard_words))
+                heard = words(heard_text)
                 errors[hinted] += edit_distance(said, heard)
                 names_heard[hinted] += sum(1 for w in said_names if w in heard)
     print(f"{len(questions)} questions, {said_words} words, {names_said} of them the book's names")

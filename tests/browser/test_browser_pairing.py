@@ -8,117 +8,35 @@ overlook any certificate error. The device pairs by the one-time code that `beds
 printed. Every request the page makes is checked: one to any other address fails the test.
 """
 
-import asyncio
 import os
-import re
 import socket
-import ssl
-import subprocess
-import sys
-import tempfile
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from urllib.parse import urlsplit
 
 import httpx
-import nats
 import pytest
-from bedside_contracts.ingest import IngestBook
-from bedside_ingest.client import request_ingest, wait_until_ready
-from bedside_ingest.sample import SAMPLE_TRANSCRIPT
-from bedside_player.lan import LanFiles, lan_settings, served_environment
-from bedside_player.listeners import Listeners
-from bedside_runtime.nats_server import free_port
-from bedside_runtime.settings import Settings
-from bedside_testing import RunningSystem, start_test_nats
-from playwright.sync_api import Browser, Error, Page, Route, expect, sync_playwright
+from bedside_lan_testing import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    HOME_ADDRESS,
+    LanBedside,
+    fresh_device,
+    lan_bedside,
+    nss_home,
+    pair_link,
+)
+from playwright.sync_api import Browser, Error, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-HOME_ADDRESS = "127.0.0.2"
 BOOK = "sample"
 LISTENER = "phone-owner"
 WAIT_MS = 20_000
 
 
-@dataclass
-class LanBedside:
-    system: RunningSystem
-    files: LanFiles
-    token: str
-
-    @property
-    def url(self) -> str:
-        return self.system.http_url
-
-    def https(self) -> httpx.Client:
-        """A client that trusts the local authority and nothing else."""
-        return httpx.Client(base_url=self.url, verify=ssl.create_default_context(cafile=self.files.ca_cert))
-
-
-async def ingest_and_add_listener(nats_url: str) -> str:
-    client = await nats.connect(nats_url)
-    try:
-        report = await request_ingest(
-            client, IngestBook(path=str(SAMPLE_TRANSCRIPT), book=BOOK), timeout_s=600
-        )
-        assert await wait_until_ready(client, report.book, report.version, 240)
-        return await (await Listeners.open(client.jetstream())).create(LISTENER)
-    finally:
-        await client.close()
-
-
 @pytest.fixture(scope="module")
 def bedside() -> Iterator[LanBedside]:
-    for needed in (CHROMIUM, Path("/usr/bin/certutil")):
-        if not needed.exists():
-            pytest.skip(f"{needed} is absent: `bash scripts/install-system browser` installs it")
-    # Its own bus: the one book in the catalog is the one the page opens without being told.
-    server = start_test_nats("pairing")
-    data_dir = Path(tempfile.mkdtemp(prefix="bedside-lan-"))
-    served, _ = lan_settings(Settings(data_dir=data_dir), HOME_ADDRESS)  # what `bedside up --lan` does
-    system = RunningSystem(server.url, data_dir, ("search", "player", "ingest"), free_port())
-    system.env |= served_environment(served)
-    served = served.model_copy(update={"http_port": system.http_port})
-    served.page_url_file.write_text(served.page_base_url)
-    try:
-        system.start(timeout_s=300)
-        token = asyncio.run(ingest_and_add_listener(server.url))
-        running = LanBedside(system, LanFiles(served.lan_dir), token)
-        with running.https() as http:
-            for _ in range(240):
-                if http.get(f"/api/books/{BOOK}", headers={"Authorization": f"Bearer {token}"}).is_success:
-                    break
-                time.sleep(0.25)
+    with lan_bedside("pairing", ("search", "player", "ingest"), LISTENER) as running:
         yield running
-    finally:
-        system.stop()
-        server.stop()
-
-
-def nss_home(authority: Path | None) -> Path:
-    """A HOME whose NSS store trusts ``authority`` to vouch for servers (or trusts nothing extra)."""
-    home = Path(tempfile.mkdtemp(prefix="bedside-browser-home-"))
-    store = home / ".pki" / "nssdb"
-    store.mkdir(parents=True)
-    subprocess.run(["certutil", "-N", "-d", f"sql:{store}", "--empty-password"], check=True)
-    if authority is not None:
-        subprocess.run(
-            ["certutil", "-A", "-d", f"sql:{store}", "-n", "Bedside", "-t", "C,,", "-i", str(authority)],
-            check=True,
-        )
-    return home
 
 
 @pytest.fixture(scope="module")
@@ -141,37 +59,6 @@ def browsers(bedside: LanBedside) -> Iterator[tuple[Browser, Browser]]:
             untrusting.close()
     finally:
         playwright.stop()
-
-
-def pair_link(bedside: LanBedside) -> tuple[str, str]:
-    """`bedside pair` as a listener runs it: the link it prints, and all it printed."""
-    bedside_cli = Path(sys.executable).parent / "bedside"
-    done = subprocess.run(
-        [str(bedside_cli), "pair", "--listener", LISTENER],
-        env=bedside.system.env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    match = re.search(r"^page\s+(\S+)$", done.stdout, re.MULTILINE)
-    assert match, done.stdout + done.stderr
-    return match.group(1), done.stdout
-
-
-def fresh_device(browser: Browser, outside: list[str]) -> Page:
-    """A new browser context (no cookie); any request not to the home address is refused and noted."""
-    context = browser.new_context(viewport={"width": 412, "height": 915})
-
-    def only_home(route: Route) -> None:
-        if urlsplit(route.request.url).hostname == HOME_ADDRESS:
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", only_home)
-    return context.new_page()
 
 
 def test_a_fresh_browser_pairs_by_the_code_over_https_and_then_plays(

@@ -9,6 +9,7 @@ from bedside_guard import (
     asks_what_comes_later,
     book_names,
     check_answer,
+    heard_names,
     sentences_of,
     unheard_names,
     words_of,
@@ -134,3 +135,29 @@ def test_no_spoken_sentence_names_what_is_ahead(here_ms: int, picked: list[str])
             not ahead_of(names.first_ms[w], here_ms) for w in words_of(sentence) if w in names.first_ms
         ), sentence
     assert (checked.cut == 0) == (checked.speech == " ".join(picked))
+
+
+def test_the_recogniser_hears_only_names_behind_the_line_most_named_behind_first() -> None:
+    names = book_names(passages())
+    assert heard_names(names, 0) == []
+    assert heard_names(names, 30_000) == ["Ada"]  # heard at a sentence start: a name, named 0 times yet
+    # Kettleby twice in passage 2, Ada once inside a sentence by then; Tomas only opens sentences.
+    assert heard_names(names, 90_000) == ["Kettleby", "Ada", "Tomas"]
+    assert heard_names(names, 90_000, limit=1) == ["Kettleby"]
+    assert heard_names(names, 120_000) == ["Ada", "Kettleby", "Tomas"]
+
+
+def test_a_name_is_hinted_as_the_book_writes_it() -> None:
+    told = Passage(
+        id=0, start_ms=0, end_ms=1_000, chapter=1, chapter_title="C", text="He saw McCarthy's dog and DuBois."
+    )
+    assert heard_names(book_names([told]), 1_000) == ["DuBois", "McCarthy"]
+
+
+@given(st.integers(min_value=0, max_value=130_000), st.integers(min_value=0, max_value=5))
+def test_no_name_first_heard_ahead_is_ever_hinted(here_ms: int, limit: int) -> None:
+    names = book_names(passages())
+    hinted = heard_names(names, here_ms, limit)
+    assert len(hinted) <= limit
+    for name in hinted:
+        assert not ahead_of(names.first_ms[name.lower()], here_ms)

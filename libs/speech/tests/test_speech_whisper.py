@@ -37,3 +37,15 @@ def test_speech_becomes_words_with_times_in_order() -> None:
     starts = [w.start_s for w in words]
     assert starts == sorted(starts)
     assert all(0 <= w.start_s <= w.end_s <= len(samples) / rate + 0.5 for w in words)
+
+
+def test_a_spoken_question_is_heard_as_text_and_hints_bring_a_name_in() -> None:
+    need_espeak()
+    samples, rate = speak("who is Merrylegs?")
+    positions = np.linspace(0, len(samples) - 1, round(len(samples) * LISTEN_RATE / rate))
+    audio = np.interp(positions, np.arange(len(samples)), samples.astype(np.float32) / 32768).astype(
+        np.float32
+    )
+    recogniser = WhisperTranscriber()
+    assert "who is" in recogniser.hear(audio).lower()
+    assert "Merrylegs" in recogniser.hear(audio, hints="Ginger Merrylegs Birtwick")

@@ -12,6 +12,8 @@ from bedside_contracts.search import (
     CatalogRequest,
     FindPassage,
     FoundPassages,
+    HeardNames,
+    NameHints,
     Recall,
     Recalled,
     Resolve,
@@ -127,6 +129,18 @@ async def test_recall_in_the_holding_passage_counts_only_heard_cues(broker: Nats
     assert "fisherman" in holding
     assert "amber" not in holding
     assert all(not leaks(place.line(), small_passages(), here) for place in recalled.places)
+
+
+async def test_the_recogniser_is_hinted_only_with_names_heard_before_the_line(broker: NatsBroker) -> None:
+    async def hinted(here_ms: int) -> list[str]:
+        asked = NameHints(book="small", here_ms=here_ms)
+        return (await call(broker.connection, subjects.SEARCH_HINTS, asked, HeardNames)).names
+
+    assert await hinted(0) == []
+    early = await hinted(3 * PASSAGE_MS)  # chapter 1 heard: Pepper the terrier is in chapter 2
+    assert "Marigold" in early
+    assert "Pepper" not in early
+    assert "Pepper" in await hinted(6 * PASSAGE_MS)
 
 
 async def test_resolve_reports_each_target_in_order(broker: NatsBroker) -> None:

@@ -28,7 +28,9 @@ from bedside_contracts.search import (
     CheckAnswer,
     FindPassage,
     FoundPassages,
+    HeardNames,
     Hit,
+    NameHints,
     Recall,
     Recalled,
     Resolution,
@@ -42,6 +44,7 @@ from bedside_guard import (
     Passage,
     asks_what_comes_later,
     check_answer,
+    heard_names,
     heard_text,
     unheard_names,
 )
@@ -133,6 +136,11 @@ class SearchDouble:
         book = self.book(request.book).served
         return check_answer(request.answer, request.question, book.names, request.here_ms)
 
+    async def hints(self, request: NameHints) -> HeardNames:
+        self.requests.append(request)
+        book = self.book(request.book).served
+        return HeardNames(names=heard_names(book.names, request.here_ms, request.limit))
+
     async def resolve(self, request: Resolve) -> Resolved:
         self.requests.append(request)
         book = self.book(request.book)
@@ -145,6 +153,7 @@ class SearchDouble:
         await serve_requests(broker, subjects.SEARCH_FIND, "search", FindPassage, self.find)
         await serve_requests(broker, subjects.SEARCH_RECALL, "search", Recall, self.recall)
         await serve_requests(broker, subjects.SEARCH_CHECK, "search", CheckAnswer, self.check)
+        await serve_requests(broker, subjects.SEARCH_HINTS, "search", NameHints, self.hints)
         await serve_requests(broker, subjects.SEARCH_RESOLVE, "search", Resolve, self.resolve)
         await serve_requests(broker, subjects.SEARCH_CATALOG, "search", CatalogRequest, self.catalog)
 

@@ -2,6 +2,7 @@
 
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,6 +11,7 @@ from bedside_contracts.turn import Ask, TurnReply
 from bedside_guard import Passage
 from bedside_runtime.bus import call
 from bedside_runtime.settings import Settings
+from bedside_speech import Hearer, WhisperTranscriber
 from bedside_turn.claude import Retry
 from bedside_turn.main import build
 from bedside_turn.service import TurnService
@@ -70,7 +72,12 @@ class Rig:
         return leaks(self.sent_messages(model), self.passages, here_ms, set(said))
 
 
-async def start_rig(nats_url: str, with_model: bool, extra_books: dict[str, DoubleBook] | None = None) -> Rig:
+async def start_rig(
+    nats_url: str,
+    with_model: bool,
+    extra_books: dict[str, DoubleBook] | None = None,
+    load_recogniser: Callable[[], Hearer] = WhisperTranscriber,
+) -> Rig:
     """Doubles and a turn service on ``nats_url``; the caller stops ``rig.broker``."""
     books = {BOOK_ID: DoubleBook(book_info(), passages()), **(extra_books or {})}
     search, player = SearchDouble(books), PlayerDouble(books)
@@ -80,6 +87,6 @@ async def start_rig(nats_url: str, with_model: bool, extra_books: dict[str, Doub
     await player.register(broker)
     slot = ModelSlot() if with_model else None
     settings = Settings(nats_url=nats_url, model="claude-haiku-4-5")
-    service = await build(broker, settings, slot, retry=NO_WAIT)
+    service = await build(broker, settings, slot, retry=NO_WAIT, load_recogniser=load_recogniser)
     await broker.start()
     return Rig(broker, service, search, player, slot, passages())

@@ -2,7 +2,7 @@
 
 from typing import Annotated, Literal
 
-from bedside_guard import Candidate, Passage
+from bedside_guard import HINT_LIMIT, Candidate, Passage
 from pydantic import Field, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name
@@ -63,6 +63,20 @@ class CheckAnswer(Contract):
     here_ms: Millis
     question: str = Field(max_length=2_000)
     answer: str = Field(max_length=20_000)
+
+
+class NameHints(Contract):
+    """The names a listener at ``here_ms`` has heard, to bias the recogniser (reply: HeardNames)."""
+
+    book: Name
+    here_ms: Millis
+    limit: int = Field(default=HINT_LIMIT, ge=0, le=200)
+
+
+class HeardNames(Contract):
+    """Names of the book first heard before the line, as the book writes them, most named first."""
+
+    names: list[str]
 
 
 class Target(Contract):

@@ -2,12 +2,14 @@
 
 from bedside_guard.line import ahead_of, clock
 from bedside_guard.names import (
+    HINT_LIMIT,
     STOP_THERE,
     BookNames,
     CheckedAnswer,
     asks_what_comes_later,
     book_names,
     check_answer,
+    heard_names,
     sentences_of,
     unheard_names,
     words_of,
@@ -16,6 +18,7 @@ from bedside_guard.passage import Cue, Passage, heard_text
 from bedside_guard.shapes import MAX_ROWS, NOT_TOLD, Candidate, distinct_rows, excerpt
 
 __all__ = [
+    "HINT_LIMIT",
     "MAX_ROWS",
     "NOT_TOLD",
     "STOP_THERE",
@@ -31,6 +34,7 @@ __all__ = [
     "clock",
     "distinct_rows",
     "excerpt",
+    "heard_names",
     "heard_text",
     "sentences_of",
     "unheard_names",

@@ -6,11 +6,12 @@ any other, so ``ahead_of`` alone decides whether it has been heard. Pure: search
 table once per book, the rules below only read it.
 """
 
+import bisect
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from bedside_guard.line import ahead_of
 from bedside_guard.passage import Passage
@@ -32,6 +33,10 @@ class BookNames(BaseModel):
     first_ms: dict[str, int]
     vocabulary: frozenset[str]
     """Every word the book uses, so a capitalised word it never uses is known as not its own."""
+    named_at_ms: dict[str, tuple[int, ...]] = Field(default_factory=dict)
+    """Each name's times written as a name (capitalised inside a sentence), sorted."""
+    spelling: dict[str, str] = Field(default_factory=dict)
+    """Each name as the book first writes it as a name ("Merrylegs", "McCarthy")."""
 
 
 def _word(token: str) -> str:
@@ -40,12 +45,18 @@ def _word(token: str) -> str:
 
 def _capitalised_inside(text: str) -> Iterable[tuple[str, bool | None]]:
     """Each word of ``text`` and whether it is capitalised inside a sentence (None: opens one)."""
+    for word, _token, capital in _tokens(text):
+        yield word, capital
+
+
+def _tokens(text: str) -> Iterable[tuple[str, str, bool | None]]:
+    """Each word of ``text``, as written, and whether it is capitalised inside a sentence."""
     opens = True
     for token in _TOKEN.findall(text):
         if token in _SENTENCE_OPENERS:
             opens = True
             continue
-        yield _word(token), None if opens else token[0].isupper()
+        yield _word(token), token, None if opens else token[0].isupper()
         opens = False
 
 
@@ -65,13 +76,18 @@ def book_names(passages: Iterable[Passage]) -> BookNames:
     inside: Counter[str] = Counter()
     lower: Counter[str] = Counter()
     first: dict[str, int] = {}
+    named_at: defaultdict[str, list[int]] = defaultdict(list)
+    written: dict[str, tuple[int, str]] = {}
     for passage in passages:
         for at_ms, text in _pieces(passage):
-            for word, capital in _capitalised_inside(text):
+            for word, token, capital in _tokens(text):
                 if word not in first or at_ms < first[word]:
                     first[word] = at_ms
                 if capital is True:
                     inside[word] += 1
+                    named_at[word].append(at_ms)
+                    if word not in written or at_ms < written[word][0]:
+                        written[word] = (at_ms, re.sub(r"['\u2019]s$", "", token))
                 elif capital is False:
                     lower[word] += 1
     names = {
@@ -79,7 +95,32 @@ def book_names(passages: Iterable[Passage]) -> BookNames:
         for word, count in inside.items()
         if count >= MIN_NAMED and lower[word] <= LOWER_SHARE * (count + lower[word]) and word != "i"
     }
-    return BookNames(first_ms=names, vocabulary=frozenset(first))
+    return BookNames(
+        first_ms=names,
+        vocabulary=frozenset(first),
+        named_at_ms={word: tuple(sorted(named_at[word])) for word in names},
+        spelling={word: written[word][1] for word in names},
+    )
+
+
+HINT_LIMIT = 40
+"""How many names a recogniser is given: more slow the decoder down and blur other words."""
+
+
+def heard_names(names: BookNames, here_ms: int, limit: int = HINT_LIMIT) -> list[str]:
+    """The names a listener at ``here_ms`` has heard, as the book writes them, most named first.
+
+    These are the only names a recogniser may be told to expect: a name from ahead would come
+    back in the transcript, and the transcript is words the model reads. The ranking counts only
+    mentions behind the line, so even the order says nothing of what is ahead.
+    """
+
+    def mentions(word: str) -> int:
+        return bisect.bisect_left(names.named_at_ms.get(word, ()), here_ms)
+
+    heard = [word for word, first in names.first_ms.items() if not ahead_of(first, here_ms)]
+    ranked = sorted(heard, key=lambda word: (-mentions(word), word))
+    return [names.spelling.get(word, word.title()) for word in ranked[:limit]]
 
 
 def words_of(text: str) -> list[str]:

@@ -2,11 +2,12 @@
 shared by ingest (whole books) and the turn service (a listener's spoken question)."""
 
 from bedside_speech.audio import NotAWav, samples_from_wav
-from bedside_speech.names import HINT_LIMIT, book_names, hint_text
+from bedside_speech.hints import hint_text
 from bedside_speech.whisper import (
     ASR_THREADS,
     LISTEN_RATE,
     TINY_EN_MODEL_ID,
+    Hearer,
     SpokenWord,
     Transcriber,
     TranscriptionStopped,
@@ -16,15 +17,14 @@ from bedside_speech.whisper import (
 
 __all__ = [
     "ASR_THREADS",
-    "HINT_LIMIT",
     "LISTEN_RATE",
     "TINY_EN_MODEL_ID",
+    "Hearer",
     "NotAWav",
     "SpokenWord",
     "Transcriber",
     "TranscriptionStopped",
     "WhisperTranscriber",
-    "book_names",
     "hint_text",
     "model_folder",
     "samples_from_wav",

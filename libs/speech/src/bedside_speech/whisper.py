@@ -47,6 +47,10 @@ class Transcriber(Protocol):
     ) -> list[SpokenWord]: ...
 
 
+class Hearer(Protocol):
+    def hear(self, samples: npt.NDArray[np.float32], hints: str | None = ...) -> str: ...
+
+
 def model_folder(custom: Path | None) -> tuple[Path, str]:
     """The model folder to load and its id: the user's folder, or the pinned tiny.en."""
     if custom is not None:
@@ -59,7 +63,7 @@ def model_folder(custom: Path | None) -> tuple[Path, str]:
 
 
 class WhisperTranscriber:
-    """faster-whisper with voice activity detection and word times.
+    """faster-whisper with voice activity detection: words with times, or a question's text.
 
     Without the VAD filter the model was measured to drop the last lines of a recording
     silently; with it, silence and music are skipped before decoding.
@@ -89,3 +93,14 @@ class WhisperTranscriber:
                 if text:
                     words.append(SpokenWord(text, float(word.start), float(word.end)))
         return words
+
+    def hear(self, samples: npt.NDArray[np.float32], hints: str | None = None) -> str:
+        """The words of a short recording (a spoken question), without their times.
+
+        A question needs no word times, and with hints, timing the words costs more than
+        decoding them.
+        """
+        segments, _info = self._model.transcribe(
+            samples, language="en", vad_filter=True, beam_size=5, without_timestamps=True, hotwords=hints
+        )
+        return " ".join(str(segment.text).strip() for segment in segments).strip()

@@ -17,7 +17,9 @@ from bedside_contracts.search import (
     CheckAnswer,
     FindPassage,
     FoundPassages,
+    HeardNames,
     Hit,
+    NameHints,
     Recall,
     Recalled,
     Resolve,
@@ -30,6 +32,7 @@ from bedside_guard import (
     Passage,
     asks_what_comes_later,
     check_answer,
+    heard_names,
     heard_text,
     unheard_names,
 )
@@ -176,6 +179,11 @@ class SearchEngine:
         """An answer with what names the unheard cut (the guard's rule, on this book's names)."""
         book = self.book(request.book)
         return check_answer(request.answer, request.question, book.names, request.here_ms)
+
+    def hints(self, request: NameHints) -> HeardNames:
+        """The names the recogniser may expect from a listener at the line (the guard's rule)."""
+        book = self.book(request.book)
+        return HeardNames(names=heard_names(book.names, request.here_ms, request.limit))
 
     def catalog(self, request: CatalogRequest) -> Catalog:
         if request.book is not None:

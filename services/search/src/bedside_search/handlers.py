@@ -6,6 +6,8 @@ from bedside_contracts.search import (
     CatalogRequest,
     CheckAnswer,
     FindPassage,
+    HeardNames,
+    NameHints,
     Recall,
     Resolve,
     Resolved,
@@ -29,8 +31,12 @@ async def serve_search(broker: NatsBroker, engine: SearchEngine) -> None:
     async def check(request: CheckAnswer) -> CheckedAnswer:
         return engine.check(request)
 
+    async def hints(request: NameHints) -> HeardNames:
+        return engine.hints(request)
+
     await serve_requests(broker, subjects.SEARCH_FIND, SERVICE, FindPassage, engine.find)
     await serve_requests(broker, subjects.SEARCH_RECALL, SERVICE, Recall, engine.recall)
     await serve_requests(broker, subjects.SEARCH_RESOLVE, SERVICE, Resolve, resolve)
     await serve_requests(broker, subjects.SEARCH_CATALOG, SERVICE, CatalogRequest, catalog)
     await serve_requests(broker, subjects.SEARCH_CHECK, SERVICE, CheckAnswer, check)
+    await serve_requests(broker, subjects.SEARCH_HINTS, SERVICE, NameHints, hints)

@@ -20,6 +20,8 @@ from bedside_contracts.search import (
     CheckAnswer,
     FindPassage,
     FoundPassages,
+    HeardNames,
+    NameHints,
     Recall,
     Recalled,
     Resolve,
@@ -37,6 +39,7 @@ class Backends(Protocol):
     async def find(self, request: FindPassage) -> FoundPassages: ...
     async def recall(self, request: Recall) -> Recalled: ...
     async def check(self, request: CheckAnswer) -> CheckedAnswer: ...
+    async def hints(self, request: NameHints) -> HeardNames: ...
     async def resolve(self, request: Resolve) -> Resolved: ...
     async def catalog(self, request: CatalogRequest) -> Catalog: ...
     async def state(self, request: StateRequest) -> ListenerState: ...
@@ -63,6 +66,9 @@ class BusBackends:
 
     async def check(self, request: CheckAnswer) -> CheckedAnswer:
         return await self._call(subjects.SEARCH_CHECK, request, CheckedAnswer)
+
+    async def hints(self, request: NameHints) -> HeardNames:
+        return await self._call(subjects.SEARCH_HINTS, request, HeardNames)
 
     async def resolve(self, request: Resolve) -> Resolved:
         return await self._call(subjects.SEARCH_RESOLVE, request, Resolved)

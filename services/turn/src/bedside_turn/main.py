@@ -10,6 +10,7 @@ from bedside_runtime.bus import serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
 from bedside_runtime.streams import declare_stream, key_value_bucket
+from bedside_speech import Hearer, WhisperTranscriber
 from faststream.nats import NatsBroker
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType, StreamConfig
@@ -66,12 +67,17 @@ def model_client(settings: Settings) -> ModelClient | None:
 
 
 async def build(
-    broker: NatsBroker, settings: Settings, client: ModelClient | None, retry: Retry = DEFAULT_RETRY
+    broker: NatsBroker,
+    settings: Settings,
+    client: ModelClient | None,
+    retry: Retry = DEFAULT_RETRY,
+    load_recogniser: Callable[[], Hearer] = WhisperTranscriber,
 ) -> TurnService:
     """The service on a connected broker, answering TURN_ASK once the broker starts."""
     kv = await declare(broker.connection.jetstream(), settings.stream_replicas)
+    backends = BusBackends(broker, settings.request_timeout_s)
     service = TurnService(
-        backends=BusBackends(broker, settings.request_timeout_s),
+        backends=backends,
         conversations=ConversationStore(kv),
         broker=broker,
         client=client,
@@ -80,7 +86,7 @@ async def build(
     )
     # A turn mostly waits (on the model, on search and player): answer many at once.
     await serve_requests(broker, subjects.TURN_ASK, "turn", Ask, service.ask, max_in_flight=ASK_WORKERS)
-    spoken = SpokenTurns(turn=service.ask)
+    spoken = SpokenTurns(turn=service.ask, backends=backends, load=load_recogniser)
     await serve_requests(
         broker,
         subjects.TURN_ASK_SPOKEN,

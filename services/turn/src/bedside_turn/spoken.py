@@ -1,16 +1,25 @@
 """A spoken question becomes a typed Ask: the recording is transcribed offline, then turned.
 
 The recogniser is loaded on the first spoken question, not at start: a listener who only
-types never pays for the model's memory.
+types never pays for the model's memory. It is told to expect the book's names the listener
+has heard (search's answer, by the guard's rule), and no others: a name from ahead would come
+back in the words the model reads.
 """
 
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+import structlog
+from bedside_contracts.player import StateRequest
+from bedside_contracts.search import NameHints
 from bedside_contracts.turn import Ask, SpokenAsk, SpokenTurnReply, TurnReply
-from bedside_runtime.errors import InvalidRequest
-from bedside_speech import NotAWav, Transcriber, WhisperTranscriber, samples_from_wav
+from bedside_runtime.errors import CallFailed, InvalidRequest
+from bedside_speech import Hearer, NotAWav, WhisperTranscriber, hint_text, samples_from_wav
+
+from bedside_turn.backends import Backends
+
+log = structlog.get_logger("bedside.turn")
 
 UTTERANCE_MAX_CHARS = 1000
 
@@ -18,8 +27,9 @@ UTTERANCE_MAX_CHARS = 1000
 @dataclass
 class SpokenTurns:
     turn: Callable[[Ask], Awaitable[TurnReply]]
-    load: Callable[[], Transcriber] = WhisperTranscriber
-    _transcriber: Transcriber | None = field(default=None, init=False)
+    backends: Backends
+    load: Callable[[], Hearer] = WhisperTranscriber
+    _recogniser_loaded: Hearer | None = field(default=None, init=False)
     _loading: asyncio.Lock = field(default_factory=asyncio.Lock, init=False)
 
     async def ask(self, spoken: SpokenAsk) -> SpokenTurnReply:
@@ -27,9 +37,12 @@ class SpokenTurns:
             samples = samples_from_wav(spoken.wav)
         except NotAWav as error:
             raise InvalidRequest(f"the recording is not a 16-bit PCM WAV: {error}") from None
-        transcriber = await self._recogniser()
-        words = await asyncio.to_thread(transcriber.transcribe, samples)
-        heard = " ".join(w.text for w in words).strip()[:UTTERANCE_MAX_CHARS]
+        here_ms = spoken.here_ms
+        if here_ms is None:
+            state = await self.backends.state(StateRequest(listener=spoken.listener, book=spoken.book))
+            here_ms = state.position_ms
+        hints, recogniser = await asyncio.gather(self._hints(spoken.book, here_ms), self._recogniser())
+        heard = (await asyncio.to_thread(recogniser.hear, samples, hints))[:UTTERANCE_MAX_CHARS]
         if not heard:
             return SpokenTurnReply(heard="")
         ask = Ask(
@@ -37,12 +50,21 @@ class SpokenTurns:
             book=spoken.book,
             utterance=heard,
             device=spoken.device,
-            here_ms=spoken.here_ms,
+            here_ms=here_ms,
         )
         return SpokenTurnReply(heard=heard, turn=await self.turn(ask))
 
-    async def _recogniser(self) -> Transcriber:
+    async def _hints(self, book: str, here_ms: int) -> str | None:
+        """The heard names as the recogniser takes them; none when search cannot say (never a guess)."""
+        try:
+            heard = await self.backends.hints(NameHints(book=book, here_ms=here_ms))
+        except CallFailed as error:
+            log.warning("no names to hint the recogniser with", error=str(error), book=book)
+            return None
+        return hint_text(heard.names)
+
+    async def _recogniser(self) -> Hearer:
         async with self._loading:
-            if self._transcriber is None:
-                self._transcriber = await asyncio.to_thread(self.load)
-            return self._transcriber
+            if self._recogniser_loaded is None:
+                self._recogniser_loaded = await asyncio.to_thread(self.load)
+            return self._recogniser_loaded

@@ -1,5 +1,5 @@
-// Asking: typed, or said to the browser's own speech recognition. Every question, however
-// it was made, goes through `ask(text)`, and the answer is shown and spoken.
+// Asking: typed here, or said aloud (voice.js). Every question, however it was made, goes
+// through `ask(text)` or, spoken, comes back as a turn; `answered` shows and speaks it.
 import { api, listenerPath, problem } from "./api.js";
 import { refreshState } from "./position.js";
 import { asleepAnswer, showAsleepOffer } from "./sleep.js";
@@ -32,7 +32,10 @@ export async function ask(utterance) {
     el.answer.textContent = `Sorry: ${problem(res)}.`;
     return;
   }
-  const reply = res.data || {};
+  await answered(res.data || {});
+}
+
+export async function answered(reply) {
   const speech = reply.speech || "";
   el.answer.textContent = speech;
   el.answer.dataset.outcome = reply.outcome || "";
@@ -58,56 +61,6 @@ function speak(text) {
   } catch { /* no voice here: the text is on the screen */ }
 }
 
-function recognise(rec, done) {
-  rec.lang = document.documentElement.lang || "en";
-  rec.interimResults = true;
-  rec.maxAlternatives = 1;
-  let final = "";
-  rec.onresult = (e) => {
-    let text = "";
-    for (const r of e.results) {
-      text += r[0].transcript;
-      if (r.isFinal) final = text;
-    }
-    el.askInput.value = text;
-  };
-  rec.onerror = (e) => {
-    if (e.error === "no-speech" || e.error === "aborted") return;
-    const why = e.error === "not-allowed" || e.error === "service-not-allowed"
-      ? "The microphone is not allowed here"
-      : "Speech recognition is not available here";
-    notice(`${why}; type your question instead.`);
-    el.askInput.focus();
-  };
-  rec.onend = () => {
-    el.mic.setAttribute("aria-pressed", "false");
-    el.mic.setAttribute("aria-label", "Speak your question");
-    done();
-    if (final.trim()) ask(final);
-  };
-  el.mic.setAttribute("aria-pressed", "true");
-  el.mic.setAttribute("aria-label", "Stop listening");
-  rec.start();
-}
-
-function setupMic() {
-  const Recognition = window.SpeechRecognition || window.webkitSpeechRecognition;
-  if (!Recognition) return; // typing only
-  el.mic.hidden = false;
-  el.mic.setAttribute("aria-pressed", "false");
-  let rec = null;
-  el.mic.addEventListener("click", () => {
-    if (rec) { rec.stop(); return; }
-    try {
-      rec = new Recognition();
-    } catch {
-      el.mic.hidden = true;
-      return;
-    }
-    recognise(rec, () => { rec = null; });
-  });
-}
-
 export function wireAsk() {
   el.askForm.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -115,5 +68,4 @@ export function wireAsk() {
     el.askInput.value = "";
     ask(text);
   });
-  setupMic();
 }

@@ -13,6 +13,7 @@ import { offerPairing, signIn } from "./signin.js";
 import { renderSleep, showAsleepOffer, wireSleep } from "./sleep.js";
 import { DEVICE, REPORT_EVERY_MS, SKIP_MS, state } from "./state.js";
 import { el, notice } from "./ui.js";
+import "./voice.js"; // the microphone wires itself
 
 follow({
   jumped(ms, back) {

@@ -1,0 +1,63 @@
+"""A spoken question on the real recogniser: it is told only the names the listener has heard.
+
+Over a real bus with search and player doubles (the doubles answer the names by the guard's
+own rule); the recordings are espeak-ng's, the model is the pinned Whisper tiny.en.
+"""
+
+from collections.abc import AsyncIterator
+
+import pytest
+from bedside_audiobooks import need_espeak, spoken_wav
+from bedside_contracts import subjects
+from bedside_contracts.turn import SpokenAsk, SpokenTurnReply
+from bedside_guard import ahead_of
+from bedside_runtime.bus import call
+from bedside_turn_testing.book import BOOK_ID
+from bedside_turn_testing.harness import Rig, start_rig
+from bedside_turn_testing.hearing import HintsNoted
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+HERE = 135_000  # chapter two: Wren and Tamsin heard; Ambrose Pell and Mortimer Sleet ahead
+
+
+@pytest.fixture(scope="module")
+def hearing() -> HintsNoted:
+    need_espeak()
+    return HintsNoted()
+
+
+@pytest.fixture(scope="module")
+async def rig(nats_url: str, hearing: HintsNoted) -> AsyncIterator[Rig]:
+    rig = await start_rig(nats_url, with_model=False, load_recogniser=lambda: hearing)
+    try:
+        yield rig
+    finally:
+        await rig.broker.stop()
+
+
+async def asked(rig: Rig, listener: str, question: str, here_ms: int | None) -> SpokenTurnReply:
+    spoken = SpokenAsk(listener=listener, book=BOOK_ID, wav=spoken_wav(question), here_ms=here_ms)
+    return await call(rig.broker.connection, subjects.TURN_ASK_SPOKEN, spoken, SpokenTurnReply, timeout_s=120)
+
+
+async def test_the_recogniser_expects_heard_names_and_none_from_ahead(rig: Rig, hearing: HintsNoted) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await asked(rig, listener, "who is Tamsin?", here_ms=HERE)
+    hints = hearing.hints[-1]
+    assert hints is not None
+    told = hints.split()
+    assert {"Wren", "Tamsin"} <= set(told)
+    names = rig.search.books[BOOK_ID].served.names
+    assert all(not ahead_of(names.first_ms[name.lower()], HERE) for name in told)
+    assert not {"Ambrose", "Pell", "Mortimer", "Sleet"} & set(told)
+    assert reply.turn is not None
+    assert "tamsin" in reply.heard.lower()
+
+
+async def test_without_a_position_the_hints_follow_the_players(rig: Rig, hearing: HintsNoted) -> None:
+    listener = rig.listener_at(0)  # nothing heard: no name may be expected
+    reply = await asked(rig, listener, "go to chapter two", here_ms=None)
+    assert hearing.hints[-1] is None
+    assert reply.turn is not None
+    assert reply.turn.outcome == "listed"  # chapter two is ahead of the start: a row to press

@@ -1,0 +1,161 @@
+"""Asking aloud on a freshly paired phone: the page records, Bedside transcribes offline.
+
+The phone is a fresh chromium context paired by the code over HTTPS on 127.0.0.2 (see
+bedside_lan_testing). Its microphone is chromium's fake capture device playing an espeak-ng
+recording of a navigation question; the page records it with Web Audio, makes the WAV itself
+and posts it. Keyless: the turn service transcribes with the pinned Whisper model and the
+router answers. The page's speech synthesis is watched, not heard. Every request the page
+makes must stay on the loopback range; one that does not fails the test.
+"""
+
+import io
+import os
+import tempfile
+import wave
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from bedside_audiobooks import need_espeak, speak
+from bedside_lan_testing import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LanBedside,
+    fresh_device,
+    lan_bedside,
+    nss_home,
+    pair_link,
+)
+from playwright.sync_api import Browser, Page, Request, expect, sync_playwright
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]
+
+LISTENER = "voice-owner"
+QUESTION = "go to chapter two"
+WAIT_MS = 20_000
+ANSWER_WAIT_MS = 180_000  # the first spoken question also loads the recogniser, on a shared machine
+LEAD_S, TAIL_S = 0.6, 2.5  # quiet before the question, and after it for the end of speech
+WATCH_SPEECH = """
+window.__spoken = [];
+if (window.speechSynthesis) {
+  window.speechSynthesis.speak = (utterance) => { window.__spoken.push(utterance.text); };
+}
+"""
+
+
+def question_wav() -> tuple[Path, float]:
+    """The question as the fake microphone plays it, and how long the speech in it lasts."""
+    samples, rate = speak(QUESTION)
+    path = Path(tempfile.mkdtemp(prefix="bedside-voice-")) / "question.wav"
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        lead, tail = (np.zeros(round(s * rate), dtype=np.int16) for s in (LEAD_S, TAIL_S))
+        out.writeframes(np.concatenate([lead, samples, tail]).tobytes())
+    return path, len(samples) / rate
+
+
+@pytest.fixture(scope="module")
+def bedside() -> Iterator[LanBedside]:
+    need_espeak()
+    with lan_bedside("voice", ("search", "player", "ingest", "turn"), LISTENER) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def speaking() -> tuple[Path, float]:
+    need_espeak()
+    return question_wav()
+
+
+@pytest.fixture(scope="module")
+def browser(bedside: LanBedside, speaking: tuple[Path, float]) -> Iterator[Browser]:
+    """A chromium that trusts the local authority, its microphone playing the question."""
+    wav, _ = speaking
+    microphone = [
+        "--use-fake-device-for-media-stream",
+        "--use-fake-ui-for-media-stream",  # the microphone prompt is answered yes
+        f"--use-file-for-fake-audio-capture={wav}%noloop",
+    ]
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=CHROMIUM_ARGS + microphone,
+            env={**os.environ, "HOME": str(nss_home(bedside.files.ca_cert))},
+        )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def paired_phone(bedside: LanBedside, browser: Browser, outside: list[str], uploads: list[Request]) -> Page:
+    phone = fresh_device(browser, outside, only=None)  # anything off 127.0.0.0/8 is refused and noted
+    phone.add_init_script(WATCH_SPEECH)
+    phone.on("request", lambda r: uploads.append(r) if r.url.endswith("/turns/spoken") else None)
+    link, _ = pair_link(bedside)
+    phone.goto(link)
+    expect(phone.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+    return phone
+
+
+def expect_one_wav_made_by_the_page(uploads: list[Request], speech_s: float) -> None:
+    """The page's own encoding: 16 kHz mono 16-bit PCM, sent with the cookie, not a token."""
+    (upload,) = uploads
+    assert upload.method == "POST"
+    assert upload.headers["content-type"] == "audio/wav"
+    assert "authorization" not in {name.lower() for name in upload.headers}
+    body = upload.post_data_buffer
+    assert body is not None
+    with wave.open(io.BytesIO(body)) as recording:
+        shape = (recording.getframerate(), recording.getnchannels(), recording.getsampwidth())
+        assert shape == (16_000, 1, 2)
+        assert recording.getnframes() / 16_000 >= speech_s  # the whole question, not a piece of it
+
+
+def expect_answered_aloud(phone: Page) -> None:
+    heard = phone.locator("#heard")
+    expect(heard).to_contain_text("chapter", ignore_case=True, timeout=ANSWER_WAIT_MS)
+    # Chapter two is ahead of the start: the answer is a covered row to press.
+    expect(phone.locator("#answer")).to_contain_text("on the screen", timeout=WAIT_MS)
+    expect(phone.locator("#rows li")).to_have_count(1, timeout=WAIT_MS)
+    answer = phone.locator("#answer").inner_text()
+    phone.wait_for_function("window.__spoken.length > 0", timeout=WAIT_MS)
+    assert phone.evaluate("window.__spoken") == [answer]
+
+
+def test_hands_free_a_question_said_aloud_is_transcribed_answered_and_spoken(
+    bedside: LanBedside, browser: Browser, speaking: tuple[Path, float]
+) -> None:
+    outside: list[str] = []
+    uploads: list[Request] = []
+    phone = paired_phone(bedside, browser, outside, uploads)
+    phone.get_by_label("Hands-free").check()
+    phone.get_by_role("button", name="Speak your question").click()
+    expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "true")
+    # No second press: the end of speech sends it.
+    expect_answered_aloud(phone)
+    expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "false")
+    expect_one_wav_made_by_the_page(uploads, speaking[1])
+    assert outside == []
+
+
+def test_push_to_talk_sends_the_question_when_the_button_is_let_go(
+    bedside: LanBedside, browser: Browser, speaking: tuple[Path, float]
+) -> None:
+    _, speech_s = speaking
+    outside: list[str] = []
+    uploads: list[Request] = []
+    phone = paired_phone(bedside, browser, outside, uploads)
+    assert not phone.get_by_label("Hands-free").is_checked()
+    assert not phone.get_by_label("browser's own recogniser").is_checked()  # off unless chosen
+    phone.get_by_role("button", name="Speak your question").hover()
+    phone.mouse.down()
+    expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "true")
+    phone.wait_for_timeout((LEAD_S + speech_s + 0.8) * 1000)  # held while the question is said
+    phone.mouse.up()
+    expect_answered_aloud(phone)
+    expect_one_wav_made_by_the_page(uploads, speech_s)
+    assert outside == []
