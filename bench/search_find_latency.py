@@ -10,8 +10,8 @@ import time
 from bedside_contracts import subjects
 from bedside_contracts.search import FindPassage, FoundPassages
 from bedside_runtime.bus import call
+from bedside_search.domain.terms import encode_query
 from bedside_search.handlers import serve_search
-from bedside_search.terms import encode_query
 from faststream.nats import NatsBroker
 
 from bench.report import Figure, latency_figures, percentile, report

@@ -48,8 +48,8 @@ from bedside_guard import (
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_runtime.bus import serve_requests
 from bedside_runtime.errors import NotFound
-from bedside_search.book import ServedBook
-from bedside_search.places import resolve_one
+from bedside_search.domain.book import ServedBook
+from bedside_search.domain.places import resolve_one
 from faststream.nats import NatsBroker
 
 _STOP_WORDS = """a an and the of to in on at for with was were is it he she they her his him i me my
