@@ -14,12 +14,12 @@ from bedside_guard import Passage
 from bedside_runtime.errors import CallFailed
 from faststream.nats import NatsBroker
 
-from bedside_turn import history, intents, speech
 from bedside_turn.backends import Backends
 from bedside_turn.claude import DEFAULT_RETRY, ModelClient, ModelUnreachable, Retry, run_with_model
 from bedside_turn.conversation import ConversationStore
+from bedside_turn.domain import history, intents, speech
+from bedside_turn.domain.rules import Turn
 from bedside_turn.keyless import run_keyless
-from bedside_turn.rules import Turn
 from bedside_turn.tools import ToolBox
 
 log = structlog.get_logger("bedside.turn")
