@@ -11,8 +11,8 @@ from bedside_contracts.player import StateRequest
 from bedside_contracts.search import CheckAnswer, Resolve, Target
 from bedside_contracts.turn import Ask, Conversation, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Passage
+from bedside_runtime.bus import Broker
 from bedside_runtime.errors import CallFailed
-from faststream.nats import NatsBroker
 
 from bedside_turn.backends import Backends
 from bedside_turn.claude import DEFAULT_RETRY, ModelClient, ModelUnreachable, Retry, run_with_model
@@ -31,7 +31,7 @@ KEYLESS = "keyless"
 class TurnService:
     backends: Backends
     conversations: ConversationStore
-    broker: NatsBroker
+    broker: Broker
     client: ModelClient | None
     model: str
     retry: Retry = DEFAULT_RETRY
@@ -184,7 +184,7 @@ class TurnService:
                     subjects.TURN_COMPLETED.format(listener=ask.listener, book=ask.book),
                     stream=subjects.TURNS_STREAM,
                     headers={"Nats-Msg-Id": turn.turn_id},
-                    timeout=5.0,
+                    timeout_s=5.0,
                 ),
             )
         except Exception:  # the listener has their answer; a lost record is logged, not spoken
