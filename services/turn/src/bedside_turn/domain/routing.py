@@ -1,4 +1,4 @@
-"""The keyless router's decisions that need no I/O: what it offers, and from which turn.
+"""The router's decisions that need no I/O: who answers, and what the keyless router offers.
 
 The router itself (``bedside_turn.keyless``) calls the tools; these say with what.
 """
@@ -13,6 +13,17 @@ from bedside_turn.domain.intents import Intent
 MIN_SCORE = 0.0325
 """A hit scoring below this is not offered: 1/61 + 1/62, so a passage both rankings put in
 their top two is always offered, whatever the book's size (measured: the turn README)."""
+
+
+def model_may_answer(intent: Intent) -> bool:
+    """Whether a model, when there is one, answers this: not an undo, a command and not a judgement."""
+    return not isinstance(intent, intents.Undo)
+
+
+def reads_history(intent: Intent, *, with_model: bool) -> bool:
+    """Whether the turn needs the stored exchanges: a model reads them; plain code only for
+    "the other one" and "the time before that"."""
+    return with_model or isinstance(intent, intents.OtherOne | intents.EarlierAgain)
 
 
 def plausible_ids(hits: list[Hit]) -> list[int]:
