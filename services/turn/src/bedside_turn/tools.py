@@ -36,6 +36,7 @@ from bedside_turn.domain.tool_results import (
     shown_lines,
     targets_of,
     tool_error,
+    with_earlier_place,
 )
 
 TOOL_ARGS: dict[str, type[BaseModel]] = {
@@ -147,8 +148,8 @@ class ToolBox:
         targets = targets_of(args)
         if (lookup := earlier.lookup_for(args, self.listener, self.book)) is not None:
             found = (await self.backends.locate(lookup)).page
-            if found:  # a place from their history is one more candidate, the first named
-                targets = [Target(position_ms=earlier.place_of(found[0], args)), *targets][:8]
+            if found:
+                targets = with_earlier_place(targets, earlier.place_of(found[0], args))
             elif not targets:
                 self.turn.note_offer("refused", [])
                 return [earlier.nothing_earlier(args)], [], True

@@ -28,6 +28,10 @@ def not_yet_line(unheard_names: list[str], asks_later: bool) -> str:
     return ASKS_LATER if asks_later else NOT_YET
 
 
+MAX_TARGETS = 8
+"""The most places one offer may name (``OfferPositions.targets``)."""
+
+
 def targets_of(args: OfferPositionsArgs) -> list[Target]:
     """The places named, best first: passage ids as given, then a chapter, a time, an offset."""
     targets = [Target(passage_id=i) for i in dict.fromkeys(args.ids)]
@@ -37,7 +41,12 @@ def targets_of(args: OfferPositionsArgs) -> list[Target]:
         targets.append(Target(position_ms=args.position_ms))
     if args.offset_ms is not None:
         targets.append(Target(offset_ms=args.offset_ms))
-    return targets[:8]
+    return targets[:MAX_TARGETS]
+
+
+def with_earlier_place(targets: list[Target], position_ms: int) -> list[Target]:
+    """A place from the listener's history is one more candidate, and the first named."""
+    return [Target(position_ms=position_ms), *targets][:MAX_TARGETS]
 
 
 def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tuple[list[str], list[PlaceRef]]:
