@@ -9,10 +9,9 @@ import time
 
 from bedside_contracts import subjects
 from bedside_contracts.search import FindPassage, FoundPassages
-from bedside_runtime.bus import call
+from bedside_runtime.bus import Broker, call
+from bedside_search.domain.terms import encode_query
 from bedside_search.handlers import serve_search
-from bedside_search.terms import encode_query
-from faststream.nats import NatsBroker
 
 from bench.report import Figure, latency_figures, percentile, report
 from bench.search_common import black_beauty_bench
@@ -34,11 +33,10 @@ async def main() -> None:
             await engine.store.search(book.collection, vector, encode_query(query), engine.depth)
             floor.append((time.perf_counter() - started) * 1000)
 
-        server = NatsBroker([bench.nats_url], logger=None)
+        server = Broker([bench.nats_url])
         await server.connect()
         await serve_search(server, engine)
-        await server.start()
-        client = NatsBroker([bench.nats_url], logger=None)
+        client = Broker([bench.nats_url])
         await client.connect()
         over_nats: list[float] = []
         here = bench.duration_ms // 2

@@ -23,8 +23,9 @@ from bedside_contracts.player import CommandRequest, ListenerState, OfferPositio
 from bedside_contracts.search import BookInfo, CatalogRequest, FindPassage, Recall, Resolve, Target
 from bedside_contracts.turn import Ask, OfferPositionsArgs, TurnCompleted, TurnReply
 from bedside_evaluation import query_sets
-from bedside_turn import intents
-from bedside_turn.tools import RECENT_OFFSETS_MS, targets_of
+from bedside_turn.domain import intents
+from bedside_turn.domain.recent import RECENT_OFFSETS_MS
+from bedside_turn.domain.tool_results import targets_of
 
 from bench.report import latency_figures, report
 from bench.turn_common import CORPUS, System, summary

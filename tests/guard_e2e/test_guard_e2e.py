@@ -36,6 +36,7 @@ from bedside_contracts.ingest import BookArtifact, BookIngested
 from bedside_contracts.turn import Ask
 from bedside_e2e import SAMPLE_BOOK, Loop, Stack, sample_transcript, start_stack
 from bedside_guard import Candidate, Passage, ahead_of
+from bedside_runtime.bus import Broker
 from bedside_runtime.settings import Settings
 from bedside_testing import CORPUS
 from bedside_turn.main import build
@@ -43,7 +44,6 @@ from bedside_turn.service import TurnService
 from bedside_turn_testing.harness import NO_WAIT, ModelSlot
 from bedside_turn_testing.leaks import leaks, tokens, unheard_titles
 from bedside_turn_testing.scripted import Say, Use
-from faststream.nats import NatsBroker
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -171,7 +171,7 @@ async def follow_events(session: Session, ready: asyncio.Event) -> None:
 async def session_for(stack: Stack, book: Book, listener: str) -> AsyncIterator[Session]:
     await stack.add_listener(listener)
     await stack.wait_for_book_on_player(listener, book.id)
-    broker = NatsBroker([stack.nats_url], logger=None)
+    broker = Broker([stack.nats_url])
     await broker.connect()
     slot = ModelSlot()
     settings_ = Settings(nats_url=stack.nats_url, data_dir=stack.system.data_dir)

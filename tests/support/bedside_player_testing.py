@@ -19,8 +19,8 @@ from bedside_contracts.search import (
     Target,
 )
 from bedside_guard import Passage
-from bedside_search.book import ServedBook
-from bedside_search.places import resolve_one
+from bedside_search.domain.book import ServedBook
+from bedside_search.domain.places import resolve_one
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 from bedside_guard import Passage
-from bedside_search.fusion import Fused, Scored, chapter_nudged
-from bedside_search.terms import K1, B, terms
+from bedside_search.domain.fusion import Fused, Scored, chapter_nudged
+from bedside_search.domain.terms import K1, B, terms
 
 Vector = npt.NDArray[np.float32]
 

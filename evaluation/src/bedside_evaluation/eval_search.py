@@ -23,10 +23,20 @@ import numpy.typing as npt
 from bedside_contracts.ingest import BookArtifact
 from bedside_embedding import Embedder, load_minilm
 from bedside_guard import MAX_ROWS
-from bedside_search.behind import COME_UP_THRESHOLD
-from bedside_search.book import ServedBook, vectors_of
-from bedside_search.engine import SearchEngine, find_order
-from bedside_search.fusion import FUSION, Fused, FusionRule, Scored, fuse, one_per_chapter_first, rank, single
+from bedside_search.domain.behind import COME_UP_THRESHOLD
+from bedside_search.domain.book import ServedBook, vectors_of
+from bedside_search.domain.find import find_order
+from bedside_search.domain.fusion import (
+    FUSION,
+    Fused,
+    FusionRule,
+    Scored,
+    fuse,
+    one_per_chapter_first,
+    rank,
+    single,
+)
+from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 
 from bedside_evaluation import query_sets

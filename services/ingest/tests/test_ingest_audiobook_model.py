@@ -29,7 +29,6 @@ async def client(nats_url: str, tmp_path_factory: pytest.TempPathFactory) -> Asy
     broker = new_broker(settings, "ingest")
     await broker.connect()
     close = await register(broker, settings)
-    await broker.start()
     connection = await nats.connect(nats_url)
     try:
         yield connection

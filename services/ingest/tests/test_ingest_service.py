@@ -27,7 +27,6 @@ async def ingest_service(nats_url: str, tmp_path_factory: pytest.TempPathFactory
     broker = new_broker(settings, "ingest")
     await broker.connect()
     close = await register(broker, settings)
-    await broker.start()
     try:
         yield
     finally:

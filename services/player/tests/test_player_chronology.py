@@ -33,7 +33,7 @@ def fresh() -> PlayerState:
 
 
 def apply(state: PlayerState, command: PlayerCommand) -> PlayerState:
-    for event in decide(state, command, book_end_ms=BOOK_END):
+    if (event := decide(state, command, book_end_ms=BOOK_END)) is not None:
         state = evolve(state, event, state.seq + 1)
     return state
 
@@ -149,7 +149,7 @@ def test_no_report_on_a_basis_older_than_another_devices_position_is_ever_applie
             "undo": False,
         }[op]
         try:
-            events = decide(state, command, book_end_ms=BOOK_END)
+            event = decide(state, command, book_end_ms=BOOK_END)
         except Stale:
             assert must_refuse
             continue
@@ -157,7 +157,7 @@ def test_no_report_on_a_basis_older_than_another_devices_position_is_ever_applie
             assert op == "undo"
             continue
         assert not must_refuse
-        for event in events:
+        if event is not None:
             applied.append((state.seq + 1, event))
             state = evolve(state, event, state.seq + 1)
         if op != "undo":
@@ -206,12 +206,12 @@ class Room:
         device = self.devices[name]
         command = Report(device=name, position_ms=device.position_ms, playing=True, basis_seq=device.basis)
         try:
-            events = decide(self.state, command, book_end_ms=BOOK_END)
+            event = decide(self.state, command, book_end_ms=BOOK_END)
         except Stale:
             device.refused += 1
             device.basis, device.position_ms = self.state.seq, self.state.position_ms
             return
-        for event in events:
+        if event is not None:
             self.state = evolve(self.state, event, self.state.seq + 1)
         device.basis = self.state.seq
         for other in self.devices.values():

@@ -34,7 +34,7 @@ BOOK_END = 10 * 3600_000
 def run(state: PlayerState, *commands: PlayerCommand) -> PlayerState:
     """Decide and evolve each command in turn, numbering events as a stream would."""
     for command in commands:
-        for event in decide(state, command, book_end_ms=BOOK_END):
+        if (event := decide(state, command, book_end_ms=BOOK_END)) is not None:
             state = evolve(state, event, state.seq + 1)
     return state
 
@@ -116,7 +116,7 @@ def test_chronology_property(steps: list[tuple[str, int, int, int]]) -> None:
         else:
             command = Undo()
         try:
-            events = decide(state, command, book_end_ms=BOOK_END)
+            event = decide(state, command, book_end_ms=BOOK_END)
         except Stale:
             assert op != "undo"
             assert basis < state.last_move_seq
@@ -128,8 +128,8 @@ def test_chronology_property(steps: list[tuple[str, int, int, int]]) -> None:
         if op != "undo":
             assert basis >= state.last_move_seq
         before = state
-        for event in events:
-            state = evolve(state, event, state.seq + 1)
+        assert event is not None  # a report, a seek or an undo always appends
+        state = evolve(state, event, state.seq + 1)
         if op in ("report", "seek"):
             assert state.position_ms == position
         else:
@@ -184,7 +184,7 @@ def test_cancelling_removes_the_list_and_nothing_else() -> None:
         before.last_move_seq,
         before.playing,
     )
-    assert decide(state, CancelList()) == []
+    assert decide(state, CancelList()) is None
 
 
 def test_a_row_heard_when_drawn_is_covered_once_the_listener_goes_back_before_it() -> None:
@@ -262,7 +262,7 @@ def test_offer_arithmetic_property(targets: list[Target], here_ms: int, may_move
     if not expected:
         assert outcome.outcome == "refused"
         assert "find_passage" in outcome.reason
-        assert decision.events == []
+        assert decision.event is None
         return
     if len(expected) > 1:
         assert outcome.outcome == "listed"
@@ -272,7 +272,7 @@ def test_offer_arithmetic_property(targets: list[Target], here_ms: int, may_move
         assert len(outcome.rows) == 1
     else:
         assert outcome.outcome == "moved"
-        (event,) = decision.events
+        event = decision.event
         assert isinstance(event, Moved)
         assert (event.from_ms, event.to_ms) == (here_ms, expected[0])
     for row in outcome.rows:
@@ -281,7 +281,7 @@ def test_offer_arithmetic_property(targets: list[Target], here_ms: int, may_move
             assert row.chapter_title is None
             assert row.words is None
     if outcome.outcome == "listed":
-        (event,) = decision.events
+        event = decision.event
         assert isinstance(event, ListOffered)
         assert event.rows == outcome.rows
 

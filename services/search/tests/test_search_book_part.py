@@ -3,9 +3,9 @@
 import pytest
 from bedside_contracts.search import BookInfo, ChapterInfo
 from bedside_guard import Passage
-from bedside_search.book import ServedBook
-from bedside_search.book_part import PART_SHARE, Part, in_part, part_named
-from bedside_search.fusion import FUSION, FusionRule, Scored, fuse, rank
+from bedside_search.domain.book import ServedBook
+from bedside_search.domain.book_part import PART_SHARE, Part, in_part, part_named
+from bedside_search.domain.fusion import FUSION, FusionRule, Scored, fuse, rank
 
 
 @pytest.mark.parametrize(

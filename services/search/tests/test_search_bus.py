@@ -23,13 +23,12 @@ from bedside_contracts.search import (
 from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of
 from bedside_guard import NOT_TOLD, Candidate
-from bedside_runtime.bus import call
+from bedside_runtime.bus import Broker, call
 from bedside_runtime.errors import RemoteFailure
 from bedside_search.engine import SearchEngine
 from bedside_search.handlers import serve_search
 from bedside_search.open_store import open_store
 from bedside_search_testing import PASSAGE_MS, chapters_of, leaks, small_passages
-from faststream.nats import NatsBroker
 
 
 def small_artifact(text_suffix: str = "") -> BookArtifact:
@@ -51,17 +50,16 @@ async def engine(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Sear
 
 
 @pytest.fixture(scope="module")
-async def broker(nats_url: str, engine: SearchEngine) -> AsyncIterator[NatsBroker]:
-    broker = NatsBroker([nats_url], logger=None)
+async def broker(nats_url: str, engine: SearchEngine) -> AsyncIterator[Broker]:
+    broker = Broker([nats_url])
     await broker.connect()
     await serve_search(broker, engine)
-    await broker.start()
     yield broker
     await broker.stop()
 
 
 async def test_find_covers_the_whole_book_and_every_line_is_the_guards(
-    broker: NatsBroker, engine: SearchEngine
+    broker: Broker, engine: SearchEngine
 ) -> None:
     request = FindPassage(book="small", here_ms=0, query="the little dog fell through the ice")
     found = await call(broker.connection, subjects.SEARCH_FIND, request, FoundPassages)
@@ -82,7 +80,7 @@ async def test_find_covers_the_whole_book_and_every_line_is_the_guards(
     assert found.hits[0].score == max(h.score for h in found.hits)
 
 
-async def test_find_behind_the_line_shows_chapter_and_words(broker: NatsBroker) -> None:
+async def test_find_behind_the_line_shows_chapter_and_words(broker: Broker) -> None:
     request = FindPassage(
         book="small", here_ms=12 * PASSAGE_MS, query="the little dog fell through the ice", limit=2
     )
@@ -92,7 +90,7 @@ async def test_find_behind_the_line_shows_chapter_and_words(broker: NatsBroker) 
     assert "Pepper" in found.places[0].line()
 
 
-async def test_recall_reads_only_behind_the_line(broker: NatsBroker) -> None:
+async def test_recall_reads_only_behind_the_line(broker: Broker) -> None:
     here = 6 * PASSAGE_MS  # chapters 1 and 2 heard
     asked = Recall(book="small", here_ms=here, question="what happened to the terrier on the frozen canal")
     recalled = await call(broker.connection, subjects.SEARCH_RECALL, asked, Recalled)
@@ -108,7 +106,7 @@ async def test_recall_reads_only_behind_the_line(broker: NatsBroker) -> None:
     assert all("heron" not in place.line() for place in reply.places)
 
 
-async def test_recall_says_it_has_not_come_up_when_nothing_behind_is_relevant(broker: NatsBroker) -> None:
+async def test_recall_says_it_has_not_come_up_when_nothing_behind_is_relevant(broker: Broker) -> None:
     asked = Recall(book="small", here_ms=PASSAGE_MS, question="the mechanical bird caught on the weathervane")
     recalled = await call(broker.connection, subjects.SEARCH_RECALL, asked, Recalled)
     assert recalled == Recalled(come_up=False, places=[], hits=[])
@@ -118,7 +116,7 @@ async def test_recall_says_it_has_not_come_up_when_nothing_behind_is_relevant(br
     assert not at_start.come_up
 
 
-async def test_recall_in_the_holding_passage_counts_only_heard_cues(broker: NatsBroker) -> None:
+async def test_recall_in_the_holding_passage_counts_only_heard_cues(broker: Broker) -> None:
     here = PASSAGE_MS + 15_000  # inside passage 1: its first two cues started, the third has not
     asked = Recall(
         book="small", here_ms=here, question="a lantern that never blew out, soldering all night", limit=8
@@ -131,7 +129,7 @@ async def test_recall_in_the_holding_passage_counts_only_heard_cues(broker: Nats
     assert all(not leaks(place.line(), small_passages(), here) for place in recalled.places)
 
 
-async def test_the_recogniser_is_hinted_only_with_names_heard_before_the_line(broker: NatsBroker) -> None:
+async def test_the_recogniser_is_hinted_only_with_names_heard_before_the_line(broker: Broker) -> None:
     async def hinted(here_ms: int) -> list[str]:
         asked = NameHints(book="small", here_ms=here_ms)
         return (await call(broker.connection, subjects.SEARCH_HINTS, asked, HeardNames)).names
@@ -143,7 +141,7 @@ async def test_the_recogniser_is_hinted_only_with_names_heard_before_the_line(br
     assert "Pepper" in await hinted(6 * PASSAGE_MS)
 
 
-async def test_resolve_reports_each_target_in_order(broker: NatsBroker) -> None:
+async def test_resolve_reports_each_target_in_order(broker: Broker) -> None:
     targets = [
         Target(passage_id=4),
         Target(chapter=3),
@@ -170,14 +168,14 @@ async def test_resolve_reports_each_target_in_order(broker: NatsBroker) -> None:
     assert resolved.resolutions[2].reason == "the book has no chapter 12 (chapters 1 to 4)"
 
 
-async def test_the_catalog_lists_the_book(broker: NatsBroker) -> None:
+async def test_the_catalog_lists_the_book(broker: Broker) -> None:
     catalog = await call(broker.connection, subjects.SEARCH_CATALOG, CatalogRequest(), Catalog)
     assert [b.id for b in catalog.books] == ["small"]
     assert [c.n for c in catalog.books[0].chapters] == [1, 2, 3, 4]
     assert catalog.books[0].passages == 12
 
 
-async def test_an_unknown_book_is_a_not_found_reply(broker: NatsBroker) -> None:
+async def test_an_unknown_book_is_a_not_found_reply(broker: Broker) -> None:
     for subject, request, model in (
         (subjects.SEARCH_FIND, FindPassage(book="nope", here_ms=0, query="x"), FoundPassages),
         (subjects.SEARCH_RECALL, Recall(book="nope", here_ms=0, question="x"), Recalled),
@@ -199,17 +197,17 @@ async def test_an_unknown_book_is_a_not_found_reply(broker: NatsBroker) -> None:
         b'{"book": "a.b", "here_ms": 0, "query": "x"}',
     ],
 )
-async def test_a_malformed_request_gets_a_failure_reply(broker: NatsBroker, body: bytes) -> None:
-    reply = await broker.request(body, subjects.SEARCH_FIND, timeout=5)
-    failure = Failure.model_validate_json(reply.body)
+async def test_a_malformed_request_gets_a_failure_reply(broker: Broker, body: bytes) -> None:
+    reply = await broker.connection.request(subjects.SEARCH_FIND, body, timeout=5)
+    failure = Failure.model_validate_json(reply.data)
     assert failure.code == "invalid"
 
 
-async def test_a_limit_over_eight_is_refused(broker: NatsBroker) -> None:
-    reply = await broker.request(
-        b'{"book": "small", "here_ms": 0, "query": "x", "limit": 9}', subjects.SEARCH_FIND, timeout=5
+async def test_a_limit_over_eight_is_refused(broker: Broker) -> None:
+    reply = await broker.connection.request(
+        subjects.SEARCH_FIND, b'{"book": "small", "here_ms": 0, "query": "x", "limit": 9}', timeout=5
     )
-    assert Failure.model_validate_json(reply.body).code == "invalid"
+    assert Failure.model_validate_json(reply.data).code == "invalid"
 
 
 async def test_same_version_is_a_no_op_and_a_new_version_replaces_the_old(tmp_path: Path) -> None:

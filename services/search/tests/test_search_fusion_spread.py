@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from bedside_evaluation.alternatives import ChapterIndex, rocchio_dense, score_fusion, two_stage
 from bedside_guard import Passage
-from bedside_search.fusion import (
+from bedside_search.domain.fusion import (
     FUSION,
     Fused,
     FusionRule,

@@ -12,11 +12,11 @@ import numpy.typing as npt
 import pytest
 from bedside_embedding import load_minilm
 from bedside_guard import Passage
+from bedside_search.domain.fusion import Scored
+from bedside_search.domain.terms import average_length, encode_document, encode_query
 from bedside_search.edge_store import EdgeStore
-from bedside_search.fusion import Scored
 from bedside_search.server_store import ServerStore
 from bedside_search.store import VectorStore, collection_for
-from bedside_search.terms import average_length, encode_document, encode_query
 from bedside_search_testing import small_info, small_passages
 
 DIMENSIONS = 384

@@ -2,8 +2,8 @@
 
 import pytest
 from bedside_evaluation import query_sets
-from bedside_turn import intents
-from bedside_turn.intents import (
+from bedside_turn.domain import intents
+from bedside_turn.domain.intents import (
     BookEnd,
     BookStart,
     Chapter,

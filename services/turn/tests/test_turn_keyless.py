@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
-from bedside_turn import speech
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
+from bedside_turn.domain import speech
 from bedside_turn_testing.book import BOOK_ID
 from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import leaks

@@ -14,7 +14,7 @@ from bedside_contracts.player import HistoryEntry
 from bedside_contracts.search import Target
 from bedside_contracts.turn import TurnCompleted
 from bedside_guard import STOP_THERE, clock
-from bedside_turn import rules
+from bedside_turn.domain import rules
 from bedside_turn_testing.book import BOOK_ID
 from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import leaks

@@ -29,6 +29,7 @@ from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 from bedside_testing import RunningSystem, corpus_file, start_system
 from nats.aio.client import Client
+from nats.aio.msg import Msg
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -157,6 +158,40 @@ async def test_black_beauty_keyless_navigation_and_named_places(bus: Client) -> 
 
     for reply in (storm, named, back):
         assert not [t for t in hidden if t in reply.speech or any(t in row for row in reply.rows)]
+
+
+async def requests_during(bus: Client, ask: Ask) -> tuple[TurnReply, list[str]]:
+    """The turn's reply and every service request made on the bus while it ran, in order."""
+    seen: list[str] = []
+
+    async def note(msg: Msg) -> None:
+        if msg.reply and not msg.subject.startswith("bedside.health."):
+            seen.append(msg.subject)
+
+    watching = await bus.subscribe("bedside.>", cb=note)
+    await bus.flush()
+    reply = TurnReply.model_validate(await request(bus, subjects.TURN_ASK, ask))
+    await bus.flush()
+    await watching.unsubscribe()
+    return reply, seen
+
+
+async def test_a_keyless_turn_asks_each_service_only_what_it_must(bus: Client) -> None:
+    """A described moment from a device: find, the offer (which resolves), the answer check."""
+    info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    book, listener = info.id, "e2e-hops"
+    here = info.chapters[3].start_ms + 30_000
+    await seek(bus, listener, book, here)
+    utterance = "take me back to where she arrives at the cottage with her green suitcase"
+    from_device = Ask(listener=listener, book=book, utterance=utterance, here_ms=here)
+    reply, seen = await requests_during(bus, from_device)
+    assert reply.outcome in {"moved", "listed"}
+    tools = [subjects.SEARCH_FIND, subjects.PLAYER_OFFER, subjects.SEARCH_RESOLVE, subjects.SEARCH_CHECK]
+    assert seen == [subjects.TURN_ASK, *tools]
+    await seek(bus, listener, book, here)
+    from_terminal = Ask(listener=listener, book=book, utterance=utterance)  # no position: asks the player
+    _, seen = await requests_during(bus, from_terminal)
+    assert seen == [subjects.TURN_ASK, subjects.PLAYER_STATE, *tools]
 
 
 async def command(bus: Client, listener: str, book: str, made: PlayerCommand) -> None:

@@ -49,11 +49,10 @@ from bedside_guard import (
     unheard_names,
 )
 from bedside_player.domain.offer import decide_offer, unique_targets
-from bedside_runtime.bus import serve_requests
+from bedside_runtime.bus import Broker, serve_requests
 from bedside_runtime.errors import NotFound
-from bedside_search.book import ServedBook
-from bedside_search.places import resolve_one
-from faststream.nats import NatsBroker
+from bedside_search.domain.book import ServedBook
+from bedside_search.domain.places import resolve_one
 
 _STOP_WORDS = """a an and the of to in on at for with was were is it he she they her his him i me my
 you your that this there where when what who how did do take back go find part bit moment again about"""
@@ -149,7 +148,7 @@ class SearchDouble:
     async def catalog(self, request: CatalogRequest) -> Catalog:
         return Catalog(books=[b.info for b in self.books.values() if request.book in (None, b.info.id)])
 
-    async def register(self, broker: NatsBroker) -> None:
+    async def register(self, broker: Broker) -> None:
         await serve_requests(broker, subjects.SEARCH_FIND, "search", FindPassage, self.find)
         await serve_requests(broker, subjects.SEARCH_RECALL, "search", Recall, self.recall)
         await serve_requests(broker, subjects.SEARCH_CHECK, "search", CheckAnswer, self.check)
@@ -231,7 +230,7 @@ class PlayerDouble:
             page=found[request.offset : request.offset + request.limit],
         )
 
-    async def register(self, broker: NatsBroker) -> None:
+    async def register(self, broker: Broker) -> None:
         await serve_requests(broker, subjects.PLAYER_LOCATE, "player", LocateRequest, self.locate)
         await serve_requests(broker, subjects.PLAYER_STATE, "player", StateRequest, self.state)
         await serve_requests(broker, subjects.PLAYER_OFFER, "player", OfferPositions, self.offer)

@@ -9,13 +9,12 @@ from typing import Any
 from bedside_contracts import subjects
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_guard import Passage
-from bedside_runtime.bus import call
+from bedside_runtime.bus import Broker, call
 from bedside_runtime.settings import Settings
 from bedside_speech import Hearer, WhisperTranscriber
 from bedside_turn.claude import Retry
 from bedside_turn.main import build
 from bedside_turn.service import TurnService
-from faststream.nats import NatsBroker
 
 from bedside_turn_testing.book import BOOK_ID, book_info, passages
 from bedside_turn_testing.doubles import DoubleBook, PlayerDouble, SearchDouble
@@ -42,7 +41,7 @@ class ModelSlot:
 
 @dataclass
 class Rig:
-    broker: NatsBroker
+    broker: Broker
     service: TurnService
     search: SearchDouble
     player: PlayerDouble
@@ -81,12 +80,11 @@ async def start_rig(
     """Doubles and a turn service on ``nats_url``; the caller stops ``rig.broker``."""
     books = {BOOK_ID: DoubleBook(book_info(), passages()), **(extra_books or {})}
     search, player = SearchDouble(books), PlayerDouble(books)
-    broker = NatsBroker(nats_url, logger=None)
+    broker = Broker([nats_url])
     await broker.connect()
     await search.register(broker)
     await player.register(broker)
     slot = ModelSlot() if with_model else None
     settings = Settings(nats_url=nats_url, model="claude-haiku-4-5")
     service = await build(broker, settings, slot, retry=NO_WAIT, load_recogniser=load_recogniser)
-    await broker.start()
     return Rig(broker, service, search, player, slot, passages())

@@ -45,7 +45,7 @@ def unheard_titles(passages: list[Passage], here_ms: int) -> set[str]:
 def service_vocabulary() -> frozenset[str]:
     """Words the turn service and the guard write themselves (prompt, notes, refusals)."""
     sources = [
-        *Path(bedside_turn.__file__).parent.glob("*.py"),
+        *Path(bedside_turn.__file__).parent.rglob("*.py"),
         *Path(bedside_guard.__file__).parent.glob("*.py"),
     ]
     return frozenset(tokens(" ".join(path.read_text() for path in sources)))

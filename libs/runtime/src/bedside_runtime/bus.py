@@ -1,4 +1,4 @@
-"""The bus: a broker per process, typed request-reply, health, and the dead-letter path.
+"""The bus: one connection per process, typed request-reply, health, and the dead-letter path.
 
 Every handler validates what it consumes against the contracts itself, so a bad message
 gets a ``Failure`` reply (and a dead-letter copy) instead of a silent drop or a crash.
@@ -16,7 +16,6 @@ import nats
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract, Failure, Health
-from faststream.nats import NatsBroker, NatsMessage
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
@@ -43,15 +42,65 @@ MAX_REQUEST_BYTES = 256 * 1024
 """Requests on the bus are small; anything larger is refused before parsing."""
 
 
-def new_broker(settings: Settings, service: str) -> NatsBroker:
-    """A broker for one service process. Nothing connects until it is started."""
-    return NatsBroker(
-        settings.servers,
-        name=f"bedside-{service}-{os.getpid()}",
-        max_reconnect_attempts=-1,
-        reconnect_time_wait=1,
-        logger=None,
-    )
+class Broker:
+    """A service's one connection to the bus (nats-py), reconnecting for ever, drained on stop.
+
+    Everything a service does on the bus goes through ``connection``: the request handlers
+    of ``serve_requests``, ``call``, JetStream appends and consumers, health.
+    """
+
+    def __init__(self, servers: list[str], name: str = "bedside") -> None:
+        self.servers = servers
+        self.name = name
+        self._client: Client | None = None
+
+    async def connect(self) -> Client:
+        if self._client is None:
+            self._client = await nats.connect(
+                self.servers,
+                name=self.name,
+                max_reconnect_attempts=-1,
+                reconnect_time_wait=1,
+                error_cb=_log_connection_error,
+            )
+        return self._client
+
+    @property
+    def connection(self) -> Client:
+        if self._client is None:
+            raise RuntimeError("the broker is not connected yet")
+        return self._client
+
+    async def publish(
+        self,
+        data: bytes,
+        subject: str,
+        *,
+        stream: str | None = None,
+        headers: dict[str, str] | None = None,
+        timeout_s: float | None = None,
+    ) -> None:
+        """Publish ``data``; with ``stream``, append it there and wait for the stream's ack."""
+        if stream is None:
+            await self.connection.publish(subject, data, headers=headers)
+            return
+        js = self.connection.jetstream()
+        await js.publish(subject, data, stream=stream, headers=headers, timeout=timeout_s)
+
+    async def stop(self) -> None:
+        """Drain: the handlers finish what they hold, then the connection closes."""
+        if self._client is not None:
+            client, self._client = self._client, None
+            await client.drain()
+
+
+async def _log_connection_error(error: Exception) -> None:
+    log.warning("bus connection error", error=str(error) or type(error).__name__)
+
+
+def new_broker(settings: Settings, service: str) -> Broker:
+    """The broker of one service process. Nothing connects until ``connect``."""
+    return Broker(settings.servers, name=f"bedside-{service}-{os.getpid()}")
 
 
 def failure_for(error: Exception) -> Failure:
@@ -66,7 +115,7 @@ def failure_for(error: Exception) -> Failure:
 
 
 async def answer(
-    broker: NatsBroker,
+    broker: Broker,
     subject: str,
     service: str,
     *,
@@ -91,7 +140,7 @@ async def answer(
 
 
 async def serve_requests(
-    broker: NatsBroker,
+    broker: Broker,
     subject: str,
     service: str,
     request_model: type[Req],
@@ -104,9 +153,7 @@ async def serve_requests(
 
     The broker must be connected. Requests are answered on a plain nats-py subscription,
     each as its own task (at most ``max_in_flight`` at once), so one request waiting on
-    I/O does not hold up the next. FastStream's subscriber is not used here: it resolved
-    its message argument in a worker thread, which cost the player five times the CPU of
-    the append itself per command (bench/player_reports.py).
+    I/O does not hold up the next (adr/0008, adr/0029).
     """
     in_flight = asyncio.Semaphore(max_in_flight)
     running: set[asyncio.Task[None]] = set()
@@ -133,7 +180,7 @@ async def serve_requests(
     return await broker.connection.subscribe(subject, queue=subjects.queue_for(service), cb=on_message)
 
 
-async def dead_letter(broker: NatsBroker, service: str, subject: str, body: bytes, why: str) -> None:
+async def dead_letter(broker: Broker, service: str, subject: str, body: bytes, why: str) -> None:
     """Keep a copy of a message that could not be used, with the reason, for an operator."""
     await broker.publish(
         body[:MAX_REQUEST_BYTES],
@@ -142,17 +189,20 @@ async def dead_letter(broker: NatsBroker, service: str, subject: str, body: byte
     )
 
 
-def serve_health(
-    broker: NatsBroker,
+async def serve_health(
+    broker: Broker,
     service: str,
     version: str,
     ready: Callable[[], bool] = lambda: True,
     detail: Callable[[], str] = lambda: "",
-) -> None:
-    """Answer health checks for ``service`` (every copy answers; callers take the first)."""
+) -> Subscription:
+    """Answer health checks for ``service`` (every copy answers; callers take the first).
+
+    A service subscribes once its startup work is done, so a copy that answers is serving.
+    """
     started = time.monotonic()
 
-    async def health(msg: NatsMessage) -> bytes:
+    async def health(msg: Msg) -> None:
         reply = Health(
             service=service,
             version=version,
@@ -161,9 +211,10 @@ def serve_health(
             ready=ready(),
             detail=detail(),
         )
-        return reply.model_dump_json().encode()
+        if msg.reply:
+            await msg.respond(reply.model_dump_json().encode())
 
-    broker.subscriber(subjects.HEALTH.format(service=service))(health)
+    return await broker.connection.subscribe(subjects.HEALTH.format(service=service), cb=health)
 
 
 async def call(

@@ -5,13 +5,9 @@ import signal
 from collections.abc import Awaitable, Callable
 from importlib.metadata import version as package_version
 
-from faststream.nats import NatsBroker
-
-from bedside_runtime.bus import new_broker, serve_health
+from bedside_runtime.bus import Broker, new_broker, serve_health
 from bedside_runtime.logging import configure_logging
 from bedside_runtime.settings import Settings
-
-Setup = Callable[[NatsBroker, Settings], Awaitable[None]]
 
 
 def version_of(distribution: str) -> str:
@@ -30,7 +26,7 @@ async def wait_for_stop_signal() -> None:
 async def run_bus_service(
     service: str,
     settings: Settings,
-    register: Callable[[NatsBroker, Settings], Awaitable[Callable[[], Awaitable[None]]]],
+    register: Callable[[Broker, Settings], Awaitable[Callable[[], Awaitable[None]]]],
     *,
     ready: Callable[[], bool] = lambda: True,
     detail: Callable[[], str] = lambda: "",
@@ -43,10 +39,9 @@ async def run_bus_service(
     """
     log = configure_logging(service, settings.log_format, settings.log_level)
     broker = new_broker(settings, service)
-    serve_health(broker, service, version_of(f"bedside-{service}"), ready, detail)
     await broker.connect()
     close = await register(broker, settings)
-    await broker.start()
+    await serve_health(broker, service, version_of(f"bedside-{service}"), ready, detail)
     log.info("service started", servers=settings.servers)
     try:
         await wait_for_stop_signal()

@@ -8,11 +8,10 @@ from functools import partial
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.ingest import CancelJob, IngestBook, JobsRequest
-from bedside_runtime.bus import serve_requests
+from bedside_runtime.bus import Broker, serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
 from bedside_speech import WhisperTranscriber
-from faststream.nats import NatsBroker
 
 from bedside_ingest.audiojobs import Audiobooks
 from bedside_ingest.embedders import load_embedders
@@ -24,10 +23,10 @@ from bedside_ingest.store import BookStore
 log = structlog.get_logger("bedside.ingest")
 
 
-async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Awaitable[None]]:
+async def register(broker: Broker, settings: Settings) -> Callable[[], Awaitable[None]]:
     """Declare the books stream and bucket, load the embedder, then answer INGEST_BOOK.
 
-    Health only answers once the broker starts, after the embedder has loaded, so the
+    Health only answers once this returns, after the embedder has loaded, so the
     service is reported ready exactly when it can embed.
     """
     js = broker.connection.jetstream()

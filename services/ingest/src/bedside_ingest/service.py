@@ -21,8 +21,8 @@ from bedside_contracts.ingest import (
     TranscriptionProgress,
 )
 from bedside_embedding import Embedder
+from bedside_runtime.bus import Broker
 from bedside_runtime.errors import Conflict, InvalidRequest
-from faststream.nats import NatsBroker
 
 from bedside_ingest.artifact import message_id, object_name
 from bedside_ingest.audiojobs import Audiobooks, is_audiobook
@@ -42,7 +42,7 @@ class ProgressPublisher:
 
     def __init__(
         self,
-        broker: NatsBroker,
+        broker: Broker,
         job: str | None,
         recorder: Callable[[TranscriptionProgress], None] | None = None,
     ) -> None:
@@ -87,7 +87,7 @@ class ProgressPublisher:
 class IngestService:
     def __init__(
         self,
-        broker: NatsBroker,
+        broker: Broker,
         store: BookStore,
         embedders: Sequence[Embedder],
         narration_wpm: int,
@@ -229,7 +229,7 @@ class IngestService:
             subjects.BOOK_INGESTED.format(book=prepared.book_id),
             stream=subjects.BOOKS_STREAM,
             headers={"Nats-Msg-Id": message_id(prepared.book_id, prepared.version, superseding)},
-            timeout=PUBLISH_TIMEOUT_S,
+            timeout_s=PUBLISH_TIMEOUT_S,
         )
 
     @staticmethod

@@ -18,16 +18,15 @@ from bedside_contracts.player import (
     OfferPositions,
     StateRequest,
 )
-from bedside_runtime.bus import serve_requests
+from bedside_runtime.bus import Broker, serve_requests
 from bedside_runtime.errors import InvalidRequest
-from faststream.nats import NatsBroker
 from nats.aio.subscription import Subscription
 
 from bedside_player.service import Service
 
 
 class BusApi:
-    def __init__(self, broker: NatsBroker, service: Service) -> None:
+    def __init__(self, broker: Broker, service: Service) -> None:
         self.broker = broker
         self.service = service
         self.subs: list[Subscription] = []

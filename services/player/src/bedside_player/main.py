@@ -23,15 +23,6 @@ def build_app(settings: Settings, http_listening: Callable[[], bool] = lambda: T
     """The app; health says ready once the stream is replayed and ``http_listening()``."""
     broker = new_broker(settings, "player")
     service = Service(broker, settings)
-    serve_health(
-        broker,
-        "player",
-        version_of("bedside-player"),
-        ready=lambda: service.ready.is_set() and http_listening(),
-        detail=lambda: (
-            f"{len(service.projections.states)} projections through seq {service.projections.through_seq}"
-        ),
-    )
     bus_api = BusApi(broker, service)
     app = build_api(service)
 
@@ -39,7 +30,15 @@ def build_app(settings: Settings, http_listening: Callable[[], bool] = lambda: T
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await broker.connect()
         await service.start()
-        await broker.start()
+        await serve_health(
+            broker,
+            "player",
+            version_of("bedside-player"),
+            ready=lambda: service.ready.is_set() and http_listening(),
+            detail=lambda: (
+                f"{len(service.projections.states)} projections through seq {service.projections.through_seq}"
+            ),
+        )
         await bus_api.start()
         try:
             yield

@@ -126,7 +126,7 @@ class Player:
 
         async def step(state: PlayerState) -> "Decided[CommandResult] | None":
             try:
-                events = decide(state, command, book_end_ms=book_end_ms, chapters=chapters)
+                event = decide(state, command, book_end_ms=book_end_ms, chapters=chapters)
             except Stale as stale:
                 current = await self.catch_up(listener, book)  # the refusal carries the newest state
                 refusal = CommandResult(
@@ -138,7 +138,7 @@ class Player:
                 if (await self.catch_up(listener, book)).seq != state.seq:
                     return None
                 raise InvalidRequest(invalid.reason) from None
-            return Decided(events[0] if events else None, accepted)
+            return Decided(event, accepted)
 
         return await self._decide_and_append(
             listener, book, step, f"changed {MAX_ATTEMPTS} times while deciding"
@@ -159,8 +159,7 @@ class Player:
         async def step(state: PlayerState) -> "Decided[OfferOutcome]":
             resolved = await self.resolve(Resolve(book=book.id, here_ms=state.position_ms, targets=targets))
             decision = decide_offer(request, resolved.resolutions, state.position_ms)
-            event = decision.events[0] if decision.events else None
-            return Decided(event, lambda _: decision.outcome)
+            return Decided(decision.event, lambda _: decision.outcome)
 
         outcome = await self._decide_and_append(
             request.listener, request.book, step, "kept changing during the offer"

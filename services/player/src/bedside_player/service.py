@@ -6,9 +6,8 @@ import contextlib
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.search import Catalog, CatalogRequest, Resolve, Resolved
-from bedside_runtime.bus import call
+from bedside_runtime.bus import Broker, call
 from bedside_runtime.settings import Settings
-from faststream.nats import NatsBroker
 from nats.js import JetStreamContext
 from nats.js.errors import BucketNotFoundError
 from pydantic import ValidationError
@@ -27,7 +26,7 @@ log = structlog.get_logger("bedside.player")
 class Service:
     """Everything the handlers use. ``start`` needs a connected broker; handlers run after it."""
 
-    def __init__(self, broker: NatsBroker, settings: Settings) -> None:
+    def __init__(self, broker: Broker, settings: Settings) -> None:
         self.broker = broker
         self.settings = settings
         self.hub = Hub()

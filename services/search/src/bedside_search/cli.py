@@ -2,7 +2,6 @@
 
 import asyncio
 import json
-import re
 from typing import Annotated
 
 import typer
@@ -10,19 +9,9 @@ from bedside_contracts import subjects
 from bedside_contracts.search import Catalog, CatalogRequest, FindPassage, FoundPassages
 from bedside_guard import clock
 from bedside_runtime.bus import call_once
+from bedside_runtime.cli_args import parse_clock
 from bedside_runtime.errors import CallFailed, NoService
 from bedside_runtime.settings import Settings
-
-_CLOCK = re.compile(r"^(?:(\d+):)?([0-5]?\d):([0-5]\d)$")
-
-
-def parse_clock(text: str) -> int:
-    """H:MM:SS (or M:SS) as milliseconds on the book's clock."""
-    match = _CLOCK.match(text.strip())
-    if match is None:
-        raise typer.BadParameter(f"{text!r} is not a time like 1:02:03")
-    hours, minutes, seconds = (int(g) if g else 0 for g in match.groups())
-    return ((hours * 60 + minutes) * 60 + seconds) * 1000
 
 
 def _fail(message: str) -> typer.Exit:

@@ -38,31 +38,18 @@ from bedside_guard import (
 )
 from bedside_runtime.errors import NotFound
 
-from bedside_search import places
-from bedside_search.behind import Heard, account_for_holding, has_come_up
-from bedside_search.book import ServedBook, check_artifact, info_of, vectors_of
-from bedside_search.book_part import part_named
-from bedside_search.fusion import FUSION, Fused, FusionRule, Scored, fuse, rank, served_order
+from bedside_search.domain import places
+from bedside_search.domain.behind import Heard, recalled_order
+from bedside_search.domain.book import ServedBook, check_artifact, info_of, vectors_of
+from bedside_search.domain.find import find_order
+from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, fuse
+from bedside_search.domain.terms import average_length, encode_document, encode_query
 from bedside_search.store import VectorStore, collection_for
-from bedside_search.terms import average_length, encode_document, encode_query
 
 log = structlog.get_logger("bedside.search")
 
 DEPTH = 40
 """How many passages each of the dense and the sparse ranking contributes to fusion."""
-
-
-def find_order(
-    book: ServedBook,
-    query: str,
-    rankings: tuple[Sequence[Scored], Sequence[Scored]],
-    limit: int,
-    rule: FusionRule = FUSION,
-) -> list[Fused]:
-    """What find serves from the engine's dense and sparse rankings of ``query``, best first."""
-    dense, sparse = rankings
-    favoured = book.passages_in(part_named(query))
-    return rank(dense, sparse, limit, rule, book.chapter_of, favoured=favoured)
 
 
 class SearchEngine:
@@ -149,15 +136,15 @@ class SearchEngine:
         vector = self.embedder.embed_query(request.question)
         dense, sparse = await self.rankings(book, vector, request.question, request.here_ms)
         ranked = fuse(dense, sparse, max(self.rule.pool, request.limit + 1), self.rule, book.chapter_of)
-        ranked = account_for_holding(ranked, self._heard_holding(book, request.here_ms, vector, ranked))
-        if not has_come_up(ranked):  # judged on every candidate, before the cut to ``limit``
+        holding = self._heard_holding(book, request.here_ms, vector, ranked)
+        served = recalled_order(ranked, holding, request.limit, self.rule, book.chapter_of)
+        if served is None:
             return Recalled(come_up=False, places=[], hits=[])
-        ranked = served_order(ranked, self.rule, book.chapter_of)[: request.limit]
-        passages = [_passage(book, f) for f in ranked]
+        passages = [_passage(book, f) for f in served]
         return Recalled(
             come_up=True,
             places=[Candidate.hit(p, request.here_ms) for p in passages],
-            hits=[_hit(p, f) for p, f in zip(passages, ranked, strict=True)],
+            hits=[_hit(p, f) for p, f in zip(passages, served, strict=True)],
         )
 
     def _heard_holding(

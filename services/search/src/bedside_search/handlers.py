@@ -13,15 +13,14 @@ from bedside_contracts.search import (
     Resolved,
 )
 from bedside_guard import CheckedAnswer
-from bedside_runtime.bus import serve_requests
-from faststream.nats import NatsBroker
+from bedside_runtime.bus import Broker, serve_requests
 
 from bedside_search.engine import SearchEngine
 
 SERVICE = "search"
 
 
-async def serve_search(broker: NatsBroker, engine: SearchEngine) -> None:
+async def serve_search(broker: Broker, engine: SearchEngine) -> None:
     async def resolve(request: Resolve) -> Resolved:
         return engine.resolve(request)
 

@@ -6,9 +6,9 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 from bedside_embedding import load_minilm
+from bedside_runtime.bus import Broker
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
-from faststream.nats import NatsBroker
 
 from bedside_search.consumer import consume_books
 from bedside_search.engine import SearchEngine
@@ -45,8 +45,8 @@ async def open_engine(settings: Settings) -> SearchEngine:
 
 def make_register(
     readiness: Readiness,
-) -> Callable[[NatsBroker, Settings], Awaitable[Callable[[], Awaitable[None]]]]:
-    async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Awaitable[None]]:
+) -> Callable[[Broker, Settings], Awaitable[Callable[[], Awaitable[None]]]]:
+    async def register(broker: Broker, settings: Settings) -> Callable[[], Awaitable[None]]:
         engine = await open_engine(settings)
         await serve_search(broker, engine)
         client = await broker.connect()

@@ -17,7 +17,8 @@ from bedside_contracts.search import BookInfo
 from bedside_guard import Passage
 from qdrant_client import AsyncQdrantClient, models
 
-from bedside_search.fusion import Scored
+from bedside_search.domain.fusion import Scored
+from bedside_search.domain.terms import SparseTerms
 from bedside_search.store import (
     BOOK_PREFIX,
     DENSE,
@@ -28,7 +29,6 @@ from bedside_search.store import (
     passage_from_payload,
     point_batches,
 )
-from bedside_search.terms import SparseTerms
 
 CATALOG = "bedside-catalog"
 

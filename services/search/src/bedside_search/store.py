@@ -22,8 +22,8 @@ import numpy.typing as npt
 from bedside_contracts.search import BookInfo
 from bedside_guard import Passage
 
-from bedside_search.fusion import Scored
-from bedside_search.terms import SparseTerms
+from bedside_search.domain.fusion import Scored
+from bedside_search.domain.terms import SparseTerms
 
 DENSE = "dense"
 SPARSE = "sparse"

@@ -28,8 +28,7 @@ from bedside_contracts.search import (
     Resolved,
 )
 from bedside_guard import CheckedAnswer
-from bedside_runtime.bus import call
-from faststream.nats import NatsBroker
+from bedside_runtime.bus import Broker, call
 from pydantic import BaseModel
 
 R = TypeVar("R", bound=BaseModel)
@@ -51,7 +50,7 @@ class Backends(Protocol):
 class BusBackends:
     """Search and player over NATS request-reply (``bus.call``: failures raise ``CallFailed``)."""
 
-    def __init__(self, broker: NatsBroker, timeout_s: float) -> None:
+    def __init__(self, broker: Broker, timeout_s: float) -> None:
         self.broker = broker
         self.timeout_s = timeout_s
 

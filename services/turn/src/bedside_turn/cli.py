@@ -1,31 +1,19 @@
 """``bedside ask``: one turn from the terminal, through the running turn service."""
 
 import asyncio
-import re
 from typing import Annotated
 
 import typer
 from bedside_contracts import subjects
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_runtime.bus import call_once
+from bedside_runtime.cli_args import parse_clock
 from bedside_runtime.errors import CallFailed, RemoteFailure
 from bedside_runtime.settings import Settings
 
 DEFAULT_LISTENER = "me"
 """The listener ``bedside up`` makes on a first start (the player's default)."""
 ASK_TIMEOUT_S = 60.0
-_CLOCK = re.compile(r"^(?:(\d+):)?(\d{1,2}):(\d{2})$")
-
-
-def parse_clock(text: str) -> int:
-    """H:MM:SS (or M:SS) on the book's clock, in milliseconds."""
-    match = _CLOCK.match(text.strip())
-    if match is None:
-        raise typer.BadParameter(f"{text!r} is not a time like 1:02:03 or 12:30")
-    hours, minutes, seconds = (int(g or 0) for g in match.groups())
-    if minutes >= 60 or seconds >= 60:
-        raise typer.BadParameter(f"{text!r}: minutes and seconds run to 59")
-    return ((hours * 60 + minutes) * 60 + seconds) * 1000
 
 
 async def send(servers: list[str], ask: Ask, timeout_s: float = ASK_TIMEOUT_S) -> TurnReply:

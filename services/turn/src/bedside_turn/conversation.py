@@ -9,7 +9,7 @@ from bedside_contracts.turn import Conversation, Exchange
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
-from bedside_turn.history import kept
+from bedside_turn.domain.history import kept
 
 log = structlog.get_logger("bedside.turn.conversation")
 

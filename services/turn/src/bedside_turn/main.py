@@ -6,12 +6,11 @@ import anthropic
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.turn import SPOKEN_ASK_MAX_REQUEST_BYTES, Ask, SpokenAsk
-from bedside_runtime.bus import serve_requests
+from bedside_runtime.bus import Broker, serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
 from bedside_runtime.streams import declare_stream, key_value_bucket
 from bedside_speech import Hearer, WhisperTranscriber
-from faststream.nats import NatsBroker
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType, StreamConfig
 from nats.js.kv import KeyValue
@@ -67,7 +66,7 @@ def model_client(settings: Settings) -> ModelClient | None:
 
 
 async def build(
-    broker: NatsBroker,
+    broker: Broker,
     settings: Settings,
     client: ModelClient | None,
     retry: Retry = DEFAULT_RETRY,
@@ -100,7 +99,7 @@ async def build(
     return service
 
 
-async def register(broker: NatsBroker, settings: Settings) -> Callable[[], Awaitable[None]]:
+async def register(broker: Broker, settings: Settings) -> Callable[[], Awaitable[None]]:
     await build(broker, settings, model_client(settings))
 
     async def close() -> None:

@@ -11,15 +11,16 @@ from bedside_contracts.player import StateRequest
 from bedside_contracts.search import CheckAnswer, Resolve, Target
 from bedside_contracts.turn import Ask, Conversation, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Passage
+from bedside_runtime.bus import Broker
 from bedside_runtime.errors import CallFailed
-from faststream.nats import NatsBroker
 
-from bedside_turn import history, intents, speech
 from bedside_turn.backends import Backends
 from bedside_turn.claude import DEFAULT_RETRY, ModelClient, ModelUnreachable, Retry, run_with_model
 from bedside_turn.conversation import ConversationStore
+from bedside_turn.domain import history, intents, speech
+from bedside_turn.domain.routing import model_may_answer, reads_history
+from bedside_turn.domain.rules import Turn
 from bedside_turn.keyless import run_keyless
-from bedside_turn.rules import Turn
 from bedside_turn.tools import ToolBox
 
 log = structlog.get_logger("bedside.turn")
@@ -31,7 +32,7 @@ KEYLESS = "keyless"
 class TurnService:
     backends: Backends
     conversations: ConversationStore
-    broker: NatsBroker
+    broker: Broker
     client: ModelClient | None
     model: str
     retry: Retry = DEFAULT_RETRY
@@ -39,12 +40,11 @@ class TurnService:
     async def ask(self, ask: Ask) -> TurnReply:
         started = time.perf_counter()
         turn = Turn(turn_id=uuid.uuid4().hex[:20])
-        # Only a model, "the other one" or "the time before that" reads the history; it is fetched
-        # while the position is.
         intent = intents.read(ask.utterance)
-        wants_history = self.client is not None or isinstance(intent, intents.OtherOne | intents.EarlierAgain)
-        stored = (
-            asyncio.create_task(self.conversations.load(ask.listener, ask.book)) if wants_history else None
+        stored = (  # fetched while the position is
+            asyncio.create_task(self.conversations.load(ask.listener, ask.book))
+            if reads_history(intent, with_model=self.client is not None)
+            else None
         )
         try:
             with turn.step("position"):
@@ -62,14 +62,10 @@ class TurnService:
         said, mode, failed = await self._run(tools, ask.utterance, intent, earlier)
         with turn.step("check"):
             said, cut, unchecked = await self._checked(ask, here_ms, turn.turn_id, said)
-        failed = failed or unchecked
-        outcome = turn.outcome()
-        if failed and outcome == "unsure":
-            outcome = "failed"
         reply = TurnReply(
             turn_id=turn.turn_id,
             speech=said,
-            outcome=outcome,
+            outcome=turn.outcome(failed=failed or unchecked),
             mode=mode,
             rows=turn.rows,
             preview=tools.preview,
@@ -113,8 +109,7 @@ class TurnService:
     ) -> tuple[str, str, bool]:
         """What to say, which mode said it, and whether the turn failed on the way."""
         try:
-            if self.client is None or isinstance(intent, intents.Undo):
-                # Undo is a command, not a judgement: plain code does it even with a model.
+            if self.client is None or not model_may_answer(intent):
                 return await run_keyless(tools, utterance, intent, earlier), KEYLESS, False
             try:
                 said = await run_with_model(
@@ -184,7 +179,7 @@ class TurnService:
                     subjects.TURN_COMPLETED.format(listener=ask.listener, book=ask.book),
                     stream=subjects.TURNS_STREAM,
                     headers={"Nats-Msg-Id": turn.turn_id},
-                    timeout=5.0,
+                    timeout_s=5.0,
                 ),
             )
         except Exception:  # the listener has their answer; a lost record is logged, not spoken

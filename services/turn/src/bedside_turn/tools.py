@@ -20,36 +20,30 @@ from bedside_contracts.turn import (
     Step,
     ToolCallRecord,
 )
-from bedside_guard import Candidate, Passage, heard_text
+from bedside_guard import Candidate
 from bedside_runtime.errors import CallFailed, RemoteFailure
 from pydantic import BaseModel, ValidationError
 
-from bedside_turn import earlier
 from bedside_turn.backends import Backends
-from bedside_turn.rules import MayOffer, Refused, Turn
+from bedside_turn.domain import earlier
+from bedside_turn.domain.recent import RECENT_OFFSETS_MS, recent_places
+from bedside_turn.domain.rules import MayOffer, Refused, Turn
+from bedside_turn.domain.tool_results import (
+    NO_MATCH,
+    NOT_YET,
+    not_yet_line,
+    outcome_lines,
+    shown_lines,
+    targets_of,
+    tool_error,
+    with_earlier_place,
+)
 
 TOOL_ARGS: dict[str, type[BaseModel]] = {
     "find_passage": FindPassageArgs,
     "recall": RecallArgs,
     "offer_positions": OfferPositionsArgs,
 }
-RECENT_OFFSETS_MS = (1, 30_000, 60_000)
-"""'What did I miss' reads the passage just heard and the two before it (about a minute and a half)."""
-
-NO_MATCH = "No passage matched that. Tell them you could not find the moment."
-NOT_YET = "Nothing they have heard so far bears on this: it has not come up yet."
-ASKS_LATER = (
-    "This asks about what happens further on than they have got. Answer only from what they"
-    " have heard, or tell them it is further on; say nothing, not even yes or no, about what is ahead."
-)
-
-
-def not_yet_line(unheard_names: list[str], asks_later: bool) -> str:
-    """What the model reads when recall found nothing heard; it repeats only the listener's words."""
-    if unheard_names:
-        named = " ".join(name.title() for name in unheard_names)
-        return f"{named}: not in anything they have heard so far; it has not come up yet."
-    return ASKS_LATER if asks_later else NOT_YET
 
 
 @dataclass
@@ -154,8 +148,8 @@ class ToolBox:
         targets = targets_of(args)
         if (lookup := earlier.lookup_for(args, self.listener, self.book)) is not None:
             found = (await self.backends.locate(lookup)).page
-            if found:  # a place from their history is one more candidate, the first named
-                targets = [Target(position_ms=earlier.place_of(found[0], args)), *targets][:8]
+            if found:
+                targets = with_earlier_place(targets, earlier.place_of(found[0], args))
             elif not targets:
                 self.turn.note_offer("refused", [])
                 return [earlier.nothing_earlier(args)], [], True
@@ -186,12 +180,7 @@ class ToolBox:
         started = time.perf_counter()
         targets = [Target(offset_ms=-back_ms) for back_ms in RECENT_OFFSETS_MS]
         resolved = await self.backends.resolve(Resolve(book=self.book, here_ms=self.here_ms, targets=targets))
-        recent: dict[int, Passage] = {}
-        for resolution in resolved.resolutions:
-            passage = resolution.passage
-            if passage is not None and heard_text(passage, self.here_ms):
-                recent.setdefault(passage.id, passage)
-        self.recalled = [Candidate.hit(p, self.here_ms) for p in recent.values()]
+        self.recalled = recent_places(resolved.resolutions, self.here_ms)
         self.turn.note_recall(bool(self.recalled))
         lines, places = shown_lines(self.recalled)
         record = ToolCallRecord(
@@ -245,59 +234,3 @@ class ToolBox:
         self.turn.record(record)
         self.turn.steps.append(Step(name="tool undo", ms=record.ms))
         return record
-
-
-def targets_of(args: OfferPositionsArgs) -> list[Target]:
-    """The places named, best first: passage ids as given, then a chapter, a time, an offset."""
-    targets = [Target(passage_id=i) for i in dict.fromkeys(args.ids)]
-    if args.chapter is not None:
-        targets.append(Target(chapter=args.chapter))
-    if args.position_ms is not None:
-        targets.append(Target(position_ms=args.position_ms))
-    if args.offset_ms is not None:
-        targets.append(Target(offset_ms=args.offset_ms))
-    return targets[:8]
-
-
-def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tuple[list[str], list[PlaceRef]]:
-    """The model-visible result of an offer. A move names the place by id and chapter only."""
-    if outcome.outcome == "refused":
-        reason = outcome.reason or "none of those places could be found in the book"
-        lines = [
-            f"Refused: {reason}. Check the ids against the lines you were given, "
-            "or say you could not find it."
-        ]
-        return lines, []
-    if outcome.outcome == "moved" and outcome.moved_to is not None:
-        to = outcome.moved_to
-        where = f"passage id={to.passage_id}" if to.passage_id is not None else "the place named"
-        chapter = f" in chapter {to.chapter}" if to.chapter is not None else ""
-        said = f"Moved: the book now plays from {where}{chapter}."
-        if preview:
-            said = f"Preview only (nothing was moved): from there the book would move to {where}{chapter}."
-        return [said], row_places([to], first_line=0)
-    head = "Listed on the screen, best first; they press a row to go there:"
-    if preview:
-        head = "Preview only (nothing was moved or drawn); from there the list would be:"
-    elif not permit.may_move and len(outcome.rows) == 1:
-        head = "A list was already up in this turn, so this is one row to press, not a move:"
-    rows = row_places(outcome.rows, first_line=1)
-    return [head, *(ref.text() for ref in rows)], rows
-
-
-def row_places(rows: list[Candidate], first_line: int) -> list[PlaceRef]:
-    return [PlaceRef(line=first_line + i, place=row, kind="row") for i, row in enumerate(rows)]
-
-
-def shown_lines(places: list[Candidate]) -> tuple[list[str], list[PlaceRef]]:
-    """Search or recall places as the lines the model reads, each line knowing its place."""
-    refs = [PlaceRef(line=i, place=place, kind="line") for i, place in enumerate(places)]
-    return [ref.text() for ref in refs], refs
-
-
-def tool_error(error: ValidationError) -> str:
-    """A validation error as the model can act on it; the bad input itself is not echoed."""
-    problems = "; ".join(
-        f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()[:4]
-    )
-    return f"Tool error: the arguments do not fit the tool ({problems}). Fix them and call again."

@@ -1,4 +1,4 @@
-"""``decide``: what a command does to a listener's state, as events. The chronology lives here.
+"""``decide``: what a command does to a listener's state, as an event. The chronology lives here.
 
 The stream is the clock. ``basis_seq`` is the newest sequence a device had seen when it
 spoke. A *report* ("I am at X") is passive progress: it is refused as stale when the
@@ -106,21 +106,19 @@ def set_sleep_timer(
     return SleepTimerSet(device=command.device, after=command.after, stop_at_ms=stop)
 
 
-def timer_ran_out(state: PlayerState, command: TimerRanOut, book_end_ms: int | None) -> list[PlayerEvent]:
+def timer_ran_out(state: PlayerState, command: TimerRanOut, book_end_ms: int | None) -> FellAsleep | None:
     """The pause, once: a second device reporting the same run-out changes nothing."""
     if state.sleep_timer is None:
-        return []
+        return None
     check_position(command.position_ms, book_end_ms)
     check_basis(state, command.basis_seq)
     paused = sleep.paused_at(command.position_ms, state.sleep_timer.stop_at_ms)
-    return [
-        FellAsleep(
-            device=command.device,
-            paused_at_ms=paused,
-            asleep_at_ms=sleep.asleep_at(state.last_touch_ms, paused),
-            basis_seq=command.basis_seq,
-        )
-    ]
+    return FellAsleep(
+        device=command.device,
+        paused_at_ms=paused,
+        asleep_at_ms=sleep.asleep_at(state.last_touch_ms, paused),
+        basis_seq=command.basis_seq,
+    )
 
 
 def decide(
@@ -129,8 +127,8 @@ def decide(
     *,
     book_end_ms: int | None = None,
     chapters: Sequence[ChapterInfo] = (),
-) -> list[PlayerEvent]:
-    """The events ``command`` makes from ``state`` (none when it changes nothing).
+) -> PlayerEvent | None:
+    """The event ``command`` makes from ``state``, or None when it changes nothing.
 
     ``book_end_ms`` is the book's length, where known, for positions past the end;
     ``chapters`` are the book's, for a timer that stops at the end of one.
@@ -140,59 +138,51 @@ def decide(
         case Report():
             check_position(command.position_ms, book_end_ms)
             check_report_basis(state, command.device, command.basis_seq)
-            return [
-                PositionReported(
-                    device=command.device,
-                    position_ms=command.position_ms,
-                    playing=command.playing,
-                    basis_seq=command.basis_seq,
-                    device_clock=command.device_clock,
-                )
-            ]
+            return PositionReported(
+                device=command.device,
+                position_ms=command.position_ms,
+                playing=command.playing,
+                basis_seq=command.basis_seq,
+                device_clock=command.device_clock,
+            )
         case Seek():
             check_position(command.position_ms, book_end_ms)
             check_basis(state, command.basis_seq)
-            return [
-                Seeked(
-                    device=command.device,
-                    from_ms=state.position_ms,
-                    position_ms=command.position_ms,
-                    basis_seq=command.basis_seq,
-                    device_clock=command.device_clock,
-                )
-            ]
+            return Seeked(
+                device=command.device,
+                from_ms=state.position_ms,
+                position_ms=command.position_ms,
+                basis_seq=command.basis_seq,
+                device_clock=command.device_clock,
+            )
         case PressRow():
             if not state.rows:
                 raise Invalid("there is no list on the screen to press")
             if command.row >= len(state.rows):
                 raise Invalid(f"the list has {len(state.rows)} rows; row {command.row} is not one of them")
-            return [
-                RowPressed(
-                    row=command.row,
-                    from_ms=state.position_ms,
-                    to_ms=state.rows[command.row].start_ms,
-                    device=command.device,
-                    turn_id=state.list_turn_id,
-                )
-            ]
+            return RowPressed(
+                row=command.row,
+                from_ms=state.position_ms,
+                to_ms=state.rows[command.row].start_ms,
+                device=command.device,
+                turn_id=state.list_turn_id,
+            )
         case CancelList():
-            return [ListCancelled(device=command.device)] if state.rows else []
+            return ListCancelled(device=command.device) if state.rows else None
         case Undo():
             if state.before_move_ms is None:
                 raise Invalid("nothing to undo: the book has not been moved")
-            return [
-                Moved(
-                    cause="undo", from_ms=state.position_ms, to_ms=state.before_move_ms, device=command.device
-                )
-            ]
+            return Moved(
+                cause="undo", from_ms=state.position_ms, to_ms=state.before_move_ms, device=command.device
+            )
         case JoinDevice():
             if command.device in state.devices:
-                return []
-            return [DeviceJoined(device=command.device, device_clock=command.device_clock)]
+                return None
+            return DeviceJoined(device=command.device, device_clock=command.device_clock)
         case SetSleepTimer():
-            return [set_sleep_timer(state, command, book_end_ms, chapters)]
+            return set_sleep_timer(state, command, book_end_ms, chapters)
         case CancelSleepTimer():
-            return [SleepTimerCancelled(device=command.device)] if state.sleep_timer else []
+            return SleepTimerCancelled(device=command.device) if state.sleep_timer else None
         case TimerRanOut():
             return timer_ran_out(state, command, book_end_ms)
     raise AssertionError(f"unhandled command {command!r}")

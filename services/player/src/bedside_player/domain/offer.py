@@ -11,7 +11,7 @@ are dropped, several that land on one place count once; then
 Whether a place is ahead is ``bedside_guard.ahead_of``; rows are guard ``Candidate``s.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bedside_contracts.player import ListOffered, Moved, OfferOutcome, OfferPositions, PlayerEvent
 from bedside_contracts.search import Resolution, Target
@@ -21,7 +21,8 @@ from bedside_guard import MAX_ROWS, Candidate, ahead_of, distinct_rows
 @dataclass(frozen=True)
 class OfferDecision:
     outcome: OfferOutcome
-    events: list[PlayerEvent] = field(default_factory=list)
+    event: PlayerEvent | None = None
+    """What is appended: the list drawn or the move made; nothing for a refusal."""
 
 
 def unique_targets(targets: list[Target]) -> list[Target]:
@@ -85,12 +86,12 @@ def decide_offer(request: OfferPositions, resolutions: list[Resolution], here_ms
         shown = rows[:MAX_ROWS]
         return OfferDecision(
             OfferOutcome(outcome="listed", rows=shown, unresolved=unresolved),
-            [ListOffered(rows=shown, turn_id=request.turn_id)],
+            ListOffered(rows=shown, turn_id=request.turn_id),
         )
     place = rows[0]
     return OfferDecision(
         OfferOutcome(
             outcome="moved", rows=[place], moved_from_ms=here_ms, moved_to=place, unresolved=unresolved
         ),
-        [Moved(cause="goto", from_ms=here_ms, to_ms=place.start_ms, turn_id=request.turn_id)],
+        Moved(cause="goto", from_ms=here_ms, to_ms=place.start_ms, turn_id=request.turn_id),
     )

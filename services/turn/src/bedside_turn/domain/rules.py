@@ -97,8 +97,11 @@ class Turn:
         finally:
             self.steps.append(Step(name=name, ms=round((time.perf_counter() - started) * 1000, 3)))
 
-    def outcome(self) -> TurnOutcome:
-        """What the turn came to, for the reply and the event."""
+    def outcome(self, *, failed: bool = False) -> TurnOutcome:
+        """What the turn came to, for the reply and the event; ``failed``: a service let it down.
+
+        A failure that left nothing done is "failed", not "unsure"; what was done still counts.
+        """
         if self.moved:
             return "moved"
         if self.listed:
@@ -107,4 +110,4 @@ class Turn:
             return "answered" if self.came_up else "not_yet"
         if self.offer_refused:
             return "refused"
-        return "unsure"
+        return "failed" if failed else "unsure"

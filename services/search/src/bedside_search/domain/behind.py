@@ -6,9 +6,10 @@ its words past the line must not decide anything: it is re-scored on its heard w
 alone, or dropped when none of them are heard.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from bedside_search.fusion import Fused
+from bedside_search.domain.fusion import Fused, FusionRule, served_order
 
 COME_UP_THRESHOLD = 0.34
 """The least cosine between a question and a heard passage for recall to say it has come up.
@@ -46,3 +47,16 @@ def account_for_holding(ranked: list[Fused], holding: Heard | None) -> list[Fuse
 def has_come_up(ranked: list[Fused], threshold: float = COME_UP_THRESHOLD) -> bool:
     """True when some heard passage is close enough in meaning to the question."""
     return any(f.dense is not None and f.dense >= threshold for f in ranked)
+
+
+def recalled_order(
+    ranked: list[Fused], holding: Heard | None, limit: int, rule: FusionRule, chapter_of: Mapping[int, int]
+) -> list[Fused] | None:
+    """What recall serves of its bounded ranking, best first; None when nothing heard has come up.
+
+    Coming up is judged on every candidate, before the cut to ``limit``.
+    """
+    ranked = account_for_holding(ranked, holding)
+    if not has_come_up(ranked):
+        return None
+    return served_order(ranked, rule, chapter_of)[:limit]

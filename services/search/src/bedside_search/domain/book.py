@@ -11,7 +11,7 @@ from bedside_contracts.search import BookInfo
 from bedside_guard import BookNames, Passage, book_names
 from bedside_runtime.errors import InvalidRequest
 
-from bedside_search.book_part import Part, in_part
+from bedside_search.domain.book_part import Part, in_part
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ places is the player's job. A reason never names a chapter title, so it is safe 
 from bedside_contracts.search import Resolution, Target
 from bedside_guard import Passage, clock
 
-from bedside_search.book import ServedBook
+from bedside_search.domain.book import ServedBook
 
 
 def resolve(book: ServedBook, here_ms: int, targets: list[Target]) -> list[Resolution]:

@@ -1,0 +1,106 @@
+"""The router's decisions that need no I/O: who answers, and what the keyless router offers.
+
+The router itself (``bedside_turn.keyless``) calls the tools; these say with what.
+"""
+
+from bedside_contracts.search import Hit
+from bedside_contracts.turn import Exchange
+from bedside_guard import MAX_ROWS
+
+from bedside_turn.domain import intents
+from bedside_turn.domain.intents import Intent
+
+MIN_SCORE = 0.0325
+"""A hit scoring below this is not offered: 1/61 + 1/62, so a passage both rankings put in
+their top two is always offered, whatever the book's size (measured: the turn README)."""
+
+
+def model_may_answer(intent: Intent) -> bool:
+    """Whether a model, when there is one, answers this: not an undo, a command and not a judgement."""
+    return not isinstance(intent, intents.Undo)
+
+
+def reads_history(intent: Intent, *, with_model: bool) -> bool:
+    """Whether the turn needs the stored exchanges: a model reads them; plain code only for
+    "the other one" and "the time before that"."""
+    return with_model or isinstance(intent, intents.OtherOne | intents.EarlierAgain)
+
+
+def plausible_ids(hits: list[Hit]) -> list[int]:
+    """The hits worth offering, best first: those scoring at least ``MIN_SCORE``, at most four."""
+    return [hit.passage_id for hit in hits if hit.score >= MIN_SCORE][:MAX_ROWS]
+
+
+def named_place_args(intent: Intent) -> dict[str, object] | None:
+    """The offer for a place the listener named outright; None when finding it needs the book."""
+    match intent:
+        case intents.Chapter(n=n):
+            return {"chapter": n}
+        case intents.Jump(offset_ms=offset):
+            return {"offset_ms": offset}
+        case intents.ClockTime(position_ms=at):
+            return {"position_ms": at}
+        case intents.BookStart():
+            return {"position_ms": 0}
+    return None
+
+
+EARLIER_KEYS = (
+    "earlier_chapter",
+    "earlier_device",
+    "before_skip_ahead",
+    "fell_asleep",
+    "times_back",
+    "show_only",
+)
+
+
+def earlier_args(intent: intents.Earlier) -> dict[str, object]:
+    args: dict[str, object] = {"show_only": intent.show_only}
+    if intent.chapter is not None:
+        args["earlier_chapter"] = intent.chapter
+    if intent.device is not None:
+        args["earlier_device"] = intent.device
+    if intent.before_skip_ahead:
+        args["before_skip_ahead"] = True
+    if intent.fell_asleep:
+        args["fell_asleep"] = True
+    return args
+
+
+def last_lookup(earlier: list[Exchange]) -> dict[str, object] | None:
+    """The earlier-place arguments of the newest turn that asked for one ("the time before that")."""
+    for exchange in reversed(earlier):
+        for call in reversed(exchange.calls):
+            if call.name == "offer_positions" and any(k in call.arguments for k in EARLIER_KEYS[:4]):
+                return {k: v for k, v in call.arguments.items() if k in EARLIER_KEYS}
+    return None
+
+
+def once_more_back(previous: dict[str, object]) -> dict[str, object]:
+    """For "the time before that": the same lookup, one match further back."""
+    back = previous.get("times_back", 0)
+    return {**previous, "times_back": (back if isinstance(back, int) else 0) + 1}
+
+
+def other_places(earlier: list[Exchange]) -> list[int]:
+    """The places the newest search found that its turn did not offer, best first (at most four)."""
+    for exchange in reversed(earlier):
+        found = [
+            ref.place.passage_id
+            for call in exchange.calls
+            if call.name == "find_passage"
+            for ref in call.places
+            if ref.place.passage_id is not None
+        ]
+        if not found:
+            continue
+        offered = {
+            int(i)
+            for call in exchange.calls
+            if call.name == "offer_positions" and not call.refused
+            for i in call.arguments.get("ids", [])
+            if isinstance(i, int)
+        }
+        return [i for i in dict.fromkeys(found) if i not in offered][:MAX_ROWS]
+    return []

@@ -1,0 +1,93 @@
+"""What the model (and the record) reads of each tool's result, and the targets an offer names.
+
+Only the guard's places and rows are shown: a line is rendered from its place at the last
+moment, a move names its place by id and chapter, a refusal never echoes bad input.
+"""
+
+from bedside_contracts.player import OfferOutcome
+from bedside_contracts.search import Target
+from bedside_contracts.turn import OfferPositionsArgs, PlaceRef
+from bedside_guard import Candidate
+from pydantic import ValidationError
+
+from bedside_turn.domain.rules import MayOffer
+
+NO_MATCH = "No passage matched that. Tell them you could not find the moment."
+NOT_YET = "Nothing they have heard so far bears on this: it has not come up yet."
+ASKS_LATER = (
+    "This asks about what happens further on than they have got. Answer only from what they"
+    " have heard, or tell them it is further on; say nothing, not even yes or no, about what is ahead."
+)
+
+
+def not_yet_line(unheard_names: list[str], asks_later: bool) -> str:
+    """What the model reads when recall found nothing heard; it repeats only the listener's words."""
+    if unheard_names:
+        named = " ".join(name.title() for name in unheard_names)
+        return f"{named}: not in anything they have heard so far; it has not come up yet."
+    return ASKS_LATER if asks_later else NOT_YET
+
+
+MAX_TARGETS = 8
+"""The most places one offer may name (``OfferPositions.targets``)."""
+
+
+def targets_of(args: OfferPositionsArgs) -> list[Target]:
+    """The places named, best first: passage ids as given, then a chapter, a time, an offset."""
+    targets = [Target(passage_id=i) for i in dict.fromkeys(args.ids)]
+    if args.chapter is not None:
+        targets.append(Target(chapter=args.chapter))
+    if args.position_ms is not None:
+        targets.append(Target(position_ms=args.position_ms))
+    if args.offset_ms is not None:
+        targets.append(Target(offset_ms=args.offset_ms))
+    return targets[:MAX_TARGETS]
+
+
+def with_earlier_place(targets: list[Target], position_ms: int) -> list[Target]:
+    """A place from the listener's history is one more candidate, and the first named."""
+    return [Target(position_ms=position_ms), *targets][:MAX_TARGETS]
+
+
+def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tuple[list[str], list[PlaceRef]]:
+    """The model-visible result of an offer. A move names the place by id and chapter only."""
+    if outcome.outcome == "refused":
+        reason = outcome.reason or "none of those places could be found in the book"
+        lines = [
+            f"Refused: {reason}. Check the ids against the lines you were given, "
+            "or say you could not find it."
+        ]
+        return lines, []
+    if outcome.outcome == "moved" and outcome.moved_to is not None:
+        to = outcome.moved_to
+        where = f"passage id={to.passage_id}" if to.passage_id is not None else "the place named"
+        chapter = f" in chapter {to.chapter}" if to.chapter is not None else ""
+        said = f"Moved: the book now plays from {where}{chapter}."
+        if preview:
+            said = f"Preview only (nothing was moved): from there the book would move to {where}{chapter}."
+        return [said], row_places([to], first_line=0)
+    head = "Listed on the screen, best first; they press a row to go there:"
+    if preview:
+        head = "Preview only (nothing was moved or drawn); from there the list would be:"
+    elif not permit.may_move and len(outcome.rows) == 1:
+        head = "A list was already up in this turn, so this is one row to press, not a move:"
+    rows = row_places(outcome.rows, first_line=1)
+    return [head, *(ref.text() for ref in rows)], rows
+
+
+def row_places(rows: list[Candidate], first_line: int) -> list[PlaceRef]:
+    return [PlaceRef(line=first_line + i, place=row, kind="row") for i, row in enumerate(rows)]
+
+
+def shown_lines(places: list[Candidate]) -> tuple[list[str], list[PlaceRef]]:
+    """Search or recall places as the lines the model reads, each line knowing its place."""
+    refs = [PlaceRef(line=i, place=place, kind="line") for i, place in enumerate(places)]
+    return [ref.text() for ref in refs], refs
+
+
+def tool_error(error: ValidationError) -> str:
+    """A validation error as the model can act on it; the bad input itself is not echoed."""
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()[:4]
+    )
+    return f"Tool error: the arguments do not fit the tool ({problems}). Fix them and call again."
