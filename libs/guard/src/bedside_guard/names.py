@@ -15,7 +15,12 @@ from pydantic import BaseModel, ConfigDict
 from bedside_guard.line import ahead_of
 from bedside_guard.passage import Passage
 
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z]+(?:['\u2019][A-Za-z]+)?|[.!?;:\"\u201c\u201d]")
+TITLES = ("Mr", "Mrs", "Ms", "Dr", "St", "Messrs", "Mme", "Col", "Capt", "Rev", "Prof")
+"""Abbreviations whose full stop ends no sentence: the name after "Mrs." stands inside one."""
+_ABBREVIATION = "|".join(TITLES)
+_TOKEN = re.compile(
+    rf"\b(?:{_ABBREVIATION})\.|[A-Za-z][A-Za-z]+(?:['\u2019][A-Za-z]+)?|[.!?;:\"\u201c\u201d]"
+)
 _SENTENCE_OPENERS = frozenset('.!?;:"\u201c\u201d')
 LOWER_SHARE = 0.1
 """A word written in lower case more often than this is a word, not a name ("Ginger" is a
@@ -35,7 +40,14 @@ class BookNames(BaseModel):
 
 
 def _word(token: str) -> str:
-    return token.lower().replace("\u2019", "'").removesuffix("'s")
+    return token.lower().replace("\u2019", "'").removesuffix("'s").removesuffix(".")
+
+
+_TITLE_WORDS = frozenset(title.lower() for title in TITLES)
+
+
+def _is_title(token: str) -> bool:
+    return _word(token) in _TITLE_WORDS
 
 
 def _capitalised_inside(text: str) -> Iterable[tuple[str, bool | None]]:
@@ -45,7 +57,8 @@ def _capitalised_inside(text: str) -> Iterable[tuple[str, bool | None]]:
         if token in _SENTENCE_OPENERS:
             opens = True
             continue
-        yield _word(token), None if opens else token[0].isupper()
+        # A title is a word, never a name: "Mr" is capitalised everywhere, with or without its stop.
+        yield _word(token), None if opens or _is_title(token) else token[0].isupper()
         opens = False
 
 
@@ -131,7 +144,9 @@ def asks_what_comes_later(question: str) -> bool:
 STOP_THERE = "I'll stop there, that's further on than you've got."
 """What stands in for every sentence cut from an answer: it says nothing of what was cut."""
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"\u201d\u2019')]*\s+")
+_SENTENCE_END = re.compile(
+    "".join(rf"(?<!\b{title}\.)" for title in TITLES) + r"(?<=[.!?])[\"\u201d\u2019')]*\s+"
+)
 
 
 class CheckedAnswer(BaseModel):
