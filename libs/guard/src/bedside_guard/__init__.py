@@ -1,13 +1,18 @@
 """The spoiler guard: one line between what a listener has heard and what is ahead."""
 
+from bedside_guard.check import (
+    STOP_THERE,
+    CheckedAnswer,
+    Match,
+    SentenceMatches,
+    check_answer,
+    meaning_lies_ahead,
+)
 from bedside_guard.line import ahead_of, clock
 from bedside_guard.names import (
-    STOP_THERE,
     BookNames,
-    CheckedAnswer,
     asks_what_comes_later,
     book_names,
-    check_answer,
     sentences_of,
     unheard_names,
     words_of,
@@ -23,7 +28,9 @@ __all__ = [
     "Candidate",
     "CheckedAnswer",
     "Cue",
+    "Match",
     "Passage",
+    "SentenceMatches",
     "ahead_of",
     "asks_what_comes_later",
     "book_names",
@@ -32,6 +39,7 @@ __all__ = [
     "distinct_rows",
     "excerpt",
     "heard_text",
+    "meaning_lies_ahead",
     "sentences_of",
     "unheard_names",
     "words_of",

@@ -141,46 +141,10 @@ def asks_what_comes_later(question: str) -> bool:
     return _LATER.search(question) is not None
 
 
-STOP_THERE = "I'll stop there, that's further on than you've got."
-"""What stands in for every sentence cut from an answer: it says nothing of what was cut."""
-
 _SENTENCE_END = re.compile(
     "".join(rf"(?<!\b{title}\.)" for title in TITLES) + r"(?<=[.!?])[\"\u201d\u2019')]*\s+"
 )
 
 
-class CheckedAnswer(BaseModel):
-    """An answer as it may be spoken, and how many of its sentences were cut."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    speech: str
-    cut: int
-
-
 def sentences_of(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
-
-
-def check_answer(answer: str, question: str, names: BookNames, here_ms: int) -> CheckedAnswer:
-    """``answer`` with every sentence cut that names something of the book first heard ahead.
-
-    Names the listener said in ``question`` are theirs to hear back ("Ginger hasn't come up
-    yet"). The cut sentences give way to one ``STOP_THERE``, where the first of them stood.
-    """
-    asked = set(words_of(question))
-    kept: list[str] = []
-    cut = 0
-    for sentence in sentences_of(answer):
-        named_ahead = [
-            w
-            for w in words_of(sentence)
-            if w not in asked and w in names.first_ms and ahead_of(names.first_ms[w], here_ms)
-        ]
-        if named_ahead:
-            if not cut:
-                kept.append(STOP_THERE)
-            cut += 1
-        else:
-            kept.append(sentence)
-    return CheckedAnswer(speech=" ".join(kept) if cut else answer, cut=cut)

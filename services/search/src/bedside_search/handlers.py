@@ -27,7 +27,7 @@ async def serve_search(broker: NatsBroker, engine: SearchEngine) -> None:
         return engine.catalog(request)
 
     async def check(request: CheckAnswer) -> CheckedAnswer:
-        return engine.check(request)
+        return await engine.check(request)
 
     await serve_requests(broker, subjects.SEARCH_FIND, SERVICE, FindPassage, engine.find)
     await serve_requests(broker, subjects.SEARCH_RECALL, SERVICE, Recall, engine.recall)
