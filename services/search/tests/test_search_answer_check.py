@@ -29,8 +29,10 @@ class Checker:
         self.loop = loop
         self.engine = engine
 
-    def __call__(self, answer: str, here_ms: int, question: str = "tell me") -> CheckedAnswer:
-        request = CheckAnswer(book="small", here_ms=here_ms, question=question, answer=answer)
+    def __call__(self, answer: str, here_ms: int, *, from_model: bool = True) -> CheckedAnswer:
+        request = CheckAnswer(
+            book="small", here_ms=here_ms, question="tell me", answer=answer, from_model=from_model
+        )
         return self.loop.run_until_complete(self.engine.check(request))
 
 
@@ -64,6 +66,7 @@ def test_a_spoiler_in_other_words_is_cut_before_it_happens_and_kept_after(
         check(f"Oswin mends lanterns. {spoiler}", PASSAGE_MS).speech == f"Oswin mends lanterns. {STOP_THERE}"
     )
     assert check(spoiler, END_MS).cut == 0
+    assert check(spoiler, 0, from_model=False).cut == 0  # plain code's own words: the names rule only
 
 
 def heard_sentences(here_ms: int) -> list[str]:

@@ -179,9 +179,14 @@ class SearchEngine:
     async def check(self, request: CheckAnswer) -> CheckedAnswer:
         """An answer with what names or means the unheard cut (the guard's rule, on this book)."""
         book = self.book(request.book)
-        matches = [
-            await self._matches(book, sentence, request.here_ms) for sentence in sentences_of(request.answer)
-        ]
+        matches = (
+            [
+                await self._matches(book, sentence, request.here_ms)
+                for sentence in sentences_of(request.answer)
+            ]
+            if request.from_model
+            else None
+        )
         return check_answer(request.answer, request.question, book.names, request.here_ms, matches)
 
     async def _matches(self, book: ServedBook, sentence: str, here_ms: int) -> SentenceMatches:
