@@ -4,7 +4,8 @@ The whole book's dense and sparse rankings of the sentence, shaped into the guar
 ``SentenceMatches``. The passage holding the line has been heard only in part, so it is sent as
 its heard part (ending at the line), and on the dense side it is scored on its heard words
 alone. The sparse side has no score for part of a passage: there it keeps its whole
-passage's score, so its unheard words can lend a sentence support (adr/0025, limits).
+passage's score (when any of it is heard), so its unheard words can lend a sentence support
+(adr/0025, limits).
 """
 
 from collections.abc import Sequence
@@ -38,7 +39,9 @@ def sentence_matches(
     holding = book.holding(here_ms)
     if holding is not None:
         dense = [s for s in dense if s.passage_id != holding.id]
-        if holding_cosine is not None:
+        if holding_cosine is None:  # nothing of it heard: it vouches for nothing on either side
+            sparse = [s for s in sparse if s.passage_id != holding.id]
+        else:
             at = next((i for i, s in enumerate(dense) if s.score < holding_cosine), len(dense))
             dense = [*dense[:at], Scored(holding.id, holding_cosine), *dense[at:]]
 
