@@ -161,3 +161,29 @@ def test_no_name_first_heard_ahead_is_ever_hinted(here_ms: int, limit: int) -> N
     assert len(hinted) <= limit
     for name in hinted:
         assert not ahead_of(names.first_ms[name.lower()], here_ms)
+
+
+def test_a_name_written_only_after_a_title_is_a_name_and_the_title_is_not() -> None:
+    book = [
+        "The cab waited in the rain. Mrs. Fowler looked out of the window.",
+        "Lord St. Simon came late. Mr. Barker drove him, and Dr. Hale followed.",
+    ]
+    names = book_names(
+        [
+            Passage(id=i, start_ms=i * 1000, end_ms=i * 1000 + 1000, chapter=i + 1, chapter_title="C", text=t)
+            for i, t in enumerate(book)
+        ]
+    )
+    assert {"fowler", "simon", "barker", "hale"} <= set(names.first_ms)
+    assert not {"mr", "mrs", "st", "dr"} & set(names.first_ms)
+    assert unheard_names("who is Mrs. Fowler?", names, 500) == ["fowler"]
+    assert check_answer("Lord St. Simon's bride runs off.", "tell me", names, 1000).cut == 1
+
+
+def test_a_title_ends_no_sentence() -> None:
+    assert sentences_of("Mrs. Fowler offers him a place. St. Simon waits! Dr. Hale? Yes.") == [
+        "Mrs. Fowler offers him a place.",
+        "St. Simon waits!",
+        "Dr. Hale?",
+        "Yes.",
+    ]

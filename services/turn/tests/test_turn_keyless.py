@@ -5,6 +5,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from bedside_contracts import subjects
+from bedside_contracts.search import CheckAnswer
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
@@ -115,6 +116,8 @@ async def test_a_position_sent_with_the_ask_is_used_without_asking_the_player(ri
 async def test_a_question_about_what_is_ahead_has_not_come_up(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "who is Mortimer Sleet?")
+    checked = [r for r in rig.search.requests if isinstance(r, CheckAnswer)][-1]
+    assert (checked.answer, checked.from_model) == (reply.speech, False)  # plain code: the names rule only
     assert (reply.outcome, reply.speech) == (
         "not_yet",
         "Mortimer Sleet hasn't come up yet in what you've heard.",

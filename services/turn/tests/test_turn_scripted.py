@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.player import HistoryEntry
-from bedside_contracts.search import Target
+from bedside_contracts.search import CheckAnswer, Target
 from bedside_contracts.turn import TurnCompleted
 from bedside_guard import STOP_THERE, clock
 from bedside_turn.domain import rules
@@ -463,6 +463,8 @@ async def test_a_model_answer_naming_someone_ahead_is_cut_before_it_is_spoken(ri
     assert message.data is not None
     event = TurnCompleted.model_validate_json(message.data)
     assert (event.turn_id, event.cut_sentences, event.speech) == (reply.turn_id, 1, reply.speech)
+    checked = [r for r in rig.search.requests if isinstance(r, CheckAnswer)][-1]
+    assert checked.from_model  # a model's answer gets the whole check, meaning as well as names
 
 
 async def test_a_model_answer_restating_what_was_heard_is_spoken_whole(rig: Rig) -> None:

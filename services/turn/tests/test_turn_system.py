@@ -4,8 +4,12 @@ The sample book ships with ingest; Black Beauty comes from ../shared/corpus (ski
 absent). Positions are set with the player's own seek command, as a device would.
 """
 
+import asyncio
 import json
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import nats
@@ -25,13 +29,16 @@ from bedside_contracts.player import (
 )
 from bedside_contracts.search import BookInfo, Catalog, CatalogRequest
 from bedside_contracts.turn import Ask, SpokenAsk, SpokenTurnReply, TurnReply
+from bedside_guard import STOP_THERE, clock
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 from bedside_testing import RunningSystem, corpus_file, start_system
+from bedside_turn.domain import speech
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+BEDSIDE = str(Path(sys.executable).with_name("bedside"))
 
 
 @pytest.fixture(scope="module")
@@ -192,6 +199,34 @@ async def test_a_keyless_turn_asks_each_service_only_what_it_must(bus: Client) -
     from_terminal = Ask(listener=listener, book=book, utterance=utterance)  # no position: asks the player
     _, seen = await requests_during(bus, from_terminal)
     assert seen == [subjects.TURN_ASK, subjects.PLAYER_STATE, *tools]
+
+
+async def test_bedside_ask_at_keeps_the_line_in_what_it_says(system: RunningSystem, bus: Client) -> None:
+    """The terminal's ``bedside ask --at``, keyless, through the real turn and search processes."""
+    info = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
+    at = clock(info.chapters[9].start_ms)  # chapter 10 begins: Ginger and Merrylegs heard, Jerry not
+
+    async def ask_at(utterance: str) -> list[str]:
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [BEDSIDE, "ask", "--book", info.id, "--listener", "e2e-cli", "--at", at, utterance],
+            env=system.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()
+
+    unheard = await ask_at("who is Jerry Barker?")
+    assert unheard[0] == speech.not_yet(["jerry", "barker"], asks_later=False)
+    assert "mode: keyless" in unheard[1]
+    assert (await ask_at("what happens to Ginger in the end?"))[0] == speech.FURTHER_ON
+    heard = await ask_at("who is Merrylegs?")
+    assert heard[0].startswith("In chapter ")
+    assert int(heard[0].removeprefix("In chapter ").split(",")[0]) < 10
+    assert STOP_THERE not in heard[0]  # a heard quote passes the answer check whole
 
 
 async def command(bus: Client, listener: str, book: str, made: PlayerCommand) -> None:

@@ -63,6 +63,9 @@ class CheckAnswer(Contract):
     here_ms: Millis
     question: str = Field(max_length=2_000)
     answer: str = Field(max_length=20_000)
+    from_model: bool = True
+    """False for an answer plain code built from the guard's own places (keyless): it cannot
+    carry a model's memory of the book, so only the names rule reads it."""
 
 
 class NameHints(Contract):

@@ -1,14 +1,19 @@
 """The spoiler guard: one line between what a listener has heard and what is ahead."""
 
+from bedside_guard.check import (
+    STOP_THERE,
+    CheckedAnswer,
+    Match,
+    SentenceMatches,
+    check_answer,
+    meaning_lies_ahead,
+)
 from bedside_guard.line import ahead_of, clock
 from bedside_guard.names import (
     HINT_LIMIT,
-    STOP_THERE,
     BookNames,
-    CheckedAnswer,
     asks_what_comes_later,
     book_names,
-    check_answer,
     heard_names,
     sentences_of,
     unheard_names,
@@ -26,7 +31,9 @@ __all__ = [
     "Candidate",
     "CheckedAnswer",
     "Cue",
+    "Match",
     "Passage",
+    "SentenceMatches",
     "ahead_of",
     "asks_what_comes_later",
     "book_names",
@@ -36,6 +43,7 @@ __all__ = [
     "excerpt",
     "heard_names",
     "heard_text",
+    "meaning_lies_ahead",
     "sentences_of",
     "unheard_names",
     "words_of",

@@ -16,7 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from bedside_guard.line import ahead_of
 from bedside_guard.passage import Passage
 
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z]+(?:['\u2019][A-Za-z]+)?|[.!?;:\"\u201c\u201d]")
+TITLES = ("Mr", "Mrs", "Ms", "Dr", "St", "Messrs", "Mme", "Col", "Capt", "Rev", "Prof")
+"""Abbreviations whose full stop ends no sentence: the name after "Mrs." stands inside one."""
+_ABBREVIATION = "|".join(TITLES)
+_TOKEN = re.compile(
+    rf"\b(?:{_ABBREVIATION})\.|[A-Za-z][A-Za-z]+(?:['\u2019][A-Za-z]+)?|[.!?;:\"\u201c\u201d]"
+)
 _SENTENCE_OPENERS = frozenset('.!?;:"\u201c\u201d')
 LOWER_SHARE = 0.1
 """A word written in lower case more often than this is a word, not a name ("Ginger" is a
@@ -40,7 +45,14 @@ class BookNames(BaseModel):
 
 
 def _word(token: str) -> str:
-    return token.lower().replace("\u2019", "'").removesuffix("'s")
+    return token.lower().replace("\u2019", "'").removesuffix("'s").removesuffix(".")
+
+
+_TITLE_WORDS = frozenset(title.lower() for title in TITLES)
+
+
+def _is_title(token: str) -> bool:
+    return _word(token) in _TITLE_WORDS
 
 
 def _capitalised_inside(text: str) -> Iterable[tuple[str, bool | None]]:
@@ -56,7 +68,8 @@ def _tokens(text: str) -> Iterable[tuple[str, str, bool | None]]:
         if token in _SENTENCE_OPENERS:
             opens = True
             continue
-        yield _word(token), token, None if opens else token[0].isupper()
+        # A title is a word, never a name: "Mr" is capitalised everywhere, with or without its stop.
+        yield _word(token), token, None if opens or _is_title(token) else token[0].isupper()
         opens = False
 
 
@@ -169,44 +182,10 @@ def asks_what_comes_later(question: str) -> bool:
     return _LATER.search(question) is not None
 
 
-STOP_THERE = "I'll stop there, that's further on than you've got."
-"""What stands in for every sentence cut from an answer: it says nothing of what was cut."""
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"\u201d\u2019')]*\s+")
-
-
-class CheckedAnswer(BaseModel):
-    """An answer as it may be spoken, and how many of its sentences were cut."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    speech: str
-    cut: int
+_SENTENCE_END = re.compile(
+    "".join(rf"(?<!\b{title}\.)" for title in TITLES) + r"(?<=[.!?])[\"\u201d\u2019')]*\s+"
+)
 
 
 def sentences_of(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
-
-
-def check_answer(answer: str, question: str, names: BookNames, here_ms: int) -> CheckedAnswer:
-    """``answer`` with every sentence cut that names something of the book first heard ahead.
-
-    Names the listener said in ``question`` are theirs to hear back ("Ginger hasn't come up
-    yet"). The cut sentences give way to one ``STOP_THERE``, where the first of them stood.
-    """
-    asked = set(words_of(question))
-    kept: list[str] = []
-    cut = 0
-    for sentence in sentences_of(answer):
-        named_ahead = [
-            w
-            for w in words_of(sentence)
-            if w not in asked and w in names.first_ms and ahead_of(names.first_ms[w], here_ms)
-        ]
-        if named_ahead:
-            if not cut:
-                kept.append(STOP_THERE)
-            cut += 1
-        else:
-            kept.append(sentence)
-    return CheckedAnswer(speech=" ".join(kept) if cut else answer, cut=cut)

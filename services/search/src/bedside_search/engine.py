@@ -27,18 +27,22 @@ from bedside_contracts.search import (
 )
 from bedside_embedding import Embedder
 from bedside_guard import (
+    STOP_THERE,
     Candidate,
     CheckedAnswer,
     Passage,
+    SentenceMatches,
     asks_what_comes_later,
     check_answer,
     heard_names,
     heard_text,
+    sentences_of,
     unheard_names,
 )
 from bedside_runtime.errors import NotFound
 
 from bedside_search.domain import places
+from bedside_search.domain.answer_matches import sentence_matches
 from bedside_search.domain.behind import Heard, recalled_order
 from bedside_search.domain.book import ServedBook, check_artifact, info_of, vectors_of
 from bedside_search.domain.find import find_order
@@ -162,10 +166,31 @@ class SearchEngine:
         book = self.book(request.book)
         return Resolved(resolutions=places.resolve(book, request.here_ms, request.targets))
 
-    def check(self, request: CheckAnswer) -> CheckedAnswer:
-        """An answer with what names the unheard cut (the guard's rule, on this book's names)."""
+    async def check(self, request: CheckAnswer) -> CheckedAnswer:
+        """An answer with what names or means the unheard cut (the guard's rule, on this book)."""
         book = self.book(request.book)
-        return check_answer(request.answer, request.question, book.names, request.here_ms)
+        matches = (
+            [
+                await self._matches(book, sentence, request.here_ms)
+                for sentence in sentences_of(request.answer)
+            ]
+            if request.from_model
+            else None
+        )
+        return check_answer(request.answer, request.question, book.names, request.here_ms, matches)
+
+    async def _matches(self, book: ServedBook, sentence: str, here_ms: int) -> SentenceMatches:
+        if sentence == STOP_THERE:  # the guard never cuts its own sentence
+            return SentenceMatches(terms=0, dense=(), sparse=(), closest=())
+        vector = self.embedder.embed_query(sentence)
+        terms = encode_query(sentence)
+        dense, sparse = await self.store.search(book.collection, vector, terms, self.depth, None)
+        holding = book.holding(here_ms)
+        heard = heard_text(holding, here_ms) if holding is not None else ""
+        cosine = float(vector @ self.embedder.embed_query(heard)) if heard else None
+        return sentence_matches(
+            book, dense, sparse, terms=len(terms.indices), here_ms=here_ms, holding_cosine=cosine
+        )
 
     def hints(self, request: NameHints) -> HeardNames:
         """The names the recogniser may expect from a listener at the line (the guard's rule)."""

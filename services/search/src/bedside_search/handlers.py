@@ -28,7 +28,7 @@ async def serve_search(broker: Broker, engine: SearchEngine) -> None:
         return engine.catalog(request)
 
     async def check(request: CheckAnswer) -> CheckedAnswer:
-        return engine.check(request)
+        return await engine.check(request)
 
     async def hints(request: NameHints) -> HeardNames:
         return engine.hints(request)

@@ -61,7 +61,7 @@ class TurnService:
                 earlier = await self._history(ask, here_ms, (await stored)[0])
         said, mode, failed = await self._run(tools, ask.utterance, intent, earlier)
         with turn.step("check"):
-            said, cut, unchecked = await self._checked(ask, here_ms, turn.turn_id, said)
+            said, cut, unchecked = await self._checked(ask, here_ms, turn.turn_id, said, mode != KEYLESS)
         reply = TurnReply(
             turn_id=turn.turn_id,
             speech=said,
@@ -74,16 +74,20 @@ class TurnService:
             await self._record(ask, turn, reply, here_ms, started, cut=cut)
         return reply
 
-    async def _checked(self, ask: Ask, here_ms: int, turn_id: str, said: str) -> tuple[str, int, bool]:
+    async def _checked(
+        self, ask: Ask, here_ms: int, turn_id: str, said: str, from_model: bool
+    ) -> tuple[str, int, bool]:
         """The answer as it may be spoken, the sentences cut, and whether the check failed.
 
-        Every answer passes the guard's answer check, model and keyless alike. If it cannot be
-        checked it is not spoken: an unchecked answer could carry what the model remembers.
+        Every answer passes the guard's answer check, model and keyless alike (a keyless one,
+        built from the guard's places, by its names rule only). If it cannot be checked it is
+        not spoken: an unchecked answer could carry what the model remembers.
         """
+        request = CheckAnswer(
+            book=ask.book, here_ms=here_ms, question=ask.utterance, answer=said, from_model=from_model
+        )
         try:
-            checked = await self.backends.check(
-                CheckAnswer(book=ask.book, here_ms=here_ms, question=ask.utterance, answer=said)
-            )
+            checked = await self.backends.check(request)
         except CallFailed as error:
             log.warning("the answer could not be checked", error=str(error), turn_id=turn_id)
             return speech.TROUBLE, 0, True

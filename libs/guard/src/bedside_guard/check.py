@@ -1,0 +1,133 @@
+"""The answer check: what a turn may say, sentence by sentence, before it is spoken.
+
+A model may know a famous book from its own training and add what happens later. Two
+rules cut a sentence of an answer, both decided against the line by ``ahead_of``:
+- it names something of the book first heard ahead (``BookNames``);
+- its meaning lies ahead: the passages closest to it in the whole book are ahead of the
+  line, or what is ahead matches it clearly better than anything heard.
+Search supplies the matches (it holds the vectors and the term index); this module only
+reads them. The figures behind the margins are in adr/0025.
+"""
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from bedside_guard.line import ahead_of
+from bedside_guard.names import BookNames, sentences_of, words_of
+
+STOP_THERE = "I'll stop there, that's further on than you've got."
+"""What stands in for every sentence cut from an answer: it says nothing of what was cut."""
+
+CLOSEST = 3
+"""A sentence whose this many closest passages in the whole book are all ahead is cut."""
+DENSE_MARGIN = 0.08
+"""Cut when the best cosine ahead beats the best heard one by this much."""
+SPARSE_MARGIN = 0.45
+"""Cut when the best BM25 score ahead beats the best heard one by this share of the larger."""
+ABOUT_THE_BOOK = 0.30
+"""A sentence no passage ahead comes this close to (by cosine) is not about what is ahead
+("Good question."), and the meaning rule leaves it alone."""
+TELLS_SOMETHING = 4
+"""Nor does it judge a sentence of fewer content terms ("I asked.", "Here it is."): so short
+a sentence matches a passage anywhere, and is common in the heard text a keyless answer quotes."""
+
+
+class Match(BaseModel):
+    """One passage found close to a sentence, and how close, in one ranking."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    passage_id: int
+    start_ms: int
+    end_ms: int
+    """Where the passage's words end; for the passage holding the line, search sends only its
+    heard part (it ends at the line)."""
+    score: float
+
+    def heard(self, here_ms: int) -> bool:
+        """Every word of it is behind the line (its last millisecond is, as ``heard_text`` has it)."""
+        return not ahead_of(max(self.start_ms, self.end_ms - 1), here_ms)
+
+
+class SentenceMatches(BaseModel):
+    """What search found closest to one sentence of an answer, over the whole book, best first."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    terms: int
+    """How many distinct content terms (search's sparse query terms) the sentence has."""
+    dense: tuple[Match, ...]
+    sparse: tuple[Match, ...]
+    closest: tuple[Match, ...]
+    """Both rankings fused."""
+
+
+class CheckedAnswer(BaseModel):
+    """An answer as it may be spoken, and how many of its sentences were cut."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    speech: str
+    cut: int
+
+
+def _best(matches: Sequence[Match], heard: bool, here_ms: int) -> float:
+    return max((m.score for m in matches if m.heard(here_ms) == heard), default=0.0)
+
+
+def meaning_lies_ahead(matches: SentenceMatches, here_ms: int) -> bool:
+    """True when a sentence matches what is ahead of the line and nothing heard supports it."""
+    dense_ahead = _best(matches.dense, False, here_ms)
+    if matches.terms < TELLS_SOMETHING or dense_ahead < ABOUT_THE_BOOK:
+        return False
+    closest = matches.closest[:CLOSEST]
+    if len(closest) == CLOSEST and not any(m.heard(here_ms) for m in closest):
+        return True
+    if dense_ahead - _best(matches.dense, True, here_ms) >= DENSE_MARGIN:
+        return True
+    sparse_ahead, sparse_heard = _best(matches.sparse, False, here_ms), _best(matches.sparse, True, here_ms)
+    return sparse_ahead - sparse_heard >= SPARSE_MARGIN * max(sparse_ahead, sparse_heard, 1e-9)
+
+
+def names_ahead(sentence: str, asked: set[str], names: BookNames, here_ms: int) -> list[str]:
+    """The book's names in ``sentence`` first heard ahead, but for those the listener said."""
+    return [
+        w
+        for w in words_of(sentence)
+        if w not in asked and w in names.first_ms and ahead_of(names.first_ms[w], here_ms)
+    ]
+
+
+def check_answer(
+    answer: str,
+    question: str,
+    names: BookNames,
+    here_ms: int,
+    matches: Sequence[SentenceMatches] | None = None,
+) -> CheckedAnswer:
+    """``answer`` with every sentence cut that names something first heard ahead or means it.
+
+    ``matches`` holds search's matches for each of ``sentences_of(answer)`` in order; without
+    them only the names rule runs. Names the listener said in ``question`` are theirs to hear
+    back ("Ginger hasn't come up yet"). ``STOP_THERE`` is never cut. The cut sentences give way
+    to one ``STOP_THERE``, where the first of them stood.
+    """
+    sentences = sentences_of(answer)
+    if matches is not None and len(matches) != len(sentences):
+        raise ValueError(f"{len(matches)} sets of matches for {len(sentences)} sentences")
+    asked = set(words_of(question))
+    kept: list[str] = []
+    cut = 0
+    for i, sentence in enumerate(sentences):
+        ahead = sentence != STOP_THERE and (
+            bool(names_ahead(sentence, asked, names, here_ms))
+            or (matches is not None and meaning_lies_ahead(matches[i], here_ms))
+        )
+        if ahead:
+            if not cut:
+                kept.append(STOP_THERE)
+            cut += 1
+        else:
+            kept.append(sentence)
+    return CheckedAnswer(speech=" ".join(kept) if cut else answer, cut=cut)

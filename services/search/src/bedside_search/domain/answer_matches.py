@@ -1,0 +1,61 @@
+"""What the answer check reads from search for one sentence: pure, no I/O.
+
+The whole book's dense and sparse rankings of the sentence, shaped into the guard's
+``SentenceMatches``. The passage holding the line has been heard only in part, so it is sent as
+its heard part (ending at the line), and on the dense side it is scored on its heard words
+alone. The sparse side has no score for part of a passage: there it keeps its whole
+passage's score (when any of it is heard), so its unheard words can lend a sentence support
+(adr/0025, limits).
+"""
+
+from collections.abc import Sequence
+
+from bedside_guard import Match, SentenceMatches
+
+from bedside_search.domain.book import ServedBook
+from bedside_search.domain.fusion import FusionRule, Scored, fuse
+
+PLAIN_RRF = FusionRule(k=60.0)
+"""The closest passages to a sentence: plain reciprocal-rank fusion, no chapter nudge or
+part prior (a sentence of an answer names no part of the book)."""
+CLOSEST_POOL = 8
+
+
+def sentence_matches(
+    book: ServedBook,
+    dense: Sequence[Scored],
+    sparse: Sequence[Scored],
+    *,
+    terms: int,
+    here_ms: int,
+    holding_cosine: float | None,
+) -> SentenceMatches:
+    """The guard's view of one sentence's rankings, the holding passage on its heard words only.
+
+    ``terms`` counts the distinct terms of the sentence's sparse query; ``holding_cosine`` is
+    its cosine to the heard words of the passage holding the line (None when nothing of it is
+    heard, or no passage holds the line).
+    """
+    holding = book.holding(here_ms)
+    if holding is not None:
+        dense = [s for s in dense if s.passage_id != holding.id]
+        if holding_cosine is None:  # nothing of it heard: it vouches for nothing on either side
+            sparse = [s for s in sparse if s.passage_id != holding.id]
+        else:
+            at = next((i for i, s in enumerate(dense) if s.score < holding_cosine), len(dense))
+            dense = [*dense[:at], Scored(holding.id, holding_cosine), *dense[at:]]
+
+    def match(passage_id: int, score: float) -> Match:
+        passage = book.passage(passage_id)
+        if passage is None:  # the store and the catalog disagree: a bug
+            raise RuntimeError(f"book {book.id} has no passage {passage_id} in memory")
+        end_ms = here_ms if holding is not None and passage_id == holding.id else passage.end_ms
+        return Match(passage_id=passage_id, start_ms=passage.start_ms, end_ms=end_ms, score=score)
+
+    closest = fuse(dense, sparse, CLOSEST_POOL, PLAIN_RRF)
+    return SentenceMatches(
+        terms=terms,
+        dense=tuple(match(s.passage_id, s.score) for s in dense),
+        sparse=tuple(match(s.passage_id, s.score) for s in sparse),
+        closest=tuple(match(f.passage_id, f.score) for f in closest),
+    )

@@ -1,0 +1,34 @@
+"""What search hands the answer check for one sentence: the holding passage as its heard part."""
+
+from bedside_search.domain.answer_matches import sentence_matches
+from bedside_search.domain.book import ServedBook
+from bedside_search.domain.fusion import Scored
+from bedside_search_testing import PASSAGE_MS, small_info, small_passages
+
+BOOK = ServedBook.of(small_info(), small_passages(), "c")
+HOLDING = 4
+HERE_MS = HOLDING * PASSAGE_MS + 12_000
+DENSE = [Scored(HOLDING, 0.9), Scored(7, 0.5), Scored(1, 0.4)]
+SPARSE = [Scored(HOLDING, 9.0), Scored(1, 3.0)]
+
+
+def test_the_holding_passage_is_scored_on_its_heard_words_and_ends_at_the_line() -> None:
+    matches = sentence_matches(BOOK, DENSE, SPARSE, terms=5, here_ms=HERE_MS, holding_cosine=0.45)
+    assert [(m.passage_id, m.score) for m in matches.dense] == [(7, 0.5), (HOLDING, 0.45), (1, 0.4)]
+    held = next(m for m in matches.sparse if m.passage_id == HOLDING)
+    assert (held.end_ms, held.heard(HERE_MS)) == (HERE_MS, True)
+    assert [m.heard(HERE_MS) for m in matches.dense] == [False, True, True]
+    assert {m.passage_id for m in matches.closest} == {HOLDING, 7, 1}
+
+
+def test_a_holding_passage_nothing_of_which_is_heard_is_in_no_ranking() -> None:
+    matches = sentence_matches(BOOK, DENSE, SPARSE, terms=5, here_ms=HERE_MS, holding_cosine=None)
+    assert HOLDING not in {m.passage_id for m in (*matches.dense, *matches.sparse, *matches.closest)}
+
+
+def test_without_a_holding_passage_the_rankings_pass_through() -> None:
+    here_ms = HOLDING * PASSAGE_MS  # a passage boundary: nothing holds the line
+    matches = sentence_matches(BOOK, DENSE, SPARSE, terms=5, here_ms=here_ms, holding_cosine=None)
+    assert [m.passage_id for m in matches.dense] == [HOLDING, 7, 1]
+    ends = {p.id: p.end_ms for p in BOOK.passages}
+    assert all(m.end_ms == ends[m.passage_id] for m in matches.sparse)
