@@ -218,8 +218,13 @@ def check_state(session: Session, state: dict[str, Any], where: str) -> None:
             assert row.chapter_title is None, f"{where}: a row ahead shows its title: {raw}"
             assert row.words is None, f"{where}: a row ahead shows words: {raw}"
         shown.append(raw)
-    found = session.leaked(json.dumps({**state, "rows": shown}, ensure_ascii=False), here)
+    found = session.leaked(json.dumps({**state, "rows": []}, ensure_ascii=False), here)
     assert not found, f"{where}: words ahead of {here} ms: {sorted(found)[:10]}"
+    # A row keeps the words it was drawn with: heard up to the furthest place the listener
+    # reached with its list up, even after they went back.
+    heard_up_to = max(here, session.furthest_with_list.get(str(state.get("list_turn_id")), -1))
+    found = session.leaked(json.dumps(shown, ensure_ascii=False), heard_up_to)
+    assert not found, f"{where}: rows with words ahead of {heard_up_to} ms: {sorted(found)[:10]}"
 
 
 def utterance(rng: random.Random, book: Book) -> str:
