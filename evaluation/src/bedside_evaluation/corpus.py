@@ -1,6 +1,7 @@
 """Where the corpus books are read from: never copied into the repository."""
 
 import os
+import sys
 from pathlib import Path
 
 
@@ -18,3 +19,11 @@ def corpus_dir() -> Path:
         if candidate.is_dir():
             return candidate
     return here.parent / "no-corpus"
+
+
+def corpus_missing() -> bool:
+    """Whether the corpus is absent, said on stderr: every evaluation needs it."""
+    if corpus_dir().is_dir():
+        return False
+    print(f"{corpus_dir()} is absent: the evaluation needs the shared corpus", file=sys.stderr)
+    return True

@@ -5,13 +5,12 @@ names count as heard once it has ended), the line at the start of the reply's ch
 """
 
 import json
-import sys
 from importlib.resources import files
 from pathlib import Path
 
 from bedside_guard import Passage, book_names, check_answer
 
-from bedside_evaluation.corpus import corpus_dir
+from bedside_evaluation.corpus import corpus_dir, corpus_missing
 from bedside_evaluation.eval_come_up import CORPUS_FILE
 
 
@@ -56,8 +55,7 @@ def run(corpus: Path) -> str:
 
 
 def main() -> int:
-    if not corpus_dir().is_dir():
-        print(f"{corpus_dir()} is absent: the evaluation needs the shared corpus", file=sys.stderr)
+    if corpus_missing():
         return 2
     print(run(corpus_dir()))
     return 0

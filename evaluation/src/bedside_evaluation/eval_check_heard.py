@@ -17,7 +17,7 @@ from bedside_guard import sentences_of
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 
-from bedside_evaluation.corpus import corpus_dir
+from bedside_evaluation.corpus import corpus_dir, corpus_missing
 from bedside_evaluation.corpus_books import corpus_artifact
 from bedside_evaluation.eval_come_up import CORPUS_FILE
 
@@ -53,8 +53,7 @@ async def run(embedder: Embedder, samples: int, corpus: Path | None = None) -> s
 
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
-    if not corpus_dir().is_dir():
-        print(f"{corpus_dir()} is absent: the evaluation needs the shared corpus", file=sys.stderr)
+    if corpus_missing():
         return 2
     print(asyncio.run(run(load_minilm(), int(args[0]) if args else 120)))
     return 0

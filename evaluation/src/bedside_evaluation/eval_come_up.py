@@ -18,7 +18,7 @@ from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
-from bedside_evaluation.corpus import corpus_dir
+from bedside_evaluation.corpus import corpus_dir, corpus_missing
 from bedside_evaluation.corpus_books import corpus_artifact
 
 CORPUS_FILE = {"black_beauty": "black_beauty", "sherlock_holmes": "adventures_of_sherlock_holmes"}
@@ -99,8 +99,7 @@ async def run(embedder: Embedder, names: list[str], corpus: Path | None = None) 
 
 def main(argv: list[str] | None = None) -> int:
     names = (argv if argv is not None else sys.argv[1:]) or ["come_up"]
-    if not corpus_dir().is_dir():
-        print(f"{corpus_dir()} is absent: the evaluation needs the shared corpus", file=sys.stderr)
+    if corpus_missing():
         return 2
     print(asyncio.run(run(load_minilm(), names)))
     return 0

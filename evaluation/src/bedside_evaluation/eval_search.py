@@ -11,7 +11,6 @@ its first target chapter (it has not), and the best cosine behind the line is re
 
 import asyncio
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -42,7 +41,7 @@ from bedside_search.open_store import open_store
 from bedside_evaluation import query_sets
 from bedside_evaluation.alternatives import ChapterIndex, rocchio_dense, score_fusion, two_stage
 from bedside_evaluation.books import held_out_sets
-from bedside_evaluation.corpus import corpus_dir
+from bedside_evaluation.corpus import corpus_dir, corpus_missing
 from bedside_evaluation.corpus_books import corpus_artifact
 from bedside_evaluation.queryset import NavigationQuery
 from bedside_evaluation.scoring import RecallResult, evaluate, format_table
@@ -279,8 +278,7 @@ def cost_report(costs: Mapping[str, Sequence[float]]) -> list[str]:
 
 
 def main() -> int:
-    if not corpus_dir().is_dir():
-        print(f"{corpus_dir()} is absent: the evaluation needs the shared corpus", file=sys.stderr)
+    if corpus_missing():
         return 2
     print(asyncio.run(run(load_minilm())))
     return 0
