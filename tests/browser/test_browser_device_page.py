@@ -26,21 +26,13 @@ import pytest
 from bedside_audiobooks import need_espeak, sample_chapters, speak_book, write_audiobook
 from bedside_contracts import subjects
 from bedside_contracts.subjects import SERVICES
+from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
 from bedside_runtime.nats_server import free_port
 from bedside_testing import REPO, RunningSystem
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ARTIFACTS = REPO / "test-artifacts"
 BOOK_ID = "gull-point"
 AUDIO_BOOK_ID = "gull-point-audio"
