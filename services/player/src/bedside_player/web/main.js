@@ -10,7 +10,7 @@ import {
   afterJoin, follow, position, refreshState, render, renderPlay, report, skip, togglePlay, wirePosition,
 } from "./position.js";
 import { offerPairing, signIn } from "./signin.js";
-import { renderSleep, showAsleepOffer, wireSleep } from "./sleep.js";
+import { adoptSleep, renderSleep, wireSleep } from "./sleep.js";
 import { DEVICE, REPORT_EVERY_MS, SKIP_MS, state } from "./state.js";
 import { el, notice } from "./ui.js";
 
@@ -19,7 +19,8 @@ follow({
     if (back) forgetTitlesFrom(ms);
     bookSoon();
   },
-  adopted() {
+  adopted(next) {
+    adoptSleep(next);
     renderRows();
     ensureChapterTitle();
     historySoon();
@@ -117,7 +118,6 @@ async function start() {
   el.app.dataset.ready = "true";
   render();
   loadHistory(false);
-  showAsleepOffer(false);
   listen();
 }
 
