@@ -120,6 +120,8 @@ function renderOffer() {
   if (asleep && state.playing && asleep.seq === state.lastMoveSeq) sleep.dismissedSeq = asleep.seq;
   if (!offerStands(sleep, state.lastMoveSeq, state.playing)) {
     el.asleep.hidden = true;
+    // the screen stays dim after a pause only while its offer does (and the page is not pausing now)
+    if (!state.sleep.timer) sleep.dimmed = false;
     return;
   }
   const ch = chapterAt(asleep.asleep_at_ms);
