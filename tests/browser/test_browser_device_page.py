@@ -552,7 +552,7 @@ def test_every_control_has_an_accessible_name(open_page: OpenPage) -> None:
 # books make a 15-minute timer stop at the book's end, and "end of chapter" at the next
 # chapter's start.
 
-BEDTIME_LEAD_MS = 8_000
+BEDTIME_LEAD_MS = 12_000
 """How far before the stop the book is put before it plays: inside the fade, well apart from the stop."""
 
 
@@ -654,10 +654,12 @@ def test_a_timer_set_on_one_page_fades_and_pauses_the_playing_one_and_both_offer
         expect(page.locator("#sleep-left")).to_have_text("")
     if audio:  # the volume is back for the next time the book plays
         assert speaker.evaluate("document.getElementById('audio').volume") == 1
+    expect(speaker.locator("#fade")).to_have_css("opacity", "0.6")  # dim until the listener stirs
     speaker.get_by_role("button", name="Go back there").click()
     for page in (phone, speaker):
         expect(page.locator("#pos")).to_have_text(clock(awake), timeout=WAIT_MS)
         expect(page.locator("#asleep")).to_be_hidden(timeout=WAIT_MS)
+        expect(page.locator("#fade")).to_have_css("opacity", "0")
 
 
 def test_a_page_closed_while_the_timer_ran_out_shows_it_and_bedside_ask_knows_the_time(
