@@ -12,7 +12,7 @@ const FADE_MS = 20_000;
 const DIM = 0.6;
 
 // How loud the book still is with `leftMs` of it before the stop: full until the fade starts.
-export const loudness = (leftMs) => Math.max(0, Math.min(1, leftMs / FADE_MS));
+const loudness = (leftMs) => Math.max(0, Math.min(1, leftMs / FADE_MS));
 
 // The offer stands while the pause is still the newest move and nobody has played on from it.
 function offerStands(sleep, lastMoveSeq, playing) {
