@@ -1,8 +1,10 @@
 """A snapshot holds what replay would rebuild: restoring one and replaying the rest of the
-stream gives exactly the state a replay from the start gives, for any sequence of events."""
+stream gives exactly the state a replay from the start gives, for any sequence of events
+(the sleep timer, the last touch and the asleep fact included)."""
 
 from bedside_contracts.player import (
     DeviceJoined,
+    FellAsleep,
     ListCancelled,
     ListOffered,
     Moved,
@@ -10,6 +12,8 @@ from bedside_contracts.player import (
     PositionReported,
     RowPressed,
     Seeked,
+    SleepTimerCancelled,
+    SleepTimerSet,
 )
 from bedside_guard import Candidate
 from bedside_player.domain.state import PlayerState, evolve
@@ -41,6 +45,14 @@ events: st.SearchStrategy[PlayerEvent] = st.one_of(
     st.builds(RowPressed, row=st.integers(0, 3), from_ms=times, to_ms=times),
     st.builds(ListCancelled),
     st.builds(DeviceJoined, device=devices),
+    st.builds(
+        SleepTimerSet,
+        device=devices,
+        after=st.one_of(st.integers(1, 600), st.just("chapter_end")),
+        stop_at_ms=times,
+    ),
+    st.builds(SleepTimerCancelled, device=devices),
+    st.builds(FellAsleep, device=devices, paused_at_ms=times, asleep_at_ms=times, basis_seq=st.just(0)),
 )
 
 
@@ -54,11 +66,17 @@ DRAWN_THEN_WALKED_PAST = [  # a row drawn behind the line, covered while the lis
     ListOffered(rows=[row(500_000, ahead=False, passage_id=1)], turn_id="t1"),
     PositionReported(device="phone", position_ms=900_000, playing=True, basis_seq=0),
 ]
+TIMER_RAN_OUT_AFTER_THE_CUT = [  # the timer is in the snapshot, the pause that ends it after it
+    SleepTimerSet(device="tablet", after="chapter_end", stop_at_ms=600_000),
+    Seeked(device="phone", from_ms=0, position_ms=550_000, basis_seq=0),
+    FellAsleep(device="phone", paused_at_ms=600_000, asleep_at_ms=550_000, basis_seq=0),
+]
 
 
 @settings(max_examples=300)
 @given(stream=st.lists(events, min_size=1, max_size=30), cut=st.integers(min_value=0, max_value=30))
 @example(stream=DRAWN_THEN_WALKED_PAST, cut=1)
+@example(stream=TIMER_RAN_OUT_AFTER_THE_CUT, cut=2)
 def test_snapshot_then_replay_equals_a_full_replay(stream: list[PlayerEvent], cut: int) -> None:
     start = PlayerState(listener="anna", book="b1")
     full = replayed(start, stream, 1)

@@ -274,7 +274,15 @@ async def test_replay_and_snapshot_rebuild_what_the_service_holds(
             ).json()["seq"]
         await client.post(path + "/seek", json={"device": "p", "position_ms": 5_000, "basis_seq": basis})
         await client.post(path + "/undo")
+        # a timer that ran out, then one still running: replay rebuilds both
+        timer = (await client.post(path + "/sleep-timer", json={"device": "p", "after": 5})).json()
+        stop = timer["state"]["sleep_timer"]["stop_at_ms"]
+        ran_out = {"device": "p", "position_ms": stop + 2_000, "basis_seq": timer["seq"]}
+        (await client.post(path + "/sleep-timer/ran-out", json=ran_out)).raise_for_status()
+        (await client.post(path + "/sleep-timer", json={"device": "q", "after": 10})).raise_for_status()
         live = (await client.get(path + "/state")).json()
+    assert live["asleep"]["paused_at_ms"] == stop
+    assert live["sleep_timer"]["device"] == "q"
     js = bus.jetstream()
     rebuilt, report = await rebuild(js)
     assert rebuilt.get(name, "b1").public().model_dump(mode="json") == live

@@ -2,24 +2,13 @@
 // through `ask(text)` or, spoken, comes back as a turn; `answered` shows and speaks it.
 import { api, listenerPath, problem } from "./api.js";
 import { refreshState } from "./position.js";
-import { asleepAnswer, showAsleepOffer } from "./sleep.js";
 import { DEVICE, state } from "./state.js";
 import { el, notice } from "./ui.js";
-
-// ("What happened while I dozed?" is a question about the story: it goes to Bedside.)
-const ASLEEP_QUESTION = /\bwhere\b.*\b(fell|fall(en)?|falling|drift(ed)?|doz(e|ed)|nod(ded)?)\b.*\b(asleep|sleep|off)\b/i;
 
 export async function ask(utterance) {
   utterance = utterance.trim();
   if (!utterance) return;
   el.answer.textContent = "…";
-  if (ASLEEP_QUESTION.test(utterance)) {
-    const answer = asleepAnswer();
-    el.answer.textContent = answer;
-    speak(answer);
-    showAsleepOffer(true);
-    return;
-  }
   let res;
   try {
     // Not one of "ours": a turn can take seconds, and other devices' pushes must not wait.

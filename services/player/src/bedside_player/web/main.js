@@ -10,7 +10,7 @@ import {
   afterJoin, follow, position, refreshState, render, renderPlay, report, skip, togglePlay, wirePosition,
 } from "./position.js";
 import { offerPairing, signIn } from "./signin.js";
-import { renderSleep, showAsleepOffer, wireSleep } from "./sleep.js";
+import { adoptSleep, renderSleep, wireSleep } from "./sleep.js";
 import { DEVICE, REPORT_EVERY_MS, SKIP_MS, state } from "./state.js";
 import { el, notice } from "./ui.js";
 import "./voice.js"; // the microphone wires itself
@@ -20,7 +20,8 @@ follow({
     if (back) forgetTitlesFrom(ms);
     bookSoon();
   },
-  adopted() {
+  adopted(next) {
+    adoptSleep(next);
     renderRows();
     ensureChapterTitle();
     historySoon();
@@ -118,7 +119,6 @@ async function start() {
   el.app.dataset.ready = "true";
   render();
   loadHistory(false);
-  showAsleepOffer(false);
   listen();
 }
 

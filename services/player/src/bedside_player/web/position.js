@@ -12,7 +12,7 @@ import { clock, el, notice, showLink } from "./ui.js";
 // What the rest of the page does when the position changes; main.js says, once.
 const followers = {
   jumped(_ms, _back) {}, // the position was set from the server's state (back: to earlier)
-  adopted() {}, // a state from the server was taken in
+  adopted(_next) {}, // a state from the server was taken in
   sought() {}, // this page's own seek was answered
   rendered(_ms) {}, // the clock was drawn
 };
@@ -110,7 +110,7 @@ export function adopt(next, { force = false, why = "" } = {}) {
   if (typeof next.playing === "boolean" && next.playing !== state.playing) setPlaying(next.playing);
   if (why && (moved || far)) notice(`${why} ${clock(next.position_ms)}.`);
   render();
-  followers.adopted();
+  followers.adopted(next);
 }
 
 export async function refreshState() {

@@ -1,141 +1,168 @@
-// The page's sleep timer, and where the listener fell asleep: the last touch before the
-// timer paused the book, kept on this device.
+// The sleep timer is the player's (ADR 24). Any device sets or cancels it; every device
+// shows it from the state the player pushes and fades out as the book nears the stop; a
+// device that plays up to the stop pauses there and says so, and the player keeps one
+// pause. Where the listener fell asleep is offered on every device from that state too.
+import { listenerPath } from "./api.js";
 import { chapterAt } from "./book.js";
-import { position, report, seekTo, setPlaying, setPosition } from "./position.js";
-import { FADE_MS, MINUTE_MS, state, store, stored } from "./state.js";
-import { clock, el, spokenClock } from "./ui.js";
+import { afterCommand, ours, position, report, seekTo, setPlaying, setPosition } from "./position.js";
+import { DEVICE, state } from "./state.js";
+import { clock, el, showLink } from "./ui.js";
 
-let lastTouch = null;
-let fullVolume = 1;
+const FADE_MS = 20_000;
+const DIM = 0.6;
 
-// Anything the listener does is a sign they are awake.
-function touched() {
-  el.fade.style.opacity = "0";
-  // Where the listener was awake: read a moment after the press, once it has acted.
-  setTimeout(() => {
-    lastTouch = { position_ms: position(), at: Date.now() };
-    if (state.sleep.mode !== "off") store("awake", lastTouch);
-    if (state.sleep.fading) cancelFade();
-  }, 300);
-  const asleep = stored("asleep");
-  if (asleep && !asleep.offered) showAsleepOffer(false);
+// How loud the book still is with `leftMs` of it before the stop: full until the fade starts.
+const loudness = (leftMs) => Math.max(0, Math.min(1, leftMs / FADE_MS));
+
+// The offer stands while the pause is still the newest move and nobody has played on from it.
+function offerStands(sleep, lastMoveSeq, playing) {
+  const asleep = sleep.asleep;
+  return Boolean(asleep) && asleep.seq === lastMoveSeq && !playing && sleep.dismissedSeq !== asleep.seq;
 }
 
-function setSleep(mode) {
-  cancelFade();
-  state.sleep.mode = mode;
-  state.sleep.endsAt = /^\d+$/.test(mode) ? Date.now() + Number(mode) * MINUTE_MS : 0;
-  // Fixed now, as a book time: once the position crosses the boundary it must not move on.
-  state.sleep.stopAt = mode === "chapter" ? chapterEnd() : null;
-  for (const b of document.querySelectorAll("[data-sleep]")) {
-    b.setAttribute("aria-pressed", String(b.dataset.sleep === mode));
+function chosenChip(timer) {
+  if (!timer) return "off";
+  return timer.after === "chapter_end" ? "chapter_end" : String(timer.after);
+}
+
+// A state from the player: its timer and its newest asleep fact replace what the page had.
+export function adoptSleep(next) {
+  const sleep = state.sleep;
+  const asleep = next.asleep || null;
+  // The timer this page was showing ended in a pause: the screen stays dim, as on the device that paused.
+  if (sleep.timer && asleep && asleep.seq === next.last_move_seq && asleep.seq !== sleep.asleep?.seq) {
+    sleep.dimmed = true;
   }
-  if (mode !== "off") {
-    store("awake", { position_ms: position(), at: Date.now() });
-    store("asleep", null);
-  }
+  sleep.timer = next.sleep_timer || null;
+  sleep.asleep = asleep;
   renderSleep();
 }
 
-function chapterEnd() {
-  const ch = chapterAt(position());
-  return ch && ch.end_ms ? ch.end_ms : state.duration;
-}
-
-function sleepRemaining() {
-  const mode = state.sleep.mode;
-  if (mode === "off") return null;
-  if (mode === "chapter") return state.playing ? state.sleep.stopAt - position() : null; // book time
-  return state.sleep.endsAt - Date.now();
-}
-
-export function renderSleep() {
-  const left = sleepRemaining();
-  if (state.sleep.mode === "off") { el.sleepLeft.textContent = ""; return; }
-  if (state.sleep.mode === "chapter") {
-    el.sleepLeft.textContent = "Pausing at the end of this chapter.";
-  } else if (left != null) {
-    const minutes = Math.max(0, Math.ceil(left / MINUTE_MS));
-    const text = `Pausing in ${minutes} min.`;
-    if (el.sleepLeft.textContent !== text) el.sleepLeft.textContent = text;
+async function send(path, body) {
+  try {
+    const res = await ours("POST", `${listenerPath()}${path}`, body);
+    afterCommand(res, "Another device moved the book to");
+    return res;
+  } catch {
+    showLink(false);
+    return null;
   }
-  if (left == null || !state.playing) return;
-  if (left <= 0) sleepNow(state.sleep.mode === "chapter" ? state.sleep.stopAt : null);
-  else if (left <= FADE_MS) fadeTo(left / FADE_MS);
+}
+
+function choose(choice) {
+  if (choice === "off") {
+    if (state.sleep.timer) send("/sleep-timer/cancel", { device: DEVICE });
+    return;
+  }
+  // The player fixes the stop from where it believes the book is: tell it first.
+  if (state.playing) report();
+  send("/sleep-timer", { device: DEVICE, after: choice === "chapter_end" ? choice : Number(choice) });
+}
+
+// This device played up to the stop: pause on it, and tell the player once for this timer.
+async function runOut(timer, reached) {
+  state.sleep.ranOutSeq = timer.set_seq;
+  const stop = Math.min(reached, timer.stop_at_ms);
+  setPlaying(false);
+  setPosition(stop);
+  state.sleep.dimmed = true;
+  const res = await send("/sleep-timer/ran-out", () => ({ device: DEVICE, position_ms: stop, basis_seq: state.seq }));
+  // refused (another device's newer report): play on from the state adopted, and try again at the stop
+  if (!res || res.status === 409) state.sleep.ranOutSeq = 0;
 }
 
 function fadeTo(fraction) {
-  if (!state.sleep.fading) {
-    state.sleep.fading = true;
-    fullVolume = el.audio.volume || 1;
+  const sleep = state.sleep;
+  if (fraction < 1 && sleep.fullVolume === null) sleep.fullVolume = el.audio.volume;
+  if (sleep.fullVolume !== null && state.audio) el.audio.volume = sleep.fullVolume * fraction;
+  if (fraction >= 1) sleep.fullVolume = null;
+  const dim = sleep.dimmed ? DIM : DIM * (1 - fraction);
+  el.fade.style.opacity = String(dim);
+}
+
+function renderTimer(timer, pos) {
+  const sleep = state.sleep;
+  let text = "";
+  if (timer && timer.after === "chapter_end") {
+    text = `Pausing at the end of this chapter, at ${clock(timer.stop_at_ms)}.`;
+  } else if (timer) {
+    const minutes = Math.max(0, Math.ceil((timer.stop_at_ms - pos) / 60_000));
+    text = `Pausing at ${clock(timer.stop_at_ms)}, after ${minutes} min more of listening.`;
   }
-  if (state.audio) el.audio.volume = Math.max(0, fullVolume * fraction);
-  el.fade.style.opacity = String(0.6 * (1 - fraction));
-}
-
-function cancelFade() {
-  if (!state.sleep.fading) return;
-  state.sleep.fading = false;
-  if (state.audio) el.audio.volume = fullVolume;
-  el.fade.style.opacity = "0";
-}
-
-function sleepNow(stopAt) {
-  const awake = stored("awake") || lastTouch || { position_ms: position(), at: Date.now() };
-  setPlaying(false);
-  // At the end of a chapter, stop where the next one starts: that one stays unheard.
-  if (stopAt != null) setPosition(stopAt);
-  report();
-  if (state.audio) el.audio.volume = fullVolume;
-  state.sleep.fading = false;
-  setSleep("off");
-  el.fade.style.opacity = "0.6";
-  store("asleep", { position_ms: awake.position_ms, at: awake.at, paused_at: Date.now(), offered: false });
-}
-
-// "Where did I fall asleep?" is answered here: only this page saw the last touch.
-export function asleepAnswer() {
-  const asleep = stored("asleep");
-  if (!asleep) {
-    const awake = lastTouch;
-    return awake
-      ? `The sleep timer has not paused the book. You last touched it at ${spokenClock(awake.position_ms)}.`
-      : "I have no sleep timer on record for this book on this device.";
+  if (el.sleepLeft.textContent !== text) el.sleepLeft.textContent = text;
+  const chosen = chosenChip(timer);
+  for (const b of document.querySelectorAll("[data-sleep]")) {
+    const pressed = String(b.dataset.sleep === chosen);
+    if (b.getAttribute("aria-pressed") !== pressed) b.setAttribute("aria-pressed", pressed);
   }
-  const ch = chapterAt(asleep.position_ms);
-  const where = ch ? `, in chapter ${ch.n}` : "";
-  return `You were last awake at ${clock(asleep.position_ms)}${where}: that is the last time you touched the player before the sleep timer paused it.`;
+  if (!timer) {
+    sleep.playedBelowStop = false;
+    fadeTo(1);
+    return;
+  }
+  const left = timer.stop_at_ms - pos;
+  // A recording may end a little before the book's end that a timer stops at.
+  const reached = left <= 0 || (state.audio && el.audio.ended);
+  // Reached by playing (a page that paused at the book's end in the same tick counts too).
+  if (reached && (state.playing || sleep.playedBelowStop) && sleep.ranOutSeq !== timer.set_seq) {
+    sleep.playedBelowStop = false;
+    runOut(timer, pos);
+    return;
+  }
+  sleep.playedBelowStop = state.playing && left > 0;
+  fadeTo(state.playing ? loudness(left) : 1);
 }
 
-export function showAsleepOffer(force) {
-  const asleep = stored("asleep");
-  if (!asleep) return;
-  if (!force && Math.abs(asleep.position_ms - position()) < 5_000) return;
-  el.fade.style.opacity = "0";
-  const ch = chapterAt(asleep.position_ms);
+function renderOffer() {
+  const sleep = state.sleep;
+  const asleep = sleep.asleep;
+  // Playing on from the pause answers the offer.
+  if (asleep && state.playing && asleep.seq === state.lastMoveSeq) sleep.dismissedSeq = asleep.seq;
+  if (!offerStands(sleep, state.lastMoveSeq, state.playing)) {
+    el.asleep.hidden = true;
+    // the screen stays dim after a pause only while its offer does (and the page is not pausing now)
+    if (!state.sleep.timer) sleep.dimmed = false;
+    return;
+  }
+  const ch = chapterAt(asleep.asleep_at_ms);
   const where = ch ? ` in chapter ${ch.n}` : "";
-  el.asleepText.textContent = `You seem to have fallen asleep around ${clock(asleep.position_ms)}${where}. Go back there?`;
-  el.asleep.hidden = false;
-  el.asleep.scrollIntoView({ block: "nearest" });
-  store("asleep", { ...asleep, offered: true });
+  const text = `You seem to have fallen asleep around ${clock(asleep.asleep_at_ms)}${where}. Go back there?`;
+  if (el.asleepText.textContent !== text) el.asleepText.textContent = text;
+  if (el.asleep.hidden) {
+    el.asleep.hidden = false;
+    el.asleep.scrollIntoView({ block: "nearest" });
+  }
+}
+
+export function renderSleep() {
+  renderTimer(state.sleep.timer, position());
+  renderOffer();
+}
+
+function dismiss() {
+  const asleep = state.sleep.asleep;
+  if (asleep) state.sleep.dismissedSeq = asleep.seq;
+  el.asleep.hidden = true;
+  el.play.focus();
+}
+
+// Anything the listener does brings the screen back.
+function woke() {
+  if (!state.sleep.dimmed) return;
+  state.sleep.dimmed = false;
+  renderSleep();
 }
 
 export function wireSleep() {
   for (const b of document.querySelectorAll("[data-sleep]")) {
-    b.addEventListener("click", () => setSleep(b.dataset.sleep));
+    b.addEventListener("click", () => choose(b.dataset.sleep));
   }
   el.asleepGo.addEventListener("click", () => {
-    const asleep = stored("asleep");
-    el.asleep.hidden = true;
-    store("asleep", null);
-    if (asleep) seekTo(asleep.position_ms);
-    el.play.focus();
+    const asleep = state.sleep.asleep;
+    dismiss();
+    if (asleep) seekTo(asleep.asleep_at_ms);
   });
-  el.asleepDismiss.addEventListener("click", () => {
-    el.asleep.hidden = true;
-    store("asleep", null);
-    el.play.focus();
-  });
-  document.addEventListener("pointerdown", touched, true);
-  document.addEventListener("keydown", touched, true);
+  el.asleepDismiss.addEventListener("click", dismiss);
+  document.addEventListener("pointerdown", woke, true);
+  document.addEventListener("keydown", woke, true);
 }

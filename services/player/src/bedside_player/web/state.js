@@ -10,9 +10,6 @@ const fragment = new URLSearchParams(location.hash.slice(1));
 export const TOKEN = fragment.get("token") || query.get("token") || "";
 export const PAIRING = fragment.get("pair") || query.get("pair") || "";
 export const DEVICE = deviceName();
-// One "minute" of the sleep timer; a test may shorten it (?minute_ms=200).
-export const MINUTE_MS = Math.max(50, Number(query.get("minute_ms")) || 60_000);
-export const FADE_MS = Math.min(20_000, MINUTE_MS / 3);
 // How often a playing page reports where it is; a test may shorten it (?report_ms=300).
 export const REPORT_EVERY_MS = Math.max(250, Number(query.get("report_ms")) || 15_000);
 export const SKIP_MS = 30_000;
@@ -27,7 +24,11 @@ export const state = {
   playing: false, anchorPos: 0, anchorAt: performance.now(),
   inflight: 0, deferred: null,
   scrubbing: false, lastReportAt: 0,
-  sleep: { mode: "off", endsAt: 0, stopAt: null, fading: false },
+  // the player's timer and newest asleep fact, as last pushed; the rest is this page's fade and offer
+  sleep: {
+    timer: null, asleep: null, ranOutSeq: 0, playedBelowStop: false,
+    fullVolume: null, dimmed: false, dismissedSeq: 0,
+  },
   historyBefore: null,
 };
 
@@ -47,17 +48,3 @@ function deviceName() {
 }
 
 export const clamp = (ms) => Math.max(0, Math.min(state.duration || Number.MAX_SAFE_INTEGER, Math.round(ms)));
-
-// What this device remembers of a listener's book between loads (the sleep timer's notes).
-const storeKey = (what) => `bedside:${state.listener}:${state.bookId}:${what}`;
-
-export function store(what, value) {
-  try {
-    if (value === null) localStorage.removeItem(storeKey(what));
-    else localStorage.setItem(storeKey(what), JSON.stringify(value));
-  } catch { /* private mode: the page still works, it just forgets */ }
-}
-
-export function stored(what) {
-  try { return JSON.parse(localStorage.getItem(storeKey(what)) || "null"); } catch { return null; }
-}
