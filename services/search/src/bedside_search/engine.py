@@ -20,6 +20,8 @@ from bedside_contracts.search import (
     Hit,
     Recall,
     Recalled,
+    Recap,
+    Recapped,
     Resolve,
     Resolved,
 )
@@ -36,6 +38,7 @@ from bedside_guard import (
 from bedside_runtime.errors import NotFound
 
 from bedside_search import places
+from bedside_search import recap as recaps
 from bedside_search.behind import Heard, account_for_holding, has_come_up
 from bedside_search.book import ServedBook, check_artifact, info_of, vectors_of
 from bedside_search.book_part import part_named
@@ -167,6 +170,23 @@ class SearchEngine:
         if not words:
             return Heard(holding.id, None)
         return Heard(holding.id, float(vector @ self.embedder.embed_query(words)))
+
+    def recap(self, request: Recap) -> Recapped:
+        """The heard sentences of a span, clamped to the line, and its central few (``recap.py``)."""
+        book = self.book(request.book)
+        span = recaps.clamp_span(request.from_ms, request.to_ms, request.here_ms)
+        sentences = recaps.span_sentences(book.passages, span, request.here_ms)
+        candidates = recaps.recap_candidates(sentences)
+        picked = []
+        if candidates:
+            vectors = self.embedder.embed_passages([s.text for s in candidates])
+            picked = recaps.central_sentences(candidates, vectors, request.max_words)
+        return Recapped(
+            from_ms=span.from_ms,
+            to_ms=span.to_ms,
+            places=recaps.span_places(sentences, book.passages),
+            sentences=picked,
+        )
 
     def resolve(self, request: Resolve) -> Resolved:
         book = self.book(request.book)

@@ -7,6 +7,8 @@ from bedside_contracts.search import (
     CheckAnswer,
     FindPassage,
     Recall,
+    Recap,
+    Recapped,
     Resolve,
     Resolved,
 )
@@ -26,6 +28,9 @@ async def serve_search(broker: NatsBroker, engine: SearchEngine) -> None:
     async def catalog(request: CatalogRequest) -> Catalog:
         return engine.catalog(request)
 
+    async def recap(request: Recap) -> Recapped:
+        return engine.recap(request)
+
     async def check(request: CheckAnswer) -> CheckedAnswer:
         return engine.check(request)
 
@@ -34,3 +39,4 @@ async def serve_search(broker: NatsBroker, engine: SearchEngine) -> None:
     await serve_requests(broker, subjects.SEARCH_RESOLVE, SERVICE, Resolve, resolve)
     await serve_requests(broker, subjects.SEARCH_CATALOG, SERVICE, CatalogRequest, catalog)
     await serve_requests(broker, subjects.SEARCH_CHECK, SERVICE, CheckAnswer, check)
+    await serve_requests(broker, subjects.SEARCH_RECAP, SERVICE, Recap, recap)
