@@ -22,6 +22,8 @@ from bedside_contracts.search import (
     FoundPassages,
     Recall,
     Recalled,
+    Recap,
+    Recapped,
     Resolve,
     Resolved,
 )
@@ -37,6 +39,7 @@ class Backends(Protocol):
     async def find(self, request: FindPassage) -> FoundPassages: ...
     async def recall(self, request: Recall) -> Recalled: ...
     async def check(self, request: CheckAnswer) -> CheckedAnswer: ...
+    async def recap(self, request: Recap) -> Recapped: ...
     async def resolve(self, request: Resolve) -> Resolved: ...
     async def catalog(self, request: CatalogRequest) -> Catalog: ...
     async def state(self, request: StateRequest) -> ListenerState: ...
@@ -63,6 +66,9 @@ class BusBackends:
 
     async def check(self, request: CheckAnswer) -> CheckedAnswer:
         return await self._call(subjects.SEARCH_CHECK, request, CheckedAnswer)
+
+    async def recap(self, request: Recap) -> Recapped:
+        return await self._call(subjects.SEARCH_RECAP, request, Recapped)
 
     async def resolve(self, request: Resolve) -> Resolved:
         return await self._call(subjects.SEARCH_RESOLVE, request, Resolved)
