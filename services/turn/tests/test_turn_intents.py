@@ -57,6 +57,8 @@ from bedside_turn.recap import RecapAsked
         ("what happened in the last ten minutes?", RecapAsked(RecapArgs(span="last_minutes", minutes=10))),
         ("what happened in the last few minutes", RecapAsked(RecapArgs(span="last_minutes", minutes=3))),
         ("what went on in the last couple of minutes", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("what was the last chapter about?", RecapAsked(RecapArgs(span="last_chapter"))),
+        ("what happened in the chapter before?", RecapAsked(RecapArgs(span="last_chapter"))),
         ("recap the last 3 minutes", RecapAsked(RecapArgs(span="last_minutes", minutes=3))),
         ("what happened in the past hour?", RecapAsked(RecapArgs(span="last_minutes", minutes=60))),
         ("summarise the last half hour", RecapAsked(RecapArgs(span="last_minutes", minutes=30))),

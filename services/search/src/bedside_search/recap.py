@@ -80,13 +80,21 @@ def words_in(text: str) -> int:
     return len(text.split())
 
 
+def sayable(text: str) -> bool:
+    """Of a length to stand alone, and a whole sentence: a piece split off inside a quotation
+    starts in lower case ("my boy," said the farmer) or with its closing mark."""
+    opening = text.lstrip("\"'“‘(")
+    whole = bool(opening) and not opening[0].islower() and not text.startswith(("”", "’"))
+    return whole and MIN_WORDS <= words_in(text) <= MAX_SENTENCE_WORDS
+
+
 def recap_candidates(sentences: Sequence[RecapSentence]) -> list[RecapSentence]:
-    """The sentences worth embedding: of a sayable length, at most ``MAX_CANDIDATES``, spread evenly."""
-    sayable = [s for s in sentences if MIN_WORDS <= words_in(s.text) <= MAX_SENTENCE_WORDS]
-    if len(sayable) <= MAX_CANDIDATES:
-        return sayable
-    step = len(sayable) / MAX_CANDIDATES
-    return [sayable[int(i * step)] for i in range(MAX_CANDIDATES)]
+    """The sentences worth embedding: sayable ones, at most ``MAX_CANDIDATES``, spread evenly."""
+    sayable_ones = [s for s in sentences if sayable(s.text)]
+    if len(sayable_ones) <= MAX_CANDIDATES:
+        return sayable_ones
+    step = len(sayable_ones) / MAX_CANDIDATES
+    return [sayable_ones[int(i * step)] for i in range(MAX_CANDIDATES)]
 
 
 def central_sentences(

@@ -22,7 +22,7 @@ JUST_NOW_MINUTES = 2
 STILL_DOZING_MS = 10 * 60_000
 """An asleep fact counts while the listener is within ten minutes of book time past the pause;
 further on, they have listened on since and "what did I miss" means the last few minutes."""
-SPOKEN_WORDS = 75
+SPOKEN_WORDS = 70
 """The extractive recap's sentences: with the opening and the times, under 40 s at 155 words a minute."""
 
 NOTHING_HEARD = "You haven't heard anything of that stretch yet, so it's all still ahead of you."
@@ -54,11 +54,11 @@ _JUST_NOW = re.compile(r"\bwhat (?:just|has just) happened\b")
 _ASKS = re.compile(
     r"\bwhat(?:'s|s| has| have| had)? (?:happen\w*|went on|was going on|been going on)\b"
     r"|\brecap\b|\bsumm?ar(?:ise|ize|y)\b|\bsum up\b|\bremind me (?:of )?what\b|\btell me what\b|\bgo over\b"
-    r"|\bstory so far\b"
+    r"|\bstory so far\b|\bwhat (?:was|is) (?:the |that )?(?:last |previous )?chapter about\b"
 )
 _HALF_HOUR = re.compile(r"\b(?:last|past|previous)\s+half (?:an )?hour\b")
 _MINUTES = re.compile(r"\b(?:last|past|previous)\s+(?:(\d+|[a-z]+(?: of| few)?)\s+)?(minute|min|hour)s?\b")
-_LAST_CHAPTER = re.compile(r"\b(?:last|previous|prior|preceding) chapter\b|\bchapter before (?:this|that)\b")
+_LAST_CHAPTER = re.compile(r"\b(?:last|previous|prior|preceding) chapter\b|\bchapter before\b")
 _THIS_CHAPTER = re.compile(r"\b(?:this|the current) chapter\b")
 _SO_FAR = re.compile(
     r"\bso far\b|\b(?:the )?whole (?:story|book)\b|\bfrom the (?:very )?(?:start|beginning)\b"
