@@ -1,5 +1,7 @@
 """The search service's request-reply surface: thin shells over the engine."""
 
+import asyncio
+
 from bedside_contracts import subjects
 from bedside_contracts.search import (
     Catalog,
@@ -29,7 +31,8 @@ async def serve_search(broker: NatsBroker, engine: SearchEngine) -> None:
         return engine.catalog(request)
 
     async def recap(request: Recap) -> Recapped:
-        return engine.recap(request)
+        # Embedding a span's sentences takes up to seconds: off the loop, so finds are not held up.
+        return await asyncio.to_thread(engine.recap, request)
 
     async def check(request: CheckAnswer) -> CheckedAnswer:
         return engine.check(request)
