@@ -5,6 +5,7 @@ absent). Positions are set with the player's own seek command, as a device would
 """
 
 import json
+import re
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -25,12 +26,15 @@ from bedside_contracts.player import (
 )
 from bedside_contracts.search import BookInfo, Catalog, CatalogRequest
 from bedside_contracts.turn import Ask, SpokenAsk, SpokenTurnReply, TurnReply
+from bedside_guard import clock
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 from bedside_testing import RunningSystem, corpus_file, start_system
+from bedside_turn import recap as recaps
 from nats.aio.client import Client
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+STAMP = re.compile(r"\bAt (\d+):(\d\d):(\d\d), ")
 
 
 @pytest.fixture(scope="module")
@@ -245,9 +249,18 @@ async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Cli
     assert asked.outcome == "listed"
     assert ([row.start_ms for row in shown.rows], shown.position_ms) == ([awake], stop.stop_at_ms)
 
+    missed = await ask(bus, listener, book, "what did I miss?")  # the span asleep, from the stream
+    assert missed.outcome == "answered"
+    assert missed.speech.startswith(f"Since you dozed off at {clock(awake)}: At ")
+    said_at = [((int(h) * 60 + int(m)) * 60 + int(s)) * 1000 for h, m, s in STAMP.findall(missed.speech)]
+    assert said_at
+    assert all(awake - 999 <= at < stop.stop_at_ms for at in said_at)  # a stamp is cut to the second
+
     went = await ask(bus, listener, book, "go back to where I dozed off")
     assert went.outcome == "moved"
     assert (await state(bus, listener, book)).position_ms == awake
+    again = await ask(bus, listener, book, "what did I miss?")  # back before it: all still ahead
+    assert (again.outcome, again.speech) == ("not_yet", recaps.NOTHING_HEARD)
 
 
 async def test_a_spoken_question_is_transcribed_offline_and_turned(bus: Client) -> None:
