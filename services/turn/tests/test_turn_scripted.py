@@ -485,7 +485,8 @@ async def test_a_recap_shows_the_model_only_the_spans_passages_and_it_may_not_mo
     reply = await rig.ask(listener, "what happened in the last chapter?")
     assert reply.outcome == "answered"
     recap_result, offer_result = tool_results(model)
-    lines = recap_result.splitlines()
+    heading, *lines = recap_result.splitlines()
+    assert heading == "Chapter 2, in story order:"
     assert len(lines) == 3
     assert all('chapter 2, "The Keeper\'s Ledger"' in line for line in lines)
     assert all(f"id={p.id}]" in line for p, line in zip(rig.passages[3:6], lines, strict=True))

@@ -42,6 +42,8 @@ class ChosenSpan:
     to_ms: int
     opening: str
     """How the recap starts when said ("Since you dozed off at 1:02:03:")."""
+    told: str
+    """What the model is told the stretch is: no time in it, so no position reaches the model."""
     chapter: int | None = None
 
 
@@ -119,31 +121,40 @@ def choose_span(
                     asleep.asleep_at_ms,
                     min(asleep.paused_at_ms, here_ms),
                     f"Since you dozed off at {clock(asleep.asleep_at_ms)}:",
+                    "From when they dozed off to where the sleep timer paused the book",
                 )
-            return _last_minutes(FALLBACK_MINUTES, here_ms, "I don't know when you dozed off. ")
+            return _last_minutes(FALLBACK_MINUTES, here_ms, asleep_unknown=True)
         case "last_minutes":
             return _last_minutes(args.minutes or FALLBACK_MINUTES, here_ms)
         case "so_far":
-            return ChosenSpan(0, here_ms, "The story so far:")
+            return ChosenSpan(0, here_ms, "The story so far:", "The story so far, from the start")
     playing = current_chapter(chapters, here_ms)
     if playing is None:
-        return ChosenSpan(0, here_ms, "From the start:")
+        return ChosenSpan(0, here_ms, "From the start:", "The story so far, from the start")
     if args.span == "last_chapter":
         before = [c for c in chapters if c.start_ms < playing.start_ms]
         length = max(playing.end_ms - playing.start_ms, 1)
         if before and (here_ms - playing.start_ms) / length < WELL_INTO:
             last = max(before, key=lambda c: c.start_ms)
-            return ChosenSpan(last.start_ms, min(last.end_ms, here_ms), _in_chapter(last), last.n)
-    return ChosenSpan(playing.start_ms, here_ms, _in_chapter(playing), playing.n)
+            return ChosenSpan(
+                last.start_ms, min(last.end_ms, here_ms), _in_chapter(last), f"Chapter {last.n}", last.n
+            )
+    told = f"Chapter {playing.n}, the one playing, as far as they have heard it"
+    return ChosenSpan(playing.start_ms, here_ms, _in_chapter(playing), told, playing.n)
 
 
 def _still_dozing(asleep: Asleep, here_ms: int) -> bool:
     return asleep.asleep_at_ms < asleep.paused_at_ms and here_ms <= asleep.paused_at_ms + STILL_DOZING_MS
 
 
-def _last_minutes(minutes: int, here_ms: int, prefix: str = "") -> ChosenSpan:
+def _last_minutes(minutes: int, here_ms: int, asleep_unknown: bool = False) -> ChosenSpan:
     said = "minute" if minutes == 1 else f"{minutes} minutes"
-    return ChosenSpan(max(0, here_ms - minutes * 60_000), here_ms, f"{prefix}In the last {said}:")
+    opening = f"In the last {said}:"
+    told = f"The last {said} they heard"
+    if asleep_unknown:
+        opening = f"I don't know when you dozed off. {opening}"
+        told = f"When they dozed off is not known (no sleep timer paused the book lately). {told}"
+    return ChosenSpan(max(0, here_ms - minutes * 60_000), here_ms, opening, told)
 
 
 def _in_chapter(chapter: ChapterInfo) -> str:

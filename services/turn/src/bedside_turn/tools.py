@@ -188,7 +188,8 @@ class ToolBox:
         self.turn.note_recall(bool(recapped.places))
         if not recapped.places:
             return [NOTHING_IN_SPAN], []
-        return shown_lines(recapped.places)
+        refs = [PlaceRef(line=1 + i, place=place, kind="line") for i, place in enumerate(recapped.places)]
+        return [f"{chosen.told}, in story order:", *(ref.text() for ref in refs)], refs
 
     async def offer_positions(self, args: OfferPositionsArgs) -> tuple[list[str], list[PlaceRef], bool]:
         permit = self.turn.may_offer()
