@@ -20,11 +20,20 @@ from typing import Any
 
 from bedside_contracts import subjects
 from bedside_contracts.player import CommandRequest, ListenerState, OfferPositions, Seek, StateRequest
-from bedside_contracts.search import BookInfo, CatalogRequest, FindPassage, Recall, Resolve, Target
-from bedside_contracts.turn import Ask, OfferPositionsArgs, TurnCompleted, TurnReply
+from bedside_contracts.search import (
+    BookInfo,
+    Catalog,
+    CatalogRequest,
+    FindPassage,
+    Recall,
+    Recap,
+    Resolve,
+    Target,
+)
+from bedside_contracts.turn import Ask, OfferPositionsArgs, RecapArgs, TurnCompleted, TurnReply
 from bedside_evaluation import query_sets
 from bedside_turn.domain import intents
-from bedside_turn.domain.recent import RECENT_OFFSETS_MS
+from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.tool_results import targets_of
 
 from bench.report import latency_figures, report
@@ -82,9 +91,8 @@ async def replay(
             await call(
                 system, subjects.SEARCH_FIND, FindPassage(book=book, here_ms=here_ms, query=args["query"])
             )
-        elif record.name == "recall" and args.get("recent"):
-            targets = [Target(offset_ms=-ms) for ms in RECENT_OFFSETS_MS]
-            await call(system, subjects.SEARCH_RESOLVE, Resolve(book=book, here_ms=here_ms, targets=targets))
+        elif record.name == "recap":
+            await replay_recap(system, book, here_ms, RecapArgs.model_validate(args))
         elif record.name == "recall":
             await call(
                 system, subjects.SEARCH_RECALL, Recall(book=book, here_ms=here_ms, question=args["question"])
@@ -98,13 +106,33 @@ async def replay(
     return (time.perf_counter() - started) * 1000
 
 
+async def replay_recap(system: System, book: str, here_ms: int, args: RecapArgs) -> None:
+    """The reads a recap makes (the state or the catalog its span needs, then search's recap)."""
+    chapters = []
+    if args.span in ("last_chapter", "this_chapter"):
+        catalog = Catalog.model_validate(
+            await call(system, subjects.SEARCH_CATALOG, CatalogRequest(book=book))
+        )
+        chapters = [c for b in catalog.books for c in b.chapters]
+    asleep = None
+    if args.span == "since_asleep":
+        state = await call(system, subjects.PLAYER_STATE, StateRequest(listener=LISTENER, book=book))
+        asleep = ListenerState.model_validate(state).asleep
+    chosen = recaps.choose_span(args, here_ms, chapters, asleep)
+    span = Recap(
+        book=book, here_ms=here_ms, from_ms=chosen.from_ms, to_ms=chosen.to_ms, max_words=recaps.SPOKEN_WORDS
+    )
+    await call(system, subjects.SEARCH_RECAP, span)
+
+
 PER_SUBJECT: dict[str, list[float]] = {}
 
 
-async def call(system: System, subject: str, body: Any) -> None:
+async def call(system: System, subject: str, body: Any) -> Any:
     started = time.perf_counter()
-    await system.request(subject, body.model_dump(mode="json"))
+    reply = await system.request(subject, body.model_dump(mode="json"))
     PER_SUBJECT.setdefault(subject, []).append((time.perf_counter() - started) * 1000)
+    return reply
 
 
 async def timed_turn(

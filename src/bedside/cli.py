@@ -164,6 +164,14 @@ def eval_search() -> None:
     raise typer.Exit(code=main())
 
 
+@app.command("eval-recap")
+def eval_recap(parts: list[str] = typer.Argument(None, help="development, held_out")) -> None:  # noqa: B008
+    """The keyless "last chapter" recap on Black Beauty and the sample book (needs the shared corpus)."""
+    from bedside_evaluation.eval_recap import main  # noqa: PLC0415 - loads the model; only when asked
+
+    raise typer.Exit(code=main(parts or ["development", "held_out"]))
+
+
 register_service_commands(app)
 
 

@@ -45,6 +45,8 @@ from bedside_contracts.search import (
     FoundPassages,
     Recall,
     Recalled,
+    Recap,
+    Recapped,
     Resolve,
     Resolved,
 )
@@ -93,6 +95,12 @@ TARGETS = [
         {"book": SAMPLE_BOOK, "here_ms": 60_000, "targets": [{"passage_id": 1}, {"chapter": 2}]},
     ),
     Target("search", subjects.SEARCH_CATALOG, Catalog, {"book": SAMPLE_BOOK}),
+    Target(
+        "search",
+        subjects.SEARCH_RECAP,
+        Recapped,
+        {"book": SAMPLE_BOOK, "here_ms": 60_000, "from_ms": 0, "to_ms": 60_000},
+    ),
     Target("player", subjects.PLAYER_STATE, ListenerState, {"listener": "fuzz-x", "book": SAMPLE_BOOK}),
     Target(
         "player",
@@ -132,6 +140,7 @@ REQUESTS: dict[str, type[BaseModel]] = {
     subjects.SEARCH_RECALL: Recall,
     subjects.SEARCH_RESOLVE: Resolve,
     subjects.SEARCH_CATALOG: CatalogRequest,
+    subjects.SEARCH_RECAP: Recap,
     subjects.PLAYER_STATE: StateRequest,
     subjects.PLAYER_OFFER: OfferPositions,
     subjects.PLAYER_COMMAND: CommandRequest,

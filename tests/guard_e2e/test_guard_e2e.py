@@ -9,7 +9,8 @@ report), then does one random thing:
   made of templates and words of the book, behind and ahead, to tempt it;
 - a turn with a scripted model (``bedside_turn_testing.scripted``): an in-process turn
   service whose tools call the real search and player over the bus; the "model" asks
-  find_passage/recall with words from anywhere in the book and offers the ids it read;
+  find_passage/recall with words from anywhere in the book, asks for a recap of any span,
+  and offers the ids it read;
 - pressing or cancelling a row of the list on the screen;
 - a report further on or further back.
 
@@ -267,6 +268,9 @@ def scripted_agent(rng: random.Random, book: Book, said: set[str]) -> list[Any]:
             return [Use("offer_positions", {"ids": rng.sample(ids, min(len(ids), rng.randint(1, 3)))})]
         if choice < 0.6:
             return [Use("recall", {"question": question})]
+        if choice < 0.7:
+            spans = ["since_asleep", "last_minutes", "last_chapter", "this_chapter", "so_far"]
+            return [Use("recap", {"span": rng.choice(spans), "minutes": rng.randint(1, 90)})]
         if choice < 0.8:
             return [Use("offer_positions", {"chapter": rng.randint(0, 30)})]
         return [Use("offer_positions", {"position_ms": rng.randint(0, book.duration_ms)})]

@@ -1,6 +1,7 @@
 """The keyless router's reading of utterances (plain code)."""
 
 import pytest
+from bedside_contracts.turn import RecapArgs
 from bedside_evaluation import query_sets
 from bedside_turn.domain import intents
 from bedside_turn.domain.intents import (
@@ -15,6 +16,7 @@ from bedside_turn.domain.intents import (
     ThisChapterStart,
     Undo,
 )
+from bedside_turn.domain.recap import RecapAsked
 
 
 @pytest.mark.parametrize(
@@ -46,8 +48,23 @@ from bedside_turn.domain.intents import (
         ("who is Wren?", Question("who is Wren?")),
         ("what happened to the keeper", Question("what happened to the keeper")),
         ("remind me who Ambrose is", Question("remind me who Ambrose is")),
-        ("what did I miss?", Question("what did I miss?", recent=True)),
-        ("I dozed off, what happened", Question("I dozed off, what happened", recent=True)),
+        ("what did I miss?", RecapAsked(RecapArgs(span="since_asleep"))),
+        ("I dozed off, what happened", RecapAsked(RecapArgs(span="since_asleep"))),
+        ("catch me up", RecapAsked(RecapArgs(span="since_asleep"))),
+        ("what just happened?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("what happened in the last chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
+        ("remind me what happened in the previous chapter", RecapAsked(RecapArgs(span="last_chapter"))),
+        ("what happened in the last ten minutes?", RecapAsked(RecapArgs(span="last_minutes", minutes=10))),
+        ("what happened in the last few minutes", RecapAsked(RecapArgs(span="last_minutes", minutes=3))),
+        ("what went on in the last couple of minutes", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("what was the last chapter about?", RecapAsked(RecapArgs(span="last_chapter"))),
+        ("what happened in the chapter before?", RecapAsked(RecapArgs(span="last_chapter"))),
+        ("recap the last 3 minutes", RecapAsked(RecapArgs(span="last_minutes", minutes=3))),
+        ("what happened in the past hour?", RecapAsked(RecapArgs(span="last_minutes", minutes=60))),
+        ("summarise the last half hour", RecapAsked(RecapArgs(span="last_minutes", minutes=30))),
+        ("what has happened in this chapter?", RecapAsked(RecapArgs(span="this_chapter"))),
+        ("tell me what happened so far", RecapAsked(RecapArgs(span="so_far"))),
+        ("recap the story so far", RecapAsked(RecapArgs(span="so_far"))),
         ("where the tree crashes down in the storm", FindPlace("where the tree crashes down in the storm")),
         ("when he arrives at the new stable", FindPlace("when he arrives at the new stable")),
         ("the runaway ride on the moor", FindPlace("the runaway ride on the moor")),
@@ -83,3 +100,11 @@ def test_every_navigation_query_of_the_search_evaluation_reads_as_a_goto() -> No
     texts = [q.text for qs in query_sets() for q in qs.queries]
     misread = [t for t in texts if not isinstance(intents.read(t), FindPlace | Chapter | BookStart | BookEnd)]
     assert misread == []
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    ["go back to the last chapter", "what happened to the keeper?", "take me back five minutes", "chapter 3"],
+)
+def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str) -> None:
+    assert not isinstance(intents.read(utterance), RecapAsked)

@@ -130,15 +130,6 @@ async def test_a_question_about_what_happens_later_is_further_on(rig: Rig) -> No
     assert (reply.outcome, reply.speech) == ("not_yet", speech.FURTHER_ON)
 
 
-async def test_what_did_i_miss_quotes_what_was_heard_last(rig: Rig) -> None:
-    listener = rig.listener_at(HERE)
-    reply = await rig.ask(listener, "what did I miss?")
-    assert reply.outcome == "answered"
-    assert reply.speech.startswith('Just before this, in chapter 2, "The Keeper\'s Ledger"')
-    assert "cormorant" in reply.speech
-    assert "silver" not in reply.speech
-
-
 async def test_anything_else_gets_an_honest_short_answer(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "sing me a lullaby")

@@ -64,3 +64,17 @@ async def test_claude_takes_the_listener_back_to_a_described_moment(live: tuple[
     assert not leaks(
         sent, rig.passages, HERE, {"take me back to where Wren gave her a bowl of soup", "who is Tamsin?"}
     )
+
+
+async def test_claude_recaps_the_last_chapter_from_its_passages_only(live: tuple[Rig, Recording]) -> None:
+    rig, recording = live
+    here = 190_000  # early in chapter 3: the last chapter is chapter 2
+    listener = rig.listener_at(here)
+    before = len(recording.requests)
+    reply = await rig.ask(listener, "what happened in the last chapter?")
+    assert reply.outcome == "answered"
+    assert rig.player.positions[(listener, "lamplight")] == here
+    sent = json.dumps([r["messages"] for r in recording.requests[before:]])
+    assert '"recap"' in sent
+    assert not leaks(sent, rig.passages, here, {"what happened in the last chapter?"})
+    assert not leaks(reply.speech, rig.passages, here)

@@ -15,7 +15,7 @@ from bedside_contracts.search import CheckAnswer, Target
 from bedside_contracts.turn import TurnCompleted
 from bedside_guard import STOP_THERE, clock
 from bedside_turn.domain import rules
-from bedside_turn_testing.book import BOOK_ID
+from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS
 from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import leaks
 from bedside_turn_testing.scripted import Say, ScriptedModel, Use, overloaded, rate_limited
@@ -313,7 +313,7 @@ async def test_the_model_is_sent_cached_tools_built_from_the_contracts(rig: Rig)
     await rig.ask(listener, "hi")
     request = model.requests[0]
     names = [t["name"] for t in request["tools"]]
-    assert names == ["find_passage", "recall", "offer_positions"]
+    assert names == ["find_passage", "recall", "offer_positions", "recap"]
     offer = request["tools"][2]["input_schema"]
     assert set(offer["properties"]) == {
         "ids",
@@ -473,3 +473,37 @@ async def test_a_model_answer_restating_what_was_heard_is_spoken_whole(rig: Rig)
     script(rig, [Say(faithful)])
     reply = await rig.ask(listener, "who is Tamsin?")
     assert reply.speech == faithful
+
+
+async def test_a_recap_shows_the_model_only_the_spans_passages_and_it_may_not_move_after(rig: Rig) -> None:
+    here = 6 * PASSAGE_MS + 10_000  # early in chapter 3
+    listener = rig.listener_at(here)
+    model = script(
+        rig,
+        [Use("recap", {"span": "last_chapter"})],
+        [Use("offer_positions", {"ids": [103]})],
+        [Say("In the last chapter Tamsin explored the empty lighthouse and read the keeper's ledger.")],
+    )
+    reply = await rig.ask(listener, "what happened in the last chapter?")
+    assert reply.outcome == "answered"
+    recap_result, offer_result = tool_results(model)
+    heading, *lines = recap_result.splitlines()
+    assert heading == "Chapter 2, in story order:"
+    assert len(lines) == 3
+    assert all('chapter 2, "The Keeper\'s Ledger"' in line for line in lines)
+    assert all(f"id={p.id}]" in line for p, line in zip(rig.passages[3:6], lines, strict=True))
+    assert offer_result.startswith("Refused: this turn already answered")
+    assert rig.player.positions[(listener, BOOK_ID)] == here
+    assert not rig.leaks(model, here, ["what happened in the last chapter?"])
+    assert clock(here) not in rig.sent_messages(model)
+
+
+def tool_results(model: ScriptedModel) -> list[str]:
+    """Every tool result the model was sent, in order."""
+    return [
+        block["content"]
+        for message in model.requests[-1]["messages"]
+        if message["role"] == "user" and isinstance(message["content"], list)
+        for block in message["content"]
+        if isinstance(block, dict) and block.get("type") == "tool_result"
+    ]

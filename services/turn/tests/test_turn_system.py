@@ -6,6 +6,7 @@ absent). Positions are set with the player's own seek command, as a device would
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -33,12 +34,14 @@ from bedside_guard import STOP_THERE, clock
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 from bedside_testing import RunningSystem, corpus_file, start_system
+from bedside_turn.domain import recap as recaps
 from bedside_turn.domain import speech
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 BEDSIDE = str(Path(sys.executable).with_name("bedside"))
+STAMP = re.compile(r"\bAt (\d+):(\d\d):(\d\d), ")
 
 
 @pytest.fixture(scope="module")
@@ -121,9 +124,15 @@ async def test_the_sample_book_keyless_from_end_to_end(bus: Client) -> None:
     assert question.speech.startswith("In chapter ")
     assert "Pudding" in question.speech
 
-    missed = await ask(bus, listener, book, "what did I miss?")
+    missed = await ask(bus, listener, book, "what did I miss?")  # no sleep timer ran: the last minutes
     assert missed.outcome == "answered"
-    assert missed.speech.startswith(f"Just before this, in chapter {third.n}")
+    assert missed.speech.startswith("I don't know when you dozed off. In the last 5 minutes: At ")
+
+    last = await ask(bus, listener, book, "what happened in the last chapter?")
+    assert last.outcome == "answered"
+    before = info.chapters[2]
+    assert last.speech.startswith(f'In chapter {before.n}, "{before.title}": At ')
+    assert not any(title in last.speech for title in hidden)
 
     end = await ask(bus, listener, book, "take me to the end")
     assert end.outcome == "listed"
@@ -309,9 +318,18 @@ async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Cli
     assert asked.outcome == "listed"
     assert ([row.start_ms for row in shown.rows], shown.position_ms) == ([awake], stop.stop_at_ms)
 
+    missed = await ask(bus, listener, book, "what did I miss?")  # the span asleep, from the stream
+    assert missed.outcome == "answered"
+    assert missed.speech.startswith(f"Since you dozed off at {clock(awake)}: At ")
+    said_at = [((int(h) * 60 + int(m)) * 60 + int(s)) * 1000 for h, m, s in STAMP.findall(missed.speech)]
+    assert said_at
+    assert all(awake - 999 <= at < stop.stop_at_ms for at in said_at)  # a stamp is cut to the second
+
     went = await ask(bus, listener, book, "go back to where I dozed off")
     assert went.outcome == "moved"
     assert (await state(bus, listener, book)).position_ms == awake
+    again = await ask(bus, listener, book, "what did I miss?")  # back before it: all still ahead
+    assert (again.outcome, again.speech) == ("not_yet", recaps.NOTHING_HEARD)
 
 
 async def test_a_spoken_question_is_transcribed_offline_and_turned(bus: Client) -> None:

@@ -5,11 +5,15 @@ the guard from the listener's position, as the real services do. Scoring is plai
 overlap, which is all a test needs to make a search find the passage it means.
 """
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+import numpy.typing as npt
 from bedside_contracts import subjects
 from bedside_contracts.player import (
+    Asleep,
     CommandRequest,
     CommandResult,
     HistoryEntry,
@@ -33,6 +37,8 @@ from bedside_contracts.search import (
     NameHints,
     Recall,
     Recalled,
+    Recap,
+    Recapped,
     Resolution,
     Resolve,
     Resolved,
@@ -51,6 +57,7 @@ from bedside_guard import (
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_runtime.bus import Broker, serve_requests
 from bedside_runtime.errors import NotFound
+from bedside_search.domain import recap as recaps
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.places import resolve_one
 
@@ -66,6 +73,16 @@ def words(text: str) -> set[str]:
 def overlap(query: str, text: str) -> float:
     asked = words(query)
     return len(asked & words(text)) / len(asked) if asked else 0.0
+
+
+def word_vectors(texts: list[str], dimensions: int = 64) -> npt.NDArray[np.float32]:
+    """Hashed bags of words, L2-normalised: a stand-in for sentence embeddings in a test."""
+    vectors = np.zeros((len(texts), dimensions), dtype=np.float32)
+    for row, text in enumerate(texts):
+        for word in words(text):
+            vectors[row, int(hashlib.sha256(word.encode()).hexdigest(), 16) % dimensions] += 1.0
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return (vectors / np.where(norms > 0, norms, 1.0)).astype(np.float32)
 
 
 def fused_like(overlap_share: float, rank: int) -> float:
@@ -130,6 +147,21 @@ class SearchDouble:
             hits=[Hit(passage_id=p.id, start_ms=p.start_ms, chapter=p.chapter, score=s) for s, p in best],
         )
 
+    async def recap(self, request: Recap) -> Recapped:
+        """Search's own recap rules; only the sentence vectors are a stand-in (bags of words)."""
+        self.requests.append(request)
+        book = self.book(request.book).served
+        span = recaps.clamp_span(request.from_ms, request.to_ms, request.here_ms)
+        sentences = recaps.span_sentences(book.passages, span, request.here_ms)
+        candidates = recaps.recap_candidates(sentences)
+        vectors = word_vectors([s.text for s in candidates])
+        return Recapped(
+            from_ms=span.from_ms,
+            to_ms=span.to_ms,
+            places=recaps.span_places(sentences, book.passages),
+            sentences=recaps.central_sentences(candidates, vectors, request.max_words),
+        )
+
     async def check(self, request: CheckAnswer) -> CheckedAnswer:
         self.requests.append(request)
         book = self.book(request.book).served
@@ -153,6 +185,7 @@ class SearchDouble:
         await serve_requests(broker, subjects.SEARCH_RECALL, "search", Recall, self.recall)
         await serve_requests(broker, subjects.SEARCH_CHECK, "search", CheckAnswer, self.check)
         await serve_requests(broker, subjects.SEARCH_HINTS, "search", NameHints, self.hints)
+        await serve_requests(broker, subjects.SEARCH_RECAP, "search", Recap, self.recap)
         await serve_requests(broker, subjects.SEARCH_RESOLVE, "search", Resolve, self.resolve)
         await serve_requests(broker, subjects.SEARCH_CATALOG, "search", CatalogRequest, self.catalog)
 
@@ -170,6 +203,8 @@ class PlayerDouble:
     """What a test says the lookup finds, newest first; the player's filters are tested in the player."""
     lookups: list[LocateRequest] = field(default_factory=list)
     state_requests: int = 0
+    asleep: dict[tuple[str, str], Asleep] = field(default_factory=dict)
+    """The newest FellAsleep a test says the player's state carries."""
 
     def place(self, listener: str, book: str, position_ms: int) -> None:
         self.positions[(listener, book)] = position_ms
@@ -188,6 +223,7 @@ class PlayerDouble:
             seq=1,
             last_move_seq=0,
             rows=self.rows.get(key, []),
+            asleep=self.asleep.get(key),
         )
 
     async def offer(self, request: OfferPositions) -> OfferOutcome:

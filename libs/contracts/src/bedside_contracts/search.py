@@ -149,3 +149,41 @@ class CatalogRequest(Contract):
 
 class Catalog(Contract):
     books: list[BookInfo]
+
+
+# --- recap: a span of heard book time ------------------------------------------------------
+
+
+class Recap(Contract):
+    """The heard passages of a span of book time, and a few of its central sentences.
+
+    The span is clamped to the line: nothing from ``here_ms`` on is read, whatever it asks.
+    """
+
+    book: Name
+    here_ms: Millis
+    from_ms: Millis
+    to_ms: Millis
+    max_words: int = Field(default=100, ge=10, le=400, description="the extractive recap's length bound")
+
+
+class RecapSentence(Contract):
+    """One heard sentence of the span, with the book time it starts at (estimated without cues)."""
+
+    passage_id: int
+    chapter: int
+    at_ms: int = Field(ge=0)
+    text: str
+
+
+class Recapped(Contract):
+    """The span as served (clamped to the line), its heard passages and its central sentences.
+
+    ``places`` carry only the words of the span that were heard, in story order, shaped as
+    the guard's rows behind the line. ``sentences`` are the extractive recap, in story order.
+    """
+
+    from_ms: int = Field(ge=0)
+    to_ms: int = Field(ge=0)
+    places: list[Candidate]
+    sentences: list[RecapSentence]

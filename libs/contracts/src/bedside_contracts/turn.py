@@ -152,7 +152,7 @@ class OfferPositionsArgs(Contract):
         return self
 
 
-ToolName = Literal["find_passage", "recall", "offer_positions"]
+ToolName = Literal["find_passage", "recall", "offer_positions", "recap"]
 
 
 # --- what a turn leaves behind ------------------------------------------------------------
@@ -240,4 +240,23 @@ class SpokenTurnReply(Contract):
     heard: str = Field(description="what the recogniser heard; empty when it heard no words")
     turn: TurnReply | None = Field(
         default=None, description="the turn it became; none when nothing was heard"
+    )
+
+
+# --- recap: what happened in a stretch of what they heard ---------------------------------
+
+RecapSpanName = Literal["since_asleep", "last_minutes", "last_chapter", "this_chapter", "so_far"]
+
+
+class RecapArgs(Contract):
+    """Recap a stretch of what the listener has heard; the tool works out its times."""
+
+    span: RecapSpanName = Field(
+        description="since_asleep: what they missed since they dozed off (the sleep timer's estimate to "
+        "the pause); last_minutes: the last `minutes` of listening; last_chapter: the chapter before the "
+        "one playing (or the one playing when they are well into it); this_chapter: the one playing so "
+        "far; so_far: the story from the start"
+    )
+    minutes: int | None = Field(
+        default=None, ge=1, le=600, description="with last_minutes: how many minutes back, as they said"
     )

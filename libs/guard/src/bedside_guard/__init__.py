@@ -19,7 +19,7 @@ from bedside_guard.names import (
     unheard_names,
     words_of,
 )
-from bedside_guard.passage import Cue, Passage, heard_text
+from bedside_guard.passage import Cue, Passage, heard_cues, heard_text
 from bedside_guard.shapes import MAX_ROWS, NOT_TOLD, Candidate, distinct_rows, excerpt
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "clock",
     "distinct_rows",
     "excerpt",
+    "heard_cues",
     "heard_names",
     "heard_text",
     "meaning_lies_ahead",

@@ -29,16 +29,24 @@ class Passage(BaseModel):
     cues: tuple[Cue, ...] = ()
 
 
-def heard_text(passage: Passage, here_ms: int) -> str:
-    """The words of ``passage`` that a listener at ``here_ms`` has heard.
+def heard_cues(passage: Passage, here_ms: int) -> tuple[Cue, ...]:
+    """The timed pieces of ``passage`` that a listener at ``here_ms`` has heard.
 
-    A passage wholly behind is heard whole; one wholly ahead not at all. For the passage
-    that holds the line only the cues that start before the line count, and a passage
-    without cues counts as not heard: its words cannot be split by time.
+    A passage wholly behind is heard whole (its cues, or itself as one piece when it has
+    none); one wholly ahead not at all. For the passage that holds the line only the cues
+    that start before the line count, and a passage without cues counts as not heard: its
+    words cannot be split by time.
     """
     if ahead_of(passage.start_ms, here_ms):
-        return ""
+        return ()
     if passage.end_ms <= here_ms:
+        whole = Cue(start_ms=passage.start_ms, end_ms=passage.end_ms, text=passage.text)
+        return passage.cues or (whole,)
+    return tuple(cue for cue in passage.cues if not ahead_of(cue.start_ms, here_ms))
+
+
+def heard_text(passage: Passage, here_ms: int) -> str:
+    """The words of ``passage`` that a listener at ``here_ms`` has heard (``heard_cues``' rule)."""
+    if passage.end_ms <= here_ms and not ahead_of(passage.start_ms, here_ms):
         return passage.text
-    heard = [cue.text for cue in passage.cues if not ahead_of(cue.start_ms, here_ms)]
-    return " ".join(heard)
+    return " ".join(cue.text for cue in heard_cues(passage, here_ms))

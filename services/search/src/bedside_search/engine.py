@@ -22,6 +22,8 @@ from bedside_contracts.search import (
     NameHints,
     Recall,
     Recalled,
+    Recap,
+    Recapped,
     Resolve,
     Resolved,
 )
@@ -42,6 +44,7 @@ from bedside_guard import (
 from bedside_runtime.errors import NotFound
 
 from bedside_search.domain import places
+from bedside_search.domain import recap as recaps
 from bedside_search.domain.answer_matches import sentence_matches
 from bedside_search.domain.behind import Heard, recalled_order
 from bedside_search.domain.book import ServedBook, check_artifact, info_of, vectors_of
@@ -161,6 +164,23 @@ class SearchEngine:
         if not words:
             return Heard(holding.id, None)
         return Heard(holding.id, float(vector @ self.embedder.embed_query(words)))
+
+    def recap(self, request: Recap) -> Recapped:
+        """The heard sentences of a span, clamped to the line, and its central few (``recap.py``)."""
+        book = self.book(request.book)
+        span = recaps.clamp_span(request.from_ms, request.to_ms, request.here_ms)
+        sentences = recaps.span_sentences(book.passages, span, request.here_ms)
+        candidates = recaps.recap_candidates(sentences)
+        picked = []
+        if candidates:
+            vectors = self.embedder.embed_passages([s.text for s in candidates])
+            picked = recaps.central_sentences(candidates, vectors, request.max_words)
+        return Recapped(
+            from_ms=span.from_ms,
+            to_ms=span.to_ms,
+            places=recaps.span_places(sentences, book.passages),
+            sentences=picked,
+        )
 
     def resolve(self, request: Resolve) -> Resolved:
         book = self.book(request.book)

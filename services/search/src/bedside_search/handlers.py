@@ -1,5 +1,7 @@
 """The search service's request-reply surface: thin shells over the engine."""
 
+import asyncio
+
 from bedside_contracts import subjects
 from bedside_contracts.search import (
     Catalog,
@@ -9,6 +11,8 @@ from bedside_contracts.search import (
     HeardNames,
     NameHints,
     Recall,
+    Recap,
+    Recapped,
     Resolve,
     Resolved,
 )
@@ -27,6 +31,10 @@ async def serve_search(broker: Broker, engine: SearchEngine) -> None:
     async def catalog(request: CatalogRequest) -> Catalog:
         return engine.catalog(request)
 
+    async def recap(request: Recap) -> Recapped:
+        # Embedding a span's sentences takes up to seconds: off the loop, so finds are not held up.
+        return await asyncio.to_thread(engine.recap, request)
+
     async def check(request: CheckAnswer) -> CheckedAnswer:
         return await engine.check(request)
 
@@ -39,3 +47,4 @@ async def serve_search(broker: Broker, engine: SearchEngine) -> None:
     await serve_requests(broker, subjects.SEARCH_CATALOG, SERVICE, CatalogRequest, catalog)
     await serve_requests(broker, subjects.SEARCH_CHECK, SERVICE, CheckAnswer, check)
     await serve_requests(broker, subjects.SEARCH_HINTS, SERVICE, NameHints, hints)
+    await serve_requests(broker, subjects.SEARCH_RECAP, SERVICE, Recap, recap)

@@ -24,6 +24,8 @@ from bedside_contracts.search import (
     NameHints,
     Recall,
     Recalled,
+    Recap,
+    Recapped,
     Resolve,
     Resolved,
 )
@@ -39,6 +41,7 @@ class Backends(Protocol):
     async def recall(self, request: Recall) -> Recalled: ...
     async def check(self, request: CheckAnswer) -> CheckedAnswer: ...
     async def hints(self, request: NameHints) -> HeardNames: ...
+    async def recap(self, request: Recap) -> Recapped: ...
     async def resolve(self, request: Resolve) -> Resolved: ...
     async def catalog(self, request: CatalogRequest) -> Catalog: ...
     async def state(self, request: StateRequest) -> ListenerState: ...
@@ -68,6 +71,9 @@ class BusBackends:
 
     async def hints(self, request: NameHints) -> HeardNames:
         return await self._call(subjects.SEARCH_HINTS, request, HeardNames)
+
+    async def recap(self, request: Recap) -> Recapped:
+        return await self._call(subjects.SEARCH_RECAP, request, Recapped)
 
     async def resolve(self, request: Resolve) -> Resolved:
         return await self._call(subjects.SEARCH_RESOLVE, request, Resolved)

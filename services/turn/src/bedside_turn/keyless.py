@@ -4,6 +4,7 @@ from bedside_contracts.search import CatalogRequest, Resolve, Target
 from bedside_contracts.turn import Exchange
 
 from bedside_turn.domain import intents, speech
+from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.routing import (
     earlier_args,
@@ -30,14 +31,16 @@ async def run_keyless(
             return speech.for_offer(tools.last_offer, tools.preview)
         case intents.FindPlace(query=query):
             return await _find_and_offer(tools, query)
-        case intents.Question(question=question, recent=recent):
-            if recent:
-                await tools.recall_recent(question)
-            else:
-                await tools.run("recall", {"question": question})
+        case intents.Question(question=question):
+            await tools.run("recall", {"question": question})
             if not tools.recalled:
                 return speech.not_yet(tools.unheard_names, tools.asks_later)
-            return speech.quoting(tools.recalled[0], question, just_before=recent)
+            return speech.quoting(tools.recalled[0], question)
+        case recaps.RecapAsked(args=args):
+            await tools.run("recap", args.model_dump(exclude_none=True))
+            if tools.recapped is None:  # the call was refused or failed: nothing was read
+                return speech.TROUBLE
+            return recaps.spoken_recap(*tools.recapped)
         case intents.Undo():
             record = await tools.undo()
             if record.refused:

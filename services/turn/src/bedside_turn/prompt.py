@@ -1,4 +1,4 @@
-"""What Claude is told: the system prompt and the three tools, schemas from the contracts.
+"""What Claude is told: the system prompt and the four tools, schemas from the contracts.
 
 There are no spoiler rules here on purpose: the tools only ever hand over what the
 listener has heard, so the prompt is about routing, plausibility and speaking.
@@ -6,7 +6,7 @@ listener has heard, so the prompt is about routing, plausibility and speaking.
 
 from typing import Any
 
-from bedside_contracts.turn import FindPassageArgs, OfferPositionsArgs, RecallArgs
+from bedside_contracts.turn import FindPassageArgs, OfferPositionsArgs, RecallArgs, RecapArgs
 from pydantic import BaseModel
 
 SYSTEM_PROMPT = """\
@@ -25,8 +25,12 @@ speaker?", "where did I fall asleep?"): call offer_positions with earlier_chapte
 before_skip_ahead, earlier_device or fell_asleep; no search is needed. "The time before \
 that" repeats your last such call with times_back one higher. When they ask it as a \
 question rather than asking to go there, set show_only.
-- A question about the story ("who is...", "what happened...", "remind me...", "what did \
-I miss"): call recall and answer from what it returns. A question never moves the book.
+- A question about the story ("who is...", "what happened to...", "remind me..."): call \
+recall and answer from what it returns. A question never moves the book.
+- A recap of a stretch they heard ("what did I miss?", "what happened in the last chapter?", \
+"the last ten minutes", "the story so far"): call recap with that span and tell them, in \
+a few sentences and in story order, what happens in the passages it returns, and nothing \
+else. A recap never moves the book either.
 - Anything else: say briefly that you can take them to a moment or answer about what \
 they have heard.
 
@@ -59,6 +63,12 @@ TOOL_DESCRIPTIONS: dict[str, tuple[str, type[BaseModel]]] = {
         "a clock time or a jump they asked for, or a place from their own history (earlier_chapter, "
         "earlier_device, before_skip_ahead). The tool moves the book or puts a list on screen.",
         OfferPositionsArgs,
+    ),
+    "recap": (
+        "Recap a stretch of what the listener has heard: since they dozed off, the last minutes, the "
+        "last chapter, this chapter or the story so far. Returns that stretch's heard passages in story "
+        "order and nothing outside it. Using it means this turn will not move the book.",
+        RecapArgs,
     ),
 }
 

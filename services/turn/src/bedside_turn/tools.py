@@ -1,4 +1,4 @@
-"""The three tools as the model (or the keyless router) calls them.
+"""The four tools as the model (or the keyless router) calls them.
 
 Arguments arrive as untrusted JSON and are validated against the contracts; a bad one
 becomes a tool error the model can read, never an exception. The listener's position
@@ -9,14 +9,22 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bedside_contracts.player import CommandRequest, OfferOutcome, OfferPositions
+from bedside_contracts.player import CommandRequest, OfferOutcome, OfferPositions, StateRequest
 from bedside_contracts.player import Undo as UndoCommand
-from bedside_contracts.search import FindPassage, Hit, Recall, Resolve, Target
+from bedside_contracts.search import (
+    CatalogRequest,
+    FindPassage,
+    Hit,
+    Recall,
+    Recap,
+    Recapped,
+)
 from bedside_contracts.turn import (
     FindPassageArgs,
     OfferPositionsArgs,
     PlaceRef,
     RecallArgs,
+    RecapArgs,
     Step,
     ToolCallRecord,
 )
@@ -26,11 +34,11 @@ from pydantic import BaseModel, ValidationError
 
 from bedside_turn.backends import Backends
 from bedside_turn.domain import earlier
-from bedside_turn.domain.recent import RECENT_OFFSETS_MS, recent_places
+from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.rules import MayOffer, Refused, Turn
 from bedside_turn.domain.tool_results import (
     NO_MATCH,
-    NOT_YET,
+    NOTHING_IN_SPAN,
     not_yet_line,
     outcome_lines,
     shown_lines,
@@ -43,6 +51,7 @@ TOOL_ARGS: dict[str, type[BaseModel]] = {
     "find_passage": FindPassageArgs,
     "recall": RecallArgs,
     "offer_positions": OfferPositionsArgs,
+    "recap": RecapArgs,
 }
 
 
@@ -64,6 +73,8 @@ class ToolBox:
     asks_later: bool = False
     """The heard places the newest recall read, best first, for the keyless router's answer."""
     last_offer: OfferOutcome | None = None
+    recapped: tuple[recaps.ChosenSpan, Recapped] | None = None
+    """The newest recap's span and what search read of it, for the keyless router's answer."""
 
     async def run(self, name: str, arguments: Any) -> ToolCallRecord:
         """Run one tool call and record it on the turn, whatever becomes of it."""
@@ -101,6 +112,8 @@ class ToolBox:
                 return (*await self.find_passage(parsed), False)
             if isinstance(parsed, RecallArgs):
                 return (*await self.recall(parsed), False)
+            if isinstance(parsed, RecapArgs):
+                return (*await self.recap(parsed), False)
             assert isinstance(parsed, OfferPositionsArgs)
             return await self.offer_positions(parsed)
         except RemoteFailure as error:
@@ -141,6 +154,35 @@ class ToolBox:
         self.recalled = list(recalled.places)
         return shown_lines(recalled.places)
 
+    async def recap(self, args: RecapArgs) -> tuple[list[str], list[PlaceRef]]:
+        """The heard passages of the stretch asked for (``recap.choose_span``), as the model reads them.
+
+        Search reads only the span, clamped to the line. It counts as a recall for the rules.
+        """
+        chapters = []
+        if args.span in ("last_chapter", "this_chapter"):
+            catalog = await self.backends.catalog(CatalogRequest(book=self.book))
+            chapters = [c for b in catalog.books if b.id == self.book for c in b.chapters]
+        asleep = None
+        if args.span == "since_asleep":
+            asleep = (await self.backends.state(StateRequest(listener=self.listener, book=self.book))).asleep
+        chosen = recaps.choose_span(args, self.here_ms, chapters, asleep)
+        recapped = await self.backends.recap(
+            Recap(
+                book=self.book,
+                here_ms=self.here_ms,
+                from_ms=chosen.from_ms,
+                to_ms=chosen.to_ms,
+                max_words=recaps.SPOKEN_WORDS,
+            )
+        )
+        self.recapped = (chosen, recapped)
+        self.turn.note_recall(bool(recapped.places))
+        if not recapped.places:
+            return [NOTHING_IN_SPAN], []
+        refs = [PlaceRef(line=1 + i, place=place, kind="line") for i, place in enumerate(recapped.places)]
+        return [f"{chosen.told}, in story order:", *(ref.text() for ref in refs)], refs
+
     async def offer_positions(self, args: OfferPositionsArgs) -> tuple[list[str], list[PlaceRef], bool]:
         permit = self.turn.may_offer()
         if isinstance(permit, Refused):
@@ -170,29 +212,6 @@ class ToolBox:
         rows = [row.label() for row in ([outcome.moved_to] if outcome.moved_to else outcome.rows)]
         self.turn.note_offer(outcome.outcome, rows)
         return lines, places, outcome.outcome == "refused"
-
-    async def recall_recent(self, question: str) -> ToolCallRecord:
-        """'What did I miss': the last passages heard, newest first, as recall would show them.
-
-        Not a tool the model has (the model asks recall); the keyless router uses it because
-        "what did I miss" names no topic to search for. It counts as a recall for the rules.
-        """
-        started = time.perf_counter()
-        targets = [Target(offset_ms=-back_ms) for back_ms in RECENT_OFFSETS_MS]
-        resolved = await self.backends.resolve(Resolve(book=self.book, here_ms=self.here_ms, targets=targets))
-        self.recalled = recent_places(resolved.resolutions, self.here_ms)
-        self.turn.note_recall(bool(self.recalled))
-        lines, places = shown_lines(self.recalled)
-        record = ToolCallRecord(
-            name="recall",
-            arguments={"question": question, "recent": True},
-            lines=lines or [NOT_YET],
-            places=places,
-            ms=round((time.perf_counter() - started) * 1000, 3),
-        )
-        self.turn.record(record)
-        self.turn.steps.append(Step(name="tool recall (recent)", ms=record.ms))
-        return record
 
     async def undo(self) -> ToolCallRecord:
         """Put the book back where it was before the last move (the player's undo command).

@@ -7,6 +7,8 @@ says nothing clever about anything else.
 import re
 from dataclasses import dataclass
 
+from bedside_turn.domain.recap import RecapAsked, read_recap
+
 WORD_NUMBERS = {
     "a": 1,
     "an": 1,
@@ -109,8 +111,6 @@ class EarlierAgain:
 @dataclass(frozen=True)
 class Question:
     question: str
-    recent: bool = False
-    """'what did I miss': the listener wants what was heard last, not a topic."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,7 @@ Intent = (
     | EarlierAgain
     | OtherOne
     | Question
+    | RecapAsked
     | Other
 )
 
@@ -171,9 +172,6 @@ _THIS_CHAPTER = re.compile(
 _BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
 _BOOK_END = re.compile(r"\b(the\s+(very\s+)?end)\b|\blast (bit|part) of the book\b")
 _OTHER_ONE = re.compile(r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b")
-_MISSED = re.compile(
-    r"\bwhat did i miss\b|\bi (dozed|fell asleep|drifted)|\bwhat just happened\b|\bcatch me up\b"
-)
 _QUESTION_START = re.compile(
     r"^(who|what|whats|what's|why|which|how|whose|is|was|were|did|does|do|has|had|are"
     r"|tell me|remind me|explain)\b"
@@ -219,8 +217,8 @@ def read(utterance: str) -> Intent:
         return Undo()
     if _OTHER_ONE.search(text):
         return OtherOne()
-    if _MISSED.search(text):
-        return Question(question=utterance.strip(), recent=True)
+    if recap := read_recap(text, number_of):  # "what did I miss", "the last chapter": recap.py
+        return recap
     if _HALF_HOUR.search(text):
         sign = -1 if re.search(r"\b(back|rewind)\b", text) else 1
         return Jump(offset_ms=sign * 1_800_000)

@@ -66,17 +66,6 @@ def _content(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z']+", text.lower()) if w not in _COMMON and len(w) > 2}
 
 
-def last_sentences(words: str) -> str:
-    """The end of what was heard: the last sentence, with the one before if it is short."""
-    sentences = [s for s in _SENTENCE.split(words.rstrip(" …")) if s.strip()]
-    if not sentences:
-        return ""
-    chosen = sentences[-1]
-    if len(chosen.split()) < 12 and len(sentences) > 1:
-        chosen = f"{sentences[-2]} {chosen}"
-    return excerpt(chosen, QUOTE_WORDS)
-
-
 def best_sentences(words: str, question: str) -> str:
     """The sentence of a heard line that shares most words with the question, with the next if short."""
     sentences = [s for s in _SENTENCE.split(words.rstrip(" …")) if s.strip()]
@@ -91,12 +80,10 @@ def best_sentences(words: str, question: str) -> str:
     return excerpt(chosen, QUOTE_WORDS)
 
 
-def quoting(place: Candidate, question: str = "", just_before: bool = False) -> str:
+def quoting(place: Candidate, question: str = "") -> str:
     """An answer from one heard recall place: its chapter and the words that bear on the question."""
     if place.ahead or not place.words:
         return NOT_YET
     chapter, title, words = place.chapter, place.chapter_title, place.words
-    quote = last_sentences(words) if just_before else best_sentences(words, question)
-    if just_before:
-        return f'Just before this, in chapter {chapter}, "{title}": "{quote}"'
+    quote = best_sentences(words, question)
     return f'In chapter {chapter}, "{title}", you heard: "{quote}"'

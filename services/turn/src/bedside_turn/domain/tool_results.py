@@ -14,6 +14,9 @@ from bedside_turn.domain.rules import MayOffer
 
 NO_MATCH = "No passage matched that. Tell them you could not find the moment."
 NOT_YET = "Nothing they have heard so far bears on this: it has not come up yet."
+NOTHING_IN_SPAN = (
+    "They have heard nothing of that stretch yet: it is all ahead of where they are. Tell them so."
+)
 ASKS_LATER = (
     "This asks about what happens further on than they have got. Answer only from what they"
     " have heard, or tell them it is further on; say nothing, not even yes or no, about what is ahead."

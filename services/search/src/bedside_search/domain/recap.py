@@ -1,0 +1,151 @@
+"""Recap's rules: the heard sentences a span of book time holds, and the central few: pure.
+
+A span never reaches the line: it is clamped to ``here_ms`` before anything is read. What
+counts as heard is the guard's judgement (``heard_cues``), the same one recall makes; a
+sentence is timed by the cue it belongs to, or, where a passage has no finer timing, by
+where it falls in the passage's text (narration at an even pace).
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from bedside_contracts.search import RecapSentence
+from bedside_guard import Candidate, Cue, Passage, ahead_of, heard_cues, sentences_of
+
+MAX_CANDIDATES = 160
+"""Sentences embedded for one recap; a longer span is sampled evenly across its length."""
+MAX_PLACES = 40
+"""Passages a recap hands the model: about twenty minutes; a longer span is sampled evenly."""
+MIN_WORDS = 6
+"""Shorter sentences ("Yes," said he.) carry too little of the story to stand alone."""
+MAX_SENTENCE_WORDS = 40
+REPEAT_COSINE = 0.85
+"""A sentence this close to one already picked says the same thing again."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """A stretch of book time, ``from_ms`` included, ``to_ms`` not."""
+
+    from_ms: int
+    to_ms: int
+
+    def holds(self, at_ms: int) -> bool:
+        return self.from_ms <= at_ms < self.to_ms
+
+
+def clamp_span(from_ms: int, to_ms: int, here_ms: int) -> Span:
+    """The span as it may be read: never at or past the line, never running backwards."""
+    to = min(to_ms, here_ms)
+    return Span(min(from_ms, to), to)
+
+
+def timed_sentences(piece: Cue) -> list[tuple[int, str]]:
+    """The sentences of one heard piece, each with the time it starts at.
+
+    A cue that holds several sentences is read at an even pace: a sentence starts at the
+    share of the cue's time that its place in the text is of the whole text.
+    """
+    text = piece.text
+    length = max(len(text), 1)
+    duration = max(piece.end_ms - piece.start_ms, 0)
+    timed: list[tuple[int, str]] = []
+    cursor = 0
+    for sentence in sentences_of(text):
+        offset = text.find(sentence, cursor)
+        offset = cursor if offset < 0 else offset
+        cursor = offset + len(sentence)
+        timed.append((piece.start_ms + duration * offset // length, sentence))
+    return timed
+
+
+def span_sentences(passages: Sequence[Passage], span: Span, here_ms: int) -> list[RecapSentence]:
+    """Every heard sentence that starts inside ``span``, in story order."""
+    found: list[RecapSentence] = []
+    for passage in passages:
+        if passage.start_ms >= span.to_ms or passage.end_ms <= span.from_ms:
+            continue
+        for piece in heard_cues(passage, here_ms):
+            for at_ms, text in timed_sentences(piece):
+                if span.holds(at_ms) and not ahead_of(at_ms, here_ms):
+                    found.append(
+                        RecapSentence(passage_id=passage.id, chapter=passage.chapter, at_ms=at_ms, text=text)
+                    )
+    return sorted(found, key=lambda s: (s.at_ms, s.passage_id))
+
+
+def words_in(text: str) -> int:
+    return len(text.split())
+
+
+def sayable(text: str) -> bool:
+    """Of a length to stand alone, and a whole sentence: a piece split off inside a quotation
+    starts in lower case ("my boy," said the farmer) or with its closing mark."""
+    opening = text.lstrip("\"'“‘(")
+    whole = bool(opening) and not opening[0].islower() and not text.startswith(("”", "’"))
+    return whole and MIN_WORDS <= words_in(text) <= MAX_SENTENCE_WORDS
+
+
+def recap_candidates(sentences: Sequence[RecapSentence]) -> list[RecapSentence]:
+    """The sentences worth embedding: sayable ones, at most ``MAX_CANDIDATES``, spread evenly."""
+    sayable_ones = [s for s in sentences if sayable(s.text)]
+    if len(sayable_ones) <= MAX_CANDIDATES:
+        return sayable_ones
+    step = len(sayable_ones) / MAX_CANDIDATES
+    return [sayable_ones[int(i * step)] for i in range(MAX_CANDIDATES)]
+
+
+def central_sentences(
+    candidates: Sequence[RecapSentence], vectors: npt.NDArray[np.float32], max_words: int
+) -> list[RecapSentence]:
+    """The candidates nearest the span's centre in meaning, within ``max_words``, in story order.
+
+    Centrality is the cosine to the mean of the span's sentence vectors; a sentence that
+    repeats one already picked is passed over, and so is one that would overrun the words.
+    """
+    if not candidates:
+        return []
+    centre = vectors.mean(axis=0)
+    centre = centre / (float(np.linalg.norm(centre)) or 1.0)
+    scores = vectors @ centre
+    order = sorted(range(len(candidates)), key=lambda i: (-float(scores[i]), i))
+    picked: list[int] = []
+    words = 0
+    for i in order:
+        length = words_in(candidates[i].text)
+        if words + length > max_words:
+            continue
+        if any(float(vectors[i] @ vectors[j]) >= REPEAT_COSINE for j in picked):
+            continue
+        picked.append(i)
+        words += length
+    return sorted((candidates[i] for i in picked), key=lambda s: (s.at_ms, s.passage_id))
+
+
+def span_places(sentences: Sequence[RecapSentence], passages: Sequence[Passage]) -> list[Candidate]:
+    """The span's passages as the model reads them: each with only its heard words inside the span.
+
+    At most ``MAX_PLACES``, spread evenly over the span, in story order.
+    """
+    by_id = {p.id: p for p in passages}
+    grouped: dict[int, list[RecapSentence]] = {}
+    for sentence in sentences:
+        grouped.setdefault(sentence.passage_id, []).append(sentence)
+    places = [
+        Candidate(
+            start_ms=mine[0].at_ms,
+            ahead=False,
+            passage_id=passage_id,
+            chapter=by_id[passage_id].chapter,
+            chapter_title=by_id[passage_id].chapter_title,
+            words=" ".join(s.text for s in mine),
+        )
+        for passage_id, mine in grouped.items()
+    ]
+    places.sort(key=lambda c: (c.start_ms, c.passage_id or 0))
+    if len(places) <= MAX_PLACES:
+        return places
+    step = len(places) / MAX_PLACES
+    return [places[int(i * step)] for i in range(MAX_PLACES)]

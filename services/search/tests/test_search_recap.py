@@ -1,0 +1,189 @@
+"""Recap over a span of book time: every sentence inside its span and behind the line.
+
+Properties over random spans and positions on the small book (with cues and without),
+through the engine the handler calls (the real embedding model); one request over a real
+nats-server; Black Beauty from the shared corpus where it is present.
+"""
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from bedside_contracts import subjects
+from bedside_contracts.search import Recap, Recapped
+from bedside_embedding import load_minilm
+from bedside_evaluation.corpus_books import artifact_of, corpus_artifact
+from bedside_guard import Passage, ahead_of, heard_text
+from bedside_runtime.bus import Broker, call
+from bedside_search.domain.recap import clamp_span, words_in
+from bedside_search.engine import SearchEngine
+from bedside_search.handlers import serve_search
+from bedside_search.open_store import open_store
+from bedside_search_testing import PASSAGE_MS, chapters_of, leaks, small_passages, words
+from bedside_testing import corpus_file
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+FIXTURES = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+
+
+@dataclass
+class Served:
+    loop: asyncio.AbstractEventLoop
+    engine: SearchEngine
+    book: str
+    passages: list[Passage]
+
+    @property
+    def end_ms(self) -> int:
+        return max(p.end_ms for p in self.passages)
+
+    def recap(self, from_ms: int, to_ms: int, here_ms: int, max_words: int = 100) -> Recapped:
+        request = Recap(book=self.book, here_ms=here_ms, from_ms=from_ms, to_ms=to_ms, max_words=max_words)
+        return self.engine.recap(request)
+
+    def check(self, from_ms: int, to_ms: int, here_ms: int) -> Recapped:
+        recapped = self.recap(from_ms, to_ms, here_ms)
+        span = clamp_span(from_ms, to_ms, here_ms)
+        assert (recapped.from_ms, recapped.to_ms) == (span.from_ms, span.to_ms)
+        assert recapped.to_ms <= here_ms
+        by_id = {p.id: p for p in self.passages}
+        for sentence in recapped.sentences:
+            assert from_ms <= sentence.at_ms < min(to_ms, here_ms), (from_ms, to_ms, here_ms, sentence)
+            assert not ahead_of(sentence.at_ms, here_ms)
+            passage = by_id[sentence.passage_id]
+            assert sentence.chapter == passage.chapter
+            assert passage.start_ms <= sentence.at_ms < max(passage.end_ms, passage.start_ms + 1)
+            assert words(sentence.text) <= words(heard_text(passage, here_ms))
+            assert not leaks(sentence.text, self.passages, here_ms)
+        assert sum(words_in(s.text) for s in recapped.sentences) <= 100
+        starts = [s.at_ms for s in recapped.sentences]
+        assert starts == sorted(starts)
+        for place in recapped.places:
+            assert not place.ahead
+            assert span.from_ms <= place.start_ms < span.to_ms
+            assert not leaks(place.line(), self.passages, here_ms), place.line()
+        return recapped
+
+
+def served(tmp: Path, book: str, passages: list[Passage] | None) -> Iterator[Served]:
+    loop = asyncio.new_event_loop()
+    store = loop.run_until_complete(open_store(path=tmp))
+    engine = SearchEngine(store, load_minilm())
+    if passages is None:
+        artifact = corpus_artifact(corpus_file(f"{book}.json"), load_minilm())
+    else:
+        artifact = artifact_of(book, book, passages, chapters_of(passages), load_minilm())
+    loop.run_until_complete(engine.index(artifact))
+    try:
+        yield Served(loop, engine, artifact.book, list(artifact.passages))
+    finally:
+        loop.run_until_complete(store.close())
+        loop.close()
+
+
+@pytest.fixture(scope="module")
+def cued(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    yield from served(tmp_path_factory.mktemp("recap-cued"), "cued", small_passages())
+
+
+@pytest.fixture(scope="module")
+def uncued(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    yield from served(tmp_path_factory.mktemp("recap-uncued"), "uncued", small_passages(with_cues=False))
+
+
+def spans(end_ms: int) -> st.SearchStrategy[tuple[int, int, int]]:
+    times = st.integers(min_value=0, max_value=end_ms + 1_000)
+    return st.tuples(times, times, times)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=FIXTURES)
+@given(data=st.data())
+def test_every_recap_sentence_of_a_cued_book_is_inside_its_span_and_behind_the_line(
+    cued: Served, data: st.DataObject
+) -> None:
+    from_ms, to_ms, here_ms = data.draw(spans(cued.end_ms), label="from, to, here")
+    cued.check(from_ms, to_ms, here_ms)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=FIXTURES)
+@given(data=st.data())
+def test_every_recap_sentence_of_a_book_without_cues_is_inside_its_span_and_behind_the_line(
+    uncued: Served, data: st.DataObject
+) -> None:
+    from_ms, to_ms, here_ms = data.draw(spans(uncued.end_ms), label="from, to, here")
+    uncued.check(from_ms, to_ms, here_ms)
+
+
+def test_a_span_that_asks_past_the_line_is_read_only_up_to_it(cued: Served) -> None:
+    here_ms = 4 * PASSAGE_MS + 15_000  # halfway through chapter two's second passage (cues of 10 s)
+    recapped = cued.check(0, cued.end_ms, here_ms)
+    assert recapped.to_ms == here_ms
+    heard = {s.text for s in recapped.sentences}
+    assert any("split open" in place.words for place in recapped.places if place.words)  # its heard cues
+    assert not any("rope" in text for text in heard)  # the cue at 20 s has not been heard
+    assert not any("bargeman" in (place.words or "") for place in recapped.places)
+
+
+def test_a_span_wholly_ahead_has_nothing(cued: Served) -> None:
+    recapped = cued.recap(6 * PASSAGE_MS, 9 * PASSAGE_MS, here_ms=3 * PASSAGE_MS)
+    assert (recapped.from_ms, recapped.to_ms) == (3 * PASSAGE_MS, 3 * PASSAGE_MS)
+    assert (recapped.places, recapped.sentences) == ([], [])
+
+
+def test_a_heard_chapter_is_recapped_in_a_few_of_its_own_sentences(cued: Served) -> None:
+    chapter = [p for p in cued.passages if p.chapter == 3]
+    recapped = cued.check(chapter[0].start_ms, chapter[-1].end_ms, cued.end_ms)
+    assert 1 <= len(recapped.sentences) <= 6
+    assert {s.chapter for s in recapped.sentences} == {3}
+    assert {p.chapter for p in recapped.places} == {3}
+    short = cued.recap(chapter[0].start_ms, chapter[-1].end_ms, cued.end_ms, max_words=12)
+    assert sum(words_in(s.text) for s in short.sentences) <= 12
+
+
+@pytest.fixture(scope="module")
+async def broker(nats_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Broker]:
+    store = await open_store(path=tmp_path_factory.mktemp("recap-bus"))
+    engine = SearchEngine(store, load_minilm())
+    passages = small_passages()
+    artifact = artifact_of("recapbus", "The Harbour Lamps", passages, chapters_of(passages), load_minilm())
+    await engine.index(artifact)
+    broker = Broker([nats_url])
+    await broker.connect()
+    await serve_search(broker, engine)
+    yield broker
+    await broker.stop()
+    await store.close()
+
+
+async def test_recap_is_served_over_nats_and_stops_at_the_line(broker: Broker) -> None:
+    here_ms = 7 * PASSAGE_MS
+    request = Recap(book="recapbus", here_ms=here_ms, from_ms=3 * PASSAGE_MS, to_ms=12 * PASSAGE_MS)
+    recapped = await call(broker.connection, subjects.SEARCH_RECAP, request, Recapped, timeout_s=10.0)
+    assert (recapped.from_ms, recapped.to_ms) == (3 * PASSAGE_MS, here_ms)
+    assert recapped.sentences
+    assert all(3 * PASSAGE_MS <= s.at_ms < here_ms for s in recapped.sentences)
+    assert {p.chapter for p in recapped.places} == {2, 3}
+    assert not any("heron" in (p.words or "").lower() and p.start_ms >= here_ms for p in recapped.places)
+
+
+@pytest.fixture(scope="module")
+def black_beauty(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    corpus_file("black_beauty.json")
+    yield from served(tmp_path_factory.mktemp("recap-bb"), "black_beauty", None)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # a cold vector cache embeds the whole book first
+@settings(max_examples=30, deadline=None, suppress_health_check=FIXTURES)
+@given(data=st.data())
+def test_every_recap_sentence_of_black_beauty_is_inside_its_span_and_behind_the_line(
+    black_beauty: Served, data: st.DataObject
+) -> None:
+    end = black_beauty.end_ms
+    here_ms = data.draw(st.integers(min_value=0, max_value=end + 1_000), label="here")
+    from_ms = data.draw(st.integers(min_value=0, max_value=end), label="from")
+    length = data.draw(st.integers(min_value=0, max_value=3_600_000), label="length")
+    black_beauty.check(from_ms, from_ms + length, here_ms)

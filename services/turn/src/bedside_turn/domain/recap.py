@@ -1,0 +1,171 @@
+"""Recaps in the turn: which stretch of heard book time a question means, and how it is said: pure.
+
+The span is chosen here from the question, the position, the book's chapters and the
+player's newest asleep fact; search reads it (clamped to the line again, whatever it is
+asked) and picks the sentences. Nothing here reads a passage.
+"""
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bedside_contracts.player import Asleep
+from bedside_contracts.search import ChapterInfo, Recapped
+from bedside_contracts.turn import RecapArgs
+from bedside_guard import clock
+
+WELL_INTO = 0.75
+"""From this share of the playing chapter heard on, "the last chapter" is the one playing."""
+FALLBACK_MINUTES = 5
+"""'What did I miss' with no asleep fact to go on recaps the last five minutes heard."""
+JUST_NOW_MINUTES = 2
+STILL_DOZING_MS = 10 * 60_000
+"""An asleep fact counts while the listener is within ten minutes of book time past the pause;
+further on, they have listened on since and "what did I miss" means the last few minutes."""
+SPOKEN_WORDS = 70
+"""The extractive recap's sentences: with the opening and the times, under 40 s at 155 words a minute."""
+
+NOTHING_HEARD = "You haven't heard anything of that stretch yet, so it's all still ahead of you."
+NOTHING_SAYABLE = "I can't pick out anything to tell you from that stretch; it was very short."
+
+
+@dataclass(frozen=True)
+class RecapAsked:
+    """The listener asks what happened in a stretch of what they heard."""
+
+    args: RecapArgs
+
+
+@dataclass(frozen=True)
+class ChosenSpan:
+    from_ms: int
+    to_ms: int
+    opening: str
+    """How the recap starts when said ("Since you dozed off at 1:02:03:")."""
+    told: str
+    """What the model is told the stretch is: no time in it, so no position reaches the model."""
+    chapter: int | None = None
+
+
+_ASLEEP = re.compile(
+    r"\bwhat did i miss\b|\bwhat have i missed\b|\bcatch me up\b|\bfill me in\b"
+    r"|\bi (?:must have )?(?:dozed|fell asleep|drifted|nodded off|fallen asleep|slept)\b"
+    r"|\b(?:since|while|after) i (?:was )?(?:fell|fall|fallen|dozed?|dozing|drifted|nodded|slept|asleep)\b"
+)
+_JUST_NOW = re.compile(r"\bwhat (?:just|has just) happened\b")
+_ASKS = re.compile(
+    r"\bwhat(?:'s|s| has| have| had)? (?:happen\w*|went on|was going on|been going on)\b"
+    r"|\brecap\b|\bsumm?ar(?:ise|ize|y)\b|\bsum up\b|\bremind me (?:of )?what\b|\btell me what\b|\bgo over\b"
+    r"|\bstory so far\b|\bwhat (?:was|is) (?:the |that )?(?:last |previous )?chapter about\b"
+)
+_HALF_HOUR = re.compile(r"\b(?:last|past|previous)\s+half (?:an )?hour\b")
+_MINUTES = re.compile(r"\b(?:last|past|previous)\s+(?:(\d+|[a-z]+(?: of| few)?)\s+)?(minute|min|hour)s?\b")
+_LAST_CHAPTER = re.compile(r"\b(?:last|previous|prior|preceding) chapter\b|\bchapter before\b")
+_THIS_CHAPTER = re.compile(r"\b(?:this|the current) chapter\b")
+_SO_FAR = re.compile(
+    r"\bso far\b|\b(?:the )?whole (?:story|book)\b|\bfrom the (?:very )?(?:start|beginning)\b"
+)
+
+
+def read_recap(text: str, number_of: Callable[[str], float]) -> RecapAsked | None:
+    """A recap question in ``text`` (already normalised), or None; ``number_of`` reads "five", "10"."""
+    if _ASLEEP.search(text):
+        return RecapAsked(RecapArgs(span="since_asleep"))
+    if _JUST_NOW.search(text):
+        return RecapAsked(RecapArgs(span="last_minutes", minutes=JUST_NOW_MINUTES))
+    if not _ASKS.search(text):
+        return None
+    if minutes := _minutes(text, number_of):
+        return RecapAsked(RecapArgs(span="last_minutes", minutes=minutes))
+    if _LAST_CHAPTER.search(text):
+        return RecapAsked(RecapArgs(span="last_chapter"))
+    if _THIS_CHAPTER.search(text):
+        return RecapAsked(RecapArgs(span="this_chapter"))
+    if _SO_FAR.search(text):
+        return RecapAsked(RecapArgs(span="so_far"))
+    return None
+
+
+def _minutes(text: str, number_of: Callable[[str], float]) -> int | None:
+    if _HALF_HOUR.search(text):
+        return 30
+    said = _MINUTES.search(text)
+    if said is None:
+        return None
+    unit = 60 if said.group(2) == "hour" else 1
+    if not said.group(1):
+        return unit  # "the last minute", "the last hour"
+    word = said.group(1).removesuffix(" of")
+    for spelled in (word, f"a {word}", f"a {word} of"):  # "five", "few" ("a few"), "couple" ("a couple of")
+        try:
+            return max(1, min(600, round(number_of(spelled) * unit)))
+        except (KeyError, ValueError):
+            continue
+    return None
+
+
+def current_chapter(chapters: Sequence[ChapterInfo], here_ms: int) -> ChapterInfo | None:
+    """The chapter playing: the last one that started before the line."""
+    started = [c for c in chapters if c.start_ms < here_ms]
+    return max(started, key=lambda c: c.start_ms) if started else None
+
+
+def choose_span(
+    args: RecapArgs, here_ms: int, chapters: Sequence[ChapterInfo], asleep: Asleep | None
+) -> ChosenSpan:
+    """The stretch of book time the recap covers; it ends at the line at the latest."""
+    match args.span:
+        case "since_asleep":
+            if asleep is not None and _still_dozing(asleep, here_ms):
+                return ChosenSpan(
+                    asleep.asleep_at_ms,
+                    min(asleep.paused_at_ms, here_ms),
+                    f"Since you dozed off at {clock(asleep.asleep_at_ms)}:",
+                    "From when they dozed off to where the sleep timer paused the book",
+                )
+            return _last_minutes(FALLBACK_MINUTES, here_ms, asleep_unknown=True)
+        case "last_minutes":
+            return _last_minutes(args.minutes or FALLBACK_MINUTES, here_ms)
+        case "so_far":
+            return ChosenSpan(0, here_ms, "The story so far:", "The story so far, from the start")
+    playing = current_chapter(chapters, here_ms)
+    if playing is None:
+        return ChosenSpan(0, here_ms, "From the start:", "The story so far, from the start")
+    if args.span == "last_chapter":
+        before = [c for c in chapters if c.start_ms < playing.start_ms]
+        length = max(playing.end_ms - playing.start_ms, 1)
+        if before and (here_ms - playing.start_ms) / length < WELL_INTO:
+            last = max(before, key=lambda c: c.start_ms)
+            return ChosenSpan(
+                last.start_ms, min(last.end_ms, here_ms), _in_chapter(last), f"Chapter {last.n}", last.n
+            )
+    told = f"Chapter {playing.n}, the one playing, as far as they have heard it"
+    return ChosenSpan(playing.start_ms, here_ms, _in_chapter(playing), told, playing.n)
+
+
+def _still_dozing(asleep: Asleep, here_ms: int) -> bool:
+    return asleep.asleep_at_ms < asleep.paused_at_ms and here_ms <= asleep.paused_at_ms + STILL_DOZING_MS
+
+
+def _last_minutes(minutes: int, here_ms: int, asleep_unknown: bool = False) -> ChosenSpan:
+    said = "minute" if minutes == 1 else f"{minutes} minutes"
+    opening = f"In the last {said}:"
+    told = f"The last {said} they heard"
+    if asleep_unknown:
+        opening = f"I don't know when you dozed off. {opening}"
+        told = f"When they dozed off is not known (no sleep timer paused the book lately). {told}"
+    return ChosenSpan(max(0, here_ms - minutes * 60_000), here_ms, opening, told)
+
+
+def _in_chapter(chapter: ChapterInfo) -> str:
+    return f'In chapter {chapter.n}, "{chapter.title}":'
+
+
+def spoken_recap(chosen: ChosenSpan, recapped: Recapped) -> str:
+    """The extractive recap as it is said: the opening, then each sentence after its time."""
+    if recapped.to_ms <= recapped.from_ms:
+        return NOTHING_HEARD
+    if not recapped.sentences:
+        return NOTHING_SAYABLE
+    said = " ".join(f"At {clock(s.at_ms)}, {s.text}" for s in recapped.sentences)
+    return f"{chosen.opening} {said}"

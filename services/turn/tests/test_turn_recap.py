@@ -1,0 +1,116 @@
+"""Recaps in a keyless turn, over a real bus with search and player doubles (the model's: test_turn_scripted).
+
+The book is the doubles' Lamplight: four chapters of three 30-second passages (chapter 2
+starts at 1:30, chapter 3 at 3:00, chapter 4 at 4:30).
+"""
+
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+from bedside_contracts.player import Asleep
+from bedside_contracts.search import Recap
+from bedside_guard import clock
+from bedside_turn.domain import recap as recaps
+from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS
+from bedside_turn_testing.harness import Rig, start_rig
+from bedside_turn_testing.leaks import leaks
+
+CHAPTER_MS = 3 * PASSAGE_MS
+_STAMP = re.compile(r"\bAt (\d+):(\d\d):(\d\d), ")
+
+
+@pytest.fixture(scope="module")
+async def rig(nats_url: str) -> AsyncIterator[Rig]:
+    rig = await start_rig(nats_url, with_model=False)
+    try:
+        yield rig
+    finally:
+        await rig.broker.stop()
+
+
+def said_times(speech: str) -> list[int]:
+    return [((int(h) * 60 + int(m)) * 60 + int(s)) * 1000 for h, m, s in _STAMP.findall(speech)]
+
+
+def last_recap(rig: Rig) -> Recap:
+    return next(r for r in reversed(rig.search.requests) if isinstance(r, Recap))
+
+
+def chapters_of_said(rig: Rig, speech: str) -> set[int]:
+    """The chapters whose passages hold the sentences the recap said."""
+    return {p.chapter for p in rig.passages if p.text in speech or any(c.text in speech for c in p.cues)}
+
+
+async def test_what_did_i_miss_after_falling_asleep_recaps_from_the_estimate_to_the_pause(rig: Rig) -> None:
+    paused_at, asleep_at = 5 * PASSAGE_MS, PASSAGE_MS
+    listener = rig.listener_at(paused_at)
+    rig.player.asleep[(listener, BOOK_ID)] = Asleep(
+        paused_at_ms=paused_at, asleep_at_ms=asleep_at, seq=7, device="phone"
+    )
+    reply = await rig.ask(listener, "what did I miss?", here_ms=paused_at)
+    assert (reply.outcome, reply.mode) == ("answered", "keyless")
+    assert reply.speech.startswith(f"Since you dozed off at {clock(asleep_at)}: At ")
+    asked = last_recap(rig)
+    assert (asked.from_ms, asked.to_ms, asked.here_ms) == (asleep_at, paused_at, paused_at)
+    times = said_times(reply.speech)
+    assert times
+    assert times == sorted(times)
+    assert all(asleep_at <= t < paused_at for t in times)
+    assert chapters_of_said(rig, reply.speech) <= {1, 2}
+    assert "barley soup" in reply.speech or "ledger" in reply.speech
+    assert not leaks(reply.speech, rig.passages, paused_at)
+    assert len(reply.speech.split()) <= 100
+
+
+async def test_what_did_i_miss_with_no_asleep_fact_recaps_the_last_minutes(rig: Rig) -> None:
+    here = 7 * PASSAGE_MS
+    listener = rig.listener_at(here)
+    reply = await rig.ask(listener, "what did I miss?")
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith("I don't know when you dozed off. In the last 5 minutes: At ")
+    assert all(0 <= t < here for t in said_times(reply.speech))
+    assert not leaks(reply.speech, rig.passages, here)
+
+
+async def test_after_going_back_before_the_doze_what_was_missed_is_ahead(rig: Rig) -> None:
+    listener = rig.listener_at(2 * PASSAGE_MS)
+    rig.player.asleep[(listener, BOOK_ID)] = Asleep(
+        paused_at_ms=8 * PASSAGE_MS, asleep_at_ms=4 * PASSAGE_MS, seq=9, device="speaker"
+    )
+    reply = await rig.ask(listener, "what did I miss?")
+    assert (reply.outcome, reply.speech) == ("not_yet", recaps.NOTHING_HEARD)
+
+
+@pytest.mark.parametrize(
+    ("here_ms", "chapter", "title"),
+    [
+        (2 * CHAPTER_MS + 10_000, 2, "The Keeper's Ledger"),  # early in chapter 3: the one before
+        (2 * CHAPTER_MS + 80_000, 3, "The Cellar Door"),  # well into chapter 3: the one playing
+        (CHAPTER_MS - 20_000, 1, "The Harbour Bell"),  # no chapter before: the one playing
+    ],
+)
+async def test_what_happened_in_the_last_chapter_recaps_that_chapter(
+    rig: Rig, here_ms: int, chapter: int, title: str
+) -> None:
+    listener = rig.listener_at(here_ms)
+    reply = await rig.ask(listener, "what happened in the last chapter?")
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith(f'In chapter {chapter}, "{title}": At ')
+    start = (chapter - 1) * CHAPTER_MS
+    assert all(start <= t < min(start + CHAPTER_MS, here_ms) for t in said_times(reply.speech))
+    assert chapters_of_said(rig, reply.speech) == {chapter}
+    assert not leaks(reply.speech, rig.passages, here_ms)
+
+
+async def test_the_last_minutes_and_the_story_so_far_stop_at_the_line(rig: Rig) -> None:
+    here = 4 * PASSAGE_MS + 20_000  # after the first cue of passage 104 (its second starts at +15 s)
+    listener = rig.listener_at(here)
+    minutes = await rig.ask(listener, "what happened in the last two minutes?")
+    assert minutes.speech.startswith("In the last 2 minutes: At ")
+    assert all(here - 120_000 <= t < here for t in said_times(minutes.speech))
+    so_far = await rig.ask(listener, "tell me the story so far")
+    assert so_far.speech.startswith("The story so far: At ")
+    for reply in (minutes, so_far):
+        assert not leaks(reply.speech, rig.passages, here)
+        assert all(t < here for t in said_times(reply.speech))
