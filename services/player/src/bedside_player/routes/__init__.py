@@ -2,5 +2,7 @@
 
 from bedside_player.routes import books, listening, live, session, turns
 
-API_ROUTERS = (session.router, books.router, listening.router, live.router, turns.router)
-"""In the order of the OpenAPI document; ``fallback``'s router goes after them all."""
+API_ROUTERS = (listening.router, session.router, books.router, live.router, turns.router)
+"""In the order of the OpenAPI document and of matching; ``fallback``'s router goes after them
+all. Listening comes first, its report first of all: a playing device reports every 15 s, far
+more often than anything else is asked, and a request is matched route by route."""

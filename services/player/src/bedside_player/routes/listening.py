@@ -58,14 +58,14 @@ async def run(target: Target, command: PlayerCommand) -> Response:
     return Response(Accepted(seq=result.seq, state=result.state).model_dump_json(), media_type=JSON)
 
 
-@router.get("/state", response_model=ListenerState)
-async def state(own: Own) -> ListenerState:
-    return (await own.service.player.catch_up(own.listener, own.book.id)).public()
-
-
 @router.post("/reports", response_model=Accepted, responses=REFUSED)
 async def report(own: Own, body: ReportBody) -> Response:
     return await run(own, Report(**body.model_dump(exclude_none=True)))
+
+
+@router.get("/state", response_model=ListenerState)
+async def state(own: Own) -> ListenerState:
+    return (await own.service.player.catch_up(own.listener, own.book.id)).public()
 
 
 @router.post("/seek", response_model=Accepted, responses=REFUSED)
