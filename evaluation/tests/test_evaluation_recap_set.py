@@ -15,14 +15,19 @@ def place(case: dict[str, Any]) -> tuple[str, int, float]:
     return case["book"], case["chapter"], case["heard"]
 
 
-def test_the_held_out_part_shares_no_wording_and_no_place_with_the_development_part() -> None:
-    development, held_out = SET["development"], SET["held_out"]
-    assert not set(development["utterances"]) & set(held_out["utterances"])
-    assert not {place(p) for p in development["places"]} & {place(p) for p in held_out["places"]}
+PARTS = ("development", "held_out", "held_out_2")
+
+
+def test_no_two_parts_share_a_wording_or_a_place() -> None:
+    for i, first in enumerate(PARTS):
+        for second in PARTS[i + 1 :]:
+            a, b = SET[first], SET[second]
+            assert not set(a["utterances"]) & set(b["utterances"])
+            assert not {place(p) for p in a["places"]} & {place(p) for p in b["places"]}
 
 
 def test_every_place_expects_its_own_chapter_or_the_one_before() -> None:
-    for part in ("development", "held_out"):
+    for part in PARTS:
         for p in SET[part]["places"]:
             assert p["book"] in SET["books"]
             assert 0 <= p["heard"] < 1
