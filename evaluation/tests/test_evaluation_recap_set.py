@@ -15,7 +15,7 @@ def place(case: dict[str, Any]) -> tuple[str, int, float]:
     return case["book"], case["chapter"], case["heard"]
 
 
-PARTS = ("development", "held_out", "held_out_2")
+PARTS = ("development", "held_out", "held_out_2", "held_out_3")
 
 
 def test_no_two_parts_share_a_wording_or_a_place() -> None:
