@@ -53,6 +53,11 @@ _ASLEEP = re.compile(
     r"|\b(?:since|while|after) i (?:was )?(?:fell|fall|fallen|dozed?|dozing|drifted|nodded|slept|asleep)\b"
 )
 _JUST_NOW = re.compile(r"\bwhat (?:just|has just) happened\b")
+_CATCH_UP = re.compile(r"\bcatch me up\b|\bfill me in\b")
+_MOVES = re.compile(
+    r"\b(?:go|goes|going|take|bring|skip|jump|play|replay|start|restart|rewind|move|return|listen)\b"
+    r"|\bback (?:to|in)\b"
+)
 _ASKS = re.compile(
     r"\bwhat(?:'s|s| has| have| had)? (?:happen\w*|went on|was going on|been going on)\b"
     r"|\brecap\b|\bsumm?ar(?:ise|ize|y)\b|\bsum up\b|\bremind me (?:of )?what\b|\btell me what\b|\bgo over\b"
@@ -68,21 +73,40 @@ _SO_FAR = re.compile(
 
 
 def read_recap(text: str, number_of: Callable[[str], float]) -> RecapAsked | None:
-    """A recap question in ``text`` (already normalised), or None; ``number_of`` reads "five", "10"."""
+    """A recap question in ``text`` (already normalised), or None; ``number_of`` reads "five", "10".
+
+    A stretch the listener names wins over the doze: "catch me up on the last chapter" is
+    that chapter. The last chapter named without any word of moving ("what was in the
+    previous chapter?", "remind me of the last chapter") asks what it held; with one ("go
+    back to the last chapter") it is a place to go to, not a recap.
+    """
+    asks = bool(_ASKS.search(text) or _CATCH_UP.search(text))
+    if asks and (span := _named_span(text, number_of)) is not None:
+        return RecapAsked(span)
+    if _LAST_CHAPTER.search(text) and not _MOVES.search(text):
+        return RecapAsked(RecapArgs(span="last_chapter"))
     if _ASLEEP.search(text):
         return RecapAsked(RecapArgs(span="since_asleep"))
     if _JUST_NOW.search(text):
         return RecapAsked(RecapArgs(span="last_minutes", minutes=JUST_NOW_MINUTES))
-    if not _ASKS.search(text):
-        return None
-    if minutes := _minutes(text, number_of):
-        return RecapAsked(RecapArgs(span="last_minutes", minutes=minutes))
+    return None
+
+
+def _named_chapter(text: str) -> RecapArgs | None:
     if _LAST_CHAPTER.search(text):
-        return RecapAsked(RecapArgs(span="last_chapter"))
+        return RecapArgs(span="last_chapter")
     if _THIS_CHAPTER.search(text):
-        return RecapAsked(RecapArgs(span="this_chapter"))
+        return RecapArgs(span="this_chapter")
+    return None
+
+
+def _named_span(text: str, number_of: Callable[[str], float]) -> RecapArgs | None:
+    if minutes := _minutes(text, number_of):
+        return RecapArgs(span="last_minutes", minutes=minutes)
+    if (chapter := _named_chapter(text)) is not None:
+        return chapter
     if _SO_FAR.search(text):
-        return RecapAsked(RecapArgs(span="so_far"))
+        return RecapArgs(span="so_far")
     return None
 
 
