@@ -30,3 +30,11 @@ def held_out_sets() -> dict[str, QuerySet]:
     }
     sets = [(label, load_query_set(name)) for label, names in by_label.items() for name in names]
     return {f"{query_set.book} {label}": query_set for label, query_set in sets}
+
+
+LONG_BOOK_SETS: tuple[str, ...] = ()
+"""Sets written for the long development book itself (``long_book``), targets in its numbering."""
+
+
+def long_book_sets() -> dict[str, QuerySet]:
+    return {name: load_query_set(name) for name in LONG_BOOK_SETS}
