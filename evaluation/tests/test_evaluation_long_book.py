@@ -42,6 +42,14 @@ def test_targets_are_renumbered_into_the_joined_book() -> None:
 def test_long_book_sets_target_chapters_of_the_long_book() -> None:
     joined = joined_book(corpus_file("black_beauty.json").parent)
     last = len(joined.book.chapters)
-    for query_set in long_book_sets().values():
+    for query_set in long_book_sets(final=True).values():
         assert query_set.book == LONG_BOOK
         assert all(1 <= n <= last for q in query_set.queries for n in q.chapters)
+
+
+def test_the_held_out_third_is_a_third_and_new() -> None:
+    sets = long_book_sets(final=True)
+    held = len(sets["long_book_final"].queries)
+    assert 3 * held >= sum(len(s.queries) for s in sets.values())
+    texts = [q.text.lower() for s in sets.values() for q in s.queries]
+    assert len(set(texts)) == len(texts)

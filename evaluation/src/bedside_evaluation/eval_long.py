@@ -1,6 +1,7 @@
 """What length does to find: every query set on its own book and on the long development book.
 
-    python -m bedside_evaluation.eval_long
+    python -m bedside_evaluation.eval_long          # development sets
+    python -m bedside_evaluation.eval_long final    # and the long book's held-out third, once
 
 Each row is one query set; each column one rule of find, on the set's own book and on the
 joined long book (``long_book``), as recall@4 (recall@1), judged on the 8 passages a find
@@ -45,12 +46,12 @@ METHODS: dict[str, LongMethod] = {
 }
 
 
-def all_sets() -> dict[str, QuerySet]:
+def all_sets(*, final: bool = False) -> dict[str, QuerySet]:
     """Every set measured, by label: the development sets, the held-out ones, the long-book ones."""
     return {
         **{query_set.book: query_set for query_set in query_sets()},
         **held_out_sets(),
-        **long_book_sets(),
+        **long_book_sets(final=final),
     }
 
 
@@ -95,8 +96,8 @@ def table(own: Results, joined: Results) -> str:
     return "\n".join(lines)
 
 
-async def run(embedder: Embedder, corpus: Path) -> str:
-    sets = all_sets()
+async def run(embedder: Embedder, corpus: Path, *, final: bool = False) -> str:
+    sets = all_sets(final=final)
     joined = joined_book(corpus)
     own: dict[str, dict[str, RecallResult]] = {}
     on_long: dict[str, dict[str, RecallResult]] = {}
@@ -131,7 +132,7 @@ def main() -> int:
     if not corpus.is_dir():
         print(f"{corpus} is absent: the evaluation needs the shared corpus", file=sys.stderr)
         return 2
-    print(asyncio.run(run(load_minilm(), corpus)))
+    print(asyncio.run(run(load_minilm(), corpus, final="final" in sys.argv[1:])))
     return 0
 
 
