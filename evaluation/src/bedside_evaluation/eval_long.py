@@ -17,8 +17,9 @@ from pathlib import Path
 
 from bedside_embedding import Embedder, load_minilm
 from bedside_search.domain.book import ServedBook
+from bedside_search.domain.book_part import Part, part_named
 from bedside_search.domain.find import find_order
-from bedside_search.domain.fusion import FUSION, Fused, one_per_chapter_first, rank, single
+from bedside_search.domain.fusion import FUSION, Fused, FusionRule, one_per_chapter_first, rank, single
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 
@@ -38,12 +39,35 @@ def _spread(ranked: Sequence[Fused], book: ServedBook) -> list[Fused]:
     return one_per_chapter_first(ranked, book.chapter_of)[:RANK_DEPTH]
 
 
+FLAT_SHARE = 0.2
+FLAT_RULE = replace(FUSION, part_weight=1.0)
+"""The prior before issue 14: every passage in the first or last fifth doubled, no middle."""
+
+
+def _flat_fifth(r: QueryRankings, b: ServedBook) -> list[Fused]:
+    part = part_named(r.navigation.text)
+    distances = b.distances_from(part) if part is not Part.MIDDLE else None
+    edge = FLAT_SHARE * b.info.duration_ms
+    placed = {pid: 0 if d < edge else 10**12 for pid, d in distances.items()} if distances else None
+    return rank(r.dense, r.sparse, RANK_DEPTH, FLAT_RULE, b.chapter_of, placed=placed)
+
+
+def _with(rule: FusionRule) -> LongMethod:
+    return lambda r, b: find_order(b, r.navigation.text, (r.dense, r.sparse), RANK_DEPTH, rule)
+
+
 METHODS: dict[str, LongMethod] = {
     "dense": lambda r, b: _spread(single(r.dense, len(r.dense), dense=True), b),
     "sparse": lambda r, b: _spread(single(r.sparse, len(r.sparse), dense=False), b),
     "fused, no part prior": lambda r, b: rank(r.dense, r.sparse, RANK_DEPTH, WITHOUT_PART, b.chapter_of),
+    "before: flat fifth": _flat_fifth,
     "served": lambda r, b: find_order(b, r.navigation.text, (r.dense, r.sparse), RANK_DEPTH),
 }
+if "sweep" in sys.argv[1:]:
+    for weight in (1.0, 2.0):
+        for minutes in (20, 40, 60, 90, 120):
+            rule = replace(FUSION, part_weight=weight, part_reach_ms=minutes * 60_000)
+            METHODS[f"w{weight:g} r{minutes}m"] = _with(rule)
 
 
 def all_sets(*, final: bool = False) -> dict[str, QuerySet]:
@@ -124,7 +148,13 @@ async def run(embedder: Embedder, corpus: Path, *, final: bool = False) -> str:
             ]
         finally:
             await store.close()
-    return "\n".join([table(own, on_long), "", *notes])
+    misses = [
+        f"  {label}: {m.query!r} -> {list(m.targets)}, got {list(m.got)}"
+        for label, by_method in on_long.items()
+        if label in long_book_sets(final=final)
+        for m in by_method["served"].misses
+    ]
+    return "\n".join([table(own, on_long), "", *notes, "served misses on the long book's own sets:", *misses])
 
 
 def main() -> int:

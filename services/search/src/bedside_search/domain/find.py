@@ -16,5 +16,5 @@ def find_order(
 ) -> list[Fused]:
     """What find serves from the engine's dense and sparse rankings of ``query``, best first."""
     dense, sparse = rankings
-    favoured = book.passages_in(part_named(query))
-    return rank(dense, sparse, limit, rule, book.chapter_of, favoured=favoured)
+    placed = book.distances_from(part_named(query))
+    return rank(dense, sparse, limit, rule, book.chapter_of, placed=placed)
