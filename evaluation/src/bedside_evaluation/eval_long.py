@@ -20,6 +20,7 @@ from bedside_search.domain.book import ServedBook
 from bedside_search.domain.book_part import Part, part_named
 from bedside_search.domain.find import find_order
 from bedside_search.domain.fusion import FUSION, Fused, FusionRule, one_per_chapter_first, rank, single
+from bedside_search.domain.ordinal import ORDINAL, OrdinalRule
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 
@@ -52,8 +53,10 @@ def _flat_fifth(r: QueryRankings, b: ServedBook) -> list[Fused]:
     return rank(r.dense, r.sparse, RANK_DEPTH, FLAT_RULE, b.chapter_of, placed=placed)
 
 
-def _with(rule: FusionRule) -> LongMethod:
-    return lambda r, b: find_order(b, r.navigation.text, (r.dense, r.sparse), RANK_DEPTH, rule)
+def _with(rule: FusionRule, ordinal: OrdinalRule = ORDINAL) -> LongMethod:
+    return lambda r, b: find_order(
+        b, r.navigation.text, (r.dense, r.sparse), RANK_DEPTH, rule, ordinal_rule=ordinal
+    )
 
 
 METHODS: dict[str, LongMethod] = {
@@ -61,6 +64,9 @@ METHODS: dict[str, LongMethod] = {
     "sparse": lambda r, b: _spread(single(r.sparse, len(r.sparse), dense=False), b),
     "fused, no part prior": lambda r, b: rank(r.dense, r.sparse, RANK_DEPTH, WITHOUT_PART, b.chapter_of),
     "before: flat fifth": _flat_fifth,
+    "smooth prior, no ordinals": lambda r, b: find_order(
+        b, r.navigation.text, (r.dense, r.sparse), RANK_DEPTH, ordinal_rule=None
+    ),
     "served": lambda r, b: find_order(b, r.navigation.text, (r.dense, r.sparse), RANK_DEPTH),
 }
 if "sweep" in sys.argv[1:]:
@@ -68,6 +74,10 @@ if "sweep" in sys.argv[1:]:
         for minutes in (20, 40, 60, 90, 120):
             rule = replace(FUSION, part_weight=weight, part_reach_ms=minutes * 60_000)
             METHODS[f"w{weight:g} r{minutes}m"] = _with(rule)
+if "sweep-ordinal" in sys.argv[1:]:
+    for share in (0.4, 0.5, 0.6, 0.7, 0.8):
+        for among in (3, 4, 6, 8):
+            METHODS[f"o{share:g} a{among}"] = _with(FUSION, OrdinalRule(share, among))
 
 
 def all_sets(*, final: bool = False) -> dict[str, QuerySet]:
