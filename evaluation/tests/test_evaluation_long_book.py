@@ -1,8 +1,11 @@
 """The long development book joins its parts in order, and the parts' sets keep their targets."""
 
+import statistics
+
 from bedside_evaluation import query
 from bedside_evaluation.books import long_book_sets
 from bedside_evaluation.long_book import LONG_BOOK, PARTS, joined_book
+from bedside_evaluation.overlap import best_window_overlap
 from bedside_evaluation.queryset import QuerySet
 from bedside_ingest.chunking import chunk_book, load_json_book
 from bedside_testing import corpus_file
@@ -53,3 +56,14 @@ def test_the_held_out_third_is_a_third_and_new() -> None:
     assert 3 * held >= sum(len(s.queries) for s in sets.values())
     texts = [q.text.lower() for s in sets.values() for q in s.queries]
     assert len(set(texts)) == len(texts)
+
+
+def test_long_book_queries_are_paraphrases_of_their_chapters() -> None:
+    """The bound the tuning sets meet (mean best-window overlap under 0.5). A short query may
+    use only words its chapter has ("the start of the fire in the inn's stable"), so no
+    single query is bounded."""
+    joined = joined_book(corpus_file("black_beauty.json").parent)
+    texts = {c.n: " ".join(u.text for u in c.units) for c in joined.book.chapters}
+    for query_set in long_book_sets(final=True).values():
+        windows = [max(best_window_overlap(q.text, texts[n]) for n in q.chapters) for q in query_set.queries]
+        assert statistics.mean(windows) < 0.5
