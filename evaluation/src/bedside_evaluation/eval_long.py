@@ -2,6 +2,8 @@
 
     python -m bedside_evaluation.eval_long          # development sets
     python -m bedside_evaluation.eval_long final    # and the long book's held-out third, once
+    python -m bedside_evaluation.eval_long sweep    # the part prior's weight and reach
+    python -m bedside_evaluation.eval_long sweep-ordinal   # the ordinal rule's share and reach
 
 Each row is one query set; each column one rule of find, on the set's own book and on the
 joined long book (``long_book``), as recall@4 (recall@1), judged on the 8 passages a find
