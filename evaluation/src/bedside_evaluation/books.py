@@ -30,3 +30,16 @@ def held_out_sets() -> dict[str, QuerySet]:
     }
     sets = [(label, load_query_set(name)) for label, names in by_label.items() for name in names]
     return {f"{query_set.book} {label}": query_set for label, query_set in sets}
+
+
+LONG_BOOK_SETS: tuple[str, ...] = ("long_book",)
+"""Sets written for the long development book itself (``long_book``), targets in its numbering."""
+
+
+LONG_BOOK_FINAL = "long_book_final"
+"""The long book's held-out third: run once, after the rules it judges are committed."""
+
+
+def long_book_sets(*, final: bool = False) -> dict[str, QuerySet]:
+    names = (*LONG_BOOK_SETS, LONG_BOOK_FINAL) if final else LONG_BOOK_SETS
+    return {name: load_query_set(name) for name in names}

@@ -1,10 +1,13 @@
 """The part of the book a request names, and how find favours it."""
 
+import itertools
+from dataclasses import replace
+
 import pytest
 from bedside_contracts.search import BookInfo, ChapterInfo
 from bedside_guard import Passage
 from bedside_search.domain.book import ServedBook
-from bedside_search.domain.book_part import PART_SHARE, Part, in_part, part_named
+from bedside_search.domain.book_part import Part, distance_from, nearness, part_named
 from bedside_search.domain.fusion import FUSION, FusionRule, Scored, fuse, rank
 
 
@@ -33,6 +36,10 @@ from bedside_search.domain.fusion import FUSION, FusionRule, Scored, fuse, rank
         ("the chapter that closes the book", Part.LATE),
         ("right near the finish, the butcher\u2019s boy", Part.LATE),
         ("the penultimate chapter, the sale", Part.LATE),
+        ("somewhere in the middle, the typist and her stepfather", Part.MIDDLE),
+        ("around the middle of the book, the pool in the valley", Part.MIDDLE),
+        ("halfway through, the letters with the pips", Part.MIDDLE),
+        ("one of the middle chapters, the cab on Sunday", Part.MIDDLE),
     ],
 )
 def test_a_part_of_the_whole_book_is_named(query: str, part: Part) -> None:
@@ -54,40 +61,53 @@ def test_a_part_of_the_whole_book_is_named(query: str, part: Part) -> None:
         "the finish of the race across the common",
         "first thing in the morning, the knock at the door",
         "the second last straw for the groom",
+        "in the middle of the night, the fire at the inn",  # the middle of something else
+        "from the start through the middle to the end",  # all of it: names no one part
     ],
 )
 def test_no_part_when_the_words_place_something_else_or_both_ends(query: str) -> None:
     assert part_named(query) is None
 
 
-def test_in_part_splits_the_narration_time() -> None:
+def test_distance_is_measured_on_the_clock_from_the_named_place() -> None:
     duration = 100_000
-    edge = int(duration * PART_SHARE)
-    assert in_part(0, duration, Part.EARLY)
-    assert in_part(edge - 1, duration, Part.EARLY)
-    assert not in_part(edge, duration, Part.EARLY)
-    assert not in_part(duration - edge - 1, duration, Part.LATE)
-    assert in_part(duration - edge, duration, Part.LATE)
-    assert not in_part(0, 0, Part.LATE)  # an empty book has no end to favour
+    assert distance_from(Part.EARLY, 0, 1_000, duration) == 0
+    assert distance_from(Part.EARLY, 25_000, 26_000, duration) == 25_000
+    assert distance_from(Part.LATE, 99_000, 100_000, duration) == 0
+    assert distance_from(Part.LATE, 60_000, 70_000, duration) == 30_000
+    assert distance_from(Part.MIDDLE, 45_000, 55_000, duration) == 0  # holds the halfway point
+    assert distance_from(Part.MIDDLE, 10_000, 20_000, duration) == 30_000
+    assert distance_from(Part.MIDDLE, 80_000, 90_000, duration) == 30_000
+
+
+def test_nearness_halves_at_each_reach_and_never_steps() -> None:
+    assert nearness(0, 60_000) == 1.0
+    assert nearness(60_000, 60_000) == pytest.approx(0.5)
+    assert nearness(120_000, 60_000) == pytest.approx(0.25)
+    steps = [nearness(ms, 60_000) for ms in range(0, 600_000, 1_000)]
+    assert all(a > b for a, b in itertools.pairwise(steps))
+    assert max(a - b for a, b in itertools.pairwise(steps)) < 0.02
 
 
 DENSE = [Scored(1, 0.9), Scored(2, 0.8), Scored(3, 0.7)]
 SPARSE = [Scored(1, 9.0), Scored(2, 8.0), Scored(3, 7.0)]
 
 
-def test_favoured_passages_rise_and_nothing_else_changes() -> None:
-    rule = FusionRule(k=60, part_weight=1.0)
+def test_passages_near_the_part_rise_the_more_the_nearer() -> None:
+    rule = FusionRule(k=60, part_weight=1.0, part_reach_ms=50)
     plain = fuse(DENSE, SPARSE, 3, rule)
-    favoured = fuse(DENSE, SPARSE, 3, rule, favoured={3})
+    placed = fuse(DENSE, SPARSE, 3, rule, placed={1: 500, 2: 50, 3: 0})
     assert [f.passage_id for f in plain] == [1, 2, 3]
-    assert [f.passage_id for f in favoured] == [3, 1, 2]
-    assert favoured[0].score == pytest.approx(2 * plain[2].score)
-    assert favoured[1:] == plain[:2]
-    assert fuse(DENSE, SPARSE, 3, FusionRule(k=60), favoured={3}) == plain  # no weight, no prior
+    assert [f.passage_id for f in placed] == [3, 2, 1]
+    by_id = {f.passage_id: f.score for f in plain}
+    assert {f.passage_id: f.score for f in placed} == pytest.approx(
+        {3: 2 * by_id[3], 2: 1.5 * by_id[2], 1: (1 + 0.5**10) * by_id[1]}
+    )
+    assert fuse(DENSE, SPARSE, 3, FusionRule(k=60), placed={3: 0}) == plain  # no weight, no prior
     assert FUSION.part_weight > 0  # the served rule favours the part named
 
 
-def test_a_served_book_knows_which_passages_lie_in_each_part() -> None:
+def test_a_served_book_knows_how_far_each_passage_is_from_each_part() -> None:
     passages = [
         Passage(
             id=i,
@@ -104,8 +124,15 @@ def test_a_served_book_knows_which_passages_lie_in_each_part() -> None:
         id="b", version="v", title="B", duration_ms=100_000, estimated=True, passages=10, chapters=chapters
     )
     book = ServedBook.of(info, passages, "c")
-    assert book.passages_in(Part.EARLY) == {0, 1}
-    assert book.passages_in(Part.LATE) == {8, 9}
-    assert book.passages_in(None) == frozenset()
-    served = rank([Scored(i, 1.0 - i / 100) for i in range(10)], [], 3, FUSION, book.chapter_of, favoured={9})
+    early = book.distances_from(Part.EARLY)
+    late = book.distances_from(Part.LATE)
+    assert early is not None
+    assert late is not None
+    assert early[0] == 0
+    assert early[9] == 90_000
+    assert late[9] == 0
+    assert late[0] == 90_000
+    assert book.distances_from(None) is None
+    near = replace(FUSION, part_reach_ms=10_000)  # this book lasts 100 s
+    served = rank([Scored(i, 1.0 - i / 100) for i in range(10)], [], 3, near, book.chapter_of, placed=late)
     assert served[0].passage_id == 9

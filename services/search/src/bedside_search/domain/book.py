@@ -11,7 +11,7 @@ from bedside_contracts.search import BookInfo
 from bedside_guard import BookNames, Passage, book_names
 from bedside_runtime.errors import InvalidRequest
 
-from bedside_search.domain.book_part import Part, in_part
+from bedside_search.domain.book_part import Part, distance_from
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class ServedBook:
     chapter_of: dict[int, int] = field(init=False, repr=False, compare=False)
     """Each passage id's chapter number (fusion nudges passages of a matching chapter)."""
     _starts: list[int] = field(init=False, repr=False, compare=False)
-    _parts: dict[Part, frozenset[int]] = field(init=False, repr=False, compare=False)
+    _distances: dict[Part, dict[int, int]] = field(init=False, repr=False, compare=False)
     names: BookNames = field(init=False, repr=False, compare=False)
     """The book's names and where each first occurs, for recall and the answer check."""
 
@@ -35,11 +35,11 @@ class ServedBook:
         object.__setattr__(self, "chapter_of", {p.id: p.chapter for p in self.passages})
         object.__setattr__(self, "_starts", [p.start_ms for p in self.passages])
         duration = self.info.duration_ms
-        parts = {
-            part: frozenset(p.id for p in self.passages if in_part(p.start_ms, duration, part))
+        distances = {
+            part: {p.id: distance_from(part, p.start_ms, p.end_ms, duration) for p in self.passages}
             for part in Part
         }
-        object.__setattr__(self, "_parts", parts)
+        object.__setattr__(self, "_distances", distances)
         object.__setattr__(self, "names", book_names(self.passages))
 
     @classmethod
@@ -58,9 +58,9 @@ class ServedBook:
     def version(self) -> str:
         return self.info.version
 
-    def passages_in(self, part: Part | None) -> frozenset[int]:
-        """The ids of the passages in ``part`` of the book (none for no part)."""
-        return self._parts[part] if part is not None else frozenset()
+    def distances_from(self, part: Part | None) -> dict[int, int] | None:
+        """Each passage id's distance from ``part`` on the clock, in ms (None for no part)."""
+        return self._distances[part] if part is not None else None
 
     def passage(self, passage_id: int) -> Passage | None:
         return self._by_id.get(passage_id)

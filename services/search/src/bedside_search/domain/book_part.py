@@ -1,9 +1,10 @@
-"""Which part of the whole book a request names ("right at the start", "near the end"): pure.
+"""Which part of the whole book a request names ("right at the start", "near the end",
+"halfway through"), and how far each passage lies from it: pure.
 
 A listener often places a moment as well as describing it: "near the beginning, the hunt
 where...", "the last chapter, where the ladies promise...". Neither the words nor the
-vectors of a passage know where in the book it lies, so find favours passages in the part
-named (``fusion.FusionRule.part_weight``).
+vectors of a passage know where in the book it lies, so find favours passages near the part
+named, the more the nearer (``fusion.FusionRule.part_weight`` and ``part_reach``).
 
 Only the whole book counts. "The end of the fire", "the start of the race" and "the final
 bit of the beggar mystery" place a moment inside an event or one story, so a phrase
@@ -13,14 +14,10 @@ followed by "of <something>" is not a part, unless that something is the book it
 import re
 from enum import Enum
 
-PART_SHARE = 0.2
-"""How much of the book "the start" or "the end" covers, by narration time. Fixed before it
-was measured: a listener's "near the beginning" of a 49-chapter novel reaches chapter 7-9,
-and a collection's "last story" is one of its last two or three of twelve."""
-
 
 class Part(Enum):
     EARLY = "early"
+    MIDDLE = "middle"
     LATE = "late"
 
 
@@ -50,6 +47,15 @@ _PHRASES: dict[Part, tuple[re.Pattern[str], ...]] = {
             rf"\b(?:closes|ends|finishes|wraps up) (?:the|this) {_WHOLE}\b",
         )
     ),
+    Part.MIDDLE: tuple(
+        re.compile(pattern)
+        for pattern in (
+            r"\b(?:the|its) (?:very |rough )?middle\b",
+            r"\bhalf ?way (?:through|in|into)\b",
+            r"\bmid ?way (?:through|in|into)\b",
+            rf"\bmiddle {_FEW}{_SPANS}\b",
+        )
+    ),
 }
 _OF_SOMETHING_ELSE = re.compile(rf"\s+of\s+(?!(?:the|this) {_WHOLE}\b)")
 """After a phrase: "of the fire" places the moment inside something else; "of the book" does not."""
@@ -68,7 +74,22 @@ def part_named(query: str) -> Part | None:
     return named.pop() if len(named) == 1 else None
 
 
-def in_part(start_ms: int, duration_ms: int, part: Part) -> bool:
-    """Whether a passage starting at ``start_ms`` lies in ``part`` of a book this long."""
-    share = start_ms / duration_ms if duration_ms > 0 else 0.0
-    return share < PART_SHARE if part is Part.EARLY else share >= 1 - PART_SHARE
+def distance_from(part: Part, start_ms: int, end_ms: int, duration_ms: int) -> int:
+    """How far a passage lies from ``part`` on the clock (0 when it touches it).
+
+    The start is the book's first moment, the end its last, the middle its halfway point;
+    a passage is as near as its nearest edge. Measured in narration time, not as a share of
+    the book: a listener's "the start" is about as long in a long book as in a short one.
+    """
+    if part is Part.EARLY:
+        return max(0, start_ms)
+    if part is Part.LATE:
+        return max(0, duration_ms - end_ms)
+    half = duration_ms // 2
+    return max(0, start_ms - half, half - end_ms)
+
+
+def nearness(distance_ms: int, reach_ms: int) -> float:
+    """The share of the part prior a passage this far from the named part gets: 1 at it,
+    half at ``reach_ms``, a quarter at twice that. Smooth, so no edge splits two neighbours."""
+    return 0.5 ** (distance_ms / reach_ms) if reach_ms > 0 else float(distance_ms == 0)

@@ -1,10 +1,12 @@
-"""What find serves of a query's two rankings: the fusion rule with the part the query names."""
+"""What find serves of a query's two rankings: the fusion rule with the part of the book the
+query names, then, for "the first time" or "the last time", the plausible chapters in story order."""
 
 from collections.abc import Sequence
 
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.book_part import part_named
-from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, rank
+from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, fuse, served_order
+from bedside_search.domain.ordinal import ORDINAL, OrdinalRule, in_story_order, ordinal_named
 
 
 def find_order(
@@ -13,8 +15,21 @@ def find_order(
     rankings: tuple[Sequence[Scored], Sequence[Scored]],
     limit: int,
     rule: FusionRule = FUSION,
+    *,
+    ordinal_rule: OrdinalRule | None = ORDINAL,
 ) -> list[Fused]:
-    """What find serves from the engine's dense and sparse rankings of ``query``, best first."""
+    """What find serves from the engine's dense and sparse rankings of ``query``, best first.
+
+    ``ordinal_rule`` None serves without the ordinal rule (the evaluation compares the two).
+    """
     dense, sparse = rankings
-    favoured = book.passages_in(part_named(query))
-    return rank(dense, sparse, limit, rule, book.chapter_of, favoured=favoured)
+    placed = book.distances_from(part_named(query))
+    pooled = served_order(
+        fuse(dense, sparse, max(limit, rule.pool), rule, book.chapter_of, placed=placed),
+        rule,
+        book.chapter_of,
+    )
+    ordinal = ordinal_named(query)
+    if ordinal is not None and ordinal_rule is not None:
+        pooled = in_story_order(pooled, book.chapter_of, ordinal, ordinal_rule)
+    return pooled[:limit]

@@ -4,8 +4,10 @@ Both rankings come from the engine already bounded (recall's line is a filter in
 query), so fusion only orders what it is given and can never widen what was read.
 """
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from bedside_search.domain.book_part import nearness
 
 
 @dataclass(frozen=True)
@@ -39,8 +41,10 @@ class FusionRule:
     offered four, and a second passage 30 seconds from the first is the same place to
     them, while the right chapter is often the third or fourth one ranked.
 
-    Passages in the part of the book the query names (``book_part``), the ``favoured`` ones,
-    have their score multiplied by ``1 + part_weight`` after the nudge.
+    When the query names a part of the book (``book_part``), each passage's score is then
+    multiplied by ``1 + part_weight * nearness``: the whole boost at the named place, half
+    of it ``part_reach_ms`` of narration away, a quarter at twice that (``placed`` holds
+    each passage's distance from the place, in ms).
     """
 
     k: float = 60.0
@@ -50,6 +54,7 @@ class FusionRule:
     pool: int = 40
     spread_chapters: bool = False
     part_weight: float = 0.0
+    part_reach_ms: int = 3_600_000
 
 
 FUSION = FusionRule(
@@ -59,7 +64,8 @@ FUSION = FusionRule(
     chapter_weight=0.2,
     pool=40,
     spread_chapters=True,
-    part_weight=1.0,
+    part_weight=2.0,
+    part_reach_ms=3_600_000,
 )
 """The rule in service: RRF k=60, a chapter nudge, chapters spread and the part prior,
 chosen on the evaluation sets (how, and what else was tried: the search README, adr/0012)."""
@@ -72,7 +78,7 @@ def fuse(
     rule: FusionRule = FUSION,
     chapter_of: Mapping[int, int] | None = None,
     *,
-    favoured: Collection[int] = frozenset(),
+    placed: Mapping[int, int] | None = None,
 ) -> list[Fused]:
     """The best ``limit`` passages of both rankings, best first; ties break on the id."""
     scores: dict[int, float] = {}
@@ -81,9 +87,11 @@ def fuse(
             scores[hit.passage_id] = scores.get(hit.passage_id, 0.0) + weight / (rule.k + rank)
     if rule.chapter_weight and chapter_of is not None:
         scores = chapter_nudged(scores, rule.chapter_weight, rule.pool, chapter_of)
-    if rule.part_weight and favoured:
-        boost = 1.0 + rule.part_weight
-        scores = {pid: score * boost if pid in favoured else score for pid, score in scores.items()}
+    if rule.part_weight and placed:
+        scores = {
+            pid: score * (1.0 + rule.part_weight * nearness(placed[pid], rule.part_reach_ms))
+            for pid, score in scores.items()
+        }
     cosine = {hit.passage_id: hit.score for hit in dense}
     ordered = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
     return [Fused(passage_id=pid, score=score, dense=cosine.get(pid)) for pid, score in ordered]
@@ -132,10 +140,10 @@ def rank(
     rule: FusionRule = FUSION,
     chapter_of: Mapping[int, int] | None = None,
     *,
-    favoured: Collection[int] = frozenset(),
+    placed: Mapping[int, int] | None = None,
 ) -> list[Fused]:
     """What find serves: the rule's whole pool fused, put in served order, then cut to ``limit``."""
-    pooled = fuse(dense, sparse, max(limit, rule.pool), rule, chapter_of, favoured=favoured)
+    pooled = fuse(dense, sparse, max(limit, rule.pool), rule, chapter_of, placed=placed)
     return served_order(pooled, rule, chapter_of)[:limit]
 
 
