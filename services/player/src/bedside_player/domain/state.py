@@ -74,10 +74,20 @@ class PlayerState:
 
 
 def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerState:
+    """A report, counted and applied in one copy of the state: most events are reports."""
     if event.device == state.last_reporter:
-        return replace(state, position_ms=event.position_ms, playing=event.playing, last_report_seq=seq)
+        return replace(
+            state,
+            seq=seq,
+            events=state.events + 1,
+            position_ms=event.position_ms,
+            playing=event.playing,
+            last_report_seq=seq,
+        )
     return replace(
         state,
+        seq=seq,
+        events=state.events + 1,
         position_ms=event.position_ms,
         playing=event.playing,
         last_report_seq=seq,
@@ -114,10 +124,10 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
     """
     if seq <= state.seq:
         return state
+    if isinstance(event, PositionReported):
+        return _reported(state, seq, event)
     state = replace(state, seq=seq, events=state.events + 1)
     match event:
-        case PositionReported():
-            return _reported(state, seq, event)
         case Seeked():
             seeked = _moved(state, seq, event.from_ms, event.position_ms)
             return replace(seeked, last_touch_ms=event.position_ms)
