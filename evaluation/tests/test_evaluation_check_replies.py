@@ -6,8 +6,8 @@ Checks against the books read ../shared/corpus at run time and skip cleanly wher
 import re
 
 import pytest
-from bedside_evaluation.check_replies import DEVELOPMENT, HELD_OUT, load_replies
-from bedside_evaluation.eval_come_up import CORPUS_FILE
+from bedside_evaluation.check_replies import DEVELOPMENT, FRESH, HELD_OUT, load_replies
+from bedside_evaluation.eval_come_up import CORPUS_FILE, load_questions
 from bedside_testing import corpus_book
 
 _WORD = re.compile(r"[a-z]+")
@@ -19,8 +19,18 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.lower().replace("\u2019", "'"))
 
 
-def _runs(words: list[str]) -> set[tuple[str, ...]]:
-    return {tuple(words[i : i + RUN]) for i in range(len(words) - RUN + 1)}
+FRESH_RUN = 5
+"""The fresh sets are stricter: no five words in a row of the book."""
+FRESH_COME_UP = "come_up_fresh"
+
+
+def _runs(words: list[str], run: int = RUN) -> set[tuple[str, ...]]:
+    return {tuple(words[i : i + run]) for i in range(len(words) - run + 1)}
+
+
+def _book_runs(book_name: str, run: int) -> set[tuple[str, ...]]:
+    book = corpus_book(CORPUS_FILE[book_name])
+    return _runs(_words(" ".join(str(c["text"]) for c in book["chapters"])), run)
 
 
 def test_at_least_two_hundred_replies_a_third_held_out_and_both_kinds_in_each_part() -> None:
@@ -43,3 +53,32 @@ def test_every_line_is_a_chapter_of_its_book_and_no_reply_copies_ten_words_of_it
         runs = _runs(_words(" ".join(str(c["text"]) for c in book["chapters"])))
         assert [r.at for r in written.replies if r.at not in chapters] == []
         assert [r.text for r in written.replies if _runs(_words(r.text)) & runs] == []
+
+
+def test_the_fresh_replies_are_eighty_or_more_of_both_kinds_in_both_books() -> None:
+    fresh = load_replies(FRESH)
+    assert {b.book for b in fresh.books} == {"black_beauty", "sherlock_holmes"}
+    replies = [r for b in fresh.books for r in b.replies]
+    assert len(replies) >= 80
+    assert sum(r.spoils for r in replies) >= 45
+    assert sum(not r.spoils for r in replies) >= 35
+    assert {(r.spoils, r.named) for r in replies} == {(True, True), (True, False), (False, False)}
+    earlier = {r.text for n in (DEVELOPMENT, HELD_OUT) for b in load_replies(n).books for r in b.replies}
+    assert [r.text for r in replies if r.text in earlier] == []
+
+
+def test_no_fresh_reply_or_question_shares_five_words_in_a_row_with_its_book() -> None:
+    for written in load_replies(FRESH).books:
+        runs = _book_runs(written.book, FRESH_RUN)
+        assert [r.text for r in written.replies if _runs(_words(r.text), FRESH_RUN) & runs] == []
+    for asked in load_questions(FRESH_COME_UP).books:
+        runs = _book_runs(asked.book, FRESH_RUN)
+        assert [q.text for q in asked.questions if _runs(_words(q.text), FRESH_RUN) & runs] == []
+
+
+def test_the_fresh_come_up_questions_are_twenty_or_more_half_of_each_kind() -> None:
+    questions = [q for b in load_questions(FRESH_COME_UP).books for q in b.questions]
+    assert len(questions) >= 20
+    come_up = [q for q in questions if q.answered_in]
+    assert len(come_up) * 2 == len(questions)
+    assert all(max(q.answered_in) < q.at for q in come_up)

@@ -1,7 +1,9 @@
 """The scripted replies the answer check is measured on (``questions/check_replies*.json``)."""
 
+from collections.abc import Sequence
 from importlib.resources import files
 
+from bedside_guard import Passage
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
 
@@ -9,7 +11,9 @@ class ScriptedReply(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     at: PositiveInt
-    """The chapter whose first moment is the line."""
+    """The chapter that holds the line."""
+    into: float = Field(default=0.0, ge=0.0, lt=1.0)
+    """How far into the chapter the line is: the start of its passage ``int(into * n)`` of n."""
     spoils: bool
     named: bool
     text: str = Field(min_length=3)
@@ -31,6 +35,16 @@ class ReplyFile(BaseModel):
 
 DEVELOPMENT = "check_replies"
 HELD_OUT = "check_replies_final"
+FRESH = "check_replies_fresh"
+"""Written after the first two had been read, before the rule changed again (adr/0025)."""
+
+
+def line_of(reply: ScriptedReply, passages: Sequence[Passage]) -> int:
+    """The book time of ``reply``'s line, among the book's ``passages`` sorted by time."""
+    chapter = [p for p in passages if p.chapter == reply.at]
+    if not chapter:
+        raise ValueError(f"no chapter {reply.at}")
+    return chapter[int(reply.into * len(chapter))].start_ms
 
 
 def load_replies(name: str) -> ReplyFile:

@@ -3,7 +3,7 @@
 ``python -m bedside_evaluation.eval_check_replies check_replies [check_replies_final ...]``
 Each reply is checked by search's own ``check`` (names and meaning, the real MiniLM vectors
 and BM25 index of the corpus book, chunked by ingest) with the line at the first moment of
-its chapter. Each named set is counted on its own, then all together.
+its chapter (or as far into it as its ``into`` says). Each named set is counted on its own, then all together.
 """
 
 import asyncio
@@ -17,7 +17,7 @@ from bedside_guard import check_answer
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 
-from bedside_evaluation.check_replies import kind_of, load_replies
+from bedside_evaluation.check_replies import kind_of, line_of, load_replies
 from bedside_evaluation.corpus import corpus_dir, corpus_missing
 from bedside_evaluation.corpus_books import corpus_artifact
 from bedside_evaluation.eval_come_up import CORPUS_FILE
@@ -49,13 +49,12 @@ async def run(embedder: Embedder, names: list[str], corpus: Path | None = None) 
                     await engine.index(artifact)
                     book = engine.book(artifact.book)
                     for reply in written.replies:
-                        start = book.first_of_chapter(reply.at)
-                        assert start is not None, f"{written.book} has no chapter {reply.at}"
+                        here_ms = line_of(reply, book.passages)
                         request = CheckAnswer(
-                            book=book.id, here_ms=start.start_ms, question="tell me", answer=reply.text
+                            book=book.id, here_ms=here_ms, question="tell me", answer=reply.text
                         )
                         cut = (await engine.check(request)).cut > 0
-                        named = check_answer(reply.text, request.question, book.names, start.start_ms)
+                        named = check_answer(reply.text, request.question, book.names, here_ms)
                         kind = kind_of(reply)
                         for tally in (counts, totals):
                             tally[kind][0] += int(cut)
@@ -63,7 +62,7 @@ async def run(embedder: Embedder, names: list[str], corpus: Path | None = None) 
                         how = "names" if named.cut else "meaning" if cut else ""
                         lines.append(
                             f"{'cut ' if cut else 'kept'} {how:7} {kind:17} {name} {written.book} "
-                            f"at ch {reply.at}: {reply.text}"
+                            f"at ch {reply.at}{f'+{reply.into:.0%}' if reply.into else ''}: {reply.text}"
                         )
         finally:
             await store.close()

@@ -12,7 +12,7 @@ from bedside_guard import (
     sentences_of,
     words_of,
 )
-from bedside_guard.check import ABOUT_THE_BOOK, CLOSEST, TELLS_SOMETHING
+from bedside_guard.check import ABOUT_THE_BOOK, STORY_MARGIN, STRETCH, TELLS_SOMETHING, best_stretch
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -31,7 +31,13 @@ END_MS = PASSAGES[-1].end_ms
 
 
 def match(passage: Passage, score: float) -> Match:
-    return Match(passage_id=passage.id, start_ms=passage.start_ms, end_ms=passage.end_ms, score=score)
+    return Match(
+        passage_id=passage.id,
+        chapter=passage.chapter,
+        start_ms=passage.start_ms,
+        end_ms=passage.end_ms,
+        score=score,
+    )
 
 
 scores = st.floats(min_value=-1.0, max_value=1.0, allow_nan=False)
@@ -50,7 +56,7 @@ def rankings(draw: st.DrawFn, first: Passage | None = None) -> SentenceMatches:
         return tuple(ranked)
 
     terms = draw(st.integers(min_value=0, max_value=12))
-    return SentenceMatches(terms=terms, dense=ranking(), sparse=ranking(), closest=ranking())
+    return SentenceMatches(terms=terms, dense=ranking(), sparse=ranking())
 
 
 @given(data=st.data(), here_ms=st.integers(min_value=0, max_value=END_MS + 1_000))
@@ -94,28 +100,73 @@ def test_the_stop_sentence_carries_nothing_and_is_never_cut(data: st.DataObject,
     assert (checked.cut == 0) == (checked.speech == many)
 
 
-def test_a_sentence_whose_closest_passages_are_all_ahead_is_cut_unless_it_says_too_little() -> None:
-    here_ms = PASSAGES[1].start_ms  # the first passage heard, the rest ahead
-    ahead = [match(p, ABOUT_THE_BOOK + 0.1) for p in PASSAGES[1:]]
-    heard = match(PASSAGES[0], ABOUT_THE_BOOK + 0.1)
-    spoiling = SentenceMatches(
-        terms=TELLS_SOMETHING, dense=(*ahead, heard), sparse=(heard, *ahead), closest=tuple(ahead)
+def _at(passage_id: int, chapter: int, score: float) -> Match:
+    """A match on a passage of a longer book: 10 s passages, chapters of any length."""
+    return Match(
+        passage_id=passage_id,
+        chapter=chapter,
+        start_ms=passage_id * 10_000,
+        end_ms=(passage_id + 1) * 10_000,
+        score=score,
     )
-    assert len(spoiling.closest) == CLOSEST
-    assert meaning_lies_ahead(spoiling, here_ms)
-    assert not meaning_lies_ahead(spoiling.model_copy(update={"terms": TELLS_SOMETHING - 1}), here_ms)
-    far = tuple(m.model_copy(update={"score": ABOUT_THE_BOOK - 0.01}) for m in spoiling.dense)
-    assert not meaning_lies_ahead(spoiling.model_copy(update={"dense": far}), here_ms)
-    answer = "The dog ran along the harbour wall."
-    assert check_answer(answer, "tell me", NAMES, here_ms, [spoiling]).cut == 1
-    assert check_answer(answer, "tell me", NAMES, here_ms).cut == 0  # the names rule alone
+
+
+LINE_MS = 50_000
+"""Passages 0-4 heard, 5 on ahead."""
+
+
+def test_a_stretch_ahead_matching_better_than_anything_heard_cuts_unless_the_sentence_says_little() -> None:
+    # One heard passage matches the words best, but three of a chapter ahead tell the story.
+    sparse = (_at(2, 1, 6.0), _at(6, 2, 5.0), _at(7, 2, 5.0), _at(8, 2, 4.5), _at(3, 1, 1.0))
+    dense = (_at(7, 2, 0.6), _at(2, 1, 0.5))
+    spoiling = SentenceMatches(terms=TELLS_SOMETHING, dense=dense, sparse=sparse)
+    ahead, heard = best_stretch(sparse, False, LINE_MS), best_stretch(sparse, True, LINE_MS)
+    assert (ahead, heard) == (14.5 / STRETCH, 7.0 / STRETCH)
+    assert ahead - heard >= STORY_MARGIN * ahead
+    assert meaning_lies_ahead(spoiling, LINE_MS)
+    assert not meaning_lies_ahead(spoiling.model_copy(update={"terms": TELLS_SOMETHING - 1}), LINE_MS)
+    far = tuple(m.model_copy(update={"score": ABOUT_THE_BOOK - 0.01}) for m in dense)
+    assert not meaning_lies_ahead(spoiling.model_copy(update={"dense": far}), LINE_MS)
+    # The heard chapter tells it as fully: kept.
+    told = (*sparse, _at(1, 1, 5.0), _at(0, 1, 5.0))
+    assert not meaning_lies_ahead(spoiling.model_copy(update={"sparse": told}), LINE_MS)
+
+
+def test_the_chapter_holding_the_line_is_two_stretches_its_heard_part_and_the_rest() -> None:
+    # Chapter 1 runs from passage 3 to 8; the line falls after passage 4.
+    sparse = (_at(3, 1, 5.0), _at(4, 1, 5.0), _at(5, 1, 5.0), _at(6, 1, 5.0), _at(7, 1, 5.0))
+    assert best_stretch(sparse, True, LINE_MS) == 10.0 / STRETCH
+    assert best_stretch(sparse, False, LINE_MS) == 15.0 / STRETCH
+
+
+def test_a_sentence_whose_closest_passage_by_meaning_and_by_words_is_heard_is_kept() -> None:
+    sparse = (_at(2, 1, 6.0), _at(6, 2, 5.9), _at(7, 2, 5.9), _at(8, 2, 5.9))
+    dense = (_at(2, 1, 0.7), _at(7, 2, 0.6))
+    kept = SentenceMatches(terms=TELLS_SOMETHING + 2, dense=dense, sparse=sparse)
+    assert not meaning_lies_ahead(kept, LINE_MS)
+    closer_ahead = (_at(2, 1, 0.6), _at(7, 2, 0.7))
+    assert meaning_lies_ahead(kept.model_copy(update={"dense": closer_ahead}), LINE_MS)
+
+
+@given(data=st.data(), here_ms=st.integers(min_value=0, max_value=END_MS + 1_000))
+def test_more_heard_support_never_makes_a_sentence_cut(data: st.DataObject, here_ms: int) -> None:
+    """What was heard only ever vouches for a sentence: adding a heard match cannot cut it."""
+    matches = data.draw(rankings(), label="matches")
+    heard = [p for p in PASSAGES if not ahead_of(p.end_ms - 1, here_ms)]
+    if meaning_lies_ahead(matches, here_ms) or not heard:
+        return
+    passage = data.draw(st.sampled_from(heard), label="heard passage")
+    score = data.draw(scores, label="score")
+    side = data.draw(st.sampled_from(["dense", "sparse"]), label="side")
+    more = matches.model_copy(update={side: (*getattr(matches, side), match(passage, score))})
+    assert not meaning_lies_ahead(more, here_ms)
 
 
 def test_the_holding_passage_vouches_only_for_what_was_heard_of_it() -> None:
     holding = PASSAGES[1]
     here_ms = holding.start_ms + 10_000
     assert not match(holding, 0.9).heard(here_ms)  # its words past the line are not heard
-    heard_part = Match(passage_id=holding.id, start_ms=holding.start_ms, end_ms=here_ms, score=0.9)
+    heard_part = match(holding, 0.9).model_copy(update={"end_ms": here_ms})
     assert heard_part.heard(here_ms)
 
 

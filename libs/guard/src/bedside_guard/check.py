@@ -3,12 +3,14 @@
 A model may know a famous book from its own training and add what happens later. Two
 rules cut a sentence of an answer, both decided against the line by ``ahead_of``:
 - it names something of the book first heard ahead (``BookNames``);
-- its meaning lies ahead: the passages closest to it in the whole book are ahead of the
-  line, or what is ahead matches it clearly better than anything heard.
+- its meaning lies ahead: some stretch of the book ahead of the line (a chapter, or the
+  unheard rest of the chapter holding it) matches its words clearly better than any heard
+  stretch does.
 Search supplies the matches (it holds the vectors and the term index); this module only
 reads them. The figures behind the margins are in adr/0025.
 """
 
+from collections import defaultdict
 from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
@@ -19,12 +21,11 @@ from bedside_guard.names import BookNames, sentences_of, words_of
 STOP_THERE = "I'll stop there, that's further on than you've got."
 """What stands in for every sentence cut from an answer: it says nothing of what was cut."""
 
-CLOSEST = 3
-"""A sentence whose this many closest passages in the whole book are all ahead is cut."""
-DENSE_MARGIN = 0.08
-"""Cut when the best cosine ahead beats the best heard one by this much."""
-SPARSE_MARGIN = 0.45
-"""Cut when the best BM25 score ahead beats the best heard one by this share of the larger."""
+STRETCH = 3
+"""A stretch of the book (a chapter's heard part or its part ahead) is scored by the mean of its
+this many best BM25 matches: an event is told over several passages, a chance word in one."""
+STORY_MARGIN = 0.15
+"""Cut when the best stretch ahead beats the best heard one by this share of the larger."""
 ABOUT_THE_BOOK = 0.30
 """A sentence no passage ahead comes this close to (by cosine) is not about what is ahead
 ("Good question."), and the meaning rule leaves it alone."""
@@ -39,6 +40,7 @@ class Match(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     passage_id: int
+    chapter: int
     start_ms: int
     end_ms: int
     """Where the passage's words end; for the passage holding the line, search sends only its
@@ -59,8 +61,6 @@ class SentenceMatches(BaseModel):
     """How many distinct content terms (search's sparse query terms) the sentence has."""
     dense: tuple[Match, ...]
     sparse: tuple[Match, ...]
-    closest: tuple[Match, ...]
-    """Both rankings fused."""
 
 
 class CheckedAnswer(BaseModel):
@@ -76,18 +76,29 @@ def _best(matches: Sequence[Match], heard: bool, here_ms: int) -> float:
     return max((m.score for m in matches if m.heard(here_ms) == heard), default=0.0)
 
 
+def _closest_heard(matches: Sequence[Match], here_ms: int) -> bool:
+    return bool(matches) and max(matches, key=lambda m: m.score).heard(here_ms)
+
+
+def best_stretch(matches: Sequence[Match], heard: bool, here_ms: int) -> float:
+    """The best score of a stretch on one side of the line: a chapter's part on that side,
+    scored as the mean of its ``STRETCH`` best matches (missing ones count as nothing)."""
+    by_part: defaultdict[int, list[float]] = defaultdict(list)
+    for m in matches:
+        if m.heard(here_ms) == heard:
+            by_part[m.chapter].append(m.score)
+    return max((sum(sorted(v, reverse=True)[:STRETCH]) / STRETCH for v in by_part.values()), default=0.0)
+
+
 def meaning_lies_ahead(matches: SentenceMatches, here_ms: int) -> bool:
     """True when a sentence matches what is ahead of the line and nothing heard supports it."""
-    dense_ahead = _best(matches.dense, False, here_ms)
-    if matches.terms < TELLS_SOMETHING or dense_ahead < ABOUT_THE_BOOK:
+    if matches.terms < TELLS_SOMETHING or _best(matches.dense, False, here_ms) < ABOUT_THE_BOOK:
         return False
-    closest = matches.closest[:CLOSEST]
-    if len(closest) == CLOSEST and not any(m.heard(here_ms) for m in closest):
-        return True
-    if dense_ahead - _best(matches.dense, True, here_ms) >= DENSE_MARGIN:
-        return True
-    sparse_ahead, sparse_heard = _best(matches.sparse, False, here_ms), _best(matches.sparse, True, here_ms)
-    return sparse_ahead - sparse_heard >= SPARSE_MARGIN * max(sparse_ahead, sparse_heard, 1e-9)
+    # Heard words said back: the passage closest to it, by meaning and by words, is heard.
+    if _closest_heard(matches.dense, here_ms) and _closest_heard(matches.sparse, here_ms):
+        return False
+    ahead, heard = best_stretch(matches.sparse, False, here_ms), best_stretch(matches.sparse, True, here_ms)
+    return ahead - heard >= STORY_MARGIN * max(ahead, heard, 1e-9)
 
 
 def names_ahead(sentence: str, asked: set[str], names: BookNames, here_ms: int) -> list[str]:

@@ -45,7 +45,7 @@ from bedside_runtime.errors import NotFound
 
 from bedside_search.domain import places
 from bedside_search.domain import recap as recaps
-from bedside_search.domain.answer_matches import sentence_matches
+from bedside_search.domain.answer_matches import CHECK_DEPTH, sentence_matches
 from bedside_search.domain.behind import Heard, recalled_order
 from bedside_search.domain.book import ServedBook, check_artifact, info_of, vectors_of
 from bedside_search.domain.find import find_order
@@ -201,10 +201,10 @@ class SearchEngine:
 
     async def _matches(self, book: ServedBook, sentence: str, here_ms: int) -> SentenceMatches:
         if sentence == STOP_THERE:  # the guard never cuts its own sentence
-            return SentenceMatches(terms=0, dense=(), sparse=(), closest=())
+            return SentenceMatches(terms=0, dense=(), sparse=())
         vector = self.embedder.embed_query(sentence)
         terms = encode_query(sentence)
-        dense, sparse = await self.store.search(book.collection, vector, terms, self.depth, None)
+        dense, sparse = await self.store.search(book.collection, vector, terms, CHECK_DEPTH, None)
         holding = book.holding(here_ms)
         heard = heard_text(holding, here_ms) if holding is not None else ""
         cosine = float(vector @ self.embedder.embed_query(heard)) if heard else None

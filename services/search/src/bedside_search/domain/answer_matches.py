@@ -1,11 +1,11 @@
 """What the answer check reads from search for one sentence: pure, no I/O.
 
-The whole book's dense and sparse rankings of the sentence, shaped into the guard's
-``SentenceMatches``. The passage holding the line has been heard only in part, so it is sent as
-its heard part (ending at the line), and on the dense side it is scored on its heard words
-alone. The sparse side has no score for part of a passage: there it keeps its whole
-passage's score (when any of it is heard), so its unheard words can lend a sentence support
-(adr/0025, limits).
+The whole book's dense and sparse rankings of the sentence (each passage with its chapter),
+shaped into the guard's ``SentenceMatches``. The passage holding the line has been heard only
+in part, so it is sent as its heard part (ending at the line), and on the dense side it is
+scored on its heard words alone. The sparse side has no score for part of a passage: there it
+keeps its whole passage's score (when any of it is heard), so its unheard words can lend a
+sentence support (adr/0025, limits).
 """
 
 from collections.abc import Sequence
@@ -13,12 +13,11 @@ from collections.abc import Sequence
 from bedside_guard import Match, SentenceMatches
 
 from bedside_search.domain.book import ServedBook
-from bedside_search.domain.fusion import FusionRule, Scored, fuse
+from bedside_search.domain.fusion import Scored
 
-PLAIN_RRF = FusionRule(k=60.0)
-"""The closest passages to a sentence: plain reciprocal-rank fusion, no chapter nudge or
-part prior (a sentence of an answer names no part of the book)."""
-CLOSEST_POOL = 8
+CHECK_DEPTH = 160
+"""How many passages of each ranking the check reads: a stretch is scored on its three best
+matches, so the rankings must reach well past the first few chapters that match (adr/0025)."""
 
 
 def sentence_matches(
@@ -50,12 +49,16 @@ def sentence_matches(
         if passage is None:  # the store and the catalog disagree: a bug
             raise RuntimeError(f"book {book.id} has no passage {passage_id} in memory")
         end_ms = here_ms if holding is not None and passage_id == holding.id else passage.end_ms
-        return Match(passage_id=passage_id, start_ms=passage.start_ms, end_ms=end_ms, score=score)
+        return Match(
+            passage_id=passage_id,
+            chapter=passage.chapter,
+            start_ms=passage.start_ms,
+            end_ms=end_ms,
+            score=score,
+        )
 
-    closest = fuse(dense, sparse, CLOSEST_POOL, PLAIN_RRF)
     return SentenceMatches(
         terms=terms,
         dense=tuple(match(s.passage_id, s.score) for s in dense),
         sparse=tuple(match(s.passage_id, s.score) for s in sparse),
-        closest=tuple(match(f.passage_id, f.score) for f in closest),
     )
