@@ -204,19 +204,26 @@ def fields_of(book: ServedBook, artifact: BookArtifact, embedder: Embedder) -> B
     )
 
 
+@dataclass
+class PreparationCosts:
+    """What the bridge and the expansion add before the sparse search, per query (seconds)."""
+
+    bridge: list[float]
+    """Embedding the words the book does not use (0 for a query that uses only the book's)."""
+    expansion: list[float]
+
+
 async def long_rankings(
     engine: SearchEngine, book: ServedBook, vocabulary: Vocabulary, queries: Sequence[QueryRankings]
-) -> tuple[list[LongRankings], list[float]]:
-    """Each query's bridged and expanded sparse rankings, and the bridge's extra embedding time
-    (s; 0 for a query whose words the book all uses)."""
+) -> tuple[list[LongRankings], PreparationCosts]:
+    """Each query's bridged and expanded sparse rankings, and what preparing them cost."""
     out: list[LongRankings] = []
-    costs: list[float] = []
+    costs = PreparationCosts([], [])
     for served in queries:
         text = served.navigation.text
-        unknown = unknown_words(text, vocabulary.known)
         started = time.perf_counter()
+        unknown = unknown_words(text, vocabulary.known)
         vectors = dict(zip(unknown, engine.embedder.embed_passages(unknown), strict=True)) if unknown else {}
-        costs.append(time.perf_counter() - started if unknown else 0.0)
         bridged = bridged_terms(
             text,
             vocabulary.known,
@@ -226,9 +233,12 @@ async def long_rankings(
             floor=BRIDGE_FLOOR,
             neighbours=BRIDGE_NEIGHBOURS,
         )
+        costs.bridge.append(time.perf_counter() - started if unknown else 0.0)
+        started = time.perf_counter()
         expanded = vocabulary.cooccurrence.expanded(
             text, weight=COOCCURRING_WEIGHT, per_term=COOCCURRING_PER_TERM
         )
+        costs.expansion.append(time.perf_counter() - started)
         sparse = []
         for weights in (bridged, expanded):
             _, ranking = await engine.store.search(
@@ -241,16 +251,17 @@ async def long_rankings(
 
 async def measure(
     engine: SearchEngine, book: ServedBook, fields: BookFields, sets: Mapping[str, QuerySet]
-) -> tuple[dict[str, dict[str, RecallResult]], list[float]]:
-    """results[set label][method] on ``book``, and the bridge's embedding time per query."""
+) -> tuple[dict[str, dict[str, RecallResult]], PreparationCosts]:
+    """results[set label][method] on ``book``, and what the bridge and the expansion cost."""
     vocabulary = await asyncio.to_thread(vocabulary_of, book, engine.embedder)
     results: dict[str, dict[str, RecallResult]] = {}
-    costs: list[float] = []
+    costs = PreparationCosts([], [])
     for label, measured in sets.items():
         ranked, cost = await long_rankings(
             engine, book, vocabulary, await rankings_for(engine, book, measured.queries)
         )
-        costs += cost
+        costs.bridge += cost.bridge
+        costs.expansion += cost.expansion
         for name, method in METHODS.items():
             started = time.perf_counter()
             found = [method(r, book, fields) for r in ranked]
@@ -264,14 +275,18 @@ METHOD_COSTS: dict[str, list[float]] = {}
 """Each method's time per query after the store's rankings, per set measured (seconds)."""
 
 
-def _bridge_cost(book: str, costs: Sequence[float]) -> str:
-    """The bridge's extra query-time work: embedding the words the book does not use."""
-    spent = [c for c in costs if c > 0]
+def _preparation_cost(book: str, costs: PreparationCosts) -> str:
+    """The bridge's and the expansion's extra query-time work on one book."""
+    spent = [c for c in costs.bridge if c > 0]
+    expansion = (
+        f"the co-occurrence expansion p50 {1000 * statistics.median(costs.expansion):.2f} ms per query"
+    )
     if not spent:
-        return f"{book}: the bridge embedded no words ({len(costs)} queries use only the book's words)"
+        return f"{book}: the bridge embedded no words; {expansion}"
     return (
-        f"{book}: the bridge embedded the unknown words of {len(spent)} of {len(costs)} queries,"
+        f"{book}: the bridge embedded the unknown words of {len(spent)} of {len(costs.bridge)} queries,"
         f" p50 {1000 * statistics.median(spent):.2f} ms, max {1000 * max(spent):.2f} ms among them"
+        f" (p50 over all queries {1000 * statistics.median(costs.bridge):.2f} ms); {expansion}"
     )
 
 
@@ -320,7 +335,7 @@ async def run(embedder: Embedder, corpus: Path, *, final: bool = False, heldout:
                 mine = {label: s for label, s in sets.items() if s.book == part}
                 results, costs = await measure(engine, book, fields_of(book, artifact, embedder), mine)
                 own.update(results)
-                notes.append(_bridge_cost(part, costs))
+                notes.append(_preparation_cost(part, costs))
             artifact = await asyncio.to_thread(long_book_artifact, corpus, embedder)
             await engine.index(artifact)
             renumbered = {
@@ -331,7 +346,7 @@ async def run(embedder: Embedder, corpus: Path, *, final: bool = False, heldout:
             book = engine.book(LONG_BOOK)
             results, costs = await measure(engine, book, fields_of(book, artifact, embedder), renumbered)
             on_long.update(results)
-            notes.append(_bridge_cost(LONG_BOOK, costs))
+            notes.append(_preparation_cost(LONG_BOOK, costs))
             notes.insert(
                 0,
                 f"long book: {len(joined.book.chapters)} chapters, {len(artifact.passages)} passages,"
