@@ -3,9 +3,9 @@
 import statistics
 
 from bedside_evaluation import query
-from bedside_evaluation.books import long_book_sets
+from bedside_evaluation.books import held_out_sets, long_book_sets, query_sets
 from bedside_evaluation.long_book import LONG_BOOK, PARTS, joined_book
-from bedside_evaluation.overlap import best_window_overlap
+from bedside_evaluation.overlap import best_window_overlap, words
 from bedside_evaluation.queryset import QuerySet
 from bedside_ingest.chunking import chunk_book, load_json_book
 from bedside_testing import corpus_file
@@ -45,7 +45,7 @@ def test_targets_are_renumbered_into_the_joined_book() -> None:
 def test_long_book_sets_target_chapters_of_the_long_book() -> None:
     joined = joined_book(corpus_file("black_beauty.json").parent)
     last = len(joined.book.chapters)
-    for query_set in long_book_sets(final=True).values():
+    for query_set in long_book_sets(final=True, heldout=True).values():
         assert query_set.book == LONG_BOOK
         assert all(1 <= n <= last for q in query_set.queries for n in q.chapters)
 
@@ -64,6 +64,33 @@ def test_long_book_queries_are_paraphrases_of_their_chapters() -> None:
     single query is bounded."""
     joined = joined_book(corpus_file("black_beauty.json").parent)
     texts = {c.n: " ".join(u.text for u in c.units) for c in joined.book.chapters}
-    for query_set in long_book_sets(final=True).values():
+    for query_set in long_book_sets(final=True, heldout=True).values():
         windows = [max(best_window_overlap(q.text, texts[n]) for n in q.chapters) for q in query_set.queries]
         assert statistics.mean(windows) < 0.5
+
+
+def test_the_second_held_out_set_covers_every_part_and_is_new() -> None:
+    joined = joined_book(corpus_file("black_beauty.json").parent)
+    (held,) = long_book_sets(heldout=True).keys() - long_book_sets().keys()
+    queries = long_book_sets(heldout=True)[held].queries
+    assert len(queries) >= 30
+    targets = {n for q in queries for n in q.chapters}
+    assert all(not targets.isdisjoint(numbers) for _, numbers in joined.parts)
+    others = [*long_book_sets(final=True).values(), *query_sets(), *held_out_sets().values()]
+    seen = {" ".join(words(q.text)) for s in others for q in s.queries}
+    assert [q.text for q in queries if " ".join(words(q.text)) in seen] == []
+
+
+def test_the_second_held_out_set_copies_no_five_words_of_the_book() -> None:
+    joined = joined_book(corpus_file("black_beauty.json").parent)
+    runs: set[tuple[str, ...]] = set()
+    for chapter in joined.book.chapters:
+        text = words(" ".join(u.text for u in chapter.units))
+        runs.update(tuple(text[i : i + 5]) for i in range(len(text) - 4))
+    (held,) = long_book_sets(heldout=True).keys() - long_book_sets().keys()
+    copied = [
+        q.text
+        for q in long_book_sets(heldout=True)[held].queries
+        if any(tuple(words(q.text)[i : i + 5]) in runs for i in range(len(words(q.text)) - 4))
+    ]
+    assert copied == []

@@ -40,6 +40,15 @@ LONG_BOOK_FINAL = "long_book_final"
 """The long book's held-out third: run once, after the rules it judges are committed."""
 
 
-def long_book_sets(*, final: bool = False) -> dict[str, QuerySet]:
-    names = (*LONG_BOOK_SETS, LONG_BOOK_FINAL) if final else LONG_BOOK_SETS
+LONG_BOOK_HELDOUT = "long_book_heldout"
+"""A second held-out set for the long book, written for issue 14's vocabulary and chapter rules
+before any of them was measured: run once, at the end of that work."""
+
+
+def long_book_sets(*, final: bool = False, heldout: bool = False) -> dict[str, QuerySet]:
+    names = (
+        *LONG_BOOK_SETS,
+        *((LONG_BOOK_FINAL,) if final else ()),
+        *((LONG_BOOK_HELDOUT,) if heldout else ()),
+    )
     return {name: load_query_set(name) for name in names}

@@ -2,40 +2,94 @@
 
     python -m bedside_evaluation.eval_long          # development sets
     python -m bedside_evaluation.eval_long final    # and the long book's held-out third, once
+    python -m bedside_evaluation.eval_long heldout  # and the second held-out set (issue 14), once
     python -m bedside_evaluation.eval_long sweep    # the part prior's weight and reach
     python -m bedside_evaluation.eval_long sweep-ordinal   # the ordinal rule's share and reach
 
 Each row is one query set; each column one rule of find, on the set's own book and on the
 joined long book (``long_book``), as recall@4 (recall@1), judged on the 8 passages a find
-returns. Alice in Wonderland and Moby-Dick are not read.
+returns. The rows marked "not served" are the rules of ``long_alternatives``. Alice in
+Wonderland and Moby-Dick are not read.
 """
 
 import asyncio
+import statistics
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+from bedside_contracts.ingest import BookArtifact
 from bedside_embedding import Embedder, load_minilm
-from bedside_search.domain.book import ServedBook
+from bedside_search.domain.book import ServedBook, vectors_of
 from bedside_search.domain.book_part import Part, part_named
 from bedside_search.domain.find import find_order
-from bedside_search.domain.fusion import FUSION, Fused, FusionRule, one_per_chapter_first, rank, single
-from bedside_search.domain.ordinal import ORDINAL, OrdinalRule
+from bedside_search.domain.fusion import (
+    FUSION,
+    Fused,
+    FusionRule,
+    Scored,
+    fuse,
+    one_per_chapter_first,
+    rank,
+    served_order,
+    single,
+)
+from bedside_search.domain.ordinal import ORDINAL, OrdinalRule, in_story_order, ordinal_named
+from bedside_search.domain.terms import terms
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 
 from bedside_evaluation.books import held_out_sets, long_book_sets, query_sets
 from bedside_evaluation.corpus import corpus_dir
-from bedside_evaluation.corpus_books import corpus_artifact
+from bedside_evaluation.corpus_books import cached_vectors, corpus_artifact
 from bedside_evaluation.eval_search import RANK_DEPTH, QueryRankings, chapters_of, rankings_for
+from bedside_evaluation.long_alternatives import (
+    Cooccurrence,
+    Vector,
+    book_words,
+    bridged_terms,
+    chapter_centroids,
+    chapter_factors,
+    reweighted,
+    unknown_words,
+    weighted_query,
+)
 from bedside_evaluation.long_book import LONG_BOOK, joined_book, long_book_artifact
 from bedside_evaluation.queryset import QuerySet
 from bedside_evaluation.scoring import RecallResult, evaluate
 
-LongMethod = Callable[[QueryRankings, ServedBook], list[Fused]]
+
+@dataclass(frozen=True)
+class LongRankings:
+    """A query's served rankings, and the sparse rankings of its bridged and expanded forms."""
+
+    served: QueryRankings
+    bridged: list[Scored]
+    cooccurring: list[Scored]
+
+
+@dataclass(frozen=True)
+class BookFields:
+    """What the chapter-level rules read of a book: its chapters' mean vectors and titles' vectors."""
+
+    centroids: dict[int, Vector]
+    titles: dict[int, Vector]
+
+
+LongMethod = Callable[[LongRankings, ServedBook, BookFields], list[Fused]]
 WITHOUT_PART = replace(FUSION, part_weight=0.0)
+BRIDGE_FLOOR = 0.5
+BRIDGE_NEIGHBOURS = 3
+COOCCURRING_WEIGHT = 0.25
+COOCCURRING_PER_TERM = 1
+CENTROID_WEIGHT = 2.0
+TITLE_WEIGHT = 1.0
+TITLE_FLOOR = 0.2
+"""The best of each rule's offline sweep on the development sets (search README)."""
 
 
 def _spread(ranked: Sequence[Fused], book: ServedBook) -> list[Fused]:
@@ -56,20 +110,53 @@ def _flat_fifth(r: QueryRankings, b: ServedBook) -> list[Fused]:
 
 
 def _with(rule: FusionRule, ordinal: OrdinalRule = ORDINAL) -> LongMethod:
-    return lambda r, b: find_order(
-        b, r.navigation.text, (r.dense, r.sparse), RANK_DEPTH, rule, ordinal_rule=ordinal
+    return lambda r, b, _: find_order(
+        b, r.served.navigation.text, (r.served.dense, r.served.sparse), RANK_DEPTH, rule, ordinal_rule=ordinal
     )
 
 
+def _served_with(sparse: Callable[[LongRankings], list[Scored]]) -> LongMethod:
+    """The served rule on another sparse ranking of the same query."""
+    return lambda r, b, _: find_order(b, r.served.navigation.text, (r.served.dense, sparse(r)), RANK_DEPTH)
+
+
+def _chapter_weighted(factors: Callable[[LongRankings, BookFields], Mapping[int, float]]) -> LongMethod:
+    """The served rule with each pooled passage's score multiplied by its chapter's factor."""
+
+    def method(r: LongRankings, b: ServedBook, fields: BookFields) -> list[Fused]:
+        text = r.served.navigation.text
+        placed = b.distances_from(part_named(text))
+        pooled = fuse(
+            r.served.dense, r.served.sparse, max(RANK_DEPTH, FUSION.pool), FUSION, b.chapter_of, placed=placed
+        )
+        ranked = served_order(reweighted(pooled, b.chapter_of, factors(r, fields)), FUSION, b.chapter_of)
+        ordinal = ordinal_named(text)
+        if ordinal is not None:
+            ranked = in_story_order(ranked, b.chapter_of, ordinal, ORDINAL)
+        return ranked[:RANK_DEPTH]
+
+    return method
+
+
 METHODS: dict[str, LongMethod] = {
-    "dense": lambda r, b: _spread(single(r.dense, len(r.dense), dense=True), b),
-    "sparse": lambda r, b: _spread(single(r.sparse, len(r.sparse), dense=False), b),
-    "fused, no part prior": lambda r, b: rank(r.dense, r.sparse, RANK_DEPTH, WITHOUT_PART, b.chapter_of),
-    "before: flat fifth": _flat_fifth,
-    "smooth prior, no ordinals": lambda r, b: find_order(
-        b, r.navigation.text, (r.dense, r.sparse), RANK_DEPTH, ordinal_rule=None
+    "dense": lambda r, b, _: _spread(single(r.served.dense, len(r.served.dense), dense=True), b),
+    "sparse": lambda r, b, _: _spread(single(r.served.sparse, len(r.served.sparse), dense=False), b),
+    "fused, no part prior": lambda r, b, _: rank(
+        r.served.dense, r.served.sparse, RANK_DEPTH, WITHOUT_PART, b.chapter_of
     ),
-    "served": lambda r, b: find_order(b, r.navigation.text, (r.dense, r.sparse), RANK_DEPTH),
+    "before: flat fifth": lambda r, b, _: _flat_fifth(r.served, b),
+    "smooth prior, no ordinals": lambda r, b, _: find_order(
+        b, r.served.navigation.text, (r.served.dense, r.served.sparse), RANK_DEPTH, ordinal_rule=None
+    ),
+    "served": _with(FUSION),
+    "not served: vocabulary bridge": _served_with(lambda r: r.bridged),
+    "not served: co-occurrence expansion": _served_with(lambda r: r.cooccurring),
+    "not served: chapter vectors": _chapter_weighted(
+        lambda r, f: chapter_factors(f.centroids, r.served.vector, CENTROID_WEIGHT)
+    ),
+    "not served: chapter titles": _chapter_weighted(
+        lambda r, f: chapter_factors(f.titles, r.served.vector, TITLE_WEIGHT, TITLE_FLOOR)
+    ),
 }
 if "sweep" in sys.argv[1:]:
     for weight in (1.0, 2.0):
@@ -82,26 +169,125 @@ if "sweep-ordinal" in sys.argv[1:]:
             METHODS[f"o{share:g} a{among}"] = _with(FUSION, OrdinalRule(share, among))
 
 
-def all_sets(*, final: bool = False) -> dict[str, QuerySet]:
+def all_sets(*, final: bool = False, heldout: bool = False) -> dict[str, QuerySet]:
     """Every set measured, by label: the development sets, the held-out ones, the long-book ones."""
     return {
         **{query_set.book: query_set for query_set in query_sets()},
         **held_out_sets(),
-        **long_book_sets(final=final),
+        **long_book_sets(final=final, heldout=heldout),
     }
 
 
+@dataclass(frozen=True)
+class Vocabulary:
+    """A book's content words and their MiniLM vectors (cached on disk like the passages')."""
+
+    words: list[str]
+    vectors: Vector
+    known: set[str]
+    cooccurrence: Cooccurrence
+
+
+def vocabulary_of(book: ServedBook, embedder: Embedder) -> Vocabulary:
+    words = book_words(book.passages)
+    known = {t for p in book.passages for t in terms(p.text)}
+    return Vocabulary(words, cached_vectors(embedder, words), known, Cooccurrence(book.passages))
+
+
+def fields_of(book: ServedBook, artifact: BookArtifact, embedder: Embedder) -> BookFields:
+    by_id = dict(zip((p.id for p in artifact.passages), vectors_of(artifact), strict=True))
+    vectors = np.stack([by_id[p.id] for p in book.passages])
+    chapters = book.info.chapters
+    titles = cached_vectors(embedder, [c.title for c in chapters])
+    return BookFields(
+        chapter_centroids(book.passages, vectors), {c.n: v for c, v in zip(chapters, titles, strict=True)}
+    )
+
+
+@dataclass
+class PreparationCosts:
+    """What the bridge and the expansion add before the sparse search, per query (seconds)."""
+
+    bridge: list[float]
+    """Embedding the words the book does not use (0 for a query that uses only the book's)."""
+    expansion: list[float]
+
+
+async def long_rankings(
+    engine: SearchEngine, book: ServedBook, vocabulary: Vocabulary, queries: Sequence[QueryRankings]
+) -> tuple[list[LongRankings], PreparationCosts]:
+    """Each query's bridged and expanded sparse rankings, and what preparing them cost."""
+    out: list[LongRankings] = []
+    costs = PreparationCosts([], [])
+    for served in queries:
+        text = served.navigation.text
+        started = time.perf_counter()
+        unknown = unknown_words(text, vocabulary.known)
+        vectors = dict(zip(unknown, engine.embedder.embed_passages(unknown), strict=True)) if unknown else {}
+        bridged = bridged_terms(
+            text,
+            vocabulary.known,
+            vocabulary.words,
+            vocabulary.vectors,
+            vectors,
+            floor=BRIDGE_FLOOR,
+            neighbours=BRIDGE_NEIGHBOURS,
+        )
+        costs.bridge.append(time.perf_counter() - started if unknown else 0.0)
+        started = time.perf_counter()
+        expanded = vocabulary.cooccurrence.expanded(
+            text, weight=COOCCURRING_WEIGHT, per_term=COOCCURRING_PER_TERM
+        )
+        costs.expansion.append(time.perf_counter() - started)
+        sparse = []
+        for weights in (bridged, expanded):
+            _, ranking = await engine.store.search(
+                book.collection, served.vector, weighted_query(weights), engine.depth, None
+            )
+            sparse.append(ranking)
+        out.append(LongRankings(served, sparse[0], sparse[1]))
+    return out, costs
+
+
 async def measure(
-    engine: SearchEngine, book: ServedBook, sets: Mapping[str, QuerySet]
-) -> dict[str, dict[str, RecallResult]]:
-    """results[set label][method] on ``book``."""
+    engine: SearchEngine, book: ServedBook, fields: BookFields, sets: Mapping[str, QuerySet]
+) -> tuple[dict[str, dict[str, RecallResult]], PreparationCosts]:
+    """results[set label][method] on ``book``, and what the bridge and the expansion cost."""
+    vocabulary = await asyncio.to_thread(vocabulary_of, book, engine.embedder)
     results: dict[str, dict[str, RecallResult]] = {}
+    costs = PreparationCosts([], [])
     for label, measured in sets.items():
-        ranked = await rankings_for(engine, book, measured.queries)
+        ranked, cost = await long_rankings(
+            engine, book, vocabulary, await rankings_for(engine, book, measured.queries)
+        )
+        costs.bridge += cost.bridge
+        costs.expansion += cost.expansion
         for name, method in METHODS.items():
-            chapters = [chapters_of(book, method(r, book)) for r in ranked]
+            started = time.perf_counter()
+            found = [method(r, book, fields) for r in ranked]
+            METHOD_COSTS.setdefault(name, []).append((time.perf_counter() - started) / len(ranked))
+            chapters = [chapters_of(book, f) for f in found]
             results.setdefault(label, {})[name] = evaluate(measured.queries, chapters)
-    return results
+    return results, costs
+
+
+METHOD_COSTS: dict[str, list[float]] = {}
+"""Each method's time per query after the store's rankings, per set measured (seconds)."""
+
+
+def _preparation_cost(book: str, costs: PreparationCosts) -> str:
+    """The bridge's and the expansion's extra query-time work on one book."""
+    spent = [c for c in costs.bridge if c > 0]
+    expansion = (
+        f"the co-occurrence expansion p50 {1000 * statistics.median(costs.expansion):.2f} ms per query"
+    )
+    if not spent:
+        return f"{book}: the bridge embedded no words; {expansion}"
+    return (
+        f"{book}: the bridge embedded the unknown words of {len(spent)} of {len(costs.bridge)} queries,"
+        f" p50 {1000 * statistics.median(spent):.2f} ms, max {1000 * max(spent):.2f} ms among them"
+        f" (p50 over all queries {1000 * statistics.median(costs.bridge):.2f} ms); {expansion}"
+    )
 
 
 def cell(result: RecallResult | None) -> str:
@@ -132,11 +318,12 @@ def table(own: Results, joined: Results) -> str:
     return "\n".join(lines)
 
 
-async def run(embedder: Embedder, corpus: Path, *, final: bool = False) -> str:
-    sets = all_sets(final=final)
+async def run(embedder: Embedder, corpus: Path, *, final: bool = False, heldout: bool = False) -> str:
+    sets = all_sets(final=final, heldout=heldout)
     joined = joined_book(corpus)
     own: dict[str, dict[str, RecallResult]] = {}
     on_long: dict[str, dict[str, RecallResult]] = {}
+    notes: list[str] = []
     with tempfile.TemporaryDirectory(prefix="bedside-eval-long-") as directory:
         store = await open_store(path=Path(directory))
         engine = SearchEngine(store, embedder)
@@ -144,8 +331,11 @@ async def run(embedder: Embedder, corpus: Path, *, final: bool = False) -> str:
             for part in ("black_beauty", "adventures_of_sherlock_holmes"):
                 artifact = await asyncio.to_thread(corpus_artifact, corpus / f"{part}.json", embedder)
                 await engine.index(artifact)
+                book = engine.book(part)
                 mine = {label: s for label, s in sets.items() if s.book == part}
-                own.update(await measure(engine, engine.book(part), mine))
+                results, costs = await measure(engine, book, fields_of(book, artifact, embedder), mine)
+                own.update(results)
+                notes.append(_preparation_cost(part, costs))
             artifact = await asyncio.to_thread(long_book_artifact, corpus, embedder)
             await engine.index(artifact)
             renumbered = {
@@ -153,20 +343,37 @@ async def run(embedder: Embedder, corpus: Path, *, final: bool = False) -> str:
                 for label, s in sets.items()
                 if s.book == LONG_BOOK or s.book in joined.renumbered
             }
-            on_long.update(await measure(engine, engine.book(LONG_BOOK), renumbered))
-            notes = [
+            book = engine.book(LONG_BOOK)
+            results, costs = await measure(engine, book, fields_of(book, artifact, embedder), renumbered)
+            on_long.update(results)
+            notes.append(_preparation_cost(LONG_BOOK, costs))
+            notes.insert(
+                0,
                 f"long book: {len(joined.book.chapters)} chapters, {len(artifact.passages)} passages,"
-                f" {artifact.duration_ms / 3_600_000:.1f} h of narration; cells: R@4 (R@1) hits/total"
-            ]
+                f" {artifact.duration_ms / 3_600_000:.1f} h of narration; cells: R@4 (R@1) hits/total",
+            )
         finally:
             await store.close()
     misses = [
         f"  {label}: {m.query!r} -> {list(m.targets)}, got {list(m.got)}"
         for label, by_method in on_long.items()
-        if label in long_book_sets(final=final)
+        if label in long_book_sets(final=final, heldout=heldout)
         for m in by_method["served"].misses
     ]
-    return "\n".join([table(own, on_long), "", *notes, "served misses on the long book's own sets:", *misses])
+    timings = [
+        f"  {name}: {1000 * statistics.fmean(per_set):.3f} ms" for name, per_set in METHOD_COSTS.items()
+    ]
+    return "\n".join(
+        [
+            table(own, on_long),
+            "",
+            *notes,
+            "each rule's time per query after the store's rankings, mean over the sets, in process:",
+            *timings,
+            "served misses on the long book's own sets:",
+            *misses,
+        ]
+    )
 
 
 def main() -> int:
@@ -174,7 +381,8 @@ def main() -> int:
     if not corpus.is_dir():
         print(f"{corpus} is absent: the evaluation needs the shared corpus", file=sys.stderr)
         return 2
-    print(asyncio.run(run(load_minilm(), corpus, final="final" in sys.argv[1:])))
+    arguments = sys.argv[1:]
+    print(asyncio.run(run(load_minilm(), corpus, final="final" in arguments, heldout="heldout" in arguments)))
     return 0
 
 
