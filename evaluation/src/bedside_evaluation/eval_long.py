@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -211,6 +211,8 @@ class PreparationCosts:
     bridge: list[float]
     """Embedding the words the book does not use (0 for a query that uses only the book's)."""
     expansion: list[float]
+    methods: dict[str, list[float]] = field(default_factory=dict)
+    """Each method's time per query after the store's rankings, one entry per set measured."""
 
 
 async def long_rankings(
@@ -265,14 +267,10 @@ async def measure(
         for name, method in METHODS.items():
             started = time.perf_counter()
             found = [method(r, book, fields) for r in ranked]
-            METHOD_COSTS.setdefault(name, []).append((time.perf_counter() - started) / len(ranked))
+            costs.methods.setdefault(name, []).append((time.perf_counter() - started) / len(ranked))
             chapters = [chapters_of(book, f) for f in found]
             results.setdefault(label, {})[name] = evaluate(measured.queries, chapters)
     return results, costs
-
-
-METHOD_COSTS: dict[str, list[float]] = {}
-"""Each method's time per query after the store's rankings, per set measured (seconds)."""
 
 
 def _preparation_cost(book: str, costs: PreparationCosts) -> str:
@@ -288,6 +286,11 @@ def _preparation_cost(book: str, costs: PreparationCosts) -> str:
         f" p50 {1000 * statistics.median(spent):.2f} ms, max {1000 * max(spent):.2f} ms among them"
         f" (p50 over all queries {1000 * statistics.median(costs.bridge):.2f} ms); {expansion}"
     )
+
+
+def _add_method_seconds(into: dict[str, list[float]], costs: PreparationCosts) -> None:
+    for name, per_set in costs.methods.items():
+        into.setdefault(name, []).extend(per_set)
 
 
 def cell(result: RecallResult | None) -> str:
@@ -324,6 +327,7 @@ async def run(embedder: Embedder, corpus: Path, *, final: bool = False, heldout:
     own: dict[str, dict[str, RecallResult]] = {}
     on_long: dict[str, dict[str, RecallResult]] = {}
     notes: list[str] = []
+    method_seconds: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="bedside-eval-long-") as directory:
         store = await open_store(path=Path(directory))
         engine = SearchEngine(store, embedder)
@@ -336,6 +340,7 @@ async def run(embedder: Embedder, corpus: Path, *, final: bool = False, heldout:
                 results, costs = await measure(engine, book, fields_of(book, artifact, embedder), mine)
                 own.update(results)
                 notes.append(_preparation_cost(part, costs))
+                _add_method_seconds(method_seconds, costs)
             artifact = await asyncio.to_thread(long_book_artifact, corpus, embedder)
             await engine.index(artifact)
             renumbered = {
@@ -347,6 +352,7 @@ async def run(embedder: Embedder, corpus: Path, *, final: bool = False, heldout:
             results, costs = await measure(engine, book, fields_of(book, artifact, embedder), renumbered)
             on_long.update(results)
             notes.append(_preparation_cost(LONG_BOOK, costs))
+            _add_method_seconds(method_seconds, costs)
             notes.insert(
                 0,
                 f"long book: {len(joined.book.chapters)} chapters, {len(artifact.passages)} passages,"
@@ -361,7 +367,7 @@ async def run(embedder: Embedder, corpus: Path, *, final: bool = False, heldout:
         for m in by_method["served"].misses
     ]
     timings = [
-        f"  {name}: {1000 * statistics.fmean(per_set):.3f} ms" for name, per_set in METHOD_COSTS.items()
+        f"  {name}: {1000 * statistics.fmean(per_set):.3f} ms" for name, per_set in method_seconds.items()
     ]
     return "\n".join(
         [
