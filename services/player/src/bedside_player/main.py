@@ -1,9 +1,11 @@
 """Composition root of the player service: the broker and the HTTP API in one process.
 
 FastAPI stays plain: its lifespan connects the broker, replays the stream into the
-projections, then starts answering on the bus; uvicorn serves HTTP on the same loop.
+projections, then starts answering on the bus and sets what it built aside from the garbage
+collector; uvicorn serves HTTP on the same loop.
 """
 
+import gc
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -40,6 +42,11 @@ def build_app(settings: Settings, http_listening: Callable[[], bool] = lambda: T
             ),
         )
         await bus_api.start()
+        # What exists now (modules, schemas, the replayed projections) lives as long as the
+        # process: kept out of the collector's full passes, which otherwise walk it again
+        # every few hundred requests.
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:
