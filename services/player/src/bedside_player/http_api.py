@@ -10,6 +10,7 @@ from pathlib import Path
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from fastapi.telemetry import TelemetryConfig
 
 from bedside_player.http_edge import Authenticate, LimitBody, PageHeaders
 from bedside_player.routes import API_ROUTERS, fallback, session, turns
@@ -18,6 +19,7 @@ from bedside_player.service import Service
 
 WEB_DIR = Path(__file__).parent / "web"
 OPENAPI_PATH = "/api/openapi.json"
+NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False, "operation_spans": False}
 
 
 def build_api(service: Service) -> FastAPI:
@@ -27,6 +29,8 @@ def build_api(service: Service) -> FastAPI:
         docs_url="/docs",
         openapi_url=OPENAPI_PATH,
         exception_handlers=HANDLERS,
+        # Bedside exports no OpenTelemetry; left on, FastAPI looks for a provider on every request.
+        telemetry=NO_TELEMETRY,
     )
     app.state.service = service
     app.add_middleware(LimitBody, larger={turns.SPOKEN_SUFFIX: SPOKEN_ASK_MAX_BYTES})

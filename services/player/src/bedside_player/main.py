@@ -1,9 +1,11 @@
 """Composition root of the player service: the broker and the HTTP API in one process.
 
 FastAPI stays plain: its lifespan connects the broker, replays the stream into the
-projections, then starts answering on the bus; uvicorn serves HTTP on the same loop.
+projections, then starts answering on the bus and sets what it built aside from the garbage
+collector; uvicorn serves HTTP on the same loop.
 """
 
+import gc
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -17,6 +19,18 @@ from fastapi import FastAPI
 from bedside_player.bus_api import BusApi
 from bedside_player.http_api import build_api
 from bedside_player.service import Service
+
+YOUNG_PASS_AT = 10_000
+"""Python's default, 700 more live objects than at the last young pass, is less than fifty
+requests in flight hold: at saturation nearly every young pass found nothing to free."""
+
+
+def settle_the_heap() -> None:
+    """What exists once the stream is replayed (modules, schemas, the projections) lives as
+    long as the process: frozen, the collector's full passes no longer walk it again."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(YOUNG_PASS_AT, *gc.get_threshold()[1:])
 
 
 def build_app(settings: Settings, http_listening: Callable[[], bool] = lambda: True) -> FastAPI:
@@ -40,6 +54,7 @@ def build_app(settings: Settings, http_listening: Callable[[], bool] = lambda: T
             ),
         )
         await bus_api.start()
+        settle_the_heap()
         try:
             yield
         finally:
