@@ -93,7 +93,9 @@ def stream_config(replicas: int = 1) -> StreamConfig:
 
 
 def parse(data: bytes) -> PlayerEvent:
-    return EVENT.validate_json(data)
+    # the schema validator itself: TypeAdapter.validate_json's wrapper cost 10 % of a decode
+    event: PlayerEvent = EVENT.validator.validate_json(data)
+    return event
 
 
 class EventStore:
