@@ -5,7 +5,8 @@ fsync-per-write so that generating them does not dominate the run. The floor is 
 of several raw reads of the same messages that do nothing with them: an ordered consumer
 (iterated, and with a callback), nats-py's pull ``fetch``, the pull reader replay itself uses
 (``RangeReader``) at a few batch sizes, and the stream's direct batch get. The fast reads and
-the replay run twice, alternated; the best of each is compared.
+the replay run twice, alternated; the best of each is compared. Replay as it read before,
+through the ordered consumer's iterator a message at a time, is measured once beside them.
 ``.venv/bin/python -m bench.player_replay [EVENTS]``
 """
 
@@ -17,6 +18,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bedside_contracts import subjects
+from bedside_player.projections import Projections, apply_stored
 from bedside_player.replay import rebuild, snapshots, write_snapshot
 from bedside_player.store import EventStore, subject_of
 from bedside_player.stream_range import RangeReader
@@ -148,6 +150,16 @@ async def direct_batch_get(nc: Client, events: int, batch: int = 1000) -> None:
     await sub.unsubscribe()
 
 
+async def replay_message_by_message(nc: Client, events: int) -> None:
+    """Replay as it read before the pull reader (and as its fallback reads): the ordered
+    consumer's iterator, each message decoded and applied in turn."""
+    projections = Projections()
+    async for subject, seq, data in EventStore(nc.jetstream()).feed(0):
+        apply_stored(projections, [(subject, seq, data)])
+        if seq >= events:
+            break
+
+
 SLOW_READS: dict[str, Read] = {
     "ordered consumer, iterated (the old floor)": ordered_iterated,
     "pull fetch(1000)": pull_fetch,
@@ -188,6 +200,8 @@ async def main(events: int) -> None:
             wall, cpu = await timed(read, bench.nc, events)
             reads[name] = wall
             print(line(name, events, wall, cpu))
+        wall, cpu = await timed(replay_message_by_message, bench.nc, events)
+        print(line("replay message by message (the old read)", events, wall, cpu))
         replays: list[float] = []
         for round_ in (1, 2):
             for name, read in FAST_READS.items():
