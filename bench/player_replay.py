@@ -7,7 +7,8 @@ of several raw reads of the same messages that do nothing with them: an ordered 
 (``RangeReader``) at a few batch sizes, and the stream's direct batch get. The fast reads and
 the replay run twice, alternated; the best of each is compared. Replay as it read before,
 through the ordered consumer's iterator a message at a time, is measured once beside them.
-``.venv/bin/python -m bench.player_replay [EVENTS]``
+``.venv/bin/python -m bench.player_replay [EVENTS] [--headers]``: with ``--headers`` each
+message carries the two headers a player's append has.
 """
 
 import asyncio
@@ -33,7 +34,13 @@ BOOKS = 1000
 Read = Callable[[Client, int], Awaitable[None]]
 
 
-async def generate(bench: Bench, events: int) -> tuple[int, float]:
+def append_headers(n: int) -> dict[str, str]:
+    """Two headers shaped like a player's append's, which every read parses: a message id of the
+    same form, and the expected sequence under a name the server does not check."""
+    return {"Nats-Msg-Id": f"player.l{n % BOOKS}.b1:{n}:{n:032x}", "Bedside-Expected-Seq": str(n)}
+
+
+async def generate(bench: Bench, events: int, headers: bool = False) -> tuple[int, float]:
     store = EventStore(bench.nc.jetstream())
     await store.declare()
     started = time.perf_counter()
@@ -44,7 +51,7 @@ async def generate(bench: Bench, events: int) -> tuple[int, float]:
             f'{{"kind":"reported","device":"d","position_ms":{n // BOOKS * 1000},'
             f'"playing":true,"basis_seq":0}}'
         ).encode()
-        await bench.nc.publish(subjects_[n % BOOKS], payload)
+        await bench.nc.publish(subjects_[n % BOOKS], payload, headers=append_headers(n) if headers else None)
         if n % 5000 == 4999:
             await bench.nc.flush()
             if n % 100_000 == 99_999:
@@ -189,12 +196,13 @@ def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-async def main(events: int) -> None:
+async def main(events: int, headers: bool) -> None:
     bench = await Bench(sync_always=False).start(player=False)
     figures: list[Figure] = []
     try:
-        events, made = await generate(bench, events)
-        print(f"generated {events:,} events (stored) over {BOOKS} listener-books in {made:.1f} s; {load()}")
+        events, made = await generate(bench, events, headers)
+        kind = "with a player's two headers" if headers else "without headers"
+        print(f"generated {events:,} events {kind} over {BOOKS} listener-books in {made:.1f} s; {load()}")
         reads: dict[str, float] = {}
         for name, read in SLOW_READS.items():
             wall, cpu = await timed(read, bench.nc, events)
@@ -234,4 +242,5 @@ async def main(events: int) -> None:
 
 if __name__ == "__main__":
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000))
+    numbers = [arg for arg in sys.argv[1:] if arg.isdigit()]
+    asyncio.run(main(int(numbers[0]) if numbers else 1_000_000, "--headers" in sys.argv))
