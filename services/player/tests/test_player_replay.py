@@ -127,9 +127,13 @@ async def test_replay_from_a_cut_equals_a_full_replay(bus: Client) -> None:
     assert from_cut.states == (await one_message_at_a_time(store, target)).states
 
 
-async def test_the_reader_gives_every_sequence_of_its_range_once_in_order(bus: Client) -> None:
+async def test_the_reader_gives_every_sequence_of_its_range_once_in_order_and_cleans_up(bus: Client) -> None:
     await append_history(bus, 5, 200)
     last = await EventStore(bus.jetstream()).last_seq()
     after, through = 17, last - 40
+    js = bus.jetstream()
+    before = {info.name for info in await js.consumers_info(subjects.PLAYER_STREAM)}
     seen = [seq async for chunk in RangeReader(bus, 9, 2).chunks(after, through) for _, seq, _ in chunk]
     assert seen == list(range(after + 1, through + 1))
+    # the reader's consumer goes with it
+    assert {info.name for info in await js.consumers_info(subjects.PLAYER_STREAM)} == before
