@@ -1,27 +1,46 @@
 """Replay time for 1,000,000 events, generated straight into the PLAYER stream.
 
 Events are reports spread over 1,000 listener-books, published on a server without
-fsync-per-write so that generating them does not dominate the run. The floor is reading the same
-messages with an ordered consumer and doing nothing with them.
-``.venv/bin/python -m bench.player_replay [EVENTS]``
+fsync-per-write so that generating them does not dominate the run. The floor is the fastest
+of several raw reads of the same messages that do nothing with them: an ordered consumer
+(iterated, and with a callback), nats-py's pull ``fetch``, the pull reader replay itself uses
+(``RangeReader``) at a few batch sizes, and the stream's direct batch get. The fast reads and
+the replay run twice, alternated; the best of each is compared. Replay as it read before,
+through the ordered consumer's iterator a message at a time, is measured once beside them.
+``.venv/bin/python -m bench.player_replay [EVENTS] [--headers]``: with ``--headers`` each
+message carries the two headers a player's append has.
 """
 
 import asyncio
+import json
+import os
 import sys
 import time
+from collections.abc import Awaitable, Callable
 
 from bedside_contracts import subjects
+from bedside_player.projections import Projections, apply_stored
 from bedside_player.replay import rebuild, snapshots, write_snapshot
 from bedside_player.store import EventStore, subject_of
-from nats.js.api import DeliverPolicy
+from bedside_player.stream_range import RangeReader
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
 from bench.player_common import Bench
 from bench.report import Figure, report
 
 BOOKS = 1000
+Read = Callable[[Client, int], Awaitable[None]]
 
 
-async def generate(bench: Bench, events: int) -> tuple[int, float]:
+def append_headers(n: int) -> dict[str, str]:
+    """Two headers shaped like a player's append's, which every read parses: a message id of the
+    same form, and the expected sequence under a name the server does not check."""
+    return {"Nats-Msg-Id": f"player.l{n % BOOKS}.b1:{n}:{n:032x}", "Bedside-Expected-Seq": str(n)}
+
+
+async def generate(bench: Bench, events: int, headers: bool = False) -> tuple[int, float]:
     store = EventStore(bench.nc.jetstream())
     await store.declare()
     started = time.perf_counter()
@@ -32,7 +51,7 @@ async def generate(bench: Bench, events: int) -> tuple[int, float]:
             f'{{"kind":"reported","device":"d","position_ms":{n // BOOKS * 1000},'
             f'"playing":true,"basis_seq":0}}'
         ).encode()
-        await bench.nc.publish(subjects_[n % BOOKS], payload)
+        await bench.nc.publish(subjects_[n % BOOKS], payload, headers=append_headers(n) if headers else None)
         if n % 5000 == 4999:
             await bench.nc.flush()
             if n % 100_000 == 99_999:
@@ -49,10 +68,9 @@ async def generate(bench: Bench, events: int) -> tuple[int, float]:
     return stored, time.perf_counter() - started
 
 
-async def read_floor(bench: Bench, events: int) -> float:
-    js = bench.nc.jetstream()
-    started = time.perf_counter()
-    sub = await js.subscribe(
+async def ordered_iterated(nc: Client, events: int) -> None:
+    """What replay read with before: an ordered consumer's ``messages`` iterator."""
+    sub = await nc.jetstream().subscribe(
         subjects.PLAYER_SUBJECTS,
         ordered_consumer=True,
         stream=subjects.PLAYER_STREAM,
@@ -63,25 +81,158 @@ async def read_floor(bench: Bench, events: int) -> float:
         if msg.metadata.sequence.stream >= events:
             break
     await sub.unsubscribe()
-    return time.perf_counter() - started
 
 
-async def main(events: int) -> None:
+async def ordered_callback(nc: Client, events: int) -> None:
+    done = asyncio.Event()
+    seen = 0
+
+    async def count(_: Msg) -> None:
+        nonlocal seen
+        seen += 1
+        if seen >= events:
+            done.set()
+
+    sub = await nc.jetstream().subscribe(
+        subjects.PLAYER_SUBJECTS,
+        ordered_consumer=True,
+        stream=subjects.PLAYER_STREAM,
+        deliver_policy=DeliverPolicy.ALL,
+        pending_msgs_limit=0,
+        pending_bytes_limit=0,
+        cb=count,
+    )
+    await done.wait()
+    await sub.unsubscribe()
+
+
+async def pull_fetch(nc: Client, events: int) -> None:
+    """nats-py's own pull subscription, ``fetch(1000)`` at a time."""
+    config = ConsumerConfig(
+        ack_policy=AckPolicy.NONE, deliver_policy=DeliverPolicy.ALL, inactive_threshold=30
+    )
+    sub = await nc.jetstream().pull_subscribe(
+        subjects.PLAYER_SUBJECTS, durable=None, stream=subjects.PLAYER_STREAM, config=config
+    )
+    seen = 0
+    while seen < events:
+        seen += len(await sub.fetch(1000, timeout=10))
+    await sub.unsubscribe()
+
+
+def range_reader(batch: int, in_flight: int) -> Read:
+    async def read(nc: Client, events: int) -> None:
+        async for _ in RangeReader(nc, batch, in_flight).chunks(0, events):
+            pass
+
+    return read
+
+
+async def direct_batch_get(nc: Client, events: int, batch: int = 1000) -> None:
+    """The stream's direct get with ``batch``, two requests in flight, each ended by a status."""
+    done = asyncio.Event()
+    seen, next_seq = 0, 1
+    inbox = nc.new_inbox()
+
+    async def ask() -> None:
+        nonlocal next_seq
+        request = json.dumps({"seq": next_seq, "batch": batch}).encode()
+        await nc.publish(f"$JS.API.DIRECT.GET.{subjects.PLAYER_STREAM}", request, reply=inbox)
+        next_seq += batch
+
+    async def count(msg: Msg) -> None:
+        nonlocal seen
+        if msg.headers and "Status" in msg.headers:
+            return
+        seen += 1
+        if seen % batch == 0:
+            await ask()
+        if seen >= events:
+            done.set()
+
+    sub = await nc.subscribe(inbox, cb=count, pending_msgs_limit=0, pending_bytes_limit=0)
+    await ask()
+    await ask()
+    await done.wait()
+    await sub.unsubscribe()
+
+
+async def replay_message_by_message(nc: Client, events: int) -> None:
+    """Replay as it read before the pull reader (and as its fallback reads): the ordered
+    consumer's iterator, each message decoded and applied in turn."""
+    projections = Projections()
+    async for subject, seq, data in EventStore(nc.jetstream()).feed(0):
+        apply_stored(projections, [(subject, seq, data)])
+        if seq >= events:
+            break
+
+
+SLOW_READS: dict[str, Read] = {
+    "ordered consumer, iterated (the old floor)": ordered_iterated,
+    "pull fetch(1000)": pull_fetch,
+}
+FAST_READS: dict[str, Read] = {
+    "ordered consumer, callback": ordered_callback,
+    "direct batch get 1000 x 2": direct_batch_get,
+    "pull reader 500 x 4": range_reader(500, 4),
+    "pull reader 1000 x 4 (replay's)": range_reader(1000, 4),
+    "pull reader 2000 x 2": range_reader(2000, 2),
+}
+
+
+async def timed(read: Read, nc: Client, events: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process)."""
+    started, cpu = time.perf_counter(), time.process_time()
+    await asyncio.wait_for(read(nc, events), 900)
+    return time.perf_counter() - started, time.process_time() - cpu
+
+
+def line(name: str, events: int, wall: float, cpu: float) -> str:
+    rate, per_event = events / wall, cpu / events * 1e6
+    return f"  {name:44} {wall:7.2f} s  {rate:9,.0f} events/s  CPU {per_event:5.2f} us/event"
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+async def main(events: int, headers: bool) -> None:
     bench = await Bench(sync_always=False).start(player=False)
     figures: list[Figure] = []
     try:
-        events, made = await generate(bench, events)
-        print(f"generated {events:,} events (stored) over {BOOKS} listener-books in {made:.1f} s")
-        floor = await read_floor(bench, events)
-        print(f"floor  ordered consumer read of {events:,} messages: {floor:.1f} s ({events / floor:,.0f}/s)")
+        events, made = await generate(bench, events, headers)
+        kind = "with a player's two headers" if headers else "without headers"
+        print(f"generated {events:,} events {kind} over {BOOKS} listener-books in {made:.1f} s; {load()}")
+        reads: dict[str, float] = {}
+        for name, read in SLOW_READS.items():
+            wall, cpu = await timed(read, bench.nc, events)
+            reads[name] = wall
+            print(line(name, events, wall, cpu))
+        wall, cpu = await timed(replay_message_by_message, bench.nc, events)
+        print(line("replay message by message (the old read)", events, wall, cpu))
+        replays: list[float] = []
+        for round_ in (1, 2):
+            for name, read in FAST_READS.items():
+                wall, cpu = await timed(read, bench.nc, events)
+                reads[name] = min(wall, reads.get(name, wall))
+                print(line(name, events, wall, cpu))
+            cpu = time.process_time()
+            projections, replayed = await rebuild(bench.nc)
+            replays.append(replayed.seconds)
+            print(line(f"replay, round {round_}", events, replayed.seconds, time.process_time() - cpu))
+            print(f"    {replayed.line()}; {load()}")
+        floor_name = min(reads, key=lambda name: reads[name])
+        floor, best = reads[floor_name], min(replays)
+        print(
+            f"replay {best:.2f} s ({events / best:,.0f} events/s) against the floor, {floor_name}, "
+            f"{floor:.2f} s ({events / floor:,.0f}/s): {best / floor:.2f}x; {load()}"
+        )
         js = bench.nc.jetstream()
-        projections, report_ = await rebuild(js)
-        print(f"replay {report_.line()}  -> {report_.seconds / floor:.1f}x the read floor")
         written = await write_snapshot(await snapshots(js), projections)
-        _, again = await rebuild(js, use_snapshot=True)
+        _, again = await rebuild(bench.nc, use_snapshot=True)
         print(f"replay from a snapshot of {written} projections: {again.line()}")
         figures = [
-            Figure(f"player replay of {events:,} events", report_.seconds, "s", floor=floor),
+            Figure(f"player replay of {events:,} events", best, "s", floor=floor),
             Figure(f"player replay from a snapshot of {written:,} projections", again.seconds, "s"),
         ]
     finally:
@@ -91,4 +242,5 @@ async def main(events: int) -> None:
 
 if __name__ == "__main__":
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000))
+    numbers = [arg for arg in sys.argv[1:] if arg.isdigit()]
+    asyncio.run(main(int(numbers[0]) if numbers else 1_000_000, "--headers" in sys.argv))

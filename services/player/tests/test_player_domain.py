@@ -1,7 +1,10 @@
 """The player's rules without I/O: chronology, the offer arithmetic, history, locate, undo."""
 
+from dataclasses import replace
+
 import pytest
 from bedside_contracts.player import (
+    Asleep,
     CancelList,
     DeviceJoined,
     HistoryEntry,
@@ -17,6 +20,7 @@ from bedside_contracts.player import (
     RowPressed,
     Seek,
     Seeked,
+    SleepTimer,
     Undo,
 )
 from bedside_contracts.search import ChapterInfo, Resolution, Target
@@ -379,3 +383,47 @@ def test_locate_by_predicate_and_no_match() -> None:
     assert (found.count, found.newest.seq if found.newest else None) == (1, 40)
     none = locate(items, "cancelled")
     assert (none.count, none.newest, none.earliest_index, none.page) == (0, None, None, [])
+
+
+small = st.integers(min_value=0, max_value=10_000)
+reporters = st.sampled_from(["phone", "speaker"])
+any_state = st.builds(
+    PlayerState,
+    listener=st.just("anna"),
+    book=st.just("b1"),
+    position_ms=small,
+    playing=st.booleans(),
+    seq=small,
+    last_move_seq=small,
+    before_move_ms=st.none() | small,
+    last_report_seq=small,
+    last_reporter=st.none() | reporters,
+    other_report_seq=small,
+    rows=st.just((Candidate(start_ms=5, ahead=True, passage_id=3),)) | st.just(()),
+    list_turn_id=st.none() | st.just("t1"),
+    devices=st.just(("phone",)),
+    events=small,
+    sleep_timer=st.none() | st.just(SleepTimer(after=5, stop_at_ms=9, set_seq=2, device="phone")),
+    asleep=st.none() | st.just(Asleep(paused_at_ms=9, asleep_at_ms=7, seq=3, device="phone")),
+    last_touch_ms=small,
+)
+
+
+@given(state=any_state, device=reporters, position=small, playing=st.booleans())
+def test_a_report_changes_only_what_a_report_changes(
+    state: PlayerState, device: str, position: int, playing: bool
+) -> None:
+    seq = state.seq + 1
+    event = PositionReported(device=device, position_ms=position, playing=playing, basis_seq=0)
+    another = device != state.last_reporter
+    expected = replace(
+        state,
+        position_ms=position,
+        playing=playing,
+        seq=seq,
+        events=state.events + 1,
+        last_report_seq=seq,
+        last_reporter=device,
+        other_report_seq=state.last_report_seq if another else state.other_report_seq,
+    )
+    assert evolve(state, event, seq) == expected

@@ -931,7 +931,7 @@ async def test_a_sleep_timer_set_on_one_device_pauses_at_the_chapter_start_for_a
     speaker = Device(system, listener, token, "speaker")
     live = await speaker.state()
     assert live["asleep"] == paused["asleep"]
-    rebuilt, _ = await rebuild(bus.jetstream())
+    rebuilt, _ = await rebuild(bus)
     assert rebuilt.get(listener, "b1").public().model_dump(mode="json") == live
     for device in (phone, tablet, speaker):
         await device.close()

@@ -251,7 +251,7 @@ async def test_kill_9_under_load_and_restart_gives_the_same_state(
         event = stored[seq]
         assert isinstance(event, PositionReported)
         assert event.position_ms == position
-    rebuilt, _ = await rebuild(bus.jetstream())
+    rebuilt, _ = await rebuild(bus)
     assert after == rebuilt.get(name, "b1").public().model_dump(mode="json")
     assert after["seq"] == max(stored) >= max(acked)
 
@@ -284,11 +284,11 @@ async def test_replay_and_snapshot_rebuild_what_the_service_holds(
     assert live["asleep"]["paused_at_ms"] == stop
     assert live["sleep_timer"]["device"] == "q"
     js = bus.jetstream()
-    rebuilt, report = await rebuild(js)
+    rebuilt, report = await rebuild(bus)
     assert rebuilt.get(name, "b1").public().model_dump(mode="json") == live
     assert report.events >= 5
     await write_snapshot(await snapshots(js), rebuilt)
-    from_snapshot, snap_report = await rebuild(js, use_snapshot=True)
+    from_snapshot, snap_report = await rebuild(bus, use_snapshot=True)
     assert snap_report.from_snapshot_seq == rebuilt.through_seq
     assert from_snapshot.states == rebuilt.states
     # the service starts from the snapshot too, and holds the same state

@@ -109,7 +109,7 @@ async def _replay(settings: Settings, use_snapshot: bool, save: bool) -> list[st
     client = await nats.connect(settings.servers, connect_timeout=2, max_reconnect_attempts=0)
     try:
         js = client.jetstream()
-        projections, report = await rebuild(js, use_snapshot=use_snapshot)
+        projections, report = await rebuild(client, use_snapshot=use_snapshot)
         lines = [report.line()]
         if save:
             written = await write_snapshot(await snapshots(js, settings.stream_replicas), projections)

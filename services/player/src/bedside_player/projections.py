@@ -14,6 +14,7 @@ from bedside_contracts.player import PlayerEvent
 
 from bedside_player.domain.state import PlayerState, evolve
 from bedside_player.store import EventStore, decode, key_of
+from bedside_player.stream_range import RangeInterrupted, RangeReader, Stored
 
 log = structlog.get_logger("bedside.player.projections")
 
@@ -41,30 +42,58 @@ class Projections:
         return after
 
 
-async def replay(store: EventStore, projections: Projections, after_seq: int = 0) -> tuple[int, float]:
-    """Rebuild every projection from the stream up to its newest sequence now; (events, seconds)."""
+def apply_stored(projections: Projections, stored: list[Stored]) -> int:
+    """Decode and apply stored messages in stream order; how many fitted the contract."""
+    applied = 0
+    for subject, seq, data in stored:
+        if (decoded := decode(subject, data)) is not None:
+            listener, book, event = decoded
+            projections.apply(listener, book, event, seq)
+            applied += 1
+    if stored:
+        projections.through_seq = max(projections.through_seq, stored[-1][1])
+    return applied
+
+
+async def replay(
+    store: EventStore, reader: RangeReader, projections: Projections, after_seq: int = 0
+) -> tuple[int, float]:
+    """Rebuild every projection from the stream up to its newest sequence now; (events, seconds).
+
+    The bulk read does it; should it stop early, an ordered consumer reads the rest.
+    """
     started = time.perf_counter()
     target = await store.last_seq()
     applied = 0
     projections.through_seq = max(projections.through_seq, after_seq)
-    if target > after_seq:
-        async for subject, seq, data in store.feed(after_seq):
-            if (decoded := decode(subject, data)) is not None:
-                listener, book, event = decoded
-                projections.apply(listener, book, event, seq)
-                applied += 1
-            projections.through_seq = seq
+    if target > projections.through_seq:
+        try:
+            async for chunk in reader.chunks(projections.through_seq, target):
+                applied += apply_stored(projections, chunk)
+        except RangeInterrupted as error:
+            log.warning(
+                "the bulk read stopped; the rest comes from an ordered consumer",
+                error=str(error),
+                through_seq=projections.through_seq,
+            )
+    if target > projections.through_seq:
+        async for subject, seq, data in store.feed(projections.through_seq):
+            applied += apply_stored(projections, [(subject, seq, data)])
             if seq >= target:
                 break
     return applied, time.perf_counter() - started
 
 
 async def follow(
-    store: EventStore, projections: Projections, ready: asyncio.Event, after_seq: int = 0
+    store: EventStore,
+    reader: RangeReader,
+    projections: Projections,
+    ready: asyncio.Event,
+    after_seq: int = 0,
 ) -> None:
     """Replay (after a snapshot's sequence, if one was loaded), then keep every projection
     current from the live stream (every instance's appends)."""
-    count, seconds = await replay(store, projections, after_seq)
+    count, seconds = await replay(store, reader, projections, after_seq)
     log.info(
         "replayed",
         events=count,

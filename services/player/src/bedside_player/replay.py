@@ -16,6 +16,7 @@ from bedside_contracts.common import Contract
 from bedside_contracts.player import Asleep, SleepTimer
 from bedside_guard import Candidate
 from bedside_runtime.streams import key_value_bucket, live_keys
+from nats.aio.client import Client
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import KeyNotFoundError
@@ -25,6 +26,7 @@ from pydantic import ValidationError
 from bedside_player.domain.state import PlayerState
 from bedside_player.projections import Projections, replay
 from bedside_player.store import EventStore
+from bedside_player.stream_range import RangeReader
 
 THROUGH_KEY = "through"
 log = structlog.get_logger("bedside.player")
@@ -128,11 +130,12 @@ async def write_snapshot(kv: KeyValue, projections: Projections) -> int:
     return len(projections.states)
 
 
-async def rebuild(js: JetStreamContext, use_snapshot: bool = False) -> tuple[Projections, ReplayReport]:
+async def rebuild(connection: Client, use_snapshot: bool = False) -> tuple[Projections, ReplayReport]:
     """Every projection, rebuilt from the stream (and a snapshot when asked)."""
+    js = connection.jetstream()
     projections = Projections()
     started = time.perf_counter()
     start = await load_snapshot(js, await snapshots(js), projections) if use_snapshot else 0
-    events, _ = await replay(EventStore(js), projections, after_seq=start)
+    events, _ = await replay(EventStore(js), RangeReader(connection), projections, after_seq=start)
     seconds = time.perf_counter() - started
     return projections, ReplayReport(len(projections.states), events, seconds, start)

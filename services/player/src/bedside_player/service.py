@@ -19,6 +19,7 @@ from bedside_player.player import Player
 from bedside_player.projections import Projections, follow
 from bedside_player.replay import load_snapshot
 from bedside_player.store import EventStore
+from bedside_player.stream_range import RangeReader
 
 log = structlog.get_logger("bedside.player")
 
@@ -76,7 +77,8 @@ class Service:
         self._listeners = await Listeners.open(js, self.settings.stream_replicas)
         self._player = Player(store, self.projections, self.books, self._resolve, self._publish)
         start = await self._load_snapshot(js)
-        self._follower = asyncio.create_task(follow(store, self.projections, self.ready, start))
+        reader = RangeReader(self.broker.connection)
+        self._follower = asyncio.create_task(follow(store, reader, self.projections, self.ready, start))
         waiter = asyncio.create_task(self.ready.wait())
         await asyncio.wait([waiter, self._follower], return_when=asyncio.FIRST_COMPLETED)
         if not self.ready.is_set():

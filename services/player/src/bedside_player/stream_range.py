@@ -1,0 +1,158 @@
+"""Reading a stored range of the PLAYER stream in bulk: what replay reads.
+
+One ephemeral pull consumer without acks, several pull requests in flight, and a callback
+that only appends each message to the chunk being filled. Whoever iterates ``chunks`` works
+on one chunk while the server already sends the next ones into the socket. The reader only
+delivers a chunk whose consumer sequences follow on without a hole; anything it cannot vouch
+for (a hole, an error status, silence) ends the read with ``RangeInterrupted`` and the caller
+goes on from the last sequence it applied by another way.
+"""
+
+import asyncio
+import contextlib
+import json
+from collections import deque
+from collections.abc import AsyncIterator
+
+from bedside_contracts import subjects
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.errors import Error as NatsError
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
+
+Stored = tuple[str, int, bytes]
+"""(subject, stream sequence, data) of one stored message."""
+
+REQUEST_EXPIRES_S = 30.0
+INACTIVE_THRESHOLD_S = 10.0
+SILENCE_S = 15.0
+
+
+class RangeInterrupted(Exception):
+    """The bulk read stopped before the end of its range; what was delivered is still right."""
+
+
+def ack_reply_numbers(reply: str) -> tuple[int, int, int]:
+    """(stream sequence, consumer sequence, pending) from a consumer message's reply subject."""
+    tokens = reply.split(".")
+    # ``$JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<cseq>.<time>.<pending>``; the form with
+    # a domain and an account hash has two more tokens in front and a random one at the end
+    base = 5 if len(tokens) == 9 else 7
+    return int(tokens[base]), int(tokens[base + 1]), int(tokens[base + 3])
+
+
+class _Chunks:
+    """The callback side: fills chunks in arrival order and says when one is complete."""
+
+    def __init__(self, size: int, through_seq: int) -> None:
+        self.size = size
+        self.through_seq = through_seq
+        self.filling: list[Stored] = []
+        self.ready: deque[list[Stored]] = deque()
+        self.wake = asyncio.Event()
+        self.next_consumer_seq = 1
+        self.finished = False
+        self.failure: str | None = None
+        self.completed = 0
+        self.expired = 0
+        """Pull requests that ended before they were filled: each is asked again."""
+
+    async def receive(self, msg: Msg) -> None:
+        if self.finished or self.failure is not None:
+            return
+        if msg.headers and "Status" in msg.headers:
+            self._status(msg.headers)
+            return
+        try:
+            stream_seq, consumer_seq, pending = ack_reply_numbers(msg.reply)
+        except (IndexError, ValueError):
+            self._fail(f"a message without a consumer's reply subject: {msg.reply!r}")
+            return
+        if consumer_seq != self.next_consumer_seq:
+            self._fail(f"consumer sequence {consumer_seq}, expected {self.next_consumer_seq}")
+            return
+        self.next_consumer_seq += 1
+        self.filling.append((msg.subject, stream_seq, msg.data))
+        if stream_seq >= self.through_seq or pending == 0:
+            self.finished = True
+            self._complete()
+        elif len(self.filling) >= self.size:
+            self._complete()
+
+    def _status(self, headers: dict[str, str]) -> None:
+        # 408: a pull request expired before it was filled; the next one is already waiting
+        if headers["Status"] == "408":
+            self.expired += 1
+            self.wake.set()
+        else:
+            self._fail(f"status {headers['Status']} {headers.get('Description', '')}".strip())
+
+    def _complete(self) -> None:
+        self.ready.append(self.filling)
+        self.filling = []
+        self.completed += 1
+        self.wake.set()
+
+    def _fail(self, why: str) -> None:
+        self.failure = why
+        self.wake.set()
+
+
+class RangeReader:
+    """Reads the messages after one sequence through another, in chunks of ``batch``."""
+
+    def __init__(self, connection: Client, batch: int = 1000, in_flight: int = 4) -> None:
+        self.connection = connection
+        self.batch = batch
+        self.in_flight = in_flight
+
+    async def chunks(self, after_seq: int, through_seq: int) -> AsyncIterator[list[Stored]]:
+        """Every stored message after ``after_seq`` through ``through_seq`` (or the stream's end
+        if that comes first), oldest first."""
+        if through_seq <= after_seq:
+            return
+        js = self.connection.jetstream()
+        config = ConsumerConfig(
+            deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+            opt_start_seq=after_seq + 1,
+            ack_policy=AckPolicy.NONE,
+            inactive_threshold=INACTIVE_THRESHOLD_S,
+            mem_storage=True,
+            num_replicas=1,
+        )
+        consumer = await js.add_consumer(subjects.PLAYER_STREAM, config)
+        assert consumer.name is not None
+        state = _Chunks(self.batch, through_seq)
+        inbox = self.connection.new_inbox()
+        sub = await self.connection.subscribe(
+            inbox, cb=state.receive, pending_msgs_limit=0, pending_bytes_limit=0
+        )
+        next_subject = f"$JS.API.CONSUMER.MSG.NEXT.{subjects.PLAYER_STREAM}.{consumer.name}"
+        request = json.dumps({"batch": self.batch, "expires": int(REQUEST_EXPIRES_S * 1e9)}).encode()
+        try:
+            for _ in range(self.in_flight):
+                await self.connection.publish(next_subject, request, reply=inbox)
+            asked = 0
+            while True:
+                state.wake.clear()
+                while state.ready:
+                    yield state.ready.popleft()
+                if state.failure is not None:
+                    raise RangeInterrupted(state.failure)
+                if state.finished:
+                    return
+                answered = state.completed + state.expired
+                for _ in range(answered - asked):  # keep ``in_flight`` requests waiting
+                    await self.connection.publish(next_subject, request, reply=inbox)
+                asked = answered
+                if state.ready or state.failure is not None:
+                    continue
+                try:
+                    await asyncio.wait_for(state.wake.wait(), SILENCE_S)
+                except TimeoutError:
+                    raise RangeInterrupted(f"nothing from the consumer for {SILENCE_S:.0f} s") from None
+        finally:
+            with contextlib.suppress(NatsError):
+                await sub.unsubscribe()
+            with contextlib.suppress(NatsError):
+                await js.delete_consumer(subjects.PLAYER_STREAM, consumer.name)

@@ -1,0 +1,139 @@
+"""Replay by the bulk pull reader rebuilds exactly what applying the stream one message at a
+time from an ordered consumer rebuilds, on random histories of every kind of event, a
+message that fits no contract included; from a cut in the middle too, and when the bulk read
+stops part way."""
+
+import random
+from collections.abc import AsyncIterator, Iterator
+
+import nats
+import pytest
+from bedside_contracts import subjects
+from bedside_contracts.player import (
+    DeviceJoined,
+    FellAsleep,
+    ListCancelled,
+    ListOffered,
+    Moved,
+    PlayerEvent,
+    PositionReported,
+    RowPressed,
+    Seeked,
+    SleepTimerCancelled,
+    SleepTimerSet,
+)
+from bedside_guard import Candidate
+from bedside_player.projections import Projections, replay
+from bedside_player.store import EventStore, decode, subject_of
+from bedside_player.stream_range import RangeInterrupted, RangeReader, Stored
+from bedside_testing import start_test_nats
+from nats.aio.client import Client
+
+HOUR_MS = 3600_000
+
+
+@pytest.fixture(scope="module")
+def own_nats() -> Iterator[str]:
+    server = start_test_nats("replay")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def bus(own_nats: str) -> AsyncIterator[Client]:
+    client = await nats.connect(own_nats)
+    await EventStore(client.jetstream()).declare()
+    try:
+        yield client
+    finally:
+        await client.close()
+
+
+def random_event(rng: random.Random) -> PlayerEvent:
+    device = rng.choice(["phone", "speaker", "tablet"])
+    at, to = rng.randrange(HOUR_MS), rng.randrange(HOUR_MS)
+    row = Candidate(start_ms=to, ahead=rng.random() < 0.5, passage_id=rng.randrange(100))
+    made: list[PlayerEvent] = [
+        PositionReported(device=device, position_ms=at, playing=rng.random() < 0.8, basis_seq=0),
+        Seeked(device=device, from_ms=at, position_ms=to, basis_seq=0),
+        Moved(cause=rng.choice(["goto", "undo"]), from_ms=at, to_ms=to),
+        ListOffered(rows=[row], turn_id=rng.choice(["t1", "t2"])),
+        RowPressed(row=0, from_ms=at, to_ms=to),
+        ListCancelled(),
+        DeviceJoined(device=device),
+        SleepTimerSet(device=device, after=rng.choice([5, "chapter_end"]), stop_at_ms=to),
+        SleepTimerCancelled(device=device),
+        FellAsleep(device=device, paused_at_ms=to, asleep_at_ms=at, basis_seq=0),
+    ]
+    # mostly reports, as on a real stream, but every kind turns up
+    return made[0] if rng.random() < 0.6 else rng.choice(made[1:])
+
+
+async def append_history(bus: Client, seed: int, events: int) -> None:
+    rng = random.Random(seed)
+    js = bus.jetstream()
+    keys = [(f"s{seed}-l{n}", f"b{n % 3}") for n in range(12)]
+    for n in range(events):
+        listener, book = rng.choice(keys)
+        data = random_event(rng).model_dump_json(exclude_none=True).encode()
+        await js.publish(subject_of(listener, book), data, stream=subjects.PLAYER_STREAM)
+        if n == events // 2:  # what no player wrote: replay skips both
+            await js.publish("player.unkeyed", b"{}", stream=subjects.PLAYER_STREAM)
+            await js.publish(subject_of(*keys[0]), b'{"kind":"nope"}', stream=subjects.PLAYER_STREAM)
+
+
+async def one_message_at_a_time(store: EventStore, through_seq: int) -> Projections:
+    """The replay as it was: an ordered consumer, each message decoded and applied in turn."""
+    projections = Projections()
+    async for subject, seq, data in store.feed(0):
+        if (decoded := decode(subject, data)) is not None:
+            projections.apply(*decoded, seq)
+        projections.through_seq = seq
+        if seq >= through_seq:
+            break
+    return projections
+
+
+class StopsAfterOneChunk(RangeReader):
+    async def chunks(self, after_seq: int, through_seq: int) -> AsyncIterator[list[Stored]]:
+        async for chunk in super().chunks(after_seq, through_seq):
+            yield chunk
+            raise RangeInterrupted("stopped on purpose")
+
+
+@pytest.mark.parametrize(("seed", "events"), [(1, 300), (2, 900), (3, 1500)])
+async def test_bulk_replay_equals_applying_one_message_at_a_time(bus: Client, seed: int, events: int) -> None:
+    await append_history(bus, seed, events)
+    store = EventStore(bus.jetstream())
+    target = await store.last_seq()
+    expected = await one_message_at_a_time(store, target)
+    for reader in (RangeReader(bus), RangeReader(bus, batch=7, in_flight=3), StopsAfterOneChunk(bus, 50)):
+        rebuilt = Projections()
+        applied, _ = await replay(store, reader, rebuilt)
+        assert rebuilt.states == expected.states
+        assert rebuilt.through_seq >= target
+        assert applied == sum(state.events for state in expected.states.values())
+
+
+async def test_replay_from_a_cut_equals_a_full_replay(bus: Client) -> None:
+    await append_history(bus, 4, 600)
+    store = EventStore(bus.jetstream())
+    target = await store.last_seq()
+    cut = target // 2
+    from_cut = await one_message_at_a_time(store, cut)
+    await replay(store, RangeReader(bus, batch=5, in_flight=2), from_cut, after_seq=cut)
+    assert from_cut.states == (await one_message_at_a_time(store, target)).states
+
+
+async def test_the_reader_gives_every_sequence_of_its_range_once_in_order_and_cleans_up(bus: Client) -> None:
+    await append_history(bus, 5, 200)
+    last = await EventStore(bus.jetstream()).last_seq()
+    after, through = 17, last - 40
+    js = bus.jetstream()
+    before = {info.name for info in await js.consumers_info(subjects.PLAYER_STREAM)}
+    seen = [seq async for chunk in RangeReader(bus, 9, 2).chunks(after, through) for _, seq, _ in chunk]
+    assert seen == list(range(after + 1, through + 1))
+    # the reader's consumer goes with it
+    assert {info.name for info in await js.consumers_info(subjects.PLAYER_STREAM)} == before
