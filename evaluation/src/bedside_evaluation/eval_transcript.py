@@ -30,7 +30,7 @@ from bedside_evaluation.corpus import corpus_dir
 from bedside_evaluation.corpus_books import DEFAULT_CACHE, artifact_of, cached_vectors
 from bedside_evaluation.eval_search import RANK_DEPTH, chapters_of, rankings_for
 from bedside_evaluation.queryset import QuerySet
-from bedside_evaluation.scoring import RecallResult, evaluate, format_table, pooled
+from bedside_evaluation.scoring import RecallResult, evaluate, pooled
 
 HEARD_FILE = "heard.json"
 ALIGNED_FILE = "aligned.json"
@@ -136,12 +136,28 @@ async def measure(folder: Path, embedder: Embedder, corpus: Path) -> tuple[Recor
     return recording, await score(embedder, columns, sets_within(recording.corpus_book, recording.chapters))
 
 
+def cell(result: RecallResult) -> str:
+    return f"{result.recall_at_4:.2f} ({result.recall_at_1:.2f}) {result.hits_at_4}/{result.total}"
+
+
+def table(results: Results) -> str:
+    """One row per query set, one column per artifact: recall@4 (recall@1) hits@4/queries."""
+    columns = list(results)
+    labels = list(dict.fromkeys(label for by_set in results.values() for label in by_set))
+    lines = ["| set | " + " | ".join(columns) + " |", "|" + "---|" * (len(columns) + 1)]
+    lines += [
+        f"| {label} | " + " | ".join(cell(results[c][label]) for c in columns) + " |" for label in labels
+    ]
+    return "\n".join(lines)
+
+
 def summary(recording: Recording, results: Results) -> str:
     """The table, then the gap of the recogniser's transcript to each e-book column at 4."""
     first, last = min(recording.chapters), max(recording.chapters)
     heard = results[HEARD][ALL_SETS]
     lines = [
-        format_table(results),
+        table(results),
+        "cells: recall@4 (recall@1) hits@4/queries",
         "",
         f"{recording.corpus_book} chapters {first}-{last}: {heard.total} queries, every target spoken",
     ]
