@@ -8,7 +8,11 @@ figure is a real ingest service process asked over the bus for the m4b: reading,
 chapter by chapter, transcribing, storing each chapter, chunking, embedding, storing the
 book. The CPU's vector flags are printed beside the real-time factor: machines differ ~3x.
 
-    .venv/bin/python -m bench.ingest_audiobook [--chapters N]
+    .venv/bin/python -m bench.ingest_audiobook [--chapters N] [--keep DIR]
+
+Then navigation recall@4 on both artifacts and on the plain e-book of the same chapters
+(``bedside_evaluation.eval_transcript``). ``--keep DIR`` leaves the m4b, the two artifacts,
+what was spoken and the sentences' true starts in DIR, for the evaluation to score again.
 """
 
 import argparse
@@ -26,6 +30,17 @@ import nats
 import numpy as np
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, IngestBook, IngestReport
+from bedside_embedding import load_minilm
+from bedside_evaluation.eval_transcript import (
+    ALIGNED,
+    ALL_SETS,
+    HEARD,
+    PLAIN,
+    Recording,
+    keep,
+    measure,
+    summary,
+)
 from bedside_ingest.client import request_ingest
 from bedside_ingest.media import SAMPLE_RATE
 from bedside_runtime.health import wait_until_healthy
@@ -140,13 +155,18 @@ def sonnet_line_errors(url: str, pid: int, folder: Path) -> tuple[list[float], l
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--chapters", type=int, default=2, help="Black Beauty's chapters 1..N")
-    chapters = parser.parse_args().chapters
+    parser.add_argument("--keep", type=Path, help="a folder to leave the audiobook and both artifacts in")
+    arguments = parser.parse_args()
+    chapters = arguments.chapters
     if not BOOK.exists():
         print(f"{BOOK} is absent; nothing to measure")
         return
-    folder = Path(tempfile.mkdtemp(prefix="bedside-bench-audiobook-"))
+    folder = arguments.keep or Path(tempfile.mkdtemp(prefix="bedside-bench-audiobook-"))
+    folder.mkdir(parents=True, exist_ok=True)
     speech = speak_book(book_chapters(json.loads(BOOK.read_text()), 1, chapters))
     path = write_audiobook(folder / "black_beauty.m4b", speech, tags={"title": "Black Beauty"})
+    truth = [{"chapter": s.chapter, "text": s.text, "start_s": s.start_s} for s in speech.sentences]
+    (folder / "sentences.json").write_text(json.dumps(truth))
     audio_s = len(speech.samples) / speech.rate
     load = os.getloadavg()[0]
     before_wall, before_cpu, words = bare_model(path)
@@ -161,6 +181,8 @@ def main() -> None:
         # The same recording again with its e-book: every chapter's transcript comes from the store.
         request = IngestBook(path=str(path), book="bb-audio-text", text_path=str(BOOK))
         aligned = asyncio.run(ingest(server.url, service.pid, request))
+        recording = Recording(corpus_book=BOOK.stem, chapters=tuple(range(1, chapters + 1)))
+        keep(folder, recording, heard.artifact, aligned.artifact)
         sonnet = sonnet_line_errors(server.url, service.pid, folder)
     finally:
         service.terminate()
@@ -215,6 +237,34 @@ def main() -> None:
             *sonnet_figures,
         ]
     )
+    recall_on_the_transcript(folder)
+
+
+def recall_on_the_transcript(folder: Path) -> None:
+    """Navigation recall of the queries that target the spoken chapters, on what was kept."""
+    recording, results = asyncio.run(measure(folder, load_minilm(), BOOK.parent))
+    print(summary(recording, results))
+    heard = results[HEARD][ALL_SETS]
+    figures = []
+    for column in (ALIGNED, PLAIN):
+        other = results[column][ALL_SETS]
+        figures += [
+            Figure(
+                f"recall@4 on the ASR transcript vs {column}",
+                heard.recall_at_4,
+                "share",
+                floor=other.recall_at_4,
+                floor_unit="share",
+            ),
+            Figure(
+                f"recall@1 on the ASR transcript vs {column}",
+                heard.recall_at_1,
+                "share",
+                floor=other.recall_at_1,
+                floor_unit="share",
+            ),
+        ]
+    report(figures)
 
 
 if __name__ == "__main__":

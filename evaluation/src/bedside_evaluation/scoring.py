@@ -109,3 +109,15 @@ def format_table(results: Mapping[str, Mapping[str, RecallResult]]) -> str:
 
     rule = "|" + "|".join("-" * (width + 2) for width in widths) + "|"
     return "\n".join([line(header), rule, *(line(row) for row in rows)])
+
+
+def pooled(results: Sequence[RecallResult]) -> RecallResult:
+    """Several results as one: their queries counted together."""
+    if not results:
+        raise ValueError("pooling no results is undefined")
+    return RecallResult(
+        total=sum(r.total for r in results),
+        hits_at_1=sum(r.hits_at_1 for r in results),
+        hits_at_4=sum(r.hits_at_4 for r in results),
+        misses=tuple(m for r in results for m in r.misses),
+    )
