@@ -16,6 +16,7 @@ from bedside_ingest.alignment import AlignmentReport, align_book
 from bedside_ingest.audiobook import Audiobook, is_recording
 from bedside_ingest.interim import interim_of
 from bedside_ingest.jobs import JobStore
+from bedside_ingest.joined_audio import keep_joined
 from bedside_ingest.media import read_audiobook, read_cover
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
 from bedside_ingest.reader import read_book
@@ -34,10 +35,13 @@ def is_audiobook(path: Path) -> bool:
 class Audiobooks:
     """Turns a recording into a prepared book; the transcriber is loaded at the first job."""
 
-    def __init__(self, store: JobStore, load_transcriber: Callable[[], Transcriber], covers: Path) -> None:
+    def __init__(
+        self, store: JobStore, load_transcriber: Callable[[], Transcriber], covers: Path, joined: Path
+    ) -> None:
         self._store = store
         self._load = load_transcriber
         self._covers = covers
+        self._joined = joined
         self._transcriber: Transcriber | None = None
 
     def _keep_cover(self, audiobook: Audiobook, path: Path) -> str | None:
@@ -77,6 +81,9 @@ class Audiobooks:
             progress("parse", 0, 1, path.name)
             audiobook = await asyncio.to_thread(read_audiobook, path)
             cover = await asyncio.to_thread(self._keep_cover, audiobook, path)
+            if len(audiobook.files) > 1:
+                progress("parse", 0, 1, f"joining {len(audiobook.files)} tracks into one recording")
+                audiobook = await asyncio.to_thread(keep_joined, audiobook, self._joined)
             progress("parse", 1, 1, f"{len(audiobook.chapters)} chapters, audio")
         transcriber = await self.transcriber()
         fingerprint = await asyncio.to_thread(audio_fingerprint, audiobook, transcriber.model_id)
@@ -89,7 +96,7 @@ class Audiobooks:
             ).result()
 
         source = f"{path.name} ({transcriber.model_id})"
-        audio_path = audiobook.files[0] if len(audiobook.files) == 1 else None
+        audio_path = audiobook.playable
 
         def transcribed(done: Mapping[int, ChapterTranscript]) -> None:
             interim = interim_of(audiobook, done, source) if publish_interim is not None else None

@@ -38,7 +38,10 @@ async def register(
     embedders = await asyncio.to_thread(load_embedders)
     log.info("embedders loaded", model=embedders[0].model_id, sessions=len(embedders))
     audiobooks = Audiobooks(
-        jobs, partial(WhisperTranscriber, settings.whisper_model_dir), settings.data_dir / "covers"
+        jobs,
+        partial(WhisperTranscriber, settings.whisper_model_dir),
+        covers=settings.data_dir / "covers",
+        joined=settings.data_dir / "audio",
     )
     service = IngestService(
         broker,
