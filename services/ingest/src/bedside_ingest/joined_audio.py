@@ -17,7 +17,7 @@ import av
 from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.errors import BadInput
 from bedside_ingest.joining import (
-    TRANSCODED_BITS_PER_CHANNEL,
+    TRANSCODED_BIT_RATE,
     TRANSCODED_CODEC,
     JoinPlan,
     TrackFormat,
@@ -71,7 +71,7 @@ def _transcode(paths: Sequence[Path], out: Path, plan: JoinPlan) -> list[int]:
     with av.open(str(out), "w", format=plan.container) as joined:
         stream = joined.add_stream(TRANSCODED_CODEC, rate=plan.rate, layout=layout)
         assert isinstance(stream, av.AudioStream)
-        stream.bit_rate = TRANSCODED_BITS_PER_CHANNEL * plan.channels
+        stream.bit_rate = TRANSCODED_BIT_RATE
         resampler = av.AudioResampler(format="fltp", layout=layout, rate=plan.rate, frame_size=1024)
         written = 0
         for path in paths:

@@ -12,8 +12,10 @@ COPIED = {"mp3": ("mp3", ".mp3"), "aac": ("ipod", ".m4a")}
 """Codecs whose packets are copied as they are, and the container (FFmpeg's name) and suffix."""
 TRANSCODED = ("ipod", ".m4a")
 TRANSCODED_CODEC = "aac"
-TRANSCODED_BITS_PER_CHANNEL = 64_000
-"""Speech at 64 kb/s a channel in AAC is clear; a transcoded book is about a sixth of FLAC."""
+TRANSCODED_CHANNELS = 1
+TRANSCODED_BIT_RATE = 64_000
+"""A narration in mono AAC at 64 kb/s is clear, and mono encodes in half the time of stereo
+(bench/ingest_folder_join.py); every browser plays AAC in an .m4a."""
 
 
 @dataclass(frozen=True)
@@ -34,14 +36,14 @@ class JoinPlan:
 
 def join_plan(formats: Sequence[TrackFormat]) -> JoinPlan:
     """Copy when every track has the same codec, rate and channels and the codec is one that
-    is copied; otherwise transcode every track at the first one's rate and channels."""
+    is copied; otherwise transcode every track to mono at the first one's rate."""
     first = formats[0]
     alike = all(f == first for f in formats)
     if alike and first.codec in COPIED:
         container, suffix = COPIED[first.codec]
         return JoinPlan(container, suffix, True, first.rate, first.channels)
     container, suffix = TRANSCODED
-    return JoinPlan(container, suffix, False, first.rate, min(2, max(1, first.channels)))
+    return JoinPlan(container, suffix, False, first.rate, TRANSCODED_CHANNELS)
 
 
 def on_joined_clock(audiobook: Audiobook, joined: str, starts_ms: Sequence[int]) -> Audiobook:
