@@ -8,20 +8,23 @@ transcribed while the test asks search (no timing is relied on).
 """
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import nats
+import numpy as np
 import pytest
 from bedside_audiobooks import Speech, need_espeak, sample_chapters, speak_book, write_audiobook
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookReady, IngestBook
-from bedside_contracts.search import FindPassage, Resolve, Target, TranscriptCoverage
+from bedside_contracts.search import CatalogRequest, FindPassage, Resolve, Target, TranscriptCoverage
 from bedside_ingest.client import request_ingest
 from bedside_ingest.main import register
 from bedside_player.routes.books import view
 from bedside_runtime.bus import new_broker
+from bedside_runtime.errors import RemoteFailure
 from bedside_runtime.settings import Settings
 from bedside_search.consumer import consume_books
 from bedside_search.engine import SearchEngine
@@ -31,21 +34,21 @@ from nats.aio.msg import Msg
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(400)]
 
-BOOK = "growing-lantern"
+BOOK = f"growing-{uuid.uuid4().hex[:8]}"
+QUIET_BOOK = f"quiet-{uuid.uuid4().hex[:8]}"
 
 
 @dataclass
 class Held:
-    """Ingest's hook: records each interim version and holds the job until released."""
+    """Ingest's hook: each interim version is handed to the test, and the job waits until the
+    test lets it go on to the next chapter."""
 
-    reached: asyncio.Event
-    release: asyncio.Event
-    seen: list[TranscriptCoverage]
+    reached: asyncio.Queue[TranscriptCoverage]
+    go_on: asyncio.Queue[None]
 
     async def __call__(self, book: str, coverage: TranscriptCoverage) -> None:
-        self.seen.append(coverage)
-        self.reached.set()
-        await self.release.wait()
+        await self.reached.put(coverage)
+        await self.go_on.get()
 
 
 @dataclass
@@ -58,7 +61,7 @@ class Running:
 
 @pytest.fixture
 async def running(nats_url: str, tmp_path: Path) -> AsyncIterator[Running]:
-    held = Held(asyncio.Event(), asyncio.Event(), [])
+    held = Held(asyncio.Queue(), asyncio.Queue())
     ingest_settings = Settings(nats_url=nats_url, data_dir=tmp_path / "ingest")
     broker = new_broker(ingest_settings, "ingest")
     await broker.connect()
@@ -70,12 +73,13 @@ async def running(nats_url: str, tmp_path: Path) -> AsyncIterator[Running]:
     async def on_ready(message: Msg) -> None:
         await ready.put(BookReady.model_validate_json(message.data))
 
-    await client.subscribe(subjects.BOOK_READY.format(book=BOOK), cb=on_ready)
+    await client.subscribe(subjects.BOOK_READY.format(book="*"), cb=on_ready)
     consumer = asyncio.create_task(consume_books(client, engine, retry_s=0.1))
     try:
         yield Running(client, engine, held, ready)
     finally:
-        held.release.set()
+        for _ in range(4):
+            held.go_on.put_nowait(None)
         consumer.cancel()
         await asyncio.gather(consumer, return_exceptions=True)
         await engine.store.close()
@@ -84,10 +88,10 @@ async def running(nats_url: str, tmp_path: Path) -> AsyncIterator[Running]:
         await close_ingest()
 
 
-async def ready_version(running: Running, version: str | None = None) -> BookReady:
+async def ready_version(running: Running, book: str = BOOK, version: str | None = None) -> BookReady:
     while True:
         ready = await asyncio.wait_for(running.ready.get(), 300)
-        if version is None or ready.version == version:
+        if ready.book == book and version in (None, ready.version):
             return ready
 
 
@@ -107,23 +111,37 @@ async def test_search_serves_chapter_one_while_chapter_two_is_transcribed(
 ) -> None:
     path = write_audiobook(tmp_path / "lantern.m4b", speech, tags={"title": "The Lantern at Gull Point"})
     job = asyncio.create_task(request_ingest(running.client, IngestBook(path=str(path), book=BOOK)))
-    await asyncio.wait_for(running.held.reached.wait(), 300)
-    interim = await ready_version(running)
+    end = round(speech.chapters[-1].end_s * 1000)
+    second_start = round(speech.chapters[1].start_s * 1000)
 
-    # The job is held before chapter 2: what search serves is the interim version of chapter 1.
+    # Read, nothing transcribed: the book plays, every chapter is reachable, nothing is found.
+    read = await asyncio.wait_for(running.held.reached.get(), 300)
+    assert (read.chapters_done, read.chapters, read.pending) == (0, 2, [1, 2])
+    first = await ready_version(running)
+    served = running.engine.books[BOOK]
+    assert (served.version, served.passages, served.info.audio_path) == (first.version, (), str(path))
+    assert served.info.duration_ms == pytest.approx(end, abs=50)
+    assert await chapters_of_hits(running.engine, "the suitcase", end) == []
+    (chapter_one,) = running.engine.resolve(
+        Resolve(book=BOOK, here_ms=0, targets=[Target(chapter=1)])
+    ).resolutions
+    assert chapter_one.passage is not None
+    assert (chapter_one.passage.chapter, chapter_one.at_ms) == (1, 0)
+    running.held.go_on.put_nowait(None)
+
+    # Held before chapter 2: what search serves is the interim version of chapter 1.
+    coverage = await asyncio.wait_for(running.held.reached.get(), 300)
+    interim = await ready_version(running)
     served = running.engine.books[BOOK]
     assert served.version == interim.version
-    coverage = served.info.transcript
-    assert coverage is not None
+    assert served.info.transcript == coverage
     assert (coverage.chapters_done, coverage.chapters, coverage.pending) == (1, 2, [2])
-    assert coverage.audio_ms == pytest.approx(speech.chapters[-1].end_s * 1000, abs=50)
+    assert coverage.audio_ms == pytest.approx(end, abs=50)
     assert {p.chapter for p in served.passages} == {1}
     assert [c.n for c in served.info.chapters] == [1, 2]
-    second_start = round(speech.chapters[1].start_s * 1000)
     assert served.info.chapters[1].start_ms == pytest.approx(second_start, abs=2)
-    assert served.info.audio_path == str(path)  # playable now
+    assert served.info.audio_path == str(path)
 
-    end = round(speech.chapters[-1].end_s * 1000)
     assert (await chapters_of_hits(running.engine, "the suitcase", end))[0] == 1
     assert 2 not in await chapters_of_hits(running.engine, "the raincoat", end)
 
@@ -134,24 +152,38 @@ async def test_search_serves_chapter_one_while_chapter_two_is_transcribed(
     )
     by_chapter, by_time = resolved.resolutions
     assert by_chapter.passage is not None
-    assert (by_chapter.passage.chapter, by_chapter.at_ms, by_chapter.passage.text) == (
-        2,
-        by_chapter.passage.start_ms,
-        "",
-    )
-    assert by_chapter.passage.start_ms == pytest.approx(second_start, abs=2)
+    assert (by_chapter.passage.chapter, by_chapter.passage.text) == (2, "")
+    assert by_chapter.at_ms == by_chapter.passage.start_ms == pytest.approx(second_start, abs=2)
     assert by_time.passage is not None
     assert (by_time.passage.chapter, by_time.at_ms) == (2, inside)
-    page = view(served.info, here_ms=0)
-    assert page.transcript == coverage
+    assert view(served.info, here_ms=0).transcript == coverage  # what the page shows
+    running.held.go_on.put_nowait(None)
 
-    running.held.release.set()
+    # The whole book replaces it, and no interim came after the last chapter.
     report = await asyncio.wait_for(job, 300)
-    assert report.version != interim.version
-    await ready_version(running, report.version)
+    assert report.version not in (first.version, interim.version)
+    await ready_version(running, BOOK, report.version)
     whole = running.engine.books[BOOK]
     assert whole.info.transcript is None
     assert whole.untranscribed == ()
     assert {p.chapter for p in whole.passages} == {1, 2}
     assert 2 in (await chapters_of_hits(running.engine, "the raincoat", end))[:2]
-    assert len(running.held.seen) == 1  # no interim after the last chapter: the whole book is next
+    assert running.held.reached.empty()
+
+
+async def test_a_recording_that_fails_is_withdrawn_from_search(running: Running, tmp_path: Path) -> None:
+    silence = np.zeros(16_000 * 8, dtype=np.int16)
+    path = write_audiobook(tmp_path / "quiet.m4b", Speech(silence, 16_000, [], []), chapters=False)
+    job = asyncio.create_task(request_ingest(running.client, IngestBook(path=str(path), book=QUIET_BOOK)))
+    await asyncio.wait_for(running.held.reached.get(), 300)
+    await ready_version(running, QUIET_BOOK)
+    assert running.engine.books[QUIET_BOOK].info.transcript is not None  # read, and so served
+    running.held.go_on.put_nowait(None)
+    with pytest.raises(RemoteFailure, match="no speech"):
+        await job
+    for _ in range(600):  # the withdrawal reaches search's consumer
+        if QUIET_BOOK not in running.engine.books:
+            break
+        await asyncio.sleep(0.05)
+    assert QUIET_BOOK not in running.engine.books
+    assert QUIET_BOOK not in {b.id for b in running.engine.catalog(CatalogRequest()).books}

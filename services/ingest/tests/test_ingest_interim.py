@@ -1,5 +1,5 @@
 """The interim version's rules, without I/O: the chapters done become the book, the others
-are listed with their times, and no interim is made before speech or after the last chapter."""
+are listed with their times; before any speech it has no words; after the last chapter there is none."""
 
 from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes
 from bedside_contracts.search import ChapterInfo
@@ -39,8 +39,15 @@ def test_the_chapters_done_are_the_book_and_the_rest_wait_with_their_times() -> 
     assert (coverage.audio_done_ms, coverage.audio_ms) == (60_000, 180_000)
 
 
-def test_no_interim_before_anything_is_heard_or_once_every_chapter_is_done() -> None:
-    assert interim_of(BOOK, {1: heard(1)}, "book.m4b") is None
+def test_before_anything_is_heard_the_interim_has_no_words_and_none_once_every_chapter_is_done() -> None:
+    for done in ({}, {1: heard(1)}):
+        interim = interim_of(BOOK, done, "book.m4b")
+        assert interim is not None
+        assert (interim.book.chapters, [c.n for c in interim.pending]) == (
+            (),
+            [n for n in (1, 2, 3) if n not in done],
+        )
+        assert interim.coverage.chapters_done == len(done)
     done = {n: heard(n, "Words.") for n in (1, 2, 3)}
     assert interim_of(BOOK, done, "book.m4b") is None
 

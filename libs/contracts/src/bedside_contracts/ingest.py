@@ -56,6 +56,11 @@ class BookIngested(Contract):
     object_name: str
     title: str
     transcript: TranscriptCoverage | None = None
+    withdrawn: bool = Field(
+        default=False,
+        description="the book is served no more: the job whose interim versions it held failed "
+        "(``version`` names the last of them)",
+    )
 
 
 class BookReady(Contract):

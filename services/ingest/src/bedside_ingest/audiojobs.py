@@ -115,6 +115,7 @@ class Audiobooks:
                 )
                 asyncio.run_coroutine_threadsafe(publish_interim(prepared), loop).result()
 
+        await asyncio.to_thread(transcribed, stored)  # playable (and what is stored, searchable) now
         with clock.stage("transcribe"):
             transcripts = await asyncio.to_thread(
                 transcribe_audiobook,

@@ -12,7 +12,7 @@ from bedside_contracts.search import ChapterInfo, TranscriptCoverage
 from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.book import Book
 from bedside_ingest.errors import BadInput
-from bedside_ingest.transcription import transcribed_book
+from bedside_ingest.transcription import AUDIO_FORMAT, transcribed_book
 
 
 @dataclass(frozen=True)
@@ -28,8 +28,8 @@ class Interim:
 def interim_of(
     audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript], source: str
 ) -> Interim | None:
-    """The interim version of the chapters transcribed so far; None while none of them holds
-    speech (a version needs a passage) or when every chapter is done (then it is the whole book)."""
+    """The interim version of the chapters transcribed so far (none, once the recording is read:
+    a book to play with no words yet); None when every chapter is done (the whole book is next)."""
     done = tuple(c for c in audiobook.chapters if c.n in transcripts)
     waiting = tuple(c for c in audiobook.chapters if c.n not in transcripts)
     if not waiting:
@@ -37,7 +37,15 @@ def interim_of(
     try:
         book = transcribed_book(replace(audiobook, chapters=done), transcripts, source)
     except BadInput:  # nothing heard yet
-        return None
+        book = Book(
+            title=audiobook.title,
+            author=audiobook.author,
+            chapters=(),
+            format=AUDIO_FORMAT,
+            timed=True,
+            source=source,
+            narrator=audiobook.narrator,
+        )
     pending = tuple(
         ChapterInfo(n=c.n, title=c.title, start_ms=c.book_start_ms, end_ms=c.book_start_ms + c.duration_ms)
         for c in waiting

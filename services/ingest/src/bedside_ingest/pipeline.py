@@ -154,9 +154,9 @@ def prepare_book(
         progress("chunk", 0, 1, "")
         wpm = rate_for_audio(book, audio_ms) if book.estimated and audio_ms else narration_wpm
         passages = chunk_book(book, wpm)
-        if not passages:
+        if not passages and transcript is None:  # an interim version may have none yet
             raise BadInput(path, "there is no text to make passages of")
-        if book.timed and audio_ms and passages[-1].end_ms > audio_ms + AUDIO_SLACK_MS:
+        if book.timed and audio_ms and passages and passages[-1].end_ms > audio_ms + AUDIO_SLACK_MS:
             raise BadInput(
                 audio_path or "",
                 f"lasts {clock_of(audio_ms)} but the transcript runs to {clock_of(passages[-1].end_ms)}: "
@@ -170,7 +170,7 @@ def prepare_book(
         title=book.title,
         author=book.author,
         estimated=book.estimated,
-        duration_ms=max(passages[-1].end_ms, audio_ms),
+        duration_ms=max(passages[-1].end_ms if passages else 0, audio_ms),
         audio_path=str(Path(audio_path).resolve()) if audio_path else None,
         source=f"{book.format}: {book.source}",
         chapters=chapters,
@@ -231,7 +231,8 @@ def embed_new(
             known[text] = row
     else:
         progress("embed", len(texts), len(texts), "embedded before")
-    return np.stack([known[t] for t in texts]).astype(np.float32)
+    rows = [known[t] for t in texts]
+    return np.stack(rows).astype(np.float32) if rows else np.zeros((0, embedders[0].dimensions), np.float32)
 
 
 def build_artifact(prepared: Prepared, vectors: npt.NDArray[np.float32]) -> BookArtifact:

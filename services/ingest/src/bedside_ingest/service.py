@@ -120,6 +120,8 @@ class IngestService:
         self._after_interim = after_interim
         self._vectors: dict[str, npt.NDArray[np.float32]] = {}
         """Passage vectors of the ingest under way: its interim versions share their passages."""
+        self._interim: Prepared | None = None
+        """The last interim version the ingest under way announced."""
 
     async def ingest(self, request: IngestBook) -> IngestReport:
         if not is_audiobook(Path(request.path)):
@@ -206,15 +208,21 @@ class IngestService:
     async def _ingest(self, request: IngestBook, progress: ProgressPublisher, audio: bool) -> IngestReport:
         started = time.perf_counter()
         clock = StageClock()
-        self._vectors = {}
+        self._vectors, self._interim = {}, None
         try:
-            prepared = await self._read(request, progress, audio, clock)
-            name, unchanged = await self._store_and_announce(prepared, progress, clock)
-        except BadInput as error:
-            log.info("bad input refused", path=request.path, error=error.message)
-            raise InvalidRequest(error.message) from None
+            try:
+                prepared = await self._read(request, progress, audio, clock)
+                name, unchanged = await self._store_and_announce(prepared, progress, clock)
+            except BadInput as error:
+                log.info("bad input refused", path=request.path, error=error.message)
+                raise InvalidRequest(error.message) from None
+        except JobCancelled:
+            raise  # a cancelled job's interim version stays: asked again, it continues (adr/0032)
+        except Exception:
+            await self._withdraw_interim()
+            raise
         finally:
-            self._vectors = {}
+            self._vectors, self._interim = {}, None
         progress("store", 1, 1, "unchanged" if unchanged else name)
         log.info("book ingested", book=prepared.book_id, version=prepared.version, unchanged=unchanged)
         return self._report(prepared, name, unchanged, time.perf_counter() - started, clock)
@@ -230,8 +238,8 @@ class IngestService:
             progress("embed", len(prepared.passages), len(prepared.passages), "stored before")
         else:
             await self._embed_and_store(prepared, name, progress, clock)
-        newest = await self._store.announced(prepared.book_id)
-        announced = newest is not None and newest[0] == prepared.version
+        newest = await self._store.newest(prepared.book_id)
+        announced = newest is not None and newest[0].version == prepared.version and not newest[0].withdrawn
         if not announced:
             await self._announce(prepared, name, newest[1] if stored and newest else None)
         return name, stored and announced
@@ -241,9 +249,11 @@ class IngestService:
         whole version announced (that one is served until this job's whole book replaces it)."""
         interim = prepared.transcript
         newest = await self._store.newest(prepared.book_id)
-        if interim is None or (newest is not None and newest[0].transcript is None):
+        whole = newest is not None and newest[0].transcript is None and not newest[0].withdrawn
+        if interim is None or whole:
             return
         await self._store_and_announce(prepared, no_progress, StageClock())
+        self._interim = prepared
         log.info(
             "interim version announced",
             book=prepared.book_id,
@@ -253,6 +263,23 @@ class IngestService:
         )
         if self._after_interim is not None:
             await self._after_interim(prepared.book_id, interim)
+
+    async def _withdraw_interim(self) -> None:
+        """After a failure, the interim version this ingest announced is served no more: nothing
+        of a recording that could not be made a book stays (adr/0032)."""
+        interim = self._interim
+        newest = await self._store.newest(interim.book_id) if interim is not None else None
+        if interim is None or newest is None or newest[0].version != interim.version:
+            return
+        event = newest[0].model_copy(update={"withdrawn": True})
+        await self._broker.publish(
+            event.model_dump_json().encode(),
+            subjects.BOOK_INGESTED.format(book=interim.book_id),
+            stream=subjects.BOOKS_STREAM,
+            headers={"Nats-Msg-Id": f"{message_id(interim.book_id, interim.version, newest[1])}:withdrawn"},
+            timeout_s=PUBLISH_TIMEOUT_S,
+        )
+        log.info("interim version withdrawn", book=interim.book_id, version=interim.version)
 
     async def _embed_and_store(
         self, prepared: Prepared, name: str, progress: Progress, clock: StageClock

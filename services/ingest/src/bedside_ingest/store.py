@@ -54,11 +54,6 @@ class BookStore:
         result = await self._artifacts.get(name)
         return BookArtifact.model_validate_json(result.data or b"")
 
-    async def announced(self, book: str) -> tuple[str, int] | None:
-        """The version and stream sequence of the newest BookIngested for ``book``, if any."""
-        newest = await self.newest(book)
-        return (newest[0].version, newest[1]) if newest is not None else None
-
     async def newest(self, book: str) -> tuple[BookIngested, int] | None:
         """The newest BookIngested for ``book`` and its stream sequence, if any."""
         try:

@@ -137,7 +137,8 @@ def check_artifact(artifact: BookArtifact, model_id: str) -> None:
             f"book {artifact.book} was embedded with {artifact.embedding_model}; "
             f"search embeds queries with {model_id}"
         )
-    if not artifact.passages:
+    if not artifact.passages and artifact.transcript is None:
+        # An interim version may have none yet: its recording is read, nothing transcribed.
         raise InvalidRequest(f"book {artifact.book} version {artifact.version} has no passages")
     ids = [p.id for p in artifact.passages]
     if len(set(ids)) != len(ids):

@@ -47,11 +47,11 @@ def resolve_one(book: ServedBook, here_ms: int, target: Target) -> Resolution:
 
 
 def book_start(book: ServedBook) -> int:
-    return book.passages[0].start_ms
+    return book.passages[0].start_ms if book.passages else 0
 
 
 def book_end(book: ServedBook) -> int:
-    return max(book.info.duration_ms, book.passages[-1].end_ms)
+    return max(book.info.duration_ms, book.passages[-1].end_ms if book.passages else 0)
 
 
 def clamp(ms: int, low: int, high: int) -> int:
@@ -63,14 +63,16 @@ def at_time(book: ServedBook, target: Target, ms: int) -> Resolution:
     moves forward to where narration resumes; one past the last passage's end stays in it.
     A time in a chapter not transcribed yet is that chapter's wordless passage."""
     passage = book.untranscribed_at(ms) or containing(book, ms)
+    if passage is None:
+        return Resolution(target=target, named="time", reason=f"{clock(ms)} is not transcribed yet")
     at = clamp(ms, passage.start_ms, max(passage.start_ms, passage.end_ms))
     return Resolution(target=target, passage=passage, at_ms=at, named="time")
 
 
-def containing(book: ServedBook, ms: int) -> Passage:
+def containing(book: ServedBook, ms: int) -> Passage | None:
     before = book.last_passage_starting_at_or_before(ms)
     if before is None:
-        return book.passages[0]
+        return book.passages[0] if book.passages else None
     if ms <= before.end_ms:
         return before
     after = book.next_passage_after(before)
