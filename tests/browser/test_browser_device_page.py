@@ -16,6 +16,7 @@ import tempfile
 import time
 import wave
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,10 @@ import nats
 import pytest
 from bedside_audiobooks import need_espeak, sample_chapters, speak_book, write_audiobook
 from bedside_contracts import subjects
+from bedside_contracts.ingest import BookArtifact, BookIngested
+from bedside_contracts.search import TranscriptCoverage
 from bedside_contracts.subjects import SERVICES
+from bedside_ingest.artifact import decode_vectors, encode_vectors
 from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
 from bedside_runtime.nats_server import free_port
 from bedside_testing import REPO, RunningSystem
@@ -37,6 +41,7 @@ ARTIFACTS = REPO / "test-artifacts"
 BOOK_ID = "gull-point"
 AUDIO_BOOK_ID = "gull-point-audio"
 AUDIOBOOK_ID = "bay-m4b"
+INTERIM_BOOK_ID = "bay-m4b-interim"
 AUDIOBOOK_TAGS = {"title": "The Cottage by the Bay"}  # no word the covered-rows test looks for
 AUDIO_SECONDS = 120
 WAIT_MS = 20_000
@@ -757,6 +762,69 @@ def test_an_m4b_plays_seeks_by_range_and_reports_the_audios_position(
     assert 206 in ranged, ranged  # the browser fetched the m4b in ranges, and got them
     # 30 s in is chapter 2 of the recording's markers (chapter 1 is about 23 s long).
     expect(page.locator("#chapter")).to_contain_text("Chapter 2")
+
+
+async def _announce_interim_of(nats_url: str, book: str, interim_book: str) -> None:
+    """An interim version as ingest announces one while a recording is transcribed (adr/0032):
+    the first chapter of ``book``'s recording transcribed, the others pending. Built here from
+    the whole book so that the page is seen mid-transcription without racing a real job."""
+    client = await nats.connect(nats_url)
+    try:
+        js = client.jetstream()
+        newest = await js.get_last_msg(subjects.BOOKS_STREAM, subjects.BOOK_INGESTED.format(book=book))
+        bucket = await js.object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+        event = BookIngested.model_validate_json(newest.data or b"")
+        whole = BookArtifact.model_validate_json((await bucket.get(event.object_name)).data or b"")
+        kept = [p for p in whole.passages if p.chapter == 1]
+        pending = [c.n for c in whole.chapters if c.n != 1]
+        coverage = TranscriptCoverage(
+            chapters_done=1,
+            chapters=len(whole.chapters),
+            audio_done_ms=whole.chapters[0].end_ms,
+            audio_ms=whole.duration_ms,
+            pending=pending,
+        )
+        interim = whole.model_copy(
+            update={
+                "book": interim_book,
+                "version": f"interim{event.version}"[:16],
+                "passages": kept,
+                "vectors_b64": encode_vectors(decode_vectors(whole)[: len(kept)]),
+                "transcript": coverage,
+            }
+        )
+        name = f"{interim_book}/{interim.version}"
+        await bucket.put(name, interim.model_dump_json().encode())
+        announced = BookIngested(
+            book=interim_book,
+            version=interim.version,
+            object_name=name,
+            title=whole.title,
+            transcript=coverage,
+        )
+        await js.publish(
+            subjects.BOOK_INGESTED.format(book=interim_book),
+            announced.model_dump_json().encode(),
+            stream=subjects.BOOKS_STREAM,
+        )
+    finally:
+        await client.close()
+
+
+def test_a_book_still_being_transcribed_says_how_far_its_transcript_has_got(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    need_espeak()
+    announce = _announce_interim_of(bedside.system.nats_url, AUDIOBOOK_ID, INTERIM_BOOK_ID)
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this one
+        thread.submit(asyncio.run, announce).result()
+    _wait_for_book(bedside.url, listener.token, INTERIM_BOOK_ID)
+    page = open_page("phone", book=INTERIM_BOOK_ID)
+    expect(page.locator("#transcript-progress")).to_be_visible()
+    expect(page.locator("#transcript-progress")).to_contain_text("transcript: chapter 1 of 3")
+    page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
+    whole = open_page("tablet", book=AUDIOBOOK_ID)
+    expect(whole.locator("#transcript-progress")).to_be_hidden()
 
 
 def test_a_turn_on_the_transcribed_book_moves_back_to_the_moment(

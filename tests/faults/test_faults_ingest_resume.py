@@ -34,15 +34,19 @@ CHAPTERS = 4
 
 
 async def announced(client: Client, timeout_s: float) -> BookIngested | None:
+    """The whole book's announcement (interim versions, adr/0032, come before it)."""
     deadline = asyncio.get_running_loop().time() + timeout_s
     while asyncio.get_running_loop().time() < deadline:
         try:
             message = await client.jetstream().get_last_msg(
                 subjects.BOOKS_STREAM, subjects.BOOK_INGESTED.format(book=BOOK)
             )
-            return BookIngested.model_validate_json(message.data or b"")
+            event = BookIngested.model_validate_json(message.data or b"")
+            if event.transcript is None:
+                return event
         except NotFoundError:
-            await asyncio.sleep(0.5)
+            pass
+        await asyncio.sleep(0.5)
     return None
 
 

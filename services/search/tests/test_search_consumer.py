@@ -10,6 +10,7 @@ import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookIngested, BookReady
+from bedside_contracts.search import CatalogRequest
 from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of
 from bedside_search.consumer import consume_books
@@ -105,3 +106,60 @@ async def a_fresh_store_catches_up(client: Client, tmp_path: Path, version: str)
         with contextlib.suppress(asyncio.CancelledError):
             await consumer
         await store.close()
+
+
+async def test_a_withdrawn_book_is_served_no_more_even_by_a_search_that_was_away(
+    client: Client, tmp_path: Path
+) -> None:
+    """ingest withdraws the interim version of a job that failed (adr/0032): the consumer drops the
+    book, and a search that was stopped meanwhile drops it when it catches up from the stream."""
+    js = client.jetstream()
+    await js.add_stream(StreamConfig(name=subjects.BOOKS_STREAM, subjects=[subjects.BOOKS_SUBJECTS]))
+    bucket = await js.create_object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+    passages = small_passages()
+    artifact = artifact_of("small", "The Harbour Lamps", passages, chapters_of(passages), load_minilm())
+    name = f"small/{artifact.version}"
+    await bucket.put(name, artifact.model_dump_json().encode())
+    event = BookIngested(book="small", version=artifact.version, object_name=name, title=artifact.title)
+    withdrawn = event.model_copy(update={"withdrawn": True}).model_dump_json().encode()
+    await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+
+    async def served(engine: SearchEngine, wanted: bool) -> bool:
+        for _ in range(600):
+            if ("small" in engine.books) == wanted:
+                break
+            await asyncio.sleep(0.05)
+        return "small" in engine.books
+
+    away_store = await open_store(path=tmp_path / "away")
+    away = SearchEngine(away_store, load_minilm())
+    await away.index(artifact)
+    await away_store.close()
+
+    store = await open_store(path=tmp_path / "q")
+    engine = SearchEngine(store, load_minilm())
+    consumer = asyncio.create_task(consume_books(client, engine, retry_s=0.1))
+    try:
+        assert await served(engine, True)
+        await js.publish(subjects.BOOK_INGESTED.format(book="small"), withdrawn)
+        assert not await served(engine, False)
+        assert engine.catalog(CatalogRequest()).books == []
+    finally:
+        consumer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await consumer
+        await store.close()
+
+    back_store = await open_store(path=tmp_path / "away")
+    back = SearchEngine(back_store, load_minilm())
+    await back.restore()
+    assert "small" in back.books  # its store still names the book
+    consumer = asyncio.create_task(consume_books(client, back, retry_s=0.1))
+    try:
+        assert not await served(back, False)
+        assert [entry.info.id for entry in await back_store.catalog()] == []
+    finally:
+        consumer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await consumer
+        await back_store.close()

@@ -6,7 +6,7 @@ from bedside_guard import Passage
 from pydantic import Field
 
 from bedside_contracts.common import Contract, Millis, Name
-from bedside_contracts.search import ChapterInfo
+from bedside_contracts.search import ChapterInfo, TranscriptCoverage
 
 EMBEDDING_DIMENSIONS = 384
 
@@ -38,18 +38,29 @@ class BookArtifact(Contract):
     passages: list[Passage]
     embedding_model: str
     vectors_b64: str
+    transcript: TranscriptCoverage | None = Field(
+        default=None, description="set on an interim version: the recording is still being transcribed"
+    )
 
 
 class BookIngested(Contract):
     """A new version of a book is in the object store under ``object_name``.
 
     Published on ``subjects.BOOK_INGESTED`` with ``Nats-Msg-Id = "{book}:{version}"``.
+    ``transcript`` is set when the version is interim (adr/0032): the chapters transcribed so
+    far, while the job goes on; the whole book's version, announced last, has none.
     """
 
     book: Name
     version: str
     object_name: str
     title: str
+    transcript: TranscriptCoverage | None = None
+    withdrawn: bool = Field(
+        default=False,
+        description="the book is served no more: the job whose interim versions it held failed "
+        "(``version`` names the last of them)",
+    )
 
 
 class BookReady(Contract):

@@ -12,7 +12,7 @@ from bedside_guard import Candidate
 from pydantic import Field
 
 from bedside_contracts.common import Contract, Millis, Name
-from bedside_contracts.search import Target
+from bedside_contracts.search import Target, TranscriptCoverage
 
 Seq = Annotated[int, Field(ge=0, description="a JetStream stream sequence; 0 is 'nothing yet'")]
 TurnId = Annotated[str, Field(min_length=1, max_length=64)]
@@ -495,6 +495,9 @@ class BookView(Contract):
     has_cover: bool = False
     estimated: bool = Field(default=False, description="the times are estimated from the text, not heard")
     chapters: list[ChapterView] = Field(default_factory=list)
+    transcript: TranscriptCoverage | None = Field(
+        default=None, description="how far the recording's transcript has got, while it is being made"
+    )
 
 
 class ListenerCreated(Contract):

@@ -129,6 +129,21 @@ class ChapterInfo(Contract):
     end_ms: int
 
 
+class TranscriptCoverage(Contract):
+    """How far the transcription of a recording had got when this version of its book was made.
+
+    Only an interim version (announced while later chapters are still being transcribed)
+    carries one; a book without it is whole. The chapters in ``pending`` are in the chapter
+    list with their times but have no passages yet.
+    """
+
+    chapters_done: int = Field(ge=0, description="chapters of the recording transcribed so far")
+    chapters: int = Field(ge=1, description="chapters in the recording")
+    audio_done_ms: Millis
+    audio_ms: Millis
+    pending: list[int] = Field(description="the numbers of the chapters not transcribed yet")
+
+
 class BookInfo(Contract):
     id: Name
     title: str
@@ -141,6 +156,7 @@ class BookInfo(Contract):
     audio_path: str | None = None
     cover_path: str | None = None
     version: str = ""
+    transcript: TranscriptCoverage | None = None
 
 
 class CatalogRequest(Contract):

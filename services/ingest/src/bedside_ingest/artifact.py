@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from bedside_contracts.ingest import EMBEDDING_DIMENSIONS, BookArtifact
-from bedside_contracts.search import ChapterInfo
+from bedside_contracts.search import ChapterInfo, TranscriptCoverage
 from bedside_guard import Passage
 
 VERSION_CHARS = 16
@@ -49,12 +49,16 @@ def artifact_fields(
     embedding_model: str,
     narrator: str = "",
     cover_path: str | None = None,
+    transcript: TranscriptCoverage | None = None,
 ) -> dict[str, Any]:
     """The artifact's fields other than version and vectors, as JSON-ready data."""
-    # A narrator and a cover are named only when there is one, so other books keep their versions.
+    # A narrator, a cover and an interim's coverage are named only when there is one, so other
+    # books keep their versions.
     named: dict[str, Any] = {"narrator": narrator} if narrator else {}
     if cover_path:
         named["cover_path"] = cover_path
+    if transcript is not None:
+        named["transcript"] = transcript.model_dump(mode="json")
     return named | {
         "book": book,
         "title": title,

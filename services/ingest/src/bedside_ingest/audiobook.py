@@ -62,11 +62,18 @@ class Audiobook:
     narrator: str
     chapters: tuple[AudioChapter, ...]
     files: tuple[str, ...]
+    joined: str | None = None
+    """A folder's tracks joined into one file for the player (``joining.py``)."""
 
     @property
     def duration_ms(self) -> int:
         last = self.chapters[-1]
         return last.book_start_ms + last.duration_ms
+
+    @property
+    def playable(self) -> str | None:
+        """The one file the player serves: the recording itself, or its tracks joined."""
+        return self.files[0] if len(self.files) == 1 else self.joined
 
 
 def is_audio(path: Path) -> bool:

@@ -4,16 +4,19 @@ transcript stored as soon as it is done), and make the book of it for the usual 
 
 import asyncio
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from bedside_contracts.ingest import AlignmentSummary, ChapterTranscript, IngestBook, TranscriptionProgress
 from bedside_speech import Transcriber
 
 from bedside_ingest.alignment import AlignmentReport, align_book
 from bedside_ingest.audiobook import Audiobook, is_recording
+from bedside_ingest.interim import interim_of
 from bedside_ingest.jobs import JobStore
+from bedside_ingest.joined_audio import keep_joined
 from bedside_ingest.media import read_audiobook, read_cover
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
 from bedside_ingest.reader import read_book
@@ -21,6 +24,7 @@ from bedside_ingest.transcribe import audio_fingerprint, transcribe_audiobook
 from bedside_ingest.transcription import transcribed_book
 
 TranscriptionReport = Callable[[TranscriptionProgress], None]
+PublishInterim = Callable[[Prepared], Coroutine[Any, Any, None]]
 COVER_NAME_CHARS = 24
 
 
@@ -31,10 +35,13 @@ def is_audiobook(path: Path) -> bool:
 class Audiobooks:
     """Turns a recording into a prepared book; the transcriber is loaded at the first job."""
 
-    def __init__(self, store: JobStore, load_transcriber: Callable[[], Transcriber], covers: Path) -> None:
+    def __init__(
+        self, store: JobStore, load_transcriber: Callable[[], Transcriber], covers: Path, joined: Path
+    ) -> None:
         self._store = store
         self._load = load_transcriber
         self._covers = covers
+        self._joined = joined
         self._transcriber: Transcriber | None = None
 
     def _keep_cover(self, audiobook: Audiobook, path: Path) -> str | None:
@@ -64,12 +71,19 @@ class Audiobooks:
         transcription: TranscriptionReport,
         should_stop: Callable[[], bool],
         clock: StageClock,
+        publish_interim: PublishInterim | None = None,
     ) -> Prepared:
+        """The whole book of the recording; with ``publish_interim``, each chapter this run
+        transcribes also makes an interim version of the chapters done so far (adr/0032),
+        handed over before the next chapter begins."""
         path = Path(request.path)
         with clock.stage("parse"):
             progress("parse", 0, 1, path.name)
             audiobook = await asyncio.to_thread(read_audiobook, path)
             cover = await asyncio.to_thread(self._keep_cover, audiobook, path)
+            if len(audiobook.files) > 1:
+                progress("parse", 0, 1, f"joining {len(audiobook.files)} tracks into one recording")
+                audiobook = await asyncio.to_thread(keep_joined, audiobook, self._joined)
             progress("parse", 1, 1, f"{len(audiobook.chapters)} chapters, audio")
         transcriber = await self.transcriber()
         fingerprint = await asyncio.to_thread(audio_fingerprint, audiobook, transcriber.model_id)
@@ -81,6 +95,27 @@ class Audiobooks:
                 self._store.save_transcript(fingerprint, transcript), loop
             ).result()
 
+        source = f"{path.name} ({transcriber.model_id})"
+        audio_path = audiobook.playable
+
+        def transcribed(done: Mapping[int, ChapterTranscript]) -> None:
+            interim = interim_of(audiobook, done, source) if publish_interim is not None else None
+            if publish_interim is None or interim is None:
+                return
+            with clock.stage("interim"):
+                prepared = prepare_book(
+                    request,
+                    replace(interim.book, title=request.title or interim.book.title),
+                    audio_ms=audiobook.duration_ms,
+                    audio_path=audio_path,
+                    cover_path=cover,
+                    embedding_model=embedding_model,
+                    pending=interim.pending,
+                    transcript=interim.coverage,
+                )
+                asyncio.run_coroutine_threadsafe(publish_interim(prepared), loop).result()
+
+        await asyncio.to_thread(transcribed, stored)  # playable (and what is stored, searchable) now
         with clock.stage("transcribe"):
             transcripts = await asyncio.to_thread(
                 transcribe_audiobook,
@@ -90,8 +125,8 @@ class Audiobooks:
                 save=save,
                 progress=transcription,
                 should_stop=should_stop,
+                transcribed=transcribed,
             )
-        source = f"{path.name} ({transcriber.model_id})"
         alignment = None
         if request.text_path is None:
             book = transcribed_book(audiobook, transcripts, source)
@@ -107,7 +142,7 @@ class Audiobooks:
             request,
             book,
             audio_ms=audiobook.duration_ms,
-            audio_path=audiobook.files[0] if len(audiobook.files) == 1 else None,
+            audio_path=audio_path,
             cover_path=cover,
             embedding_model=embedding_model,
             progress=progress,

@@ -17,17 +17,20 @@ from bedside_ingest.audiojobs import Audiobooks
 from bedside_ingest.embedders import load_embedders
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.jobs import JobStore
-from bedside_ingest.service import IngestService
+from bedside_ingest.service import IngestService, InterimHook
 from bedside_ingest.store import BookStore
 
 log = structlog.get_logger("bedside.ingest")
 
 
-async def register(broker: Broker, settings: Settings) -> Callable[[], Awaitable[None]]:
+async def register(
+    broker: Broker, settings: Settings, *, after_interim: InterimHook | None = None
+) -> Callable[[], Awaitable[None]]:
     """Declare the books stream and bucket, load the embedder, then answer INGEST_BOOK.
 
     Health only answers once this returns, after the embedder has loaded, so the
-    service is reported ready exactly when it can embed.
+    service is reported ready exactly when it can embed. ``after_interim`` is awaited after
+    each interim version of an audiobook is announced (a test holds the job there).
     """
     js = broker.connection.jetstream()
     store = await BookStore.declare(js, settings.stream_replicas)
@@ -35,10 +38,19 @@ async def register(broker: Broker, settings: Settings) -> Callable[[], Awaitable
     embedders = await asyncio.to_thread(load_embedders)
     log.info("embedders loaded", model=embedders[0].model_id, sessions=len(embedders))
     audiobooks = Audiobooks(
-        jobs, partial(WhisperTranscriber, settings.whisper_model_dir), settings.data_dir / "covers"
+        jobs,
+        partial(WhisperTranscriber, settings.whisper_model_dir),
+        covers=settings.data_dir / "covers",
+        joined=settings.data_dir / "audio",
     )
     service = IngestService(
-        broker, store, embedders, settings.narration_wpm, control=JobControl(jobs), audiobooks=audiobooks
+        broker,
+        store,
+        embedders,
+        settings.narration_wpm,
+        control=JobControl(jobs),
+        audiobooks=audiobooks,
+        after_interim=after_interim,
     )
     await serve_requests(broker, subjects.INGEST_BOOK, "ingest", IngestBook, service.ingest)
     await serve_requests(broker, subjects.INGEST_JOBS, "ingest", JobsRequest, service.jobs)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from bedside_contracts.ingest import AlignmentSummary, BookArtifact, IngestBook, Stage
-from bedside_contracts.search import ChapterInfo
+from bedside_contracts.search import ChapterInfo, TranscriptCoverage
 from bedside_embedding import Embedder
 from bedside_guard import Passage
 from bedside_guard import clock as clock_of
@@ -26,6 +26,7 @@ from bedside_ingest.audio import audio_duration_ms
 from bedside_ingest.book import Book
 from bedside_ingest.chunking import chapter_infos, chunk_book
 from bedside_ingest.errors import BadInput
+from bedside_ingest.interim import with_pending
 from bedside_ingest.reader import read_book
 from bedside_ingest.text import word_count
 from bedside_ingest.timeline import DEFAULT_WPM
@@ -74,6 +75,12 @@ class Prepared:
     def duration_ms(self) -> int:
         duration: int = self.fields["duration_ms"]
         return duration
+
+    @property
+    def transcript(self) -> TranscriptCoverage | None:
+        """Set on an interim version of a recording still being transcribed."""
+        coverage = self.fields.get("transcript")
+        return TranscriptCoverage.model_validate(coverage) if coverage is not None else None
 
 
 def rate_for_audio(book: Book, audio_ms: int) -> int:
@@ -134,23 +141,28 @@ def prepare_book(
     narration_wpm: int = DEFAULT_WPM,
     progress: Progress = no_progress,
     clock: StageClock | None = None,
+    pending: Sequence[ChapterInfo] = (),
+    transcript: TranscriptCoverage | None = None,
 ) -> Prepared:
-    """Chunk a book that has been read (from a file, or transcribed from its recording)."""
+    """Chunk a book that has been read (from a file, or transcribed from its recording).
+
+    An interim version of a recording (``transcript`` set) also lists the ``pending`` chapters,
+    not transcribed yet, with their times and no passages."""
     clock = clock or StageClock()
     path = Path(request.path)
     with clock.stage("chunk"):
         progress("chunk", 0, 1, "")
         wpm = rate_for_audio(book, audio_ms) if book.estimated and audio_ms else narration_wpm
         passages = chunk_book(book, wpm)
-        if not passages:
+        if not passages and transcript is None:  # an interim version may have none yet
             raise BadInput(path, "there is no text to make passages of")
-        if book.timed and audio_ms and passages[-1].end_ms > audio_ms + AUDIO_SLACK_MS:
+        if book.timed and audio_ms and passages and passages[-1].end_ms > audio_ms + AUDIO_SLACK_MS:
             raise BadInput(
                 audio_path or "",
                 f"lasts {clock_of(audio_ms)} but the transcript runs to {clock_of(passages[-1].end_ms)}: "
                 "is it the audio of this transcript?",
             )
-        chapters = chapter_infos(book, passages)
+        chapters = with_pending(chapter_infos(book, passages), pending)
         progress("chunk", 1, 1, f"{len(passages)} passages")
     book_id = request.book or book_id_for(path)
     fields = artifact_fields(
@@ -158,7 +170,7 @@ def prepare_book(
         title=book.title,
         author=book.author,
         estimated=book.estimated,
-        duration_ms=max(passages[-1].end_ms, audio_ms),
+        duration_ms=max(passages[-1].end_ms if passages else 0, audio_ms),
         audio_path=str(Path(audio_path).resolve()) if audio_path else None,
         source=f"{book.format}: {book.source}",
         chapters=chapters,
@@ -166,6 +178,7 @@ def prepare_book(
         embedding_model=embedding_model,
         narrator=book.narrator,
         cover_path=cover_path,
+        transcript=transcript,
     )
     return Prepared(book_id, content_version(fields), book, chapters, passages, fields)
 
@@ -202,6 +215,24 @@ def embed_passages(
         for batch, rows in pool.map(run, batches):
             vectors[batch] = rows
     return vectors
+
+
+def embed_new(
+    texts: list[str],
+    embedders: Sequence[Embedder],
+    known: dict[str, npt.NDArray[np.float32]],
+    progress: Progress = no_progress,
+) -> npt.NDArray[np.float32]:
+    """``embed_passages`` for the texts not in ``known`` (which it adds to): the interim versions
+    of an audiobook share their earlier chapters' passages, embedded once."""
+    new = sorted({t for t in texts if t not in known})
+    if new:
+        for text, row in zip(new, embed_passages(new, embedders, progress), strict=True):
+            known[text] = row
+    else:
+        progress("embed", len(texts), len(texts), "embedded before")
+    rows = [known[t] for t in texts]
+    return np.stack(rows).astype(np.float32) if rows else np.zeros((0, embedders[0].dimensions), np.float32)
 
 
 def build_artifact(prepared: Prepared, vectors: npt.NDArray[np.float32]) -> BookArtifact:

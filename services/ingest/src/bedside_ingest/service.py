@@ -3,9 +3,11 @@
 import asyncio
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.ingest import (
@@ -20,6 +22,7 @@ from bedside_contracts.ingest import (
     Stage,
     TranscriptionProgress,
 )
+from bedside_contracts.search import TranscriptCoverage
 from bedside_embedding import Embedder
 from bedside_runtime.bus import Broker
 from bedside_runtime.errors import Conflict, InvalidRequest
@@ -28,13 +31,24 @@ from bedside_ingest.artifact import message_id, object_name
 from bedside_ingest.audiojobs import Audiobooks, is_audiobook
 from bedside_ingest.errors import BadInput, JobCancelled
 from bedside_ingest.jobcontrol import JobControl
-from bedside_ingest.pipeline import Prepared, Progress, StageClock, build_artifact, embed_passages, prepare
+from bedside_ingest.pipeline import (
+    Prepared,
+    Progress,
+    StageClock,
+    build_artifact,
+    embed_new,
+    no_progress,
+    prepare,
+)
 from bedside_ingest.store import BookStore
 from bedside_ingest.transcription import ALIGNED_FORMAT, AUDIO_FORMAT
 
 log = structlog.get_logger("bedside.ingest")
 
 PUBLISH_TIMEOUT_S = 5.0
+
+InterimHook = Callable[[str, TranscriptCoverage], Awaitable[None]]
+"""Awaited after an interim version of a book is announced, before the next chapter begins."""
 
 
 class ProgressPublisher:
@@ -94,6 +108,7 @@ class IngestService:
         *,
         control: JobControl,
         audiobooks: Audiobooks,
+        after_interim: InterimHook | None = None,
     ) -> None:
         self._broker = broker
         self._store = store
@@ -102,6 +117,11 @@ class IngestService:
         self._control = control
         self._audiobooks = audiobooks
         self._lock = asyncio.Lock()  # one ingest at a time: the CPU is the limit anyway
+        self._after_interim = after_interim
+        self._vectors: dict[str, npt.NDArray[np.float32]] = {}
+        """Passage vectors of the ingest under way: its interim versions share their passages."""
+        self._interim: Prepared | None = None
+        """The last interim version the ingest under way announced."""
 
     async def ingest(self, request: IngestBook) -> IngestReport:
         if not is_audiobook(Path(request.path)):
@@ -174,6 +194,7 @@ class IngestService:
                 transcription=progress.transcription,
                 should_stop=lambda: self._control.stopped(request.job or ""),
                 clock=clock,
+                publish_interim=self._publish_interim,
             )
         return await asyncio.to_thread(
             prepare,
@@ -187,32 +208,85 @@ class IngestService:
     async def _ingest(self, request: IngestBook, progress: ProgressPublisher, audio: bool) -> IngestReport:
         started = time.perf_counter()
         clock = StageClock()
+        self._vectors, self._interim = {}, None
         try:
-            prepared = await self._read(request, progress, audio, clock)
-        except BadInput as error:
-            log.info("bad input refused", path=request.path, error=error.message)
-            raise InvalidRequest(error.message) from None
+            try:
+                prepared = await self._read(request, progress, audio, clock)
+                name, unchanged = await self._store_and_announce(prepared, progress, clock)
+            except BadInput as error:
+                log.info("bad input refused", path=request.path, error=error.message)
+                raise InvalidRequest(error.message) from None
+        except JobCancelled:
+            raise  # a cancelled job's interim version stays: asked again, it continues (adr/0032)
+        except Exception:
+            await self._withdraw_interim()
+            raise
+        finally:
+            self._vectors, self._interim = {}, None
+        progress("store", 1, 1, "unchanged" if unchanged else name)
+        log.info("book ingested", book=prepared.book_id, version=prepared.version, unchanged=unchanged)
+        return self._report(prepared, name, unchanged, time.perf_counter() - started, clock)
+
+    async def _store_and_announce(
+        self, prepared: Prepared, progress: Progress, clock: StageClock
+    ) -> tuple[str, bool]:
+        """Store the version unless it is stored, announce it unless it is the newest announced;
+        the object's name, and whether nothing had to be done."""
         name = object_name(prepared.book_id, prepared.version)
         stored = await self._store.has(name)
         if stored:
             progress("embed", len(prepared.passages), len(prepared.passages), "stored before")
         else:
             await self._embed_and_store(prepared, name, progress, clock)
-        newest = await self._store.announced(prepared.book_id)
-        announced = newest is not None and newest[0] == prepared.version
+        newest = await self._store.newest(prepared.book_id)
+        announced = newest is not None and newest[0].version == prepared.version and not newest[0].withdrawn
         if not announced:
             await self._announce(prepared, name, newest[1] if stored and newest else None)
-        unchanged = stored and announced
-        progress("store", 1, 1, "unchanged" if unchanged else name)
-        log.info("book ingested", book=prepared.book_id, version=prepared.version, unchanged=unchanged)
-        return self._report(prepared, name, unchanged, time.perf_counter() - started, clock)
+        return name, stored and announced
+
+    async def _publish_interim(self, prepared: Prepared) -> None:
+        """Announce an interim version of a book still being transcribed, unless the book has a
+        whole version announced (that one is served until this job's whole book replaces it)."""
+        interim = prepared.transcript
+        newest = await self._store.newest(prepared.book_id)
+        whole = newest is not None and newest[0].transcript is None and not newest[0].withdrawn
+        if interim is None or whole:
+            return
+        await self._store_and_announce(prepared, no_progress, StageClock())
+        self._interim = prepared
+        log.info(
+            "interim version announced",
+            book=prepared.book_id,
+            version=prepared.version,
+            chapters_done=interim.chapters_done,
+            chapters=interim.chapters,
+        )
+        if self._after_interim is not None:
+            await self._after_interim(prepared.book_id, interim)
+
+    async def _withdraw_interim(self) -> None:
+        """After a failure, the interim version this ingest announced is served no more: nothing
+        of a recording that could not be made a book stays (adr/0032)."""
+        interim = self._interim
+        newest = await self._store.newest(interim.book_id) if interim is not None else None
+        if interim is None or newest is None or newest[0].version != interim.version:
+            return
+        event = newest[0].model_copy(update={"withdrawn": True})
+        await self._broker.publish(
+            event.model_dump_json().encode(),
+            subjects.BOOK_INGESTED.format(book=interim.book_id),
+            stream=subjects.BOOKS_STREAM,
+            headers={"Nats-Msg-Id": f"{message_id(interim.book_id, interim.version, newest[1])}:withdrawn"},
+            timeout_s=PUBLISH_TIMEOUT_S,
+        )
+        log.info("interim version withdrawn", book=interim.book_id, version=interim.version)
 
     async def _embed_and_store(
         self, prepared: Prepared, name: str, progress: Progress, clock: StageClock
     ) -> None:
         texts = [p.text for p in prepared.passages]
         with clock.stage("embed"):
-            vectors = await asyncio.to_thread(embed_passages, texts, self._embedders, progress)
+            vectors = await asyncio.to_thread(embed_new, texts, self._embedders, self._vectors, progress)
         with clock.stage("store"):
             progress("store", 0, 1, name)
             data = await asyncio.to_thread(
@@ -222,7 +296,11 @@ class IngestService:
 
     async def _announce(self, prepared: Prepared, name: str, superseding: int | None) -> None:
         event = BookIngested(
-            book=prepared.book_id, version=prepared.version, object_name=name, title=prepared.book.title
+            book=prepared.book_id,
+            version=prepared.version,
+            object_name=name,
+            title=prepared.book.title,
+            transcript=prepared.transcript,
         )
         await self._broker.publish(
             event.model_dump_json().encode(),

@@ -54,12 +54,12 @@ class BookStore:
         result = await self._artifacts.get(name)
         return BookArtifact.model_validate_json(result.data or b"")
 
-    async def announced(self, book: str) -> tuple[str, int] | None:
-        """The version and stream sequence of the newest BookIngested for ``book``, if any."""
+    async def newest(self, book: str) -> tuple[BookIngested, int] | None:
+        """The newest BookIngested for ``book`` and its stream sequence, if any."""
         try:
             message = await self._js.get_last_msg(
                 subjects.BOOKS_STREAM, subjects.BOOK_INGESTED.format(book=book)
             )
         except NotFoundError:
             return None
-        return BookIngested.model_validate_json(message.data or b"").version, message.seq or 0
+        return BookIngested.model_validate_json(message.data or b""), message.seq or 0

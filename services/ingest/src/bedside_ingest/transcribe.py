@@ -46,8 +46,10 @@ def transcribe_audiobook(
     save: Callable[[ChapterTranscript], None],
     progress: Callable[[TranscriptionProgress], None],
     should_stop: Callable[[], bool] = lambda: False,
+    transcribed: Callable[[Mapping[int, ChapterTranscript]], None] = lambda done: None,
 ) -> dict[int, ChapterTranscript]:
-    """Raises ``JobCancelled`` as soon as ``should_stop`` says so (checked as speech is decoded)."""
+    """Raises ``JobCancelled`` as soon as ``should_stop`` says so (checked as speech is decoded).
+    ``transcribed`` is given the chapters done so far after each chapter this run transcribed."""
     meter = TranscriptionMeter(chapters=len(audiobook.chapters), audio_total_ms=audiobook.duration_ms)
     progress(meter.progress())
     transcripts: dict[int, ChapterTranscript] = {}
@@ -72,4 +74,5 @@ def transcribe_audiobook(
         save(transcript)
         transcripts[chapter.n] = transcript
         progress(meter.add(transcript, stored_before=False))
+        transcribed(dict(transcripts))
     return transcripts

@@ -77,7 +77,9 @@ async def catch_up(js: JetStreamContext, engine: SearchEngine) -> None:
             newest = await js.get_last_msg(subjects.BOOKS_STREAM, subject)
             event = BookIngested.model_validate_json(newest.data or b"")
             served = engine.books.get(event.book)
-            if served is None or served.version != event.version:
+            if event.withdrawn:
+                await engine.withdraw(event.book)
+            elif served is None or served.version != event.version:
                 log.info("catching up", book=event.book, version=event.version)
                 await publish_ready(js, await engine.index(await fetch_artifact(js, event)))
         except (ValidationError, InvalidRequest, NotFoundError, ObjectNotFoundError) as error:
@@ -87,6 +89,10 @@ async def catch_up(js: JetStreamContext, engine: SearchEngine) -> None:
 async def handle(js: JetStreamContext, client: Client, engine: SearchEngine, message: Msg) -> None:
     try:
         event = BookIngested.model_validate_json(message.data)
+        if event.withdrawn:
+            await engine.withdraw(event.book)
+            await message.ack()
+            return
         artifact = await fetch_artifact(js, event)
         ready = await engine.index(artifact)
     except (ValidationError, InvalidRequest) as error:

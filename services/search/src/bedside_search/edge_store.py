@@ -169,6 +169,10 @@ class EdgeStore:
         books = {**self._read_catalog().books, info.id: _Current(collection=collection, info=info)}
         _write_atomically(self._root / CATALOG_FILE, _Catalog(books=books).model_dump_json().encode())
 
+    async def forget(self, book: str) -> None:
+        books = {k: v for k, v in self._read_catalog().books.items() if k != book}
+        _write_atomically(self._root / CATALOG_FILE, _Catalog(books=books).model_dump_json().encode())
+
     async def catalog(self) -> list[CatalogEntry]:
         return [CatalogEntry(c.info, c.collection) for c in self._read_catalog().books.values()]
 

@@ -107,6 +107,16 @@ class SearchEngine:
             )
             return ready
 
+    async def withdraw(self, book_id: str) -> None:
+        """Serve the book no more (ingest withdrew the interim versions of a job that failed)."""
+        async with self._indexing:
+            served = self.books.pop(book_id, None)
+            if served is None:
+                return
+            await self.store.forget(book_id)
+            await self.store.drop(served.collection)
+            log.info("book withdrawn", book=book_id, version=served.version)
+
     def book(self, book_id: str) -> ServedBook:
         served = self.books.get(book_id)
         if served is None:

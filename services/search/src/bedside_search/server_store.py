@@ -125,6 +125,10 @@ class ServerStore:
         )
         await self._client.upsert(CATALOG, [point], wait=True)
 
+    async def forget(self, book: str) -> None:
+        selector = models.PointIdsList(points=[str(uuid.uuid5(_NAMESPACE, book))])
+        await self._client.delete(CATALOG, points_selector=selector, wait=True)
+
     async def catalog(self) -> list[CatalogEntry]:
         entries: list[CatalogEntry] = []
         offset: models.ExtendedPointId | None = None

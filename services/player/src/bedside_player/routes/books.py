@@ -40,6 +40,7 @@ def view(book: BookInfo, here_ms: int | None) -> BookView:
         has_cover=book.cover_path is not None,
         estimated=book.estimated,
         chapters=chapters,
+        transcript=book.transcript,
     )
 
 

@@ -34,9 +34,22 @@ export async function loadBook() {
     .sort((a, b) => a.start_ms - b.start_ms);
   el.title.textContent = book.title || state.bookId;
   el.timing.hidden = !book.estimated; // places found by text are guesses against the recording
+  renderTranscriptProgress(book.transcript);
   document.title = `${book.title || state.bookId} · Bedside`;
   const audioUrl = book.audio_url || (book.has_audio || book.audio === true ? `${bookPath()}/audio` : null);
   if (audioUrl) playAudio(audioUrl);
+}
+
+// While the recording is still being transcribed the book is an interim version: say how far
+// the transcript has got, and ask again now and then until the whole book replaces it.
+let transcriptTimer = 0;
+function renderTranscriptProgress(transcript) {
+  clearTimeout(transcriptTimer);
+  el.transcriptProgress.hidden = !transcript;
+  if (!transcript) return;
+  el.transcriptProgress.textContent =
+    `transcript: chapter ${transcript.chapters_done} of ${transcript.chapters}; later chapters play, but cannot be searched yet`;
+  transcriptTimer = setTimeout(() => loadBook().then(render, () => {}), 30_000);
 }
 
 // Moving back: titles of chapters that now lie ahead go at once, before the book is

@@ -12,6 +12,7 @@ from bedside_guard import BookNames, Passage, book_names
 from bedside_runtime.errors import InvalidRequest
 
 from bedside_search.domain.book_part import Part, distance_from
+from bedside_search.domain.untranscribed import spanning, untranscribed_passages
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,8 @@ class ServedBook:
     _distances: dict[Part, dict[int, int]] = field(init=False, repr=False, compare=False)
     names: BookNames = field(init=False, repr=False, compare=False)
     """The book's names and where each first occurs, for recall and the answer check."""
+    untranscribed: tuple[Passage, ...] = field(init=False, repr=False, compare=False)
+    """An interim version's chapters not transcribed yet, one wordless passage each (resolve only)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {p.id: p for p in self.passages})
@@ -41,6 +44,8 @@ class ServedBook:
         }
         object.__setattr__(self, "_distances", distances)
         object.__setattr__(self, "names", book_names(self.passages))
+        first_free = max((p.id for p in self.passages), default=-1) + 1
+        object.__setattr__(self, "untranscribed", untranscribed_passages(self.info, first_free))
 
     @classmethod
     def of(cls, info: BookInfo, passages: list[Passage], collection: str) -> "ServedBook":
@@ -67,6 +72,15 @@ class ServedBook:
 
     def first_of_chapter(self, chapter: int) -> Passage | None:
         return next((p for p in self.passages if p.chapter == chapter), None)
+
+    def untranscribed_passage(self, passage_id: int) -> Passage | None:
+        return next((p for p in self.untranscribed if p.id == passage_id), None)
+
+    def untranscribed_chapter(self, chapter: int) -> Passage | None:
+        return next((p for p in self.untranscribed if p.chapter == chapter), None)
+
+    def untranscribed_at(self, ms: int) -> Passage | None:
+        return spanning(self.untranscribed, ms)
 
     def last_passage_starting_at_or_before(self, ms: int) -> Passage | None:
         index = bisect.bisect_right(self._starts, ms) - 1
@@ -97,6 +111,7 @@ def info_of(artifact: BookArtifact) -> BookInfo:
         audio_path=artifact.audio_path,
         cover_path=artifact.cover_path,
         version=artifact.version,
+        transcript=artifact.transcript,
     )
 
 
@@ -122,7 +137,8 @@ def check_artifact(artifact: BookArtifact, model_id: str) -> None:
             f"book {artifact.book} was embedded with {artifact.embedding_model}; "
             f"search embeds queries with {model_id}"
         )
-    if not artifact.passages:
+    if not artifact.passages and artifact.transcript is None:
+        # An interim version may have none yet: its recording is read, nothing transcribed.
         raise InvalidRequest(f"book {artifact.book} version {artifact.version} has no passages")
     ids = [p.id for p in artifact.passages]
     if len(set(ids)) != len(ids):

@@ -2,6 +2,8 @@
 
 Each target is resolved on its own and reported in the order given; deduplicating equal
 places is the player's job. A reason never names a chapter title, so it is safe to show.
+In an interim version a chapter not transcribed yet resolves to its wordless passage
+(``domain/untranscribed.py``), by its number, a time inside it, or that passage's id.
 """
 
 from bedside_contracts.search import Resolution, Target
@@ -16,12 +18,12 @@ def resolve(book: ServedBook, here_ms: int, targets: list[Target]) -> list[Resol
 
 def resolve_one(book: ServedBook, here_ms: int, target: Target) -> Resolution:
     if target.passage_id is not None:
-        passage = book.passage(target.passage_id)
+        passage = book.passage(target.passage_id) or book.untranscribed_passage(target.passage_id)
         if passage is None:
             return Resolution(target=target, reason=f"there is no passage with id {target.passage_id}")
         return Resolution(target=target, passage=passage, at_ms=passage.start_ms, named="passage")
     if target.chapter is not None:
-        first = book.first_of_chapter(target.chapter)
+        first = book.first_of_chapter(target.chapter) or book.untranscribed_chapter(target.chapter)
         if first is None:
             numbers = [c.n for c in book.info.chapters]
             span = f"{min(numbers)} to {max(numbers)}" if numbers else "none"
@@ -45,11 +47,11 @@ def resolve_one(book: ServedBook, here_ms: int, target: Target) -> Resolution:
 
 
 def book_start(book: ServedBook) -> int:
-    return book.passages[0].start_ms
+    return book.passages[0].start_ms if book.passages else 0
 
 
 def book_end(book: ServedBook) -> int:
-    return max(book.info.duration_ms, book.passages[-1].end_ms)
+    return max(book.info.duration_ms, book.passages[-1].end_ms if book.passages else 0)
 
 
 def clamp(ms: int, low: int, high: int) -> int:
@@ -58,16 +60,19 @@ def clamp(ms: int, low: int, high: int) -> int:
 
 def at_time(book: ServedBook, target: Target, ms: int) -> Resolution:
     """The passage holding ``ms``. A time in a gap between passages (or before the first)
-    moves forward to where narration resumes; one past the last passage's end stays in it."""
-    passage = containing(book, ms)
+    moves forward to where narration resumes; one past the last passage's end stays in it.
+    A time in a chapter not transcribed yet is that chapter's wordless passage."""
+    passage = book.untranscribed_at(ms) or containing(book, ms)
+    if passage is None:
+        return Resolution(target=target, named="time", reason=f"{clock(ms)} is not transcribed yet")
     at = clamp(ms, passage.start_ms, max(passage.start_ms, passage.end_ms))
     return Resolution(target=target, passage=passage, at_ms=at, named="time")
 
 
-def containing(book: ServedBook, ms: int) -> Passage:
+def containing(book: ServedBook, ms: int) -> Passage | None:
     before = book.last_passage_starting_at_or_before(ms)
     if before is None:
-        return book.passages[0]
+        return book.passages[0] if book.passages else None
     if ms <= before.end_ms:
         return before
     after = book.next_passage_after(before)

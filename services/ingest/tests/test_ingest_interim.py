@@ -1,0 +1,59 @@
+"""The interim version's rules, without I/O: the chapters done become the book, the others
+are listed with their times; before any speech it has no words; after the last chapter there is none."""
+
+from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes
+from bedside_contracts.search import ChapterInfo
+from bedside_ingest.audiobook import Audiobook, AudioChapter
+from bedside_ingest.interim import interim_of, with_pending
+
+CHAPTER_MS = 60_000
+BOOK = Audiobook(
+    title="Lanterns",
+    author="",
+    narrator="",
+    chapters=tuple(
+        AudioChapter(n, f"Part {n}", "book.m4b", (n - 1) * CHAPTER_MS, n * CHAPTER_MS, (n - 1) * CHAPTER_MS)
+        for n in (1, 2, 3)
+    ),
+    files=("book.m4b",),
+)
+
+
+def heard(chapter: int, *words: str) -> ChapterTranscript:
+    timed = [SpokenWordTimes(text=w, start_ms=1_000 * k, end_ms=1_000 * k + 600) for k, w in enumerate(words)]
+    return ChapterTranscript(
+        chapter=chapter, model="tiny.en", audio_ms=CHAPTER_MS, compute_s=1.0, words=timed
+    )
+
+
+def test_the_chapters_done_are_the_book_and_the_rest_wait_with_their_times() -> None:
+    interim = interim_of(BOOK, {1: heard(1, "The", "lamp", "was", "lit.")}, "book.m4b")
+    assert interim is not None
+    assert [c.n for c in interim.book.chapters] == [1]
+    assert [(c.n, c.start_ms, c.end_ms) for c in interim.pending] == [
+        (2, 60_000, 120_000),
+        (3, 120_000, 180_000),
+    ]
+    coverage = interim.coverage
+    assert (coverage.chapters_done, coverage.chapters, coverage.pending) == (1, 3, [2, 3])
+    assert (coverage.audio_done_ms, coverage.audio_ms) == (60_000, 180_000)
+
+
+def test_before_anything_is_heard_the_interim_has_no_words_and_none_once_every_chapter_is_done() -> None:
+    for done in ({}, {1: heard(1)}):
+        interim = interim_of(BOOK, done, "book.m4b")
+        assert interim is not None
+        assert (interim.book.chapters, [c.n for c in interim.pending]) == (
+            (),
+            [n for n in (1, 2, 3) if n not in done],
+        )
+        assert interim.coverage.chapters_done == len(done)
+    done = {n: heard(n, "Words.") for n in (1, 2, 3)}
+    assert interim_of(BOOK, done, "book.m4b") is None
+
+
+def test_a_chapter_done_ends_where_the_next_one_waiting_starts() -> None:
+    transcribed = [ChapterInfo(n=1, title="Part 1", start_ms=0, end_ms=41_000)]
+    pending = [ChapterInfo(n=3, title="Part 3", start_ms=120_000, end_ms=180_000)]
+    merged = with_pending(transcribed, pending)
+    assert [(c.n, c.start_ms, c.end_ms) for c in merged] == [(1, 0, 120_000), (3, 120_000, 180_000)]

@@ -1,0 +1,68 @@
+"""A folder's tracks joined into one recording: packets copied when the codecs allow, else
+transcoded; chapters placed where each track's audio is in the joined file; joined once."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from bedside_audiobooks import Speech, need_espeak, sample_chapters, speak_book, write_tracks
+from bedside_ingest.joined_audio import keep_joined
+from bedside_ingest.joining import TrackFormat, join_plan
+from bedside_ingest.media import SAMPLE_RATE, decode_span, read_audiobook
+
+
+@pytest.fixture(scope="module")
+def speech() -> Speech:
+    need_espeak()
+    return speak_book(sample_chapters(chapters=3, sentences=1))
+
+
+def test_alike_mp3_or_aac_tracks_are_copied_anything_else_transcoded() -> None:
+    mp3 = TrackFormat("mp3", 44_100, 2)
+    assert join_plan([mp3, mp3]).copy
+    assert join_plan([TrackFormat("aac", 22_050, 1)] * 2).suffix == ".m4a"
+    mixed = join_plan([mp3, TrackFormat("mp3", 22_050, 2)])
+    assert (mixed.copy, mixed.suffix, mixed.rate) == (False, ".m4a", 44_100)
+    assert not join_plan([TrackFormat("flac", 44_100, 6)] * 2).copy
+    assert join_plan([TrackFormat("flac", 44_100, 6)]).channels == 1
+
+
+@pytest.mark.parametrize(("suffix", "joined_suffix"), [(".mp3", ".mp3"), (".flac", ".m4a")])
+def test_each_chapter_starts_where_its_track_is_in_the_joined_file(
+    speech: Speech, tmp_path: Path, suffix: str, joined_suffix: str
+) -> None:
+    folder = tmp_path / "book"
+    write_tracks(folder, speech, suffix=suffix)
+    book = keep_joined(read_audiobook(folder), tmp_path / "audio")
+    assert book.joined is not None
+    assert book.playable == book.joined
+    joined = Path(book.joined)
+    assert joined.suffix == joined_suffix
+    whole = decode_span(joined, 0, book.duration_ms + 1_000)
+    assert len(whole) * 1000 / SAMPLE_RATE == pytest.approx(book.duration_ms, abs=100)
+    for chapter in book.chapters:
+        own = decode_span(Path(chapter.path), 0, 1_500)
+        at = chapter.book_start_ms * SAMPLE_RATE // 1000
+        low = max(0, at - SAMPLE_RATE // 2)
+        window = whole[low : at + SAMPLE_RATE // 2 + len(own)]
+        lag_ms = (low + int(np.argmax(np.correlate(window, own, mode="valid"))) - at) * 1000 / SAMPLE_RATE
+        assert abs(lag_ms) <= 20, (chapter.n, lag_ms)
+
+    modified = joined.stat().st_mtime_ns
+    again = keep_joined(read_audiobook(folder), tmp_path / "audio")
+    assert (again.joined, [c.book_start_ms for c in again.chapters]) == (
+        book.joined,
+        [c.book_start_ms for c in book.chapters],
+    )
+    assert joined.stat().st_mtime_ns == modified  # joined once
+    assert not list((tmp_path / "audio").glob("*.partial"))
+
+
+def test_a_single_file_is_served_as_it_is(speech: Speech, tmp_path: Path) -> None:
+    (track, *_) = write_tracks(tmp_path / "book", speech)
+    single = tmp_path / "single"
+    single.mkdir()
+    one = single / track.name
+    one.write_bytes(track.read_bytes())
+    book = keep_joined(read_audiobook(one), tmp_path / "audio")
+    assert (book.joined, book.playable) == (None, str(one))

@@ -1,0 +1,127 @@
+"""An interim version of an audiobook still being transcribed (adr/0032), served by the engine on
+the embedded store: with no passages yet every request answers (nothing found, nothing heard) and
+each chapter is reached by number, time and offset; with chapter 1 done its words are found and
+the chapters still to come are reached but never found."""
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from bedside_contracts.ingest import BookArtifact
+from bedside_contracts.search import (
+    CatalogRequest,
+    ChapterInfo,
+    CheckAnswer,
+    FindPassage,
+    NameHints,
+    Recall,
+    Recap,
+    Resolve,
+    Target,
+    TranscriptCoverage,
+)
+from bedside_embedding import Embedder, load_minilm
+from bedside_evaluation.corpus_books import artifact_of
+from bedside_search.engine import SearchEngine
+from bedside_search.open_store import open_store
+from bedside_search_testing import chapters_of, small_passages
+
+MINUTE = 60_000
+
+
+@pytest.fixture(scope="module")
+def embedder() -> Embedder:
+    return load_minilm()
+
+
+@pytest.fixture
+async def engine(embedder: Embedder, tmp_path: Path) -> AsyncIterator[SearchEngine]:
+    store = await open_store(path=tmp_path / "vectors")
+    try:
+        yield SearchEngine(store, embedder)
+    finally:
+        await store.close()
+
+
+def interim(embedder: Embedder, chapters_done: int) -> BookArtifact:
+    """The small book's recording as four ten-minute chapters, the first ``chapters_done`` transcribed."""
+    whole = small_passages()
+    done = [p for p in whole if p.chapter <= chapters_done]
+    recording = [
+        ChapterInfo(n=n, title=f"Part {n}", start_ms=(n - 1) * 10 * MINUTE, end_ms=n * 10 * MINUTE)
+        for n in (1, 2, 3, 4)
+    ]
+    chapters = chapters_of(done) + [c for c in recording if c.n > chapters_done]
+    coverage = TranscriptCoverage(
+        chapters_done=chapters_done,
+        chapters=4,
+        audio_done_ms=chapters_done * 10 * MINUTE,
+        audio_ms=40 * MINUTE,
+        pending=[n for n in (1, 2, 3, 4) if n > chapters_done],
+    )
+    made = artifact_of("growing", "The Harbour Lamps", done or whole[:1], chapters, embedder, estimated=False)
+    return made.model_copy(
+        update={
+            "version": f"interim{chapters_done}{made.version}"[:16],
+            "passages": done,
+            "vectors_b64": made.vectors_b64 if done else "",
+            "duration_ms": 40 * MINUTE,
+            "transcript": coverage,
+            "audio_path": "/books/growing.m4b",
+        }
+    )
+
+
+async def test_a_version_with_nothing_transcribed_answers_everything_and_reaches_every_chapter(
+    engine: SearchEngine, embedder: Embedder
+) -> None:
+    await engine.index(interim(embedder, 0))
+    here = 25 * MINUTE
+    assert (await engine.find(FindPassage(book="growing", here_ms=here, query="the amber lamp"))).places == []
+    recalled = await engine.recall(Recall(book="growing", here_ms=here, question="who is Marigold?"))
+    assert (recalled.come_up, recalled.places) == (False, [])
+    recap = engine.recap(Recap(book="growing", here_ms=here, from_ms=0, to_ms=here))
+    assert (recap.places, recap.sentences) == ([], [])
+    checked = await engine.check(
+        CheckAnswer(book="growing", here_ms=here, question="what happened?", answer="The ferry left.")
+    )
+    assert (checked.speech, checked.cut) == ("The ferry left.", 0)  # nothing of the book is known yet
+    assert engine.hints(NameHints(book="growing", here_ms=here)).names == []
+    (info,) = engine.catalog(CatalogRequest()).books
+    assert info.transcript is not None
+    assert info.passages == 0
+
+    targets = [Target(chapter=3), Target(position_ms=here), Target(offset_ms=-10 * MINUTE)]
+    by_chapter, by_time, by_offset = engine.resolve(
+        Resolve(book="growing", here_ms=here, targets=targets)
+    ).resolutions
+    assert by_chapter.passage is not None
+    assert (by_chapter.passage.chapter, by_chapter.at_ms) == (3, 20 * MINUTE)
+    assert by_time.passage is not None
+    assert (by_time.passage.chapter, by_time.at_ms) == (3, here)
+    assert by_offset.passage is not None
+    assert (by_offset.passage.chapter, by_offset.at_ms) == (2, 15 * MINUTE)
+    again = engine.resolve(
+        Resolve(book="growing", here_ms=0, targets=[Target(passage_id=by_chapter.passage.id)])
+    )
+    assert again.resolutions[0].passage == by_chapter.passage
+    past = engine.resolve(Resolve(book="growing", here_ms=0, targets=[Target(position_ms=41 * MINUTE)]))
+    assert "past the end" in past.resolutions[0].reason
+
+
+async def test_with_chapter_one_done_its_words_are_found_and_later_chapters_only_reached(
+    engine: SearchEngine, embedder: Embedder
+) -> None:
+    await engine.index(interim(embedder, 1))
+    found = await engine.find(FindPassage(book="growing", here_ms=0, query="polishing brass lanterns"))
+    assert found.hits
+    assert {hit.chapter for hit in found.hits} == {1}
+    book = engine.book("growing")
+    assert [p.chapter for p in book.untranscribed] == [2, 3, 4]
+    assert all(p.text == "" for p in book.untranscribed)
+    assert min(p.id for p in book.untranscribed) > max(p.id for p in book.passages)
+    (chapter_two,) = engine.resolve(
+        Resolve(book="growing", here_ms=0, targets=[Target(chapter=2)])
+    ).resolutions
+    assert chapter_two.passage is not None
+    assert (chapter_two.passage.chapter, chapter_two.at_ms) == (2, 10 * MINUTE)
