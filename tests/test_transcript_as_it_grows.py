@@ -2,14 +2,15 @@
 chapters are still being transcribed, search serves an interim version of the chapters done,
 reaches the others by chapter and time, and the whole book replaces it at the end.
 
-Ingest and search run in this process on the test's real nats-server; ingest's hook holds the
-job after the interim version of chapter 1 is announced, so chapter 2 is certainly not
-transcribed while the test asks search (no timing is relied on).
+Ingest and search run in this process on a nats-server of this module's own (on the session's
+server, a job an earlier test left queued would be resumed here and held by the hook); ingest's
+hook holds the job after the interim version of chapter 1 is announced, so chapter 2 is
+certainly not transcribed while the test asks search (no timing is relied on).
 """
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from bedside_runtime.settings import Settings
 from bedside_search.consumer import consume_books
 from bedside_search.engine import SearchEngine
 from bedside_search.main import open_engine
+from bedside_testing import start_test_nats
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 
@@ -59,8 +61,18 @@ class Running:
     ready: asyncio.Queue[BookReady]
 
 
+@pytest.fixture(scope="module")
+def own_nats_url() -> Iterator[str]:
+    server = start_test_nats("growing")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
 @pytest.fixture
-async def running(nats_url: str, tmp_path: Path) -> AsyncIterator[Running]:
+async def running(own_nats_url: str, tmp_path: Path) -> AsyncIterator[Running]:
+    nats_url = own_nats_url
     held = Held(asyncio.Queue(), asyncio.Queue())
     ingest_settings = Settings(nats_url=nats_url, data_dir=tmp_path / "ingest")
     broker = new_broker(ingest_settings, "ingest")

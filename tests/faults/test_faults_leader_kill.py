@@ -191,13 +191,18 @@ async def chaos(cluster: NatsCluster, stream: str, tally: Tally, fault: str) -> 
         cluster.resume(leader)
 
 
+READ_SETTLE_S = 60.0
+
+
 async def stored(js: JetStreamContext, stream: str, subject: str) -> list[tuple[int, int]]:
     """(sequence, position_ms) of every message on ``subject``, oldest first.
 
     A read is retried from the start on an unknown outcome: right after a node rejoins,
-    an API request can go unanswered or be refused as temporarily unavailable.
+    an API request can go unanswered or be refused as temporarily unavailable, for longer
+    on a loaded machine, so the retries run to a deadline rather than a count.
     """
-    for _ in range(20):
+    deadline = asyncio.get_running_loop().time() + READ_SETTLE_S
+    while asyncio.get_running_loop().time() < deadline:
         try:
             return await asyncio.wait_for(read_subject(js, stream, subject), 15)
         except (*UNKNOWN_OUTCOME, ServiceUnavailableError):
