@@ -13,7 +13,7 @@ from bedside_contracts.ingest import BookIngested, BookReady
 from bedside_contracts.search import CatalogRequest
 from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of
-from bedside_search.consumer import consume_books
+from bedside_search.consumer import consume_books, stop_if_cancelled
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from bedside_search_testing import chapters_of, small_passages
@@ -163,3 +163,19 @@ async def test_a_withdrawn_book_is_served_no_more_even_by_a_search_that_was_away
         with contextlib.suppress(asyncio.CancelledError):
             await consumer
         await back_store.close()
+
+
+async def test_a_cancel_swallowed_inside_a_fetch_still_stops_the_consumer() -> None:
+    """What Python 3.11's wait_for can do inside nats-py's fetch: the CancelledError never
+    reaches the loop, but the task still counts the request, and the loop's check stops it."""
+
+    async def loop_that_lost_its_cancel() -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(10)
+        stop_if_cancelled()
+
+    task = asyncio.create_task(loop_that_lost_its_cancel())
+    await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task

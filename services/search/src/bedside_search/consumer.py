@@ -55,6 +55,7 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
         await catch_up(js, engine)
         log.info("consuming BookIngested", durable=DURABLE)
         while True:
+            stop_if_cancelled()
             try:
                 messages = await subscription.fetch(1, timeout=5)
             except NatsTimeout:
@@ -64,6 +65,15 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
     finally:
         # a pull subscription left open holds up the connection's drain at shutdown
         await subscription.unsubscribe()
+
+
+def stop_if_cancelled() -> None:
+    """nats-py waits for a fetched message under ``asyncio.wait_for``, which on Python 3.11 can
+    swallow a cancel that lands as a message arrives; the task still counts the request, and
+    without this check the loop would go on fetching for ever (a hung shutdown)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
 
 
 async def catch_up(js: JetStreamContext, engine: SearchEngine) -> None:
