@@ -20,7 +20,7 @@ from bedside_contracts.player import PlayerEvent
 from bedside_runtime.streams import declare_stream
 from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
-from nats.js.api import ConsumerConfig, DeliverPolicy, StorageType, StreamConfig
+from nats.js.api import ConsumerConfig, DeliverPolicy, RawStreamMsg, StorageType, StreamConfig
 from nats.js.errors import BadRequestError, NoStreamResponseError, NotFoundError, ServiceUnavailableError
 from pydantic import TypeAdapter
 
@@ -130,9 +130,12 @@ class EventStore:
                     raise
                 # the server checks the expected sequence before dedupe: a retry of a write
                 # that did commit lands here, so look whether the next message is ours
-                if (mine := await self._committed(subject, expected_seq, headers["Nats-Msg-Id"])) is not None:
-                    return mine
-                if error.err_code == STALE_BASIS or attempt == APPEND_RETRIES - 1:
+                newer = await self._message_after(subject, expected_seq)
+                if newer is not None and (newer.headers or {}).get("Nats-Msg-Id") == headers["Nats-Msg-Id"]:
+                    return int(newer.seq or 0)
+                # a newer event of someone else's makes the basis stale; with none, the refusal
+                # came from a server behind the stream (a stalled leader waking up), so retry
+                if newer is not None or attempt == APPEND_RETRIES - 1:
                     raise WrongLastSequence(str(error.description)) from error
                 await asyncio.sleep(APPEND_BACKOFF_S * (attempt + 1))
             except (TimeoutError, NoStreamResponseError, ServiceUnavailableError):
@@ -143,17 +146,15 @@ class EventStore:
                 await asyncio.sleep(APPEND_BACKOFF_S * (attempt + 1))
         raise AssertionError("unreachable")
 
-    async def _committed(self, subject: str, expected_seq: int, message_id: str) -> int | None:
-        """The sequence of the message after ``expected_seq`` on ``subject`` if it carries ``message_id``."""
+    async def _message_after(self, subject: str, expected_seq: int) -> RawStreamMsg | None:
+        """The first message on ``subject`` after ``expected_seq``, if there is one."""
         try:
             msg = await self.js.get_msg(
                 subjects.PLAYER_STREAM, seq=expected_seq + 1, subject=subject, next=True, direct=True
             )
         except NotFoundError:
             return None
-        if msg.seq is not None and (msg.headers or {}).get("Nats-Msg-Id") == message_id:
-            return int(msg.seq)
-        return None
+        return msg if msg.seq is not None else None
 
     async def read_after(self, listener: str, book: str, after_seq: int) -> list[tuple[int, PlayerEvent]]:
         """The events of one listener and book after ``after_seq``, by direct get (a catch-up)."""
