@@ -3,6 +3,7 @@ length, chapter markers and tags, and decoding one stretch of a file to 16 kHz m
 """
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import av
@@ -22,6 +23,7 @@ from bedside_ingest.audiobook import (
     refuse_drm,
 )
 from bedside_ingest.errors import BadInput
+from bedside_ingest.pieces import PIECE_S, cut_index
 
 SAMPLE_RATE = 16_000
 """What Whisper listens at."""
@@ -91,13 +93,43 @@ def _blocks(path: Path, start_ms: int, end_ms: int) -> Iterator[npt.NDArray[np.f
                 return
 
 
-def decode_span(path: Path, start_ms: int, end_ms: int) -> npt.NDArray[np.float32]:
-    """The audio of ``path`` from ``start_ms`` to ``end_ms`` as 16 kHz mono float32."""
+def _decoded_blocks(path: Path, start_ms: int, end_ms: int) -> Iterator[npt.NDArray[np.float32]]:
     try:
-        pieces = [block for block in _blocks(path, start_ms, end_ms) if len(block)]
+        yield from (block for block in _blocks(path, start_ms, end_ms) if len(block))
     except av.FFmpegError as error:
         raise BadInput(path, f"cannot be decoded (corrupt?): {error}") from None
-    return np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.float32)
+
+
+def decode_span(path: Path, start_ms: int, end_ms: int) -> npt.NDArray[np.float32]:
+    """The audio of ``path`` from ``start_ms`` to ``end_ms`` as 16 kHz mono float32."""
+    blocks = list(_decoded_blocks(path, start_ms, end_ms))
+    return np.concatenate(blocks) if blocks else np.zeros(0, dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class AudioPiece:
+    """A piece of a stretch of audio (16 kHz mono) and where it starts in that stretch, in samples."""
+
+    offset: int
+    samples: npt.NDArray[np.float32]
+
+
+def decode_pieces(path: Path, start_ms: int, end_ms: int, longest_s: float = PIECE_S) -> Iterator[AudioPiece]:
+    """``decode_span``'s audio in pieces of at most ``longest_s``, each cut at a quiet moment
+    (``pieces.cut_index``), decoded as they are needed: only about one piece is held at a time."""
+    longest = round(longest_s * SAMPLE_RATE)
+    held: list[npt.NDArray[np.float32]] = []
+    size = offset = 0
+    for block in _decoded_blocks(path, start_ms, end_ms):
+        held.append(block)
+        size += len(block)
+        while size > longest:
+            audio = np.concatenate(held)
+            cut = cut_index(audio, SAMPLE_RATE, longest)
+            yield AudioPiece(offset, audio[:cut])
+            held, size, offset = [audio[cut:].copy()], len(audio) - cut, offset + cut
+    if size:
+        yield AudioPiece(offset, np.concatenate(held))
 
 
 def _embedded_cover(path: Path) -> tuple[bytes, str] | None:

@@ -1,6 +1,7 @@
-"""Transcribing an audiobook chapter by chapter: decode one chapter, recognise it, hand its
-transcript to ``save`` before the next begins. Chapters in ``stored`` (saved by an earlier run
-that was stopped) are not decoded again: a restarted job continues at the next chapter.
+"""Transcribing an audiobook chapter by chapter: decode a chapter piece by piece (``pieces``),
+recognise each piece, hand the chapter's transcript to ``save`` before the next chapter begins.
+Chapters in ``stored`` (saved by an earlier run that was stopped) are not decoded again: a
+restarted job continues at the next chapter.
 """
 
 import hashlib
@@ -9,11 +10,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from bedside_contracts.ingest import ChapterTranscript, TranscriptionProgress
-from bedside_speech import Transcriber, TranscriptionStopped
+from bedside_speech import SpokenWord, Transcriber, TranscriptionStopped
 
 from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.errors import JobCancelled
-from bedside_ingest.media import decode_span
+from bedside_ingest.media import SAMPLE_RATE, decode_pieces
+from bedside_ingest.pieces import PIECE_S
 from bedside_ingest.transcription import TranscriptionMeter, chapter_transcript
 
 FINGERPRINT_BYTES = 1 << 16
@@ -47,9 +49,11 @@ def transcribe_audiobook(
     progress: Callable[[TranscriptionProgress], None],
     should_stop: Callable[[], bool] = lambda: False,
     transcribed: Callable[[Mapping[int, ChapterTranscript]], None] = lambda done: None,
+    piece_s: float = PIECE_S,
 ) -> dict[int, ChapterTranscript]:
     """Raises ``JobCancelled`` as soon as ``should_stop`` says so (checked as speech is decoded).
-    ``transcribed`` is given the chapters done so far after each chapter this run transcribed."""
+    ``transcribed`` is given the chapters done so far after each chapter this run transcribed;
+    the recogniser hears at most ``piece_s`` of audio at a time."""
     meter = TranscriptionMeter(chapters=len(audiobook.chapters), audio_total_ms=audiobook.duration_ms)
     progress(meter.progress())
     transcripts: dict[int, ChapterTranscript] = {}
@@ -62,15 +66,17 @@ def transcribe_audiobook(
         if should_stop():
             raise JobCancelled
         started = time.perf_counter()
-        samples = decode_span(Path(chapter.path), chapter.file_start_ms, chapter.file_end_ms)
-        try:
-            words = transcriber.transcribe(samples, should_stop)
-        except TranscriptionStopped:
-            raise JobCancelled from None
+        words: list[SpokenWord] = []
+        for piece in decode_pieces(Path(chapter.path), chapter.file_start_ms, chapter.file_end_ms, piece_s):
+            try:
+                heard = transcriber.transcribe(piece.samples, should_stop)
+            except TranscriptionStopped:
+                raise JobCancelled from None
+            shift = piece.offset / SAMPLE_RATE
+            words += [SpokenWord(w.text, w.start_s + shift, w.end_s + shift) for w in heard]
         transcript = chapter_transcript(
             chapter.n, transcriber.model_id, chapter.duration_ms, time.perf_counter() - started, words
         )
-        del samples
         save(transcript)
         transcripts[chapter.n] = transcript
         progress(meter.add(transcript, stored_before=False))
