@@ -5,6 +5,7 @@
     python -m bedside_evaluation.eval_long heldout  # and the second held-out set (issue 14), once
     python -m bedside_evaluation.eval_long sweep    # the part prior's weight and reach
     python -m bedside_evaluation.eval_long sweep-ordinal   # the ordinal rule's share and reach
+    python -m bedside_evaluation.eval_long sweep-chapters  # the chapter order's three constants
 
 Each row is one query set; each column one rule of find, on the set's own book and on the
 joined long book (``long_book``), as recall@4 (recall@1), judged on the 8 passages a find
@@ -26,6 +27,7 @@ from bedside_contracts.ingest import BookArtifact
 from bedside_embedding import Embedder, load_minilm
 from bedside_search.domain.book import ServedBook, vectors_of
 from bedside_search.domain.book_part import Part, part_named
+from bedside_search.domain.chapter_order import CHAPTER_ORDER, ChapterOrderRule
 from bedside_search.domain.find import find_order
 from bedside_search.domain.fusion import (
     FUSION,
@@ -109,15 +111,27 @@ def _flat_fifth(r: QueryRankings, b: ServedBook) -> list[Fused]:
     return rank(r.dense, r.sparse, RANK_DEPTH, FLAT_RULE, b.chapter_of, placed=placed)
 
 
-def _with(rule: FusionRule, ordinal: OrdinalRule = ORDINAL) -> LongMethod:
+def _with(
+    rule: FusionRule,
+    ordinal: OrdinalRule | None = ORDINAL,
+    chapters: ChapterOrderRule | None = CHAPTER_ORDER,
+) -> LongMethod:
     return lambda r, b, _: find_order(
-        b, r.served.navigation.text, (r.served.dense, r.served.sparse), RANK_DEPTH, rule, ordinal_rule=ordinal
+        b,
+        r.served.navigation.text,
+        (r.served.dense, r.served.sparse),
+        RANK_DEPTH,
+        rule,
+        ordinal_rule=ordinal,
+        chapter_rule=chapters,
     )
 
 
 def _served_with(sparse: Callable[[LongRankings], list[Scored]]) -> LongMethod:
-    """The served rule on another sparse ranking of the same query."""
-    return lambda r, b, _: find_order(b, r.served.navigation.text, (r.served.dense, sparse(r)), RANK_DEPTH)
+    """The rule served before the chapter order, on another sparse ranking of the same query."""
+    return lambda r, b, _: find_order(
+        b, r.served.navigation.text, (r.served.dense, sparse(r)), RANK_DEPTH, chapter_rule=None
+    )
 
 
 def _chapter_weighted(factors: Callable[[LongRankings, BookFields], Mapping[int, float]]) -> LongMethod:
@@ -145,10 +159,9 @@ METHODS: dict[str, LongMethod] = {
         r.served.dense, r.served.sparse, RANK_DEPTH, WITHOUT_PART, b.chapter_of
     ),
     "before: flat fifth": lambda r, b, _: _flat_fifth(r.served, b),
-    "smooth prior, no ordinals": lambda r, b, _: find_order(
-        b, r.served.navigation.text, (r.served.dense, r.served.sparse), RANK_DEPTH, ordinal_rule=None
-    ),
-    "served": _with(FUSION),
+    "smooth prior, no ordinals": _with(FUSION, None, None),
+    "before: + ordinals": _with(FUSION, ORDINAL, None),
+    "served: + chapter order": _with(FUSION),
     "not served: vocabulary bridge": _served_with(lambda r: r.bridged),
     "not served: co-occurrence expansion": _served_with(lambda r: r.cooccurring),
     "not served: chapter vectors": _chapter_weighted(
@@ -163,6 +176,12 @@ if "sweep" in sys.argv[1:]:
         for minutes in (20, 40, 60, 90, 120):
             rule = replace(FUSION, part_weight=weight, part_reach_ms=minutes * 60_000)
             METHODS[f"w{weight:g} r{minutes}m"] = _with(rule)
+if "sweep-chapters" in sys.argv[1:]:
+    for ranking_k in (2.0, 3.0, 5.0, 8.0, 10.0):
+        for blend_k in (5.0, 10.0, 20.0, 30.0):
+            for served_weight in (1.5, 2.0, 3.0):
+                label = f"c{ranking_k:g} b{blend_k:g} w{served_weight:g}"
+                METHODS[label] = _with(FUSION, ORDINAL, ChapterOrderRule(ranking_k, blend_k, served_weight))
 if "sweep-ordinal" in sys.argv[1:]:
     for share in (0.4, 0.5, 0.6, 0.7, 0.8):
         for among in (3, 4, 6, 8):
@@ -364,7 +383,7 @@ async def run(embedder: Embedder, corpus: Path, *, final: bool = False, heldout:
         f"  {label}: {m.query!r} -> {list(m.targets)}, got {list(m.got)}"
         for label, by_method in on_long.items()
         if label in long_book_sets(final=final, heldout=heldout)
-        for m in by_method["served"].misses
+        for m in by_method["served: + chapter order"].misses
     ]
     timings = [
         f"  {name}: {1000 * statistics.fmean(per_set):.3f} ms" for name, per_set in method_seconds.items()

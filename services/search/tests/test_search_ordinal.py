@@ -73,3 +73,11 @@ def test_the_same_passages_come_back() -> None:
     for ordinal in Ordinal:
         assert sorted(ids(in_story_order(RANKED, CHAPTER_OF, ordinal))) == sorted(ids(RANKED))
     assert in_story_order([], CHAPTER_OF, Ordinal.FIRST) == []
+
+
+def test_plausible_is_judged_against_the_best_leader_not_the_first() -> None:
+    # the chapter order may put a chapter whose best passage scores lower first
+    reordered = [Fused(4, 0.3, None), Fused(1, 1.0, None), Fused(2, 0.9, None), Fused(3, 0.8, None)]
+    # chapter 40 (0.3) is not within 0.7 of the best leader (1.0): it is not the latest plausible
+    last = ids(in_story_order(reordered, CHAPTER_OF, Ordinal.LAST, OrdinalRule(share=0.7, among=4)))
+    assert last == [1, 3, 2, 4]

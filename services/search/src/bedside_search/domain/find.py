@@ -1,10 +1,12 @@
 """What find serves of a query's two rankings: the fusion rule with the part of the book the
-query names, then, for "the first time" or "the last time", the plausible chapters in story order."""
+query names, the chapters in the order blended with each ranking's own (``chapter_order``),
+then, for "the first time" or "the last time", the plausible chapters in story order."""
 
 from collections.abc import Sequence
 
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.book_part import part_named
+from bedside_search.domain.chapter_order import CHAPTER_ORDER, ChapterOrderRule, chapters_blended
 from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, fuse, served_order
 from bedside_search.domain.ordinal import ORDINAL, OrdinalRule, in_story_order, ordinal_named
 
@@ -17,10 +19,12 @@ def find_order(
     rule: FusionRule = FUSION,
     *,
     ordinal_rule: OrdinalRule | None = ORDINAL,
+    chapter_rule: ChapterOrderRule | None = CHAPTER_ORDER,
 ) -> list[Fused]:
     """What find serves from the engine's dense and sparse rankings of ``query``, best first.
 
-    ``ordinal_rule`` None serves without the ordinal rule (the evaluation compares the two).
+    ``ordinal_rule`` or ``chapter_rule`` None serves without that rule (the evaluation
+    compares them).
     """
     dense, sparse = rankings
     placed = book.distances_from(part_named(query))
@@ -29,6 +33,8 @@ def find_order(
         rule,
         book.chapter_of,
     )
+    if chapter_rule is not None:
+        pooled = chapters_blended(pooled, rankings, book.chapter_of, chapter_rule)
     ordinal = ordinal_named(query)
     if ordinal is not None and ordinal_rule is not None:
         pooled = in_story_order(pooled, book.chapter_of, ordinal, ordinal_rule)

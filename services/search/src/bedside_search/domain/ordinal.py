@@ -53,14 +53,17 @@ def in_story_order(
     ranked: Sequence[Fused], chapter_of: Mapping[int, int], ordinal: Ordinal, rule: OrdinalRule = ORDINAL
 ) -> list[Fused]:
     """``ranked`` (best first) with the plausible chapters' best passages first, earliest
-    chapter first for FIRST and latest first for LAST; every other passage after, in rank order."""
+    chapter first for FIRST and latest first for LAST; every other passage after, in rank order.
+
+    Plausible is judged against the best score among the leaders: the chapter order may have
+    put a chapter whose best passage scores lower first."""
     best: dict[int, Fused] = {}
     for hit in ranked:
         best.setdefault(chapter_of[hit.passage_id], hit)
     leaders = list(best.items())[: rule.among]
     if not leaders:
         return list(ranked)
-    top = leaders[0][1].score
+    top = max(hit.score for _, hit in leaders)
     plausible = [(chapter, hit) for chapter, hit in leaders if hit.score >= rule.share * top]
     plausible.sort(key=lambda item: item[0], reverse=ordinal is Ordinal.LAST)
     first = [hit for _, hit in plausible]
