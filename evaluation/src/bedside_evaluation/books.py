@@ -45,10 +45,16 @@ LONG_BOOK_HELDOUT = "long_book_heldout"
 before any of them was measured: run once, at the end of that work."""
 
 
-def long_book_sets(*, final: bool = False, heldout: bool = False) -> dict[str, QuerySet]:
+LONG_BOOK_LAST = "long_book_last"
+"""A third held-out set for the long book, written for issue 14's third round from the books
+alone while the chapter order was being measured: run once, after it was served."""
+
+
+def long_book_sets(*, final: bool = False, heldout: bool = False, last: bool = False) -> dict[str, QuerySet]:
     names = (
         *LONG_BOOK_SETS,
         *((LONG_BOOK_FINAL,) if final else ()),
         *((LONG_BOOK_HELDOUT,) if heldout else ()),
+        *((LONG_BOOK_LAST,) if last else ()),
     )
     return {name: load_query_set(name) for name in names}

@@ -3,6 +3,7 @@
     python -m bedside_evaluation.eval_long          # development sets
     python -m bedside_evaluation.eval_long final    # and the long book's held-out third, once
     python -m bedside_evaluation.eval_long heldout  # and the second held-out set (issue 14), once
+    python -m bedside_evaluation.eval_long last     # and the third (issue 14's third round), once
     python -m bedside_evaluation.eval_long sweep    # the part prior's weight and reach
     python -m bedside_evaluation.eval_long sweep-ordinal   # the ordinal rule's share and reach
     python -m bedside_evaluation.eval_long sweep-chapters  # the chapter order's three constants
@@ -188,12 +189,12 @@ if "sweep-ordinal" in sys.argv[1:]:
             METHODS[f"o{share:g} a{among}"] = _with(FUSION, OrdinalRule(share, among))
 
 
-def all_sets(*, final: bool = False, heldout: bool = False) -> dict[str, QuerySet]:
+def all_sets(*, final: bool = False, heldout: bool = False, last: bool = False) -> dict[str, QuerySet]:
     """Every set measured, by label: the development sets, the held-out ones, the long-book ones."""
     return {
         **{query_set.book: query_set for query_set in query_sets()},
         **held_out_sets(),
-        **long_book_sets(final=final, heldout=heldout),
+        **long_book_sets(final=final, heldout=heldout, last=last),
     }
 
 
@@ -340,8 +341,10 @@ def table(own: Results, joined: Results) -> str:
     return "\n".join(lines)
 
 
-async def run(embedder: Embedder, corpus: Path, *, final: bool = False, heldout: bool = False) -> str:
-    sets = all_sets(final=final, heldout=heldout)
+async def run(
+    embedder: Embedder, corpus: Path, *, final: bool = False, heldout: bool = False, last: bool = False
+) -> str:
+    sets = all_sets(final=final, heldout=heldout, last=last)
     joined = joined_book(corpus)
     own: dict[str, dict[str, RecallResult]] = {}
     on_long: dict[str, dict[str, RecallResult]] = {}
@@ -382,7 +385,7 @@ async def run(embedder: Embedder, corpus: Path, *, final: bool = False, heldout:
     misses = [
         f"  {label}: {m.query!r} -> {list(m.targets)}, got {list(m.got)}"
         for label, by_method in on_long.items()
-        if label in long_book_sets(final=final, heldout=heldout)
+        if label in long_book_sets(final=final, heldout=heldout, last=last)
         for m in by_method["served: + chapter order"].misses
     ]
     timings = [
@@ -407,7 +410,8 @@ def main() -> int:
         print(f"{corpus} is absent: the evaluation needs the shared corpus", file=sys.stderr)
         return 2
     arguments = sys.argv[1:]
-    print(asyncio.run(run(load_minilm(), corpus, final="final" in arguments, heldout="heldout" in arguments)))
+    chosen = {name: name in arguments for name in ("final", "heldout", "last")}
+    print(asyncio.run(run(load_minilm(), corpus, **chosen)))
     return 0
 
 
