@@ -14,10 +14,12 @@ from bedside_guard.names import (
     BookNames,
     asks_what_comes_later,
     book_names,
+    capitalised_words,
     heard_names,
     sentences_of,
     unheard_names,
     words_of,
+    written_with_capital,
 )
 from bedside_guard.passage import Cue, Passage, heard_cues, heard_text
 from bedside_guard.shapes import MAX_ROWS, NOT_TOLD, Candidate, distinct_rows, excerpt
@@ -37,6 +39,7 @@ __all__ = [
     "ahead_of",
     "asks_what_comes_later",
     "book_names",
+    "capitalised_words",
     "check_answer",
     "clock",
     "distinct_rows",
@@ -48,4 +51,5 @@ __all__ = [
     "sentences_of",
     "unheard_names",
     "words_of",
+    "written_with_capital",
 ]
