@@ -188,6 +188,19 @@ def asks_what_comes_later(question: str) -> bool:
     return _LATER.search(question) is not None
 
 
+_TOLD_LATER = re.compile(
+    r"\b(later|in the end|at the end|eventually|in the long run|turns out"
+    r"|soon after|at last|finally|afterwards)\b",
+    re.IGNORECASE,
+)
+
+
+def tells_of_later(sentence: str) -> bool:
+    """True when a sentence places what it tells later in the story ("in the end", "years later",
+    "it turns out"). Not "ever", "one day" or "ended up": a narrator says those of any time."""
+    return _TOLD_LATER.search(sentence) is not None
+
+
 _SENTENCE_END = re.compile(
     "".join(rf"(?<!\b{title}\.)" for title in TITLES) + r"(?<=[.!?])[\"\u201d\u2019')]*\s+"
 )
