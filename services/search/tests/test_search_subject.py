@@ -43,11 +43,12 @@ def _naming(passage_id: int, chapter: int, *, inside: bool = True) -> Naming:
 
 
 def test_who_is_answers_from_the_chapter_that_names_them_most_then_the_rest() -> None:
-    ranked = [Fused(9, 0.05, 0.6), Fused(4, 0.04, 0.5), Fused(5, 0.03, 0.4)]
-    naming = {"captain": [_naming(1, 1), _naming(4, 3), _naming(5, 3, inside=False)]}
+    ranked = [Fused(9, 0.05, 0.6), Fused(5, 0.04, 0.5), Fused(4, 0.03, 0.4)]
+    naming = {"captain": [_naming(1, 1), _naming(5, 3), _naming(4, 3, inside=False)]}
     order = introduced_order(naming, ranked)
     assert order is not None
-    assert [f.passage_id for f in order] == [4, 5, 1, 9]
+    assert [f.passage_id for f in order] == [4, 5, 1, 9]  # chapter 3 in story order, then the rest
+    assert order[1] == ranked[1]  # a ranked passage keeps its scores
     assert order[2] == Fused(1, 0.0, None)  # named, but not among the ranked
 
 

@@ -55,21 +55,16 @@ def introduced_order(naming: Mapping[str, Sequence[Naming]], ranked: Sequence[Fu
     when some word of the subject was never written as a name (capitalised inside a sentence)
     behind the line: then the book has not named X in the listener's hearing, and recall decides
     as it would for any question. Otherwise the least named word picks the passages ("Clay", not
-    "John"), its most naming chapter comes first (ties: the earlier), and inside a chapter the
-    fused ranking decides, then story order.
+    "John"), its most naming chapter comes first (ties: the earlier), and inside a chapter story
+    order: the first time a chapter names someone is where it says who they are.
     """
     if not naming or any(not any(p.inside for p in naming.get(word, ())) for word in naming):
         return None
     word = min(naming, key=lambda w: (len(naming[w]), w))
     passages = naming[word]
     per_chapter = Counter(p.chapter for p in passages)
-    position = {f.passage_id: i for i, f in enumerate(ranked)}
     fused = {f.passage_id: f for f in ranked}
-    unranked = len(ranked)
-    ordered = sorted(
-        passages,
-        key=lambda p: (-per_chapter[p.chapter], p.chapter, position.get(p.passage_id, unranked), p.start_ms),
-    )
+    ordered = sorted(passages, key=lambda p: (-per_chapter[p.chapter], p.chapter, p.start_ms))
     first = [fused.get(p.passage_id, Fused(passage_id=p.passage_id, score=0.0, dense=None)) for p in ordered]
     chosen = {p.passage_id for p in ordered}
     return [*first, *(f for f in ranked if f.passage_id not in chosen)]
