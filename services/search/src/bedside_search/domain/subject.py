@@ -24,7 +24,7 @@ from bedside_search.domain.terms import STOPWORDS, terms
 _WHO = re.compile(r"\bwho(?:'s|\s+is|\s+was)\s+(?P<subject>[^?.!]+)", re.IGNORECASE)
 SUBJECT_WORDS = 3
 """A longer subject ("the man who sold the horse at the fair") is a description, not a name."""
-TITLE_WEIGHT = 1.0
+TITLE_WEIGHT = 0.25
 """How much a fully matching heard title adds to its passages' fused scores (as a share)."""
 
 
