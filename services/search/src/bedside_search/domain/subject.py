@@ -1,11 +1,11 @@
 """What a recall question is about, read from the book's own words: pure.
 
 Two things the cosine alone gets wrong (adr/0025):
-- "who is X?" is answered where the book tells of X: X is a name, so the passages that write it
-  as one (capitalised inside a sentence) are the candidates, and the heard chapter that names X
-  most is where X is described. The question's own case does not matter ("who is the captain?"),
-  the book's does: "Justice" the horse is a name where the book writes it so, though it also
-  writes "justice" as a word.
+- "who is X?" is answered where the book tells of X: X is a name, so once the heard text has
+  written it as one (capitalised inside a sentence), the heard passages that write it with a
+  capital are the candidates, and the heard chapter that names X most is where X is described.
+  The question's own case does not matter ("who is the captain?"), the book's does: "Justice"
+  the horse is a name where the book writes it so, though it also writes "justice" as a word.
 - A heard chapter's title says what the chapter is about, so a question that shares a rare word
   with a heard title leans towards that chapter.
 """
