@@ -10,6 +10,7 @@ from bedside_guard import (
     check_answer,
     meaning_lies_ahead,
     sentences_of,
+    tells_of_later,
     words_of,
 )
 from bedside_guard.check import ABOUT_THE_BOOK, STORY_MARGIN, STRETCH, TELLS_SOMETHING, best_stretch
@@ -66,7 +67,8 @@ def test_a_sentence_naming_a_name_first_heard_ahead_is_always_cut(data: st.DataO
     answer = f"They say {name.title()} was there."
     matches = data.draw(rankings(), label="matches")
     checked = check_answer(answer, "tell me", NAMES, here_ms, [matches])
-    assert checked.cut == (1 if ahead else 0)
+    # With no name ahead, the random matches alone decide (the meaning rule).
+    assert checked.cut == (1 if ahead or meaning_lies_ahead(matches, here_ms) else 0)
     if ahead:
         assert checked.speech == STOP_THERE
 
@@ -148,18 +150,59 @@ def test_a_sentence_whose_closest_passage_by_meaning_and_by_words_is_heard_is_ke
     assert meaning_lies_ahead(kept.model_copy(update={"dense": closer_ahead}), LINE_MS)
 
 
-@given(data=st.data(), here_ms=st.integers(min_value=0, max_value=END_MS + 1_000))
-def test_more_heard_support_never_makes_a_sentence_cut(data: st.DataObject, here_ms: int) -> None:
+@given(data=st.data(), here_ms=st.integers(min_value=0, max_value=END_MS + 1_000), told_later=st.booleans())
+def test_more_heard_support_never_makes_a_sentence_cut(
+    data: st.DataObject, here_ms: int, told_later: bool
+) -> None:
     """What was heard only ever vouches for a sentence: adding a heard match cannot cut it."""
     matches = data.draw(rankings(), label="matches")
     heard = [p for p in PASSAGES if not ahead_of(p.end_ms - 1, here_ms)]
-    if meaning_lies_ahead(matches, here_ms) or not heard:
+    if meaning_lies_ahead(matches, here_ms, told_later=told_later) or not heard:
         return
     passage = data.draw(st.sampled_from(heard), label="heard passage")
     score = data.draw(scores, label="score")
     side = data.draw(st.sampled_from(["dense", "sparse"]), label="side")
     more = matches.model_copy(update={side: (*getattr(matches, side), match(passage, score))})
-    assert not meaning_lies_ahead(more, here_ms)
+    assert not meaning_lies_ahead(more, here_ms, told_later=told_later)
+
+
+@given(data=st.data(), here_ms=st.integers(min_value=0, max_value=END_MS + 1_000))
+def test_saying_it_comes_later_only_ever_adds_cuts(data: st.DataObject, here_ms: int) -> None:
+    """A sentence cut as it stands is cut when it says "later" too; heard-closest ones never are."""
+    matches = data.draw(rankings(), label="matches")
+    if meaning_lies_ahead(matches, here_ms):
+        assert meaning_lies_ahead(matches, here_ms, told_later=True)
+    if matches.dense and max(matches.dense, key=lambda m: m.score).heard(here_ms):
+        assert meaning_lies_ahead(matches, here_ms, told_later=True) == meaning_lies_ahead(matches, here_ms)
+
+
+def test_a_sentence_told_as_later_is_cut_when_its_closest_passage_in_meaning_is_ahead() -> None:
+    # The words lean to a heard chapter, so the stretches alone keep it.
+    sparse = (_at(2, 1, 6.0), _at(3, 1, 6.0), _at(4, 1, 6.0), _at(7, 2, 5.0))
+    dense = (_at(7, 2, 0.55), _at(2, 1, 0.5))
+    matches = SentenceMatches(terms=TELLS_SOMETHING, dense=dense, sparse=sparse)
+    assert not meaning_lies_ahead(matches, LINE_MS)
+    assert meaning_lies_ahead(matches, LINE_MS, told_later=True)
+    heard_closer = (_at(2, 1, 0.6), _at(7, 2, 0.55))
+    assert not meaning_lies_ahead(
+        matches.model_copy(update={"dense": heard_closer}), LINE_MS, told_later=True
+    )
+    assert not meaning_lies_ahead(
+        matches.model_copy(update={"terms": TELLS_SOMETHING - 1}), LINE_MS, told_later=True
+    )
+
+
+def test_sentences_that_place_themselves_later_in_the_story_are_known() -> None:
+    for said in (
+        "In the end he finds a quiet home.",
+        "Years later the mare dies.",
+        "His groom turns out to be the boy he knew.",
+        "Soon after, the ship is lost.",
+        "At last they reached the town.",
+    ):
+        assert tells_of_later(said), said
+    for said in ("He was sold and became a horse for hire.", "Ginger came to hate men.", "She never lied."):
+        assert not tells_of_later(said), said
 
 
 def test_the_holding_passage_vouches_only_for_what_was_heard_of_it() -> None:

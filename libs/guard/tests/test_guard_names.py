@@ -8,11 +8,13 @@ from bedside_guard import (
     ahead_of,
     asks_what_comes_later,
     book_names,
+    capitalised_words,
     check_answer,
     heard_names,
     sentences_of,
     unheard_names,
     words_of,
+    written_with_capital,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -187,3 +189,9 @@ def test_a_title_ends_no_sentence() -> None:
         "Dr. Hale?",
         "Yes.",
     ]
+
+
+def test_capitals_inside_a_sentence_and_anywhere_are_told_apart() -> None:
+    text = "Justice was a roan cob. He did the horse justice. “Captain,” said Jerry, and Mr. Grey nodded."
+    assert capitalised_words(text) == {"jerry", "grey"}
+    assert written_with_capital(text) == {"justice", "he", "captain", "jerry", "mr", "grey"}

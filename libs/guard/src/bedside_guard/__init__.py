@@ -14,10 +14,13 @@ from bedside_guard.names import (
     BookNames,
     asks_what_comes_later,
     book_names,
+    capitalised_words,
     heard_names,
     sentences_of,
+    tells_of_later,
     unheard_names,
     words_of,
+    written_with_capital,
 )
 from bedside_guard.passage import Cue, Passage, heard_cues, heard_text
 from bedside_guard.shapes import MAX_ROWS, NOT_TOLD, Candidate, distinct_rows, excerpt
@@ -37,6 +40,7 @@ __all__ = [
     "ahead_of",
     "asks_what_comes_later",
     "book_names",
+    "capitalised_words",
     "check_answer",
     "clock",
     "distinct_rows",
@@ -46,6 +50,8 @@ __all__ = [
     "heard_text",
     "meaning_lies_ahead",
     "sentences_of",
+    "tells_of_later",
     "unheard_names",
     "words_of",
+    "written_with_capital",
 ]

@@ -5,7 +5,8 @@ rules cut a sentence of an answer, both decided against the line by ``ahead_of``
 - it names something of the book first heard ahead (``BookNames``);
 - its meaning lies ahead: some stretch of the book ahead of the line (a chapter, or the
   unheard rest of the chapter holding it) matches its words clearly better than any heard
-  stretch does.
+  stretch does; or it says that what it tells comes later ("in the end", "years later") and
+  the passage closest to it in meaning is ahead.
 Search supplies the matches (it holds the vectors and the term index); this module only
 reads them. The figures behind the margins are in adr/0025.
 """
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from bedside_guard.line import ahead_of
-from bedside_guard.names import BookNames, sentences_of, words_of
+from bedside_guard.names import BookNames, sentences_of, tells_of_later, words_of
 
 STOP_THERE = "I'll stop there, that's further on than you've got."
 """What stands in for every sentence cut from an answer: it says nothing of what was cut."""
@@ -90,10 +91,16 @@ def best_stretch(matches: Sequence[Match], heard: bool, here_ms: int) -> float:
     return max((sum(sorted(v, reverse=True)[:STRETCH]) / STRETCH for v in by_part.values()), default=0.0)
 
 
-def meaning_lies_ahead(matches: SentenceMatches, here_ms: int) -> bool:
-    """True when a sentence matches what is ahead of the line and nothing heard supports it."""
+def meaning_lies_ahead(matches: SentenceMatches, here_ms: int, *, told_later: bool = False) -> bool:
+    """True when a sentence matches what is ahead of the line and nothing heard supports it.
+
+    ``told_later``: the sentence places itself later in the story (``tells_of_later``); then its
+    closest passage in meaning being ahead is enough, the listener having heard nothing closer.
+    """
     if matches.terms < TELLS_SOMETHING or _best(matches.dense, False, here_ms) < ABOUT_THE_BOOK:
         return False
+    if told_later and matches.dense and not _closest_heard(matches.dense, here_ms):
+        return True
     # Heard words said back: the passage closest to it, by meaning and by words, is heard.
     if _closest_heard(matches.dense, here_ms) and _closest_heard(matches.sparse, here_ms):
         return False
@@ -133,7 +140,10 @@ def check_answer(
     for i, sentence in enumerate(sentences):
         ahead = sentence != STOP_THERE and (
             bool(names_ahead(sentence, asked, names, here_ms))
-            or (matches is not None and meaning_lies_ahead(matches[i], here_ms))
+            or (
+                matches is not None
+                and meaning_lies_ahead(matches[i], here_ms, told_later=tells_of_later(sentence))
+            )
         )
         if ahead:
             if not cut:

@@ -140,9 +140,15 @@ def words_of(text: str) -> list[str]:
     return [_word(token) for token in _TOKEN.findall(text) if token not in _SENTENCE_OPENERS]
 
 
-def _spoken_names(text: str) -> set[str]:
-    """Words ``text`` capitalises inside a sentence: names, as a transcriber writes them."""
+def capitalised_words(text: str) -> set[str]:
+    """Words ``text`` capitalises inside a sentence (lower case): names, as a writer or a
+    transcriber writes them, whether or not the book counts them among its names."""
     return {word for word, capital in _capitalised_inside(text) if capital}
+
+
+def written_with_capital(text: str) -> set[str]:
+    """Words ``text`` writes with a capital anywhere, a sentence's first word too (lower case)."""
+    return {word for word, token, _capital in _tokens(text) if token[0].isupper()}
 
 
 def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:
@@ -151,7 +157,7 @@ def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:
     A book's name first heard at or past the line counts, and so does a capitalised word the
     book never uses: both get the same reply, so the reply tells nothing about what is ahead.
     """
-    spoken = _spoken_names(text)
+    spoken = capitalised_words(text)
     unheard: list[str] = []
     for word in words_of(text):
         first = names.first_ms.get(word)
@@ -180,6 +186,19 @@ def asks_what_comes_later(question: str) -> bool:
     later", would tell what lies ahead.
     """
     return _LATER.search(question) is not None
+
+
+_TOLD_LATER = re.compile(
+    r"\b(later|in the end|at the end|eventually|in the long run|turns out"
+    r"|soon after|at last|finally|afterwards)\b",
+    re.IGNORECASE,
+)
+
+
+def tells_of_later(sentence: str) -> bool:
+    """True when a sentence places what it tells later in the story ("in the end", "years later",
+    "it turns out"). Not "ever", "one day" or "ended up": a narrator says those of any time."""
+    return _TOLD_LATER.search(sentence) is not None
 
 
 _SENTENCE_END = re.compile(

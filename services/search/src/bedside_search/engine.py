@@ -50,6 +50,7 @@ from bedside_search.domain.behind import Heard, recalled_order
 from bedside_search.domain.book import ServedBook, check_artifact, info_of, vectors_of
 from bedside_search.domain.find import find_order
 from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, fuse
+from bedside_search.domain.subject import subject_of, title_weights
 from bedside_search.domain.terms import average_length, encode_document, encode_query
 from bedside_search.store import VectorStore, collection_for
 
@@ -154,7 +155,11 @@ class SearchEngine:
         dense, sparse = await self.rankings(book, vector, request.question, request.here_ms)
         ranked = fuse(dense, sparse, max(self.rule.pool, request.limit + 1), self.rule, book.chapter_of)
         holding = self._heard_holding(book, request.here_ms, vector, ranked)
-        served = recalled_order(ranked, holding, request.limit, self.rule, book.chapter_of)
+        naming = {word: book.heard_naming(word, request.here_ms) for word in subject_of(request.question)}
+        titles = title_weights(request.question, book.heard_titles(request.here_ms))
+        served = recalled_order(
+            ranked, holding, request.limit, self.rule, book.chapter_of, naming=naming, titles=titles
+        )
         if served is None:
             return Recalled(come_up=False, places=[], hits=[])
         passages = [_passage(book, f) for f in served]

@@ -6,10 +6,11 @@ its words past the line must not decide anything: it is re-scored on its heard w
 alone, or dropped when none of them are heard.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bedside_search.domain.fusion import Fused, FusionRule, served_order
+from bedside_search.domain.subject import TITLE_WEIGHT, Naming, introduced_order, title_nudged
 
 COME_UP_THRESHOLD = 0.34
 """The least cosine between a question and a heard passage for recall to say it has come up.
@@ -50,13 +51,28 @@ def has_come_up(ranked: list[Fused], threshold: float = COME_UP_THRESHOLD) -> bo
 
 
 def recalled_order(
-    ranked: list[Fused], holding: Heard | None, limit: int, rule: FusionRule, chapter_of: Mapping[int, int]
+    ranked: list[Fused],
+    holding: Heard | None,
+    limit: int,
+    rule: FusionRule,
+    chapter_of: Mapping[int, int],
+    *,
+    naming: Mapping[str, Sequence[Naming]] | None = None,
+    titles: Mapping[int, float] | None = None,
 ) -> list[Fused] | None:
     """What recall serves of its bounded ranking, best first; None when nothing heard has come up.
 
-    Coming up is judged on every candidate, before the cut to ``limit``.
+    ``naming``: for a "who is X?" question, the heard passages that write each word of X as a
+    name; when every word has some, X has come up and those passages answer (``subject.py``).
+    Otherwise coming up is judged on every candidate, before the cut to ``limit``, and heard
+    chapter titles matching the question (``titles``, each chapter's share) raise its passages.
     """
     ranked = account_for_holding(ranked, holding)
+    if naming:
+        introduced = introduced_order(naming, ranked)
+        if introduced is not None:
+            return served_order(introduced, rule, chapter_of)[:limit]
     if not has_come_up(ranked):
         return None
+    ranked = title_nudged(ranked, titles or {}, chapter_of, TITLE_WEIGHT)
     return served_order(ranked, rule, chapter_of)[:limit]

@@ -8,10 +8,19 @@ import numpy as np
 import numpy.typing as npt
 from bedside_contracts.ingest import EMBEDDING_DIMENSIONS, BookArtifact
 from bedside_contracts.search import BookInfo
-from bedside_guard import BookNames, Passage, book_names
+from bedside_guard import (
+    BookNames,
+    Passage,
+    ahead_of,
+    book_names,
+    capitalised_words,
+    heard_text,
+    written_with_capital,
+)
 from bedside_runtime.errors import InvalidRequest
 
 from bedside_search.domain.book_part import Part, distance_from
+from bedside_search.domain.subject import Naming
 from bedside_search.domain.untranscribed import spanning, untranscribed_passages
 
 
@@ -30,6 +39,8 @@ class ServedBook:
     _distances: dict[Part, dict[int, int]] = field(init=False, repr=False, compare=False)
     names: BookNames = field(init=False, repr=False, compare=False)
     """The book's names and where each first occurs, for recall and the answer check."""
+    named_in: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    """Each word (lower case) and the passages that write it with a capital (``heard_naming``)."""
     untranscribed: tuple[Passage, ...] = field(init=False, repr=False, compare=False)
     """An interim version's chapters not transcribed yet, one wordless passage each (resolve only)."""
 
@@ -44,6 +55,11 @@ class ServedBook:
         }
         object.__setattr__(self, "_distances", distances)
         object.__setattr__(self, "names", book_names(self.passages))
+        named_in: dict[str, list[int]] = {}
+        for p in self.passages:
+            for word in written_with_capital(p.text):
+                named_in.setdefault(word, []).append(p.id)
+        object.__setattr__(self, "named_in", {word: tuple(ids) for word, ids in named_in.items()})
         first_free = max((p.id for p in self.passages), default=-1) + 1
         object.__setattr__(self, "untranscribed", untranscribed_passages(self.info, first_free))
 
@@ -66,6 +82,26 @@ class ServedBook:
     def distances_from(self, part: Part | None) -> dict[int, int] | None:
         """Each passage id's distance from ``part`` on the clock, in ms (None for no part)."""
         return self._distances[part] if part is not None else None
+
+    def heard_naming(self, word: str, here_ms: int) -> list[Naming]:
+        """The passages a listener at ``here_ms`` has heard write ``word`` with a capital, and
+        whether inside a sentence (a name for sure). The passage holding the line counts by its
+        heard words only (``heard_text``)."""
+        found = []
+        for passage_id in self.named_in.get(word, ()):
+            p = self._by_id[passage_id]
+            if ahead_of(p.start_ms, here_ms):
+                continue
+            text = heard_text(p, here_ms) if p.end_ms > here_ms else p.text
+            if word not in written_with_capital(text):
+                continue
+            inside = word in capitalised_words(text)
+            found.append(Naming(passage_id=p.id, chapter=p.chapter, start_ms=p.start_ms, inside=inside))
+        return found
+
+    def heard_titles(self, here_ms: int) -> dict[int, str]:
+        """The title of every chapter begun before ``here_ms``: a title is heard at its start."""
+        return {p.chapter: p.chapter_title for p in self.passages if not ahead_of(p.start_ms, here_ms)}
 
     def passage(self, passage_id: int) -> Passage | None:
         return self._by_id.get(passage_id)

@@ -1,0 +1,99 @@
+"""What a recall question is about, read from the book's own words: pure.
+
+Two things the cosine alone gets wrong (adr/0025):
+- "who is X?" is answered where the book tells of X: X is a name, so once the heard text has
+  written it as one (capitalised inside a sentence), the heard passages that write it with a
+  capital are the candidates, and the heard chapter that names X most is where X is described.
+  The question's own case does not matter ("who is the captain?"), the book's does: "Justice"
+  the horse is a name where the book writes it so, though it also writes "justice" as a word.
+- A heard chapter's title says what the chapter is about, so a question that shares a rare word
+  with a heard title leans towards that chapter.
+"""
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bedside_guard import words_of
+
+from bedside_search.domain.fusion import Fused
+from bedside_search.domain.terms import STOPWORDS, terms
+
+_WHO = re.compile(r"\bwho(?:'s|\s+is|\s+was)\s+(?P<subject>[^?.!]+)", re.IGNORECASE)
+SUBJECT_WORDS = 3
+"""A longer subject ("the man who sold the horse at the fair") is a description, not a name."""
+TITLE_WEIGHT = 0.25
+"""How much a fully matching heard title adds to its passages' fused scores (as a share)."""
+
+
+def subject_of(question: str) -> tuple[str, ...]:
+    """The content words of the person a "who is X?" question asks after, lower case; () if none."""
+    match = _WHO.search(question)
+    if match is None:
+        return ()
+    words = tuple(w for w in words_of(match.group("subject")) if w not in STOPWORDS)
+    return words if 0 < len(words) <= SUBJECT_WORDS else ()
+
+
+@dataclass(frozen=True)
+class Naming:
+    """A heard passage that writes a subject word with a capital."""
+
+    passage_id: int
+    chapter: int
+    start_ms: int
+    inside: bool
+    """Capitalised inside a sentence, so a name for sure (at a sentence's start it may be a word)."""
+
+
+def introduced_order(naming: Mapping[str, Sequence[Naming]], ranked: Sequence[Fused]) -> list[Fused] | None:
+    """The passages that answer "who is X?", best first, then the rest of ``ranked``.
+
+    ``naming`` holds, for each subject word, the heard passages that write it with a capital. None
+    when some word of the subject was never written as a name (capitalised inside a sentence)
+    behind the line: then the book has not named X in the listener's hearing, and recall decides
+    as it would for any question. Otherwise the least named word picks the passages ("Clay", not
+    "John"), its most naming chapter comes first (ties: the earlier), and inside a chapter story
+    order: the first time a chapter names someone is where it says who they are.
+    """
+    if not naming or any(not any(p.inside for p in naming.get(word, ())) for word in naming):
+        return None
+    word = min(naming, key=lambda w: (len(naming[w]), w))
+    passages = naming[word]
+    per_chapter = Counter(p.chapter for p in passages)
+    fused = {f.passage_id: f for f in ranked}
+    ordered = sorted(passages, key=lambda p: (-per_chapter[p.chapter], p.chapter, p.start_ms))
+    first = [fused.get(p.passage_id, Fused(passage_id=p.passage_id, score=0.0, dense=None)) for p in ordered]
+    chosen = {p.passage_id for p in ordered}
+    return [*first, *(f for f in ranked if f.passage_id not in chosen)]
+
+
+def title_weights(question: str, titles: Mapping[int, str]) -> dict[int, float]:
+    """Each heard chapter's share of the question's title match (0 to 1, the best chapter 1).
+
+    A title term counts by its rarity among the heard titles ("horse" is in many, "hostler" in one).
+    """
+    asked = set(terms(question, query=True))
+    titled = {chapter: set(terms(title)) for chapter, title in titles.items()}
+    df = Counter(term for words in titled.values() for term in words & asked)
+    if not df:
+        return {}
+    rarity = {term: math.log(1.0 + len(titled) / count) for term, count in df.items()}
+    scores = {chapter: sum(rarity[t] for t in words & asked) for chapter, words in titled.items()}
+    best = max(scores.values())
+    return {chapter: score / best for chapter, score in scores.items() if score > 0}
+
+
+def title_nudged(
+    ranked: Sequence[Fused], weights: Mapping[int, float], chapter_of: Mapping[int, int], weight: float
+) -> list[Fused]:
+    """``ranked`` with each passage's score raised by its chapter's title match, re-sorted."""
+    if not weights or not weight:
+        return list(ranked)
+    raised = [
+        Fused(f.passage_id, f.score * (1.0 + weight * weights.get(chapter_of[f.passage_id], 0.0)), f.dense)
+        for f in ranked
+    ]
+    return sorted(raised, key=lambda f: (-f.score, f.passage_id))

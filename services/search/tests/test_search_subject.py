@@ -1,0 +1,133 @@
+"""What a recall question is about: "who is X?" answered where the book names X, heard titles.
+
+The pure rules on hand-made rankings, the heard names of the small book at every line, and
+recall itself on the small book with the real vectors and index.
+"""
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+from bedside_contracts.search import Recall
+from bedside_embedding import load_minilm
+from bedside_evaluation.corpus_books import artifact_of
+from bedside_guard import ahead_of, heard_text, written_with_capital
+from bedside_search.domain.book import ServedBook
+from bedside_search.domain.fusion import Fused
+from bedside_search.domain.subject import Naming, introduced_order, subject_of, title_nudged, title_weights
+from bedside_search.engine import SearchEngine
+from bedside_search.open_store import open_store
+from bedside_search_testing import PASSAGE_MS, chapters_of, small_info, small_passages
+from hypothesis import given
+from hypothesis import strategies as st
+
+PASSAGES = small_passages()
+END_MS = PASSAGES[-1].end_ms
+
+
+def test_the_subject_of_who_is_is_its_content_words_in_lower_case() -> None:
+    assert subject_of("who is Justice?") == ("justice",)
+    assert subject_of("Who was the Captain?") == ("captain",)
+    assert subject_of("who's John Clay") == ("john", "clay")
+    assert subject_of("who was the man with the twisted lip?") == ("man", "twisted", "lip")
+
+
+def test_a_question_not_asking_who_or_describing_at_length_has_no_subject() -> None:
+    assert subject_of("what happened to Ginger?") == ()
+    assert subject_of("who is the man who sold the old horse at the fair?") == ()
+    assert subject_of("who is it?") == ()
+
+
+def _naming(passage_id: int, chapter: int, *, inside: bool = True) -> Naming:
+    return Naming(passage_id=passage_id, chapter=chapter, start_ms=passage_id * PASSAGE_MS, inside=inside)
+
+
+def test_who_is_answers_from_the_chapter_that_names_them_most_then_the_rest() -> None:
+    ranked = [Fused(9, 0.05, 0.6), Fused(5, 0.04, 0.5), Fused(4, 0.03, 0.4)]
+    naming = {"captain": [_naming(1, 1), _naming(5, 3), _naming(4, 3, inside=False)]}
+    order = introduced_order(naming, ranked)
+    assert order is not None
+    assert [f.passage_id for f in order] == [4, 5, 1, 9]  # chapter 3 in story order, then the rest
+    assert order[1] == ranked[1]  # a ranked passage keeps its scores
+    assert order[2] == Fused(1, 0.0, None)  # named, but not among the ranked
+
+
+def test_ties_go_to_the_earlier_chapter_and_the_least_named_word_decides() -> None:
+    naming = {
+        "john": [_naming(1, 1), _naming(2, 1), _naming(7, 4)],
+        "clay": [_naming(7, 4), _naming(3, 2)],
+    }
+    order = introduced_order(naming, [])
+    assert order is not None
+    assert [f.passage_id for f in order] == [3, 7]
+
+
+def test_a_subject_word_never_named_inside_a_sentence_leaves_recall_to_the_cosine() -> None:
+    ranked = [Fused(9, 0.05, 0.6)]
+    assert introduced_order({"justice": [_naming(2, 1, inside=False)]}, ranked) is None
+    assert introduced_order({"john": [_naming(1, 1)], "clay": []}, ranked) is None
+    assert introduced_order({}, ranked) is None
+
+
+def test_a_rare_title_word_outweighs_a_common_one() -> None:
+    titles = {1: "A Horse Fair", 2: "The Old Hostler", 3: "An Old War Horse", 4: "A London Cab Horse"}
+    weights = title_weights("what did the old hostler do before the horse fair?", titles)
+    assert max(weights, key=lambda c: weights[c]) == 2
+    assert weights[2] == 1.0
+    assert all(0 < w <= 1.0 for w in weights.values())
+    assert title_weights("why did he gallop all night?", titles) == {}
+
+
+def test_a_matching_title_raises_its_chapters_passages() -> None:
+    ranked = [Fused(1, 0.030, 0.5), Fused(2, 0.025, 0.4)]
+    nudged = title_nudged(ranked, {2: 1.0}, {1: 1, 2: 2}, 1.0)
+    assert [f.passage_id for f in nudged] == [2, 1]
+    assert title_nudged(ranked, {}, {1: 1, 2: 2}, 1.0) == ranked
+
+
+@given(here_ms=st.integers(min_value=0, max_value=END_MS + PASSAGE_MS))
+def test_heard_naming_reads_no_word_past_the_line(here_ms: int) -> None:
+    book = ServedBook.of(small_info(), PASSAGES, "small")
+    for word in ("marigold", "pepper", "oswin", "the"):
+        for named in book.heard_naming(word, here_ms):
+            passage = book.passage(named.passage_id)
+            assert passage is not None
+            assert not ahead_of(passage.start_ms, here_ms)
+            assert word in written_with_capital(heard_text(passage, here_ms))
+
+
+class Recaller:
+    def __init__(self, loop: asyncio.AbstractEventLoop, engine: SearchEngine) -> None:
+        self.loop = loop
+        self.engine = engine
+
+    def chapters(self, question: str, here_ms: int) -> list[int] | None:
+        recalled = self.loop.run_until_complete(
+            self.engine.recall(Recall(book="small", here_ms=here_ms, question=question))
+        )
+        return [hit.chapter for hit in recalled.hits] if recalled.come_up else None
+
+
+@pytest.fixture(scope="module")
+def recall(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Recaller]:
+    loop = asyncio.new_event_loop()
+    store = loop.run_until_complete(open_store(path=tmp_path_factory.mktemp("subject")))
+    engine = SearchEngine(store, load_minilm())
+    artifact = artifact_of("small", "small", PASSAGES, chapters_of(PASSAGES), load_minilm())
+    loop.run_until_complete(engine.index(artifact))
+    try:
+        yield Recaller(loop, engine)
+    finally:
+        loop.run_until_complete(store.close())
+        loop.close()
+
+
+def test_who_is_is_answered_where_the_book_first_names_them_when_chapters_tie(recall: Recaller) -> None:
+    chapter_four = 9 * PASSAGE_MS  # Marigold is named once in each of chapters 1 to 3
+    answered = recall.chapters("who is Marigold?", chapter_four)
+    assert answered is not None
+    assert answered[0] == 1
+
+
+def test_who_is_someone_not_named_yet_has_not_come_up(recall: Recaller) -> None:
+    assert recall.chapters("who is Marigold?", 2 * PASSAGE_MS) is None
