@@ -32,7 +32,7 @@ CHAPTER_ORDER = ChapterOrderRule(ranking_k=5.0, blend_k=10.0, served_weight=2.0)
 development book (search README, adr/0035)."""
 
 
-def distinct_chapters(ranking: Iterable[Scored], chapter_of: Mapping[int, int]) -> list[int]:
+def distinct_chapters(ranking: Iterable[Scored | Fused], chapter_of: Mapping[int, int]) -> list[int]:
     """The chapters of ``ranking`` in the order their best passage appears."""
     return list(dict.fromkeys(chapter_of[hit.passage_id] for hit in ranking))
 
@@ -53,7 +53,7 @@ def blended_chapters(
         for place, chapter in enumerate(distinct_chapters(ranking, chapter_of), 1):
             by_rankings[chapter] = by_rankings.get(chapter, 0.0) + 1.0 / (rule.ranking_k + place)
     of_rankings = sorted(by_rankings, key=lambda chapter: (-by_rankings[chapter], chapter))
-    order = list(dict.fromkeys(chapter_of[hit.passage_id] for hit in served))
+    order = distinct_chapters(served, chapter_of)
     scores = {chapter: rule.served_weight / (rule.blend_k + place) for place, chapter in enumerate(order, 1)}
     for place, chapter in enumerate(of_rankings, 1):
         if chapter in scores:
