@@ -2,9 +2,9 @@
 
 import pytest
 from bedside_contracts.search import Target
-from bedside_search.domain.behind import Heard, account_for_holding, has_come_up
+from bedside_search.domain.behind import Heard, account_for_holding, has_come_up, recalled_order
 from bedside_search.domain.book import ServedBook
-from bedside_search.domain.fusion import Fused, FusionRule, Scored, fuse
+from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, fuse
 from bedside_search.domain.places import resolve, resolve_one
 from bedside_search.domain.terms import average_length, encode_document, encode_query, stem, term_index, terms
 from bedside_search_testing import PASSAGE_MS, small_info, small_passages
@@ -77,6 +77,21 @@ def test_the_holding_passage_is_judged_on_its_heard_words_only() -> None:
     assert [f.passage_id for f in account_for_holding(ranked, Heard(7, None))] == [3, 2]
     assert account_for_holding(ranked, Heard(99, 0.1)) == ranked
     assert account_for_holding(ranked, None) == ranked
+
+
+def test_a_heard_title_does_not_bring_back_the_holding_passages_unheard_score() -> None:
+    # Passage 7 holds the line: its fused score came partly from words not yet heard.
+    ranked = [Fused(7, 0.05, 0.9), Fused(1, 0.04, 0.6), Fused(3, 0.035, 0.5)]
+    chapter_of = {7: 3, 1: 1, 3: 2}
+    holding = Heard(7, 0.1)
+
+    def served(titles: dict[int, float]) -> list[int]:
+        order = recalled_order(ranked, holding, 2, FUSION, chapter_of, titles=titles)
+        return [f.passage_id for f in order or []]
+
+    assert served({}) == [1, 3]
+    assert served({2: 1.0}) == [3, 1]  # the titled chapter's passage rises; 7 stays out
+    assert 7 not in served({1: 1.0, 2: 0.5})
 
 
 def test_come_up_needs_a_close_enough_heard_passage() -> None:

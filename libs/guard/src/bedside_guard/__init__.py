@@ -11,6 +11,7 @@ from bedside_guard.check import (
 from bedside_guard.line import ahead_of, clock
 from bedside_guard.names import (
     HINT_LIMIT,
+    TITLES,
     BookNames,
     asks_what_comes_later,
     book_names,
@@ -30,6 +31,7 @@ __all__ = [
     "MAX_ROWS",
     "NOT_TOLD",
     "STOP_THERE",
+    "TITLES",
     "BookNames",
     "Candidate",
     "CheckedAnswer",

@@ -67,12 +67,14 @@ def recalled_order(
     Otherwise coming up is judged on every candidate, before the cut to ``limit``, and heard
     chapter titles matching the question (``titles``, each chapter's share) raise its passages.
     """
-    ranked = account_for_holding(ranked, holding)
+    heard = account_for_holding(ranked, holding)
     if naming:
-        introduced = introduced_order(naming, ranked)
+        introduced = introduced_order(naming, heard)
         if introduced is not None:
             return served_order(introduced, rule, chapter_of)[:limit]
-    if not has_come_up(ranked):
+    if not has_come_up(heard):
         return None
-    ranked = title_nudged(ranked, titles or {}, chapter_of, TITLE_WEIGHT)
-    return served_order(ranked, rule, chapter_of)[:limit]
+    # The nudge re-sorts by fused score, which the holding passage's unheard words helped earn:
+    # nudge first, then put the holding passage back by its heard words.
+    nudged = account_for_holding(title_nudged(ranked, titles or {}, chapter_of, TITLE_WEIGHT), holding)
+    return served_order(nudged, rule, chapter_of)[:limit]

@@ -16,12 +16,18 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bedside_guard import words_of
+from bedside_guard import TITLES, words_of
 
 from bedside_search.domain.fusion import Fused
 from bedside_search.domain.terms import STOPWORDS, terms
 
-_WHO = re.compile(r"\bwho(?:'s|\s+is|\s+was)\s+(?P<subject>[^?.!]+)", re.IGNORECASE)
+_TITLE_ABBREVIATIONS = "|".join(TITLES)
+_WHO = re.compile(
+    rf"\bwho(?:['\u2019]s|\s+is|\s+was)\s+(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+)",
+    re.IGNORECASE,
+)
+"""The subject runs to the question's end; the stop after "Mr." or "St." does not end it."""
+_TITLE_WORDS = frozenset(title.lower() for title in TITLES)
 SUBJECT_WORDS = 3
 """A longer subject ("the man who sold the horse at the fair") is a description, not a name."""
 TITLE_WEIGHT = 0.25
@@ -33,7 +39,7 @@ def subject_of(question: str) -> tuple[str, ...]:
     match = _WHO.search(question)
     if match is None:
         return ()
-    words = tuple(w for w in words_of(match.group("subject")) if w not in STOPWORDS)
+    words = tuple(w for w in words_of(match.group("subject")) if w not in STOPWORDS | _TITLE_WORDS)
     return words if 0 < len(words) <= SUBJECT_WORDS else ()
 
 
