@@ -40,7 +40,12 @@ def test_a_cut_is_inside_the_search_window_of_the_bound(extra_s: int, longest_s:
     samples = noise(longest_s + extra_s + 1, seed)
     longest = longest_s * RATE
     cut = cut_index(samples, RATE, longest)
-    assert max(0, longest - SEARCH_S * RATE) < cut <= longest
+    assert longest - min(SEARCH_S * RATE, longest // 2) < cut <= longest
+
+
+def test_a_piece_of_nothing_is_refused() -> None:
+    with pytest.raises(ValueError, match="longer than"):
+        cut_index(noise(1), RATE, longest=0)
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +72,7 @@ def test_the_pieces_of_a_chapter_join_into_its_whole_audio(chapter_file: tuple[P
     assert len(pieces) > 2
     assert [p.offset for p in pieces] == list(np.cumsum([0] + [len(p.samples) for p in pieces[:-1]]))
     assert all(len(p.samples) <= longest_s * SAMPLE_RATE for p in pieces)
+    assert all(len(p.samples) >= longest_s / 2 * SAMPLE_RATE for p in pieces[:-1])
     assert np.array_equal(np.concatenate([p.samples for p in pieces]), whole)
 
 
@@ -89,11 +95,14 @@ def test_a_chapter_heard_in_pieces_keeps_its_words_and_times(speech: Speech, aud
         )
         return transcripts[1].words
 
-    whole, pieced = heard(PIECE_S), heard(10.0)  # 32 s of speech in four pieces
+    whole, pieced = heard(PIECE_S), heard(10.0)  # 32 s of speech in pieces of 5-10 s
     assert [w.start_ms for w in pieced] == sorted(w.start_ms for w in pieced)
     spoken = {w.text.strip(".,;!?").lower() for w in whole}
     kept = spoken & {w.text.strip(".,;!?").lower() for w in pieced}
-    assert len(kept) >= 0.75 * len(spoken)  # no piece's words were dropped
+    # A piece's words dropped would lose a sixth of them; the recogniser's own variation with
+    # less context costs about a tenth of the distinct words on this tiny model.
+    assert len(kept) >= 0.8 * len(spoken)
+    assert len(pieced) >= 0.9 * len(whole)
     for sentence in speech.sentences:  # each sentence starts where a word heard in pieces starts
         nearest = min(abs(w.start_ms / 1000 - sentence.start_s) for w in pieced)
         assert nearest < 0.6, sentence.text
