@@ -4,7 +4,7 @@ message that fits no contract included; from a cut in the middle too, and when t
 stops part way."""
 
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Collection, Iterator
 
 import nats
 import pytest
@@ -87,7 +87,7 @@ async def append_history(bus: Client, seed: int, events: int) -> None:
 async def one_message_at_a_time(store: EventStore, through_seq: int) -> Projections:
     """The replay as it was: an ordered consumer, each message decoded and applied in turn."""
     projections = Projections()
-    async for subject, seq, data in store.feed(0):
+    async for subject, seq, data, _ in store.feed(0):
         if (decoded := decode(subject, data)) is not None:
             projections.apply(*decoded, seq)
         projections.through_seq = seq
@@ -97,8 +97,10 @@ async def one_message_at_a_time(store: EventStore, through_seq: int) -> Projecti
 
 
 class StopsAfterOneChunk(RangeReader):
-    async def chunks(self, after_seq: int, through_seq: int) -> AsyncIterator[list[Stored]]:
-        async for chunk in super().chunks(after_seq, through_seq):
+    async def chunks(
+        self, after_seq: int, through_seq: int, filters: Collection[str] | None = None
+    ) -> AsyncIterator[list[Stored]]:
+        async for chunk in super().chunks(after_seq, through_seq, filters):
             yield chunk
             raise RangeInterrupted("stopped on purpose")
 

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import json
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 
 from bedside_contracts import subjects
 from nats.aio.client import Client
@@ -106,13 +106,16 @@ class RangeReader:
         self.batch = batch
         self.in_flight = in_flight
 
-    async def chunks(self, after_seq: int, through_seq: int) -> AsyncIterator[list[Stored]]:
+    async def chunks(
+        self, after_seq: int, through_seq: int, filters: Collection[str] | None = None
+    ) -> AsyncIterator[list[Stored]]:
         """Every stored message after ``after_seq`` through ``through_seq`` (or the stream's end
-        if that comes first), oldest first."""
+        if that comes first), oldest first; with ``filters``, only messages on those subjects."""
         if through_seq <= after_seq:
             return
         js = self.connection.jetstream()
         config = ConsumerConfig(
+            filter_subjects=list(filters) if filters else None,
             deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
             opt_start_seq=after_seq + 1,
             ack_policy=AckPolicy.NONE,
@@ -122,6 +125,10 @@ class RangeReader:
         )
         consumer = await js.add_consumer(subjects.PLAYER_STREAM, config)
         assert consumer.name is not None
+        if not consumer.num_pending:  # nothing on these subjects after ``after_seq``
+            with contextlib.suppress(NatsError):
+                await js.delete_consumer(subjects.PLAYER_STREAM, consumer.name)
+            return
         state = _Chunks(self.batch, through_seq)
         inbox = self.connection.new_inbox()
         sub = await self.connection.subscribe(
