@@ -18,16 +18,14 @@ Nothing about time is asserted; the takeover time is printed.
 import asyncio
 import contextlib
 import json
-import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
 import httpx
 import nats
 import pytest
-from bedside_contracts import subjects
 from bedside_contracts.partitions import DEFAULT_PARTITIONS, partition_of
-from bedside_contracts.player import ListenerState, StateRequest
+from bedside_contracts.player import ListenerState
 from bedside_player.listeners import Listeners
 from bedside_player_copies import (
     BOOK,
@@ -35,13 +33,15 @@ from bedside_player_copies import (
     Reporters,
     healths,
     leases,
+    owner_of_pid,
     partitions_of,
+    served_again,
+    settled,
+    state_of,
     stored_reports,
 )
 from bedside_player_testing import FakeSearch, SyntheticBook
-from bedside_runtime.bus import call
 from bedside_runtime.cluster import NatsCluster, start_cluster
-from bedside_runtime.errors import CallFailed
 from nats.aio.client import Client
 
 pytestmark = [
@@ -79,24 +79,6 @@ async def connected(cluster: NatsCluster) -> AsyncIterator[Client]:
         await client.close()
 
 
-def owner_of_pid(owners: dict[int, str], pid: int) -> set[int]:
-    return {p for p, owner in owners.items() if owner.startswith(f"p{pid}-")}
-
-
-async def settled(client: Client, pids: list[int], timeout_s: float = 90.0) -> dict[int, str]:
-    """Until every partition is owned and each of ``pids`` holds its fair share."""
-    deadline = time.monotonic() + timeout_s
-    share = DEFAULT_PARTITIONS // len(pids)
-    while True:
-        owners, _ = await leases(client)
-        counts = [len(owner_of_pid(owners, pid)) for pid in pids]
-        if len(owners) == DEFAULT_PARTITIONS and all(share <= n <= share + 1 for n in counts):
-            return owners
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the leases never settled: {counts} of {len(owners)} owned")
-        await asyncio.sleep(0.2)
-
-
 async def sse_states(http: httpx.AsyncClient, path: str, wanted: int) -> list[ListenerState]:
     """The first ``wanted`` states an SSE connection sends."""
     found: list[ListenerState] = []
@@ -107,31 +89,6 @@ async def sse_states(http: httpx.AsyncClient, path: str, wanted: int) -> list[Li
                 if len(found) >= wanted:
                     return found
     return found
-
-
-async def state_of(client: Client, listener: str) -> ListenerState:
-    request = StateRequest(listener=listener, book=BOOK)
-    return await call(client, subjects.PLAYER_STATE, request, ListenerState)
-
-
-async def served_again(client: Client, listeners: list[str], survivors: list[int]) -> float:
-    """Seconds until the dead copy's partitions are owned by survivors and each answers a state."""
-    started = time.monotonic()
-    while True:
-        owners, _ = await leases(client)
-        if len(owners) == DEFAULT_PARTITIONS and all(
-            any(owner.startswith(f"p{pid}-") for pid in survivors) for owner in owners.values()
-        ):
-            break
-        await asyncio.sleep(0.05)
-    for listener in listeners:
-        while True:
-            try:
-                await state_of(client, listener)
-                break
-            except CallFailed:
-                await asyncio.sleep(0.05)
-    return time.monotonic() - started
 
 
 @dataclass

@@ -18,8 +18,8 @@ from pathlib import Path
 import httpx
 from bedside_contracts import subjects
 from bedside_contracts.common import Health
-from bedside_contracts.partitions import partition_of
-from bedside_contracts.player import CommandRequest, CommandResult, Report
+from bedside_contracts.partitions import DEFAULT_PARTITIONS, partition_of
+from bedside_contracts.player import CommandRequest, CommandResult, ListenerState, Report, StateRequest
 from bedside_player.leases import COPY_PREFIX, PARTITION_PREFIX
 from bedside_player.store import decode
 from bedside_player.stream_range import RangeReader
@@ -209,17 +209,22 @@ class Reporters:
             self.refused += 1
 
     async def run(
-        self, rounds: int, in_flight: int = 64, progress: tuple[int, asyncio.Event] | None = None
+        self,
+        rounds: int,
+        in_flight: int = 64,
+        progress: tuple[int, asyncio.Event] | None = None,
+        until: float | None = None,
     ) -> None:
         """``rounds`` reports per listener, ``in_flight`` listeners at a time; ``progress``
-        (count, event): the event is set once that many reports are acknowledged in all."""
+        (count, event): the event is set once that many reports are acknowledged in all;
+        ``until``: stop at this ``time.monotonic()``."""
         queue: asyncio.Queue[str] = asyncio.Queue()
         for _ in range(rounds):
             for listener in self.listeners:
                 queue.put_nowait(listener)
 
         async def worker() -> None:
-            while not queue.empty():
+            while not queue.empty() and (until is None or time.monotonic() < until):
                 await self.report(queue.get_nowait())
                 if progress is not None and self.total_acked >= progress[0]:
                     progress[1].set()
@@ -245,3 +250,46 @@ def partitions_of(listeners: list[str], partitions: int = 64) -> dict[int, list[
     for listener in listeners:
         by_partition[partition_of(listener, partitions)].append(listener)
     return by_partition
+
+
+def owner_of_pid(owners: dict[int, str], pid: int) -> set[int]:
+    return {p for p, owner in owners.items() if owner.startswith(f"p{pid}-")}
+
+
+async def settled(client: Client, pids: list[int], timeout_s: float = 90.0) -> dict[int, str]:
+    """Until every partition is owned and each of ``pids`` holds its fair share."""
+    deadline = time.monotonic() + timeout_s
+    share = DEFAULT_PARTITIONS // len(pids)
+    while True:
+        owners, _ = await leases(client)
+        counts = [len(owner_of_pid(owners, pid)) for pid in pids]
+        if len(owners) == DEFAULT_PARTITIONS and all(share <= n <= share + 1 for n in counts):
+            return owners
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the leases never settled: {counts} of {len(owners)} owned")
+        await asyncio.sleep(0.2)
+
+
+async def state_of(client: Client, listener: str) -> ListenerState:
+    request = StateRequest(listener=listener, book=BOOK)
+    return await call(client, subjects.PLAYER_STATE, request, ListenerState)
+
+
+async def served_again(client: Client, listeners: list[str], survivors: list[int]) -> float:
+    """Seconds until the dead copy's partitions are owned by survivors and each answers a state."""
+    started = time.monotonic()
+    while True:
+        owners, _ = await leases(client)
+        if len(owners) == DEFAULT_PARTITIONS and all(
+            any(owner.startswith(f"p{pid}-") for pid in survivors) for owner in owners.values()
+        ):
+            break
+        await asyncio.sleep(0.05)
+    for listener in listeners:
+        while True:
+            try:
+                await state_of(client, listener)
+                break
+            except CallFailed:
+                await asyncio.sleep(0.05)
+    return time.monotonic() - started

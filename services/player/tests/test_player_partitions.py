@@ -20,7 +20,8 @@ def test_a_listeners_partition_is_the_same_in_every_process_and_spreads_listener
     counts = [0] * 64
     for n in range(10_000):
         counts[partition_of(f"listener-{n}")] += 1
-    assert min(counts) > 10_000 / 64 * 0.7 and max(counts) < 10_000 / 64 * 1.3
+    assert min(counts) > 10_000 / 64 * 0.7
+    assert max(counts) < 10_000 / 64 * 1.3
 
 
 def test_every_book_of_a_listener_is_in_one_partition_and_the_subject_reads_back() -> None:
@@ -59,18 +60,20 @@ def settle(copies: list[str], partitions: int, owners: dict[int, str]) -> dict[i
 
 def test_copies_that_join_and_leave_end_with_every_partition_owned_once_and_fairly() -> None:
     owners = settle(["a"], 64, {})
-    assert set(owners.values()) == {"a"} and len(owners) == 64
+    assert set(owners.values()) == {"a"}
+    assert len(owners) == 64
     owners = settle(["a", "b"], 64, owners)  # b joins: a releases half, b claims them
     assert sorted(list(owners.values()).count(c) for c in "ab") == [32, 32]
     owners = settle(["a", "b", "c"], 64, owners)
     assert sorted(list(owners.values()).count(c) for c in "abc") == [21, 21, 22]
     gone = {p: o for p, o in owners.items() if o != "b"}  # b dies: its leases age out
     owners = settle(["a", "c"], 64, gone)
-    assert len(owners) == 64 and sorted(list(owners.values()).count(c) for c in "ac") == [32, 32]
+    assert len(owners) == 64
+    assert sorted(list(owners.values()).count(c) for c in "ac") == [32, 32]
 
 
 def test_a_copy_does_not_claim_a_partition_someone_else_holds() -> None:
-    owners = {p: "other" for p in range(64)}
+    owners = dict.fromkeys(range(64), "other")
     assert plan("me", 64, ["me", "other"], owners, set()).claim == ()
 
 
@@ -87,11 +90,13 @@ async def test_the_player_refuses_to_start_on_an_old_stream_and_keeps_it_whole()
         client = await nats.connect(server.url)
         js = client.jetstream()
         await js.add_stream(StreamConfig(name=subjects.PLAYER_STREAM, subjects=[subjects.PLAYER_SUBJECTS]))
-        await js.publish("player.anna.b1", b'{"kind":"joined","device":"phone"}', stream=subjects.PLAYER_STREAM)
+        old_event = b'{"kind":"joined","device":"phone"}'
+        await js.publish("player.anna.b1", old_event, stream=subjects.PLAYER_STREAM)
         with pytest.raises(StreamRefused, match="no migration"):
             await EventStore(js).declare()
         info = await js.stream_info(subjects.PLAYER_STREAM)
-        assert info.state.messages == 1 and PARTITIONS_KEY not in (info.config.metadata or {})
+        assert info.state.messages == 1
+        assert PARTITIONS_KEY not in (info.config.metadata or {})
         await client.close()
     finally:
         server.stop()

@@ -76,6 +76,7 @@ class LeaseKeeper:
         self.mine: dict[int, int] = {}
         """partition -> the revision of this copy's own last write of its lease."""
         self.wake = asyncio.Event()
+        self._told: frozenset[int] = frozenset()
         self.failed: BaseException | None = None
         self._kv: KeyValue | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -179,7 +180,14 @@ class LeaseKeeper:
             log.exception("the lease keeper stopped")
             raise
 
+    def _tell(self) -> None:
+        """Tell the follower what this copy holds, whenever that changed (a round cut short too)."""
+        if frozenset(self.mine) != self._told:
+            self._told = frozenset(self.mine)
+            self.hold(self._told)
+
     async def _act(self) -> None:
+        self._tell()
         owners = self.owners()
         for partition, owner in owners.items():  # a claim whose ack was lost still counts
             if owner == self.me and partition not in self.mine:
@@ -187,14 +195,14 @@ class LeaseKeeper:
         decision = plan(self.me, self.partitions, self.copies(), owners, self.mine)
         if decision.release:
             revisions = {p: self.mine.pop(p) for p in decision.release}
-            self.hold(frozenset(self.mine))
+            self._tell()
             await asyncio.gather(*(self._release(p, rev) for p, rev in revisions.items()))
             log.info("released leases", partitions=list(decision.release), holding=len(self.mine))
         if decision.claim:
             won = await asyncio.gather(*(self._claim(p) for p in decision.claim))
             claimed = [p for p, ok in zip(decision.claim, won, strict=True) if ok]
+            self._tell()
             if claimed:
-                self.hold(frozenset(self.mine))
                 log.info("claimed leases", partitions=claimed, holding=len(self.mine))
 
     def _own_revision(self, partition: int, revision: int) -> int:
@@ -218,15 +226,17 @@ class LeaseKeeper:
                 self.mine[partition] = revision
         if lost:
             log.warning("leases lost: a renewal was refused", partitions=lost)
-            self.hold(frozenset(self.mine))
+            self._tell()
             self.wake.set()
 
     async def _claim(self, partition: int) -> bool:
         key = PARTITION_PREFIX + str(partition)
         seen = self.view.get(key)
-        revision = await self._write(key, self.me.encode(), seen.revision if seen else 0)
+        expected = seen.revision if seen else 0
+        revision = await self._write(key, self.me.encode(), expected)
         if revision is None:
             await self._refresh(key)
+            log.info("a claim was refused", partition=partition, expected=expected, now=self.view.get(key))
             return False
         self.mine[partition] = revision
         return True
@@ -256,8 +266,8 @@ class LeaseKeeper:
 
     async def _refresh(self, key: str) -> None:
         """Read one key again after a refused claim (the marker this copy saw may have aged out)."""
-        try:
-            msg = await self.js.get_msg(self._stream, subject=self._prefix + key, direct=True)
+        try:  # the bucket's stream allows no direct get
+            msg = await self.js.get_msg(self._stream, subject=self._prefix + key)
         except NotFoundError:
             self.view[key] = Seen("", 0, False)
             return
