@@ -257,14 +257,16 @@ def owner_of_pid(owners: dict[int, str], pid: int) -> set[int]:
 
 
 async def settled(client: Client, pids: list[int], timeout_s: float = 90.0) -> dict[int, str]:
-    """Until every partition is owned and each of ``pids`` holds its fair share."""
+    """Until every partition is owned, each of ``pids`` holds its fair share and serves it."""
     deadline = time.monotonic() + timeout_s
     share = DEFAULT_PARTITIONS // len(pids)
     while True:
         owners, _ = await leases(client)
         counts = [len(owner_of_pid(owners, pid)) for pid in pids]
         if len(owners) == DEFAULT_PARTITIONS and all(share <= n <= share + 1 for n in counts):
-            return owners
+            ready = {h.pid for h in await healths(client, 0.3) if h.ready}
+            if set(pids) <= ready:  # each copy also serves what it holds
+                return owners
         if time.monotonic() > deadline:
             raise AssertionError(f"the leases never settled: {counts} of {len(owners)} owned")
         await asyncio.sleep(0.2)
@@ -284,7 +286,7 @@ async def served_again(client: Client, listeners: list[str], survivors: list[int
             any(owner.startswith(f"p{pid}-") for pid in survivors) for owner in owners.values()
         ):
             break
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.1)
     for listener in listeners:
         while True:
             try:

@@ -2,9 +2,14 @@
 
 The lease keeper says which partitions the copy holds (``hold``). The follower drops the
 projections of a partition it no longer holds at once; a partition it gains is replayed
-from the stream (only its subjects) before the copy serves it. One live feed, an ordered
-consumer filtered on the served partitions' subjects, is started again whenever that set
-changes, from the oldest sequence any served partition has been read through.
+from the stream (only its subjects) before the copy serves it, and then followed live by an
+ordered consumer of its own. Partitions are independent (a listener's events are all in
+one), so each is read and followed on its own, a few replays at a time.
+
+One consumer per partition rather than one with many filter subjects: nats-server 2.15
+delivers to a consumer with several filter subjects far more slowly (on this machine 8,625
+messages of 11 partitions took 8.7 s to read that way, 50,000 of 64 partitions 69 s; one
+partition's 795 took 0.04 s, and all 50,000 without a filter 0.55 s).
 """
 
 import asyncio
@@ -28,6 +33,9 @@ async def _nothing(gained: frozenset[int], released: frozenset[int]) -> None:
     return None
 
 
+REPLAYS_AT_ONCE = 4
+
+
 class Follower:
     def __init__(
         self,
@@ -44,12 +52,11 @@ class Follower:
         self.serving: frozenset[int] = frozenset()
         """Partitions replayed and followed live: the copy answers for their listeners."""
         self.target: frozenset[int] = frozenset()
-        self.feed_seq = 0
-        """The newest sequence the live feed has delivered (or a replay read the served set through)."""
         self.changed = asyncio.Event()
         self.failed: BaseException | None = None
-        self._snapshot_seq = snapshot_seq
-        self._feed: asyncio.Task[None] | None = None
+        self._snapshot_seq: int | None = snapshot_seq
+        """The sequence a snapshot loaded at start covers; it serves the first hold only."""
+        self._feeds: dict[int, asyncio.Task[None]] = {}
         self._loop: asyncio.Task[None] | None = None
         self.last_gain_s = 0.0
 
@@ -70,7 +77,7 @@ class Follower:
         return self.serving == self.target
 
     async def stop(self) -> None:
-        for task in (self._loop, self._feed):
+        for task in (self._loop, *self._feeds.values()):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -94,59 +101,65 @@ class Follower:
         if released:
             self.serving = self.serving - released
             await self.serve(frozenset(), released)
+            for partition in released:
+                await self._stop_feed(partition)
             dropped = self.projections.drop(released)
             log.info("released partitions", partitions=sorted(released), projections_dropped=dropped)
         gained = target - self.serving
-        through = await self._gain(gained) if gained else None
-        if released or gained:
-            await self._stop_feed()
-            if through is not None:
-                # the partitions served before go on from where their feed stopped, the gained
-                # ones from where their replay ended; ``evolve`` skips what a state already holds
-                self.feed_seq = min(self.feed_seq, through) if self.serving - gained else through
-                self.serving = self.serving | gained
-                await self.serve(gained, frozenset())
-            if self.serving:
-                self._feed = asyncio.create_task(self._follow(self.serving, self.feed_seq))
-                self._feed.add_done_callback(self._feed_ended)
+        if gained:
+            await self._gain(gained)
 
-    async def _gain(self, gained: frozenset[int]) -> int:
-        """Replay ``gained`` from the stream; the sequence it read them through."""
+    async def _gain(self, gained: frozenset[int]) -> None:
         started = time.perf_counter()
-        first = not self.serving and self._snapshot_seq >= 0
-        # a snapshot loaded at start covers the partitions of the first hold; any later one is
-        # replayed from the beginning, its snapshot states dropped with the others not held
-        after = self._snapshot_seq if first else 0
-        if first:
-            self._snapshot_seq = -1
+        after = 0
+        if self._snapshot_seq is not None:
+            # a snapshot loaded at start covers the partitions of the first hold; any later one
+            # is replayed from the beginning, its snapshot states dropped with the others not held
+            after, self._snapshot_seq = self._snapshot_seq, None
             self.projections.drop(set(range(self.projections.partitions)) - gained)
-        applied, through = await read_range(self.store, self.reader, self.projections, max(after, 0), gained)
+        limit = asyncio.Semaphore(REPLAYS_AT_ONCE)
+        applied = 0
+
+        async def one(partition: int) -> None:
+            nonlocal applied
+            async with limit:
+                count, through = await read_range(
+                    self.store, self.reader, self.projections, after, [partition]
+                )
+            applied += count
+            task = asyncio.create_task(self._follow(partition, through))
+            task.add_done_callback(self._feed_ended)
+            self._feeds[partition] = task
+
+        await asyncio.gather(*(one(partition) for partition in sorted(gained)))
+        self.serving = self.serving | gained
+        await self.serve(gained, frozenset())
         self.last_gain_s = time.perf_counter() - started
         log.info(
             "gained partitions",
             partitions=sorted(gained),
-            from_snapshot_seq=max(after, 0),
+            from_snapshot_seq=after,
             events=applied,
             seconds=round(self.last_gain_s, 3),
             projections=len(self.projections.states),
         )
-        return through
 
-    async def _stop_feed(self) -> None:
-        if self._feed is not None:
-            self._feed.cancel()
+    async def _stop_feed(self, partition: int) -> None:
+        task = self._feeds.pop(partition, None)
+        if task is not None:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._feed
-            self._feed = None
+                await task
 
     def _feed_ended(self, task: "asyncio.Task[None]") -> None:
         if not task.cancelled() and task.exception() is not None:
             self.failed = task.exception()
-            log.error("the stream feed stopped; this copy is not ready", error=repr(self.failed))
+            log.error("a partition's stream feed stopped; this copy is not ready", error=repr(self.failed))
 
-    async def _follow(self, partitions: frozenset[int], after_seq: int) -> None:
+    async def _follow(self, partition: int, after_seq: int) -> None:
+        """One partition's events after ``after_seq``, live (``evolve`` skips what is applied)."""
         projections = self.projections
-        async for subject, seq, data, _ in self.store.feed(after_seq, partitions):
+        async for subject, seq, data, _ in self.store.feed(after_seq, [partition]):
             key = key_of(subject)
             # an event this copy appended was applied from the ack: no need to parse it again
             if key is not None and seq > projections.get(*key).seq:
@@ -156,5 +169,4 @@ class Follower:
                     projections.apply(listener, book, event, seq)
             elif key is None:
                 decode(subject, data)  # logs what does not fit
-            self.feed_seq = seq
             projections.through_seq = max(projections.through_seq, seq)

@@ -49,8 +49,9 @@ from bedside_player.stream_range import RangeReader
 log = structlog.get_logger("bedside.player")
 
 Rep = TypeVar("Rep", bound=BaseModel)
-NO_OWNER_RETRY_S = 0.05
-"""While a partition changes hands nobody answers its subject for a moment: ask again this often."""
+NO_OWNER_RETRY_S = (0.02, 0.05, 0.1, 0.2)
+"""While a partition changes hands nobody answers its subject for a moment: ask again after
+these pauses, then every 0.2 s."""
 
 
 class Service:
@@ -146,6 +147,7 @@ class Service:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.request_timeout_s
         subject = partition_request(self.projections.partition_of(listener), operation)
+        tries = 0
         while True:
             if self.serves(listener):
                 return await here()
@@ -160,7 +162,8 @@ class Service:
             except NoService:
                 if loop.time() >= deadline:
                     raise NoService(f"no player copy owns {listener}'s partition yet; try again") from None
-                await asyncio.sleep(NO_OWNER_RETRY_S)
+                await asyncio.sleep(NO_OWNER_RETRY_S[min(tries, len(NO_OWNER_RETRY_S) - 1)])
+                tries += 1
 
     async def state(self, listener: str, book: str) -> ListenerState:
         async def here() -> ListenerState:
