@@ -41,6 +41,7 @@ from bedside_player_copies import (
 from bedside_player_testing import FakeSearch, SyntheticBook
 from bedside_runtime.cluster import NatsCluster, start_cluster
 from nats.aio.client import Client
+from nats.errors import NoRespondersError
 from nats.js.api import StorageType, StreamConfig
 
 from bench.report import Figure, report
@@ -59,6 +60,7 @@ async def serve():
     async def on(msg):
         asyncio.create_task(answer(msg))
     await nc.subscribe("bench.bare.*", queue="bare", cb=on)
+    await nc.flush()
     print("ready", flush=True)
     await asyncio.Event().wait()
 asyncio.run(serve())
@@ -108,6 +110,12 @@ async def bare_responder_cost(client: Client, cluster: NatsCluster, seconds: flo
     try:
         assert process.stdout is not None
         await asyncio.to_thread(process.stdout.readline)
+        for _ in range(100):  # until the subscription has reached this client's node
+            try:
+                await client.request("bench.bare.probe", b"{}", timeout=5)
+                break
+            except NoRespondersError:
+                await asyncio.sleep(0.05)
         done = 0
         deadline = time.monotonic() + seconds
         before, nodes_before = cpu_of(process.pid), sum(cpu_of(p) for p in node_pids(cluster))

@@ -26,6 +26,7 @@ from bedside_player.stream_range import RangeReader
 from bedside_runtime.bus import call
 from bedside_runtime.errors import CallFailed
 from bedside_runtime.nats_server import free_port
+from bedside_runtime.streams import live_keys
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js.errors import NotFoundError
@@ -150,7 +151,7 @@ async def leases(client: Client) -> tuple[dict[int, str], set[str]]:
     kv = await client.jetstream().key_value(subjects.PLAYER_LEASES_BUCKET)
     owners: dict[int, str] = {}
     copies: set[str] = set()
-    for key in await kv.keys():
+    for key in await live_keys(client.jetstream(), subjects.PLAYER_LEASES_BUCKET):
         try:
             entry = await kv.get(key)
         except NotFoundError:

