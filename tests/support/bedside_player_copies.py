@@ -273,9 +273,9 @@ async def settled(client: Client, pids: list[int], timeout_s: float = 90.0) -> d
         await asyncio.sleep(0.2)
 
 
-async def state_of(client: Client, listener: str) -> ListenerState:
+async def state_of(client: Client, listener: str, timeout_s: float = 10.0) -> ListenerState:
     request = StateRequest(listener=listener, book=BOOK)
-    return await call(client, subjects.PLAYER_STATE, request, ListenerState)
+    return await call(client, subjects.PLAYER_STATE, request, ListenerState, timeout_s=timeout_s)
 
 
 async def served_again(client: Client, listeners: list[str], survivors: list[int]) -> float:
@@ -291,7 +291,7 @@ async def served_again(client: Client, listeners: list[str], survivors: list[int
     for listener in listeners:
         while True:
             try:
-                await state_of(client, listener)
+                await state_of(client, listener, timeout_s=1.0)  # a stalled copy may hold the request
                 break
             except CallFailed:
                 await asyncio.sleep(0.05)
