@@ -21,12 +21,14 @@ import asyncio
 import contextlib
 import json
 import signal
+import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
 import httpx
 import nats
 import pytest
+from bedside_contracts import subjects
 from bedside_contracts.partitions import DEFAULT_PARTITIONS, partition_of
 from bedside_contracts.player import ListenerState
 from bedside_player.listeners import Listeners
@@ -196,6 +198,21 @@ async def states_are_the_newest_stored(run: Run, stored: dict[str, list[tuple[in
     assert wrong == []
 
 
+async def quiet(client: Client, still_s: float = 2.0, timeout_s: float = 120.0) -> None:
+    """Until the PLAYER stream has not grown for ``still_s``."""
+    js = client.jetstream()
+    deadline = time.monotonic() + timeout_s
+    last, since = -1, time.monotonic()
+    while time.monotonic() < deadline:
+        now = (await js.stream_info(subjects.PLAYER_STREAM)).state.last_seq
+        if now != last:
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since >= still_s:
+            return
+        await asyncio.sleep(0.25)
+    raise AssertionError("the PLAYER stream never stopped growing")
+
+
 async def three_copies(
     cluster: NatsCluster, copies: PlayerCopies, client: Client
 ) -> tuple[dict[str, int], dict[int, str]]:
@@ -265,6 +282,7 @@ async def test_a_copy_stalled_past_its_leases_wakes_without_losing_or_doubling_a
             victim.send_signal(signal.SIGCONT)
             await load
             await settled(client, list(pids.values()))  # it noticed, rejoined and took a share again
+            await quiet(client)  # what it took before the stall it may still be answering
             print(
                 f"\n[partitions] copy {VICTIM} stalled (SIGSTOP) with {len(run.victim_partitions)} "
                 f"partitions; they were answering elsewhere {takeover_s:.2f} s later; after SIGCONT the "

@@ -6,10 +6,8 @@ from the stream (only its subjects) before the copy serves it, and then followed
 ordered consumer of its own. Partitions are independent (a listener's events are all in
 one), so each is read and followed on its own, a few replays at a time.
 
-One consumer per partition rather than one with many filter subjects: nats-server 2.15
-delivers to a consumer with several filter subjects far more slowly (on this machine 8,625
-messages of 11 partitions took 8.7 s to read that way, 50,000 of 64 partitions 69 s; one
-partition's 795 took 0.04 s, and all 50,000 without a filter 0.55 s).
+One consumer per partition rather than one with many filter subjects: nats-server delivers
+to a consumer with several filter subjects far more slowly (figures in the player's NOTES).
 """
 
 import asyncio
@@ -122,7 +120,7 @@ class Follower:
         whole: int | None = None
         if len(gained) == self.projections.partitions:
             # every partition (a copy alone): one read of the whole stream is about twice as
-            # fast as 64 filtered ones (50,000 messages: 0.62 against 1.31 s, one server)
+            # fast as one read per partition
             applied, whole = await read_range(self.store, self.reader, self.projections, after)
 
         async def one(partition: int) -> None:
