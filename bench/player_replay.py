@@ -161,7 +161,7 @@ async def replay_message_by_message(nc: Client, events: int) -> None:
     """Replay as it read before the pull reader (and as its fallback reads): the ordered
     consumer's iterator, each message decoded and applied in turn."""
     projections = Projections()
-    async for subject, seq, data in EventStore(nc.jetstream()).feed(0):
+    async for subject, seq, data, _ in EventStore(nc.jetstream()).feed(0):
         apply_stored(projections, [(subject, seq, data)])
         if seq >= events:
             break

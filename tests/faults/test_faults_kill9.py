@@ -25,6 +25,7 @@ import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.ingest import IngestBook
+from bedside_contracts.partitions import events_subject
 from bedside_contracts.search import Catalog, CatalogRequest, FindPassage, FoundPassages
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_e2e import SAMPLE_BOOK, Stack, sample_transcript, start_stack
@@ -223,9 +224,7 @@ async def test_kill_9_each_service_under_load(stack: Stack) -> None:
         doubled_reports = 0
         for listener, acked in load.acked_reports.items():
             assert acked, f"{listener} never had a report acknowledged"
-            stored = await stream_messages(
-                client, subjects.PLAYER_STREAM, subjects.PLAYER_EVENTS.format(listener=listener, book=BOOK)
-            )
+            stored = await stream_messages(client, subjects.PLAYER_STREAM, events_subject(listener, BOOK))
             stored_reports = [(seq, event) for seq, event in stored if event.get("kind") == "reported"]
             stored_seqs = {seq for seq, _ in stored_reports}
             lost_reports += len({seq for seq, _ in acked} - stored_seqs)

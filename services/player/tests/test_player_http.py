@@ -22,6 +22,7 @@ from bedside_contracts.turn import Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
 from bedside_player.replay import rebuild
+from bedside_player.store import subject_of
 from bedside_player_testing import FakeSearch, SyntheticBook
 from bedside_runtime.nats_server import free_port
 from bedside_testing import RunningSystem
@@ -107,7 +108,7 @@ async def new_listener(bus: Client, prefix: str = "l") -> tuple[str, str]:
 
 async def subject_seq(bus: Client, listener: str, book: str = "b1") -> int:
     try:
-        msg = await bus.jetstream().get_last_msg(subjects.PLAYER_STREAM, f"player.{listener}.{book}")
+        msg = await bus.jetstream().get_last_msg(subjects.PLAYER_STREAM, subject_of(listener, book))
     except NotFoundError:
         return 0
     return msg.seq or 0

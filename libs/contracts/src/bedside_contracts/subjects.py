@@ -20,6 +20,12 @@ PLAYER_OFFER = "bedside.player.offer"
 PLAYER_COMMAND = "bedside.player.command"
 PLAYER_HISTORY = "bedside.player.history"
 PLAYER_LOCATE = "bedside.player.locate"
+PLAYER_PARTITION_REQUEST = "bedside.player.partition.{partition}.{operation}"
+"""A request for a listener of one partition, answered only by the copy that owns it (ADR 35)."""
+PLAYER_PARTITION_REQUESTS = "bedside.player.partition.{partition}.*"
+PLAYER_PARTITION_QUEUE = "bedside-player-partition"
+"""One queue group on the partition subjects: while two copies both hold a partition during a
+handover, each request is still answered (and executed) by one of them."""
 TURN_ASK = "bedside.turn.ask"
 TURN_ASK_SPOKEN = "bedside.turn.ask_spoken"
 INGEST_BOOK = "bedside.ingest.book"
@@ -39,11 +45,14 @@ INGEST_JOBS_BUCKET = "bedside-ingest-jobs"
 
 PLAYER_STREAM = "PLAYER"
 PLAYER_SUBJECTS = "player.>"
-PLAYER_EVENTS = "player.{listener}.{book}"
+PLAYER_EVENTS = "player.{partition}.{listener}.{book}"
+"""The partition comes from ``bedside_contracts.partitions.partition_of(listener)``."""
+PLAYER_PARTITION_EVENTS = "player.{partition}.>"
 PLAYER_PUSH = "bedside.push.{listener}.{book}"
-"""A public event: the listener's state (``ListenerState``) after every change, for anything
-outside the player that wants to follow a listener (no Bedside service subscribes; the
-page is pushed over SSE by the player itself)."""
+"""The listener's state (``ListenerState``) after every change, published on core NATS by the
+copy that wrote it; every player copy's SSE hub subscribes for the listeners its devices watch."""
+PLAYER_LEASES_BUCKET = "bedside-player-leases"
+"""Partition leases (``partition.<n>``: the owner copy) and copy heartbeats (``copy.<id>``), with a TTL."""
 PLAYER_SNAPSHOTS_BUCKET = "bedside-player-snapshots"
 LISTENERS_BUCKET = "bedside-listeners"
 

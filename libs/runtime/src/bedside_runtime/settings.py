@@ -51,6 +51,14 @@ class Settings(BaseSettings):
         "(BEDSIDE_STREAM_REPLICAS): 1 on one server, 3 on a 3-node cluster",
     )
 
+    player_partitions: int = Field(
+        default=64,
+        ge=1,
+        le=1024,
+        description="how many partitions the PLAYER stream's listeners are spread over "
+        "(BEDSIDE_PLAYER_PARTITIONS); fixed once the stream exists, which records it (ADR 35)",
+    )
+
     @property
     def nats_store_dir(self) -> Path:
         return self.data_dir / "nats"

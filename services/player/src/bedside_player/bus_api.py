@@ -2,7 +2,8 @@
 
 Each request runs as its own task (``serve_requests``), so one listener's wait for a
 JetStream ack does not hold up another's; order within a listener and book is kept by
-the player's lock.
+the player's lock. A request for a listener whose partition another copy owns is answered
+by that copy (``Service``).
 """
 
 from bedside_contracts import subjects
@@ -19,7 +20,7 @@ from bedside_contracts.player import (
     StateRequest,
 )
 from bedside_runtime.bus import Broker, serve_requests
-from bedside_runtime.errors import InvalidRequest
+from bedside_runtime.errors import InvalidRequest, RemoteFailure
 from nats.aio.subscription import Subscription
 
 from bedside_player.service import Service
@@ -32,28 +33,27 @@ class BusApi:
         self.subs: list[Subscription] = []
 
     async def state(self, request: StateRequest) -> ListenerState:
-        return (await self.service.player.catch_up(request.listener, request.book)).public()
+        return await self.service.state(request.listener, request.book)
 
     async def offer(self, request: OfferPositions) -> OfferOutcome:
-        return await self.service.player.offer(request)
+        return await self.service.offer(request)
 
     async def command(self, request: CommandRequest) -> CommandResult:
         """A command the rules refuse (nothing to undo, no list) is an answer, not a bad message."""
         book = await self.service.books.get(request.book)
-        player = self.service.player
         try:
-            return await player.command(
-                request.listener, request.book, request.command, book.duration_ms, book.chapters
-            )
-        except InvalidRequest as refused:
-            state = player.state(request.listener, request.book)
-            return CommandResult(accepted=False, seq=state.seq, state=state.public(), reason=refused.message)
+            return await self.service.command(request.listener, book, request.command)
+        except (InvalidRequest, RemoteFailure) as refused:
+            if isinstance(refused, RemoteFailure) and refused.code != InvalidRequest.code:
+                raise
+            state = await self.service.state(request.listener, request.book)
+            return CommandResult(accepted=False, seq=state.seq, state=state, reason=refused.message)
 
     async def history(self, request: HistoryRequest) -> History:
-        return await self.service.player.history(request)
+        return await self.service.history(request)
 
     async def locate(self, request: LocateRequest) -> Located:
-        return await self.service.player.locate(request)
+        return await self.service.locate(request)
 
     async def start(self) -> None:
         serve = serve_requests

@@ -48,10 +48,8 @@ def build_app(settings: Settings, http_listening: Callable[[], bool] = lambda: T
             broker,
             "player",
             version_of("bedside-player"),
-            ready=lambda: service.ready.is_set() and http_listening(),
-            detail=lambda: (
-                f"{len(service.projections.states)} projections through seq {service.projections.through_seq}"
-            ),
+            ready=lambda: service.is_ready() and http_listening(),
+            detail=service.detail,
         )
         await bus_api.start()
         settle_the_heap()

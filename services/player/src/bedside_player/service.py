@@ -1,27 +1,57 @@
-"""The service's parts, wired once the broker is connected: store, projections, player, listeners."""
+"""The service's parts, wired once the broker is connected: store, projections, player, listeners,
+and the partitions this copy owns (ADR 35).
+
+Every request for a listener goes through ``Service``: answered here when this copy serves
+the listener's partition, otherwise sent by request-reply to the copy that does.
+"""
 
 import asyncio
-import contextlib
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import structlog
 from bedside_contracts import subjects
-from bedside_contracts.search import Catalog, CatalogRequest, Resolve, Resolved
+from bedside_contracts.common import Contract
+from bedside_contracts.partitions import partition_request
+from bedside_contracts.player import (
+    CommandRequest,
+    CommandResult,
+    History,
+    HistoryRequest,
+    ListenerState,
+    Located,
+    LocateRequest,
+    OfferOutcome,
+    OfferPositions,
+    PlayerCommand,
+    StateRequest,
+)
+from bedside_contracts.search import BookInfo, Catalog, CatalogRequest, Resolve, Resolved
 from bedside_runtime.bus import Broker, call
+from bedside_runtime.errors import NoService
 from bedside_runtime.settings import Settings
 from nats.js import JetStreamContext
 from nats.js.errors import BucketNotFoundError
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from bedside_player.catalog import Books
+from bedside_player.follower import Follower
 from bedside_player.hub import Hub
+from bedside_player.leases import LeaseKeeper, new_copy_id
 from bedside_player.listeners import Listeners
+from bedside_player.partition_server import PartitionServer
 from bedside_player.player import Player
-from bedside_player.projections import Projections, follow
+from bedside_player.projections import Projections
 from bedside_player.replay import load_snapshot
 from bedside_player.store import EventStore
 from bedside_player.stream_range import RangeReader
 
 log = structlog.get_logger("bedside.player")
+
+Rep = TypeVar("Rep", bound=BaseModel)
+NO_OWNER_RETRY_S = (0.02, 0.05, 0.1, 0.2)
+"""While a partition changes hands nobody answers its subject for a moment: ask again after
+these pauses, then every 0.2 s."""
 
 
 class Service:
@@ -30,14 +60,17 @@ class Service:
     def __init__(self, broker: Broker, settings: Settings) -> None:
         self.broker = broker
         self.settings = settings
+        self.copy_id = new_copy_id()
         self.hub = Hub()
-        self.projections = Projections()
+        self.projections = Projections(settings.player_partitions)
         self.projections.watchers.append(self.hub)
         self.ready = asyncio.Event()
         self.books = Books(self._catalog)
         self._player: Player | None = None
         self._listeners: Listeners | None = None
-        self._follower: asyncio.Task[None] | None = None
+        self._follower: Follower | None = None
+        self._keeper: LeaseKeeper | None = None
+        self._partition_server: PartitionServer | None = None
 
     @property
     def player(self) -> Player:
@@ -48,6 +81,33 @@ class Service:
     def listeners(self) -> Listeners:
         assert self._listeners is not None, "the player service has not started"
         return self._listeners
+
+    @property
+    def follower(self) -> Follower:
+        assert self._follower is not None, "the player service has not started"
+        return self._follower
+
+    @property
+    def keeper(self) -> LeaseKeeper:
+        assert self._keeper is not None, "the player service has not started"
+        return self._keeper
+
+    def is_ready(self) -> bool:
+        """Started, following the stream, and every partition owned by a live copy."""
+        return (
+            self.ready.is_set()
+            and self.follower.healthy
+            and self.keeper.healthy
+            and self.keeper.settled
+            and self.follower.settled
+        )
+
+    def detail(self) -> str:
+        serving = len(self._follower.serving) if self._follower else 0
+        return (
+            f"copy {self.copy_id}: {serving} of {self.settings.player_partitions} partitions, "
+            f"{len(self.projections.states)} projections through seq {self.projections.through_seq}"
+        )
 
     async def listener_for(self, token: str) -> str | None:
         return await self.listeners.listener_for(token)
@@ -70,28 +130,99 @@ class Service:
     async def _publish(self, subject: str, data: bytes) -> None:
         await self.broker.connection.publish(subject, data)
 
-    async def start(self) -> None:
-        js = self.broker.connection.jetstream()
-        store = EventStore(js)
-        await store.declare(self.settings.stream_replicas)
-        self._listeners = await Listeners.open(js, self.settings.stream_replicas)
-        self._player = Player(store, self.projections, self.books, self._resolve, self._publish)
-        start = await self._load_snapshot(js)
-        reader = RangeReader(self.broker.connection)
-        self._follower = asyncio.create_task(follow(store, reader, self.projections, self.ready, start))
-        waiter = asyncio.create_task(self.ready.wait())
-        await asyncio.wait([waiter, self._follower], return_when=asyncio.FIRST_COMPLETED)
-        if not self.ready.is_set():
-            waiter.cancel()
-            await self._follower  # raises why the replay failed
-        self._follower.add_done_callback(self._follower_ended)
+    # -- a listener's requests, wherever its partition is owned ------------------------
 
-    def _follower_ended(self, task: "asyncio.Task[None]") -> None:
-        """Without the feed this copy no longer sees other copies' events: say so in health."""
-        if task.cancelled():
-            return
-        self.ready.clear()
-        log.error("the stream feed stopped; this copy is not ready", error=repr(task.exception()))
+    def serves(self, listener: str) -> bool:
+        return self.projections.partition_of(listener) in self.follower.serving
+
+    async def _on_owner(
+        self,
+        listener: str,
+        operation: str,
+        here: Callable[[], Awaitable[Rep]],
+        request: Contract,
+        reply_type: type[Rep],
+    ) -> Rep:
+        """``here()`` when this copy serves ``listener``; else the owner's answer to ``request``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.request_timeout_s
+        subject = partition_request(self.projections.partition_of(listener), operation)
+        tries = 0
+        while True:
+            if self.serves(listener):
+                return await here()
+            try:
+                return await call(
+                    self.broker.connection,
+                    subject,
+                    request,
+                    reply_type,
+                    timeout_s=max(0.1, deadline - loop.time()),
+                )
+            except NoService:
+                if loop.time() >= deadline:
+                    raise NoService(f"no player copy owns {listener}'s partition yet; try again") from None
+                await asyncio.sleep(NO_OWNER_RETRY_S[min(tries, len(NO_OWNER_RETRY_S) - 1)])
+                tries += 1
+
+    async def state(self, listener: str, book: str) -> ListenerState:
+        async def here() -> ListenerState:
+            return (await self.player.catch_up(listener, book)).public()
+
+        request = StateRequest(listener=listener, book=book)
+        return await self._on_owner(listener, "state", here, request, ListenerState)
+
+    async def command(self, listener: str, book: BookInfo, command: PlayerCommand) -> CommandResult:
+        """Decide and append (``InvalidRequest`` when the rules refuse the command)."""
+
+        async def here() -> CommandResult:
+            return await self.player.command(listener, book.id, command, book.duration_ms, book.chapters)
+
+        request = CommandRequest(listener=listener, book=book.id, command=command)
+        return await self._on_owner(listener, "command", here, request, CommandResult)
+
+    async def offer(self, request: OfferPositions) -> OfferOutcome:
+        return await self._on_owner(
+            request.listener, "offer", lambda: self.player.offer(request), request, OfferOutcome
+        )
+
+    async def history(self, request: HistoryRequest) -> History:
+        return await self._on_owner(
+            request.listener, "history", lambda: self.player.history(request), request, History
+        )
+
+    async def locate(self, request: LocateRequest) -> Located:
+        return await self._on_owner(
+            request.listener, "locate", lambda: self.player.locate(request), request, Located
+        )
+
+    # -- start and stop ---------------------------------------------------------------
+
+    async def start(self) -> None:
+        connection = self.broker.connection
+        js = connection.jetstream()
+        replicas = self.settings.stream_replicas
+        store = EventStore(js, self.settings.player_partitions)
+        await store.declare(replicas)
+        self._listeners = await Listeners.open(js, replicas)
+        self._player = Player(store, self.projections, self.books, self._resolve, self._publish)
+        self.hub.connection = connection
+        self._partition_server = PartitionServer(self.broker, self)
+        start = await self._load_snapshot(js)
+        reader = RangeReader(connection)
+        self._follower = Follower(store, reader, self.projections, start, self._partition_server.serve)
+        self._keeper = LeaseKeeper(
+            connection, self.copy_id, self.settings.player_partitions, self._follower.hold, replicas
+        )
+        self._follower.start()
+        await self._keeper.open()
+        while not (self._keeper.settled and self._follower.settled):
+            if not (self._follower.healthy and self._keeper.healthy):
+                why = self._follower.failed or self._keeper.failed
+                raise RuntimeError(f"the player could not take its partitions: {why!r}")
+            await asyncio.sleep(0.05)
+        self.ready.set()
+        log.info("serving", copy=self.copy_id, partitions=len(self._follower.serving))
 
     async def _load_snapshot(self, js: JetStreamContext) -> int:
         """Start from the KV snapshot (``bedside replay --save-snapshot``) when there is one."""
@@ -107,7 +238,11 @@ class Service:
             return 0
 
     async def stop(self) -> None:
+        """Leases given back, so the other copies take the partitions over without waiting for
+        them to age out; requests already taken are finished by the broker's drain."""
+        if self._partition_server is not None:
+            await self._partition_server.stop()
+        if self._keeper is not None:
+            await self._keeper.stop()
         if self._follower is not None:
-            self._follower.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._follower
+            await self._follower.stop()

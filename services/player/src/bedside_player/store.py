@@ -1,4 +1,5 @@
-"""The event store: the PLAYER stream on JetStream, one subject per listener and book.
+"""The event store: the PLAYER stream on JetStream, one subject per listener and book,
+``player.<partition>.<listener>.<book>`` (the partition rule is ``bedside_contracts.partitions``).
 
 Appends carry ``Nats-Msg-Id`` (derived from the subject, the expected sequence and the
 event itself, so a retry after a timeout is deduplicated rather than doubled) and
@@ -11,16 +12,17 @@ import contextlib
 import functools
 import hashlib
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
+from bedside_contracts.partitions import DEFAULT_PARTITIONS, events_subject, partition_events
 from bedside_contracts.player import PlayerEvent
 from bedside_runtime.streams import declare_stream
 from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
-from nats.js.api import ConsumerConfig, DeliverPolicy, RawStreamMsg, StorageType, StreamConfig
+from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, RawStreamMsg, StorageType, StreamConfig
 from nats.js.errors import BadRequestError, NoStreamResponseError, NotFoundError, ServiceUnavailableError
 from pydantic import TypeAdapter
 
@@ -39,21 +41,55 @@ APPEND_RETRIES = 5
 APPEND_BACKOFF_S = 0.25
 
 
+PARTITIONS_KEY = "bedside_partitions"
+"""The stream's metadata key that records how many partitions its subjects were written with."""
+
+
 class WrongLastSequence(Exception):
     """Someone appended to this listener and book since the state was read."""
 
 
-def subject_of(listener: str, book: str) -> str:
-    return subjects.PLAYER_EVENTS.format(listener=listener, book=book)
+class StreamRefused(Exception):
+    """The PLAYER stream was written in a shape this version cannot read (ADR 35)."""
+
+
+def subject_of(listener: str, book: str, partitions: int = DEFAULT_PARTITIONS) -> str:
+    return events_subject(listener, book, partitions)
 
 
 @functools.lru_cache(maxsize=1 << 16)  # replay asks once per event, about few subjects
 def key_of(subject: str) -> tuple[str, str] | None:
-    """(listener, book) of a subject ``player.<listener>.<book>``; None for any other subject."""
+    """(listener, book) of ``player.<partition>.<listener>.<book>``; None for any other subject."""
     parts = subject.split(".")
-    if len(parts) != 3 or not all(NAME.fullmatch(part) for part in parts[1:]):
+    if len(parts) != 4 or not parts[1].isdigit() or not all(NAME.fullmatch(part) for part in parts[2:]):
         return None
-    return parts[1], parts[2]
+    return parts[2], parts[3]
+
+
+def partition_filters(partitions: Collection[int]) -> list[str]:
+    return [partition_events(partition) for partition in sorted(partitions)]
+
+
+def refusal(metadata: dict[str, str], messages: int, partitions: int) -> str | None:
+    """Why a PLAYER stream with this metadata and this many messages cannot be used, if it cannot.
+
+    A stream from before partitions holds ``player.<listener>.<book>`` subjects that no copy
+    follows any more; one written with another partition count puts listeners elsewhere.
+    """
+    recorded = metadata.get(PARTITIONS_KEY)
+    if recorded is None and messages:
+        return (
+            f"the {subjects.PLAYER_STREAM} stream holds {messages} events written before listeners were "
+            "partitioned (subjects player.<listener>.<book>, ADR 35); this version reads only "
+            "player.<partition>.<listener>.<book>. Start from a fresh JetStream store, or keep running "
+            "the previous version; there is no migration"
+        )
+    if recorded is not None and recorded != str(partitions):
+        return (
+            f"the {subjects.PLAYER_STREAM} stream was written with {recorded} partitions and this copy "
+            f"is set to {partitions} (BEDSIDE_PLAYER_PARTITIONS); the count is fixed for a stream's life"
+        )
+    return None
 
 
 def decode(subject: str, data: bytes) -> tuple[str, str, PlayerEvent] | None:
@@ -79,7 +115,7 @@ def msg_id(subject: str, expected_seq: int, payload: bytes) -> str:
     return f"{subject}:{expected_seq}:{digest}"
 
 
-def stream_config(replicas: int = 1) -> StreamConfig:
+def stream_config(replicas: int = 1, partitions: int = DEFAULT_PARTITIONS) -> StreamConfig:
     return StreamConfig(
         name=subjects.PLAYER_STREAM,
         subjects=[subjects.PLAYER_SUBJECTS],
@@ -89,6 +125,7 @@ def stream_config(replicas: int = 1) -> StreamConfig:
         deny_delete=True,
         deny_purge=True,
         allow_direct=True,
+        metadata={PARTITIONS_KEY: str(partitions)},
     )
 
 
@@ -99,21 +136,50 @@ def parse(data: bytes) -> PlayerEvent:
 
 
 class EventStore:
-    def __init__(self, js: JetStreamContext) -> None:
+    def __init__(self, js: JetStreamContext, partitions: int = DEFAULT_PARTITIONS) -> None:
         self.js = js
+        self.partitions = partitions
+
+    def subject(self, listener: str, book: str) -> str:
+        return subject_of(listener, book, self.partitions)
 
     async def declare(self, replicas: int = 1) -> None:
-        """Create the PLAYER stream (only the player declares it), or bring its config up to date."""
-        config = stream_config(replicas)
-        await declare_stream(self.js, config)
+        """Create the PLAYER stream (only the player declares it), or bring its config up to date;
+        ``StreamRefused`` for a stream this version cannot read."""
+        try:
+            info = await self.js.stream_info(subjects.PLAYER_STREAM)
+        except NotFoundError:
+            pass
+        else:
+            why = refusal(info.config.metadata or {}, int(info.state.messages), self.partitions)
+            if why is not None:
+                raise StreamRefused(why)
+        await declare_stream(self.js, stream_config(replicas, self.partitions))
 
     async def last_seq(self) -> int:
         info = await self.js.stream_info(subjects.PLAYER_STREAM)
         return int(info.state.last_seq)
 
+    async def pending_after(self, after_seq: int, partitions: Collection[int]) -> int:
+        """How many events of ``partitions`` the stream holds after ``after_seq``."""
+        config = ConsumerConfig(
+            filter_subjects=partition_filters(partitions),
+            deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
+            opt_start_seq=after_seq + 1,
+            ack_policy=AckPolicy.NONE,
+            inactive_threshold=10.0,
+            mem_storage=True,
+            num_replicas=1,
+        )
+        consumer = await self.js.add_consumer(subjects.PLAYER_STREAM, config)
+        with contextlib.suppress(NatsError):
+            assert consumer.name is not None
+            await self.js.delete_consumer(subjects.PLAYER_STREAM, consumer.name)
+        return int(consumer.num_pending or 0)
+
     async def append(self, listener: str, book: str, event: PlayerEvent, expected_seq: int) -> int:
         """Append ``event`` if the subject's newest sequence is still ``expected_seq``; its sequence."""
-        subject = subject_of(listener, book)
+        subject = self.subject(listener, book)
         payload = event.model_dump_json(exclude_none=True).encode()
         headers = {
             "Nats-Msg-Id": msg_id(subject, expected_seq, payload),
@@ -158,7 +224,7 @@ class EventStore:
 
     async def read_after(self, listener: str, book: str, after_seq: int) -> list[tuple[int, PlayerEvent]]:
         """The events of one listener and book after ``after_seq``, by direct get (a catch-up)."""
-        subject = subject_of(listener, book)
+        subject = self.subject(listener, book)
         found: list[tuple[int, PlayerEvent]] = []
         seq = after_seq + 1
         while True:
@@ -175,7 +241,7 @@ class EventStore:
 
     async def read_subject(self, listener: str, book: str) -> list[tuple[int, PlayerEvent]]:
         """Every event of one listener and book, oldest first."""
-        subject = subject_of(listener, book)
+        subject = self.subject(listener, book)
         try:
             last = await self.js.get_last_msg(subjects.PLAYER_STREAM, subject, direct=True)
         except NotFoundError:
@@ -194,15 +260,23 @@ class EventStore:
             await sub.unsubscribe()
         return found
 
-    async def feed(self, after_seq: int) -> AsyncIterator[tuple[str, int, bytes]]:
-        """Every event after ``after_seq`` in stream order, then live: (subject, seq, data)."""
+    async def feed(
+        self, after_seq: int, partitions: Collection[int] | None = None
+    ) -> AsyncIterator[tuple[str, int, bytes, int]]:
+        """Every event after ``after_seq`` in stream order, then live: (subject, seq, data, pending).
+
+        With ``partitions``, only those partitions' events; ``pending`` is how many more the
+        stream held for this consumer when the message was sent.
+        """
+        filters = partition_filters(partitions) if partitions is not None else None
+        config = ConsumerConfig(filter_subjects=filters) if filters and len(filters) > 1 else ConsumerConfig()
         if after_seq:
             policy = DeliverPolicy.BY_START_SEQUENCE
-            config = ConsumerConfig(opt_start_seq=after_seq + 1)
+            config.opt_start_seq = after_seq + 1
         else:
-            policy, config = DeliverPolicy.ALL, None
+            policy = DeliverPolicy.ALL
         sub = await self.js.subscribe(
-            subjects.PLAYER_SUBJECTS,
+            filters[0] if filters and len(filters) == 1 else subjects.PLAYER_SUBJECTS,
             ordered_consumer=True,
             stream=subjects.PLAYER_STREAM,
             config=config,
@@ -211,7 +285,8 @@ class EventStore:
         )
         try:
             async for msg in sub.messages:
-                yield msg.subject, msg.metadata.sequence.stream, msg.data
+                metadata = msg.metadata
+                yield msg.subject, metadata.sequence.stream, msg.data, metadata.num_pending
         finally:
             with contextlib.suppress(NatsError):  # the connection may be closing already
                 await sub.unsubscribe()

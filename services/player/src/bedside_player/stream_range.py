@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import json
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 
 from bedside_contracts import subjects
 from nats.aio.client import Client
@@ -26,6 +26,8 @@ Stored = tuple[str, int, bytes]
 REQUEST_EXPIRES_S = 30.0
 INACTIVE_THRESHOLD_S = 10.0
 SILENCE_S = 15.0
+NOT_READY_TRIES = 100
+NOT_READY_PAUSE_S = 0.02
 
 
 class RangeInterrupted(Exception):
@@ -56,6 +58,8 @@ class _Chunks:
         self.completed = 0
         self.expired = 0
         """Pull requests that ended before they were filled: each is asked again."""
+        self.not_ready = 0
+        self.pause = False
 
     async def receive(self, msg: Msg) -> None:
         if self.finished or self.failure is not None:
@@ -80,9 +84,17 @@ class _Chunks:
             self._complete()
 
     def _status(self, headers: dict[str, str]) -> None:
-        # 408: a pull request expired before it was filled; the next one is already waiting
-        if headers["Status"] == "408":
+        # 408: a pull request expired before it was filled; the next one is already waiting.
+        # 503 before the first message: on a cluster a consumer just made may not take pull
+        # requests yet; ask again shortly rather than fall back to the slow ordered read
+        status = headers["Status"]
+        if status == "408":
             self.expired += 1
+            self.wake.set()
+        elif status == "503" and self.next_consumer_seq == 1 and self.not_ready < NOT_READY_TRIES:
+            self.not_ready += 1
+            self.expired += 1
+            self.pause = True
             self.wake.set()
         else:
             self._fail(f"status {headers['Status']} {headers.get('Description', '')}".strip())
@@ -106,13 +118,16 @@ class RangeReader:
         self.batch = batch
         self.in_flight = in_flight
 
-    async def chunks(self, after_seq: int, through_seq: int) -> AsyncIterator[list[Stored]]:
+    async def chunks(
+        self, after_seq: int, through_seq: int, filters: Collection[str] | None = None
+    ) -> AsyncIterator[list[Stored]]:
         """Every stored message after ``after_seq`` through ``through_seq`` (or the stream's end
-        if that comes first), oldest first."""
+        if that comes first), oldest first; with ``filters``, only messages on those subjects."""
         if through_seq <= after_seq:
             return
         js = self.connection.jetstream()
         config = ConsumerConfig(
+            filter_subjects=list(filters) if filters else None,
             deliver_policy=DeliverPolicy.BY_START_SEQUENCE,
             opt_start_seq=after_seq + 1,
             ack_policy=AckPolicy.NONE,
@@ -122,6 +137,10 @@ class RangeReader:
         )
         consumer = await js.add_consumer(subjects.PLAYER_STREAM, config)
         assert consumer.name is not None
+        if not consumer.num_pending:  # nothing on these subjects after ``after_seq``
+            with contextlib.suppress(NatsError):
+                await js.delete_consumer(subjects.PLAYER_STREAM, consumer.name)
+            return
         state = _Chunks(self.batch, through_seq)
         inbox = self.connection.new_inbox()
         sub = await self.connection.subscribe(
@@ -141,6 +160,9 @@ class RangeReader:
                     raise RangeInterrupted(state.failure)
                 if state.finished:
                     return
+                if state.pause:
+                    state.pause = False
+                    await asyncio.sleep(NOT_READY_PAUSE_S)
                 answered = state.completed + state.expired
                 for _ in range(answered - asked):  # keep ``in_flight`` requests waiting
                     await self.connection.publish(next_subject, request, reply=inbox)

@@ -62,7 +62,7 @@ async def books(caller: Caller, service: Bedside) -> list[BookView]:
 
 @router.get("/api/books/{book}", response_model=BookView)
 async def book_view(caller: Caller, book: Book, service: Bedside) -> BookView:
-    state = await service.player.catch_up(caller, book.id)
+    state = await service.state(caller, book.id)
     return view(book, state.position_ms)
 
 

@@ -47,10 +47,7 @@ router = APIRouter(prefix=LISTENER_BOOK, responses=DOCUMENTED_ERRORS)
 
 
 async def run(target: Target, command: PlayerCommand) -> Response:
-    book = target.book
-    result = await target.service.player.command(
-        target.listener, book.id, command, book.duration_ms, book.chapters
-    )
+    result = await target.service.command(target.listener, target.book, command)
     # serialised by pydantic-core straight to bytes, not through a dict and json.dumps
     if not result.accepted:
         refused = RefusedReply(error=result.reason, state=result.state)
@@ -65,7 +62,7 @@ async def report(own: Own, body: ReportBody) -> Response:
 
 @router.get("/state", response_model=ListenerState)
 async def state(own: Own) -> ListenerState:
-    return (await own.service.player.catch_up(own.listener, own.book.id)).public()
+    return await own.service.state(own.listener, own.book.id)
 
 
 @router.post("/seek", response_model=Accepted, responses=REFUSED)
@@ -114,7 +111,7 @@ async def history(
     limit: Annotated[int, Query(ge=1, le=1000)] = 20,
     before: Annotated[int | None, Query(ge=1)] = None,
 ) -> History:
-    return await own.service.player.history(
+    return await own.service.history(
         HistoryRequest(listener=own.listener, book=own.book.id, limit=limit, before_seq=before)
     )
 
@@ -123,4 +120,4 @@ async def history(
 async def history_lookup(own: Own, query: Annotated[LocateFilter, Query()]) -> Located:
     """The newest match, how many matched, the earliest's index, and a page from ``offset``."""
     request = LocateRequest(listener=own.listener, book=own.book.id, **query.model_dump())
-    return await own.service.player.locate(request)
+    return await own.service.locate(request)

@@ -24,10 +24,10 @@ router = APIRouter(prefix=LISTENER_BOOK, responses=DOCUMENTED_ERRORS)
 async def states(own: Own) -> AsyncIterator[ServerSentEvent]:
     """Subscribed before the current state is read, so no change between the two is lost."""
     service, listener, book = own.service, own.listener, own.book.id
-    queue = service.hub.subscribe(listener, book)
+    queue = await service.hub.subscribe(listener, book)
     try:
-        current = await service.player.catch_up(listener, book)
-        yield ServerSentEvent(data=current.public().model_dump_json(), event="state", id=str(current.seq))
+        current = await service.state(listener, book)
+        yield ServerSentEvent(data=current.model_dump_json(), event="state", id=str(current.seq))
         while True:
             state = await queue.get()
             yield ServerSentEvent(data=state.model_dump_json(), event="state", id=str(state.seq))

@@ -35,7 +35,7 @@ router = APIRouter(prefix=LISTENER_BOOK, responses=DOCUMENTED_ERRORS)
 @router.post("/turns", response_model=TurnReply)
 async def turn(own: Own, body: TurnBody) -> TurnReply:
     service = own.service
-    here = await service.player.catch_up(own.listener, own.book.id)  # the player has the position
+    here = await service.state(own.listener, own.book.id)  # the player has the position
     question = Ask(
         listener=own.listener,
         book=own.book.id,
@@ -63,7 +63,7 @@ async def spoken_turn(own: Own, request: Request) -> SpokenTurnReply | JSONRespo
     if len(recording) < WAV_HEADER_BYTES:
         return error_reply(422, "the recording is too short to be a WAV")
     service = own.service
-    here = await service.player.catch_up(own.listener, own.book.id)
+    here = await service.state(own.listener, own.book.id)
     question = SpokenAsk(listener=own.listener, book=own.book.id, wav=recording, here_ms=here.position_ms)
     timeout = (TURN_TIMEOUTS + LOADING_TIMEOUTS) * service.settings.request_timeout_s
     return await call(

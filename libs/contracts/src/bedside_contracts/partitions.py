@@ -1,0 +1,45 @@
+"""Which partition a listener's events belong to: the one rule every writer and reader uses.
+
+A listener's events (all of their books) live in one partition, so one player copy holds
+all of a listener's state. The partition is part of the event subject,
+``player.<partition>.<listener>.<book>``, so a copy follows only its partitions' subjects.
+The number of partitions is fixed for the life of a PLAYER stream (the stream records it).
+"""
+
+from bedside_contracts import subjects
+
+DEFAULT_PARTITIONS = 64
+_FNV_OFFSET = 0x811C9DC5
+_FNV_PRIME = 0x01000193
+
+
+def partition_of(listener: str, partitions: int = DEFAULT_PARTITIONS) -> int:
+    """A deterministic hash (32-bit FNV-1a of the id's UTF-8) of the listener, modulo ``partitions``.
+
+    Not Python's ``hash``: that differs between processes.
+    """
+    value = _FNV_OFFSET
+    for byte in listener.encode():
+        value = ((value ^ byte) * _FNV_PRIME) & 0xFFFFFFFF
+    return value % partitions
+
+
+def events_subject(listener: str, book: str, partitions: int = DEFAULT_PARTITIONS) -> str:
+    """The PLAYER stream subject of one listener and book."""
+    return subjects.PLAYER_EVENTS.format(
+        partition=partition_of(listener, partitions), listener=listener, book=book
+    )
+
+
+def partition_events(partition: int) -> str:
+    """The filter subject of every event of one partition."""
+    return subjects.PLAYER_PARTITION_EVENTS.format(partition=partition)
+
+
+def partition_requests(partition: int) -> str:
+    """What the owner of ``partition`` answers: ``bedside.player.partition.<n>.<operation>``."""
+    return subjects.PLAYER_PARTITION_REQUESTS.format(partition=partition)
+
+
+def partition_request(partition: int, operation: str) -> str:
+    return subjects.PLAYER_PARTITION_REQUEST.format(partition=partition, operation=operation)

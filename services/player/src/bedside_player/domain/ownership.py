@@ -1,0 +1,54 @@
+"""Which partitions a player copy should claim or release, given the leases it sees (ADR 35).
+
+Plain rule, no I/O. Every live copy gets a fair share: ``partitions // copies``, and one
+more for the first ``partitions % copies`` copies in id order, so the shares of copies that
+see the same copies add up to every partition. A copy claims free partitions up to its
+share and releases what it holds beyond it. Each copy prefers partitions by a hash of its
+own id and the partition (rendezvous order), so copies claiming at once mostly reach for
+different free partitions, and a copy releases the ones it prefers least.
+"""
+
+import hashlib
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Plan:
+    claim: tuple[int, ...] = ()
+    release: tuple[int, ...] = ()
+
+
+def share(me: str, copies: Collection[str], partitions: int) -> int:
+    """How many partitions ``me`` should hold among ``copies`` (``me`` counts even if absent)."""
+    live = sorted(set(copies) | {me})
+    base, extra = divmod(partitions, len(live))
+    return base + (1 if live.index(me) < extra else 0)
+
+
+def preference(me: str, partition: int) -> bytes:
+    return hashlib.sha256(f"{me}/{partition}".encode()).digest()
+
+
+def plan(
+    me: str,
+    partitions: int,
+    copies: Collection[str],
+    owners: Mapping[int, str],
+    mine: Collection[int],
+) -> Plan:
+    """What ``me`` should do now.
+
+    ``copies``: the copies with a live heartbeat; ``owners``: partition -> owner of every live
+    lease; ``mine``: the partitions ``me`` holds by its own writes.
+    """
+    wanted = share(me, copies, partitions)
+    held = set(mine)
+    if len(held) < wanted:
+        free = [p for p in range(partitions) if p not in owners and p not in held]
+        free.sort(key=lambda p: preference(me, p))
+        return Plan(claim=tuple(free[: wanted - len(held)]))
+    if len(held) > wanted:
+        surplus = sorted(held, key=lambda p: preference(me, p), reverse=True)
+        return Plan(release=tuple(sorted(surplus[: len(held) - wanted])))
+    return Plan()

@@ -1,0 +1,177 @@
+"""Keeping the projections of the partitions this copy owns, and only those, current (ADR 35).
+
+The lease keeper says which partitions the copy holds (``hold``). The follower drops the
+projections of a partition it no longer holds at once; a partition it gains is replayed
+from the stream (only its subjects) before the copy serves it, and then followed live by an
+ordered consumer of its own. Partitions are independent (a listener's events are all in
+one), so each is read and followed on its own, a few replays at a time.
+
+One consumer per partition rather than one with many filter subjects: nats-server delivers
+to a consumer with several filter subjects far more slowly (figures in the player's NOTES).
+"""
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable
+
+import structlog
+
+from bedside_player.projections import Projections, read_range
+from bedside_player.store import EventStore, decode, key_of
+from bedside_player.stream_range import RangeReader
+
+log = structlog.get_logger("bedside.player.follower")
+
+Serve = Callable[[frozenset[int], frozenset[int]], Awaitable[None]]
+"""Told (gained, released) once the served set changes: the partition request subjects follow it."""
+
+
+async def _nothing(gained: frozenset[int], released: frozenset[int]) -> None:
+    return None
+
+
+REPLAYS_AT_ONCE = 4
+
+
+class Follower:
+    def __init__(
+        self,
+        store: EventStore,
+        reader: RangeReader,
+        projections: Projections,
+        snapshot_seq: int = 0,
+        serve: Serve = _nothing,
+    ) -> None:
+        self.store = store
+        self.reader = reader
+        self.projections = projections
+        self.serve = serve
+        self.serving: frozenset[int] = frozenset()
+        """Partitions replayed and followed live: the copy answers for their listeners."""
+        self.target: frozenset[int] = frozenset()
+        self.changed = asyncio.Event()
+        self.failed: BaseException | None = None
+        self._snapshot_seq: int | None = snapshot_seq
+        """The sequence a snapshot loaded at start covers; it serves the first hold only."""
+        self._feeds: dict[int, asyncio.Task[None]] = {}
+        self._loop: asyncio.Task[None] | None = None
+        self.last_gain_s = 0.0
+
+    def hold(self, partitions: frozenset[int]) -> None:
+        """From now on, follow exactly ``partitions`` (returns at once; the work is the loop's)."""
+        self.target = partitions
+        self.changed.set()
+
+    def start(self) -> None:
+        self._loop = asyncio.create_task(self._reconcile_forever())
+
+    @property
+    def healthy(self) -> bool:
+        return self.failed is None and self._loop is not None and not self._loop.done()
+
+    @property
+    def settled(self) -> bool:
+        return self.serving == self.target
+
+    async def stop(self) -> None:
+        for task in (self._loop, *self._feeds.values()):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    async def _reconcile_forever(self) -> None:
+        try:
+            while True:
+                await self.changed.wait()
+                self.changed.clear()
+                await self._reconcile(self.target)
+        except asyncio.CancelledError:
+            raise
+        except BaseException as error:
+            self.failed = error
+            log.exception("the follower stopped; this copy serves nothing new")
+            raise
+
+    async def _reconcile(self, target: frozenset[int]) -> None:
+        released = self.serving - target
+        if released:
+            self.serving = self.serving - released
+            await self.serve(frozenset(), released)
+            for partition in released:
+                await self._stop_feed(partition)
+            dropped = self.projections.drop(released)
+            log.info("released partitions", partitions=sorted(released), projections_dropped=dropped)
+        gained = target - self.serving
+        if gained:
+            await self._gain(gained)
+
+    async def _gain(self, gained: frozenset[int]) -> None:
+        started = time.perf_counter()
+        after = 0
+        if self._snapshot_seq is not None:
+            # a snapshot loaded at start covers the partitions of the first hold; any later one
+            # is replayed from the beginning, its snapshot states dropped with the others not held
+            after, self._snapshot_seq = self._snapshot_seq, None
+            self.projections.drop(set(range(self.projections.partitions)) - gained)
+        limit = asyncio.Semaphore(REPLAYS_AT_ONCE)
+        applied = 0
+        whole: int | None = None
+        if len(gained) == self.projections.partitions:
+            # every partition (a copy alone): one read of the whole stream is about twice as
+            # fast as one read per partition
+            applied, whole = await read_range(self.store, self.reader, self.projections, after)
+
+        async def one(partition: int) -> None:
+            nonlocal applied
+            through = whole
+            if through is None:
+                async with limit:
+                    count, through = await read_range(
+                        self.store, self.reader, self.projections, after, [partition]
+                    )
+                applied += count
+            task = asyncio.create_task(self._follow(partition, through))
+            task.add_done_callback(self._feed_ended)
+            self._feeds[partition] = task
+
+        await asyncio.gather(*(one(partition) for partition in sorted(gained)))
+        self.serving = self.serving | gained
+        await self.serve(gained, frozenset())
+        self.last_gain_s = time.perf_counter() - started
+        log.info(
+            "gained partitions",
+            partitions=sorted(gained),
+            from_snapshot_seq=after,
+            events=applied,
+            seconds=round(self.last_gain_s, 3),
+            projections=len(self.projections.states),
+        )
+
+    async def _stop_feed(self, partition: int) -> None:
+        task = self._feeds.pop(partition, None)
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def _feed_ended(self, task: "asyncio.Task[None]") -> None:
+        if not task.cancelled() and task.exception() is not None:
+            self.failed = task.exception()
+            log.error("a partition's stream feed stopped; this copy is not ready", error=repr(self.failed))
+
+    async def _follow(self, partition: int, after_seq: int) -> None:
+        """One partition's events after ``after_seq``, live (``evolve`` skips what is applied)."""
+        projections = self.projections
+        async for subject, seq, data, _ in self.store.feed(after_seq, [partition]):
+            key = key_of(subject)
+            # an event this copy appended was applied from the ack: no need to parse it again
+            if key is not None and seq > projections.get(*key).seq:
+                decoded = decode(subject, data)
+                if decoded is not None:
+                    listener, book, event = decoded
+                    projections.apply(listener, book, event, seq)
+            elif key is None:
+                decode(subject, data)  # logs what does not fit
+            projections.through_seq = max(projections.through_seq, seq)

@@ -1,0 +1,277 @@
+"""Partition leases on a JetStream KV bucket: the thin I/O loop around ``domain.ownership``.
+
+The bucket ``bedside-player-leases`` has a TTL: a key not written again within
+``LEASE_TTL_S`` ages out, and the server leaves a marker that every watcher sees. Keys:
+
+- ``copy.<id>``: each live copy's heartbeat, written every ``RENEW_EVERY_S``;
+- ``partition.<n>``: the lease of partition ``n``, its value the owner's copy id.
+
+Every lease write is a compare-and-set on the key's revision (the stream's expected last
+subject sequence): a claim names the revision of the marker or deletion it replaces (0 for
+a key never written), a renewal the revision of the owner's own last write, a release
+(a delete marker) the same. Two copies can therefore never both win a partition, and a copy
+whose renewal is refused has lost it. A copy's view of the bucket comes from one watcher.
+"""
+
+import asyncio
+import contextlib
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import structlog
+from bedside_contracts import subjects
+from bedside_runtime.streams import key_value_bucket
+from nats.aio.client import Client
+from nats.errors import Error as NatsError
+from nats.js.api import KeyValueConfig, StorageType
+from nats.js.errors import APIError, NotFoundError
+from nats.js.kv import KeyValue
+
+from bedside_player.domain.ownership import plan
+
+log = structlog.get_logger("bedside.player.leases")
+
+LEASE_TTL_S = 3.0
+RENEW_EVERY_S = 1.0
+MARKER_TTL_S = 60.0
+"""How long the server keeps the marker of an aged-out key: a claim names its revision."""
+WRITE_TIMEOUT_S = 2.0
+WRONG_LAST_SEQUENCE = frozenset({10071, 10164})
+COPY_PREFIX = "copy."
+PARTITION_PREFIX = "partition."
+
+
+def new_copy_id() -> str:
+    """Unique per process: a copy restarted is a new copy, and its old leases age out."""
+    return f"p{os.getpid()}-{secrets.token_hex(4)}"
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The newest message of one key as this copy knows it."""
+
+    value: str
+    revision: int
+    live: bool
+
+
+class LeaseKeeper:
+    def __init__(
+        self,
+        connection: Client,
+        copy_id: str,
+        partitions: int,
+        hold: Callable[[frozenset[int]], None],
+        replicas: int = 1,
+    ) -> None:
+        self.connection = connection
+        self.js = connection.jetstream(timeout=WRITE_TIMEOUT_S)
+        self.me = copy_id
+        self.partitions = partitions
+        self.hold = hold
+        self.replicas = replicas
+        self.view: dict[str, Seen] = {}
+        self.mine: dict[int, int] = {}
+        """partition -> the revision of this copy's own last write of its lease."""
+        self.wake = asyncio.Event()
+        self._told: frozenset[int] = frozenset()
+        self.failed: BaseException | None = None
+        self._kv: KeyValue | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stream = f"KV_{subjects.PLAYER_LEASES_BUCKET}"
+        self._prefix = f"$KV.{subjects.PLAYER_LEASES_BUCKET}."
+
+    # -- the view --------------------------------------------------------------------
+
+    def copies(self) -> set[str]:
+        view = self.view.items()
+        return {k.removeprefix(COPY_PREFIX) for k, seen in view if k.startswith(COPY_PREFIX) and seen.live}
+
+    def owners(self) -> dict[int, str]:
+        return {
+            int(k.removeprefix(PARTITION_PREFIX)): seen.value
+            for k, seen in self.view.items()
+            if k.startswith(PARTITION_PREFIX) and seen.live
+        }
+
+    @property
+    def settled(self) -> bool:
+        """Every partition has a live owner, as far as this copy sees."""
+        return len(self.owners()) == self.partitions
+
+    @property
+    def healthy(self) -> bool:
+        return self.failed is None and all(not task.done() for task in self._tasks)
+
+    def _see(self, key: str, seen: Seen) -> None:
+        before = self.view.get(key)
+        if before is not None and before.revision >= seen.revision:
+            return
+        self.view[key] = seen
+        if before is None or before.live != seen.live or before.value != seen.value:
+            self.wake.set()
+
+    # -- start and stop --------------------------------------------------------------
+
+    async def open(self) -> None:
+        config = KeyValueConfig(
+            bucket=subjects.PLAYER_LEASES_BUCKET,
+            history=1,
+            ttl=LEASE_TTL_S,
+            limit_marker_ttl=MARKER_TTL_S,
+            storage=StorageType.FILE,
+            replicas=self.replicas,
+        )
+        self._kv = await key_value_bucket(self.js, config)
+        watcher = await self._kv.watchall()
+        first = await watcher.updates(timeout=10.0)  # type: ignore[no-untyped-call]
+        while first is not None:  # the keys as they are now, then None
+            self._see_entry(first)
+            first = await watcher.updates(timeout=10.0)  # type: ignore[no-untyped-call]
+        self._tasks = [asyncio.create_task(self._watch(watcher)), asyncio.create_task(self._keep())]
+
+    def _see_entry(self, entry: KeyValue.Entry) -> None:
+        live = entry.operation is None
+        value = (entry.value or b"").decode(errors="replace") if live else ""
+        self._see(entry.key, Seen(value, int(entry.revision or 0), live))
+
+    async def _watch(self, watcher: KeyValue.KeyWatcher) -> None:
+        async for entry in watcher:
+            if entry is not None:
+                self._see_entry(entry)
+
+    async def stop(self) -> None:
+        """Give every lease back (the other copies need not wait for them to age out)."""
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for partition, revision in list(self.mine.items()):
+            with contextlib.suppress(NatsError, TimeoutError):
+                await self._release(partition, revision)
+        self.mine.clear()
+        with contextlib.suppress(NatsError, TimeoutError):
+            await self._write(COPY_PREFIX + self.me, b"", None, delete=True)
+
+    # -- the loop ----------------------------------------------------------------------
+
+    async def _keep(self) -> None:
+        loop = asyncio.get_running_loop()
+        next_renewal = 0.0
+        try:
+            while True:
+                self.wake.clear()
+                try:
+                    if loop.time() >= next_renewal:
+                        next_renewal = loop.time() + RENEW_EVERY_S
+                        await self._write(COPY_PREFIX + self.me, self.me.encode(), None)
+                        await self._renew()
+                    await self._act()
+                except (NatsError, TimeoutError) as error:  # the bus is away: try again shortly
+                    log.warning("lease round failed", error=repr(error))
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), max(0.0, next_renewal - loop.time()))
+        except asyncio.CancelledError:
+            raise
+        except BaseException as error:
+            self.failed = error
+            log.exception("the lease keeper stopped")
+            raise
+
+    def _tell(self) -> None:
+        """Tell the follower what this copy holds, whenever that changed (a round cut short too)."""
+        if frozenset(self.mine) != self._told:
+            self._told = frozenset(self.mine)
+            self.hold(self._told)
+
+    async def _act(self) -> None:
+        self._tell()
+        owners = self.owners()
+        for partition, owner in owners.items():  # a claim whose ack was lost still counts
+            if owner == self.me and partition not in self.mine:
+                self.mine[partition] = self.view[PARTITION_PREFIX + str(partition)].revision
+        decision = plan(self.me, self.partitions, self.copies(), owners, self.mine)
+        if decision.release:
+            revisions = {p: self.mine.pop(p) for p in decision.release}
+            self._tell()
+            await asyncio.gather(*(self._release(p, rev) for p, rev in revisions.items()))
+            log.info("released leases", partitions=list(decision.release), holding=len(self.mine))
+        if decision.claim:
+            won = await asyncio.gather(*(self._claim(p) for p in decision.claim))
+            claimed = [p for p, ok in zip(decision.claim, won, strict=True) if ok]
+            self._tell()
+            if claimed:
+                log.info("claimed leases", partitions=claimed, holding=len(self.mine))
+
+    def _own_revision(self, partition: int, revision: int) -> int:
+        """The newest revision of this copy's own lease: a write whose ack was lost still counts."""
+        seen = self.view.get(PARTITION_PREFIX + str(partition))
+        if seen is not None and seen.live and seen.value == self.me:
+            return max(revision, seen.revision)
+        return revision
+
+    async def _renew(self) -> None:
+        held = [(p, self._own_revision(p, rev)) for p, rev in self.mine.items()]
+        revisions = await asyncio.gather(
+            *(self._write(PARTITION_PREFIX + str(p), self.me.encode(), rev) for p, rev in held)
+        )
+        lost = []
+        for (partition, _), revision in zip(held, revisions, strict=True):
+            if revision is None:
+                lost.append(partition)
+                self.mine.pop(partition, None)
+            else:
+                self.mine[partition] = revision
+        if lost:
+            log.warning("leases lost: a renewal was refused", partitions=lost)
+            self._tell()
+            self.wake.set()
+
+    async def _claim(self, partition: int) -> bool:
+        key = PARTITION_PREFIX + str(partition)
+        seen = self.view.get(key)
+        expected = seen.revision if seen else 0
+        revision = await self._write(key, self.me.encode(), expected)
+        if revision is None:
+            await self._refresh(key)
+            log.info("a claim was refused", partition=partition, expected=expected, now=self.view.get(key))
+            return False
+        self.mine[partition] = revision
+        return True
+
+    async def _release(self, partition: int, revision: int) -> None:
+        """A delete marker, only over this copy's own lease (refused if it is not ours any more)."""
+        expected = self._own_revision(partition, revision)
+        await self._write(PARTITION_PREFIX + str(partition), b"", expected, delete=True)
+
+    async def _write(self, key: str, value: bytes, expected: int | None, delete: bool = False) -> int | None:
+        """The revision written, or None when ``expected`` was not the key's revision any more."""
+        headers: dict[str, str] = {}
+        if expected is not None:
+            headers["Nats-Expected-Last-Subject-Sequence"] = str(expected)
+        if delete:
+            headers["KV-Operation"] = "DEL"
+        try:
+            subject = self._prefix + key
+            ack = await self.js.publish(subject, value, headers=headers or None, stream=self._stream)
+        except APIError as error:
+            if error.err_code in WRONG_LAST_SEQUENCE:
+                return None
+            raise
+        live = not delete
+        self._see(key, Seen(value.decode() if live else "", int(ack.seq), live))
+        return int(ack.seq)
+
+    async def _refresh(self, key: str) -> None:
+        """Read one key again after a refused claim (the marker this copy saw may have aged out)."""
+        try:  # the bucket's stream allows no direct get
+            msg = await self.js.get_msg(self._stream, subject=self._prefix + key)
+        except NotFoundError:
+            self.view[key] = Seen("", 0, False)
+            return
+        headers = msg.headers or {}
+        live = "KV-Operation" not in headers and "Nats-Marker-Reason" not in headers
+        value = (msg.data or b"").decode(errors="replace") if live else ""
+        self.view[key] = Seen(value, int(msg.seq or 0), live)

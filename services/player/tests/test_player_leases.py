@@ -1,0 +1,95 @@
+"""The partition leases on a real nats-server: copies starting together never both hold a
+partition, a copy that stops gives its leases back, one that vanishes loses them to the TTL."""
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+
+import nats
+import pytest
+from bedside_player.leases import LEASE_TTL_S, LeaseKeeper
+from bedside_runtime.nats_server import NatsServer, free_port
+from bedside_testing import start_test_nats
+from nats.aio.client import Client
+
+PARTITIONS = 16
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[NatsServer]:
+    running = start_test_nats(f"leases-{free_port()}")
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+class Copy:
+    """A lease keeper on its own connection, and what it last told its follower."""
+
+    def __init__(self, client: Client, name: str) -> None:
+        self.client = client
+        self.held: frozenset[int] = frozenset()
+        self.keeper = LeaseKeeper(client, name, PARTITIONS, self.hold)
+
+    def hold(self, partitions: frozenset[int]) -> None:
+        self.held = partitions
+
+
+async def start(server: NatsServer, name: str) -> Copy:
+    copy = Copy(await nats.connect(server.url), name)
+    await copy.keeper.open()
+    return copy
+
+
+async def until(check: Callable[[], bool], timeout_s: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < deadline, "the copies never settled"
+        await asyncio.sleep(0.05)
+
+
+def owned_once_by(copies: list[Copy]) -> bool:
+    helds = [copy.held for copy in copies]
+    return sum(len(h) for h in helds) == PARTITIONS and frozenset().union(*helds) == set(range(PARTITIONS))
+
+
+async def test_copies_starting_together_share_every_partition_never_one_twice(server: NatsServer) -> None:
+    copies = await asyncio.gather(*(start(server, f"c{n}") for n in range(3)))
+    try:
+        overlaps = 0
+
+        def settled() -> bool:
+            nonlocal overlaps
+            helds = [copy.held for copy in copies]
+            overlaps += sum(len(a & b) for i, a in enumerate(helds) for b in helds[i + 1 :])
+            return owned_once_by(copies) and sorted(len(h) for h in helds) == [5, 5, 6]
+
+        await until(settled)
+        assert overlaps == 0
+    finally:
+        for copy in copies:
+            await copy.keeper.stop()
+            await copy.client.close()
+
+
+async def test_a_stopped_copy_gives_its_leases_back_a_vanished_one_loses_them(server: NatsServer) -> None:
+    first, second = await start(server, "first"), await start(server, "second")
+    await until(lambda: owned_once_by([first, second]) and len(first.held) == len(second.held))
+    await first.keeper.stop()  # gives back at once: the other takes all before any TTL could pass
+    stopped = time.monotonic()
+    await until(lambda: len(second.held) == PARTITIONS)
+    print(f"\n[leases] a stopped copy's partitions taken over in {time.monotonic() - stopped:.2f} s")
+    await first.client.close()
+
+    third = await start(server, "third")
+    await until(lambda: owned_once_by([second, third]) and len(third.held) == PARTITIONS // 2)
+    for task in third.keeper._tasks:  # vanish: no more renewals, no goodbye
+        task.cancel()
+    vanished = time.monotonic()
+    await until(lambda: len(second.held) == PARTITIONS, timeout_s=LEASE_TTL_S * 5)
+    waited = time.monotonic() - vanished
+    print(f"[leases] a vanished copy's partitions taken over in {waited:.2f} s (TTL {LEASE_TTL_S} s)")
+    await second.keeper.stop()
+    await second.client.close()
+    await third.client.close()
