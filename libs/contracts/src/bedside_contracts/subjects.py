@@ -21,7 +21,7 @@ PLAYER_COMMAND = "bedside.player.command"
 PLAYER_HISTORY = "bedside.player.history"
 PLAYER_LOCATE = "bedside.player.locate"
 PLAYER_PARTITION_REQUEST = "bedside.player.partition.{partition}.{operation}"
-"""A request for a listener of one partition, answered only by the copy that owns it (ADR 35)."""
+"""A request for a listener of one partition, answered only by the copy that owns it (ADR 36)."""
 PLAYER_PARTITION_REQUESTS = "bedside.player.partition.{partition}.*"
 PLAYER_PARTITION_QUEUE = "bedside-player-partition"
 """One queue group on the partition subjects: while two copies both hold a partition during a

@@ -56,7 +56,7 @@ class Settings(BaseSettings):
         ge=1,
         le=1024,
         description="how many partitions the PLAYER stream's listeners are spread over "
-        "(BEDSIDE_PLAYER_PARTITIONS); fixed once the stream exists, which records it (ADR 35)",
+        "(BEDSIDE_PLAYER_PARTITIONS); fixed once the stream exists, which records it (ADR 36)",
     )
 
     @property

@@ -1,4 +1,4 @@
-"""Keeping the projections of the partitions this copy owns, and only those, current (ADR 35).
+"""Keeping the projections of the partitions this copy owns, and only those, current (ADR 36).
 
 The lease keeper says which partitions the copy holds (``hold``). The follower drops the
 projections of a partition it no longer holds at once; a partition it gains is replayed

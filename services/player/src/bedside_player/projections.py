@@ -3,7 +3,7 @@
 Events reach a projection from two sources: this process's own appends (at once, from
 the ack) and the stream feed (every instance's appends, in stream order). ``evolve``
 ignores an event at or below the state's sequence, so each event applies once.
-A copy holds only the projections of the partitions it follows (ADR 35).
+A copy holds only the projections of the partitions it follows (ADR 36).
 """
 
 import time

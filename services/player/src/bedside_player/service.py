@@ -1,5 +1,5 @@
 """The service's parts, wired once the broker is connected: store, projections, player, listeners,
-and the partitions this copy owns (ADR 35).
+and the partitions this copy owns (ADR 36).
 
 Every request for a listener goes through ``Service``: answered here when this copy serves
 the listener's partition, otherwise sent by request-reply to the copy that does.

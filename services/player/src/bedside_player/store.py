@@ -50,7 +50,7 @@ class WrongLastSequence(Exception):
 
 
 class StreamRefused(Exception):
-    """The PLAYER stream was written in a shape this version cannot read (ADR 35)."""
+    """The PLAYER stream was written in a shape this version cannot read (ADR 36)."""
 
 
 def subject_of(listener: str, book: str, partitions: int = DEFAULT_PARTITIONS) -> str:
@@ -80,7 +80,7 @@ def refusal(metadata: dict[str, str], messages: int, partitions: int) -> str | N
     if recorded is None and messages:
         return (
             f"the {subjects.PLAYER_STREAM} stream holds {messages} events written before listeners were "
-            "partitioned (subjects player.<listener>.<book>, ADR 35); this version reads only "
+            "partitioned (subjects player.<listener>.<book>, ADR 36); this version reads only "
             "player.<partition>.<listener>.<book>. Start from a fresh JetStream store, or keep running "
             "the previous version; there is no migration"
         )

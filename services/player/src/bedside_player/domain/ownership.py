@@ -1,4 +1,4 @@
-"""Which partitions a player copy should claim or release, given the leases it sees (ADR 35).
+"""Which partitions a player copy should claim or release, given the leases it sees (ADR 36).
 
 Plain rule, no I/O. Every live copy gets a fair share: ``partitions // copies``, and one
 more for the first ``partitions % copies`` copies in id order, so the shares of copies that
