@@ -4,16 +4,16 @@ order of chapters. Pure.
 The fused score favours a chapter with many pooled passages (the chapter nudge), which on a
 long book lets a long chapter with many middling matches push out a short one that the
 dense or the sparse ranking puts first or second. Each ranking is read again as a list of
-distinct chapters (a chapter ranked by its best passage); those lists and the served order
-of chapters are fused by reciprocal rank, the served order counting ``served_weight``
-times. Only the order of the chapters already pooled changes: every passage keeps its
-score, and no chapter that the pool does not hold is added.
+distinct chapters (a chapter ranked by its best passage) and those lists are fused by
+reciprocal rank; that order is then fused with the served order of chapters, the served
+order counting ``served_weight`` times. Only the order of the chapters already pooled
+changes: every passage keeps its score, and no chapter that the pool does not hold is added.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from bedside_search.domain.fusion import Fused, Scored
+from bedside_search.domain.fusion import Fused, Scored, best_of_each_chapter, firsts_then_rest
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class ChapterOrderRule:
     """The reciprocal-rank constant over each ranking's distinct chapters: small, so that
     being first or second in one ranking counts."""
     blend_k: float
-    """The reciprocal-rank constant of the blend of the three chapter orders."""
+    """The reciprocal-rank constant of the blend of the rankings' order with the served one."""
     served_weight: float
     """How much the fused (served) order of chapters counts beside each ranking's."""
 
@@ -70,9 +70,7 @@ def chapters_blended(
 ) -> list[Fused]:
     """``served`` with each chapter's best passage first, chapters in the blended order; every
     other passage after them in its served order."""
-    best: dict[int, Fused] = {}
-    for hit in served:
-        best.setdefault(chapter_of[hit.passage_id], hit)
-    firsts = [best[chapter] for chapter in blended_chapters(served, rankings, chapter_of, rule)]
-    chosen = {hit.passage_id for hit in firsts}
-    return [*firsts, *(hit for hit in served if hit.passage_id not in chosen)]
+    best = best_of_each_chapter(served, chapter_of)
+    return firsts_then_rest(
+        [best[chapter] for chapter in blended_chapters(served, rankings, chapter_of, rule)], served
+    )

@@ -108,20 +108,27 @@ def chapter_nudged(
     return {pid: score + weight * (per_chapter[chapter_of[pid]] - score) for pid, score in pooled}
 
 
+def best_of_each_chapter(ranked: Sequence[Fused], chapter_of: Mapping[int, int]) -> dict[int, Fused]:
+    """Each chapter's first passage in ``ranked``, by chapter, in the order the chapters appear."""
+    best: dict[int, Fused] = {}
+    for hit in ranked:
+        best.setdefault(chapter_of[hit.passage_id], hit)
+    return best
+
+
+def firsts_then_rest(firsts: Sequence[Fused], ranked: Sequence[Fused]) -> list[Fused]:
+    """``firsts``, then every other passage of ``ranked`` in its order."""
+    chosen = {hit.passage_id for hit in firsts}
+    return [*firsts, *(hit for hit in ranked if hit.passage_id not in chosen)]
+
+
 def one_per_chapter_first(ranked: Sequence[Fused], chapter_of: Mapping[int, int]) -> list[Fused]:
     """Each chapter's best passage, in rank order, then every other passage in rank order.
 
     Only the order changes: the same passages with the same scores, and the chapters in
     the order their best passages were ranked, so the first passage is still the best.
     """
-    seen: set[int] = set()
-    firsts: list[Fused] = []
-    rest: list[Fused] = []
-    for hit in ranked:
-        chapter = chapter_of[hit.passage_id]
-        (rest if chapter in seen else firsts).append(hit)
-        seen.add(chapter)
-    return [*firsts, *rest]
+    return firsts_then_rest(list(best_of_each_chapter(ranked, chapter_of).values()), ranked)
 
 
 def served_order(

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from bedside_search.domain.fusion import Fused
+from bedside_search.domain.fusion import Fused, best_of_each_chapter, firsts_then_rest
 
 
 class Ordinal(Enum):
@@ -57,15 +57,10 @@ def in_story_order(
 
     Plausible is judged against the best score among the leaders: the chapter order may have
     put a chapter whose best passage scores lower first."""
-    best: dict[int, Fused] = {}
-    for hit in ranked:
-        best.setdefault(chapter_of[hit.passage_id], hit)
-    leaders = list(best.items())[: rule.among]
+    leaders = list(best_of_each_chapter(ranked, chapter_of).items())[: rule.among]
     if not leaders:
         return list(ranked)
     top = max(hit.score for _, hit in leaders)
     plausible = [(chapter, hit) for chapter, hit in leaders if hit.score >= rule.share * top]
     plausible.sort(key=lambda item: item[0], reverse=ordinal is Ordinal.LAST)
-    first = [hit for _, hit in plausible]
-    chosen = {hit.passage_id for hit in first}
-    return [*first, *(hit for hit in ranked if hit.passage_id not in chosen)]
+    return firsts_then_rest([hit for _, hit in plausible], ranked)
