@@ -8,17 +8,16 @@ from bedside_guard.check import (
     check_answer,
     meaning_lies_ahead,
 )
+from bedside_guard.later import asks_what_comes_later, tells_of_later
 from bedside_guard.line import ahead_of, clock
 from bedside_guard.names import (
     HINT_LIMIT,
     TITLES,
     BookNames,
-    asks_what_comes_later,
     book_names,
     capitalised_words,
     heard_names,
     sentences_of,
-    tells_of_later,
     unheard_names,
     words_of,
     written_with_capital,

@@ -170,37 +170,6 @@ def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:
     return unheard
 
 
-_LATER = re.compile(
-    r"\b(in the end|at the end|ever|eventually|in the long run|end up|ends up|ending"
-    r"|how does .{0,40}\bend|will (he|she|they|it|i)|is (he|she|it) going to"
-    r"|are they going to|does (he|she|they|it) (get|find|come|die|marry|win|escape|survive)"
-    r"|what becomes of|what happens (next|later|after))\b",
-    re.IGNORECASE,
-)
-
-
-def asks_what_comes_later(question: str) -> bool:
-    """True when a question asks about what happens further on than it is asked from.
-
-    Such a question is answered from what was heard or not at all: any guess, and any "yes,
-    later", would tell what lies ahead.
-    """
-    return _LATER.search(question) is not None
-
-
-_TOLD_LATER = re.compile(
-    r"\b(later|in the end|at the end|eventually|in the long run|turns out"
-    r"|soon after|at last|finally|afterwards)\b",
-    re.IGNORECASE,
-)
-
-
-def tells_of_later(sentence: str) -> bool:
-    """True when a sentence places what it tells later in the story ("in the end", "years later",
-    "it turns out"). Not "ever", "one day" or "ended up": a narrator says those of any time."""
-    return _TOLD_LATER.search(sentence) is not None
-
-
 _SENTENCE_END = re.compile(
     "".join(rf"(?<!\b{title}\.)" for title in TITLES) + r"(?<=[.!?])[\"\u201d\u2019')]*\s+"
 )
