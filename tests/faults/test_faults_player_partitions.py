@@ -223,33 +223,42 @@ async def three_copies(
     return pids, await settled(client, list(pids.values()))
 
 
-async def test_three_copies_share_the_listeners_and_a_killed_one_is_taken_over(cluster: NatsCluster) -> None:
+@contextlib.asynccontextmanager
+async def three_copies_reporting(
+    cluster: NatsCluster, prefix: str
+) -> AsyncIterator[tuple[Run, dict[int, str]]]:
+    """Three copies settled on the cluster, each listener's first report in, and who owns what."""
     copies = PlayerCopies(cluster.nats_url, replicas=3)
     async with connected(cluster) as client:
         search = await FakeSearch(client, [SyntheticBook(BOOK)]).start()
         try:
             pids, owners = await three_copies(cluster, copies, client)
-            listeners = [f"pl-{n}" for n in range(LISTENERS)]
+            listeners = [f"{prefix}-{n}" for n in range(LISTENERS)]
             run = Run(client, copies, pids, listeners, Reporters(client, listeners), set(), {})
             run.victim_partitions = owner_of_pid(owners, pids[VICTIM])
             await run.reporters.run(rounds=1)
-            await shares(run, owners)
-            devices = await devices_on_the_victim(run)
-
-            takeover_s = await kill_mid_load(run)
-            print(
-                f"[partitions] copy {VICTIM} (SIGKILL) owned {len(run.victim_partitions)} partitions; they "
-                f"were owned and answering again {takeover_s:.2f} s after the kill (lease TTL 3 s); "
-                f"{run.reporters.total_acked} reports acknowledged, {run.reporters.unknown} with an "
-                f"unknown outcome, {run.reporters.refused} refused"
-            )
-            stored = await nothing_lost_or_doubled(run)
-            await every_partition_owned_once_by_a_survivor(run)
-            await states_are_the_newest_stored(run, stored)
-            await devices_come_back_elsewhere(run, devices)
+            yield run, owners
         finally:
             await search.stop()
             copies.stop()
+
+
+async def test_three_copies_share_the_listeners_and_a_killed_one_is_taken_over(cluster: NatsCluster) -> None:
+    async with three_copies_reporting(cluster, "pl") as (run, owners):
+        await shares(run, owners)
+        devices = await devices_on_the_victim(run)
+
+        takeover_s = await kill_mid_load(run)
+        print(
+            f"[partitions] copy {VICTIM} (SIGKILL) owned {len(run.victim_partitions)} partitions; they "
+            f"were owned and answering again {takeover_s:.2f} s after the kill (lease TTL 3 s); "
+            f"{run.reporters.total_acked} reports acknowledged, {run.reporters.unknown} with an "
+            f"unknown outcome, {run.reporters.refused} refused"
+        )
+        stored = await nothing_lost_or_doubled(run)
+        await every_partition_owned_once_by_a_survivor(run)
+        await states_are_the_newest_stored(run, stored)
+        await devices_come_back_elsewhere(run, devices)
 
 
 async def test_a_copy_stalled_past_its_leases_wakes_without_losing_or_doubling_a_report(
@@ -258,31 +267,24 @@ async def test_a_copy_stalled_past_its_leases_wakes_without_losing_or_doubling_a
     """SIGSTOP a copy until the others own its partitions, then SIGCONT: it still holds
     requests taken before the stall and its old projections, and must notice it lost the
     leases; whatever it appends late is checked against the stream by its expected sequence."""
-    copies = PlayerCopies(cluster.nats_url, replicas=3)
-    async with connected(cluster) as client:
-        search = await FakeSearch(client, [SyntheticBook(BOOK)]).start()
+    async with three_copies_reporting(cluster, "ps") as (run, _owners):
+        victim = run.copies.copies[VICTIM].process
         try:
-            pids, owners = await three_copies(cluster, copies, client)
-            listeners = [f"ps-{n}" for n in range(LISTENERS)]
-            run = Run(client, copies, pids, listeners, Reporters(client, listeners), set(), {})
-            run.victim_partitions = owner_of_pid(owners, pids[VICTIM])
-            await run.reporters.run(rounds=1)
             acked_enough = asyncio.Event()
             progress = (KILL_AFTER_ACKS, acked_enough)
             load = asyncio.create_task(run.reporters.run(rounds=ROUNDS, progress=progress))
             await asyncio.wait(
                 [load, asyncio.create_task(acked_enough.wait())], return_when=asyncio.FIRST_COMPLETED
             )
-            victim = copies.copies[VICTIM].process
             victim.send_signal(signal.SIGSTOP)
-            survivors = [pid for name, pid in pids.items() if name != VICTIM]
-            by_partition = partitions_of(listeners)
+            survivors = [pid for name, pid in run.pids.items() if name != VICTIM]
+            by_partition = partitions_of(run.listeners)
             one_each = [by_partition[p][0] for p in sorted(run.victim_partitions) if by_partition[p]]
-            takeover_s = await served_again(client, one_each, survivors)
+            takeover_s = await served_again(run.client, one_each, survivors)
             victim.send_signal(signal.SIGCONT)
             await load
-            await settled(client, list(pids.values()))  # it noticed, rejoined and took a share again
-            await quiet(client)  # what it took before the stall it may still be answering
+            await settled(run.client, list(run.pids.values()))  # it noticed, rejoined and took a share again
+            await quiet(run.client)  # what it took before the stall it may still be answering
             print(
                 f"\n[partitions] copy {VICTIM} stalled (SIGSTOP) with {len(run.victim_partitions)} "
                 f"partitions; they were answering elsewhere {takeover_s:.2f} s later; after SIGCONT the "
@@ -293,9 +295,7 @@ async def test_a_copy_stalled_past_its_leases_wakes_without_losing_or_doubling_a
             await states_are_the_newest_stored(run, stored)
         finally:
             with contextlib.suppress(ProcessLookupError):
-                copies.copies[VICTIM].process.send_signal(signal.SIGCONT)
-            await search.stop()
-            copies.stop()
+                victim.send_signal(signal.SIGCONT)
 
 
 def path_of(listener: str) -> str:
