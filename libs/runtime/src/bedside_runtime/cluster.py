@@ -152,12 +152,6 @@ def distinct_free_ports(count: int) -> list[int]:
     return ports
 
 
-STALLED_CLIENT_PINGS = 'ping_interval: "2s"\nping_max: 2'
-"""A client that stops answering pings (a stalled copy) is cut off after 4-6 s, not the server's
-default of minutes, so its share of a queue group's requests goes to the live copies; the
-deployed cluster (deploy/nats/cluster.conf) is set the same way (ADR 36)."""
-
-
 def cluster_of(size: int = 3, base_dir: Path | None = None, name: str = "bedside-test") -> NatsCluster:
     """A cluster's nodes on free loopback ports with fresh stores; call ``start()`` on it."""
     root = base_dir or Path(tempfile.mkdtemp(prefix=f"{name}-"))
@@ -174,7 +168,6 @@ def cluster_of(size: int = 3, base_dir: Path | None = None, name: str = "bedside
                 cluster_name=name,
                 route_port=peer.route_port,
                 peers=[p for p in peers if p is not peer],
-                extra=STALLED_CLIENT_PINGS,
             )
         )
         for i, peer in enumerate(peers)
