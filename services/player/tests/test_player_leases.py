@@ -9,6 +9,7 @@ import nats
 import pytest
 from bedside_player.leases import LEASE_TTL_S, LeaseKeeper
 from bedside_runtime.nats_server import NatsServer, free_port
+from bedside_runtime.tasks import cancel_and_wait
 from bedside_testing import start_test_nats
 from nats.aio.client import Client
 
@@ -84,8 +85,7 @@ async def test_a_stopped_copy_gives_its_leases_back_a_vanished_one_loses_them(se
 
     third = await start(server, "third")
     await until(lambda: owned_once_by([second, third]) and len(third.held) == PARTITIONS // 2)
-    for task in third.keeper._tasks:  # vanish: no more renewals, no goodbye
-        task.cancel()
+    await cancel_and_wait(*third.keeper._tasks)  # vanish: no more renewals, no goodbye
     vanished = time.monotonic()
     await until(lambda: len(second.held) == PARTITIONS, timeout_s=LEASE_TTL_S * 5)
     waited = time.monotonic() - vanished

@@ -1,7 +1,6 @@
 """Composition root of the ingest service."""
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable, Callable
 from functools import partial
 
@@ -11,6 +10,7 @@ from bedside_contracts.ingest import CancelJob, IngestBook, JobsRequest
 from bedside_runtime.bus import Broker, serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
+from bedside_runtime.tasks import cancel_and_wait
 from bedside_speech import WhisperTranscriber
 
 from bedside_ingest.audiojobs import Audiobooks
@@ -58,9 +58,7 @@ async def register(
     resuming = asyncio.create_task(service.resume_unfinished())
 
     async def close() -> None:
-        resuming.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await resuming
+        await cancel_and_wait(resuming)
 
     return close
 

@@ -11,11 +11,11 @@ to a consumer with several filter subjects far more slowly (figures in the playe
 """
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Awaitable, Callable
 
 import structlog
+from bedside_runtime.tasks import cancel_and_wait
 
 from bedside_player.projections import Projections, read_range
 from bedside_player.store import EventStore, decode, key_of
@@ -75,11 +75,7 @@ class Follower:
         return self.serving == self.target
 
     async def stop(self) -> None:
-        for task in (self._loop, *self._feeds.values()):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await cancel_and_wait(self._loop, *self._feeds.values())
 
     async def _reconcile_forever(self) -> None:
         try:
@@ -150,11 +146,7 @@ class Follower:
         )
 
     async def _stop_feed(self, partition: int) -> None:
-        task = self._feeds.pop(partition, None)
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_and_wait(self._feeds.pop(partition, None))
 
     def _feed_ended(self, task: "asyncio.Task[None]") -> None:
         if not task.cancelled() and task.exception() is not None:

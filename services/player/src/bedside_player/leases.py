@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import structlog
 from bedside_contracts import subjects
 from bedside_runtime.streams import key_value_bucket
+from bedside_runtime.tasks import cancel_and_wait
 from nats.aio.client import Client
 from nats.errors import Error as NatsError
 from nats.js.api import KeyValueConfig, StorageType
@@ -144,14 +145,9 @@ class LeaseKeeper:
 
     async def stop(self) -> None:
         """Give every lease back (the other copies need not wait for them to age out)."""
-        for task in self._tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        for partition, revision in list(self.mine.items()):
-            with contextlib.suppress(NatsError, TimeoutError):
-                await self._release(partition, revision)
-        self.mine.clear()
+        await cancel_and_wait(*self._tasks)
+        held, self.mine = self.mine, {}
+        await asyncio.gather(*(self._release(p, rev) for p, rev in held.items()), return_exceptions=True)
         with contextlib.suppress(NatsError, TimeoutError):
             await self._write(COPY_PREFIX + self.me, b"", None, delete=True)
 

@@ -1,7 +1,6 @@
 """Composition root of the search service: the model, the store, the handlers, the consumer."""
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable, Callable
 
 import structlog
@@ -9,6 +8,7 @@ from bedside_embedding import load_minilm
 from bedside_runtime.bus import Broker
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
+from bedside_runtime.tasks import cancel_and_wait
 
 from bedside_search.consumer import consume_books
 from bedside_search.engine import SearchEngine
@@ -54,9 +54,7 @@ def make_register(
         readiness.engine = engine
 
         async def close() -> None:
-            consumer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await consumer
+            await cancel_and_wait(consumer)
             await engine.store.close()
 
         return close
