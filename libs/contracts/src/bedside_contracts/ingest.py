@@ -144,6 +144,19 @@ class ChapterTranscript(Contract):
     words: list[SpokenWordTimes]
 
 
+class PieceTranscript(Contract):
+    """What the recogniser heard in one piece of a chapter, stored as each piece is done (same
+    bucket), so a long chapter stopped halfway resumes at its first piece not yet heard.
+    """
+
+    chapter: int = Field(ge=0)
+    piece: int = Field(ge=0, description="its place in the chapter, from 0")
+    offset: int = Field(ge=0, description="its first sample in the chapter's audio, at 16 kHz")
+    samples: int = Field(ge=1, description="how many samples it holds")
+    compute_s: float = Field(ge=0)
+    words: list[SpokenWordTimes] = Field(description="on the chapter's clock")
+
+
 JobState = Literal["queued", "running", "done", "failed", "cancelled"]
 UNFINISHED: tuple[JobState, ...] = ("queued", "running")
 

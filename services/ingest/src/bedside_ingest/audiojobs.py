@@ -1,5 +1,6 @@
-"""Audiobook ingest as a job: read the recording, transcribe it chapter by chapter (each chapter's
-transcript stored as soon as it is done), and make the book of it for the usual pipeline.
+"""Audiobook ingest as a job: read the recording, transcribe it chapter by chapter (each piece's
+and each chapter's transcript stored as soon as it is done), and make the book of it for the
+usual pipeline.
 """
 
 import asyncio
@@ -7,7 +8,7 @@ import hashlib
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bedside_contracts.ingest import AlignmentSummary, ChapterTranscript, IngestBook, TranscriptionProgress
 from bedside_speech import Transcriber
@@ -20,12 +21,13 @@ from bedside_ingest.joined_audio import keep_joined
 from bedside_ingest.media import read_audiobook, read_cover
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
 from bedside_ingest.reader import read_book
-from bedside_ingest.transcribe import audio_fingerprint, transcribe_audiobook
+from bedside_ingest.transcribe import PieceLog, audio_fingerprint, transcribe_audiobook
 from bedside_ingest.transcription import transcribed_book
 
 TranscriptionReport = Callable[[TranscriptionProgress], None]
 PublishInterim = Callable[[Prepared], Coroutine[Any, Any, None]]
 COVER_NAME_CHARS = 24
+T = TypeVar("T")
 
 
 def is_audiobook(path: Path) -> bool:
@@ -90,11 +92,18 @@ class Audiobooks:
         stored = await self._store.stored_transcripts(fingerprint, [c.n for c in audiobook.chapters])
         loop = asyncio.get_running_loop()
 
-        def save(transcript: ChapterTranscript) -> None:
-            asyncio.run_coroutine_threadsafe(
-                self._store.save_transcript(fingerprint, transcript), loop
-            ).result()
+        def run(step: Coroutine[Any, Any, T]) -> T:
+            """One store call from the transcribing thread, on the service's loop."""
+            return asyncio.run_coroutine_threadsafe(step, loop).result()
 
+        def save(transcript: ChapterTranscript) -> None:
+            run(self._store.save_transcript(fingerprint, transcript))
+
+        piece_log = PieceLog(
+            heard_before=lambda chapter: run(self._store.stored_pieces(fingerprint, chapter)),
+            save=lambda piece: run(self._store.save_piece(fingerprint, piece)),
+            forget=lambda chapter, count: run(self._store.forget_pieces(fingerprint, chapter, count)),
+        )
         source = f"{path.name} ({transcriber.model_id})"
         audio_path = audiobook.playable
 
@@ -126,6 +135,7 @@ class Audiobooks:
                 progress=transcription,
                 should_stop=should_stop,
                 transcribed=transcribed,
+                pieces=piece_log,
             )
         alignment = None
         if request.text_path is None:

@@ -1,12 +1,14 @@
-"""Where audiobook jobs keep what survives a restart: each finished chapter's transcript (an
-object store, since a long chapter's words outgrow a message) and each job's state (a KV bucket).
+"""Where audiobook jobs keep what survives a restart: each finished chapter's transcript and,
+until its chapter is done, each piece's (an object store, since a long chapter's words outgrow a
+message), and each job's state (a KV bucket).
 Declared here and nowhere else.
 """
 
 import asyncio
+import contextlib
 
 from bedside_contracts import subjects
-from bedside_contracts.ingest import ChapterTranscript, IngestJob
+from bedside_contracts.ingest import ChapterTranscript, IngestJob, PieceTranscript
 from bedside_runtime.streams import key_value_bucket, live_keys, object_bucket
 from nats.js.api import KeyValueConfig, StorageType
 from nats.js.client import JetStreamContext
@@ -59,6 +61,31 @@ class JobStore:
                 continue
             found[chapter] = ChapterTranscript.model_validate_json(result.data or b"")
         return found
+
+    @staticmethod
+    def _piece_name(fingerprint: str, chapter: int, piece: int) -> str:
+        return f"{fingerprint}/{chapter}/piece/{piece}"
+
+    async def save_piece(self, fingerprint: str, piece: PieceTranscript) -> None:
+        name = self._piece_name(fingerprint, piece.chapter, piece.piece)
+        await self._transcripts.put(name, piece.model_dump_json().encode())
+
+    async def stored_pieces(self, fingerprint: str, chapter: int) -> list[PieceTranscript]:
+        """The chapter's pieces heard so far, in order (they are saved in order, so the first
+        one missing ends them)."""
+        pieces: list[PieceTranscript] = []
+        while True:
+            try:
+                result = await self._transcripts.get(self._piece_name(fingerprint, chapter, len(pieces)))
+            except ObjectNotFoundError:
+                return pieces
+            pieces.append(PieceTranscript.model_validate_json(result.data or b""))
+
+    async def forget_pieces(self, fingerprint: str, chapter: int, count: int) -> None:
+        """Once the chapter's own transcript is stored, its pieces are not needed again."""
+        for piece in range(count):
+            with contextlib.suppress(ObjectNotFoundError):
+                await self._transcripts.delete(self._piece_name(fingerprint, chapter, piece))
 
     async def put_job(self, job: IngestJob) -> None:
         await self._jobs.put(job.job, job.model_dump_json().encode())

@@ -1,22 +1,24 @@
 """Transcribing an audiobook chapter by chapter: decode a chapter piece by piece (``pieces``),
-recognise each piece, hand the chapter's transcript to ``save`` before the next chapter begins.
-Chapters in ``stored`` (saved by an earlier run that was stopped) are not decoded again: a
-restarted job continues at the next chapter.
+recognise each piece and hand it to the ``PieceLog``, hand the chapter's transcript to ``save``
+before the next chapter begins. Chapters in ``stored`` (saved by an earlier run that was stopped)
+are not decoded again, and a chapter's pieces an earlier run heard are not heard again: a
+restarted job continues at the first piece not yet heard.
 """
 
 import hashlib
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from bedside_contracts.ingest import ChapterTranscript, TranscriptionProgress
+from bedside_contracts.ingest import ChapterTranscript, PieceTranscript, TranscriptionProgress
 from bedside_speech import SpokenWord, Transcriber, TranscriptionStopped
 
 from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.errors import JobCancelled
 from bedside_ingest.media import SAMPLE_RATE, decode_pieces
 from bedside_ingest.pieces import PIECE_S
-from bedside_ingest.transcription import TranscriptionMeter, chapter_transcript
+from bedside_ingest.transcription import TranscriptionMeter, chapter_transcript, spoken_words, timed_words
 
 FINGERPRINT_BYTES = 1 << 16
 FINGERPRINT_CHARS = 24
@@ -40,6 +42,20 @@ def audio_fingerprint(audiobook: Audiobook, model_id: str) -> str:
     return digest.hexdigest()[:FINGERPRINT_CHARS]
 
 
+@dataclass(frozen=True)
+class PieceLog:
+    """Where a run keeps each piece it hears, and finds the pieces an earlier run heard."""
+
+    heard_before: Callable[[int], Sequence[PieceTranscript]]
+    """A chapter's stored pieces, in order."""
+    save: Callable[[PieceTranscript], None]
+    forget: Callable[[int, int], None]
+    """A chapter's first ``count`` pieces, once the chapter's own transcript is saved."""
+
+
+NO_PIECE_LOG = PieceLog(lambda chapter: (), lambda piece: None, lambda chapter, count: None)
+
+
 def transcribe_audiobook(
     audiobook: Audiobook,
     transcriber: Transcriber,
@@ -50,6 +66,7 @@ def transcribe_audiobook(
     should_stop: Callable[[], bool] = lambda: False,
     transcribed: Callable[[Mapping[int, ChapterTranscript]], None] = lambda done: None,
     piece_s: float = PIECE_S,
+    pieces: PieceLog = NO_PIECE_LOG,
 ) -> dict[int, ChapterTranscript]:
     """Raises ``JobCancelled`` as soon as ``should_stop`` says so (checked as speech is decoded).
     ``transcribed`` is given the chapters done so far after each chapter this run transcribed;
@@ -66,18 +83,43 @@ def transcribe_audiobook(
         if should_stop():
             raise JobCancelled
         started = time.perf_counter()
+        heard_before = list(pieces.heard_before(chapter.n))
+        compute_before = 0.0
         words: list[SpokenWord] = []
-        for piece in decode_pieces(Path(chapter.path), chapter.file_start_ms, chapter.file_end_ms, piece_s):
+        count = 0
+        cut = decode_pieces(Path(chapter.path), chapter.file_start_ms, chapter.file_end_ms, piece_s)
+        for index, piece in enumerate(cut):
+            count = index + 1
+            kept = heard_before[index] if index < len(heard_before) else None
+            if kept is not None and (kept.offset, kept.samples) == (piece.offset, len(piece.samples)):
+                words += spoken_words(kept.words)
+                compute_before += kept.compute_s
+                continue
+            heard_before = []  # cut elsewhere than before (another piece length): hear the rest
+            piece_started = time.perf_counter()
             try:
                 heard = transcriber.transcribe(piece.samples, should_stop)
             except TranscriptionStopped:
                 raise JobCancelled from None
             shift = piece.offset / SAMPLE_RATE
-            words += [SpokenWord(w.text, w.start_s + shift, w.end_s + shift) for w in heard]
+            shifted = [SpokenWord(w.text, w.start_s + shift, w.end_s + shift) for w in heard]
+            words += shifted
+            pieces.save(
+                PieceTranscript(
+                    chapter=chapter.n,
+                    piece=index,
+                    offset=piece.offset,
+                    samples=len(piece.samples),
+                    compute_s=round(time.perf_counter() - piece_started, 3),
+                    words=timed_words(shifted, chapter.duration_ms),
+                )
+            )
+        compute_s = compute_before + time.perf_counter() - started
         transcript = chapter_transcript(
-            chapter.n, transcriber.model_id, chapter.duration_ms, time.perf_counter() - started, words
+            chapter.n, transcriber.model_id, chapter.duration_ms, compute_s, words
         )
         save(transcript)
+        pieces.forget(chapter.n, count)
         transcripts[chapter.n] = transcript
         progress(meter.add(transcript, stored_before=False))
         transcribed(dict(transcripts))

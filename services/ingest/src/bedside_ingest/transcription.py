@@ -28,7 +28,18 @@ UNIT_PAUSE_MS = 700
 def chapter_transcript(
     chapter: int, model: str, audio_ms: int, compute_s: float, words: Sequence[SpokenWord]
 ) -> ChapterTranscript:
-    """The recogniser's words on the chapter's own clock, in milliseconds, never running backwards."""
+    """The recogniser's words on the chapter's own clock."""
+    return ChapterTranscript(
+        chapter=chapter,
+        model=model,
+        audio_ms=audio_ms,
+        compute_s=round(compute_s, 3),
+        words=timed_words(words, audio_ms),
+    )
+
+
+def timed_words(words: Sequence[SpokenWord], audio_ms: int) -> list[SpokenWordTimes]:
+    """Words in whole milliseconds within ``audio_ms``, never running backwards."""
     timed: list[SpokenWordTimes] = []
     floor = 0
     for word in words:
@@ -36,9 +47,12 @@ def chapter_transcript(
         end = max(start, min(audio_ms, round(word.end_s * 1000)))
         timed.append(SpokenWordTimes(text=word.text, start_ms=start, end_ms=end))
         floor = start
-    return ChapterTranscript(
-        chapter=chapter, model=model, audio_ms=audio_ms, compute_s=round(compute_s, 3), words=timed
-    )
+    return timed
+
+
+def spoken_words(timed: Sequence[SpokenWordTimes]) -> list[SpokenWord]:
+    """``timed_words`` back in seconds: a stored piece joins the words heard in this run."""
+    return [SpokenWord(w.text, w.start_ms / 1000, w.end_ms / 1000) for w in timed]
 
 
 def _closes(group: list[SpokenWordTimes], following: SpokenWordTimes | None) -> bool:
