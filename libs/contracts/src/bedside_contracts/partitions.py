@@ -36,10 +36,11 @@ def partition_events(partition: int) -> str:
     return subjects.PLAYER_PARTITION_EVENTS.format(partition=partition)
 
 
-def partition_requests(partition: int) -> str:
-    """What the owner of ``partition`` answers: ``bedside.player.partition.<n>.<operation>``."""
-    return subjects.PLAYER_PARTITION_REQUESTS.format(partition=partition)
+def partition_requests(partition: int, copy: str) -> str:
+    """What ``copy`` answers while it owns ``partition``:
+    ``bedside.player.partition.<n>.<copy>.<operation>``."""
+    return subjects.PLAYER_PARTITION_REQUESTS.format(partition=partition, copy=copy)
 
 
-def partition_request(partition: int, operation: str) -> str:
-    return subjects.PLAYER_PARTITION_REQUEST.format(partition=partition, operation=operation)
+def partition_request(partition: int, copy: str, operation: str) -> str:
+    return subjects.PLAYER_PARTITION_REQUEST.format(partition=partition, copy=copy, operation=operation)

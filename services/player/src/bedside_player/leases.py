@@ -97,6 +97,11 @@ class LeaseKeeper:
             if k.startswith(PARTITION_PREFIX) and seen.live
         }
 
+    def owner_of(self, partition: int) -> str | None:
+        """The copy whose live lease on ``partition`` this copy has seen last."""
+        seen = self.view.get(PARTITION_PREFIX + str(partition))
+        return seen.value if seen is not None and seen.live else None
+
     @property
     def settled(self) -> bool:
         """Every partition has a live owner, as far as this copy sees."""

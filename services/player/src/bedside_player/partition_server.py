@@ -1,8 +1,8 @@
 """The partition subjects: what this copy answers for the listeners of the partitions it serves.
 
-``bedside.player.partition.<n>.<operation>`` is subscribed (in one queue group) only while
-this copy serves partition ``n``. Another copy that was asked for one of its listeners (over
-HTTP or the bus) sends the request here. A rule's refusal travels back as a ``Failure`` the
+``bedside.player.partition.<n>.<copy>.<operation>`` is subscribed only while this copy serves
+partition ``n``. Another copy that was asked for one of its listeners (over HTTP or the bus)
+sends the request to the copy that partition's lease names. A rule's refusal travels back as a ``Failure`` the
 asking copy raises again, so a device sees the same answer from any copy; only a request
 that does not fit its contract is dead-lettered.
 """
@@ -12,7 +12,6 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import structlog
-from bedside_contracts import subjects
 from bedside_contracts.partitions import partition_requests
 from bedside_contracts.player import (
     CommandRequest,
@@ -70,7 +69,7 @@ class PartitionServer:
         for partition in gained:
             if partition not in self.subs:
                 self.subs[partition] = await connection.subscribe(
-                    partition_requests(partition), queue=subjects.PLAYER_PARTITION_QUEUE, cb=self._on_message
+                    partition_requests(partition, self.service.copy_id), cb=self._on_message
                 )
         if gained:
             await connection.flush()

@@ -143,18 +143,22 @@ class Service:
         request: Contract,
         reply_type: type[Rep],
     ) -> Rep:
-        """``here()`` when this copy serves ``listener``; else the owner's answer to ``request``."""
+        """``here()`` when this copy serves ``listener``; else the answer of the copy that the
+        partition's lease names (none yet, or one that does not serve it yet: ask again)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.request_timeout_s
-        subject = partition_request(self.projections.partition_of(listener), operation)
+        partition = self.projections.partition_of(listener)
         tries = 0
         while True:
             if self.serves(listener):
                 return await here()
+            owner = self.keeper.owner_of(partition)
             try:
+                if owner is None or owner == self.copy_id:  # a handover, or this copy still replaying
+                    raise NoService(f"partition {partition} has no serving owner")
                 return await call(
                     self.broker.connection,
-                    subject,
+                    partition_request(partition, owner, operation),
                     request,
                     reply_type,
                     timeout_s=max(0.1, deadline - loop.time()),
