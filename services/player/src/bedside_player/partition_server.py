@@ -2,9 +2,9 @@
 
 ``bedside.player.partition.<n>.<copy>.<operation>`` is subscribed only while this copy serves
 partition ``n``. Another copy that was asked for one of its listeners (over HTTP or the bus)
-sends the request to the copy that partition's lease names. A rule's refusal travels back as a ``Failure`` the
-asking copy raises again, so a device sees the same answer from any copy; only a request
-that does not fit its contract is dead-lettered.
+sends the request to the copy that partition's lease names. A rule's refusal travels back as
+a ``Failure`` the asking copy raises again, so a device sees the same answer from any copy;
+only a request that does not fit its contract is dead-lettered.
 """
 
 import asyncio
