@@ -8,7 +8,9 @@ those given as arguments):
 - reports/s at saturation, every device reporting back to back on its own listener over a
   plain keep-alive socket, first with no push streams, then with every device also holding
   ``GET .../events`` of its own listener-book open (so each report is also one push);
-  the second beside the first as a ratio, with the server's CPU per report;
+  the second beside the first as a ratio, and the server's CPU a report (player and
+  nats-server, from /proc) with push streams beside it without them, which the other
+  sessions' load on the shared cores disturbs less than the rate. The two alternate, twice;
 - move -> push: 3 devices (as in bench.player_push), then each number of devices, watching
   one listener-book over SSE, a seek every 40 ms; the latency from sending the seek until a
   device has read a state at that sequence, per device and until every device has, beside
@@ -16,12 +18,14 @@ those given as arguments):
 
 The SSE readers are raw sockets that only look for the ``id:`` lines, so that on one core
 they cost less than the player's side of a push. ``.venv/bin/python -m bench.player_fanout``
-(``--quick``: 50 devices only, shorter phases).
+(``--quick``: 50 devices only, shorter phases; ``BEDSIDE_SPY_OUT=DIR PY_SPY=.../py-spy``:
+a py-spy profile of the player in each saturation phase).
 """
 
 import asyncio
 import json
 import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -36,9 +40,24 @@ QUICK = "--quick" in sys.argv
 DEVICE_COUNTS = [int(a) for a in sys.argv[1:] if a.isdigit()] or ([50] if QUICK else [10, 50, 200])
 SATURATION_S = 3 if QUICK else 5
 MOVES = 60 if QUICK else 120
+ROUNDS = 1 if QUICK else 2
+SPY_OUT = os.environ.get("BEDSIDE_SPY_OUT", "")
+"""A folder: each saturation phase is also profiled there with py-spy (``PY_SPY``, the binary)."""
+PY_SPY = os.environ.get("PY_SPY", "py-spy")
 MOVE_EVERY_S = 0.04
 ISSUE_WATCHERS = 3
 """As in bench.player_push, the issue's move -> push figure."""
+
+
+def profile(pid: int, label: str) -> "subprocess.Popen[bytes]":
+    """py-spy sampling the player for one saturation phase, from the load generator's core."""
+    out = Path(SPY_OUT) / f"fanout-{label}.txt"
+    command = [PY_SPY, "record", "--pid", str(pid), "--duration", str(SATURATION_S), "--nonblocking"]
+    return subprocess.Popen(
+        ["taskset", "-c", str(LOAD_CORE), *command, "--format", "raw", "-o", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def pin(pid: int, core: int) -> None:
@@ -211,32 +230,47 @@ async def main() -> None:
             devices = Reporting(bench, people[:count])
             for i in range(count):  # every projection, token and connection exists before timing
                 await devices.report(i)
-            rates: dict[bool, float] = {}
-            for streams in (False, True):
+            reports: dict[bool, int] = {False: 0, True: 0}
+            seconds: dict[bool, float] = {False: 0.0, True: 0.0}
+            server_cpu_s: dict[bool, float] = {False: 0.0, True: 0.0}
+            for streams in [False, True] * ROUNDS:  # alternated, so drifting load weighs on both
                 readers, tasks = await watch(bench, people[:count]) if streams else ([], [])
+                spy = profile(player_pid, f"{count}-{'push' if streams else 'plain'}") if SPY_OUT else None
                 cpu_before = cpu_s(player_pid), cpu_s(nats_pid)
-                rates[streams], done = await devices.saturate(SATURATION_S)
+                started = time.perf_counter()
+                rate, done = await devices.saturate(SATURATION_S)
+                if spy is not None:
+                    spy.wait()
+                seconds[streams] += time.perf_counter() - started
                 player_ms = (cpu_s(player_pid) - cpu_before[0]) * 1000 / done
                 nats_ms = (cpu_s(nats_pid) - cpu_before[1]) * 1000 / done
+                reports[streams] += done
+                server_cpu_s[streams] += (player_ms + nats_ms) * done / 1000
                 pushed = sum(len(r.arrivals) - 1 for r in readers)
                 await unwatch(readers, tasks)
                 print(
                     f"{count} devices, {'a push stream each' if streams else 'no push streams'}: "
-                    f"{rates[streams]:,.0f} reports/s ({done} reports, {pushed} pushes read), "
+                    f"{rate:,.0f} reports/s ({done} reports, {pushed} pushes read), "
                     f"CPU a report: player {player_ms:.3f} ms, nats-server {nats_ms:.3f} ms; "
                     f"load average {os.getloadavg()[0]:.1f}"
                 )
-            figures.append(
-                Figure(f"player reports/s, {count} devices, no push streams", rates[False], "reports/s")
-            )
-            figures.append(
+            rates = {streams: reports[streams] / seconds[streams] for streams in (False, True)}
+            cpu_ms = {streams: server_cpu_s[streams] * 1000 / reports[streams] for streams in (False, True)}
+            figures += [
+                Figure(f"player reports/s, {count} devices, no push streams", rates[False], "reports/s"),
                 Figure(
                     f"player reports/s, {count} devices, a push stream each",
                     rates[True],
                     "reports/s",
                     floor=rates[False],
-                )
-            )
+                ),
+                Figure(
+                    f"server CPU a report (player + nats-server), {count} devices, a push stream each",
+                    cpu_ms[True],
+                    "ms",
+                    floor=cpu_ms[False],
+                ),
+            ]
             await devices.plain.close()
         for count in [ISSUE_WATCHERS, *DEVICE_COUNTS]:
             readers, tasks = await watch(bench, [watched[0]] * count)

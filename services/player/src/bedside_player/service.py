@@ -61,7 +61,7 @@ class Service:
         self.broker = broker
         self.settings = settings
         self.copy_id = new_copy_id()
-        self.hub = Hub()
+        self.hub = Hub(is_served=lambda listener: self._follower is not None and self.serves(listener))
         self.projections = Projections(settings.player_partitions)
         self.projections.watchers.append(self.hub)
         self.ready = asyncio.Event()
