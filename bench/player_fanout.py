@@ -14,7 +14,9 @@ those given as arguments):
 - move -> push: 3 devices (as in bench.player_push), then each number of devices, watching
   one listener-book over SSE, a seek every 40 ms; the latency from sending the seek until a
   device has read a state at that sequence, per device and until every device has, beside
-  the JetStream publish-ack floor of the same run.
+  the JetStream publish-ack floor of the same run; and the player's CPU for one more
+  watching device (the CPU a move with N watching less that with 3, over N - 3) beside the
+  CPU of one ``send`` of a frame's size on a loopback socket, measured here.
 
 The SSE readers are raw sockets that only look for the ``id:`` lines, so that on one core
 they cost less than the player's side of a push. ``.venv/bin/python -m bench.player_fanout``
@@ -25,6 +27,7 @@ a py-spy profile of the player in each saturation phase).
 import asyncio
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -49,10 +52,11 @@ ISSUE_WATCHERS = 3
 """As in bench.player_push, the issue's move -> push figure."""
 
 
-def profile(pid: int, label: str) -> "subprocess.Popen[bytes]":
-    """py-spy sampling the player for one saturation phase, from the load generator's core."""
+def profile(pid: int, label: str, seconds: float = SATURATION_S) -> "subprocess.Popen[bytes]":
+    """py-spy sampling the player for one phase, from the load generator's core."""
     out = Path(SPY_OUT) / f"fanout-{label}.txt"
-    command = [PY_SPY, "record", "--pid", str(pid), "--duration", str(SATURATION_S), "--nonblocking"]
+    command = [PY_SPY, "record", "--pid", str(pid), "--duration", str(round(seconds)), "--nonblocking"]
+    command += ["--rate", "500"]
     return subprocess.Popen(
         ["taskset", "-c", str(LOAD_CORE), *command, "--format", "raw", "-o", str(out)],
         stdout=subprocess.DEVNULL,
@@ -205,6 +209,111 @@ async def moves_to_watchers(
     return each, every, missed
 
 
+async def push_latency(
+    bench: Bench, player_pid: int, watched: tuple[str, str], count: int, ack: list[float]
+) -> tuple[list[Figure], float]:
+    """Moves on one book that ``count`` devices watch: latencies beside the publish-ack floor,
+    and the player's CPU a move (the whole phase's CPU over the moves)."""
+    readers, tasks = await watch(bench, [watched] * count)
+    spy = profile(player_pid, f"moves-{count}", MOVES * MOVE_EVERY_S) if SPY_OUT else None
+    cpu_before = cpu_s(player_pid)
+    each, every, missed = await moves_to_watchers(bench, watched, readers)
+    cpu_us = (cpu_s(player_pid) - cpu_before) * 1e6 / MOVES
+    if spy is not None:
+        spy.wait()
+    await unwatch(readers, tasks)
+    ack_p95 = percentile(ack, 95)
+    print(
+        f"move->push, {count} devices watching one book, {MOVES} moves: each device {summary(each)}; "
+        f"every device p95 {percentile(every, 95):.2f} ms; {missed} not seen; "
+        f"publish-ack p95 {ack_p95:.2f} ms; player CPU {cpu_us:,.0f} us a move; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    return [
+        Figure(f"player move->push p50, {count} watching", percentile(each, 50), "ms", percentile(ack, 50)),
+        Figure(f"player move->push p95, {count} watching", percentile(each, 95), "ms", ack_p95),
+        Figure(f"player move->push to all p95, {count} watching", percentile(every, 95), "ms", ack_p95),
+    ], cpu_us
+
+
+async def reports_with_and_without_pushes(
+    bench: Bench, player_pid: int, nats_pid: int, people: list[tuple[str, str]]
+) -> list[Figure]:
+    """Saturation by one device per listener, without and with a push stream each, alternated."""
+    count = len(people)
+    devices = Reporting(bench, people)
+    for i in range(count):  # every projection, token and connection exists before timing
+        await devices.report(i)
+    reports: dict[bool, int] = {False: 0, True: 0}
+    seconds: dict[bool, float] = {False: 0.0, True: 0.0}
+    server_cpu_s: dict[bool, float] = {False: 0.0, True: 0.0}
+    for streams in [False, True] * ROUNDS:  # alternated, so drifting load weighs on both
+        readers, tasks = await watch(bench, people) if streams else ([], [])
+        spy = profile(player_pid, f"{count}-{'push' if streams else 'plain'}") if SPY_OUT else None
+        cpu_before = cpu_s(player_pid), cpu_s(nats_pid)
+        started = time.perf_counter()
+        rate, done = await devices.saturate(SATURATION_S)
+        if spy is not None:
+            spy.wait()
+        seconds[streams] += time.perf_counter() - started
+        player_ms = (cpu_s(player_pid) - cpu_before[0]) * 1000 / done
+        nats_ms = (cpu_s(nats_pid) - cpu_before[1]) * 1000 / done
+        reports[streams] += done
+        server_cpu_s[streams] += (player_ms + nats_ms) * done / 1000
+        pushed = sum(len(r.arrivals) - 1 for r in readers)
+        await unwatch(readers, tasks)
+        print(
+            f"{count} devices, {'a push stream each' if streams else 'no push streams'}: "
+            f"{rate:,.0f} reports/s ({done} reports, {pushed} pushes read), "
+            f"CPU a report: player {player_ms:.3f} ms, nats-server {nats_ms:.3f} ms; "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
+    await devices.plain.close()
+    rates = {streams: reports[streams] / seconds[streams] for streams in (False, True)}
+    cpu_ms = {streams: server_cpu_s[streams] * 1000 / reports[streams] for streams in (False, True)}
+    return [
+        Figure(f"player reports/s, {count} devices, no push streams", rates[False], "reports/s"),
+        Figure(
+            f"player reports/s, {count} devices, a push stream each",
+            rates[True],
+            "reports/s",
+            floor=rates[False],
+        ),
+        Figure(
+            f"server CPU a report (player + nats-server), {count} devices, a push stream each",
+            cpu_ms[True],
+            "ms",
+            floor=cpu_ms[False],
+        ),
+    ]
+
+
+def socket_write_floor_us(connections: int, rounds: int = 200) -> float:
+    """CPU of one ``send`` of a state frame's size on each of ``connections`` loopback TCP
+    sockets (this process, core 1): the least a push to one more device can cost."""
+    frame = b"event: state\nid: 123456\ndata: " + b"x" * 300 + b"\n\n"
+    server = socket.create_server(("127.0.0.1", 0))
+    pairs = []
+    for _ in range(connections):
+        ours = socket.create_connection(server.getsockname())
+        pairs.append((ours, server.accept()[0]))
+    server.close()
+    try:
+        spent = 0.0
+        for _ in range(rounds):
+            started = time.thread_time()
+            for ours, _theirs in pairs:
+                ours.send(frame)
+            spent += time.thread_time() - started
+            for _ours, theirs in pairs:
+                theirs.recv(65536)
+        return spent * 1e6 / (rounds * connections)
+    finally:
+        for a, b in pairs:
+            a.close()
+            b.close()
+
+
 async def main() -> None:
     pin(os.getpid(), LOAD_CORE)
     bench = await Bench().start()
@@ -223,76 +332,21 @@ async def main() -> None:
             f"load average {os.getloadavg()[0]:.1f}"
         )
         _, ack = await floors(bench.nc)
-        ack_p95 = percentile(ack, 95)
         people = await bench.listeners(max(DEVICE_COUNTS), "fan")
         watched = await bench.listeners(1, "watched")
         for count in DEVICE_COUNTS:
-            devices = Reporting(bench, people[:count])
-            for i in range(count):  # every projection, token and connection exists before timing
-                await devices.report(i)
-            reports: dict[bool, int] = {False: 0, True: 0}
-            seconds: dict[bool, float] = {False: 0.0, True: 0.0}
-            server_cpu_s: dict[bool, float] = {False: 0.0, True: 0.0}
-            for streams in [False, True] * ROUNDS:  # alternated, so drifting load weighs on both
-                readers, tasks = await watch(bench, people[:count]) if streams else ([], [])
-                spy = profile(player_pid, f"{count}-{'push' if streams else 'plain'}") if SPY_OUT else None
-                cpu_before = cpu_s(player_pid), cpu_s(nats_pid)
-                started = time.perf_counter()
-                rate, done = await devices.saturate(SATURATION_S)
-                if spy is not None:
-                    spy.wait()
-                seconds[streams] += time.perf_counter() - started
-                player_ms = (cpu_s(player_pid) - cpu_before[0]) * 1000 / done
-                nats_ms = (cpu_s(nats_pid) - cpu_before[1]) * 1000 / done
-                reports[streams] += done
-                server_cpu_s[streams] += (player_ms + nats_ms) * done / 1000
-                pushed = sum(len(r.arrivals) - 1 for r in readers)
-                await unwatch(readers, tasks)
-                print(
-                    f"{count} devices, {'a push stream each' if streams else 'no push streams'}: "
-                    f"{rate:,.0f} reports/s ({done} reports, {pushed} pushes read), "
-                    f"CPU a report: player {player_ms:.3f} ms, nats-server {nats_ms:.3f} ms; "
-                    f"load average {os.getloadavg()[0]:.1f}"
-                )
-            rates = {streams: reports[streams] / seconds[streams] for streams in (False, True)}
-            cpu_ms = {streams: server_cpu_s[streams] * 1000 / reports[streams] for streams in (False, True)}
-            figures += [
-                Figure(f"player reports/s, {count} devices, no push streams", rates[False], "reports/s"),
-                Figure(
-                    f"player reports/s, {count} devices, a push stream each",
-                    rates[True],
-                    "reports/s",
-                    floor=rates[False],
-                ),
-                Figure(
-                    f"server CPU a report (player + nats-server), {count} devices, a push stream each",
-                    cpu_ms[True],
-                    "ms",
-                    floor=cpu_ms[False],
-                ),
-            ]
-            await devices.plain.close()
+            figures += await reports_with_and_without_pushes(bench, player_pid, nats_pid, people[:count])
+        move_cpu_us: dict[int, float] = {}
         for count in [ISSUE_WATCHERS, *DEVICE_COUNTS]:
-            readers, tasks = await watch(bench, [watched[0]] * count)
-            each, every, missed = await moves_to_watchers(bench, watched[0], readers)
-            await unwatch(readers, tasks)
-            print(
-                f"move->push, {count} devices watching one book, {MOVES} moves: each device {summary(each)}; "
-                f"every device p95 {percentile(every, 95):.2f} ms; {missed} not seen; "
-                f"publish-ack p95 {ack_p95:.2f} ms; load average {os.getloadavg()[0]:.1f}"
-            )
-            figures += [
-                Figure(
-                    f"player move->push p50, {count} watching",
-                    percentile(each, 50),
-                    "ms",
-                    percentile(ack, 50),
-                ),
-                Figure(f"player move->push p95, {count} watching", percentile(each, 95), "ms", ack_p95),
-                Figure(
-                    f"player move->push to all p95, {count} watching", percentile(every, 95), "ms", ack_p95
-                ),
-            ]
+            latencies, move_cpu_us[count] = await push_latency(bench, player_pid, watched[0], count, ack)
+            figures += latencies
+        write_us = socket_write_floor_us(max(DEVICE_COUNTS))
+        for count in DEVICE_COUNTS:
+            if count > ISSUE_WATCHERS:
+                frame_us = (move_cpu_us[count] - move_cpu_us[ISSUE_WATCHERS]) / (count - ISSUE_WATCHERS)
+                name = f"player CPU a pushed frame (one more watcher), {count} watching"
+                figures.append(Figure(name, frame_us, "us", floor=write_us))
+        print(f"floor  a frame's socket write, asyncio transport, {write_us:.1f} us")
     finally:
         await bench.stop()
     report(figures)
