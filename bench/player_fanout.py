@@ -44,6 +44,7 @@ DEVICE_COUNTS = [int(a) for a in sys.argv[1:] if a.isdigit()] or ([50] if QUICK 
 SATURATION_S = 3 if QUICK else 5
 MOVES = 60 if QUICK else 120
 ROUNDS = 1 if QUICK else 2
+FRAME_CPU_FROM = 50
 SPY_OUT = os.environ.get("BEDSIDE_SPY_OUT", "")
 """A folder: each saturation phase is also profiled there with py-spy (``PY_SPY``, the binary)."""
 PY_SPY = os.environ.get("PY_SPY", "py-spy")
@@ -342,7 +343,7 @@ async def main() -> None:
             figures += latencies
         write_us = socket_write_floor_us(max(DEVICE_COUNTS))
         for count in DEVICE_COUNTS:
-            if count > ISSUE_WATCHERS:
+            if count >= FRAME_CPU_FROM:  # over a few devices more, the difference is noise
                 frame_us = (move_cpu_us[count] - move_cpu_us[ISSUE_WATCHERS]) / (count - ISSUE_WATCHERS)
                 name = f"player CPU a pushed frame (one more watcher), {count} watching"
                 figures.append(Figure(name, frame_us, "us", floor=write_us))
