@@ -47,6 +47,7 @@ class PushStream(StreamingResponse):
                 return
             while (frame := await watcher.next_frame()) is not None:
                 await send({"type": "http.response.body", "body": frame, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:
             self.hub.unwatch(watcher)
             gone.cancel()
