@@ -240,6 +240,7 @@ class Service:
     async def stop(self) -> None:
         """Leases given back, so the other copies take the partitions over without waiting for
         them to age out; requests already taken are finished by the broker's drain."""
+        await self.hub.stop()
         if self._partition_server is not None:
             await self._partition_server.stop()
         if self._keeper is not None:

@@ -5,8 +5,8 @@ device watching it, and a stream holds no timer of its own (the hub pings them a
 """
 
 import asyncio
-import contextlib
 
+from bedside_runtime.tasks import cancel_and_wait
 from fastapi import APIRouter
 from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
@@ -50,9 +50,7 @@ class PushStream(StreamingResponse):
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         finally:
             self.hub.unwatch(watcher)
-            gone.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await gone
+            await cancel_and_wait(gone)
 
     async def _until_disconnected(self, receive: Receive) -> None:
         while (await receive())["type"] != "http.disconnect":
