@@ -2,9 +2,13 @@
 
 A device may be behind any copy while its listener's partition is owned by another, so the
 hub subscribes, for each listener and book a device here watches, to the pushes on core
-NATS (``bedside.push.<listener>.<book>``) that the writing copy publishes. It is also told
-of this copy's own applies directly, which is sooner; a state at or below the newest one
-already handed out for that listener and book is dropped, so nothing arrives twice.
+NATS (``bedside.push.<listener>.<book>``) that the writing copy publishes. This copy's own
+applies reach it directly, which is sooner; while this copy serves a listener's partition
+every event of it is applied here, so the pushes on NATS for it are dropped unread.
+
+A state is encoded into its SSE frame once, however many devices watch it. Each device
+holds only the newest frame it has not yet written: a device that is behind skips to the
+newest state, and never gets an older one after a newer.
 """
 
 import asyncio
@@ -15,48 +19,139 @@ from collections.abc import Callable
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.player import ListenerState
+from bedside_runtime.tasks import cancel_and_wait
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.errors import Error as NatsError
 from pydantic import ValidationError
+from sse_starlette import EventSourceResponse
 
 from bedside_player.domain.state import PlayerState
 
-QUEUE_SIZE = 64
+PING_S = 15.0
+"""A comment line this often keeps idle streams open through proxies and finds dead ones."""
+PING_FRAME = b": ping\n\n"
 Key = tuple[str, str]
 log = structlog.get_logger("bedside.player.hub")
 
 
+def state_frame(seq: int, state_json: bytes) -> bytes:
+    """One ``state`` event of the stream, as the page's EventSource reads it."""
+    return b"event: state\nid: %d\ndata: %s\n\n" % (seq, state_json)
+
+
+class Watcher:
+    """One device's stream: the newest frame it has not written yet, and a wake-up for its writer."""
+
+    __slots__ = ("book", "closed", "listener", "newest_seq", "pending", "wake")
+
+    def __init__(self, listener: str, book: str) -> None:
+        self.listener = listener
+        self.book = book
+        self.pending: bytes | None = None
+        self.newest_seq = -1
+        """The sequence of the newest state handed to this device (written or pending)."""
+        self.closed = False
+        self.wake = asyncio.Event()
+
+    def offer(self, seq: int, frame: bytes) -> None:
+        if seq > self.newest_seq:
+            self.newest_seq = seq
+            self.pending = frame
+            self.wake.set()
+
+    def ping(self) -> None:
+        if self.pending is None:
+            self.pending = PING_FRAME
+            self.wake.set()
+
+    def close(self) -> None:
+        self.closed = True
+        self.wake.set()
+
+    async def next_frame(self) -> bytes | None:
+        """The frame to write next, once there is one; None once the stream is to end."""
+        while self.pending is None and not self.closed:
+            self.wake.clear()
+            await self.wake.wait()
+        if self.closed:
+            return None
+        frame, self.pending = self.pending, None
+        return frame
+
+
 class Hub:
-    def __init__(self) -> None:
-        self.queues: dict[Key, set[asyncio.Queue[ListenerState]]] = defaultdict(set)
+    def __init__(self, is_served: Callable[[str], bool] = lambda listener: False) -> None:
+        self.watchers: dict[Key, set[Watcher]] = defaultdict(set)
         self.newest: dict[Key, int] = {}
         self.connection: Client | None = None
+        self.is_served = is_served
+        """Whether this copy serves a listener's partition (then its own applies carry everything)."""
         self._subs: dict[Key, Subscription] = {}
         self._closing: set[asyncio.Task[None]] = set()
+        self._timers: list[asyncio.Task[None]] = []
 
-    async def subscribe(self, listener: str, book: str) -> asyncio.Queue[ListenerState]:
+    async def watch(self, listener: str, book: str) -> Watcher:
+        """A new device stream; subscribed before the caller reads the current state."""
         key = (listener, book)
-        queue: asyncio.Queue[ListenerState] = asyncio.Queue(QUEUE_SIZE)
-        self.queues[key].add(queue)
+        watcher = Watcher(listener, book)
+        self.watchers[key].add(watcher)
+        if not self._timers:
+            self._timers = [
+                asyncio.create_task(self._ping_forever()),
+                asyncio.create_task(self._end_at_exit()),
+            ]
         if key not in self._subs and self.connection is not None:
             subject = subjects.PLAYER_PUSH.format(listener=listener, book=book)
             self._subs[key] = await self.connection.subscribe(subject, cb=self._pushed)
-            await self.connection.flush()  # subscribed before the caller reads the current state
-        return queue
+            await self.connection.flush()
+        return watcher
 
-    def unsubscribe(self, listener: str, book: str, queue: asyncio.Queue[ListenerState]) -> None:
-        key = (listener, book)
-        self.queues[key].discard(queue)
-        if self.queues[key]:
+    def show(self, watcher: Watcher, state: ListenerState) -> None:
+        """Hand ``state`` (read after ``watch``) to this one device, unless it has a newer one."""
+        watcher.offer(state.seq, state_frame(state.seq, state.model_dump_json().encode()))
+
+    def unwatch(self, watcher: Watcher) -> None:
+        key = (watcher.listener, watcher.book)
+        watcher.close()
+        watchers = self.watchers.get(key)
+        if watchers is None:
             return
-        del self.queues[key]
+        watchers.discard(watcher)
+        if watchers:
+            return
+        del self.watchers[key]
         self.newest.pop(key, None)
         if (sub := self._subs.pop(key, None)) is not None:
             task = asyncio.create_task(self._close(sub))
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
+
+    def end_all(self) -> None:
+        for watchers in list(self.watchers.values()):
+            for watcher in list(watchers):
+                self.unwatch(watcher)
+
+    async def stop(self) -> None:
+        self.end_all()
+        await cancel_and_wait(*self._timers)
+        self._timers = []
+
+    async def _ping_forever(self) -> None:
+        """One timer for every stream of the copy, rather than one per connection."""
+        while True:
+            await asyncio.sleep(PING_S)
+            for watchers in self.watchers.values():
+                for watcher in watchers:
+                    watcher.ping()
+
+    async def _end_at_exit(self) -> None:
+        """Streams never end by themselves: once the server is told to exit (sse-starlette's
+        one watcher of uvicorn's exit, shared by the whole process), end them, so that
+        shutting down does not wait out uvicorn's grace period."""
+        await EventSourceResponse._listen_for_exit_signal()
+        self.end_all()
 
     @staticmethod
     async def _close(sub: Subscription) -> None:
@@ -64,23 +159,26 @@ class Hub:
             await sub.unsubscribe()
 
     async def _pushed(self, msg: Msg) -> None:
+        listener = msg.subject.split(".")[2]
+        if self.is_served(listener):
+            return
         try:
             state = ListenerState.model_validate_json(msg.data)
         except ValidationError:
             log.warning("a push that does not fit the contract", subject=msg.subject)
             return
-        self._deliver((state.listener, state.book), state.seq, lambda: state)
+        self._deliver((state.listener, state.book), state.seq, lambda: msg.data)
 
     def __call__(self, state: PlayerState) -> None:
-        self._deliver((state.listener, state.book), state.seq, state.public)
+        self._deliver(
+            (state.listener, state.book), state.seq, lambda: state.public().model_dump_json().encode()
+        )
 
-    def _deliver(self, key: Key, seq: int, public: Callable[[], ListenerState]) -> None:
-        queues = self.queues.get(key)
-        if not queues or seq <= self.newest.get(key, 0):
+    def _deliver(self, key: Key, seq: int, state_json: Callable[[], bytes]) -> None:
+        watchers = self.watchers.get(key)
+        if not watchers or seq <= self.newest.get(key, 0):
             return
         self.newest[key] = seq
-        shown = public()
-        for queue in queues:
-            if queue.full():  # a device that stopped reading: keep only the newest state
-                queue.get_nowait()
-            queue.put_nowait(shown)
+        frame = state_frame(seq, state_json())
+        for watcher in watchers:
+            watcher.offer(seq, frame)

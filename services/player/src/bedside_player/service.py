@@ -61,7 +61,7 @@ class Service:
         self.broker = broker
         self.settings = settings
         self.copy_id = new_copy_id()
-        self.hub = Hub()
+        self.hub = Hub(is_served=lambda listener: self._follower is not None and self.serves(listener))
         self.projections = Projections(settings.player_partitions)
         self.projections.watchers.append(self.hub)
         self.ready = asyncio.Event()
@@ -244,6 +244,7 @@ class Service:
     async def stop(self) -> None:
         """Leases given back, so the other copies take the partitions over without waiting for
         them to age out; requests already taken are finished by the broker's drain."""
+        await self.hub.stop()
         if self._partition_server is not None:
             await self._partition_server.stop()
         if self._keeper is not None:

@@ -1,0 +1,358 @@
+"""Reports with and without a push stream per device, and move -> push latency, with the
+server side on one core and the load generator on the other (the peer comparison's placement).
+
+The player and its nats-server run on core 0 (every thread pinned), this process, which
+is the load generator, on core 1. For each number of devices (10, 50, 200 by default, or
+those given as arguments):
+
+- reports/s at saturation, every device reporting back to back on its own listener over a
+  plain keep-alive socket, first with no push streams, then with every device also holding
+  ``GET .../events`` of its own listener-book open (so each report is also one push);
+  the second beside the first as a ratio, and the server's CPU a report (player and
+  nats-server, from /proc) with push streams beside it without them, which the other
+  sessions' load on the shared cores disturbs less than the rate. The two alternate, twice;
+- move -> push: 3 devices (as in bench.player_push), then each number of devices, watching
+  one listener-book over SSE, a seek every 40 ms; the latency from sending the seek until a
+  device has read a state at that sequence, per device and until every device has, beside
+  the JetStream publish-ack floor of the same run; and the player's CPU for one more
+  watching device (the CPU a move with N watching less that with 3, over N - 3) beside the
+  CPU of one ``send`` of a frame's size on a loopback socket, measured here.
+
+The SSE readers are raw sockets that only look for the ``id:`` lines, so that on one core
+they cost less than the player's side of a push. ``.venv/bin/python -m bench.player_fanout``
+(``--quick``: 50 devices only, shorter phases; ``BEDSIDE_SPY_OUT=DIR PY_SPY=.../py-spy``:
+a py-spy profile of the player in each saturation phase).
+"""
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.player_common import Bench, PlainHttp, floors, summary
+from bench.report import Figure, percentile, report
+
+SERVER_CORE = 0
+LOAD_CORE = 1
+QUICK = "--quick" in sys.argv
+DEVICE_COUNTS = [int(a) for a in sys.argv[1:] if a.isdigit()] or ([50] if QUICK else [10, 50, 200])
+SATURATION_S = 3 if QUICK else 5
+MOVES = 60 if QUICK else 120
+ROUNDS = 1 if QUICK else 2
+FRAME_CPU_FROM = 50
+SPY_OUT = os.environ.get("BEDSIDE_SPY_OUT", "")
+"""A folder: each saturation phase is also profiled there with py-spy (``PY_SPY``, the binary)."""
+PY_SPY = os.environ.get("PY_SPY", "py-spy")
+MOVE_EVERY_S = 0.04
+ISSUE_WATCHERS = 3
+"""As in bench.player_push, the issue's move -> push figure."""
+
+
+def profile(pid: int, label: str, seconds: float = SATURATION_S) -> "subprocess.Popen[bytes]":
+    """py-spy sampling the player for one phase, from the load generator's core."""
+    out = Path(SPY_OUT) / f"fanout-{label}.txt"
+    command = [PY_SPY, "record", "--pid", str(pid), "--duration", str(round(seconds)), "--nonblocking"]
+    command += ["--rate", "500"]
+    return subprocess.Popen(
+        ["taskset", "-c", str(LOAD_CORE), *command, "--format", "raw", "-o", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def pin(pid: int, core: int) -> None:
+    """Every thread of ``pid`` onto ``core`` (threads made later inherit it)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        os.sched_setaffinity(int(task.name), {core})
+
+
+def placement(pid: int) -> str:
+    cores = sorted(
+        {c for task in Path(f"/proc/{pid}/task").iterdir() for c in os.sched_getaffinity(int(task.name))}
+    )
+    return ",".join(map(str, cores))
+
+
+def cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Reader:
+    """One device's push stream on a bare socket: the sequence and arrival time of each state."""
+
+    arrivals: list[tuple[int, float]] = field(default_factory=list)
+    first: asyncio.Event = field(default_factory=asyncio.Event)
+    writer: asyncio.StreamWriter | None = None
+
+    async def run(self, port: int, path: str, token: str) -> None:
+        reader, self.writer = await asyncio.open_connection("127.0.0.1", port)
+        self.writer.write(
+            f"GET {path} HTTP/1.1\r\nhost: bench\r\nauthorization: Bearer {token}\r\n"
+            "accept: text/event-stream\r\n\r\n".encode()
+        )
+        status = await reader.readline()
+        if b" 200 " not in status:
+            raise RuntimeError(f"the event stream answered {status!r}")
+        while await reader.readline() not in (b"\r\n", b""):
+            pass
+        rest = b""
+        while data := await reader.read(65536):
+            now = time.perf_counter()
+            lines = (rest + data).split(b"\n")
+            rest = lines.pop()
+            for line in lines:
+                if line.startswith(b"id:"):
+                    self.arrivals.append((int(line[3:]), now))
+                    self.first.set()
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def watch(bench: Bench, people: list[tuple[str, str]]) -> tuple[list[Reader], list[asyncio.Task[None]]]:
+    readers = [Reader() for _ in people]
+    tasks = [
+        asyncio.create_task(r.run(bench.port, f"/api/listeners/{name}/books/b1/events", token))
+        for r, (name, token) in zip(readers, people, strict=True)
+    ]
+    await asyncio.wait_for(asyncio.gather(*(r.first.wait() for r in readers)), 60)
+    return readers, tasks
+
+
+async def unwatch(readers: list[Reader], tasks: list[asyncio.Task[None]]) -> None:
+    for r in readers:
+        r.close()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+class Reporting:
+    """Devices, one listener each, reporting back to back over plain keep-alive sockets."""
+
+    def __init__(self, bench: Bench, people: list[tuple[str, str]]) -> None:
+        self.bench = bench
+        self.people = people
+        self.plain = PlainHttp(bench.port)
+        self.basis = [0] * len(people)
+        self.position = [0] * len(people)
+
+    async def report(self, i: int) -> None:
+        name, token = self.people[i]
+        self.position[i] += 1000
+        body = {"device": "d", "position_ms": self.position[i], "playing": True, "basis_seq": self.basis[i]}
+        path = f"/api/listeners/{name}/books/b1/reports"
+        status, data = await self.plain.post(i, path, token, json.dumps(body).encode())
+        if status != 200:
+            raise RuntimeError(data.decode())
+        self.basis[i] = max(self.basis[i], json.loads(data)["seq"])
+
+    async def saturate(self, seconds: float) -> tuple[float, int]:
+        done = 0
+        stop = time.perf_counter() + seconds
+
+        async def device(i: int) -> None:
+            nonlocal done
+            while time.perf_counter() < stop:
+                await self.report(i)
+                done += 1
+
+        started = time.perf_counter()
+        await asyncio.gather(*(device(i) for i in range(len(self.people))))
+        return done / (time.perf_counter() - started), done
+
+
+async def moves_to_watchers(
+    bench: Bench, mover: tuple[str, str], readers: list[Reader]
+) -> tuple[list[float], list[float], int]:
+    """Seeks on ``mover``'s book; (latency to each reader, latency until all have read, missed)."""
+    name, token = mover
+    plain = PlainHttp(bench.port)
+    path = f"/api/listeners/{name}/books/b1"
+    body = {"device": "m", "position_ms": 1, "playing": True, "basis_seq": readers[0].arrivals[-1][0]}
+    status, data = await plain.post(0, path + "/reports", token, json.dumps(body).encode())
+    if status != 200:
+        raise RuntimeError(data.decode())
+    basis = json.loads(data)["seq"]
+    await asyncio.sleep(0.2)
+    sent: list[tuple[int, float]] = []
+    for n in range(MOVES):
+        started = time.perf_counter()
+        body = {"device": "m", "position_ms": 2_000_000 + n * 1_000, "basis_seq": basis}
+        status, data = await plain.post(0, path + "/seek", token, json.dumps(body).encode())
+        if status != 200:
+            raise RuntimeError(data.decode())
+        basis = json.loads(data)["seq"]
+        sent.append((basis, started))
+        await asyncio.sleep(MOVE_EVERY_S)
+    await asyncio.sleep(1)
+    await plain.close()
+    each, every, missed = [], [], 0
+    for seq, at in sent:
+        reached = []
+        for r in readers:
+            seen = next((t for s, t in r.arrivals if s >= seq), None)
+            if seen is None:
+                missed += 1
+            else:
+                reached.append((seen - at) * 1000)
+        each += reached
+        if len(reached) == len(readers):
+            every.append(max(reached))
+    return each, every, missed
+
+
+async def push_latency(
+    bench: Bench, player_pid: int, watched: tuple[str, str], count: int, ack: list[float]
+) -> tuple[list[Figure], float]:
+    """Moves on one book that ``count`` devices watch: latencies beside the publish-ack floor,
+    and the player's CPU a move (the whole phase's CPU over the moves)."""
+    readers, tasks = await watch(bench, [watched] * count)
+    spy = profile(player_pid, f"moves-{count}", MOVES * MOVE_EVERY_S) if SPY_OUT else None
+    cpu_before = cpu_s(player_pid)
+    each, every, missed = await moves_to_watchers(bench, watched, readers)
+    cpu_us = (cpu_s(player_pid) - cpu_before) * 1e6 / MOVES
+    if spy is not None:
+        spy.wait()
+    await unwatch(readers, tasks)
+    ack_p95 = percentile(ack, 95)
+    print(
+        f"move->push, {count} devices watching one book, {MOVES} moves: each device {summary(each)}; "
+        f"every device p95 {percentile(every, 95):.2f} ms; {missed} not seen; "
+        f"publish-ack p95 {ack_p95:.2f} ms; player CPU {cpu_us:,.0f} us a move; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    return [
+        Figure(f"player move->push p50, {count} watching", percentile(each, 50), "ms", percentile(ack, 50)),
+        Figure(f"player move->push p95, {count} watching", percentile(each, 95), "ms", ack_p95),
+        Figure(f"player move->push to all p95, {count} watching", percentile(every, 95), "ms", ack_p95),
+    ], cpu_us
+
+
+async def reports_with_and_without_pushes(
+    bench: Bench, player_pid: int, nats_pid: int, people: list[tuple[str, str]]
+) -> list[Figure]:
+    """Saturation by one device per listener, without and with a push stream each, alternated."""
+    count = len(people)
+    devices = Reporting(bench, people)
+    for i in range(count):  # every projection, token and connection exists before timing
+        await devices.report(i)
+    reports: dict[bool, int] = {False: 0, True: 0}
+    seconds: dict[bool, float] = {False: 0.0, True: 0.0}
+    server_cpu_s: dict[bool, float] = {False: 0.0, True: 0.0}
+    for streams in [False, True] * ROUNDS:  # alternated, so drifting load weighs on both
+        readers, tasks = await watch(bench, people) if streams else ([], [])
+        spy = profile(player_pid, f"{count}-{'push' if streams else 'plain'}") if SPY_OUT else None
+        cpu_before = cpu_s(player_pid), cpu_s(nats_pid)
+        started = time.perf_counter()
+        rate, done = await devices.saturate(SATURATION_S)
+        if spy is not None:
+            spy.wait()
+        seconds[streams] += time.perf_counter() - started
+        player_ms = (cpu_s(player_pid) - cpu_before[0]) * 1000 / done
+        nats_ms = (cpu_s(nats_pid) - cpu_before[1]) * 1000 / done
+        reports[streams] += done
+        server_cpu_s[streams] += (player_ms + nats_ms) * done / 1000
+        pushed = sum(len(r.arrivals) - 1 for r in readers)
+        await unwatch(readers, tasks)
+        print(
+            f"{count} devices, {'a push stream each' if streams else 'no push streams'}: "
+            f"{rate:,.0f} reports/s ({done} reports, {pushed} pushes read), "
+            f"CPU a report: player {player_ms:.3f} ms, nats-server {nats_ms:.3f} ms; "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
+    await devices.plain.close()
+    rates = {streams: reports[streams] / seconds[streams] for streams in (False, True)}
+    cpu_ms = {streams: server_cpu_s[streams] * 1000 / reports[streams] for streams in (False, True)}
+    return [
+        Figure(f"player reports/s, {count} devices, no push streams", rates[False], "reports/s"),
+        Figure(
+            f"player reports/s, {count} devices, a push stream each",
+            rates[True],
+            "reports/s",
+            floor=rates[False],
+        ),
+        Figure(
+            f"server CPU a report (player + nats-server), {count} devices, a push stream each",
+            cpu_ms[True],
+            "ms",
+            floor=cpu_ms[False],
+        ),
+    ]
+
+
+def socket_write_floor_us(connections: int, rounds: int = 200) -> float:
+    """CPU of one ``send`` of a state frame's size on each of ``connections`` loopback TCP
+    sockets (this process, core 1): the least a push to one more device can cost."""
+    frame = b"event: state\nid: 123456\ndata: " + b"x" * 300 + b"\n\n"
+    server = socket.create_server(("127.0.0.1", 0))
+    pairs = []
+    for _ in range(connections):
+        ours = socket.create_connection(server.getsockname())
+        pairs.append((ours, server.accept()[0]))
+    server.close()
+    try:
+        spent = 0.0
+        for _ in range(rounds):
+            started = time.thread_time()
+            for ours, _theirs in pairs:
+                ours.send(frame)
+            spent += time.thread_time() - started
+            for _ours, theirs in pairs:
+                theirs.recv(65536)
+        return spent * 1e6 / (rounds * connections)
+    finally:
+        for a, b in pairs:
+            a.close()
+            b.close()
+
+
+async def main() -> None:
+    pin(os.getpid(), LOAD_CORE)
+    bench = await Bench().start()
+    figures: list[Figure] = []
+    try:
+        assert bench.player is not None
+        assert bench.server.process is not None
+        player_pid, nats_pid = bench.player.pid, bench.server.process.pid
+        pin(player_pid, SERVER_CORE)
+        pin(nats_pid, SERVER_CORE)
+        pin(os.getpid(), LOAD_CORE)
+        print(
+            f"placement: player pid {player_pid} on core {placement(player_pid)}, "
+            f"nats-server pid {nats_pid} on core {placement(nats_pid)}, "
+            f"load generator pid {os.getpid()} on core {placement(os.getpid())}; "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
+        _, ack = await floors(bench.nc)
+        people = await bench.listeners(max(DEVICE_COUNTS), "fan")
+        watched = await bench.listeners(1, "watched")
+        for count in DEVICE_COUNTS:
+            figures += await reports_with_and_without_pushes(bench, player_pid, nats_pid, people[:count])
+        move_cpu_us: dict[int, float] = {}
+        for count in [ISSUE_WATCHERS, *DEVICE_COUNTS]:
+            latencies, move_cpu_us[count] = await push_latency(bench, player_pid, watched[0], count, ack)
+            figures += latencies
+        write_us = socket_write_floor_us(max(DEVICE_COUNTS))
+        for count in DEVICE_COUNTS:
+            if count >= FRAME_CPU_FROM:  # over a few devices more, the difference is noise
+                frame_us = (move_cpu_us[count] - move_cpu_us[ISSUE_WATCHERS]) / (count - ISSUE_WATCHERS)
+                name = f"player CPU a pushed frame (one more watcher), {count} watching"
+                figures.append(Figure(name, frame_us, "us", floor=write_us))
+        print(f"floor  a frame's socket write, asyncio transport, {write_us:.1f} us")
+    finally:
+        await bench.stop()
+    report(figures)
+
+
+if __name__ == "__main__":
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
+    asyncio.run(main())

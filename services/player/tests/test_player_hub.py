@@ -1,0 +1,98 @@
+"""The SSE hub: each state once, a device that is behind skips to the newest, one frame for
+every device, and pushes on a real nats-server for listeners this copy does not serve."""
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import nats
+import pytest
+from bedside_contracts import subjects
+from bedside_contracts.player import ListenerState
+from bedside_player.domain.state import PlayerState
+from bedside_player.hub import Hub, Watcher, state_frame
+from nats.aio.client import Client
+
+
+def state(seq: int, position_ms: int = 1_000, listener: str = "anna") -> PlayerState:
+    return PlayerState(listener=listener, book="b1", position_ms=position_ms, seq=seq)
+
+
+async def frames_ready(watcher: Watcher) -> list[bytes]:
+    """What the device's writer would write now, without waiting for more."""
+    out = []
+    while watcher.pending is not None:
+        frame = await watcher.next_frame()
+        assert frame is not None
+        out.append(frame)
+    return out
+
+
+@pytest.fixture
+async def bus(nats_url: str) -> AsyncIterator[Client]:
+    client = await nats.connect(nats_url)
+    try:
+        yield client
+    finally:
+        await client.close()
+
+
+async def test_a_device_that_is_behind_gets_only_the_newest_state_and_never_an_older_one() -> None:
+    hub = Hub()
+    device = await hub.watch("anna", "b1")
+    hub(state(3, 3_000))
+    hub(state(5, 5_000))  # not read in between: 3 is skipped
+    hub(state(4, 4_000))  # older than what was handed out: dropped
+    assert await frames_ready(device) == [state_frame(5, state(5, 5_000).public().model_dump_json().encode())]
+    hub(state(5, 5_000))
+    hub.show(device, state(2).public())  # a current state read late, older than a push
+    assert await frames_ready(device) == []
+    hub(state(6, 6_000))
+    assert [f.split(b"\n")[1] for f in await frames_ready(device)] == [b"id: 6"]
+    await hub.stop()
+
+
+async def test_every_device_on_a_book_writes_the_one_frame_made_for_the_state() -> None:
+    hub = Hub()
+    devices = [await hub.watch("anna", "b1") for _ in range(3)]
+    other = await hub.watch("bert", "b1")
+    hub(state(7))
+    frames = [(await frames_ready(d))[0] for d in devices]
+    assert all(frame is frames[0] for frame in frames)
+    assert await frames_ready(other) == []
+    await hub.stop()
+
+
+async def test_an_ended_stream_stops_its_writer_and_the_hub_forgets_it() -> None:
+    hub = Hub()
+    device = await hub.watch("anna", "b1")
+    writer = asyncio.create_task(device.next_frame())
+    await asyncio.sleep(0)
+    hub.unwatch(device)
+    assert await writer is None
+    assert hub.watchers == {}
+    await hub.stop()
+
+
+async def test_pushes_from_the_owning_copy_reach_devices_here_unless_this_copy_serves_the_listener(
+    bus: Client,
+) -> None:
+    served = {"mine"}
+    hub = Hub(is_served=lambda listener: listener in served)
+    hub.connection = bus
+    elsewhere = await hub.watch("theirs", "b1")
+    here = await hub.watch("mine", "b1")
+    for listener in ("mine", "theirs"):  # in this order on one connection
+        pushed = ListenerState(
+            listener=listener, book="b1", position_ms=42_000, playing=True, seq=9, last_move_seq=9
+        )
+        subject = subjects.PLAYER_PUSH.format(listener=listener, book="b1")
+        await bus.publish(subject, pushed.model_dump_json().encode())
+    frame = await asyncio.wait_for(elsewhere.next_frame(), 10)
+    assert frame is not None
+    assert b'"position_ms":42000' in frame
+    await bus.flush()
+    await asyncio.sleep(0.2)  # the push for "mine", sent first, has had more time to arrive
+    assert here.pending is None  # dropped: this copy's own applies carry that listener
+    hub(state(10, 43_000, listener="mine"))
+    assert [f.split(b"\n")[1] for f in await frames_ready(here)] == [b"id: 10"]
+    await hub.stop()
