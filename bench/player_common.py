@@ -176,6 +176,9 @@ class PlainHttp:
     def __init__(self, port: int) -> None:
         self.port = port
         self.streams: dict[int, tuple[asyncio.StreamReader, asyncio.StreamWriter]] = {}
+        self.turns: dict[int, asyncio.Lock] = {}
+        """One request at a time on a device's connection (paced reports can overlap), as an
+        httpx client with one connection queues them."""
 
     async def _connection(self, i: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         reader_writer = self.streams.get(i)
@@ -185,10 +188,11 @@ class PlainHttp:
         return reader_writer
 
     async def post(self, i: int, path: str, token: str, body: bytes) -> tuple[int, bytes]:
-        try:
-            return await self._post(i, path, token, body)
-        except ConnectionError:  # closed as idle (uvicorn's 5 s keep-alive) just as it was reused
-            return await self._post(i, path, token, body)
+        async with self.turns.setdefault(i, asyncio.Lock()):
+            try:
+                return await self._post(i, path, token, body)
+            except ConnectionError:  # closed as idle (uvicorn's 5 s keep-alive) just as it was reused
+                return await self._post(i, path, token, body)
 
     async def _post(self, i: int, path: str, token: str, body: bytes) -> tuple[int, bytes]:
         reader, writer = await self._connection(i)

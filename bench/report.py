@@ -47,13 +47,17 @@ class Figure:
 
 
 def latency_figures(
-    name: str, values_ms: Sequence[float], floor_ms: Sequence[float], detail: str = ""
+    name: str,
+    values_ms: Sequence[float],
+    floor_ms: Sequence[float],
+    detail: str = "",
+    percentiles: Sequence[float] = (50, 95),
 ) -> list[Figure]:
-    """The p50 and the p95 of some latencies, each beside the same percentile of its floor,
-    named "<name> p50<detail>" and "<name> p95<detail>"."""
+    """Percentiles (the p50 and the p95 unless told) of some latencies, each beside the same
+    percentile of its floor, named "<name> p50<detail>", "<name> p95<detail>"..."""
     return [
         Figure(f"{name} p{p}{detail}", percentile(values_ms, p), "ms", floor=percentile(floor_ms, p))
-        for p in (50, 95)
+        for p in percentiles
     ]
 
 

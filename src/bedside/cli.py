@@ -120,7 +120,9 @@ def serve(name: Annotated[str, typer.Argument(help="one of: " + ", ".join(SERVIC
     if name not in SERVICES:
         raise fail(f"unknown service {name!r}; choose one of {', '.join(SERVICES)}")
     module = importlib.import_module(f"bedside_{name}.main")
-    asyncio.run(module.serve(Settings()))
+    # a service may name the event loop it runs on (the player: uvloop, ADR 38)
+    with asyncio.Runner(loop_factory=getattr(module, "loop_factory", None)) as runner:
+        runner.run(module.serve(Settings()))
 
 
 @app.command()

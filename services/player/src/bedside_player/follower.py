@@ -8,11 +8,14 @@ one), so each is read and followed on its own, a few replays at a time.
 
 One consumer per partition rather than one with many filter subjects: nats-server delivers
 to a consumer with several filter subjects far more slowly (figures in the player's NOTES).
+A copy that gains every partition at once (a copy alone) follows the whole stream with one
+consumer instead, until it first releases a partition: each of 64 ordered consumers keeps
+a flow-control task of its own that wakes four times a second.
 """
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 
 import structlog
 from bedside_runtime.tasks import cancel_and_wait
@@ -55,6 +58,8 @@ class Follower:
         self._snapshot_seq: int | None = snapshot_seq
         """The sequence a snapshot loaded at start covers; it serves the first hold only."""
         self._feeds: dict[int, asyncio.Task[None]] = {}
+        self._whole: asyncio.Task[None] | None = None
+        """The one feed of every partition, while this copy has held all of them since gaining them."""
         self._loop: asyncio.Task[None] | None = None
         self.last_gain_s = 0.0
 
@@ -75,7 +80,7 @@ class Follower:
         return self.serving == self.target
 
     async def stop(self) -> None:
-        await cancel_and_wait(self._loop, *self._feeds.values())
+        await cancel_and_wait(self._loop, self._whole, *self._feeds.values())
 
     async def _reconcile_forever(self) -> None:
         try:
@@ -95,6 +100,7 @@ class Follower:
         if released:
             self.serving = self.serving - released
             await self.serve(frozenset(), released)
+            await self._split_whole()
             for partition in released:
                 await self._stop_feed(partition)
             dropped = self.projections.drop(released)
@@ -121,18 +127,17 @@ class Follower:
 
         async def one(partition: int) -> None:
             nonlocal applied
-            through = whole
-            if through is None:
-                async with limit:
-                    count, through = await read_range(
-                        self.store, self.reader, self.projections, after, [partition]
-                    )
-                applied += count
-            task = asyncio.create_task(self._follow(partition, through))
-            task.add_done_callback(self._feed_ended)
-            self._feeds[partition] = task
+            async with limit:
+                count, through = await read_range(
+                    self.store, self.reader, self.projections, after, [partition]
+                )
+            applied += count
+            self._feeds[partition] = self._start(self._follow(partition, through))
 
-        await asyncio.gather(*(one(partition) for partition in sorted(gained)))
+        if whole is not None:
+            self._whole = self._start(self._follow(None, whole))
+        else:
+            await asyncio.gather(*(one(partition) for partition in sorted(gained)))
         self.serving = self.serving | gained
         await self.serve(gained, frozenset())
         self.last_gain_s = time.perf_counter() - started
@@ -145,6 +150,22 @@ class Follower:
             projections=len(self.projections.states),
         )
 
+    def _start(self, feed: Coroutine[None, None, None]) -> "asyncio.Task[None]":
+        task = asyncio.create_task(feed)
+        task.add_done_callback(self._feed_ended)
+        return task
+
+    async def _split_whole(self) -> None:
+        """Stop the whole-stream feed; each partition still served is followed on its own from
+        the newest sequence that feed applied."""
+        if self._whole is None:
+            return
+        await cancel_and_wait(self._whole)
+        self._whole = None
+        through = self.projections.through_seq
+        for partition in sorted(self.serving):
+            self._feeds[partition] = self._start(self._follow(partition, through))
+
     async def _stop_feed(self, partition: int) -> None:
         await cancel_and_wait(self._feeds.pop(partition, None))
 
@@ -153,10 +174,12 @@ class Follower:
             self.failed = task.exception()
             log.error("a partition's stream feed stopped; this copy is not ready", error=repr(self.failed))
 
-    async def _follow(self, partition: int, after_seq: int) -> None:
-        """One partition's events after ``after_seq``, live (``evolve`` skips what is applied)."""
+    async def _follow(self, partition: int | None, after_seq: int) -> None:
+        """One partition's events (``None``: every partition's) after ``after_seq``, live
+        (``evolve`` skips what is applied)."""
         projections = self.projections
-        async for subject, seq, data, _ in self.store.feed(after_seq, [partition]):
+        partitions = None if partition is None else [partition]
+        async for subject, seq, data, _ in self.store.feed(after_seq, partitions):
             key = key_of(subject)
             # an event this copy appended was applied from the ack: no need to parse it again
             if key is not None and seq > projections.get(*key).seq:

@@ -140,18 +140,29 @@ class Service:
         listener: str,
         operation: str,
         here: Callable[[], Awaitable[Rep]],
+        request: Callable[[], Contract],
+        reply_type: type[Rep],
+    ) -> Rep:
+        """``here()`` when this copy serves ``listener``; else the owner's answer to ``request()``."""
+        partition = self.projections.partition_of(listener)
+        if partition in self.follower.serving:  # a lone copy's every request: nothing else to build
+            return await here()
+        return await self._forward(partition, operation, here, request(), reply_type)
+
+    async def _forward(
+        self,
+        partition: int,
+        operation: str,
+        here: Callable[[], Awaitable[Rep]],
         request: Contract,
         reply_type: type[Rep],
     ) -> Rep:
-        """``here()`` when this copy serves ``listener``; else the answer of the copy that the
-        partition's lease names (none yet, or one that does not serve it yet: ask again)."""
+        """The answer of the copy that the partition's lease names (none yet, or one that does
+        not serve it yet: ask again), or ``here()`` once the partition has come to this copy."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.request_timeout_s
-        partition = self.projections.partition_of(listener)
         tries = 0
         while True:
-            if self.serves(listener):
-                return await here()
             owner = self.keeper.owner_of(partition)
             try:
                 if owner is None or owner == self.copy_id:  # a handover, or this copy still replaying
@@ -165,16 +176,19 @@ class Service:
                 )
             except NoService:
                 if loop.time() >= deadline:
-                    raise NoService(f"no player copy owns {listener}'s partition yet; try again") from None
+                    raise NoService(f"no player copy owns partition {partition} yet; try again") from None
                 await asyncio.sleep(NO_OWNER_RETRY_S[min(tries, len(NO_OWNER_RETRY_S) - 1)])
                 tries += 1
+            if partition in self.follower.serving:  # it changed hands to this copy meanwhile
+                return await here()
 
     async def state(self, listener: str, book: str) -> ListenerState:
         async def here() -> ListenerState:
             return (await self.player.catch_up(listener, book)).public()
 
-        request = StateRequest(listener=listener, book=book)
-        return await self._on_owner(listener, "state", here, request, ListenerState)
+        return await self._on_owner(
+            listener, "state", here, lambda: StateRequest(listener=listener, book=book), ListenerState
+        )
 
     async def command(self, listener: str, book: BookInfo, command: PlayerCommand) -> CommandResult:
         """Decide and append (``InvalidRequest`` when the rules refuse the command)."""
@@ -182,22 +196,24 @@ class Service:
         async def here() -> CommandResult:
             return await self.player.command(listener, book.id, command, book.duration_ms, book.chapters)
 
-        request = CommandRequest(listener=listener, book=book.id, command=command)
+        def request() -> CommandRequest:
+            return CommandRequest(listener=listener, book=book.id, command=command)
+
         return await self._on_owner(listener, "command", here, request, CommandResult)
 
     async def offer(self, request: OfferPositions) -> OfferOutcome:
         return await self._on_owner(
-            request.listener, "offer", lambda: self.player.offer(request), request, OfferOutcome
+            request.listener, "offer", lambda: self.player.offer(request), lambda: request, OfferOutcome
         )
 
     async def history(self, request: HistoryRequest) -> History:
         return await self._on_owner(
-            request.listener, "history", lambda: self.player.history(request), request, History
+            request.listener, "history", lambda: self.player.history(request), lambda: request, History
         )
 
     async def locate(self, request: LocateRequest) -> Located:
         return await self._on_owner(
-            request.listener, "locate", lambda: self.player.locate(request), request, Located
+            request.listener, "locate", lambda: self.player.locate(request), lambda: request, Located
         )
 
     # -- start and stop ---------------------------------------------------------------

@@ -1,0 +1,77 @@
+"""The follower: a copy alone follows the whole stream with one feed, and once it gives
+partitions away it follows each partition it keeps on its own, from where that feed was."""
+
+import asyncio
+import time
+from collections.abc import Callable
+
+import nats
+from bedside_contracts.partitions import partition_of
+from bedside_contracts.player import PositionReported
+from bedside_player.follower import Follower
+from bedside_player.projections import Projections
+from bedside_player.store import EventStore
+from bedside_player.stream_range import RangeReader
+from bedside_runtime.nats_server import free_port
+from bedside_testing import start_test_nats
+
+PARTITIONS = 4
+BOOK = "b1"
+
+
+async def until(check: Callable[[], bool], timeout_s: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < deadline, "the follower never caught up"
+        await asyncio.sleep(0.02)
+
+
+def one_listener_per_partition() -> dict[int, str]:
+    found: dict[int, str] = {}
+    n = 0
+    while len(found) < PARTITIONS:
+        found.setdefault(partition_of(f"l{n}", PARTITIONS), f"l{n}")
+        n += 1
+    return found
+
+
+async def report(store: EventStore, listener: str, position_ms: int, expected_seq: int) -> int:
+    """Appended by another writer: nothing here applies it but the follower's feeds."""
+    event = PositionReported(device="d", position_ms=position_ms, playing=True, basis_seq=expected_seq)
+    return await store.append(listener, BOOK, event, expected_seq)
+
+
+async def test_a_copy_that_gives_partitions_away_still_follows_the_ones_it_keeps() -> None:
+    server = start_test_nats(f"follower-{free_port()}")
+    client = await nats.connect(server.url)
+    follower: Follower | None = None
+    try:
+        store = EventStore(client.jetstream(), PARTITIONS)
+        await store.declare()
+        listeners = one_listener_per_partition()
+        seqs = {p: await report(store, name, 1000, 0) for p, name in listeners.items()}
+        projections = Projections(PARTITIONS)
+        follower = Follower(store, RangeReader(client), projections)
+        follower.start()
+        follower.hold(frozenset(range(PARTITIONS)))  # alone: every partition at once
+        await until(lambda: follower is not None and follower.settled)
+        for p, name in listeners.items():  # replayed, then live
+            assert projections.get(name, BOOK).seq == seqs[p]
+            seqs[p] = await report(store, name, 2000, seqs[p])
+        await until(lambda: all(projections.get(n, BOOK).position_ms == 2000 for n in listeners.values()))
+
+        kept = frozenset({0, 1})
+        follower.hold(kept)  # another copy joined and took 2 and 3
+        await until(lambda: follower is not None and follower.settled)
+        assert {partition_of(listener, PARTITIONS) for listener, _ in projections.states} == kept
+        for p, name in listeners.items():
+            seqs[p] = await report(store, name, 3000, seqs[p])
+        await until(lambda: all(projections.get(listeners[p], BOOK).position_ms == 3000 for p in kept))
+        await asyncio.sleep(0.3)  # time enough for a feed that was not stopped to deliver
+        assert {partition_of(listener, PARTITIONS) for listener, _ in projections.states} == kept
+        assert projections.through_seq >= max(seqs[p] for p in kept)
+    finally:
+        if follower is not None:
+            await follower.stop()
+        await client.close()
+        server.stop()
