@@ -102,7 +102,8 @@ async def new_listener(bus: Client, prefix: str = "l") -> tuple[str, str]:
     global _count  # noqa: PLW0603 (a unique listener per test on a shared stream)
     _count += 1
     name = f"{prefix}{_count}-{free_port()}"
-    token = await (await Listeners.open(bus.jetstream())).create(name)
+    # fifty at once on a loaded machine: more than the default 5 s for a KV write's ack
+    token = await (await Listeners.open(bus.jetstream(timeout=30))).create(name)
     return name, token
 
 
