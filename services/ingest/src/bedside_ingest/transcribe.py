@@ -84,6 +84,7 @@ def transcribe_audiobook(
             raise JobCancelled
         started = time.perf_counter()
         heard_before = list(pieces.heard_before(chapter.n))
+        stored_pieces = len(heard_before)
         compute_before = 0.0
         words: list[SpokenWord] = []
         count = 0
@@ -92,6 +93,8 @@ def transcribe_audiobook(
             count = index + 1
             kept = heard_before[index] if index < len(heard_before) else None
             if kept is not None and (kept.offset, kept.samples) == (piece.offset, len(piece.samples)):
+                if should_stop():  # decoding hours of pieces heard before takes a while too
+                    raise JobCancelled
                 words += spoken_words(kept.words)
                 compute_before += kept.compute_s
                 continue
@@ -119,7 +122,7 @@ def transcribe_audiobook(
             chapter.n, transcriber.model_id, chapter.duration_ms, compute_s, words
         )
         save(transcript)
-        pieces.forget(chapter.n, count)
+        pieces.forget(chapter.n, max(count, stored_pieces))  # an earlier cut may have had more
         transcripts[chapter.n] = transcript
         progress(meter.add(transcript, stored_before=False))
         transcribed(dict(transcripts))

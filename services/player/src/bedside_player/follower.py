@@ -80,7 +80,9 @@ class Follower:
         return self.serving == self.target
 
     async def stop(self) -> None:
-        await cancel_and_wait(self._loop, self._whole, *self._feeds.values())
+        # the loop first: a gain it was in the middle of may still start feeds before it ends
+        await cancel_and_wait(self._loop)
+        await cancel_and_wait(self._whole, *self._feeds.values())
 
     async def _reconcile_forever(self) -> None:
         try:

@@ -104,8 +104,16 @@ class Hub:
             ]
         if key not in self._subs and self.connection is not None:
             subject = subjects.PLAYER_PUSH.format(listener=listener, book=book)
-            self._subs[key] = await self.connection.subscribe(subject, cb=self._pushed)
-            await self.connection.flush()
+            try:
+                sub = await self.connection.subscribe(subject, cb=self._pushed)
+                if key in self._subs or key not in self.watchers:  # another stream was quicker, or all left
+                    self._close_later(sub)
+                else:
+                    self._subs[key] = sub
+                await self.connection.flush()
+            except BaseException:
+                self.unwatch(watcher)
+                raise
         return watcher
 
     def show(self, watcher: Watcher, state: ListenerState) -> None:
@@ -124,9 +132,12 @@ class Hub:
         del self.watchers[key]
         self.newest.pop(key, None)
         if (sub := self._subs.pop(key, None)) is not None:
-            task = asyncio.create_task(self._close(sub))
-            self._closing.add(task)
-            task.add_done_callback(self._closing.discard)
+            self._close_later(sub)
+
+    def _close_later(self, sub: Subscription) -> None:
+        task = asyncio.create_task(self._close(sub))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
 
     def end_all(self) -> None:
         for watchers in list(self.watchers.values()):

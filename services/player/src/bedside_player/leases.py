@@ -152,7 +152,11 @@ class LeaseKeeper:
         """Give every lease back (the other copies need not wait for them to age out)."""
         await cancel_and_wait(*self._tasks)
         held, self.mine = self.mine, {}
-        await asyncio.gather(*(self._release(p, rev) for p, rev in held.items()), return_exceptions=True)
+        released = await asyncio.gather(
+            *(self._release(p, r) for p, r in held.items()), return_exceptions=True
+        )
+        if failed := [repr(error) for error in released if isinstance(error, BaseException)]:
+            log.warning("some leases were not given back: they age out", errors=failed[:3], count=len(failed))
         with contextlib.suppress(NatsError, TimeoutError):
             await self._write(COPY_PREFIX + self.me, b"", None, delete=True)
 
