@@ -63,14 +63,20 @@ class KeptPieces:
     def __init__(self) -> None:
         self.pieces: dict[int, list[PieceTranscript]] = {}
 
+    def save(self, piece: PieceTranscript) -> None:
+        """By its place, as the store names it: a piece heard again replaces the one before."""
+        kept = self.pieces.setdefault(piece.chapter, [])
+        assert piece.piece <= len(kept)
+        kept[piece.piece : piece.piece + 1] = [piece]
+
     def forget(self, chapter: int, count: int) -> None:
-        assert count == len(self.pieces.get(chapter, [])) or chapter not in self.pieces
+        assert count >= len(self.pieces.get(chapter, []))
         self.pieces.pop(chapter, None)
 
     def log(self) -> PieceLog:
         return PieceLog(
             heard_before=lambda chapter: list(self.pieces.get(chapter, [])),
-            save=lambda p: self.pieces.setdefault(p.chapter, []).append(p),
+            save=self.save,
             forget=self.forget,
         )
 
@@ -88,7 +94,9 @@ def test_a_chapter_stopped_after_two_pieces_hears_only_the_rest_when_run_again(
     audiobook = read_audiobook(write_audiobook(tmp_path_factory.mktemp("resume") / "one.m4b", speech))
     transcriber = CountingTranscriber(WhisperTranscriber())
 
-    def run(kept: KeptPieces, should_stop: Callable[[], bool] = lambda: False) -> list[SpokenWordTimes]:
+    def run(
+        kept: KeptPieces, should_stop: Callable[[], bool] = lambda: False, piece_s: float = 10.0
+    ) -> list[SpokenWordTimes]:
         done = transcribe_audiobook(
             audiobook,
             transcriber,
@@ -96,7 +104,7 @@ def test_a_chapter_stopped_after_two_pieces_hears_only_the_rest_when_run_again(
             save=lambda t: None,
             progress=lambda p: None,
             should_stop=should_stop,
-            piece_s=10.0,
+            piece_s=piece_s,
             pieces=kept.log(),
         )
         return done[1].words
@@ -115,3 +123,14 @@ def test_a_chapter_stopped_after_two_pieces_hears_only_the_rest_when_run_again(
     assert texts(resumed) == texts(whole)
     assert [w.start_ms for w in resumed] == [w.start_ms for w in whole]
     assert 1 not in kept.pieces  # forgotten once the chapter's transcript was saved
+
+    # pieces of another cut (an earlier run with other piece lengths) are heard again, not reused
+    other_cut = KeptPieces()
+    with pytest.raises(JobCancelled):
+        run(other_cut, should_stop=lambda: len(other_cut.pieces.get(1, [])) >= 2)
+    transcriber.heard = 0
+    run(KeptPieces(), piece_s=8.0)
+    pieces_of_8_s, transcriber.heard = transcriber.heard, 0
+    recut = run(other_cut, piece_s=8.0)
+    assert transcriber.heard == pieces_of_8_s  # none of the 10-s pieces matched an 8-s one
+    assert len(recut) >= 0.9 * len(whole)
