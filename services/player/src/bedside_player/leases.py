@@ -39,6 +39,12 @@ RENEW_EVERY_S = 1.0
 MARKER_TTL_S = 60.0
 """How long the server keeps the marker of an aged-out key: a claim names its revision."""
 WRITE_TIMEOUT_S = 2.0
+TRUSTED_FOR_S = LEASE_TTL_S - 0.5
+"""How long after its last accepted write was sent this copy trusts a lease of its own. The server
+ages the key out no sooner than a TTL after it took that write, so the follower stops serving the
+partition before another copy can win it, however late a renewal's ack comes back."""
+CHECK_TRUST_EVERY_S = 0.25
+RENEWALS_TASK = "bedside-lease-renewals"
 WRONG_LAST_SEQUENCE = frozenset({10071, 10164})
 COPY_PREFIX = "copy."
 PARTITION_PREFIX = "partition."
@@ -76,6 +82,8 @@ class LeaseKeeper:
         self.view: dict[str, Seen] = {}
         self.mine: dict[int, int] = {}
         """partition -> the revision of this copy's own last write of its lease."""
+        self.sent_at: dict[int, float] = {}
+        """partition -> when this copy's last accepted write of its lease was sent (loop time)."""
         self.wake = asyncio.Event()
         self._told: frozenset[int] = frozenset()
         self.failed: BaseException | None = None
@@ -136,7 +144,11 @@ class LeaseKeeper:
         while first is not None:  # the keys as they are now, then None
             self._see_entry(first)
             first = await watcher.updates(timeout=10.0)  # type: ignore[no-untyped-call]
-        self._tasks = [asyncio.create_task(self._watch(watcher)), asyncio.create_task(self._keep())]
+        self._tasks = [
+            asyncio.create_task(self._watch(watcher)),
+            asyncio.create_task(self._keep(), name=RENEWALS_TASK),
+            asyncio.create_task(self._check_trust()),
+        ]
 
     def _see_entry(self, entry: KeyValue.Entry) -> None:
         live = entry.operation is None
@@ -152,6 +164,7 @@ class LeaseKeeper:
         """Give every lease back (the other copies need not wait for them to age out)."""
         await cancel_and_wait(*self._tasks)
         held, self.mine = self.mine, {}
+        self.sent_at.clear()
         released = await asyncio.gather(
             *(self._release(p, r) for p, r in held.items()), return_exceptions=True
         )
@@ -186,10 +199,21 @@ class LeaseKeeper:
             raise
 
     def _tell(self) -> None:
-        """Tell the follower what this copy holds, whenever that changed (a round cut short too)."""
-        if frozenset(self.mine) != self._told:
-            self._told = frozenset(self.mine)
-            self.hold(self._told)
+        """Tell the follower what this copy holds and still trusts, whenever that changed (a round
+        cut short too). Trust runs out only while another copy is seen: alone, a late renewal
+        loses nothing to anyone, and the follower need not drop and replay what it holds."""
+        now = asyncio.get_running_loop().time()
+        alone = self.copies() <= {self.me}
+        trusted = frozenset(p for p in self.mine if alone or now - self.sent_at.get(p, now) < TRUSTED_FOR_S)
+        if trusted != self._told:
+            self._told = trusted
+            self.hold(trusted)
+
+    async def _check_trust(self) -> None:
+        """A renewal whose ack is late holds up ``_keep``; the trust runs out on time regardless."""
+        while True:
+            await asyncio.sleep(CHECK_TRUST_EVERY_S)
+            self._tell()
 
     async def _act(self) -> None:
         self._tell()
@@ -197,9 +221,12 @@ class LeaseKeeper:
         for partition, owner in owners.items():  # a claim whose ack was lost still counts
             if owner == self.me and partition not in self.mine:
                 self.mine[partition] = self.view[PARTITION_PREFIX + str(partition)].revision
+                self.sent_at.setdefault(partition, asyncio.get_running_loop().time())
         decision = plan(self.me, self.partitions, self.copies(), owners, self.mine)
         if decision.release:
             revisions = {p: self.mine.pop(p) for p in decision.release}
+            for partition in revisions:
+                self.sent_at.pop(partition, None)
             self._tell()
             await asyncio.gather(*(self._release(p, rev) for p, rev in revisions.items()))
             log.info("released leases", partitions=list(decision.release), holding=len(self.mine))
@@ -219,6 +246,7 @@ class LeaseKeeper:
 
     async def _renew(self) -> None:
         held = [(p, self._own_revision(p, rev)) for p, rev in self.mine.items()]
+        sent = asyncio.get_running_loop().time()
         revisions = await asyncio.gather(
             *(self._write(PARTITION_PREFIX + str(p), self.me.encode(), rev) for p, rev in held)
         )
@@ -227,8 +255,10 @@ class LeaseKeeper:
             if revision is None:
                 lost.append(partition)
                 self.mine.pop(partition, None)
+                self.sent_at.pop(partition, None)
             else:
                 self.mine[partition] = revision
+                self.sent_at[partition] = sent
         if lost:
             log.warning("leases lost: a renewal was refused", partitions=lost)
             self._tell()
@@ -238,12 +268,14 @@ class LeaseKeeper:
         key = PARTITION_PREFIX + str(partition)
         seen = self.view.get(key)
         expected = seen.revision if seen else 0
+        sent = asyncio.get_running_loop().time()
         revision = await self._write(key, self.me.encode(), expected)
         if revision is None:
             await self._refresh(key)
             log.info("a claim was refused", partition=partition, expected=expected, now=self.view.get(key))
             return False
         self.mine[partition] = revision
+        self.sent_at[partition] = sent
         return True
 
     async def _release(self, partition: int, revision: int) -> None:
