@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.player_common import Bench, PlainHttp, floors, summary
-from bench.report import Figure, percentile, report
+from bench.report import Figure, percentile, report, run
 
 SERVER_CORE = 0
 LOAD_CORE = 1
@@ -354,5 +354,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-    asyncio.run(main())
+    run(main())

@@ -10,14 +10,13 @@ phase; the figures are the medians. No httpx phase runs, so nothing but these re
 touched the player since its warm-up.
 """
 
-import asyncio
 import os
 import statistics
 import sys
 
 from bench.player_common import Bench
 from bench.player_reports import LISTENERS, WORKERS, Devices, Send, saturate
-from bench.report import Figure, report
+from bench.report import Figure, report, run
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 2
 SATURATION_S = 5
@@ -72,5 +71,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-    asyncio.run(main())
+    run(main())

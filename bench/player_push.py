@@ -7,13 +7,12 @@ with that sequence. ``.venv/bin/python -m bench.player_push``
 
 import asyncio
 import json
-import sys
 import time
 
 import httpx
 
 from bench.player_common import Bench, floors, ratio, summary
-from bench.report import Figure, latency_figures, report
+from bench.report import Figure, latency_figures, report, run
 
 MOVES = 300
 LISTENING = 3
@@ -87,5 +86,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-    asyncio.run(main())
+    run(main())

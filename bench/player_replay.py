@@ -28,7 +28,7 @@ from nats.aio.msg import Msg
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
 from bench.player_common import Bench
-from bench.report import Figure, report
+from bench.report import Figure, report, run
 
 BOOKS = 1000
 Read = Callable[[Client, int], Awaitable[None]]
@@ -241,6 +241,5 @@ async def main(events: int, headers: bool) -> None:
 
 
 if __name__ == "__main__":
-    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     numbers = [arg for arg in sys.argv[1:] if arg.isdigit()]
-    asyncio.run(main(int(numbers[0]) if numbers else 1_000_000, "--headers" in sys.argv))
+    run(main(int(numbers[0]) if numbers else 1_000_000, "--headers" in sys.argv))

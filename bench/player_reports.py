@@ -29,7 +29,7 @@ from bedside_contracts import subjects
 from bedside_contracts.player import CommandRequest, Report
 
 from bench.player_common import Bench, PlainHttp, floors, ratio, summary
-from bench.report import Figure, latency_figures, percentile, report
+from bench.report import Figure, latency_figures, percentile, report, run
 
 RATES = [int(r) for r in sys.argv[1:]] or [100, 1000]
 WORKERS = 50
@@ -258,5 +258,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
-    asyncio.run(main())
+    run(main())

@@ -12,12 +12,13 @@ the floor it takes; for a rate, what share of the floor it reaches. A figure wit
 floor, or with a floor in another unit, has no ratio.
 """
 
+import asyncio
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Coroutine, Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 OUT_ENV = "BEDSIDE_BENCH_OUT"
 
@@ -103,3 +104,9 @@ def read_figures(path: str) -> list[Figure]:
             if line.strip():
                 figures.append(Figure(**json.loads(line)))
     return figures
+
+
+def run(main: Coroutine[Any, Any, None]) -> None:
+    """A benchmark's entry point: each line printed as it comes (a run is read as it goes)."""
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
+    asyncio.run(main)
