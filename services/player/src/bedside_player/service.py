@@ -222,7 +222,7 @@ class Service:
         connection = self.broker.connection
         js = connection.jetstream()
         replicas = self.settings.stream_replicas
-        store = EventStore(js, self.settings.player_partitions)
+        store = EventStore(js, self.settings.player_partitions, connection)
         await store.declare(replicas)
         self._listeners = await Listeners.open(js, replicas)
         self._player = Player(store, self.projections, self.books, self._resolve, self._publish)

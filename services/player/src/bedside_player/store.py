@@ -20,11 +20,14 @@ from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.partitions import DEFAULT_PARTITIONS, events_subject, partition_events
 from bedside_contracts.player import PlayerEvent
 from bedside_runtime.streams import declare_stream
+from nats.aio.client import Client
 from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, RawStreamMsg, StorageType, StreamConfig
 from nats.js.errors import BadRequestError, NoStreamResponseError, NotFoundError, ServiceUnavailableError
 from pydantic import TypeAdapter
+
+from bedside_player.group_commit import GroupCommit
 
 EVENT: TypeAdapter[PlayerEvent] = TypeAdapter(PlayerEvent)
 STALE_BASIS = 10071
@@ -125,6 +128,7 @@ def stream_config(replicas: int = 1, partitions: int = DEFAULT_PARTITIONS) -> St
         deny_delete=True,
         deny_purge=True,
         allow_direct=True,
+        allow_atomic=True,
         metadata={PARTITIONS_KEY: str(partitions)},
     )
 
@@ -136,9 +140,14 @@ def parse(data: bytes) -> PlayerEvent:
 
 
 class EventStore:
-    def __init__(self, js: JetStreamContext, partitions: int = DEFAULT_PARTITIONS) -> None:
+    """With ``connection``, appends that queue behind others are group-committed (ADR 39)."""
+
+    def __init__(
+        self, js: JetStreamContext, partitions: int = DEFAULT_PARTITIONS, connection: Client | None = None
+    ) -> None:
         self.js = js
         self.partitions = partitions
+        self.group = GroupCommit(connection, self._append_alone) if connection is not None else None
 
     def subject(self, listener: str, book: str) -> str:
         return subject_of(listener, book, self.partitions)
@@ -185,6 +194,12 @@ class EventStore:
             "Nats-Msg-Id": msg_id(subject, expected_seq, payload),
             "Nats-Expected-Last-Subject-Sequence": str(expected_seq),
         }
+        if self.group is not None:
+            return await self.group.publish(subject, payload, headers)
+        return await self._append_alone(subject, payload, headers)
+
+    async def _append_alone(self, subject: str, payload: bytes, headers: dict[str, str]) -> int:
+        expected_seq = int(headers["Nats-Expected-Last-Subject-Sequence"])
         for attempt in range(APPEND_RETRIES):
             try:
                 ack = await self.js.publish(
