@@ -1,7 +1,5 @@
 """The player's rules without I/O: chronology, the offer arithmetic, history, locate, undo."""
 
-from dataclasses import replace
-
 import pytest
 from bedside_contracts.player import (
     Asleep,
@@ -416,8 +414,7 @@ def test_a_report_changes_only_what_a_report_changes(
     seq = state.seq + 1
     event = PositionReported(device=device, position_ms=position, playing=playing, basis_seq=0)
     another = device != state.last_reporter
-    expected = replace(
-        state,
+    expected = state._replace(
         position_ms=position,
         playing=playing,
         seq=seq,
