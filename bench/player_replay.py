@@ -3,7 +3,8 @@
 Events are reports spread over 1,000 listener-books, published on a server without
 fsync-per-write so that generating them does not dominate the run. The floor is the fastest
 of several raw reads of the same messages that do nothing with them: an ordered consumer
-with a callback and the pull reader replay itself uses (``RangeReader``) at two batch sizes.
+with a callback, pull requests answered into a callback that only counts, and the pull
+reader replay itself uses (``RangeReader``) at two batch sizes.
 Each round runs every fast read and then the replay; the rounds alternate them, and each
 read and the replay are compared by their medians over the rounds (wall clock, and CPU of
 this process a message). ``.venv/bin/python -m bench.player_replay [EVENTS] [--rounds N]
@@ -131,6 +132,54 @@ def range_reader(batch: int, in_flight: int) -> Read:
     return read
 
 
+def pull_counting(batch: int, in_flight: int) -> Read:
+    """The pull reader's way of asking (an ephemeral consumer without acks, ``in_flight`` pull
+    requests of ``batch``), with a callback that only counts: none of the reader's work a
+    message (the reply subject's numbers, the hole check, the chunk)."""
+
+    async def read(nc: Client, events: int) -> None:
+        js = nc.jetstream()
+        config = ConsumerConfig(
+            deliver_policy=DeliverPolicy.ALL,
+            ack_policy=AckPolicy.NONE,
+            inactive_threshold=10.0,
+            mem_storage=True,
+            num_replicas=1,
+        )
+        consumer = await js.add_consumer(subjects.PLAYER_STREAM, config)
+        next_subject = f"$JS.API.CONSUMER.MSG.NEXT.{subjects.PLAYER_STREAM}.{consumer.name}"
+        request = json.dumps({"batch": batch, "expires": 30 * 10**9}).encode()
+        done = asyncio.Event()
+        inbox = nc.new_inbox()
+        seen, asked = 0, 0
+
+        async def ask() -> None:
+            nonlocal asked
+            if asked < events:
+                asked += batch
+                await nc.publish(next_subject, request, reply=inbox)
+
+        async def count(msg: Msg) -> None:
+            nonlocal seen
+            if msg.headers and "Status" in msg.headers:
+                return
+            seen += 1
+            if seen % batch == 0:
+                await ask()
+            if seen >= events:
+                done.set()
+
+        sub = await nc.subscribe(inbox, cb=count, pending_msgs_limit=0, pending_bytes_limit=0)
+        for _ in range(in_flight):
+            await ask()
+        await done.wait()
+        await sub.unsubscribe()
+        assert consumer.name is not None
+        await js.delete_consumer(subjects.PLAYER_STREAM, consumer.name)
+
+    return read
+
+
 async def direct_batch_get(nc: Client, events: int, batch: int = 1000) -> None:
     """The stream's direct get with ``batch``, two requests in flight, each ended by a status."""
     done = asyncio.Event()
@@ -178,6 +227,7 @@ SLOW_READS: dict[str, Read] = {
 }
 FAST_READS: dict[str, Read] = {
     "ordered consumer, callback": ordered_callback,
+    "pull 1000 x 4, a callback that only counts": pull_counting(1000, 4),
     "pull reader 1000 x 4 (replay's)": range_reader(1000, 4),
     "pull reader 2000 x 2": range_reader(2000, 2),
 }
