@@ -3,17 +3,21 @@
 Events are reports spread over 1,000 listener-books, published on a server without
 fsync-per-write so that generating them does not dominate the run. The floor is the fastest
 of several raw reads of the same messages that do nothing with them: an ordered consumer
-(iterated, and with a callback), nats-py's pull ``fetch``, the pull reader replay itself uses
-(``RangeReader``) at a few batch sizes, and the stream's direct batch get. The fast reads and
-the replay run twice, alternated; the best of each is compared. Replay as it read before,
-through the ordered consumer's iterator a message at a time, is measured once beside them.
-``.venv/bin/python -m bench.player_replay [EVENTS] [--headers]``: with ``--headers`` each
-message carries the two headers a player's append has.
+with a callback, pull requests answered into a callback that only counts, and the pull
+reader replay itself uses (``RangeReader``) at two batch sizes.
+Each round runs every fast read and then the replay; the rounds alternate them, and each
+read and the replay are compared by their medians over the rounds (wall clock, and CPU of
+this process a message). ``.venv/bin/python -m bench.player_replay [EVENTS] [--rounds N]
+[--headers] [--slow]``: with ``--headers`` each message carries the two headers a player's
+append has; with ``--slow`` the reads that are far from the floor (the ordered consumer's
+iterator, nats-py's pull ``fetch``, the direct batch get, replay through the iterator) are
+measured once first, as they were before the pull reader.
 """
 
 import asyncio
 import json
 import os
+import statistics
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -128,6 +132,54 @@ def range_reader(batch: int, in_flight: int) -> Read:
     return read
 
 
+def pull_counting(batch: int, in_flight: int) -> Read:
+    """The pull reader's way of asking (an ephemeral consumer without acks, ``in_flight`` pull
+    requests of ``batch``), with a callback that only counts: none of the reader's work a
+    message (the reply subject's numbers, the hole check, the chunk)."""
+
+    async def read(nc: Client, events: int) -> None:
+        js = nc.jetstream()
+        config = ConsumerConfig(
+            deliver_policy=DeliverPolicy.ALL,
+            ack_policy=AckPolicy.NONE,
+            inactive_threshold=10.0,
+            mem_storage=True,
+            num_replicas=1,
+        )
+        consumer = await js.add_consumer(subjects.PLAYER_STREAM, config)
+        next_subject = f"$JS.API.CONSUMER.MSG.NEXT.{subjects.PLAYER_STREAM}.{consumer.name}"
+        request = json.dumps({"batch": batch, "expires": 30 * 10**9}).encode()
+        done = asyncio.Event()
+        inbox = nc.new_inbox()
+        seen, asked = 0, 0
+
+        async def ask() -> None:
+            nonlocal asked
+            if asked < events:
+                asked += batch
+                await nc.publish(next_subject, request, reply=inbox)
+
+        async def count(msg: Msg) -> None:
+            nonlocal seen
+            if msg.headers and "Status" in msg.headers:
+                return
+            seen += 1
+            if seen % batch == 0:
+                await ask()
+            if seen >= events:
+                done.set()
+
+        sub = await nc.subscribe(inbox, cb=count, pending_msgs_limit=0, pending_bytes_limit=0)
+        for _ in range(in_flight):
+            await ask()
+        await done.wait()
+        await sub.unsubscribe()
+        assert consumer.name is not None
+        await js.delete_consumer(subjects.PLAYER_STREAM, consumer.name)
+
+    return read
+
+
 async def direct_batch_get(nc: Client, events: int, batch: int = 1000) -> None:
     """The stream's direct get with ``batch``, two requests in flight, each ended by a status."""
     done = asyncio.Event()
@@ -170,14 +222,16 @@ async def replay_message_by_message(nc: Client, events: int) -> None:
 SLOW_READS: dict[str, Read] = {
     "ordered consumer, iterated (the old floor)": ordered_iterated,
     "pull fetch(1000)": pull_fetch,
+    "direct batch get 1000 x 2": direct_batch_get,
+    "replay message by message (the old read)": replay_message_by_message,
 }
 FAST_READS: dict[str, Read] = {
     "ordered consumer, callback": ordered_callback,
-    "direct batch get 1000 x 2": direct_batch_get,
-    "pull reader 500 x 4": range_reader(500, 4),
+    "pull 1000 x 4, a callback that only counts": pull_counting(1000, 4),
     "pull reader 1000 x 4 (replay's)": range_reader(1000, 4),
     "pull reader 2000 x 2": range_reader(2000, 2),
 }
+REPLAY = "replay"
 
 
 async def timed(read: Read, nc: Client, events: int) -> tuple[float, float]:
@@ -196,43 +250,57 @@ def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-async def main(events: int, headers: bool) -> None:
+async def main(events: int, rounds: int, headers: bool, slow: bool) -> None:
     bench = await Bench(sync_always=False).start(player=False)
     figures: list[Figure] = []
     try:
         events, made = await generate(bench, events, headers)
         kind = "with a player's two headers" if headers else "without headers"
         print(f"generated {events:,} events {kind} over {BOOKS} listener-books in {made:.1f} s; {load()}")
-        reads: dict[str, float] = {}
-        for name, read in SLOW_READS.items():
+        for name, read in SLOW_READS.items() if slow else ():
             wall, cpu = await timed(read, bench.nc, events)
-            reads[name] = wall
             print(line(name, events, wall, cpu))
-        wall, cpu = await timed(replay_message_by_message, bench.nc, events)
-        print(line("replay message by message (the old read)", events, wall, cpu))
-        replays: list[float] = []
-        for round_ in (1, 2):
+        walls: dict[str, list[float]] = {}
+        cpus: dict[str, list[float]] = {}
+        for round_ in range(1, rounds + 1):
+            print(f"round {round_}; {load()}")
             for name, read in FAST_READS.items():
                 wall, cpu = await timed(read, bench.nc, events)
-                reads[name] = min(wall, reads.get(name, wall))
+                walls.setdefault(name, []).append(wall)
+                cpus.setdefault(name, []).append(cpu)
                 print(line(name, events, wall, cpu))
             cpu = time.process_time()
             projections, replayed = await rebuild(bench.nc)
-            replays.append(replayed.seconds)
-            print(line(f"replay, round {round_}", events, replayed.seconds, time.process_time() - cpu))
+            cpu = time.process_time() - cpu
+            walls.setdefault(REPLAY, []).append(replayed.seconds)
+            cpus.setdefault(REPLAY, []).append(cpu)
+            print(line(REPLAY, events, replayed.seconds, cpu))
             print(f"    {replayed.line()}; {load()}")
-        floor_name = min(reads, key=lambda name: reads[name])
-        floor, best = reads[floor_name], min(replays)
+        median_wall = {name: statistics.median(values) for name, values in walls.items()}
+        cpu_us = {name: statistics.median(values) / events * 1e6 for name, values in cpus.items()}
+        floor_name = min(FAST_READS, key=lambda name: median_wall[name])
+        floor, best = median_wall[floor_name], median_wall[REPLAY]
+        print(f"medians of {rounds} rounds:")
+        for name in walls:
+            print(f"  {name:44} {median_wall[name]:7.2f} s  CPU {cpu_us[name]:5.2f} us/event")
         print(
             f"replay {best:.2f} s ({events / best:,.0f} events/s) against the floor, {floor_name}, "
-            f"{floor:.2f} s ({events / floor:,.0f}/s): {best / floor:.2f}x; {load()}"
+            f"{floor:.2f} s ({events / floor:,.0f}/s): {best / floor:.2f}x; CPU a message "
+            f"{cpu_us[REPLAY]:.2f} against {cpu_us[floor_name]:.2f} us: "
+            f"{cpu_us[REPLAY] / cpu_us[floor_name]:.2f}x; {load()}"
         )
         js = bench.nc.jetstream()
         written = await write_snapshot(await snapshots(js), projections)
         _, again = await rebuild(bench.nc, use_snapshot=True)
         print(f"replay from a snapshot of {written} projections: {again.line()}")
         figures = [
-            Figure(f"player replay of {events:,} events", best, "s", floor=floor),
+            Figure(f"player replay of {events:,} events (median of {rounds})", best, "s", floor=floor),
+            Figure(
+                f"player replay CPU a message ({events:,} events)",
+                cpu_us[REPLAY],
+                "us",
+                floor=cpu_us[floor_name],
+            ),
             Figure(f"player replay from a snapshot of {written:,} projections", again.seconds, "s"),
         ]
     finally:
@@ -240,6 +308,17 @@ async def main(events: int, headers: bool) -> None:
     report(figures)
 
 
+def option(name: str, default: int) -> int:
+    return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
+
+
 if __name__ == "__main__":
-    numbers = [arg for arg in sys.argv[1:] if arg.isdigit()]
-    run(main(int(numbers[0]) if numbers else 1_000_000, "--headers" in sys.argv))
+    numbers = [arg for n, arg in enumerate(sys.argv[1:]) if arg.isdigit() and sys.argv[n] != "--rounds"]
+    run(
+        main(
+            int(numbers[0]) if numbers else 1_000_000,
+            max(3, option("--rounds", 3)),
+            "--headers" in sys.argv,
+            "--slow" in sys.argv,
+        )
+    )

@@ -1,7 +1,5 @@
 """The player's rules without I/O: chronology, the offer arithmetic, history, locate, undo."""
 
-from dataclasses import replace
-
 import pytest
 from bedside_contracts.player import (
     Asleep,
@@ -416,8 +414,7 @@ def test_a_report_changes_only_what_a_report_changes(
     seq = state.seq + 1
     event = PositionReported(device=device, position_ms=position, playing=playing, basis_seq=0)
     another = device != state.last_reporter
-    expected = replace(
-        state,
+    expected = state._replace(
         position_ms=position,
         playing=playing,
         seq=seq,
@@ -427,3 +424,15 @@ def test_a_report_changes_only_what_a_report_changes(
         other_report_seq=state.last_report_seq if another else state.other_report_seq,
     )
     assert evolve(state, event, seq) == expected
+
+
+@given(state=any_state, device=reporters, position=small)
+def test_a_reported_state_is_a_state_that_cannot_be_changed_in_place(
+    state: PlayerState, device: str, position: int
+) -> None:
+    event = PositionReported(device=device, position_ms=position, playing=True, basis_seq=0)
+    after = evolve(state, event, state.seq + 1)
+    assert type(after) is PlayerState
+    with pytest.raises(AttributeError):
+        after.position_ms = position + 1  # type: ignore[misc]
+    assert after.position_ms == position

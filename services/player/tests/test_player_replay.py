@@ -3,8 +3,10 @@ time from an ordered consumer rebuilds, on random histories of every kind of eve
 message that fits no contract included; from a cut in the middle too, and when the bulk read
 stops part way."""
 
+import json
 import random
 from collections.abc import AsyncIterator, Collection, Iterator
+from typing import get_args
 
 import nats
 import pytest
@@ -23,11 +25,14 @@ from bedside_contracts.player import (
     SleepTimerSet,
 )
 from bedside_guard import Candidate
+from bedside_player import store as store_module
+from bedside_player.domain.state import PlayerState, evolve
 from bedside_player.projections import Projections, replay
 from bedside_player.store import EventStore, decode, subject_of
 from bedside_player.stream_range import RangeInterrupted, RangeReader, Stored
 from bedside_testing import start_test_nats
 from nats.aio.client import Client
+from structlog.testing import CapturingLogger
 
 HOUR_MS = 3600_000
 
@@ -143,3 +148,65 @@ async def test_the_reader_gives_every_sequence_of_its_range_once_in_order_and_cl
         if info.config.opt_start_seq == after + 1 and info.config.deliver_subject is None
     ]
     assert left == []
+
+
+async def test_replay_equals_folding_evolve_over_the_events_as_they_were_appended(bus: Client) -> None:
+    rng = random.Random(6)
+    js = bus.jetstream()
+    keys = [(f"fold-l{n}", f"b{n % 2}") for n in range(5)]
+    folded = {key: PlayerState(*key) for key in keys}
+    for _ in range(400):
+        key = rng.choice(keys)
+        event = random_event(rng)
+        ack = await js.publish(
+            subject_of(*key), event.model_dump_json(exclude_none=True).encode(), stream=subjects.PLAYER_STREAM
+        )
+        folded[key] = evolve(folded[key], event, ack.seq)
+    rebuilt = Projections()
+    await replay(EventStore(js), RangeReader(bus, batch=16, in_flight=2), rebuilt)
+    assert {key: rebuilt.states[key] for key in keys} == folded
+
+
+def report_bytes(**changes: object) -> bytes:
+    fields = {"kind": "reported", "device": "phone", "position_ms": 5, "playing": True, "basis_seq": 0}
+    return json.dumps({**fields, **changes}).encode()
+
+
+KEYED = "player.3.anna.b1"
+
+
+@pytest.mark.parametrize(
+    ("subject", "data"),
+    [
+        (KEYED, b"not json"),
+        (KEYED, b'{"kind":"nope"}'),
+        (KEYED, b'{"kind":"reported","device":"phone","position_ms":5,"playing":true}'),  # no basis_seq
+        (KEYED, report_bytes(device="a phone")),
+        (KEYED, report_bytes(position_ms=-5)),
+        (KEYED, report_bytes(extra=1)),
+        (KEYED, report_bytes(playing="maybe")),
+        (KEYED, b"[" + report_bytes() + b"," + report_bytes() + b"]"),
+        (KEYED, report_bytes() + report_bytes()),
+        ("player.anna.b1", report_bytes()),
+        ("player.x.anna.b1", report_bytes()),
+    ],
+)
+def test_decode_skips_and_logs_what_does_not_fit_the_contract(
+    subject: str, data: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    logged = CapturingLogger()  # not capture_logs: a service started in this process caches its loggers
+    monkeypatch.setattr(store_module, "log", logged)
+    assert decode(subject, data) is None
+    assert [(call.method_name, call.kwargs) for call in logged.calls] == [("error", {"subject": subject})]
+
+
+def test_decode_gives_back_every_kind_of_event_as_it_was_written() -> None:
+    rng = random.Random(7)
+    made = [random_event(rng) for _ in range(200)]
+    assert {type(event) for event in made} == set(get_args(get_args(PlayerEvent)[0]))
+    for event in made:
+        assert decode("player.3.anna.b1", event.model_dump_json(exclude_none=True).encode()) == (
+            "anna",
+            "b1",
+            event,
+        )

@@ -83,9 +83,8 @@ async def snapshots(js: JetStreamContext, replicas: int = 1) -> KeyValue:
 
 
 def to_snapshot(state: PlayerState, through: int) -> Snapshot:
-    fields = {name: getattr(state, name) for name in PlayerState.__dataclass_fields__}
     return Snapshot.model_validate(
-        {**fields, "rows": list(state.rows), "devices": list(state.devices), "through": through}
+        {**state._asdict(), "rows": list(state.rows), "devices": list(state.devices), "through": through}
     )
 
 

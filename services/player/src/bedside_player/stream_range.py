@@ -37,10 +37,14 @@ class RangeInterrupted(Exception):
 def ack_reply_numbers(reply: str) -> tuple[int, int, int]:
     """(stream sequence, consumer sequence, pending) from a consumer message's reply subject."""
     tokens = reply.split(".")
+    base = _numbers_at(tokens)
+    return int(tokens[base]), int(tokens[base + 1]), int(tokens[base + 3])
+
+
+def _numbers_at(tokens: list[str]) -> int:
     # ``$JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<cseq>.<time>.<pending>``; the form with
     # a domain and an account hash has two more tokens in front and a random one at the end
-    base = 5 if len(tokens) == 9 else 7
-    return int(tokens[base]), int(tokens[base + 1]), int(tokens[base + 3])
+    return 5 if len(tokens) == 9 else 7
 
 
 class _Chunks:
@@ -53,6 +57,9 @@ class _Chunks:
         self.ready: deque[list[Stored]] = deque()
         self.wake = asyncio.Event()
         self.next_consumer_seq = 1
+        """The consumer sequence the chunk being filled must start at."""
+        self.first_reply = ""
+        """The reply subject of the chunk's first message."""
         self.finished = False
         self.failure: str | None = None
         self.completed = 0
@@ -67,31 +74,35 @@ class _Chunks:
         if msg.headers and "Status" in msg.headers:
             self._status(msg.headers)
             return
+        # a message costs only its stream sequence and pending count here; the consumer
+        # sequences are checked once a chunk (``_complete``)
+        tokens = msg.reply.split(".")
+        base = _numbers_at(tokens)
         try:
-            stream_seq, consumer_seq, pending = ack_reply_numbers(msg.reply)
+            stream_seq, last = int(tokens[base]), tokens[base + 3] == "0"
         except (IndexError, ValueError):
             self._fail(f"a message without a consumer's reply subject: {msg.reply!r}")
             return
-        if consumer_seq != self.next_consumer_seq:
-            self._fail(f"consumer sequence {consumer_seq}, expected {self.next_consumer_seq}")
-            return
-        self.next_consumer_seq += 1
-        self.filling.append((msg.subject, stream_seq, msg.data))
-        if stream_seq >= self.through_seq or pending == 0:
+        filling = self.filling
+        filling.append((msg.subject, stream_seq, msg.data))
+        if len(filling) == 1:
+            self.first_reply = msg.reply
+        if last or stream_seq >= self.through_seq:
             self.finished = True
-            self._complete()
-        elif len(self.filling) >= self.size:
-            self._complete()
+            self._complete(msg.reply)
+        elif len(filling) >= self.size:
+            self._complete(msg.reply)
 
     def _status(self, headers: dict[str, str]) -> None:
         # 408: a pull request expired before it was filled; the next one is already waiting.
         # 503 before the first message: on a cluster a consumer just made may not take pull
         # requests yet; ask again shortly rather than fall back to the slow ordered read
         status = headers["Status"]
+        nothing_yet = self.next_consumer_seq == 1 and not self.filling
         if status == "408":
             self.expired += 1
             self.wake.set()
-        elif status == "503" and self.next_consumer_seq == 1 and self.not_ready < NOT_READY_TRIES:
+        elif status == "503" and nothing_yet and self.not_ready < NOT_READY_TRIES:
             self.not_ready += 1
             self.expired += 1
             self.pause = True
@@ -99,7 +110,22 @@ class _Chunks:
         else:
             self._fail(f"status {headers['Status']} {headers.get('Description', '')}".strip())
 
-    def _complete(self) -> None:
+    def _complete(self, last_reply: str) -> None:
+        # one consumer without acks sends each message once, in consumer sequence: the chunk
+        # holds no hole exactly when it starts where the last one ended and its first and
+        # last consumer sequences span its length
+        try:
+            first, last = ack_reply_numbers(self.first_reply)[1], ack_reply_numbers(last_reply)[1]
+        except (IndexError, ValueError):
+            self._fail(f"a message without a consumer's reply subject: {last_reply!r}")
+            return
+        if first != self.next_consumer_seq or last - first + 1 != len(self.filling):
+            self._fail(
+                f"consumer sequences {first} to {last} for {len(self.filling)} messages, "
+                f"expected from {self.next_consumer_seq}"
+            )
+            return
+        self.next_consumer_seq = last + 1
         self.ready.append(self.filling)
         self.filling = []
         self.completed += 1

@@ -2,9 +2,13 @@
 
 The state is a projection of the stream. ``seq`` is the stream sequence of the newest
 event applied, so the stream, never a device's clock, orders everything.
+
+``PlayerState`` is an immutable named tuple rather than a frozen dataclass: replay builds
+one per event, and a frozen dataclass's ``__init__`` sets each field through
+``object.__setattr__`` (ADR 39).
 """
 
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from bedside_contracts.player import (
     Asleep,
@@ -25,8 +29,7 @@ from bedside_contracts.player import (
 from bedside_guard import Candidate
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerState:
+class PlayerState(NamedTuple):
     listener: str
     book: str
     position_ms: int = 0
@@ -75,31 +78,31 @@ class PlayerState:
 
 def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerState:
     """A report, counted and applied in one construction of the state: most events are
-    reports, and ``replace`` (which walks every field) cost more than decoding one."""
+    reports. The fields go by position, in the class's order (keywords cost twice as much)."""
     same_reporter = event.device == state.last_reporter
     return PlayerState(
-        listener=state.listener,
-        book=state.book,
-        position_ms=event.position_ms,
-        playing=event.playing,
-        seq=seq,
-        last_move_seq=state.last_move_seq,
-        before_move_ms=state.before_move_ms,
-        last_report_seq=seq,
-        last_reporter=state.last_reporter if same_reporter else event.device,
-        other_report_seq=state.other_report_seq if same_reporter else state.last_report_seq,
-        rows=state.rows,
-        list_turn_id=state.list_turn_id,
-        devices=state.devices,
-        events=state.events + 1,
-        sleep_timer=state.sleep_timer,
-        asleep=state.asleep,
-        last_touch_ms=state.last_touch_ms,
+        state.listener,
+        state.book,
+        event.position_ms,  # position_ms
+        event.playing,  # playing
+        seq,  # seq
+        state.last_move_seq,
+        state.before_move_ms,
+        seq,  # last_report_seq
+        state.last_reporter if same_reporter else event.device,  # last_reporter
+        state.other_report_seq if same_reporter else state.last_report_seq,  # other_report_seq
+        state.rows,
+        state.list_turn_id,
+        state.devices,
+        state.events + 1,  # events
+        state.sleep_timer,
+        state.asleep,
+        state.last_touch_ms,
     )
 
 
 def _moved(state: PlayerState, seq: int, from_ms: int, to_ms: int) -> PlayerState:
-    return replace(state, position_ms=to_ms, before_move_ms=from_ms, last_move_seq=seq)
+    return state._replace(position_ms=to_ms, before_move_ms=from_ms, last_move_seq=seq)
 
 
 def _fell_asleep(state: PlayerState, seq: int, event: FellAsleep) -> PlayerState:
@@ -107,8 +110,7 @@ def _fell_asleep(state: PlayerState, seq: int, event: FellAsleep) -> PlayerState
         paused_at_ms=event.paused_at_ms, asleep_at_ms=event.asleep_at_ms, seq=seq, device=event.device
     )
     # the pause is the listener's last word on where the book is: reports from before it are stale
-    return replace(
-        state,
+    return state._replace(
         position_ms=event.paused_at_ms,
         playing=False,
         last_move_seq=seq,
@@ -128,35 +130,35 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
         return state
     if isinstance(event, PositionReported):
         return _reported(state, seq, event)
-    state = replace(state, seq=seq, events=state.events + 1)
+    state = state._replace(seq=seq, events=state.events + 1)
     match event:
         case Seeked():
             seeked = _moved(state, seq, event.from_ms, event.position_ms)
-            return replace(seeked, last_touch_ms=event.position_ms)
+            return seeked._replace(last_touch_ms=event.position_ms)
         case Moved():
-            moved = replace(_moved(state, seq, event.from_ms, event.to_ms), last_touch_ms=event.to_ms)
+            moved = _moved(state, seq, event.from_ms, event.to_ms)._replace(last_touch_ms=event.to_ms)
             # a goto ends the turn that made it; an older list on the screen is obsolete
-            return replace(moved, rows=(), list_turn_id=None) if event.cause == "goto" else moved
+            return moved._replace(rows=(), list_turn_id=None) if event.cause == "goto" else moved
         case ListOffered():
-            return replace(
-                state, rows=tuple(event.rows), list_turn_id=event.turn_id, last_touch_ms=state.position_ms
+            return state._replace(
+                rows=tuple(event.rows), list_turn_id=event.turn_id, last_touch_ms=state.position_ms
             )
         case RowPressed():
             moved = _moved(state, seq, event.from_ms, event.to_ms)
-            return replace(moved, rows=(), list_turn_id=None, last_touch_ms=event.to_ms)
+            return moved._replace(rows=(), list_turn_id=None, last_touch_ms=event.to_ms)
         case ListCancelled():
-            return replace(state, rows=(), list_turn_id=None, last_touch_ms=state.position_ms)
+            return state._replace(rows=(), list_turn_id=None, last_touch_ms=state.position_ms)
         case DeviceJoined():
             if event.device in state.devices:
                 return state
-            return replace(state, devices=(*state.devices, event.device), last_touch_ms=state.position_ms)
+            return state._replace(devices=(*state.devices, event.device), last_touch_ms=state.position_ms)
         case SleepTimerSet():
             timer = SleepTimer(
                 after=event.after, stop_at_ms=event.stop_at_ms, set_seq=seq, device=event.device
             )
-            return replace(state, sleep_timer=timer, last_touch_ms=state.position_ms)
+            return state._replace(sleep_timer=timer, last_touch_ms=state.position_ms)
         case SleepTimerCancelled():
-            return replace(state, sleep_timer=None, last_touch_ms=state.position_ms)
+            return state._replace(sleep_timer=None, last_touch_ms=state.position_ms)
         case FellAsleep():
             return _fell_asleep(state, seq, event)
     raise AssertionError(f"unhandled event {event!r}")
