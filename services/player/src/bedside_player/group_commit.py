@@ -2,7 +2,7 @@
 
 With ``sync_interval: always`` every stored message costs the server an fsync, and a
 message's ack waits for it. While ``IN_FLIGHT`` appends are out, the next ones wait and
-then leave together as an atomic batch (ADR 39): one commit, one fsync, one ack for all of
+then leave together as an atomic batch (ADR 41): one commit, one fsync, one ack for all of
 them, each message keeping its own ``Nats-Expected-Last-Subject-Sequence`` and
 ``Nats-Msg-Id``. A batch is all or nothing, so when it is refused (one stale basis is
 enough) or its outcome is unknown, each of its appends is tried again alone, where the

@@ -139,7 +139,7 @@ for what does not fit. The union's schema validator, bound once: replay calls it
 
 
 class EventStore:
-    """With ``connection``, appends that queue behind others are group-committed (ADR 39)."""
+    """With ``connection``, appends that queue behind others are group-committed (ADR 41)."""
 
     def __init__(
         self, js: JetStreamContext, partitions: int = DEFAULT_PARTITIONS, connection: Client | None = None
