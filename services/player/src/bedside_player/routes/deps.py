@@ -11,6 +11,7 @@ from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.search import BookInfo
 from fastapi import Depends, HTTPException, Request
 from fastapi import Path as PathParam
+from starlette.types import Scope
 
 from bedside_player.service import Service
 
@@ -27,10 +28,14 @@ class Target:
     service: Service
 
 
-def service_in(request: Request) -> Service:
+def service_in_scope(scope: Scope) -> Service:
     """The service ``build_api`` put on the app."""
-    service: Service = request.app.state.service
+    service: Service = scope["app"].state.service
     return service
+
+
+def service_in(request: Request) -> Service:
+    return service_in_scope(request.scope)
 
 
 async def the_service(request: Request) -> Service:
