@@ -19,25 +19,16 @@ from bedside_player.http_api import build_api
 from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
 from bedside_player.main import build_app
-from bedside_player.routes.report_lane import ReportLane
-from bedside_player_testing import FakeSearch, SyntheticBook
+from bedside_player_testing import FakeSearch, SyntheticBook, without_the_lane
 from bedside_runtime.settings import Settings
 from bedside_testing import start_test_nats
 from fastapi import FastAPI
 from nats.aio.client import Client as Nats
-from starlette.routing import Route
 
 JSON = {"content-type": "application/json"}
 Request = tuple[str, dict[str, str], bytes | list[bytes]]
 """A path under the listener's book (or a whole path), its headers, its body (in pieces: sent
 chunked, each piece its own ASGI message)."""
-
-
-def without_the_lane(app: FastAPI) -> FastAPI:
-    app.router.routes[:] = [
-        r for r in app.router.routes if not (isinstance(r, Route) and isinstance(r.app, ReportLane))
-    ]
-    return app
 
 
 class Side:
