@@ -61,7 +61,8 @@ def report_of(body: ReportBody) -> Report:
 
 @router.post("/reports", response_model=Accepted, responses=REFUSED)
 async def report(own: Own, body: ReportBody) -> Response:
-    """Most reports are answered by ``report_lane`` before they reach this route."""
+    # Most reports are answered by report_lane before this route (a docstring would be the
+    # OpenAPI description).
     return await run(own, report_of(body))
 
 
