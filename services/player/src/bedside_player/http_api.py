@@ -30,7 +30,8 @@ def add_report_lane(app: FastAPI) -> None:
     report's FastAPI route stays for the OpenAPI document and every report the lane hands on."""
     full = next(r for r in app.router.routes if isinstance(r, APIRoute) and r.endpoint is listening.report)
     app.router.routes.insert(
-        0, Route(full.path, ReportLane(full.app), methods=["POST"], include_in_schema=False)
+        0,
+        Route(full.path, ReportLane(full.app, app.state.service), methods=["POST"], include_in_schema=False),
     )
 
 

@@ -11,7 +11,6 @@ from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.search import BookInfo
 from fastapi import Depends, HTTPException, Request
 from fastapi import Path as PathParam
-from starlette.types import Scope
 
 from bedside_player.service import Service
 
@@ -28,14 +27,10 @@ class Target:
     service: Service
 
 
-def service_in_scope(scope: Scope) -> Service:
-    """The service ``build_api`` put on the app."""
-    service: Service = scope["app"].state.service
-    return service
-
-
 def service_in(request: Request) -> Service:
-    return service_in_scope(request.scope)
+    """The service ``build_api`` put on the app."""
+    service: Service = request.app.state.service
+    return service
 
 
 async def the_service(request: Request) -> Service:

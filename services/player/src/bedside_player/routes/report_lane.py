@@ -16,8 +16,9 @@ from bedside_contracts.player import ReportBody
 from pydantic import TypeAdapter, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from bedside_player.routes.deps import Target, service_in_scope
+from bedside_player.routes.deps import Target
 from bedside_player.routes.listening import report_of, run
+from bedside_player.service import Service
 
 NAME = TypeAdapter(Name)
 
@@ -59,8 +60,9 @@ def report_in(body: bytes) -> ReportBody | None:
 class ReportLane:
     """An ASGI endpoint on the report's path, ahead of the FastAPI route ``full``."""
 
-    def __init__(self, full: ASGIApp) -> None:
+    def __init__(self, full: ASGIApp, service: Service) -> None:
         self.full = full
+        self.service = service
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         messages: list[Message] = []
@@ -79,6 +81,6 @@ class ReportLane:
         ):
             await self.full(scope, replaying(messages, receive), send)
             return
-        service = service_in_scope(scope)
-        response = await run(Target(listener, await service.books.get(book), service), report_of(body))
+        target = Target(listener, await self.service.books.get(book), self.service)
+        response = await run(target, report_of(body))
         await response(scope, receive, send)
