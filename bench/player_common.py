@@ -59,6 +59,12 @@ def spawn_player(env: dict[str, str], log: Path) -> "subprocess.Popen[bytes]":
         )
 
 
+def process_cpu_s(pid: int) -> float:
+    """CPU seconds a process has used (user + system), read from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Bench:
     """A bus, a fake search on it, and one player process."""
 
@@ -107,8 +113,7 @@ class Bench:
     def player_cpu_s(self) -> float:
         """CPU seconds the player process has used (user + system), read from /proc."""
         assert self.player is not None
-        fields = Path(f"/proc/{self.player.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return process_cpu_s(self.player.pid)
 
     async def listeners(self, count: int, prefix: str = "bench") -> list[tuple[str, str]]:
         registry = await Listeners.open(self.nc.jetstream())

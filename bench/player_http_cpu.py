@@ -8,13 +8,22 @@ alternate with the bus: plain, bus, plain, bus, ... plain (ROUNDS bus phases, 2 
 given). Each line is the player's CPU (from /proc) over the reports acknowledged in that
 phase; the figures are the medians. No httpx phase runs, so nothing but these reports has
 touched the player since its warm-up.
+
+Then the floor of what HTTP adds over the bus: the same requests, from the same kind of
+client, to uvicorn as the player runs it answering fixed bytes (``bench.bare_http``), in as
+many phases as the plain ones; its CPU per request from /proc.
 """
 
+import asyncio
+import json
 import os
 import statistics
 import sys
 
-from bench.player_common import Bench
+from bedside_runtime.nats_server import free_port
+
+from bench import bare_http
+from bench.player_common import Bench, PlainHttp, process_cpu_s
 from bench.player_reports import LISTENERS, WORKERS, Devices, Send, saturate
 from bench.report import Figure, report, run
 
@@ -32,12 +41,57 @@ async def phase(bench: Bench, label: str, send: Send) -> tuple[float, float]:
     return rate, cpu_ms
 
 
+class BareDevices:
+    """The devices' plain-socket reports, sent to ``bench.bare_http`` instead of the player."""
+
+    def __init__(self, port: int, people: list[tuple[str, str]]) -> None:
+        self.plain = PlainHttp(port)
+        self.people = people
+        self.body = json.dumps({"device": "d", "position_ms": 1000, "playing": True, "basis_seq": 1}).encode()
+
+    async def report(self, i: int) -> float:
+        name, token = self.people[i]
+        status, _ = await self.plain.post(i, f"/api/listeners/{name}/books/b1/reports", token, self.body)
+        if status != 200:
+            raise RuntimeError(f"the bare server answered {status}")
+        return 0.0
+
+
+async def bare_phases(people: list[tuple[str, str]], phases: int) -> list[tuple[float, float]]:
+    """(requests per second, server CPU ms per request) of each saturation of a bare uvicorn."""
+    port = free_port()
+    server = bare_http.spawn(port)
+    devices = BareDevices(port, people)
+    measured = []
+    try:
+        for _ in range(100):
+            try:
+                await devices.report(0)
+                break
+            except OSError:
+                await asyncio.sleep(0.1)
+        for i in range(LISTENERS):
+            await devices.report(i)
+        for _ in range(phases):
+            cpu_before = process_cpu_s(server.pid)
+            rate, requests = await saturate(devices.report, WORKERS, SATURATION_S, LISTENERS)
+            cpu_ms = (process_cpu_s(server.pid) - cpu_before) * 1000 / requests
+            print(f"bare  {rate:7,.0f} requests/s  server CPU {cpu_ms:.3f} ms a request")
+            measured.append((rate, cpu_ms))
+    finally:
+        await devices.plain.close()
+        server.terminate()
+        server.wait(10)
+    return measured
+
+
 async def main() -> None:
     bench = await Bench().start()
     plain: list[tuple[float, float]] = []
     bus: list[tuple[float, float]] = []
     try:
-        devices = Devices(bench, await bench.listeners(LISTENERS))
+        people = await bench.listeners(LISTENERS)
+        devices = Devices(bench, people)
         for i in range(LISTENERS):  # every projection, token cache and connection exists
             await devices.plain_http_report(i)
         for _ in range(ROUNDS):
@@ -47,6 +101,7 @@ async def main() -> None:
         await devices.close()
     finally:
         await bench.stop()
+    bare = await bare_phases(people, len(plain))
 
     def median(values: list[tuple[float, float]], i: int) -> float:
         return statistics.median(v[i] for v in values)
@@ -66,6 +121,13 @@ async def main() -> None:
                 floor=median(bus, 0),
             ),
             Figure(f"player CPU per report over the bus, median of {len(bus)}", median(bus, 1), "ms"),
+            Figure(
+                "player CPU that HTTP adds to a report (medians: plain sockets less the bus)",
+                median(plain, 1) - median(bus, 1),
+                "ms",
+                floor=median(bare, 1),
+            ),
+            Figure(f"bare uvicorn CPU per request, median of {len(bare)} (the floor)", median(bare, 1), "ms"),
         ]
     )
 

@@ -2,8 +2,9 @@
 dependency, body validation and the reply, with the player's decision replaced by a fixed
 answer. ``.venv/bin/python -m bench.player_routing``
 
-Three apps take the same ASGI request in turns, in one process: the app as ``build_api``
-makes it (routes put onto the app), the same routers added with ``include_router``
+Four apps take the same ASGI request in turns, in one process: the app as ``build_api``
+makes it (routes put onto the app, the report answered by its lane), the same without the
+lane (the report through its FastAPI route), the same routers added with ``include_router``
 (FastAPI then matches each included router as one more layer), and the floor: a bare
 FastAPI app whose one route returns the same bytes, without edge layers or dependencies.
 """
@@ -22,6 +23,7 @@ from bedside_player.http_edge import Authenticate, LimitBody, PageHeaders
 from bedside_player.routes import API_ROUTERS, fallback, session, turns
 from bedside_player.routes.errors import HANDLERS
 from bedside_player.service import Service
+from bedside_player_testing import without_the_lane
 from bedside_runtime.settings import Settings
 from fastapi import FastAPI
 from fastapi.responses import Response
@@ -45,11 +47,6 @@ class Decided:
     state = STATE
 
 
-class FixedPlayer:
-    async def command(self, *_: object) -> Decided:
-        return Decided()
-
-
 class OneBook:
     async def get(self, book: str) -> BookInfo:
         return BOOK
@@ -61,10 +58,12 @@ class Owners(Service):
     def __init__(self) -> None:
         super().__init__(None, Settings())  # type: ignore[arg-type]  # no broker: nothing leaves
         self.books = OneBook()  # type: ignore[assignment]
-        self._player = FixedPlayer()  # type: ignore[assignment]
 
     async def listener_for(self, token: str) -> str | None:
         return LISTENER
+
+    async def command(self, *_: object) -> Decided:  # type: ignore[override]
+        return Decided()
 
 
 def included(service: Service) -> FastAPI:
@@ -143,11 +142,22 @@ async def cpu_per_request(apps: dict[str, App]) -> dict[str, float]:
 
 
 def main() -> None:
-    apps: dict[str, App] = {"built": build_api(Owners()), "included": included(Owners()), "bare": bare()}
+    apps: dict[str, App] = {
+        "built": build_api(Owners()),
+        "no lane": without_the_lane(build_api(Owners())),
+        "included": included(Owners()),
+        "bare": bare(),
+    }
     cpu = asyncio.run(cpu_per_request(apps))
     report(
         [
             Figure("player HTTP report in process, CPU, as built", cpu["built"], "µs", floor=cpu["bare"]),
+            Figure(
+                "player HTTP report in process, CPU, without the report's lane",
+                cpu["no lane"],
+                "µs",
+                floor=cpu["bare"],
+            ),
             Figure(
                 "player HTTP report in process, CPU, routers included",
                 cpu["included"],

@@ -1,7 +1,8 @@
 """A stand-in for the search service, for the player's tests and benchmarks.
 
 It answers SEARCH_CATALOG and SEARCH_RESOLVE on the bus for synthetic books: a passage
-every 30 s, a chapter every 30 minutes. It knows nothing of any real book.
+every 30 s, a chapter every 30 minutes. It knows nothing of any real book. Also the player's
+app without the report's lane, to hold the lane's answers against the route's.
 """
 
 from functools import cached_property
@@ -19,11 +20,14 @@ from bedside_contracts.search import (
     Target,
 )
 from bedside_guard import Passage
+from bedside_player.routes.report_lane import ReportLane
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.places import resolve_one
+from fastapi import FastAPI
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
+from starlette.routing import Route
 
 PASSAGE_MS = 30_000
 CHAPTER_MS = 30 * 60_000
@@ -129,3 +133,11 @@ class FakeSearch:
             return
         reply = Resolved(resolutions=[book.resolve(t, request.here_ms) for t in request.targets])
         await msg.respond(reply.model_dump_json().encode())
+
+
+def without_the_lane(app: FastAPI) -> FastAPI:
+    """The player's app with every report answered by its FastAPI route, as before the lane."""
+    app.router.routes[:] = [
+        r for r in app.router.routes if not (isinstance(r, Route) and isinstance(r.app, ReportLane))
+    ]
+    return app

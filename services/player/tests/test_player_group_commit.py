@@ -1,6 +1,6 @@
 """Group commit on a real nats-server: appends queued behind others leave as one atomic batch,
 each keeps its own sequence and basis check, and a refused batch costs no append but the
-stale one (ADR 39)."""
+stale one (ADR 41)."""
 
 import asyncio
 from collections.abc import AsyncIterator

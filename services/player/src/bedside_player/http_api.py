@@ -9,17 +9,30 @@ from pathlib import Path
 
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from fastapi.telemetry import TelemetryConfig
+from starlette.routing import Route
 
 from bedside_player.http_edge import Authenticate, LimitBody, PageHeaders
-from bedside_player.routes import API_ROUTERS, fallback, session, turns
+from bedside_player.routes import API_ROUTERS, fallback, listening, session, turns
 from bedside_player.routes.errors import HANDLERS
+from bedside_player.routes.report_lane import ReportLane
 from bedside_player.service import Service
 
 WEB_DIR = Path(__file__).parent / "web"
 OPENAPI_PATH = "/api/openapi.json"
 NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False, "operation_spans": False}
+
+
+def add_report_lane(app: FastAPI) -> None:
+    """The lane goes first of all routes (the report is matched before anything else); the
+    report's FastAPI route stays for the OpenAPI document and every report the lane hands on."""
+    full = next(r for r in app.router.routes if isinstance(r, APIRoute) and r.endpoint is listening.report)
+    app.router.routes.insert(
+        0,
+        Route(full.path, ReportLane(full.app, app.state.service), methods=["POST"], include_in_schema=False),
+    )
 
 
 def build_api(service: Service) -> FastAPI:
@@ -40,5 +53,6 @@ def build_api(service: Service) -> FastAPI:
     # on every request (ADR 27). The fallback's catch-all under /api comes after them all.
     for router in (*API_ROUTERS, fallback.router):
         app.router.routes.extend(router.routes)
+    add_report_lane(app)
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True, check_dir=False), name="page")
     return app

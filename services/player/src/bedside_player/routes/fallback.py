@@ -17,12 +17,15 @@ router = APIRouter(include_in_schema=False)
 
 
 def allowed_methods(request: Request) -> list[str]:
-    """The methods of the app's routes whose path matches this request's."""
+    """The methods of the app's routes whose path matches this request's (two routes share the
+    report's path: its lane and the route)."""
     return sorted(
-        method
-        for route in request.app.router.routes
-        if route.matches(request.scope)[0] is Match.PARTIAL
-        for method in getattr(route, "methods", None) or ()
+        {
+            method
+            for route in request.app.router.routes
+            if route.matches(request.scope)[0] is Match.PARTIAL
+            for method in getattr(route, "methods", None) or ()
+        }
     )
 
 

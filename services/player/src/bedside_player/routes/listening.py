@@ -55,9 +55,15 @@ async def run(target: Target, command: PlayerCommand) -> Response:
     return Response(Accepted(seq=result.seq, state=result.state).model_dump_json(), media_type=JSON)
 
 
+def report_of(body: ReportBody) -> Report:
+    return Report(**body.model_dump(exclude_none=True))
+
+
 @router.post("/reports", response_model=Accepted, responses=REFUSED)
 async def report(own: Own, body: ReportBody) -> Response:
-    return await run(own, Report(**body.model_dump(exclude_none=True)))
+    # Most reports are answered by report_lane before this route (a docstring would be the
+    # OpenAPI description).
+    return await run(own, report_of(body))
 
 
 @router.get("/state", response_model=ListenerState)

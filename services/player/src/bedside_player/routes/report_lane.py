@@ -1,0 +1,86 @@
+"""The report's own lane: the busiest request answered without FastAPI's request machinery.
+
+A playing device reports every few seconds, so this one route is most of the HTTP API's work.
+The lane answers only a report it can check completely and cheaply: a JSON body that fits
+``ReportBody``, for the caller's own listener, under names that fit their pattern. Anything
+else (bad JSON, a body that does not fit, another listener, a client gone mid-body) is handed
+with its body to the FastAPI route, which answers it exactly as it always has. The book and
+the command raise what they raised under the route, for the same error handlers to answer.
+"""
+
+import json
+from typing import Any
+
+from bedside_contracts.common import Name
+from bedside_contracts.player import ReportBody
+from pydantic import TypeAdapter, ValidationError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from bedside_player.routes.deps import Target
+from bedside_player.routes.listening import report_of, run
+from bedside_player.service import Service
+
+NAME = TypeAdapter(Name)
+
+
+def fits_name(text: str) -> bool:
+    try:
+        NAME.validate_python(text)
+    except ValidationError:
+        return False
+    return True
+
+
+def is_json(scope: Scope) -> bool:
+    """Only the plain ``application/json``: any other type goes the route's way."""
+    return any(key == b"content-type" and value == b"application/json" for key, value in scope["headers"])
+
+
+def replaying(messages: list[Message], receive: Receive) -> Receive:
+    """``receive`` as it was before the lane read ``messages`` from it."""
+    pending = list(messages)
+
+    async def again() -> Message:
+        if pending:
+            return pending.pop(0)
+        return await receive()
+
+    return again
+
+
+def report_in(body: bytes) -> ReportBody | None:
+    """The body as the route would validate it (``json.loads``, then the model), or None."""
+    try:
+        decoded: Any = json.loads(body)
+        return ReportBody.model_validate(decoded)
+    except (ValueError, ValidationError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        return None
+
+
+class ReportLane:
+    """An ASGI endpoint on the report's path, ahead of the FastAPI route ``full``."""
+
+    def __init__(self, full: ASGIApp, service: Service) -> None:
+        self.full = full
+        self.service = service
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        messages: list[Message] = []
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                break
+        listener, book = scope["path_params"]["listener"], scope["path_params"]["book"]
+        body = report_in(b"".join(m.get("body", b"") for m in messages)) if is_json(scope) else None
+        if (
+            body is None
+            or message["type"] != "http.request"
+            or listener != scope["state"]["caller"]
+            or not (fits_name(listener) and fits_name(book))
+        ):
+            await self.full(scope, replaying(messages, receive), send)
+            return
+        target = Target(listener, await self.service.books.get(book), self.service)
+        response = await run(target, report_of(body))
+        await response(scope, receive, send)

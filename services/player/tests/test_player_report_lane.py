@@ -1,0 +1,195 @@
+"""The report's lane answers every report exactly as the FastAPI route does.
+
+One player service in process on its own nats-server, and two apps over it: the app as
+``build_api`` makes it, and the same app without the lane. Each request goes to both, each
+app acting for a listener of its own, and the answers must be the same but for the
+listener's name and the stream's sequence numbers.
+"""
+
+import json
+import re
+import tempfile
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from bedside_player.http_api import build_api
+from bedside_player.http_edge import BODY_LIMIT
+from bedside_player.listeners import Listeners
+from bedside_player.main import build_app
+from bedside_player_testing import FakeSearch, SyntheticBook, without_the_lane
+from bedside_runtime.settings import Settings
+from bedside_testing import start_test_nats
+from fastapi import FastAPI
+from nats.aio.client import Client as Nats
+
+JSON = {"content-type": "application/json"}
+Request = tuple[str, dict[str, str], bytes | list[bytes]]
+"""A path under the listener's book (or a whole path), its headers, its body (in pieces: sent
+chunked, each piece its own ASGI message)."""
+
+
+class Side:
+    """One app, one listener of its own (and its device cookie), and the last seq it was told."""
+
+    def __init__(self, app: FastAPI, listener: str, token: str) -> None:
+        self.client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://player")
+        self.listener = listener
+        self.token = token
+        self.cookie = ""
+        self.seq = 0
+
+    async def send(self, request: Request) -> httpx.Response:
+        path, headers, content = request
+        if not path.startswith("/"):
+            path = f"/api/listeners/{self.listener}/books/b1/{path}"
+        headers = {"authorization": f"Bearer {self.token}", **headers}
+        if headers.get("cookie") == "DEVICE":
+            del headers["authorization"]
+            headers["cookie"] = f"bedside_device={self.cookie}"
+        response = await self.client.post(path, headers=headers, content=pieces(content))
+        if response.status_code == 200 and "seq" in response.json():
+            self.seq = response.json()["seq"]
+        return response
+
+    def plain(self, response: httpx.Response) -> tuple[int, dict[str, str], Any]:
+        """The answer with this side's listener and the stream's sequence numbers (in fields and in
+        error texts) masked."""
+        text = response.text.replace(self.listener, "LISTENER")
+        headers = {k: v for k, v in response.headers.items() if k != "content-length"}
+        return response.status_code, headers, mask_seqs(json.loads(text) if text else None)
+
+
+def pieces(content: bytes | list[bytes]) -> bytes | AsyncIterator[bytes]:
+    if isinstance(content, bytes):
+        return content
+
+    async def each() -> AsyncIterator[bytes]:
+        for piece in content:
+            yield piece
+
+    return each()
+
+
+def mask_seqs(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: masked(k, v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [mask_seqs(v) for v in value]
+    return value
+
+
+def masked(key: str, value: Any) -> Any:
+    if key.endswith("seq") and isinstance(value, int) and value:
+        return "SEQ"
+    if key in ("detail", "error") and isinstance(value, str):
+        return re.sub(r"\d+", "N", value)  # texts that name a sequence
+    return mask_seqs(value)
+
+
+def report(device: str = "phone", position_ms: int = 60_000, basis: int | None = None, **more: object) -> str:
+    return json.dumps(
+        {"device": device, "position_ms": position_ms, "playing": True, "basis_seq": basis, **more}
+    )
+
+
+CASES: list[Callable[[Side], Request]] = [
+    lambda me: ("reports", JSON, report(basis=0).encode()),
+    lambda me: ("reports", JSON, report(position_ms=61_000, basis=me.seq).encode()),
+    lambda me: ("reports", JSON, report(position_ms=62_000, basis=me.seq, device_clock=1_700_000).encode()),
+    lambda me: ("reports", JSON, report(device="tablet", basis=0).encode()),  # stale: 409 with the state
+    lambda me: ("reports", JSON, report(position_ms=11 * 3600_000, basis=me.seq).encode()),  # past the end
+    lambda me: ("reports", JSON, report(position_ms=-5, basis=me.seq).encode()),
+    lambda me: ("reports", JSON, report(basis=me.seq + 50).encode()),  # a basis from the future
+    lambda me: ("reports", JSON, report(device="a.b", basis=me.seq).encode()),
+    lambda me: ("reports", JSON, report(basis=me.seq, extra=1).encode()),
+    lambda me: (
+        "reports",
+        JSON,
+        b'{"device": "phone", "position_ms": "63000", "playing": "true", "basis_seq": 0}',
+    ),
+    lambda me: ("reports", JSON, b"{not json"),
+    lambda me: ("reports", JSON, b'{"device": "phone"}'),
+    lambda me: ("reports", JSON, b"[1, 2]"),
+    lambda me: ("reports", JSON, b""),
+    lambda me: ("reports", JSON, b'{"device": "\xff"}'),
+    lambda me: ("reports", {"content-type": "text/plain"}, report(basis=me.seq).encode()),
+    lambda me: ("reports", {}, report(basis=me.seq).encode()),
+    lambda me: (
+        "reports",
+        {"content-type": "application/json; charset=utf-8"},
+        report(basis=me.seq).encode(),
+    ),
+    lambda me: (
+        "reports",
+        {"content-type": "application/json", "cookie": "DEVICE"},
+        report(basis=me.seq).encode(),
+    ),
+    lambda me: (
+        "reports",
+        {**JSON, "cookie": "DEVICE", "origin": "http://elsewhere:1"},
+        report(basis=0).encode(),
+    ),
+    lambda me: ("reports", JSON, b"x" * (BODY_LIMIT + 1)),
+    lambda me: ("/api/listeners/other/books/b1/reports", JSON, report(basis=0).encode()),
+    lambda me: ("/api/listeners/other/books/b1/reports", JSON, b"{not json"),
+    lambda me: ("/api/listeners/nobody/books/b1/reports", JSON, report(basis=0).encode()),
+    lambda me: (f"/api/listeners/{me.listener}/books/no-such-book/reports", JSON, report(basis=0).encode()),
+    lambda me: (f"/api/listeners/{me.listener}/books/no-such-book/reports", JSON, b'{"device": "phone"}'),
+    lambda me: (f"/api/listeners/{me.listener}/books/b.1/reports", JSON, report(basis=0).encode()),
+    lambda me: (f"/api/listeners/{me.listener}/books/{'b' * 65}/reports", JSON, report(basis=0).encode()),
+    lambda me: ("reports", JSON, [b'{"device": "phone", ', report(basis=me.seq).encode()[19:]]),
+    lambda me: ("reports", JSON, [b"x" * BODY_LIMIT, b"x"]),
+    lambda me: ("reports", JSON, report(position_ms=70_000, basis=me.seq).encode()),
+]
+
+
+@pytest.fixture
+async def sides() -> AsyncIterator[tuple[Side, Side]]:
+    server = start_test_nats("lane")
+    settings = Settings(nats_url=server.url, data_dir=Path(tempfile.mkdtemp(prefix="bedside-lane-")))
+    bus = Nats()
+    await bus.connect(server.url)
+    search = await FakeSearch(bus, [SyntheticBook("b1")]).start()
+    app = build_app(settings)
+    try:
+        async with app.router.lifespan_context(app):
+            registry = await Listeners.open(bus.jetstream(timeout=30))
+            await registry.create("other")
+            lane = Side(app, "lane", await registry.create("lane"))
+            route = Side(
+                without_the_lane(build_api(app.state.service)), "route", await registry.create("route")
+            )
+            for side in (lane, route):
+                traded = await side.client.post(
+                    "/api/session", headers={"authorization": f"Bearer {side.token}"}
+                )
+                side.cookie = traded.cookies["bedside_device"]
+            yield lane, route
+            for side in (lane, route):
+                await side.client.aclose()
+    finally:
+        await search.stop()
+        await bus.close()
+        server.stop()
+
+
+async def test_the_lane_answers_as_the_route_does(sides: tuple[Side, Side]) -> None:
+    lane, route = sides
+    statuses = set()
+    for number, case in enumerate(CASES):
+        by_lane, by_route = await lane.send(case(lane)), await route.send(case(route))
+        assert lane.plain(by_lane) == route.plain(by_route), (number, by_lane.text, by_route.text)
+        statuses.add(by_lane.status_code)
+    assert statuses == {200, 400, 403, 404, 409, 413, 422}
+    states = [
+        await side.client.get(
+            f"/api/listeners/{side.listener}/books/b1/state",
+            headers={"authorization": f"Bearer {side.token}"},
+        )
+        for side in (lane, route)
+    ]
+    assert lane.plain(states[0]) == route.plain(states[1])
+    assert states[0].json()["position_ms"] == 70_000
