@@ -16,7 +16,7 @@ from bedside_contracts.player import ReportBody
 from pydantic import TypeAdapter, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from bedside_player.routes.deps import Target
+from bedside_player.routes.deps import owns, target_of
 from bedside_player.routes.listening import report_of, run
 from bedside_player.service import Service
 
@@ -32,8 +32,10 @@ def fits_name(text: str) -> bool:
 
 
 def is_json(scope: Scope) -> bool:
-    """Only the plain ``application/json``: any other type goes the route's way."""
-    return any(key == b"content-type" and value == b"application/json" for key, value in scope["headers"])
+    """Only the plain ``application/json``, read from the first Content-Type as the route reads
+    it: any other type, or none, goes the route's way."""
+    first = next((value for key, value in scope["headers"] if key == b"content-type"), None)
+    return first == b"application/json"
 
 
 def replaying(messages: list[Message], receive: Receive) -> Receive:
@@ -53,7 +55,9 @@ def report_in(body: bytes) -> ReportBody | None:
     try:
         decoded: Any = json.loads(body)
         return ReportBody.model_validate(decoded)
-    except (ValueError, ValidationError):  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+    # JSONDecodeError and UnicodeDecodeError are ValueErrors; nesting past the recursion limit
+    # is a RecursionError, which the route answers 400 like any other body it cannot parse
+    except (ValueError, ValidationError, RecursionError):
         return None
 
 
@@ -76,11 +80,10 @@ class ReportLane:
         if (
             body is None
             or message["type"] != "http.request"
-            or listener != scope["state"]["caller"]
+            or not owns(scope["state"]["caller"], listener)
             or not (fits_name(listener) and fits_name(book))
         ):
             await self.full(scope, replaying(messages, receive), send)
             return
-        target = Target(listener, await self.service.books.get(book), self.service)
-        response = await run(target, report_of(body))
+        response = await run(await target_of(self.service, listener, book), report_of(body))
         await response(scope, receive, send)
