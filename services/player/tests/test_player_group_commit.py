@@ -4,6 +4,7 @@ stale one (ADR 41)."""
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import nats
 import pytest
@@ -88,6 +89,37 @@ async def test_an_append_whose_caller_gave_up_before_its_batch_left_is_never_sen
     assert (await js.get_last_msg(subjects.PLAYER_STREAM, store.subject(names[-2], "b1"))).seq == done[-2]
     with pytest.raises(NotFoundError):
         await js.get_last_msg(subjects.PLAYER_STREAM, store.subject(names[-1], "b1"))
+
+
+class AckLost:
+    """The real connection, but every commit's ack is lost after the server stored the batch."""
+
+    def __init__(self, connection: Client) -> None:
+        self.connection = connection
+
+    async def publish(self, subject: str, payload: bytes, headers: dict[str, str]) -> None:
+        await self.connection.publish(subject, payload, headers=headers)
+
+    async def request(self, subject: str, payload: bytes, **options: Any) -> None:
+        await self.connection.request(subject, payload, **options)
+        raise TimeoutError
+
+
+async def test_a_batch_whose_ack_is_lost_is_found_by_its_msg_ids_and_stored_once(client: Client) -> None:
+    store = EventStore(client.jetstream(), connection=client)
+    await store.declare()
+    assert store.group is not None
+    store.group.connection = AckLost(client)  # type: ignore[assignment]
+    before = await store.last_seq()
+    names = [f"lost-{free_port()}-{i}" for i in range(group_commit.IN_FLIGHT + 6)]
+    seqs = await asyncio.gather(*(store.append(name, "b1", report(1_000), 0) for name in names))
+    assert await store.last_seq() == before + len(names)  # nothing stored twice
+    batched = 0
+    for name, seq in zip(names, seqs, strict=True):
+        subject, headers = await stored(client, seq)
+        assert subject == store.subject(name, "b1")
+        batched += "Nats-Batch-Id" in headers
+    assert batched == 6  # the six that waited were stored by their batch, not again alone
 
 
 def test_a_commit_ack_counts_only_when_the_whole_batch_was_stored() -> None:
