@@ -1,10 +1,12 @@
 """Session fixtures shared by every test folder: one real nats-server for the whole run."""
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
+import nats
 import pytest
 from bedside_testing import start_test_nats
 from hypothesis import settings
+from nats.aio.client import Client
 
 # A test never asserts a timing, and hypothesis's deadline on each example is one: on a loaded
 # two-core machine a 0.2 ms example once took 437 ms.
@@ -19,3 +21,13 @@ def nats_url() -> Iterator[str]:
         yield server.url
     finally:
         server.stop()
+
+
+@pytest.fixture
+async def nats_client(nats_url: str) -> AsyncIterator[Client]:
+    """A connection of the test's own to the session's server, closed after it."""
+    connection = await nats.connect(nats_url)
+    try:
+        yield connection
+    finally:
+        await connection.close()

@@ -1,9 +1,6 @@
 """Listing a bucket's keys: every key that holds a value, none that was deleted or purged,
 and the same answer each time it is asked (nats-py's own listing sometimes says "no keys")."""
 
-from collections.abc import AsyncIterator
-
-import nats
 import pytest
 from bedside_runtime.streams import key_value_bucket, live_keys
 from nats.aio.client import Client
@@ -11,12 +8,8 @@ from nats.js.api import KeyValueConfig, StorageType
 
 
 @pytest.fixture
-async def client(nats_url: str) -> AsyncIterator[Client]:
-    connection = await nats.connect(nats_url)
-    try:
-        yield connection
-    finally:
-        await connection.close()
+def client(nats_client: Client) -> Client:
+    return nats_client
 
 
 async def test_live_keys_leave_out_deleted_and_purged_keys(client: Client) -> None:

@@ -3,10 +3,8 @@ each keeps its own sequence and basis check, and a refused batch costs no append
 stale one (ADR 41)."""
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
-import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.player import PositionReported
@@ -19,12 +17,8 @@ from nats.js.errors import NotFoundError
 
 
 @pytest.fixture
-async def client(nats_url: str) -> AsyncIterator[Client]:
-    connection = await nats.connect(nats_url)
-    try:
-        yield connection
-    finally:
-        await connection.close()
+def client(nats_client: Client) -> Client:
+    return nats_client
 
 
 def report(position_ms: int, basis_seq: int = 0) -> PositionReported:

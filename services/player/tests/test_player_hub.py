@@ -2,9 +2,7 @@
 every device, and pushes on a real nats-server for listeners this copy does not serve."""
 
 import asyncio
-from collections.abc import AsyncIterator
 
-import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.player import ListenerState
@@ -28,12 +26,8 @@ async def frames_ready(watcher: Watcher) -> list[bytes]:
 
 
 @pytest.fixture
-async def bus(nats_url: str) -> AsyncIterator[Client]:
-    client = await nats.connect(nats_url)
-    try:
-        yield client
-    finally:
-        await client.close()
+def bus(nats_client: Client) -> Client:
+    return nats_client
 
 
 async def test_a_device_that_is_behind_gets_only_the_newest_state_and_never_an_older_one() -> None:
