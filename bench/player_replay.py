@@ -124,6 +124,31 @@ async def pull_fetch(nc: Client, events: int) -> None:
     await sub.unsubscribe()
 
 
+async def count_replies(
+    nc: Client, inbox: str, events: int, batch: int, ask: Callable[[], Awaitable[None]], *, in_flight: int
+) -> None:
+    """Count the messages arriving on ``inbox`` (not the status replies that end a request),
+    asking again after every ``batch``, until ``events`` have come."""
+    done = asyncio.Event()
+    seen = 0
+
+    async def count(msg: Msg) -> None:
+        nonlocal seen
+        if msg.headers and "Status" in msg.headers:
+            return
+        seen += 1
+        if seen % batch == 0:
+            await ask()
+        if seen >= events:
+            done.set()
+
+    sub = await nc.subscribe(inbox, cb=count, pending_msgs_limit=0, pending_bytes_limit=0)
+    for _ in range(in_flight):
+        await ask()
+    await done.wait()
+    await sub.unsubscribe()
+
+
 def range_reader(batch: int, in_flight: int) -> Read:
     async def read(nc: Client, events: int) -> None:
         async for _ in RangeReader(nc, batch, in_flight).chunks(0, events):
@@ -149,9 +174,8 @@ def pull_counting(batch: int, in_flight: int) -> Read:
         consumer = await js.add_consumer(subjects.PLAYER_STREAM, config)
         next_subject = f"$JS.API.CONSUMER.MSG.NEXT.{subjects.PLAYER_STREAM}.{consumer.name}"
         request = json.dumps({"batch": batch, "expires": 30 * 10**9}).encode()
-        done = asyncio.Event()
         inbox = nc.new_inbox()
-        seen, asked = 0, 0
+        asked = 0
 
         async def ask() -> None:
             nonlocal asked
@@ -159,21 +183,7 @@ def pull_counting(batch: int, in_flight: int) -> Read:
                 asked += batch
                 await nc.publish(next_subject, request, reply=inbox)
 
-        async def count(msg: Msg) -> None:
-            nonlocal seen
-            if msg.headers and "Status" in msg.headers:
-                return
-            seen += 1
-            if seen % batch == 0:
-                await ask()
-            if seen >= events:
-                done.set()
-
-        sub = await nc.subscribe(inbox, cb=count, pending_msgs_limit=0, pending_bytes_limit=0)
-        for _ in range(in_flight):
-            await ask()
-        await done.wait()
-        await sub.unsubscribe()
+        await count_replies(nc, inbox, events, batch, ask, in_flight=in_flight)
         assert consumer.name is not None
         await js.delete_consumer(subjects.PLAYER_STREAM, consumer.name)
 
@@ -182,8 +192,7 @@ def pull_counting(batch: int, in_flight: int) -> Read:
 
 async def direct_batch_get(nc: Client, events: int, batch: int = 1000) -> None:
     """The stream's direct get with ``batch``, two requests in flight, each ended by a status."""
-    done = asyncio.Event()
-    seen, next_seq = 0, 1
+    next_seq = 1
     inbox = nc.new_inbox()
 
     async def ask() -> None:
@@ -192,21 +201,7 @@ async def direct_batch_get(nc: Client, events: int, batch: int = 1000) -> None:
         await nc.publish(f"$JS.API.DIRECT.GET.{subjects.PLAYER_STREAM}", request, reply=inbox)
         next_seq += batch
 
-    async def count(msg: Msg) -> None:
-        nonlocal seen
-        if msg.headers and "Status" in msg.headers:
-            return
-        seen += 1
-        if seen % batch == 0:
-            await ask()
-        if seen >= events:
-            done.set()
-
-    sub = await nc.subscribe(inbox, cb=count, pending_msgs_limit=0, pending_bytes_limit=0)
-    await ask()
-    await ask()
-    await done.wait()
-    await sub.unsubscribe()
+    await count_replies(nc, inbox, events, batch, ask, in_flight=2)
 
 
 async def replay_message_by_message(nc: Client, events: int) -> None:
