@@ -20,7 +20,7 @@ from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
 from bedside_player.main import build_app
 from bedside_player.routes.report_lane import ReportLane, is_json
-from bedside_player_testing import FakeSearch, SyntheticBook, without_the_lane
+from bedside_player_testing import FakeSearch, SyntheticBook, lane_route, without_the_lane
 from bedside_runtime.settings import Settings
 from bedside_testing import start_test_nats
 from fastapi import FastAPI
@@ -167,13 +167,6 @@ class LaneSpy:
     async def hand_on(self, scope: Scope, receive: Receive, send: Send) -> None:
         self.handed_on += 1
         await self.route(scope, receive, send)
-
-
-def lane_route(app: FastAPI) -> tuple[Route, ReportLane] | None:
-    for route in app.router.routes:
-        if isinstance(route, Route) and isinstance(route.app, ReportLane):
-            return route, route.app
-    return None
 
 
 LANE_ANSWERS = {0, 1, 2, 3, 4, 6, 9, 19, 25, 29, 31}

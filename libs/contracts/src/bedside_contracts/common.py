@@ -1,5 +1,6 @@
 """The base of every contract, and the few shapes every service shares."""
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -7,6 +8,13 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 NAME_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 Name = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
 """An id that is safe as one NATS subject token: a book, a listener, a device."""
+_NAME = re.compile(NAME_PATTERN)
+
+
+def is_name(text: str) -> bool:
+    """Whether ``text`` fits ``Name``, without building a model around it."""
+    return _NAME.fullmatch(text) is not None
+
 
 Millis = Annotated[int, Field(ge=0, le=1_000 * 3600 * 24 * 30)]
 """A time on a book's clock in milliseconds (bounded: no book runs a month)."""

@@ -27,21 +27,33 @@ BATCH_MAX = 256
 COMMIT_TIMEOUT_S = 5.0
 log = structlog.get_logger("bedside.player.store")
 
-PublishOne = Callable[[str, bytes, dict[str, str]], Awaitable[int]]
+
+@dataclass(frozen=True)
+class Append:
+    """One event's message for the listener-book's subject, on the basis it was decided on."""
+
+    subject: str
+    payload: bytes
+    expected_seq: int
+    msg_id: str
+
+    def headers(self) -> dict[str, str]:
+        return {"Nats-Msg-Id": self.msg_id, "Nats-Expected-Last-Subject-Sequence": str(self.expected_seq)}
+
+
+PublishOne = Callable[[Append], Awaitable[int]]
 """One append on its own: its stream sequence, or the single path's own errors."""
 
 
 @dataclass(frozen=True)
 class Waiting:
-    subject: str
-    payload: bytes
-    headers: dict[str, str]
+    append: Append
     seq: "asyncio.Future[int]"
 
 
-def batch_headers(headers: dict[str, str], batch_id: str, index: int, last: bool) -> dict[str, str]:
+def batch_headers(append: Append, batch_id: str, index: int, last: bool) -> dict[str, str]:
     """An append's own headers with its place in the batch (``index`` counts from 0)."""
-    placed = {**headers, "Nats-Batch-Id": batch_id, "Nats-Batch-Sequence": str(index + 1)}
+    placed = {**append.headers(), "Nats-Batch-Id": batch_id, "Nats-Batch-Sequence": str(index + 1)}
     if last:
         placed["Nats-Batch-Commit"] = "1"
     return placed
@@ -70,15 +82,15 @@ class GroupCommit:
         self.waiting: deque[Waiting] = deque()
         self.batches: set[asyncio.Task[None]] = set()
 
-    async def publish(self, subject: str, payload: bytes, headers: dict[str, str]) -> int:
+    async def publish(self, append: Append) -> int:
         if self.in_flight < IN_FLIGHT and not self.waiting:
             self.in_flight += 1
             try:
-                return await self.publish_one(subject, payload, headers)
+                return await self.publish_one(append)
             finally:
                 self._done_one()
         seq: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self.waiting.append(Waiting(subject, payload, headers, seq))
+        self.waiting.append(Waiting(append, seq))
         # a caller that gives up before its batch leaves is dropped from it, never sent
         return await seq
 
@@ -122,14 +134,14 @@ class GroupCommit:
         last = len(group) - 1
         try:
             for index, waiting in enumerate(group[:-1]):
-                headers = batch_headers(waiting.headers, batch_id, index, last=False)
-                await self.connection.publish(waiting.subject, waiting.payload, headers=headers)
-            final = group[-1]
+                headers = batch_headers(waiting.append, batch_id, index, last=False)
+                await self.connection.publish(waiting.append.subject, waiting.append.payload, headers=headers)
+            final = group[-1].append
             ack = await self.connection.request(
                 final.subject,
                 final.payload,
                 timeout=COMMIT_TIMEOUT_S,
-                headers=batch_headers(final.headers, batch_id, last, last=True),
+                headers=batch_headers(final, batch_id, last, last=True),
             )
         except (TimeoutError, NatsError) as error:
             log.warning("a batch of appends went unanswered", size=len(group), error=str(error))
@@ -143,7 +155,7 @@ class GroupCommit:
         if waiting.seq.done():
             return
         try:
-            seq = await self.publish_one(waiting.subject, waiting.payload, waiting.headers)
+            seq = await self.publish_one(waiting.append)
         except Exception as error:  # the caller's error: handed to it
             if not waiting.seq.done():
                 waiting.seq.set_exception(error)

@@ -11,12 +11,11 @@ import asyncio
 import contextlib
 import functools
 import hashlib
-import re
 from collections.abc import AsyncIterator, Callable, Collection
 
 import structlog
 from bedside_contracts import subjects
-from bedside_contracts.common import NAME_PATTERN
+from bedside_contracts.common import is_name
 from bedside_contracts.partitions import DEFAULT_PARTITIONS, events_subject, partition_events
 from bedside_contracts.player import PlayerEvent
 from bedside_runtime.streams import declare_stream
@@ -27,7 +26,7 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, RawStreamMsg, 
 from nats.js.errors import BadRequestError, NoStreamResponseError, NotFoundError, ServiceUnavailableError
 from pydantic import TypeAdapter
 
-from bedside_player.group_commit import GroupCommit
+from bedside_player.group_commit import Append, GroupCommit
 
 EVENT: TypeAdapter[PlayerEvent] = TypeAdapter(PlayerEvent)
 STALE_BASIS = 10071
@@ -38,7 +37,6 @@ replays its log, so the basis may well be right; the write is tried again."""
 WRONG_LAST_SEQUENCE = frozenset({STALE_BASIS, UNCHECKED_BASIS})
 DUPLICATE_WINDOW_S = 120.0
 log = structlog.get_logger("bedside.player.store")
-NAME = re.compile(NAME_PATTERN)
 APPEND_TIMEOUT_S = 5.0
 APPEND_RETRIES = 5
 APPEND_BACKOFF_S = 0.25
@@ -64,7 +62,7 @@ def subject_of(listener: str, book: str, partitions: int = DEFAULT_PARTITIONS) -
 def key_of(subject: str) -> tuple[str, str] | None:
     """(listener, book) of ``player.<partition>.<listener>.<book>``; None for any other subject."""
     parts = subject.split(".")
-    if len(parts) != 4 or not parts[1].isdigit() or not all(NAME.fullmatch(part) for part in parts[2:]):
+    if len(parts) != 4 or not parts[1].isdigit() or not all(is_name(part) for part in parts[2:]):
         return None
     return parts[2], parts[3]
 
@@ -189,20 +187,21 @@ class EventStore:
         """Append ``event`` if the subject's newest sequence is still ``expected_seq``; its sequence."""
         subject = self.subject(listener, book)
         payload = event.model_dump_json(exclude_none=True).encode()
-        headers = {
-            "Nats-Msg-Id": msg_id(subject, expected_seq, payload),
-            "Nats-Expected-Last-Subject-Sequence": str(expected_seq),
-        }
+        append = Append(subject, payload, expected_seq, msg_id(subject, expected_seq, payload))
         if self.group is not None:
-            return await self.group.publish(subject, payload, headers)
-        return await self._append_alone(subject, payload, headers)
+            return await self.group.publish(append)
+        return await self._append_alone(append)
 
-    async def _append_alone(self, subject: str, payload: bytes, headers: dict[str, str]) -> int:
-        expected_seq = int(headers["Nats-Expected-Last-Subject-Sequence"])
+    async def _append_alone(self, append: Append) -> int:
+        subject, expected_seq = append.subject, append.expected_seq
         for attempt in range(APPEND_RETRIES):
             try:
                 ack = await self.js.publish(
-                    subject, payload, timeout=APPEND_TIMEOUT_S, stream=subjects.PLAYER_STREAM, headers=headers
+                    subject,
+                    append.payload,
+                    timeout=APPEND_TIMEOUT_S,
+                    stream=subjects.PLAYER_STREAM,
+                    headers=append.headers(),
                 )
                 return int(ack.seq)
             except BadRequestError as error:
@@ -211,7 +210,7 @@ class EventStore:
                 # the server checks the expected sequence before dedupe: a retry of a write
                 # that did commit lands here, so look whether the next message is ours
                 newer = await self._message_after(subject, expected_seq)
-                if newer is not None and (newer.headers or {}).get("Nats-Msg-Id") == headers["Nats-Msg-Id"]:
+                if newer is not None and (newer.headers or {}).get("Nats-Msg-Id") == append.msg_id:
                     return int(newer.seq or 0)
                 # a newer event of someone else's makes the basis stale; with none, the refusal
                 # came from a server behind the stream (a stalled leader waking up), so retry

@@ -11,24 +11,14 @@ the command raise what they raised under the route, for the same error handlers 
 import json
 from typing import Any
 
-from bedside_contracts.common import Name
+from bedside_contracts.common import is_name
 from bedside_contracts.player import ReportBody
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bedside_player.routes.deps import owns, target_of
 from bedside_player.routes.listening import report_of, run
 from bedside_player.service import Service
-
-NAME = TypeAdapter(Name)
-
-
-def fits_name(text: str) -> bool:
-    try:
-        NAME.validate_python(text)
-    except ValidationError:
-        return False
-    return True
 
 
 def is_json(scope: Scope) -> bool:
@@ -81,7 +71,7 @@ class ReportLane:
             body is None
             or message["type"] != "http.request"
             or not owns(scope["state"]["caller"], listener)
-            or not (fits_name(listener) and fits_name(book))
+            or not (is_name(listener) and is_name(book))
         ):
             await self.full(scope, replaying(messages, receive), send)
             return
