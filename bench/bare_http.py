@@ -10,13 +10,20 @@ import sys
 from typing import Any
 
 import uvicorn
-import uvloop
+from bedside_contracts.player import Accepted, ListenerState
+from bedside_player.main import loop_factory
 
 REPLY = (
-    b'{"seq":123456,"state":{"listener":"bench1","book":"b1","position_ms":1000,"playing":true,'
-    b'"seq":123456,"last_move_seq":0,"rows":[],"list_turn_id":null,"devices":[],"sleep_timer":null,'
-    b'"asleep":null}}'
+    Accepted(
+        seq=123456,
+        state=ListenerState(
+            listener="bench1", book="b1", position_ms=1000, playing=True, seq=123456, last_move_seq=0
+        ),
+    )
+    .model_dump_json()
+    .encode()
 )
+"""An accepted report's answer as the contract writes it."""
 
 
 async def fixed_reply(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -39,7 +46,7 @@ def serve(port: int) -> None:
         http="httptools",
         lifespan="off",
     )
-    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+    with asyncio.Runner(loop_factory=loop_factory) as runner:
         runner.run(uvicorn.Server(config).serve())
 
 

@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.player_common import Bench, PlainHttp, floors, summary
+from bench.player_common import Bench, PlainHttp, floors, process_cpu_s, summary
 from bench.report import Figure, percentile, report, run
 
 SERVER_CORE = 0
@@ -76,11 +76,6 @@ def placement(pid: int) -> str:
         {c for task in Path(f"/proc/{pid}/task").iterdir() for c in os.sched_getaffinity(int(task.name))}
     )
     return ",".join(map(str, cores))
-
-
-def cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -139,7 +134,6 @@ class Reporting:
     """Devices, one listener each, reporting back to back over plain keep-alive sockets."""
 
     def __init__(self, bench: Bench, people: list[tuple[str, str]]) -> None:
-        self.bench = bench
         self.people = people
         self.plain = PlainHttp(bench.port)
         self.basis = [0] * len(people)
@@ -217,9 +211,9 @@ async def push_latency(
     and the player's CPU a move (the whole phase's CPU over the moves)."""
     readers, tasks = await watch(bench, [watched] * count)
     spy = profile(player_pid, f"moves-{count}", MOVES * MOVE_EVERY_S) if SPY_OUT else None
-    cpu_before = cpu_s(player_pid)
+    cpu_before = process_cpu_s(player_pid)
     each, every, missed = await moves_to_watchers(bench, watched, readers)
-    cpu_us = (cpu_s(player_pid) - cpu_before) * 1e6 / MOVES
+    cpu_us = (process_cpu_s(player_pid) - cpu_before) * 1e6 / MOVES
     if spy is not None:
         spy.wait()
     await unwatch(readers, tasks)
@@ -251,16 +245,18 @@ async def reports_with_and_without_pushes(
     for streams in [False, True] * ROUNDS:  # alternated, so drifting load weighs on both
         readers, tasks = await watch(bench, people) if streams else ([], [])
         spy = profile(player_pid, f"{count}-{'push' if streams else 'plain'}") if SPY_OUT else None
-        cpu_before = cpu_s(player_pid), cpu_s(nats_pid)
+        cpu_before = process_cpu_s(player_pid), process_cpu_s(nats_pid)
         started = time.perf_counter()
         rate, done = await devices.saturate(SATURATION_S)
+        # read before waiting for py-spy, whose attach and exit are not the phase's
+        seconds[streams] += time.perf_counter() - started
+        player_s = process_cpu_s(player_pid) - cpu_before[0]
+        nats_s = process_cpu_s(nats_pid) - cpu_before[1]
         if spy is not None:
             spy.wait()
-        seconds[streams] += time.perf_counter() - started
-        player_ms = (cpu_s(player_pid) - cpu_before[0]) * 1000 / done
-        nats_ms = (cpu_s(nats_pid) - cpu_before[1]) * 1000 / done
+        player_ms, nats_ms = player_s * 1000 / done, nats_s * 1000 / done
         reports[streams] += done
-        server_cpu_s[streams] += (player_ms + nats_ms) * done / 1000
+        server_cpu_s[streams] += player_s + nats_s
         pushed = sum(len(r.arrivals) - 1 for r in readers)
         await unwatch(readers, tasks)
         print(
@@ -325,7 +321,6 @@ async def main() -> None:
         player_pid, nats_pid = bench.player.pid, bench.server.process.pid
         pin(player_pid, SERVER_CORE)
         pin(nats_pid, SERVER_CORE)
-        pin(os.getpid(), LOAD_CORE)
         print(
             f"placement: player pid {player_pid} on core {placement(player_pid)}, "
             f"nats-server pid {nats_pid} on core {placement(nats_pid)}, "
@@ -347,7 +342,7 @@ async def main() -> None:
                 frame_us = (move_cpu_us[count] - move_cpu_us[ISSUE_WATCHERS]) / (count - ISSUE_WATCHERS)
                 name = f"player CPU a pushed frame (one more watcher), {count} watching"
                 figures.append(Figure(name, frame_us, "us", floor=write_us))
-        print(f"floor  a frame's socket write, asyncio transport, {write_us:.1f} us")
+        print(f"floor  one plain socket send of a frame, {write_us:.1f} us")
     finally:
         await bench.stop()
     report(figures)
