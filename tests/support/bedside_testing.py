@@ -7,6 +7,8 @@ import asyncio
 import json
 import os
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,14 @@ from bedside.processes import ServiceProcesses
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = corpus_dir()
+
+
+async def until(check: Callable[[], bool], timeout_s: float = 20.0) -> None:
+    """Wait, polling, until ``check`` holds; fail once ``timeout_s`` has passed without it."""
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < deadline, f"not reached in {timeout_s} s: {check}"
+        await asyncio.sleep(0.02)
 
 
 def start_test_nats(name: str = "test") -> NatsServer:

@@ -1,19 +1,13 @@
 """Listing a bucket's keys: every key that holds a value, none that was deleted or purged,
 and the same answer each time it is asked (nats-py's own listing sometimes says "no keys")."""
 
-import pytest
 from bedside_runtime.streams import key_value_bucket, live_keys
 from nats.aio.client import Client
 from nats.js.api import KeyValueConfig, StorageType
 
 
-@pytest.fixture
-def client(nats_client: Client) -> Client:
-    return nats_client
-
-
-async def test_live_keys_leave_out_deleted_and_purged_keys(client: Client) -> None:
-    js = client.jetstream()
+async def test_live_keys_leave_out_deleted_and_purged_keys(nats_client: Client) -> None:
+    js = nats_client.jetstream()
     kv = await key_value_bucket(js, KeyValueConfig(bucket="live-keys", history=1, storage=StorageType.MEMORY))
     for key in ("b", "a", "gone", "purged", "c.d"):
         await kv.put(key, b"1")
@@ -23,14 +17,14 @@ async def test_live_keys_leave_out_deleted_and_purged_keys(client: Client) -> No
     assert await live_keys(js, "live-keys") == ["a", "b", "c.d"]
 
 
-async def test_an_empty_bucket_has_no_keys(client: Client) -> None:
-    js = client.jetstream()
+async def test_an_empty_bucket_has_no_keys(nats_client: Client) -> None:
+    js = nats_client.jetstream()
     await key_value_bucket(js, KeyValueConfig(bucket="no-keys", history=1, storage=StorageType.MEMORY))
     assert await live_keys(js, "no-keys") == []
 
 
-async def test_keys_written_just_before_are_always_listed(client: Client) -> None:
-    js = client.jetstream()
+async def test_keys_written_just_before_are_always_listed(nats_client: Client) -> None:
+    js = nats_client.jetstream()
     config = KeyValueConfig(bucket="fresh-keys", history=1, storage=StorageType.MEMORY)
     kv = await key_value_bucket(js, config)
     for round_ in range(50):

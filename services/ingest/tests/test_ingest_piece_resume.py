@@ -60,22 +60,28 @@ class CountingTranscriber:
 
 
 class KeptPieces:
+    """Pieces kept as the job store keeps them: one key a piece, by its place in the chapter."""
+
     def __init__(self) -> None:
-        self.pieces: dict[int, list[PieceTranscript]] = {}
+        self.pieces: dict[int, dict[int, PieceTranscript]] = {}
 
     def save(self, piece: PieceTranscript) -> None:
-        """By its place, as the store names it: a piece heard again replaces the one before."""
-        kept = self.pieces.setdefault(piece.chapter, [])
-        assert piece.piece <= len(kept)
-        kept[piece.piece : piece.piece + 1] = [piece]
+        """A piece heard again replaces the one before it at that place."""
+        kept = self.pieces.setdefault(piece.chapter, {})
+        assert piece.piece == 0 or piece.piece - 1 in kept
+        kept[piece.piece] = piece
 
     def forget(self, chapter: int, count: int) -> None:
-        assert count >= len(self.pieces.get(chapter, []))
-        self.pieces.pop(chapter, None)
+        """Deletes the first ``count`` places, as the store deletes their keys."""
+        kept = self.pieces.get(chapter, {})
+        for place in range(count):
+            kept.pop(place, None)
+        if not kept:
+            self.pieces.pop(chapter, None)
 
     def log(self) -> PieceLog:
         return PieceLog(
-            heard_before=lambda chapter: list(self.pieces.get(chapter, [])),
+            heard_before=lambda chapter: [piece for _, piece in sorted(self.pieces.get(chapter, {}).items())],
             save=self.save,
             forget=self.forget,
         )
@@ -134,3 +140,11 @@ def test_a_chapter_stopped_after_two_pieces_hears_only_the_rest_when_run_again(
     recut = run(other_cut, piece_s=8.0)
     assert transcriber.heard == pieces_of_8_s  # none of the 10-s pieces matched an 8-s one
     assert len(recut) >= 0.9 * len(whole)
+    assert 1 not in other_cut.pieces
+
+    # an earlier cut with more pieces than the one that finishes leaves none of them behind
+    finer = KeptPieces()
+    with pytest.raises(JobCancelled):
+        run(finer, should_stop=lambda: len(finer.pieces.get(1, {})) > pieces_in_chapter, piece_s=4.0)
+    run(finer)
+    assert 1 not in finer.pieces

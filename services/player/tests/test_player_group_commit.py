@@ -16,32 +16,27 @@ from nats.aio.client import Client
 from nats.js.errors import NotFoundError
 
 
-@pytest.fixture
-def client(nats_client: Client) -> Client:
-    return nats_client
-
-
 def report(position_ms: int, basis_seq: int = 0) -> PositionReported:
     return PositionReported(device="phone", position_ms=position_ms, playing=True, basis_seq=basis_seq)
 
 
-async def stored(client: Client, seq: int) -> tuple[str, dict[str, str]]:
-    msg = await client.jetstream().get_msg(subjects.PLAYER_STREAM, seq, direct=True)
+async def stored(nats_client: Client, seq: int) -> tuple[str, dict[str, str]]:
+    msg = await nats_client.jetstream().get_msg(subjects.PLAYER_STREAM, seq, direct=True)
     assert msg.subject is not None
     return msg.subject, msg.headers or {}
 
 
 async def test_appends_queued_behind_others_are_stored_as_batches_each_at_its_own_sequence(
-    client: Client,
+    nats_client: Client,
 ) -> None:
-    store = EventStore(client.jetstream(), connection=client)
+    store = EventStore(nats_client.jetstream(), connection=nats_client)
     await store.declare()
     names = [f"group-{free_port()}-{i}" for i in range(40)]
     seqs = await asyncio.gather(*(store.append(name, "b1", report(1_000), 0) for name in names))
     assert len(set(seqs)) == len(names)
     batched = 0
     for name, seq in zip(names, seqs, strict=True):
-        subject, headers = await stored(client, seq)
+        subject, headers = await stored(nats_client, seq)
         assert subject == store.subject(name, "b1")  # the sequence handed back is this append's
         assert headers["Nats-Expected-Last-Subject-Sequence"] == "0"
         batched += "Nats-Batch-Id" in headers
@@ -49,8 +44,10 @@ async def test_appends_queued_behind_others_are_stored_as_batches_each_at_its_ow
     assert batched >= len(names) - group_commit.IN_FLIGHT
 
 
-async def test_one_stale_basis_refuses_its_batch_and_every_other_append_still_lands(client: Client) -> None:
-    store = EventStore(client.jetstream(), connection=client)
+async def test_one_stale_basis_refuses_its_batch_and_every_other_append_still_lands(
+    nats_client: Client,
+) -> None:
+    store = EventStore(nats_client.jetstream(), connection=nats_client)
     await store.declare()
     stale = f"stale-{free_port()}"
     first = await store.append(stale, "b1", report(1_000), 0)
@@ -63,13 +60,15 @@ async def test_one_stale_basis_refuses_its_batch_and_every_other_append_still_la
     assert all(isinstance(seq, int) for seq in outcomes)
     for name, seq in zip(names, outcomes, strict=True):
         assert isinstance(seq, int)
-        assert (await stored(client, seq))[0] == store.subject(name, "b1")
-    last = await client.jetstream().get_last_msg(subjects.PLAYER_STREAM, store.subject(stale, "b1"))
+        assert (await stored(nats_client, seq))[0] == store.subject(name, "b1")
+    last = await nats_client.jetstream().get_last_msg(subjects.PLAYER_STREAM, store.subject(stale, "b1"))
     assert last.seq == first
 
 
-async def test_an_append_whose_caller_gave_up_before_its_batch_left_is_never_sent(client: Client) -> None:
-    store = EventStore(client.jetstream(), connection=client)
+async def test_an_append_whose_caller_gave_up_before_its_batch_left_is_never_sent(
+    nats_client: Client,
+) -> None:
+    store = EventStore(nats_client.jetstream(), connection=nats_client)
     await store.declare()
     names = [f"gaveup-{free_port()}-{i}" for i in range(group_commit.IN_FLIGHT + 2)]
     tasks = [asyncio.create_task(store.append(name, "b1", report(1_000), 0)) for name in names]
@@ -79,7 +78,7 @@ async def test_an_append_whose_caller_gave_up_before_its_batch_left_is_never_sen
     tasks[-1].cancel()
     done = await asyncio.gather(*tasks, return_exceptions=True)
     assert isinstance(done[-1], asyncio.CancelledError)
-    js = client.jetstream()
+    js = nats_client.jetstream()
     assert (await js.get_last_msg(subjects.PLAYER_STREAM, store.subject(names[-2], "b1"))).seq == done[-2]
     with pytest.raises(NotFoundError):
         await js.get_last_msg(subjects.PLAYER_STREAM, store.subject(names[-1], "b1"))
@@ -99,18 +98,18 @@ class AckLost:
         raise TimeoutError
 
 
-async def test_a_batch_whose_ack_is_lost_is_found_by_its_msg_ids_and_stored_once(client: Client) -> None:
-    store = EventStore(client.jetstream(), connection=client)
+async def test_a_batch_whose_ack_is_lost_is_found_by_its_msg_ids_and_stored_once(nats_client: Client) -> None:
+    store = EventStore(nats_client.jetstream(), connection=nats_client)
     await store.declare()
     assert store.group is not None
-    store.group.connection = AckLost(client)  # type: ignore[assignment]
+    store.group.connection = AckLost(nats_client)  # type: ignore[assignment]
     before = await store.last_seq()
     names = [f"lost-{free_port()}-{i}" for i in range(group_commit.IN_FLIGHT + 6)]
     seqs = await asyncio.gather(*(store.append(name, "b1", report(1_000), 0) for name in names))
     assert await store.last_seq() == before + len(names)  # nothing stored twice
     batched = 0
     for name, seq in zip(names, seqs, strict=True):
-        subject, headers = await stored(client, seq)
+        subject, headers = await stored(nats_client, seq)
         assert subject == store.subject(name, "b1")
         batched += "Nats-Batch-Id" in headers
     assert batched == 6  # the six that waited were stored by their batch, not again alone

@@ -3,7 +3,6 @@ every device, and pushes on a real nats-server for listeners this copy does not 
 
 import asyncio
 
-import pytest
 from bedside_contracts import subjects
 from bedside_contracts.player import ListenerState
 from bedside_player.domain.state import PlayerState
@@ -23,11 +22,6 @@ async def frames_ready(watcher: Watcher) -> list[bytes]:
         assert frame is not None
         out.append(frame)
     return out
-
-
-@pytest.fixture
-def bus(nats_client: Client) -> Client:
-    return nats_client
 
 
 async def test_a_device_that_is_behind_gets_only_the_newest_state_and_never_an_older_one() -> None:
@@ -68,11 +62,18 @@ async def test_an_ended_stream_stops_its_writer_and_the_hub_forgets_it() -> None
 
 
 async def test_pushes_from_the_owning_copy_reach_devices_here_unless_this_copy_serves_the_listener(
-    bus: Client,
+    nats_client: Client,
 ) -> None:
     served = {"mine"}
-    hub = Hub(is_served=lambda listener: listener in served)
-    hub.connection = bus
+    pushed_for_mine = asyncio.Event()
+
+    def is_served(listener: str) -> bool:
+        if listener == "mine":
+            pushed_for_mine.set()  # the push reached the hub, which now decides on it
+        return listener in served
+
+    hub = Hub(is_served=is_served)
+    hub.connection = nats_client
     elsewhere = await hub.watch("theirs", "b1")
     here = await hub.watch("mine", "b1")
     for listener in ("mine", "theirs"):  # in this order on one connection
@@ -80,12 +81,11 @@ async def test_pushes_from_the_owning_copy_reach_devices_here_unless_this_copy_s
             listener=listener, book="b1", position_ms=42_000, playing=True, seq=9, last_move_seq=9
         )
         subject = subjects.PLAYER_PUSH.format(listener=listener, book="b1")
-        await bus.publish(subject, pushed.model_dump_json().encode())
+        await nats_client.publish(subject, pushed.model_dump_json().encode())
     frame = await asyncio.wait_for(elsewhere.next_frame(), 10)
     assert frame is not None
     assert b'"position_ms":42000' in frame
-    await bus.flush()
-    await asyncio.sleep(0.2)  # the push for "mine", sent first, has had more time to arrive
+    await asyncio.wait_for(pushed_for_mine.wait(), 10)
     assert here.pending is None  # dropped: this copy's own applies carry that listener
     hub(state(10, 43_000, listener="mine"))
     assert [f.split(b"\n")[1] for f in await frames_ready(here)] == [b"id: 10"]

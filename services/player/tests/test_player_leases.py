@@ -4,14 +4,14 @@ partitions before they age out and pass to another."""
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 import nats
 import pytest
 from bedside_player.leases import LEASE_TTL_S, RENEWALS_TASK, LeaseKeeper
 from bedside_runtime.nats_server import NatsServer, free_port
 from bedside_runtime.tasks import cancel_and_wait
-from bedside_testing import start_test_nats
+from bedside_testing import start_test_nats, until
 from nats.aio.client import Client
 
 PARTITIONS = 16
@@ -42,13 +42,6 @@ async def start(server: NatsServer, name: str) -> Copy:
     copy = Copy(await nats.connect(server.url), name)
     await copy.keeper.open()
     return copy
-
-
-async def until(check: Callable[[], bool], timeout_s: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not check():
-        assert time.monotonic() < deadline, "the copies never settled"
-        await asyncio.sleep(0.05)
 
 
 def owned_once_by(copies: list[Copy]) -> bool:

@@ -6,7 +6,7 @@ import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.partitions import events_subject, partition_of
-from bedside_player.domain.ownership import plan, share
+from bedside_player.domain.ownership import plan, share, trusted
 from bedside_player.store import PARTITIONS_KEY, EventStore, StreamRefused, key_of, refusal
 from bedside_runtime.nats_server import free_port
 from bedside_testing import start_test_nats
@@ -75,6 +75,13 @@ def test_copies_that_join_and_leave_end_with_every_partition_owned_once_and_fair
 def test_a_copy_does_not_claim_a_partition_someone_else_holds() -> None:
     owners = dict.fromkeys(range(64), "other")
     assert plan("me", 64, ["me", "other"], owners, set()).claim == ()
+
+
+def test_a_lease_sent_too_long_ago_is_trusted_only_by_a_copy_alone() -> None:
+    sent_at = {1: 10.0, 2: 12.0, 3: 12.6}
+    assert trusted("a", {"a", "b"}, sent_at, now=15.0, trusted_for_s=2.5) == {3}
+    assert trusted("a", {"a"}, sent_at, now=15.0, trusted_for_s=2.5) == {1, 2, 3}
+    assert trusted("a", set(), {}, now=15.0, trusted_for_s=2.5) == frozenset()
 
 
 def test_a_stream_from_before_partitions_or_with_another_count_is_refused() -> None:

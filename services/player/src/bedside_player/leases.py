@@ -30,7 +30,7 @@ from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import APIError, NotFoundError
 from nats.js.kv import KeyValue
 
-from bedside_player.domain.ownership import plan
+from bedside_player.domain.ownership import plan, trusted
 
 log = structlog.get_logger("bedside.player.leases")
 
@@ -201,13 +201,14 @@ class LeaseKeeper:
     def _tell(self) -> None:
         """Tell the follower what this copy holds and still trusts, whenever that changed (a round
         cut short too). Trust runs out only while another copy is seen: alone, a late renewal
-        loses nothing to anyone, and the follower need not drop and replay what it holds."""
+        loses nothing to anyone, and the follower need not drop and replay what it holds
+        (``domain.ownership.trusted``)."""
         now = asyncio.get_running_loop().time()
-        alone = self.copies() <= {self.me}
-        trusted = frozenset(p for p in self.mine if alone or now - self.sent_at.get(p, now) < TRUSTED_FOR_S)
-        if trusted != self._told:
-            self._told = trusted
-            self.hold(trusted)
+        sent_at = {p: self.sent_at.get(p, now) for p in self.mine}
+        still = trusted(self.me, self.copies(), sent_at, now, TRUSTED_FOR_S)
+        if still != self._told:
+            self._told = still
+            self.hold(still)
 
     async def _check_trust(self) -> None:
         """A renewal whose ack is late holds up ``_keep``; the trust runs out on time regardless."""

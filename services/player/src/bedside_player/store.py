@@ -16,7 +16,12 @@ from collections.abc import AsyncIterator, Callable, Collection
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import is_name
-from bedside_contracts.partitions import DEFAULT_PARTITIONS, events_subject, partition_events
+from bedside_contracts.partitions import (
+    CACHED_LISTENERS,
+    DEFAULT_PARTITIONS,
+    events_subject,
+    partition_events,
+)
 from bedside_contracts.player import PlayerEvent
 from bedside_runtime.streams import declare_stream
 from nats.aio.client import Client
@@ -58,7 +63,7 @@ def subject_of(listener: str, book: str, partitions: int = DEFAULT_PARTITIONS) -
     return events_subject(listener, book, partitions)
 
 
-@functools.lru_cache(maxsize=1 << 16)  # replay asks once per event, about few subjects
+@functools.lru_cache(maxsize=CACHED_LISTENERS)  # replay asks once per event, about few subjects
 def key_of(subject: str) -> tuple[str, str] | None:
     """(listener, book) of ``player.<partition>.<listener>.<book>``; None for any other subject."""
     parts = subject.split(".")

@@ -52,3 +52,15 @@ def plan(
         surplus = sorted(held, key=lambda p: preference(me, p), reverse=True)
         return Plan(release=tuple(sorted(surplus[: len(held) - wanted])))
     return Plan()
+
+
+def trusted(
+    me: str, copies: Collection[str], sent_at: Mapping[int, float], now: float, trusted_for_s: float
+) -> frozenset[int]:
+    """Of the partitions held (each with when its last accepted lease write was sent), those
+    this copy may still serve: a lease sent more than ``trusted_for_s`` ago may have aged out
+    and gone to another copy. Alone, a copy trusts all it holds: a late renewal loses nothing
+    to anyone."""
+    if set(copies) <= {me}:
+        return frozenset(sent_at)
+    return frozenset(p for p, sent in sent_at.items() if now - sent < trusted_for_s)

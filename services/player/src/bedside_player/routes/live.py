@@ -33,7 +33,7 @@ class PushStream(StreamingResponse):
     media_type = "text/event-stream"
 
     def __init__(self, hub: Hub, watcher: Watcher) -> None:
-        super().__init__(iter(()), media_type="text/event-stream", headers=STREAM_HEADERS)
+        super().__init__(iter(()), headers=STREAM_HEADERS)
         self.hub = hub
         self.watcher = watcher
 
