@@ -44,7 +44,6 @@ TRUSTED_FOR_S = LEASE_TTL_S - 0.5
 ages the key out no sooner than a TTL after it took that write, so the follower stops serving the
 partition before another copy can win it, however late a renewal's ack comes back."""
 CHECK_TRUST_EVERY_S = 0.25
-RENEWALS_TASK = "bedside-lease-renewals"
 WRONG_LAST_SEQUENCE = frozenset({10071, 10164})
 COPY_PREFIX = "copy."
 PARTITION_PREFIX = "partition."
@@ -153,7 +152,7 @@ class LeaseKeeper:
             first = await watcher.updates(timeout=10.0)  # type: ignore[no-untyped-call]
         self._tasks = [
             asyncio.create_task(self._watch(watcher)),
-            asyncio.create_task(self._keep(), name=RENEWALS_TASK),
+            asyncio.create_task(self._keep()),
             asyncio.create_task(self._check_trust()),
         ]
 
