@@ -13,6 +13,7 @@ newest state, and never gets an older one after a newer.
 
 import asyncio
 import contextlib
+import functools
 from collections import defaultdict
 from collections.abc import Callable
 
@@ -104,7 +105,7 @@ class Hub:
         if key not in self._subs and self.connection is not None:
             subject = subjects.PLAYER_PUSH.format(listener=listener, book=book)
             try:
-                sub = await self.connection.subscribe(subject, cb=self._pushed)
+                sub = await self.connection.subscribe(subject, cb=functools.partial(self._pushed, listener))
                 if key in self._subs or key not in self.watchers:  # another stream was quicker, or all left
                     self._close_later(sub)
                 else:
@@ -167,8 +168,8 @@ class Hub:
         with contextlib.suppress(NatsError):
             await sub.unsubscribe()
 
-    async def _pushed(self, msg: Msg) -> None:
-        listener = msg.subject.split(".")[2]
+    async def _pushed(self, listener: str, msg: Msg) -> None:
+        """A push on the subscription made for ``listener`` (so its subject need not be parsed)."""
         if self.is_served(listener):
             return
         try:
