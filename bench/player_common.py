@@ -25,6 +25,7 @@ from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js.api import StorageType, StreamConfig
 
+from bench.processes import process_cpu_s
 from bench.report import percentile
 
 
@@ -59,12 +60,6 @@ def spawn_player(env: dict[str, str], log: Path) -> "subprocess.Popen[bytes]":
             stdout=out,
             stderr=subprocess.STDOUT,
         )
-
-
-def process_cpu_s(pid: int) -> float:
-    """CPU seconds a process has used (user + system), read from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Bench:

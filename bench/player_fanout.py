@@ -34,7 +34,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.player_common import Bench, PlainDevices, PlainHttp, floors, process_cpu_s, saturate, summary
+from bench.player_common import Bench, PlainDevices, PlainHttp, floors, saturate, summary
+from bench.processes import process_cpu_s
 from bench.report import Figure, percentile, report, run
 
 SERVER_CORE = 0

@@ -22,8 +22,9 @@ import sys
 from bedside_runtime.nats_server import free_port
 
 from bench import bare_http
-from bench.player_common import Bench, PlainDevices, Send, process_cpu_s, saturate
+from bench.player_common import Bench, PlainDevices, Send, saturate
 from bench.player_reports import LISTENERS, WORKERS, Devices
+from bench.processes import process_cpu_s
 from bench.report import Figure, report, run
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 2
