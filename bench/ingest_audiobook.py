@@ -46,7 +46,8 @@ from bedside_ingest.media import SAMPLE_RATE
 from bedside_runtime.health import wait_until_healthy
 from bedside_speech import WhisperTranscriber
 
-from bench.ingest_black_beauty import cpu_seconds, start_ingest, start_nats
+from bench.ingest_black_beauty import start_ingest, start_nats
+from bench.processes import process_cpu_s
 from bench.report import Figure, percentile, report
 
 REPO = Path(__file__).resolve().parents[1]
@@ -101,9 +102,9 @@ class Ingested:
 async def ingest(url: str, pid: int, request: IngestBook) -> Ingested:
     client = await nats.connect(url)
     try:
-        cpu, started = cpu_seconds(pid), time.perf_counter()
+        cpu, started = process_cpu_s(pid), time.perf_counter()
         result = await request_ingest(client, request)
-        wall, used = time.perf_counter() - started, cpu_seconds(pid) - cpu
+        wall, used = time.perf_counter() - started, process_cpu_s(pid) - cpu
         store = await client.jetstream().object_store(subjects.BOOK_ARTIFACTS_BUCKET)
         artifact = BookArtifact.model_validate_json((await store.get(result.object_name)).data or b"")
         return Ingested(wall, used, result, artifact)

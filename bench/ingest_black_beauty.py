@@ -29,6 +29,7 @@ from bedside_ingest.pipeline import embed_passages
 from bedside_runtime.health import wait_until_healthy
 from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
 
+from bench.processes import process_cpu_s
 from bench.report import Figure, report
 
 BOOK = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "black_beauty.json"
@@ -50,21 +51,15 @@ def start_ingest(url: str) -> subprocess.Popen[bytes]:
     )
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU time (user + system, all threads) a process has used so far, from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 async def ingest_over_the_bus(url: str, pid: int) -> tuple[float, float, dict[str, float], int]:
     """Wall seconds the client waits, CPU seconds the service spends, its stages, passages."""
     client = await nats.connect(url)
     try:
-        cpu = cpu_seconds(pid)
+        cpu = process_cpu_s(pid)
         started = time.perf_counter()
         result = await request_ingest(client, IngestBook(path=str(BOOK), book="black-beauty"))
         wall = time.perf_counter() - started
-        return wall, cpu_seconds(pid) - cpu, result.stage_seconds, result.passages
+        return wall, process_cpu_s(pid) - cpu, result.stage_seconds, result.passages
     finally:
         await client.close()
 

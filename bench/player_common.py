@@ -5,14 +5,16 @@ Nothing here asserts a time; everything is printed.
 """
 
 import asyncio
+import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
+from typing import Any
 
 import httpx
 import nats
@@ -23,6 +25,7 @@ from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js.api import StorageType, StreamConfig
 
+from bench.processes import process_cpu_s
 from bench.report import percentile
 
 
@@ -57,12 +60,6 @@ def spawn_player(env: dict[str, str], log: Path) -> "subprocess.Popen[bytes]":
             stdout=out,
             stderr=subprocess.STDOUT,
         )
-
-
-def process_cpu_s(pid: int) -> float:
-    """CPU seconds a process has used (user + system), read from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Bench:
@@ -221,3 +218,61 @@ class PlainHttp:
         for _, writer in self.streams.values():
             writer.close()
         self.streams.clear()
+
+
+Send = Callable[[int], Coroutine[Any, Any, float]]
+"""One report from device ``i``; the milliseconds until it was acknowledged."""
+
+
+class PlainDevices:
+    """One device per listener, each keeping its own basis (the seq of its last ack), reporting
+    over bare keep-alive sockets (``PlainHttp``)."""
+
+    def __init__(self, port: int, people: list[tuple[str, str]]) -> None:
+        self.people = people
+        self.basis = [0] * len(people)
+        self.position = [0] * len(people)
+        self.plain = PlainHttp(port)
+
+    def next_report(self, i: int) -> dict[str, object]:
+        """Device ``i``'s next report: a second further on, on the basis of its last ack."""
+        self.position[i] += 1000
+        return {"device": "d", "position_ms": self.position[i], "playing": True, "basis_seq": self.basis[i]}
+
+    def acknowledged(self, i: int, seq: int) -> None:
+        self.basis[i] = max(self.basis[i], seq)
+
+    async def plain_http_report(self, i: int) -> float:
+        """A report from device ``i`` on its bare keep-alive connection."""
+        name, token = self.people[i]
+        body = json.dumps(self.next_report(i)).encode()
+        started = time.perf_counter()
+        status, data = await self.plain.post(i, f"/api/listeners/{name}/books/b1/reports", token, body)
+        elapsed = (time.perf_counter() - started) * 1000
+        if status != 200:
+            raise RuntimeError(data.decode())
+        self.acknowledged(i, json.loads(data)["seq"])
+        return elapsed
+
+    async def close(self) -> None:
+        await self.plain.close()
+
+
+async def saturate(send: Send, workers: int, seconds: float, people: int) -> tuple[float, int]:
+    """Closed loop: ``workers`` devices reporting back to back (worker ``w`` sends as devices
+    ``w``, ``w + workers``, ... modulo ``people``); (reports acknowledged per second, reports
+    acknowledged)."""
+    done = 0
+    stop = time.perf_counter() + seconds
+
+    async def worker(w: int) -> None:
+        nonlocal done
+        i = w
+        while time.perf_counter() < stop:
+            await send(i % people)
+            done += 1
+            i += workers
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker(w) for w in range(workers)))
+    return done / (time.perf_counter() - started), done

@@ -34,7 +34,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.player_common import Bench, PlainHttp, floors, process_cpu_s, summary
+from bench.player_common import Bench, PlainDevices, PlainHttp, floors, saturate, summary
+from bench.processes import process_cpu_s
 from bench.report import Figure, percentile, report, run
 
 SERVER_CORE = 0
@@ -130,40 +131,6 @@ async def unwatch(readers: list[Reader], tasks: list[asyncio.Task[None]]) -> Non
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-class Reporting:
-    """Devices, one listener each, reporting back to back over plain keep-alive sockets."""
-
-    def __init__(self, bench: Bench, people: list[tuple[str, str]]) -> None:
-        self.people = people
-        self.plain = PlainHttp(bench.port)
-        self.basis = [0] * len(people)
-        self.position = [0] * len(people)
-
-    async def report(self, i: int) -> None:
-        name, token = self.people[i]
-        self.position[i] += 1000
-        body = {"device": "d", "position_ms": self.position[i], "playing": True, "basis_seq": self.basis[i]}
-        path = f"/api/listeners/{name}/books/b1/reports"
-        status, data = await self.plain.post(i, path, token, json.dumps(body).encode())
-        if status != 200:
-            raise RuntimeError(data.decode())
-        self.basis[i] = max(self.basis[i], json.loads(data)["seq"])
-
-    async def saturate(self, seconds: float) -> tuple[float, int]:
-        done = 0
-        stop = time.perf_counter() + seconds
-
-        async def device(i: int) -> None:
-            nonlocal done
-            while time.perf_counter() < stop:
-                await self.report(i)
-                done += 1
-
-        started = time.perf_counter()
-        await asyncio.gather(*(device(i) for i in range(len(self.people))))
-        return done / (time.perf_counter() - started), done
-
-
 async def moves_to_watchers(
     bench: Bench, mover: tuple[str, str], readers: list[Reader]
 ) -> tuple[list[float], list[float], int]:
@@ -236,9 +203,9 @@ async def reports_with_and_without_pushes(
 ) -> list[Figure]:
     """Saturation by one device per listener, without and with a push stream each, alternated."""
     count = len(people)
-    devices = Reporting(bench, people)
+    devices = PlainDevices(bench.port, people)
     for i in range(count):  # every projection, token and connection exists before timing
-        await devices.report(i)
+        await devices.plain_http_report(i)
     reports: dict[bool, int] = {False: 0, True: 0}
     seconds: dict[bool, float] = {False: 0.0, True: 0.0}
     server_cpu_s: dict[bool, float] = {False: 0.0, True: 0.0}
@@ -247,7 +214,7 @@ async def reports_with_and_without_pushes(
         spy = profile(player_pid, f"{count}-{'push' if streams else 'plain'}") if SPY_OUT else None
         cpu_before = process_cpu_s(player_pid), process_cpu_s(nats_pid)
         started = time.perf_counter()
-        rate, done = await devices.saturate(SATURATION_S)
+        rate, done = await saturate(devices.plain_http_report, count, SATURATION_S, count)
         # read before waiting for py-spy, whose attach and exit are not the phase's
         seconds[streams] += time.perf_counter() - started
         player_s = process_cpu_s(player_pid) - cpu_before[0]
@@ -265,7 +232,7 @@ async def reports_with_and_without_pushes(
             f"CPU a report: player {player_ms:.3f} ms, nats-server {nats_ms:.3f} ms; "
             f"load average {os.getloadavg()[0]:.1f}"
         )
-    await devices.plain.close()
+    await devices.close()
     rates = {streams: reports[streams] / seconds[streams] for streams in (False, True)}
     cpu_ms = {streams: server_cpu_s[streams] * 1000 / reports[streams] for streams in (False, True)}
     return [

@@ -15,7 +15,6 @@ many phases as the plain ones; its CPU per request from /proc.
 """
 
 import asyncio
-import json
 import os
 import statistics
 import sys
@@ -23,8 +22,9 @@ import sys
 from bedside_runtime.nats_server import free_port
 
 from bench import bare_http
-from bench.player_common import Bench, PlainHttp, process_cpu_s
-from bench.player_reports import LISTENERS, WORKERS, Devices, Send, saturate
+from bench.player_common import Bench, PlainDevices, Send, saturate
+from bench.player_reports import LISTENERS, WORKERS, Devices
+from bench.processes import process_cpu_s
 from bench.report import Figure, report, run
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 2
@@ -41,45 +41,29 @@ async def phase(bench: Bench, label: str, send: Send) -> tuple[float, float]:
     return rate, cpu_ms
 
 
-class BareDevices:
-    """The devices' plain-socket reports, sent to ``bench.bare_http`` instead of the player."""
-
-    def __init__(self, port: int, people: list[tuple[str, str]]) -> None:
-        self.plain = PlainHttp(port)
-        self.people = people
-        self.body = json.dumps({"device": "d", "position_ms": 1000, "playing": True, "basis_seq": 1}).encode()
-
-    async def report(self, i: int) -> float:
-        name, token = self.people[i]
-        status, _ = await self.plain.post(i, f"/api/listeners/{name}/books/b1/reports", token, self.body)
-        if status != 200:
-            raise RuntimeError(f"the bare server answered {status}")
-        return 0.0
-
-
 async def bare_phases(people: list[tuple[str, str]], phases: int) -> list[tuple[float, float]]:
     """(requests per second, server CPU ms per request) of each saturation of a bare uvicorn."""
     port = free_port()
     server = bare_http.spawn(port)
-    devices = BareDevices(port, people)
+    devices = PlainDevices(port, people)  # the bare server acknowledges every report alike
     measured = []
     try:
         for _ in range(100):
             try:
-                await devices.report(0)
+                await devices.plain_http_report(0)
                 break
             except OSError:
                 await asyncio.sleep(0.1)
         for i in range(LISTENERS):
-            await devices.report(i)
+            await devices.plain_http_report(i)
         for _ in range(phases):
             cpu_before = process_cpu_s(server.pid)
-            rate, requests = await saturate(devices.report, WORKERS, SATURATION_S, LISTENERS)
+            rate, requests = await saturate(devices.plain_http_report, WORKERS, SATURATION_S, LISTENERS)
             cpu_ms = (process_cpu_s(server.pid) - cpu_before) * 1000 / requests
             print(f"bare  {rate:7,.0f} requests/s  server CPU {cpu_ms:.3f} ms a request")
             measured.append((rate, cpu_ms))
     finally:
-        await devices.plain.close()
+        await devices.close()
         server.terminate()
         server.wait(10)
     return measured

@@ -20,11 +20,9 @@ in the CPU and memory per copy, not in reports/s.
 """
 
 import asyncio
-import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import nats
 from bedside_player.leases import LEASE_TTL_S
@@ -44,11 +42,11 @@ from nats.aio.client import Client
 from nats.errors import NoRespondersError
 from nats.js.api import StorageType, StreamConfig
 
+from bench.processes import process_cpu_s
 from bench.report import Figure, report
 
 PHASE_S = 8.0
 IN_FLIGHT = 64
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 BARE_RESPONDER = """
 import asyncio, sys, nats
 async def serve():
@@ -66,11 +64,6 @@ async def serve():
 asyncio.run(serve())
 """
 """What any copy must do for a report: take a request, append it to an R3 stream, answer."""
-
-
-def cpu_of(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
 def node_pids(cluster: NatsCluster) -> list[int]:
@@ -118,7 +111,7 @@ async def bare_responder_cost(client: Client, cluster: NatsCluster, seconds: flo
                 await asyncio.sleep(0.05)
         done = 0
         deadline = time.monotonic() + seconds
-        before, nodes_before = cpu_of(process.pid), sum(cpu_of(p) for p in node_pids(cluster))
+        before, nodes_before = process_cpu_s(process.pid), sum(process_cpu_s(p) for p in node_pids(cluster))
 
         async def worker(n: int) -> None:
             nonlocal done
@@ -127,8 +120,8 @@ async def bare_responder_cost(client: Client, cluster: NatsCluster, seconds: flo
                 done += 1
 
         await asyncio.gather(*(worker(n) for n in range(IN_FLIGHT)))
-        used = cpu_of(process.pid) - before
-        nodes = sum(cpu_of(p) for p in node_pids(cluster)) - nodes_before
+        used = process_cpu_s(process.pid) - before
+        nodes = sum(process_cpu_s(p) for p in node_pids(cluster)) - nodes_before
         return used / done * 1000, nodes / done * 1000
     finally:
         process.terminate()
@@ -140,14 +133,14 @@ async def saturate(
 ) -> tuple[float, float, list[float], float]:
     """(reports/s, player CPU ms a report, each copy's CPU ms a report, nats CPU ms a report)."""
     before = [copy.cpu_s() for copy in copies]
-    nodes_before = sum(cpu_of(p) for p in node_pids(cluster))
+    nodes_before = sum(process_cpu_s(p) for p in node_pids(cluster))
     acked_before = reporters.total_acked
     started = time.monotonic()
     await reporters.run(rounds=1_000, in_flight=IN_FLIGHT, until=started + PHASE_S)
     elapsed = time.monotonic() - started
     done = reporters.total_acked - acked_before
     per_copy = [(copy.cpu_s() - b) / done * 1000 for copy, b in zip(copies, before, strict=True)]
-    nodes = (sum(cpu_of(p) for p in node_pids(cluster)) - nodes_before) / done * 1000
+    nodes = (sum(process_cpu_s(p) for p in node_pids(cluster)) - nodes_before) / done * 1000
     return done / elapsed, sum(per_copy), per_copy, nodes
 
 

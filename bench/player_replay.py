@@ -17,7 +17,6 @@ measured once first, as they were before the pull reader.
 import asyncio
 import json
 import os
-import statistics
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -32,7 +31,7 @@ from nats.aio.msg import Msg
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 
 from bench.player_common import Bench
-from bench.report import Figure, report, run
+from bench.report import Figure, percentile, report, run
 
 BOOKS = 1000
 Read = Callable[[Client, int], Awaitable[None]]
@@ -271,8 +270,8 @@ async def main(events: int, rounds: int, headers: bool, slow: bool) -> None:
             cpus.setdefault(REPLAY, []).append(cpu)
             print(line(REPLAY, events, replayed.seconds, cpu))
             print(f"    {replayed.line()}; {load()}")
-        median_wall = {name: statistics.median(values) for name, values in walls.items()}
-        cpu_us = {name: statistics.median(values) / events * 1e6 for name, values in cpus.items()}
+        median_wall = {name: percentile(values, 50) for name, values in walls.items()}
+        cpu_us = {name: percentile(values, 50) / events * 1e6 for name, values in cpus.items()}
         floor_name = min(FAST_READS, key=lambda name: median_wall[name])
         cpu_floor_name = min(FAST_READS, key=lambda name: cpu_us[name])
         floor, replay_s = median_wall[floor_name], median_wall[REPLAY]

@@ -21,19 +21,16 @@ import asyncio
 import json
 import sys
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any
 
 import httpx
 from bedside_contracts import subjects
 from bedside_contracts.player import CommandRequest, Report
 
-from bench.player_common import Bench, PlainHttp, floors, ratio, summary
+from bench.player_common import Bench, PlainDevices, Send, floors, ratio, saturate, summary
 from bench.report import Figure, latency_figures, percentile, report, run
 
 RATES = [int(r) for r in sys.argv[1:]] or [100, 1000]
 WORKERS = 50
-Send = Callable[[int], Coroutine[Any, Any, float]]
 SECONDS = 3
 LISTENERS = 50
 SATURATION_S = 5
@@ -41,14 +38,12 @@ KEEPALIVE_S = 2.0
 """Below uvicorn's 5 s keep-alive, so a client never reuses a connection the server is closing."""
 
 
-class Devices:
-    """One device per listener; each keeps its own basis (the seq of its last ack)."""
+class Devices(PlainDevices):
+    """The plain-socket devices, which also report over httpx and over the bus (one basis for all)."""
 
     def __init__(self, bench: Bench, people: list[tuple[str, str]]) -> None:
+        super().__init__(bench.port, people)
         self.bench = bench
-        self.people = people
-        self.basis = [0] * len(people)
-        self.position = [0] * len(people)
         self.clients = [
             httpx.AsyncClient(
                 base_url=bench.url,
@@ -57,7 +52,6 @@ class Devices:
             )
             for _ in people
         ]
-        self.plain = PlainHttp(bench.port)
         self.shared = httpx.AsyncClient(
             base_url=bench.url,
             limits=httpx.Limits(
@@ -66,13 +60,9 @@ class Devices:
             timeout=60,
         )
 
-    def _body(self, i: int) -> dict[str, object]:
-        self.position[i] += 1000
-        return {"device": "d", "position_ms": self.position[i], "playing": True, "basis_seq": self.basis[i]}
-
     async def _post(self, client: httpx.AsyncClient, i: int) -> float:
         name, token = self.people[i]
-        body = self._body(i)
+        body = self.next_report(i)
         started = time.perf_counter()
         response = await client.post(
             f"/api/listeners/{name}/books/b1/reports", json=body, headers={"Authorization": f"Bearer {token}"}
@@ -80,7 +70,7 @@ class Devices:
         elapsed = (time.perf_counter() - started) * 1000
         if response.status_code != 200:
             raise RuntimeError(response.text)
-        self.basis[i] = max(self.basis[i], response.json()["seq"])
+        self.acknowledged(i, response.json()["seq"])
         return elapsed
 
     async def http_report(self, i: int) -> float:
@@ -91,22 +81,9 @@ class Devices:
         """The same report through one client that every device shares (the old generator)."""
         return await self._post(self.shared, i)
 
-    async def plain_http_report(self, i: int) -> float:
-        """The same report from device ``i`` on a bare keep-alive connection."""
-        name, token = self.people[i]
-        body = json.dumps(self._body(i)).encode()
-        started = time.perf_counter()
-        status, data = await self.plain.post(i, f"/api/listeners/{name}/books/b1/reports", token, body)
-        elapsed = (time.perf_counter() - started) * 1000
-        if status != 200:
-            raise RuntimeError(data.decode())
-        self.basis[i] = max(self.basis[i], json.loads(data)["seq"])
-        return elapsed
-
     async def bus_report(self, i: int) -> float:
         name, _ = self.people[i]
-        self.position[i] += 1000
-        command = Report(device="d", position_ms=self.position[i], playing=True, basis_seq=self.basis[i])
+        command = Report.model_validate(self.next_report(i))
         data = CommandRequest(listener=name, book="b1", command=command).model_dump_json().encode()
         started = time.perf_counter()
         reply = await self.bench.nc.request(subjects.PLAYER_COMMAND, data, timeout=30)
@@ -114,13 +91,13 @@ class Devices:
         result = json.loads(reply.data)
         if not result.get("accepted"):
             raise RuntimeError(reply.data)
-        self.basis[i] = max(self.basis[i], result["seq"])
+        self.acknowledged(i, result["seq"])
         return elapsed
 
     async def close(self) -> None:
         for client in [*self.clients, self.shared]:
             await client.aclose()
-        await self.plain.close()
+        await super().close()
 
 
 async def paced(send: Send, rate: int, seconds: int, people: int) -> tuple[list[float], float, int]:
@@ -140,25 +117,6 @@ async def paced(send: Send, rate: int, seconds: int, people: int) -> tuple[list[
     results = await asyncio.gather(*tasks, return_exceptions=True)
     samples = [r for r in results if isinstance(r, float)]
     return samples, offered, len(results) - len(samples)
-
-
-async def saturate(send: Send, workers: int, seconds: int, people: int) -> tuple[float, int]:
-    """Closed loop: ``workers`` devices reporting back to back; (reports acknowledged per
-    second, reports acknowledged)."""
-    done = 0
-    stop = time.perf_counter() + seconds
-
-    async def worker(w: int) -> None:
-        nonlocal done
-        i = w
-        while time.perf_counter() < stop:
-            await send(i % people)
-            done += 1
-            i += workers
-
-    started = time.perf_counter()
-    await asyncio.gather(*(worker(w) for w in range(workers)))
-    return done / (time.perf_counter() - started), done
 
 
 async def main() -> None:

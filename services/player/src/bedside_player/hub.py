@@ -13,6 +13,7 @@ newest state, and never gets an older one after a newer.
 
 import asyncio
 import contextlib
+import functools
 from collections import defaultdict
 from collections.abc import Callable
 
@@ -84,7 +85,6 @@ class Watcher:
 class Hub:
     def __init__(self, is_served: Callable[[str], bool] = lambda listener: False) -> None:
         self.watchers: dict[Key, set[Watcher]] = defaultdict(set)
-        self.newest: dict[Key, int] = {}
         self.connection: Client | None = None
         self.is_served = is_served
         """Whether this copy serves a listener's partition (then its own applies carry everything)."""
@@ -105,7 +105,7 @@ class Hub:
         if key not in self._subs and self.connection is not None:
             subject = subjects.PLAYER_PUSH.format(listener=listener, book=book)
             try:
-                sub = await self.connection.subscribe(subject, cb=self._pushed)
+                sub = await self.connection.subscribe(subject, cb=functools.partial(self._pushed, listener))
                 if key in self._subs or key not in self.watchers:  # another stream was quicker, or all left
                     self._close_later(sub)
                 else:
@@ -130,7 +130,6 @@ class Hub:
         if watchers:
             return
         del self.watchers[key]
-        self.newest.pop(key, None)
         if (sub := self._subs.pop(key, None)) is not None:
             self._close_later(sub)
 
@@ -169,8 +168,8 @@ class Hub:
         with contextlib.suppress(NatsError):
             await sub.unsubscribe()
 
-    async def _pushed(self, msg: Msg) -> None:
-        listener = msg.subject.split(".")[2]
+    async def _pushed(self, listener: str, msg: Msg) -> None:
+        """A push on the subscription made for ``listener`` (so its subject need not be parsed)."""
         if self.is_served(listener):
             return
         try:
@@ -186,10 +185,11 @@ class Hub:
         )
 
     def _deliver(self, key: Key, seq: int, state_json: Callable[[], bytes]) -> None:
-        watchers = self.watchers.get(key)
-        if not watchers or seq <= self.newest.get(key, 0):
+        """One frame for the devices that have not been handed this state or a newer one; none
+        made when every device has (a push that arrives after this copy's own apply)."""
+        behind = [watcher for watcher in self.watchers.get(key, ()) if seq > watcher.newest_seq]
+        if not behind:
             return
-        self.newest[key] = seq
         frame = state_frame(seq, state_json())
-        for watcher in watchers:
+        for watcher in behind:
             watcher.offer(seq, frame)
