@@ -39,20 +39,6 @@ async def test_a_device_that_is_behind_gets_only_the_newest_state_and_never_an_o
     await hub.stop()
 
 
-async def test_each_device_is_handed_what_is_newer_than_its_own_state_whatever_the_others_have() -> None:
-    hub = Hub()
-    early = await hub.watch("anna", "b1")
-    hub(state(5, 5_000))
-    late = await hub.watch("anna", "b1")  # not yet shown its current state
-    hub(state(4, 4_000))  # a push that comes after this copy's own apply of 5
-    assert [f.split(b"\n")[1] for f in await frames_ready(early)] == [b"id: 5"]
-    assert [f.split(b"\n")[1] for f in await frames_ready(late)] == [b"id: 4"]
-    hub.show(late, state(5, 5_000).public())
-    hub(state(4, 4_000))
-    assert [f.split(b"\n")[1] for f in await frames_ready(late)] == [b"id: 5"]
-    await hub.stop()
-
-
 async def test_every_device_on_a_book_writes_the_one_frame_made_for_the_state() -> None:
     hub = Hub()
     devices = [await hub.watch("anna", "b1") for _ in range(3)]

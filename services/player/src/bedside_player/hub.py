@@ -85,6 +85,7 @@ class Watcher:
 class Hub:
     def __init__(self, is_served: Callable[[str], bool] = lambda listener: False) -> None:
         self.watchers: dict[Key, set[Watcher]] = defaultdict(set)
+        self.newest: dict[Key, int] = {}
         self.connection: Client | None = None
         self.is_served = is_served
         """Whether this copy serves a listener's partition (then its own applies carry everything)."""
@@ -130,6 +131,7 @@ class Hub:
         if watchers:
             return
         del self.watchers[key]
+        self.newest.pop(key, None)
         if (sub := self._subs.pop(key, None)) is not None:
             self._close_later(sub)
 
@@ -185,11 +187,10 @@ class Hub:
         )
 
     def _deliver(self, key: Key, seq: int, state_json: Callable[[], bytes]) -> None:
-        """One frame for the devices that have not been handed this state or a newer one; none
-        made when every device has (a push that arrives after this copy's own apply)."""
-        behind = [watcher for watcher in self.watchers.get(key, ()) if seq > watcher.newest_seq]
-        if not behind:
+        watchers = self.watchers.get(key)
+        if not watchers or seq <= self.newest.get(key, 0):
             return
+        self.newest[key] = seq
         frame = state_frame(seq, state_json())
-        for watcher in behind:
+        for watcher in watchers:
             watcher.offer(seq, frame)
