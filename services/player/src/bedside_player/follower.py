@@ -20,7 +20,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 import structlog
 from bedside_runtime.tasks import cancel_and_wait
 
-from bedside_player.projections import Projections, read_range
+from bedside_player.projections import Projections
+from bedside_player.replay import read_range
 from bedside_player.store import EventStore, decode, key_of
 from bedside_player.stream_range import RangeReader
 
