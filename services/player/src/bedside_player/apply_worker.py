@@ -12,6 +12,7 @@ import asyncio
 import multiprocessing
 import pickle
 import signal
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Protocol
@@ -22,6 +23,9 @@ from bedside_player.stream_range import Stored
 
 IN_ANOTHER_PROCESS_FROM = 100_000
 """Messages to read from which the child pays for its start (about half a second of imports)."""
+CHUNKS_QUEUED = 64
+"""Chunks written ahead of the child at most (some megabytes): a child that falls behind slows
+the read rather than fill this process's memory."""
 
 
 class Applier(Protocol):
@@ -80,16 +84,22 @@ class InAnotherProcess:
         self.process.start()
         child_end.close()
         self.pipe = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay-pipe")
+        self.sending: deque[asyncio.Future[None]] = deque()
 
-    async def _in_pipe_thread(self, data: bytes) -> None:
-        await asyncio.get_running_loop().run_in_executor(self.pipe, self.connection.send_bytes, data)
+    async def _send(self, data: bytes) -> None:
+        # the reader asks for more only while it is iterated: it must not wait on every write
+        self.sending.append(asyncio.wrap_future(self.pipe.submit(self.connection.send_bytes, data)))
+        while len(self.sending) > CHUNKS_QUEUED or (self.sending and self.sending[0].done()):
+            await self.sending.popleft()
 
     async def apply(self, chunk: list[Stored]) -> None:
-        await self._in_pipe_thread(pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL))
+        await self._send(pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL))
 
     async def finish(self) -> int:
         try:
-            await self._in_pipe_thread(b"")
+            await self._send(b"")
+            while self.sending:
+                await self.sending.popleft()
             answer = pickle.loads(
                 await asyncio.get_running_loop().run_in_executor(self.pipe, self.connection.recv_bytes)
             )
@@ -107,6 +117,8 @@ class InAnotherProcess:
 
     def abandon(self) -> None:
         """Stop the child without waiting for what it holds (the replay itself failed)."""
+        for sending in self.sending:
+            sending.cancel()
         self.pipe.shutdown(wait=False, cancel_futures=True)
         self.connection.close()
         self.process.kill()
