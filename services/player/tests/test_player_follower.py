@@ -1,7 +1,10 @@
 """The follower: a copy alone follows the whole stream with one feed, and once it gives
 partitions away it follows each partition it keeps on its own, from where that feed was."""
 
+import asyncio
+
 import nats
+import pytest
 from bedside_contracts.partitions import partition_of
 from bedside_contracts.player import PositionReported
 from bedside_player.follower import Follower
@@ -64,5 +67,30 @@ async def test_a_copy_that_gives_partitions_away_still_follows_the_ones_it_keeps
     finally:
         if follower is not None:
             await follower.stop()
+        await client.close()
+        server.stop()
+
+
+async def test_following_ends_with_the_error_of_what_it_hands_on() -> None:
+    """nats-py logs a callback's error and goes on; a feed must stop instead, so that the
+    copy says it is not ready rather than serve projections that skipped an event."""
+    server = start_test_nats(f"follow-error-{free_port()}")
+    client = await nats.connect(server.url)
+    try:
+        store = EventStore(client.jetstream(), PARTITIONS)
+        await store.declare()
+        first = await report(store, "l0", 1000, 0)
+        await report(store, "l0", 2000, first)
+        seen: list[int] = []
+
+        def on_stored(subject: str, seq: int, data: bytes, pending: int) -> None:
+            seen.append(seq)
+            if len(seen) == 2:
+                raise ValueError("cannot apply")
+
+        with pytest.raises(ValueError, match="cannot apply"):
+            await asyncio.wait_for(store.follow(0, None, on_stored), 10)
+        assert seen == [first, first + 1]
+    finally:
         await client.close()
         server.stop()

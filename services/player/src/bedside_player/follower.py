@@ -20,7 +20,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 import structlog
 from bedside_runtime.tasks import cancel_and_wait
 
-from bedside_player.projections import Projections, read_range
+from bedside_player.projections import Projections
+from bedside_player.replay import read_range
 from bedside_player.store import EventStore, decode, key_of
 from bedside_player.stream_range import RangeReader
 
@@ -180,8 +181,8 @@ class Follower:
         """One partition's events (``None``: every partition's) after ``after_seq``, live
         (``evolve`` skips what is applied)."""
         projections = self.projections
-        partitions = None if partition is None else [partition]
-        async for subject, seq, data, _ in self.store.feed(after_seq, partitions):
+
+        def stored(subject: str, seq: int, data: bytes, pending: int) -> None:
             key = key_of(subject)
             # an event this copy appended was applied from the ack: no need to parse it again
             if key is not None and seq > projections.get(*key).seq:
@@ -192,3 +193,5 @@ class Follower:
             elif key is None:
                 decode(subject, data)  # logs what does not fit
             projections.through_seq = max(projections.through_seq, seq)
+
+        await self.store.follow(after_seq, None if partition is None else [partition], stored)

@@ -17,6 +17,7 @@ from bedside_contracts.player import (
     History,
     HistoryEntry,
     HistoryRequest,
+    ListenerState,
     Located,
     LocateRequest,
     OfferOutcome,
@@ -46,18 +47,18 @@ R = TypeVar("R")
 @dataclass(frozen=True)
 class Decided(Generic[R]):
     """What one attempt decided: the event to append (None: nothing to write) and the reply,
-    made from the state after the append (or the state decided on)."""
+    made from the state after the append (or the state decided on), as devices see it."""
 
     event: PlayerEvent | None
-    reply: Callable[[PlayerState], R]
+    reply: Callable[[ListenerState], R]
 
 
 Step = Callable[[PlayerState], Awaitable["Decided[R] | None"]]
 """One attempt at deciding on a projection; None when it had to catch up and must decide again."""
 
 
-def accepted(state: PlayerState) -> CommandResult:
-    return CommandResult(accepted=True, seq=state.seq, state=state.public())
+def accepted(state: ListenerState) -> CommandResult:
+    return CommandResult(accepted=True, seq=state.seq, state=state)
 
 
 class Player:
@@ -86,12 +87,13 @@ class Player:
             state = self.projections.apply(listener, book, event, seq)
         return state
 
-    async def _append(self, state: PlayerState, event: PlayerEvent) -> PlayerState:
+    async def _append(self, state: PlayerState, event: PlayerEvent) -> ListenerState:
+        """Append on ``state``'s basis, apply, and push the new state; the new state as devices see it."""
         seq = await self.store.append(state.listener, state.book, event, state.seq)
-        after = self.projections.apply(state.listener, state.book, event, seq)
+        after = self.projections.apply(state.listener, state.book, event, seq).public()
         await self.publish(
             subjects.PLAYER_PUSH.format(listener=state.listener, book=state.book),
-            after.public().model_dump_json().encode(),
+            after.model_dump_json().encode(),
         )
         return after
 
@@ -105,7 +107,7 @@ class Player:
                 if decided is None:
                     continue
                 if decided.event is None:
-                    return decided.reply(state)
+                    return decided.reply(state.public())
                 try:
                     after = await self._append(state, decided.event)
                 except WrongLastSequence:

@@ -6,18 +6,14 @@ ignores an event at or below the state's sequence, so each event applies once.
 A copy holds only the projections of the partitions it follows (ADR 36).
 """
 
-import time
 from collections.abc import Callable, Collection
 
-import structlog
 from bedside_contracts.partitions import DEFAULT_PARTITIONS, partition_of
 from bedside_contracts.player import PlayerEvent
 
 from bedside_player.domain.state import PlayerState, evolve
-from bedside_player.store import EventStore, decode, partition_filters
-from bedside_player.stream_range import RangeInterrupted, RangeReader, Stored
-
-log = structlog.get_logger("bedside.player.projections")
+from bedside_player.store import decode
+from bedside_player.stream_range import Stored
 
 Key = tuple[str, str]
 Listener = Callable[[PlayerState], None]
@@ -43,6 +39,16 @@ class Projections:
                 watcher(after)
         return after
 
+    def replace(self, states: dict[Key, PlayerState], through_seq: int) -> None:
+        """Take ``states`` (these projections with more events applied elsewhere); each state
+        that changed is told to the watchers once."""
+        for key, state in states.items():
+            if self.states.get(key) != state:
+                self.states[key] = state
+                for watcher in self.watchers:
+                    watcher(state)
+        self.through_seq = max(self.through_seq, through_seq)
+
     def partition_of(self, listener: str) -> int:
         return partition_of(listener, self.partitions)
 
@@ -65,47 +71,3 @@ def apply_stored(projections: Projections, stored: list[Stored]) -> int:
     if stored:
         projections.through_seq = max(projections.through_seq, stored[-1][1])
     return applied
-
-
-async def read_range(
-    store: EventStore,
-    reader: RangeReader,
-    projections: Projections,
-    after_seq: int,
-    partitions: Collection[int] | None = None,
-) -> tuple[int, int]:
-    """Apply every stored event after ``after_seq`` up to the stream's newest sequence now (of
-    ``partitions`` only, when given); (events applied, the sequence read through).
-
-    The bulk read does it; should it stop early, an ordered consumer reads the rest.
-    """
-    target = await store.last_seq()
-    filters = partition_filters(partitions) if partitions is not None else None
-    applied, through, complete = 0, after_seq, True
-    if target > through:
-        try:
-            async for chunk in reader.chunks(through, target, filters):
-                applied += apply_stored(projections, chunk)
-                through = chunk[-1][1]
-        except RangeInterrupted as error:
-            complete = False
-            log.warning("the bulk read stopped; the rest comes from an ordered consumer", error=str(error))
-    # with a filter, nothing may follow on these subjects: an ordered consumer would wait
-    rest = not complete and target > through
-    if rest and (partitions is None or await store.pending_after(through, partitions)):
-        async for subject, seq, data, pending in store.feed(through, partitions):
-            applied += apply_stored(projections, [(subject, seq, data)])
-            if seq >= target or pending == 0:
-                break
-    return applied, target
-
-
-async def replay(
-    store: EventStore, reader: RangeReader, projections: Projections, after_seq: int = 0
-) -> tuple[int, float]:
-    """Rebuild every projection from the stream up to its newest sequence now; (events, seconds)."""
-    started = time.perf_counter()
-    projections.through_seq = max(projections.through_seq, after_seq)
-    applied, target = await read_range(store, reader, projections, projections.through_seq)
-    projections.through_seq = max(projections.through_seq, target)
-    return applied, time.perf_counter() - started

@@ -1,4 +1,5 @@
-"""Rebuilding every projection from the stream, optionally from a KV snapshot, and writing one.
+"""Rebuilding projections from the stream (all of them, or a partition's), optionally from a
+KV snapshot, and writing one.
 
 A snapshot is one KV key per listener and book (``<listener>.<book>``) holding the state
 and the stream sequence it covers, plus ``through`` written last. Loading takes every
@@ -8,6 +9,7 @@ skips what a state already holds.
 
 import json
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import structlog
@@ -23,10 +25,11 @@ from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 from pydantic import ValidationError
 
+from bedside_player.apply_worker import Applier, ApplyWorkerFailed, InAnotherProcess, applier_for
 from bedside_player.domain.state import PlayerState
-from bedside_player.projections import Projections, replay
-from bedside_player.store import EventStore
-from bedside_player.stream_range import RangeReader
+from bedside_player.projections import Projections, apply_stored
+from bedside_player.store import EventStore, partition_filters
+from bedside_player.stream_range import RangeInterrupted, RangeReader
 
 THROUGH_KEY = "through"
 log = structlog.get_logger("bedside.player")
@@ -127,6 +130,65 @@ async def write_snapshot(kv: KeyValue, projections: Projections) -> int:
         await kv.put(f"{listener}.{book}", to_snapshot(state, through).model_dump_json().encode())
     await kv.put(THROUGH_KEY, json.dumps(through).encode())
     return len(projections.states)
+
+
+async def read_range(
+    store: EventStore,
+    reader: RangeReader,
+    projections: Projections,
+    after_seq: int,
+    partitions: Collection[int] | None = None,
+    *,
+    in_this_process: bool = False,
+) -> tuple[int, int]:
+    """Apply every stored event after ``after_seq`` up to the stream's newest sequence now (of
+    ``partitions`` only, when given); (events applied, the sequence read through).
+
+    The bulk read does it, a long read of the whole stream applying in a second process
+    (``apply_worker``; should that process fail, the read starts again here); should the bulk
+    read stop early, an ordered consumer reads the rest.
+    """
+    target = await store.last_seq()
+    filters = partition_filters(partitions) if partitions is not None else None
+    applied, through, complete = 0, after_seq, True
+    if target > through:
+        elsewhere = target - through if partitions is None and not in_this_process else 0
+        applier: Applier = applier_for(projections, elsewhere)
+        try:
+            async for chunk in reader.chunks(through, target, filters):
+                await applier.apply(chunk)
+                through = chunk[-1][1]
+        except RangeInterrupted as error:
+            complete = False
+            log.warning("the bulk read stopped; the rest comes from an ordered consumer", error=str(error))
+        except BaseException:
+            if isinstance(applier, InAnotherProcess):
+                applier.abandon()
+            raise
+        try:
+            applied += await applier.finish()
+        except ApplyWorkerFailed as error:  # nothing of its work was taken
+            log.warning("replaying in this process instead", error=str(error))
+            return await read_range(store, reader, projections, after_seq, partitions, in_this_process=True)
+    # with a filter, nothing may follow on these subjects: an ordered consumer would wait
+    rest = not complete and target > through
+    if rest and (partitions is None or await store.pending_after(through, partitions)):
+        async for subject, seq, data, pending in store.feed(through, partitions):
+            applied += apply_stored(projections, [(subject, seq, data)])
+            if seq >= target or pending == 0:
+                break
+    return applied, target
+
+
+async def replay(
+    store: EventStore, reader: RangeReader, projections: Projections, after_seq: int = 0
+) -> tuple[int, float]:
+    """Rebuild every projection from the stream up to its newest sequence now; (events, seconds)."""
+    started = time.perf_counter()
+    projections.through_seq = max(projections.through_seq, after_seq)
+    applied, target = await read_range(store, reader, projections, projections.through_seq)
+    projections.through_seq = max(projections.through_seq, target)
+    return applied, time.perf_counter() - started
 
 
 async def rebuild(connection: Client, use_snapshot: bool = False) -> tuple[Projections, ReplayReport]:

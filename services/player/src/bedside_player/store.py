@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import functools
 import hashlib
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 
 import structlog
 from bedside_contracts import subjects
@@ -25,6 +25,7 @@ from bedside_contracts.partitions import (
 from bedside_contracts.player import PlayerEvent
 from bedside_runtime.streams import declare_stream
 from nats.aio.client import Client
+from nats.aio.msg import Msg
 from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, RawStreamMsg, StorageType, StreamConfig
@@ -32,6 +33,7 @@ from nats.js.errors import BadRequestError, NoStreamResponseError, NotFoundError
 from pydantic import TypeAdapter
 
 from bedside_player.group_commit import Append, GroupCommit
+from bedside_player.stream_range import ack_reply_numbers
 
 EVENT: TypeAdapter[PlayerEvent] = TypeAdapter(PlayerEvent)
 STALE_BASIS = 10071
@@ -49,6 +51,11 @@ APPEND_BACKOFF_S = 0.25
 
 PARTITIONS_KEY = "bedside_partitions"
 """The stream's metadata key that records how many partitions its subjects were written with."""
+
+
+Received = Callable[[Msg], Awaitable[None]]
+OnStored = Callable[[str, int, bytes, int], None]
+"""Told (subject, stream sequence, data, pending) of each event a ``follow`` delivers."""
 
 
 class WrongLastSequence(Exception):
@@ -278,14 +285,10 @@ class EventStore:
             await sub.unsubscribe()
         return found
 
-    async def feed(
-        self, after_seq: int, partitions: Collection[int] | None = None
-    ) -> AsyncIterator[tuple[str, int, bytes, int]]:
-        """Every event after ``after_seq`` in stream order, then live: (subject, seq, data, pending).
-
-        With ``partitions``, only those partitions' events; ``pending`` is how many more the
-        stream held for this consumer when the message was sent.
-        """
+    async def _ordered(
+        self, after_seq: int, partitions: Collection[int] | None, received: Received | None
+    ) -> JetStreamContext.PushSubscription:
+        """An ordered consumer of the events after ``after_seq`` (of ``partitions`` only, when given)."""
         filters = partition_filters(partitions) if partitions is not None else None
         config = ConsumerConfig(filter_subjects=filters) if filters and len(filters) > 1 else ConsumerConfig()
         if after_seq:
@@ -293,14 +296,51 @@ class EventStore:
             config.opt_start_seq = after_seq + 1
         else:
             policy = DeliverPolicy.ALL
-        sub = await self.js.subscribe(
+        return await self.js.subscribe(
             filters[0] if filters and len(filters) == 1 else subjects.PLAYER_SUBJECTS,
             ordered_consumer=True,
             stream=subjects.PLAYER_STREAM,
             config=config,
             deliver_policy=policy,
             pending_msgs_limit=1_000_000,
+            cb=received,
         )
+
+    async def follow(self, after_seq: int, partitions: Collection[int] | None, on_stored: OnStored) -> None:
+        """Hand every event after ``after_seq`` to ``on_stored`` in stream order, then each new
+        one as it is stored, until cancelled; an error ``on_stored`` raises ends it.
+
+        A callback rather than ``feed``'s iterator: nats-py's message iterator costs a task and
+        a wait for every message, and a copy's live feed carries every report it appends.
+        """
+        ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        async def received(msg: Msg) -> None:
+            if ended.done():
+                return
+            try:
+                seq, _, pending = ack_reply_numbers(msg.reply)
+                on_stored(msg.subject, seq, msg.data, pending)
+            except Exception as error:  # nats-py would log it and go on with the next message
+                ended.set_exception(error)
+
+        sub = await self._ordered(after_seq, partitions, received)
+        try:
+            await ended
+        finally:
+            with contextlib.suppress(NatsError):  # the connection may be closing already
+                await sub.unsubscribe()
+
+    async def feed(
+        self, after_seq: int, partitions: Collection[int] | None = None
+    ) -> AsyncIterator[tuple[str, int, bytes, int]]:
+        """Every event after ``after_seq`` in stream order, then live: (subject, seq, data, pending).
+
+        With ``partitions``, only those partitions' events; ``pending`` is how many more the
+        stream held for this consumer when the message was sent. For reads that stop; what
+        follows the stream for good uses ``follow``.
+        """
+        sub = await self._ordered(after_seq, partitions, None)
         try:
             async for msg in sub.messages:
                 metadata = msg.metadata

@@ -36,15 +36,14 @@ class RangeInterrupted(Exception):
 
 def ack_reply_numbers(reply: str) -> tuple[int, int, int]:
     """(stream sequence, consumer sequence, pending) from a consumer message's reply subject."""
-    tokens = reply.split(".")
-    base = _numbers_at(tokens)
-    return int(tokens[base]), int(tokens[base + 1]), int(tokens[base + 3])
-
-
-def _numbers_at(tokens: list[str]) -> int:
     # ``$JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<cseq>.<time>.<pending>``; the form with
-    # a domain and an account hash has two more tokens in front and a random one at the end
-    return 5 if len(tokens) == 9 else 7
+    # a domain and an account hash has two more tokens in front and a random one at the end.
+    # Split from the right only as far as the numbers: replay reads one of these a message
+    if reply.count(".") == 8:
+        _, stream_seq, consumer_seq, _, pending = reply.rsplit(".", 4)
+    else:
+        _, stream_seq, consumer_seq, _, pending, _ = reply.rsplit(".", 5)
+    return int(stream_seq), int(consumer_seq), int(pending)
 
 
 class _Chunks:
@@ -76,11 +75,10 @@ class _Chunks:
             return
         # a message costs only its stream sequence and pending count here; the consumer
         # sequences are checked once a chunk (``_complete``)
-        tokens = msg.reply.split(".")
-        base = _numbers_at(tokens)
         try:
-            stream_seq, last = int(tokens[base]), tokens[base + 3] == "0"
-        except (IndexError, ValueError):
+            stream_seq, _, pending = ack_reply_numbers(msg.reply)
+            last = pending == 0
+        except ValueError:
             self._fail(f"a message without a consumer's reply subject: {msg.reply!r}")
             return
         filling = self.filling
@@ -116,7 +114,7 @@ class _Chunks:
         # last consumer sequences span its length
         try:
             first, last = ack_reply_numbers(self.first_reply)[1], ack_reply_numbers(last_reply)[1]
-        except (IndexError, ValueError):
+        except ValueError:
             self._fail(f"a message without a consumer's reply subject: {last_reply!r}")
             return
         if first != self.next_consumer_seq or last - first + 1 != len(self.filling):
