@@ -54,11 +54,13 @@ class Projections:
         return len(gone)
 
 
-def apply_stored(projections: Projections, stored: list[Stored]) -> int:
-    """Decode and apply stored messages in stream order; how many fitted the contract."""
+def apply_stored(projections: Projections, stored: list[Stored], migrated_through: int = 0) -> int:
+    """Decode and apply stored messages in stream order; how many fitted the contract.
+
+    ``migrated_through``: the stream's originals at or below it were copied by a migration."""
     applied = 0
     for subject, seq, data in stored:
-        if (decoded := decode(subject, data)) is not None:
+        if (decoded := decode(subject, data, seq, migrated_through)) is not None:
             listener, book, event = decoded
             projections.apply(listener, book, event, seq)
             applied += 1
@@ -79,13 +81,13 @@ async def read_range(
 
     The bulk read does it; should it stop early, an ordered consumer reads the rest.
     """
-    target = await store.last_seq()
+    target, migrated_through = await store.extent()
     filters = partition_filters(partitions) if partitions is not None else None
     applied, through, complete = 0, after_seq, True
     if target > through:
         try:
             async for chunk in reader.chunks(through, target, filters):
-                applied += apply_stored(projections, chunk)
+                applied += apply_stored(projections, chunk, migrated_through)
                 through = chunk[-1][1]
         except RangeInterrupted as error:
             complete = False
@@ -94,7 +96,7 @@ async def read_range(
     rest = not complete and target > through
     if rest and (partitions is None or await store.pending_after(through, partitions)):
         async for subject, seq, data, pending in store.feed(through, partitions):
-            applied += apply_stored(projections, [(subject, seq, data)])
+            applied += apply_stored(projections, [(subject, seq, data)], migrated_through)
             if seq >= target or pending == 0:
                 break
     return applied, target
