@@ -9,16 +9,14 @@ a stream of their own, once before the migration and once after (the faster coun
 told); the server fsyncs every write, as Bedside's does.
 """
 
-import asyncio
 import sys
 import time
 import uuid
 
-from bedside_contracts import subjects
 from bedside_player.group_commit import committed_seqs
 from bedside_player.migration import BATCH, UNPARTITIONED, migrate
 from bedside_player.stream_range import RangeReader
-from bedside_player_before_partitions import OLD_STREAM
+from bedside_player_before_partitions import OLD_STREAM, many_reports
 from nats.aio.client import Client
 from nats.js.api import StorageType, StreamConfig
 
@@ -32,16 +30,7 @@ FLOOR_STREAM = "MIGRATION_FLOOR"
 async def generate(nc: Client, events: int) -> int:
     js = nc.jetstream()
     await js.add_stream(OLD_STREAM)
-    for start in range(0, events, 1000):
-        acks = []
-        for n in range(start, min(events, start + 1000)):
-            payload = (
-                f'{{"kind":"reported","device":"phone","position_ms":{n // KEYS * 1000},'
-                f'"playing":true,"basis_seq":{max(0, n - KEYS)}}}'
-            ).encode()
-            acks.append(js.publish(f"player.l{n % KEYS}.b1", payload, stream=subjects.PLAYER_STREAM))
-        await asyncio.gather(*acks)
-    return int((await js.stream_info(subjects.PLAYER_STREAM)).state.last_seq)
+    return await many_reports(js, events, KEYS)
 
 
 async def copy_floor(nc: Client, events: int, round_: int) -> float:

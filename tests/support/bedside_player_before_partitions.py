@@ -4,6 +4,7 @@ migration's tests: a household's events decided by the player's own rules and ap
 way that store appended them, with the projections and history they made.
 """
 
+import asyncio
 import random
 from dataclasses import dataclass, field
 
@@ -151,3 +152,18 @@ async def a_household(player: OldPlayer, rounds: int, seed: int = 16) -> None:
             await player.command(listener, book, ran_out)
         else:
             await player.command(listener, book, CancelSleepTimer(device=device))
+
+
+async def many_reports(js: JetStreamContext, events: int, keys: int = 200) -> int:
+    """``events`` reports of the old shape over ``keys`` listener-books, published 1,000 at a
+    time without a subject check (quicker than deciding each); the stream's last sequence."""
+    for start in range(0, events, 1000):
+        acks = []
+        for n in range(start, min(events, start + 1000)):
+            payload = (
+                f'{{"kind":"reported","device":"phone","position_ms":{n // keys * 1000},'
+                f'"playing":true,"basis_seq":{max(0, n - keys)}}}'
+            ).encode()
+            acks.append(js.publish(old_subject(f"l{n % keys}", "b1"), payload, stream=subjects.PLAYER_STREAM))
+        await asyncio.gather(*acks)
+    return int((await js.stream_info(subjects.PLAYER_STREAM)).state.last_seq)

@@ -8,6 +8,7 @@ on the stream and its states and history, asked over the bus, are the old ones r
 import asyncio
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -45,7 +46,14 @@ from bedside_player.store import (
     decode,
     parse,
 )
-from bedside_player_before_partitions import BOOKS, OldPlayer, a_household, old_subject
+from bedside_player_before_partitions import (
+    BOOKS,
+    OLD_STREAM,
+    OldPlayer,
+    a_household,
+    many_reports,
+    old_subject,
+)
 from bedside_player_testing import FakeSearch
 from bedside_runtime.bus import call
 from bedside_runtime.nats_server import NatsServer, embedded_server, free_port
@@ -423,3 +431,32 @@ async def test_the_command_migrates_the_households_own_store_and_then_has_nothin
         lock.release()
     assert running.returncode == 1
     assert "already running" in running.stderr
+
+
+async def test_a_command_killed_mid_way_and_run_again_neither_doubles_nor_skips(
+    server: NatsServer, client: Client
+) -> None:
+    js = client.jetstream()
+    await js.add_stream(OLD_STREAM)
+    total = await many_reports(js, 15_000)
+    env = {**os.environ, "NATS_URL": server.url, "BEDSIDE_DATA_DIR": tempfile.mkdtemp(prefix="bedside-kill-")}
+    command = [sys.executable, "-m", "bedside", "migrate", "player-stream"]
+    child = await asyncio.create_subprocess_exec(
+        *command, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
+    )
+    try:
+        copies = 0
+        while copies == 0 and child.returncode is None:
+            info = await js.stream_info(subjects.PLAYER_STREAM, subjects_filter="player.*.*.*")
+            copies = sum((info.state.subjects or {}).values())
+            await asyncio.sleep(0.01)
+        child.send_signal(signal.SIGKILL)
+    finally:
+        await child.wait()
+    assert child.returncode == -signal.SIGKILL  # killed, not finished
+    half = await copies_in_stream(client)
+    assert 0 < len(half) < total
+    finished = await bedside("migrate", "player-stream", env=env)
+    assert finished.returncode == 0, finished.stderr
+    await assert_every_original_copied_once_in_order(client)
+    assert len(await copies_in_stream(client)) == total
