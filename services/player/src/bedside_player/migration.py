@@ -109,10 +109,11 @@ async def migrate(
     """Copy every original not copied yet, then record ``partitions``; run while no player runs."""
     js = connection.jetstream()
     config, counts = await _stream(js)
-    if PARTITIONS_KEY in (config.metadata or {}):
+    recorded = (config.metadata or {}).get(PARTITIONS_KEY)
+    if recorded is not None:
         raise NothingToMigrate(
-            f"the {subjects.PLAYER_STREAM} stream is already partitioned "
-            f"({config.metadata[PARTITIONS_KEY] if config.metadata else '?'} partitions): nothing to migrate"
+            f"the {subjects.PLAYER_STREAM} stream is already partitioned ({recorded} partitions): "
+            "nothing to migrate"
         )
     if not counts:
         raise NothingToMigrate(f"the {subjects.PLAYER_STREAM} stream is empty: nothing to migrate")

@@ -52,8 +52,9 @@ APPEND_BACKOFF_S = 0.25
 PARTITIONS_KEY = "bedside_partitions"
 """The stream's metadata key that records how many partitions its subjects were written with."""
 MIGRATED_THROUGH_KEY = "bedside_migrated_through"
-"""The stream's metadata key of a migrated stream (ADR 42): the newest sequence of the events
-written before partitions, every one of which has a partitioned copy after it."""
+"""The stream's metadata key of a migrated stream (ADR 42): the newest original (a message of
+``player.<listener>.<book>``) the migration read; each at or below it that fits the contract
+has a partitioned copy."""
 MIGRATE_COMMAND = "bedside migrate player-stream"
 
 
