@@ -12,6 +12,9 @@ import nats
 import typer
 from bedside_contracts.subjects import SERVICES
 from bedside_player.lan import LanError, lan_settings, served_environment
+from bedside_player.migration import CannotMigrate, NothingToMigrate, migrate
+from bedside_runtime.bus import connected
+from bedside_runtime.errors import BusUnreachable
 from bedside_runtime.health import check, wait_until_healthy
 from bedside_runtime.nats_server import NatsServerError, embedded_server
 from bedside_runtime.settings import Settings
@@ -20,6 +23,8 @@ from bedside.processes import AlreadyRunning, ServiceProcesses, UpLock
 from bedside.service_commands import register_service_commands, run_first_start_steps
 
 app = typer.Typer(help="Bedside: a listening companion for audiobooks.", no_args_is_help=True)
+migrate_app = typer.Typer(help="Bring what an earlier version stored up to this one.", no_args_is_help=True)
+app.add_typer(migrate_app, name="migrate")
 
 STARTUP_TIMEOUT_S = 120.0
 PAIR_HINT = "pair       a phone or a tablet: `bedside pair` shows a code to scan\n"
@@ -172,6 +177,60 @@ def eval_recap(parts: list[str] = typer.Argument(None, help="development, held_o
     from bedside_evaluation.eval_recap import main  # noqa: PLC0415 - loads the model; only when asked
 
     raise typer.Exit(code=main(parts or ["development", "held_out"]))
+
+
+PROGRESS_EVERY = 10_000
+
+
+async def _migrate_player_stream(servers: list[str], partitions: int) -> list[str]:
+    shown = 0
+
+    def progress(copied: int) -> None:
+        nonlocal shown
+        if copied - shown >= PROGRESS_EVERY:
+            shown = copied
+            typer.echo(f"copied {copied} events so far")
+
+    async with connected(servers) as client:
+        migrated = await migrate(client, partitions, progress=progress)
+    return migrated.lines()
+
+
+@migrate_app.command("player-stream")
+def migrate_player_stream() -> None:
+    """Copy the player's events from before partitions (player.<listener>.<book>) to their
+    partitioned subjects, then let this version's player start on the stream (ADR 42).
+
+    Run it while no player copy runs (on its own data directory, `bedside up` must be stopped);
+    stopped half way, it goes on from where it was when run again.
+    """
+    settings = Settings()
+    lock = UpLock(settings.data_dir / "up.lock")
+    server = None
+    try:
+        if settings.nats_url is None:
+            try:
+                lock.acquire()
+            except AlreadyRunning as error:
+                raise fail(
+                    f"{error} Stop it first: nothing may write to the stream while it is migrated"
+                ) from None
+            server = embedded_server(settings.nats_store_dir, settings.nats_port)
+            server.start()
+        servers = [server.url] if server is not None else settings.servers
+        typer.echo(
+            f"migrating the player stream on {', '.join(servers)} to {settings.player_partitions} partitions"
+        )
+        for line in asyncio.run(_migrate_player_stream(servers, settings.player_partitions)):
+            typer.echo(line)
+    except NothingToMigrate as nothing:
+        typer.echo(str(nothing))
+    except (CannotMigrate, BusUnreachable, NatsServerError) as error:
+        raise fail(str(error)) from None
+    finally:
+        if server is not None:
+            server.stop()
+        lock.release()
 
 
 register_service_commands(app)

@@ -99,7 +99,7 @@ async def test_the_player_refuses_to_start_on_an_old_stream_and_keeps_it_whole()
         await js.add_stream(StreamConfig(name=subjects.PLAYER_STREAM, subjects=[subjects.PLAYER_SUBJECTS]))
         old_event = b'{"kind":"joined","device":"phone"}'
         await js.publish("player.anna.b1", old_event, stream=subjects.PLAYER_STREAM)
-        with pytest.raises(StreamRefused, match="no migration"):
+        with pytest.raises(StreamRefused, match="bedside migrate player-stream"):
             await EventStore(js).declare()
         info = await js.stream_info(subjects.PLAYER_STREAM)
         assert info.state.messages == 1

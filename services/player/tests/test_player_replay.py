@@ -252,9 +252,9 @@ async def test_a_replay_whose_second_process_fails_is_read_again_here(
     expected = await one_message_at_a_time(store, await store.last_seq())
     made: list[int] = []
 
-    def applier_for(projections: Projections, messages: int) -> apply_worker.Applier:
+    def applier_for(projections: Projections, messages: int, migrated_through: int) -> apply_worker.Applier:
         made.append(messages)
-        return FailsToFinish() if messages else apply_worker.InProcess(projections)
+        return FailsToFinish() if messages else apply_worker.InProcess(projections, migrated_through)
 
     monkeypatch.setattr(replay_module, "applier_for", applier_for)
     rebuilt = Projections()

@@ -37,12 +37,13 @@ class Applier(Protocol):
 
 
 class InProcess:
-    def __init__(self, projections: Projections) -> None:
+    def __init__(self, projections: Projections, migrated_through: int = 0) -> None:
         self.projections = projections
+        self.migrated_through = migrated_through
         self.applied = 0
 
     async def apply(self, chunk: list[Stored]) -> None:
-        self.applied += apply_stored(self.projections, chunk)
+        self.applied += apply_stored(self.projections, chunk, self.migrated_through)
 
     async def finish(self) -> int:
         return self.applied
@@ -52,7 +53,13 @@ class ApplyWorkerFailed(Exception):
     """The child could not apply what it was given; nothing it applied has been used."""
 
 
-def _work(connection: Connection, partitions: int, states: dict[Key, PlayerState], through_seq: int) -> None:
+def _work(
+    connection: Connection,
+    partitions: int,
+    states: dict[Key, PlayerState],
+    through_seq: int,
+    migrated_through: int,
+) -> None:
     # Ctrl-C reaches the whole process group; the parent decides what a stop means
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     projections = Projections(partitions)
@@ -61,7 +68,7 @@ def _work(connection: Connection, partitions: int, states: dict[Key, PlayerState
     applied = 0
     try:
         while chunk := connection.recv_bytes():
-            applied += apply_stored(projections, pickle.loads(chunk))
+            applied += apply_stored(projections, pickle.loads(chunk), migrated_through)
     except Exception as error:
         connection.send_bytes(pickle.dumps(("failed", repr(error))))
         return
@@ -72,13 +79,19 @@ class InAnotherProcess:
     """Hands chunks to a child process over a pipe; the pipe's writes and the final read run on
     a thread of their own, one at a time and in order, so the event loop goes on reading."""
 
-    def __init__(self, projections: Projections) -> None:
+    def __init__(self, projections: Projections, migrated_through: int = 0) -> None:
         self.projections = projections
         context = multiprocessing.get_context("spawn")
         self.connection, child_end = context.Pipe()
         self.process = context.Process(
             target=_work,
-            args=(child_end, projections.partitions, dict(projections.states), projections.through_seq),
+            args=(
+                child_end,
+                projections.partitions,
+                dict(projections.states),
+                projections.through_seq,
+                migrated_through,
+            ),
             daemon=True,
         )
         self.process.start()
@@ -124,7 +137,10 @@ class InAnotherProcess:
         self.process.kill()
 
 
-def applier_for(projections: Projections, messages: int) -> InProcess | InAnotherProcess:
+def applier_for(
+    projections: Projections, messages: int, migrated_through: int = 0
+) -> InProcess | InAnotherProcess:
+    """``migrated_through``: the stream's originals at or below it were copied by a migration (ADR 42)."""
     if messages >= IN_ANOTHER_PROCESS_FROM:
-        return InAnotherProcess(projections)
-    return InProcess(projections)
+        return InAnotherProcess(projections, migrated_through)
+    return InProcess(projections, migrated_through)

@@ -60,11 +60,13 @@ class Projections:
         return len(gone)
 
 
-def apply_stored(projections: Projections, stored: list[Stored]) -> int:
-    """Decode and apply stored messages in stream order; how many fitted the contract."""
+def apply_stored(projections: Projections, stored: list[Stored], migrated_through: int = 0) -> int:
+    """Decode and apply stored messages in stream order; how many fitted the contract.
+
+    ``migrated_through``: the stream's originals at or below it were copied by a migration."""
     applied = 0
     for subject, seq, data in stored:
-        if (decoded := decode(subject, data)) is not None:
+        if (decoded := decode(subject, data, seq, migrated_through)) is not None:
             listener, book, event = decoded
             projections.apply(listener, book, event, seq)
             applied += 1

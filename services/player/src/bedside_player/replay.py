@@ -148,12 +148,12 @@ async def read_range(
     (``apply_worker``; should that process fail, the read starts again here); should the bulk
     read stop early, an ordered consumer reads the rest.
     """
-    target = await store.last_seq()
+    target, migrated_through = await store.extent()
     filters = partition_filters(partitions) if partitions is not None else None
     applied, through, complete = 0, after_seq, True
     if target > through:
         elsewhere = target - through if partitions is None and not in_this_process else 0
-        applier: Applier = applier_for(projections, elsewhere)
+        applier: Applier = applier_for(projections, elsewhere, migrated_through)
         try:
             async for chunk in reader.chunks(through, target, filters):
                 await applier.apply(chunk)
@@ -174,7 +174,7 @@ async def read_range(
     rest = not complete and target > through
     if rest and (partitions is None or await store.pending_after(through, partitions)):
         async for subject, seq, data, pending in store.feed(through, partitions):
-            applied += apply_stored(projections, [(subject, seq, data)])
+            applied += apply_stored(projections, [(subject, seq, data)], migrated_through)
             if seq >= target or pending == 0:
                 break
     return applied, target

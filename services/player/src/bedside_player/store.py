@@ -51,6 +51,11 @@ APPEND_BACKOFF_S = 0.25
 
 PARTITIONS_KEY = "bedside_partitions"
 """The stream's metadata key that records how many partitions its subjects were written with."""
+MIGRATED_THROUGH_KEY = "bedside_migrated_through"
+"""The stream's metadata key of a migrated stream (ADR 42): the newest original (a message of
+``player.<listener>.<book>``) the migration read; each at or below it that fits the contract
+has a partitioned copy."""
+MIGRATE_COMMAND = "bedside migrate player-stream"
 
 
 Received = Callable[[Msg], Awaitable[None]]
@@ -79,6 +84,25 @@ def key_of(subject: str) -> tuple[str, str] | None:
     return parts[2], parts[3]
 
 
+@functools.lru_cache(maxsize=CACHED_LISTENERS)
+def unpartitioned_key_of(subject: str) -> tuple[str, str] | None:
+    """(listener, book) of ``player.<listener>.<book>``, the subject before partitions; None otherwise."""
+    parts = subject.split(".")
+    if len(parts) != 3 or parts[0] != "player" or not all(is_name(part) for part in parts[1:]):
+        return None
+    return parts[1], parts[2]
+
+
+def migrated_original(subject: str, seq: int, migrated_through: int) -> bool:
+    """A message written before partitions that a migration has copied (ADR 42): not an event
+    of this version, and not an error either. One written later than the migration still is."""
+    return 0 < seq <= migrated_through and unpartitioned_key_of(subject) is not None
+
+
+def migrated_through_of(metadata: dict[str, str]) -> int:
+    return int(metadata.get(MIGRATED_THROUGH_KEY, "0"))
+
+
 def partition_filters(partitions: Collection[int]) -> list[str]:
     return [partition_events(partition) for partition in sorted(partitions)]
 
@@ -94,8 +118,8 @@ def refusal(metadata: dict[str, str], messages: int, partitions: int) -> str | N
         return (
             f"the {subjects.PLAYER_STREAM} stream holds {messages} events written before listeners were "
             "partitioned (subjects player.<listener>.<book>, ADR 36); this version reads only "
-            "player.<partition>.<listener>.<book>. Start from a fresh JetStream store, or keep running "
-            "the previous version; there is no migration"
+            f"player.<partition>.<listener>.<book>. Stop every player copy and run `{MIGRATE_COMMAND}`: "
+            "it copies every event to its partitioned subject and then lets copies start (ADR 42)"
         )
     if recorded is not None and recorded != str(partitions):
         return (
@@ -105,17 +129,22 @@ def refusal(metadata: dict[str, str], messages: int, partitions: int) -> str | N
     return None
 
 
-def decode(subject: str, data: bytes) -> tuple[str, str, PlayerEvent] | None:
+def decode(
+    subject: str, data: bytes, seq: int = 0, migrated_through: int = 0
+) -> tuple[str, str, PlayerEvent] | None:
     """The projection key and event of one stream message; None (logged) for what does not fit.
 
     The stream can hold messages no player wrote (anyone allowed to publish on ``player.>``);
-    replay skips them instead of refusing to start.
+    replay skips them instead of refusing to start. The originals a migration copied are
+    skipped without a word (``migrated_original``).
     """
     key = key_of(subject)
     try:
         event = parse(data) if key is not None else None
     except ValueError:
         event = None
+    if key is None and migrated_original(subject, seq, migrated_through):
+        return None
     if key is None or event is None:
         log.error("a message in the player stream does not fit the contract", subject=subject)
         return None
@@ -128,7 +157,12 @@ def msg_id(subject: str, expected_seq: int, payload: bytes) -> str:
     return f"{subject}:{expected_seq}:{digest}"
 
 
-def stream_config(replicas: int = 1, partitions: int = DEFAULT_PARTITIONS) -> StreamConfig:
+def stream_config(
+    replicas: int = 1, partitions: int = DEFAULT_PARTITIONS, migrated_through: int = 0
+) -> StreamConfig:
+    metadata = {PARTITIONS_KEY: str(partitions)}
+    if migrated_through:
+        metadata[MIGRATED_THROUGH_KEY] = str(migrated_through)
     return StreamConfig(
         name=subjects.PLAYER_STREAM,
         subjects=[subjects.PLAYER_SUBJECTS],
@@ -139,7 +173,7 @@ def stream_config(replicas: int = 1, partitions: int = DEFAULT_PARTITIONS) -> St
         deny_purge=True,
         allow_direct=True,
         allow_atomic=True,
-        metadata={PARTITIONS_KEY: str(partitions)},
+        metadata=metadata,
     )
 
 
@@ -164,19 +198,27 @@ class EventStore:
     async def declare(self, replicas: int = 1) -> None:
         """Create the PLAYER stream (only the player declares it), or bring its config up to date;
         ``StreamRefused`` for a stream this version cannot read."""
+        migrated_through = 0
         try:
             info = await self.js.stream_info(subjects.PLAYER_STREAM)
         except NotFoundError:
             pass
         else:
-            why = refusal(info.config.metadata or {}, int(info.state.messages), self.partitions)
+            metadata = info.config.metadata or {}
+            why = refusal(metadata, int(info.state.messages), self.partitions)
             if why is not None:
                 raise StreamRefused(why)
-        await declare_stream(self.js, stream_config(replicas, self.partitions))
+            migrated_through = migrated_through_of(metadata)
+        await declare_stream(self.js, stream_config(replicas, self.partitions, migrated_through))
 
     async def last_seq(self) -> int:
         info = await self.js.stream_info(subjects.PLAYER_STREAM)
         return int(info.state.last_seq)
+
+    async def extent(self) -> tuple[int, int]:
+        """(the newest sequence, the newest a migration copied) of the stream now."""
+        info = await self.js.stream_info(subjects.PLAYER_STREAM)
+        return int(info.state.last_seq), migrated_through_of(info.config.metadata or {})
 
     async def pending_after(self, after_seq: int, partitions: Collection[int]) -> int:
         """How many events of ``partitions`` the stream holds after ``after_seq``."""
