@@ -25,8 +25,6 @@ from bedside_contracts.player import (
     SleepTimerSet,
 )
 from bedside_guard import Candidate
-from bedside_player import apply_worker
-from bedside_player import replay as replay_module
 from bedside_player import store as store_module
 from bedside_player.domain.state import PlayerState, evolve
 from bedside_player.projections import Projections
@@ -213,61 +211,3 @@ def test_decode_gives_back_every_kind_of_event_as_it_was_written() -> None:
             "b1",
             event,
         )
-
-
-async def test_a_long_replay_applied_in_a_second_process_equals_one_applied_here(
-    bus: Client, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(apply_worker, "IN_ANOTHER_PROCESS_FROM", 1)
-    await append_history(bus, 7, 900)
-    store = EventStore(bus.jetstream())
-    target = await store.last_seq()
-    expected = await one_message_at_a_time(store, target)
-    for reader in (RangeReader(bus, batch=50, in_flight=2), StopsAfterOneChunk(bus, 50)):
-        rebuilt = Projections()
-        told: list[PlayerState] = []
-        rebuilt.watchers.append(told.append)
-        applied, _ = await replay(store, reader, rebuilt)
-        assert rebuilt.states == expected.states
-        assert applied == sum(state.events for state in expected.states.values())
-        # a device watching hears the newest state of each listener-book the replay changed
-        assert {(state.listener, state.book): state for state in told} == expected.states
-
-
-class FailsToFinish:
-    """An applier whose second process was lost: what it was handed never reaches the projections."""
-
-    async def apply(self, chunk: list[Stored]) -> None:
-        return None
-
-    async def finish(self) -> int:
-        raise apply_worker.ApplyWorkerFailed("lost on purpose")
-
-
-async def test_a_replay_whose_second_process_fails_is_read_again_here(
-    bus: Client, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    await append_history(bus, 8, 300)
-    store = EventStore(bus.jetstream())
-    expected = await one_message_at_a_time(store, await store.last_seq())
-    made: list[int] = []
-
-    def applier_for(projections: Projections, messages: int, migrated_through: int) -> apply_worker.Applier:
-        made.append(messages)
-        return FailsToFinish() if messages else apply_worker.InProcess(projections, migrated_through)
-
-    monkeypatch.setattr(replay_module, "applier_for", applier_for)
-    rebuilt = Projections()
-    await replay(store, RangeReader(bus), rebuilt)
-    assert rebuilt.states == expected.states
-    assert made[0] > 0  # the whole stream, to a second process
-    assert made[1:] == [0]  # then again here
-
-
-async def test_a_second_process_that_dies_is_a_failure_not_a_silent_loss() -> None:
-    applier = apply_worker.InAnotherProcess(Projections())
-    await applier.apply([(subject_of("l", "b"), 1, report_bytes())])
-    applier.process.kill()
-    applier.process.join()
-    with pytest.raises(apply_worker.ApplyWorkerFailed):
-        await applier.finish()

@@ -39,16 +39,6 @@ class Projections:
                 watcher(after)
         return after
 
-    def replace(self, states: dict[Key, PlayerState], through_seq: int) -> None:
-        """Take ``states`` (these projections with more events applied elsewhere); each state
-        that changed is told to the watchers once."""
-        for key, state in states.items():
-            if self.states.get(key) != state:
-                self.states[key] = state
-                for watcher in self.watchers:
-                    watcher(state)
-        self.through_seq = max(self.through_seq, through_seq)
-
     def partition_of(self, listener: str) -> int:
         return partition_of(listener, self.partitions)
 

@@ -25,7 +25,6 @@ from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 from pydantic import ValidationError
 
-from bedside_player.apply_worker import Applier, ApplyWorkerFailed, InAnotherProcess, applier_for
 from bedside_player.domain.state import PlayerState
 from bedside_player.projections import Projections, apply_stored
 from bedside_player.store import EventStore, partition_filters
@@ -138,38 +137,23 @@ async def read_range(
     projections: Projections,
     after_seq: int,
     partitions: Collection[int] | None = None,
-    *,
-    in_this_process: bool = False,
 ) -> tuple[int, int]:
     """Apply every stored event after ``after_seq`` up to the stream's newest sequence now (of
     ``partitions`` only, when given); (events applied, the sequence read through).
 
-    The bulk read does it, a long read of the whole stream applying in a second process
-    (``apply_worker``; should that process fail, the read starts again here); should the bulk
-    read stop early, an ordered consumer reads the rest.
+    The bulk read does it; should it stop early, an ordered consumer reads the rest.
     """
     target, migrated_through = await store.extent()
     filters = partition_filters(partitions) if partitions is not None else None
     applied, through, complete = 0, after_seq, True
     if target > through:
-        elsewhere = target - through if partitions is None and not in_this_process else 0
-        applier: Applier = applier_for(projections, elsewhere, migrated_through)
         try:
             async for chunk in reader.chunks(through, target, filters):
-                await applier.apply(chunk)
+                applied += apply_stored(projections, chunk, migrated_through)
                 through = chunk[-1][1]
         except RangeInterrupted as error:
             complete = False
             log.warning("the bulk read stopped; the rest comes from an ordered consumer", error=str(error))
-        except BaseException:
-            if isinstance(applier, InAnotherProcess):
-                applier.abandon()
-            raise
-        try:
-            applied += await applier.finish()
-        except ApplyWorkerFailed as error:  # nothing of its work was taken
-            log.warning("replaying in this process instead", error=str(error))
-            return await read_range(store, reader, projections, after_seq, partitions, in_this_process=True)
     # with a filter, nothing may follow on these subjects: an ordered consumer would wait
     rest = not complete and target > through
     if rest and (partitions is None or await store.pending_after(through, partitions)):

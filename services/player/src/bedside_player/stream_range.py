@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import json
 from collections import deque
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 
 from bedside_contracts import subjects
 from nats.aio.client import Client
@@ -49,9 +49,12 @@ def ack_reply_numbers(reply: str) -> tuple[int, int, int]:
 class _Chunks:
     """The callback side: fills chunks in arrival order and says when one is complete."""
 
-    def __init__(self, size: int, through_seq: int) -> None:
+    def __init__(self, size: int, through_seq: int, ask: Callable[[], Awaitable[None]]) -> None:
         self.size = size
         self.through_seq = through_seq
+        self.ask = ask
+        """One more pull request: sent from here, at once, as each one is answered, rather than
+        when the chunks are next iterated, so the server always has requests to fill."""
         self.filling: list[Stored] = []
         self.ready: deque[list[Stored]] = deque()
         self.wake = asyncio.Event()
@@ -61,17 +64,15 @@ class _Chunks:
         """The reply subject of the chunk's first message."""
         self.finished = False
         self.failure: str | None = None
-        self.completed = 0
-        self.expired = 0
-        """Pull requests that ended before they were filled: each is asked again."""
         self.not_ready = 0
         self.pause = False
+        """Asked again after a pause: a consumer just made did not take pull requests yet."""
 
     async def receive(self, msg: Msg) -> None:
         if self.finished or self.failure is not None:
             return
         if msg.headers and "Status" in msg.headers:
-            self._status(msg.headers)
+            await self._status(msg.headers)
             return
         # a message costs only its stream sequence and pending count here; the consumer
         # sequences are checked once a chunk (``_complete``)
@@ -88,27 +89,26 @@ class _Chunks:
         if last or stream_seq >= self.through_seq:
             self.finished = True
             self._complete(msg.reply)
-        elif len(filling) >= self.size:
-            self._complete(msg.reply)
+        elif len(filling) >= self.size and self._complete(msg.reply):
+            await self.ask()  # that chunk's request is answered
 
-    def _status(self, headers: dict[str, str]) -> None:
-        # 408: a pull request expired before it was filled; the next one is already waiting.
+    async def _status(self, headers: dict[str, str]) -> None:
+        # 408: a pull request expired before it was filled; ask again (the others still wait).
         # 503 before the first message: on a cluster a consumer just made may not take pull
         # requests yet; ask again shortly rather than fall back to the slow ordered read
         status = headers["Status"]
         nothing_yet = self.next_consumer_seq == 1 and not self.filling
         if status == "408":
-            self.expired += 1
-            self.wake.set()
+            await self.ask()
         elif status == "503" and nothing_yet and self.not_ready < NOT_READY_TRIES:
             self.not_ready += 1
-            self.expired += 1
             self.pause = True
             self.wake.set()
         else:
             self._fail(f"status {headers['Status']} {headers.get('Description', '')}".strip())
 
-    def _complete(self, last_reply: str) -> None:
+    def _complete(self, last_reply: str) -> bool:
+        """Hand the chunk being filled over; False (the read failed) when it holds a hole."""
         # one consumer without acks sends each message once, in consumer sequence: the chunk
         # holds no hole exactly when it starts where the last one ended and its first and
         # last consumer sequences span its length
@@ -116,18 +116,18 @@ class _Chunks:
             first, last = ack_reply_numbers(self.first_reply)[1], ack_reply_numbers(last_reply)[1]
         except ValueError:
             self._fail(f"a message without a consumer's reply subject: {last_reply!r}")
-            return
+            return False
         if first != self.next_consumer_seq or last - first + 1 != len(self.filling):
             self._fail(
                 f"consumer sequences {first} to {last} for {len(self.filling)} messages, "
                 f"expected from {self.next_consumer_seq}"
             )
-            return
+            return False
         self.next_consumer_seq = last + 1
         self.ready.append(self.filling)
         self.filling = []
-        self.completed += 1
         self.wake.set()
+        return True
 
     def _fail(self, why: str) -> None:
         self.failure = why
@@ -165,17 +165,20 @@ class RangeReader:
             with contextlib.suppress(NatsError):
                 await js.delete_consumer(subjects.PLAYER_STREAM, consumer.name)
             return
-        state = _Chunks(self.batch, through_seq)
         inbox = self.connection.new_inbox()
+        next_subject = f"$JS.API.CONSUMER.MSG.NEXT.{subjects.PLAYER_STREAM}.{consumer.name}"
+        request = json.dumps({"batch": self.batch, "expires": int(REQUEST_EXPIRES_S * 1e9)}).encode()
+
+        async def ask() -> None:
+            await self.connection.publish(next_subject, request, reply=inbox)
+
+        state = _Chunks(self.batch, through_seq, ask)
         sub = await self.connection.subscribe(
             inbox, cb=state.receive, pending_msgs_limit=0, pending_bytes_limit=0
         )
-        next_subject = f"$JS.API.CONSUMER.MSG.NEXT.{subjects.PLAYER_STREAM}.{consumer.name}"
-        request = json.dumps({"batch": self.batch, "expires": int(REQUEST_EXPIRES_S * 1e9)}).encode()
         try:
             for _ in range(self.in_flight):
-                await self.connection.publish(next_subject, request, reply=inbox)
-            asked = 0
+                await ask()
             while True:
                 state.wake.clear()
                 while state.ready:
@@ -187,10 +190,7 @@ class RangeReader:
                 if state.pause:
                     state.pause = False
                     await asyncio.sleep(NOT_READY_PAUSE_S)
-                answered = state.completed + state.expired
-                for _ in range(answered - asked):  # keep ``in_flight`` requests waiting
-                    await self.connection.publish(next_subject, request, reply=inbox)
-                asked = answered
+                    await ask()
                 if state.ready or state.failure is not None:
                     continue
                 try:
