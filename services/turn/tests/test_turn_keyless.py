@@ -7,6 +7,7 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.search import CheckAnswer
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
+from bedside_runtime.errors import RemoteFailure
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import speech
@@ -205,6 +206,15 @@ async def test_the_cli_sends_an_ask_and_prints_speech_and_outcome(rig: Rig, nats
 async def test_an_unknown_listener_gets_a_failed_turn_not_a_crash(rig: Rig) -> None:
     reply = await rig.ask("nobody-here", "chapter 1")
     assert (reply.outcome, reply.speech) == ("failed", speech.TROUBLE)
+
+
+async def test_a_book_search_does_not_have_is_refused_as_not_found_not_trouble(rig: Rig) -> None:
+    """Telling them to ask again in a moment would send them round in circles: no moment helps."""
+    listener = rig.listener_at(HERE)
+    with pytest.raises(RemoteFailure) as refused:
+        await rig.ask(listener, "who is Wren?", book="no-such-book", at_ms=HERE)
+    assert refused.value.failure.code == "not_found"
+    assert "no-such-book" in refused.value.failure.error
 
 
 async def test_the_other_one_offers_what_the_last_search_found_and_did_not_offer(rig: Rig) -> None:
