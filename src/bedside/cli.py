@@ -13,7 +13,7 @@ import typer
 from bedside_contracts.subjects import SERVICES
 from bedside_player.lan import LanError, lan_settings, served_environment
 from bedside_runtime.health import check, wait_until_healthy
-from bedside_runtime.nats_server import NatsServerError, embedded_server
+from bedside_runtime.nats_server import NatsServerError, embedded_server, port_is_open
 from bedside_runtime.settings import Settings
 
 from bedside.processes import AlreadyRunning, ServiceProcesses, UpLock
@@ -42,6 +42,15 @@ def on_the_home_network(settings: Settings, address: str | None, env: dict[str, 
     return served
 
 
+def refuse_a_taken_page_port(settings: Settings) -> None:
+    """Fail before anything starts: the player alone would find out, and only say so in its log."""
+    if port_is_open(settings.http_port, settings.page_host):
+        raise fail(
+            f"port {settings.http_port} (the page) is already in use: is another Bedside running? "
+            "Stop it, or set BEDSIDE_HTTP_PORT to another port."
+        )
+
+
 @app.command()
 def up(
     lan: Annotated[
@@ -59,7 +68,10 @@ def up(
         ),
     ] = None,
 ) -> None:
-    """Start the bus (unless NATS_URL is set) and every service; stop them all on Ctrl-C."""
+    """Start the bus (unless NATS_URL is set) and every service; stop them all on Ctrl-C.
+
+    Ports: BEDSIDE_NATS_PORT (default 4222) and BEDSIDE_HTTP_PORT (default 8787).
+    """
     settings = Settings()
     env = dict(os.environ)
     if lan:
@@ -81,6 +93,7 @@ def up(
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
     try:
+        refuse_a_taken_page_port(settings)
         if settings.nats_url is None:
             server = embedded_server(settings.nats_store_dir, settings.nats_port)
             server.start()
