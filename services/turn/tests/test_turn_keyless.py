@@ -235,3 +235,10 @@ async def test_the_other_one_with_nothing_before_says_so(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "not that one")
     assert (reply.speech, reply.outcome) == (speech.NO_OTHER, "unsure")
+
+
+async def test_where_i_fell_asleep_with_no_sleep_timer_pause_says_that_it_is_not_known(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "where did I fall asleep?")
+    assert reply.speech == speech.NO_ASLEEP
+    assert position(rig, listener) == HERE

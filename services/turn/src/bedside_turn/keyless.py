@@ -47,21 +47,23 @@ async def run_keyless(
                 return "There's no earlier move to undo." if not tools.turn.recalled else speech.CANNOT_HELP
             return "Done: you're back where you were before."
         case intents.Earlier():
-            return await _earlier(tools, earlier_args(intent), again=False)
+            nothing = speech.NO_ASLEEP if intent.fell_asleep else speech.NO_EARLIER
+            return await _earlier(tools, earlier_args(intent), nothing)
         case intents.EarlierAgain():
             previous = last_lookup(earlier or [])
             if previous is None:
                 return speech.NO_LOOKUP_BEFORE
-            return await _earlier(tools, once_more_back(previous), again=True)
+            return await _earlier(tools, once_more_back(previous), speech.NO_EARLIER_BEFORE)
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent)
 
 
-async def _earlier(tools: ToolBox, args: dict[str, object], again: bool) -> str:
+async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str:
+    """Offer a place from the history; ``nothing`` is said when the history has no such place."""
     record = await tools.run("offer_positions", args)
     if record.refused and tools.last_offer is None:
-        return speech.NO_EARLIER_BEFORE if again else speech.NO_EARLIER
+        return nothing
     return speech.for_offer(tools.last_offer, tools.preview)
 
 
