@@ -86,5 +86,9 @@ def quoting(place: Candidate, question: str = "") -> str:
     if place.ahead or not place.words:
         return NOT_YET
     chapter, title, words = place.chapter, place.chapter_title, place.words
-    quote = best_sentences(words, question)
+    quote = best_sentences(words, question).translate(_INNER_QUOTES)
     return f'In chapter {chapter}, "{title}", you heard: "{quote}"'
+
+
+_INNER_QUOTES = str.maketrans({'"': "'", "\u201c": "\u2018", "\u201d": "\u2019"})
+"""Dialogue from the book inside the quote takes single quotes, so no quote mark is doubled."""
