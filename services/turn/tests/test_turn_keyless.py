@@ -70,6 +70,8 @@ async def test_nothing_above_the_threshold_is_not_offered(rig: Rig) -> None:
         ("the start of this chapter", "moved", 90_000),
         ("the end", "listed", HERE),
         ("start from the beginning", "moved", 0),
+        ("the next chapter", "listed", HERE),  # chapter 3, ahead: a covered row to press
+        ("go back to the previous chapter", "moved", 0),
     ],
 )
 async def test_named_places_meet_the_same_arithmetic(
@@ -242,3 +244,16 @@ async def test_where_i_fell_asleep_with_no_sleep_timer_pause_says_that_it_is_not
     reply = await rig.ask(listener, "where did I fall asleep?")
     assert reply.speech == speech.NO_ASLEEP
     assert position(rig, listener) == HERE
+
+
+async def test_the_chapter_before_the_first_is_refused_in_words(rig: Rig) -> None:
+    listener = rig.listener_at(30_000)
+    reply = await rig.ask(listener, "go back to the previous chapter")
+    assert reply.speech == speech.NO_CHAPTER_BEFORE
+    assert position(rig, listener) == 30_000
+
+
+async def test_the_next_chapter_is_the_one_after_the_line_not_a_passage_saying_next(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "the next chapter")
+    assert reply.rows == ["0:03:00, chapter 3, further on (covered)"]

@@ -26,6 +26,7 @@ def not_yet(unheard_names: list[str], asks_later: bool) -> str:
 NO_OTHER = "I don't have another place for that. Could you describe the moment again?"
 TROUBLE = "Something went wrong on my side; please ask me again in a moment."
 NO_EARLIER = "I can't find a time like that in what you've listened to."
+NO_CHAPTER_BEFORE = "This is the first chapter; there is none before it."
 NO_ASLEEP = "I don't know when you fell asleep: no sleep timer has paused the book lately."
 NO_EARLIER_BEFORE = "I can't find an earlier time than that."
 NO_LOOKUP_BEFORE = (
