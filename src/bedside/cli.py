@@ -16,7 +16,7 @@ from bedside_player.migration import CannotMigrate, NothingToMigrate, migrate
 from bedside_runtime.bus import connected
 from bedside_runtime.errors import BusUnreachable
 from bedside_runtime.health import check, wait_until_healthy
-from bedside_runtime.nats_server import NatsServerError, embedded_server
+from bedside_runtime.nats_server import NatsServerError, embedded_server, port_is_open
 from bedside_runtime.settings import Settings
 
 from bedside.processes import AlreadyRunning, ServiceProcesses, UpLock
@@ -47,6 +47,15 @@ def on_the_home_network(settings: Settings, address: str | None, env: dict[str, 
     return served
 
 
+def refuse_a_taken_page_port(settings: Settings) -> None:
+    """Fail before anything starts: the player alone would find out, and only say so in its log."""
+    if port_is_open(settings.http_port, settings.page_host):
+        raise fail(
+            f"port {settings.http_port} (the page) is already in use: is another Bedside running? "
+            "Stop it, or set BEDSIDE_HTTP_PORT to another port."
+        )
+
+
 @app.command()
 def up(
     lan: Annotated[
@@ -64,7 +73,10 @@ def up(
         ),
     ] = None,
 ) -> None:
-    """Start the bus (unless NATS_URL is set) and every service; stop them all on Ctrl-C."""
+    """Start the bus (unless NATS_URL is set) and every service; stop them all on Ctrl-C.
+
+    Ports: BEDSIDE_NATS_PORT (default 4222) and BEDSIDE_HTTP_PORT (default 8787).
+    """
     settings = Settings()
     env = dict(os.environ)
     if lan:
@@ -86,6 +98,7 @@ def up(
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
     try:
+        refuse_a_taken_page_port(settings)
         if settings.nats_url is None:
             server = embedded_server(settings.nats_store_dir, settings.nats_port)
             server.start()

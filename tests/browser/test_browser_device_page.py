@@ -405,6 +405,24 @@ def test_play_on_one_device_and_the_other_follows(open_page: OpenPage) -> None:
     expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
 
 
+def test_a_timer_cancelled_on_another_device_leaves_a_playing_page_where_it_is(open_page: OpenPage) -> None:
+    """A cancelled timer (like a join or a list) says nothing of the position: the state it
+    pushes still holds the last report, seconds behind a page that plays on, which stays put."""
+    quiet = "&report_ms=600000"  # no report but the one the play button sends
+    phone = open_page("phone", extra=quiet)
+    speaker = open_page("speaker", extra=quiet)
+    phone.get_by_role("button", name="15 min").click()
+    expect(speaker.locator("#sleep-left")).not_to_be_empty(timeout=WAIT_MS)
+    phone.get_by_role("button", name="Play").click()
+    expect(speaker.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+    expect(phone.locator("#pos")).to_have_text(re.compile(r"^0:00:(0[5-9]|[1-5]\d)$"), timeout=WAIT_MS)
+    played = position_of(phone)
+    speaker.get_by_role("button", name="Off", exact=True).click()
+    expect(phone.locator("#sleep-left")).to_be_empty(timeout=WAIT_MS)
+    assert position_of(phone) >= played
+    expect(phone.get_by_role("button", name="Pause")).to_be_visible()
+
+
 def test_a_device_that_missed_a_move_is_corrected_not_obeyed(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -1,6 +1,8 @@
 import pytest
 import typer
-from bedside_runtime.cli_args import parse_clock
+from bedside_contracts.turn import Ask
+from bedside_runtime.cli_args import NAME_RULE, parse_clock, plain_refusal
+from pydantic import ValidationError
 
 
 @pytest.mark.parametrize(
@@ -14,3 +16,21 @@ def test_a_book_time_is_read_as_milliseconds(text: str, ms: int) -> None:
 def test_what_is_not_a_book_time_is_a_bad_argument(text: str) -> None:
     with pytest.raises(typer.BadParameter):
         parse_clock(text)
+
+
+@pytest.mark.parametrize("typed", ["my book", "a/b", "../x", "", "x" * 5000])
+def test_an_id_that_is_not_a_name_is_refused_in_words_not_a_pattern(typed: str) -> None:
+    with pytest.raises(ValidationError) as refused:
+        Ask(listener="me", book=typed, utterance="who is Oskar?")
+    said = plain_refusal(refused.value)
+    assert said.startswith("book ")
+    assert NAME_RULE in said
+    assert "^[" not in said
+    assert "pydantic" not in said
+    assert len(said) < 200
+
+
+def test_other_refusals_keep_their_message_with_the_field() -> None:
+    with pytest.raises(ValidationError) as refused:
+        Ask(listener="me", book="sample", utterance="")
+    assert plain_refusal(refused.value) == "utterance: String should have at least 1 character"

@@ -35,6 +35,14 @@ def test_the_subject_of_who_is_is_its_content_words_in_lower_case() -> None:
     assert subject_of("who was the man with the twisted lip?") == ("man", "twisted", "lip")
 
 
+def test_tell_me_about_or_remind_me_of_someone_asks_who_they_are() -> None:
+    assert subject_of("tell me about Iris") == ("iris",)
+    assert subject_of("Tell me again about Grandma Iris?") == ("grandma", "iris")
+    assert subject_of("remind me who Mrs. Bramble is") == ("bramble",)
+    assert subject_of("remind me of Oskar") == ("oskar",)
+    assert subject_of("tell me about what happened to the boat in the storm") == ()  # a description
+
+
 def test_a_question_not_asking_who_or_describing_at_length_has_no_subject() -> None:
     assert subject_of("what happened to Ginger?") == ()
     assert subject_of("who is the man who sold the old horse at the fair?") == ()

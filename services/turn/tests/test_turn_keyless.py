@@ -7,6 +7,7 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.search import CheckAnswer
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
+from bedside_runtime.errors import RemoteFailure
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import speech
@@ -69,6 +70,8 @@ async def test_nothing_above_the_threshold_is_not_offered(rig: Rig) -> None:
         ("the start of this chapter", "moved", 90_000),
         ("the end", "listed", HERE),
         ("start from the beginning", "moved", 0),
+        ("the next chapter", "listed", HERE),  # chapter 3, ahead: a covered row to press
+        ("go back to the previous chapter", "moved", 0),
     ],
 )
 async def test_named_places_meet_the_same_arithmetic(
@@ -207,6 +210,15 @@ async def test_an_unknown_listener_gets_a_failed_turn_not_a_crash(rig: Rig) -> N
     assert (reply.outcome, reply.speech) == ("failed", speech.TROUBLE)
 
 
+async def test_a_book_search_does_not_have_is_refused_as_not_found_not_trouble(rig: Rig) -> None:
+    """Telling them to ask again in a moment would send them round in circles: no moment helps."""
+    listener = rig.listener_at(HERE)
+    with pytest.raises(RemoteFailure) as refused:
+        await rig.ask(listener, "who is Wren?", book="no-such-book", at_ms=HERE)
+    assert refused.value.failure.code == "not_found"
+    assert "no-such-book" in refused.value.failure.error
+
+
 async def test_the_other_one_offers_what_the_last_search_found_and_did_not_offer(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     first = await rig.ask(listener, "take me back to where Wren gave Tamsin barley soup")
@@ -225,3 +237,23 @@ async def test_the_other_one_with_nothing_before_says_so(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "not that one")
     assert (reply.speech, reply.outcome) == (speech.NO_OTHER, "unsure")
+
+
+async def test_where_i_fell_asleep_with_no_sleep_timer_pause_says_that_it_is_not_known(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "where did I fall asleep?")
+    assert reply.speech == speech.NO_ASLEEP
+    assert position(rig, listener) == HERE
+
+
+async def test_the_chapter_before_the_first_is_refused_in_words(rig: Rig) -> None:
+    listener = rig.listener_at(30_000)
+    reply = await rig.ask(listener, "go back to the previous chapter")
+    assert reply.speech == speech.NO_CHAPTER_BEFORE
+    assert position(rig, listener) == 30_000
+
+
+async def test_the_next_chapter_is_the_one_after_the_line_not_a_passage_saying_next(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "the next chapter")
+    assert reply.rows == ["0:03:00, chapter 3, further on (covered)"]

@@ -116,7 +116,7 @@ class NatsServer:
         if port_is_open(self.config.port):
             raise NatsServerError(
                 f"port {self.config.port} is already in use: is another Bedside or nats-server "
-                "running? Stop it, or set NATS_URL to use it."
+                "running? Stop it, set NATS_URL to use it, or set BEDSIDE_NATS_PORT to another port."
             )
         self.config.store_dir.mkdir(parents=True, exist_ok=True)
         conf = self.config.store_dir / f"{self.config.name}.conf"

@@ -79,10 +79,15 @@ class Settings(BaseSettings):
         return self.data_dir / "page-url"
 
     @property
+    def page_host(self) -> str:
+        """The page's address as this machine reaches it (an unspecified bind address is loopback)."""
+        return "127.0.0.1" if self.http_host in ("0.0.0.0", "::", "") else self.http_host
+
+    @property
     def page_base_url(self) -> str:
-        """Where a device on this machine opens the page (an unspecified bind address shows as loopback)."""
+        """Where a device on this machine opens the page."""
         scheme = "https" if self.tls_certfile else "http"
-        host = "127.0.0.1" if self.http_host in ("0.0.0.0", "::", "") else self.http_host
+        host = self.page_host
         return f"{scheme}://{f'[{host}]' if ':' in host else host}:{self.http_port}/"
 
     @property

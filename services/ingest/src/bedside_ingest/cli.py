@@ -10,6 +10,7 @@ import typer
 from bedside_contracts.ingest import IngestBook, IngestReport
 from bedside_guard import clock
 from bedside_runtime.bus import connected
+from bedside_runtime.cli_args import plain_refusal
 from bedside_runtime.errors import CallFailed, RemoteFailure
 from bedside_runtime.settings import Settings
 from nats.aio.client import Client
@@ -113,7 +114,7 @@ def ingest(
             job=uuid.uuid4().hex[:16],
         )
     except ValueError as error:
-        raise _fail(console, f"bad arguments: {error}") from None
+        raise _fail(console, f"bad arguments: {plain_refusal(error)}") from None
     try:
         if detach:
             asyncio.run(_detach(request, Settings()))

@@ -9,7 +9,7 @@ from bedside_contracts import subjects
 from bedside_contracts.search import Catalog, CatalogRequest, FindPassage, FoundPassages
 from bedside_guard import clock
 from bedside_runtime.bus import call_once
-from bedside_runtime.cli_args import parse_clock
+from bedside_runtime.cli_args import parse_clock, plain_refusal
 from bedside_runtime.errors import CallFailed, NoService
 from bedside_runtime.settings import Settings
 
@@ -60,7 +60,7 @@ def find(
     try:
         request = FindPassage(book=book, here_ms=parse_clock(at), query=query)
     except ValueError as error:
-        raise _fail(f"invalid request: {error}") from None
+        raise _fail(f"invalid request: {plain_refusal(error)}") from None
     try:
         found = asyncio.run(
             call_once(

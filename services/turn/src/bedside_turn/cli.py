@@ -7,7 +7,7 @@ import typer
 from bedside_contracts import subjects
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_runtime.bus import call_once
-from bedside_runtime.cli_args import parse_clock
+from bedside_runtime.cli_args import parse_clock, plain_refusal
 from bedside_runtime.errors import CallFailed, RemoteFailure
 from bedside_runtime.settings import Settings
 
@@ -45,7 +45,7 @@ def register(app: typer.Typer) -> None:
                 listener=listener, book=book, utterance=utterance, at_ms=parse_clock(at) if at else None
             )
         except ValueError as error:
-            raise typer.BadParameter(str(error)) from None
+            raise typer.BadParameter(plain_refusal(error)) from None
         settings = Settings()
         try:
             reply = asyncio.run(send(settings.servers, request))

@@ -47,21 +47,23 @@ async def run_keyless(
                 return "There's no earlier move to undo." if not tools.turn.recalled else speech.CANNOT_HELP
             return "Done: you're back where you were before."
         case intents.Earlier():
-            return await _earlier(tools, earlier_args(intent), again=False)
+            nothing = speech.NO_ASLEEP if intent.fell_asleep else speech.NO_EARLIER
+            return await _earlier(tools, earlier_args(intent), nothing)
         case intents.EarlierAgain():
             previous = last_lookup(earlier or [])
             if previous is None:
                 return speech.NO_LOOKUP_BEFORE
-            return await _earlier(tools, once_more_back(previous), again=True)
+            return await _earlier(tools, once_more_back(previous), speech.NO_EARLIER_BEFORE)
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent)
 
 
-async def _earlier(tools: ToolBox, args: dict[str, object], again: bool) -> str:
+async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str:
+    """Offer a place from the history; ``nothing`` is said when the history has no such place."""
     record = await tools.run("offer_positions", args)
     if record.refused and tools.last_offer is None:
-        return speech.NO_EARLIER_BEFORE if again else speech.NO_EARLIER
+        return nothing
     return speech.for_offer(tools.last_offer, tools.preview)
 
 
@@ -79,14 +81,14 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
     args = named_place_args(intent)
     if args is None:
         match intent:
-            case intents.ThisChapterStart():
-                here = await tools.backends.resolve(
-                    Resolve(book=tools.book, here_ms=tools.here_ms, targets=[Target(offset_ms=0)])
-                )
-                passage = here.resolutions[0].passage if here.resolutions else None
-                if passage is None:
+            case intents.ThisChapterStart() | intents.NextChapter():
+                playing = await _chapter_playing(tools)
+                if playing is None:
                     return speech.NOT_FOUND
-                args = {"chapter": passage.chapter}
+                step = intent.step if isinstance(intent, intents.NextChapter) else 0
+                if playing + step < 1:
+                    return speech.NO_CHAPTER_BEFORE
+                args = {"chapter": playing + step}
             case intents.BookEnd():
                 last = await _last_passage(tools)
                 if last is None:
@@ -96,6 +98,15 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
                 return speech.CANNOT_HELP
     await tools.run("offer_positions", args)
     return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _chapter_playing(tools: ToolBox) -> int | None:
+    """The number of the chapter the line is in, as search places it."""
+    here = await tools.backends.resolve(
+        Resolve(book=tools.book, here_ms=tools.here_ms, targets=[Target(offset_ms=0)])
+    )
+    passage = here.resolutions[0].passage if here.resolutions else None
+    return passage.chapter if passage is not None else None
 
 
 async def _last_passage(tools: ToolBox) -> int | None:

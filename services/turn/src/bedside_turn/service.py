@@ -12,7 +12,7 @@ from bedside_contracts.search import CheckAnswer, Resolve, Target
 from bedside_contracts.turn import Ask, Conversation, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Passage
 from bedside_runtime.bus import Broker
-from bedside_runtime.errors import CallFailed
+from bedside_runtime.errors import CallFailed, NotFound, RemoteFailure
 
 from bedside_turn.backends import Backends
 from bedside_turn.claude import DEFAULT_RETRY, ModelClient, ModelUnreachable, Retry, run_with_model
@@ -88,6 +88,11 @@ class TurnService:
         )
         try:
             checked = await self.backends.check(request)
+        except RemoteFailure as error:
+            if error.code == "not_found":  # search has no such book: asking again will not help
+                raise NotFound(error.failure.error) from None
+            log.warning("the answer could not be checked", error=str(error), turn_id=turn_id)
+            return speech.TROUBLE, 0, True
         except CallFailed as error:
             log.warning("the answer could not be checked", error=str(error), turn_id=turn_id)
             return speech.TROUBLE, 0, True

@@ -1,7 +1,7 @@
 // The server's pushes: an EventSource on the listener's event stream. Same origin, so the
 // device cookie opens it (ADR 22) and nothing secret is in its URL.
 import { findState, listenerPath } from "./api.js";
-import { adopt, refreshState } from "./position.js";
+import { adopt, catchUp, refreshState } from "./position.js";
 import { showLink } from "./ui.js";
 
 const FIRST_RETRY_MS = 500;
@@ -24,7 +24,7 @@ export function listen() {
     source.addEventListener("open", () => {
       showLink(true);
       wait = FIRST_RETRY_MS;
-      refreshState(); // catch up on anything missed while away
+      catchUp(); // anything missed while away, or what this page did meanwhile
     });
     source.addEventListener("state", onState);
     source.addEventListener("error", () => {

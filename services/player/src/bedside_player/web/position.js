@@ -98,19 +98,38 @@ export function adopt(next, { force = false, why = "" } = {}) {
   }
   if (next.seq < state.seq && !force) return;
   const moved = (next.last_move_seq || 0) > state.lastMoveSeq;
+  // A join, a timer or a list elsewhere leaves the server's word on the position as it was:
+  // the last report, seconds behind a page that plays on. Nothing to follow in that.
+  const echo = !force && !moved && sameWord(next);
+  state.serverWord = { position_ms: next.position_ms, playing: next.playing };
   state.seq = Math.max(state.seq, next.seq);
   state.lastMoveSeq = Math.max(state.lastMoveSeq, next.last_move_seq || 0);
   state.rows = Array.isArray(next.rows) ? next.rows : [];
-  const far = Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
+  const far = !echo && Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
   if (force || moved || far) {
     const back = next.position_ms < position();
     setPosition(next.position_ms);
     followers.jumped(next.position_ms, back);
   }
-  if (typeof next.playing === "boolean" && next.playing !== state.playing) setPlaying(next.playing);
+  if (!echo && typeof next.playing === "boolean" && next.playing !== state.playing) setPlaying(next.playing);
   if (why && (moved || far)) notice(`${why} ${clock(next.position_ms)}.`);
   render();
   followers.adopted(next);
+}
+
+function sameWord(next) {
+  const word = state.serverWord;
+  return word !== null && word.position_ms === next.position_ms && word.playing === next.playing;
+}
+
+// Back after the link dropped: when the server heard nothing newer than this page did, what
+// the listener did here meanwhile (a pause, playing on) is the newest word, and it is sent.
+export async function catchUp() {
+  const seen = state.seq;
+  const res = await refreshState();
+  const word = state.serverWord;
+  if (!res.ok || state.seq !== seen || !word) return;
+  if (word.playing !== state.playing || Math.abs(word.position_ms - position()) > FOLLOW_THRESHOLD_MS) report();
 }
 
 export async function refreshState() {

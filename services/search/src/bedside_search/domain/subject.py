@@ -23,10 +23,13 @@ from bedside_search.domain.terms import STOPWORDS, terms
 
 _TITLE_ABBREVIATIONS = "|".join(TITLES)
 _WHO = re.compile(
-    rf"\bwho(?:['\u2019]s|\s+is|\s+was)\s+(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+)",
+    r"(?:\bwho(?:['\u2019]s|\s+is|\s+was)|\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of|who))\s+"
+    r"(?!(?:what|how|why|when|where|which|whether|if)\b)"  # "tell me about what happened": no one
+    rf"(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+)",
     re.IGNORECASE,
 )
-"""The subject runs to the question's end; the stop after "Mr." or "St." does not end it."""
+"""The subject runs to the question's end; the stop after "Mr." or "St." does not end it.
+"Tell me about Iris" asks who Iris is as plainly as "who is Iris?" does."""
 _TITLE_WORDS = frozenset(title.lower() for title in TITLES)
 SUBJECT_WORDS = 3
 """A longer subject ("the man who sold the horse at the fair") is a description, not a name."""

@@ -71,6 +71,13 @@ class ThisChapterStart:
 
 
 @dataclass(frozen=True)
+class NextChapter:
+    """The chapter after (``step`` 1) or before (-1) the one playing: only the book knows which."""
+
+    step: int
+
+
+@dataclass(frozen=True)
 class BookStart:
     pass
 
@@ -124,6 +131,7 @@ Intent = (
     | Jump
     | ClockTime
     | ThisChapterStart
+    | NextChapter
     | BookStart
     | BookEnd
     | Undo
@@ -169,6 +177,11 @@ _LAST_ON_DEVICE = re.compile(
 _THIS_CHAPTER = re.compile(
     r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b|\brestart (this|the) chapter\b"
 )
+_NEXT_CHAPTER = re.compile(r"\b(?:next|following) chapter\b|\bskip (?:this|the) chapter\b")
+_PREVIOUS_CHAPTER = re.compile(
+    r"\b(?:previous|prior|preceding) chapter\b|\bchapter before\b|\bback\b.*\blast chapter\b"
+)
+"""Read after the recaps: "the previous chapter" without a word of moving asks what it held."""
 _BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
 _BOOK_END = re.compile(r"\b(the\s+(very\s+)?end)\b|\blast (bit|part) of the book\b")
 _OTHER_ONE = re.compile(r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b")
@@ -228,6 +241,11 @@ def read(utterance: str) -> Intent:
         return Jump(offset_ms=int(sign * amount * UNIT_MS[jump.group(3)]))
     if _THIS_CHAPTER.search(text):
         return ThisChapterStart()
+    if not _QUESTION_START.match(text):  # "what happens in the next chapter?" moves nothing
+        if _NEXT_CHAPTER.search(text):
+            return NextChapter(step=1)
+        if _PREVIOUS_CHAPTER.search(text):
+            return NextChapter(step=-1)
     if chapter := _CHAPTER.search(text):
         return Chapter(n=int(number_of(chapter.group(1))))
     if clock := _CLOCK.search(text):

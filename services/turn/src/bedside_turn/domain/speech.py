@@ -26,6 +26,8 @@ def not_yet(unheard_names: list[str], asks_later: bool) -> str:
 NO_OTHER = "I don't have another place for that. Could you describe the moment again?"
 TROUBLE = "Something went wrong on my side; please ask me again in a moment."
 NO_EARLIER = "I can't find a time like that in what you've listened to."
+NO_CHAPTER_BEFORE = "This is the first chapter; there is none before it."
+NO_ASLEEP = "I don't know when you fell asleep: no sleep timer has paused the book lately."
 NO_EARLIER_BEFORE = "I can't find an earlier time than that."
 NO_LOOKUP_BEFORE = (
     "I'm not sure which time you mean. Ask me where you were, and then for the time before that."
@@ -85,5 +87,9 @@ def quoting(place: Candidate, question: str = "") -> str:
     if place.ahead or not place.words:
         return NOT_YET
     chapter, title, words = place.chapter, place.chapter_title, place.words
-    quote = best_sentences(words, question)
+    quote = best_sentences(words, question).translate(_INNER_QUOTES)
     return f'In chapter {chapter}, "{title}", you heard: "{quote}"'
+
+
+_INNER_QUOTES = str.maketrans({'"': "'", "\u201c": "\u2018", "\u201d": "\u2019"})
+"""Dialogue from the book inside the quote takes single quotes, so no quote mark is doubled."""
