@@ -8,8 +8,9 @@ from collections.abc import AsyncIterator
 
 import nats
 import pytest
-from bedside_player.leases import LEASE_TTL_S, LeaseKeeper
+from bedside_player.leases import LEASE_TTL_S, RENEWALS_TASK, LeaseKeeper
 from bedside_runtime.nats_server import NatsServer, free_port
+from bedside_runtime.tasks import cancel_and_wait
 from bedside_testing import start_test_nats, until
 from nats.aio.client import Client
 
@@ -78,8 +79,8 @@ async def test_a_stopped_copy_gives_its_leases_back_a_vanished_one_loses_them(se
 
     third = await start(server, "third")
     await until(lambda: owned_once_by([second, third]) and len(third.held) == PARTITIONS // 2)
-    # its bus goes away: no renewal gets through, no goodbye either, its keeper runs on
-    await third.client.close()
+    # its renewals stop (a bus that takes no writes, a loop stuck in one): no goodbye either
+    await cancel_and_wait(*(t for t in third.keeper._tasks if t.get_name() == RENEWALS_TASK))
     vanished = time.monotonic()
     both = 0
 
@@ -93,6 +94,7 @@ async def test_a_stopped_copy_gives_its_leases_back_a_vanished_one_loses_them(se
     print(f"[leases] a vanished copy's partitions taken over in {waited:.2f} s (TTL {LEASE_TTL_S} s)")
     assert third.held == frozenset()  # its trust in its own leases ran out before they could move
     assert both == 0
-    await third.keeper.stop()
+    await cancel_and_wait(*third.keeper._tasks)
     await second.keeper.stop()
     await second.client.close()
+    await third.client.close()

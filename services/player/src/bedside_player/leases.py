@@ -44,6 +44,7 @@ TRUSTED_FOR_S = LEASE_TTL_S - 0.5
 ages the key out no sooner than a TTL after it took that write, so the follower stops serving the
 partition before another copy can win it, however late a renewal's ack comes back."""
 CHECK_TRUST_EVERY_S = 0.25
+RENEWALS_TASK = "bedside-lease-renewals"
 WRONG_LAST_SEQUENCE = frozenset({10071, 10164})
 COPY_PREFIX = "copy."
 PARTITION_PREFIX = "partition."
@@ -63,15 +64,6 @@ class Seen:
     live: bool
 
 
-@dataclass(frozen=True)
-class Held:
-    """One lease of this copy's own: the revision of its last write, and when its last accepted
-    write was sent (loop time), from which ``domain.ownership.trusted`` counts."""
-
-    revision: int
-    sent_at: float
-
-
 class LeaseKeeper:
     def __init__(
         self,
@@ -88,8 +80,10 @@ class LeaseKeeper:
         self.hold = hold
         self.replicas = replicas
         self.view: dict[str, Seen] = {}
-        self.mine: dict[int, Held] = {}
-        """partition -> this copy's own lease of it."""
+        self.mine: dict[int, int] = {}
+        """partition -> the revision of this copy's own last write of its lease."""
+        self.sent_at: dict[int, float] = {}
+        """partition -> when this copy's last accepted write of its lease was sent (loop time)."""
         self.wake = asyncio.Event()
         self._told: frozenset[int] = frozenset()
         self.failed: BaseException | None = None
@@ -152,7 +146,7 @@ class LeaseKeeper:
             first = await watcher.updates(timeout=10.0)  # type: ignore[no-untyped-call]
         self._tasks = [
             asyncio.create_task(self._watch(watcher)),
-            asyncio.create_task(self._keep()),
+            asyncio.create_task(self._keep(), name=RENEWALS_TASK),
             asyncio.create_task(self._check_trust()),
         ]
 
@@ -170,8 +164,9 @@ class LeaseKeeper:
         """Give every lease back (the other copies need not wait for them to age out)."""
         await cancel_and_wait(*self._tasks)
         held, self.mine = self.mine, {}
+        self.sent_at.clear()
         released = await asyncio.gather(
-            *(self._release(p, lease.revision) for p, lease in held.items()), return_exceptions=True
+            *(self._release(p, r) for p, r in held.items()), return_exceptions=True
         )
         if failed := [repr(error) for error in released if isinstance(error, BaseException)]:
             log.warning("some leases were not given back: they age out", errors=failed[:3], count=len(failed))
@@ -209,7 +204,7 @@ class LeaseKeeper:
         loses nothing to anyone, and the follower need not drop and replay what it holds
         (``domain.ownership.trusted``)."""
         now = asyncio.get_running_loop().time()
-        sent_at = {p: lease.sent_at for p, lease in self.mine.items()}
+        sent_at = {p: self.sent_at.get(p, now) for p in self.mine}
         still = trusted(self.me, self.copies(), sent_at, now, TRUSTED_FOR_S)
         if still != self._told:
             self._told = still
@@ -226,11 +221,13 @@ class LeaseKeeper:
         owners = self.owners()
         for partition, owner in owners.items():  # a claim whose ack was lost still counts
             if owner == self.me and partition not in self.mine:
-                revision = self.view[PARTITION_PREFIX + str(partition)].revision
-                self.mine[partition] = Held(revision, asyncio.get_running_loop().time())
+                self.mine[partition] = self.view[PARTITION_PREFIX + str(partition)].revision
+                self.sent_at.setdefault(partition, asyncio.get_running_loop().time())
         decision = plan(self.me, self.partitions, self.copies(), owners, self.mine)
         if decision.release:
-            revisions = {p: self.mine.pop(p).revision for p in decision.release}
+            revisions = {p: self.mine.pop(p) for p in decision.release}
+            for partition in revisions:
+                self.sent_at.pop(partition, None)
             self._tell()
             await asyncio.gather(*(self._release(p, rev) for p, rev in revisions.items()))
             log.info("released leases", partitions=list(decision.release), holding=len(self.mine))
@@ -249,7 +246,7 @@ class LeaseKeeper:
         return revision
 
     async def _renew(self) -> None:
-        held = [(p, self._own_revision(p, lease.revision)) for p, lease in self.mine.items()]
+        held = [(p, self._own_revision(p, rev)) for p, rev in self.mine.items()]
         sent = asyncio.get_running_loop().time()
         revisions = await asyncio.gather(
             *(self._write(PARTITION_PREFIX + str(p), self.me.encode(), rev) for p, rev in held)
@@ -259,8 +256,10 @@ class LeaseKeeper:
             if revision is None:
                 lost.append(partition)
                 self.mine.pop(partition, None)
+                self.sent_at.pop(partition, None)
             else:
-                self.mine[partition] = Held(revision, sent)
+                self.mine[partition] = revision
+                self.sent_at[partition] = sent
         if lost:
             log.warning("leases lost: a renewal was refused", partitions=lost)
             self._tell()
@@ -276,7 +275,8 @@ class LeaseKeeper:
             await self._refresh(key)
             log.info("a claim was refused", partition=partition, expected=expected, now=self.view.get(key))
             return False
-        self.mine[partition] = Held(revision, sent)
+        self.mine[partition] = revision
+        self.sent_at[partition] = sent
         return True
 
     async def _release(self, partition: int, revision: int) -> None:
