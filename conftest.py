@@ -4,6 +4,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import nats
 import pytest
+from bedside_runtime.nats_server import NatsServer, free_port
 from bedside_testing import start_test_nats
 from hypothesis import settings
 from nats.aio.client import Client
@@ -27,6 +28,26 @@ def nats_url() -> Iterator[str]:
 async def nats_client(nats_url: str) -> AsyncIterator[Client]:
     """A connection of the test's own to the session's server, closed after it."""
     connection = await nats.connect(nats_url)
+    try:
+        yield connection
+    finally:
+        await connection.close()
+
+
+@pytest.fixture
+def own_nats() -> Iterator[NatsServer]:
+    """A nats-server of the test's own, for streams and buckets of a shape no other test shares."""
+    server = start_test_nats(f"own-{free_port()}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+async def own_nats_client(own_nats: NatsServer) -> AsyncIterator[Client]:
+    """A connection to the test's own nats-server, closed after it."""
+    connection = await nats.connect(own_nats.url)
     try:
         yield connection
     finally:

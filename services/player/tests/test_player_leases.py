@@ -4,26 +4,15 @@ partitions before they age out and pass to another."""
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 
 import nats
-import pytest
 from bedside_player.leases import LEASE_TTL_S, RENEWALS_TASK, LeaseKeeper
-from bedside_runtime.nats_server import NatsServer, free_port
+from bedside_runtime.nats_server import NatsServer
 from bedside_runtime.tasks import cancel_and_wait
-from bedside_testing import start_test_nats, until
+from bedside_testing import until
 from nats.aio.client import Client
 
 PARTITIONS = 16
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[NatsServer]:
-    running = start_test_nats(f"leases-{free_port()}")
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 class Copy:
@@ -49,8 +38,8 @@ def owned_once_by(copies: list[Copy]) -> bool:
     return sum(len(h) for h in helds) == PARTITIONS and frozenset().union(*helds) == set(range(PARTITIONS))
 
 
-async def test_copies_starting_together_share_every_partition_never_one_twice(server: NatsServer) -> None:
-    copies = await asyncio.gather(*(start(server, f"c{n}") for n in range(3)))
+async def test_copies_starting_together_share_every_partition_never_one_twice(own_nats: NatsServer) -> None:
+    copies = await asyncio.gather(*(start(own_nats, f"c{n}") for n in range(3)))
     try:
         overlaps = 0
 
@@ -68,8 +57,8 @@ async def test_copies_starting_together_share_every_partition_never_one_twice(se
             await copy.client.close()
 
 
-async def test_a_stopped_copy_gives_its_leases_back_a_vanished_one_loses_them(server: NatsServer) -> None:
-    first, second = await start(server, "first"), await start(server, "second")
+async def test_a_stopped_copy_gives_its_leases_back_a_vanished_one_loses_them(own_nats: NatsServer) -> None:
+    first, second = await start(own_nats, "first"), await start(own_nats, "second")
     await until(lambda: owned_once_by([first, second]) and len(first.held) == len(second.held))
     await first.keeper.stop()  # gives back at once: the other takes all before any TTL could pass
     stopped = time.monotonic()
@@ -77,7 +66,7 @@ async def test_a_stopped_copy_gives_its_leases_back_a_vanished_one_loses_them(se
     print(f"\n[leases] a stopped copy's partitions taken over in {time.monotonic() - stopped:.2f} s")
     await first.client.close()
 
-    third = await start(server, "third")
+    third = await start(own_nats, "third")
     await until(lambda: owned_once_by([second, third]) and len(third.held) == PARTITIONS // 2)
     # its renewals stop (a bus that takes no writes, a loop stuck in one): no goodbye either
     await cancel_and_wait(*(t for t in third.keeper._tasks if t.get_name() == RENEWALS_TASK))

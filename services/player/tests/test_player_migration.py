@@ -12,7 +12,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, get_args
 
@@ -58,7 +57,7 @@ from bedside_player_testing import FakeSearch
 from bedside_runtime.bus import call
 from bedside_runtime.nats_server import NatsServer, embedded_server, free_port
 from bedside_runtime.settings import Settings
-from bedside_testing import RunningSystem, start_test_nats
+from bedside_testing import RunningSystem
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js.api import DeliverPolicy
@@ -72,37 +71,20 @@ UNFIT = b'{"kind":"reported","device":"phone"}'
 """An original that never fitted the contract: the old replay skipped it; so does the migration."""
 
 
-@pytest.fixture
-async def server() -> AsyncIterator[NatsServer]:
-    """A server of the test's own: every test here needs a PLAYER stream of its own shape."""
-    running = start_test_nats(f"migrate-{free_port()}")
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture
-async def client(server: NatsServer) -> AsyncIterator[Client]:
-    connection = await nats.connect(server.url)
-    try:
-        yield connection
-    finally:
-        await connection.close()
-
-
-async def old_household(client: Client, rounds: int) -> OldPlayer:
-    old = OldPlayer(client.jetstream())
+async def old_household(own_nats_client: Client, rounds: int) -> OldPlayer:
+    old = OldPlayer(own_nats_client.jetstream())
     await old.declare()
     await a_household(old, rounds)
-    await client.jetstream().publish(old_subject("carol", "b1"), UNFIT, stream=subjects.PLAYER_STREAM)
+    await own_nats_client.jetstream().publish(
+        old_subject("carol", "b1"), UNFIT, stream=subjects.PLAYER_STREAM
+    )
     await a_household(old, rounds // 4, seed=17)  # more after it, so it sits mid-stream
     return old
 
 
-async def copies_in_stream(client: Client) -> list[tuple[int, int, str, bytes]]:
+async def copies_in_stream(own_nats_client: Client) -> list[tuple[int, int, str, bytes]]:
     """(origin, seq, subject, data) of every partitioned message, in stream order."""
-    js = client.jetstream()
+    js = own_nats_client.jetstream()
     info = await js.stream_info(subjects.PLAYER_STREAM, subjects_filter="player.*.*.*")
     expected = sum((info.state.subjects or {}).values())
     found: list[tuple[int, int, str, bytes]] = []
@@ -119,8 +101,8 @@ async def copies_in_stream(client: Client) -> list[tuple[int, int, str, bytes]]:
     return found
 
 
-async def originals(client: Client) -> list[tuple[int, str, bytes]]:
-    js = client.jetstream()
+async def originals(own_nats_client: Client) -> list[tuple[int, str, bytes]]:
+    js = own_nats_client.jetstream()
     info = await js.stream_info(subjects.PLAYER_STREAM, subjects_filter="player.*.*")
     expected = sum((info.state.subjects or {}).values())
     sub = await js.subscribe(
@@ -134,11 +116,13 @@ async def originals(client: Client) -> list[tuple[int, str, bytes]]:
     return found
 
 
-async def assert_every_original_copied_once_in_order(client: Client) -> Renumbering:
+async def assert_every_original_copied_once_in_order(own_nats_client: Client) -> Renumbering:
     """Each original that fits has exactly one copy, in the same order, on its partitioned
     subject, with its sequences renumbered; returns the renumbering the copies make."""
-    copies = await copies_in_stream(client)
-    fitting = [(seq, subject, data) for seq, subject, data in await originals(client) if data != UNFIT]
+    copies = await copies_in_stream(own_nats_client)
+    fitting = [
+        (seq, subject, data) for seq, subject, data in await originals(own_nats_client) if data != UNFIT
+    ]
     assert [origin for origin, _, _, _ in copies] == [seq for seq, _, _ in fitting]
     seqs = Renumbering()
     for (origin, seq, subject, data), (_, old_subject_, old_data) in zip(copies, fitting, strict=True):
@@ -209,27 +193,29 @@ def test_only_originals_at_or_below_what_was_migrated_are_skipped_quietly() -> N
 # ------------------------------------------------------------------ on a real server
 
 
-async def test_a_migration_copies_every_event_once_and_only_then_lets_copies_start(client: Client) -> None:
-    old = await old_household(client, 240)
-    js = client.jetstream()
+async def test_a_migration_copies_every_event_once_and_only_then_lets_copies_start(
+    own_nats_client: Client,
+) -> None:
+    old = await old_household(own_nats_client, 240)
+    js = own_nats_client.jetstream()
     before = (await js.stream_info(subjects.PLAYER_STREAM)).state.last_seq
-    migrated = await migrate(client, PARTITIONS)
+    migrated = await migrate(own_nats_client, PARTITIONS)
     assert migrated.copied_now == migrated.copies == sum(len(events) for events in old.stored.values())
     assert len(migrated.unfit) == 1
-    seqs = await assert_every_original_copied_once_in_order(client)
+    seqs = await assert_every_original_copied_once_in_order(own_nats_client)
     info = await js.stream_info(subjects.PLAYER_STREAM)
     assert info.state.messages == before + migrated.copies  # the originals stay
     assert info.config.metadata is not None
     assert info.config.metadata[PARTITIONS_KEY] == str(PARTITIONS)
     assert info.config.metadata[MIGRATED_THROUGH_KEY] == str(before)
     with capture_logs() as logs:
-        projections, report = await rebuild(client)
+        projections, report = await rebuild(own_nats_client)
     assert logs == []  # not one line for the originals
     assert report.events == migrated.copies
     for (listener, book), state in old.states.items():
         assert projections.get(listener, book).public() == renumbered_state(state.public(), seqs)
     with pytest.raises(NothingToMigrate, match="already partitioned"):
-        await migrate(client, PARTITIONS)
+        await migrate(own_nats_client, PARTITIONS)
 
 
 def renumbered_state(state: ListenerState, seqs: Renumbering) -> ListenerState:
@@ -250,8 +236,10 @@ def without_sequences(state: ListenerState) -> dict[str, Any]:
     )
 
 
-async def test_a_run_stopped_half_way_and_run_again_neither_doubles_nor_skips(client: Client) -> None:
-    old = await old_household(client, 300)
+async def test_a_run_stopped_half_way_and_run_again_neither_doubles_nor_skips(
+    own_nats_client: Client,
+) -> None:
+    old = await old_household(own_nats_client, 300)
     total = sum(len(events) for events in old.stored.values())
     stopped: list[asyncio.Task[Any]] = []
 
@@ -259,37 +247,37 @@ async def test_a_run_stopped_half_way_and_run_again_neither_doubles_nor_skips(cl
         if copied >= 40:  # lands in the middle of the next batch's publishes or its commit
             asyncio.get_running_loop().call_soon(stopped[0].cancel)
 
-    task = asyncio.create_task(migrate(client, PARTITIONS, batch=7, progress=stop_after_some))
+    task = asyncio.create_task(migrate(own_nats_client, PARTITIONS, batch=7, progress=stop_after_some))
     stopped.append(task)
     with pytest.raises(asyncio.CancelledError):
         await task
-    half = await copies_in_stream(client)
+    half = await copies_in_stream(own_nats_client)
     assert 40 <= len(half) < total
     with pytest.raises(StreamRefused, match="migrate player-stream"):
-        await EventStore(client.jetstream()).declare()  # a half-migrated stream still refuses copies
-    migrated = await migrate_again(client, batch=7)
+        await EventStore(own_nats_client.jetstream()).declare()  # a half-migrated stream still refuses copies
+    migrated = await migrate_again(own_nats_client, batch=7)
     assert migrated.copies == total
     assert migrated.copied_now <= total - len(half)  # what was stored is not copied again
-    seqs = await assert_every_original_copied_once_in_order(client)
-    projections, _ = await rebuild(client)
+    seqs = await assert_every_original_copied_once_in_order(own_nats_client)
+    projections, _ = await rebuild(own_nats_client)
     for (listener, book), state in old.states.items():
         assert projections.get(listener, book).public() == renumbered_state(state.public(), seqs)
 
 
-async def migrate_again(client: Client, batch: int) -> Migrated:
+async def migrate_again(own_nats_client: Client, batch: int) -> Migrated:
     """As a user would: run again while a refusal says the stream was still changing (the
     stopped run's last batch may still be being stored)."""
     for _ in range(2):
         with contextlib.suppress(CannotMigrate):
-            return await migrate(client, PARTITIONS, batch=batch)
+            return await migrate(own_nats_client, PARTITIONS, batch=batch)
         await asyncio.sleep(0.5)
-    return await migrate(client, PARTITIONS, batch=batch)
+    return await migrate(own_nats_client, PARTITIONS, batch=batch)
 
 
 async def test_a_writer_during_the_migration_stops_it_and_a_rerun_copies_its_event_too(
-    client: Client,
+    own_nats_client: Client,
 ) -> None:
-    old = await old_household(client, 120)
+    old = await old_household(own_nats_client, 120)
     writes: list[asyncio.Task[int]] = []
 
     def an_old_copy_still_running(copied: int) -> None:
@@ -298,25 +286,25 @@ async def test_a_writer_during_the_migration_stops_it_and_a_rerun_copies_its_eve
             writes.append(asyncio.get_running_loop().create_task(old.append("ben", "b2", event)))
 
     with pytest.raises(CannotMigrate, match="wrote to the PLAYER stream during the migration"):
-        await migrate(client, PARTITIONS, batch=5, progress=an_old_copy_still_running)
+        await migrate(own_nats_client, PARTITIONS, batch=5, progress=an_old_copy_still_running)
     await writes[0]
-    migrated = await migrate(client, PARTITIONS)
+    migrated = await migrate(own_nats_client, PARTITIONS)
     assert migrated.copies == sum(len(events) for events in old.stored.values())
-    await assert_every_original_copied_once_in_order(client)
+    await assert_every_original_copied_once_in_order(own_nats_client)
 
 
-async def test_what_cannot_be_migrated_is_said_and_nothing_is_changed(client: Client) -> None:
-    js = client.jetstream()
+async def test_what_cannot_be_migrated_is_said_and_nothing_is_changed(own_nats_client: Client) -> None:
+    js = own_nats_client.jetstream()
     with pytest.raises(NothingToMigrate, match="no PLAYER stream"):
-        await migrate(client, PARTITIONS)
-    old = await old_household(client, 20)
-    answering = await client.subscribe(subjects.HEALTH.format(service="player"), cb=health_reply)
+        await migrate(own_nats_client, PARTITIONS)
+    old = await old_household(own_nats_client, 20)
+    answering = await own_nats_client.subscribe(subjects.HEALTH.format(service="player"), cb=health_reply)
     with pytest.raises(CannotMigrate, match="a player copy answers on the bus"):
-        await migrate(client, PARTITIONS)
+        await migrate(own_nats_client, PARTITIONS)
     await answering.unsubscribe()
     await js.publish("player.someone.else.entirely.deep", b"{}", stream=subjects.PLAYER_STREAM)
     with pytest.raises(CannotMigrate, match="neither shape"):
-        await migrate(client, PARTITIONS)
+        await migrate(own_nats_client, PARTITIONS)
     info = await js.stream_info(subjects.PLAYER_STREAM)
     assert info.state.messages == sum(len(events) for events in old.stored.values()) + 2
     assert PARTITIONS_KEY not in (info.config.metadata or {})
@@ -327,19 +315,21 @@ async def health_reply(msg: Msg) -> None:
     await msg.respond(health.model_dump_json().encode())
 
 
-async def test_an_empty_or_fresh_stream_needs_no_migration(client: Client) -> None:
-    await client.jetstream().add_stream(name=subjects.PLAYER_STREAM, subjects=[subjects.PLAYER_SUBJECTS])
+async def test_an_empty_or_fresh_stream_needs_no_migration(own_nats_client: Client) -> None:
+    await own_nats_client.jetstream().add_stream(
+        name=subjects.PLAYER_STREAM, subjects=[subjects.PLAYER_SUBJECTS]
+    )
     with pytest.raises(NothingToMigrate, match="empty"):
-        await migrate(client, PARTITIONS)
+        await migrate(own_nats_client, PARTITIONS)
 
 
-async def test_the_snapshot_of_the_old_sequences_is_set_aside(client: Client) -> None:
-    await old_household(client, 30)
-    js = client.jetstream()
+async def test_the_snapshot_of_the_old_sequences_is_set_aside(own_nats_client: Client) -> None:
+    await old_household(own_nats_client, 30)
+    js = own_nats_client.jetstream()
     kv = await snapshots(js)
-    old_projections, _ = await rebuild(client)  # the old shape reads as nothing: an empty snapshot
+    old_projections, _ = await rebuild(own_nats_client)  # the old shape reads as nothing: an empty snapshot
     await write_snapshot(kv, old_projections)
-    migrated = await migrate(client, PARTITIONS)
+    migrated = await migrate(own_nats_client, PARTITIONS)
     assert migrated.snapshot_set_aside
     with pytest.raises(KeyNotFoundError):
         await kv.get(THROUGH_KEY)
@@ -349,26 +339,29 @@ async def test_the_snapshot_of_the_old_sequences_is_set_aside(client: Client) ->
 
 
 async def test_the_player_started_on_a_migrated_stream_serves_what_the_old_one_did(
-    server: NatsServer, client: Client
+    own_nats: NatsServer, own_nats_client: Client
 ) -> None:
-    old = await old_household(client, 240)
-    await migrate(client, PARTITIONS)
-    search = await FakeSearch(client, list(BOOKS.values())).start()
+    old = await old_household(own_nats_client, 240)
+    await migrate(own_nats_client, PARTITIONS)
+    search = await FakeSearch(own_nats_client, list(BOOKS.values())).start()
     system = RunningSystem(
-        server.url, Path(tempfile.mkdtemp(prefix="bedside-migrated-")), ("player",), free_port()
+        own_nats.url, Path(tempfile.mkdtemp(prefix="bedside-migrated-")), ("player",), free_port()
     )
     try:
         await asyncio.to_thread(system.start)  # it waits for health with a loop of its own
-        seqs = await assert_every_original_copied_once_in_order(client)
+        seqs = await assert_every_original_copied_once_in_order(own_nats_client)
         for (listener, book), state in sorted(old.states.items()):
             now = await call(
-                client, subjects.PLAYER_STATE, StateRequest(listener=listener, book=book), ListenerState
+                own_nats_client,
+                subjects.PLAYER_STATE,
+                StateRequest(listener=listener, book=book),
+                ListenerState,
             )
             expected = state.public()
             assert without_sequences(now) == without_sequences(expected)
             assert now == renumbered_state(expected, seqs)
             request = HistoryRequest(listener=listener, book=book, limit=1000)
-            entries = (await call(client, subjects.PLAYER_HISTORY, request, History)).entries
+            entries = (await call(own_nats_client, subjects.PLAYER_HISTORY, request, History)).entries
             before = old.entries(listener, book)
             assert [e.model_dump(exclude={"seq"}) for e in entries] == [
                 e.model_dump(exclude={"seq"}) for e in before
@@ -376,15 +369,15 @@ async def test_the_player_started_on_a_migrated_stream_serves_what_the_old_one_d
             assert [e.seq for e in entries] == [seqs(e.seq) for e in before]
         moved = next(state for state in old.states.values() if state.before_move_ms is not None)
         undo = CommandRequest(listener=moved.listener, book=moved.book, command=Undo(device="phone"))
-        result = await call(client, subjects.PLAYER_COMMAND, undo, CommandResult)
+        result = await call(own_nats_client, subjects.PLAYER_COMMAND, undo, CommandResult)
         assert result.accepted, result.reason
         assert result.state.position_ms == moved.before_move_ms
         newest = HistoryRequest(listener=moved.listener, book=moved.book, limit=1)
-        entry = (await call(client, subjects.PLAYER_HISTORY, newest, History)).entries[0]
+        entry = (await call(own_nats_client, subjects.PLAYER_HISTORY, newest, History)).entries[0]
         assert (entry.kind, entry.cause, entry.position_ms) == ("moved", "undo", moved.before_move_ms)
         report = Report(device="phone", position_ms=1_000, playing=True, basis_seq=0)
         stale = CommandRequest(listener=moved.listener, book=moved.book, command=report)
-        refused = await call(client, subjects.PLAYER_COMMAND, stale, CommandResult)
+        refused = await call(own_nats_client, subjects.PLAYER_COMMAND, stale, CommandResult)
         assert not refused.accepted  # an old device's basis still cannot drag the book back
         assert "does not fit the contract" not in system.log("player")
     finally:
@@ -434,12 +427,16 @@ async def test_the_command_migrates_the_households_own_store_and_then_has_nothin
 
 
 async def test_a_command_killed_mid_way_and_run_again_neither_doubles_nor_skips(
-    server: NatsServer, client: Client
+    own_nats: NatsServer, own_nats_client: Client
 ) -> None:
-    js = client.jetstream()
+    js = own_nats_client.jetstream()
     await js.add_stream(OLD_STREAM)
     total = await many_reports(js, 15_000)
-    env = {**os.environ, "NATS_URL": server.url, "BEDSIDE_DATA_DIR": tempfile.mkdtemp(prefix="bedside-kill-")}
+    env = {
+        **os.environ,
+        "NATS_URL": own_nats.url,
+        "BEDSIDE_DATA_DIR": tempfile.mkdtemp(prefix="bedside-kill-"),
+    }
     command = [sys.executable, "-m", "bedside", "migrate", "player-stream"]
     child = await asyncio.create_subprocess_exec(
         *command, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
@@ -454,9 +451,9 @@ async def test_a_command_killed_mid_way_and_run_again_neither_doubles_nor_skips(
     finally:
         await child.wait()
     assert child.returncode == -signal.SIGKILL  # killed, not finished
-    half = await copies_in_stream(client)
+    half = await copies_in_stream(own_nats_client)
     assert 0 < len(half) < total
     finished = await bedside("migrate", "player-stream", env=env)
     assert finished.returncode == 0, finished.stderr
-    await assert_every_original_copied_once_in_order(client)
-    assert len(await copies_in_stream(client)) == total
+    await assert_every_original_copied_once_in_order(own_nats_client)
+    assert len(await copies_in_stream(own_nats_client)) == total
