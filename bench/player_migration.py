@@ -11,9 +11,8 @@ told); the server fsyncs every write, as Bedside's does.
 
 import sys
 import time
-import uuid
 
-from bedside_player.group_commit import committed_seqs
+from bedside_player.group_commit import committed_seqs, send_atomic_batch
 from bedside_player.migration import BATCH, UNPARTITIONED, migrate
 from bedside_player.stream_range import RangeReader
 from bedside_player_before_partitions import OLD_STREAM, many_reports
@@ -45,18 +44,8 @@ async def copy_floor(nc: Client, events: int, round_: int) -> float:
     pending: list[tuple[str, bytes]] = []
 
     async def commit() -> None:
-        batch_id = uuid.uuid4().hex
-        for index, (subject, data) in enumerate(pending[:-1]):
-            headers = {"Nats-Batch-Id": batch_id, "Nats-Batch-Sequence": str(index + 1)}
-            await nc.publish(subject, data, headers=headers)
-        subject, data = pending[-1]
-        headers = {
-            "Nats-Batch-Id": batch_id,
-            "Nats-Batch-Sequence": str(len(pending)),
-            "Nats-Batch-Commit": "1",
-        }
-        ack = await nc.request(subject, data, timeout=10, headers=headers)
-        assert committed_seqs(ack.data, len(pending)) is not None, ack.data
+        ack = await send_atomic_batch(nc, [(subject, data, {}) for subject, data in pending], 10)
+        assert committed_seqs(ack, len(pending)) is not None, ack
         pending.clear()
 
     async for chunk in RangeReader(nc).chunks(0, events, [UNPARTITIONED]):

@@ -13,7 +13,7 @@ import asyncio
 import json
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 import structlog
@@ -51,12 +51,25 @@ class Waiting:
     seq: "asyncio.Future[int]"
 
 
-def batch_headers(append: Append, batch_id: str, index: int, last: bool) -> dict[str, str]:
-    """An append's own headers with its place in the batch (``index`` counts from 0)."""
-    placed = {**append.headers(), "Nats-Batch-Id": batch_id, "Nats-Batch-Sequence": str(index + 1)}
-    if last:
-        placed["Nats-Batch-Commit"] = "1"
-    return placed
+Batched = tuple[str, bytes, dict[str, str]]
+"""One message of an atomic batch: (subject, payload, its own headers)."""
+
+
+async def send_atomic_batch(connection: Client, messages: Sequence[Batched], timeout_s: float) -> bytes:
+    """Publish ``messages`` as one JetStream atomic batch, in order; the commit's ack. What
+    nats-py raises when the commit goes unanswered is the caller's to handle."""
+    if not messages:
+        raise ValueError("an atomic batch holds at least one message")
+    batch_id = uuid.uuid4().hex
+    last = len(messages) - 1
+    for index, (subject, payload, own) in enumerate(messages):
+        headers = {**own, "Nats-Batch-Id": batch_id, "Nats-Batch-Sequence": str(index + 1)}
+        if index < last:
+            await connection.publish(subject, payload, headers=headers)
+        else:
+            headers["Nats-Batch-Commit"] = "1"
+            return (await connection.request(subject, payload, timeout=timeout_s, headers=headers)).data
+    raise AssertionError("unreachable")
 
 
 def committed_seqs(ack: bytes, count: int) -> list[int] | None:
@@ -130,23 +143,13 @@ class GroupCommit:
 
     async def _commit(self, group: list[Waiting]) -> list[int] | None:
         """The batch's sequences, or None when it was refused or its fate is unknown."""
-        batch_id = uuid.uuid4().hex
-        last = len(group) - 1
+        messages = [(w.append.subject, w.append.payload, w.append.headers()) for w in group]
         try:
-            for index, waiting in enumerate(group[:-1]):
-                headers = batch_headers(waiting.append, batch_id, index, last=False)
-                await self.connection.publish(waiting.append.subject, waiting.append.payload, headers=headers)
-            final = group[-1].append
-            ack = await self.connection.request(
-                final.subject,
-                final.payload,
-                timeout=COMMIT_TIMEOUT_S,
-                headers=batch_headers(final, batch_id, last, last=True),
-            )
+            ack = await send_atomic_batch(self.connection, messages, COMMIT_TIMEOUT_S)
         except (TimeoutError, NatsError) as error:
             log.warning("a batch of appends went unanswered", size=len(group), error=str(error))
             return None
-        seqs = committed_seqs(ack.data, len(group))
+        seqs = committed_seqs(ack, len(group))
         if seqs is None:
             log.debug("a batch of appends was refused; each is tried alone", size=len(group))
         return seqs

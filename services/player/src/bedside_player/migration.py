@@ -13,7 +13,6 @@ which is what lets player copies start.
 
 import contextlib
 import json
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -27,7 +26,7 @@ from nats.js.api import StreamConfig
 from nats.js.errors import BucketNotFoundError, KeyNotFoundError, NotFoundError
 
 from bedside_player.domain.renumber import Renumbering, renumbered
-from bedside_player.group_commit import committed_seqs
+from bedside_player.group_commit import committed_seqs, send_atomic_batch
 from bedside_player.replay import THROUGH_KEY
 from bedside_player.store import (
     MIGRATED_THROUGH_KEY,
@@ -263,32 +262,18 @@ class _Run:
         if not self.pending:
             return
         batch, self.pending = self.pending, []
-        batch_id = uuid.uuid4().hex
-        last = len(batch) - 1
+        messages = [(subject, payload, {MIGRATED_FROM: str(origin)}) for subject, payload, origin in batch]
+        messages[0][2]["Nats-Expected-Last-Sequence"] = str(self.last_seq)
         try:
-            for index, (subject, payload, origin) in enumerate(batch):
-                headers = {
-                    MIGRATED_FROM: str(origin),
-                    "Nats-Batch-Id": batch_id,
-                    "Nats-Batch-Sequence": str(index + 1),
-                }
-                if index == 0:
-                    headers["Nats-Expected-Last-Sequence"] = str(self.last_seq)
-                if index < last:
-                    await self.connection.publish(subject, payload, headers=headers)
-                else:
-                    headers["Nats-Batch-Commit"] = "1"
-                    ack = await self.connection.request(
-                        subject, payload, timeout=COMMIT_TIMEOUT_S, headers=headers
-                    )
+            ack = await send_atomic_batch(self.connection, messages, COMMIT_TIMEOUT_S)
         except (TimeoutError, NatsError) as error:
             raise CannotMigrate(
                 f"a batch of {len(batch)} copies went unanswered ({error!r}); run again: a rerun finds "
                 "whether it was stored and goes on after it"
             ) from None
-        stored = committed_seqs(ack.data, len(batch))
+        stored = committed_seqs(ack, len(batch))
         if stored is None or stored[0] != self.last_seq + 1:
-            raise CannotMigrate(_refused(ack.data, len(batch)))
+            raise CannotMigrate(_refused(ack, len(batch)))
         self.last_seq = stored[-1]
         self.copied_now += len(batch)
         if self.progress is not None:

@@ -88,12 +88,9 @@ class TurnService:
         )
         try:
             checked = await self.backends.check(request)
-        except RemoteFailure as error:
-            if error.code == "not_found":  # search has no such book: asking again will not help
-                raise NotFound(error.failure.error) from None
-            log.warning("the answer could not be checked", error=str(error), turn_id=turn_id)
-            return speech.TROUBLE, 0, True
         except CallFailed as error:
+            if isinstance(error, RemoteFailure) and error.code == "not_found":
+                raise NotFound(error.failure.error) from None  # no such book: asking again will not help
             log.warning("the answer could not be checked", error=str(error), turn_id=turn_id)
             return speech.TROUBLE, 0, True
         if checked.cut:
