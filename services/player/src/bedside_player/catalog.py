@@ -1,9 +1,15 @@
-"""The books, as the search service knows them: cached briefly, asked again on a miss."""
+"""The books, as the search service knows them: cached briefly, refreshed behind the callers.
+
+A book already known is served from the cache even when the cache is old, and the refresh
+runs in the background: a position report must not wait on search, or fail while search is
+restarting. Only a book not known yet (or the first listing) waits for search.
+"""
 
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
+import structlog
 from bedside_contracts.search import BookInfo, Catalog, CatalogRequest
 from bedside_runtime.errors import NotFound
 
@@ -11,33 +17,53 @@ CACHE_S = 5.0
 
 Fetch = Callable[[CatalogRequest], Awaitable[Catalog]]
 
+log = structlog.get_logger("bedside.player.catalog")
+
 
 class Books:
     def __init__(self, fetch: Fetch) -> None:
         self.fetch = fetch
         self.books: dict[str, BookInfo] = {}
-        self.fetched_at = 0.0
+        self.fetched_at: float | None = None
         self.lock = asyncio.Lock()
+        self._background: asyncio.Task[None] | None = None
 
     async def refresh(self) -> None:
         """Ask search for the catalog; many callers at once share one request."""
         asked_at = time.monotonic()
         async with self.lock:
-            if self.fetched_at >= asked_at:
+            if self.fetched_at is not None and self.fetched_at >= asked_at:
                 return  # someone refreshed while this caller waited
             catalog = await self.fetch(CatalogRequest())
             self.books = {book.id: book for book in catalog.books}
             self.fetched_at = time.monotonic()
 
-    async def all(self) -> list[BookInfo]:
-        if time.monotonic() - self.fetched_at > CACHE_S:
+    def _stale(self) -> bool:
+        return self.fetched_at is None or time.monotonic() - self.fetched_at > CACHE_S
+
+    def _refresh_behind(self) -> None:
+        if self._background is None or self._background.done():
+            self._background = asyncio.create_task(self._refresh_logged())
+
+    async def _refresh_logged(self) -> None:
+        try:
             await self.refresh()
+        except Exception as error:  # the cache stays as it was; the next stale read tries again
+            log.warning("the book catalog could not be refreshed", error=repr(error))
+
+    async def all(self) -> list[BookInfo]:
+        if self.fetched_at is None:
+            await self.refresh()
+        elif self._stale():
+            self._refresh_behind()
         return list(self.books.values())
 
     async def get(self, book: str) -> BookInfo:
         """The book, or ``NotFound`` (asking search again when it is not in the cache)."""
-        if book not in self.books or time.monotonic() - self.fetched_at > CACHE_S:
-            await self.refresh()
         if book not in self.books:
-            raise NotFound("there is no such book; GET /api/books lists the books there are")
+            await self.refresh()
+            if book not in self.books:
+                raise NotFound("there is no such book; GET /api/books lists the books there are")
+        elif self._stale():
+            self._refresh_behind()
         return self.books[book]

@@ -1,0 +1,72 @@
+"""The player's book cache: a known book never waits on search, an unknown one does."""
+
+import asyncio
+
+import pytest
+from bedside_contracts.search import BookInfo, Catalog, CatalogRequest
+from bedside_player import catalog
+from bedside_player.catalog import Books
+from bedside_runtime.errors import NotFound
+
+
+def book(book_id: str, duration_ms: int = 60_000) -> BookInfo:
+    return BookInfo(
+        id=book_id, title=book_id, duration_ms=duration_ms, estimated=True, passages=1, chapters=[]
+    )
+
+
+class Search:
+    """Answers the catalog request with ``books``; ``stalled`` holds every answer back."""
+
+    def __init__(self, *books: BookInfo) -> None:
+        self.books = list(books)
+        self.asked = 0
+        self.stalled = asyncio.Event()
+        self.stalled.set()
+
+    async def __call__(self, request: CatalogRequest) -> Catalog:
+        self.asked += 1
+        await self.stalled.wait()
+        return Catalog(books=self.books)
+
+
+async def test_a_known_book_is_served_while_search_does_not_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    search = Search(book("b1"))
+    books = Books(search)
+    assert (await books.get("b1")).duration_ms == 60_000
+    monkeypatch.setattr(catalog, "CACHE_S", 0.0)  # every read from now on finds the cache old
+    search.stalled.clear()
+    search.books = [book("b1", duration_ms=90_000)]
+    async with asyncio.timeout(5):
+        assert (await books.get("b1")).duration_ms == 60_000
+        assert [b.id for b in await books.all()] == ["b1"]
+    await asyncio.sleep(0.01)
+    assert search.asked == 2  # one refresh behind the callers, shared by both
+    search.stalled.set()
+    await asyncio.sleep(0.01)  # the refresh behind comes back: nothing else is in its way
+    assert (await books.get("b1")).duration_ms == 90_000
+
+
+async def test_a_book_not_known_yet_waits_for_search_and_a_missing_one_is_not_found() -> None:
+    search = Search(book("b1"))
+    books = Books(search)
+    await books.get("b1")
+    search.books.append(book("b2"))
+    assert (await books.get("b2")).id == "b2"
+    with pytest.raises(NotFound):
+        await books.get("nope")
+
+
+async def test_a_failed_refresh_behind_keeps_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    search = Search(book("b1"))
+    books = Books(search)
+    await books.get("b1")
+
+    async def broken(request: CatalogRequest) -> Catalog:
+        raise TimeoutError("search did not answer")
+
+    books.fetch = broken
+    monkeypatch.setattr(catalog, "CACHE_S", 0.0)
+    assert (await books.get("b1")).id == "b1"
+    await asyncio.sleep(0.01)  # the refresh behind fails and is logged
+    assert (await books.get("b1")).id == "b1"
