@@ -255,7 +255,7 @@ def open_page(
         *,
         extra: str = "",
         block_events: bool = False,
-        book: str = bedside.book,
+        book: str | None = bedside.book,  # None: the page picks the book itself
         token: str = listener.token,
         ready: bool = True,
     ) -> Page:
@@ -265,7 +265,8 @@ def open_page(
         if block_events:
             # A device that hears no pushes: it learns of moves only when it talks to the server.
             page.route(re.compile(r".*/events(\?.*)?$"), lambda route: route.abort())
-        page.goto(f"{bedside.url}/?book={book}&device={device}{extra}#token={token}&listener={listener.name}")
+        chosen = f"book={book}&" if book is not None else ""
+        page.goto(f"{bedside.url}/?{chosen}device={device}{extra}#token={token}&listener={listener.name}")
         opened.append((device, page))
         if ready:
             expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
@@ -716,6 +717,16 @@ def test_a_page_closed_while_the_timer_ran_out_shows_it_and_bedside_ask_knows_th
     # The page shows the list the terminal's turn drew, and pressing it goes back there.
     back.locator("#rows .row").first.click()
     expect(back.locator("#pos")).to_have_text(clock(awake), timeout=WAIT_MS)
+
+
+def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """Not the first book of the list (that one only before the listener has a position)."""
+    put_book_at(bedside, listener, AUDIO_BOOK_ID, 30_000)
+    page = open_page("phone", book=None)
+    expect(page.locator("#audio")).to_have_attribute("src", f"/api/books/{AUDIO_BOOK_ID}/audio")
+    expect(page.locator("#pos")).to_have_text(clock(30_000))
 
 
 def test_a_book_with_audio_plays_it_and_reports_where_it_is(

@@ -26,7 +26,7 @@ from bedside_guard import MAX_ROWS, Candidate, Passage, ahead_of
 from bedside_player.domain.decide import Invalid, Stale, decide
 from bedside_player.domain.history import entries, history, locate
 from bedside_player.domain.offer import decide_offer, unique_targets
-from bedside_player.domain.state import PlayerState, evolve
+from bedside_player.domain.state import PlayerState, evolve, listening_to
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -55,6 +55,19 @@ def test_a_stale_report_after_a_move_is_refused_and_changes_nothing() -> None:
     with pytest.raises(Stale):
         decide(state, Report(device="tablet", position_ms=61_000, playing=True, basis_seq=tablet_basis))
     assert state.position_ms == 3_600_000
+
+
+def test_the_book_listened_to_is_placed_newest_on_the_stream_and_a_join_places_nothing() -> None:
+    b1 = evolve(fresh(), PositionReported(device="phone", position_ms=5_000, playing=True, basis_seq=0), 3)
+    b2 = PlayerState(listener="ann", book="b2")
+    assert listening_to([]) is None
+    assert listening_to([b2, evolve(b2, DeviceJoined(device="phone"), 9)]) is None
+    b2 = evolve(b2, Seeked(device="phone", from_ms=0, position_ms=60_000, basis_seq=0), 7)
+    assert listening_to([b1, b2]) == "b2"
+    b1 = evolve(b1, DeviceJoined(device="tablet"), 8)  # newer on the stream, but it places nothing
+    assert listening_to([b1, b2]) == "b2"
+    b1 = evolve(b1, PositionReported(device="phone", position_ms=6_000, playing=True, basis_seq=8), 10)
+    assert listening_to([b2, b1]) == "b1"
 
 
 def test_a_seek_with_a_current_basis_is_the_listeners_own_rewind() -> None:

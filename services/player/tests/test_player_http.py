@@ -330,6 +330,39 @@ async def test_books_and_chapter_titles_only_once_reached(system: RunningSystem,
     await device.close()
 
 
+async def test_the_book_listened_to_is_the_one_placed_newest(system: RunningSystem, bus: Client) -> None:
+    """What the page opens when no book is asked for: where the position was reported or moved
+    newest, not the first book; a device joining or a timer set places nothing."""
+    listener, token = await new_listener(bus)
+    b1, b2, b3 = (Device(system, listener, token, "phone", book=book) for book in ("b1", "b2", "b3"))
+    path = f"/api/listeners/{listener}/listening"
+
+    async def listening() -> str | None:
+        response = await b1.client.get(path)
+        assert response.status_code == 200, response.text
+        book: str | None = response.json()["book"]
+        return book
+
+    assert await listening() is None
+    assert (await b3.client.post(b3.base + "/devices", json={"device": "phone"})).status_code == 200
+    assert await listening() is None
+    assert (await b2.report(60_000, 0)).status_code == 200
+    assert await listening() == "b2"
+    assert (await b1.report(5_000, 0)).status_code == 200
+    assert await listening() == "b1"
+    assert (await b3.client.post(b3.base + "/devices", json={"device": "tablet"})).status_code == 200
+    timer = await b2.client.post(b2.base + "/sleep-timer", json={"device": "phone", "after": 15})
+    assert timer.status_code == 200, timer.text
+    assert await listening() == "b1"
+    assert (await b2.seek(120_000, (await b2.state())["seq"])).status_code == 200
+    assert await listening() == "b2"
+    other, other_token = await new_listener(bus)
+    stranger = Device(system, other, other_token, "phone")
+    assert (await stranger.client.get(path)).status_code == 403
+    for device in (b1, b2, b3, stranger):
+        await device.close()
+
+
 async def test_audio_is_served_with_ranges(system: RunningSystem, bus: Client) -> None:
     listener, token = await new_listener(bus)
     device = Device(system, listener, token, "phone", book="b2")

@@ -33,6 +33,19 @@ class StateRequest(Contract):
     book: Name
 
 
+class ListeningRequest(Contract):
+    """Which of ``books`` the listener is listening to (the books the asking copy's catalog holds)."""
+
+    listener: Name
+    books: list[Name]
+
+
+class Listening(Contract):
+    """The book of the listener's current position; None before they have been placed in any."""
+
+    book: Name | None = None
+
+
 class SleepTimer(Contract):
     """A sleep timer that is running: the book time at which the playing device pauses."""
 

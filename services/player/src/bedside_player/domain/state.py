@@ -8,6 +8,7 @@ one per event, and a frozen dataclass's ``__init__`` sets each field through
 ``object.__setattr__`` (ADR 39).
 """
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from bedside_contracts.player import (
@@ -66,6 +67,10 @@ class PlayerState(NamedTuple):
             asleep=self.asleep,
         )
 
+    def placed_seq(self) -> int:
+        """The sequence of the newest event that put the book somewhere: a report or a move (0: none)."""
+        return max(self.last_report_seq, self.last_move_seq)
+
     def newest_news_for(self, device: str) -> int:
         """The newest sequence that put the book somewhere ``device`` did not put it itself.
 
@@ -74,6 +79,13 @@ class PlayerState(NamedTuple):
         """
         others_report = self.other_report_seq if self.last_reporter == device else self.last_report_seq
         return max(self.last_move_seq, others_report)
+
+
+def listening_to(states: Iterable[PlayerState]) -> str | None:
+    """The book of a listener's current position: of their books' states, the one placed newest
+    on the stream (a device joining, a timer or a list places nothing). None before any."""
+    newest = max(states, key=PlayerState.placed_seq, default=None)
+    return newest.book if newest is not None and newest.placed_seq() > 0 else None
 
 
 def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerState:

@@ -86,11 +86,19 @@ export function renderChapter(pos) {
   }
 }
 
+// No book asked for: the one the listener's position is in, else the first (nothing heard yet).
+async function bookListenedTo(books) {
+  const res = await api("GET", `/api/listeners/${encodeURIComponent(state.listener)}/listening`);
+  const listening = res.ok && res.data ? res.data.book : null;
+  const found = books.find((b) => b.id === listening);
+  return (found || books[0]).id;
+}
+
 export async function pickBook() {
   const res = await api("GET", "/api/books");
   if (!res.ok) throw new Error(problem(res));
   const books = Array.isArray(res.data) ? res.data : (res.data && res.data.books) || [];
-  if (!state.bookId && books.length) state.bookId = books[0].id || books[0].book || "";
+  if (!state.bookId && books.length) state.bookId = await bookListenedTo(books);
   if (books.length > 1) {
     el.bookPick.replaceChildren(...books.map((b) => {
       const o = document.createElement("option");
