@@ -719,6 +719,24 @@ def test_a_page_closed_while_the_timer_ran_out_shows_it_and_bedside_ask_knows_th
     expect(back.locator("#pos")).to_have_text(clock(awake), timeout=WAIT_MS)
 
 
+def test_a_sleep_timer_pause_on_another_device_is_told_as_a_pause_not_a_move(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    phone = open_page("phone")
+    stop = expected_stop(bedside, listener, BOOK_ID, "chapter_end")
+    awake = stop - BEDTIME_LEAD_MS
+    put_book_at(bedside, listener, BOOK_ID, awake, phone)
+    # The speaker sets the timer and plays up to the stop (through the API, as a speaker would).
+    listener_api(bedside, listener, BOOK_ID, "/sleep-timer", {"device": "speaker", "after": "chapter_end"})
+    expect(phone.locator("#sleep-left")).to_contain_text(f"at {clock(stop)}", timeout=WAIT_MS)
+    seq = bedside.state(listener.name, listener.token)["seq"]
+    ran_out = {"device": "speaker", "position_ms": stop, "basis_seq": seq}
+    listener_api(bedside, listener, BOOK_ID, "/sleep-timer/ran-out", ran_out)
+    told = f"Paused by the sleep timer at {clock(stop)}."
+    expect(phone.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
+    expect_asleep_offer(phone, awake)
+
+
 def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

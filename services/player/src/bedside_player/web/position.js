@@ -5,7 +5,7 @@
 // state the server pushes. A report made before a move, or before another device's report,
 // that this page had not yet seen is refused (409) with the current state, which the page
 // then adopts: corrected, never obeyed.
-import { api, findState, listenerPath, problem } from "./api.js";
+import { api, findState, listenerPath, pausedBySleep, problem } from "./api.js";
 import { DEVICE, FOLLOW_THRESHOLD_MS, SKIP_MS, clamp, state } from "./state.js";
 import { clock, el, notice, showLink } from "./ui.js";
 
@@ -112,7 +112,10 @@ export function adopt(next, { force = false, why = "" } = {}) {
     followers.jumped(next.position_ms, back);
   }
   if (!echo && typeof next.playing === "boolean" && next.playing !== state.playing) setPlaying(next.playing);
-  if (why && (moved || far)) notice(`${why} ${clock(next.position_ms)}.`);
+  if (why && (moved || far)) {
+    const said = moved && pausedBySleep(next) ? "Paused by the sleep timer at" : why;
+    notice(`${said} ${clock(next.position_ms)}.`);
+  }
   render();
   followers.adopted(next);
 }
