@@ -737,6 +737,25 @@ def test_a_sleep_timer_pause_on_another_device_is_told_as_a_pause_not_a_move(
     expect_asleep_offer(phone, awake)
 
 
+def test_a_chapter_is_named_by_number_at_its_first_millisecond_and_by_title_once_heard(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """At a chapter's start its title is ahead of the line (the guard's rule); the page shows
+    its number, and its title as soon as the book plays on from there, not at the next report."""
+    page = open_page("phone", extra="&report_ms=600000")  # no report but those the page needs
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    second, third = chapters[1], chapters[2]
+    put_book_at(bedside, listener, BOOK_ID, second["start_ms"], page)
+    expect(page.locator("#chapter")).to_have_text("Chapter 2")
+    page.get_by_role("button", name="Play").click()
+    expect(page.locator("#chapter")).to_have_text("Chapter 2 · The Letter", timeout=WAIT_MS)
+    # Another device moves the playing book to exactly the next chapter's start.
+    put_book_at(bedside, listener, BOOK_ID, third["start_ms"])
+    expect(page.locator("#chapter")).to_have_text("Chapter 3 · The Storm", timeout=WAIT_MS)
+    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+
+
 def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

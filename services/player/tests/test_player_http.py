@@ -327,6 +327,15 @@ async def test_books_and_chapter_titles_only_once_reached(system: RunningSystem,
     assert titles[2] == "Chapter title 2"
     assert titles[3] is None
     assert titles[20] is None
+    assert [c["ahead"] for c in book["chapters"][:3]] == [False, False, True]
+    # Exactly at a chapter's start it is still ahead (the guard's rule): its number, no title.
+    at_start = await device.report(2 * 1_800_000, (await device.state())["seq"])
+    assert at_start.status_code == 200, at_start.text
+    third = (await device.client.get("/api/books/b1")).json()["chapters"][2]
+    assert (third["n"], third["title"], third["ahead"]) == (3, None, True)
+    await device.report(2 * 1_800_000 + 1, at_start.json()["seq"])
+    third = (await device.client.get("/api/books/b1")).json()["chapters"][2]
+    assert (third["title"], third["ahead"]) == ("Chapter title 3", False)
     await device.close()
 
 

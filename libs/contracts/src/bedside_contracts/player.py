@@ -496,6 +496,10 @@ class ChapterView(Contract):
     start_ms: int
     end_ms: int
     title: str | None = None
+    ahead: bool = Field(
+        default=False,
+        description="ahead of the listener's position (the guard's word): its title is not shown yet",
+    )
 
 
 class BookView(Contract):

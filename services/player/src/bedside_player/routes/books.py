@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from bedside_contracts.player import BookView, ChapterView, Listening
-from bedside_contracts.search import BookInfo
+from bedside_contracts.search import BookInfo, ChapterInfo
 from bedside_guard import ahead_of
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
@@ -15,20 +15,20 @@ from bedside_player.routes.errors import DOCUMENTED_ERRORS
 router = APIRouter(responses=DOCUMENTED_ERRORS)
 
 
+def chapter_view(chapter: ChapterInfo, ahead: bool) -> ChapterView:
+    return ChapterView(
+        n=chapter.n,
+        start_ms=chapter.start_ms,
+        end_ms=chapter.end_ms,
+        title=None if ahead else chapter.title,
+        ahead=ahead,
+    )
+
+
 def view(book: BookInfo, here_ms: int | None) -> BookView:
     """No chapters without a position; with one, a chapter ahead of it has no title."""
     chapters = (
-        []
-        if here_ms is None
-        else [
-            ChapterView(
-                n=c.n,
-                start_ms=c.start_ms,
-                end_ms=c.end_ms,
-                title=None if ahead_of(c.start_ms, here_ms) else c.title,
-            )
-            for c in book.chapters
-        ]
+        [] if here_ms is None else [chapter_view(c, ahead_of(c.start_ms, here_ms)) for c in book.chapters]
     )
     return BookView(
         id=book.id,

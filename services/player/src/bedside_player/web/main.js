@@ -29,7 +29,8 @@ follow({
   sought: historySoon,
   rendered(ms) {
     renderChapter(ms);
-    renderSleep();
+    renderSleep(); // first: a page that reached the sleep timer's stop pauses there
+    if (state.playing) ensureChapterTitle();
   },
 });
 
