@@ -277,6 +277,8 @@ def open_page(
     if any(report is not None and report.failed for report in reports):
         ARTIFACTS.mkdir(exist_ok=True)
         for device, page in opened:
+            if page.is_closed():  # a device the test put away
+                continue
             page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{device}.png"), full_page=True)
     for _, page in opened:
         page.context.close()
@@ -764,6 +766,53 @@ def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
     page = open_page("phone", book=None)
     expect(page.locator("#audio")).to_have_attribute("src", f"/api/books/{AUDIO_BOOK_ID}/audio")
     expect(page.locator("#pos")).to_have_text(clock(30_000))
+
+
+def history_count(bedside: Bedside, listener: Listener, **match: str) -> int:
+    lookup = httpx.get(
+        f"{bedside.url}/api/listeners/{listener.name}/books/{BOOK_ID}/history/lookup",
+        params=match,
+        headers={"Authorization": f"Bearer {listener.token}"},
+        timeout=10,
+    )
+    lookup.raise_for_status()
+    count: int = lookup.json()["count"]
+    return count
+
+
+def test_a_page_closed_while_it_alone_plays_leaves_the_book_paused_for_the_next_device(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    phone = open_page("phone")
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    expect(phone.locator("#pos")).not_to_have_text("0:00:00", timeout=WAIT_MS)
+    phone.close()  # the tab is closed while it plays
+    state = wait_for_state(bedside, listener, BOOK_ID, lambda s: not s["playing"])
+    assert state["position_ms"] >= 1_000  # where the phone was, not its last report at 0:00:00
+    tablet = open_page("tablet")
+    expect(tablet.get_by_role("button", name="Play")).to_be_visible()
+    expect(tablet.locator("#pos")).to_have_text(clock(state["position_ms"]))
+
+
+def test_a_page_closed_while_another_plays_leaves_the_book_playing_there(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    phone = open_page("phone")
+    speaker = open_page("speaker", extra="&report_ms=1000")
+    phone.get_by_role("button", name="Play").click()
+    expect(speaker.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while history_count(bedside, listener, device="speaker", kind="reported") == 0:
+        assert time.monotonic() < deadline, "the playing speaker never reported"
+        time.sleep(0.1)
+    phone.close()
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while history_count(bedside, listener, device="phone", kind="left") == 0:
+        assert time.monotonic() < deadline, "the phone's leaving never reached the player"
+        time.sleep(0.1)
+    assert bedside.state(listener.name, listener.token)["playing"] is True
+    expect(speaker.get_by_role("button", name="Pause")).to_be_visible()
 
 
 def test_a_book_with_audio_plays_it_and_reports_where_it_is(

@@ -5,8 +5,10 @@ from bedside_contracts.player import (
     Asleep,
     CancelList,
     DeviceJoined,
+    DeviceLeft,
     HistoryEntry,
     JoinDevice,
+    LeaveDevice,
     ListOffered,
     Moved,
     OfferPositions,
@@ -229,6 +231,46 @@ def test_a_device_joins_once() -> None:
     assert state.events == 2
 
 
+def playing_on(*devices: str) -> PlayerState:
+    state = fresh()
+    for n, device in enumerate(devices):
+        state = run(state, Report(device=device, position_ms=10_000 + n, playing=True, basis_seq=state.seq))
+    return state
+
+
+def test_the_last_playing_device_to_leave_leaves_the_book_paused_where_it_was() -> None:
+    state = playing_on("phone")
+    left = decide(state, LeaveDevice(device="phone", position_ms=25_000, basis_seq=state.seq))
+    assert left == DeviceLeft(device="phone", paused_at_ms=25_000, basis_seq=state.seq)
+    after = evolve(state, left, state.seq + 1)
+    assert (after.playing, after.position_ms, after.players) == (False, 25_000, ())
+    # its pause is news like a report: a device that had not seen it cannot report over it
+    with pytest.raises(Stale):
+        decide(after, Report(device="tablet", position_ms=11_000, playing=True, basis_seq=state.seq))
+
+
+def test_a_device_leaving_while_another_plays_leaves_the_book_playing() -> None:
+    state = playing_on("phone", "speaker")
+    state = run(state, LeaveDevice(device="phone", position_ms=25_000, basis_seq=state.seq))
+    assert (state.playing, state.position_ms, state.players) == (True, 10_001, ("speaker",))
+    state = run(state, LeaveDevice(device="speaker", position_ms=26_000, basis_seq=state.seq))
+    assert (state.playing, state.position_ms, state.players) == (False, 26_000, ())
+
+
+def test_a_device_that_was_not_playing_leaves_without_a_word() -> None:
+    state = run(playing_on("phone"), Report(device="phone", position_ms=12_000, playing=False, basis_seq=1))
+    assert decide(state, LeaveDevice(device="phone", position_ms=12_000, basis_seq=state.seq)) is None
+    assert decide(playing_on("phone"), LeaveDevice(device="tablet", position_ms=0, basis_seq=1)) is None
+
+
+def test_the_last_player_leaving_on_a_stale_basis_pauses_where_the_stream_placed_the_book() -> None:
+    state = playing_on("phone")
+    basis = state.seq
+    state = run(state, Seek(device="tablet", position_ms=40_000, basis_seq=state.seq))
+    state = run(state, LeaveDevice(device="phone", position_ms=12_000, basis_seq=basis))
+    assert (state.playing, state.position_ms) == (False, 40_000)
+
+
 # ------------------------------------------------------------------ the offer arithmetic
 
 PASSAGE_MS = 30_000
@@ -417,6 +459,7 @@ any_state = st.builds(
     sleep_timer=st.none() | st.just(SleepTimer(after=5, stop_at_ms=9, set_seq=2, device="phone")),
     asleep=st.none() | st.just(Asleep(paused_at_ms=9, asleep_at_ms=7, seq=3, device="phone")),
     last_touch_ms=small,
+    players=st.sampled_from([(), ("phone",), ("speaker",), ("speaker", "phone")]),
 )
 
 
@@ -427,6 +470,7 @@ def test_a_report_changes_only_what_a_report_changes(
     seq = state.seq + 1
     event = PositionReported(device=device, position_ms=position, playing=playing, basis_seq=0)
     another = device != state.last_reporter
+    playing_now = state.players if device in state.players else (*state.players, device)
     expected = state._replace(
         position_ms=position,
         playing=playing,
@@ -435,6 +479,7 @@ def test_a_report_changes_only_what_a_report_changes(
         last_report_seq=seq,
         last_reporter=device,
         other_report_seq=state.last_report_seq if another else state.other_report_seq,
+        players=playing_now if playing else (),
     )
     assert evolve(state, event, seq) == expected
 

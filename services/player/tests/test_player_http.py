@@ -372,6 +372,32 @@ async def test_the_book_listened_to_is_the_one_placed_newest(system: RunningSyst
         await device.close()
 
 
+async def test_a_playing_device_that_leaves_pauses_the_book_only_if_it_was_the_last_playing(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus)
+    phone, speaker = Device(system, listener, token, "phone"), Device(system, listener, token, "speaker")
+
+    async def leave(device: Device, position_ms: int) -> dict[str, Any]:
+        body = {"device": device.name, "position_ms": position_ms, "basis_seq": (await device.state())["seq"]}
+        response = await device.client.post(device.base + "/devices/leave", json=body)
+        assert response.status_code == 200, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    first = await phone.report(60_000, 0)
+    assert (await speaker.report(61_000, first.json()["seq"])).status_code == 200
+    still = await leave(phone, 75_000)  # the speaker plays on
+    assert (still["state"]["playing"], still["state"]["position_ms"]) == (True, 61_000)
+    paused = await leave(speaker, 76_000)
+    assert (paused["state"]["playing"], paused["state"]["position_ms"]) == (False, 76_000)
+    before = await subject_seq(bus, listener)
+    await leave(phone, 80_000)  # not playing: nothing to record
+    assert await subject_seq(bus, listener) == before
+    await phone.close()
+    await speaker.close()
+
+
 async def test_audio_is_served_with_ranges(system: RunningSystem, bus: Client) -> None:
     listener, token = await new_listener(bus)
     device = Device(system, listener, token, "phone", book="b2")

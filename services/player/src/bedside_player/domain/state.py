@@ -14,6 +14,7 @@ from typing import NamedTuple
 from bedside_contracts.player import (
     Asleep,
     DeviceJoined,
+    DeviceLeft,
     FellAsleep,
     ListCancelled,
     ListenerState,
@@ -51,6 +52,8 @@ class PlayerState(NamedTuple):
     asleep: Asleep | None = None
     last_touch_ms: int = 0
     """Where the book was at the newest touch, request or joining device: when someone was awake."""
+    players: tuple[str, ...] = ()
+    """The devices that reported playing since the book last paused, less those that left (ADR 45)."""
 
     def public(self) -> ListenerState:
         return ListenerState(
@@ -92,6 +95,11 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
     """A report, counted and applied in one construction of the state: most events are
     reports. The fields go by position, in the class's order (keywords cost twice as much)."""
     same_reporter = event.device == state.last_reporter
+    players = state.players
+    if not event.playing:
+        players = ()
+    elif event.device not in players:
+        players = (*players, event.device)
     return PlayerState(
         state.listener,
         state.book,
@@ -110,6 +118,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.sleep_timer,
         state.asleep,
         state.last_touch_ms,
+        players,
     )
 
 
@@ -128,7 +137,19 @@ def _fell_asleep(state: PlayerState, seq: int, event: FellAsleep) -> PlayerState
         last_move_seq=seq,
         sleep_timer=None,
         asleep=asleep,
+        players=(),
     )
+
+
+def _left(state: PlayerState, seq: int, event: DeviceLeft) -> PlayerState:
+    """A playing device went away; when it was the last, its pause is applied as its report."""
+    if event.paused_at_ms is None:
+        players = tuple(device for device in state.players if device != event.device)
+        return state._replace(seq=seq, events=state.events + 1, players=players)
+    paused = PositionReported(
+        device=event.device, position_ms=event.paused_at_ms, playing=False, basis_seq=event.basis_seq
+    )
+    return _reported(state, seq, paused)
 
 
 def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
@@ -142,6 +163,8 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
         return state
     if isinstance(event, PositionReported):
         return _reported(state, seq, event)
+    if isinstance(event, DeviceLeft):
+        return _left(state, seq, event)
     state = state._replace(seq=seq, events=state.events + 1)
     match event:
         case Seeked():

@@ -156,6 +156,16 @@ export async function report() {
   afterCommand(res, "Another device moved the book to");
 }
 
+// This page is going away (closed, or left for another): a playing page tells the player, so
+// a book it alone was playing does not stay "playing" for every other device (ADR 45). Sent as
+// a beacon, which outlives the page. Not on hiding: a phone with its screen locked plays on.
+export function leave() {
+  if (!state.playing || !state.book) return;
+  const body = { device: DEVICE, position_ms: position(), basis_seq: state.seq };
+  const blob = new Blob([JSON.stringify(body)], { type: "application/json" });
+  navigator.sendBeacon(`${listenerPath()}/devices/leave`, blob);
+}
+
 // What every command's reply does: accepted -> note the seq; refused -> adopt the state.
 export function afterCommand(res, why) {
   if (res.status === 409) {
