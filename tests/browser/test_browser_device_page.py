@@ -255,7 +255,7 @@ def open_page(
         *,
         extra: str = "",
         block_events: bool = False,
-        book: str = bedside.book,
+        book: str | None = bedside.book,  # None: the page picks the book itself
         token: str = listener.token,
         ready: bool = True,
     ) -> Page:
@@ -265,7 +265,8 @@ def open_page(
         if block_events:
             # A device that hears no pushes: it learns of moves only when it talks to the server.
             page.route(re.compile(r".*/events(\?.*)?$"), lambda route: route.abort())
-        page.goto(f"{bedside.url}/?book={book}&device={device}{extra}#token={token}&listener={listener.name}")
+        chosen = f"book={book}&" if book is not None else ""
+        page.goto(f"{bedside.url}/?{chosen}device={device}{extra}#token={token}&listener={listener.name}")
         opened.append((device, page))
         if ready:
             expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
@@ -276,6 +277,8 @@ def open_page(
     if any(report is not None and report.failed for report in reports):
         ARTIFACTS.mkdir(exist_ok=True)
         for device, page in opened:
+            if page.is_closed():  # a device the test put away
+                continue
             page.screenshot(path=str(ARTIFACTS / f"{request.node.name}-{device}.png"), full_page=True)
     for _, page in opened:
         page.context.close()
@@ -716,6 +719,100 @@ def test_a_page_closed_while_the_timer_ran_out_shows_it_and_bedside_ask_knows_th
     # The page shows the list the terminal's turn drew, and pressing it goes back there.
     back.locator("#rows .row").first.click()
     expect(back.locator("#pos")).to_have_text(clock(awake), timeout=WAIT_MS)
+
+
+def test_a_sleep_timer_pause_on_another_device_is_told_as_a_pause_not_a_move(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    phone = open_page("phone")
+    stop = expected_stop(bedside, listener, BOOK_ID, "chapter_end")
+    awake = stop - BEDTIME_LEAD_MS
+    put_book_at(bedside, listener, BOOK_ID, awake, phone)
+    # The speaker sets the timer and plays up to the stop (through the API, as a speaker would).
+    listener_api(bedside, listener, BOOK_ID, "/sleep-timer", {"device": "speaker", "after": "chapter_end"})
+    expect(phone.locator("#sleep-left")).to_contain_text(f"at {clock(stop)}", timeout=WAIT_MS)
+    seq = bedside.state(listener.name, listener.token)["seq"]
+    ran_out = {"device": "speaker", "position_ms": stop, "basis_seq": seq}
+    listener_api(bedside, listener, BOOK_ID, "/sleep-timer/ran-out", ran_out)
+    told = f"Paused by the sleep timer at {clock(stop)}."
+    expect(phone.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
+    expect_asleep_offer(phone, awake)
+
+
+def test_a_chapter_is_named_by_number_at_its_first_millisecond_and_by_title_once_heard(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """At a chapter's start its title is ahead of the line (the guard's rule); the page shows
+    its number, and its title as soon as the book plays on from there, not at the next report."""
+    page = open_page("phone", extra="&report_ms=600000")  # no report but those the page needs
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    second, third = chapters[1], chapters[2]
+    put_book_at(bedside, listener, BOOK_ID, second["start_ms"], page)
+    expect(page.locator("#chapter")).to_have_text("Chapter 2")
+    page.get_by_role("button", name="Play").click()
+    expect(page.locator("#chapter")).to_have_text("Chapter 2 · The Letter", timeout=WAIT_MS)
+    # Another device moves the playing book to exactly the next chapter's start.
+    put_book_at(bedside, listener, BOOK_ID, third["start_ms"])
+    expect(page.locator("#chapter")).to_have_text("Chapter 3 · The Storm", timeout=WAIT_MS)
+    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+
+
+def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """Not the first book of the list (that one only before the listener has a position)."""
+    put_book_at(bedside, listener, AUDIO_BOOK_ID, 30_000)
+    page = open_page("phone", book=None)
+    expect(page.locator("#audio")).to_have_attribute("src", f"/api/books/{AUDIO_BOOK_ID}/audio")
+    expect(page.locator("#pos")).to_have_text(clock(30_000))
+
+
+def history_count(bedside: Bedside, listener: Listener, **match: str) -> int:
+    lookup = httpx.get(
+        f"{bedside.url}/api/listeners/{listener.name}/books/{BOOK_ID}/history/lookup",
+        params=match,
+        headers={"Authorization": f"Bearer {listener.token}"},
+        timeout=10,
+    )
+    lookup.raise_for_status()
+    count: int = lookup.json()["count"]
+    return count
+
+
+def test_a_page_closed_while_it_alone_plays_leaves_the_book_paused_for_the_next_device(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    phone = open_page("phone")
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    expect(phone.locator("#pos")).not_to_have_text("0:00:00", timeout=WAIT_MS)
+    phone.close()  # the tab is closed while it plays
+    state = wait_for_state(bedside, listener, BOOK_ID, lambda s: not s["playing"])
+    assert state["position_ms"] >= 1_000  # where the phone was, not its last report at 0:00:00
+    tablet = open_page("tablet")
+    expect(tablet.get_by_role("button", name="Play")).to_be_visible()
+    expect(tablet.locator("#pos")).to_have_text(clock(state["position_ms"]))
+
+
+def test_a_page_closed_while_another_plays_leaves_the_book_playing_there(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    phone = open_page("phone")
+    speaker = open_page("speaker", extra="&report_ms=1000")
+    phone.get_by_role("button", name="Play").click()
+    expect(speaker.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while history_count(bedside, listener, device="speaker", kind="reported") == 0:
+        assert time.monotonic() < deadline, "the playing speaker never reported"
+        time.sleep(0.1)
+    phone.close()
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while history_count(bedside, listener, device="phone", kind="left") == 0:
+        assert time.monotonic() < deadline, "the phone's leaving never reached the player"
+        time.sleep(0.1)
+    assert bedside.state(listener.name, listener.token)["playing"] is True
+    expect(speaker.get_by_role("button", name="Pause")).to_be_visible()
 
 
 def test_a_book_with_audio_plays_it_and_reports_where_it_is(

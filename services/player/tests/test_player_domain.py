@@ -5,8 +5,10 @@ from bedside_contracts.player import (
     Asleep,
     CancelList,
     DeviceJoined,
+    DeviceLeft,
     HistoryEntry,
     JoinDevice,
+    LeaveDevice,
     ListOffered,
     Moved,
     OfferPositions,
@@ -26,7 +28,7 @@ from bedside_guard import MAX_ROWS, Candidate, Passage, ahead_of
 from bedside_player.domain.decide import Invalid, Stale, decide
 from bedside_player.domain.history import entries, history, locate
 from bedside_player.domain.offer import decide_offer, unique_targets
-from bedside_player.domain.state import PlayerState, evolve
+from bedside_player.domain.state import PlayerState, evolve, listening_to
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -55,6 +57,19 @@ def test_a_stale_report_after_a_move_is_refused_and_changes_nothing() -> None:
     with pytest.raises(Stale):
         decide(state, Report(device="tablet", position_ms=61_000, playing=True, basis_seq=tablet_basis))
     assert state.position_ms == 3_600_000
+
+
+def test_the_book_listened_to_is_placed_newest_on_the_stream_and_a_join_places_nothing() -> None:
+    b1 = evolve(fresh(), PositionReported(device="phone", position_ms=5_000, playing=True, basis_seq=0), 3)
+    b2 = PlayerState(listener="ann", book="b2")
+    assert listening_to([]) is None
+    assert listening_to([b2, evolve(b2, DeviceJoined(device="phone"), 9)]) is None
+    b2 = evolve(b2, Seeked(device="phone", from_ms=0, position_ms=60_000, basis_seq=0), 7)
+    assert listening_to([b1, b2]) == "b2"
+    b1 = evolve(b1, DeviceJoined(device="tablet"), 8)  # newer on the stream, but it places nothing
+    assert listening_to([b1, b2]) == "b2"
+    b1 = evolve(b1, PositionReported(device="phone", position_ms=6_000, playing=True, basis_seq=8), 10)
+    assert listening_to([b2, b1]) == "b1"
 
 
 def test_a_seek_with_a_current_basis_is_the_listeners_own_rewind() -> None:
@@ -214,6 +229,46 @@ def test_a_device_joins_once() -> None:
     state = run(fresh(), JoinDevice(device="phone"), JoinDevice(device="phone"), JoinDevice(device="tab"))
     assert state.devices == ("phone", "tab")
     assert state.events == 2
+
+
+def playing_on(*devices: str) -> PlayerState:
+    state = fresh()
+    for n, device in enumerate(devices):
+        state = run(state, Report(device=device, position_ms=10_000 + n, playing=True, basis_seq=state.seq))
+    return state
+
+
+def test_the_last_playing_device_to_leave_leaves_the_book_paused_where_it_was() -> None:
+    state = playing_on("phone")
+    left = decide(state, LeaveDevice(device="phone", position_ms=25_000, basis_seq=state.seq))
+    assert left == DeviceLeft(device="phone", paused_at_ms=25_000, basis_seq=state.seq)
+    after = evolve(state, left, state.seq + 1)
+    assert (after.playing, after.position_ms, after.players) == (False, 25_000, ())
+    # its pause is news like a report: a device that had not seen it cannot report over it
+    with pytest.raises(Stale):
+        decide(after, Report(device="tablet", position_ms=11_000, playing=True, basis_seq=state.seq))
+
+
+def test_a_device_leaving_while_another_plays_leaves_the_book_playing() -> None:
+    state = playing_on("phone", "speaker")
+    state = run(state, LeaveDevice(device="phone", position_ms=25_000, basis_seq=state.seq))
+    assert (state.playing, state.position_ms, state.players) == (True, 10_001, ("speaker",))
+    state = run(state, LeaveDevice(device="speaker", position_ms=26_000, basis_seq=state.seq))
+    assert (state.playing, state.position_ms, state.players) == (False, 26_000, ())
+
+
+def test_a_device_that_was_not_playing_leaves_without_a_word() -> None:
+    state = run(playing_on("phone"), Report(device="phone", position_ms=12_000, playing=False, basis_seq=1))
+    assert decide(state, LeaveDevice(device="phone", position_ms=12_000, basis_seq=state.seq)) is None
+    assert decide(playing_on("phone"), LeaveDevice(device="tablet", position_ms=0, basis_seq=1)) is None
+
+
+def test_the_last_player_leaving_on_a_stale_basis_pauses_where_the_stream_placed_the_book() -> None:
+    state = playing_on("phone")
+    basis = state.seq
+    state = run(state, Seek(device="tablet", position_ms=40_000, basis_seq=state.seq))
+    state = run(state, LeaveDevice(device="phone", position_ms=12_000, basis_seq=basis))
+    assert (state.playing, state.position_ms) == (False, 40_000)
 
 
 # ------------------------------------------------------------------ the offer arithmetic
@@ -404,6 +459,7 @@ any_state = st.builds(
     sleep_timer=st.none() | st.just(SleepTimer(after=5, stop_at_ms=9, set_seq=2, device="phone")),
     asleep=st.none() | st.just(Asleep(paused_at_ms=9, asleep_at_ms=7, seq=3, device="phone")),
     last_touch_ms=small,
+    players=st.sampled_from([(), ("phone",), ("speaker",), ("speaker", "phone")]),
 )
 
 
@@ -414,6 +470,7 @@ def test_a_report_changes_only_what_a_report_changes(
     seq = state.seq + 1
     event = PositionReported(device=device, position_ms=position, playing=playing, basis_seq=0)
     another = device != state.last_reporter
+    playing_now = state.players if device in state.players else (*state.players, device)
     expected = state._replace(
         position_ms=position,
         playing=playing,
@@ -422,6 +479,7 @@ def test_a_report_changes_only_what_a_report_changes(
         last_report_seq=seq,
         last_reporter=device,
         other_report_seq=state.last_report_seq if another else state.other_report_seq,
+        players=playing_now if playing else (),
     )
     assert evolve(state, event, seq) == expected
 

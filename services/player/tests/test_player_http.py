@@ -327,7 +327,75 @@ async def test_books_and_chapter_titles_only_once_reached(system: RunningSystem,
     assert titles[2] == "Chapter title 2"
     assert titles[3] is None
     assert titles[20] is None
+    assert [c["ahead"] for c in book["chapters"][:3]] == [False, False, True]
+    # Exactly at a chapter's start it is still ahead (the guard's rule): its number, no title.
+    at_start = await device.report(2 * 1_800_000, (await device.state())["seq"])
+    assert at_start.status_code == 200, at_start.text
+    third = (await device.client.get("/api/books/b1")).json()["chapters"][2]
+    assert (third["n"], third["title"], third["ahead"]) == (3, None, True)
+    await device.report(2 * 1_800_000 + 1, at_start.json()["seq"])
+    third = (await device.client.get("/api/books/b1")).json()["chapters"][2]
+    assert (third["title"], third["ahead"]) == ("Chapter title 3", False)
     await device.close()
+
+
+async def test_the_book_listened_to_is_the_one_placed_newest(system: RunningSystem, bus: Client) -> None:
+    """What the page opens when no book is asked for: where the position was reported or moved
+    newest, not the first book; a device joining or a timer set places nothing."""
+    listener, token = await new_listener(bus)
+    b1, b2, b3 = (Device(system, listener, token, "phone", book=book) for book in ("b1", "b2", "b3"))
+    path = f"/api/listeners/{listener}/listening"
+
+    async def listening() -> str | None:
+        response = await b1.client.get(path)
+        assert response.status_code == 200, response.text
+        book: str | None = response.json()["book"]
+        return book
+
+    assert await listening() is None
+    assert (await b3.client.post(b3.base + "/devices", json={"device": "phone"})).status_code == 200
+    assert await listening() is None
+    assert (await b2.report(60_000, 0)).status_code == 200
+    assert await listening() == "b2"
+    assert (await b1.report(5_000, 0)).status_code == 200
+    assert await listening() == "b1"
+    assert (await b3.client.post(b3.base + "/devices", json={"device": "tablet"})).status_code == 200
+    timer = await b2.client.post(b2.base + "/sleep-timer", json={"device": "phone", "after": 15})
+    assert timer.status_code == 200, timer.text
+    assert await listening() == "b1"
+    assert (await b2.seek(120_000, (await b2.state())["seq"])).status_code == 200
+    assert await listening() == "b2"
+    other, other_token = await new_listener(bus)
+    stranger = Device(system, other, other_token, "phone")
+    assert (await stranger.client.get(path)).status_code == 403
+    for device in (b1, b2, b3, stranger):
+        await device.close()
+
+
+async def test_a_playing_device_that_leaves_pauses_the_book_only_if_it_was_the_last_playing(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus)
+    phone, speaker = Device(system, listener, token, "phone"), Device(system, listener, token, "speaker")
+
+    async def leave(device: Device, position_ms: int) -> dict[str, Any]:
+        body = {"device": device.name, "position_ms": position_ms, "basis_seq": (await device.state())["seq"]}
+        response = await device.client.post(device.base + "/devices/leave", json=body)
+        assert response.status_code == 200, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+    first = await phone.report(60_000, 0)
+    assert (await speaker.report(61_000, first.json()["seq"])).status_code == 200
+    still = await leave(phone, 75_000)  # the speaker plays on
+    assert (still["state"]["playing"], still["state"]["position_ms"]) == (True, 61_000)
+    paused = await leave(speaker, 76_000)
+    assert (paused["state"]["playing"], paused["state"]["position_ms"]) == (False, 76_000)
+    before = await subject_seq(bus, listener)
+    await leave(phone, 80_000)  # not playing: nothing to record
+    assert await subject_seq(bus, listener) == before
+    await phone.close()
+    await speaker.close()
 
 
 async def test_audio_is_served_with_ranges(system: RunningSystem, bus: Client) -> None:

@@ -13,6 +13,7 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.player import (
     DeviceJoined,
+    DeviceLeft,
     FellAsleep,
     ListCancelled,
     ListOffered,
@@ -69,6 +70,7 @@ def random_event(rng: random.Random) -> PlayerEvent:
         RowPressed(row=0, from_ms=at, to_ms=to),
         ListCancelled(),
         DeviceJoined(device=device),
+        DeviceLeft(device=device, paused_at_ms=to if rng.random() < 0.5 else None, basis_seq=0),
         SleepTimerSet(device=device, after=rng.choice([5, "chapter_end"]), stop_at_ms=to),
         SleepTimerCancelled(device=device),
         FellAsleep(device=device, paused_at_ms=to, asleep_at_ms=at, basis_seq=0),

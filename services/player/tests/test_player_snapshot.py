@@ -4,6 +4,7 @@ stream gives exactly the state a replay from the start gives, for any sequence o
 
 from bedside_contracts.player import (
     DeviceJoined,
+    DeviceLeft,
     FellAsleep,
     ListCancelled,
     ListOffered,
@@ -45,6 +46,7 @@ events: st.SearchStrategy[PlayerEvent] = st.one_of(
     st.builds(RowPressed, row=st.integers(0, 3), from_ms=times, to_ms=times),
     st.builds(ListCancelled),
     st.builds(DeviceJoined, device=devices),
+    st.builds(DeviceLeft, device=devices, paused_at_ms=st.none() | times, basis_seq=st.just(0)),
     st.builds(
         SleepTimerSet,
         device=devices,

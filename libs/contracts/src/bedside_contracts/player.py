@@ -33,6 +33,19 @@ class StateRequest(Contract):
     book: Name
 
 
+class ListeningRequest(Contract):
+    """Which of ``books`` the listener is listening to (the books the asking copy's catalog holds)."""
+
+    listener: Name
+    books: list[Name]
+
+
+class Listening(Contract):
+    """The book of the listener's current position; None before they have been placed in any."""
+
+    book: Name | None = None
+
+
 class SleepTimer(Contract):
     """A sleep timer that is running: the book time at which the playing device pauses."""
 
@@ -164,6 +177,16 @@ class DeviceJoined(Contract):
     device_clock: DeviceClock = None
 
 
+class DeviceLeft(Contract):
+    """A device that was playing went away (its page was closed). When no other device was
+    playing, the book paused at ``paused_at_ms`` (ADR 45); otherwise it plays on elsewhere."""
+
+    kind: Literal["left"] = "left"
+    device: Name
+    paused_at_ms: Millis | None = None
+    basis_seq: Seq
+
+
 class SleepTimerSet(Contract):
     """A device set the sleep timer; ``stop_at_ms`` is fixed now, as a book time."""
 
@@ -196,6 +219,7 @@ PlayerEvent = Annotated[
     | RowPressed
     | ListCancelled
     | DeviceJoined
+    | DeviceLeft
     | SleepTimerSet
     | SleepTimerCancelled
     | FellAsleep,
@@ -209,6 +233,7 @@ EventKind = Literal[
     "pressed",
     "cancelled",
     "joined",
+    "left",
     "timer_set",
     "timer_cancelled",
     "fell_asleep",
@@ -259,6 +284,15 @@ class JoinDevice(Contract):
     device_clock: DeviceClock = None
 
 
+class LeaveDevice(Contract):
+    """The device's page is going away (a beacon on ``pagehide``), where it was playing."""
+
+    op: Literal["leave"] = "leave"
+    device: Name
+    position_ms: Millis
+    basis_seq: Seq
+
+
 class SetSleepTimer(Contract):
     """Pause after ``after`` minutes of listening, or at the end of the chapter playing now."""
 
@@ -288,6 +322,7 @@ PlayerCommand = Annotated[
     | CancelList
     | Undo
     | JoinDevice
+    | LeaveDevice
     | SetSleepTimer
     | CancelSleepTimer
     | TimerRanOut,
@@ -417,6 +452,12 @@ class JoinBody(Contract):
     device: Name
 
 
+class LeaveBody(Contract):
+    device: Name
+    position_ms: Millis
+    basis_seq: Seq
+
+
 class SleepTimerBody(Contract):
     device: Name
     after: SleepAfter
@@ -483,6 +524,10 @@ class ChapterView(Contract):
     start_ms: int
     end_ms: int
     title: str | None = None
+    ahead: bool = Field(
+        default=False,
+        description="ahead of the listener's position (the guard's word): its title is not shown yet",
+    )
 
 
 class BookView(Contract):

@@ -16,6 +16,7 @@ from bedside_contracts.partitions import partition_requests
 from bedside_contracts.player import (
     CommandRequest,
     HistoryRequest,
+    ListeningRequest,
     LocateRequest,
     OfferPositions,
     StateRequest,
@@ -47,6 +48,7 @@ class PartitionServer:
             "offer": (OfferPositions, service.player.offer),
             "history": (HistoryRequest, service.player.history),
             "locate": (LocateRequest, service.player.locate),
+            "listening": (ListeningRequest, service.player.listening),
         }
 
     async def _state(self, request: StateRequest) -> BaseModel:

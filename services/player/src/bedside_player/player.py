@@ -18,6 +18,8 @@ from bedside_contracts.player import (
     HistoryEntry,
     HistoryRequest,
     ListenerState,
+    Listening,
+    ListeningRequest,
     Located,
     LocateRequest,
     OfferOutcome,
@@ -32,7 +34,7 @@ from bedside_player.catalog import Books
 from bedside_player.domain import history as history_rules
 from bedside_player.domain.decide import Invalid, Stale, decide
 from bedside_player.domain.offer import decide_offer, unique_targets
-from bedside_player.domain.state import PlayerState
+from bedside_player.domain.state import PlayerState, listening_to
 from bedside_player.projections import Projections
 from bedside_player.store import EventStore, WrongLastSequence
 
@@ -86,6 +88,11 @@ class Player:
         for seq, event in await self.store.read_after(listener, book, state.seq):
             state = self.projections.apply(listener, book, event, seq)
         return state
+
+    async def listening(self, request: ListeningRequest) -> Listening:
+        """Which of the books the listener's current position is in (caught up on each first)."""
+        states = [await self.catch_up(request.listener, book) for book in request.books]
+        return Listening(book=listening_to(states))
 
     async def _append(self, state: PlayerState, event: PlayerEvent) -> ListenerState:
         """Append on ``state``'s basis, apply, and push the new state; the new state as devices see it."""

@@ -23,7 +23,7 @@ from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from bedside_player.domain.state import PlayerState
 from bedside_player.projections import Projections, apply_stored
@@ -59,6 +59,7 @@ class Snapshot(Contract):
     sleep_timer: SleepTimer | None = None
     asleep: Asleep | None = None
     last_touch_ms: int = 0
+    players: list[str] = Field(default_factory=list)
 
 
 @dataclass
@@ -86,16 +87,23 @@ async def snapshots(js: JetStreamContext, replicas: int = 1) -> KeyValue:
 
 def to_snapshot(state: PlayerState, through: int) -> Snapshot:
     return Snapshot.model_validate(
-        {**state._asdict(), "rows": list(state.rows), "devices": list(state.devices), "through": through}
+        {
+            **state._asdict(),
+            "rows": list(state.rows),
+            "devices": list(state.devices),
+            "players": list(state.players),
+            "through": through,
+        }
     )
 
 
 def from_snapshot(snapshot: Snapshot) -> PlayerState:
-    fields = snapshot.model_dump(exclude={"through", "rows", "devices", "sleep_timer", "asleep"})
+    fields = snapshot.model_dump(exclude={"through", "rows", "devices", "players", "sleep_timer", "asleep"})
     return PlayerState(
         **fields,
         rows=tuple(snapshot.rows),
         devices=tuple(snapshot.devices),
+        players=tuple(snapshot.players),
         sleep_timer=snapshot.sleep_timer,
         asleep=snapshot.asleep,
     )

@@ -19,6 +19,8 @@ from bedside_contracts.player import (
     History,
     HistoryRequest,
     ListenerState,
+    Listening,
+    ListeningRequest,
     Located,
     LocateRequest,
     OfferOutcome,
@@ -188,6 +190,13 @@ class Service:
 
         return await self._on_owner(
             listener, "state", here, lambda: StateRequest(listener=listener, book=book), ListenerState
+        )
+
+    async def listening(self, listener: str) -> Listening:
+        """The book of the listener's current position, of the books the catalog holds."""
+        request = ListeningRequest(listener=listener, books=[book.id for book in await self.books.all()])
+        return await self._on_owner(
+            listener, "listening", lambda: self.player.listening(request), lambda: request, Listening
         )
 
     async def command(self, listener: str, book: BookInfo, command: PlayerCommand) -> CommandResult:

@@ -16,8 +16,10 @@ from bedside_contracts.player import (
     CancelList,
     CancelSleepTimer,
     DeviceJoined,
+    DeviceLeft,
     FellAsleep,
     JoinDevice,
+    LeaveDevice,
     ListCancelled,
     Moved,
     PlayerCommand,
@@ -121,6 +123,24 @@ def timer_ran_out(state: PlayerState, command: TimerRanOut, book_end_ms: int | N
     )
 
 
+def leave(state: PlayerState, command: LeaveDevice, book_end_ms: int | None) -> DeviceLeft | None:
+    """A playing device going away (ADR 45). While another device plays, the book plays on; the
+    last one leaves it paused where it was heard last: the device's position when a report of
+    it would be taken, else where the stream last placed the book. A device that was not
+    playing changes nothing."""
+    if command.device not in state.players:
+        return None
+    if state.players != (command.device,):
+        return DeviceLeft(device=command.device, basis_seq=command.basis_seq)
+    check_position(command.position_ms, book_end_ms)
+    try:
+        check_report_basis(state, command.device, command.basis_seq)
+        paused = command.position_ms
+    except Stale:
+        paused = state.position_ms
+    return DeviceLeft(device=command.device, paused_at_ms=paused, basis_seq=command.basis_seq)
+
+
 def decide(
     state: PlayerState,
     command: PlayerCommand,
@@ -179,6 +199,8 @@ def decide(
             if command.device in state.devices:
                 return None
             return DeviceJoined(device=command.device, device_clock=command.device_clock)
+        case LeaveDevice():
+            return leave(state, command, book_end_ms)
         case SetSleepTimer():
             return set_sleep_timer(state, command, book_end_ms, chapters)
         case CancelSleepTimer():

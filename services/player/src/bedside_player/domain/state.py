@@ -8,11 +8,13 @@ one per event, and a frozen dataclass's ``__init__`` sets each field through
 ``object.__setattr__`` (ADR 39).
 """
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from bedside_contracts.player import (
     Asleep,
     DeviceJoined,
+    DeviceLeft,
     FellAsleep,
     ListCancelled,
     ListenerState,
@@ -50,6 +52,8 @@ class PlayerState(NamedTuple):
     asleep: Asleep | None = None
     last_touch_ms: int = 0
     """Where the book was at the newest touch, request or joining device: when someone was awake."""
+    players: tuple[str, ...] = ()
+    """The devices that reported playing since the book last paused, less those that left (ADR 45)."""
 
     def public(self) -> ListenerState:
         return ListenerState(
@@ -66,6 +70,10 @@ class PlayerState(NamedTuple):
             asleep=self.asleep,
         )
 
+    def placed_seq(self) -> int:
+        """The sequence of the newest event that put the book somewhere: a report or a move (0: none)."""
+        return max(self.last_report_seq, self.last_move_seq)
+
     def newest_news_for(self, device: str) -> int:
         """The newest sequence that put the book somewhere ``device`` did not put it itself.
 
@@ -76,10 +84,22 @@ class PlayerState(NamedTuple):
         return max(self.last_move_seq, others_report)
 
 
+def listening_to(states: Iterable[PlayerState]) -> str | None:
+    """The book of a listener's current position: of their books' states, the one placed newest
+    on the stream (a device joining, a timer or a list places nothing). None before any."""
+    newest = max(states, key=PlayerState.placed_seq, default=None)
+    return newest.book if newest is not None and newest.placed_seq() > 0 else None
+
+
 def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerState:
     """A report, counted and applied in one construction of the state: most events are
     reports. The fields go by position, in the class's order (keywords cost twice as much)."""
     same_reporter = event.device == state.last_reporter
+    players = state.players
+    if not event.playing:
+        players = ()
+    elif event.device not in players:
+        players = (*players, event.device)
     return PlayerState(
         state.listener,
         state.book,
@@ -98,6 +118,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.sleep_timer,
         state.asleep,
         state.last_touch_ms,
+        players,
     )
 
 
@@ -116,7 +137,19 @@ def _fell_asleep(state: PlayerState, seq: int, event: FellAsleep) -> PlayerState
         last_move_seq=seq,
         sleep_timer=None,
         asleep=asleep,
+        players=(),
     )
+
+
+def _left(state: PlayerState, seq: int, event: DeviceLeft) -> PlayerState:
+    """A playing device went away; when it was the last, its pause is applied as its report."""
+    if event.paused_at_ms is None:
+        players = tuple(device for device in state.players if device != event.device)
+        return state._replace(seq=seq, events=state.events + 1, players=players)
+    paused = PositionReported(
+        device=event.device, position_ms=event.paused_at_ms, playing=False, basis_seq=event.basis_seq
+    )
+    return _reported(state, seq, paused)
 
 
 def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
@@ -130,6 +163,8 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
         return state
     if isinstance(event, PositionReported):
         return _reported(state, seq, event)
+    if isinstance(event, DeviceLeft):
+        return _left(state, seq, event)
     state = state._replace(seq=seq, events=state.events + 1)
     match event:
         case Seeked():

@@ -2,33 +2,33 @@
 
 from pathlib import Path
 
-from bedside_contracts.player import BookView, ChapterView
-from bedside_contracts.search import BookInfo
+from bedside_contracts.player import BookView, ChapterView, Listening
+from bedside_contracts.search import BookInfo, ChapterInfo
 from bedside_guard import ahead_of
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
 
 from bedside_player.audio import audio_media_type
-from bedside_player.routes.deps import Bedside, Book, Caller
+from bedside_player.routes.deps import Bedside, Book, Caller, OwnListener
 from bedside_player.routes.errors import DOCUMENTED_ERRORS
 
 router = APIRouter(responses=DOCUMENTED_ERRORS)
 
 
+def chapter_view(chapter: ChapterInfo, ahead: bool) -> ChapterView:
+    return ChapterView(
+        n=chapter.n,
+        start_ms=chapter.start_ms,
+        end_ms=chapter.end_ms,
+        title=None if ahead else chapter.title,
+        ahead=ahead,
+    )
+
+
 def view(book: BookInfo, here_ms: int | None) -> BookView:
     """No chapters without a position; with one, a chapter ahead of it has no title."""
     chapters = (
-        []
-        if here_ms is None
-        else [
-            ChapterView(
-                n=c.n,
-                start_ms=c.start_ms,
-                end_ms=c.end_ms,
-                title=None if ahead_of(c.start_ms, here_ms) else c.title,
-            )
-            for c in book.chapters
-        ]
+        [] if here_ms is None else [chapter_view(c, ahead_of(c.start_ms, here_ms)) for c in book.chapters]
     )
     return BookView(
         id=book.id,
@@ -58,6 +58,13 @@ def local_file(data_dir: Path, book: BookInfo, named: str | None, what: str) -> 
 @router.get("/api/books", response_model=list[BookView])
 async def books(caller: Caller, service: Bedside) -> list[BookView]:
     return [view(book, None) for book in await service.books.all()]
+
+
+@router.get("/api/listeners/{listener}/listening", response_model=Listening)
+async def listening(listener: OwnListener, service: Bedside) -> Listening:
+    """The book the listener's position is in (reported or moved newest); null before any.
+    The page opens it when no book is asked for."""
+    return await service.listening(listener)
 
 
 @router.get("/api/books/{book}", response_model=BookView)

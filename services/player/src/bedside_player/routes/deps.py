@@ -54,11 +54,22 @@ async def listener_book(listener: ListenerName, book: BookId, request: Request) 
     are plain calls here, in the same order.
     """
     service = service_in(request)
-    if not owns(request.state.caller, listener):
+    await check_owner(service, request.state.caller, listener)
+    return await target_of(service, listener, book)
+
+
+async def check_owner(service: Service, caller: str, listener: str) -> None:
+    """403 for another listener's path, 404 for a listener there is not."""
+    if not owns(caller, listener):
         if await service.listeners.record(listener) is None:
             raise HTTPException(404, "there is no such listener")
         raise HTTPException(403, "this token belongs to another listener")
-    return await target_of(service, listener, book)
+
+
+async def own_listener(listener: ListenerName, request: Request) -> str:
+    """A listener the caller's credential owns (403 for another's, 404 for none)."""
+    await check_owner(service_in(request), request.state.caller, listener)
+    return listener
 
 
 def owns(caller: str, listener: str) -> bool:
@@ -74,3 +85,4 @@ Bedside = Annotated[Service, Depends(the_service)]
 Caller = Annotated[str, Depends(caller_of)]
 Book = Annotated[BookInfo, Depends(known_book)]
 Own = Annotated[Target, Depends(listener_book)]
+OwnListener = Annotated[str, Depends(own_listener)]

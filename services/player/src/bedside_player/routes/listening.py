@@ -15,6 +15,8 @@ from bedside_contracts.player import (
     HistoryRequest,
     JoinBody,
     JoinDevice,
+    LeaveBody,
+    LeaveDevice,
     ListenerState,
     Located,
     LocateFilter,
@@ -79,6 +81,12 @@ async def seek(own: Own, body: SeekBody) -> Response:
 @router.post("/devices", response_model=Accepted)
 async def join(own: Own, body: JoinBody) -> Response:
     return await run(own, JoinDevice(device=body.device))
+
+
+@router.post("/devices/leave", response_model=Accepted)
+async def leave(own: Own, body: LeaveBody) -> Response:
+    """A playing device's page going away (a beacon): the last one playing leaves the book paused."""
+    return await run(own, LeaveDevice(**body.model_dump()))
 
 
 @router.post("/list/press", response_model=Accepted)

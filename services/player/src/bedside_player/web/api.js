@@ -42,3 +42,6 @@ export function findState(obj) {
   }
   return null;
 }
+
+// The state's newest move is the sleep timer's pause (ADR 24): not a move to follow and announce.
+export const pausedBySleep = (s) => Boolean(s && s.asleep) && s.asleep.seq === s.last_move_seq;

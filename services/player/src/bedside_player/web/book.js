@@ -1,7 +1,7 @@
 // The book: its chapters (titled only up to the line: the server decides, this only hides),
 // which one the position is in, and the choice of book when there are several.
 import { api, bookPath, problem } from "./api.js";
-import { playAudio, position, render } from "./position.js";
+import { playAudio, position, render, report } from "./position.js";
 import { state } from "./state.js";
 import { el } from "./ui.js";
 
@@ -28,6 +28,7 @@ export async function loadBook() {
     .map((c, i) => ({
       n: c.n ?? c.number ?? c.chapter ?? i + 1,
       title: c.title || null,
+      ahead: Boolean(c.ahead),
       start_ms: c.start_ms || 0,
       end_ms: c.end_ms || 0,
     }))
@@ -55,7 +56,9 @@ function renderTranscriptProgress(transcript) {
 // Moving back: titles of chapters that now lie ahead go at once, before the book is
 // asked again.
 export function forgetTitlesFrom(ms) {
-  for (const ch of state.chapters) if (ch.start_ms >= ms) ch.title = null;
+  for (const ch of state.chapters) {
+    if (ch.start_ms >= ms) { ch.title = null; ch.ahead = true; }
+  }
 }
 
 let bookTimer = 0;
@@ -64,14 +67,18 @@ export function bookSoon() {
   bookTimer = setTimeout(() => loadBook().then(render, () => {}), 300);
 }
 
-// The book names a chapter only once the listener is past its start: ask again then.
+// The book names a chapter only once the guard puts it behind the server's word on where the
+// book is (at its first millisecond it is still ahead). The page never decides that itself: in a
+// chapter the book last called ahead it asks the book again, and while it plays it first
+// reports where it is, so the title comes as soon as it is heard and not at the next report.
+const TITLE_RETRY_MS = 1_000;
 let titleAsked = { n: null, at: 0 };
 export async function ensureChapterTitle() {
-  const pos = position();
-  const ch = chapterAt(pos);
-  if (!ch || ch.title || pos <= ch.start_ms) return;
-  if (titleAsked.n === ch.n && performance.now() - titleAsked.at < 5_000) return;
+  const ch = chapterAt(position());
+  if (!ch || !ch.ahead) return;
+  if (titleAsked.n === ch.n && performance.now() - titleAsked.at < TITLE_RETRY_MS) return;
   titleAsked = { n: ch.n, at: performance.now() };
+  if (state.playing) await report();
   try { await loadBook(); render(); } catch { /* it will be named next time */ }
 }
 
@@ -86,11 +93,19 @@ export function renderChapter(pos) {
   }
 }
 
+// No book asked for: the one the listener's position is in, else the first (nothing heard yet).
+async function bookListenedTo(books) {
+  const res = await api("GET", `/api/listeners/${encodeURIComponent(state.listener)}/listening`);
+  const listening = res.ok && res.data ? res.data.book : null;
+  const found = books.find((b) => b.id === listening);
+  return (found || books[0]).id;
+}
+
 export async function pickBook() {
   const res = await api("GET", "/api/books");
   if (!res.ok) throw new Error(problem(res));
   const books = Array.isArray(res.data) ? res.data : (res.data && res.data.books) || [];
-  if (!state.bookId && books.length) state.bookId = books[0].id || books[0].book || "";
+  if (!state.bookId && books.length) state.bookId = await bookListenedTo(books);
   if (books.length > 1) {
     el.bookPick.replaceChildren(...books.map((b) => {
       const o = document.createElement("option");

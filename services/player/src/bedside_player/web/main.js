@@ -7,7 +7,7 @@ import { historySoon, loadHistory, wireHistory } from "./history.js";
 import { renderRows, wireList } from "./list.js";
 import { listen } from "./live.js";
 import {
-  afterJoin, follow, position, refreshState, render, renderPlay, report, skip, togglePlay, wirePosition,
+  afterJoin, follow, leave, position, refreshState, render, renderPlay, report, skip, togglePlay, wirePosition,
 } from "./position.js";
 import { offerPairing, signIn } from "./signin.js";
 import { adoptSleep, renderSleep, wireSleep } from "./sleep.js";
@@ -29,7 +29,8 @@ follow({
   sought: historySoon,
   rendered(ms) {
     renderChapter(ms);
-    renderSleep();
+    renderSleep(); // first: a page that reached the sleep timer's stop pauses there
+    if (state.playing) ensureChapterTitle();
   },
 });
 
@@ -57,6 +58,9 @@ function wire() {
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && state.book) refreshState();
   });
+  window.addEventListener("pagehide", leave);
+  // Back from the browser's page cache: the player may have paused the book when this page went.
+  window.addEventListener("pageshow", (e) => { if (e.persisted && state.book) refreshState(); });
   setInterval(() => {
     render();
     if (state.playing && performance.now() - state.lastReportAt >= REPORT_EVERY_MS) report();

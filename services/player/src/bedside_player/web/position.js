@@ -5,7 +5,7 @@
 // state the server pushes. A report made before a move, or before another device's report,
 // that this page had not yet seen is refused (409) with the current state, which the page
 // then adopts: corrected, never obeyed.
-import { api, findState, listenerPath, problem } from "./api.js";
+import { api, findState, listenerPath, pausedBySleep, problem } from "./api.js";
 import { DEVICE, FOLLOW_THRESHOLD_MS, SKIP_MS, clamp, state } from "./state.js";
 import { clock, el, notice, showLink } from "./ui.js";
 
@@ -112,7 +112,10 @@ export function adopt(next, { force = false, why = "" } = {}) {
     followers.jumped(next.position_ms, back);
   }
   if (!echo && typeof next.playing === "boolean" && next.playing !== state.playing) setPlaying(next.playing);
-  if (why && (moved || far)) notice(`${why} ${clock(next.position_ms)}.`);
+  if (why && (moved || far)) {
+    const said = moved && pausedBySleep(next) ? "Paused by the sleep timer at" : why;
+    notice(`${said} ${clock(next.position_ms)}.`);
+  }
   render();
   followers.adopted(next);
 }
@@ -151,6 +154,16 @@ export async function report() {
     return;
   }
   afterCommand(res, "Another device moved the book to");
+}
+
+// This page is going away (closed, or left for another): a playing page tells the player, so
+// a book it alone was playing does not stay "playing" for every other device (ADR 45). Sent as
+// a beacon, which outlives the page. Not on hiding: a phone with its screen locked plays on.
+export function leave() {
+  if (!state.playing || !state.book) return;
+  const body = { device: DEVICE, position_ms: position(), basis_seq: state.seq };
+  const blob = new Blob([JSON.stringify(body)], { type: "application/json" });
+  navigator.sendBeacon(`${listenerPath()}/devices/leave`, blob);
 }
 
 // What every command's reply does: accepted -> note the seq; refused -> adopt the state.

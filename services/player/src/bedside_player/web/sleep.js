@@ -2,7 +2,7 @@
 // shows it from the state the player pushes and fades out as the book nears the stop; a
 // device that plays up to the stop pauses there and says so, and the player keeps one
 // pause. Where the listener fell asleep is offered on every device from that state too.
-import { listenerPath } from "./api.js";
+import { listenerPath, pausedBySleep } from "./api.js";
 import { chapterAt } from "./book.js";
 import { afterCommand, ours, position, report, seekTo, setPlaying, setPosition } from "./position.js";
 import { DEVICE, state } from "./state.js";
@@ -30,7 +30,7 @@ export function adoptSleep(next) {
   const sleep = state.sleep;
   const asleep = next.asleep || null;
   // The timer this page was showing ended in a pause: the screen stays dim, as on the device that paused.
-  if (sleep.timer && asleep && asleep.seq === next.last_move_seq && asleep.seq !== sleep.asleep?.seq) {
+  if (sleep.timer && pausedBySleep(next) && asleep.seq !== sleep.asleep?.seq) {
     sleep.dimmed = true;
   }
   sleep.timer = next.sleep_timer || null;
