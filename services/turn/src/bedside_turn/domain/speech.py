@@ -9,6 +9,8 @@ import re
 from bedside_contracts.player import OfferOutcome
 from bedside_guard import Candidate, excerpt
 
+from bedside_turn.domain.chapters import NoSuchChapter
+
 NO_MODEL = "I can't reach my language model just now, so here is the simple answer. "
 CANNOT_HELP = "I can take you to a moment in the book, or answer about what you've already heard."
 NOT_FOUND = "I couldn't find that moment in the book. Could you describe it another way?"
@@ -27,6 +29,19 @@ NO_OTHER = "I don't have another place for that. Could you describe the moment a
 TROUBLE = "Something went wrong on my side; please ask me again in a moment."
 NO_EARLIER = "I can't find a time like that in what you've listened to."
 NO_CHAPTER_BEFORE = "This is the first chapter; there is none before it."
+NO_CHAPTER_AFTER = "This is the last chapter; there is none after it."
+
+
+def no_such_chapter(beyond: NoSuchChapter) -> str:
+    """A chapter counted past the first or the last, said plainly (the count is no spoiler)."""
+    if beyond.after_last and beyond.playing == beyond.last:
+        return NO_CHAPTER_AFTER
+    if not beyond.after_last and beyond.playing == beyond.first:
+        return NO_CHAPTER_BEFORE
+    way = "on" if beyond.after_last else "back"
+    return f"The book has no chapter that far {way}: its chapters run from {beyond.first} to {beyond.last}."
+
+
 NO_ASLEEP = "I don't know when you fell asleep: no sleep timer has paused the book lately."
 NO_EARLIER_BEFORE = "I can't find an earlier time than that."
 NO_LOOKUP_BEFORE = (
