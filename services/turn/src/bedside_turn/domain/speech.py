@@ -7,7 +7,7 @@ nothing the model could not have read.
 import re
 
 from bedside_contracts.player import OfferOutcome
-from bedside_guard import Candidate, excerpt
+from bedside_guard import Candidate, excerpt, stem
 
 from bedside_turn.domain.chapters import NoSuchChapter
 
@@ -74,23 +74,36 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"”’'])\s+")
 _COMMON_WORDS = """the a an and of to in on at is was who what did does do me remind tell about again he she
-it they his her their i you happened happen with for from that this"""
+it they his her their i you happened happen with for from that this where when why how which whose
+were are has had have been there"""
+"""Words a question is asked with: they say nothing of which sentence answers it."""
 _COMMON = frozenset(_COMMON_WORDS.split())
 QUOTE_WORDS = 30
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z']+", text.lower()) if w not in _COMMON and len(w) > 2}
+    """The words that carry meaning, each in the form that meets its others ("steals", "steal")."""
+    return {stem(w) for w in re.findall(r"[a-z']+", text.lower()) if w not in _COMMON and len(w) > 2}
 
 
 def best_sentences(words: str, question: str) -> str:
-    """The sentence of a heard line that shares most words with the question, with the next if short."""
+    """The sentence of a heard line that bears most on the question, with the next if short.
+
+    A word of the question counts in any of its forms, and counts less the more of the
+    line's sentences hold it: the name asked about is often in many of them, and the one
+    that answers is the one that also holds the rarer word ("what does Pudding steal?" is
+    "She steals things.", not "That is Pudding."). The piece the excerpt cut off at the end
+    ("…") is not a whole sentence and is passed over while another is left.
+    """
+    cut = words.rstrip().endswith("…")
     sentences = [s for s in _SENTENCE.split(words.rstrip(" …")) if s.strip()]
     if not sentences:
         return ""
     asked = _content(question)
-    scores = [len(asked & _content(sentence)) for sentence in sentences]
-    best = scores.index(max(scores)) if asked else 0
+    held = [_content(sentence) for sentence in sentences]
+    whole = held[:-1] if cut and len(held) > 1 else held
+    scores = [sum(1 / sum(word in other for other in held) for word in asked & mine) for mine in whole]
+    best = scores.index(max(scores))
     chosen = sentences[best]
     if len(chosen.split()) < 12 and best + 1 < len(sentences):
         chosen = f"{chosen} {sentences[best + 1]}"
