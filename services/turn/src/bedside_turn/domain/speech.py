@@ -30,6 +30,11 @@ TROUBLE = "Something went wrong on my side; please ask me again in a moment."
 NO_EARLIER = "I can't find a time like that in what you've listened to."
 NO_CHAPTER_BEFORE = "This is the first chapter; there is none before it."
 NO_CHAPTER_AFTER = "This is the last chapter; there is none after it."
+NO_ASLEEP = "I don't know when you fell asleep: no sleep timer has paused the book lately."
+NO_EARLIER_BEFORE = "I can't find an earlier time than that."
+NO_LOOKUP_BEFORE = (
+    "I'm not sure which time you mean. Ask me where you were, and then for the time before that."
+)
 
 
 def no_such_chapter(beyond: NoSuchChapter) -> str:
@@ -40,13 +45,6 @@ def no_such_chapter(beyond: NoSuchChapter) -> str:
         return NO_CHAPTER_BEFORE
     way = "on" if beyond.after_last else "back"
     return f"The book has no chapter that far {way}: its chapters run from {beyond.first} to {beyond.last}."
-
-
-NO_ASLEEP = "I don't know when you fell asleep: no sleep timer has paused the book lately."
-NO_EARLIER_BEFORE = "I can't find an earlier time than that."
-NO_LOOKUP_BEFORE = (
-    "I'm not sure which time you mean. Ask me where you were, and then for the time before that."
-)
 
 
 def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
