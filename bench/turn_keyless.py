@@ -6,8 +6,8 @@ the shared corpus is ingested first. Each utterance is asked twice, each time as
 player where the listener is) and as the player sends a device's turn (with the position,
 ``Ask.here_ms``). After each turn its ``TurnCompleted`` event is read and the very same
 requests are sent again directly (the listener's state when the turn asked for it, then
-every tool call with the same arguments, plus the reads the router makes for "the start
-of this chapter" and "the end"): that is the floor, measured in the same run. The
+every tool call with the same arguments, plus the reads the router makes for "the end" and
+the tool for "the start of this chapter"): that is the floor, measured in the same run. The
 listener is put back in place (untimed) after each, so every turn starts at the same spot.
 
 Run: ``.venv/bin/python -m bench.turn_keyless [rounds]``.
@@ -28,11 +28,12 @@ from bedside_contracts.search import (
     Recall,
     Recap,
     Resolve,
+    Resolved,
     Target,
 )
 from bedside_contracts.turn import Ask, OfferPositionsArgs, RecapArgs, TurnCompleted, TurnReply
 from bedside_evaluation import query_sets
-from bedside_turn.domain import intents
+from bedside_turn.domain import chapters, intents
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.tool_results import targets_of
 
@@ -75,12 +76,6 @@ async def replay(
     if asked_state:
         await call(system, subjects.PLAYER_STATE, StateRequest(listener=LISTENER, book=book))
     intent = intents.read(event.utterance)
-    if isinstance(intent, intents.ThisChapterStart):
-        await call(
-            system,
-            subjects.SEARCH_RESOLVE,
-            Resolve(book=book, here_ms=here_ms, targets=[Target(offset_ms=0)]),
-        )
     if isinstance(intent, intents.BookEnd):
         await call(system, subjects.SEARCH_CATALOG, CatalogRequest(book=book))
         end = Target(position_ms=duration_ms - 1)
@@ -98,12 +93,36 @@ async def replay(
                 system, subjects.SEARCH_RECALL, Recall(book=book, here_ms=here_ms, question=args["question"])
             )
         elif record.name == "offer_positions":
-            targets = targets_of(OfferPositionsArgs.model_validate(args))
+            offered = OfferPositionsArgs.model_validate(args)
+            targets = targets_of(offered)
+            if offered.chapter_step is not None:
+                targets.append(
+                    Target(chapter=await replay_chapter_step(system, book, here_ms, offered.chapter_step))
+                )
             offer = OfferPositions(
                 listener=LISTENER, book=book, turn_id=f"floor-{event.turn_id}", targets=targets
             )
             await call(system, subjects.PLAYER_OFFER, offer)
     return (time.perf_counter() - started) * 1000
+
+
+async def replay_chapter_step(system: System, book: str, here_ms: int, step: int) -> int:
+    """The reads the tool makes for a chapter counted from the one playing, and the chapter."""
+    here = Resolved.model_validate(
+        await call(
+            system,
+            subjects.SEARCH_RESOLVE,
+            Resolve(book=book, here_ms=here_ms, targets=[Target(offset_ms=0)]),
+        )
+    )
+    catalog = Catalog.model_validate(await call(system, subjects.SEARCH_CATALOG, CatalogRequest(book=book)))
+    passage = here.resolutions[0].passage
+    assert passage is not None
+    counted = chapters.counted_chapter(
+        passage.chapter, step, [c.n for b in catalog.books for c in b.chapters]
+    )
+    assert isinstance(counted, int)
+    return counted
 
 
 async def replay_recap(system: System, book: str, here_ms: int, args: RecapArgs) -> None:

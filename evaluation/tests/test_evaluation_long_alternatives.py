@@ -12,9 +12,9 @@ from bedside_evaluation.long_alternatives import (
     unknown_words,
     weighted_query,
 )
-from bedside_guard import Passage
+from bedside_guard import Passage, stem
 from bedside_search.domain.fusion import Fused
-from bedside_search.domain.terms import stem, term_index, terms
+from bedside_search.domain.terms import term_index, terms
 
 
 def _passage(pid: int, chapter: int, text: str) -> Passage:

@@ -10,7 +10,7 @@ report), then does one random thing:
 - a turn with a scripted model (``bedside_turn_testing.scripted``): an in-process turn
   service whose tools call the real search and player over the bus; the "model" asks
   find_passage/recall with words from anywhere in the book, asks for a recap of any span,
-  and offers the ids it read;
+  and offers the ids it read, a chapter, a chapter counted from the one playing or a time;
 - pressing or cancelling a row of the list on the screen;
 - a report further on or further back.
 
@@ -271,8 +271,10 @@ def scripted_agent(rng: random.Random, book: Book, said: set[str]) -> list[Any]:
         if choice < 0.7:
             spans = ["since_asleep", "last_minutes", "last_chapter", "this_chapter", "so_far"]
             return [Use("recap", {"span": rng.choice(spans), "minutes": rng.randint(1, 90)})]
-        if choice < 0.8:
+        if choice < 0.75:
             return [Use("offer_positions", {"chapter": rng.randint(0, 30)})]
+        if choice < 0.8:
+            return [Use("offer_positions", {"chapter_step": rng.randint(-3, 3)})]
         return [Use("offer_positions", {"position_ms": rng.randint(0, book.duration_ms)})]
 
     return [[Use("find_passage", {"query": query})], second, [Say("Here you are.")]]

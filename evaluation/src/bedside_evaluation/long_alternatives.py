@@ -23,9 +23,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
-from bedside_guard import Passage
+from bedside_guard import Passage, stem
 from bedside_search.domain.fusion import Fused
-from bedside_search.domain.terms import NAVIGATION_WORDS, STOPWORDS, SparseTerms, stem, term_index, terms
+from bedside_search.domain.terms import NAVIGATION_WORDS, STOPWORDS, SparseTerms, term_index, terms
 
 Vector = npt.NDArray[np.float32]
 

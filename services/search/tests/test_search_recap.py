@@ -1,8 +1,9 @@
 """Recap over a span of book time: every sentence inside its span and behind the line.
 
 Properties over random spans and positions on the small book (with cues and without),
-through the engine the handler calls (the real embedding model); one request over a real
-nats-server; Black Beauty from the shared corpus where it is present.
+through the engine the handler calls (the real embedding model); the last minutes of the
+sample book; one request over a real nats-server; Black Beauty from the shared corpus where
+it is present.
 """
 
 import asyncio
@@ -16,8 +17,17 @@ from bedside_contracts.search import Recap, Recapped
 from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of, corpus_artifact
 from bedside_guard import Passage, ahead_of, heard_text
+from bedside_ingest.chunking import chunk_book
+from bedside_ingest.reader import read_book
+from bedside_ingest.sample import SAMPLE_TRANSCRIPT
 from bedside_runtime.bus import Broker, call
-from bedside_search.domain.recap import clamp_span, words_in
+from bedside_search.domain.recap import (
+    clamp_span,
+    recap_candidates,
+    span_sentences,
+    stretches,
+    words_in,
+)
 from bedside_search.engine import SearchEngine
 from bedside_search.handlers import serve_search
 from bedside_search.open_store import open_store
@@ -59,6 +69,9 @@ class Served:
             assert words(sentence.text) <= words(heard_text(passage, here_ms))
             assert not leaks(sentence.text, self.passages, here_ms)
         assert sum(words_in(s.text) for s in recapped.sentences) <= 100
+        latest = stretches(span, 100)[0]
+        if any(latest.holds(s.at_ms) for s in recap_candidates(span_sentences(self.passages, span, here_ms))):
+            assert any(latest.holds(s.at_ms) for s in recapped.sentences), (from_ms, to_ms, here_ms)
         starts = [s.at_ms for s in recapped.sentences]
         assert starts == sorted(starts)
         for place in recapped.places:
@@ -141,6 +154,30 @@ def test_a_heard_chapter_is_recapped_in_a_few_of_its_own_sentences(cued: Served)
     assert {p.chapter for p in recapped.places} == {3}
     short = cued.recap(chapter[0].start_ms, chapter[-1].end_ms, cued.end_ms, max_words=12)
     assert sum(words_in(s.text) for s in short.sentences) <= 12
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    yield from served(
+        tmp_path_factory.mktemp("recap-sample"), "sample", chunk_book(read_book(SAMPLE_TRANSCRIPT))
+    )
+
+
+SPOKEN_WORDS = 70
+"""What the turn asks for a spoken recap (``bedside_turn.domain.recap.SPOKEN_WORDS``)."""
+
+
+@pytest.mark.parametrize("minute", range(5, 23))
+def test_the_last_five_minutes_of_the_sample_book_tell_something_of_their_last_minute(
+    sample: Served, minute: int
+) -> None:
+    """What a listener who dozed off with no timer hears: the last five minutes, and above all
+    what came just before where the book is now."""
+    here_ms = minute * 60_000
+    recapped = sample.recap(here_ms - 5 * 60_000, here_ms, here_ms, max_words=SPOKEN_WORDS)
+    last_minute = [s.at_ms for s in recapped.sentences if s.at_ms >= here_ms - 60_000]
+    assert last_minute, [(s.at_ms, s.text) for s in recapped.sentences]
+    assert sum(words_in(s.text) for s in recapped.sentences) <= SPOKEN_WORDS
 
 
 @pytest.fixture(scope="module")

@@ -2,11 +2,12 @@
 
 import pytest
 from bedside_contracts.search import Target
+from bedside_guard import stem
 from bedside_search.domain.behind import Heard, account_for_holding, has_come_up, recalled_order
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, fuse
 from bedside_search.domain.places import resolve, resolve_one
-from bedside_search.domain.terms import average_length, encode_document, encode_query, stem, term_index, terms
+from bedside_search.domain.terms import average_length, encode_document, encode_query, term_index, terms
 from bedside_search_testing import PASSAGE_MS, small_info, small_passages
 
 

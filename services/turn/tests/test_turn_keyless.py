@@ -11,7 +11,7 @@ from bedside_runtime.errors import RemoteFailure
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import speech
-from bedside_turn_testing.book import BOOK_ID
+from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS
 from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import leaks
 
@@ -257,3 +257,12 @@ async def test_the_next_chapter_is_the_one_after_the_line_not_a_passage_saying_n
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "the next chapter")
     assert reply.rows == ["0:03:00, chapter 3, further on (covered)"]
+
+
+async def test_the_next_chapter_from_the_last_one_says_plainly_that_it_is_the_last(rig: Rig) -> None:
+    listener = rig.listener_at(10 * PASSAGE_MS)  # chapter 4 of 4
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, "the next chapter")
+    assert reply.speech.startswith("This is the last chapter")
+    assert reply.outcome == "refused"
+    assert (position(rig, listener), len(rig.player.offers)) == (10 * PASSAGE_MS, offers)

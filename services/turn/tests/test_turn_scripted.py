@@ -133,6 +133,28 @@ async def test_a_named_chapter_ahead_keeps_its_number_but_not_its_title(rig: Rig
     assert_clean(rig, model, HERE, "chapter four")
 
 
+async def test_the_next_chapter_is_counted_by_the_tool_from_the_chapter_playing(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)  # chapter 2
+    model = script(rig, [Use("offer_positions", {"chapter_step": 1})], [Say("Press it to go.")])
+    reply = await rig.ask(listener, "the next chapter")
+    assert reply.rows == ["0:03:00, chapter 3, further on (covered)"]
+    assert_clean(rig, model, HERE, "the next chapter")
+
+
+async def test_the_next_chapter_from_the_last_one_is_refused_saying_it_is_the_last(rig: Rig) -> None:
+    here = 10 * PASSAGE_MS  # chapter 4 of 4
+    listener = rig.listener_at(here)
+    offers = len(rig.player.offers)
+    model = script(rig, [Use("offer_positions", {"chapter_step": 1})], [Say("This is the last chapter.")])
+    reply = await rig.ask(listener, "the next chapter")
+    assert reply.outcome == "refused"
+    assert len(rig.player.offers) == offers
+    assert model.last_tool_results() == [
+        "Refused: they are in the last chapter, so there is no chapter after it. Tell them so plainly."
+    ]
+    assert_clean(rig, model, here, "the next chapter")
+
+
 async def test_a_jump_back_is_one_place_behind_and_moves(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     model = script(rig, [Use("offer_positions", {"offset_ms": -60_000})], [Say("Back a minute.")])
@@ -318,6 +340,7 @@ async def test_the_model_is_sent_cached_tools_built_from_the_contracts(rig: Rig)
     assert set(offer["properties"]) == {
         "ids",
         "chapter",
+        "chapter_step",
         "position_ms",
         "offset_ms",
         "earlier_chapter",

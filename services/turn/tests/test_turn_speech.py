@@ -18,3 +18,44 @@ def test_dialogue_quoted_from_the_book_nests_in_single_quotes() -> None:
     assert '""' not in said
     curly = speech.quoting(heard("\u201cThat is Pudding,\u201d said Grandpa."), "who is Pudding?")
     assert "\u201c" not in curly.split("you heard: ")[1]
+
+
+PUDDING = (
+    '"That is Pudding," said Grandpa. "She has one and a half ears and no manners at all. '
+    'She steals things. Spoons, mostly. Anything that shines." Pudding opened one eye …'
+)
+
+
+def test_the_quote_is_the_sentence_that_answers_not_the_one_that_only_names_whom_it_is_about() -> None:
+    said = speech.quoting(heard(PUDDING), "what does Pudding steal?")
+    assert said.endswith('you heard: "She steals things. Spoons, mostly."')
+    assert speech.quoting(heard(PUDDING), "who is Pudding?").endswith(
+        "you heard: \"'That is Pudding,' said Grandpa. 'She has one and a half ears and no manners at all.\""
+    )
+
+
+def test_a_word_asked_meets_the_form_the_book_has_it_in() -> None:
+    words = 'She had a compass, too. She said it always pointed home." "Where is it now?"'
+    said = speech.quoting(heard(words), "why does the compass point home?")
+    assert "you heard: \"She said it always pointed home.' 'Where is it now?'\"" in said
+
+
+def test_the_piece_an_excerpt_cut_off_is_not_quoted_as_a_sentence() -> None:
+    words = (
+        'A woman in a yellow raincoat came bumping down the path with letters and a pie. "Hettie Bramble," …'
+    )
+    said = speech.quoting(heard(words), "who is Mrs Bramble?")
+    assert said.endswith(
+        'you heard: "A woman in a yellow raincoat came bumping down the path with letters and a pie."'
+    )
+
+
+def test_the_words_a_question_is_asked_with_do_not_choose_the_quote() -> None:
+    words = (
+        "Grandpa lit the stove and sat down by the window with his old pipe and a book. "
+        "Grandpa was tired. At the top, where the lamp was, the wind howled all night long over the sea."
+    )
+    said = speech.quoting(heard(words), "where is Grandpa?")
+    assert said.endswith(
+        'you heard: "Grandpa lit the stove and sat down by the window with his old pipe and a book."'
+    )

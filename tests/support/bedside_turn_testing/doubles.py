@@ -159,7 +159,7 @@ class SearchDouble:
             from_ms=span.from_ms,
             to_ms=span.to_ms,
             places=recaps.span_places(sentences, book.passages),
-            sentences=recaps.central_sentences(candidates, vectors, request.max_words),
+            sentences=recaps.recap_sentences(candidates, vectors, span, request.max_words),
         )
 
     async def check(self, request: CheckAnswer) -> CheckedAnswer:

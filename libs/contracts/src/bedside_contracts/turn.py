@@ -84,6 +84,13 @@ class OfferPositionsArgs(Contract):
         description="passage ids from find_passage lines, best first; only the plausible ones",
     )
     chapter: int | None = Field(default=None, ge=0, le=10_000, description="a chapter the listener named")
+    chapter_step: int | None = Field(
+        default=None,
+        ge=-10_000,
+        le=10_000,
+        description="a chapter counted from the one playing: 1 the next chapter, -1 the previous one, "
+        "0 the start of the one playing (the tool knows which chapter plays; you need not)",
+    )
     position_ms: Millis | None = Field(
         default=None, description="a time on the book's clock the listener named, in milliseconds"
     )
@@ -139,13 +146,14 @@ class OfferPositionsArgs(Contract):
         if (
             not self.ids
             and self.chapter is None
+            and self.chapter_step is None
             and self.position_ms is None
             and self.offset_ms is None
             and not self.names_earlier()
         ):
             raise ValueError(
-                "name at least one place: ids, chapter, position_ms, offset_ms, or an earlier place "
-                "(earlier_chapter, earlier_device, before_skip_ahead, fell_asleep)"
+                "name at least one place: ids, chapter, chapter_step, position_ms, offset_ms, or an earlier "
+                "place (earlier_chapter, earlier_device, before_skip_ahead, fell_asleep)"
             )
         if any(i < 0 for i in self.ids):
             raise ValueError("passage ids are never negative")

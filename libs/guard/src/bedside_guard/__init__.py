@@ -24,6 +24,7 @@ from bedside_guard.names import (
 )
 from bedside_guard.passage import Cue, Passage, heard_cues, heard_text
 from bedside_guard.shapes import MAX_ROWS, NOT_TOLD, Candidate, distinct_rows, excerpt
+from bedside_guard.words import stem
 
 __all__ = [
     "HINT_LIMIT",
@@ -51,6 +52,7 @@ __all__ = [
     "heard_text",
     "meaning_lies_ahead",
     "sentences_of",
+    "stem",
     "tells_of_later",
     "unheard_names",
     "words_of",

@@ -181,7 +181,7 @@ class SearchEngine:
         return Heard(holding.id, float(vector @ self.embedder.embed_query(words)))
 
     def recap(self, request: Recap) -> Recapped:
-        """The heard sentences of a span, clamped to the line, and its central few (``recap.py``)."""
+        """The heard sentences of a span, clamped to the line, and a few covering it (``recap.py``)."""
         book = self.book(request.book)
         span = recaps.clamp_span(request.from_ms, request.to_ms, request.here_ms)
         sentences = recaps.span_sentences(book.passages, span, request.here_ms)
@@ -189,7 +189,7 @@ class SearchEngine:
         picked = []
         if candidates:
             vectors = self.embedder.embed_passages([s.text for s in candidates])
-            picked = recaps.central_sentences(candidates, vectors, request.max_words)
+            picked = recaps.recap_sentences(candidates, vectors, span, request.max_words)
         return Recapped(
             from_ms=span.from_ms,
             to_ms=span.to_ms,

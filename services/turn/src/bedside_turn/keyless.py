@@ -81,14 +81,6 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
     args = named_place_args(intent)
     if args is None:
         match intent:
-            case intents.ThisChapterStart() | intents.NextChapter():
-                playing = await _chapter_playing(tools)
-                if playing is None:
-                    return speech.NOT_FOUND
-                step = intent.step if isinstance(intent, intents.NextChapter) else 0
-                if playing + step < 1:
-                    return speech.NO_CHAPTER_BEFORE
-                args = {"chapter": playing + step}
             case intents.BookEnd():
                 last = await _last_passage(tools)
                 if last is None:
@@ -97,16 +89,9 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
             case _:
                 return speech.CANNOT_HELP
     await tools.run("offer_positions", args)
+    if tools.no_chapter is not None:
+        return speech.no_such_chapter(tools.no_chapter)
     return speech.for_offer(tools.last_offer, tools.preview)
-
-
-async def _chapter_playing(tools: ToolBox) -> int | None:
-    """The number of the chapter the line is in, as search places it."""
-    here = await tools.backends.resolve(
-        Resolve(book=tools.book, here_ms=tools.here_ms, targets=[Target(offset_ms=0)])
-    )
-    passage = here.resolutions[0].passage if here.resolutions else None
-    return passage.chapter if passage is not None else None
 
 
 async def _last_passage(tools: ToolBox) -> int | None:

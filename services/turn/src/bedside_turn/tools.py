@@ -18,6 +18,8 @@ from bedside_contracts.search import (
     Recall,
     Recap,
     Recapped,
+    Resolve,
+    Target,
 )
 from bedside_contracts.turn import (
     FindPassageArgs,
@@ -33,17 +35,21 @@ from bedside_runtime.errors import CallFailed, RemoteFailure
 from pydantic import BaseModel, ValidationError
 
 from bedside_turn.backends import Backends
-from bedside_turn.domain import earlier
+from bedside_turn.domain import chapters, earlier
 from bedside_turn.domain import recap as recaps
+from bedside_turn.domain.chapters import NoSuchChapter
 from bedside_turn.domain.rules import MayOffer, Refused, Turn
 from bedside_turn.domain.tool_results import (
+    NO_CHAPTER_PLAYING,
     NO_MATCH,
     NOTHING_IN_SPAN,
+    no_chapter_line,
     not_yet_line,
     outcome_lines,
     shown_lines,
     targets_of,
     tool_error,
+    with_chapter,
     with_earlier_place,
 )
 
@@ -75,6 +81,8 @@ class ToolBox:
     last_offer: OfferOutcome | None = None
     recapped: tuple[recaps.ChosenSpan, Recapped] | None = None
     """The newest recap's span and what search read of it, for the keyless router's answer."""
+    no_chapter: NoSuchChapter | None = None
+    """A chapter counted past the first or the last (refused), for the keyless router's answer."""
 
     async def run(self, name: str, arguments: Any) -> ToolCallRecord:
         """Run one tool call and record it on the turn, whatever becomes of it."""
@@ -188,6 +196,14 @@ class ToolBox:
         if isinstance(permit, Refused):
             return [permit.text], [], True
         targets = targets_of(args)
+        if args.chapter_step is not None:
+            counted = await self._counted_chapter(args.chapter_step)
+            if isinstance(counted, int):
+                targets = with_chapter(targets, counted)
+            elif not targets:
+                self.no_chapter = counted
+                self.turn.note_offer("refused", [])
+                return [NO_CHAPTER_PLAYING if counted is None else no_chapter_line(counted)], [], True
         if (lookup := earlier.lookup_for(args, self.listener, self.book)) is not None:
             found = (await self.backends.locate(lookup)).page
             if found:
@@ -212,6 +228,19 @@ class ToolBox:
         rows = [row.label() for row in ([outcome.moved_to] if outcome.moved_to else outcome.rows)]
         self.turn.note_offer(outcome.outcome, rows)
         return lines, places, outcome.outcome == "refused"
+
+    async def _counted_chapter(self, step: int) -> int | NoSuchChapter | None:
+        """The chapter ``step`` from the one search places the line in (``chapters.counted_chapter``);
+        None when the line cannot be placed."""
+        here = await self.backends.resolve(
+            Resolve(book=self.book, here_ms=self.here_ms, targets=[Target(offset_ms=0)])
+        )
+        passage = here.resolutions[0].passage if here.resolutions else None
+        if passage is None:
+            return None
+        catalog = await self.backends.catalog(CatalogRequest(book=self.book))
+        numbers = [c.n for b in catalog.books if b.id == self.book for c in b.chapters]
+        return chapters.counted_chapter(passage.chapter, step, numbers)
 
     async def undo(self) -> ToolCallRecord:
         """Put the book back where it was before the last move (the player's undo command).

@@ -7,7 +7,7 @@ where it falls in the passage's text (narration at an even pace).
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +23,9 @@ MIN_WORDS = 6
 MAX_SENTENCE_WORDS = 40
 REPEAT_COSINE = 0.85
 """A sentence this close to one already picked says the same thing again."""
+STRETCH_WORDS = 14
+"""About the words of a sayable sentence (the sample book's mean): a recap of 70 words covers
+its span in five stretches of time, one sentence from each."""
 
 
 @dataclass(frozen=True)
@@ -97,31 +100,63 @@ def recap_candidates(sentences: Sequence[RecapSentence]) -> list[RecapSentence]:
     return [sayable_ones[int(i * step)] for i in range(MAX_CANDIDATES)]
 
 
-def central_sentences(
-    candidates: Sequence[RecapSentence], vectors: npt.NDArray[np.float32], max_words: int
-) -> list[RecapSentence]:
-    """The candidates nearest the span's centre in meaning, within ``max_words``, in story order.
+def stretches(span: Span, max_words: int) -> list[Span]:
+    """The span cut into equal stretches of time, one for each sentence ``max_words`` holds
+    (about ``STRETCH_WORDS`` each), latest first."""
+    count = max(1, max_words // STRETCH_WORDS)
+    length = span.to_ms - span.from_ms
+    cuts = [span.from_ms + length * i // count for i in range(count + 1)]
+    return [Span(cuts[i], cuts[i + 1]) for i in reversed(range(count))]
 
-    Centrality is the cosine to the mean of the span's sentence vectors; a sentence that
-    repeats one already picked is passed over, and so is one that would overrun the words.
+
+def recap_sentences(
+    candidates: Sequence[RecapSentence], vectors: npt.NDArray[np.float32], span: Span, max_words: int
+) -> list[RecapSentence]:
+    """The sentences a recap says, within ``max_words``, in story order.
+
+    First the sentence nearest in meaning to the centre of each stretch of the span, the
+    latest stretch first, so what was heard just before the span's end is always told and,
+    when the words run out, the earliest stretches are the ones left untold. Words left over
+    go to the sentences nearest the whole span's centre. A sentence that repeats one already
+    picked is passed over, and so is one that would overrun the words.
     """
     if not candidates:
         return []
-    centre = vectors.mean(axis=0)
-    centre = centre / (float(np.linalg.norm(centre)) or 1.0)
-    scores = vectors @ centre
-    order = sorted(range(len(candidates)), key=lambda i: (-float(scores[i]), i))
-    picked: list[int] = []
-    words = 0
-    for i in order:
-        length = words_in(candidates[i].text)
-        if words + length > max_words:
-            continue
-        if any(float(vectors[i] @ vectors[j]) >= REPEAT_COSINE for j in picked):
-            continue
-        picked.append(i)
-        words += length
-    return sorted((candidates[i] for i in picked), key=lambda s: (s.at_ms, s.passage_id))
+    picker = _Picker(candidates, vectors, max_words)
+    for stretch in stretches(span, max_words):
+        picker.take_central([i for i, s in enumerate(candidates) if stretch.holds(s.at_ms)], first_only=True)
+    picker.take_central(list(range(len(candidates))), first_only=False)
+    return sorted((candidates[i] for i in picker.picked), key=lambda s: (s.at_ms, s.passage_id))
+
+
+@dataclass
+class _Picker:
+    candidates: Sequence[RecapSentence]
+    vectors: npt.NDArray[np.float32]
+    max_words: int
+    picked: list[int] = field(default_factory=list)
+    words: int = 0
+
+    def take_central(self, among: list[int], *, first_only: bool) -> None:
+        """Take from ``among`` the sentences nearest their own centre that fit (only the first that
+        fits when ``first_only``). Centrality is the cosine to the mean of their vectors."""
+        if not among:
+            return
+        centre = self.vectors[among].mean(axis=0)
+        centre = centre / (float(np.linalg.norm(centre)) or 1.0)
+        scores = self.vectors[among] @ centre
+        for _, i in sorted(zip((-float(x) for x in scores), among, strict=True)):
+            if i in self.picked or not self._fits(i):
+                continue
+            self.picked.append(i)
+            self.words += words_in(self.candidates[i].text)
+            if first_only:
+                return
+
+    def _fits(self, i: int) -> bool:
+        if self.words + words_in(self.candidates[i].text) > self.max_words:
+            return False
+        return not any(float(self.vectors[i] @ self.vectors[j]) >= REPEAT_COSINE for j in self.picked)
 
 
 def span_places(sentences: Sequence[RecapSentence], passages: Sequence[Passage]) -> list[Candidate]:

@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bedside_guard import stem
+
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 K1 = 1.2
@@ -48,8 +50,6 @@ NAVIGATION_WORDS = _wordset(
 """Words a listener uses to ask for a place rather than to name it ("take me back to the
 bit where..."): dropped from queries only, never from passages."""
 
-_SUFFIXES = ("ingly", "edly", "ness", "ings", "ing", "ies", "ied", "ed", "es", "ly", "s")
-
 
 @dataclass(frozen=True)
 class SparseTerms:
@@ -57,22 +57,6 @@ class SparseTerms:
 
     indices: list[int]
     values: list[float]
-
-
-def stem(word: str) -> str:
-    """A light suffix strip, the same on both sides, so "dies", "died" and "dying" meet."""
-    word = word.removesuffix("'s")
-    if word.endswith(("ies", "ied")):
-        return word[:-1] if len(word) == 4 else word[:-3] + "y"  # "dies"/"died" -> "die"; "ponies" -> "pony"
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
-        word = word[:-1]  # "stopped" -> "stopp" -> "stop"
-    if word.endswith("e") and len(word) > 3:
-        word = word[:-1]  # "frightened"/"frighten", "hire"/"hired" meet without the e
-    return word
 
 
 def terms(text: str, *, query: bool = False) -> list[str]:

@@ -32,7 +32,8 @@ def plausible_ids(hits: list[Hit]) -> list[int]:
 
 
 def named_place_args(intent: Intent) -> dict[str, object] | None:
-    """The offer for a place the listener named outright; None when finding it needs the book."""
+    """The offer for a place the listener named outright (a chapter counted from the one playing is
+    counted by the tool); None when finding it needs the book."""
     match intent:
         case intents.Chapter(n=n):
             return {"chapter": n}
@@ -42,6 +43,10 @@ def named_place_args(intent: Intent) -> dict[str, object] | None:
             return {"position_ms": at}
         case intents.BookStart():
             return {"position_ms": 0}
+        case intents.ThisChapterStart():
+            return {"chapter_step": 0}
+        case intents.NextChapter(step=step):
+            return {"chapter_step": step}
     return None
 
 

@@ -7,7 +7,9 @@ nothing the model could not have read.
 import re
 
 from bedside_contracts.player import OfferOutcome
-from bedside_guard import Candidate, excerpt
+from bedside_guard import Candidate, excerpt, stem
+
+from bedside_turn.domain.chapters import NoSuchChapter
 
 NO_MODEL = "I can't reach my language model just now, so here is the simple answer. "
 CANNOT_HELP = "I can take you to a moment in the book, or answer about what you've already heard."
@@ -27,11 +29,22 @@ NO_OTHER = "I don't have another place for that. Could you describe the moment a
 TROUBLE = "Something went wrong on my side; please ask me again in a moment."
 NO_EARLIER = "I can't find a time like that in what you've listened to."
 NO_CHAPTER_BEFORE = "This is the first chapter; there is none before it."
+NO_CHAPTER_AFTER = "This is the last chapter; there is none after it."
 NO_ASLEEP = "I don't know when you fell asleep: no sleep timer has paused the book lately."
 NO_EARLIER_BEFORE = "I can't find an earlier time than that."
 NO_LOOKUP_BEFORE = (
     "I'm not sure which time you mean. Ask me where you were, and then for the time before that."
 )
+
+
+def no_such_chapter(beyond: NoSuchChapter) -> str:
+    """A chapter counted past the first or the last, said plainly (the count is no spoiler)."""
+    if beyond.after_last and beyond.playing == beyond.last:
+        return NO_CHAPTER_AFTER
+    if not beyond.after_last and beyond.playing == beyond.first:
+        return NO_CHAPTER_BEFORE
+    way = "on" if beyond.after_last else "back"
+    return f"The book has no chapter that far {way}: its chapters run from {beyond.first} to {beyond.last}."
 
 
 def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
@@ -59,23 +72,36 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"”’'])\s+")
 _COMMON_WORDS = """the a an and of to in on at is was who what did does do me remind tell about again he she
-it they his her their i you happened happen with for from that this"""
+it they his her their i you happened happen with for from that this where when why how which whose
+were are has had have been there"""
+"""Words a question is asked with: they say nothing of which sentence answers it."""
 _COMMON = frozenset(_COMMON_WORDS.split())
 QUOTE_WORDS = 30
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z']+", text.lower()) if w not in _COMMON and len(w) > 2}
+    """The words that carry meaning, each in the form that meets its others ("steals", "steal")."""
+    return {stem(w) for w in re.findall(r"[a-z']+", text.lower()) if w not in _COMMON and len(w) > 2}
 
 
 def best_sentences(words: str, question: str) -> str:
-    """The sentence of a heard line that shares most words with the question, with the next if short."""
+    """The sentence of a heard line that bears most on the question, with the next if short.
+
+    A word of the question counts in any of its forms, and counts less the more of the
+    line's sentences hold it: the name asked about is often in many of them, and the one
+    that answers is the one that also holds the rarer word ("what does Pudding steal?" is
+    "She steals things.", not "That is Pudding."). The piece the excerpt cut off at the end
+    ("…") is not a whole sentence and is passed over while another is left.
+    """
+    cut = words.rstrip().endswith("…")
     sentences = [s for s in _SENTENCE.split(words.rstrip(" …")) if s.strip()]
     if not sentences:
         return ""
     asked = _content(question)
-    scores = [len(asked & _content(sentence)) for sentence in sentences]
-    best = scores.index(max(scores)) if asked else 0
+    held = [_content(sentence) for sentence in sentences]
+    whole = held[:-1] if cut and len(held) > 1 else held
+    scores = [sum(1 / sum(word in other for other in held) for word in asked & mine) for mine in whole]
+    best = scores.index(max(scores))
     chosen = sentences[best]
     if len(chosen.split()) < 12 and best + 1 < len(sentences):
         chosen = f"{chosen} {sentences[best + 1]}"

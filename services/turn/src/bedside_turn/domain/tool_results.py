@@ -10,6 +10,7 @@ from bedside_contracts.turn import OfferPositionsArgs, PlaceRef
 from bedside_guard import Candidate
 from pydantic import ValidationError
 
+from bedside_turn.domain.chapters import NoSuchChapter
 from bedside_turn.domain.rules import MayOffer
 
 NO_MATCH = "No passage matched that. Tell them you could not find the moment."
@@ -45,6 +46,29 @@ def targets_of(args: OfferPositionsArgs) -> list[Target]:
     if args.offset_ms is not None:
         targets.append(Target(offset_ms=args.offset_ms))
     return targets[:MAX_TARGETS]
+
+
+def no_chapter_line(beyond: NoSuchChapter) -> str:
+    """What the model reads when a chapter counted from the one playing is not in the book."""
+    way = "after" if beyond.after_last else "before"
+    edge = "last" if beyond.after_last else "first"
+    if beyond.playing == (beyond.last if beyond.after_last else beyond.first):
+        said = f"they are in the {edge} chapter, so there is no chapter {way} it"
+    else:
+        said = (
+            f"the book's chapters run from {beyond.first} to {beyond.last}: none is that far {way} this one"
+        )
+    return f"Refused: {said}. Tell them so plainly."
+
+
+NO_CHAPTER_PLAYING = (
+    "Refused: the chapter playing could not be placed in the book. Say you could not find it."
+)
+
+
+def with_chapter(targets: list[Target], chapter: int) -> list[Target]:
+    """A chapter counted from the one playing is one more candidate, like a chapter named."""
+    return [*targets, Target(chapter=chapter)][:MAX_TARGETS]
 
 
 def with_earlier_place(targets: list[Target], position_ms: int) -> list[Target]:

@@ -1,0 +1,35 @@
+"""A chapter counted from the one playing ("the next chapter", "the previous one"): pure.
+
+The keyless router and the model name it the same way (``chapter_step`` of an offer), and the
+tool counts it here. How many chapters the book has is no spoiler (the page shows the chapter
+and the clock), so a step past the first or the last is refused saying so plainly.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class NoSuchChapter:
+    """No chapter lies ``step`` from the one playing: the book starts or ends before it."""
+
+    playing: int
+    step: int
+    first: int
+    last: int
+
+    @property
+    def after_last(self) -> bool:
+        return self.step > 0
+
+
+def counted_chapter(playing: int, step: int, numbers: Sequence[int]) -> int | NoSuchChapter:
+    """The chapter ``step`` chapters from ``playing`` among the book's chapter ``numbers``.
+
+    Counted in the book's own order, so a book numbered from 0 (a prologue) counts the same.
+    """
+    order = sorted(set(numbers) | {playing})
+    at = order.index(playing) + step
+    if 0 <= at < len(order):
+        return order[at]
+    return NoSuchChapter(playing=playing, step=step, first=order[0], last=order[-1])

@@ -1,0 +1,43 @@
+"""A chapter counted from the one playing: the arithmetic, and its refusals at either end."""
+
+import pytest
+from bedside_turn.domain import speech
+from bedside_turn.domain.chapters import NoSuchChapter, counted_chapter
+from bedside_turn.domain.tool_results import no_chapter_line
+
+SIX = [1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize(
+    ("playing", "step", "numbers", "expected"),
+    [
+        (3, 1, SIX, 4),
+        (3, -1, SIX, 2),
+        (3, 0, SIX, 3),
+        (5, 1, SIX, 6),
+        (2, -1, SIX, 1),
+        (1, -1, [0, 1, 2], 0),  # a prologue numbered 0 is the chapter before chapter 1
+        (6, 1, SIX, NoSuchChapter(playing=6, step=1, first=1, last=6)),
+        (1, -1, SIX, NoSuchChapter(playing=1, step=-1, first=1, last=6)),
+        (5, 2, SIX, NoSuchChapter(playing=5, step=2, first=1, last=6)),
+    ],
+)
+def test_a_chapter_is_counted_in_the_books_order_and_refused_past_either_end(
+    playing: int, step: int, numbers: list[int], expected: int | NoSuchChapter
+) -> None:
+    assert counted_chapter(playing, step, numbers) == expected
+
+
+def test_a_chapter_past_either_end_is_said_plainly_to_the_listener_and_the_model() -> None:
+    after = NoSuchChapter(playing=6, step=1, first=1, last=6)
+    before = NoSuchChapter(playing=1, step=-1, first=1, last=6)
+    further = NoSuchChapter(playing=5, step=2, first=1, last=6)
+    assert speech.no_such_chapter(after) == "This is the last chapter; there is none after it."
+    assert speech.no_such_chapter(before) == "This is the first chapter; there is none before it."
+    assert (
+        speech.no_such_chapter(further)
+        == "The book has no chapter that far on: its chapters run from 1 to 6."
+    )
+    assert "in the last chapter, so there is no chapter after it" in no_chapter_line(after)
+    assert "in the first chapter, so there is no chapter before it" in no_chapter_line(before)
+    assert "run from 1 to 6" in no_chapter_line(further)
