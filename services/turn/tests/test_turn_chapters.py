@@ -28,7 +28,7 @@ def test_a_chapter_is_counted_in_the_books_order_and_refused_past_either_end(
     assert counted_chapter(playing, step, numbers) == expected
 
 
-def test_a_chapter_past_either_end_is_said_plainly_to_the_listener_and_the_model() -> None:
+def test_a_chapter_past_either_end_is_said_plainly_and_the_model_is_not_told_where_they_are() -> None:
     after = NoSuchChapter(playing=6, step=1, first=1, last=6)
     before = NoSuchChapter(playing=1, step=-1, first=1, last=6)
     further = NoSuchChapter(playing=5, step=2, first=1, last=6)
@@ -38,6 +38,9 @@ def test_a_chapter_past_either_end_is_said_plainly_to_the_listener_and_the_model
         speech.no_such_chapter(further)
         == "The book has no chapter that far on: its chapters run from 1 to 6."
     )
-    assert "in the last chapter, so there is no chapter after it" in no_chapter_line(after)
-    assert "in the first chapter, so there is no chapter before it" in no_chapter_line(before)
+    assert "no chapter that far after the one playing" in no_chapter_line(after)
+    assert "no chapter that far before the one playing" in no_chapter_line(before)
     assert "run from 1 to 6" in no_chapter_line(further)
+    for beyond in (after, before, further):  # the model is never told which chapter plays
+        assert f"chapter {beyond.playing}" not in no_chapter_line(beyond)
+        assert "they are in" not in no_chapter_line(beyond)

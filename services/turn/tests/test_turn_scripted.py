@@ -150,7 +150,8 @@ async def test_the_next_chapter_from_the_last_one_is_refused_saying_it_is_the_la
     assert reply.outcome == "refused"
     assert len(rig.player.offers) == offers
     assert model.last_tool_results() == [
-        "Refused: they are in the last chapter, so there is no chapter after it. Tell them so plainly."
+        "Refused: the book has no chapter that far after the one playing (its chapters run from 1 to 4). "
+        "Tell them so plainly."
     ]
     assert_clean(rig, model, here, "the next chapter")
 

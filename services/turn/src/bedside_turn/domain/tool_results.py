@@ -49,16 +49,14 @@ def targets_of(args: OfferPositionsArgs) -> list[Target]:
 
 
 def no_chapter_line(beyond: NoSuchChapter) -> str:
-    """What the model reads when a chapter counted from the one playing is not in the book."""
+    """What the model reads when a chapter counted from the one playing is not in the book: the
+    book's first and last chapters, never the one playing (the listener's place is printed
+    nowhere the model reads)."""
     way = "after" if beyond.after_last else "before"
-    edge = "last" if beyond.after_last else "first"
-    if beyond.playing == (beyond.last if beyond.after_last else beyond.first):
-        said = f"they are in the {edge} chapter, so there is no chapter {way} it"
-    else:
-        said = (
-            f"the book's chapters run from {beyond.first} to {beyond.last}: none is that far {way} this one"
-        )
-    return f"Refused: {said}. Tell them so plainly."
+    return (
+        f"Refused: the book has no chapter that far {way} the one playing (its chapters run from "
+        f"{beyond.first} to {beyond.last}). Tell them so plainly."
+    )
 
 
 NO_CHAPTER_PLAYING = (
