@@ -7,6 +7,7 @@ nothing the model could not have read.
 import re
 
 from bedside_contracts.player import OfferOutcome
+from bedside_contracts.search import MissingChapter
 from bedside_guard import Candidate, excerpt, stem
 
 from bedside_turn.domain.chapters import NoSuchChapter
@@ -47,8 +48,17 @@ def no_such_chapter(beyond: NoSuchChapter) -> str:
     return f"The book has no chapter that far {way}: its chapters run from {beyond.first} to {beyond.last}."
 
 
+def not_in_book(missing: MissingChapter) -> str:
+    """A chapter named that search found the book does not have: how many chapters it has."""
+    count = f"{missing.count} chapter{'s' if missing.count != 1 else ''}"
+    numbered = f", numbered {missing.first} to {missing.last}" if missing.first != 1 else ""
+    return f"The book has {count}{numbered}; there is no chapter {missing.named}."
+
+
 def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
     """One sentence for what an offer came to."""
+    if outcome is not None and outcome.outcome == "refused" and outcome.missing_chapter is not None:
+        return not_in_book(outcome.missing_chapter)
     if outcome is None or outcome.outcome == "refused":
         return NOT_FOUND
     if outcome.outcome == "moved":
