@@ -8,7 +8,7 @@ import re
 
 from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import MissingChapter
-from bedside_guard import Candidate, excerpt, stem
+from bedside_guard import Candidate, balance_quotes, excerpt, is_heading, sentences_of, stem
 
 from bedside_turn.domain.chapters import NoSuchChapter
 
@@ -80,7 +80,6 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
     return f"I've put {count} places on the screen, best first. Press the one you mean."
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"”’'])\s+")
 _COMMON_WORDS = """the a an and of to in on at is was who what did does do me remind tell about again he she
 it they his her their i you happened happen with for from that this where when why how which whose
 were are has had have been there"""
@@ -101,10 +100,14 @@ def best_sentences(words: str, question: str) -> str:
     line's sentences hold it: the name asked about is often in many of them, and the one
     that answers is the one that also holds the rarer word ("what does Pudding steal?" is
     "She steals things.", not "That is Pudding."). The piece the excerpt cut off at the end
-    ("…") is not a whole sentence and is passed over while another is left.
+    ("…") is not a whole sentence and is passed over while another is left, and so is the
+    chapter's heading read out ("Chapter Four: The Night of the Storm."): the answer names the
+    chapter already. Dialogue keeps its quote marks on both sides.
     """
     cut = words.rstrip().endswith("…")
-    sentences = [s for s in _SENTENCE.split(words.rstrip(" …")) if s.strip()]
+    sentences = sentences_of(words.rstrip(" …"))
+    story = [s for s in sentences if not is_heading(s)]
+    sentences = story or sentences
     if not sentences:
         return ""
     asked = _content(question)
@@ -115,7 +118,7 @@ def best_sentences(words: str, question: str) -> str:
     chosen = sentences[best]
     if len(chosen.split()) < 12 and best + 1 < len(sentences):
         chosen = f"{chosen} {sentences[best + 1]}"
-    return excerpt(chosen, QUOTE_WORDS)
+    return balance_quotes(excerpt(chosen, QUOTE_WORDS))
 
 
 def quoting(place: Candidate, question: str = "") -> str:
