@@ -16,7 +16,7 @@ from bedside_contracts import subjects
 from bedside_contracts.search import Recap, Recapped
 from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of, corpus_artifact
-from bedside_guard import Passage, ahead_of, heard_text
+from bedside_guard import Cue, Passage, ahead_of, heard_text
 from bedside_ingest.chunking import chunk_book
 from bedside_ingest.reader import read_book
 from bedside_ingest.sample import SAMPLE_TRANSCRIPT
@@ -224,3 +224,67 @@ def test_every_recap_sentence_of_black_beauty_is_inside_its_span_and_behind_the_
     from_ms = data.draw(st.integers(min_value=0, max_value=end), label="from")
     length = data.draw(st.integers(min_value=0, max_value=3_600_000), label="length")
     black_beauty.check(from_ms, from_ms + length, here_ms)
+
+
+def cued_passage(*cues: str, cue_ms: int = 4_000) -> Passage:
+    timed = tuple(Cue(start_ms=i * cue_ms, end_ms=(i + 1) * cue_ms, text=text) for i, text in enumerate(cues))
+    return Passage(
+        id=0,
+        start_ms=0,
+        end_ms=len(cues) * cue_ms,
+        chapter=1,
+        chapter_title="The House",
+        text=" ".join(cues),
+        cues=timed,
+    )
+
+
+def told(passage: Passage, here_ms: int) -> list[tuple[int, str]]:
+    return [(s.at_ms, s.text) for s in span_sentences([passage], clamp_span(0, here_ms, here_ms), here_ms)]
+
+
+def test_a_quotation_over_several_cues_is_told_in_whole_sentences_none_with_a_dangling_mark() -> None:
+    passage = cued_passage(
+        '"She had a compass, too, your Grandma Iris.',
+        "A little brass one, on a chain.",
+        'She said it always pointed home."',
+        '"What is it for?" asked Wren.',
+    )
+    assert [text for _, text in told(passage, passage.end_ms)] == [
+        '"She had a compass, too, your Grandma Iris."',
+        "A little brass one, on a chain.",
+        '"She said it always pointed home."',
+        '"What is it for?" asked Wren.',
+    ]
+
+
+def test_a_sentence_runs_on_across_a_cue_and_is_timed_where_it_starts() -> None:
+    passage = cued_passage(
+        "She stood there with her green suitcase and watched",
+        "it rattle away until it was only a sound. Then it was gone.",
+    )
+    assert told(passage, passage.end_ms) == [
+        (0, "She stood there with her green suitcase and watched it rattle away until it was only a sound."),
+        (4_000 + 4_000 * 42 // 59, "Then it was gone."),
+    ]
+
+
+def test_the_chapter_heading_read_out_is_not_a_sentence_of_a_recap() -> None:
+    passage = cued_passage(
+        "Chapter Four: The Night of the Storm.", "The storm came on Thursday night, a day early."
+    )
+    assert [text for _, text in told(passage, passage.end_ms)] == [
+        "The storm came on Thursday night, a day early."
+    ]
+
+
+def test_a_sentence_the_line_cuts_short_is_not_said() -> None:
+    passage = cued_passage(
+        "The storm came on Thursday night, a day early.",
+        "All night the wind shook the",
+        "shutters of the house.",
+    )
+    here = 2 * 4_000  # the third cue is ahead
+    sentences = span_sentences([passage], clamp_span(0, here, here), here)
+    assert [s.text for s in sentences][-1] == "All night the wind shook the"
+    assert [s.text for s in recap_candidates(sentences)] == ["The storm came on Thursday night, a day early."]

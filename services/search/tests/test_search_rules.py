@@ -1,7 +1,7 @@
 """The pure rules of search: term encoding, fusion, recall's heard-words rule, resolving places."""
 
 import pytest
-from bedside_contracts.search import Target
+from bedside_contracts.search import MissingChapter, Target
 from bedside_guard import stem
 from bedside_search.domain.behind import Heard, account_for_holding, has_come_up, recalled_order
 from bedside_search.domain.book import ServedBook
@@ -124,6 +124,7 @@ def test_a_chapter_resolves_to_its_first_passage_and_an_unknown_one_says_which_e
     missing = resolve_one(book, 0, Target(chapter=9))
     assert missing.passage is None
     assert missing.reason == "the book has no chapter 9 (chapters 1 to 4)"
+    assert missing.missing_chapter == MissingChapter(named=9, count=4, first=1, last=4)
     assert "Ferry" not in missing.reason
 
 

@@ -266,3 +266,11 @@ async def test_the_next_chapter_from_the_last_one_says_plainly_that_it_is_the_la
     assert reply.speech.startswith("This is the last chapter")
     assert reply.outcome == "refused"
     assert (position(rig, listener), len(rig.player.offers)) == (10 * PASSAGE_MS, offers)
+
+
+async def test_a_chapter_the_book_does_not_have_says_how_many_it_has(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "go to chapter 9")
+    assert reply.speech == "The book has 4 chapters; there is no chapter 9."
+    assert reply.outcome == "refused"
+    assert position(rig, listener) == HERE

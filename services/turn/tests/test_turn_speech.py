@@ -30,14 +30,14 @@ def test_the_quote_is_the_sentence_that_answers_not_the_one_that_only_names_whom
     said = speech.quoting(heard(PUDDING), "what does Pudding steal?")
     assert said.endswith('you heard: "She steals things. Spoons, mostly."')
     assert speech.quoting(heard(PUDDING), "who is Pudding?").endswith(
-        "you heard: \"'That is Pudding,' said Grandpa. 'She has one and a half ears and no manners at all.\""
+        "you heard: \"'That is Pudding,' said Grandpa. 'She has one and a half ears and no manners at all.'\""
     )
 
 
 def test_a_word_asked_meets_the_form_the_book_has_it_in() -> None:
     words = 'She had a compass, too. She said it always pointed home." "Where is it now?"'
     said = speech.quoting(heard(words), "why does the compass point home?")
-    assert "you heard: \"She said it always pointed home.' 'Where is it now?'\"" in said
+    assert "you heard: \"'She said it always pointed home.' 'Where is it now?'\"" in said
 
 
 def test_the_piece_an_excerpt_cut_off_is_not_quoted_as_a_sentence() -> None:
@@ -59,3 +59,35 @@ def test_the_words_a_question_is_asked_with_do_not_choose_the_quote() -> None:
     assert said.endswith(
         'you heard: "Grandpa lit the stove and sat down by the window with his old pipe and a book."'
     )
+
+
+def test_a_sentence_taken_from_a_quotation_keeps_its_marks_on_both_sides() -> None:
+    words = (
+        '"She had a compass, too, your Grandma Iris. A little brass one, on a chain. '
+        'She said it did not point north at all. She said it always pointed home." "Where is it now?"'
+    )
+    said = speech.quoting(heard(words), "did the compass point north?")
+    assert said.endswith(
+        "you heard: \"'She said it did not point north at all. She said it always pointed home.'\""
+    )
+
+
+def test_dialogue_and_the_words_that_say_who_spoke_are_one_sentence() -> None:
+    words = '"What is that one for?" asked Wren. Grandpa smiled at the old lantern on the shelf.'
+    said = speech.quoting(heard(words), "what did Wren ask?")
+    assert said.endswith(
+        "you heard: \"'What is that one for?' asked Wren. Grandpa smiled at the old lantern on the shelf.\""
+    )
+
+
+def test_the_chapter_heading_read_out_is_not_quoted_as_the_story() -> None:
+    words = (
+        "Chapter Four: The Night of the Storm. "
+        "The storm came on Thursday night, a whole day earlier than the knees had said."
+    )
+    said = speech.quoting(heard(words), "what happened on the night of the storm?")
+    assert said.endswith(
+        'you heard: "The storm came on Thursday night, a whole day earlier than the knees had said."'
+    )
+    alone = speech.quoting(heard("Chapter Four: The Night of the Storm."), "the storm?")
+    assert alone.endswith('you heard: "Chapter Four: The Night of the Storm."')

@@ -12,7 +12,7 @@ from bedside_guard import Candidate
 from pydantic import Field
 
 from bedside_contracts.common import Contract, Millis, Name
-from bedside_contracts.search import Target, TranscriptCoverage
+from bedside_contracts.search import MissingChapter, Target, TranscriptCoverage
 
 Seq = Annotated[int, Field(ge=0, description="a JetStream stream sequence; 0 is 'nothing yet'")]
 TurnId = Annotated[str, Field(min_length=1, max_length=64)]
@@ -105,6 +105,9 @@ class OfferOutcome(Contract):
     moved_to: Candidate | None = None
     reason: str = ""
     unresolved: list[str] = Field(default_factory=list)
+    missing_chapter: MissingChapter | None = None
+    """A refusal because the chapter named is not in the book: search's own finding, passed on
+    so that plain code can say what the model reads in ``reason``."""
 
 
 # ---------------------------------------------------------------- events (the stream)

@@ -108,6 +108,18 @@ class Resolve(Contract):
     targets: list[Target] = Field(max_length=16)
 
 
+class MissingChapter(Contract):
+    """A chapter named that the book does not have, and the chapters it has.
+
+    How many chapters a book has is no spoiler (the page shows the chapter and the clock).
+    """
+
+    named: int
+    count: int = Field(ge=1)
+    first: int
+    last: int
+
+
 class Resolution(Contract):
     """One target's place, or why it has none. ``at_ms`` lies inside ``passage``."""
 
@@ -116,6 +128,8 @@ class Resolution(Contract):
     at_ms: int | None = None
     reason: str = ""
     named: Literal["passage", "chapter", "time"] = "passage"
+    missing_chapter: MissingChapter | None = None
+    """Set when the target is a chapter the book does not have (``reason`` says the same)."""
 
 
 class Resolved(Contract):

@@ -12,17 +12,23 @@ from bedside_guard.later import asks_what_comes_later, tells_of_later
 from bedside_guard.line import ahead_of, clock
 from bedside_guard.names import (
     HINT_LIMIT,
-    TITLES,
     BookNames,
     book_names,
     capitalised_words,
     heard_names,
-    sentences_of,
     unheard_names,
     words_of,
     written_with_capital,
 )
 from bedside_guard.passage import Cue, Passage, heard_cues, heard_text
+from bedside_guard.prose import (
+    TITLES,
+    balance_quotes,
+    heading_title,
+    is_heading,
+    sentence_spans,
+    sentences_of,
+)
 from bedside_guard.shapes import MAX_ROWS, NOT_TOLD, Candidate, distinct_rows, excerpt
 from bedside_guard.words import stem
 
@@ -41,16 +47,20 @@ __all__ = [
     "SentenceMatches",
     "ahead_of",
     "asks_what_comes_later",
+    "balance_quotes",
     "book_names",
     "capitalised_words",
     "check_answer",
     "clock",
     "distinct_rows",
     "excerpt",
+    "heading_title",
     "heard_cues",
     "heard_names",
     "heard_text",
+    "is_heading",
     "meaning_lies_ahead",
+    "sentence_spans",
     "sentences_of",
     "stem",
     "tells_of_later",

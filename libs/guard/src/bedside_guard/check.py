@@ -18,7 +18,8 @@ from pydantic import BaseModel, ConfigDict
 
 from bedside_guard.later import tells_of_later
 from bedside_guard.line import ahead_of
-from bedside_guard.names import BookNames, sentences_of, words_of
+from bedside_guard.names import BookNames, words_of
+from bedside_guard.prose import sentences_of
 
 STOP_THERE = "I'll stop there, that's further on than you've got."
 """What stands in for every sentence cut from an answer: it says nothing of what was cut."""

@@ -15,9 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bedside_guard.line import ahead_of
 from bedside_guard.passage import Passage
+from bedside_guard.prose import TITLES
 
-TITLES = ("Mr", "Mrs", "Ms", "Dr", "St", "Messrs", "Mme", "Col", "Capt", "Rev", "Prof")
-"""Abbreviations whose full stop ends no sentence: the name after "Mrs." stands inside one."""
 _ABBREVIATION = "|".join(TITLES)
 _TOKEN = re.compile(
     rf"\b(?:{_ABBREVIATION})\.|[A-Za-z][A-Za-z]+(?:['\u2019][A-Za-z]+)?|[.!?;:\"\u201c\u201d]"
@@ -168,12 +167,3 @@ def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:
         if ahead and word not in unheard:
             unheard.append(word)
     return unheard
-
-
-_SENTENCE_END = re.compile(
-    "".join(rf"(?<!\b{title}\.)" for title in TITLES) + r"(?<=[.!?])[\"\u201d\u2019')]*\s+"
-)
-
-
-def sentences_of(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]

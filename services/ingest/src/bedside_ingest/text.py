@@ -1,4 +1,6 @@
-"""Plain rules about English prose: sentences, words, and what a chapter heading looks like."""
+"""Plain rules about English prose: sentences and words. What a chapter heading looks like is the
+guard's (``heading_title``), so a heading is known by one rule where a book is read and where it
+is quoted."""
 
 import re
 
@@ -12,23 +14,6 @@ _ABBREVIATIONS = frozenset(
 )
 # A sentence ends at . ! ? … (and any closing quotes) followed by space and a capital or an opener.
 _BOUNDARY = re.compile(r"(?<=[.!?…])([\"'”’)\]»]*)\s+(?=[\"'“‘(\[«]?[A-Z0-9])")
-
-NUMBER_WORDS = (  # noqa: SIM905 (one readable line of words)
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty thirty forty fifty"
-).split()
-_NUMBER = (
-    r"(?:\d{1,4}|[IVXLCDM]{1,8}|(?:"
-    + "|".join(NUMBER_WORDS)
-    + r")(?:[- ](?:"
-    + "|".join(NUMBER_WORDS[:9])
-    + r"))?)"
-)
-HEADING = re.compile(
-    rf"^\s*(?:chapter|part|book)\s+(?P<number>{_NUMBER})\b\s*(?:[.:—–-]\s*)?(?P<title>.*)$",
-    re.IGNORECASE,
-)
-MAX_HEADING_WORDS = 12
 
 
 def clean(text: str) -> str:
@@ -71,15 +56,3 @@ def split_sentences(paragraph: str) -> list[str]:
     if tail:
         sentences.append(tail)
     return sentences
-
-
-def heading_title(text: str) -> tuple[str, str] | None:
-    """``(number, title)`` when ``text`` is a chapter heading ("Chapter 3. The Storm"), else None."""
-    line = clean(text)
-    if word_count(line) > MAX_HEADING_WORDS:
-        return None
-    match = HEADING.match(line)
-    if match is None:
-        return None
-    title = match.group("title").strip().rstrip(".").strip()
-    return match.group("number"), title

@@ -8,10 +8,12 @@ below it as its title.
 import re
 from pathlib import Path
 
+from bedside_guard import heading_title
+
 from bedside_ingest.book import Book, Chapter
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.untimed import untimed_chapter
-from bedside_ingest.text import clean, heading_title, word_count
+from bedside_ingest.text import clean, word_count
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,3}\s+(?P<title>\S.*)$")
 _GROUPING = re.compile(r"^\s*(part|book)\b", re.IGNORECASE)

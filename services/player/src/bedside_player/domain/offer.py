@@ -79,8 +79,14 @@ def decide_offer(request: OfferPositions, resolutions: list[Resolution], here_ms
     """What an offer does for a listener at ``here_ms``, given search's resolutions of its targets."""
     rows, unresolved = places(resolutions, here_ms)
     if not rows:
+        missing = next((r.missing_chapter for r in resolutions if r.missing_chapter is not None), None)
         return OfferDecision(
-            OfferOutcome(outcome="refused", reason=refusal_reason(unresolved), unresolved=unresolved)
+            OfferOutcome(
+                outcome="refused",
+                reason=refusal_reason(unresolved),
+                unresolved=unresolved,
+                missing_chapter=missing,
+            )
         )
     if len(rows) > 1 or ahead_of(rows[0].start_ms, here_ms) or not request.may_move:
         shown = rows[:MAX_ROWS]

@@ -6,7 +6,7 @@ In an interim version a chapter not transcribed yet resolves to its wordless pas
 (``domain/untranscribed.py``), by its number, a time inside it, or that passage's id.
 """
 
-from bedside_contracts.search import Resolution, Target
+from bedside_contracts.search import MissingChapter, Resolution, Target
 from bedside_guard import Passage, clock
 
 from bedside_search.domain.book import ServedBook
@@ -25,13 +25,7 @@ def resolve_one(book: ServedBook, here_ms: int, target: Target) -> Resolution:
     if target.chapter is not None:
         first = book.first_of_chapter(target.chapter) or book.untranscribed_chapter(target.chapter)
         if first is None:
-            numbers = [c.n for c in book.info.chapters]
-            span = f"{min(numbers)} to {max(numbers)}" if numbers else "none"
-            return Resolution(
-                target=target,
-                named="chapter",
-                reason=f"the book has no chapter {target.chapter} (chapters {span})",
-            )
+            return no_such_chapter(book, target, target.chapter)
         return Resolution(target=target, passage=first, at_ms=first.start_ms, named="chapter")
     if target.position_ms is not None:
         end = book_end(book)
@@ -44,6 +38,23 @@ def resolve_one(book: ServedBook, here_ms: int, target: Target) -> Resolution:
         return at_time(book, target, target.position_ms)
     assert target.offset_ms is not None  # a Target names exactly one thing
     return at_time(book, target, clamp(here_ms + target.offset_ms, book_start(book), book_end(book)))
+
+
+def no_such_chapter(book: ServedBook, target: Target, named: int) -> Resolution:
+    """A chapter the book does not have: refused, saying which chapters it has (for the model in
+    ``reason``, for plain code in ``missing_chapter``)."""
+    numbers = sorted({c.n for c in book.info.chapters})
+    if not numbers:
+        return Resolution(
+            target=target, named="chapter", reason=f"the book has no chapter {named} (chapters none)"
+        )
+    missing = MissingChapter(named=named, count=len(numbers), first=numbers[0], last=numbers[-1])
+    return Resolution(
+        target=target,
+        named="chapter",
+        reason=f"the book has no chapter {named} (chapters {missing.first} to {missing.last})",
+        missing_chapter=missing,
+    )
 
 
 def book_start(book: ServedBook) -> int:

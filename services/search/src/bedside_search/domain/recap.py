@@ -2,17 +2,27 @@
 
 A span never reaches the line: it is clamped to ``here_ms`` before anything is read. What
 counts as heard is the guard's judgement (``heard_cues``), the same one recall makes; a
-sentence is timed by the cue it belongs to, or, where a passage has no finer timing, by
+sentence is timed by the cue it starts in, or, where a passage has no finer timing, by
 where it falls in the passage's text (narration at an even pace).
 """
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 from bedside_contracts.search import RecapSentence
-from bedside_guard import Candidate, Cue, Passage, ahead_of, heard_cues, sentences_of
+from bedside_guard import (
+    Candidate,
+    Cue,
+    Passage,
+    ahead_of,
+    balance_quotes,
+    heard_cues,
+    is_heading,
+    sentence_spans,
+)
 
 MAX_CANDIDATES = 160
 """Sentences embedded for one recap; a longer span is sampled evenly across its length."""
@@ -45,22 +55,32 @@ def clamp_span(from_ms: int, to_ms: int, here_ms: int) -> Span:
     return Span(min(from_ms, to), to)
 
 
-def timed_sentences(piece: Cue) -> list[tuple[int, str]]:
-    """The sentences of one heard piece, each with the time it starts at.
+def timed_sentences(pieces: Sequence[Cue]) -> list[tuple[int, str]]:
+    """The sentences of a passage's heard pieces, read as one text, each with the time it starts at.
 
-    A cue that holds several sentences is read at an even pace: a sentence starts at the
-    share of the cue's time that its place in the text is of the whole text.
+    A sentence runs on across the pieces' ends (a cue of a transcript is not a sentence, and a
+    quotation of several sentences spans several cues), and is made whole: its speaker's quote
+    marks on both sides, never a heading read out (``is_heading``). It is timed in the piece it
+    starts in, read at an even pace: it starts at the share of the piece's time that its place
+    in the piece's text is of the whole piece.
     """
-    text = piece.text
-    length = max(len(text), 1)
-    duration = max(piece.end_ms - piece.start_ms, 0)
+    text = ""
+    starts: list[int] = []
+    for piece in pieces:
+        text += " " if text else ""
+        starts.append(len(text))
+        text += piece.text
     timed: list[tuple[int, str]] = []
-    cursor = 0
-    for sentence in sentences_of(text):
-        offset = text.find(sentence, cursor)
-        offset = cursor if offset < 0 else offset
-        cursor = offset + len(sentence)
-        timed.append((piece.start_ms + duration * offset // length, sentence))
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        if is_heading(sentence):
+            continue
+        at = bisect.bisect_right(starts, start) - 1
+        piece, offset = pieces[at], start - starts[at]
+        duration = max(piece.end_ms - piece.start_ms, 0)
+        timed.append(
+            (piece.start_ms + duration * offset // max(len(piece.text), 1), balance_quotes(sentence))
+        )
     return timed
 
 
@@ -70,12 +90,11 @@ def span_sentences(passages: Sequence[Passage], span: Span, here_ms: int) -> lis
     for passage in passages:
         if passage.start_ms >= span.to_ms or passage.end_ms <= span.from_ms:
             continue
-        for piece in heard_cues(passage, here_ms):
-            for at_ms, text in timed_sentences(piece):
-                if span.holds(at_ms) and not ahead_of(at_ms, here_ms):
-                    found.append(
-                        RecapSentence(passage_id=passage.id, chapter=passage.chapter, at_ms=at_ms, text=text)
-                    )
+        for at_ms, text in timed_sentences(heard_cues(passage, here_ms)):
+            if span.holds(at_ms) and not ahead_of(at_ms, here_ms):
+                found.append(
+                    RecapSentence(passage_id=passage.id, chapter=passage.chapter, at_ms=at_ms, text=text)
+                )
     return sorted(found, key=lambda s: (s.at_ms, s.passage_id))
 
 
@@ -84,10 +103,12 @@ def words_in(text: str) -> int:
 
 
 def sayable(text: str) -> bool:
-    """Of a length to stand alone, and a whole sentence: a piece split off inside a quotation
-    starts in lower case ("my boy," said the farmer) or with its closing mark."""
+    """Of a length to stand alone, and a whole sentence: one a passage starts or the line cuts
+    short starts in lower case ("and then not even that.") or ends without its full stop."""
     opening = text.lstrip("\"'“‘(")
+    ending = text.rstrip("\"'”’)]")
     whole = bool(opening) and not opening[0].islower() and not text.startswith(("”", "’"))
+    whole = whole and ending.endswith((".", "!", "?", "…"))
     return whole and MIN_WORDS <= words_in(text) <= MAX_SENTENCE_WORDS
 
 

@@ -7,7 +7,8 @@ nothing the model could not have read.
 import re
 
 from bedside_contracts.player import OfferOutcome
-from bedside_guard import Candidate, excerpt, stem
+from bedside_contracts.search import MissingChapter
+from bedside_guard import Candidate, balance_quotes, excerpt, is_heading, sentences_of, stem
 
 from bedside_turn.domain.chapters import NoSuchChapter
 
@@ -47,8 +48,17 @@ def no_such_chapter(beyond: NoSuchChapter) -> str:
     return f"The book has no chapter that far {way}: its chapters run from {beyond.first} to {beyond.last}."
 
 
+def not_in_book(missing: MissingChapter) -> str:
+    """A chapter named that search found the book does not have: how many chapters it has."""
+    count = f"{missing.count} chapter{'s' if missing.count != 1 else ''}"
+    numbered = f", numbered {missing.first} to {missing.last}" if missing.first != 1 else ""
+    return f"The book has {count}{numbered}; there is no chapter {missing.named}."
+
+
 def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
     """One sentence for what an offer came to."""
+    if outcome is not None and outcome.outcome == "refused" and outcome.missing_chapter is not None:
+        return not_in_book(outcome.missing_chapter)
     if outcome is None or outcome.outcome == "refused":
         return NOT_FOUND
     if outcome.outcome == "moved":
@@ -70,7 +80,6 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
     return f"I've put {count} places on the screen, best first. Press the one you mean."
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"”’'])\s+")
 _COMMON_WORDS = """the a an and of to in on at is was who what did does do me remind tell about again he she
 it they his her their i you happened happen with for from that this where when why how which whose
 were are has had have been there"""
@@ -91,10 +100,14 @@ def best_sentences(words: str, question: str) -> str:
     line's sentences hold it: the name asked about is often in many of them, and the one
     that answers is the one that also holds the rarer word ("what does Pudding steal?" is
     "She steals things.", not "That is Pudding."). The piece the excerpt cut off at the end
-    ("…") is not a whole sentence and is passed over while another is left.
+    ("…") is not a whole sentence and is passed over while another is left, and so is the
+    chapter's heading read out ("Chapter Four: The Night of the Storm."): the answer names the
+    chapter already. Dialogue keeps its quote marks on both sides.
     """
     cut = words.rstrip().endswith("…")
-    sentences = [s for s in _SENTENCE.split(words.rstrip(" …")) if s.strip()]
+    sentences = sentences_of(words.rstrip(" …"))
+    story = [s for s in sentences if not is_heading(s)]
+    sentences = story or sentences
     if not sentences:
         return ""
     asked = _content(question)
@@ -105,7 +118,7 @@ def best_sentences(words: str, question: str) -> str:
     chosen = sentences[best]
     if len(chosen.split()) < 12 and best + 1 < len(sentences):
         chosen = f"{chosen} {sentences[best + 1]}"
-    return excerpt(chosen, QUOTE_WORDS)
+    return balance_quotes(excerpt(chosen, QUOTE_WORDS))
 
 
 def quoting(place: Candidate, question: str = "") -> str:

@@ -1,0 +1,57 @@
+"""Where a sentence ends, how one taken from a quotation is made whole, and what a heading is."""
+
+import pytest
+from bedside_guard import balance_quotes, heading_title, is_heading, sentence_spans, sentences_of
+
+
+def test_the_words_that_say_who_spoke_stay_with_what_was_said() -> None:
+    text = '"What is that one for?" asked Wren. "Lost," he said. "Last winter." Grandpa sighed.'
+    assert sentences_of(text) == [
+        '"What is that one for?" asked Wren.',
+        '"Lost," he said.',
+        '"Last winter."',
+        "Grandpa sighed.",
+    ]
+
+
+def test_a_sentence_ends_before_a_capital_a_digit_or_an_opening_quote() -> None:
+    assert sentences_of("It was late. 1865 was a hard year! \u201cYes.\u201d (She left.) Then") == [
+        "It was late.",
+        "1865 was a hard year!",
+        "\u201cYes.\u201d",
+        "(She left.)",
+        "Then",
+    ]
+
+
+def test_spans_point_at_the_sentences_in_the_text() -> None:
+    text = '  "Is it yours?" asked Wren.   It was.  '
+    assert [text[s:e] for s, e in sentence_spans(text)] == ['"Is it yours?" asked Wren.', "It was."]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "whole"),
+    [
+        ('"She had a compass, too.', '"She had a compass, too."'),
+        ('She said it always pointed home."', '"She said it always pointed home."'),
+        (
+            '"It turns all night," said Grandpa, "and every ship can see it.',
+            '"It turns all night," said Grandpa, "and every ship can see it."',
+        ),
+        ("\u201cShe had a compass.", "\u201cShe had a compass.\u201d"),
+        ("It always pointed home.\u201d", "\u201cIt always pointed home.\u201d"),
+        ('"Lost," he said.', '"Lost," he said.'),
+        ("Grandpa sighed.", "Grandpa sighed."),
+    ],
+)
+def test_a_sentence_from_a_quotation_gets_its_missing_mark(sentence: str, whole: str) -> None:
+    assert balance_quotes(sentence) == whole
+
+
+def test_a_heading_read_out_is_known_and_a_sentence_of_the_story_is_not() -> None:
+    assert heading_title("Chapter Four: The Night of the Storm.") == ("Four", "The Night of the Storm")
+    assert is_heading("Chapter 12. The Storm")
+    assert not is_heading("The chapter ended with a storm.")
+    assert not is_heading(
+        "Chapter four was where the storm came in, and Wren lit the lantern high in the tower."
+    )
