@@ -218,6 +218,7 @@ class LeaseKeeper:
 
     async def _act(self) -> None:
         self._tell()
+        leases = {p: self.view.get(PARTITION_PREFIX + str(p)) for p in range(self.partitions)}
         owners = self.owners()
         for partition, owner in owners.items():  # a claim whose ack was lost still counts
             if owner == self.me and partition not in self.mine:
@@ -232,7 +233,10 @@ class LeaseKeeper:
             await asyncio.gather(*(self._release(p, rev) for p, rev in revisions.items()))
             log.info("released leases", partitions=list(decision.release), holding=len(self.mine))
         if decision.claim:
-            won = await asyncio.gather(*(self._claim(p) for p in decision.claim))
+            # each names the revision at which the plan saw it free, not the view's by the time it is
+            # sent: the watcher may have brought another copy's claim since, and naming that would win
+            free_at = {p: seen.revision if (seen := leases[p]) is not None else 0 for p in decision.claim}
+            won = await asyncio.gather(*(self._claim(p, free_at[p]) for p in decision.claim))
             claimed = [p for p, ok in zip(decision.claim, won, strict=True) if ok]
             self._tell()
             if claimed:
@@ -265,10 +269,9 @@ class LeaseKeeper:
             self._tell()
             self.wake.set()
 
-    async def _claim(self, partition: int) -> bool:
+    async def _claim(self, partition: int, expected: int) -> bool:
+        """Write this copy's lease over the marker or deletion at ``expected`` (0: never written)."""
         key = PARTITION_PREFIX + str(partition)
-        seen = self.view.get(key)
-        expected = seen.revision if seen else 0
         sent = asyncio.get_running_loop().time()
         revision = await self._write(key, self.me.encode(), expected)
         if revision is None:
