@@ -9,13 +9,15 @@ from collections.abc import Callable, Collection, Mapping
 
 import nats
 import pytest
+from bedside_contracts import subjects
 from bedside_player import leases
 from bedside_player.domain.ownership import Plan, plan, preference
-from bedside_player.leases import LEASE_TTL_S, PARTITION_PREFIX, RENEWALS_TASK, LeaseKeeper
+from bedside_player.leases import COPY_PREFIX, LEASE_TTL_S, PARTITION_PREFIX, RENEWALS_TASK, LeaseKeeper
 from bedside_runtime.nats_server import NatsServer
 from bedside_runtime.tasks import cancel_and_wait
 from bedside_testing import until
 from nats.aio.client import Client
+from nats.js.errors import KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
 PARTITIONS = 16
@@ -177,3 +179,30 @@ async def test_a_claim_never_takes_a_partition_whose_claim_by_another_copy_is_se
         assert contested in first.held
     finally:
         await stop(first, late)
+
+
+async def test_a_copy_whose_renewal_is_refused_stops_serving_though_its_view_still_names_it(
+    own_nats: NatsServer, own_nats_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    only = await start(own_nats, "only")
+    await until(lambda: len(only.held) == PARTITIONS)
+    lost = 3
+    key = f"{PARTITION_PREFIX}{lost}"
+    Behind(only, lambda k: k == key, monkeypatch)  # its view keeps naming it the owner
+    kv = await own_nats_client.jetstream().key_value(subjects.PLAYER_LEASES_BUCKET)
+    while True:  # another copy holds it now, as after its lease aged out and was claimed
+        try:
+            entry = await kv.get(key)
+            await kv.update(key, b"another", last=entry.revision)
+            break
+        except KeyWrongLastSequenceError:
+            continue
+    try:
+        await until(lambda: lost not in only.held)  # its next renewal was refused
+        dropped = len(only.told)
+        heartbeat = only.keeper.view[COPY_PREFIX + "only"].revision
+        # two more rounds of renewals and plans, and many checks of trust, with the view still behind
+        await until(lambda: only.keeper.view[COPY_PREFIX + "only"].revision > heartbeat + 1)
+        assert [held for held in only.told[dropped:] if lost in held] == []
+    finally:
+        await stop(only)

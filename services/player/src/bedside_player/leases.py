@@ -219,11 +219,10 @@ class LeaseKeeper:
     async def _act(self) -> None:
         self._tell()
         leases = {p: self.view.get(PARTITION_PREFIX + str(p)) for p in range(self.partitions)}
+        # Held is only what a write of this copy's own was acknowledged for: a view naming this copy
+        # may be behind a refused renewal or a release in flight, and says nothing of when the
+        # write it shows was sent. A claim whose ack was lost ages out, and is claimed again.
         owners = self.owners()
-        for partition, owner in owners.items():  # a claim whose ack was lost still counts
-            if owner == self.me and partition not in self.mine:
-                self.mine[partition] = self.view[PARTITION_PREFIX + str(partition)].revision
-                self.sent_at.setdefault(partition, asyncio.get_running_loop().time())
         decision = plan(self.me, self.partitions, self.copies(), owners, self.mine)
         if decision.release:
             revisions = {p: self.mine.pop(p) for p in decision.release}
