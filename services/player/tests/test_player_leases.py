@@ -206,3 +206,23 @@ async def test_a_copy_whose_renewal_is_refused_stops_serving_though_its_view_sti
         assert [held for held in only.told[dropped:] if lost in held] == []
     finally:
         await stop(only)
+
+
+async def test_a_copy_that_sees_no_other_copy_still_stops_serving_leases_it_cannot_renew(
+    own_nats: NatsServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    group = Group()
+    alone = await start(own_nats, "alone", group)
+    await until(lambda: len(alone.held) == PARTITIONS)
+    # its bus is stuck: renewals stop, and its watcher delivers nothing (no other copy is seen)
+    Behind(alone, lambda key: True, monkeypatch)
+    await cancel_and_wait(*(t for t in alone.keeper._tasks if t.get_name() == RENEWALS_TASK))
+    other = await start(own_nats, "other", group)
+    try:
+        await until(lambda: len(other.held) == PARTITIONS, timeout_s=LEASE_TTL_S * 5)
+        assert alone.held == frozenset()
+        assert group.overlaps == []
+    finally:
+        await cancel_and_wait(*alone.keeper._tasks)
+        await alone.client.close()
+        await stop(other)

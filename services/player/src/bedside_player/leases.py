@@ -11,6 +11,12 @@ subject sequence): a claim names the revision of the marker or deletion it repla
 a key never written), a renewal the revision of the owner's own last write, a release
 (a delete marker) the same. Two copies can therefore never both win a partition, and a copy
 whose renewal is refused has lost it. A copy's view of the bucket comes from one watcher.
+
+Why two copies never serve one partition at once: a claim names the revision of a marker or
+deletion its plan saw, so it wins only once no copy's lease on the partition is live; and a copy
+serves a partition only until ``TRUSTED_FOR_S`` after sending its last accepted write of the lease,
+which the server keeps live for ``LEASE_TTL_S`` (longer) after taking it. So nothing else may make
+a copy serve: not a view naming it the owner, not seeing no other copy.
 """
 
 import asyncio
@@ -200,12 +206,10 @@ class LeaseKeeper:
 
     def _tell(self) -> None:
         """Tell the follower what this copy holds and still trusts, whenever that changed (a round
-        cut short too). Trust runs out only while another copy is seen: alone, a late renewal
-        loses nothing to anyone, and the follower need not drop and replay what it holds
-        (``domain.ownership.trusted``)."""
+        cut short too; ``domain.ownership.trusted``)."""
         now = asyncio.get_running_loop().time()
-        sent_at = {p: self.sent_at.get(p, now) for p in self.mine}
-        still = trusted(self.me, self.copies(), sent_at, now, TRUSTED_FOR_S)
+        sent_at = {p: sent for p, sent in self.sent_at.items() if p in self.mine}
+        still = trusted(sent_at, now, TRUSTED_FOR_S)
         if still != self._told:
             self._told = still
             self.hold(still)
