@@ -1,11 +1,13 @@
 """The partition leases on a real nats-server: copies starting together never both hold a
 partition, a copy that stops gives its leases back, one whose renewals stop stops serving its
-partitions before they age out and pass to another, and a copy whose view of the bucket is
-behind neither takes a partition another copy holds nor keeps serving one it has lost."""
+partitions before they age out and pass to another, a copy whose view of the bucket is behind
+neither takes a partition another copy holds nor keeps serving one it has lost, and a renewal
+that fails costs only its own partition."""
 
 import asyncio
 import time
 from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
 import nats
 import pytest
@@ -17,6 +19,8 @@ from bedside_runtime.nats_server import NatsServer
 from bedside_runtime.tasks import cancel_and_wait
 from bedside_testing import until
 from nats.aio.client import Client
+from nats.errors import TimeoutError as NatsTimeoutError
+from nats.js.api import PubAck
 from nats.js.errors import KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 
@@ -226,3 +230,26 @@ async def test_a_copy_that_sees_no_other_copy_still_stops_serving_leases_it_cann
         await cancel_and_wait(*alone.keeper._tasks)
         await alone.client.close()
         await stop(other)
+
+
+async def test_a_renewal_that_fails_costs_the_trust_of_its_own_partition_only(
+    own_nats: NatsServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    only = await start(own_nats, "only")
+    await until(lambda: len(only.held) == PARTITIONS)
+    failing = 5
+    publish = only.keeper.js.publish
+
+    async def publish_but_one(subject: str, payload: bytes = b"", **options: Any) -> PubAck:
+        if subject.endswith(f".{PARTITION_PREFIX}{failing}"):
+            raise NatsTimeoutError  # this lease's writes are never acknowledged
+        return await publish(subject, payload, **options)
+
+    monkeypatch.setattr(only.keeper.js, "publish", publish_but_one)
+    since = len(only.told)
+    try:
+        await until(lambda: failing not in only.held)  # its trust ran out
+        others = frozenset(range(PARTITIONS)) - {failing}
+        assert [held for held in only.told[since:] if not held >= others] == []
+    finally:
+        await stop(only)

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import structlog
@@ -54,6 +54,14 @@ RENEWALS_TASK = "bedside-lease-renewals"
 WRONG_LAST_SEQUENCE = frozenset({10071, 10164})
 COPY_PREFIX = "copy."
 PARTITION_PREFIX = "partition."
+
+
+def raise_first(outcomes: Iterable[object]) -> None:
+    """Raise the first error of writes gathered with ``return_exceptions``, once every outcome
+    has been recorded: a round is cut short only after its other writes are done with."""
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
 
 
 def new_copy_id() -> str:
@@ -190,7 +198,6 @@ class LeaseKeeper:
                 try:
                     if loop.time() >= next_renewal:
                         next_renewal = loop.time() + RENEW_EVERY_S
-                        await self._write(COPY_PREFIX + self.me, self.me.encode(), None)
                         await self._renew()
                     await self._act()
                 except (NatsError, TimeoutError) as error:  # the bus is away: try again shortly
@@ -233,17 +240,23 @@ class LeaseKeeper:
             for partition in revisions:
                 self.sent_at.pop(partition, None)
             self._tell()
-            await asyncio.gather(*(self._release(p, rev) for p, rev in revisions.items()))
+            released = await asyncio.gather(
+                *(self._release(p, rev) for p, rev in revisions.items()), return_exceptions=True
+            )
             log.info("released leases", partitions=list(decision.release), holding=len(self.mine))
+            raise_first(released)
         if decision.claim:
             # each names the revision at which the plan saw it free, not the view's by the time it is
             # sent: the watcher may have brought another copy's claim since, and naming that would win
             free_at = {p: seen.revision if (seen := leases[p]) is not None else 0 for p in decision.claim}
-            won = await asyncio.gather(*(self._claim(p, free_at[p]) for p in decision.claim))
-            claimed = [p for p, ok in zip(decision.claim, won, strict=True) if ok]
+            won = await asyncio.gather(
+                *(self._claim(p, free_at[p]) for p in decision.claim), return_exceptions=True
+            )
+            claimed = [p for p, ok in zip(decision.claim, won, strict=True) if ok is True]
             self._tell()
             if claimed:
                 log.info("claimed leases", partitions=claimed, holding=len(self.mine))
+            raise_first(won)
 
     def _own_revision(self, partition: int, revision: int) -> int:
         """The newest revision of this copy's own lease: a write whose ack was lost still counts."""
@@ -253,13 +266,19 @@ class LeaseKeeper:
         return revision
 
     async def _renew(self) -> None:
+        """The heartbeat and every held lease written again at once. Each renewal counts on its own:
+        one that fails leaves its lease trusted from its last accepted write, the others go on."""
         held = [(p, self._own_revision(p, rev)) for p, rev in self.mine.items()]
         sent = asyncio.get_running_loop().time()
-        revisions = await asyncio.gather(
-            *(self._write(PARTITION_PREFIX + str(p), self.me.encode(), rev) for p, rev in held)
+        heartbeat, *revisions = await asyncio.gather(
+            self._write(COPY_PREFIX + self.me, self.me.encode(), None),
+            *(self._write(PARTITION_PREFIX + str(p), self.me.encode(), rev) for p, rev in held),
+            return_exceptions=True,
         )
         lost = []
         for (partition, _), revision in zip(held, revisions, strict=True):
+            if isinstance(revision, BaseException):
+                continue  # not known whether it was taken; a later renewal names the view's newest
             if revision is None:
                 lost.append(partition)
                 self.mine.pop(partition, None)
@@ -271,6 +290,7 @@ class LeaseKeeper:
             log.warning("leases lost: a renewal was refused", partitions=lost)
             self._tell()
             self.wake.set()
+        raise_first([heartbeat, *revisions])
 
     async def _claim(self, partition: int, expected: int) -> bool:
         """Write this copy's lease over the marker or deletion at ``expected`` (0: never written)."""
