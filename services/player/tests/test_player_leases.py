@@ -1,36 +1,101 @@
 """The partition leases on a real nats-server: copies starting together never both hold a
 partition, a copy that stops gives its leases back, one whose renewals stop stops serving its
-partitions before they age out and pass to another."""
+partitions before they age out and pass to another, a copy whose view of the bucket is behind
+neither takes a partition another copy holds nor keeps serving one it has lost, and a renewal
+that fails costs only its own partition."""
 
 import asyncio
 import time
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
 import nats
-from bedside_player.leases import LEASE_TTL_S, RENEWALS_TASK, LeaseKeeper
+import pytest
+from bedside_contracts import subjects
+from bedside_player import leases
+from bedside_player.domain.ownership import Plan, plan, preference
+from bedside_player.leases import COPY_PREFIX, LEASE_TTL_S, PARTITION_PREFIX, RENEWALS_TASK, LeaseKeeper
 from bedside_runtime.nats_server import NatsServer
 from bedside_runtime.tasks import cancel_and_wait
 from bedside_testing import until
 from nats.aio.client import Client
+from nats.errors import TimeoutError as NatsTimeoutError
+from nats.js.api import PubAck
+from nats.js.errors import KeyWrongLastSequenceError
+from nats.js.kv import KeyValue
 
 PARTITIONS = 16
 
 
 class Copy:
-    """A lease keeper on its own connection, and what it last told its follower."""
+    """A lease keeper on its own connection, what it last told its follower, and (in a group)
+    every moment it was told a partition another copy of the group was told too."""
 
-    def __init__(self, client: Client, name: str) -> None:
+    def __init__(self, client: Client, name: str, group: "Group | None" = None) -> None:
         self.client = client
         self.held: frozenset[int] = frozenset()
+        self.told: list[frozenset[int]] = []
+        self.group = group
         self.keeper = LeaseKeeper(client, name, PARTITIONS, self.hold)
+        if group is not None:
+            group.copies.append(self)
 
     def hold(self, partitions: frozenset[int]) -> None:
         self.held = partitions
+        self.told.append(partitions)
+        if self.group is not None:
+            self.group.check()
 
 
-async def start(server: NatsServer, name: str) -> Copy:
-    copy = Copy(await nats.connect(server.url), name)
+class Group:
+    """The copies of one test; each time any is told what it holds, whether two hold one partition."""
+
+    def __init__(self) -> None:
+        self.copies: list[Copy] = []
+        self.overlaps: list[frozenset[int]] = []
+
+    def check(self) -> None:
+        helds = [copy.held for copy in self.copies]
+        for i, a in enumerate(helds):
+            for b in helds[i + 1 :]:
+                if a & b:
+                    self.overlaps.append(a & b)
+
+
+class Behind:
+    """Holds back what a copy's watcher delivers of some keys, as a watcher fallen behind does
+    (its loop starved, its connection slow); ``catch_up`` hands it over in order."""
+
+    def __init__(self, copy: Copy, keys: Callable[[str], bool], monkeypatch: pytest.MonkeyPatch) -> None:
+        self.deliver = copy.keeper._see_entry
+        self.keys = keys
+        self.held_back: list[KeyValue.Entry] = []
+        self.lagging = True
+        monkeypatch.setattr(copy.keeper, "_see_entry", self.see_entry)
+
+    def see_entry(self, entry: KeyValue.Entry) -> None:
+        if self.lagging and self.keys(entry.key):
+            self.held_back.append(entry)
+        else:
+            self.deliver(entry)
+
+    def catch_up(self) -> None:
+        self.lagging = False
+        for entry in self.held_back:
+            self.deliver(entry)
+        self.held_back.clear()
+
+
+async def start(server: NatsServer, name: str, group: Group | None = None) -> Copy:
+    copy = Copy(await nats.connect(server.url), name, group)
     await copy.keeper.open()
     return copy
+
+
+async def stop(*copies: Copy) -> None:
+    for copy in copies:
+        await copy.keeper.stop()
+        await copy.client.close()
 
 
 def owned_once_by(copies: list[Copy]) -> bool:
@@ -87,3 +152,104 @@ async def test_a_stopped_copy_gives_its_leases_back_a_vanished_one_loses_them(ow
     await second.keeper.stop()
     await second.client.close()
     await third.client.close()
+
+
+async def test_a_claim_never_takes_a_partition_whose_claim_by_another_copy_is_seen_after_the_plan(
+    own_nats: NatsServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the CI run showed: a copy planned a claim of a partition its view had free, its watcher
+    then delivered another copy's claim of it, and the claim named that claim's revision and won."""
+    group = Group()
+    first = await start(own_nats, "first", group)
+    await until(lambda: len(first.held) == PARTITIONS)
+    contested = min(range(PARTITIONS), key=lambda p: preference("first", p))  # first keeps it
+    late = Copy(await nats.connect(own_nats.url), "late", group)
+    behind = Behind(late, lambda key: key == f"{PARTITION_PREFIX}{contested}", monkeypatch)
+
+    def plan_then_catch_up(
+        me: str, partitions: int, copies: Collection[str], owners: Mapping[int, str], mine: Collection[int]
+    ) -> Plan:
+        decision = plan(me, partitions, copies, owners, mine)
+        if me == "late" and contested in decision.claim:
+            behind.catch_up()  # first's lease of it reaches late's view between its plan and its claim
+        return decision
+
+    monkeypatch.setattr(leases, "plan", plan_then_catch_up)
+    await late.keeper.open()
+    try:
+        await until(lambda: owned_once_by([first, late]) and len(first.held) == len(late.held))
+        assert behind.held_back == []  # late did plan to claim it
+        assert group.overlaps == []
+        assert contested in first.held
+    finally:
+        await stop(first, late)
+
+
+async def test_a_copy_whose_renewal_is_refused_stops_serving_though_its_view_still_names_it(
+    own_nats: NatsServer, own_nats_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    only = await start(own_nats, "only")
+    await until(lambda: len(only.held) == PARTITIONS)
+    lost = 3
+    key = f"{PARTITION_PREFIX}{lost}"
+    Behind(only, lambda k: k == key, monkeypatch)  # its view keeps naming it the owner
+    kv = await own_nats_client.jetstream().key_value(subjects.PLAYER_LEASES_BUCKET)
+    while True:  # another copy holds it now, as after its lease aged out and was claimed
+        try:
+            entry = await kv.get(key)
+            await kv.update(key, b"another", last=entry.revision)
+            break
+        except KeyWrongLastSequenceError:
+            continue
+    try:
+        await until(lambda: lost not in only.held)  # its next renewal was refused
+        dropped = len(only.told)
+        heartbeat = only.keeper.view[COPY_PREFIX + "only"].revision
+        # two more rounds of renewals and plans, and many checks of trust, with the view still behind
+        await until(lambda: only.keeper.view[COPY_PREFIX + "only"].revision > heartbeat + 1)
+        assert [held for held in only.told[dropped:] if lost in held] == []
+    finally:
+        await stop(only)
+
+
+async def test_a_copy_that_sees_no_other_copy_still_stops_serving_leases_it_cannot_renew(
+    own_nats: NatsServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    group = Group()
+    alone = await start(own_nats, "alone", group)
+    await until(lambda: len(alone.held) == PARTITIONS)
+    # its bus is stuck: renewals stop, and its watcher delivers nothing (no other copy is seen)
+    Behind(alone, lambda key: True, monkeypatch)
+    await cancel_and_wait(*(t for t in alone.keeper._tasks if t.get_name() == RENEWALS_TASK))
+    other = await start(own_nats, "other", group)
+    try:
+        await until(lambda: len(other.held) == PARTITIONS, timeout_s=LEASE_TTL_S * 5)
+        assert alone.held == frozenset()
+        assert group.overlaps == []
+    finally:
+        await cancel_and_wait(*alone.keeper._tasks)
+        await alone.client.close()
+        await stop(other)
+
+
+async def test_a_renewal_that_fails_costs_the_trust_of_its_own_partition_only(
+    own_nats: NatsServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    only = await start(own_nats, "only")
+    await until(lambda: len(only.held) == PARTITIONS)
+    failing = 5
+    publish = only.keeper.js.publish
+
+    async def publish_but_one(subject: str, payload: bytes = b"", **options: Any) -> PubAck:
+        if subject.endswith(f".{PARTITION_PREFIX}{failing}"):
+            raise NatsTimeoutError  # this lease's writes are never acknowledged
+        return await publish(subject, payload, **options)
+
+    monkeypatch.setattr(only.keeper.js, "publish", publish_but_one)
+    since = len(only.told)
+    try:
+        await until(lambda: failing not in only.held)  # its trust ran out
+        others = frozenset(range(PARTITIONS)) - {failing}
+        assert [held for held in only.told[since:] if not held >= others] == []
+    finally:
+        await stop(only)

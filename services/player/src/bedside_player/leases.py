@@ -11,13 +11,19 @@ subject sequence): a claim names the revision of the marker or deletion it repla
 a key never written), a renewal the revision of the owner's own last write, a release
 (a delete marker) the same. Two copies can therefore never both win a partition, and a copy
 whose renewal is refused has lost it. A copy's view of the bucket comes from one watcher.
+
+Why two copies never serve one partition at once: a claim names the revision of a marker or
+deletion its plan saw, so it wins only once no copy's lease on the partition is live; and a copy
+serves a partition only until ``TRUSTED_FOR_S`` after sending its last accepted write of the lease,
+which the server keeps live for ``LEASE_TTL_S`` (longer) after taking it. So nothing else may make
+a copy serve: not a view naming it the owner, not seeing no other copy.
 """
 
 import asyncio
 import contextlib
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import structlog
@@ -48,6 +54,14 @@ RENEWALS_TASK = "bedside-lease-renewals"
 WRONG_LAST_SEQUENCE = frozenset({10071, 10164})
 COPY_PREFIX = "copy."
 PARTITION_PREFIX = "partition."
+
+
+def raise_first(outcomes: Iterable[object]) -> None:
+    """Raise the first error of writes gathered with ``return_exceptions``, once every outcome
+    has been recorded: a round is cut short only after its other writes are done with."""
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
 
 
 def new_copy_id() -> str:
@@ -184,7 +198,6 @@ class LeaseKeeper:
                 try:
                     if loop.time() >= next_renewal:
                         next_renewal = loop.time() + RENEW_EVERY_S
-                        await self._write(COPY_PREFIX + self.me, self.me.encode(), None)
                         await self._renew()
                     await self._act()
                 except (NatsError, TimeoutError) as error:  # the bus is away: try again shortly
@@ -200,12 +213,10 @@ class LeaseKeeper:
 
     def _tell(self) -> None:
         """Tell the follower what this copy holds and still trusts, whenever that changed (a round
-        cut short too). Trust runs out only while another copy is seen: alone, a late renewal
-        loses nothing to anyone, and the follower need not drop and replay what it holds
-        (``domain.ownership.trusted``)."""
+        cut short too; ``domain.ownership.trusted``)."""
         now = asyncio.get_running_loop().time()
-        sent_at = {p: self.sent_at.get(p, now) for p in self.mine}
-        still = trusted(self.me, self.copies(), sent_at, now, TRUSTED_FOR_S)
+        sent_at = {p: sent for p, sent in self.sent_at.items() if p in self.mine}
+        still = trusted(sent_at, now, TRUSTED_FOR_S)
         if still != self._told:
             self._told = still
             self.hold(still)
@@ -218,25 +229,34 @@ class LeaseKeeper:
 
     async def _act(self) -> None:
         self._tell()
+        leases = {p: self.view.get(PARTITION_PREFIX + str(p)) for p in range(self.partitions)}
+        # Held is only what a write of this copy's own was acknowledged for: a view naming this copy
+        # may be behind a refused renewal or a release in flight, and says nothing of when the
+        # write it shows was sent. A claim whose ack was lost ages out, and is claimed again.
         owners = self.owners()
-        for partition, owner in owners.items():  # a claim whose ack was lost still counts
-            if owner == self.me and partition not in self.mine:
-                self.mine[partition] = self.view[PARTITION_PREFIX + str(partition)].revision
-                self.sent_at.setdefault(partition, asyncio.get_running_loop().time())
         decision = plan(self.me, self.partitions, self.copies(), owners, self.mine)
         if decision.release:
             revisions = {p: self.mine.pop(p) for p in decision.release}
             for partition in revisions:
                 self.sent_at.pop(partition, None)
             self._tell()
-            await asyncio.gather(*(self._release(p, rev) for p, rev in revisions.items()))
+            released = await asyncio.gather(
+                *(self._release(p, rev) for p, rev in revisions.items()), return_exceptions=True
+            )
             log.info("released leases", partitions=list(decision.release), holding=len(self.mine))
+            raise_first(released)
         if decision.claim:
-            won = await asyncio.gather(*(self._claim(p) for p in decision.claim))
-            claimed = [p for p, ok in zip(decision.claim, won, strict=True) if ok]
+            # each names the revision at which the plan saw it free, not the view's by the time it is
+            # sent: the watcher may have brought another copy's claim since, and naming that would win
+            free_at = {p: seen.revision if (seen := leases[p]) is not None else 0 for p in decision.claim}
+            won = await asyncio.gather(
+                *(self._claim(p, free_at[p]) for p in decision.claim), return_exceptions=True
+            )
+            claimed = [p for p, ok in zip(decision.claim, won, strict=True) if ok is True]
             self._tell()
             if claimed:
                 log.info("claimed leases", partitions=claimed, holding=len(self.mine))
+            raise_first(won)
 
     def _own_revision(self, partition: int, revision: int) -> int:
         """The newest revision of this copy's own lease: a write whose ack was lost still counts."""
@@ -246,13 +266,19 @@ class LeaseKeeper:
         return revision
 
     async def _renew(self) -> None:
+        """The heartbeat and every held lease written again at once. Each renewal counts on its own:
+        one that fails leaves its lease trusted from its last accepted write, the others go on."""
         held = [(p, self._own_revision(p, rev)) for p, rev in self.mine.items()]
         sent = asyncio.get_running_loop().time()
-        revisions = await asyncio.gather(
-            *(self._write(PARTITION_PREFIX + str(p), self.me.encode(), rev) for p, rev in held)
+        heartbeat, *revisions = await asyncio.gather(
+            self._write(COPY_PREFIX + self.me, self.me.encode(), None),
+            *(self._write(PARTITION_PREFIX + str(p), self.me.encode(), rev) for p, rev in held),
+            return_exceptions=True,
         )
         lost = []
         for (partition, _), revision in zip(held, revisions, strict=True):
+            if isinstance(revision, BaseException):
+                continue  # not known whether it was taken; a later renewal names the view's newest
             if revision is None:
                 lost.append(partition)
                 self.mine.pop(partition, None)
@@ -264,11 +290,11 @@ class LeaseKeeper:
             log.warning("leases lost: a renewal was refused", partitions=lost)
             self._tell()
             self.wake.set()
+        raise_first([heartbeat, *revisions])
 
-    async def _claim(self, partition: int) -> bool:
+    async def _claim(self, partition: int, expected: int) -> bool:
+        """Write this copy's lease over the marker or deletion at ``expected`` (0: never written)."""
         key = PARTITION_PREFIX + str(partition)
-        seen = self.view.get(key)
-        expected = seen.revision if seen else 0
         sent = asyncio.get_running_loop().time()
         revision = await self._write(key, self.me.encode(), expected)
         if revision is None:

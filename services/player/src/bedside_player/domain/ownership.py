@@ -54,13 +54,9 @@ def plan(
     return Plan()
 
 
-def trusted(
-    me: str, copies: Collection[str], sent_at: Mapping[int, float], now: float, trusted_for_s: float
-) -> frozenset[int]:
+def trusted(sent_at: Mapping[int, float], now: float, trusted_for_s: float) -> frozenset[int]:
     """Of the partitions held (each with when its last accepted lease write was sent), those
-    this copy may still serve: a lease sent more than ``trusted_for_s`` ago may have aged out
-    and gone to another copy. Alone, a copy trusts all it holds: a late renewal loses nothing
-    to anyone."""
-    if set(copies) <= {me}:
-        return frozenset(sent_at)
+    this copy may still serve: a lease sent ``trusted_for_s`` ago or more may have aged out and
+    gone to another copy. A copy that sees no other copy is no exception: its view may be behind
+    a copy that is starting, or one whose heartbeat aged out while its loop was held up."""
     return frozenset(p for p, sent in sent_at.items() if now - sent < trusted_for_s)
