@@ -9,7 +9,7 @@ alone, or dropped when none of them are heard.
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from bedside_search.domain.fusion import Fused, FusionRule, served_order
+from bedside_search.domain.fusion import Fused, FusionRule, lifted_first, served_order
 from bedside_search.domain.subject import TITLE_WEIGHT, Naming, introduced_order, title_nudged
 
 COME_UP_THRESHOLD = 0.34
@@ -59,13 +59,16 @@ def recalled_order(
     *,
     naming: Mapping[str, Sequence[Naming]] | None = None,
     titles: Mapping[int, float] | None = None,
+    agreed: int | None = None,
 ) -> list[Fused] | None:
     """What recall serves of its bounded ranking, best first; None when nothing heard has come up.
 
     ``naming``: for a "who is X?" question, the heard passages that write each word of X as a
     name; when every word has some, X has come up and those passages answer (``subject.py``).
     Otherwise coming up is judged on every candidate, before the cut to ``limit``, and heard
-    chapter titles matching the question (``titles``, each chapter's share) raise its passages.
+    chapter titles matching the question (``titles``, each chapter's share) raise its passages,
+    and the passage both rankings point at (``agreed``, ``fusion.agreed_best``) takes the best
+    fused score first, so only a heard title matching the question can still raise another chapter.
     """
     heard = account_for_holding(ranked, holding)
     if naming:
@@ -76,5 +79,6 @@ def recalled_order(
         return None
     # The nudge re-sorts by fused score, which the holding passage's unheard words helped earn:
     # nudge first, then put the holding passage back by its heard words.
-    nudged = account_for_holding(title_nudged(ranked, titles or {}, chapter_of, TITLE_WEIGHT), holding)
+    lifted = lifted_first(ranked, agreed)
+    nudged = account_for_holding(title_nudged(lifted, titles or {}, chapter_of, TITLE_WEIGHT), holding)
     return served_order(nudged, rule, chapter_of)[:limit]
