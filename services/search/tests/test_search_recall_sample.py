@@ -77,3 +77,15 @@ def test_who_the_boy_on_the_rocks_was_is_answered_where_grandpa_tells_it(sample:
     assert '"I was," said Grandpa' in first.text or "Needle Rocks" in first.text or "Iris" in first.text, (
         first.text
     )
+
+
+@pytest.mark.parametrize("clock", ["5:00", "21:00"])
+def test_who_hettie_is_is_answered_once_she_has_introduced_herself(sample: Sample, clock: str) -> None:
+    # The book names her once, at the start of a sentence: "Hettie Bramble," said the woman.
+    first = sample.first("who is Hettie?", clock)
+    assert first is not None
+    assert "Hettie Bramble" in first.text
+
+
+def test_who_hettie_is_has_not_come_up_before_she_is_named(sample: Sample) -> None:
+    assert sample.first("who is Hettie?", "3:30") is None

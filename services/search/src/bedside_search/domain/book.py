@@ -13,8 +13,8 @@ from bedside_guard import (
     Passage,
     ahead_of,
     book_names,
-    capitalised_words,
     heard_text,
+    named_words,
     written_with_capital,
 )
 from bedside_runtime.errors import InvalidRequest
@@ -85,8 +85,8 @@ class ServedBook:
 
     def heard_naming(self, word: str, here_ms: int) -> list[Naming]:
         """The passages a listener at ``here_ms`` has heard write ``word`` with a capital, and
-        whether inside a sentence (a name for sure). The passage holding the line counts by its
-        heard words only (``heard_text``)."""
+        whether as a name for sure (``named_words``: inside a sentence, or opening one just before
+        another name). The passage holding the line counts by its heard words only (``heard_text``)."""
         found = []
         for passage_id in self.named_in.get(word, ()):
             p = self._by_id[passage_id]
@@ -95,7 +95,7 @@ class ServedBook:
             text = heard_text(p, here_ms) if p.end_ms > here_ms else p.text
             if word not in written_with_capital(text):
                 continue
-            inside = word in capitalised_words(text)
+            inside = word in named_words(text)
             found.append(Naming(passage_id=p.id, chapter=p.chapter, start_ms=p.start_ms, inside=inside))
         return found
 

@@ -2,8 +2,9 @@
 
 Two things the cosine alone gets wrong (adr/0025):
 - "who is X?" is answered where the book tells of X: X is a name, so once the heard text has
-  written it as one (capitalised inside a sentence), the heard passages that write it with a
-  capital are the candidates, and the heard chapter that names X most is where X is described.
+  written it as one (capitalised inside a sentence, or opening one just before another name),
+  the heard passages that write it with a capital are the candidates, and the heard chapter that
+  names X most is where X is described.
   The question's own case does not matter ("who is the captain?"), the book's does: "Justice"
   the horse is a name where the book writes it so, though it also writes "justice" as a word.
 - A heard chapter's title says what the chapter is about, so a question that shares a rare word
@@ -54,15 +55,16 @@ class Naming:
     chapter: int
     start_ms: int
     inside: bool
-    """Capitalised inside a sentence, so a name for sure (at a sentence's start it may be a word)."""
+    """Written as a name for sure: capitalised inside a sentence, or opening one just before another
+    name ("Hettie Bramble," said ...); otherwise at a sentence's start it may be any word."""
 
 
 def introduced_order(naming: Mapping[str, Sequence[Naming]], ranked: Sequence[Fused]) -> list[Fused] | None:
     """The passages that answer "who is X?", best first, then the rest of ``ranked``.
 
     ``naming`` holds, for each subject word, the heard passages that write it with a capital. None
-    when some word of the subject was never written as a name (capitalised inside a sentence)
-    behind the line: then the book has not named X in the listener's hearing, and recall decides
+    when some word of the subject was never written as a name (``Naming.inside``) behind the
+    line: then the book has not named X in the listener's hearing, and recall decides
     as it would for any question. Otherwise the least named word picks the passages ("Clay", not
     "John"), its most naming chapter comes first (ties: the earlier), and inside a chapter story
     order: the first time a chapter names someone is where it says who they are.
