@@ -89,3 +89,17 @@ def test_who_hettie_is_is_answered_once_she_has_introduced_herself(sample: Sampl
 
 def test_who_hettie_is_has_not_come_up_before_she_is_named(sample: Sample) -> None:
     assert sample.first("who is Hettie?", "3:30") is None
+
+
+def test_remind_me_about_the_storm_is_answered_from_its_forecast_once_that_is_heard(sample: Sample) -> None:
+    # The storm is only forecast by 6:30, one sentence among the village's news.
+    first = sample.first("remind me about the storm", "6:30")
+    assert first is not None
+    assert "a storm was coming" in first.text
+    later = sample.first("remind me about the storm", "13:00")
+    assert later is not None
+    assert later.chapter == 4  # "The Night of the Storm"
+
+
+def test_remind_me_about_the_storm_before_it_is_mentioned_has_not_come_up(sample: Sample) -> None:
+    assert sample.first("remind me about the storm", "3:00") is None

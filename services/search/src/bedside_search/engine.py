@@ -50,7 +50,7 @@ from bedside_search.domain.behind import Heard, recalled_order
 from bedside_search.domain.book import ServedBook, check_artifact, info_of, vectors_of
 from bedside_search.domain.find import find_order
 from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, agreed_best, fuse
-from bedside_search.domain.subject import subject_of, title_weights
+from bedside_search.domain.subject import subject_of, thing_of, title_weights
 from bedside_search.domain.terms import average_length, encode_document, encode_query
 from bedside_search.store import VectorStore, collection_for
 
@@ -174,6 +174,7 @@ class SearchEngine:
             naming=naming,
             titles=titles,
             agreed=agreed,
+            mentions=book.heard_mentioning(thing_of(request.question), request.here_ms),
         )
         if served is None:
             return Recalled(come_up=False, places=[], hits=[])

@@ -31,6 +31,12 @@ _WHO = re.compile(
 )
 """The subject runs to the question's end; the stop after "Mr." or "St." does not end it.
 "Tell me about Iris" asks who Iris is as plainly as "who is Iris?" does."""
+_ABOUT = re.compile(
+    r"\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of)\s+"
+    r"(?!(?:what|how|why|when|where|which|whether|if|who)\b)(?P<thing>[^?.!]+)",
+    re.IGNORECASE,
+)
+""""Remind me about the storm": what is asked about, when it is a thing rather than someone."""
 _TITLE_WORDS = frozenset(title.lower() for title in TITLES)
 SUBJECT_WORDS = 3
 """A longer subject ("the man who sold the horse at the fair") is a description, not a name."""
@@ -45,6 +51,31 @@ def subject_of(question: str) -> tuple[str, ...]:
         return ()
     words = tuple(w for w in words_of(match.group("subject")) if w not in STOPWORDS | _TITLE_WORDS)
     return words if 0 < len(words) <= SUBJECT_WORDS else ()
+
+
+def thing_of(question: str) -> tuple[str, ...]:
+    """The content terms (stemmed) of the thing a "tell me about X" or "remind me about X" question
+    asks after; () if none.
+
+    Only an X written all in lower case: a capital is the asker naming someone, and the names
+    rules decide about a name ("tell me about Justice" before the horse is named has not come up,
+    though the book has said "justice" as a word).
+    """
+    match = _ABOUT.search(question)
+    if match is None or any(c.isupper() for c in match.group("thing")):
+        return ()
+    asked = tuple(dict.fromkeys(terms(match.group("thing"))))
+    return asked if 0 < len(asked) <= SUBJECT_WORDS else ()
+
+
+def mentioned_first(mentions: Sequence[int], ranked: Sequence[Fused]) -> list[Fused]:
+    """``ranked`` with the heard passages that mention a thing asked about first (``mentions``, in
+    story order): those ranked in their ranked order, then the others in story order."""
+    mentioning = set(mentions)
+    ranked_ids = {f.passage_id for f in ranked}
+    first = [f for f in ranked if f.passage_id in mentioning]
+    unranked = [Fused(passage_id=pid, score=0.0, dense=None) for pid in mentions if pid not in ranked_ids]
+    return [*first, *unranked, *(f for f in ranked if f.passage_id not in mentioning)]
 
 
 @dataclass(frozen=True)
