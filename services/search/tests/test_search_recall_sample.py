@@ -103,3 +103,11 @@ def test_remind_me_about_the_storm_is_answered_from_its_forecast_once_that_is_he
 
 def test_remind_me_about_the_storm_before_it_is_mentioned_has_not_come_up(sample: Sample) -> None:
     assert sample.first("remind me about the storm", "3:00") is None
+
+
+@pytest.mark.parametrize("clock", ["12:45", "13:00"])
+def test_where_grandpa_is_is_answered_from_the_last_heard_of_him(sample: Sample, clock: str) -> None:
+    # He has just slipped on the lighthouse stairs; chapter 1, where he climbs them, names him more.
+    first = sample.first("where is Grandpa?", clock)
+    assert first is not None
+    assert first.chapter == 4, first.text

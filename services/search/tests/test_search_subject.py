@@ -22,6 +22,7 @@ from bedside_search.domain.subject import (
     thing_of,
     title_nudged,
     title_weights,
+    whereabouts_of,
 )
 from bedside_search.domain.terms import terms
 from bedside_search.engine import SearchEngine
@@ -56,6 +57,21 @@ def test_a_question_not_asking_who_or_describing_at_length_has_no_subject() -> N
     assert subject_of("what happened to Ginger?") == ()
     assert subject_of("who is the man who sold the old horse at the fair?") == ()
     assert subject_of("who is it?") == ()
+
+
+def test_where_is_someone_asks_after_them_now_and_where_was_does_not() -> None:
+    assert whereabouts_of("where is Grandpa?") == ("grandpa",)
+    assert whereabouts_of("Where's Mrs. Bramble") == ("bramble",)
+    assert whereabouts_of("where are Oskar and Wren?") == ("oskar", "wren")
+    assert whereabouts_of("where was the compass?") == ()
+    assert subject_of("where is Grandpa?") == ()
+
+
+def test_where_is_answers_from_the_latest_heard_passage_naming_them() -> None:
+    naming = {"grandpa": [_naming(1, 1), _naming(2, 1), _naming(7, 4)]}
+    order = introduced_order(naming, [Fused(2, 0.05, 0.6)], latest=True)
+    assert order is not None
+    assert [f.passage_id for f in order] == [7, 2, 1]
 
 
 def test_remind_me_about_a_thing_in_lower_case_asks_after_its_terms() -> None:

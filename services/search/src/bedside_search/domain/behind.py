@@ -64,6 +64,7 @@ def recalled_order(
     chapter_of: Mapping[int, int],
     *,
     naming: Mapping[str, Sequence[Naming]] | None = None,
+    whereabouts: bool = False,
     titles: Mapping[int, float] | None = None,
     agreed: int | None = None,
     mentions: Sequence[int] = (),
@@ -71,7 +72,8 @@ def recalled_order(
     """What recall serves of its bounded ranking, best first; None when nothing heard has come up.
 
     ``naming``: for a "who is X?" question, the heard passages that write each word of X as a
-    name; when every word has some, X has come up and those passages answer (``subject.py``).
+    name; when every word has some, X has come up and those passages answer (``subject.py``), the
+    latest first when the question asks where X is (``whereabouts``).
     Otherwise coming up is judged on every candidate, before the cut to ``limit``, and heard
     chapter titles matching the question (``titles``, each chapter's share) raise its passages,
     and the passage both rankings point at (``agreed``, ``fusion.agreed_best``) takes the best
@@ -81,7 +83,7 @@ def recalled_order(
     """
     heard = account_for_holding(ranked, holding)
     if naming:
-        introduced = introduced_order(naming, heard)
+        introduced = introduced_order(naming, heard, latest=whereabouts)
         if introduced is not None:
             return served_order(introduced, rule, chapter_of)[:limit]
     if not mentions and not has_come_up(heard):

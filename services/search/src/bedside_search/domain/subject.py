@@ -31,6 +31,12 @@ _WHO = re.compile(
 )
 """The subject runs to the question's end; the stop after "Mr." or "St." does not end it.
 "Tell me about Iris" asks who Iris is as plainly as "who is Iris?" does."""
+_WHERE = re.compile(
+    rf"\bwhere(?:['\u2019]s|\s+is|\s+are)\s+(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+)",
+    re.IGNORECASE,
+)
+""""Where is Grandpa?": where someone is now, so the present tense only ("where was" asks after
+a moment, which recall's ranking finds)."""
 _ABOUT = re.compile(
     r"\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of)\s+"
     r"(?!(?:what|how|why|when|where|which|whether|if|who)\b)(?P<thing>[^?.!]+)",
@@ -46,7 +52,15 @@ TITLE_WEIGHT = 0.25
 
 def subject_of(question: str) -> tuple[str, ...]:
     """The content words of the person a "who is X?" question asks after, lower case; () if none."""
-    match = _WHO.search(question)
+    return _subject_words(_WHO.search(question))
+
+
+def whereabouts_of(question: str) -> tuple[str, ...]:
+    """The content words of the person a "where is X?" question asks after, lower case; () if none."""
+    return _subject_words(_WHERE.search(question))
+
+
+def _subject_words(match: re.Match[str] | None) -> tuple[str, ...]:
     if match is None:
         return ()
     words = tuple(w for w in words_of(match.group("subject")) if w not in STOPWORDS | _TITLE_WORDS)
@@ -90,15 +104,19 @@ class Naming:
     name ("Hettie Bramble," said ...); otherwise at a sentence's start it may be any word."""
 
 
-def introduced_order(naming: Mapping[str, Sequence[Naming]], ranked: Sequence[Fused]) -> list[Fused] | None:
-    """The passages that answer "who is X?", best first, then the rest of ``ranked``.
+def introduced_order(
+    naming: Mapping[str, Sequence[Naming]], ranked: Sequence[Fused], *, latest: bool = False
+) -> list[Fused] | None:
+    """The passages that answer "who is X?" (or, ``latest``, "where is X?"), best first, then the
+    rest of ``ranked``.
 
     ``naming`` holds, for each subject word, the heard passages that write it with a capital. None
     when some word of the subject was never written as a name (``Naming.inside``) behind the
     line: then the book has not named X in the listener's hearing, and recall decides
     as it would for any question. Otherwise the least named word picks the passages ("Clay", not
     "John"), its most naming chapter comes first (ties: the earlier), and inside a chapter story
-    order: the first time a chapter names someone is where it says who they are.
+    order: the first time a chapter names someone is where it says who they are. For "where is X?"
+    the latest heard passage naming X comes first: it is the last the listener heard of them.
     """
     if not naming or any(not any(p.inside for p in naming.get(word, ())) for word in naming):
         return None
@@ -106,7 +124,10 @@ def introduced_order(naming: Mapping[str, Sequence[Naming]], ranked: Sequence[Fu
     passages = naming[word]
     per_chapter = Counter(p.chapter for p in passages)
     fused = {f.passage_id: f for f in ranked}
-    ordered = sorted(passages, key=lambda p: (-per_chapter[p.chapter], p.chapter, p.start_ms))
+    if latest:
+        ordered = sorted(passages, key=lambda p: -p.start_ms)
+    else:
+        ordered = sorted(passages, key=lambda p: (-per_chapter[p.chapter], p.chapter, p.start_ms))
     first = [fused.get(p.passage_id, Fused(passage_id=p.passage_id, score=0.0, dense=None)) for p in ordered]
     chosen = {p.passage_id for p in ordered}
     return [*first, *(f for f in ranked if f.passage_id not in chosen)]
