@@ -11,6 +11,7 @@ from bedside_guard import (
     capitalised_words,
     check_answer,
     heard_names,
+    named_words,
     sentences_of,
     unheard_names,
     words_of,
@@ -195,3 +196,12 @@ def test_capitals_inside_a_sentence_and_anywhere_are_told_apart() -> None:
     text = "Justice was a roan cob. He did the horse justice. “Captain,” said Jerry, and Mr. Grey nodded."
     assert capitalised_words(text) == {"jerry", "grey"}
     assert written_with_capital(text) == {"justice", "he", "captain", "jerry", "mr", "grey"}
+
+
+def test_a_first_name_opening_a_sentence_before_a_surname_is_written_as_a_name() -> None:
+    assert named_words('"Hettie Bramble," said the woman.') == {"hettie", "bramble"}
+    assert named_words("Mrs Bramble put the pie down. Then Oskar waved.") == {"bramble", "oskar", "then"}
+    # A comma or a stop between them: the opener is only a word that starts the sentence.
+    assert named_words("Yes, Holmes said so. Well. Wren came.") == {"holmes"}
+    assert named_words("Mr. Holmes smiled.") == {"holmes"}  # a title is never a name
+    assert named_words("Justice was a roan cob.") == set()

@@ -5,7 +5,7 @@ from bedside_contracts.search import MissingChapter, Target
 from bedside_guard import stem
 from bedside_search.domain.behind import Heard, account_for_holding, has_come_up, recalled_order
 from bedside_search.domain.book import ServedBook
-from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, fuse
+from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, agreed_best, fuse
 from bedside_search.domain.places import resolve, resolve_one
 from bedside_search.domain.terms import average_length, encode_document, encode_query, term_index, terms
 from bedside_search_testing import PASSAGE_MS, small_info, small_passages
@@ -93,6 +93,40 @@ def test_a_heard_title_does_not_bring_back_the_holding_passages_unheard_score() 
     assert served({}) == [1, 3]
     assert served({2: 1.0}) == [3, 1]  # the titled chapter's passage rises; 7 stays out
     assert 7 not in served({1: 1.0, 2: 0.5})
+
+
+def test_both_rankings_pointing_into_one_chapter_agree_on_its_better_passage() -> None:
+    chapter_of = {1: 1, 2: 1, 3: 2, 4: 2}
+    dense = [Scored(3, 0.6), Scored(1, 0.5), Scored(4, 0.4)]
+    assert agreed_best(dense, [Scored(3, 4.0), Scored(1, 3.0)], FUSION, chapter_of) == 3
+    # The best by words is another passage of the same chapter, ranked higher on both sides.
+    assert agreed_best(dense, [Scored(4, 4.0), Scored(3, 3.5)], FUSION, chapter_of) == 3
+    assert agreed_best(dense, [Scored(4, 4.0)], FUSION, chapter_of) == 4
+    # A mirrored tie goes to the best by meaning.
+    assert (
+        agreed_best([Scored(3, 0.6), Scored(4, 0.5)], [Scored(4, 4.0), Scored(3, 3.0)], FUSION, chapter_of)
+        == 3
+    )
+    assert agreed_best(dense, [Scored(1, 4.0)], FUSION, chapter_of) is None  # two chapters
+    assert agreed_best(dense, [], FUSION, chapter_of) is None
+    # The passage holding the line is judged by neither ranking.
+    assert agreed_best(dense, [Scored(3, 4.0), Scored(1, 3.0)], FUSION, chapter_of, leaving_out=3) == 1
+
+
+def test_the_agreed_passage_comes_first_over_a_longer_chapter_sharing_the_topic() -> None:
+    # Chapter 1 has three passages on the topic: their nudge puts passage 1 above passage 5,
+    # which both rankings put first.
+    chapter_of = {1: 1, 2: 1, 3: 1, 5: 2}
+    ranked = [Fused(1, 0.058, 0.41), Fused(2, 0.057, 0.42), Fused(5, 0.040, 0.57), Fused(3, 0.039, 0.40)]
+    order = recalled_order(ranked, None, 4, FUSION, chapter_of, agreed=5)
+    assert order is not None
+    assert [f.passage_id for f in order] == [5, 1, 2, 3]
+    plain = recalled_order(ranked, None, 4, FUSION, chapter_of, agreed=None)
+    assert [f.passage_id for f in plain or []] == [1, 5, 2, 3]
+    # A heard title matching the question may still raise its chapter above the agreed passage.
+    titled = recalled_order(ranked, None, 4, FUSION, chapter_of, titles={1: 1.0}, agreed=5)
+    assert titled is not None
+    assert titled[0].passage_id == 1
 
 
 def test_come_up_needs_a_close_enough_heard_passage() -> None:

@@ -14,7 +14,17 @@ from bedside_evaluation.corpus_books import artifact_of
 from bedside_guard import ahead_of, heard_text, written_with_capital
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.fusion import Fused
-from bedside_search.domain.subject import Naming, introduced_order, subject_of, title_nudged, title_weights
+from bedside_search.domain.subject import (
+    Naming,
+    introduced_order,
+    mentioned_first,
+    subject_of,
+    thing_of,
+    title_nudged,
+    title_weights,
+    whereabouts_of,
+)
+from bedside_search.domain.terms import terms
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from bedside_search_testing import PASSAGE_MS, chapters_of, small_info, small_passages
@@ -47,6 +57,40 @@ def test_a_question_not_asking_who_or_describing_at_length_has_no_subject() -> N
     assert subject_of("what happened to Ginger?") == ()
     assert subject_of("who is the man who sold the old horse at the fair?") == ()
     assert subject_of("who is it?") == ()
+
+
+def test_where_is_someone_asks_after_them_now_and_where_was_does_not() -> None:
+    assert whereabouts_of("where is Grandpa?") == ("grandpa",)
+    assert whereabouts_of("Where's Mrs. Bramble") == ("bramble",)
+    assert whereabouts_of("where are Oskar and Wren?") == ("oskar", "wren")
+    assert whereabouts_of("where was the compass?") == ()
+    assert subject_of("where is Grandpa?") == ()
+
+
+def test_where_is_answers_from_the_latest_heard_passage_naming_them() -> None:
+    naming = {"grandpa": [_naming(1, 1), _naming(2, 1), _naming(7, 4)]}
+    order = introduced_order(naming, [Fused(2, 0.05, 0.6)], latest=True)
+    assert order is not None
+    assert [f.passage_id for f in order] == [7, 2, 1]
+
+
+def test_remind_me_about_a_thing_in_lower_case_asks_after_its_terms() -> None:
+    assert thing_of("remind me about the storm") == ("storm",)
+    assert thing_of("Tell me again about the old lanterns?") == ("old", "lantern")
+    assert thing_of("remind me of the storm and the storm sky") == ("storm", "sky")
+    # A capital is the asker naming someone: the names rules decide.
+    assert thing_of("tell me about Justice") == ()
+    assert thing_of("tell me about what happened at the fair") == ()
+    assert thing_of("who is the captain?") == ()
+    assert thing_of("remind me about the man who sold the old horse at the fair") == ()
+
+
+def test_passages_mentioning_the_thing_come_first_in_ranked_order_then_story_order() -> None:
+    ranked = [Fused(9, 0.05, 0.6), Fused(5, 0.04, 0.5), Fused(4, 0.03, 0.4)]
+    order = mentioned_first([1, 4, 5], ranked)
+    assert [f.passage_id for f in order] == [5, 4, 1, 9]
+    assert order[2] == Fused(1, 0.0, None)
+    assert mentioned_first([], ranked) == ranked
 
 
 def _naming(passage_id: int, chapter: int, *, inside: bool = True) -> Naming:
@@ -107,6 +151,17 @@ def test_heard_naming_reads_no_word_past_the_line(here_ms: int) -> None:
             assert word in written_with_capital(heard_text(passage, here_ms))
 
 
+@given(here_ms=st.integers(min_value=0, max_value=END_MS + PASSAGE_MS))
+def test_heard_mentioning_reads_no_word_past_the_line(here_ms: int) -> None:
+    book = ServedBook.of(small_info(), PASSAGES, "small")
+    for asked in (("terrier",), ("amber", "lamp"), ("lantern",)):
+        for passage_id in book.heard_mentioning(asked, here_ms):
+            passage = book.passage(passage_id)
+            assert passage is not None
+            assert not ahead_of(passage.start_ms, here_ms)
+            assert set(asked) <= set(terms(heard_text(passage, here_ms)))
+
+
 class Recaller:
     def __init__(self, loop: asyncio.AbstractEventLoop, engine: SearchEngine) -> None:
         self.loop = loop
@@ -142,3 +197,10 @@ def test_who_is_is_answered_where_the_book_first_names_them_when_chapters_tie(re
 
 def test_who_is_someone_not_named_yet_has_not_come_up(recall: Recaller) -> None:
     assert recall.chapters("who is Marigold?", 2 * PASSAGE_MS) is None
+
+
+def test_remind_me_about_a_thing_not_mentioned_yet_has_not_come_up(recall: Recaller) -> None:
+    assert recall.chapters("remind me about the terrier", 3 * PASSAGE_MS) is None
+    answered = recall.chapters("remind me about the terrier", 6 * PASSAGE_MS)
+    assert answered is not None
+    assert answered[0] == 2

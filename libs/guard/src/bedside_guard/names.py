@@ -150,6 +150,33 @@ def written_with_capital(text: str) -> set[str]:
     return {word for word, token, _capital in _tokens(text) if token[0].isupper()}
 
 
+def named_words(text: str) -> set[str]:
+    """Words ``text`` writes as names (lower case): capitalised inside a sentence, and a word that
+    opens a sentence directly before one, with nothing but a space between ("Hettie Bramble,"
+    said the woman: a first name before a surname is a name though it opens the sentence)."""
+    named: set[str] = set()
+    opening: tuple[str, int] | None = None  # a capitalised word opening a sentence, and its end
+    opens = True
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token in _SENTENCE_OPENERS:
+            opens, opening = True, None
+            continue
+        word = _word(token)
+        capital = token[0].isupper() and not _is_title(token)
+        if opens:
+            opening = (word, match.end()) if capital else None
+        elif capital:
+            named.add(word)
+            if opening is not None and not text[opening[1] : match.start()].strip():
+                named.add(opening[0])
+            opening = None
+        else:
+            opening = None
+        opens = False
+    return named
+
+
 def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:
     """The names in ``text`` a listener at ``here_ms`` has not heard, in the order they come.
 

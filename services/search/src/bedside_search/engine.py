@@ -49,8 +49,8 @@ from bedside_search.domain.answer_matches import CHECK_DEPTH, sentence_matches
 from bedside_search.domain.behind import Heard, recalled_order
 from bedside_search.domain.book import ServedBook, check_artifact, info_of, vectors_of
 from bedside_search.domain.find import find_order
-from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, fuse
-from bedside_search.domain.subject import subject_of, title_weights
+from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, agreed_best, fuse
+from bedside_search.domain.subject import subject_of, thing_of, title_weights, whereabouts_of
 from bedside_search.domain.terms import average_length, encode_document, encode_query
 from bedside_search.store import VectorStore, collection_for
 
@@ -155,10 +155,29 @@ class SearchEngine:
         dense, sparse = await self.rankings(book, vector, request.question, request.here_ms)
         ranked = fuse(dense, sparse, max(self.rule.pool, request.limit + 1), self.rule, book.chapter_of)
         holding = self._heard_holding(book, request.here_ms, vector, ranked)
-        naming = {word: book.heard_naming(word, request.here_ms) for word in subject_of(request.question)}
+        who = subject_of(request.question)
+        where = () if who else whereabouts_of(request.question)
+        naming = {word: book.heard_naming(word, request.here_ms) for word in who or where}
         titles = title_weights(request.question, book.heard_titles(request.here_ms))
+        holding_passage = book.holding(request.here_ms)
+        agreed = agreed_best(
+            dense,
+            sparse,
+            self.rule,
+            book.chapter_of,
+            leaving_out=holding_passage.id if holding_passage else None,
+        )
         served = recalled_order(
-            ranked, holding, request.limit, self.rule, book.chapter_of, naming=naming, titles=titles
+            ranked,
+            holding,
+            request.limit,
+            self.rule,
+            book.chapter_of,
+            naming=naming,
+            whereabouts=bool(where),
+            titles=titles,
+            agreed=agreed,
+            mentions=book.heard_mentioning(thing_of(request.question), request.here_ms),
         )
         if served is None:
             return Recalled(come_up=False, places=[], hits=[])

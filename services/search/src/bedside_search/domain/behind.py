@@ -9,8 +9,14 @@ alone, or dropped when none of them are heard.
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from bedside_search.domain.fusion import Fused, FusionRule, served_order
-from bedside_search.domain.subject import TITLE_WEIGHT, Naming, introduced_order, title_nudged
+from bedside_search.domain.fusion import Fused, FusionRule, lifted_first, served_order
+from bedside_search.domain.subject import (
+    TITLE_WEIGHT,
+    Naming,
+    introduced_order,
+    mentioned_first,
+    title_nudged,
+)
 
 COME_UP_THRESHOLD = 0.34
 """The least cosine between a question and a heard passage for recall to say it has come up.
@@ -58,23 +64,32 @@ def recalled_order(
     chapter_of: Mapping[int, int],
     *,
     naming: Mapping[str, Sequence[Naming]] | None = None,
+    whereabouts: bool = False,
     titles: Mapping[int, float] | None = None,
+    agreed: int | None = None,
+    mentions: Sequence[int] = (),
 ) -> list[Fused] | None:
     """What recall serves of its bounded ranking, best first; None when nothing heard has come up.
 
     ``naming``: for a "who is X?" question, the heard passages that write each word of X as a
-    name; when every word has some, X has come up and those passages answer (``subject.py``).
+    name; when every word has some, X has come up and those passages answer (``subject.py``), the
+    latest first when the question asks where X is (``whereabouts``).
     Otherwise coming up is judged on every candidate, before the cut to ``limit``, and heard
-    chapter titles matching the question (``titles``, each chapter's share) raise its passages.
+    chapter titles matching the question (``titles``, each chapter's share) raise its passages,
+    and the passage both rankings point at (``agreed``, ``fusion.agreed_best``) takes the best
+    fused score first, so only a heard title matching the question can still raise another chapter.
+    ``mentions``: for "remind me about X" with X a thing, the heard passages that hold every word
+    of X (story order); when there are some, X has come up and they answer first, in this order.
     """
     heard = account_for_holding(ranked, holding)
     if naming:
-        introduced = introduced_order(naming, heard)
+        introduced = introduced_order(naming, heard, latest=whereabouts)
         if introduced is not None:
             return served_order(introduced, rule, chapter_of)[:limit]
-    if not has_come_up(heard):
+    if not mentions and not has_come_up(heard):
         return None
     # The nudge re-sorts by fused score, which the holding passage's unheard words helped earn:
     # nudge first, then put the holding passage back by its heard words.
-    nudged = account_for_holding(title_nudged(ranked, titles or {}, chapter_of, TITLE_WEIGHT), holding)
-    return served_order(nudged, rule, chapter_of)[:limit]
+    lifted = lifted_first(ranked, agreed)
+    nudged = account_for_holding(title_nudged(lifted, titles or {}, chapter_of, TITLE_WEIGHT), holding)
+    return served_order(mentioned_first(mentions, nudged), rule, chapter_of)[:limit]

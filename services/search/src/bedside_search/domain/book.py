@@ -2,6 +2,7 @@
 
 import base64
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -13,14 +14,15 @@ from bedside_guard import (
     Passage,
     ahead_of,
     book_names,
-    capitalised_words,
     heard_text,
+    named_words,
     written_with_capital,
 )
 from bedside_runtime.errors import InvalidRequest
 
 from bedside_search.domain.book_part import Part, distance_from
 from bedside_search.domain.subject import Naming
+from bedside_search.domain.terms import terms
 from bedside_search.domain.untranscribed import spanning, untranscribed_passages
 
 
@@ -41,6 +43,8 @@ class ServedBook:
     """The book's names and where each first occurs, for recall and the answer check."""
     named_in: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
     """Each word (lower case) and the passages that write it with a capital (``heard_naming``)."""
+    term_in: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
+    """Each content term (stemmed, as BM25 reads it) and the passages that hold it (``heard_mentioning``)."""
     untranscribed: tuple[Passage, ...] = field(init=False, repr=False, compare=False)
     """An interim version's chapters not transcribed yet, one wordless passage each (resolve only)."""
 
@@ -60,6 +64,11 @@ class ServedBook:
             for word in written_with_capital(p.text):
                 named_in.setdefault(word, []).append(p.id)
         object.__setattr__(self, "named_in", {word: tuple(ids) for word, ids in named_in.items()})
+        term_in: dict[str, list[int]] = {}
+        for p in self.passages:
+            for term in set(terms(p.text)):
+                term_in.setdefault(term, []).append(p.id)
+        object.__setattr__(self, "term_in", {term: tuple(ids) for term, ids in term_in.items()})
         first_free = max((p.id for p in self.passages), default=-1) + 1
         object.__setattr__(self, "untranscribed", untranscribed_passages(self.info, first_free))
 
@@ -85,8 +94,8 @@ class ServedBook:
 
     def heard_naming(self, word: str, here_ms: int) -> list[Naming]:
         """The passages a listener at ``here_ms`` has heard write ``word`` with a capital, and
-        whether inside a sentence (a name for sure). The passage holding the line counts by its
-        heard words only (``heard_text``)."""
+        whether as a name for sure (``named_words``: inside a sentence, or opening one just before
+        another name). The passage holding the line counts by its heard words only (``heard_text``)."""
         found = []
         for passage_id in self.named_in.get(word, ()):
             p = self._by_id[passage_id]
@@ -95,8 +104,23 @@ class ServedBook:
             text = heard_text(p, here_ms) if p.end_ms > here_ms else p.text
             if word not in written_with_capital(text):
                 continue
-            inside = word in capitalised_words(text)
+            inside = word in named_words(text)
             found.append(Naming(passage_id=p.id, chapter=p.chapter, start_ms=p.start_ms, inside=inside))
+        return found
+
+    def heard_mentioning(self, asked: Sequence[str], here_ms: int) -> list[int]:
+        """The passages a listener at ``here_ms`` has heard hold every term of ``asked``, in story
+        order. The passage holding the line counts by its heard words only (``heard_text``)."""
+        if not asked:
+            return []
+        candidates = set.intersection(*(set(self.term_in.get(term, ())) for term in asked))
+        found = []
+        for p in self.passages:
+            if p.id not in candidates or ahead_of(p.start_ms, here_ms):
+                continue
+            if p.end_ms > here_ms and not set(asked) <= set(terms(heard_text(p, here_ms))):
+                continue
+            found.append(p.id)
         return found
 
     def heard_titles(self, here_ms: int) -> dict[int, str]:

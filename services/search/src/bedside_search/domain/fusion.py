@@ -4,8 +4,9 @@ Both rankings come from the engine already bounded (recall's line is a filter in
 query), so fusion only orders what it is given and can never widen what was read.
 """
 
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bedside_search.domain.book_part import nearness
 
@@ -95,6 +96,52 @@ def fuse(
     cosine = {hit.passage_id: hit.score for hit in dense}
     ordered = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
     return [Fused(passage_id=pid, score=score, dense=cosine.get(pid)) for pid, score in ordered]
+
+
+def agreed_best(
+    dense: Sequence[Scored],
+    sparse: Sequence[Scored],
+    rule: FusionRule,
+    chapter_of: Mapping[int, int],
+    *,
+    leaving_out: int | None = None,
+) -> int | None:
+    """The passage both rankings point at: when the best passage by meaning and the best by
+    words lie in one chapter, the one of the two with the higher plain RRF score (ties: the one
+    by meaning); None when they lie in different chapters.
+
+    Both signals then agree on the place, and the chapter nudge, which adds up every pooled
+    chapter-mate, must not hand first place to a longer chapter that only shares the topic
+    (adr/0025, amended). ``leaving_out`` (the passage holding the line, partly unheard) is
+    judged by neither ranking.
+    """
+    dense = [hit for hit in dense if hit.passage_id != leaving_out]
+    sparse = [hit for hit in sparse if hit.passage_id != leaving_out]
+    if not dense or not sparse:
+        return None
+    by_meaning, by_words = dense[0].passage_id, sparse[0].passage_id
+    if chapter_of[by_meaning] != chapter_of[by_words]:
+        return None
+
+    def plain(passage_id: int) -> float:
+        return sum(
+            weight / (rule.k + rank)
+            for weight, ranking in ((rule.dense_weight, dense), (rule.sparse_weight, sparse))
+            for rank, hit in enumerate(ranking, start=1)
+            if hit.passage_id == passage_id
+        )
+
+    return by_words if plain(by_words) > plain(by_meaning) else by_meaning
+
+
+def lifted_first(ranked: Sequence[Fused], passage_id: int | None) -> list[Fused]:
+    """``ranked`` with ``passage_id`` moved to the front, its score raised just past the best one
+    (so a later re-sort keeps it there unless something raises another); unchanged when absent."""
+    lifted = [hit for hit in ranked if hit.passage_id == passage_id]
+    if not lifted or ranked[0].passage_id == passage_id:
+        return list(ranked)
+    first = replace(lifted[0], score=math.nextafter(ranked[0].score, math.inf))
+    return [first, *(hit for hit in ranked if hit.passage_id != passage_id)]
 
 
 def chapter_nudged(

@@ -2,8 +2,9 @@
 
 Two things the cosine alone gets wrong (adr/0025):
 - "who is X?" is answered where the book tells of X: X is a name, so once the heard text has
-  written it as one (capitalised inside a sentence), the heard passages that write it with a
-  capital are the candidates, and the heard chapter that names X most is where X is described.
+  written it as one (capitalised inside a sentence, or opening one just before another name),
+  the heard passages that write it with a capital are the candidates, and the heard chapter that
+  names X most is where X is described.
   The question's own case does not matter ("who is the captain?"), the book's does: "Justice"
   the horse is a name where the book writes it so, though it also writes "justice" as a word.
 - A heard chapter's title says what the chapter is about, so a question that shares a rare word
@@ -30,6 +31,18 @@ _WHO = re.compile(
 )
 """The subject runs to the question's end; the stop after "Mr." or "St." does not end it.
 "Tell me about Iris" asks who Iris is as plainly as "who is Iris?" does."""
+_WHERE = re.compile(
+    rf"\bwhere(?:['\u2019]s|\s+is|\s+are)\s+(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+)",
+    re.IGNORECASE,
+)
+""""Where is Grandpa?": where someone is now, so the present tense only ("where was" asks after
+a moment, which recall's ranking finds)."""
+_ABOUT = re.compile(
+    r"\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of)\s+"
+    r"(?!(?:what|how|why|when|where|which|whether|if|who)\b)(?P<thing>[^?.!]+)",
+    re.IGNORECASE,
+)
+""""Remind me about the storm": what is asked about, when it is a thing rather than someone."""
 _TITLE_WORDS = frozenset(title.lower() for title in TITLES)
 SUBJECT_WORDS = 3
 """A longer subject ("the man who sold the horse at the fair") is a description, not a name."""
@@ -39,11 +52,44 @@ TITLE_WEIGHT = 0.25
 
 def subject_of(question: str) -> tuple[str, ...]:
     """The content words of the person a "who is X?" question asks after, lower case; () if none."""
-    match = _WHO.search(question)
+    return _subject_words(_WHO.search(question))
+
+
+def whereabouts_of(question: str) -> tuple[str, ...]:
+    """The content words of the person a "where is X?" question asks after, lower case; () if none."""
+    return _subject_words(_WHERE.search(question))
+
+
+def _subject_words(match: re.Match[str] | None) -> tuple[str, ...]:
     if match is None:
         return ()
     words = tuple(w for w in words_of(match.group("subject")) if w not in STOPWORDS | _TITLE_WORDS)
     return words if 0 < len(words) <= SUBJECT_WORDS else ()
+
+
+def thing_of(question: str) -> tuple[str, ...]:
+    """The content terms (stemmed) of the thing a "tell me about X" or "remind me about X" question
+    asks after; () if none.
+
+    Only an X written all in lower case: a capital is the asker naming someone, and the names
+    rules decide about a name ("tell me about Justice" before the horse is named has not come up,
+    though the book has said "justice" as a word).
+    """
+    match = _ABOUT.search(question)
+    if match is None or any(c.isupper() for c in match.group("thing")):
+        return ()
+    asked = tuple(dict.fromkeys(terms(match.group("thing"))))
+    return asked if 0 < len(asked) <= SUBJECT_WORDS else ()
+
+
+def mentioned_first(mentions: Sequence[int], ranked: Sequence[Fused]) -> list[Fused]:
+    """``ranked`` with the heard passages that mention a thing asked about first (``mentions``, in
+    story order): those ranked in their ranked order, then the others in story order."""
+    mentioning = set(mentions)
+    ranked_ids = {f.passage_id for f in ranked}
+    first = [f for f in ranked if f.passage_id in mentioning]
+    unranked = [Fused(passage_id=pid, score=0.0, dense=None) for pid in mentions if pid not in ranked_ids]
+    return [*first, *unranked, *(f for f in ranked if f.passage_id not in mentioning)]
 
 
 @dataclass(frozen=True)
@@ -54,18 +100,23 @@ class Naming:
     chapter: int
     start_ms: int
     inside: bool
-    """Capitalised inside a sentence, so a name for sure (at a sentence's start it may be a word)."""
+    """Written as a name for sure: capitalised inside a sentence, or opening one just before another
+    name ("Hettie Bramble," said ...); otherwise at a sentence's start it may be any word."""
 
 
-def introduced_order(naming: Mapping[str, Sequence[Naming]], ranked: Sequence[Fused]) -> list[Fused] | None:
-    """The passages that answer "who is X?", best first, then the rest of ``ranked``.
+def introduced_order(
+    naming: Mapping[str, Sequence[Naming]], ranked: Sequence[Fused], *, latest: bool = False
+) -> list[Fused] | None:
+    """The passages that answer "who is X?" (or, ``latest``, "where is X?"), best first, then the
+    rest of ``ranked``.
 
     ``naming`` holds, for each subject word, the heard passages that write it with a capital. None
-    when some word of the subject was never written as a name (capitalised inside a sentence)
-    behind the line: then the book has not named X in the listener's hearing, and recall decides
+    when some word of the subject was never written as a name (``Naming.inside``) behind the
+    line: then the book has not named X in the listener's hearing, and recall decides
     as it would for any question. Otherwise the least named word picks the passages ("Clay", not
     "John"), its most naming chapter comes first (ties: the earlier), and inside a chapter story
-    order: the first time a chapter names someone is where it says who they are.
+    order: the first time a chapter names someone is where it says who they are. For "where is X?"
+    the latest heard passage naming X comes first: it is the last the listener heard of them.
     """
     if not naming or any(not any(p.inside for p in naming.get(word, ())) for word in naming):
         return None
@@ -73,7 +124,10 @@ def introduced_order(naming: Mapping[str, Sequence[Naming]], ranked: Sequence[Fu
     passages = naming[word]
     per_chapter = Counter(p.chapter for p in passages)
     fused = {f.passage_id: f for f in ranked}
-    ordered = sorted(passages, key=lambda p: (-per_chapter[p.chapter], p.chapter, p.start_ms))
+    if latest:
+        ordered = sorted(passages, key=lambda p: -p.start_ms)
+    else:
+        ordered = sorted(passages, key=lambda p: (-per_chapter[p.chapter], p.chapter, p.start_ms))
     first = [fused.get(p.passage_id, Fused(passage_id=p.passage_id, score=0.0, dense=None)) for p in ordered]
     chosen = {p.passage_id for p in ordered}
     return [*first, *(f for f in ranked if f.passage_id not in chosen)]

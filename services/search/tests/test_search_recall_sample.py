@@ -1,0 +1,113 @@
+"""Recall on the sample book, "The Lantern at Gull Point", asked as a listener asks it.
+
+Questions a colleague asked the keyless turn (`bedside ask --book sample --at T`): what has come
+up must be answered from the place that answers it, and what has not must still say so. The book
+is chunked as ingest chunks it and indexed with the real vectors (adr/0025, amended).
+"""
+
+import asyncio
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from bedside_contracts.search import Recall, Recalled
+from bedside_embedding import load_minilm
+from bedside_evaluation.corpus_books import artifact_of
+from bedside_guard import Passage
+from bedside_ingest.chunking import chunk_book
+from bedside_ingest.reader import read_book
+from bedside_ingest.sample import SAMPLE_TRANSCRIPT
+from bedside_search.engine import SearchEngine
+from bedside_search.open_store import open_store
+from bedside_search_testing import chapters_of
+
+
+def at(clock: str) -> int:
+    minutes, seconds = clock.split(":")
+    return (int(minutes) * 60 + int(seconds)) * 1000
+
+
+@dataclass
+class Sample:
+    loop: asyncio.AbstractEventLoop
+    engine: SearchEngine
+    passages: dict[int, Passage]
+
+    def recall(self, question: str, clock: str) -> Recalled:
+        request = Recall(book="sample", here_ms=at(clock), question=question)
+        return self.loop.run_until_complete(self.engine.recall(request))
+
+    def first(self, question: str, clock: str) -> Passage | None:
+        """The passage recall answers from first (the one the keyless turn quotes), or None."""
+        recalled = self.recall(question, clock)
+        return self.passages[recalled.hits[0].passage_id] if recalled.come_up else None
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sample]:
+    loop = asyncio.new_event_loop()
+    store = loop.run_until_complete(open_store(path=tmp_path_factory.mktemp("recall-sample")))
+    engine = SearchEngine(store, load_minilm())
+    passages = chunk_book(read_book(SAMPLE_TRANSCRIPT))
+    loop.run_until_complete(
+        engine.index(artifact_of("sample", "sample", passages, chapters_of(passages), load_minilm()))
+    )
+    try:
+        yield Sample(loop, engine, {p.id: p for p in passages})
+    finally:
+        loop.run_until_complete(store.close())
+        loop.close()
+
+
+@pytest.mark.parametrize("clock", ["12:30", "14:00", "19:00"])
+def test_why_the_lighthouse_stopped_is_answered_from_the_night_of_the_storm(
+    sample: Sample, clock: str
+) -> None:
+    # Chapter 1 speaks of the lighthouse more often; only chapter 4 tells of its beam stopping.
+    first = sample.first("why did the lighthouse stop?", clock)
+    assert first is not None
+    assert first.chapter == 4, first.text
+
+
+@pytest.mark.parametrize("clock", ["20:30", "21:00", "22:00"])
+def test_who_the_boy_on_the_rocks_was_is_answered_where_grandpa_tells_it(sample: Sample, clock: str) -> None:
+    first = sample.first("who was the boy on the rocks?", clock)
+    assert first is not None
+    assert first.chapter == 6
+    assert '"I was," said Grandpa' in first.text or "Needle Rocks" in first.text or "Iris" in first.text, (
+        first.text
+    )
+
+
+@pytest.mark.parametrize("clock", ["5:00", "21:00"])
+def test_who_hettie_is_is_answered_once_she_has_introduced_herself(sample: Sample, clock: str) -> None:
+    # The book names her once, at the start of a sentence: "Hettie Bramble," said the woman.
+    first = sample.first("who is Hettie?", clock)
+    assert first is not None
+    assert "Hettie Bramble" in first.text
+
+
+def test_who_hettie_is_has_not_come_up_before_she_is_named(sample: Sample) -> None:
+    assert sample.first("who is Hettie?", "3:30") is None
+
+
+def test_remind_me_about_the_storm_is_answered_from_its_forecast_once_that_is_heard(sample: Sample) -> None:
+    # The storm is only forecast by 6:30, one sentence among the village's news.
+    first = sample.first("remind me about the storm", "6:30")
+    assert first is not None
+    assert "a storm was coming" in first.text
+    later = sample.first("remind me about the storm", "13:00")
+    assert later is not None
+    assert later.chapter == 4  # "The Night of the Storm"
+
+
+def test_remind_me_about_the_storm_before_it_is_mentioned_has_not_come_up(sample: Sample) -> None:
+    assert sample.first("remind me about the storm", "3:00") is None
+
+
+@pytest.mark.parametrize("clock", ["12:45", "13:00"])
+def test_where_grandpa_is_is_answered_from_the_last_heard_of_him(sample: Sample, clock: str) -> None:
+    # He has just slipped on the lighthouse stairs; chapter 1, where he climbs them, names him more.
+    first = sample.first("where is Grandpa?", clock)
+    assert first is not None
+    assert first.chapter == 4, first.text
