@@ -116,7 +116,7 @@ def best_sentences(words: str, question: str) -> str:
     scores = [sum(1 / sum(word in other for other in held) for word in asked & mine) for mine in whole]
     best = scores.index(max(scores))
     chosen = sentences[best]
-    if len(chosen.split()) < 12 and best + 1 < len(sentences):
+    if len(chosen.split()) < 12 and best + 1 < len(whole):  # never with the piece the excerpt cut off
         chosen = f"{chosen} {sentences[best + 1]}"
     return balance_quotes(excerpt(chosen, QUOTE_WORDS))
 
