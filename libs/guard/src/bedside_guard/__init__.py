@@ -26,6 +26,7 @@ from bedside_guard.prose import (
     balance_quotes,
     heading_title,
     is_heading,
+    is_whole_sentence,
     sentence_spans,
     sentences_of,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "heard_names",
     "heard_text",
     "is_heading",
+    "is_whole_sentence",
     "meaning_lies_ahead",
     "sentence_spans",
     "sentences_of",
