@@ -1,7 +1,14 @@
 """Where a sentence ends, how one taken from a quotation is made whole, and what a heading is."""
 
 import pytest
-from bedside_guard import balance_quotes, heading_title, is_heading, sentence_spans, sentences_of
+from bedside_guard import (
+    balance_quotes,
+    heading_title,
+    is_heading,
+    is_whole_sentence,
+    sentence_spans,
+    sentences_of,
+)
 
 
 def test_the_words_that_say_who_spoke_stay_with_what_was_said() -> None:
@@ -55,3 +62,19 @@ def test_a_heading_read_out_is_known_and_a_sentence_of_the_story_is_not() -> Non
     assert not is_heading(
         "Chapter four was where the storm came in, and Wren lit the lantern high in the tower."
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "whole"),
+    [
+        ("It was late.", True),
+        ('"Is it yours?" asked Wren.', True),
+        ('She said it always pointed home."', True),
+        ("(She left.)", True),
+        ("All night the wind shook the", False),  # the line cut it short
+        ("and then not even that.", False),  # a passage started mid-way
+        ("\u201d she said.", False),
+    ],
+)
+def test_a_whole_sentence_starts_and_ends_as_one(text: str, whole: bool) -> None:
+    assert is_whole_sentence(text) is whole

@@ -2,6 +2,7 @@
 partitions away it follows each partition it keeps on its own, from where that feed was."""
 
 import asyncio
+from typing import Any
 
 import nats
 import pytest
@@ -9,6 +10,7 @@ from bedside_contracts.partitions import partition_of
 from bedside_contracts.player import PositionReported
 from bedside_player.follower import Follower
 from bedside_player.projections import Projections
+from bedside_player.replay import read_range
 from bedside_player.store import EventStore
 from bedside_player.stream_range import RangeReader
 from bedside_runtime.nats_server import free_port
@@ -92,5 +94,52 @@ async def test_following_ends_with_the_error_of_what_it_hands_on() -> None:
             await asyncio.wait_for(store.follow(0, None, on_stored), 10)
         assert seen == [first, first + 1]
     finally:
+        await client.close()
+        server.stop()
+
+
+async def test_a_partition_let_go_is_not_served_while_a_gain_is_still_replayed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The keeper lets a partition go when its trust in the lease runs out; the copy must stop
+    answering for it then, not once a replay it is in the middle of ends (leases.py)."""
+    server = start_test_nats(f"follower-let-go-{free_port()}")
+    client = await nats.connect(server.url)
+    follower: Follower | None = None
+    try:
+        store = EventStore(client.jetstream(), PARTITIONS)
+        await store.declare()
+        served: list[tuple[frozenset[int], frozenset[int]]] = []
+
+        async def serve(gained: frozenset[int], released: frozenset[int]) -> None:
+            served.append((gained, released))
+
+        follower = Follower(store, RangeReader(client), Projections(PARTITIONS), serve=serve)
+        follower.start()
+        follower.hold(frozenset({0}))
+        await until(lambda: follower is not None and follower.settled)
+
+        replaying, go_on = asyncio.Event(), asyncio.Event()
+
+        async def slow_read(*args: Any, **kwargs: Any) -> tuple[int, int]:
+            replaying.set()
+            await go_on.wait()
+            return await read_range(*args, **kwargs)
+
+        monkeypatch.setattr("bedside_player.follower.read_range", slow_read)
+        follower.hold(frozenset({0, 1, 2}))  # gaining 1 and 2: their replay waits
+        await replaying.wait()
+        follower.hold(frozenset({2}))  # the trust in 0 and in 1 ran out meanwhile
+        assert follower.serving == frozenset()
+        await until(lambda: (frozenset(), frozenset({0})) in served)  # its subjects go at once too
+
+        go_on.set()
+        await until(lambda: follower is not None and follower.settled)
+        assert follower.serving == frozenset({2})
+        assert all(1 not in gained for gained, _ in served)  # never served once let go
+        assert set(follower._feeds) == {2}
+    finally:
+        if follower is not None:
+            await follower.stop()
         await client.close()
         server.stop()

@@ -50,6 +50,20 @@ def test_the_piece_an_excerpt_cut_off_is_not_quoted_as_a_sentence() -> None:
     )
 
 
+def test_a_short_sentence_is_not_eked_out_with_the_piece_an_excerpt_cut_off() -> None:
+    words = "Grandpa lit the stove. She had a little brass compass on a chain, and it always …"
+    said = speech.quoting(heard(words), "what did Grandpa light?")
+    assert said.endswith('you heard: "Grandpa lit the stove."')
+
+
+def test_a_sentence_the_line_cuts_short_is_not_quoted_as_if_it_were_whole() -> None:
+    words = "Grandpa lit the stove and sat down by the window with his pipe. All night the wind shook the"
+    said = speech.quoting(heard(words), "what did the wind do all night?")
+    assert said.endswith('you heard: "Grandpa lit the stove and sat down by the window with his pipe."')
+    quoted = speech.quoting(heard('"She said it always pointed'), "where did it point?")
+    assert quoted.endswith("you heard: \"'She said it always pointed'\"")  # nothing whole is left
+
+
 def test_the_words_a_question_is_asked_with_do_not_choose_the_quote() -> None:
     words = (
         "Grandpa lit the stove and sat down by the window with his old pipe and a book. "

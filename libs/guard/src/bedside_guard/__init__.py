@@ -27,6 +27,7 @@ from bedside_guard.prose import (
     balance_quotes,
     heading_title,
     is_heading,
+    is_whole_sentence,
     sentence_spans,
     sentences_of,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "heard_names",
     "heard_text",
     "is_heading",
+    "is_whole_sentence",
     "meaning_lies_ahead",
     "named_words",
     "sentence_spans",

@@ -39,6 +39,17 @@ def sentences_of(text: str) -> list[str]:
     return [text[s:e] for s, e in sentence_spans(text)]
 
 
+def is_whole_sentence(text: str) -> bool:
+    """Whether ``text`` is a sentence as written, not a piece of one: it starts as a sentence
+    does (not in lower case, not with a closing mark) and ends with its full stop (closing
+    quotes and brackets aside). What a passage starts mid-way, the line cuts short or an
+    excerpt cuts off is a piece."""
+    opening = text.lstrip("\"'\u201c\u2018(")
+    ending = text.rstrip("\"'\u201d\u2019)]")
+    starts = bool(opening) and not opening[0].islower() and not text.startswith(("\u201d", "\u2019"))
+    return starts and ending.endswith((".", "!", "?", "\u2026"))
+
+
 _PAIRS = {"\u201c": "\u201d"}
 _CLOSING = {"\u201d": "\u201c"}
 

@@ -62,12 +62,30 @@ class Follower:
         self._whole: asyncio.Task[None] | None = None
         """The one feed of every partition, while this copy has held all of them since gaining them."""
         self._loop: asyncio.Task[None] | None = None
+        self._withdrawn: frozenset[int] = frozenset()
+        """Partitions no longer served whose feeds and projections the loop has yet to drop."""
+        self._unserving: set[asyncio.Task[None]] = set()
         self.last_gain_s = 0.0
 
     def hold(self, partitions: frozenset[int]) -> None:
-        """From now on, follow exactly ``partitions`` (returns at once; the work is the loop's)."""
+        """From now on, follow exactly ``partitions`` (returns at once; the rest is the loop's).
+
+        A partition let go is not served from this moment, and its request subjects go at once:
+        the lease keeper lets go when its trust in a lease runs out, and the loop may be busy
+        replaying a gain for seconds (leases.py: a copy serves only while it trusts the lease).
+        """
         self.target = partitions
+        withdrawn = self.serving - partitions
+        if withdrawn:
+            self.serving = self.serving - withdrawn
+            self._withdrawn = self._withdrawn | withdrawn
+            task = asyncio.create_task(self._unserve(withdrawn))
+            self._unserving.add(task)
+            task.add_done_callback(self._unserving.discard)
         self.changed.set()
+
+    async def _unserve(self, partitions: frozenset[int]) -> None:
+        await self.serve(frozenset(), partitions)
 
     def start(self) -> None:
         self._loop = asyncio.create_task(self._reconcile_forever())
@@ -78,12 +96,12 @@ class Follower:
 
     @property
     def settled(self) -> bool:
-        return self.serving == self.target
+        return self.serving == self.target and not self._withdrawn
 
     async def stop(self) -> None:
         # the loop first: a gain it was in the middle of may still start feeds before it ends
         await cancel_and_wait(self._loop)
-        await cancel_and_wait(self._whole, *self._feeds.values())
+        await cancel_and_wait(self._whole, *self._feeds.values(), *self._unserving)
 
     async def _reconcile_forever(self) -> None:
         try:
@@ -99,7 +117,7 @@ class Follower:
             raise
 
     async def _reconcile(self, target: frozenset[int]) -> None:
-        released = self.serving - target
+        released = (self.serving - target) | self._withdrawn
         if released:
             self.serving = self.serving - released
             await self.serve(frozenset(), released)
@@ -107,6 +125,7 @@ class Follower:
             for partition in released:
                 await self._stop_feed(partition)
             dropped = self.projections.drop(released)
+            self._withdrawn = self._withdrawn - released
             log.info("released partitions", partitions=sorted(released), projections_dropped=dropped)
         gained = target - self.serving
         if gained:
@@ -141,8 +160,11 @@ class Follower:
             self._whole = self._start(self._follow(None, whole))
         else:
             await asyncio.gather(*(one(partition) for partition in sorted(gained)))
-        self.serving = self.serving | gained
-        await self.serve(gained, frozenset())
+        # one let go while it was replayed is not served at all; the loop drops it next
+        kept = gained & self.target
+        self._withdrawn = self._withdrawn | (gained - kept)
+        self.serving = self.serving | kept
+        await self.serve(kept, frozenset())
         self.last_gain_s = time.perf_counter() - started
         log.info(
             "gained partitions",

@@ -21,6 +21,7 @@ from bedside_guard import (
     balance_quotes,
     heard_cues,
     is_heading,
+    is_whole_sentence,
     sentence_spans,
 )
 
@@ -103,13 +104,9 @@ def words_in(text: str) -> int:
 
 
 def sayable(text: str) -> bool:
-    """Of a length to stand alone, and a whole sentence: one a passage starts or the line cuts
-    short starts in lower case ("and then not even that.") or ends without its full stop."""
-    opening = text.lstrip("\"'“‘(")
-    ending = text.rstrip("\"'”’)]")
-    whole = bool(opening) and not opening[0].islower() and not text.startswith(("”", "’"))
-    whole = whole and ending.endswith((".", "!", "?", "…"))
-    return whole and MIN_WORDS <= words_in(text) <= MAX_SENTENCE_WORDS
+    """Of a length to stand alone, and a whole sentence (``is_whole_sentence``): not a piece a
+    passage starts mid-way ("and then not even that.") or the line cuts short."""
+    return is_whole_sentence(text) and MIN_WORDS <= words_in(text) <= MAX_SENTENCE_WORDS
 
 
 def recap_candidates(sentences: Sequence[RecapSentence]) -> list[RecapSentence]:

@@ -8,7 +8,15 @@ import re
 
 from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import MissingChapter
-from bedside_guard import Candidate, balance_quotes, excerpt, is_heading, sentences_of, stem
+from bedside_guard import (
+    Candidate,
+    balance_quotes,
+    excerpt,
+    is_heading,
+    is_whole_sentence,
+    sentences_of,
+    stem,
+)
 
 from bedside_turn.domain.chapters import NoSuchChapter
 
@@ -99,12 +107,11 @@ def best_sentences(words: str, question: str) -> str:
     A word of the question counts in any of its forms, and counts less the more of the
     line's sentences hold it: the name asked about is often in many of them, and the one
     that answers is the one that also holds the rarer word ("what does Pudding steal?" is
-    "She steals things.", not "That is Pudding."). The piece the excerpt cut off at the end
-    ("…") is not a whole sentence and is passed over while another is left, and so is the
-    chapter's heading read out ("Chapter Four: The Night of the Storm."): the answer names the
-    chapter already. Dialogue keeps its quote marks on both sides.
+    "She steals things.", not "That is Pudding."). A piece of a sentence (``is_whole_sentence``:
+    the one the excerpt cut off at the end, "…", or the line cut short) is passed over while a
+    whole one is left, and so is the chapter's heading read out ("Chapter Four: The Night of the
+    Storm."): the answer names the chapter already. Dialogue keeps its quote marks on both sides.
     """
-    cut = words.rstrip().endswith("…")
     sentences = sentences_of(words.rstrip(" …"))
     story = [s for s in sentences if not is_heading(s)]
     sentences = story or sentences
@@ -112,11 +119,12 @@ def best_sentences(words: str, question: str) -> str:
         return ""
     asked = _content(question)
     held = [_content(sentence) for sentence in sentences]
-    whole = held[:-1] if cut and len(held) > 1 else held
-    scores = [sum(1 / sum(word in other for other in held) for word in asked & mine) for mine in whole]
-    best = scores.index(max(scores))
+    whole = [i for i, sentence in enumerate(sentences) if is_whole_sentence(sentence)]
+    whole = whole or list(range(len(sentences)))  # nothing whole: the pieces are all there is
+    scores = [sum(1 / sum(word in other for other in held) for word in asked & held[i]) for i in whole]
+    best = whole[scores.index(max(scores))]
     chosen = sentences[best]
-    if len(chosen.split()) < 12 and best + 1 < len(sentences):
+    if len(chosen.split()) < 12 and best + 1 in whole:
         chosen = f"{chosen} {sentences[best + 1]}"
     return balance_quotes(excerpt(chosen, QUOTE_WORDS))
 
