@@ -70,3 +70,19 @@ async def test_a_failed_refresh_behind_keeps_the_cache(monkeypatch: pytest.Monke
     assert (await books.get("b1")).id == "b1"
     await asyncio.sleep(0.01)  # the refresh behind fails and is logged
     assert (await books.get("b1")).id == "b1"
+
+
+async def test_a_refresh_behind_the_callers_ends_when_the_player_stops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    search = Search(book("b1"))
+    books = Books(search)
+    await books.get("b1")
+    search.stalled.clear()
+    monkeypatch.setattr(catalog, "CACHE_S", 0.0)
+    await books.get("b1")
+    await asyncio.sleep(0.01)  # the refresh behind is waiting on search
+    assert books._background is not None
+    assert not books._background.done()
+    await books.stop()
+    assert books._background.done()

@@ -32,10 +32,10 @@ def test_a_chapter_past_either_end_is_said_plainly_and_the_model_is_not_told_whe
     after = NoSuchChapter(playing=6, step=1, first=1, last=6)
     before = NoSuchChapter(playing=1, step=-1, first=1, last=6)
     further = NoSuchChapter(playing=5, step=2, first=1, last=6)
-    assert speech.no_such_chapter(after) == "This is the last chapter; there is none after it."
-    assert speech.no_such_chapter(before) == "This is the first chapter; there is none before it."
+    assert speech.no_chapter_counted(after) == "This is the last chapter; there is none after it."
+    assert speech.no_chapter_counted(before) == "This is the first chapter; there is none before it."
     assert (
-        speech.no_such_chapter(further)
+        speech.no_chapter_counted(further)
         == "The book has no chapter that far on: its chapters run from 1 to 6."
     )
     assert "no chapter that far after the one playing" in no_chapter_line(after)

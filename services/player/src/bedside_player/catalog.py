@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 import structlog
 from bedside_contracts.search import BookInfo, Catalog, CatalogRequest
 from bedside_runtime.errors import NotFound
+from bedside_runtime.tasks import cancel_and_wait
 
 CACHE_S = 5.0
 
@@ -50,6 +51,10 @@ class Books:
             await self.refresh()
         except Exception as error:  # the cache stays as it was; the next stale read tries again
             log.warning("the book catalog could not be refreshed", error=repr(error))
+
+    async def stop(self) -> None:
+        """End a refresh still running behind the callers."""
+        await cancel_and_wait(self._background)
 
     async def all(self) -> list[BookInfo]:
         if self.fetched_at is None:

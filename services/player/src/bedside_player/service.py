@@ -276,3 +276,4 @@ class Service:
             await self._keeper.stop()
         if self._follower is not None:
             await self._follower.stop()
+        await self.books.stop()

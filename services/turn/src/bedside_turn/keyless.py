@@ -90,7 +90,7 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
                 return speech.CANNOT_HELP
     await tools.run("offer_positions", args)
     if tools.no_chapter is not None:
-        return speech.no_such_chapter(tools.no_chapter)
+        return speech.no_chapter_counted(tools.no_chapter)
     return speech.for_offer(tools.last_offer, tools.preview)
 
 

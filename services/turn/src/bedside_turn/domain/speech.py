@@ -46,7 +46,7 @@ NO_LOOKUP_BEFORE = (
 )
 
 
-def no_such_chapter(beyond: NoSuchChapter) -> str:
+def no_chapter_counted(beyond: NoSuchChapter) -> str:
     """A chapter counted past the first or the last, said plainly (the count is no spoiler)."""
     if beyond.after_last and beyond.playing == beyond.last:
         return NO_CHAPTER_AFTER
