@@ -90,8 +90,9 @@ class Player:
         return state
 
     async def listening(self, request: ListeningRequest) -> Listening:
-        """Which of the books the listener's current position is in (caught up on each first)."""
-        states = [await self.catch_up(request.listener, book) for book in request.books]
+        """Which of the books the listener's current position is in (caught up on each first, all
+        at once: a page opening waits on one read of the stream, not one for each book)."""
+        states = await asyncio.gather(*(self.catch_up(request.listener, book) for book in request.books))
         return Listening(book=listening_to(states))
 
     async def _append(self, state: PlayerState, event: PlayerEvent) -> ListenerState:
