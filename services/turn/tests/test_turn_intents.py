@@ -57,6 +57,12 @@ from bedside_turn.domain.recap import RecapAsked
         ("I dozed off, what happened", RecapAsked(RecapArgs(span="since_asleep"))),
         ("catch me up", RecapAsked(RecapArgs(span="since_asleep"))),
         ("what just happened?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        # Half awake, asked alone: not a passage to find, so never "that hasn't come up yet".
+        ("where was I?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("um, where were we", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("what happened?", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
+        ("recap", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
+        ("can you sum it up please", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
         ("what happened in the last chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
         ("remind me what happened in the previous chapter", RecapAsked(RecapArgs(span="last_chapter"))),
         ("what happened in the last ten minutes?", RecapAsked(RecapArgs(span="last_minutes", minutes=10))),

@@ -114,3 +114,14 @@ async def test_the_last_minutes_and_the_story_so_far_stop_at_the_line(rig: Rig) 
     for reply in (minutes, so_far):
         assert not leaks(reply.speech, rig.passages, here)
         assert all(t < here for t in said_times(reply.speech))
+
+
+async def test_where_was_i_asked_alone_tells_the_latest_minutes_not_that_nothing_came_up(rig: Rig) -> None:
+    """Half awake at 2am, "where was I?" is not a passage to find: the last minutes heard answer it."""
+    here = 5 * PASSAGE_MS
+    listener = rig.listener_at(here)
+    reply = await rig.ask(listener, "where was I?")
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith("In the last 2 minutes: At ")
+    assert all(here - 120_000 <= t < here for t in said_times(reply.speech))
+    assert not leaks(reply.speech, rig.passages, here)

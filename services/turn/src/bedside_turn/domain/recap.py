@@ -53,6 +53,16 @@ _ASLEEP = re.compile(
     r"|\b(?:since|while|after) i (?:was )?(?:fell|fall|fallen|dozed?|dozing|drifted|nodded|slept|asleep)\b"
 )
 _JUST_NOW = re.compile(r"\bwhat (?:just|has just) happened\b")
+_WHERE_WAS_I = re.compile(
+    r"^(?:where (?:was i|were we|am i|are we)|what was i (?:listening to|on))(?: again)?$"
+)
+"""Asked alone, half awake: what was playing, said as the latest minutes (no passage answers it)."""
+_ASKED_ALONE = re.compile(
+    r"^(?:(?:can|could) you |please )?(?:give me )?(?:a )?"
+    r"(?:what(?:'s| has)? happened|what was happening|recap|summar(?:ise|ize|y)|sum (?:it )?up)"
+    r"(?: please)?$"
+)
+"""A recap asked without naming a stretch or anything in the story: the latest minutes heard."""
 _CATCH_UP = re.compile(r"\bcatch me up\b|\bfill me in\b")
 _MOVES = re.compile(
     r"\b(?:go|goes|going|take|bring|skip|jump|play|replay|start|restart|rewind|move|return|listen)\b"
@@ -87,8 +97,10 @@ def read_recap(text: str, number_of: Callable[[str], float]) -> RecapAsked | Non
         return RecapAsked(RecapArgs(span="last_chapter"))
     if _ASLEEP.search(text):
         return RecapAsked(RecapArgs(span="since_asleep"))
-    if _JUST_NOW.search(text):
+    if _JUST_NOW.search(text) or _WHERE_WAS_I.match(text):
         return RecapAsked(RecapArgs(span="last_minutes", minutes=JUST_NOW_MINUTES))
+    if _ASKED_ALONE.match(text):
+        return RecapAsked(RecapArgs(span="last_minutes", minutes=FALLBACK_MINUTES))
     return None
 
 
