@@ -57,6 +57,10 @@ _WHERE_WAS_I = re.compile(
     r"^(?:where (?:was i|were we|am i|are we)|what was i (?:listening to|on))(?: again)?$"
 )
 """Asked alone, half awake: what was playing, said as the latest minutes (no passage answers it)."""
+_WHICH_CHAPTER = re.compile(
+    r"^(?:what|which) chapter (?:is (?:this|it)|(?:am i|are we|is this) (?:in|on|at))(?: now| again)?$"
+)
+"""The chapter playing, told as its recap: its number and title open it, and what was heard of it follows."""
 _ASKED_ALONE = re.compile(
     r"^(?:(?:can|could) you |please )?(?:give me )?(?:a )?"
     r"(?:what(?:'s| has)? happened|what was happening|recap|summar(?:ise|ize|y)|sum (?:it )?up)"
@@ -97,6 +101,8 @@ def read_recap(text: str, number_of: Callable[[str], float]) -> RecapAsked | Non
         return RecapAsked(RecapArgs(span="last_chapter"))
     if _ASLEEP.search(text):
         return RecapAsked(RecapArgs(span="since_asleep"))
+    if _WHICH_CHAPTER.match(text):
+        return RecapAsked(RecapArgs(span="this_chapter"))
     if _JUST_NOW.search(text) or _WHERE_WAS_I.match(text):
         return RecapAsked(RecapArgs(span="last_minutes", minutes=JUST_NOW_MINUTES))
     if _ASKED_ALONE.match(text):
