@@ -65,6 +65,9 @@ from bedside_turn.domain.recap import RecapAsked
         ("can you sum it up please", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
         # Not a passage that mentions a chapter: the chapter playing, opened with its number and title.
         ("what chapter is this?", RecapAsked(RecapArgs(span="this_chapter"))),
+        ("what did he just say?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("huh?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("sorry, say that again", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("which chapter am I on", RecapAsked(RecapArgs(span="this_chapter"))),
         ("what happened in the last chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
         ("remind me what happened in the previous chapter", RecapAsked(RecapArgs(span="last_chapter"))),

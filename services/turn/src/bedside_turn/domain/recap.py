@@ -52,7 +52,11 @@ _ASLEEP = re.compile(
     r"|\bi (?:must have )?(?:dozed|fell asleep|drifted|nodded off|fallen asleep|slept)\b"
     r"|\b(?:since|while|after) i (?:was )?(?:fell|fall|fallen|dozed?|dozing|drifted|nodded|slept|asleep)\b"
 )
-_JUST_NOW = re.compile(r"\bwhat (?:just|has just) happened\b")
+_JUST_NOW = re.compile(
+    r"\bwhat (?:just|has just) happened\b|\bwhat did (?:he|she|they|it|that|you) just say\b"
+    r"|^(?:sorry,? )?(?:what was that|say that again|come again|pardon|sorry|huh|what)(?: again)?$"
+)
+"""Half heard, just now: "what did she just say?", "huh?", "say that again" are the latest minutes."""
 _WHERE_WAS_I = re.compile(
     r"^(?:where (?:was i|were we|am i|are we)|what was i (?:listening to|on))(?: again)?$"
 )
