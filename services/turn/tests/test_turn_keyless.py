@@ -274,3 +274,19 @@ async def test_a_chapter_the_book_does_not_have_says_how_many_it_has(rig: Rig) -
     assert reply.speech == "The book has 4 chapters; there is no chapter 9."
     assert reply.outcome == "refused"
     assert position(rig, listener) == HERE
+
+
+@pytest.mark.parametrize(
+    ("here_ms", "said"),
+    [
+        (100_000, "There's about 1 minute left of this chapter, and about 4 minutes of the book."),
+        (3 * 3 * PASSAGE_MS + 70_000, "There's less than a minute of the book left."),  # the last chapter
+    ],
+)
+async def test_how_long_is_left_is_told_from_the_books_times_not_that_it_has_not_come_up(
+    rig: Rig, here_ms: int, said: str
+) -> None:
+    listener = rig.listener_at(here_ms)
+    reply = await rig.ask(listener, "how long is left?")
+    assert (reply.outcome, reply.speech) == ("answered", said)
+    assert position(rig, listener) == here_ms

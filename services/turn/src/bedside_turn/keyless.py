@@ -54,9 +54,20 @@ async def run_keyless(
             if previous is None:
                 return speech.NO_LOOKUP_BEFORE
             return await _earlier(tools, once_more_back(previous), speech.NO_EARLIER_BEFORE)
+        case intents.TimeLeft():
+            return await _time_left(tools)
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent)
+
+
+async def _time_left(tools: ToolBox) -> str:
+    catalog = await tools.backends.catalog(CatalogRequest(book=tools.book))
+    books = [b for b in catalog.books if b.id == tools.book]
+    if not books or books[0].duration_ms <= 0:
+        return speech.TROUBLE
+    tools.turn.told = True
+    return speech.time_left(tools.here_ms, books[0].duration_ms, books[0].chapters)
 
 
 async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str:

@@ -121,6 +121,11 @@ class Question:
 
 
 @dataclass(frozen=True)
+class TimeLeft:
+    """'How long is left?': of the chapter playing and of the book, from the book's own times."""
+
+
+@dataclass(frozen=True)
 class Other:
     pass
 
@@ -140,6 +145,7 @@ Intent = (
     | OtherOne
     | Question
     | RecapAsked
+    | TimeLeft
     | Other
 )
 
@@ -184,6 +190,10 @@ _PREVIOUS_CHAPTER = re.compile(
 """Read after the recaps: "the previous chapter" without a word of moving asks what it held."""
 _BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
 _BOOK_END = re.compile(r"\b(the\s+(very\s+)?end)\b|\blast (bit|part) of the book\b")
+_TIME_LEFT = re.compile(
+    r"\bhow (?:long|much|many minutes)(?: time)?(?: is|'s| are)? (?:left|to go|remaining)\b(?! of\b)"
+    r"|\bhow long (?:until|till|before|to) the end\b"
+)
 _OTHER_ONE = re.compile(r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b")
 _QUESTION_START = re.compile(
     r"^(who|what|whats|what's|why|which|how|whose|is|was|were|did|does|do|has|had|are"
@@ -232,6 +242,8 @@ def read(utterance: str) -> Intent:
         return OtherOne()
     if recap := read_recap(text, number_of):  # "what did I miss", "the last chapter": recap.py
         return recap
+    if _TIME_LEFT.search(text):
+        return TimeLeft()
     if _HALF_HOUR.search(text):
         sign = -1 if re.search(r"\b(back|rewind)\b", text) else 1
         return Jump(offset_ms=sign * 1_800_000)

@@ -7,7 +7,7 @@ nothing the model could not have read.
 import re
 
 from bedside_contracts.player import OfferOutcome
-from bedside_contracts.search import MissingChapter
+from bedside_contracts.search import ChapterInfo, MissingChapter
 from bedside_guard import Candidate, balance_quotes, excerpt, is_heading, sentences_of, stem
 
 from bedside_turn.domain.chapters import NoSuchChapter
@@ -46,6 +46,25 @@ def no_such_chapter(beyond: NoSuchChapter) -> str:
         return NO_CHAPTER_BEFORE
     way = "on" if beyond.after_last else "back"
     return f"The book has no chapter that far {way}: its chapters run from {beyond.first} to {beyond.last}."
+
+
+def time_left(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -> str:
+    """How long is left of the chapter playing and of the book: lengths the page shows already
+    (the book's length, the sleep timer's stop at a chapter's end), so no spoiler."""
+    book = f"{_length(duration_ms - here_ms)} of the book"
+    playing = [c for c in chapters if c.start_ms <= here_ms < c.end_ms]
+    if not playing or playing[-1].end_ms >= duration_ms:
+        return f"There's {book} left."
+    return f"There's {_length(playing[-1].end_ms - here_ms)} left of this chapter, and {book}."
+
+
+def _length(ms: int) -> str:
+    minutes = round(ms / 60_000)
+    if minutes < 1:
+        return "less than a minute"
+    hours, minutes = divmod(minutes, 60)
+    said = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((hours, "hour"), (minutes, "minute")) if n]
+    return "about " + " and ".join(said)
 
 
 def not_in_book(missing: MissingChapter) -> str:
