@@ -48,6 +48,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("take me to the very end", BookEnd()),
         ("start from the beginning", BookStart()),
         ("go to 1:02:03", ClockTime(3_723_000)),
+        ("go to 3:20", ClockTime(12_000_000, minutes_seconds_ms=200_000)),
         ("undo that", Undo()),
         ("go back to where I was", Undo()),
         ("who is Wren?", Question("who is Wren?")),

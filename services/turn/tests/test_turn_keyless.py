@@ -11,7 +11,7 @@ from bedside_runtime.errors import RemoteFailure
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import speech
-from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS
+from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS, book_info
 from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import leaks
 
@@ -290,3 +290,20 @@ async def test_how_long_is_left_is_told_from_the_books_times_not_that_it_has_not
     reply = await rig.ask(listener, "how long is left?")
     assert (reply.outcome, reply.speech) == ("answered", said)
     assert position(rig, listener) == here_ms
+
+
+async def test_a_time_of_two_parts_past_the_end_is_minutes_and_seconds(rig: Rig) -> None:
+    """In a six-minute book "go to 2:10" is two minutes ten in, not two hours ten."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "go to 2:10")
+    assert reply.outcome == "moved"
+    assert position(rig, listener) == 130_000
+
+
+async def test_a_time_the_book_does_not_reach_is_told_with_the_books_length(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "go to 9:30")
+    assert reply.outcome == "refused"
+    assert reply.speech == speech.past_the_end(book_info().duration_ms)
+    assert reply.speech.startswith("The book is only 0:06:00 long")
+    assert position(rig, listener) == HERE

@@ -63,6 +63,9 @@ class Jump:
 @dataclass(frozen=True)
 class ClockTime:
     position_ms: int
+    minutes_seconds_ms: int | None = None
+    """The same words read as minutes and seconds, when only two parts were said ("go to 3:20"):
+    ``routing.clock_position`` takes this reading when the other is past the book's end."""
 
 
 @dataclass(frozen=True)
@@ -262,7 +265,8 @@ def read(utterance: str) -> Intent:
         return Chapter(n=int(number_of(chapter.group(1))))
     if clock := _CLOCK.search(text):
         h, m, s = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
-        return ClockTime(position_ms=((h * 60 + m) * 60 + s) * 1000)
+        short = (h * 60 + m) * 1000 if clock.group(3) is None and m < 60 else None
+        return ClockTime(position_ms=((h * 60 + m) * 60 + s) * 1000, minutes_seconds_ms=short)
     if _BOOK_START.search(text):
         return BookStart()
     if _BOOK_END.search(text) and not _QUESTION_START.match(text):

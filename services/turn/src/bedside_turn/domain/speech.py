@@ -8,7 +8,7 @@ import re
 
 from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import ChapterInfo, MissingChapter
-from bedside_guard import Candidate, balance_quotes, excerpt, is_heading, sentences_of, stem
+from bedside_guard import Candidate, balance_quotes, clock, excerpt, is_heading, sentences_of, stem
 
 from bedside_turn.domain.chapters import NoSuchChapter
 
@@ -65,6 +65,11 @@ def _length(ms: int) -> str:
     hours, minutes = divmod(minutes, 60)
     said = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((hours, "hour"), (minutes, "minute")) if n]
     return "about " + " and ".join(said)
+
+
+def past_the_end(duration_ms: int) -> str:
+    """A time said that the book does not reach: its length, which the page shows too."""
+    return f"The book is only {clock(duration_ms)} long; there is no such time in it."
 
 
 def not_in_book(missing: MissingChapter) -> str:
