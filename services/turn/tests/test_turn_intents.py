@@ -37,6 +37,10 @@ from bedside_turn.domain.recap import RecapAsked
         ("back an hour", Jump(-3_600_000)),
         ("back half an hour", Jump(-1_800_000)),
         ("back one and a half minutes", Jump(-90_000)),
+        # No amount said: the page's own step, not a search for "a bit".
+        ("go back a bit", Jump(-30_000)),
+        ("rewind", Jump(-30_000)),
+        ("skip ahead a little", Jump(30_000)),
         ("the start of this chapter", ThisChapterStart()),
         ("take me to the beginning of the chapter", ThisChapterStart()),
         ("the next chapter", intents.NextChapter(1)),

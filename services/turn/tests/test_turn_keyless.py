@@ -307,3 +307,10 @@ async def test_a_time_the_book_does_not_reach_is_told_with_the_books_length(rig:
     assert reply.speech == speech.past_the_end(book_info().duration_ms)
     assert reply.speech.startswith("The book is only 0:06:00 long")
     assert position(rig, listener) == HERE
+
+
+async def test_go_back_a_bit_steps_back_as_the_page_does_not_a_search_for_a_bit(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "go back a bit")
+    assert reply.outcome == "moved"
+    assert position(rig, listener) == HERE - 30_000

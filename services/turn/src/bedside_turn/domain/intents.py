@@ -158,6 +158,12 @@ _JUMP = re.compile(
     rf"(?:by\s+)?{_NUMBER}(?:\s+and\s+a\s+half)?\s+(second|sec|minute|min|hour)s?\b"
 )
 _HALF_HOUR = re.compile(r"\b(back|rewind|forward|ahead|skip)\b.*\bhalf an hour\b")
+_A_BIT = re.compile(
+    r"^(?:(?:go|skip|jump|move|take me) )?(back|backwards?|rewind|forward|forwards|ahead)"
+    r"(?: (?:a (?:little )?bit|a little|a touch|a tad|slightly|some))?(?: please)?$"
+)
+"""An amount not said ("go back a bit", "rewind"): the page's own step, 30 seconds."""
+A_BIT_MS = 30_000
 _CHAPTER = re.compile(rf"\bchapter\s+{_NUMBER}\b")
 _CLOCK = re.compile(r"\b(?:to|at|from)\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\b")
 _UNDO = re.compile(
@@ -254,6 +260,9 @@ def read(utterance: str) -> Intent:
         sign = -1 if jump.group(1) in {"back", "backward", "backwards", "rewind"} else 1
         amount = number_of(jump.group(2)) + (0.5 if "and a half" in jump.group(0) else 0)
         return Jump(offset_ms=int(sign * amount * UNIT_MS[jump.group(3)]))
+    if a_bit := _A_BIT.match(text):
+        sign = -1 if a_bit.group(1) in {"back", "backward", "backwards", "rewind"} else 1
+        return Jump(offset_ms=sign * A_BIT_MS)
     if _THIS_CHAPTER.search(text):
         return ThisChapterStart()
     if not _QUESTION_START.match(text):  # "what happens in the next chapter?" moves nothing
