@@ -360,6 +360,22 @@ def test_a_covered_row_pressed_on_one_page_moves_both(
     assert bedside.state(listener.name, listener.token)["position_ms"] == target
 
 
+def test_the_answer_that_points_at_the_list_goes_when_the_list_does(open_page: OpenPage) -> None:
+    """A sleepy listener who pressed the row is not left reading "press it to go there"."""
+    phone = open_page("phone")
+    tablet = open_page("tablet")
+    ask(phone, "go to chapter 3")
+    expect(phone.locator("#answer")).to_contain_text("on the screen")
+    phone.locator("#rows .row").first.click()
+    expect(phone.locator("#list")).to_be_hidden(timeout=WAIT_MS)
+    expect(phone.locator("#answer")).to_have_text("", timeout=WAIT_MS)
+    ask(tablet, "take me to the very end")
+    expect(tablet.locator("#answer")).to_contain_text("on the screen")
+    phone.get_by_role("button", name="Cancel the list").click()  # pressed on another device
+    expect(tablet.locator("#list")).to_be_hidden(timeout=WAIT_MS)
+    expect(tablet.locator("#answer")).to_have_text("", timeout=WAIT_MS)
+
+
 def test_cancel_clears_the_list_and_nothing_else(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -104,6 +104,16 @@ def test_a_corrupt_file_is_refused(tmp_path: Path) -> None:
         read_audiobook(path)
 
 
+def test_a_text_file_named_mp3_is_refused_in_words_a_listener_reads(tmp_path: Path) -> None:
+    path = tmp_path / "renamed.mp3"
+    path.write_text("not a recording, only words\n")
+    with pytest.raises(BadInput) as refused:
+        read_audiobook(path)
+    assert refused.value.message == (
+        f"{path}: cannot be read as audio (corrupt, or not audio): Invalid data found when processing input"
+    )
+
+
 def test_a_folder_without_audio_is_refused(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("no audio here")
     with pytest.raises(BadInput, match="has no audio files"):

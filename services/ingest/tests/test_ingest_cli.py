@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from bedside_audiobooks import need_espeak, sample_chapters, speak_book, write_audiobook
-from bedside_ingest.cli import first_start
+from bedside_contracts.ingest import IngestReport
+from bedside_ingest.cli import first_start, summary
 from bedside_ingest.sample import SAMPLE_TITLE, SAMPLE_TRANSCRIPT
 from bedside_runtime.settings import Settings
 from bedside_testing import start_system, start_test_nats
@@ -94,3 +95,19 @@ def test_ingest_command_transcribes_an_audiobook_and_jobs_lists_it(tmp_path: Pat
     finally:
         system.stop()
         server.stop()
+
+
+def test_a_book_of_one_chapter_and_one_passage_is_said_in_the_singular() -> None:
+    report = IngestReport(
+        book="y",
+        version="2ef65955c5092d99",
+        object_name="y",
+        title="Y",
+        chapters=1,
+        passages=1,
+        duration_ms=2_000,
+        estimated=False,
+        unchanged=False,
+        seconds=0.0,
+    )
+    assert summary(report).startswith("'Y' as y: 1 chapter, 1 passage, 0:00:02 (timed); ")

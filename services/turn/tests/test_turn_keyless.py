@@ -11,7 +11,7 @@ from bedside_runtime.errors import RemoteFailure
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import speech
-from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS
+from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS, book_info
 from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import leaks
 
@@ -274,3 +274,43 @@ async def test_a_chapter_the_book_does_not_have_says_how_many_it_has(rig: Rig) -
     assert reply.speech == "The book has 4 chapters; there is no chapter 9."
     assert reply.outcome == "refused"
     assert position(rig, listener) == HERE
+
+
+@pytest.mark.parametrize(
+    ("here_ms", "said"),
+    [
+        (100_000, "There's about 1 minute left of this chapter, and about 4 minutes of the book."),
+        (3 * 3 * PASSAGE_MS + 70_000, "There's less than a minute of the book left."),  # the last chapter
+    ],
+)
+async def test_how_long_is_left_is_told_from_the_books_times_not_that_it_has_not_come_up(
+    rig: Rig, here_ms: int, said: str
+) -> None:
+    listener = rig.listener_at(here_ms)
+    reply = await rig.ask(listener, "how long is left?")
+    assert (reply.outcome, reply.speech) == ("answered", said)
+    assert position(rig, listener) == here_ms
+
+
+async def test_a_time_of_two_parts_past_the_end_is_minutes_and_seconds(rig: Rig) -> None:
+    """In a six-minute book "go to 2:10" is two minutes ten in, not two hours ten."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "go to 2:10")
+    assert reply.outcome == "moved"
+    assert position(rig, listener) == 130_000
+
+
+async def test_a_time_the_book_does_not_reach_is_told_with_the_books_length(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "go to 9:30")
+    assert reply.outcome == "refused"
+    assert reply.speech == speech.past_the_end(book_info().duration_ms)
+    assert reply.speech.startswith("The book is only 0:06:00 long")
+    assert position(rig, listener) == HERE
+
+
+async def test_go_back_a_bit_steps_back_as_the_page_does_not_a_search_for_a_bit(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "go back a bit")
+    assert reply.outcome == "moved"
+    assert position(rig, listener) == HERE - 30_000

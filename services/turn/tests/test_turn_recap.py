@@ -114,3 +114,24 @@ async def test_the_last_minutes_and_the_story_so_far_stop_at_the_line(rig: Rig) 
     for reply in (minutes, so_far):
         assert not leaks(reply.speech, rig.passages, here)
         assert all(t < here for t in said_times(reply.speech))
+
+
+async def test_where_was_i_asked_alone_tells_the_latest_minutes_not_that_nothing_came_up(rig: Rig) -> None:
+    """Half awake at 2am, "where was I?" is not a passage to find: the last minutes heard answer it."""
+    here = 5 * PASSAGE_MS
+    listener = rig.listener_at(here)
+    reply = await rig.ask(listener, "where was I?")
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith("In the last 2 minutes: At ")
+    assert all(here - 120_000 <= t < here for t in said_times(reply.speech))
+    assert not leaks(reply.speech, rig.passages, here)
+
+
+async def test_what_chapter_is_this_names_the_chapter_playing_not_a_passage_about_chapters(rig: Rig) -> None:
+    here = 2 * CHAPTER_MS + 40_000
+    listener = rig.listener_at(here)
+    reply = await rig.ask(listener, "what chapter is this?")
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith('In chapter 3, "The Cellar Door": At ')
+    assert chapters_of_said(rig, reply.speech) == {3}
+    assert not leaks(reply.speech, rig.passages, here)

@@ -24,6 +24,11 @@ from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 READY_TIMEOUT_S = 120.0
 
 
+def counted(n: int, noun: str) -> str:
+    """ "1 chapter", "6 chapters": a one-chapter book is common (a single-track recording)."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def summary(report: IngestReport) -> str:
     timing = "times estimated" if report.estimated else "transcribed" if report.transcribed else "timed"
     stages = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.stage_seconds.items())
@@ -31,7 +36,8 @@ def summary(report: IngestReport) -> str:
         "unchanged (this content was ingested before)" if report.unchanged else f"version {report.version}"
     )
     line = (
-        f"{report.title!r} as {report.book}: {report.chapters} chapters, {report.passages} passages, "
+        f"{report.title!r} as {report.book}: {counted(report.chapters, 'chapter')}, "
+        f"{counted(report.passages, 'passage')}, "
         f"{clock(report.duration_ms)} ({timing}); {state}; {report.seconds:.1f} s ({stages})"
     )
     aligned = report.alignment
@@ -165,6 +171,6 @@ async def first_start(settings: Settings, servers: list[str]) -> list[str]:
     except CallFailed as error:
         return [f"sample     not ingested: {error}"]
     return [
-        f"sample     ingested {report.title!r} as {report.book!r}: {report.chapters} chapters, "
-        f"{report.passages} passages, {clock(report.duration_ms)}"
+        f"sample     ingested {report.title!r} as {report.book!r}: {counted(report.chapters, 'chapter')}, "
+        f"{counted(report.passages, 'passage')}, {clock(report.duration_ms)}"
     ]

@@ -33,7 +33,9 @@ def _open(path: Path) -> InputContainer:
     try:
         container = av.open(str(path), "r")
     except (av.FFmpegError, OSError, UnicodeDecodeError) as error:
-        raise BadInput(path, f"cannot be read as audio (corrupt, or not audio): {error}") from None
+        # FFmpeg's own words only: its error number and the path again tell a listener nothing.
+        why = error.strerror if isinstance(error, OSError | av.FFmpegError) and error.strerror else error
+        raise BadInput(path, f"cannot be read as audio (corrupt, or not audio): {why}") from None
     if not container.streams.audio:
         container.close()
         raise BadInput(path, "has no audio stream")

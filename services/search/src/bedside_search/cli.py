@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 from bedside_contracts import subjects
-from bedside_contracts.search import Catalog, CatalogRequest, FindPassage, FoundPassages
+from bedside_contracts.search import BookInfo, Catalog, CatalogRequest, FindPassage, FoundPassages
 from bedside_guard import clock
 from bedside_runtime.bus import call_once
 from bedside_runtime.cli_args import parse_clock, plain_refusal
@@ -42,11 +42,18 @@ def books() -> None:
     if not catalog.books:
         typer.echo("no books yet; add one with `bedside ingest PATH`")
     for book in catalog.books:
-        timing = "estimated" if book.estimated else "timed"
-        typer.echo(
-            f"{book.id:<32} {clock(book.duration_ms):>9}  {len(book.chapters):>3} chapters"
-            f"  {book.passages:>5} passages  {timing:<9}  {book.title}"
-        )
+        typer.echo(book_line(book))
+
+
+def book_line(book: BookInfo) -> str:
+    """One book of `bedside books`, its columns aligned whether a count is one or more."""
+    timing = "estimated" if book.estimated else "timed"
+    chapters = "chapter " if len(book.chapters) == 1 else "chapters"
+    passages = "passage " if book.passages == 1 else "passages"
+    return (
+        f"{book.id:<32} {clock(book.duration_ms):>9}  {len(book.chapters):>3} {chapters}"
+        f"  {book.passages:>5} {passages}  {timing:<9}  {book.title}"
+    )
 
 
 def find(

@@ -1,12 +1,13 @@
 """The keyless router: with no model, plain code drives the same tools under the same rules."""
 
-from bedside_contracts.search import CatalogRequest, Resolve, Target
+from bedside_contracts.search import BookInfo, CatalogRequest, Resolve, Target
 from bedside_contracts.turn import Exchange
 
 from bedside_turn.domain import intents, speech
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.routing import (
+    clock_position,
     earlier_args,
     last_lookup,
     named_place_args,
@@ -54,9 +55,19 @@ async def run_keyless(
             if previous is None:
                 return speech.NO_LOOKUP_BEFORE
             return await _earlier(tools, once_more_back(previous), speech.NO_EARLIER_BEFORE)
+        case intents.TimeLeft():
+            return await _time_left(tools)
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent)
+
+
+async def _time_left(tools: ToolBox) -> str:
+    book = await _book_info(tools)
+    if book is None:
+        return speech.TROUBLE
+    tools.turn.told = True
+    return speech.time_left(tools.here_ms, book.duration_ms, book.chapters)
 
 
 async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str:
@@ -79,6 +90,13 @@ async def _find_and_offer(tools: ToolBox, query: str) -> str:
 async def _named_place(tools: ToolBox, intent: Intent) -> str:
     """A chapter, a time, a jump or an end of the book: one candidate for the same offer."""
     args = named_place_args(intent)
+    past_the_end: int | None = None  # the book's length, when the time said is not in it
+    if isinstance(intent, intents.ClockTime) and (book := await _book_info(tools)) is not None:
+        at = clock_position(intent, book.duration_ms)
+        if at is None:
+            past_the_end = book.duration_ms
+        else:
+            args = {"position_ms": at}
     if args is None:
         match intent:
             case intents.BookEnd():
@@ -88,19 +106,28 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
                 args = {"ids": [last]}
             case _:
                 return speech.CANNOT_HELP
-    await tools.run("offer_positions", args)
+    await tools.run("offer_positions", args)  # the player refuses a time past the end itself
     if tools.no_chapter is not None:
         return speech.no_chapter_counted(tools.no_chapter)
+    refused = tools.last_offer is None or tools.last_offer.outcome == "refused"
+    if past_the_end is not None and refused:
+        return speech.past_the_end(past_the_end)
     return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _book_info(tools: ToolBox) -> BookInfo | None:
+    """The book's catalog entry, if it has a length."""
+    catalog = await tools.backends.catalog(CatalogRequest(book=tools.book))
+    books = [b for b in catalog.books if b.id == tools.book and b.duration_ms > 0]
+    return books[0] if books else None
 
 
 async def _last_passage(tools: ToolBox) -> int | None:
     """The id of the book's final passage: "the end" starts there, not on its last millisecond."""
-    catalog = await tools.backends.catalog(CatalogRequest(book=tools.book))
-    books = [b for b in catalog.books if b.id == tools.book]
-    if not books or books[0].duration_ms <= 0:
+    book = await _book_info(tools)
+    if book is None:
         return None
-    end = Target(position_ms=max(0, books[0].duration_ms - 1))
+    end = Target(position_ms=max(0, book.duration_ms - 1))
     resolved = await tools.backends.resolve(Resolve(book=tools.book, here_ms=tools.here_ms, targets=[end]))
     passage = resolved.resolutions[0].passage if resolved.resolutions else None
     return passage.id if passage is not None else None

@@ -21,6 +21,11 @@ export function renderRows() {
   const had = !el.list.hidden;
   el.list.hidden = rows.length === 0;
   if (rows.length && !had) el.list.setAttribute("aria-live", "polite");
+  if (had && !rows.length && el.answer.dataset.outcome === "listed") {
+    // The answer said "press the one you mean": with the list gone there is nothing to press.
+    el.answer.textContent = "";
+    el.answer.dataset.outcome = "";
+  }
 }
 
 function span(className, text) {

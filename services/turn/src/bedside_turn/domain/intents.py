@@ -63,6 +63,9 @@ class Jump:
 @dataclass(frozen=True)
 class ClockTime:
     position_ms: int
+    minutes_seconds_ms: int | None = None
+    """The same words read as minutes and seconds, when only two parts were said ("go to 3:20"):
+    ``routing.clock_position`` takes this reading when the other is past the book's end."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +124,11 @@ class Question:
 
 
 @dataclass(frozen=True)
+class TimeLeft:
+    """'How long is left?': of the chapter playing and of the book, from the book's own times."""
+
+
+@dataclass(frozen=True)
 class Other:
     pass
 
@@ -140,6 +148,7 @@ Intent = (
     | OtherOne
     | Question
     | RecapAsked
+    | TimeLeft
     | Other
 )
 
@@ -149,6 +158,12 @@ _JUMP = re.compile(
     rf"(?:by\s+)?{_NUMBER}(?:\s+and\s+a\s+half)?\s+(second|sec|minute|min|hour)s?\b"
 )
 _HALF_HOUR = re.compile(r"\b(back|rewind|forward|ahead|skip)\b.*\bhalf an hour\b")
+_A_BIT = re.compile(
+    r"^(?:(?:go|skip|jump|move|take me) )?(back|backwards?|rewind|forward|forwards|ahead)"
+    r"(?: (?:a (?:little )?bit|a little|a touch|a tad|slightly|some))?(?: please)?$"
+)
+"""An amount not said ("go back a bit", "rewind"): the page's own step, 30 seconds."""
+A_BIT_MS = 30_000
 _CHAPTER = re.compile(rf"\bchapter\s+{_NUMBER}\b")
 _CLOCK = re.compile(r"\b(?:to|at|from)\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\b")
 _UNDO = re.compile(
@@ -184,6 +199,10 @@ _PREVIOUS_CHAPTER = re.compile(
 """Read after the recaps: "the previous chapter" without a word of moving asks what it held."""
 _BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
 _BOOK_END = re.compile(r"\b(the\s+(very\s+)?end)\b|\blast (bit|part) of the book\b")
+_TIME_LEFT = re.compile(
+    r"\bhow (?:long|much|many minutes)(?: time)?(?: is|'s| are)? (?:left|to go|remaining)\b(?! of\b)"
+    r"|\bhow long (?:until|till|before|to) the end\b"
+)
 _OTHER_ONE = re.compile(r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b")
 _QUESTION_START = re.compile(
     r"^(who|what|whats|what's|why|which|how|whose|is|was|were|did|does|do|has|had|are"
@@ -232,6 +251,8 @@ def read(utterance: str) -> Intent:
         return OtherOne()
     if recap := read_recap(text, number_of):  # "what did I miss", "the last chapter": recap.py
         return recap
+    if _TIME_LEFT.search(text):
+        return TimeLeft()
     if _HALF_HOUR.search(text):
         sign = -1 if re.search(r"\b(back|rewind)\b", text) else 1
         return Jump(offset_ms=sign * 1_800_000)
@@ -239,6 +260,9 @@ def read(utterance: str) -> Intent:
         sign = -1 if jump.group(1) in {"back", "backward", "backwards", "rewind"} else 1
         amount = number_of(jump.group(2)) + (0.5 if "and a half" in jump.group(0) else 0)
         return Jump(offset_ms=int(sign * amount * UNIT_MS[jump.group(3)]))
+    if a_bit := _A_BIT.match(text):
+        sign = -1 if a_bit.group(1) in {"back", "backward", "backwards", "rewind"} else 1
+        return Jump(offset_ms=sign * A_BIT_MS)
     if _THIS_CHAPTER.search(text):
         return ThisChapterStart()
     if not _QUESTION_START.match(text):  # "what happens in the next chapter?" moves nothing
@@ -250,7 +274,8 @@ def read(utterance: str) -> Intent:
         return Chapter(n=int(number_of(chapter.group(1))))
     if clock := _CLOCK.search(text):
         h, m, s = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
-        return ClockTime(position_ms=((h * 60 + m) * 60 + s) * 1000)
+        short = (h * 60 + m) * 1000 if clock.group(3) is None and m < 60 else None
+        return ClockTime(position_ms=((h * 60 + m) * 60 + s) * 1000, minutes_seconds_ms=short)
     if _BOOK_START.search(text):
         return BookStart()
     if _BOOK_END.search(text) and not _QUESTION_START.match(text):

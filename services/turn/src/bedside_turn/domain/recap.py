@@ -52,7 +52,25 @@ _ASLEEP = re.compile(
     r"|\bi (?:must have )?(?:dozed|fell asleep|drifted|nodded off|fallen asleep|slept)\b"
     r"|\b(?:since|while|after) i (?:was )?(?:fell|fall|fallen|dozed?|dozing|drifted|nodded|slept|asleep)\b"
 )
-_JUST_NOW = re.compile(r"\bwhat (?:just|has just) happened\b")
+_JUST_NOW = re.compile(
+    r"\bwhat (?:just|has just) happened\b|\bwhat did (?:he|she|they|it|that|you) just say\b"
+    r"|^(?:sorry,? )?(?:what was that|say that again|come again|pardon|sorry|huh|what)(?: again)?$"
+)
+"""Half heard, just now: "what did she just say?", "huh?", "say that again" are the latest minutes."""
+_WHERE_WAS_I = re.compile(
+    r"^(?:where (?:was i|were we|am i|are we)|what was i (?:listening to|on))(?: again)?$"
+)
+"""Asked alone, half awake: what was playing, said as the latest minutes (no passage answers it)."""
+_WHICH_CHAPTER = re.compile(
+    r"^(?:what|which) chapter (?:is (?:this|it)|(?:am i|are we|is this) (?:in|on|at))(?: now| again)?$"
+)
+"""The chapter playing, told as its recap: its number and title open it, and what was heard of it follows."""
+_ASKED_ALONE = re.compile(
+    r"^(?:(?:can|could) you |please )?(?:give me )?(?:a )?"
+    r"(?:what(?:'s| has)? happened|what was happening|recap|summar(?:ise|ize|y)|sum (?:it )?up)"
+    r"(?: please)?$"
+)
+"""A recap asked without naming a stretch or anything in the story: the latest minutes heard."""
 _CATCH_UP = re.compile(r"\bcatch me up\b|\bfill me in\b")
 _MOVES = re.compile(
     r"\b(?:go|goes|going|take|bring|skip|jump|play|replay|start|restart|rewind|move|return|listen)\b"
@@ -87,8 +105,12 @@ def read_recap(text: str, number_of: Callable[[str], float]) -> RecapAsked | Non
         return RecapAsked(RecapArgs(span="last_chapter"))
     if _ASLEEP.search(text):
         return RecapAsked(RecapArgs(span="since_asleep"))
-    if _JUST_NOW.search(text):
+    if _WHICH_CHAPTER.match(text):
+        return RecapAsked(RecapArgs(span="this_chapter"))
+    if _JUST_NOW.search(text) or _WHERE_WAS_I.match(text):
         return RecapAsked(RecapArgs(span="last_minutes", minutes=JUST_NOW_MINUTES))
+    if _ASKED_ALONE.match(text):
+        return RecapAsked(RecapArgs(span="last_minutes", minutes=FALLBACK_MINUTES))
     return None
 
 

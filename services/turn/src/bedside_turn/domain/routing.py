@@ -50,6 +50,18 @@ def named_place_args(intent: Intent) -> dict[str, object] | None:
     return None
 
 
+def clock_position(said: intents.ClockTime, duration_ms: int) -> int | None:
+    """Where a time the listener said is in a book ``duration_ms`` long, or None if not in it.
+
+    Two parts ("3:20") are hours and minutes, unless that is past the end and minutes and
+    seconds are not: in a 22-minute book "go to 3:20" means three minutes in.
+    """
+    for at in (said.position_ms, said.minutes_seconds_ms):
+        if at is not None and at < duration_ms:
+            return at
+    return None
+
+
 EARLIER_KEYS = (
     "earlier_chapter",
     "earlier_device",

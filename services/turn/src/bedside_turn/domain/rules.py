@@ -50,6 +50,8 @@ class Turn:
     listed: bool = False
     offer_refused: bool = False
     searched: bool = False
+    told: bool = False
+    """Plain code answered from the book's own facts (its times), no passage read."""
     rows: list[str] = field(default_factory=list)
     calls: list[ToolCallRecord] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
@@ -108,6 +110,8 @@ class Turn:
             return "listed"
         if self.recalled:
             return "answered" if self.came_up else "not_yet"
+        if self.told:
+            return "answered"
         if self.offer_refused:
             return "refused"
         return "failed" if failed else "unsure"

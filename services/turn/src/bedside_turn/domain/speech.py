@@ -7,10 +7,11 @@ nothing the model could not have read.
 import re
 
 from bedside_contracts.player import OfferOutcome
-from bedside_contracts.search import MissingChapter
+from bedside_contracts.search import ChapterInfo, MissingChapter
 from bedside_guard import (
     Candidate,
     balance_quotes,
+    clock,
     excerpt,
     is_heading,
     is_whole_sentence,
@@ -54,6 +55,30 @@ def no_chapter_counted(beyond: NoSuchChapter) -> str:
         return NO_CHAPTER_BEFORE
     way = "on" if beyond.after_last else "back"
     return f"The book has no chapter that far {way}: its chapters run from {beyond.first} to {beyond.last}."
+
+
+def time_left(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -> str:
+    """How long is left of the chapter playing and of the book: lengths the page shows already
+    (the book's length, the sleep timer's stop at a chapter's end), so no spoiler."""
+    book = f"{_length(duration_ms - here_ms)} of the book"
+    playing = [c for c in chapters if c.start_ms <= here_ms < c.end_ms]
+    if not playing or playing[-1].end_ms >= duration_ms:
+        return f"There's {book} left."
+    return f"There's {_length(playing[-1].end_ms - here_ms)} left of this chapter, and {book}."
+
+
+def _length(ms: int) -> str:
+    minutes = round(ms / 60_000)
+    if minutes < 1:
+        return "less than a minute"
+    hours, minutes = divmod(minutes, 60)
+    said = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((hours, "hour"), (minutes, "minute")) if n]
+    return "about " + " and ".join(said)
+
+
+def past_the_end(duration_ms: int) -> str:
+    """A time said that the book does not reach: its length, which the page shows too."""
+    return f"The book is only {clock(duration_ms)} long; there is no such time in it."
 
 
 def not_in_book(missing: MissingChapter) -> str:

@@ -1,0 +1,19 @@
+"""`bedside books`: each book's line, as a listener reads it."""
+
+from bedside_contracts.search import BookInfo, ChapterInfo
+from bedside_search.cli import book_line
+
+
+def test_a_book_of_one_chapter_and_one_passage_is_listed_in_the_singular_and_aligned() -> None:
+    one = BookInfo(
+        id="y",
+        title="Y",
+        duration_ms=2_000,
+        estimated=False,
+        passages=1,
+        chapters=[ChapterInfo(n=1, title="Y", start_ms=0, end_ms=2_000)],
+    )
+    two = one.model_copy(update={"id": "fog", "passages": 2, "chapters": one.chapters * 2})
+    assert book_line(one).split()[2:6] == ["1", "chapter", "1", "passage"]
+    assert book_line(two).split()[2:6] == ["2", "chapters", "2", "passages"]
+    assert book_line(one).index("timed") == book_line(two).index("timed")
