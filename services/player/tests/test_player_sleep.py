@@ -5,6 +5,7 @@ from bedside_contracts.player import (
     CancelSleepTimer,
     JoinDevice,
     PlayerCommand,
+    PlayerEvent,
     Report,
     Seek,
     SetSleepTimer,
@@ -12,6 +13,7 @@ from bedside_contracts.player import (
 )
 from bedside_contracts.search import ChapterInfo
 from bedside_player.domain.decide import Invalid, Stale, decide
+from bedside_player.domain.history import entries
 from bedside_player.domain.state import PlayerState, evolve
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -181,3 +183,20 @@ def test_the_pause_never_lands_past_the_stop_nor_the_estimate_past_the_pause(
     assert state.asleep is not None
     assert state.asleep.paused_at_ms <= stop
     assert state.asleep.asleep_at_ms <= state.asleep.paused_at_ms
+
+
+def test_a_pause_at_the_chapter_end_is_told_in_the_chapter_the_listener_fell_asleep_in() -> None:
+    state = PlayerState(listener="ann", book="b1")
+    stored: list[tuple[int, PlayerEvent]] = []
+    for command in (
+        Report(device="phone", position_ms=890_000, playing=True, basis_seq=0),
+        SetSleepTimer(device="phone", after="chapter_end"),
+        TimerRanOut(device="phone", position_ms=900_400, basis_seq=2),
+    ):
+        event = decide(state, command, book_end_ms=BOOK_END, chapters=CHAPTERS)
+        assert event is not None
+        state = evolve(state, event, state.seq + 1)
+        stored.append((state.seq, event))
+    told = entries("ann", "b1", stored, CHAPTERS)[-1]
+    # paused on the stop, chapter 2's first millisecond, which by the line is still chapter 1
+    assert (told.kind, told.position_ms, told.chapter) == ("fell_asleep", 900_000, 1)

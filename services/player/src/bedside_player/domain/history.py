@@ -19,6 +19,7 @@ from bedside_contracts.player import (
     PlayerEvent,
 )
 from bedside_contracts.search import ChapterInfo
+from bedside_guard import ahead_of
 
 from bedside_player.domain.state import PlayerState, evolve
 
@@ -28,12 +29,17 @@ PLACING_KINDS: frozenset[str] = MOVE_KINDS | {"reported"}
 
 
 def chapter_at(chapters: Sequence[ChapterInfo], position_ms: int) -> int | None:
-    """The chapter that holds ``position_ms`` (the last one starting at or before it)."""
-    found: int | None = None
-    for chapter in sorted(chapters, key=lambda c: c.start_ms):
-        if chapter.start_ms <= position_ms:
-            found = chapter.n
-    return found
+    """The chapter playing at ``position_ms``: the last one begun behind the line.
+
+    The line decides (``ahead_of``), so a position exactly at a chapter's start is still in
+    the chapter before (ADR 30): a sleep timer that paused there paused in that chapter.
+    Before anything is heard the book is in its first chapter.
+    """
+    ordered = sorted(chapters, key=lambda c: c.start_ms)
+    begun = [chapter.n for chapter in ordered if not ahead_of(chapter.start_ms, position_ms)]
+    if begun:
+        return begun[-1]
+    return ordered[0].n if ordered else None
 
 
 def entries(
