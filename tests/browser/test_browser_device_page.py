@@ -415,6 +415,19 @@ def test_undo_goes_back_to_where_i_was_on_every_device(open_page: OpenPage) -> N
     expect(phone.locator("#history li").first).to_contain_text("back to where you were", timeout=WAIT_MS)
 
 
+def test_an_undo_on_another_device_is_told_as_going_back_not_as_a_move(open_page: OpenPage) -> None:
+    phone = open_page("phone")
+    tablet = open_page("tablet")
+    for _ in range(2):
+        phone.get_by_role("button", name="Forward 30 seconds").click()
+    expect(tablet.locator("#pos")).to_have_text("0:01:00", timeout=WAIT_MS)
+    tablet.get_by_role("button", name="Back to where I was").click()
+    told = "Back to 0:00:30, where you were before."
+    expect(phone.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
+    for page in (phone, tablet):
+        expect(page.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
+
+
 def test_play_on_one_device_and_the_other_follows(open_page: OpenPage) -> None:
     phone = open_page("phone")
     speaker = open_page("speaker")

@@ -175,6 +175,15 @@ def test_undo_goes_back_to_before_the_last_move_and_is_itself_a_move() -> None:
     assert state.position_ms == 230_000
 
 
+def test_the_state_says_what_made_its_last_move_and_a_report_keeps_it() -> None:
+    state = run(fresh(), Seek(device="phone", position_ms=60_000, basis_seq=0))
+    assert state.public().last_move_cause == "seeked"
+    state = run(state, Undo(device="tablet"))
+    assert state.public().last_move_cause == "undo"
+    state = run(state, Report(device="phone", position_ms=2_000, playing=True, basis_seq=state.seq))
+    assert (state.public().last_move_cause, state.public().last_move_seq) == ("undo", 2)
+
+
 def test_nothing_to_undo_is_invalid() -> None:
     with pytest.raises(Invalid):
         decide(fresh(), Undo())
