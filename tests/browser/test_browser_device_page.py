@@ -391,6 +391,23 @@ def test_cancel_clears_the_list_and_nothing_else(
     assert state["position_ms"] == before
 
 
+def test_a_list_goes_on_every_device_when_the_listener_moves_another_way(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """Its rows were drawn for a question asked at another place: a skip on any device takes
+    the list down everywhere, as a press or a cancel would."""
+    phone = open_page("phone")
+    tablet = open_page("tablet")
+    ask(phone, "go to chapter 3")
+    for page in (phone, tablet):
+        expect(page.locator("#rows .row")).to_have_count(1, timeout=WAIT_MS)
+    tablet.get_by_role("button", name="Forward 30 seconds").click()
+    for page in (phone, tablet):
+        expect(page.locator("#list")).to_be_hidden(timeout=WAIT_MS)
+    expect(phone.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
+    assert bedside.state(listener.name, listener.token)["rows"] == []
+
+
 def test_a_question_gets_an_answer_on_the_screen(open_page: OpenPage) -> None:
     page = open_page("phone")
     page.get_by_role("button", name="Forward 30 seconds").click()

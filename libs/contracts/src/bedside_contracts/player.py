@@ -140,6 +140,9 @@ class Seeked(Contract):
     position_ms: Millis
     basis_seq: Seq
     device_clock: DeviceClock = None
+    withdrew_list: bool = Field(
+        default=False, description="a list was on the screen, drawn for another place: this move took it down"
+    )
 
 
 class Moved(Contract):
@@ -151,6 +154,10 @@ class Moved(Contract):
     to_ms: Millis
     turn_id: str | None = None
     device: Name | None = None
+    withdrew_list: bool = Field(
+        default=False,
+        description="an undo took down a list that was on the screen (a goto ends its own turn's)",
+    )
 
 
 class ListOffered(Contract):

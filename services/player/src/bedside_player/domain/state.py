@@ -131,6 +131,10 @@ def _moved(state: PlayerState, seq: int, from_ms: int, to_ms: int, cause: MoveCa
     return state._replace(position_ms=to_ms, before_move_ms=from_ms, last_move_seq=seq, last_move_cause=cause)
 
 
+def _without_list(state: PlayerState) -> PlayerState:
+    return state._replace(rows=(), list_turn_id=None)
+
+
 def _fell_asleep(state: PlayerState, seq: int, event: FellAsleep) -> PlayerState:
     asleep = Asleep(
         paused_at_ms=event.paused_at_ms, asleep_at_ms=event.asleep_at_ms, seq=seq, device=event.device
@@ -175,13 +179,14 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
     match event:
         case Seeked():
             seeked = _moved(state, seq, event.from_ms, event.position_ms, "seeked")
-            return seeked._replace(last_touch_ms=event.position_ms)
+            seeked = seeked._replace(last_touch_ms=event.position_ms)
+            return _without_list(seeked) if event.withdrew_list else seeked
         case Moved():
             moved = _moved(state, seq, event.from_ms, event.to_ms, event.cause)._replace(
                 last_touch_ms=event.to_ms
             )
             # a goto ends the turn that made it; an older list on the screen is obsolete
-            return moved._replace(rows=(), list_turn_id=None) if event.cause == "goto" else moved
+            return _without_list(moved) if event.cause == "goto" or event.withdrew_list else moved
         case ListOffered():
             return state._replace(
                 rows=tuple(event.rows), list_turn_id=event.turn_id, last_touch_ms=state.position_ms
