@@ -391,6 +391,23 @@ def test_cancel_clears_the_list_and_nothing_else(
     assert state["position_ms"] == before
 
 
+def test_a_list_goes_on_every_device_when_the_listener_moves_another_way(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """Its rows were drawn for a question asked at another place: a skip on any device takes
+    the list down everywhere, as a press or a cancel would."""
+    phone = open_page("phone")
+    tablet = open_page("tablet")
+    ask(phone, "go to chapter 3")
+    for page in (phone, tablet):
+        expect(page.locator("#rows .row")).to_have_count(1, timeout=WAIT_MS)
+    tablet.get_by_role("button", name="Forward 30 seconds").click()
+    for page in (phone, tablet):
+        expect(page.locator("#list")).to_be_hidden(timeout=WAIT_MS)
+    expect(phone.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
+    assert bedside.state(listener.name, listener.token)["rows"] == []
+
+
 def test_a_question_gets_an_answer_on_the_screen(open_page: OpenPage) -> None:
     page = open_page("phone")
     page.get_by_role("button", name="Forward 30 seconds").click()
@@ -413,6 +430,19 @@ def test_undo_goes_back_to_where_i_was_on_every_device(open_page: OpenPage) -> N
         expect(page.locator("#pos")).to_have_text("0:00:00", timeout=WAIT_MS)
     # The history lists the moves newest first, with the undo on top.
     expect(phone.locator("#history li").first).to_contain_text("back to where you were", timeout=WAIT_MS)
+
+
+def test_an_undo_on_another_device_is_told_as_going_back_not_as_a_move(open_page: OpenPage) -> None:
+    phone = open_page("phone")
+    tablet = open_page("tablet")
+    for _ in range(2):
+        phone.get_by_role("button", name="Forward 30 seconds").click()
+    expect(tablet.locator("#pos")).to_have_text("0:01:00", timeout=WAIT_MS)
+    tablet.get_by_role("button", name="Back to where I was").click()
+    told = "Back to 0:00:30, where you were before."
+    expect(phone.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
+    for page in (phone, tablet):
+        expect(page.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
 
 
 def test_play_on_one_device_and_the_other_follows(open_page: OpenPage) -> None:

@@ -175,6 +175,15 @@ def test_undo_goes_back_to_before_the_last_move_and_is_itself_a_move() -> None:
     assert state.position_ms == 230_000
 
 
+def test_the_state_says_what_made_its_last_move_and_a_report_keeps_it() -> None:
+    state = run(fresh(), Seek(device="phone", position_ms=60_000, basis_seq=0))
+    assert state.public().last_move_cause == "seeked"
+    state = run(state, Undo(device="tablet"))
+    assert state.public().last_move_cause == "undo"
+    state = run(state, Report(device="phone", position_ms=2_000, playing=True, basis_seq=state.seq))
+    assert (state.public().last_move_cause, state.public().last_move_seq) == ("undo", 2)
+
+
 def test_nothing_to_undo_is_invalid() -> None:
     with pytest.raises(Invalid):
         decide(fresh(), Undo())
@@ -202,6 +211,43 @@ def test_cancelling_removes_the_list_and_nothing_else() -> None:
         before.playing,
     )
     assert decide(state, CancelList()) is None
+
+
+def test_the_listeners_own_seek_or_undo_takes_the_list_down_and_the_move_records_it() -> None:
+    listed = rows_state()
+    seek = decide(listed, Seek(device="phone", position_ms=30_000, basis_seq=listed.seq))
+    assert isinstance(seek, Seeked)
+    assert seek.withdrew_list
+    sought = evolve(listed, seek, listed.seq + 1)
+    assert (sought.rows, sought.list_turn_id, sought.public().rows) == ((), None, [])
+    # a list drawn again, then an undo: that move takes it down too
+    relisted = evolve(sought, ListOffered(rows=list(listed.rows), turn_id="t2"), sought.seq + 1)
+    undo = decide(relisted, Undo(device="tablet"))
+    assert isinstance(undo, Moved)
+    assert undo.withdrew_list
+    assert evolve(relisted, undo, relisted.seq + 1).rows == ()
+    # with no list up a move withdraws nothing, and says so
+    assert not run(fresh(), Seek(device="phone", position_ms=1_000, basis_seq=0)).rows
+    assert decide(fresh(), Seek(device="phone", position_ms=1_000, basis_seq=0)) == Seeked(
+        device="phone", from_ms=0, position_ms=1_000, basis_seq=0
+    )
+
+
+def test_a_move_stored_before_the_list_rule_replays_as_it_was_seen_with_its_list_up() -> None:
+    listed = rows_state()
+    stored = Seeked.model_validate_json(
+        '{"kind":"seeked","device":"phone","from_ms":0,"position_ms":30000,"basis_seq":1}'
+    )
+    assert evolve(listed, stored, listed.seq + 1).rows == listed.rows
+
+
+def test_a_report_leaves_the_list_up_and_a_row_can_still_be_pressed() -> None:
+    listed = rows_state()
+    played = run(listed, Report(device="phone", position_ms=40_000, playing=True, basis_seq=listed.seq))
+    assert played.rows == listed.rows
+    pressed = decide(played, PressRow(row=0, device="phone"))
+    assert isinstance(pressed, RowPressed)
+    assert pressed.to_ms == 5_000
 
 
 def test_a_row_heard_when_drawn_is_covered_once_the_listener_goes_back_before_it() -> None:

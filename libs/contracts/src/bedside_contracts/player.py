@@ -66,6 +66,10 @@ class Asleep(Contract):
     device: Name
 
 
+MoveCause = Literal["seeked", "pressed", "goto", "undo", "fell_asleep"]
+"""What made a move: a device's seek, a row pressed, a question's goto, an undo, the sleep timer."""
+
+
 class ListenerState(Contract):
     """One listener's state in one book: the projection of their stream."""
 
@@ -75,6 +79,9 @@ class ListenerState(Contract):
     playing: bool
     seq: int = Field(ge=0, description="stream sequence of the newest event that made this state")
     last_move_seq: int = Field(ge=0)
+    last_move_cause: MoveCause | None = Field(
+        default=None, description="what made the move at last_move_seq, so every device can tell it the same"
+    )
     rows: list[Candidate] = Field(default_factory=list, description="the list on the screen, if any")
     list_turn_id: str | None = None
     devices: list[Name] = Field(default_factory=list, description="devices that have joined, in order")
@@ -133,6 +140,9 @@ class Seeked(Contract):
     position_ms: Millis
     basis_seq: Seq
     device_clock: DeviceClock = None
+    withdrew_list: bool = Field(
+        default=False, description="a list was on the screen, drawn for another place: this move took it down"
+    )
 
 
 class Moved(Contract):
@@ -144,6 +154,10 @@ class Moved(Contract):
     to_ms: Millis
     turn_id: str | None = None
     device: Name | None = None
+    withdrew_list: bool = Field(
+        default=False,
+        description="an undo took down a list that was on the screen (a goto ends its own turn's)",
+    )
 
 
 class ListOffered(Contract):

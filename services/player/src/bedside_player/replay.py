@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract
-from bedside_contracts.player import Asleep, SleepTimer
+from bedside_contracts.player import Asleep, MoveCause, SleepTimer
 from bedside_guard import Candidate
 from bedside_runtime.streams import key_value_bucket, live_keys
 from nats.aio.client import Client
@@ -60,6 +60,7 @@ class Snapshot(Contract):
     asleep: Asleep | None = None
     last_touch_ms: int = 0
     players: list[str] = Field(default_factory=list)
+    last_move_cause: MoveCause | None = None
 
 
 @dataclass

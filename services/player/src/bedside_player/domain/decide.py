@@ -92,6 +92,19 @@ def check_report_basis(state: PlayerState, device: str, basis_seq: int) -> None:
         )
 
 
+def withdraws_list(state: PlayerState) -> bool:
+    """Whether the listener's own move (a seek, an undo) takes down the list on the screen.
+
+    It does, whenever there is one: its rows were drawn for a question asked at another
+    place, and a press after moving elsewhere would surprise. The move records it
+    (``withdrew_list``), so every device and every replay agrees; an event stored before
+    this rule says nothing and withdraws nothing. A pressed row ends its list itself, and a
+    goto ends its own turn's (``evolve``); a report, a timer's pause or a new list of the
+    same turn (which replaces it) withdraw nothing.
+    """
+    return bool(state.rows)
+
+
 def set_sleep_timer(
     state: PlayerState, command: SetSleepTimer, book_end_ms: int | None, chapters: Sequence[ChapterInfo]
 ) -> SleepTimerSet:
@@ -174,6 +187,7 @@ def decide(
                 position_ms=command.position_ms,
                 basis_seq=command.basis_seq,
                 device_clock=command.device_clock,
+                withdrew_list=withdraws_list(state),
             )
         case PressRow():
             if not state.rows:
@@ -193,7 +207,11 @@ def decide(
             if state.before_move_ms is None:
                 raise Invalid("nothing to undo: the book has not been moved")
             return Moved(
-                cause="undo", from_ms=state.position_ms, to_ms=state.before_move_ms, device=command.device
+                cause="undo",
+                from_ms=state.position_ms,
+                to_ms=state.before_move_ms,
+                device=command.device,
+                withdrew_list=withdraws_list(state),
             )
         case JoinDevice():
             if command.device in state.devices:

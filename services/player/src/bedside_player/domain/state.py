@@ -19,6 +19,7 @@ from bedside_contracts.player import (
     ListCancelled,
     ListenerState,
     ListOffered,
+    MoveCause,
     Moved,
     PlayerEvent,
     PositionReported,
@@ -54,6 +55,8 @@ class PlayerState(NamedTuple):
     """Where the book was at the newest touch, request or joining device: when someone was awake."""
     players: tuple[str, ...] = ()
     """The devices that reported playing since the book last paused, less those that left (ADR 45)."""
+    last_move_cause: MoveCause | None = None
+    """What made the move at ``last_move_seq``: every device tells an undo as an undo."""
 
     def public(self) -> ListenerState:
         return ListenerState(
@@ -63,6 +66,7 @@ class PlayerState(NamedTuple):
             playing=self.playing,
             seq=self.seq,
             last_move_seq=self.last_move_seq,
+            last_move_cause=self.last_move_cause,
             rows=[row.seen_from(self.position_ms) for row in self.rows],
             list_turn_id=self.list_turn_id,
             devices=list(self.devices),
@@ -119,11 +123,16 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.asleep,
         state.last_touch_ms,
         players,
+        state.last_move_cause,
     )
 
 
-def _moved(state: PlayerState, seq: int, from_ms: int, to_ms: int) -> PlayerState:
-    return state._replace(position_ms=to_ms, before_move_ms=from_ms, last_move_seq=seq)
+def _moved(state: PlayerState, seq: int, from_ms: int, to_ms: int, cause: MoveCause) -> PlayerState:
+    return state._replace(position_ms=to_ms, before_move_ms=from_ms, last_move_seq=seq, last_move_cause=cause)
+
+
+def _without_list(state: PlayerState) -> PlayerState:
+    return state._replace(rows=(), list_turn_id=None)
 
 
 def _fell_asleep(state: PlayerState, seq: int, event: FellAsleep) -> PlayerState:
@@ -135,6 +144,7 @@ def _fell_asleep(state: PlayerState, seq: int, event: FellAsleep) -> PlayerState
         position_ms=event.paused_at_ms,
         playing=False,
         last_move_seq=seq,
+        last_move_cause="fell_asleep",
         sleep_timer=None,
         asleep=asleep,
         players=(),
@@ -168,18 +178,21 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
     state = state._replace(seq=seq, events=state.events + 1)
     match event:
         case Seeked():
-            seeked = _moved(state, seq, event.from_ms, event.position_ms)
-            return seeked._replace(last_touch_ms=event.position_ms)
+            seeked = _moved(state, seq, event.from_ms, event.position_ms, "seeked")
+            seeked = seeked._replace(last_touch_ms=event.position_ms)
+            return _without_list(seeked) if event.withdrew_list else seeked
         case Moved():
-            moved = _moved(state, seq, event.from_ms, event.to_ms)._replace(last_touch_ms=event.to_ms)
+            moved = _moved(state, seq, event.from_ms, event.to_ms, event.cause)._replace(
+                last_touch_ms=event.to_ms
+            )
             # a goto ends the turn that made it; an older list on the screen is obsolete
-            return moved._replace(rows=(), list_turn_id=None) if event.cause == "goto" else moved
+            return _without_list(moved) if event.cause == "goto" or event.withdrew_list else moved
         case ListOffered():
             return state._replace(
                 rows=tuple(event.rows), list_turn_id=event.turn_id, last_touch_ms=state.position_ms
             )
         case RowPressed():
-            moved = _moved(state, seq, event.from_ms, event.to_ms)
+            moved = _moved(state, seq, event.from_ms, event.to_ms, "pressed")
             return moved._replace(rows=(), list_turn_id=None, last_touch_ms=event.to_ms)
         case ListCancelled():
             return state._replace(rows=(), list_turn_id=None, last_touch_ms=state.position_ms)

@@ -1,7 +1,7 @@
 // Where the listener has been, newest first, each a place to go back to; and undo.
 import { api, findState, listenerPath } from "./api.js";
 import { chapterTitle } from "./book.js";
-import { afterCommand, ours, position, refreshState, seekTo, settleScrub } from "./position.js";
+import { afterCommand, ours, position, refreshState, seekTo, settleScrub, undoneWords } from "./position.js";
 import { DEVICE, HISTORY_FETCH, state } from "./state.js";
 import { clock, el, notice } from "./ui.js";
 
@@ -84,7 +84,7 @@ async function undo() {
   const res = await ours("POST", `${listenerPath()}/undo`, { device: DEVICE });
   if (afterCommand(res, "Back to")) {
     if (!findState(res.data)) await refreshState();
-    notice(`Back to ${clock(position())}.`);
+    notice(undoneWords(position()));
   }
 }
 

@@ -112,13 +112,20 @@ export function adopt(next, { force = false, why = "" } = {}) {
     followers.jumped(next.position_ms, back);
   }
   if (!echo && typeof next.playing === "boolean" && next.playing !== state.playing) setPlaying(next.playing);
-  if (why && (moved || far)) {
-    const said = moved && pausedBySleep(next) ? "Paused by the sleep timer at" : why;
-    notice(`${said} ${clock(next.position_ms)}.`);
-  }
+  if (why && (moved || far)) notice(moved ? movedWords(next, why) : `${why} ${clock(next.position_ms)}.`);
   render();
   followers.adopted(next);
 }
+
+// What a move says, told by what made it (the state's last_move_cause), the same on every
+// device: an undo here or elsewhere is told as going back, the timer's pause as the timer's.
+function movedWords(next, why) {
+  if (next.last_move_cause === "undo") return undoneWords(next.position_ms);
+  const said = pausedBySleep(next) ? "Paused by the sleep timer at" : why;
+  return `${said} ${clock(next.position_ms)}.`;
+}
+
+export const undoneWords = (ms) => `Back to ${clock(ms)}, where you were before.`;
 
 function sameWord(next) {
   const word = state.serverWord;
