@@ -214,6 +214,16 @@ class FellAsleep(Contract):
     basis_seq: Seq
 
 
+class Paused(Contract):
+    """The listener asked for a pause (by voice, through the turn): the book paused at
+    ``paused_at_ms``, the newest place a device reported. Recorded as a sleep timer's pause is,
+    without a guess at sleep (ADR 46)."""
+
+    kind: Literal["paused"] = "paused"
+    device: Name | None = None
+    paused_at_ms: Millis
+
+
 PlayerEvent = Annotated[
     PositionReported
     | Seeked
@@ -225,7 +235,8 @@ PlayerEvent = Annotated[
     | DeviceLeft
     | SleepTimerSet
     | SleepTimerCancelled
-    | FellAsleep,
+    | FellAsleep
+    | Paused,
     Field(discriminator="kind"),
 ]
 EventKind = Literal[
@@ -240,6 +251,7 @@ EventKind = Literal[
     "timer_set",
     "timer_cancelled",
     "fell_asleep",
+    "paused",
 ]
 MOVE_KINDS: frozenset[str] = frozenset({"seeked", "moved", "pressed"})
 """Events that move the book; a report made before the newest of them is stale."""
@@ -318,6 +330,13 @@ class TimerRanOut(Contract):
     basis_seq: Seq
 
 
+class Pause(Contract):
+    """Pause the book on every device where it was last heard (a turn's "pause" or "stop")."""
+
+    op: Literal["pause"] = "pause"
+    device: Name | None = None
+
+
 PlayerCommand = Annotated[
     Report
     | Seek
@@ -328,7 +347,8 @@ PlayerCommand = Annotated[
     | LeaveDevice
     | SetSleepTimer
     | CancelSleepTimer
-    | TimerRanOut,
+    | TimerRanOut
+    | Pause,
     Field(discriminator="op"),
 ]
 
