@@ -17,9 +17,7 @@ their top two is always offered, whatever the book's size (measured: the turn RE
 
 def model_may_answer(intent: Intent) -> bool:
     """Whether a model, when there is one, answers this: not an undo, a command and not a judgement."""
-    return not isinstance(
-        intent, intents.Undo | intents.SleepTimer | intents.CancelSleepTimer | intents.Pause
-    )
+    return not isinstance(intent, intents.Undo)
 
 
 def reads_history(intent: Intent, *, with_model: bool) -> bool:
