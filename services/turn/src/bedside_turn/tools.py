@@ -1,4 +1,4 @@
-"""The four tools as the model (or the keyless router) calls them.
+"""The five tools as the model (or the keyless router) calls them.
 
 Arguments arrive as untrusted JSON and are validated against the contracts; a bad one
 becomes a tool error the model can read, never an exception. The listener's position
