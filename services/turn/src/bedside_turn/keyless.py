@@ -60,6 +60,8 @@ async def run_keyless(
         case intents.SleepTimer(after="chapter_end"):
             return await _playback(tools, {"action": "sleep_timer", "chapter_end": True})
         case intents.SleepTimer(after=int(minutes)):
+            if minutes > playback.LONGEST_MINUTES:
+                return playback.TOO_LONG
             return await _playback(tools, {"action": "sleep_timer", "minutes": minutes})
         case intents.CancelSleepTimer():
             return await _playback(tools, {"action": "cancel_sleep_timer"})

@@ -12,6 +12,10 @@ from bedside_contracts.turn import PlaybackArgs
 VOICE_DEVICE = "voice"
 """The device named on a timer set by a turn that came with none (the CLI, a test)."""
 
+LONGEST_MINUTES = 600
+"""The longest sleep timer the player sets (``SleepMinutes``)."""
+TOO_LONG = "I can set the sleep timer for up to ten hours."
+
 
 @dataclass(frozen=True)
 class PlaybackDone:
