@@ -111,9 +111,11 @@ export function adopt(next, { force = false, why = "" } = {}) {
     setPosition(next.position_ms);
     followers.jumped(next.position_ms, back);
   }
+  // A move never changes playing; a move that stops a playing book is a pause asked for aloud (ADR 46).
+  const pausedAloud = moved && next.playing === false && state.playing;
   if (!echo && typeof next.playing === "boolean" && next.playing !== state.playing) setPlaying(next.playing);
   if (why && (moved || far)) {
-    const said = moved && pausedBySleep(next) ? "Paused by the sleep timer at" : why;
+    const said = moved && pausedBySleep(next) ? "Paused by the sleep timer at" : pausedAloud ? "Paused at" : why;
     notice(`${said} ${clock(next.position_ms)}.`);
   }
   render();
