@@ -454,6 +454,24 @@ def test_play_on_one_device_and_the_other_follows(open_page: OpenPage) -> None:
     expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
 
 
+def test_a_pause_said_aloud_pauses_every_playing_page_and_says_so(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """ADR 46: the turn's pause is pushed like the sleep timer's; no page plays on, none says "Moved"."""
+    phone = open_page("phone")
+    speaker = open_page("speaker")
+    phone.get_by_role("button", name="Play").click()
+    expect(speaker.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+    reply = listener_api(bedside, listener, BOOK_ID, "/turns", {"utterance": "pause", "device": "speaker"})
+    assert (reply["outcome"], reply["speech"]) == ("answered", "Paused.")
+    for page in (phone, speaker):
+        expect(page.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
+    expect(speaker.locator("#notice")).to_have_text(
+        re.compile(r"^Paused at \d+:\d\d:\d\d\.$"), timeout=WAIT_MS
+    )
+    assert bedside.state(listener.name, listener.token)["playing"] is False
+
+
 def test_a_timer_cancelled_on_another_device_leaves_a_playing_page_where_it_is(open_page: OpenPage) -> None:
     """A cancelled timer (like a join or a list) says nothing of the position: the state it
     pushes still holds the last report, seconds behind a page that plays on, which stays put."""

@@ -61,6 +61,9 @@ TEMPLATES = (
     "skip ahead to the {w}",
     "go to chapter {n}",
     "back {n} minutes",
+    "sleep in {n} minutes",
+    "stop at the end of the chapter",
+    "pause",
 )
 JSON_WORDS = frozenset(
     tokens(

@@ -18,6 +18,7 @@ from bedside_contracts.player import (
     ListCancelled,
     ListOffered,
     Moved,
+    Paused,
     PlayerEvent,
     PositionReported,
     RowPressed,
@@ -74,6 +75,7 @@ def random_event(rng: random.Random) -> PlayerEvent:
         SleepTimerSet(device=device, after=rng.choice([5, "chapter_end"]), stop_at_ms=to),
         SleepTimerCancelled(device=device),
         FellAsleep(device=device, paused_at_ms=to, asleep_at_ms=at, basis_seq=0),
+        Paused(device=device if rng.random() < 0.5 else None, paused_at_ms=to),
     ]
     # mostly reports, as on a real stream, but every kind turns up
     return made[0] if rng.random() < 0.6 else rng.choice(made[1:])

@@ -4,6 +4,7 @@ import pytest
 from bedside_contracts.player import (
     CancelSleepTimer,
     JoinDevice,
+    Pause,
     PlayerCommand,
     Report,
     Seek,
@@ -181,3 +182,25 @@ def test_the_pause_never_lands_past_the_stop_nor_the_estimate_past_the_pause(
     assert state.asleep is not None
     assert state.asleep.paused_at_ms <= stop
     assert state.asleep.asleep_at_ms <= state.asleep.paused_at_ms
+
+
+def test_a_pause_asked_for_aloud_pauses_where_the_book_was_last_heard() -> None:
+    """ADR 46: the turn's pause is recorded as the timer's is, at the newest report, with no sleep."""
+    state = run(at(60_000), SetSleepTimer(device="phone", after=10))
+    playing = run(state, Report(device="phone", position_ms=75_000, playing=True, basis_seq=state.seq))
+    paused = run(playing, Pause())
+    assert (paused.position_ms, paused.playing, paused.players) == (75_000, False, ())
+    assert paused.asleep is None  # a pause asked for is not a guess that they fell asleep
+    assert paused.sleep_timer == playing.sleep_timer  # the timer still stops the book further on
+    assert paused.public().playing is False
+    assert decide(paused, Pause()) is None  # a paused book changes nothing
+
+
+def test_a_report_made_before_a_spoken_pause_cannot_start_the_book_again() -> None:
+    state = at(60_000)
+    basis = state.seq
+    state = run(state, Pause(device="speaker"))
+    with pytest.raises(Stale):
+        decide(state, Report(device="phone", position_ms=70_000, playing=True, basis_seq=basis))
+    resumed = run(state, Report(device="phone", position_ms=60_000, playing=True, basis_seq=state.seq))
+    assert resumed.playing

@@ -137,3 +137,42 @@ def test_every_navigation_query_of_the_search_evaluation_reads_as_a_goto() -> No
 )
 def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str) -> None:
     assert not isinstance(intents.read(utterance), RecapAsked)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("sleep in 15 minutes", intents.SleepTimer(15)),
+        ("Sleep in fifteen minutes.", intents.SleepTimer(15)),
+        ("stop in twenty minutes please", intents.SleepTimer(20)),
+        ("turn off in half an hour", intents.SleepTimer(30)),
+        ("stop playing in an hour", intents.SleepTimer(60)),
+        ("set a sleep timer for 45 minutes", intents.SleepTimer(45)),
+        ("sleep timer for an hour and a half", intents.SleepTimer(90)),
+        ("stop in 1.5 hours", intents.SleepTimer(90)),
+        ("a 30 minute sleep timer", intents.SleepTimer(30)),
+        ("okay, pause in ten minutes", intents.SleepTimer(10)),
+        ("stop at the end of the chapter", intents.SleepTimer("chapter_end")),
+        ("sleep at the end of this chapter", intents.SleepTimer("chapter_end")),
+        ("stop after this chapter", intents.SleepTimer("chapter_end")),
+        ("set the sleep timer for the end of the chapter", intents.SleepTimer("chapter_end")),
+        ("cancel the sleep timer", intents.CancelSleepTimer()),
+        ("turn off the timer", intents.CancelSleepTimer()),
+        ("turn the sleep timer off", intents.CancelSleepTimer()),
+        ("stop the timer", intents.CancelSleepTimer()),
+        ("pause", intents.Pause()),
+        ("Stop.", intents.Pause()),
+        ("stop playing", intents.Pause()),
+        ("please pause the book", intents.Pause()),
+        ("can you stop now", intents.Pause()),
+        ("um, stop", intents.Pause()),
+        # Not a timer nor a pause: a jump, a question, the place where they fell asleep.
+        ("go back 15 minutes", Jump(-900_000)),
+        ("when will it stop?", Question("when will it stop?")),
+        ("what happens at the end of the chapter?", Question("what happens at the end of the chapter?")),
+        ("where did I fall asleep", intents.Earlier(fell_asleep=True, show_only=True)),
+        ("stop the car", Other()),
+    ],
+)
+def test_the_sleep_timer_and_the_pause_said_aloud(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent

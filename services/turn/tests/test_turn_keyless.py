@@ -5,6 +5,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from bedside_contracts import subjects
+from bedside_contracts.player import SetSleepTimer
 from bedside_contracts.search import CheckAnswer
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_runtime.errors import RemoteFailure
@@ -314,3 +315,18 @@ async def test_go_back_a_bit_steps_back_as_the_page_does_not_a_search_for_a_bit(
     reply = await rig.ask(listener, "go back a bit")
     assert reply.outcome == "moved"
     assert position(rig, listener) == HERE - 30_000
+
+
+async def test_a_sleep_timer_longer_than_the_player_sets_is_said_so_and_nothing_is_sent(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    sent = len(rig.player.commands)
+    reply = await rig.ask(listener, "sleep in twelve hours")
+    assert reply.speech == "I can set the sleep timer for up to ten hours."
+    assert len(rig.player.commands) == sent
+
+
+async def test_a_keyless_sleep_timer_names_the_asking_device(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "sleep in 20 minutes", device="speaker")
+    assert (reply.mode, reply.outcome, reply.speech) == ("keyless", "answered", "I'll stop in 20 minutes.")
+    assert rig.player.commands[-1] == SetSleepTimer(device="speaker", after=20)

@@ -10,11 +10,12 @@ from collections.abc import AsyncIterator
 
 import pytest
 from bedside_contracts import subjects
-from bedside_contracts.player import HistoryEntry
+from bedside_contracts.player import HistoryEntry, Pause, SetSleepTimer
 from bedside_contracts.search import CheckAnswer, Target
 from bedside_contracts.turn import TurnCompleted
 from bedside_guard import STOP_THERE, clock
 from bedside_turn.domain import rules
+from bedside_turn.domain.playback import VOICE_DEVICE
 from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS
 from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import leaks
@@ -336,7 +337,7 @@ async def test_the_model_is_sent_cached_tools_built_from_the_contracts(rig: Rig)
     await rig.ask(listener, "hi")
     request = model.requests[0]
     names = [t["name"] for t in request["tools"]]
-    assert names == ["find_passage", "recall", "offer_positions", "recap"]
+    assert names == ["find_passage", "recall", "offer_positions", "recap", "playback"]
     offer = request["tools"][2]["input_schema"]
     assert set(offer["properties"]) == {
         "ids",
@@ -531,3 +532,32 @@ def tool_results(model: ScriptedModel) -> list[str]:
         for block in message["content"]
         if isinstance(block, dict) and block.get("type") == "tool_result"
     ]
+
+
+async def test_the_model_sets_the_sleep_timer_after_a_move_and_reads_no_time_ahead(rig: Rig) -> None:
+    """Claude mode: playback is neither a move nor an offer, so it follows a move; a bad call is a tool
+    error the model reads; what it reads of the timer names no time and no chapter."""
+    listener = rig.listener_at(HERE)
+    model = script(
+        rig,
+        [Use("offer_positions", {"offset_ms": -60_000})],
+        [Use("playback", {"action": "sleep_timer", "minutes": 20, "chapter_end": True})],
+        [Use("playback", {"action": "sleep_timer", "chapter_end": True})],
+        [Say("Back a minute, and I'll stop at the end of this chapter.")],
+    )
+    reply = await rig.ask(listener, "go back a minute and stop at the end of the chapter")
+    assert reply.outcome == "moved"
+    assert rig.player.commands[-1] == SetSleepTimer(device=VOICE_DEVICE, after="chapter_end")
+    sent = rig.sent_messages(model)
+    assert "either minutes or chapter_end" in sent
+    assert "the sleep timer will pause the book at the end of the chapter playing" in sent
+    assert_clean(rig, model, HERE, "go back a minute and stop at the end of the chapter")
+
+
+async def test_the_model_pauses_the_book(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(rig, [Use("playback", {"action": "pause"})], [Say("Paused.")])
+    reply = await rig.ask(listener, "hold everything a sec", device="speaker")
+    assert (reply.outcome, reply.speech) == ("answered", "Paused.")
+    assert rig.player.commands[-1] == Pause(device="speaker")
+    assert_clean(rig, model, HERE, "hold everything a sec")

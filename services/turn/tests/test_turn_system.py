@@ -332,6 +332,53 @@ async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Cli
     assert (again.outcome, again.speech) == ("not_yet", recaps.NOTHING_HEARD)
 
 
+async def test_a_sleep_timer_and_a_pause_said_aloud_reach_the_real_player(bus: Client) -> None:
+    """Keyless, the turn sends the player's own commands: the timer is set, moved to the chapter's
+    end and cancelled, and "pause" pauses the book so that a device's older report cannot restart it."""
+    info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    book, listener = info.id, "e2e-voicetimer"
+    second, third = info.chapters[1], info.chapters[2]
+    here = second.start_ms + 15_000
+    await seek(bus, listener, book, here)
+
+    minutes = await ask(bus, listener, book, "sleep in fifteen minutes")
+    assert (minutes.outcome, minutes.speech) == ("answered", "I'll stop in 15 minutes.")
+    timer = (await state(bus, listener, book)).sleep_timer
+    assert timer is not None
+    assert (timer.after, timer.stop_at_ms) == (15, min(here + 15 * 60_000, info.duration_ms))
+
+    chapter_end = await ask(bus, listener, book, "stop at the end of the chapter")
+    assert (chapter_end.outcome, chapter_end.speech) == ("answered", "I'll stop at the end of this chapter.")
+    timer = (await state(bus, listener, book)).sleep_timer
+    assert timer is not None
+    assert (timer.after, timer.stop_at_ms) == ("chapter_end", third.start_ms)
+
+    cancelled = await ask(bus, listener, book, "cancel the sleep timer")
+    assert cancelled.speech == "The sleep timer is off."
+    assert (await state(bus, listener, book)).sleep_timer is None
+    none_left = await ask(bus, listener, book, "turn the timer off")
+    assert none_left.speech == "There's no sleep timer running."
+
+    basis = (await state(bus, listener, book)).seq
+    await command(
+        bus, listener, book, Report(device="phone", position_ms=here + 5_000, playing=True, basis_seq=basis)
+    )
+    playing = await state(bus, listener, book)
+    assert playing.playing
+    paused = await ask(bus, listener, book, "pause")
+    assert (paused.outcome, paused.speech) == ("answered", "Paused.")
+    after = await state(bus, listener, book)
+    assert (after.playing, after.position_ms, after.asleep) == (False, here + 5_000, None)
+    late = Report(device="phone", position_ms=here + 9_000, playing=True, basis_seq=playing.seq)
+    refused = await request(
+        bus, subjects.PLAYER_COMMAND, CommandRequest(listener=listener, book=book, command=late)
+    )
+    assert refused.get("accepted") is not True  # the device takes the state, and pauses
+    assert not (await state(bus, listener, book)).playing
+    again = await ask(bus, listener, book, "stop")
+    assert again.speech == "The book is already paused."
+
+
 async def test_a_spoken_question_is_transcribed_offline_and_turned(bus: Client) -> None:
     need_espeak()
     info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))

@@ -14,6 +14,7 @@ import numpy.typing as npt
 from bedside_contracts import subjects
 from bedside_contracts.player import (
     Asleep,
+    CancelSleepTimer,
     CommandRequest,
     CommandResult,
     HistoryEntry,
@@ -22,6 +23,9 @@ from bedside_contracts.player import (
     LocateRequest,
     OfferOutcome,
     OfferPositions,
+    Pause,
+    PlayerCommand,
+    SetSleepTimer,
     StateRequest,
     Undo,
 )
@@ -205,6 +209,8 @@ class PlayerDouble:
     state_requests: int = 0
     asleep: dict[tuple[str, str], Asleep] = field(default_factory=dict)
     """The newest FellAsleep a test says the player's state carries."""
+    commands: list[PlayerCommand] = field(default_factory=list)
+    """Every command a turn sent, in order."""
 
     def place(self, listener: str, book: str, position_ms: int) -> None:
         self.positions[(listener, book)] = position_ms
@@ -245,7 +251,10 @@ class PlayerDouble:
 
     async def command(self, request: CommandRequest) -> CommandResult:
         key = (request.listener, request.book)
+        self.commands.append(request.command)
         state = await self.state(StateRequest(listener=request.listener, book=request.book))
+        if isinstance(request.command, SetSleepTimer | CancelSleepTimer | Pause):
+            return CommandResult(accepted=True, seq=2, state=state)
         if not isinstance(request.command, Undo) or key not in self.before_move:
             return CommandResult(accepted=False, seq=0, state=state, reason="there is no move to undo")
         self.place(request.listener, request.book, self.before_move.pop(key))

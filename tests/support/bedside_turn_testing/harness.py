@@ -60,8 +60,12 @@ class Rig:
         book: str = BOOK_ID,
         at_ms: int | None = None,
         here_ms: int | None = None,
+        *,
+        device: str | None = None,
     ) -> TurnReply:
-        request = Ask(listener=listener, book=book, utterance=utterance, at_ms=at_ms, here_ms=here_ms)
+        request = Ask(
+            listener=listener, book=book, utterance=utterance, at_ms=at_ms, here_ms=here_ms, device=device
+        )
         return await call(self.broker.connection, subjects.TURN_ASK, request, TurnReply, timeout_s=10.0)
 
     def sent_messages(self, model: ScriptedModel) -> str:

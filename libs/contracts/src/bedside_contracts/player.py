@@ -66,8 +66,9 @@ class Asleep(Contract):
     device: Name
 
 
-MoveCause = Literal["seeked", "pressed", "goto", "undo", "fell_asleep"]
-"""What made a move: a device's seek, a row pressed, a question's goto, an undo, the sleep timer."""
+MoveCause = Literal["seeked", "pressed", "goto", "undo", "fell_asleep", "paused"]
+"""What made a move: a device's seek, a row pressed, a question's goto, an undo, the sleep timer,
+a pause asked for aloud."""
 
 
 class ListenerState(Contract):
@@ -228,6 +229,16 @@ class FellAsleep(Contract):
     basis_seq: Seq
 
 
+class Paused(Contract):
+    """The listener asked for a pause (by voice, through the turn): the book paused at
+    ``paused_at_ms``, the newest place a device reported. Recorded as a sleep timer's pause is,
+    without a guess at sleep (ADR 46)."""
+
+    kind: Literal["paused"] = "paused"
+    device: Name | None = None
+    paused_at_ms: Millis
+
+
 PlayerEvent = Annotated[
     PositionReported
     | Seeked
@@ -239,7 +250,8 @@ PlayerEvent = Annotated[
     | DeviceLeft
     | SleepTimerSet
     | SleepTimerCancelled
-    | FellAsleep,
+    | FellAsleep
+    | Paused,
     Field(discriminator="kind"),
 ]
 EventKind = Literal[
@@ -254,6 +266,7 @@ EventKind = Literal[
     "timer_set",
     "timer_cancelled",
     "fell_asleep",
+    "paused",
 ]
 MOVE_KINDS: frozenset[str] = frozenset({"seeked", "moved", "pressed"})
 """Events that move the book; a report made before the newest of them is stale."""
@@ -332,6 +345,13 @@ class TimerRanOut(Contract):
     basis_seq: Seq
 
 
+class Pause(Contract):
+    """Pause the book on every device where it was last heard (a turn's "pause" or "stop")."""
+
+    op: Literal["pause"] = "pause"
+    device: Name | None = None
+
+
 PlayerCommand = Annotated[
     Report
     | Seek
@@ -342,7 +362,8 @@ PlayerCommand = Annotated[
     | LeaveDevice
     | SetSleepTimer
     | CancelSleepTimer
-    | TimerRanOut,
+    | TimerRanOut
+    | Pause,
     Field(discriminator="op"),
 ]
 

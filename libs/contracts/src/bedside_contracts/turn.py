@@ -160,7 +160,33 @@ class OfferPositionsArgs(Contract):
         return self
 
 
-ToolName = Literal["find_passage", "recall", "offer_positions", "recap"]
+class PlaybackArgs(Contract):
+    """Set or cancel the sleep timer, or pause the book: never a move, never a list."""
+
+    action: Literal["sleep_timer", "cancel_sleep_timer", "pause"] = Field(
+        description="sleep_timer: pause after `minutes` of listening or at the chapter's end; "
+        'cancel_sleep_timer: turn the timer off; pause: pause the book now ("pause", "stop")'
+    )
+    minutes: int | None = Field(
+        default=None,
+        ge=1,
+        le=600,
+        description="with sleep_timer: minutes of listening from now, as they said",
+    )
+    chapter_end: bool = Field(
+        default=False, description="with sleep_timer: stop at the end of the chapter playing now"
+    )
+
+    @model_validator(mode="after")
+    def _one_stop(self) -> "PlaybackArgs":
+        if self.action == "sleep_timer" and (self.minutes is None) == (not self.chapter_end):
+            raise ValueError("a sleep_timer takes either minutes or chapter_end, and not both")
+        if self.action != "sleep_timer" and (self.minutes is not None or self.chapter_end):
+            raise ValueError(f"{self.action} takes no minutes and no chapter_end")
+        return self
+
+
+ToolName = Literal["find_passage", "recall", "offer_positions", "recap", "playback"]
 
 
 # --- what a turn leaves behind ------------------------------------------------------------

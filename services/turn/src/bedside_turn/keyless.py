@@ -3,7 +3,7 @@
 from bedside_contracts.search import BookInfo, CatalogRequest, Resolve, Target
 from bedside_contracts.turn import Exchange
 
-from bedside_turn.domain import intents, speech
+from bedside_turn.domain import intents, playback, speech
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.routing import (
@@ -57,9 +57,27 @@ async def run_keyless(
             return await _earlier(tools, once_more_back(previous), speech.NO_EARLIER_BEFORE)
         case intents.TimeLeft():
             return await _time_left(tools)
+        case intents.SleepTimer(after="chapter_end"):
+            return await _playback(tools, {"action": "sleep_timer", "chapter_end": True})
+        case intents.SleepTimer(after=int(minutes)):
+            if minutes > playback.LONGEST_MINUTES:
+                return playback.TOO_LONG
+            return await _playback(tools, {"action": "sleep_timer", "minutes": minutes})
+        case intents.CancelSleepTimer():
+            return await _playback(tools, {"action": "cancel_sleep_timer"})
+        case intents.Pause():
+            return await _playback(tools, {"action": "pause"})
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent)
+
+
+async def _playback(tools: ToolBox, args: dict[str, object]) -> str:
+    """The sleep timer or a pause, through the same tool the model has."""
+    record = await tools.run("playback", args)
+    if tools.played is None:  # refused before the player was asked (bad minutes), or a preview
+        return speech.TROUBLE if record.refused else "Preview only: nothing was changed."
+    return playback.spoken(tools.played)
 
 
 async def _time_left(tools: ToolBox) -> str:

@@ -1,4 +1,4 @@
-"""What Claude is told: the system prompt and the four tools, schemas from the contracts.
+"""What Claude is told: the system prompt and the five tools, schemas from the contracts.
 
 There are no spoiler rules here on purpose: the tools only ever hand over what the
 listener has heard, so the prompt is about routing, plausibility and speaking.
@@ -6,7 +6,7 @@ listener has heard, so the prompt is about routing, plausibility and speaking.
 
 from typing import Any
 
-from bedside_contracts.turn import FindPassageArgs, OfferPositionsArgs, RecallArgs, RecapArgs
+from bedside_contracts.turn import FindPassageArgs, OfferPositionsArgs, PlaybackArgs, RecallArgs, RecapArgs
 from pydantic import BaseModel
 
 SYSTEM_PROMPT = """\
@@ -32,6 +32,10 @@ recall and answer from what it returns. A question never moves the book.
 "the last ten minutes", "the story so far"): call recap with that span and tell them, in \
 a few sentences and in story order, what happens in the passages it returns, and nothing \
 else. A recap never moves the book either.
+- The sleep timer or a pause ("sleep in 15 minutes", "stop at the end of the chapter", \
+"cancel the timer", "pause", "stop"): call playback, then say in one short sentence what \
+was done ("I'll stop in 15 minutes.", "I'll stop at the end of this chapter."), never a \
+time or a chapter ahead. It is not a move: it neither needs nor blocks one.
 - Anything else: say briefly that you can take them to a moment or answer about what \
 they have heard.
 
@@ -70,6 +74,11 @@ TOOL_DESCRIPTIONS: dict[str, tuple[str, type[BaseModel]]] = {
         "last chapter, this chapter or the story so far. Returns that stretch's heard passages in story "
         "order and nothing outside it. Using it means this turn will not move the book.",
         RecapArgs,
+    ),
+    "playback": (
+        "Set the sleep timer (minutes of listening, or the end of the chapter playing), cancel it, or "
+        "pause the book on every device. Never moves the book and never puts up a list.",
+        PlaybackArgs,
     ),
 }
 

@@ -54,7 +54,15 @@ class TurnService:
             if stored is not None:
                 stored.cancel()
             return TurnReply(turn_id=turn.turn_id, speech=speech.TROUBLE, outcome="failed", mode=self.mode)
-        tools = ToolBox(turn, self.backends, ask.listener, ask.book, here_ms, preview=ask.at_ms is not None)
+        tools = ToolBox(
+            turn,
+            self.backends,
+            ask.listener,
+            ask.book,
+            here_ms,
+            preview=ask.at_ms is not None,
+            device=ask.device,
+        )
         earlier: list[Exchange] = []
         if stored is not None:
             with turn.step("history"):

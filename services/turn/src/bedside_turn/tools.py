@@ -1,4 +1,4 @@
-"""The four tools as the model (or the keyless router) calls them.
+"""The five tools as the model (or the keyless router) calls them.
 
 Arguments arrive as untrusted JSON and are validated against the contracts; a bad one
 becomes a tool error the model can read, never an exception. The listener's position
@@ -25,6 +25,7 @@ from bedside_contracts.turn import (
     FindPassageArgs,
     OfferPositionsArgs,
     PlaceRef,
+    PlaybackArgs,
     RecallArgs,
     RecapArgs,
     Step,
@@ -35,7 +36,7 @@ from bedside_runtime.errors import CallFailed, RemoteFailure
 from pydantic import BaseModel, ValidationError
 
 from bedside_turn.backends import Backends
-from bedside_turn.domain import chapters, earlier
+from bedside_turn.domain import chapters, earlier, playback
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.chapters import NoSuchChapter
 from bedside_turn.domain.rules import MayOffer, Refused, Turn
@@ -58,6 +59,7 @@ TOOL_ARGS: dict[str, type[BaseModel]] = {
     "recall": RecallArgs,
     "offer_positions": OfferPositionsArgs,
     "recap": RecapArgs,
+    "playback": PlaybackArgs,
 }
 
 
@@ -71,6 +73,8 @@ class ToolBox:
     book: str
     here_ms: int
     preview: bool = False
+    device: str | None = None
+    """The device the request came from, named on a sleep timer the turn sets."""
     hits: list[Hit] = field(default_factory=list)
     """The newest find_passage hits with their scores, for the keyless router (never the model)."""
     recalled: list[Candidate] = field(default_factory=list)
@@ -83,6 +87,8 @@ class ToolBox:
     """The newest recap's span and what search read of it, for the keyless router's answer."""
     no_chapter: NoSuchChapter | None = None
     """A chapter counted past the first or the last (refused), for the keyless router's answer."""
+    played: playback.PlaybackDone | None = None
+    """The newest playback call's outcome, for the keyless router's answer."""
 
     async def run(self, name: str, arguments: Any) -> ToolCallRecord:
         """Run one tool call and record it on the turn, whatever becomes of it."""
@@ -122,6 +128,8 @@ class ToolBox:
                 return (*await self.recall(parsed), False)
             if isinstance(parsed, RecapArgs):
                 return (*await self.recap(parsed), False)
+            if isinstance(parsed, PlaybackArgs):
+                return await self.playback(parsed)
             assert isinstance(parsed, OfferPositionsArgs)
             return await self.offer_positions(parsed)
         except RemoteFailure as error:
@@ -241,6 +249,28 @@ class ToolBox:
         catalog = await self.backends.catalog(CatalogRequest(book=self.book))
         numbers = [c.n for b in catalog.books if b.id == self.book for c in b.chapters]
         return chapters.counted_chapter(passage.chapter, step, numbers)
+
+    async def playback(self, args: PlaybackArgs) -> tuple[list[str], list[PlaceRef], bool]:
+        """Set or cancel the sleep timer, or pause: the player's own commands, as the page sends them."""
+        if self.preview:
+            return playback.preview_lines(args), [], False
+        command = playback.command_for(args, self.device)
+        changes = True
+        if args.action != "sleep_timer":  # the player's reply does not say whether anything changed
+            before = await self.backends.state(StateRequest(listener=self.listener, book=self.book))
+            changes = playback.changes(args, before)
+        try:
+            result = await self.backends.command(
+                CommandRequest(listener=self.listener, book=self.book, command=command)
+            )
+            accepted, changed, reason = result.accepted, changes, result.reason
+        except RemoteFailure as error:
+            if error.failure.code != "invalid":
+                raise
+            accepted, changed, reason = False, False, error.failure.error
+        self.turn.note_playback(accepted)
+        self.played = playback.PlaybackDone(args, accepted, changed, reason)
+        return playback.lines(self.played), [], not accepted
 
     async def undo(self) -> ToolCallRecord:
         """Put the book back where it was before the last move (the player's undo command).

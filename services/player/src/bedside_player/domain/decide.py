@@ -22,6 +22,8 @@ from bedside_contracts.player import (
     LeaveDevice,
     ListCancelled,
     Moved,
+    Pause,
+    Paused,
     PlayerCommand,
     PlayerEvent,
     PositionReported,
@@ -136,6 +138,14 @@ def timer_ran_out(state: PlayerState, command: TimerRanOut, book_end_ms: int | N
     )
 
 
+def pause(state: PlayerState, command: Pause) -> Paused | None:
+    """A pause asked for by the listener away from any device (ADR 46): where the newest report
+    placed the book, recorded as the sleep timer's pause is. A paused book changes nothing."""
+    if not state.playing:
+        return None
+    return Paused(device=command.device, paused_at_ms=state.position_ms)
+
+
 def leave(state: PlayerState, command: LeaveDevice, book_end_ms: int | None) -> DeviceLeft | None:
     """A playing device going away (ADR 45). While another device plays, the book plays on; the
     last one leaves it paused where it was heard last: the device's position when a report of
@@ -225,4 +235,6 @@ def decide(
             return SleepTimerCancelled(device=command.device) if state.sleep_timer else None
         case TimerRanOut():
             return timer_ran_out(state, command, book_end_ms)
+        case Pause():
+            return pause(state, command)
     raise AssertionError(f"unhandled command {command!r}")

@@ -21,6 +21,7 @@ from bedside_contracts.player import (
     ListOffered,
     MoveCause,
     Moved,
+    Paused,
     PlayerEvent,
     PositionReported,
     RowPressed,
@@ -151,6 +152,19 @@ def _fell_asleep(state: PlayerState, seq: int, event: FellAsleep) -> PlayerState
     )
 
 
+def _paused(state: PlayerState, seq: int, event: Paused) -> PlayerState:
+    """A pause asked for by the listener (ADR 46): the sleep timer's pause, with no sleep in it."""
+    # as with the timer's pause, reports from before it are stale: every device takes the state and pauses
+    return state._replace(
+        position_ms=event.paused_at_ms,
+        playing=False,
+        last_move_seq=seq,
+        last_move_cause="paused",
+        last_touch_ms=event.paused_at_ms,
+        players=(),
+    )
+
+
 def _left(state: PlayerState, seq: int, event: DeviceLeft) -> PlayerState:
     """A playing device went away; when it was the last, its pause is applied as its report."""
     if event.paused_at_ms is None:
@@ -209,4 +223,6 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
             return state._replace(sleep_timer=None, last_touch_ms=state.position_ms)
         case FellAsleep():
             return _fell_asleep(state, seq, event)
+        case Paused():
+            return _paused(state, seq, event)
     raise AssertionError(f"unhandled event {event!r}")

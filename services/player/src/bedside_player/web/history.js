@@ -8,7 +8,7 @@ import { clock, el, notice } from "./ui.js";
 const KIND = {
   reported: "listening", seeked: "you moved", moved: "moved by a question", goto: "moved by a question",
   pressed: "chosen from the list", undo: "back to where you were",
-  fellasleep: "paused by the sleep timer",
+  fellasleep: "paused by the sleep timer", paused: "paused when you asked",
 };
 // Entries that are not places the listener was (a list shown, a device joining) stay out.
 const NOT_A_PLACE = new Set(["listed", "cancelled", "joined", "left", "timer_set", "timer_cancelled"]);

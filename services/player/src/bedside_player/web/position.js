@@ -118,9 +118,11 @@ export function adopt(next, { force = false, why = "" } = {}) {
 }
 
 // What a move says, told by what made it (the state's last_move_cause), the same on every
-// device: an undo here or elsewhere is told as going back, the timer's pause as the timer's.
+// device: an undo here or elsewhere is told as going back, the timer's pause as the timer's,
+// and a pause asked for aloud as a pause (ADR 46).
 function movedWords(next, why) {
   if (next.last_move_cause === "undo") return undoneWords(next.position_ms);
+  if (next.last_move_cause === "paused") return `Paused at ${clock(next.position_ms)}.`;
   const said = pausedBySleep(next) ? "Paused by the sleep timer at" : why;
   return `${said} ${clock(next.position_ms)}.`;
 }

@@ -6,6 +6,7 @@ says nothing clever about anything else.
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from bedside_turn.domain.recap import RecapAsked, read_recap
 
@@ -129,6 +130,24 @@ class TimeLeft:
 
 
 @dataclass(frozen=True)
+class SleepTimer:
+    """'Sleep in 15 minutes', 'stop at the end of the chapter': the player's sleep timer."""
+
+    after: int | Literal["chapter_end"]
+    """Minutes of listening, or the end of the chapter playing."""
+
+
+@dataclass(frozen=True)
+class CancelSleepTimer:
+    """'Cancel the sleep timer', 'turn the timer off'."""
+
+
+@dataclass(frozen=True)
+class Pause:
+    """'Pause', 'stop', 'stop playing': the book pauses on every device."""
+
+
+@dataclass(frozen=True)
 class Other:
     pass
 
@@ -149,6 +168,9 @@ Intent = (
     | Question
     | RecapAsked
     | TimeLeft
+    | SleepTimer
+    | CancelSleepTimer
+    | Pause
     | Other
 )
 
@@ -221,6 +243,34 @@ _ASKING_WHEN = re.compile(
 )
 _MOMENT = re.compile(r"^(?:the|that|a|an|this|those|his|her|their|where|when)\b|^\w{2,}ing\b")
 """A description of a moment ("the runaway ride", "where the tree falls", "waiting in the dark")."""
+_CANCEL_TIMER = re.compile(
+    r"\b(?:cancel|stop|clear|remove|disable|kill|delete|(?:turn|switch) off)\s+(?:the\s+|my\s+|that\s+)?"
+    r"(?:sleep\s+)?timer\b"
+    r"|\b(?:turn|switch)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+off\b"
+    r"|^(?:no|never mind the) (?:sleep )?timer\b|\bdon'?t stop\b|\bkeep (?:playing|going) tonight\b"
+)
+_STOPPING = (
+    r"\b(?:sleep|stop|pause|end|finish|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off"
+    r"|shut (?:it )?(?:off|down)|timer)\b"
+)
+"""A word of stopping the book, without which a time or a chapter's end is not a timer."""
+_TIMER_CHAPTER_END = re.compile(
+    _STOPPING + r".*\b(?:(?:at\s+)?the\s+end\s+of\s+(?:this|the|the current)\s+chapter"
+    r"|(?:after|when)\s+(?:this|the)\s+chapter(?:\s+(?:ends|is over|finishes))?"
+    r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?the\s+chapter\s+end)\b"
+)
+_TIMER_HALF_HOUR = re.compile(_STOPPING + r".*\b(?:in|after|for)\s+(?:another\s+)?half an hour\b")
+_TIMER_MINUTES = re.compile(
+    _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?{_NUMBER}(\s+and\s+a\s+half)?"
+    r"\s+(minute|min|hour)s?(?:\s+and\s+a\s+half)?\b"
+    rf"|\b{_NUMBER}[\s-](minute|min|hour)s?\s+(?:sleep\s+)?timer\b"
+)
+_PAUSE = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:pause|stop|hold on|hold it|stop playing|stop reading|stop the book|pause the book|stop it|pause it"
+    r"|stop for (?:now|tonight)|pause for (?:now|a (?:bit|moment|minute|second)))"
+    r"(?:\s+(?:now|please|it|the book|for now|there|that))*$"
+)
 _FILLER = re.compile(r"^(?:ok(?:ay)?|um+|uh+|hey|so|and|oh|please|bedside)[,\s]+")
 
 
@@ -243,6 +293,8 @@ def read(utterance: str) -> Intent:
     asked = utterance.strip().endswith("?")
     if not text:
         return Other()
+    if playback := read_playback(text):
+        return playback
     if earlier := read_earlier(text):
         return earlier
     if _UNDO.search(text):
@@ -290,6 +342,27 @@ def read(utterance: str) -> Intent:
     if _MOMENT.match(text) and len(text.split()) >= 2:
         return FindPlace(query=text)
     return Other()
+
+
+def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
+    """A sleep timer, its cancelling or a pause; never from a question ("when will it stop?")."""
+    if _QUESTION_START.match(text) or _ASKING_WHEN.match(text):
+        return None
+    if _CANCEL_TIMER.search(text):
+        return CancelSleepTimer()
+    if _TIMER_CHAPTER_END.search(text):
+        return SleepTimer(after="chapter_end")
+    if _TIMER_HALF_HOUR.search(text):
+        return SleepTimer(after=30)
+    if timer := _TIMER_MINUTES.search(text):
+        number, half, unit = (
+            timer.group(1, 2, 3) if timer.group(1) else (timer.group(4), None, timer.group(5))
+        )
+        amount = number_of(number) + (0.5 if half or "and a half" in timer.group(0) else 0)
+        return SleepTimer(after=max(1, round(amount * UNIT_MS[unit] / 60_000)))
+    if _PAUSE.match(text):
+        return Pause()
+    return None
 
 
 def read_earlier(text: str) -> Earlier | EarlierAgain | None:

@@ -52,6 +52,9 @@ class Turn:
     searched: bool = False
     told: bool = False
     """Plain code answered from the book's own facts (its times), no passage read."""
+    played: bool = False
+    """The sleep timer was set or cancelled, or the book paused: neither a move nor an offer, so
+    it is never refused by one and never blocks one."""
     rows: list[str] = field(default_factory=list)
     calls: list[ToolCallRecord] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
@@ -87,6 +90,12 @@ class Turn:
         else:
             self.offer_refused = True
 
+    def note_playback(self, accepted: bool) -> None:
+        if accepted:
+            self.played = True
+        else:
+            self.offer_refused = True
+
     def record(self, call: ToolCallRecord) -> None:
         self.calls.append(call)
 
@@ -110,7 +119,7 @@ class Turn:
             return "listed"
         if self.recalled:
             return "answered" if self.came_up else "not_yet"
-        if self.told:
+        if self.told or self.played:
             return "answered"
         if self.offer_refused:
             return "refused"

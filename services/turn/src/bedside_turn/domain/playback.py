@@ -1,0 +1,100 @@
+"""The sleep timer and the pause as a turn asks for them: plain code, no I/O.
+
+Neither is a move nor an offer (``rules.Turn.note_playback``). What is said of a timer names
+no time ahead and no chapter: its stop is a place the listener has not reached.
+"""
+
+from dataclasses import dataclass
+
+from bedside_contracts.player import CancelSleepTimer, ListenerState, Pause, SetSleepTimer
+from bedside_contracts.turn import PlaybackArgs
+
+VOICE_DEVICE = "voice"
+"""The device named on a timer set by a turn that came with none (the CLI, a test)."""
+
+LONGEST_MINUTES = 600
+"""The longest sleep timer the player sets (``SleepMinutes``)."""
+TOO_LONG = "I can set the sleep timer for up to ten hours."
+
+
+@dataclass(frozen=True)
+class PlaybackDone:
+    """What the player made of one playback call."""
+
+    args: PlaybackArgs
+    accepted: bool
+    changed: bool
+    """False when the player had nothing to change (no timer to cancel, a book already paused)."""
+    reason: str = ""
+
+
+def command_for(args: PlaybackArgs, device: str | None) -> SetSleepTimer | CancelSleepTimer | Pause:
+    """The player's own command for ``args``: the same the page's buttons send."""
+    if args.action == "sleep_timer":
+        after = "chapter_end" if args.chapter_end else args.minutes
+        assert after is not None  # PlaybackArgs holds one of the two
+        return SetSleepTimer(device=device or VOICE_DEVICE, after=after)
+    if args.action == "cancel_sleep_timer":
+        return CancelSleepTimer(device=device or VOICE_DEVICE)
+    return Pause(device=device)
+
+
+def changes(args: PlaybackArgs, state: ListenerState) -> bool:
+    """Whether ``args`` has anything to change in ``state``: a timer to cancel, a book playing."""
+    if args.action == "cancel_sleep_timer":
+        return state.sleep_timer is not None
+    if args.action == "pause":
+        return state.playing
+    return True
+
+
+def duration(minutes: int) -> str:
+    """Minutes as said aloud: "15 minutes", "an hour", "2 hours", "90 minutes"."""
+    if minutes % 60 == 0:
+        hours = minutes // 60
+        return "an hour" if hours == 1 else f"{hours} hours"
+    return "a minute" if minutes == 1 else f"{minutes} minutes"
+
+
+def lines(done: PlaybackDone) -> list[str]:
+    """The tool result the model reads."""
+    if not done.accepted:
+        return [f"Refused: {done.reason or 'the player could not do that'}."]
+    match done.args.action:
+        case "sleep_timer" if done.args.chapter_end:
+            return ["Done: the sleep timer will pause the book at the end of the chapter playing."]
+        case "sleep_timer":
+            return [f"Done: the sleep timer will pause the book after {duration(done.args.minutes or 0)}."]
+        case "cancel_sleep_timer" if not done.changed:
+            return ["Done: there was no sleep timer running."]
+        case "cancel_sleep_timer":
+            return ["Done: the sleep timer is off."]
+        case _ if not done.changed:
+            return ["Done: the book was already paused."]
+        case _:
+            return ["Done: the book is paused on every device."]
+
+
+def spoken(done: PlaybackDone) -> str:
+    """The keyless answer: one short sentence."""
+    if not done.accepted:
+        if done.args.action == "sleep_timer" and done.args.chapter_end:
+            return "I can't find a chapter end to stop at; try a number of minutes."
+        return "I couldn't do that just now."
+    match done.args.action:
+        case "sleep_timer" if done.args.chapter_end:
+            return "I'll stop at the end of this chapter."
+        case "sleep_timer":
+            return f"I'll stop in {duration(done.args.minutes or 0)}."
+        case "cancel_sleep_timer" if not done.changed:
+            return "There's no sleep timer running."
+        case "cancel_sleep_timer":
+            return "The sleep timer is off."
+        case _ if not done.changed:
+            return "The book is already paused."
+        case _:
+            return "Paused."
+
+
+def preview_lines(args: PlaybackArgs) -> list[str]:
+    return [f"Preview only: {args.action.replace('_', ' ')} would go to the player; nothing was changed."]

@@ -1,0 +1,60 @@
+"""What a turn says of the sleep timer and a pause (plain code): one sentence, no time ahead."""
+
+import pytest
+from bedside_contracts.player import CancelSleepTimer, Pause, SetSleepTimer
+from bedside_contracts.turn import PlaybackArgs
+from bedside_turn.domain import playback
+from bedside_turn.domain.playback import PlaybackDone
+from pydantic import ValidationError
+
+
+@pytest.mark.parametrize(
+    ("args", "command"),
+    [
+        (PlaybackArgs(action="sleep_timer", minutes=15), SetSleepTimer(device="phone", after=15)),
+        (
+            PlaybackArgs(action="sleep_timer", chapter_end=True),
+            SetSleepTimer(device="phone", after="chapter_end"),
+        ),
+        (PlaybackArgs(action="cancel_sleep_timer"), CancelSleepTimer(device="phone")),
+        (PlaybackArgs(action="pause"), Pause(device="phone")),
+    ],
+)
+def test_each_call_is_the_players_own_command(args: PlaybackArgs, command: object) -> None:
+    assert playback.command_for(args, "phone") == command
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"action": "sleep_timer"},
+        {"action": "sleep_timer", "minutes": 10, "chapter_end": True},
+        {"action": "sleep_timer", "minutes": 0},
+        {"action": "pause", "minutes": 10},
+        {"action": "rewind"},
+    ],
+)
+def test_a_call_that_says_no_one_thing_is_refused(bad: dict[str, object]) -> None:
+    with pytest.raises(ValidationError):
+        PlaybackArgs.model_validate(bad)
+
+
+@pytest.mark.parametrize(
+    ("minutes", "said"),
+    [
+        (1, "I'll stop in a minute."),
+        (15, "I'll stop in 15 minutes."),
+        (60, "I'll stop in an hour."),
+        (90, "I'll stop in 90 minutes."),
+        (120, "I'll stop in 2 hours."),
+    ],
+)
+def test_minutes_are_said_as_a_listener_would(minutes: int, said: str) -> None:
+    done = PlaybackDone(PlaybackArgs(action="sleep_timer", minutes=minutes), accepted=True, changed=True)
+    assert playback.spoken(done) == said
+
+
+def test_the_chapters_end_is_said_without_a_time_or_a_chapter() -> None:
+    done = PlaybackDone(PlaybackArgs(action="sleep_timer", chapter_end=True), accepted=True, changed=True)
+    assert playback.spoken(done) == "I'll stop at the end of this chapter."
+    assert not any(ch.isdigit() for ch in playback.spoken(done) + " ".join(playback.lines(done)))
