@@ -1,4 +1,4 @@
-"""A chapter counted from the one playing ("the next chapter", "the previous one"): pure.
+"""The chapter playing, and a chapter counted from it ("the next chapter", "the previous one"): pure.
 
 The keyless router and the model name it the same way (``chapter_step`` of an offer), and the
 tool counts it here. How many chapters the book has is no spoiler (the page shows the chapter
@@ -7,6 +7,8 @@ and the clock), so a step past the first or the last is refused saying so plainl
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from bedside_contracts.search import ChapterInfo
 
 
 @dataclass(frozen=True)
@@ -33,3 +35,10 @@ def counted_chapter(playing: int, step: int, numbers: Sequence[int]) -> int | No
     if 0 <= at < len(order):
         return order[at]
     return NoSuchChapter(playing=playing, step=step, first=order[0], last=order[-1])
+
+
+def playing_chapter(chapters: Sequence[ChapterInfo], here_ms: int) -> ChapterInfo | None:
+    """The chapter playing: the last one that started before the line (a position exactly at a
+    chapter's start has heard none of it, so it is still in the chapter before)."""
+    started = [c for c in chapters if c.start_ms < here_ms]
+    return max(started, key=lambda c: c.start_ms) if started else None

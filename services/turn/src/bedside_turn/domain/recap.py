@@ -14,6 +14,8 @@ from bedside_contracts.search import ChapterInfo, Recapped
 from bedside_contracts.turn import RecapArgs
 from bedside_guard import clock
 
+from bedside_turn.domain.chapters import playing_chapter
+
 WELL_INTO = 0.75
 """From this share of the playing chapter heard on, "the last chapter" is the one playing."""
 FALLBACK_MINUTES = 5
@@ -150,12 +152,6 @@ def _minutes(text: str, number_of: Callable[[str], float]) -> int | None:
     return None
 
 
-def current_chapter(chapters: Sequence[ChapterInfo], here_ms: int) -> ChapterInfo | None:
-    """The chapter playing: the last one that started before the line."""
-    started = [c for c in chapters if c.start_ms < here_ms]
-    return max(started, key=lambda c: c.start_ms) if started else None
-
-
 def choose_span(
     args: RecapArgs, here_ms: int, chapters: Sequence[ChapterInfo], asleep: Asleep | None
 ) -> ChosenSpan:
@@ -174,7 +170,7 @@ def choose_span(
             return _last_minutes(args.minutes or FALLBACK_MINUTES, here_ms)
         case "so_far":
             return ChosenSpan(0, here_ms, "The story so far:", "The story so far, from the start")
-    playing = current_chapter(chapters, here_ms)
+    playing = playing_chapter(chapters, here_ms)
     if playing is None:
         return ChosenSpan(0, here_ms, "From the start:", "The story so far, from the start")
     if args.span == "last_chapter":

@@ -19,7 +19,7 @@ from bedside_guard import (
     stem,
 )
 
-from bedside_turn.domain.chapters import NoSuchChapter
+from bedside_turn.domain.chapters import NoSuchChapter, playing_chapter
 
 NO_MODEL = "I can't reach my language model just now, so here is the simple answer. "
 CANNOT_HELP = "I can take you to a moment in the book, or answer about what you've already heard."
@@ -61,10 +61,10 @@ def time_left(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -> st
     """How long is left of the chapter playing and of the book: lengths the page shows already
     (the book's length, the sleep timer's stop at a chapter's end), so no spoiler."""
     book = f"{_length(duration_ms - here_ms)} of the book"
-    playing = [c for c in chapters if c.start_ms <= here_ms < c.end_ms]
-    if not playing or playing[-1].end_ms >= duration_ms:
+    playing = playing_chapter(chapters, here_ms)
+    if playing is None or playing.end_ms >= duration_ms:
         return f"There's {book} left."
-    return f"There's {_length(playing[-1].end_ms - here_ms)} left of this chapter, and {book}."
+    return f"There's {_length(playing.end_ms - here_ms)} left of this chapter, and {book}."
 
 
 def _length(ms: int) -> str:
