@@ -287,6 +287,12 @@ def number_of(word: str) -> float:
     return float(word) if word[0].isdigit() else float(WORD_NUMBERS[word])
 
 
+def _said_amount_ms(number: str, unit: str, said: str) -> float:
+    """An amount of time as said ("20 minutes", "one and a half hours"), in milliseconds: a half
+    counts wherever the words ``said`` hold "and a half"."""
+    return (number_of(number) + (0.5 if "and a half" in said else 0)) * UNIT_MS[unit]
+
+
 def read(utterance: str) -> Intent:
     """What the listener is asking for, as far as plain code can tell."""
     text = normalise(utterance)
@@ -310,8 +316,7 @@ def read(utterance: str) -> Intent:
         return Jump(offset_ms=sign * 1_800_000)
     if jump := _JUMP.search(text):
         sign = -1 if jump.group(1) in {"back", "backward", "backwards", "rewind"} else 1
-        amount = number_of(jump.group(2)) + (0.5 if "and a half" in jump.group(0) else 0)
-        return Jump(offset_ms=int(sign * amount * UNIT_MS[jump.group(3)]))
+        return Jump(offset_ms=int(sign * _said_amount_ms(jump.group(2), jump.group(3), jump.group(0))))
     if a_bit := _A_BIT.match(text):
         sign = -1 if a_bit.group(1) in {"back", "backward", "backwards", "rewind"} else 1
         return Jump(offset_ms=sign * A_BIT_MS)
@@ -355,11 +360,8 @@ def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
     if _TIMER_HALF_HOUR.search(text):
         return SleepTimer(after=30)
     if timer := _TIMER_MINUTES.search(text):
-        number, half, unit = (
-            timer.group(1, 2, 3) if timer.group(1) else (timer.group(4), None, timer.group(5))
-        )
-        amount = number_of(number) + (0.5 if half or "and a half" in timer.group(0) else 0)
-        return SleepTimer(after=max(1, round(amount * UNIT_MS[unit] / 60_000)))
+        number, unit = timer.group(1, 3) if timer.group(1) else timer.group(4, 5)
+        return SleepTimer(after=max(1, round(_said_amount_ms(number, unit, timer.group(0)) / 60_000)))
     if _PAUSE.match(text):
         return Pause()
     return None
