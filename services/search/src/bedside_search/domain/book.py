@@ -178,6 +178,7 @@ def info_of(artifact: BookArtifact) -> BookInfo:
         narrator=artifact.narrator,
         duration_ms=artifact.duration_ms,
         estimated=artifact.estimated,
+        times_from=artifact.times_from,
         passages=len(artifact.passages),
         chapters=artifact.chapters,
         audio_path=artifact.audio_path,
