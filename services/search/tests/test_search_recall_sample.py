@@ -92,6 +92,14 @@ def test_who_hettie_is_has_not_come_up_before_she_is_named(sample: Sample) -> No
     assert sample.first("who is Hettie?", "3:30") is None
 
 
+def test_hettie_is_among_the_books_names_though_she_is_named_only_opening_her_own_words(
+    sample: Sample,
+) -> None:
+    # '"Hettie Bramble," said the woman': the names the answer check and recall read know her.
+    assert sample.recall("who is Hettie?", "3:30").unheard_names == ["hettie"]
+    assert sample.recall("who is Hettie?", "5:00").unheard_names == []
+
+
 def test_remind_me_about_the_storm_is_answered_from_its_forecast_once_that_is_heard(sample: Sample) -> None:
     # The storm is only forecast by 6:30, one sentence among the village's news.
     first = sample.first("remind me about the storm", "6:30")
