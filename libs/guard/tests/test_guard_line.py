@@ -85,6 +85,38 @@ def test_a_row_behind_shows_title_and_heard_words() -> None:
     assert row.words.startswith("Ada lifted")
 
 
+MID_DIALOGUE = (
+    'That is how the boats know it is Gull Point and not some other place." On a shelf below '
+    "the great lamp stood a smaller one, an old brass lantern with a glass chimney, and Grandpa "
+    "lifted it down."
+)
+"""A passage starting inside Grandpa's speech, as the sample book has one (passage 5)."""
+
+
+def test_a_row_is_whole_sentences_and_dialogue_it_starts_inside_is_quoted() -> None:
+    place = passage().model_copy(update={"text": MID_DIALOGUE})
+    row = Candidate.covering(place, here_ms=95_000)
+    # Not 'That is how ... place." On a shelf below the great lamp stood …' (a stray mark, cut off).
+    assert row.words == '"That is how the boats know it is Gull Point and not some other place."'
+
+
+def test_a_row_passes_over_a_heading_and_a_piece_and_keeps_a_long_first_sentence_short() -> None:
+    heading = "Chapter Two: Pies and Letters. " + MID_DIALOGUE
+    assert Candidate.covering(passage().model_copy(update={"text": heading}), 95_000).words == (
+        '"That is how the boats know it is Gull Point and not some other place."'
+    )
+    piece = "and then it was gone. Wren looked at the sea."
+    assert Candidate.covering(passage().model_copy(update={"text": piece}), 95_000).words == (
+        "Wren looked at the sea."
+    )
+    long = "Wren " + "ran and " * 40 + "stopped."
+    words = Candidate.covering(passage().model_copy(update={"text": long}), 95_000).words
+    assert words is not None
+    assert words.startswith("Wren ran")
+    assert words.endswith(" …")
+    assert len(words.split()) == 48 + 1
+
+
 def test_a_named_time_inside_a_passage_decides_by_itself() -> None:
     row = Candidate.covering(passage(), here_ms=70_000, at_ms=75_000)
     assert row.ahead

@@ -205,3 +205,20 @@ def test_a_first_name_opening_a_sentence_before_a_surname_is_written_as_a_name()
     assert named_words("Yes, Holmes said so. Well. Wren came.") == {"holmes"}
     assert named_words("Mr. Holmes smiled.") == {"holmes"}  # a title is never a name
     assert named_words("Justice was a roan cob.") == set()
+
+
+def test_a_name_heard_only_opening_a_sentence_of_dialogue_is_among_the_books_names() -> None:
+    # The sample book names Hettie once, opening her own words: the answer check must know her.
+    cues = (
+        Cue(start_ms=0, end_ms=9_000, text="Chapter Two: Pies and Letters."),
+        Cue(start_ms=10_000, end_ms=20_000, text='"Hettie Bramble," said the woman, shaking Wren\'s hand.'),
+    )
+    passage = Passage(
+        id=0, start_ms=0, end_ms=30_000, chapter=2, chapter_title="Pies and Letters", text="x", cues=cues
+    )
+    names = book_names([passage])
+    assert names.first_ms["hettie"] == 10_000
+    assert names.spelling["hettie"] == "Hettie"
+    assert "chapter" not in names.first_ms  # a heading read out names no one
+    assert check_answer("Hettie brings the pies.", "who brings pies?", names, 5_000).cut == 1
+    assert check_answer("Hettie brings the pies.", "who brings pies?", names, 15_000).cut == 0

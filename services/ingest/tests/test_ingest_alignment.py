@@ -1,9 +1,11 @@
 """Aligning an e-book to a recording's words (plain code: recognised words are made up here)."""
 
-from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes
+from bedside_contracts.ingest import BookArtifact, ChapterTranscript, IngestBook, SpokenWordTimes
 from bedside_ingest.alignment import align_book, pair_chapters, words_of
 from bedside_ingest.audiobook import Audiobook, AudioChapter
 from bedside_ingest.book import Book, Chapter, Unit
+from bedside_ingest.pipeline import prepare_book
+from bedside_ingest.transcription import transcribed_book
 
 WORD_MS = 400
 
@@ -115,3 +117,27 @@ def test_the_wrong_book_falls_back_to_the_words_heard() -> None:
     assert "does not match this recording" in report.fallback
     assert aligned.format == "audio"
     assert "Calloway" in " ".join(u.text for u in aligned.chapters[0].units)
+
+
+def test_the_artifact_says_what_its_times_came_from() -> None:
+    one, two = heard(1, ONE), heard(2, TWO)
+    audiobook = recording(one, two)
+    aligned, _ = align_book(ebook(("One", ONE), ("Two", TWO)), audiobook, {1: one, 2: two}, "test")
+    fell_back, _ = align_book(
+        ebook(("Other", ["Nothing here was read aloud at all."] * 3)), audiobook, {1: one, 2: two}, "test"
+    )
+    books = {
+        "transcription": transcribed_book(audiobook, {1: one, 2: two}, "test"),
+        "alignment": aligned,
+        "file": ebook(("One", ONE)),
+    }
+
+    def times_from(book: Book) -> str:
+        request = IngestBook(path="book.m4b", book="lantern")
+        prepared = prepare_book(request, book, audio_ms=0, audio_path=None, embedding_model="test")
+        return BookArtifact.model_validate(
+            {**prepared.fields, "version": "0" * 16, "vectors_b64": ""}
+        ).times_from
+
+    assert {kind: times_from(book) for kind, book in books.items()} == {kind: kind for kind in books}
+    assert times_from(fell_back) == "transcription"  # the recogniser's words were kept

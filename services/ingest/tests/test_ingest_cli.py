@@ -72,6 +72,10 @@ def test_ingest_command_transcribes_an_audiobook_and_jobs_lists_it(tmp_path: Pat
         assert "(transcribed)" in done.stdout
         assert "chapter 2 of 2" in done.stdout  # the transcription bar's line
         assert "searchable: lantern-audio" in done.stdout
+        books = bedside("books", env=system.env)
+        assert books.returncode == 0, books.stdout + books.stderr
+        line = next(line for line in books.stdout.splitlines() if line.startswith("lantern-audio "))
+        assert " transcribed " in line  # its times came from its recording, not a timed file
 
         listed = bedside("jobs", env=system.env)
         assert listed.returncode == 0, listed.stdout + listed.stderr

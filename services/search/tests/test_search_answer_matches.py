@@ -13,8 +13,11 @@ SPARSE = [Scored(HOLDING, 9.0), Scored(1, 3.0)]
 
 
 def test_the_holding_passage_is_scored_on_its_heard_words_and_ends_at_the_line() -> None:
-    matches = sentence_matches(BOOK, DENSE, SPARSE, terms=5, here_ms=HERE_MS, holding_cosine=0.45)
+    matches = sentence_matches(
+        BOOK, DENSE, SPARSE, terms=5, here_ms=HERE_MS, holding_cosine=0.45, holding_sparse=2.0
+    )
     assert [(m.passage_id, m.score) for m in matches.dense] == [(7, 0.5), (HOLDING, 0.45), (1, 0.4)]
+    assert [(m.passage_id, m.score) for m in matches.sparse] == [(1, 3.0), (HOLDING, 2.0)]
     held = next(m for m in matches.sparse if m.passage_id == HOLDING)
     assert (held.end_ms, held.heard(HERE_MS)) == (HERE_MS, True)
     assert [m.heard(HERE_MS) for m in matches.dense] == [False, True, True]
@@ -22,14 +25,27 @@ def test_the_holding_passage_is_scored_on_its_heard_words_and_ends_at_the_line()
     assert all(m.chapter == chapters[m.passage_id] for m in (*matches.dense, *matches.sparse))
 
 
+def test_a_holding_passage_none_of_whose_heard_words_the_sentence_uses_has_no_sparse_match() -> None:
+    # Its unheard words may share the sentence's terms: they lend it no support.
+    matches = sentence_matches(
+        BOOK, DENSE, SPARSE, terms=5, here_ms=HERE_MS, holding_cosine=0.45, holding_sparse=None
+    )
+    assert [m.passage_id for m in matches.sparse] == [1]
+    assert HOLDING in {m.passage_id for m in matches.dense}
+
+
 def test_a_holding_passage_nothing_of_which_is_heard_is_in_no_ranking() -> None:
-    matches = sentence_matches(BOOK, DENSE, SPARSE, terms=5, here_ms=HERE_MS, holding_cosine=None)
+    matches = sentence_matches(
+        BOOK, DENSE, SPARSE, terms=5, here_ms=HERE_MS, holding_cosine=None, holding_sparse=None
+    )
     assert HOLDING not in {m.passage_id for m in (*matches.dense, *matches.sparse)}
 
 
 def test_without_a_holding_passage_the_rankings_pass_through() -> None:
     here_ms = HOLDING * PASSAGE_MS  # a passage boundary: nothing holds the line
-    matches = sentence_matches(BOOK, DENSE, SPARSE, terms=5, here_ms=here_ms, holding_cosine=None)
+    matches = sentence_matches(
+        BOOK, DENSE, SPARSE, terms=5, here_ms=here_ms, holding_cosine=None, holding_sparse=None
+    )
     assert [m.passage_id for m in matches.dense] == [HOLDING, 7, 1]
     ends = {p.id: p.end_ms for p in BOOK.passages}
     assert all(m.end_ms == ends[m.passage_id] for m in matches.sparse)

@@ -17,3 +17,22 @@ def test_a_book_of_one_chapter_and_one_passage_is_listed_in_the_singular_and_ali
     assert book_line(one).split()[2:6] == ["1", "chapter", "1", "passage"]
     assert book_line(two).split()[2:6] == ["2", "chapters", "2", "passages"]
     assert book_line(one).index("timed") == book_line(two).index("timed")
+
+
+def test_a_book_says_what_its_times_came_from() -> None:
+    book = BookInfo(
+        id="lantern",
+        title="The Lantern",
+        duration_ms=60_000,
+        estimated=False,
+        passages=3,
+        chapters=[ChapterInfo(n=1, title="One", start_ms=0, end_ms=60_000)],
+    )
+    transcribed = book.model_copy(update={"times_from": "transcription"})
+    aligned = book.model_copy(update={"times_from": "alignment"})
+    estimated = book.model_copy(update={"estimated": True})
+    assert book_line(transcribed).split()[-3:] == ["transcribed", "The", "Lantern"]
+    assert book_line(aligned).split()[-3:] == ["aligned", "The", "Lantern"]
+    assert book_line(book).split()[-3:] == ["timed", "The", "Lantern"]
+    assert book_line(estimated).split()[-3:] == ["estimated", "The", "Lantern"]
+    assert len({line.index("The Lantern") for line in map(book_line, (book, transcribed, aligned))}) == 1

@@ -13,10 +13,11 @@ import pytest
 from bedside_contracts.search import Recall, Recalled
 from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of
-from bedside_guard import Passage
+from bedside_guard import Passage, heard_text
 from bedside_ingest.chunking import chunk_book
 from bedside_ingest.reader import read_book
 from bedside_ingest.sample import SAMPLE_TRANSCRIPT
+from bedside_search.domain.terms import encode_query
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from bedside_search_testing import chapters_of
@@ -91,6 +92,14 @@ def test_who_hettie_is_has_not_come_up_before_she_is_named(sample: Sample) -> No
     assert sample.first("who is Hettie?", "3:30") is None
 
 
+def test_hettie_is_among_the_books_names_though_she_is_named_only_opening_her_own_words(
+    sample: Sample,
+) -> None:
+    # '"Hettie Bramble," said the woman': the names the answer check and recall read know her.
+    assert sample.recall("who is Hettie?", "3:30").unheard_names == ["hettie"]
+    assert sample.recall("who is Hettie?", "5:00").unheard_names == []
+
+
 def test_remind_me_about_the_storm_is_answered_from_its_forecast_once_that_is_heard(sample: Sample) -> None:
     # The storm is only forecast by 6:30, one sentence among the village's news.
     first = sample.first("remind me about the storm", "6:30")
@@ -111,3 +120,34 @@ def test_where_grandpa_is_is_answered_from_the_last_heard_of_him(sample: Sample,
     first = sample.first("where is Grandpa?", clock)
     assert first is not None
     assert first.chapter == 4, first.text
+
+
+KITCHEN_MS = 1_078_804
+"""Inside passage 39 (chapter 5), after "...because it seemed only fair.", before its last
+sentence, "Then they ran up the garden together to the kitchen door." """
+
+
+def test_a_word_the_holding_passage_holds_only_past_the_line_does_not_raise_it(sample: Sample) -> None:
+    holding = sample.passages[39]
+    assert "kitchen" in holding.text
+    assert "kitchen" not in heard_text(holding, KITCHEN_MS)
+    recalled = sample.loop.run_until_complete(
+        sample.engine.recall(Recall(book="sample", here_ms=KITCHEN_MS, question="what was the kitchen?"))
+    )
+    # Counted by its unheard "kitchen door", passage 39 came first; a kitchen heard of is answered first.
+    assert recalled.come_up
+    assert recalled.hits[0].passage_id != 39
+    assert "kitchen" in sample.passages[recalled.hits[0].passage_id].text
+
+
+def test_the_heard_words_are_scored_as_the_store_scores_a_passage(sample: Sample) -> None:
+    # The holding passage's heard words are scored in memory and ranked among the store's scores.
+    book = sample.engine.book("sample")
+    query = encode_query("the lantern in the lighthouse at the storm")
+    vector = sample.engine.embedder.embed_query("the lantern in the lighthouse at the storm")
+    _, sparse = sample.loop.run_until_complete(sample.engine.store.search(book.collection, vector, query, 60))
+    assert len(sparse) > 10
+    for scored in sparse:
+        passage = sample.passages[scored.passage_id]
+        all_heard_ms = passage.cues[-1].start_ms + 1  # it still holds the line, every cue heard
+        assert book.heard_sparse_score(query, all_heard_ms) == pytest.approx(scored.score, rel=1e-5)

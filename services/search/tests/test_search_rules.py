@@ -3,7 +3,13 @@
 import pytest
 from bedside_contracts.search import MissingChapter, Target
 from bedside_guard import stem
-from bedside_search.domain.behind import Heard, account_for_holding, has_come_up, recalled_order
+from bedside_search.domain.behind import (
+    Heard,
+    account_for_holding,
+    has_come_up,
+    heard_ranking,
+    recalled_order,
+)
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, agreed_best, fuse
 from bedside_search.domain.places import resolve, resolve_one
@@ -78,6 +84,17 @@ def test_the_holding_passage_is_judged_on_its_heard_words_only() -> None:
     assert [f.passage_id for f in account_for_holding(ranked, Heard(7, None))] == [3, 2]
     assert account_for_holding(ranked, Heard(99, 0.1)) == ranked
     assert account_for_holding(ranked, None) == ranked
+
+
+def test_a_ranking_counts_the_holding_passage_by_its_heard_words_only() -> None:
+    ranking = [Scored(7, 9.0), Scored(3, 5.0), Scored(2, 4.0)]
+    assert heard_ranking(ranking, 7, 4.5, 10) == [Scored(3, 5.0), Scored(7, 4.5), Scored(2, 4.0)]
+    assert heard_ranking(ranking, 7, None, 10) == [Scored(3, 5.0), Scored(2, 4.0)]
+    # Heard words can score it where its whole passage did not reach: it comes in, the last goes.
+    assert heard_ranking(ranking[1:], 7, 6.0, 2) == [Scored(7, 6.0), Scored(3, 5.0)]
+    tied = [Scored(7, 9.0), Scored(2, 4.0), Scored(3, 4.0)]
+    assert heard_ranking(ranking, 3, 4.0, 10) == tied  # ties in id order
+    assert heard_ranking(ranking, None, None, 2) == ranking[:2]
 
 
 def test_a_heard_title_does_not_bring_back_the_holding_passages_unheard_score() -> None:

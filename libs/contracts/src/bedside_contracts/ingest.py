@@ -6,7 +6,7 @@ from bedside_guard import Passage
 from pydantic import Field
 
 from bedside_contracts.common import Contract, Millis, Name
-from bedside_contracts.search import ChapterInfo, TranscriptCoverage
+from bedside_contracts.search import ChapterInfo, TimesFrom, TranscriptCoverage
 
 EMBEDDING_DIMENSIONS = 384
 
@@ -28,6 +28,7 @@ class BookArtifact(Contract):
     author: str = ""
     narrator: str = ""
     estimated: bool
+    times_from: TimesFrom = "file"
     duration_ms: Millis
     audio_path: str | None = None
     cover_path: str | None = Field(
@@ -214,6 +215,7 @@ class IngestReport(Contract):
     duration_ms: Millis
     estimated: bool
     transcribed: bool = Field(default=False, description="the times (and words) come from the recording")
+    times_from: TimesFrom = "file"
     alignment: AlignmentSummary | None = None
     unchanged: bool = Field(description="this content was stored before; nothing was written")
     seconds: float = Field(ge=0)

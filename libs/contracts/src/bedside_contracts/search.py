@@ -158,6 +158,19 @@ class TranscriptCoverage(Contract):
     pending: list[int] = Field(description="the numbers of the chapters not transcribed yet")
 
 
+TimesFrom = Literal["file", "transcription", "alignment"]
+"""Where a book's times came from: the file it was read from (a transcript, subtitles, sync maps,
+or, for a text with no times, an estimate), the transcription of its recording, or its e-book's
+sentences aligned to that transcription."""
+
+
+def timing_label(estimated: bool, times_from: TimesFrom) -> str:
+    """How a book's times are told to the person who added it: what they came from."""
+    if estimated:
+        return "estimated"
+    return {"file": "timed", "transcription": "transcribed", "alignment": "aligned"}[times_from]
+
+
 class BookInfo(Contract):
     id: Name
     title: str
@@ -165,6 +178,7 @@ class BookInfo(Contract):
     narrator: str = ""
     duration_ms: int
     estimated: bool
+    times_from: TimesFrom = "file"
     passages: int
     chapters: list[ChapterInfo]
     audio_path: str | None = None

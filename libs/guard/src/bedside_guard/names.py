@@ -10,6 +10,7 @@ import bisect
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -60,16 +61,40 @@ def _capitalised_inside(text: str) -> Iterable[tuple[str, bool | None]]:
         yield word, capital
 
 
-def _tokens(text: str) -> Iterable[tuple[str, str, bool | None]]:
-    """Each word of ``text``, as written, and whether it is capitalised inside a sentence."""
+NameOpening = Literal["never", "sentence", "quotation"]
+"""When a capitalised word opening a sentence directly before a name (nothing but a space
+between) is written as a name too: never (a question's words: "Who Is" is no name), at any
+sentence's start, or only at the start of a character's words, after an opening quote mark
+("Hettie Bramble," said the woman). A book's names take the last: narration opens sentences
+before names with words that are none ("At Kettleby", "Whereupon Queequeg")."""
+
+
+def _tokens(text: str, *, opening_names: NameOpening = "never") -> list[tuple[str, str, bool | None]]:
+    """Each word of ``text``, as written, and whether it is capitalised inside a sentence (None:
+    it opens one, or is a title), a word opening one before a name as ``opening_names`` says."""
+    tokens: list[tuple[str, str, bool | None]] = []
+    opening: tuple[int, int] | None = None  # a capitalised word opening a sentence: where, its end
     opens = True
-    for token in _TOKEN.findall(text):
+    for match in _TOKEN.finditer(text):
+        token = match.group()
         if token in _SENTENCE_OPENERS:
-            opens = True
+            opens, opening = True, None
             continue
         # A title is a word, never a name: "Mr" is capitalised everywhere, with or without its stop.
-        yield _word(token), token, None if opens or _is_title(token) else token[0].isupper()
+        title = _is_title(token)
+        capital = None if opens or title else token[0].isupper()
+        if opens:
+            quoted = match.start() > 0 and text[match.start() - 1] in '"\u201c'
+            may_name = opening_names == "sentence" or (opening_names == "quotation" and quoted)
+            opening = (len(tokens), match.end()) if may_name and token[0].isupper() and not title else None
+        else:
+            if capital and opening is not None and not text[opening[1] : match.start()].strip():
+                word, written, _opens = tokens[opening[0]]
+                tokens[opening[0]] = (word, written, True)
+            opening = None
+        tokens.append((_word(token), token, capital))
         opens = False
+    return tokens
 
 
 def _pieces(passage: Passage) -> Iterable[tuple[int, str]]:
@@ -84,7 +109,9 @@ def _pieces(passage: Passage) -> Iterable[tuple[int, str]]:
 
 
 def book_names(passages: Iterable[Passage]) -> BookNames:
-    """The names of a book and where each first occurs, from its passages."""
+    """The names of a book and where each first occurs, from its passages: words it writes with
+    a capital inside a sentence or opening a character's words before another name (``_tokens``),
+    and almost never in lower case."""
     inside: Counter[str] = Counter()
     lower: Counter[str] = Counter()
     first: dict[str, int] = {}
@@ -92,7 +119,7 @@ def book_names(passages: Iterable[Passage]) -> BookNames:
     written: dict[str, tuple[int, str]] = {}
     for passage in passages:
         for at_ms, text in _pieces(passage):
-            for word, token, capital in _tokens(text):
+            for word, token, capital in _tokens(text, opening_names="quotation"):
                 if word not in first or at_ms < first[word]:
                     first[word] = at_ms
                 if capital is True:
@@ -152,29 +179,8 @@ def written_with_capital(text: str) -> set[str]:
 
 def named_words(text: str) -> set[str]:
     """Words ``text`` writes as names (lower case): capitalised inside a sentence, and a word that
-    opens a sentence directly before one, with nothing but a space between ("Hettie Bramble,"
-    said the woman: a first name before a surname is a name though it opens the sentence)."""
-    named: set[str] = set()
-    opening: tuple[str, int] | None = None  # a capitalised word opening a sentence, and its end
-    opens = True
-    for match in _TOKEN.finditer(text):
-        token = match.group()
-        if token in _SENTENCE_OPENERS:
-            opens, opening = True, None
-            continue
-        word = _word(token)
-        capital = token[0].isupper() and not _is_title(token)
-        if opens:
-            opening = (word, match.end()) if capital else None
-        elif capital:
-            named.add(word)
-            if opening is not None and not text[opening[1] : match.start()].strip():
-                named.add(opening[0])
-            opening = None
-        else:
-            opening = None
-        opens = False
-    return named
+    opens a sentence directly before one ("Hettie Bramble," said the woman; ``_tokens``)."""
+    return {word for word, _token, capital in _tokens(text, opening_names="sentence") if capital}
 
 
 def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:

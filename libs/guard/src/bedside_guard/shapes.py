@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bedside_guard.line import ahead_of, clock
 from bedside_guard.passage import Passage, heard_text
+from bedside_guard.prose import balance_quotes, is_heading, is_whole_sentence, sentences_of
 
 NOT_TOLD = "further on than they have got; nothing of what happens there has been read to you."
 """The fixed sentence that stands in for a place ahead. It names nothing of the book."""
@@ -29,6 +30,33 @@ def excerpt(text: str, words: int = EXCERPT_WORDS) -> str:
     if len(parts) <= words:
         return " ".join(parts)
     return " ".join(parts[:words]) + " …"
+
+
+ROW_WORDS = 24
+"""About how many heard words a row of a list carries: a glance's worth, in whole sentences."""
+
+
+def sentences_excerpt(text: str, words: int = ROW_WORDS) -> str:
+    """Whole sentences of ``text`` (``sentences_of``), from its first whole one, as many as fit
+    in ``words`` words (the first always: cut, marked, only past twice that), with the quote
+    marks of dialogue it starts or ends inside balanced (``balance_quotes``).
+
+    A passage often starts or ends inside a character's speech: the row then reads as the
+    dialogue it is, not as a stray quote mark in the middle of a line cut off mid-sentence.
+    A chapter heading read out is passed over when story follows: the row shows the title.
+    """
+    sentences = sentences_of(text)
+    whole = [i for i, s in enumerate(sentences) if is_whole_sentence(s)]
+    first = next((i for i in whole if not is_heading(sentences[i])), whole[0] if whole else 0)
+    chosen: list[str] = []
+    count = 0
+    for sentence in sentences[first:]:
+        length = len(sentence.split())
+        if chosen and (count + length > words or not is_whole_sentence(sentence)):
+            break
+        chosen.append(sentence)
+        count += length
+    return balance_quotes(excerpt(" ".join(chosen), 2 * words)) if chosen else ""
 
 
 class Candidate(BaseModel):
@@ -96,7 +124,7 @@ class Candidate(BaseModel):
             passage_id=passage.id,
             chapter=passage.chapter,
             chapter_title=passage.chapter_title,
-            words=excerpt(words, 24) if words else None,
+            words=sentences_excerpt(words) if words else None,
         )
 
     def seen_from(self, here_ms: int) -> Self:

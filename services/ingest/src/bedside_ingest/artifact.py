@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from bedside_contracts.ingest import EMBEDDING_DIMENSIONS, BookArtifact
-from bedside_contracts.search import ChapterInfo, TranscriptCoverage
+from bedside_contracts.search import ChapterInfo, TimesFrom, TranscriptCoverage
 from bedside_guard import Passage
 
 VERSION_CHARS = 16
@@ -50,11 +50,14 @@ def artifact_fields(
     narrator: str = "",
     cover_path: str | None = None,
     transcript: TranscriptCoverage | None = None,
+    times_from: TimesFrom = "file",
 ) -> dict[str, Any]:
     """The artifact's fields other than version and vectors, as JSON-ready data."""
-    # A narrator, a cover and an interim's coverage are named only when there is one, so other
-    # books keep their versions.
+    # A narrator, a cover, an interim's coverage and times from a recording are named only when
+    # there is one, so other books keep their versions.
     named: dict[str, Any] = {"narrator": narrator} if narrator else {}
+    if times_from != "file":
+        named["times_from"] = times_from
     if cover_path:
         named["cover_path"] = cover_path
     if transcript is not None:

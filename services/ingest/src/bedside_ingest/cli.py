@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from bedside_contracts.ingest import IngestBook, IngestReport
+from bedside_contracts.search import timing_label
 from bedside_guard import clock
 from bedside_runtime.bus import connected
 from bedside_runtime.cli_args import plain_refusal
@@ -30,7 +31,7 @@ def counted(n: int, noun: str) -> str:
 
 
 def summary(report: IngestReport) -> str:
-    timing = "times estimated" if report.estimated else "transcribed" if report.transcribed else "timed"
+    timing = timing_label(report.estimated, report.times_from)
     stages = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.stage_seconds.items())
     state = (
         "unchanged (this content was ingested before)" if report.unchanged else f"version {report.version}"

@@ -30,6 +30,7 @@ from bedside_ingest.interim import with_pending
 from bedside_ingest.reader import read_book
 from bedside_ingest.text import word_count
 from bedside_ingest.timeline import DEFAULT_WPM
+from bedside_ingest.transcription import times_from
 
 AUDIO_SLACK_MS = 2_000
 """A transcript may end a little after its audio (rounding, a trailing cue); more is the wrong file."""
@@ -179,6 +180,7 @@ def prepare_book(
         narrator=book.narrator,
         cover_path=cover_path,
         transcript=transcript,
+        times_from=times_from(book.format),
     )
     return Prepared(book_id, content_version(fields), book, chapters, passages, fields)
 

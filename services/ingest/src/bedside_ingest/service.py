@@ -41,7 +41,7 @@ from bedside_ingest.pipeline import (
     prepare,
 )
 from bedside_ingest.store import BookStore
-from bedside_ingest.transcription import ALIGNED_FORMAT, AUDIO_FORMAT
+from bedside_ingest.transcription import times_from
 
 log = structlog.get_logger("bedside.ingest")
 
@@ -323,7 +323,8 @@ class IngestService:
             passages=len(prepared.passages),
             duration_ms=prepared.duration_ms,
             estimated=prepared.book.estimated,
-            transcribed=prepared.book.format in (AUDIO_FORMAT, ALIGNED_FORMAT),
+            transcribed=times_from(prepared.book.format) != "file",
+            times_from=times_from(prepared.book.format),
             alignment=prepared.alignment,
             unchanged=unchanged,
             seconds=round(seconds, 3),

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes, TranscriptionProgress
+from bedside_contracts.search import TimesFrom
 from bedside_speech import SpokenWord
 
 from bedside_ingest.audiobook import Audiobook
@@ -17,6 +18,17 @@ AUDIO_FORMAT = "audio"
 """The format of a book whose words and times were transcribed from its recording."""
 ALIGNED_FORMAT = "audio+text"
 """The format of an e-book's words timed by its recording."""
+
+
+def times_from(book_format: str) -> TimesFrom:
+    """What the times of a book read in ``book_format`` came from: its recording (transcribed,
+    or its e-book aligned to the transcription, or the transcription kept when alignment fell
+    back), or else the file itself."""
+    if book_format == ALIGNED_FORMAT:
+        return "alignment"
+    return "transcription" if book_format == AUDIO_FORMAT else "file"
+
+
 UNIT_MAX_WORDS = 16
 """A cue closes at a sentence end, at a clause end past eight words, or at sixteen words: about
 the size of a subtitle cue, so a passage that holds the line splits finely."""

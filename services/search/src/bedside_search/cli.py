@@ -6,7 +6,14 @@ from typing import Annotated
 
 import typer
 from bedside_contracts import subjects
-from bedside_contracts.search import BookInfo, Catalog, CatalogRequest, FindPassage, FoundPassages
+from bedside_contracts.search import (
+    BookInfo,
+    Catalog,
+    CatalogRequest,
+    FindPassage,
+    FoundPassages,
+    timing_label,
+)
 from bedside_guard import clock
 from bedside_runtime.bus import call_once
 from bedside_runtime.cli_args import parse_clock, plain_refusal
@@ -47,12 +54,12 @@ def books() -> None:
 
 def book_line(book: BookInfo) -> str:
     """One book of `bedside books`, its columns aligned whether a count is one or more."""
-    timing = "estimated" if book.estimated else "timed"
+    timing = timing_label(book.estimated, book.times_from)
     chapters = "chapter " if len(book.chapters) == 1 else "chapters"
     passages = "passage " if book.passages == 1 else "passages"
     return (
         f"{book.id:<32} {clock(book.duration_ms):>9}  {len(book.chapters):>3} {chapters}"
-        f"  {book.passages:>5} {passages}  {timing:<9}  {book.title}"
+        f"  {book.passages:>5} {passages}  {timing:<11}  {book.title}"
     )
 
 

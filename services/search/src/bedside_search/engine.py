@@ -5,7 +5,6 @@ is what is served. Nothing here formats text for the model: places are shaped by
 """
 
 import asyncio
-from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -46,7 +45,7 @@ from bedside_runtime.errors import NotFound
 from bedside_search.domain import places
 from bedside_search.domain import recap as recaps
 from bedside_search.domain.answer_matches import CHECK_DEPTH, sentence_matches
-from bedside_search.domain.behind import Heard, recalled_order
+from bedside_search.domain.behind import Heard, heard_ranking, recalled_order
 from bedside_search.domain.book import ServedBook, check_artifact, info_of, vectors_of
 from bedside_search.domain.find import find_order
 from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, agreed_best, fuse
@@ -152,20 +151,27 @@ class SearchEngine:
         if unheard or later:  # whatever the cosine says: the book knows it has not been heard
             return Recalled(come_up=False, places=[], hits=[], unheard_names=unheard, asks_later=later)
         vector = self.embedder.embed_query(request.question)
-        dense, sparse = await self.rankings(book, vector, request.question, request.here_ms)
+        query = encode_query(request.question)
+        dense, sparse = await self.store.search(book.collection, vector, query, self.depth, request.here_ms)
+        holding_passage = book.holding(request.here_ms)
+        holding_id = holding_passage.id if holding_passage else None
+        cosine = self._heard_cosine(book, request.here_ms, vector)
+        dense = heard_ranking(dense, holding_id, cosine, self.depth)
+        heard_words = book.heard_sparse_score(query, request.here_ms)
+        sparse = heard_ranking(sparse, holding_id, heard_words, self.depth)
         ranked = fuse(dense, sparse, max(self.rule.pool, request.limit + 1), self.rule, book.chapter_of)
-        holding = self._heard_holding(book, request.here_ms, vector, ranked)
+        held = holding_id is not None and any(f.passage_id == holding_id for f in ranked)
+        holding = Heard(holding_id, cosine) if held and holding_id is not None else None
         who = subject_of(request.question)
         where = () if who else whereabouts_of(request.question)
         naming = {word: book.heard_naming(word, request.here_ms) for word in who or where}
         titles = title_weights(request.question, book.heard_titles(request.here_ms))
-        holding_passage = book.holding(request.here_ms)
         agreed = agreed_best(
             dense,
             sparse,
             self.rule,
             book.chapter_of,
-            leaving_out=holding_passage.id if holding_passage else None,
+            leaving_out=holding_id,
         )
         served = recalled_order(
             ranked,
@@ -188,16 +194,12 @@ class SearchEngine:
             hits=[_hit(p, f) for p, f in zip(passages, served, strict=True)],
         )
 
-    def _heard_holding(
-        self, book: ServedBook, here_ms: int, vector: npt.NDArray[np.float32], ranked: Sequence[Fused]
-    ) -> Heard | None:
+    def _heard_cosine(self, book: ServedBook, here_ms: int, vector: npt.NDArray[np.float32]) -> float | None:
+        """The cosine of ``vector`` to the heard words of the passage holding the line; None when
+        no passage holds it or nothing of it is heard."""
         holding = book.holding(here_ms)
-        if holding is None or all(f.passage_id != holding.id for f in ranked):
-            return None
-        words = heard_text(holding, here_ms)
-        if not words:
-            return Heard(holding.id, None)
-        return Heard(holding.id, float(vector @ self.embedder.embed_query(words)))
+        words = heard_text(holding, here_ms) if holding is not None else ""
+        return float(vector @ self.embedder.embed_query(words)) if words else None
 
     def recap(self, request: Recap) -> Recapped:
         """The heard sentences of a span, clamped to the line, and a few covering it (``recap.py``)."""
@@ -239,11 +241,15 @@ class SearchEngine:
         vector = self.embedder.embed_query(sentence)
         terms = encode_query(sentence)
         dense, sparse = await self.store.search(book.collection, vector, terms, CHECK_DEPTH, None)
-        holding = book.holding(here_ms)
-        heard = heard_text(holding, here_ms) if holding is not None else ""
-        cosine = float(vector @ self.embedder.embed_query(heard)) if heard else None
+        cosine = self._heard_cosine(book, here_ms, vector)
         return sentence_matches(
-            book, dense, sparse, terms=len(terms.indices), here_ms=here_ms, holding_cosine=cosine
+            book,
+            dense,
+            sparse,
+            terms=len(terms.indices),
+            here_ms=here_ms,
+            holding_cosine=cosine,
+            holding_sparse=book.heard_sparse_score(terms, here_ms),
         )
 
     def hints(self, request: NameHints) -> HeardNames:

@@ -2,16 +2,16 @@
 
 The whole book's dense and sparse rankings of the sentence (each passage with its chapter),
 shaped into the guard's ``SentenceMatches``. The passage holding the line has been heard only
-in part, so it is sent as its heard part (ending at the line), and on the dense side it is
-scored on its heard words alone. The sparse side has no score for part of a passage: there it
-keeps its whole passage's score (when any of it is heard), so its unheard words can lend a
-sentence support (adr/0025, limits).
+in part, so it is sent as its heard part (ending at the line), and on both sides it is scored
+on its heard words alone (``behind.heard_ranking``): its unheard words lend a sentence no
+support.
 """
 
 from collections.abc import Sequence
 
 from bedside_guard import Match, SentenceMatches
 
+from bedside_search.domain.behind import heard_ranking
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.fusion import Scored
 
@@ -28,21 +28,19 @@ def sentence_matches(
     terms: int,
     here_ms: int,
     holding_cosine: float | None,
+    holding_sparse: float | None,
 ) -> SentenceMatches:
     """The guard's view of one sentence's rankings, the holding passage on its heard words only.
 
     ``terms`` counts the distinct terms of the sentence's sparse query; ``holding_cosine`` is
-    its cosine to the heard words of the passage holding the line (None when nothing of it is
-    heard, or no passage holds the line).
+    its cosine to the heard words of the passage holding the line and ``holding_sparse`` their
+    BM25 score (``ServedBook.heard_sparse_score``); each None when nothing of it is heard (the
+    sparse one also when no term of the sentence is), or no passage holds the line.
     """
     holding = book.holding(here_ms)
-    if holding is not None:
-        dense = [s for s in dense if s.passage_id != holding.id]
-        if holding_cosine is None:  # nothing of it heard: it vouches for nothing on either side
-            sparse = [s for s in sparse if s.passage_id != holding.id]
-        else:
-            at = next((i for i, s in enumerate(dense) if s.score < holding_cosine), len(dense))
-            dense = [*dense[:at], Scored(holding.id, holding_cosine), *dense[at:]]
+    holding_id = holding.id if holding is not None else None
+    dense = heard_ranking(dense, holding_id, holding_cosine, CHECK_DEPTH)
+    sparse = heard_ranking(sparse, holding_id, holding_sparse, CHECK_DEPTH)
 
     def match(passage_id: int, score: float) -> Match:
         passage = book.passage(passage_id)

@@ -3,13 +3,14 @@
 The engine only ever returns passages that start before the line (a Range filter inside
 every query). The one passage that holds the line may have been heard only in part, so
 its words past the line must not decide anything: it is re-scored on its heard words
-alone, or dropped when none of them are heard.
+alone, or dropped when none of them are heard: in both rankings before fusion
+(``heard_ranking``), and by meaning again after it (``account_for_holding``).
 """
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from bedside_search.domain.fusion import Fused, FusionRule, lifted_first, served_order
+from bedside_search.domain.fusion import Fused, FusionRule, Scored, lifted_first, served_order
 from bedside_search.domain.subject import (
     TITLE_WEIGHT,
     Naming,
@@ -33,6 +34,27 @@ class Heard:
     passage_id: int
     cosine: float | None
     """The question's cosine to the heard words; None when nothing of it has been heard."""
+
+
+def heard_ranking(
+    ranking: Sequence[Scored], holding_id: int | None, heard_score: float | None, depth: int
+) -> list[Scored]:
+    """``ranking`` with the passage holding the line scored on its heard words only.
+
+    The store scored it on all its words, those past the line too: it leaves that place and is
+    put back by ``heard_score`` (ties in id order, as the stores put them), or left out when
+    that is None (nothing of it heard, or, on the sparse side, no term of the query among its
+    heard words, as the store lists only passages sharing a term). Cut to ``depth``.
+    """
+    if holding_id is None:
+        return list(ranking)[:depth]
+    rest = [s for s in ranking if s.passage_id != holding_id]
+    if heard_score is None:
+        return rest[:depth]
+    at = next(
+        (i for i, s in enumerate(rest) if (-s.score, s.passage_id) > (-heard_score, holding_id)), len(rest)
+    )
+    return [*rest[:at], Scored(holding_id, heard_score), *rest[at:]][:depth]
 
 
 def account_for_holding(ranked: list[Fused], holding: Heard | None) -> list[Fused]:

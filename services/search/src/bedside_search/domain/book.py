@@ -22,7 +22,7 @@ from bedside_runtime.errors import InvalidRequest
 
 from bedside_search.domain.book_part import Part, distance_from
 from bedside_search.domain.subject import Naming
-from bedside_search.domain.terms import terms
+from bedside_search.domain.terms import BookTerms, SparseTerms, terms
 from bedside_search.domain.untranscribed import spanning, untranscribed_passages
 
 
@@ -45,6 +45,8 @@ class ServedBook:
     """Each word (lower case) and the passages that write it with a capital (``heard_naming``)."""
     term_in: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
     """Each content term (stemmed, as BM25 reads it) and the passages that hold it (``heard_mentioning``)."""
+    bm25: BookTerms = field(init=False, repr=False, compare=False)
+    """The passages' term statistics, as the store scores them (``heard_sparse_score``)."""
     untranscribed: tuple[Passage, ...] = field(init=False, repr=False, compare=False)
     """An interim version's chapters not transcribed yet, one wordless passage each (resolve only)."""
 
@@ -69,6 +71,7 @@ class ServedBook:
             for term in set(terms(p.text)):
                 term_in.setdefault(term, []).append(p.id)
         object.__setattr__(self, "term_in", {term: tuple(ids) for term, ids in term_in.items()})
+        object.__setattr__(self, "bm25", BookTerms.of([p.text for p in self.passages]))
         first_free = max((p.id for p in self.passages), default=-1) + 1
         object.__setattr__(self, "untranscribed", untranscribed_passages(self.info, first_free))
 
@@ -123,6 +126,15 @@ class ServedBook:
             found.append(p.id)
         return found
 
+    def heard_sparse_score(self, query: SparseTerms, here_ms: int) -> float | None:
+        """The BM25 score of the heard words of the passage holding the line, as the store would
+        give a passage of those words; None when no passage holds the line, none of its words
+        are heard, or no term of ``query`` is among them (the store would not list it)."""
+        holding = self.holding(here_ms)
+        heard = heard_text(holding, here_ms) if holding is not None else ""
+        score = self.bm25.score(query, heard) if heard else 0.0
+        return score if score > 0.0 else None
+
     def heard_titles(self, here_ms: int) -> dict[int, str]:
         """The title of every chapter begun before ``here_ms``: a title is heard at its start."""
         return {p.chapter: p.chapter_title for p in self.passages if not ahead_of(p.start_ms, here_ms)}
@@ -166,6 +178,7 @@ def info_of(artifact: BookArtifact) -> BookInfo:
         narrator=artifact.narrator,
         duration_ms=artifact.duration_ms,
         estimated=artifact.estimated,
+        times_from=artifact.times_from,
         passages=len(artifact.passages),
         chapters=artifact.chapters,
         audio_path=artifact.audio_path,

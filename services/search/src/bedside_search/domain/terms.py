@@ -8,10 +8,11 @@ A term's index is a stable hash of its text, so the encoder needs no vocabulary 
 same word gets the same index in every process and every version.
 """
 
+import math
 import re
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bedside_guard import stem
@@ -102,3 +103,39 @@ def encode_document(text: str, average_terms: float) -> SparseTerms:
 def encode_query(text: str) -> SparseTerms:
     """One unit per distinct query term: BM25 ignores query term frequency for short queries."""
     return _sparse({term_index(term): 1.0 for term in set(terms(text, query=True))})
+
+
+def idf(containing: int, total: int) -> float:
+    """The IDF Qdrant multiplies in (``Modifier.IDF``, BM25's): ``ln(1 + (N - n + 0.5) / (n + 0.5))``."""
+    return math.log(1.0 + (total - containing + 0.5) / (containing + 0.5))
+
+
+@dataclass(frozen=True)
+class BookTerms:
+    """What BM25 knows of a book's passages: their mean length and how many hold each term.
+
+    With it a text the store does not hold (the heard part of the passage holding the line) is
+    scored as the store scores its passages, so the two scores can be ranked together.
+    """
+
+    average_terms: float
+    passages: int
+    containing: Mapping[int, int]
+    """Each term index and how many passages hold it."""
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> "BookTerms":
+        containing: Counter[int] = Counter()
+        for text in texts:
+            containing.update(encode_document(text, 1.0).indices)
+        return cls(average_terms=average_length(texts), passages=len(texts), containing=dict(containing))
+
+    def score(self, query: SparseTerms, text: str) -> float:
+        """``text``'s BM25 score for ``query``, as the store would give a passage of these words."""
+        document = encode_document(text, self.average_terms)
+        weights = dict(zip(document.indices, document.values, strict=True))
+        return sum(
+            value * weights[index] * idf(self.containing.get(index, 0), self.passages)
+            for index, value in zip(query.indices, query.values, strict=True)
+            if index in weights
+        )
