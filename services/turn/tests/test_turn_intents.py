@@ -176,3 +176,30 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
 )
 def test_the_sleep_timer_and_the_pause_said_aloud(utterance: str, intent: intents.Intent) -> None:
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # "And a half" after the unit counts as it does before it: one reading of an amount.
+        ("Go back an hour and a half", Jump(-5_400_000)),
+        ("go back one and a half hours", Jump(-5_400_000)),
+        ("forward an hour and a half", Jump(5_400_000)),
+        ("rewind a minute and a half", Jump(-90_000)),
+        ("skip ahead two minutes and a half", Jump(150_000)),
+        ("go back half a minute", Jump(-30_000)),
+        # The amount before the way it goes.
+        ("half an hour back", Jump(-1_800_000)),
+        ("go an hour and a half back", Jump(-5_400_000)),
+        ("ten minutes forward", Jump(600_000)),
+        ("what happened ten minutes back?", Question("what happened ten minutes back?")),
+        ("sleep in an hour and a half", intents.SleepTimer(90)),
+        ("turn it off in an hour and a half", intents.SleepTimer(90)),
+        ("pause in a minute and a half", intents.SleepTimer(2)),
+        ("a 15-minute sleep timer", intents.SleepTimer(15)),
+    ],
+)
+def test_an_amount_of_time_is_read_with_its_half_wherever_it_is_said(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent
