@@ -203,3 +203,26 @@ def test_an_amount_of_time_is_read_with_its_half_wherever_it_is_said(
     utterance: str, intent: intents.Intent
 ) -> None:
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # Said alone, a command like "next chapter": back a chapter.
+        ("previous chapter", intents.NextChapter(-1)),
+        ("Previous chapter.", intents.NextChapter(-1)),
+        ("the previous chapter please", intents.NextChapter(-1)),
+        ("last chapter", intents.NextChapter(-1)),
+        ("go to the last chapter", intents.NextChapter(-1)),
+        ("back a chapter", intents.NextChapter(-1)),
+        ("next chapter", intents.NextChapter(1)),
+        # Asking what it held stays a recap.
+        ("what happened in the previous chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
+        ("recap the last chapter", RecapAsked(RecapArgs(span="last_chapter"))),
+        ("remind me of the previous chapter", RecapAsked(RecapArgs(span="last_chapter"))),
+    ],
+)
+def test_the_chapter_before_said_alone_moves_and_asked_about_is_a_recap(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent

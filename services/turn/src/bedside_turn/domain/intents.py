@@ -228,9 +228,16 @@ _THIS_CHAPTER = re.compile(
 )
 _NEXT_CHAPTER = re.compile(r"\b(?:next|following) chapter\b|\bskip (?:this|the) chapter\b")
 _PREVIOUS_CHAPTER = re.compile(
-    r"\b(?:previous|prior|preceding) chapter\b|\bchapter before\b|\bback\b.*\blast chapter\b"
+    r"\b(?:previous|prior|preceding|last) chapter\b|\bchapter before\b|\bback (?:a|one) chapter\b"
 )
-"""Read after the recaps: "the previous chapter" without a word of moving asks what it held."""
+"""Read after the recaps: "what was in the previous chapter?" asks what it held, "go to the last
+chapter" moves."""
+_PREVIOUS_CHAPTER_ALONE = re.compile(
+    r"^(?:the )?(?:previous|prior|preceding|last) chapter(?: please)?$|^(?:go )?back (?:a|one) chapter$"
+)
+"""Said alone, the chapter before is a command, as "next chapter" is: it moves back a chapter.
+"Last chapter" alone is the chapter before too, never the book's final chapter: it is how
+"the last chapter" reads in a recap, and a listener asks for the book's end as "the end"."""
 _BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
 _BOOK_END = re.compile(r"\b(the\s+(very\s+)?end)\b|\blast (bit|part) of the book\b")
 _TIME_LEFT = re.compile(
@@ -318,6 +325,8 @@ def read(utterance: str) -> Intent:
         return playback
     if earlier := read_earlier(text):
         return earlier
+    if _PREVIOUS_CHAPTER_ALONE.match(text):  # before the recaps, which read the words alone as one
+        return NextChapter(step=-1)
     if _UNDO.search(text):
         return Undo()
     if _OTHER_ONE.search(text):

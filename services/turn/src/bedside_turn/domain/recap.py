@@ -98,7 +98,8 @@ def read_recap(text: str, number_of: Callable[[str], float]) -> RecapAsked | Non
     A stretch the listener names wins over the doze: "catch me up on the last chapter" is
     that chapter. The last chapter named without any word of moving ("what was in the
     previous chapter?", "remind me of the last chapter") asks what it held; with one ("go
-    back to the last chapter") it is a place to go to, not a recap.
+    back to the last chapter") it is a place to go to, not a recap, and so it is said alone
+    ("previous chapter": ``intents`` reads that first).
     """
     asks = bool(_ASKS.search(text) or _CATCH_UP.search(text))
     if asks and (span := _named_span(text, number_of)) is not None:
