@@ -89,6 +89,30 @@ async def test_the_end_offers_the_last_passage_covered(rig: Rig) -> None:
     assert reply.rows == ["0:05:30, further on (covered)"]
 
 
+@pytest.mark.parametrize(
+    "utterance", ["Take me to the end of the chapter", "skip to the end of this chapter"]
+)
+async def test_the_end_of_the_chapter_is_the_closing_passage_of_the_one_playing_not_the_books_end(
+    rig: Rig, utterance: str
+) -> None:
+    listener = rig.listener_at(HERE)  # chapter 2, which closes with the passage at 0:02:30
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, reply.rows) == ("listed", ["0:02:30, further on (covered)"])
+    assert reply.speech == "That's further on than you've got. It's on the screen: press it to go there."
+    assert position(rig, listener) == HERE
+    assert not leaks(reply.speech, rig.passages, HERE)
+
+
+async def test_the_end_of_the_chapter_asked_from_its_closing_passage_says_so_and_offers_nothing(
+    rig: Rig,
+) -> None:
+    listener = rig.listener_at(160_000)  # inside chapter 2's closing passage
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, "take me to the end of the chapter")
+    assert (reply.outcome, reply.speech) == ("refused", speech.AT_CHAPTER_END)
+    assert (position(rig, listener), len(rig.player.offers)) == (160_000, offers)
+
+
 async def test_undo_puts_the_book_back_before_the_last_move(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     assert (await rig.ask(listener, "chapter 1")).outcome == "moved"

@@ -75,6 +75,11 @@ class ThisChapterStart:
 
 
 @dataclass(frozen=True)
+class ChapterEnd:
+    """'Take me to the end of the chapter': the closing passage of the chapter playing, not the book's."""
+
+
+@dataclass(frozen=True)
 class NextChapter:
     """The chapter after (``step`` 1) or before (-1) the one playing: only the book knows which."""
 
@@ -158,6 +163,7 @@ Intent = (
     | Jump
     | ClockTime
     | ThisChapterStart
+    | ChapterEnd
     | NextChapter
     | BookStart
     | BookEnd
@@ -226,6 +232,11 @@ _LAST_ON_DEVICE = re.compile(
 _THIS_CHAPTER = re.compile(
     r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b|\brestart (this|the) chapter\b"
 )
+_CHAPTER_END = re.compile(
+    r"\b(?:the\s+)?(?:very\s+)?end\s+of\s+(?:this|the|the current|my)\s+chapter\b"
+    r"|\b(?:this|the)\s+chapter'?s\s+end\b"
+)
+"""Read before "the end" (the book's), and after the sleep timer's "stop at the end of the chapter"."""
 _NEXT_CHAPTER = re.compile(r"\b(?:next|following) chapter\b|\bskip (?:this|the) chapter\b")
 _PREVIOUS_CHAPTER = re.compile(
     r"\b(?:previous|prior|preceding|last) chapter\b|\bchapter before\b|\bback (?:a|one) chapter\b"
@@ -343,6 +354,8 @@ def read(utterance: str) -> Intent:
     if _THIS_CHAPTER.search(text):
         return ThisChapterStart()
     if not _QUESTION_START.match(text):  # "what happens in the next chapter?" moves nothing
+        if _CHAPTER_END.search(text):
+            return ChapterEnd()
         if _NEXT_CHAPTER.search(text):
             return NextChapter(step=1)
         if _PREVIOUS_CHAPTER.search(text):
