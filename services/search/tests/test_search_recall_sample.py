@@ -111,3 +111,23 @@ def test_where_grandpa_is_is_answered_from_the_last_heard_of_him(sample: Sample,
     first = sample.first("where is Grandpa?", clock)
     assert first is not None
     assert first.chapter == 4, first.text
+
+
+@pytest.mark.parametrize(
+    ("question", "clock", "named"),
+    [
+        # Chapter two's first passage is where both are named, only past its first sixty words.
+        ("who is Hettie Bramble?", "5:00", '"Hettie Bramble," said the woman'),
+        ("who is Hettie Bramble?", "20:00", '"Hettie Bramble," said the woman'),
+        ("who is Wren?", "10:00", "Wren"),
+        ("who is Wren?", "25:00", "Wren"),
+    ],
+)
+def test_who_someone_is_is_answered_with_the_words_that_name_them(
+    sample: Sample, question: str, clock: str, named: str
+) -> None:
+    recalled = sample.recall(question, clock)
+    assert recalled.come_up
+    words = recalled.places[0].words
+    assert words is not None
+    assert named in words, words

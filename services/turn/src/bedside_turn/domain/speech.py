@@ -138,7 +138,7 @@ def best_sentences(words: str, question: str) -> str:
     whole one is left, and so is the chapter's heading read out ("Chapter Four: The Night of the
     Storm."): the answer names the chapter already. Dialogue keeps its quote marks on both sides.
     """
-    sentences = sentences_of(words.rstrip(" …"))
+    sentences = sentences_of(words.strip(" …"))
     story = [s for s in sentences if not is_heading(s)]
     sentences = story or sentences
     if not sentences:
