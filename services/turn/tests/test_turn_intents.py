@@ -201,6 +201,12 @@ def test_the_sleep_timer_and_the_pause_said_aloud(utterance: str, intent: intent
         ("turn it off in an hour and a half", intents.SleepTimer(90)),
         ("pause in a minute and a half", intents.SleepTimer(2)),
         ("a 15-minute sleep timer", intents.SleepTimer(15)),
+        # A recap's stretch is read by the same reader.
+        (
+            "what happened in the last hour and a half?",
+            RecapAsked(RecapArgs(span="last_minutes", minutes=90)),
+        ),
+        ("recap the last one and a half hours", RecapAsked(RecapArgs(span="last_minutes", minutes=90))),
     ],
 )
 def test_an_amount_of_time_is_read_with_its_half_wherever_it_is_said(

@@ -326,6 +326,12 @@ def _said_amount_ms(said: str) -> float:
     return (number_of(number) + (0.5 if half_before or half_after else 0)) * UNIT_MS[unit]
 
 
+def said_amount_ms(text: str) -> float | None:
+    """The amount of time ``text`` starts with, in milliseconds (``_said_amount_ms``), or None."""
+    said = re.match(_AMOUNT, text)
+    return _said_amount_ms(said.group(0)) if said else None
+
+
 def read(utterance: str) -> Intent:
     """What the listener is asking for, as far as plain code can tell."""
     text = normalise(utterance)
@@ -342,7 +348,7 @@ def read(utterance: str) -> Intent:
         return Undo()
     if _OTHER_ONE.search(text):
         return OtherOne()
-    if recap := read_recap(text, number_of):  # "what did I miss", "the last chapter": recap.py
+    if recap := read_recap(text, number_of, said_amount_ms):  # "what did I miss", "the last chapter"
         return recap
     if _TIME_LEFT.search(text):
         return TimeLeft()
