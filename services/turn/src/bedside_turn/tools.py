@@ -220,6 +220,7 @@ class ToolBox:
                 return [NO_CHAPTER_PLAYING if counted is None else no_chapter_line(counted)], [], True
         if args.chapter_end:
             here, closing = await self._closing_passage()
+            # From inside the closing passage its start is behind: an offer would move the book back.
             if here is not None and closing is not None and closing.id != here.id:
                 targets = with_passage(targets, closing.id)
             elif not targets:
