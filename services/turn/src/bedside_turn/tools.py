@@ -262,15 +262,12 @@ class ToolBox:
         return chapters.counted_chapter(passage.chapter, step, numbers)
 
     async def _closing_passage(self) -> tuple[Passage | None, Passage | None]:
-        """The passage holding the line, and the closing passage of its chapter (``chapters.closing_ms``);
-        either None when search cannot place it."""
+        """The passage holding the line, and the closing passage of its chapter (search's
+        ``chapter_end`` target); either None when search cannot place it."""
         here = await self._passage_at(Target(offset_ms=0))
         if here is None:
             return None, None
-        closing_at = chapters.closing_ms(await self._chapters(), here.chapter)
-        if closing_at is None:
-            return here, None
-        return here, await self._passage_at(Target(position_ms=closing_at))
+        return here, await self._passage_at(Target(chapter_end=here.chapter))
 
     async def _passage_at(self, target: Target) -> Passage | None:
         resolved = await self.backends.resolve(

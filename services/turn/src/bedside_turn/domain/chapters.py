@@ -37,14 +37,6 @@ def counted_chapter(playing: int, step: int, numbers: Sequence[int]) -> int | No
     return NoSuchChapter(playing=playing, step=step, first=order[0], last=order[-1])
 
 
-def closing_ms(chapters: Sequence[ChapterInfo], playing: int) -> int | None:
-    """Where "the end of the chapter" is: the last moment of the chapter ``playing``, so the offer
-    is its closing passage (as "the end" of the book is the book's final passage), never the next
-    chapter's start; None when the book does not say where that chapter ends."""
-    ends = [c.end_ms for c in chapters if c.n == playing and c.end_ms > c.start_ms]
-    return ends[0] - 1 if ends else None
-
-
 def playing_chapter(chapters: Sequence[ChapterInfo], here_ms: int) -> ChapterInfo | None:
     """The chapter playing: the last one that started before the line (a position exactly at a
     chapter's start has heard none of it, so it is still in the chapter before)."""
