@@ -63,6 +63,8 @@ TEMPLATES = (
     "back {n} minutes",
     "sleep in {n} minutes",
     "stop at the end of the chapter",
+    "take me to the end of the chapter",
+    "previous chapter",
     "pause",
 )
 JSON_WORDS = frozenset(
@@ -276,8 +278,10 @@ def scripted_agent(rng: random.Random, book: Book, said: set[str]) -> list[Any]:
             return [Use("recap", {"span": rng.choice(spans), "minutes": rng.randint(1, 90)})]
         if choice < 0.75:
             return [Use("offer_positions", {"chapter": rng.randint(0, 30)})]
-        if choice < 0.8:
+        if choice < 0.78:
             return [Use("offer_positions", {"chapter_step": rng.randint(-3, 3)})]
+        if choice < 0.8:
+            return [Use("offer_positions", {"chapter_end": True})]
         return [Use("offer_positions", {"position_ms": rng.randint(0, book.duration_ms)})]
 
     return [[Use("find_passage", {"query": query})], second, [Say("Here you are.")]]

@@ -52,6 +52,38 @@ def test_a_hit_behind_carries_its_chapter_and_words() -> None:
     assert (hit.passage_id, hit.start_ms, hit.ahead, hit.chapter) == (7, 60_000, False, 3)
 
 
+HETTIE = Passage(
+    id=8,
+    start_ms=220_000,
+    end_ms=250_000,
+    chapter=2,
+    chapter_title="Pies and Letters",
+    text="Chapter Two: Pies and Letters. "
+    + "The bicycle bell rang down the sandy path in the early morning light. " * 5
+    + '"Hettie Bramble," said the woman, shaking her hand. "Post lady, pie lady."',
+    cues=(
+        Cue(start_ms=220_000, end_ms=240_000, text="Chapter Two: Pies and Letters. The bicycle bell rang."),
+        Cue(start_ms=240_000, end_ms=250_000, text='"Hettie Bramble," said the woman.'),
+    ),
+)
+"""A passage that names Hettie Bramble only past the line's first sixty words."""
+
+
+def test_a_hit_for_who_someone_is_shows_the_words_from_where_the_passage_names_them() -> None:
+    words = Candidate.hit(HETTIE, here_ms=300_000, naming=("hettie", "bramble")).words
+    assert words == '… "Hettie Bramble," said the woman, shaking her hand. "Post lady, pie lady."'
+    # Named inside the usual sixty words, or not asked about anyone: the line is as ever.
+    as_ever = Candidate.hit(HETTIE, here_ms=300_000).words
+    assert as_ever is not None
+    assert as_ever.startswith("Chapter Two: Pies and Letters. The bicycle bell")
+    assert Candidate.hit(HETTIE, here_ms=300_000, naming=("bicycle",)).words == as_ever
+    # A chapter heading read out names no one; and only heard words are ever shown.
+    assert Candidate.hit(HETTIE, here_ms=300_000, naming=("pies",)).words == as_ever
+    assert Candidate.hit(HETTIE, here_ms=235_000, naming=("hettie",)).words == (
+        "Chapter Two: Pies and Letters. The bicycle bell rang."
+    )
+
+
 def test_a_hit_on_the_passage_holding_the_line_without_heard_words_shows_none() -> None:
     hit = Candidate.hit(passage(), here_ms=75_000)  # no cues: nothing of it counts as heard
     assert not hit.ahead

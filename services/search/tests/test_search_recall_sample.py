@@ -151,3 +151,23 @@ def test_the_heard_words_are_scored_as_the_store_scores_a_passage(sample: Sample
         passage = sample.passages[scored.passage_id]
         all_heard_ms = passage.cues[-1].start_ms + 1  # it still holds the line, every cue heard
         assert book.heard_sparse_score(query, all_heard_ms) == pytest.approx(scored.score, rel=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("question", "clock", "named"),
+    [
+        # Chapter two's first passage is where both are named, only past its first sixty words.
+        ("who is Hettie Bramble?", "5:00", '"Hettie Bramble," said the woman'),
+        ("who is Hettie Bramble?", "20:00", '"Hettie Bramble," said the woman'),
+        ("who is Wren?", "10:00", "Wren"),
+        ("who is Wren?", "25:00", "Wren"),
+    ],
+)
+def test_who_someone_is_is_answered_with_the_words_that_name_them(
+    sample: Sample, question: str, clock: str, named: str
+) -> None:
+    recalled = sample.recall(question, clock)
+    assert recalled.come_up
+    words = recalled.places[0].words
+    assert words is not None
+    assert named in words, words

@@ -49,6 +49,10 @@ from bedside_turn.domain.recap import RecapAsked
         ("go back to the last chapter", intents.NextChapter(-1)),
         ("what happens in the next chapter?", Question("what happens in the next chapter?")),
         ("the end", BookEnd()),
+        ("take me to the end of the chapter", intents.ChapterEnd()),
+        ("skip to the end of this chapter", intents.ChapterEnd()),
+        ("go to the chapter's end", intents.ChapterEnd()),
+        ("take me to the end of the book", BookEnd()),
         ("take me to the very end", BookEnd()),
         ("start from the beginning", BookStart()),
         ("go to 1:02:03", ClockTime(3_723_000)),
@@ -175,4 +179,60 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
     ],
 )
 def test_the_sleep_timer_and_the_pause_said_aloud(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # "And a half" after the unit counts as it does before it: one reading of an amount.
+        ("Go back an hour and a half", Jump(-5_400_000)),
+        ("go back one and a half hours", Jump(-5_400_000)),
+        ("forward an hour and a half", Jump(5_400_000)),
+        ("rewind a minute and a half", Jump(-90_000)),
+        ("skip ahead two minutes and a half", Jump(150_000)),
+        ("go back half a minute", Jump(-30_000)),
+        # The amount before the way it goes.
+        ("half an hour back", Jump(-1_800_000)),
+        ("go an hour and a half back", Jump(-5_400_000)),
+        ("ten minutes forward", Jump(600_000)),
+        ("what happened ten minutes back?", Question("what happened ten minutes back?")),
+        ("sleep in an hour and a half", intents.SleepTimer(90)),
+        ("turn it off in an hour and a half", intents.SleepTimer(90)),
+        ("pause in a minute and a half", intents.SleepTimer(2)),
+        ("a 15-minute sleep timer", intents.SleepTimer(15)),
+        # A recap's stretch is read by the same reader.
+        (
+            "what happened in the last hour and a half?",
+            RecapAsked(RecapArgs(span="last_minutes", minutes=90)),
+        ),
+        ("recap the last one and a half hours", RecapAsked(RecapArgs(span="last_minutes", minutes=90))),
+    ],
+)
+def test_an_amount_of_time_is_read_with_its_half_wherever_it_is_said(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # Said alone, a command like "next chapter": back a chapter.
+        ("previous chapter", intents.NextChapter(-1)),
+        ("Previous chapter.", intents.NextChapter(-1)),
+        ("the previous chapter please", intents.NextChapter(-1)),
+        ("last chapter", intents.NextChapter(-1)),
+        ("go to the last chapter", intents.NextChapter(-1)),
+        ("back a chapter", intents.NextChapter(-1)),
+        ("next chapter", intents.NextChapter(1)),
+        # Asking what it held stays a recap.
+        ("what happened in the previous chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
+        ("recap the last chapter", RecapAsked(RecapArgs(span="last_chapter"))),
+        ("remind me of the previous chapter", RecapAsked(RecapArgs(span="last_chapter"))),
+    ],
+)
+def test_the_chapter_before_said_alone_moves_and_asked_about_is_a_recap(
+    utterance: str, intent: intents.Intent
+) -> None:
     assert intents.read(utterance) == intent

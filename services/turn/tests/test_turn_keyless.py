@@ -12,16 +12,33 @@ from bedside_runtime.errors import RemoteFailure
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import speech
-from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS, book_info
+from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS, book_info, passages
+from bedside_turn_testing.doubles import DoubleBook
 from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import leaks
 
 HERE = 135_000
+PAUSED = "lamplight-paused"
+
+
+def paused_book() -> DoubleBook:
+    """The test book as ingest makes a real one: a pause after each chapter's last passage, and
+    each chapter running on the clock to the next one's start."""
+    closing = {p.id for p in passages() if p.start_ms % (3 * PASSAGE_MS) == 2 * PASSAGE_MS}
+    read = [p.model_copy(update={"end_ms": p.end_ms - 2_000}) if p.id in closing else p for p in passages()]
+    info = book_info()
+    chapters = [
+        c.model_copy(update={"end_ms": nxt.start_ms})
+        for c, nxt in zip(info.chapters, info.chapters[1:], strict=False)
+    ]
+    return DoubleBook(
+        info.model_copy(update={"id": PAUSED, "chapters": [*chapters, info.chapters[-1]]}), read
+    )
 
 
 @pytest.fixture(scope="module")
 async def rig(nats_url: str) -> AsyncIterator[Rig]:
-    rig = await start_rig(nats_url, with_model=False)
+    rig = await start_rig(nats_url, with_model=False, extra_books={PAUSED: paused_book()})
     try:
         yield rig
     finally:
@@ -87,6 +104,39 @@ async def test_the_end_offers_the_last_passage_covered(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "take me to the end")
     assert reply.rows == ["0:05:30, further on (covered)"]
+
+
+@pytest.mark.parametrize(
+    "utterance", ["Take me to the end of the chapter", "skip to the end of this chapter"]
+)
+async def test_the_end_of_the_chapter_is_the_closing_passage_of_the_one_playing_not_the_books_end(
+    rig: Rig, utterance: str
+) -> None:
+    listener = rig.listener_at(HERE)  # chapter 2, which closes with the passage at 0:02:30
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, reply.rows) == ("listed", ["0:02:30, further on (covered)"])
+    assert reply.speech == "That's further on than you've got. It's on the screen: press it to go there."
+    assert position(rig, listener) == HERE
+    assert not leaks(reply.speech, rig.passages, HERE)
+
+
+async def test_the_end_of_the_chapter_is_its_closing_passage_though_the_chapter_runs_on_past_it(
+    rig: Rig,
+) -> None:
+    """A chapter's end on the clock is the next one's start, after a pause: not a time to go to."""
+    listener = rig.listener_at(HERE, book=PAUSED)
+    reply = await rig.ask(listener, "take me to the end of the chapter", book=PAUSED)
+    assert (reply.outcome, reply.rows) == ("listed", ["0:02:30, further on (covered)"])
+
+
+async def test_the_end_of_the_chapter_asked_from_its_closing_passage_says_so_and_offers_nothing(
+    rig: Rig,
+) -> None:
+    listener = rig.listener_at(160_000)  # inside chapter 2's closing passage
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, "take me to the end of the chapter")
+    assert (reply.outcome, reply.speech) == ("refused", speech.AT_CHAPTER_END)
+    assert (position(rig, listener), len(rig.player.offers)) == (160_000, offers)
 
 
 async def test_undo_puts_the_book_back_before_the_last_move(rig: Rig) -> None:

@@ -142,6 +142,14 @@ async def test_the_next_chapter_is_counted_by_the_tool_from_the_chapter_playing(
     assert_clean(rig, model, HERE, "the next chapter")
 
 
+async def test_the_end_of_the_chapter_is_found_by_the_tool_from_the_chapter_playing(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)  # chapter 2, which closes with the passage at 0:02:30
+    model = script(rig, [Use("offer_positions", {"chapter_end": True})], [Say("Press it to go.")])
+    reply = await rig.ask(listener, "take me to the end of the chapter")
+    assert (reply.outcome, reply.rows) == ("listed", ["0:02:30, further on (covered)"])
+    assert_clean(rig, model, HERE, "take me to the end of the chapter")
+
+
 async def test_the_next_chapter_from_the_last_one_is_refused_saying_it_is_the_last(rig: Rig) -> None:
     here = 10 * PASSAGE_MS  # chapter 4 of 4
     listener = rig.listener_at(here)
@@ -343,6 +351,7 @@ async def test_the_model_is_sent_cached_tools_built_from_the_contracts(rig: Rig)
         "ids",
         "chapter",
         "chapter_step",
+        "chapter_end",
         "position_ms",
         "offset_ms",
         "earlier_chapter",

@@ -50,6 +50,13 @@ def test_the_piece_an_excerpt_cut_off_is_not_quoted_as_a_sentence() -> None:
     )
 
 
+def test_a_line_shown_from_where_someone_is_named_is_quoted_without_its_cut_mark() -> None:
+    words = '… "Hettie Bramble," said the woman. "Post lady, pie lady, and the only person who knows."'
+    said = speech.quoting(heard(words), "who is Hettie Bramble?")
+    quote = "'Hettie Bramble,' said the woman. 'Post lady, pie lady, and the only person who knows.'"
+    assert said.endswith(f'you heard: "{quote}"')
+
+
 def test_a_short_sentence_is_not_eked_out_with_the_piece_an_excerpt_cut_off() -> None:
     words = "Grandpa lit the stove. She had a little brass compass on a chain, and it always …"
     said = speech.quoting(heard(words), "what did Grandpa light?")

@@ -83,20 +83,28 @@ class HeardNames(Contract):
 
 
 class Target(Contract):
-    """One place named for a goto: exactly one of a passage id, a chapter, a time, or an offset."""
+    """One place named for a goto: exactly one of a passage id, a chapter, the end of a chapter,
+    a time, or an offset."""
 
     passage_id: int | None = Field(default=None, ge=0)
     chapter: int | None = Field(default=None, ge=0)
+    chapter_end: int | None = Field(
+        default=None, ge=0, description="the closing passage of this chapter ('the end of the chapter')"
+    )
     position_ms: Millis | None = None
     offset_ms: int | None = Field(default=None, ge=-1_000 * 3600 * 24, le=1_000 * 3600 * 24)
 
     @model_validator(mode="after")
     def _exactly_one(self) -> "Target":
         named = [
-            v for v in (self.passage_id, self.chapter, self.position_ms, self.offset_ms) if v is not None
+            v
+            for v in (self.passage_id, self.chapter, self.chapter_end, self.position_ms, self.offset_ms)
+            if v is not None
         ]
         if len(named) != 1:
-            raise ValueError("a target names exactly one of passage_id, chapter, position_ms, offset_ms")
+            raise ValueError(
+                "a target names exactly one of passage_id, chapter, chapter_end, position_ms, offset_ms"
+            )
         return self
 
 

@@ -91,6 +91,11 @@ class OfferPositionsArgs(Contract):
         description="a chapter counted from the one playing: 1 the next chapter, -1 the previous one, "
         "0 the start of the one playing (the tool knows which chapter plays; you need not)",
     )
+    chapter_end: bool = Field(
+        default=False,
+        description="the end of the chapter playing ('take me to the end of the chapter'): its closing "
+        "passage, never the end of the book (the tool knows which chapter plays; you need not)",
+    )
     position_ms: Millis | None = Field(
         default=None, description="a time on the book's clock the listener named, in milliseconds"
     )
@@ -147,13 +152,14 @@ class OfferPositionsArgs(Contract):
             not self.ids
             and self.chapter is None
             and self.chapter_step is None
+            and not self.chapter_end
             and self.position_ms is None
             and self.offset_ms is None
             and not self.names_earlier()
         ):
             raise ValueError(
-                "name at least one place: ids, chapter, chapter_step, position_ms, offset_ms, or an earlier "
-                "place (earlier_chapter, earlier_device, before_skip_ahead, fell_asleep)"
+                "name at least one place: ids, chapter, chapter_step, chapter_end, position_ms, offset_ms, "
+                "or an earlier place (earlier_chapter, earlier_device, before_skip_ahead, fell_asleep)"
             )
         if any(i < 0 for i in self.ids):
             raise ValueError("passage ids are never negative")

@@ -5,14 +5,15 @@ chapter title stay out. A place behind travels with its chapter and the words he
 The listener's own position is an input here and is never printed.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from bedside_guard.line import ahead_of, clock
+from bedside_guard.names import words_of
 from bedside_guard.passage import Passage, heard_text
-from bedside_guard.prose import balance_quotes, is_heading, is_whole_sentence, sentences_of
+from bedside_guard.prose import balance_quotes, is_heading, is_whole_sentence, sentence_spans, sentences_of
 
 NOT_TOLD = "further on than they have got; nothing of what happens there has been read to you."
 """The fixed sentence that stands in for a place ahead. It names nothing of the book."""
@@ -59,6 +60,22 @@ def sentences_excerpt(text: str, words: int = ROW_WORDS) -> str:
     return balance_quotes(excerpt(" ".join(chosen), 2 * words)) if chosen else ""
 
 
+def excerpt_naming(text: str, names: Sequence[str], words: int = EXCERPT_WORDS) -> str:
+    """The excerpt of ``text`` that shows who ``names`` (the lower-case words of "who is X?") are:
+    from the start as ever when the first sentence of the story naming one of them ends inside
+    it; else from that sentence, marked as cut at its start too. Recall picks a passage for naming
+    X, and X may be named only past the first ``words`` words: the line would hold nothing of X
+    to quote. A chapter's heading read out ("Chapter Five: What Pudding Kept.") tells of no one."""
+    for start, end in sentence_spans(text) if names else []:
+        sentence = text[start:end]
+        if is_heading(sentence) or set(names).isdisjoint(words_of(sentence)):
+            continue
+        if start == 0 or len(text[:end].split()) <= words:
+            break
+        return "… " + excerpt(text[start:], words)
+    return excerpt(text, words)
+
+
 class Candidate(BaseModel):
     """A place as the model and a screen may see it: a search hit, a recalled passage, a row.
 
@@ -77,8 +94,9 @@ class Candidate(BaseModel):
     words: str | None = None
 
     @classmethod
-    def hit(cls, passage: Passage, here_ms: int) -> Self:
-        """A search or recall hit on ``passage`` as a listener at ``here_ms`` may see it."""
+    def hit(cls, passage: Passage, here_ms: int, naming: Sequence[str] = ()) -> Self:
+        """A search or recall hit on ``passage`` as a listener at ``here_ms`` may see it; for a
+        question about someone, its words show where they are named (``excerpt_naming``)."""
         if ahead_of(passage.start_ms, here_ms):
             return cls(start_ms=passage.start_ms, ahead=True, passage_id=passage.id)
         words = heard_text(passage, here_ms)
@@ -88,7 +106,7 @@ class Candidate(BaseModel):
             passage_id=passage.id,
             chapter=passage.chapter,
             chapter_title=passage.chapter_title,
-            words=excerpt(words) if words else None,
+            words=excerpt_naming(words, naming) if words else None,
         )
 
     @classmethod

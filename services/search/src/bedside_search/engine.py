@@ -190,7 +190,7 @@ class SearchEngine:
         passages = [_passage(book, f) for f in served]
         return Recalled(
             come_up=True,
-            places=[Candidate.hit(p, request.here_ms) for p in passages],
+            places=[Candidate.hit(p, request.here_ms, naming=who or where) for p in passages],
             hits=[_hit(p, f) for p, f in zip(passages, served, strict=True)],
         )
 

@@ -106,7 +106,7 @@ async def _find_and_offer(tools: ToolBox, query: str) -> str:
 
 
 async def _named_place(tools: ToolBox, intent: Intent) -> str:
-    """A chapter, a time, a jump or an end of the book: one candidate for the same offer."""
+    """A chapter, a time, a jump, the end of the chapter or of the book: one candidate for the same offer."""
     args = named_place_args(intent)
     past_the_end: int | None = None  # the book's length, when the time said is not in it
     if isinstance(intent, intents.ClockTime) and (book := await _book_info(tools)) is not None:
@@ -127,6 +127,8 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
     await tools.run("offer_positions", args)  # the player refuses a time past the end itself
     if tools.no_chapter is not None:
         return speech.no_chapter_counted(tools.no_chapter)
+    if tools.at_chapter_end:
+        return speech.AT_CHAPTER_END
     refused = tools.last_offer is None or tools.last_offer.outcome == "refused"
     if past_the_end is not None and refused:
         return speech.past_the_end(past_the_end)

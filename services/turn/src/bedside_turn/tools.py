@@ -13,6 +13,7 @@ from bedside_contracts.player import CommandRequest, OfferOutcome, OfferPosition
 from bedside_contracts.player import Undo as UndoCommand
 from bedside_contracts.search import (
     CatalogRequest,
+    ChapterInfo,
     FindPassage,
     Hit,
     Recall,
@@ -31,7 +32,7 @@ from bedside_contracts.turn import (
     Step,
     ToolCallRecord,
 )
-from bedside_guard import Candidate
+from bedside_guard import Candidate, Passage
 from bedside_runtime.errors import CallFailed, RemoteFailure
 from pydantic import BaseModel, ValidationError
 
@@ -41,6 +42,7 @@ from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.chapters import NoSuchChapter
 from bedside_turn.domain.rules import MayOffer, Refused, Turn
 from bedside_turn.domain.tool_results import (
+    ALREADY_AT_CHAPTER_END,
     NO_CHAPTER_PLAYING,
     NO_MATCH,
     NOTHING_IN_SPAN,
@@ -52,6 +54,7 @@ from bedside_turn.domain.tool_results import (
     tool_error,
     with_chapter,
     with_earlier_place,
+    with_passage,
 )
 
 TOOL_ARGS: dict[str, type[BaseModel]] = {
@@ -87,6 +90,9 @@ class ToolBox:
     """The newest recap's span and what search read of it, for the keyless router's answer."""
     no_chapter: NoSuchChapter | None = None
     """A chapter counted past the first or the last (refused), for the keyless router's answer."""
+    at_chapter_end: bool = False
+    """The end of the chapter was asked for from inside its closing passage (refused): for the
+    keyless router's answer."""
     played: playback.PlaybackDone | None = None
     """The newest playback call's outcome, for the keyless router's answer."""
 
@@ -212,6 +218,15 @@ class ToolBox:
                 self.no_chapter = counted
                 self.turn.note_offer("refused", [])
                 return [NO_CHAPTER_PLAYING if counted is None else no_chapter_line(counted)], [], True
+        if args.chapter_end:
+            here, closing = await self._closing_passage()
+            # From inside the closing passage its start is behind: an offer would move the book back.
+            if here is not None and closing is not None and closing.id != here.id:
+                targets = with_passage(targets, closing.id)
+            elif not targets:
+                self.at_chapter_end = closing is not None
+                self.turn.note_offer("refused", [])
+                return [ALREADY_AT_CHAPTER_END if self.at_chapter_end else NO_CHAPTER_PLAYING], [], True
         if (lookup := earlier.lookup_for(args, self.listener, self.book)) is not None:
             found = (await self.backends.locate(lookup)).page
             if found:
@@ -240,15 +255,29 @@ class ToolBox:
     async def _counted_chapter(self, step: int) -> int | NoSuchChapter | None:
         """The chapter ``step`` from the one search places the line in (``chapters.counted_chapter``);
         None when the line cannot be placed."""
-        here = await self.backends.resolve(
-            Resolve(book=self.book, here_ms=self.here_ms, targets=[Target(offset_ms=0)])
-        )
-        passage = here.resolutions[0].passage if here.resolutions else None
+        passage = await self._passage_at(Target(offset_ms=0))
         if passage is None:
             return None
-        catalog = await self.backends.catalog(CatalogRequest(book=self.book))
-        numbers = [c.n for b in catalog.books if b.id == self.book for c in b.chapters]
+        numbers = [c.n for c in await self._chapters()]
         return chapters.counted_chapter(passage.chapter, step, numbers)
+
+    async def _closing_passage(self) -> tuple[Passage | None, Passage | None]:
+        """The passage holding the line, and the closing passage of its chapter (search's
+        ``chapter_end`` target); either None when search cannot place it."""
+        here = await self._passage_at(Target(offset_ms=0))
+        if here is None:
+            return None, None
+        return here, await self._passage_at(Target(chapter_end=here.chapter))
+
+    async def _passage_at(self, target: Target) -> Passage | None:
+        resolved = await self.backends.resolve(
+            Resolve(book=self.book, here_ms=self.here_ms, targets=[target])
+        )
+        return resolved.resolutions[0].passage if resolved.resolutions else None
+
+    async def _chapters(self) -> list[ChapterInfo]:
+        catalog = await self.backends.catalog(CatalogRequest(book=self.book))
+        return [c for b in catalog.books if b.id == self.book for c in b.chapters]
 
     async def playback(self, args: PlaybackArgs) -> tuple[list[str], list[PlaceRef], bool]:
         """Set or cancel the sleep timer, or pause: the player's own commands, as the page sends them."""

@@ -41,6 +41,8 @@ def describe(target: Target) -> str:
         return f"id={target.passage_id}"
     if target.chapter is not None:
         return f"chapter {target.chapter}"
+    if target.chapter_end is not None:
+        return f"the end of chapter {target.chapter_end}"
     if target.position_ms is not None:
         return f"position_ms={target.position_ms}"
     return f"offset_ms={target.offset_ms}"

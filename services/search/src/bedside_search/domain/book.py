@@ -145,6 +145,9 @@ class ServedBook:
     def first_of_chapter(self, chapter: int) -> Passage | None:
         return next((p for p in self.passages if p.chapter == chapter), None)
 
+    def last_of_chapter(self, chapter: int) -> Passage | None:
+        return next((p for p in reversed(self.passages) if p.chapter == chapter), None)
+
     def untranscribed_passage(self, passage_id: int) -> Passage | None:
         return next((p for p in self.untranscribed if p.id == passage_id), None)
 

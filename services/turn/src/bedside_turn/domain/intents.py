@@ -75,6 +75,11 @@ class ThisChapterStart:
 
 
 @dataclass(frozen=True)
+class ChapterEnd:
+    """'Take me to the end of the chapter': the closing passage of the chapter playing, not the book's."""
+
+
+@dataclass(frozen=True)
 class NextChapter:
     """The chapter after (``step`` 1) or before (-1) the one playing: only the book knows which."""
 
@@ -158,6 +163,7 @@ Intent = (
     | Jump
     | ClockTime
     | ThisChapterStart
+    | ChapterEnd
     | NextChapter
     | BookStart
     | BookEnd
@@ -174,12 +180,24 @@ Intent = (
     | Other
 )
 
-_NUMBER = r"(\d+(?:\.\d+)?|" + "|".join(sorted(map(re.escape, WORD_NUMBERS), key=len, reverse=True)) + r")"
-_JUMP = re.compile(
-    rf"\b(back|backward|backwards|rewind|forward|forwards|ahead|skip|on)\b(?:\s+\w+){{0,2}}?\s+"
-    rf"(?:by\s+)?{_NUMBER}(?:\s+and\s+a\s+half)?\s+(second|sec|minute|min|hour)s?\b"
+_NUMBER_SAID = (
+    r"(?:\d+(?:\.\d+)?|" + "|".join(sorted(map(re.escape, WORD_NUMBERS), key=len, reverse=True)) + ")"
 )
-_HALF_HOUR = re.compile(r"\b(back|rewind|forward|ahead|skip)\b.*\bhalf an hour\b")
+_NUMBER = f"({_NUMBER_SAID})"
+_UNIT = r"(?:second|sec|minute|min|hour)"
+_AMOUNT = (
+    rf"(?:half\s+an?\s+{_UNIT}|{_NUMBER_SAID}(?:\s+and\s+a\s+half)?\s+{_UNIT}s?"
+    r"(?:\s+and\s+a\s+half)?)\b"
+)
+"""An amount of time said, as ``_said_amount_ms`` reads it: "20 minutes", "half an hour",
+"one and a half hours", "an hour and a half"."""
+_SAID_AMOUNT = re.compile(
+    rf"(?:(half)\s+an?|{_NUMBER}(\s+and\s+a\s+half)?)\s+({_UNIT})s?(\s+and\s+a\s+half)?"
+)
+_BACK = r"(?:back|backward|backwards|rewind)"
+_JUMP = re.compile(rf"\b({_BACK}|forward|forwards|ahead|skip|on)\b(?:\s+\w+){{0,2}}?\s+(?:by\s+)?({_AMOUNT})")
+_JUMP_AMOUNT_FIRST = re.compile(rf"\b({_AMOUNT})\s+({_BACK}|forward|forwards|ahead|on)\b")
+"""The amount said before the way ("half an hour back", "ten minutes forward")."""
 _A_BIT = re.compile(
     r"^(?:(?:go|skip|jump|move|take me) )?(back|backwards?|rewind|forward|forwards|ahead)"
     r"(?: (?:a (?:little )?bit|a little|a touch|a tad|slightly|some))?(?: please)?$"
@@ -214,11 +232,23 @@ _LAST_ON_DEVICE = re.compile(
 _THIS_CHAPTER = re.compile(
     r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b|\brestart (this|the) chapter\b"
 )
+_CHAPTER_END = re.compile(
+    r"\b(?:the\s+)?(?:very\s+)?end\s+of\s+(?:this|the|the current|my)\s+chapter\b"
+    r"|\b(?:this|the)\s+chapter'?s\s+end\b"
+)
+"""Read before "the end" (the book's), and after the sleep timer's "stop at the end of the chapter"."""
 _NEXT_CHAPTER = re.compile(r"\b(?:next|following) chapter\b|\bskip (?:this|the) chapter\b")
 _PREVIOUS_CHAPTER = re.compile(
-    r"\b(?:previous|prior|preceding) chapter\b|\bchapter before\b|\bback\b.*\blast chapter\b"
+    r"\b(?:previous|prior|preceding|last) chapter\b|\bchapter before\b|\bback (?:a|one) chapter\b"
 )
-"""Read after the recaps: "the previous chapter" without a word of moving asks what it held."""
+"""Read after the recaps: "what was in the previous chapter?" asks what it held, "go to the last
+chapter" moves."""
+_PREVIOUS_CHAPTER_ALONE = re.compile(
+    r"^(?:the )?(?:previous|prior|preceding|last) chapter(?: please)?$|^(?:go )?back (?:a|one) chapter$"
+)
+"""Said alone, the chapter before is a command, as "next chapter" is: it moves back a chapter.
+"Last chapter" alone is the chapter before too, never the book's final chapter: it is how
+"the last chapter" reads in a recap, and a listener asks for the book's end as "the end"."""
 _BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
 _BOOK_END = re.compile(r"\b(the\s+(very\s+)?end)\b|\blast (bit|part) of the book\b")
 _TIME_LEFT = re.compile(
@@ -259,11 +289,9 @@ _TIMER_CHAPTER_END = re.compile(
     r"|(?:after|when)\s+(?:this|the)\s+chapter(?:\s+(?:ends|is over|finishes))?"
     r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?the\s+chapter\s+end)\b"
 )
-_TIMER_HALF_HOUR = re.compile(_STOPPING + r".*\b(?:in|after|for)\s+(?:another\s+)?half an hour\b")
 _TIMER_MINUTES = re.compile(
-    _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?{_NUMBER}(\s+and\s+a\s+half)?"
-    r"\s+(minute|min|hour)s?(?:\s+and\s+a\s+half)?\b"
-    rf"|\b{_NUMBER}[\s-](minute|min|hour)s?\s+(?:sleep\s+)?timer\b"
+    _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_AMOUNT})"
+    rf"|\b({_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:sleep\s+)?timer\b"
 )
 _PAUSE = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
@@ -287,10 +315,21 @@ def number_of(word: str) -> float:
     return float(word) if word[0].isdigit() else float(WORD_NUMBERS[word])
 
 
-def _said_amount_ms(number: str, unit: str, said: str) -> float:
-    """An amount of time as said ("20 minutes", "one and a half hours"), in milliseconds: a half
-    counts wherever the words ``said`` hold "and a half"."""
-    return (number_of(number) + (0.5 if "and a half" in said else 0)) * UNIT_MS[unit]
+def _said_amount_ms(said: str) -> float:
+    """An amount of time as said (``_AMOUNT``), in milliseconds: "20 minutes", "half an hour",
+    and a half wherever it is said, "one and a half hours" or "an hour and a half"."""
+    amount = _SAID_AMOUNT.match(said.replace("-", " "))
+    assert amount is not None, said  # only ever given what _AMOUNT matched
+    half, number, half_before, unit, half_after = amount.groups()
+    if half:
+        return 0.5 * UNIT_MS[unit]
+    return (number_of(number) + (0.5 if half_before or half_after else 0)) * UNIT_MS[unit]
+
+
+def said_amount_ms(text: str) -> float | None:
+    """The amount of time ``text`` starts with, in milliseconds (``_said_amount_ms``), or None."""
+    said = re.match(_AMOUNT, text)
+    return _said_amount_ms(said.group(0)) if said else None
 
 
 def read(utterance: str) -> Intent:
@@ -303,26 +342,26 @@ def read(utterance: str) -> Intent:
         return playback
     if earlier := read_earlier(text):
         return earlier
+    if _PREVIOUS_CHAPTER_ALONE.match(text):  # before the recaps, which read the words alone as one
+        return NextChapter(step=-1)
     if _UNDO.search(text):
         return Undo()
     if _OTHER_ONE.search(text):
         return OtherOne()
-    if recap := read_recap(text, number_of):  # "what did I miss", "the last chapter": recap.py
+    if recap := read_recap(text, number_of, said_amount_ms):  # "what did I miss", "the last chapter"
         return recap
     if _TIME_LEFT.search(text):
         return TimeLeft()
-    if _HALF_HOUR.search(text):
-        sign = -1 if re.search(r"\b(back|rewind)\b", text) else 1
-        return Jump(offset_ms=sign * 1_800_000)
-    if jump := _JUMP.search(text):
-        sign = -1 if jump.group(1) in {"back", "backward", "backwards", "rewind"} else 1
-        return Jump(offset_ms=int(sign * _said_amount_ms(jump.group(2), jump.group(3), jump.group(0))))
+    if jump := _jump_said(text):
+        return jump
     if a_bit := _A_BIT.match(text):
         sign = -1 if a_bit.group(1) in {"back", "backward", "backwards", "rewind"} else 1
         return Jump(offset_ms=sign * A_BIT_MS)
     if _THIS_CHAPTER.search(text):
         return ThisChapterStart()
     if not _QUESTION_START.match(text):  # "what happens in the next chapter?" moves nothing
+        if _CHAPTER_END.search(text):
+            return ChapterEnd()
         if _NEXT_CHAPTER.search(text):
             return NextChapter(step=1)
         if _PREVIOUS_CHAPTER.search(text):
@@ -357,14 +396,25 @@ def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
         return CancelSleepTimer()
     if _TIMER_CHAPTER_END.search(text):
         return SleepTimer(after="chapter_end")
-    if _TIMER_HALF_HOUR.search(text):
-        return SleepTimer(after=30)
     if timer := _TIMER_MINUTES.search(text):
-        number, unit = timer.group(1, 3) if timer.group(1) else timer.group(4, 5)
-        return SleepTimer(after=max(1, round(_said_amount_ms(number, unit, timer.group(0)) / 60_000)))
+        return SleepTimer(after=max(1, round(_said_amount_ms(timer.group(1) or timer.group(2)) / 60_000)))
     if _PAUSE.match(text):
         return Pause()
     return None
+
+
+def _jump_said(text: str) -> Jump | None:
+    """A jump by an amount said, the way before the amount ("back an hour and a half") or, not in
+    a question, after it ("half an hour back")."""
+    said = _JUMP.search(text)
+    if said is not None:
+        way, amount = said.group(1, 2)
+    elif not _QUESTION_START.match(text) and (said := _JUMP_AMOUNT_FIRST.search(text)) is not None:
+        amount, way = said.group(1, 2)
+    else:
+        return None
+    sign = -1 if re.fullmatch(_BACK, way) else 1
+    return Jump(offset_ms=int(sign * _said_amount_ms(amount)))
 
 
 def read_earlier(text: str) -> Earlier | EarlierAgain | None:

@@ -83,6 +83,7 @@ _ASKS = re.compile(
     r"|\brecap\b|\bsumm?ar(?:ise|ize|y)\b|\bsum up\b|\bremind me (?:of )?what\b|\btell me what\b|\bgo over\b"
     r"|\bstory so far\b|\bwhat (?:was|is) (?:the |that )?(?:last |previous )?chapter about\b"
 )
+_LAST = re.compile(r"\b(?:last|past|previous)\s+")
 _HALF_HOUR = re.compile(r"\b(?:last|past|previous)\s+half (?:an )?hour\b")
 _MINUTES = re.compile(r"\b(?:last|past|previous)\s+(?:(\d+|[a-z]+(?: of| few)?)\s+)?(minute|min|hour)s?\b")
 _LAST_CHAPTER = re.compile(r"\b(?:last|previous|prior|preceding) chapter\b|\bchapter before\b")
@@ -92,16 +93,20 @@ _SO_FAR = re.compile(
 )
 
 
-def read_recap(text: str, number_of: Callable[[str], float]) -> RecapAsked | None:
-    """A recap question in ``text`` (already normalised), or None; ``number_of`` reads "five", "10".
+def read_recap(
+    text: str, number_of: Callable[[str], float], amount_ms: Callable[[str], float | None]
+) -> RecapAsked | None:
+    """A recap question in ``text`` (already normalised), or None; ``number_of`` reads "five", "10",
+    ``amount_ms`` the amount of time a text starts with ("an hour and a half": ``intents``).
 
     A stretch the listener names wins over the doze: "catch me up on the last chapter" is
     that chapter. The last chapter named without any word of moving ("what was in the
     previous chapter?", "remind me of the last chapter") asks what it held; with one ("go
-    back to the last chapter") it is a place to go to, not a recap.
+    back to the last chapter") it is a place to go to, not a recap, and so it is said alone
+    ("previous chapter": ``intents`` reads that first).
     """
     asks = bool(_ASKS.search(text) or _CATCH_UP.search(text))
-    if asks and (span := _named_span(text, number_of)) is not None:
+    if asks and (span := _named_span(text, number_of, amount_ms)) is not None:
         return RecapAsked(span)
     if _LAST_CHAPTER.search(text) and not _MOVES.search(text):
         return RecapAsked(RecapArgs(span="last_chapter"))
@@ -124,8 +129,10 @@ def _named_chapter(text: str) -> RecapArgs | None:
     return None
 
 
-def _named_span(text: str, number_of: Callable[[str], float]) -> RecapArgs | None:
-    if minutes := _minutes(text, number_of):
+def _named_span(
+    text: str, number_of: Callable[[str], float], amount_ms: Callable[[str], float | None]
+) -> RecapArgs | None:
+    if minutes := _minutes(text, number_of, amount_ms):
         return RecapArgs(span="last_minutes", minutes=minutes)
     if (chapter := _named_chapter(text)) is not None:
         return chapter
@@ -134,7 +141,17 @@ def _named_span(text: str, number_of: Callable[[str], float]) -> RecapArgs | Non
     return None
 
 
-def _minutes(text: str, number_of: Callable[[str], float]) -> int | None:
+def _minutes(
+    text: str, number_of: Callable[[str], float], amount_ms: Callable[[str], float | None]
+) -> int | None:
+    """The minutes of "the last ...": an amount read by the one reader of amounts ("the last hour
+    and a half" counts its hour as one), else the few words a recap is asked with ("the last few
+    minutes")."""
+    if last := _LAST.search(text):
+        after = text[last.end() :]
+        amount = amount_ms(after) or amount_ms(f"one {after}")
+        if amount is not None:
+            return max(1, min(600, round(amount / 60_000)))
     if _HALF_HOUR.search(text):
         return 30
     said = _MINUTES.search(text)

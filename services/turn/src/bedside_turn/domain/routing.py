@@ -45,6 +45,8 @@ def named_place_args(intent: Intent) -> dict[str, object] | None:
             return {"position_ms": 0}
         case intents.ThisChapterStart():
             return {"chapter_step": 0}
+        case intents.ChapterEnd():
+            return {"chapter_end": True}
         case intents.NextChapter(step=step):
             return {"chapter_step": step}
     return None

@@ -40,6 +40,7 @@ TROUBLE = "Something went wrong on my side; please ask me again in a moment."
 NO_EARLIER = "I can't find a time like that in what you've listened to."
 NO_CHAPTER_BEFORE = "This is the first chapter; there is none before it."
 NO_CHAPTER_AFTER = "This is the last chapter; there is none after it."
+AT_CHAPTER_END = "You're already at the end of this chapter."
 NO_ASLEEP = "I don't know when you fell asleep: no sleep timer has paused the book lately."
 NO_EARLIER_BEFORE = "I can't find an earlier time than that."
 NO_LOOKUP_BEFORE = (
@@ -137,7 +138,7 @@ def best_sentences(words: str, question: str) -> str:
     whole one is left, and so is the chapter's heading read out ("Chapter Four: The Night of the
     Storm."): the answer names the chapter already. Dialogue keeps its quote marks on both sides.
     """
-    sentences = sentences_of(words.rstrip(" …"))
+    sentences = sentences_of(words.strip(" …"))
     story = [s for s in sentences if not is_heading(s)]
     sentences = story or sentences
     if not sentences:

@@ -62,11 +62,20 @@ def no_chapter_line(beyond: NoSuchChapter) -> str:
 NO_CHAPTER_PLAYING = (
     "Refused: the chapter playing could not be placed in the book. Say you could not find it."
 )
+ALREADY_AT_CHAPTER_END = (
+    "Refused: they are already in the closing passage of the chapter playing. Tell them they are at "
+    "its end already."
+)
 
 
 def with_chapter(targets: list[Target], chapter: int) -> list[Target]:
     """A chapter counted from the one playing is one more candidate, like a chapter named."""
     return [*targets, Target(chapter=chapter)][:MAX_TARGETS]
+
+
+def with_passage(targets: list[Target], passage_id: int) -> list[Target]:
+    """A passage the tool found (the closing one of the chapter playing) is one more candidate."""
+    return [*targets, Target(passage_id=passage_id)][:MAX_TARGETS]
 
 
 def with_earlier_place(targets: list[Target], position_ms: int) -> list[Target]:
