@@ -631,8 +631,8 @@ def test_every_control_has_an_accessible_name(open_page: OpenPage) -> None:
 # ---------------------------------------------------------------- bedtime (ADR 24)
 # The timer is the player's and counts book time, so the tests set it on a page, then
 # move the book close to its stop through the API instead of waiting minutes. The short
-# books make a 15-minute timer stop at the book's end, and "end of chapter" at the next
-# chapter's start.
+# books make a 15-minute timer stop at the book's end, and "end of chapter" at the first
+# chapter's last millisecond.
 
 BEDTIME_LEAD_MS = 12_000
 """How far before the stop the book is put before it plays: inside the fade, well apart from the stop."""
@@ -672,10 +672,10 @@ def fell_asleep_count(bedside: Bedside, listener: Listener, book: str) -> int:
 
 
 def expected_stop(bedside: Bedside, listener: Listener, book: str, mode: str) -> int:
-    """Where the player will stop: the second chapter's start, or the book's end."""
+    """Where the player will stop: the first chapter's last millisecond, or the book's end."""
     headers = {"Authorization": f"Bearer {listener.token}"}
     info = httpx.get(f"{bedside.url}/api/books/{book}", headers=headers, timeout=10).json()
-    stop: int = info["chapters"][1]["start_ms"] if mode == "chapter_end" else info["duration_ms"]
+    stop: int = info["chapters"][1]["start_ms"] - 1 if mode == "chapter_end" else info["duration_ms"]
     return stop
 
 
@@ -801,6 +801,10 @@ def test_a_sleep_timer_pause_on_another_device_is_told_as_a_pause_not_a_move(
     told = f"Paused by the sleep timer at {clock(stop)}."
     expect(phone.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
     expect_asleep_offer(phone, awake)
+    # paused at the end of chapter 1, which the page and its history both name, not chapter 2
+    expect(phone.locator("#chapter")).to_have_text("Chapter 1 · The Keeper")
+    paused_entry = phone.locator("#history li").filter(has_text="paused by the sleep timer")
+    expect(paused_entry).to_contain_text("ch. 1 · The Keeper", timeout=WAIT_MS)
 
 
 def test_a_chapter_is_named_by_number_at_its_first_millisecond_and_by_title_once_heard(

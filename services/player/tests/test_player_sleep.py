@@ -4,8 +4,10 @@ import pytest
 from bedside_contracts.player import (
     CancelSleepTimer,
     JoinDevice,
+    Moved,
     Pause,
     PlayerCommand,
+    PlayerEvent,
     Report,
     Seek,
     SetSleepTimer,
@@ -13,6 +15,7 @@ from bedside_contracts.player import (
 )
 from bedside_contracts.search import ChapterInfo
 from bedside_player.domain.decide import Invalid, Stale, decide
+from bedside_player.domain.history import entries
 from bedside_player.domain.state import PlayerState, evolve
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -49,22 +52,28 @@ def test_minutes_are_fixed_as_a_book_time_when_the_timer_is_set() -> None:
     assert state.public().sleep_timer == state.sleep_timer
 
 
-def test_chapter_end_is_the_next_chapters_start_and_stays_fixed_past_it() -> None:
+def test_chapter_end_is_the_chapters_last_millisecond_and_stays_fixed_past_it() -> None:
     state = run(at(890_000), SetSleepTimer(device="phone", after="chapter_end"))
     assert state.sleep_timer is not None
-    assert state.sleep_timer.stop_at_ms == 900_000
+    assert state.sleep_timer.stop_at_ms == 899_999
     # playing on across the boundary does not move the stop to the next chapter's end
     state = run(state, Report(device="phone", position_ms=905_000, playing=True, basis_seq=state.seq))
     assert state.sleep_timer is not None
-    assert state.sleep_timer.stop_at_ms == 900_000
+    assert state.sleep_timer.stop_at_ms == 899_999
+
+
+def test_on_a_chapters_last_millisecond_the_chapter_end_is_the_next_ones() -> None:
+    state = run(at(899_999), SetSleepTimer(device="phone", after="chapter_end"))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 1_999_999
 
 
 def test_a_device_that_overshot_the_stop_pauses_on_it() -> None:
     state = run(at(890_000), SetSleepTimer(device="phone", after="chapter_end"))
     state = run(state, TimerRanOut(device="phone", position_ms=900_700, basis_seq=state.seq))
     assert state.asleep is not None
-    assert state.asleep.paused_at_ms == 900_000
-    assert state.position_ms == 900_000
+    assert state.asleep.paused_at_ms == 899_999
+    assert state.position_ms == 899_999
     assert not state.playing
     assert state.sleep_timer is None
 
@@ -176,7 +185,7 @@ def test_the_pause_never_lands_past_the_stop_nor_the_estimate_past_the_pause(
     stop = state.sleep_timer.stop_at_ms
     assert start < stop <= BOOK_END
     if chapter_end:
-        assert stop in {c.start_ms for c in CHAPTERS} | {BOOK_END}
+        assert stop in {c.start_ms - 1 for c in CHAPTERS} | {BOOK_END}
     position = min(max(0, stop + overshoot), BOOK_END)
     state = run(state, TimerRanOut(device="phone", position_ms=position, basis_seq=state.seq))
     assert state.asleep is not None
@@ -204,3 +213,34 @@ def test_a_report_made_before_a_spoken_pause_cannot_start_the_book_again() -> No
         decide(state, Report(device="phone", position_ms=70_000, playing=True, basis_seq=basis))
     resumed = run(state, Report(device="phone", position_ms=60_000, playing=True, basis_seq=state.seq))
     assert resumed.playing
+
+
+def test_a_pause_at_the_chapter_end_is_in_that_chapter_and_a_goto_to_the_next_is_in_the_next() -> None:
+    """History, the page and the turn all name the chapter a pause at the chapter end was in,
+    and a goto to the next chapter's first millisecond is in that chapter (not the one before)."""
+    state = at(890_000)
+    stored: list[tuple[int, PlayerEvent]] = [(1, decide_report(890_000))]
+    for command in (
+        SetSleepTimer(device="phone", after="chapter_end"),
+        TimerRanOut(device="phone", position_ms=900_400, basis_seq=2),
+    ):
+        event = decide(state, command, book_end_ms=BOOK_END, chapters=CHAPTERS)
+        assert event is not None
+        state = evolve(state, event, state.seq + 1)
+        stored.append((state.seq, event))
+    goto = Moved(cause="goto", from_ms=state.position_ms, to_ms=900_000, turn_id="t1")
+    stored.append((state.seq + 1, goto))
+    told = entries("ann", "b1", stored, CHAPTERS)
+    assert [(e.kind, e.position_ms, e.chapter) for e in told[-2:]] == [
+        ("fell_asleep", 899_999, 1),
+        ("moved", 900_000, 2),
+    ]
+
+
+def decide_report(position_ms: int) -> PlayerEvent:
+    event = decide(
+        PlayerState(listener="ann", book="b1"),
+        Report(device="phone", position_ms=position_ms, playing=True, basis_seq=0),
+    )
+    assert event is not None
+    return event

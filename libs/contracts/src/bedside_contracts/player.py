@@ -50,7 +50,9 @@ class SleepTimer(Contract):
     """A sleep timer that is running: the book time at which the playing device pauses."""
 
     after: SleepAfter
-    stop_at_ms: Millis = Field(description="fixed when it was set; a chapter end is the next chapter's start")
+    stop_at_ms: Millis = Field(
+        description="fixed when it was set; a chapter end is its last millisecond, before the next's start"
+    )
     set_seq: int = Field(ge=1, description="the stream sequence of the SleepTimerSet")
     device: Name
 
