@@ -19,6 +19,7 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.turn import Ask, SpokenAsk, SpokenTurnReply, TurnReply
+from bedside_player.clock import wall_clock_ms
 from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
 from bedside_player.replay import rebuild
@@ -1003,7 +1004,7 @@ async def test_a_sleep_timer_set_on_one_device_pauses_at_the_chapter_end_for_all
     live = await speaker.state()
     assert live["asleep"] == paused["asleep"]
     rebuilt, _ = await rebuild(bus)
-    assert rebuilt.get(listener, "b1").public().model_dump(mode="json") == live
+    assert rebuilt.get(listener, "b1").public(wall_clock_ms()).model_dump(mode="json") == live
     for device in (phone, tablet, speaker):
         await device.close()
 

@@ -21,6 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+NOW = 1_800_000_000_000
+"""The player's clock in these tests (ms since the epoch): every report is heard at it."""
+
+
 BOOK_END = 3_600_000
 CHAPTERS = [
     ChapterInfo(n=1, title="One", start_ms=0, end_ms=900_000),
@@ -31,7 +35,7 @@ CHAPTERS = [
 
 def run(state: PlayerState, *commands: PlayerCommand) -> PlayerState:
     for command in commands:
-        if (event := decide(state, command, book_end_ms=BOOK_END, chapters=CHAPTERS)) is not None:
+        if (event := decide(state, command, book_end_ms=BOOK_END, chapters=CHAPTERS, now_ms=NOW)) is not None:
             state = evolve(state, event, state.seq + 1)
     return state
 
@@ -49,7 +53,7 @@ def test_minutes_are_fixed_as_a_book_time_when_the_timer_is_set() -> None:
     assert state.sleep_timer.stop_at_ms == 60_000 + 15 * 60_000
     assert state.sleep_timer.after == 15
     assert state.sleep_timer.device == "tablet"
-    assert state.public().sleep_timer == state.sleep_timer
+    assert state.public(NOW).sleep_timer == state.sleep_timer
 
 
 def test_chapter_end_is_the_chapters_last_millisecond_and_stays_fixed_past_it() -> None:
@@ -89,15 +93,17 @@ def test_minutes_never_reach_past_the_end_and_a_timer_at_the_end_is_refused() ->
     assert state.sleep_timer is not None
     assert state.sleep_timer.stop_at_ms == BOOK_END
     with pytest.raises(Invalid):
-        decide(at(BOOK_END), SetSleepTimer(device="phone", after=5), book_end_ms=BOOK_END)
+        decide(at(BOOK_END), SetSleepTimer(device="phone", after=5), book_end_ms=BOOK_END, now_ms=NOW)
 
 
 def test_a_book_without_chapters_stops_at_its_end_and_one_of_unknown_length_is_refused() -> None:
     state = at(60_000)
-    event = decide(state, SetSleepTimer(device="phone", after="chapter_end"), book_end_ms=BOOK_END)
+    event = decide(
+        state, SetSleepTimer(device="phone", after="chapter_end"), book_end_ms=BOOK_END, now_ms=NOW
+    )
     assert getattr(event, "stop_at_ms", None) == BOOK_END
     with pytest.raises(Invalid):
-        decide(state, SetSleepTimer(device="phone", after="chapter_end"))
+        decide(state, SetSleepTimer(device="phone", after="chapter_end"), now_ms=NOW)
 
 
 def test_a_timer_is_minutes_or_the_chapter_end_and_nothing_else() -> None:
@@ -110,14 +116,16 @@ def test_any_device_cancels_and_a_cancel_with_no_timer_changes_nothing() -> None
     state = run(at(60_000), SetSleepTimer(device="phone", after=10))
     state = run(state, CancelSleepTimer(device="speaker"))
     assert state.sleep_timer is None
-    assert decide(state, CancelSleepTimer(device="speaker")) is None
+    assert decide(state, CancelSleepTimer(device="speaker"), now_ms=NOW) is None
 
 
 def test_the_run_out_is_one_pause_however_many_devices_report_it() -> None:
     state = run(at(60_000), SetSleepTimer(device="phone", after=10))
     basis = state.seq
     state = run(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=basis))
-    assert decide(state, TimerRanOut(device="tablet", position_ms=660_000, basis_seq=basis)) is None
+    assert (
+        decide(state, TimerRanOut(device="tablet", position_ms=660_000, basis_seq=basis), now_ms=NOW) is None
+    )
     assert state.asleep is not None
     assert state.asleep.device == "phone"
 
@@ -127,7 +135,7 @@ def test_a_run_out_from_before_a_move_is_stale() -> None:
     basis = state.seq
     state = run(state, Seek(device="tablet", position_ms=30_000, basis_seq=state.seq))
     with pytest.raises(Stale):
-        decide(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=basis))
+        decide(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=basis), now_ms=NOW)
 
 
 def test_a_report_made_before_the_pause_cannot_start_the_book_again() -> None:
@@ -135,7 +143,9 @@ def test_a_report_made_before_the_pause_cannot_start_the_book_again() -> None:
     basis = state.seq
     state = run(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=basis))
     with pytest.raises(Stale):
-        decide(state, Report(device="speaker", position_ms=661_000, playing=True, basis_seq=basis))
+        decide(
+            state, Report(device="speaker", position_ms=661_000, playing=True, basis_seq=basis), now_ms=NOW
+        )
 
 
 def test_asleep_is_estimated_at_the_last_touch_before_the_pause() -> None:
@@ -201,8 +211,8 @@ def test_a_pause_asked_for_aloud_pauses_where_the_book_was_last_heard() -> None:
     assert (paused.position_ms, paused.playing, paused.players) == (75_000, False, ())
     assert paused.asleep is None  # a pause asked for is not a guess that they fell asleep
     assert paused.sleep_timer == playing.sleep_timer  # the timer still stops the book further on
-    assert paused.public().playing is False
-    assert decide(paused, Pause()) is None  # a paused book changes nothing
+    assert paused.public(NOW).playing is False
+    assert decide(paused, Pause(), now_ms=NOW) is None  # a paused book changes nothing
 
 
 def test_a_report_made_before_a_spoken_pause_cannot_start_the_book_again() -> None:
@@ -210,7 +220,7 @@ def test_a_report_made_before_a_spoken_pause_cannot_start_the_book_again() -> No
     basis = state.seq
     state = run(state, Pause(device="speaker"))
     with pytest.raises(Stale):
-        decide(state, Report(device="phone", position_ms=70_000, playing=True, basis_seq=basis))
+        decide(state, Report(device="phone", position_ms=70_000, playing=True, basis_seq=basis), now_ms=NOW)
     resumed = run(state, Report(device="phone", position_ms=60_000, playing=True, basis_seq=state.seq))
     assert resumed.playing
 
@@ -224,7 +234,7 @@ def test_a_pause_at_the_chapter_end_is_in_that_chapter_and_a_goto_to_the_next_is
         SetSleepTimer(device="phone", after="chapter_end"),
         TimerRanOut(device="phone", position_ms=900_400, basis_seq=2),
     ):
-        event = decide(state, command, book_end_ms=BOOK_END, chapters=CHAPTERS)
+        event = decide(state, command, book_end_ms=BOOK_END, chapters=CHAPTERS, now_ms=NOW)
         assert event is not None
         state = evolve(state, event, state.seq + 1)
         stored.append((state.seq, event))
@@ -241,6 +251,7 @@ def decide_report(position_ms: int) -> PlayerEvent:
     event = decide(
         PlayerState(listener="ann", book="b1"),
         Report(device="phone", position_ms=position_ms, playing=True, basis_seq=0),
+        now_ms=NOW,
     )
     assert event is not None
     return event

@@ -132,6 +132,12 @@ class PositionReported(Contract):
     playing: bool
     basis_seq: Seq
     device_clock: DeviceClock = None
+    heard_at_ms: int | None = Field(
+        default=None,
+        ge=0,
+        description="the player's clock (ms since the epoch) when it took the report: a playing device "
+        "not heard for a while has gone (ADR 49); None in reports stored before",
+    )
 
 
 class Seeked(Contract):

@@ -25,6 +25,7 @@ from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 from pydantic import Field, ValidationError
 
+from bedside_player.domain.playing import PlayingDevice
 from bedside_player.domain.state import PlayerState
 from bedside_player.projections import Projections, apply_stored
 from bedside_player.store import EventStore, partition_filters
@@ -59,7 +60,10 @@ class Snapshot(Contract):
     sleep_timer: SleepTimer | None = None
     asleep: Asleep | None = None
     last_touch_ms: int = 0
-    players: list[str] = Field(default_factory=list)
+    players: list[PlayingDevice | str] = Field(
+        default_factory=list,
+        description="with when each was heard; a bare name is a snapshot from before ADR 49 (heard: unknown)",
+    )
     last_move_cause: MoveCause | None = None
 
 
@@ -104,7 +108,9 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
         **fields,
         rows=tuple(snapshot.rows),
         devices=tuple(snapshot.devices),
-        players=tuple(snapshot.players),
+        players=tuple(
+            PlayingDevice(player, None) if isinstance(player, str) else player for player in snapshot.players
+        ),
         sleep_timer=snapshot.sleep_timer,
         asleep=snapshot.asleep,
     )

@@ -42,6 +42,7 @@ from bedside_contracts.search import ChapterInfo
 from bedside_guard import clock
 
 from bedside_player.domain import sleep
+from bedside_player.domain.playing import heard_lately
 from bedside_player.domain.state import PlayerState
 
 
@@ -146,14 +147,17 @@ def pause(state: PlayerState, command: Pause) -> Paused | None:
     return Paused(device=command.device, paused_at_ms=state.position_ms)
 
 
-def leave(state: PlayerState, command: LeaveDevice, book_end_ms: int | None) -> DeviceLeft | None:
+def leave(
+    state: PlayerState, command: LeaveDevice, book_end_ms: int | None, now_ms: int
+) -> DeviceLeft | None:
     """A playing device going away (ADR 45). While another device plays, the book plays on; the
     last one leaves it paused where it was heard last: the device's position when a report of
     it would be taken, else where the stream last placed the book. A device that was not
-    playing changes nothing."""
-    if command.device not in state.players:
+    playing changes nothing. Another device that has gone quiet plays nothing (ADR 49)."""
+    if all(player.device != command.device for player in state.players):
         return None
-    if state.players != (command.device,):
+    others = [p for p in state.players if p.device != command.device and heard_lately(p, now_ms)]
+    if others:
         return DeviceLeft(device=command.device, basis_seq=command.basis_seq)
     check_position(command.position_ms, book_end_ms)
     try:
@@ -168,14 +172,16 @@ def decide(
     state: PlayerState,
     command: PlayerCommand,
     *,
+    now_ms: int,
     book_end_ms: int | None = None,
     chapters: Sequence[ChapterInfo] = (),
 ) -> PlayerEvent | None:
     """The event ``command`` makes from ``state``, or None when it changes nothing.
 
-    ``book_end_ms`` is the book's length, where known, for positions past the end;
-    ``chapters`` are the book's, for a timer that stops at the end of one.
-    Raises ``Stale`` or ``Invalid``.
+    ``now_ms`` is the player's clock (ms since the epoch): a report is stamped with it, and
+    it tells a device still playing from one gone quiet (ADR 49). ``book_end_ms`` is the
+    book's length, where known, for positions past the end; ``chapters`` are the book's, for
+    a timer that stops at the end of one. Raises ``Stale`` or ``Invalid``.
     """
     match command:
         case Report():
@@ -187,6 +193,7 @@ def decide(
                 playing=command.playing,
                 basis_seq=command.basis_seq,
                 device_clock=command.device_clock,
+                heard_at_ms=now_ms,
             )
         case Seek():
             check_position(command.position_ms, book_end_ms)
@@ -228,7 +235,7 @@ def decide(
                 return None
             return DeviceJoined(device=command.device, device_clock=command.device_clock)
         case LeaveDevice():
-            return leave(state, command, book_end_ms)
+            return leave(state, command, book_end_ms, now_ms)
         case SetSleepTimer():
             return set_sleep_timer(state, command, book_end_ms, chapters)
         case CancelSleepTimer():
