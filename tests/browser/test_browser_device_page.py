@@ -472,6 +472,26 @@ def test_a_pause_said_aloud_pauses_every_playing_page_and_says_so(
     assert bedside.state(listener.name, listener.token)["playing"] is False
 
 
+def test_a_pause_said_aloud_lands_where_the_page_had_got_to_not_at_its_last_report(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The page reports as it starts to play and then not for ten minutes: the pause lands where
+    the book had got to when it was asked for, and the page stays there, not back at 0:00:00."""
+    phone = open_page("phone", extra="&report_ms=600000")
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    expect(phone.locator("#pos")).to_have_text(re.compile(r"^0:00:(0[3-9]|[1-5]\d)$"), timeout=WAIT_MS)
+    reply = listener_api(bedside, listener, BOOK_ID, "/turns", {"utterance": "pause", "device": "speaker"})
+    assert (reply["outcome"], reply["speech"]) == ("answered", "Paused.")
+    state = bedside.state(listener.name, listener.token)
+    assert state["playing"] is False
+    assert state["position_ms"] >= 3_000  # the only report said 0:00:00
+    expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
+    told = f"Paused at {clock(state['position_ms'])}."
+    expect(phone.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
+    expect(phone.locator("#pos")).to_have_text(clock(state["position_ms"]))
+
+
 def test_a_timer_cancelled_on_another_device_leaves_a_playing_page_where_it_is(open_page: OpenPage) -> None:
     """A cancelled timer (like a join or a list) says nothing of the position: the state it
     pushes still holds the last report, seconds behind a page that plays on, which stays put."""

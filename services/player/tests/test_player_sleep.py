@@ -16,6 +16,7 @@ from bedside_contracts.player import (
 from bedside_contracts.search import ChapterInfo
 from bedside_player.domain.decide import Invalid, Stale, decide
 from bedside_player.domain.history import entries
+from bedside_player.domain.playing import GONE_QUIET_MS
 from bedside_player.domain.state import PlayerState, evolve
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -255,3 +256,44 @@ def decide_report(position_ms: int) -> PlayerEvent:
     )
     assert event is not None
     return event
+
+
+def run_at(now_ms: int, state: PlayerState, *commands: PlayerCommand) -> PlayerState:
+    """``run`` with the player's clock at ``now_ms``."""
+    for command in commands:
+        event = decide(state, command, book_end_ms=BOOK_END, chapters=CHAPTERS, now_ms=now_ms)
+        if event is not None:
+            state = evolve(state, event, state.seq + 1)
+    return state
+
+
+def playing_at(position_ms: int, now_ms: int = NOW) -> PlayerState:
+    report = Report(device="phone", position_ms=position_ms, playing=True, basis_seq=0)
+    return run_at(now_ms, PlayerState(listener="ann", book="b1"), report)
+
+
+def test_a_pause_said_aloud_lands_where_the_book_had_got_to_when_the_listener_spoke() -> None:
+    """Not at the last report, up to 15 s behind: the report plus the time since, while it played."""
+    paused = run_at(NOW + 12_000, playing_at(75_000), Pause(device="speaker"))
+    assert (paused.position_ms, paused.playing) == (87_000, False)
+
+
+def test_a_pause_said_aloud_after_a_move_lands_on_the_move() -> None:
+    state = playing_at(75_000)
+    state = run_at(NOW + 2_000, state, Seek(device="tablet", position_ms=30_000, basis_seq=state.seq))
+    paused = run_at(NOW + 12_000, state, Pause())
+    assert paused.position_ms == 30_000  # how long it played from there is not known: never ahead
+
+
+def test_a_pause_said_aloud_never_lands_past_the_end_nor_the_sleep_timers_stop() -> None:
+    at_the_end = run_at(NOW + 60_000, playing_at(BOOK_END - 5_000), Pause())
+    assert at_the_end.position_ms == BOOK_END
+    timer = run_at(NOW, playing_at(890_000), SetSleepTimer(device="phone", after="chapter_end"))
+    at_the_stop = run_at(NOW + 30_000, timer, Pause())
+    assert at_the_stop.position_ms == 899_999
+
+
+def test_a_pause_said_aloud_when_the_device_went_quiet_lands_on_its_last_report() -> None:
+    """When a quiet device stopped is not known; it may play on unheard, so the pause is recorded."""
+    paused = run_at(NOW + GONE_QUIET_MS + 1, playing_at(75_000), Pause())
+    assert (paused.position_ms, paused.playing, paused.last_move_cause) == (75_000, False, "paused")

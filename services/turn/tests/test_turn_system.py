@@ -368,7 +368,8 @@ async def test_a_sleep_timer_and_a_pause_said_aloud_reach_the_real_player(bus: C
     paused = await ask(bus, listener, book, "pause")
     assert (paused.outcome, paused.speech) == ("answered", "Paused.")
     after = await state(bus, listener, book)
-    assert (after.playing, after.position_ms, after.asleep) == (False, here + 5_000, None)
+    assert (after.playing, after.asleep) == (False, None)
+    assert after.position_ms >= here + 5_000  # the report, plus however long it played since (ADR 46)
     late = Report(device="phone", position_ms=here + 9_000, playing=True, basis_seq=playing.seq)
     refused = await request(
         bus, subjects.PLAYER_COMMAND, CommandRequest(listener=listener, book=book, command=late)

@@ -42,7 +42,7 @@ from bedside_contracts.search import ChapterInfo
 from bedside_guard import clock
 
 from bedside_player.domain import sleep
-from bedside_player.domain.playing import heard_lately
+from bedside_player.domain.playing import heard_lately, reached
 from bedside_player.domain.state import PlayerState
 
 
@@ -139,12 +139,26 @@ def timer_ran_out(state: PlayerState, command: TimerRanOut, book_end_ms: int | N
     )
 
 
-def pause(state: PlayerState, command: Pause) -> Paused | None:
-    """A pause asked for by the listener away from any device (ADR 46): where the newest report
-    placed the book, recorded as the sleep timer's pause is. A paused book changes nothing."""
+def pause(state: PlayerState, command: Pause, now_ms: int, book_end_ms: int | None) -> Paused | None:
+    """A pause asked for by the listener away from any device (ADR 46), recorded as the sleep
+    timer's pause is, where the book was when they asked (``paused_where``). A paused book
+    changes nothing; one whose devices went quiet is still paused, in case one plays unheard."""
     if not state.playing:
         return None
-    return Paused(device=command.device, paused_at_ms=state.position_ms)
+    return Paused(device=command.device, paused_at_ms=paused_where(state, now_ms, book_end_ms))
+
+
+def paused_where(state: PlayerState, now_ms: int, book_end_ms: int | None) -> int:
+    """Where a playing book has got to at ``now_ms``: the newest report plus the time since, when
+    that report is the newest word on where the book is (after a move, the move's place), never
+    past the end of the book or a running sleep timer's stop, which would have paused it there."""
+    reporter = None
+    if state.last_report_seq > state.last_move_seq:
+        reporter = next((p for p in state.players if p.device == state.last_reporter), None)
+    stops = [book_end_ms] if book_end_ms is not None else []
+    if state.sleep_timer is not None and state.sleep_timer.stop_at_ms > state.position_ms:
+        stops.append(state.sleep_timer.stop_at_ms)
+    return reached(state.position_ms, reporter, now_ms, min(stops, default=None))
 
 
 def leave(
@@ -243,5 +257,5 @@ def decide(
         case TimerRanOut():
             return timer_ran_out(state, command, book_end_ms)
         case Pause():
-            return pause(state, command)
+            return pause(state, command, now_ms, book_end_ms)
     raise AssertionError(f"unhandled command {command!r}")

@@ -47,3 +47,13 @@ def with_report(
     if len(players) == 1 and players[0].device == device:  # the usual case: one device playing
         return (heard,)
     return (*(player for player in players if player.device != device), heard)
+
+
+def reached(position_ms: int, reported: PlayingDevice | None, now_ms: int, ceiling_ms: int | None) -> int:
+    """Where a book reported at ``position_ms`` by ``reported`` has got to at ``now_ms``, playing
+    at normal speed since: never back, never past ``ceiling_ms`` (the end, a sleep timer's stop),
+    and from a device not heard lately, no further than the report (it may have stopped then)."""
+    if reported is None or reported.heard_at_ms is None or not heard_lately(reported, now_ms):
+        return position_ms
+    ahead = position_ms + max(0, now_ms - reported.heard_at_ms)
+    return ahead if ceiling_ms is None else max(position_ms, min(ahead, ceiling_ms))
