@@ -530,6 +530,7 @@ def test_history_entries_carry_position_device_and_cause() -> None:
         chapter=2,
         device="phone",
         cause="seeked",
+        placed=True,
     )
     assert items[50].cause == "goto"
     assert items[50].position_ms == 50_000
