@@ -815,8 +815,9 @@ def test_a_sleep_timer_pause_on_another_device_is_told_as_a_pause_not_a_move(
     # The speaker sets the timer and plays up to the stop (through the API, as a speaker would).
     listener_api(bedside, listener, BOOK_ID, "/sleep-timer", {"device": "speaker", "after": "chapter_end"})
     expect(phone.locator("#sleep-left")).to_contain_text(f"at {clock(stop)}", timeout=WAIT_MS)
-    seq = bedside.state(listener.name, listener.token)["seq"]
-    ran_out = {"device": "speaker", "position_ms": stop, "basis_seq": seq}
+    state = bedside.state(listener.name, listener.token)
+    stop = state["sleep_timer"]["stop_at_ms"]  # the speaker plays up to the player's own stop
+    ran_out = {"device": "speaker", "position_ms": stop, "basis_seq": state["seq"]}
     listener_api(bedside, listener, BOOK_ID, "/sleep-timer/ran-out", ran_out)
     told = f"Paused by the sleep timer at {clock(stop)}."
     expect(phone.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
