@@ -103,6 +103,7 @@ export function adopt(next, { force = false, why = "" } = {}) {
   const echo = !force && !moved && sameWord(next);
   state.serverWord = { position_ms: next.position_ms, playing: next.playing };
   state.seq = Math.max(state.seq, next.seq);
+  if ((next.last_move_seq || 0) >= state.lastMoveSeq) state.lastMoveCause = next.last_move_cause || null;
   state.lastMoveSeq = Math.max(state.lastMoveSeq, next.last_move_seq || 0);
   state.rows = Array.isArray(next.rows) ? next.rows : [];
   const far = !echo && Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
@@ -123,7 +124,7 @@ export function adopt(next, { force = false, why = "" } = {}) {
 function movedWords(next, why) {
   if (next.last_move_cause === "undo") return undoneWords(next.position_ms);
   if (next.last_move_cause === "paused") return `Paused at ${clock(next.position_ms)}.`;
-  const said = pausedBySleep(next) ? "Paused by the sleep timer at" : why;
+  const said = pausedBySleep(next.last_move_cause) ? "Paused by the sleep timer at" : why;
   return `${said} ${clock(next.position_ms)}.`;
 }
 
