@@ -33,7 +33,7 @@ from bedside_ingest.artifact import decode_vectors, encode_vectors
 from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
 from bedside_runtime.nats_server import free_port
 from bedside_testing import REPO, RunningSystem
-from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, Route, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -902,6 +902,34 @@ def test_a_page_closed_while_another_plays_leaves_the_book_playing_there(
         time.sleep(0.1)
     assert bedside.state(listener.name, listener.token)["playing"] is True
     expect(speaker.get_by_role("button", name="Pause")).to_be_visible()
+
+
+def test_a_playing_page_told_its_book_went_quiet_plays_on_and_says_so(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """ADR 49: two minutes after its last report the player tells the book as paused. A page that
+    was only silent (its screen locked, its link down) then asks for the state, and plays on from
+    where it is, reporting, rather than jump back to that report and stop. The player's answer
+    after two minutes is made here by rewriting the page's own request for the state."""
+    phone = open_page("phone", extra="&report_ms=600000")
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    expect(phone.locator("#pos")).to_have_text(re.compile(r"^0:00:(0[3-9]|[1-5]\d)$"), timeout=WAIT_MS)
+    reports = history_count(bedside, listener, device="phone", kind="reported")
+
+    def told_quiet(route: Route) -> None:
+        told = route.fetch().json()
+        route.fulfill(json=told | {"playing": False})
+
+    phone.route(re.compile(r".*/state$"), told_quiet)
+    with phone.expect_response(re.compile(r".*/state$")):
+        phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # back to the tab
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while history_count(bedside, listener, device="phone", kind="reported") == reports:
+        assert time.monotonic() < deadline, "the page never said it still plays"
+        time.sleep(0.1)
+    expect(phone.get_by_role("button", name="Pause")).to_be_visible()
+    assert position_of(phone) >= 3_000  # not back at its last report
 
 
 def test_a_book_with_audio_plays_it_and_reports_where_it_is(
