@@ -137,3 +137,13 @@ def test_a_snapshot_from_before_the_players_loads_and_plays_only_once_a_device_r
         leave = LeaveDevice(device="phone", position_ms=62_000, basis_seq=5)
         left = decide(state, leave, now_ms=NOW + 1_000)
         assert left == DeviceLeft(device="phone", paused_at_ms=62_000, basis_seq=5)
+
+
+def test_a_snapshot_from_before_move_causes_still_tells_the_sleep_timers_pause() -> None:
+    """The page offers "go back to where you fell asleep" by the move's cause (ADR 47); a
+    snapshot from before it names none, and its newest move was the timer's pause."""
+    asleep = {"paused_at_ms": 60_000, "asleep_at_ms": 50_000, "seq": 4, "device": "phone"}
+    paused = dict(PLAYING_BEFORE_ADR_45) | {"playing": False, "last_move_seq": 4, "asleep": asleep}
+    assert from_snapshot(Snapshot.model_validate(paused)).public(NOW).last_move_cause == "fell_asleep"
+    moved_since = paused | {"last_move_seq": 5, "seq": 5}
+    assert from_snapshot(Snapshot.model_validate(moved_since)).public(NOW).last_move_cause is None

@@ -103,9 +103,12 @@ def to_snapshot(state: PlayerState, through: int) -> Snapshot:
 
 
 def from_snapshot(snapshot: Snapshot) -> PlayerState:
-    fields = snapshot.model_dump(exclude={"through", "rows", "devices", "players", "sleep_timer", "asleep"})
+    fields = snapshot.model_dump(
+        exclude={"through", "rows", "devices", "players", "sleep_timer", "asleep", "last_move_cause"}
+    )
     return PlayerState(
         **fields,
+        last_move_cause=snapshot.last_move_cause or cause_before_adr_47(snapshot),
         rows=tuple(snapshot.rows),
         devices=tuple(snapshot.devices),
         players=tuple(
@@ -114,6 +117,13 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
         sleep_timer=snapshot.sleep_timer,
         asleep=snapshot.asleep,
     )
+
+
+def cause_before_adr_47(snapshot: Snapshot) -> MoveCause | None:
+    """A snapshot from before ADR 47 names no move's cause. The one a page must know, the sleep
+    timer's pause (its offer of where the listener fell asleep), is its asleep fact's own move."""
+    asleep = snapshot.asleep
+    return "fell_asleep" if asleep is not None and asleep.seq == snapshot.last_move_seq else None
 
 
 async def load_snapshot(js: JetStreamContext, kv: KeyValue, projections: Projections) -> int:
