@@ -33,7 +33,7 @@ from bedside_ingest.artifact import decode_vectors, encode_vectors
 from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
 from bedside_runtime.nats_server import free_port
 from bedside_testing import REPO, RunningSystem
-from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, Route, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -472,6 +472,26 @@ def test_a_pause_said_aloud_pauses_every_playing_page_and_says_so(
     assert bedside.state(listener.name, listener.token)["playing"] is False
 
 
+def test_a_pause_said_aloud_lands_where_the_page_had_got_to_not_at_its_last_report(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The page reports as it starts to play and then not for ten minutes: the pause lands where
+    the book had got to when it was asked for, and the page stays there, not back at 0:00:00."""
+    phone = open_page("phone", extra="&report_ms=600000")
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    expect(phone.locator("#pos")).to_have_text(re.compile(r"^0:00:(0[3-9]|[1-5]\d)$"), timeout=WAIT_MS)
+    reply = listener_api(bedside, listener, BOOK_ID, "/turns", {"utterance": "pause", "device": "speaker"})
+    assert (reply["outcome"], reply["speech"]) == ("answered", "Paused.")
+    state = bedside.state(listener.name, listener.token)
+    assert state["playing"] is False
+    assert state["position_ms"] >= 3_000  # the only report said 0:00:00
+    expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
+    told = f"Paused at {clock(state['position_ms'])}."
+    expect(phone.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
+    expect(phone.locator("#pos")).to_have_text(clock(state["position_ms"]))
+
+
 def test_a_timer_cancelled_on_another_device_leaves_a_playing_page_where_it_is(open_page: OpenPage) -> None:
     """A cancelled timer (like a join or a list) says nothing of the position: the state it
     pushes still holds the last report, seconds behind a page that plays on, which stays put."""
@@ -631,8 +651,8 @@ def test_every_control_has_an_accessible_name(open_page: OpenPage) -> None:
 # ---------------------------------------------------------------- bedtime (ADR 24)
 # The timer is the player's and counts book time, so the tests set it on a page, then
 # move the book close to its stop through the API instead of waiting minutes. The short
-# books make a 15-minute timer stop at the book's end, and "end of chapter" at the next
-# chapter's start.
+# books make a 15-minute timer stop at the book's end, and "end of chapter" at the first
+# chapter's last millisecond.
 
 BEDTIME_LEAD_MS = 12_000
 """How far before the stop the book is put before it plays: inside the fade, well apart from the stop."""
@@ -672,10 +692,10 @@ def fell_asleep_count(bedside: Bedside, listener: Listener, book: str) -> int:
 
 
 def expected_stop(bedside: Bedside, listener: Listener, book: str, mode: str) -> int:
-    """Where the player will stop: the second chapter's start, or the book's end."""
+    """Where the player will stop: the first chapter's last millisecond, or the book's end."""
     headers = {"Authorization": f"Bearer {listener.token}"}
     info = httpx.get(f"{bedside.url}/api/books/{book}", headers=headers, timeout=10).json()
-    stop: int = info["chapters"][1]["start_ms"] if mode == "chapter_end" else info["duration_ms"]
+    stop: int = info["chapters"][1]["start_ms"] - 1 if mode == "chapter_end" else info["duration_ms"]
     return stop
 
 
@@ -795,12 +815,17 @@ def test_a_sleep_timer_pause_on_another_device_is_told_as_a_pause_not_a_move(
     # The speaker sets the timer and plays up to the stop (through the API, as a speaker would).
     listener_api(bedside, listener, BOOK_ID, "/sleep-timer", {"device": "speaker", "after": "chapter_end"})
     expect(phone.locator("#sleep-left")).to_contain_text(f"at {clock(stop)}", timeout=WAIT_MS)
-    seq = bedside.state(listener.name, listener.token)["seq"]
-    ran_out = {"device": "speaker", "position_ms": stop, "basis_seq": seq}
+    state = bedside.state(listener.name, listener.token)
+    stop = state["sleep_timer"]["stop_at_ms"]  # the speaker plays up to the player's own stop
+    ran_out = {"device": "speaker", "position_ms": stop, "basis_seq": state["seq"]}
     listener_api(bedside, listener, BOOK_ID, "/sleep-timer/ran-out", ran_out)
     told = f"Paused by the sleep timer at {clock(stop)}."
     expect(phone.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
     expect_asleep_offer(phone, awake)
+    # paused at the end of chapter 1, which the page and its history both name, not chapter 2
+    expect(phone.locator("#chapter")).to_have_text("Chapter 1 · The Keeper")
+    paused_entry = phone.locator("#history li").filter(has_text="paused by the sleep timer")
+    expect(paused_entry).to_contain_text("ch. 1 · The Keeper", timeout=WAIT_MS)
 
 
 def test_a_chapter_is_named_by_number_at_its_first_millisecond_and_by_title_once_heard(
@@ -877,6 +902,34 @@ def test_a_page_closed_while_another_plays_leaves_the_book_playing_there(
         time.sleep(0.1)
     assert bedside.state(listener.name, listener.token)["playing"] is True
     expect(speaker.get_by_role("button", name="Pause")).to_be_visible()
+
+
+def test_a_playing_page_told_its_book_went_quiet_plays_on_and_says_so(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """ADR 49: two minutes after its last report the player tells the book as paused. A page that
+    was only silent (its screen locked, its link down) then asks for the state, and plays on from
+    where it is, reporting, rather than jump back to that report and stop. The player's answer
+    after two minutes is made here by rewriting the page's own request for the state."""
+    phone = open_page("phone", extra="&report_ms=600000")
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    expect(phone.locator("#pos")).to_have_text(re.compile(r"^0:00:(0[3-9]|[1-5]\d)$"), timeout=WAIT_MS)
+    reports = history_count(bedside, listener, device="phone", kind="reported")
+
+    def told_quiet(route: Route) -> None:
+        told = route.fetch().json()
+        route.fulfill(json=told | {"playing": False})
+
+    phone.route(re.compile(r".*/state$"), told_quiet)
+    with phone.expect_response(re.compile(r".*/state$")):
+        phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # back to the tab
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while history_count(bedside, listener, device="phone", kind="reported") == reports:
+        assert time.monotonic() < deadline, "the page never said it still plays"
+        time.sleep(0.1)
+    expect(phone.get_by_role("button", name="Pause")).to_be_visible()
+    assert position_of(phone) >= 3_000  # not back at its last report
 
 
 def test_a_book_with_audio_plays_it_and_reports_where_it_is(

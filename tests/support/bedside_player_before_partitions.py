@@ -34,6 +34,10 @@ from bedside_player_testing import SyntheticBook
 from nats.js import JetStreamContext
 from nats.js.api import StorageType, StreamConfig
 
+NOW = 1_800_000_000_000
+"""The player's clock in these tests (ms since the epoch): every report is heard at it."""
+
+
 OLD_STREAM = StreamConfig(
     name=subjects.PLAYER_STREAM,
     subjects=[subjects.PLAYER_SUBJECTS],
@@ -76,6 +80,7 @@ class OldPlayer:
                 command,
                 book_end_ms=served.duration_ms,
                 chapters=served.chapters(),
+                now_ms=NOW,
             )
         except Refused:
             return

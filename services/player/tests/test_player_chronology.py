@@ -33,7 +33,7 @@ def fresh() -> PlayerState:
 
 
 def apply(state: PlayerState, command: PlayerCommand) -> PlayerState:
-    if (event := decide(state, command, book_end_ms=BOOK_END)) is not None:
+    if (event := decide(state, command, book_end_ms=BOOK_END, now_ms=NOW)) is not None:
         state = evolve(state, event, state.seq + 1)
     return state
 
@@ -52,7 +52,7 @@ def test_a_stale_report_cannot_drag_a_report_back(b_clock_skew: int) -> None:
         device="b", position_ms=65_000, playing=True, basis_seq=b_basis, device_clock=NOW + b_clock_skew
     )
     with pytest.raises(Stale, match="another device"):
-        decide(state, stale_b, book_end_ms=BOOK_END)
+        decide(state, stale_b, book_end_ms=BOOK_END, now_ms=NOW)
     assert state.position_ms == 600_000
 
 
@@ -61,9 +61,9 @@ def test_after_a_move_a_stale_report_is_refused_and_a_current_seek_still_wins() 
     b_basis = state.seq
     state = apply(state, Seek(device="a", position_ms=600_000, basis_seq=state.seq))
     with pytest.raises(Stale, match="moved"):
-        decide(state, Report(device="b", position_ms=65_000, playing=True, basis_seq=b_basis))
+        decide(state, Report(device="b", position_ms=65_000, playing=True, basis_seq=b_basis), now_ms=NOW)
     with pytest.raises(Stale, match="moved"):
-        decide(state, Seek(device="b", position_ms=65_000, basis_seq=b_basis))
+        decide(state, Seek(device="b", position_ms=65_000, basis_seq=b_basis), now_ms=NOW)
     state = apply(state, Seek(device="b", position_ms=65_000, basis_seq=state.seq))
     assert state.position_ms == 65_000
 
@@ -84,7 +84,7 @@ def test_a_devices_own_reports_in_flight_do_not_make_it_stale() -> None:
     # ...but once another device has reported, the same old basis is stale
     state = apply(state, Report(device="b", position_ms=3_500, playing=True, basis_seq=state.seq))
     with pytest.raises(Stale):
-        decide(state, Report(device="a", position_ms=4_000, playing=True, basis_seq=0))
+        decide(state, Report(device="a", position_ms=4_000, playing=True, basis_seq=0), now_ms=NOW)
 
 
 def test_another_devices_report_stays_news_after_the_device_reports_again() -> None:
@@ -94,9 +94,9 @@ def test_another_devices_report_stays_news_after_the_device_reports_again() -> N
     state = apply(state, Report(device="b", position_ms=500_000, playing=True, basis_seq=state.seq))
     state = apply(state, Report(device="c", position_ms=501_000, playing=True, basis_seq=state.seq))
     with pytest.raises(Stale):
-        decide(state, Report(device="c", position_ms=2_000, playing=True, basis_seq=old))
+        decide(state, Report(device="c", position_ms=2_000, playing=True, basis_seq=old), now_ms=NOW)
     with pytest.raises(Stale):
-        decide(state, Report(device="b", position_ms=2_000, playing=True, basis_seq=old))
+        decide(state, Report(device="b", position_ms=2_000, playing=True, basis_seq=old), now_ms=NOW)
 
 
 # ------------------------------------------------------------------ the property
@@ -149,7 +149,7 @@ def test_no_report_on_a_basis_older_than_another_devices_position_is_ever_applie
             "undo": False,
         }[op]
         try:
-            event = decide(state, command, book_end_ms=BOOK_END)
+            event = decide(state, command, book_end_ms=BOOK_END, now_ms=NOW)
         except Stale:
             assert must_refuse
             continue
@@ -206,7 +206,7 @@ class Room:
         device = self.devices[name]
         command = Report(device=name, position_ms=device.position_ms, playing=True, basis_seq=device.basis)
         try:
-            event = decide(self.state, command, book_end_ms=BOOK_END)
+            event = decide(self.state, command, book_end_ms=BOOK_END, now_ms=NOW)
         except Stale:
             device.refused += 1
             device.basis, device.position_ms = self.state.seq, self.state.position_ms

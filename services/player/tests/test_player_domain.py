@@ -28,9 +28,14 @@ from bedside_guard import MAX_ROWS, Candidate, Passage, ahead_of
 from bedside_player.domain.decide import Invalid, Stale, decide
 from bedside_player.domain.history import entries, history, locate
 from bedside_player.domain.offer import decide_offer, unique_targets
+from bedside_player.domain.playing import GONE_QUIET_MS, PlayingDevice
 from bedside_player.domain.state import PlayerState, evolve, listening_to
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+NOW = 1_800_000_000_000
+"""The player's clock in these tests (ms since the epoch): every report is heard at it."""
+
 
 BOOK_END = 10 * 3600_000
 
@@ -38,7 +43,7 @@ BOOK_END = 10 * 3600_000
 def run(state: PlayerState, *commands: PlayerCommand) -> PlayerState:
     """Decide and evolve each command in turn, numbering events as a stream would."""
     for command in commands:
-        if (event := decide(state, command, book_end_ms=BOOK_END)) is not None:
+        if (event := decide(state, command, book_end_ms=BOOK_END, now_ms=NOW)) is not None:
             state = evolve(state, event, state.seq + 1)
     return state
 
@@ -55,7 +60,11 @@ def test_a_stale_report_after_a_move_is_refused_and_changes_nothing() -> None:
     tablet_basis = state.seq
     state = run(state, Seek(device="phone", position_ms=3_600_000, basis_seq=state.seq))
     with pytest.raises(Stale):
-        decide(state, Report(device="tablet", position_ms=61_000, playing=True, basis_seq=tablet_basis))
+        decide(
+            state,
+            Report(device="tablet", position_ms=61_000, playing=True, basis_seq=tablet_basis),
+            now_ms=NOW,
+        )
     assert state.position_ms == 3_600_000
 
 
@@ -82,7 +91,7 @@ def test_a_seek_with_a_current_basis_is_the_listeners_own_rewind() -> None:
 def test_a_seek_on_a_stale_basis_is_refused_too() -> None:
     state = run(fresh(), Seek(device="phone", position_ms=600_000, basis_seq=0))
     with pytest.raises(Stale):
-        decide(state, Seek(device="tablet", position_ms=65_000, basis_seq=0))
+        decide(state, Seek(device="tablet", position_ms=65_000, basis_seq=0), now_ms=NOW)
 
 
 def test_a_current_report_is_the_position_even_behind_the_one_before() -> None:
@@ -101,6 +110,7 @@ def test_impossible_reports_are_invalid(position: int, basis: int) -> None:
             fresh(),
             Report.model_construct(device="d", position_ms=position, playing=True, basis_seq=basis),
             book_end_ms=BOOK_END,
+            now_ms=NOW,
         )
 
 
@@ -133,7 +143,7 @@ def test_chronology_property(steps: list[tuple[str, int, int, int]]) -> None:
         else:
             command = Undo()
         try:
-            event = decide(state, command, book_end_ms=BOOK_END)
+            event = decide(state, command, book_end_ms=BOOK_END, now_ms=NOW)
         except Stale:
             assert op != "undo"
             assert basis < state.last_move_seq
@@ -177,16 +187,16 @@ def test_undo_goes_back_to_before_the_last_move_and_is_itself_a_move() -> None:
 
 def test_the_state_says_what_made_its_last_move_and_a_report_keeps_it() -> None:
     state = run(fresh(), Seek(device="phone", position_ms=60_000, basis_seq=0))
-    assert state.public().last_move_cause == "seeked"
+    assert state.public(NOW).last_move_cause == "seeked"
     state = run(state, Undo(device="tablet"))
-    assert state.public().last_move_cause == "undo"
+    assert state.public(NOW).last_move_cause == "undo"
     state = run(state, Report(device="phone", position_ms=2_000, playing=True, basis_seq=state.seq))
-    assert (state.public().last_move_cause, state.public().last_move_seq) == ("undo", 2)
+    assert (state.public(NOW).last_move_cause, state.public(NOW).last_move_seq) == ("undo", 2)
 
 
 def test_nothing_to_undo_is_invalid() -> None:
     with pytest.raises(Invalid):
-        decide(fresh(), Undo())
+        decide(fresh(), Undo(), now_ms=NOW)
 
 
 def rows_state() -> PlayerState:
@@ -210,25 +220,25 @@ def test_cancelling_removes_the_list_and_nothing_else() -> None:
         before.last_move_seq,
         before.playing,
     )
-    assert decide(state, CancelList()) is None
+    assert decide(state, CancelList(), now_ms=NOW) is None
 
 
 def test_the_listeners_own_seek_or_undo_takes_the_list_down_and_the_move_records_it() -> None:
     listed = rows_state()
-    seek = decide(listed, Seek(device="phone", position_ms=30_000, basis_seq=listed.seq))
+    seek = decide(listed, Seek(device="phone", position_ms=30_000, basis_seq=listed.seq), now_ms=NOW)
     assert isinstance(seek, Seeked)
     assert seek.withdrew_list
     sought = evolve(listed, seek, listed.seq + 1)
-    assert (sought.rows, sought.list_turn_id, sought.public().rows) == ((), None, [])
+    assert (sought.rows, sought.list_turn_id, sought.public(NOW).rows) == ((), None, [])
     # a list drawn again, then an undo: that move takes it down too
     relisted = evolve(sought, ListOffered(rows=list(listed.rows), turn_id="t2"), sought.seq + 1)
-    undo = decide(relisted, Undo(device="tablet"))
+    undo = decide(relisted, Undo(device="tablet"), now_ms=NOW)
     assert isinstance(undo, Moved)
     assert undo.withdrew_list
     assert evolve(relisted, undo, relisted.seq + 1).rows == ()
     # with no list up a move withdraws nothing, and says so
     assert not run(fresh(), Seek(device="phone", position_ms=1_000, basis_seq=0)).rows
-    assert decide(fresh(), Seek(device="phone", position_ms=1_000, basis_seq=0)) == Seeked(
+    assert decide(fresh(), Seek(device="phone", position_ms=1_000, basis_seq=0), now_ms=NOW) == Seeked(
         device="phone", from_ms=0, position_ms=1_000, basis_seq=0
     )
 
@@ -245,7 +255,7 @@ def test_a_report_leaves_the_list_up_and_a_row_can_still_be_pressed() -> None:
     listed = rows_state()
     played = run(listed, Report(device="phone", position_ms=40_000, playing=True, basis_seq=listed.seq))
     assert played.rows == listed.rows
-    pressed = decide(played, PressRow(row=0, device="phone"))
+    pressed = decide(played, PressRow(row=0, device="phone"), now_ms=NOW)
     assert isinstance(pressed, RowPressed)
     assert pressed.to_ms == 5_000
 
@@ -257,18 +267,18 @@ def test_a_row_heard_when_drawn_is_covered_once_the_listener_goes_back_before_it
         ListOffered(rows=[heard], turn_id="t1"),
         2,
     )
-    assert listed.public().rows == [heard]
+    assert listed.public(NOW).rows == [heard]
     back = run(listed, Report(device="ph", position_ms=1_000, playing=True, basis_seq=listed.seq))
-    (row,) = back.public().rows
+    (row,) = back.public(NOW).rows
     assert row.ahead
     assert (row.chapter_title, row.words) == (None, None)
 
 
 def test_pressing_without_a_list_or_past_its_rows_is_invalid() -> None:
     with pytest.raises(Invalid):
-        decide(fresh(), PressRow(row=0))
+        decide(fresh(), PressRow(row=0), now_ms=NOW)
     with pytest.raises(Invalid):
-        decide(rows_state(), PressRow(row=3))
+        decide(rows_state(), PressRow(row=3), now_ms=NOW)
 
 
 def test_a_device_joins_once() -> None:
@@ -286,27 +296,39 @@ def playing_on(*devices: str) -> PlayerState:
 
 def test_the_last_playing_device_to_leave_leaves_the_book_paused_where_it_was() -> None:
     state = playing_on("phone")
-    left = decide(state, LeaveDevice(device="phone", position_ms=25_000, basis_seq=state.seq))
+    left = decide(state, LeaveDevice(device="phone", position_ms=25_000, basis_seq=state.seq), now_ms=NOW)
     assert left == DeviceLeft(device="phone", paused_at_ms=25_000, basis_seq=state.seq)
     after = evolve(state, left, state.seq + 1)
     assert (after.playing, after.position_ms, after.players) == (False, 25_000, ())
     # its pause is news like a report: a device that had not seen it cannot report over it
     with pytest.raises(Stale):
-        decide(after, Report(device="tablet", position_ms=11_000, playing=True, basis_seq=state.seq))
+        decide(
+            after, Report(device="tablet", position_ms=11_000, playing=True, basis_seq=state.seq), now_ms=NOW
+        )
 
 
 def test_a_device_leaving_while_another_plays_leaves_the_book_playing() -> None:
     state = playing_on("phone", "speaker")
     state = run(state, LeaveDevice(device="phone", position_ms=25_000, basis_seq=state.seq))
-    assert (state.playing, state.position_ms, state.players) == (True, 10_001, ("speaker",))
+    assert (state.playing, state.position_ms, state.players) == (
+        True,
+        10_001,
+        (PlayingDevice("speaker", NOW),),
+    )
     state = run(state, LeaveDevice(device="speaker", position_ms=26_000, basis_seq=state.seq))
     assert (state.playing, state.position_ms, state.players) == (False, 26_000, ())
 
 
 def test_a_device_that_was_not_playing_leaves_without_a_word() -> None:
     state = run(playing_on("phone"), Report(device="phone", position_ms=12_000, playing=False, basis_seq=1))
-    assert decide(state, LeaveDevice(device="phone", position_ms=12_000, basis_seq=state.seq)) is None
-    assert decide(playing_on("phone"), LeaveDevice(device="tablet", position_ms=0, basis_seq=1)) is None
+    assert (
+        decide(state, LeaveDevice(device="phone", position_ms=12_000, basis_seq=state.seq), now_ms=NOW)
+        is None
+    )
+    assert (
+        decide(playing_on("phone"), LeaveDevice(device="tablet", position_ms=0, basis_seq=1), now_ms=NOW)
+        is None
+    )
 
 
 def test_the_last_player_leaving_on_a_stale_basis_pauses_where_the_stream_placed_the_book() -> None:
@@ -315,6 +337,59 @@ def test_the_last_player_leaving_on_a_stale_basis_pauses_where_the_stream_placed
     state = run(state, Seek(device="tablet", position_ms=40_000, basis_seq=state.seq))
     state = run(state, LeaveDevice(device="phone", position_ms=12_000, basis_seq=basis))
     assert (state.playing, state.position_ms) == (False, 40_000)
+
+
+# ------------------------------------------------------------------ devices gone quiet (ADR 49)
+
+
+def run_at(now_ms: int, state: PlayerState, *commands: PlayerCommand) -> PlayerState:
+    """``run`` with the player's clock at ``now_ms``."""
+    for command in commands:
+        if (event := decide(state, command, book_end_ms=BOOK_END, now_ms=now_ms)) is not None:
+            state = evolve(state, event, state.seq + 1)
+    return state
+
+
+def report_at(now_ms: int, state: PlayerState, device: str, position_ms: int) -> PlayerState:
+    return run_at(
+        now_ms, state, Report(device=device, position_ms=position_ms, playing=True, basis_seq=state.seq)
+    )
+
+
+def test_a_book_whose_only_player_went_quiet_is_told_paused_where_it_was_last_reported() -> None:
+    """A tab that died without a word (no pagehide) leaves no book playing for ever."""
+    state = report_at(NOW, fresh(), "phone", 60_000)
+    assert state.public(NOW + GONE_QUIET_MS).playing
+    told = state.public(NOW + GONE_QUIET_MS + 1)
+    assert (told.playing, told.position_ms) == (False, 60_000)
+    assert state.playing  # the stream's word is not changed: nothing is decided from a clock
+    # the device was only out of reach: its next report is taken, and the book plays again
+    back = report_at(NOW + 10 * GONE_QUIET_MS, state, "phone", 90_000)
+    assert back.public(NOW + 10 * GONE_QUIET_MS).playing
+
+
+def test_a_report_stored_before_reports_were_stamped_keeps_no_book_playing() -> None:
+    unstamped = PositionReported(device="phone", position_ms=60_000, playing=True, basis_seq=0)
+    state = evolve(fresh(), unstamped, 1)
+    assert state.players == (PlayingDevice("phone", None),)
+    assert not state.public(NOW).playing
+
+
+def test_the_last_device_heard_leaving_pauses_the_book_though_a_quiet_one_never_left() -> None:
+    """The phone's tab crashed; the speaker played on and is now closed: the book pauses."""
+    both = report_at(NOW + 5_000, report_at(NOW, fresh(), "phone", 60_000), "speaker", 65_000)
+    # while the phone is still heard, the speaker leaving leaves the book playing on the phone
+    leave = LeaveDevice(device="speaker", position_ms=70_000, basis_seq=both.seq)
+    recent = run_at(NOW + 10_000, both, leave)
+    assert recent.public(NOW + 10_000).playing
+    assert [p.device for p in recent.players] == ["phone"]
+    # the phone is not heard again; the speaker plays on, and later it is closed
+    later = NOW + 5_000 + GONE_QUIET_MS
+    state = report_at(later, both, "speaker", 65_000 + GONE_QUIET_MS)
+    assert state.public(later).playing
+    leave = LeaveDevice(device="speaker", position_ms=200_000, basis_seq=state.seq)
+    left = run_at(later + 1_000, state, leave)
+    assert (left.playing, left.position_ms, left.players) == (False, 200_000, ())
 
 
 # ------------------------------------------------------------------ the offer arithmetic
@@ -455,6 +530,7 @@ def test_history_entries_carry_position_device_and_cause() -> None:
         chapter=2,
         device="phone",
         cause="seeked",
+        placed=True,
     )
     assert items[50].cause == "goto"
     assert items[50].position_ms == 50_000
@@ -505,7 +581,14 @@ any_state = st.builds(
     sleep_timer=st.none() | st.just(SleepTimer(after=5, stop_at_ms=9, set_seq=2, device="phone")),
     asleep=st.none() | st.just(Asleep(paused_at_ms=9, asleep_at_ms=7, seq=3, device="phone")),
     last_touch_ms=small,
-    players=st.sampled_from([(), ("phone",), ("speaker",), ("speaker", "phone")]),
+    players=st.sampled_from(
+        [
+            (),
+            (PlayingDevice("phone", NOW),),
+            (PlayingDevice("speaker", None),),
+            (PlayingDevice("speaker", NOW - 1), PlayingDevice("phone", NOW)),
+        ]
+    ),
 )
 
 
@@ -514,9 +597,11 @@ def test_a_report_changes_only_what_a_report_changes(
     state: PlayerState, device: str, position: int, playing: bool
 ) -> None:
     seq = state.seq + 1
-    event = PositionReported(device=device, position_ms=position, playing=playing, basis_seq=0)
+    event = PositionReported(
+        device=device, position_ms=position, playing=playing, basis_seq=0, heard_at_ms=NOW
+    )
     another = device != state.last_reporter
-    playing_now = state.players if device in state.players else (*state.players, device)
+    playing_now = (*(p for p in state.players if p.device != device), PlayingDevice(device, NOW))
     expected = state._replace(
         position_ms=position,
         playing=playing,

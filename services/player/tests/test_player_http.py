@@ -19,6 +19,7 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.turn import Ask, SpokenAsk, SpokenTurnReply, TurnReply
+from bedside_player.clock import wall_clock_ms
 from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
 from bedside_player.replay import rebuild
@@ -955,7 +956,7 @@ async def test_behind_a_local_https_proxy_the_cookie_is_secure(system: RunningSy
         assert "secure" in cookie_attributes(traded)
 
 
-async def test_a_sleep_timer_set_on_one_device_pauses_at_the_chapter_start_for_all(
+async def test_a_sleep_timer_set_on_one_device_pauses_at_the_chapter_end_for_all(
     system: RunningSystem, bus: Client
 ) -> None:
     """The tablet sets "end of chapter"; the phone plays across the boundary and pauses; the
@@ -963,6 +964,7 @@ async def test_a_sleep_timer_set_on_one_device_pauses_at_the_chapter_start_for_a
     listener, token = await new_listener(bus, "sleep")
     phone, tablet = Device(system, listener, token, "phone"), Device(system, listener, token, "tablet")
     chapter_two_ms = 30 * 60_000
+    stop_ms = chapter_two_ms - 1  # chapter 1's last millisecond
     basis = (await phone.report(chapter_two_ms - 100_000, 0)).json()["seq"]
     async with asyncio.timeout(30), tablet.client.stream("GET", tablet.base + "/events") as events:
         lines = events.aiter_lines()
@@ -972,22 +974,22 @@ async def test_a_sleep_timer_set_on_one_device_pauses_at_the_chapter_start_for_a
         )
         assert set_timer.status_code == 200, set_timer.text
         pushed = await read_event(lines)
-        assert pushed["sleep_timer"]["stop_at_ms"] == chapter_two_ms
+        assert pushed["sleep_timer"]["stop_at_ms"] == stop_ms
         assert pushed["sleep_timer"]["device"] == "tablet"
         basis = (await phone.report(chapter_two_ms + 10_000, pushed["seq"])).json()["seq"]
         await read_event(lines)
         # the stop stays where it was fixed after the position crossed into chapter 2
-        assert (await phone.state())["sleep_timer"]["stop_at_ms"] == chapter_two_ms
+        assert (await phone.state())["sleep_timer"]["stop_at_ms"] == stop_ms
         ran_out = await phone.client.post(
             phone.base + "/sleep-timer/ran-out",
             json={"device": "phone", "position_ms": chapter_two_ms + 10_500, "basis_seq": basis},
         )
         assert ran_out.status_code == 200, ran_out.text
         paused = await read_event(lines)
-    assert paused["position_ms"] == chapter_two_ms
+    assert paused["position_ms"] == stop_ms
     assert paused["playing"] is False
     assert paused["sleep_timer"] is None
-    assert paused["asleep"]["paused_at_ms"] == chapter_two_ms
+    assert paused["asleep"]["paused_at_ms"] == stop_ms
     assert paused["asleep"]["asleep_at_ms"] == chapter_two_ms - 100_000
     # the tablet ran it out too, late: one pause; a report from before the pause is stale
     again = await tablet.client.post(
@@ -1002,7 +1004,7 @@ async def test_a_sleep_timer_set_on_one_device_pauses_at_the_chapter_start_for_a
     live = await speaker.state()
     assert live["asleep"] == paused["asleep"]
     rebuilt, _ = await rebuild(bus)
-    assert rebuilt.get(listener, "b1").public().model_dump(mode="json") == live
+    assert rebuilt.get(listener, "b1").public(wall_clock_ms()).model_dump(mode="json") == live
     for device in (phone, tablet, speaker):
         await device.close()
 

@@ -9,6 +9,9 @@ from bedside_player.domain.state import PlayerState
 from bedside_player.hub import Hub, Watcher, state_frame
 from nats.aio.client import Client
 
+NOW = 1_800_000_000_000
+"""The player's clock in these tests (ms since the epoch): every report is heard at it."""
+
 
 def state(seq: int, position_ms: int = 1_000, listener: str = "anna") -> PlayerState:
     return PlayerState(listener=listener, book="b1", position_ms=position_ms, seq=seq)
@@ -30,9 +33,11 @@ async def test_a_device_that_is_behind_gets_only_the_newest_state_and_never_an_o
     hub(state(3, 3_000))
     hub(state(5, 5_000))  # not read in between: 3 is skipped
     hub(state(4, 4_000))  # older than what was handed out: dropped
-    assert await frames_ready(device) == [state_frame(5, state(5, 5_000).public().model_dump_json().encode())]
+    assert await frames_ready(device) == [
+        state_frame(5, state(5, 5_000).public(NOW).model_dump_json().encode())
+    ]
     hub(state(5, 5_000))
-    hub.show(device, state(2).public())  # a current state read late, older than a push
+    hub.show(device, state(2).public(NOW))  # a current state read late, older than a push
     assert await frames_ready(device) == []
     hub(state(6, 6_000))
     assert [f.split(b"\n")[1] for f in await frames_ready(device)] == [b"id: 6"]

@@ -4,9 +4,12 @@ from itertools import pairwise
 
 from bedside_contracts.player import (
     DeviceJoined,
+    DeviceLeft,
+    FellAsleep,
     HistoryEntry,
     LocateRequest,
     Moved,
+    Paused,
     PlayerEvent,
     PositionReported,
     Seeked,
@@ -34,7 +37,20 @@ def event_strategy() -> st.SearchStrategy[PlayerEvent]:
         st.builds(Seeked, device=device, from_ms=position, position_ms=position, basis_seq=st.just(0)),
         st.builds(Moved, cause=st.sampled_from(["goto", "undo"]), from_ms=position, to_ms=position),
         st.builds(DeviceJoined, device=device),
+        st.builds(DeviceLeft, device=device, paused_at_ms=st.none() | position, basis_seq=st.just(0)),
+        st.builds(
+            FellAsleep, device=device, paused_at_ms=position, asleep_at_ms=position, basis_seq=st.just(0)
+        ),
+        st.builds(Paused, device=st.none() | device, paused_at_ms=position),
     )
+
+
+def places(event: PlayerEvent) -> bool:
+    """Written out plainly: reports, moves and pauses place the book; a device leaving only
+    when it was the last player (its pause); a join never."""
+    if isinstance(event, DeviceLeft):
+        return event.paused_at_ms is not None
+    return not isinstance(event, DeviceJoined)
 
 
 def history_of(events: list[PlayerEvent], gaps: list[int]) -> list[HistoryEntry]:
@@ -50,7 +66,7 @@ request_strategy = st.builds(
     LocateRequest,
     listener=st.just("ann"),
     book=st.just("b1"),
-    kind=st.sampled_from([None, "reported", "seeked", "moved", "joined"]),
+    kind=st.sampled_from([None, "reported", "seeked", "moved", "joined", "left", "fell_asleep", "paused"]),
     chapter=st.one_of(st.none(), st.integers(1, 6)),
     device=st.one_of(st.none(), st.sampled_from(DEVICES)),
     direction=st.sampled_from([None, "forward", "back"]),
@@ -58,13 +74,15 @@ request_strategy = st.builds(
 )
 
 
-def by_hand(items: list[HistoryEntry], request: LocateRequest) -> list[HistoryEntry]:
+def by_hand(
+    items: list[HistoryEntry], events: list[PlayerEvent], request: LocateRequest
+) -> list[HistoryEntry]:
     """The same filters written out plainly, oldest first."""
-    placing = [e for e in items if e.kind in ("reported", "seeked", "moved", "pressed")]
+    placing = [e for e, event in zip(items, events, strict=True) if places(event)]
     left = {a.seq for a, b in pairwise(placing) if a.chapter != b.chapter}
     kept = []
-    for e in items:
-        if request.kind is None and e.kind == "joined":
+    for e, event in zip(items, events, strict=True):
+        if request.kind is None and not places(event):
             continue
         if request.kind is not None and e.kind != request.kind:
             continue
@@ -92,7 +110,7 @@ def test_the_lookup_finds_the_newest_counts_all_and_pages_to_every_match_once(
     events: list[PlayerEvent], gaps: list[int], request: LocateRequest
 ) -> None:
     items = history_of(events, gaps)
-    expected = by_hand(items, request)[::-1]  # newest first
+    expected = by_hand(items, events, request)[::-1]  # newest first
     found = lookup(items, request)
     assert found.count == len(expected)
     assert found.newest == (expected[0] if expected else None)
@@ -146,3 +164,40 @@ def test_the_stay_the_book_is_in_now_is_not_a_visit_that_ended() -> None:
     assert [e.seq for e in in_1.page] == [2]  # where the first stay in chapter 1 ended; now is not a match
     in_2 = lookup(items, LocateRequest(listener="ann", book="b1", chapter=2, visit_ends=True))
     assert [e.seq for e in in_2.page] == [3]
+
+
+def test_a_stay_ends_where_the_last_player_left_or_the_book_paused_not_at_the_report_before() -> None:
+    """A tab closed 20 s after its last report, and a pause said aloud, each place the book; a
+    device leaving while another plays does not, so it is not "the last time on the phone"."""
+    chapter_1, chapter_2, chapter_3 = 10_000, CHAPTER_MS + 10_000, 2 * CHAPTER_MS + 10_000
+    stored: list[tuple[int, PlayerEvent]] = [
+        (1, PositionReported(device="phone", position_ms=chapter_1, playing=True, basis_seq=0)),
+        (2, DeviceLeft(device="phone", paused_at_ms=chapter_1 + 20_000, basis_seq=1)),
+        (3, Seeked(device="tablet", from_ms=chapter_1 + 20_000, position_ms=chapter_2, basis_seq=2)),
+        (4, PositionReported(device="tablet", position_ms=chapter_2 + 5_000, playing=True, basis_seq=3)),
+        (5, Paused(device="speaker", paused_at_ms=chapter_2 + 9_000)),
+        (6, PositionReported(device="phone", position_ms=chapter_2 + 9_000, playing=True, basis_seq=5)),
+        (7, PositionReported(device="tablet", position_ms=chapter_2 + 9_500, playing=True, basis_seq=6)),
+        (8, DeviceLeft(device="phone", basis_seq=7)),
+        (9, Seeked(device="tablet", from_ms=chapter_2 + 9_500, position_ms=chapter_3, basis_seq=8)),
+    ]
+    items = entries("ann", "b1", stored, CHAPTERS)
+    in_1 = lookup(items, LocateRequest(listener="ann", book="b1", chapter=1, visit_ends=True))
+    assert [(e.seq, e.position_ms) for e in in_1.page] == [(2, chapter_1 + 20_000)]
+    on_phone = lookup(items, LocateRequest(listener="ann", book="b1", device="phone"))
+    assert [e.seq for e in on_phone.page] == [6, 2, 1]  # not 8: the book played on, on the tablet
+    paused = lookup(items, LocateRequest(listener="ann", book="b1", chapter=2))
+    assert 5 in [e.seq for e in paused.page]
+
+
+def test_history_tells_what_made_each_move_as_the_state_does() -> None:
+    stored: list[tuple[int, PlayerEvent]] = [
+        (1, PositionReported(device="phone", position_ms=10_000, playing=True, basis_seq=0)),
+        (2, Seeked(device="phone", from_ms=10_000, position_ms=40_000, basis_seq=1)),
+        (3, Moved(cause="undo", from_ms=40_000, to_ms=10_000)),
+        (4, FellAsleep(device="phone", paused_at_ms=20_000, asleep_at_ms=15_000, basis_seq=3)),
+        (5, Paused(paused_at_ms=20_000)),
+        (6, DeviceLeft(device="phone", paused_at_ms=20_000, basis_seq=5)),
+    ]
+    items = entries("ann", "b1", stored, CHAPTERS)
+    assert [e.cause for e in items] == [None, "seeked", "undo", "fell_asleep", "paused", None]

@@ -66,6 +66,10 @@ from structlog.testing import capture_logs
 
 from bedside.processes import UpLock
 
+NOW = 1_800_000_000_000
+"""The player's clock in these tests (ms since the epoch): every report is heard at it."""
+
+
 PARTITIONS = 64
 UNFIT = b'{"kind":"reported","device":"phone"}'
 """An original that never fitted the contract: the old replay skipped it; so does the migration."""
@@ -213,7 +217,7 @@ async def test_a_migration_copies_every_event_once_and_only_then_lets_copies_sta
     assert logs == []  # not one line for the originals
     assert report.events == migrated.copies
     for (listener, book), state in old.states.items():
-        assert projections.get(listener, book).public() == renumbered_state(state.public(), seqs)
+        assert projections.get(listener, book).public(NOW) == renumbered_state(state.public(NOW), seqs)
     with pytest.raises(NothingToMigrate, match="already partitioned"):
         await migrate(own_nats_client, PARTITIONS)
 
@@ -261,7 +265,7 @@ async def test_a_run_stopped_half_way_and_run_again_neither_doubles_nor_skips(
     seqs = await assert_every_original_copied_once_in_order(own_nats_client)
     projections, _ = await rebuild(own_nats_client)
     for (listener, book), state in old.states.items():
-        assert projections.get(listener, book).public() == renumbered_state(state.public(), seqs)
+        assert projections.get(listener, book).public(NOW) == renumbered_state(state.public(NOW), seqs)
 
 
 async def migrate_again(own_nats_client: Client, batch: int) -> Migrated:
@@ -357,7 +361,7 @@ async def test_the_player_started_on_a_migrated_stream_serves_what_the_old_one_d
                 StateRequest(listener=listener, book=book),
                 ListenerState,
             )
-            expected = state.public()
+            expected = state.public(NOW)
             assert without_sequences(now) == without_sequences(expected)
             assert now == renumbered_state(expected, seqs)
             request = HistoryRequest(listener=listener, book=book, limit=1000)

@@ -4,8 +4,10 @@ import pytest
 from bedside_contracts.player import (
     CancelSleepTimer,
     JoinDevice,
+    Moved,
     Pause,
     PlayerCommand,
+    PlayerEvent,
     Report,
     Seek,
     SetSleepTimer,
@@ -13,10 +15,16 @@ from bedside_contracts.player import (
 )
 from bedside_contracts.search import ChapterInfo
 from bedside_player.domain.decide import Invalid, Stale, decide
+from bedside_player.domain.history import entries
+from bedside_player.domain.playing import GONE_QUIET_MS
 from bedside_player.domain.state import PlayerState, evolve
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
+
+NOW = 1_800_000_000_000
+"""The player's clock in these tests (ms since the epoch): every report is heard at it."""
+
 
 BOOK_END = 3_600_000
 CHAPTERS = [
@@ -28,7 +36,7 @@ CHAPTERS = [
 
 def run(state: PlayerState, *commands: PlayerCommand) -> PlayerState:
     for command in commands:
-        if (event := decide(state, command, book_end_ms=BOOK_END, chapters=CHAPTERS)) is not None:
+        if (event := decide(state, command, book_end_ms=BOOK_END, chapters=CHAPTERS, now_ms=NOW)) is not None:
             state = evolve(state, event, state.seq + 1)
     return state
 
@@ -46,25 +54,31 @@ def test_minutes_are_fixed_as_a_book_time_when_the_timer_is_set() -> None:
     assert state.sleep_timer.stop_at_ms == 60_000 + 15 * 60_000
     assert state.sleep_timer.after == 15
     assert state.sleep_timer.device == "tablet"
-    assert state.public().sleep_timer == state.sleep_timer
+    assert state.public(NOW).sleep_timer == state.sleep_timer
 
 
-def test_chapter_end_is_the_next_chapters_start_and_stays_fixed_past_it() -> None:
+def test_chapter_end_is_the_chapters_last_millisecond_and_stays_fixed_past_it() -> None:
     state = run(at(890_000), SetSleepTimer(device="phone", after="chapter_end"))
     assert state.sleep_timer is not None
-    assert state.sleep_timer.stop_at_ms == 900_000
+    assert state.sleep_timer.stop_at_ms == 899_999
     # playing on across the boundary does not move the stop to the next chapter's end
     state = run(state, Report(device="phone", position_ms=905_000, playing=True, basis_seq=state.seq))
     assert state.sleep_timer is not None
-    assert state.sleep_timer.stop_at_ms == 900_000
+    assert state.sleep_timer.stop_at_ms == 899_999
+
+
+def test_on_a_chapters_last_millisecond_the_chapter_end_is_the_next_ones() -> None:
+    state = run(at(899_999), SetSleepTimer(device="phone", after="chapter_end"))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 1_999_999
 
 
 def test_a_device_that_overshot_the_stop_pauses_on_it() -> None:
     state = run(at(890_000), SetSleepTimer(device="phone", after="chapter_end"))
     state = run(state, TimerRanOut(device="phone", position_ms=900_700, basis_seq=state.seq))
     assert state.asleep is not None
-    assert state.asleep.paused_at_ms == 900_000
-    assert state.position_ms == 900_000
+    assert state.asleep.paused_at_ms == 899_999
+    assert state.position_ms == 899_999
     assert not state.playing
     assert state.sleep_timer is None
 
@@ -80,15 +94,17 @@ def test_minutes_never_reach_past_the_end_and_a_timer_at_the_end_is_refused() ->
     assert state.sleep_timer is not None
     assert state.sleep_timer.stop_at_ms == BOOK_END
     with pytest.raises(Invalid):
-        decide(at(BOOK_END), SetSleepTimer(device="phone", after=5), book_end_ms=BOOK_END)
+        decide(at(BOOK_END), SetSleepTimer(device="phone", after=5), book_end_ms=BOOK_END, now_ms=NOW)
 
 
 def test_a_book_without_chapters_stops_at_its_end_and_one_of_unknown_length_is_refused() -> None:
     state = at(60_000)
-    event = decide(state, SetSleepTimer(device="phone", after="chapter_end"), book_end_ms=BOOK_END)
+    event = decide(
+        state, SetSleepTimer(device="phone", after="chapter_end"), book_end_ms=BOOK_END, now_ms=NOW
+    )
     assert getattr(event, "stop_at_ms", None) == BOOK_END
     with pytest.raises(Invalid):
-        decide(state, SetSleepTimer(device="phone", after="chapter_end"))
+        decide(state, SetSleepTimer(device="phone", after="chapter_end"), now_ms=NOW)
 
 
 def test_a_timer_is_minutes_or_the_chapter_end_and_nothing_else() -> None:
@@ -101,14 +117,16 @@ def test_any_device_cancels_and_a_cancel_with_no_timer_changes_nothing() -> None
     state = run(at(60_000), SetSleepTimer(device="phone", after=10))
     state = run(state, CancelSleepTimer(device="speaker"))
     assert state.sleep_timer is None
-    assert decide(state, CancelSleepTimer(device="speaker")) is None
+    assert decide(state, CancelSleepTimer(device="speaker"), now_ms=NOW) is None
 
 
 def test_the_run_out_is_one_pause_however_many_devices_report_it() -> None:
     state = run(at(60_000), SetSleepTimer(device="phone", after=10))
     basis = state.seq
     state = run(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=basis))
-    assert decide(state, TimerRanOut(device="tablet", position_ms=660_000, basis_seq=basis)) is None
+    assert (
+        decide(state, TimerRanOut(device="tablet", position_ms=660_000, basis_seq=basis), now_ms=NOW) is None
+    )
     assert state.asleep is not None
     assert state.asleep.device == "phone"
 
@@ -118,7 +136,7 @@ def test_a_run_out_from_before_a_move_is_stale() -> None:
     basis = state.seq
     state = run(state, Seek(device="tablet", position_ms=30_000, basis_seq=state.seq))
     with pytest.raises(Stale):
-        decide(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=basis))
+        decide(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=basis), now_ms=NOW)
 
 
 def test_a_report_made_before_the_pause_cannot_start_the_book_again() -> None:
@@ -126,7 +144,9 @@ def test_a_report_made_before_the_pause_cannot_start_the_book_again() -> None:
     basis = state.seq
     state = run(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=basis))
     with pytest.raises(Stale):
-        decide(state, Report(device="speaker", position_ms=661_000, playing=True, basis_seq=basis))
+        decide(
+            state, Report(device="speaker", position_ms=661_000, playing=True, basis_seq=basis), now_ms=NOW
+        )
 
 
 def test_asleep_is_estimated_at_the_last_touch_before_the_pause() -> None:
@@ -176,7 +196,7 @@ def test_the_pause_never_lands_past_the_stop_nor_the_estimate_past_the_pause(
     stop = state.sleep_timer.stop_at_ms
     assert start < stop <= BOOK_END
     if chapter_end:
-        assert stop in {c.start_ms for c in CHAPTERS} | {BOOK_END}
+        assert stop in {c.start_ms - 1 for c in CHAPTERS} | {BOOK_END}
     position = min(max(0, stop + overshoot), BOOK_END)
     state = run(state, TimerRanOut(device="phone", position_ms=position, basis_seq=state.seq))
     assert state.asleep is not None
@@ -192,8 +212,8 @@ def test_a_pause_asked_for_aloud_pauses_where_the_book_was_last_heard() -> None:
     assert (paused.position_ms, paused.playing, paused.players) == (75_000, False, ())
     assert paused.asleep is None  # a pause asked for is not a guess that they fell asleep
     assert paused.sleep_timer == playing.sleep_timer  # the timer still stops the book further on
-    assert paused.public().playing is False
-    assert decide(paused, Pause()) is None  # a paused book changes nothing
+    assert paused.public(NOW).playing is False
+    assert decide(paused, Pause(), now_ms=NOW) is None  # a paused book changes nothing
 
 
 def test_a_report_made_before_a_spoken_pause_cannot_start_the_book_again() -> None:
@@ -201,6 +221,79 @@ def test_a_report_made_before_a_spoken_pause_cannot_start_the_book_again() -> No
     basis = state.seq
     state = run(state, Pause(device="speaker"))
     with pytest.raises(Stale):
-        decide(state, Report(device="phone", position_ms=70_000, playing=True, basis_seq=basis))
+        decide(state, Report(device="phone", position_ms=70_000, playing=True, basis_seq=basis), now_ms=NOW)
     resumed = run(state, Report(device="phone", position_ms=60_000, playing=True, basis_seq=state.seq))
     assert resumed.playing
+
+
+def test_a_pause_at_the_chapter_end_is_in_that_chapter_and_a_goto_to_the_next_is_in_the_next() -> None:
+    """History, the page and the turn all name the chapter a pause at the chapter end was in,
+    and a goto to the next chapter's first millisecond is in that chapter (not the one before)."""
+    state = at(890_000)
+    stored: list[tuple[int, PlayerEvent]] = [(1, decide_report(890_000))]
+    for command in (
+        SetSleepTimer(device="phone", after="chapter_end"),
+        TimerRanOut(device="phone", position_ms=900_400, basis_seq=2),
+    ):
+        event = decide(state, command, book_end_ms=BOOK_END, chapters=CHAPTERS, now_ms=NOW)
+        assert event is not None
+        state = evolve(state, event, state.seq + 1)
+        stored.append((state.seq, event))
+    goto = Moved(cause="goto", from_ms=state.position_ms, to_ms=900_000, turn_id="t1")
+    stored.append((state.seq + 1, goto))
+    told = entries("ann", "b1", stored, CHAPTERS)
+    assert [(e.kind, e.position_ms, e.chapter) for e in told[-2:]] == [
+        ("fell_asleep", 899_999, 1),
+        ("moved", 900_000, 2),
+    ]
+
+
+def decide_report(position_ms: int) -> PlayerEvent:
+    event = decide(
+        PlayerState(listener="ann", book="b1"),
+        Report(device="phone", position_ms=position_ms, playing=True, basis_seq=0),
+        now_ms=NOW,
+    )
+    assert event is not None
+    return event
+
+
+def run_at(now_ms: int, state: PlayerState, *commands: PlayerCommand) -> PlayerState:
+    """``run`` with the player's clock at ``now_ms``."""
+    for command in commands:
+        event = decide(state, command, book_end_ms=BOOK_END, chapters=CHAPTERS, now_ms=now_ms)
+        if event is not None:
+            state = evolve(state, event, state.seq + 1)
+    return state
+
+
+def playing_at(position_ms: int, now_ms: int = NOW) -> PlayerState:
+    report = Report(device="phone", position_ms=position_ms, playing=True, basis_seq=0)
+    return run_at(now_ms, PlayerState(listener="ann", book="b1"), report)
+
+
+def test_a_pause_said_aloud_lands_where_the_book_had_got_to_when_the_listener_spoke() -> None:
+    """Not at the last report, up to 15 s behind: the report plus the time since, while it played."""
+    paused = run_at(NOW + 12_000, playing_at(75_000), Pause(device="speaker"))
+    assert (paused.position_ms, paused.playing) == (87_000, False)
+
+
+def test_a_pause_said_aloud_after_a_move_lands_on_the_move() -> None:
+    state = playing_at(75_000)
+    state = run_at(NOW + 2_000, state, Seek(device="tablet", position_ms=30_000, basis_seq=state.seq))
+    paused = run_at(NOW + 12_000, state, Pause())
+    assert paused.position_ms == 30_000  # how long it played from there is not known: never ahead
+
+
+def test_a_pause_said_aloud_never_lands_past_the_end_nor_the_sleep_timers_stop() -> None:
+    at_the_end = run_at(NOW + 60_000, playing_at(BOOK_END - 5_000), Pause())
+    assert at_the_end.position_ms == BOOK_END
+    timer = run_at(NOW, playing_at(890_000), SetSleepTimer(device="phone", after="chapter_end"))
+    at_the_stop = run_at(NOW + 30_000, timer, Pause())
+    assert at_the_stop.position_ms == 899_999
+
+
+def test_a_pause_said_aloud_when_the_device_went_quiet_lands_on_its_last_report() -> None:
+    """When a quiet device stopped is not known; it may play on unheard, so the pause is recorded."""
+    paused = run_at(NOW + GONE_QUIET_MS + 1, playing_at(75_000), Pause())
+    assert (paused.position_ms, paused.playing, paused.last_move_cause) == (75_000, False, "paused")

@@ -16,6 +16,7 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.player import PositionReported
 from bedside_player.cli import first_start
+from bedside_player.clock import wall_clock_ms
 from bedside_player.listeners import Listeners
 from bedside_player.replay import rebuild, snapshots, write_snapshot
 from bedside_player.store import EventStore, WrongLastSequence, subject_of
@@ -252,7 +253,7 @@ async def test_kill_9_under_load_and_restart_gives_the_same_state(
         assert isinstance(event, PositionReported)
         assert event.position_ms == position
     rebuilt, _ = await rebuild(bus)
-    assert after == rebuilt.get(name, "b1").public().model_dump(mode="json")
+    assert after == rebuilt.get(name, "b1").public(wall_clock_ms()).model_dump(mode="json")
     assert after["seq"] == max(stored) >= max(acked)
 
 
@@ -285,7 +286,7 @@ async def test_replay_and_snapshot_rebuild_what_the_service_holds(
     assert live["sleep_timer"]["device"] == "q"
     js = bus.jetstream()
     rebuilt, report = await rebuild(bus)
-    assert rebuilt.get(name, "b1").public().model_dump(mode="json") == live
+    assert rebuilt.get(name, "b1").public(wall_clock_ms()).model_dump(mode="json") == live
     assert report.events >= 5
     await write_snapshot(await snapshots(js), rebuilt)
     from_snapshot, snap_report = await rebuild(bus, use_snapshot=True)

@@ -50,7 +50,9 @@ class SleepTimer(Contract):
     """A sleep timer that is running: the book time at which the playing device pauses."""
 
     after: SleepAfter
-    stop_at_ms: Millis = Field(description="fixed when it was set; a chapter end is the next chapter's start")
+    stop_at_ms: Millis = Field(
+        description="fixed when it was set; a chapter end is its last millisecond, before the next's start"
+    )
     set_seq: int = Field(ge=1, description="the stream sequence of the SleepTimerSet")
     device: Name
 
@@ -130,6 +132,12 @@ class PositionReported(Contract):
     playing: bool
     basis_seq: Seq
     device_clock: DeviceClock = None
+    heard_at_ms: int | None = Field(
+        default=None,
+        ge=0,
+        description="the player's clock (ms since the epoch) when it took the report: a playing device "
+        "not heard for a while has gone (ADR 49); None in reports stored before",
+    )
 
 
 class Seeked(Contract):
@@ -395,9 +403,15 @@ class HistoryEntry(Contract):
     from_ms: int | None = Field(default=None, ge=0, description="where the book was before it, for a move")
     chapter: int | None = None
     device: str | None = None
-    cause: str | None = None
+    cause: MoveCause | None = Field(
+        default=None, description="for a move: what made it (the state's own word)"
+    )
     asleep_at_ms: int | None = Field(
         default=None, ge=0, description="for a fell_asleep entry: the estimate of when hearing stopped"
+    )
+    placed: bool = Field(
+        default=False,
+        description="the event put the book somewhere: a report, a move, a pause, the last player leaving",
     )
 
 
@@ -418,7 +432,7 @@ class History(Contract):
 class LocateFilter(Contract):
     """The filters and the page of a history lookup (the HTTP lookup's query): matches newest first.
 
-    With no ``kind``, only entries that place the book (reports and moves) match. The
+    With no ``kind``, only entries that place the book (``placed``: reports, moves, pauses) match. The
     filters combine: every one given must hold.
     """
 

@@ -28,6 +28,7 @@ from nats.errors import Error as NatsError
 from pydantic import ValidationError
 from sse_starlette import EventSourceResponse
 
+from bedside_player.clock import Clock, wall_clock_ms
 from bedside_player.domain.state import PlayerState
 
 PING_S = 15.0
@@ -83,7 +84,9 @@ class Watcher:
 
 
 class Hub:
-    def __init__(self, is_served: Callable[[str], bool] = lambda listener: False) -> None:
+    def __init__(
+        self, is_served: Callable[[str], bool] = lambda listener: False, clock: Clock = wall_clock_ms
+    ) -> None:
         self.watchers: dict[Key, set[Watcher]] = defaultdict(set)
         self.newest: dict[Key, int] = {}
         self.connection: Client | None = None
@@ -92,6 +95,7 @@ class Hub:
         self._subs: dict[Key, Subscription] = {}
         self._closing: set[asyncio.Task[None]] = set()
         self._timers: list[asyncio.Task[None]] = []
+        self.clock = clock
 
     async def watch(self, listener: str, book: str) -> Watcher:
         """A new device stream; subscribed before the caller reads the current state."""
@@ -183,7 +187,9 @@ class Hub:
 
     def __call__(self, state: PlayerState) -> None:
         self._deliver(
-            (state.listener, state.book), state.seq, lambda: state.public().model_dump_json().encode()
+            (state.listener, state.book),
+            state.seq,
+            lambda: state.public(self.clock()).model_dump_json().encode(),
         )
 
     def _deliver(self, key: Key, seq: int, state_json: Callable[[], bytes]) -> None:

@@ -52,7 +52,8 @@ class PartitionServer:
         }
 
     async def _state(self, request: StateRequest) -> BaseModel:
-        return (await self.service.player.catch_up(request.listener, request.book)).public()
+        player = self.service.player
+        return player.told(await player.catch_up(request.listener, request.book))
 
     async def _command(self, request: CommandRequest) -> BaseModel:
         book = await self.service.books.get(request.book)

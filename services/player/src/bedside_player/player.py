@@ -31,6 +31,7 @@ from bedside_contracts.search import ChapterInfo, Resolve, Resolved
 from bedside_runtime.errors import Conflict, InvalidRequest
 
 from bedside_player.catalog import Books
+from bedside_player.clock import Clock, wall_clock_ms
 from bedside_player.domain import history as history_rules
 from bedside_player.domain.decide import Invalid, Stale, decide
 from bedside_player.domain.offer import decide_offer, unique_targets
@@ -71,6 +72,8 @@ class Player:
         books: Books,
         resolve: Resolver,
         publish: Publish,
+        *,
+        clock: Clock = wall_clock_ms,
     ) -> None:
         self.store = store
         self.projections = projections
@@ -78,6 +81,11 @@ class Player:
         self.resolve = resolve
         self.publish = publish
         self.locks: defaultdict[tuple[str, str], asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.clock = clock
+
+    def told(self, state: PlayerState) -> ListenerState:
+        """The state as devices are told it now (a book whose players went quiet is paused, ADR 49)."""
+        return state.public(self.clock())
 
     def state(self, listener: str, book: str) -> PlayerState:
         return self.projections.get(listener, book)
@@ -98,7 +106,7 @@ class Player:
     async def _append(self, state: PlayerState, event: PlayerEvent) -> ListenerState:
         """Append on ``state``'s basis, apply, and push the new state; the new state as devices see it."""
         seq = await self.store.append(state.listener, state.book, event, state.seq)
-        after = self.projections.apply(state.listener, state.book, event, seq).public()
+        after = self.told(self.projections.apply(state.listener, state.book, event, seq))
         await self.publish(
             subjects.PLAYER_PUSH.format(listener=state.listener, book=state.book),
             after.model_dump_json().encode(),
@@ -115,7 +123,7 @@ class Player:
                 if decided is None:
                     continue
                 if decided.event is None:
-                    return decided.reply(state.public())
+                    return decided.reply(self.told(state))
                 try:
                     after = await self._append(state, decided.event)
                 except WrongLastSequence:
@@ -136,11 +144,13 @@ class Player:
 
         async def step(state: PlayerState) -> "Decided[CommandResult] | None":
             try:
-                event = decide(state, command, book_end_ms=book_end_ms, chapters=chapters)
+                event = decide(
+                    state, command, now_ms=self.clock(), book_end_ms=book_end_ms, chapters=chapters
+                )
             except Stale as stale:
                 current = await self.catch_up(listener, book)  # the refusal carries the newest state
                 refusal = CommandResult(
-                    accepted=False, seq=current.seq, state=current.public(), reason=stale.reason
+                    accepted=False, seq=current.seq, state=self.told(current), reason=stale.reason
                 )
                 return Decided(None, lambda _: refusal)
             except Invalid as invalid:

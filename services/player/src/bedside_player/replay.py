@@ -25,6 +25,7 @@ from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 from pydantic import Field, ValidationError
 
+from bedside_player.domain.playing import PlayingDevice
 from bedside_player.domain.state import PlayerState
 from bedside_player.projections import Projections, apply_stored
 from bedside_player.store import EventStore, partition_filters
@@ -59,7 +60,10 @@ class Snapshot(Contract):
     sleep_timer: SleepTimer | None = None
     asleep: Asleep | None = None
     last_touch_ms: int = 0
-    players: list[str] = Field(default_factory=list)
+    players: list[PlayingDevice | str] = Field(
+        default_factory=list,
+        description="with when each was heard; a bare name is a snapshot from before ADR 49 (heard: unknown)",
+    )
     last_move_cause: MoveCause | None = None
 
 
@@ -99,15 +103,27 @@ def to_snapshot(state: PlayerState, through: int) -> Snapshot:
 
 
 def from_snapshot(snapshot: Snapshot) -> PlayerState:
-    fields = snapshot.model_dump(exclude={"through", "rows", "devices", "players", "sleep_timer", "asleep"})
+    fields = snapshot.model_dump(
+        exclude={"through", "rows", "devices", "players", "sleep_timer", "asleep", "last_move_cause"}
+    )
     return PlayerState(
         **fields,
+        last_move_cause=snapshot.last_move_cause or cause_before_adr_47(snapshot),
         rows=tuple(snapshot.rows),
         devices=tuple(snapshot.devices),
-        players=tuple(snapshot.players),
+        players=tuple(
+            PlayingDevice(player, None) if isinstance(player, str) else player for player in snapshot.players
+        ),
         sleep_timer=snapshot.sleep_timer,
         asleep=snapshot.asleep,
     )
+
+
+def cause_before_adr_47(snapshot: Snapshot) -> MoveCause | None:
+    """A snapshot from before ADR 47 names no move's cause. The one a page must know, the sleep
+    timer's pause (its offer of where the listener fell asleep), is its asleep fact's own move."""
+    asleep = snapshot.asleep
+    return "fell_asleep" if asleep is not None and asleep.seq == snapshot.last_move_seq else None
 
 
 async def load_snapshot(js: JetStreamContext, kv: KeyValue, projections: Projections) -> int:

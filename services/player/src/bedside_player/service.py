@@ -186,7 +186,7 @@ class Service:
 
     async def state(self, listener: str, book: str) -> ListenerState:
         async def here() -> ListenerState:
-            return (await self.player.catch_up(listener, book)).public()
+            return self.player.told(await self.player.catch_up(listener, book))
 
         return await self._on_owner(
             listener, "state", here, lambda: StateRequest(listener=listener, book=book), ListenerState

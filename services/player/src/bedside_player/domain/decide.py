@@ -42,6 +42,7 @@ from bedside_contracts.search import ChapterInfo
 from bedside_guard import clock
 
 from bedside_player.domain import sleep
+from bedside_player.domain.playing import heard_lately, reached
 from bedside_player.domain.state import PlayerState
 
 
@@ -138,22 +139,39 @@ def timer_ran_out(state: PlayerState, command: TimerRanOut, book_end_ms: int | N
     )
 
 
-def pause(state: PlayerState, command: Pause) -> Paused | None:
-    """A pause asked for by the listener away from any device (ADR 46): where the newest report
-    placed the book, recorded as the sleep timer's pause is. A paused book changes nothing."""
+def pause(state: PlayerState, command: Pause, now_ms: int, book_end_ms: int | None) -> Paused | None:
+    """A pause asked for by the listener away from any device (ADR 46), recorded as the sleep
+    timer's pause is, where the book was when they asked (``paused_where``). A paused book
+    changes nothing; one whose devices went quiet is still paused, in case one plays unheard."""
     if not state.playing:
         return None
-    return Paused(device=command.device, paused_at_ms=state.position_ms)
+    return Paused(device=command.device, paused_at_ms=paused_where(state, now_ms, book_end_ms))
 
 
-def leave(state: PlayerState, command: LeaveDevice, book_end_ms: int | None) -> DeviceLeft | None:
+def paused_where(state: PlayerState, now_ms: int, book_end_ms: int | None) -> int:
+    """Where a playing book has got to at ``now_ms``: the newest report plus the time since, when
+    that report is the newest word on where the book is (after a move, the move's place), never
+    past the end of the book or a running sleep timer's stop, which would have paused it there."""
+    reporter = None
+    if state.last_report_seq > state.last_move_seq:
+        reporter = next((p for p in state.players if p.device == state.last_reporter), None)
+    stops = [book_end_ms] if book_end_ms is not None else []
+    if state.sleep_timer is not None and state.sleep_timer.stop_at_ms > state.position_ms:
+        stops.append(state.sleep_timer.stop_at_ms)
+    return reached(state.position_ms, reporter, now_ms, min(stops, default=None))
+
+
+def leave(
+    state: PlayerState, command: LeaveDevice, book_end_ms: int | None, now_ms: int
+) -> DeviceLeft | None:
     """A playing device going away (ADR 45). While another device plays, the book plays on; the
     last one leaves it paused where it was heard last: the device's position when a report of
     it would be taken, else where the stream last placed the book. A device that was not
-    playing changes nothing."""
-    if command.device not in state.players:
+    playing changes nothing. Another device that has gone quiet plays nothing (ADR 49)."""
+    if all(player.device != command.device for player in state.players):
         return None
-    if state.players != (command.device,):
+    others = [p for p in state.players if p.device != command.device and heard_lately(p, now_ms)]
+    if others:
         return DeviceLeft(device=command.device, basis_seq=command.basis_seq)
     check_position(command.position_ms, book_end_ms)
     try:
@@ -168,14 +186,16 @@ def decide(
     state: PlayerState,
     command: PlayerCommand,
     *,
+    now_ms: int,
     book_end_ms: int | None = None,
     chapters: Sequence[ChapterInfo] = (),
 ) -> PlayerEvent | None:
     """The event ``command`` makes from ``state``, or None when it changes nothing.
 
-    ``book_end_ms`` is the book's length, where known, for positions past the end;
-    ``chapters`` are the book's, for a timer that stops at the end of one.
-    Raises ``Stale`` or ``Invalid``.
+    ``now_ms`` is the player's clock (ms since the epoch): a report is stamped with it, and
+    it tells a device still playing from one gone quiet (ADR 49). ``book_end_ms`` is the
+    book's length, where known, for positions past the end; ``chapters`` are the book's, for
+    a timer that stops at the end of one. Raises ``Stale`` or ``Invalid``.
     """
     match command:
         case Report():
@@ -187,6 +207,7 @@ def decide(
                 playing=command.playing,
                 basis_seq=command.basis_seq,
                 device_clock=command.device_clock,
+                heard_at_ms=now_ms,
             )
         case Seek():
             check_position(command.position_ms, book_end_ms)
@@ -228,7 +249,7 @@ def decide(
                 return None
             return DeviceJoined(device=command.device, device_clock=command.device_clock)
         case LeaveDevice():
-            return leave(state, command, book_end_ms)
+            return leave(state, command, book_end_ms, now_ms)
         case SetSleepTimer():
             return set_sleep_timer(state, command, book_end_ms, chapters)
         case CancelSleepTimer():
@@ -236,5 +257,5 @@ def decide(
         case TimerRanOut():
             return timer_ran_out(state, command, book_end_ms)
         case Pause():
-            return pause(state, command)
+            return pause(state, command, now_ms, book_end_ms)
     raise AssertionError(f"unhandled command {command!r}")

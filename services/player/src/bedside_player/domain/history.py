@@ -23,8 +23,6 @@ from bedside_contracts.search import ChapterInfo
 from bedside_player.domain.state import PlayerState, evolve
 
 Match = EventKind | Callable[[HistoryEntry], bool]
-PLACING_KINDS: frozenset[str] = MOVE_KINDS | {"reported"}
-"""Entries that put the book somewhere: what "where was I" is asked about."""
 
 
 def chapter_at(chapters: Sequence[ChapterInfo], position_ms: int) -> int | None:
@@ -39,7 +37,12 @@ def chapter_at(chapters: Sequence[ChapterInfo], position_ms: int) -> int | None:
 def entries(
     listener: str, book: str, stored: Iterable[tuple[int, PlayerEvent]], chapters: Sequence[ChapterInfo] = ()
 ) -> list[HistoryEntry]:
-    """One entry per stored event, oldest first, with where the book was after it."""
+    """One entry per stored event, oldest first, with where the book was after it.
+
+    Whether the event placed the book and what made a move are the state's own word
+    (``placed_seq``, ``last_move_cause``), so history and every device tell them alike: a
+    report, a move, a pause, and the last player leaving place it; a device leaving while
+    another plays, a list or a timer do not."""
     state = PlayerState(listener=listener, book=book)
     out: list[HistoryEntry] = []
     for seq, event in stored:
@@ -47,7 +50,7 @@ def entries(
         if state.seq != seq:
             continue
         device = getattr(event, "device", None)
-        cause = getattr(event, "cause", None) or (event.kind if event.kind in ("seeked", "pressed") else None)
+        moved = state.last_move_seq == seq
         out.append(
             HistoryEntry(
                 seq=seq,
@@ -56,8 +59,9 @@ def entries(
                 from_ms=state.before_move_ms if event.kind in MOVE_KINDS else None,
                 chapter=chapter_at(chapters, state.position_ms),
                 device=device,
-                cause=cause,
+                cause=state.last_move_cause if moved else None,
                 asleep_at_ms=event.asleep_at_ms if isinstance(event, FellAsleep) else None,
+                placed=state.placed_seq() == seq,
             )
         )
     return out
@@ -98,7 +102,7 @@ def visit_ends(items: Iterable[HistoryEntry]) -> set[int]:
 
     The stay the book is in now has not ended, so none of its entries is here.
     """
-    placing = newest_first(e for e in items if e.kind in PLACING_KINDS)[::-1]
+    placing = newest_first(e for e in items if e.placed)[::-1]
     return {here.seq for here, after in pairwise(placing) if here.chapter != after.chapter}
 
 
@@ -115,7 +119,7 @@ def lookup(items: Iterable[HistoryEntry], request: LocateRequest) -> Located:
     ends = visit_ends(listed) if request.visit_ends else None
 
     def matches(entry: HistoryEntry) -> bool:
-        kind_fits = entry.kind in PLACING_KINDS if request.kind is None else entry.kind == request.kind
+        kind_fits = entry.placed if request.kind is None else entry.kind == request.kind
         return (
             kind_fits
             and (request.chapter is None or entry.chapter == request.chapter)

@@ -1,7 +1,9 @@
 """Bedtime rules: where a sleep timer stops the book, and when the listener stopped hearing.
 
 Both are book times, fixed from the stream, so every device and every replay agrees. A
-chapter-end stop is the next chapter's start: at the line, so that chapter stays unheard.
+chapter-end stop is the chapter's own last millisecond, the one before the next chapter's
+start: the pause is in the chapter the listener fell asleep in, by every rule that names a
+chapter (history, the page, the turn), and the next chapter stays ahead of the line.
 """
 
 from collections.abc import Sequence
@@ -20,14 +22,14 @@ def minutes_stop(position_ms: int, minutes: int, book_end_ms: int | None) -> int
 def chapter_end_stop(
     chapters: Sequence[ChapterInfo], position_ms: int, book_end_ms: int | None
 ) -> int | None:
-    """The end of the chapter holding ``position_ms``: the next chapter's start.
+    """The end of the chapter holding ``position_ms``: the millisecond before the next chapter's start.
 
-    In the last chapter (or a book without chapters) it is the end of the book; None
-    when that is not known.
+    A position already on that last millisecond stops at the next chapter's end. In the last
+    chapter (or a book without chapters) it is the end of the book; None when that is not known.
     """
-    later = [chapter.start_ms for chapter in chapters if chapter.start_ms > position_ms]
-    if later:
-        return min(later)
+    last_ms = [chapter.start_ms - 1 for chapter in chapters if chapter.start_ms - 1 > position_ms]
+    if last_ms:
+        return min(last_ms)
     ends = [chapter.end_ms for chapter in chapters if chapter.end_ms > position_ms]
     return max(ends) if ends else book_end_ms
 

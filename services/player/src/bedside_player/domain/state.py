@@ -32,6 +32,8 @@ from bedside_contracts.player import (
 )
 from bedside_guard import Candidate
 
+from bedside_player.domain.playing import PlayingDevice, plays_now, with_report
+
 
 class PlayerState(NamedTuple):
     listener: str
@@ -54,17 +56,20 @@ class PlayerState(NamedTuple):
     asleep: Asleep | None = None
     last_touch_ms: int = 0
     """Where the book was at the newest touch, request or joining device: when someone was awake."""
-    players: tuple[str, ...] = ()
-    """The devices that reported playing since the book last paused, less those that left (ADR 45)."""
+    players: tuple[PlayingDevice, ...] = ()
+    """The devices that reported playing since the book last paused, less those that left (ADR 45),
+    each with when it was last heard playing (ADR 49)."""
     last_move_cause: MoveCause | None = None
     """What made the move at ``last_move_seq``: every device tells an undo as an undo."""
 
-    def public(self) -> ListenerState:
+    def public(self, now_ms: int) -> ListenerState:
+        """The state as devices are told it at ``now_ms``: a book whose players have all gone
+        quiet is told as paused (ADR 49)."""
         return ListenerState(
             listener=self.listener,
             book=self.book,
             position_ms=self.position_ms,
-            playing=self.playing,
+            playing=plays_now(self.playing, self.players, now_ms),
             seq=self.seq,
             last_move_seq=self.last_move_seq,
             last_move_cause=self.last_move_cause,
@@ -100,11 +105,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
     """A report, counted and applied in one construction of the state: most events are
     reports. The fields go by position, in the class's order (keywords cost twice as much)."""
     same_reporter = event.device == state.last_reporter
-    players = state.players
-    if not event.playing:
-        players = ()
-    elif event.device not in players:
-        players = (*players, event.device)
+    players = with_report(state.players, event.device, event.playing, event.heard_at_ms)
     return PlayerState(
         state.listener,
         state.book,
@@ -168,7 +169,7 @@ def _paused(state: PlayerState, seq: int, event: Paused) -> PlayerState:
 def _left(state: PlayerState, seq: int, event: DeviceLeft) -> PlayerState:
     """A playing device went away; when it was the last, its pause is applied as its report."""
     if event.paused_at_ms is None:
-        players = tuple(device for device in state.players if device != event.device)
+        players = tuple(player for player in state.players if player.device != event.device)
         return state._replace(seq=seq, events=state.events + 1, players=players)
     paused = PositionReported(
         device=event.device, position_ms=event.paused_at_ms, playing=False, basis_seq=event.basis_seq

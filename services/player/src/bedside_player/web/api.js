@@ -43,5 +43,6 @@ export function findState(obj) {
   return null;
 }
 
-// The state's newest move is the sleep timer's pause (ADR 24): not a move to follow and announce.
-export const pausedBySleep = (s) => Boolean(s && s.asleep) && s.asleep.seq === s.last_move_seq;
+// The newest move was the sleep timer's pause (ADR 24), told by what made it (`last_move_cause`),
+// as every move is (ADR 47): the one way the page knows it.
+export const pausedBySleep = (moveCause) => moveCause === "fell_asleep";

@@ -100,9 +100,11 @@ export function adopt(next, { force = false, why = "" } = {}) {
   const moved = (next.last_move_seq || 0) > state.lastMoveSeq;
   // A join, a timer or a list elsewhere leaves the server's word on the position as it was:
   // the last report, seconds behind a page that plays on. Nothing to follow in that.
-  const echo = !force && !moved && sameWord(next);
+  const quiet = !force && !moved && toldQuiet(next);
+  const echo = !force && !moved && (sameWord(next) || quiet);
   state.serverWord = { position_ms: next.position_ms, playing: next.playing };
   state.seq = Math.max(state.seq, next.seq);
+  if ((next.last_move_seq || 0) >= state.lastMoveSeq) state.lastMoveCause = next.last_move_cause || null;
   state.lastMoveSeq = Math.max(state.lastMoveSeq, next.last_move_seq || 0);
   state.rows = Array.isArray(next.rows) ? next.rows : [];
   const far = !echo && Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
@@ -115,6 +117,7 @@ export function adopt(next, { force = false, why = "" } = {}) {
   if (why && (moved || far)) notice(moved ? movedWords(next, why) : `${why} ${clock(next.position_ms)}.`);
   render();
   followers.adopted(next);
+  if (quiet) report();
 }
 
 // What a move says, told by what made it (the state's last_move_cause), the same on every
@@ -123,7 +126,7 @@ export function adopt(next, { force = false, why = "" } = {}) {
 function movedWords(next, why) {
   if (next.last_move_cause === "undo") return undoneWords(next.position_ms);
   if (next.last_move_cause === "paused") return `Paused at ${clock(next.position_ms)}.`;
-  const said = pausedBySleep(next) ? "Paused by the sleep timer at" : why;
+  const said = pausedBySleep(next.last_move_cause) ? "Paused by the sleep timer at" : why;
   return `${said} ${clock(next.position_ms)}.`;
 }
 
@@ -132,6 +135,15 @@ export const undoneWords = (ms) => `Back to ${clock(ms)}, where you were before.
 function sameWord(next) {
   const word = state.serverWord;
   return word !== null && word.position_ms === next.position_ms && word.playing === next.playing;
+}
+
+// Nothing new on the stream, and yet "paused": the player tells a book whose devices have gone
+// quiet as paused (ADR 49), as it may after a phone's screen was locked or its link was down.
+// This page plays it, so it has not gone: it plays on and says so with its next report.
+function toldQuiet(next) {
+  const word = state.serverWord;
+  return state.playing && next.playing === false && next.seq <= state.seq && word !== null
+    && word.position_ms === next.position_ms;
 }
 
 // Back after the link dropped: when the server heard nothing newer than this page did, what

@@ -15,9 +15,9 @@ const DIM = 0.6;
 const loudness = (leftMs) => Math.max(0, Math.min(1, leftMs / FADE_MS));
 
 // The offer stands while the pause is still the newest move and nobody has played on from it.
-function offerStands(sleep, lastMoveSeq, playing) {
+function offerStands(sleep, moveCause, playing) {
   const asleep = sleep.asleep;
-  return Boolean(asleep) && asleep.seq === lastMoveSeq && !playing && sleep.dismissedSeq !== asleep.seq;
+  return Boolean(asleep) && pausedBySleep(moveCause) && !playing && sleep.dismissedSeq !== asleep.seq;
 }
 
 function chosenChip(timer) {
@@ -30,7 +30,7 @@ export function adoptSleep(next) {
   const sleep = state.sleep;
   const asleep = next.asleep || null;
   // The timer this page was showing ended in a pause: the screen stays dim, as on the device that paused.
-  if (sleep.timer && pausedBySleep(next) && asleep.seq !== sleep.asleep?.seq) {
+  if (sleep.timer && asleep && pausedBySleep(next.last_move_cause) && asleep.seq !== sleep.asleep?.seq) {
     sleep.dimmed = true;
   }
   sleep.timer = next.sleep_timer || null;
@@ -117,8 +117,8 @@ function renderOffer() {
   const sleep = state.sleep;
   const asleep = sleep.asleep;
   // Playing on from the pause answers the offer.
-  if (asleep && state.playing && asleep.seq === state.lastMoveSeq) sleep.dismissedSeq = asleep.seq;
-  if (!offerStands(sleep, state.lastMoveSeq, state.playing)) {
+  if (asleep && state.playing && pausedBySleep(state.lastMoveCause)) sleep.dismissedSeq = asleep.seq;
+  if (!offerStands(sleep, state.lastMoveCause, state.playing)) {
     el.asleep.hidden = true;
     // the screen stays dim after a pause only while its offer does (and the page is not pausing now)
     if (!state.sleep.timer) sleep.dimmed = false;

@@ -20,7 +20,7 @@ export const state = {
   listener: fragment.get("listener") || query.get("listener") || "",
   bookId: query.get("book") || "",
   book: null, duration: 0, chapters: [], audio: false,
-  seq: 0, lastMoveSeq: 0, rows: [],
+  seq: 0, lastMoveSeq: 0, lastMoveCause: null, rows: [],
   playing: false, anchorPos: 0, anchorAt: performance.now(),
   inflight: 0, deferred: null,
   serverWord: null, // the position and playing of the newest state taken from the server

@@ -1,0 +1,59 @@
+"""Which devices still play the book, and where a playing book has got to by now (ADR 49).
+
+A playing page reports every ``REPORT_EVERY_MS`` (``web/state.js``), and the player stamps
+each report with its own clock when it takes it (``heard_at_ms``). A device that goes without
+saying so (a crashed tab, a phone killed or off the network) just stops reporting: one not
+heard for ``GONE_QUIET_MS`` no longer keeps the book playing. Plain code: the caller gives
+the clock, so replay, tests and every copy read the same answer from the same events.
+"""
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+REPORT_EVERY_MS = 15_000
+"""How often a playing page reports where it is (``REPORT_EVERY_MS`` in ``web/state.js``)."""
+GONE_QUIET_MS = 8 * REPORT_EVERY_MS
+"""Silence after which a playing device counts as gone. A background tab without sound has its
+timers held to one a minute, so it reports every 60 s: twice that, and then some."""
+
+
+class PlayingDevice(NamedTuple):
+    device: str
+    heard_at_ms: int | None
+    """The player's clock at the device's newest playing report; None for a report stored
+    before reports were stamped, which says nothing about the device still being there."""
+
+
+def heard_lately(player: PlayingDevice, now_ms: int) -> bool:
+    return player.heard_at_ms is not None and now_ms - player.heard_at_ms <= GONE_QUIET_MS
+
+
+def plays_now(playing: bool, players: Iterable[PlayingDevice], now_ms: int) -> bool:
+    """Whether the book plays: its newest word says so and a device playing it was heard lately.
+
+    A book whose every player has gone quiet is told as paused where it was last reported:
+    when such a device stopped is not known, and a place further on would count words as heard
+    that may never have been (the line). The state itself is left as the stream made it."""
+    return playing and any(heard_lately(player, now_ms) for player in players)
+
+
+def with_report(
+    players: tuple[PlayingDevice, ...], device: str, playing: bool, heard_at_ms: int | None
+) -> tuple[PlayingDevice, ...]:
+    """The players after ``device`` reported: a pause empties them (ADR 45), playing (re)stamps it."""
+    if not playing:
+        return ()
+    heard = PlayingDevice(device, heard_at_ms)
+    if len(players) == 1 and players[0].device == device:  # the usual case: one device playing
+        return (heard,)
+    return (*(player for player in players if player.device != device), heard)
+
+
+def reached(position_ms: int, reported: PlayingDevice | None, now_ms: int, ceiling_ms: int | None) -> int:
+    """Where a book reported at ``position_ms`` by ``reported`` has got to at ``now_ms``, playing
+    at normal speed since: never back, never past ``ceiling_ms`` (the end, a sleep timer's stop),
+    and from a device not heard lately, no further than the report (it may have stopped then)."""
+    if reported is None or reported.heard_at_ms is None or not heard_lately(reported, now_ms):
+        return position_ms
+    ahead = position_ms + max(0, now_ms - reported.heard_at_ms)
+    return ahead if ceiling_ms is None else max(position_ms, min(ahead, ceiling_ms))
