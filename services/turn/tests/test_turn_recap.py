@@ -135,3 +135,15 @@ async def test_what_chapter_is_this_names_the_chapter_playing_not_a_passage_abou
     assert reply.speech.startswith('In chapter 3, "The Cellar Door": At ')
     assert chapters_of_said(rig, reply.speech) == {3}
     assert not leaks(reply.speech, rig.passages, here)
+
+
+async def test_at_a_chapters_first_millisecond_the_chapter_playing_is_that_one(rig: Rig) -> None:
+    """Just after "go to chapter 3" the page names chapter 3: so does the turn, with nothing heard of it
+    to tell and its title not yet said."""
+    here = 2 * CHAPTER_MS
+    listener = rig.listener_at(here)
+    which = await rig.ask(listener, "what chapter is this?")
+    assert which.speech == recaps.at_chapter_start(3)
+    assert "Cellar" not in which.speech
+    left = await rig.ask(listener, "how long is left?")
+    assert left.speech.startswith("There's about 2 minutes left of this chapter")

@@ -38,7 +38,8 @@ def counted_chapter(playing: int, step: int, numbers: Sequence[int]) -> int | No
 
 
 def playing_chapter(chapters: Sequence[ChapterInfo], here_ms: int) -> ChapterInfo | None:
-    """The chapter playing: the last one that started before the line (a position exactly at a
-    chapter's start has heard none of it, so it is still in the chapter before)."""
-    started = [c for c in chapters if c.start_ms < here_ms]
+    """The chapter playing: the last one that starts at or before the line. At a chapter's first
+    millisecond (just after "go to chapter 5") it is that chapter, as the page names it, though
+    nothing of it has been heard yet."""
+    started = [c for c in chapters if c.start_ms <= here_ms]
     return max(started, key=lambda c: c.start_ms) if started else None

@@ -47,6 +47,8 @@ class ChosenSpan:
     told: str
     """What the model is told the stretch is: no time in it, so no position reaches the model."""
     chapter: int | None = None
+    nothing_heard: str = NOTHING_HEARD
+    """What is said when nothing of the stretch has been heard yet."""
 
 
 _ASLEEP = re.compile(
@@ -199,7 +201,15 @@ def choose_span(
                 last.start_ms, min(last.end_ms, here_ms), _in_chapter(last), f"Chapter {last.n}", last.n
             )
     told = f"Chapter {playing.n}, the one playing, as far as they have heard it"
-    return ChosenSpan(playing.start_ms, here_ms, _in_chapter(playing), told, playing.n)
+    return ChosenSpan(
+        playing.start_ms, here_ms, _in_chapter(playing), told, playing.n, at_chapter_start(playing.n)
+    )
+
+
+def at_chapter_start(n: int) -> str:
+    """Said of the chapter playing when none of it has played: its number, which the page shows,
+    and not its title, which is heard only as the chapter begins."""
+    return f"You're at the very start of chapter {n}; nothing of it has played yet."
 
 
 def _still_dozing(asleep: Asleep, here_ms: int) -> bool:
@@ -223,7 +233,7 @@ def _in_chapter(chapter: ChapterInfo) -> str:
 def spoken_recap(chosen: ChosenSpan, recapped: Recapped) -> str:
     """The extractive recap as it is said: the opening, then each sentence after its time."""
     if recapped.to_ms <= recapped.from_ms:
-        return NOTHING_HEARD
+        return chosen.nothing_heard
     if not recapped.sentences:
         return NOTHING_SAYABLE
     said = " ".join(f"At {clock(s.at_ms)}, {s.text}" for s in recapped.sentences)
