@@ -3,6 +3,7 @@
 import pytest
 from bedside_guard import (
     balance_quotes,
+    ends_sentence,
     heading_title,
     is_heading,
     is_whole_sentence,
@@ -78,3 +79,63 @@ def test_a_heading_read_out_is_known_and_a_sentence_of_the_story_is_not() -> Non
 )
 def test_a_whole_sentence_starts_and_ends_as_one(text: str, whole: bool) -> None:
     assert is_whole_sentence(text) is whole
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"Mr. Hosmer Angel came." She sat.',  # a title after a quote mark
+        "\u201cMrs. Gordon is very ill.\u201d He went.",
+        "He spoke to the officer: \u201c\u2018Mr. Radney, I will not obey you.\u2019\u201d He waited.",
+        "I saw some sharks astern\u2014St. Bernard\u2019s dogs, you know. He laughed.",
+        "The lady at No. 4, in the Crescent, sent for us. Her maid came.",  # before a number
+        "He went up to him as cool as Mt. Hecla in a snow-storm. The man stared.",
+        '"Sherlock Holmes, Esq. To be left till called for." He read it.',
+        "ALICE\u2019S RIGHT FOOT, ESQ. HEARTHRUG, NEAR THE FENDER. It was sent.",  # in capitals
+        '"MY DEAR MR. SHERLOCK HOLMES,--Yours faithfully, ST. SIMON." He read it.',
+    ],
+)
+def test_an_abbreviation_ends_no_sentence_wherever_and_however_it_is_written(text: str) -> None:
+    first, second = sentences_of(text)  # the abbreviation's sentence, and the one after it
+    assert text == f"{first} {second}"
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ('"No, no. No crime," said he.', ['"No, no.', 'No crime," said he.']),  # "No." the answer
+        (
+            "Harris, Cuvier, etc. But I pass that matter by.",
+            ["Harris, Cuvier, etc.", "But I pass that matter by."],
+        ),
+        (
+            "He knew one place where I should do well. ''Twas a pity,' he said.",
+            ["He knew one place where I should do well.", "''Twas a pity,' he said."],
+        ),
+        (
+            "He always overruled him. \u201c'Twas no use going twice.\u201d",
+            ["He always overruled him.", "\u201c'Twas no use going twice.\u201d"],
+        ),
+        (
+            "He stopped\u2026 Then he went on. \u2026 And so on.",
+            ["He stopped\u2026", "Then he went on. \u2026 And so on."],
+        ),
+    ],
+)
+def test_a_word_that_can_be_an_abbreviation_ends_a_sentence_before_another(
+    text: str, sentences: list[str]
+) -> None:
+    """ "No." before a word is the answer, "etc." before a capital ends its list and its sentence,
+    opening quotes may be doubled, and "…" after a word ends a sentence (after a space it marks
+    words left out)."""
+    assert sentences_of(text) == sentences
+
+
+def test_a_text_ends_a_sentence_unless_it_ends_on_an_abbreviation() -> None:
+    assert ends_sentence('"It was yours," he said.\u201d')
+    assert ends_sentence("Did he? No.")
+    assert ends_sentence("He stopped\u2026")
+    assert not ends_sentence("He spoke to the officer: \u201c\u2018Mr.")
+    assert not ends_sentence("I saw some sharks astern\u2014St.")
+    assert not ends_sentence("MY DEAR MR.")
+    assert not ends_sentence("He spoke")

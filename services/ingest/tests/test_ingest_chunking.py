@@ -3,10 +3,14 @@
 import itertools
 import statistics
 
+import pytest
+from bedside_guard import sentences_of
 from bedside_ingest.book import Book, Chapter, Unit
 from bedside_ingest.chunking import MAX_WORDS, MIN_TAIL_WORDS, TARGET_MS, TARGET_WORDS, chunk_book
 from bedside_ingest.formats.jsonbook import load_json_book
-from bedside_ingest.text import word_count
+from bedside_ingest.formats.untimed import untimed_chapter
+from bedside_ingest.text import clean, split_sentences, word_count
+from bedside_ingest.timeline import estimate_times
 from bedside_testing import corpus_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -77,3 +81,44 @@ def test_black_beauty_passages_are_about_thirty_seconds() -> None:
     assert 25 <= statistics.median(seconds) <= 35
     assert {p.chapter for p in passages} == {c.n for c in book.chapters}
     assert all(not p.cues for p in passages)  # estimated times are not finer knowledge
+
+
+def untimed_book(paragraphs: list[str]) -> Book:
+    return Book(
+        title="t",
+        author="",
+        chapters=(untimed_chapter(1, "Chapter 1", [(p, "p") for p in paragraphs], "chapter 1"),),
+        format="test",
+        timed=False,
+    )
+
+
+@pytest.mark.parametrize("title", ["\u201c\u2018Mr.", '"Mr.', "\u201cMrs.", "\u2014St.", "\u2014Dr."])
+def test_a_passage_never_closes_after_a_title_in_dialogue(title: str) -> None:
+    """A book's sentences are the guard's: "Mr." after a quote mark or a dash ends none, so no
+    passage closes on one (Moby-Dick closed a passage at ``“‘Mr.``, before "Radney")."""
+    words_63 = " ".join(["The lamp burned low and the sea was grey."] * 7)  # the title's 66th word
+    said = f"He said: {title} Radney, I will not obey you.\u2019\u201d"
+    book = untimed_book([f"{words_63} {said} {words_63}"])  # a tail too long to join on
+    passages = chunk_book(estimate_times(book))
+    assert passages[0].text == f"{words_63} {said}"
+    assert said in [u.text for u in book.chapters[0].units]
+
+
+def test_a_paragraph_splits_where_the_guard_reads_its_sentences() -> None:
+    paragraph = (
+        '"No, no. No crime," said he. Harris, Cuvier, etc. But I pass that matter by.\n'
+        "The lady at No. 4 sent for us. ''Twas a pity,' he said."
+    )
+    assert (
+        split_sentences(paragraph)
+        == sentences_of(clean(paragraph))
+        == [
+            '"No, no.',
+            'No crime," said he.',
+            "Harris, Cuvier, etc.",
+            "But I pass that matter by.",
+            "The lady at No. 4 sent for us.",
+            "''Twas a pity,' he said.",
+        ]
+    )

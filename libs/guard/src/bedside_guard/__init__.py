@@ -25,6 +25,7 @@ from bedside_guard.passage import Cue, Passage, heard_cues, heard_text
 from bedside_guard.prose import (
     TITLES,
     balance_quotes,
+    ends_sentence,
     heading_title,
     is_heading,
     is_whole_sentence,
@@ -55,6 +56,7 @@ __all__ = [
     "check_answer",
     "clock",
     "distinct_rows",
+    "ends_sentence",
     "excerpt",
     "heading_title",
     "heard_cues",

@@ -1,20 +1,58 @@
 """Plain rules about English prose every service reads it by: where a sentence ends, how a
 sentence inside dialogue is made whole, and what a chapter heading looks like. Pure.
 
-A sentence ends at . ! or ? (and any closing quotes or brackets) followed by a space and
-the start of another: a capital, a digit, or an opening quote before one. So ``"Is it
-yours?" asked Wren.`` is one sentence, and a title such as "Mrs." ends none.
+A sentence ends at . ! ? or a word's … (and any closing quotes or brackets) followed by a space
+and the start of another: a capital, a digit, or opening quotes before one. So ``"Is it
+yours?" asked Wren.`` is one sentence, and an abbreviation such as "Mrs." ends none, wherever
+it stands (``“‘Mr. Radney``, ``—St. Dominic``) and in any case (``MY DEAR MR. HOLMES``). This
+is the one splitter: ingest cuts a book into passages by it, and the guard reads what is said.
 """
 
 import re
 
 TITLES = ("Mr", "Mrs", "Ms", "Dr", "St", "Messrs", "Mme", "Col", "Capt", "Rev", "Prof")
-"""Abbreviations whose full stop ends no sentence: the name after "Mrs." stands inside one."""
+"""Titles before a name, whose full stop ends no sentence: the name after "Mrs." stands inside one."""
 
+ABBREVIATIONS = (*TITLES, "Mt", "Jr", "Sr", "Esq", "Gen", "Lt", "Sgt", "Vs")
+"""Abbreviations whose full stop ends no sentence, in any case ("Mt. Hecla", "ST. SIMON")."""
+
+NUMBER_ABBREVIATIONS = ("No", "Fig", "Vol", "Ch")
+"""Abbreviations whose full stop ends no sentence before a number ("No. 4"). Before a word it
+does: "No." is also the answer ("No. They must get just such"). "etc." is not one: before a
+capital it ends its sentence ("Harris, Cuvier, etc. But I pass that matter by.")."""
+
+_ALWAYS = frozenset(a.lower() for a in ABBREVIATIONS)
+_BEFORE_A_NUMBER = frozenset(a.lower() for a in NUMBER_ABBREVIATIONS)
+_OPENERS = "\"'\u201c\u2018([\u00ab"
+_CLOSERS = "\"'\u201d\u2019)]\u00bb"
+_SENTENCE_MARKS = (".", "!", "?", "\u2026")
 _SENTENCE_END = re.compile(
-    "".join(rf"(?<!\b{title}\.)" for title in TITLES)
-    + r"(?<=[.!?])(?P<close>[\"\u201d\u2019')\]]*)\s+(?=[\"'\u201c\u2018(\[]*[A-Z0-9])"
+    # "…" after a word ends a sentence; after a space it marks words left out ("… Then").
+    rf"(?:(?<=[.!?])|(?<=\S\u2026))(?P<close>[{re.escape(_CLOSERS)}]*)\s+(?=[{re.escape(_OPENERS)}]*[A-Z0-9])"
 )
+_LAST_WORD = re.compile(r"(?<!\w)(\w+)\.\Z")
+_LONGEST_ABBREVIATION = 8
+_NUMBER_AHEAD = re.compile(rf"\s+[{re.escape(_OPENERS)}]*\d")
+
+
+def _ends_here(text: str, mark_end: int, after: str) -> bool:
+    """Whether the mark of ``text`` that ends at ``mark_end`` ends a sentence, ``after`` being
+    the text that follows it (empty at the end of what is known)."""
+    # Only the last few characters: a longer word is no abbreviation, and a paragraph stays linear.
+    word = _LAST_WORD.search(text, max(0, mark_end - _LONGEST_ABBREVIATION), mark_end)
+    if word is None:
+        return True
+    abbreviation = word.group(1).lower()
+    if abbreviation in _ALWAYS:
+        return False
+    return abbreviation not in _BEFORE_A_NUMBER or _NUMBER_AHEAD.match(after) is None
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether ``text`` ends a sentence (closing quotes and brackets aside): it ends with its
+    full stop, and that is no abbreviation's ("Mr.")."""
+    ending = text.rstrip().rstrip(_CLOSERS)
+    return ending.endswith(_SENTENCE_MARKS) and _ends_here(ending, len(ending), "")
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -22,6 +60,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     for match in _SENTENCE_END.finditer(text):
+        if not _ends_here(text, match.start(), text[match.end("close") :]):
+            continue
         spans.append((start, match.end("close")))
         start = match.end()
     spans.append((start, len(text)))

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bedside_guard import heading_title
+from bedside_guard import ends_sentence, heading_title
 
 from bedside_ingest.book import Chapter, Transcript, Unit
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.subtitles import read_webvtt
-from bedside_ingest.text import clean, ends_sentence, word_count
+from bedside_ingest.text import clean, word_count
 from bedside_ingest.timecodes import BadTime, flexible_ms
 
 OPENING = "Opening"

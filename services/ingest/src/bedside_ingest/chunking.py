@@ -10,11 +10,11 @@ Passage ids number the book's passages in order from 0, so they are stable for a
 from collections.abc import Sequence
 
 from bedside_contracts.search import ChapterInfo
-from bedside_guard import Cue, Passage
+from bedside_guard import Cue, Passage, ends_sentence
 
 from bedside_ingest.book import Book, Chapter, Unit
 from bedside_ingest.formats.jsonbook import load_json_book
-from bedside_ingest.text import clean, ends_clause, ends_sentence, word_count
+from bedside_ingest.text import clean, ends_clause, word_count
 from bedside_ingest.timeline import DEFAULT_WPM, estimate_times
 
 TARGET_WORDS = 64

@@ -1,19 +1,15 @@
-"""Plain rules about English prose: sentences and words. What a chapter heading looks like is the
-guard's (``heading_title``), so a heading is known by one rule where a book is read and where it
-is quoted."""
+"""Plain rules about English prose: words and clauses. Where a sentence ends (``sentences_of``,
+``ends_sentence``) and what a chapter heading looks like (``heading_title``) are the guard's, so
+each is known by one rule where a book is read and where it is quoted."""
 
 import re
 
+from bedside_guard import sentences_of
+
 _SPACE = re.compile(r"\s+")
 _WORD = re.compile(r"[\w’']+")
-_CLOSERS = "\"'”’)]»"
-_SENTENCE_MARKS = (".", "!", "?", "…")
 _CLAUSE_MARKS = (",", ";", ":", "—", "–", "-")
-_ABBREVIATIONS = frozenset(
-    "mr mrs ms dr st mt jr sr vs etc prof rev capt col gen lt sgt no fig vol ch esq".split()  # noqa: SIM905
-)
-# A sentence ends at . ! ? … (and any closing quotes) followed by space and a capital or an opener.
-_BOUNDARY = re.compile(r"(?<=[.!?…])([\"'”’)\]»]*)\s+(?=[\"'“‘(\[«]?[A-Z0-9])")
+_CLOSERS = "\"'”’)]»"
 
 
 def clean(text: str) -> str:
@@ -25,34 +21,11 @@ def word_count(text: str) -> int:
     return len(_WORD.findall(text))
 
 
-def ends_sentence(text: str) -> bool:
-    """Whether ``text`` ends a sentence (closing quotes and brackets aside)."""
-    stripped = text.rstrip().rstrip(_CLOSERS)
-    if not stripped.endswith(_SENTENCE_MARKS):
-        return False
-    last = stripped.rsplit(None, 1)[-1].rstrip(".").lower()
-    return last not in _ABBREVIATIONS
-
-
 def ends_clause(text: str) -> bool:
     return text.rstrip().rstrip(_CLOSERS).endswith(_CLAUSE_MARKS)
 
 
 def split_sentences(paragraph: str) -> list[str]:
-    """The sentences of one paragraph; abbreviations such as "Mr." do not end one."""
-    text = clean(paragraph)
-    if not text:
-        return []
-    sentences: list[str] = []
-    start = 0
-    for match in _BOUNDARY.finditer(text):
-        end = match.end(1)
-        candidate = text[start:end]
-        if not ends_sentence(candidate):
-            continue
-        sentences.append(candidate.strip())
-        start = match.end()
-    tail = text[start:].strip()
-    if tail:
-        sentences.append(tail)
-    return sentences
+    """The sentences of one paragraph, on one line each: the guard's splitter (``sentences_of``),
+    so a passage closes where a sentence read out or quoted ends, and never after "Mr."."""
+    return sentences_of(clean(paragraph))

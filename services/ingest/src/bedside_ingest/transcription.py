@@ -7,12 +7,13 @@ from dataclasses import dataclass
 
 from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes, TranscriptionProgress
 from bedside_contracts.search import TimesFrom
+from bedside_guard import ends_sentence
 from bedside_speech import SpokenWord
 
 from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.book import Book, Chapter, Unit
 from bedside_ingest.errors import BadInput
-from bedside_ingest.text import ends_clause, ends_sentence
+from bedside_ingest.text import ends_clause
 
 AUDIO_FORMAT = "audio"
 """The format of a book whose words and times were transcribed from its recording."""
