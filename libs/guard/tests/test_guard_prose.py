@@ -8,6 +8,7 @@ from bedside_guard import (
     is_whole_sentence,
     sentence_spans,
     sentences_of,
+    without_headings,
 )
 
 
@@ -62,6 +63,13 @@ def test_a_heading_read_out_is_known_and_a_sentence_of_the_story_is_not() -> Non
     assert not is_heading(
         "Chapter four was where the storm came in, and Wren lit the lantern high in the tower."
     )
+
+
+def test_the_story_of_a_passage_leaves_out_the_heading_read_out_in_it() -> None:
+    text = "Chapter Five: What Pudding Kept. In the morning the world was washed clean. Wren woke."
+    assert without_headings(text) == "In the morning the world was washed clean. Wren woke."
+    story = "Chapter four was where the storm came in, and Wren lit the lantern high in the tower."
+    assert without_headings(story) == story
 
 
 @pytest.mark.parametrize(

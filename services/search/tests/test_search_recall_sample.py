@@ -13,7 +13,7 @@ import pytest
 from bedside_contracts.search import Recall, Recalled
 from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of
-from bedside_guard import Passage, heard_text
+from bedside_guard import Passage, heard_text, without_headings
 from bedside_ingest.chunking import chunk_book
 from bedside_ingest.reader import read_book
 from bedside_ingest.sample import SAMPLE_TRANSCRIPT
@@ -171,3 +171,16 @@ def test_who_someone_is_is_answered_with_the_words_that_name_them(
     words = recalled.places[0].words
     assert words is not None
     assert named in words, words
+
+
+@pytest.mark.parametrize("clock", ["18:00", "25:00"])
+def test_who_pudding_is_is_not_answered_from_a_chapter_heading_that_names_her(
+    sample: Sample, clock: str
+) -> None:
+    # "Chapter Five: What Pudding Kept." is a title read out: the passage it opens says nothing of
+    # her, and counted as naming her it came first, its line about the morning after the storm.
+    recalled = sample.recall("who is Pudding?", clock)
+    assert recalled.come_up
+    words = recalled.places[0].words
+    assert words is not None
+    assert "Pudding" in without_headings(words), words

@@ -116,3 +116,9 @@ def heading_title(text: str) -> tuple[str, str] | None:
 def is_heading(sentence: str) -> bool:
     """Whether a sentence of a passage is its chapter's heading, read out, not the story."""
     return heading_title(sentence) is not None
+
+
+def without_headings(text: str) -> str:
+    """``text`` without the chapter headings read out in it: the story's own sentences. A title
+    ("Chapter Five: What Pudding Kept.") names someone as no sentence of the story does."""
+    return " ".join(s for s in sentences_of(text) if not is_heading(s))
