@@ -204,6 +204,10 @@ class PlaceRef(Contract):
     line: int = Field(ge=0, description="index of the line in ToolCallRecord.lines")
     place: Candidate
     kind: Literal["line", "row"] = Field(description="a search or recall line, or a row of a list")
+    naming: list[str] = Field(
+        default_factory=list,
+        description="a recall line's words for 'who is X?': X's words, so a redrawn line shows them too",
+    )
 
     def text(self) -> str:
         """The line the model reads for this place; a row is named by its id so it can be offered."""

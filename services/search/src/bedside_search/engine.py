@@ -192,6 +192,7 @@ class SearchEngine:
             come_up=True,
             places=[Candidate.hit(p, request.here_ms, naming=who or where) for p in passages],
             hits=[_hit(p, f) for p, f in zip(passages, served, strict=True)],
+            naming=list(who or where),
         )
 
     def _heard_cosine(self, book: ServedBook, here_ms: int, vector: npt.NDArray[np.float32]) -> float | None:

@@ -174,7 +174,7 @@ class ToolBox:
             self.asks_later = recalled.asks_later
             return [not_yet_line(recalled.unheard_names, recalled.asks_later)], []
         self.recalled = list(recalled.places)
-        return shown_lines(recalled.places)
+        return shown_lines(recalled.places, recalled.naming)
 
     async def recap(self, args: RecapArgs) -> tuple[list[str], list[PlaceRef]]:
         """The heard passages of the stretch asked for (``recap.choose_span``), as the model reads them.
