@@ -39,9 +39,10 @@ MAX_TARGETS = 8
 
 
 def targets_of(args: OfferPositionsArgs) -> list[Target]:
-    """The places named, best first: passage ids as given, then a chapter, a time, an offset."""
+    """The places named, best first: passage ids as given, then a chapter, a time, an offset. A
+    chapter named with ``chapter_end`` is the one whose end is meant: its start is no place asked."""
     targets = [Target(passage_id=i) for i in dict.fromkeys(args.ids)]
-    if args.chapter is not None:
+    if args.chapter is not None and not args.chapter_end:
         targets.append(Target(chapter=args.chapter))
     if args.position_ms is not None:
         targets.append(Target(position_ms=args.position_ms))
@@ -78,6 +79,11 @@ def with_chapter(targets: list[Target], chapter: int) -> list[Target]:
 def with_passage(targets: list[Target], passage_id: int) -> list[Target]:
     """A passage the tool found (the closing one of the chapter playing) is one more candidate."""
     return [*targets, Target(passage_id=passage_id)][:MAX_TARGETS]
+
+
+def with_chapter_end(targets: list[Target], chapter: int) -> list[Target]:
+    """The end of a chapter search could not find: the offer then says why (the book's chapters)."""
+    return [*targets, Target(chapter_end=chapter)][:MAX_TARGETS]
 
 
 def with_earlier_place(targets: list[Target], position_ms: int) -> list[Target]:
