@@ -181,6 +181,7 @@ class SearchEngine:
             book.chapter_of,
             naming=naming,
             whereabouts=bool(where),
+            opening_chapter=book.passages[0].chapter if book.passages else None,
             titles=titles,
             agreed=agreed,
             mentions=book.heard_mentioning(thing_of(request.question), request.here_ms),
