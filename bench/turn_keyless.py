@@ -7,8 +7,9 @@ player where the listener is) and as the player sends a device's turn (with the 
 ``Ask.here_ms``). After each turn its ``TurnCompleted`` event is read and the very same
 requests are sent again directly (the listener's state when the turn asked for it, then
 every tool call with the same arguments, plus the reads the router makes for "the end" and
-the tool for "the start of this chapter"): that is the floor, measured in the same run. The
-listener is put back in place (untimed) after each, so every turn starts at the same spot.
+the tool for "the start of this chapter" and "the end of the chapter"): that is the floor,
+measured in the same run. The listener is put back in place (untimed) after each, so every
+turn starts at the same spot.
 
 Run: ``.venv/bin/python -m bench.turn_keyless [rounds]``.
 """
@@ -46,6 +47,8 @@ NAMED = (
     "back 30 seconds",
     "forward five minutes",
     "the start of this chapter",
+    "take me to the end of the chapter",
+    "take me to the end of chapter 8",
     "take me to the end",
     "go to chapter 40",
 )
@@ -95,10 +98,19 @@ async def replay(
         elif record.name == "offer_positions":
             offered = OfferPositionsArgs.model_validate(args)
             targets = targets_of(offered)
+            ended = offered.chapter  # with chapter_end, whose end; None: the chapter playing
             if offered.chapter_step is not None:
-                targets.append(
-                    Target(chapter=await replay_chapter_step(system, book, here_ms, offered.chapter_step))
-                )
+                counted = await replay_chapter_step(system, book, here_ms, offered.chapter_step)
+                if offered.chapter_end and ended is None:
+                    ended = counted
+                else:
+                    targets.append(Target(chapter=counted))
+            if offered.chapter_end:
+                closing = await replay_chapter_end(system, book, here_ms, ended)
+                if closing is not None:
+                    targets.append(Target(passage_id=closing))
+            if not targets:
+                continue  # the tool refused before any offer (already at the chapter's end)
             offer = OfferPositions(
                 listener=LISTENER, book=book, turn_id=f"floor-{event.turn_id}", targets=targets
             )
@@ -123,6 +135,21 @@ async def replay_chapter_step(system: System, book: str, here_ms: int, step: int
     )
     assert isinstance(counted, int)
     return counted
+
+
+async def replay_chapter_end(system: System, book: str, here_ms: int, chapter: int | None) -> int | None:
+    """The reads the tool makes for the end of a chapter (``chapter``, else the one playing), and
+    the id of its closing passage; None when the line is already in it (the tool refuses)."""
+    resolved = await call(
+        system, subjects.SEARCH_RESOLVE, Resolve(book=book, here_ms=here_ms, targets=[Target(offset_ms=0)])
+    )
+    here = Resolved.model_validate(resolved).resolutions[0].passage
+    assert here is not None
+    end = Target(chapter_end=chapter if chapter is not None else here.chapter)
+    resolved = await call(system, subjects.SEARCH_RESOLVE, Resolve(book=book, here_ms=here_ms, targets=[end]))
+    closing = Resolved.model_validate(resolved).resolutions[0].passage
+    assert closing is not None
+    return closing.id if closing.id != here.id else None
 
 
 async def replay_recap(system: System, book: str, here_ms: int, args: RecapArgs) -> None:

@@ -10,7 +10,8 @@ report), then does one random thing:
 - a turn with a scripted model (``bedside_turn_testing.scripted``): an in-process turn
   service whose tools call the real search and player over the bus; the "model" asks
   find_passage/recall with words from anywhere in the book, asks for a recap of any span,
-  and offers the ids it read, a chapter, a chapter counted from the one playing or a time;
+  and offers the ids it read, a chapter, a chapter counted from the one playing, the end of
+  the chapter playing or of one named, or a time;
 - pressing or cancelling a row of the list on the screen;
 - a report further on or further back.
 
@@ -64,6 +65,7 @@ TEMPLATES = (
     "sleep in {n} minutes",
     "stop at the end of the chapter",
     "take me to the end of the chapter",
+    "take me to the end of chapter {n}",
     "previous chapter",
     "pause",
 )
@@ -281,7 +283,8 @@ def scripted_agent(rng: random.Random, book: Book, said: set[str]) -> list[Any]:
         if choice < 0.78:
             return [Use("offer_positions", {"chapter_step": rng.randint(-3, 3)})]
         if choice < 0.8:
-            return [Use("offer_positions", {"chapter_end": True})]
+            named = {"chapter": rng.randint(0, 30)} if rng.random() < 0.5 else {}
+            return [Use("offer_positions", {"chapter_end": True, **named})]
         return [Use("offer_positions", {"position_ms": rng.randint(0, book.duration_ms)})]
 
     return [[Use("find_passage", {"query": query})], second, [Say("Here you are.")]]

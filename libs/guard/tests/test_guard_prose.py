@@ -9,6 +9,7 @@ from bedside_guard import (
     is_whole_sentence,
     sentence_spans,
     sentences_of,
+    without_headings,
 )
 
 
@@ -56,6 +57,27 @@ def test_a_sentence_from_a_quotation_gets_its_missing_mark(sentence: str, whole:
     assert balance_quotes(sentence) == whole
 
 
+@pytest.mark.parametrize(
+    ("sentence", "whole"),
+    [
+        ("\u2018She had a compass, too.", "\u2018She had a compass, too.\u2019"),
+        ("It always pointed home.\u2019", "\u2018It always pointed home.\u2019"),
+        ("It is mine,' said Wren.", "'It is mine,' said Wren."),
+        ("'It turns all night.", "'It turns all night.'"),
+        ("\"I heard him say, 'Pray take a seat.", "\"I heard him say, 'Pray take a seat.'\""),
+        ("'Hettie Bramble,' said the woman, shaking Wren's hand.", None),
+        ("\u2019Tis the horses\u2019 stable, and Wren\u2019s.", None),
+        ("'Tis late, and the Smiths' cart is gone.", None),
+        ("\u2018The horses\u2019 stable,\u2019 he said.", None),
+        ("\u2018Come here\u2019 she said.", None),
+    ],
+)
+def test_single_quotes_are_balanced_as_double_ones_and_an_apostrophe_is_no_quote(
+    sentence: str, whole: str | None
+) -> None:
+    assert balance_quotes(sentence) == (whole or sentence)
+
+
 def test_a_heading_read_out_is_known_and_a_sentence_of_the_story_is_not() -> None:
     assert heading_title("Chapter Four: The Night of the Storm.") == ("Four", "The Night of the Storm")
     assert is_heading("Chapter 12. The Storm")
@@ -63,6 +85,13 @@ def test_a_heading_read_out_is_known_and_a_sentence_of_the_story_is_not() -> Non
     assert not is_heading(
         "Chapter four was where the storm came in, and Wren lit the lantern high in the tower."
     )
+
+
+def test_the_story_of_a_passage_leaves_out_the_heading_read_out_in_it() -> None:
+    text = "Chapter Five: What Pudding Kept. In the morning the world was washed clean. Wren woke."
+    assert without_headings(text) == "In the morning the world was washed clean. Wren woke."
+    story = "Chapter four was where the storm came in, and Wren lit the lantern high in the tower."
+    assert without_headings(story) == story
 
 
 @pytest.mark.parametrize(

@@ -107,6 +107,19 @@ def test_who_is_answers_from_the_chapter_that_names_them_most_then_the_rest() ->
     assert order[2] == Fused(1, 0.0, None)  # named, but not among the ranked
 
 
+def test_someone_the_opening_chapter_names_is_answered_from_where_it_introduces_them() -> None:
+    # A main character is named in every chapter; the one naming them most is no introduction.
+    naming = {"wren": [_naming(1, 1), _naming(2, 1), _naming(5, 2), _naming(6, 2), _naming(7, 2)]}
+    order = introduced_order(naming, [], opening_chapter=1)
+    assert order is not None
+    assert [f.passage_id for f in order] == [1, 2, 5, 6, 7]
+    assert [f.passage_id for f in introduced_order(naming, [], opening_chapter=0) or []] == [5, 6, 7, 1, 2]
+    # Written with a capital in the opening chapter only where a sentence starts: not named there.
+    opening_a_sentence = {"captain": [_naming(1, 1, inside=False), _naming(5, 2), _naming(6, 2)]}
+    order = introduced_order(opening_a_sentence, [], opening_chapter=1)
+    assert [f.passage_id for f in order or []] == [5, 6, 1]
+
+
 def test_ties_go_to_the_earlier_chapter_and_the_least_named_word_decides() -> None:
     naming = {
         "john": [_naming(1, 1), _naming(2, 1), _naming(7, 4)],

@@ -45,8 +45,8 @@ async def rig(nats_url: str) -> AsyncIterator[Rig]:
         await rig.broker.stop()
 
 
-def position(rig: Rig, listener: str) -> int:
-    return rig.player.positions[(listener, BOOK_ID)]
+def position(rig: Rig, listener: str, book: str = BOOK_ID) -> int:
+    return rig.player.positions[(listener, book)]
 
 
 async def test_a_described_moment_behind_moves_there(rig: Rig) -> None:
@@ -127,6 +127,23 @@ async def test_the_end_of_the_chapter_is_its_closing_passage_though_the_chapter_
     listener = rig.listener_at(HERE, book=PAUSED)
     reply = await rig.ask(listener, "take me to the end of the chapter", book=PAUSED)
     assert (reply.outcome, reply.rows) == ("listed", ["0:02:30, further on (covered)"])
+
+
+@pytest.mark.parametrize("book", [BOOK_ID, PAUSED])
+async def test_the_end_of_a_chapter_named_is_its_closing_passage_not_its_start(rig: Rig, book: str) -> None:
+    listener = rig.listener_at(HERE, book=book)  # chapter 2; chapter 3 closes with the passage at 0:04:00
+    reply = await rig.ask(listener, "take me to the end of chapter 3", book=book)
+    assert (reply.outcome, reply.rows) == ("listed", ["0:04:00, further on (covered)"])
+    behind = await rig.ask(listener, "go to the end of chapter one", book=book)
+    assert behind.outcome == "moved"
+    assert position(rig, listener, book=book) == 2 * PASSAGE_MS  # chapter 1's closing passage
+
+
+async def test_the_end_of_a_chapter_the_book_does_not_have_says_how_many_it_has(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "take me to the end of chapter 9")
+    assert (reply.outcome, reply.speech) == ("refused", "The book has 4 chapters; there is no chapter 9.")
+    assert position(rig, listener) == HERE
 
 
 async def test_the_end_of_the_chapter_asked_from_its_closing_passage_says_so_and_offers_nothing(

@@ -150,6 +150,27 @@ async def test_the_end_of_the_chapter_is_found_by_the_tool_from_the_chapter_play
     assert_clean(rig, model, HERE, "take me to the end of the chapter")
 
 
+async def test_the_end_of_a_chapter_named_is_its_closing_passage_found_by_the_tool(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)  # chapter 2; chapter 3 closes with the passage at 0:04:00
+    model = script(
+        rig, [Use("offer_positions", {"chapter": 3, "chapter_end": True})], [Say("Press it to go.")]
+    )
+    reply = await rig.ask(listener, "take me to the end of chapter 3")
+    assert (reply.outcome, reply.rows) == ("listed", ["0:04:00, further on (covered)"])
+    assert_clean(rig, model, HERE, "take me to the end of chapter 3")
+
+
+async def test_the_end_of_the_previous_chapter_is_counted_by_the_tool_and_is_its_closing_passage(
+    rig: Rig,
+) -> None:
+    listener = rig.listener_at(HERE)  # chapter 2; chapter 1 closes with the passage at 0:01:00
+    model = script(rig, [Use("offer_positions", {"chapter_step": -1, "chapter_end": True})], [Say("There.")])
+    reply = await rig.ask(listener, "take me to the end of the previous chapter")
+    assert reply.outcome == "moved"
+    assert rig.player.positions[(listener, "lamplight")] == 2 * PASSAGE_MS
+    assert_clean(rig, model, HERE, "take me to the end of the previous chapter")
+
+
 async def test_the_next_chapter_from_the_last_one_is_refused_saying_it_is_the_last(rig: Rig) -> None:
     here = 10 * PASSAGE_MS  # chapter 4 of 4
     listener = rig.listener_at(here)

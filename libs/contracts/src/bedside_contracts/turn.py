@@ -83,7 +83,12 @@ class OfferPositionsArgs(Contract):
         max_length=8,
         description="passage ids from find_passage lines, best first; only the plausible ones",
     )
-    chapter: int | None = Field(default=None, ge=0, le=10_000, description="a chapter the listener named")
+    chapter: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        description="a chapter the listener named (with chapter_end: whose end)",
+    )
     chapter_step: int | None = Field(
         default=None,
         ge=-10_000,
@@ -94,7 +99,8 @@ class OfferPositionsArgs(Contract):
     chapter_end: bool = Field(
         default=False,
         description="the end of the chapter playing ('take me to the end of the chapter'): its closing "
-        "passage, never the end of the book (the tool knows which chapter plays; you need not)",
+        "passage, never the end of the book (the tool knows which chapter plays; you need not); with "
+        "chapter or chapter_step, the end of that chapter instead ('the end of chapter 3'), not its start",
     )
     position_ms: Millis | None = Field(
         default=None, description="a time on the book's clock the listener named, in milliseconds"
@@ -204,6 +210,10 @@ class PlaceRef(Contract):
     line: int = Field(ge=0, description="index of the line in ToolCallRecord.lines")
     place: Candidate
     kind: Literal["line", "row"] = Field(description="a search or recall line, or a row of a list")
+    naming: list[str] = Field(
+        default_factory=list,
+        description="a recall line's words for 'who is X?': X's words, so a redrawn line shows them too",
+    )
 
     def text(self) -> str:
         """The line the model reads for this place; a row is named by its id so it can be offered."""

@@ -31,6 +31,7 @@ from bedside_guard.prose import (
     is_whole_sentence,
     sentence_spans,
     sentences_of,
+    without_headings,
 )
 from bedside_guard.shapes import MAX_ROWS, NOT_TOLD, Candidate, distinct_rows, excerpt
 from bedside_guard.words import stem
@@ -71,6 +72,7 @@ __all__ = [
     "stem",
     "tells_of_later",
     "unheard_names",
+    "without_headings",
     "words_of",
     "written_with_capital",
 ]

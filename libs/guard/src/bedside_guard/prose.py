@@ -90,36 +90,83 @@ def is_whole_sentence(text: str) -> bool:
     return starts and ending.endswith((".", "!", "?", "\u2026"))
 
 
-_PAIRS = {"\u201c": "\u201d"}
-_CLOSING = {"\u201d": "\u201c"}
+_OPENS_AFTER = "([\u2014"
+"""What may stand before a quote mark that opens, besides a space or the start."""
+_SINGLE_OPENS_AFTER = _OPENS_AFTER + '-\u201c"'
+"""A single mark opens inside a double quotation too ("'Pray take a seat,'") and after a dash
+("the sentence--'This account...'"), when a word follows."""
+_CLOSES_AFTER = ".,!?;:\u2014\u2013-\u2026"
+"""A single mark after these closes a quotation for sure ("'Hettie Bramble,' said the woman")."""
+_ELISIONS = frozenset({"tis", "twas", "twere", "twill", "twould", "em", "cause", "bout", "neath", "til"})
+"""Words a straight mark opens as an apostrophe, not a quotation ("'tis", "'em")."""
+_SINGLES = "'\u2018\u2019"
+
+
+def _quote_marks(text: str) -> list[tuple[str, str, bool | None]]:
+    """Each quote mark of ``text`` as ``(kind, closing mark, opens)``: kind "double" or "single";
+    opens None for a single mark after a word that may close a quotation or be an apostrophe
+    ("the horses' stable"). An apostrophe inside or opening a word ("Wren's", "'tis",
+    "\u2019tis", "W----'s") is no quote mark."""
+    marks: list[tuple[str, str, bool | None]] = []
+    for i, mark in enumerate(text):
+        before = text[i - 1] if i else " "
+        after = text[i + 1] if i + 1 < len(text) else " "
+        if mark in "\u201c\u201d":
+            marks.append(("double", "\u201d", mark == "\u201c"))
+        elif mark == '"':
+            marks.append(("double", '"', before.isspace() or before in _OPENS_AFTER))
+        elif mark in "'\u2018" and (before.isspace() or before in _SINGLE_OPENS_AFTER):
+            if _opens_quotation(mark, text[i + 1 :]):
+                marks.append(("single", "\u2019" if mark == "\u2018" else "'", True))
+            elif before in _CLOSES_AFTER and not after.isalpha():
+                marks.append(("single", mark, False))  # "known--'" closes
+        elif mark in "'\u2019" and not after.isalpha() and after not in _SINGLES:
+            if before in _CLOSES_AFTER:
+                marks.append(("single", mark, False))
+            elif before.isalpha():
+                marks.append(("single", mark, None))
+    return marks
+
+
+def _opens_quotation(mark: str, rest: str) -> bool:
+    """Whether a single ``mark`` before ``rest`` opens a quotation: a word follows that is no
+    elision ("'tis") and no possessive ("W----'s"), unless a mark opens before the elision
+    ("''Twas a pity,' he said")."""
+    word = re.match(r"(['\u2019]?)([A-Za-z]+)", rest)
+    if word is None:
+        return False
+    if mark == "\u2018" or word.group(1):
+        return True
+    return word.group(2).lower() not in _ELISIONS and not re.match(r"s\b", rest)
 
 
 def balance_quotes(text: str) -> str:
-    """``text`` with the double quote marks it leaves open closed, and those it closes opened.
+    """``text`` with the quote marks it leaves open closed, and those it closes opened.
 
     A sentence taken out of a quotation of several ("She said it always pointed home.") keeps
     its speaker's marks on both sides, so it reads, and is shown, as the dialogue it is. A
-    straight mark opens after a space or at the start, and closes anywhere else.
+    straight mark opens after a space or at the start, and closes anywhere else; single marks
+    as double ones, an apostrophe aside (``_quote_marks``): a single mark after a word closes an
+    open quotation, unless a later one after punctuation does ("'The horses' stable,' he said").
     """
-    opened: list[str] = []
+    opened: list[tuple[str, str]] = []  # kind, the mark that closes it
     missing: list[str] = []
-    for i, mark in enumerate(text):
-        if mark == '"':
-            opens = i == 0 or text[i - 1].isspace() or text[i - 1] in "([\u2014"
-            if opens:
-                opened.append('"')
-            elif opened:
+    maybe_closed = 0  # single quotations a mark after a word closed, perhaps an apostrophe
+    for kind, closing, opens in _quote_marks(text):
+        if opens:
+            opened.append((kind, closing))
+        elif opens is None:  # after a word: closes an open single quotation, if there is one
+            if opened and opened[-1][0] == "single":
                 opened.pop()
-            else:
-                missing.append('"')
-        elif mark in _PAIRS:
-            opened.append(_PAIRS[mark])
-        elif mark in _CLOSING:
-            if opened:
-                opened.pop()
-            else:
-                missing.append(_CLOSING[mark])
-    return "".join(reversed(missing)) + text + "".join(reversed(opened))
+                maybe_closed += 1
+        elif any(k == kind for k, _ in opened):
+            while opened.pop()[0] != kind:
+                pass
+        elif kind == "single" and maybe_closed:
+            maybe_closed -= 1  # that mark after a word was an apostrophe: this one closes
+        else:
+            missing.append({"\u201d": "\u201c", "\u2019": "\u2018"}.get(closing, closing))
+    return "".join(reversed(missing)) + text + "".join(closing for _, closing in reversed(opened))
 
 
 NUMBER_WORDS = (  # noqa: SIM905 (one readable line of words)
@@ -156,3 +203,9 @@ def heading_title(text: str) -> tuple[str, str] | None:
 def is_heading(sentence: str) -> bool:
     """Whether a sentence of a passage is its chapter's heading, read out, not the story."""
     return heading_title(sentence) is not None
+
+
+def without_headings(text: str) -> str:
+    """``text`` without the chapter headings read out in it: the story's own sentences. A title
+    ("Chapter Five: What Pudding Kept.") names someone as no sentence of the story does."""
+    return " ".join(s for s in sentences_of(text) if not is_heading(s))

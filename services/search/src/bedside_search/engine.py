@@ -181,6 +181,7 @@ class SearchEngine:
             book.chapter_of,
             naming=naming,
             whereabouts=bool(where),
+            opening_chapter=book.passages[0].chapter if book.passages else None,
             titles=titles,
             agreed=agreed,
             mentions=book.heard_mentioning(thing_of(request.question), request.here_ms),
@@ -192,6 +193,7 @@ class SearchEngine:
             come_up=True,
             places=[Candidate.hit(p, request.here_ms, naming=who or where) for p in passages],
             hits=[_hit(p, f) for p, f in zip(passages, served, strict=True)],
+            naming=list(who or where),
         )
 
     def _heard_cosine(self, book: ServedBook, here_ms: int, vector: npt.NDArray[np.float32]) -> float | None:

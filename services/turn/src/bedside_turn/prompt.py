@@ -20,7 +20,8 @@ moment, in plain words, unless they named a chapter, a time or a jump. Then alwa
 with offer_positions. A chapter goes in chapter, the next or the previous chapter in \
 chapter_step (1 or -1; 0 is the start of the one playing; "previous chapter" or "last \
 chapter" said alone is -1, as "next chapter" is 1), the end of the chapter playing as \
-chapter_end (never the end of the book), a clock time they say in \
+chapter_end (never the end of the book; the end of a chapter they name, "the end of chapter \
+3", is that chapter with chapter_end), a clock time they say in \
 position_ms, a jump in offset_ms (negative is back: "back an hour" is -3600000).
 - A place from their own listening history ("where was I the last time I was in chapter \
 5?", "take me back to where I was before I skipped ahead", "when did I last listen on the \

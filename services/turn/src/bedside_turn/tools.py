@@ -53,6 +53,7 @@ from bedside_turn.domain.tool_results import (
     targets_of,
     tool_error,
     with_chapter,
+    with_chapter_end,
     with_earlier_place,
     with_passage,
 )
@@ -174,7 +175,7 @@ class ToolBox:
             self.asks_later = recalled.asks_later
             return [not_yet_line(recalled.unheard_names, recalled.asks_later)], []
         self.recalled = list(recalled.places)
-        return shown_lines(recalled.places)
+        return shown_lines(recalled.places, recalled.naming)
 
     async def recap(self, args: RecapArgs) -> tuple[list[str], list[PlaceRef]]:
         """The heard passages of the stretch asked for (``recap.choose_span``), as the model reads them.
@@ -210,19 +211,27 @@ class ToolBox:
         if isinstance(permit, Refused):
             return [permit.text], [], True
         targets = targets_of(args)
+        ending = args.chapter_end
+        ended = args.chapter  # with chapter_end, the chapter whose end is meant; None: the one playing
         if args.chapter_step is not None:
             counted = await self._counted_chapter(args.chapter_step)
-            if isinstance(counted, int):
+            if isinstance(counted, int) and ending and ended is None:
+                ended = counted
+            elif isinstance(counted, int):
                 targets = with_chapter(targets, counted)
             elif not targets:
                 self.no_chapter = counted
                 self.turn.note_offer("refused", [])
                 return [NO_CHAPTER_PLAYING if counted is None else no_chapter_line(counted)], [], True
-        if args.chapter_end:
-            here, closing = await self._closing_passage()
+            else:
+                ending = False  # the end of a chapter not in the book is no place: the others stand
+        if ending:
+            here, closing = await self._closing_passage(ended)
             # From inside the closing passage its start is behind: an offer would move the book back.
-            if here is not None and closing is not None and closing.id != here.id:
+            if closing is not None and (here is None or closing.id != here.id):
                 targets = with_passage(targets, closing.id)
+            elif closing is None and ended is not None:
+                targets = with_chapter_end(targets, ended)  # refused, naming the book's chapters
             elif not targets:
                 self.at_chapter_end = closing is not None
                 self.turn.note_offer("refused", [])
@@ -261,13 +270,15 @@ class ToolBox:
         numbers = [c.n for c in await self._chapters()]
         return chapters.counted_chapter(passage.chapter, step, numbers)
 
-    async def _closing_passage(self) -> tuple[Passage | None, Passage | None]:
-        """The passage holding the line, and the closing passage of its chapter (search's
-        ``chapter_end`` target); either None when search cannot place it."""
+    async def _closing_passage(self, chapter: int | None) -> tuple[Passage | None, Passage | None]:
+        """The passage holding the line, and the closing passage of ``chapter`` (search's
+        ``chapter_end`` target), of the one playing when None; either None when search cannot
+        place it."""
         here = await self._passage_at(Target(offset_ms=0))
-        if here is None:
-            return None, None
-        return here, await self._passage_at(Target(chapter_end=here.chapter))
+        ended = chapter if chapter is not None else here.chapter if here is not None else None
+        if ended is None:
+            return here, None
+        return here, await self._passage_at(Target(chapter_end=ended))
 
     async def _passage_at(self, target: Target) -> Passage | None:
         resolved = await self.backends.resolve(

@@ -87,6 +87,7 @@ def recalled_order(
     *,
     naming: Mapping[str, Sequence[Naming]] | None = None,
     whereabouts: bool = False,
+    opening_chapter: int | None = None,
     titles: Mapping[int, float] | None = None,
     agreed: int | None = None,
     mentions: Sequence[int] = (),
@@ -95,7 +96,8 @@ def recalled_order(
 
     ``naming``: for a "who is X?" question, the heard passages that write each word of X as a
     name; when every word has some, X has come up and those passages answer (``subject.py``), the
-    latest first when the question asks where X is (``whereabouts``).
+    latest first when the question asks where X is (``whereabouts``), the book's opening chapter
+    first when it names X (``opening_chapter``).
     Otherwise coming up is judged on every candidate, before the cut to ``limit``, and heard
     chapter titles matching the question (``titles``, each chapter's share) raise its passages,
     and the passage both rankings point at (``agreed``, ``fusion.agreed_best``) takes the best
@@ -105,7 +107,7 @@ def recalled_order(
     """
     heard = account_for_holding(ranked, holding)
     if naming:
-        introduced = introduced_order(naming, heard, latest=whereabouts)
+        introduced = introduced_order(naming, heard, latest=whereabouts, opening_chapter=opening_chapter)
         if introduced is not None:
             return served_order(introduced, rule, chapter_of)[:limit]
     if not mentions and not has_come_up(heard):

@@ -16,6 +16,7 @@ from bedside_guard import (
     book_names,
     heard_text,
     named_words,
+    without_headings,
     written_with_capital,
 )
 from bedside_runtime.errors import InvalidRequest
@@ -98,13 +99,14 @@ class ServedBook:
     def heard_naming(self, word: str, here_ms: int) -> list[Naming]:
         """The passages a listener at ``here_ms`` has heard write ``word`` with a capital, and
         whether as a name for sure (``named_words``: inside a sentence, or opening one just before
-        another name). The passage holding the line counts by its heard words only (``heard_text``)."""
+        another name). The passage holding the line counts by its heard words only (``heard_text``),
+        and a chapter heading read out names no one (``without_headings``): the story does."""
         found = []
         for passage_id in self.named_in.get(word, ()):
             p = self._by_id[passage_id]
             if ahead_of(p.start_ms, here_ms):
                 continue
-            text = heard_text(p, here_ms) if p.end_ms > here_ms else p.text
+            text = without_headings(heard_text(p, here_ms) if p.end_ms > here_ms else p.text)
             if word not in written_with_capital(text):
                 continue
             inside = word in named_words(text)

@@ -4,7 +4,8 @@ Two things the cosine alone gets wrong (adr/0025):
 - "who is X?" is answered where the book tells of X: X is a name, so once the heard text has
   written it as one (capitalised inside a sentence, or opening one just before another name),
   the heard passages that write it with a capital are the candidates, and the heard chapter that
-  names X most is where X is described.
+  names X most is where X is described, unless the book's opening chapter names X: it introduces
+  the book's main characters, named often everywhere after.
   The question's own case does not matter ("who is the captain?"), the book's does: "Justice"
   the horse is a name where the book writes it so, though it also writes "justice" as a word.
 - A heard chapter's title says what the chapter is about, so a question that shares a rare word
@@ -105,7 +106,11 @@ class Naming:
 
 
 def introduced_order(
-    naming: Mapping[str, Sequence[Naming]], ranked: Sequence[Fused], *, latest: bool = False
+    naming: Mapping[str, Sequence[Naming]],
+    ranked: Sequence[Fused],
+    *,
+    latest: bool = False,
+    opening_chapter: int | None = None,
 ) -> list[Fused] | None:
     """The passages that answer "who is X?" (or, ``latest``, "where is X?"), best first, then the
     rest of ``ranked``.
@@ -115,7 +120,9 @@ def introduced_order(
     line: then the book has not named X in the listener's hearing, and recall decides
     as it would for any question. Otherwise the least named word picks the passages ("Clay", not
     "John"), its most naming chapter comes first (ties: the earlier), and inside a chapter story
-    order: the first time a chapter names someone is where it says who they are. For "where is X?"
+    order: the first time a chapter names someone is where it says who they are. Someone the book's
+    opening chapter (``opening_chapter``) names is one of its main characters, named often in every
+    chapter after: the opening chapter comes first, where they are introduced. For "where is X?"
     the latest heard passage naming X comes first: it is the last the listener heard of them.
     """
     if not naming or any(not any(p.inside for p in naming.get(word, ())) for word in naming):
@@ -123,11 +130,20 @@ def introduced_order(
     word = min(naming, key=lambda w: (len(naming[w]), w))
     passages = naming[word]
     per_chapter = Counter(p.chapter for p in passages)
+    introduced = any(p.chapter == opening_chapter and p.inside for p in passages)
     fused = {f.passage_id: f for f in ranked}
     if latest:
         ordered = sorted(passages, key=lambda p: -p.start_ms)
     else:
-        ordered = sorted(passages, key=lambda p: (-per_chapter[p.chapter], p.chapter, p.start_ms))
+        ordered = sorted(
+            passages,
+            key=lambda p: (
+                not (introduced and p.chapter == opening_chapter),
+                -per_chapter[p.chapter],
+                p.chapter,
+                p.start_ms,
+            ),
+        )
     first = [fused.get(p.passage_id, Fused(passage_id=p.passage_id, score=0.0, dense=None)) for p in ordered]
     chosen = {p.passage_id for p in ordered}
     return [*first, *(f for f in ranked if f.passage_id not in chosen)]

@@ -76,7 +76,10 @@ class ThisChapterStart:
 
 @dataclass(frozen=True)
 class ChapterEnd:
-    """'Take me to the end of the chapter': the closing passage of the chapter playing, not the book's."""
+    """'Take me to the end of the chapter': the closing passage of the chapter playing, not the book's;
+    'the end of chapter 3': that chapter's closing passage, not its start."""
+
+    chapter: int | None = None
 
 
 @dataclass(frozen=True)
@@ -237,6 +240,10 @@ _CHAPTER_END = re.compile(
     r"|\b(?:this|the)\s+chapter'?s\s+end\b"
 )
 """Read before "the end" (the book's), and after the sleep timer's "stop at the end of the chapter"."""
+_NAMED_CHAPTER_END = re.compile(
+    rf"\b(?:the\s+)?(?:very\s+)?end\s+of\s+chapter\s+{_NUMBER}\b|\bchapter\s+{_NUMBER}'s\s+end\b"
+)
+"""The end of a chapter named ("the end of chapter 3"): read before the chapter itself ("chapter 3")."""
 _NEXT_CHAPTER = re.compile(r"\b(?:next|following) chapter\b|\bskip (?:this|the) chapter\b")
 _PREVIOUS_CHAPTER = re.compile(
     r"\b(?:previous|prior|preceding|last) chapter\b|\bchapter before\b|\bback (?:a|one) chapter\b"
@@ -360,6 +367,8 @@ def read(utterance: str) -> Intent:
     if _THIS_CHAPTER.search(text):
         return ThisChapterStart()
     if not _QUESTION_START.match(text):  # "what happens in the next chapter?" moves nothing
+        if named_end := _NAMED_CHAPTER_END.search(text):
+            return ChapterEnd(chapter=int(number_of(named_end.group(1) or named_end.group(2))))
         if _CHAPTER_END.search(text):
             return ChapterEnd()
         if _NEXT_CHAPTER.search(text):

@@ -45,8 +45,10 @@ def named_place_args(intent: Intent) -> dict[str, object] | None:
             return {"position_ms": 0}
         case intents.ThisChapterStart():
             return {"chapter_step": 0}
-        case intents.ChapterEnd():
+        case intents.ChapterEnd(chapter=None):
             return {"chapter_end": True}
+        case intents.ChapterEnd(chapter=n):
+            return {"chapter": n, "chapter_end": True}
         case intents.NextChapter(step=step):
             return {"chapter_step": step}
     return None

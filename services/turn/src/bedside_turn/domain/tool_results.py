@@ -4,6 +4,8 @@ Only the guard's places and rows are shown: a line is rendered from its place at
 moment, a move names its place by id and chapter, a refusal never echoes bad input.
 """
 
+from collections.abc import Sequence
+
 from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import Target
 from bedside_contracts.turn import OfferPositionsArgs, PlaceRef
@@ -37,9 +39,10 @@ MAX_TARGETS = 8
 
 
 def targets_of(args: OfferPositionsArgs) -> list[Target]:
-    """The places named, best first: passage ids as given, then a chapter, a time, an offset."""
+    """The places named, best first: passage ids as given, then a chapter, a time, an offset. A
+    chapter named with ``chapter_end`` is the one whose end is meant: its start is no place asked."""
     targets = [Target(passage_id=i) for i in dict.fromkeys(args.ids)]
-    if args.chapter is not None:
+    if args.chapter is not None and not args.chapter_end:
         targets.append(Target(chapter=args.chapter))
     if args.position_ms is not None:
         targets.append(Target(position_ms=args.position_ms))
@@ -78,6 +81,11 @@ def with_passage(targets: list[Target], passage_id: int) -> list[Target]:
     return [*targets, Target(passage_id=passage_id)][:MAX_TARGETS]
 
 
+def with_chapter_end(targets: list[Target], chapter: int) -> list[Target]:
+    """The end of a chapter search could not find: the offer then says why (the book's chapters)."""
+    return [*targets, Target(chapter_end=chapter)][:MAX_TARGETS]
+
+
 def with_earlier_place(targets: list[Target], position_ms: int) -> list[Target]:
     """A place from the listener's history is one more candidate, and the first named."""
     return [Target(position_ms=position_ms), *targets][:MAX_TARGETS]
@@ -113,9 +121,10 @@ def row_places(rows: list[Candidate], first_line: int) -> list[PlaceRef]:
     return [PlaceRef(line=first_line + i, place=row, kind="row") for i, row in enumerate(rows)]
 
 
-def shown_lines(places: list[Candidate]) -> tuple[list[str], list[PlaceRef]]:
-    """Search or recall places as the lines the model reads, each line knowing its place."""
-    refs = [PlaceRef(line=i, place=place, kind="line") for i, place in enumerate(places)]
+def shown_lines(places: list[Candidate], naming: Sequence[str] = ()) -> tuple[list[str], list[PlaceRef]]:
+    """Search or recall places as the lines the model reads, each line knowing its place and,
+    for "who is X?", X's words (``Recalled.naming``), so history redraws it showing X again."""
+    refs = [PlaceRef(line=i, place=place, kind="line", naming=list(naming)) for i, place in enumerate(places)]
     return [ref.text() for ref in refs], refs
 
 

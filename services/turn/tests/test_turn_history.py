@@ -1,0 +1,39 @@
+"""Earlier exchanges guarded again from where the listener is now (``domain/history.py``)."""
+
+from bedside_contracts.turn import Exchange, PlaceRef, ToolCallRecord
+from bedside_guard import Candidate, Passage
+from bedside_turn.domain import history
+
+OPENING = " ".join(["The wind came off the sea and rattled the lighthouse windows all night long."] * 6)
+NAMING = (
+    f"{OPENING} At dawn a small woman in a yellow coat knocked at the door. "
+    '"Hettie Bramble," said the woman, shaking Wren\'s hand.'
+)
+NAMED = Passage(id=8, start_ms=300_000, end_ms=330_000, chapter=2, chapter_title="The Village", text=NAMING)
+
+
+def test_a_recall_line_for_who_someone_is_is_redrawn_from_where_they_are_named() -> None:
+    # The first turn showed the words naming Hettie, past the passage's first sixty; a follow-up
+    # from earlier in the book (still past the passage) must not show its opening again instead.
+    first_at, now = 900_000, 600_000
+    ref = PlaceRef(
+        line=0, place=Candidate.hit(NAMED, first_at, naming=["hettie"]), kind="line", naming=["hettie"]
+    )
+    assert ref.place.words is not None
+    assert "Hettie Bramble" in ref.place.words
+    recall = ToolCallRecord(
+        name="recall", arguments={"question": "who is Hettie?"}, lines=[ref.text()], places=[ref], ms=1
+    )
+    exchange = Exchange(
+        turn_id="t1",
+        utterance="who is Hettie?",
+        speech="She is...",
+        outcome="answered",
+        calls=[recall],
+        guarded_at_ms=first_at,
+    )
+    again = history.guard_again(exchange, now, {NAMED.id: NAMED})
+    redrawn = again.calls[0].places[0].place
+    assert redrawn.words is not None
+    assert "Hettie Bramble" in redrawn.words, redrawn.words
+    assert "Hettie Bramble" in again.calls[0].lines[0]
