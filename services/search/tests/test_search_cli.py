@@ -3,16 +3,18 @@
 from bedside_contracts.search import BookInfo, ChapterInfo
 from bedside_search.cli import book_line
 
+ONE_CHAPTER = BookInfo(
+    id="y",
+    title="Y",
+    duration_ms=2_000,
+    estimated=False,
+    passages=1,
+    chapters=[ChapterInfo(n=1, title="Y", start_ms=0, end_ms=2_000)],
+)
+
 
 def test_a_book_of_one_chapter_and_one_passage_is_listed_in_the_singular_and_aligned() -> None:
-    one = BookInfo(
-        id="y",
-        title="Y",
-        duration_ms=2_000,
-        estimated=False,
-        passages=1,
-        chapters=[ChapterInfo(n=1, title="Y", start_ms=0, end_ms=2_000)],
-    )
+    one = ONE_CHAPTER
     two = one.model_copy(update={"id": "fog", "passages": 2, "chapters": one.chapters * 2})
     assert book_line(one).split()[2:6] == ["1", "chapter", "1", "passage"]
     assert book_line(two).split()[2:6] == ["2", "chapters", "2", "passages"]
@@ -20,14 +22,7 @@ def test_a_book_of_one_chapter_and_one_passage_is_listed_in_the_singular_and_ali
 
 
 def test_a_book_says_what_its_times_came_from() -> None:
-    book = BookInfo(
-        id="lantern",
-        title="The Lantern",
-        duration_ms=60_000,
-        estimated=False,
-        passages=3,
-        chapters=[ChapterInfo(n=1, title="One", start_ms=0, end_ms=60_000)],
-    )
+    book = ONE_CHAPTER.model_copy(update={"id": "lantern", "title": "The Lantern"})
     transcribed = book.model_copy(update={"times_from": "transcription"})
     aligned = book.model_copy(update={"times_from": "alignment"})
     estimated = book.model_copy(update={"estimated": True})
