@@ -832,6 +832,21 @@ def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
     expect(page.locator("#pos")).to_have_text(clock(30_000))
 
 
+def test_a_page_opened_on_a_book_that_is_not_here_says_so_and_offers_the_books_there_are(
+    open_page: OpenPage,
+) -> None:
+    """A mistyped or old link, or a book ingest has not read yet: words for the listener, not
+    the API's, and a picker with nothing chosen, so that any book picked opens."""
+    page = open_page("phone", book="no-such-book", ready=False)
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text('there is no book "no-such-book" here: choose one above', timeout=WAIT_MS)
+    expect(notice).not_to_contain_text("/api/")
+    expect(page.get_by_label("Choose a book")).to_have_value("")
+    page.get_by_label("Choose a book").select_option(BOOK_ID)
+    expect(page).to_have_url(re.compile(rf"[?&]book={BOOK_ID}\b"), timeout=WAIT_MS)
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+
+
 def history_count(bedside: Bedside, listener: Listener, **match: str) -> int:
     lookup = httpx.get(
         f"{bedside.url}/api/listeners/{listener.name}/books/{BOOK_ID}/history/lookup",
