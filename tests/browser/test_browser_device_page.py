@@ -847,6 +847,18 @@ def test_a_page_opened_on_a_book_that_is_not_here_says_so_and_offers_the_books_t
     expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
 
 
+def test_the_clocks_slash_stays_with_the_length_on_a_narrow_phone(open_page: OpenPage) -> None:
+    """Where the clock wraps, '/ 0:01:01' goes to the next line whole: no slash left dangling."""
+    page = open_page("phone")
+    for width in (320, 360, 390, 412):
+        page.set_viewport_size({"width": width, "height": 915})
+        slash, length = (
+            page.locator(selector).evaluate("(e) => e.getBoundingClientRect().top")
+            for selector in (".clock .sep", "#dur")
+        )
+        assert slash == length, f"at {width} px the slash is on a line of its own ({slash} and {length})"
+
+
 def history_count(bedside: Bedside, listener: Listener, **match: str) -> int:
     lookup = httpx.get(
         f"{bedside.url}/api/listeners/{listener.name}/books/{BOOK_ID}/history/lookup",
