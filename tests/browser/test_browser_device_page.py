@@ -10,6 +10,7 @@ import asyncio
 import json
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -857,6 +858,25 @@ def test_the_clocks_slash_stays_with_the_length_on_a_narrow_phone(open_page: Ope
             for selector in (".clock .sep", "#dur")
         )
         assert slash == length, f"at {width} px the slash is on a line of its own ({slash} and {length})"
+
+
+def test_a_question_the_turn_service_does_not_answer_is_told_in_words_not_service_names(
+    open_page: OpenPage, bedside: Bedside
+) -> None:
+    """The turn service stuck: the page says what the turn says of its own trouble, not 'Sorry:
+    the turn service did not answer within 30 s.'"""
+    page = open_page("phone")
+    turn = bedside.system.processes.children["turn"]
+    turn.send_signal(signal.SIGSTOP)
+    try:
+        page.get_by_label("Ask about the book or say where to go").fill("who is Orla?")
+        page.get_by_role("button", name="Ask", exact=True).click()
+        expect(page.locator("#answer")).not_to_have_text(re.compile(r"^(…)?$"), timeout=120_000)
+    finally:
+        turn.send_signal(signal.SIGCONT)
+    expect(page.locator("#answer")).to_have_text(
+        "Something went wrong on my side; please ask me again in a moment."
+    )
 
 
 def history_count(bedside: Bedside, listener: Listener, **match: str) -> int:
