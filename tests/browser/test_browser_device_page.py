@@ -879,6 +879,28 @@ def test_a_question_the_turn_service_does_not_answer_is_told_in_words_not_servic
     )
 
 
+def test_two_books_of_one_title_are_told_apart_in_the_picker(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The same story ingested twice (an e-book and its audiobook, say): each keeps its title,
+    with its id beside it, so the listener can tell which one to open."""
+    folder = Path(tempfile.mkdtemp(prefix="bedside-page-copy-"))
+    (folder / "copy.txt").write_text(BOOK_TEXT)
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this one
+        ingesting = _ingest(bedside.system.nats_url, folder / "copy.txt", "gull-point-copy")
+        report = thread.submit(asyncio.run, ingesting).result()
+    assert report.get("ok") is not False, report
+    _wait_for_book(bedside.url, listener.token, "gull-point-copy")
+    page = open_page("phone")
+    picker = page.get_by_label("Choose a book")
+    expect(picker.locator("option[value='gull-point-copy']")).to_have_text(
+        "The Lamp at Gull Point (gull-point-copy)"
+    )
+    expect(picker.locator(f"option[value='{BOOK_ID}']")).to_have_text(f"The Lamp at Gull Point ({BOOK_ID})")
+    labels = picker.locator("option").all_inner_texts()
+    assert len(labels) == len(set(labels)), labels
+
+
 def history_count(bedside: Bedside, listener: Listener, **match: str) -> int:
     lookup = httpx.get(
         f"{bedside.url}/api/listeners/{listener.name}/books/{BOOK_ID}/history/lookup",

@@ -103,10 +103,17 @@ async function bookListenedTo(books) {
 
 let listed = []; // the books there are, as the picker offers them
 
+// A book's name in the picker: its title, and its id too when another book has the same title
+// (the e-book and the audiobook of one story, or one book ingested twice), so the two differ.
+function pickerLabel(book) {
+  const title = (b) => b.title || b.id;
+  return listed.filter((b) => title(b) === title(book)).length > 1 ? `${title(book)} (${book.id})` : title(book);
+}
+
 function offerBooks(nothingChosen) {
   const options = listed.map((b) => {
     const o = document.createElement("option");
-    o.value = b.id; o.textContent = b.title || b.id; o.selected = !nothingChosen && b.id === state.bookId;
+    o.value = b.id; o.textContent = pickerLabel(b); o.selected = !nothingChosen && b.id === state.bookId;
     return o;
   });
   if (nothingChosen) {
