@@ -8,17 +8,15 @@ import asyncio
 import os
 import sys
 
-import nats
+from bedside_runtime.bus import connected
 from bedside_runtime.health import check
 from bedside_runtime.settings import Settings
 
 
 async def healthy(service: str) -> bool:
-    client = await nats.connect(Settings().servers, connect_timeout=2, max_reconnect_attempts=0)
-    try:
+    # ``connected`` gives up on an unreachable bus; nats-py's max_reconnect_attempts=0 never does
+    async with connected(Settings().servers) as client:
         health = await check(client, service, timeout_s=2.0)
-    finally:
-        await client.close()
     return health is not None and health.ready
 
 

@@ -8,7 +8,6 @@ import time
 from types import FrameType
 from typing import Annotated
 
-import nats
 import typer
 from bedside_contracts.subjects import SERVICES
 from bedside_player.lan import LanError, lan_settings, served_environment
@@ -18,6 +17,7 @@ from bedside_runtime.errors import BusUnreachable
 from bedside_runtime.health import check, wait_until_healthy
 from bedside_runtime.nats_server import NatsServerError, embedded_server, port_is_open
 from bedside_runtime.settings import Settings
+from nats.aio.client import Client
 
 from bedside.processes import AlreadyRunning, ServiceProcesses, UpLock
 from bedside.service_commands import register_service_commands, run_first_start_steps
@@ -143,33 +143,30 @@ def serve(name: Annotated[str, typer.Argument(help="one of: " + ", ".join(SERVIC
         runner.run(module.serve(Settings()))
 
 
+async def _health_row(client: Client, name: str) -> str:
+    health = await check(client, name)
+    if health is None:
+        return f"{name:<10} DOWN"
+    ready = "healthy" if health.ready else "starting"
+    return (
+        f"{name:<10} {ready:<9} v{health.version}  pid {health.pid}  "
+        f"up {health.uptime_s:.0f}s  {health.detail}".rstrip()
+    )
+
+
 @app.command()
 def status() -> None:
     """Ask each service over NATS for its health, version and uptime."""
     settings = Settings()
 
     async def ask() -> list[str]:
-        try:
-            client = await nats.connect(settings.servers, connect_timeout=2, max_reconnect_attempts=0)
-        except Exception as error:
-            raise fail(f"cannot reach the bus at {', '.join(settings.servers)}: {error}") from None
-        try:
-            rows = []
-            for name in SERVICES:
-                health = await check(client, name)
-                if health is None:
-                    rows.append(f"{name:<10} DOWN")
-                else:
-                    ready = "healthy" if health.ready else "starting"
-                    rows.append(
-                        f"{name:<10} {ready:<9} v{health.version}  pid {health.pid}  "
-                        f"up {health.uptime_s:.0f}s  {health.detail}".rstrip()
-                    )
-            return rows
-        finally:
-            await client.close()
+        async with connected(settings.servers) as client:
+            return [await _health_row(client, name) for name in SERVICES]
 
-    rows = asyncio.run(ask())
+    try:
+        rows = asyncio.run(ask())
+    except BusUnreachable as error:
+        raise fail(str(error)) from None
     for row in rows:
         typer.echo(row)
     if any(row.split()[1] == "DOWN" for row in rows):

@@ -10,6 +10,7 @@ import asyncio
 import json
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -855,6 +856,74 @@ def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
     page = open_page("phone", book=None)
     expect(page.locator("#audio")).to_have_attribute("src", f"/api/books/{AUDIO_BOOK_ID}/audio")
     expect(page.locator("#pos")).to_have_text(clock(30_000))
+
+
+def test_a_page_opened_on_a_book_that_is_not_here_says_so_and_offers_the_books_there_are(
+    open_page: OpenPage,
+) -> None:
+    """A mistyped or old link, or a book ingest has not read yet: words for the listener, not
+    the API's, and a picker with nothing chosen, so that any book picked opens."""
+    page = open_page("phone", book="no-such-book", ready=False)
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text('there is no book "no-such-book" here: choose one above', timeout=WAIT_MS)
+    expect(notice).not_to_contain_text("/api/")
+    expect(page.get_by_label("Choose a book")).to_have_value("")
+    page.get_by_label("Choose a book").select_option(BOOK_ID)
+    expect(page).to_have_url(re.compile(rf"[?&]book={BOOK_ID}\b"), timeout=WAIT_MS)
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+
+
+def test_the_clocks_slash_stays_with_the_length_on_a_narrow_phone(open_page: OpenPage) -> None:
+    """Where the clock wraps, '/ 0:01:01' goes to the next line whole: no slash left dangling."""
+    page = open_page("phone")
+    for width in (320, 360, 390, 412):
+        page.set_viewport_size({"width": width, "height": 915})
+        slash, length = (
+            page.locator(selector).evaluate("(e) => e.getBoundingClientRect().top")
+            for selector in (".clock .sep", "#dur")
+        )
+        assert slash == length, f"at {width} px the slash is on a line of its own ({slash} and {length})"
+
+
+def test_a_question_the_turn_service_does_not_answer_is_told_in_words_not_service_names(
+    open_page: OpenPage, bedside: Bedside
+) -> None:
+    """The turn service stuck: the page says what the turn says of its own trouble, not 'Sorry:
+    the turn service did not answer within 30 s.'"""
+    page = open_page("phone")
+    turn = bedside.system.processes.children["turn"]
+    turn.send_signal(signal.SIGSTOP)
+    try:
+        page.get_by_label("Ask about the book or say where to go").fill("who is Orla?")
+        page.get_by_role("button", name="Ask", exact=True).click()
+        expect(page.locator("#answer")).not_to_have_text(re.compile(r"^(…)?$"), timeout=120_000)
+    finally:
+        turn.send_signal(signal.SIGCONT)
+    expect(page.locator("#answer")).to_have_text(
+        "Something went wrong on my side; please ask me again in a moment."
+    )
+
+
+def test_two_books_of_one_title_are_told_apart_in_the_picker(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The same story ingested twice (an e-book and its audiobook, say): each keeps its title,
+    with its id beside it, so the listener can tell which one to open."""
+    folder = Path(tempfile.mkdtemp(prefix="bedside-page-copy-"))
+    (folder / "copy.txt").write_text(BOOK_TEXT)
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this one
+        ingesting = _ingest(bedside.system.nats_url, folder / "copy.txt", "gull-point-copy")
+        report = thread.submit(asyncio.run, ingesting).result()
+    assert report.get("ok") is not False, report
+    _wait_for_book(bedside.url, listener.token, "gull-point-copy")
+    page = open_page("phone")
+    picker = page.get_by_label("Choose a book")
+    expect(picker.locator("option[value='gull-point-copy']")).to_have_text(
+        "The Lamp at Gull Point (gull-point-copy)"
+    )
+    expect(picker.locator(f"option[value='{BOOK_ID}']")).to_have_text(f"The Lamp at Gull Point ({BOOK_ID})")
+    labels = picker.locator("option").all_inner_texts()
+    assert len(labels) == len(set(labels)), labels
 
 
 def history_count(bedside: Bedside, listener: Listener, **match: str) -> int:

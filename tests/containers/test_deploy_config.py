@@ -7,6 +7,7 @@ per-service users of deploy/nats/auth.conf enforced by a real server on loopback
 import asyncio
 import os
 import subprocess
+import sys
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -99,6 +100,22 @@ def authorized_server() -> Iterator[NatsServer]:
         yield server
     finally:
         server.stop()
+
+
+def test_the_healthcheck_with_no_bus_says_unhealthy_and_why(tmp_path: Path) -> None:
+    """Nothing listens on the bus's port: the check ends, unhealthy, with one line of why."""
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "BEDSIDE_NATS_PORT": str(free_port())}
+    done = subprocess.run(
+        [sys.executable, str(DEPLOY / "healthcheck.py"), "search"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "search: cannot reach the bus" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
 
 
 class Session:

@@ -9,9 +9,10 @@ import datetime
 import re
 from typing import Annotated
 
-import nats
 import segno
 import typer
+from bedside_runtime.bus import connected
+from bedside_runtime.errors import BusUnreachable
 from bedside_runtime.settings import Settings
 from cryptography import x509
 
@@ -33,12 +34,9 @@ listener_app = typer.Typer(help="Listeners and their tokens.", no_args_is_help=T
 
 
 async def _add(settings: Settings, name: str) -> str:
-    client = await nats.connect(settings.servers, connect_timeout=2, max_reconnect_attempts=0)
-    try:
+    async with connected(settings.servers) as client:
         listeners = await Listeners.open(client.jetstream(), settings.stream_replicas)
         return await listeners.create(name)
-    finally:
-        await client.close()
 
 
 @listener_app.command("add")
@@ -50,7 +48,7 @@ def add(name: Annotated[str, typer.Argument(help="the listener's id: letters, di
     settings = Settings()
     try:
         token = asyncio.run(_add(settings, name))
-    except ListenerExists as error:
+    except (ListenerExists, BusUnreachable) as error:
         typer.secho(str(error), err=True, fg="red")
         raise typer.Exit(1) from None
     typer.echo(f"listener {name}")
@@ -59,14 +57,11 @@ def add(name: Annotated[str, typer.Argument(help="the listener's id: letters, di
 
 
 async def _pair(settings: Settings, listener: str, ttl_s: float) -> tuple[str, Pairing] | None:
-    client = await nats.connect(settings.servers, connect_timeout=2, max_reconnect_attempts=0)
-    try:
+    async with connected(settings.servers) as client:
         listeners = await Listeners.open(client.jetstream(), settings.stream_replicas)
         if await listeners.record(listener) is None:
             return None
         return await listeners.create_pairing(listener, ttl_s)
-    finally:
-        await client.close()
 
 
 def served_base_url(settings: Settings) -> str:
@@ -86,7 +81,11 @@ def pair_command(
 ) -> None:
     """Show a QR code (and a link) with a one-time pairing code: scanning it pairs a phone."""
     settings = Settings()
-    made = asyncio.run(_pair(settings, listener, minutes * 60))
+    try:
+        made = asyncio.run(_pair(settings, listener, minutes * 60))
+    except BusUnreachable as error:
+        typer.secho(str(error), err=True, fg="red")
+        raise typer.Exit(1) from None
     if made is None:
         typer.secho(
             f"there is no listener {listener!r} (bedside listener add NAME makes one)", err=True, fg="red"
@@ -106,8 +105,7 @@ def pair_command(
 
 
 async def _replay(settings: Settings, use_snapshot: bool, save: bool) -> list[str]:
-    client = await nats.connect(settings.servers, connect_timeout=2, max_reconnect_attempts=0)
-    try:
+    async with connected(settings.servers) as client:
         js = client.jetstream()
         projections, report = await rebuild(client, use_snapshot=use_snapshot)
         lines = [report.line()]
@@ -115,8 +113,6 @@ async def _replay(settings: Settings, use_snapshot: bool, save: bool) -> list[st
             written = await write_snapshot(await snapshots(js, settings.stream_replicas), projections)
             lines.append(f"snapshot of {written} projections written through seq {projections.through_seq}")
         return lines
-    finally:
-        await client.close()
 
 
 def replay_command(
@@ -124,7 +120,12 @@ def replay_command(
     save: Annotated[bool, typer.Option("--save-snapshot", help="write a KV snapshot afterwards")] = False,
 ) -> None:
     """Rebuild every listener's projection from the player stream and print counts and time."""
-    for line in asyncio.run(_replay(Settings(), snapshot, save)):
+    try:
+        lines = asyncio.run(_replay(Settings(), snapshot, save))
+    except BusUnreachable as error:
+        typer.secho(str(error), err=True, fg="red")
+        raise typer.Exit(1) from None
+    for line in lines:
         typer.echo(line)
 
 
@@ -136,8 +137,7 @@ def register(app: typer.Typer) -> None:
 
 async def first_start(settings: Settings, servers: list[str]) -> list[str]:
     """Make the default listener when there is none; the page URL with its token."""
-    client = await nats.connect(servers, connect_timeout=2, max_reconnect_attempts=0)
-    try:
+    async with connected(servers) as client:
         listeners = await Listeners.open(client.jetstream(), settings.stream_replicas)
         names = await listeners.names()
         if not names:
@@ -145,8 +145,6 @@ async def first_start(settings: Settings, servers: list[str]) -> list[str]:
             names = [DEFAULT_LISTENER]
         name = DEFAULT_LISTENER if DEFAULT_LISTENER in names else names[0]
         record = await listeners.record(name)
-    finally:
-        await client.close()
     if record is None:
         return []
     return [f"page       {page_url(settings.page_base_url, name, record.token)}"]

@@ -30,6 +30,14 @@ export function problem(res) {
   return `the server said ${res.status}`;
 }
 
+// What the listener is told when a question comes back without an answer. A service behind
+// the player that is down or too slow (503, 504) is the house's trouble, said as the turn
+// service says its own: no service names or seconds at 2am. Anything else (too long) as sent.
+export const TROUBLE = "Something went wrong on my side; please ask me again in a moment.";
+export function unanswered(res) {
+  return res.status === 503 || res.status === 504 ? TROUBLE : `Sorry: ${problem(res)}.`;
+}
+
 // A state may arrive bare, or wrapped ({state}, {detail: {state}}, {current}).
 export function findState(obj) {
   const looks = (o) => o && typeof o === "object" && typeof o.seq === "number" && typeof o.position_ms === "number";

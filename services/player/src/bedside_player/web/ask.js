@@ -1,6 +1,6 @@
 // Asking: typed here, or said aloud (voice.js). Every question, however it was made, goes
 // through `ask(text)` or, spoken, comes back as a turn; `answered` shows and speaks it.
-import { api, listenerPath, problem } from "./api.js";
+import { api, listenerPath, unanswered } from "./api.js";
 import { refreshState } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import { el, notice } from "./ui.js";
@@ -18,7 +18,7 @@ export async function ask(utterance) {
     return;
   }
   if (!res.ok) {
-    el.answer.textContent = `Sorry: ${problem(res)}.`;
+    el.answer.textContent = unanswered(res);
     return;
   }
   await answered(res.data || {});

@@ -20,7 +20,7 @@ export function chapterTitle(n) {
 
 export async function loadBook() {
   const res = await api("GET", bookPath());
-  if (!res.ok) throw new Error(problem(res));
+  if (!res.ok) throw Object.assign(new Error(problem(res)), { status: res.status });
   const book = res.data || {};
   state.book = book;
   state.duration = book.duration_ms || 0;
@@ -101,23 +101,48 @@ async function bookListenedTo(books) {
   return (found || books[0]).id;
 }
 
+let listed = []; // the books there are, as the picker offers them
+
+// A book's name in the picker: its title, and its id too when another book has the same title
+// (the e-book and the audiobook of one story, or one book ingested twice), so the two differ.
+function pickerLabel(book) {
+  const title = (b) => b.title || b.id;
+  return listed.filter((b) => title(b) === title(book)).length > 1 ? `${title(book)} (${book.id})` : title(book);
+}
+
+function offerBooks(nothingChosen) {
+  const options = listed.map((b) => {
+    const o = document.createElement("option");
+    o.value = b.id; o.textContent = pickerLabel(b); o.selected = !nothingChosen && b.id === state.bookId;
+    return o;
+  });
+  if (nothingChosen) {
+    const choose = document.createElement("option");
+    choose.value = ""; choose.textContent = "Choose a book"; choose.disabled = true; choose.selected = true;
+    options.unshift(choose);
+  }
+  el.bookPick.replaceChildren(...options);
+  el.bookPickLabel.hidden = false;
+}
+
 export async function pickBook() {
   const res = await api("GET", "/api/books");
   if (!res.ok) throw new Error(problem(res));
-  const books = Array.isArray(res.data) ? res.data : (res.data && res.data.books) || [];
-  if (!state.bookId && books.length) state.bookId = await bookListenedTo(books);
-  if (books.length > 1) {
-    el.bookPick.replaceChildren(...books.map((b) => {
-      const o = document.createElement("option");
-      o.value = b.id; o.textContent = b.title || b.id; o.selected = b.id === state.bookId;
-      return o;
-    }));
-    el.bookPickLabel.hidden = false;
-    el.bookPick.addEventListener("change", () => {
-      const next = new URL(location.href);
-      next.searchParams.set("book", el.bookPick.value);
-      location.assign(next.toString());
-    });
-  }
+  listed = Array.isArray(res.data) ? res.data : (res.data && res.data.books) || [];
+  if (!state.bookId && listed.length) state.bookId = await bookListenedTo(listed);
+  el.bookPick.addEventListener("change", () => {
+    const next = new URL(location.href);
+    next.searchParams.set("book", el.bookPick.value);
+    location.assign(next.toString());
+  });
+  if (listed.length > 1) offerBooks(false);
   if (!state.bookId) throw new Error("there is no book yet: add one with bedside ingest");
+}
+
+// The page was opened on a book that is not here (a mistyped or old link, or a book ingest has
+// not read yet): say so in words, and offer the books there are with none chosen, so that
+// picking any of them opens it.
+export function noSuchBook() {
+  if (listed.length) offerBooks(true);
+  return new Error(`there is no book "${state.bookId}" here${listed.length ? ": choose one above" : " yet"}`);
 }

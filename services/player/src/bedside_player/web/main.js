@@ -2,7 +2,9 @@
 // elsewhere. This module wires the others together and starts the page.
 import { api, listenerPath, problem } from "./api.js";
 import { wireAsk } from "./ask.js";
-import { bookSoon, ensureChapterTitle, forgetTitlesFrom, loadBook, pickBook, renderChapter } from "./book.js";
+import {
+  bookSoon, ensureChapterTitle, forgetTitlesFrom, loadBook, noSuchBook, pickBook, renderChapter,
+} from "./book.js";
 import { historySoon, loadHistory, wireHistory } from "./history.js";
 import { renderRows, wireList } from "./list.js";
 import { listen } from "./live.js";
@@ -93,7 +95,11 @@ function setupMediaSession() {
 
 async function openBook() {
   await pickBook();
-  await loadBook();
+  try {
+    await loadBook();
+  } catch (e) {
+    throw e.status === 404 ? noSuchBook() : e;
+  }
   const res = await refreshState();
   if (!res.ok) throw new Error(problem(res));
 }

@@ -8,7 +8,7 @@
 //
 // Of the rest of the page it takes where to post, and how to show and speak a reply;
 // nothing else of the page is touched but the voice controls.
-import { listenerPath } from "./api.js";
+import { listenerPath, unanswered } from "./api.js";
 import { answered, ask } from "./ask.js";
 import { notice } from "./ui.js";
 
@@ -225,8 +225,7 @@ async function send(wav) {
   let reply = null;
   try { reply = await res.json(); } catch { reply = null; }
   if (!res.ok || !reply) {
-    const why = reply && typeof reply.detail === "string" ? reply.detail : `the server said ${res.status}`;
-    answerLine.textContent = `Sorry: ${why}.`;
+    answerLine.textContent = unanswered({ status: res.status, data: reply });
     return;
   }
   if (!reply.heard || !reply.turn) {
