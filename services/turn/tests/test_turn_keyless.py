@@ -1,6 +1,8 @@
 """The keyless router on the same tools and rules, over a real bus with search and player doubles."""
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 
 import pytest
@@ -276,6 +278,25 @@ async def test_the_cli_sends_an_ask_and_prints_speech_and_outcome(rig: Rig, nats
 async def test_an_unknown_listener_gets_a_failed_turn_not_a_crash(rig: Rig) -> None:
     reply = await rig.ask("nobody-here", "chapter 1")
     assert (reply.outcome, reply.speech) == ("failed", speech.TROUBLE)
+
+
+async def test_bedside_ask_exits_non_zero_on_a_failed_turn_and_still_says_why(
+    rig: Rig, nats_url: str
+) -> None:
+    """A script running ``bedside ask`` must see that a failed turn did nothing."""
+    env = {"PATH": "/usr/bin:/bin", "BEDSIDE_NATS_URL": nats_url, "COLUMNS": "300", "NO_COLOR": "1"}
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "bedside", "ask", "--book", BOOK_ID, "--listener", "nobody-here", "chapter 1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.splitlines()[0] == speech.TROUBLE, done.stderr
+    assert "outcome: failed" in done.stdout
+    assert done.returncode == 1
 
 
 async def test_a_book_search_does_not_have_is_refused_as_not_found_not_trouble(rig: Rig) -> None:
