@@ -41,7 +41,7 @@ from nats.aio.msg import Msg
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 BEDSIDE = str(Path(sys.executable).with_name("bedside"))
-STAMP = re.compile(r"\bAt (\d+):(\d\d):(\d\d), ")
+STAMP = re.compile(r"\bAt (\d+):(\d\d):(\d\d): ")
 
 
 @pytest.fixture(scope="module")
