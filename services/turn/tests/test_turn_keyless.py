@@ -1,6 +1,8 @@
 """The keyless router on the same tools and rules, over a real bus with search and player doubles."""
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 
 import pytest
@@ -276,6 +278,58 @@ async def test_the_cli_sends_an_ask_and_prints_speech_and_outcome(rig: Rig, nats
 async def test_an_unknown_listener_gets_a_failed_turn_not_a_crash(rig: Rig) -> None:
     reply = await rig.ask("nobody-here", "chapter 1")
     assert (reply.outcome, reply.speech) == ("failed", speech.TROUBLE)
+
+
+async def test_bedside_ask_exits_non_zero_on_a_failed_turn_and_still_says_why(
+    rig: Rig, nats_url: str
+) -> None:
+    """A script running ``bedside ask`` must see that a failed turn did nothing."""
+    env = {"PATH": "/usr/bin:/bin", "BEDSIDE_NATS_URL": nats_url, "COLUMNS": "300", "NO_COLOR": "1"}
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "bedside", "ask", "--book", BOOK_ID, "--listener", "nobody-here", "chapter 1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.splitlines()[0] == speech.TROUBLE, done.stderr
+    assert "outcome: failed" in done.stdout
+    assert done.returncode == 1
+
+
+async def test_with_search_down_the_turns_own_words_are_spoken_and_the_books_are_not(rig: Rig) -> None:
+    """An answer of the turn's own fixed words holds nothing for the answer check to look at, so a
+    stalled search does not silence it; one holding the book's words (a chapter's title, a quote)
+    is still never spoken unchecked, and plain words standing for a tool search failed are not said."""
+    listener = rig.listener_at(HERE)
+    rig.search.down = True
+    try:
+        own = {
+            "pause": "Paused.",
+            "set a sleep timer for 20 minutes": "I'll stop in 20 minutes.",
+            "sing me a song": speech.CANNOT_HELP,
+        }
+        for utterance, said in own.items():
+            reply = await rig.ask(listener, utterance)
+            assert (reply.speech, reply.outcome) == (
+                said,
+                "answered" if said != speech.CANNOT_HELP else "unsure",
+            )
+        moved = await rig.ask(listener, "chapter 1")  # the player double moves without search
+        assert moved.speech == speech.TROUBLE  # 'There you are: chapter 1, "The Harbour Bell".' unchecked
+        undone = await rig.ask(listener, "undo that")  # the player's own command: no search in it
+        assert (undone.speech, undone.outcome) == (speech.UNDONE, "moved")
+        recalled = await rig.ask(listener, "who is Wren?")
+        assert recalled.speech == speech.TROUBLE
+        found = await rig.ask(listener, "take me back to where Wren gave Tamsin barley soup")
+        assert (found.speech, found.outcome) == (
+            speech.TROUBLE,
+            "failed",
+        )  # not "I couldn't find that moment"
+    finally:
+        rig.search.down = False
 
 
 async def test_a_book_search_does_not_have_is_refused_as_not_found_not_trouble(rig: Rig) -> None:

@@ -17,7 +17,7 @@ from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import leaks
 
 CHAPTER_MS = 3 * PASSAGE_MS
-_STAMP = re.compile(r"\bAt (\d+):(\d\d):(\d\d), ")
+_STAMP = re.compile(r"\bAt (\d+):(\d\d):(\d\d): ")
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +58,8 @@ async def test_what_did_i_miss_after_falling_asleep_recaps_from_the_estimate_to_
     assert times == sorted(times)
     assert all(asleep_at <= t < paused_at for t in times)
     assert chapters_of_said(rig, reply.speech) <= {1, 2}
+    assert all(said[0].isupper() for said in _STAMP.split(reply.speech)[4::4])  # the book's capitals kept
+    assert not re.search(r"\d, [A-Z]", reply.speech)  # no capital after a comma: the time's joint is a colon
     assert "barley soup" in reply.speech or "ledger" in reply.speech
     assert not leaks(reply.speech, rig.passages, paused_at)
     assert len(reply.speech.split()) <= 100

@@ -117,8 +117,13 @@ class DoubleBook:
 class SearchDouble:
     books: dict[str, DoubleBook]
     requests: list[object] = field(default_factory=list)
+    down: bool = False
+    """Search as a stalled process leaves it: every request fails (the player double resolves
+    offers itself, so a move still happens)."""
 
     def book(self, book_id: str) -> DoubleBook:
+        if self.down:
+            raise RuntimeError("search is down")
         if book_id not in self.books:
             raise NotFound(f"no book {book_id}")
         return self.books[book_id]
@@ -182,6 +187,8 @@ class SearchDouble:
         return Resolved(resolutions=[book.resolve(t, request.here_ms) for t in request.targets])
 
     async def catalog(self, request: CatalogRequest) -> Catalog:
+        if self.down:
+            raise RuntimeError("search is down")
         return Catalog(books=[b.info for b in self.books.values() if request.book in (None, b.info.id)])
 
     async def register(self, broker: Broker) -> None:

@@ -57,3 +57,5 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(code=1) from None
         for line in describe(reply):
             typer.echo(line)
+        if reply.outcome == "failed":  # a service let the turn down: a script must see it did not happen
+            raise typer.Exit(code=1)

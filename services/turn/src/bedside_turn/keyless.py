@@ -45,8 +45,8 @@ async def run_keyless(
         case intents.Undo():
             record = await tools.undo()
             if record.refused:
-                return "There's no earlier move to undo." if not tools.turn.recalled else speech.CANNOT_HELP
-            return "Done: you're back where you were before."
+                return speech.NO_UNDO if not tools.turn.recalled else speech.CANNOT_HELP
+            return speech.UNDONE
         case intents.Earlier():
             nothing = speech.NO_ASLEEP if intent.fell_asleep else speech.NO_EARLIER
             return await _earlier(tools, earlier_args(intent), nothing)
@@ -76,7 +76,7 @@ async def _playback(tools: ToolBox, args: dict[str, object]) -> str:
     """The sleep timer or a pause, through the same tool the model has."""
     record = await tools.run("playback", args)
     if tools.played is None:  # refused before the player was asked (bad minutes), or a preview
-        return speech.TROUBLE if record.refused else "Preview only: nothing was changed."
+        return speech.TROUBLE if record.refused else speech.PREVIEW_UNCHANGED
     return playback.spoken(tools.played)
 
 

@@ -69,7 +69,10 @@ class TurnService:
                 earlier = await self._history(ask, here_ms, (await stored)[0])
         said, mode, failed = await self._run(tools, ask.utterance, intent, earlier)
         with turn.step("check"):
-            said, cut, unchecked = await self._checked(ask, here_ms, turn.turn_id, said, mode != KEYLESS)
+            if turn.may_skip_check(said, failed=failed):
+                cut, unchecked = 0, False
+            else:
+                said, cut, unchecked = await self._checked(ask, here_ms, turn.turn_id, said, mode != KEYLESS)
         reply = TurnReply(
             turn_id=turn.turn_id,
             speech=said,
@@ -87,9 +90,10 @@ class TurnService:
     ) -> tuple[str, int, bool]:
         """The answer as it may be spoken, the sentences cut, and whether the check failed.
 
-        Every answer passes the guard's answer check, model and keyless alike (a keyless one,
-        built from the guard's places, by its names rule only). If it cannot be checked it is
-        not spoken: an unchecked answer could carry what the model remembers.
+        Every answer holding the book's words passes the guard's answer check, model and keyless
+        alike (a keyless one, built from the guard's places, by its names rule only); one of the
+        turn's own sentences alone never gets here (``Turn.may_skip_check``). If it cannot be
+        checked it is not spoken: an unchecked answer could carry what the model remembers.
         """
         request = CheckAnswer(
             book=ask.book, here_ms=here_ms, question=ask.utterance, answer=said, from_model=from_model

@@ -140,6 +140,7 @@ class ToolBox:
             assert isinstance(parsed, OfferPositionsArgs)
             return await self.offer_positions(parsed)
         except RemoteFailure as error:
+            self.turn.note_let_down()
             return (
                 [
                     f"Tool error: the {name} service could not answer ({error.failure.code}). "
@@ -149,6 +150,7 @@ class ToolBox:
                 True,
             )
         except CallFailed:  # no copy running, or no answer in time
+            self.turn.note_let_down()
             return (
                 [f"Tool error: {name} got no answer in time. Tell them to try again in a moment."],
                 [],

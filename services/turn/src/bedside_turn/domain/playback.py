@@ -15,6 +15,24 @@ VOICE_DEVICE = "voice"
 LONGEST_MINUTES = 600
 """The longest sleep timer the player sets (``SleepMinutes``)."""
 TOO_LONG = "I can set the sleep timer for up to ten hours."
+NO_CHAPTER_END_TO_STOP = "I can't find a chapter end to stop at; try a number of minutes."
+NOT_DONE = "I couldn't do that just now."
+STOP_AT_CHAPTER_END = "I'll stop at the end of this chapter."
+NO_TIMER = "There's no sleep timer running."
+TIMER_OFF = "The sleep timer is off."
+ALREADY_PAUSED = "The book is already paused."
+PAUSED = "Paused."
+FIXED_SPOKEN = (
+    TOO_LONG,
+    NO_CHAPTER_END_TO_STOP,
+    NOT_DONE,
+    STOP_AT_CHAPTER_END,
+    NO_TIMER,
+    TIMER_OFF,
+    ALREADY_PAUSED,
+    PAUSED,
+)
+"""What ``spoken`` says in fixed words (the answer check has nothing of the book to look at)."""
 
 
 @dataclass(frozen=True)
@@ -79,21 +97,21 @@ def spoken(done: PlaybackDone) -> str:
     """The keyless answer: one short sentence."""
     if not done.accepted:
         if done.args.action == "sleep_timer" and done.args.chapter_end:
-            return "I can't find a chapter end to stop at; try a number of minutes."
-        return "I couldn't do that just now."
+            return NO_CHAPTER_END_TO_STOP
+        return NOT_DONE
     match done.args.action:
         case "sleep_timer" if done.args.chapter_end:
-            return "I'll stop at the end of this chapter."
+            return STOP_AT_CHAPTER_END
         case "sleep_timer":
             return f"I'll stop in {duration(done.args.minutes or 0)}."
         case "cancel_sleep_timer" if not done.changed:
-            return "There's no sleep timer running."
+            return NO_TIMER
         case "cancel_sleep_timer":
-            return "The sleep timer is off."
+            return TIMER_OFF
         case _ if not done.changed:
-            return "The book is already paused."
+            return ALREADY_PAUSED
         case _:
-            return "Paused."
+            return PAUSED
 
 
 def preview_lines(args: PlaybackArgs) -> list[str]:

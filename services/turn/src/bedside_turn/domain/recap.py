@@ -231,10 +231,15 @@ def _in_chapter(chapter: ChapterInfo) -> str:
 
 
 def spoken_recap(chosen: ChosenSpan, recapped: Recapped) -> str:
-    """The extractive recap as it is said: the opening, then each sentence after its time."""
+    """The extractive recap as it is said: the opening, then each sentence after its time.
+
+    A colon joins the time to the sentence ("At 0:00:06: The harbour smelled of tar."): the
+    sentence is the book's, capital and all, and after a comma its capital read wrong; lower-casing
+    it would lower a name.
+    """
     if recapped.to_ms <= recapped.from_ms:
         return chosen.nothing_heard
     if not recapped.sentences:
         return NOTHING_SAYABLE
-    said = " ".join(f"At {clock(s.at_ms)}, {s.text}" for s in recapped.sentences)
+    said = " ".join(f"At {clock(s.at_ms)}: {s.text}" for s in recapped.sentences)
     return f"{chosen.opening} {said}"

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from bedside_contracts.turn import Step, ToolCallRecord, TurnOutcome
 
+from bedside_turn.domain.speech import holds_no_book_words
+
 AFTER_RECALL = (
     "Refused: this turn already answered a question from what they have heard (recall), "
     "and a question never moves the book or puts up a list. Answer them out loud now; "
@@ -55,6 +57,9 @@ class Turn:
     played: bool = False
     """The sleep timer was set or cancelled, or the book paused: neither a move nor an offer, so
     it is never refused by one and never blocks one."""
+    let_down: bool = False
+    """A service failed a tool call: what plain code then says ("I couldn't find that moment") may
+    stand for that failure, so it is never spoken unchecked (``speech.holds_no_book_words``)."""
     rows: list[str] = field(default_factory=list)
     calls: list[ToolCallRecord] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
@@ -95,6 +100,14 @@ class Turn:
             self.played = True
         else:
             self.offer_refused = True
+
+    def note_let_down(self) -> None:
+        self.let_down = True
+
+    def may_skip_check(self, said: str, *, failed: bool) -> bool:
+        """Whether ``said`` may be spoken without the guard's answer check: only the turn's own
+        words, holding nothing of the book, in a turn no service let down."""
+        return not failed and not self.let_down and holds_no_book_words(said)
 
     def record(self, call: ToolCallRecord) -> None:
         self.calls.append(call)

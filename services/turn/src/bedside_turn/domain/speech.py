@@ -19,6 +19,7 @@ from bedside_guard import (
     stem,
 )
 
+from bedside_turn.domain import playback
 from bedside_turn.domain.chapters import NoSuchChapter, playing_chapter
 
 NO_MODEL = "I can't reach my language model just now, so here is the simple answer. "
@@ -43,6 +44,9 @@ NO_CHAPTER_AFTER = "This is the last chapter; there is none after it."
 AT_CHAPTER_END = "You're already at the end of this chapter."
 NO_ASLEEP = "I don't know when you fell asleep: no sleep timer has paused the book lately."
 NO_EARLIER_BEFORE = "I can't find an earlier time than that."
+NO_UNDO = "There's no earlier move to undo."
+UNDONE = "Done: you're back where you were before."
+PREVIEW_UNCHANGED = "Preview only: nothing was changed."
 NO_LOOKUP_BEFORE = (
     "I'm not sure which time you mean. Ask me where you were, and then for the time before that."
 )
@@ -153,6 +157,62 @@ def best_sentences(words: str, question: str) -> str:
     if len(chosen.split()) < 12 and best + 1 in whole:
         chosen = f"{chosen} {sentences[best + 1]}"
     return balance_quotes(excerpt(chosen, QUOTE_WORDS))
+
+
+_NUMBER = r"\d+"
+_LENGTH = r"(?:less than a minute|about \d+ hours?(?: and \d+ minutes?)?|about \d+ minutes?)"
+_CLOCK = r"\d+:\d\d(?::\d\d)?"
+_SLEEP = r"(?:a minute|\d+ minutes|an hour|\d+ hours)"
+_OWN_SENTENCES = (
+    *(
+        re.escape(fixed)
+        for fixed in (
+            CANNOT_HELP,
+            NOT_FOUND,
+            NOT_YET,
+            FURTHER_ON,
+            NO_OTHER,
+            TROUBLE,
+            NO_EARLIER,
+            NO_CHAPTER_BEFORE,
+            NO_CHAPTER_AFTER,
+            AT_CHAPTER_END,
+            NO_ASLEEP,
+            NO_EARLIER_BEFORE,
+            NO_LOOKUP_BEFORE,
+            NO_UNDO,
+            UNDONE,
+            PREVIEW_UNCHANGED,
+            "There you are.",
+            "It's on the screen: press it to go there.",
+            "That's further on than you've got. It's on the screen: press it to go there.",
+            "From there I would take you to that place.",
+        )
+    ),
+    rf"There you are: chapter {_NUMBER}\.",
+    rf"From there I would take you to chapter {_NUMBER}\.",
+    rf"From there I would put {_NUMBER} places? on the screen\.",
+    rf"I've put {_NUMBER} places on the screen, best first\. Press the one you mean\.",
+    rf"The book has no chapter that far (?:on|back): its chapters run from {_NUMBER} to {_NUMBER}\.",
+    rf"There's {_LENGTH} left of this chapter, and {_LENGTH} of the book\.",
+    rf"There's {_LENGTH} of the book left\.",
+    rf"The book is only {_CLOCK} long; there is no such time in it\.",
+    rf"The book has {_NUMBER} chapters?(?:, numbered {_NUMBER} to {_NUMBER})?;"
+    rf" there is no chapter {_NUMBER}\.",
+    rf"I'll stop in {_SLEEP}\.",
+    *(re.escape(fixed) for fixed in playback.FIXED_SPOKEN),
+)
+_OWN_WORDS = re.compile(f"(?:{re.escape(NO_MODEL)})?(?:{'|'.join(_OWN_SENTENCES)})")
+
+
+def holds_no_book_words(said: str) -> bool:
+    """Whether ``said`` is wholly one of the turn's own sentences, with at most numbers, lengths and
+    clock times in it: nothing of the book's (no quote, recap, name, or chapter title), so the
+    answer check has nothing to check and a search that cannot answer need not silence it.
+
+    Anything else, from the model or plain code, holds or may hold the book's words and is checked.
+    """
+    return _OWN_WORDS.fullmatch(said) is not None
 
 
 def quoting(place: Candidate, question: str = "") -> str:
