@@ -765,6 +765,18 @@ def test_a_timer_set_on_one_page_fades_and_pauses_the_playing_one_and_both_offer
         expect(page.locator("#fade")).to_have_css("opacity", "0")
 
 
+def test_a_timer_longer_than_the_book_left_says_it_pauses_at_the_end_of_the_book(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    page = open_page("phone")
+    end = expected_stop(bedside, listener, BOOK_ID, "minutes")  # the test book is shorter than 30 min
+    put_book_at(bedside, listener, BOOK_ID, 6_000, page)
+    page.get_by_role("button", name="30 min").click()
+    left_minutes = (end - 6_000 + 30_000) // 60_000  # to the nearest minute; never the 30 chosen
+    told = f"Pausing at the end of the book, at {clock(end)}, in {left_minutes} min."
+    expect(page.locator("#sleep-left")).to_have_text(told, timeout=WAIT_MS)
+
+
 def test_a_page_closed_while_the_timer_ran_out_shows_it_and_bedside_ask_knows_the_time(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:
