@@ -35,6 +35,7 @@ from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
 from bedside_runtime.nats_server import free_port
 from bedside_testing import REPO, RunningSystem
 from playwright.sync_api import Browser, Page, Playwright, Route, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -407,6 +408,44 @@ def test_a_list_goes_on_every_device_when_the_listener_moves_another_way(
         expect(page.locator("#list")).to_be_hidden(timeout=WAIT_MS)
     expect(phone.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
     assert bedside.state(listener.name, listener.token)["rows"] == []
+
+
+def test_a_question_asked_after_a_skip_is_asked_where_the_skip_put_the_book(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The skip's reply is held back, as on a loaded machine. A page that sent its question
+    meanwhile would have it heard before the skip pressed first, and the skip, landing after the
+    list the question drew, would withdraw it (ADR 47): the list would flash and go."""
+    page = open_page("slow-seek")
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route(re.compile(r".*/seek$"), hold)
+
+    def turn_overtaking_the_skip(route: Route) -> None:
+        # Answered in full before the held skip reaches the player: the order a race gives.
+        answer = route.fetch()
+        while held:
+            skip = held.pop()
+            skip.fulfill(response=skip.fetch())
+        route.fulfill(response=answer)
+
+    page.route(re.compile(r".*/turns$"), turn_overtaking_the_skip)
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    expect(page.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
+    page.get_by_label("Ask about the book or say where to go").fill("go to chapter 2")
+    try:
+        # A page that waits for its skip sends no question while the skip is held ...
+        with page.expect_request(re.compile(r".*/turns$"), timeout=3_000):
+            page.get_by_role("button", name="Ask", exact=True).click()
+    except PlaywrightTimeoutError:
+        while held:  # ... so the skip is let through, and the question follows it
+            held.pop().continue_()
+    expect(page.locator("#rows .row")).to_have_count(1, timeout=WAIT_MS)
+    state = bedside.state(listener.name, listener.token)
+    assert (state["position_ms"], len(state["rows"])) == (30_000, 1)
 
 
 def test_a_question_gets_an_answer_on_the_screen(open_page: OpenPage) -> None:
