@@ -35,6 +35,7 @@ from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
 from bedside_runtime.nats_server import free_port
 from bedside_testing import REPO, RunningSystem
 from playwright.sync_api import Browser, Page, Playwright, Route, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -409,6 +410,44 @@ def test_a_list_goes_on_every_device_when_the_listener_moves_another_way(
     assert bedside.state(listener.name, listener.token)["rows"] == []
 
 
+def test_a_question_asked_after_a_skip_is_asked_where_the_skip_put_the_book(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The skip's reply is held back, as on a loaded machine. A page that sent its question
+    meanwhile would have it heard before the skip pressed first, and the skip, landing after the
+    list the question drew, would withdraw it (ADR 47): the list would flash and go."""
+    page = open_page("slow-seek")
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route(re.compile(r".*/seek$"), hold)
+
+    def turn_overtaking_the_skip(route: Route) -> None:
+        # Answered in full before the held skip reaches the player: the order a race gives.
+        answer = route.fetch()
+        while held:
+            skip = held.pop()
+            skip.fulfill(response=skip.fetch())
+        route.fulfill(response=answer)
+
+    page.route(re.compile(r".*/turns$"), turn_overtaking_the_skip)
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    expect(page.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
+    page.get_by_label("Ask about the book or say where to go").fill("go to chapter 2")
+    try:
+        # A page that waits for its skip sends no question while the skip is held ...
+        with page.expect_request(re.compile(r".*/turns$"), timeout=3_000):
+            page.get_by_role("button", name="Ask", exact=True).click()
+    except PlaywrightTimeoutError:
+        while held:  # ... so the skip is let through, and the question follows it
+            held.pop().continue_()
+    expect(page.locator("#rows .row")).to_have_count(1, timeout=WAIT_MS)
+    state = bedside.state(listener.name, listener.token)
+    assert (state["position_ms"], len(state["rows"])) == (30_000, 1)
+
+
 def test_a_question_gets_an_answer_on_the_screen(open_page: OpenPage) -> None:
     page = open_page("phone")
     page.get_by_role("button", name="Forward 30 seconds").click()
@@ -763,6 +802,18 @@ def test_a_timer_set_on_one_page_fades_and_pauses_the_playing_one_and_both_offer
         expect(page.locator("#pos")).to_have_text(clock(awake), timeout=WAIT_MS)
         expect(page.locator("#asleep")).to_be_hidden(timeout=WAIT_MS)
         expect(page.locator("#fade")).to_have_css("opacity", "0")
+
+
+def test_a_timer_longer_than_the_book_left_says_it_pauses_at_the_end_of_the_book(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    page = open_page("phone")
+    end = expected_stop(bedside, listener, BOOK_ID, "minutes")  # the test book is shorter than 30 min
+    put_book_at(bedside, listener, BOOK_ID, 6_000, page)
+    page.get_by_role("button", name="30 min").click()
+    left_minutes = (end - 6_000 + 30_000) // 60_000  # to the nearest minute; never the 30 chosen
+    told = f"Pausing at the end of the book, at {clock(end)}, in {left_minutes} min."
+    expect(page.locator("#sleep-left")).to_have_text(told, timeout=WAIT_MS)
 
 
 def test_a_page_closed_while_the_timer_ran_out_shows_it_and_bedside_ask_knows_the_time(

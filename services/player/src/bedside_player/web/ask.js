@@ -1,7 +1,7 @@
 // Asking: typed here, or said aloud (voice.js). Every question, however it was made, goes
 // through `ask(text)` or, spoken, comes back as a turn; `answered` shows and speaks it.
 import { api, listenerPath, unanswered } from "./api.js";
-import { refreshState } from "./position.js";
+import { refreshState, settled } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import { el, notice } from "./ui.js";
 
@@ -11,6 +11,7 @@ export async function ask(utterance) {
   el.answer.textContent = "…";
   let res;
   try {
+    await settled();
     // Not one of "ours": a turn can take seconds, and other devices' pushes must not wait.
     res = await api("POST", `${listenerPath()}/turns`, { device: DEVICE, utterance });
   } catch {

@@ -89,6 +89,14 @@ export async function ours(method, path, body) {
   }
 }
 
+// Everything the listener did on this page so far, answered by the player: a scrub still being
+// gathered goes out now. A question waits for it, so it is heard where the listener put the book
+// and after the skip pressed before it, which would otherwise withdraw the list it draws (ADR 47).
+export async function settled() {
+  settleScrub();
+  await ourQueue;
+}
+
 // Follow the server. An older state than one already seen changes nothing.
 export function adopt(next, { force = false, why = "" } = {}) {
   if (!next) return;

@@ -80,15 +80,27 @@ function fadeTo(fraction) {
   el.fade.style.opacity = String(dim);
 }
 
+// What the timer says it will do. A stop in minutes that the book's end cut short is said as the
+// end of the book, with what is truly left: "after 23 min more of listening" with 22:26 of book
+// left promised listening the book does not have.
+function timerWords(timer, pos, duration) {
+  if (!timer) return "";
+  const at = clock(timer.stop_at_ms);
+  if (timer.after === "chapter_end") return `Pausing at the end of this chapter, at ${at}.`;
+  const leftMs = Math.max(0, timer.stop_at_ms - pos);
+  if (duration && timer.stop_at_ms >= duration) {
+    const minutes = Math.round(leftMs / 60_000);
+    const when = minutes < 1 ? "in under a minute" : `in ${minutes} min`;
+    return `Pausing at the end of the book, at ${at}, ${when}.`;
+  }
+  // Counted down from the minutes chosen: just set, a 30 min timer says 30.
+  const minutes = Math.ceil(leftMs / 60_000);
+  return `Pausing at ${at}, after ${minutes} min more of listening.`;
+}
+
 function renderTimer(timer, pos) {
   const sleep = state.sleep;
-  let text = "";
-  if (timer && timer.after === "chapter_end") {
-    text = `Pausing at the end of this chapter, at ${clock(timer.stop_at_ms)}.`;
-  } else if (timer) {
-    const minutes = Math.max(0, Math.ceil((timer.stop_at_ms - pos) / 60_000));
-    text = `Pausing at ${clock(timer.stop_at_ms)}, after ${minutes} min more of listening.`;
-  }
+  const text = timerWords(timer, pos, state.duration);
   if (el.sleepLeft.textContent !== text) el.sleepLeft.textContent = text;
   const chosen = chosenChip(timer);
   for (const b of document.querySelectorAll("[data-sleep]")) {

@@ -10,6 +10,7 @@
 // nothing else of the page is touched but the voice controls.
 import { listenerPath, unanswered } from "./api.js";
 import { answered, ask } from "./ask.js";
+import { settled } from "./position.js";
 import { notice } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -211,6 +212,7 @@ async function finish(why = "sent") {
 async function send(wav) {
   let res;
   try {
+    await settled(); // after what was pressed before it, as a typed question (ask.js)
     res = await fetch(`${listenerPath()}/turns/spoken`, {
       method: "POST",
       headers: { "Content-Type": "audio/wav", Accept: "application/json" },
