@@ -1027,7 +1027,7 @@ def test_a_page_closed_while_another_plays_leaves_the_book_playing_there(
 def test_a_playing_page_told_its_book_went_quiet_plays_on_and_says_so(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:
-    """ADR 49: two minutes after its last report the player tells the book as paused. A page that
+    """ADR 48: two minutes after its last report the player tells the book as paused. A page that
     was only silent (its screen locked, its link down) then asks for the state, and plays on from
     where it is, reporting, rather than jump back to that report and stop. The player's answer
     after two minutes is made here by rewriting the page's own request for the state."""

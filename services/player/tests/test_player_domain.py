@@ -339,7 +339,7 @@ def test_the_last_player_leaving_on_a_stale_basis_pauses_where_the_stream_placed
     assert (state.playing, state.position_ms) == (False, 40_000)
 
 
-# ------------------------------------------------------------------ devices gone quiet (ADR 49)
+# ------------------------------------------------------------------ devices gone quiet (ADR 48)
 
 
 def run_at(now_ms: int, state: PlayerState, *commands: PlayerCommand) -> PlayerState:

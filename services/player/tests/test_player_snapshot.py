@@ -119,7 +119,7 @@ PLAYING_BEFORE_ADR_45 = {  # a book playing on the phone, snapshotted before the
 
 
 def test_a_snapshot_from_before_the_players_loads_and_plays_only_once_a_device_reports() -> None:
-    """Before ADR 45 (no players) and before ADR 49 (players by name alone): either loads. When
+    """Before ADR 45 (no players) and before ADR 48 (players by name alone): either loads. When
     the device playing then was heard is not known, so the book is told paused at its last report
     until a device reports; the reporting device then keeps it playing and pauses it leaving."""
     for players in (None, ["phone"]):

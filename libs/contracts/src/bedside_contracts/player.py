@@ -136,7 +136,7 @@ class PositionReported(Contract):
         default=None,
         ge=0,
         description="the player's clock (ms since the epoch) when it took the report: a playing device "
-        "not heard for a while has gone (ADR 49); None in reports stored before",
+        "not heard for a while has gone (ADR 48); None in reports stored before",
     )
 
 

@@ -1,5 +1,5 @@
 """The player's clock: what stamps a report and tells a device still playing from one gone quiet
-(ADR 49). A function passed in where it is used, so tests give their own."""
+(ADR 48). A function passed in where it is used, so tests give their own."""
 
 import time
 from collections.abc import Callable

@@ -84,7 +84,7 @@ class Player:
         self.clock = clock
 
     def told(self, state: PlayerState) -> ListenerState:
-        """The state as devices are told it now (a book whose players went quiet is paused, ADR 49)."""
+        """The state as devices are told it now (a book whose players went quiet is paused, ADR 48)."""
         return state.public(self.clock())
 
     def state(self, listener: str, book: str) -> PlayerState:

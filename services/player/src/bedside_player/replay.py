@@ -62,7 +62,7 @@ class Snapshot(Contract):
     last_touch_ms: int = 0
     players: list[PlayingDevice | str] = Field(
         default_factory=list,
-        description="with when each was heard; a bare name is a snapshot from before ADR 49 (heard: unknown)",
+        description="with when each was heard; a bare name is a snapshot from before ADR 48 (heard: unknown)",
     )
     last_move_cause: MoveCause | None = None
 

@@ -167,7 +167,7 @@ def leave(
     """A playing device going away (ADR 45). While another device plays, the book plays on; the
     last one leaves it paused where it was heard last: the device's position when a report of
     it would be taken, else where the stream last placed the book. A device that was not
-    playing changes nothing. Another device that has gone quiet plays nothing (ADR 49)."""
+    playing changes nothing. Another device that has gone quiet plays nothing (ADR 48)."""
     if all(player.device != command.device for player in state.players):
         return None
     others = [p for p in state.players if p.device != command.device and heard_lately(p, now_ms)]
@@ -193,7 +193,7 @@ def decide(
     """The event ``command`` makes from ``state``, or None when it changes nothing.
 
     ``now_ms`` is the player's clock (ms since the epoch): a report is stamped with it, and
-    it tells a device still playing from one gone quiet (ADR 49). ``book_end_ms`` is the
+    it tells a device still playing from one gone quiet (ADR 48). ``book_end_ms`` is the
     book's length, where known, for positions past the end; ``chapters`` are the book's, for
     a timer that stops at the end of one. Raises ``Stale`` or ``Invalid``.
     """

@@ -1,4 +1,4 @@
-"""Which devices still play the book, and where a playing book has got to by now (ADR 49).
+"""Which devices still play the book, and where a playing book has got to by now (ADR 48).
 
 A playing page reports every ``REPORT_EVERY_MS`` (``web/state.js``), and the player stamps
 each report with its own clock when it takes it (``heard_at_ms``). A device that goes without

@@ -58,13 +58,13 @@ class PlayerState(NamedTuple):
     """Where the book was at the newest touch, request or joining device: when someone was awake."""
     players: tuple[PlayingDevice, ...] = ()
     """The devices that reported playing since the book last paused, less those that left (ADR 45),
-    each with when it was last heard playing (ADR 49)."""
+    each with when it was last heard playing (ADR 48)."""
     last_move_cause: MoveCause | None = None
     """What made the move at ``last_move_seq``: every device tells an undo as an undo."""
 
     def public(self, now_ms: int) -> ListenerState:
         """The state as devices are told it at ``now_ms``: a book whose players have all gone
-        quiet is told as paused (ADR 49)."""
+        quiet is told as paused (ADR 48)."""
         return ListenerState(
             listener=self.listener,
             book=self.book,

@@ -146,7 +146,7 @@ function sameWord(next) {
 }
 
 // Nothing new on the stream, and yet "paused": the player tells a book whose devices have gone
-// quiet as paused (ADR 49), as it may after a phone's screen was locked or its link was down.
+// quiet as paused (ADR 48), as it may after a phone's screen was locked or its link was down.
 // This page plays it, so it has not gone: it plays on and says so with its next report.
 function toldQuiet(next) {
   const word = state.serverWord;
