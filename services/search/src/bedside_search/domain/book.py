@@ -67,12 +67,13 @@ class ServedBook:
             for word in written_with_capital(p.text):
                 named_in.setdefault(word, []).append(p.id)
         object.__setattr__(self, "named_in", {word: tuple(ids) for word, ids in named_in.items()})
+        passage_terms = [terms(p.text) for p in self.passages]
         term_in: dict[str, list[int]] = {}
-        for p in self.passages:
-            for term in set(terms(p.text)):
+        for p, held in zip(self.passages, passage_terms, strict=True):
+            for term in set(held):
                 term_in.setdefault(term, []).append(p.id)
         object.__setattr__(self, "term_in", {term: tuple(ids) for term, ids in term_in.items()})
-        object.__setattr__(self, "bm25", BookTerms.of([p.text for p in self.passages]))
+        object.__setattr__(self, "bm25", BookTerms.of(passage_terms))
         first_free = max((p.id for p in self.passages), default=-1) + 1
         object.__setattr__(self, "untranscribed", untranscribed_passages(self.info, first_free))
 

@@ -124,11 +124,14 @@ class BookTerms:
     """Each term index and how many passages hold it."""
 
     @classmethod
-    def of(cls, texts: Sequence[str]) -> "BookTerms":
+    def of(cls, passage_terms: Sequence[Sequence[str]]) -> "BookTerms":
+        """From each passage's terms (``terms``), read once for this and the book's term index."""
         containing: Counter[int] = Counter()
-        for text in texts:
-            containing.update(encode_document(text, 1.0).indices)
-        return cls(average_terms=average_length(texts), passages=len(texts), containing=dict(containing))
+        for held in passage_terms:
+            containing.update({term_index(term) for term in held})
+        total = sum(len(held) for held in passage_terms)
+        average = max(1.0, total / len(passage_terms)) if passage_terms else 1.0  # as ``average_length``
+        return cls(average_terms=average, passages=len(passage_terms), containing=dict(containing))
 
     def score(self, query: SparseTerms, text: str) -> float:
         """``text``'s BM25 score for ``query``, as the store would give a passage of these words."""
