@@ -9,30 +9,21 @@ from dataclasses import dataclass
 from bedside_contracts.player import CancelSleepTimer, ListenerState, Pause, SetSleepTimer
 from bedside_contracts.turn import PlaybackArgs
 
+from bedside_turn.domain.own_words import OwnWords
+
 VOICE_DEVICE = "voice"
 """The device named on a timer set by a turn that came with none (the CLI, a test)."""
 
 LONGEST_MINUTES = 600
 """The longest sleep timer the player sets (``SleepMinutes``)."""
-TOO_LONG = "I can set the sleep timer for up to ten hours."
-NO_CHAPTER_END_TO_STOP = "I can't find a chapter end to stop at; try a number of minutes."
-NOT_DONE = "I couldn't do that just now."
-STOP_AT_CHAPTER_END = "I'll stop at the end of this chapter."
-NO_TIMER = "There's no sleep timer running."
-TIMER_OFF = "The sleep timer is off."
-ALREADY_PAUSED = "The book is already paused."
-PAUSED = "Paused."
-FIXED_SPOKEN = (
-    TOO_LONG,
-    NO_CHAPTER_END_TO_STOP,
-    NOT_DONE,
-    STOP_AT_CHAPTER_END,
-    NO_TIMER,
-    TIMER_OFF,
-    ALREADY_PAUSED,
-    PAUSED,
-)
-"""What ``spoken`` says in fixed words (the answer check has nothing of the book to look at)."""
+TOO_LONG = OwnWords("I can set the sleep timer for up to ten hours.")
+NO_CHAPTER_END_TO_STOP = OwnWords("I can't find a chapter end to stop at; try a number of minutes.")
+NOT_DONE = OwnWords("I couldn't do that just now.")
+STOP_AT_CHAPTER_END = OwnWords("I'll stop at the end of this chapter.")
+NO_TIMER = OwnWords("There's no sleep timer running.")
+TIMER_OFF = OwnWords("The sleep timer is off.")
+ALREADY_PAUSED = OwnWords("The book is already paused.")
+PAUSED = OwnWords("Paused.")
 
 
 @dataclass(frozen=True)
@@ -93,8 +84,8 @@ def lines(done: PlaybackDone) -> list[str]:
             return ["Done: the book is paused on every device."]
 
 
-def spoken(done: PlaybackDone) -> str:
-    """The keyless answer: one short sentence."""
+def spoken(done: PlaybackDone) -> OwnWords:
+    """The keyless answer: one short sentence of the turn's own words."""
     if not done.accepted:
         if done.args.action == "sleep_timer" and done.args.chapter_end:
             return NO_CHAPTER_END_TO_STOP
@@ -103,7 +94,7 @@ def spoken(done: PlaybackDone) -> str:
         case "sleep_timer" if done.args.chapter_end:
             return STOP_AT_CHAPTER_END
         case "sleep_timer":
-            return f"I'll stop in {duration(done.args.minutes or 0)}."
+            return OwnWords(f"I'll stop in {duration(done.args.minutes or 0)}.")
         case "cancel_sleep_timer" if not done.changed:
             return NO_TIMER
         case "cancel_sleep_timer":
