@@ -204,8 +204,9 @@ async def test_a_keyless_turn_asks_each_service_only_what_it_must(bus: Client) -
     reply, seen = await requests_during(bus, from_device)
     assert reply.outcome in {"moved", "listed"}
     tools = [subjects.SEARCH_FIND, subjects.PLAYER_OFFER, subjects.SEARCH_RESOLVE]
-    # a chapter's title said is the book's and is checked; "I've put 3 places on the screen…" is not
-    checked = [] if speech.holds_no_book_words(reply.speech) else [subjects.SEARCH_CHECK]
+    # a move names its chapter's title, the book's words, and is checked; "I've put 3 places on the
+    # screen…" is the turn's own and is not
+    checked = [subjects.SEARCH_CHECK] if reply.outcome == "moved" else []
     assert seen == [subjects.TURN_ASK, *tools, *checked]
     await seek(bus, listener, book, here)
     from_terminal = Ask(listener=listener, book=book, utterance=utterance)  # no position: asks the player

@@ -5,6 +5,7 @@ the guard from the listener's position, as the real services do. Scoring is plai
 overlap, which is all a test needs to make a search find the passage it means.
 """
 
+import asyncio
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -118,8 +119,17 @@ class SearchDouble:
     books: dict[str, DoubleBook]
     requests: list[object] = field(default_factory=list)
     down: bool = False
-    """Search as a stalled process leaves it: every request fails (the player double resolves
+    """Search as a broken process leaves it: every request fails (the player double resolves
     offers itself, so a move still happens)."""
+    stalled: asyncio.Event | None = None
+    """Search as a stalled process leaves it: every request is taken and left unanswered until
+    the event is set (the caller's request times out first)."""
+
+    async def answering(self, request: object) -> None:
+        """Count ``request``, then hold it while search is stalled."""
+        self.requests.append(request)
+        if self.stalled is not None:
+            await self.stalled.wait()
 
     def book(self, book_id: str) -> DoubleBook:
         if self.down:
@@ -129,7 +139,7 @@ class SearchDouble:
         return self.books[book_id]
 
     async def find(self, request: FindPassage) -> FoundPassages:
-        self.requests.append(request)
+        await self.answering(request)
         book = self.book(request.book)
         scored = [(overlap(request.query, p.text + " " + p.chapter_title), p) for p in book.passages]
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1].start_ms))[: request.limit]
@@ -142,7 +152,7 @@ class SearchDouble:
         )
 
     async def recall(self, request: Recall) -> Recalled:
-        self.requests.append(request)
+        await self.answering(request)
         book = self.book(request.book)
         unheard = unheard_names(request.question, book.served.names, request.here_ms)
         later = asks_what_comes_later(request.question)
@@ -158,7 +168,7 @@ class SearchDouble:
 
     async def recap(self, request: Recap) -> Recapped:
         """Search's own recap rules; only the sentence vectors are a stand-in (bags of words)."""
-        self.requests.append(request)
+        await self.answering(request)
         book = self.book(request.book).served
         span = recaps.clamp_span(request.from_ms, request.to_ms, request.here_ms)
         sentences = recaps.span_sentences(book.passages, span, request.here_ms)
@@ -172,21 +182,22 @@ class SearchDouble:
         )
 
     async def check(self, request: CheckAnswer) -> CheckedAnswer:
-        self.requests.append(request)
+        await self.answering(request)
         book = self.book(request.book).served
         return check_answer(request.answer, request.question, book.names, request.here_ms)
 
     async def hints(self, request: NameHints) -> HeardNames:
-        self.requests.append(request)
+        await self.answering(request)
         book = self.book(request.book).served
         return HeardNames(names=heard_names(book.names, request.here_ms, request.limit))
 
     async def resolve(self, request: Resolve) -> Resolved:
-        self.requests.append(request)
+        await self.answering(request)
         book = self.book(request.book)
         return Resolved(resolutions=[book.resolve(t, request.here_ms) for t in request.targets])
 
     async def catalog(self, request: CatalogRequest) -> Catalog:
+        await self.answering(request)
         if self.down:
             raise RuntimeError("search is down")
         return Catalog(books=[b.info for b in self.books.values() if request.book in (None, b.info.id)])

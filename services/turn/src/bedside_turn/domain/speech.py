@@ -5,6 +5,7 @@ nothing the model could not have read.
 """
 
 import re
+from collections.abc import Collection
 
 from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import ChapterInfo, MissingChapter
@@ -19,6 +20,7 @@ from bedside_guard import (
     stem,
 )
 
+from bedside_turn.domain import playback
 from bedside_turn.domain.chapters import NoSuchChapter, playing_chapter
 from bedside_turn.domain.lengths import said_length
 from bedside_turn.domain.own_words import OwnWords
@@ -40,6 +42,12 @@ def not_yet(unheard_names: list[str], asks_later: bool) -> str:
 
 NO_OTHER = OwnWords("I don't have another place for that. Could you describe the moment again?")
 TROUBLE = OwnWords("Something went wrong on my side; please ask me again in a moment.")
+SEARCH_UNAVAILABLE = OwnWords(
+    "I can't look in the book just now, so I couldn't do that. Please ask me again in a moment."
+)
+PLAYER_UNAVAILABLE = OwnWords(
+    "I can't reach the player just now, so I couldn't do that. Please ask me again in a moment."
+)
 NO_EARLIER = OwnWords("I can't find a time like that in what you've listened to.")
 NO_CHAPTER_BEFORE = OwnWords("This is the first chapter; there is none before it.")
 NO_CHAPTER_AFTER = OwnWords("This is the last chapter; there is none after it.")
@@ -88,9 +96,9 @@ def not_in_book(missing: MissingChapter) -> OwnWords:
     return OwnWords(f"The book has {count}{numbered}; there is no chapter {missing.named}.")
 
 
-def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
+def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bool = True) -> str:
     """One sentence for what an offer came to: the turn's own words, unless it names the chapter's
-    title (the book's words, so checked)."""
+    title (the book's words, so checked); ``titled`` False names a chapter by its number alone."""
     if outcome is not None and outcome.outcome == "refused" and outcome.missing_chapter is not None:
         return not_in_book(outcome.missing_chapter)
     if outcome is None or outcome.outcome == "refused":
@@ -99,14 +107,14 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
         to = outcome.moved_to
         where = ""
         if to is not None and to.chapter is not None:
-            title = f', "{to.chapter_title}"' if to.chapter_title else ""
+            title = f', "{to.chapter_title}"' if to.chapter_title and titled else ""
             where = f"chapter {to.chapter}{title}"
         said = (
             f"From there I would take you to {where or 'that place'}."
             if preview
             else (f"There you are: {where}." if where else "There you are.")
         )
-        return said if to is not None and to.chapter_title else OwnWords(said)
+        return said if title else OwnWords(said)
     count = len(outcome.rows)
     if preview:
         return OwnWords(f"From there I would put {count} place{'s' if count != 1 else ''} on the screen.")
@@ -156,6 +164,36 @@ def best_sentences(words: str, question: str) -> str:
     if len(chosen.split()) < 12 and best + 1 in whole:
         chosen = f"{chosen} {sentences[best + 1]}"
     return balance_quotes(excerpt(chosen, QUOTE_WORDS))
+
+
+def done_in_own_words(
+    offer: OfferOutcome | None, played: playback.PlaybackDone | None, *, undone: bool, preview: bool
+) -> OwnWords | None:
+    """What a turn did, in its own words only (a move named by its chapter's number, never its
+    title), or None when it did nothing: said when its answer cannot be, so a listener whose book
+    moved hears where to."""
+    said: list[str] = []
+    if undone:
+        said.append(UNDONE)
+    elif offer is not None and offer.outcome != "refused":
+        said.append(for_offer(offer, preview, titled=False))
+    if played is not None and played.accepted:
+        said.append(playback.spoken(played))
+    return OwnWords(" ".join(said)) if said else None
+
+
+def unavailable(let_down_by: Collection[str]) -> OwnWords:
+    """What failed, in a listener's words: the search of the book, the player, or something else."""
+    if "search" in let_down_by:
+        return SEARCH_UNAVAILABLE
+    if "player" in let_down_by:
+        return PLAYER_UNAVAILABLE
+    return TROUBLE
+
+
+def after_failure(done: OwnWords | None, let_down_by: Collection[str]) -> OwnWords:
+    """What a turn a service let down says: what it did, if anything, else what failed."""
+    return done if done is not None else unavailable(let_down_by)
 
 
 def holds_no_book_words(said: str) -> bool:
