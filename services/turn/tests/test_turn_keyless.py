@@ -275,28 +275,54 @@ async def test_the_cli_sends_an_ask_and_prints_speech_and_outcome(rig: Rig, nats
     assert lines[2] == "  1. 0:03:00, chapter 3, further on (covered)"
 
 
-async def test_an_unknown_listener_gets_a_failed_turn_not_a_crash(rig: Rig) -> None:
-    reply = await rig.ask("nobody-here", "chapter 1")
-    assert (reply.outcome, reply.speech) == ("failed", speech.TROUBLE)
+async def test_a_listener_the_player_does_not_know_is_refused_saying_how_to_make_one(rig: Rig) -> None:
+    """Only the player knows listeners: the turn asks it, and its refusal (typed: not_found) ends the
+    turn before anything is answered as if the listener were at the book's start."""
+    with pytest.raises(RemoteFailure) as refused:
+        await rig.ask("nobody-here", "who is Wren?")
+    assert refused.value.failure.code == "not_found"
+    assert refused.value.failure.error == (
+        "there is no listener called nobody-here; `bedside listener add nobody-here` makes one"
+    )
+    with pytest.raises(RemoteFailure):  # "as if there" is asked as them too
+        await rig.ask("nobody-here", "who is Wren?", at_ms=HERE)
 
 
-async def test_bedside_ask_exits_non_zero_on_a_failed_turn_and_still_says_why(
-    rig: Rig, nats_url: str
-) -> None:
-    """A script running ``bedside ask`` must see that a failed turn did nothing."""
+async def bedside_ask(nats_url: str, listener: str, utterance: str) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "BEDSIDE_NATS_URL": nats_url, "COLUMNS": "300", "NO_COLOR": "1"}
-    done = await asyncio.to_thread(
+    return await asyncio.to_thread(
         subprocess.run,
-        [sys.executable, "-m", "bedside", "ask", "--book", BOOK_ID, "--listener", "nobody-here", "chapter 1"],
+        [sys.executable, "-m", "bedside", "ask", "--book", BOOK_ID, "--listener", listener, utterance],
         env=env,
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
-    assert done.stdout.splitlines()[0] == speech.TROUBLE, done.stderr
+
+
+async def test_bedside_ask_exits_non_zero_on_a_failed_turn_and_still_says_why(
+    rig: Rig, nats_url: str
+) -> None:
+    """A script running ``bedside ask`` must see that a failed turn did nothing."""
+    listener = rig.listener_at(HERE)
+    rig.search.down = True
+    try:
+        done = await bedside_ask(nats_url, listener, "who is Wren?")
+    finally:
+        rig.search.down = False
+    assert done.stdout.splitlines()[0] == speech.SEARCH_UNAVAILABLE, done.stderr
     assert "outcome: failed" in done.stdout
     assert done.returncode == 1
+
+
+async def test_bedside_ask_for_a_listener_nobody_made_says_so_and_exits_non_zero(
+    rig: Rig, nats_url: str
+) -> None:
+    done = await bedside_ask(nats_url, "ghost", "who is Wren?")
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "there is no listener called ghost; `bedside listener add ghost` makes one" in done.stderr
 
 
 async def test_with_search_down_the_turns_own_words_are_spoken_and_the_books_are_not(rig: Rig) -> None:

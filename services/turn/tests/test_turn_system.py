@@ -5,6 +5,7 @@ absent). Positions are set with the player's own seek command, as a device would
 """
 
 import asyncio
+import contextlib
 import json
 import re
 import subprocess
@@ -33,6 +34,7 @@ from bedside_contracts.turn import Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_guard import STOP_THERE, clock
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
+from bedside_player.listeners import ListenerExists, Listeners
 from bedside_testing import RunningSystem, corpus_file, start_system
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain import speech
@@ -93,7 +95,16 @@ async def seek(bus: Client, listener: str, book: str, position_ms: int) -> None:
     assert result.get("accepted") is True, result
 
 
+async def made(bus: Client, listener: str) -> str:
+    """``listener`` made as ``bedside listener add`` makes one: an ask from the terminal (no position
+    sent) is refused for a listener nobody made."""
+    with contextlib.suppress(ListenerExists):
+        await (await Listeners.open(bus.jetstream())).create(listener)
+    return listener
+
+
 async def ask(bus: Client, listener: str, book: str, utterance: str) -> TurnReply:
+    await made(bus, listener)
     body = await request(bus, subjects.TURN_ASK, Ask(listener=listener, book=book, utterance=utterance))
     return TurnReply.model_validate(body)
 
@@ -209,6 +220,7 @@ async def test_a_keyless_turn_asks_each_service_only_what_it_must(bus: Client) -
     checked = [subjects.SEARCH_CHECK] if reply.outcome == "moved" else []
     assert seen == [subjects.TURN_ASK, *tools, *checked]
     await seek(bus, listener, book, here)
+    await made(bus, listener)
     from_terminal = Ask(listener=listener, book=book, utterance=utterance)  # no position: asks the player
     again, seen = await requests_during(bus, from_terminal)
     assert again.speech == reply.speech
@@ -219,6 +231,7 @@ async def test_bedside_ask_at_keeps_the_line_in_what_it_says(system: RunningSyst
     """The terminal's ``bedside ask --at``, keyless, through the real turn and search processes."""
     info = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
     at = clock(info.chapters[9].start_ms)  # chapter 10 begins: Ginger and Merrylegs heard, Jerry not
+    await made(bus, "e2e-cli")
 
     async def ask_at(utterance: str) -> list[str]:
         done = await asyncio.to_thread(
@@ -241,6 +254,26 @@ async def test_bedside_ask_at_keeps_the_line_in_what_it_says(system: RunningSyst
     assert heard[0].startswith("In chapter ")
     assert int(heard[0].removeprefix("In chapter ").split(",")[0]) < 10
     assert STOP_THERE not in heard[0]  # a heard quote passes the answer check whole
+
+
+async def test_bedside_ask_for_a_listener_nobody_made_is_refused_from_the_players_answer(
+    system: RunningSystem, bus: Client
+) -> None:
+    """Before, the player answered any name with the state every listener starts from, and the turn
+    answered "ghost" as if they were at the book's start, exiting 0."""
+    info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [BEDSIDE, "ask", "--book", info.id, "--listener", "ghost", "who is Wren?"],
+        env=system.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "there is no listener called ghost; `bedside listener add ghost` makes one" in done.stderr
 
 
 async def command(bus: Client, listener: str, book: str, made: PlayerCommand) -> None:

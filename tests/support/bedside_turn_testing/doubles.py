@@ -237,12 +237,14 @@ class PlayerDouble:
     async def state(self, request: StateRequest) -> ListenerState:
         self.state_requests += 1
         key = (request.listener, request.book)
-        if key not in self.positions:
-            raise NotFound("no such listener in that book")
+        if not any(listener == request.listener for listener, _ in self.positions):
+            raise NotFound(f"there is no listener called {request.listener}")  # a listener placed nowhere
         return ListenerState(
             listener=request.listener,
             book=request.book,
-            position_ms=self.positions[key],
+            position_ms=self.positions.get(
+                key, 0
+            ),  # a book not started is at its start, as the player has it
             playing=True,
             seq=1,
             last_move_seq=0,

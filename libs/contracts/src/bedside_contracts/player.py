@@ -31,6 +31,11 @@ SleepAfter = Annotated[
 class StateRequest(Contract):
     listener: Name
     book: Name
+    listener_must_exist: bool = Field(
+        default=False,
+        description="refuse a listener nobody made (not_found) instead of answering the state every "
+        "listener starts from; a caller with no device behind it (the terminal) asks so",
+    )
 
 
 class ListeningRequest(Contract):

@@ -51,9 +51,12 @@ class TurnService:
             with turn.step("position"):
                 here_ms = await self._here(ask, backends)
         except CallFailed as error:
-            log.warning("no position for the turn", error=str(error), listener=ask.listener, book=ask.book)
             if stored is not None:
                 stored.cancel()
+            if isinstance(error, RemoteFailure) and error.code == "not_found":  # the player's refusal
+                made_by = f"`bedside listener add {ask.listener}` makes one"
+                raise NotFound(f"there is no listener called {ask.listener}; {made_by}") from None
+            log.warning("no position for the turn", error=str(error), listener=ask.listener, book=ask.book)
             unavailable = speech.unavailable(backends.let_down_by)
             return TurnReply(turn_id=turn.turn_id, speech=unavailable, outcome="failed", mode=self.mode)
         tools = ToolBox(
@@ -128,13 +131,14 @@ class TurnService:
         return self.model if self.client is not None else KEYLESS
 
     async def _here(self, ask: Ask, backends: Backends) -> int:
-        """Where the turn stands: the --at place, the position the asking edge sent, or the player's."""
-        if ask.at_ms is not None:
-            return ask.at_ms
+        """Where the turn stands: the position the asking edge sent, else the --at place or the
+        player's. An edge sends it for a listener its token proved; without it (the terminal) the
+        player is asked, and refuses (not_found) a listener nobody made, even with --at."""
         if ask.here_ms is not None:
-            return ask.here_ms
-        state = await backends.state(StateRequest(listener=ask.listener, book=ask.book))
-        return state.position_ms
+            return ask.at_ms if ask.at_ms is not None else ask.here_ms
+        request = StateRequest(listener=ask.listener, book=ask.book, listener_must_exist=True)
+        state = await backends.state(request)
+        return ask.at_ms if ask.at_ms is not None else state.position_ms
 
     async def _run(
         self, tools: ToolBox, utterance: str, intent: intents.Intent, earlier: list[Exchange]
