@@ -112,12 +112,12 @@ async def test_a_model_turn_that_moved_says_so_when_its_answer_cannot_be_checked
     script(
         rig,
         [Use("offer_positions", {"chapter": 1})],
-        [Use("playback", {"action": "sleep_timer", "minutes": 20})],
-        [Say("You're back at the start of chapter 1, \"The Harbour Bell\", and I'll stop in 20 minutes.")],
+        [Use("playback", {"action": "sleep_timer", "minutes": 2})],
+        [Say("You're back at the start of chapter 1, \"The Harbour Bell\", and I'll stop in 2 minutes.")],
     )
     before = len(rig.search.requests)
-    reply = await rig.ask(listener, "back to chapter one and sleep in twenty minutes")
-    assert (reply.speech, reply.outcome) == ("There you are: chapter 1. I'll stop in 20 minutes.", "moved")
+    reply = await rig.ask(listener, "back to chapter one and sleep in two minutes")
+    assert (reply.speech, reply.outcome) == ("There you are: chapter 1. I'll stop in 2 minutes.", "moved")
     assert rig.player.positions[(listener, BOOK_ID)] == 0
     assert [type(r) for r in rig.search.requests[before:]] == [CheckAnswer]
 
@@ -127,8 +127,8 @@ async def test_a_model_turn_that_set_the_timer_says_so_when_its_answer_cannot_be
     listener = rig.listener_at(HERE)
     script(
         rig,
-        [Use("playback", {"action": "sleep_timer", "minutes": 20})],
-        [Say("Sleep well, I'll stop in 20 minutes.")],
+        [Use("playback", {"action": "sleep_timer", "minutes": 2})],
+        [Say("Sleep well, I'll stop in 2 minutes.")],
     )
-    reply = await rig.ask(listener, "sleep in twenty minutes please")
-    assert (reply.speech, reply.outcome) == ("I'll stop in 20 minutes.", "answered")
+    reply = await rig.ask(listener, "sleep in two minutes please")
+    assert (reply.speech, reply.outcome) == ("I'll stop in 2 minutes.", "answered")

@@ -334,7 +334,7 @@ async def test_with_search_down_the_turns_own_words_are_spoken_and_the_books_are
     try:
         own = {
             "pause": "Paused.",
-            "set a sleep timer for 20 minutes": "I'll stop in 20 minutes.",
+            "set a sleep timer for 2 minutes": "I'll stop in 2 minutes.",
             "sing me a song": speech.CANNOT_HELP,
         }
         for utterance, said in own.items():
@@ -475,6 +475,17 @@ async def test_a_sleep_timer_longer_than_the_player_sets_is_said_so_and_nothing_
 
 async def test_a_keyless_sleep_timer_names_the_asking_device(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
-    reply = await rig.ask(listener, "sleep in 20 minutes", device="speaker")
-    assert (reply.mode, reply.outcome, reply.speech) == ("keyless", "answered", "I'll stop in 20 minutes.")
-    assert rig.player.commands[-1] == SetSleepTimer(device="speaker", after=20)
+    reply = await rig.ask(listener, "sleep in 2 minutes", device="speaker")
+    assert (reply.mode, reply.outcome, reply.speech) == ("keyless", "answered", "I'll stop in 2 minutes.")
+    assert rig.player.commands[-1] == SetSleepTimer(device="speaker", after=2)
+
+
+async def test_a_sleep_timer_longer_than_the_book_left_says_the_book_ends_first(rig: Rig) -> None:
+    """The six-minute book has under four minutes left at HERE; the player stops at its end."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "sleep in an hour")
+    assert (reply.speech, reply.outcome) == (
+        "The book ends in about 4 minutes, so I'll stop there.",
+        "answered",
+    )
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=60)

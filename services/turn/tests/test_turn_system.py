@@ -38,6 +38,7 @@ from bedside_player.listeners import ListenerExists, Listeners
 from bedside_testing import RunningSystem, corpus_file, start_system
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain import speech
+from bedside_turn.domain.lengths import said_length
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 
@@ -384,6 +385,8 @@ async def test_a_sleep_timer_and_a_pause_said_aloud_reach_the_real_player(bus: C
     timer = (await state(bus, listener, book)).sleep_timer
     assert timer is not None
     assert (timer.after, timer.stop_at_ms) == (15, min(here + 15 * 60_000, info.duration_ms))
+    hour = await ask(bus, listener, book, "sleep in an hour")  # the book ends sooner: the player stops there
+    assert hour.speech == f"The book ends in {said_length(info.duration_ms - here)}, so I'll stop there."
 
     chapter_end = await ask(bus, listener, book, "stop at the end of the chapter")
     assert (chapter_end.outcome, chapter_end.speech) == ("answered", "I'll stop at the end of this chapter.")

@@ -27,6 +27,7 @@ from bedside_contracts.player import (
     Pause,
     PlayerCommand,
     SetSleepTimer,
+    SleepTimer,
     StateRequest,
     Undo,
 )
@@ -59,6 +60,7 @@ from bedside_guard import (
     heard_text,
     unheard_names,
 )
+from bedside_player.domain import sleep
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_runtime.bus import Broker, serve_requests
 from bedside_runtime.errors import NotFound
@@ -273,7 +275,17 @@ class PlayerDouble:
         key = (request.listener, request.book)
         self.commands.append(request.command)
         state = await self.state(StateRequest(listener=request.listener, book=request.book))
-        if isinstance(request.command, SetSleepTimer | CancelSleepTimer | Pause):
+        if isinstance(request.command, SetSleepTimer):  # the player's own stop, so the turn reads it
+            info = self.books[request.book].info
+            after = request.command.after
+            stop = (
+                sleep.chapter_end_stop(info.chapters, state.position_ms, info.duration_ms)
+                if after == "chapter_end"
+                else sleep.minutes_stop(state.position_ms, after, info.duration_ms)
+            )
+            timer = SleepTimer(after=after, stop_at_ms=stop or info.duration_ms, set_seq=2, device="voice")
+            return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": timer}))
+        if isinstance(request.command, CancelSleepTimer | Pause):
             return CommandResult(accepted=True, seq=2, state=state)
         if not isinstance(request.command, Undo) or key not in self.before_move:
             return CommandResult(accepted=False, seq=0, state=state, reason="there is no move to undo")

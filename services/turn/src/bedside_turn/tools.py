@@ -315,12 +315,14 @@ class ToolBox:
                 CommandRequest(listener=self.listener, book=self.book, command=command)
             )
             accepted, changed, reason = result.accepted, changes, result.reason
+            timer = result.state.sleep_timer
+            stop_in_ms = timer.stop_at_ms - result.state.position_ms if timer is not None else None
         except RemoteFailure as error:
             if error.failure.code != "invalid":
                 raise
-            accepted, changed, reason = False, False, error.failure.error
+            accepted, changed, reason, stop_in_ms = False, False, error.failure.error, None
         self.turn.note_playback(accepted)
-        self.played = playback.PlaybackDone(args, accepted, changed, reason)
+        self.played = playback.PlaybackDone(args, accepted, changed, reason, stop_in_ms)
         return playback.lines(self.played), [], not accepted
 
     async def undo(self) -> ToolCallRecord:

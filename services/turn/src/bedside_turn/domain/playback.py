@@ -1,7 +1,9 @@
 """The sleep timer and the pause as a turn asks for them: plain code, no I/O.
 
 Neither is a move nor an offer (``rules.Turn.note_playback``). What is said of a timer names
-no time ahead and no chapter: its stop is a place the listener has not reached.
+no time ahead and no chapter: its stop is a place the listener has not reached. How much of the
+book is left is no secret (the page shows its length), so a timer the book's end cuts short is
+said as the book ending first (``ends_first``).
 """
 
 from dataclasses import dataclass
@@ -9,11 +11,13 @@ from dataclasses import dataclass
 from bedside_contracts.player import CancelSleepTimer, ListenerState, Pause, SetSleepTimer
 from bedside_contracts.turn import PlaybackArgs
 
+from bedside_turn.domain.lengths import said_length
 from bedside_turn.domain.own_words import OwnWords
 
 VOICE_DEVICE = "voice"
 """The device named on a timer set by a turn that came with none (the CLI, a test)."""
 
+MINUTE_MS = 60_000
 LONGEST_MINUTES = 600
 """The longest sleep timer the player sets (``SleepMinutes``)."""
 TOO_LONG = OwnWords("I can set the sleep timer for up to ten hours.")
@@ -35,6 +39,20 @@ class PlaybackDone:
     changed: bool
     """False when the player had nothing to change (no timer to cancel, a book already paused)."""
     reason: str = ""
+    stop_in_ms: int | None = None
+    """Listening left until the stop of the timer the player set (its state after the command)."""
+
+
+def ends_first(done: PlaybackDone) -> int | None:
+    """The listening left when the book ends before the minutes asked, else None.
+
+    The player never sets a stop past the book's end (``minutes_stop``), so a stop nearer than the
+    minutes asked is the book's end: the timer stops there, and saying the minutes would overstate.
+    """
+    minutes = done.args.minutes
+    if not done.accepted or minutes is None or done.stop_in_ms is None:
+        return None
+    return done.stop_in_ms if done.stop_in_ms < minutes * MINUTE_MS else None
 
 
 def command_for(args: PlaybackArgs, device: str | None) -> SetSleepTimer | CancelSleepTimer | Pause:
@@ -72,6 +90,11 @@ def lines(done: PlaybackDone) -> list[str]:
     match done.args.action:
         case "sleep_timer" if done.args.chapter_end:
             return ["Done: the sleep timer will pause the book at the end of the chapter playing."]
+        case "sleep_timer" if (left := ends_first(done)) is not None:
+            return [
+                f"Done: the book ends in {said_length(left)}, sooner than the {done.args.minutes} minutes "
+                "asked, so the sleep timer will pause the book at its end."
+            ]
         case "sleep_timer":
             return [f"Done: the sleep timer will pause the book after {duration(done.args.minutes or 0)}."]
         case "cancel_sleep_timer" if not done.changed:
@@ -93,6 +116,8 @@ def spoken(done: PlaybackDone) -> OwnWords:
     match done.args.action:
         case "sleep_timer" if done.args.chapter_end:
             return STOP_AT_CHAPTER_END
+        case "sleep_timer" if (left := ends_first(done)) is not None:
+            return OwnWords(f"The book ends in {said_length(left)}, so I'll stop there.")
         case "sleep_timer":
             return OwnWords(f"I'll stop in {duration(done.args.minutes or 0)}.")
         case "cancel_sleep_timer" if not done.changed:
