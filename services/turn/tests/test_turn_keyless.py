@@ -13,7 +13,7 @@ from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_runtime.errors import RemoteFailure
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
-from bedside_turn.domain import speech
+from bedside_turn.domain import playback, speech
 from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS, book_info, passages
 from bedside_turn_testing.doubles import DoubleBook
 from bedside_turn_testing.harness import Rig, start_rig
@@ -489,3 +489,15 @@ async def test_a_sleep_timer_longer_than_the_book_left_says_the_book_ends_first(
         "answered",
     )
     assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=60)
+
+
+async def test_a_sleep_timer_for_the_end_of_a_chapter_named_is_set_there(rig: Rig) -> None:
+    """Before, "stop at the end of chapter 3" put chapter 3's closing passage on the screen as a place
+    to go; it is the player's timer, stopping at that chapter's last millisecond (ADR 24)."""
+    listener = rig.listener_at(HERE)  # in chapter 2
+    reply = await rig.ask(listener, "stop at the end of chapter 3")
+    assert (reply.speech, reply.outcome) == ("I'll stop at the end of chapter 3.", "answered")
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after="chapter_end", chapter=3)
+    assert position(rig, listener) == HERE
+    ended = await rig.ask(listener, "stop at the end of chapter 1")
+    assert (ended.speech, ended.outcome) == (playback.NO_NAMED_CHAPTER_END, "refused")

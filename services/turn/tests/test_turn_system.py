@@ -394,6 +394,16 @@ async def test_a_sleep_timer_and_a_pause_said_aloud_reach_the_real_player(bus: C
     assert timer is not None
     assert (timer.after, timer.stop_at_ms) == ("chapter_end", third.start_ms - 1)
 
+    named = await ask(bus, listener, book, f"stop at the end of chapter {third.n}")
+    assert (named.outcome, named.speech) == ("answered", f"I'll stop at the end of chapter {third.n}.")
+    timer = (await state(bus, listener, book)).sleep_timer
+    assert timer is not None
+    assert (timer.after, timer.chapter, timer.stop_at_ms) == (
+        "chapter_end",
+        third.n,
+        info.chapters[3].start_ms - 1,
+    )
+
     cancelled = await ask(bus, listener, book, "cancel the sleep timer")
     assert cancelled.speech == "The sleep timer is off."
     assert (await state(bus, listener, book)).sleep_timer is None

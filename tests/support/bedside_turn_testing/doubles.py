@@ -277,13 +277,16 @@ class PlayerDouble:
         state = await self.state(StateRequest(listener=request.listener, book=request.book))
         if isinstance(request.command, SetSleepTimer):  # the player's own stop, so the turn reads it
             info = self.books[request.book].info
-            after = request.command.after
-            stop = (
-                sleep.chapter_end_stop(info.chapters, state.position_ms, info.duration_ms)
-                if after == "chapter_end"
-                else sleep.minutes_stop(state.position_ms, after, info.duration_ms)
-            )
-            timer = SleepTimer(after=after, stop_at_ms=stop or info.duration_ms, set_seq=2, device="voice")
+            after, chapter = request.command.after, request.command.chapter
+            if chapter is not None:
+                stop = sleep.named_chapter_end_stop(info.chapters, chapter, info.duration_ms)
+            elif after == "chapter_end":
+                stop = sleep.chapter_end_stop(info.chapters, state.position_ms, info.duration_ms)
+            else:
+                stop = sleep.minutes_stop(state.position_ms, after, info.duration_ms)
+            if stop is None or stop <= state.position_ms:  # as the player refuses it (decide.set_sleep_timer)
+                return CommandResult(accepted=False, seq=0, state=state, reason="no such chapter end ahead")
+            timer = SleepTimer(after=after, stop_at_ms=stop, set_seq=2, device="voice", chapter=chapter)
             return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": timer}))
         if isinstance(request.command, CancelSleepTimer | Pause):
             return CommandResult(accepted=True, seq=2, state=state)

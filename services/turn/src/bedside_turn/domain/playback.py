@@ -1,9 +1,9 @@
 """The sleep timer and the pause as a turn asks for them: plain code, no I/O.
 
 Neither is a move nor an offer (``rules.Turn.note_playback``). What is said of a timer names
-no time ahead and no chapter: its stop is a place the listener has not reached. How much of the
-book is left is no secret (the page shows its length), so a timer the book's end cuts short is
-said as the book ending first (``ends_first``).
+no time ahead and no chapter but one the listener named: its stop is a place they have not
+reached. How much of the book is left is no secret (the page shows its length), so a timer the
+book's end cuts short is said as the book ending first (``ends_first``).
 """
 
 from dataclasses import dataclass
@@ -22,6 +22,10 @@ LONGEST_MINUTES = 600
 """The longest sleep timer the player sets (``SleepMinutes``)."""
 TOO_LONG = OwnWords("I can set the sleep timer for up to ten hours.")
 NO_CHAPTER_END_TO_STOP = OwnWords("I can't find a chapter end to stop at; try a number of minutes.")
+NO_NAMED_CHAPTER_END = OwnWords(
+    "I can't stop at the end of that chapter: it has ended already, or the book has none by that number. "
+    "I can stop at the end of this chapter, or after a number of minutes."
+)
 NOT_DONE = OwnWords("I couldn't do that just now.")
 STOP_AT_CHAPTER_END = OwnWords("I'll stop at the end of this chapter.")
 NO_TIMER = OwnWords("There's no sleep timer running.")
@@ -60,7 +64,7 @@ def command_for(args: PlaybackArgs, device: str | None) -> SetSleepTimer | Cance
     if args.action == "sleep_timer":
         after = "chapter_end" if args.chapter_end else args.minutes
         assert after is not None  # PlaybackArgs holds one of the two
-        return SetSleepTimer(device=device or VOICE_DEVICE, after=after)
+        return SetSleepTimer(device=device or VOICE_DEVICE, after=after, chapter=args.chapter)
     if args.action == "cancel_sleep_timer":
         return CancelSleepTimer(device=device or VOICE_DEVICE)
     return Pause(device=device)
@@ -88,6 +92,8 @@ def lines(done: PlaybackDone) -> list[str]:
     if not done.accepted:
         return [f"Refused: {done.reason or 'the player could not do that'}."]
     match done.args.action:
+        case "sleep_timer" if done.args.chapter is not None:
+            return [f"Done: the sleep timer will pause the book at the end of chapter {done.args.chapter}."]
         case "sleep_timer" if done.args.chapter_end:
             return ["Done: the sleep timer will pause the book at the end of the chapter playing."]
         case "sleep_timer" if (left := ends_first(done)) is not None:
@@ -110,10 +116,14 @@ def lines(done: PlaybackDone) -> list[str]:
 def spoken(done: PlaybackDone) -> OwnWords:
     """The keyless answer: one short sentence of the turn's own words."""
     if not done.accepted:
+        if done.args.action == "sleep_timer" and done.args.chapter is not None:
+            return NO_NAMED_CHAPTER_END
         if done.args.action == "sleep_timer" and done.args.chapter_end:
             return NO_CHAPTER_END_TO_STOP
         return NOT_DONE
     match done.args.action:
+        case "sleep_timer" if done.args.chapter is not None:
+            return OwnWords(f"I'll stop at the end of chapter {done.args.chapter}.")
         case "sleep_timer" if done.args.chapter_end:
             return STOP_AT_CHAPTER_END
         case "sleep_timer" if (left := ends_first(done)) is not None:
