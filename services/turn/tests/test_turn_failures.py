@@ -132,3 +132,17 @@ async def test_a_model_turn_that_set_the_timer_says_so_when_its_answer_cannot_be
     )
     reply = await rig.ask(listener, "sleep in two minutes please")
     assert (reply.speech, reply.outcome) == ("I'll stop in 2 minutes.", "answered")
+
+
+@pytest.mark.usefixtures("keyless")
+async def test_a_player_that_answers_it_failed_is_not_said_to_be_out_of_reach(rig: Rig) -> None:
+    """With search absent the player answers an offer "unavailable" (it cannot resolve the places):
+    the player answered, so "I can't reach the player" would send the listener looking for the
+    wrong fault."""
+    listener = rig.listener_at(HERE)
+    rig.player.search_gone = True
+    try:
+        reply = await rig.ask(listener, "chapter 3")
+    finally:
+        rig.player.search_gone = False
+    assert (reply.speech, reply.outcome) == (speech.TROUBLE, "failed")

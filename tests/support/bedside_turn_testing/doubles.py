@@ -63,7 +63,7 @@ from bedside_guard import (
 from bedside_player.domain import sleep
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_runtime.bus import Broker, serve_requests
-from bedside_runtime.errors import NotFound
+from bedside_runtime.errors import NotFound, Unavailable
 from bedside_search.domain import recap as recaps
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.places import resolve_one
@@ -223,6 +223,8 @@ class PlayerDouble:
     rows: dict[tuple[str, str], list[Candidate]] = field(default_factory=dict)
     before_move: dict[tuple[str, str], int] = field(default_factory=dict)
     offers: list[OfferPositions] = field(default_factory=list)
+    search_gone: bool = False
+    """The player as it is with search absent: an offer, which search resolves, fails "unavailable"."""
     history: dict[tuple[str, str], list[HistoryEntry]] = field(default_factory=dict)
     """What a test says the lookup finds, newest first; the player's filters are tested in the player."""
     lookups: list[LocateRequest] = field(default_factory=list)
@@ -257,6 +259,8 @@ class PlayerDouble:
     async def offer(self, request: OfferPositions) -> OfferOutcome:
         """The player's own offer arithmetic on this book's resolutions; a preview changes nothing."""
         self.offers.append(request)
+        if self.search_gone:
+            raise Unavailable("the search service is not running")
         key = (request.listener, request.book)
         here = self.positions[key] if request.preview_at_ms is None else request.preview_at_ms
         book = self.books[request.book]

@@ -59,6 +59,11 @@ class TurnBackends(Backends, Protocol):
         """The services ("search", "player") that failed a request in this turn."""
         ...
 
+    @property
+    def out_of_reach(self) -> frozenset[str]:
+        """Of those, the ones that did not answer at all (no copy running, no answer in time)."""
+        ...
+
     def for_one_turn(self) -> "TurnBackends":
         """A fresh memory for the next turn, on the same connection."""
         ...
@@ -77,10 +82,15 @@ class BusBackends:
         self.broker = broker
         self.timeout_s = timeout_s
         self._let_down_by: set[str] = set()
+        self._out_of_reach: set[str] = set()
 
     @property
     def let_down_by(self) -> frozenset[str]:
         return frozenset(self._let_down_by)
+
+    @property
+    def out_of_reach(self) -> frozenset[str]:
+        return frozenset(self._out_of_reach)
 
     def for_one_turn(self) -> "BusBackends":
         return BusBackends(self.broker, self.timeout_s)
@@ -94,6 +104,8 @@ class BusBackends:
         except ServiceError as error:
             if not (isinstance(error, RemoteFailure) and error.failure.code in PASSED_ON):
                 self._let_down_by.add(service)  # a refusal ("not_found", "invalid") is an answer
+            if not isinstance(error, RemoteFailure):
+                self._out_of_reach.add(service)
             raise
 
     async def find(self, request: FindPassage) -> FoundPassages:

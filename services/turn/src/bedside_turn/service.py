@@ -18,6 +18,7 @@ from bedside_turn.backends import Backends, TurnBackends
 from bedside_turn.claude import DEFAULT_RETRY, ModelClient, ModelUnreachable, Retry, run_with_model
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import history, intents, speech
+from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.routing import model_may_answer, reads_history
 from bedside_turn.domain.rules import Turn
 from bedside_turn.keyless import run_keyless
@@ -57,7 +58,7 @@ class TurnService:
                 made_by = f"`bedside listener add {ask.listener}` makes one"
                 raise NotFound(f"there is no listener called {ask.listener}; {made_by}") from None
             log.warning("no position for the turn", error=str(error), listener=ask.listener, book=ask.book)
-            unavailable = speech.unavailable(backends.let_down_by)
+            unavailable = speech.unavailable(backends.let_down_by, backends.out_of_reach)
             return TurnReply(turn_id=turn.turn_id, speech=unavailable, outcome="failed", mode=self.mode)
         tools = ToolBox(
             turn,
@@ -78,7 +79,7 @@ class TurnService:
         # find that moment"): the listener hears what was done, or what failed, instead.
         unsaid = broke or (let_down and mode == KEYLESS)
         if unsaid:
-            said = speech.after_failure(tools.done_in_own_words(), backends.let_down_by)
+            said = self._after_failure(tools, backends)
         cut = 0
         with turn.step("check"):
             if not speech.holds_no_book_words(said):
@@ -86,7 +87,7 @@ class TurnService:
                     ask, here_ms, turn.turn_id, said, from_model=mode != KEYLESS, backends=backends
                 )
                 if checked is None:  # not spoken unchecked: what was done is said in the turn's own words
-                    said, unsaid = speech.after_failure(tools.done_in_own_words(), backends.let_down_by), True
+                    said, unsaid = self._after_failure(tools, backends), True
                 else:
                     said, cut = checked
         reply = TurnReply(
@@ -125,6 +126,10 @@ class TurnService:
         if checked.cut:
             log.info("answer cut before speaking", turn_id=turn_id, sentences=checked.cut)  # never the words
         return checked.speech, checked.cut
+
+    @staticmethod
+    def _after_failure(tools: ToolBox, backends: TurnBackends) -> OwnWords:
+        return speech.after_failure(tools.done_in_own_words(), backends.let_down_by, backends.out_of_reach)
 
     @property
     def mode(self) -> str:

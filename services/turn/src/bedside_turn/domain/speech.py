@@ -182,18 +182,22 @@ def done_in_own_words(
     return OwnWords(" ".join(said)) if said else None
 
 
-def unavailable(let_down_by: Collection[str]) -> OwnWords:
-    """What failed, in a listener's words: the search of the book, the player, or something else."""
+def unavailable(let_down_by: Collection[str], out_of_reach: Collection[str]) -> OwnWords:
+    """What failed, in a listener's words: looking in the book (search failed in any way), reaching
+    the player (it did not answer), or something else. A player that answered it failed may stand
+    for a service behind it (search resolves its places), so it is not said to be out of reach."""
     if "search" in let_down_by:
         return SEARCH_UNAVAILABLE
-    if "player" in let_down_by:
+    if "player" in out_of_reach:
         return PLAYER_UNAVAILABLE
     return TROUBLE
 
 
-def after_failure(done: OwnWords | None, let_down_by: Collection[str]) -> OwnWords:
+def after_failure(
+    done: OwnWords | None, let_down_by: Collection[str], out_of_reach: Collection[str]
+) -> OwnWords:
     """What a turn a service let down says: what it did, if anything, else what failed."""
-    return done if done is not None else unavailable(let_down_by)
+    return done if done is not None else unavailable(let_down_by, out_of_reach)
 
 
 def holds_no_book_words(said: str) -> bool:
