@@ -281,29 +281,40 @@ MOVE_KINDS: frozenset[str] = frozenset({"seeked", "moved", "pressed"})
 
 
 # ---------------------------------------------------------------- commands
+# A command a device sends over HTTP is its body there and the op its route names: the command
+# extends the body, so the two keep one set of fields.
 
 
-class Report(Contract):
-    op: Literal["report"] = "report"
+class ReportBody(Contract):
     device: Name
-    position_ms: Millis
+    position_ms: Millis = Field(description="where the device is; checked against the book's length")
     playing: bool
     basis_seq: Seq
     device_clock: DeviceClock = None
 
 
-class Seek(Contract):
-    op: Literal["seek"] = "seek"
+class Report(ReportBody):
+    op: Literal["report"] = "report"
+
+
+class SeekBody(Contract):
     device: Name
     position_ms: Millis
     basis_seq: Seq
     device_clock: DeviceClock = None
 
 
-class PressRow(Contract):
-    op: Literal["press"] = "press"
+class Seek(SeekBody):
+    op: Literal["seek"] = "seek"
+
+
+class PressBody(Contract):
     row: int = Field(ge=0, lt=4)
     device: Name | None = None
+
+
+class PressRow(PressBody):
+    op: Literal["press"] = "press"
 
 
 class CancelList(Contract):
@@ -322,21 +333,27 @@ class JoinDevice(Contract):
     device_clock: DeviceClock = None
 
 
-class LeaveDevice(Contract):
-    """The device's page is going away (a beacon on ``pagehide``), where it was playing."""
-
-    op: Literal["leave"] = "leave"
+class LeaveBody(Contract):
     device: Name
     position_ms: Millis
     basis_seq: Seq
 
 
-class SetSleepTimer(Contract):
+class LeaveDevice(LeaveBody):
+    """The device's page is going away (a beacon on ``pagehide``), where it was playing."""
+
+    op: Literal["leave"] = "leave"
+
+
+class SleepTimerBody(Contract):
+    device: Name
+    after: SleepAfter
+
+
+class SetSleepTimer(SleepTimerBody):
     """Pause after ``after`` minutes of listening, or at the end of the chapter playing now."""
 
     op: Literal["sleep_timer"] = "sleep_timer"
-    device: Name
-    after: SleepAfter
 
 
 class CancelSleepTimer(Contract):
@@ -344,13 +361,16 @@ class CancelSleepTimer(Contract):
     device: Name
 
 
-class TimerRanOut(Contract):
+class TimerRanOutBody(Contract):
+    device: Name
+    position_ms: Millis = Field(description="where the device paused; put back on the stop if past it")
+    basis_seq: Seq
+
+
+class TimerRanOut(TimerRanOutBody):
     """The playing device reached the timer's stop and paused at ``position_ms``."""
 
     op: Literal["timer_ran_out"] = "timer_ran_out"
-    device: Name
-    position_ms: Millis
-    basis_seq: Seq
 
 
 class Pause(Contract):
@@ -476,49 +496,12 @@ class Located(Contract):
 # ---------------------------------------------------------------- HTTP bodies
 
 
-class ReportBody(Contract):
-    device: Name
-    position_ms: Millis = Field(description="where the device is; checked against the book's length")
-    playing: bool
-    basis_seq: Seq
-    device_clock: DeviceClock = None
-
-
-class SeekBody(Contract):
-    device: Name
-    position_ms: Millis
-    basis_seq: Seq
-    device_clock: DeviceClock = None
-
-
-class PressBody(Contract):
-    row: int = Field(ge=0, lt=4)
-    device: Name | None = None
-
-
 class DeviceBody(Contract):
     device: Name | None = None
 
 
 class JoinBody(Contract):
     device: Name
-
-
-class LeaveBody(Contract):
-    device: Name
-    position_ms: Millis
-    basis_seq: Seq
-
-
-class SleepTimerBody(Contract):
-    device: Name
-    after: SleepAfter
-
-
-class TimerRanOutBody(Contract):
-    device: Name
-    position_ms: Millis = Field(description="where the device paused; put back on the stop if past it")
-    basis_seq: Seq
 
 
 class TurnBody(Contract):

@@ -139,6 +139,8 @@ class Resolution(Contract):
     at_ms: int | None = None
     reason: str = ""
     named: Literal["passage", "chapter", "time"] = "passage"
+    """What the listener named: a chapter (its start or its end) keeps its number on a covered
+    row ahead, as the chapter list is public; a passage or a time names no chapter."""
     missing_chapter: MissingChapter | None = None
     """Set when the target is a chapter the book does not have (``reason`` says the same)."""
 
