@@ -58,12 +58,15 @@ class AudioChapter:
 @dataclass(frozen=True)
 class Audiobook:
     title: str
+    """The title tag, else the file's or the folder's name (``title_tag`` says which)."""
     author: str
     narrator: str
     chapters: tuple[AudioChapter, ...]
     files: tuple[str, ...]
     joined: str | None = None
     """A folder's tracks joined into one file for the player (``joining.py``)."""
+    title_tag: str = ""
+    """The recording's own title tag, empty when it has none (``naming.book_names``)."""
 
     @property
     def duration_ms(self) -> int:
@@ -188,9 +191,10 @@ def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
         book_ms += track.duration_ms
     single = len(ordered) == 1
     title_tags = FILE_TITLE_TAGS if single else FOLDER_TITLE_TAGS
-    title = _first_tag(ordered, title_tags) or (_file_title(str(where)) if single else where.name)
+    tagged = _first_tag(ordered, title_tags)
     return Audiobook(
-        title=title,
+        title=tagged or (_file_title(str(where)) if single else where.name),
+        title_tag=tagged,
         author=_first_tag(ordered, AUTHOR_TAGS),
         narrator=_first_tag(ordered, NARRATOR_TAGS),
         chapters=tuple(chapters),
