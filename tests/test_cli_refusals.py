@@ -50,6 +50,8 @@ def free_port() -> int:
     [
         ("status",),
         ("listener", "add", "anna"),
+        ("listener", "list"),
+        ("listener", "remove", "anna"),
         ("pair",),
         ("replay",),
         ("books",),
