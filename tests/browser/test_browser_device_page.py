@@ -495,6 +495,31 @@ def test_play_on_one_device_and_the_other_follows(open_page: OpenPage) -> None:
     expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
 
 
+def test_a_listener_removed_while_playing_stops_on_every_device_and_is_told_why(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    # The keeper of the bedside machine runs `bedside listener remove` while the book plays.
+    bedside.add_listener(f"{listener.name[:40]}-also")  # the last listener is not removed
+    phone, speaker = open_page("phone"), open_page("speaker")
+    phone.get_by_role("button", name="Play").click()
+    expect(speaker.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+    removed = subprocess.run(
+        [str(Path(sys.executable).parent / "bedside"), "listener", "remove", listener.name],
+        env=bedside.system.env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert removed.returncode == 0, removed.stdout + removed.stderr
+    for page in (phone, speaker):
+        expect(page.locator("#notice")).to_contain_text(
+            "This listener was removed from Bedside", timeout=WAIT_MS
+        )
+        expect(page.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
+        assert not page.evaluate("window.bedside.playing")
+
+
 def test_a_pause_said_aloud_pauses_every_playing_page_and_says_so(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:
