@@ -132,9 +132,28 @@ async def test_a_recording_with_no_speech_is_refused(client: Client, tmp_path: P
 async def test_a_drm_file_is_refused_with_a_reason(client: Client, tmp_path: Path) -> None:
     path = tmp_path / "bought.aax"
     path.write_bytes(b"\x00" * 1024)
+    job = new_id()
     with pytest.raises(RemoteFailure, match="DRM") as caught:
-        await request_ingest(client, IngestBook(path=str(path), book=new_id()))
+        await request_ingest(client, IngestBook(path=str(path), book=new_id(), job=job))
     assert caught.value.failure.code == "invalid"
+    with pytest.raises(RemoteFailure, match="no job"):
+        await list_jobs(client, job)  # refused before any job was recorded
+
+
+async def test_options_that_do_not_go_with_a_recording_are_refused_before_any_job(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    # What `bedside ingest` refuses before sending is refused the same when asked over the bus.
+    path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
+    chapters = tmp_path / "chapters.json"
+    chapters.write_text('[{"title": "One", "start": 0}]')
+    job = new_id()
+    with pytest.raises(RemoteFailure, match="an audiobook's chapters are its markers or tracks"):
+        await request_ingest(
+            client, IngestBook(path=str(path), book=new_id(), chapters_path=str(chapters), job=job)
+        )
+    with pytest.raises(RemoteFailure, match="no job"):
+        await list_jobs(client, job)
 
 
 async def test_a_cancelled_job_stops_and_keeps_its_finished_chapters(client: Client, tmp_path: Path) -> None:

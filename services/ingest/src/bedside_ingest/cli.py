@@ -17,17 +17,10 @@ from bedside_runtime.settings import Settings
 from nats.aio.client import Client
 from rich.console import Console
 
-from bedside_ingest.accepted import (
-    AUDIO_OPTION_HELP,
-    CHAPTERS_HELP,
-    PATH_HELP,
-    TEXT_HELP,
-    Named,
-    check_named,
-)
-from bedside_ingest.audiobook import is_recording
+from bedside_ingest.accepted import AUDIO_OPTION_HELP, CHAPTERS_HELP, PATH_HELP, TEXT_HELP
 from bedside_ingest.client import catalog_has, request_ingest, submit_job, wait_until_ready
 from bedside_ingest.errors import BadInput
+from bedside_ingest.given import check_given
 from bedside_ingest.jobs_cli import jobs
 from bedside_ingest.progress_view import stage_bars
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
@@ -153,18 +146,6 @@ def ingest(
 async def _detach(request: IngestBook, settings: Settings) -> None:
     async with connected(settings.servers) as client:
         await submit_job(client, request)
-
-
-def check_given(path: Path, *, audio: Path | None, chapters: Path | None, text: Path | None) -> None:
-    """Each file there, of a kind ingest reads, with options that go with it (``accepted.py``):
-    refused here, before the bus, rather than by the service after a wait (or not at all)."""
-    for given in (path, audio, chapters, text):
-        if given is not None and not given.exists():
-            raise BadInput(given, "does not exist")
-    folder = path.is_dir()
-    entries = [entry for entry in path.iterdir() if entry.is_file()] if folder else None
-    named = Named(path, folder, is_recording(path, entries), audio=audio, chapters=chapters, text=text)
-    check_named(named)
 
 
 def _fail(console: Console, message: str) -> typer.Exit:
