@@ -3,6 +3,7 @@ a repeat is a no-op, a bad event goes to the dead letters. A real nats-server of
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -183,3 +184,51 @@ async def test_a_cancel_swallowed_inside_a_fetch_still_stops_the_consumer() -> N
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+async def test_a_catalog_entry_stored_before_it_said_what_its_times_came_from_learns_it_at_start(
+    client: Client, tmp_path: Path
+) -> None:
+    """A transcribed recording indexed by an earlier search, whose catalog entry and artifact were
+    stored before either named ``times_from``: it is read from the artifact's source at start, and
+    the book is not indexed again."""
+    js = client.jetstream()
+    await js.add_stream(StreamConfig(name=subjects.BOOKS_STREAM, subjects=[subjects.BOOKS_SUBJECTS]))
+    bucket = await js.create_object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+    passages = small_passages()
+    made = artifact_of("small", "The Harbour Lamps", passages, chapters_of(passages), load_minilm())
+    stored = made.model_dump(mode="json", exclude={"times_from"})
+    old = BookArtifact.model_validate(
+        {**stored, "source": "audio: harbour.m4b (tiny.en)", "estimated": False}
+    )
+    assert old.times_from == "transcription"
+    name = f"small/{old.version}"
+    await bucket.put(name, json.dumps({**stored, "source": old.source, "estimated": False}).encode())
+    event = BookIngested(book="small", version=old.version, object_name=name, title=old.title)
+    await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+
+    store = await open_store(path=tmp_path / "q")
+    earlier = SearchEngine(store, load_minilm())
+    await earlier.index(old)
+    served = earlier.book("small")
+    await store.make_current(served.info.model_copy(update={"times_from": None}), served.collection)
+    await store.close()
+
+    store = await open_store(path=tmp_path / "q")
+    engine = SearchEngine(store, load_minilm())
+    await engine.restore()
+    assert engine.book("small").info.times_from is None  # as an entry stored back then reads
+    consumer = asyncio.create_task(consume_books(client, engine, retry_s=0.1))
+    try:
+        for _ in range(600):
+            if engine.book("small").info.times_from is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert engine.catalog(CatalogRequest()).books[0].times_from == "transcription"
+        assert engine.book("small").collection == served.collection  # not indexed again
+        assert [entry.info.times_from for entry in await store.catalog()] == ["transcription"]
+    finally:
+        consumer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await consumer
+        await store.close()

@@ -90,6 +90,7 @@ class ListenerState(Contract):
     devices: list[Name] = Field(default_factory=list, description="devices that have joined, in order")
     sleep_timer: SleepTimer | None = None
     asleep: Asleep | None = None
+    retired: bool = Field(default=False, description="the listener was removed: nothing more is accepted")
 
 
 class OfferPositions(Contract):
@@ -247,6 +248,14 @@ class Paused(Contract):
     paused_at_ms: Millis
 
 
+class ListenerRetired(Contract):
+    """The listener was removed (``bedside listener remove``): the last event of each of their
+    books' streams. Their events stay, replayable; every command after it is refused, and their
+    devices are told by the state it makes (``retired``)."""
+
+    kind: Literal["retired"] = "retired"
+
+
 PlayerEvent = Annotated[
     PositionReported
     | Seeked
@@ -259,7 +268,8 @@ PlayerEvent = Annotated[
     | SleepTimerSet
     | SleepTimerCancelled
     | FellAsleep
-    | Paused,
+    | Paused
+    | ListenerRetired,
     Field(discriminator="kind"),
 ]
 EventKind = Literal[
@@ -275,6 +285,7 @@ EventKind = Literal[
     "timer_cancelled",
     "fell_asleep",
     "paused",
+    "retired",
 ]
 MOVE_KINDS: frozenset[str] = frozenset({"seeked", "moved", "pressed"})
 """Events that move the book; a report made before the newest of them is stale."""
@@ -583,3 +594,27 @@ class BookView(Contract):
 class ListenerCreated(Contract):
     listener: Name
     token: str
+
+
+# ---------------------------------------------------------------- listeners
+
+
+class ListenersRequest(Contract):
+    """PLAYER_LISTENERS: the listeners there are (not those removed)."""
+
+
+class ListenerList(Contract):
+    listeners: list[Name]
+
+
+class RemoveListener(Contract):
+    """PLAYER_REMOVE_LISTENER: retire a listener (``ListenerRetired`` on each of their books'
+    streams), revoke their token and devices. The last listener is not removed."""
+
+    listener: Name
+
+
+class ListenerRemoved(Contract):
+    listener: Name
+    books: list[Name] = Field(description="the books whose streams now end with the retirement")
+    devices: int = Field(ge=0, description="device credentials revoked")
