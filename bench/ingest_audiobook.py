@@ -43,10 +43,9 @@ from bedside_evaluation.eval_transcript import (
 )
 from bedside_ingest.client import request_ingest
 from bedside_ingest.media import SAMPLE_RATE
-from bedside_runtime.health import wait_until_healthy
 from bedside_speech import WhisperTranscriber
 
-from bench.ingest_black_beauty import start_ingest, start_nats
+from bench.ingest_black_beauty import start_ingest, start_nats, wait_for_ingest
 from bench.processes import process_cpu_s
 from bench.report import Figure, percentile, report
 
@@ -174,9 +173,7 @@ def main() -> None:
     server = start_nats()
     service = start_ingest(server.url)
     try:
-        health = asyncio.run(wait_until_healthy([server.url], ("ingest",), 120.0))
-        if not (health["ingest"] and health["ingest"].ready):
-            raise SystemExit("the ingest service did not become ready")
+        wait_for_ingest(server.url)
         heard = asyncio.run(ingest(server.url, service.pid, IngestBook(path=str(path), book="bb-audio")))
         peak_mb = peak_rss_mb(service.pid)
         # The same recording again with its e-book: every chapter's transcript comes from the store.

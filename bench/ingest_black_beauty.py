@@ -51,6 +51,13 @@ def start_ingest(url: str) -> subprocess.Popen[bytes]:
     )
 
 
+def wait_for_ingest(url: str) -> None:
+    """Return once the ingest service on ``url`` says it is ready; end the benchmark if it never does."""
+    health = asyncio.run(wait_until_healthy([url], ("ingest",), 120.0))
+    if not (health["ingest"] and health["ingest"].ready):
+        raise SystemExit("the ingest service did not become ready")
+
+
 async def ingest_over_the_bus(url: str, pid: int) -> tuple[float, float, dict[str, float], int]:
     """Wall seconds the client waits, CPU seconds the service spends, its stages, passages."""
     client = await nats.connect(url)
@@ -83,9 +90,7 @@ def main() -> None:
     server = start_nats()
     service = start_ingest(server.url)
     try:
-        health = asyncio.run(wait_until_healthy([server.url], ("ingest",), 120.0))
-        if not (health["ingest"] and health["ingest"].ready):
-            raise SystemExit("the ingest service did not become ready")
+        wait_for_ingest(server.url)
         load = os.getloadavg()[0]
         total, total_cpu, stages, passages = asyncio.run(ingest_over_the_bus(server.url, service.pid))
         load_after = os.getloadavg()[0]

@@ -50,6 +50,8 @@ def free_port() -> int:
     [
         ("status",),
         ("listener", "add", "anna"),
+        ("listener", "list"),
+        ("listener", "remove", "anna"),
         ("pair",),
         ("replay",),
         ("books",),
@@ -79,3 +81,63 @@ def test_a_command_run_while_bedside_is_down_says_so_and_exits(tmp_path: Path, a
     assert done.returncode == 1, said
     assert "is Bedside running? start it with `bedside up`" in said, said
     assert "Traceback" not in said, said
+
+
+def bedside_down(tmp_path: Path, *args: str) -> str:
+    """``bedside ARGS`` with nothing listening where the bus would be; all it said, on one line."""
+    down = {
+        "COLUMNS": "300",
+        "NO_COLOR": "1",
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "BEDSIDE_DATA_DIR": str(tmp_path / "data"),
+        "BEDSIDE_NATS_PORT": str(free_port()),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "bedside", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=down,
+    )
+    said = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode == 1, said
+    assert "Traceback" not in said, said
+    return said
+
+
+def test_ingest_help_says_which_audio_files_and_which_chapters_files_it_takes() -> None:
+    done = bedside("ingest", "--help")
+    assert done.returncode == 0, done.stderr
+    said = " ".join(done.stdout.replace("│", " ").split())
+    # each seen read and transcribed (test_ingest_audiobook_reading.py)
+    assert "an audiobook (.m4b .m4a .mp3 .ogg .opus .flac .wav, or a folder of such tracks)" in said, said
+    assert "Not raw .aac (put it in an .m4a)" in said, said
+    assert 'a JSON list of {"title", "start"} (start in seconds or "H:MM:SS")' in said, said
+    assert 'a JSON object {"title", "author", "chapters": that same list}' in said, said
+    assert "a WebVTT chapters track (.vtt" in said, said
+    assert "An audiobook's chapters come from its markers or tracks" in said, said
+
+
+def test_a_file_ingest_does_not_read_is_refused_before_anything_is_sent(tmp_path: Path) -> None:
+    # Bedside is down: a refusal that names the file, not "is Bedside running?", shows nothing was sent.
+    (tmp_path / "notes.docx").write_bytes(b"PK\x03\x04")
+    (tmp_path / "book.aac").write_bytes(b"\xff\xf1" + bytes(64))
+    (tmp_path / "book.m4b").write_bytes(bytes(64))
+    (tmp_path / "book.txt").write_text("Chapter 1\n\nTom had a red kite.\n")
+    (tmp_path / "chapters.json").write_text('[{"title": "One", "start": 0}]')
+    refusals = {
+        ("notes.docx",): "notes.docx: unsupported file type '.docx'; Bedside reads audio (.m4b .m4a .mp3",
+        ("book.aac",): "book.aac: is raw AAC (.aac)",
+        ("book.m4b", "--chapters", "chapters.json"): "an audiobook's chapters are its markers or tracks",
+        ("book.txt", "--chapters", "chapters.json"): "a text's chapters are its headings",
+        ("book.txt", "--text", "book.txt"): "--text goes with an audiobook",
+        ("book.m4b", "--text", "notes.docx"): "--text takes an e-book",
+        ("book.txt", "--audio", "notes.docx"): "--audio takes an audio file (.m4b .m4a .mp3",
+        ("missing.vtt",): "missing.vtt: does not exist",
+    }
+    for args, refusal in refusals.items():
+        said = bedside_down(tmp_path, "ingest", *(str(tmp_path / a) if "." in a else a for a in args))
+        assert refusal in said, (args, said)
+        assert "is Bedside running?" not in said, (args, said)

@@ -44,6 +44,7 @@ BOOK_ID = "gull-point"
 AUDIO_BOOK_ID = "gull-point-audio"
 AUDIOBOOK_ID = "bay-m4b"
 INTERIM_BOOK_ID = "bay-m4b-interim"
+UNHEARD_BOOK_ID = "bay-m4b-unheard"
 AUDIOBOOK_TAGS = {"title": "The Cottage by the Bay"}  # no word the covered-rows test looks for
 AUDIO_SECONDS = 120
 WAIT_MS = 20_000
@@ -492,6 +493,31 @@ def test_play_on_one_device_and_the_other_follows(open_page: OpenPage) -> None:
     expect(speaker.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
     speaker.get_by_role("button", name="Pause").click()
     expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
+
+
+def test_a_listener_removed_while_playing_stops_on_every_device_and_is_told_why(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    # The keeper of the bedside machine runs `bedside listener remove` while the book plays.
+    bedside.add_listener(f"{listener.name[:40]}-also")  # the last listener is not removed
+    phone, speaker = open_page("phone"), open_page("speaker")
+    phone.get_by_role("button", name="Play").click()
+    expect(speaker.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+    removed = subprocess.run(
+        [str(Path(sys.executable).parent / "bedside"), "listener", "remove", listener.name],
+        env=bedside.system.env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert removed.returncode == 0, removed.stdout + removed.stderr
+    for page in (phone, speaker):
+        expect(page.locator("#notice")).to_contain_text(
+            "This listener was removed from Bedside", timeout=WAIT_MS
+        )
+        expect(page.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
+        assert not page.evaluate("window.bedside.playing")
 
 
 def test_a_pause_said_aloud_pauses_every_playing_page_and_says_so(
@@ -1161,10 +1187,11 @@ def test_an_m4b_plays_seeks_by_range_and_reports_the_audios_position(
     expect(page.locator("#chapter")).to_contain_text("Chapter 2")
 
 
-async def _announce_interim_of(nats_url: str, book: str, interim_book: str) -> None:
+async def _announce_interim_of(nats_url: str, book: str, interim_book: str, done: int = 1) -> None:
     """An interim version as ingest announces one while a recording is transcribed (adr/0032):
-    the first chapter of ``book``'s recording transcribed, the others pending. Built here from
-    the whole book so that the page is seen mid-transcription without racing a real job."""
+    the first ``done`` chapters of ``book``'s recording transcribed, the others pending (with
+    none done, the version ingest announces once the recording is read). Built here from the
+    whole book so that the page is seen mid-transcription without racing a real job."""
     client = await nats.connect(nats_url)
     try:
         js = client.jetstream()
@@ -1172,12 +1199,13 @@ async def _announce_interim_of(nats_url: str, book: str, interim_book: str) -> N
         bucket = await js.object_store(subjects.BOOK_ARTIFACTS_BUCKET)
         event = BookIngested.model_validate_json(newest.data or b"")
         whole = BookArtifact.model_validate_json((await bucket.get(event.object_name)).data or b"")
-        kept = [p for p in whole.passages if p.chapter == 1]
-        pending = [c.n for c in whole.chapters if c.n != 1]
+        transcribed = [c.n for c in whole.chapters[:done]]
+        kept = [p for p in whole.passages if p.chapter in transcribed]
+        pending = [c.n for c in whole.chapters if c.n not in transcribed]
         coverage = TranscriptCoverage(
-            chapters_done=1,
+            chapters_done=done,
             chapters=len(whole.chapters),
-            audio_done_ms=whole.chapters[0].end_ms,
+            audio_done_ms=whole.chapters[done - 1].end_ms if done else 0,
             audio_ms=whole.duration_ms,
             pending=pending,
         )
@@ -1218,10 +1246,28 @@ def test_a_book_still_being_transcribed_says_how_far_its_transcript_has_got(
     _wait_for_book(bedside.url, listener.token, INTERIM_BOOK_ID)
     page = open_page("phone", book=INTERIM_BOOK_ID)
     expect(page.locator("#transcript-progress")).to_be_visible()
-    expect(page.locator("#transcript-progress")).to_contain_text("transcript: chapter 1 of 3")
+    expect(page.locator("#transcript-progress")).to_contain_text("transcribing: 1 of 3 chapters ready")
     page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
     whole = open_page("tablet", book=AUDIOBOOK_ID)
     expect(whole.locator("#transcript-progress")).to_be_hidden()
+
+
+def test_a_book_whose_transcript_has_no_chapter_yet_says_none_is_ready_not_chapter_0(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    # The first interim version ingest announces: the recording read, no chapter heard yet.
+    need_espeak()
+    announce = _announce_interim_of(bedside.system.nats_url, AUDIOBOOK_ID, UNHEARD_BOOK_ID, done=0)
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this one
+        thread.submit(asyncio.run, announce).result()
+    _wait_for_book(bedside.url, listener.token, UNHEARD_BOOK_ID)
+    page = open_page("phone", book=UNHEARD_BOOK_ID)
+    progress = page.locator("#transcript-progress")
+    expect(progress).to_have_text(
+        "transcribing: no chapter ready yet; the book plays, but cannot be searched until one is"
+    )
+    page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
+    expect(progress).not_to_contain_text("chapter 0")
 
 
 def test_a_turn_on_the_transcribed_book_moves_back_to_the_moment(

@@ -159,6 +159,42 @@ def write_audiobook(
     return path
 
 
+PLAIN_AUDIO = {
+    ".m4a": ("ipod", "aac", 1),
+    ".ogg": ("ogg", "vorbis", 2),  # FFmpeg's own Vorbis encoder: stereo only, "experimental"
+    ".opus": ("ogg", "libopus", 1),
+    ".flac": ("flac", "flac", 1),
+    ".wav": ("wav", "pcm_s16le", 1),
+    ".aac": ("adts", "aac", 1),
+}
+
+
+def write_plain_audio(path: Path, speech: Speech, title: str) -> Path:
+    """``speech`` in one file of the kind its suffix names, with a title tag and no markers:
+    the kinds ``write_audiobook`` does not make (an Ogg file keeps its tags on the stream)."""
+    container_format, codec, channels = PLAIN_AUDIO[path.suffix]
+    samples, rate = speech.samples.astype(np.float32) / 32768, speech.rate
+    if codec == "libopus":  # Opus takes 48 kHz only
+        picks = (np.arange(len(samples) * 48_000 // rate) * rate // 48_000).astype(np.int64)
+        samples, rate = samples[picks], 48_000
+    layout = "stereo" if channels == 2 else "mono"
+    with av.open(str(path), "w", format=container_format) as container:
+        container.metadata["title"] = title
+        stream = container.add_stream(codec, rate=rate, layout=layout)
+        assert isinstance(stream, av.AudioStream)
+        stream.codec_context.options = {"strict": "experimental"}
+        time_base = fractions.Fraction(1, rate)
+        for begin in range(0, len(samples), FRAME_SAMPLES):
+            chunk = np.ascontiguousarray(np.tile(samples[begin : begin + FRAME_SAMPLES], (channels, 1)))
+            frame = av.AudioFrame.from_ndarray(chunk, format="fltp", layout=layout)
+            frame.sample_rate, frame.pts, frame.time_base = rate, begin, time_base
+            for packet in stream.encode(frame):
+                container.mux(packet)
+        for packet in stream.encode(None):
+            container.mux(packet)
+    return path
+
+
 def write_tracks(folder: Path, speech: Speech, suffix: str = ".mp3", album: str = "") -> list[Path]:
     """One file per chapter, tagged with its title and track number and named by its title, so
     that the order of the names is not the order of the tracks."""

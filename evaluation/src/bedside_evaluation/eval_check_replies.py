@@ -7,18 +7,18 @@ its chapter (or as far into it as its ``into`` says). Each named set is counted 
 """
 
 import asyncio
-import sys
 import tempfile
 from pathlib import Path
 
 from bedside_contracts.search import CheckAnswer
-from bedside_embedding import Embedder, load_minilm
+from bedside_embedding import Embedder
 from bedside_guard import check_answer
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 
 from bedside_evaluation.check_replies import kind_of, line_of, load_replies
-from bedside_evaluation.corpus import corpus_dir, corpus_missing
+from bedside_evaluation.command import run_named
+from bedside_evaluation.corpus import corpus_dir
 from bedside_evaluation.corpus_books import corpus_artifact
 from bedside_evaluation.eval_come_up import CORPUS_FILE
 
@@ -74,11 +74,7 @@ async def run(embedder: Embedder, names: list[str], corpus: Path | None = None) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    names = (argv if argv is not None else sys.argv[1:]) or ["check_replies"]
-    if corpus_missing():
-        return 2
-    print(asyncio.run(run(load_minilm(), names)))
-    return 0
+    return run_named(run, argv, "check_replies")
 
 
 if __name__ == "__main__":

@@ -7,18 +7,18 @@ that answers it.
 """
 
 import asyncio
-import sys
 import tempfile
 from importlib.resources import files
 from pathlib import Path
 
 from bedside_contracts.search import Recall
-from bedside_embedding import Embedder, load_minilm
+from bedside_embedding import Embedder
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
-from bedside_evaluation.corpus import corpus_dir, corpus_missing
+from bedside_evaluation.command import run_named
+from bedside_evaluation.corpus import corpus_dir
 from bedside_evaluation.corpus_books import corpus_artifact
 
 CORPUS_FILE = {"black_beauty": "black_beauty", "sherlock_holmes": "adventures_of_sherlock_holmes"}
@@ -98,11 +98,7 @@ async def run(embedder: Embedder, names: list[str], corpus: Path | None = None) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    names = (argv if argv is not None else sys.argv[1:]) or ["come_up"]
-    if corpus_missing():
-        return 2
-    print(asyncio.run(run(load_minilm(), names)))
-    return 0
+    return run_named(run, argv, "come_up")
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 
 from bedside_evaluation.books import held_out_sets, long_book_sets, query_sets
-from bedside_evaluation.corpus import corpus_dir
+from bedside_evaluation.corpus import corpus_dir, corpus_missing
 from bedside_evaluation.corpus_books import cached_vectors, corpus_artifact
 from bedside_evaluation.eval_search import RANK_DEPTH, QueryRankings, chapters_of, rankings_for
 from bedside_evaluation.long_alternatives import (
@@ -405,10 +405,9 @@ async def run(
 
 
 def main() -> int:
-    corpus = corpus_dir()
-    if not corpus.is_dir():
-        print(f"{corpus} is absent: the evaluation needs the shared corpus", file=sys.stderr)
+    if corpus_missing():
         return 2
+    corpus = corpus_dir()
     arguments = sys.argv[1:]
     chosen = {name: name in arguments for name in ("final", "heldout", "last")}
     print(asyncio.run(run(load_minilm(), corpus, **chosen)))

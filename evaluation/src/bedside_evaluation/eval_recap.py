@@ -9,10 +9,8 @@ that chapter. Nothing is sent over a bus: the turn's tools talk to the engine in
 Run: ``python -m bedside_evaluation.eval_recap [development|held_out ...]``.
 """
 
-import asyncio
 import json
 import re
-import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,7 +44,7 @@ from bedside_contracts.search import (
     Resolve,
     Resolved,
 )
-from bedside_embedding import Embedder, load_minilm
+from bedside_embedding import Embedder
 from bedside_guard import CheckedAnswer
 from bedside_ingest.chunking import chapter_infos, chunk_book
 from bedside_ingest.reader import read_book
@@ -59,6 +57,7 @@ from bedside_turn.domain.rules import Turn
 from bedside_turn.keyless import run_keyless
 from bedside_turn.tools import ToolBox
 
+from bedside_evaluation.command import run_named
 from bedside_evaluation.corpus import corpus_dir
 from bedside_evaluation.corpus_books import artifact_of, cached_vectors, corpus_artifact
 
@@ -240,12 +239,7 @@ async def run(embedder: Embedder, parts: Sequence[str], show: int = 0) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parts = (argv if argv is not None else sys.argv[1:]) or ["development"]
-    if not corpus_dir().is_dir():
-        print(f"{corpus_dir()} is absent: the evaluation needs the shared corpus", file=sys.stderr)
-        return 2
-    print(asyncio.run(run(load_minilm(), parts)))
-    return 0
+    return run_named(run, argv, "development")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from bedside_search.open_store import open_store
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
 from bedside_evaluation.books import held_out_sets, query_sets
-from bedside_evaluation.corpus import corpus_dir
+from bedside_evaluation.corpus import corpus_dir, corpus_missing
 from bedside_evaluation.corpus_books import DEFAULT_CACHE, artifact_of, cached_vectors
 from bedside_evaluation.eval_search import RANK_DEPTH, chapters_of, rankings_for
 from bedside_evaluation.queryset import QuerySet
@@ -175,10 +175,9 @@ def main() -> int:
     if len(sys.argv) != 2:
         print("usage: python -m bedside_evaluation.eval_transcript DIR", file=sys.stderr)
         return 2
-    corpus = corpus_dir()
-    if not corpus.is_dir():
-        print(f"{corpus} is absent: the evaluation needs the shared corpus", file=sys.stderr)
+    if corpus_missing():
         return 2
+    corpus = corpus_dir()
     recording, results = asyncio.run(measure(Path(sys.argv[1]), load_minilm(), corpus))
     print(summary(recording, results))
     return 0

@@ -1,5 +1,6 @@
 """The book's names and the line: a name first heard ahead has not come up, whatever else is said."""
 
+import pytest
 from bedside_guard import (
     STOP_THERE,
     CheckedAnswer,
@@ -181,6 +182,23 @@ def test_a_name_written_only_after_a_title_is_a_name_and_the_title_is_not() -> N
     assert not {"mr", "mrs", "st", "dr"} & set(names.first_ms)
     assert unheard_names("who is Mrs. Fowler?", names, 500) == ["fowler"]
     assert check_answer("Lord St. Simon's bride runs off.", "tell me", names, 1000).cut == 1
+
+
+@pytest.mark.parametrize("title", ["Gen.", "Lt.", "Sgt.", "Col.", "Capt.", "Maj.", "Adm.", "St.", "Mt."])
+def test_a_name_after_any_title_a_novel_uses_is_one_sentence_and_a_name(title: str) -> None:
+    # "Gen. Gordon rode in.": the stop after the title ends nothing, and the name stands inside
+    # its sentence, so the book counts it a name and the title never one.
+    text = f"The gate opened. {title} Gordon rode in. The crowd cheered {title} Gordon."
+    assert sentences_of(text) == [
+        "The gate opened.",
+        f"{title} Gordon rode in.",
+        f"The crowd cheered {title} Gordon.",
+    ]
+    assert named_words(f"{title} Gordon rode in.") == {"gordon"}
+    names = book_names([Passage(id=0, start_ms=0, end_ms=1000, chapter=1, chapter_title="C", text=text)])
+    assert "gordon" in names.first_ms
+    assert title.lower().rstrip(".") not in names.first_ms
+    assert unheard_names(f"who is {title} Gordon?", names, 0) == ["gordon"]
 
 
 def test_a_title_ends_no_sentence() -> None:

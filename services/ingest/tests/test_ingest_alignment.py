@@ -1,5 +1,7 @@
 """Aligning an e-book to a recording's words (plain code: recognised words are made up here)."""
 
+import json
+
 from bedside_contracts.ingest import BookArtifact, ChapterTranscript, IngestBook, SpokenWordTimes
 from bedside_ingest.alignment import align_book, pair_chapters, words_of
 from bedside_ingest.audiobook import Audiobook, AudioChapter
@@ -141,3 +143,25 @@ def test_the_artifact_says_what_its_times_came_from() -> None:
 
     assert {kind: times_from(book) for kind, book in books.items()} == {kind: kind for kind in books}
     assert times_from(fell_back) == "transcription"  # the recogniser's words were kept
+
+
+def test_an_artifact_stored_before_it_named_its_times_tells_them_by_its_source() -> None:
+    # An artifact written before ``times_from`` existed: its source still names ingest's format.
+    one, two = heard(1, ONE), heard(2, TWO)
+    audiobook = recording(one, two)
+    aligned, _ = align_book(ebook(("One", ONE), ("Two", TWO)), audiobook, {1: one, 2: two}, "lantern.m4b")
+    books = {
+        "transcription": transcribed_book(audiobook, {1: one, 2: two}, "lantern.m4b (tiny.en)"),
+        "alignment": aligned,
+        "file": ebook(("One", ONE)),
+    }
+
+    def stored_before(book: Book) -> str:
+        request = IngestBook(path="book.m4b", book="lantern")
+        prepared = prepare_book(request, book, audio_ms=0, audio_path=None, embedding_model="test")
+        old = {k: v for k, v in prepared.fields.items() if k != "times_from"}
+        return BookArtifact.model_validate_json(
+            json.dumps({**old, "version": "0" * 16, "vectors_b64": ""})
+        ).times_from
+
+    assert {kind: stored_before(book) for kind, book in books.items()} == {kind: kind for kind in books}

@@ -11,11 +11,15 @@ from bedside_audiobooks import (
     speak_book,
     tag_cover,
     write_audiobook,
+    write_plain_audio,
     write_tracks,
 )
+from bedside_ingest.accepted import AUDIO_EXTENSIONS
 from bedside_ingest.audiobook import Marker, TrackInfo, audiobook_of, is_recording, track_order
 from bedside_ingest.errors import BadInput
 from bedside_ingest.media import SAMPLE_RATE, decode_span, read_audiobook, read_cover
+from bedside_ingest.transcribe import transcribe_audiobook
+from bedside_speech import WhisperTranscriber
 
 TAGS = {"title": "The Lantern at Gull Point", "artist": "The Bedside authors", "composer": "Espeak Reader"}
 CHAPTER_TOLERANCE_MS = 60
@@ -155,3 +159,41 @@ def test_the_cover_comes_from_the_tags_or_the_folder(speech: Speech, tmp_path: P
     assert read_cover(read_audiobook(folder), folder) is None
     (folder / "Cover.JPG").write_bytes(JPEG)
     assert read_cover(read_audiobook(folder), folder) == (JPEG, "jpg")
+
+
+@pytest.fixture(scope="module")
+def transcriber() -> WhisperTranscriber:
+    return WhisperTranscriber()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("suffix", AUDIO_EXTENSIONS)
+def test_every_kind_of_audio_the_help_names_is_read_with_its_title_and_transcribed(
+    speech: Speech, tmp_path: Path, transcriber: WhisperTranscriber, suffix: str
+) -> None:
+    # What `bedside ingest --help` claims (accepted.AUDIO_EXTENSIONS), each from a real file.
+    title = f"The Lantern ({suffix})"
+    path = tmp_path / f"lantern{suffix}"
+    if suffix in (".m4b", ".mp3"):
+        write_audiobook(path, speech, tags={"title": title})
+    else:
+        write_plain_audio(path, speech, title)
+    book = read_audiobook(path)
+    assert book.title == title  # Ogg's tags are on its stream
+    assert book.duration_ms == pytest.approx(speech.chapters[-1].end_s * 1000, abs=CHAPTER_TOLERANCE_MS)
+    heard = transcribe_audiobook(book, transcriber, {}, save=lambda done: None, progress=lambda done: None)
+    words = " ".join(w.text for t in heard.values() for w in t.words).lower()
+    assert "house" in words, words  # "The House at Gull Point", the first chapter's title
+
+
+def test_raw_aac_is_refused_with_its_reason(speech: Speech, tmp_path: Path) -> None:
+    # FFmpeg only estimates the length of an ADTS stream: it is refused, not read wrong.
+    path = write_plain_audio(tmp_path / "lantern.aac", speech, "The Lantern")
+    assert is_recording(path, None)
+    with pytest.raises(BadInput, match=r"lantern\.aac: is raw AAC .*`ffmpeg -i book\.aac -c copy book\.m4a"):
+        read_audiobook(path)
+    folder = tmp_path / "tracks"
+    folder.mkdir()
+    path.rename(folder / "01.aac")
+    with pytest.raises(BadInput, match="is raw AAC"):
+        read_audiobook(folder)

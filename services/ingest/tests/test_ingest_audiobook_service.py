@@ -132,9 +132,28 @@ async def test_a_recording_with_no_speech_is_refused(client: Client, tmp_path: P
 async def test_a_drm_file_is_refused_with_a_reason(client: Client, tmp_path: Path) -> None:
     path = tmp_path / "bought.aax"
     path.write_bytes(b"\x00" * 1024)
+    job = new_id()
     with pytest.raises(RemoteFailure, match="DRM") as caught:
-        await request_ingest(client, IngestBook(path=str(path), book=new_id()))
+        await request_ingest(client, IngestBook(path=str(path), book=new_id(), job=job))
     assert caught.value.failure.code == "invalid"
+    with pytest.raises(RemoteFailure, match="no job"):
+        await list_jobs(client, job)  # refused before any job was recorded
+
+
+async def test_options_that_do_not_go_with_a_recording_are_refused_before_any_job(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    # What `bedside ingest` refuses before sending is refused the same when asked over the bus.
+    path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
+    chapters = tmp_path / "chapters.json"
+    chapters.write_text('[{"title": "One", "start": 0}]')
+    job = new_id()
+    with pytest.raises(RemoteFailure, match="an audiobook's chapters are its markers or tracks"):
+        await request_ingest(
+            client, IngestBook(path=str(path), book=new_id(), chapters_path=str(chapters), job=job)
+        )
+    with pytest.raises(RemoteFailure, match="no job"):
+        await list_jobs(client, job)
 
 
 async def test_a_cancelled_job_stops_and_keeps_its_finished_chapters(client: Client, tmp_path: Path) -> None:
@@ -175,15 +194,20 @@ async def test_a_cancelled_job_stops_and_keeps_its_finished_chapters(client: Cli
 async def test_with_its_e_book_the_book_is_the_e_books_words_timed_by_the_recording(
     client: Client, speech: Speech, tmp_path: Path
 ) -> None:
-    path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
+    # Tagged otherwise than the e-book's own title: the recording's tag is what the listener's
+    # library shows, so it names the book (naming.book_names).
+    tags = {**TAGS, "title": "Gull Point, read aloud"}
+    path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=tags)
     book = new_id()
     report = await request_ingest(client, IngestBook(path=str(path), book=book, text_path=str(SAMPLE_TEXT)))
+    assert report.title == "Gull Point, read aloud"
     aligned = report.alignment
     assert aligned is not None
     assert aligned.fallback == ""
     assert aligned.matched_share >= 0.9
     assert aligned.left_out > 100  # chapters 4-6 and the rest of 1-3 are not in the recording
     artifact = await artifact_of(client, report.object_name)
+    assert (artifact.title, artifact.author) == (tags["title"], tags["artist"])
     assert [c.title for c in artifact.chapters] == [c.title for c in speech.chapters]
     cues = {cue.text: cue.start_ms for p in artifact.passages for cue in p.cues}
     spoken = [s for s in speech.sentences if s.text in cues]

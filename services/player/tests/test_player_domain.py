@@ -9,6 +9,7 @@ from bedside_contracts.player import (
     HistoryEntry,
     JoinDevice,
     LeaveDevice,
+    ListenerRetired,
     ListOffered,
     Moved,
     OfferPositions,
@@ -25,11 +26,12 @@ from bedside_contracts.player import (
 )
 from bedside_contracts.search import ChapterInfo, Resolution, Target
 from bedside_guard import MAX_ROWS, Candidate, Passage, ahead_of
-from bedside_player.domain.decide import Invalid, Stale, decide
+from bedside_player.domain.decide import Invalid, Stale, decide, retire
 from bedside_player.domain.history import entries, history, locate
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_player.domain.playing import GONE_QUIET_MS, PlayingDevice
 from bedside_player.domain.state import PlayerState, evolve, listening_to
+from bedside_player.replay import from_snapshot, to_snapshot
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -625,3 +627,31 @@ def test_a_reported_state_is_a_state_that_cannot_be_changed_in_place(
     with pytest.raises(AttributeError):
         after.position_ms = position + 1  # type: ignore[misc]
     assert after.position_ms == position
+
+
+# ------------------------------------------------------------------ a listener removed
+
+
+def test_a_retired_listeners_stream_refuses_every_command_and_keeps_where_the_book_was() -> None:
+    playing = run(fresh(), Report(device="phone", position_ms=5_000, playing=True, basis_seq=0))
+    event = retire(playing)
+    assert event == ListenerRetired()
+    retired = evolve(playing, event, playing.seq + 1)
+    told = retired.public(NOW)
+    assert (told.retired, told.playing, told.position_ms) == (True, False, 5_000)
+    assert retire(retired) is None  # retired once, however often asked
+    for command in (
+        Report(device="phone", position_ms=6_000, playing=True, basis_seq=retired.seq),
+        Seek(device="phone", position_ms=1_000, basis_seq=retired.seq),
+        JoinDevice(device="tablet"),
+        Undo(),
+    ):
+        with pytest.raises(Invalid, match="removed"):
+            decide(retired, command, now_ms=NOW)
+    # a report replayed after it (none can be appended) would not bring the listener back
+    assert evolve(retired, PositionReported(device="x", position_ms=1, playing=True, basis_seq=0), 9).retired
+
+
+def test_a_retired_listener_stays_retired_through_a_snapshot() -> None:
+    retired = evolve(fresh(), ListenerRetired(), 1)
+    assert from_snapshot(to_snapshot(retired, 1)).retired

@@ -16,6 +16,7 @@ from bedside_contracts.player import (
     DeviceLeft,
     FellAsleep,
     ListCancelled,
+    ListenerRetired,
     ListOffered,
     Moved,
     Paused,
@@ -76,6 +77,7 @@ def random_event(rng: random.Random) -> PlayerEvent:
         SleepTimerCancelled(device=device),
         FellAsleep(device=device, paused_at_ms=to, asleep_at_ms=at, basis_seq=0),
         Paused(device=device if rng.random() < 0.5 else None, paused_at_ms=to),
+        ListenerRetired(),
     ]
     # mostly reports, as on a real stream, but every kind turns up
     return made[0] if rng.random() < 0.6 else rng.choice(made[1:])

@@ -14,18 +14,28 @@ import httpx
 import nats
 import pytest
 from bedside_contracts import subjects
-from bedside_contracts.player import PositionReported
+from bedside_contracts.player import (
+    CommandRequest,
+    CommandResult,
+    History,
+    HistoryRequest,
+    ListenerState,
+    PositionReported,
+    Report,
+)
 from bedside_player.cli import first_start
 from bedside_player.clock import wall_clock_ms
 from bedside_player.listeners import Listeners
 from bedside_player.replay import rebuild, snapshots, write_snapshot
 from bedside_player.store import EventStore, WrongLastSequence, subject_of
 from bedside_player_testing import FakeSearch, SyntheticBook
+from bedside_runtime.bus import call
 from bedside_runtime.health import wait_until_healthy
 from bedside_runtime.nats_server import free_port
 from bedside_runtime.settings import Settings
 from bedside_testing import RunningSystem, start_system, start_test_nats
 from nats.aio.client import Client
+from nats.aio.msg import Msg
 
 
 @pytest.fixture(scope="module")
@@ -365,4 +375,91 @@ async def test_first_start_makes_one_default_listener() -> None:
         assert "http://127.0.0.1:8123/#token=" in line
         assert line.endswith("&listener=me")
     finally:
+        server.stop()
+
+
+async def test_listener_remove_retires_them_tells_their_devices_and_keeps_their_events(
+    lone_player: RunningSystem, bus: Client
+) -> None:
+    env = {**os.environ, "NATS_URL": lone_player.nats_url, "BEDSIDE_HTTP_PORT": str(lone_player.http_port)}
+    name, token = await listener(bus, "gone")
+    other, _ = await listener(bus, "stays")
+    state_path = f"/api/listeners/{name}/books/b1/state"
+    pushed: asyncio.Queue[ListenerState] = asyncio.Queue()
+
+    async def on_push(msg: Msg) -> None:
+        await pushed.put(ListenerState.model_validate_json(msg.data))
+
+    await bus.subscribe(subjects.PLAYER_PUSH.format(listener=name, book="b1"), cb=on_push)
+    async with httpx.AsyncClient(base_url=lone_player.http_url) as http:
+        bearer = {"Authorization": f"Bearer {token}"}
+        report = {"device": "phone", "position_ms": 5_000, "playing": True, "basis_seq": 0}
+        assert (
+            await http.post(f"/api/listeners/{name}/books/b1/reports", json=report, headers=bearer)
+        ).is_success
+        traded = await http.post("/api/session", headers=bearer)
+        assert traded.is_success, traded.text
+        cookie = {"Cookie": f"bedside_device={traded.cookies['bedside_device']}"}
+        assert (await http.get(state_path, headers=cookie)).status_code == 200
+
+        listed = await bedside("listener", "list", env=env)
+        assert listed.returncode == 0, listed.stderr
+        assert {name, other} <= set(listed.stdout.split())
+
+        removed = await bedside("listener", "remove", name, env=env)
+        assert removed.returncode == 0, removed.stderr
+        assert f"removed {name}: their token and 1 device no longer work" in removed.stdout
+        assert "their history in 1 book stays in the stream" in removed.stdout
+
+        while not (told := await asyncio.wait_for(pushed.get(), timeout=30)).retired:
+            pass  # the device hears of it: the state its stream ends with
+        assert (told.playing, told.position_ms) == (False, 5_000)
+        assert (await http.get(state_path, headers=bearer)).status_code == 401
+        assert (await http.get(state_path, headers=cookie)).status_code == 401
+
+    listed = await bedside("listener", "list", env=env)
+    assert name not in listed.stdout.split()
+    assert other in listed.stdout.split()
+    history = await call(bus, subjects.PLAYER_HISTORY, HistoryRequest(listener=name, book="b1"), History)
+    assert [entry.kind for entry in history.entries] == ["retired", "reported"]  # nothing was lost
+    late = Report(device="tablet", position_ms=9_000, playing=True, basis_seq=history.entries[0].seq)
+    refused = await call(
+        bus, subjects.PLAYER_COMMAND, CommandRequest(listener=name, book="b1", command=late), CommandResult
+    )
+    assert not refused.accepted
+    assert "removed" in refused.reason
+
+    again = await bedside("listener", "remove", name, env=env)
+    assert again.returncode == 1
+    assert f"there is no listener {name!r}" in again.stderr
+    assert other in again.stderr  # the listeners there are
+    readded = await bedside("listener", "add", name, env=env)
+    assert readded.returncode == 1
+    assert "was removed" in readded.stderr
+
+
+def test_the_last_listener_is_not_removed() -> None:
+    server = start_test_nats("player-last-listener")
+    try:
+        system = start_system(server.url, services=("player",))
+    except BaseException:
+        server.stop()
+        raise
+
+    async def make_one() -> None:
+        client = await nats.connect(server.url)
+        try:
+            await (await Listeners.open(client.jetstream())).create("only")
+        finally:
+            await client.close()
+
+    try:
+        asyncio.run(make_one())
+        env = {**os.environ, "NATS_URL": server.url}
+        refused = asyncio.run(bedside("listener", "remove", "only", env=env))
+        assert refused.returncode == 1
+        assert "'only' is the only listener" in refused.stderr
+        assert asyncio.run(bedside("listener", "list", env=env)).stdout.split() == ["only"]
+    finally:
+        system.stop()
         server.stop()

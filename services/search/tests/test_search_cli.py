@@ -8,6 +8,7 @@ ONE_CHAPTER = BookInfo(
     title="Y",
     duration_ms=2_000,
     estimated=False,
+    times_from="file",
     passages=1,
     chapters=[ChapterInfo(n=1, title="Y", start_ms=0, end_ms=2_000)],
 )
@@ -31,3 +32,11 @@ def test_a_book_says_what_its_times_came_from() -> None:
     assert book_line(book).split()[-3:] == ["timed", "The", "Lantern"]
     assert book_line(estimated).split()[-3:] == ["estimated", "The", "Lantern"]
     assert len({line.index("The Lantern") for line in map(book_line, (book, transcribed, aligned))}) == 1
+
+
+def test_a_catalog_entry_stored_before_books_said_what_their_times_came_from_says_so() -> None:
+    # The entry of an m4b transcribed before BookInfo had times_from: it is not "timed" by a file.
+    stored = ONE_CHAPTER.model_dump(mode="json", exclude={"times_from"})
+    old = BookInfo.model_validate({**stored, "id": "lantern", "title": "The Lantern"})
+    assert book_line(old).split()[-4:] == ["not", "recorded", "The", "Lantern"]
+    assert book_line(old).index("The Lantern") == book_line(ONE_CHAPTER).index("Y")

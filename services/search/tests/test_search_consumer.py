@@ -3,13 +3,14 @@ a repeat is a no-op, a bad event goes to the dead letters. A real nats-server of
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import nats
 import pytest
 from bedside_contracts import subjects
-from bedside_contracts.ingest import BookIngested, BookReady
+from bedside_contracts.ingest import BookArtifact, BookIngested, BookReady
 from bedside_contracts.search import CatalogRequest
 from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of
@@ -20,6 +21,7 @@ from bedside_search_testing import chapters_of, small_passages
 from bedside_testing import start_test_nats
 from nats.aio.client import Client
 from nats.aio.msg import Msg
+from nats.js import JetStreamContext
 from nats.js.api import StreamConfig
 
 
@@ -32,10 +34,35 @@ async def client() -> AsyncIterator[Client]:
     server.stop()
 
 
+async def small_book_stored(js: JetStreamContext) -> tuple[BookArtifact, BookIngested]:
+    """The books stream and the artifacts bucket declared, the small book's artifact put in it,
+    and the event that announces it (not published)."""
+    await js.add_stream(StreamConfig(name=subjects.BOOKS_STREAM, subjects=[subjects.BOOKS_SUBJECTS]))
+    bucket = await js.create_object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+    passages = small_passages()
+    artifact = artifact_of("small", "The Harbour Lamps", passages, chapters_of(passages), load_minilm())
+    name = f"small/{artifact.version}.json"
+    await bucket.put(name, artifact.model_dump_json().encode())
+    return artifact, BookIngested(
+        book="small", version=artifact.version, object_name=name, title=artifact.title
+    )
+
+
+@contextlib.asynccontextmanager
+async def consuming(client: Client, engine: SearchEngine) -> AsyncIterator[None]:
+    """``engine`` indexing from the books stream while inside, its consumer stopped on leaving."""
+    consumer = asyncio.create_task(consume_books(client, engine, retry_s=0.1))
+    try:
+        yield
+    finally:
+        consumer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await consumer
+
+
 async def test_books_are_indexed_from_the_stream_once_it_exists(client: Client, tmp_path: Path) -> None:
     store = await open_store(path=tmp_path / "q")
     engine = SearchEngine(store, load_minilm())
-    consumer = asyncio.create_task(consume_books(client, engine, retry_s=0.1))
     js = client.jetstream()
     ready_messages: asyncio.Queue[BookReady] = asyncio.Queue()
     dead: asyncio.Queue[bytes] = asyncio.Queue()
@@ -43,49 +70,42 @@ async def test_books_are_indexed_from_the_stream_once_it_exists(client: Client, 
     async def on_dead(msg: Msg) -> None:
         await dead.put(msg.data)
 
+    async def on_ready(msg: Msg) -> None:
+        await ready_messages.put(BookReady.model_validate_json(msg.data))
+
     await client.subscribe(subjects.DEAD_LETTER.format(service="search"), cb=on_dead)
     try:
-        await asyncio.sleep(0.3)  # the consumer is waiting for a stream nobody has declared yet
-        await js.add_stream(StreamConfig(name=subjects.BOOKS_STREAM, subjects=[subjects.BOOKS_SUBJECTS]))
-        bucket = await js.create_object_store(subjects.BOOK_ARTIFACTS_BUCKET)
-        passages = small_passages()
-        artifact = artifact_of("small", "The Harbour Lamps", passages, chapters_of(passages), load_minilm())
-        name = f"small/{artifact.version}.json"
-        await bucket.put(name, artifact.model_dump_json().encode())
-        event = BookIngested(book="small", version=artifact.version, object_name=name, title=artifact.title)
+        async with consuming(client, engine):
+            await asyncio.sleep(0.3)  # the consumer is waiting for a stream nobody has declared yet
+            artifact, event = await small_book_stored(js)
+            await client.subscribe(subjects.BOOK_READY.format(book="*"), cb=on_ready)
+            await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+            ready = await asyncio.wait_for(ready_messages.get(), timeout=60)
+            assert ready == BookReady(book="small", version=artifact.version, passages=12)
+            assert engine.book("small").version == artifact.version
 
-        async def on_ready(msg: Msg) -> None:
-            await ready_messages.put(BookReady.model_validate_json(msg.data))
+            await js.publish(subjects.BOOK_INGESTED.format(book="small"), b'{"book": "small"}')
+            assert await asyncio.wait_for(dead.get(), timeout=30) == b'{"book": "small"}'
 
-        await client.subscribe(subjects.BOOK_READY.format(book="*"), cb=on_ready)
-        await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
-        ready = await asyncio.wait_for(ready_messages.get(), timeout=60)
-        assert ready == BookReady(book="small", version=artifact.version, passages=12)
-        assert engine.book("small").version == artifact.version
+            await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+            again = await asyncio.wait_for(ready_messages.get(), timeout=60)
+            assert again == ready
+            stream_ready = await js.get_last_msg(
+                subjects.BOOKS_STREAM, subjects.BOOK_READY.format(book="small")
+            )
+            info = await js.stream_info(subjects.BOOKS_STREAM)
+            assert stream_ready.seq == 2  # the repeat was deduplicated by its Nats-Msg-Id
+            assert info.state.messages == 4  # 3 ingested events and one BookReady
+            # BookReady goes out before the ack, so the ack may still be on its way
+            for _ in range(100):
+                consumer_info = await js.consumer_info(subjects.BOOKS_STREAM, "search-indexer")
+                if consumer_info.num_ack_pending == 0:
+                    break
+                await asyncio.sleep(0.05)
+            assert consumer_info.num_ack_pending == 0
 
-        await js.publish(subjects.BOOK_INGESTED.format(book="small"), b'{"book": "small"}')
-        assert await asyncio.wait_for(dead.get(), timeout=30) == b'{"book": "small"}'
-
-        await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
-        again = await asyncio.wait_for(ready_messages.get(), timeout=60)
-        assert again == ready
-        stream_ready = await js.get_last_msg(subjects.BOOKS_STREAM, subjects.BOOK_READY.format(book="small"))
-        info = await js.stream_info(subjects.BOOKS_STREAM)
-        assert stream_ready.seq == 2  # the repeat was deduplicated by its Nats-Msg-Id
-        assert info.state.messages == 4  # 3 ingested events and one BookReady
-        # BookReady goes out before the ack, so the ack may still be on its way
-        for _ in range(100):
-            consumer_info = await js.consumer_info(subjects.BOOKS_STREAM, "search-indexer")
-            if consumer_info.num_ack_pending == 0:
-                break
-            await asyncio.sleep(0.05)
-        assert consumer_info.num_ack_pending == 0
-
-        await a_fresh_store_catches_up(client, tmp_path, artifact.version)
+            await a_fresh_store_catches_up(client, tmp_path, artifact.version)
     finally:
-        consumer.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await consumer
         await store.close()
 
 
@@ -94,17 +114,14 @@ async def a_fresh_store_catches_up(client: Client, tmp_path: Path, version: str)
     though the durable consumer acked every message long ago."""
     store = await open_store(path=tmp_path / "fresh")
     fresh = SearchEngine(store, load_minilm())
-    consumer = asyncio.create_task(consume_books(client, fresh, retry_s=0.1))
     try:
-        for _ in range(600):
-            if "small" in fresh.books:
-                break
-            await asyncio.sleep(0.1)
-        assert fresh.book("small").version == version
+        async with consuming(client, fresh):
+            for _ in range(600):
+                if "small" in fresh.books:
+                    break
+                await asyncio.sleep(0.1)
+            assert fresh.book("small").version == version
     finally:
-        consumer.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await consumer
         await store.close()
 
 
@@ -114,13 +131,7 @@ async def test_a_withdrawn_book_is_served_no_more_even_by_a_search_that_was_away
     """ingest withdraws the interim version of a job that failed (adr/0032): the consumer drops the
     book, and a search that was stopped meanwhile drops it when it catches up from the stream."""
     js = client.jetstream()
-    await js.add_stream(StreamConfig(name=subjects.BOOKS_STREAM, subjects=[subjects.BOOKS_SUBJECTS]))
-    bucket = await js.create_object_store(subjects.BOOK_ARTIFACTS_BUCKET)
-    passages = small_passages()
-    artifact = artifact_of("small", "The Harbour Lamps", passages, chapters_of(passages), load_minilm())
-    name = f"small/{artifact.version}"
-    await bucket.put(name, artifact.model_dump_json().encode())
-    event = BookIngested(book="small", version=artifact.version, object_name=name, title=artifact.title)
+    artifact, event = await small_book_stored(js)
     withdrawn = event.model_copy(update={"withdrawn": True}).model_dump_json().encode()
     await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
 
@@ -138,30 +149,24 @@ async def test_a_withdrawn_book_is_served_no_more_even_by_a_search_that_was_away
 
     store = await open_store(path=tmp_path / "q")
     engine = SearchEngine(store, load_minilm())
-    consumer = asyncio.create_task(consume_books(client, engine, retry_s=0.1))
     try:
-        assert await served(engine, True)
-        await js.publish(subjects.BOOK_INGESTED.format(book="small"), withdrawn)
-        assert not await served(engine, False)
-        assert engine.catalog(CatalogRequest()).books == []
+        async with consuming(client, engine):
+            assert await served(engine, True)
+            await js.publish(subjects.BOOK_INGESTED.format(book="small"), withdrawn)
+            assert not await served(engine, False)
+            assert engine.catalog(CatalogRequest()).books == []
     finally:
-        consumer.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await consumer
         await store.close()
 
     back_store = await open_store(path=tmp_path / "away")
     back = SearchEngine(back_store, load_minilm())
     await back.restore()
     assert "small" in back.books  # its store still names the book
-    consumer = asyncio.create_task(consume_books(client, back, retry_s=0.1))
     try:
-        assert not await served(back, False)
-        assert [entry.info.id for entry in await back_store.catalog()] == []
+        async with consuming(client, back):
+            assert not await served(back, False)
+            assert [entry.info.id for entry in await back_store.catalog()] == []
     finally:
-        consumer.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await consumer
         await back_store.close()
 
 
@@ -179,3 +184,51 @@ async def test_a_cancel_swallowed_inside_a_fetch_still_stops_the_consumer() -> N
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+async def test_a_catalog_entry_stored_before_it_said_what_its_times_came_from_learns_it_at_start(
+    client: Client, tmp_path: Path
+) -> None:
+    """A transcribed recording indexed by an earlier search, whose catalog entry and artifact were
+    stored before either named ``times_from``: it is read from the artifact's source at start, and
+    the book is not indexed again."""
+    js = client.jetstream()
+    await js.add_stream(StreamConfig(name=subjects.BOOKS_STREAM, subjects=[subjects.BOOKS_SUBJECTS]))
+    bucket = await js.create_object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+    passages = small_passages()
+    made = artifact_of("small", "The Harbour Lamps", passages, chapters_of(passages), load_minilm())
+    stored = made.model_dump(mode="json", exclude={"times_from"})
+    old = BookArtifact.model_validate(
+        {**stored, "source": "audio: harbour.m4b (tiny.en)", "estimated": False}
+    )
+    assert old.times_from == "transcription"
+    name = f"small/{old.version}"
+    await bucket.put(name, json.dumps({**stored, "source": old.source, "estimated": False}).encode())
+    event = BookIngested(book="small", version=old.version, object_name=name, title=old.title)
+    await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+
+    store = await open_store(path=tmp_path / "q")
+    earlier = SearchEngine(store, load_minilm())
+    await earlier.index(old)
+    served = earlier.book("small")
+    await store.make_current(served.info.model_copy(update={"times_from": None}), served.collection)
+    await store.close()
+
+    store = await open_store(path=tmp_path / "q")
+    engine = SearchEngine(store, load_minilm())
+    await engine.restore()
+    assert engine.book("small").info.times_from is None  # as an entry stored back then reads
+    consumer = asyncio.create_task(consume_books(client, engine, retry_s=0.1))
+    try:
+        for _ in range(600):
+            if engine.book("small").info.times_from is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert engine.catalog(CatalogRequest()).books[0].times_from == "transcription"
+        assert engine.book("small").collection == served.collection  # not indexed again
+        assert [entry.info.times_from for entry in await store.catalog()] == ["transcription"]
+    finally:
+        consumer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await consumer
+        await store.close()

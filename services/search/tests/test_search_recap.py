@@ -112,22 +112,15 @@ def spans(end_ms: int) -> st.SearchStrategy[tuple[int, int, int]]:
     return st.tuples(times, times, times)
 
 
+@pytest.mark.parametrize("book", ["cued", "uncued"])  # a book with cues, and one without
 @settings(max_examples=80, deadline=None, suppress_health_check=FIXTURES)
 @given(data=st.data())
-def test_every_recap_sentence_of_a_cued_book_is_inside_its_span_and_behind_the_line(
-    cued: Served, data: st.DataObject
+def test_every_recap_sentence_is_inside_its_span_and_behind_the_line(
+    book: str, request: pytest.FixtureRequest, data: st.DataObject
 ) -> None:
-    from_ms, to_ms, here_ms = data.draw(spans(cued.end_ms), label="from, to, here")
-    cued.check(from_ms, to_ms, here_ms)
-
-
-@settings(max_examples=80, deadline=None, suppress_health_check=FIXTURES)
-@given(data=st.data())
-def test_every_recap_sentence_of_a_book_without_cues_is_inside_its_span_and_behind_the_line(
-    uncued: Served, data: st.DataObject
-) -> None:
-    from_ms, to_ms, here_ms = data.draw(spans(uncued.end_ms), label="from, to, here")
-    uncued.check(from_ms, to_ms, here_ms)
+    recapping: Served = request.getfixturevalue(book)
+    from_ms, to_ms, here_ms = data.draw(spans(recapping.end_ms), label="from, to, here")
+    recapping.check(from_ms, to_ms, here_ms)
 
 
 def test_a_span_that_asks_past_the_line_is_read_only_up_to_it(cued: Served) -> None:

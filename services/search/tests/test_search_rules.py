@@ -179,10 +179,12 @@ def test_a_chapter_resolves_to_its_first_passage_and_an_unknown_one_says_which_e
     assert "Ferry" not in missing.reason
 
 
-def test_the_end_of_a_chapter_resolves_to_its_closing_passage(book: ServedBook) -> None:
+def test_the_end_of_a_chapter_resolves_to_its_closing_passage_as_a_chapter_named(book: ServedBook) -> None:
     found = resolve_one(book, 0, Target(chapter_end=3))
     assert found.passage is not None
-    assert (found.passage.id, found.at_ms, found.named) == (8, 8 * PASSAGE_MS, "passage")
+    # The listener named chapter 3, so a covered row for its end ahead keeps the number: the
+    # chapter list is public ("end of chapter 3, further on", not a bare "further on").
+    assert (found.passage.id, found.at_ms, found.named) == (8, 8 * PASSAGE_MS, "chapter")
     missing = resolve_one(book, 0, Target(chapter_end=9))
     assert missing.passage is None
     assert missing.missing_chapter == MissingChapter(named=9, count=4, first=1, last=4)

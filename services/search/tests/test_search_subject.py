@@ -42,6 +42,9 @@ def test_the_subject_of_who_is_is_its_content_words_in_lower_case() -> None:
     assert subject_of("who\u2019s John Clay") == ("john", "clay")
     assert subject_of("who is Mr. Barry?") == ("barry",)  # a title's stop does not end it
     assert subject_of("who is Lord St. Simon? I forget") == ("lord", "simon")
+    assert subject_of("who is Gen. Gordon?") == ("gordon",)
+    assert subject_of("where is Sgt. Bell?") == ()  # see whereabouts_of
+    assert whereabouts_of("where is Sgt. Bell?") == ("bell",)
     assert subject_of("who was the man with the twisted lip?") == ("man", "twisted", "lip")
 
 

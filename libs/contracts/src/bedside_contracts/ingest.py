@@ -1,12 +1,12 @@
 """The book as ingest hands it over, the request that asks for it, and the events that announce it."""
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from bedside_guard import Passage
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name
-from bedside_contracts.search import ChapterInfo, TimesFrom, TranscriptCoverage
+from bedside_contracts.search import ChapterInfo, TimesFrom, TranscriptCoverage, times_from_format
 
 EMBEDDING_DIMENSIONS = 384
 
@@ -28,7 +28,11 @@ class BookArtifact(Contract):
     author: str = ""
     narrator: str = ""
     estimated: bool
-    times_from: TimesFrom = "file"
+    times_from: TimesFrom = Field(
+        default="file",
+        description="when absent (every book read from a file, and any artifact stored before the "
+        "field was), the format its ``source`` names says (``times_from_format``)",
+    )
     duration_ms: Millis
     audio_path: str | None = None
     cover_path: str | None = Field(
@@ -42,6 +46,14 @@ class BookArtifact(Contract):
     transcript: TranscriptCoverage | None = Field(
         default=None, description="set on an interim version: the recording is still being transcribed"
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _times_from_its_source(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "times_from" not in data:
+            book_format = str(data.get("source", "")).split(": ", 1)[0]
+            return {**data, "times_from": times_from_format(book_format)}
+        return data
 
 
 class BookIngested(Contract):

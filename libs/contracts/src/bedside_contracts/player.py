@@ -98,6 +98,7 @@ class ListenerState(Contract):
     devices: list[Name] = Field(default_factory=list, description="devices that have joined, in order")
     sleep_timer: SleepTimer | None = None
     asleep: Asleep | None = None
+    retired: bool = Field(default=False, description="the listener was removed: nothing more is accepted")
 
 
 class OfferPositions(Contract):
@@ -257,6 +258,14 @@ class Paused(Contract):
     paused_at_ms: Millis
 
 
+class ListenerRetired(Contract):
+    """The listener was removed (``bedside listener remove``): the last event of each of their
+    books' streams. Their events stay, replayable; every command after it is refused, and their
+    devices are told by the state it makes (``retired``)."""
+
+    kind: Literal["retired"] = "retired"
+
+
 PlayerEvent = Annotated[
     PositionReported
     | Seeked
@@ -269,7 +278,8 @@ PlayerEvent = Annotated[
     | SleepTimerSet
     | SleepTimerCancelled
     | FellAsleep
-    | Paused,
+    | Paused
+    | ListenerRetired,
     Field(discriminator="kind"),
 ]
 EventKind = Literal[
@@ -285,35 +295,47 @@ EventKind = Literal[
     "timer_cancelled",
     "fell_asleep",
     "paused",
+    "retired",
 ]
 MOVE_KINDS: frozenset[str] = frozenset({"seeked", "moved", "pressed"})
 """Events that move the book; a report made before the newest of them is stale."""
 
 
 # ---------------------------------------------------------------- commands
+# A command a device sends over HTTP is its body there and the op its route names: the command
+# extends the body, so the two keep one set of fields.
 
 
-class Report(Contract):
-    op: Literal["report"] = "report"
+class ReportBody(Contract):
     device: Name
-    position_ms: Millis
+    position_ms: Millis = Field(description="where the device is; checked against the book's length")
     playing: bool
     basis_seq: Seq
     device_clock: DeviceClock = None
 
 
-class Seek(Contract):
-    op: Literal["seek"] = "seek"
+class Report(ReportBody):
+    op: Literal["report"] = "report"
+
+
+class SeekBody(Contract):
     device: Name
     position_ms: Millis
     basis_seq: Seq
     device_clock: DeviceClock = None
 
 
-class PressRow(Contract):
-    op: Literal["press"] = "press"
+class Seek(SeekBody):
+    op: Literal["seek"] = "seek"
+
+
+class PressBody(Contract):
     row: int = Field(ge=0, lt=4)
     device: Name | None = None
+
+
+class PressRow(PressBody):
+    op: Literal["press"] = "press"
 
 
 class CancelList(Contract):
@@ -332,22 +354,29 @@ class JoinDevice(Contract):
     device_clock: DeviceClock = None
 
 
-class LeaveDevice(Contract):
-    """The device's page is going away (a beacon on ``pagehide``), where it was playing."""
-
-    op: Literal["leave"] = "leave"
+class LeaveBody(Contract):
     device: Name
     position_ms: Millis
     basis_seq: Seq
 
 
-class SetSleepTimer(Contract):
-    """Pause after ``after`` minutes of listening, or at the end of the chapter playing now, or of
-    the chapter named in ``chapter`` ("stop at the end of chapter 3")."""
+class LeaveDevice(LeaveBody):
+    """The device's page is going away (a beacon on ``pagehide``), where it was playing."""
 
-    op: Literal["sleep_timer"] = "sleep_timer"
+    op: Literal["leave"] = "leave"
+
+
+class SleepTimerBody(Contract):
     device: Name
     after: SleepAfter
+
+
+class SetSleepTimer(SleepTimerBody):
+    """Pause after ``after`` minutes of listening, or at the end of the chapter playing now, or of
+    the chapter named in ``chapter`` ("stop at the end of chapter 3", said to a turn; the page's
+    chips send no chapter)."""
+
+    op: Literal["sleep_timer"] = "sleep_timer"
     chapter: int | None = Field(
         default=None, ge=0, description="with after chapter_end: the chapter whose end to stop at"
     )
@@ -364,13 +393,16 @@ class CancelSleepTimer(Contract):
     device: Name
 
 
-class TimerRanOut(Contract):
+class TimerRanOutBody(Contract):
+    device: Name
+    position_ms: Millis = Field(description="where the device paused; put back on the stop if past it")
+    basis_seq: Seq
+
+
+class TimerRanOut(TimerRanOutBody):
     """The playing device reached the timer's stop and paused at ``position_ms``."""
 
     op: Literal["timer_ran_out"] = "timer_ran_out"
-    device: Name
-    position_ms: Millis
-    basis_seq: Seq
 
 
 class Pause(Contract):
@@ -496,49 +528,12 @@ class Located(Contract):
 # ---------------------------------------------------------------- HTTP bodies
 
 
-class ReportBody(Contract):
-    device: Name
-    position_ms: Millis = Field(description="where the device is; checked against the book's length")
-    playing: bool
-    basis_seq: Seq
-    device_clock: DeviceClock = None
-
-
-class SeekBody(Contract):
-    device: Name
-    position_ms: Millis
-    basis_seq: Seq
-    device_clock: DeviceClock = None
-
-
-class PressBody(Contract):
-    row: int = Field(ge=0, lt=4)
-    device: Name | None = None
-
-
 class DeviceBody(Contract):
     device: Name | None = None
 
 
 class JoinBody(Contract):
     device: Name
-
-
-class LeaveBody(Contract):
-    device: Name
-    position_ms: Millis
-    basis_seq: Seq
-
-
-class SleepTimerBody(Contract):
-    device: Name
-    after: SleepAfter
-
-
-class TimerRanOutBody(Contract):
-    device: Name
-    position_ms: Millis = Field(description="where the device paused; put back on the stop if past it")
-    basis_seq: Seq
 
 
 class TurnBody(Contract):
@@ -620,3 +615,27 @@ class BookView(Contract):
 class ListenerCreated(Contract):
     listener: Name
     token: str
+
+
+# ---------------------------------------------------------------- listeners
+
+
+class ListenersRequest(Contract):
+    """PLAYER_LISTENERS: the listeners there are (not those removed)."""
+
+
+class ListenerList(Contract):
+    listeners: list[Name]
+
+
+class RemoveListener(Contract):
+    """PLAYER_REMOVE_LISTENER: retire a listener (``ListenerRetired`` on each of their books'
+    streams), revoke their token and devices. The last listener is not removed."""
+
+    listener: Name
+
+
+class ListenerRemoved(Contract):
+    listener: Name
+    books: list[Name] = Field(description="the books whose streams now end with the retirement")
+    devices: int = Field(ge=0, description="device credentials revoked")

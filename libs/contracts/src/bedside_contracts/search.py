@@ -139,6 +139,8 @@ class Resolution(Contract):
     at_ms: int | None = None
     reason: str = ""
     named: Literal["passage", "chapter", "time"] = "passage"
+    """What the listener named: a chapter (its start or its end) keeps its number on a covered
+    row ahead, as the chapter list is public; a passage or a time names no chapter."""
     missing_chapter: MissingChapter | None = None
     """Set when the target is a chapter the book does not have (``reason`` says the same)."""
 
@@ -174,11 +176,25 @@ TimesFrom = Literal["file", "transcription", "alignment"]
 or, for a text with no times, an estimate), the transcription of its recording, or its e-book's
 sentences aligned to that transcription."""
 
+RECORDING_FORMATS: dict[str, TimesFrom] = {"audio": "transcription", "audio+text": "alignment"}
+"""Ingest's formats of a book made from its recording: transcribed, or its e-book aligned to it."""
 
-def timing_label(estimated: bool, times_from: TimesFrom) -> str:
-    """How a book's times are told to the person who added it: what they came from."""
+
+def times_from_format(book_format: str) -> TimesFrom:
+    """What the times of a book read in ``book_format`` came from: its recording, else its file.
+
+    An artifact names its format at the head of its ``source`` ("audio: lantern.m4b (tiny.en)"),
+    as every artifact has, so one stored before it named ``times_from`` still tells."""
+    return RECORDING_FORMATS.get(book_format, "file")
+
+
+def timing_label(estimated: bool, times_from: TimesFrom | None) -> str:
+    """How a book's times are told to the person who added it: what they came from, or that the
+    record does not say (a catalog entry written before it kept ``times_from``)."""
     if estimated:
         return "estimated"
+    if times_from is None:
+        return "not recorded"
     return {"file": "timed", "transcription": "transcribed", "alignment": "aligned"}[times_from]
 
 
@@ -189,7 +205,10 @@ class BookInfo(Contract):
     narrator: str = ""
     duration_ms: int
     estimated: bool
-    times_from: TimesFrom = "file"
+    times_from: TimesFrom | None = Field(
+        default=None,
+        description="None: not recorded (an entry stored before books said what their times came from)",
+    )
     passages: int
     chapters: list[ChapterInfo]
     audio_path: str | None = None

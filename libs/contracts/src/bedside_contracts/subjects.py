@@ -20,6 +20,8 @@ PLAYER_OFFER = "bedside.player.offer"
 PLAYER_COMMAND = "bedside.player.command"
 PLAYER_HISTORY = "bedside.player.history"
 PLAYER_LOCATE = "bedside.player.locate"
+PLAYER_LISTENERS = "bedside.player.listeners"
+PLAYER_REMOVE_LISTENER = "bedside.player.listeners.remove"
 PLAYER_PARTITION_REQUEST = "bedside.player.partition.{partition}.{copy}.{operation}"
 """A request for a listener of one partition, sent to the copy its lease names (ADR 36): a copy
 that stalled is not asked once its lease has passed to another."""

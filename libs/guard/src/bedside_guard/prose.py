@@ -10,10 +10,15 @@ is the one splitter: ingest cuts a book into passages by it, and the guard reads
 
 import re
 
-TITLES = ("Mr", "Mrs", "Ms", "Dr", "St", "Messrs", "Mme", "Col", "Capt", "Rev", "Prof")
-"""Titles before a name, whose full stop ends no sentence: the name after "Mrs." stands inside one."""
+TITLES = (
+    *("Mr", "Mrs", "Ms", "Dr", "Messrs", "Mme", "Rev", "Prof"),
+    *("Gen", "Col", "Maj", "Capt", "Lt", "Sgt", "Adm"),  # ranks: "Gen. Gordon rode in."
+    *("St", "Mt"),  # a saint's or a place's name: "St. Simon", "Mt. Hecla"
+)
+"""Titles before a name, whose full stop ends no sentence: the name after "Mrs." stands inside
+one, so names.py counts "Gordon" in "Gen. Gordon rode in." a name and "Gen" none."""
 
-ABBREVIATIONS = (*TITLES, "Mt", "Jr", "Sr", "Esq", "Gen", "Lt", "Sgt", "Vs")
+ABBREVIATIONS = (*TITLES, "Jr", "Sr", "Esq", "Vs")
 """Abbreviations whose full stop ends no sentence, in any case ("Mt. Hecla", "ST. SIMON")."""
 
 NUMBER_ABBREVIATIONS = ("No", "Fig", "Vol", "Ch")

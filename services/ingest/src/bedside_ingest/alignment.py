@@ -235,9 +235,9 @@ def align_book(
         )
         recognised = transcribed_book(audiobook, transcripts, source)
         return replace(recognised, notes=(reason,)), replace(report, fallback=reason)
-    book = Book(
-        title=ebook.title or audiobook.title,
-        author=ebook.author or audiobook.author,
+    book = Book(  # its title and author are the recording's until naming.book_names decides
+        title=audiobook.title,
+        author=audiobook.author,
         chapters=tuple(chapters),
         format=ALIGNED_FORMAT,
         timed=True,

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bedside_ingest.accepted import AUDIO_EXTENSIONS, REFUSED_AUDIO, is_audio_name
 from bedside_ingest.errors import BadInput
 
-AUDIO_EXTENSIONS = frozenset({".mp3", ".m4a", ".m4b", ".ogg", ".opus", ".flac", ".wav", ".aac"})
-DRM_EXTENSIONS = frozenset({".aa", ".aax", ".aaxc"})
+AUDIO = frozenset(AUDIO_EXTENSIONS)
+REFUSED = frozenset(REFUSED_AUDIO)
 MIN_OPENING_MS = 1_000
 """Audio before the first chapter marker shorter than this is a gap, not an opening."""
 
@@ -58,12 +59,15 @@ class AudioChapter:
 @dataclass(frozen=True)
 class Audiobook:
     title: str
+    """The title tag, else the file's or the folder's name (``title_tag`` says which)."""
     author: str
     narrator: str
     chapters: tuple[AudioChapter, ...]
     files: tuple[str, ...]
     joined: str | None = None
     """A folder's tracks joined into one file for the player (``joining.py``)."""
+    title_tag: str = ""
+    """The recording's own title tag, empty when it has none (``naming.book_names``)."""
 
     @property
     def duration_ms(self) -> int:
@@ -77,25 +81,17 @@ class Audiobook:
 
 
 def is_audio(path: Path) -> bool:
-    return path.suffix.lower() in AUDIO_EXTENSIONS
+    return is_audio_name(path)
 
 
 def is_recording(path: Path, folder_entries: Sequence[Path] | None) -> bool:
-    """Whether a path is a recording to transcribe: an audio file (or an Audible one, to refuse),
-    or a folder of tracks. A folder of SMIL sync maps beside their audio is a timed transcript."""
+    """Whether a path is a recording to transcribe: an audio file (or an Audible or raw AAC one,
+    to refuse), or a folder of tracks. A folder of SMIL sync maps beside their audio is a timed
+    transcript."""
     if folder_entries is None:
-        return is_audio(path) or path.suffix.lower() in DRM_EXTENSIONS
+        return path.suffix.lower() in AUDIO | REFUSED
     suffixes = {entry.suffix.lower() for entry in folder_entries}
-    return ".smil" not in suffixes and bool(suffixes & (AUDIO_EXTENSIONS | DRM_EXTENSIONS))
-
-
-def refuse_drm(path: Path) -> None:
-    if path.suffix.lower() in DRM_EXTENSIONS:
-        raise BadInput(
-            path,
-            "is an Audible file protected by DRM (encrypted); Bedside cannot read it. "
-            "Use an m4b, mp3 or other audio file you can play without Audible's app",
-        )
+    return ".smil" not in suffixes and bool(suffixes & (AUDIO | REFUSED))
 
 
 COVER_NAMES = ("cover", "folder", "front")
@@ -177,7 +173,7 @@ def _chapters_of(track: TrackInfo, first_n: int, book_start_ms: int) -> list[Aud
 def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
     """One file, or a folder's tracks: chapters from each file's markers, else one per file."""
     if not tracks:
-        raise BadInput(where, "has no audio files (mp3, m4a/m4b, ogg, opus, flac, wav)")
+        raise BadInput(where, f"has no audio files ({' '.join(AUDIO_EXTENSIONS)})")
     ordered = track_order(tracks)
     chapters: list[AudioChapter] = []
     book_ms = 0
@@ -188,9 +184,10 @@ def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
         book_ms += track.duration_ms
     single = len(ordered) == 1
     title_tags = FILE_TITLE_TAGS if single else FOLDER_TITLE_TAGS
-    title = _first_tag(ordered, title_tags) or (_file_title(str(where)) if single else where.name)
+    tagged = _first_tag(ordered, title_tags)
     return Audiobook(
-        title=title,
+        title=tagged or (_file_title(str(where)) if single else where.name),
+        title_tag=tagged,
         author=_first_tag(ordered, AUTHOR_TAGS),
         narrator=_first_tag(ordered, NARRATOR_TAGS),
         chapters=tuple(chapters),

@@ -19,6 +19,7 @@ from bedside_ingest.interim import interim_of
 from bedside_ingest.jobs import JobStore
 from bedside_ingest.joined_audio import keep_joined
 from bedside_ingest.media import read_audiobook, read_cover
+from bedside_ingest.naming import book_names
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
 from bedside_ingest.reader import read_book
 from bedside_ingest.transcribe import PieceLog, audio_fingerprint, transcribe_audiobook
@@ -86,7 +87,11 @@ class Audiobooks:
             if len(audiobook.files) > 1:
                 progress("parse", 0, 1, f"joining {len(audiobook.files)} tracks into one recording")
                 audiobook = await asyncio.to_thread(keep_joined, audiobook, self._joined)
+            # The e-book is read before the hours of transcription: a bad one is refused at once,
+            # and its title is known to the interim versions too.
+            ebook = await asyncio.to_thread(read_book, request.text_path) if request.text_path else None
             progress("parse", 1, 1, f"{len(audiobook.chapters)} chapters, audio")
+        title, author = book_names(request.title, audiobook, ebook)
         transcriber = await self.transcriber()
         fingerprint = await asyncio.to_thread(audio_fingerprint, audiobook, transcriber.model_id)
         stored = await self._store.stored_transcripts(fingerprint, [c.n for c in audiobook.chapters])
@@ -114,7 +119,7 @@ class Audiobooks:
             with clock.stage("interim"):
                 prepared = prepare_book(
                     request,
-                    replace(interim.book, title=request.title or interim.book.title),
+                    replace(interim.book, title=title, author=author),
                     audio_ms=audiobook.duration_ms,
                     audio_path=audio_path,
                     cover_path=cover,
@@ -138,16 +143,15 @@ class Audiobooks:
                 pieces=piece_log,
             )
         alignment = None
-        if request.text_path is None:
+        if ebook is None:
             book = transcribed_book(audiobook, transcripts, source)
         else:
             with clock.stage("align"):
-                progress("align", 0, 1, Path(request.text_path).name)
-                ebook = await asyncio.to_thread(read_book, request.text_path)
+                progress("align", 0, 1, Path(request.text_path or "").name)
                 book, report = await asyncio.to_thread(align_book, ebook, audiobook, transcripts, source)
                 alignment = summary_of(report)
                 progress("align", 1, 1, f"{report.matched_share:.0%} of sentences matched")
-        book = replace(book, title=request.title or book.title)
+        book = replace(book, title=title, author=author)
         prepared = prepare_book(
             request,
             book,

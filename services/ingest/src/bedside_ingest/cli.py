@@ -17,7 +17,10 @@ from bedside_runtime.settings import Settings
 from nats.aio.client import Client
 from rich.console import Console
 
+from bedside_ingest.accepted import AUDIO_OPTION_HELP, CHAPTERS_HELP, PATH_HELP, TEXT_HELP
 from bedside_ingest.client import catalog_has, request_ingest, submit_job, wait_until_ready
+from bedside_ingest.errors import BadInput
+from bedside_ingest.given import check_given
 from bedside_ingest.jobs_cli import jobs
 from bedside_ingest.progress_view import stage_bars
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
@@ -76,30 +79,21 @@ async def _searchable(client: Client, report: IngestReport, wait_s: float, conso
 
 
 def ingest(
-    path: Annotated[
-        Path,
-        typer.Argument(
-            help="an audiobook (.m4b .mp3 .ogg .opus .flac .wav, or a folder of tracks), "
-            "a transcript (.vtt .srt .json .smil), an EPUB, a text or JSON book"
-        ),
-    ],
+    path: Annotated[Path, typer.Argument(help=PATH_HELP, show_default=False)],
     *,
     book_id: Annotated[
         str | None, typer.Option("--id", help="the book's id (default: from the file name)")
     ] = None,
     title: Annotated[
-        str | None, typer.Option("--title", help="the book's title (default: from the file)")
-    ] = None,
-    audio: Annotated[Path | None, typer.Option("--audio", help="the narration's audio file")] = None,
-    chapters: Annotated[
-        Path | None, typer.Option("--chapters", help="a chapters file: JSON list of {title, start}")
-    ] = None,
-    text: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
-            "--text", help="with an audiobook: its e-book (EPUB, text, JSON), timed from the recording"
+            "--title",
+            help="the book's title (default: an audiobook's title tag, else its e-book's, else the file's)",
         ),
     ] = None,
+    audio: Annotated[Path | None, typer.Option("--audio", help=AUDIO_OPTION_HELP)] = None,
+    chapters: Annotated[Path | None, typer.Option("--chapters", help=CHAPTERS_HELP)] = None,
+    text: Annotated[Path | None, typer.Option("--text", help=TEXT_HELP)] = None,
     wait: Annotated[
         float, typer.Option("--wait", help="seconds to wait for search to index it")
     ] = READY_TIMEOUT_S,
@@ -108,8 +102,13 @@ def ingest(
     ] = False,
 ) -> None:
     """Ingest a book: read it (an audiobook is transcribed offline, chapter by chapter), chunk,
-    embed and store it, then wait until search serves it."""
+    embed and store it, then wait until search serves it. A file of a kind not listed below is
+    refused before anything is sent."""
     console = Console()
+    try:
+        check_given(path, audio=audio, chapters=chapters, text=text)
+    except BadInput as error:
+        raise _fail(console, error.message) from None
     try:
         request = IngestBook(
             path=str(path.resolve()),

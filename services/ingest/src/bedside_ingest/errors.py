@@ -1,12 +1,12 @@
 """The one error ingest raises on bad input: it names the file and the place in it."""
 
-from pathlib import Path
+from pathlib import PurePath
 
 
 class BadInput(Exception):
     """A file that cannot become a book. ``where`` is a line, a cue, an entry or a chapter."""
 
-    def __init__(self, path: Path | str, problem: str, where: str | None = None) -> None:
+    def __init__(self, path: PurePath | str, problem: str, where: str | None = None) -> None:
         self.path = str(path)
         self.where = where
         self.problem = problem

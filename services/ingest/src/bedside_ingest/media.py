@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 from av.container import InputContainer
 
+from bedside_ingest.accepted import refuse_unreadable_audio
 from bedside_ingest.audiobook import (
     IMAGE_TYPES,
     Audiobook,
@@ -20,7 +21,6 @@ from bedside_ingest.audiobook import (
     audiobook_of,
     cover_file,
     is_audio,
-    refuse_drm,
 )
 from bedside_ingest.errors import BadInput
 from bedside_ingest.pieces import PIECE_S, cut_index
@@ -56,7 +56,8 @@ def probe(path: Path) -> TrackInfo:
             )
             for chapter in container.chapters()
         )
-        tags = {key.lower(): str(value) for key, value in container.metadata.items()}
+        # Ogg (Vorbis, Opus) keeps its tags on the stream, not the container; the container's win.
+        tags = {key.lower(): str(value) for key, value in (stream.metadata | container.metadata).items()}
     return TrackInfo(str(path), round((duration_us or 0) / 1000), markers, tags)
 
 
@@ -67,9 +68,9 @@ def read_audiobook(path: Path) -> Audiobook:
     if path.is_dir():
         entries = sorted(p for p in path.iterdir() if p.is_file())
         for entry in entries:
-            refuse_drm(entry)
+            refuse_unreadable_audio(entry)
         return audiobook_of([probe(p) for p in entries if is_audio(p)], path)
-    refuse_drm(path)
+    refuse_unreadable_audio(path)
     return audiobook_of([probe(path)], path)
 
 

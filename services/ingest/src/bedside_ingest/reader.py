@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bedside_ingest.audiobook import AUDIO_EXTENSIONS, DRM_EXTENSIONS
+from bedside_ingest.accepted import AUDIO_EXTENSIONS, BY_EXTENSION, READABLE, REFUSED_AUDIO
 from bedside_ingest.book import Book, Transcript
 from bedside_ingest.chapters import is_chapters_list, read_chapters_file, split_by_markers, split_by_marks
 from bedside_ingest.errors import BadInput
@@ -21,21 +21,6 @@ from bedside_ingest.formats.subtitles import looks_like_srt, read_srt, read_webv
 from bedside_ingest.formats.timedjson import json_transcript_kind, read_timed_json
 from bedside_ingest.text import word_count
 from bedside_ingest.timeline import DEFAULT_WPM, check_times, estimate_times
-
-BY_EXTENSION = {
-    ".vtt": "webvtt",
-    ".srt": "srt",
-    ".json": "json",
-    ".smil": "smil",
-    ".epub": "epub",
-    ".txt": "text",
-    ".text": "text",
-    ".md": "text",
-}
-READABLE = (
-    "WebVTT (.vtt), SRT (.srt), Whisper/aeneas JSON or a JSON book (.json), SMIL (.smil), "
-    "EPUB (.epub), text (.txt, .md)"
-)
 
 
 def _natural(path: Path) -> list[Any]:
@@ -78,7 +63,7 @@ def _decode(path: Path, content: bytes) -> str:
 def detect(path: Path, content: bytes) -> str:
     """The format by extension, confirmed by content; any disagreement is an error."""
     suffix = path.suffix.lower()
-    if suffix in AUDIO_EXTENSIONS or suffix in DRM_EXTENSIONS:
+    if suffix in AUDIO_EXTENSIONS or suffix in REFUSED_AUDIO:
         raise BadInput(path, "is an audio file: an audiobook is transcribed by the ingest service's job")
     expected = BY_EXTENSION.get(suffix)
     if expected is None:

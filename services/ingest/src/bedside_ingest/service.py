@@ -30,6 +30,7 @@ from bedside_runtime.errors import Conflict, InvalidRequest
 from bedside_ingest.artifact import message_id, object_name
 from bedside_ingest.audiojobs import Audiobooks, is_audiobook
 from bedside_ingest.errors import BadInput, JobCancelled
+from bedside_ingest.given import check_request
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.pipeline import (
     Prepared,
@@ -124,6 +125,11 @@ class IngestService:
         """The last interim version the ingest under way announced."""
 
     async def ingest(self, request: IngestBook) -> IngestReport:
+        try:  # before any job is recorded: a file of another kind is no job (accepted.py)
+            await asyncio.to_thread(check_request, request)
+        except BadInput as error:
+            log.info("bad input refused", path=request.path, error=error.message)
+            raise InvalidRequest(error.message) from None
         if not is_audiobook(Path(request.path)):
             progress = ProgressPublisher(self._broker, request.job)
             try:

@@ -1,4 +1,5 @@
-"""The player's requests on the bus: state, offer, command, history, locate (thin; rules live in domain).
+"""The player's requests on the bus: state, offer, command, history, locate, the listeners and removing
+one (thin; rules live in domain).
 
 Each request runs as its own task (``serve_requests``), so one listener's wait for a
 JetStream ack does not hold up another's; order within a listener and book is kept by
@@ -12,11 +13,14 @@ from bedside_contracts.player import (
     CommandResult,
     History,
     HistoryRequest,
+    ListenerList,
+    ListenersRequest,
     ListenerState,
     Located,
     LocateRequest,
     OfferOutcome,
     OfferPositions,
+    RemoveListener,
     StateRequest,
 )
 from bedside_runtime.bus import Broker, serve_requests
@@ -59,6 +63,9 @@ class BusApi:
     async def locate(self, request: LocateRequest) -> Located:
         return await self.service.locate(request)
 
+    async def listeners(self, request: ListenersRequest) -> ListenerList:
+        return await self.service.listener_names()
+
     async def start(self) -> None:
         serve = serve_requests
         self.subs = [
@@ -67,6 +74,14 @@ class BusApi:
             await serve(self.broker, subjects.PLAYER_COMMAND, "player", CommandRequest, self.command),
             await serve(self.broker, subjects.PLAYER_HISTORY, "player", HistoryRequest, self.history),
             await serve(self.broker, subjects.PLAYER_LOCATE, "player", LocateRequest, self.locate),
+            await serve(self.broker, subjects.PLAYER_LISTENERS, "player", ListenersRequest, self.listeners),
+            await serve(
+                self.broker,
+                subjects.PLAYER_REMOVE_LISTENER,
+                "player",
+                RemoveListener,
+                self.service.remove_listener,
+            ),
         ]
 
     async def stop(self) -> None:

@@ -1,4 +1,5 @@
-"""The player's commands: ``bedside listener add``, ``bedside pair``, ``bedside replay``; the first listener.
+"""The player's commands: ``bedside listener add``, ``list`` and ``remove``, ``bedside pair``,
+``bedside replay``; the first listener.
 
 The CLI runs outside the service, so it talks to JetStream directly, through the same
 modules the service uses (``listeners`` for tokens, ``replay`` for projections).
@@ -11,8 +12,10 @@ from typing import Annotated
 
 import segno
 import typer
-from bedside_runtime.bus import connected
-from bedside_runtime.errors import BusUnreachable
+from bedside_contracts import subjects
+from bedside_contracts.player import ListenerList, ListenerRemoved, ListenersRequest, RemoveListener
+from bedside_runtime.bus import call_once, connected
+from bedside_runtime.errors import BusUnreachable, CallFailed, RemoteFailure
 from bedside_runtime.settings import Settings
 from cryptography import x509
 
@@ -54,6 +57,63 @@ def add(name: Annotated[str, typer.Argument(help="the listener's id: letters, di
     typer.echo(f"listener {name}")
     typer.echo(f"token    {token}")
     typer.echo(f"page     {page_url(served_base_url(settings), name, token)}")
+
+
+def _failed(error: CallFailed) -> typer.Exit:
+    typer.secho(error.failure.error if isinstance(error, RemoteFailure) else str(error), err=True, fg="red")
+    return typer.Exit(1)
+
+
+@listener_app.command("list")
+def list_listeners() -> None:
+    """The listeners there are (those removed are not listed), one a line."""
+    settings = Settings()
+    try:
+        found = asyncio.run(
+            call_once(
+                settings.servers,
+                subjects.PLAYER_LISTENERS,
+                ListenersRequest(),
+                ListenerList,
+                timeout_s=settings.request_timeout_s,
+            )
+        )
+    except CallFailed as error:
+        raise _failed(error) from None
+    if not found.listeners:
+        typer.echo("no listeners yet; add one with `bedside listener add NAME`")
+    for name in found.listeners:
+        typer.echo(name)
+
+
+@listener_app.command("remove")
+def remove(
+    name: Annotated[str, typer.Argument(help="the listener's id (see `bedside listener list`)")],
+) -> None:
+    """Remove a listener: their token, devices and pairing codes stop working at once, and each
+    of their books' streams ends with their retirement (the events stay; the name is not given
+    again). The last listener is not removed."""
+    if not NAME.match(name):
+        typer.secho(f"{name!r} is not a listener id: use 1-64 letters, digits, - or _", err=True, fg="red")
+        raise typer.Exit(1)
+    settings = Settings()
+    try:
+        removed = asyncio.run(
+            call_once(
+                settings.servers,
+                subjects.PLAYER_REMOVE_LISTENER,
+                RemoveListener(listener=name),
+                ListenerRemoved,
+                timeout_s=settings.request_timeout_s,
+            )
+        )
+    except CallFailed as error:
+        raise _failed(error) from None
+    books = len(removed.books)
+    typer.echo(
+        f"removed {name}: their token and {removed.devices} device{'' if removed.devices == 1 else 's'} "
+        f"no longer work; their history in {books} book{'' if books == 1 else 's'} stays in the stream"
+    )
 
 
 async def _pair(settings: Settings, listener: str, ttl_s: float) -> tuple[str, Pairing] | None:

@@ -30,6 +30,9 @@ class ListenerRecord(Contract):
     listener: Name
     token: str
     """Kept so that ``bedside up`` can print the page URL again; the bus is the trust boundary."""
+    retired: bool = False
+    """Removed (``bedside listener remove``): kept so that the name, whose events stay in the
+    stream, is not given to someone else; nothing acts for it any more."""
 
 
 class Pairing(Contract):
@@ -41,6 +44,10 @@ class Pairing(Contract):
 
 
 class ListenerExists(Exception):
+    pass
+
+
+class NoSuchListener(Exception):
     pass
 
 
@@ -73,22 +80,61 @@ class Listeners:
         try:
             await self.kv.create(f"listener.{listener}", record.model_dump_json().encode())
         except Exception as error:  # the key exists (KeyWrongLastSequenceError) or the bus failed
-            if await self.record(listener) is not None:
+            stored = await self._stored(listener)
+            if stored is not None and stored.retired:
+                raise ListenerExists(
+                    f"a listener named {listener!r} was removed, and their history stays under that "
+                    "name; choose another name"
+                ) from error
+            if stored is not None:
                 raise ListenerExists(f"a listener named {listener!r} exists already") from error
             raise
         await self.kv.put(f"token.{token_hash(token)}", listener.encode())
         return token
 
-    async def record(self, listener: str) -> ListenerRecord | None:
+    async def _stored(self, listener: str) -> ListenerRecord | None:
         try:
             entry = await self.kv.get(f"listener.{listener}")
         except KeyNotFoundError:
             return None
         return ListenerRecord.model_validate_json(entry.value or b"{}")
 
+    async def record(self, listener: str) -> ListenerRecord | None:
+        """The listener's record; None for one there is not, or one removed."""
+        stored = await self._stored(listener)
+        return None if stored is None or stored.retired else stored
+
     async def names(self) -> list[str]:
+        """The listeners there are, not those removed."""
         keys = await live_keys(self.js, subjects.LISTENERS_BUCKET)
-        return sorted(k.removeprefix("listener.") for k in keys if k.startswith("listener."))
+        named = sorted(k.removeprefix("listener.") for k in keys if k.startswith("listener."))
+        return [name for name in named if await self.record(name) is not None]
+
+    async def retire(self, listener: str) -> int:
+        """Keep ``listener``'s record as removed and revoke everything that acts for them: the
+        token, each device credential, any pairing code not yet used. How many devices lost theirs."""
+        record = await self.record(listener)
+        if record is None:
+            raise NoSuchListener(f"there is no listener {listener!r}")
+        retired = record.model_copy(update={"retired": True})
+        await self.kv.put(f"listener.{listener}", retired.model_dump_json().encode())
+        await self.kv.delete(f"token.{token_hash(record.token)}")
+        self.known = {hashed: name for hashed, name in self.known.items() if name != listener}
+        devices = 0
+        for key in await live_keys(self.js, subjects.LISTENERS_BUCKET):
+            if not key.startswith(("device.", "pairing.")):
+                continue
+            try:
+                value = (await self.kv.get(key)).value or b""
+            except KeyNotFoundError:
+                continue
+            for_them = (
+                value.decode() == listener if key.startswith("device.") else _pairs_with(value, listener)
+            )
+            if for_them:
+                await self.kv.delete(key)
+                devices += key.startswith("device.")
+        return devices
 
     async def listener_for(self, token: str) -> str | None:
         """The listener a token belongs to, or None. Found tokens are remembered (tokens are never reused)."""
@@ -144,6 +190,12 @@ class Listeners:
             return None
         await self.kv.delete(key)
         return pairing.listener if pairing.usable(time.time()) else None
+
+
+def _pairs_with(value: bytes, listener: str) -> bool:
+    if not value:
+        return False  # a code being spent
+    return Pairing.model_validate_json(value).listener == listener
 
 
 def page_url(base_url: str, listener: str, token: str) -> str:

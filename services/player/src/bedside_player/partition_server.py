@@ -19,6 +19,7 @@ from bedside_contracts.player import (
     ListeningRequest,
     LocateRequest,
     OfferPositions,
+    RemoveListener,
     StateRequest,
 )
 from bedside_runtime.bus import MAX_REQUEST_BYTES, Broker, dead_letter, failure_for
@@ -49,6 +50,7 @@ class PartitionServer:
             "history": (HistoryRequest, service.player.history),
             "locate": (LocateRequest, service.player.locate),
             "listening": (ListeningRequest, service.player.listening),
+            "retire": (RemoveListener, service.retire_here),
         }
 
     async def _state(self, request: StateRequest) -> BaseModel:

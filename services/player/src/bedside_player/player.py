@@ -33,7 +33,7 @@ from bedside_runtime.errors import Conflict, InvalidRequest
 from bedside_player.catalog import Books
 from bedside_player.clock import Clock, wall_clock_ms
 from bedside_player.domain import history as history_rules
-from bedside_player.domain.decide import Invalid, Stale, decide
+from bedside_player.domain.decide import Invalid, Stale, decide, refuse_if_retired, retire
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_player.domain.state import PlayerState, listening_to
 from bedside_player.projections import Projections
@@ -177,6 +177,10 @@ class Player:
             return decide_offer(request, resolved.resolutions, here_ms).outcome
 
         async def step(state: PlayerState) -> "Decided[OfferOutcome]":
+            try:
+                refuse_if_retired(state)
+            except Invalid as invalid:
+                raise InvalidRequest(invalid.reason) from None
             resolved = await self.resolve(Resolve(book=book.id, here_ms=state.position_ms, targets=targets))
             decision = decide_offer(request, resolved.resolutions, state.position_ms)
             return Decided(decision.event, lambda _: decision.outcome)
@@ -186,6 +190,20 @@ class Player:
         )
         log.info("offer", listener=request.listener, book=request.book, outcome=outcome.outcome)
         return outcome
+
+    async def retire(self, listener: str) -> list[str]:
+        """End each of the listener's book streams with ``ListenerRetired`` (their devices are
+        pushed the retired state, as after any event); the books, by id. The projections hold
+        every book the listener has a stream in: this copy serves the listener's partition."""
+        books = sorted(book for (who, book) in list(self.projections.states) if who == listener)
+        for book in books:
+
+            async def step(state: PlayerState) -> "Decided[ListenerState]":
+                return Decided(retire(state), lambda after: after)
+
+            await self._decide_and_append(listener, book, step, "kept changing while being retired")
+        log.info("listener retired", listener=listener, books=books)
+        return books
 
     async def _entries(self, listener: str, book_id: str) -> list[HistoryEntry]:
         book = await self.books.get(book_id)

@@ -65,6 +65,7 @@ class Snapshot(Contract):
         description="with when each was heard; a bare name is a snapshot from before ADR 48 (heard: unknown)",
     )
     last_move_cause: MoveCause | None = None
+    retired: bool = False
 
 
 @dataclass

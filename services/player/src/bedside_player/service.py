@@ -18,6 +18,8 @@ from bedside_contracts.player import (
     CommandResult,
     History,
     HistoryRequest,
+    ListenerList,
+    ListenerRemoved,
     ListenerState,
     Listening,
     ListeningRequest,
@@ -26,11 +28,12 @@ from bedside_contracts.player import (
     OfferOutcome,
     OfferPositions,
     PlayerCommand,
+    RemoveListener,
     StateRequest,
 )
 from bedside_contracts.search import BookInfo, Catalog, CatalogRequest, Resolve, Resolved
 from bedside_runtime.bus import Broker, call
-from bedside_runtime.errors import NoService
+from bedside_runtime.errors import Conflict, NoService, NotFound
 from bedside_runtime.settings import Settings
 from nats.js import JetStreamContext
 from nats.js.errors import BucketNotFoundError
@@ -224,6 +227,39 @@ class Service:
         return await self._on_owner(
             request.listener, "locate", lambda: self.player.locate(request), lambda: request, Located
         )
+
+    # -- the listeners themselves -----------------------------------------------------
+
+    async def listener_names(self) -> ListenerList:
+        return ListenerList(listeners=await self.listeners.names())
+
+    async def retire_here(self, request: RemoveListener) -> ListenerRemoved:
+        """On the copy that serves the listener: their books' streams end with the retirement."""
+        return ListenerRemoved(
+            listener=request.listener, books=await self.player.retire(request.listener), devices=0
+        )
+
+    async def remove_listener(self, request: RemoveListener) -> ListenerRemoved:
+        """Retire a listener (NOTES.md, "Removing a listener"): each of their books' streams ends
+        with ``ListenerRetired`` first, which their devices are pushed; then their record is kept
+        as removed and their token, devices and pairing codes are revoked. The events come first so
+        that a removal stopped half way is finished by asking again. The last listener stays."""
+        listener = request.listener
+        names = await self.listeners.names()
+        if listener not in names:
+            known = ", ".join(names) or "none"
+            raise NotFound(f"there is no listener {listener!r} (listeners: {known})")
+        if names == [listener]:
+            raise Conflict(
+                f"{listener!r} is the only listener, and the page needs one; "
+                "add another first (bedside listener add NAME)"
+            )
+        removed = await self._on_owner(
+            listener, "retire", lambda: self.retire_here(request), lambda: request, ListenerRemoved
+        )
+        devices = await self.listeners.retire(listener)
+        log.info("listener removed", listener=listener, books=removed.books, devices=devices)
+        return removed.model_copy(update={"devices": devices})
 
     # -- start and stop ---------------------------------------------------------------
 

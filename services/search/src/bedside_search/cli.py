@@ -59,7 +59,7 @@ def book_line(book: BookInfo) -> str:
     passages = "passage " if book.passages == 1 else "passages"
     return (
         f"{book.id:<32} {clock(book.duration_ms):>9}  {len(book.chapters):>3} {chapters}"
-        f"  {book.passages:>5} {passages}  {timing:<11}  {book.title}"
+        f"  {book.passages:>5} {passages}  {timing:<12}  {book.title}"
     )
 
 

@@ -92,6 +92,8 @@ async def catch_up(js: JetStreamContext, engine: SearchEngine) -> None:
             elif served is None or served.version != event.version:
                 log.info("catching up", book=event.book, version=event.version)
                 await publish_ready(js, await engine.index(await fetch_artifact(js, event)))
+            elif served.info.times_from is None:
+                await engine.record_times_from(await fetch_artifact(js, event))
         except (ValidationError, InvalidRequest, NotFoundError, ObjectNotFoundError) as error:
             log.warning("cannot catch up on a book", subject=subject, error=str(error))
 

@@ -107,6 +107,18 @@ class SearchEngine:
             )
             return ready
 
+    async def record_times_from(self, artifact: BookArtifact) -> None:
+        """A catalog entry stored before entries said what their times came from takes it from the
+        artifact it was indexed from (which tells it by its source), without indexing again."""
+        async with self._indexing:
+            served = self.books.get(artifact.book)
+            if served is None or served.version != artifact.version or served.info.times_from is not None:
+                return
+            info = served.info.model_copy(update={"times_from": artifact.times_from})
+            await self.store.make_current(info, served.collection)
+            self.books[artifact.book] = ServedBook.of(info, list(served.passages), served.collection)
+            log.info("times_from recorded", book=artifact.book, times_from=artifact.times_from)
+
     async def withdraw(self, book_id: str) -> None:
         """Serve the book no more (ingest withdrew the interim versions of a job that failed)."""
         async with self._indexing:

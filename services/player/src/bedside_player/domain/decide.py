@@ -21,6 +21,7 @@ from bedside_contracts.player import (
     JoinDevice,
     LeaveDevice,
     ListCancelled,
+    ListenerRetired,
     Moved,
     Pause,
     Paused,
@@ -189,6 +190,20 @@ def leave(
     return DeviceLeft(device=command.device, paused_at_ms=paused, basis_seq=command.basis_seq)
 
 
+REMOVED = "this listener was removed from Bedside; nothing more is recorded for them"
+
+
+def refuse_if_retired(state: PlayerState) -> None:
+    """A removed listener's stream ends with their retirement: every command after it is refused."""
+    if state.retired:
+        raise Invalid(REMOVED)
+
+
+def retire(state: PlayerState) -> ListenerRetired | None:
+    """The event that ends a removed listener's stream in one book (None when it has ended)."""
+    return None if state.retired else ListenerRetired()
+
+
 def decide(
     state: PlayerState,
     command: PlayerCommand,
@@ -204,6 +219,7 @@ def decide(
     book's length, where known, for positions past the end; ``chapters`` are the book's, for
     a timer that stops at the end of one. Raises ``Stale`` or ``Invalid``.
     """
+    refuse_if_retired(state)
     match command:
         case Report():
             check_position(command.position_ms, book_end_ms)

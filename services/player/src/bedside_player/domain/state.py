@@ -17,6 +17,7 @@ from bedside_contracts.player import (
     DeviceLeft,
     FellAsleep,
     ListCancelled,
+    ListenerRetired,
     ListenerState,
     ListOffered,
     MoveCause,
@@ -61,6 +62,8 @@ class PlayerState(NamedTuple):
     each with when it was last heard playing (ADR 48)."""
     last_move_cause: MoveCause | None = None
     """What made the move at ``last_move_seq``: every device tells an undo as an undo."""
+    retired: bool = False
+    """The listener was removed: the stream ends here, and ``decide`` refuses everything after."""
 
     def public(self, now_ms: int) -> ListenerState:
         """The state as devices are told it at ``now_ms``: a book whose players have all gone
@@ -78,6 +81,7 @@ class PlayerState(NamedTuple):
             devices=list(self.devices),
             sleep_timer=self.sleep_timer,
             asleep=self.asleep,
+            retired=self.retired,
         )
 
     def placed_seq(self) -> int:
@@ -126,6 +130,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.last_touch_ms,
         players,
         state.last_move_cause,
+        state.retired,
     )
 
 
@@ -230,4 +235,7 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
             return _fell_asleep(state, seq, event)
         case Paused():
             return _paused(state, seq, event)
+        case ListenerRetired():
+            # Nothing plays for a listener who is gone; where the book was stays, for history.
+            return state._replace(retired=True, playing=False, players=(), rows=(), list_turn_id=None)
     raise AssertionError(f"unhandled event {event!r}")

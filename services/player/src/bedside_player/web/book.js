@@ -41,6 +41,15 @@ export async function loadBook() {
   if (audioUrl) playAudio(audioUrl);
 }
 
+// How far the transcript has got, counted in chapters ready: the first interim version comes
+// before any chapter is (the recording is read, nothing heard yet), and "chapter 0 of 3" read as
+// a place in the book, not as none ready.
+export function transcriptProgressText({ chapters_done: ready, chapters }) {
+  if (!ready) return `transcribing: no chapter ready yet; the book plays, but cannot be searched until one is`;
+  const counted = `${ready} of ${chapters} chapter${chapters === 1 ? "" : "s"}`;
+  return `transcribing: ${counted} ready; the others play, but cannot be searched yet`;
+}
+
 // While the recording is still being transcribed the book is an interim version: say how far
 // the transcript has got, and ask again now and then until the whole book replaces it.
 let transcriptTimer = 0;
@@ -48,8 +57,7 @@ function renderTranscriptProgress(transcript) {
   clearTimeout(transcriptTimer);
   el.transcriptProgress.hidden = !transcript;
   if (!transcript) return;
-  el.transcriptProgress.textContent =
-    `transcript: chapter ${transcript.chapters_done} of ${transcript.chapters}; later chapters play, but cannot be searched yet`;
+  el.transcriptProgress.textContent = transcriptProgressText(transcript);
   transcriptTimer = setTimeout(() => loadBook().then(render, () => {}), 30_000);
 }
 

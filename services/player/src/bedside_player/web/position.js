@@ -97,9 +97,22 @@ export async function settled() {
   await ourQueue;
 }
 
+// The listener was removed (`bedside listener remove`): their stream has ended, and every
+// command would be refused. Stop, say so, and send nothing more.
+export const REMOVED_WORDS =
+  "This listener was removed from Bedside, so nothing more is recorded here. Ask whoever runs Bedside for a new link.";
+function removed() {
+  if (state.removed) return;
+  state.removed = true;
+  setPlaying(false);
+  render();
+  notice(REMOVED_WORDS, 0);
+}
+
 // Follow the server. An older state than one already seen changes nothing.
 export function adopt(next, { force = false, why = "" } = {}) {
   if (!next) return;
+  if (next.retired) { removed(); return; }
   if (state.inflight > 0 && !force) {
     if (!state.deferred || next.seq >= state.deferred.seq) state.deferred = next;
     return;
@@ -171,6 +184,7 @@ export async function refreshState() {
 }
 
 export async function report() {
+  if (state.removed) return;
   state.lastReportAt = performance.now();
   const body = () => ({
     device: DEVICE, position_ms: position(), playing: state.playing, basis_seq: state.seq, device_clock: Date.now(),

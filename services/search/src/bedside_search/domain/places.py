@@ -30,10 +30,11 @@ def resolve_one(book: ServedBook, here_ms: int, target: Target) -> Resolution:
     if target.chapter_end is not None:
         # Its closing passage, never a time: a chapter's end on the clock is the next one's start,
         # and a time in the quiet between two passages goes on to where narration resumes.
+        # The listener named the chapter, so a row for its end ahead keeps the number.
         last = book.last_of_chapter(target.chapter_end) or book.untranscribed_chapter(target.chapter_end)
         if last is None:
             return no_such_chapter(book, target, target.chapter_end)
-        return Resolution(target=target, passage=last, at_ms=last.start_ms, named="passage")
+        return Resolution(target=target, passage=last, at_ms=last.start_ms, named="chapter")
     if target.position_ms is not None:
         end = book_end(book)
         if target.position_ms > end:

@@ -1,0 +1,33 @@
+"""The files a request names, looked at and checked against ``accepted.py`` before any work: by
+``bedside ingest`` before it sends anything, and by the service before it starts a job, so a
+request from anywhere meets the same refusals."""
+
+from pathlib import Path
+
+from bedside_contracts.ingest import IngestBook
+
+from bedside_ingest.accepted import Named, check_named
+from bedside_ingest.audiobook import is_recording
+from bedside_ingest.errors import BadInput
+
+
+def check_given(path: Path, *, audio: Path | None, chapters: Path | None, text: Path | None) -> None:
+    """Each file there, of a kind ingest reads, with options that go with it; ``BadInput`` if not."""
+    for given in (path, audio, chapters, text):
+        if given is not None and not given.exists():
+            raise BadInput(given, "does not exist")
+    folder = path.is_dir()
+    entries = [entry for entry in path.iterdir() if entry.is_file()] if folder else None
+    check_named(Named(path, folder, is_recording(path, entries), audio=audio, chapters=chapters, text=text))
+
+
+def check_request(request: IngestBook) -> None:
+    def named(value: str | None) -> Path | None:
+        return Path(value) if value is not None else None
+
+    check_given(
+        Path(request.path),
+        audio=named(request.audio_path),
+        chapters=named(request.chapters_path),
+        text=named(request.text_path),
+    )
