@@ -39,6 +39,8 @@ def timer(minutes: int) -> playback.PlaybackDone:
         speech.UNDONE,
         speech.NO_MODEL + speech.NO_UNDO,
         speech.for_offer(moved_to(None)),
+        speech.for_offer(OfferOutcome(outcome="moved")),  # a move with no place named: "There you are."
+        speech.for_offer(moved_to("The Harbour Bell"), titled=False),
         speech.for_offer(listed(3)),
         speech.for_offer(listed(1)),
         speech.time_left(60_000, 3_600_000, book_info().chapters),

@@ -105,7 +105,7 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bo
         return NOT_FOUND
     if outcome.outcome == "moved":
         to = outcome.moved_to
-        where = ""
+        where = title = ""
         if to is not None and to.chapter is not None:
             title = f', "{to.chapter_title}"' if to.chapter_title and titled else ""
             where = f"chapter {to.chapter}{title}"
