@@ -842,6 +842,51 @@ def test_a_timer_longer_than_the_book_left_says_it_pauses_at_the_end_of_the_book
     expect(page.locator("#sleep-left")).to_have_text(told, timeout=WAIT_MS)
 
 
+def test_a_timer_for_the_end_of_a_chapter_named_aloud_stops_there_and_says_which(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """ "Stop at the end of chapter 3" drew chapter 3's closing passage as a place to go; it is the
+    player's timer, stopping at that chapter's last millisecond, and the page names the chapter."""
+    page = open_page("phone")
+    put_book_at(bedside, listener, BOOK_ID, 6_000, page)
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    info = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()
+    stop = next(c["start_ms"] for c in info["chapters"] if c["n"] == 4) - 1
+    page.get_by_label("Ask about the book or say where to go").fill("stop at the end of chapter 3")
+    page.get_by_role("button", name="Ask", exact=True).click()
+    expect(page.locator("#answer")).to_have_text("I'll stop at the end of chapter 3.", timeout=WAIT_MS)
+    told = f"Pausing at the end of chapter 3, at {clock(stop)}."
+    expect(page.locator("#sleep-left")).to_have_text(told, timeout=WAIT_MS)
+    expect(page.locator("[data-sleep='chapter_end']")).to_have_attribute("aria-pressed", "false")
+    assert bedside.state(listener.name, listener.token, BOOK_ID)["sleep_timer"]["stop_at_ms"] == stop
+
+
+def test_a_second_question_is_not_sent_while_the_first_is_unanswered(open_page: OpenPage) -> None:
+    """Ask pressed again (or Enter) while a question is pending sent a second turn; now the button is
+    off until the answer comes, and the second question stays in the box to send then."""
+    page = open_page("phone")
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:  # the first question is held unanswered
+        held.append(route)
+
+    page.route("**/turns", hold)
+    box = page.get_by_label("Ask about the book or say where to go")
+    box.fill("who is Orla?")
+    page.get_by_role("button", name="Ask", exact=True).click()
+    while not held:
+        page.wait_for_timeout(50)
+    box.fill("take me to chapter 2")
+    box.press("Enter")
+    page.get_by_role("button", name="Ask", exact=True).click(force=True)
+    expect(page.get_by_role("button", name="Ask", exact=True)).to_be_disabled()
+    held[0].continue_()
+    expect(page.locator("#answer")).not_to_have_text(re.compile(r"^(…)?$"), timeout=WAIT_MS)
+    expect(page.get_by_role("button", name="Ask", exact=True)).to_be_enabled()
+    assert len(held) == 1
+    expect(box).to_have_value("take me to chapter 2")
+
+
 def test_a_page_closed_while_the_timer_ran_out_shows_it_and_bedside_ask_knows_the_time(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -297,3 +297,30 @@ def test_a_pause_said_aloud_when_the_device_went_quiet_lands_on_its_last_report(
     """When a quiet device stopped is not known; it may play on unheard, so the pause is recorded."""
     paused = run_at(NOW + GONE_QUIET_MS + 1, playing_at(75_000), Pause())
     assert (paused.position_ms, paused.playing, paused.last_move_cause) == (75_000, False, "paused")
+
+
+def test_the_end_of_a_chapter_named_is_its_last_millisecond_and_stays_fixed() -> None:
+    state = run(at(60_000), SetSleepTimer(device="voice", after="chapter_end", chapter=2))
+    assert state.sleep_timer is not None
+    assert (state.sleep_timer.stop_at_ms, state.sleep_timer.chapter) == (1_999_999, 2)
+    assert state.public(NOW).sleep_timer == state.sleep_timer
+    playing = run(at(950_000), SetSleepTimer(device="voice", after="chapter_end", chapter=2))
+    assert playing.sleep_timer is not None
+    assert playing.sleep_timer.stop_at_ms == 1_999_999  # the chapter playing, named
+    last = run(at(60_000), SetSleepTimer(device="voice", after="chapter_end", chapter=3))
+    assert last.sleep_timer is not None
+    assert last.sleep_timer.stop_at_ms == BOOK_END
+
+
+def test_a_chapter_named_that_has_ended_or_is_not_in_the_book_is_refused() -> None:
+    for chapter in (1, 4):
+        with pytest.raises(Invalid):
+            decide(
+                at(950_000),
+                SetSleepTimer(device="voice", after="chapter_end", chapter=chapter),
+                book_end_ms=BOOK_END,
+                chapters=CHAPTERS,
+                now_ms=NOW,
+            )
+    with pytest.raises(ValidationError):  # a chapter names where a chapter ends, never minutes
+        SetSleepTimer.model_validate({"device": "phone", "after": 10, "chapter": 2})

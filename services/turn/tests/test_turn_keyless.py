@@ -13,7 +13,7 @@ from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_runtime.errors import RemoteFailure
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
-from bedside_turn.domain import speech
+from bedside_turn.domain import playback, speech
 from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS, book_info, passages
 from bedside_turn_testing.doubles import DoubleBook
 from bedside_turn_testing.harness import Rig, start_rig
@@ -275,28 +275,54 @@ async def test_the_cli_sends_an_ask_and_prints_speech_and_outcome(rig: Rig, nats
     assert lines[2] == "  1. 0:03:00, chapter 3, further on (covered)"
 
 
-async def test_an_unknown_listener_gets_a_failed_turn_not_a_crash(rig: Rig) -> None:
-    reply = await rig.ask("nobody-here", "chapter 1")
-    assert (reply.outcome, reply.speech) == ("failed", speech.TROUBLE)
+async def test_a_listener_the_player_does_not_know_is_refused_saying_how_to_make_one(rig: Rig) -> None:
+    """Only the player knows listeners: the turn asks it, and its refusal (typed: not_found) ends the
+    turn before anything is answered as if the listener were at the book's start."""
+    with pytest.raises(RemoteFailure) as refused:
+        await rig.ask("nobody-here", "who is Wren?")
+    assert refused.value.failure.code == "not_found"
+    assert refused.value.failure.error == (
+        "there is no listener called nobody-here; `bedside listener add nobody-here` makes one"
+    )
+    with pytest.raises(RemoteFailure):  # "as if there" is asked as them too
+        await rig.ask("nobody-here", "who is Wren?", at_ms=HERE)
 
 
-async def test_bedside_ask_exits_non_zero_on_a_failed_turn_and_still_says_why(
-    rig: Rig, nats_url: str
-) -> None:
-    """A script running ``bedside ask`` must see that a failed turn did nothing."""
+async def bedside_ask(nats_url: str, listener: str, utterance: str) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "BEDSIDE_NATS_URL": nats_url, "COLUMNS": "300", "NO_COLOR": "1"}
-    done = await asyncio.to_thread(
+    return await asyncio.to_thread(
         subprocess.run,
-        [sys.executable, "-m", "bedside", "ask", "--book", BOOK_ID, "--listener", "nobody-here", "chapter 1"],
+        [sys.executable, "-m", "bedside", "ask", "--book", BOOK_ID, "--listener", listener, utterance],
         env=env,
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
-    assert done.stdout.splitlines()[0] == speech.TROUBLE, done.stderr
+
+
+async def test_bedside_ask_exits_non_zero_on_a_failed_turn_and_still_says_why(
+    rig: Rig, nats_url: str
+) -> None:
+    """A script running ``bedside ask`` must see that a failed turn did nothing."""
+    listener = rig.listener_at(HERE)
+    rig.search.down = True
+    try:
+        done = await bedside_ask(nats_url, listener, "who is Wren?")
+    finally:
+        rig.search.down = False
+    assert done.stdout.splitlines()[0] == speech.SEARCH_UNAVAILABLE, done.stderr
     assert "outcome: failed" in done.stdout
     assert done.returncode == 1
+
+
+async def test_bedside_ask_for_a_listener_nobody_made_says_so_and_exits_non_zero(
+    rig: Rig, nats_url: str
+) -> None:
+    done = await bedside_ask(nats_url, "ghost", "who is Wren?")
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "there is no listener called ghost; `bedside listener add ghost` makes one" in done.stderr
 
 
 async def test_with_search_down_the_turns_own_words_are_spoken_and_the_books_are_not(rig: Rig) -> None:
@@ -308,7 +334,7 @@ async def test_with_search_down_the_turns_own_words_are_spoken_and_the_books_are
     try:
         own = {
             "pause": "Paused.",
-            "set a sleep timer for 20 minutes": "I'll stop in 20 minutes.",
+            "set a sleep timer for 2 minutes": "I'll stop in 2 minutes.",
             "sing me a song": speech.CANNOT_HELP,
         }
         for utterance, said in own.items():
@@ -318,14 +344,15 @@ async def test_with_search_down_the_turns_own_words_are_spoken_and_the_books_are
                 "answered" if said != speech.CANNOT_HELP else "unsure",
             )
         moved = await rig.ask(listener, "chapter 1")  # the player double moves without search
-        assert moved.speech == speech.TROUBLE  # 'There you are: chapter 1, "The Harbour Bell".' unchecked
+        # where the book went, without the title that could not be checked
+        assert (moved.speech, moved.outcome) == ("There you are: chapter 1.", "moved")
         undone = await rig.ask(listener, "undo that")  # the player's own command: no search in it
         assert (undone.speech, undone.outcome) == (speech.UNDONE, "moved")
         recalled = await rig.ask(listener, "who is Wren?")
-        assert recalled.speech == speech.TROUBLE
+        assert (recalled.speech, recalled.outcome) == (speech.SEARCH_UNAVAILABLE, "failed")
         found = await rig.ask(listener, "take me back to where Wren gave Tamsin barley soup")
         assert (found.speech, found.outcome) == (
-            speech.TROUBLE,
+            speech.SEARCH_UNAVAILABLE,
             "failed",
         )  # not "I couldn't find that moment"
     finally:
@@ -448,6 +475,29 @@ async def test_a_sleep_timer_longer_than_the_player_sets_is_said_so_and_nothing_
 
 async def test_a_keyless_sleep_timer_names_the_asking_device(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
-    reply = await rig.ask(listener, "sleep in 20 minutes", device="speaker")
-    assert (reply.mode, reply.outcome, reply.speech) == ("keyless", "answered", "I'll stop in 20 minutes.")
-    assert rig.player.commands[-1] == SetSleepTimer(device="speaker", after=20)
+    reply = await rig.ask(listener, "sleep in 2 minutes", device="speaker")
+    assert (reply.mode, reply.outcome, reply.speech) == ("keyless", "answered", "I'll stop in 2 minutes.")
+    assert rig.player.commands[-1] == SetSleepTimer(device="speaker", after=2)
+
+
+async def test_a_sleep_timer_longer_than_the_book_left_says_the_book_ends_first(rig: Rig) -> None:
+    """The six-minute book has under four minutes left at HERE; the player stops at its end."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "sleep in an hour")
+    assert (reply.speech, reply.outcome) == (
+        "The book ends in about 4 minutes, so I'll stop there.",
+        "answered",
+    )
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=60)
+
+
+async def test_a_sleep_timer_for_the_end_of_a_chapter_named_is_set_there(rig: Rig) -> None:
+    """Before, "stop at the end of chapter 3" put chapter 3's closing passage on the screen as a place
+    to go; it is the player's timer, stopping at that chapter's last millisecond (ADR 24)."""
+    listener = rig.listener_at(HERE)  # in chapter 2
+    reply = await rig.ask(listener, "stop at the end of chapter 3")
+    assert (reply.speech, reply.outcome) == ("I'll stop at the end of chapter 3.", "answered")
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after="chapter_end", chapter=3)
+    assert position(rig, listener) == HERE
+    ended = await rig.ask(listener, "stop at the end of chapter 1")
+    assert (ended.speech, ended.outcome) == (playback.NO_NAMED_CHAPTER_END, "refused")

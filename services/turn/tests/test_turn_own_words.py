@@ -1,10 +1,34 @@
-"""Which answers hold nothing of the book (``speech.holds_no_book_words``): plain code, no bus."""
+"""Which answers hold nothing of the book (``speech.holds_no_book_words``): plain code, no bus.
+
+The turn's own words are a type (``speech.OwnWords``) made where the sentence is built; the
+check knows them by that type, never by matching the text, so words that merely read like
+the turn's own (a model's) are checked.
+"""
 
 import pytest
+from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import MissingChapter
+from bedside_contracts.turn import PlaybackArgs
+from bedside_guard import Candidate
 from bedside_turn.domain import playback, speech
 from bedside_turn.domain.chapters import NoSuchChapter
-from bedside_turn_testing.book import book_info
+from bedside_turn_testing.book import book_info, passages
+
+HERE = 135_000
+
+
+def moved_to(chapter_title: str | None) -> OfferOutcome:
+    """A move to chapter 1's start; with no title, as a chapter named by number lands."""
+    place = Candidate.hit(passages()[0], HERE)
+    return OfferOutcome(outcome="moved", moved_to=place.model_copy(update={"chapter_title": chapter_title}))
+
+
+def listed(count: int) -> OfferOutcome:
+    return OfferOutcome(outcome="listed", rows=[Candidate.hit(p, HERE) for p in passages()[:count]])
+
+
+def timer(minutes: int) -> playback.PlaybackDone:
+    return playback.PlaybackDone(PlaybackArgs(action="sleep_timer", minutes=minutes), True, True)
 
 
 @pytest.mark.parametrize(
@@ -14,14 +38,18 @@ from bedside_turn_testing.book import book_info
         speech.NOT_FOUND,
         speech.UNDONE,
         speech.NO_MODEL + speech.NO_UNDO,
-        "There you are: chapter 3.",
-        "I've put 3 places on the screen, best first. Press the one you mean.",
+        speech.for_offer(moved_to(None)),
+        speech.for_offer(OfferOutcome(outcome="moved")),  # a move with no place named: "There you are."
+        speech.for_offer(moved_to("The Harbour Bell"), titled=False),
+        speech.for_offer(listed(3)),
+        speech.for_offer(listed(1)),
         speech.time_left(60_000, 3_600_000, book_info().chapters),
         speech.past_the_end(5_400_000),
         speech.not_in_book(MissingChapter(named=40, count=12, first=1, last=12)),
         speech.no_chapter_counted(NoSuchChapter(playing=3, step=20, first=1, last=12)),
-        "I'll stop in 20 minutes.",
+        playback.spoken(timer(20)),
         playback.PAUSED,
+        speech.not_yet([], asks_later=False),
     ],
 )
 def test_the_turns_own_sentences_hold_no_book_words(said: str) -> None:
@@ -31,13 +59,19 @@ def test_the_turns_own_sentences_hold_no_book_words(said: str) -> None:
 @pytest.mark.parametrize(
     "said",
     [
-        'There you are: chapter 1, "The Harbour Bell".',  # a chapter's title is the book's
-        'In chapter 1, "The Harbour Bell", you heard: "Wren rang the bell."',
+        speech.for_offer(moved_to("The Harbour Bell")),  # a chapter's title is the book's
+        speech.quoting(Candidate.hit(passages()[0], HERE), "who rang the bell?"),
         speech.not_yet(["wren"], asks_later=False),  # a name, even the listener's own, is checked
+        speech.NO_MODEL + speech.for_offer(moved_to("The Harbour Bell")),
         "Paused. Wren is waiting for you.",
         "paused.",
         "There you are: chapter 3. The storm is coming.",
         "Back 30 seconds.",  # not a sentence the turn says: the model may say anything
+        # A model's words are checked even when they read exactly like the turn's own:
+        "Paused.",
+        "There you are: chapter 3.",
+        "I'll stop in 20 minutes.",
+        str(speech.NOT_FOUND),
     ],
 )
 def test_anything_else_holds_or_may_hold_the_books_words(said: str) -> None:

@@ -58,3 +58,19 @@ def test_the_chapters_end_is_said_without_a_time_or_a_chapter() -> None:
     done = PlaybackDone(PlaybackArgs(action="sleep_timer", chapter_end=True), accepted=True, changed=True)
     assert playback.spoken(done) == "I'll stop at the end of this chapter."
     assert not any(ch.isdigit() for ch in playback.spoken(done) + " ".join(playback.lines(done)))
+
+
+def test_a_timer_the_books_end_cuts_short_says_the_book_ends_first() -> None:
+    """The player stops at the book's end: "I'll stop in an hour" with ten minutes left overstated."""
+    done = PlaybackDone(
+        PlaybackArgs(action="sleep_timer", minutes=60), accepted=True, changed=True, stop_in_ms=600_000
+    )
+    assert playback.spoken(done) == "The book ends in about 10 minutes, so I'll stop there."
+    assert playback.lines(done) == [
+        "Done: the book ends in about 10 minutes, sooner than the 60 minutes asked, so the sleep timer "
+        "will pause the book at its end."
+    ]
+    whole = PlaybackDone(
+        PlaybackArgs(action="sleep_timer", minutes=10), accepted=True, changed=True, stop_in_ms=600_000
+    )
+    assert playback.spoken(whole) == "I'll stop in 10 minutes."

@@ -591,3 +591,17 @@ async def test_the_model_pauses_the_book(rig: Rig) -> None:
     assert (reply.outcome, reply.speech) == ("answered", "Paused.")
     assert rig.player.commands[-1] == Pause(device="speaker")
     assert_clean(rig, model, HERE, "hold everything a sec")
+
+
+async def test_the_model_sets_the_sleep_timer_for_the_end_of_a_chapter_named(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    model = script(
+        rig,
+        [Use("playback", {"action": "sleep_timer", "chapter_end": True, "chapter": 3})],
+        [Say("I'll stop at the end of chapter 3.")],
+    )
+    reply = await rig.ask(listener, "can you stop it when chapter three is over")
+    assert reply.outcome == "answered"
+    assert rig.player.commands[-1] == SetSleepTimer(device=VOICE_DEVICE, after="chapter_end", chapter=3)
+    assert model.last_tool_results() == ["Done: the sleep timer will pause the book at the end of chapter 3."]
+    assert_clean(rig, model, HERE, "can you stop it when chapter three is over")

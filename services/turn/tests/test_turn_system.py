@@ -5,6 +5,7 @@ absent). Positions are set with the player's own seek command, as a device would
 """
 
 import asyncio
+import contextlib
 import json
 import re
 import subprocess
@@ -33,9 +34,11 @@ from bedside_contracts.turn import Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_guard import STOP_THERE, clock
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
+from bedside_player.listeners import ListenerExists, Listeners
 from bedside_testing import RunningSystem, corpus_file, start_system
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain import speech
+from bedside_turn.domain.lengths import said_length
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 
@@ -93,7 +96,16 @@ async def seek(bus: Client, listener: str, book: str, position_ms: int) -> None:
     assert result.get("accepted") is True, result
 
 
+async def made(bus: Client, listener: str) -> str:
+    """``listener`` made as ``bedside listener add`` makes one: an ask from the terminal (no position
+    sent) is refused for a listener nobody made."""
+    with contextlib.suppress(ListenerExists):
+        await (await Listeners.open(bus.jetstream())).create(listener)
+    return listener
+
+
 async def ask(bus: Client, listener: str, book: str, utterance: str) -> TurnReply:
+    await made(bus, listener)
     body = await request(bus, subjects.TURN_ASK, Ask(listener=listener, book=book, utterance=utterance))
     return TurnReply.model_validate(body)
 
@@ -204,10 +216,12 @@ async def test_a_keyless_turn_asks_each_service_only_what_it_must(bus: Client) -
     reply, seen = await requests_during(bus, from_device)
     assert reply.outcome in {"moved", "listed"}
     tools = [subjects.SEARCH_FIND, subjects.PLAYER_OFFER, subjects.SEARCH_RESOLVE]
-    # a chapter's title said is the book's and is checked; "I've put 3 places on the screen…" is not
-    checked = [] if speech.holds_no_book_words(reply.speech) else [subjects.SEARCH_CHECK]
+    # a move names its chapter's title, the book's words, and is checked; "I've put 3 places on the
+    # screen…" is the turn's own and is not
+    checked = [subjects.SEARCH_CHECK] if reply.outcome == "moved" else []
     assert seen == [subjects.TURN_ASK, *tools, *checked]
     await seek(bus, listener, book, here)
+    await made(bus, listener)
     from_terminal = Ask(listener=listener, book=book, utterance=utterance)  # no position: asks the player
     again, seen = await requests_during(bus, from_terminal)
     assert again.speech == reply.speech
@@ -218,6 +232,7 @@ async def test_bedside_ask_at_keeps_the_line_in_what_it_says(system: RunningSyst
     """The terminal's ``bedside ask --at``, keyless, through the real turn and search processes."""
     info = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
     at = clock(info.chapters[9].start_ms)  # chapter 10 begins: Ginger and Merrylegs heard, Jerry not
+    await made(bus, "e2e-cli")
 
     async def ask_at(utterance: str) -> list[str]:
         done = await asyncio.to_thread(
@@ -240,6 +255,26 @@ async def test_bedside_ask_at_keeps_the_line_in_what_it_says(system: RunningSyst
     assert heard[0].startswith("In chapter ")
     assert int(heard[0].removeprefix("In chapter ").split(",")[0]) < 10
     assert STOP_THERE not in heard[0]  # a heard quote passes the answer check whole
+
+
+async def test_bedside_ask_for_a_listener_nobody_made_is_refused_from_the_players_answer(
+    system: RunningSystem, bus: Client
+) -> None:
+    """Before, the player answered any name with the state every listener starts from, and the turn
+    answered "ghost" as if they were at the book's start, exiting 0."""
+    info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [BEDSIDE, "ask", "--book", info.id, "--listener", "ghost", "who is Wren?"],
+        env=system.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "there is no listener called ghost; `bedside listener add ghost` makes one" in done.stderr
 
 
 async def command(bus: Client, listener: str, book: str, made: PlayerCommand) -> None:
@@ -350,12 +385,24 @@ async def test_a_sleep_timer_and_a_pause_said_aloud_reach_the_real_player(bus: C
     timer = (await state(bus, listener, book)).sleep_timer
     assert timer is not None
     assert (timer.after, timer.stop_at_ms) == (15, min(here + 15 * 60_000, info.duration_ms))
+    hour = await ask(bus, listener, book, "sleep in an hour")  # the book ends sooner: the player stops there
+    assert hour.speech == f"The book ends in {said_length(info.duration_ms - here)}, so I'll stop there."
 
     chapter_end = await ask(bus, listener, book, "stop at the end of the chapter")
     assert (chapter_end.outcome, chapter_end.speech) == ("answered", "I'll stop at the end of this chapter.")
     timer = (await state(bus, listener, book)).sleep_timer
     assert timer is not None
     assert (timer.after, timer.stop_at_ms) == ("chapter_end", third.start_ms - 1)
+
+    named = await ask(bus, listener, book, f"stop at the end of chapter {third.n}")
+    assert (named.outcome, named.speech) == ("answered", f"I'll stop at the end of chapter {third.n}.")
+    timer = (await state(bus, listener, book)).sleep_timer
+    assert timer is not None
+    assert (timer.after, timer.chapter, timer.stop_at_ms) == (
+        "chapter_end",
+        third.n,
+        info.chapters[3].start_ms - 1,
+    )
 
     cancelled = await ask(bus, listener, book, "cancel the sleep timer")
     assert cancelled.speech == "The sleep timer is off."

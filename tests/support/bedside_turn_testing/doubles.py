@@ -5,6 +5,7 @@ the guard from the listener's position, as the real services do. Scoring is plai
 overlap, which is all a test needs to make a search find the passage it means.
 """
 
+import asyncio
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from bedside_contracts.player import (
     Pause,
     PlayerCommand,
     SetSleepTimer,
+    SleepTimer,
     StateRequest,
     Undo,
 )
@@ -58,9 +60,10 @@ from bedside_guard import (
     heard_text,
     unheard_names,
 )
+from bedside_player.domain import sleep
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_runtime.bus import Broker, serve_requests
-from bedside_runtime.errors import NotFound
+from bedside_runtime.errors import NotFound, Unavailable
 from bedside_search.domain import recap as recaps
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.places import resolve_one
@@ -118,8 +121,17 @@ class SearchDouble:
     books: dict[str, DoubleBook]
     requests: list[object] = field(default_factory=list)
     down: bool = False
-    """Search as a stalled process leaves it: every request fails (the player double resolves
+    """Search as a broken process leaves it: every request fails (the player double resolves
     offers itself, so a move still happens)."""
+    stalled: asyncio.Event | None = None
+    """Search as a stalled process leaves it: every request is taken and left unanswered until
+    the event is set (the caller's request times out first)."""
+
+    async def answering(self, request: object) -> None:
+        """Count ``request``, then hold it while search is stalled."""
+        self.requests.append(request)
+        if self.stalled is not None:
+            await self.stalled.wait()
 
     def book(self, book_id: str) -> DoubleBook:
         if self.down:
@@ -129,7 +141,7 @@ class SearchDouble:
         return self.books[book_id]
 
     async def find(self, request: FindPassage) -> FoundPassages:
-        self.requests.append(request)
+        await self.answering(request)
         book = self.book(request.book)
         scored = [(overlap(request.query, p.text + " " + p.chapter_title), p) for p in book.passages]
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1].start_ms))[: request.limit]
@@ -142,7 +154,7 @@ class SearchDouble:
         )
 
     async def recall(self, request: Recall) -> Recalled:
-        self.requests.append(request)
+        await self.answering(request)
         book = self.book(request.book)
         unheard = unheard_names(request.question, book.served.names, request.here_ms)
         later = asks_what_comes_later(request.question)
@@ -158,7 +170,7 @@ class SearchDouble:
 
     async def recap(self, request: Recap) -> Recapped:
         """Search's own recap rules; only the sentence vectors are a stand-in (bags of words)."""
-        self.requests.append(request)
+        await self.answering(request)
         book = self.book(request.book).served
         span = recaps.clamp_span(request.from_ms, request.to_ms, request.here_ms)
         sentences = recaps.span_sentences(book.passages, span, request.here_ms)
@@ -172,21 +184,22 @@ class SearchDouble:
         )
 
     async def check(self, request: CheckAnswer) -> CheckedAnswer:
-        self.requests.append(request)
+        await self.answering(request)
         book = self.book(request.book).served
         return check_answer(request.answer, request.question, book.names, request.here_ms)
 
     async def hints(self, request: NameHints) -> HeardNames:
-        self.requests.append(request)
+        await self.answering(request)
         book = self.book(request.book).served
         return HeardNames(names=heard_names(book.names, request.here_ms, request.limit))
 
     async def resolve(self, request: Resolve) -> Resolved:
-        self.requests.append(request)
+        await self.answering(request)
         book = self.book(request.book)
         return Resolved(resolutions=[book.resolve(t, request.here_ms) for t in request.targets])
 
     async def catalog(self, request: CatalogRequest) -> Catalog:
+        await self.answering(request)
         if self.down:
             raise RuntimeError("search is down")
         return Catalog(books=[b.info for b in self.books.values() if request.book in (None, b.info.id)])
@@ -210,6 +223,8 @@ class PlayerDouble:
     rows: dict[tuple[str, str], list[Candidate]] = field(default_factory=dict)
     before_move: dict[tuple[str, str], int] = field(default_factory=dict)
     offers: list[OfferPositions] = field(default_factory=list)
+    search_gone: bool = False
+    """The player as it is with search absent: an offer, which search resolves, fails "unavailable"."""
     history: dict[tuple[str, str], list[HistoryEntry]] = field(default_factory=dict)
     """What a test says the lookup finds, newest first; the player's filters are tested in the player."""
     lookups: list[LocateRequest] = field(default_factory=list)
@@ -226,12 +241,14 @@ class PlayerDouble:
     async def state(self, request: StateRequest) -> ListenerState:
         self.state_requests += 1
         key = (request.listener, request.book)
-        if key not in self.positions:
-            raise NotFound("no such listener in that book")
+        if not any(listener == request.listener for listener, _ in self.positions):
+            raise NotFound(f"there is no listener called {request.listener}")  # a listener placed nowhere
         return ListenerState(
             listener=request.listener,
             book=request.book,
-            position_ms=self.positions[key],
+            position_ms=self.positions.get(
+                key, 0
+            ),  # a book not started is at its start, as the player has it
             playing=True,
             seq=1,
             last_move_seq=0,
@@ -242,6 +259,8 @@ class PlayerDouble:
     async def offer(self, request: OfferPositions) -> OfferOutcome:
         """The player's own offer arithmetic on this book's resolutions; a preview changes nothing."""
         self.offers.append(request)
+        if self.search_gone:
+            raise Unavailable("the search service is not running")
         key = (request.listener, request.book)
         here = self.positions[key] if request.preview_at_ms is None else request.preview_at_ms
         book = self.books[request.book]
@@ -260,7 +279,20 @@ class PlayerDouble:
         key = (request.listener, request.book)
         self.commands.append(request.command)
         state = await self.state(StateRequest(listener=request.listener, book=request.book))
-        if isinstance(request.command, SetSleepTimer | CancelSleepTimer | Pause):
+        if isinstance(request.command, SetSleepTimer):  # the player's own stop, so the turn reads it
+            info = self.books[request.book].info
+            after, chapter = request.command.after, request.command.chapter
+            if chapter is not None:
+                stop = sleep.named_chapter_end_stop(info.chapters, chapter, info.duration_ms)
+            elif after == "chapter_end":
+                stop = sleep.chapter_end_stop(info.chapters, state.position_ms, info.duration_ms)
+            else:
+                stop = sleep.minutes_stop(state.position_ms, after, info.duration_ms)
+            if stop is None or stop <= state.position_ms:  # as the player refuses it (decide.set_sleep_timer)
+                return CommandResult(accepted=False, seq=0, state=state, reason="no such chapter end ahead")
+            timer = SleepTimer(after=after, stop_at_ms=stop, set_seq=2, device="voice", chapter=chapter)
+            return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": timer}))
+        if isinstance(request.command, CancelSleepTimer | Pause):
             return CommandResult(accepted=True, seq=2, state=state)
         if not isinstance(request.command, Undo) or key not in self.before_move:
             return CommandResult(accepted=False, seq=0, state=state, reason="there is no move to undo")

@@ -80,6 +80,7 @@ async def start_rig(
     with_model: bool,
     extra_books: dict[str, DoubleBook] | None = None,
     load_recogniser: Callable[[], Hearer] = WhisperTranscriber,
+    request_timeout_s: float = 10.0,
 ) -> Rig:
     """Doubles and a turn service on ``nats_url``; the caller stops ``rig.broker``."""
     books = {BOOK_ID: DoubleBook(book_info(), passages()), **(extra_books or {})}
@@ -89,6 +90,6 @@ async def start_rig(
     await search.register(broker)
     await player.register(broker)
     slot = ModelSlot() if with_model else None
-    settings = Settings(nats_url=nats_url, model="claude-haiku-4-5")
+    settings = Settings(nats_url=nats_url, model="claude-haiku-4-5", request_timeout_s=request_timeout_s)
     service = await build(broker, settings, slot, retry=NO_WAIT, load_recogniser=load_recogniser)
     return Rig(broker, service, search, player, slot, passages())

@@ -9,7 +9,7 @@ not anything inside an event, says which came first.
 from typing import Annotated, Literal
 
 from bedside_guard import Candidate
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name
 from bedside_contracts.search import MissingChapter, Target, TranscriptCoverage
@@ -31,6 +31,11 @@ SleepAfter = Annotated[
 class StateRequest(Contract):
     listener: Name
     book: Name
+    listener_must_exist: bool = Field(
+        default=False,
+        description="refuse a listener nobody made (not_found) instead of answering the state every "
+        "listener starts from; a caller with no device behind it (the terminal) asks so",
+    )
 
 
 class ListeningRequest(Contract):
@@ -55,6 +60,9 @@ class SleepTimer(Contract):
     )
     set_seq: int = Field(ge=1, description="the stream sequence of the SleepTimerSet")
     device: Name
+    chapter: int | None = Field(
+        default=None, description="with chapter_end: the chapter named whose end it stops at"
+    )
 
 
 class Asleep(Contract):
@@ -221,6 +229,8 @@ class SleepTimerSet(Contract):
     device: Name
     after: SleepAfter
     stop_at_ms: Millis
+    chapter: int | None = None
+    """With ``chapter_end``: the chapter named, when the listener named one."""
 
 
 class SleepTimerCancelled(Contract):
@@ -362,9 +372,20 @@ class SleepTimerBody(Contract):
 
 
 class SetSleepTimer(SleepTimerBody):
-    """Pause after ``after`` minutes of listening, or at the end of the chapter playing now."""
+    """Pause after ``after`` minutes of listening, or at the end of the chapter playing now, or of
+    the chapter named in ``chapter`` ("stop at the end of chapter 3", said to a turn; the page's
+    chips send no chapter)."""
 
     op: Literal["sleep_timer"] = "sleep_timer"
+    chapter: int | None = Field(
+        default=None, ge=0, description="with after chapter_end: the chapter whose end to stop at"
+    )
+
+    @model_validator(mode="after")
+    def _chapter_only_with_its_end(self) -> "SetSleepTimer":
+        if self.chapter is not None and self.after != "chapter_end":
+            raise ValueError("a chapter names where a chapter ends; it goes with after chapter_end")
+        return self
 
 
 class CancelSleepTimer(Contract):

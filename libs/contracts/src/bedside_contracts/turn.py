@@ -188,6 +188,12 @@ class PlaybackArgs(Contract):
     chapter_end: bool = Field(
         default=False, description="with sleep_timer: stop at the end of the chapter playing now"
     )
+    chapter: int | None = Field(
+        default=None,
+        ge=0,
+        description='with chapter_end: the chapter whose end they named ("stop at the end of chapter 3"), '
+        "when it is not simply the one playing",
+    )
 
     @model_validator(mode="after")
     def _one_stop(self) -> "PlaybackArgs":
@@ -195,6 +201,8 @@ class PlaybackArgs(Contract):
             raise ValueError("a sleep_timer takes either minutes or chapter_end, and not both")
         if self.action != "sleep_timer" and (self.minutes is not None or self.chapter_end):
             raise ValueError(f"{self.action} takes no minutes and no chapter_end")
+        if self.chapter is not None and not self.chapter_end:
+            raise ValueError("chapter goes with chapter_end: the end of the chapter named")
         return self
 
 

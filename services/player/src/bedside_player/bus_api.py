@@ -24,7 +24,7 @@ from bedside_contracts.player import (
     StateRequest,
 )
 from bedside_runtime.bus import Broker, serve_requests
-from bedside_runtime.errors import InvalidRequest, RemoteFailure
+from bedside_runtime.errors import InvalidRequest, NotFound, RemoteFailure
 from nats.aio.subscription import Subscription
 
 from bedside_player.service import Service
@@ -37,6 +37,10 @@ class BusApi:
         self.subs: list[Subscription] = []
 
     async def state(self, request: StateRequest) -> ListenerState:
+        """A listener's state; with ``listener_must_exist``, a listener nobody made is refused
+        (only the player knows who the listeners are)."""
+        if request.listener_must_exist and await self.service.listeners.record(request.listener) is None:
+            raise NotFound(f"there is no listener called {request.listener}")
         return await self.service.state(request.listener, request.book)
 
     async def offer(self, request: OfferPositions) -> OfferOutcome:

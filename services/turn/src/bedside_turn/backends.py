@@ -31,6 +31,7 @@ from bedside_contracts.search import (
 )
 from bedside_guard import CheckedAnswer
 from bedside_runtime.bus import Broker, call
+from bedside_runtime.errors import PASSED_ON, NoService, RemoteFailure, ServiceError
 from pydantic import BaseModel
 
 R = TypeVar("R", bound=BaseModel)
@@ -50,15 +51,62 @@ class Backends(Protocol):
     async def locate(self, request: LocateRequest) -> Located: ...
 
 
+class TurnBackends(Backends, Protocol):
+    """The port as one turn holds it: it remembers which services let the turn down."""
+
+    @property
+    def let_down_by(self) -> frozenset[str]:
+        """The services ("search", "player") that failed a request in this turn."""
+        ...
+
+    @property
+    def out_of_reach(self) -> frozenset[str]:
+        """Of those, the ones that did not answer at all (no copy running, no answer in time)."""
+        ...
+
+    def for_one_turn(self) -> "TurnBackends":
+        """A fresh memory for the next turn, on the same connection."""
+        ...
+
+
 class BusBackends:
-    """Search and player over NATS request-reply (``bus.call``: failures raise ``CallFailed``)."""
+    """Search and player over NATS request-reply (``bus.call``: failures raise ``CallFailed``).
+
+    One copy per turn (``for_one_turn``): a service that failed a request in the turn (no copy
+    running, no answer in time, or an answer that it failed) is not asked again in that turn, and
+    the next request to it fails at once. Otherwise a stalled search was waited for once by the
+    find and again by the answer check, each a full timeout, before the listener heard anything.
+    """
 
     def __init__(self, broker: Broker, timeout_s: float) -> None:
         self.broker = broker
         self.timeout_s = timeout_s
+        self._let_down_by: set[str] = set()
+        self._out_of_reach: set[str] = set()
+
+    @property
+    def let_down_by(self) -> frozenset[str]:
+        return frozenset(self._let_down_by)
+
+    @property
+    def out_of_reach(self) -> frozenset[str]:
+        return frozenset(self._out_of_reach)
+
+    def for_one_turn(self) -> "BusBackends":
+        return BusBackends(self.broker, self.timeout_s)
 
     async def _call(self, subject: str, request: Contract, reply: type[R]) -> R:
-        return await call(self.broker.connection, subject, request, reply, timeout_s=self.timeout_s)
+        service = subjects.service_of(subject)
+        if service in self._let_down_by:
+            raise NoService(f"the {service} service let this turn down already")
+        try:
+            return await call(self.broker.connection, subject, request, reply, timeout_s=self.timeout_s)
+        except ServiceError as error:
+            if not (isinstance(error, RemoteFailure) and error.failure.code in PASSED_ON):
+                self._let_down_by.add(service)  # a refusal ("not_found", "invalid") is an answer
+            if not isinstance(error, RemoteFailure):
+                self._out_of_reach.add(service)
+            raise
 
     async def find(self, request: FindPassage) -> FoundPassages:
         return await self._call(subjects.SEARCH_FIND, request, FoundPassages)

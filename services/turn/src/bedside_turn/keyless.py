@@ -57,8 +57,9 @@ async def run_keyless(
             return await _earlier(tools, once_more_back(previous), speech.NO_EARLIER_BEFORE)
         case intents.TimeLeft():
             return await _time_left(tools)
-        case intents.SleepTimer(after="chapter_end"):
-            return await _playback(tools, {"action": "sleep_timer", "chapter_end": True})
+        case intents.SleepTimer(after="chapter_end", chapter=chapter):
+            named = {} if chapter is None else {"chapter": chapter}
+            return await _playback(tools, {"action": "sleep_timer", "chapter_end": True, **named})
         case intents.SleepTimer(after=int(minutes)):
             if minutes > playback.LONGEST_MINUTES:
                 return playback.TOO_LONG

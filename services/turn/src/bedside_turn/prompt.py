@@ -36,9 +36,11 @@ recall and answer from what it returns. A question never moves the book.
 a few sentences and in story order, what happens in the passages it returns, and nothing \
 else. A recap never moves the book either.
 - The sleep timer or a pause ("sleep in 15 minutes", "stop at the end of the chapter", \
-"cancel the timer", "pause", "stop"): call playback, then say in one short sentence what \
-was done ("I'll stop in 15 minutes.", "I'll stop at the end of this chapter."), never a \
-time or a chapter ahead. It is not a move: it neither needs nor blocks one.
+"stop at the end of chapter 3", "cancel the timer", "pause", "stop"): call playback (a \
+chapter they name goes in chapter, with chapter_end), then say in one short sentence what \
+was done as the result says it ("I'll stop in 15 minutes.", "I'll stop at the end of this \
+chapter."), never a time, and no chapter ahead but one they named. It is not a move: it \
+neither needs nor blocks one.
 - Anything else: say briefly that you can take them to a moment or answer about what \
 they have heard.
 
@@ -79,7 +81,8 @@ TOOL_DESCRIPTIONS: dict[str, tuple[str, type[BaseModel]]] = {
         RecapArgs,
     ),
     "playback": (
-        "Set the sleep timer (minutes of listening, or the end of the chapter playing), cancel it, or "
+        "Set the sleep timer (minutes of listening, or the end of the chapter playing or of one they "
+        "name), cancel it, or "
         "pause the book on every device. Never moves the book and never puts up a list.",
         PlaybackArgs,
     ),

@@ -14,10 +14,11 @@ from bedside_guard import Passage
 from bedside_runtime.bus import Broker
 from bedside_runtime.errors import CallFailed, NotFound, RemoteFailure
 
-from bedside_turn.backends import Backends
+from bedside_turn.backends import Backends, TurnBackends
 from bedside_turn.claude import DEFAULT_RETRY, ModelClient, ModelUnreachable, Retry, run_with_model
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import history, intents, speech
+from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.routing import model_may_answer, reads_history
 from bedside_turn.domain.rules import Turn
 from bedside_turn.keyless import run_keyless
@@ -30,7 +31,7 @@ KEYLESS = "keyless"
 
 @dataclass
 class TurnService:
-    backends: Backends
+    backends: TurnBackends
     conversations: ConversationStore
     broker: Broker
     client: ModelClient | None
@@ -40,6 +41,7 @@ class TurnService:
     async def ask(self, ask: Ask) -> TurnReply:
         started = time.perf_counter()
         turn = Turn(turn_id=uuid.uuid4().hex[:20])
+        backends = self.backends.for_one_turn()
         intent = intents.read(ask.utterance)
         stored = (  # fetched while the position is
             asyncio.create_task(self.conversations.load(ask.listener, ask.book))
@@ -48,15 +50,19 @@ class TurnService:
         )
         try:
             with turn.step("position"):
-                here_ms = await self._here(ask)
+                here_ms = await self._here(ask, backends)
         except CallFailed as error:
-            log.warning("no position for the turn", error=str(error), listener=ask.listener, book=ask.book)
             if stored is not None:
                 stored.cancel()
-            return TurnReply(turn_id=turn.turn_id, speech=speech.TROUBLE, outcome="failed", mode=self.mode)
+            if isinstance(error, RemoteFailure) and error.code == "not_found":  # the player's refusal
+                made_by = f"`bedside listener add {ask.listener}` makes one"
+                raise NotFound(f"there is no listener called {ask.listener}; {made_by}") from None
+            log.warning("no position for the turn", error=str(error), listener=ask.listener, book=ask.book)
+            unavailable = speech.unavailable(backends.let_down_by, backends.out_of_reach)
+            return TurnReply(turn_id=turn.turn_id, speech=unavailable, outcome="failed", mode=self.mode)
         tools = ToolBox(
             turn,
-            self.backends,
+            backends,
             ask.listener,
             ask.book,
             here_ms,
@@ -66,17 +72,28 @@ class TurnService:
         earlier: list[Exchange] = []
         if stored is not None:
             with turn.step("history"):
-                earlier = await self._history(ask, here_ms, (await stored)[0])
-        said, mode, failed = await self._run(tools, ask.utterance, intent, earlier)
+                earlier = await self._history(ask, here_ms, (await stored)[0], backends)
+        said, mode, broke = await self._run(tools, ask.utterance, intent, earlier)
+        let_down = broke or bool(backends.let_down_by)
+        # Plain code's words in a turn a service let down may stand for the failure ("I couldn't
+        # find that moment"): the listener hears what was done, or what failed, instead.
+        unsaid = broke or (let_down and mode == KEYLESS)
+        if unsaid:
+            said = self._after_failure(tools, backends)
+        cut = 0
         with turn.step("check"):
-            if turn.may_skip_check(said, failed=failed):
-                cut, unchecked = 0, False
-            else:
-                said, cut, unchecked = await self._checked(ask, here_ms, turn.turn_id, said, mode != KEYLESS)
+            if not speech.holds_no_book_words(said):
+                checked = await self._checked(
+                    ask, here_ms, turn.turn_id, said, from_model=mode != KEYLESS, backends=backends
+                )
+                if checked is None:  # not spoken unchecked: what was done is said in the turn's own words
+                    said, unsaid = self._after_failure(tools, backends), True
+                else:
+                    said, cut = checked
         reply = TurnReply(
             turn_id=turn.turn_id,
             speech=said,
-            outcome=turn.outcome(failed=failed or unchecked),
+            outcome=turn.outcome(failed=let_down, unsaid=unsaid),
             mode=mode,
             rows=turn.rows,
             preview=tools.preview,
@@ -86,46 +103,52 @@ class TurnService:
         return reply
 
     async def _checked(
-        self, ask: Ask, here_ms: int, turn_id: str, said: str, from_model: bool
-    ) -> tuple[str, int, bool]:
-        """The answer as it may be spoken, the sentences cut, and whether the check failed.
+        self, ask: Ask, here_ms: int, turn_id: str, said: str, *, from_model: bool, backends: TurnBackends
+    ) -> tuple[str, int] | None:
+        """The answer as it may be spoken and the sentences cut, or None when it could not be checked.
 
-        Every answer holding the book's words passes the guard's answer check, model and keyless
-        alike (a keyless one, built from the guard's places, by its names rule only); one of the
-        turn's own sentences alone never gets here (``Turn.may_skip_check``). If it cannot be
-        checked it is not spoken: an unchecked answer could carry what the model remembers.
+        Every answer that holds or may hold the book's words passes the guard's answer check, model
+        and keyless alike (a keyless one, built from the guard's places, by its names rule only); the
+        turn's own words alone never get here (``speech.holds_no_book_words``). If it cannot be
+        checked it is not spoken: an unchecked answer could carry what the model remembers. A search
+        that already let the turn down is not asked (``BusBackends``): the check fails at once.
         """
         request = CheckAnswer(
             book=ask.book, here_ms=here_ms, question=ask.utterance, answer=said, from_model=from_model
         )
         try:
-            checked = await self.backends.check(request)
+            checked = await backends.check(request)
         except CallFailed as error:
             if isinstance(error, RemoteFailure) and error.code == "not_found":
                 raise NotFound(error.failure.error) from None  # no such book: asking again will not help
             log.warning("the answer could not be checked", error=str(error), turn_id=turn_id)
-            return speech.TROUBLE, 0, True
+            return None
         if checked.cut:
             log.info("answer cut before speaking", turn_id=turn_id, sentences=checked.cut)  # never the words
-        return checked.speech, checked.cut, False
+        return checked.speech, checked.cut
+
+    @staticmethod
+    def _after_failure(tools: ToolBox, backends: TurnBackends) -> OwnWords:
+        return speech.after_failure(tools.done_in_own_words(), backends.let_down_by, backends.out_of_reach)
 
     @property
     def mode(self) -> str:
         return self.model if self.client is not None else KEYLESS
 
-    async def _here(self, ask: Ask) -> int:
-        """Where the turn stands: the --at place, the position the asking edge sent, or the player's."""
-        if ask.at_ms is not None:
-            return ask.at_ms
+    async def _here(self, ask: Ask, backends: Backends) -> int:
+        """Where the turn stands: the position the asking edge sent, else the --at place or the
+        player's. An edge sends it for a listener its token proved; without it (the terminal) the
+        player is asked, and refuses (not_found) a listener nobody made, even with --at."""
         if ask.here_ms is not None:
-            return ask.here_ms
-        state = await self.backends.state(StateRequest(listener=ask.listener, book=ask.book))
-        return state.position_ms
+            return ask.at_ms if ask.at_ms is not None else ask.here_ms
+        request = StateRequest(listener=ask.listener, book=ask.book, listener_must_exist=True)
+        state = await backends.state(request)
+        return ask.at_ms if ask.at_ms is not None else state.position_ms
 
     async def _run(
         self, tools: ToolBox, utterance: str, intent: intents.Intent, earlier: list[Exchange]
     ) -> tuple[str, str, bool]:
-        """What to say, which mode said it, and whether the turn failed on the way."""
+        """What to say, which mode said it, and whether the turn broke on a failed call on the way."""
         try:
             if self.client is None or not model_may_answer(intent):
                 return await run_keyless(tools, utterance, intent, earlier), KEYLESS, False
@@ -148,14 +171,16 @@ class TurnService:
             log.warning("a service failed during the turn", error=str(error))
             return speech.TROUBLE, self.mode, True
 
-    async def _history(self, ask: Ask, here_ms: int, conversation: Conversation) -> list[Exchange]:
+    async def _history(
+        self, ask: Ask, here_ms: int, conversation: Conversation, backends: Backends
+    ) -> list[Exchange]:
         """The stored exchanges as the model may read them from ``here_ms``."""
         exchanges = conversation.exchanges
         ids = history.passages_to_read(exchanges, here_ms)
         passages: dict[int, Passage] = {}
         if ids:
             try:
-                resolved = await self.backends.resolve(
+                resolved = await backends.resolve(
                     Resolve(book=ask.book, here_ms=here_ms, targets=[Target(passage_id=i) for i in ids[:16]])
                 )
                 passages = {r.passage.id: r.passage for r in resolved.resolutions if r.passage is not None}

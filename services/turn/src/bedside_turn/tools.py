@@ -33,13 +33,14 @@ from bedside_contracts.turn import (
     ToolCallRecord,
 )
 from bedside_guard import Candidate, Passage
-from bedside_runtime.errors import CallFailed, RemoteFailure
+from bedside_runtime.errors import CallFailed, NotFound, RemoteFailure
 from pydantic import BaseModel, ValidationError
 
 from bedside_turn.backends import Backends
-from bedside_turn.domain import chapters, earlier, playback
+from bedside_turn.domain import chapters, earlier, playback, speech
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.chapters import NoSuchChapter
+from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.rules import MayOffer, Refused, Turn
 from bedside_turn.domain.tool_results import (
     ALREADY_AT_CHAPTER_END,
@@ -96,6 +97,14 @@ class ToolBox:
     keyless router's answer."""
     played: playback.PlaybackDone | None = None
     """The newest playback call's outcome, for the keyless router's answer."""
+    undone: bool = False
+    """The player's undo put the book back in this turn."""
+
+    def done_in_own_words(self) -> OwnWords | None:
+        """What this turn did (a move, a list, a timer), said without the book's words."""
+        return speech.done_in_own_words(
+            self.last_offer, self.played, undone=self.undone, preview=self.preview
+        )
 
     async def run(self, name: str, arguments: Any) -> ToolCallRecord:
         """Run one tool call and record it on the turn, whatever becomes of it."""
@@ -140,7 +149,8 @@ class ToolBox:
             assert isinstance(parsed, OfferPositionsArgs)
             return await self.offer_positions(parsed)
         except RemoteFailure as error:
-            self.turn.note_let_down()
+            if error.failure.code == "not_found":  # no such book: asking again will not help
+                raise NotFound(error.failure.error) from None
             return (
                 [
                     f"Tool error: the {name} service could not answer ({error.failure.code}). "
@@ -150,7 +160,6 @@ class ToolBox:
                 True,
             )
         except CallFailed:  # no copy running, or no answer in time
-            self.turn.note_let_down()
             return (
                 [f"Tool error: {name} got no answer in time. Tell them to try again in a moment."],
                 [],
@@ -306,12 +315,14 @@ class ToolBox:
                 CommandRequest(listener=self.listener, book=self.book, command=command)
             )
             accepted, changed, reason = result.accepted, changes, result.reason
+            timer = result.state.sleep_timer
+            stop_in_ms = timer.stop_at_ms - result.state.position_ms if timer is not None else None
         except RemoteFailure as error:
             if error.failure.code != "invalid":
                 raise
-            accepted, changed, reason = False, False, error.failure.error
+            accepted, changed, reason, stop_in_ms = False, False, error.failure.error, None
         self.turn.note_playback(accepted)
-        self.played = playback.PlaybackDone(args, accepted, changed, reason)
+        self.played = playback.PlaybackDone(args, accepted, changed, reason, stop_in_ms)
         return playback.lines(self.played), [], not accepted
 
     async def undo(self) -> ToolCallRecord:
@@ -338,6 +349,7 @@ class ToolBox:
                     raise
                 accepted, reason = False, error.failure.error
             refused = not accepted
+            self.undone = accepted
             if accepted:
                 self.turn.note_offer("moved", ["where you were before the last move"])
                 lines = ["Moved: the book is back where it was before the last move."]

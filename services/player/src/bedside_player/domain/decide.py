@@ -113,7 +113,14 @@ def set_sleep_timer(
     state: PlayerState, command: SetSleepTimer, book_end_ms: int | None, chapters: Sequence[ChapterInfo]
 ) -> SleepTimerSet:
     """Fix the stop as a book time now, from where the book is when the timer is set."""
-    if command.after == "chapter_end":
+    if command.after == "chapter_end" and command.chapter is not None:
+        named = sleep.named_chapter_end_stop(chapters, command.chapter, book_end_ms)
+        if named is None:
+            raise Invalid(f"this book has no chapter {command.chapter}")
+        if named <= state.position_ms:
+            raise Invalid(f"chapter {command.chapter} has ended already; set the timer in minutes")
+        stop = named
+    elif command.after == "chapter_end":
         found = sleep.chapter_end_stop(chapters, state.position_ms, book_end_ms)
         if found is None:
             raise Invalid("this book has no chapter end to stop at; set the timer in minutes")
@@ -122,7 +129,7 @@ def set_sleep_timer(
         stop = sleep.minutes_stop(state.position_ms, command.after, book_end_ms)
     if stop <= state.position_ms:
         raise Invalid("the book is at its end: there is nothing left for a sleep timer to stop")
-    return SleepTimerSet(device=command.device, after=command.after, stop_at_ms=stop)
+    return SleepTimerSet(device=command.device, after=command.after, stop_at_ms=stop, chapter=command.chapter)
 
 
 def timer_ran_out(state: PlayerState, command: TimerRanOut, book_end_ms: int | None) -> FellAsleep | None:

@@ -34,6 +34,21 @@ def chapter_end_stop(
     return max(ends) if ends else book_end_ms
 
 
+def named_chapter_end_stop(
+    chapters: Sequence[ChapterInfo], chapter: int, book_end_ms: int | None
+) -> int | None:
+    """The end of the chapter numbered ``chapter``, as ``chapter_end_stop`` ends the one playing: the
+    millisecond before the next chapter's start; the last chapter's own end (else the book's).
+    None when the book has no such chapter."""
+    named = [c for c in chapters if c.n == chapter]
+    if not named:
+        return None
+    later = [c.start_ms - 1 for c in chapters if c.start_ms > named[0].start_ms]
+    if later:
+        return min(later)
+    return named[0].end_ms or book_end_ms
+
+
 def paused_at(position_ms: int, stop_at_ms: int) -> int:
     """Where the book pauses: a device that overshot the stop is put back on it."""
     return min(position_ms, stop_at_ms)

@@ -222,7 +222,11 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
             return state._replace(devices=(*state.devices, event.device), last_touch_ms=state.position_ms)
         case SleepTimerSet():
             timer = SleepTimer(
-                after=event.after, stop_at_ms=event.stop_at_ms, set_seq=seq, device=event.device
+                after=event.after,
+                stop_at_ms=event.stop_at_ms,
+                set_seq=seq,
+                device=event.device,
+                chapter=event.chapter,
             )
             return state._replace(sleep_timer=timer, last_touch_ms=state.position_ms)
         case SleepTimerCancelled():

@@ -5,24 +5,41 @@ import { refreshState, settled } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import { el, notice } from "./ui.js";
 
+// One question at a time: while one is unanswered the Ask button is off (Enter with it), and a
+// second is not sent; it stays in the box to send once the answer comes. Two pending questions
+// would be answered in either order, each moving or listing over the other.
+let pending = false;
+
+function setPending(now) {
+  pending = now;
+  el.askSend.disabled = now;
+}
+
+// Returns whether the question was taken (false: empty, or another is still unanswered).
 export async function ask(utterance) {
   utterance = utterance.trim();
-  if (!utterance) return;
+  if (!utterance || pending) return false;
+  setPending(true);
   el.answer.textContent = "…";
-  let res;
   try {
-    await settled();
-    // Not one of "ours": a turn can take seconds, and other devices' pushes must not wait.
-    res = await api("POST", `${listenerPath()}/turns`, { device: DEVICE, utterance });
-  } catch {
-    el.answer.textContent = "I could not reach Bedside. Try again in a moment.";
-    return;
+    let res;
+    try {
+      await settled();
+      // Not one of "ours": a turn can take seconds, and other devices' pushes must not wait.
+      res = await api("POST", `${listenerPath()}/turns`, { device: DEVICE, utterance });
+    } catch {
+      el.answer.textContent = "I could not reach Bedside. Try again in a moment.";
+      return true;
+    }
+    if (!res.ok) {
+      el.answer.textContent = unanswered(res);
+      return true;
+    }
+    await answered(res.data || {});
+    return true;
+  } finally {
+    setPending(false);
   }
-  if (!res.ok) {
-    el.answer.textContent = unanswered(res);
-    return;
-  }
-  await answered(res.data || {});
 }
 
 export async function answered(reply) {
@@ -54,6 +71,7 @@ function speak(text) {
 export function wireAsk() {
   el.askForm.addEventListener("submit", (e) => {
     e.preventDefault();
+    if (pending) return; // the box keeps what was typed, to send after the answer
     const text = el.askInput.value;
     el.askInput.value = "";
     ask(text);

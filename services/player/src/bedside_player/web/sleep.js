@@ -22,6 +22,7 @@ function offerStands(sleep, moveCause, playing) {
 
 function chosenChip(timer) {
   if (!timer) return "off";
+  if (timer.chapter != null) return null; // a chapter named aloud: no chip is that timer
   return timer.after === "chapter_end" ? "chapter_end" : String(timer.after);
 }
 
@@ -86,6 +87,9 @@ function fadeTo(fraction) {
 function timerWords(timer, pos, duration) {
   if (!timer) return "";
   const at = clock(timer.stop_at_ms);
+  if (timer.after === "chapter_end" && timer.chapter != null) {
+    return `Pausing at the end of chapter ${timer.chapter}, at ${at}.`; // named aloud ("…of chapter 3")
+  }
   if (timer.after === "chapter_end") return `Pausing at the end of this chapter, at ${at}.`;
   const leftMs = Math.max(0, timer.stop_at_ms - pos);
   if (duration && timer.stop_at_ms >= duration) {

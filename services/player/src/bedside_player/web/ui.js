@@ -8,7 +8,7 @@ export const el = {
   pos: $("pos"), dur: $("dur"), scrubber: $("scrubber"), play: $("play"),
   back: $("back30"), fwd: $("fwd30"), audio: $("audio"),
   list: $("list"), rows: $("rows"), cancel: $("list-cancel"),
-  askForm: $("ask-form"), askInput: $("ask-input"), answer: $("answer"),
+  askForm: $("ask-form"), askInput: $("ask-input"), askSend: $("ask-send"), answer: $("answer"),
   sleepLeft: $("sleep-left"), undo: $("undo"), history: $("history"), more: $("history-more"),
   link: $("link"), fade: $("fade"), asleep: $("asleep"), asleepText: $("asleep-text"),
   asleepGo: $("asleep-go"), asleepDismiss: $("asleep-dismiss"),

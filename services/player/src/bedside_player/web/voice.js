@@ -266,7 +266,10 @@ function recogniseInBrowser() {
   recogniser.onend = () => {
     recogniser = null;
     show("idle");
-    if (final.trim()) ask(final);
+    if (!final.trim()) return;
+    ask(final).then((taken) => {
+      if (!taken) notice("The question before is still being answered; ask again once it is.");
+    });
   };
   show("listening");
   recogniser.start();

@@ -142,7 +142,9 @@ class SleepTimer:
     """'Sleep in 15 minutes', 'stop at the end of the chapter': the player's sleep timer."""
 
     after: int | Literal["chapter_end"]
-    """Minutes of listening, or the end of the chapter playing."""
+    """Minutes of listening, or the end of a chapter."""
+    chapter: int | None = None
+    """With ``chapter_end``: the chapter named ("stop at the end of chapter 3"); None, the one playing."""
 
 
 @dataclass(frozen=True)
@@ -296,6 +298,12 @@ _TIMER_CHAPTER_END = re.compile(
     r"|(?:after|when)\s+(?:this|the)\s+chapter(?:\s+(?:ends|is over|finishes))?"
     r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?the\s+chapter\s+end)\b"
 )
+_TIMER_NAMED_CHAPTER_END = re.compile(
+    _STOPPING + rf".*\b(?:(?:at\s+)?the\s+end\s+of\s+chapter\s+{_NUMBER}"
+    rf"|(?:after|when)\s+chapter\s+{_NUMBER}(?:\s+(?:ends|is over|finishes))?)\b"
+)
+"""The end of a chapter named, as a timer: read before the chapter playing's end and before a move
+to that chapter's end ("take me to the end of chapter 3" has no word of stopping)."""
 _TIMER_MINUTES = re.compile(
     _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_AMOUNT})"
     rf"|\b({_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:sleep\s+)?timer\b"
@@ -403,6 +411,8 @@ def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
         return None
     if _CANCEL_TIMER.search(text):
         return CancelSleepTimer()
+    if named := _TIMER_NAMED_CHAPTER_END.search(text):
+        return SleepTimer(after="chapter_end", chapter=int(number_of(named.group(1) or named.group(2))))
     if _TIMER_CHAPTER_END.search(text):
         return SleepTimer(after="chapter_end")
     if timer := _TIMER_MINUTES.search(text):

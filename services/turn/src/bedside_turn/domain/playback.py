@@ -1,7 +1,9 @@
 """The sleep timer and the pause as a turn asks for them: plain code, no I/O.
 
 Neither is a move nor an offer (``rules.Turn.note_playback``). What is said of a timer names
-no time ahead and no chapter: its stop is a place the listener has not reached.
+no time ahead and no chapter but one the listener named: its stop is a place they have not
+reached. How much of the book is left is no secret (the page shows its length), so a timer the
+book's end cuts short is said as the book ending first (``ends_first``).
 """
 
 from dataclasses import dataclass
@@ -9,30 +11,27 @@ from dataclasses import dataclass
 from bedside_contracts.player import CancelSleepTimer, ListenerState, Pause, SetSleepTimer
 from bedside_contracts.turn import PlaybackArgs
 
+from bedside_turn.domain.lengths import said_length
+from bedside_turn.domain.own_words import OwnWords
+
 VOICE_DEVICE = "voice"
 """The device named on a timer set by a turn that came with none (the CLI, a test)."""
 
+MINUTE_MS = 60_000
 LONGEST_MINUTES = 600
 """The longest sleep timer the player sets (``SleepMinutes``)."""
-TOO_LONG = "I can set the sleep timer for up to ten hours."
-NO_CHAPTER_END_TO_STOP = "I can't find a chapter end to stop at; try a number of minutes."
-NOT_DONE = "I couldn't do that just now."
-STOP_AT_CHAPTER_END = "I'll stop at the end of this chapter."
-NO_TIMER = "There's no sleep timer running."
-TIMER_OFF = "The sleep timer is off."
-ALREADY_PAUSED = "The book is already paused."
-PAUSED = "Paused."
-FIXED_SPOKEN = (
-    TOO_LONG,
-    NO_CHAPTER_END_TO_STOP,
-    NOT_DONE,
-    STOP_AT_CHAPTER_END,
-    NO_TIMER,
-    TIMER_OFF,
-    ALREADY_PAUSED,
-    PAUSED,
+TOO_LONG = OwnWords("I can set the sleep timer for up to ten hours.")
+NO_CHAPTER_END_TO_STOP = OwnWords("I can't find a chapter end to stop at; try a number of minutes.")
+NO_NAMED_CHAPTER_END = OwnWords(
+    "I can't stop at the end of that chapter: it has ended already, or the book has none by that number. "
+    "I can stop at the end of this chapter, or after a number of minutes."
 )
-"""What ``spoken`` says in fixed words (the answer check has nothing of the book to look at)."""
+NOT_DONE = OwnWords("I couldn't do that just now.")
+STOP_AT_CHAPTER_END = OwnWords("I'll stop at the end of this chapter.")
+NO_TIMER = OwnWords("There's no sleep timer running.")
+TIMER_OFF = OwnWords("The sleep timer is off.")
+ALREADY_PAUSED = OwnWords("The book is already paused.")
+PAUSED = OwnWords("Paused.")
 
 
 @dataclass(frozen=True)
@@ -44,6 +43,20 @@ class PlaybackDone:
     changed: bool
     """False when the player had nothing to change (no timer to cancel, a book already paused)."""
     reason: str = ""
+    stop_in_ms: int | None = None
+    """Listening left until the stop of the timer the player set (its state after the command)."""
+
+
+def ends_first(done: PlaybackDone) -> int | None:
+    """The listening left when the book ends before the minutes asked, else None.
+
+    The player never sets a stop past the book's end (``minutes_stop``), so a stop nearer than the
+    minutes asked is the book's end: the timer stops there, and saying the minutes would overstate.
+    """
+    minutes = done.args.minutes
+    if not done.accepted or minutes is None or done.stop_in_ms is None:
+        return None
+    return done.stop_in_ms if done.stop_in_ms < minutes * MINUTE_MS else None
 
 
 def command_for(args: PlaybackArgs, device: str | None) -> SetSleepTimer | CancelSleepTimer | Pause:
@@ -51,7 +64,7 @@ def command_for(args: PlaybackArgs, device: str | None) -> SetSleepTimer | Cance
     if args.action == "sleep_timer":
         after = "chapter_end" if args.chapter_end else args.minutes
         assert after is not None  # PlaybackArgs holds one of the two
-        return SetSleepTimer(device=device or VOICE_DEVICE, after=after)
+        return SetSleepTimer(device=device or VOICE_DEVICE, after=after, chapter=args.chapter)
     if args.action == "cancel_sleep_timer":
         return CancelSleepTimer(device=device or VOICE_DEVICE)
     return Pause(device=device)
@@ -79,8 +92,15 @@ def lines(done: PlaybackDone) -> list[str]:
     if not done.accepted:
         return [f"Refused: {done.reason or 'the player could not do that'}."]
     match done.args.action:
+        case "sleep_timer" if done.args.chapter is not None:
+            return [f"Done: the sleep timer will pause the book at the end of chapter {done.args.chapter}."]
         case "sleep_timer" if done.args.chapter_end:
             return ["Done: the sleep timer will pause the book at the end of the chapter playing."]
+        case "sleep_timer" if (left := ends_first(done)) is not None:
+            return [
+                f"Done: the book ends in {said_length(left)}, sooner than the {done.args.minutes} minutes "
+                "asked, so the sleep timer will pause the book at its end."
+            ]
         case "sleep_timer":
             return [f"Done: the sleep timer will pause the book after {duration(done.args.minutes or 0)}."]
         case "cancel_sleep_timer" if not done.changed:
@@ -93,17 +113,23 @@ def lines(done: PlaybackDone) -> list[str]:
             return ["Done: the book is paused on every device."]
 
 
-def spoken(done: PlaybackDone) -> str:
-    """The keyless answer: one short sentence."""
+def spoken(done: PlaybackDone) -> OwnWords:
+    """The keyless answer: one short sentence of the turn's own words."""
     if not done.accepted:
+        if done.args.action == "sleep_timer" and done.args.chapter is not None:
+            return NO_NAMED_CHAPTER_END
         if done.args.action == "sleep_timer" and done.args.chapter_end:
             return NO_CHAPTER_END_TO_STOP
         return NOT_DONE
     match done.args.action:
+        case "sleep_timer" if done.args.chapter is not None:
+            return OwnWords(f"I'll stop at the end of chapter {done.args.chapter}.")
         case "sleep_timer" if done.args.chapter_end:
             return STOP_AT_CHAPTER_END
+        case "sleep_timer" if (left := ends_first(done)) is not None:
+            return OwnWords(f"The book ends in {said_length(left)}, so I'll stop there.")
         case "sleep_timer":
-            return f"I'll stop in {duration(done.args.minutes or 0)}."
+            return OwnWords(f"I'll stop in {duration(done.args.minutes or 0)}.")
         case "cancel_sleep_timer" if not done.changed:
             return NO_TIMER
         case "cancel_sleep_timer":

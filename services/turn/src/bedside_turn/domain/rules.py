@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 
 from bedside_contracts.turn import Step, ToolCallRecord, TurnOutcome
 
-from bedside_turn.domain.speech import holds_no_book_words
-
 AFTER_RECALL = (
     "Refused: this turn already answered a question from what they have heard (recall), "
     "and a question never moves the book or puts up a list. Answer them out loud now; "
@@ -57,9 +55,6 @@ class Turn:
     played: bool = False
     """The sleep timer was set or cancelled, or the book paused: neither a move nor an offer, so
     it is never refused by one and never blocks one."""
-    let_down: bool = False
-    """A service failed a tool call: what plain code then says ("I couldn't find that moment") may
-    stand for that failure, so it is never spoken unchecked (``speech.holds_no_book_words``)."""
     rows: list[str] = field(default_factory=list)
     calls: list[ToolCallRecord] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
@@ -101,14 +96,6 @@ class Turn:
         else:
             self.offer_refused = True
 
-    def note_let_down(self) -> None:
-        self.let_down = True
-
-    def may_skip_check(self, said: str, *, failed: bool) -> bool:
-        """Whether ``said`` may be spoken without the guard's answer check: only the turn's own
-        words, holding nothing of the book, in a turn no service let down."""
-        return not failed and not self.let_down and holds_no_book_words(said)
-
     def record(self, call: ToolCallRecord) -> None:
         self.calls.append(call)
 
@@ -121,15 +108,21 @@ class Turn:
         finally:
             self.steps.append(Step(name=name, ms=round((time.perf_counter() - started) * 1000, 3)))
 
-    def outcome(self, *, failed: bool = False) -> TurnOutcome:
-        """What the turn came to, for the reply and the event; ``failed``: a service let it down.
+    def outcome(self, *, failed: bool = False, unsaid: bool = False) -> TurnOutcome:
+        """What the turn came to, for the reply and the event; ``failed``: a service let it down;
+        ``unsaid``: the answer it built was not spoken (it could not be checked, or plain code's
+        words may have stood for the failure), and only what was done is said
+        (``speech.after_failure``).
 
-        A failure that left nothing done is "failed", not "unsure"; what was done still counts.
+        A failure that left nothing done is "failed", not "unsure"; what was done still counts,
+        and what was only told (an answer, a refusal) counts only if it was said.
         """
         if self.moved:
             return "moved"
         if self.listed:
             return "listed"
+        if unsaid:
+            return "answered" if self.played else "failed"
         if self.recalled:
             return "answered" if self.came_up else "not_yet"
         if self.told or self.played:

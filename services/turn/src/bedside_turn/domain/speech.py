@@ -5,6 +5,7 @@ nothing the model could not have read.
 """
 
 import re
+from collections.abc import Collection
 
 from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import ChapterInfo, MissingChapter
@@ -21,101 +22,107 @@ from bedside_guard import (
 
 from bedside_turn.domain import playback
 from bedside_turn.domain.chapters import NoSuchChapter, playing_chapter
+from bedside_turn.domain.lengths import said_length
+from bedside_turn.domain.own_words import OwnWords
 
-NO_MODEL = "I can't reach my language model just now, so here is the simple answer. "
-CANNOT_HELP = "I can take you to a moment in the book, or answer about what you've already heard."
-NOT_FOUND = "I couldn't find that moment in the book. Could you describe it another way?"
-NOT_YET = "That hasn't come up yet in what you've heard."
-FURTHER_ON = "That's further on than you've got, so I'll leave it for the book to tell you."
+NO_MODEL = OwnWords("I can't reach my language model just now, so here is the simple answer. ")
+CANNOT_HELP = OwnWords("I can take you to a moment in the book, or answer about what you've already heard.")
+NOT_FOUND = OwnWords("I couldn't find that moment in the book. Could you describe it another way?")
+NOT_YET = OwnWords("That hasn't come up yet in what you've heard.")
+FURTHER_ON = OwnWords("That's further on than you've got, so I'll leave it for the book to tell you.")
 
 
 def not_yet(unheard_names: list[str], asks_later: bool) -> str:
-    """The keyless reply when nothing heard answers: the listener's own name back, nothing more."""
+    """The keyless reply when nothing heard answers: the listener's own name back, nothing more
+    (a name is checked like the book's words; without one it is the turn's own)."""
     if unheard_names:
         return f"{' '.join(name.title() for name in unheard_names)} hasn't come up yet in what you've heard."
     return FURTHER_ON if asks_later else NOT_YET
 
 
-NO_OTHER = "I don't have another place for that. Could you describe the moment again?"
-TROUBLE = "Something went wrong on my side; please ask me again in a moment."
-NO_EARLIER = "I can't find a time like that in what you've listened to."
-NO_CHAPTER_BEFORE = "This is the first chapter; there is none before it."
-NO_CHAPTER_AFTER = "This is the last chapter; there is none after it."
-AT_CHAPTER_END = "You're already at the end of this chapter."
-NO_ASLEEP = "I don't know when you fell asleep: no sleep timer has paused the book lately."
-NO_EARLIER_BEFORE = "I can't find an earlier time than that."
-NO_UNDO = "There's no earlier move to undo."
-UNDONE = "Done: you're back where you were before."
-PREVIEW_UNCHANGED = "Preview only: nothing was changed."
-NO_LOOKUP_BEFORE = (
+NO_OTHER = OwnWords("I don't have another place for that. Could you describe the moment again?")
+TROUBLE = OwnWords("Something went wrong on my side; please ask me again in a moment.")
+SEARCH_UNAVAILABLE = OwnWords(
+    "I can't look in the book just now, so I couldn't do that. Please ask me again in a moment."
+)
+PLAYER_UNAVAILABLE = OwnWords(
+    "I can't reach the player just now, so I couldn't do that. Please ask me again in a moment."
+)
+NO_EARLIER = OwnWords("I can't find a time like that in what you've listened to.")
+NO_CHAPTER_BEFORE = OwnWords("This is the first chapter; there is none before it.")
+NO_CHAPTER_AFTER = OwnWords("This is the last chapter; there is none after it.")
+AT_CHAPTER_END = OwnWords("You're already at the end of this chapter.")
+NO_ASLEEP = OwnWords("I don't know when you fell asleep: no sleep timer has paused the book lately.")
+NO_EARLIER_BEFORE = OwnWords("I can't find an earlier time than that.")
+NO_UNDO = OwnWords("There's no earlier move to undo.")
+UNDONE = OwnWords("Done: you're back where you were before.")
+PREVIEW_UNCHANGED = OwnWords("Preview only: nothing was changed.")
+NO_LOOKUP_BEFORE = OwnWords(
     "I'm not sure which time you mean. Ask me where you were, and then for the time before that."
 )
 
 
-def no_chapter_counted(beyond: NoSuchChapter) -> str:
+def no_chapter_counted(beyond: NoSuchChapter) -> OwnWords:
     """A chapter counted past the first or the last, said plainly (the count is no spoiler)."""
     if beyond.after_last and beyond.playing == beyond.last:
         return NO_CHAPTER_AFTER
     if not beyond.after_last and beyond.playing == beyond.first:
         return NO_CHAPTER_BEFORE
     way = "on" if beyond.after_last else "back"
-    return f"The book has no chapter that far {way}: its chapters run from {beyond.first} to {beyond.last}."
+    return OwnWords(
+        f"The book has no chapter that far {way}: its chapters run from {beyond.first} to {beyond.last}."
+    )
 
 
-def time_left(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -> str:
+def time_left(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -> OwnWords:
     """How long is left of the chapter playing and of the book: lengths the page shows already
     (the book's length, the sleep timer's stop at a chapter's end), so no spoiler."""
-    book = f"{_length(duration_ms - here_ms)} of the book"
+    book = f"{said_length(duration_ms - here_ms)} of the book"
     playing = playing_chapter(chapters, here_ms)
     if playing is None or playing.end_ms >= duration_ms:
-        return f"There's {book} left."
-    return f"There's {_length(playing.end_ms - here_ms)} left of this chapter, and {book}."
+        return OwnWords(f"There's {book} left.")
+    return OwnWords(f"There's {said_length(playing.end_ms - here_ms)} left of this chapter, and {book}.")
 
 
-def _length(ms: int) -> str:
-    minutes = round(ms / 60_000)
-    if minutes < 1:
-        return "less than a minute"
-    hours, minutes = divmod(minutes, 60)
-    said = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((hours, "hour"), (minutes, "minute")) if n]
-    return "about " + " and ".join(said)
-
-
-def past_the_end(duration_ms: int) -> str:
+def past_the_end(duration_ms: int) -> OwnWords:
     """A time said that the book does not reach: its length, which the page shows too."""
-    return f"The book is only {clock(duration_ms)} long; there is no such time in it."
+    return OwnWords(f"The book is only {clock(duration_ms)} long; there is no such time in it.")
 
 
-def not_in_book(missing: MissingChapter) -> str:
+def not_in_book(missing: MissingChapter) -> OwnWords:
     """A chapter named that search found the book does not have: how many chapters it has."""
     count = f"{missing.count} chapter{'s' if missing.count != 1 else ''}"
     numbered = f", numbered {missing.first} to {missing.last}" if missing.first != 1 else ""
-    return f"The book has {count}{numbered}; there is no chapter {missing.named}."
+    return OwnWords(f"The book has {count}{numbered}; there is no chapter {missing.named}.")
 
 
-def for_offer(outcome: OfferOutcome | None, preview: bool = False) -> str:
-    """One sentence for what an offer came to."""
+def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bool = True) -> str:
+    """One sentence for what an offer came to: the turn's own words, unless it names the chapter's
+    title (the book's words, so checked); ``titled`` False names a chapter by its number alone."""
     if outcome is not None and outcome.outcome == "refused" and outcome.missing_chapter is not None:
         return not_in_book(outcome.missing_chapter)
     if outcome is None or outcome.outcome == "refused":
         return NOT_FOUND
     if outcome.outcome == "moved":
         to = outcome.moved_to
-        where = ""
+        where = title = ""
         if to is not None and to.chapter is not None:
-            title = f', "{to.chapter_title}"' if to.chapter_title else ""
+            title = f', "{to.chapter_title}"' if to.chapter_title and titled else ""
             where = f"chapter {to.chapter}{title}"
-        if preview:
-            return f"From there I would take you to {where or 'that place'}."
-        return f"There you are: {where}." if where else "There you are."
+        said = (
+            f"From there I would take you to {where or 'that place'}."
+            if preview
+            else (f"There you are: {where}." if where else "There you are.")
+        )
+        return said if title else OwnWords(said)
     count = len(outcome.rows)
     if preview:
-        return f"From there I would put {count} place{'s' if count != 1 else ''} on the screen."
+        return OwnWords(f"From there I would put {count} place{'s' if count != 1 else ''} on the screen.")
     if count == 1 and outcome.rows[0].ahead:
-        return "That's further on than you've got. It's on the screen: press it to go there."
+        return OwnWords("That's further on than you've got. It's on the screen: press it to go there.")
     if count == 1:
-        return "It's on the screen: press it to go there."
-    return f"I've put {count} places on the screen, best first. Press the one you mean."
+        return OwnWords("It's on the screen: press it to go there.")
+    return OwnWords(f"I've put {count} places on the screen, best first. Press the one you mean.")
 
 
 _COMMON_WORDS = """the a an and of to in on at is was who what did does do me remind tell about again he she
@@ -159,60 +166,49 @@ def best_sentences(words: str, question: str) -> str:
     return balance_quotes(excerpt(chosen, QUOTE_WORDS))
 
 
-_NUMBER = r"\d+"
-_LENGTH = r"(?:less than a minute|about \d+ hours?(?: and \d+ minutes?)?|about \d+ minutes?)"
-_CLOCK = r"\d+:\d\d(?::\d\d)?"
-_SLEEP = r"(?:a minute|\d+ minutes|an hour|\d+ hours)"
-_OWN_SENTENCES = (
-    *(
-        re.escape(fixed)
-        for fixed in (
-            CANNOT_HELP,
-            NOT_FOUND,
-            NOT_YET,
-            FURTHER_ON,
-            NO_OTHER,
-            TROUBLE,
-            NO_EARLIER,
-            NO_CHAPTER_BEFORE,
-            NO_CHAPTER_AFTER,
-            AT_CHAPTER_END,
-            NO_ASLEEP,
-            NO_EARLIER_BEFORE,
-            NO_LOOKUP_BEFORE,
-            NO_UNDO,
-            UNDONE,
-            PREVIEW_UNCHANGED,
-            "There you are.",
-            "It's on the screen: press it to go there.",
-            "That's further on than you've got. It's on the screen: press it to go there.",
-            "From there I would take you to that place.",
-        )
-    ),
-    rf"There you are: chapter {_NUMBER}\.",
-    rf"From there I would take you to chapter {_NUMBER}\.",
-    rf"From there I would put {_NUMBER} places? on the screen\.",
-    rf"I've put {_NUMBER} places on the screen, best first\. Press the one you mean\.",
-    rf"The book has no chapter that far (?:on|back): its chapters run from {_NUMBER} to {_NUMBER}\.",
-    rf"There's {_LENGTH} left of this chapter, and {_LENGTH} of the book\.",
-    rf"There's {_LENGTH} of the book left\.",
-    rf"The book is only {_CLOCK} long; there is no such time in it\.",
-    rf"The book has {_NUMBER} chapters?(?:, numbered {_NUMBER} to {_NUMBER})?;"
-    rf" there is no chapter {_NUMBER}\.",
-    rf"I'll stop in {_SLEEP}\.",
-    *(re.escape(fixed) for fixed in playback.FIXED_SPOKEN),
-)
-_OWN_WORDS = re.compile(f"(?:{re.escape(NO_MODEL)})?(?:{'|'.join(_OWN_SENTENCES)})")
+def done_in_own_words(
+    offer: OfferOutcome | None, played: playback.PlaybackDone | None, *, undone: bool, preview: bool
+) -> OwnWords | None:
+    """What a turn did, in its own words only (a move named by its chapter's number, never its
+    title), or None when it did nothing: said when its answer cannot be, so a listener whose book
+    moved hears where to."""
+    said: list[str] = []
+    if undone:
+        said.append(UNDONE)
+    elif offer is not None and offer.outcome != "refused":
+        said.append(for_offer(offer, preview, titled=False))
+    if played is not None and played.accepted:
+        said.append(playback.spoken(played))
+    return OwnWords(" ".join(said)) if said else None
+
+
+def unavailable(let_down_by: Collection[str], out_of_reach: Collection[str]) -> OwnWords:
+    """What failed, in a listener's words: looking in the book (search failed in any way), reaching
+    the player (it did not answer), or something else. A player that answered it failed may stand
+    for a service behind it (search resolves its places), so it is not said to be out of reach."""
+    if "search" in let_down_by:
+        return SEARCH_UNAVAILABLE
+    if "player" in out_of_reach:
+        return PLAYER_UNAVAILABLE
+    return TROUBLE
+
+
+def after_failure(
+    done: OwnWords | None, let_down_by: Collection[str], out_of_reach: Collection[str]
+) -> OwnWords:
+    """What a turn a service let down says: what it did, if anything, else what failed."""
+    return done if done is not None else unavailable(let_down_by, out_of_reach)
 
 
 def holds_no_book_words(said: str) -> bool:
-    """Whether ``said`` is wholly one of the turn's own sentences, with at most numbers, lengths and
-    clock times in it: nothing of the book's (no quote, recap, name, or chapter title), so the
-    answer check has nothing to check and a search that cannot answer need not silence it.
+    """Whether ``said`` is wholly the turn's own words (``OwnWords``, made where the sentence is
+    built: fixed words with at most numbers, lengths and clock times): nothing of the book's (no
+    quote, recap, name, or chapter title), so the answer check has nothing to check and a search
+    that cannot answer need not silence it.
 
     Anything else, from the model or plain code, holds or may hold the book's words and is checked.
     """
-    return _OWN_WORDS.fullmatch(said) is not None
+    return isinstance(said, OwnWords)
 
 
 def quoting(place: Candidate, question: str = "") -> str:
