@@ -133,3 +133,12 @@ async def test_back_further_than_the_start_from_inside_the_book_goes_to_the_star
     assert reply.outcome == "moved"
     assert rig.player.positions[(listener, "lamplight")] == 0
     assert reply.speech == 'There you are: chapter 1, "The Harbour Bell".'
+
+
+def test_a_book_without_chapters_and_the_books_end_are_said_in_the_turns_own_words() -> None:
+    assert speech.where_you_are(100_000, 360_000, []) == (
+        "You're about 2 minutes into the book, with about 4 minutes to go."
+    )
+    end = speech.where_you_are(360_000, 360_000, [])
+    assert end == "You're at the end of the book."
+    assert speech.holds_no_book_words(end)
