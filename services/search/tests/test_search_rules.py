@@ -12,7 +12,7 @@ from bedside_search.domain.behind import (
 )
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, agreed_best, fuse
-from bedside_search.domain.places import resolve, resolve_one
+from bedside_search.domain.places import NOTHING_BEFORE_THE_START, resolve, resolve_one
 from bedside_search.domain.terms import average_length, encode_document, encode_query, term_index, terms
 from bedside_search_testing import PASSAGE_MS, small_info, small_passages
 
@@ -209,6 +209,21 @@ def test_offsets_are_relative_to_the_line_and_clamped_to_the_book(book: ServedBo
     past_end = resolve_one(book, 10_000, Target(offset_ms=3_600_000))
     assert past_end.passage is not None
     assert (past_end.passage.id, past_end.at_ms) == (11, book.info.duration_ms)
+
+
+def test_a_jump_back_from_the_very_start_is_no_place_not_the_start_listed_as_further_on() -> None:
+    """Clamped to the book's start, a jump back from at or before it would land on the line or ahead."""
+    passages = [p.model_copy(update={"start_ms": max(p.start_ms, 1_000)}) for p in small_passages()]
+    late = ServedBook.of(small_info(), passages, collection="")
+    for here in (0, 500, 1_000):
+        back = resolve_one(late, here, Target(offset_ms=-300_000))
+        assert back.passage is None
+        assert back.reason == NOTHING_BEFORE_THE_START
+    just_in = resolve_one(late, 1_500, Target(offset_ms=-300_000))
+    assert just_in.passage is not None
+    assert (just_in.passage.id, just_in.at_ms) == (0, 1_000)
+    ahead = resolve_one(late, 0, Target(offset_ms=60_000))  # forward from the start still goes on
+    assert ahead.passage is not None
 
 
 def test_targets_resolve_in_order_each_reported(book: ServedBook) -> None:

@@ -75,12 +75,9 @@ from bedside_turn.domain.recap import RecapAsked
         ("what happened?", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
         ("recap", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
         ("can you sum it up please", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
-        # Not a passage that mentions a chapter: the chapter playing, opened with its number and title.
-        ("what chapter is this?", RecapAsked(RecapArgs(span="this_chapter"))),
         ("what did he just say?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("huh?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("sorry, say that again", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
-        ("which chapter am I on", RecapAsked(RecapArgs(span="this_chapter"))),
         ("what happened in the last chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
         ("remind me what happened in the previous chapter", RecapAsked(RecapArgs(span="last_chapter"))),
         ("what happened in the last ten minutes?", RecapAsked(RecapArgs(span="last_minutes", minutes=10))),
@@ -128,6 +125,50 @@ from bedside_turn.domain.recap import RecapAsked
     ],
 )
 def test_the_router_reads_what_the_listener_wants(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "where am I?",
+        "Where am I in the book?",
+        "um, where are we",
+        "where am I up to?",
+        "which chapter am I in?",
+        "what chapter am I on?",
+        "which chapter am I on",
+        "what chapter is this?",
+        "what's this chapter called?",
+        "what is the name of this chapter?",
+        "what time is it in the book?",
+        "how far through am I?",
+        "how far into the book am I?",
+        "how far have I got?",
+    ],
+)
+def test_where_am_i_is_read_as_one_intent(utterance: str) -> None:
+    assert intents.read(utterance) == intents.WhereAmI()
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # Not where the listener is: a thing, a moment, a character, or where in the book something happens.
+        ("where is the compass?", Question("where is the compass?")),
+        ("where was I when the storm started?", Question("where was I when the storm started?")),
+        ("where did Wren go?", Question("where did Wren go?")),
+        ("what chapter does the storm start in?", Question("what chapter does the storm start in?")),
+        ("what chapter is the storm in?", Question("what chapter is the storm in?")),
+        ("where are we going?", Question("where are we going?")),
+        ("how far is the lighthouse?", Question("how far is the lighthouse?")),
+        ("what time is it?", Question("what time is it?")),
+        # What was playing, half awake: the latest minutes heard, as before.
+        ("where was I?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("how long is left?", intents.TimeLeft()),
+    ],
+)
+def test_questions_near_where_am_i_go_where_they_went(utterance: str, intent: intents.Intent) -> None:
     assert intents.read(utterance) == intent
 
 

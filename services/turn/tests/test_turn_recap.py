@@ -129,10 +129,11 @@ async def test_where_was_i_asked_alone_tells_the_latest_minutes_not_that_nothing
     assert not leaks(reply.speech, rig.passages, here)
 
 
-async def test_what_chapter_is_this_names_the_chapter_playing_not_a_passage_about_chapters(rig: Rig) -> None:
+async def test_a_recap_of_this_chapter_names_the_chapter_playing_not_a_passage_about_it(rig: Rig) -> None:
+    """("What chapter is this?" is answered from the book's times: test_turn_where.)"""
     here = 2 * CHAPTER_MS + 40_000
     listener = rig.listener_at(here)
-    reply = await rig.ask(listener, "what chapter is this?")
+    reply = await rig.ask(listener, "what has happened in this chapter?")
     assert reply.outcome == "answered"
     assert reply.speech.startswith('In chapter 3, "The Cellar Door": At ')
     assert chapters_of_said(rig, reply.speech) == {3}
@@ -144,7 +145,7 @@ async def test_at_a_chapters_first_millisecond_the_chapter_playing_is_that_one(r
     to tell and its title not yet said."""
     here = 2 * CHAPTER_MS
     listener = rig.listener_at(here)
-    which = await rig.ask(listener, "what chapter is this?")
+    which = await rig.ask(listener, "what has happened in this chapter?")
     assert which.speech == recaps.at_chapter_start(3)
     assert "Cellar" not in which.speech
     left = await rig.ask(listener, "how long is left?")

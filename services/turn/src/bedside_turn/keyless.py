@@ -57,6 +57,8 @@ async def run_keyless(
             return await _earlier(tools, once_more_back(previous), speech.NO_EARLIER_BEFORE)
         case intents.TimeLeft():
             return await _time_left(tools)
+        case intents.WhereAmI():
+            return await _where_you_are(tools)
         case intents.SleepTimer(after="chapter_end", chapter=chapter):
             named = {} if chapter is None else {"chapter": chapter}
             return await _playback(tools, {"action": "sleep_timer", "chapter_end": True, **named})
@@ -87,6 +89,14 @@ async def _time_left(tools: ToolBox) -> str:
         return speech.TROUBLE
     tools.turn.told = True
     return speech.time_left(tools.here_ms, book.duration_ms, book.chapters)
+
+
+async def _where_you_are(tools: ToolBox) -> str:
+    book = await _book_info(tools)
+    if book is None:
+        return speech.TROUBLE
+    tools.turn.told = True
+    return speech.where_you_are(tools.here_ms, book.duration_ms, book.chapters)
 
 
 async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str:
@@ -131,6 +141,10 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
     if tools.at_chapter_end:
         return speech.AT_CHAPTER_END
     refused = tools.last_offer is None or tools.last_offer.outcome == "refused"
+    if isinstance(intent, intents.Jump) and intent.offset_ms < 0 and tools.last_offer is not None and refused:
+        # The player answered, refusing: search resolves a jump back to no place only when nothing lies
+        # behind the line, at the book's very start (a service that failed is said by the turn instead).
+        return speech.NOTHING_BEFORE_START
     if past_the_end is not None and refused:
         return speech.past_the_end(past_the_end)
     return speech.for_offer(tools.last_offer, tools.preview)

@@ -45,7 +45,15 @@ def resolve_one(book: ServedBook, here_ms: int, target: Target) -> Resolution:
             )
         return at_time(book, target, target.position_ms)
     assert target.offset_ms is not None  # a Target names exactly one thing
-    return at_time(book, target, clamp(here_ms + target.offset_ms, book_start(book), book_end(book)))
+    at = clamp(here_ms + target.offset_ms, book_start(book), book_end(book))
+    if target.offset_ms < 0 and at >= here_ms:
+        # Back from the book's very start: clamped to the start it would land at or ahead of the
+        # line, and an offer would list that place as further on. There is nothing behind to go to.
+        return Resolution(target=target, named="time", reason=NOTHING_BEFORE_THE_START)
+    return at_time(book, target, at)
+
+
+NOTHING_BEFORE_THE_START = "there is nothing before the start of the book to go back to"
 
 
 def no_such_chapter(book: ServedBook, target: Target, named: int) -> Resolution:

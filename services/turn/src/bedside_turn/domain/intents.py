@@ -138,6 +138,12 @@ class TimeLeft:
 
 
 @dataclass(frozen=True)
+class WhereAmI:
+    """'Where am I?', 'which chapter is this?', 'how far through am I?': the chapter playing and how far
+    into it and into the book, from the book's own times (no passage read)."""
+
+
+@dataclass(frozen=True)
 class SleepTimer:
     """'Sleep in 15 minutes', 'stop at the end of the chapter': the player's sleep timer."""
 
@@ -179,6 +185,7 @@ Intent = (
     | Question
     | RecapAsked
     | TimeLeft
+    | WhereAmI
     | SleepTimer
     | CancelSleepTimer
     | Pause
@@ -264,6 +271,21 @@ _TIME_LEFT = re.compile(
     r"\bhow (?:long|much|many minutes)(?: time)?(?: is|'s| are)? (?:left|to go|remaining)\b(?! of\b)"
     r"|\bhow long (?:until|till|before|to) the end\b"
 )
+_IN_THE_BOOK = r"(?: in (?:the|this) (?:book|story))?"
+_WHERE_AM_I = re.compile(
+    r"^where (?:am i|are we)(?: (?:now|up to|at|right now))?"
+    r"(?: in (?:the|this) (?:book|story|chapter))?(?: now)?$"
+    rf"|^where (?:have i|have we) got to{_IN_THE_BOOK}$"
+    r"|^(?:what|which) chapter (?:is (?:this|it)|(?:am i|are we|is this) (?:in|on|at|up to))(?: now| again)?$"
+    r"|^what(?:'s|s| is) (?:the (?:name|title) of )?(?:this|the current) chapter(?: called)?(?: again)?$"
+    r"|^what(?: time is it|'s the time| is the time) in the (?:book|story)$"
+    rf"|^how far (?:through|into|along|in) (?:the (?:book|story) )?(?:am i|are we){_IN_THE_BOOK}$"
+    r"|^how far (?:am i|are we|have i got|have we got|have i gotten)"
+    rf"(?: (?:through|into|along|in) (?:the|this) (?:book|story))?$"
+)
+"""Asked alone, where the listener is in the book: read whole, so "where am I going?", "where was I when
+the storm started?" or "what chapter does the storm start in?" stay the questions they were. "Where was
+I?" is not here: half awake, it asks what was playing (a recap of the latest minutes)."""
 _OTHER_ONE = re.compile(r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b")
 _QUESTION_START = re.compile(
     r"^(who|what|whats|what's|why|which|how|whose|is|was|were|did|does|do|has|had|are"
@@ -357,6 +379,8 @@ def read(utterance: str) -> Intent:
         return playback
     if earlier := read_earlier(text):
         return earlier
+    if _WHERE_AM_I.match(text):  # before the recaps, which would read "which chapter is this" as one
+        return WhereAmI()
     if _PREVIOUS_CHAPTER_ALONE.match(text):  # before the recaps, which read the words alone as one
         return NextChapter(step=-1)
     if _UNDO.search(text):

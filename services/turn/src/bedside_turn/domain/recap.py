@@ -15,6 +15,7 @@ from bedside_contracts.turn import RecapArgs
 from bedside_guard import clock
 
 from bedside_turn.domain.chapters import playing_chapter
+from bedside_turn.domain.own_words import OwnWords
 
 WELL_INTO = 0.75
 """From this share of the playing chapter heard on, "the last chapter" is the one playing."""
@@ -61,14 +62,9 @@ _JUST_NOW = re.compile(
     r"|^(?:sorry,? )?(?:what was that|say that again|come again|pardon|sorry|huh|what)(?: again)?$"
 )
 """Half heard, just now: "what did she just say?", "huh?", "say that again" are the latest minutes."""
-_WHERE_WAS_I = re.compile(
-    r"^(?:where (?:was i|were we|am i|are we)|what was i (?:listening to|on))(?: again)?$"
-)
-"""Asked alone, half awake: what was playing, said as the latest minutes (no passage answers it)."""
-_WHICH_CHAPTER = re.compile(
-    r"^(?:what|which) chapter (?:is (?:this|it)|(?:am i|are we|is this) (?:in|on|at))(?: now| again)?$"
-)
-"""The chapter playing, told as its recap: its number and title open it, and what was heard of it follows."""
+_WHERE_WAS_I = re.compile(r"^(?:where (?:was i|were we)|what was i (?:listening to|on))(?: again)?$")
+"""Asked alone, half awake: what was playing, said as the latest minutes (no passage answers it).
+"Where am I?" and "which chapter is this?" are not recaps: ``intents`` reads them first (``WhereAmI``)."""
 _ASKED_ALONE = re.compile(
     r"^(?:(?:can|could) you |please )?(?:give me )?(?:a )?"
     r"(?:what(?:'s| has)? happened|what was happening|recap|summar(?:ise|ize|y)|sum (?:it )?up)"
@@ -114,8 +110,6 @@ def read_recap(
         return RecapAsked(RecapArgs(span="last_chapter"))
     if _ASLEEP.search(text):
         return RecapAsked(RecapArgs(span="since_asleep"))
-    if _WHICH_CHAPTER.match(text):
-        return RecapAsked(RecapArgs(span="this_chapter"))
     if _JUST_NOW.search(text) or _WHERE_WAS_I.match(text):
         return RecapAsked(RecapArgs(span="last_minutes", minutes=JUST_NOW_MINUTES))
     if _ASKED_ALONE.match(text):
@@ -206,10 +200,10 @@ def choose_span(
     )
 
 
-def at_chapter_start(n: int) -> str:
+def at_chapter_start(n: int) -> OwnWords:
     """Said of the chapter playing when none of it has played: its number, which the page shows,
     and not its title, which is heard only as the chapter begins."""
-    return f"You're at the very start of chapter {n}; nothing of it has played yet."
+    return OwnWords(f"You're at the very start of chapter {n}; nothing of it has played yet.")
 
 
 def _still_dozing(asleep: Asleep, here_ms: int) -> bool:

@@ -11,6 +11,7 @@ from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import ChapterInfo, MissingChapter
 from bedside_guard import (
     Candidate,
+    ahead_of,
     balance_quotes,
     clock,
     excerpt,
@@ -24,6 +25,7 @@ from bedside_turn.domain import playback
 from bedside_turn.domain.chapters import NoSuchChapter, playing_chapter
 from bedside_turn.domain.lengths import said_length
 from bedside_turn.domain.own_words import OwnWords
+from bedside_turn.domain.recap import at_chapter_start
 
 NO_MODEL = OwnWords("I can't reach my language model just now, so here is the simple answer. ")
 CANNOT_HELP = OwnWords("I can take you to a moment in the book, or answer about what you've already heard.")
@@ -54,6 +56,9 @@ NO_CHAPTER_AFTER = OwnWords("This is the last chapter; there is none after it.")
 AT_CHAPTER_END = OwnWords("You're already at the end of this chapter.")
 NO_ASLEEP = OwnWords("I don't know when you fell asleep: no sleep timer has paused the book lately.")
 NO_EARLIER_BEFORE = OwnWords("I can't find an earlier time than that.")
+AT_BOOK_START = OwnWords("You're at the very start of the book.")
+NOTHING_BEFORE_START = OwnWords(f"{AT_BOOK_START.removesuffix('.')}; there's nothing before it.")
+"""A jump back from the book's very start, which search refuses: nothing was moved."""
 NO_UNDO = OwnWords("There's no earlier move to undo.")
 UNDONE = OwnWords("Done: you're back where you were before.")
 PREVIEW_UNCHANGED = OwnWords("Preview only: nothing was changed.")
@@ -82,6 +87,40 @@ def time_left(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -> Ow
     if playing is None or playing.end_ms >= duration_ms:
         return OwnWords(f"There's {book} left.")
     return OwnWords(f"There's {said_length(playing.end_ms - here_ms)} left of this chapter, and {book}.")
+
+
+def where_you_are(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -> str:
+    """'Where am I?': the chapter playing, how far into it, and how far into the book and what is left
+    of it, from the book's own times (the page shows them all); no passage is read.
+
+    The chapter's title is said only once it is behind the line (``ahead_of``, as everywhere), so at
+    a chapter's first millisecond it is named by its number alone. A sentence with the title holds the
+    book's words and is checked; without one it is the turn's own.
+    """
+    if here_ms <= min((c.start_ms for c in chapters), default=0):
+        return AT_BOOK_START
+    left = duration_ms - here_ms
+    book = (
+        f"{said_length(here_ms)} into the book, with {said_length(left)} to go"
+        if left > 0
+        else "at the end of the book"
+    )
+    playing = playing_chapter(chapters, here_ms)
+    if playing is None:
+        return OwnWords(f"You're {book}.")
+    if ahead_of(playing.start_ms, here_ms):
+        return at_chapter_start(playing.n) + OwnWords(f" You're {book}.")
+    title = f', "{playing.title}"' if playing.title else ""
+    said = f"You're in chapter {playing.n}{title}, {_into_chapter(here_ms - playing.start_ms)} in; {book}."
+    return said if title else OwnWords(said)
+
+
+def _into_chapter(ms: int) -> str:
+    """How far into the chapter: seconds while under a minute ("40 seconds"), else in minutes."""
+    if ms < 59_500:
+        seconds = max(1, round(ms / 1000))
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    return said_length(ms)
 
 
 def past_the_end(duration_ms: int) -> OwnWords:
