@@ -491,6 +491,15 @@ async def test_a_sleep_timer_longer_than_the_book_left_says_the_book_ends_first(
     assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=60)
 
 
+async def test_minutes_that_reach_the_books_end_exactly_are_said_as_the_book_ending(rig: Rig) -> None:
+    """The turn said "I'll stop in 2 minutes" while the page said "Pausing at the end of the book":
+    each had its own rule. Both now read the player's ``book_ends_first``."""
+    end = rig.player.books[BOOK_ID].info.duration_ms
+    listener = rig.listener_at(end - 120_000)
+    reply = await rig.ask(listener, "sleep in 2 minutes")
+    assert reply.speech == "The book ends in about 2 minutes, so I'll stop there."
+
+
 async def test_a_sleep_timer_for_the_end_of_a_chapter_named_is_set_there(rig: Rig) -> None:
     """Before, "stop at the end of chapter 3" put chapter 3's closing passage on the screen as a place
     to go; it is the player's timer, stopping at that chapter's last millisecond (ADR 24)."""

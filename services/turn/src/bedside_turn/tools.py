@@ -319,12 +319,13 @@ class ToolBox:
             accepted, changed, reason = result.accepted, changes, result.reason
             timer = result.state.sleep_timer
             stop_in_ms = timer.stop_at_ms - result.state.position_ms if timer is not None else None
+            ends_first = timer is not None and timer.book_ends_first
         except RemoteFailure as error:
             if error.failure.code != "invalid":
                 raise
-            accepted, changed, reason, stop_in_ms = False, False, error.failure.error, None
+            accepted, changed, reason, stop_in_ms, ends_first = False, False, error.failure.error, None, False
         self.turn.note_playback(accepted)
-        self.played = playback.PlaybackDone(args, accepted, changed, reason, stop_in_ms)
+        self.played = playback.PlaybackDone(args, accepted, changed, reason, stop_in_ms, ends_first)
         return playback.lines(self.played), [], not accepted
 
     async def undo(self) -> ToolCallRecord:
