@@ -330,7 +330,7 @@ def expect_covered_rows(page: Page) -> list[dict[str, Any]]:
     assert rows.count() <= 4
     for row in rows.all():
         expect(row).to_have_class(re.compile(r"\bcovered\b"))
-        expect(row).to_have_text(re.compile(r"^Go to \d+:\d\d:\d\d(chapter \d+, )?further on$"))
+        expect(row).to_have_text(re.compile(r"^Go to \d+:\d\d:\d\d((end of )?chapter \d+, )?further on$"))
     page_text = page.locator("main").inner_text()
     for hidden in ("The Storm", "pier", "Orla", "lantern", "The Frost"):
         assert hidden not in page_text, f"{hidden!r} from ahead is on the screen"
@@ -377,6 +377,18 @@ def test_the_answer_that_points_at_the_list_goes_when_the_list_does(open_page: O
     phone.get_by_role("button", name="Cancel the list").click()  # pressed on another device
     expect(tablet.locator("#list")).to_be_hidden(timeout=WAIT_MS)
     expect(tablet.locator("#answer")).to_have_text("", timeout=WAIT_MS)
+
+
+def test_a_row_for_the_end_of_a_chapter_ahead_says_whose_end_it_is(open_page: OpenPage) -> None:
+    """ "Take me to the end of chapter 3" from before it drew a row reading only "0:04:00, further
+    on"; the chapter list is public and the listener named the chapter."""
+    page = open_page("phone")
+    ask(page, "take me to the end of chapter 3")
+    expect(page.locator("#rows .row")).to_have_count(1, timeout=WAIT_MS)
+    expect(page.locator("#rows .row")).to_have_text(
+        re.compile(r"^Go to \d+:\d\d:\d\dend of chapter 3, further on$")
+    )
+    expect_covered_rows(page)
 
 
 def test_cancel_clears_the_list_and_nothing_else(
@@ -1310,7 +1322,8 @@ def test_a_row_behind_shows_its_chapter_and_heard_words_and_a_row_ahead_only_its
     for index, row in enumerate(rows):
         shown = page.locator("#rows .row").nth(index)
         if row["ahead"]:
-            named = f"chapter {row['chapter']}, " if row.get("chapter") is not None else ""
+            end = "end of " if row.get("end_of_chapter") else ""
+            named = f"{end}chapter {row['chapter']}, " if row.get("chapter") is not None else ""
             expect(shown).to_have_text(f"Go to {clock(row['start_ms'])}{named}further on")
         else:
             expect(shown.locator(".time")).to_have_text(clock(row["start_ms"]))

@@ -27,7 +27,7 @@ from bedside_lan_testing import (
     nss_home,
     pair_link,
 )
-from playwright.sync_api import Browser, Page, Request, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Request, Route, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]
 
@@ -158,4 +158,57 @@ def test_push_to_talk_sends_the_question_when_the_button_is_let_go(
     phone.mouse.up()
     expect_answered_aloud(phone)
     expect_one_wav_made_by_the_page(uploads, speech_s)
+    assert outside == []
+
+
+def test_one_question_at_a_time_covers_the_microphone_too(
+    bedside: LanBedside, browser: Browser, speaking: tuple[Path, float]
+) -> None:
+    """The typed question's guard did not cover the microphone: with a recorded question
+    unanswered a typed one went, and with a typed one unanswered the microphone recorded another.
+    Now neither is sent until the answer comes: the Ask button is off, and the microphone says so."""
+    _, speech_s = speaking
+    outside: list[str] = []
+    uploads: list[Request] = []
+    phone = paired_phone(bedside, browser, outside, uploads)
+    held: list[Route] = []
+    typed: list[Request] = []
+    phone.on("request", lambda r: typed.append(r) if r.url.endswith("/turns") else None)
+
+    def hold(route: Route) -> None:  # the recorded question, then the typed one, is held unanswered
+        held.append(route)
+
+    phone.route("**/turns/spoken", hold)
+    phone.get_by_role("button", name="Speak your question").hover()
+    phone.mouse.down()
+    phone.wait_for_timeout((LEAD_S + speech_s + 0.8) * 1000)
+    phone.mouse.up()
+    while not held:
+        phone.wait_for_timeout(50)
+    box = phone.get_by_label("Ask about the book or say where to go")
+    box.fill("who is Orla?")
+    ask_button = phone.get_by_role("button", name="Ask", exact=True)
+    expect(ask_button).to_be_disabled()
+    box.press("Enter")
+    ask_button.click(force=True)
+    held[0].continue_()
+    expect_answered_aloud(phone)
+    expect(ask_button).to_be_enabled()
+    assert typed == []  # the typed question was not sent while the recorded one was unanswered
+    expect(box).to_have_value("who is Orla?")  # it waits in the box to be sent
+
+    phone.unroute("**/turns/spoken")
+    held.clear()
+    phone.route("**/turns", hold)
+    ask_button.click()
+    while not held:
+        phone.wait_for_timeout(50)
+    phone.get_by_role("button", name="Speak your question").click()  # a tap
+    expect(phone.locator("#notice")).to_have_text(
+        "The question before is still being answered; ask again once it is."
+    )
+    expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "false")
+    held[0].continue_()
+    expect(ask_button).to_be_enabled(timeout=WAIT_MS)
+    assert len(uploads) == 1  # the one recorded question, sent once
     assert outside == []

@@ -104,6 +104,8 @@ class FakeSearch:
         self.books = {book.id: book for book in books}
         self.subs: list[Subscription] = []
         self.resolves = 0
+        self.stalled = False
+        """Search as a stalled process leaves it: a resolve is taken and never answered."""
 
     async def start(self) -> "FakeSearch":
         for book in self.books.values():
@@ -125,6 +127,8 @@ class FakeSearch:
 
     async def _resolve(self, msg: Msg) -> None:
         self.resolves += 1
+        if self.stalled:
+            return
         request = Resolve.model_validate_json(msg.data)
         book = self.books.get(request.book)
         if book is None:

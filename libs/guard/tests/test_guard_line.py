@@ -109,6 +109,16 @@ def test_a_row_ahead_is_covered_and_keeps_a_named_chapter_number_only() -> None:
     assert Candidate.covering(passage(), here_ms=1_000).chapter is None
 
 
+def test_a_row_ahead_for_the_end_of_a_chapter_named_says_it_is_that_chapters_end() -> None:
+    """ "The end of chapter 3" asked before it read as a bare time, "further on"; the number is
+    public (the chapter list is) and the listener said it."""
+    row = Candidate.covering(passage(), here_ms=1_000, chapter_named=True, chapter_end=True)
+    assert (row.ahead, row.chapter, row.chapter_title, row.words) == (True, 3, None, None)
+    assert row.end_of_chapter
+    assert row.label() == "0:01:00, end of chapter 3, further on (covered)"
+    assert not Candidate.covering(passage(), here_ms=1_000, chapter_end=True).end_of_chapter  # no number
+
+
 def test_a_row_behind_shows_title_and_heard_words() -> None:
     row = Candidate.covering(passage(), here_ms=95_000)
     assert not row.ahead
@@ -179,12 +189,12 @@ def test_nothing_of_a_place_ahead_reaches_a_line_or_a_row(
         text=text,
     )
     hit = Candidate.hit(place, here_ms)
-    row = Candidate.covering(place, here_ms, chapter_named=True)
+    row = Candidate.covering(place, here_ms, chapter_named=True, chapter_end=True)
     if not ahead_of(start_ms, here_ms):
         return
     shown = " ".join([hit.line(), hit.label(), hit.model_dump_json(), row.label(), row.model_dump_json()])
     # Only the time, the id and a fixed vocabulary may appear; nothing of the passage.
-    fixed = set(re.findall(r"[a-z_]+", NOT_TOLD + " chapter further on covered"))
+    fixed = set(re.findall(r"[a-z_]+", NOT_TOLD + " end of chapter further on covered"))
     fixed |= set(Candidate.model_fields) | {"true", "false", "null", "id"}
     assert set(re.findall(r"[a-z_]+", shown.lower())) <= fixed
     assert row.words is None

@@ -487,6 +487,25 @@ def test_a_named_chapter_ahead_keeps_its_number_but_not_its_title() -> None:
     assert (row.ahead, row.chapter, row.chapter_title, row.words) == (True, 9, None, None)
 
 
+def test_the_end_of_a_chapter_named_ahead_is_a_row_saying_so() -> None:
+    """Search resolves the end of chapter 9 as a chapter named (its closing passage): the covered
+    row keeps the number and says it is the chapter's end, as the listener asked."""
+    target = Target(chapter_end=9)
+    resolutions = [Resolution(target=target, passage=passage(539), named="chapter")]
+    request = OfferPositions(listener="a", book="b", turn_id="t", targets=[target])
+    (row,) = decide_offer(request, resolutions, here_ms=0).outcome.rows
+    assert (row.ahead, row.chapter, row.end_of_chapter, row.chapter_title, row.words) == (
+        True,
+        9,
+        True,
+        None,
+        None,
+    )
+    started = Resolution(target=Target(chapter=9), passage=passage(480), named="chapter")
+    (start,) = decide_offer(request, [started], here_ms=0).outcome.rows
+    assert not start.end_of_chapter  # a chapter's start is said as the chapter
+
+
 # ------------------------------------------------------------------ history and locate
 
 

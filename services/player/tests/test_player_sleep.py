@@ -97,6 +97,25 @@ def test_minutes_never_reach_past_the_end_and_a_timer_at_the_end_is_refused() ->
         decide(at(BOOK_END), SetSleepTimer(device="phone", after=5), book_end_ms=BOOK_END, now_ms=NOW)
 
 
+def test_a_timer_the_books_end_cuts_short_says_so_on_the_timer() -> None:
+    """The turn and the page each worked out "the book ends first" their own way (the turn: a stop
+    nearer than the minutes; the page: a stop at or past its duration), and minutes that reach the
+    end exactly were said both ways. The player says it once, on the timer it sets."""
+    for minutes, position_ms, ends_first in (
+        (30, BOOK_END - 60_000, True),
+        (1, BOOK_END - 60_000, True),
+        (1, BOOK_END - 60_001, False),
+        (15, 60_000, False),
+    ):
+        state = run(at(position_ms), SetSleepTimer(device="phone", after=minutes))
+        assert state.sleep_timer is not None
+        assert state.sleep_timer.book_ends_first is ends_first, (minutes, position_ms)
+        assert (state.sleep_timer.stop_at_ms == BOOK_END) is ends_first
+    last_chapter = run(at(3_000_000), SetSleepTimer(device="phone", after="chapter_end"))
+    assert last_chapter.sleep_timer is not None
+    assert not last_chapter.sleep_timer.book_ends_first  # asked for the chapter's end, and so said
+
+
 def test_a_book_without_chapters_stops_at_its_end_and_one_of_unknown_length_is_refused() -> None:
     state = at(60_000)
     event = decide(

@@ -116,7 +116,7 @@ async def test_the_end_of_the_chapter_is_the_closing_passage_of_the_one_playing_
 ) -> None:
     listener = rig.listener_at(HERE)  # chapter 2, which closes with the passage at 0:02:30
     reply = await rig.ask(listener, utterance)
-    assert (reply.outcome, reply.rows) == ("listed", ["0:02:30, further on (covered)"])
+    assert (reply.outcome, reply.rows) == ("listed", ["0:02:30, end of chapter 2, further on (covered)"])
     assert reply.speech == "That's further on than you've got. It's on the screen: press it to go there."
     assert position(rig, listener) == HERE
     assert not leaks(reply.speech, rig.passages, HERE)
@@ -128,14 +128,14 @@ async def test_the_end_of_the_chapter_is_its_closing_passage_though_the_chapter_
     """A chapter's end on the clock is the next one's start, after a pause: not a time to go to."""
     listener = rig.listener_at(HERE, book=PAUSED)
     reply = await rig.ask(listener, "take me to the end of the chapter", book=PAUSED)
-    assert (reply.outcome, reply.rows) == ("listed", ["0:02:30, further on (covered)"])
+    assert (reply.outcome, reply.rows) == ("listed", ["0:02:30, end of chapter 2, further on (covered)"])
 
 
 @pytest.mark.parametrize("book", [BOOK_ID, PAUSED])
 async def test_the_end_of_a_chapter_named_is_its_closing_passage_not_its_start(rig: Rig, book: str) -> None:
     listener = rig.listener_at(HERE, book=book)  # chapter 2; chapter 3 closes with the passage at 0:04:00
     reply = await rig.ask(listener, "take me to the end of chapter 3", book=book)
-    assert (reply.outcome, reply.rows) == ("listed", ["0:04:00, further on (covered)"])
+    assert (reply.outcome, reply.rows) == ("listed", ["0:04:00, end of chapter 3, further on (covered)"])
     behind = await rig.ask(listener, "go to the end of chapter one", book=book)
     assert behind.outcome == "moved"
     assert position(rig, listener, book=book) == 2 * PASSAGE_MS  # chapter 1's closing passage
@@ -489,6 +489,15 @@ async def test_a_sleep_timer_longer_than_the_book_left_says_the_book_ends_first(
         "answered",
     )
     assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=60)
+
+
+async def test_minutes_that_reach_the_books_end_exactly_are_said_as_the_book_ending(rig: Rig) -> None:
+    """The turn said "I'll stop in 2 minutes" while the page said "Pausing at the end of the book":
+    each had its own rule. Both now read the player's ``book_ends_first``."""
+    end = rig.player.books[BOOK_ID].info.duration_ms
+    listener = rig.listener_at(end - 120_000)
+    reply = await rig.ask(listener, "sleep in 2 minutes")
+    assert reply.speech == "The book ends in about 2 minutes, so I'll stop there."
 
 
 async def test_a_sleep_timer_for_the_end_of_a_chapter_named_is_set_there(rig: Rig) -> None:

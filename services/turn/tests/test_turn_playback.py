@@ -63,7 +63,11 @@ def test_the_chapters_end_is_said_without_a_time_or_a_chapter() -> None:
 def test_a_timer_the_books_end_cuts_short_says_the_book_ends_first() -> None:
     """The player stops at the book's end: "I'll stop in an hour" with ten minutes left overstated."""
     done = PlaybackDone(
-        PlaybackArgs(action="sleep_timer", minutes=60), accepted=True, changed=True, stop_in_ms=600_000
+        PlaybackArgs(action="sleep_timer", minutes=60),
+        accepted=True,
+        changed=True,
+        stop_in_ms=600_000,
+        book_ends_first=True,
     )
     assert playback.spoken(done) == "The book ends in about 10 minutes, so I'll stop there."
     assert playback.lines(done) == [

@@ -290,7 +290,17 @@ class PlayerDouble:
                 stop = sleep.minutes_stop(state.position_ms, after, info.duration_ms)
             if stop is None or stop <= state.position_ms:  # as the player refuses it (decide.set_sleep_timer)
                 return CommandResult(accepted=False, seq=0, state=state, reason="no such chapter end ahead")
-            timer = SleepTimer(after=after, stop_at_ms=stop, set_seq=2, device="voice", chapter=chapter)
+            ends_first = after != "chapter_end" and sleep.book_ends_first(
+                state.position_ms, after, info.duration_ms
+            )
+            timer = SleepTimer(
+                after=after,
+                stop_at_ms=stop,
+                set_seq=2,
+                device="voice",
+                chapter=chapter,
+                book_ends_first=ends_first,
+            )
             return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": timer}))
         if isinstance(request.command, CancelSleepTimer | Pause):
             return CommandResult(accepted=True, seq=2, state=state)

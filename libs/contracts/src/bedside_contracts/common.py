@@ -32,6 +32,9 @@ class Failure(Contract):
     ok: Literal[False] = False
     code: Literal["invalid", "not_found", "conflict", "unavailable", "internal"]
     error: str
+    failed_service: str | None = None
+    """The service that could not answer, when another let the one replying down: the player's
+    offer answers that search, which resolves its places, failed it (``bus.failure_for``)."""
 
 
 class HealthCheck(Contract):

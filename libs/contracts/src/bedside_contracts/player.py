@@ -63,6 +63,11 @@ class SleepTimer(Contract):
     chapter: int | None = Field(
         default=None, description="with chapter_end: the chapter named whose end it stops at"
     )
+    book_ends_first: bool = Field(
+        default=False,
+        description="minutes that reach the book's end: the stop is the book's end (the player's "
+        "rule, sleep.book_ends_first; the turn and the page say so from this, not their own sums)",
+    )
 
 
 class Asleep(Contract):
@@ -231,6 +236,8 @@ class SleepTimerSet(Contract):
     stop_at_ms: Millis
     chapter: int | None = None
     """With ``chapter_end``: the chapter named, when the listener named one."""
+    book_ends_first: bool = False
+    """Minutes that reach the book's end: ``stop_at_ms`` is the book's end (``sleep.book_ends_first``)."""
 
 
 class SleepTimerCancelled(Contract):

@@ -79,8 +79,9 @@ def excerpt_naming(text: str, names: Sequence[str], words: int = EXCERPT_WORDS) 
 class Candidate(BaseModel):
     """A place as the model and a screen may see it: a search hit, a recalled passage, a row.
 
-    A place ahead is covered: a time and an id (and a chapter number the listener named),
-    no title and no words. A place behind keeps its chapter, its title and the words heard.
+    A place ahead is covered: a time and an id (and a chapter number the listener named, and
+    whether they named its end), no title and no words. A place behind keeps its chapter, its
+    title and the words heard.
     Text for the model is rendered from it with ``line`` or ``label``, never parsed back.
     """
 
@@ -92,6 +93,8 @@ class Candidate(BaseModel):
     chapter: int | None = None
     chapter_title: str | None = None
     words: str | None = None
+    end_of_chapter: bool = False
+    """A covered row for the end of the chapter named ("the end of chapter 3"): the row says so."""
 
     @classmethod
     def hit(cls, passage: Passage, here_ms: int, naming: Sequence[str] = ()) -> Self:
@@ -117,13 +120,15 @@ class Candidate(BaseModel):
         *,
         at_ms: int | None = None,
         chapter_named: bool = False,
+        chapter_end: bool = False,
     ) -> Self:
         """The row for a place in ``passage`` as a listener at ``here_ms`` may see it.
 
         ``at_ms`` is the place itself when it is not the passage's start (a time the
         listener named); it must lie inside the passage. ``chapter_named`` keeps the
         chapter number on a row ahead, because the listener said it themselves
-        ("chapter 8"); the title still stays out.
+        ("chapter 8"); the title still stays out. ``chapter_end`` (with ``chapter_named``) says
+        the place is that chapter's end, so a row ahead reads "end of chapter 3", not a bare time.
         """
         start_ms = passage.start_ms if at_ms is None else at_ms
         if not passage.start_ms <= start_ms <= max(passage.start_ms, passage.end_ms):
@@ -134,6 +139,7 @@ class Candidate(BaseModel):
                 ahead=True,
                 passage_id=passage.id,
                 chapter=passage.chapter if chapter_named else None,
+                end_of_chapter=chapter_named and chapter_end,
             )
         words = heard_text(passage, here_ms)
         return cls(
@@ -153,7 +159,15 @@ class Candidate(BaseModel):
         """
         if self.ahead or not ahead_of(self.start_ms, here_ms):
             return self
-        return self.model_copy(update={"ahead": True, "chapter": None, "chapter_title": None, "words": None})
+        return self.model_copy(
+            update={
+                "ahead": True,
+                "chapter": None,
+                "chapter_title": None,
+                "words": None,
+                "end_of_chapter": False,
+            }
+        )
 
     def line(self) -> str:
         """The place as one line of a search or recall result.
@@ -171,7 +185,8 @@ class Candidate(BaseModel):
         """The row as one line of text (for the model's tool result and a terminal)."""
         stamp = clock(self.start_ms)
         if self.ahead:
-            chapter = f", chapter {self.chapter}" if self.chapter is not None else ""
+            end = "end of " if self.end_of_chapter else ""
+            chapter = f", {end}chapter {self.chapter}" if self.chapter is not None else ""
             return f"{stamp}{chapter}, further on (covered)"
         return f'{stamp}, chapter {self.chapter}, "{self.chapter_title}"'
 

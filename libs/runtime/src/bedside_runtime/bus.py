@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 from bedside_runtime.errors import (
     BusUnreachable,
+    CallFailed,
     InvalidRequest,
     NoAnswer,
     NoService,
@@ -109,6 +110,9 @@ def failure_for(error: Exception) -> Failure:
             f"{'.'.join(str(p) for p in e['loc']) or 'body'}: {e['msg']}" for e in error.errors()[:5]
         )
         return Failure(code="invalid", error=f"the request does not fit its contract: {problems}")
+    if isinstance(error, CallFailed):  # another service let this one down: say which
+        failed = error.service or None
+        return Failure.model_validate({"code": error.code, "error": error.message, "failed_service": failed})
     if isinstance(error, ServiceError):
         return Failure.model_validate({"code": error.code, "error": error.message})
     return Failure(code="internal", error="the service failed to answer; it has logged why")
@@ -235,9 +239,9 @@ async def call(
     try:
         message = await client.request(subject, request.model_dump_json().encode(), timeout=timeout_s)
     except NoRespondersError:
-        raise NoService(f"the {service} service is not running") from None
+        raise NoService(f"the {service} service is not running", service) from None
     except TimeoutError:  # nats-py's own timeout is a TimeoutError too
-        raise NoAnswer(f"the {service} service did not answer within {timeout_s:g} s") from None
+        raise NoAnswer(f"the {service} service did not answer within {timeout_s:g} s", service) from None
     data: Any = json.loads(message.data)
     if isinstance(data, dict) and data.get("ok") is False:
         raise RemoteFailure(Failure.model_validate(data), service)

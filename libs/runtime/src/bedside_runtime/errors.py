@@ -33,10 +33,17 @@ class CallFailed(ServiceError):
     """A request to another service got no typed answer: the one error family of ``bus.call``.
 
     It is a ``ServiceError``, so a handler that lets it through answers its own caller with
-    a ``Failure`` of the same code.
+    a ``Failure`` of the same code, naming the service that failed (``Failure.failed_service``):
+    the player's offer that search could not resolve says it was search, so the turn does not
+    tell the listener the player failed.
     """
 
     code = "unavailable"
+
+    def __init__(self, message: str, service: str = "") -> None:
+        super().__init__(message)
+        self.service = service
+        """The service that failed ("" when not known)."""
 
 
 PASSED_ON = frozenset({"invalid", "not_found", "conflict"})
@@ -47,7 +54,10 @@ class RemoteFailure(CallFailed):
     """A service answered a request with a ``Failure`` (kept whole in ``failure``)."""
 
     def __init__(self, failure: Failure, service: str = "") -> None:
-        super().__init__(f"{service}: {failure.error}" if service else failure.error)
+        # A failure another service behind it passed on is that service's failure.
+        super().__init__(
+            f"{service}: {failure.error}" if service else failure.error, failure.failed_service or service
+        )
         self.failure = failure
         self.code = failure.code if failure.code in PASSED_ON else "unavailable"
 

@@ -36,6 +36,10 @@ from pydantic import BaseModel
 
 R = TypeVar("R", bound=BaseModel)
 
+OFFER_WAITS = 2
+"""An offer waits two timeouts: the player's own wait on search (one, as the services share
+``request_timeout_s``), then the player's own work."""
+
 
 class Backends(Protocol):
     async def find(self, request: FindPassage) -> FoundPassages: ...
@@ -95,16 +99,22 @@ class BusBackends:
     def for_one_turn(self) -> "BusBackends":
         return BusBackends(self.broker, self.timeout_s)
 
-    async def _call(self, subject: str, request: Contract, reply: type[R]) -> R:
+    async def _call(self, subject: str, request: Contract, reply: type[R], waits: float = 1) -> R:
+        """``waits``: how many timeouts the service may itself spend on the services behind it."""
         service = subjects.service_of(subject)
         if service in self._let_down_by:
-            raise NoService(f"the {service} service let this turn down already")
+            raise NoService(f"the {service} service let this turn down already", service)
         try:
-            return await call(self.broker.connection, subject, request, reply, timeout_s=self.timeout_s)
+            return await call(
+                self.broker.connection, subject, request, reply, timeout_s=waits * self.timeout_s
+            )
         except ServiceError as error:
-            if not (isinstance(error, RemoteFailure) and error.failure.code in PASSED_ON):
-                self._let_down_by.add(service)  # a refusal ("not_found", "invalid") is an answer
-            if not isinstance(error, RemoteFailure):
+            if isinstance(error, RemoteFailure):
+                if error.failure.code not in PASSED_ON:  # a refusal ("not_found", "invalid") is an answer
+                    # It answered: the failure is its own, or that of the service behind it it names.
+                    self._let_down_by.add(error.failure.failed_service or service)
+            else:
+                self._let_down_by.add(service)
                 self._out_of_reach.add(service)
             raise
 
@@ -133,7 +143,11 @@ class BusBackends:
         return await self._call(subjects.PLAYER_STATE, request, ListenerState)
 
     async def offer(self, request: OfferPositions) -> OfferOutcome:
-        return await self._call(subjects.PLAYER_OFFER, request, OfferOutcome)
+        # The player resolves the places with search, waiting for it as long as this turn waits for
+        # any service: this call waits longer, so a stalled search is told by the player's failure
+        # naming search, not by this call's own timeout firing at that moment as if the player
+        # were out of reach.
+        return await self._call(subjects.PLAYER_OFFER, request, OfferOutcome, waits=OFFER_WAITS)
 
     async def command(self, request: CommandRequest) -> CommandResult:
         return await self._call(subjects.PLAYER_COMMAND, request, CommandResult)

@@ -56,7 +56,6 @@ from bedside_turn.domain.tool_results import (
     with_chapter,
     with_chapter_end,
     with_earlier_place,
-    with_passage,
 )
 
 TOOL_ARGS: dict[str, type[BaseModel]] = {
@@ -237,12 +236,13 @@ class ToolBox:
             else:
                 ending = False  # the end of a chapter not in the book is no place: the others stand
         if ending:
-            here, closing = await self._closing_passage(ended)
+            here, ended, closing = await self._closing_passage(ended)
             # From inside the closing passage its start is behind: an offer would move the book back.
-            if closing is not None and (here is None or closing.id != here.id):
-                targets = with_passage(targets, closing.id)
-            elif closing is None and ended is not None:
-                targets = with_chapter_end(targets, ended)  # refused, naming the book's chapters
+            # Else the chapter's end is offered as the chapter named, so a row for it ahead says
+            # "end of chapter 3" (search resolves it as that chapter's closing passage), and one for
+            # a chapter search cannot find is refused naming the book's chapters.
+            if ended is not None and (closing is None or here is None or closing.id != here.id):
+                targets = with_chapter_end(targets, ended)
             elif not targets:
                 self.at_chapter_end = closing is not None
                 self.turn.note_offer("refused", [])
@@ -281,15 +281,17 @@ class ToolBox:
         numbers = [c.n for c in await self._chapters()]
         return chapters.counted_chapter(passage.chapter, step, numbers)
 
-    async def _closing_passage(self, chapter: int | None) -> tuple[Passage | None, Passage | None]:
-        """The passage holding the line, and the closing passage of ``chapter`` (search's
-        ``chapter_end`` target), of the one playing when None; either None when search cannot
-        place it."""
+    async def _closing_passage(
+        self, chapter: int | None
+    ) -> tuple[Passage | None, int | None, Passage | None]:
+        """The passage holding the line, the chapter whose end is meant (``chapter``, else the one
+        playing) and its closing passage (search's ``chapter_end`` target); each None when search
+        cannot place it."""
         here = await self._passage_at(Target(offset_ms=0))
         ended = chapter if chapter is not None else here.chapter if here is not None else None
         if ended is None:
-            return here, None
-        return here, await self._passage_at(Target(chapter_end=ended))
+            return here, None, None
+        return here, ended, await self._passage_at(Target(chapter_end=ended))
 
     async def _passage_at(self, target: Target) -> Passage | None:
         resolved = await self.backends.resolve(
@@ -317,12 +319,13 @@ class ToolBox:
             accepted, changed, reason = result.accepted, changes, result.reason
             timer = result.state.sleep_timer
             stop_in_ms = timer.stop_at_ms - result.state.position_ms if timer is not None else None
+            ends_first = timer is not None and timer.book_ends_first
         except RemoteFailure as error:
             if error.failure.code != "invalid":
                 raise
-            accepted, changed, reason, stop_in_ms = False, False, error.failure.error, None
+            accepted, changed, reason, stop_in_ms, ends_first = False, False, error.failure.error, None, False
         self.turn.note_playback(accepted)
-        self.played = playback.PlaybackDone(args, accepted, changed, reason, stop_in_ms)
+        self.played = playback.PlaybackDone(args, accepted, changed, reason, stop_in_ms, ends_first)
         return playback.lines(self.played), [], not accepted
 
     async def undo(self) -> ToolCallRecord:

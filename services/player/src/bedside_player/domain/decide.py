@@ -129,7 +129,16 @@ def set_sleep_timer(
         stop = sleep.minutes_stop(state.position_ms, command.after, book_end_ms)
     if stop <= state.position_ms:
         raise Invalid("the book is at its end: there is nothing left for a sleep timer to stop")
-    return SleepTimerSet(device=command.device, after=command.after, stop_at_ms=stop, chapter=command.chapter)
+    ends_first = command.after != "chapter_end" and sleep.book_ends_first(
+        state.position_ms, command.after, book_end_ms
+    )
+    return SleepTimerSet(
+        device=command.device,
+        after=command.after,
+        stop_at_ms=stop,
+        chapter=command.chapter,
+        book_ends_first=ends_first,
+    )
 
 
 def timer_ran_out(state: PlayerState, command: TimerRanOut, book_end_ms: int | None) -> FellAsleep | None:

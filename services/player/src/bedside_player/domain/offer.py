@@ -60,7 +60,11 @@ def places(resolutions: list[Resolution], here_ms: int) -> tuple[list[Candidate]
         at_ms = resolution.passage.start_ms if resolution.at_ms is None else resolution.at_ms
         try:
             row = Candidate.covering(
-                resolution.passage, here_ms, at_ms=at_ms, chapter_named=resolution.named == "chapter"
+                resolution.passage,
+                here_ms,
+                at_ms=at_ms,
+                chapter_named=resolution.named == "chapter",
+                chapter_end=resolution.target.chapter_end is not None,
             )
         except ValueError:
             unresolved.append(f"{describe(resolution.target)}: resolved outside its passage")

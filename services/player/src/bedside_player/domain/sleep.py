@@ -13,10 +13,21 @@ from bedside_contracts.search import ChapterInfo
 MINUTE_MS = 60_000
 
 
+def book_ends_first(position_ms: int, minutes: int, book_end_ms: int | None) -> bool:
+    """Whether the book ends within ``minutes`` of listening from ``position_ms``: the timer then
+    stops at the book's end, and says so (``SleepTimer.book_ends_first``).
+
+    The one rule for it: the turn says "the book ends in …" and the page "Pausing at the end of
+    the book" from the flag the player sets with it, neither working it out again.
+    """
+    return book_end_ms is not None and position_ms + minutes * MINUTE_MS >= book_end_ms
+
+
 def minutes_stop(position_ms: int, minutes: int, book_end_ms: int | None) -> int:
     """``minutes`` of listening from ``position_ms`` at normal speed, never past the end."""
-    stop = position_ms + minutes * MINUTE_MS
-    return stop if book_end_ms is None else min(stop, book_end_ms)
+    if book_end_ms is not None and book_ends_first(position_ms, minutes, book_end_ms):
+        return book_end_ms
+    return position_ms + minutes * MINUTE_MS
 
 
 def chapter_end_stop(

@@ -227,6 +227,7 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
                 set_seq=seq,
                 device=event.device,
                 chapter=event.chapter,
+                book_ends_first=event.book_ends_first,
             )
             return state._replace(sleep_timer=timer, last_touch_ms=state.position_ms)
         case SleepTimerCancelled():

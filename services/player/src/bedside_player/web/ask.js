@@ -5,9 +5,10 @@ import { refreshState, settled } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import { el, notice } from "./ui.js";
 
-// One question at a time: while one is unanswered the Ask button is off (Enter with it), and a
-// second is not sent; it stays in the box to send once the answer comes. Two pending questions
-// would be answered in either order, each moving or listing over the other.
+// One question at a time, typed or said aloud: while one is unanswered the Ask button is off
+// (Enter with it), and a second is not sent; a typed one stays in the box to send once the answer
+// comes, and the microphone does not record (voice.js). Two pending questions would be answered
+// in either order, each moving or listing over the other. This is the one place that rule lives.
 let pending = false;
 
 function setPending(now) {
@@ -15,31 +16,46 @@ function setPending(now) {
   el.askSend.disabled = now;
 }
 
-// Returns whether the question was taken (false: empty, or another is still unanswered).
-export async function ask(utterance) {
-  utterance = utterance.trim();
-  if (!utterance || pending) return false;
+export const STILL_ANSWERING = "The question before is still being answered; ask again once it is.";
+
+// Whether a question is waiting for its answer.
+export const questionPending = () => pending;
+
+// Sends one question with `send` unless another is unanswered. Returns whether it was sent.
+export async function oneQuestion(send) {
+  if (pending) return false;
   setPending(true);
-  el.answer.textContent = "…";
   try {
-    let res;
-    try {
-      await settled();
-      // Not one of "ours": a turn can take seconds, and other devices' pushes must not wait.
-      res = await api("POST", `${listenerPath()}/turns`, { device: DEVICE, utterance });
-    } catch {
-      el.answer.textContent = "I could not reach Bedside. Try again in a moment.";
-      return true;
-    }
-    if (!res.ok) {
-      el.answer.textContent = unanswered(res);
-      return true;
-    }
-    await answered(res.data || {});
+    await send();
     return true;
   } finally {
     setPending(false);
   }
+}
+
+// Returns whether the question was taken (false: empty, or another is still unanswered).
+export async function ask(utterance) {
+  utterance = utterance.trim();
+  if (!utterance) return false;
+  return oneQuestion(() => typed(utterance));
+}
+
+async function typed(utterance) {
+  el.answer.textContent = "…";
+  let res;
+  try {
+    await settled();
+    // Not one of "ours": a turn can take seconds, and other devices' pushes must not wait.
+    res = await api("POST", `${listenerPath()}/turns`, { device: DEVICE, utterance });
+  } catch {
+    el.answer.textContent = "I could not reach Bedside. Try again in a moment.";
+    return;
+  }
+  if (!res.ok) {
+    el.answer.textContent = unanswered(res);
+    return;
+  }
+  await answered(res.data || {});
 }
 
 export async function answered(reply) {

@@ -1,4 +1,5 @@
-// The list on the screen: covered rows for places ahead (a time, nothing else), pressed or
+// The list on the screen: covered rows for places ahead (a time, and a chapter the listener named:
+// "chapter 3", "end of chapter 3"; nothing else), pressed or
 // cancelled on any device.
 import { findState, listenerPath } from "./api.js";
 import { afterCommand, ours, refreshState, settleScrub } from "./position.js";
@@ -43,7 +44,8 @@ function rowButton(row, index) {
   b.append(span("visually-hidden", "Go to "), span("time", clock(row.start_ms)));
   // Only what the row carries: a covered row has no title and no words to show.
   if (row.ahead) {
-    b.append(span("further", row.chapter != null ? `chapter ${row.chapter}, further on` : "further on"));
+    const chapter = row.chapter == null ? "" : `${row.end_of_chapter ? "end of " : ""}chapter ${row.chapter}, `;
+    b.append(span("further", `${chapter}further on`));
   } else {
     const parts = [];
     if (row.chapter != null) parts.push(`Chapter ${row.chapter}`);

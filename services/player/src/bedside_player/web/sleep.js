@@ -83,8 +83,9 @@ function fadeTo(fraction) {
 
 // What the timer says it will do. A stop in minutes that the book's end cut short is said as the
 // end of the book, with what is truly left: "after 23 min more of listening" with 22:26 of book
-// left promised listening the book does not have.
-function timerWords(timer, pos, duration) {
+// left promised listening the book does not have. Whether it was cut short is the player's word
+// (`book_ends_first`, the rule the turn reads too), not a sum of the page's own.
+function timerWords(timer, pos) {
   if (!timer) return "";
   const at = clock(timer.stop_at_ms);
   if (timer.after === "chapter_end" && timer.chapter != null) {
@@ -92,7 +93,7 @@ function timerWords(timer, pos, duration) {
   }
   if (timer.after === "chapter_end") return `Pausing at the end of this chapter, at ${at}.`;
   const leftMs = Math.max(0, timer.stop_at_ms - pos);
-  if (duration && timer.stop_at_ms >= duration) {
+  if (timer.book_ends_first) {
     const minutes = Math.round(leftMs / 60_000);
     const when = minutes < 1 ? "in under a minute" : `in ${minutes} min`;
     return `Pausing at the end of the book, at ${at}, ${when}.`;
@@ -104,7 +105,7 @@ function timerWords(timer, pos, duration) {
 
 function renderTimer(timer, pos) {
   const sleep = state.sleep;
-  const text = timerWords(timer, pos, state.duration);
+  const text = timerWords(timer, pos);
   if (el.sleepLeft.textContent !== text) el.sleepLeft.textContent = text;
   const chosen = chosenChip(timer);
   for (const b of document.querySelectorAll("[data-sleep]")) {

@@ -9,7 +9,7 @@
 // Of the rest of the page it takes where to post, and how to show and speak a reply;
 // nothing else of the page is touched but the voice controls.
 import { listenerPath, unanswered } from "./api.js";
-import { answered, ask } from "./ask.js";
+import { answered, ask, oneQuestion, questionPending, STILL_ANSWERING } from "./ask.js";
 import { settled } from "./position.js";
 import { notice } from "./ui.js";
 
@@ -157,7 +157,6 @@ function wavOf(samples) {
 
 let recording = null;
 let stopping = false;
-let busy = false;
 
 function show(state) {
   const listening = state === "listening";
@@ -167,7 +166,12 @@ function show(state) {
 }
 
 async function start() {
-  if (recording || busy) return;
+  if (recording) return;
+  // One question at a time (ask.js): nothing is recorded while one is unanswered.
+  if (questionPending()) {
+    notice(STILL_ANSWERING);
+    return;
+  }
   const made = new Recording(handsFreeBox.checked, (why) => finish(why));
   recording = made;
   stopping = false;
@@ -199,17 +203,17 @@ async function finish(why = "sent") {
     show("idle");
     return;
   }
-  busy = true;
-  answerLine.textContent = "…";
   try {
-    await send(wav);
+    // Recorded before another question went (typed, or sent while this one was closing): not sent.
+    const sent = await oneQuestion(() => send(wav));
+    if (!sent) notice(STILL_ANSWERING);
   } finally {
-    busy = false;
     show("idle");
   }
 }
 
 async function send(wav) {
+  answerLine.textContent = "…";
   let res;
   try {
     await settled(); // after what was pressed before it, as a typed question (ask.js)
@@ -268,7 +272,7 @@ function recogniseInBrowser() {
     show("idle");
     if (!final.trim()) return;
     ask(final).then((taken) => {
-      if (!taken) notice("The question before is still being answered; ask again once it is.");
+      if (!taken) notice(STILL_ANSWERING);
     });
   };
   show("listening");

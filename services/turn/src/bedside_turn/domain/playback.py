@@ -3,7 +3,8 @@
 Neither is a move nor an offer (``rules.Turn.note_playback``). What is said of a timer names
 no time ahead and no chapter but one the listener named: its stop is a place they have not
 reached. How much of the book is left is no secret (the page shows its length), so a timer the
-book's end cuts short is said as the book ending first (``ends_first``).
+book's end cuts short is said as the book ending first (``ends_first``): the player says so on the
+timer it set (``SleepTimer.book_ends_first``), by the one rule the page reads too.
 """
 
 from dataclasses import dataclass
@@ -17,7 +18,6 @@ from bedside_turn.domain.own_words import OwnWords
 VOICE_DEVICE = "voice"
 """The device named on a timer set by a turn that came with none (the CLI, a test)."""
 
-MINUTE_MS = 60_000
 LONGEST_MINUTES = 600
 """The longest sleep timer the player sets (``SleepMinutes``)."""
 TOO_LONG = OwnWords("I can set the sleep timer for up to ten hours.")
@@ -45,18 +45,16 @@ class PlaybackDone:
     reason: str = ""
     stop_in_ms: int | None = None
     """Listening left until the stop of the timer the player set (its state after the command)."""
+    book_ends_first: bool = False
+    """The player's word that the timer it set stops at the book's end, before the minutes asked."""
 
 
 def ends_first(done: PlaybackDone) -> int | None:
-    """The listening left when the book ends before the minutes asked, else None.
-
-    The player never sets a stop past the book's end (``minutes_stop``), so a stop nearer than the
-    minutes asked is the book's end: the timer stops there, and saying the minutes would overstate.
-    """
-    minutes = done.args.minutes
-    if not done.accepted or minutes is None or done.stop_in_ms is None:
+    """The listening left when the player says the book ends before the minutes asked, else None:
+    the timer stops there, and saying the minutes would overstate."""
+    if not done.accepted or done.args.minutes is None or done.stop_in_ms is None:
         return None
-    return done.stop_in_ms if done.stop_in_ms < minutes * MINUTE_MS else None
+    return done.stop_in_ms if done.book_ends_first else None
 
 
 def command_for(args: PlaybackArgs, device: str | None) -> SetSleepTimer | CancelSleepTimer | Pause:

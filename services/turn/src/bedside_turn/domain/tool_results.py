@@ -76,13 +76,10 @@ def with_chapter(targets: list[Target], chapter: int) -> list[Target]:
     return [*targets, Target(chapter=chapter)][:MAX_TARGETS]
 
 
-def with_passage(targets: list[Target], passage_id: int) -> list[Target]:
-    """A passage the tool found (the closing one of the chapter playing) is one more candidate."""
-    return [*targets, Target(passage_id=passage_id)][:MAX_TARGETS]
-
-
 def with_chapter_end(targets: list[Target], chapter: int) -> list[Target]:
-    """The end of a chapter search could not find: the offer then says why (the book's chapters)."""
+    """The end of a chapter (named, counted or playing) is one more candidate, as the chapter named:
+    a row for it ahead keeps the number ("end of chapter 3"); one the book has not, the offer
+    refuses saying why (the book's chapters)."""
     return [*targets, Target(chapter_end=chapter)][:MAX_TARGETS]
 
 
