@@ -170,10 +170,19 @@ export async function refreshState() {
   return res;
 }
 
+// Where playback has got to, for a report made now. A move of this page's own jumps the page at
+// once, but its request waits its turn: a report queued before it, and made when sent, would carry
+// the move's target as progress (refused when another device spoke meanwhile, and the move told
+// twice otherwise, so "back to where I was" went nowhere). It carries where playback was when the
+// oldest move not yet sent was made: a report only ever carries playback, a move only travels as one.
+function playedUpTo() {
+  return state.unsentMoves.length > 0 ? state.unsentMoves[0] : position();
+}
+
 export async function report() {
   state.lastReportAt = performance.now();
   const body = () => ({
-    device: DEVICE, position_ms: position(), playing: state.playing, basis_seq: state.seq, device_clock: Date.now(),
+    device: DEVICE, position_ms: playedUpTo(), playing: state.playing, basis_seq: state.seq, device_clock: Date.now(),
   });
   let res;
   try {
@@ -190,7 +199,7 @@ export async function report() {
 // a beacon, which outlives the page. Not on hiding: a phone with its screen locked plays on.
 export function leave() {
   if (!state.playing || !state.book) return;
-  const body = { device: DEVICE, position_ms: position(), basis_seq: state.seq };
+  const body = { device: DEVICE, position_ms: playedUpTo(), basis_seq: state.seq };
   const blob = new Blob([JSON.stringify(body)], { type: "application/json" });
   navigator.sendBeacon(`${listenerPath()}/devices/leave`, blob);
 }
@@ -239,9 +248,13 @@ export const skip = (ms) => {
 export async function seekTo(ms) {
   settleScrub();
   const target = clamp(ms);
+  state.unsentMoves.push(position()); // before the jump: a report queued ahead of it says this
   setPosition(target);
   render();
-  const body = () => ({ device: DEVICE, position_ms: target, basis_seq: state.seq, device_clock: Date.now() });
+  const body = () => {
+    state.unsentMoves.shift();
+    return { device: DEVICE, position_ms: target, basis_seq: state.seq, device_clock: Date.now() };
+  };
   try {
     const res = await ours("POST", `${listenerPath()}/seek`, body);
     if (res.ok) {
