@@ -545,6 +545,23 @@ def test_a_skip_into_a_chapter_not_yet_heard_travels_as_a_move_only(
     assert state["position_ms"] < second
 
 
+def test_play_pressed_at_the_end_starts_the_book_again_as_a_move(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """Play at the very end starts from the beginning: a move, as a skip is, so "Back to where
+    I was" goes back to the end. Told as a report from 0:00:00 it was progress, and undo went
+    back past it to wherever the move before had started."""
+    page = open_page("phone", extra="&report_ms=600000")
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    end = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["duration_ms"]
+    put_book_at(bedside, listener, BOOK_ID, end, page)
+    page.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"] is True and s["position_ms"] < end)
+    page.get_by_role("button", name="Back to where I was").click()
+    state = wait_for_state(bedside, listener, BOOK_ID, lambda s: s["last_move_cause"] == "undo")
+    assert state["position_ms"] == end
+
+
 def test_play_on_one_device_and_the_other_follows(open_page: OpenPage) -> None:
     phone = open_page("phone")
     speaker = open_page("speaker")

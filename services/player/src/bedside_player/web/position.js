@@ -272,7 +272,8 @@ export async function seekTo(ms) {
 export function togglePlay() {
   if (!state.book) return;
   settleScrub();
-  if (!state.playing && position() >= state.duration && state.duration) setPosition(0);
+  // Play at the very end starts the book again: a move, sent as one (a report is only playback).
+  if (!state.playing && position() >= state.duration && state.duration) seekTo(0);
   setPlaying(!state.playing);
   render();
   report();
