@@ -135,7 +135,7 @@ class Supervisor:
 
     def tend(self, now: float) -> list[str]:
         """Notice what exited and start again what is due; the lines to print. Raises ``GaveUp``."""
-        lines = [self._exited(name, code, now) for name, code in self._newly_exited().items()]
+        lines = [self._after_exit(name, exit_words(code), now) for name, code in self._newly_exited().items()]
         for name, at in sorted(self.due.items(), key=lambda item: item[1]):
             if at <= now:
                 del self.due[name]
@@ -158,9 +158,6 @@ class Supervisor:
             return self.bus.log_path
         return self.processes.log_path(name)
 
-    def _exited(self, name: str, code: int, now: float) -> str:
-        return self._after_exit(name, exit_words(code), now)
-
     def _after_exit(self, name: str, how: str, now: float) -> str:
         log = self._log(name)
         said = last_words(log)
@@ -174,8 +171,8 @@ class Supervisor:
             )
         self.due[name] = now + wait
         return (
-            f"{name:<10} {how} ({restarts.recent} of {GIVE_UP_AFTER_EXITS} allowed within "
-            f"{WITHIN_S:.0f} s); starting it again in {wait:.0f} s. Its log: {log}"
+            f"{name:<10} {how} (exit {restarts.recent} within {WITHIN_S:.0f} s; the "
+            f"{GIVE_UP_AFTER_EXITS}th stops everything); starting it again in {wait:.0f} s. Its log: {log}"
             + (f"\n{'':<10} the last line of its log: {said}" if said else "")
         )
 
