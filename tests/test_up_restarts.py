@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -125,6 +125,13 @@ def back_with_a_new_pid(up: Up, name: str, old_pid: int) -> int:
     return pid
 
 
+def until_true(check: Callable[[], bool], failure: str, up: Up) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not check():
+        assert time.monotonic() < deadline, f"{failure}: {up.seen[-20:]}"
+        time.sleep(0.5)
+
+
 def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -168,17 +175,15 @@ def test_a_killed_service_comes_back_and_ctrl_c_still_stops_everything(up: Up) -
     state = httpx.get(f"{base}/api/listeners/{listener}/books/sample/state", headers=headers, timeout=10)
     assert state.status_code == 200, state.text
 
-    assert report_is_taken(base, listener, headers, 1_000)
+    until_true(lambda: report_is_taken(base, listener, headers, 1_000), "the player never took a report", up)
 
     # The bus too: started again on its port and store, the services find it by themselves.
     os.kill(bus_pid, signal.SIGKILL)
     up.wait_for(r"bus .*SIGKILL.*starting it again")
     up.wait_for(r"bus .*started again")
-    deadline = time.monotonic() + WAIT_S
-    while not report_is_taken(base, listener, headers, 2_000):
-        assert time.monotonic() < deadline, f"the player never took a report again: {up.seen[-20:]}"
-        time.sleep(0.5)
-    assert health_pid(up.nats_url, "search") == new_search
+    until_true(lambda: report_is_taken(base, listener, headers, 2_000), "no report once the bus was back", up)
+    until_true(lambda: health_pid(up.nats_url, "search") is not None, "search never answered again", up)
+    assert health_pid(up.nats_url, "search") == new_search  # reconnected, not started again
 
     up.process.send_signal(signal.SIGINT)
     assert up.process.wait(60) == 0, up.seen[-20:]
