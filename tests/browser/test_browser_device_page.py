@@ -673,6 +673,42 @@ def test_a_page_that_missed_another_playing_cannot_pull_the_book_back(
     assert lookup.json()["count"] == 0  # the stale page's report was refused, not stored
 
 
+def test_a_report_queued_behind_a_refused_one_cannot_pull_the_book_back_either(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A page cut off from pushes plays and pauses while its first report is slow to come back.
+    That report is refused (another device moved the book); the pause's report, queued behind it,
+    must not take the refusal's sequence as its basis while still carrying this page's old place:
+    together they would be a fresh report from 0:00:00, taken, and the book pulled back."""
+    stale = open_page("stale", block_events=True, extra="&report_ms=600000")
+    put_book_at(bedside, listener, BOOK_ID, 60_000)  # another device moved it; the page did not hear
+    held: list[Route] = []
+    holding = True
+
+    def hold_while_slow(route: Route) -> None:
+        if holding:
+            held.append(route)
+        else:
+            route.continue_()
+
+    reports = re.compile(r".*/reports$")
+    stale.route(reports, hold_while_slow)
+    with stale.expect_request(reports):
+        stale.get_by_role("button", name="Play").click()
+    stale.get_by_role("button", name="Pause").click()  # its report waits behind the held one
+    holding = False
+    while held:
+        held.pop().continue_()
+    stale.wait_for_function("!window.bedside.busy")
+    assert bedside.state(listener.name, listener.token)["position_ms"] == 60_000
+    lookup = httpx.get(
+        f"{bedside.url}/api/listeners/{listener.name}/books/{bedside.book}/history/lookup",
+        params={"device": "stale", "kind": "reported"},
+        headers={"Authorization": f"Bearer {listener.token}"},
+    )
+    assert lookup.json()["count"] == 0
+
+
 def test_main_controls_work_from_the_keyboard_alone(open_page: OpenPage) -> None:
     page = open_page("keyboard")
 

@@ -67,12 +67,15 @@ export function playAudio(url) {
 // cannot flip what the listener just did. They go out one at a time and a body given as
 // a function is made when it is sent, so its basis includes the reply to the one before:
 // a report never races this page's own seek and is never refused because of it.
+// Only a reply that took the request moves the basis on here. A refusal's state moves the
+// basis and the position together, when it is adopted: taken here, the next request made would
+// pair it with this page's old place, a fresh report from where the book no longer is.
 let ourQueue = Promise.resolve();
 export async function ours(method, path, body) {
   state.inflight += 1;
   const sent = ourQueue.then(async () => {
     const res = await api(method, path, typeof body === "function" ? body() : body);
-    const got = findState(res.data);
+    const got = res.ok ? findState(res.data) : null;
     if (got) state.seq = Math.max(state.seq, got.seq);
     return res;
   });
