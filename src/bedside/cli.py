@@ -5,6 +5,7 @@ import importlib
 import os
 import signal
 import time
+from collections.abc import Callable
 from types import FrameType
 from typing import Annotated
 
@@ -15,11 +16,11 @@ from bedside_player.migration import CannotMigrate, NothingToMigrate, migrate
 from bedside_runtime.bus import connected
 from bedside_runtime.errors import BusUnreachable
 from bedside_runtime.health import check, wait_until_healthy
-from bedside_runtime.nats_server import NatsServerError, embedded_server, port_is_open
+from bedside_runtime.nats_server import NatsServer, NatsServerError, embedded_server, port_is_open
 from bedside_runtime.settings import Settings
 from nats.aio.client import Client
 
-from bedside.processes import AlreadyRunning, ServiceProcesses, UpLock
+from bedside.processes import AlreadyRunning, GaveUp, ServiceProcesses, Supervisor, UpLock
 from bedside.service_commands import register_service_commands, run_first_start_steps
 
 app = typer.Typer(help="Bedside: a listening companion for audiobooks.", no_args_is_help=True)
@@ -54,6 +55,24 @@ def refuse_a_taken_page_port(settings: Settings) -> None:
             f"port {settings.http_port} (the page) is already in use: is another Bedside running? "
             "Stop it, or set BEDSIDE_HTTP_PORT to another port."
         )
+
+
+def start_the_bus(settings: Settings, env: dict[str, str]) -> NatsServer:
+    """The embedded nats-server; the services are told its address."""
+    server = embedded_server(settings.nats_store_dir, settings.nats_port)
+    server.start()
+    env["NATS_URL"] = server.url
+    pid = server.process.pid if server.process is not None else "?"
+    typer.echo(f"bus        nats-server {server.url} pid {pid} (JetStream in {settings.nats_store_dir})")
+    return server
+
+
+def keep_running(supervisor: Supervisor, stopping: Callable[[], bool]) -> None:
+    """Until Ctrl-C: start again what exits on its own, saying when and why (ADR 49)."""
+    while not stopping():
+        for line in supervisor.tend(time.monotonic()):
+            typer.echo(f"{time.strftime('%H:%M:%S')} {line}")
+        time.sleep(0.2)
 
 
 @app.command()
@@ -100,10 +119,7 @@ def up(
     try:
         refuse_a_taken_page_port(settings)
         if settings.nats_url is None:
-            server = embedded_server(settings.nats_store_dir, settings.nats_port)
-            server.start()
-            env["NATS_URL"] = server.url
-            typer.echo(f"bus        nats-server {server.url} (JetStream in {settings.nats_store_dir})")
+            server = start_the_bus(settings, env)
         else:
             typer.echo(f"bus        {settings.nats_url} (external)")
         servers = [env["NATS_URL"]] if server else settings.servers
@@ -118,11 +134,10 @@ def up(
         for line in asyncio.run(run_first_start_steps(settings, servers)):
             typer.echo(line)
         typer.echo(f"{PAIR_HINT if lan else ''}Bedside is up. Ctrl-C stops everything.")
-        while not stopping:
-            if dead := processes.exited():
-                raise fail(f"a service stopped unexpectedly: {dead}; stopping the rest")
-            time.sleep(0.2)
+        keep_running(Supervisor(processes, server), lambda: stopping)
     except NatsServerError as error:
+        raise fail(str(error)) from None
+    except GaveUp as error:
         raise fail(str(error)) from None
     finally:
         processes.stop()

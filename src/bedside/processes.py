@@ -1,7 +1,8 @@
 """The process tree of ``bedside up``: the bus, then one OS process per service.
 
 A lock file in the data directory makes a second ``up`` fail at once instead of
-fighting the first for ports and the embedded vector store.
+fighting the first for ports and the embedded vector store. The supervisor starts again
+a process that exits on its own, and stops everything if one keeps dying (ADR 49).
 """
 
 import fcntl
@@ -14,11 +15,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from bedside_runtime.nats_server import NatsServer, NatsServerError
 from bedside_runtime.settings import Settings
+
+from bedside.restarts import GIVE_UP_AFTER_EXITS, WITHIN_S, Restarts, exit_words
+
+BUS = "bus"
+LAST_WORDS_CHARS = 300
 
 
 class AlreadyRunning(RuntimeError):
     pass
+
+
+class GaveUp(RuntimeError):
+    """A process kept dying quickly: starting it again does not help, everything stops."""
 
 
 @dataclass
@@ -64,9 +75,12 @@ class ServiceProcesses:
     def log_dir(self) -> Path:
         return self.settings.data_dir / "logs"
 
+    def log_path(self, name: str) -> Path:
+        return self.log_dir / f"{name}.log"
+
     def start(self, name: str) -> None:
         self.log_dir.mkdir(parents=True, exist_ok=True)
-        with (self.log_dir / f"{name}.log").open("ab") as log:
+        with self.log_path(name).open("ab") as log:
             self.children[name] = subprocess.Popen(
                 [sys.executable, "-m", "bedside", "serve", name],
                 env=self.env,
@@ -90,3 +104,86 @@ class ServiceProcesses:
             except subprocess.TimeoutExpired:
                 child.kill()
                 child.wait()
+
+
+def last_words(log: Path) -> str:
+    """The last line a process wrote to its log: after a crash, a traceback's last line says why."""
+    try:
+        with log.open("rb") as file:
+            file.seek(max(0, file.seek(0, os.SEEK_END) - 4096))
+            lines = file.read().decode(errors="replace").splitlines()
+    except OSError:
+        return ""
+    said = next((line.strip() for line in reversed(lines) if line.strip()), "")
+    return said[:LAST_WORDS_CHARS]
+
+
+@dataclass
+class Supervisor:
+    """Keeps ``bedside up``'s processes running (ADR 49).
+
+    A service that exits while nobody asked it to is started again after a wait
+    (``restarts.Restarts``); the others run on meanwhile. The embedded bus is started again the
+    same way, on its port and its store, and the services reconnect to it by themselves.
+    """
+
+    processes: ServiceProcesses
+    bus: NatsServer | None = None
+    restarts: dict[str, Restarts] = field(default_factory=dict)
+    due: dict[str, float] = field(default_factory=dict)
+    """name -> when (monotonic) to start it again."""
+
+    def tend(self, now: float) -> list[str]:
+        """Notice what exited and start again what is due; the lines to print. Raises ``GaveUp``."""
+        lines = [self._after_exit(name, exit_words(code), now) for name, code in self._newly_exited().items()]
+        for name, at in sorted(self.due.items(), key=lambda item: item[1]):
+            if at <= now:
+                del self.due[name]
+                lines.append(self._start_again(name, now))
+        return lines
+
+    def _newly_exited(self) -> dict[str, int]:
+        exited = {name: code for name, code in self.processes.exited().items() if name not in self.due}
+        if (
+            self.bus is not None
+            and BUS not in self.due
+            and self.bus.process is not None
+            and (code := self.bus.process.poll()) is not None
+        ):
+            exited[BUS] = code
+        return exited
+
+    def _log(self, name: str) -> Path:
+        if name == BUS and self.bus is not None:
+            return self.bus.log_path
+        return self.processes.log_path(name)
+
+    def _after_exit(self, name: str, how: str, now: float) -> str:
+        log = self._log(name)
+        said = last_words(log)
+        restarts = self.restarts.setdefault(name, Restarts())
+        wait = restarts.after_exit(now)
+        if wait is None:
+            raise GaveUp(
+                f"{name} stopped {GIVE_UP_AFTER_EXITS} times within {WITHIN_S:.0f} s, last {how}: "
+                f"starting it again does not help, so everything stops. Its log: {log}"
+                + (f"\nthe last line of its log: {said}" if said else "")
+            )
+        self.due[name] = now + wait
+        return (
+            f"{name:<10} {how} (exit {restarts.recent} within {WITHIN_S:.0f} s; the "
+            f"{GIVE_UP_AFTER_EXITS}th stops everything); starting it again in {wait:.0f} s. Its log: {log}"
+            + (f"\n{'':<10} the last line of its log: {said}" if said else "")
+        )
+
+    def _start_again(self, name: str, now: float) -> str:
+        if name != BUS:
+            self.processes.start(name)
+            return f"{name:<10} started again, pid {self.processes.children[name].pid}"
+        assert self.bus is not None
+        try:
+            self.bus.start()
+        except NatsServerError as error:
+            return self._after_exit(name, f"did not start again ({error})", now)
+        pid = self.bus.process.pid if self.bus.process is not None else "?"
+        return f"{name:<10} nats-server started again, pid {pid}; the services reconnect by themselves"

@@ -498,6 +498,83 @@ def test_an_undo_on_another_device_is_told_as_going_back_not_as_a_move(open_page
         expect(page.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
 
 
+def test_a_pause_queued_behind_a_slow_report_carries_where_it_paused_not_the_skip_pressed_after(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The page's requests go out one at a time, and a report is made when its turn comes. Play's
+    report is held (a slow network); pause is pressed, then forward: the pause's report must say
+    where playback stopped, not where the skip put the page. Carrying the skip, it would tell the
+    player of the skip twice, as progress and then as a move from where the book already was, and
+    "Back to where I was" would go nowhere."""
+    page = open_page("slow-report", extra="&report_ms=600000")
+    held: list[Route] = []
+    holding = True
+
+    def hold_while_slow(route: Route) -> None:
+        if holding:
+            held.append(route)
+        else:
+            route.continue_()
+
+    reports = re.compile(r".*/reports$")
+    page.route(reports, hold_while_slow)
+    with page.expect_request(reports):
+        page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Pause").click()
+    paused_at = position_of(page)
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    skipped_to = paused_at + 30_000
+    expect(page.locator("#pos")).to_have_text(clock(skipped_to))
+    holding = False
+    while held:
+        held.pop().continue_()
+    # the page's later requests pass the route while Playwright is waited on
+    page.wait_for_function(f"window.bedside.position_ms === {skipped_to} && !window.bedside.busy")
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["position_ms"] == skipped_to)
+    page.get_by_role("button", name="Back to where I was").click()
+    state = wait_for_state(bedside, listener, BOOK_ID, lambda s: s["last_move_cause"] == "undo")
+    assert (state["position_ms"], state["playing"]) == (paused_at, False)
+
+
+def test_a_skip_into_a_chapter_not_yet_heard_travels_as_a_move_only(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A skip that lands in a chapter whose title is still ahead makes the playing page report at
+    once (to learn the title): that report is queued before the skip's own seek and must carry
+    where playback had got to, not the skip's target, or "Back to where I was" goes nowhere."""
+    page = open_page("phone", extra="&report_ms=600000")
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    second = chapters[1]["start_ms"]
+    put_book_at(bedside, listener, BOOK_ID, second - 10_000, page)
+    expect(page.locator("#chapter")).to_have_text(re.compile(r"^Chapter 1"))
+    page.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"] is True)
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    expect(page.locator("#chapter")).to_have_text(re.compile(r"^Chapter 2"), timeout=WAIT_MS)
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["position_ms"] > second)
+    page.get_by_role("button", name="Back to where I was").click()
+    state = wait_for_state(bedside, listener, BOOK_ID, lambda s: s["last_move_cause"] == "undo")
+    assert state["position_ms"] < second
+
+
+def test_play_pressed_at_the_end_starts_the_book_again_as_a_move(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """Play at the very end starts from the beginning: a move, as a skip is, so "Back to where
+    I was" goes back to the end. Told as a report from 0:00:00 it was progress, and undo went
+    back past it to wherever the move before had started."""
+    page = open_page("phone", extra="&report_ms=600000")
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    end = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["duration_ms"]
+    put_book_at(bedside, listener, BOOK_ID, end, page)
+    page.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"] is True and s["position_ms"] < end)
+    page.get_by_role("button", name="Back to where I was").click()
+    state = wait_for_state(bedside, listener, BOOK_ID, lambda s: s["last_move_cause"] == "undo")
+    assert state["position_ms"] == end
+
+
 def test_play_on_one_device_and_the_other_follows(open_page: OpenPage) -> None:
     phone = open_page("phone")
     speaker = open_page("speaker")
@@ -632,6 +709,42 @@ def test_a_page_that_missed_another_playing_cannot_pull_the_book_back(
     )
     assert lookup.status_code == 200, lookup.text
     assert lookup.json()["count"] == 0  # the stale page's report was refused, not stored
+
+
+def test_a_report_queued_behind_a_refused_one_cannot_pull_the_book_back_either(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A page cut off from pushes plays and pauses while its first report is slow to come back.
+    That report is refused (another device moved the book); the pause's report, queued behind it,
+    must not take the refusal's sequence as its basis while still carrying this page's old place:
+    together they would be a fresh report from 0:00:00, taken, and the book pulled back."""
+    stale = open_page("stale", block_events=True, extra="&report_ms=600000")
+    put_book_at(bedside, listener, BOOK_ID, 60_000)  # another device moved it; the page did not hear
+    held: list[Route] = []
+    holding = True
+
+    def hold_while_slow(route: Route) -> None:
+        if holding:
+            held.append(route)
+        else:
+            route.continue_()
+
+    reports = re.compile(r".*/reports$")
+    stale.route(reports, hold_while_slow)
+    with stale.expect_request(reports):
+        stale.get_by_role("button", name="Play").click()
+    stale.get_by_role("button", name="Pause").click()  # its report waits behind the held one
+    holding = False
+    while held:
+        held.pop().continue_()
+    stale.wait_for_function("!window.bedside.busy")
+    assert bedside.state(listener.name, listener.token)["position_ms"] == 60_000
+    lookup = httpx.get(
+        f"{bedside.url}/api/listeners/{listener.name}/books/{bedside.book}/history/lookup",
+        params={"device": "stale", "kind": "reported"},
+        headers={"Authorization": f"Bearer {listener.token}"},
+    )
+    assert lookup.json()["count"] == 0
 
 
 def test_main_controls_work_from_the_keyboard_alone(open_page: OpenPage) -> None:

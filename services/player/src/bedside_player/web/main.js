@@ -139,6 +139,7 @@ window.bedside = Object.freeze({
   get playing() { return state.playing; },
   get device() { return DEVICE; },
   get rows() { return state.rows.slice(); },
+  get busy() { return state.inflight > 0; }, // a request of this page's own is out or queued
 });
 
 start();

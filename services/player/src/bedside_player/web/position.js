@@ -67,12 +67,15 @@ export function playAudio(url) {
 // cannot flip what the listener just did. They go out one at a time and a body given as
 // a function is made when it is sent, so its basis includes the reply to the one before:
 // a report never races this page's own seek and is never refused because of it.
+// Only a reply that took the request moves the basis on here. A refusal's state moves the
+// basis and the position together, when it is adopted: taken here, the next request made would
+// pair it with this page's old place, a fresh report from where the book no longer is.
 let ourQueue = Promise.resolve();
 export async function ours(method, path, body) {
   state.inflight += 1;
   const sent = ourQueue.then(async () => {
     const res = await api(method, path, typeof body === "function" ? body() : body);
-    const got = findState(res.data);
+    const got = res.ok ? findState(res.data) : null;
     if (got) state.seq = Math.max(state.seq, got.seq);
     return res;
   });
@@ -183,11 +186,20 @@ export async function refreshState() {
   return res;
 }
 
+// Where playback has got to, for a report made now. A move of this page's own jumps the page at
+// once, but its request waits its turn: a report queued before it, and made when sent, would carry
+// the move's target as progress (refused when another device spoke meanwhile, and the move told
+// twice otherwise, so "back to where I was" went nowhere). It carries where playback was when the
+// oldest move not yet sent was made: a report only ever carries playback, a move only travels as one.
+function playedUpTo() {
+  return state.unsentMoves.length > 0 ? state.unsentMoves[0] : position();
+}
+
 export async function report() {
   if (state.removed) return;
   state.lastReportAt = performance.now();
   const body = () => ({
-    device: DEVICE, position_ms: position(), playing: state.playing, basis_seq: state.seq, device_clock: Date.now(),
+    device: DEVICE, position_ms: playedUpTo(), playing: state.playing, basis_seq: state.seq, device_clock: Date.now(),
   });
   let res;
   try {
@@ -204,7 +216,7 @@ export async function report() {
 // a beacon, which outlives the page. Not on hiding: a phone with its screen locked plays on.
 export function leave() {
   if (!state.playing || !state.book) return;
-  const body = { device: DEVICE, position_ms: position(), basis_seq: state.seq };
+  const body = { device: DEVICE, position_ms: playedUpTo(), basis_seq: state.seq };
   const blob = new Blob([JSON.stringify(body)], { type: "application/json" });
   navigator.sendBeacon(`${listenerPath()}/devices/leave`, blob);
 }
@@ -253,9 +265,13 @@ export const skip = (ms) => {
 export async function seekTo(ms) {
   settleScrub();
   const target = clamp(ms);
+  state.unsentMoves.push(position()); // before the jump: a report queued ahead of it says this
   setPosition(target);
   render();
-  const body = () => ({ device: DEVICE, position_ms: target, basis_seq: state.seq, device_clock: Date.now() });
+  const body = () => {
+    state.unsentMoves.shift();
+    return { device: DEVICE, position_ms: target, basis_seq: state.seq, device_clock: Date.now() };
+  };
   try {
     const res = await ours("POST", `${listenerPath()}/seek`, body);
     if (res.ok) {
@@ -273,7 +289,8 @@ export async function seekTo(ms) {
 export function togglePlay() {
   if (!state.book) return;
   settleScrub();
-  if (!state.playing && position() >= state.duration && state.duration) setPosition(0);
+  // Play at the very end starts the book again: a move, sent as one (a report is only playback).
+  if (!state.playing && position() >= state.duration && state.duration) seekTo(0);
   setPlaying(!state.playing);
   render();
   report();

@@ -23,6 +23,8 @@ export const state = {
   seq: 0, lastMoveSeq: 0, lastMoveCause: null, rows: [],
   playing: false, anchorPos: 0, anchorAt: performance.now(),
   inflight: 0, deferred: null,
+  // this page's own moves not yet sent, oldest first, each with where playback had got to (position.js)
+  unsentMoves: [],
   serverWord: null, // the position and playing of the newest state taken from the server
   scrubbing: false, lastReportAt: 0,
   // the player's timer and newest asleep fact, as last pushed; the rest is this page's fade and offer

@@ -1,0 +1,230 @@
+"""`bedside up` as a listener runs it: a service killed at 2am comes back, the rest keep going.
+
+The real command, its real processes: search, the player and then the bus are SIGKILLed, each
+comes back, and the page and the API answer again; Ctrl-C then stops everything and leaves no
+process behind. A process that keeps dying stops everything, saying why (ADR 49).
+"""
+
+import asyncio
+import contextlib
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from bedside_runtime.health import check
+from bedside_runtime.nats_server import free_port
+from bedside_runtime.settings import Settings
+from nats.aio.client import Client
+
+from bedside.processes import GaveUp, ServiceProcesses, Supervisor
+from bedside.restarts import GIVE_UP_AFTER_EXITS, WITHIN_S, Restarts
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+
+WAIT_S = 180.0
+
+
+class Up:
+    """``bedside up`` in a subprocess, its output read line by line as it comes."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.nats_port = free_port()
+        self.http_port = free_port()
+        env = dict(
+            os.environ,
+            BEDSIDE_DATA_DIR=str(data_dir),
+            BEDSIDE_NATS_PORT=str(self.nats_port),
+            BEDSIDE_HTTP_PORT=str(self.http_port),
+            COLUMNS="300",
+        )
+        for name in ("NATS_URL", "ANTHROPIC_API_KEY"):
+            env.pop(name, None)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bedside", "up"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def wait_for(self, pattern: str) -> re.Match[str]:
+        """The first line from now on that matches ``pattern``."""
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=1.0)
+            except queue.Empty:
+                assert self.process.poll() is None, f"bedside up ended: {self.seen[-20:]}"
+                continue
+            self.seen.append(line)
+            if found := re.search(pattern, line):
+                return found
+        raise AssertionError(f"no line matching {pattern!r} in {WAIT_S} s: {self.seen[-20:]}")
+
+    @property
+    def nats_url(self) -> str:
+        return f"nats://127.0.0.1:{self.nats_port}"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+@pytest.fixture
+def up(tmp_path: Path) -> Iterator[Up]:
+    running = Up(tmp_path / "data")
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def health_pid(nats_url: str, name: str) -> int | None:
+    async def ask() -> int | None:
+        client = Client()
+        await client.connect(nats_url, connect_timeout=2, max_reconnect_attempts=1)
+        try:
+            health = await check(client, name)
+        finally:
+            await client.close()
+        return health.pid if health is not None and health.ready else None
+
+    with contextlib.suppress(Exception):
+        return asyncio.run(ask())
+    return None
+
+
+def back_with_a_new_pid(up: Up, name: str, old_pid: int) -> int:
+    deadline = time.monotonic() + WAIT_S
+    while (pid := health_pid(up.nats_url, name)) in (None, old_pid):
+        assert time.monotonic() < deadline, f"{name} never came back: {up.seen[-20:]}"
+        assert up.process.poll() is None, f"bedside up ended: {up.seen[-20:]}"
+        time.sleep(0.5)
+    assert pid is not None
+    return pid
+
+
+def until_true(check: Callable[[], bool], failure: str, up: Up) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not check():
+        assert time.monotonic() < deadline, f"{failure}: {up.seen[-20:]}"
+        time.sleep(0.5)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def report_is_taken(base: str, listener: str, headers: dict[str, str], position_ms: int) -> bool:
+    """A device's report, on the basis of the state it reads first: accepted and stored."""
+    path = f"{base}/api/listeners/{listener}/books/sample"
+    with contextlib.suppress(httpx.HTTPError):
+        state = httpx.get(f"{path}/state", headers=headers, timeout=10)
+        if state.status_code != 200:
+            return False
+        basis = state.json()["seq"]
+        body = {"device": "night", "position_ms": position_ms, "playing": True, "basis_seq": basis}
+        return httpx.post(f"{path}/reports", headers=headers, json=body, timeout=10).status_code == 200
+    return False
+
+
+def test_a_killed_service_comes_back_and_ctrl_c_still_stops_everything(up: Up) -> None:
+    bus_pid = int(up.wait_for(r"^bus\s+nats-server \S+ pid (\d+)").group(1))
+    pids = {name: int(up.wait_for(rf"^{name}\s+ready\s+pid (\d+)").group(1)) for name in ("search", "player")}
+    page = up.wait_for(r"^page\s+(\S+)").group(1)
+    token, listener = re.search(r"#token=([^&]+)&listener=(\S+)", page).groups()  # type: ignore[union-attr]
+    up.wait_for(r"Bedside is up")
+    base = f"http://127.0.0.1:{up.http_port}"
+    headers = {"Authorization": f"Bearer {token}"}
+
+    os.kill(pids["search"], signal.SIGKILL)
+    up.wait_for(r"search .*(SIGKILL|-9).*starting it again")
+    new_search = back_with_a_new_pid(up, "search", pids["search"])
+
+    os.kill(pids["player"], signal.SIGKILL)
+    up.wait_for(r"player .*(SIGKILL|-9).*starting it again")
+    new_player = back_with_a_new_pid(up, "player", pids["player"])
+    assert httpx.get(f"{base}/", timeout=10).status_code == 200
+    books = httpx.get(f"{base}/api/books", headers=headers, timeout=10)
+    assert books.status_code == 200, books.text
+    state = httpx.get(f"{base}/api/listeners/{listener}/books/sample/state", headers=headers, timeout=10)
+    assert state.status_code == 200, state.text
+
+    until_true(lambda: report_is_taken(base, listener, headers, 1_000), "the player never took a report", up)
+
+    # The bus too: started again on its port and store, the services find it by themselves.
+    os.kill(bus_pid, signal.SIGKILL)
+    up.wait_for(r"bus .*SIGKILL.*starting it again")
+    up.wait_for(r"bus .*started again")
+    until_true(lambda: report_is_taken(base, listener, headers, 2_000), "no report once the bus was back", up)
+    until_true(lambda: health_pid(up.nats_url, "search") is not None, "search never answered again", up)
+    assert health_pid(up.nats_url, "search") == new_search  # reconnected, not started again
+
+    up.process.send_signal(signal.SIGINT)
+    assert up.process.wait(60) == 0, up.seen[-20:]
+    assert not [pid for pid in (new_search, new_player) if alive(pid)]
+
+
+def test_waits_double_with_each_exit_in_a_minute_and_the_fifth_gives_up() -> None:
+    restarts = Restarts()
+    assert [restarts.after_exit(at) for at in (0.0, 10.0, 20.0, 30.0)] == [1.0, 2.0, 4.0, 8.0]
+    assert restarts.after_exit(40.0) is None
+
+
+def test_an_exit_more_than_a_minute_ago_no_longer_counts() -> None:
+    restarts = Restarts()
+    for at in (0.0, 10.0, 20.0, 30.0):
+        restarts.after_exit(at)
+    assert restarts.after_exit(30.0 + WITHIN_S) == 1.0  # only itself within the last minute
+
+
+def tend_for_ever(supervisor: Supervisor, said: list[str]) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        said += supervisor.tend(time.monotonic())
+        assert time.monotonic() < deadline, said
+        time.sleep(0.1)
+
+
+def test_a_process_that_keeps_dying_stops_everything_saying_which_and_why(tmp_path: Path) -> None:
+    """A real process that dies at once each time it starts (``bedside serve`` of a service that
+    is not there): started again after each exit, then given up on with its name, its count and
+    the last line of its log."""
+    env = dict(os.environ, BEDSIDE_DATA_DIR=str(tmp_path))
+    processes = ServiceProcesses(Settings(data_dir=tmp_path), env)
+    supervisor = Supervisor(processes)
+    processes.start("no-such-service")
+    said: list[str] = []
+    with pytest.raises(GaveUp) as gave_up:
+        tend_for_ever(supervisor, said)
+    processes.stop()
+    assert len([line for line in said if "started again" in line]) == GIVE_UP_AFTER_EXITS - 1
+    assert "exited with code 1" in said[0]
+    message = str(gave_up.value)
+    assert f"no-such-service stopped {GIVE_UP_AFTER_EXITS} times" in message
+    assert "unknown service 'no-such-service'" in message
