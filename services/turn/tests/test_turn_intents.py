@@ -285,3 +285,31 @@ def test_the_chapter_before_said_alone_moves_and_asked_about_is_a_recap(
     utterance: str, intent: intents.Intent
 ) -> None:
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # A bare number after the words of a timer is minutes.
+        ("sleep in 20", intents.SleepTimer(20)),
+        ("Sleep in 20.", intents.SleepTimer(20)),
+        ("stop in 20", intents.SleepTimer(20)),
+        ("stop in twenty please", intents.SleepTimer(20)),
+        ("timer for 20", intents.SleepTimer(20)),
+        ("set a timer for 25", intents.SleepTimer(25)),
+        ("sleep timer for 30", intents.SleepTimer(30)),
+        ("timer 45", intents.SleepTimer(45)),
+        ("sleep timer 45", intents.SleepTimer(45)),
+        ("pause after 10", intents.SleepTimer(10)),
+        # With a unit, as before.
+        ("sleep in 20 minutes", intents.SleepTimer(20)),
+        ("sleep in half an hour", intents.SleepTimer(30)),
+        ("stop in 20 seconds", intents.SleepTimer(1)),
+        # A number that is not the timer's stays what it was.
+        ("stop at the end of chapter 3", intents.SleepTimer("chapter_end", chapter=3)),
+        ("go to chapter 20", Chapter(20)),
+        ("when will it stop in 20?", Question("when will it stop in 20?")),
+    ],
+)
+def test_a_bare_number_after_the_words_of_a_timer_is_minutes(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent

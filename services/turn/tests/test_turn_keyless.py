@@ -501,3 +501,15 @@ async def test_a_sleep_timer_for_the_end_of_a_chapter_named_is_set_there(rig: Ri
     assert position(rig, listener) == HERE
     ended = await rig.ask(listener, "stop at the end of chapter 1")
     assert (ended.speech, ended.outcome) == (playback.NO_NAMED_CHAPTER_END, "refused")
+
+
+@pytest.mark.parametrize(("utterance", "minutes"), [("sleep in 2", 2), ("timer 3", 3), ("stop in two", 2)])
+async def test_a_sleep_timer_said_with_a_bare_number_is_set_in_minutes(
+    rig: Rig, utterance: str, minutes: int
+) -> None:
+    """Before, "sleep in 20" was not read as a timer: "I can take you to a moment in the book…".
+    (The test book is six minutes long, so the minutes are few.)"""
+    listener = rig.listener_at(0)
+    reply = await rig.ask(listener, utterance, device="phone")
+    assert (reply.speech, reply.outcome) == (f"I'll stop in {minutes} minutes.", "answered")
+    assert rig.player.commands[-1] == SetSleepTimer(device="phone", after=minutes)

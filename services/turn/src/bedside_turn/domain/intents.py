@@ -330,6 +330,18 @@ _TIMER_MINUTES = re.compile(
     _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_AMOUNT})"
     rf"|\b({_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:sleep\s+)?timer\b"
 )
+_BARE_MINUTES_SAID = (
+    r"(?:\d+(?:\.\d+)?|"
+    + "|".join(sorted(map(re.escape, set(WORD_NUMBERS) - {"a", "an"}), key=len, reverse=True))
+    + ")"
+)
+_TIMER_BARE_MINUTES = re.compile(
+    _STOPPING
+    + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_BARE_MINUTES_SAID})(?:\s+more)?(?:\s+please)?$"
+    rf"|\btimer\s+({_BARE_MINUTES_SAID})(?:\s+please)?$"
+)
+"""A number said alone after the words of a timer ("sleep in 20", "timer for 20", "timer 45"): minutes,
+the unit a sleep timer is set in. Read to the end, so a number with a unit or a chapter is not one."""
 _PAUSE = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:pause|stop|hold on|hold it|stop playing|stop reading|stop the book|pause the book|stop it|pause it"
@@ -441,6 +453,8 @@ def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
         return SleepTimer(after="chapter_end")
     if timer := _TIMER_MINUTES.search(text):
         return SleepTimer(after=max(1, round(_said_amount_ms(timer.group(1) or timer.group(2)) / 60_000)))
+    if bare := _TIMER_BARE_MINUTES.search(text):
+        return SleepTimer(after=max(1, round(number_of(bare.group(1) or bare.group(2)))))
     if _PAUSE.match(text):
         return Pause()
     return None
