@@ -70,6 +70,12 @@ async def run_keyless(
             return await _playback(tools, {"action": "cancel_sleep_timer"})
         case intents.Pause():
             return await _playback(tools, {"action": "pause"})
+        case intents.PlayOn():
+            tools.turn.declined = True
+            return speech.PRESS_PLAY
+        case intents.Volume():
+            tools.turn.declined = True
+            return speech.VOLUME_IS_THE_DEVICES
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent)

@@ -55,6 +55,8 @@ class Turn:
     played: bool = False
     """The sleep timer was set or cancelled, or the book paused: neither a move nor an offer, so
     it is never refused by one and never blocks one."""
+    declined: bool = False
+    """Plain code said it cannot do what was asked (start the sound, change the volume)."""
     rows: list[str] = field(default_factory=list)
     calls: list[ToolCallRecord] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
@@ -127,6 +129,6 @@ class Turn:
             return "answered" if self.came_up else "not_yet"
         if self.told or self.played:
             return "answered"
-        if self.offer_refused:
+        if self.offer_refused or self.declined:
             return "refused"
         return "failed" if failed else "unsure"
