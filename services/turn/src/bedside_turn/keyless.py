@@ -3,7 +3,7 @@
 from bedside_contracts.search import BookInfo, CatalogRequest, Resolve, Target
 from bedside_contracts.turn import Exchange
 
-from bedside_turn.domain import intents, playback, speech
+from bedside_turn.domain import history, intents, playback, speech
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.routing import (
@@ -93,7 +93,7 @@ async def _time_left(tools: ToolBox) -> str:
     book = await _book_info(tools)
     if book is None:
         return speech.TROUBLE
-    tools.turn.told = True
+    tools.turn.told = history.Told.TIME_LEFT
     return speech.time_left(tools.here_ms, book.duration_ms, book.chapters)
 
 
@@ -101,7 +101,7 @@ async def _where_you_are(tools: ToolBox) -> str:
     book = await _book_info(tools)
     if book is None:
         return speech.TROUBLE
-    tools.turn.told = True
+    tools.turn.told = history.Told.WHERE
     return speech.where_you_are(tools.here_ms, book.duration_ms, book.chapters)
 
 
