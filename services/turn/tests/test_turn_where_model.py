@@ -50,6 +50,10 @@ async def test_a_model_jumping_back_from_the_very_start_reads_nothing_is_before_
     assert (reply.outcome, reply.rows) == ("refused", [])
     assert model_rig.player.positions[(listener, "lamplight")] == 0
     assert any("nothing before the start of the book" in result for result in model.last_tool_results())
+    # Searching again cannot help, so the model is not told to (before: "Search again with find_passage
+    # and offer ids taken from its lines" and "Check the ids against the lines you were given").
+    assert not [r for r in model.last_tool_results() if "find_passage" in r or "ids" in r]
+    assert any("Tell them so" in result for result in model.last_tool_results())
 
 
 def remembered(model: ScriptedModel) -> list[str]:
