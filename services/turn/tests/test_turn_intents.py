@@ -362,6 +362,8 @@ def test_asking_for_the_sound_louder_or_quieter_is_read_as_such(utterance: str) 
         ("keep playing tonight", intents.CancelSleepTimer()),
         ("go on to the next chapter", intents.NextChapter(1)),
         ("turn it off in 20 minutes", intents.SleepTimer(20)),
+        ("start the book again", Other()),
+        ("start it again", Other()),
     ],
 )
 def test_words_of_playing_on_with_a_place_or_a_timer_stay_what_they_were(

@@ -364,10 +364,11 @@ _PAUSE = re.compile(
 _PLAY_ON = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on|unpause|un-pause|play on"
-    r"|start (?:playing|reading|it|the book)|start the book again)"
+    r"|start (?:playing|reading))"
     r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here))*$"
 )
-"""Said whole, the book to play on: "play the bit where…" and "carry on from chapter 3" are places."""
+"""Said whole, the book to play on: "play the bit where…" and "carry on from chapter 3" are places, and
+"start it again" is not here (it may mean from the beginning)."""
 _VOLUME = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:(?:make it |a bit |a little )?(?:louder|quieter|softer)"
