@@ -6,7 +6,7 @@ corpus (skipped where absent). Each case puts a listener at a random place (a de
 report), then does one random thing:
 
 - a keyless turn over the player's HTTP API (``POST .../turns``), with an utterance
-  made of templates and words of the book, behind and ahead, to tempt it;
+  made of templates and words of the book, behind and ahead, to tempt it ("where am I?" among them);
 - a turn with a scripted model (``bedside_turn_testing.scripted``): an in-process turn
   service whose tools call the real search and player over the bus; the "model" asks
   find_passage/recall with words from anywhere in the book, asks for a recap of any span,
@@ -18,7 +18,8 @@ report), then does one random thing:
 After each case, nothing that reached the model (every request the scripted model got),
 no row on the screen, no HTTP response (state, history, book view, turn reply) and no
 pushed event (SSE) contains a word or a chapter title of what is ahead of the position
-it was made for. Words the listener or the model said themselves are allowed back.
+it was made for. Words the listener or the model said themselves are allowed back. No earlier reply
+the model reads says where the listener is.
 """
 
 import asyncio
@@ -44,7 +45,7 @@ from bedside_testing import CORPUS
 from bedside_turn.main import build
 from bedside_turn.service import TurnService
 from bedside_turn_testing.harness import NO_WAIT, ModelSlot
-from bedside_turn_testing.leaks import leaks, tokens, unheard_titles
+from bedside_turn_testing.leaks import leaks, tells_position, tokens, unheard_titles
 from bedside_turn_testing.scripted import Say, Use
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -68,6 +69,8 @@ TEMPLATES = (
     "take me to the end of chapter {n}",
     "previous chapter",
     "pause",
+    "where am I?",
+    "how long is left?",
 )
 JSON_WORDS = frozenset(
     tokens(
@@ -302,6 +305,10 @@ async def scripted_turn(session: Session, rng: random.Random, here_ms: int) -> N
     assert not found, f"the model read words ahead of {here_ms} ms: {sorted(found)[:10]}"
     titles = {t for t in unheard_titles(session.book.passages, here_ms) if t and t in sent}
     assert not titles, f"the model read titles of chapters not begun: {titles}"
+    # The listener's own position is printed nowhere the model reads (the design's rule 4), nor in an
+    # earlier turn's reply it remembers ("where am I?", "how long is left?" asked over HTTP before).
+    told = [said for request in model.requests for said in tells_position(request["messages"])]
+    assert not told, f"the model read an earlier reply saying where the listener is: {told[:2]}"
     found = session.leaked(reply.model_dump_json(), here_ms)
     assert not found, f"the scripted turn's reply said words ahead: {sorted(found)[:10]}"
     session.checked.turns_scripted += 1

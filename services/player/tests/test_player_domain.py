@@ -506,6 +506,38 @@ def test_the_end_of_a_chapter_named_ahead_is_a_row_saying_so() -> None:
     assert not start.end_of_chapter  # a chapter's start is said as the chapter
 
 
+def refused_for(*resolutions: Resolution) -> str:
+    request = OfferPositions(listener="a", book="b", turn_id="t", targets=[r.target for r in resolutions])
+    outcome = decide_offer(request, list(resolutions), here_ms=0).outcome
+    assert outcome.outcome == "refused"
+    return outcome.reason
+
+
+NOTHING_BEFORE = Resolution(
+    target=Target(offset_ms=-300_000), named="time", reason="there is nothing before the start of the book"
+)
+NO_PASSAGE = Resolution(target=Target(passage_id=9998), reason="there is no passage with id 9998")
+NO_CHAPTER = Resolution(target=Target(chapter=40), named="chapter", reason="the book has no chapter 40")
+PAST_THE_END = Resolution(target=Target(position_ms=9_000_000), named="time", reason="past the end")
+
+
+def test_a_refusal_advises_searching_again_only_when_an_id_named_is_not_in_the_book() -> None:
+    """Before, every refusal said "Search again with find_passage…", even a jump back from the book's
+    very start, where there is nothing to find: a model reading it could search for nothing."""
+    start = refused_for(NOTHING_BEFORE)
+    assert "there is nothing before the start of the book" in start
+    assert "find_passage" not in start
+    assert "Tell them so" in start
+    for named in (NO_CHAPTER, PAST_THE_END):
+        reason = refused_for(named)
+        assert "find_passage" not in reason
+        assert "a chapter or a time the book has" in reason
+    for ids in ((NO_PASSAGE,), (NO_PASSAGE, NOTHING_BEFORE)):
+        reason = refused_for(*ids)
+        assert "Search again with find_passage and offer ids taken from its lines" in reason
+        assert "there is no passage with id 9998" in reason
+
+
 # ------------------------------------------------------------------ history and locate
 
 

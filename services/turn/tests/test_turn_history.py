@@ -37,3 +37,13 @@ def test_a_recall_line_for_who_someone_is_is_redrawn_from_where_they_are_named()
     assert redrawn.words is not None
     assert "Hettie Bramble" in redrawn.words, redrawn.words
     assert "Hettie Bramble" in again.calls[0].lines[0]
+
+
+def test_an_answer_that_told_the_position_is_remembered_only_as_told_unless_it_was_not_spoken() -> None:
+    said = "You're in chapter 2, 40 seconds in; about 3 minutes into the book, with about 3 minutes to go."
+    assert history.remembered_speech(said, history.Told.WHERE, unsaid=False) == (
+        "I told them where they are in the book."
+    )
+    assert history.remembered_speech(said, None, unsaid=False) == said
+    instead = "I can't look in the book just now, so I couldn't do that. Please ask me again in a moment."
+    assert history.remembered_speech(instead, history.Told.WHERE, unsaid=True) == instead

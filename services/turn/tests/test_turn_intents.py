@@ -285,3 +285,88 @@ def test_the_chapter_before_said_alone_moves_and_asked_about_is_a_recap(
     utterance: str, intent: intents.Intent
 ) -> None:
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # A bare number after the words of a timer is minutes.
+        ("sleep in 20", intents.SleepTimer(20)),
+        ("Sleep in 20.", intents.SleepTimer(20)),
+        ("stop in 20", intents.SleepTimer(20)),
+        ("stop in twenty please", intents.SleepTimer(20)),
+        ("timer for 20", intents.SleepTimer(20)),
+        ("set a timer for 25", intents.SleepTimer(25)),
+        ("sleep timer for 30", intents.SleepTimer(30)),
+        ("timer 45", intents.SleepTimer(45)),
+        ("sleep timer 45", intents.SleepTimer(45)),
+        ("pause after 10", intents.SleepTimer(10)),
+        # With a unit, as before.
+        ("sleep in 20 minutes", intents.SleepTimer(20)),
+        ("sleep in half an hour", intents.SleepTimer(30)),
+        ("stop in 20 seconds", intents.SleepTimer(1)),
+        # A number that is not the timer's stays what it was.
+        ("stop at the end of chapter 3", intents.SleepTimer("chapter_end", chapter=3)),
+        ("go to chapter 20", Chapter(20)),
+        ("when will it stop in 20?", Question("when will it stop in 20?")),
+    ],
+)
+def test_a_bare_number_after_the_words_of_a_timer_is_minutes(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "play",
+        "Play.",
+        "resume",
+        "carry on",
+        "keep going",
+        "keep playing",
+        "continue",
+        "play it",
+        "please resume",
+        "start playing again",
+        "unpause",
+        "play the book",
+        "go on",
+    ],
+)
+def test_asking_the_book_to_play_on_is_read_as_such(utterance: str) -> None:
+    assert intents.read(utterance) == intents.PlayOn()
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "louder",
+        "quieter",
+        "turn it up",
+        "turn it down",
+        "volume up",
+        "make it louder",
+        "it's too loud",
+        "softer",
+    ],
+)
+def test_asking_for_the_sound_louder_or_quieter_is_read_as_such(utterance: str) -> None:
+    assert intents.read(utterance) == intents.Volume()
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("play the bit where the lamp is relit", FindPlace("the lamp is relit")),
+        ("carry on from chapter 3", Chapter(3)),
+        ("keep playing tonight", intents.CancelSleepTimer()),
+        ("go on to the next chapter", intents.NextChapter(1)),
+        ("turn it off in 20 minutes", intents.SleepTimer(20)),
+        ("start the book again", Other()),
+        ("start it again", Other()),
+    ],
+)
+def test_words_of_playing_on_with_a_place_or_a_timer_stay_what_they_were(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent

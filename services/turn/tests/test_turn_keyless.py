@@ -510,3 +510,37 @@ async def test_a_sleep_timer_for_the_end_of_a_chapter_named_is_set_there(rig: Ri
     assert position(rig, listener) == HERE
     ended = await rig.ask(listener, "stop at the end of chapter 1")
     assert (ended.speech, ended.outcome) == (playback.NO_NAMED_CHAPTER_END, "refused")
+
+
+@pytest.mark.parametrize(("utterance", "minutes"), [("sleep in 2", 2), ("timer 3", 3), ("stop in two", 2)])
+async def test_a_sleep_timer_said_with_a_bare_number_is_set_in_minutes(
+    rig: Rig, utterance: str, minutes: int
+) -> None:
+    """Before, "sleep in 20" was not read as a timer: "I can take you to a moment in the book…".
+    (The test book is six minutes long, so the minutes are few.)"""
+    listener = rig.listener_at(0)
+    reply = await rig.ask(listener, utterance, device="phone")
+    assert (reply.speech, reply.outcome) == (f"I'll stop in {minutes} minutes.", "answered")
+    assert rig.player.commands[-1] == SetSleepTimer(device="phone", after=minutes)
+
+
+@pytest.mark.parametrize("utterance", ["play", "resume", "carry on", "keep going"])
+async def test_asking_to_play_on_is_answered_honestly_and_nothing_is_sent(rig: Rig, utterance: str) -> None:
+    """No command starts the sound from a turn, so the listener is told to press play (the turn's own
+    words), and neither player nor search is asked anything."""
+    listener = rig.listener_at(HERE)
+    sent, searched = len(rig.player.commands), len(rig.search.requests)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.speech, reply.outcome, reply.mode) == (speech.PRESS_PLAY, "refused", "keyless")
+    assert reply.speech == "Press play to carry on; I can't start the sound myself."
+    assert (len(rig.player.commands), len(rig.search.requests)) == (sent, searched)
+    assert position(rig, listener) == HERE
+
+
+@pytest.mark.parametrize("utterance", ["louder", "quieter", "turn it up"])
+async def test_asking_for_the_sound_louder_says_the_volume_is_the_devices(rig: Rig, utterance: str) -> None:
+    listener = rig.listener_at(HERE)
+    searched = len(rig.search.requests)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.speech, reply.outcome) == (speech.VOLUME_IS_THE_DEVICES, "refused")
+    assert len(rig.search.requests) == searched

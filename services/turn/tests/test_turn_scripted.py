@@ -14,7 +14,7 @@ from bedside_contracts.player import HistoryEntry, Pause, SetSleepTimer
 from bedside_contracts.search import CheckAnswer, Target
 from bedside_contracts.turn import TurnCompleted
 from bedside_guard import STOP_THERE, clock
-from bedside_turn.domain import rules
+from bedside_turn.domain import rules, speech
 from bedside_turn.domain.playback import VOICE_DEVICE
 from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS
 from bedside_turn_testing.harness import Rig, start_rig
@@ -594,6 +594,19 @@ async def test_the_model_pauses_the_book(rig: Rig) -> None:
     assert (reply.outcome, reply.speech) == ("answered", "Paused.")
     assert rig.player.commands[-1] == Pause(device="speaker")
     assert_clean(rig, model, HERE, "hold everything a sec")
+
+
+async def test_with_a_model_play_and_louder_are_answered_by_plain_code_not_claimed_done(rig: Rig) -> None:
+    """No tool starts the sound or changes the volume: before, the model was asked and could only
+    claim it had ("Playing now."); plain code's honest answer is given, and the model is not asked."""
+    listener = rig.listener_at(HERE)
+    model = script(rig, [Say("Playing now.")], [Say("Turned it up.")])
+    sent = len(rig.player.commands)
+    for utterance, said in {"resume": speech.PRESS_PLAY, "turn it up": speech.VOLUME_IS_THE_DEVICES}.items():
+        reply = await rig.ask(listener, utterance)
+        assert (reply.speech, reply.mode, reply.outcome) == (said, "keyless", "refused")
+    assert model.requests == []
+    assert len(rig.player.commands) == sent
 
 
 async def test_the_model_sets_the_sleep_timer_for_the_end_of_a_chapter_named(rig: Rig) -> None:

@@ -3,11 +3,14 @@
 Its own module: a turn service with a model and one without would share the ask subject.
 """
 
+import random
 from collections.abc import AsyncIterator
 
 import pytest
-from bedside_turn_testing.book import PASSAGE_MS
+from bedside_turn.domain import history, speech
+from bedside_turn_testing.book import PASSAGE_MS, book_info
 from bedside_turn_testing.harness import Rig, start_rig
+from bedside_turn_testing.leaks import remembered_replies, tells_position
 from bedside_turn_testing.scripted import Say, ScriptedModel, Use
 
 IN_CHAPTER_3 = 6 * PASSAGE_MS + 40_000
@@ -47,3 +50,66 @@ async def test_a_model_jumping_back_from_the_very_start_reads_nothing_is_before_
     assert (reply.outcome, reply.rows) == ("refused", [])
     assert model_rig.player.positions[(listener, "lamplight")] == 0
     assert any("nothing before the start of the book" in result for result in model.last_tool_results())
+    # Searching again cannot help, so the model is not told to (before: "Search again with find_passage
+    # and offer ids taken from its lines" and "Check the ids against the lines you were given").
+    assert not [r for r in model.last_tool_results() if "find_passage" in r or "ids" in r]
+    assert any("Tell them so" in result for result in model.last_tool_results())
+
+
+def remembered(model: ScriptedModel) -> list[str]:
+    """The earlier replies every request to the model held."""
+    return [said for request in model.requests for said in remembered_replies(request["messages"])]
+
+
+async def test_with_a_model_how_long_is_left_is_answered_by_plain_code_from_the_books_times(
+    model_rig: Rig,
+) -> None:
+    """Before, the model was asked, and it is never told the position: it could only guess."""
+    assert model_rig.slot is not None
+    model: ScriptedModel = model_rig.slot.load([[Say("Quite a while yet.")]])
+    listener = model_rig.listener_at(IN_CHAPTER_3)
+    reply = await model_rig.ask(listener, "how long is left?")
+    assert (reply.mode, reply.outcome) == ("keyless", "answered")
+    assert reply.speech == "There's about 1 minute left of this chapter, and about 2 minutes of the book."
+    assert model.requests == []
+
+
+async def test_an_answer_saying_where_the_listener_is_is_remembered_for_the_model_without_it(
+    model_rig: Rig,
+) -> None:
+    """Before, a later model turn read "I said: You're in chapter 3, "The Cellar Door", 40 seconds in;
+    about 4 minutes into the book, with about 2 minutes to go." (the design's rule 4 broken)."""
+    assert model_rig.slot is not None
+    listener = model_rig.listener_at(IN_CHAPTER_3)
+    where = await model_rig.ask(listener, "where am I?")
+    left = await model_rig.ask(listener, "how long is left?")
+    assert where.speech.startswith("You're in chapter 3")
+    assert left.speech.startswith("There's about")
+    model: ScriptedModel = model_rig.slot.load([[Say("Wren keeps the lamp.")]])
+    await model_rig.ask(listener, "who is Wren?")
+    earlier = model.requests[0]["messages"]
+    assert [m["content"] for m in earlier if m["role"] == "user"][:2] == ["where am I?", "how long is left?"]
+    assert remembered(model) == [history.Told.WHERE.value, history.Told.TIME_LEFT.value]
+    assert tells_position(earlier) == []
+
+
+async def test_no_remembered_exchange_holds_the_listeners_position_from_anywhere(model_rig: Rig) -> None:
+    """From thirty random positions (the book's start, its end and chapter starts among them), every
+    answer plain code gives that says where the listener is, then a model turn: nothing the model
+    reads of the earlier turns says where they are (how far in, how much is left, the chapter and
+    how far into it)."""
+    assert model_rig.slot is not None
+    rng = random.Random(20261202)
+    duration = book_info().duration_ms
+    asked = ["where am I?", "how long is left?", "which chapter am I in?", "how far through am I?"]
+    positions = [0, duration, 3 * PASSAGE_MS, *(rng.randrange(0, duration) for _ in range(27))]
+    for here in positions:
+        listener = model_rig.listener_at(here)
+        said = [(await model_rig.ask(listener, utterance)).speech for utterance in rng.sample(asked, 2)]
+        model: ScriptedModel = model_rig.slot.load([[Say("Something.")]])
+        await model_rig.ask(listener, "what is the lamp for?")
+        read = remembered(model)
+        assert len(read) == 2, read  # both earlier turns are there
+        assert not set(said) & set(read), (here, said)
+        assert tells_position(model.requests[0]["messages"]) == [], here
+        assert speech.AT_BOOK_START not in read

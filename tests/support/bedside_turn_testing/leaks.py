@@ -3,6 +3,7 @@
 import re
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import bedside_guard
 import bedside_turn
@@ -59,3 +60,28 @@ def leaks(
     found = (unheard_words(passages, here_ms) - known) & tokens(sent)
     found |= {title for title in unheard_titles(passages, here_ms) if title.lower() in sent.lower()}
     return found
+
+
+POSITION_SAID = re.compile(
+    r"into the book|\b(?:minutes?|seconds?|hours?) to go\b|\bleft of (?:this chapter|the book)"
+    r"|of the book left|\bseconds in\b|\bminutes? in;|very start"
+    r"|You're in chapter|You're (?:about|at the end)"
+)
+"""How the turn's own answers say where the listener is in the book (how far in, how much is left)."""
+
+
+def remembered_replies(messages: list[dict[str, Any]]) -> list[str]:
+    """What the model reads of earlier turns' replies ("I said: ..." in ``history.as_messages``)."""
+    said: list[str] = []
+    for message in messages:
+        content = message.get("content")
+        if message.get("role") == "assistant" and isinstance(content, str):
+            said += [
+                line.removeprefix("I said: ") for line in content.splitlines() if line.startswith("I said: ")
+            ]
+    return said
+
+
+def tells_position(messages: list[dict[str, Any]]) -> list[str]:
+    """The earlier replies in ``messages`` that say where the listener is in the book."""
+    return [reply for reply in remembered_replies(messages) if POSITION_SAID.search(reply)]

@@ -3,7 +3,7 @@
 from bedside_contracts.search import BookInfo, CatalogRequest, Resolve, Target
 from bedside_contracts.turn import Exchange
 
-from bedside_turn.domain import intents, playback, speech
+from bedside_turn.domain import history, intents, playback, speech
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.routing import (
@@ -70,6 +70,12 @@ async def run_keyless(
             return await _playback(tools, {"action": "cancel_sleep_timer"})
         case intents.Pause():
             return await _playback(tools, {"action": "pause"})
+        case intents.PlayOn():
+            tools.turn.declined = True
+            return speech.PRESS_PLAY
+        case intents.Volume():
+            tools.turn.declined = True
+            return speech.VOLUME_IS_THE_DEVICES
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent)
@@ -87,7 +93,7 @@ async def _time_left(tools: ToolBox) -> str:
     book = await _book_info(tools)
     if book is None:
         return speech.TROUBLE
-    tools.turn.told = True
+    tools.turn.told = history.Told.TIME_LEFT
     return speech.time_left(tools.here_ms, book.duration_ms, book.chapters)
 
 
@@ -95,7 +101,7 @@ async def _where_you_are(tools: ToolBox) -> str:
     book = await _book_info(tools)
     if book is None:
         return speech.TROUBLE
-    tools.turn.told = True
+    tools.turn.told = history.Told.WHERE
     return speech.where_you_are(tools.here_ms, book.duration_ms, book.chapters)
 
 

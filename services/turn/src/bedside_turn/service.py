@@ -99,7 +99,7 @@ class TurnService:
             preview=tools.preview,
         )
         with turn.step("record"):
-            await self._record(ask, turn, reply, here_ms, started, cut=cut)
+            await self._record(ask, turn, reply, here_ms, started, cut=cut, unsaid=unsaid)
         return reply
 
     async def _checked(
@@ -189,12 +189,12 @@ class TurnService:
         return [history.guard_again(e, here_ms, passages) for e in exchanges]
 
     async def _record(
-        self, ask: Ask, turn: Turn, reply: TurnReply, here_ms: int, started: float, *, cut: int
+        self, ask: Ask, turn: Turn, reply: TurnReply, here_ms: int, started: float, *, cut: int, unsaid: bool
     ) -> None:
-        exchange = Exchange(
+        exchange = Exchange(  # what a later model turn reads: never the listener's position (DESIGN rule 4)
             turn_id=turn.turn_id,
             utterance=ask.utterance,
-            speech=reply.speech,
+            speech=history.remembered_speech(reply.speech, turn.told, unsaid=unsaid),
             outcome=reply.outcome,
             calls=turn.calls,
             guarded_at_ms=here_ms,

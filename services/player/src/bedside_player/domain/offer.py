@@ -73,12 +73,26 @@ def places(resolutions: list[Resolution], here_ms: int) -> tuple[list[Candidate]
     return distinct_rows(rows), unresolved
 
 
-def refusal_reason(unresolved: list[str]) -> str:
+SEARCH_AGAIN = (
+    "Search again with find_passage and offer ids taken from its lines, or say you could not find it."
+)
+NAME_ANOTHER = "Name a chapter or a time the book has instead, or tell them it has none."
+TELL_THEM = "Tell them so plainly: searching again will not find it."
+
+
+def refusal_reason(resolutions: list[Resolution], unresolved: list[str]) -> str:
+    """Why an offer came to no place, and the one piece of advice that fits it: search again only
+    when an id named is not in the book (a search gives ids); another chapter or time when one named
+    is not in it; else (a jump back from the book's very start) only that there is nowhere to go."""
     named = "; ".join(unresolved) if unresolved else "nothing"
-    return (
-        f"none of the places named is a place in this book ({named}). Search again with "
-        "find_passage and offer ids taken from its lines, or name a chapter or a time that exists."
-    )
+    failed = [r.target for r in resolutions if r.passage is None] or [r.target for r in resolutions]
+    if not failed or any(t.passage_id is not None for t in failed):
+        advice = SEARCH_AGAIN
+    elif any(t.offset_ms is None for t in failed):
+        advice = NAME_ANOTHER
+    else:
+        advice = TELL_THEM
+    return f"none of the places named is a place in this book ({named}). {advice}"
 
 
 def decide_offer(request: OfferPositions, resolutions: list[Resolution], here_ms: int) -> OfferDecision:
@@ -89,7 +103,7 @@ def decide_offer(request: OfferPositions, resolutions: list[Resolution], here_ms
         return OfferDecision(
             OfferOutcome(
                 outcome="refused",
-                reason=refusal_reason(unresolved),
+                reason=refusal_reason(resolutions, unresolved),
                 unresolved=unresolved,
                 missing_chapter=missing,
             )

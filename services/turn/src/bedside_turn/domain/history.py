@@ -5,9 +5,13 @@ is now earlier in the book than that (they went back), a line about a passage th
 now before would show words that are ahead again; so such exchanges are guarded once
 more against the current position, with the guard's own functions, before the model
 reads them. Their free text (the spoken reply) cannot be guarded and is left out.
+
+What is stored is decided where the exchange is made (``remembered_speech``): an answer that told
+the listener where they are in the book is remembered without the position (DESIGN rule 4).
 """
 
 import json
+from enum import Enum
 from typing import Any
 
 from bedside_contracts.turn import Exchange, PlaceRef, ToolCallRecord
@@ -15,6 +19,25 @@ from bedside_guard import Candidate, Passage, ahead_of
 
 KEEP_EXCHANGES = 6
 REPLY_LEFT_OUT = "(my reply then is left out: it was given from further on in the book)"
+
+
+class Told(Enum):
+    """An answer plain code gave that said where the listener is in the book, as the model may read
+    it later: that it was told, never the position told (how far into the book and the chapter, how
+    much is left). Set on the ``Turn`` where the answer is made, so it is known by its type, not by
+    matching the words said."""
+
+    WHERE = "I told them where they are in the book."
+    TIME_LEFT = "I told them how much is left of the chapter and the book."
+
+
+def remembered_speech(said: str, told: Told | None, *, unsaid: bool) -> str:
+    """What the model reads later of what a turn said: the answer, unless it told the listener where
+    they are, then only that it did. ``unsaid``: the answer built was not spoken (the turn said what
+    it did or what failed instead), so what was spoken is remembered as it is."""
+    if told is None or unsaid:
+        return said
+    return told.value
 
 
 def needs_guarding(exchange: Exchange, here_ms: int) -> bool:

@@ -164,6 +164,17 @@ class Pause:
 
 
 @dataclass(frozen=True)
+class PlayOn:
+    """'Play', 'resume', 'carry on': the book to play on. No command starts the sound from a turn (the
+    player has none, and a page may start it only after a press on it), so it is answered honestly."""
+
+
+@dataclass(frozen=True)
+class Volume:
+    """'Louder', 'turn it down': the sound's loudness, which is the device's and not the book's."""
+
+
+@dataclass(frozen=True)
 class Other:
     pass
 
@@ -189,6 +200,8 @@ Intent = (
     | SleepTimer
     | CancelSleepTimer
     | Pause
+    | PlayOn
+    | Volume
     | Other
 )
 
@@ -330,11 +343,39 @@ _TIMER_MINUTES = re.compile(
     _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_AMOUNT})"
     rf"|\b({_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:sleep\s+)?timer\b"
 )
+_BARE_MINUTES_SAID = (
+    r"(?:\d+(?:\.\d+)?|"
+    + "|".join(sorted(map(re.escape, set(WORD_NUMBERS) - {"a", "an"}), key=len, reverse=True))
+    + ")"
+)
+_TIMER_BARE_MINUTES = re.compile(
+    _STOPPING
+    + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_BARE_MINUTES_SAID})(?:\s+more)?(?:\s+please)?$"
+    rf"|\btimer\s+({_BARE_MINUTES_SAID})(?:\s+please)?$"
+)
+"""A number said alone after the words of a timer ("sleep in 20", "timer for 20", "timer 45"): minutes,
+the unit a sleep timer is set in. Read to the end, so a number with a unit or a chapter is not one."""
 _PAUSE = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:pause|stop|hold on|hold it|stop playing|stop reading|stop the book|pause the book|stop it|pause it"
     r"|stop for (?:now|tonight)|pause for (?:now|a (?:bit|moment|minute|second)))"
     r"(?:\s+(?:now|please|it|the book|for now|there|that))*$"
+)
+_PLAY_ON = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on|unpause|un-pause|play on"
+    r"|start (?:playing|reading))"
+    r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here))*$"
+)
+"""Said whole, the book to play on: "play the bit where…" and "carry on from chapter 3" are places, and
+"start it again" is not here (it may mean from the beginning)."""
+_VOLUME = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:(?:make it |a bit |a little )?(?:louder|quieter|softer)"
+    r"|(?:turn|crank) (?:it|the (?:volume|sound|book)) (?:up|down)|(?:turn )?(?:the )?volume (?:up|down)"
+    r"|(?:it's|its|it is|that's|thats|that is) (?:too|very|a bit|a little) (?:loud|quiet|soft)"
+    r"|(?:change|raise|lower) the (?:volume|sound))"
+    r"(?:\s+(?:please|a bit|a little|a touch))*$"
 )
 _FILLER = re.compile(r"^(?:ok(?:ay)?|um+|uh+|hey|so|and|oh|please|bedside)[,\s]+")
 
@@ -377,6 +418,10 @@ def read(utterance: str) -> Intent:
         return Other()
     if playback := read_playback(text):
         return playback
+    if _PLAY_ON.match(text):  # before a goto, which reads "play" as the start of a place
+        return PlayOn()
+    if _VOLUME.match(text):
+        return Volume()
     if earlier := read_earlier(text):
         return earlier
     if _WHERE_AM_I.match(text):  # before the recaps, which would read "which chapter is this" as one
@@ -441,6 +486,8 @@ def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
         return SleepTimer(after="chapter_end")
     if timer := _TIMER_MINUTES.search(text):
         return SleepTimer(after=max(1, round(_said_amount_ms(timer.group(1) or timer.group(2)) / 60_000)))
+    if bare := _TIMER_BARE_MINUTES.search(text):
+        return SleepTimer(after=max(1, round(number_of(bare.group(1) or bare.group(2)))))
     if _PAUSE.match(text):
         return Pause()
     return None

@@ -17,8 +17,12 @@ their top two is always offered, whatever the book's size (measured: the turn RE
 
 def model_may_answer(intent: Intent) -> bool:
     """Whether a model, when there is one, answers this: not an undo, a command and not a judgement;
-    not "where am I?", which only the position answers, and the model is never told it (DESIGN rule 4)."""
-    return not isinstance(intent, intents.Undo | intents.WhereAmI)
+    not "where am I?" nor "how long is left?", which only the position answers, and the model is never
+    told it (DESIGN rule 4); not "play" nor "louder", which no tool can do, so plain code's honest
+    answer is all there is to say."""
+    return not isinstance(
+        intent, intents.Undo | intents.WhereAmI | intents.TimeLeft | intents.PlayOn | intents.Volume
+    )
 
 
 def reads_history(intent: Intent, *, with_model: bool) -> bool:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from bedside_contracts.turn import Step, ToolCallRecord, TurnOutcome
 
+from bedside_turn.domain.history import Told
+
 AFTER_RECALL = (
     "Refused: this turn already answered a question from what they have heard (recall), "
     "and a question never moves the book or puts up a list. Answer them out loud now; "
@@ -50,11 +52,14 @@ class Turn:
     listed: bool = False
     offer_refused: bool = False
     searched: bool = False
-    told: bool = False
-    """Plain code answered from the book's own facts (its times), no passage read."""
+    told: Told | None = None
+    """Plain code told the listener where they are from the book's own facts (its times), no passage
+    read; remembered for the model without the position (``history.remembered_speech``)."""
     played: bool = False
     """The sleep timer was set or cancelled, or the book paused: neither a move nor an offer, so
     it is never refused by one and never blocks one."""
+    declined: bool = False
+    """Plain code said it cannot do what was asked (start the sound, change the volume)."""
     rows: list[str] = field(default_factory=list)
     calls: list[ToolCallRecord] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
@@ -125,8 +130,8 @@ class Turn:
             return "answered" if self.played else "failed"
         if self.recalled:
             return "answered" if self.came_up else "not_yet"
-        if self.told or self.played:
+        if self.told is not None or self.played:
             return "answered"
-        if self.offer_refused:
+        if self.offer_refused or self.declined:
             return "refused"
         return "failed" if failed else "unsure"

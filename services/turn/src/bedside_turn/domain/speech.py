@@ -29,6 +29,10 @@ from bedside_turn.domain.recap import at_chapter_start
 
 NO_MODEL = OwnWords("I can't reach my language model just now, so here is the simple answer. ")
 CANNOT_HELP = OwnWords("I can take you to a moment in the book, or answer about what you've already heard.")
+PRESS_PLAY = OwnWords("Press play to carry on; I can't start the sound myself.")
+"""'Play', 'resume': the player has no command that starts the sound, and a page may start it only
+after a press on that page, so the listener is told what to do (``intents.PlayOn``)."""
+VOLUME_IS_THE_DEVICES = OwnWords("The volume is your device's; I can't change it. Use its buttons.")
 NOT_FOUND = OwnWords("I couldn't find that moment in the book. Could you describe it another way?")
 NOT_YET = OwnWords("That hasn't come up yet in what you've heard.")
 FURTHER_ON = OwnWords("That's further on than you've got, so I'll leave it for the book to tell you.")

@@ -91,12 +91,12 @@ def with_earlier_place(targets: list[Target], position_ms: int) -> list[Target]:
 def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tuple[list[str], list[PlaceRef]]:
     """The model-visible result of an offer. A move names the place by id and chapter only."""
     if outcome.outcome == "refused":
-        reason = outcome.reason or "none of those places could be found in the book"
-        lines = [
-            f"Refused: {reason}. Check the ids against the lines you were given, "
-            "or say you could not find it."
-        ]
-        return lines, []
+        # The player's reason carries the advice that fits the refusal (``refusal_reason``), so none
+        # is added here: "check the ids" would send a model looking after a jump back from the start.
+        reason = (
+            outcome.reason or "none of those places could be found in the book. Say you could not find it."
+        )
+        return [f"Refused: {reason}"], []
     if outcome.outcome == "moved" and outcome.moved_to is not None:
         to = outcome.moved_to
         where = f"passage id={to.passage_id}" if to.passage_id is not None else "the place named"
