@@ -1,6 +1,8 @@
 """The keyless router: with no model, plain code drives the same tools under the same rules."""
 
-from bedside_contracts.search import BookInfo, CatalogRequest, Resolve, Target
+from collections.abc import Callable
+
+from bedside_contracts.search import BookInfo, CatalogRequest, ChapterInfo, Resolve, Target
 from bedside_contracts.turn import Exchange
 
 from bedside_turn.domain import history, intents, playback, speech
@@ -56,9 +58,9 @@ async def run_keyless(
                 return speech.NO_LOOKUP_BEFORE
             return await _earlier(tools, once_more_back(previous), speech.NO_EARLIER_BEFORE)
         case intents.TimeLeft():
-            return await _time_left(tools)
+            return await _told_from_the_book(tools, history.Told.TIME_LEFT, speech.time_left)
         case intents.WhereAmI():
-            return await _where_you_are(tools)
+            return await _told_from_the_book(tools, history.Told.WHERE, speech.where_you_are)
         case intents.SleepTimer(after="chapter_end", chapter=chapter):
             named = {} if chapter is None else {"chapter": chapter}
             return await _playback(tools, {"action": "sleep_timer", "chapter_end": True, **named})
@@ -89,20 +91,16 @@ async def _playback(tools: ToolBox, args: dict[str, object]) -> str:
     return playback.spoken(tools.played)
 
 
-async def _time_left(tools: ToolBox) -> str:
+async def _told_from_the_book(
+    tools: ToolBox, told: history.Told, say: Callable[[int, int, list[ChapterInfo]], str]
+) -> str:
+    """A sentence on where the listener is (``say``, from the position and the book's times);
+    ``told`` keeps that position out of what the model later reads of this turn."""
     book = await _book_info(tools)
     if book is None:
         return speech.TROUBLE
-    tools.turn.told = history.Told.TIME_LEFT
-    return speech.time_left(tools.here_ms, book.duration_ms, book.chapters)
-
-
-async def _where_you_are(tools: ToolBox) -> str:
-    book = await _book_info(tools)
-    if book is None:
-        return speech.TROUBLE
-    tools.turn.told = history.Told.WHERE
-    return speech.where_you_are(tools.here_ms, book.duration_ms, book.chapters)
+    tools.turn.told = told
+    return say(tools.here_ms, book.duration_ms, book.chapters)
 
 
 async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str:
