@@ -77,6 +77,15 @@ def test_a_copy_does_not_claim_a_partition_someone_else_holds() -> None:
     assert plan("me", 64, ["me", "other"], owners, set()).claim == ()
 
 
+def test_a_live_lease_naming_this_copy_that_it_does_not_hold_is_claimed_again_at_once() -> None:
+    """After the bus came back from a restart every renewal was refused (the server held older
+    revisions) and the copy waited for its own leases to age out, which did not happen: no
+    partition was served again for minutes. A lease that names this copy is claimable."""
+    owners = dict.fromkeys(range(4), "me") | {4: "other"}
+    assert set(plan("me", 5, ["me"], owners, set()).claim) == {0, 1, 2, 3}
+    assert 4 not in plan("me", 5, ["me"], owners, set()).claim
+
+
 def test_a_lease_sent_too_long_ago_is_not_trusted_whatever_copies_are_seen() -> None:
     sent_at = {1: 10.0, 2: 12.5, 3: 12.6}
     assert trusted(sent_at, now=15.0, trusted_for_s=2.5) == {3}

@@ -245,7 +245,7 @@ class LeaseKeeper:
         leases = {p: self.view.get(PARTITION_PREFIX + str(p)) for p in range(self.partitions)}
         # Held is only what a write of this copy's own was acknowledged for: a view naming this copy
         # may be behind a refused renewal or a release in flight, and says nothing of when the
-        # write it shows was sent. A claim whose ack was lost ages out, and is claimed again.
+        # write it shows was sent. A lease naming this copy that it does not hold is claimed again (`plan`).
         owners = self.owners()
         decision = plan(self.me, self.partitions, self.copies(), owners, self.mine)
         if decision.release:

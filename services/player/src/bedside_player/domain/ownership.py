@@ -41,11 +41,17 @@ def plan(
 
     ``copies``: the copies with a live heartbeat; ``owners``: partition -> owner of every live
     lease; ``mine``: the partitions ``me`` holds by its own writes.
+
+    A live lease that names ``me`` but is not held (a renewal refused after the server came back
+    with an older revision, or a claim whose ack was lost) is claimable at once: no other copy
+    serves a partition named for ``me``, and the claim's compare-and-set on the revision seen fails
+    if anyone wrote since. Waiting for it to age out instead waits for ever when the server's
+    expiry or this copy's watch of it did not survive the server's restart.
     """
     wanted = share(me, copies, partitions)
     held = set(mine)
     if len(held) < wanted:
-        free = [p for p in range(partitions) if p not in owners and p not in held]
+        free = [p for p in range(partitions) if owners.get(p, me) == me and p not in held]
         free.sort(key=lambda p: preference(me, p))
         return Plan(claim=tuple(free[: wanted - len(held)]))
     if len(held) > wanted:
