@@ -261,6 +261,7 @@ def open_page(
         book: str | None = bedside.book,  # None: the page picks the book itself
         token: str = listener.token,
         ready: bool = True,
+        before_opening: Callable[[Page], None] | None = None,
     ) -> Page:
         context = browser.new_context(viewport={"width": 412, "height": 915})
         page = context.new_page()
@@ -268,6 +269,8 @@ def open_page(
         if block_events:
             # A device that hears no pushes: it learns of moves only when it talks to the server.
             page.route(re.compile(r".*/events(\?.*)?$"), lambda route: route.abort())
+        if before_opening is not None:
+            before_opening(page)
         chosen = f"book={book}&" if book is not None else ""
         page.goto(f"{bedside.url}/?{chosen}device={device}{extra}#token={token}&listener={listener.name}")
         opened.append((device, page))
@@ -292,6 +295,27 @@ def ask(page: Page, utterance: str) -> None:
     page.get_by_label("Ask about the book or say where to go").fill(utterance)
     page.get_by_role("button", name="Ask", exact=True).click()
     expect(page.locator("#answer")).not_to_have_text(re.compile(r"^(…)?$"), timeout=WAIT_MS)
+
+
+class SlowRequests:
+    """Requests matching ``pattern`` held, as on a slow network, until ``let_go``; then each goes on
+    (the newest first) and any later one goes straight through."""
+
+    def __init__(self, page: Page, pattern: re.Pattern[str]) -> None:
+        self.held: list[Route] = []
+        self.holding = True
+        page.route(pattern, self._route)
+
+    def _route(self, route: Route) -> None:
+        if self.holding:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def let_go(self) -> None:
+        self.holding = False
+        while self.held:
+            self.held.pop().continue_()
 
 
 def position_of(page: Page) -> int:
@@ -498,6 +522,32 @@ def test_an_undo_on_another_device_is_told_as_going_back_not_as_a_move(open_page
         expect(page.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
 
 
+def test_a_page_opened_while_the_player_is_starting_waits_and_opens_the_book(open_page: OpenPage) -> None:
+    """A player copy started again after a crash (ADR 49) answers 503 until it serves the listener's
+    partition. The page opened meanwhile says it is starting and opens the book once the player
+    answers, instead of giving up with "could not open the book" until someone reloads it."""
+    refused: list[str] = []
+
+    def starting(route: Route) -> None:
+        if len(refused) < 2:
+            refused.append(route.request.url)
+            route.fulfill(status=503, json={"error": "no player copy owns partition 7 yet; try again"})
+        else:
+            route.continue_()
+
+    page = open_page(
+        "restarted",
+        ready=False,
+        before_opening=lambda page: page.route(re.compile(r".*/state$"), starting),
+    )
+    expect(page.locator("#notice")).to_have_text(re.compile("starting up"), timeout=WAIT_MS)
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+    assert len(refused) == 2
+    expect(page.locator("#notice")).to_be_hidden()
+    expect(page.get_by_role("heading", level=1)).to_have_text("The Lamp at Gull Point")
+    expect(page.locator("#chapter")).to_have_text("Chapter 1")
+
+
 def test_a_pause_queued_behind_a_slow_report_carries_where_it_paused_not_the_skip_pressed_after(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:
@@ -507,17 +557,8 @@ def test_a_pause_queued_behind_a_slow_report_carries_where_it_paused_not_the_ski
     player of the skip twice, as progress and then as a move from where the book already was, and
     "Back to where I was" would go nowhere."""
     page = open_page("slow-report", extra="&report_ms=600000")
-    held: list[Route] = []
-    holding = True
-
-    def hold_while_slow(route: Route) -> None:
-        if holding:
-            held.append(route)
-        else:
-            route.continue_()
-
     reports = re.compile(r".*/reports$")
-    page.route(reports, hold_while_slow)
+    slow = SlowRequests(page, reports)
     with page.expect_request(reports):
         page.get_by_role("button", name="Play").click()
     page.get_by_role("button", name="Pause").click()
@@ -525,9 +566,7 @@ def test_a_pause_queued_behind_a_slow_report_carries_where_it_paused_not_the_ski
     page.get_by_role("button", name="Forward 30 seconds").click()
     skipped_to = paused_at + 30_000
     expect(page.locator("#pos")).to_have_text(clock(skipped_to))
-    holding = False
-    while held:
-        held.pop().continue_()
+    slow.let_go()
     # the page's later requests pass the route while Playwright is waited on
     page.wait_for_function(f"window.bedside.position_ms === {skipped_to} && !window.bedside.busy")
     wait_for_state(bedside, listener, BOOK_ID, lambda s: s["position_ms"] == skipped_to)
@@ -720,23 +759,12 @@ def test_a_report_queued_behind_a_refused_one_cannot_pull_the_book_back_either(
     together they would be a fresh report from 0:00:00, taken, and the book pulled back."""
     stale = open_page("stale", block_events=True, extra="&report_ms=600000")
     put_book_at(bedside, listener, BOOK_ID, 60_000)  # another device moved it; the page did not hear
-    held: list[Route] = []
-    holding = True
-
-    def hold_while_slow(route: Route) -> None:
-        if holding:
-            held.append(route)
-        else:
-            route.continue_()
-
     reports = re.compile(r".*/reports$")
-    stale.route(reports, hold_while_slow)
+    slow = SlowRequests(stale, reports)
     with stale.expect_request(reports):
         stale.get_by_role("button", name="Play").click()
     stale.get_by_role("button", name="Pause").click()  # its report waits behind the held one
-    holding = False
-    while held:
-        held.pop().continue_()
+    slow.let_go()
     stale.wait_for_function("!window.bedside.busy")
     assert bedside.state(listener.name, listener.token)["position_ms"] == 60_000
     lookup = httpx.get(

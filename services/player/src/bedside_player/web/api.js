@@ -21,6 +21,9 @@ export async function api(method, path, body, bearer) {
   return { status: res.status, ok: res.ok, data };
 }
 
+// A reply that was not ok, as an error that keeps its status for the caller to tell apart.
+export const refusal = (res) => Object.assign(new Error(problem(res)), { status: res.status });
+
 export function problem(res) {
   const d = res && res.data;
   if (!d) return `the server said ${res ? res.status : "nothing"}`;

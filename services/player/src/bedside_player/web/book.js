@@ -1,6 +1,6 @@
 // The book: its chapters (titled only up to the line: the server decides, this only hides),
 // which one the position is in, and the choice of book when there are several.
-import { api, bookPath, problem } from "./api.js";
+import { api, bookPath, refusal } from "./api.js";
 import { playAudio, position, render, report } from "./position.js";
 import { state } from "./state.js";
 import { el } from "./ui.js";
@@ -20,7 +20,7 @@ export function chapterTitle(n) {
 
 export async function loadBook() {
   const res = await api("GET", bookPath());
-  if (!res.ok) throw Object.assign(new Error(problem(res)), { status: res.status });
+  if (!res.ok) throw refusal(res);
   const book = res.data || {};
   state.book = book;
   state.duration = book.duration_ms || 0;
@@ -135,7 +135,7 @@ function offerBooks(nothingChosen) {
 
 export async function pickBook() {
   const res = await api("GET", "/api/books");
-  if (!res.ok) throw new Error(problem(res));
+  if (!res.ok) throw refusal(res);
   listed = Array.isArray(res.data) ? res.data : (res.data && res.data.books) || [];
   if (!state.bookId && listed.length) state.bookId = await bookListenedTo(listed);
   el.bookPick.addEventListener("change", () => {

@@ -1,6 +1,6 @@
 // Bedside device page: ES modules served as they are, no build step, nothing fetched from
 // elsewhere. This module wires the others together and starts the page.
-import { api, listenerPath, problem } from "./api.js";
+import { api, listenerPath, refusal } from "./api.js";
 import { wireAsk } from "./ask.js";
 import {
   bookSoon, ensureChapterTitle, forgetTitlesFrom, loadBook, noSuchBook, pickBook, renderChapter,
@@ -93,15 +93,34 @@ function setupMediaSession() {
   } catch { /* an older browser: the page's own buttons still work */ }
 }
 
+// A player or search copy that is starting (`bedside up` starts a crashed one again, ADR 49)
+// answers 503 until it serves the listener; the page waits for it, saying so, rather than give
+// up on the book. Any other refusal is the listener's to read.
+const STARTING = "Bedside is starting up; the book opens in a moment…";
+async function whileStarting(step) {
+  for (let waitMs = 1000; ; waitMs = Math.min(waitMs * 2, 8000)) {
+    try {
+      return await step();
+    } catch (e) {
+      if (e.status !== 503 && e.status !== 504) throw e;
+      notice(STARTING, 0);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+}
+
 async function openBook() {
-  await pickBook();
+  await whileStarting(pickBook);
   try {
-    await loadBook();
+    await whileStarting(loadBook);
   } catch (e) {
     throw e.status === 404 ? noSuchBook() : e;
   }
-  const res = await refreshState();
-  if (!res.ok) throw new Error(problem(res));
+  await whileStarting(async () => {
+    const res = await refreshState();
+    if (!res.ok) throw refusal(res);
+  });
+  if (el.notice.textContent === STARTING) notice("");
 }
 
 async function start() {
