@@ -84,8 +84,14 @@ class Up:
         return f"nats://127.0.0.1:{self.nats_port}"
 
     def stop(self) -> None:
+        """Ctrl-C first, so ``up`` stops the services it started (each in a session of its own, out
+        of reach of a signal to ``up``'s group); SIGKILL only for an ``up`` that does not stop."""
         if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait()
         if self.process.stdout is not None:
             self.process.stdout.close()
