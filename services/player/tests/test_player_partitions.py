@@ -6,7 +6,7 @@ import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.partitions import events_subject, partition_of
-from bedside_player.domain.ownership import plan, share, trust_runs_out, trusted
+from bedside_player.domain.ownership import plan, share, trusted
 from bedside_player.store import PARTITIONS_KEY, EventStore, StreamRefused, key_of, refusal
 from bedside_runtime.nats_server import free_port
 from bedside_testing import start_test_nats
@@ -90,13 +90,6 @@ def test_a_lease_sent_too_long_ago_is_not_trusted_whatever_copies_are_seen() -> 
     sent_at = {1: 10.0, 2: 12.5, 3: 12.6}
     assert trusted(sent_at, now=15.0, trusted_for_s=2.5) == {3}
     assert trusted({}, now=15.0, trusted_for_s=2.5) == frozenset()
-
-
-def test_the_trust_is_looked_at_again_when_the_first_lease_still_trusted_runs_out() -> None:
-    sent_at = {1: 10.0, 2: 12.6, 3: 13.0}
-    assert trust_runs_out(sent_at, now=15.0, trusted_for_s=2.5) == 15.1  # 1 ran out already
-    assert trust_runs_out({1: 10.0}, now=15.0, trusted_for_s=2.5) is None
-    assert trust_runs_out({}, now=15.0, trusted_for_s=2.5) is None
 
 
 def test_a_stream_from_before_partitions_or_with_another_count_is_refused() -> None:

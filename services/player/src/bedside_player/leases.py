@@ -36,7 +36,7 @@ from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import APIError, NotFoundError
 from nats.js.kv import KeyValue
 
-from bedside_player.domain.ownership import plan, trust_runs_out, trusted
+from bedside_player.domain.ownership import plan, trusted
 
 log = structlog.get_logger("bedside.player.leases")
 
@@ -49,6 +49,7 @@ TRUSTED_FOR_S = LEASE_TTL_S - 0.5
 """How long after its last accepted write was sent this copy trusts a lease of its own. The server
 ages the key out no sooner than a TTL after it took that write, so the follower stops serving the
 partition before another copy can win it, however late a renewal's ack comes back."""
+CHECK_TRUST_EVERY_S = 0.25
 RENEWALS_TASK = "bedside-lease-renewals"
 WRONG_LAST_SEQUENCE = frozenset({10071, 10164})
 COPY_PREFIX = "copy."
@@ -99,8 +100,6 @@ class LeaseKeeper:
         """partition -> when this copy's last accepted write of its lease was sent (loop time)."""
         self.wake = asyncio.Event()
         self._told: frozenset[int] = frozenset()
-        self._trust_timer: asyncio.TimerHandle | None = None
-        """Calls ``_tell`` when the first trusted lease's trust runs out."""
         self.failed: BaseException | None = None
         self._kv: KeyValue | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -162,6 +161,7 @@ class LeaseKeeper:
         self._tasks = [
             asyncio.create_task(self._watch(watcher)),
             asyncio.create_task(self._keep(), name=RENEWALS_TASK),
+            asyncio.create_task(self._check_trust()),
         ]
 
     def _see_entry(self, entry: KeyValue.Entry) -> None:
@@ -177,8 +177,6 @@ class LeaseKeeper:
     async def stop(self) -> None:
         """Give every lease back (the other copies need not wait for them to age out)."""
         await cancel_and_wait(*self._tasks)
-        if self._trust_timer is not None:
-            self._trust_timer.cancel()
         held, self.mine = self.mine, {}
         self.sent_at.clear()
         released = await asyncio.gather(
@@ -215,30 +213,19 @@ class LeaseKeeper:
 
     def _tell(self) -> None:
         """Tell the follower what this copy holds and still trusts, whenever that changed (a round
-        cut short too; ``domain.ownership.trusted``), and look again when the first trust runs out.
-
-        That look is a timer on the loop, not a step of ``_keep``: a renewal whose ack is late holds
-        ``_keep`` up, and the trust runs out on time regardless. Each round of renewals calls this
-        and moves the timer on, so while renewals are acknowledged it never fires."""
-        loop = asyncio.get_running_loop()
-        now = loop.time()
+        cut short too; ``domain.ownership.trusted``)."""
+        now = asyncio.get_running_loop().time()
         sent_at = {p: sent for p, sent in self.sent_at.items() if p in self.mine}
         still = trusted(sent_at, now, TRUSTED_FOR_S)
         if still != self._told:
             self._told = still
             self.hold(still)
-        if self._trust_timer is not None:
-            self._trust_timer.cancel()
-        runs_out = trust_runs_out(sent_at, now, TRUSTED_FOR_S)
-        self._trust_timer = None if runs_out is None else loop.call_at(runs_out, self._trust_ran_out)
 
-    def _trust_ran_out(self) -> None:
-        self._trust_timer = None
-        try:
+    async def _check_trust(self) -> None:
+        """A renewal whose ack is late holds up ``_keep``; the trust runs out on time regardless."""
+        while True:
+            await asyncio.sleep(CHECK_TRUST_EVERY_S)
             self._tell()
-        except BaseException as error:  # the follower refused: the keeper is not healthy any more
-            self.failed = error
-            log.exception("telling the follower what this copy still trusts failed")
 
     async def _act(self) -> None:
         self._tell()

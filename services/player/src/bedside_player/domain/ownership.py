@@ -66,10 +66,3 @@ def trusted(sent_at: Mapping[int, float], now: float, trusted_for_s: float) -> f
     gone to another copy. A copy that sees no other copy is no exception: its view may be behind
     a copy that is starting, or one whose heartbeat aged out while its loop was held up."""
     return frozenset(p for p, sent in sent_at.items() if now - sent < trusted_for_s)
-
-
-def trust_runs_out(sent_at: Mapping[int, float], now: float, trusted_for_s: float) -> float | None:
-    """When the first lease still trusted at ``now`` stops being trusted (``trusted``): the moment
-    to look again. None when none is: nothing held can run out."""
-    ends = [sent + trusted_for_s for sent in sent_at.values() if now - sent < trusted_for_s]
-    return min(ends, default=None)
