@@ -109,11 +109,12 @@ def up(tmp_path: Path) -> Iterator[Up]:
 def health_pid(nats_url: str, name: str) -> int | None:
     async def ask() -> int | None:
         client = Client()
-        await client.connect(nats_url, connect_timeout=2, max_reconnect_attempts=1)
-        try:
+        try:  # closed even when the connect fails half way (a bus that is just starting)
+            await client.connect(nats_url, connect_timeout=2, max_reconnect_attempts=1)
             health = await check(client, name)
         finally:
-            await client.close()
+            with contextlib.suppress(Exception):
+                await client.close()
         return health.pid if health is not None and health.ready else None
 
     with contextlib.suppress(Exception):
