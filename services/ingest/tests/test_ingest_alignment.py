@@ -121,18 +121,28 @@ def test_the_wrong_book_falls_back_to_the_words_heard() -> None:
     assert "Calloway" in " ".join(u.text for u in aligned.chapters[0].units)
 
 
-def test_the_artifact_says_what_its_times_came_from() -> None:
+def book_by_where_its_times_came_from(source: str) -> dict[str, Book]:
+    """One book of each kind of time: transcribed from the recording, an e-book aligned to it, and
+    a file's own (``source`` names the recording)."""
     one, two = heard(1, ONE), heard(2, TWO)
     audiobook = recording(one, two)
-    aligned, _ = align_book(ebook(("One", ONE), ("Two", TWO)), audiobook, {1: one, 2: two}, "test")
-    fell_back, _ = align_book(
-        ebook(("Other", ["Nothing here was read aloud at all."] * 3)), audiobook, {1: one, 2: two}, "test"
-    )
-    books = {
-        "transcription": transcribed_book(audiobook, {1: one, 2: two}, "test"),
+    aligned, _ = align_book(ebook(("One", ONE), ("Two", TWO)), audiobook, {1: one, 2: two}, source)
+    return {
+        "transcription": transcribed_book(audiobook, {1: one, 2: two}, f"{source} (tiny.en)"),
         "alignment": aligned,
         "file": ebook(("One", ONE)),
     }
+
+
+def test_the_artifact_says_what_its_times_came_from() -> None:
+    books = book_by_where_its_times_came_from("test")
+    one, two = heard(1, ONE), heard(2, TWO)
+    fell_back, _ = align_book(
+        ebook(("Other", ["Nothing here was read aloud at all."] * 3)),
+        recording(one, two),
+        {1: one, 2: two},
+        "test",
+    )
 
     def times_from(book: Book) -> str:
         request = IngestBook(path="book.m4b", book="lantern")
@@ -147,14 +157,7 @@ def test_the_artifact_says_what_its_times_came_from() -> None:
 
 def test_an_artifact_stored_before_it_named_its_times_tells_them_by_its_source() -> None:
     # An artifact written before ``times_from`` existed: its source still names ingest's format.
-    one, two = heard(1, ONE), heard(2, TWO)
-    audiobook = recording(one, two)
-    aligned, _ = align_book(ebook(("One", ONE), ("Two", TWO)), audiobook, {1: one, 2: two}, "lantern.m4b")
-    books = {
-        "transcription": transcribed_book(audiobook, {1: one, 2: two}, "lantern.m4b (tiny.en)"),
-        "alignment": aligned,
-        "file": ebook(("One", ONE)),
-    }
+    books = book_by_where_its_times_came_from("lantern.m4b")
 
     def stored_before(book: Book) -> str:
         request = IngestBook(path="book.m4b", book="lantern")
