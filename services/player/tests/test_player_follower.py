@@ -45,7 +45,7 @@ async def test_a_copy_that_gives_partitions_away_still_follows_the_ones_it_keeps
         listeners = one_listener_per_partition()
         seqs = {p: await report(store, name, 1000, 0) for p, name in listeners.items()}
         projections = Projections(PARTITIONS)
-        follower = Follower(store, RangeReader(client), projections)
+        follower = Follower(store, RangeReader(client), projections, keep_following_s=0)
         follower.start()
         follower.hold(frozenset(range(PARTITIONS)))  # alone: every partition at once
         await until(lambda: follower is not None and follower.settled)
@@ -114,7 +114,9 @@ async def test_a_partition_let_go_is_not_served_while_a_gain_is_still_replayed(
         async def serve(gained: frozenset[int], released: frozenset[int]) -> None:
             served.append((gained, released))
 
-        follower = Follower(store, RangeReader(client), Projections(PARTITIONS), serve=serve)
+        follower = Follower(
+            store, RangeReader(client), Projections(PARTITIONS), serve=serve, keep_following_s=0
+        )
         follower.start()
         follower.hold(frozenset({0}))
         await until(lambda: follower is not None and follower.settled)
@@ -138,6 +140,56 @@ async def test_a_partition_let_go_is_not_served_while_a_gain_is_still_replayed(
         assert follower.serving == frozenset({2})
         assert all(1 not in gained for gained, _ in served)  # never served once let go
         assert set(follower._feeds) == {2}
+    finally:
+        if follower is not None:
+            await follower.stop()
+        await client.close()
+        server.stop()
+
+
+async def test_partitions_held_again_soon_are_served_again_without_a_replay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The keeper lets every lease go when its renewals are acknowledged late (a loaded machine),
+    and holds them again a round later. Replaying them all then would cost seconds the machine
+    does not have; they stayed followed, so they are served again at once, and current."""
+    server = start_test_nats(f"follower-again-{free_port()}")
+    client = await nats.connect(server.url)
+    follower: Follower | None = None
+    try:
+        store = EventStore(client.jetstream(), PARTITIONS)
+        await store.declare()
+        listeners = one_listener_per_partition()
+        seqs = {p: await report(store, name, 1000, 0) for p, name in listeners.items()}
+        every = frozenset(range(PARTITIONS))
+        served: list[tuple[frozenset[int], frozenset[int]]] = []
+
+        async def serve(gained: frozenset[int], released: frozenset[int]) -> None:
+            served.append((gained, released))
+
+        projections = Projections(PARTITIONS)
+        follower = Follower(store, RangeReader(client), projections, serve=serve)
+        follower.start()
+        follower.hold(every)
+        await until(lambda: follower is not None and follower.settled)
+        replayed: list[object] = []
+
+        async def counted_read(*args: Any, **kwargs: Any) -> tuple[int, int]:
+            replayed.append(args)
+            return await read_range(*args, **kwargs)
+
+        monkeypatch.setattr("bedside_player.follower.read_range", counted_read)
+        follower.hold(frozenset())  # the trust in every lease ran out
+        assert follower.serving == frozenset()
+        await until(lambda: (frozenset(), every) in served)
+        for p, name in listeners.items():  # another copy may write meanwhile
+            seqs[p] = await report(store, name, 2000, seqs[p])
+
+        follower.hold(every)  # the late renewals were taken after all
+        await until(lambda: follower is not None and follower.settled)
+        assert served[-1] == (every, frozenset())
+        await until(lambda: all(projections.get(n, BOOK).position_ms == 2000 for n in listeners.values()))
+        assert replayed == []
     finally:
         if follower is not None:
             await follower.stop()

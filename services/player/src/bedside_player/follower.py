@@ -1,10 +1,15 @@
-"""Keeping the projections of the partitions this copy owns, and only those, current (ADR 36).
+"""Keeping the projections of the partitions this copy owns current, and dropping the others (ADR 36).
 
-The lease keeper says which partitions the copy holds (``hold``). The follower drops the
-projections of a partition it no longer holds at once; a partition it gains is replayed
-from the stream (only its subjects) before the copy serves it, and then followed live by an
-ordered consumer of its own. Partitions are independent (a listener's events are all in
+The lease keeper says which partitions the copy holds (``hold``). A partition it gains is
+replayed from the stream (only its subjects) before the copy serves it, and then followed live
+by an ordered consumer of its own. Partitions are independent (a listener's events are all in
 one), so each is read and followed on its own, a few replays at a time.
+
+A partition let go is not served from that moment, but stays followed, its projections kept,
+for ``keep_following_s`` before they are dropped: the keeper lets go whenever its trust in a
+lease runs out, on a loaded machine mostly because a renewal was acknowledged late, and the
+lease comes back a round later. Held again by then, it is served at once instead of replayed,
+a replay that would cost time a loaded machine does not have.
 
 One consumer per partition rather than one with many filter subjects: nats-server delivers
 to a consumer with several filter subjects far more slowly (figures in the player's NOTES).
@@ -14,6 +19,7 @@ a flow-control task of its own that wakes four times a second.
 """
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 
@@ -36,6 +42,7 @@ async def _nothing(gained: frozenset[int], released: frozenset[int]) -> None:
 
 
 REPLAYS_AT_ONCE = 4
+KEEP_FOLLOWING_S = 30.0
 
 
 class Follower:
@@ -46,11 +53,14 @@ class Follower:
         projections: Projections,
         snapshot_seq: int = 0,
         serve: Serve = _nothing,
+        *,
+        keep_following_s: float = KEEP_FOLLOWING_S,
     ) -> None:
         self.store = store
         self.reader = reader
         self.projections = projections
         self.serve = serve
+        self.keep_following_s = keep_following_s
         self.serving: frozenset[int] = frozenset()
         """Partitions replayed and followed live: the copy answers for their listeners."""
         self.target: frozenset[int] = frozenset()
@@ -62,8 +72,8 @@ class Follower:
         self._whole: asyncio.Task[None] | None = None
         """The one feed of every partition, while this copy has held all of them since gaining them."""
         self._loop: asyncio.Task[None] | None = None
-        self._withdrawn: frozenset[int] = frozenset()
-        """Partitions no longer served whose feeds and projections the loop has yet to drop."""
+        self._kept: dict[int, float] = {}
+        """Partitions let go, still followed: when (loop time) each is to be dropped."""
         self._unserving: set[asyncio.Task[None]] = set()
         self.last_gain_s = 0.0
 
@@ -78,11 +88,25 @@ class Follower:
         withdrawn = self.serving - partitions
         if withdrawn:
             self.serving = self.serving - withdrawn
-            self._withdrawn = self._withdrawn | withdrawn
+            self._keep(withdrawn)
             task = asyncio.create_task(self._unserve(withdrawn))
             self._unserving.add(task)
             task.add_done_callback(self._unserving.discard)
         self.changed.set()
+
+    def _keep(self, partitions: frozenset[int]) -> None:
+        drop_at = asyncio.get_running_loop().time() + self.keep_following_s
+        for partition in partitions:
+            self._kept[partition] = drop_at
+
+    def _due(self) -> frozenset[int]:
+        now = asyncio.get_running_loop().time()
+        return frozenset(p for p, drop_at in self._kept.items() if drop_at <= now)
+
+    def _until_next_drop(self) -> float | None:
+        if not self._kept:
+            return None
+        return max(0.0, min(self._kept.values()) - asyncio.get_running_loop().time())
 
     async def _unserve(self, partitions: frozenset[int]) -> None:
         await self.serve(frozenset(), partitions)
@@ -96,7 +120,7 @@ class Follower:
 
     @property
     def settled(self) -> bool:
-        return self.serving == self.target and not self._withdrawn
+        return self.serving == self.target and not self._due()
 
     async def stop(self) -> None:
         # the loop first: a gain it was in the middle of may still start feeds before it ends
@@ -106,9 +130,10 @@ class Follower:
     async def _reconcile_forever(self) -> None:
         try:
             while True:
-                await self.changed.wait()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.changed.wait(), self._until_next_drop())
                 self.changed.clear()
-                await self._reconcile(self.target)
+                await self._reconcile()
         except asyncio.CancelledError:
             raise
         except BaseException as error:
@@ -116,18 +141,24 @@ class Follower:
             log.exception("the follower stopped; this copy serves nothing new")
             raise
 
-    async def _reconcile(self, target: frozenset[int]) -> None:
-        released = (self.serving - target) | self._withdrawn
+    async def _reconcile(self) -> None:
+        back = frozenset(self._kept) & self.target
+        if back:  # still followed: current, served again without a replay
+            for partition in back:
+                del self._kept[partition]
+            self.serving = self.serving | back
+            await self.serve(back, frozenset())
+            log.info("partitions held again, served without a replay", partitions=sorted(back))
+        released = self._due()
         if released:
-            self.serving = self.serving - released
-            await self.serve(frozenset(), released)
+            for partition in released:
+                del self._kept[partition]
             await self._split_whole()
             for partition in released:
                 await self._stop_feed(partition)
             dropped = self.projections.drop(released)
-            self._withdrawn = self._withdrawn - released
             log.info("released partitions", partitions=sorted(released), projections_dropped=dropped)
-        gained = target - self.serving
+        gained = self.target - self.serving - frozenset(self._kept)  # one held again meanwhile: next pass
         if gained:
             await self._gain(gained)
 
@@ -160,9 +191,9 @@ class Follower:
             self._whole = self._start(self._follow(None, whole))
         else:
             await asyncio.gather(*(one(partition) for partition in sorted(gained)))
-        # one let go while it was replayed is not served at all; the loop drops it next
+        # one let go while it was replayed is not served at all, only kept followed
         kept = gained & self.target
-        self._withdrawn = self._withdrawn | (gained - kept)
+        self._keep(gained - kept)
         self.serving = self.serving | kept
         await self.serve(kept, frozenset())
         self.last_gain_s = time.perf_counter() - started
@@ -181,14 +212,14 @@ class Follower:
         return task
 
     async def _split_whole(self) -> None:
-        """Stop the whole-stream feed; each partition still served is followed on its own from
+        """Stop the whole-stream feed; each partition still served or kept is followed on its own from
         the newest sequence that feed applied."""
         if self._whole is None:
             return
         await cancel_and_wait(self._whole)
         self._whole = None
         through = self.projections.through_seq
-        for partition in sorted(self.serving):
+        for partition in sorted(self.serving | frozenset(self._kept)):
             self._feeds[partition] = self._start(self._follow(partition, through))
 
     async def _stop_feed(self, partition: int) -> None:
