@@ -401,6 +401,7 @@ def test_words_of_playing_on_with_a_place_or_a_timer_stay_what_they_were(
         ("go back to chapter 5", Chapter(5)),
         ("sleep in 20", intents.SleepTimer(20)),
         ("timer 45", intents.SleepTimer(45)),
+        ("back 0", Other()),
         ("what happened 5 minutes back?", Question("what happened 5 minutes back?")),
     ],
 )
