@@ -362,11 +362,103 @@ def test_asking_for_the_sound_louder_or_quieter_is_read_as_such(utterance: str) 
         ("keep playing tonight", intents.CancelSleepTimer()),
         ("go on to the next chapter", intents.NextChapter(1)),
         ("turn it off in 20 minutes", intents.SleepTimer(20)),
-        ("start the book again", Other()),
-        ("start it again", Other()),
+        ("start the book again", BookStart()),
+        ("start it again", intents.StartAgain()),
     ],
 )
 def test_words_of_playing_on_with_a_place_or_a_timer_stay_what_they_were(
     utterance: str, intent: intents.Intent
 ) -> None:
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # A number said without a unit: under ten is minutes, ten and over seconds (the turn README says
+        # why), and the jump keeps the unit it took so the reply can say it.
+        ("skip forward 20", Jump(20_000, unit_taken="second")),
+        ("go back 20", Jump(-20_000, unit_taken="second")),
+        ("skip ahead 2", Jump(120_000, unit_taken="minute")),
+        ("back 5", Jump(-300_000, unit_taken="minute")),
+        ("Back 5.", Jump(-300_000, unit_taken="minute")),
+        ("rewind 10", Jump(-10_000, unit_taken="second")),
+        ("forward twenty", Jump(20_000, unit_taken="second")),
+        ("fast forward 30", Jump(30_000, unit_taken="second")),
+        ("fast-forward three", Jump(180_000, unit_taken="minute")),
+        ("skip 15", Jump(15_000, unit_taken="second")),
+        ("go back 9 please", Jump(-540_000, unit_taken="minute")),
+        ("um, jump back 45", Jump(-45_000, unit_taken="second")),
+        ("can you go back 2", Jump(-120_000, unit_taken="minute")),
+        ("rewind by 15", Jump(-15_000, unit_taken="second")),
+        # A unit said is the listener's, as before; "rewind" and "fast forward" are the same moves.
+        ("rewind 2 minutes", Jump(-120_000)),
+        ("fast forward 30 seconds", Jump(30_000)),
+        ("fast forward five minutes", Jump(300_000)),
+        ("back 5 minutes", Jump(-300_000)),
+        # A number that is not a jump's stays what it was.
+        ("go to chapter 20", Chapter(20)),
+        ("go back to chapter 5", Chapter(5)),
+        ("sleep in 20", intents.SleepTimer(20)),
+        ("timer 45", intents.SleepTimer(45)),
+        ("back 0", Other()),
+        ("what happened 5 minutes back?", Question("what happened 5 minutes back?")),
+    ],
+)
+def test_a_move_by_a_number_said_without_a_unit_takes_the_likelier_unit(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # No start named: the chapter playing's, said so in the reply (the turn README says why).
+        ("start it again", intents.StartAgain()),
+        ("start over", intents.StartAgain()),
+        ("Start over, please.", intents.StartAgain()),
+        ("start again", intents.StartAgain()),
+        ("begin again", intents.StartAgain()),
+        ("restart", intents.StartAgain()),
+        ("restart it", intents.StartAgain()),
+        ("from the top", intents.StartAgain()),
+        ("play it from the top", intents.StartAgain()),
+        ("take it from the top", intents.StartAgain()),
+        ("go back to the top", intents.StartAgain()),
+        ("can you start it over", intents.StartAgain()),
+        # The book named: its start.
+        ("start the book again", BookStart()),
+        ("start the book over", BookStart()),
+        ("restart the book", BookStart()),
+        ("start the story again", BookStart()),
+        ("play the book from the top", BookStart()),
+        ("from the top of the book", BookStart()),
+        ("start from the beginning", BookStart()),
+        ("start over from the beginning", BookStart()),
+        # The chapter named: its start, as "the start of this chapter".
+        ("start this chapter again", ThisChapterStart()),
+        ("start the chapter over", ThisChapterStart()),
+        ("restart this chapter", ThisChapterStart()),
+        ("play this chapter from the top", ThisChapterStart()),
+        ("from the top of the chapter", ThisChapterStart()),
+        ("go back to the top of this chapter", ThisChapterStart()),
+        ("start the chapter from the beginning", ThisChapterStart()),
+        # Not a start: playing on, a question, a place described.
+        ("start playing again", intents.PlayOn()),
+        ("why did she start over?", Question("why did she start over?")),
+        ("play the bit where the lamp is relit", FindPlace("the lamp is relit")),
+    ],
+)
+def test_starting_again_goes_to_the_start_named_or_else_the_chapters(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    ["play it from the top", "play it from the top please", "take it from the top", "from the top"],
+)
+def test_from_the_top_is_never_a_search_of_the_book(utterance: str) -> None:
+    assert not isinstance(intents.read(utterance), FindPlace)

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.player import SetSleepTimer
-from bedside_contracts.search import CheckAnswer
+from bedside_contracts.search import CheckAnswer, FindPassage
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_runtime.errors import RemoteFailure
 from bedside_turn.cli import describe, send
@@ -100,6 +100,58 @@ async def test_named_places_meet_the_same_arithmetic(
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, utterance)
     assert (reply.outcome, position(rig, listener)) == (outcome, now)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "now", "said"),
+    [
+        ("back 1", HERE - 60_000, "Back 1 minute. If you meant seconds, say undo."),
+        ("rewind 20", HERE - 20_000, "Back 20 seconds. If you meant minutes, say undo."),
+        ("go back 1.5", HERE - 90_000, "Back 1.5 minutes. If you meant seconds, say undo."),
+    ],
+)
+async def test_a_move_by_a_number_said_without_a_unit_says_the_unit_it_took(
+    rig: Rig, utterance: str, now: int, said: str
+) -> None:
+    """Before, "back 1" was not read at all ("I can take you to a moment…"): now it moves by the
+    likelier unit, and says which, so a listener who meant the other knows to undo it."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, position(rig, listener), reply.speech) == ("moved", now, said)
+
+
+async def test_a_move_forward_by_a_number_alone_says_the_unit_before_the_row_it_offers(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "skip forward 20")
+    assert (reply.outcome, position(rig, listener)) == ("listed", HERE)
+    assert reply.speech == (
+        "Forward 20 seconds. That's further on than you've got. It's on the screen: press it to go there."
+    )
+
+
+@pytest.mark.parametrize("utterance", ["start over", "play it from the top", "start it again"])
+async def test_starting_again_with_no_start_named_is_the_chapters_and_says_so(
+    rig: Rig, utterance: str
+) -> None:
+    """ "Play it from the top" was a search of the book for "it from the top"; "start over" was not read."""
+    listener = rig.listener_at(HERE)  # chapter 2, which starts at 0:01:30
+    searched = len([r for r in rig.search.requests if isinstance(r, FindPassage)])
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, position(rig, listener)) == ("moved", 90_000)
+    assert reply.speech == (
+        'Back to the start of chapter 2, "The Keeper\'s Ledger". '
+        'If you meant the whole book, say "start the book again".'
+    )
+    assert len([r for r in rig.search.requests if isinstance(r, FindPassage)]) == searched
+
+
+@pytest.mark.parametrize(
+    ("utterance", "now"), [("start the book again", 0), ("start this chapter again", 90_000)]
+)
+async def test_starting_again_with_a_start_named_goes_there(rig: Rig, utterance: str, now: int) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, position(rig, listener)) == ("moved", now)
 
 
 async def test_the_end_offers_the_last_passage_covered(rig: Rig) -> None:

@@ -609,6 +609,22 @@ async def test_with_a_model_play_and_louder_are_answered_by_plain_code_not_claim
     assert len(rig.player.commands) == sent
 
 
+async def test_with_a_model_a_number_without_a_unit_and_starting_again_are_answered_by_plain_code(
+    rig: Rig,
+) -> None:
+    """Which unit and which start are plain code's rules (the turn README), said in the reply: before, the
+    model was asked and guessed, and did not say what it had taken."""
+    model = script(rig, [Use("offer_positions", {"offset_ms": -5_000})], [Say("Done.")])
+    for utterance, said in {
+        "back 1": "Back 1 minute. If you meant seconds, say undo.",
+        "start over": 'Back to the start of chapter 2, "The Keeper\'s Ledger". '
+        'If you meant the whole book, say "start the book again".',
+    }.items():
+        reply = await rig.ask(rig.listener_at(HERE), utterance)
+        assert (reply.speech, reply.mode, reply.outcome) == (said, "keyless", "moved")
+    assert model.requests == []
+
+
 async def test_the_model_sets_the_sleep_timer_for_the_end_of_a_chapter_named(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     model = script(

@@ -151,6 +151,11 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
         return speech.NOTHING_BEFORE_START
     if past_the_end is not None and refused:
         return speech.past_the_end(past_the_end)
+    match intent:
+        case intents.Jump(unit_taken=str(unit)):
+            return speech.for_number_alone(intent.offset_ms, unit, tools.last_offer, tools.preview)
+        case intents.StartAgain():
+            return speech.for_start_again(tools.last_offer, tools.preview)
     return speech.for_offer(tools.last_offer, tools.preview)
 
 

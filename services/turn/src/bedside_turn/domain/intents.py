@@ -56,9 +56,15 @@ class Chapter:
     n: int
 
 
+SaidUnit = Literal["second", "minute"]
+
+
 @dataclass(frozen=True)
 class Jump:
     offset_ms: int
+    unit_taken: SaidUnit | None = None
+    """The unit Bedside took for a number said without one ("back 5": ``unit_for_number_alone``), so the
+    reply says it; None when the listener said the unit, or no number ("go back a bit")."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,12 @@ class NextChapter:
 @dataclass(frozen=True)
 class BookStart:
     pass
+
+
+@dataclass(frozen=True)
+class StartAgain:
+    """'Start over', 'from the top': a start again with no start named. Taken as the chapter playing's,
+    and the reply says so (the turn README says why); "start the book again" is ``BookStart``."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +200,7 @@ Intent = (
     | ChapterEnd
     | NextChapter
     | BookStart
+    | StartAgain
     | BookEnd
     | Undo
     | Earlier
@@ -209,6 +222,12 @@ _NUMBER_SAID = (
     r"(?:\d+(?:\.\d+)?|" + "|".join(sorted(map(re.escape, WORD_NUMBERS), key=len, reverse=True)) + ")"
 )
 _NUMBER = f"({_NUMBER_SAID})"
+_BARE_NUMBER_SAID = (
+    r"(?:\d+(?:\.\d+)?|"
+    + "|".join(sorted(map(re.escape, set(WORD_NUMBERS) - {"a", "an"}), key=len, reverse=True))
+    + ")"
+)
+"""A number said as a number, not "a" or "an" ("back an hour" has its unit; "back a" is no amount)."""
 _UNIT = r"(?:second|sec|minute|min|hour)"
 _AMOUNT = (
     rf"(?:half\s+an?\s+{_UNIT}|{_NUMBER_SAID}(?:\s+and\s+a\s+half)?\s+{_UNIT}s?"
@@ -229,6 +248,28 @@ _A_BIT = re.compile(
 )
 """An amount not said ("go back a bit", "rewind"): the page's own step, 30 seconds."""
 A_BIT_MS = 30_000
+_NUMBER_ALONE_JUMP = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|skip|jump|move|take me|take it|fast)[\s-]+)?"
+    rf"({_BACK}|forwards?|ahead|skip)(?:\s+by)?(?:\s+another)?\s+({_BARE_NUMBER_SAID})(?:\s+more)?(?:,?\s+please)?$"
+)
+"""A move by a number said without a unit, read whole ("back 5", "skip forward 20", "fast forward 30"),
+so a number that is a chapter's, a timer's or a clock's is never one."""
+SECONDS_FROM = 10
+"""A number said without a unit is seconds from here up, minutes below (``unit_for_number_alone``)."""
+_WHAT_STARTS = r"(?:it|this|that|(?:the|this|the current)\s+(?:book|story|chapter))"
+_FROM_THE_TOP = r"from\s+the\s+(?:very\s+)?(?:top|start|beginning)"
+_START_AGAIN = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:just\s+)?(?:"
+    rf"(?:start|begin)(?:\s+{_WHAT_STARTS})?\s+(?:again|over)(?:\s+{_FROM_THE_TOP})?"
+    rf"|restart(?:\s+{_WHAT_STARTS})?(?:\s+{_FROM_THE_TOP})?"
+    rf"|(?:start|begin|play|read|take)(?:\s+{_WHAT_STARTS})?\s+{_FROM_THE_TOP}(?:\s+again)?"
+    r"|(?:(?:go\s+)?back\s+)?(?:to|from)\s+the\s+(?:very\s+)?top"
+    r")(?:\s+of\s+(?:the|this)\s+(?:book|story|chapter))?(?:,?\s+please)?$"
+)
+"""Starting again, read whole: "start over", "play it from the top", "restart the book", "from the top of
+the chapter". Which start it is, is ``_start_again``'s to say."""
+_NAMES_CHAPTER = re.compile(r"\bchapter\b")
+_NAMES_BOOK = re.compile(r"\b(?:book|story)\b")
 _CHAPTER = re.compile(rf"\bchapter\s+{_NUMBER}\b")
 _CLOCK = re.compile(r"\b(?:to|at|from)\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\b")
 _UNDO = re.compile(
@@ -343,15 +384,10 @@ _TIMER_MINUTES = re.compile(
     _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_AMOUNT})"
     rf"|\b({_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:sleep\s+)?timer\b"
 )
-_BARE_MINUTES_SAID = (
-    r"(?:\d+(?:\.\d+)?|"
-    + "|".join(sorted(map(re.escape, set(WORD_NUMBERS) - {"a", "an"}), key=len, reverse=True))
-    + ")"
-)
 _TIMER_BARE_MINUTES = re.compile(
     _STOPPING
-    + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_BARE_MINUTES_SAID})(?:\s+more)?(?:\s+please)?$"
-    rf"|\btimer\s+({_BARE_MINUTES_SAID})(?:\s+please)?$"
+    + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_BARE_NUMBER_SAID})(?:\s+more)?(?:\s+please)?$"
+    rf"|\btimer\s+({_BARE_NUMBER_SAID})(?:\s+please)?$"
 )
 """A number said alone after the words of a timer ("sleep in 20", "timer for 20", "timer 45"): minutes,
 the unit a sleep timer is set in. Read to the end, so a number with a unit or a chapter is not one."""
@@ -368,7 +404,7 @@ _PLAY_ON = re.compile(
     r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here))*$"
 )
 """Said whole, the book to play on: "play the bit where…" and "carry on from chapter 3" are places, and
-"start it again" is not here (it may mean from the beginning)."""
+"start it again" is not here (it is a start again, ``_START_AGAIN``)."""
 _VOLUME = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:(?:make it |a bit |a little )?(?:louder|quieter|softer)"
@@ -436,11 +472,13 @@ def read(utterance: str) -> Intent:
         return recap
     if _TIME_LEFT.search(text):
         return TimeLeft()
-    if jump := _jump_said(text):
+    if jump := _jump_said(text) or _jump_by_number_alone(text):
         return jump
     if a_bit := _A_BIT.match(text):
         sign = -1 if a_bit.group(1) in {"back", "backward", "backwards", "rewind"} else 1
         return Jump(offset_ms=sign * A_BIT_MS)
+    if start := _start_again(text):  # before a goto, which would search the book for "it from the top"
+        return start
     if _THIS_CHAPTER.search(text):
         return ThisChapterStart()
     if not _QUESTION_START.match(text):  # "what happens in the next chapter?" moves nothing
@@ -505,6 +543,43 @@ def _jump_said(text: str) -> Jump | None:
         return None
     sign = -1 if re.fullmatch(_BACK, way) else 1
     return Jump(offset_ms=int(sign * _said_amount_ms(amount)))
+
+
+def unit_for_number_alone(number: float) -> SaidUnit:
+    """The unit of a move said with a number and no unit ("back 5", "skip forward 20").
+
+    Under ten it is minutes: a few seconds is less than a sentence, not worth asking for aloud, and at
+    2am "back 5" means the minutes missed. From ten it is seconds: the steps a player's skip buttons
+    take (10, 15, 30, 45 s), which is how "rewind 10" and "skip forward 30" are meant. Either may be
+    wrong, so the reply says the unit taken (``speech.for_number_alone``), and undo puts it back.
+    """
+    return "minute" if number < SECONDS_FROM else "second"
+
+
+def _jump_by_number_alone(text: str) -> Jump | None:
+    """A move by a number said without a unit, in the unit ``unit_for_number_alone`` takes."""
+    said = _NUMBER_ALONE_JUMP.match(text)
+    if said is None:
+        return None
+    way, said_number = said.group(1, 2)
+    number = number_of(said_number)
+    if number <= 0:  # "back 0" moves nowhere
+        return None
+    sign = -1 if re.fullmatch(_BACK, way) else 1
+    unit = unit_for_number_alone(number)
+    return Jump(offset_ms=int(sign * number * UNIT_MS[unit]), unit_taken=unit)
+
+
+def _start_again(text: str) -> StartAgain | ThisChapterStart | BookStart | None:
+    """Starting again: the chapter's start when the chapter is named, the book's when the book is (or
+    "the beginning", which alone has always meant the book's), else ``StartAgain``."""
+    if not _START_AGAIN.match(text):
+        return None
+    if _NAMES_CHAPTER.search(text):
+        return ThisChapterStart()
+    if _NAMES_BOOK.search(text) or _BOOK_START.search(text):
+        return BookStart()
+    return StartAgain()
 
 
 def read_earlier(text: str) -> Earlier | EarlierAgain | None:

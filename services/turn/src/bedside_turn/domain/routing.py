@@ -19,9 +19,19 @@ def model_may_answer(intent: Intent) -> bool:
     """Whether a model, when there is one, answers this: not an undo, a command and not a judgement;
     not "where am I?" nor "how long is left?", which only the position answers, and the model is never
     told it (DESIGN rule 4); not "play" nor "louder", which no tool can do, so plain code's honest
-    answer is all there is to say."""
+    answer is all there is to say; not a move by a number without a unit ("back 5") nor a start again
+    with no start named ("start over"): which unit and which start are plain code's rules, and its
+    reply says which it took."""
+    if isinstance(intent, intents.Jump):
+        return intent.unit_taken is None
     return not isinstance(
-        intent, intents.Undo | intents.WhereAmI | intents.TimeLeft | intents.PlayOn | intents.Volume
+        intent,
+        intents.Undo
+        | intents.WhereAmI
+        | intents.TimeLeft
+        | intents.PlayOn
+        | intents.Volume
+        | intents.StartAgain,
     )
 
 
@@ -48,7 +58,7 @@ def named_place_args(intent: Intent) -> dict[str, object] | None:
             return {"position_ms": at}
         case intents.BookStart():
             return {"position_ms": 0}
-        case intents.ThisChapterStart():
+        case intents.ThisChapterStart() | intents.StartAgain():
             return {"chapter_step": 0}
         case intents.ChapterEnd(chapter=None):
             return {"chapter_end": True}

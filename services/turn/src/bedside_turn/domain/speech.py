@@ -23,6 +23,7 @@ from bedside_guard import (
 
 from bedside_turn.domain import playback
 from bedside_turn.domain.chapters import NoSuchChapter, playing_chapter
+from bedside_turn.domain.intents import UNIT_MS, SaidUnit
 from bedside_turn.domain.lengths import said_length
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.recap import at_chapter_start
@@ -166,6 +167,37 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bo
     if count == 1:
         return OwnWords("It's on the screen: press it to go there.")
     return OwnWords(f"I've put {count} places on the screen, best first. Press the one you mean.")
+
+
+def for_number_alone(
+    offset_ms: int, unit: SaidUnit, outcome: OfferOutcome | None, preview: bool = False
+) -> str:
+    """A move by a number said without a unit ("back 5", ``intents.unit_for_number_alone``): the unit
+    taken is said first, so a listener who meant the other hears it; after a move, that undo puts it back."""
+    amount = abs(offset_ms) / UNIT_MS[unit]
+    taken = f"{'Back' if offset_ms < 0 else 'Forward'} {amount:g} {unit}{'s' if amount != 1 else ''}."
+    if outcome is None or outcome.outcome == "refused":
+        return for_offer(outcome, preview)
+    if outcome.outcome == "moved" and not preview:
+        other = "seconds" if unit == "minute" else "minutes"
+        return OwnWords(f"{taken} If you meant {other}, say undo.")
+    rest = for_offer(outcome, preview)
+    return OwnWords(f"{taken} {rest}") if isinstance(rest, OwnWords) else f"{taken} {rest}"
+
+
+START_THE_BOOK = "start the book again"
+
+
+def for_start_again(outcome: OfferOutcome | None, preview: bool = False) -> str:
+    """A start again with no start named ("start over"), taken as the chapter playing's: said so, with
+    the words that go to the book's start instead."""
+    if outcome is None or outcome.outcome != "moved" or preview or outcome.moved_to is None:
+        return for_offer(outcome, preview)
+    to = outcome.moved_to
+    chapter = f"chapter {to.chapter}" if to.chapter is not None else "this chapter"
+    title = f', "{to.chapter_title}"' if to.chapter is not None and to.chapter_title else ""
+    said = f'Back to the start of {chapter}{title}. If you meant the whole book, say "{START_THE_BOOK}".'
+    return said if title else OwnWords(said)
 
 
 _COMMON_WORDS = """the a an and of to in on at is was who what did does do me remind tell about again he she
