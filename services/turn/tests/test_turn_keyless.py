@@ -92,6 +92,8 @@ async def test_nothing_above_the_threshold_is_not_offered(rig: Rig) -> None:
         ("start from the beginning", "moved", 0),
         ("the next chapter", "listed", HERE),  # chapter 3, ahead: a covered row to press
         ("go back to the previous chapter", "moved", 0),
+        ("back 99999 minutes", "moved", 0),  # more than any book: the start, not an error
+        ("skip forward 99999 minutes", "listed", HERE),
     ],
 )
 async def test_named_places_meet_the_same_arithmetic(
@@ -108,6 +110,7 @@ async def test_named_places_meet_the_same_arithmetic(
         ("back 1", HERE - 60_000, "Back 1 minute. If you meant seconds, say undo."),
         ("rewind 20", HERE - 20_000, "Back 20 seconds. If you meant minutes, say undo."),
         ("go back 1.5", HERE - 90_000, "Back 1.5 minutes. If you meant seconds, say undo."),
+        ("back 5", 0, "Back to the start of the book."),  # 2:15 in: 5 minutes would overshoot
     ],
 )
 async def test_a_move_by_a_number_said_without_a_unit_says_the_unit_it_took(

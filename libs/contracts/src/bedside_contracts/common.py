@@ -16,8 +16,12 @@ def is_name(text: str) -> bool:
     return _NAME.fullmatch(text) is not None
 
 
-Millis = Annotated[int, Field(ge=0, le=1_000 * 3600 * 24 * 30)]
-"""A time on a book's clock in milliseconds (bounded: no book runs a month)."""
+LONGEST_BOOK_MS = 1_000 * 3600 * 24 * 30
+"""No book runs a month: the bound of every time on a book's clock, and of every move along it."""
+Millis = Annotated[int, Field(ge=0, le=LONGEST_BOOK_MS)]
+"""A time on a book's clock in milliseconds."""
+Offset = Annotated[int, Field(ge=-LONGEST_BOOK_MS, le=LONGEST_BOOK_MS)]
+"""A move along a book's clock in milliseconds: negative is back."""
 
 
 class Contract(BaseModel):

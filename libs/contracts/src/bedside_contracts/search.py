@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 from bedside_guard import HINT_LIMIT, Candidate, Passage
 from pydantic import Field, model_validator
 
-from bedside_contracts.common import Contract, Millis, Name
+from bedside_contracts.common import Contract, Millis, Name, Offset
 
 Query = Annotated[str, Field(min_length=1, max_length=500)]
 
@@ -95,7 +95,7 @@ class Target(Contract):
         default=None, ge=0, description="the closing passage of this chapter ('the end of the chapter')"
     )
     position_ms: Millis | None = None
-    offset_ms: int | None = Field(default=None, ge=-1_000 * 3600 * 24, le=1_000 * 3600 * 24)
+    offset_ms: Offset | None = None
 
     @model_validator(mode="after")
     def _exactly_one(self) -> "Target":

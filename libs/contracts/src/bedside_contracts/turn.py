@@ -9,7 +9,7 @@ from typing import Any, Literal
 from bedside_guard import Candidate
 from pydantic import ConfigDict, Field, model_validator
 
-from bedside_contracts.common import Contract, Millis, Name
+from bedside_contracts.common import Contract, Millis, Name, Offset
 
 TurnOutcome = Literal["moved", "listed", "answered", "not_yet", "refused", "unsure", "failed"]
 
@@ -105,11 +105,8 @@ class OfferPositionsArgs(Contract):
     position_ms: Millis | None = Field(
         default=None, description="a time on the book's clock the listener named, in milliseconds"
     )
-    offset_ms: int | None = Field(
-        default=None,
-        ge=-1_000 * 3600 * 24,
-        le=1_000 * 3600 * 24,
-        description="a jump the listener named relative to where they are: negative is back",
+    offset_ms: Offset | None = Field(
+        default=None, description="a jump the listener named relative to where they are: negative is back"
     )
 
     earlier_chapter: int | None = Field(

@@ -3,6 +3,7 @@
 The router itself (``bedside_turn.keyless``) calls the tools; these say with what.
 """
 
+from bedside_contracts.common import LONGEST_BOOK_MS
 from bedside_contracts.search import Hit
 from bedside_contracts.turn import Exchange
 from bedside_guard import MAX_ROWS
@@ -52,8 +53,8 @@ def named_place_args(intent: Intent) -> dict[str, object] | None:
     match intent:
         case intents.Chapter(n=n):
             return {"chapter": n}
-        case intents.Jump(offset_ms=offset):
-            return {"offset_ms": offset}
+        case intents.Jump(offset_ms=offset):  # "back 99999 minutes" goes as far as any book can
+            return {"offset_ms": max(-LONGEST_BOOK_MS, min(offset, LONGEST_BOOK_MS))}
         case intents.ClockTime(position_ms=at):
             return {"position_ms": at}
         case intents.BookStart():

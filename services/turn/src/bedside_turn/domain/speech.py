@@ -179,10 +179,26 @@ def for_number_alone(
     if outcome is None or outcome.outcome == "refused":
         return for_offer(outcome, preview)
     if outcome.outcome == "moved" and not preview:
+        if _stopped_at_the_start(offset_ms, outcome):  # "back 5" two minutes in: not 5 minutes
+            return OwnWords(BACK_TO_THE_START)
         other = "seconds" if unit == "minute" else "minutes"
         return OwnWords(f"{taken} If you meant {other}, say undo.")
     rest = for_offer(outcome, preview)
     return OwnWords(f"{taken} {rest}") if isinstance(rest, OwnWords) else f"{taken} {rest}"
+
+
+BACK_TO_THE_START = "Back to the start of the book."
+
+
+def _stopped_at_the_start(offset_ms: int, outcome: OfferOutcome) -> bool:
+    """A move back by more than had been heard, which the book's start cut short."""
+    came_from, to = outcome.moved_from_ms, outcome.moved_to
+    return (
+        offset_ms < 0
+        and came_from is not None
+        and to is not None
+        and to.start_ms == 0 < came_from < -offset_ms
+    )
 
 
 START_THE_BOOK = "start the book again"
