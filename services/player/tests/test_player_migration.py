@@ -430,6 +430,7 @@ async def test_the_command_migrates_the_households_own_store_and_then_has_nothin
     assert "already running" in running.stderr
 
 
+@pytest.mark.timeout(300)  # 15,000 reports copied twice and read back: 71 s at a load average of 11
 async def test_a_command_killed_mid_way_and_run_again_neither_doubles_nor_skips(
     own_nats: NatsServer, own_nats_client: Client
 ) -> None:
