@@ -14,6 +14,7 @@ from bedside_contracts import subjects
 from bedside_contracts.common import Contract
 from bedside_contracts.partitions import partition_request
 from bedside_contracts.player import (
+    OFFER_WAITS,
     CommandRequest,
     CommandResult,
     History,
@@ -147,12 +148,15 @@ class Service:
         here: Callable[[], Awaitable[Rep]],
         request: Callable[[], Contract],
         reply_type: type[Rep],
+        *,
+        waits: float = 1,
     ) -> Rep:
-        """``here()`` when this copy serves ``listener``; else the owner's answer to ``request()``."""
+        """``here()`` when this copy serves ``listener``; else the owner's answer to ``request()``,
+        waited for ``waits`` request timeouts (as long as the owner may itself wait on search)."""
         partition = self.projections.partition_of(listener)
         if partition in self.follower.serving:  # a lone copy's every request: nothing else to build
             return await here()
-        return await self._forward(partition, operation, here, request(), reply_type)
+        return await self._forward(partition, operation, here, request(), reply_type, waits=waits)
 
     async def _forward(
         self,
@@ -161,11 +165,17 @@ class Service:
         here: Callable[[], Awaitable[Rep]],
         request: Contract,
         reply_type: type[Rep],
+        *,
+        waits: float,
     ) -> Rep:
         """The answer of the copy that the partition's lease names (none yet, or one that does
-        not serve it yet: ask again), or ``here()`` once the partition has come to this copy."""
+        not serve it yet: ask again), or ``here()`` once the partition has come to this copy.
+
+        The owner of an offer waits one timeout on search: given up on after only one, it was
+        this copy that answered "the player failed" a moment before the owner's answer naming
+        search came, and the listener heard "Something went wrong" (``OFFER_WAITS``)."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.settings.request_timeout_s
+        deadline = loop.time() + waits * self.settings.request_timeout_s
         tries = 0
         while True:
             owner = self.keeper.owner_of(partition)
@@ -215,7 +225,12 @@ class Service:
 
     async def offer(self, request: OfferPositions) -> OfferOutcome:
         return await self._on_owner(
-            request.listener, "offer", lambda: self.player.offer(request), lambda: request, OfferOutcome
+            request.listener,
+            "offer",
+            lambda: self.player.offer(request),
+            lambda: request,
+            OfferOutcome,
+            waits=OFFER_WAITS,
         )
 
     async def history(self, request: HistoryRequest) -> History:

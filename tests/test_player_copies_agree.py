@@ -1,0 +1,122 @@
+"""Two player copies (``bedside serve player``) share the partitions on one bus, and whichever copy a
+request lands on, the listener gets the same answer.
+
+- An offer that lands on the copy that does not own the listener's partition is sent on to the
+  owner, which resolves its places with search. With search stalled, the owner answers that search
+  failed; the copy in the middle must wait for that answer and pass it on, not give up first.
+
+Search is the small fake on the bus; the turn's side is its own bus adapter.
+"""
+
+from collections.abc import AsyncIterator, Iterator
+
+import nats
+import pytest
+from bedside_contracts import subjects
+from bedside_contracts.player import OfferPositions
+from bedside_contracts.search import Target
+from bedside_player_copies import BOOK, PlayerCopies, settled
+from bedside_player_testing import FakeSearch, SyntheticBook
+from bedside_runtime.bus import Broker
+from bedside_runtime.errors import CallFailed
+from bedside_runtime.nats_server import NatsServer, free_port
+from bedside_testing import start_test_nats
+from bedside_turn.backends import BusBackends
+from bedside_turn.domain import speech
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+TIMEOUT_S = 1.0
+COPIES = ("a", "b")
+MOST_TRIES = 24
+"""Offers for fresh listeners until one lands on the copy that does not own its partition (the
+queue group picks a copy at random: each lands there half the time)."""
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[NatsServer]:
+    running = start_test_nats(f"copies-{free_port()}")
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+async def client(server: NatsServer) -> AsyncIterator[Client]:
+    connection = await nats.connect(server.url)
+    try:
+        yield connection
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(scope="module")
+async def search(client: Client) -> AsyncIterator[FakeSearch]:
+    running = await FakeSearch(client, [SyntheticBook(BOOK)]).start()
+    try:
+        yield running
+    finally:
+        await running.stop()
+
+
+@pytest.fixture(scope="module")
+async def copies(server: NatsServer, client: Client, search: FakeSearch) -> AsyncIterator[PlayerCopies]:
+    running = PlayerCopies(server.url, env={"BEDSIDE_REQUEST_TIMEOUT_S": str(TIMEOUT_S)})
+    try:
+        for name in COPIES:
+            running.start(name)
+            await running.wait_serving(name)
+        await settled(client, [copy.process.pid for copy in running.copies.values()])
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+async def turn_broker(server: NatsServer) -> AsyncIterator[Broker]:
+    broker = Broker([server.url], "copies-turn")
+    await broker.connect()
+    try:
+        yield broker
+    finally:
+        await broker.connection.close()
+
+
+async def test_an_offer_sent_on_to_the_owner_brings_back_the_owners_answer(
+    copies: PlayerCopies, client: Client, search: FakeSearch, turn_broker: Broker
+) -> None:
+    """Before, the copy in the middle waited one timeout for the owner, and the owner waited one
+    timeout for search, started a moment later: the middle gave up first and answered that the
+    player failed, and the listener heard "Something went wrong" instead of search failing."""
+    sent_on: list[str] = []
+
+    async def seen(msg: Msg) -> None:
+        sent_on.append(OfferPositions.model_validate_json(msg.data).listener)
+
+    spy = await client.subscribe(
+        subjects.PLAYER_PARTITION_REQUEST.format(partition="*", copy="*", operation="offer"), cb=seen
+    )
+    search.stalled = True
+    try:
+        for n in range(MOST_TRIES):
+            listener = f"asks-{n}"
+            turn = BusBackends(turn_broker, TIMEOUT_S).for_one_turn()
+            request = OfferPositions(
+                listener=listener, book=BOOK, turn_id=f"t-{n}", targets=[Target(chapter=2)]
+            )
+            with pytest.raises(CallFailed):
+                await turn.offer(request)
+            await client.flush()
+            if listener not in sent_on:
+                continue  # the owner took it itself
+            assert turn.let_down_by == {"search"}
+            assert turn.out_of_reach == set()
+            assert speech.unavailable(turn.let_down_by, turn.out_of_reach) == speech.SEARCH_UNAVAILABLE
+            return
+        raise AssertionError(f"none of {MOST_TRIES} offers landed on the copy that does not own it")
+    finally:
+        search.stalled = False
+        await spy.unsubscribe()
