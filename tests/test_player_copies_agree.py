@@ -4,20 +4,26 @@ request lands on, the listener gets the same answer.
 - An offer that lands on the copy that does not own the listener's partition is sent on to the
   owner, which resolves its places with search. With search stalled, the owner answers that search
   failed; the copy in the middle must wait for that answer and pass it on, not give up first.
+- A listener removed through one copy has their token refused by the other copy too, although it
+  had remembered the token from an earlier request.
 
 Search is the small fake on the bus; the turn's side is its own bus adapter.
 """
 
+import asyncio
+import time
 from collections.abc import AsyncIterator, Iterator
 
+import httpx
 import nats
 import pytest
 from bedside_contracts import subjects
-from bedside_contracts.player import OfferPositions
+from bedside_contracts.player import ListenerRemoved, OfferPositions, RemoveListener
 from bedside_contracts.search import Target
+from bedside_player.listeners import Listeners
 from bedside_player_copies import BOOK, PlayerCopies, settled
 from bedside_player_testing import FakeSearch, SyntheticBook
-from bedside_runtime.bus import Broker
+from bedside_runtime.bus import Broker, call
 from bedside_runtime.errors import CallFailed
 from bedside_runtime.nats_server import NatsServer, free_port
 from bedside_testing import start_test_nats
@@ -120,3 +126,35 @@ async def test_an_offer_sent_on_to_the_owner_brings_back_the_owners_answer(
     finally:
         search.stalled = False
         await spy.unsubscribe()
+
+
+async def token_answers(copy_url: str, token: str) -> int:
+    async with httpx.AsyncClient(base_url=copy_url, timeout=10) as http:
+        reply = await http.get("/api/books", headers={"Authorization": f"Bearer {token}"})
+        return reply.status_code
+
+
+async def test_a_removed_listeners_token_is_refused_by_every_copy(
+    copies: PlayerCopies, client: Client
+) -> None:
+    """Before, the copy the removal did not run on kept the token it had remembered, and kept
+    answering it until it restarted."""
+    registry = await Listeners.open(client.jetstream())
+    await registry.create("stays")
+    token = await registry.create("leaves")
+    urls = [copy.http_url for copy in copies.copies.values()]
+    assert [await token_answers(url, token) for url in urls] == [200, 200]  # each remembers it now
+
+    removed = await call(
+        client, subjects.PLAYER_REMOVE_LISTENER, RemoveListener(listener="leaves"), ListenerRemoved
+    )
+    assert removed.listener == "leaves"
+
+    answers: list[int] = []
+    deadline = time.monotonic() + 30  # not a timing asserted: how long to wait for it at all
+    while time.monotonic() < deadline:
+        answers = [await token_answers(url, token) for url in urls]
+        if answers == [401, 401]:
+            break
+        await asyncio.sleep(0.1)
+    assert answers == [401, 401]

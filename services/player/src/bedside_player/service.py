@@ -285,6 +285,7 @@ class Service:
         store = EventStore(js, self.settings.player_partitions, connection)
         await store.declare(replicas)
         self._listeners = await Listeners.open(js, replicas)
+        await self._listeners.follow_revocations()
         self._player = Player(store, self.projections, self.books, self._resolve, self._publish)
         self.hub.connection = connection
         self._partition_server = PartitionServer(self.broker, self)
@@ -328,3 +329,5 @@ class Service:
         if self._follower is not None:
             await self._follower.stop()
         await self.books.stop()
+        if self._listeners is not None:
+            await self._listeners.stop()
