@@ -24,7 +24,7 @@ from bedside_player.listeners import Listeners
 from bedside_player_copies import BOOK, PlayerCopies, settled
 from bedside_player_testing import FakeSearch, SyntheticBook
 from bedside_runtime.bus import Broker, call
-from bedside_runtime.errors import CallFailed
+from bedside_runtime.errors import CallFailed, RemoteFailure
 from bedside_runtime.nats_server import NatsServer, free_port
 from bedside_testing import start_test_nats
 from bedside_turn.backends import BusBackends
@@ -158,3 +158,26 @@ async def test_a_removed_listeners_token_is_refused_by_every_copy(
             break
         await asyncio.sleep(0.1)
     assert answers == [401, 401]
+
+
+async def test_a_listener_removed_twice_at_once_is_removed_once_and_the_other_is_told_so(
+    copies: PlayerCopies, client: Client
+) -> None:
+    """Before, both removals could find the listener: then either both said they removed it, or
+    the one that came second to the listeners bucket failed inside the player ("the service
+    failed to answer", which the bus fuzz counts as a crash) instead of saying there was no
+    such listener any more."""
+    registry = await Listeners.open(client.jetstream())
+    await registry.create("stays-too")  # the last listener is never removed
+    await registry.create("twice")
+
+    async def remove() -> str:
+        try:
+            await call(
+                client, subjects.PLAYER_REMOVE_LISTENER, RemoveListener(listener="twice"), ListenerRemoved
+            )
+        except RemoteFailure as failure:
+            return failure.failure.code
+        return "removed"
+
+    assert sorted(await asyncio.gather(remove(), remove())) == ["not_found", "removed"]

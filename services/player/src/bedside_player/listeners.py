@@ -151,12 +151,22 @@ class Listeners:
 
     async def retire(self, listener: str) -> int:
         """Keep ``listener``'s record as removed and revoke everything that acts for them: the
-        token, each device credential, any pairing code not yet used. How many devices lost theirs."""
-        record = await self.record(listener)
-        if record is None:
+        token, each device credential, any pairing code not yet used. How many devices lost theirs.
+
+        The record is marked on the revision read, so of two removals at once only one goes on."""
+        key = f"listener.{listener}"
+        try:
+            entry = await self.kv.get(key)
+        except KeyNotFoundError:
+            raise NoSuchListener(f"there is no listener {listener!r}") from None
+        record = ListenerRecord.model_validate_json(entry.value or b"{}")
+        if record.retired or entry.revision is None:
             raise NoSuchListener(f"there is no listener {listener!r}")
         retired = record.model_copy(update={"retired": True})
-        await self.kv.put(f"listener.{listener}", retired.model_dump_json().encode())
+        try:
+            await self.kv.update(key, retired.model_dump_json().encode(), last=entry.revision)
+        except KeyWrongLastSequenceError:
+            raise NoSuchListener(f"{listener!r} was removed meanwhile") from None
         await self.kv.delete(f"token.{token_hash(record.token)}")
         self.known = {hashed: name for hashed, name in self.known.items() if name != listener}
         devices = 0

@@ -44,7 +44,7 @@ from bedside_player.catalog import Books
 from bedside_player.follower import Follower
 from bedside_player.hub import Hub
 from bedside_player.leases import LeaseKeeper, new_copy_id
-from bedside_player.listeners import Listeners
+from bedside_player.listeners import Listeners, NoSuchListener
 from bedside_player.partition_server import PartitionServer
 from bedside_player.player import Player
 from bedside_player.projections import Projections
@@ -272,7 +272,10 @@ class Service:
         removed = await self._on_owner(
             listener, "retire", lambda: self.retire_here(request), lambda: request, ListenerRemoved
         )
-        devices = await self.listeners.retire(listener)
+        try:
+            devices = await self.listeners.retire(listener)
+        except NoSuchListener as gone:  # another removal of the same listener came first
+            raise NotFound(str(gone)) from None
         log.info("listener removed", listener=listener, books=removed.books, devices=devices)
         return removed.model_copy(update={"devices": devices})
 
