@@ -17,6 +17,7 @@ import hashlib
 import secrets
 import time
 
+import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract, Name
 from bedside_runtime.streams import key_value_bucket, live_keys
@@ -27,6 +28,8 @@ from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 from pydantic import Field
+
+log = structlog.get_logger("bedside.player.listeners")
 
 DEFAULT_LISTENER = "me"
 PAIRING_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -103,6 +106,8 @@ class Listeners:
                     hashed = entry.key.removeprefix("token.")
                     self.revoked.add(hashed)
                     self.known.pop(hashed, None)
+        except Exception as error:  # the service goes on, reading every token from the bucket
+            log.warning("token deletions are no longer followed", error=repr(error))
         finally:  # deletions are no longer seen: nothing remembered may be trusted
             self.known.clear()
 
