@@ -31,11 +31,15 @@ from bedside_contracts.player import (
     CommandResult,
     History,
     HistoryRequest,
+    ListenerList,
+    ListenerRemoved,
+    ListenersRequest,
     ListenerState,
     Located,
     LocateRequest,
     OfferOutcome,
     OfferPositions,
+    RemoveListener,
     StateRequest,
 )
 from bedside_contracts.search import (
@@ -63,6 +67,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 CASES = 1_000
 MAX_REQUEST_BYTES = 256 * 1024
 CANARY = "fuzz-canary"
+LEAVING = "fuzz-leaving"
+"""A listener made only to be removed by the removal subject's one valid message."""
 T = TypeVar("T")
 
 
@@ -122,6 +128,9 @@ TARGETS = [
     Target(
         "player", subjects.PLAYER_LOCATE, Located, {"listener": "fuzz-x", "book": SAMPLE_BOOK, "chapter": 1}
     ),
+    Target("player", subjects.PLAYER_LISTENERS, ListenerList, {}),
+    # the first valid message removes a listener made for it; any later one is told there is none
+    Target("player", subjects.PLAYER_REMOVE_LISTENER, ListenerRemoved, {"listener": LEAVING}),
     Target(
         "turn",
         subjects.TURN_ASK,
@@ -146,6 +155,8 @@ REQUESTS: dict[str, type[BaseModel]] = {
     subjects.PLAYER_COMMAND: CommandRequest,
     subjects.PLAYER_HISTORY: HistoryRequest,
     subjects.PLAYER_LOCATE: LocateRequest,
+    subjects.PLAYER_LISTENERS: ListenersRequest,
+    subjects.PLAYER_REMOVE_LISTENER: RemoveListener,
     subjects.TURN_ASK: Ask,
     subjects.INGEST_BOOK: IngestBook,
 }
@@ -167,9 +178,14 @@ def mutations(seed: dict[str, Any]) -> st.SearchStrategy[bytes]:
     def retyped(pair: tuple[str, Any]) -> dict[str, Any]:
         return {**seed, pair[0]: pair[1]}
 
+    # a request of no fields (the listener list) has none to drop or retype
+    its_fields = (
+        [st.sampled_from(keys).map(dropped), st.tuples(st.sampled_from(keys), json_values).map(retyped)]
+        if keys
+        else []
+    )
     shapes = st.one_of(
-        st.sampled_from(keys).map(dropped),
-        st.tuples(st.sampled_from(keys), json_values).map(retyped),
+        *its_fields,
         st.tuples(st.text(min_size=1, max_size=12), json_values).map(lambda kv: {**seed, kv[0]: kv[1]}),
         st.integers(min_value=0, max_value=99).map(lambda v: {**seed, "version": v}),
         st.sampled_from(["2", "v2", "2.0"]).map(lambda v: {"version": v, "payload": seed}),
@@ -261,6 +277,7 @@ def fuzzing() -> Iterator[Fuzzing]:
 async def prepare(stack: Stack) -> None:
     await stack.ingest(sample_transcript(), SAMPLE_BOOK)
     await stack.add_listener(CANARY)
+    await stack.add_listener(LEAVING)
     await stack.wait_for_book_on_player(CANARY, SAMPLE_BOOK)
     async with stack.http(CANARY) as http:
         body = {"device": "phone", "position_ms": 42_000, "playing": False, "basis_seq": 0}

@@ -72,6 +72,8 @@ class PlayerCopies:
     replicas: int = 1
     root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="bedside-copies-")))
     copies: dict[str, PlayerCopy] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    """More settings for every copy (``BEDSIDE_REQUEST_TIMEOUT_S``...)."""
 
     def start(self, name: str) -> PlayerCopy:
         data_dir = self.root / name
@@ -84,6 +86,7 @@ class PlayerCopies:
             "BEDSIDE_HTTP_PORT": str(port),
             "BEDSIDE_LOG_FORMAT": "json",
             "BEDSIDE_STREAM_REPLICAS": str(self.replicas),
+            **self.env,
         }
         env.pop("ANTHROPIC_API_KEY", None)
         log_path = data_dir / "player.log"

@@ -106,6 +106,13 @@ class ListenerState(Contract):
     retired: bool = Field(default=False, description="the listener was removed: nothing more is accepted")
 
 
+OFFER_WAITS = 2
+"""How many request timeouts (``request_timeout_s``, the same in every service) a caller waits for
+an offer's answer: the player waits one on search, which resolves the places, then does its own
+work. The turn waits this long for the player, and a player copy as long for the copy that owns
+the listener, so neither gives up before the failure naming search can reach it."""
+
+
 class OfferPositions(Contract):
     """The one way a goto ends. The player resolves, deduplicates and decides."""
 

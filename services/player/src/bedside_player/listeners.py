@@ -5,20 +5,31 @@ its listener, so a bearer token finds its listener without a scan. A device cred
 (the page's cookie) is ``device.<sha256>`` the same way, and a pairing code waiting to be
 traded for one is ``pairing.<sha256>``. Only hashes are keys: reading the bucket gives no
 secret that opens the API. The CLI and the service both use this module.
+
+A token found is remembered only while this process watches the token keys
+(``follow_revocations``): a token deleted by any process (a listener removed through another
+player copy) is forgotten as the deletion arrives, instead of being accepted until a restart.
 """
 
+import asyncio
+import contextlib
 import hashlib
 import secrets
 import time
 
+import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract, Name
 from bedside_runtime.streams import key_value_bucket, live_keys
+from bedside_runtime.tasks import cancel_and_wait
+from nats.errors import Error as NatsError
 from nats.js import JetStreamContext
 from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from nats.js.kv import KeyValue
 from pydantic import Field
+
+log = structlog.get_logger("bedside.player.listeners")
 
 DEFAULT_LISTENER = "me"
 PAIRING_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -65,6 +76,12 @@ class Listeners:
         self.js = js
         self.kv = kv
         self.known: dict[str, str] = {}
+        """Token hash -> listener, for tokens looked up while the revocations were followed."""
+        self.revoked: set[str] = set()
+        """Token hashes seen deleted (tokens are never reused): a lookup that read one just before
+        its deletion arrived does not remember it."""
+        self._watcher: KeyValue.KeyWatcher | None = None
+        self._following: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, js: JetStreamContext, replicas: int = 1) -> "Listeners":
@@ -72,6 +89,33 @@ class Listeners:
             bucket=subjects.LISTENERS_BUCKET, history=1, storage=StorageType.FILE, replicas=replicas
         )
         return cls(js, await key_value_bucket(js, config))
+
+    async def follow_revocations(self) -> None:
+        """Watch the token keys and forget each token as it is deleted (what the service runs)."""
+        self._watcher = await self.kv.watch("token.>")
+        self._following = asyncio.create_task(self._forget_revoked(self._watcher))
+
+    @property
+    def remembering(self) -> bool:
+        return self._following is not None and not self._following.done()
+
+    async def _forget_revoked(self, watcher: KeyValue.KeyWatcher) -> None:
+        try:
+            async for entry in watcher:
+                if entry is not None and entry.operation is not None:  # deleted or purged
+                    hashed = entry.key.removeprefix("token.")
+                    self.revoked.add(hashed)
+                    self.known.pop(hashed, None)
+        except Exception as error:  # the service goes on, reading every token from the bucket
+            log.warning("token deletions are no longer followed", error=repr(error))
+        finally:  # deletions are no longer seen: nothing remembered may be trusted
+            self.known.clear()
+
+    async def stop(self) -> None:
+        await cancel_and_wait(self._following)
+        if self._watcher is not None:
+            with contextlib.suppress(NatsError):
+                await self._watcher.stop()  # type: ignore[no-untyped-call]
 
     async def create(self, listener: str) -> str:
         """Make ``listener`` with a fresh token and return the token."""
@@ -112,12 +156,22 @@ class Listeners:
 
     async def retire(self, listener: str) -> int:
         """Keep ``listener``'s record as removed and revoke everything that acts for them: the
-        token, each device credential, any pairing code not yet used. How many devices lost theirs."""
-        record = await self.record(listener)
-        if record is None:
+        token, each device credential, any pairing code not yet used. How many devices lost theirs.
+
+        The record is marked on the revision read, so of two removals at once only one goes on."""
+        key = f"listener.{listener}"
+        try:
+            entry = await self.kv.get(key)
+        except KeyNotFoundError:
+            raise NoSuchListener(f"there is no listener {listener!r}") from None
+        record = ListenerRecord.model_validate_json(entry.value or b"{}")
+        if record.retired or entry.revision is None:
             raise NoSuchListener(f"there is no listener {listener!r}")
         retired = record.model_copy(update={"retired": True})
-        await self.kv.put(f"listener.{listener}", retired.model_dump_json().encode())
+        try:
+            await self.kv.update(key, retired.model_dump_json().encode(), last=entry.revision)
+        except KeyWrongLastSequenceError:
+            raise NoSuchListener(f"{listener!r} was removed meanwhile") from None
         await self.kv.delete(f"token.{token_hash(record.token)}")
         self.known = {hashed: name for hashed, name in self.known.items() if name != listener}
         devices = 0
@@ -137,7 +191,8 @@ class Listeners:
         return devices
 
     async def listener_for(self, token: str) -> str | None:
-        """The listener a token belongs to, or None. Found tokens are remembered (tokens are never reused)."""
+        """The listener a token belongs to, or None. Found tokens are remembered while the
+        revocations are followed (tokens are never reused); otherwise read each time."""
         hashed = token_hash(token)
         if hashed in self.known:
             return self.known[hashed]
@@ -146,7 +201,8 @@ class Listeners:
         except KeyNotFoundError:
             return None
         listener = (entry.value or b"").decode()
-        self.known[hashed] = listener
+        if self.remembering and hashed not in self.revoked:
+            self.known[hashed] = listener
         return listener
 
     async def issue_device(self, listener: str) -> str:

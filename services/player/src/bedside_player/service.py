@@ -14,6 +14,7 @@ from bedside_contracts import subjects
 from bedside_contracts.common import Contract
 from bedside_contracts.partitions import partition_request
 from bedside_contracts.player import (
+    OFFER_WAITS,
     CommandRequest,
     CommandResult,
     History,
@@ -43,7 +44,7 @@ from bedside_player.catalog import Books
 from bedside_player.follower import Follower
 from bedside_player.hub import Hub
 from bedside_player.leases import LeaseKeeper, new_copy_id
-from bedside_player.listeners import Listeners
+from bedside_player.listeners import Listeners, NoSuchListener
 from bedside_player.partition_server import PartitionServer
 from bedside_player.player import Player
 from bedside_player.projections import Projections
@@ -147,12 +148,15 @@ class Service:
         here: Callable[[], Awaitable[Rep]],
         request: Callable[[], Contract],
         reply_type: type[Rep],
+        *,
+        waits: float = 1,
     ) -> Rep:
-        """``here()`` when this copy serves ``listener``; else the owner's answer to ``request()``."""
+        """``here()`` when this copy serves ``listener``; else the owner's answer to ``request()``,
+        waited for ``waits`` request timeouts (as long as the owner may itself wait on search)."""
         partition = self.projections.partition_of(listener)
         if partition in self.follower.serving:  # a lone copy's every request: nothing else to build
             return await here()
-        return await self._forward(partition, operation, here, request(), reply_type)
+        return await self._forward(partition, operation, here, request(), reply_type, waits=waits)
 
     async def _forward(
         self,
@@ -161,11 +165,17 @@ class Service:
         here: Callable[[], Awaitable[Rep]],
         request: Contract,
         reply_type: type[Rep],
+        *,
+        waits: float,
     ) -> Rep:
         """The answer of the copy that the partition's lease names (none yet, or one that does
-        not serve it yet: ask again), or ``here()`` once the partition has come to this copy."""
+        not serve it yet: ask again), or ``here()`` once the partition has come to this copy.
+
+        The owner of an offer waits one timeout on search: given up on after only one, it was
+        this copy that answered "the player failed" a moment before the owner's answer naming
+        search came, and the listener heard "Something went wrong" (``OFFER_WAITS``)."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.settings.request_timeout_s
+        deadline = loop.time() + waits * self.settings.request_timeout_s
         tries = 0
         while True:
             owner = self.keeper.owner_of(partition)
@@ -215,7 +225,12 @@ class Service:
 
     async def offer(self, request: OfferPositions) -> OfferOutcome:
         return await self._on_owner(
-            request.listener, "offer", lambda: self.player.offer(request), lambda: request, OfferOutcome
+            request.listener,
+            "offer",
+            lambda: self.player.offer(request),
+            lambda: request,
+            OfferOutcome,
+            waits=OFFER_WAITS,
         )
 
     async def history(self, request: HistoryRequest) -> History:
@@ -257,7 +272,10 @@ class Service:
         removed = await self._on_owner(
             listener, "retire", lambda: self.retire_here(request), lambda: request, ListenerRemoved
         )
-        devices = await self.listeners.retire(listener)
+        try:
+            devices = await self.listeners.retire(listener)
+        except NoSuchListener as gone:  # another removal of the same listener came first
+            raise NotFound(str(gone)) from None
         log.info("listener removed", listener=listener, books=removed.books, devices=devices)
         return removed.model_copy(update={"devices": devices})
 
@@ -270,6 +288,7 @@ class Service:
         store = EventStore(js, self.settings.player_partitions, connection)
         await store.declare(replicas)
         self._listeners = await Listeners.open(js, replicas)
+        await self._listeners.follow_revocations()
         self._player = Player(store, self.projections, self.books, self._resolve, self._publish)
         self.hub.connection = connection
         self._partition_server = PartitionServer(self.broker, self)
@@ -313,3 +332,5 @@ class Service:
         if self._follower is not None:
             await self._follower.stop()
         await self.books.stop()
+        if self._listeners is not None:
+            await self._listeners.stop()

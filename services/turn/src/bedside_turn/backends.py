@@ -5,6 +5,7 @@ from typing import Protocol, TypeVar
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract
 from bedside_contracts.player import (
+    OFFER_WAITS,
     CommandRequest,
     CommandResult,
     ListenerState,
@@ -35,10 +36,6 @@ from bedside_runtime.errors import PASSED_ON, NoService, RemoteFailure, ServiceE
 from pydantic import BaseModel
 
 R = TypeVar("R", bound=BaseModel)
-
-OFFER_WAITS = 2
-"""An offer waits two timeouts: the player's own wait on search (one, as the services share
-``request_timeout_s``), then the player's own work."""
 
 
 class Backends(Protocol):
