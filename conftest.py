@@ -20,7 +20,7 @@ settings.load_profile("bedside")
 def leaks_blamed_on_their_module() -> Iterator[None]:
     """Collect the garbage as each test module ends, so an unclosed socket or transport it left
     behind warns (an error here) in that module's last test, not in whichever later test the
-    collector happened to run in. Per module, not per test: one collection costs ~0.3 s once the
+    collector happened to run in. Per module, not per test: one collection costs ~0.4 s once the
     models are loaded, which per test would add minutes to the suite (README.md, "Tests and benchmarks").
     """
     yield
