@@ -275,7 +275,17 @@ def test_an_amount_of_time_is_read_with_its_half_wherever_it_is_said(
         ("go to the last chapter", intents.NextChapter(-1)),
         ("back a chapter", intents.NextChapter(-1)),
         ("next chapter", intents.NextChapter(1)),
+        # Chapters counted: moves too, however many ("go back 2 chapters" was a search for "2 chapters").
+        ("go back 2 chapters", intents.NextChapter(-2)),
+        ("back two chapters", intents.NextChapter(-2)),
+        ("skip 3 chapters", intents.NextChapter(3)),
+        ("skip back 2 chapters", intents.NextChapter(-2)),
+        ("forward two chapters please", intents.NextChapter(2)),
+        ("go back one chapter", intents.NextChapter(-1)),
+        ("skip ahead a chapter", intents.NextChapter(1)),
+        ("back 0 chapters", intents.Other()),
         # Asking what it held stays a recap.
+        ("what happened in the last two chapters?", Question("what happened in the last two chapters?")),
         ("what happened in the previous chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
         ("recap the last chapter", RecapAsked(RecapArgs(span="last_chapter"))),
         ("remind me of the previous chapter", RecapAsked(RecapArgs(span="last_chapter"))),

@@ -92,6 +92,9 @@ async def test_nothing_above_the_threshold_is_not_offered(rig: Rig) -> None:
         ("start from the beginning", "moved", 0),
         ("the next chapter", "listed", HERE),  # chapter 3, ahead: a covered row to press
         ("go back to the previous chapter", "moved", 0),
+        ("skip back 1 chapter", "moved", 0),
+        ("go back 2 chapters", "refused", HERE),  # chapter 2 plays: the book has none two before it
+        ("skip 2 chapters", "listed", HERE),  # chapter 4, ahead: a covered row to press
         ("back 99999 minutes", "moved", 0),  # more than any book: the start, not an error
         ("skip forward 99999 minutes", "listed", HERE),
     ],

@@ -319,6 +319,11 @@ _PREVIOUS_CHAPTER_ALONE = re.compile(
 """Said alone, the chapter before is a command, as "next chapter" is: it moves back a chapter.
 "Last chapter" alone is the chapter before too, never the book's final chapter: it is how
 "the last chapter" reads in a recap, and a listener asks for the book's end as "the end"."""
+_CHAPTERS_COUNTED = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|skip|jump|move|take me)\s+)?"
+    rf"({_BACK}|forwards?|ahead|on|skip)(?:\s+({_BACK}|forwards?|ahead))?\s+({_NUMBER_SAID})\s+chapters?(?:,?\s+please)?$"
+)
+"""Chapters counted from the one playing, said whole ("go back 2 chapters", "skip 3 chapters")."""
 _BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
 _BOOK_END = re.compile(r"\b(the\s+(very\s+)?end)\b|\blast (bit|part) of the book\b")
 _TIME_LEFT = re.compile(
@@ -464,6 +469,8 @@ def read(utterance: str) -> Intent:
         return WhereAmI()
     if _PREVIOUS_CHAPTER_ALONE.match(text):  # before the recaps, which read the words alone as one
         return NextChapter(step=-1)
+    if counted := _chapters_counted(text):
+        return counted
     if _UNDO.search(text):
         return Undo()
     if _OTHER_ONE.search(text):
@@ -543,6 +550,14 @@ def _jump_said(text: str) -> Jump | None:
         return None
     sign = -1 if re.fullmatch(_BACK, way) else 1
     return Jump(offset_ms=int(sign * _said_amount_ms(amount)))
+
+
+def _chapters_counted(text: str) -> NextChapter | None:
+    said = _CHAPTERS_COUNTED.match(text)
+    if said is None or (count := int(number_of(said.group(3)))) <= 0:
+        return None
+    way = said.group(2) or said.group(1)  # "skip back 2 chapters": the second word says which way
+    return NextChapter(step=-count if re.fullmatch(_BACK, way) else count)
 
 
 def unit_for_number_alone(number: float) -> SaidUnit:
