@@ -119,20 +119,10 @@ async def replay(
 
 
 async def replay_chapter_step(system: System, book: str, here_ms: int, step: int) -> int:
-    """The reads the tool makes for a chapter counted from the one playing, and the chapter."""
-    here = Resolved.model_validate(
-        await call(
-            system,
-            subjects.SEARCH_RESOLVE,
-            Resolve(book=book, here_ms=here_ms, targets=[Target(offset_ms=0)]),
-        )
-    )
+    """The reads the tool makes for a chapter counted from the one playing (the catalog), and the
+    chapter."""
     catalog = Catalog.model_validate(await call(system, subjects.SEARCH_CATALOG, CatalogRequest(book=book)))
-    passage = here.resolutions[0].passage
-    assert passage is not None
-    counted = chapters.counted_chapter(
-        passage.chapter, step, [c.n for b in catalog.books for c in b.chapters]
-    )
+    counted = chapters.counted_from_the_clock([c for b in catalog.books for c in b.chapters], here_ms, step)
     assert isinstance(counted, int)
     return counted
 

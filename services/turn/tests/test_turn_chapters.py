@@ -1,8 +1,13 @@
 """A chapter counted from the one playing: the arithmetic, and its refusals at either end."""
 
 import pytest
+from bedside_contracts.search import ChapterInfo
 from bedside_turn.domain import speech
-from bedside_turn.domain.chapters import NoSuchChapter, counted_chapter
+from bedside_turn.domain.chapters import (
+    NoSuchChapter,
+    counted_chapter,
+    counted_from_the_clock,
+)
 from bedside_turn.domain.tool_results import no_chapter_line
 
 SIX = [1, 2, 3, 4, 5, 6]
@@ -44,3 +49,28 @@ def test_a_chapter_past_either_end_is_said_plainly_and_the_model_is_not_told_whe
     for beyond in (after, before, further):  # the model is never told which chapter plays
         assert f"chapter {beyond.playing}" not in no_chapter_line(beyond)
         assert "they are in" not in no_chapter_line(beyond)
+
+
+ON_THE_CLOCK = [
+    ChapterInfo(n=1, title="One", start_ms=5_000, end_ms=60_000),
+    ChapterInfo(n=2, title="Two", start_ms=60_000, end_ms=120_000),
+    ChapterInfo(n=3, title="Three", start_ms=120_000, end_ms=180_000),
+]
+
+
+@pytest.mark.parametrize(
+    ("here_ms", "step", "expected"),
+    [
+        (60_000, 0, 2),  # a chapter's mark, though its first words may start later
+        (119_999, 1, 3),  # the pause after chapter 2's last words is still chapter 2
+        (119_999, -1, 1),
+        (0, 0, 1),  # before the first chapter's mark: the first chapter, with none before it
+        (0, -1, NoSuchChapter(playing=1, step=-1, first=1, last=3)),
+    ],
+)
+def test_a_chapter_is_counted_from_the_one_on_the_clock(here_ms: int, step: int, expected: object) -> None:
+    assert counted_from_the_clock(ON_THE_CLOCK, here_ms, step) == expected
+
+
+def test_a_book_without_chapters_counts_none() -> None:
+    assert counted_from_the_clock([], 0, 0) is None

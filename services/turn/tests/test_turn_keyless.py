@@ -149,6 +149,25 @@ async def test_starting_again_with_no_start_named_is_the_chapters_and_says_so(
 
 
 @pytest.mark.parametrize(
+    ("utterance", "outcome", "rows", "now"),
+    [
+        ("the next chapter", "listed", ["0:03:00, chapter 3, further on (covered)"], 179_000),
+        ("start over", "moved", ['0:01:30, chapter 2, "The Keeper\'s Ledger"'], 90_000),
+        ("go back to the previous chapter", "moved", ['0:00:00, chapter 1, "The Harbour Bell"'], 0),
+    ],
+)
+async def test_a_chapter_is_counted_from_the_one_on_the_clock_in_the_pause_after_its_last_words(
+    rig: Rig, utterance: str, outcome: str, rows: list[str], now: int
+) -> None:
+    """Chapter 2's words end at 0:02:58 and chapter 3 starts at 0:03:00. From 0:02:59 the count began
+    at chapter 3, where narration resumes: the next chapter was chapter 4 and "start over" a covered
+    chapter 3, while the page showed chapter 2."""
+    listener = rig.listener_at(179_000, book=PAUSED)
+    reply = await rig.ask(listener, utterance, book=PAUSED)
+    assert (reply.outcome, reply.rows, position(rig, listener, book=PAUSED)) == (outcome, rows, now)
+
+
+@pytest.mark.parametrize(
     ("utterance", "now"), [("start the book again", 0), ("start this chapter again", 90_000)]
 )
 async def test_starting_again_with_a_start_named_goes_there(rig: Rig, utterance: str, now: int) -> None:

@@ -273,13 +273,9 @@ class ToolBox:
         return lines, places, outcome.outcome == "refused"
 
     async def _counted_chapter(self, step: int) -> int | NoSuchChapter | None:
-        """The chapter ``step`` from the one search places the line in (``chapters.counted_chapter``);
-        None when the line cannot be placed."""
-        passage = await self._passage_at(Target(offset_ms=0))
-        if passage is None:
-            return None
-        numbers = [c.n for c in await self._chapters()]
-        return chapters.counted_chapter(passage.chapter, step, numbers)
+        """The chapter ``step`` from the one playing (``chapters.counted_from_the_clock``); None when
+        the book has no chapters."""
+        return chapters.counted_from_the_clock(await self._chapters(), self.here_ms, step)
 
     async def _closing_passage(
         self, chapter: int | None
