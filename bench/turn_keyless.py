@@ -100,17 +100,20 @@ async def replay(
             targets = targets_of(offered)
             ended = offered.chapter  # with chapter_end, whose end; None: the chapter playing
             if offered.chapter_step is not None:
-                counted = await replay_chapter_step(system, book, here_ms, offered.chapter_step)
-                if offered.chapter_end and ended is None:
+                start_asked = not (offered.chapter_end and ended is None)
+                counted = await replay_chapter_step(
+                    system, book, here_ms, offered.chapter_step, start_asked=start_asked
+                )
+                if not start_asked:
                     ended = counted
-                else:
+                elif counted is not None:
                     targets.append(Target(chapter=counted))
             if offered.chapter_end:
                 closing = await replay_chapter_end(system, book, here_ms, ended)
                 if closing is not None:
                     targets.append(Target(passage_id=closing))
             if not targets:
-                continue  # the tool refused before any offer (already at the chapter's end)
+                continue  # the tool refused before any offer (already at the chapter's end or start)
             offer = OfferPositions(
                 listener=LISTENER, book=book, turn_id=f"floor-{event.turn_id}", targets=targets
             )
@@ -118,12 +121,24 @@ async def replay(
     return (time.perf_counter() - started) * 1000
 
 
-async def replay_chapter_step(system: System, book: str, here_ms: int, step: int) -> int:
-    """The reads the tool makes for a chapter counted from the one playing (the catalog), and the
-    chapter."""
+async def replay_chapter_step(
+    system: System, book: str, here_ms: int, step: int, *, start_asked: bool
+) -> int | None:
+    """The reads the tool makes for a chapter counted from the one playing (the catalog, and when the
+    start of the one playing is asked for, its first passage, to see whether any of it is heard), and
+    the chapter; None when the tool offers no chapter (that start asked for before any of it is heard)."""
     catalog = Catalog.model_validate(await call(system, subjects.SEARCH_CATALOG, CatalogRequest(book=book)))
     counted = chapters.counted_from_the_clock([c for b in catalog.books for c in b.chapters], here_ms, step)
     assert isinstance(counted, int)
+    if step == 0 and start_asked:
+        resolved = await call(
+            system,
+            subjects.SEARCH_RESOLVE,
+            Resolve(book=book, here_ms=here_ms, targets=[Target(chapter=counted)]),
+        )
+        first = Resolved.model_validate(resolved).resolutions[0].passage
+        if first is not None and chapters.still_at_its_start(first, here_ms):
+            return None
     return counted
 
 

@@ -2,11 +2,13 @@
 
 import pytest
 from bedside_contracts.search import ChapterInfo
+from bedside_guard import Passage
 from bedside_turn.domain import speech
 from bedside_turn.domain.chapters import (
     NoSuchChapter,
     counted_chapter,
     counted_from_the_clock,
+    still_at_its_start,
 )
 from bedside_turn.domain.tool_results import no_chapter_line
 
@@ -74,3 +76,14 @@ def test_a_chapter_is_counted_from_the_one_on_the_clock(here_ms: int, step: int,
 
 def test_a_book_without_chapters_counts_none() -> None:
     assert counted_from_the_clock([], 0, 0) is None
+
+
+@pytest.mark.parametrize(
+    ("here_ms", "at_start"),
+    [(60_000, True), (61_000, True), (62_000, True), (62_001, False)],
+)
+def test_a_chapter_is_at_its_start_until_its_first_words_are_behind_the_line(
+    here_ms: int, at_start: bool
+) -> None:
+    first = Passage(id=1, start_ms=62_000, end_ms=90_000, chapter=2, chapter_title="Two", text="Words.")
+    assert still_at_its_start(first, here_ms) is at_start

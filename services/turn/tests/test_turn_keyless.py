@@ -14,13 +14,14 @@ from bedside_runtime.errors import RemoteFailure
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import playback, speech
-from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS, book_info, passages
+from bedside_turn_testing.book import BOOK_ID, LEAD_IN_MS, PASSAGE_MS, book_info, lead_in_book, passages
 from bedside_turn_testing.doubles import DoubleBook
 from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import leaks
 
 HERE = 135_000
 PAUSED = "lamplight-paused"
+LEAD_IN = "lamplight-lead-in"
 
 
 def paused_book() -> DoubleBook:
@@ -40,7 +41,11 @@ def paused_book() -> DoubleBook:
 
 @pytest.fixture(scope="module")
 async def rig(nats_url: str) -> AsyncIterator[Rig]:
-    rig = await start_rig(nats_url, with_model=False, extra_books={PAUSED: paused_book()})
+    rig = await start_rig(
+        nats_url,
+        with_model=False,
+        extra_books={PAUSED: paused_book(), LEAD_IN: DoubleBook(*lead_in_book(LEAD_IN))},
+    )
     try:
         yield rig
     finally:
@@ -146,6 +151,32 @@ async def test_starting_again_with_no_start_named_is_the_chapters_and_says_so(
         'If you meant the whole book, say "start the book again".'
     )
     assert len([r for r in rig.search.requests if isinstance(r, FindPassage)]) == searched
+
+
+@pytest.mark.parametrize("utterance", ["start over", "play it from the top", "the start of this chapter"])
+@pytest.mark.parametrize(
+    "here",
+    [
+        0,  # the book just opened: its first words start at 0:00:02
+        90_000 + LEAD_IN_MS // 2,  # inside chapter 2's lead-in, on the page as chapter 2
+        90_000 + LEAD_IN_MS,  # on chapter 2's first word, not heard yet
+    ],
+)
+async def test_the_start_of_the_chapter_asked_before_any_of_it_is_heard_is_where_they_are(
+    rig: Rig, utterance: str, here: int
+) -> None:
+    """It was a covered row for the very chapter playing: "That's further on than you've got"."""
+    listener = rig.listener_at(here, book=LEAD_IN)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, utterance, book=LEAD_IN)
+    assert (reply.outcome, reply.speech, reply.rows) == ("refused", speech.AT_CHAPTER_START, [])
+    assert (position(rig, listener, book=LEAD_IN), len(rig.player.offers)) == (here, offers)
+
+
+async def test_the_start_of_the_chapter_once_some_of_it_is_heard_is_its_first_words(rig: Rig) -> None:
+    listener = rig.listener_at(HERE, book=LEAD_IN)
+    reply = await rig.ask(listener, "start over", book=LEAD_IN)
+    assert (reply.outcome, position(rig, listener, book=LEAD_IN)) == ("moved", 90_000 + LEAD_IN_MS)
 
 
 @pytest.mark.parametrize(

@@ -83,3 +83,22 @@ def book_info() -> BookInfo:
         passages=len(all_passages),
         chapters=chapters,
     )
+
+
+LEAD_IN_MS = 2_000
+
+
+def lead_in_book(book_id: str) -> tuple[BookInfo, list[Passage]]:
+    """The test book with a lead-in of silence at each chapter's start, as ingest makes one from
+    chapter marks: each chapter runs on the clock from its mark to the next one's, and its first
+    words start ``LEAD_IN_MS`` after the mark (the book's own first words at 0:00:02)."""
+    read = [
+        p.model_copy(update={"start_ms": p.start_ms + LEAD_IN_MS}) if i % 3 == 0 else p
+        for i, p in enumerate(passages())
+    ]
+    info = book_info()
+    chapters = [
+        c.model_copy(update={"end_ms": nxt.start_ms})
+        for c, nxt in zip(info.chapters, info.chapters[1:], strict=False)
+    ]
+    return info.model_copy(update={"id": book_id, "chapters": [*chapters, info.chapters[-1]]}), read

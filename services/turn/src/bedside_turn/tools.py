@@ -44,6 +44,7 @@ from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.rules import MayOffer, Refused, Turn
 from bedside_turn.domain.tool_results import (
     ALREADY_AT_CHAPTER_END,
+    ALREADY_AT_CHAPTER_START,
     NO_CHAPTER_PLAYING,
     NO_MATCH,
     NOTHING_IN_SPAN,
@@ -93,6 +94,9 @@ class ToolBox:
     """A chapter counted past the first or the last (refused), for the keyless router's answer."""
     at_chapter_end: bool = False
     """The end of the chapter was asked for from inside its closing passage (refused): for the
+    keyless router's answer."""
+    at_chapter_start: bool = False
+    """The start of the chapter playing was asked for before any of it was heard (refused): for the
     keyless router's answer."""
     played: playback.PlaybackDone | None = None
     """The newest playback call's outcome, for the keyless router's answer."""
@@ -227,6 +231,13 @@ class ToolBox:
             counted = await self._counted_chapter(args.chapter_step)
             if isinstance(counted, int) and ending and ended is None:
                 ended = counted
+            elif isinstance(counted, int) and args.chapter_step == 0 and await self._still_at_start(counted):
+                # The start of the chapter playing, none of it heard yet: where they are already, so
+                # it is no row (a covered one ahead). Other places named stand without it.
+                if not targets:
+                    self.at_chapter_start = True
+                    self.turn.note_offer("refused", [])
+                    return [ALREADY_AT_CHAPTER_START], [], True
             elif isinstance(counted, int):
                 targets = with_chapter(targets, counted)
             elif not targets:
@@ -276,6 +287,11 @@ class ToolBox:
         """The chapter ``step`` from the one playing (``chapters.counted_from_the_clock``); None when
         the book has no chapters."""
         return chapters.counted_from_the_clock(await self._chapters(), self.here_ms, step)
+
+    async def _still_at_start(self, chapter: int) -> bool:
+        """Whether none of ``chapter`` is behind the line (``chapters.still_at_its_start``)."""
+        first = await self._passage_at(Target(chapter=chapter))
+        return first is not None and chapters.still_at_its_start(first, self.here_ms)
 
     async def _closing_passage(
         self, chapter: int | None

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.search import ChapterInfo
+from bedside_guard import Passage, ahead_of
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,16 @@ def counted_from_the_clock(
     if playing is None:
         return None
     return counted_chapter(playing.n, step, [c.n for c in chapters])
+
+
+def still_at_its_start(first_passage: Passage, here_ms: int) -> bool:
+    """Whether a listener in a chapter whose first passage is ``first_passage`` is still at its start:
+    none of its words are behind the line (in its lead-in of silence, or on its first word).
+
+    Its start is then where they are. Offered, it would be a covered row ahead ("further on than
+    you've got") for the very chapter the page shows, which reveals nothing and helps no one.
+    """
+    return ahead_of(first_passage.start_ms, here_ms)
 
 
 def playing_chapter(chapters: Sequence[ChapterInfo], here_ms: int) -> ChapterInfo | None:
