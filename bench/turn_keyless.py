@@ -109,9 +109,9 @@ async def replay(
                 elif counted is not None:
                     targets.append(Target(chapter=counted))
             if offered.chapter_end:
-                closing = await replay_chapter_end(system, book, here_ms, ended)
-                if closing is not None:
-                    targets.append(Target(passage_id=closing))
+                end_offered = await replay_chapter_end(system, book, here_ms, ended)
+                if end_offered is not None:
+                    targets.append(Target(chapter_end=end_offered))
             if not targets:
                 continue  # the tool refused before any offer (already at the chapter's end or start)
             offer = OfferPositions(
@@ -143,18 +143,22 @@ async def replay_chapter_step(
 
 
 async def replay_chapter_end(system: System, book: str, here_ms: int, chapter: int | None) -> int | None:
-    """The reads the tool makes for the end of a chapter (``chapter``, else the one playing), and
-    the id of its closing passage; None when the line is already in it (the tool refuses)."""
-    resolved = await call(
-        system, subjects.SEARCH_RESOLVE, Resolve(book=book, here_ms=here_ms, targets=[Target(offset_ms=0)])
-    )
-    here = Resolved.model_validate(resolved).resolutions[0].passage
-    assert here is not None
-    end = Target(chapter_end=chapter if chapter is not None else here.chapter)
-    resolved = await call(system, subjects.SEARCH_RESOLVE, Resolve(book=book, here_ms=here_ms, targets=[end]))
-    closing = Resolved.model_validate(resolved).resolutions[0].passage
-    assert closing is not None
-    return closing.id if closing.id != here.id else None
+    """The reads the tool makes for the end of a chapter (``chapter``, else the one playing), and the
+    chapter whose end it offers; None when the listener is at the end of the one playing already (the
+    tool refuses)."""
+    catalog = Catalog.model_validate(await call(system, subjects.SEARCH_CATALOG, CatalogRequest(book=book)))
+    playing = chapters.counted_from_the_clock([c for b in catalog.books for c in b.chapters], here_ms, 0)
+    ended = chapter if chapter is not None else playing
+    assert isinstance(ended, int)
+    if ended == playing:
+        end = Target(chapter_end=ended)
+        resolved = await call(
+            system, subjects.SEARCH_RESOLVE, Resolve(book=book, here_ms=here_ms, targets=[end])
+        )
+        closing = Resolved.model_validate(resolved).resolutions[0].passage
+        if closing is not None and chapters.already_at_its_end(closing, here_ms):
+            return None
+    return ended
 
 
 async def replay_recap(system: System, book: str, here_ms: int, args: RecapArgs) -> None:

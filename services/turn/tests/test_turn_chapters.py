@@ -6,6 +6,7 @@ from bedside_guard import Passage
 from bedside_turn.domain import speech
 from bedside_turn.domain.chapters import (
     NoSuchChapter,
+    already_at_its_end,
     counted_chapter,
     counted_from_the_clock,
     still_at_its_start,
@@ -87,3 +88,12 @@ def test_a_chapter_is_at_its_start_until_its_first_words_are_behind_the_line(
 ) -> None:
     first = Passage(id=1, start_ms=62_000, end_ms=90_000, chapter=2, chapter_title="Two", text="Words.")
     assert still_at_its_start(first, here_ms) is at_start
+
+
+@pytest.mark.parametrize(
+    ("here_ms", "at_end"),
+    [(149_999, False), (150_000, True), (170_000, True), (179_000, True)],  # 179 s: the pause after it
+)
+def test_a_chapter_is_at_its_end_from_its_closing_passages_first_word(here_ms: int, at_end: bool) -> None:
+    closing = Passage(id=5, start_ms=150_000, end_ms=178_000, chapter=2, chapter_title="Two", text="Words.")
+    assert already_at_its_end(closing, here_ms) is at_end

@@ -236,6 +236,19 @@ async def test_the_end_of_the_chapter_is_its_closing_passage_though_the_chapter_
     assert (reply.outcome, reply.rows) == ("listed", ["0:02:30, end of chapter 2, further on (covered)"])
 
 
+@pytest.mark.parametrize("utterance", ["take me to the end of the chapter", "go to the end of chapter 2"])
+async def test_the_end_of_the_chapter_asked_in_the_pause_after_its_last_words_is_where_they_are(
+    rig: Rig, utterance: str
+) -> None:
+    """From 0:02:59, after chapter 2's last words (0:02:58) and before chapter 3 (0:03:00), the end of
+    the chapter was chapter 3's, a covered row, and "the end of chapter 2" moved the book back 29 s."""
+    listener = rig.listener_at(179_000, book=PAUSED)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, utterance, book=PAUSED)
+    assert (reply.outcome, reply.speech, reply.rows) == ("refused", speech.AT_CHAPTER_END, [])
+    assert (position(rig, listener, book=PAUSED), len(rig.player.offers)) == (179_000, offers)
+
+
 @pytest.mark.parametrize("book", [BOOK_ID, PAUSED])
 async def test_the_end_of_a_chapter_named_is_its_closing_passage_not_its_start(rig: Rig, book: str) -> None:
     listener = rig.listener_at(HERE, book=book)  # chapter 2; chapter 3 closes with the passage at 0:04:00

@@ -247,15 +247,15 @@ class ToolBox:
             else:
                 ending = False  # the end of a chapter not in the book is no place: the others stand
         if ending:
-            here, ended, closing = await self._closing_passage(ended)
-            # From inside the closing passage its start is behind: an offer would move the book back.
-            # Else the chapter's end is offered as the chapter named, so a row for it ahead says
-            # "end of chapter 3" (search resolves it as that chapter's closing passage), and one for
-            # a chapter search cannot find is refused naming the book's chapters.
-            if ended is not None and (closing is None or here is None or closing.id != here.id):
+            at_end, ended = await self._end_meant(ended)
+            # From inside the closing passage (or the pause after it) its start is behind: an offer
+            # would move the book back. Else the chapter's end is offered as the chapter named, so a
+            # row for it ahead says "end of chapter 3" (search resolves it as that chapter's closing
+            # passage), and one for a chapter search cannot find is refused naming the book's chapters.
+            if ended is not None and not at_end:
                 targets = with_chapter_end(targets, ended)
             elif not targets:
-                self.at_chapter_end = closing is not None
+                self.at_chapter_end = at_end
                 self.turn.note_offer("refused", [])
                 return [ALREADY_AT_CHAPTER_END if self.at_chapter_end else NO_CHAPTER_PLAYING], [], True
         if (lookup := earlier.lookup_for(args, self.listener, self.book)) is not None:
@@ -293,17 +293,16 @@ class ToolBox:
         first = await self._passage_at(Target(chapter=chapter))
         return first is not None and chapters.still_at_its_start(first, self.here_ms)
 
-    async def _closing_passage(
-        self, chapter: int | None
-    ) -> tuple[Passage | None, int | None, Passage | None]:
-        """The passage holding the line, the chapter whose end is meant (``chapter``, else the one
-        playing) and its closing passage (search's ``chapter_end`` target); each None when search
-        cannot place it."""
-        here = await self._passage_at(Target(offset_ms=0))
-        ended = chapter if chapter is not None else here.chapter if here is not None else None
-        if ended is None:
-            return here, None, None
-        return here, ended, await self._passage_at(Target(chapter_end=ended))
+    async def _end_meant(self, chapter: int | None) -> tuple[bool, int | None]:
+        """Whether the listener is at the end already (``chapters.already_at_its_end`` of the chapter
+        playing, by its closing passage: search's ``chapter_end`` target), and the chapter whose end
+        is meant (``chapter``, else the one playing; None in a book without chapters)."""
+        playing = chapters.counted_from_the_clock(await self._chapters(), self.here_ms, 0)
+        ended = chapter if chapter is not None else playing if isinstance(playing, int) else None
+        if ended is None or ended != playing:
+            return False, ended
+        closing = await self._passage_at(Target(chapter_end=ended))
+        return closing is not None and chapters.already_at_its_end(closing, self.here_ms), ended
 
     async def _passage_at(self, target: Target) -> Passage | None:
         resolved = await self.backends.resolve(

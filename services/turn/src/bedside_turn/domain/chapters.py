@@ -65,6 +65,17 @@ def still_at_its_start(first_passage: Passage, here_ms: int) -> bool:
     return ahead_of(first_passage.start_ms, here_ms)
 
 
+def already_at_its_end(closing_passage: Passage, here_ms: int) -> bool:
+    """Whether a listener in a chapter whose closing passage is ``closing_passage`` is at its end
+    already: on that passage's first word, inside it, or in the pause after it.
+
+    The end is the closing passage's start, so from there on an offer would move the book back (or,
+    on its first word, offer a covered row for where they are). Not the guard's ``ahead_of``, which
+    counts that first word as not yet heard: this is where the listener is, not what they know.
+    """
+    return closing_passage.start_ms <= here_ms
+
+
 def playing_chapter(chapters: Sequence[ChapterInfo], here_ms: int) -> ChapterInfo | None:
     """The chapter playing: the last one that starts at or before the line. At a chapter's first
     millisecond (just after "go to chapter 5") it is that chapter, as the page names it, though
