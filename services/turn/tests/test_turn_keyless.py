@@ -157,7 +157,7 @@ async def test_starting_again_with_no_start_named_is_the_chapters_and_says_so(
 @pytest.mark.parametrize(
     "here",
     [
-        0,  # the book just opened: its first words start at 0:00:02
+        0,  # the book just opened, before chapter 1's mark at its first words (0:00:02)
         90_000 + LEAD_IN_MS // 2,  # inside chapter 2's lead-in, on the page as chapter 2
         90_000 + LEAD_IN_MS,  # on chapter 2's first word, not heard yet
     ],
