@@ -100,17 +100,20 @@ async def replay(
             targets = targets_of(offered)
             ended = offered.chapter  # with chapter_end, whose end; None: the chapter playing
             if offered.chapter_step is not None:
-                counted = await replay_chapter_step(system, book, here_ms, offered.chapter_step)
-                if offered.chapter_end and ended is None:
+                start_asked = not (offered.chapter_end and ended is None)
+                counted = await replay_chapter_step(
+                    system, book, here_ms, offered.chapter_step, start_asked=start_asked
+                )
+                if not start_asked:
                     ended = counted
-                else:
+                elif counted is not None:
                     targets.append(Target(chapter=counted))
             if offered.chapter_end:
-                closing = await replay_chapter_end(system, book, here_ms, ended)
-                if closing is not None:
-                    targets.append(Target(passage_id=closing))
+                end_offered = await replay_chapter_end(system, book, here_ms, ended)
+                if end_offered is not None:
+                    targets.append(Target(chapter_end=end_offered))
             if not targets:
-                continue  # the tool refused before any offer (already at the chapter's end)
+                continue  # the tool refused before any offer (already at the chapter's end or start)
             offer = OfferPositions(
                 listener=LISTENER, book=book, turn_id=f"floor-{event.turn_id}", targets=targets
             )
@@ -118,38 +121,44 @@ async def replay(
     return (time.perf_counter() - started) * 1000
 
 
-async def replay_chapter_step(system: System, book: str, here_ms: int, step: int) -> int:
-    """The reads the tool makes for a chapter counted from the one playing, and the chapter."""
-    here = Resolved.model_validate(
-        await call(
+async def replay_chapter_step(
+    system: System, book: str, here_ms: int, step: int, *, start_asked: bool
+) -> int | None:
+    """The reads the tool makes for a chapter counted from the one playing (the catalog, and when the
+    start of the one playing is asked for, its first passage, to see whether any of it is heard), and
+    the chapter; None when the tool offers no chapter (that start asked for before any of it is heard)."""
+    catalog = Catalog.model_validate(await call(system, subjects.SEARCH_CATALOG, CatalogRequest(book=book)))
+    counted = chapters.counted_from_the_clock([c for b in catalog.books for c in b.chapters], here_ms, step)
+    assert isinstance(counted, int)
+    if step == 0 and start_asked:
+        resolved = await call(
             system,
             subjects.SEARCH_RESOLVE,
-            Resolve(book=book, here_ms=here_ms, targets=[Target(offset_ms=0)]),
+            Resolve(book=book, here_ms=here_ms, targets=[Target(chapter=counted)]),
         )
-    )
-    catalog = Catalog.model_validate(await call(system, subjects.SEARCH_CATALOG, CatalogRequest(book=book)))
-    passage = here.resolutions[0].passage
-    assert passage is not None
-    counted = chapters.counted_chapter(
-        passage.chapter, step, [c.n for b in catalog.books for c in b.chapters]
-    )
-    assert isinstance(counted, int)
+        first = Resolved.model_validate(resolved).resolutions[0].passage
+        if first is not None and chapters.still_at_its_start(first, here_ms):
+            return None
     return counted
 
 
 async def replay_chapter_end(system: System, book: str, here_ms: int, chapter: int | None) -> int | None:
-    """The reads the tool makes for the end of a chapter (``chapter``, else the one playing), and
-    the id of its closing passage; None when the line is already in it (the tool refuses)."""
-    resolved = await call(
-        system, subjects.SEARCH_RESOLVE, Resolve(book=book, here_ms=here_ms, targets=[Target(offset_ms=0)])
-    )
-    here = Resolved.model_validate(resolved).resolutions[0].passage
-    assert here is not None
-    end = Target(chapter_end=chapter if chapter is not None else here.chapter)
-    resolved = await call(system, subjects.SEARCH_RESOLVE, Resolve(book=book, here_ms=here_ms, targets=[end]))
-    closing = Resolved.model_validate(resolved).resolutions[0].passage
-    assert closing is not None
-    return closing.id if closing.id != here.id else None
+    """The reads the tool makes for the end of a chapter (``chapter``, else the one playing), and the
+    chapter whose end it offers; None when the listener is at the end of the one playing already (the
+    tool refuses)."""
+    catalog = Catalog.model_validate(await call(system, subjects.SEARCH_CATALOG, CatalogRequest(book=book)))
+    playing = chapters.counted_from_the_clock([c for b in catalog.books for c in b.chapters], here_ms, 0)
+    ended = chapter if chapter is not None else playing
+    assert isinstance(ended, int)
+    if ended == playing:
+        end = Target(chapter_end=ended)
+        resolved = await call(
+            system, subjects.SEARCH_RESOLVE, Resolve(book=book, here_ms=here_ms, targets=[end])
+        )
+        closing = Resolved.model_validate(resolved).resolutions[0].passage
+        if closing is not None and chapters.already_at_its_end(closing, here_ms):
+            return None
+    return ended
 
 
 async def replay_recap(system: System, book: str, here_ms: int, args: RecapArgs) -> None:

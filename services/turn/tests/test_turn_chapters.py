@@ -1,8 +1,16 @@
 """A chapter counted from the one playing: the arithmetic, and its refusals at either end."""
 
 import pytest
+from bedside_contracts.search import ChapterInfo
+from bedside_guard import Passage
 from bedside_turn.domain import speech
-from bedside_turn.domain.chapters import NoSuchChapter, counted_chapter
+from bedside_turn.domain.chapters import (
+    NoSuchChapter,
+    already_at_its_end,
+    counted_chapter,
+    counted_from_the_clock,
+    still_at_its_start,
+)
 from bedside_turn.domain.tool_results import no_chapter_line
 
 SIX = [1, 2, 3, 4, 5, 6]
@@ -44,3 +52,48 @@ def test_a_chapter_past_either_end_is_said_plainly_and_the_model_is_not_told_whe
     for beyond in (after, before, further):  # the model is never told which chapter plays
         assert f"chapter {beyond.playing}" not in no_chapter_line(beyond)
         assert "they are in" not in no_chapter_line(beyond)
+
+
+ON_THE_CLOCK = [
+    ChapterInfo(n=1, title="One", start_ms=5_000, end_ms=60_000),
+    ChapterInfo(n=2, title="Two", start_ms=60_000, end_ms=120_000),
+    ChapterInfo(n=3, title="Three", start_ms=120_000, end_ms=180_000),
+]
+
+
+@pytest.mark.parametrize(
+    ("here_ms", "step", "expected"),
+    [
+        (60_000, 0, 2),  # a chapter's mark, though its first words may start later
+        (119_999, 1, 3),  # the pause after chapter 2's last words is still chapter 2
+        (119_999, -1, 1),
+        (0, 0, 1),  # before the first chapter's mark: the first chapter, with none before it
+        (0, -1, NoSuchChapter(playing=1, step=-1, first=1, last=3)),
+    ],
+)
+def test_a_chapter_is_counted_from_the_one_on_the_clock(here_ms: int, step: int, expected: object) -> None:
+    assert counted_from_the_clock(ON_THE_CLOCK, here_ms, step) == expected
+
+
+def test_a_book_without_chapters_counts_none() -> None:
+    assert counted_from_the_clock([], 0, 0) is None
+
+
+@pytest.mark.parametrize(
+    ("here_ms", "at_start"),
+    [(60_000, True), (61_000, True), (62_000, True), (62_001, False)],
+)
+def test_a_chapter_is_at_its_start_until_its_first_words_are_behind_the_line(
+    here_ms: int, at_start: bool
+) -> None:
+    first = Passage(id=1, start_ms=62_000, end_ms=90_000, chapter=2, chapter_title="Two", text="Words.")
+    assert still_at_its_start(first, here_ms) is at_start
+
+
+@pytest.mark.parametrize(
+    ("here_ms", "at_end"),
+    [(149_999, False), (150_000, True), (170_000, True), (179_000, True)],  # 179 s: the pause after it
+)
+def test_a_chapter_is_at_its_end_from_its_closing_passages_first_word(here_ms: int, at_end: bool) -> None:
+    closing = Passage(id=5, start_ms=150_000, end_ms=178_000, chapter=2, chapter_title="Two", text="Words.")
+    assert already_at_its_end(closing, here_ms) is at_end

@@ -14,13 +14,14 @@ from bedside_runtime.errors import RemoteFailure
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import playback, speech
-from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS, book_info, passages
+from bedside_turn_testing.book import BOOK_ID, LEAD_IN_MS, PASSAGE_MS, book_info, lead_in_book, passages
 from bedside_turn_testing.doubles import DoubleBook
 from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import leaks
 
 HERE = 135_000
 PAUSED = "lamplight-paused"
+LEAD_IN = "lamplight-lead-in"
 
 
 def paused_book() -> DoubleBook:
@@ -40,7 +41,11 @@ def paused_book() -> DoubleBook:
 
 @pytest.fixture(scope="module")
 async def rig(nats_url: str) -> AsyncIterator[Rig]:
-    rig = await start_rig(nats_url, with_model=False, extra_books={PAUSED: paused_book()})
+    rig = await start_rig(
+        nats_url,
+        with_model=False,
+        extra_books={PAUSED: paused_book(), LEAD_IN: DoubleBook(*lead_in_book(LEAD_IN))},
+    )
     try:
         yield rig
     finally:
@@ -151,6 +156,51 @@ async def test_starting_again_with_no_start_named_is_the_chapters_and_says_so(
     assert len([r for r in rig.search.requests if isinstance(r, FindPassage)]) == searched
 
 
+@pytest.mark.parametrize("utterance", ["start over", "play it from the top", "the start of this chapter"])
+@pytest.mark.parametrize(
+    "here",
+    [
+        0,  # the book just opened, before chapter 1's mark at its first words (0:00:02)
+        90_000 + LEAD_IN_MS // 2,  # inside chapter 2's lead-in, on the page as chapter 2
+        90_000 + LEAD_IN_MS,  # on chapter 2's first word, not heard yet
+    ],
+)
+async def test_the_start_of_the_chapter_asked_before_any_of_it_is_heard_is_where_they_are(
+    rig: Rig, utterance: str, here: int
+) -> None:
+    """It was a covered row for the very chapter playing: "That's further on than you've got"."""
+    listener = rig.listener_at(here, book=LEAD_IN)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, utterance, book=LEAD_IN)
+    assert (reply.outcome, reply.speech, reply.rows) == ("refused", speech.AT_CHAPTER_START, [])
+    assert (position(rig, listener, book=LEAD_IN), len(rig.player.offers)) == (here, offers)
+
+
+async def test_the_start_of_the_chapter_once_some_of_it_is_heard_is_its_first_words(rig: Rig) -> None:
+    listener = rig.listener_at(HERE, book=LEAD_IN)
+    reply = await rig.ask(listener, "start over", book=LEAD_IN)
+    assert (reply.outcome, position(rig, listener, book=LEAD_IN)) == ("moved", 90_000 + LEAD_IN_MS)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "outcome", "rows", "now"),
+    [
+        ("the next chapter", "listed", ["0:03:00, chapter 3, further on (covered)"], 179_000),
+        ("start over", "moved", ['0:01:30, chapter 2, "The Keeper\'s Ledger"'], 90_000),
+        ("go back to the previous chapter", "moved", ['0:00:00, chapter 1, "The Harbour Bell"'], 0),
+    ],
+)
+async def test_a_chapter_is_counted_from_the_one_on_the_clock_in_the_pause_after_its_last_words(
+    rig: Rig, utterance: str, outcome: str, rows: list[str], now: int
+) -> None:
+    """Chapter 2's words end at 0:02:58 and chapter 3 starts at 0:03:00. From 0:02:59 the count began
+    at chapter 3, where narration resumes: the next chapter was chapter 4 and "start over" a covered
+    chapter 3, while the page showed chapter 2."""
+    listener = rig.listener_at(179_000, book=PAUSED)
+    reply = await rig.ask(listener, utterance, book=PAUSED)
+    assert (reply.outcome, reply.rows, position(rig, listener, book=PAUSED)) == (outcome, rows, now)
+
+
 @pytest.mark.parametrize(
     ("utterance", "now"), [("start the book again", 0), ("start this chapter again", 90_000)]
 )
@@ -187,6 +237,19 @@ async def test_the_end_of_the_chapter_is_its_closing_passage_though_the_chapter_
     listener = rig.listener_at(HERE, book=PAUSED)
     reply = await rig.ask(listener, "take me to the end of the chapter", book=PAUSED)
     assert (reply.outcome, reply.rows) == ("listed", ["0:02:30, end of chapter 2, further on (covered)"])
+
+
+@pytest.mark.parametrize("utterance", ["take me to the end of the chapter", "go to the end of chapter 2"])
+async def test_the_end_of_the_chapter_asked_in_the_pause_after_its_last_words_is_where_they_are(
+    rig: Rig, utterance: str
+) -> None:
+    """From 0:02:59, after chapter 2's last words (0:02:58) and before chapter 3 (0:03:00), the end of
+    the chapter was chapter 3's, a covered row, and "the end of chapter 2" moved the book back 29 s."""
+    listener = rig.listener_at(179_000, book=PAUSED)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, utterance, book=PAUSED)
+    assert (reply.outcome, reply.speech, reply.rows) == ("refused", speech.AT_CHAPTER_END, [])
+    assert (position(rig, listener, book=PAUSED), len(rig.player.offers)) == (179_000, offers)
 
 
 @pytest.mark.parametrize("book", [BOOK_ID, PAUSED])

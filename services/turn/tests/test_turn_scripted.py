@@ -16,18 +16,23 @@ from bedside_contracts.turn import TurnCompleted
 from bedside_guard import STOP_THERE, clock
 from bedside_turn.domain import rules, speech
 from bedside_turn.domain.playback import VOICE_DEVICE
-from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS
+from bedside_turn.domain.tool_results import ALREADY_AT_CHAPTER_START
+from bedside_turn_testing.book import BOOK_ID, LEAD_IN_MS, PASSAGE_MS, lead_in_book
+from bedside_turn_testing.doubles import DoubleBook
 from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import leaks
 from bedside_turn_testing.scripted import Say, ScriptedModel, Use, overloaded, rate_limited
 
 HERE = 135_000
 """Inside passage 104 (chapter 2), after its first cue: half of that passage has been heard."""
+LEAD_IN = "lamplight-lead-in"
 
 
 @pytest.fixture(scope="module")
 async def rig(nats_url: str) -> AsyncIterator[Rig]:
-    rig = await start_rig(nats_url, with_model=True)
+    rig = await start_rig(
+        nats_url, with_model=True, extra_books={LEAD_IN: DoubleBook(*lead_in_book(LEAD_IN))}
+    )
     try:
         yield rig
     finally:
@@ -140,6 +145,22 @@ async def test_the_next_chapter_is_counted_by_the_tool_from_the_chapter_playing(
     reply = await rig.ask(listener, "the next chapter")
     assert reply.rows == ["0:03:00, chapter 3, further on (covered)"]
     assert_clean(rig, model, HERE, "the next chapter")
+
+
+async def test_the_start_of_the_chapter_playing_before_any_of_it_is_heard_is_where_they_are(
+    rig: Rig,
+) -> None:
+    """In chapter 2's lead-in of silence its start was a covered row: "further on than you've got"."""
+    here = 90_000 + LEAD_IN_MS // 2
+    listener = rig.listener_at(here, book=LEAD_IN)
+    offers = len(rig.player.offers)
+    said = "You're at the start of this chapter already."
+    model = script(rig, [Use("offer_positions", {"chapter_step": 0})], [Say(said)])
+    reply = await rig.ask(listener, "play this chapter from the top", book=LEAD_IN)
+    assert model.last_tool_results() == [ALREADY_AT_CHAPTER_START]
+    assert (reply.outcome, reply.speech, reply.rows) == ("refused", said, [])
+    assert (rig.player.positions[(listener, LEAD_IN)], len(rig.player.offers)) == (here, offers)
+    assert_clean(rig, model, here, "play this chapter from the top")
 
 
 async def test_the_end_of_the_chapter_is_found_by_the_tool_from_the_chapter_playing(rig: Rig) -> None:

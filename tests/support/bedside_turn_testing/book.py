@@ -83,3 +83,24 @@ def book_info() -> BookInfo:
         passages=len(all_passages),
         chapters=chapters,
     )
+
+
+LEAD_IN_MS = 2_000
+
+
+def lead_in_book(book_id: str) -> tuple[BookInfo, list[Passage]]:
+    """The test book with a lead-in of silence at each chapter's start, as ingest makes one from
+    chapter marks: each chapter runs on the clock from its mark to the next one's, and its first
+    words start ``LEAD_IN_MS`` after the mark. The first chapter's mark is at its first words
+    (0:00:02), as the sample book's is (0:00:01): at 0:00:00 no chapter has begun on the clock."""
+    read = [
+        p.model_copy(update={"start_ms": p.start_ms + LEAD_IN_MS}) if i % 3 == 0 else p
+        for i, p in enumerate(passages())
+    ]
+    info = book_info()
+    chapters = [
+        c.model_copy(update={"end_ms": nxt.start_ms})
+        for c, nxt in zip(info.chapters, info.chapters[1:], strict=False)
+    ]
+    chapters[0] = chapters[0].model_copy(update={"start_ms": LEAD_IN_MS})
+    return info.model_copy(update={"id": book_id, "chapters": [*chapters, info.chapters[-1]]}), read

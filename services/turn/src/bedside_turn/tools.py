@@ -44,6 +44,7 @@ from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.rules import MayOffer, Refused, Turn
 from bedside_turn.domain.tool_results import (
     ALREADY_AT_CHAPTER_END,
+    ALREADY_AT_CHAPTER_START,
     NO_CHAPTER_PLAYING,
     NO_MATCH,
     NOTHING_IN_SPAN,
@@ -93,6 +94,9 @@ class ToolBox:
     """A chapter counted past the first or the last (refused), for the keyless router's answer."""
     at_chapter_end: bool = False
     """The end of the chapter was asked for from inside its closing passage (refused): for the
+    keyless router's answer."""
+    at_chapter_start: bool = False
+    """The start of the chapter playing was asked for before any of it was heard (refused): for the
     keyless router's answer."""
     played: playback.PlaybackDone | None = None
     """The newest playback call's outcome, for the keyless router's answer."""
@@ -227,6 +231,13 @@ class ToolBox:
             counted = await self._counted_chapter(args.chapter_step)
             if isinstance(counted, int) and ending and ended is None:
                 ended = counted
+            elif isinstance(counted, int) and args.chapter_step == 0 and await self._still_at_start(counted):
+                # The start of the chapter playing, none of it heard yet: where they are already, so
+                # it is no row (a covered one ahead). Other places named stand without it.
+                if not targets:
+                    self.at_chapter_start = True
+                    self.turn.note_offer("refused", [])
+                    return [ALREADY_AT_CHAPTER_START], [], True
             elif isinstance(counted, int):
                 targets = with_chapter(targets, counted)
             elif not targets:
@@ -236,15 +247,15 @@ class ToolBox:
             else:
                 ending = False  # the end of a chapter not in the book is no place: the others stand
         if ending:
-            here, ended, closing = await self._closing_passage(ended)
-            # From inside the closing passage its start is behind: an offer would move the book back.
-            # Else the chapter's end is offered as the chapter named, so a row for it ahead says
-            # "end of chapter 3" (search resolves it as that chapter's closing passage), and one for
-            # a chapter search cannot find is refused naming the book's chapters.
-            if ended is not None and (closing is None or here is None or closing.id != here.id):
+            at_end, ended = await self._end_meant(ended)
+            # From inside the closing passage (or the pause after it) its start is behind: an offer
+            # would move the book back. Else the chapter's end is offered as the chapter named, so a
+            # row for it ahead says "end of chapter 3" (search resolves it as that chapter's closing
+            # passage), and one for a chapter search cannot find is refused naming the book's chapters.
+            if ended is not None and not at_end:
                 targets = with_chapter_end(targets, ended)
             elif not targets:
-                self.at_chapter_end = closing is not None
+                self.at_chapter_end = at_end
                 self.turn.note_offer("refused", [])
                 return [ALREADY_AT_CHAPTER_END if self.at_chapter_end else NO_CHAPTER_PLAYING], [], True
         if (lookup := earlier.lookup_for(args, self.listener, self.book)) is not None:
@@ -273,25 +284,25 @@ class ToolBox:
         return lines, places, outcome.outcome == "refused"
 
     async def _counted_chapter(self, step: int) -> int | NoSuchChapter | None:
-        """The chapter ``step`` from the one search places the line in (``chapters.counted_chapter``);
-        None when the line cannot be placed."""
-        passage = await self._passage_at(Target(offset_ms=0))
-        if passage is None:
-            return None
-        numbers = [c.n for c in await self._chapters()]
-        return chapters.counted_chapter(passage.chapter, step, numbers)
+        """The chapter ``step`` from the one playing (``chapters.counted_from_the_clock``); None when
+        the book has no chapters."""
+        return chapters.counted_from_the_clock(await self._chapters(), self.here_ms, step)
 
-    async def _closing_passage(
-        self, chapter: int | None
-    ) -> tuple[Passage | None, int | None, Passage | None]:
-        """The passage holding the line, the chapter whose end is meant (``chapter``, else the one
-        playing) and its closing passage (search's ``chapter_end`` target); each None when search
-        cannot place it."""
-        here = await self._passage_at(Target(offset_ms=0))
-        ended = chapter if chapter is not None else here.chapter if here is not None else None
-        if ended is None:
-            return here, None, None
-        return here, ended, await self._passage_at(Target(chapter_end=ended))
+    async def _still_at_start(self, chapter: int) -> bool:
+        """Whether none of ``chapter`` is behind the line (``chapters.still_at_its_start``)."""
+        first = await self._passage_at(Target(chapter=chapter))
+        return first is not None and chapters.still_at_its_start(first, self.here_ms)
+
+    async def _end_meant(self, chapter: int | None) -> tuple[bool, int | None]:
+        """Whether the listener is at the end already (``chapters.already_at_its_end`` of the chapter
+        playing, by its closing passage: search's ``chapter_end`` target), and the chapter whose end
+        is meant (``chapter``, else the one playing; None in a book without chapters)."""
+        playing = chapters.counted_from_the_clock(await self._chapters(), self.here_ms, 0)
+        ended = chapter if chapter is not None else playing if isinstance(playing, int) else None
+        if ended is None or ended != playing:
+            return False, ended
+        closing = await self._passage_at(Target(chapter_end=ended))
+        return closing is not None and chapters.already_at_its_end(closing, self.here_ms), ended
 
     async def _passage_at(self, target: Target) -> Passage | None:
         resolved = await self.backends.resolve(

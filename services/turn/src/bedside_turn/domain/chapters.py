@@ -1,14 +1,16 @@
 """The chapter playing, and a chapter counted from it ("the next chapter", "the previous one"): pure.
 
 The keyless router and the model name it the same way (``chapter_step`` of an offer), and the
-tool counts it here. How many chapters the book has is no spoiler (the page shows the chapter
-and the clock), so a step past the first or the last is refused saying so plainly.
+tool counts it here, from the chapter on the clock (``playing_chapter``, as the page, "where am
+I?" and the recaps name it). How many chapters the book has is no spoiler (the page shows the
+chapter and the clock), so a step past the first or the last is refused saying so plainly.
 """
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.search import ChapterInfo
+from bedside_guard import Passage, ahead_of
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,43 @@ def counted_chapter(playing: int, step: int, numbers: Sequence[int]) -> int | No
     if 0 <= at < len(order):
         return order[at]
     return NoSuchChapter(playing=playing, step=step, first=order[0], last=order[-1])
+
+
+def counted_from_the_clock(
+    chapters: Sequence[ChapterInfo], here_ms: int, step: int
+) -> int | NoSuchChapter | None:
+    """The chapter ``step`` chapters from the one playing at ``here_ms``; None in a book without any.
+
+    The one playing is the chapter on the clock, not the passage search places the line in: in the
+    pause after a chapter's last words that passage is the next chapter's first, and "the next
+    chapter" counted from it would skip one.
+    """
+    # Before the first chapter's mark (a book whose first words precede it) it is the first chapter.
+    playing = playing_chapter(chapters, here_ms) or min(chapters, key=lambda c: c.start_ms, default=None)
+    if playing is None:
+        return None
+    return counted_chapter(playing.n, step, [c.n for c in chapters])
+
+
+def still_at_its_start(first_passage: Passage, here_ms: int) -> bool:
+    """Whether a listener in a chapter whose first passage is ``first_passage`` is still at its start:
+    none of its words are behind the line (in its lead-in of silence, or on its first word).
+
+    Its start is then where they are. Offered, it would be a covered row ahead ("further on than
+    you've got") for the very chapter the page shows, which reveals nothing and helps no one.
+    """
+    return ahead_of(first_passage.start_ms, here_ms)
+
+
+def already_at_its_end(closing_passage: Passage, here_ms: int) -> bool:
+    """Whether a listener in a chapter whose closing passage is ``closing_passage`` is at its end
+    already: on that passage's first word, inside it, or in the pause after it.
+
+    The end is the closing passage's start, so from there on an offer would move the book back (or,
+    on its first word, offer a covered row for where they are). Not the guard's ``ahead_of``, which
+    counts that first word as not yet heard: this is where the listener is, not what they know.
+    """
+    return closing_passage.start_ms <= here_ms
 
 
 def playing_chapter(chapters: Sequence[ChapterInfo], here_ms: int) -> ChapterInfo | None:

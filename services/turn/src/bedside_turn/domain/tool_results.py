@@ -71,6 +71,12 @@ ALREADY_AT_CHAPTER_END = (
 )
 
 
+ALREADY_AT_CHAPTER_START = (
+    "Refused: nothing of the chapter playing has been heard yet, so they are at its start already. "
+    "Tell them so."
+)
+
+
 def with_chapter(targets: list[Target], chapter: int) -> list[Target]:
     """A chapter counted from the one playing is one more candidate, like a chapter named."""
     return [*targets, Target(chapter=chapter)][:MAX_TARGETS]
