@@ -57,6 +57,6 @@ def book_when_unnamed(listener: str, listening: str | None, books: Sequence[str]
     if not books:
         raise NoBookToChoose("there are no books yet; add one with `bedside ingest PATH`")
     raise NoBookToChoose(
-        f"{listener} has not listened to any of the {len(books)} books yet, so which one is not clear: "
-        f"pass --book with one of {', '.join(books)}"
+        f"which book? {listener} has not listened to any of the {len(books)} yet; "
+        f"pass --book with one of: {', '.join(books)}"
     )
