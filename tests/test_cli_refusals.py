@@ -57,6 +57,7 @@ def free_port() -> int:
         ("books",),
         ("jobs",),
         ("ask", "--book", "sample", "where was I?"),
+        ("ask", "where was I?"),  # no book named: the player is asked which, and cannot be
     ],
 )
 def test_a_command_run_while_bedside_is_down_says_so_and_exits(tmp_path: Path, args: tuple[str, ...]) -> None:

@@ -27,6 +27,7 @@ from bedside_contracts import subjects
 from bedside_contracts.common import Failure, Health
 from bedside_contracts.ingest import IngestBook, IngestReport
 from bedside_contracts.player import (
+    BookListenedToRequest,
     CommandRequest,
     CommandResult,
     History,
@@ -35,6 +36,7 @@ from bedside_contracts.player import (
     ListenerRemoved,
     ListenersRequest,
     ListenerState,
+    Listening,
     Located,
     LocateRequest,
     OfferOutcome,
@@ -129,6 +131,7 @@ TARGETS = [
         "player", subjects.PLAYER_LOCATE, Located, {"listener": "fuzz-x", "book": SAMPLE_BOOK, "chapter": 1}
     ),
     Target("player", subjects.PLAYER_LISTENERS, ListenerList, {}),
+    Target("player", subjects.PLAYER_LISTENING, Listening, {"listener": "fuzz-x"}),
     # the first valid message removes a listener made for it; any later one is told there is none
     Target("player", subjects.PLAYER_REMOVE_LISTENER, ListenerRemoved, {"listener": LEAVING}),
     Target(
@@ -156,6 +159,7 @@ REQUESTS: dict[str, type[BaseModel]] = {
     subjects.PLAYER_HISTORY: HistoryRequest,
     subjects.PLAYER_LOCATE: LocateRequest,
     subjects.PLAYER_LISTENERS: ListenersRequest,
+    subjects.PLAYER_LISTENING: BookListenedToRequest,
     subjects.PLAYER_REMOVE_LISTENER: RemoveListener,
     subjects.TURN_ASK: Ask,
     subjects.INGEST_BOOK: IngestBook,

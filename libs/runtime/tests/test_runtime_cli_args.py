@@ -1,7 +1,7 @@
 import pytest
 import typer
 from bedside_contracts.turn import Ask
-from bedside_runtime.cli_args import NAME_RULE, parse_clock, plain_refusal
+from bedside_runtime.cli_args import NAME_RULE, NoBookToChoose, book_when_unnamed, parse_clock, plain_refusal
 from pydantic import ValidationError
 
 
@@ -34,3 +34,27 @@ def test_other_refusals_keep_their_message_with_the_field() -> None:
     with pytest.raises(ValidationError) as refused:
         Ask(listener="me", book="sample", utterance="")
     assert plain_refusal(refused.value) == "utterance: String should have at least 1 character"
+
+
+def test_without_a_book_named_the_book_of_the_listeners_position_is_taken_among_several() -> None:
+    assert book_when_unnamed("me", "lamplight", ["harbour", "lamplight", "orchard"]) == "lamplight"
+
+
+def test_before_any_position_the_only_book_is_taken() -> None:
+    assert book_when_unnamed("me", None, ["lamplight"]) == "lamplight"
+    # a position in a book no longer there goes by the books there are
+    assert book_when_unnamed("me", "gone", ["lamplight"]) == "lamplight"
+
+
+def test_before_any_position_several_books_are_refused_naming_each_and_the_option() -> None:
+    with pytest.raises(NoBookToChoose) as refused:
+        book_when_unnamed("anna", None, ["harbour", "lamplight"])
+    said = str(refused.value)
+    assert "anna" in said
+    assert "--book" in said
+    assert "harbour, lamplight" in said
+
+
+def test_with_no_books_at_all_the_refusal_says_how_to_add_one() -> None:
+    with pytest.raises(NoBookToChoose, match="bedside ingest"):
+        book_when_unnamed("me", None, [])

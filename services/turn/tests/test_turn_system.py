@@ -277,6 +277,53 @@ async def test_bedside_ask_for_a_listener_nobody_made_is_refused_from_the_player
     assert "there is no listener called ghost; `bedside listener add ghost` makes one" in done.stderr
 
 
+async def bedside_ask(system: RunningSystem, *args: str) -> subprocess.CompletedProcess[str]:
+    return await asyncio.to_thread(
+        subprocess.run,
+        [BEDSIDE, "ask", *args],
+        env={**system.env, "COLUMNS": "300", "NO_COLOR": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+async def test_bedside_ask_without_a_book_asks_about_the_book_the_listener_is_in(
+    system: RunningSystem, bus: Client
+) -> None:
+    """Before, `bedside ask "where am I?"` stopped at "Missing option '--book'"; the page never
+    needed the book named. Placed in the sample, then in Black Beauty: the newest is the one."""
+    sample = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    beauty = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
+    listener = await made(bus, "e2e-no-book")
+    await seek(bus, listener, sample.id, sample.chapters[2].start_ms + 20_000)
+    await seek(bus, listener, beauty.id, beauty.chapters[4].start_ms + 60_000)
+    unnamed = await bedside_ask(system, "--listener", listener, "where am I?")
+    assert unnamed.returncode == 0, unnamed.stderr
+    named = await bedside_ask(system, "--book", beauty.id, "--listener", listener, "where am I?")
+    assert named.returncode == 0, named.stderr
+    assert unnamed.stdout.splitlines()[0] == named.stdout.splitlines()[0]
+    assert unnamed.stdout.splitlines()[0] != speech.AT_BOOK_START
+
+
+async def test_bedside_ask_without_a_book_before_any_listening_among_several_books_names_them(
+    system: RunningSystem, bus: Client
+) -> None:
+    """Several books and no position: nothing to go by, so the terminal is told which ids it may pass."""
+    sample = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    beauty = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
+    listener = await made(bus, "e2e-not-yet-placed")
+    done = await bedside_ask(system, "--listener", listener, "where am I?")
+    said = " ".join(done.stderr.split())
+    assert done.returncode == 1, said
+    assert done.stdout == ""
+    assert "--book" in said, said
+    assert sample.id in said, said
+    assert beauty.id in said, said
+    assert "Traceback" not in said, said
+
+
 async def command(bus: Client, listener: str, book: str, made: PlayerCommand) -> None:
     result = await request(
         bus, subjects.PLAYER_COMMAND, CommandRequest(listener=listener, book=book, command=made)

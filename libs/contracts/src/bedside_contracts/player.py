@@ -45,6 +45,13 @@ class ListeningRequest(Contract):
     books: list[Name]
 
 
+class BookListenedToRequest(Contract):
+    """Which book ``listener`` is listening to, of every book there is (``PLAYER_LISTENING``: asked
+    from the terminal, which knows no book; answered with ``Listening``)."""
+
+    listener: Name
+
+
 class Listening(Contract):
     """The book of the listener's current position; None before they have been placed in any."""
 

@@ -21,6 +21,8 @@ PLAYER_COMMAND = "bedside.player.command"
 PLAYER_HISTORY = "bedside.player.history"
 PLAYER_LOCATE = "bedside.player.locate"
 PLAYER_LISTENERS = "bedside.player.listeners"
+PLAYER_LISTENING = "bedside.player.listening"
+"""Which book a listener is listening to (the terminal's `bedside ask` without --book)."""
 PLAYER_REMOVE_LISTENER = "bedside.player.listeners.remove"
 PLAYER_PARTITION_REQUEST = "bedside.player.partition.{partition}.{copy}.{operation}"
 """A request for a listener of one partition, sent to the copy its lease names (ADR 36): a copy

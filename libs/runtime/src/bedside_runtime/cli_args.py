@@ -1,6 +1,7 @@
 """What the commands read from their arguments, read one way by every command."""
 
 import re
+from collections.abc import Sequence
 
 import typer
 from bedside_contracts.common import NAME_PATTERN
@@ -38,3 +39,24 @@ def plain_refusal(error: ValueError) -> str:
         else:
             clauses.append(f"{field}: {problem['msg']}")
     return "; ".join(clauses)
+
+
+class NoBookToChoose(ValueError):
+    """A command run without ``--book`` has no book to go by; the message says what to type."""
+
+
+def book_when_unnamed(listener: str, listening: str | None, books: Sequence[str]) -> str:
+    """The book a command acts on when ``--book`` is not given: the one the listener's position is
+    in (the player's ``listening_to``), else the only book there is. Several books and no position
+    is refused, naming them: a guess would answer about a book the listener did not mean (the page
+    may take the first, since it shows which it opened)."""
+    if listening is not None and listening in books:
+        return listening
+    if len(books) == 1:
+        return books[0]
+    if not books:
+        raise NoBookToChoose("there are no books yet; add one with `bedside ingest PATH`")
+    raise NoBookToChoose(
+        f"which book? {listener} has not listened to any of the {len(books)} yet; "
+        f"pass --book with one of: {', '.join(books)}"
+    )

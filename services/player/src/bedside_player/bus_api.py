@@ -1,5 +1,5 @@
-"""The player's requests on the bus: state, offer, command, history, locate, the listeners and removing
-one (thin; rules live in domain).
+"""The player's requests on the bus: state, offer, command, history, locate, the listeners, removing
+one and which book a listener is listening to (thin; rules live in domain).
 
 Each request runs as its own task (``serve_requests``), so one listener's wait for a
 JetStream ack does not hold up another's; order within a listener and book is kept by
@@ -9,6 +9,7 @@ by that copy (``Service``).
 
 from bedside_contracts import subjects
 from bedside_contracts.player import (
+    BookListenedToRequest,
     CommandRequest,
     CommandResult,
     History,
@@ -16,6 +17,7 @@ from bedside_contracts.player import (
     ListenerList,
     ListenersRequest,
     ListenerState,
+    Listening,
     Located,
     LocateRequest,
     OfferOutcome,
@@ -66,6 +68,9 @@ class BusApi:
     async def listeners(self, request: ListenersRequest) -> ListenerList:
         return await self.service.listener_names()
 
+    async def listening(self, request: BookListenedToRequest) -> Listening:
+        return await self.service.listening(request.listener)
+
     async def start(self) -> None:
         serve = serve_requests
         self.subs = [
@@ -75,6 +80,9 @@ class BusApi:
             await serve(self.broker, subjects.PLAYER_HISTORY, "player", HistoryRequest, self.history),
             await serve(self.broker, subjects.PLAYER_LOCATE, "player", LocateRequest, self.locate),
             await serve(self.broker, subjects.PLAYER_LISTENERS, "player", ListenersRequest, self.listeners),
+            await serve(
+                self.broker, subjects.PLAYER_LISTENING, "player", BookListenedToRequest, self.listening
+            ),
             await serve(
                 self.broker,
                 subjects.PLAYER_REMOVE_LISTENER,
