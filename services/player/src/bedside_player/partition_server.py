@@ -73,9 +73,13 @@ class PartitionServer:
                     log.warning("could not unsubscribe a released partition", partition=partition)
         for partition in gained:
             if partition not in self.subs:
-                self.subs[partition] = await connection.subscribe(
+                sub = await connection.subscribe(
                     partition_requests(partition, self.service.copy_id), cb=self._on_message
                 )
+                if partition in self.service.follower.serving:
+                    self.subs[partition] = sub
+                else:  # withdrawn while subscribing: its withdrawal found nothing to take away
+                    await sub.unsubscribe()
         if gained:
             await connection.flush()
 
