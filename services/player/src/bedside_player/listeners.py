@@ -158,7 +158,8 @@ class Listeners:
         """Keep ``listener``'s record as removed and revoke everything that acts for them: the
         token, each device credential, any pairing code not yet used. How many devices lost theirs.
 
-        The record is marked on the revision read, so of two removals at once only one goes on."""
+        The record is marked last, so a removal stopped half way leaves the listener listed, to be
+        removed again; and on the revision read, so of two removals at once only one says it removed."""
         key = f"listener.{listener}"
         try:
             entry = await self.kv.get(key)
@@ -167,27 +168,27 @@ class Listeners:
         record = ListenerRecord.model_validate_json(entry.value or b"{}")
         if record.retired or entry.revision is None:
             raise NoSuchListener(f"there is no listener {listener!r}")
+        await self.kv.delete(f"token.{token_hash(record.token)}")
+        self.known = {hashed: name for hashed, name in self.known.items() if name != listener}
+        devices = 0
+        for held in await live_keys(self.js, subjects.LISTENERS_BUCKET):
+            if not held.startswith(("device.", "pairing.")):
+                continue
+            try:
+                value = (await self.kv.get(held)).value or b""
+            except KeyNotFoundError:
+                continue
+            for_them = (
+                value.decode() == listener if held.startswith("device.") else _pairs_with(value, listener)
+            )
+            if for_them:
+                await self.kv.delete(held)
+                devices += held.startswith("device.")
         retired = record.model_copy(update={"retired": True})
         try:
             await self.kv.update(key, retired.model_dump_json().encode(), last=entry.revision)
         except KeyWrongLastSequenceError:
             raise NoSuchListener(f"{listener!r} was removed meanwhile") from None
-        await self.kv.delete(f"token.{token_hash(record.token)}")
-        self.known = {hashed: name for hashed, name in self.known.items() if name != listener}
-        devices = 0
-        for key in await live_keys(self.js, subjects.LISTENERS_BUCKET):
-            if not key.startswith(("device.", "pairing.")):
-                continue
-            try:
-                value = (await self.kv.get(key)).value or b""
-            except KeyNotFoundError:
-                continue
-            for_them = (
-                value.decode() == listener if key.startswith("device.") else _pairs_with(value, listener)
-            )
-            if for_them:
-                await self.kv.delete(key)
-                devices += key.startswith("device.")
         return devices
 
     async def listener_for(self, token: str) -> str | None:
