@@ -41,6 +41,12 @@ def plain_refusal(error: ValueError) -> str:
     return "; ".join(clauses)
 
 
+def refused(message: str) -> typer.Exit:
+    """Say why a command did nothing, in red on stderr; the exit (code 1) is the caller's to raise."""
+    typer.secho(message, err=True, fg=typer.colors.RED)
+    return typer.Exit(code=1)
+
+
 class NoBookToChoose(ValueError):
     """A command run without ``--book`` has no book to go by; the message says what to type."""
 

@@ -16,19 +16,14 @@ from bedside_contracts.search import (
 )
 from bedside_guard import clock
 from bedside_runtime.bus import call_once
-from bedside_runtime.cli_args import parse_clock, plain_refusal
+from bedside_runtime.cli_args import parse_clock, plain_refusal, refused
 from bedside_runtime.errors import CallFailed, NoService
 from bedside_runtime.settings import Settings
 
 
-def _fail(message: str) -> typer.Exit:
-    typer.secho(message, err=True, fg=typer.colors.RED)
-    return typer.Exit(code=1)
-
-
 def _failed_call(error: CallFailed) -> typer.Exit:
     hint = "; start it with `bedside up`" if isinstance(error, NoService) else ""
-    return _fail(f"{error}{hint}")
+    return refused(f"{error}{hint}")
 
 
 def books() -> None:
@@ -74,7 +69,7 @@ def find(
     try:
         request = FindPassage(book=book, here_ms=parse_clock(at), query=query)
     except ValueError as error:
-        raise _fail(f"invalid request: {plain_refusal(error)}") from None
+        raise refused(f"invalid request: {plain_refusal(error)}") from None
     try:
         found = asyncio.run(
             call_once(

@@ -9,7 +9,7 @@ from bedside_contracts.player import BookListenedToRequest, Listening
 from bedside_contracts.search import Catalog, CatalogRequest
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_runtime.bus import call_once
-from bedside_runtime.cli_args import NoBookToChoose, book_when_unnamed, parse_clock, plain_refusal
+from bedside_runtime.cli_args import NoBookToChoose, book_when_unnamed, parse_clock, plain_refusal, refused
 from bedside_runtime.errors import CallFailed, RemoteFailure
 from bedside_runtime.settings import Settings
 
@@ -33,11 +33,6 @@ async def book_listened_to(servers: list[str], asked: BookListenedToRequest, tim
     return book_when_unnamed(asked.listener, listening.book, [book.id for book in catalog.books])
 
 
-def refusal(message: str) -> typer.Exit:
-    typer.secho(message, err=True, fg="red")
-    return typer.Exit(code=1)
-
-
 def book_unnamed(settings: Settings, listener: str) -> str:
     """The book for an ask without ``--book``, or a sentence saying why there is none and exit 1."""
     try:
@@ -47,9 +42,9 @@ def book_unnamed(settings: Settings, listener: str) -> str:
     try:
         return asyncio.run(book_listened_to(settings.servers, asked, settings.request_timeout_s))
     except NoBookToChoose as unclear:
-        raise refusal(str(unclear)) from None
+        raise refused(str(unclear)) from None
     except CallFailed as error:
-        raise refusal(f"could not tell which book you are listening to: {error}") from None
+        raise refused(f"could not tell which book you are listening to: {error}") from None
 
 
 def describe(reply: TurnReply) -> list[str]:
@@ -87,12 +82,10 @@ def register(app: typer.Typer) -> None:
         request = typed(book) if book is not None else typed(book_unnamed(settings, listener))
         try:
             reply = asyncio.run(send(settings.servers, request))
-        except RemoteFailure as refused:
-            typer.secho(f"{refused.failure.code}: {refused.failure.error}", err=True, fg="red")
-            raise typer.Exit(code=1) from None
+        except RemoteFailure as failed:
+            raise refused(f"{failed.failure.code}: {failed.failure.error}") from None
         except CallFailed as error:  # no bus, no turn service: say so plainly
-            typer.secho(f"no answer from the turn service: {error}", err=True, fg="red")
-            raise typer.Exit(code=1) from None
+            raise refused(f"no answer from the turn service: {error}") from None
         for line in describe(reply):
             typer.echo(line)
         if reply.outcome == "failed":  # a service let the turn down: a script must see it did not happen
