@@ -96,6 +96,12 @@ def test_questions_about_what_comes_later_are_known() -> None:
         "how does the book end?",
         "what becomes of the old horse?",
         "does it eventually work out?",
+        "is Oskar going to die?",
+        "are Wren and Oskar going to find it?",
+        "is the old horse going to be all right?",
+        "will Ginger survive?",
+        "does Merrylegs die?",
+        "do they get married?",
     ):
         assert asks_what_comes_later(question), question
     for question in (
@@ -103,6 +109,11 @@ def test_questions_about_what_comes_later_are_known() -> None:
         "what happened at the fire?",
         "what did every horse eat?",
         "why did he never go back?",
+        "who is going to the fair?",
+        "what was Oskar going to do with it?",
+        "will you go back a bit?",
+        "does Oskar like pies?",
+        "what did Will say to Ginger?",
     ):
         assert not asks_what_comes_later(question), question
 

@@ -5,10 +5,15 @@ import re
 
 _LATER_IN_THE_STORY = r"in the end|at the end|eventually|in the long run"
 
+_SOMEONE = r"(?!(?:you|we)\b)[\w']+(?: [\w']+){0,3}?"
+"""Who a question asks about: a pronoun, a name or a few words ("the old horse", "Wren and Oskar");
+not the listener, whose "will you go back?" asks something of Bedside."""
+_FATES = r"(get|find|come|die|marry|win|escape|survive|live|make it|meet|catch|save|lose|leave)"
+
 _ASKS_LATER = re.compile(
     rf"\b({_LATER_IN_THE_STORY}|ever|end up|ends up|ending"
-    r"|how does .{0,40}\bend|will (he|she|they|it|i)|is (he|she|it) going to"
-    r"|are they going to|does (he|she|they|it) (get|find|come|die|marry|win|escape|survive)"
+    r"|how does .{0,40}\bend|will (he|she|they|it|i)"
+    rf"|(is|are) {_SOMEONE} going to|will {_SOMEONE} {_FATES}|(does|do) {_SOMEONE} {_FATES}"
     r"|what becomes of|what happens (next|later|after))\b",
     re.IGNORECASE,
 )
