@@ -472,3 +472,41 @@ def test_starting_again_goes_to_the_start_named_or_else_the_chapters(
 )
 def test_from_the_top_is_never_a_search_of_the_book(utterance: str) -> None:
     assert not isinstance(intents.read(utterance), FindPlace)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "fact"),
+    [
+        ("what's this book called?", "title"),
+        ("what am I listening to?", "title"),
+        ("what book is this again", "title"),
+        ("who wrote this?", "author"),
+        ("who's the author?", "author"),
+        ("who is the author of this book", "author"),
+        ("who's reading this?", "reader"),
+        ("who is narrating the book", "reader"),
+        ("how many chapters are there?", "chapters"),
+        ("how many chapters does this book have", "chapters"),
+        ("how many chapters are left?", "chapters_left"),
+        ("how many more chapters?", "chapters_left"),
+        ("how many chapters to go", "chapters_left"),
+    ],
+)
+def test_what_the_cover_and_the_chapter_list_say_is_read_as_one_intent(
+    utterance: str, fact: intents.BookFact
+) -> None:
+    assert intents.read(utterance) == intents.AboutTheBook(fact)
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "who wrote the letter?",
+        "who is the narrator?",
+        "who is reading the map?",
+        "how many chapters did the storm last?",
+    ],
+)
+def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> None:
+    """Read whole: the story's letter, map and storm; "the narrator" of a story told by one of its people."""
+    assert intents.read(utterance) == Question(utterance)

@@ -562,6 +562,29 @@ async def test_how_long_is_left_is_told_from_the_books_times_not_that_it_has_not
     assert position(rig, listener) == here_ms
 
 
+@pytest.mark.parametrize(
+    ("utterance", "here_ms", "said"),
+    [
+        ("who wrote this?", HERE, 'The book doesn\'t say who wrote "Lamplight".'),
+        ("what am I listening to?", HERE, 'This is "Lamplight".'),
+        ("how many chapters are there?", 100_000, "The book has 4 chapters; you're in chapter 2."),
+        ("how many chapters are left?", 10_000, "After this one, chapter 1, there are 3 more chapters."),
+        (
+            "how many chapters are left?",
+            3 * 3 * PASSAGE_MS + 70_000,
+            "You're in the last chapter, chapter 4.",
+        ),
+    ],
+)
+async def test_what_the_cover_and_the_chapter_list_say_is_told_not_that_it_has_not_come_up(
+    rig: Rig, utterance: str, here_ms: int, said: str
+) -> None:
+    listener = rig.listener_at(here_ms)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, reply.speech) == ("answered", said)
+    assert position(rig, listener) == here_ms
+
+
 async def test_a_time_of_two_parts_past_the_end_is_minutes_and_seconds(rig: Rig) -> None:
     """In a six-minute book "go to 2:10" is two minutes ten in, not two hours ten."""
     listener = rig.listener_at(HERE)

@@ -101,7 +101,14 @@ async def test_no_remembered_exchange_holds_the_listeners_position_from_anywhere
     assert model_rig.slot is not None
     rng = random.Random(20261202)
     duration = book_info().duration_ms
-    asked = ["where am I?", "how long is left?", "which chapter am I in?", "how far through am I?"]
+    asked = [
+        "where am I?",
+        "how long is left?",
+        "which chapter am I in?",
+        "how far through am I?",
+        "how many chapters are left?",
+        "how many chapters are there?",
+    ]
     positions = [0, duration, 3 * PASSAGE_MS, *(rng.randrange(0, duration) for _ in range(27))]
     for here in positions:
         listener = model_rig.listener_at(here)

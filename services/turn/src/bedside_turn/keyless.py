@@ -2,7 +2,7 @@
 
 from collections.abc import Callable
 
-from bedside_contracts.search import BookInfo, CatalogRequest, ChapterInfo, Resolve, Target
+from bedside_contracts.search import BookInfo, CatalogRequest, Resolve, Target
 from bedside_contracts.turn import Exchange
 
 from bedside_turn.domain import history, intents, playback, speech
@@ -58,9 +58,21 @@ async def run_keyless(
                 return speech.NO_LOOKUP_BEFORE
             return await _earlier(tools, once_more_back(previous), speech.NO_EARLIER_BEFORE)
         case intents.TimeLeft():
-            return await _told_from_the_book(tools, history.Told.TIME_LEFT, speech.time_left)
+            return await _told_from_the_book(
+                tools,
+                history.Told.TIME_LEFT,
+                lambda book, here: speech.time_left(here, book.duration_ms, book.chapters),
+            )
         case intents.WhereAmI():
-            return await _told_from_the_book(tools, history.Told.WHERE, speech.where_you_are)
+            return await _told_from_the_book(
+                tools,
+                history.Told.WHERE,
+                lambda book, here: speech.where_you_are(here, book.duration_ms, book.chapters),
+            )
+        case intents.AboutTheBook(fact=fact):
+            return await _told_from_the_book(
+                tools, history.Told.ABOUT_THE_BOOK, lambda book, here: speech.about_the_book(fact, book, here)
+            )
         case intents.SleepTimer(after="chapter_end", chapter=chapter):
             named = {} if chapter is None else {"chapter": chapter}
             return await _playback(tools, {"action": "sleep_timer", "chapter_end": True, **named})
@@ -91,16 +103,14 @@ async def _playback(tools: ToolBox, args: dict[str, object]) -> str:
     return playback.spoken(tools.played)
 
 
-async def _told_from_the_book(
-    tools: ToolBox, told: history.Told, say: Callable[[int, int, list[ChapterInfo]], str]
-) -> str:
-    """A sentence on where the listener is (``say``, from the position and the book's times);
-    ``told`` keeps that position out of what the model later reads of this turn."""
+async def _told_from_the_book(tools: ToolBox, told: history.Told, say: Callable[[BookInfo, int], str]) -> str:
+    """A sentence from the book's catalog entry and the position (``say``); ``told`` keeps what was
+    said (the position among it) out of what the model later reads of this turn."""
     book = await _book_info(tools)
     if book is None:
         return speech.TROUBLE
     tools.turn.told = told
-    return say(tools.here_ms, book.duration_ms, book.chapters)
+    return say(book, tools.here_ms)
 
 
 async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str:

@@ -29,6 +29,7 @@ class Told(Enum):
 
     WHERE = "I told them where they are in the book."
     TIME_LEFT = "I told them how much is left of the chapter and the book."
+    ABOUT_THE_BOOK = "I told them what the cover or the chapter list says."
 
 
 def remembered_speech(said: str, told: Told | None, *, unsaid: bool) -> str:

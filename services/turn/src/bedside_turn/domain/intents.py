@@ -149,6 +149,17 @@ class TimeLeft:
     """'How long is left?': of the chapter playing and of the book, from the book's own times."""
 
 
+BookFact = Literal["title", "author", "reader", "chapters", "chapters_left"]
+
+
+@dataclass(frozen=True)
+class AboutTheBook:
+    """'Who wrote this?', 'who's reading it?', 'how many chapters are left?': what the cover and the
+    chapter list say, which any player shows, so no spoiler and no passage read."""
+
+    fact: BookFact
+
+
 @dataclass(frozen=True)
 class WhereAmI:
     """'Where am I?', 'which chapter is this?', 'how far through am I?': the chapter playing and how far
@@ -210,6 +221,7 @@ Intent = (
     | RecapAsked
     | TimeLeft
     | WhereAmI
+    | AboutTheBook
     | SleepTimer
     | CancelSleepTimer
     | Pause
@@ -331,6 +343,42 @@ _TIME_LEFT = re.compile(
     r"|\bhow long (?:until|till|before|to) the end\b"
 )
 _IN_THE_BOOK = r"(?: in (?:the|this) (?:book|story))?"
+_THIS_BOOK = r"(?:this|it|the book|this book|the story|this story|the audiobook|this audiobook)"
+_BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
+    (
+        "title",
+        re.compile(
+            rf"^what(?:'s|s| is) (?:the (?:title|name) of )?{_THIS_BOOK}(?: called)?(?: again)?$"
+            r"|^what book is (?:this|it)(?: again)?$|^what am i listening to(?: again)?$"
+        ),
+    ),
+    (
+        "author",
+        re.compile(
+            rf"^who (?:wrote|is the author of|'s the author of|is the writer of) {_THIS_BOOK}(?: again)?$"
+            r"|^who(?:'s| is) the (?:author|writer)(?: again)?$"
+        ),
+    ),
+    (
+        "reader",
+        re.compile(
+            rf"^who(?:'s| is) (?:reading|narrating) {_THIS_BOOK}(?: again)?$|^who reads {_THIS_BOOK}$"
+        ),
+    ),
+    (
+        "chapters_left",
+        re.compile(
+            r"^how many (?:more )?chapters (?:are |is |have i got )?(?:left|to go|remaining)\b"
+            r"|^how many more chapters\b"
+        ),
+    ),
+    (
+        "chapters",
+        re.compile(rf"^how many chapters(?: are there| does {_THIS_BOOK} have| are in {_THIS_BOOK})?$"),
+    ),
+)
+"""Asked alone (read whole), so "who wrote the letter?" stays a question about the story. Not "who is
+the narrator?": in a story told by one of its people, that asks who they are."""
 _WHERE_AM_I = re.compile(
     r"^where (?:am i|are we)(?: (?:now|up to|at|right now))?"
     r"(?: in (?:the|this) (?:book|story|chapter))?(?: now)?$"
@@ -467,6 +515,8 @@ def read(utterance: str) -> Intent:
         return earlier
     if _WHERE_AM_I.match(text):  # before the recaps, which would read "which chapter is this" as one
         return WhereAmI()
+    if fact := next((fact for fact, said in _BOOK_FACTS if said.match(text)), None):
+        return AboutTheBook(fact)
     if _PREVIOUS_CHAPTER_ALONE.match(text):  # before the recaps, which read the words alone as one
         return NextChapter(step=-1)
     if counted := _chapters_counted(text):

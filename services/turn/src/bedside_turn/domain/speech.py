@@ -8,7 +8,7 @@ import re
 from collections.abc import Collection
 
 from bedside_contracts.player import OfferOutcome
-from bedside_contracts.search import ChapterInfo, MissingChapter
+from bedside_contracts.search import BookInfo, ChapterInfo, MissingChapter
 from bedside_guard import (
     Candidate,
     ahead_of,
@@ -23,7 +23,7 @@ from bedside_guard import (
 
 from bedside_turn.domain import playback
 from bedside_turn.domain.chapters import NoSuchChapter, playing_chapter
-from bedside_turn.domain.intents import UNIT_MS, SaidUnit
+from bedside_turn.domain.intents import UNIT_MS, BookFact, SaidUnit
 from bedside_turn.domain.lengths import said_length
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.recap import at_chapter_start
@@ -141,6 +141,41 @@ def not_in_book(missing: MissingChapter) -> OwnWords:
     count = f"{missing.count} chapter{'s' if missing.count != 1 else ''}"
     numbered = f", numbered {missing.first} to {missing.last}" if missing.first != 1 else ""
     return OwnWords(f"The book has {count}{numbered}; there is no chapter {missing.named}.")
+
+
+def _counted(n: int, what: str) -> str:
+    return f"{n} {what}{'s' if n != 1 else ''}"
+
+
+def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> OwnWords:
+    """What the cover and the chapter list say (``intents.AboutTheBook``): the title, who wrote it,
+    who reads it, how many chapters it has and how many follow the one playing. The page and any
+    player show all of it, so it is the turn's own words even where a name is the book's."""
+    title = f'"{book.title}"'
+    match fact:
+        case "title":
+            return OwnWords(f"This is {title}{f' by {book.author}' if book.author else ''}.")
+        case "author":
+            if not book.author:
+                return OwnWords(f"The book doesn't say who wrote {title}.")
+            return OwnWords(f"{title} is by {book.author}.")
+        case "reader":
+            if not book.narrator:
+                return OwnWords("The book doesn't say who reads it.")
+            return OwnWords(f"It's read by {book.narrator}.")
+    chapters = _counted(len(book.chapters), "chapter")
+    playing = playing_chapter(book.chapters, here_ms)
+    if playing is None:
+        return OwnWords(f"The book has {chapters}, and you haven't started the first yet.")
+    if fact == "chapters":
+        return OwnWords(f"The book has {chapters}; you're in chapter {playing.n}.")
+    after = sum(1 for c in book.chapters if c.start_ms > playing.start_ms)
+    if not after:
+        return OwnWords(f"You're in the last chapter, chapter {playing.n}.")
+    return OwnWords(
+        f"After this one, chapter {playing.n}, there {'is' if after == 1 else 'are'} "
+        f"{_counted(after, 'more chapter')}."
+    )
 
 
 def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bool = True) -> str:
