@@ -260,6 +260,16 @@ _A_BIT = re.compile(
 )
 """An amount not said ("go back a bit", "rewind"): the page's own step, 30 seconds."""
 A_BIT_MS = 30_000
+_JUST_HEARD = r"(?:that|the) last (?:bit|line|sentence|part|few seconds)"
+_POLITELY = r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+_PLAY_THAT_AGAIN = re.compile(
+    rf"{_POLITELY}(?:play|read|run)(?: me)? (?:that|it|this) (?:back|again|over|once more)(?: please)?$"
+    rf"|{_POLITELY}replay(?: that| it| this)?(?: please)?$"
+    rf"|{_POLITELY}(?:play|replay|read)(?: me)? {_JUST_HEARD}(?: back| again| over)?(?: please)?$"
+    rf"|^i (?:missed|didn't catch|did not catch|didn't hear|did not hear) (?:that|it|{_JUST_HEARD})$"
+)
+""""Play that again", "I missed that": the words just heard once more, so back the page's own step
+(not a search of the book for "again", nor a recap read out in place of the narrator's voice)."""
 _NUMBER_ALONE_JUMP = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|skip|jump|move|take me|take it|fast)[\s-]+)?"
     rf"({_BACK}|forwards?|ahead|skip)(?:\s+by)?(?:\s+another)?\s+({_BARE_NUMBER_SAID})(?:\s+more)?(?:,?\s+please)?$"
@@ -507,6 +517,8 @@ def read(utterance: str) -> Intent:
         return Other()
     if playback := read_playback(text):
         return playback
+    if _PLAY_THAT_AGAIN.match(text):  # before a goto, which reads "play" as the start of a place
+        return Jump(offset_ms=-A_BIT_MS)
     if _PLAY_ON.match(text):  # before a goto, which reads "play" as the start of a place
         return PlayOn()
     if _VOLUME.match(text):
