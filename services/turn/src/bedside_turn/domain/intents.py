@@ -8,39 +8,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from bedside_turn.domain import numbers
 from bedside_turn.domain.recap import RecapAsked, read_recap
 
-WORD_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "ninety": 90,
-    "a couple of": 2,
-    "a few": 3,
-}
 UNIT_MS = {"second": 1_000, "sec": 1_000, "minute": 60_000, "min": 60_000, "hour": 3_600_000}
 
 
@@ -230,16 +200,9 @@ Intent = (
     | Other
 )
 
-_NUMBER_SAID = (
-    r"(?:\d+(?:\.\d+)?|" + "|".join(sorted(map(re.escape, WORD_NUMBERS), key=len, reverse=True)) + ")"
-)
+_NUMBER_SAID = numbers.SAID
 _NUMBER = f"({_NUMBER_SAID})"
-_BARE_NUMBER_SAID = (
-    r"(?:\d+(?:\.\d+)?|"
-    + "|".join(sorted(map(re.escape, set(WORD_NUMBERS) - {"a", "an"}), key=len, reverse=True))
-    + ")"
-)
-"""A number said as a number, not "a" or "an" ("back an hour" has its unit; "back a" is no amount)."""
+_BARE_NUMBER_SAID = numbers.SAID_AS_A_NUMBER
 _UNIT = r"(?:second|sec|minute|min|hour)"
 _AMOUNT = (
     rf"(?:half\s+an?\s+{_UNIT}|{_NUMBER_SAID}(?:\s+and\s+a\s+half)?\s+{_UNIT}s?"
@@ -488,8 +451,7 @@ def normalise(utterance: str) -> str:
     return text
 
 
-def number_of(word: str) -> float:
-    return float(word) if word[0].isdigit() else float(WORD_NUMBERS[word])
+number_of = numbers.number_of
 
 
 def _said_amount_ms(said: str) -> float:

@@ -1,0 +1,81 @@
+"""Numbers said in words are read whole: "twenty five minutes" is not five, chapter 121 is not 1."""
+
+import re
+
+import pytest
+from bedside_turn.domain import intents
+from bedside_turn.domain.intents import Chapter, Jump, SleepTimer
+from bedside_turn.domain.numbers import SAID, number_of
+from hypothesis import given
+from hypothesis import strategies as st
+
+_SMALL = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def spelled(n: int, dash: bool, hundred_and: bool) -> str:
+    """``n`` (1-999) in words, as a listener might say or a recogniser write it."""
+    if n >= 100:
+        rest = n % 100
+        head = f"{_SMALL[n // 100]} hundred"
+        return (
+            head if not rest else f"{head}{' and' if hundred_and else ''} {spelled(rest, dash, hundred_and)}"
+        )
+    if n < 20:
+        return _SMALL[n]
+    return _TENS[n // 10] + ("" if n % 10 == 0 else ("-" if dash else " ") + _SMALL[n % 10])
+
+
+@given(n=st.integers(min_value=1, max_value=999), dash=st.booleans(), hundred_and=st.booleans())
+def test_every_number_to_999_said_in_words_is_read_whole(n: int, dash: bool, hundred_and: bool) -> None:
+    words = spelled(n, dash, hundred_and)
+    said = re.fullmatch(SAID, words)
+    assert said is not None, words
+    assert number_of(said.group(0)) == n
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("go to chapter twenty one", Chapter(21)),
+        ("chapter one hundred and twenty-one", Chapter(121)),
+        ("go to chapter a hundred", Chapter(100)),
+        ("chapter seventeen", Chapter(17)),
+        ("back twenty five minutes", Jump(-1_500_000)),
+        ("skip ahead ninety seconds", Jump(90_000)),
+        ("back a few minutes", Jump(-180_000)),
+        ("sleep in forty five minutes", SleepTimer(after=45)),
+        ("stop at the end of chapter eighty", SleepTimer(after="chapter_end", chapter=80)),
+    ],
+)
+def test_a_number_in_words_inside_a_request_is_the_whole_number(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent
+
+
+def test_words_that_are_no_number_are_refused() -> None:
+    for words in ("few", "and", "hundredth"):
+        with pytest.raises(KeyError):
+            number_of(words)
