@@ -37,6 +37,12 @@ DEVELOPMENT = "check_replies"
 HELD_OUT = "check_replies_final"
 FRESH = "check_replies_fresh"
 """Written after the first two had been read, before the rule changed again (adr/0025)."""
+LAST = "check_replies_last"
+"""Written during the third round, run once after its rules were merged (adr/0025)."""
+SEALED = "check_replies_sealed"
+"""Written before the fourth change to the rule, committed unread: to be run once, at the end."""
+EARLIER = (DEVELOPMENT, HELD_OUT, FRESH, LAST, "answer_replies")
+"""Every set written before the sealed one."""
 
 
 def line_of(reply: ScriptedReply, passages: Sequence[Passage]) -> int:
