@@ -3,11 +3,14 @@
 import re
 
 import pytest
+from bedside_contracts.turn import RecapArgs
 from bedside_turn.domain import intents
 from bedside_turn.domain.intents import Chapter, Jump, SleepTimer
 from bedside_turn.domain.numbers import SAID, number_of
+from bedside_turn.domain.recap import RecapAsked
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 _SMALL = [
     "zero",
@@ -79,3 +82,28 @@ def test_words_that_are_no_number_are_refused() -> None:
     for words in ("few", "and", "hundredth"):
         with pytest.raises(KeyError):
             number_of(words)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("go to the third chapter", Chapter(3)),
+        ("take me to the twenty-first chapter", Chapter(21)),
+        ("go back to the 2nd chapter", Chapter(2)),
+        ("stop at the end of the third chapter", SleepTimer(after="chapter_end", chapter=3)),
+        ("what happened in the second chapter?", RecapAsked(RecapArgs(span="chapter", chapter=2))),
+    ],
+)
+def test_a_chapter_named_by_its_place_in_the_book_is_that_numbered_chapter(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Before, "the third chapter" was words to search for, and "stop at the end of the third chapter"
+    read "the end" and offered the end of the book."""
+    assert intents.read(utterance) == intent
+
+
+def test_a_recap_of_a_chapter_names_its_number_and_nothing_else_does() -> None:
+    RecapArgs(span="chapter", chapter=4)
+    for wrong in ({"span": "chapter"}, {"span": "last_chapter", "chapter": 4}):
+        with pytest.raises(ValidationError):
+            RecapArgs.model_validate(wrong)

@@ -150,3 +150,37 @@ async def test_at_a_chapters_first_millisecond_the_chapter_playing_is_that_one(r
     assert "Cellar" not in which.speech
     left = await rig.ask(listener, "how long is left?")
     assert left.speech.startswith("There's about 2 minutes left of this chapter")
+
+
+@pytest.mark.parametrize(
+    "asked", ["what happened in chapter 1?", "what was chapter one about?", "recap the first chapter"]
+)
+async def test_a_chapter_named_by_its_number_is_recapped_not_gone_to(rig: Rig, asked: str) -> None:
+    here = 2 * CHAPTER_MS + 40_000  # in chapter 3: chapter 1 is neither the last nor this one
+    listener = rig.listener_at(here)
+    reply = await rig.ask(listener, asked)
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith('In chapter 1, "The Harbour Bell": At ')
+    assert chapters_of_said(rig, reply.speech) == {1}
+    assert rig.player.positions[(listener, BOOK_ID)] == here
+
+
+async def test_a_chapter_named_by_its_number_is_recapped_only_as_far_as_it_was_heard(rig: Rig) -> None:
+    here = 2 * CHAPTER_MS + 40_000
+    listener = rig.listener_at(here)
+    playing = await rig.ask(listener, "what happened in chapter 3?")
+    assert all(2 * CHAPTER_MS <= t < here for t in said_times(playing.speech))
+    assert not leaks(playing.speech, rig.passages, here)
+    ahead = await rig.ask(listener, "what happened in chapter 4?")
+    assert ahead.speech == "You haven't reached chapter 4 yet, so it's all still ahead of you."
+    missing = await rig.ask(listener, "what happened in chapter 9?")
+    assert missing.speech == "This book has no chapter 9."
+    assert rig.player.positions[(listener, BOOK_ID)] == here
+
+
+async def test_a_question_about_a_numbered_chapter_moves_nothing(rig: Rig) -> None:
+    """Before, "chapter 2" anywhere in a question was a place: "who rang the bell in chapter 2?" moved it."""
+    here = 2 * CHAPTER_MS + 40_000
+    listener = rig.listener_at(here)
+    await rig.ask(listener, "who rang the bell in chapter 2?")
+    assert rig.player.positions[(listener, BOOK_ID)] == here

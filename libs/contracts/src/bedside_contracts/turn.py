@@ -300,7 +300,7 @@ class SpokenTurnReply(Contract):
 
 # --- recap: what happened in a stretch of what they heard ---------------------------------
 
-RecapSpanName = Literal["since_asleep", "last_minutes", "last_chapter", "this_chapter", "so_far"]
+RecapSpanName = Literal["since_asleep", "last_minutes", "last_chapter", "this_chapter", "chapter", "so_far"]
 
 
 class RecapArgs(Contract):
@@ -310,8 +310,18 @@ class RecapArgs(Contract):
         description="since_asleep: what they missed since they dozed off (the sleep timer's estimate to "
         "the pause); last_minutes: the last `minutes` of listening; last_chapter: the chapter before the "
         "one playing (or the one playing when they are well into it); this_chapter: the one playing so "
-        "far; so_far: the story from the start"
+        "far; chapter: the chapter numbered `chapter`, as far as they have heard it; so_far: the story "
+        "from the start"
     )
     minutes: int | None = Field(
         default=None, ge=1, le=600, description="with last_minutes: how many minutes back, as they said"
     )
+    chapter: int | None = Field(
+        default=None, ge=0, le=10_000, description="with chapter: the chapter's number, as they said it"
+    )
+
+    @model_validator(mode="after")
+    def _chapter_named_with_its_span(self) -> "RecapArgs":
+        if (self.span == "chapter") != (self.chapter is not None):
+            raise ValueError("a chapter number goes with the span 'chapter', and only with it")
+        return self

@@ -197,7 +197,7 @@ class ToolBox:
         Search reads only the span, clamped to the line. It counts as a recall for the rules.
         """
         chapters = []
-        if args.span in ("last_chapter", "this_chapter"):
+        if args.span in ("last_chapter", "this_chapter", "chapter"):
             catalog = await self.backends.catalog(CatalogRequest(book=self.book))
             chapters = [c for b in catalog.books if b.id == self.book for c in b.chapters]
         asleep = None

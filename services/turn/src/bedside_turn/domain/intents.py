@@ -448,7 +448,7 @@ def normalise(utterance: str) -> str:
     text = re.sub(r"[!.?,;]+$", "", text).strip()
     while (stripped := _FILLER.sub("", text)) != text:
         text = stripped
-    return text
+    return numbers.ordinal_chapters_as_numbers(text)
 
 
 number_of = numbers.number_of
@@ -521,7 +521,7 @@ def read(utterance: str) -> Intent:
             return NextChapter(step=1)
         if _PREVIOUS_CHAPTER.search(text):
             return NextChapter(step=-1)
-    if chapter := _CHAPTER.search(text):
+    if (chapter := _CHAPTER.search(text)) and not _QUESTION_START.match(text):  # "who died in chapter 3?"
         return Chapter(n=int(number_of(chapter.group(1))))
     if clock := _CLOCK.search(text):
         h, m, s = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)

@@ -65,3 +65,38 @@ def number_of(said: str) -> float:
     if not total:
         raise KeyError(said)
     return float(total)
+
+
+_ORDINALS = {
+    "first": "one",
+    "second": "two",
+    "third": "three",
+    "fourth": "four",
+    "fifth": "five",
+    "sixth": "six",
+    "seventh": "seven",
+    "eighth": "eight",
+    "ninth": "nine",
+    "tenth": "ten",
+    "eleventh": "eleven",
+    "twelfth": "twelve",
+    **{f"{teen}th": teen for teen in _TEENS if teen.endswith("teen")},
+    **{f"{tens[:-1]}ieth": tens for tens in _TENS},
+}
+_ORDINAL_CHAPTER = re.compile(
+    rf"\bthe (?:((?:{_either(_TENS)})[\s-]))?({'|'.join(sorted(_ORDINALS, key=len, reverse=True))})"
+    r" chapter\b|\bthe (\d+)(?:st|nd|rd|th) chapter\b"
+)
+
+
+def ordinal_chapters_as_numbers(text: str) -> str:
+    """``text`` with "the third chapter", "the twenty-first chapter" and "the 3rd chapter" said as
+    "chapter three", "chapter twenty one" and "chapter 3", the one way every reader knows."""
+
+    def as_number(said: re.Match[str]) -> str:
+        tens, ordinal, digits = said.groups()
+        if digits:
+            return f"chapter {digits}"
+        return f"chapter {tens.strip(' -') + ' ' if tens else ''}{_ORDINALS[ordinal]}"
+
+    return _ORDINAL_CHAPTER.sub(as_number, text)

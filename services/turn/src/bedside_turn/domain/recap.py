@@ -14,6 +14,7 @@ from bedside_contracts.search import ChapterInfo, Recapped
 from bedside_contracts.turn import RecapArgs
 from bedside_guard import clock
 
+from bedside_turn.domain import numbers
 from bedside_turn.domain.chapters import playing_chapter
 from bedside_turn.domain.own_words import OwnWords
 
@@ -80,12 +81,14 @@ _ASKS = re.compile(
     r"\bwhat(?:'s|s| has| have| had)? (?:happen\w*|went on|was going on|been going on)\b"
     r"|\brecap\b|\bsumm?ar(?:ise|ize|y)\b|\bsum up\b|\bremind me (?:of )?what\b|\btell me what\b|\bgo over\b"
     r"|\bstory so far\b|\bwhat (?:was|is) (?:the |that )?(?:last |previous )?chapter about\b"
+    rf"|\bwhat (?:was|is) chapter {numbers.SAID_AS_A_NUMBER} about\b"
 )
 _LAST = re.compile(r"\b(?:last|past|previous)\s+")
 _HALF_HOUR = re.compile(r"\b(?:last|past|previous)\s+half (?:an )?hour\b")
 _MINUTES = re.compile(r"\b(?:last|past|previous)\s+(?:(\d+|[a-z]+(?: of| few)?)\s+)?(minute|min|hour)s?\b")
 _LAST_CHAPTER = re.compile(r"\b(?:last|previous|prior|preceding) chapter\b|\bchapter before\b")
 _THIS_CHAPTER = re.compile(r"\b(?:this|the current) chapter\b")
+_NUMBERED_CHAPTER = re.compile(rf"\bchapter ({numbers.SAID_AS_A_NUMBER})(?:\b|$)")
 _SO_FAR = re.compile(
     r"\bso far\b|\b(?:the )?whole (?:story|book)\b|\bfrom the (?:very )?(?:start|beginning)\b"
 )
@@ -118,6 +121,8 @@ def read_recap(
 
 
 def _named_chapter(text: str) -> RecapArgs | None:
+    if numbered := _NUMBERED_CHAPTER.search(text):
+        return RecapArgs(span="chapter", chapter=int(numbers.number_of(numbered.group(1))))
     if _LAST_CHAPTER.search(text):
         return RecapArgs(span="last_chapter")
     if _THIS_CHAPTER.search(text):
@@ -183,6 +188,8 @@ def choose_span(
             return _last_minutes(args.minutes or FALLBACK_MINUTES, here_ms)
         case "so_far":
             return ChosenSpan(0, here_ms, "The story so far:", "The story so far, from the start")
+        case "chapter":
+            return _numbered_chapter(args.chapter or 0, here_ms, chapters)
     playing = playing_chapter(chapters, here_ms)
     if playing is None:
         return ChosenSpan(0, here_ms, "From the start:", "The story so far, from the start")
@@ -197,6 +204,24 @@ def choose_span(
     told = f"Chapter {playing.n}, the one playing, as far as they have heard it"
     return ChosenSpan(
         playing.start_ms, here_ms, _in_chapter(playing), told, playing.n, at_chapter_start(playing.n)
+    )
+
+
+def _numbered_chapter(n: int, here_ms: int, chapters: Sequence[ChapterInfo]) -> ChosenSpan:
+    """Chapter ``n`` as far as it was heard; one not reached yet is nothing heard, and its title is
+    never said (the opening is said only when something of it was heard)."""
+    chapter = next((c for c in chapters if c.n == n), None)
+    if chapter is None:
+        return ChosenSpan(
+            here_ms, here_ms, "", f"Chapter {n}", nothing_heard=OwnWords(f"This book has no chapter {n}.")
+        )
+    return ChosenSpan(
+        chapter.start_ms,
+        max(chapter.start_ms, min(chapter.end_ms, here_ms)),
+        _in_chapter(chapter),
+        f"Chapter {n}",
+        n,
+        OwnWords(f"You haven't reached chapter {n} yet, so it's all still ahead of you."),
     )
 
 
