@@ -129,7 +129,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("how much is left of the soup?", Question("how much is left of the soup?")),
         ("sing me a song", Other()),
         ("", Other()),
-        ("um, okay", Other()),
+        ("um, okay", intents.Courtesy("never_mind")),  # said to Bedside, asking nothing of the book
     ],
 )
 def test_the_router_reads_what_the_listener_wants(utterance: str, intent: intents.Intent) -> None:
@@ -518,3 +518,38 @@ def test_what_the_cover_and_the_chapter_list_say_is_read_as_one_intent(
 def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> None:
     """Read whole: the story's letter, map and storm; "the narrator" of a story told by one of its people."""
     assert intents.read(utterance) == Question(utterance)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("thanks", intents.Courtesy("thanks")),
+        ("thank you", intents.Courtesy("thanks")),
+        ("never mind", intents.Courtesy("never_mind")),
+        ("cancel that", intents.Courtesy("never_mind")),
+        ("goodnight", intents.Courtesy("goodnight")),
+        ("help", intents.Help()),
+        ("what can you do?", intents.Help()),
+        ("slower", intents.Speed()),
+        ("can you speed up", intents.Speed()),
+        ("play faster", intents.Speed()),
+        ("next", intents.NextChapter(1)),
+        ("previous", intents.NextChapter(-1)),
+        ("skip", Jump(30_000)),
+        ("fast forward", Jump(30_000)),
+        ("where did I leave off?", intents.WhereAmI()),
+        ("where was I up to", intents.WhereAmI()),
+        ("when did I fall asleep?", intents.Earlier(fell_asleep=True, show_only=True)),
+    ],
+)
+def test_a_few_words_said_at_2am_are_read_for_what_they_mean(utterance: str, intent: intents.Intent) -> None:
+    """Before, each was "I can take you to a moment in the book...", a search of the book for the words
+    ("play faster", "go slower") or a recall of a passage ("where did I leave off?")."""
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance", ["cancel the sleep timer", "next chapter please", "thanks for the recap of chapter 2"]
+)
+def test_words_near_them_keep_their_meaning(utterance: str) -> None:
+    assert not isinstance(intents.read(utterance), intents.Courtesy | intents.Help | intents.Speed)

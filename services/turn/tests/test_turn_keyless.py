@@ -585,6 +585,24 @@ async def test_what_the_cover_and_the_chapter_list_say_is_told_not_that_it_has_n
     assert position(rig, listener) == here_ms
 
 
+@pytest.mark.parametrize(
+    ("utterance", "outcome", "said"),
+    [
+        ("thanks", "answered", speech.COURTESY["thanks"]),
+        ("goodnight", "answered", speech.COURTESY["goodnight"]),
+        ("what can you do?", "answered", speech.WHAT_I_CAN_DO),
+        ("slower", "refused", speech.NO_SPEED),
+    ],
+)
+async def test_courtesies_help_and_speed_get_their_own_answer_and_move_nothing(
+    rig: Rig, utterance: str, outcome: str, said: str
+) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, reply.speech) == (outcome, said)
+    assert position(rig, listener) == HERE
+
+
 async def test_a_time_of_two_parts_past_the_end_is_minutes_and_seconds(rig: Rig) -> None:
     """In a six-minute book "go to 2:10" is two minutes ten in, not two hours ten."""
     listener = rig.listener_at(HERE)

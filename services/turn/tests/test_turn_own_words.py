@@ -50,6 +50,10 @@ def timer(minutes: int) -> playback.PlaybackDone:
         playback.spoken(timer(20)),
         playback.PAUSED,
         speech.not_yet([], asks_later=False),
+        speech.NO_SPEED,
+        speech.WHAT_I_CAN_DO,
+        *speech.COURTESY.values(),
+        speech.about_the_book("chapters_left", book_info(), HERE),
     ],
 )
 def test_the_turns_own_sentences_hold_no_book_words(said: str) -> None:

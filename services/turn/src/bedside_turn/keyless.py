@@ -90,6 +90,15 @@ async def run_keyless(
         case intents.Volume():
             tools.turn.declined = True
             return speech.VOLUME_IS_THE_DEVICES
+        case intents.Speed():
+            tools.turn.declined = True
+            return speech.NO_SPEED
+        case intents.Help():
+            tools.turn.told = history.Told.WHAT_I_CAN_DO
+            return speech.WHAT_I_CAN_DO
+        case intents.Courtesy(said=said):
+            tools.turn.told = history.Told.COURTESY
+            return speech.COURTESY[said]
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent)

@@ -22,14 +22,17 @@ REPLY_LEFT_OUT = "(my reply then is left out: it was given from further on in th
 
 
 class Told(Enum):
-    """An answer plain code gave that said where the listener is in the book, as the model may read
-    it later: that it was told, never the position told (how far into the book and the chapter, how
-    much is left). Set on the ``Turn`` where the answer is made, so it is known by its type, not by
-    matching the words said."""
+    """An answer plain code gave from what it knows without reading a passage (the position, the
+    book's catalog, what Bedside can do), as the model may read it later: what kind of answer it
+    was, never its words, so the position told (how far into the book and the chapter, how much is
+    left) never reaches the model. Set on the ``Turn`` where the answer is made, so it is known by
+    its type, not by matching the words said."""
 
     WHERE = "I told them where they are in the book."
     TIME_LEFT = "I told them how much is left of the chapter and the book."
     ABOUT_THE_BOOK = "I told them what the cover or the chapter list says."
+    WHAT_I_CAN_DO = "I told them what they can ask me."
+    COURTESY = "I answered their thanks, never mind or goodnight."
 
 
 def remembered_speech(said: str, told: Told | None, *, unsaid: bool) -> str:

@@ -168,6 +168,23 @@ class Volume:
 
 
 @dataclass(frozen=True)
+class Speed:
+    """'Slower', 'speed up': the reading speed, which no tool and no page control changes."""
+
+
+@dataclass(frozen=True)
+class Courtesy:
+    """'Thanks', 'never mind', 'goodnight': said to Bedside, asking nothing of the book."""
+
+    said: Literal["thanks", "never_mind", "goodnight"]
+
+
+@dataclass(frozen=True)
+class Help:
+    """'What can you do?', 'help': what may be asked, said with examples."""
+
+
+@dataclass(frozen=True)
 class Other:
     pass
 
@@ -197,6 +214,9 @@ Intent = (
     | Pause
     | PlayOn
     | Volume
+    | Speed
+    | Courtesy
+    | Help
     | Other
 )
 
@@ -218,7 +238,7 @@ _JUMP = re.compile(rf"\b({_BACK}|forward|forwards|ahead|skip|on)\b(?:\s+\w+){{0,
 _JUMP_AMOUNT_FIRST = re.compile(rf"\b({_AMOUNT})\s+({_BACK}|forward|forwards|ahead|on)\b")
 """The amount said before the way ("half an hour back", "ten minutes forward")."""
 _A_BIT = re.compile(
-    r"^(?:(?:go|skip|jump|move|take me) )?(back|backwards?|rewind|forward|forwards|ahead)"
+    r"^(?:(?:go|skip|jump|move|take me|fast) )?(back|backwards?|rewind|forward|forwards|ahead|skip)"
     r"(?: (?:a (?:little )?bit|a little|a touch|a tad|slightly|some))?(?: please)?$"
 )
 """An amount not said ("go back a bit", "rewind"): the page's own step, 30 seconds."""
@@ -272,6 +292,7 @@ _FELL_ASLEEP = re.compile(
     r"\bwhere (?:did )?i (?:fall|fell|falling) asleep\b"
     r"|\bwhere (?:did )?i (?:doze[ds]?|drift(?:ed)?|nod(?:ded)?) off\b"
     r"|\bwhen i (?:fell asleep|dozed off|drifted off|nodded off)\b"
+    r"|^when did i (?:fall asleep|doze off|drift off|nod off)\b"
 )
 _LAST_IN_CHAPTER = re.compile(
     rf"\b(?:last|previous) time i (?:was|listened|got) (?:in|to) chapter {_NUMBER}\b"
@@ -359,6 +380,7 @@ _WHERE_AM_I = re.compile(
     r"|^(?:what|which) chapter (?:is (?:this|it)|(?:am i|are we|is this) (?:in|on|at|up to))(?: now| again)?$"
     r"|^what(?:'s|s| is) (?:the (?:name|title) of )?(?:this|the current) chapter(?: called)?(?: again)?$"
     r"|^what(?: time is it|'s the time| is the time) in the (?:book|story)$"
+    rf"|^where (?:did i|did we) (?:leave off|get to|get up to){_IN_THE_BOOK}$|^where (?:was i|were we) up to$"
     rf"|^how far (?:through|into|along|in) (?:the (?:book|story) )?(?:am i|are we){_IN_THE_BOOK}$"
     r"|^how far (?:am i|are we|have i got|have we got|have i gotten)"
     rf"(?: (?:through|into|along|in) (?:the|this) (?:book|story))?$"
@@ -366,6 +388,22 @@ _WHERE_AM_I = re.compile(
 """Asked alone, where the listener is in the book: read whole, so "where am I going?", "where was I when
 the storm started?" or "what chapter does the storm start in?" stay the questions they were. "Where was
 I?" is not here: half awake, it asks what was playing (a recap of the latest minutes)."""
+_NEXT_OR_PREVIOUS_ALONE = re.compile(r"^(next|previous)(?: one)?(?: please)?$")
+"""A player's buttons said aloud: the next or the previous chapter."""
+_SPEED = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|read|play|talk) )?(?:a (?:bit|little) )?"
+    r"(?:slower|faster|quicker|speed (?:it )?up|slow (?:it )?down)(?: please)?$"
+    r"|\b(?:change|set|raise|lower) the (?:reading |playback )?speed\b|\bplayback speed\b"
+)
+_COURTESIES: tuple[tuple[Literal["thanks", "never_mind", "goodnight"], re.Pattern[str]], ...] = (
+    ("thanks", re.compile(r"^(?:thanks|thank you|thank you very much|thanks a lot|cheers|ta)(?: bedside)?$")),
+    ("never_mind", re.compile(r"^(?:never ?mind|forget it|cancel that|no thanks|ok|okay|fine)$")),
+    ("goodnight", re.compile(r"^(?:good ?night|night night|night)(?: bedside)?$")),
+)
+_HELP = re.compile(
+    r"^(?:help|help me|what can you do|what can i (?:say|ask)(?: you)?|how does (?:this|it) work"
+    r"|how do i use (?:this|you|it))(?: please)?$"
+)
 _OTHER_ONE = re.compile(r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b")
 _QUESTION_START = re.compile(
     r"^(who|what|whats|what's|why|which|how|whose|is|was|were|did|does|do|has|had|are"
@@ -485,6 +523,14 @@ def read(utterance: str) -> Intent:
         return PlayOn()
     if _VOLUME.match(text):
         return Volume()
+    if _SPEED.search(text):
+        return Speed()
+    if _HELP.match(text):
+        return Help()
+    if courtesy := next((said for said, words in _COURTESIES if words.match(text)), None):
+        return Courtesy(courtesy)
+    if moved := _NEXT_OR_PREVIOUS_ALONE.match(text):
+        return NextChapter(step=1 if moved.group(1) == "next" else -1)
     if earlier := read_earlier(text):
         return earlier
     if _WHERE_AM_I.match(text):  # before the recaps, which would read "which chapter is this" as one

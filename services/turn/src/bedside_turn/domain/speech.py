@@ -34,6 +34,17 @@ PRESS_PLAY = OwnWords("Press play to carry on; I can't start the sound myself.")
 """'Play', 'resume': the player has no command that starts the sound, and a page may start it only
 after a press on that page, so the listener is told what to do (``intents.PlayOn``)."""
 VOLUME_IS_THE_DEVICES = OwnWords("The volume is your device's; I can't change it. Use its buttons.")
+NO_SPEED = OwnWords("I can't change the reading speed; the book plays at the narrator's own pace.")
+WHAT_I_CAN_DO = OwnWords(
+    'I can take you back to a moment you describe ("back to where they first meet"), by time ("back five '
+    'minutes") or by chapter ("chapter 3"); tell you about what you\'ve heard ("who is this?", "what did I '
+    'miss?"); and stop the book for you ("sleep in 20 minutes").'
+)
+COURTESY = {
+    "thanks": OwnWords("You're welcome."),
+    "never_mind": OwnWords("All right."),
+    "goodnight": OwnWords('Goodnight. Say "sleep in 20 minutes" and I\'ll stop the book then.'),
+}
 NOT_FOUND = OwnWords("I couldn't find that moment in the book. Could you describe it another way?")
 NOT_YET = OwnWords("That hasn't come up yet in what you've heard.")
 FURTHER_ON = OwnWords("That's further on than you've got, so I'll leave it for the book to tell you.")
