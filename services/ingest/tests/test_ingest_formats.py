@@ -192,6 +192,109 @@ def test_epub(tmp_path: Path) -> None:
     assert [u.text for u in book.chapters[1].units] == ["Sentence 2 is here.", "Another one."]
 
 
+GUTENBERG_HEADER = """The Project Gutenberg eBook of The Little Book, by Somebody
+
+This eBook is for the use of anyone anywhere at no cost and with almost no restrictions
+whatsoever. You may copy it, give it away or re-use it under the terms of the licence.
+
+Title: The Little Book
+
+Author: Somebody
+
+Release Date: May 1, 2001 [eBook #99999]
+
+Language: English
+
+*** START OF THE PROJECT GUTENBERG EBOOK THE LITTLE BOOK ***
+
+
+
+"""
+GUTENBERG_LICENCE = """
+
+*** END OF THE PROJECT GUTENBERG EBOOK THE LITTLE BOOK ***
+
+Updated editions will replace the previous one--the old editions will be renamed.
+
+Section 1. General Terms of Use and Redistributing Project Gutenberg electronic works
+
+1.A. By reading or using any part of this Project Gutenberg electronic work, you indicate
+that you have read, understand, agree to and accept all the terms of this licence.
+
+Chapter 9 of nothing: a line a heading rule could take for a chapter.
+
+Most people start at our website which has the main PG search facility.
+"""
+
+
+@pytest.mark.parametrize(
+    "end_line",
+    [
+        "",  # the modern file: its own END line
+        "End of the Project Gutenberg EBook of The Little Book, by Somebody\n\n",  # older files add this
+    ],
+)
+def test_a_project_gutenberg_text_is_read_without_its_header_and_licence(
+    tmp_path: Path, end_line: str
+) -> None:
+    """Before, the header was an "Opening" chapter and the licence (thousands of words, with a line
+    like a heading) the end of the book."""
+    story = "CHAPTER I.\n\nThe Start\n\nIt began. Then it went on.\n\nChapter 2: The End\n\nIt ended.\n"
+    bare = read_book(write(tmp_path, "bare.txt", f"The Little Book\nby Somebody\n\n{story}"))
+    wrapped = read_book(
+        write(tmp_path, "pg.txt", f"{GUTENBERG_HEADER}{story}\n{end_line}{GUTENBERG_LICENCE}")
+    )
+    assert (wrapped.title, wrapped.author) == ("The Little Book", "Somebody")
+    assert [(c.n, c.title) for c in wrapped.chapters] == [(c.n, c.title) for c in bare.chapters]
+    assert chunk_book(wrapped) == chunk_book(bare)
+
+
+def test_black_beauty_as_project_gutenberg_text_reads_like_its_json_book(tmp_path: Path) -> None:
+    data = json.loads(corpus_file("black_beauty.json").read_text())
+    body = "\n\n".join(f"CHAPTER {c['n']}\n\n{c['title']}\n\n{c['text']}" for c in data["chapters"])
+    header = GUTENBERG_HEADER.replace("The Little Book", data["title"]).replace("Somebody", data["author"])
+    as_text = read_book(write(tmp_path, "271-0.txt", f"{header}{body}\n{GUTENBERG_LICENCE}"))
+    as_json = read_book(corpus_file("black_beauty.json"))
+    assert (as_text.title, as_text.author) == (as_json.title, as_json.author)
+    assert chunk_book(as_text) == chunk_book(as_json)
+
+
+def test_a_project_gutenberg_epub_is_read_without_its_header_and_licence(tmp_path: Path) -> None:
+    """The header and the licence as Project Gutenberg's EPUBs mark them (an id, a class), and as
+    older ones only say them (an END line in the last page)."""
+    document = epub.EpubBook()
+    document.set_identifier("pg-epub")
+    document.set_title("The Little Book")
+    document.add_author("Somebody")
+    marked_header = (
+        '<section class="pg-boilerplate pgheader" id="pg-header"><p>This eBook is for the use of anyone.</p>'
+    )
+    marked_header += "<p>*** START OF THE PROJECT GUTENBERG EBOOK THE LITTLE BOOK ***</p></section>"
+    bodies = [
+        f"{marked_header}<h1>The Start</h1><p>It began. Then it went on.</p>",
+        "<h1>The Middle</h1><p>It went on.</p>"
+        '<section id="pg-footer"><p>Section 1. General Terms of Use of the licence.</p></section>',
+        "<h1>The End</h1><p>It ended.</p><p>*** END OF THE PROJECT GUTENBERG EBOOK THE LITTLE BOOK ***</p>"
+        "<p>Section 1. General Terms of Use of the licence.</p>",
+    ]
+    pages = []
+    for n, body in enumerate(bodies, start=1):
+        page = epub.EpubHtml(title=f"Page {n}", file_name=f"p{n}.xhtml")
+        page.content = f"<html><body>{body}</body></html>"
+        document.add_item(page)
+        pages.append(page)
+    document.toc = pages
+    document.add_item(epub.EpubNcx())
+    document.add_item(epub.EpubNav())
+    document.spine = ["nav", *pages]
+    path = tmp_path / "pg.epub"
+    epub.write_epub(str(path), document)
+    book = read_book(path)
+    assert [(c.n, c.title) for c in book.chapters] == [(1, "The Start"), (2, "The Middle"), (3, "The End")]
+    said = " ".join(u.text for c in book.chapters for u in c.units)
+    assert said == "It began. Then it went on. It went on. It ended."
+
+
 # The real timing files of the shared corpus (skipped where it is absent).
 
 SONNET = "formats/aeneas-sonnet/syncmaps_sonnet001"

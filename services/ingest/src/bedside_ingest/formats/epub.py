@@ -11,6 +11,7 @@ from ebooklib import epub
 
 from bedside_ingest.book import Book, Chapter
 from bedside_ingest.errors import BadInput
+from bedside_ingest.formats.gutenberg import wrapping
 from bedside_ingest.formats.untimed import untimed_chapter
 from bedside_ingest.formats.xhtml import page_title, parse_page
 
@@ -47,6 +48,8 @@ def read_epub(path: Path) -> Book:
             continue
         content = item.get_content().decode("utf-8", errors="replace")
         _, _, blocks = parse_page(content)
+        wrapped = wrapping([b.text for b in blocks])
+        blocks = blocks[wrapped.start : wrapped.end]
         headings = [b.text for b in blocks if b.heading]
         prose = [(b.text, item.get_name()) for b in blocks if not b.heading]
         if not prose:

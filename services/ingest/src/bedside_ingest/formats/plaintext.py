@@ -12,6 +12,7 @@ from bedside_guard import heading_title
 
 from bedside_ingest.book import Book, Chapter
 from bedside_ingest.errors import BadInput
+from bedside_ingest.formats.gutenberg import wrapping
 from bedside_ingest.formats.untimed import untimed_chapter
 from bedside_ingest.text import clean, word_count
 
@@ -67,12 +68,15 @@ def _without_contents(
 
 def read_plain_text(path: Path, content: str) -> Book:
     lines = list(enumerate(content.lstrip("\ufeff").splitlines(), start=1))
+    wrapped = wrapping([line for _, line in lines])
+    lines = lines[wrapped.start : wrapped.end]
     found = [
         (i, number, title) for i, (number, line) in enumerate(lines) if (title := _heading(line)) is not None
     ]
     starts, contents = _without_contents(found, lines)
     front = [(n, line) for n, line in lines[: starts[0][0]] if n not in contents] if starts else []
     title, author, front_text = _front_matter(path, front)
+    title, author = wrapped.title or title, wrapped.author or author
     chapters: list[Chapter] = []
     if front_text:
         chapters.append(untimed_chapter(0, "Opening", _paragraphs(front_text), "the opening lines"))

@@ -8,6 +8,7 @@ import html
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from bedside_ingest.formats.gutenberg import is_boilerplate
 from bedside_ingest.text import clean
 
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -20,6 +21,7 @@ VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "area", "base", "c
 class _Open:
     tag: str
     id: str | None
+    skipped: bool
     parts: list[str] = field(default_factory=list)
 
 
@@ -45,13 +47,15 @@ class _PageParser(HTMLParser):
             if tag == "br":
                 self.handle_data(" ")
             return
-        if tag in SKIPPED:
+        attributes = dict(attrs)
+        skipped = tag in SKIPPED or is_boilerplate(attributes)
+        if skipped:
             self._skip += 1
         if tag in BLOCKS:
             self._flush()
         if tag in HEADINGS:
             self._in_heading += 1
-        self.stack.append(_Open(tag, dict(attrs).get("id")))
+        self.stack.append(_Open(tag, attributes.get("id"), skipped))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "br":
@@ -67,7 +71,7 @@ class _PageParser(HTMLParser):
                 break
 
     def _close(self, closed: _Open) -> None:
-        if closed.tag in SKIPPED:
+        if closed.skipped:
             self._skip -= 1
         if closed.tag in HEADINGS:
             self._in_heading -= 1
