@@ -250,13 +250,41 @@ def test_a_project_gutenberg_text_is_read_without_its_header_and_licence(
 
 
 def test_black_beauty_as_project_gutenberg_text_reads_like_its_json_book(tmp_path: Path) -> None:
+    """As Project Gutenberg's file has it: chapters numbered "01 My Early Home" without the word, a
+    table of contents of them, and "Part I" over groups of them."""
     data = json.loads(corpus_file("black_beauty.json").read_text())
-    body = "\n\n".join(f"CHAPTER {c['n']}\n\n{c['title']}\n\n{c['text']}" for c in data["chapters"])
+    contents = "\n".join(f" {c['n']:02d} {c['title']}" for c in data["chapters"])
+    body = "\n\n".join(
+        ("Part II\n\n\n" if c["n"] == 23 else "") + f"{c['n']:02d} {c['title']}\n\n{c['text']}"
+        for c in data["chapters"]
+    )
     header = GUTENBERG_HEADER.replace("The Little Book", data["title"]).replace("Somebody", data["author"])
-    as_text = read_book(write(tmp_path, "271-0.txt", f"{header}{body}\n{GUTENBERG_LICENCE}"))
+    front = f"{data['title']}\n\nby {data['author']}\n\nContents\n\n Part I\n{contents}\n\n\nPart I\n\n\n"
+    as_text = read_book(write(tmp_path, "271-0.txt", f"{header}{front}{body}\n{GUTENBERG_LICENCE}"))
     as_json = read_book(corpus_file("black_beauty.json"))
     assert (as_text.title, as_text.author) == (as_json.title, as_json.author)
     assert chunk_book(as_text) == chunk_book(as_json)
+
+
+def test_the_holmes_stories_numbered_in_roman_read_like_their_json_book(tmp_path: Path) -> None:
+    """Each story headed "IV. THE BOSCOMBE VALLEY MYSTERY", its parts "I.", "II." inside it, as in
+    Project Gutenberg's file: the stories are the chapters, the parts are not."""
+    data = json.loads(corpus_file("adventures_of_sherlock_holmes.json").read_text())
+    romans = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"]
+    body = "\n\n".join(f"{romans[c['n'] - 1]}. {c['title'].upper()}\n\n{c['text']}" for c in data["chapters"])
+    book = read_book(write(tmp_path, "1661-0.txt", f"{data['title']}\n\nby {data['author']}\n\n\n{body}\n"))
+    assert [(c.n, c.title.lower()) for c in book.chapters] == [
+        (c["n"], c["title"].lower()) for c in data["chapters"]
+    ]
+
+
+def test_numbers_that_do_not_count_up_three_times_are_no_chapters(tmp_path: Path) -> None:
+    text = (
+        "A Short Walk\n\nI went out early.\n\nI. Came back.\n\n1 Boots, laced\n\n2 Coat, buttoned\n\n"
+        "It rained.\n\n1887. A year of note\n"
+    )
+    book = read_book(write(tmp_path, "walk.txt", text))
+    assert len(book.chapters) == 1
 
 
 def test_a_project_gutenberg_epub_is_read_without_its_header_and_licence(tmp_path: Path) -> None:

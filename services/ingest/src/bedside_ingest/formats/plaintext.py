@@ -1,4 +1,5 @@
-"""Plain text with chapter headings ("Chapter 3", "CHAPTER III. The Storm", "# The Storm").
+"""Plain text with chapter headings ("Chapter 3", "CHAPTER III. The Storm", "# The Storm"), or
+with numbered titles alone ("01 My Early Home", "IV. The Boscombe Valley Mystery").
 
 The lines before the first heading give the book's title (and "by ..." its author); any
 longer text there becomes chapter 0. A heading with no title may take the short line
@@ -31,6 +32,37 @@ def _heading(line: str) -> str | None:
         return clean(markdown.group("title"))
     found = heading_title(line) if len(line) < 120 else None
     return None if found is None else found[1] or f"Chapter {found[0]}"
+
+
+_NUMBERED = re.compile(r"^\s*(?:(?P<number>\d{1,3})\.?|(?P<roman>[IVXLC]{1,7})\.)\s+(?P<title>\S.*?)\s*$")
+"""A chapter numbered without the word "chapter": "01 My Early Home", "IV. The Boscombe Valley Mystery"
+(a Roman numeral with its full stop, or every "I went" would be one)."""
+NUMBERED_RUN = 3
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+
+
+def _value(number: str) -> int:
+    if number.isdigit():
+        return int(number)
+    values = [_ROMAN[c] for c in number]
+    return sum(-v if v < after else v for v, after in zip(values, [*values[1:], 0], strict=True))
+
+
+def _numbered_headings(lines: list[tuple[int, str]]) -> list[tuple[int, int, str]]:
+    """Lines numbered as chapters are without the word: a short title after a number, counted up
+    one by one at least ``NUMBERED_RUN`` times (so a date or a list of two is no chapter). A table
+    of contents is such a run too; ``_without_contents`` drops it as it drops any."""
+    runs: list[list[tuple[int, int, str, int]]] = []
+    for i, (number, line) in enumerate(lines):
+        said = _NUMBERED.match(line)
+        if said is None or word_count(said.group("title")) > MAX_TITLE_WORDS:
+            continue
+        value = _value(said.group("number") or said.group("roman"))
+        if runs and runs[-1][-1][3] + 1 == value:
+            runs[-1].append((i, number, clean(said.group("title")), value))
+        elif value == 1:
+            runs.append([(i, number, clean(said.group("title")), value)])
+    return [(i, number, title) for run in runs if len(run) >= NUMBERED_RUN for i, number, title, _ in run]
 
 
 def _paragraphs(lines: list[tuple[int, str]]) -> list[tuple[str, str]]:
@@ -73,6 +105,8 @@ def read_plain_text(path: Path, content: str) -> Book:
     found = [
         (i, number, title) for i, (number, line) in enumerate(lines) if (title := _heading(line)) is not None
     ]
+    if all(_GROUPING.match(lines[i][1]) for i, _, _ in found):
+        found = sorted(found + _numbered_headings(lines))
     starts, contents = _without_contents(found, lines)
     front = [(n, line) for n, line in lines[: starts[0][0]] if n not in contents] if starts else []
     title, author, front_text = _front_matter(path, front)
@@ -110,14 +144,17 @@ def _front_matter(path: Path, front: list[tuple[int, str]]) -> tuple[str, str, l
         text = clean(line)
         if not text or _CONTENTS.match(text):
             rest.append((number, ""))
-        elif not title and word_count(text) <= MAX_TITLE_WORDS and not rest:
+        elif not title and word_count(text) <= MAX_TITLE_WORDS and not _prose(rest):
             title = text.strip("#").strip()
-        elif not author and (by := _BY.match(text)) and not any(r[1].strip() for r in rest):
+        elif not author and (by := _BY.match(text)) and not _prose(rest):
             author = by.group("author").strip()
         else:
             rest.append((number, line))
-    has_prose = any(line.strip() for _, line in rest)
-    return title or path.stem.replace("_", " ").title(), author, rest if has_prose else []
+    return title or path.stem.replace("_", " ").title(), author, rest if _prose(rest) else []
+
+
+def _prose(lines: list[tuple[int, str]]) -> bool:
+    return any(line.strip() for _, line in lines)
 
 
 def _title_below(heading: str, body: list[tuple[int, str]]) -> tuple[str, list[tuple[int, str]]]:
