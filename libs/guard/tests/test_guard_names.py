@@ -251,3 +251,25 @@ def test_a_name_heard_only_opening_a_sentence_of_dialogue_is_among_the_books_nam
     assert "chapter" not in names.first_ms  # a heading read out names no one
     assert check_answer("Hettie brings the pies.", "who brings pies?", names, 5_000).cut == 1
     assert check_answer("Hettie brings the pies.", "who brings pies?", names, 15_000).cut == 0
+
+
+@pytest.mark.parametrize("opening", ["\u2018", "'", "\u201c", '"'])
+def test_a_capital_opening_speech_in_any_quotation_mark_is_no_name(opening: str) -> None:
+    """Black Beauty opens speech with \u2018: "you're" was a name first heard at 3:40, and every answer
+    starting "You're" ("You're in chapter 12, ...") was cut before it."""
+    closing = {"\u2018": "\u2019", "\u201c": "\u201d"}.get(opening, opening)
+    said = f"Ada looked up, and said {opening}You're late, Tomas.{closing} The dog barked."
+    book = [
+        *passages(),
+        Passage(id=9, start_ms=200_000, end_ms=230_000, chapter=5, chapter_title="C", text=said),
+    ]
+    names = book_names(book)
+    assert "you're" not in names.first_ms
+    answer = 'You\'re in chapter 2, "C1", about a minute in.'
+    assert check_answer(answer, "where am I?", names, 45_000).cut == 0
+
+
+def test_a_name_opening_speech_before_another_name_is_still_a_name() -> None:
+    said = "The boy called out \u2018Hettie Bramble, come here!\u2019 and ran."
+    book = [Passage(id=0, start_ms=0, end_ms=30_000, chapter=1, chapter_title="C", text=said)]
+    assert {"hettie", "bramble"} <= set(book_names(book).first_ms)

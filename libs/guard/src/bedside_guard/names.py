@@ -20,9 +20,14 @@ from bedside_guard.prose import TITLES
 
 _ABBREVIATION = "|".join(TITLES)
 _TOKEN = re.compile(
-    rf"\b(?:{_ABBREVIATION})\.|[A-Za-z][A-Za-z]+(?:['\u2019][A-Za-z]+)?|[.!?;:\"\u201c\u201d]"
+    rf"\b(?:{_ABBREVIATION})\.|[A-Za-z][A-Za-z]+(?:['\u2019][A-Za-z]+)?|[.!?;:\"\u201c\u201d\u2018]"
+    r"|(?<![A-Za-z])'(?=[A-Z])"
 )
-_SENTENCE_OPENERS = frozenset('.!?;:"\u201c\u201d')
+_QUOTATION_OPENERS = "\"\u201c\u2018'"
+_SENTENCE_OPENERS = frozenset(".!?;:\u201d" + _QUOTATION_OPENERS)
+"""Marks after which a capital opens words rather than naming: a sentence's end, and a quotation's
+start, double or single. Black Beauty opens speech with \u2018: before, its \u2018You're ...\u2019 made
+"you're" a name, and "You're in chapter 12" was cut as naming something ahead."""
 LOWER_SHARE = 0.1
 """A word written in lower case more often than this is a word, not a name ("Ginger" is a
 name in Black Beauty, "Lady" at a sentence start is not)."""
@@ -84,7 +89,7 @@ def _tokens(text: str, *, opening_names: NameOpening = "never") -> list[tuple[st
         title = _is_title(token)
         capital = None if opens or title else token[0].isupper()
         if opens:
-            quoted = match.start() > 0 and text[match.start() - 1] in '"\u201c'
+            quoted = match.start() > 0 and text[match.start() - 1] in _QUOTATION_OPENERS
             may_name = opening_names == "sentence" or (opening_names == "quotation" and quoted)
             opening = (len(tokens), match.end()) if may_name and token[0].isupper() and not title else None
         else:
