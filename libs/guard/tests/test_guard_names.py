@@ -273,3 +273,37 @@ def test_a_name_opening_speech_before_another_name_is_still_a_name() -> None:
     said = "The boy called out \u2018Hettie Bramble, come here!\u2019 and ran."
     book = [Passage(id=0, start_ms=0, end_ms=30_000, chapter=1, chapter_title="C", text=said)]
     assert {"hettie", "bramble"} <= set(book_names(book).first_ms)
+
+
+def test_a_name_in_a_chapters_title_is_heard_as_the_chapter_begins_and_a_title_makes_no_name() -> None:
+    """Before, "Birtwick" of Black Beauty's "Birtwick Park" was first heard a minute into chapter 4,
+    so "where am I?" there ("You're in chapter 4, "Birtwick Park", ...") was cut."""
+    book = [
+        Passage(
+            id=0, start_ms=0, end_ms=30_000, chapter=1, chapter_title="Quiet Days", text="The dog slept."
+        ),
+        Passage(
+            id=1,
+            start_ms=30_000,
+            end_ms=60_000,
+            chapter=2,
+            chapter_title="Ada at Kettleby",
+            text="It rained.",
+        ),
+        Passage(
+            id=2,
+            start_ms=60_000,
+            end_ms=90_000,
+            chapter=2,
+            chapter_title="Ada at Kettleby",
+            text="Then Ada came.",
+        ),
+        Passage(
+            id=3, start_ms=90_000, end_ms=120_000, chapter=3, chapter_title="On", text="At Kettleby, quiet."
+        ),
+    ]
+    names = book_names(book)
+    assert names.first_ms == {"ada": 30_000, "kettleby": 30_000}  # "Quiet" and "Days" name nothing
+    answer = 'You\'re in chapter 2, "Ada at Kettleby", 10 seconds in.'
+    assert check_answer(answer, "where am I?", names, 40_000).cut == 0
+    assert check_answer("Ada reaches Kettleby.", "what next?", names, 20_000).cut == 1

@@ -188,6 +188,23 @@ async def test_black_beauty_keyless_navigation_and_named_places(bus: Client) -> 
         assert not [t for t in hidden if t in reply.speech or any(t in row for row in reply.rows)]
 
 
+async def test_where_am_i_is_answered_in_every_chapter_of_black_beauty(bus: Client) -> None:
+    """Before, the answer check cut it to "I'll stop there" in ten places: where a title's name
+    ("Birtwick Park") was first written a minute into its chapter, and anywhere before 3:40, where
+    the book first writes its single-quoted "You're"."""
+    info = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
+    listener = "e2e-bb-where"
+    for chapter in info.chapters:
+        for into_ms in (1_000, 60_000):
+            await seek(bus, listener, info.id, chapter.start_ms + into_ms)
+            reply = await ask(bus, listener, info.id, "where am I?")
+            assert reply.speech.startswith(f"You're in chapter {chapter.n}"), (
+                chapter.n,
+                into_ms,
+                reply.speech,
+            )
+
+
 async def requests_during(bus: Client, ask: Ask) -> tuple[TurnReply, list[str]]:
     """The turn's reply and every service request made on the bus while it ran, in order."""
     seen: list[str] = []

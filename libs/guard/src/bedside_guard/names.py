@@ -113,6 +113,15 @@ def _pieces(passage: Passage) -> Iterable[tuple[int, str]]:
     return [(max(passage.start_ms, passage.end_ms - 1), passage.text)]
 
 
+def _titles(passages: Iterable[Passage]) -> list[tuple[int, str]]:
+    """Each chapter's title with the start of its first passage."""
+    starts: dict[int, tuple[int, str]] = {}
+    for p in passages:
+        if p.chapter not in starts or p.start_ms < starts[p.chapter][0]:
+            starts[p.chapter] = (p.start_ms, p.chapter_title)
+    return list(starts.values())
+
+
 def book_names(passages: Iterable[Passage]) -> BookNames:
     """The names of a book and where each first occurs, from its passages: words it writes with
     a capital inside a sentence or opening a character's words before another name (``_tokens``),
@@ -122,6 +131,12 @@ def book_names(passages: Iterable[Passage]) -> BookNames:
     first: dict[str, int] = {}
     named_at: defaultdict[str, list[int]] = defaultdict(list)
     written: dict[str, tuple[int, str]] = {}
+    passages = list(passages)
+    for at_ms, title in _titles(passages):
+        # A title is heard as its chapter begins (where the page and "where am I?" name it), but
+        # its capitals are a title's, so it counts toward no name.
+        for word, _token, _capital in _tokens(title):
+            first[word] = min(first.get(word, at_ms), at_ms)
     for passage in passages:
         for at_ms, text in _pieces(passage):
             for word, token, capital in _tokens(text, opening_names="quotation"):
