@@ -173,8 +173,9 @@ async def test_a_chapter_named_by_its_number_is_recapped_only_as_far_as_it_was_h
     assert not leaks(playing.speech, rig.passages, here)
     ahead = await rig.ask(listener, "what happened in chapter 4?")
     assert ahead.speech == "You haven't reached chapter 4 yet, so it's all still ahead of you."
+    assert ahead.outcome == "not_yet"
     missing = await rig.ask(listener, "what happened in chapter 9?")
-    assert missing.speech == "This book has no chapter 9."
+    assert (missing.outcome, missing.speech) == ("refused", "This book has no chapter 9.")
     assert rig.player.positions[(listener, BOOK_ID)] == here
 
 

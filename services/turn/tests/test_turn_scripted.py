@@ -16,7 +16,7 @@ from bedside_contracts.turn import TurnCompleted
 from bedside_guard import STOP_THERE, clock
 from bedside_turn.domain import rules, speech
 from bedside_turn.domain.playback import VOICE_DEVICE
-from bedside_turn.domain.tool_results import ALREADY_AT_CHAPTER_START
+from bedside_turn.domain.tool_results import ALREADY_AT_CHAPTER_START, NOTHING_IN_SPAN
 from bedside_turn_testing.book import BOOK_ID, LEAD_IN_MS, PASSAGE_MS, lead_in_book
 from bedside_turn_testing.doubles import DoubleBook
 from bedside_turn_testing.harness import Rig, start_rig
@@ -575,6 +575,26 @@ async def test_a_recap_shows_the_model_only_the_spans_passages_and_it_may_not_mo
     assert rig.player.positions[(listener, BOOK_ID)] == here
     assert not rig.leaks(model, here, ["what happened in the last chapter?"])
     assert clock(here) not in rig.sent_messages(model)
+
+
+async def test_the_model_recaps_a_chapter_by_number_only_as_far_as_heard_and_is_told_of_one_not_there(
+    rig: Rig,
+) -> None:
+    here = 6 * PASSAGE_MS + 10_000  # early in chapter 3
+    listener = rig.listener_at(here)
+    model = script(
+        rig,
+        [Use("recap", {"span": "chapter", "chapter": 2})],
+        [Use("recap", {"span": "chapter", "chapter": 4})],
+        [Use("recap", {"span": "chapter", "chapter": 9})],
+        [Say("Chapter 2 was the keeper's ledger.")],
+    )
+    await rig.ask(listener, "what happened in chapter 2?")
+    heard, ahead, missing = tool_results(model)
+    assert heard.splitlines()[0] == "Chapter 2, in story order:"
+    assert ahead == NOTHING_IN_SPAN
+    assert missing == "The book has no chapter 9; its chapters are numbered 1 to 4. Tell them so."
+    assert not rig.leaks(model, here, ["what happened in chapter 2?"])
 
 
 def tool_results(model: ScriptedModel) -> list[str]:

@@ -146,7 +146,7 @@ class ToolBox:
             if isinstance(parsed, RecallArgs):
                 return (*await self.recall(parsed), False)
             if isinstance(parsed, RecapArgs):
-                return (*await self.recap(parsed), False)
+                return await self.recap(parsed)
             if isinstance(parsed, PlaybackArgs):
                 return await self.playback(parsed)
             assert isinstance(parsed, OfferPositionsArgs)
@@ -191,10 +191,11 @@ class ToolBox:
         self.recalled = list(recalled.places)
         return shown_lines(recalled.places, recalled.naming)
 
-    async def recap(self, args: RecapArgs) -> tuple[list[str], list[PlaceRef]]:
+    async def recap(self, args: RecapArgs) -> tuple[list[str], list[PlaceRef], bool]:
         """The heard passages of the stretch asked for (``recap.choose_span``), as the model reads them.
 
-        Search reads only the span, clamped to the line. It counts as a recall for the rules.
+        Search reads only the span, clamped to the line. It counts as a recall for the rules. A
+        chapter the book does not have is refused, and nothing is read.
         """
         chapters = []
         if args.span in ("last_chapter", "this_chapter", "chapter"):
@@ -204,6 +205,13 @@ class ToolBox:
         if args.span == "since_asleep":
             asleep = (await self.backends.state(StateRequest(listener=self.listener, book=self.book))).asleep
         chosen = recaps.choose_span(args, self.here_ms, chapters, asleep)
+        if chosen.missing:
+            self.recapped = (
+                chosen,
+                Recapped(from_ms=self.here_ms, to_ms=self.here_ms, places=[], sentences=[]),
+            )
+            self.turn.declined = True
+            return [chosen.told], [], True
         recapped = await self.backends.recap(
             Recap(
                 book=self.book,
@@ -216,9 +224,9 @@ class ToolBox:
         self.recapped = (chosen, recapped)
         self.turn.note_recall(bool(recapped.places))
         if not recapped.places:
-            return [NOTHING_IN_SPAN], []
+            return [NOTHING_IN_SPAN], [], False
         refs = [PlaceRef(line=1 + i, place=place, kind="line") for i, place in enumerate(recapped.places)]
-        return [f"{chosen.told}, in story order:", *(ref.text() for ref in refs)], refs
+        return [f"{chosen.told}, in story order:", *(ref.text() for ref in refs)], refs, False
 
     async def offer_positions(self, args: OfferPositionsArgs) -> tuple[list[str], list[PlaceRef], bool]:
         permit = self.turn.may_offer()

@@ -51,6 +51,8 @@ class ChosenSpan:
     chapter: int | None = None
     nothing_heard: str = NOTHING_HEARD
     """What is said when nothing of the stretch has been heard yet."""
+    missing: bool = False
+    """The chapter asked for is not in the book: nothing to read, and the ask is refused."""
 
 
 _ASLEEP = re.compile(
@@ -212,9 +214,9 @@ def _numbered_chapter(n: int, here_ms: int, chapters: Sequence[ChapterInfo]) -> 
     never said (the opening is said only when something of it was heard)."""
     chapter = next((c for c in chapters if c.n == n), None)
     if chapter is None:
-        return ChosenSpan(
-            here_ms, here_ms, "", f"Chapter {n}", nothing_heard=OwnWords(f"This book has no chapter {n}.")
-        )
+        numbered = f"numbered {chapters[0].n} to {chapters[-1].n}" if chapters else "none"
+        told = f"The book has no chapter {n}; its chapters are {numbered}. Tell them so."
+        return ChosenSpan(here_ms, here_ms, "", told, None, OwnWords(f"This book has no chapter {n}."), True)
     return ChosenSpan(
         chapter.start_ms,
         max(chapter.start_ms, min(chapter.end_ms, here_ms)),
