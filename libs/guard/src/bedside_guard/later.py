@@ -13,7 +13,8 @@ _FATES = r"(get|find|come|die|marry|win|escape|survive|live|make it|meet|catch|s
 _ASKS_LATER = re.compile(
     rf"\b({_LATER_IN_THE_STORY}|ever|end up|ends up|ending"
     r"|how does .{0,40}\bend|will (he|she|they|it|i)"
-    rf"|(is|are) {_SOMEONE} going to|will {_SOMEONE} {_FATES}|(does|do) {_SOMEONE} {_FATES}"
+    rf"|(is|are) {_SOMEONE} going to|will {_SOMEONE} {_FATES}|does (he|she|they|it) {_FATES}"
+    rf"|^\s*(does|do) {_SOMEONE} {_FATES}"
     r"|what becomes of|what happens (next|later|after))\b",
     re.IGNORECASE,
 )
