@@ -279,29 +279,15 @@ def test_a_name_opening_speech_before_another_name_is_still_a_name() -> None:
 def test_a_name_in_a_chapters_title_is_heard_as_the_chapter_begins_and_a_title_makes_no_name() -> None:
     """Before, "Birtwick" of Black Beauty's "Birtwick Park" was first heard a minute into chapter 4,
     so "where am I?" there ("You're in chapter 4, "Birtwick Park", ...") was cut."""
+    rows = [
+        (1, "Quiet Days", "The dog slept."),
+        (2, "Ada at Kettleby", "It rained."),
+        (2, "Ada at Kettleby", "Then Ada came."),
+        (3, "On", "At Kettleby, quiet."),
+    ]
     book = [
-        Passage(
-            id=0, start_ms=0, end_ms=30_000, chapter=1, chapter_title="Quiet Days", text="The dog slept."
-        ),
-        Passage(
-            id=1,
-            start_ms=30_000,
-            end_ms=60_000,
-            chapter=2,
-            chapter_title="Ada at Kettleby",
-            text="It rained.",
-        ),
-        Passage(
-            id=2,
-            start_ms=60_000,
-            end_ms=90_000,
-            chapter=2,
-            chapter_title="Ada at Kettleby",
-            text="Then Ada came.",
-        ),
-        Passage(
-            id=3, start_ms=90_000, end_ms=120_000, chapter=3, chapter_title="On", text="At Kettleby, quiet."
-        ),
+        Passage(id=i, start_ms=i * 30_000, end_ms=(i + 1) * 30_000, chapter=n, chapter_title=title, text=text)
+        for i, (n, title, text) in enumerate(rows)
     ]
     names = book_names(book)
     assert names.first_ms == {"ada": 30_000, "kettleby": 30_000}  # "Quiet" and "Days" name nothing

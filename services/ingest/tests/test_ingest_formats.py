@@ -169,24 +169,29 @@ def test_plain_text_with_headings(tmp_path: Path) -> None:
     assert [u.text for u in book.chapters[0].units] == ["It began.", "Then it went on."]
 
 
-def test_epub(tmp_path: Path) -> None:
+def write_epub(path: Path, title: str, author: str, bodies: list[str]) -> Path:
+    """An EPUB of one page for each of ``bodies`` (the inside of its <body>), in reading order."""
     document = epub.EpubBook()
-    document.set_identifier("tiny-epub")
-    document.set_title("A Tiny EPUB")
-    document.add_author("An Author")
+    document.set_identifier(path.stem)
+    document.set_title(title)
+    document.add_author(author)
     pages = []
-    for n in (1, 2):
+    for n, body in enumerate(bodies, start=1):
         page = epub.EpubHtml(title=f"Page {n}", file_name=f"p{n}.xhtml")
-        page.content = f"<html><body><h1>Part {n}</h1><p>Sentence {n} is here. Another one.</p></body></html>"
+        page.content = f"<html><body>{body}</body></html>"
         document.add_item(page)
         pages.append(page)
     document.toc = pages
     document.add_item(epub.EpubNcx())
     document.add_item(epub.EpubNav())
     document.spine = ["nav", *pages]
-    path = tmp_path / "tiny.epub"
     epub.write_epub(str(path), document)
-    book = read_book(path)
+    return path
+
+
+def test_epub(tmp_path: Path) -> None:
+    bodies = [f"<h1>Part {n}</h1><p>Sentence {n} is here. Another one.</p>" for n in (1, 2)]
+    book = read_book(write_epub(tmp_path / "tiny.epub", "A Tiny EPUB", "An Author", bodies))
     assert (book.title, book.author, book.estimated) == ("A Tiny EPUB", "An Author", True)
     assert [(c.n, c.title) for c in book.chapters] == [(1, "Part 1"), (2, "Part 2")]
     assert [u.text for u in book.chapters[1].units] == ["Sentence 2 is here.", "Another one."]
@@ -290,10 +295,6 @@ def test_numbers_that_do_not_count_up_three_times_are_no_chapters(tmp_path: Path
 def test_a_project_gutenberg_epub_is_read_without_its_header_and_licence(tmp_path: Path) -> None:
     """The header and the licence as Project Gutenberg's EPUBs mark them (an id, a class), and as
     older ones only say them (an END line in the last page)."""
-    document = epub.EpubBook()
-    document.set_identifier("pg-epub")
-    document.set_title("The Little Book")
-    document.add_author("Somebody")
     marked_header = (
         '<section class="pg-boilerplate pgheader" id="pg-header"><p>This eBook is for the use of anyone.</p>'
     )
@@ -305,19 +306,7 @@ def test_a_project_gutenberg_epub_is_read_without_its_header_and_licence(tmp_pat
         "<h1>The End</h1><p>It ended.</p><p>*** END OF THE PROJECT GUTENBERG EBOOK THE LITTLE BOOK ***</p>"
         "<p>Section 1. General Terms of Use of the licence.</p>",
     ]
-    pages = []
-    for n, body in enumerate(bodies, start=1):
-        page = epub.EpubHtml(title=f"Page {n}", file_name=f"p{n}.xhtml")
-        page.content = f"<html><body>{body}</body></html>"
-        document.add_item(page)
-        pages.append(page)
-    document.toc = pages
-    document.add_item(epub.EpubNcx())
-    document.add_item(epub.EpubNav())
-    document.spine = ["nav", *pages]
-    path = tmp_path / "pg.epub"
-    epub.write_epub(str(path), document)
-    book = read_book(path)
+    book = read_book(write_epub(tmp_path / "pg.epub", "The Little Book", "Somebody", bodies))
     assert [(c.n, c.title) for c in book.chapters] == [(1, "The Start"), (2, "The Middle"), (3, "The End")]
     said = " ".join(u.text for c in book.chapters for u in c.units)
     assert said == "It began. Then it went on. It went on. It ended."
