@@ -176,7 +176,7 @@ def balance_quotes(text: str) -> str:
 
 NUMBER_WORDS = (  # noqa: SIM905 (one readable line of words)
     "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty thirty forty fifty"
+    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety"
 ).split()
 _NUMBER = (
     r"(?:\d{1,4}|[IVXLCDM]{1,8}|(?:"
