@@ -56,6 +56,7 @@ def free_port() -> int:
         ("replay",),
         ("books",),
         ("jobs",),
+        ("remove", "sample"),
         ("ask", "--book", "sample", "where was I?"),
         ("ask", "where was I?"),  # no book named: the player is asked which, and cannot be
     ],

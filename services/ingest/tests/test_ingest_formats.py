@@ -169,6 +169,23 @@ def test_plain_text_with_headings(tmp_path: Path) -> None:
     assert [u.text for u in book.chapters[0].units] == ["It began.", "Then it went on."]
 
 
+def test_a_chapters_short_first_sentence_is_its_text_not_its_title(tmp_path: Path) -> None:
+    """Before, "Chapter 2" over "It was dark." took the sentence as its title and lost it from the
+    text, and a chapter of one short paragraph was refused as having no text."""
+    text = (
+        "Night Walk\n\nChapter 1\n\nMr. Tom Ashby\n\nHe set out late.\n\n"
+        "Chapter 2\n\nIt was dark.\n\nThe lane was long.\n\nChapter 3\n\nHe came home. He slept.\n"
+    )
+    book = read_book(write(tmp_path, "walk.txt", text))
+    assert [(c.n, c.title) for c in book.chapters] == [
+        (1, "Mr. Tom Ashby"),
+        (2, "Chapter 2"),
+        (3, "Chapter 3"),
+    ]
+    assert [u.text for u in book.chapters[1].units] == ["It was dark.", "The lane was long."]
+    assert [u.text for u in book.chapters[2].units] == ["He came home.", "He slept."]
+
+
 def write_epub(path: Path, title: str, author: str, bodies: list[str]) -> Path:
     """An EPUB of one page for each of ``bodies`` (the inside of its <body>), in reading order."""
     document = epub.EpubBook()

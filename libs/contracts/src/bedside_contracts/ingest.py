@@ -71,8 +71,8 @@ class BookIngested(Contract):
     transcript: TranscriptCoverage | None = None
     withdrawn: bool = Field(
         default=False,
-        description="the book is served no more: the job whose interim versions it held failed "
-        "(``version`` names the last of them)",
+        description="the book is served no more: it was removed (``RemoveBook``), or the job whose "
+        "interim versions it held failed (``version`` names the last of them)",
     )
 
 
@@ -194,6 +194,20 @@ class JobsRequest(Contract):
 
 class JobList(Contract):
     jobs: list[IngestJob]
+
+
+class RemoveBook(Contract):
+    """Serve a book no more (``subjects.INGEST_REMOVE``): its newest version is withdrawn, and search
+    drops it. Its stored versions and every listener's place in it are kept, so ingesting the same
+    file again brings it back as it was."""
+
+    book: Name
+
+
+class BookRemoved(Contract):
+    book: Name
+    title: str
+    version: str = Field(description="the version withdrawn")
 
 
 class CancelJob(Contract):

@@ -34,6 +34,7 @@ INGEST_BOOK = "bedside.ingest.book"
 INGEST_PROGRESS = "bedside.ingest.progress.{job}"
 INGEST_JOBS = "bedside.ingest.jobs"
 INGEST_CANCEL = "bedside.ingest.cancel"
+INGEST_REMOVE = "bedside.ingest.remove"
 DEAD_LETTER = "bedside.deadletter.{service}"
 
 # JetStream: the log. Each stream is declared only by the service that owns it.

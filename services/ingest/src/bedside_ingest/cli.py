@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from bedside_contracts.ingest import IngestBook, IngestReport
+from bedside_contracts.ingest import BookRemoved, IngestBook, IngestReport
 from bedside_contracts.search import timing_label
 from bedside_guard import clock
 from bedside_runtime.bus import connected
@@ -18,7 +18,7 @@ from nats.aio.client import Client
 from rich.console import Console
 
 from bedside_ingest.accepted import AUDIO_OPTION_HELP, CHAPTERS_HELP, PATH_HELP, TEXT_HELP
-from bedside_ingest.client import catalog_has, request_ingest, submit_job, wait_until_ready
+from bedside_ingest.client import catalog_has, remove_book, request_ingest, submit_job, wait_until_ready
 from bedside_ingest.errors import BadInput
 from bedside_ingest.given import check_given
 from bedside_ingest.jobs_cli import jobs
@@ -153,9 +153,30 @@ def _fail(console: Console, message: str) -> typer.Exit:
     return typer.Exit(1)
 
 
+def remove(book: Annotated[str, typer.Argument(help="the book's id, as `bedside books` lists it")]) -> None:
+    """Serve a book no more. Every listener's place in it is kept, and so is what was ingested:
+    ingesting the same file again brings it back as it was."""
+    console = Console()
+
+    async def removing() -> tuple[BookRemoved, bool]:
+        async with connected(Settings().servers) as client:
+            return await remove_book(client, book, READY_TIMEOUT_S)
+
+    try:
+        removed, dropped = asyncio.run(removing())
+    except RemoteFailure as error:
+        raise _fail(console, f"not removed: {error.failure.error}") from None
+    except CallFailed as error:
+        raise _fail(console, str(error)) from None
+    console.print(f"removed {removed.title!r} ({removed.book})")
+    if not dropped:
+        raise _fail(console, f"search still lists {book!r} after {READY_TIMEOUT_S:.0f} s; see its log")
+
+
 def register(app: typer.Typer) -> None:
     app.command("ingest")(ingest)
     app.command("jobs")(jobs)
+    app.command("remove")(remove)
 
 
 async def first_start(settings: Settings, servers: list[str]) -> list[str]:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from bedside_contracts import subjects
 from bedside_contracts.ingest import (
     BookReady,
+    BookRemoved,
     CancelJob,
     IngestBook,
     IngestJob,
@@ -14,6 +15,7 @@ from bedside_contracts.ingest import (
     IngestReport,
     JobList,
     JobsRequest,
+    RemoveBook,
 )
 from bedside_contracts.search import Catalog, CatalogRequest
 from bedside_runtime.bus import call
@@ -102,3 +104,14 @@ async def catalog_has(client: Client, book: str, timeout_s: float = 5.0) -> bool
     except RemoteFailure:
         return False  # "no such book" is the answer we asked for
     return any(info.id == book for info in catalog.books)
+
+
+async def remove_book(client: Client, book: str, timeout_s: float) -> tuple[BookRemoved, bool]:
+    """Ask ingest to serve ``book`` no more; whether search had dropped it within ``timeout_s``."""
+    removed = await call(client, subjects.INGEST_REMOVE, RemoveBook(book=book), BookRemoved)
+    deadline = time.monotonic() + timeout_s
+    while await catalog_has(client, book):
+        if time.monotonic() >= deadline:
+            return removed, False
+        await asyncio.sleep(READY_POLL_S)
+    return removed, True

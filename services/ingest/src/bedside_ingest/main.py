@@ -6,7 +6,7 @@ from functools import partial
 
 import structlog
 from bedside_contracts import subjects
-from bedside_contracts.ingest import CancelJob, IngestBook, JobsRequest
+from bedside_contracts.ingest import CancelJob, IngestBook, JobsRequest, RemoveBook
 from bedside_runtime.bus import Broker, serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
@@ -55,6 +55,7 @@ async def register(
     await serve_requests(broker, subjects.INGEST_BOOK, "ingest", IngestBook, service.ingest)
     await serve_requests(broker, subjects.INGEST_JOBS, "ingest", JobsRequest, service.jobs)
     await serve_requests(broker, subjects.INGEST_CANCEL, "ingest", CancelJob, service.cancel)
+    await serve_requests(broker, subjects.INGEST_REMOVE, "ingest", RemoveBook, service.remove)
     resuming = asyncio.create_task(service.resume_unfinished())
 
     async def close() -> None:

@@ -99,6 +99,11 @@ def book_id_for(path: Path) -> str:
     return slug[:64] or "book"
 
 
+def book_of(request: IngestBook) -> str:
+    """The id of the book a request makes: the one it names, else the file's own."""
+    return request.book or book_id_for(Path(request.path))
+
+
 def prepare(
     request: IngestBook,
     *,
@@ -165,7 +170,7 @@ def prepare_book(
             )
         chapters = with_pending(chapter_infos(book, passages), pending)
         progress("chunk", 1, 1, f"{len(passages)} passages")
-    book_id = request.book or book_id_for(path)
+    book_id = book_of(request)
     fields = artifact_fields(
         book=book_id,
         title=book.title,

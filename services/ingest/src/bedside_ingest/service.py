@@ -12,6 +12,7 @@ import structlog
 from bedside_contracts import subjects
 from bedside_contracts.ingest import (
     BookIngested,
+    BookRemoved,
     CancelJob,
     IngestBook,
     IngestJob,
@@ -19,13 +20,14 @@ from bedside_contracts.ingest import (
     IngestReport,
     JobList,
     JobsRequest,
+    RemoveBook,
     Stage,
     TranscriptionProgress,
 )
 from bedside_contracts.search import TranscriptCoverage
 from bedside_embedding import Embedder
 from bedside_runtime.bus import Broker
-from bedside_runtime.errors import Conflict, InvalidRequest
+from bedside_runtime.errors import Conflict, InvalidRequest, NotFound
 
 from bedside_ingest.artifact import message_id, object_name
 from bedside_ingest.audiojobs import Audiobooks, is_audiobook
@@ -36,6 +38,7 @@ from bedside_ingest.pipeline import (
     Prepared,
     Progress,
     StageClock,
+    book_of,
     build_artifact,
     embed_new,
     no_progress,
@@ -277,15 +280,33 @@ class IngestService:
         newest = await self._store.newest(interim.book_id) if interim is not None else None
         if interim is None or newest is None or newest[0].version != interim.version:
             return
-        event = newest[0].model_copy(update={"withdrawn": True})
+        await self._withdraw(*newest)
+        log.info("interim version withdrawn", book=interim.book_id, version=interim.version)
+
+    async def remove(self, request: RemoveBook) -> BookRemoved:
+        """Serve a book no more, unless a job is making it (its next version would bring it back)."""
+        newest = await self._store.newest(request.book)
+        if newest is None or newest[0].withdrawn:
+            raise NotFound(f"there is no book {request.book!r} to remove")
+        making = [j.job for j in await self._control.unfinished() if book_of(j.request) == request.book]
+        if making:
+            job = making[0]
+            raise Conflict(
+                f"job {job} is making {request.book!r}; cancel it first (bedside jobs --cancel {job})"
+            )
+        await self._withdraw(*newest)
+        log.info("book removed", book=request.book, version=newest[0].version)
+        return BookRemoved(book=request.book, title=newest[0].title, version=newest[0].version)
+
+    async def _withdraw(self, newest: BookIngested, seq: int) -> None:
+        """Announce the book's newest version withdrawn: search serves the book no more."""
         await self._broker.publish(
-            event.model_dump_json().encode(),
-            subjects.BOOK_INGESTED.format(book=interim.book_id),
+            newest.model_copy(update={"withdrawn": True}).model_dump_json().encode(),
+            subjects.BOOK_INGESTED.format(book=newest.book),
             stream=subjects.BOOKS_STREAM,
-            headers={"Nats-Msg-Id": f"{message_id(interim.book_id, interim.version, newest[1])}:withdrawn"},
+            headers={"Nats-Msg-Id": f"{message_id(newest.book, newest.version, seq)}:withdrawn"},
             timeout_s=PUBLISH_TIMEOUT_S,
         )
-        log.info("interim version withdrawn", book=interim.book_id, version=interim.version)
 
     async def _embed_and_store(
         self, prepared: Prepared, name: str, progress: Progress, clock: StageClock

@@ -9,7 +9,7 @@ below it as its title.
 import re
 from pathlib import Path
 
-from bedside_guard import heading_title
+from bedside_guard import TITLES, heading_title
 
 from bedside_ingest.book import Book, Chapter
 from bedside_ingest.errors import BadInput
@@ -158,15 +158,30 @@ def _prose(lines: list[tuple[int, str]]) -> bool:
 
 
 def _title_below(heading: str, body: list[tuple[int, str]]) -> tuple[str, list[tuple[int, str]]]:
-    """ "Chapter 3" over a short line without a full stop: that line is the title."""
+    """ "Chapter 3" over a short line alone that reads as a title: that line is the title, unless
+    it is all the chapter has."""
     if not re.fullmatch(r"Chapter \S+", heading):
         return heading, body
     filled = [(k, line) for k, (_, line) in enumerate(body) if line.strip()]
-    if not filled:
+    if len(filled) < 2:
         return heading, body
     k, line = filled[0]
     text = clean(line)
     next_blank = k + 1 >= len(body) or not body[k + 1][1].strip()
-    if word_count(text) <= MAX_TITLE_WORDS and next_blank:
+    if word_count(text) <= MAX_TITLE_WORDS and next_blank and _reads_as_title(text):
         return text.rstrip("."), body[k + 1 :]
     return heading, body
+
+
+_SENTENCE_END = re.compile(r"[.!?]")
+_TITLE_STOP = re.compile(rf"\b(?:{'|'.join(TITLES)})\.")
+
+
+def _reads_as_title(text: str) -> bool:
+    """A title, not the chapter's first sentence: no sentence ends inside it, and one with a full
+    stop of its own capitalises its longer words ("Down the Rabbit-Hole.", not "It was dark.")."""
+    if _SENTENCE_END.search(_TITLE_STOP.sub("", text).rstrip(".!?")):  # "Mr. Sherlock Holmes" is one
+        return False
+    if not _SENTENCE_END.search(text[-1:]):
+        return True
+    return all(word[0].isupper() for word in text.split() if len(word) > 3 and word[0].isalpha())
