@@ -2,24 +2,17 @@
 
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from bedside_testing import run_bedside
 
 SAID_PLAINLY = "letters, digits, '-' or '_'"
 
 
 def bedside(*args: str) -> subprocess.CompletedProcess[str]:
     wide = {"COLUMNS": "300", "NO_COLOR": "1", "PATH": "/usr/bin:/bin"}  # one line per message
-    return subprocess.run(
-        [sys.executable, "-m", "bedside", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=wide,
-    )
+    return run_bedside(*args, env=wide, timeout_s=60)
 
 
 @pytest.mark.parametrize("book_id", ["my book", "a/b", "x" * 500])
@@ -77,14 +70,7 @@ def bedside_down(tmp_path: Path, *args: str) -> str:
         "BEDSIDE_DATA_DIR": str(tmp_path / "data"),
         "BEDSIDE_NATS_PORT": str(free_port()),
     }
-    done = subprocess.run(
-        [sys.executable, "-m", "bedside", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=down,
-    )
+    done = run_bedside(*args, env=down, timeout_s=60)
     said = " ".join((done.stdout + done.stderr).split())
     assert done.returncode == 1, said
     assert "Traceback" not in said, said

@@ -1,13 +1,11 @@
 """`bedside remove`: a book is served no more, and ingesting it again brings it back; over real
 search and ingest processes, through the command a person types."""
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from bedside_testing import RunningSystem, start_system
+from bedside_testing import RunningSystem, run_bedside, start_system
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -22,14 +20,8 @@ def system(nats_url: str) -> Iterator[RunningSystem]:
 
 
 def bedside(system: RunningSystem, *args: str) -> tuple[int, str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "bedside", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**system.env, "COLUMNS": "300", "NO_COLOR": "1"},
-    )
+    """What ``bedside ARGS`` exited with, and all it said, on one line."""
+    done = run_bedside(*args, env={**system.env, "COLUMNS": "300", "NO_COLOR": "1"})
     return done.returncode, " ".join((done.stdout + done.stderr).split())
 
 

@@ -6,6 +6,8 @@ A plain module, imported by tests and fixtures; nothing is imported from conftes
 import asyncio
 import json
 import os
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -112,3 +114,15 @@ def start_system(nats_url: str, services: tuple[str, ...] = SERVICES) -> Running
     """Start ``services`` as real processes against ``nats_url`` with a fresh data directory."""
     data_dir = Path(tempfile.mkdtemp(prefix="bedside-data-"))
     return RunningSystem(nats_url, data_dir, services, free_port()).start()
+
+
+def run_bedside(*args: str, env: dict[str, str], timeout_s: float = 240) -> subprocess.CompletedProcess[str]:
+    """The ``bedside`` command as a person runs it, in a child process with ``env``."""
+    return subprocess.run(
+        [sys.executable, "-m", "bedside", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+        check=False,
+    )

@@ -2,8 +2,6 @@
 
 import asyncio
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,18 +10,8 @@ from bedside_contracts.ingest import IngestReport
 from bedside_ingest.cli import first_start, summary
 from bedside_ingest.sample import SAMPLE_TITLE, SAMPLE_TRANSCRIPT
 from bedside_runtime.settings import Settings
+from bedside_testing import run_bedside as bedside
 from bedside_testing import start_system, start_test_nats
-
-
-def bedside(*args: str, env: dict[str, str], timeout_s: float = 240) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bedside", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout_s,
-        check=False,
-    )
 
 
 @pytest.mark.slow
