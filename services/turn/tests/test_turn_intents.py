@@ -229,7 +229,7 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("um, stop", intents.Pause()),
         # Not a timer nor a pause: a jump, a question, the place where they fell asleep.
         ("go back 15 minutes", Jump(-900_000)),
-        ("when will it stop?", Question("when will it stop?")),
+        ("when will it stop?", intents.TimerAsked()),  # told from the player's state, never set
         ("what happens at the end of the chapter?", Question("what happens at the end of the chapter?")),
         ("where did I fall asleep", intents.Earlier(fell_asleep=True, show_only=True)),
         ("stop the car", Other()),
@@ -540,6 +540,9 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("where did I leave off?", intents.WhereAmI()),
         ("where was I up to", intents.WhereAmI()),
         ("when did I fall asleep?", intents.Earlier(fell_asleep=True, show_only=True)),
+        ("when will it stop?", intents.TimerAsked()),
+        ("is the sleep timer on?", intents.TimerAsked()),
+        ("how long is left on the timer", intents.TimerAsked()),
     ],
 )
 def test_a_few_words_said_at_2am_are_read_for_what_they_mean(utterance: str, intent: intents.Intent) -> None:

@@ -603,6 +603,26 @@ async def test_courtesies_help_and_speed_get_their_own_answer_and_move_nothing(
     assert position(rig, listener) == HERE
 
 
+async def test_when_will_it_stop_and_goodnight_tell_the_running_sleep_timer(rig: Rig) -> None:
+    """Before, "when will it stop?" was a recall of the book's words ("stop"), and "goodnight" said to
+    set a timer that was already set."""
+    listener = rig.listener_at(HERE)
+    none = await rig.ask(listener, "when will it stop?")
+    assert (none.outcome, none.speech) == ("answered", "There's no sleep timer on.")
+    await rig.ask(listener, "sleep in 2 minutes")
+    asked = await rig.ask(listener, "is the sleep timer on?")
+    assert asked.speech == "The sleep timer stops the book in about 2 minutes."
+    night = await rig.ask(listener, "goodnight")
+    assert night.speech == "Goodnight. The sleep timer stops the book in about 2 minutes."
+    await rig.ask(listener, "stop at the end of chapter 3")
+    assert (await rig.ask(listener, "when will it stop?")).speech == (
+        "The sleep timer stops the book at the end of chapter 3."
+    )
+    await rig.ask(listener, "cancel the sleep timer")
+    assert (await rig.ask(listener, "goodnight")).speech == speech.COURTESY["goodnight"]
+    assert position(rig, listener) == HERE
+
+
 async def test_a_time_of_two_parts_past_the_end_is_minutes_and_seconds(rig: Rig) -> None:
     """In a six-minute book "go to 2:10" is two minutes ten in, not two hours ten."""
     listener = rig.listener_at(HERE)

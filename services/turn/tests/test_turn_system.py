@@ -460,6 +460,8 @@ async def test_a_sleep_timer_and_a_pause_said_aloud_reach_the_real_player(bus: C
 
     named = await ask(bus, listener, book, f"stop at the end of chapter {third.n}")
     assert (named.outcome, named.speech) == ("answered", f"I'll stop at the end of chapter {third.n}.")
+    told = await ask(bus, listener, book, "when will it stop?")  # read from the real player's state
+    assert told.speech == f"The sleep timer stops the book at the end of chapter {third.n}."
     timer = (await state(bus, listener, book)).sleep_timer
     assert timer is not None
     assert (timer.after, timer.chapter, timer.stop_at_ms) == (
@@ -473,6 +475,7 @@ async def test_a_sleep_timer_and_a_pause_said_aloud_reach_the_real_player(bus: C
     assert (await state(bus, listener, book)).sleep_timer is None
     none_left = await ask(bus, listener, book, "turn the timer off")
     assert none_left.speech == "There's no sleep timer running."
+    assert (await ask(bus, listener, book, "is the timer on?")).speech == "There's no sleep timer on."
 
     basis = (await state(bus, listener, book)).seq
     await command(

@@ -233,6 +233,8 @@ class PlayerDouble:
     """The newest FellAsleep a test says the player's state carries."""
     commands: list[PlayerCommand] = field(default_factory=list)
     """Every command a turn sent, in order."""
+    sleep_timers: dict[tuple[str, str], SleepTimer] = field(default_factory=dict)
+    """The running sleep timer of each listener and book, as the commands left it."""
 
     def place(self, listener: str, book: str, position_ms: int) -> None:
         self.positions[(listener, book)] = position_ms
@@ -254,6 +256,7 @@ class PlayerDouble:
             last_move_seq=0,
             rows=self.rows.get(key, []),
             asleep=self.asleep.get(key),
+            sleep_timer=self.sleep_timers.get(key),
         )
 
     async def offer(self, request: OfferPositions) -> OfferOutcome:
@@ -301,8 +304,12 @@ class PlayerDouble:
                 chapter=chapter,
                 book_ends_first=ends_first,
             )
+            self.sleep_timers[key] = timer
             return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": timer}))
-        if isinstance(request.command, CancelSleepTimer | Pause):
+        if isinstance(request.command, CancelSleepTimer):
+            self.sleep_timers.pop(key, None)
+            return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": None}))
+        if isinstance(request.command, Pause):
             return CommandResult(accepted=True, seq=2, state=state)
         if not isinstance(request.command, Undo) or key not in self.before_move:
             return CommandResult(accepted=False, seq=0, state=state, reason="there is no move to undo")

@@ -2,6 +2,7 @@
 
 from collections.abc import Callable
 
+from bedside_contracts.player import SleepTimer, StateRequest
 from bedside_contracts.search import BookInfo, CatalogRequest, Resolve, Target
 from bedside_contracts.turn import Exchange
 
@@ -96,12 +97,27 @@ async def run_keyless(
         case intents.Help():
             tools.turn.told = history.Told.WHAT_I_CAN_DO
             return speech.WHAT_I_CAN_DO
+        case intents.Courtesy(said="goodnight"):
+            tools.turn.told = history.Told.COURTESY
+            timer = await _sleep_timer(tools)
+            return (
+                speech.COURTESY["goodnight"]
+                if timer is None
+                else speech.GOODNIGHT + playback.timer_now(timer, tools.here_ms)
+            )
         case intents.Courtesy(said=said):
             tools.turn.told = history.Told.COURTESY
             return speech.COURTESY[said]
+        case intents.TimerAsked():
+            tools.turn.told = history.Told.TIMER
+            return playback.timer_now(await _sleep_timer(tools), tools.here_ms)
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent)
+
+
+async def _sleep_timer(tools: ToolBox) -> SleepTimer | None:
+    return (await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))).sleep_timer
 
 
 async def _playback(tools: ToolBox, args: dict[str, object]) -> str:

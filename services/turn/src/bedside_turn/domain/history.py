@@ -33,6 +33,7 @@ class Told(Enum):
     ABOUT_THE_BOOK = "I told them what the cover or the chapter list says."
     WHAT_I_CAN_DO = "I told them what they can ask me."
     COURTESY = "I answered their thanks, never mind or goodnight."
+    TIMER = "I told them about the sleep timer."
 
 
 def remembered_speech(said: str, told: Told | None, *, unsaid: bool) -> str:

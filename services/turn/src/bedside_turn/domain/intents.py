@@ -168,6 +168,11 @@ class Volume:
 
 
 @dataclass(frozen=True)
+class TimerAsked:
+    """'When will it stop?', 'is the sleep timer on?': the player's running sleep timer, told."""
+
+
+@dataclass(frozen=True)
 class Speed:
     """'Slower', 'speed up': the reading speed, which no tool and no page control changes."""
 
@@ -214,6 +219,7 @@ Intent = (
     | Pause
     | PlayOn
     | Volume
+    | TimerAsked
     | Speed
     | Courtesy
     | Help
@@ -388,6 +394,17 @@ _WHERE_AM_I = re.compile(
 """Asked alone, where the listener is in the book: read whole, so "where am I going?", "where was I when
 the storm started?" or "what chapter does the storm start in?" stay the questions they were. "Where was
 I?" is not here: half awake, it asks what was playing (a recap of the latest minutes)."""
+_STOPS = r"(?:it|the book|the timer|the sleep timer|this)"
+_TIMER_ASKED = re.compile(
+    r"^(?:"
+    rf"(?:when|what time) (?:will|does|is) {_STOPS} (?:going to )?(?:stop|turn off|go off|switch off)"
+    r"|when (?:will|does) the (?:sleep )?timer (?:end|finish|run out)"
+    rf"|how long (?:until|till|before) {_STOPS} (?:stops|turns off|goes off|switches off)"
+    r"|(?:is|have i (?:got|set)) (?:the |my |a )?(?:sleep )?timer(?: on| set| running)?"
+    r"|how long (?:is )?(?:left )?on the (?:sleep )?timer|how long is the (?:sleep )?timer set for"
+    r")(?: now| tonight)?$"
+)
+"""A question about the sleep timer (``read_playback`` reads no question as a timer to set)."""
 _NEXT_OR_PREVIOUS_ALONE = re.compile(r"^(next|previous)(?: one)?(?: please)?$")
 """A player's buttons said aloud: the next or the previous chapter."""
 _SPEED = re.compile(
@@ -523,6 +540,8 @@ def read(utterance: str) -> Intent:
         return PlayOn()
     if _VOLUME.match(text):
         return Volume()
+    if _TIMER_ASKED.match(text):
+        return TimerAsked()
     if _SPEED.search(text):
         return Speed()
     if _HELP.match(text):

@@ -9,7 +9,7 @@ timer it set (``SleepTimer.book_ends_first``), by the one rule the page reads to
 
 from dataclasses import dataclass
 
-from bedside_contracts.player import CancelSleepTimer, ListenerState, Pause, SetSleepTimer
+from bedside_contracts.player import CancelSleepTimer, ListenerState, Pause, SetSleepTimer, SleepTimer
 from bedside_contracts.turn import PlaybackArgs
 
 from bedside_turn.domain.lengths import said_length
@@ -140,3 +140,16 @@ def spoken(done: PlaybackDone) -> OwnWords:
 
 def preview_lines(args: PlaybackArgs) -> list[str]:
     return [f"Preview only: {args.action.replace('_', ' ')} would go to the player; nothing was changed."]
+
+
+def timer_now(timer: SleepTimer | None, here_ms: int) -> OwnWords:
+    """ "When will it stop?": the running sleep timer as the player holds it, in the turn's own words."""
+    if timer is None:
+        return OwnWords("There's no sleep timer on.")
+    if timer.after == "chapter_end":
+        which = "this chapter" if timer.chapter is None else f"chapter {timer.chapter}"
+        return OwnWords(f"The sleep timer stops the book at the end of {which}.")
+    left = said_length(max(0, timer.stop_at_ms - here_ms))
+    if timer.book_ends_first:
+        return OwnWords(f"The book ends first, in {left}; it stops there.")
+    return OwnWords(f"The sleep timer stops the book in {left}.")

@@ -20,10 +20,10 @@ def model_may_answer(intent: Intent) -> bool:
     """Whether a model, when there is one, answers this: not an undo, a command and not a judgement;
     not "where am I?" nor "how long is left?", which only the position answers, and the model is never
     told it (DESIGN rule 4); not "who wrote this?" nor "how many chapters are left?", which the book's
-    catalog entry answers; not "play", "louder" nor "slower", which no tool can do, so plain code's honest
-    answer is all there is to say; not a move by a number without a unit ("back 5") nor a start again
-    with no start named ("start over"): which unit and which start are plain code's rules, and its
-    reply says which it took."""
+    catalog entry answers, nor "when will it stop?", which the player's sleep timer does; not "play",
+    "louder" nor "slower", which no tool can do, so plain code's honest answer is all there is to say;
+    not a move by a number without a unit ("back 5") nor a start again with no start named ("start
+    over"): which unit and which start are plain code's rules, and its reply says which it took."""
     if isinstance(intent, intents.Jump):
         return intent.unit_taken is None
     return not isinstance(
@@ -32,6 +32,7 @@ def model_may_answer(intent: Intent) -> bool:
         | intents.WhereAmI
         | intents.TimeLeft
         | intents.AboutTheBook
+        | intents.TimerAsked
         | intents.PlayOn
         | intents.Volume
         | intents.Speed

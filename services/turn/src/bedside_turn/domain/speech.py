@@ -45,6 +45,8 @@ COURTESY = {
     "never_mind": OwnWords("All right."),
     "goodnight": OwnWords('Goodnight. Say "sleep in 20 minutes" and I\'ll stop the book then.'),
 }
+GOODNIGHT = OwnWords("Goodnight. ")
+"""Said before the running timer's sentence, in place of the hint to set one."""
 NOT_FOUND = OwnWords("I couldn't find that moment in the book. Could you describe it another way?")
 NOT_YET = OwnWords("That hasn't come up yet in what you've heard.")
 FURTHER_ON = OwnWords("That's further on than you've got, so I'll leave it for the book to tell you.")
