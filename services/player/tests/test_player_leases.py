@@ -253,3 +253,36 @@ async def test_a_renewal_that_fails_costs_the_trust_of_its_own_partition_only(
         assert [held for held in only.told[since:] if not held >= others] == []
     finally:
         await stop(only)
+
+
+async def test_a_renewal_taken_though_its_ack_was_lost_keeps_the_lease_while_the_view_is_behind(
+    own_nats: NatsServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under load a round timed out after its writes were taken; the watcher, behind, had not shown
+    them, so the next renewal named the revision before and was refused, and every lease of the copy
+    looked lost: its partitions answered 503 until claimed again (seen in CI)."""
+    only = await start(own_nats, "only")
+    await until(lambda: len(only.held) == PARTITIONS)
+    unseen = 7
+    key = f"{PARTITION_PREFIX}{unseen}"
+    Behind(only, lambda k: k == key, monkeypatch)
+    publish = only.keeper.js.publish
+    lost_acks = 1
+
+    async def taken_but_unacknowledged(subject: str, payload: bytes = b"", **options: Any) -> PubAck:
+        nonlocal lost_acks
+        ack = await publish(subject, payload, **options)
+        if subject.endswith(f".{key}") and lost_acks:
+            lost_acks -= 1
+            raise NatsTimeoutError  # the server took it; the ack never came back
+        return ack
+
+    monkeypatch.setattr(only.keeper.js, "publish", taken_but_unacknowledged)
+    since, revision = len(only.told), only.keeper.mine[unseen]
+    try:
+        await until(lambda: only.keeper.mine.get(unseen, 0) > revision + 1)  # renewed past the lost one
+        heartbeat = only.keeper.view[COPY_PREFIX + "only"].revision
+        await until(lambda: only.keeper.view[COPY_PREFIX + "only"].revision > heartbeat + 1)
+        assert [held for held in only.told[since:] if unseen not in held] == []
+    finally:
+        await stop(only)

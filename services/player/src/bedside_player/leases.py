@@ -275,22 +275,44 @@ class LeaseKeeper:
             *(self._write(PARTITION_PREFIX + str(p), self.me.encode(), rev) for p, rev in held),
             return_exceptions=True,
         )
-        lost = []
+        refused = []
         for (partition, _), revision in zip(held, revisions, strict=True):
             if isinstance(revision, BaseException):
                 continue  # not known whether it was taken; a later renewal names the view's newest
             if revision is None:
-                lost.append(partition)
-                self.mine.pop(partition, None)
-                self.sent_at.pop(partition, None)
+                refused.append(partition)
             else:
                 self.mine[partition] = revision
                 self.sent_at[partition] = sent
+        kept = await asyncio.gather(*(self._renew_own_unseen(p) for p in refused), return_exceptions=True)
+        lost = [p for p, ok in zip(refused, kept, strict=True) if ok is False]  # an error: not known yet
+        for partition in lost:
+            self.mine.pop(partition, None)
+            self.sent_at.pop(partition, None)
         if lost:
             log.warning("leases lost: a renewal was refused", partitions=lost)
             self._tell()
             self.wake.set()
-        raise_first([heartbeat, *revisions])
+        raise_first([heartbeat, *revisions, *kept])
+
+    async def _renew_own_unseen(self, partition: int) -> bool:
+        """After a refused renewal: whether the lease is this copy's still, renewed again. A renewal
+        whose ack was lost (a round timed out under load) may have been taken, and with the watcher
+        behind, the next one named the revision before it; refused, the lease looked lost though no
+        other copy had it. The key is read again: this copy's own live lease is renewed over its
+        real revision, anything else is lost."""
+        key = PARTITION_PREFIX + str(partition)
+        await self._refresh(key)
+        seen = self.view[key]
+        if not (seen.live and seen.value == self.me):
+            return False
+        sent = asyncio.get_running_loop().time()
+        revision = await self._write(key, self.me.encode(), seen.revision)
+        if revision is None:
+            return False
+        self.mine[partition] = revision
+        self.sent_at[partition] = sent
+        return True
 
     async def _claim(self, partition: int, expected: int) -> bool:
         """Write this copy's lease over the marker or deletion at ``expected`` (0: never written)."""
