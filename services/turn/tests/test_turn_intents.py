@@ -543,6 +543,15 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("when will it stop?", intents.TimerAsked()),
         ("is the sleep timer on?", intents.TimerAsked()),
         ("how long is left on the timer", intents.TimerAsked()),
+        ("back up a bit", Jump(-30_000)),
+        ("turn it off", intents.Pause()),
+        ("be quiet", intents.Pause()),
+        ("timer 15 minutes", intents.SleepTimer(15)),
+        ("cancel", intents.Courtesy("never_mind")),
+        ("which chapter", intents.WhereAmI()),
+        ("what percentage through am I?", intents.WhereAmI()),
+        ("how long have I got left in this chapter?", intents.TimeLeft()),
+        ("tell me a summary", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
     ],
 )
 def test_a_few_words_said_at_2am_are_read_for_what_they_mean(utterance: str, intent: intents.Intent) -> None:

@@ -244,7 +244,7 @@ _JUMP = re.compile(rf"\b({_BACK}|forward|forwards|ahead|skip|on)\b(?:\s+\w+){{0,
 _JUMP_AMOUNT_FIRST = re.compile(rf"\b({_AMOUNT})\s+({_BACK}|forward|forwards|ahead|on)\b")
 """The amount said before the way ("half an hour back", "ten minutes forward")."""
 _A_BIT = re.compile(
-    r"^(?:(?:go|skip|jump|move|take me|fast) )?(back|backwards?|rewind|forward|forwards|ahead|skip)"
+    r"^(?:(?:go|skip|jump|move|take me|fast) )?(back|backwards?|rewind|forward|forwards|ahead|skip)(?: up)?"
     r"(?: (?:a (?:little )?bit|a little|a touch|a tad|slightly|some))?(?: please)?$"
 )
 """An amount not said ("go back a bit", "rewind"): the page's own step, 30 seconds."""
@@ -339,7 +339,8 @@ _CHAPTERS_COUNTED = re.compile(
 _BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
 _BOOK_END = re.compile(r"\b(the\s+(very\s+)?end)\b|\blast (bit|part) of the book\b")
 _TIME_LEFT = re.compile(
-    r"\bhow (?:long|much|many minutes)(?: time)?(?: is|'s| are)? (?:left|to go|remaining)\b(?! of\b)"
+    r"\bhow (?:long|much|many minutes)(?: time)?(?: is|'s| are| have i got| do i have)?"
+    r" (?:left|to go|remaining)\b(?! of\b)"
     r"|\bhow long (?:until|till|before|to) the end\b"
 )
 _IN_THE_BOOK = r"(?: in (?:the|this) (?:book|story))?"
@@ -384,6 +385,8 @@ _WHERE_AM_I = re.compile(
     r"(?: in (?:the|this) (?:book|story|chapter))?(?: now)?$"
     rf"|^where (?:have i|have we) got to{_IN_THE_BOOK}$"
     r"|^(?:what|which) chapter (?:is (?:this|it)|(?:am i|are we|is this) (?:in|on|at|up to))(?: now| again)?$"
+    r"|^(?:what|which) chapter(?: now)?$|^what (?:percentage|percent) (?:through|into|of the (?:book|way))"
+    r"(?: (?:am i|are we))?$"
     r"|^what(?:'s|s| is) (?:the (?:name|title) of )?(?:this|the current) chapter(?: called)?(?: again)?$"
     r"|^what(?: time is it|'s the time| is the time) in the (?:book|story)$"
     rf"|^where (?:did i|did we) (?:leave off|get to|get up to){_IN_THE_BOOK}$|^where (?:was i|were we) up to$"
@@ -414,7 +417,7 @@ _SPEED = re.compile(
 )
 _COURTESIES: tuple[tuple[Literal["thanks", "never_mind", "goodnight"], re.Pattern[str]], ...] = (
     ("thanks", re.compile(r"^(?:thanks|thank you|thank you very much|thanks a lot|cheers|ta)(?: bedside)?$")),
-    ("never_mind", re.compile(r"^(?:never ?mind|forget it|cancel that|no thanks|ok|okay|fine)$")),
+    ("never_mind", re.compile(r"^(?:never ?mind|forget it|cancel(?: that)?|no thanks|ok|okay|fine)$")),
     ("goodnight", re.compile(r"^(?:good ?night|night night|night)(?: bedside)?$")),
 )
 _HELP = re.compile(
@@ -464,6 +467,7 @@ to that chapter's end ("take me to the end of chapter 3" has no word of stopping
 _TIMER_MINUTES = re.compile(
     _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_AMOUNT})"
     rf"|\b({_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:sleep\s+)?timer\b"
+    rf"|^(?:(?:set )?(?:a |the )?(?:sleep )?timer (?:of |for )?)({_AMOUNT})(?:\s+please)?$"
 )
 _TIMER_BARE_MINUTES = re.compile(
     _STOPPING
@@ -475,7 +479,8 @@ the unit a sleep timer is set in. Read to the end, so a number with a unit or a 
 _PAUSE = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:pause|stop|hold on|hold it|stop playing|stop reading|stop the book|pause the book|stop it|pause it"
-    r"|stop for (?:now|tonight)|pause for (?:now|a (?:bit|moment|minute|second)))"
+    r"|stop for (?:now|tonight)|pause for (?:now|a (?:bit|moment|minute|second))"
+    r"|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off|shut up|be quiet|quiet|shh+|hush)"
     r"(?:\s+(?:now|please|it|the book|for now|there|that))*$"
 )
 _PLAY_ON = re.compile(
@@ -619,7 +624,8 @@ def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
     if _TIMER_CHAPTER_END.search(text):
         return SleepTimer(after="chapter_end")
     if timer := _TIMER_MINUTES.search(text):
-        return SleepTimer(after=max(1, round(_said_amount_ms(timer.group(1) or timer.group(2)) / 60_000)))
+        said = timer.group(1) or timer.group(2) or timer.group(3)
+        return SleepTimer(after=max(1, round(_said_amount_ms(said) / 60_000)))
     if bare := _TIMER_BARE_MINUTES.search(text):
         return SleepTimer(after=max(1, round(number_of(bare.group(1) or bare.group(2)))))
     if _PAUSE.match(text):

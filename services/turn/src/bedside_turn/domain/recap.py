@@ -70,6 +70,7 @@ _WHERE_WAS_I = re.compile(r"^(?:where (?:was i|were we)|what was i (?:listening 
 "Where am I?" and "which chapter is this?" are not recaps: ``intents`` reads them first (``WhereAmI``)."""
 _ASKED_ALONE = re.compile(
     r"^(?:(?:can|could) you |please )?(?:give me )?(?:a )?"
+    r"(?:(?:tell|read) me )?(?:a |the )?"
     r"(?:what(?:'s| has)? happened|what was happening|recap|summar(?:ise|ize|y)|sum (?:it )?up)"
     r"(?: please)?$"
 )
