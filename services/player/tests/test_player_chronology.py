@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import pytest
 from bedside_contracts.player import (
     MOVE_KINDS,
+    Paused,
     PlayerCommand,
     PlayerEvent,
     PositionReported,
@@ -74,6 +75,30 @@ def test_a_deliberate_rewind_beats_passive_progress_it_had_not_seen() -> None:
     state = apply(state, Report(device="a", position_ms=600_000, playing=True, basis_seq=state.seq))
     state = apply(state, Seek(device="b", position_ms=65_000, basis_seq=b_basis))
     assert (state.position_ms, state.last_move_seq) == (65_000, state.seq)
+
+
+def test_a_pause_pressed_while_anothers_progress_was_on_its_way_pauses_where_the_book_got_to() -> None:
+    """Both devices playing, B's pause crossed A's report: before, it was refused as stale, and B's
+    page took the state and played on, the press undone (seen in CI). Now the book pauses, where A
+    had got to: B's older place would drag it back."""
+    state = apply(fresh(), Report(device="a", position_ms=60_000, playing=True, basis_seq=0))
+    b_basis = state.seq
+    state = apply(state, Report(device="a", position_ms=600_000, playing=True, basis_seq=state.seq))
+    press = Report(device="b", position_ms=65_000, playing=False, basis_seq=b_basis)
+    event = decide(state, press, book_end_ms=BOOK_END, now_ms=NOW)
+    assert event == Paused(device="b", paused_at_ms=600_000)
+    paused = evolve(state, event, state.seq + 1)
+    assert (paused.playing, paused.position_ms) == (False, 600_000)
+    with pytest.raises(Stale, match="moved"):  # A's next report, from before the pause: A takes it
+        decide(paused, Report(device="a", position_ms=605_000, playing=True, basis_seq=state.seq), now_ms=NOW)
+
+
+def test_a_pause_pressed_after_a_move_it_had_not_seen_is_refused_as_a_seek_would_be() -> None:
+    state = apply(fresh(), Report(device="a", position_ms=60_000, playing=True, basis_seq=0))
+    b_basis = state.seq
+    state = apply(state, Seek(device="a", position_ms=3_000_000, basis_seq=state.seq))
+    with pytest.raises(Stale, match="moved"):
+        decide(state, Report(device="b", position_ms=65_000, playing=False, basis_seq=b_basis), now_ms=NOW)
 
 
 def test_a_devices_own_reports_in_flight_do_not_make_it_stale() -> None:

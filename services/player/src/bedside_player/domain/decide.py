@@ -6,8 +6,10 @@ stream holds a newer position the device had not seen, a move by anyone or a rep
 another device after its basis; its own reports in flight are not news to it. A *seek* is
 the listener's deliberate choice on that device: it is refused only when a move came
 after its basis, so a deliberate rewind on an up-to-date device always wins over passive
-progress. A refusal carries the current state; nothing is appended. Device clocks decide
-nothing.
+progress. A report that stops a playing book is a press of pause, deliberate as a seek is: stale
+only by another device's progress, it pauses the book where that progress got to
+(``pressed_pause_meanwhile``). A refusal carries the current state; nothing is appended. Device
+clocks decide nothing.
 """
 
 from collections.abc import Sequence
@@ -94,6 +96,18 @@ def check_report_basis(state: PlayerState, device: str, basis_seq: int) -> None:
             f"another device reported a position at sequence {newer}, after this device's basis {basis_seq}; "
             "take the current state and play on from there"
         )
+
+
+def pressed_pause_meanwhile(state: PlayerState, command: Report) -> bool:
+    """A report that stops a playing book, stale only by another device's progress: the listener
+    pressed pause on this device while the other's report was on its way. The pause is theirs, as a
+    seek would be (a move after the basis still refuses it, ``check_basis``), but not its place:
+    the book pauses where it has got to (``paused_where``), never dragged back to this device's.
+    Refused, the press was undone: the page took the state and played on (seen in CI)."""
+    if command.playing or not state.playing:
+        return False
+    check_basis(state, command.basis_seq)
+    return command.basis_seq < state.newest_news_for(command.device)
 
 
 def withdraws_list(state: PlayerState) -> bool:
@@ -232,6 +246,8 @@ def decide(
     match command:
         case Report():
             check_position(command.position_ms, book_end_ms)
+            if pressed_pause_meanwhile(state, command):
+                return Paused(device=command.device, paused_at_ms=paused_where(state, now_ms, book_end_ms))
             check_report_basis(state, command.device, command.basis_seq)
             return PositionReported(
                 device=command.device,
