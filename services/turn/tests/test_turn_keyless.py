@@ -2,7 +2,6 @@
 
 import asyncio
 import subprocess
-import sys
 from collections.abc import AsyncIterator
 
 import pytest
@@ -11,6 +10,7 @@ from bedside_contracts.player import SetSleepTimer
 from bedside_contracts.search import CheckAnswer, FindPassage
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_runtime.errors import RemoteFailure
+from bedside_testing import run_bedside
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import playback, speech
@@ -411,15 +411,8 @@ async def test_a_listener_the_player_does_not_know_is_refused_saying_how_to_make
 
 async def bedside_ask(nats_url: str, listener: str, utterance: str) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "BEDSIDE_NATS_URL": nats_url, "COLUMNS": "300", "NO_COLOR": "1"}
-    return await asyncio.to_thread(
-        subprocess.run,
-        [sys.executable, "-m", "bedside", "ask", "--book", BOOK_ID, "--listener", listener, utterance],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    args = ("ask", "--book", BOOK_ID, "--listener", listener, utterance)
+    return await asyncio.to_thread(run_bedside, *args, env=env, timeout_s=60)
 
 
 async def test_bedside_ask_exits_non_zero_on_a_failed_turn_and_still_says_why(

@@ -9,9 +9,7 @@ import contextlib
 import json
 import re
 import subprocess
-import sys
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import nats
@@ -35,7 +33,7 @@ from bedside_guard import STOP_THERE, clock
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 from bedside_player.listeners import ListenerExists, Listeners
-from bedside_testing import RunningSystem, corpus_file, start_system
+from bedside_testing import RunningSystem, corpus_file, run_bedside, start_system
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain import speech
 from bedside_turn.domain.lengths import said_length
@@ -43,7 +41,6 @@ from nats.aio.client import Client
 from nats.aio.msg import Msg
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
-BEDSIDE = str(Path(sys.executable).with_name("bedside"))
 STAMP = re.compile(r"\bAt (\d+):(\d\d):(\d\d): ")
 
 
@@ -252,15 +249,8 @@ async def test_bedside_ask_at_keeps_the_line_in_what_it_says(system: RunningSyst
     await made(bus, "e2e-cli")
 
     async def ask_at(utterance: str) -> list[str]:
-        done = await asyncio.to_thread(
-            subprocess.run,
-            [BEDSIDE, "ask", "--book", info.id, "--listener", "e2e-cli", "--at", at, utterance],
-            env=system.env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        args = ("ask", "--book", info.id, "--listener", "e2e-cli", "--at", at, utterance)
+        done = await asyncio.to_thread(run_bedside, *args, env=system.env, timeout_s=120)
         assert done.returncode == 0, done.stderr
         return done.stdout.splitlines()
 
@@ -280,30 +270,16 @@ async def test_bedside_ask_for_a_listener_nobody_made_is_refused_from_the_player
     """Before, the player answered any name with the state every listener starts from, and the turn
     answered "ghost" as if they were at the book's start, exiting 0."""
     info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
-    done = await asyncio.to_thread(
-        subprocess.run,
-        [BEDSIDE, "ask", "--book", info.id, "--listener", "ghost", "who is Wren?"],
-        env=system.env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    args = ("ask", "--book", info.id, "--listener", "ghost", "who is Wren?")
+    done = await asyncio.to_thread(run_bedside, *args, env=system.env, timeout_s=120)
     assert done.returncode == 1
     assert done.stdout == ""
     assert "there is no listener called ghost; `bedside listener add ghost` makes one" in done.stderr
 
 
 async def bedside_ask(system: RunningSystem, *args: str) -> subprocess.CompletedProcess[str]:
-    return await asyncio.to_thread(
-        subprocess.run,
-        [BEDSIDE, "ask", *args],
-        env={**system.env, "COLUMNS": "300", "NO_COLOR": "1"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    env = {**system.env, "COLUMNS": "300", "NO_COLOR": "1"}
+    return await asyncio.to_thread(run_bedside, "ask", *args, env=env, timeout_s=120)
 
 
 async def test_bedside_ask_without_a_book_asks_about_the_book_the_listener_is_in(
