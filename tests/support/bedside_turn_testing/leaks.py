@@ -1,7 +1,7 @@
 """What a listener has not heard of a book, to check that none of it reached the model."""
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -14,18 +14,24 @@ def tokens(text: str) -> set[str]:
     return set(re.findall(r"[a-z]+", text.lower()))
 
 
+@lru_cache(maxsize=16_384)
+def _tokens_of_book_text(text: str) -> frozenset[str]:
+    """A passage's or a title's words, once each: the oracle reads a whole book on every check."""
+    return frozenset(tokens(text))
+
+
 def unheard_words(passages: list[Passage], here_ms: int) -> set[str]:
     """Words of the book that occur only in what is ahead of ``here_ms`` (not even once behind)."""
     heard: set[str] = set()
     ahead: set[str] = set()
     for passage in passages:
         said = heard_text(passage, here_ms)
-        heard |= tokens(said)
+        heard |= _tokens_of_book_text(said)
         if ahead_of(passage.start_ms, here_ms) or passage.end_ms > here_ms:
             unheard = passage.text.replace(said, " ", 1) if said else passage.text
-            ahead |= tokens(unheard)
+            ahead |= _tokens_of_book_text(unheard)
         if not ahead_of(passage.start_ms, here_ms):
-            heard |= tokens(passage.chapter_title)
+            heard |= _tokens_of_book_text(passage.chapter_title)
     return {w for w in ahead - heard if len(w) > 3}
 
 
@@ -38,8 +44,13 @@ def unheard_titles(passages: list[Passage], here_ms: int) -> set[str]:
     begun = {p.chapter for p in passages if not ahead_of(p.start_ms, here_ms)}
     titles = {p.chapter_title for p in passages if p.chapter not in begun}
     heard = " ".join(heard_text(p, here_ms) for p in passages).lower()
-    # once a title, not once a passage: each search reads all that was heard
-    return {title for title in titles if not re.search(rf"\b{re.escape(title.lower())}\b", heard)}
+    # once a title, not once a passage: each search reads all that was heard (a plain substring
+    # search first, as most titles are nowhere in it)
+    return {
+        title
+        for title in titles
+        if title.lower() not in heard or not re.search(rf"\b{re.escape(title.lower())}\b", heard)
+    }
 
 
 @cache
