@@ -1183,6 +1183,45 @@ def test_a_question_the_turn_service_does_not_answer_is_told_in_words_not_servic
     )
 
 
+FRONT_MATTER_BOOK = """The Tide Clock
+by A. Tester
+
+A word before the story. The clock in this tale is a real one, or was, in a town on a grey
+coast where the tide ran twice a day through the harbour mouth. The people there set their
+days by it, and by the bell that rang when the water turned. What follows is told as the
+keeper's daughter told it, many years later, to anyone who would sit long enough by her fire
+to hear it through. She never hurried it, and neither should you. Pour something warm, put
+your feet up, and let the tide come in at its own pace.
+
+Chapter 1
+The Bell
+
+Mara rang the bell at the turn of every tide. She climbed the stair in the dark and in the
+light, in storms and on still blue mornings, and she pulled the rope until her arms ached.
+"""
+
+
+def test_what_comes_before_the_first_chapter_is_shown_and_said_as_the_opening(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A book's front matter is ingest's chapter 0: the page and the answer name it the opening,
+    never "Chapter 0"."""
+    folder = Path(tempfile.mkdtemp(prefix="bedside-page-front-"))
+    (folder / "tide.txt").write_text(FRONT_MATTER_BOOK)
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this one
+        ingesting = _ingest(bedside.system.nats_url, folder / "tide.txt", "tide")
+        report = thread.submit(asyncio.run, ingesting).result()
+    assert report.get("ok") is not False, report
+    _wait_for_book(bedside.url, listener.token, "tide")
+    page = open_page("phone", book="tide")
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    expect(page.locator("#chapter")).to_have_text("Opening")
+    ask(page, "where am I?")
+    expect(page.locator("#answer")).to_contain_text("You're in the opening, 30 seconds in")
+    expect(page.locator("#history")).to_contain_text("Opening")
+    expect(page.locator("#history")).not_to_contain_text("ch. 0")
+
+
 def test_two_books_of_one_title_are_told_apart_in_the_picker(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -33,13 +33,24 @@ from bedside_guard.prose import (
     sentences_of,
     without_headings,
 )
-from bedside_guard.shapes import MAX_ROWS, NOT_TOLD, Candidate, distinct_rows, excerpt
+from bedside_guard.shapes import (
+    MAX_ROWS,
+    NOT_TOLD,
+    OPENING_CHAPTER,
+    OPENING_TITLE,
+    Candidate,
+    chapter_name,
+    distinct_rows,
+    excerpt,
+)
 from bedside_guard.words import stem
 
 __all__ = [
     "HINT_LIMIT",
     "MAX_ROWS",
     "NOT_TOLD",
+    "OPENING_CHAPTER",
+    "OPENING_TITLE",
     "STOP_THERE",
     "TITLES",
     "BookNames",
@@ -54,6 +65,7 @@ __all__ = [
     "balance_quotes",
     "book_names",
     "capitalised_words",
+    "chapter_name",
     "check_answer",
     "clock",
     "distinct_rows",

@@ -21,6 +21,19 @@ NOT_TOLD = "further on than they have got; nothing of what happens there has bee
 MAX_ROWS = 4
 """A list on the screen holds at most four rows: enough to recognise the moment, few to read."""
 
+OPENING_CHAPTER = 0
+"""What comes before a book's first chapter (a recording's preamble, an e-book's front matter)."""
+OPENING_TITLE = "Opening"
+
+
+def chapter_name(n: int, title: str | None = None) -> str:
+    """A chapter as a sentence names it: 'chapter 3, "The Fire"'. The stretch before the first
+    chapter is "the opening": "chapter 0" means nothing to a listener, and its title adds nothing."""
+    if n == OPENING_CHAPTER:
+        return "the opening"
+    return f'chapter {n}, "{title}"' if title else f"chapter {n}"
+
+
 EXCERPT_WORDS = 60
 """How many heard words a line carries: enough to judge the moment, short enough to read fast."""
 
@@ -179,16 +192,21 @@ class Candidate(BaseModel):
         stamp = f"[{clock(self.start_ms)}{ident}]"
         if self.ahead or not self.words:
             return f"{stamp} {NOT_TOLD}"
-        return f'{stamp} chapter {self.chapter}, "{self.chapter_title}": {self.words}'
+        return f"{stamp} {self.heard_in()}: {self.words}"
 
     def label(self) -> str:
         """The row as one line of text (for the model's tool result and a terminal)."""
         stamp = clock(self.start_ms)
         if self.ahead:
             end = "end of " if self.end_of_chapter else ""
-            chapter = f", {end}chapter {self.chapter}" if self.chapter is not None else ""
+            chapter = f", {end}{chapter_name(self.chapter)}" if self.chapter is not None else ""
             return f"{stamp}{chapter}, further on (covered)"
-        return f'{stamp}, chapter {self.chapter}, "{self.chapter_title}"'
+        return f"{stamp}, {self.heard_in()}"
+
+    def heard_in(self) -> str:
+        """The chapter of a place behind, as a sentence names it (one stored without its chapter
+        is named by no number)."""
+        return chapter_name(self.chapter, self.chapter_title) if self.chapter is not None else "a chapter"
 
 
 def distinct_rows(rows: Iterable[Candidate]) -> list[Candidate]:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bedside_guard import OPENING_TITLE
+
 from bedside_ingest.accepted import AUDIO_EXTENSIONS, REFUSED_AUDIO, is_audio_name
 from bedside_ingest.errors import BadInput
 
@@ -152,7 +154,9 @@ def _chapters_of(track: TrackInfo, first_n: int, book_start_ms: int) -> list[Aud
         return [AudioChapter(first_n, title, track.path, 0, track.duration_ms, book_start_ms)]
     chapters: list[AudioChapter] = []
     if markers[0].start_ms >= MIN_OPENING_MS:
-        chapters.append(AudioChapter(first_n, "Opening", track.path, 0, markers[0].start_ms, book_start_ms))
+        chapters.append(
+            AudioChapter(first_n, OPENING_TITLE, track.path, 0, markers[0].start_ms, book_start_ms)
+        )
     for k, marker in enumerate(markers):
         # A marker runs to the next one, so no stretch of the file falls between two chapters.
         end = markers[k + 1].start_ms if k + 1 < len(markers) else track.duration_ms

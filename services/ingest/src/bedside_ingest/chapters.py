@@ -1,6 +1,6 @@
 """Dividing a timed transcript into chapters: by a chapters file, by headings the source marks,
 or by spoken chapter markers ("Chapter 1. Loomings."). What comes before the first chapter
-(a recording's preamble) becomes chapter 0, "Opening".
+(a recording's preamble) becomes chapter 0, "Opening" (the guard's ``OPENING_CHAPTER``).
 """
 
 import json
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bedside_guard import ends_sentence, heading_title
+from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, ends_sentence, heading_title
 
 from bedside_ingest.book import Chapter, Transcript, Unit
 from bedside_ingest.errors import BadInput
@@ -16,7 +16,6 @@ from bedside_ingest.formats.subtitles import read_webvtt
 from bedside_ingest.text import clean, word_count
 from bedside_ingest.timecodes import BadTime, flexible_ms
 
-OPENING = "Opening"
 MAX_SPOKEN_TITLE_WORDS = 6
 
 
@@ -90,7 +89,7 @@ def split_by_marks(
 ) -> tuple[Chapter, ...]:
     """Each unit goes to the chapter in which it starts."""
     before = tuple(u for u in transcript.units if (u.start_ms or 0) < marks[0].start_ms)
-    chapters = [Chapter(0, OPENING, before, "before the first chapter")] if before else []
+    chapters = [Chapter(OPENING_CHAPTER, OPENING_TITLE, before, "before the first chapter")] if before else []
     for number, mark in enumerate(marks, start=1):
         end = marks[number].start_ms if number < len(marks) else None
         units = tuple(
@@ -156,7 +155,9 @@ def split_by_markers(transcript: Transcript, fallback_title: str) -> tuple[Chapt
         return (Chapter(1, fallback_title, units, "the whole transcript"),)
     chapters = []
     if starts[0][0] > 0:
-        chapters.append(Chapter(0, OPENING, units[: starts[0][0]], "before the first chapter"))
+        chapters.append(
+            Chapter(OPENING_CHAPTER, OPENING_TITLE, units[: starts[0][0]], "before the first chapter")
+        )
     for number, (index, title) in enumerate(starts, start=1):
         end = starts[number][0] if number < len(starts) else len(units)
         chapters.append(Chapter(number, title, units[index:end], units[index].where))

@@ -9,7 +9,7 @@ below it as its title.
 import re
 from pathlib import Path
 
-from bedside_guard import TITLES, heading_title
+from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, TITLES, heading_title
 
 from bedside_ingest.book import Book, Chapter
 from bedside_ingest.errors import BadInput
@@ -113,7 +113,9 @@ def read_plain_text(path: Path, content: str) -> Book:
     title, author = wrapped.title or title, wrapped.author or author
     chapters: list[Chapter] = []
     if front_text:
-        chapters.append(untimed_chapter(0, "Opening", _paragraphs(front_text), "the opening lines"))
+        chapters.append(
+            untimed_chapter(OPENING_CHAPTER, OPENING_TITLE, _paragraphs(front_text), "the opening lines")
+        )
     if not starts:
         return _whole(path, lines, title, author)
     for k, (i, number, named) in enumerate(starts):

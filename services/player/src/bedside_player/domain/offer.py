@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from bedside_contracts.player import ListOffered, Moved, OfferOutcome, OfferPositions, PlayerEvent
 from bedside_contracts.search import Resolution, Target
-from bedside_guard import MAX_ROWS, Candidate, ahead_of, distinct_rows
+from bedside_guard import MAX_ROWS, Candidate, ahead_of, chapter_name, distinct_rows
 
 
 @dataclass(frozen=True)
@@ -40,9 +40,9 @@ def describe(target: Target) -> str:
     if target.passage_id is not None:
         return f"id={target.passage_id}"
     if target.chapter is not None:
-        return f"chapter {target.chapter}"
+        return chapter_name(target.chapter)
     if target.chapter_end is not None:
-        return f"the end of chapter {target.chapter_end}"
+        return f"the end of {chapter_name(target.chapter_end)}"
     if target.position_ms is not None:
         return f"position_ms={target.position_ms}"
     return f"offset_ms={target.offset_ms}"

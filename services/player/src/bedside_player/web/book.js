@@ -3,7 +3,7 @@
 import { api, bookPath, refusal } from "./api.js";
 import { playAudio, position, render, report } from "./position.js";
 import { state } from "./state.js";
-import { el } from "./ui.js";
+import { chapterHeading, el } from "./ui.js";
 
 export function chapterAt(ms) {
   let found = null;
@@ -94,7 +94,7 @@ let lastChapterText = "";
 export function renderChapter(pos) {
   const ch = chapterAt(pos);
   let text = "";
-  if (ch) text = ch.title ? `Chapter ${ch.n} · ${ch.title}` : `Chapter ${ch.n}`;
+  if (ch) text = chapterHeading(ch.n, ch.title);
   if (text !== lastChapterText) {
     el.chapter.textContent = text;
     lastChapterText = text;

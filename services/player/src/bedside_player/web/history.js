@@ -3,7 +3,7 @@ import { api, findState, listenerPath } from "./api.js";
 import { chapterTitle } from "./book.js";
 import { afterCommand, ours, position, refreshState, seekTo, settleScrub, undoneWords } from "./position.js";
 import { DEVICE, HISTORY_FETCH, state } from "./state.js";
-import { clock, el, notice } from "./ui.js";
+import { chapterHeading, clock, el, notice } from "./ui.js";
 
 const KIND = {
   reported: "listening", seeked: "you moved", moved: "moved by a question", goto: "moved by a question",
@@ -39,7 +39,7 @@ function entryItem(entry) {
   // A chapter's name only where the listener has reached it (the book says which).
   const title = entry.chapter != null ? chapterTitle(entry.chapter) : null;
   const bits = [kindLabel(entry)];
-  if (entry.chapter != null) bits.push(title ? `ch. ${entry.chapter} · ${title}` : `ch. ${entry.chapter}`);
+  if (entry.chapter != null) bits.push(chapterHeading(entry.chapter, title, "ch."));
   if (entry.device) bits.push(entry.device === DEVICE ? "here" : `on ${entry.device}`);
   what.textContent = bits.filter(Boolean).join(" · ");
   b.append(when, what);

@@ -4,7 +4,7 @@
 import { findState, listenerPath } from "./api.js";
 import { afterCommand, ours, refreshState, settleScrub } from "./position.js";
 import { DEVICE, state } from "./state.js";
-import { clock, el } from "./ui.js";
+import { chapterHeading, chapterInSentence, clock, el } from "./ui.js";
 
 // Every state carries the list: draw it again only when it changed, because a redrawn
 // button drops the keyboard focus and the listener's Enter would then press nothing.
@@ -44,13 +44,11 @@ function rowButton(row, index) {
   b.append(span("visually-hidden", "Go to "), span("time", clock(row.start_ms)));
   // Only what the row carries: a covered row has no title and no words to show.
   if (row.ahead) {
-    const chapter = row.chapter == null ? "" : `${row.end_of_chapter ? "end of " : ""}chapter ${row.chapter}, `;
+    const chapter = row.chapter == null ? "" : `${row.end_of_chapter ? "end of " : ""}${chapterInSentence(row.chapter)}, `;
     b.append(span("further", `${chapter}further on`));
   } else {
-    const parts = [];
-    if (row.chapter != null) parts.push(`Chapter ${row.chapter}`);
-    if (row.chapter_title) parts.push(row.chapter_title);
-    if (parts.length) b.append(span("title", parts.join(" · ")));
+    const heading = row.chapter != null ? chapterHeading(row.chapter, row.chapter_title) : row.chapter_title;
+    if (heading) b.append(span("title", heading));
     if (row.words) b.append(span("words", row.words));
   }
   b.addEventListener("click", () => pressRow(index));

@@ -6,7 +6,7 @@ import { listenerPath, pausedBySleep } from "./api.js";
 import { chapterAt } from "./book.js";
 import { afterCommand, ours, position, report, seekTo, setPlaying, setPosition } from "./position.js";
 import { DEVICE, state } from "./state.js";
-import { clock, el, showLink } from "./ui.js";
+import { chapterInSentence, clock, el, showLink } from "./ui.js";
 
 const FADE_MS = 20_000;
 const DIM = 0.6;
@@ -89,7 +89,7 @@ function timerWords(timer, pos) {
   if (!timer) return "";
   const at = clock(timer.stop_at_ms);
   if (timer.after === "chapter_end" && timer.chapter != null) {
-    return `Pausing at the end of chapter ${timer.chapter}, at ${at}.`; // named aloud ("…of chapter 3")
+    return `Pausing at the end of ${chapterInSentence(timer.chapter)}, at ${at}.`; // named aloud ("…of chapter 3")
   }
   if (timer.after === "chapter_end") return `Pausing at the end of this chapter, at ${at}.`;
   const leftMs = Math.max(0, timer.stop_at_ms - pos);
@@ -142,7 +142,7 @@ function renderOffer() {
     return;
   }
   const ch = chapterAt(asleep.asleep_at_ms);
-  const where = ch ? ` in chapter ${ch.n}` : "";
+  const where = ch ? ` in ${chapterInSentence(ch.n)}` : "";
   const text = `You seem to have fallen asleep around ${clock(asleep.asleep_at_ms)}${where}. Go back there?`;
   if (el.asleepText.textContent !== text) el.asleepText.textContent = text;
   if (el.asleep.hidden) {

@@ -33,6 +33,17 @@ export function spokenClock(ms) {
   return parts.join(" ");
 }
 
+// Chapter 0 is what comes before the first chapter (front matter, a preamble): "Opening" on the
+// screen and "the opening" in a sentence, as the guard names it; "Chapter 0" means nothing.
+export function chapterHeading(n, title = null, word = "Chapter") {
+  if (n === 0) return "Opening";
+  return title ? `${word} ${n} · ${title}` : `${word} ${n}`;
+}
+
+export function chapterInSentence(n) {
+  return n === 0 ? "the opening" : `chapter ${n}`;
+}
+
 let noticeTimer = 0;
 export function notice(text, ms = 6000) {
   el.notice.textContent = text;

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from bedside_contracts.player import CancelSleepTimer, ListenerState, Pause, SetSleepTimer, SleepTimer
 from bedside_contracts.turn import PlaybackArgs
+from bedside_guard import chapter_name
 
 from bedside_turn.domain.lengths import said_length
 from bedside_turn.domain.own_words import OwnWords
@@ -91,7 +92,9 @@ def lines(done: PlaybackDone) -> list[str]:
         return [f"Refused: {done.reason or 'the player could not do that'}."]
     match done.args.action:
         case "sleep_timer" if done.args.chapter is not None:
-            return [f"Done: the sleep timer will pause the book at the end of chapter {done.args.chapter}."]
+            return [
+                f"Done: the sleep timer will pause the book at the end of {chapter_name(done.args.chapter)}."
+            ]
         case "sleep_timer" if done.args.chapter_end:
             return ["Done: the sleep timer will pause the book at the end of the chapter playing."]
         case "sleep_timer" if (left := ends_first(done)) is not None:
@@ -121,7 +124,7 @@ def spoken(done: PlaybackDone) -> OwnWords:
         return NOT_DONE
     match done.args.action:
         case "sleep_timer" if done.args.chapter is not None:
-            return OwnWords(f"I'll stop at the end of chapter {done.args.chapter}.")
+            return OwnWords(f"I'll stop at the end of {chapter_name(done.args.chapter)}.")
         case "sleep_timer" if done.args.chapter_end:
             return STOP_AT_CHAPTER_END
         case "sleep_timer" if (left := ends_first(done)) is not None:
@@ -147,7 +150,7 @@ def timer_now(timer: SleepTimer | None, here_ms: int) -> OwnWords:
     if timer is None:
         return OwnWords("There's no sleep timer on.")
     if timer.after == "chapter_end":
-        which = "this chapter" if timer.chapter is None else f"chapter {timer.chapter}"
+        which = "this chapter" if timer.chapter is None else chapter_name(timer.chapter)
         return OwnWords(f"The sleep timer stops the book at the end of {which}.")
     left = said_length(max(0, timer.stop_at_ms - here_ms))
     if timer.book_ends_first:

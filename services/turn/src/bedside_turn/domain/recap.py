@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bedside_contracts.player import Asleep
 from bedside_contracts.search import ChapterInfo, Recapped
 from bedside_contracts.turn import RecapArgs
-from bedside_guard import clock
+from bedside_guard import chapter_name, clock
 
 from bedside_turn.domain import numbers
 from bedside_turn.domain.chapters import playing_chapter
@@ -201,10 +201,9 @@ def choose_span(
         length = max(playing.end_ms - playing.start_ms, 1)
         if before and (here_ms - playing.start_ms) / length < WELL_INTO:
             last = max(before, key=lambda c: c.start_ms)
-            return ChosenSpan(
-                last.start_ms, min(last.end_ms, here_ms), _in_chapter(last), f"Chapter {last.n}", last.n
-            )
-    told = f"Chapter {playing.n}, the one playing, as far as they have heard it"
+            told_last = chapter_name(last.n).capitalize()
+            return ChosenSpan(last.start_ms, min(last.end_ms, here_ms), _in_chapter(last), told_last, last.n)
+    told = f"{chapter_name(playing.n).capitalize()}, the one playing, as far as they have heard it"
     return ChosenSpan(
         playing.start_ms, here_ms, _in_chapter(playing), told, playing.n, at_chapter_start(playing.n)
     )
@@ -231,7 +230,7 @@ def _numbered_chapter(n: int, here_ms: int, chapters: Sequence[ChapterInfo]) -> 
 def at_chapter_start(n: int) -> OwnWords:
     """Said of the chapter playing when none of it has played: its number, which the page shows,
     and not its title, which is heard only as the chapter begins."""
-    return OwnWords(f"You're at the very start of chapter {n}; nothing of it has played yet.")
+    return OwnWords(f"You're at the very start of {chapter_name(n)}; nothing of it has played yet.")
 
 
 def _still_dozing(asleep: Asleep, here_ms: int) -> bool:
@@ -249,7 +248,7 @@ def _last_minutes(minutes: int, here_ms: int, asleep_unknown: bool = False) -> C
 
 
 def _in_chapter(chapter: ChapterInfo) -> str:
-    return f'In chapter {chapter.n}, "{chapter.title}":'
+    return f"In {chapter_name(chapter.n, chapter.title)}:"
 
 
 def spoken_recap(chosen: ChosenSpan, recapped: Recapped) -> str:

@@ -10,9 +10,11 @@ from collections.abc import Collection
 from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import BookInfo, ChapterInfo, MissingChapter
 from bedside_guard import (
+    OPENING_CHAPTER,
     Candidate,
     ahead_of,
     balance_quotes,
+    chapter_name,
     clock,
     excerpt,
     is_heading,
@@ -131,9 +133,9 @@ def where_you_are(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -
         return OwnWords(f"You're {book}.")
     if ahead_of(playing.start_ms, here_ms):
         return at_chapter_start(playing.n) + OwnWords(f" You're {book}.")
-    title = f', "{playing.title}"' if playing.title else ""
-    said = f"You're in chapter {playing.n}{title}, {_into_chapter(here_ms - playing.start_ms)} in; {book}."
-    return said if title else OwnWords(said)
+    named = chapter_name(playing.n, playing.title)
+    said = f"You're in {named}, {_into_chapter(here_ms - playing.start_ms)} in; {book}."
+    return OwnWords(said) if named == chapter_name(playing.n) else said
 
 
 def _into_chapter(ms: int) -> str:
@@ -176,17 +178,17 @@ def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> OwnWords:
             if not book.narrator:
                 return OwnWords("The book doesn't say who reads it.")
             return OwnWords(f"It's read by {book.narrator}.")
-    chapters = _counted(len(book.chapters), "chapter")
+    chapters = _counted(sum(1 for c in book.chapters if c.n != OPENING_CHAPTER), "chapter")
     playing = playing_chapter(book.chapters, here_ms)
     if playing is None:
         return OwnWords(f"The book has {chapters}, and you haven't started the first yet.")
     if fact == "chapters":
-        return OwnWords(f"The book has {chapters}; you're in chapter {playing.n}.")
+        return OwnWords(f"The book has {chapters}; you're in {chapter_name(playing.n)}.")
     after = sum(1 for c in book.chapters if c.start_ms > playing.start_ms)
     if not after:
         return OwnWords(f"You're in the last chapter, chapter {playing.n}.")
     return OwnWords(
-        f"After this one, chapter {playing.n}, there {'is' if after == 1 else 'are'} "
+        f"After this one, {chapter_name(playing.n)}, there {'is' if after == 1 else 'are'} "
         f"{_counted(after, 'more chapter')}."
     )
 
@@ -200,16 +202,17 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bo
         return NOT_FOUND
     if outcome.outcome == "moved":
         to = outcome.moved_to
-        where = title = ""
+        where = ""
+        titled_where = False
         if to is not None and to.chapter is not None:
-            title = f', "{to.chapter_title}"' if to.chapter_title and titled else ""
-            where = f"chapter {to.chapter}{title}"
+            where = chapter_name(to.chapter, to.chapter_title if titled else None)
+            titled_where = where != chapter_name(to.chapter)
         said = (
             f"From there I would take you to {where or 'that place'}."
             if preview
             else (f"There you are: {where}." if where else "There you are.")
         )
-        return said if title else OwnWords(said)
+        return said if titled_where else OwnWords(said)
     count = len(outcome.rows)
     if preview:
         return OwnWords(f"From there I would put {count} place{'s' if count != 1 else ''} on the screen.")
@@ -357,9 +360,8 @@ def quoting(place: Candidate, question: str = "") -> str:
     """An answer from one heard recall place: its chapter and the words that bear on the question."""
     if place.ahead or not place.words:
         return NOT_YET
-    chapter, title, words = place.chapter, place.chapter_title, place.words
-    quote = best_sentences(words, question).translate(_INNER_QUOTES)
-    return f'In chapter {chapter}, "{title}", you heard: "{quote}"'
+    quote = best_sentences(place.words, question).translate(_INNER_QUOTES)
+    return f'In {place.heard_in()}, you heard: "{quote}"'
 
 
 _INNER_QUOTES = str.maketrans({'"': "'", "\u201c": "\u2018", "\u201d": "\u2019"})

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import Target
 from bedside_contracts.turn import OfferPositionsArgs, PlaceRef
-from bedside_guard import Candidate
+from bedside_guard import Candidate, chapter_name
 from pydantic import ValidationError
 
 from bedside_turn.domain.chapters import NoSuchChapter
@@ -106,7 +106,7 @@ def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tup
     if outcome.outcome == "moved" and outcome.moved_to is not None:
         to = outcome.moved_to
         where = f"passage id={to.passage_id}" if to.passage_id is not None else "the place named"
-        chapter = f" in chapter {to.chapter}" if to.chapter is not None else ""
+        chapter = f" in {chapter_name(to.chapter)}" if to.chapter is not None else ""
         said = f"Moved: the book now plays from {where}{chapter}."
         if preview:
             said = f"Preview only (nothing was moved): from there the book would move to {where}{chapter}."

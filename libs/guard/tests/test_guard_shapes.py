@@ -1,0 +1,25 @@
+"""How a place names its chapter for the model and a terminal: by number, but the stretch before
+the first chapter is the opening, never "chapter 0"."""
+
+from bedside_guard import Candidate, chapter_name
+
+
+def test_a_chapter_is_named_by_its_number_and_title() -> None:
+    assert chapter_name(3) == "chapter 3"
+    assert chapter_name(3, "The Fire") == 'chapter 3, "The Fire"'
+
+
+def test_what_comes_before_the_first_chapter_is_the_opening_whatever_its_title() -> None:
+    assert chapter_name(0) == "the opening"
+    assert chapter_name(0, "Opening") == "the opening"
+
+
+def test_a_row_in_the_opening_says_so() -> None:
+    heard = Candidate(
+        start_ms=5_000, ahead=False, passage_id=1, chapter=0, chapter_title="Opening", words="Hi."
+    )
+    assert heard.label() == "0:00:05, the opening"
+    assert heard.line() == "[0:00:05, id=1] the opening: Hi."
+    covered = Candidate(start_ms=5_000, ahead=True, passage_id=1, chapter=0, end_of_chapter=True)
+    assert covered.label() == "0:00:05, end of the opening, further on (covered)"
+    assert "chapter 0" not in covered.label()
