@@ -22,9 +22,13 @@ from bedside_turn.domain.recap import RecapAsked
 @pytest.mark.parametrize(
     ("utterance", "intent"),
     [
-        ("take me back to where the horse dies", FindPlace("the horse dies")),
+        ("take me back to where the horse dies", FindPlace("the horse dies", "back")),
         ("Take me to the part where they find the tunnel.", FindPlace("they find the tunnel")),
-        ("go back to where Tamsin found the ledger", FindPlace("tamsin found the ledger")),
+        ("go back to where Tamsin found the ledger", FindPlace("tamsin found the ledger", "back")),
+        ("rewind to the storm", FindPlace("the storm", "back")),
+        ("return to the storm", FindPlace("the storm", "back")),
+        ("skip ahead to the storm", FindPlace("the storm", "forward")),
+        ("jump forward to the storm", FindPlace("the storm", "forward")),
         ("can you take me to the storm please", FindPlace("the storm please")),
         ("the bit where the lamp is relit", FindPlace("the lamp is relit")),
         ("chapter 8", Chapter(8)),

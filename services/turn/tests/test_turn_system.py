@@ -185,6 +185,21 @@ async def test_black_beauty_keyless_navigation_and_named_places(bus: Client) -> 
         assert not [t for t in hidden if t in reply.speech or any(t in row for row in reply.rows)]
 
 
+async def test_going_back_to_a_moment_keeps_to_what_was_heard_on_black_beauty(bus: Client) -> None:
+    """Two hours in, just after the fire at the inn (chapter 16): "go back to the fire" listed it beside
+    two covered rows ahead, which only said there is more fire to come. Back, it is the one heard."""
+    info = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
+    listener, here = "e2e-bb-back", 2 * 3_600_000
+    await seek(bus, listener, info.id, here)
+    back = await ask(bus, listener, info.id, "go back to the fire")
+    assert (back.outcome, back.rows) == ("moved", [row for row in back.rows if "chapter 16," in row])
+    assert (await state(bus, listener, info.id)).position_ms < here
+    await seek(bus, listener, info.id, here)
+    anywhere = await ask(bus, listener, info.id, "take me to the fire")
+    assert anywhere.outcome == "listed"
+    assert any(row.endswith("further on (covered)") for row in anywhere.rows)
+
+
 async def test_where_am_i_is_answered_in_every_chapter_of_black_beauty(bus: Client) -> None:
     """Before, the answer check cut it to "I'll stop there" in ten places: where a title's name
     ("Birtwick Park") was first written a minute into its chapter, and anywhere before 3:40, where

@@ -33,8 +33,8 @@ async def run_keyless(
                 return speech.NO_OTHER
             await tools.run("offer_positions", {"ids": others})
             return speech.for_offer(tools.last_offer, tools.preview)
-        case intents.FindPlace(query=query):
-            return await _find_and_offer(tools, query)
+        case intents.FindPlace(query=query, direction=direction):
+            return await _find_and_offer(tools, query, direction)
         case intents.Question(question=question):
             await tools.run("recall", {"question": question})
             if not tools.recalled:
@@ -146,9 +146,9 @@ async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str
     return speech.for_offer(tools.last_offer, tools.preview)
 
 
-async def _find_and_offer(tools: ToolBox, query: str) -> str:
+async def _find_and_offer(tools: ToolBox, query: str, direction: intents.Direction | None) -> str:
     await tools.run("find_passage", {"query": query})
-    plausible = plausible_ids(tools.hits)
+    plausible = plausible_ids(tools.hits, tools.here_ms, direction)
     if not plausible:
         return speech.NOT_FOUND
     await tools.run("offer_positions", {"ids": plausible})

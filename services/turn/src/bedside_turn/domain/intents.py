@@ -14,11 +14,15 @@ from bedside_turn.domain.recap import RecapAsked, read_recap
 UNIT_MS = {"second": 1_000, "sec": 1_000, "minute": 60_000, "min": 60_000, "hour": 3_600_000}
 
 
+Direction = Literal["back", "forward"]
+
+
 @dataclass(frozen=True)
 class FindPlace:
-    """Go to a moment described in words."""
+    """Go to a moment described in words; ``direction`` when they said which way ("go back to ...")."""
 
     query: str
+    direction: Direction | None = None
 
 
 @dataclass(frozen=True)
@@ -431,8 +435,8 @@ _QUESTION_START = re.compile(
 )
 _GOTO = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
-    r"(?:take me|bring me|go|jump|skip|get me|play|find|rewind|return)\b"
-    r"(?:\s+(?:back|forward|ahead|again))?(?:\s+(?:to|from))?\s*"
+    r"(?P<verb>take me|bring me|go|jump|skip|get me|play|find|rewind|return)\b"
+    r"(?:\s+(?P<way>back|forward|ahead|again))?(?:\s+(?:to|from))?\s*"
     r"(?:(?:the\s+)?(?:part|bit|moment|scene|place|point|chapter)\s+)?"
     r"(?:where|when|with|about|that)?\s*"
 )
@@ -603,7 +607,7 @@ def read(utterance: str) -> Intent:
         return BookEnd()
     if goto := _GOTO.match(text):
         query = text[goto.end() :].strip()
-        return FindPlace(query=query) if len(query) >= 3 else Other()
+        return FindPlace(query=query, direction=_direction(goto)) if len(query) >= 3 else Other()
     if where := _WHERE_PART.match(text):
         return FindPlace(query=text[where.end() :].strip())
     if _QUESTION_START.match(text) or _ASKING_WHEN.match(text) or asked:
@@ -631,6 +635,13 @@ def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
     if _PAUSE.match(text):
         return Pause()
     return None
+
+
+def _direction(goto: re.Match[str]) -> Direction | None:
+    """Which way a "go to" said it goes: "go back to", "rewind to", "skip ahead to"."""
+    if goto["verb"] in {"rewind", "return"} or goto["way"] == "back":
+        return "back"
+    return "forward" if goto["way"] in {"forward", "ahead"} else None
 
 
 def _jump_said(text: str) -> Jump | None:

@@ -6,7 +6,7 @@ The router itself (``bedside_turn.keyless``) calls the tools; these say with wha
 from bedside_contracts.common import LONGEST_BOOK_MS
 from bedside_contracts.search import Hit
 from bedside_contracts.turn import Exchange
-from bedside_guard import MAX_ROWS
+from bedside_guard import MAX_ROWS, ahead_of
 
 from bedside_turn.domain import intents
 from bedside_turn.domain.intents import Intent
@@ -46,9 +46,18 @@ def reads_history(intent: Intent, *, with_model: bool) -> bool:
     return with_model or isinstance(intent, intents.OtherOne | intents.EarlierAgain)
 
 
-def plausible_ids(hits: list[Hit]) -> list[int]:
-    """The hits worth offering, best first: those scoring at least ``MIN_SCORE``, at most four."""
-    return [hit.passage_id for hit in hits if hit.score >= MIN_SCORE][:MAX_ROWS]
+def plausible_ids(hits: list[Hit], here_ms: int, direction: intents.Direction | None = None) -> list[int]:
+    """The hits worth offering, best first: those scoring at least ``MIN_SCORE``, at most four.
+
+    A direction said ("go back to ...") keeps those on its side of the line, when any are: a sleepy
+    listener going back wants what they heard, and covered rows ahead would only say it comes again.
+    """
+    strong = [hit for hit in hits if hit.score >= MIN_SCORE]
+    if direction is not None:
+        strong = [
+            hit for hit in strong if ahead_of(hit.start_ms, here_ms) == (direction == "forward")
+        ] or strong
+    return [hit.passage_id for hit in strong][:MAX_ROWS]
 
 
 def named_place_args(intent: Intent) -> dict[str, object] | None:
