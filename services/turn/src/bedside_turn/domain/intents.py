@@ -279,6 +279,7 @@ _START_AGAIN = re.compile(
     rf"|restart(?:\s+{_WHAT_STARTS})?(?:\s+{_FROM_THE_TOP})?"
     rf"|(?:start|begin|play|read|take)(?:\s+{_WHAT_STARTS})?\s+{_FROM_THE_TOP}(?:\s+again)?"
     r"|(?:(?:go\s+)?back\s+)?(?:to|from)\s+the\s+(?:very\s+)?top"
+    r"|(?:go\s+)?back\s+to\s+the\s+(?:very\s+)?(?:start|beginning)"
     r")(?:\s+of\s+(?:the|this)\s+(?:book|story|chapter))?(?:,?\s+please)?$"
 )
 """Starting again, read whole: "start over", "play it from the top", "restart the book", "from the top of
@@ -346,6 +347,7 @@ _TIME_LEFT = re.compile(
     r"\bhow (?:long|much|many minutes)(?: time)?(?: is|'s| are| have i got| do i have)?"
     r" (?:left|to go|remaining)\b(?! of\b)"
     r"|\bhow long (?:until|till|before|to) the end\b"
+    r"|^how much longer(?: is (?:this|the) (?:chapter|book|story)| is (?:it|left|there))?$"
 )
 _IN_THE_BOOK = r"(?: in (?:the|this) (?:book|story))?"
 _THIS_BOOK = r"(?:this|it|the book|this book|the story|this story|the audiobook|this audiobook)"
@@ -367,7 +369,7 @@ _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
     (
         "reader",
         re.compile(
-            rf"^who(?:'s| is) (?:reading|narrating) {_THIS_BOOK}(?: again)?$|^who reads {_THIS_BOOK}$"
+            rf"^who(?:'s| is) (?:reading|narrating)(?: {_THIS_BOOK})?(?: again)?$|^who reads {_THIS_BOOK}$"
         ),
     ),
     (
@@ -431,7 +433,8 @@ _HELP = re.compile(
 _OTHER_ONE = re.compile(r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b")
 _QUESTION_START = re.compile(
     r"^(who|what|whats|what's|why|which|how|whose|is|was|were|did|does|do|has|had|are"
-    r"|tell me|remind me|explain)\b"
+    r"|tell me|remind me|explain"
+    r"|i (?:forget|forgot|lost track of|can'?t remember|don'?t remember) (?=who|what|where|why|which|how))\b"
 )
 _GOTO = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
@@ -450,6 +453,7 @@ _CANCEL_TIMER = re.compile(
     r"\b(?:cancel|stop|clear|remove|disable|kill|delete|(?:turn|switch) off)\s+(?:the\s+|my\s+|that\s+)?"
     r"(?:sleep\s+)?timer\b"
     r"|\b(?:turn|switch)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+off\b"
+    r"|^(?:the\s+)?(?:sleep\s+)?timer\s+off\b"
     r"|^(?:no|never mind the) (?:sleep )?timer\b|\bdon'?t stop\b|\bkeep (?:playing|going) tonight\b"
 )
 _STOPPING = (

@@ -55,13 +55,18 @@ class ChosenSpan:
     """The chapter asked for is not in the book: nothing to read, and the ask is refused."""
 
 
+_CATCHING_UP = r"\bcatch me up\b|\bfill me in\b|\b(?:bring|get) me up to speed\b"
 _ASLEEP = re.compile(
-    r"\bwhat did i miss\b|\bwhat have i missed\b|\bcatch me up\b|\bfill me in\b"
+    rf"\bwhat did i miss\b|\bwhat have i missed\b|{_CATCHING_UP}"
+    r"|\bi (?:wasn'?t (?:listening|paying attention)|zoned out|spaced out)\b|\bmy mind wandered\b"
+    r"|\bi lost track(?: of (?:it|things|the (?:story|plot)|what'?s (?:going on|happening)))?$"
     r"|\bi (?:must have )?(?:dozed|fell asleep|drifted|nodded off|fallen asleep|slept)\b"
     r"|\b(?:since|while|after) i (?:was )?(?:fell|fall|fallen|dozed?|dozing|drifted|nodded|slept|asleep)\b"
 )
 _JUST_NOW = re.compile(
     r"\bwhat (?:just|has just) happened\b|\bwhat did (?:he|she|they|it|that|you) just say\b"
+    r"|\bwhat happened just now\b"
+    r"|\bwhat was the last thing (?:that )?(?:happened|i heard|(?:he|she|they|you) said)\b"
     r"|^(?:sorry,? )?(?:what was that|say that again|come again|pardon|sorry|huh|what)(?: again)?$"
 )
 """Half heard, just now: "what did she just say?", "huh?", "say that again" are the latest minutes."""
@@ -70,12 +75,13 @@ _WHERE_WAS_I = re.compile(r"^(?:where (?:was i|were we)|what was i (?:listening 
 "Where am I?" and "which chapter is this?" are not recaps: ``intents`` reads them first (``WhereAmI``)."""
 _ASKED_ALONE = re.compile(
     r"^(?:(?:can|could) you |please )?(?:give me )?(?:a )?"
-    r"(?:(?:tell|read) me )?(?:a |the )?"
-    r"(?:what(?:'s| has)? happened|what was happening|recap|summar(?:ise|ize|y)|sum (?:it )?up)"
+    r"(?:(?:tell|read|remind) me )?(?:a |the )?"
+    r"(?:what(?:'s| has)? happened|what was happening|what(?:'s| is) (?:going on|happening)"
+    r"|recap|summar(?:ise|ize|y)|sum (?:it )?up)"
     r"(?: please)?$"
 )
 """A recap asked without naming a stretch or anything in the story: the latest minutes heard."""
-_CATCH_UP = re.compile(r"\bcatch me up\b|\bfill me in\b")
+_CATCH_UP = re.compile(_CATCHING_UP)
 _MOVES = re.compile(
     r"\b(?:go|goes|going|take|bring|skip|jump|play|replay|start|restart|rewind|move|return|listen)\b"
     r"|\bback (?:to|in)\b"
