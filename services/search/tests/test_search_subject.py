@@ -53,6 +53,9 @@ def test_tell_me_about_or_remind_me_of_someone_asks_who_they_are() -> None:
     assert subject_of("Tell me again about Grandma Iris?") == ("grandma", "iris")
     assert subject_of("remind me who Mrs. Bramble is") == ("bramble",)
     assert subject_of("remind me of Oskar") == ("oskar",)
+    assert subject_of("I forgot who Ginger is") == ("ginger",)
+    assert subject_of("I can't remember who the Captain was") == ("captain",)
+    assert subject_of("I lost track of who Mrs. Bramble is") == ("bramble",)
     assert subject_of("tell me about what happened to the boat in the storm") == ()  # a description
 
 

@@ -25,13 +25,14 @@ from bedside_search.domain.terms import STOPWORDS, terms
 
 _TITLE_ABBREVIATIONS = "|".join(TITLES)
 _WHO = re.compile(
-    r"(?:\bwho(?:['\u2019]s|\s+is|\s+was)|\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of|who))\s+"
+    r"(?:\bwho(?:['\u2019]s|\s+is|\s+was)|\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of|who)"
+    r"|\b(?:forgot|forget|remember|lost\s+track\s+of)\s+who)\s+"
     r"(?!(?:what|how|why|when|where|which|whether|if)\b)"  # "tell me about what happened": no one
     rf"(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+)",
     re.IGNORECASE,
 )
 """The subject runs to the question's end; the stop after "Mr." or "St." does not end it.
-"Tell me about Iris" asks who Iris is as plainly as "who is Iris?" does."""
+"Tell me about Iris" and "I forgot who Iris is" ask who Iris is as plainly as "who is Iris?" does."""
 _WHERE = re.compile(
     rf"\bwhere(?:['\u2019]s|\s+is|\s+are)\s+(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+)",
     re.IGNORECASE,
