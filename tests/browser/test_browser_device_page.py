@@ -1183,6 +1183,16 @@ def test_a_question_the_turn_service_does_not_answer_is_told_in_words_not_servic
     )
 
 
+def ingest_text(bedside: Bedside, listener: Listener, text: str, book: str) -> None:
+    """A book from plain text, ingested while the page's stack runs, once the player lists it."""
+    path = Path(tempfile.mkdtemp(prefix=f"bedside-page-{book}-")) / f"{book}.txt"
+    path.write_text(text)
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this one
+        report = thread.submit(asyncio.run, _ingest(bedside.system.nats_url, path, book)).result()
+    assert report.get("ok") is not False, report
+    _wait_for_book(bedside.url, listener.token, book)
+
+
 FRONT_MATTER_BOOK = """The Tide Clock
 by A. Tester
 
@@ -1206,13 +1216,7 @@ def test_what_comes_before_the_first_chapter_is_shown_and_said_as_the_opening(
 ) -> None:
     """A book's front matter is ingest's chapter 0: the page and the answer name it the opening,
     never "Chapter 0"."""
-    folder = Path(tempfile.mkdtemp(prefix="bedside-page-front-"))
-    (folder / "tide.txt").write_text(FRONT_MATTER_BOOK)
-    with ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this one
-        ingesting = _ingest(bedside.system.nats_url, folder / "tide.txt", "tide")
-        report = thread.submit(asyncio.run, ingesting).result()
-    assert report.get("ok") is not False, report
-    _wait_for_book(bedside.url, listener.token, "tide")
+    ingest_text(bedside, listener, FRONT_MATTER_BOOK, "tide")
     page = open_page("phone", book="tide")
     page.get_by_role("button", name="Forward 30 seconds").click()
     expect(page.locator("#chapter")).to_have_text("Opening")
@@ -1227,13 +1231,7 @@ def test_two_books_of_one_title_are_told_apart_in_the_picker(
 ) -> None:
     """The same story ingested twice (an e-book and its audiobook, say): each keeps its title,
     with its id beside it, so the listener can tell which one to open."""
-    folder = Path(tempfile.mkdtemp(prefix="bedside-page-copy-"))
-    (folder / "copy.txt").write_text(BOOK_TEXT)
-    with ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this one
-        ingesting = _ingest(bedside.system.nats_url, folder / "copy.txt", "gull-point-copy")
-        report = thread.submit(asyncio.run, ingesting).result()
-    assert report.get("ok") is not False, report
-    _wait_for_book(bedside.url, listener.token, "gull-point-copy")
+    ingest_text(bedside, listener, BOOK_TEXT, "gull-point-copy")
     page = open_page("phone")
     picker = page.get_by_label("Choose a book")
     expect(picker.locator("option[value='gull-point-copy']")).to_have_text(
