@@ -112,3 +112,27 @@ def test_the_chapter_heading_read_out_is_not_quoted_as_the_story() -> None:
     )
     alone = speech.quoting(heard("Chapter Four: The Night of the Storm."), "the storm?")
     assert alone.endswith('you heard: "Chapter Four: The Night of the Storm."')
+
+
+COTTAGE = (
+    "There was a stove in the kitchen with a kettle that sang, a window seat with a view of the whole "
+    'bay, and a round orange cat asleep in a basket of clean washing. "That is Pudding," said Grandpa. '
+    '"She has one and a half ears and no manners at all.'
+)
+SHINGLE = (
+    "It was while they were sitting there that Wren noticed Pudding. The orange cat was picking her way "
+    "across the shingle below the cottage, with her tail held high and something in her mouth."
+)
+
+
+def test_a_question_asking_a_name_is_quoted_with_the_sentence_beside_that_names_it() -> None:
+    """The sentence about the cat is long and names no one; the name is in the next sentence (or the
+    one before), and a quote of the cat alone did not answer "what's the cat called?"."""
+    assert speech.best_sentences(COTTAGE, "what's the cat called?") == (
+        "There was a stove in the kitchen with a kettle that sang, a window seat with a view of the whole "
+        'bay, and a round orange cat asleep in a basket of clean washing. "That is Pudding," said Grandpa.'
+    )
+    assert speech.best_sentences(SHINGLE, "what is the name of the cat?").startswith(
+        "It was while they were sitting there that Wren noticed Pudding. The orange cat"
+    )
+    assert "Pudding" not in speech.best_sentences(COTTAGE, "where does the cat sleep?")  # no name asked

@@ -19,6 +19,7 @@ from bedside_guard import (
     excerpt,
     is_heading,
     is_whole_sentence,
+    named_words,
     sentences_of,
     stem,
 )
@@ -276,6 +277,10 @@ were are has had have been there"""
 """Words a question is asked with: they say nothing of which sentence answers it."""
 _COMMON = frozenset(_COMMON_WORDS.split())
 QUOTE_WORDS = 30
+NAMING_WORDS = 15
+"""The longest sentence beside the quote that is added because it holds the name asked for."""
+_ASKS_A_NAME = re.compile(r"\bname of\b|\bwhat(?:'s|s| is| was| were)\b.*\b(?:called|name)\b")
+"""'What's the cat called?', 'what is the name of the cat?', 'what was his master's name?'."""
 
 
 def _content(text: str) -> set[str]:
@@ -308,7 +313,14 @@ def best_sentences(words: str, question: str) -> str:
     chosen = sentences[best]
     if len(chosen.split()) < 12 and best + 1 in whole:
         chosen = f"{chosen} {sentences[best + 1]}"
-    return balance_quotes(excerpt(chosen, QUOTE_WORDS))
+    if not _ASKS_A_NAME.search(question.lower()) or named_words(chosen):
+        return balance_quotes(excerpt(chosen, QUOTE_WORDS))
+    for beside in (best + 1, best - 1):
+        said = sentences[beside] if beside in whole else ""
+        if named_words(said) and len(said.split()) <= NAMING_WORDS:
+            chosen = f"{chosen} {said}" if beside > best else f"{said} {chosen}"
+            break
+    return balance_quotes(excerpt(chosen, QUOTE_WORDS + NAMING_WORDS))
 
 
 def done_in_own_words(
