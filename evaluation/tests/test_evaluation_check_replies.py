@@ -16,7 +16,8 @@ from bedside_evaluation.check_replies import (
     line_of,
     load_replies,
 )
-from bedside_evaluation.eval_come_up import CORPUS_FILE, load_questions
+from bedside_evaluation.eval_come_up import load_questions
+from bedside_evaluation.recall_at_chapters import CORPUS_FILE
 from bedside_ingest.chunking import chunk_book, load_json_book
 from bedside_testing import corpus_book, corpus_file
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from bedside_guard import Passage, book_names, check_answer
 
 from bedside_evaluation.corpus import corpus_dir, corpus_missing
-from bedside_evaluation.eval_come_up import CORPUS_FILE
+from bedside_evaluation.recall_at_chapters import CORPUS_FILE
 
 
 def chapter_passages(path: Path) -> list[Passage]:

@@ -19,7 +19,7 @@ from bedside_search.open_store import open_store
 
 from bedside_evaluation.corpus import corpus_dir, corpus_missing
 from bedside_evaluation.corpus_books import corpus_artifact
-from bedside_evaluation.eval_come_up import CORPUS_FILE
+from bedside_evaluation.recall_at_chapters import CORPUS_FILE
 
 SEED = 1
 

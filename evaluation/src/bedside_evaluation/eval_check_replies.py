@@ -20,7 +20,7 @@ from bedside_evaluation.check_replies import kind_of, line_of, load_replies
 from bedside_evaluation.command import run_named
 from bedside_evaluation.corpus import corpus_dir
 from bedside_evaluation.corpus_books import corpus_artifact
-from bedside_evaluation.eval_come_up import CORPUS_FILE
+from bedside_evaluation.recall_at_chapters import CORPUS_FILE
 
 KINDS = ("spoiler, named", "spoiler, nameless", "faithful")
 Counts = dict[str, list[int]]
