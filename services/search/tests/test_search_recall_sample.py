@@ -229,3 +229,20 @@ def test_who_pudding_is_is_not_answered_from_a_chapter_heading_that_names_her(
     words = recalled.places[0].words
     assert words is not None
     assert "Pudding" in without_headings(words), words
+
+
+@pytest.mark.parametrize(
+    "question", ["what is the name of the cat?", "what's the cat called?", "what's the cat's name again"]
+)
+def test_a_name_asked_is_answered_where_the_book_first_tells_it(sample: Sample, question: str) -> None:
+    """Chapter 1 tells it: the round orange cat, and "That is Pudding," said Grandpa. Chapter 3 has
+    the cat and Pudding too, and ranked first for some of these."""
+    recalled = sample.recall(question, "13:00")
+    first = sample.passages[recalled.hits[0].passage_id]
+    assert first.chapter == 1, first.text
+    assert "That is Pudding" in first.text
+    assert "That is Pudding" in (recalled.places[0].words or "")
+
+
+def test_a_name_asked_of_something_not_heard_has_not_come_up(sample: Sample) -> None:
+    assert sample.first("what's the name of the giraffe?", "13:00") is None

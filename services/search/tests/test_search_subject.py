@@ -18,6 +18,7 @@ from bedside_search.domain.subject import (
     Naming,
     introduced_order,
     mentioned_first,
+    name_asked_of,
     subject_of,
     thing_of,
     title_nudged,
@@ -223,3 +224,14 @@ def test_remind_me_about_a_thing_not_mentioned_yet_has_not_come_up(recall: Recal
     answered = recall.chapters("remind me about the terrier", 6 * PASSAGE_MS)
     assert answered is not None
     assert answered[0] == 2
+
+
+def test_a_name_asked_is_read_for_what_it_is_asked_of() -> None:
+    assert name_asked_of("what's the pony called?") == ("pony",)
+    assert name_asked_of("what is the name of the coachman") == ("coachman",)
+    assert name_asked_of("what was the groom's name again?") == ("groom",)
+    assert name_asked_of("what did they call the old horse") == ("old", "horse")
+    assert name_asked_of("the lady at the big house, what's her name?") == ("lady", "big", "house")
+    assert name_asked_of("what's the cat doing?") == ()
+    assert name_asked_of("what's Wren's dog called?") == ()  # a capital: a name the asker knows
+    assert name_asked_of("who called the doctor?") == ()

@@ -49,7 +49,7 @@ from bedside_search.domain.behind import Heard, heard_ranking, recalled_order
 from bedside_search.domain.book import ServedBook, check_artifact, info_of, vectors_of
 from bedside_search.domain.find import find_order
 from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, agreed_best, fuse
-from bedside_search.domain.subject import subject_of, thing_of, title_weights, whereabouts_of
+from bedside_search.domain.subject import name_asked_of, subject_of, thing_of, title_weights, whereabouts_of
 from bedside_search.domain.terms import average_length, encode_document, encode_query
 from bedside_search.store import VectorStore, collection_for
 
@@ -177,6 +177,7 @@ class SearchEngine:
         who = subject_of(request.question)
         where = () if who else whereabouts_of(request.question)
         naming = {word: book.heard_naming(word, request.here_ms) for word in who or where}
+        name_asked = () if who or where else name_asked_of(request.question)
         titles = title_weights(request.question, book.heard_titles(request.here_ms))
         agreed = agreed_best(
             dense,
@@ -197,13 +198,14 @@ class SearchEngine:
             titles=titles,
             agreed=agreed,
             mentions=book.heard_mentioning(thing_of(request.question), request.here_ms),
+            tellings=book.heard_telling_name(name_asked, request.here_ms) if name_asked else (),
         )
         if served is None:
             return Recalled(come_up=False, places=[], hits=[])
         passages = [_passage(book, f) for f in served]
         return Recalled(
             come_up=True,
-            places=[Candidate.hit(p, request.here_ms, naming=who or where) for p in passages],
+            places=[Candidate.hit(p, request.here_ms, naming=who or where or name_asked) for p in passages],
             hits=[_hit(p, f) for p, f in zip(passages, served, strict=True)],
             naming=list(who or where),
         )

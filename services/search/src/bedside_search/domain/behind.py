@@ -17,6 +17,7 @@ from bedside_search.domain.subject import (
     introduced_order,
     mentioned_first,
     title_nudged,
+    told_first,
 )
 
 COME_UP_THRESHOLD = 0.34
@@ -91,6 +92,7 @@ def recalled_order(
     titles: Mapping[int, float] | None = None,
     agreed: int | None = None,
     mentions: Sequence[int] = (),
+    tellings: Sequence[int] = (),
 ) -> list[Fused] | None:
     """What recall serves of its bounded ranking, best first; None when nothing heard has come up.
 
@@ -104,12 +106,16 @@ def recalled_order(
     fused score first, so only a heard title matching the question can still raise another chapter.
     ``mentions``: for "remind me about X" with X a thing, the heard passages that hold every word
     of X (story order); when there are some, X has come up and they answer first, in this order.
+    ``tellings``: for "what's the pony called?", the heard passages that tell its name (story order);
+    when there are some, they answer first in that order, the book's introduction of the name first.
     """
     heard = account_for_holding(ranked, holding)
     if naming:
         introduced = introduced_order(naming, heard, latest=whereabouts, opening_chapter=opening_chapter)
         if introduced is not None:
             return served_order(introduced, rule, chapter_of)[:limit]
+    if tellings:
+        return served_order(told_first(tellings, heard), rule, chapter_of)[:limit]
     if not mentions and not has_come_up(heard):
         return None
     # The nudge re-sorts by fused score, which the holding passage's unheard words helped earn:

@@ -22,7 +22,7 @@ from bedside_guard import (
 from bedside_runtime.errors import InvalidRequest
 
 from bedside_search.domain.book_part import Part, distance_from
-from bedside_search.domain.subject import Naming
+from bedside_search.domain.subject import Naming, tells_name_of
 from bedside_search.domain.terms import BookTerms, SparseTerms, terms
 from bedside_search.domain.untranscribed import spanning, untranscribed_passages
 
@@ -127,6 +127,18 @@ class ServedBook:
             if p.end_ms > here_ms and not set(asked) <= set(terms(heard_text(p, here_ms))):
                 continue
             found.append(p.id)
+        return found
+
+    def heard_telling_name(self, asked: Sequence[str], here_ms: int) -> list[int]:
+        """The heard passages, in story order, that tell the name of what ``asked`` (lower-case
+        words) describes (``subject.tells_name_of``); by their heard words only, as ever."""
+        found = []
+        for passage_id in self.heard_mentioning(tuple(terms(" ".join(asked))), here_ms):
+            p = self._by_id[passage_id]
+            if tells_name_of(
+                heard_text(p, here_ms) if p.end_ms > here_ms else p.text, asked, self.names.first_ms
+            ):
+                found.append(passage_id)
         return found
 
     def heard_sparse_score(self, query: SparseTerms, here_ms: int) -> float | None:

@@ -15,10 +15,10 @@ Two things the cosine alone gets wrong (adr/0025):
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from bedside_guard import TITLES, words_of
+from bedside_guard import TITLES, named_words, sentences_of, without_headings, words_of
 
 from bedside_search.domain.fusion import Fused
 from bedside_search.domain.terms import STOPWORDS, terms
@@ -45,6 +45,17 @@ _ABOUT = re.compile(
     re.IGNORECASE,
 )
 """"Remind me about the storm": what is asked about, when it is a thing rather than someone."""
+_WHAT_IS = r"\bwhat(?:['\u2019]s|\s+is|\s+was|\s+were)\s+"
+_NAME_ASKED = (
+    re.compile(rf"{_WHAT_IS}the\s+name\s+of\s+(?P<thing>[^?.!,]+)"),
+    re.compile(rf"{_WHAT_IS}(?P<thing>[^?.!,]+?)['\u2019]s?\s+name\b"),
+    re.compile(rf"{_WHAT_IS}(?P<thing>[^?.!,]+?)\s+called$"),
+    re.compile(r"\bwhat\s+did\s+(?:they|he|she|you|we|i)\s+call\s+(?P<thing>[^?.!,]+)$"),
+    re.compile(r"^(?P<thing>[^?.!,]+),\s*what(?:['\u2019]s|\s+is|\s+was)\s+(?:his|her|its|their)\s+name\b"),
+)
+"""'What's the pony called?', 'what is the name of the coachman?', 'what was the groom's name?',
+'what did they call the old horse?', 'the lady at the big house, what's her name?'."""
+_ASKED_AGAIN = re.compile(r"\s+(?:again|please)$")
 _TITLE_WORDS = frozenset(title.lower() for title in TITLES)
 SUBJECT_WORDS = 3
 """A longer subject ("the man who sold the horse at the fair") is a description, not a name."""
@@ -55,6 +66,22 @@ TITLE_WEIGHT = 0.25
 def subject_of(question: str) -> tuple[str, ...]:
     """The content words of the person a "who is X?" question asks after, lower case; () if none."""
     return _subject_words(_WHO.search(question))
+
+
+def name_asked_of(question: str) -> tuple[str, ...]:
+    """The content words (lower case) of what a question asks the name of; () when it asks none, or
+    names it already with a capital ("what's Wren's dog called?": the asker knows a name)."""
+    asked = _ASKED_AGAIN.sub("", question.strip().rstrip("?.! "))
+    for pattern in _NAME_ASKED:
+        match = pattern.search(asked)
+        if match is None:
+            continue
+        thing = match.group("thing")
+        if any(c.isupper() for c in thing):
+            return ()
+        words = tuple(w for w in words_of(thing) if w not in STOPWORDS)
+        return words if 0 < len(words) <= SUBJECT_WORDS else ()
+    return ()
 
 
 def whereabouts_of(question: str) -> tuple[str, ...]:
@@ -92,6 +119,35 @@ def mentioned_first(mentions: Sequence[int], ranked: Sequence[Fused]) -> list[Fu
     first = [f for f in ranked if f.passage_id in mentioning]
     unranked = [Fused(passage_id=pid, score=0.0, dense=None) for pid in mentions if pid not in ranked_ids]
     return [*first, *unranked, *(f for f in ranked if f.passage_id not in mentioning)]
+
+
+TELLING_SENTENCES = 3
+"""How many sentences after one about a thing may tell its name: "In the stall next to mine stood
+a little fat gray pony ..." is followed by a greeting, a question and "My name is Merrylegs."."""
+
+
+def tells_name_of(text: str, asked: Sequence[str], names: Collection[str]) -> bool:
+    """Whether ``text`` has a sentence holding every word of ``asked`` with one of the book's
+    ``names`` (lower case, not an asked word) written as a name in it, in the sentence before or in
+    the ``TELLING_SENTENCES`` after: where the book tells what the thing asked about is called."""
+    sentences = sentences_of(without_headings(text))
+    wanted = set(terms(" ".join(asked)))
+    for i, sentence in enumerate(sentences):
+        if not wanted <= set(terms(sentence)):
+            continue
+        nearby = " ".join(sentences[max(0, i - 1) : i + 1 + TELLING_SENTENCES])
+        if any(word in names and word not in asked for word in named_words(nearby)):
+            return True
+    return False
+
+
+def told_first(tellings: Sequence[int], ranked: Sequence[Fused]) -> list[Fused]:
+    """``ranked`` with the passages of ``tellings`` first, in that order (story order: the first
+    telling is where the book introduces the name)."""
+    fused = {f.passage_id: f for f in ranked}
+    telling = set(tellings)
+    first = [fused.get(pid, Fused(passage_id=pid, score=0.0, dense=None)) for pid in tellings]
+    return [*first, *(f for f in ranked if f.passage_id not in telling)]
 
 
 @dataclass(frozen=True)
