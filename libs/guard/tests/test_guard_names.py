@@ -13,6 +13,7 @@ from bedside_guard import (
     check_answer,
     heard_names,
     named_words,
+    sentence_telling_a_name,
     sentences_of,
     unheard_names,
     words_of,
@@ -294,3 +295,22 @@ def test_a_name_in_a_chapters_title_is_heard_as_the_chapter_begins_and_a_title_m
     answer = 'You\'re in chapter 2, "Ada at Kettleby", 10 seconds in.'
     assert check_answer(answer, "where am I?", names, 40_000).cut == 0
     assert check_answer("Ada reaches Kettleby.", "what next?", names, 20_000).cut == 1
+
+
+PONY = [
+    "In the stall next to mine stood a little fat gray pony, with a thick mane and tail.",
+    "I put my head up to the manger rail and said, 'How do you do? What is your name?'",
+    "He turned round as far as his halter would allow, held up his head, and said, 'My name is Merrylegs.'",
+    "He was a great favorite with the children.",
+]
+
+
+def test_the_sentence_telling_a_name_is_the_nearest_that_writes_one() -> None:
+    """A book tells what someone just described is called in that sentence, the one before, or a
+    few after: the pony, a greeting, and then "My name is Merrylegs."."""
+    assert sentence_telling_a_name(PONY, 0) == 2
+    assert sentence_telling_a_name(PONY, 3) == 2  # the one before
+    assert sentence_telling_a_name(PONY[:2], 0) is None
+    assert sentence_telling_a_name(PONY, 0, besides={"merrylegs"}) is None
+    assert sentence_telling_a_name(PONY, 0, names={"ginger"}) is None
+    assert sentence_telling_a_name(["'That is Pudding,' said Grandpa.", *PONY], 1) == 0

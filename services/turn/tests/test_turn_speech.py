@@ -136,3 +136,14 @@ def test_a_question_asking_a_name_is_quoted_with_the_sentence_beside_that_names_
         "It was while they were sitting there that Wren noticed Pudding. The orange cat"
     )
     assert "Pudding" not in speech.best_sentences(COTTAGE, "where does the cat sleep?")  # no name asked
+
+
+def test_a_name_told_a_few_sentences_on_is_quoted_after_the_sentence_asked_about() -> None:
+    pony = (
+        "In the stall next to mine stood a little fat gray pony, with a thick mane and tail. I put my head "
+        "up to the manger rail and said, 'How do you do? What is your name?' He turned round and said, "
+        "'My name is Merrylegs.' He was a great favorite with the children."
+    )
+    said = speech.best_sentences(pony, "what's the pony called?")
+    assert said.startswith("In the stall next to mine stood a little fat gray pony"), said
+    assert said.endswith("'My name is Merrylegs.'"), said

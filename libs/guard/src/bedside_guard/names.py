@@ -9,7 +9,7 @@ table once per book, the rules below only read it.
 import bisect
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -201,6 +201,32 @@ def named_words(text: str) -> set[str]:
     """Words ``text`` writes as names (lower case): capitalised inside a sentence, and a word that
     opens a sentence directly before one ("Hettie Bramble," said the woman; ``_tokens``)."""
     return {word for word, _token, capital in _tokens(text, opening_names="sentence") if capital}
+
+
+NAME_TOLD_WITHIN = 3
+"""How many sentences after one describing someone or something may tell what they are called."""
+
+
+def sentence_telling_a_name(
+    sentences: Sequence[str],
+    about: int,
+    *,
+    names: Collection[str] | None = None,
+    besides: Collection[str] = (),
+) -> int | None:
+    """Which of ``sentences`` tells the name of what sentence ``about`` describes: the nearest that
+    writes a name (``named_words``; one of ``names`` when given, none of ``besides``), looked for in
+    that sentence, the next, the one before, then up to ``NAME_TOLD_WITHIN`` after; None if none."""
+    nearest: list[int] = [about, about + 1, about - 1, *range(about + 2, about + 1 + NAME_TOLD_WITHIN)]
+    for index in nearest:
+        if not 0 <= index < len(sentences):
+            continue
+        found = named_words(sentences[index]) - set(besides)
+        if names is not None:
+            found &= set(names)
+        if found:
+            return index
+    return None
 
 
 def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:

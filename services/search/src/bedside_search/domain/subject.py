@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from bedside_guard import TITLES, named_words, sentences_of, without_headings, words_of
+from bedside_guard import TITLES, sentence_telling_a_name, sentences_of, without_headings, words_of
 
 from bedside_search.domain.fusion import Fused
 from bedside_search.domain.terms import STOPWORDS, terms
@@ -121,24 +121,17 @@ def mentioned_first(mentions: Sequence[int], ranked: Sequence[Fused]) -> list[Fu
     return [*first, *unranked, *(f for f in ranked if f.passage_id not in mentioning)]
 
 
-TELLING_SENTENCES = 3
-"""How many sentences after one about a thing may tell its name: "In the stall next to mine stood
-a little fat gray pony ..." is followed by a greeting, a question and "My name is Merrylegs."."""
-
-
 def tells_name_of(text: str, asked: Sequence[str], names: Collection[str]) -> bool:
-    """Whether ``text`` has a sentence holding every word of ``asked`` with one of the book's
-    ``names`` (lower case, not an asked word) written as a name in it, in the sentence before or in
-    the ``TELLING_SENTENCES`` after: where the book tells what the thing asked about is called."""
+    """Whether ``text`` has a sentence holding every word of ``asked`` near one that writes a name of
+    the book's (``names``, lower case; not an asked word; the guard's ``sentence_telling_a_name``):
+    where the book tells what the thing asked about is called."""
     sentences = sentences_of(without_headings(text))
     wanted = set(terms(" ".join(asked)))
-    for i, sentence in enumerate(sentences):
-        if not wanted <= set(terms(sentence)):
-            continue
-        nearby = " ".join(sentences[max(0, i - 1) : i + 1 + TELLING_SENTENCES])
-        if any(word in names and word not in asked for word in named_words(nearby)):
-            return True
-    return False
+    return any(
+        wanted <= set(terms(sentence))
+        and sentence_telling_a_name(sentences, i, names=names, besides=asked) is not None
+        for i, sentence in enumerate(sentences)
+    )
 
 
 def told_first(tellings: Sequence[int], ranked: Sequence[Fused]) -> list[Fused]:

@@ -19,7 +19,7 @@ from bedside_guard import (
     excerpt,
     is_heading,
     is_whole_sentence,
-    named_words,
+    sentence_telling_a_name,
     sentences_of,
     stem,
 )
@@ -278,7 +278,7 @@ were are has had have been there"""
 _COMMON = frozenset(_COMMON_WORDS.split())
 QUOTE_WORDS = 30
 NAMING_WORDS = 15
-"""The longest sentence beside the quote that is added because it holds the name asked for."""
+"""Words a quote may grow by to hold the sentence that tells the name asked for."""
 _ASKS_A_NAME = re.compile(r"\bname of\b|\bwhat(?:'s|s| is| was| were)\b.*\b(?:called|name)\b")
 """'What's the cat called?', 'what is the name of the cat?', 'what was his master's name?'."""
 
@@ -313,14 +313,16 @@ def best_sentences(words: str, question: str) -> str:
     chosen = sentences[best]
     if len(chosen.split()) < 12 and best + 1 in whole:
         chosen = f"{chosen} {sentences[best + 1]}"
-    if not _ASKS_A_NAME.search(question.lower()) or named_words(chosen):
+    telling = sentence_telling_a_name(sentences, best) if _ASKS_A_NAME.search(question.lower()) else None
+    if telling is None or telling not in whole or sentences[telling] in chosen:
         return balance_quotes(excerpt(chosen, QUOTE_WORDS))
-    for beside in (best + 1, best - 1):
-        said = sentences[beside] if beside in whole else ""
-        if named_words(said) and len(said.split()) <= NAMING_WORDS:
-            chosen = f"{chosen} {said}" if beside > best else f"{said} {chosen}"
-            break
-    return balance_quotes(excerpt(chosen, QUOTE_WORDS + NAMING_WORDS))
+    # the name asked for is in a sentence near the one about what they asked of: quote both
+    told = excerpt(sentences[telling], QUOTE_WORDS)
+    about = excerpt(chosen, QUOTE_WORDS + NAMING_WORDS - min(len(told.split()), NAMING_WORDS))
+    if telling < best:
+        return balance_quotes(f"{told} {about}")
+    gap = "" if telling == best + 1 or about.endswith("…") else " …"
+    return balance_quotes(f"{about}{gap} {told}")
 
 
 def done_in_own_words(
