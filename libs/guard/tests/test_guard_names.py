@@ -7,6 +7,7 @@ from bedside_guard import (
     Cue,
     Passage,
     ahead_of,
+    asks_a_name,
     asks_what_comes_later,
     book_names,
     capitalised_words,
@@ -313,4 +314,31 @@ def test_the_sentence_telling_a_name_is_the_nearest_that_writes_one() -> None:
     assert sentence_telling_a_name(PONY[:2], 0) is None
     assert sentence_telling_a_name(PONY, 0, besides={"merrylegs"}) is None
     assert sentence_telling_a_name(PONY, 0, names={"ginger"}) is None
-    assert sentence_telling_a_name(["'That is Pudding,' said Grandpa.", *PONY], 1) == 0
+    assert sentence_telling_a_name(["'That is Pudding,' said Grandpa.", *PONY], 1) == 3  # says it names
+    assert sentence_telling_a_name(["'That is Pudding,' said Grandpa.", "The cat slept."], 1) == 0
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("what's the pony called?", True),
+        ("what is the name of the coachman", True),
+        ("the fat little grey pony, what's his name?", True),
+        ("what was the groom's name again?", True),
+        ("what did they call the old horse?", True),
+        ("who called the doctor?", False),
+        ("what happened to the name plate?", False),
+        ("who is Merrylegs?", False),
+    ],
+)
+def test_a_question_asking_a_name_is_known_as_one(question: str, asks: bool) -> None:
+    assert asks_a_name(question) is asks
+
+
+def test_a_sentence_that_says_it_names_is_taken_before_a_nearer_one_with_a_place_in_it() -> None:
+    beggar = [
+        "His name is Hugh Boone, and his face is familiar to every man in the City.",
+        "He is a professional beggar who pretends to a small trade in wax vestas.",
+        "Some little distance down Threadneedle Street there is a small angle in the wall.",
+    ]
+    assert sentence_telling_a_name(beggar, 1) == 0

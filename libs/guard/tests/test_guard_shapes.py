@@ -1,7 +1,7 @@
 """How a place names its chapter for the model and a terminal: by number, but the stretch before
 the first chapter is the opening, never "chapter 0"."""
 
-from bedside_guard import Candidate, chapter_name
+from bedside_guard import Candidate, Passage, chapter_name
 
 
 def test_a_chapter_is_named_by_its_number_and_title() -> None:
@@ -23,3 +23,11 @@ def test_a_row_in_the_opening_says_so() -> None:
     covered = Candidate(start_ms=5_000, ahead=True, passage_id=1, chapter=0, end_of_chapter=True)
     assert covered.label() == "0:00:05, end of the opening, further on (covered)"
     assert "chapter 0" not in covered.label()
+
+
+def test_a_hit_may_carry_all_the_heard_words_of_its_passage() -> None:
+    """A name asked for is often told a few sentences past the excerpt's sixty words."""
+    text = " ".join(f"Word{n} is here." for n in range(40))
+    passage = Passage(id=1, start_ms=0, end_ms=30_000, chapter=1, chapter_title="One", text=text)
+    assert (Candidate.hit(passage, 60_000).words or "").endswith("…")
+    assert Candidate.hit(passage, 60_000, whole=True).words == text

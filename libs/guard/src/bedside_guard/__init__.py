@@ -13,6 +13,7 @@ from bedside_guard.line import ahead_of, clock
 from bedside_guard.names import (
     HINT_LIMIT,
     BookNames,
+    asks_a_name,
     book_names,
     capitalised_words,
     heard_names,
@@ -62,6 +63,7 @@ __all__ = [
     "Passage",
     "SentenceMatches",
     "ahead_of",
+    "asks_a_name",
     "asks_what_comes_later",
     "balance_quotes",
     "book_names",

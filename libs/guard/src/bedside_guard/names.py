@@ -203,6 +203,20 @@ def named_words(text: str) -> set[str]:
     return {word for word, _token, capital in _tokens(text, opening_names="sentence") if capital}
 
 
+_ASKS_A_NAME = re.compile(
+    r"\bwhat(?:['\u2019]s|s| is| was| were)\b[^?]*?"
+    r"(?:\bcalled\b|(?:\b(?:his|her|its|their)|['\u2019]s?) name\b)"
+    r"|\bthe name of\b|\bwhat did (?:they|he|she|you|we|i) call\b",
+    re.IGNORECASE,
+)
+
+
+def asks_a_name(question: str) -> bool:
+    """Whether ``question`` asks what someone or something is called ("what's the pony called?",
+    "the fat grey pony, what's his name?", "what is the name of the coachman?")."""
+    return _ASKS_A_NAME.search(question) is not None
+
+
 NAME_TOLD_WITHIN = 3
 """How many sentences after one describing someone or something may tell what they are called."""
 
@@ -216,17 +230,20 @@ def sentence_telling_a_name(
 ) -> int | None:
     """Which of ``sentences`` tells the name of what sentence ``about`` describes: the nearest that
     writes a name (``named_words``; one of ``names`` when given, none of ``besides``), looked for in
-    that sentence, the next, the one before, then up to ``NAME_TOLD_WITHIN`` after; None if none."""
-    nearest: list[int] = [about, about + 1, about - 1, *range(about + 2, about + 1 + NAME_TOLD_WITHIN)]
-    for index in nearest:
-        if not 0 <= index < len(sentences):
-            continue
-        found = named_words(sentences[index]) - set(besides)
-        if names is not None:
-            found &= set(names)
-        if found:
-            return index
-    return None
+    that sentence, the next, the one before, then up to ``NAME_TOLD_WITHIN`` after; one that says it
+    names ("His name is Hugh Boone") before one that only holds a name ("Threadneedle Street").
+    None if none."""
+    nearest = [about, about + 1, about - 1, *range(about + 2, about + 1 + NAME_TOLD_WITHIN)]
+    naming = [i for i in nearest if 0 <= i < len(sentences) and _writes_a_name(sentences[i], names, besides)]
+    return next((i for i in naming if _SAYS_IT_NAMES.search(sentences[i])), naming[0] if naming else None)
+
+
+_SAYS_IT_NAMES = re.compile(r"\b(?:name[sd]?|called|known as)\b", re.IGNORECASE)
+
+
+def _writes_a_name(sentence: str, names: Collection[str] | None, besides: Collection[str]) -> bool:
+    found = named_words(sentence) - set(besides)
+    return bool(found & set(names) if names is not None else found)
 
 
 def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:

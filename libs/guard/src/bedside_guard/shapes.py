@@ -110,9 +110,10 @@ class Candidate(BaseModel):
     """A covered row for the end of the chapter named ("the end of chapter 3"): the row says so."""
 
     @classmethod
-    def hit(cls, passage: Passage, here_ms: int, naming: Sequence[str] = ()) -> Self:
+    def hit(cls, passage: Passage, here_ms: int, naming: Sequence[str] = (), *, whole: bool = False) -> Self:
         """A search or recall hit on ``passage`` as a listener at ``here_ms`` may see it; for a
-        question about someone, its words show where they are named (``excerpt_naming``)."""
+        question about someone, its words show where they are named (``excerpt_naming``); ``whole``,
+        all its heard words (a name asked for is often told past the excerpt's end)."""
         if ahead_of(passage.start_ms, here_ms):
             return cls(start_ms=passage.start_ms, ahead=True, passage_id=passage.id)
         words = heard_text(passage, here_ms)
@@ -122,7 +123,7 @@ class Candidate(BaseModel):
             passage_id=passage.id,
             chapter=passage.chapter,
             chapter_title=passage.chapter_title,
-            words=excerpt_naming(words, naming) if words else None,
+            words=(words if whole else excerpt_naming(words, naming)) if words else None,
         )
 
     @classmethod

@@ -33,6 +33,7 @@ from bedside_guard import (
     CheckedAnswer,
     Passage,
     SentenceMatches,
+    asks_a_name,
     asks_what_comes_later,
     check_answer,
     heard_names,
@@ -205,7 +206,10 @@ class SearchEngine:
         passages = [_passage(book, f) for f in served]
         return Recalled(
             come_up=True,
-            places=[Candidate.hit(p, request.here_ms, naming=who or where or name_asked) for p in passages],
+            places=[
+                Candidate.hit(p, request.here_ms, naming=who or where, whole=asks_a_name(request.question))
+                for p in passages
+            ],
             hits=[_hit(p, f) for p, f in zip(passages, served, strict=True)],
             naming=list(who or where),
         )

@@ -13,6 +13,7 @@ from bedside_guard import (
     OPENING_CHAPTER,
     Candidate,
     ahead_of,
+    asks_a_name,
     balance_quotes,
     chapter_name,
     clock,
@@ -279,8 +280,6 @@ _COMMON = frozenset(_COMMON_WORDS.split())
 QUOTE_WORDS = 30
 NAMING_WORDS = 15
 """Words a quote may grow by to hold the sentence that tells the name asked for."""
-_ASKS_A_NAME = re.compile(r"\bname of\b|\bwhat(?:'s|s| is| was| were)\b.*\b(?:called|name)\b")
-"""'What's the cat called?', 'what is the name of the cat?', 'what was his master's name?'."""
 
 
 def _content(text: str) -> set[str]:
@@ -313,7 +312,7 @@ def best_sentences(words: str, question: str) -> str:
     chosen = sentences[best]
     if len(chosen.split()) < 12 and best + 1 in whole:
         chosen = f"{chosen} {sentences[best + 1]}"
-    telling = sentence_telling_a_name(sentences, best) if _ASKS_A_NAME.search(question.lower()) else None
+    telling = sentence_telling_a_name(sentences, best) if asks_a_name(question) else None
     if telling is None or telling not in whole or sentences[telling] in chosen:
         return balance_quotes(excerpt(chosen, QUOTE_WORDS))
     # the name asked for is in a sentence near the one about what they asked of: quote both
