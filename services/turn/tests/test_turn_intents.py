@@ -233,6 +233,11 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("stop after this chapter", intents.SleepTimer("chapter_end")),
         ("set the sleep timer for the end of the chapter", intents.SleepTimer("chapter_end")),
         ("stop at the end of chapter 3", intents.SleepTimer("chapter_end", chapter=3)),
+        # a timer, never a move to the next chapter (it was read as "next chapter" and moved the book)
+        ("stop at the end of the next chapter", intents.SleepTimer("chapter_end", chapter_step=1)),
+        ("sleep after the next chapter", intents.SleepTimer("chapter_end", chapter_step=1)),
+        ("stop after two more chapters", intents.SleepTimer("chapter_end", chapter_step=2)),
+        ("turn it off after the next chapter ends", intents.SleepTimer("chapter_end", chapter_step=1)),
         ("Sleep at the end of chapter three.", intents.SleepTimer("chapter_end", chapter=3)),
         ("pause after chapter 12", intents.SleepTimer("chapter_end", chapter=12)),
         ("stop when chapter 4 ends", intents.SleepTimer("chapter_end", chapter=4)),
@@ -347,6 +352,11 @@ def test_the_chapter_before_said_alone_moves_and_asked_about_is_a_recap(
         ("stop in 20 seconds", intents.SleepTimer(1)),
         # A number that is not the timer's stays what it was.
         ("stop at the end of chapter 3", intents.SleepTimer("chapter_end", chapter=3)),
+        # a timer, never a move to the next chapter (it was read as "next chapter" and moved the book)
+        ("stop at the end of the next chapter", intents.SleepTimer("chapter_end", chapter_step=1)),
+        ("sleep after the next chapter", intents.SleepTimer("chapter_end", chapter_step=1)),
+        ("stop after two more chapters", intents.SleepTimer("chapter_end", chapter_step=2)),
+        ("turn it off after the next chapter ends", intents.SleepTimer("chapter_end", chapter_step=1)),
         ("go to chapter 20", Chapter(20)),
         ("when will it stop in 20?", Question("when will it stop in 20?")),
     ],

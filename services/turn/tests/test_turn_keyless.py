@@ -687,6 +687,21 @@ async def test_a_sleep_timer_for_the_end_of_a_chapter_named_is_set_there(rig: Ri
     assert (ended.speech, ended.outcome) == (playback.NO_NAMED_CHAPTER_END, "refused")
 
 
+async def test_a_sleep_timer_for_the_end_of_the_next_chapter_counts_from_the_one_playing(rig: Rig) -> None:
+    """ "Stop at the end of the next chapter" moved the book to the next chapter at 2am: it is the
+    timer, at the end of the chapter after the one playing, and the book stays where it is."""
+    listener = rig.listener_at(HERE)  # in chapter 2
+    reply = await rig.ask(listener, "stop at the end of the next chapter")
+    assert (reply.speech, reply.outcome) == ("I'll stop at the end of chapter 3.", "answered")
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after="chapter_end", chapter=3)
+    assert position(rig, listener) == HERE
+    sent = len(rig.player.commands)
+    last = rig.listener_at(3 * 90_000 + 10_000)  # in chapter 4, the last
+    beyond = await rig.ask(last, "stop at the end of the next chapter")
+    assert (beyond.speech, beyond.outcome) == (speech.NO_CHAPTER_AFTER, "refused")
+    assert len(rig.player.commands) == sent
+
+
 @pytest.mark.parametrize(("utterance", "minutes"), [("sleep in 2", 2), ("timer 3", 3), ("stop in two", 2)])
 async def test_a_sleep_timer_said_with_a_bare_number_is_set_in_minutes(
     rig: Rig, utterance: str, minutes: int

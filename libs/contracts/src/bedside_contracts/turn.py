@@ -191,6 +191,13 @@ class PlaybackArgs(Contract):
         description='with chapter_end: the chapter whose end they named ("stop at the end of chapter 3"), '
         "when it is not simply the one playing",
     )
+    chapter_step: int | None = Field(
+        default=None,
+        ge=1,
+        le=50,
+        description='with chapter_end: the end of the chapter this many after the one playing ("stop at the '
+        'end of the next chapter": 1, "after two more chapters": 2), counted by the tool',
+    )
 
     @model_validator(mode="after")
     def _one_stop(self) -> "PlaybackArgs":
@@ -198,8 +205,10 @@ class PlaybackArgs(Contract):
             raise ValueError("a sleep_timer takes either minutes or chapter_end, and not both")
         if self.action != "sleep_timer" and (self.minutes is not None or self.chapter_end):
             raise ValueError(f"{self.action} takes no minutes and no chapter_end")
-        if self.chapter is not None and not self.chapter_end:
-            raise ValueError("chapter goes with chapter_end: the end of the chapter named")
+        if (self.chapter is not None or self.chapter_step is not None) and not self.chapter_end:
+            raise ValueError("chapter and chapter_step go with chapter_end: the end of the chapter meant")
+        if self.chapter is not None and self.chapter_step is not None:
+            raise ValueError("a chapter is named or counted from the one playing, not both")
         return self
 
 

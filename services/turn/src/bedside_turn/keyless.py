@@ -74,9 +74,10 @@ async def run_keyless(
             return await _told_from_the_book(
                 tools, history.Told.ABOUT_THE_BOOK, lambda book, here: speech.about_the_book(fact, book, here)
             )
-        case intents.SleepTimer(after="chapter_end", chapter=chapter):
-            named = {} if chapter is None else {"chapter": chapter}
-            return await _playback(tools, {"action": "sleep_timer", "chapter_end": True, **named})
+        case intents.SleepTimer(after="chapter_end", chapter=chapter, chapter_step=step):
+            named = {"chapter": chapter, "chapter_step": step}
+            said = {key: value for key, value in named.items() if value is not None}
+            return await _playback(tools, {"action": "sleep_timer", "chapter_end": True, **said})
         case intents.SleepTimer(after=int(minutes)):
             if minutes > playback.LONGEST_MINUTES:
                 return playback.TOO_LONG
@@ -123,6 +124,8 @@ async def _sleep_timer(tools: ToolBox) -> SleepTimer | None:
 async def _playback(tools: ToolBox, args: dict[str, object]) -> str:
     """The sleep timer or a pause, through the same tool the model has."""
     record = await tools.run("playback", args)
+    if tools.no_chapter is not None:
+        return speech.no_chapter_counted(tools.no_chapter)
     if tools.played is None:  # refused before the player was asked (bad minutes), or a preview
         return speech.TROUBLE if record.refused else speech.PREVIEW_UNCHANGED
     return playback.spoken(tools.played)

@@ -37,7 +37,8 @@ a few sentences and in story order, what happens in the passages it returns, and
 else. A recap never moves the book either.
 - The sleep timer or a pause ("sleep in 15 minutes", "stop at the end of the chapter", \
 "stop at the end of chapter 3", "cancel the timer", "pause", "stop"): call playback (a \
-chapter they name goes in chapter, with chapter_end), then say in one short sentence what \
+chapter they name goes in chapter, with chapter_end; "the end of the next chapter" is \
+chapter_step 1, with chapter_end), then say in one short sentence what \
 was done as the result says it ("I'll stop in 15 minutes.", "I'll stop at the end of this \
 chapter."), never a time, and no chapter ahead but one they named. It is not a move: it \
 neither needs nor blocks one.

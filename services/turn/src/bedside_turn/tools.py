@@ -324,6 +324,13 @@ class ToolBox:
 
     async def playback(self, args: PlaybackArgs) -> tuple[list[str], list[PlaceRef], bool]:
         """Set or cancel the sleep timer, or pause: the player's own commands, as the page sends them."""
+        if args.chapter_step is not None:
+            counted = await self._counted_chapter(args.chapter_step)
+            if not isinstance(counted, int):
+                self.no_chapter = counted
+                self.turn.note_playback(False)
+                return [NO_CHAPTER_PLAYING if counted is None else no_chapter_line(counted)], [], True
+            args = args.model_copy(update={"chapter": counted, "chapter_step": None})
         if self.preview:
             return playback.preview_lines(args), [], False
         command = playback.command_for(args, self.device)

@@ -148,6 +148,8 @@ class SleepTimer:
     """Minutes of listening, or the end of a chapter."""
     chapter: int | None = None
     """With ``chapter_end``: the chapter named ("stop at the end of chapter 3"); None, the one playing."""
+    chapter_step: int | None = None
+    """With ``chapter_end``: the chapter this many after the one playing ("the end of the next chapter")."""
 
 
 @dataclass(frozen=True)
@@ -466,6 +468,12 @@ _TIMER_CHAPTER_END = re.compile(
     r"|(?:after|when)\s+(?:this|the)\s+chapter(?:\s+(?:ends|is over|finishes))?"
     r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?the\s+chapter\s+end)\b"
 )
+_TIMER_COUNTED_CHAPTER_END = re.compile(
+    _STOPPING + r".*\b(?:(?:at\s+)?the\s+end\s+of\s+the\s+next\s+chapter"
+    r"|(?:after|when)\s+the\s+next\s+chapter(?:\s+(?:ends|is over|finishes))?"
+    rf"|(?:after|in)\s+({_NUMBER_SAID})\s+more\s+chapters?)\b"
+)
+"""The end of a chapter counted from the one playing, as a timer: read before "the next chapter", a move."""
 _TIMER_NAMED_CHAPTER_END = re.compile(
     _STOPPING + rf".*\b(?:(?:at\s+)?the\s+end\s+of\s+chapter\s+{_NUMBER}"
     rf"|(?:after|when)\s+chapter\s+{_NUMBER}(?:\s+(?:ends|is over|finishes))?)\b"
@@ -627,6 +635,9 @@ def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
         return None
     if _CANCEL_TIMER.search(text):
         return CancelSleepTimer()
+    if counted := _TIMER_COUNTED_CHAPTER_END.search(text):
+        step = int(number_of(counted.group(1))) if counted.group(1) else 1
+        return SleepTimer(after="chapter_end", chapter_step=step)
     if named := _TIMER_NAMED_CHAPTER_END.search(text):
         return SleepTimer(after="chapter_end", chapter=int(number_of(named.group(1) or named.group(2))))
     if _TIMER_CHAPTER_END.search(text):
