@@ -219,6 +219,10 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
     ("utterance", "intent"),
     [
         ("sleep in 15 minutes", intents.SleepTimer(15)),
+        # half asleep, asking for a little longer: a timer, not "I can take you to a moment..."
+        ("ten more minutes", intents.SleepTimer(10)),
+        ("give me 5 more minutes please", intents.SleepTimer(5)),
+        ("just twenty more minutes", intents.SleepTimer(20)),
         ("Sleep in fifteen minutes.", intents.SleepTimer(15)),
         ("stop in twenty minutes please", intents.SleepTimer(20)),
         ("turn off in half an hour", intents.SleepTimer(30)),
@@ -397,6 +401,7 @@ def test_asking_the_book_to_play_on_is_read_as_such(utterance: str) -> None:
         "volume up",
         "make it louder",
         "it's too loud",
+        "I can't hear it",
         "softer",
     ],
 )
@@ -569,6 +574,11 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("slower", intents.Speed()),
         ("can you speed up", intents.Speed()),
         ("play faster", intents.Speed()),
+        ("too fast", intents.Speed()),
+        ("it's a bit slow", intents.Speed()),
+        ("will he die?", Question("will he die?")),
+        ("will Ginger get better", Question("will Ginger get better")),
+        ("read the last chapter again", intents.NextChapter(-1)),
         ("next", intents.NextChapter(1)),
         ("previous", intents.NextChapter(-1)),
         ("skip", Jump(30_000)),

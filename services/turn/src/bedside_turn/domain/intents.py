@@ -422,6 +422,8 @@ _SPEED = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|read|play|talk) )?(?:a (?:bit|little) )?"
     r"(?:slower|faster|quicker|speed (?:it )?up|slow (?:it )?down)(?: please)?$"
     r"|\b(?:change|set|raise|lower) the (?:reading |playback )?speed\b|\bplayback speed\b"
+    r"|^(?:(?:it's|its|it is|that's|thats|this is|he's|she's|you're) )?(?:too|a bit|a little|very|so)"
+    r" (?:too )?(?:fast|slow|quick)(?: please)?$"
 )
 _COURTESIES: tuple[tuple[Literal["thanks", "never_mind", "goodnight"], re.Pattern[str]], ...] = (
     ("thanks", re.compile(r"^(?:thanks|thank you|thank you very much|thanks a lot|cheers|ta)(?: bedside)?$")),
@@ -435,7 +437,7 @@ _HELP = re.compile(
 _OTHER_ONE = re.compile(r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b")
 _QUESTION_START = re.compile(
     r"^(who|what|whats|what's|why|which|how|whose|is|was|were|did|does|do|has|had|are"
-    r"|tell me|remind me|explain"
+    r"|will(?! you\b)|tell me|remind me|explain"
     r"|i (?:forget|forgot|lost track of|can'?t remember|don'?t remember) (?=who|what|where|why|which|how))\b"
 )
 _GOTO = re.compile(
@@ -485,6 +487,11 @@ _TIMER_MINUTES = re.compile(
     rf"|\b({_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:sleep\s+)?timer\b"
     rf"|^(?:(?:set )?(?:a |the )?(?:sleep )?timer (?:of |for )?)({_AMOUNT})(?:\s+please)?$"
 )
+_TIMER_MORE = re.compile(
+    r"^(?:(?:ok(?:ay)?|just|give me|let me have|another)\s+)*"
+    rf"({_NUMBER_SAID})\s+more\s+({_UNIT})s?(?:\s+please)?$"
+)
+"""Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please"."""
 _TIMER_BARE_MINUTES = re.compile(
     _STOPPING
     + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_BARE_NUMBER_SAID})(?:\s+more)?(?:\s+please)?$"
@@ -512,6 +519,7 @@ _VOLUME = re.compile(
     r"(?:(?:make it |a bit |a little )?(?:louder|quieter|softer)"
     r"|(?:turn|crank) (?:it|the (?:volume|sound|book)) (?:up|down)|(?:turn )?(?:the )?volume (?:up|down)"
     r"|(?:it's|its|it is|that's|thats|that is) (?:too|very|a bit|a little) (?:loud|quiet|soft)"
+    r"|i can'?t hear (?:it|that|you|the book|anything)"
     r"|(?:change|raise|lower) the (?:volume|sound))"
     r"(?:\s+(?:please|a bit|a little|a touch))*$"
 )
@@ -645,6 +653,8 @@ def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
     if timer := _TIMER_MINUTES.search(text):
         said = timer.group(1) or timer.group(2) or timer.group(3)
         return SleepTimer(after=max(1, round(_said_amount_ms(said) / 60_000)))
+    if more := _TIMER_MORE.match(text):
+        return SleepTimer(after=max(1, round(_said_amount_ms(f"{more.group(1)} {more.group(2)}") / 60_000)))
     if bare := _TIMER_BARE_MINUTES.search(text):
         return SleepTimer(after=max(1, round(number_of(bare.group(1) or bare.group(2)))))
     if _PAUSE.match(text):

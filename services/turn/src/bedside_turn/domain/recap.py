@@ -84,7 +84,7 @@ _ASKED_ALONE = re.compile(
 _CATCH_UP = re.compile(_CATCHING_UP)
 _MOVES = re.compile(
     r"\b(?:go|goes|going|take|bring|skip|jump|play|replay|start|restart|rewind|move|return|listen)\b"
-    r"|\bback (?:to|in)\b"
+    r"|\bback (?:to|in)\b|\bread\b.*\bagain\b"
 )
 _ASKS = re.compile(
     r"\bwhat(?:'s|s| has| have| had)? (?:happen\w*|went on|was going on|been going on)\b"
