@@ -397,7 +397,8 @@ _WHERE_AM_I = re.compile(
     r"(?: (?:am i|are we))?$"
     r"|^what(?:'s|s| is) (?:the (?:name|title) of )?(?:this|the current) chapter(?: called)?(?: again)?$"
     r"|^what(?: time is it|'s the time| is the time) in the (?:book|story)$"
-    rf"|^where (?:did i|did we) (?:leave off|get to|get up to){_IN_THE_BOOK}$|^where (?:was i|were we) up to$"
+    rf"|^where (?:did i|did we) (?:leave off|get to|get up to|stop(?: listening)?){_IN_THE_BOOK}"
+    r"(?: (?:last night|yesterday|last time|this morning))?$|^where (?:was i|were we) up to$"
     rf"|^how far (?:through|into|along|in) (?:the (?:book|story) )?(?:am i|are we){_IN_THE_BOOK}$"
     r"|^how far (?:am i|are we|have i got|have we got|have i gotten)"
     rf"(?: (?:through|into|along|in) (?:the|this) (?:book|story))?$"
@@ -510,7 +511,8 @@ _PLAY_ON = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on|unpause|un-pause|play on"
     r"|start (?:playing|reading))"
-    r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here))*$"
+    r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here"
+    r"|from where (?:i|we) (?:left off|stopped|was|were|got to)))*$"
 )
 """Said whole, the book to play on: "play the bit where…" and "carry on from chapter 3" are places, and
 "start it again" is not here (it is a start again, ``_START_AGAIN``)."""
@@ -626,7 +628,7 @@ def read(utterance: str) -> Intent:
     if _BOOK_END.search(text) and not _QUESTION_START.match(text):
         return BookEnd()
     if goto := _GOTO.match(text):
-        query = text[goto.end() :].strip()
+        query = re.sub(r"(?:,?\s+please)+$", "", text[goto.end() :].strip())
         return FindPlace(query=query, direction=_direction(goto)) if len(query) >= 3 else Other()
     if where := _WHERE_PART.match(text):
         return FindPlace(query=text[where.end() :].strip())
