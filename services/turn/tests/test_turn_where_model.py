@@ -120,3 +120,16 @@ async def test_no_remembered_exchange_holds_the_listeners_position_from_anywhere
         assert not set(said) & set(read), (here, said)
         assert tells_position(model.requests[0]["messages"]) == [], here
         assert speech.AT_BOOK_START not in read
+
+
+async def test_with_a_model_goodnight_is_answered_by_plain_code_that_knows_the_timer(model_rig: Rig) -> None:
+    """The model is not told the player's sleep timer: its "Goodnight!" left out the timer the keyless
+    reply names, and "thanks" needs no model either."""
+    assert model_rig.slot is not None
+    model: ScriptedModel = model_rig.slot.load([[Say("Goodnight! Sleep well.")]])
+    listener = model_rig.listener_at(IN_CHAPTER_3)
+    reply = await model_rig.ask(listener, "goodnight")
+    assert (reply.mode, reply.speech) == ("keyless", speech.COURTESY["goodnight"])
+    thanks = await model_rig.ask(listener, "thank you")
+    assert (thanks.mode, thanks.speech) == ("keyless", speech.COURTESY["thanks"])
+    assert model.requests == []

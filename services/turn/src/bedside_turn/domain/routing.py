@@ -22,6 +22,7 @@ def model_may_answer(intent: Intent) -> bool:
     told it (DESIGN rule 4); not "who wrote this?" nor "how many chapters are left?", which the book's
     catalog entry answers, nor "when will it stop?", which the player's sleep timer does; not "play",
     "louder" nor "slower", which no tool can do, so plain code's honest answer is all there is to say;
+    not "thanks" nor "goodnight", whose answer names the running sleep timer the model is not told;
     not a move by a number without a unit ("back 5") nor a start again with no start named ("start
     over"): which unit and which start are plain code's rules, and its reply says which it took."""
     if isinstance(intent, intents.Jump):
@@ -36,6 +37,7 @@ def model_may_answer(intent: Intent) -> bool:
         | intents.PlayOn
         | intents.Volume
         | intents.Speed
+        | intents.Courtesy
         | intents.StartAgain,
     )
 
