@@ -16,7 +16,7 @@ from bedside_evaluation.check_replies import (
     line_of,
     load_replies,
 )
-from bedside_evaluation.eval_come_up import load_questions
+from bedside_evaluation.eval_come_up import load_come_up
 from bedside_evaluation.recall_at_chapters import CORPUS_FILE
 from bedside_ingest.chunking import chunk_book, load_json_book
 from bedside_testing import corpus_book, corpus_file
@@ -86,13 +86,13 @@ def test_no_fresh_reply_or_question_shares_five_words_in_a_row_with_its_book() -
     for written in load_replies(FRESH).books:
         runs = _book_runs(written.book, FRESH_RUN)
         assert [r.text for r in written.replies if _runs(_words(r.text), FRESH_RUN) & runs] == []
-    for asked in load_questions(FRESH_COME_UP).books:
+    for asked in load_come_up(FRESH_COME_UP).books:
         runs = _book_runs(asked.book, FRESH_RUN)
         assert [q.text for q in asked.questions if _runs(_words(q.text), FRESH_RUN) & runs] == []
 
 
 def test_the_fresh_come_up_questions_are_twenty_or_more_half_of_each_kind() -> None:
-    questions = [q for b in load_questions(FRESH_COME_UP).books for q in b.questions]
+    questions = [q for b in load_come_up(FRESH_COME_UP).books for q in b.questions]
     assert len(questions) >= 20
     come_up = [q for q in questions if q.answered_in]
     assert len(come_up) * 2 == len(questions)

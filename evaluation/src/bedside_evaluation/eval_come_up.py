@@ -6,7 +6,6 @@ one when it answers and its first place (the one the keyless reply quotes) is in
 that answers it.
 """
 
-from importlib.resources import files
 from pathlib import Path
 
 from bedside_embedding import Embedder
@@ -14,7 +13,14 @@ from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
 from bedside_evaluation.command import run_named
 from bedside_evaluation.corpus import corpus_dir
-from bedside_evaluation.recall_at_chapters import recall_at_chapter, recall_engine, served_book
+from bedside_evaluation.recall_at_chapters import (
+    QuestionFile,
+    load_questions,
+    questions_by_book,
+    recall_at_chapter,
+    recall_engine,
+    served_book,
+)
 
 
 class ComeUpQuestion(BaseModel):
@@ -25,31 +31,13 @@ class ComeUpQuestion(BaseModel):
     answered_in: tuple[PositiveInt, ...]
 
 
-class BookQuestions(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    book: str
-    questions: tuple[ComeUpQuestion, ...]
-
-
-class QuestionFile(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    about: tuple[str, ...] = ()
-    books: tuple[BookQuestions, ...]
-
-
-def load_questions(name: str) -> QuestionFile:
-    text = files("bedside_evaluation").joinpath("questions", f"{name}.json").read_text(encoding="utf-8")
-    return QuestionFile.model_validate_json(text)
+def load_come_up(name: str) -> QuestionFile[ComeUpQuestion]:
+    return load_questions(name, QuestionFile[ComeUpQuestion])
 
 
 async def run(embedder: Embedder, names: list[str], corpus: Path | None = None) -> str:
     corpus = corpus_dir() if corpus is None else corpus
-    by_book: dict[str, list[ComeUpQuestion]] = {}
-    for name in names:
-        for written in load_questions(name).books:
-            by_book.setdefault(written.book, []).extend(written.questions)
+    by_book = questions_by_book(names, QuestionFile[ComeUpQuestion])
     lines: list[str] = []
     totals = {"not yet": [0, 0], "come up": [0, 0]}
     async with recall_engine(embedder) as engine:

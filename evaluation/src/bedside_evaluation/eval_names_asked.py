@@ -8,7 +8,6 @@ model reads).
 """
 
 import re
-from importlib.resources import files
 from pathlib import Path
 
 from bedside_embedding import Embedder
@@ -17,7 +16,13 @@ from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
 from bedside_evaluation.command import run_named
 from bedside_evaluation.corpus import corpus_dir
-from bedside_evaluation.recall_at_chapters import recall_at_chapter, recall_engine, served_book
+from bedside_evaluation.recall_at_chapters import (
+    QuestionFile,
+    questions_by_book,
+    recall_at_chapter,
+    recall_engine,
+    served_book,
+)
 
 READ_BY_A_MODEL = 4
 
@@ -31,35 +36,13 @@ class NameQuestion(BaseModel):
     named_in: tuple[PositiveInt, ...] = Field(min_length=1)
 
 
-class BookNameQuestions(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    book: str
-    questions: tuple[NameQuestion, ...]
-
-
-class NameQuestionFile(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    about: tuple[str, ...] = ()
-    books: tuple[BookNameQuestions, ...]
-
-
-def load_name_questions(name: str) -> NameQuestionFile:
-    text = files("bedside_evaluation").joinpath("questions", f"{name}.json").read_text(encoding="utf-8")
-    return NameQuestionFile.model_validate_json(text)
-
-
 def says(text: str, name: str) -> bool:
     return re.search(rf"\b{re.escape(name.lower())}\b", text.lower()) is not None
 
 
 async def run(embedder: Embedder, names: list[str], corpus: Path | None = None) -> str:
     corpus = corpus_dir() if corpus is None else corpus
-    by_book: dict[str, list[NameQuestion]] = {}
-    for name in names:
-        for written in load_name_questions(name).books:
-            by_book.setdefault(written.book, []).extend(written.questions)
+    by_book = questions_by_book(names, QuestionFile[NameQuestion])
     lines: list[str] = []
     quoted = chapter = read = total = 0
     async with recall_engine(embedder) as engine:
