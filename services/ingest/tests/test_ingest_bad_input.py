@@ -47,7 +47,22 @@ def test_content_that_does_not_match_the_extension(tmp_path: Path) -> None:
 
 
 def test_binary_text_file(tmp_path: Path) -> None:
-    assert "not UTF-8" in refused(write(tmp_path, "story.txt", b"\xff\xfe\x00bad"))
+    assert "is not text" in refused(write(tmp_path, "story.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff"))
+
+
+STORY = (
+    "The Inn\n\nChapter 1\n\n"
+    "The caf\u00e9 was shut. \u201cNot tonight,\u201d said the keeper, and barred the door.\n"
+)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "cp1252"])
+def test_text_saved_in_another_common_encoding_is_read_as_its_words(tmp_path: Path, encoding: str) -> None:
+    """Notepad's "Unicode" (UTF-16 with its byte-order mark) and the Windows-1252 of older e-texts were
+    refused as "not UTF-8 text"; their words are read as the UTF-8 file's are."""
+    as_utf8 = read_book(write(tmp_path, "utf8.txt", STORY))
+    other = read_book(write(tmp_path, f"{encoding}.txt", STORY.encode(encoding)))
+    assert [c.units for c in other.chapters] == [c.units for c in as_utf8.chapters]
 
 
 def test_a_folder_with_nothing_to_read(tmp_path: Path) -> None:
@@ -156,3 +171,13 @@ def test_smil_pointing_at_a_missing_element(tmp_path: Path) -> None:
     message = refused(write(tmp_path, "m.smil", smil))
     assert "par p7" in message
     assert "'zz'" in message
+
+
+def test_a_transcript_saved_as_utf_16_is_read_as_its_cues(tmp_path: Path) -> None:
+    cues = (
+        "WEBVTT\n\n00:00:01.000 --> 00:00:04.000\nThe caf\u00e9 was shut.\n\n"
+        "00:00:04.000 --> 00:00:07.000\nNot tonight.\n"
+    )
+    as_utf8 = read_book(write(tmp_path, "utf8.vtt", cues))
+    as_utf16 = read_book(write(tmp_path, "utf16.vtt", cues.encode("utf-16")))
+    assert [c.units for c in as_utf16.chapters] == [c.units for c in as_utf8.chapters]

@@ -2,6 +2,8 @@
 ``Book`` with times (given, or estimated at a narration rate).
 """
 
+import codecs
+import contextlib
 import json
 import re
 from dataclasses import replace
@@ -22,6 +24,8 @@ from bedside_ingest.formats.timedjson import json_transcript_kind, read_timed_js
 from bedside_ingest.text import word_count
 from bedside_ingest.timeline import DEFAULT_WPM, check_times, estimate_times
 
+_UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
 
 def _natural(path: Path) -> list[Any]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.name)]
@@ -29,6 +33,8 @@ def _natural(path: Path) -> list[Any]:
 
 def sniff(content: bytes) -> str:
     """The format the bytes look like, whatever the file is called."""
+    if content.startswith(_UTF16_MARKS):  # read as the text it is, not as bytes
+        content = content[:4000].decode("utf-16", errors="replace").encode("utf-8")
     if content.startswith(b"PK\x03\x04"):
         return "epub" if b"application/epub+zip" in content[:200] else "zip"
     head = content[:2000].lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -54,10 +60,20 @@ def _read_bytes(path: Path) -> bytes:
 
 
 def _decode(path: Path, content: bytes) -> str:
+    """Text in UTF-8, in UTF-16 with its byte-order mark (Notepad's "Unicode"), or in Windows-1252
+    (older e-texts, Project Gutenberg's among them); a NUL byte is no text's."""
+    if content.startswith(_UTF16_MARKS):
+        try:
+            return content.decode("utf-16")
+        except UnicodeDecodeError as error:
+            raise BadInput(path, f"is not text: broken UTF-16 at byte {error.start}") from None
     try:
         return content.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise BadInput(path, f"is not UTF-8 text (byte {error.start})") from None
+        if b"\x00" not in content:
+            with contextlib.suppress(UnicodeDecodeError):
+                return content.decode("cp1252")
+        raise BadInput(path, f"is not text in UTF-8, UTF-16 or Windows-1252 (byte {error.start})") from None
 
 
 def detect(path: Path, content: bytes) -> str:
