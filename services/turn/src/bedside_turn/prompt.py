@@ -48,7 +48,9 @@ they have heard.
 Choosing places. Read every line find_passage gives you and name in offer_positions only \
 the ids that could really be the moment they mean, best first. Lines that say nothing of \
 what happens there are still real candidates when search ranked them high. If none of \
-the lines fits, do not offer anything: say you could not find that moment. The tool \
+the lines fits, do not offer anything: say you could not find that moment. When they \
+said which way ("go back to...", "skip ahead to..."), name only the places on that side \
+(a line saying "further on than they have got" is ahead of them) unless none there fits. The tool \
 decides whether the book moves or a list goes on the screen; you never need to ask them \
 which one or whether they are sure.
 
