@@ -26,7 +26,7 @@ from bedside_contracts.player import (
 )
 from bedside_contracts.search import ChapterInfo, Resolution, Target
 from bedside_guard import MAX_ROWS, Candidate, Passage, ahead_of
-from bedside_player.domain.decide import Invalid, Stale, decide, retire
+from bedside_player.domain.decide import Invalid, Retired, Stale, decide, retire
 from bedside_player.domain.history import entries, history, locate
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_player.domain.playing import GONE_QUIET_MS, PlayingDevice
@@ -697,7 +697,7 @@ def test_a_retired_listeners_stream_refuses_every_command_and_keeps_where_the_bo
         JoinDevice(device="tablet"),
         Undo(),
     ):
-        with pytest.raises(Invalid, match="removed"):
+        with pytest.raises(Retired, match="removed"):  # a Stale: the device is told the retired state
             decide(retired, command, now_ms=NOW)
     # a report replayed after it (none can be appended) would not bring the listener back
     assert evolve(retired, PositionReported(device="x", position_ms=1, playing=True, basis_seq=0), 9).retired

@@ -428,6 +428,7 @@ async def test_listener_remove_retires_them_tells_their_devices_and_keeps_their_
     )
     assert not refused.accepted
     assert "removed" in refused.reason
+    assert refused.state.retired  # the refusal tells the device so, and the page stops
 
     again = await bedside("listener", "remove", name, env=env)
     assert again.returncode == 1

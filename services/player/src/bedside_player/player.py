@@ -33,7 +33,7 @@ from bedside_runtime.errors import Conflict, InvalidRequest
 from bedside_player.catalog import Books
 from bedside_player.clock import Clock, wall_clock_ms
 from bedside_player.domain import history as history_rules
-from bedside_player.domain.decide import Invalid, Stale, decide, refuse_if_retired, retire
+from bedside_player.domain.decide import Invalid, Retired, Stale, decide, refuse_if_retired, retire
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_player.domain.state import PlayerState, listening_to
 from bedside_player.projections import Projections
@@ -179,8 +179,8 @@ class Player:
         async def step(state: PlayerState) -> "Decided[OfferOutcome]":
             try:
                 refuse_if_retired(state)
-            except Invalid as invalid:
-                raise InvalidRequest(invalid.reason) from None
+            except Retired as retired:
+                raise InvalidRequest(retired.reason) from None
             resolved = await self.resolve(Resolve(book=book.id, here_ms=state.position_ms, targets=targets))
             decision = decide_offer(request, resolved.resolutions, state.position_ms)
             return Decided(decision.event, lambda _: decision.outcome)

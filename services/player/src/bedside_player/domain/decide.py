@@ -61,6 +61,10 @@ class Stale(Refused):
     """A device spoke without knowing of the last move: it must take the current state."""
 
 
+class Retired(Stale):
+    """The listener was removed: the device takes the state their stream ended with, which says so."""
+
+
 class Invalid(Refused):
     """A command that can never be right (a place past the end, a row that is not there)."""
 
@@ -219,7 +223,7 @@ REMOVED = "this listener was removed from Bedside; nothing more is recorded for 
 def refuse_if_retired(state: PlayerState) -> None:
     """A removed listener's stream ends with their retirement: every command after it is refused."""
     if state.retired:
-        raise Invalid(REMOVED)
+        raise Retired(REMOVED)
 
 
 def retire(state: PlayerState) -> ListenerRetired | None:
@@ -240,7 +244,7 @@ def decide(
     ``now_ms`` is the player's clock (ms since the epoch): a report is stamped with it, and
     it tells a device still playing from one gone quiet (ADR 48). ``book_end_ms`` is the
     book's length, where known, for positions past the end; ``chapters`` are the book's, for
-    a timer that stops at the end of one. Raises ``Stale`` or ``Invalid``.
+    a timer that stops at the end of one. Raises ``Stale`` (``Retired`` among them) or ``Invalid``.
     """
     refuse_if_retired(state)
     match command:

@@ -222,7 +222,10 @@ export function leave() {
 }
 
 // What every command's reply does: accepted -> note the seq; refused -> adopt the state.
+// Once the listener is removed, a reply to a command sent before the page heard of it says
+// nothing more, and its refusal would cover the notice saying why.
 export function afterCommand(res, why) {
+  if (state.removed) return false;
   if (res.status === 409) {
     adopt(findState(res.data), { force: true, why });
     return true;
