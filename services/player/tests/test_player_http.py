@@ -41,7 +41,9 @@ def system(nats_url: str) -> Iterator[RunningSystem]:
     (data_dir / "b3.m4b").write_bytes(AUDIO)
     (data_dir / "b3.png").write_bytes(COVER)
     running = RunningSystem(nats_url, data_dir, ("player",), free_port())
-    running.env["BEDSIDE_REQUEST_TIMEOUT_S"] = "1"
+    # Short, for the silent turn service's 504; but longer than a lease renewal late under load
+    # (the trust window, leases.TRUSTED_FOR_S), which a lone copy rides out (a 503 in CI at 1 s).
+    running.env["BEDSIDE_REQUEST_TIMEOUT_S"] = "3"
     running.start()
     try:
         yield running
