@@ -262,6 +262,7 @@ _PLAY_THAT_AGAIN = re.compile(
     rf"|{_POLITELY}replay(?: that| it| this)?(?: please)?$"
     rf"|{_POLITELY}(?:play|replay|read)(?: me)? {_JUST_HEARD}(?: back| again| over)?(?: please)?$"
     rf"|^i (?:missed|didn't catch|did not catch|didn't hear|did not hear) (?:that|it|{_JUST_HEARD})$"
+    rf"|{_POLITELY}repeat(?: that| it| this| {_JUST_HEARD})?(?: again)?(?: please)?$"
 )
 """"Play that again", "I missed that": the words just heard once more, so back the page's own step
 (not a search of the book for "again", nor a recap read out in place of the narrator's voice)."""
@@ -293,6 +294,10 @@ _CLOCK = re.compile(r"\b(?:to|at|from)\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\b")
 _UNDO = re.compile(
     r"\bundo\b|\bgo back to where i was\b|\bwhere i was before\b"
     r"|\bbefore (?:that|you moved)\b|\btake that back\b"
+    r"|\bback to where i was(?: before)?(?:,?\s+please)?$|^put (?:it|that|me|the book) back(?:,?\s+please)?$"
+    # a correction straight after a move ("no, go back"): where they were, not the page's 30 s step
+    r"|^(?:no|nope|wrong|that's wrong|thats wrong|that's not right)[\s,]+"
+    r"(?:go|take me|bring me|put me|put it) back(?:,?\s+please)?$"
 )
 _TIME_BEFORE = re.compile(
     r"\b(?:the )?(?:time|one|place) before that\b|\bearlier than that\b|\band before that\b"
@@ -350,6 +355,7 @@ _TIME_LEFT = re.compile(
     r" (?:left|to go|remaining)\b(?! of\b)"
     r"|\bhow long (?:until|till|before|to) the end\b"
     r"|^how much longer(?: is (?:this|the) (?:chapter|book|story)| is (?:it|left|there))?$"
+    r"|\bhow (?:much|long) of (?:the|this) (?:book|chapter|story)(?: is)? (?:left|to go|remaining)\b"
 )
 _IN_THE_BOOK = r"(?: in (?:the|this) (?:book|story))?"
 _THIS_BOOK = r"(?:this|it|the book|this book|the story|this story|the audiobook|this audiobook)"
@@ -425,17 +431,28 @@ _SPEED = re.compile(
     r"|\b(?:change|set|raise|lower) the (?:reading |playback )?speed\b|\bplayback speed\b"
     r"|^(?:(?:it's|its|it is|that's|thats|this is|he's|she's|you're) )?(?:too|a bit|a little|very|so)"
     r" (?:too )?(?:fast|slow|quick)(?: please)?$"
+    r"|\b\d+(?:\.\d+)?\s?x(?: speed)?$|\b(?:double|half|normal) speed\b"
 )
 _COURTESIES: tuple[tuple[Literal["thanks", "never_mind", "goodnight"], re.Pattern[str]], ...] = (
     ("thanks", re.compile(r"^(?:thanks|thank you|thank you very much|thanks a lot|cheers|ta)(?: bedside)?$")),
     ("never_mind", re.compile(r"^(?:never ?mind|forget it|cancel(?: that)?|no thanks|ok|okay|fine)$")),
-    ("goodnight", re.compile(r"^(?:good ?night|night night|night)(?: bedside)?$")),
+    (
+        "goodnight",
+        re.compile(
+            r"^(?:good ?night|night night|night)(?: bedside)?$"
+            r"|^(?:i'm |im |i am )?(?:going|off) to (?:sleep|bed)(?: now)?$"
+            r"|^time (?:for bed|to sleep)(?: now)?$"
+        ),
+    ),
 )
 _HELP = re.compile(
     r"^(?:help|help me|what can you do|what can i (?:say|ask)(?: you)?|how does (?:this|it) work"
     r"|how do i use (?:this|you|it))(?: please)?$"
 )
-_OTHER_ONE = re.compile(r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b")
+_OTHER_ONE = re.compile(
+    r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b"
+    r"|^(?:no,?\s+)?(?:that's|thats|that is)\s+(?:not it|wrong|not right)$"
+)
 _QUESTION_START = re.compile(
     r"^(who|what|whats|what's|why|which|how|whose|is|was|were|did|does|do|has|had|are"
     r"|will(?! you\b)|tell me|remind me|explain"
@@ -443,8 +460,9 @@ _QUESTION_START = re.compile(
 )
 _GOTO = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
-    r"(?P<verb>take me|bring me|go|jump|skip|get me|play|find|rewind|return)\b"
-    r"(?:\s+(?P<way>back|forward|ahead|again))?(?:\s+(?:to|from))?\s*"
+    r"(?:(?P<verb>take me|bring me|go|jump|skip|get me|play|find|rewind|return)\b"
+    r"(?:\s+(?P<way>back|forward|ahead|again))?|(?P<way_alone>back|forward|ahead)(?=\s+to\b))"
+    r"(?:\s+(?:to|from))?\s*"
     r"(?:(?:the\s+)?(?:part|bit|moment|scene|place|point|chapter)\s+)?"
     r"(?:where|when|with|about|that)?\s*"
 )
@@ -470,7 +488,11 @@ _TIMER_CHAPTER_END = re.compile(
     _STOPPING + r".*\b(?:(?:at\s+)?the\s+end\s+of\s+(?:this|the|the current)\s+chapter"
     r"|(?:after|when)\s+(?:this|the)\s+chapter(?:\s+(?:ends|is over|finishes))?"
     r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?the\s+chapter\s+end)\b"
+    # "stop at the end", half asleep, is this chapter's end: never a move to the end of the book
+    r"|" + _STOPPING + r".*\bat\s+the\s+end(?:,?\s+(?:please|tonight))?$"
 )
+_STOPS_AT_THE_END = re.compile(_STOPPING + r".*\bat\s+the\s+(?:very\s+)?end\b")
+"""A stop asked for at the end ("stop at the end of the book"), which is no move there."""
 _TIMER_COUNTED_CHAPTER_END = re.compile(
     _STOPPING + r".*\b(?:(?:at\s+)?the\s+end\s+of\s+the\s+next\s+chapter"
     r"|(?:after|when)\s+the\s+next\s+chapter(?:\s+(?:ends|is over|finishes))?"
@@ -625,7 +647,7 @@ def read(utterance: str) -> Intent:
         return ClockTime(position_ms=((h * 60 + m) * 60 + s) * 1000, minutes_seconds_ms=short)
     if _BOOK_START.search(text):
         return BookStart()
-    if _BOOK_END.search(text) and not _QUESTION_START.match(text):
+    if _BOOK_END.search(text) and not _QUESTION_START.match(text) and not _STOPS_AT_THE_END.search(text):
         return BookEnd()
     if goto := _GOTO.match(text):
         query = re.sub(r"(?:,?\s+please)+$", "", text[goto.end() :].strip())
@@ -666,9 +688,10 @@ def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
 
 def _direction(goto: re.Match[str]) -> Direction | None:
     """Which way a "go to" said it goes: "go back to", "rewind to", "skip ahead to"."""
-    if goto["verb"] in {"rewind", "return"} or goto["way"] == "back":
+    way = goto["way"] or goto["way_alone"]
+    if goto["verb"] in {"rewind", "return"} or way == "back":
         return "back"
-    return "forward" if goto["way"] in {"forward", "ahead"} else None
+    return "forward" if way in {"forward", "ahead"} else None
 
 
 def _jump_said(text: str) -> Jump | None:
