@@ -63,13 +63,26 @@ def service_vocabulary() -> frozenset[str]:
     return frozenset(tokens(" ".join(path.read_text() for path in sources)))
 
 
+TURN_ID = re.compile(r"\b[0-9a-f]{20}\b")
+"""A turn's id (20 hex digits, in a reply, a list, the history): no words, though its letters may spell
+one of the book ("beef", which failed a CI run)."""
+
+
 def leaks(
     sent: str, passages: list[Passage], here_ms: int, allowed: frozenset[str] | set[str] = frozenset()
 ) -> set[str]:
-    """Unheard words and titles found in ``sent``; ``allowed`` are words the listener said themselves."""
-    known = tokens(" ".join(allowed)) | service_vocabulary()
-    found = (unheard_words(passages, here_ms) - known) & tokens(sent)
-    found |= {title for title in unheard_titles(passages, here_ms) if title.lower() in sent.lower()}
+    """Unheard words and titles found in ``sent``; ``allowed`` are words the listener said themselves.
+
+    A title every word of which they said is theirs too ("liberty" searched for, read back by the
+    model in its history, is not the title "Liberty" of a chapter not begun)."""
+    said = tokens(" ".join(allowed))
+    sent = TURN_ID.sub(" ", sent)
+    found = (unheard_words(passages, here_ms) - said - service_vocabulary()) & tokens(sent)
+    found |= {
+        title
+        for title in unheard_titles(passages, here_ms)
+        if title.lower() in sent.lower() and not tokens(title) <= said
+    }
     return found
 
 
