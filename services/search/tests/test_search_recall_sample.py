@@ -100,6 +100,16 @@ def test_hettie_is_among_the_books_names_though_she_is_named_only_opening_her_ow
     assert sample.recall("who is Hettie?", "5:00").unheard_names == []
 
 
+def test_a_name_in_the_books_title_has_come_up_from_the_start(sample: Sample) -> None:
+    # the listener chose the book by its title: "who is Hettie?" names no one unheard in a book
+    # called after her, as "does Black Beauty die?" before the foal is named
+    passages = list(sample.passages.values())
+    titled = artifact_of("hettie", "Hettie Bramble's Lantern", passages, chapters_of(passages), load_minilm())
+    sample.loop.run_until_complete(sample.engine.index(titled))
+    asked = Recall(book="hettie", here_ms=at("3:30"), question="who is Hettie?")
+    assert sample.loop.run_until_complete(sample.engine.recall(asked)).unheard_names == []
+
+
 def test_remind_me_about_the_storm_is_answered_from_its_forecast_once_that_is_heard(sample: Sample) -> None:
     # The storm is only forecast by 6:30, one sentence among the village's news.
     first = sample.first("remind me about the storm", "6:30")
