@@ -1,9 +1,11 @@
-"""Which found places the keyless router offers (``routing.plausible_ids``): plain code, no bus."""
+"""Which found places the keyless router offers (``routing.plausible_ids``, ``other_places``): plain code."""
 
 import pytest
 from bedside_contracts.search import Hit
+from bedside_contracts.turn import Exchange, PlaceRef, ToolCallRecord
+from bedside_guard import Candidate, ahead_of
 from bedside_turn.domain.intents import Direction
-from bedside_turn.domain.routing import MIN_SCORE, plausible_ids
+from bedside_turn.domain.routing import MIN_SCORE, other_places, plausible_ids
 
 HERE = 600_000
 STRONG = MIN_SCORE * 1.5
@@ -39,3 +41,37 @@ def test_the_place_holding_the_line_counts_as_ahead() -> None:
 def test_weak_places_are_not_offered_whatever_the_direction() -> None:
     weak = [hit(1, 100_000, MIN_SCORE / 2), hit(2, 900_000)]
     assert plausible_ids(weak, HERE, "back") == [2]
+
+
+def searched(utterance: str, found: list[Candidate], offered: list[int]) -> Exchange:
+    find = ToolCallRecord(
+        name="find_passage",
+        arguments={"query": "the storm"},
+        lines=[],
+        places=[PlaceRef(line=i, place=place, kind="line") for i, place in enumerate(found)],
+        ms=1,
+    )
+    offer = ToolCallRecord(name="offer_positions", arguments={"ids": offered}, lines=[], ms=1)
+    return Exchange(
+        turn_id="t1", utterance=utterance, speech="", outcome="moved", calls=[find, offer], guarded_at_ms=HERE
+    )
+
+
+def place(passage_id: int, start_ms: int) -> Candidate:
+    return Candidate(start_ms=start_ms, ahead=ahead_of(start_ms, HERE), passage_id=passage_id)
+
+
+FOUND = [place(1, 100_000), place(2, 900_000), place(3, 300_000), place(4, 1_200_000)]
+
+
+@pytest.mark.parametrize(
+    ("utterance", "others"),
+    [("take me to the storm", [2, 3, 4]), ("go back to the storm", [3]), ("skip ahead to the storm", [2, 4])],
+)
+def test_the_other_one_keeps_the_way_the_search_was_asked(utterance: str, others: list[int]) -> None:
+    """ "No, that's wrong" after "go back to the fire" listed a covered place ahead among the others."""
+    assert other_places([searched(utterance, FOUND, offered=[1])], HERE) == others
+
+
+def test_the_other_one_with_none_left_the_way_asked_offers_the_rest() -> None:
+    assert other_places([searched("go back to the storm", FOUND, offered=[1, 3])], HERE) == [2, 4]

@@ -28,7 +28,7 @@ async def run_keyless(
     intent = intent or intents.read(utterance)
     match intent:
         case intents.OtherOne():
-            others = other_places(earlier or [])
+            others = other_places(earlier or [], tools.here_ms)
             if not others:
                 return speech.NO_OTHER
             await tools.run("offer_positions", {"ids": others})

@@ -56,10 +56,13 @@ def plausible_ids(hits: list[Hit], here_ms: int, direction: intents.Direction | 
     """
     strong = [hit for hit in hits if hit.score >= MIN_SCORE]
     if direction is not None:
-        strong = [
-            hit for hit in strong if ahead_of(hit.start_ms, here_ms) == (direction == "forward")
-        ] or strong
+        strong = [hit for hit in strong if lies_the_way_said(hit.start_ms, here_ms, direction)] or strong
     return [hit.passage_id for hit in strong][:MAX_ROWS]
+
+
+def lies_the_way_said(start_ms: int, here_ms: int, direction: intents.Direction) -> bool:
+    """Whether a place starting at ``start_ms`` is on the side of the line ``direction`` names."""
+    return ahead_of(start_ms, here_ms) == (direction == "forward")
 
 
 def named_place_args(intent: Intent) -> dict[str, object] | None:
@@ -135,17 +138,20 @@ def once_more_back(previous: dict[str, object]) -> dict[str, object]:
     return {**previous, "times_back": (back if isinstance(back, int) else 0) + 1}
 
 
-def other_places(earlier: list[Exchange]) -> list[int]:
-    """The places the newest search found that its turn did not offer, best first (at most four)."""
+def other_places(earlier: list[Exchange], here_ms: int) -> list[int]:
+    """The places the newest search found that its turn did not offer, best first (at most four).
+
+    The way that search's request said ("go back to the fire") still holds: "no, the other one" is
+    another place that way, when the search found any."""
     for exchange in reversed(earlier):
-        found = [
-            ref.place.passage_id
+        found_at = {
+            ref.place.passage_id: ref.place.start_ms
             for call in exchange.calls
             if call.name == "find_passage"
             for ref in call.places
             if ref.place.passage_id is not None
-        ]
-        if not found:
+        }
+        if not found_at:
             continue
         offered = {
             int(i)
@@ -154,5 +160,9 @@ def other_places(earlier: list[Exchange]) -> list[int]:
             for i in call.arguments.get("ids", [])
             if isinstance(i, int)
         }
-        return [i for i in dict.fromkeys(found) if i not in offered][:MAX_ROWS]
+        others = [i for i in found_at if i not in offered]
+        said = intents.read(exchange.utterance)
+        if isinstance(said, intents.FindPlace) and (way := said.direction) is not None:
+            others = [i for i in others if lies_the_way_said(found_at[i], here_ms, way)] or others
+        return others[:MAX_ROWS]
     return []
