@@ -204,10 +204,12 @@ def named_words(text: str) -> set[str]:
     return {word for word, _token, capital in _tokens(text, opening_names="sentence") if capital}
 
 
+_A_NAME = r"(?:(?:first|last|full|real|proper|family) )?(?:sur)?name"
+"""A name, or part of one ("surname", "first name")."""
 _ASKS_A_NAME = re.compile(
     r"\bwhat(?:['\u2019]s|s| is| was| were)\b[^?]*?"
-    r"(?:\bcalled\b|(?:\b(?:his|her|its|their)|['\u2019]s?) name\b)"
-    r"|\bthe name of\b|\bwhat did (?:they|he|she|you|we|i) call\b",
+    rf"(?:\bcalled\b|(?:\b(?:his|her|its|their)|['\u2019]s?) {_A_NAME}\b)"
+    rf"|\bthe {_A_NAME} of\b|\bwhat did (?:they|he|she|you|we|i) call\b",
     re.IGNORECASE,
 )
 
