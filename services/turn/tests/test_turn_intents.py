@@ -127,6 +127,8 @@ from bedside_turn.domain.recap import RecapAsked
         ("recap", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
         ("can you sum it up please", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
         ("what did he just say?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("what did I just hear?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("what was I just listening to", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("huh?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("sorry, say that again", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("what happened in the last chapter?", RecapAsked(RecapArgs(span="last_chapter"))),

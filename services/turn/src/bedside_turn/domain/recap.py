@@ -65,6 +65,7 @@ _ASLEEP = re.compile(
 )
 _JUST_NOW = re.compile(
     r"\bwhat (?:just|has just) happened\b|\bwhat did (?:he|she|they|it|that|you) just say\b"
+    r"|\bwhat (?:did i just|have i just|was i just) (?:hear|heard|hearing|listen to|listening to)\b"
     r"|\bwhat happened just now\b|\bwhat(?:'s| is| are) (?:\w+ ){1,3}doing (?:right )?now\b"
     r"|\bwhat(?:'s| is) happening (?:right )?now\b"
     r"|\bwhat was the last thing (?:that )?(?:happened|i heard|(?:he|she|they|you) said)\b"
