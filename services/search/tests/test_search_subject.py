@@ -235,3 +235,7 @@ def test_a_name_asked_is_read_for_what_it_is_asked_of() -> None:
     assert name_asked_of("what's the cat doing?") == ()
     assert name_asked_of("what's Wren's dog called?") == ()  # a capital: a name the asker knows
     assert name_asked_of("who called the doctor?") == ()
+    assert name_asked_of("what's the stable boy's surname?") == ("stable", "boy")
+    # the rest of a name heard: where the book writes James beside another name ("James Howard")
+    assert name_asked_of("what's James's surname?") == ("james",)
+    assert name_asked_of("what is the last name of James") == ("james",)

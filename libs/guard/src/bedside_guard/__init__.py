@@ -11,7 +11,9 @@ from bedside_guard.check import (
 from bedside_guard.later import asks_what_comes_later, tells_of_later
 from bedside_guard.line import ahead_of, clock
 from bedside_guard.names import (
+    A_NAME,
     HINT_LIMIT,
+    PART_OF_A_NAME,
     BookNames,
     asks_a_name,
     book_names,
@@ -48,11 +50,13 @@ from bedside_guard.shapes import (
 from bedside_guard.words import stem
 
 __all__ = [
+    "A_NAME",
     "HINT_LIMIT",
     "MAX_ROWS",
     "NOT_TOLD",
     "OPENING_CHAPTER",
     "OPENING_TITLE",
+    "PART_OF_A_NAME",
     "STOP_THERE",
     "TITLES",
     "BookNames",

@@ -204,12 +204,14 @@ def named_words(text: str) -> set[str]:
     return {word for word, _token, capital in _tokens(text, opening_names="sentence") if capital}
 
 
-_A_NAME = r"(?:(?:first|last|full|real|proper|family) )?(?:sur)?name"
-"""A name, or part of one ("surname", "first name")."""
+PART_OF_A_NAME = r"(?:(?:first|last|full|real|proper|family)\s+name|surname)"
+"""Part of a name asked for ("what's James's surname?"): the asker knows the rest of it."""
+A_NAME = rf"(?:name|{PART_OF_A_NAME})"
+"""A name, or part of one, as a question asks for it."""
 _ASKS_A_NAME = re.compile(
     r"\bwhat(?:['\u2019]s|s| is| was| were)\b[^?]*?"
-    rf"(?:\bcalled\b|(?:\b(?:his|her|its|their)|['\u2019]s?) {_A_NAME}\b)"
-    rf"|\bthe {_A_NAME} of\b|\bwhat did (?:they|he|she|you|we|i) call\b",
+    rf"(?:\bcalled\b|(?:\b(?:his|her|its|their)|['\u2019]s?) {A_NAME}\b)"
+    rf"|\bthe {A_NAME} of\b|\bwhat did (?:they|he|she|you|we|i) call\b",
     re.IGNORECASE,
 )
 

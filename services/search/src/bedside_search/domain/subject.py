@@ -18,7 +18,15 @@ from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from bedside_guard import TITLES, sentence_telling_a_name, sentences_of, without_headings, words_of
+from bedside_guard import (
+    A_NAME,
+    PART_OF_A_NAME,
+    TITLES,
+    sentence_telling_a_name,
+    sentences_of,
+    without_headings,
+    words_of,
+)
 
 from bedside_search.domain.fusion import Fused
 from bedside_search.domain.terms import STOPWORDS, terms
@@ -47,8 +55,8 @@ _ABOUT = re.compile(
 """"Remind me about the storm": what is asked about, when it is a thing rather than someone."""
 _WHAT_IS = r"\bwhat(?:['\u2019]s|\s+is|\s+was|\s+were)\s+"
 _NAME_ASKED = (
-    re.compile(rf"{_WHAT_IS}the\s+name\s+of\s+(?P<thing>[^?.!,]+)"),
-    re.compile(rf"{_WHAT_IS}(?P<thing>[^?.!,]+?)['\u2019]s?\s+name\b"),
+    re.compile(rf"{_WHAT_IS}the\s+{A_NAME}\s+of\s+(?P<thing>[^?.!,]+)"),
+    re.compile(rf"{_WHAT_IS}(?P<thing>[^?.!,]+?)['\u2019]s?\s+{A_NAME}\b"),
     re.compile(rf"{_WHAT_IS}(?P<thing>[^?.!,]+?)\s+called$"),
     re.compile(r"\bwhat\s+did\s+(?:they|he|she|you|we|i)\s+call\s+(?P<thing>[^?.!,]+)$"),
     re.compile(r"^(?P<thing>[^?.!,]+),\s*what(?:['\u2019]s|\s+is|\s+was)\s+(?:his|her|its|their)\s+name\b"),
@@ -77,8 +85,8 @@ def name_asked_of(question: str) -> tuple[str, ...]:
         if match is None:
             continue
         thing = match.group("thing")
-        if any(c.isupper() for c in thing):
-            return ()
+        if any(c.isupper() for c in thing) and not re.search(PART_OF_A_NAME, match.group(0)):
+            return ()  # a name known; but "what's James's surname?" asks where James is named in full
         words = tuple(w for w in words_of(thing) if w not in STOPWORDS)
         return words if 0 < len(words) <= SUBJECT_WORDS else ()
     return ()
