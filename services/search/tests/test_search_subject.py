@@ -20,6 +20,7 @@ from bedside_search.domain.subject import (
     mentioned_first,
     name_asked_of,
     subject_of,
+    tells_name_of,
     thing_of,
     title_nudged,
     title_weights,
@@ -224,6 +225,13 @@ def test_remind_me_about_a_thing_not_mentioned_yet_has_not_come_up(recall: Recal
     answered = recall.chapters("remind me about the terrier", 6 * PASSAGE_MS)
     assert answered is not None
     assert answered[0] == 2
+
+
+def test_the_rest_of_a_name_is_told_where_the_two_are_written_together() -> None:
+    names = {"james", "howard", "flora"}
+    assert tells_name_of("James Howard, the stable boy, was gentle.", ("james",), names)
+    assert not tells_name_of("One day she bit James, and Miss Flora cried.", ("james",), names)
+    assert tells_name_of("The stable boy was called James.", ("stable", "boy"), names)
 
 
 def test_a_name_asked_is_read_for_what_it_is_asked_of() -> None:

@@ -132,14 +132,30 @@ def mentioned_first(mentions: Sequence[int], ranked: Sequence[Fused]) -> list[Fu
 def tells_name_of(text: str, asked: Sequence[str], names: Collection[str]) -> bool:
     """Whether ``text`` has a sentence holding every word of ``asked`` near one that writes a name of
     the book's (``names``, lower case; not an asked word; the guard's ``sentence_telling_a_name``):
-    where the book tells what the thing asked about is called."""
+    where the book tells what the thing asked about is called. When what is asked about is a name
+    already ("what's James's surname?"), the rest of it is told where the two are written together."""
     sentences = sentences_of(without_headings(text))
+    if set(asked) <= set(names):
+        return any(written_in_full(sentence, asked, names) for sentence in sentences)
     wanted = set(terms(" ".join(asked)))
     return any(
         wanted <= set(terms(sentence))
         and sentence_telling_a_name(sentences, i, names=names, besides=asked) is not None
         for i, sentence in enumerate(sentences)
     )
+
+
+_CAPITALISED_RUN = re.compile(r"[A-Z][\w'\u2019]*(?:\s+[A-Z][\w'\u2019]*)+")
+
+
+def written_in_full(sentence: str, asked: Collection[str], names: Collection[str]) -> bool:
+    """Whether ``sentence`` writes a name of ``asked`` beside another of the book's ``names`` ("James
+    Howard"), not merely in the same sentence ("she bit James, and Miss Flora ...")."""
+    for run in _CAPITALISED_RUN.finditer(sentence):
+        written = set(words_of(run.group(0)))
+        if written & set(asked) and (written - set(asked)) & set(names):
+            return True
+    return False
 
 
 def told_first(tellings: Sequence[int], ranked: Sequence[Fused]) -> list[Fused]:
