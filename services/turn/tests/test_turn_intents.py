@@ -74,6 +74,11 @@ from bedside_turn.domain.recap import RecapAsked
         ("go to 3:20", ClockTime(12_000_000, minutes_seconds_ms=200_000)),
         ("undo that", Undo()),
         ("go back to where I was", Undo()),
+        ("skip this bit", Jump(30_000)),
+        ("skip the boring part", Jump(30_000)),
+        ("I fell asleep, go back", intents.Earlier(fell_asleep=True)),
+        ("go back to before I fell asleep", intents.Earlier(fell_asleep=True)),
+        ("remind me what happened before I fell asleep", RecapAsked(RecapArgs(span="since_asleep"))),
         ("take me back to where I was", Undo()),
         ("back to where I was, please", Undo()),
         ("put it back", Undo()),
@@ -290,6 +295,9 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("please pause the book", intents.Pause()),
         ("can you stop now", intents.Pause()),
         ("um, stop", intents.Pause()),
+        ("hold on a sec", intents.Pause()),  # it was read as a move forward of one second
+        ("wait", intents.Pause()),
+        ("hang on a minute", intents.Pause()),
         # Not a timer nor a pause: a jump, a question, the place where they fell asleep.
         ("go back 15 minutes", Jump(-900_000)),
         ("when will it stop?", intents.TimerAsked()),  # told from the player's state, never set

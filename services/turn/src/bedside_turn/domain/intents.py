@@ -255,6 +255,11 @@ _A_BIT = re.compile(
 )
 """An amount not said ("go back a bit", "rewind"): the page's own step, 30 seconds."""
 A_BIT_MS = 30_000
+_SKIP_THIS_BIT = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?skip(?: over| past)? (?:this|that|the)"
+    r" (?:boring )?(?:bit|part)(?: please)?$"
+)
+""""Skip this bit": the page's step forward, not a search of the book for "this bit"."""
 _JUST_HEARD = r"(?:that|the) last (?:bit|line|sentence|part|few seconds)"
 _POLITELY = r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
 _PLAY_THAT_AGAIN = re.compile(
@@ -311,6 +316,9 @@ _FELL_ASLEEP = re.compile(
     r"|\bwhere (?:did )?i (?:doze[ds]?|drift(?:ed)?|nod(?:ded)?) off\b"
     r"|\bwhen i (?:fell asleep|dozed off|drifted off|nodded off)\b"
     r"|^when did i (?:fall asleep|doze off|drift off|nod off)\b"
+    r"|\bback to (?:just )?before i (?:fell asleep|dozed off|drifted off|nodded off)\b"
+    r"|^i (?:fell asleep|dozed off|drifted off|nodded off)[\s,]+(?:go|take me|bring me|put me) back"
+    r"(?:,?\s+please)?$"
 )
 _LAST_IN_CHAPTER = re.compile(
     rf"\b(?:last|previous) time i (?:was|listened|got) (?:in|to) chapter {_NUMBER}\b"
@@ -526,8 +534,9 @@ _PAUSE = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:pause|stop|hold on|hold it|stop playing|stop reading|stop the book|pause the book|stop it|pause it"
     r"|stop for (?:now|tonight)|pause for (?:now|a (?:bit|moment|minute|second))"
-    r"|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off|shut up|be quiet|quiet|shh+|hush)"
-    r"(?:\s+(?:now|please|it|the book|for now|there|that))*$"
+    r"|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off|shut up|be quiet|quiet|shh+|hush"
+    r"|wait|hang on|hold on)"
+    r"(?:\s+(?:now|please|it|the book|for now|there|that|a (?:sec|second|moment|minute|bit)))*$"
 )
 _PLAY_ON = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
@@ -623,6 +632,8 @@ def read(utterance: str) -> Intent:
         return TimeLeft()
     if jump := _jump_said(text) or _jump_by_number_alone(text):
         return jump
+    if _SKIP_THIS_BIT.match(text):  # before a goto, which would search the book for "this bit"
+        return Jump(offset_ms=A_BIT_MS)
     if a_bit := _A_BIT.match(text):
         sign = -1 if a_bit.group(1) in {"back", "backward", "backwards", "rewind"} else 1
         return Jump(offset_ms=sign * A_BIT_MS)
