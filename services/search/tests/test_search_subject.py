@@ -15,8 +15,10 @@ from bedside_guard import ahead_of, heard_text, written_with_capital
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.fusion import Fused
 from bedside_search.domain.subject import (
+    Introduction,
     Naming,
     introduced_order,
+    introduction,
     mentioned_first,
     name_asked_of,
     subject_of,
@@ -113,6 +115,48 @@ def test_who_is_answers_from_the_chapter_that_names_them_most_then_the_rest() ->
     assert [f.passage_id for f in order] == [4, 5, 1, 9]  # chapter 3 in story order, then the rest
     assert order[1] == ranked[1]  # a ranked passage keeps its scores
     assert order[2] == Fused(1, 0.0, None)  # named, but not among the ranked
+
+
+NAMED, DESCRIBED, NONE = Introduction.NAMED, Introduction.DESCRIBED, Introduction.NONE
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "introduced"),
+    [
+        ("The name of the coachman was John Manly; he had a wife.", "john", NAMED),
+        ("that is why they call her Ginger, and when she was in the loose box", "ginger", NAMED),
+        ("a little fat grey pony called Merrylegs.", "merrylegs", NAMED),
+        ("a tall, white, rather large-boned animal called \u201cCaptain\u201d.", "captain", NAMED),
+        ("\u201cI\u2019m Oskar,\u201d he said.", "oskar", NAMED),
+        ('"That is Pudding," said Grandpa.', "pudding", NAMED),
+        ("Oskar named him the Admiral.", "admiral", NAMED),
+        ("James Howard, the stable boy, was just as gentle.", "james", DESCRIBED),
+        ("the master on Ginger, the mistress on me", "ginger", DESCRIBED),  # a list reads the same
+        ("One day she bit James in the arm and made it bleed.", "james", NONE),
+        ("I heard the door of John's house open.", "john", NONE),
+        ("Two young men came out of a tavern and called Jerry. \u201cHere, cabby!\u201d", "jerry", NONE),
+    ],
+)
+def test_a_passage_introduces_someone_as_books_do(text: str, word: str, introduced: Introduction) -> None:
+    assert introduction(text, word) is introduced
+
+
+def test_who_is_answers_first_from_the_first_passage_that_introduces_them() -> None:
+    # "who is James?" quoted a line of chapter 17, which names him most; chapter 5 says who he is
+    naming = {
+        "james": [
+            _naming(2, 4),
+            Naming(passage_id=5, chapter=5, start_ms=5 * PASSAGE_MS, inside=True, introduced=DESCRIBED),
+            _naming(8, 17),
+            _naming(9, 17),
+        ]
+    }
+    order = introduced_order(naming, [])
+    assert [f.passage_id for f in order or []] == [5, 8, 9, 2]
+    # named outright ("they call her Ginger") before a list that reads as described
+    named = Naming(passage_id=1, chapter=4, start_ms=PASSAGE_MS, inside=True, introduced=NAMED)
+    order = introduced_order({"james": [*naming["james"], named]}, [])
+    assert [f.passage_id for f in order or []] == [1, 5, 2, 8, 9]  # chapter 4 names him twice now
 
 
 def test_someone_the_opening_chapter_names_is_answered_from_where_it_introduces_them() -> None:

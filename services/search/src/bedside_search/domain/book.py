@@ -22,7 +22,7 @@ from bedside_guard import (
 from bedside_runtime.errors import InvalidRequest
 
 from bedside_search.domain.book_part import Part, distance_from
-from bedside_search.domain.subject import Naming, tells_name_of
+from bedside_search.domain.subject import Naming, introduction, tells_name_of
 from bedside_search.domain.terms import BookTerms, SparseTerms, terms
 from bedside_search.domain.untranscribed import spanning, untranscribed_passages
 
@@ -111,7 +111,15 @@ class ServedBook:
             if word not in written_with_capital(text):
                 continue
             inside = word in named_words(text)
-            found.append(Naming(passage_id=p.id, chapter=p.chapter, start_ms=p.start_ms, inside=inside))
+            found.append(
+                Naming(
+                    passage_id=p.id,
+                    chapter=p.chapter,
+                    start_ms=p.start_ms,
+                    inside=inside,
+                    introduced=introduction(text, word),
+                )
+            )
         return found
 
     def heard_mentioning(self, asked: Sequence[str], here_ms: int) -> list[int]:

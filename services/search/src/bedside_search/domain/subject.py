@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 
 from bedside_guard import (
     A_NAME,
@@ -167,6 +168,46 @@ def told_first(tellings: Sequence[int], ranked: Sequence[Fused]) -> list[Fused]:
     return [*first, *(f for f in ranked if f.passage_id not in telling)]
 
 
+class Introduction(IntEnum):
+    """How a passage says who someone is, the surer way higher."""
+
+    NONE = 0
+    DESCRIBED = 1
+    """Their name with what they are after a comma ("James Howard, the stable boy"), which a list
+    also writes ("the master on Ginger, the mistress on me")."""
+    NAMED = 2
+    """Named or presented: "the name of the coachman was John Manly", "a pony called Merrylegs",
+    "they call her Ginger", "I'm Oskar", "That is Pudding"."""
+
+
+def introduction(text: str, word: str) -> Introduction:
+    """How surely ``text`` introduces the one named ``word`` (lower case) the way a book does."""
+    name = rf"{re.escape(word[:1].upper() + word[1:])}\b"
+    naming, presenting = _naming_patterns(name)
+    if naming.search(text) or presenting.search(text):
+        return Introduction.NAMED
+    if re.search(rf"\b{name}(?:\s+[A-Z][\w'\u2019-]*)*,\s+(?:the|a|an)\s+[a-z]", text):
+        return Introduction.DESCRIBED
+    return Introduction.NONE
+
+
+_NOT_SUMMONED = "".join(
+    rf"(?<!\b{word}\s)" for word in ("and", "he", "she", "they", "we", "i", "who", "then")
+)
+"""Not "he called Jerry", which summons him: "a pony called Merrylegs" names."""
+
+
+def _naming_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    quoted = "[\"\u201c\u2018']?"  # 'an animal called “Captain”'
+    return (
+        re.compile(
+            rf"(?i:\bname\s+(?:of\s+[\w\s]{{1,40}}?\s+)?(?:was|is)|{_NOT_SUMMONED}\bcalled|\bnamed(?:\s+(?:him|her|it))?"
+            rf"|\bcall(?:ed)?\s+(?:him|her|it|them))\s+(?:the\s+)?{quoted}(?:[A-Z][\w'\u2019-]*\s+)?{name}"
+        ),
+        re.compile(rf"(?i:\b(?:i['\u2019]m|i\s+am|my\s+name\s+is|this\s+is|that\s+is))\s+{quoted}{name}"),
+    )
+
+
 @dataclass(frozen=True)
 class Naming:
     """A heard passage that writes a subject word with a capital."""
@@ -177,6 +218,8 @@ class Naming:
     inside: bool
     """Written as a name for sure: capitalised inside a sentence, or opening one just before another
     name ("Hettie Bramble," said ...); otherwise at a sentence's start it may be any word."""
+    introduced: Introduction = Introduction.NONE
+    """How surely it says who they are (``introduction``)."""
 
 
 def introduced_order(
@@ -193,8 +236,9 @@ def introduced_order(
     when some word of the subject was never written as a name (``Naming.inside``) behind the
     line: then the book has not named X in the listener's hearing, and recall decides
     as it would for any question. Otherwise the least named word picks the passages ("Clay", not
-    "John"), its most naming chapter comes first (ties: the earlier), and inside a chapter story
-    order: the first time a chapter names someone is where it says who they are. Someone the book's
+    "John"); those that introduce them come first, the surer way first (``Naming.introduced``),
+    then by their most naming chapter (ties: the earlier), and inside a chapter story order: the
+    first time a chapter names someone is where it says who they are. Someone the book's
     opening chapter (``opening_chapter``) names is one of its main characters, named often in every
     chapter after: the opening chapter comes first, where they are introduced. For "where is X?"
     the latest heard passage naming X comes first: it is the last the listener heard of them.
@@ -213,6 +257,7 @@ def introduced_order(
             passages,
             key=lambda p: (
                 not (introduced and p.chapter == opening_chapter),
+                -p.introduced,
                 -per_chapter[p.chapter],
                 p.chapter,
                 p.start_ms,
