@@ -559,7 +559,18 @@ async def test_how_long_is_left_is_told_from_the_books_times_not_that_it_has_not
     ("utterance", "here_ms", "said"),
     [
         ("who wrote this?", HERE, 'The book doesn\'t say who wrote "Lamplight".'),
-        ("what am I listening to?", HERE, 'This is "Lamplight".'),
+        (
+            "what am I listening to?",
+            HERE,
+            'This is "Lamplight"; you\'re in chapter 2, "The Keeper\'s Ledger".',
+        ),
+        # in a book of stories, the story is the chapter playing: both are said
+        (
+            "what is this story called?",
+            HERE,
+            'This is "Lamplight"; you\'re in chapter 2, "The Keeper\'s Ledger".',
+        ),
+        ("what am I listening to?", 0, 'This is "Lamplight".'),  # nothing of a chapter heard yet
         ("how many chapters are there?", 100_000, "The book has 4 chapters; you're in chapter 2."),
         ("how many chapters are left?", 10_000, "After this one, chapter 1, there are 3 more chapters."),
         (
