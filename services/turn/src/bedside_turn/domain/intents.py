@@ -339,12 +339,14 @@ _NAMED_CHAPTER_END = re.compile(
     rf"\b(?:the\s+)?(?:very\s+)?end\s+of\s+chapter\s+{_NUMBER}\b|\bchapter\s+{_NUMBER}'s\s+end\b"
 )
 """The end of a chapter named ("the end of chapter 3"): read before the chapter itself ("chapter 3")."""
-_NEXT_CHAPTER = re.compile(r"\b(?:next|following) chapter\b|\bskip (?:this|the) chapter\b")
+_NEXT_CHAPTER = re.compile(
+    r"\b(?:next|following) (?:chapter|story)\b|\bskip (?:this|the) (?:chapter|story)\b"
+)
 _PREVIOUS_CHAPTER = re.compile(
-    r"\b(?:previous|prior|preceding|last) chapter\b|\bchapter before\b|\bback (?:a|one) chapter\b"
+    r"\b(?:previous|prior|preceding|last) (?:chapter|story)\b|\bchapter before\b|\bback (?:a|one) chapter\b"
 )
 """Read after the recaps: "what was in the previous chapter?" asks what it held, "go to the last
-chapter" moves."""
+chapter" moves. In a book of stories a story is a chapter ("skip to the next story")."""
 _PREVIOUS_CHAPTER_ALONE = re.compile(
     r"^(?:the )?(?:previous|prior|preceding|last) chapter(?: please)?$|^(?:go )?back (?:a|one) chapter$"
 )

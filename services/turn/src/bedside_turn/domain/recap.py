@@ -97,8 +97,9 @@ _ASKS = re.compile(
 _LAST = re.compile(r"\b(?:last|past|previous)\s+")
 _HALF_HOUR = re.compile(r"\b(?:last|past|previous)\s+half (?:an )?hour\b")
 _MINUTES = re.compile(r"\b(?:last|past|previous)\s+(?:(\d+|[a-z]+(?: of| few)?)\s+)?(minute|min|hour)s?\b")
-_LAST_CHAPTER = re.compile(r"\b(?:last|previous|prior|preceding) chapter\b|\bchapter before\b")
+_LAST_CHAPTER = re.compile(r"\b(?:last|previous|prior|preceding) (?:chapter|story)\b|\bchapter before\b")
 _THIS_CHAPTER = re.compile(r"\b(?:this|the current) chapter\b")
+"""In a book of stories the last story is the last chapter; "this story" is left to mean the book."""
 _NUMBERED_CHAPTER = re.compile(rf"\bchapter ({numbers.SAID_AS_A_NUMBER})(?:\b|$)")
 _SO_FAR = re.compile(
     r"\bso far\b|\b(?:the )?whole (?:story|book)\b|\bfrom the (?:very )?(?:start|beginning)\b"
