@@ -122,18 +122,19 @@ def _titles(passages: Iterable[Passage]) -> list[tuple[int, str]]:
     return list(starts.values())
 
 
-def book_names(passages: Iterable[Passage], book_title: str = "") -> BookNames:
+def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
     """The names of a book and where each first occurs, from its passages: words it writes with
     a capital inside a sentence or opening a character's words before another name (``_tokens``),
-    and almost never in lower case. A name in ``book_title`` is heard from the start: the listener
-    chose the book by it ("does Black Beauty die?" before the foal is given that name)."""
+    and almost never in lower case. A name on the ``cover`` (its title and author) is heard from the
+    start: the listener chose the book by it ("does Black Beauty die?" before the foal is given that
+    name; "Arthur" of Arthur Conan Doyle, whom a later story's Arthur Holder made a name ahead)."""
     inside: Counter[str] = Counter()
     lower: Counter[str] = Counter()
     first: dict[str, int] = {}
     named_at: defaultdict[str, list[int]] = defaultdict(list)
     written: dict[str, tuple[int, str]] = {}
     passages = list(passages)
-    for at_ms, title in [(0, book_title), *_titles(passages)]:
+    for at_ms, title in [(0, cover), *_titles(passages)]:
         # A title is heard as its chapter begins (where the page and "where am I?" name it), but
         # its capitals are a title's, so it counts toward no name.
         for word, _token, _capital in _tokens(title):

@@ -61,7 +61,7 @@ class ServedBook:
             for part in Part
         }
         object.__setattr__(self, "_distances", distances)
-        object.__setattr__(self, "names", book_names(self.passages, self.info.title))
+        object.__setattr__(self, "names", book_names(self.passages, f"{self.info.title} {self.info.author}"))
         named_in: dict[str, list[int]] = {}
         for p in self.passages:
             for word in written_with_capital(p.text):
