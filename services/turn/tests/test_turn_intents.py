@@ -569,6 +569,8 @@ def test_from_the_top_is_never_a_search_of_the_book(utterance: str) -> None:
 @pytest.mark.parametrize(
     ("utterance", "fact"),
     [
+        ("how many stories are there?", "chapters"),
+        ("how many stories are left", "chapters_left"),
         ("what's this book called?", "title"),
         ("what am I listening to?", "title"),
         ("what book is this again", "title"),

@@ -393,13 +393,15 @@ _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
     (
         "chapters_left",
         re.compile(
-            r"^how many (?:more )?chapters (?:are |is |have i got )?(?:left|to go|remaining)\b"
-            r"|^how many more chapters\b"
+            r"^how many (?:more )?(?:chapters|stories) (?:are |is |have i got )?(?:left|to go|remaining)\b"
+            r"|^how many more (?:chapters|stories)\b"
         ),
     ),
     (
         "chapters",
-        re.compile(rf"^how many chapters(?: are there| does {_THIS_BOOK} have| are in {_THIS_BOOK})?$"),
+        re.compile(
+            rf"^how many (?:chapters|stories)(?: are there| does {_THIS_BOOK} have| are in {_THIS_BOOK})?$"
+        ),
     ),
 )
 """Asked alone (read whole), so "who wrote the letter?" stays a question about the story. Not "who is

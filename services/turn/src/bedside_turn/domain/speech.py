@@ -164,12 +164,12 @@ def _counted(n: int, what: str) -> str:
     return f"{n} {what}{'s' if n != 1 else ''}"
 
 
-def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> str:
+def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> OwnWords:
     """What the cover and the chapter list say (``intents.AboutTheBook``): the title, who wrote it,
     who reads it, how many chapters it has and how many follow the one playing. The page and any
     player show all of it, so it is the turn's own words even where a name is the book's. The title
-    comes with the chapter playing, once begun: in a book of stories, "what is this story called?"
-    asks for it; that sentence holds the book's words, so it is checked like "where am I?"."""
+    comes with the chapter playing once it has begun (the page shows it then): in a book of stories,
+    "what is this story called?" asks for that."""
     title = f'"{book.title}"'
     match fact:
         case "title":
@@ -177,10 +177,7 @@ def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> str:
             playing = playing_chapter(book.chapters, here_ms)
             if playing is None or not playing.title or ahead_of(playing.start_ms, here_ms):
                 return OwnWords(f"{cover}.")
-            named = chapter_name(playing.n, playing.title)
-            return (
-                OwnWords(f"{cover}.") if named == chapter_name(playing.n) else f"{cover}; you're in {named}."
-            )
+            return OwnWords(f"{cover}; you're in {chapter_name(playing.n, playing.title)}.")
         case "author":
             if not book.author:
                 return OwnWords(f"The book doesn't say who wrote {title}.")
