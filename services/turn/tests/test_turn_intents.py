@@ -275,6 +275,8 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("pause at the end please", intents.SleepTimer("chapter_end")),
         ("turn it off at the end", intents.SleepTimer("chapter_end")),
         ("stop at the end of the book", Other()),  # it stops there anyway: no move, no timer
+        ("set a timer", intents.TimerHowLong()),  # how long is asked back, not "I can take you to ..."
+        ("sleep timer", intents.TimerHowLong()),
         ("sleep at the end of this chapter", intents.SleepTimer("chapter_end")),
         ("stop after this chapter", intents.SleepTimer("chapter_end")),
         ("set the sleep timer for the end of the chapter", intents.SleepTimer("chapter_end")),

@@ -496,6 +496,13 @@ async def test_the_other_one_offers_what_the_last_search_found_and_did_not_offer
     assert 102 not in [t.passage_id for t in offered.targets]
 
 
+async def test_a_timer_asked_for_without_a_length_asks_how_long_and_sets_none(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "set a timer")
+    assert reply.speech == speech.TIMER_HOW_LONG
+    assert (listener, BOOK_ID) not in rig.player.sleep_timers
+
+
 async def test_the_other_one_with_nothing_before_says_so(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "not that one")

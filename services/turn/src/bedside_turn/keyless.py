@@ -95,6 +95,9 @@ async def run_keyless(
         case intents.Speed():
             tools.turn.declined = True
             return speech.NO_SPEED
+        case intents.TimerHowLong():
+            tools.turn.declined = True
+            return speech.TIMER_HOW_LONG
         case intents.Help():
             tools.turn.told = history.Told.WHAT_I_CAN_DO
             return speech.WHAT_I_CAN_DO

@@ -196,6 +196,11 @@ class Help:
 
 
 @dataclass(frozen=True)
+class TimerHowLong:
+    """'Set a timer', 'sleep timer': a sleep timer asked for without saying for how long."""
+
+
+@dataclass(frozen=True)
 class Other:
     pass
 
@@ -229,6 +234,7 @@ Intent = (
     | Speed
     | Courtesy
     | Help
+    | TimerHowLong
     | Other
 )
 
@@ -425,6 +431,10 @@ _WHERE_AM_I = re.compile(
 the storm started?" or "what chapter does the storm start in?" stay the questions they were. "Where was
 I?" is not here: half awake, it asks what was playing (a recap of the latest minutes)."""
 _STOPS = r"(?:it|the book|the timer|the sleep timer|this)"
+_TIMER_WITHOUT_LENGTH = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:set|start|put on|turn on)\s+)?(?:(?:a|the|my)\s+)?"
+    r"(?:sleep\s+)?timer(?:\s+please)?$"
+)
 _TIMER_ASKED = re.compile(
     r"^(?:"
     rf"(?:when|what time) (?:will|does|is) {_STOPS} (?:going to )?(?:stop|turn off|go off|switch off)"
@@ -600,6 +610,8 @@ def read(utterance: str) -> Intent:
         return Other()
     if playback := read_playback(text):
         return playback
+    if _TIMER_WITHOUT_LENGTH.match(text):
+        return TimerHowLong()
     if _PLAY_THAT_AGAIN.match(text):  # before a goto, which reads "play" as the start of a place
         return Jump(offset_ms=-A_BIT_MS)
     if _PLAY_ON.match(text):  # before a goto, which reads "play" as the start of a place

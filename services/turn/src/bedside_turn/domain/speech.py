@@ -38,6 +38,9 @@ PRESS_PLAY = OwnWords("Press play to carry on; I can't start the sound myself.")
 """'Play', 'resume': the player has no command that starts the sound, and a page may start it only
 after a press on that page, so the listener is told what to do (``intents.PlayOn``)."""
 VOLUME_IS_THE_DEVICES = OwnWords("The volume is your device's; I can't change it. Use its buttons.")
+TIMER_HOW_LONG = OwnWords(
+    'For how long? Say, for example, "sleep in 20 minutes" or "stop at the end of the chapter".'
+)
 NO_SPEED = OwnWords("I can't change the reading speed; the book plays at the narrator's own pace.")
 WHAT_I_CAN_DO = OwnWords(
     'I can take you back to a moment you describe ("back to where they first meet"), by time ("back five '
