@@ -71,6 +71,7 @@ request_strategy = st.builds(
     device=st.one_of(st.none(), st.sampled_from(DEVICES)),
     direction=st.sampled_from([None, "forward", "back"]),
     visit_ends=st.booleans(),
+    furthest=st.booleans(),
 )
 
 
@@ -111,6 +112,8 @@ def test_the_lookup_finds_the_newest_counts_all_and_pages_to_every_match_once(
 ) -> None:
     items = history_of(events, gaps)
     expected = by_hand(items, events, request)[::-1]  # newest first
+    if request.furthest:  # furthest into the book first, the newer of two at one place
+        expected = sorted(expected, key=lambda e: (-e.position_ms, -e.seq))
     found = lookup(items, request)
     assert found.count == len(expected)
     assert found.newest == (expected[0] if expected else None)

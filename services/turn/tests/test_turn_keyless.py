@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 from bedside_contracts import subjects
-from bedside_contracts.player import SetSleepTimer
-from bedside_contracts.search import CheckAnswer, FindPassage
+from bedside_contracts.player import HistoryEntry, SetSleepTimer
+from bedside_contracts.search import CheckAnswer, FindPassage, Target
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_runtime.errors import RemoteFailure
 from bedside_testing import run_bedside
@@ -501,6 +501,19 @@ async def test_a_timer_asked_for_without_a_length_asks_how_long_and_sets_none(ri
     reply = await rig.ask(listener, "set a timer")
     assert reply.speech == speech.TIMER_HOW_LONG
     assert (listener, BOOK_ID) not in rig.player.sleep_timers
+
+
+async def test_where_they_were_furthest_is_asked_of_the_lookup_and_moved_to(rig: Rig) -> None:
+    """After going back to listen again: the lookup orders the history furthest first (the player
+    tests that order); the turn asks for it and goes to the place it finds."""
+    listener = rig.listener_at(HERE)
+    furthest = HistoryEntry(seq=7, kind="reported", position_ms=HERE + 90_000, chapter=2, device="phone")
+    rig.player.history[(listener, BOOK_ID)] = [furthest]
+    reply = await rig.ask(listener, "take me to where I was furthest")
+    lookup = rig.player.lookups[-1]
+    assert (lookup.furthest, lookup.kind, lookup.limit) == (True, None, 1)
+    assert rig.player.offers[-1].targets == [Target(position_ms=HERE + 90_000)]
+    assert reply.outcome in {"moved", "listed"}
 
 
 async def test_the_other_one_with_nothing_before_says_so(rig: Rig) -> None:

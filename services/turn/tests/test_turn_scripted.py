@@ -403,6 +403,7 @@ async def test_the_model_is_sent_cached_tools_built_from_the_contracts(rig: Rig)
         "earlier_device",
         "before_skip_ahead",
         "fell_asleep",
+        "furthest",
         "times_back",
         "show_only",
     }

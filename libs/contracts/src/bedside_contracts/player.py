@@ -521,7 +521,13 @@ class LocateFilter(Contract):
         default=False,
         description="only the last entry of each stay in a chapter that the book has since left",
     )
-    offset: int = Field(default=0, ge=0, le=100_000, description="a match's own index; 0 is the newest")
+    furthest: bool = Field(
+        default=False,
+        description="the matches furthest into the book first (ties: the newest), not the newest first",
+    )
+    offset: int = Field(
+        default=0, ge=0, le=100_000, description="a match's own index; 0 is the newest (or the furthest)"
+    )
     limit: int = Field(default=20, ge=1, le=1000)
 
 
@@ -533,7 +539,8 @@ class LocateRequest(LocateFilter):
 
 
 class Located(Contract):
-    """A lookup over history: the newest match, how many matched, where the earliest is.
+    """A lookup over history: the newest match (with ``furthest``, the furthest), how many matched,
+    where the earliest (the last in that order) is.
 
     ``page`` holds matches from index ``offset`` (0 is the newest); an index is a match's
     own, so paging from it is right at any page size.

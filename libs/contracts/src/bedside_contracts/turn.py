@@ -129,6 +129,11 @@ class OfferPositionsArgs(Contract):
         description="a place from their own history: where they fell asleep the last time the sleep timer "
         "paused the book (the last moment they were known to be awake before it)",
     )
+    furthest: bool = Field(
+        default=False,
+        description="a place from their own history: the furthest into the book they have been (after going "
+        "back to listen again, 'take me to where I was furthest')",
+    )
     times_back: int = Field(
         default=0,
         ge=0,
@@ -147,6 +152,7 @@ class OfferPositionsArgs(Contract):
             or self.earlier_device is not None
             or self.before_skip_ahead
             or self.fell_asleep
+            or self.furthest
         )
 
     @model_validator(mode="after")
@@ -162,7 +168,8 @@ class OfferPositionsArgs(Contract):
         ):
             raise ValueError(
                 "name at least one place: ids, chapter, chapter_step, chapter_end, position_ms, offset_ms, "
-                "or an earlier place (earlier_chapter, earlier_device, before_skip_ahead, fell_asleep)"
+                "or an earlier place (earlier_chapter, earlier_device, before_skip_ahead, fell_asleep, "
+                "furthest)"
             )
         if any(i < 0 for i in self.ids):
             raise ValueError("passage ids are never negative")

@@ -84,10 +84,15 @@ def history(
     return newest_first(kept)[:limit]
 
 
-def locate(items: Iterable[HistoryEntry], match: Match, offset: int = 0, limit: int = 20) -> Located:
-    """Find entries by kind or predicate; ``offset`` is a match's index (0 = the newest)."""
+def locate(
+    items: Iterable[HistoryEntry], match: Match, offset: int = 0, limit: int = 20, *, furthest: bool = False
+) -> Located:
+    """Find entries by kind or predicate; ``offset`` is a match's index (0 = the newest, or with
+    ``furthest`` the one furthest into the book, the newer of two at one place)."""
     test = match if callable(match) else (lambda e: e.kind == match)
     matches = newest_first(e for e in items if test(e))
+    if furthest:
+        matches.sort(key=lambda e: e.position_ms, reverse=True)  # stable: the newer first at one place
     return Located(
         newest=matches[0] if matches else None,
         count=len(matches),
@@ -128,4 +133,4 @@ def lookup(items: Iterable[HistoryEntry], request: LocateRequest) -> Located:
             and (ends is None or entry.seq in ends)
         )
 
-    return locate(listed, matches, request.offset, request.limit)
+    return locate(listed, matches, request.offset, request.limit, furthest=request.furthest)

@@ -3,7 +3,8 @@
 "The last time I was in chapter 5" is where the most recent stay in chapter 5 ended;
 "before I skipped ahead" is where the newest forward move started; "the last time on the
 speaker" is the newest place the speaker put the book; "where I fell asleep" is the
-estimate the newest sleep-timer pause recorded. ``times_back`` pages to older
+estimate the newest sleep-timer pause recorded; "where I was furthest" is the place furthest
+into the book the history holds. ``times_back`` pages to older
 matches ("the time before that"): it is the match's own index in the player's lookup.
 """
 
@@ -23,6 +24,7 @@ def lookup_for(args: OfferPositionsArgs, listener: str, book: str) -> LocateRequ
         device=args.earlier_device,
         direction="forward" if args.before_skip_ahead else None,
         visit_ends=args.earlier_chapter is not None,
+        furthest=args.furthest,
         offset=args.times_back,
         limit=1,
     )

@@ -103,6 +103,7 @@ class Earlier:
     device: str | None = None
     before_skip_ahead: bool = False
     fell_asleep: bool = False
+    furthest: bool = False
     show_only: bool = False
     """Asked as a question ("where was I...?", "when did I last...?"): a question never moves
     the book, so the place goes on the screen to press."""
@@ -326,6 +327,13 @@ _FELL_ASLEEP = re.compile(
     r"|^i (?:fell asleep|dozed off|drifted off|nodded off)[\s,]+(?:go|take me|bring me|put me) back"
     r"(?:,?\s+please)?$"
 )
+_FURTHEST = re.compile(
+    r"\bwhere (?:was i|i was|have i been|i've been|i got|did i get) (?:the )?furthest\b"
+    r"|\b(?:my|the) furthest (?:point|position|place|spot)\b"
+    r"|\bthe furthest i(?:'ve| have)? (?:got|gotten|been|listened)\b"
+    r"|\bhow far (?:did i get|had i got|i got) before\b"
+)
+"""The place furthest into the book they have been, after going back to listen again."""
 _LAST_IN_CHAPTER = re.compile(
     rf"\b(?:last|previous) time i (?:was|listened|got) (?:in|to) chapter {_NUMBER}\b"
 )
@@ -793,4 +801,6 @@ def read_earlier(text: str) -> Earlier | EarlierAgain | None:
         return Earlier(before_skip_ahead=True, show_only=asking)
     if _FELL_ASLEEP.search(text):
         return Earlier(fell_asleep=True, show_only=asking)
+    if _FURTHEST.search(text):
+        return Earlier(furthest=True, show_only=asking)
     return None

@@ -105,6 +105,7 @@ EARLIER_KEYS = (
     "earlier_device",
     "before_skip_ahead",
     "fell_asleep",
+    "furthest",
     "times_back",
     "show_only",
 )
@@ -120,6 +121,8 @@ def earlier_args(intent: intents.Earlier) -> dict[str, object]:
         args["before_skip_ahead"] = True
     if intent.fell_asleep:
         args["fell_asleep"] = True
+    if intent.furthest:
+        args["furthest"] = True
     return args
 
 
@@ -127,7 +130,7 @@ def last_lookup(earlier: list[Exchange]) -> dict[str, object] | None:
     """The earlier-place arguments of the newest turn that asked for one ("the time before that")."""
     for exchange in reversed(earlier):
         for call in reversed(exchange.calls):
-            if call.name == "offer_positions" and any(k in call.arguments for k in EARLIER_KEYS[:4]):
+            if call.name == "offer_positions" and any(k in call.arguments for k in EARLIER_KEYS[:5]):
                 return {k: v for k, v in call.arguments.items() if k in EARLIER_KEYS}
     return None
 
