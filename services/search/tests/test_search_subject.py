@@ -131,6 +131,7 @@ NAMED, DESCRIBED, NONE = Introduction.NAMED, Introduction.DESCRIBED, Introductio
         ('"That is Pudding," said Grandpa.', "pudding", NAMED),
         ("Oskar named him the Admiral.", "admiral", NAMED),
         ("James Howard, the stable boy, was just as gentle.", "james", DESCRIBED),
+        ("Mr. James McCarthy, the only son of the deceased, was then called", "mccarthy", DESCRIBED),
         ("the master on Ginger, the mistress on me", "ginger", DESCRIBED),  # a list reads the same
         ("One day she bit James in the arm and made it bleed.", "james", NONE),
         ("I heard the door of John's house open.", "john", NONE),

@@ -182,7 +182,7 @@ class Introduction(IntEnum):
 
 def introduction(text: str, word: str) -> Introduction:
     """How surely ``text`` introduces the one named ``word`` (lower case) the way a book does."""
-    name = rf"{re.escape(word[:1].upper() + word[1:])}\b"
+    name = rf"{re.escape(word[:1].upper())}(?i:{re.escape(word[1:])})\b"  # "McCarthy" as written
     naming, presenting = _naming_patterns(name)
     if naming.search(text) or presenting.search(text):
         return Introduction.NAMED
