@@ -103,6 +103,12 @@ from bedside_turn.domain.recap import RecapAsked
         ("going to bed now", intents.Courtesy("goodnight")),
         ("time for bed", intents.Courtesy("goodnight")),
         ("1.5x speed", intents.Speed()),
+        ("bookmark this", intents.Bookmark()),  # answered honestly, not "I can take you to a moment"
+        ("mark my place", intents.Bookmark()),
+        ("switch to Sherlock Holmes", intents.OtherBook()),
+        ("play another book", intents.OtherBook()),
+        ("switch to chapter 3", Chapter(3)),
+        ("open the book at chapter 3", Chapter(3)),
         ("play at double speed", intents.Speed()),
         ("who is Wren?", Question("who is Wren?")),
         ("what happened to the keeper", Question("what happened to the keeper")),

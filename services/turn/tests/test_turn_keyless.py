@@ -496,6 +496,19 @@ async def test_the_other_one_offers_what_the_last_search_found_and_did_not_offer
     assert 102 not in [t.passage_id for t in offered.targets]
 
 
+@pytest.mark.parametrize(
+    ("utterance", "said"),
+    [("bookmark this", speech.NO_BOOKMARKS), ("switch books", speech.OTHER_BOOK_ON_THE_PAGE)],
+)
+async def test_what_no_tool_does_is_said_plainly_and_nothing_moves(
+    rig: Rig, utterance: str, said: str
+) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, utterance)
+    assert reply.speech == said
+    assert position(rig, listener) == HERE
+
+
 async def test_a_timer_asked_for_without_a_length_asks_how_long_and_sets_none(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "set a timer")

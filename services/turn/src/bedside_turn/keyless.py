@@ -20,6 +20,15 @@ from bedside_turn.domain.routing import (
 )
 from bedside_turn.tools import ToolBox
 
+_NO_TOOL_DOES: dict[type[Intent], str] = {
+    intents.PlayOn: speech.PRESS_PLAY,
+    intents.Volume: speech.VOLUME_IS_THE_DEVICES,
+    intents.Speed: speech.NO_SPEED,
+    intents.Bookmark: speech.NO_BOOKMARKS,
+    intents.OtherBook: speech.OTHER_BOOK_ON_THE_PAGE,
+}
+"""What plain code says, in both modes, to what no tool can do (``routing.model_may_answer``)."""
+
 
 async def run_keyless(
     tools: ToolBox, utterance: str, intent: Intent | None = None, earlier: list[Exchange] | None = None
@@ -86,15 +95,9 @@ async def run_keyless(
             return await _playback(tools, {"action": "cancel_sleep_timer"})
         case intents.Pause():
             return await _playback(tools, {"action": "pause"})
-        case intents.PlayOn():
+        case intents.PlayOn() | intents.Volume() | intents.Speed() | intents.Bookmark() | intents.OtherBook():
             tools.turn.declined = True
-            return speech.PRESS_PLAY
-        case intents.Volume():
-            tools.turn.declined = True
-            return speech.VOLUME_IS_THE_DEVICES
-        case intents.Speed():
-            tools.turn.declined = True
-            return speech.NO_SPEED
+            return _NO_TOOL_DOES[type(intent)]
         case intents.TimerHowLong():
             tools.turn.declined = True
             return speech.TIMER_HOW_LONG

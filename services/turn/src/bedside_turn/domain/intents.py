@@ -170,6 +170,16 @@ class PlayOn:
 
 
 @dataclass(frozen=True)
+class Bookmark:
+    """'Bookmark this': a mark Bedside does not keep; every device keeps the place, and history."""
+
+
+@dataclass(frozen=True)
+class OtherBook:
+    """'Switch to Sherlock Holmes': another book, which a turn about this one cannot open."""
+
+
+@dataclass(frozen=True)
 class Volume:
     """'Louder', 'turn it down': the sound's loudness, which is the device's and not the book's."""
 
@@ -231,6 +241,8 @@ Intent = (
     | Pause
     | PlayOn
     | Volume
+    | Bookmark
+    | OtherBook
     | TimerAsked
     | Speed
     | Courtesy
@@ -569,6 +581,19 @@ _PLAY_ON = re.compile(
 )
 """Said whole, the book to play on: "play the bit where…" and "carry on from chapter 3" are places, and
 "start it again" is not here (it is a start again, ``_START_AGAIN``)."""
+_BOOKMARK = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:add|set|make|put|drop|save|leave)?\s*(?:a\s+)?"
+    r"bookmark(?:\s+(?:this|that|it|here|this (?:bit|part|place|spot)))?(?:\s+please)?$"
+    r"|^(?:mark|save) (?:this|my) (?:place|spot|bit)(?:\s+please)?$"
+)
+_OTHER_BOOK = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:switch|change)(?: to)? "
+    r"(?:another|a different|the other|my other|the|my)?\s*(?:audio)?books?\b"
+    r"|^(?:switch|change) to "
+    r"(?!(?:the |a |my )?(?:chapter|next|previous|last|start|end|beginning|bit|part)\b)"
+    r"|^(?:play|open|read|start) (?:another|a different|the other|my other) (?:audio)?book\b"
+)
+"""Another book by voice ("switch to Sherlock Holmes"), never "switch to chapter 3"."""
 _VOLUME = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:(?:make it |a bit |a little )?(?:louder|quieter|softer)"
@@ -626,6 +651,10 @@ def read(utterance: str) -> Intent:
         return PlayOn()
     if _VOLUME.match(text):
         return Volume()
+    if _BOOKMARK.match(text):
+        return Bookmark()
+    if _OTHER_BOOK.match(text):
+        return OtherBook()
     if _TIMER_ASKED.match(text):
         return TimerAsked()
     if _SPEED.search(text):

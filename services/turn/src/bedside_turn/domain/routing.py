@@ -21,7 +21,8 @@ def model_may_answer(intent: Intent) -> bool:
     not "where am I?" nor "how long is left?", which only the position answers, and the model is never
     told it (DESIGN rule 4); not "who wrote this?" nor "how many chapters are left?", which the book's
     catalog entry answers, nor "when will it stop?", which the player's sleep timer does; not "play",
-    "louder" nor "slower", which no tool can do, so plain code's honest answer is all there is to say;
+    "louder", "slower", "bookmark this" nor "switch to another book", which no tool can do, so plain
+    code's honest answer is all there is to say;
     not "thanks" nor "goodnight", whose answer names the running sleep timer the model is not told;
     not a move by a number without a unit ("back 5") nor a start again with no start named ("start
     over"): which unit and which start are plain code's rules, and its reply says which it took."""
@@ -36,6 +37,8 @@ def model_may_answer(intent: Intent) -> bool:
         | intents.TimerAsked
         | intents.PlayOn
         | intents.Volume
+        | intents.Bookmark
+        | intents.OtherBook
         | intents.Speed
         | intents.Courtesy
         | intents.StartAgain,

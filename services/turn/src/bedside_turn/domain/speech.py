@@ -37,6 +37,13 @@ CANNOT_HELP = OwnWords("I can take you to a moment in the book, or answer about 
 PRESS_PLAY = OwnWords("Press play to carry on; I can't start the sound myself.")
 """'Play', 'resume': the player has no command that starts the sound, and a page may start it only
 after a press on that page, so the listener is told what to do (``intents.PlayOn``)."""
+NO_BOOKMARKS = OwnWords(
+    "I don't keep bookmarks, but your place is kept on every device, and I can take you back to "
+    'where you were: say "where was I before?" or "the last time I was in chapter 5".'
+)
+OTHER_BOOK_ON_THE_PAGE = OwnWords(
+    "I can only answer about this book. To change books, pick one in the Book list."
+)
 VOLUME_IS_THE_DEVICES = OwnWords("The volume is your device's; I can't change it. Use its buttons.")
 TIMER_HOW_LONG = OwnWords(
     'For how long? Say, for example, "sleep in 20 minutes" or "stop at the end of the chapter".'
