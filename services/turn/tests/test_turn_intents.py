@@ -69,6 +69,21 @@ from bedside_turn.domain.recap import RecapAsked
         ("go to chapter 12's end", intents.ChapterEnd(chapter=12)),
         ("take me to the end of the book", BookEnd()),
         ("take me to the very end", BookEnd()),
+        # a moment placed near an end is a moment to find (search reads the placement), never the end
+        (
+            "near the end, the governess finding a coil of hair",
+            FindPlace("near the end, the governess finding a coil of hair"),
+        ),
+        (
+            "the end of the night ride when the groom's horse goes down",
+            FindPlace("the end of the night ride when the groom's horse goes down"),
+        ),
+        (
+            "right at the start of the book, the smoke bomb",
+            FindPlace("right at the start of the book, the smoke bomb"),
+        ),
+        ("go to the end of the book please", BookEnd()),
+        ("back to the beginning of the book", BookStart()),
         ("start from the beginning", BookStart()),
         ("go to 1:02:03", ClockTime(3_723_000)),
         ("go to 3:20", ClockTime(12_000_000, minutes_seconds_ms=200_000)),

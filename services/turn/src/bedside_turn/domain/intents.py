@@ -385,7 +385,15 @@ _CHAPTERS_COUNTED = re.compile(
 )
 """Chapters counted from the one playing, said whole ("go back 2 chapters", "skip 3 chapters")."""
 _BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
-_BOOK_END = re.compile(r"\b(the\s+(very\s+)?end)\b|\blast (bit|part) of the book\b")
+_BOOK_START_ALONE = re.compile(
+    r"(?:from\s+)?(?:the\s+)?(?:very\s+)?(?:start|beginning)(?:\s+of\s+(?:the|this)\s+(?:audio)?book)?"
+)
+_BOOK_END_ALONE = re.compile(
+    r"(?:the\s+)?(?:very\s+)?end(?:\s+of\s+(?:the|this)\s+(?:(?:audio)?book|story|recording))?"
+    r"|(?:the\s+)?last (?:bit|part) of the book"
+)
+"""The start or the end of the book as the whole of what is asked for: "near the end, the governess
+finding a coil of hair" or "the end of the night ride" is a moment to find, not the book's end."""
 _TIME_LEFT = re.compile(
     r"\bhow (?:long|much|many minutes)(?: time)?(?: is|'s| are| have i got| do i have)?"
     r" (?:left|to go|remaining)\b(?! of\b)"
@@ -512,7 +520,11 @@ _WHERE_PART = re.compile(r"^(?:where(?:'s| is)\s+)?the\s+(?:part|bit|moment|scen
 _ASKING_WHEN = re.compile(
     r"^(?:when|where)(?:'s|\s+(?:did|does|do|is|was|were|will|has|had|are|can|could|would|should)\b)"
 )
-_MOMENT = re.compile(r"^(?:the|that|a|an|this|those|his|her|their|where|when)\b|^\w{2,}ing\b")
+_MOMENT = re.compile(
+    r"^(?:the|that|a|an|this|those|his|her|their|where|when)\b|^\w{2,}ing\b"
+    r"|^(?:near|nearly|towards?|right at|close to|early on|late in|halfway|about halfway|at the (?:very )?end"
+    r"|at the (?:very )?(?:start|beginning)|in the middle)\b"
+)
 """A description of a moment ("the runaway ride", "where the tree falls", "waiting in the dark")."""
 _CANCEL_TIMER = re.compile(
     r"\b(?:cancel|stop|clear|remove|disable|kill|delete|(?:turn|switch) off)\s+(?:the\s+|my\s+|that\s+)?"
@@ -709,9 +721,9 @@ def read(utterance: str) -> Intent:
         h, m, s = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
         short = (h * 60 + m) * 1000 if clock.group(3) is None and m < 60 else None
         return ClockTime(position_ms=((h * 60 + m) * 60 + s) * 1000, minutes_seconds_ms=short)
-    if _BOOK_START.search(text):
+    if _BOOK_START_ALONE.fullmatch(place := _place_asked_for(text)):
         return BookStart()
-    if _BOOK_END.search(text) and not _QUESTION_START.match(text) and not _STOPS_AT_THE_END.search(text):
+    if _BOOK_END_ALONE.fullmatch(place) and not _STOPS_AT_THE_END.search(text):
         return BookEnd()
     if goto := _GOTO.match(text):
         query = re.sub(r"(?:,?\s+please)+$", "", text[goto.end() :].strip())
@@ -748,6 +760,12 @@ def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
     if _PAUSE.match(text):
         return Pause()
     return None
+
+
+def _place_asked_for(text: str) -> str:
+    """What a request names once its way of asking to go ("take me to", "skip to", "please") is off."""
+    goto = _GOTO.match(text)
+    return re.sub(r"(?:,?\s+please)+$", "", text[goto.end() :] if goto else text).strip()
 
 
 def _direction(goto: re.Match[str]) -> Direction | None:
