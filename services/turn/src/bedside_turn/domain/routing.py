@@ -103,15 +103,9 @@ def clock_position(said: intents.ClockTime, duration_ms: int) -> int | None:
     return None
 
 
-EARLIER_KEYS = (
-    "earlier_chapter",
-    "earlier_device",
-    "before_skip_ahead",
-    "fell_asleep",
-    "furthest",
-    "times_back",
-    "show_only",
-)
+EARLIER_PLACE_KEYS = ("earlier_chapter", "earlier_device", "before_skip_ahead", "fell_asleep", "furthest")
+"""The offer arguments that name a place from the listener's history."""
+EARLIER_KEYS = (*EARLIER_PLACE_KEYS, "times_back", "show_only")
 
 
 def earlier_args(intent: intents.Earlier) -> dict[str, object]:
@@ -133,7 +127,7 @@ def last_lookup(earlier: list[Exchange]) -> dict[str, object] | None:
     """The earlier-place arguments of the newest turn that asked for one ("the time before that")."""
     for exchange in reversed(earlier):
         for call in reversed(exchange.calls):
-            if call.name == "offer_positions" and any(k in call.arguments for k in EARLIER_KEYS[:5]):
+            if call.name == "offer_positions" and any(k in call.arguments for k in EARLIER_PLACE_KEYS):
                 return {k: v for k, v in call.arguments.items() if k in EARLIER_KEYS}
     return None
 
