@@ -1,9 +1,11 @@
 """The keyless router's reading of utterances (plain code)."""
 
+import re
+
 import pytest
 from bedside_contracts.turn import RecapArgs
 from bedside_evaluation import query_sets
-from bedside_turn.domain import intents
+from bedside_turn.domain import intents, speech
 from bedside_turn.domain.intents import (
     BookEnd,
     BookStart,
@@ -691,3 +693,21 @@ def test_a_few_words_said_at_2am_are_read_for_what_they_mean(utterance: str, int
 )
 def test_words_near_them_keep_their_meaning(utterance: str) -> None:
     assert not isinstance(intents.read(utterance), intents.Courtesy | intents.Help | intents.Speed)
+
+
+@pytest.mark.parametrize(
+    ("said", "understood"),
+    [
+        (speech.WHAT_I_CAN_DO, (FindPlace, Jump, Chapter, Question, RecapAsked, intents.SleepTimer)),
+        (speech.COURTESY["goodnight"], (intents.SleepTimer,)),
+        (speech.TIMER_HOW_LONG, (intents.SleepTimer,)),
+        (speech.NO_BOOKMARKS, (Undo, intents.Earlier)),
+    ],
+)
+def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tuple[type, ...]) -> None:
+    """Every phrase a reply suggests is read as what it promises (the bookmark answer suggested
+    "where was I before?", which plain code read as a question about the book)."""
+    suggested = re.findall(r'"([^"]+)"', said)
+    assert suggested
+    for phrase in suggested:
+        assert isinstance(intents.read(phrase), understood), phrase

@@ -39,7 +39,7 @@ PRESS_PLAY = OwnWords("Press play to carry on; I can't start the sound myself.")
 after a press on that page, so the listener is told what to do (``intents.PlayOn``)."""
 NO_BOOKMARKS = OwnWords(
     "I don't keep bookmarks, but your place is kept on every device, and I can take you back to "
-    'where you were: say "where was I before?" or "the last time I was in chapter 5".'
+    'where you were: say "go back to where I was" or "the last time I was in chapter 5".'
 )
 OTHER_BOOK_ON_THE_PAGE = OwnWords(
     "I can only answer about this book. To change books, pick one in the Book list."
