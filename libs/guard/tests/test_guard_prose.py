@@ -7,6 +7,7 @@ from bedside_guard import (
     heading_title,
     is_heading,
     is_whole_sentence,
+    number_value,
     sentence_spans,
     sentences_of,
     without_headings,
@@ -169,3 +170,9 @@ def test_a_text_ends_a_sentence_unless_it_ends_on_an_abbreviation() -> None:
     assert not ends_sentence("I saw some sharks astern\u2014St.")
     assert not ends_sentence("MY DEAR MR.")
     assert not ends_sentence("He spoke")
+
+
+def test_a_headings_number_has_its_value_in_digits_roman_numerals_or_words() -> None:
+    said = ["14", "XIV", "fourteen", "Twenty-One", "ninety nine", "IX", "XL"]
+    assert [number_value(number) for number in said] == [14, 14, 14, 21, 99, 9, 40]
+    assert number_value("dozen") is None

@@ -1,6 +1,7 @@
 """How a place names its chapter for the model and a terminal: by number, but the stretch before
 the first chapter is the opening, never "chapter 0"."""
 
+import pytest
 from bedside_guard import Candidate, Passage, chapter_name
 
 
@@ -31,3 +32,28 @@ def test_a_hit_may_carry_all_the_heard_words_of_its_passage() -> None:
     passage = Passage(id=1, start_ms=0, end_ms=30_000, chapter=1, chapter_title="One", text=text)
     assert (Candidate.hit(passage, 60_000).words or "").endswith("…")
     assert Candidate.hit(passage, 60_000, whole=True).words == text
+
+
+@pytest.mark.parametrize(
+    ("n", "title", "said"),
+    [
+        (3, "Chapter 3", "chapter 3"),  # a recording's marker, or an untitled heading
+        (3, "3", "chapter 3"),
+        (3, "CHAPTER III. The Fire", 'chapter 3, "The Fire"'),
+        (21, "Chapter Twenty-One: Home", 'chapter 21, "Home"'),
+        (2, "Chapter 1", 'chapter 2, "Chapter 1"'),  # the second marker, after the credits
+        (3, "Part 3", 'chapter 3, "Part 3"'),
+        (3, "The Fire", 'chapter 3, "The Fire"'),
+    ],
+)
+def test_a_title_that_only_numbers_its_chapter_is_not_said_again(n: int, title: str, said: str) -> None:
+    assert chapter_name(n, title) == said
+
+
+def test_a_row_carries_only_what_its_chapters_title_adds_to_the_number() -> None:
+    passage = Passage(
+        id=1, start_ms=0, end_ms=30_000, chapter=2, chapter_title="Chapter 2. The Hunt", text="Hi."
+    )
+    assert Candidate.hit(passage, 60_000).chapter_title == "The Hunt"
+    untitled = passage.model_copy(update={"chapter_title": "Chapter Two"})
+    assert Candidate.covering(untitled, 60_000).chapter_title is None

@@ -3,9 +3,10 @@
 import asyncio
 
 import pytest
-from bedside_contracts.search import BookInfo, Catalog, CatalogRequest
+from bedside_contracts.search import BookInfo, Catalog, CatalogRequest, ChapterInfo
 from bedside_player import catalog
 from bedside_player.catalog import Books
+from bedside_player.routes.books import view
 from bedside_runtime.errors import NotFound
 
 
@@ -86,3 +87,14 @@ async def test_a_refresh_behind_the_callers_ends_when_the_player_stops(
     assert not books._background.done()
     await books.stop()
     assert books._background.done()
+
+
+def test_the_page_is_given_a_title_only_where_it_says_more_than_the_number() -> None:
+    chapters = [
+        ChapterInfo(n=1, title="Chapter 1", start_ms=0, end_ms=10_000),
+        ChapterInfo(n=2, title="CHAPTER II. The Hunt", start_ms=10_000, end_ms=20_000),
+        ChapterInfo(n=3, title="Chapter 3", start_ms=20_000, end_ms=30_000),
+    ]
+    shown = view(book("b1").model_copy(update={"chapters": chapters}), here_ms=25_000).chapters
+    assert [c.title for c in shown] == [None, "The Hunt", None]
+    assert [c.ahead for c in shown] == [False, False, False]

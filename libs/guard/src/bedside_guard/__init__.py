@@ -33,6 +33,7 @@ from bedside_guard.prose import (
     heading_title,
     is_heading,
     is_whole_sentence,
+    number_value,
     sentence_spans,
     sentences_of,
     without_headings,
@@ -46,6 +47,7 @@ from bedside_guard.shapes import (
     chapter_name,
     distinct_rows,
     excerpt,
+    own_title,
 )
 from bedside_guard.words import stem
 
@@ -86,6 +88,8 @@ __all__ = [
     "is_whole_sentence",
     "meaning_lies_ahead",
     "named_words",
+    "number_value",
+    "own_title",
     "sentence_spans",
     "sentence_telling_a_name",
     "sentences_of",

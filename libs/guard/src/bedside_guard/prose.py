@@ -205,6 +205,26 @@ def heading_title(text: str) -> tuple[str, str] | None:
     return match.group("number"), title
 
 
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+
+
+def number_value(number: str) -> int | None:
+    """The value of a heading's number (``heading_title``'s first part): "14", "XIV", "fourteen",
+    "Twenty-One"; None for what is none of them."""
+    if number.isdigit():
+        return int(number)
+    if re.fullmatch(r"[IVXLCDM]+", number):
+        values = [_ROMAN[letter] for letter in number]
+        return sum(-v if k + 1 < len(values) and v < values[k + 1] else v for k, v in enumerate(values))
+    total = 0
+    for word in re.split(r"[- ]", number.lower()):
+        if word not in NUMBER_WORDS:
+            return None
+        index = NUMBER_WORDS.index(word)
+        total += index + 1 if index < 20 else (index - 17) * 10
+    return total
+
+
 def is_heading(sentence: str) -> bool:
     """Whether a sentence of a passage is its chapter's heading, read out, not the story."""
     return heading_title(sentence) is not None

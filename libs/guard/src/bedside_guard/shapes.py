@@ -13,7 +13,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from bedside_guard.line import ahead_of, clock
 from bedside_guard.names import words_of
 from bedside_guard.passage import Passage, heard_text
-from bedside_guard.prose import balance_quotes, is_heading, is_whole_sentence, sentence_spans, sentences_of
+from bedside_guard.prose import (
+    balance_quotes,
+    heading_title,
+    is_heading,
+    is_whole_sentence,
+    number_value,
+    sentence_spans,
+    sentences_of,
+)
 
 NOT_TOLD = "further on than they have got; nothing of what happens there has been read to you."
 """The fixed sentence that stands in for a place ahead. It names nothing of the book."""
@@ -26,12 +34,29 @@ OPENING_CHAPTER = 0
 OPENING_TITLE = "Opening"
 
 
+def own_title(n: int, title: str | None) -> str | None:
+    """What chapter ``n``'s title says beyond its number: nothing for "Chapter 3" or "3" on
+    chapter 3 (a recording's markers and an untitled heading say no more), "The Fire" for
+    "CHAPTER III. The Fire". A title numbering another chapter (a recording's "Chapter 1" on the
+    second chapter, after its credits) is kept whole: it is what the listener's copy calls it."""
+    if not title:
+        return None
+    if title.strip().isdigit():
+        return None if int(title) == n else title
+    heading = heading_title(title)
+    if heading is None or not title.lstrip().lower().startswith("chapter"):
+        return title
+    number, rest = heading
+    return (rest or None) if number_value(number) == n else title
+
+
 def chapter_name(n: int, title: str | None = None) -> str:
     """A chapter as a sentence names it: 'chapter 3, "The Fire"'. The stretch before the first
     chapter is "the opening": "chapter 0" means nothing to a listener, and its title adds nothing."""
     if n == OPENING_CHAPTER:
         return "the opening"
-    return f'chapter {n}, "{title}"' if title else f"chapter {n}"
+    said = own_title(n, title)
+    return f'chapter {n}, "{said}"' if said else f"chapter {n}"
 
 
 EXCERPT_WORDS = 60
@@ -122,7 +147,7 @@ class Candidate(BaseModel):
             ahead=False,
             passage_id=passage.id,
             chapter=passage.chapter,
-            chapter_title=passage.chapter_title,
+            chapter_title=own_title(passage.chapter, passage.chapter_title),
             words=(words if whole else excerpt_naming(words, naming)) if words else None,
         )
 
@@ -161,7 +186,7 @@ class Candidate(BaseModel):
             ahead=False,
             passage_id=passage.id,
             chapter=passage.chapter,
-            chapter_title=passage.chapter_title,
+            chapter_title=own_title(passage.chapter, passage.chapter_title),
             words=sentences_excerpt(words) if words else None,
         )
 

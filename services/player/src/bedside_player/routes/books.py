@@ -4,7 +4,7 @@ from pathlib import Path
 
 from bedside_contracts.player import BookView, ChapterView, Listening
 from bedside_contracts.search import BookInfo, ChapterInfo
-from bedside_guard import ahead_of
+from bedside_guard import ahead_of, own_title
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import FileResponse
 
@@ -20,7 +20,7 @@ def chapter_view(chapter: ChapterInfo, ahead: bool) -> ChapterView:
         n=chapter.n,
         start_ms=chapter.start_ms,
         end_ms=chapter.end_ms,
-        title=None if ahead else chapter.title,
+        title=None if ahead else own_title(chapter.n, chapter.title),
         ahead=ahead,
     )
 

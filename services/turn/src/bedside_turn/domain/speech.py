@@ -282,10 +282,9 @@ def for_start_again(outcome: OfferOutcome | None, preview: bool = False) -> str:
     if outcome is None or outcome.outcome != "moved" or preview or outcome.moved_to is None:
         return for_offer(outcome, preview)
     to = outcome.moved_to
-    chapter = f"chapter {to.chapter}" if to.chapter is not None else "this chapter"
-    title = f', "{to.chapter_title}"' if to.chapter is not None and to.chapter_title else ""
-    said = f'Back to the start of {chapter}{title}. If you meant the whole book, say "{START_THE_BOOK}".'
-    return said if title else OwnWords(said)
+    chapter = chapter_name(to.chapter, to.chapter_title) if to.chapter is not None else "this chapter"
+    said = f'Back to the start of {chapter}. If you meant the whole book, say "{START_THE_BOOK}".'
+    return said if to.chapter_title else OwnWords(said)
 
 
 _COMMON_WORDS = """the a an and of to in on at is was who what did does do me remind tell about again he she
