@@ -83,14 +83,49 @@ def test_tracks_order_by_number_then_by_name() -> None:
     assert [t.path for t in ordered] == ["x.mp3", "y.mp3", "a9.mp3", "a10.mp3", "b.mp3"]
 
 
-def test_audio_before_the_first_marker_is_an_opening() -> None:
+def test_audio_before_the_first_marker_is_the_opening_as_an_ebooks_front_matter_is() -> None:
     markers = (Marker("One", 5_000, 20_000), Marker("Two", 20_000, 40_000))
     book = audiobook_of([TrackInfo("book.m4b", 40_000, markers, {})], Path("book.m4b"))
     assert [(c.n, c.title, c.file_start_ms, c.file_end_ms) for c in book.chapters] == [
-        (1, "Opening", 0, 5_000),
-        (2, "One", 5_000, 20_000),
-        (3, "Two", 20_000, 40_000),
+        (0, "Opening", 0, 5_000),
+        (1, "One", 5_000, 20_000),
+        (2, "Two", 20_000, 40_000),
     ]
+
+
+def test_the_credits_before_a_recordings_chapter_one_are_its_opening() -> None:
+    """An m4b's markers often run "Opening Credits", "Chapter 1", ... "End Credits": numbered in
+    order, "go to chapter 3" found the marker "Chapter 2"."""
+    titles = ["Opening Credits", "Dedication", "Chapter 1", "Chapter 2", "End Credits"]
+    markers = tuple(
+        Marker(title, 1_000 + k * 10_000, 1_000 + (k + 1) * 10_000) for k, title in enumerate(titles)
+    )
+    book = audiobook_of([TrackInfo("book.m4b", 51_000, markers, {})], Path("book.m4b"))
+    assert [(c.n, c.title, c.file_start_ms, c.file_end_ms) for c in book.chapters] == [
+        (0, "Opening", 0, 21_000),
+        (1, "Chapter 1", 21_000, 31_000),
+        (2, "Chapter 2", 31_000, 41_000),
+        (3, "End Credits", 41_000, 51_000),
+    ]
+
+
+def test_a_folders_tracks_before_its_chapter_one_are_numbered_in_order_unless_one_file_holds_them() -> None:
+    def tracks(*titles: str) -> list[TrackInfo]:
+        return [
+            TrackInfo(f"{k:02}.mp3", 10_000, (), {"title": t, "track": str(k)})
+            for k, t in enumerate(titles, 1)
+        ]
+
+    credits = audiobook_of(tracks("Credits", "Chapter One", "Chapter Two"), Path("book"))
+    assert [(c.n, c.title, c.book_start_ms) for c in credits.chapters] == [
+        (0, "Opening", 0),
+        (1, "Chapter One", 10_000),
+        (2, "Chapter Two", 20_000),
+    ]
+    two_files = audiobook_of(tracks("Credits", "Prologue", "Chapter 1"), Path("book"))
+    assert [c.n for c in two_files.chapters] == [1, 2, 3]
+    unnumbered = audiobook_of(tracks("Credits", "The Hunt", "Chapter 7"), Path("book"))
+    assert [c.n for c in unnumbered.chapters] == [1, 2, 3]
 
 
 @pytest.mark.parametrize("name", ["book.aax", "book.aa"])

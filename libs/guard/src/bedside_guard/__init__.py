@@ -47,6 +47,7 @@ from bedside_guard.shapes import (
     chapter_name,
     distinct_rows,
     excerpt,
+    numbered_as,
     own_title,
 )
 from bedside_guard.words import stem
@@ -89,6 +90,7 @@ __all__ = [
     "meaning_lies_ahead",
     "named_words",
     "number_value",
+    "numbered_as",
     "own_title",
     "sentence_spans",
     "sentence_telling_a_name",

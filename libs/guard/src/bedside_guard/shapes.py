@@ -34,20 +34,29 @@ OPENING_CHAPTER = 0
 OPENING_TITLE = "Opening"
 
 
+def numbered_as(title: str) -> tuple[int, str] | None:
+    """The chapter number a title gives itself and what it says besides: ``(3, "The Fire")`` for
+    "CHAPTER III. The Fire", ``(3, "")`` for "Chapter Three" or "3"; None for "The Fire" or "Part 3"."""
+    if title.strip().isdigit():
+        return int(title), ""
+    heading = heading_title(title)
+    if heading is None or not title.lstrip().lower().startswith("chapter"):
+        return None
+    number = number_value(heading[0])
+    return None if number is None else (number, heading[1])
+
+
 def own_title(n: int, title: str | None) -> str | None:
     """What chapter ``n``'s title says beyond its number: nothing for "Chapter 3" or "3" on
     chapter 3 (a recording's markers and an untitled heading say no more), "The Fire" for
-    "CHAPTER III. The Fire". A title numbering another chapter (a recording's "Chapter 1" on the
-    second chapter, after its credits) is kept whole: it is what the listener's copy calls it."""
+    "CHAPTER III. The Fire". A title numbering another chapter is kept whole: it is what the
+    listener's copy calls it."""
     if not title:
         return None
-    if title.strip().isdigit():
-        return None if int(title) == n else title
-    heading = heading_title(title)
-    if heading is None or not title.lstrip().lower().startswith("chapter"):
+    numbered = numbered_as(title)
+    if numbered is None or numbered[0] != n:
         return title
-    number, rest = heading
-    return (rest or None) if number_value(number) == n else title
+    return numbered[1] or None
 
 
 def chapter_name(n: int, title: str | None = None) -> str:

@@ -4,11 +4,11 @@ the order of a folder's tracks, chapters from markers or one per track, and the 
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bedside_guard import OPENING_TITLE
+from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, numbered_as
 
 from bedside_ingest.accepted import AUDIO_EXTENSIONS, REFUSED_AUDIO, is_audio_name
 from bedside_ingest.errors import BadInput
@@ -153,25 +153,39 @@ def _chapters_of(track: TrackInfo, first_n: int, book_start_ms: int) -> list[Aud
         title = track.tags.get("title", "").strip() or _file_title(track.path)
         return [AudioChapter(first_n, title, track.path, 0, track.duration_ms, book_start_ms)]
     chapters: list[AudioChapter] = []
+    n = first_n
     if markers[0].start_ms >= MIN_OPENING_MS:
+        # Before the book's first marker is its opening, as an e-book's front matter is.
+        opening_n = OPENING_CHAPTER if book_start_ms == 0 else n
+        n += opening_n != OPENING_CHAPTER
         chapters.append(
-            AudioChapter(first_n, OPENING_TITLE, track.path, 0, markers[0].start_ms, book_start_ms)
+            AudioChapter(opening_n, OPENING_TITLE, track.path, 0, markers[0].start_ms, book_start_ms)
         )
     for k, marker in enumerate(markers):
         # A marker runs to the next one, so no stretch of the file falls between two chapters.
         end = markers[k + 1].start_ms if k + 1 < len(markers) else track.duration_ms
-        title = marker.title.strip() or f"Chapter {first_n + len(chapters)}"
+        title = marker.title.strip() or f"Chapter {n}"
         chapters.append(
-            AudioChapter(
-                first_n + len(chapters),
-                title,
-                track.path,
-                marker.start_ms,
-                end,
-                book_start_ms + marker.start_ms,
-            )
+            AudioChapter(n, title, track.path, marker.start_ms, end, book_start_ms + marker.start_ms)
         )
+        n += 1
     return chapters
+
+
+def opening_before_chapter_one(chapters: Sequence[AudioChapter]) -> tuple[AudioChapter, ...]:
+    """A recording that names its own chapter one after chapters it does not number ("Opening
+    Credits", "Dedication", then "Chapter 1") is numbered as it names them: what comes before its
+    chapter one is the opening, chapter 0, so "go to chapter 3" finds its "Chapter 3". Left as they
+    are when those first chapters lie in more than one file: a chapter is a stretch of one file."""
+    first = next((k for k, c in enumerate(chapters) if (numbered_as(c.title) or (0,))[0] == 1), 0)
+    lead = chapters[:first]
+    if not lead or any(numbered_as(c.title) for c in lead) or len({c.path for c in lead}) > 1:
+        return tuple(chapters)
+    start, end = lead[0], lead[-1]
+    opening = AudioChapter(
+        OPENING_CHAPTER, OPENING_TITLE, start.path, start.file_start_ms, end.file_end_ms, start.book_start_ms
+    )
+    return (opening, *(replace(c, n=n) for n, c in enumerate(chapters[first:], start=1)))
 
 
 def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
@@ -184,7 +198,7 @@ def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
     for track in ordered:
         if track.duration_ms <= 0:
             raise BadInput(track.path, "has no audio in it (its length is zero)")
-        chapters += _chapters_of(track, len(chapters) + 1, book_ms)
+        chapters += _chapters_of(track, chapters[-1].n + 1 if chapters else 1, book_ms)
         book_ms += track.duration_ms
     single = len(ordered) == 1
     title_tags = FILE_TITLE_TAGS if single else FOLDER_TITLE_TAGS
@@ -194,6 +208,6 @@ def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
         title_tag=tagged,
         author=_first_tag(ordered, AUTHOR_TAGS),
         narrator=_first_tag(ordered, NARRATOR_TAGS),
-        chapters=tuple(chapters),
+        chapters=opening_before_chapter_one(chapters),
         files=tuple(t.path for t in ordered),
     )
