@@ -14,6 +14,7 @@ from bedside_guard import (
     check_answer,
     heard_names,
     named_words,
+    names_as_said,
     sentence_telling_a_name,
     sentences_of,
     unheard_names,
@@ -355,3 +356,23 @@ def test_a_sentence_that_says_it_names_is_taken_before_a_nearer_one_with_a_place
         "Some little distance down Threadneedle Street there is a small angle in the wall.",
     ]
     assert sentence_telling_a_name(beggar, 1) == 0
+
+
+@pytest.mark.parametrize(
+    ("question", "unheard", "said"),
+    [
+        # A transcript that wrote "quiet Gordon" for "Squire Gordon": the reply named "Squire".
+        ("who is Squire Gordon?", ["squire"], ["Squire Gordon"]),
+        ("Is Rob Roy going to die?", ["rob", "roy"], ["Rob Roy"]),
+        ("who is rob roy", ["rob", "roy"], ["Rob Roy"]),
+        ("what happens to Mr. Gordon?", ["gordon"], ["Mr. Gordon"]),
+        ("does Beauty ever see Ginger again?", ["ginger"], ["Ginger"]),
+        ("what is Ginger's fate?", ["ginger"], ["Ginger"]),
+        ("who are Ginger and Merrylegs?", ["ginger", "merrylegs"], ["Ginger", "Merrylegs"]),
+        ("tell me about Wren", [], []),
+    ],
+)
+def test_the_names_not_heard_come_back_whole_as_the_listener_wrote_them(
+    question: str, unheard: list[str], said: list[str]
+) -> None:
+    assert names_as_said(question, unheard) == said

@@ -65,7 +65,7 @@ def test_the_turns_own_sentences_hold_no_book_words(said: str) -> None:
     [
         speech.for_offer(moved_to("The Harbour Bell")),  # a chapter's title is the book's
         speech.quoting(Candidate.hit(passages()[0], HERE), "who rang the bell?"),
-        speech.not_yet(["wren"], asks_later=False),  # a name, even the listener's own, is checked
+        speech.not_yet(["Wren"], asks_later=False),  # a name, even the listener's own, is checked
         speech.NO_MODEL + speech.for_offer(moved_to("The Harbour Bell")),
         "Paused. Wren is waiting for you.",
         "paused.",

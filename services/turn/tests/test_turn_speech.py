@@ -147,3 +147,12 @@ def test_a_name_told_a_few_sentences_on_is_quoted_after_the_sentence_asked_about
     said = speech.best_sentences(pony, "what's the pony called?")
     assert said.startswith("In the stall next to mine stood a little fat gray pony"), said
     assert said.endswith("'My name is Merrylegs.'"), said
+
+
+def test_names_not_come_up_are_said_as_a_list() -> None:
+    assert speech.not_yet(["Squire Gordon"], asks_later=False) == (
+        "Squire Gordon hasn't come up yet in what you've heard."
+    )
+    assert speech.not_yet(["Ginger", "Merrylegs", "Rob Roy"], asks_later=True) == (
+        "Ginger, Merrylegs and Rob Roy haven't come up yet in what you've heard."
+    )

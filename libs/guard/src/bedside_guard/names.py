@@ -184,6 +184,37 @@ def heard_names(names: BookNames, here_ms: int, limit: int = HINT_LIMIT) -> list
     return [names.spelling.get(word, word.title()) for word in ranked[:limit]]
 
 
+def names_as_said(text: str, unheard: Sequence[str]) -> list[str]:
+    """The names in ``text`` that hold an ``unheard`` word (``unheard_names``), whole and as the
+    listener wrote them: "Squire Gordon" for "squire" in "who is Squire Gordon?", where the reply
+    named the one word; "Rob Roy" for "who is rob roy?". Only the listener's own words come back."""
+    runs: list[list[tuple[str, str, bool | None]]] = []
+    end = 0
+    for match, (word, token, capital) in zip(
+        (m for m in _TOKEN.finditer(text) if m.group() not in _SENTENCE_OPENERS), _tokens(text), strict=True
+    ):
+        part = word in unheard or capital is True or _is_title(token)
+        if part and runs and runs[-1] and not text[end : match.start()].strip():
+            runs[-1].append((word, token, capital))
+        elif part:
+            runs.append([(word, token, capital)])
+        else:
+            runs.append([])
+        end = match.end()
+    said: list[str] = []
+    for run in runs:
+        while run and run[-1][0] not in unheard and run[-1][2] is not True:
+            run.pop()
+        if not any(word in unheard for word, _token, _capital in run):
+            continue
+        tokens = [token for _word, token, _capital in run]
+        tokens[-1] = re.sub(r"['’]s$", "", tokens[-1])
+        name = " ".join(tokens if any(t[0].isupper() for t in tokens) else [t.title() for t in tokens])
+        if name not in said:
+            said.append(name)
+    return said
+
+
 def words_of(text: str) -> list[str]:
     return [_word(token) for token in _TOKEN.findall(text) if token not in _SENTENCE_OPENERS]
 

@@ -32,7 +32,7 @@ from bedside_contracts.turn import (
     Step,
     ToolCallRecord,
 )
-from bedside_guard import Candidate, Passage
+from bedside_guard import Candidate, Passage, names_as_said
 from bedside_runtime.errors import CallFailed, NotFound, RemoteFailure
 from pydantic import BaseModel, ValidationError
 
@@ -84,7 +84,7 @@ class ToolBox:
     """The newest find_passage hits with their scores, for the keyless router (never the model)."""
     recalled: list[Candidate] = field(default_factory=list)
     unheard_names: list[str] = field(default_factory=list)
-    """Names of the last recall's question that have not come up (the listener's own words)."""
+    """Names of the last recall's question that have not come up, whole and as the listener wrote them."""
     asks_later: bool = False
     """The heard places the newest recall read, best first, for the keyless router's answer."""
     last_offer: OfferOutcome | None = None
@@ -185,9 +185,9 @@ class ToolBox:
         self.turn.note_recall(came_up)
         if not came_up:
             self.recalled = []
-            self.unheard_names = list(recalled.unheard_names)
+            self.unheard_names = names_as_said(args.question, recalled.unheard_names)
             self.asks_later = recalled.asks_later
-            return [not_yet_line(recalled.unheard_names, recalled.asks_later)], []
+            return [not_yet_line(self.unheard_names, recalled.asks_later)], []
         self.recalled = list(recalled.places)
         return shown_lines(recalled.places, recalled.naming)
 

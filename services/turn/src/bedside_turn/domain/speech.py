@@ -67,10 +67,13 @@ FURTHER_ON = OwnWords("That's further on than you've got, so I'll leave it for t
 
 
 def not_yet(unheard_names: list[str], asks_later: bool) -> str:
-    """The keyless reply when nothing heard answers: the listener's own name back, nothing more
-    (a name is checked like the book's words; without one it is the turn's own)."""
+    """The keyless reply when nothing heard answers: the listener's own names back
+    (``names_as_said``), nothing more (a name is checked like the book's words; without one it is
+    the turn's own)."""
     if unheard_names:
-        return f"{' '.join(name.title() for name in unheard_names)} hasn't come up yet in what you've heard."
+        *others, last = unheard_names
+        named, has = (f"{', '.join(others)} and {last}", "haven't") if others else (last, "hasn't")
+        return f"{named} {has} come up yet in what you've heard."
     return FURTHER_ON if asks_later else NOT_YET
 
 

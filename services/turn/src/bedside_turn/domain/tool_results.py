@@ -29,8 +29,7 @@ ASKS_LATER = (
 def not_yet_line(unheard_names: list[str], asks_later: bool) -> str:
     """What the model reads when recall found nothing heard; it repeats only the listener's words."""
     if unheard_names:
-        named = " ".join(name.title() for name in unheard_names)
-        return f"{named}: not in anything they have heard so far; it has not come up yet."
+        return f"{', '.join(unheard_names)}: not in anything they have heard so far; it has not come up yet."
     return ASKS_LATER if asks_later else NOT_YET
 
 
