@@ -711,3 +711,30 @@ def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tu
     assert suggested
     for phrase in suggested:
         assert isinstance(intents.read(phrase), understood), phrase
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("which story is this?", intents.AboutTheBook("title")),
+        ("what story is this again", intents.AboutTheBook("title")),
+        ("how long is this chapter?", intents.TimeLeft(length_of="chapter")),
+        ("how long is the chapter", intents.TimeLeft(length_of="chapter")),
+        ("how long is this story?", intents.TimeLeft(length_of="story")),
+        ("how long is the book?", intents.TimeLeft(length_of="book")),
+        ("how many hours is this audiobook", intents.TimeLeft(length_of="book")),
+        ("what is this chapter about?", RecapAsked(RecapArgs(span="this_chapter"))),
+        ("what's the current chapter about", RecapAsked(RecapArgs(span="this_chapter"))),
+        ("I missed the last few minutes", Jump(-180_000)),
+        ("I didn't hear the last 10 minutes", Jump(-600_000)),
+        ("I missed the last minute", Jump(-60_000)),
+    ],
+)
+def test_asked_in_a_book_of_stories_at_night(utterance: str, intent: intents.Intent) -> None:
+    """Before, each was a recall that quoted a line of some other story, or "I can take you to a moment"."""
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize("utterance", ["how long is the storm?", "how long is the walk to the village"])
+def test_how_long_something_of_the_story_lasts_stays_a_question(utterance: str) -> None:
+    assert intents.read(utterance) == Question(utterance)

@@ -589,6 +589,33 @@ async def test_how_long_is_left_is_told_from_the_books_times_not_that_it_has_not
 
 
 @pytest.mark.parametrize(
+    ("utterance", "said"),
+    [
+        (
+            "how long is this chapter?",
+            "This chapter is about 2 minutes long, and there's about 1 minute of it left.",
+        ),
+        (
+            "how long is the book?",
+            "The book is about 6 minutes long, and there's about 4 minutes of it left.",
+        ),
+        (
+            "how long is this story?",
+            "This chapter is about 2 minutes long, and there's about 1 minute of it left."
+            " The book is about 6 minutes long, and there's about 4 minutes of it left.",
+        ),
+    ],
+)
+async def test_how_long_the_chapter_or_the_book_is_comes_from_their_times(
+    rig: Rig, utterance: str, said: str
+) -> None:
+    """Before, "how long is this chapter?" was a recall that quoted a line."""
+    listener = rig.listener_at(100_000)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, reply.speech) == ("answered", said)
+
+
+@pytest.mark.parametrize(
     ("utterance", "here_ms", "said"),
     [
         ("who wrote this?", HERE, 'The book doesn\'t say who wrote "Lamplight".'),

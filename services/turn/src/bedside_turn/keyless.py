@@ -67,11 +67,11 @@ async def run_keyless(
             if previous is None:
                 return speech.NO_LOOKUP_BEFORE
             return await _earlier(tools, once_more_back(previous), speech.NO_EARLIER_BEFORE)
-        case intents.TimeLeft():
+        case intents.TimeLeft(length_of=length_of):
             return await _told_from_the_book(
                 tools,
                 history.Told.TIME_LEFT,
-                lambda book, here: speech.time_left(here, book.duration_ms, book.chapters),
+                lambda book, here: speech.time_left(here, book.duration_ms, book.chapters, length_of),
             )
         case intents.WhereAmI():
             return await _told_from_the_book(

@@ -119,9 +119,16 @@ class Question:
     question: str
 
 
+LengthOf = Literal["chapter", "story", "book"]
+
+
 @dataclass(frozen=True)
 class TimeLeft:
-    """'How long is left?': of the chapter playing and of the book, from the book's own times."""
+    """'How long is left?': of the chapter playing and of the book, from the book's own times;
+    ``length_of`` when they asked how long the chapter, the book or "this story" is (a chapter in a
+    book of stories, the book in a novel: both are said)."""
+
+    length_of: LengthOf | None = None
 
 
 BookFact = Literal["title", "author", "reader", "chapters", "chapters_left"]
@@ -290,6 +297,10 @@ _PLAY_THAT_AGAIN = re.compile(
 )
 """"Play that again", "I missed that": the words just heard once more, so back the page's own step
 (not a search of the book for "again", nor a recap read out in place of the narrator's voice)."""
+_MISSED_STRETCH = re.compile(
+    r"^i (?:missed|didn't catch|did not catch|didn't hear|did not hear) (?:the )?(?:last|past) (.+)$"
+)
+"""A stretch missed, said by its length ("I missed the last ten minutes"): ``_missed_stretch``."""
 _NUMBER_ALONE_JUMP = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|skip|jump|move|take me|take it|fast)[\s-]+)?"
     rf"({_BACK}|forwards?|ahead|skip)(?:\s+by)?(?:\s+another)?\s+({_BARE_NUMBER_SAID})(?:\s+more)?(?:,?\s+please)?$"
@@ -401,6 +412,12 @@ _TIME_LEFT = re.compile(
     r"|^how much longer(?: is (?:this|the) (?:chapter|book|story)| is (?:it|left|there))?$"
     r"|\bhow (?:much|long) of (?:the|this) (?:book|chapter|story)(?: is)? (?:left|to go|remaining)\b"
 )
+_LENGTH_ASKED = re.compile(
+    r"^how (?:long|many (?:hours|minutes)) is (?:this|the) (?:audio)?(book|chapter|story)"
+    r"(?: (?:in total|altogether|overall|again))?$"
+)
+"""How long the chapter or the book is ("how long is this chapter?"), not something in the story."""
+_LENGTHS: dict[str, LengthOf] = {"book": "book", "chapter": "chapter", "story": "story"}
 _IN_THE_BOOK = r"(?: in (?:the|this) (?:book|story))?"
 _THIS_BOOK = r"(?:this|it|the book|this book|the story|this story|the audiobook|this audiobook)"
 _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
@@ -408,7 +425,7 @@ _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
         "title",
         re.compile(
             rf"^what(?:'s|s| is) (?:the (?:title|name) of )?{_THIS_BOOK}(?: called)?(?: again)?$"
-            r"|^what book is (?:this|it)(?: again)?$|^what am i listening to(?: again)?$"
+            r"|^(?:what|which) (?:book|story) is (?:this|it)(?: again)?$|^what am i listening to(?: again)?$"
         ),
     ),
     (
@@ -695,7 +712,9 @@ def read(utterance: str) -> Intent:
         return recap
     if _TIME_LEFT.search(text):
         return TimeLeft()
-    if jump := _jump_said(text) or _jump_by_number_alone(text):
+    if length := _LENGTH_ASKED.match(text):
+        return TimeLeft(length_of=_LENGTHS[length.group(1)])
+    if jump := _jump_said(text) or _jump_by_number_alone(text) or _missed_stretch(text):
         return jump
     if _SKIP_THIS_BIT.match(text):  # before a goto, which would search the book for "this bit"
         return Jump(offset_ms=A_BIT_MS)
@@ -788,6 +807,17 @@ def _jump_said(text: str) -> Jump | None:
         return None
     sign = -1 if re.fullmatch(_BACK, way) else 1
     return Jump(offset_ms=int(sign * _said_amount_ms(amount)))
+
+
+def _missed_stretch(text: str) -> Jump | None:
+    """'I missed the last few minutes': back over them, as "I missed that" goes back over the last
+    words (a recap is asked for: "what did I miss?")."""
+    missed = _MISSED_STRETCH.match(text)
+    if missed is None:
+        return None
+    said = missed.group(1)
+    amount = said_amount_ms(said) or said_amount_ms(f"a {said}") or said_amount_ms(f"one {said}")
+    return Jump(offset_ms=-int(amount)) if amount else None
 
 
 def _chapters_counted(text: str) -> NextChapter | None:

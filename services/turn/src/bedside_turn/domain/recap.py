@@ -91,7 +91,8 @@ _MOVES = re.compile(
 _ASKS = re.compile(
     r"\bwhat(?:'s|s| has| have| had)? (?:happen\w*|went on|was going on|been going on)\b"
     r"|\brecap\b|\bsumm?ar(?:ise|ize|y)\b|\bsum up\b|\bremind me (?:of )?what\b|\btell me what\b|\bgo over\b"
-    r"|\bstory so far\b|\bwhat (?:was|is) (?:the |that )?(?:last |previous )?chapter about\b"
+    r"|\bstory so far\b"
+    r"|\bwhat(?:'s| was| is) (?:the |that |this )?(?:last |previous |current )?chapter about\b"
     rf"|\bwhat (?:was|is) chapter {numbers.SAID_AS_A_NUMBER} about\b"
 )
 _LAST = re.compile(r"\b(?:last|past|previous)\s+")

@@ -27,7 +27,7 @@ from bedside_guard import (
 
 from bedside_turn.domain import playback
 from bedside_turn.domain.chapters import NoSuchChapter, playing_chapter
-from bedside_turn.domain.intents import UNIT_MS, BookFact, SaidUnit
+from bedside_turn.domain.intents import UNIT_MS, BookFact, LengthOf, SaidUnit
 from bedside_turn.domain.lengths import said_length
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.recap import at_chapter_start
@@ -117,14 +117,23 @@ def no_chapter_counted(beyond: NoSuchChapter) -> OwnWords:
     )
 
 
-def time_left(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -> OwnWords:
-    """How long is left of the chapter playing and of the book: lengths the page shows already
-    (the book's length, the sleep timer's stop at a chapter's end), so no spoiler."""
-    book = f"{said_length(duration_ms - here_ms)} of the book"
+def time_left(
+    here_ms: int, duration_ms: int, chapters: list[ChapterInfo], length_of: LengthOf | None = None
+) -> OwnWords:
+    """How long is left of the chapter playing and of the book, and how long each is when asked
+    (``length_of``): lengths the page shows already (the book's length, the chapter list's times, the
+    sleep timer's stop at a chapter's end), so no spoiler."""
+    book_left = said_length(duration_ms - here_ms)
+    book = f"The book is {said_length(duration_ms)} long, and there's {book_left} of it left."
     playing = playing_chapter(chapters, here_ms)
     if playing is None or playing.end_ms >= duration_ms:
-        return OwnWords(f"There's {book} left.")
-    return OwnWords(f"There's {said_length(playing.end_ms - here_ms)} left of this chapter, and {book}.")
+        return OwnWords(book if length_of else f"There's {book_left} of the book left.")
+    chapter_left = said_length(playing.end_ms - here_ms)
+    if length_of is None:
+        return OwnWords(f"There's {chapter_left} left of this chapter, and {book_left} of the book.")
+    chapter_length = said_length(playing.end_ms - playing.start_ms)
+    chapter = f"This chapter is {chapter_length} long, and there's {chapter_left} of it left."
+    return OwnWords({"chapter": chapter, "book": book, "story": f"{chapter} {book}"}[length_of])
 
 
 def where_you_are(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -> str:
