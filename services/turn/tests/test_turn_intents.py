@@ -702,6 +702,7 @@ def test_words_near_them_keep_their_meaning(utterance: str) -> None:
         (speech.COURTESY["goodnight"], (intents.SleepTimer,)),
         (speech.TIMER_HOW_LONG, (intents.SleepTimer,)),
         (speech.NO_BOOKMARKS, (Undo, intents.Earlier)),
+        (speech.CHOOSE_ONE, (intents.PressListed,)),
     ],
 )
 def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tuple[type, ...]) -> None:

@@ -6,9 +6,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 from bedside_contracts import subjects
-from bedside_contracts.player import HistoryEntry, SetSleepTimer
+from bedside_contracts.player import HistoryEntry, PressRow, SetSleepTimer
 from bedside_contracts.search import CheckAnswer, FindPassage, Target
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
+from bedside_guard import Candidate
 from bedside_runtime.errors import RemoteFailure
 from bedside_testing import run_bedside
 from bedside_turn.cli import describe, send
@@ -287,6 +288,20 @@ async def test_undo_puts_the_book_back_before_the_last_move(rig: Rig) -> None:
     assert position(rig, listener) == HERE
     again = await rig.ask(listener, "undo that")
     assert again.outcome == "refused"
+
+
+async def test_a_row_of_the_list_is_pressed_by_saying_which(rig: Rig) -> None:
+    """Before, "the second one" was a search of the book for its words."""
+    listener = rig.listener_at(HERE)
+    rows = [rig.passages[k] for k in (1, 4)]
+    rig.player.rows[(listener, BOOK_ID)] = [Candidate.covering(p, HERE) for p in rows]
+    reply = await rig.ask(listener, "the last one")
+    assert (reply.outcome, position(rig, listener)) == ("moved", rows[1].start_ms)
+    assert isinstance(rig.player.commands[-1], PressRow)
+    assert (await rig.ask(listener, "the second one")).speech == speech.not_on_the_list(0)  # the list went
+    rig.player.rows[(listener, BOOK_ID)] = [Candidate.covering(rows[0], HERE)]
+    assert (await rig.ask(listener, "option 3")).speech == "There is only one place on the screen."
+    assert position(rig, listener) == rows[1].start_ms
 
 
 async def test_a_question_quotes_the_best_heard_passage_with_its_chapter(rig: Rig) -> None:

@@ -200,6 +200,21 @@ async def test_going_back_to_a_moment_keeps_to_what_was_heard_on_black_beauty(bu
     assert any(row.endswith("further on (covered)") for row in anywhere.rows)
 
 
+async def test_a_row_of_the_list_said_aloud_is_pressed_on_the_real_player(bus: Client) -> None:
+    info = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
+    listener, here = "e2e-bb-press", 2 * 3_600_000
+    await seek(bus, listener, info.id, here)
+    listed = await ask(bus, listener, info.id, "take me to the fire")
+    rows = (await state(bus, listener, info.id)).rows
+    assert (listed.outcome, len(rows)) == ("listed", len(listed.rows))
+    assert len(rows) >= 2
+    pressed = await ask(bus, listener, info.id, "the second one")
+    assert pressed.outcome == "moved"
+    after = await state(bus, listener, info.id)
+    assert (after.position_ms, after.rows, after.last_move_cause) == (rows[1].start_ms, [], "pressed")
+    assert (await ask(bus, listener, info.id, "the first one")).speech == speech.not_on_the_list(0)
+
+
 async def test_where_am_i_is_answered_in_every_chapter_of_black_beauty(bus: Client) -> None:
     """Before, the answer check cut it to "I'll stop there" in ten places: where a title's name
     ("Birtwick Park") was first written a minute into its chapter, and anywhere before 3:40, where

@@ -26,6 +26,7 @@ from bedside_contracts.player import (
     OfferPositions,
     Pause,
     PlayerCommand,
+    PressRow,
     SetSleepTimer,
     SleepTimer,
     StateRequest,
@@ -311,6 +312,14 @@ class PlayerDouble:
             return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": None}))
         if isinstance(request.command, Pause):
             return CommandResult(accepted=True, seq=2, state=state)
+        if isinstance(request.command, PressRow):  # the player's press: the row's place, and the list goes
+            rows = self.rows.get(key, [])
+            if request.command.row >= len(rows):
+                return CommandResult(accepted=False, seq=0, state=state, reason="no such row on the list")
+            self.before_move[key] = state.position_ms
+            self.place(request.listener, request.book, rows[request.command.row].start_ms)
+            moved = await self.state(StateRequest(listener=request.listener, book=request.book))
+            return CommandResult(accepted=True, seq=2, state=moved)
         if not isinstance(request.command, Undo) or key not in self.before_move:
             return CommandResult(accepted=False, seq=0, state=state, reason="there is no move to undo")
         self.place(request.listener, request.book, self.before_move.pop(key))

@@ -54,6 +54,11 @@ async def run_keyless(
             if tools.recapped is None:  # the call was refused or failed: nothing was read
                 return speech.TROUBLE
             return recaps.spoken_recap(*tools.recapped)
+        case intents.PressListed(row=row):
+            listed = await tools.press_listed(row)
+            if listed is not None:
+                return speech.not_on_the_list(listed)
+            return speech.for_offer(tools.last_offer, tools.preview)
         case intents.Undo():
             record = await tools.undo()
             if record.refused:

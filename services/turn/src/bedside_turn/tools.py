@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bedside_contracts.player import CommandRequest, OfferOutcome, OfferPositions, StateRequest
+from bedside_contracts.player import CommandRequest, OfferOutcome, OfferPositions, PressRow, StateRequest
 from bedside_contracts.player import Undo as UndoCommand
 from bedside_contracts.search import (
     CatalogRequest,
@@ -353,6 +353,54 @@ class ToolBox:
         self.turn.note_playback(accepted)
         self.played = playback.PlaybackDone(args, accepted, changed, reason, stop_in_ms, ends_first)
         return playback.lines(self.played), [], not accepted
+
+    async def press_listed(self, row: int) -> int | None:
+        """Press a row of the list on the screen (``row`` from 0, -1 the last), as the page does:
+        "the second one" said instead of pressed. ``last_offer`` says where the book went; the answer
+        is how many rows the list had when the row asked for is not one of them (0: no list), else None.
+
+        Not a tool the model has: it is read by plain code. It is a move, so the same rule holds."""
+        started = time.perf_counter()
+        state = await self.backends.state(StateRequest(listener=self.listener, book=self.book))
+        rows = [listed.seen_from(self.here_ms) for listed in state.rows]
+        index = row if row >= 0 else len(rows) + row
+        if not 0 <= index < len(rows):
+            return len(rows)
+        permit = self.turn.may_offer()
+        pressed = rows[index]
+        if isinstance(permit, Refused):
+            lines, refused = [permit.text], True
+        elif self.preview:
+            self.last_offer = OfferOutcome(outcome="moved", moved_to=pressed)
+            lines, refused = [f"Preview only: pressing row {index + 1} would go to {pressed.label()}."], False
+        else:
+            try:
+                result = await self.backends.command(
+                    CommandRequest(listener=self.listener, book=self.book, command=PressRow(row=index))
+                )
+                accepted, reason = result.accepted, result.reason
+            except RemoteFailure as error:
+                if error.failure.code != "invalid":
+                    raise
+                accepted, reason = False, error.failure.error
+            refused = not accepted
+            self.last_offer = OfferOutcome(
+                outcome="moved" if accepted else "refused",
+                moved_to=pressed if accepted else None,
+                reason=reason,
+            )
+            self.turn.note_offer(self.last_offer.outcome, [pressed.label()] if accepted else [])
+            lines = [f"Moved: to {pressed.label()}." if accepted else f"Refused: {reason}."]
+        record = ToolCallRecord(
+            name="press_listed",
+            arguments={"row": index},
+            lines=lines,
+            ms=round((time.perf_counter() - started) * 1000, 3),
+            refused=refused,
+        )
+        self.turn.record(record)
+        self.turn.steps.append(Step(name="tool press_listed", ms=record.ms))
+        return None
 
     async def undo(self) -> ToolCallRecord:
         """Put the book back where it was before the last move (the player's undo command).

@@ -96,6 +96,14 @@ class OtherOne:
 
 
 @dataclass(frozen=True)
+class PressListed:
+    """'The second one': a row of the list on the screen, by its place, as a press of it would
+    (``row`` counts from 0; -1 is the last)."""
+
+    row: int
+
+
+@dataclass(frozen=True)
 class Earlier:
     """A place from the listener's own history ("the last time I was in chapter 5")."""
 
@@ -238,6 +246,7 @@ Intent = (
     | Earlier
     | EarlierAgain
     | OtherOne
+    | PressListed
     | Question
     | RecapAsked
     | TimeLeft
@@ -520,6 +529,25 @@ _OTHER_ONE = re.compile(
     r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b"
     r"|^(?:no,?\s+)?(?:that's|thats|that is)\s+(?:not it|wrong|not right)$"
 )
+_ROW_ORDINALS = {
+    "first": 0,
+    "1st": 0,
+    "second": 1,
+    "2nd": 1,
+    "third": 2,
+    "3rd": 2,
+    "fourth": 3,
+    "4th": 3,
+    "last": -1,
+}
+_ROW_NUMBERS = {"one": 0, "1": 0, "two": 1, "2": 1, "three": 2, "3": 2, "four": 3, "4": 3}
+_PRESS_LISTED = re.compile(
+    r"^(?:no,?\s+)?(?:(?:i meant|i mean|go to|take me to|play|pick|choose|press|try|it's|its|it was)\s+)?"
+    rf"(?:(?:the\s+)?({'|'.join(_ROW_ORDINALS)})\s+(?:one|place|row|option|result|choice)"
+    rf"|(?:number|option|row|place)\s+({'|'.join(_ROW_NUMBERS)}))(?:,?\s+please)?$"
+)
+"""A row of the list by its place, said whole ("the second one", "option 3"), so that "the first
+time he falls" stays a moment to find and "the second chapter" a chapter."""
 _QUESTION_START = re.compile(
     r"^(who|what|whats|what's|why|which|how|whose|is|was|were|did|does|do|has|had|are"
     r"|will(?! you\b)|tell me|remind me|explain"
@@ -708,6 +736,9 @@ def read(utterance: str) -> Intent:
         return Undo()
     if _OTHER_ONE.search(text):
         return OtherOne()
+    if listed := _PRESS_LISTED.match(text):
+        ordinal, number = listed.groups()
+        return PressListed(row=_ROW_ORDINALS[ordinal] if ordinal else _ROW_NUMBERS[number])
     if recap := read_recap(text, number_of, said_amount_ms):  # "what did I miss", "the last chapter"
         return recap
     if _TIME_LEFT.search(text):

@@ -17,7 +17,8 @@ their top two is always offered, whatever the book's size (measured: the turn RE
 
 
 def model_may_answer(intent: Intent) -> bool:
-    """Whether a model, when there is one, answers this: not an undo, a command and not a judgement;
+    """Whether a model, when there is one, answers this: not an undo nor "the second one" (a row of
+    the list on the screen pressed by voice), commands and not judgements;
     not "where am I?" nor "how long is left?", which only the position answers, and the model is never
     told it (DESIGN rule 4); not "who wrote this?" nor "how many chapters are left?", which the book's
     catalog entry answers, nor "when will it stop?", which the player's sleep timer does; not "play",
@@ -31,6 +32,7 @@ def model_may_answer(intent: Intent) -> bool:
     return not isinstance(
         intent,
         intents.Undo
+        | intents.PressListed
         | intents.WhereAmI
         | intents.TimeLeft
         | intents.AboutTheBook

@@ -77,6 +77,17 @@ def not_yet(unheard_names: list[str], asks_later: bool) -> str:
     return FURTHER_ON if asks_later else NOT_YET
 
 
+CHOOSE_ONE = 'Press the one you mean, or say which: "the first one", "the second one".'
+"""How a list is chosen from, by hand or by voice (``intents.PressListed``)."""
+
+
+def not_on_the_list(rows: int) -> OwnWords:
+    """'The third one' when the list on the screen has fewer rows, or none."""
+    if rows == 0:
+        return OwnWords("There's no list on the screen to choose from. Tell me the moment you want.")
+    return OwnWords(f"There {'is only one place' if rows == 1 else f'are only {rows} places'} on the screen.")
+
+
 NO_OTHER = OwnWords("I don't have another place for that. Could you describe the moment again?")
 TROUBLE = OwnWords("Something went wrong on my side; please ask me again in a moment.")
 SEARCH_UNAVAILABLE = OwnWords(
@@ -250,7 +261,7 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bo
         return OwnWords("That's further on than you've got. It's on the screen: press it to go there.")
     if count == 1:
         return OwnWords("It's on the screen: press it to go there.")
-    return OwnWords(f"I've put {count} places on the screen, best first. Press the one you mean.")
+    return OwnWords(f"I've put {count} places on the screen, best first. {CHOOSE_ONE}")
 
 
 def for_number_alone(
