@@ -729,6 +729,12 @@ def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tu
         ("I missed the last few minutes", Jump(-180_000)),
         ("I didn't hear the last 10 minutes", Jump(-600_000)),
         ("I missed the last minute", Jump(-60_000)),
+        ("that's enough for tonight", intents.Pause()),  # was a search of the book for those words
+        ("that'll do", intents.Pause()),
+        ("who's talking", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("who said that", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("what did he say?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("tell me about the last 10 minutes", RecapAsked(RecapArgs(span="last_minutes", minutes=10))),
     ],
 )
 def test_asked_in_a_book_of_stories_at_night(utterance: str, intent: intents.Intent) -> None:
@@ -736,6 +742,15 @@ def test_asked_in_a_book_of_stories_at_night(utterance: str, intent: intents.Int
     assert intents.read(utterance) == intent
 
 
-@pytest.mark.parametrize("utterance", ["how long is the storm?", "how long is the walk to the village"])
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "how long is the storm?",
+        "how long is the walk to the village",
+        "what did Holmes say about the ring?",
+        "tell me about Ginger",
+        "who is talking to Holmes",
+    ],
+)
 def test_how_long_something_of_the_story_lasts_stays_a_question(utterance: str) -> None:
     assert intents.read(utterance) == Question(utterance)

@@ -626,7 +626,9 @@ _PAUSE = re.compile(
     r"(?:pause|stop|hold on|hold it|stop playing|stop reading|stop the book|pause the book|stop it|pause it"
     r"|stop for (?:now|tonight)|pause for (?:now|a (?:bit|moment|minute|second))"
     r"|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off|shut up|be quiet|quiet|shh+|hush"
-    r"|wait|hang on|hold on)"
+    r"|wait|hang on|hold on"
+    r"|(?:(?:that's|thats|that is|i've had) enough|that'll do|that will do)"
+    r"(?: (?:for )?(?:tonight|today|now))?)"
     r"(?:\s+(?:now|please|it|the book|for now|there|that|a (?:sec|second|moment|minute|bit)))*$"
 )
 _PLAY_ON = re.compile(

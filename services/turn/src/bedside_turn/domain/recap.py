@@ -67,7 +67,8 @@ _JUST_NOW = re.compile(
     r"\bwhat (?:just|has just) happened\b|\bwhat did (?:he|she|they|it|that|you) just say\b"
     r"|\bwhat (?:did i just|have i just|was i just) (?:hear|heard|hearing|listen to|listening to)\b"
     r"|\bwhat happened just now\b|\bwhat(?:'s| is| are) (?:\w+ ){1,3}doing (?:right )?now\b"
-    r"|\bwhat(?:'s| is) happening (?:right )?now\b"
+    r"|\bwhat(?:'s| is) happening (?:right )?now\b|^who(?:'s| is) (?:talking|speaking)(?: (?:right )?now)?$"
+    r"|^who said that$|^what did (?:he|she|they|you|it) (?:just )?say$"
     r"|\bwhat was the last thing (?:that )?(?:happened|i heard|(?:he|she|they|you) said)\b"
     r"|^(?:sorry,? )?(?:what was that|say that again|come again|pardon|sorry|huh|what)(?: again)?$"
 )
@@ -90,7 +91,8 @@ _MOVES = re.compile(
 )
 _ASKS = re.compile(
     r"\bwhat(?:'s|s| has| have| had)? (?:happen\w*|went on|was going on|been going on)\b"
-    r"|\brecap\b|\bsumm?ar(?:ise|ize|y)\b|\bsum up\b|\bremind me (?:of )?what\b|\btell me what\b|\bgo over\b"
+    r"|\brecap\b|\bsumm?ar(?:ise|ize|y)\b|\bsum up\b|\bremind me (?:of )?what\b|\btell me (?:what|about)\b"
+    r"|\bgo over\b"
     r"|\bstory so far\b"
     r"|\bwhat(?:'s| was| is) (?:the |that |this )?(?:last |previous |current )?chapter about\b"
     rf"|\bwhat (?:was|is) chapter {numbers.SAID_AS_A_NUMBER} about\b"
