@@ -735,6 +735,17 @@ def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tu
         ("who said that", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("what did he say?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("tell me about the last 10 minutes", RecapAsked(RecapArgs(span="last_minutes", minutes=10))),
+        ("replay the last minute", Jump(-60_000)),
+        ("play the last 5 minutes again", Jump(-300_000)),  # was a search of the book for the words
+        ("resume where I left off", intents.PlayOn()),
+        ("is this the end?", intents.TimeLeft()),
+        ("is the book over", intents.TimeLeft()),
+        ("how many chapters have I listened to?", intents.AboutTheBook("chapters")),
+        ("oops", intents.Courtesy("never_mind")),
+        ("sorry, wrong button", intents.Courtesy("never_mind")),
+        ("hello?", intents.Help()),  # was a recall that quoted a line
+        ("are you there?", intents.Help()),
+        ("hey bedside", intents.Help()),
     ],
 )
 def test_asked_in_a_book_of_stories_at_night(utterance: str, intent: intents.Intent) -> None:

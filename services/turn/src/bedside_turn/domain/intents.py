@@ -307,9 +307,11 @@ _PLAY_THAT_AGAIN = re.compile(
 """"Play that again", "I missed that": the words just heard once more, so back the page's own step
 (not a search of the book for "again", nor a recap read out in place of the narrator's voice)."""
 _MISSED_STRETCH = re.compile(
-    r"^i (?:missed|didn't catch|did not catch|didn't hear|did not hear) (?:the )?(?:last|past) (.+)$"
+    r"^(?:i (?:missed|didn't catch|did not catch|didn't hear|did not hear)|(?:re)?play|go over|listen to)"
+    r" (?:the )?(?:last|past) (.+?)(?: again| back| over)?$"
 )
-"""A stretch missed, said by its length ("I missed the last ten minutes"): ``_missed_stretch``."""
+"""A stretch missed or to hear again, said by its length ("I missed the last ten minutes", "replay the
+last minute"): ``_missed_stretch``; "play the last chapter again" is the chapter before."""
 _NUMBER_ALONE_JUMP = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|skip|jump|move|take me|take it|fast)[\s-]+)?"
     rf"({_BACK}|forwards?|ahead|skip)(?:\s+by)?(?:\s+another)?\s+({_BARE_NUMBER_SAID})(?:\s+more)?(?:,?\s+please)?$"
@@ -420,6 +422,8 @@ _TIME_LEFT = re.compile(
     r"|\bhow long (?:until|till|before|to) the end\b"
     r"|^how much longer(?: is (?:this|the) (?:chapter|book|story)| is (?:it|left|there))?$"
     r"|\bhow (?:much|long) of (?:the|this) (?:book|chapter|story)(?: is)? (?:left|to go|remaining)\b"
+    r"|^is (?:this|it|that) the end(?: of (?:the|this) (?:book|story|chapter))?$"
+    r"|^is the (?:book|story) (?:over|finished|done)$"
 )
 _LENGTH_ASKED = re.compile(
     r"^how (?:long|many (?:hours|minutes)) is (?:this|the) (?:audio)?(book|chapter|story)"
@@ -461,6 +465,7 @@ _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
         "chapters",
         re.compile(
             rf"^how many (?:chapters|stories)(?: are there| does {_THIS_BOOK} have| are in {_THIS_BOOK})?$"
+            r"|^how many (?:chapters|stories) (?:have|did) (?:i|we) (?:listened to|heard|done|finished)$"
         ),
     ),
 )
@@ -511,7 +516,14 @@ _SPEED = re.compile(
 )
 _COURTESIES: tuple[tuple[Literal["thanks", "never_mind", "goodnight"], re.Pattern[str]], ...] = (
     ("thanks", re.compile(r"^(?:thanks|thank you|thank you very much|thanks a lot|cheers|ta)(?: bedside)?$")),
-    ("never_mind", re.compile(r"^(?:never ?mind|forget it|cancel(?: that)?|no thanks|ok|okay|fine)$")),
+    (
+        "never_mind",
+        re.compile(
+            r"^(?:never ?mind|forget it|cancel(?: that)?|no thanks|ok|okay|fine)$"
+            r"|^(?:oops|whoops|my mistake|my bad|ignore (?:that|me)|(?:sorry,? )?wrong button"
+            r"|i didn't mean (?:that|to))$"
+        ),
+    ),
     (
         "goodnight",
         re.compile(
@@ -524,7 +536,9 @@ _COURTESIES: tuple[tuple[Literal["thanks", "never_mind", "goodnight"], re.Patter
 _HELP = re.compile(
     r"^(?:help|help me|what can you do|what can i (?:say|ask)(?: you)?|how does (?:this|it) work"
     r"|how do i use (?:this|you|it))(?: please)?$"
+    r"|^(?:(?:hello|hi|hey)(?: there)?(?: bedside)?|bedside)$|^are you (?:there|awake|listening)$"
 )
+"""Asked what Bedside does, or greeted: what may be asked, with examples."""
 _OTHER_ONE = re.compile(
     r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b"
     r"|^(?:no,?\s+)?(?:that's|thats|that is)\s+(?:not it|wrong|not right)$"
@@ -636,7 +650,7 @@ _PLAY_ON = re.compile(
     r"(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on|unpause|un-pause|play on"
     r"|start (?:playing|reading))"
     r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here"
-    r"|from where (?:i|we) (?:left off|stopped|was|were|got to)))*$"
+    r"|(?:from )?where (?:i|we) (?:left off|stopped|was|were|got to)))*$"
 )
 """Said whole, the book to play on: "play the bit where…" and "carry on from chapter 3" are places, and
 "start it again" is not here (it is a start again, ``_START_AGAIN``)."""
