@@ -746,6 +746,13 @@ def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tu
         ("hello?", intents.Help()),  # was a recall that quoted a line
         ("are you there?", intents.Help()),
         ("hey bedside", intents.Help()),
+        # a place on the clock said in words: before, a search of the book, or a move by that much
+        ("go to 2 hours 10 minutes", intents.ClockTime(7_800_000)),
+        ("skip to the 3 hour mark", intents.ClockTime(10_800_000)),
+        ("skip to 45 minutes in", intents.ClockTime(2_700_000)),
+        ("go back to 1 hour", intents.ClockTime(3_600_000)),
+        ("go to one hour and thirty minutes", intents.ClockTime(5_400_000)),
+        ("skip 45 minutes", Jump(2_700_000)),
     ],
 )
 def test_asked_in_a_book_of_stories_at_night(utterance: str, intent: intents.Intent) -> None:

@@ -337,6 +337,15 @@ _NAMES_CHAPTER = re.compile(r"\bchapter\b")
 _NAMES_BOOK = re.compile(r"\b(?:book|story)\b")
 _CHAPTER = re.compile(rf"\bchapter\s+{_NUMBER}\b")
 _CLOCK = re.compile(r"\b(?:to|at|from)\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\b")
+_N = numbers.SAID_AS_A_NUMBER
+_SPOKEN_CLOCK = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:go|skip|jump|move|take me|take it|fast forward|rewind|play|start)(?: (?:back|ahead|forwards?|on))?"
+    rf" (?:to|from) (?:the )?(?:({_N}) hours?(?: and)?(?: ({_N})(?: minutes?)?)?|({_N}) minutes?)"
+    r"(?: (?:in|mark|point|into the (?:book|story)))?(?:,? please)?$"
+)
+"""A place on the book's clock said in words ("go to 2 hours 10 minutes", "skip to the 3 hour mark",
+"back to 1 hour"): the "to" makes it a place, where "skip 45 minutes" is a move by that much."""
 _UNDO = re.compile(
     r"\bundo\b|\bgo back to where i was\b|\bwhere i was before\b"
     r"|\bbefore (?:that|you moved)\b|\btake that back\b"
@@ -761,7 +770,12 @@ def read(utterance: str) -> Intent:
         return TimeLeft()
     if length := _LENGTH_ASKED.match(text):
         return TimeLeft(length_of=_LENGTHS[length.group(1)])
-    if jump := _jump_said(text) or _jump_by_number_alone(text) or _missed_stretch(text):
+    if (  # a place said on the clock first: "skip to 45 minutes in" is no move by 45 minutes
+        jump := _spoken_clock(text)
+        or _jump_said(text)
+        or _jump_by_number_alone(text)
+        or _missed_stretch(text)
+    ):
         return jump
     if _SKIP_THIS_BIT.match(text):  # before a goto, which would search the book for "this bit"
         return Jump(offset_ms=A_BIT_MS)
@@ -854,6 +868,15 @@ def _jump_said(text: str) -> Jump | None:
         return None
     sign = -1 if re.fullmatch(_BACK, way) else 1
     return Jump(offset_ms=int(sign * _said_amount_ms(amount)))
+
+
+def _spoken_clock(text: str) -> ClockTime | None:
+    """A place on the clock said in words (``_SPOKEN_CLOCK``)."""
+    said = _SPOKEN_CLOCK.match(text)
+    if said is None:
+        return None
+    hours, minutes, minutes_alone = (number_of(part) if part else 0 for part in said.groups())
+    return ClockTime(position_ms=round((hours * 60 + (minutes or minutes_alone)) * 60_000))
 
 
 def _missed_stretch(text: str) -> Jump | None:
