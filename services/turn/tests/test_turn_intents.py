@@ -753,6 +753,14 @@ def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tu
         ("go back to 1 hour", intents.ClockTime(3_600_000)),
         ("go to one hour and thirty minutes", intents.ClockTime(5_400_000)),
         ("skip 45 minutes", Jump(2_700_000)),
+        ("jump to halfway through the book", intents.ShareOfBook(0.5)),
+        ("go to the middle of the book", intents.ShareOfBook(0.5)),
+        ("skip to three quarters of the way through", intents.ShareOfBook(0.75)),
+        ("take me to 40%", intents.ShareOfBook(0.4)),
+        (
+            "halfway through the book, when Beauty is sold",
+            FindPlace("halfway through the book, when beauty is sold"),
+        ),
     ],
 )
 def test_asked_in_a_book_of_stories_at_night(utterance: str, intent: intents.Intent) -> None:

@@ -290,6 +290,14 @@ async def test_undo_puts_the_book_back_before_the_last_move(rig: Rig) -> None:
     assert again.outcome == "refused"
 
 
+async def test_halfway_through_the_book_is_placed_by_its_length(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    duration = book_info().duration_ms
+    reply = await rig.ask(listener, "go back to halfway through the book")
+    assert reply.outcome in {"moved", "listed"}
+    assert rig.player.offers[-1].targets == [Target(position_ms=round(duration / 2))]
+
+
 async def test_a_row_of_the_list_is_pressed_by_saying_which(rig: Rig) -> None:
     """Before, "the second one" was a search of the book for its words."""
     listener = rig.listener_at(HERE)

@@ -179,6 +179,8 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
             past_the_end = book.duration_ms
         else:
             args = {"position_ms": at}
+    if isinstance(intent, intents.ShareOfBook) and (book := await _book_info(tools)) is not None:
+        args = {"position_ms": round(book.duration_ms * intent.share)}
     if args is None:
         match intent:
             case intents.BookEnd():

@@ -50,6 +50,13 @@ class ClockTime:
 
 
 @dataclass(frozen=True)
+class ShareOfBook:
+    """'Halfway through the book', 'three quarters of the way through': a place by the book's length."""
+
+    share: float
+
+
+@dataclass(frozen=True)
 class ThisChapterStart:
     pass
 
@@ -236,6 +243,7 @@ Intent = (
     | Chapter
     | Jump
     | ClockTime
+    | ShareOfBook
     | ThisChapterStart
     | ChapterEnd
     | NextChapter
@@ -346,6 +354,19 @@ _SPOKEN_CLOCK = re.compile(
 )
 """A place on the book's clock said in words ("go to 2 hours 10 minutes", "skip to the 3 hour mark",
 "back to 1 hour"): the "to" makes it a place, where "skip 45 minutes" is a move by that much."""
+_SHARES = {"a third": 1 / 3, "a quarter": 0.25, "two thirds": 2 / 3, "three quarters": 0.75}
+_SHARE_OF_BOOK = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:go|skip|jump|move|take me|take it|fast forward|rewind)(?: (?:back|ahead|forwards?|on))? to (?:the )?"
+    rf"(?:halfway(?: point| mark)?|middle|({'|'.join(_SHARES)}) of the way"
+    r"|(\d{1,2}) ?(?:%|percent)(?: mark)?)"
+    r"(?: (?:through|into)(?: (?:the|this) (?:audio)?(?:book|story))?"
+    r"| of (?:the|this) (?:audio)?(?:book|story))?"
+    r"(?:,? please)?$"
+)
+"""A place by the share of the book said, the whole request ("skip to halfway through the book",
+"the middle of the book", "go to 75%"): the book's length places it, where "halfway through, when
+the horse is sold" is a moment to find."""
 _UNDO = re.compile(
     r"\bundo\b|\bgo back to where i was\b|\bwhere i was before\b"
     r"|\bbefore (?:that|you moved)\b|\btake that back\b"
@@ -772,6 +793,7 @@ def read(utterance: str) -> Intent:
         return TimeLeft(length_of=_LENGTHS[length.group(1)])
     if (  # a place said on the clock first: "skip to 45 minutes in" is no move by 45 minutes
         jump := _spoken_clock(text)
+        or _share_of_book(text)
         or _jump_said(text)
         or _jump_by_number_alone(text)
         or _missed_stretch(text)
@@ -868,6 +890,16 @@ def _jump_said(text: str) -> Jump | None:
         return None
     sign = -1 if re.fullmatch(_BACK, way) else 1
     return Jump(offset_ms=int(sign * _said_amount_ms(amount)))
+
+
+def _share_of_book(text: str) -> ShareOfBook | None:
+    said = _SHARE_OF_BOOK.match(text)
+    if said is None:
+        return None
+    share, percent = said.groups()
+    if percent is not None:
+        return ShareOfBook(int(percent) / 100)
+    return ShareOfBook(_SHARES[share] if share else 0.5)  # "halfway" and "the middle" alike
 
 
 def _spoken_clock(text: str) -> ClockTime | None:

@@ -20,7 +20,8 @@ def model_may_answer(intent: Intent) -> bool:
     """Whether a model, when there is one, answers this: not an undo nor "the second one" (a row of
     the list on the screen pressed by voice), commands and not judgements;
     not "where am I?" nor "how long is left?", which only the position answers, and the model is never
-    told it (DESIGN rule 4); not "who wrote this?" nor "how many chapters are left?", which the book's
+    told it (DESIGN rule 4); not "halfway through the book", which the book's length places, as plain
+    code's arithmetic; not "who wrote this?" nor "how many chapters are left?", which the book's
     catalog entry answers, nor "when will it stop?", which the player's sleep timer does; not "play",
     "louder", "slower", "bookmark this" nor "switch to another book", which no tool can do, so plain
     code's honest answer is all there is to say;
@@ -33,6 +34,7 @@ def model_may_answer(intent: Intent) -> bool:
         intent,
         intents.Undo
         | intents.PressListed
+        | intents.ShareOfBook
         | intents.WhereAmI
         | intents.TimeLeft
         | intents.AboutTheBook
