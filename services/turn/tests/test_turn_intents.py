@@ -757,6 +757,8 @@ def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tu
         ("go to the middle of the book", intents.ShareOfBook(0.5)),
         ("skip to three quarters of the way through", intents.ShareOfBook(0.75)),
         ("take me to 40%", intents.ShareOfBook(0.4)),
+        ("I fell asleep around the fire, take me back there", intents.Earlier(fell_asleep=True)),
+        ("I must have dozed off, go back", intents.Earlier(fell_asleep=True)),
         (
             "halfway through the book, when Beauty is sold",
             FindPlace("halfway through the book, when beauty is sold"),

@@ -388,8 +388,8 @@ _FELL_ASLEEP = re.compile(
     r"|\bwhen i (?:fell asleep|dozed off|drifted off|nodded off)\b"
     r"|^when did i (?:fall asleep|doze off|drift off|nod off)\b"
     r"|\bback to (?:just )?before i (?:fell asleep|dozed off|drifted off|nodded off)\b"
-    r"|^i (?:fell asleep|dozed off|drifted off|nodded off)[\s,]+(?:go|take me|bring me|put me) back"
-    r"(?:,?\s+please)?$"
+    r"|^i (?:must have )?(?:fell asleep|dozed off|drifted off|nodded off)\b.*?[\s,]+"
+    r"(?:go|take me|bring me|put me) back(?: there)?(?:,?\s+please)?$"
 )
 _FURTHEST = re.compile(
     r"\bwhere (?:was i|i was|have i been|i've been|i got|did i get) (?:the )?furthest\b"
