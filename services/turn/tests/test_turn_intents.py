@@ -759,6 +759,8 @@ def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tu
         ("take me to 40%", intents.ShareOfBook(0.4)),
         ("I fell asleep around the fire, take me back there", intents.Earlier(fell_asleep=True)),
         ("I must have dozed off, go back", intents.Earlier(fell_asleep=True)),
+        ("skip to the next one", intents.NextChapter(1)),  # was a search of the book for "the next one"
+        ("previous story", intents.NextChapter(-1)),  # was a recap of it
         (
             "halfway through the book, when Beauty is sold",
             FindPlace("halfway through the book, when beauty is sold"),

@@ -426,7 +426,8 @@ _PREVIOUS_CHAPTER = re.compile(
 """Read after the recaps: "what was in the previous chapter?" asks what it held, "go to the last
 chapter" moves. In a book of stories a story is a chapter ("skip to the next story")."""
 _PREVIOUS_CHAPTER_ALONE = re.compile(
-    r"^(?:the )?(?:previous|prior|preceding|last) chapter(?: please)?$|^(?:go )?back (?:a|one) chapter$"
+    r"^(?:the )?(?:previous|prior|preceding|last) (?:chapter|story)(?: please)?$"
+    r"|^(?:go )?back (?:a|one) chapter$"
 )
 """Said alone, the chapter before is a command, as "next chapter" is: it moves back a chapter.
 "Last chapter" alone is the chapter before too, never the book's final chapter: it is how
@@ -534,7 +535,9 @@ _TIMER_ASKED = re.compile(
     r")(?: now| tonight)?$"
 )
 """A question about the sleep timer (``read_playback`` reads no question as a timer to set)."""
-_NEXT_OR_PREVIOUS_ALONE = re.compile(r"^(next|previous)(?: one)?(?: please)?$")
+_NEXT_OR_PREVIOUS_ALONE = re.compile(
+    r"^(?:(?:go|skip|jump|move|take me)(?: on| back)? to )?(?:the )?(next|previous)(?: one)?(?: please)?$"
+)
 """A player's buttons said aloud: the next or the previous chapter."""
 _SPEED = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|read|play|talk) )?(?:a (?:bit|little) )?"
