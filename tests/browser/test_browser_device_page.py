@@ -561,6 +561,8 @@ def test_a_pause_queued_behind_a_slow_report_carries_where_it_paused_not_the_ski
     player of the skip twice, as progress and then as a move from where the book already was, and
     "Back to where I was" would go nowhere."""
     page = open_page("slow-report", extra="&report_ms=600000")
+    answers: list[str] = []
+    page.on("response", lambda r: answers.append(f"{r.request.method} {r.url.rsplit('/', 1)[-1]} {r.status}"))
     reports = re.compile(r".*/reports$")
     slow = SlowRequests(page, reports)
     with page.expect_request(reports):
@@ -572,11 +574,47 @@ def test_a_pause_queued_behind_a_slow_report_carries_where_it_paused_not_the_ski
     expect(page.locator("#pos")).to_have_text(clock(skipped_to))
     slow.let_go()
     # the page's later requests pass the route while Playwright is waited on
-    page.wait_for_function(f"window.bedside.position_ms === {skipped_to} && !window.bedside.busy")
+    try:
+        page.wait_for_function(f"window.bedside.position_ms === {skipped_to} && !window.bedside.busy")
+    except PlaywrightTimeoutError:
+        seen = page.evaluate("({at: window.bedside.position_ms, busy: window.bedside.busy})")
+        server = bedside.state(listener.name, listener.token, BOOK_ID)
+        pytest.fail(f"paused {paused_at}, page {seen}, answers {answers}, server {server}")
     wait_for_state(bedside, listener, BOOK_ID, lambda s: s["position_ms"] == skipped_to)
     page.get_by_role("button", name="Back to where I was").click()
     state = wait_for_state(bedside, listener, BOOK_ID, lambda s: s["last_move_cause"] == "undo")
     assert (state["position_ms"], state["playing"]) == (paused_at, False)
+
+
+def test_a_late_event_stream_leaves_what_was_pressed_meanwhile(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A book this listener never opened stays at seq 0 until its first event. The event stream,
+    opening late (a slow phone, a busy server), refreshed the state and forced it on the page while
+    the page's first report was still out: the play, the pause and the skip pressed meanwhile were put
+    back to 0:00:00 (seen in CI as the flaky test above)."""
+    late: list[SlowRequests] = []
+
+    def slow_link(page: Page) -> None:
+        late.append(SlowRequests(page, re.compile(r".*/(events|devices)(\?.*)?$")))
+
+    page = open_page("late-stream", extra="&report_ms=600000", before_opening=slow_link)
+    reports = SlowRequests(page, re.compile(r".*/reports$"))
+    with page.expect_request(re.compile(r".*/reports$")):
+        page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Pause").click()
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    skipped_to = position_of(page)
+    assert skipped_to >= 30_000
+    try:
+        with page.expect_response(re.compile(r".*/state$")):  # the stream's catch-up
+            late[0].let_go()
+        page.evaluate("new Promise((taken) => setTimeout(taken, 300))")  # the page takes the answer in
+        assert position_of(page) == skipped_to
+    finally:
+        reports.let_go()  # a request held to the end would hold the page's closing up
+    page.wait_for_function(f"window.bedside.position_ms === {skipped_to} && !window.bedside.busy")
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["position_ms"] == skipped_to)
 
 
 def test_a_skip_into_a_chapter_not_yet_heard_travels_as_a_move_only(

@@ -180,9 +180,12 @@ export async function catchUp() {
   if (word.playing !== state.playing || Math.abs(word.position_ms - position()) > FOLLOW_THRESHOLD_MS) report();
 }
 
+// The page's first state is taken whatever it says; later ones as any push is. Not "while seq is 0": a
+// book this listener never opened stays at seq 0 until its first event, and a late refresh (the event
+// stream opening) forced on the page put it back over a play and a skip pressed meanwhile.
 export async function refreshState() {
   const res = await api("GET", `${listenerPath()}/state`);
-  if (res.ok) adopt(findState(res.data) || res.data, { force: state.seq === 0 });
+  if (res.ok) adopt(findState(res.data) || res.data, { force: state.serverWord === null });
   return res;
 }
 
