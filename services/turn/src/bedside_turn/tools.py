@@ -354,6 +354,34 @@ class ToolBox:
         self.played = playback.PlaybackDone(args, accepted, changed, reason, stop_in_ms, ends_first)
         return playback.lines(self.played), [], not accepted
 
+    async def _move_command(self, command: PressRow | UndoCommand) -> tuple[bool, str]:
+        """Whether the player took a move command of plain code's, and why not: a command it finds
+        invalid is refused like one it declines; any other failure is the turn's."""
+        try:
+            result = await self.backends.command(
+                CommandRequest(listener=self.listener, book=self.book, command=command)
+            )
+        except RemoteFailure as error:
+            if error.failure.code != "invalid":
+                raise
+            return False, error.failure.error
+        return result.accepted, result.reason
+
+    def _recorded(
+        self, name: str, arguments: dict[str, Any], lines: list[str], started: float, refused: bool
+    ) -> ToolCallRecord:
+        """A call of plain code's own (no tool of the model's) kept with the turn's calls."""
+        record = ToolCallRecord(
+            name=name,
+            arguments=arguments,
+            lines=lines,
+            ms=round((time.perf_counter() - started) * 1000, 3),
+            refused=refused,
+        )
+        self.turn.record(record)
+        self.turn.steps.append(Step(name=f"tool {name}", ms=record.ms))
+        return record
+
     async def press_listed(self, row: int) -> int | None:
         """Press a row of the list on the screen (``row`` from 0, -1 the last), as the page does:
         "the second one" said instead of pressed. ``last_offer`` says where the book went; the answer
@@ -374,15 +402,7 @@ class ToolBox:
             self.last_offer = OfferOutcome(outcome="moved", moved_to=pressed)
             lines, refused = [f"Preview only: pressing row {index + 1} would go to {pressed.label()}."], False
         else:
-            try:
-                result = await self.backends.command(
-                    CommandRequest(listener=self.listener, book=self.book, command=PressRow(row=index))
-                )
-                accepted, reason = result.accepted, result.reason
-            except RemoteFailure as error:
-                if error.failure.code != "invalid":
-                    raise
-                accepted, reason = False, error.failure.error
+            accepted, reason = await self._move_command(PressRow(row=index))
             refused = not accepted
             self.last_offer = OfferOutcome(
                 outcome="moved" if accepted else "refused",
@@ -391,15 +411,7 @@ class ToolBox:
             )
             self.turn.note_offer(self.last_offer.outcome, [pressed.label()] if accepted else [])
             lines = [f"Moved: to {pressed.label()}." if accepted else f"Refused: {reason}."]
-        record = ToolCallRecord(
-            name="press_listed",
-            arguments={"row": index},
-            lines=lines,
-            ms=round((time.perf_counter() - started) * 1000, 3),
-            refused=refused,
-        )
-        self.turn.record(record)
-        self.turn.steps.append(Step(name="tool press_listed", ms=record.ms))
+        self._recorded("press_listed", {"row": index}, lines, started, refused)
         return None
 
     async def undo(self) -> ToolCallRecord:
@@ -416,15 +428,7 @@ class ToolBox:
         elif self.preview:
             lines = ["Preview only: undo would put the book back where it was before the last move."]
         else:
-            try:
-                result = await self.backends.command(
-                    CommandRequest(listener=self.listener, book=self.book, command=UndoCommand())
-                )
-                accepted, reason = result.accepted, result.reason
-            except RemoteFailure as error:
-                if error.failure.code != "invalid":
-                    raise
-                accepted, reason = False, error.failure.error
+            accepted, reason = await self._move_command(UndoCommand())
             refused = not accepted
             self.undone = accepted
             if accepted:
@@ -433,13 +437,4 @@ class ToolBox:
             else:
                 self.turn.note_offer("refused", [])
                 lines = [f"Refused: {reason or 'there is no move to undo'}."]
-        record = ToolCallRecord(
-            name="undo",
-            arguments={},
-            lines=lines,
-            ms=round((time.perf_counter() - started) * 1000, 3),
-            refused=refused,
-        )
-        self.turn.record(record)
-        self.turn.steps.append(Step(name="tool undo", ms=record.ms))
-        return record
+        return self._recorded("undo", {}, lines, started, refused)
