@@ -680,43 +680,6 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("what percentage through am I?", intents.WhereAmI()),
         ("how long have I got left in this chapter?", intents.TimeLeft()),
         ("tell me a summary", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
-    ],
-)
-def test_a_few_words_said_at_2am_are_read_for_what_they_mean(utterance: str, intent: intents.Intent) -> None:
-    """Before, each was "I can take you to a moment in the book...", a search of the book for the words
-    ("play faster", "go slower") or a recall of a passage ("where did I leave off?")."""
-    assert intents.read(utterance) == intent
-
-
-@pytest.mark.parametrize(
-    "utterance", ["cancel the sleep timer", "next chapter please", "thanks for the recap of chapter 2"]
-)
-def test_words_near_them_keep_their_meaning(utterance: str) -> None:
-    assert not isinstance(intents.read(utterance), intents.Courtesy | intents.Help | intents.Speed)
-
-
-@pytest.mark.parametrize(
-    ("said", "understood"),
-    [
-        (speech.WHAT_I_CAN_DO, (FindPlace, Jump, Chapter, Question, RecapAsked, intents.SleepTimer)),
-        (speech.COURTESY["goodnight"], (intents.SleepTimer,)),
-        (speech.TIMER_HOW_LONG, (intents.SleepTimer,)),
-        (speech.NO_BOOKMARKS, (Undo, intents.Earlier)),
-        (speech.CHOOSE_ONE, (intents.PressListed,)),
-    ],
-)
-def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tuple[type, ...]) -> None:
-    """Every phrase a reply suggests is read as what it promises (the bookmark answer suggested
-    "where was I before?", which plain code read as a question about the book)."""
-    suggested = re.findall(r'"([^"]+)"', said)
-    assert suggested
-    for phrase in suggested:
-        assert isinstance(intents.read(phrase), understood), phrase
-
-
-@pytest.mark.parametrize(
-    ("utterance", "intent"),
-    [
         ("which story is this?", intents.AboutTheBook("title")),
         ("what story is this again", intents.AboutTheBook("title")),
         ("how long is this chapter?", intents.TimeLeft(length_of="chapter")),
@@ -767,9 +730,36 @@ def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tu
         ),
     ],
 )
-def test_asked_in_a_book_of_stories_at_night(utterance: str, intent: intents.Intent) -> None:
-    """Before, each was a recall that quoted a line of some other story, or "I can take you to a moment"."""
+def test_a_few_words_said_at_2am_are_read_for_what_they_mean(utterance: str, intent: intents.Intent) -> None:
+    """Before, each was "I can take you to a moment in the book...", a search of the book for the words
+    ("play faster", "go slower") or a recall of a passage ("where did I leave off?")."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance", ["cancel the sleep timer", "next chapter please", "thanks for the recap of chapter 2"]
+)
+def test_words_near_them_keep_their_meaning(utterance: str) -> None:
+    assert not isinstance(intents.read(utterance), intents.Courtesy | intents.Help | intents.Speed)
+
+
+@pytest.mark.parametrize(
+    ("said", "understood"),
+    [
+        (speech.WHAT_I_CAN_DO, (FindPlace, Jump, Chapter, Question, RecapAsked, intents.SleepTimer)),
+        (speech.COURTESY["goodnight"], (intents.SleepTimer,)),
+        (speech.TIMER_HOW_LONG, (intents.SleepTimer,)),
+        (speech.NO_BOOKMARKS, (Undo, intents.Earlier)),
+        (speech.CHOOSE_ONE, (intents.PressListed,)),
+    ],
+)
+def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tuple[type, ...]) -> None:
+    """Every phrase a reply suggests is read as what it promises (the bookmark answer suggested
+    "where was I before?", which plain code read as a question about the book)."""
+    suggested = re.findall(r'"([^"]+)"', said)
+    assert suggested
+    for phrase in suggested:
+        assert isinstance(intents.read(phrase), understood), phrase
 
 
 @pytest.mark.parametrize(

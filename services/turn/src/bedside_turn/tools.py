@@ -114,17 +114,7 @@ class ToolBox:
         started = time.perf_counter()
         args = arguments if isinstance(arguments, dict) else {"_": arguments}
         lines, places, refused = await self._dispatch(name, args)
-        record = ToolCallRecord(
-            name=name,
-            arguments=args,
-            lines=lines,
-            places=places,
-            ms=round((time.perf_counter() - started) * 1000, 3),
-            refused=refused,
-        )
-        self.turn.record(record)
-        self.turn.steps.append(Step(name=f"tool {name}", ms=record.ms))
-        return record
+        return self._recorded(name, args, lines, started, refused, places=places)
 
     async def _dispatch(self, name: str, args: dict[str, Any]) -> tuple[list[str], list[PlaceRef], bool]:
         if (limit := self.turn.may_call()) is not None:
@@ -368,13 +358,21 @@ class ToolBox:
         return result.accepted, result.reason
 
     def _recorded(
-        self, name: str, arguments: dict[str, Any], lines: list[str], started: float, refused: bool
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        lines: list[str],
+        started: float,
+        refused: bool,
+        *,
+        places: list[PlaceRef] | None = None,
     ) -> ToolCallRecord:
-        """A call of plain code's own (no tool of the model's) kept with the turn's calls."""
+        """A call kept with the turn's calls, a tool's or one of plain code's own (undo, a row pressed)."""
         record = ToolCallRecord(
             name=name,
             arguments=arguments,
             lines=lines,
+            places=places or [],
             ms=round((time.perf_counter() - started) * 1000, 3),
             refused=refused,
         )
