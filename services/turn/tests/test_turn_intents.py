@@ -720,6 +720,8 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("go to the middle of the book", intents.ShareOfBook(0.5)),
         ("skip to three quarters of the way through", intents.ShareOfBook(0.75)),
         ("take me to 40%", intents.ShareOfBook(0.4)),
+        ("skip to the middle of the chapter", intents.ShareOfBook(0.5, of_chapter=True)),
+        ("go to halfway through this chapter", intents.ShareOfBook(0.5, of_chapter=True)),
         ("I fell asleep around the fire, take me back there", intents.Earlier(fell_asleep=True)),
         ("I must have dozed off, go back", intents.Earlier(fell_asleep=True)),
         ("skip to the next one", intents.NextChapter(1)),  # was a search of the book for "the next one"

@@ -298,6 +298,14 @@ async def test_halfway_through_the_book_is_placed_by_its_length(rig: Rig) -> Non
     assert rig.player.offers[-1].targets == [Target(position_ms=round(duration / 2))]
 
 
+async def test_the_middle_of_the_chapter_is_placed_by_the_chapter_playings_length(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    playing = next(c for c in book_info().chapters if c.start_ms <= HERE < c.end_ms)
+    await rig.ask(listener, "skip to the middle of the chapter")
+    middle = playing.start_ms + round((playing.end_ms - playing.start_ms) / 2)
+    assert rig.player.offers[-1].targets == [Target(position_ms=middle)]
+
+
 async def test_a_row_of_the_list_is_pressed_by_saying_which(rig: Rig) -> None:
     """Before, "the second one" was a search of the book for its words."""
     listener = rig.listener_at(HERE)

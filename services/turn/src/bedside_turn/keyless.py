@@ -17,6 +17,7 @@ from bedside_turn.domain.routing import (
     once_more_back,
     other_places,
     plausible_ids,
+    share_position,
 )
 from bedside_turn.tools import ToolBox
 
@@ -180,7 +181,7 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
         else:
             args = {"position_ms": at}
     if isinstance(intent, intents.ShareOfBook) and (book := await _book_info(tools)) is not None:
-        args = {"position_ms": round(book.duration_ms * intent.share)}
+        args = {"position_ms": share_position(intent, book, tools.here_ms)}
     if args is None:
         match intent:
             case intents.BookEnd():

@@ -51,9 +51,11 @@ class ClockTime:
 
 @dataclass(frozen=True)
 class ShareOfBook:
-    """'Halfway through the book', 'three quarters of the way through': a place by the book's length."""
+    """'Halfway through the book', 'three quarters of the way through': a place by the book's length,
+    or by the chapter playing's when ``of_chapter`` ("the middle of the chapter")."""
 
     share: float
+    of_chapter: bool = False
 
 
 @dataclass(frozen=True)
@@ -360,13 +362,13 @@ _SHARE_OF_BOOK = re.compile(
     r"(?:go|skip|jump|move|take me|take it|fast forward|rewind)(?: (?:back|ahead|forwards?|on))? to (?:the )?"
     rf"(?:halfway(?: point| mark)?|middle|({'|'.join(_SHARES)}) of the way"
     r"|(\d{1,2}) ?(?:%|percent)(?: mark)?)"
-    r"(?: (?:through|into)(?: (?:the|this) (?:audio)?(?:book|story))?"
-    r"| of (?:the|this) (?:audio)?(?:book|story))?"
+    r"(?: (?:through|into)(?: (?:the|this) (?:audio)?(book|story|chapter))?"
+    r"| of (?:the|this) (?:audio)?(book|story|chapter))?"
     r"(?:,? please)?$"
 )
-"""A place by the share of the book said, the whole request ("skip to halfway through the book",
-"the middle of the book", "go to 75%"): the book's length places it, where "halfway through, when
-the horse is sold" is a moment to find."""
+"""A place by the share of the book or of the chapter said, the whole request ("skip to halfway
+through the book", "the middle of the chapter", "go to 75%"): the length places it, where
+"halfway through, when the horse is sold" is a moment to find."""
 _UNDO = re.compile(
     r"\bundo\b|\bgo back to where i was\b|\bwhere i was before\b"
     r"|\bbefore (?:that|you moved)\b|\btake that back\b"
@@ -899,10 +901,11 @@ def _share_of_book(text: str) -> ShareOfBook | None:
     said = _SHARE_OF_BOOK.match(text)
     if said is None:
         return None
-    share, percent = said.groups()
+    share, percent, through, of = said.groups()
+    of_chapter = "chapter" in (through, of)
     if percent is not None:
-        return ShareOfBook(int(percent) / 100)
-    return ShareOfBook(_SHARES[share] if share else 0.5)  # "halfway" and "the middle" alike
+        return ShareOfBook(int(percent) / 100, of_chapter)
+    return ShareOfBook(_SHARES[share] if share else 0.5, of_chapter)  # "halfway" and "the middle" alike
 
 
 def _spoken_clock(text: str) -> ClockTime | None:

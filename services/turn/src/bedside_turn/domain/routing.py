@@ -4,11 +4,12 @@ The router itself (``bedside_turn.keyless``) calls the tools; these say with wha
 """
 
 from bedside_contracts.common import LONGEST_BOOK_MS
-from bedside_contracts.search import Hit
+from bedside_contracts.search import BookInfo, Hit
 from bedside_contracts.turn import Exchange
 from bedside_guard import MAX_ROWS, ahead_of
 
 from bedside_turn.domain import intents
+from bedside_turn.domain.chapters import playing_chapter
 from bedside_turn.domain.intents import Intent
 
 MIN_SCORE = 0.0325
@@ -93,6 +94,15 @@ def named_place_args(intent: Intent) -> dict[str, object] | None:
         case intents.NextChapter(step=step):
             return {"chapter_step": step}
     return None
+
+
+def share_position(said: intents.ShareOfBook, book: BookInfo, here_ms: int) -> int:
+    """Where a share of the book, or of the chapter playing, lies on the clock ("halfway through the
+    chapter"); a book without chapters takes the chapter's share as the book's."""
+    start, end = 0, book.duration_ms
+    if said.of_chapter and (playing := playing_chapter(book.chapters, here_ms)) is not None:
+        start, end = playing.start_ms, playing.end_ms
+    return start + round((end - start) * said.share)
 
 
 def clock_position(said: intents.ClockTime, duration_ms: int) -> int | None:
