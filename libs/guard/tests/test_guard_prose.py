@@ -176,3 +176,14 @@ def test_a_headings_number_has_its_value_in_digits_roman_numerals_or_words() -> 
     said = ["14", "XIV", "fourteen", "Twenty-One", "ninety nine", "IX", "XL"]
     assert [number_value(number) for number in said] == [14, 14, 14, 21, 99, 9, 40]
     assert number_value("dozen") is None
+
+
+def test_a_heading_numbered_past_ninety_nine_in_words_is_read_whole() -> None:
+    """A long book's "Chapter One Hundred and Two" is chapter 102, not a heading numbered one."""
+    assert heading_title("CHAPTER ONE HUNDRED AND TWO. The Lamp Goes Out") == (
+        "ONE HUNDRED AND TWO",
+        "The Lamp Goes Out",
+    )
+    assert number_value("ONE HUNDRED AND TWO") == 102
+    assert number_value("a hundred") == 100
+    assert number_value("twenty five hundred") is None

@@ -10,6 +10,8 @@ is the one splitter: ingest cuts a book into passages by it, and the guard reads
 
 import re
 
+from bedside_guard.numbers import IN_WORDS, value_in_words
+
 TITLES = (
     *("Mr", "Mrs", "Ms", "Dr", "Messrs", "Mme", "Rev", "Prof"),
     *("Gen", "Col", "Maj", "Capt", "Lt", "Sgt", "Adm"),  # ranks: "Gen. Gordon rode in."
@@ -174,17 +176,7 @@ def balance_quotes(text: str) -> str:
     return "".join(reversed(missing)) + text + "".join(closing for _, closing in reversed(opened))
 
 
-NUMBER_WORDS = (  # noqa: SIM905 (one readable line of words)
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety"
-).split()
-_NUMBER = (
-    r"(?:\d{1,4}|[IVXLCDM]{1,8}|(?:"
-    + "|".join(NUMBER_WORDS)
-    + r")(?:[- ](?:"
-    + "|".join(NUMBER_WORDS[:9])
-    + r"))?)"
-)
+_NUMBER = rf"(?:\d{{1,4}}|[IVXLCDM]{{1,8}}|{IN_WORDS})"
 HEADING = re.compile(
     rf"^\s*(?:chapter|part|book)\s+(?P<number>{_NUMBER})\b\s*(?:[.:—–-]\s*)?(?P<title>.*)$",
     re.IGNORECASE,
@@ -216,13 +208,7 @@ def number_value(number: str) -> int | None:
     if re.fullmatch(r"[IVXLCDM]+", number):
         values = [_ROMAN[letter] for letter in number]
         return sum(-v if k + 1 < len(values) and v < values[k + 1] else v for k, v in enumerate(values))
-    total = 0
-    for word in re.split(r"[- ]", number.lower()):
-        if word not in NUMBER_WORDS:
-            return None
-        index = NUMBER_WORDS.index(word)
-        total += index + 1 if index < 20 else (index - 17) * 10
-    return total
+    return value_in_words(number)
 
 
 def is_heading(sentence: str) -> bool:

@@ -6,44 +6,11 @@ words is read whole, up to 999, or not at all.
 
 import re
 
-_ONES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
-_TEENS = {
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-}
-_TENS = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-}
+from bedside_guard.numbers import IN_WORDS, TEENS, TENS, one_of, value_in_words
+
 _LOOSE = {"a couple of": 2, "a few": 3, "an": 1, "a": 1}
 """Said for a number without being one ("back a few minutes", "an hour")."""
-_WORD_VALUES = {**_ONES, **_TEENS, **_TENS, "a": 1}
-
-
-def _either(words: dict[str, int]) -> str:
-    return "|".join(sorted(words, key=len, reverse=True))
-
-
-_BELOW_A_HUNDRED = (
-    rf"(?:(?:{_either(_TENS)})(?:[\s-](?:{_either(_ONES)})\b)?|(?:{_either(_TEENS)}|{_either(_ONES)})\b)"
-)
-IN_WORDS = rf"(?:(?:a|{_either(_ONES)})\s+hundred(?:\s+(?:and\s+)?{_BELOW_A_HUNDRED})?|{_BELOW_A_HUNDRED})"
-"""A whole number from one to 999 in words; tens before teens before ones, so "seventeen" is not "seven"."""
-SAID = rf"(?:\d+(?:\.\d+)?|{IN_WORDS}|{_either(_LOOSE)})"
+SAID = rf"(?:\d+(?:\.\d+)?|{IN_WORDS}|{one_of(_LOOSE)})"
 """Any number a listener says, "a" and "a few" among them ("back an hour")."""
 SAID_AS_A_NUMBER = rf"(?:\d+(?:\.\d+)?|{IN_WORDS})"
 """A number said as one, not "a" or "an" ("back an hour" has its unit; "back a" is no amount)."""
@@ -56,15 +23,10 @@ def number_of(said: str) -> float:
         return float(said)
     if said in _LOOSE:
         return float(_LOOSE[said])
-    total = 0
-    for word in re.split(r"[\s-]+", said):
-        if word == "hundred":
-            total = max(total, 1) * 100
-        elif word != "and":
-            total += _WORD_VALUES[word]
-    if not total:
+    value = value_in_words(said)
+    if value is None:
         raise KeyError(said)
-    return float(total)
+    return float(value)
 
 
 _ORDINALS = {
@@ -80,11 +42,11 @@ _ORDINALS = {
     "tenth": "ten",
     "eleventh": "eleven",
     "twelfth": "twelve",
-    **{f"{teen}th": teen for teen in _TEENS if teen.endswith("teen")},
-    **{f"{tens[:-1]}ieth": tens for tens in _TENS},
+    **{f"{teen}th": teen for teen in TEENS if teen.endswith("teen")},
+    **{f"{tens[:-1]}ieth": tens for tens in TENS},
 }
 _ORDINAL_CHAPTER = re.compile(
-    rf"\bthe (?:((?:{_either(_TENS)})[\s-]))?({'|'.join(sorted(_ORDINALS, key=len, reverse=True))})"
+    rf"\bthe (?:((?:{one_of(TENS)})[\s-]))?({one_of(_ORDINALS)})"
     r" chapter\b|\bthe (\d+)(?:st|nd|rd|th) chapter\b"
 )
 
