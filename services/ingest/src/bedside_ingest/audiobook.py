@@ -177,15 +177,16 @@ def opening_before_chapter_one(chapters: Sequence[AudioChapter]) -> tuple[AudioC
     Credits", "Dedication", then "Chapter 1") is numbered as it names them: what comes before its
     chapter one is the opening, chapter 0, so "go to chapter 3" finds its "Chapter 3". Left as they
     are when those first chapters lie in more than one file: a chapter is a stretch of one file."""
-    first = next((k for k, c in enumerate(chapters) if (numbered_as(c.title) or (0,))[0] == 1), 0)
-    lead = chapters[:first]
-    if not lead or any(numbered_as(c.title) for c in lead) or len({c.path for c in lead}) > 1:
+    numbers = [numbered[0] if (numbered := numbered_as(c.title)) else None for c in chapters]
+    lead = chapters[: numbers.index(1)] if 1 in numbers else ()
+    unnumbered = all(n is None for n in numbers[: len(lead)])
+    if not lead or not unnumbered or len({c.path for c in lead}) > 1:
         return tuple(chapters)
     start, end = lead[0], lead[-1]
     opening = AudioChapter(
         OPENING_CHAPTER, OPENING_TITLE, start.path, start.file_start_ms, end.file_end_ms, start.book_start_ms
     )
-    return (opening, *(replace(c, n=n) for n, c in enumerate(chapters[first:], start=1)))
+    return (opening, *(replace(c, n=n) for n, c in enumerate(chapters[len(lead) :], start=1)))
 
 
 def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
