@@ -10,6 +10,7 @@ from bedside_turn.domain.chapters import (
     counted_chapter,
     counted_from_the_clock,
     still_at_its_start,
+    titled_chapter,
 )
 from bedside_turn.domain.tool_results import no_chapter_line
 
@@ -97,3 +98,42 @@ def test_a_chapter_is_at_its_start_until_its_first_words_are_behind_the_line(
 def test_a_chapter_is_at_its_end_from_its_closing_passages_first_word(here_ms: int, at_end: bool) -> None:
     closing = Passage(id=5, start_ms=150_000, end_ms=178_000, chapter=2, chapter_title="Two", text="Words.")
     assert already_at_its_end(closing, here_ms) is at_end
+
+
+TITLED = [
+    ChapterInfo(n=1, title="Chapter 1. A Stormy Day", start_ms=0, end_ms=60_000),
+    ChapterInfo(n=2, title="Ginger", start_ms=60_000, end_ms=120_000),
+    ChapterInfo(n=3, title="Ginger's Story Continued", start_ms=120_000, end_ms=180_000),
+    ChapterInfo(n=4, title="The Fire", start_ms=180_000, end_ms=240_000),
+    ChapterInfo(n=5, title="The Fire Again", start_ms=240_000, end_ms=300_000),
+]
+
+
+@pytest.mark.parametrize(
+    ("said", "here_ms", "expected"),
+    [
+        ("a stormy day", 200_000, 1),  # the words its title adds to the number
+        ("stormy day", 200_000, 1),  # an article left out
+        ("ginger", 200_000, 2),  # the title said whole, though another holds it too
+        ("ginger's story", 200_000, 3),  # all of its words are in one title only
+        ("the fire", 200_000, 4),
+        ("the fire", 180_000, None),  # at chapter 4's first millisecond nothing of it is heard
+        ("the fire", 250_000, 4),  # the title said whole, not "The Fire Again"
+        ("fire", 250_000, 4),
+        ("story", 100_000, None),  # "Ginger's Story Continued" is not reached: not matched
+        ("the hunt", 250_000, None),  # no such title
+        ("the", 250_000, None),
+    ],
+)
+def test_a_chapter_is_found_by_its_title_among_the_chapters_begun(
+    said: str, here_ms: int, expected: int | None
+) -> None:
+    found = titled_chapter(TITLED, said, here_ms)
+    assert (found.n if found else None) == expected
+
+
+def test_words_in_several_titles_and_none_whole_name_no_chapter() -> None:
+    two = [*TITLED, ChapterInfo(n=6, title="Fire in the Loft", start_ms=300_000, end_ms=360_000)]
+    assert titled_chapter(two, "fire again", 400_000) is not None
+    assert titled_chapter(two, "fire loft", 400_000) is not None
+    assert titled_chapter([*two[:3], two[4], two[5]], "fire", 400_000) is None  # two titles hold it

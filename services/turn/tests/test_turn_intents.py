@@ -595,6 +595,31 @@ def test_from_the_top_is_never_a_search_of_the_book(utterance: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("go to the chapter called the hunt", intents.ChapterTitled("the hunt")),
+        (
+            'can you take me back to the chapter called "My Early Home", please',
+            intents.ChapterTitled("my early home"),
+        ),
+        ("play the chapter titled a stormy day", intents.ChapterTitled("a stormy day")),
+        ("I want to go to the chapter named Ginger's Story", intents.ChapterTitled("ginger's story")),
+        ("the chapter called liberty", intents.ChapterTitled("liberty")),
+        ("go to chapter 3", Chapter(3)),  # a number is still the number
+        ("who dies in the chapter called the fire", Question("who dies in the chapter called the fire")),
+        (
+            "what happens in the chapter called the fire?",
+            Question("what happens in the chapter called the fire?"),
+        ),
+    ],
+)
+def test_a_chapter_named_by_its_title_is_read_as_such_and_asked_about_stays_a_question(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
     ("utterance", "fact"),
     [
         ("how many stories are there?", "chapters"),

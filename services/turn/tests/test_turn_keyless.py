@@ -306,6 +306,23 @@ async def test_the_middle_of_the_chapter_is_placed_by_the_chapter_playings_lengt
     assert rig.player.offers[-1].targets == [Target(position_ms=middle)]
 
 
+async def test_a_chapter_named_by_its_title_is_gone_to_once_its_title_has_been_heard(rig: Rig) -> None:
+    """Before, "the chapter called The Harbour Bell" was a search of the book for "called the harbour
+    bell", which its words need not hold. A title not yet reached stays a search: matched against the
+    chapter list, a move would confirm what the book calls its chapters further on."""
+    listener = rig.listener_at(200_000)  # in chapter 3
+    reply = await rig.ask(listener, "go back to the chapter called the harbour bell, please")
+    assert (reply.outcome, position(rig, listener)) == ("moved", 0)
+    assert rig.player.offers[-1].targets == [Target(chapter=1)]
+    listener = rig.listener_at(200_000)
+    await rig.ask(listener, 'take me to the chapter titled "Keeper\'s Ledger"')
+    assert position(rig, listener) == 90_000
+    await rig.ask(listener, "play the chapter called the keeper returns")  # chapter 4: not reached
+    assert Target(chapter=4) not in rig.player.offers[-1].targets
+    finds = [r for r in rig.search.requests if isinstance(r, FindPassage)]
+    assert finds[-1].query == "the keeper returns"
+
+
 async def test_a_row_of_the_list_is_pressed_by_saying_which(rig: Rig) -> None:
     """Before, "the second one" was a search of the book for its words."""
     listener = rig.listener_at(HERE)

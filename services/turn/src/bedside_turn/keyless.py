@@ -8,6 +8,7 @@ from bedside_contracts.turn import Exchange
 
 from bedside_turn.domain import history, intents, playback, speech
 from bedside_turn.domain import recap as recaps
+from bedside_turn.domain.chapters import titled_chapter
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.routing import (
     clock_position,
@@ -182,6 +183,12 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
             args = {"position_ms": at}
     if isinstance(intent, intents.ShareOfBook) and (book := await _book_info(tools)) is not None:
         args = {"position_ms": share_position(intent, book, tools.here_ms)}
+    if isinstance(intent, intents.ChapterTitled):
+        book = await _book_info(tools)
+        titled = titled_chapter(book.chapters, intent.title, tools.here_ms) if book is not None else None
+        if titled is None:  # a title ahead, or none the book has: the words as any moment described
+            return await _find_and_offer(tools, intent.title, None)
+        args = {"chapter": titled.n}
     if args is None:
         match intent:
             case intents.BookEnd():

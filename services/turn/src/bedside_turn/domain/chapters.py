@@ -6,11 +6,12 @@ I?" and the recaps name it). How many chapters the book has is no spoiler (the p
 chapter and the clock), so a step past the first or the last is refused saying so plainly.
 """
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.search import ChapterInfo
-from bedside_guard import Passage, ahead_of
+from bedside_guard import Passage, ahead_of, own_title
 
 
 @dataclass(frozen=True)
@@ -82,3 +83,31 @@ def playing_chapter(chapters: Sequence[ChapterInfo], here_ms: int) -> ChapterInf
     nothing of it has been heard yet."""
     started = [c for c in chapters if c.start_ms <= here_ms]
     return max(started, key=lambda c: c.start_ms) if started else None
+
+
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _title_words(text: str) -> tuple[str, ...]:
+    """A title's words as a listener may say them: any case, no punctuation, articles optional."""
+    words = re.findall(r"[a-z0-9']+", text.lower().replace("\u2019", "'"))
+    return tuple(word for word in words if word not in _ARTICLES)
+
+
+def titled_chapter(chapters: Sequence[ChapterInfo], said: str, here_ms: int) -> ChapterInfo | None:
+    """The chapter whose title the listener said: the one titled with exactly those words, else the
+    one whose title holds them all; None when none does, or several do.
+
+    Only chapters begun behind the line are matched: a title ahead is shown nowhere (the page and
+    every answer give a chapter not yet reached its number alone), so a move by one would confirm
+    what the book holds further on. Those are found as any described moment is.
+    """
+    wanted = _title_words(said)
+    if not wanted:
+        return None
+    heard = [c for c in chapters if not ahead_of(c.start_ms, here_ms)]
+    titles = {c.n: _title_words(own_title(c.n, c.title) or "") for c in heard}
+    exact = [c for c in heard if titles[c.n] == wanted]
+    holding = [c for c in heard if titles[c.n] and set(wanted) <= set(titles[c.n])]
+    matched = exact or holding
+    return matched[0] if len(matched) == 1 else None

@@ -30,6 +30,13 @@ class Chapter:
     n: int
 
 
+@dataclass(frozen=True)
+class ChapterTitled:
+    """Go to the chapter the listener names by its title ("go back to the chapter called The Fire")."""
+
+    title: str
+
+
 SaidUnit = Literal["second", "minute"]
 
 
@@ -243,6 +250,7 @@ class Other:
 Intent = (
     FindPlace
     | Chapter
+    | ChapterTitled
     | Jump
     | ClockTime
     | ShareOfBook
@@ -610,6 +618,11 @@ _GOTO = re.compile(
     r"(?:(?:the\s+)?(?:part|bit|moment|scene|place|point|chapter)\s+)?"
     r"(?:where|when|with|about|that)?\s*"
 )
+_CHAPTER_TITLED = re.compile(
+    r"^(?:.*\b(?:to|play|find)\s+)?(?:the\s+)?chapter\s+(?:(?:that's|that is|which is)\s+)?"
+    r"(?:called|titled|named|entitled)\s+(?P<title>.+?)(?:,?\s+please)?$"
+)
+"""A chapter named by its title, in a move or alone; a question about it stays a question."""
 _WHERE_PART = re.compile(r"^(?:where(?:'s| is)\s+)?the\s+(?:part|bit|moment|scene)\s+(?:where|when|with)\s+")
 _ASKING_WHEN = re.compile(
     r"^(?:when|where)(?:'s|\s+(?:did|does|do|is|was|were|will|has|had|are|can|could|would|should)\b)"
@@ -822,8 +835,8 @@ def read(utterance: str) -> Intent:
             return NextChapter(step=1)
         if _PREVIOUS_CHAPTER.search(text):
             return NextChapter(step=-1)
-    if (chapter := _CHAPTER.search(text)) and not _QUESTION_START.match(text):  # "who died in chapter 3?"
-        return Chapter(n=int(number_of(chapter.group(1))))
+    if chapter := _chapter_named(text):
+        return chapter
     if clock := _CLOCK.search(text):
         h, m, s = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
         short = (h * 60 + m) * 1000 if clock.group(3) is None and m < 60 else None
@@ -842,6 +855,17 @@ def read(utterance: str) -> Intent:
     if _MOMENT.match(text) and len(text.split()) >= 2:
         return FindPlace(query=text)
     return Other()
+
+
+def _chapter_named(text: str) -> Chapter | ChapterTitled | None:
+    """A chapter named by its number or its title; none in a question ("who died in chapter 3?")."""
+    if _QUESTION_START.match(text):
+        return None
+    if chapter := _CHAPTER.search(text):
+        return Chapter(n=int(number_of(chapter.group(1))))
+    if titled := _CHAPTER_TITLED.match(text):
+        return ChapterTitled(title=titled.group("title").strip("\"'“”‘’ "))
+    return None
 
 
 def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:

@@ -34,6 +34,7 @@ def model_may_answer(intent: Intent) -> bool:
     return not isinstance(
         intent,
         intents.Undo
+        | intents.ChapterTitled
         | intents.PressListed
         | intents.ShareOfBook
         | intents.WhereAmI
