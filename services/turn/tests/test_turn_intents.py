@@ -95,9 +95,14 @@ from bedside_turn.domain.recap import RecapAsked
         ("go back to the previous story", intents.NextChapter(-1)),
         ("skip this story", intents.NextChapter(1)),
         ("skip this bit", Jump(30_000)),
+        ("skip ahead, I know this bit", Jump(30_000)),  # was a search for ", i know this bit"
+        ("skip, I've heard this already", Jump(30_000)),
+        ("skip the rest of this chapter", intents.NextChapter(1)),  # was a search for its words
         ("skip the boring part", Jump(30_000)),
         ("I fell asleep, go back", intents.Earlier(fell_asleep=True)),
         ("go back to before I fell asleep", intents.Earlier(fell_asleep=True)),
+        ("rewind to where I was awake", intents.Earlier(fell_asleep=True)),  # was a search for "i was awake"
+        ("go back to when I was still awake", intents.Earlier(fell_asleep=True)),
         ("remind me what happened before I fell asleep", RecapAsked(RecapArgs(span="since_asleep"))),
         ("take me back to where I was", Undo()),
         ("back to where I was, please", Undo()),
@@ -110,6 +115,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("that's not it", intents.OtherOne()),
         ("no, that's wrong", intents.OtherOne()),
         ("that's the wrong place", intents.OtherOne()),
+        ("that's not what I meant", intents.OtherOne()),  # was a search for its words
         ("repeat that", Jump(-30_000)),
         ("repeat the last bit", Jump(-30_000)),
         ("can you repeat that please", Jump(-30_000)),
@@ -696,6 +702,8 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("when will it stop?", intents.TimerAsked()),
         ("is the sleep timer on?", intents.TimerAsked()),
         ("how long is left on the timer", intents.TimerAsked()),
+        ("how much time is left on the timer?", intents.TimerAsked()),  # was the time left in the book
+        ("how many minutes are left on the timer", intents.TimerAsked()),
         ("back up a bit", Jump(-30_000)),
         ("turn it off", intents.Pause()),
         ("be quiet", intents.Pause()),

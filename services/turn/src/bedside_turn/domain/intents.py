@@ -311,6 +311,8 @@ A_BIT_MS = 30_000
 _SKIP_THIS_BIT = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?skip(?: over| past)? (?:this|that|the)"
     r" (?:boring )?(?:bit|part)(?: please)?$"
+    r"|^skip(?: ahead| forward| on)?,? i(?: know|'ve heard| heard| remember) (?:this|that)"
+    r"(?: bit| part)?(?: already)?$"
 )
 """"Skip this bit": the page's step forward, not a search of the book for "this bit"."""
 _JUST_HEARD = r"(?:that|the) last (?:bit|line|sentence|part|few seconds)"
@@ -398,6 +400,7 @@ _FELL_ASLEEP = re.compile(
     r"|\bwhen i (?:fell asleep|dozed off|drifted off|nodded off)\b"
     r"|^when did i (?:fall asleep|doze off|drift off|nod off)\b"
     r"|\bback to (?:just )?before i (?:fell asleep|dozed off|drifted off|nodded off)\b"
+    r"|\b(?:back )?to (?:where|when) i was (?:still )?awake\b"
     r"|^i (?:must have )?(?:fell asleep|dozed off|drifted off|nodded off)\b.*?[\s,]+"
     r"(?:go|take me|bring me|put me) back(?: there)?(?:,?\s+please)?$"
 )
@@ -429,6 +432,7 @@ _NAMED_CHAPTER_END = re.compile(
 """The end of a chapter named ("the end of chapter 3"): read before the chapter itself ("chapter 3")."""
 _NEXT_CHAPTER = re.compile(
     r"\b(?:next|following) (?:chapter|story)\b|\bskip (?:this|the) (?:chapter|story)\b"
+    r"|\bskip (?:the )?rest of (?:this|the) (?:chapter|story)\b"
 )
 _PREVIOUS_CHAPTER = re.compile(
     r"\b(?:previous|prior|preceding|last) (?:chapter|story)\b|\bchapter before\b|\bback (?:a|one) chapter\b"
@@ -541,7 +545,8 @@ _TIMER_ASKED = re.compile(
     r"|when (?:will|does) the (?:sleep )?timer (?:end|finish|run out)"
     rf"|how long (?:until|till|before) {_STOPS} (?:stops|turns off|goes off|switches off)"
     r"|(?:is|have i (?:got|set)) (?:the |my |a )?(?:sleep )?timer(?: on| set| running)?"
-    r"|how long (?:is )?(?:left )?on the (?:sleep )?timer|how long is the (?:sleep )?timer set for"
+    r"|how (?:long|much time|many minutes) (?:is |are )?(?:left )?on the (?:sleep )?timer"
+    r"|how long is the (?:sleep )?timer set for"
     r")(?: now| tonight)?$"
 )
 """A question about the sleep timer (``read_playback`` reads no question as a timer to set)."""
@@ -584,7 +589,8 @@ _HELP = re.compile(
 """Asked what Bedside does, or greeted: what may be asked, with examples."""
 _OTHER_ONE = re.compile(
     r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b"
-    r"|^(?:no,?\s+)?(?:that's|thats|that is)\s+(?:not it|wrong|not right)$"
+    r"|^(?:no,?\s+)?(?:that's|thats|that is)\s+"
+    r"(?:not it|wrong|not right|not what i (?:meant|wanted|asked for))$"
 )
 _ROW_ORDINALS = {
     "first": 0,
