@@ -729,6 +729,12 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("that'll do", intents.Pause()),
         ("who's talking", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("who said that", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        # a name asked for by a pronoun alone: "That hasn't come up yet" was said of who was speaking
+        ("who is he?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("who's this character", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("who is she talking to", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("who was that man again", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("who is he in love with", Question("who is he in love with")),
         ("what did he say?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("tell me about the last 10 minutes", RecapAsked(RecapArgs(span="last_minutes", minutes=10))),
         ("replay the last minute", Jump(-60_000)),

@@ -69,10 +69,14 @@ _JUST_NOW = re.compile(
     r"|\bwhat happened just now\b|\bwhat(?:'s| is| are) (?:\w+ ){1,3}doing (?:right )?now\b"
     r"|\bwhat(?:'s| is) happening (?:right )?now\b|^who(?:'s| is) (?:talking|speaking)(?: (?:right )?now)?$"
     r"|^who said that$|^what did (?:he|she|they|you|it) (?:just )?say$"
+    r"|^who(?:'s| is| was| are| were) (?:he|she|they|this|that)"
+    r"(?: (?:guy|man|woman|lady|person|character|girl|boy))?(?: again)?$"
+    r"|^who(?:'s| is| was| are| were) (?:he|she|they) (?:talking|speaking) (?:to|about|with)$"
     r"|\bwhat was the last thing (?:that )?(?:happened|i heard|(?:he|she|they|you) said)\b"
     r"|^(?:sorry,? )?(?:what was that|say that again|come again|pardon|sorry|huh|what)(?: again)?$"
 )
-"""Half heard, just now: "what did she just say?", "huh?", "say that again" are the latest minutes."""
+"""Half heard, just now: "what did she just say?", "huh?", "say that again" are the latest minutes, and
+"who is he?": a name asked for only by a pronoun is whoever is in the latest minutes."""
 _WHERE_WAS_I = re.compile(r"^(?:where (?:was i|were we)|what was i (?:listening to|on))(?: again)?$")
 """Asked alone, half awake: what was playing, said as the latest minutes (no passage answers it).
 "Where am I?" and "which chapter is this?" are not recaps: ``intents`` reads them first (``WhereAmI``)."""
