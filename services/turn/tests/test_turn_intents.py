@@ -86,6 +86,7 @@ from bedside_turn.domain.recap import RecapAsked
         ),
         ("go to the end of the book please", BookEnd()),
         ("back to the beginning of the book", BookStart()),
+        ("go to the start of the story", BookStart()),  # as "the end of the story" is the book's
         ("start from the beginning", BookStart()),
         ("go to 1:02:03", ClockTime(3_723_000)),
         ("go to 3:20", ClockTime(12_000_000, minutes_seconds_ms=200_000)),
@@ -183,6 +184,9 @@ from bedside_turn.domain.recap import RecapAsked
         ("what has happened in this chapter?", RecapAsked(RecapArgs(span="this_chapter"))),
         ("tell me what happened so far", RecapAsked(RecapArgs(span="so_far"))),
         ("recap the story so far", RecapAsked(RecapArgs(span="so_far"))),
+        ("recap this story", RecapAsked(RecapArgs(span="so_far"))),  # was "I can take you to a moment"
+        ("summarize the book", RecapAsked(RecapArgs(span="so_far"))),
+        ("what is this book about?", RecapAsked(RecapArgs(span="so_far"))),  # was a quoted passage
         ("catch me up on the previous chapter", RecapAsked(RecapArgs(span="last_chapter"))),
         ("what was in the previous chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
         ("remind me of the last chapter", RecapAsked(RecapArgs(span="last_chapter"))),
@@ -611,6 +615,7 @@ def test_from_the_top_is_never_a_search_of_the_book(utterance: str) -> None:
         ("play the chapter titled a stormy day", intents.ChapterTitled("a stormy day")),
         ("I want to go to the chapter named Ginger's Story", intents.ChapterTitled("ginger's story")),
         ("the chapter called liberty", intents.ChapterTitled("liberty")),
+        ("go to the story called the red-headed league", intents.ChapterTitled("the red-headed league")),
         ("go to chapter 3", Chapter(3)),  # a number is still the number
         ("who dies in the chapter called the fire", Question("who dies in the chapter called the fire")),
         (

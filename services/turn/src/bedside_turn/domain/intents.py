@@ -453,7 +453,7 @@ _CHAPTERS_COUNTED = re.compile(
 """Chapters counted from the one playing, said whole ("go back 2 chapters", "skip 3 chapters")."""
 _BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
 _BOOK_START_ALONE = re.compile(
-    r"(?:from\s+)?(?:the\s+)?(?:very\s+)?(?:start|beginning)(?:\s+of\s+(?:the|this)\s+(?:audio)?book)?"
+    r"(?:from\s+)?(?:the\s+)?(?:very\s+)?(?:start|beginning)(?:\s+of\s+(?:the|this)\s+(?:(?:audio)?book|story))?"
 )
 _BOOK_END_ALONE = re.compile(
     r"(?:the\s+)?(?:very\s+)?end(?:\s+of\s+(?:the|this)\s+(?:(?:audio)?book|story|recording))?"
@@ -625,10 +625,11 @@ _GOTO = re.compile(
     r"(?:where|when|with|about|that)?\s*"
 )
 _CHAPTER_TITLED = re.compile(
-    r"^(?:.*\b(?:to|play|find)\s+)?(?:the\s+)?chapter\s+(?:(?:that's|that is|which is)\s+)?"
+    r"^(?:.*\b(?:to|play|find)\s+)?(?:the\s+)?(?:chapter|story)\s+(?:(?:that's|that is|which is)\s+)?"
     r"(?:called|titled|named|entitled)\s+(?P<title>.+?)(?:,?\s+please)?$"
 )
-"""A chapter named by its title, in a move or alone; a question about it stays a question."""
+"""A chapter (in a book of stories, a story) named by its title, in a move or alone; a question about
+it stays a question."""
 _WHERE_PART = re.compile(r"^(?:where(?:'s| is)\s+)?the\s+(?:part|bit|moment|scene)\s+(?:where|when|with)\s+")
 _ASKING_WHEN = re.compile(
     r"^(?:when|where)(?:'s|\s+(?:did|does|do|is|was|were|will|has|had|are|can|could|would|should)\b)"

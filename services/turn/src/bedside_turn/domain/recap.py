@@ -55,6 +55,8 @@ class ChosenSpan:
     """The chapter asked for is not in the book: nothing to read, and the ask is refused."""
 
 
+_BOOK_ABOUT = r"\bwhat(?:'s| is) (?:this|the) (?:story|book) about\b"
+"""Told as the book so far: all that can be said of it without what is ahead."""
 _CATCHING_UP = r"\bcatch me up\b|\bfill me in\b|\b(?:bring|get) me up to speed\b"
 _ASLEEP = re.compile(
     rf"\bwhat did i miss\b|\bwhat have i missed\b|{_CATCHING_UP}"
@@ -98,6 +100,7 @@ _ASKS = re.compile(
     r"|\brecap\b|\bsumm?ar(?:ise|ize|y)\b|\bsum up\b|\bremind me (?:of )?what\b|\btell me (?:what|about)\b"
     r"|\bgo over\b"
     r"|\bstory so far\b"
+    rf"|{_BOOK_ABOUT}"
     r"|\bwhat(?:'s| was| is) (?:the |that |this )?(?:last |previous |current )?chapter about\b"
     rf"|\bwhat (?:was|is) chapter {numbers.SAID_AS_A_NUMBER} about\b"
 )
@@ -110,6 +113,7 @@ _THIS_CHAPTER = re.compile(r"\b(?:this|the current) chapter\b")
 _NUMBERED_CHAPTER = re.compile(rf"\bchapter ({numbers.SAID_AS_A_NUMBER})(?:\b|$)")
 _SO_FAR = re.compile(
     r"\bso far\b|\b(?:the )?whole (?:story|book)\b|\bfrom the (?:very )?(?:start|beginning)\b"
+    rf"|\b(?:recap|summar(?:ise|ize|y)(?: of)?|sum up) (?:this|the) (?:story|book)\b|{_BOOK_ABOUT}"
 )
 
 
