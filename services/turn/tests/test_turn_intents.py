@@ -74,7 +74,7 @@ from bedside_turn.domain.recap import RecapAsked
         # a moment placed near an end is a moment to find (search reads the placement), never the end
         (
             "near the end, the governess finding a coil of hair",
-            FindPlace("near the end, the governess finding a coil of hair"),
+            FindPlace("near the end the governess finding a coil of hair"),
         ),
         (
             "the end of the night ride when the groom's horse goes down",
@@ -82,7 +82,7 @@ from bedside_turn.domain.recap import RecapAsked
         ),
         (
             "right at the start of the book, the smoke bomb",
-            FindPlace("right at the start of the book, the smoke bomb"),
+            FindPlace("right at the start of the book the smoke bomb"),
         ),
         ("go to the end of the book please", BookEnd()),
         ("back to the beginning of the book", BookStart()),
@@ -96,6 +96,8 @@ from bedside_turn.domain.recap import RecapAsked
         ("go back to the previous story", intents.NextChapter(-1)),
         ("skip this story", intents.NextChapter(1)),
         ("skip this bit", Jump(30_000)),
+        ("back, five minutes", Jump(-300_000)),  # a recogniser's comma for a pause: it was Other
+        ("Go back, to the start of this chapter.", ThisChapterStart()),
         ("skip ahead, I know this bit", Jump(30_000)),  # was a search for ", i know this bit"
         ("skip, I've heard this already", Jump(30_000)),
         ("skip the rest of this chapter", intents.NextChapter(1)),  # was a search for its words
@@ -772,7 +774,7 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("previous story", intents.NextChapter(-1)),  # was a recap of it
         (
             "halfway through the book, when Beauty is sold",
-            FindPlace("halfway through the book, when beauty is sold"),
+            FindPlace("halfway through the book when beauty is sold"),
         ),
     ],
 )

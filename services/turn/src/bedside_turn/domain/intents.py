@@ -738,6 +738,7 @@ def normalise(utterance: str) -> str:
     text = utterance.lower().strip()
     text = text.replace("’", "'")
     text = re.sub(r"[!.?,;]+$", "", text).strip()
+    text = re.sub(r"\s*,(?!\d)\s*", " ", text)  # a recogniser's pauses: "back, five minutes"
     while (stripped := _FILLER.sub("", text)) != text:
         text = stripped
     return numbers.ordinal_chapters_as_numbers(text)
