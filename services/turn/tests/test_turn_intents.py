@@ -96,6 +96,13 @@ from bedside_turn.domain.recap import RecapAsked
         ("go back to the previous story", intents.NextChapter(-1)),
         ("skip this story", intents.NextChapter(1)),
         ("skip this bit", Jump(30_000)),
+        # a step more once moved: they were Other, an undo, or a search for "a little more"
+        ("further back", Jump(-30_000)),
+        ("go back a little more", Jump(-30_000)),
+        ("a bit before that", Jump(-30_000)),
+        ("just a little later", Jump(30_000)),
+        ("a bit further on", Jump(30_000)),
+        ("go back to before that", Undo()),
         ("back, five minutes", Jump(-300_000)),  # a recogniser's comma for a pause: it was Other
         ("Go back, to the start of this chapter.", ThisChapterStart()),
         ("skip ahead, I know this bit", Jump(30_000)),  # was a search for ", i know this bit"
@@ -297,6 +304,7 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         # half asleep, asking for a little longer: a timer, not "I can take you to a moment..."
         ("ten more minutes", intents.SleepTimer(10)),
         ("give me 5 more minutes please", intents.SleepTimer(5)),
+        ("another 15 minutes", intents.SleepTimer(15)),  # was Other
         ("just twenty more minutes", intents.SleepTimer(20)),
         ("Sleep in fifteen minutes.", intents.SleepTimer(15)),
         ("stop in twenty minutes please", intents.SleepTimer(20)),
@@ -323,6 +331,9 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("stop at the end of the next chapter", intents.SleepTimer("chapter_end", chapter_step=1)),
         ("sleep after the next chapter", intents.SleepTimer("chapter_end", chapter_step=1)),
         ("stop after two more chapters", intents.SleepTimer("chapter_end", chapter_step=2)),
+        # counted with the one playing; it was Other
+        ("stop after two chapters", intents.SleepTimer("chapter_end", chapter_step=1)),
+        ("stop after one chapter", intents.SleepTimer("chapter_end")),
         ("turn it off after the next chapter ends", intents.SleepTimer("chapter_end", chapter_step=1)),
         ("Sleep at the end of chapter three.", intents.SleepTimer("chapter_end", chapter=3)),
         ("pause after chapter 12", intents.SleepTimer("chapter_end", chapter=12)),

@@ -307,7 +307,18 @@ _A_BIT = re.compile(
     r"(?: (?:a (?:little )?bit|a little|a touch|a tad|slightly|some))?(?: please)?$"
 )
 """An amount not said ("go back a bit", "rewind"): the page's own step, 30 seconds."""
+_A_BIT_MORE = re.compile(
+    r"^(?:go |skip |move |jump )?(?:(?:a )?(?:little |tiny )?bit |a little |even |just )?"
+    r"(?:further|farther|more) (back|on|forward|ahead)(?: please)?$"
+    r"|^(?:go |skip |move |jump )?(back|forward|on) (?:a )?(?:little |bit |touch )?(?:more|further|farther)"
+    r"(?: please)?$"
+    r"|^(?:go (?:back )?to )?(?:(?:just )?(?:a (?:little |tiny )?bit|a little|slightly)|just)"
+    r" (earlier|later|before|after)(?: (?:that|there|than that))?(?: please)?$"
+)
+"""A step more, once moved ("further back", "go back a little more", "a bit before that"): the same
+30 seconds, not the place before the move ("before that" alone is an undo)."""
 A_BIT_MS = 30_000
+_BACK_WORDS = frozenset({"back", "backward", "backwards", "rewind", "earlier", "before"})
 _SKIP_THIS_BIT = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?skip(?: over| past)? (?:this|that|the)"
     r" (?:boring )?(?:bit|part)(?: please)?$"
@@ -664,7 +675,7 @@ _STOPS_AT_THE_END = re.compile(_STOPPING + r".*\bat\s+the\s+(?:very\s+)?end\b")
 _TIMER_COUNTED_CHAPTER_END = re.compile(
     _STOPPING + r".*\b(?:(?:at\s+)?the\s+end\s+of\s+the\s+next\s+chapter"
     r"|(?:after|when)\s+the\s+next\s+chapter(?:\s+(?:ends|is over|finishes))?"
-    rf"|(?:after|in)\s+({_NUMBER_SAID})\s+more\s+chapters?)\b"
+    rf"|(?:after|in)\s+({_NUMBER_SAID})\s+more\s+chapters?|(?:after|in)\s+({_NUMBER_SAID})\s+chapters?)\b"
 )
 """The end of a chapter counted from the one playing, as a timer: read before "the next chapter", a move."""
 _TIMER_NAMED_CHAPTER_END = re.compile(
@@ -679,8 +690,8 @@ _TIMER_MINUTES = re.compile(
     rf"|^(?:(?:set )?(?:a |the )?(?:sleep )?timer (?:of |for )?)({_AMOUNT})(?:\s+please)?$"
 )
 _TIMER_MORE = re.compile(
-    r"^(?:(?:ok(?:ay)?|just|give me|let me have|another)\s+)*"
-    rf"({_NUMBER_SAID})\s+more\s+({_UNIT})s?(?:\s+please)?$"
+    r"^(?=.*\b(?:more|another)\b)(?:(?:ok(?:ay)?|just|give me|let me have|another)\s+)*"
+    rf"({_NUMBER_SAID})\s+(?:more\s+)?({_UNIT})s?(?:\s+please)?$"
 )
 """Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please"."""
 _TIMER_BARE_MINUTES = re.compile(
@@ -804,6 +815,9 @@ def read(utterance: str) -> Intent:
         return NextChapter(step=-1)
     if counted := _chapters_counted(text):
         return counted
+    if a_bit := _A_BIT.match(text) or _A_BIT_MORE.match(text):
+        said = next(word for word in a_bit.groups() if word)
+        return Jump(offset_ms=(-1 if said in _BACK_WORDS else 1) * A_BIT_MS)
     if _UNDO.search(text):
         return Undo()
     if _OTHER_ONE.search(text):
@@ -827,9 +841,6 @@ def read(utterance: str) -> Intent:
         return jump
     if _SKIP_THIS_BIT.match(text):  # before a goto, which would search the book for "this bit"
         return Jump(offset_ms=A_BIT_MS)
-    if a_bit := _A_BIT.match(text):
-        sign = -1 if a_bit.group(1) in {"back", "backward", "backwards", "rewind"} else 1
-        return Jump(offset_ms=sign * A_BIT_MS)
     if start := _start_again(text):  # before a goto, which would search the book for "it from the top"
         return start
     if _THIS_CHAPTER.search(text):
@@ -883,8 +894,9 @@ def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
     if _CANCEL_TIMER.search(text):
         return CancelSleepTimer()
     if counted := _TIMER_COUNTED_CHAPTER_END.search(text):
-        step = int(number_of(counted.group(1))) if counted.group(1) else 1
-        return SleepTimer(after="chapter_end", chapter_step=step)
+        more, chapters = counted.groups()  # "after 2 more chapters" past this one; "after 2 chapters" with it
+        step = int(number_of(more)) if more else int(number_of(chapters)) - 1 if chapters else 1
+        return SleepTimer(after="chapter_end", chapter_step=step if step > 0 else None)  # 0: this one's end
     if named := _TIMER_NAMED_CHAPTER_END.search(text):
         return SleepTimer(after="chapter_end", chapter=int(number_of(named.group(1) or named.group(2))))
     if _TIMER_CHAPTER_END.search(text):
