@@ -305,6 +305,13 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("ten more minutes", intents.SleepTimer(10)),
         ("give me 5 more minutes please", intents.SleepTimer(5)),
         ("another 15 minutes", intents.SleepTimer(15)),  # was Other
+        # words said before what is asked: these were Other
+        ("wait, what happened to Ginger?", Question("wait, what happened to Ginger?")),
+        ("sorry, who is James", Question("sorry, who is James")),
+        ("hang on, go back", Jump(-30_000)),
+        ("sorry?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("did I miss anything important?", RecapAsked(RecapArgs(span="since_asleep"))),  # was a recall
+        ("say the last line again", Jump(-30_000)),
         ("just twenty more minutes", intents.SleepTimer(20)),
         ("Sleep in fifteen minutes.", intents.SleepTimer(15)),
         ("stop in twenty minutes please", intents.SleepTimer(20)),

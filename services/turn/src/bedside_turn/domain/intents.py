@@ -331,7 +331,7 @@ _POLITELY = r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
 _PLAY_THAT_AGAIN = re.compile(
     rf"{_POLITELY}(?:play|read|run)(?: me)? (?:that|it|this) (?:back|again|over|once more)(?: please)?$"
     rf"|{_POLITELY}replay(?: that| it| this)?(?: please)?$"
-    rf"|{_POLITELY}(?:play|replay|read)(?: me)? {_JUST_HEARD}(?: back| again| over)?(?: please)?$"
+    rf"|{_POLITELY}(?:play|replay|read|say|repeat)(?: me)? {_JUST_HEARD}(?: back| again| over)?(?: please)?$"
     rf"|^i (?:missed|didn't catch|did not catch|didn't hear|did not hear) (?:that|it|{_JUST_HEARD})$"
     rf"|{_POLITELY}repeat(?: that| it| this| {_JUST_HEARD})?(?: again)?(?: please)?$"
 )
@@ -742,16 +742,21 @@ _VOLUME = re.compile(
     r"|(?:change|raise|lower) the (?:volume|sound))"
     r"(?:\s+(?:please|a bit|a little|a touch))*$"
 )
-_FILLER = re.compile(r"^(?:ok(?:ay)?|um+|uh+|hey|so|and|oh|please|bedside)[,\s]+")
+_FILLER = re.compile(
+    r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside)[,\s]+"
+    r"|^(?:wait|hang on|sorry|actually|well|alright|excuse me),\s*"
+)
+"""Words said before what is asked; those that can be what is asked ("wait a minute", "sorry?") only
+when a comma, a pause, follows them ("wait, what happened to Ginger?")."""
 
 
 def normalise(utterance: str) -> str:
     text = utterance.lower().strip()
     text = text.replace("’", "'")
     text = re.sub(r"[!.?,;]+$", "", text).strip()
-    text = re.sub(r"\s*,(?!\d)\s*", " ", text)  # a recogniser's pauses: "back, five minutes"
     while (stripped := _FILLER.sub("", text)) != text:
         text = stripped
+    text = re.sub(r"\s*,(?!\d)\s*", " ", text)  # a recogniser's pauses: "back, five minutes"
     return numbers.ordinal_chapters_as_numbers(text)
 
 

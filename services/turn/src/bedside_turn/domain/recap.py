@@ -59,7 +59,7 @@ _BOOK_ABOUT = r"\bwhat(?:'s| is) (?:this|the) (?:story|book) about\b"
 """Told as the book so far: all that can be said of it without what is ahead."""
 _CATCHING_UP = r"\bcatch me up\b|\bfill me in\b|\b(?:bring|get) me up to speed\b"
 _ASLEEP = re.compile(
-    rf"\bwhat did i miss\b|\bwhat have i missed\b|{_CATCHING_UP}"
+    rf"\bwhat did i miss\b|\bwhat have i missed\b|\bdid i miss (?:anything|something)\b|{_CATCHING_UP}"
     r"|\bi (?:wasn'?t (?:listening|paying attention)|zoned out|spaced out)\b|\bmy mind wandered\b"
     r"|\bi lost track(?: of (?:it|things|the (?:story|plot)|what'?s (?:going on|happening)))?$"
     r"|\bi (?:must have )?(?:dozed|fell asleep|drifted|nodded off|fallen asleep|slept)\b"
