@@ -786,6 +786,12 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("take me to 40%", intents.ShareOfBook(0.4)),
         ("skip to the middle of the chapter", intents.ShareOfBook(0.5, of_chapter=True)),
         ("go to halfway through this chapter", intents.ShareOfBook(0.5, of_chapter=True)),
+        # a chapter named: these went to the chapter's start
+        ("the middle of chapter 4", intents.ShareOfBook(0.5, chapter=4)),
+        ("skip to halfway through chapter four", intents.ShareOfBook(0.5, chapter=4)),
+        ("go to 25% of chapter 3", intents.ShareOfBook(0.25, chapter=3)),
+        ("skip two chapters back", intents.NextChapter(-2)),  # was a search for "two chapters back"
+        ("first chapter", Chapter(1)),  # was Other
         ("I fell asleep around the fire, take me back there", intents.Earlier(fell_asleep=True)),
         ("I must have dozed off, go back", intents.Earlier(fell_asleep=True)),
         ("skip to the next one", intents.NextChapter(1)),  # was a search of the book for "the next one"

@@ -323,6 +323,18 @@ async def test_a_chapter_named_by_its_title_is_gone_to_once_its_title_has_been_h
     assert finds[-1].query == "the keeper returns"
 
 
+async def test_the_middle_of_a_chapter_named_is_placed_by_that_chapters_length(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    third = next(c for c in book_info().chapters if c.n == 3)
+    await rig.ask(listener, "skip to the middle of chapter 3")
+    assert rig.player.offers[-1].targets == [
+        Target(position_ms=third.start_ms + (third.end_ms - third.start_ms) // 2)
+    ]
+    reply = await rig.ask(listener, "halfway through chapter 9")  # the book has four
+    assert reply.outcome == "refused"
+    assert reply.speech == "The book has 4 chapters; there is no chapter 9."
+
+
 async def test_a_row_of_the_list_is_pressed_by_saying_which(rig: Rig) -> None:
     """Before, "the second one" was a search of the book for its words."""
     listener = rig.listener_at(HERE)

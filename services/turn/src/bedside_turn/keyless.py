@@ -182,7 +182,8 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
         else:
             args = {"position_ms": at}
     if isinstance(intent, intents.ShareOfBook) and (book := await _book_info(tools)) is not None:
-        args = {"position_ms": share_position(intent, book, tools.here_ms)}
+        at = share_position(intent, book, tools.here_ms)  # a chapter the book lacks: refused as "chapter 60"
+        args = {"position_ms": at} if at is not None else {"chapter": intent.chapter}
     if isinstance(intent, intents.ChapterTitled):
         book = await _book_info(tools)
         titled = titled_chapter(book.chapters, intent.title, tools.here_ms) if book is not None else None

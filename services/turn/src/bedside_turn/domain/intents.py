@@ -59,10 +59,12 @@ class ClockTime:
 @dataclass(frozen=True)
 class ShareOfBook:
     """'Halfway through the book', 'three quarters of the way through': a place by the book's length,
-    or by the chapter playing's when ``of_chapter`` ("the middle of the chapter")."""
+    or by the chapter playing's when ``of_chapter`` ("the middle of the chapter"), or by ``chapter``'s
+    when one is named ("halfway through chapter 4")."""
 
     share: float
     of_chapter: bool = False
+    chapter: int | None = None
 
 
 @dataclass(frozen=True)
@@ -380,11 +382,13 @@ _SPOKEN_CLOCK = re.compile(
 _SHARES = {"a third": 1 / 3, "a quarter": 0.25, "two thirds": 2 / 3, "three quarters": 0.75}
 _SHARE_OF_BOOK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
-    r"(?:go|skip|jump|move|take me|take it|fast forward|rewind)(?: (?:back|ahead|forwards?|on))? to (?:the )?"
+    r"(?:(?:go|skip|jump|move|take me|take it|fast forward|rewind)(?: (?:back|ahead|forwards?|on))? to )?"
+    r"(?:the )?"
     rf"(?:halfway(?: point| mark)?|middle|({'|'.join(_SHARES)}) of the way"
     r"|(\d{1,2}) ?(?:%|percent)(?: mark)?)"
     r"(?: (?:through|into)(?: (?:the|this) (?:audio)?(book|story|chapter))?"
     r"| of (?:the|this) (?:audio)?(book|story|chapter))?"
+    rf"(?:(?: through| into| of) chapter ({_BARE_NUMBER_SAID}))?"
     r"(?:,? please)?$"
 )
 """A place by the share of the book or of the chapter said, the whole request ("skip to halfway
@@ -459,9 +463,11 @@ _PREVIOUS_CHAPTER_ALONE = re.compile(
 "the last chapter" reads in a recap, and a listener asks for the book's end as "the end"."""
 _CHAPTERS_COUNTED = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|skip|jump|move|take me)\s+)?"
-    rf"({_BACK}|forwards?|ahead|on|skip)(?:\s+({_BACK}|forwards?|ahead))?\s+({_NUMBER_SAID})\s+chapters?(?:,?\s+please)?$"
+    rf"({_BACK}|forwards?|ahead|on|skip)(?:\s+({_BACK}|forwards?|ahead))?\s+({_NUMBER_SAID})\s+chapters?"
+    rf"(?:\s+({_BACK}|forwards?|ahead|on))?(?:,?\s+please)?$"
 )
-"""Chapters counted from the one playing, said whole ("go back 2 chapters", "skip 3 chapters")."""
+"""Chapters counted from the one playing, said whole ("go back 2 chapters", "skip 3 chapters", "skip two
+chapters back")."""
 _BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
 _BOOK_START_ALONE = re.compile(
     r"(?:from\s+)?(?:the\s+)?(?:very\s+)?(?:start|beginning)(?:\s+of\s+(?:the|this)\s+(?:(?:audio)?book|story))?"
@@ -950,11 +956,13 @@ def _share_of_book(text: str) -> ShareOfBook | None:
     said = _SHARE_OF_BOOK.match(text)
     if said is None:
         return None
-    share, percent, through, of = said.groups()
+    share, percent, through, of, chapter = said.groups()
     of_chapter = "chapter" in (through, of)
+    named = int(number_of(chapter)) if chapter else None
     if percent is not None:
-        return ShareOfBook(int(percent) / 100, of_chapter)
-    return ShareOfBook(_SHARES[share] if share else 0.5, of_chapter)  # "halfway" and "the middle" alike
+        return ShareOfBook(int(percent) / 100, of_chapter, named)
+    half = 0.5  # "halfway" and "the middle" alike
+    return ShareOfBook(_SHARES[share] if share else half, of_chapter, named)
 
 
 def _spoken_clock(text: str) -> ClockTime | None:
@@ -981,7 +989,7 @@ def _chapters_counted(text: str) -> NextChapter | None:
     said = _CHAPTERS_COUNTED.match(text)
     if said is None or (count := int(number_of(said.group(3)))) <= 0:
         return None
-    way = said.group(2) or said.group(1)  # "skip back 2 chapters": the second word says which way
+    way = said.group(4) or said.group(2) or said.group(1)  # "skip back 2 chapters": the later word says
     return NextChapter(step=-count if re.fullmatch(_BACK, way) else count)
 
 

@@ -46,8 +46,8 @@ _ORDINALS = {
     **{f"{tens[:-1]}ieth": tens for tens in TENS},
 }
 _ORDINAL_CHAPTER = re.compile(
-    rf"\bthe (?:((?:{one_of(TENS)})[\s-]))?({one_of(_ORDINALS)})"
-    r" chapter\b|\bthe (\d+)(?:st|nd|rd|th) chapter\b"
+    rf"(?:\bthe |^)(?:((?:{one_of(TENS)})[\s-]))?({one_of(_ORDINALS)})"
+    r" chapter\b|(?:\bthe |^)(\d+)(?:st|nd|rd|th) chapter\b"
 )
 
 

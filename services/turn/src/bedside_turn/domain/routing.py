@@ -97,11 +97,17 @@ def named_place_args(intent: Intent) -> dict[str, object] | None:
     return None
 
 
-def share_position(said: intents.ShareOfBook, book: BookInfo, here_ms: int) -> int:
-    """Where a share of the book, or of the chapter playing, lies on the clock ("halfway through the
-    chapter"); a book without chapters takes the chapter's share as the book's."""
+def share_position(said: intents.ShareOfBook, book: BookInfo, here_ms: int) -> int | None:
+    """Where a share of the book, of the chapter playing or of the chapter named lies on the clock
+    ("halfway through the chapter", "the middle of chapter 4"); a book without chapters takes the
+    chapter playing's share as the book's. None for a chapter named that the book does not have."""
     start, end = 0, book.duration_ms
-    if said.of_chapter and (playing := playing_chapter(book.chapters, here_ms)) is not None:
+    if said.chapter is not None:
+        named = next((c for c in book.chapters if c.n == said.chapter), None)
+        if named is None:
+            return None
+        start, end = named.start_ms, named.end_ms
+    elif said.of_chapter and (playing := playing_chapter(book.chapters, here_ms)) is not None:
         start, end = playing.start_ms, playing.end_ms
     return start + round((end - start) * said.share)
 
