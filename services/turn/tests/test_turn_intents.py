@@ -38,6 +38,12 @@ from bedside_turn.domain.recap import RecapAsked
         ("back 30 seconds", Jump(-30_000)),
         ("go back thirty seconds", Jump(-30_000)),
         ("forward five minutes", Jump(300_000)),
+        # an amount in two units: the first alone was taken ("1 hour 30 minutes" went back an hour)
+        ("go back 1 hour 30 minutes", Jump(-5_400_000)),
+        ("go back an hour and ten minutes", Jump(-4_200_000)),
+        ("skip forward 1 minute and 20 seconds", Jump(80_000)),
+        ("stop in an hour and ten minutes", intents.SleepTimer(70)),
+        ("back a tiny bit", Jump(-30_000)),
         ("skip ahead two minutes", Jump(120_000)),
         ("rewind a minute", Jump(-60_000)),
         ("back an hour", Jump(-3_600_000)),

@@ -291,12 +291,13 @@ _NUMBER_SAID = numbers.SAID
 _NUMBER = f"({_NUMBER_SAID})"
 _BARE_NUMBER_SAID = numbers.SAID_AS_A_NUMBER
 _UNIT = r"(?:second|sec|minute|min|hour)"
-_AMOUNT = (
+_ONE_AMOUNT = (
     rf"(?:half\s+an?\s+{_UNIT}|{_NUMBER_SAID}(?:\s+and\s+a\s+half)?\s+{_UNIT}s?"
     r"(?:\s+and\s+a\s+half)?)\b"
 )
+_AMOUNT = rf"(?:{_ONE_AMOUNT}(?:\s+(?:and\s+)?{_ONE_AMOUNT})?)"
 """An amount of time said, as ``_said_amount_ms`` reads it: "20 minutes", "half an hour",
-"one and a half hours", "an hour and a half"."""
+"one and a half hours", "an hour and a half", and in two units, "an hour and ten minutes"."""
 _SAID_AMOUNT = re.compile(
     rf"(?:(half)\s+an?|{_NUMBER}(\s+and\s+a\s+half)?)\s+({_UNIT})s?(\s+and\s+a\s+half)?"
 )
@@ -306,7 +307,7 @@ _JUMP_AMOUNT_FIRST = re.compile(rf"\b({_AMOUNT})\s+({_BACK}|forward|forwards|ahe
 """The amount said before the way ("half an hour back", "ten minutes forward")."""
 _A_BIT = re.compile(
     r"^(?:(?:go|skip|jump|move|take me|fast) )?(back|backwards?|rewind|forward|forwards|ahead|skip)(?: up)?"
-    r"(?: (?:a (?:little )?bit|a little|a touch|a tad|slightly|some))?(?: please)?$"
+    r"(?: (?:a (?:little |tiny )?bit|a little|a touch|a tad|slightly|some))?(?: please)?$"
 )
 """An amount not said ("go back a bit", "rewind"): the page's own step, 30 seconds."""
 _A_BIT_MORE = re.compile(
@@ -771,12 +772,19 @@ number_of = numbers.number_of
 
 def _said_amount_ms(said: str) -> float:
     """An amount of time as said (``_AMOUNT``), in milliseconds: "20 minutes", "half an hour",
-    and a half wherever it is said, "one and a half hours" or "an hour and a half"."""
-    amount = _SAID_AMOUNT.match(said.replace("-", " "))
-    assert amount is not None, said  # only ever given what _AMOUNT matched
-    half, number, half_before, unit, half_after = amount.groups()
+    and a half wherever it is said, "one and a half hours" or "an hour and a half"; the parts of
+    one said in two units added ("1 hour 30 minutes")."""
+    parts = list(_SAID_AMOUNT.finditer(said.replace("-", " ")))
+    assert parts, said  # only ever given what _AMOUNT matched
+    return sum(_amount_part_ms(*part.groups()) for part in parts)
+
+
+def _amount_part_ms(
+    half: str | None, number: str | None, half_before: str | None, unit: str, half_after: str | None
+) -> float:
     if half:
         return 0.5 * UNIT_MS[unit]
+    assert number is not None
     return (number_of(number) + (0.5 if half_before or half_after else 0)) * UNIT_MS[unit]
 
 
