@@ -44,6 +44,8 @@ from bedside_turn.domain.recap import RecapAsked
         ("skip forward 1 minute and 20 seconds", Jump(80_000)),
         ("stop in an hour and ten minutes", intents.SleepTimer(70)),
         ("back a tiny bit", Jump(-30_000)),
+        ("go to minute 45", ClockTime(2_700_000)),  # was a search for "minute 45"
+        ("start at 10 minutes", ClockTime(600_000)),  # was Other
         ("skip ahead two minutes", Jump(120_000)),
         ("rewind a minute", Jump(-60_000)),
         ("back an hour", Jump(-3_600_000)),

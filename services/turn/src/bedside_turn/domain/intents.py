@@ -375,11 +375,13 @@ _N = numbers.SAID_AS_A_NUMBER
 _SPOKEN_CLOCK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:go|skip|jump|move|take me|take it|fast forward|rewind|play|start)(?: (?:back|ahead|forwards?|on))?"
-    rf" (?:to|from) (?:the )?(?:({_N}) hours?(?: and)?(?: ({_N})(?: minutes?)?)?|({_N}) minutes?)"
+    rf" (?:to|from|at) (?:the )?"
+    rf"(?:({_N}) hours?(?: and)?(?: ({_N})(?: minutes?)?)?|({_N}) minutes?|minute ({_N}))"
     r"(?: (?:in|mark|point|into the (?:book|story)))?(?:,? please)?$"
 )
 """A place on the book's clock said in words ("go to 2 hours 10 minutes", "skip to the 3 hour mark",
-"back to 1 hour"): the "to" makes it a place, where "skip 45 minutes" is a move by that much."""
+"back to 1 hour", "go to minute 45", "start at 10 minutes"): the "to" makes it a place, where
+"skip 45 minutes" is a move by that much."""
 _SHARES = {"a third": 1 / 3, "a quarter": 0.25, "two thirds": 2 / 3, "three quarters": 0.75}
 _SHARE_OF_BOOK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
@@ -978,8 +980,8 @@ def _spoken_clock(text: str) -> ClockTime | None:
     said = _SPOKEN_CLOCK.match(text)
     if said is None:
         return None
-    hours, minutes, minutes_alone = (number_of(part) if part else 0 for part in said.groups())
-    return ClockTime(position_ms=round((hours * 60 + (minutes or minutes_alone)) * 60_000))
+    hours, minutes, minutes_alone, minute_named = (number_of(part) if part else 0 for part in said.groups())
+    return ClockTime(position_ms=round((hours * 60 + (minutes or minutes_alone or minute_named)) * 60_000))
 
 
 def _missed_stretch(text: str) -> Jump | None:
