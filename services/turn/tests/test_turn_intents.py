@@ -45,6 +45,12 @@ from bedside_turn.domain.recap import RecapAsked
         ("stop in an hour and ten minutes", intents.SleepTimer(70)),
         ("back a tiny bit", Jump(-30_000)),
         ("go to minute 45", ClockTime(2_700_000)),  # was a search for "minute 45"
+        # asked of the position or the clock: each was a recall of the book
+        ("how far into the chapter am I", intents.WhereAmI()),
+        ("what's my position?", intents.WhereAmI()),
+        ("what page am I on?", intents.WhereAmI()),
+        ("when does this chapter end?", intents.TimeLeft()),
+        ("how long until the next chapter", intents.TimeLeft()),
         ("start at 10 minutes", ClockTime(600_000)),  # was Other
         ("skip ahead two minutes", Jump(120_000)),
         ("rewind a minute", Jump(-60_000)),

@@ -489,6 +489,8 @@ _TIME_LEFT = re.compile(
     r"|\bhow (?:much|long) of (?:the|this) (?:book|chapter|story)(?: is)? (?:left|to go|remaining)\b"
     r"|^is (?:this|it|that) the end(?: of (?:the|this) (?:book|story|chapter))?$"
     r"|^is the (?:book|story) (?:over|finished|done)$"
+    r"|^when (?:does|will) (?:this|the) (?:chapter|story|book) (?:end|finish)$"
+    r"|^how (?:long|many minutes) (?:until|till|to|before) the next (?:chapter|story)$"
 )
 _LENGTH_ASKED = re.compile(
     r"^how (?:long|many (?:hours|minutes)) is (?:this|the) (?:audio)?(book|chapter|story)"
@@ -548,6 +550,9 @@ _WHERE_AM_I = re.compile(
     rf"|^where (?:did i|did we) (?:leave off|get to|get up to|stop(?: listening)?){_IN_THE_BOOK}"
     r"(?: (?:last night|yesterday|last time|this morning))?$|^where (?:was i|were we) up to$"
     rf"|^how far (?:through|into|along|in) (?:the (?:book|story) )?(?:am i|are we){_IN_THE_BOOK}$"
+    r"|^how (?:far|many minutes|long) (?:into|through|in) (?:the|this) chapter (?:am i|are we)$"
+    r"|^what(?:'s| is) my (?:position|place|spot)(?: in the (?:book|story))?$|^what time am i at$"
+    r"|^what page (?:am i on|are we on|is this|is it)$"
     r"|^how far (?:am i|are we|have i got|have we got|have i gotten)"
     rf"(?: (?:through|into|along|in) (?:the|this) (?:book|story))?$"
 )
