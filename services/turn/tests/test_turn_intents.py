@@ -51,6 +51,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("what page am I on?", intents.WhereAmI()),
         ("when does this chapter end?", intents.TimeLeft()),
         ("how long until the next chapter", intents.TimeLeft()),
+        ("what time is it in the book?", intents.WhereAmI()),
         ("start at 10 minutes", ClockTime(600_000)),  # was Other
         ("skip ahead two minutes", Jump(120_000)),
         ("rewind a minute", Jump(-60_000)),
@@ -286,7 +287,7 @@ def test_where_am_i_is_read_as_one_intent(utterance: str) -> None:
         ("what chapter is the storm in?", Question("what chapter is the storm in?")),
         ("where are we going?", Question("where are we going?")),
         ("how far is the lighthouse?", Question("how far is the lighthouse?")),
-        ("what time is it?", Question("what time is it?")),
+        ("what time is it?", intents.Courtesy("time_of_day")),  # the time of day, which Bedside cannot see
         # What was playing, half awake: the latest minutes heard, as before.
         ("where was I?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("how long is left?", intents.TimeLeft()),

@@ -714,6 +714,7 @@ async def test_what_the_cover_and_the_chapter_list_say_is_told_not_that_it_has_n
     [
         ("thanks", "answered", speech.COURTESY["thanks"]),
         ("goodnight", "answered", speech.COURTESY["goodnight"]),
+        ("what time is it?", "answered", speech.COURTESY["time_of_day"]),
         ("what can you do?", "answered", speech.WHAT_I_CAN_DO),
         ("slower", "refused", speech.NO_SPEED),
     ],

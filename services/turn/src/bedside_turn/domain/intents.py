@@ -227,11 +227,15 @@ class Speed:
     """'Slower', 'speed up': the reading speed, which no tool and no page control changes."""
 
 
+CourtesySaid = Literal["thanks", "never_mind", "goodnight", "time_of_day"]
+
+
 @dataclass(frozen=True)
 class Courtesy:
-    """'Thanks', 'never mind', 'goodnight': said to Bedside, asking nothing of the book."""
+    """'Thanks', 'never mind', 'goodnight', 'what time is it?': said to Bedside, asking nothing of the
+    book."""
 
-    said: Literal["thanks", "never_mind", "goodnight"]
+    said: CourtesySaid
 
 
 @dataclass(frozen=True)
@@ -587,7 +591,7 @@ _SPEED = re.compile(
     r" (?:too )?(?:fast|slow|quick)(?: please)?$"
     r"|\b\d+(?:\.\d+)?\s?x(?: speed)?$|\b(?:double|half|normal) speed\b"
 )
-_COURTESIES: tuple[tuple[Literal["thanks", "never_mind", "goodnight"], re.Pattern[str]], ...] = (
+_COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
     ("thanks", re.compile(r"^(?:thanks|thank you|thank you very much|thanks a lot|cheers|ta)(?: bedside)?$")),
     (
         "never_mind",
@@ -605,6 +609,7 @@ _COURTESIES: tuple[tuple[Literal["thanks", "never_mind", "goodnight"], re.Patter
             r"|^time (?:for bed|to sleep)(?: now)?$"
         ),
     ),
+    ("time_of_day", re.compile(r"^what(?: time is it|'s the time| is the time)(?: now| right now)?$")),
 )
 _HELP = re.compile(
     r"^(?:help|help me|what can you do|what can i (?:say|ask)(?: you)?|how does (?:this|it) work"

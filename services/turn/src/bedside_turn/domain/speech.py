@@ -58,6 +58,10 @@ COURTESY = {
     "thanks": OwnWords("You're welcome."),
     "never_mind": OwnWords("All right."),
     "goodnight": OwnWords('Goodnight. Say "sleep in 20 minutes" and I\'ll stop the book then.'),
+    # Bedside has no clock of the listener's own: a server's time zone may not be the bedroom's.
+    "time_of_day": OwnWords(
+        'I can\'t see a clock for the time of day. Say "where am I?" for the time in the book.'
+    ),
 }
 GOODNIGHT = OwnWords("Goodnight. ")
 """Said before the running timer's sentence, in place of the hint to set one."""
