@@ -52,6 +52,8 @@ from bedside_turn.domain.recap import RecapAsked
         ("when does this chapter end?", intents.TimeLeft()),
         ("how long until the next chapter", intents.TimeLeft()),
         ("what time is it in the book?", intents.WhereAmI()),
+        ("have I heard this before?", intents.HeardBefore()),  # was Other
+        ("did I already hear this part", intents.HeardBefore()),
         ("start at 10 minutes", ClockTime(600_000)),  # was Other
         ("skip ahead two minutes", Jump(120_000)),
         ("rewind a minute", Jump(-60_000)),

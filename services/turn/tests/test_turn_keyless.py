@@ -589,6 +589,25 @@ async def test_where_they_were_furthest_is_asked_of_the_lookup_and_moved_to(rig:
     assert reply.outcome in {"moved", "listed"}
 
 
+async def test_have_i_heard_this_before_is_told_from_the_furthest_place_listened_to(rig: Rig) -> None:
+    """It was "I can take you to a moment ..."; the place further on is said by its time and chapter
+    number, not by its chapter's title (ahead of the line), and nothing moves."""
+    listener = rig.listener_at(HERE)  # 2:15, in chapter 2
+    furthest = HistoryEntry(seq=7, kind="reported", position_ms=200_000, chapter=3, device="phone")
+    rig.player.history[(listener, BOOK_ID)] = [furthest]
+    reply = await rig.ask(listener, "have I heard this before?")
+    assert rig.player.lookups[-1].furthest
+    assert reply.speech == (
+        "Yes: you've listened as far as 0:03:20, in chapter 3, about 1 minute further on. "
+        'Say "take me to the furthest I\'ve got" to go back there.'
+    )
+    assert "Cellar" not in reply.speech
+    assert position(rig, listener) == HERE
+    rig.player.history[(listener, BOOK_ID)] = [furthest.model_copy(update={"position_ms": HERE + 20_000})]
+    reply = await rig.ask(listener, "is this new?")
+    assert reply.speech == "No, this is as far as you've listened."
+
+
 async def test_the_other_one_with_nothing_before_says_so(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "not that one")

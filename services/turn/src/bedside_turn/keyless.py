@@ -2,7 +2,7 @@
 
 from collections.abc import Callable
 
-from bedside_contracts.player import SleepTimer, StateRequest
+from bedside_contracts.player import LocateRequest, SleepTimer, StateRequest
 from bedside_contracts.search import BookInfo, CatalogRequest, Resolve, Target
 from bedside_contracts.turn import Exchange
 
@@ -86,6 +86,8 @@ async def run_keyless(
                 history.Told.WHERE,
                 lambda book, here: speech.where_you_are(here, book.duration_ms, book.chapters),
             )
+        case intents.HeardBefore():
+            return await _heard_before(tools)
         case intents.AboutTheBook(fact=fact):
             return await _told_from_the_book(
                 tools, history.Told.ABOUT_THE_BOOK, lambda book, here: speech.about_the_book(fact, book, here)
@@ -152,6 +154,17 @@ async def _told_from_the_book(tools: ToolBox, told: history.Told, say: Callable[
         return speech.TROUBLE
     tools.turn.told = told
     return say(book, tools.here_ms)
+
+
+async def _heard_before(tools: ToolBox) -> str:
+    """Whether the listener's history has them further on than here: its furthest place."""
+    furthest = await tools.backends.locate(
+        LocateRequest(listener=tools.listener, book=tools.book, furthest=True, limit=1)
+    )
+    reached = furthest.newest.position_ms if furthest.newest is not None else None
+    return await _told_from_the_book(
+        tools, history.Told.HEARD_BEFORE, lambda book, here: speech.heard_before(reached, here, book.chapters)
+    )
 
 
 async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str:

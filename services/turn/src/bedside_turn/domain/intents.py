@@ -169,6 +169,12 @@ class AboutTheBook:
 
 
 @dataclass(frozen=True)
+class HeardBefore:
+    """'Have I heard this before?': whether the listener has listened further than here (after going
+    back, or dozing through a rewind), from the furthest place their history has them at."""
+
+
+@dataclass(frozen=True)
 class WhereAmI:
     """'Where am I?', 'which chapter is this?', 'how far through am I?': the chapter playing and how far
     into it and into the book, from the book's own times (no passage read)."""
@@ -275,6 +281,7 @@ Intent = (
     | RecapAsked
     | TimeLeft
     | WhereAmI
+    | HeardBefore
     | AboutTheBook
     | SleepTimer
     | CancelSleepTimer
@@ -542,6 +549,12 @@ _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
 )
 """Asked alone (read whole), so "who wrote the letter?" stays a question about the story. Not "who is
 the narrator?": in a story told by one of its people, that asks who they are."""
+_HEARD_BEFORE = re.compile(
+    r"^(?:have|did) (?:i|we) (?:already )?(?:heard|hear|listened to|listen to) (?:this|that|it)"
+    r"(?: (?:part|bit|chapter|one|story))?(?: (?:before|already))?$"
+    r"|^(?:is|was) (?:this|that) (?:part |bit )?(?:new|new to me)$"
+    r"|^i think i've heard this(?: (?:part|bit))?(?: before)?$"
+)
 _WHERE_AM_I = re.compile(
     r"^where (?:am i|are we)(?: (?:now|up to|at|right now))?"
     r"(?: in (?:the|this) (?:book|story|chapter))?(?: now)?$"
@@ -838,8 +851,8 @@ def read(utterance: str) -> Intent:
         return NextChapter(step=1 if moved.group(1) == "next" else -1)
     if earlier := read_earlier(text):
         return earlier
-    if _WHERE_AM_I.match(text):  # before the recaps, which would read "which chapter is this" as one
-        return WhereAmI()
+    if position := _asked_of_the_position(text):  # before the recaps: "which chapter is this" is none
+        return position
     if fact := next((fact for fact, said in _BOOK_FACTS if said.match(text)), None):
         return AboutTheBook(fact)
     if _PREVIOUS_CHAPTER_ALONE.match(text):  # before the recaps, which read the words alone as one
@@ -905,6 +918,12 @@ def read(utterance: str) -> Intent:
     if _MOMENT.match(text) and len(text.split()) >= 2:
         return FindPlace(query=text)
     return Other()
+
+
+def _asked_of_the_position(text: str) -> WhereAmI | HeardBefore | None:
+    if _WHERE_AM_I.match(text):
+        return WhereAmI()
+    return HeardBefore() if _HEARD_BEFORE.match(text) else None
 
 
 def _chapter_named(text: str) -> Chapter | ChapterTitled | None:

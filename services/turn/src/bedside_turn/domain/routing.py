@@ -20,12 +20,13 @@ their top two is always offered, whatever the book's size (measured: the turn RE
 def model_may_answer(intent: Intent) -> bool:
     """Whether a model, when there is one, answers this: not an undo nor "the second one" (a row of
     the list on the screen pressed by voice), commands and not judgements;
-    not "where am I?" nor "how long is left?", which only the position answers, and the model is never
-    told it (DESIGN rule 4); not "halfway through the book", which the book's length places, as plain
-    code's arithmetic; not "who wrote this?" nor "how many chapters are left?", which the book's
-    catalog entry answers, nor "when will it stop?", which the player's sleep timer does; not "play",
-    "louder", "slower", "bookmark this" nor "switch to another book", which no tool can do, so plain
-    code's honest answer is all there is to say;
+    not "where am I?", "how long is left?" nor "have I heard this before?", which only the position
+    answers, and the model is never told it (DESIGN rule 4); not "halfway through the book", which the
+    book's length places, as plain code's arithmetic; not "the chapter called The Fire", which the
+    chapter list names exactly; not "who wrote this?" nor "how many chapters are left?", which the
+    book's catalog entry answers, nor "when will it stop?", which the player's sleep timer does; not
+    "play", "louder", "slower", "bookmark this" nor "switch to another book", which no tool can do, so
+    plain code's honest answer is all there is to say;
     not "thanks" nor "goodnight", whose answer names the running sleep timer the model is not told;
     not a move by a number without a unit ("back 5") nor a start again with no start named ("start
     over"): which unit and which start are plain code's rules, and its reply says which it took."""
@@ -38,6 +39,7 @@ def model_may_answer(intent: Intent) -> bool:
         | intents.PressListed
         | intents.ShareOfBook
         | intents.WhereAmI
+        | intents.HeardBefore
         | intents.TimeLeft
         | intents.AboutTheBook
         | intents.TimerAsked

@@ -177,6 +177,24 @@ def where_you_are(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -
     return OwnWords(said) if named == chapter_name(playing.n) else said
 
 
+FURTHER_THAN_HERE_MS = 60_000
+"""How much further than here the furthest place must be to be listening heard before: a playing
+device reports every few seconds, so a furthest place just past here is where they are."""
+
+
+def heard_before(furthest_ms: int | None, here_ms: int, chapters: list[ChapterInfo]) -> OwnWords:
+    """'Have I heard this before?': yes when the listener's history has them further on (its time and
+    chapter number; never its title, which is ahead of the line), else no."""
+    if furthest_ms is None or furthest_ms - here_ms <= FURTHER_THAN_HERE_MS:
+        return OwnWords("No, this is as far as you've listened.")
+    reached = playing_chapter(chapters, furthest_ms)
+    where = f"{clock(furthest_ms)}, in {chapter_name(reached.n)}" if reached else clock(furthest_ms)
+    return OwnWords(
+        f"Yes: you've listened as far as {where}, {said_length(furthest_ms - here_ms)} further on. "
+        'Say "take me to the furthest I\'ve got" to go back there.'
+    )
+
+
 def _into_chapter(ms: int) -> str:
     """How far into the chapter: seconds while under a minute ("40 seconds"), else in minutes."""
     if ms < 59_500:
