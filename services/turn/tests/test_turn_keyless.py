@@ -598,7 +598,7 @@ async def test_have_i_heard_this_before_is_told_from_the_furthest_place_listened
     reply = await rig.ask(listener, "have I heard this before?")
     assert rig.player.lookups[-1].furthest
     assert reply.speech == (
-        "Yes: you've listened as far as 0:03:20, in chapter 3, about 1 minute further on. "
+        "Yes: you've been as far as 0:03:20, in chapter 3, about 1 minute further on. "
         'Say "take me to the furthest I\'ve got" to go back there.'
     )
     assert "Cellar" not in reply.speech

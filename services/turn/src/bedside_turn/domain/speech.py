@@ -190,7 +190,7 @@ def heard_before(furthest_ms: int | None, here_ms: int, chapters: list[ChapterIn
     reached = playing_chapter(chapters, furthest_ms)
     where = f"{clock(furthest_ms)}, in {chapter_name(reached.n)}" if reached else clock(furthest_ms)
     return OwnWords(
-        f"Yes: you've listened as far as {where}, {said_length(furthest_ms - here_ms)} further on. "
+        f"Yes: you've been as far as {where}, {said_length(furthest_ms - here_ms)} further on. "
         'Say "take me to the furthest I\'ve got" to go back there.'
     )
 
