@@ -589,7 +589,7 @@ async def test_where_they_were_furthest_is_asked_of_the_lookup_and_moved_to(rig:
     assert reply.outcome in {"moved", "listed"}
 
 
-async def test_have_i_heard_this_before_is_told_from_the_furthest_place_listened_to(rig: Rig) -> None:
+async def test_have_i_heard_this_before_is_told_from_the_furthest_place_they_have_been(rig: Rig) -> None:
     """It was "I can take you to a moment ..."; the place further on is said by its time and chapter
     number, not by its chapter's title (ahead of the line), and nothing moves."""
     listener = rig.listener_at(HERE)  # 2:15, in chapter 2

@@ -34,7 +34,7 @@ class Told(Enum):
     WHAT_I_CAN_DO = "I told them what they can ask me."
     COURTESY = "I answered their thanks, never mind or goodnight."
     TIMER = "I told them about the sleep timer."
-    HEARD_BEFORE = "I told them whether they had listened further than here before."
+    HEARD_BEFORE = "I told them whether they had been further on than here before."
 
 
 def remembered_speech(said: str, told: Told | None, *, unsaid: bool) -> str:

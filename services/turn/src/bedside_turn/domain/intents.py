@@ -170,7 +170,7 @@ class AboutTheBook:
 
 @dataclass(frozen=True)
 class HeardBefore:
-    """'Have I heard this before?': whether the listener has listened further than here (after going
+    """'Have I heard this before?': whether the listener has been further on than here (after going
     back, or dozing through a rewind), from the furthest place their history has them at."""
 
 
