@@ -195,7 +195,7 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
         else:
             args = {"position_ms": at}
     if isinstance(intent, intents.ShareOfBook) and (book := await _book_info(tools)) is not None:
-        at = share_position(intent, book, tools.here_ms)  # a chapter the book lacks: refused as "chapter 60"
+        at = share_position(intent, book, tools.here_ms)  # a chapter the book lacks is refused by its number
         args = {"position_ms": at} if at is not None else {"chapter": intent.chapter}
     if isinstance(intent, intents.ChapterTitled):
         book = await _book_info(tools)

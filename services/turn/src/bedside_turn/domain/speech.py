@@ -178,8 +178,8 @@ def where_you_are(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -
 
 
 FURTHER_THAN_HERE_MS = 60_000
-"""How much further than here the furthest place must be to be listening heard before: a playing
-device reports every few seconds, so a furthest place just past here is where they are."""
+"""How far past here the furthest place must be for here to count as heard before: a playing device
+reports every few seconds, so a furthest place just past here is where they are."""
 
 
 def heard_before(furthest_ms: int | None, here_ms: int, chapters: list[ChapterInfo]) -> OwnWords:
