@@ -6,12 +6,11 @@ I?" and the recaps name it). How many chapters the book has is no spoiler (the p
 chapter and the clock), so a step past the first or the last is refused saying so plainly.
 """
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.search import ChapterInfo
-from bedside_guard import Passage, ahead_of, own_title
+from bedside_guard import Passage, ahead_of, own_title, words_of
 
 
 @dataclass(frozen=True)
@@ -90,8 +89,7 @@ _ARTICLES = frozenset({"a", "an", "the"})
 
 def _title_words(text: str) -> tuple[str, ...]:
     """A title's words as a listener may say them: any case, no punctuation, articles optional."""
-    words = re.findall(r"[a-z0-9']+", text.lower().replace("\u2019", "'"))
-    return tuple(word for word in words if word not in _ARTICLES)
+    return tuple(word for word in words_of(text) if word not in _ARTICLES)
 
 
 def titled_chapter(chapters: Sequence[ChapterInfo], said: str, here_ms: int) -> ChapterInfo | None:
