@@ -47,10 +47,11 @@ IN_WORDS = rf"(?:(?:a|{one_of(ONES)})\s+hundred(?:\s+(?:and\s+)?{_BELOW_A_HUNDRE
 
 def value_in_words(words: str) -> int | None:
     """The value of a number ``IN_WORDS`` matches, in any case; None for words that are no number."""
-    if re.fullmatch(IN_WORDS, words.strip().lower()) is None:
+    said = words.strip().lower()
+    if re.fullmatch(IN_WORDS, said) is None:
         return None
     total = 0
-    for word in re.split(r"[\s-]+", words.strip().lower()):
+    for word in re.split(r"[\s-]+", said):
         if word == "hundred":
             total = max(total, 1) * 100
         elif word != "and":

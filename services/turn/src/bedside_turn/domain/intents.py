@@ -336,7 +336,7 @@ _BACK_WORDS = frozenset({"back", "backward", "backwards", "rewind", "earlier", "
 _SKIP_THIS_BIT = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?skip(?: over| past)? (?:this|that|the)"
     r" (?:boring )?(?:bit|part)(?: please)?$"
-    r"|^skip(?: ahead| forward| on)?,? i(?: know|'ve heard| heard| remember) (?:this|that)"
+    r"|^skip(?: ahead| forward| on)? i(?: know|'ve heard| heard| remember) (?:this|that)"
     r"(?: bit| part)?(?: already)?$"
 )
 """"Skip this bit": the page's step forward, not a search of the book for "this bit"."""
@@ -478,7 +478,7 @@ _PREVIOUS_CHAPTER_ALONE = re.compile(
 _CHAPTERS_COUNTED = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|skip|jump|move|take me)\s+)?"
     rf"({_BACK}|forwards?|ahead|on|skip)(?:\s+({_BACK}|forwards?|ahead))?\s+({_NUMBER_SAID})\s+chapters?"
-    rf"(?:\s+({_BACK}|forwards?|ahead|on))?(?:,?\s+please)?$"
+    rf"(?:\s+({_BACK}|forwards?|ahead|on))?(?:\s+please)?$"
 )
 """Chapters counted from the one playing, said whole ("go back 2 chapters", "skip 3 chapters", "skip two
 chapters back")."""
@@ -669,7 +669,7 @@ _GOTO = re.compile(
 )
 _CHAPTER_TITLED = re.compile(
     r"^(?:.*\b(?:to|play|find)\s+)?(?:the\s+)?(?:chapter|story)\s+(?:(?:that's|that is|which is)\s+)?"
-    r"(?:called|titled|named|entitled)\s+(?P<title>.+?)(?:,?\s+please)?$"
+    r"(?:called|titled|named|entitled)\s+(?P<title>.+?)(?:\s+please)?$"
 )
 """A chapter (in a book of stories, a story) named by its title, in a move or alone; a question about
 it stays a question."""
