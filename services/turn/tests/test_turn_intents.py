@@ -393,6 +393,48 @@ def test_the_sleep_timer_and_the_pause_said_aloud(utterance: str, intent: intent
 @pytest.mark.parametrize(
     ("utterance", "intent"),
     [
+        ("add ten minutes to the timer", intents.TimerAdded(10)),
+        ("add another 10 minutes", intents.TimerAdded(10)),
+        ("add 10 more minutes please", intents.TimerAdded(10)),
+        ("put another half hour on the sleep timer", intents.TimerAdded(30)),
+        ("ten more minutes on the timer", intents.TimerAdded(10)),
+        ("extend the timer by 5 minutes", intents.TimerAdded(5)),  # not a timer "for" 5 minutes
+        ("add an hour and a half to the timer", intents.TimerAdded(90)),
+        ("reset the timer", intents.TimerAgain()),
+        ("can you restart the sleep timer please", intents.TimerAgain()),
+        ("start the timer again", intents.TimerAgain()),
+        ("same timer again", intents.TimerAgain()),
+        # set from here, as before: "another" with no timer to add to
+        ("give me ten more minutes", intents.SleepTimer(10)),
+        ("set the timer for another half hour", intents.SleepTimer(30)),
+        ("start the timer", intents.TimerHowLong()),
+        ("add a bookmark", intents.Bookmark()),
+    ],
+)
+def test_minutes_added_to_the_timer_and_the_timer_again(utterance: str, intent: intents.Intent) -> None:
+    """Before, each of the first eleven was read as nothing, and "a half hour" was no amount."""
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("jump to the final chapter", intents.FinalChapter()),
+        ("go to the very last chapter", intents.FinalChapter()),
+        ("play the last chapter of the book", intents.FinalChapter()),
+        ("skip to the book's final story", intents.FinalChapter()),
+        ("go to the last chapter", intents.NextChapter(step=-1)),  # the one before, as before
+        ("what happens in the final chapter?", Question("what happens in the final chapter?")),
+        ("go back a half hour", Jump(-1_800_000)),
+    ],
+)
+def test_the_books_final_chapter_is_not_the_last_one_heard(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
         # "And a half" after the unit counts as it does before it: one reading of an amount.
         ("Go back an hour and a half", Jump(-5_400_000)),
         ("go back one and a half hours", Jump(-5_400_000)),
@@ -687,6 +729,11 @@ def test_a_chapter_named_by_its_title_is_read_as_such_and_asked_about_stays_a_qu
         ("how many chapters are left?", "chapters_left"),
         ("how many more chapters?", "chapters_left"),
         ("how many chapters to go", "chapters_left"),
+        ("list the chapters", "chapter_titles"),
+        ("can you read me the chapter titles please", "chapter_titles"),
+        ("what are the chapters called?", "chapter_titles"),
+        ("what stories are in this book?", "chapter_titles"),
+        ("tell me the names of the chapters", "chapter_titles"),
     ],
 )
 def test_what_the_cover_and_the_chapter_list_say_is_read_as_one_intent(

@@ -103,6 +103,7 @@ async def test_nothing_above_the_threshold_is_not_offered(rig: Rig) -> None:
         ("skip 2 chapters", "listed", HERE),  # chapter 4, ahead: a covered row to press
         ("back 99999 minutes", "moved", 0),  # more than any book: the start, not an error
         ("skip forward 99999 minutes", "listed", HERE),
+        ("jump to the final chapter", "listed", HERE),  # chapter 4, ahead: a covered row to press
     ],
 )
 async def test_named_places_meet_the_same_arithmetic(
@@ -711,6 +712,13 @@ async def test_how_long_the_chapter_or_the_book_is_comes_from_their_times(
         ),
         ("what am I listening to?", 0, 'This is "Lamplight".'),  # nothing of a chapter heard yet
         ("how many chapters are there?", 100_000, "The book has 4 chapters; you're in chapter 2."),
+        ("list the chapters", 10_000, 'The book has 4 chapters; you\'re in chapter 1, "The Harbour Bell".'),
+        (
+            "what are the chapters called?",
+            HERE,  # only the chapters begun: a title ahead is not said
+            'The book has 4 chapters. So far you have begun: chapter 1, "The Harbour Bell"; and '
+            'chapter 2, "The Keeper\'s Ledger", the one playing.',
+        ),
         ("how many chapters are left?", 10_000, "After this one, chapter 1, there are 3 more chapters."),
         (
             "how many chapters are left?",
@@ -765,6 +773,46 @@ async def test_when_will_it_stop_and_goodnight_tell_the_running_sleep_timer(rig:
     await rig.ask(listener, "cancel the sleep timer")
     assert (await rig.ask(listener, "goodnight")).speech == speech.COURTESY["goodnight"]
     assert position(rig, listener) == HERE
+
+
+async def test_minutes_added_to_the_timer_count_from_its_stop_not_from_here(rig: Rig) -> None:
+    """Before, "add a minute to the timer" was not read at all, and "add another 2 minutes" neither."""
+    listener = rig.listener_at(HERE)
+    first = await rig.ask(listener, "add 2 minutes to the timer")  # none running: a timer of them
+    assert (first.outcome, first.speech) == ("answered", "I'll stop in 2 minutes.")
+    added = await rig.ask(listener, "add one more minute to the timer")
+    assert added.speech == "I'll stop in 3 minutes."
+    assert rig.player.commands[-2:] == [
+        SetSleepTimer(device="voice", after=2),
+        SetSleepTimer(device="voice", after=3),
+    ]
+    assert position(rig, listener) == HERE
+
+
+async def test_the_timer_started_again_keeps_its_minutes_and_a_chapters_end_stays(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    sent = len(rig.player.commands)
+    none = await rig.ask(listener, "reset the timer")
+    assert (none.outcome, none.speech) == ("answered", playback.NO_TIMER_TO_RESTART)
+    assert len(rig.player.commands) == sent
+    await rig.ask(listener, "sleep in 2 minutes")
+    again = await rig.ask(listener, "start the timer again")
+    assert again.speech == "I'll stop in 2 minutes."
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=2)
+    await rig.ask(listener, "stop at the end of chapter 3")
+    sent = len(rig.player.commands)
+    kept = await rig.ask(listener, "restart the sleep timer")
+    assert kept.speech == "The sleep timer stops the book at the end of chapter 3."
+    assert len(rig.player.commands) == sent
+
+
+async def test_the_final_chapter_asked_for_in_it_is_told_not_started_again(rig: Rig) -> None:
+    """ "The last chapter" is the one before; "the final chapter" is the book's last, and in it a move
+    would go back to its start."""
+    last = rig.listener_at(3 * 90_000 + 10_000)
+    reply = await rig.ask(last, "go to the final chapter")
+    assert (reply.outcome, reply.speech) == ("answered", "You're in the last chapter, chapter 4.")
+    assert position(rig, last) == 3 * 90_000 + 10_000
 
 
 async def test_a_time_of_two_parts_past_the_end_is_minutes_and_seconds(rig: Rig) -> None:

@@ -1,7 +1,7 @@
 """What a turn says of the sleep timer and a pause (plain code): one sentence, no time ahead."""
 
 import pytest
-from bedside_contracts.player import CancelSleepTimer, Pause, SetSleepTimer
+from bedside_contracts.player import CancelSleepTimer, Pause, SetSleepTimer, SleepTimer
 from bedside_contracts.turn import PlaybackArgs
 from bedside_turn.domain import playback
 from bedside_turn.domain.playback import PlaybackDone
@@ -78,3 +78,10 @@ def test_a_timer_the_books_end_cuts_short_says_the_book_ends_first() -> None:
         PlaybackArgs(action="sleep_timer", minutes=10), accepted=True, changed=True, stop_in_ms=600_000
     )
     assert playback.spoken(whole) == "I'll stop in 10 minutes."
+
+
+def test_minutes_added_start_from_the_running_timers_stop_and_a_part_minute_counts_whole() -> None:
+    timer = SleepTimer(after=20, stop_at_ms=600_000 + 4 * 60_000 + 20_000, set_seq=1, device="phone")
+    assert playback.with_minutes_added(timer, 600_000, 10) == 15  # 4 min 20 s left, and 10 more
+    assert playback.with_minutes_added(None, 600_000, 10) == 10
+    assert playback.with_minutes_added(timer, 900_000, 10) == 10  # its stop is behind: from here

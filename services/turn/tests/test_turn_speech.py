@@ -1,5 +1,6 @@
 """What the keyless router says, as words on the screen."""
 
+from bedside_contracts.search import BookInfo, ChapterInfo
 from bedside_guard import Candidate
 from bedside_turn.domain import speech
 
@@ -156,3 +157,29 @@ def test_names_not_come_up_are_said_as_a_list() -> None:
     assert speech.not_yet(["Ginger", "Merrylegs", "Rob Roy"], asks_later=True) == (
         "Ginger, Merrylegs and Rob Roy haven't come up yet in what you've heard."
     )
+
+
+def _book_of(titles: list[str]) -> BookInfo:
+    chapters = [
+        ChapterInfo(n=n, title=title, start_ms=(n - 1) * 60_000, end_ms=n * 60_000)
+        for n, title in enumerate(titles, start=1)
+    ]
+    return BookInfo(
+        id="b", title="B", duration_ms=len(titles) * 60_000, estimated=True, passages=1, chapters=chapters
+    )
+
+
+def test_a_spoken_chapter_list_names_the_latest_begun_and_no_title_ahead() -> None:
+    book = _book_of(["Dawn", "The Mill", "Rain", "The Ford", "Snow", "The Fair", "Home"])
+    said = speech.chapter_titles(book, 4 * 60_000 + 5_000)  # in chapter 5
+    assert said == (
+        'The book has 7 chapters. The latest you have begun: chapter 2, "The Mill"; chapter 3, "Rain"; '
+        'chapter 4, "The Ford"; and chapter 5, "Snow", the one playing.'
+    )
+    assert "Fair" not in said
+    assert "Home" not in said
+
+
+def test_a_chapter_list_without_titles_says_so_once() -> None:
+    said = speech.chapter_titles(_book_of(["Chapter 1", "CHAPTER II", ""]), 70_000)
+    assert said == "The book has 3 chapters, numbered without titles; you're in chapter 2."

@@ -8,7 +8,7 @@ from bedside_contracts.turn import Exchange
 
 from bedside_turn.domain import history, intents, playback, speech
 from bedside_turn.domain import recap as recaps
-from bedside_turn.domain.chapters import titled_chapter
+from bedside_turn.domain.chapters import final_chapter, playing_chapter, titled_chapter
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.routing import (
     clock_position,
@@ -96,10 +96,8 @@ async def run_keyless(
             named = {"chapter": chapter, "chapter_step": step}
             said = {key: value for key, value in named.items() if value is not None}
             return await _playback(tools, {"action": "sleep_timer", "chapter_end": True, **said})
-        case intents.SleepTimer(after=int(minutes)):
-            if minutes > playback.LONGEST_MINUTES:
-                return playback.TOO_LONG
-            return await _playback(tools, {"action": "sleep_timer", "minutes": minutes})
+        case intents.SleepTimer() | intents.TimerAdded() | intents.TimerAgain():
+            return await _timer_in_minutes(tools, intent)
         case intents.CancelSleepTimer():
             return await _playback(tools, {"action": "cancel_sleep_timer"})
         case intents.Pause():
@@ -134,6 +132,30 @@ async def run_keyless(
 
 async def _sleep_timer(tools: ToolBox) -> SleepTimer | None:
     return (await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))).sleep_timer
+
+
+async def _timer_in_minutes(
+    tools: ToolBox, intent: intents.SleepTimer | intents.TimerAdded | intents.TimerAgain
+) -> str:
+    """A timer of minutes, set by the same tool as any: minutes said, minutes put on the running timer
+    ("add ten minutes"), or the running timer's minutes again from here ("reset the timer")."""
+    match intent:
+        case intents.SleepTimer(after=int(minutes)):
+            pass
+        case intents.TimerAdded(minutes=added):
+            minutes = playback.with_minutes_added(await _sleep_timer(tools), tools.here_ms, added)
+        case _:
+            timer = await _sleep_timer(tools)
+            if timer is None:
+                tools.turn.told = history.Told.TIMER
+                return playback.NO_TIMER_TO_RESTART
+            if timer.after == "chapter_end":  # a chapter's end stays where it was: told, not set again
+                tools.turn.told = history.Told.TIMER
+                return playback.timer_now(timer, tools.here_ms)
+            minutes = timer.after
+    if minutes > playback.LONGEST_MINUTES:
+        return playback.TOO_LONG
+    return await _playback(tools, {"action": "sleep_timer", "minutes": minutes})
 
 
 async def _playback(tools: ToolBox, args: dict[str, object]) -> str:
@@ -203,6 +225,16 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
         if titled is None:  # a title ahead, or none the book has: the words as any moment described
             return await _find_and_offer(tools, intent.title, None)
         args = {"chapter": titled.n}
+    if isinstance(intent, intents.FinalChapter):
+        book = await _book_info(tools)
+        final = final_chapter(book.chapters) if book is not None else None
+        if final is None:
+            return speech.NO_CHAPTERS
+        playing = playing_chapter(book.chapters, tools.here_ms) if book is not None else None
+        if playing is not None and playing.n == final.n:
+            tools.turn.told = history.Told.WHERE
+            return speech.in_the_last_chapter(final.n)
+        args = {"chapter": final.n}
     if args is None:
         match intent:
             case intents.BookEnd():

@@ -39,6 +39,11 @@ def counted_chapter(playing: int, step: int, numbers: Sequence[int]) -> int | No
     return NoSuchChapter(playing=playing, step=step, first=order[0], last=order[-1])
 
 
+def final_chapter(chapters: Sequence[ChapterInfo]) -> ChapterInfo | None:
+    """The book's last chapter ("go to the final chapter"); None in a book without any."""
+    return max(chapters, key=lambda c: c.start_ms, default=None)
+
+
 def counted_from_the_clock(
     chapters: Sequence[ChapterInfo], here_ms: int, step: int
 ) -> int | NoSuchChapter | None:

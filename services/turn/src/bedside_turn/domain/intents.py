@@ -104,6 +104,12 @@ class BookEnd:
 
 
 @dataclass(frozen=True)
+class FinalChapter:
+    """'Go to the final chapter': the book's last, which only its chapter list knows. "The last
+    chapter" is the one before this (``NextChapter``), as "last night" is the one before."""
+
+
+@dataclass(frozen=True)
 class Undo:
     pass
 
@@ -157,7 +163,7 @@ class TimeLeft:
     length_of: LengthOf | None = None
 
 
-BookFact = Literal["title", "author", "reader", "chapters", "chapters_left"]
+BookFact = Literal["title", "author", "reader", "chapters", "chapters_left", "chapter_titles"]
 
 
 @dataclass(frozen=True)
@@ -190,6 +196,19 @@ class SleepTimer:
     """With ``chapter_end``: the chapter named ("stop at the end of chapter 3"); None, the one playing."""
     chapter_step: int | None = None
     """With ``chapter_end``: the chapter this many after the one playing ("the end of the next chapter")."""
+
+
+@dataclass(frozen=True)
+class TimerAdded:
+    """'Add ten minutes to the timer': minutes put on top of what the running sleep timer has left;
+    with none running, a timer of those minutes."""
+
+    minutes: int
+
+
+@dataclass(frozen=True)
+class TimerAgain:
+    """'Reset the timer': the running sleep timer's minutes again, counted from here."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +291,7 @@ Intent = (
     | BookStart
     | StartAgain
     | BookEnd
+    | FinalChapter
     | Undo
     | Earlier
     | EarlierAgain
@@ -284,6 +304,8 @@ Intent = (
     | HeardBefore
     | AboutTheBook
     | SleepTimer
+    | TimerAdded
+    | TimerAgain
     | CancelSleepTimer
     | Pause
     | PlayOn
@@ -303,14 +325,14 @@ _NUMBER = f"({_NUMBER_SAID})"
 _BARE_NUMBER_SAID = numbers.SAID_AS_A_NUMBER
 _UNIT = r"(?:second|sec|minute|min|hour)"
 _ONE_AMOUNT = (
-    rf"(?:half\s+an?\s+{_UNIT}|{_NUMBER_SAID}(?:\s+and\s+a\s+half)?\s+{_UNIT}s?"
+    rf"(?:(?:an?\s+)?half(?:\s+an?)?\s+{_UNIT}|{_NUMBER_SAID}(?:\s+and\s+a\s+half)?\s+{_UNIT}s?"
     r"(?:\s+and\s+a\s+half)?)\b"
 )
 _AMOUNT = rf"(?:{_ONE_AMOUNT}(?:\s+(?:and\s+)?{_ONE_AMOUNT})?)"
-"""An amount of time said, as ``_said_amount_ms`` reads it: "20 minutes", "half an hour",
+"""An amount of time said, as ``_said_amount_ms`` reads it: "20 minutes", "half an hour", "a half hour",
 "one and a half hours", "an hour and a half", and in two units, "an hour and ten minutes"."""
 _SAID_AMOUNT = re.compile(
-    rf"(?:(half)\s+an?|{_NUMBER}(\s+and\s+a\s+half)?)\s+({_UNIT})s?(\s+and\s+a\s+half)?"
+    rf"(?:(half)(?:\s+an?)?|{_NUMBER}(\s+and\s+a\s+half)?)\s+({_UNIT})s?(\s+and\s+a\s+half)?"
 )
 _BACK = r"(?:back|backward|backwards|rewind)"
 _JUMP = re.compile(rf"\b({_BACK}|forward|forwards|ahead|skip|on)\b(?:\s+\w+){{0,2}}?\s+(?:by\s+)?({_AMOUNT})")
@@ -468,6 +490,11 @@ _PREVIOUS_CHAPTER = re.compile(
 )
 """Read after the recaps: "what was in the previous chapter?" asks what it held, "go to the last
 chapter" moves. In a book of stories a story is a chapter ("skip to the next story")."""
+_FINAL_CHAPTER = re.compile(
+    r"\b(?:final|very last) (?:chapter|story)\b|\blast (?:chapter|story) (?:of|in) (?:the|this) book\b"
+    r"|\bbook'?s (?:final|last) (?:chapter|story)\b"
+)
+"""The book's last chapter, read before "the last chapter", which is the one before this."""
 _PREVIOUS_CHAPTER_ALONE = re.compile(
     r"^(?:the )?(?:previous|prior|preceding|last) (?:chapter|story)(?: please)?$"
     r"|^(?:go )?back (?:a|one) chapter$"
@@ -511,6 +538,9 @@ _LENGTH_ASKED = re.compile(
 _LENGTHS: dict[str, LengthOf] = {"book": "book", "chapter": "chapter", "story": "story"}
 _IN_THE_BOOK = r"(?: in (?:the|this) (?:book|story))?"
 _THIS_BOOK = r"(?:this|it|the book|this book|the story|this story|the audiobook|this audiobook)"
+_CHAPTER_LIST = (
+    r"(?:chapters|stories|(?:chapter|story) (?:titles|names)|(?:titles|names) of the (?:chapters|stories))"
+)
 _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
     (
         "title",
@@ -537,6 +567,17 @@ _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
         re.compile(
             r"^how many (?:more )?(?:chapters|stories) (?:are |is |have i got )?(?:left|to go|remaining)\b"
             r"|^how many more (?:chapters|stories)\b"
+        ),
+    ),
+    (
+        "chapter_titles",
+        re.compile(
+            r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+            r"(?:list|read(?: me| out)?|tell me|say|give me|name) (?:all )?"
+            rf"(?:the |its |{_THIS_BOOK}'?s? )?{_CHAPTER_LIST}(?: (?:of|in) {_THIS_BOOK})?(?: please)?$"
+            rf"|^what (?:are|were) (?:all )?(?:the |its )?{_CHAPTER_LIST}(?: called)?(?: again)?$"
+            rf"|^what (?:chapters|stories) (?:are there|are in {_THIS_BOOK}|does {_THIS_BOOK} have"
+            r"|have i heard)$"
         ),
     ),
     (
@@ -726,6 +767,24 @@ _TIMER_MORE = re.compile(
     rf"({_NUMBER_SAID})\s+(?:more\s+)?({_UNIT})s?(?:\s+please)?$"
 )
 """Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please"."""
+_ON_THE_TIMER = r"\s+(?:to|on|onto)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer"
+_ADDED_AMOUNT = rf"(?:another\s+|an extra\s+)?({_AMOUNT}|{_NUMBER_SAID}\s+more\s+{_UNIT}s?)(?:\s+more)?"
+_TIMER_ADDED = re.compile(
+    rf"\b(?:add|put on)\s+{_ADDED_AMOUNT}(?:{_ON_THE_TIMER})?(?:\s+please)?$"
+    rf"|\b(?:add|put)\s+{_ADDED_AMOUNT}{_ON_THE_TIMER}\b"
+    rf"|\b(?:extend|lengthen)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+(?:by|for)\s+{_ADDED_AMOUNT}"
+    rf"|^(?:(?:ok(?:ay)?|just|give me)\s+)*{_ADDED_AMOUNT}{_ON_THE_TIMER}\b"
+)
+"""Minutes put on the running timer ("add ten minutes to the timer", "extend the timer by 10
+minutes", "add another half hour"): read before a timer set, which "for ten minutes" also is."""
+_TIMER_AGAIN = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:"
+    r"(?:reset|restart|renew)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer(?:\s+again)?"
+    r"|(?:start|set|run|do)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+(?:again|over)"
+    r"|(?:the\s+)?same\s+(?:sleep\s+)?timer(?:\s+again)?"
+    r")(?:\s+please)?$"
+)
+"""The running timer's minutes again from here ("reset the timer", "start the timer again")."""
 _TIMER_BARE_MINUTES = re.compile(
     _STOPPING
     + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_BARE_NUMBER_SAID})(?:\s+more)?(?:\s+please)?$"
@@ -889,16 +948,7 @@ def read(utterance: str) -> Intent:
         return start
     if _THIS_CHAPTER.search(text):
         return ThisChapterStart()
-    if not _QUESTION_START.match(text):  # "what happens in the next chapter?" moves nothing
-        if named_end := _NAMED_CHAPTER_END.search(text):
-            return ChapterEnd(chapter=int(number_of(named_end.group(1) or named_end.group(2))))
-        if _CHAPTER_END.search(text):
-            return ChapterEnd()
-        if _NEXT_CHAPTER.search(text):
-            return NextChapter(step=1)
-        if _PREVIOUS_CHAPTER.search(text):
-            return NextChapter(step=-1)
-    if chapter := _chapter_named(text):
+    if chapter := _chapter_moved_to(text) or _chapter_named(text):
         return chapter
     if clock := _CLOCK.search(text):
         h, m, s = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
@@ -926,6 +976,24 @@ def _asked_of_the_position(text: str) -> WhereAmI | HeardBefore | None:
     return HeardBefore() if _HEARD_BEFORE.match(text) else None
 
 
+def _chapter_moved_to(text: str) -> FinalChapter | ChapterEnd | NextChapter | None:
+    """The end of a chapter, the next or the previous, or the book's last; none in a question ("what
+    happens in the next chapter?" moves nothing)."""
+    if _QUESTION_START.match(text):
+        return None
+    if _FINAL_CHAPTER.search(text):
+        return FinalChapter()
+    if named_end := _NAMED_CHAPTER_END.search(text):
+        return ChapterEnd(chapter=int(number_of(named_end.group(1) or named_end.group(2))))
+    if _CHAPTER_END.search(text):
+        return ChapterEnd()
+    if _NEXT_CHAPTER.search(text):
+        return NextChapter(step=1)
+    if _PREVIOUS_CHAPTER.search(text):
+        return NextChapter(step=-1)
+    return None
+
+
 def _chapter_named(text: str) -> Chapter | ChapterTitled | None:
     """A chapter named by its number or its title; none in a question ("who died in chapter 3?")."""
     if _QUESTION_START.match(text):
@@ -937,12 +1005,17 @@ def _chapter_named(text: str) -> Chapter | ChapterTitled | None:
     return None
 
 
-def read_playback(text: str) -> SleepTimer | CancelSleepTimer | Pause | None:
+def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSleepTimer | Pause | None:
     """A sleep timer, its cancelling or a pause; never from a question ("when will it stop?")."""
     if _QUESTION_START.match(text) or _ASKING_WHEN.match(text):
         return None
     if _CANCEL_TIMER.search(text):
         return CancelSleepTimer()
+    if _TIMER_AGAIN.match(text):
+        return TimerAgain()
+    if added := _TIMER_ADDED.search(text):
+        said = next(group for group in added.groups() if group).replace(" more ", " ")
+        return TimerAdded(minutes=max(1, round(_said_amount_ms(said) / 60_000)))
     if counted := _TIMER_COUNTED_CHAPTER_END.search(text):
         more, chapters = counted.groups()  # "after 2 more chapters" past this one; "after 2 chapters" with it
         step = int(number_of(more)) if more else int(number_of(chapters)) - 1 if chapters else 1

@@ -145,6 +145,20 @@ def preview_lines(args: PlaybackArgs) -> list[str]:
     return [f"Preview only: {args.action.replace('_', ' ')} would go to the player; nothing was changed."]
 
 
+NO_TIMER_TO_RESTART = OwnWords(
+    'There\'s no sleep timer running to start again. Say how long, for example "sleep in 20 minutes".'
+)
+
+
+def with_minutes_added(timer: SleepTimer | None, here_ms: int, added: int) -> int:
+    """ "Add ten minutes to the timer": the minutes of a timer set from here that stops ``added``
+    minutes after the running one would; with none running, ``added`` alone."""
+    if timer is None:
+        return added
+    left_ms = max(0, timer.stop_at_ms - here_ms)
+    return -(-left_ms // 60_000) + added  # a part of a minute left counts whole: never sooner than asked
+
+
 def timer_now(timer: SleepTimer | None, here_ms: int) -> OwnWords:
     """ "When will it stop?": the running sleep timer as the player holds it, in the turn's own words."""
     if timer is None:

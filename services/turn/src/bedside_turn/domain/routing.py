@@ -24,7 +24,8 @@ def model_may_answer(intent: Intent) -> bool:
     answers, and the model is never told it (DESIGN rule 4); not "halfway through the book", which the
     book's length places, as plain code's arithmetic; not "the chapter called The Fire", which the
     chapter list names exactly; not "who wrote this?" nor "how many chapters are left?", which the
-    book's catalog entry answers, nor "when will it stop?", which the player's sleep timer does; not
+    book's catalog entry answers, nor "when will it stop?", "add ten minutes to the timer" or "reset the
+    timer", which the player's sleep timer does, nor "the final chapter", which the chapter list does; not
     "play", "louder", "slower", "bookmark this" nor "switch to another book", which no tool can do, so
     plain code's honest answer is all there is to say;
     not "thanks" nor "goodnight", whose answer names the running sleep timer the model is not told;
@@ -43,6 +44,9 @@ def model_may_answer(intent: Intent) -> bool:
         | intents.TimeLeft
         | intents.AboutTheBook
         | intents.TimerAsked
+        | intents.TimerAdded
+        | intents.TimerAgain
+        | intents.FinalChapter
         | intents.PlayOn
         | intents.Volume
         | intents.Bookmark

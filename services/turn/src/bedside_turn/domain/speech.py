@@ -20,6 +20,7 @@ from bedside_guard import (
     excerpt,
     is_heading,
     is_whole_sentence,
+    own_title,
     sentence_telling_a_name,
     sentences_of,
     stem,
@@ -215,11 +216,42 @@ def not_in_book(missing: MissingChapter) -> OwnWords:
     return OwnWords(f"The book has {count}{numbered}; there is no chapter {missing.named}.")
 
 
+NO_CHAPTERS = OwnWords('This book has no chapters; a time works instead, like "go to 2 hours in".')
+
+
+def in_the_last_chapter(n: int) -> OwnWords:
+    return OwnWords(f"You're in the last chapter, chapter {n}.")
+
+
+LATEST_TITLES = 4
+"""How many chapter titles a spoken list names, the latest begun: a longer list is hard to follow
+aloud, and the page lists every chapter."""
+
+
+def chapter_titles(book: BookInfo, here_ms: int) -> str:
+    """ "List the chapters": how many there are, and the titles of the latest begun. A title ahead is
+    not said (ADR 52: the page names a chapter not reached by its number alone). A title is the
+    book's words, so a list with one is left to the answer check."""
+    chapters = sorted((c for c in book.chapters if c.n != OPENING_CHAPTER), key=lambda c: c.start_ms)
+    begun = [c for c in chapters if not ahead_of(c.start_ms, here_ms)]
+    has = f"The book has {_counted(len(chapters), 'chapter')}"
+    if not begun:
+        return OwnWords(f"{has}, and you haven't started the first yet.")
+    if not any(own_title(c.n, c.title) for c in chapters):
+        return OwnWords(f"{has}, numbered without titles; you're in {chapter_name(begun[-1].n)}.")
+    named = [chapter_name(c.n, c.title) for c in begun[-LATEST_TITLES:]]
+    if len(named) == 1:
+        return f"{has}; you're in {named[0]}."
+    listed = "; ".join(named[:-1]) + f"; and {named[-1]}, the one playing"
+    which = "The latest you have begun" if len(begun) > len(named) else "So far you have begun"
+    return f"{has}. {which}: {listed}."
+
+
 def _counted(n: int, what: str) -> str:
     return f"{n} {what}{'s' if n != 1 else ''}"
 
 
-def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> OwnWords:
+def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> str:
     """What the cover and the chapter list say (``intents.AboutTheBook``): the title, who wrote it,
     who reads it, how many chapters it has and how many follow the one playing. The page and any
     player show all of it, so it is the turn's own words even where a name is the book's. The title
@@ -241,6 +273,8 @@ def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> OwnWords:
             if not book.narrator:
                 return OwnWords("The book doesn't say who reads it.")
             return OwnWords(f"It's read by {book.narrator}.")
+        case "chapter_titles":
+            return chapter_titles(book, here_ms)
     chapters = _counted(sum(1 for c in book.chapters if c.n != OPENING_CHAPTER), "chapter")
     playing = playing_chapter(book.chapters, here_ms)
     if playing is None:
@@ -249,7 +283,7 @@ def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> OwnWords:
         return OwnWords(f"The book has {chapters}; you're in {chapter_name(playing.n)}.")
     after = sum(1 for c in book.chapters if c.start_ms > playing.start_ms)
     if not after:
-        return OwnWords(f"You're in the last chapter, chapter {playing.n}.")
+        return in_the_last_chapter(playing.n)
     return OwnWords(
         f"After this one, {chapter_name(playing.n)}, there {'is' if after == 1 else 'are'} "
         f"{_counted(after, 'more chapter')}."
