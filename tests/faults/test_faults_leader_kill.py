@@ -364,8 +364,8 @@ async def test_player_event_store_survives_losing_its_leader(cluster: NatsCluste
             for _ in range(50):
                 try:
                     events = await store.read_subject(listener, "book")
-                    assert all(isinstance(e, PositionReported) for _, e in events)
-                    return [(seq, e.position_ms) for seq, e in events if isinstance(e, PositionReported)]
+                    assert all(isinstance(e, PositionReported) for _, e, _ in events)
+                    return [(seq, e.position_ms) for seq, e, _ in events if isinstance(e, PositionReported)]
                 except ServiceUnavailableError:
                     unavailable += 1
                     await asyncio.sleep(0.2)

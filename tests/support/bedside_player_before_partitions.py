@@ -64,7 +64,7 @@ class OldPlayer:
 
     js: JetStreamContext
     states: dict[tuple[str, str], PlayerState] = field(default_factory=dict)
-    stored: dict[tuple[str, str], list[tuple[int, PlayerEvent]]] = field(default_factory=dict)
+    stored: dict[tuple[str, str], list[history.StoredEvent]] = field(default_factory=dict)
 
     async def declare(self) -> None:
         await self.js.add_stream(OLD_STREAM)
@@ -97,7 +97,7 @@ class OldPlayer:
         }
         ack = await self.js.publish(subject, payload, stream=subjects.PLAYER_STREAM, headers=headers)
         self.states[(listener, book)] = evolve(state, event, ack.seq)
-        self.stored.setdefault((listener, book), []).append((ack.seq, event))
+        self.stored.setdefault((listener, book), []).append(history.StoredEvent(ack.seq, event))
         return int(ack.seq)
 
     def entries(self, listener: str, book: str) -> list[HistoryEntry]:

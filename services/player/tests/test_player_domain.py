@@ -27,7 +27,7 @@ from bedside_contracts.player import (
 from bedside_contracts.search import ChapterInfo, Resolution, Target
 from bedside_guard import MAX_ROWS, Candidate, Passage, ahead_of
 from bedside_player.domain.decide import Invalid, Retired, Stale, decide, retire
-from bedside_player.domain.history import entries, history, locate
+from bedside_player.domain.history import StoredEvent, entries, history, locate
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_player.domain.playing import GONE_QUIET_MS, PlayingDevice
 from bedside_player.domain.state import PlayerState, evolve, listening_to
@@ -541,7 +541,7 @@ def test_a_refusal_advises_searching_again_only_when_an_id_named_is_not_in_the_b
 # ------------------------------------------------------------------ history and locate
 
 
-def stored_events() -> list[tuple[int, PlayerEvent]]:
+def stored_events() -> list[StoredEvent]:
     events: list[PlayerEvent] = [
         DeviceJoined(device="phone"),
         PositionReported(device="phone", position_ms=100_000, playing=True, basis_seq=1),
@@ -553,7 +553,7 @@ def stored_events() -> list[tuple[int, PlayerEvent]]:
         Moved(cause="undo", from_ms=40_000, to_ms=80_000),
     ]
     return [
-        (seq * 10, e) for seq, e in enumerate(events, start=1)
+        StoredEvent(seq * 10, e) for seq, e in enumerate(events, start=1)
     ]  # sequences with gaps, as in a shared stream
 
 

@@ -13,9 +13,10 @@ from bedside_contracts.player import (
     PlayerEvent,
     PositionReported,
     Seeked,
+    SleepTimerSet,
 )
 from bedside_contracts.search import ChapterInfo
-from bedside_player.domain.history import entries, lookup
+from bedside_player.domain.history import LISTENING_BREAK_MS, StoredEvent, entries, lookup
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +26,7 @@ CHAPTERS = [
 ]
 BOOK_MS = 6 * CHAPTER_MS
 DEVICES = ["phone", "speaker", "tablet"]
+NOW_MS = 1_780_000_000_000
 
 
 def event_strategy() -> st.SearchStrategy[PlayerEvent]:
@@ -59,7 +61,7 @@ def history_of(events: list[PlayerEvent], gaps: list[int]) -> list[HistoryEntry]
     for i in range(len(events)):
         seq += 1 + gaps[i % len(gaps)]
         seqs.append(seq)
-    return entries("ann", "b1", list(zip(seqs, events, strict=True)), CHAPTERS)
+    return entries("ann", "b1", [StoredEvent(seq, e) for seq, e in zip(seqs, events, strict=True)], CHAPTERS)
 
 
 request_strategy = st.builds(
@@ -114,19 +116,21 @@ def test_the_lookup_finds_the_newest_counts_all_and_pages_to_every_match_once(
     expected = by_hand(items, events, request)[::-1]  # newest first
     if request.furthest:  # furthest into the book first, the newer of two at one place
         expected = sorted(expected, key=lambda e: (-e.position_ms, -e.seq))
-    found = lookup(items, request)
+    found = lookup(items, request, NOW_MS)
     assert found.count == len(expected)
     assert found.newest == (expected[0] if expected else None)
     assert found.earliest_index == (len(expected) - 1 if expected else None)
     if expected:
         assert found.earliest_index is not None
-        at_earliest = lookup(items, request.model_copy(update={"offset": found.earliest_index, "limit": 1}))
+        at_earliest = lookup(
+            items, request.model_copy(update={"offset": found.earliest_index, "limit": 1}), NOW_MS
+        )
         assert at_earliest.page == [expected[-1]]
     for size in (1, 2, 3, 7, 1000):
         seen: list[HistoryEntry] = []
         offset = 0
         while offset < found.count:
-            page = lookup(items, request.model_copy(update={"offset": offset, "limit": size})).page
+            page = lookup(items, request.model_copy(update={"offset": offset, "limit": size}), NOW_MS).page
             assert page
             seen += page
             offset += len(page)
@@ -139,16 +143,16 @@ def test_moves_say_where_they_came_from_and_which_way_they_went() -> None:
         (2, Seeked(device="phone", from_ms=100_000, position_ms=1_900_000, basis_seq=1)),
         (3, Moved(cause="goto", from_ms=1_900_000, to_ms=700_000, turn_id="t")),
     ]
-    items = entries("ann", "b1", stored, CHAPTERS)
+    items = entries("ann", "b1", [StoredEvent(*pair) for pair in stored], CHAPTERS)
     assert [(e.from_ms, e.position_ms) for e in items] == [
         (None, 100_000),
         (100_000, 1_900_000),
         (1_900_000, 700_000),
     ]
-    ahead = lookup(items, LocateRequest(listener="ann", book="b1", direction="forward"))
+    ahead = lookup(items, LocateRequest(listener="ann", book="b1", direction="forward"), NOW_MS)
     assert ahead.newest is not None
     assert (ahead.count, ahead.newest.seq, ahead.newest.from_ms) == (1, 2, 100_000)
-    back = lookup(items, LocateRequest(listener="ann", book="b1", direction="back"))
+    back = lookup(items, LocateRequest(listener="ann", book="b1", direction="back"), NOW_MS)
     assert [e.seq for e in back.page] == [3]
 
 
@@ -162,10 +166,10 @@ def test_the_stay_the_book_is_in_now_is_not_a_visit_that_ended() -> None:
         (5, Moved(cause="goto", from_ms=chapter_2, to_ms=chapter_1 + 1_000, turn_id="t")),
         (6, PositionReported(device="phone", position_ms=chapter_1 + 2_000, playing=True, basis_seq=5)),
     ]
-    items = entries("ann", "b1", stored, CHAPTERS)
-    in_1 = lookup(items, LocateRequest(listener="ann", book="b1", chapter=1, visit_ends=True))
+    items = entries("ann", "b1", [StoredEvent(*pair) for pair in stored], CHAPTERS)
+    in_1 = lookup(items, LocateRequest(listener="ann", book="b1", chapter=1, visit_ends=True), NOW_MS)
     assert [e.seq for e in in_1.page] == [2]  # where the first stay in chapter 1 ended; now is not a match
-    in_2 = lookup(items, LocateRequest(listener="ann", book="b1", chapter=2, visit_ends=True))
+    in_2 = lookup(items, LocateRequest(listener="ann", book="b1", chapter=2, visit_ends=True), NOW_MS)
     assert [e.seq for e in in_2.page] == [3]
 
 
@@ -184,12 +188,12 @@ def test_a_stay_ends_where_the_last_player_left_or_the_book_paused_not_at_the_re
         (8, DeviceLeft(device="phone", basis_seq=7)),
         (9, Seeked(device="tablet", from_ms=chapter_2 + 9_500, position_ms=chapter_3, basis_seq=8)),
     ]
-    items = entries("ann", "b1", stored, CHAPTERS)
-    in_1 = lookup(items, LocateRequest(listener="ann", book="b1", chapter=1, visit_ends=True))
+    items = entries("ann", "b1", [StoredEvent(*pair) for pair in stored], CHAPTERS)
+    in_1 = lookup(items, LocateRequest(listener="ann", book="b1", chapter=1, visit_ends=True), NOW_MS)
     assert [(e.seq, e.position_ms) for e in in_1.page] == [(2, chapter_1 + 20_000)]
-    on_phone = lookup(items, LocateRequest(listener="ann", book="b1", device="phone"))
+    on_phone = lookup(items, LocateRequest(listener="ann", book="b1", device="phone"), NOW_MS)
     assert [e.seq for e in on_phone.page] == [6, 2, 1]  # not 8: the book played on, on the tablet
-    paused = lookup(items, LocateRequest(listener="ann", book="b1", chapter=2))
+    paused = lookup(items, LocateRequest(listener="ann", book="b1", chapter=2), NOW_MS)
     assert 5 in [e.seq for e in paused.page]
 
 
@@ -202,5 +206,38 @@ def test_history_tells_what_made_each_move_as_the_state_does() -> None:
         (5, Paused(paused_at_ms=20_000)),
         (6, DeviceLeft(device="phone", paused_at_ms=20_000, basis_seq=5)),
     ]
-    items = entries("ann", "b1", stored, CHAPTERS)
+    items = entries("ann", "b1", [StoredEvent(*pair) for pair in stored], CHAPTERS)
     assert [e.cause for e in items] == [None, "seeked", "undo", "fell_asleep", "paused", None]
+
+
+def test_where_they_left_off_is_the_last_place_before_each_hour_the_book_sat_still() -> None:
+    """An evening's listening, a night, a few minutes in the morning: "where I was last night" is the
+    evening's last place, and the morning's stretch has not ended while it goes on."""
+    hour = LISTENING_BREAK_MS
+    evening = NOW_MS - 10 * hour
+    stored = [
+        StoredEvent(
+            1, PositionReported(device="phone", position_ms=10_000, playing=True, basis_seq=0), evening
+        ),
+        StoredEvent(2, SleepTimerSet(device="phone", after=20, stop_at_ms=1_210_000), evening + 60_000),
+        StoredEvent(3, Paused(device="phone", paused_at_ms=30_000), evening + 20 * 60_000),
+        StoredEvent(  # a few minutes later, and on again: the same stretch
+            4, PositionReported(device="phone", position_ms=30_000, playing=True, basis_seq=3), evening + hour
+        ),
+        StoredEvent(5, Paused(device="phone", paused_at_ms=40_000), evening + 2 * hour - 1),
+        StoredEvent(  # the morning
+            6,
+            PositionReported(device="speaker", position_ms=40_000, playing=True, basis_seq=5),
+            NOW_MS - 600_000,
+        ),
+        StoredEvent(
+            7, Seeked(device="speaker", from_ms=40_000, position_ms=900_000, basis_seq=6), NOW_MS - 60_000
+        ),
+    ]
+    items = entries("ann", "b1", stored, CHAPTERS)
+    request = LocateRequest(listener="ann", book="b1", left_off=True)
+    assert [e.seq for e in lookup(items, request, NOW_MS).page] == [5]
+    later = lookup(items, request, NOW_MS + LISTENING_BREAK_MS)  # the morning has ended too
+    assert [(e.seq, e.position_ms) for e in later.page] == [(7, 900_000), (5, 40_000)]
+    untimed = entries("ann", "b1", [StoredEvent(seq, event) for seq, event, _ in stored], CHAPTERS)
+    assert lookup(untimed, request, NOW_MS).count == 0  # no times, no breaks to judge

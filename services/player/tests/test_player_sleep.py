@@ -15,7 +15,7 @@ from bedside_contracts.player import (
 )
 from bedside_contracts.search import ChapterInfo
 from bedside_player.domain.decide import Invalid, Stale, decide
-from bedside_player.domain.history import entries
+from bedside_player.domain.history import StoredEvent, entries
 from bedside_player.domain.playing import GONE_QUIET_MS
 from bedside_player.domain.state import PlayerState, evolve
 from hypothesis import given, settings
@@ -249,7 +249,7 @@ def test_a_pause_at_the_chapter_end_is_in_that_chapter_and_a_goto_to_the_next_is
     """History, the page and the turn all name the chapter a pause at the chapter end was in,
     and a goto to the next chapter's first millisecond is in that chapter (not the one before)."""
     state = at(890_000)
-    stored: list[tuple[int, PlayerEvent]] = [(1, decide_report(890_000))]
+    stored = [StoredEvent(1, decide_report(890_000))]
     for command in (
         SetSleepTimer(device="phone", after="chapter_end"),
         TimerRanOut(device="phone", position_ms=900_400, basis_seq=2),
@@ -257,9 +257,9 @@ def test_a_pause_at_the_chapter_end_is_in_that_chapter_and_a_goto_to_the_next_is
         event = decide(state, command, book_end_ms=BOOK_END, chapters=CHAPTERS, now_ms=NOW)
         assert event is not None
         state = evolve(state, event, state.seq + 1)
-        stored.append((state.seq, event))
+        stored.append(StoredEvent(state.seq, event))
     goto = Moved(cause="goto", from_ms=state.position_ms, to_ms=900_000, turn_id="t1")
-    stored.append((state.seq + 1, goto))
+    stored.append(StoredEvent(state.seq + 1, goto))
     told = entries("ann", "b1", stored, CHAPTERS)
     assert [(e.kind, e.position_ms, e.chapter) for e in told[-2:]] == [
         ("fell_asleep", 899_999, 1),

@@ -20,11 +20,13 @@ from bedside_contracts.player import (
     History,
     HistoryRequest,
     ListenerState,
+    LocateRequest,
     PositionReported,
     Report,
 )
 from bedside_player.cli import first_start
 from bedside_player.clock import wall_clock_ms
+from bedside_player.domain import history as history_rules
 from bedside_player.listeners import Listeners
 from bedside_player.replay import rebuild, snapshots, write_snapshot
 from bedside_player.store import EventStore, WrongLastSequence, subject_of
@@ -80,7 +82,28 @@ async def test_one_report_published_twice_with_one_msg_id_is_one_event(bus: Clie
     ]
     assert acks[1].duplicate
     assert acks[0].seq == acks[1].seq
-    assert [seq for seq, _ in await store.read_subject(name, "b1")] == [first, acks[0].seq]
+    assert [stored.seq for stored in await store.read_subject(name, "b1")] == [first, acks[0].seq]
+
+
+async def test_events_read_back_carry_when_the_stream_stored_them_not_when_they_were_read(
+    bus: Client,
+) -> None:
+    store = EventStore(bus.jetstream())
+    await store.declare()
+    name = f"times-{free_port()}"
+    before_ms = wall_clock_ms()
+    event = PositionReported(device="phone", position_ms=5_000, playing=True, basis_seq=0)
+    await store.append(name, "b1", event, expected_seq=0)
+    after_ms = wall_clock_ms()
+    await asyncio.sleep(1.2)
+    [stored] = await store.read_subject(name, "b1")
+    assert stored.stored_at_ms is not None
+    assert before_ms - 50 <= stored.stored_at_ms <= after_ms + 50  # the server's clock, this machine's
+    items = history_rules.entries(name, "b1", [stored])
+    left_off = LocateRequest(listener=name, book="b1", left_off=True)
+    assert history_rules.lookup(items, left_off, wall_clock_ms()).count == 0  # still listening
+    later = history_rules.lookup(items, left_off, after_ms + history_rules.LISTENING_BREAK_MS + 100)
+    assert [e.position_ms for e in later.page] == [5_000]  # an hour on: where they left off
 
 
 async def test_an_append_on_an_old_basis_is_refused_by_the_stream(bus: Client) -> None:
@@ -193,7 +216,9 @@ async def test_two_instances_taking_commands_for_one_listener_lose_no_update(
             assert state["seq"] == newest[1]
         stored = await EventStore(bus.jetstream()).read_subject(name, "b1")
         assert len(stored) == 80  # every join and every accepted report, none lost, none doubled
-        assert sorted(seq for _, seq in reports) == sorted(seq for seq, e in stored if e.kind == "reported")
+        assert sorted(seq for _, seq in reports) == sorted(
+            seq for seq, e, _ in stored if e.kind == "reported"
+        )
         for client in clients:
             await client.aclose()
     finally:
@@ -257,7 +282,7 @@ async def test_kill_9_under_load_and_restart_gives_the_same_state(
                 break
             except httpx.TransportError:
                 await asyncio.sleep(0.1)
-    stored = dict(await EventStore(bus.jetstream()).read_subject(name, "b1"))
+    stored = {seq: e for seq, e, _ in await EventStore(bus.jetstream()).read_subject(name, "b1")}
     for seq, position in acked.items():  # every acknowledged report survived
         event = stored[seq]
         assert isinstance(event, PositionReported)

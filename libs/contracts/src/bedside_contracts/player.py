@@ -486,6 +486,11 @@ class HistoryEntry(Contract):
         default=False,
         description="the event put the book somewhere: a report, a move, a pause, the last player leaving",
     )
+    stored_at_ms: int | None = Field(
+        default=None,
+        description="when the stream stored the event, in epoch milliseconds: the server's clock, never a "
+        "device's (order is still the sequence)",
+    )
 
 
 class HistoryRequest(Contract):
@@ -520,6 +525,11 @@ class LocateFilter(Contract):
     visit_ends: bool = Field(
         default=False,
         description="only the last entry of each stay in a chapter that the book has since left",
+    )
+    left_off: bool = Field(
+        default=False,
+        description="only the last placing entry before each break in listening of an hour or more "
+        "(the stream's own times): where the listener left off each time",
     )
     furthest: bool = Field(
         default=False,

@@ -215,4 +215,6 @@ class Player:
         return History(entries=history_rules.history(items, request.limit, request.before_seq, request.kind))
 
     async def locate(self, request: LocateRequest) -> Located:
-        return history_rules.lookup(await self._entries(request.listener, request.book), request)
+        return history_rules.lookup(
+            await self._entries(request.listener, request.book), request, self.clock()
+        )

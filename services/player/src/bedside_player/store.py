@@ -32,6 +32,7 @@ from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy, RawStreamMsg, 
 from nats.js.errors import BadRequestError, NoStreamResponseError, NotFoundError, ServiceUnavailableError
 from pydantic import TypeAdapter
 
+from bedside_player.domain.history import StoredEvent
 from bedside_player.group_commit import Append, GroupCommit
 from bedside_player.stream_range import ack_reply_numbers
 
@@ -306,21 +307,22 @@ class EventStore:
             found.append((msg.seq, parse(msg.data)))
             seq = msg.seq + 1
 
-    async def read_subject(self, listener: str, book: str) -> list[tuple[int, PlayerEvent]]:
-        """Every event of one listener and book, oldest first."""
+    async def read_subject(self, listener: str, book: str) -> list[StoredEvent]:
+        """Every event of one listener and book, oldest first, with when the stream stored it."""
         subject = self.subject(listener, book)
         try:
             last = await self.js.get_last_msg(subjects.PLAYER_STREAM, subject, direct=True)
         except NotFoundError:
             return []
-        found: list[tuple[int, PlayerEvent]] = []
+        found: list[StoredEvent] = []
         sub = await self.js.subscribe(
             subject, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL, stream=subjects.PLAYER_STREAM
         )
         try:
             async for msg in sub.messages:
                 seq = msg.metadata.sequence.stream
-                found.append((seq, parse(msg.data)))
+                stored_at_ms = int(msg.metadata.timestamp.timestamp() * 1000)
+                found.append(StoredEvent(seq, parse(msg.data), stored_at_ms))
                 if seq >= (last.seq or 0):
                     break
         finally:

@@ -8,6 +8,7 @@ at any page size. The stream sequence is unique, so it is the stable tie-break.
 
 from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
+from typing import NamedTuple
 
 from bedside_contracts.player import (
     MOVE_KINDS,
@@ -24,6 +25,19 @@ from bedside_player.domain.state import PlayerState, evolve
 
 Match = EventKind | Callable[[HistoryEntry], bool]
 
+LISTENING_BREAK_MS = 3_600_000
+"""A stretch of listening is over once the book has sat still this long: "where I was last night",
+"where I left off last time" ask for the place before such a break. A pause for a cup of tea is
+not one; a night's sleep, a working day or a long dinner is."""
+
+
+class StoredEvent(NamedTuple):
+    """An event as the stream holds it: its sequence, and when the stream stored it (epoch ms)."""
+
+    seq: int
+    event: PlayerEvent
+    stored_at_ms: int | None = None
+
 
 def chapter_at(chapters: Sequence[ChapterInfo], position_ms: int) -> int | None:
     """The chapter that holds ``position_ms`` (the last one starting at or before it)."""
@@ -35,7 +49,7 @@ def chapter_at(chapters: Sequence[ChapterInfo], position_ms: int) -> int | None:
 
 
 def entries(
-    listener: str, book: str, stored: Iterable[tuple[int, PlayerEvent]], chapters: Sequence[ChapterInfo] = ()
+    listener: str, book: str, stored: Iterable[StoredEvent], chapters: Sequence[ChapterInfo] = ()
 ) -> list[HistoryEntry]:
     """One entry per stored event, oldest first, with where the book was after it.
 
@@ -45,7 +59,7 @@ def entries(
     another plays, a list or a timer do not."""
     state = PlayerState(listener=listener, book=book)
     out: list[HistoryEntry] = []
-    for seq, event in stored:
+    for seq, event, stored_at_ms in stored:
         state = evolve(state, event, seq)
         if state.seq != seq:
             continue
@@ -62,6 +76,7 @@ def entries(
                 cause=state.last_move_cause if moved else None,
                 asleep_at_ms=event.asleep_at_ms if isinstance(event, FellAsleep) else None,
                 placed=state.placed_seq() == seq,
+                stored_at_ms=stored_at_ms,
             )
         )
     return out
@@ -111,6 +126,21 @@ def visit_ends(items: Iterable[HistoryEntry]) -> set[int]:
     return {here.seq for here, after in pairwise(placing) if here.chapter != after.chapter}
 
 
+def left_off(items: Iterable[HistoryEntry], now_ms: int) -> set[int]:
+    """The sequences of the last placing entry before each break in listening (``LISTENING_BREAK_MS``
+    on the stream's own times). The newest counts once the book has sat still that long since: the
+    stretch going on now has not ended. An entry without a time cannot be judged, so it is none."""
+    placing = newest_first(e for e in items if e.placed)[::-1]
+    next_times = [e.stored_at_ms for e in placing[1:]] + [now_ms]
+    return {
+        here.seq
+        for here, next_at in zip(placing, next_times, strict=True)
+        if here.stored_at_ms is not None
+        and next_at is not None
+        and next_at - here.stored_at_ms >= LISTENING_BREAK_MS
+    }
+
+
 def went(entry: HistoryEntry) -> str | None:
     """Which way a move went: "forward", "back", or None (not a move, or no distance)."""
     if entry.from_ms is None or entry.from_ms == entry.position_ms:
@@ -118,10 +148,12 @@ def went(entry: HistoryEntry) -> str | None:
     return "forward" if entry.position_ms > entry.from_ms else "back"
 
 
-def lookup(items: Iterable[HistoryEntry], request: LocateRequest) -> Located:
-    """``locate`` with the request's filters, every one given must hold."""
+def lookup(items: Iterable[HistoryEntry], request: LocateRequest, now_ms: int) -> Located:
+    """``locate`` with the request's filters, every one given must hold; ``now_ms`` is the player's
+    clock, which ends the stretch going on now (``left_off``)."""
     listed = list(items)
     ends = visit_ends(listed) if request.visit_ends else None
+    breaks = left_off(listed, now_ms) if request.left_off else None
 
     def matches(entry: HistoryEntry) -> bool:
         kind_fits = entry.placed if request.kind is None else entry.kind == request.kind
@@ -131,6 +163,7 @@ def lookup(items: Iterable[HistoryEntry], request: LocateRequest) -> Located:
             and (request.device is None or entry.device == request.device)
             and (request.direction is None or went(entry) == request.direction)
             and (ends is None or entry.seq in ends)
+            and (breaks is None or entry.seq in breaks)
         )
 
     return locate(listed, matches, request.offset, request.limit, furthest=request.furthest)
