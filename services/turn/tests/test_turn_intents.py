@@ -393,6 +393,27 @@ def test_the_sleep_timer_and_the_pause_said_aloud(utterance: str, intent: intent
 @pytest.mark.parametrize(
     ("utterance", "intent"),
     [
+        ("go back to where I was yesterday", intents.Earlier(left_off=True)),  # it was an undo
+        ("take me to where I was last night", intents.Earlier(left_off=True)),  # it was a search
+        ("back to where I stopped last time", intents.Earlier(left_off=True)),
+        ("where I last stopped", intents.Earlier(left_off=True)),
+        ("where was I last night?", intents.Earlier(left_off=True, show_only=True)),
+        ("where did I leave off yesterday", intents.Earlier(left_off=True, show_only=True)),
+        # the place now, and the place before the last move, as before
+        ("where did I leave off?", intents.WhereAmI()),
+        ("go back to where I was", intents.Undo()),
+        ("play from where I left off", intents.PlayOn()),
+    ],
+)
+def test_where_they_left_off_last_time_is_a_place_from_their_history(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
         ("add ten minutes to the timer", intents.TimerAdded(10)),
         ("add another 10 minutes", intents.TimerAdded(10)),
         ("add 10 more minutes please", intents.TimerAdded(10)),
@@ -774,8 +795,8 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("play from where I left off", intents.PlayOn()),
         ("continue from where I was", intents.PlayOn()),
         ("carry on from where I stopped", intents.PlayOn()),
-        ("where did I stop listening yesterday?", intents.WhereAmI()),
-        ("where did I leave off last night", intents.WhereAmI()),
+        ("where did I stop listening yesterday?", intents.Earlier(left_off=True, show_only=True)),
+        ("where did I leave off last night", intents.Earlier(left_off=True, show_only=True)),
         ("can you go back to the fire please", FindPlace("the fire", "back")),
         ("it's a bit slow", intents.Speed()),
         ("will he die?", Question("will he die?")),

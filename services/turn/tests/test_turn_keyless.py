@@ -590,6 +590,26 @@ async def test_where_they_were_furthest_is_asked_of_the_lookup_and_moved_to(rig:
     assert reply.outcome in {"moved", "listed"}
 
 
+async def test_where_they_were_last_night_is_where_the_book_last_sat_still_not_an_undo(rig: Rig) -> None:
+    """ "Go back to where I was yesterday" undid the last move, and "take me to where I was last
+    night" searched the book for "i was last night"."""
+    listener = rig.listener_at(HERE)
+    evening = HistoryEntry(seq=4, kind="paused", position_ms=60_000, chapter=1, device="phone")
+    rig.player.history[(listener, BOOK_ID)] = [evening]
+    for said in ("go back to where I was yesterday", "take me to where I was last night"):
+        undone = len(rig.player.offers)
+        reply = await rig.ask(listener, said)
+        lookup = rig.player.lookups[-1]
+        assert (lookup.left_off, lookup.kind, lookup.limit) == (True, None, 1)
+        assert rig.player.offers[undone:] == [rig.player.offers[-1]]
+        assert rig.player.offers[-1].targets == [Target(position_ms=60_000)]
+        assert reply.outcome == "moved"
+        rig.player.positions[(listener, BOOK_ID)] = HERE
+    rig.player.history[(listener, BOOK_ID)] = []
+    none = await rig.ask(listener, "where was I last night?")
+    assert (none.outcome, none.speech) == ("refused", speech.NO_LEFT_OFF)
+
+
 async def test_have_i_heard_this_before_is_told_from_the_furthest_place_they_have_been(rig: Rig) -> None:
     """It was "I can take you to a moment ..."; the place further on is said by its time and chapter
     number, not by its chapter's title (ahead of the line), and nothing moves."""

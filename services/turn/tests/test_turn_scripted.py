@@ -404,6 +404,7 @@ async def test_the_model_is_sent_cached_tools_built_from_the_contracts(rig: Rig)
         "before_skip_ahead",
         "fell_asleep",
         "furthest",
+        "left_off",
         "times_back",
         "show_only",
     }

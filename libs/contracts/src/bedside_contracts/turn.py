@@ -134,6 +134,11 @@ class OfferPositionsArgs(Contract):
         description="a place from their own history: the furthest into the book they have been (after going "
         "back to listen again, 'take me to where I was furthest')",
     )
+    left_off: bool = Field(
+        default=False,
+        description="a place from their own history: where they left off the last time they stopped "
+        "listening for an hour or more ('where I was last night', 'where I stopped last time')",
+    )
     times_back: int = Field(
         default=0,
         ge=0,
@@ -153,6 +158,7 @@ class OfferPositionsArgs(Contract):
             or self.before_skip_ahead
             or self.fell_asleep
             or self.furthest
+            or self.left_off
         )
 
     @model_validator(mode="after")
@@ -169,7 +175,7 @@ class OfferPositionsArgs(Contract):
             raise ValueError(
                 "name at least one place: ids, chapter, chapter_step, chapter_end, position_ms, offset_ms, "
                 "or an earlier place (earlier_chapter, earlier_device, before_skip_ahead, fell_asleep, "
-                "furthest)"
+                "furthest, left_off)"
             )
         if any(i < 0 for i in self.ids):
             raise ValueError("passage ids are never negative")

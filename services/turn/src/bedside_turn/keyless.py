@@ -67,7 +67,13 @@ async def run_keyless(
                 return speech.NO_UNDO if not tools.turn.recalled else speech.CANNOT_HELP
             return speech.UNDONE
         case intents.Earlier():
-            nothing = speech.NO_ASLEEP if intent.fell_asleep else speech.NO_EARLIER
+            nothing = (
+                speech.NO_ASLEEP
+                if intent.fell_asleep
+                else speech.NO_LEFT_OFF
+                if intent.left_off
+                else speech.NO_EARLIER
+            )
             return await _earlier(tools, earlier_args(intent), nothing)
         case intents.EarlierAgain():
             previous = last_lookup(earlier or [])

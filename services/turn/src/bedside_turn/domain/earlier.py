@@ -4,8 +4,9 @@
 "before I skipped ahead" is where the newest forward move started; "the last time on the
 speaker" is the newest place the speaker put the book; "where I fell asleep" is the
 estimate the newest sleep-timer pause recorded; "where I was furthest" is the place furthest
-into the book the history holds. ``times_back`` pages to older
-matches ("the time before that"): it is the match's own index in the player's lookup.
+into the book the history holds; "where I was last night" is where the book was before the newest
+hour or more it sat still (the player's ``left_off``, on the stream's own times). ``times_back``
+pages to older matches ("the time before that"): it is the match's own index in the player's lookup.
 """
 
 from bedside_contracts.player import HistoryEntry, LocateRequest
@@ -25,6 +26,7 @@ def lookup_for(args: OfferPositionsArgs, listener: str, book: str) -> LocateRequ
         direction="forward" if args.before_skip_ahead else None,
         visit_ends=args.earlier_chapter is not None,
         furthest=args.furthest,
+        left_off=args.left_off,
         offset=args.times_back,
         limit=1,
     )

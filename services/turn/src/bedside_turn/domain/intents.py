@@ -136,6 +136,8 @@ class Earlier:
     before_skip_ahead: bool = False
     fell_asleep: bool = False
     furthest: bool = False
+    left_off: bool = False
+    """Where they left off when they last stopped listening for a while ("where I was last night")."""
     show_only: bool = False
     """Asked as a question ("where was I...?", "when did I last...?"): a question never moves
     the book, so the place goes on the screen to press."""
@@ -462,6 +464,18 @@ _FURTHEST = re.compile(
     r"|\bhow far (?:did i get|had i got|i got) before\b"
 )
 """The place furthest into the book they have been, after going back to listen again."""
+_BEFORE_NOW = (
+    r"(?:last night|last time|the last time|yesterday(?: (?:morning|afternoon|evening))?|this morning"
+    r"|earlier today|the other (?:day|night)|before bed|at bedtime)"
+)
+_LEFT_OFF = re.compile(
+    r"\bwhere (?:i|we) (?:was|were|stopped|left off|finished|got to|got up to)(?: listening)?(?: up to)?"
+    rf" {_BEFORE_NOW}\b"
+    r"|\bwhere (?:was i|were we|did i|did we|had i|had we)(?: (?:stop|leave off|get to|get up to|finish))?"
+    rf"(?: listening)?(?: up to)?(?: in (?:the|this) (?:book|story))? {_BEFORE_NOW}\b"
+    r"|\bwhere i last (?:stopped|left off)\b"
+)
+"""Where they left off the last time they stopped for a while: last night, yesterday, last time."""
 _LAST_IN_CHAPTER = re.compile(
     rf"\b(?:last|previous) time i (?:was|listened|got) (?:in|to) chapter {_NUMBER}\b"
 )
@@ -605,8 +619,8 @@ _WHERE_AM_I = re.compile(
     r"(?: (?:am i|are we))?$"
     r"|^what(?:'s|s| is) (?:the (?:name|title) of )?(?:this|the current) chapter(?: called)?(?: again)?$"
     r"|^what(?: time is it|'s the time| is the time) in the (?:book|story)$"
-    rf"|^where (?:did i|did we) (?:leave off|get to|get up to|stop(?: listening)?){_IN_THE_BOOK}"
-    r"(?: (?:last night|yesterday|last time|this morning))?$|^where (?:was i|were we) up to$"
+    rf"|^where (?:did i|did we) (?:leave off|get to|get up to|stop(?: listening)?){_IN_THE_BOOK}$"
+    r"|^where (?:was i|were we) up to$"
     rf"|^how far (?:through|into|along|in) (?:the (?:book|story) )?(?:am i|are we){_IN_THE_BOOK}$"
     r"|^how (?:far|many minutes|long) (?:into|through|in) (?:the|this) chapter (?:am i|are we)$"
     r"|^what(?:'s| is) my (?:position|place|spot)(?: in the (?:book|story))?$|^what time am i at$"
@@ -1157,4 +1171,6 @@ def read_earlier(text: str) -> Earlier | EarlierAgain | None:
         return Earlier(fell_asleep=True, show_only=asking)
     if _FURTHEST.search(text):
         return Earlier(furthest=True, show_only=asking)
+    if _LEFT_OFF.search(text):
+        return Earlier(left_off=True, show_only=asking)
     return None

@@ -130,7 +130,14 @@ def clock_position(said: intents.ClockTime, duration_ms: int) -> int | None:
     return None
 
 
-EARLIER_PLACE_KEYS = ("earlier_chapter", "earlier_device", "before_skip_ahead", "fell_asleep", "furthest")
+EARLIER_PLACE_KEYS = (
+    "earlier_chapter",
+    "earlier_device",
+    "before_skip_ahead",
+    "fell_asleep",
+    "furthest",
+    "left_off",
+)
 """The offer arguments that name a place from the listener's history."""
 EARLIER_KEYS = (*EARLIER_PLACE_KEYS, "times_back", "show_only")
 
@@ -147,6 +154,8 @@ def earlier_args(intent: intents.Earlier) -> dict[str, object]:
         args["fell_asleep"] = True
     if intent.furthest:
         args["furthest"] = True
+    if intent.left_off:
+        args["left_off"] = True
     return args
 
 

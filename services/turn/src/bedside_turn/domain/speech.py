@@ -109,6 +109,9 @@ AT_CHAPTER_START = OwnWords("You're already at the start of this chapter; nothin
 """"Start over" before any of the chapter playing is heard (its lead-in, or its first word): nothing
 was moved, and nothing ahead was offered."""
 NO_ASLEEP = OwnWords("I don't know when you fell asleep: no sleep timer has paused the book lately.")
+NO_LEFT_OFF = OwnWords(
+    "I can't find where you left off before: you haven't stopped listening for an hour or more yet."
+)
 NO_EARLIER_BEFORE = OwnWords("I can't find an earlier time than that.")
 AT_BOOK_START = OwnWords("You're at the very start of the book.")
 NOTHING_BEFORE_START = OwnWords(f"{AT_BOOK_START.removesuffix('.')}; there's nothing before it.")
