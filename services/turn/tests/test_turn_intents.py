@@ -381,6 +381,10 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         # Not a timer nor a pause: a jump, a question, the place where they fell asleep.
         ("go back 15 minutes", Jump(-900_000)),
         ("when will it stop?", intents.TimerAsked()),  # told from the player's state, never set
+        ("how long is the timer?", intents.TimerAsked()),  # it was a question about the story
+        ("what's the timer set to", intents.TimerAsked()),
+        ("forget the timer", intents.CancelSleepTimer()),  # it was read as nothing
+        ("scrap the sleep timer", intents.CancelSleepTimer()),
         ("what happens at the end of the chapter?", Question("what happens at the end of the chapter?")),
         ("where did I fall asleep", intents.Earlier(fell_asleep=True, show_only=True)),
         ("stop the car", Other()),

@@ -643,7 +643,8 @@ _TIMER_ASKED = re.compile(
     rf"|how long (?:until|till|before) {_STOPS} (?:stops|turns off|goes off|switches off)"
     r"|(?:is|have i (?:got|set)) (?:the |my |a )?(?:sleep )?timer(?: on| set| running)?"
     r"|how (?:long|much time|many minutes) (?:is |are )?(?:left )?on the (?:sleep )?timer"
-    r"|how long is the (?:sleep )?timer set for"
+    r"|how long(?: is|'s) (?:the |my )?(?:sleep )?timer(?: set for| on for| got left)?"
+    r"|what(?: is|'s) (?:the |my )?(?:sleep )?timer (?:set (?:to|for|at)|at|on)"
     r")(?: now| tonight)?$"
 )
 """A question about the sleep timer (``read_playback`` reads no question as a timer to set)."""
@@ -739,8 +740,8 @@ _MOMENT = re.compile(
 )
 """A description of a moment ("the runaway ride", "where the tree falls", "waiting in the dark")."""
 _CANCEL_TIMER = re.compile(
-    r"\b(?:cancel|stop|clear|remove|disable|kill|delete|(?:turn|switch) off)\s+(?:the\s+|my\s+|that\s+)?"
-    r"(?:sleep\s+)?timer\b"
+    r"\b(?:cancel|stop|clear|remove|disable|kill|delete|forget|scrap|(?:turn|switch) off)\s+"
+    r"(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\b"
     r"|\b(?:turn|switch)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+off\b"
     r"|^(?:the\s+)?(?:sleep\s+)?timer\s+off\b"
     r"|^(?:no|never mind the) (?:sleep )?timer\b|\bdon'?t stop\b|\bkeep (?:playing|going) tonight\b"
