@@ -397,6 +397,22 @@ def test_the_sleep_timer_and_the_pause_said_aloud(utterance: str, intent: intent
 @pytest.mark.parametrize(
     ("utterance", "intent"),
     [
+        ("who are the main characters?", intents.NamesHeard()),
+        ("who's who again", intents.NamesHeard()),
+        ("remind me who's who in this book", intents.NamesHeard()),
+        ("who have I met so far?", intents.NamesHeard()),
+        ("list the characters please", intents.NamesHeard()),
+        ("who is in this chapter?", Question("who is in this chapter?")),
+        ("who is Ginger?", Question("who is Ginger?")),
+    ],
+)
+def test_who_is_who_is_asked_of_the_names_heard(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
         ("go back to where I was yesterday", intents.Earlier(left_off=True)),  # it was an undo
         ("take me to where I was last night", intents.Earlier(left_off=True)),  # it was a search
         ("back to where I stopped last time", intents.Earlier(left_off=True)),

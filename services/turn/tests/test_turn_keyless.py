@@ -610,6 +610,17 @@ async def test_where_they_were_last_night_is_where_the_book_last_sat_still_not_a
     assert (none.outcome, none.speech) == ("refused", speech.NO_LEFT_OFF)
 
 
+async def test_who_the_main_characters_are_is_the_names_heard_most_and_none_ahead(rig: Rig) -> None:
+    """It was a recall that quoted one line, whatever it held."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "who are the main characters?")
+    said = "The names you've heard most so far: Tamsin and Wren."
+    assert (reply.outcome, reply.speech) == ("answered", said)
+    assert not leaks(reply.speech, rig.passages, HERE)
+    assert (await rig.ask(rig.listener_at(10_000), "who's who?")).speech == speech.NO_NAMES_YET
+    assert position(rig, listener) == HERE
+
+
 async def test_have_i_heard_this_before_is_told_from_the_furthest_place_they_have_been(rig: Rig) -> None:
     """It was "I can take you to a moment ..."; the place further on is said by its time and chapter
     number, not by its chapter's title (ahead of the line), and nothing moves."""

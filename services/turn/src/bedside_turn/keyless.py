@@ -3,7 +3,7 @@
 from collections.abc import Callable
 
 from bedside_contracts.player import LocateRequest, SleepTimer, StateRequest
-from bedside_contracts.search import BookInfo, CatalogRequest, Resolve, Target
+from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target
 from bedside_contracts.turn import Exchange
 
 from bedside_turn.domain import history, intents, playback, speech
@@ -94,6 +94,8 @@ async def run_keyless(
             )
         case intents.HeardBefore():
             return await _heard_before(tools)
+        case intents.NamesHeard():
+            return await _names_heard(tools)
         case intents.AboutTheBook(fact=fact):
             return await _told_from_the_book(
                 tools, history.Told.ABOUT_THE_BOOK, lambda book, here: speech.about_the_book(fact, book, here)
@@ -193,6 +195,14 @@ async def _heard_before(tools: ToolBox) -> str:
     return await _told_from_the_book(
         tools, history.Told.HEARD_BEFORE, lambda book, here: speech.heard_before(reached, here, book.chapters)
     )
+
+
+async def _names_heard(tools: ToolBox) -> str:
+    """The names heard most so far: search's table of the book's names, counted behind the line."""
+    asked = NameHints(book=tools.book, here_ms=tools.here_ms, limit=speech.NAMES_SAID)
+    names = (await tools.backends.hints(asked)).names
+    tools.turn.told = history.Told.NAMES_HEARD
+    return speech.names_heard(names)
 
 
 async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str:

@@ -35,6 +35,7 @@ class Told(Enum):
     COURTESY = "I answered their thanks, never mind or goodnight."
     TIMER = "I told them about the sleep timer."
     HEARD_BEFORE = "I told them whether they had been further on than here before."
+    NAMES_HEARD = "I told them the names they have heard most so far."
 
 
 def remembered_speech(said: str, told: Told | None, *, unsaid: bool) -> str:

@@ -177,6 +177,12 @@ class AboutTheBook:
 
 
 @dataclass(frozen=True)
+class NamesHeard:
+    """'Who are the main characters?', 'who's who?': the names heard most so far, from the book's own
+    table of names counted behind the line (search's, as the recogniser's hints are)."""
+
+
+@dataclass(frozen=True)
 class HeardBefore:
     """'Have I heard this before?': whether the listener has been further on than here (after going
     back, or dozing through a rewind), from the furthest place their history has them at."""
@@ -304,6 +310,7 @@ Intent = (
     | TimeLeft
     | WhereAmI
     | HeardBefore
+    | NamesHeard
     | AboutTheBook
     | SleepTimer
     | TimerAdded
@@ -604,6 +611,18 @@ _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
 )
 """Asked alone (read whole), so "who wrote the letter?" stays a question about the story. Not "who is
 the narrator?": in a story told by one of its people, that asks who they are."""
+_SO_FAR = r"(?: (?:in (?:this|the) (?:book|story)|so far|again|now))*"
+_NAMES_ASKED = re.compile(
+    r"^(?:(?:can you )?(?:please )?(?:"
+    rf"who (?:are|were) (?:all )?(?:the )?(?:main |important |other )?(?:characters|people){_SO_FAR}"
+    rf"|who(?:'s| is) who{_SO_FAR}|remind me who(?:'s| is) who{_SO_FAR}"
+    r"|who (?:have|did) (?:i|we) (?:meet|met|hear about|heard about)(?: so far)?"
+    r"|(?:list|name|remind me of|tell me) (?:all )?(?:the )?(?:main )?(?:characters|characters' names"
+    rf"|names of the characters|names so far){_SO_FAR}"
+    rf"|what are (?:the )?(?:main )?characters(?:' names| called){_SO_FAR}"
+    r"))(?: please)?$"
+)
+"""Who is who, asked alone: "who is in this chapter?" and "who is Ginger?" stay questions."""
 _HEARD_BEFORE = re.compile(
     r"^(?:have|did) (?:i|we) (?:already )?(?:heard|hear|listened to|listen to) (?:this|that|it)"
     r"(?: (?:part|bit|chapter|one|story))?(?: (?:before|already))?$"
@@ -927,8 +946,8 @@ def read(utterance: str) -> Intent:
         return earlier
     if position := _asked_of_the_position(text):  # before the recaps: "which chapter is this" is none
         return position
-    if fact := next((fact for fact, said in _BOOK_FACTS if said.match(text)), None):
-        return AboutTheBook(fact)
+    if about := _about_the_book(text):
+        return about
     if _PREVIOUS_CHAPTER_ALONE.match(text):  # before the recaps, which read the words alone as one
         return NextChapter(step=-1)
     if counted := _chapters_counted(text):
@@ -989,6 +1008,13 @@ def _asked_of_the_position(text: str) -> WhereAmI | HeardBefore | None:
     if _WHERE_AM_I.match(text):
         return WhereAmI()
     return HeardBefore() if _HEARD_BEFORE.match(text) else None
+
+
+def _about_the_book(text: str) -> AboutTheBook | NamesHeard | None:
+    if _NAMES_ASKED.match(text):
+        return NamesHeard()
+    fact = next((fact for fact, said in _BOOK_FACTS if said.match(text)), None)
+    return AboutTheBook(fact) if fact else None
 
 
 def _chapter_moved_to(text: str) -> FinalChapter | ChapterEnd | NextChapter | None:

@@ -219,6 +219,23 @@ def not_in_book(missing: MissingChapter) -> OwnWords:
     return OwnWords(f"The book has {count}{numbered}; there is no chapter {missing.named}.")
 
 
+NAMES_SAID = 5
+"""How many names "who are the main characters?" says: the most named, a list short enough to hear."""
+NO_NAMES_YET = OwnWords("No names have come up yet.")
+
+
+def names_heard(names: list[str]) -> str:
+    """ "Who are the main characters?": the names heard most so far, as the book writes them (its own
+    words, so the answer check reads them). Places come too: the book's table does not tell a person
+    from a town, so the sentence says names, not characters."""
+    said = names[:NAMES_SAID]
+    if not said:
+        return NO_NAMES_YET
+    if len(said) == 1:
+        return f"The only name you've heard so far is {said[0]}."
+    return f"The names you've heard most so far: {', '.join(said[:-1])} and {said[-1]}."
+
+
 NO_CHAPTERS = OwnWords('This book has no chapters; a time works instead, like "go to 2 hours in".')
 
 
