@@ -805,6 +805,9 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("never mind", intents.Courtesy("never_mind")),
         ("cancel that", intents.Courtesy("never_mind")),
         ("goodnight", intents.Courtesy("goodnight")),
+        ("I'm still awake", intents.Courtesy("still_awake")),  # it was read as nothing
+        ("no, I'm awake", intents.Courtesy("still_awake")),
+        ("I'm still awake, go back a bit", Jump(-30_000)),
         ("help", intents.Help()),
         ("what can you do?", intents.Help()),
         ("slower", intents.Speed()),

@@ -846,6 +846,19 @@ async def test_the_final_chapter_asked_for_in_it_is_told_not_started_again(rig: 
     assert position(rig, last) == 3 * 90_000 + 10_000
 
 
+async def test_still_awake_is_told_what_the_timer_will_do_and_how_to_keep_going(rig: Rig) -> None:
+    """It was "I can take you to a moment ...": said as the timer fades, it wants to know what happens."""
+    listener = rig.listener_at(HERE)
+    none = await rig.ask(listener, "I'm still awake")
+    assert (none.outcome, none.speech) == ("answered", "Good. No sleep timer is set, so the book plays on.")
+    await rig.ask(listener, "sleep in 2 minutes")
+    timed = await rig.ask(listener, "no, I'm awake!")
+    assert timed.speech == (
+        'Good. The sleep timer stops the book in about 2 minutes. Say "add ten minutes" to keep going longer.'
+    )
+    assert position(rig, listener) == HERE
+
+
 async def test_a_time_of_two_parts_past_the_end_is_minutes_and_seconds(rig: Rig) -> None:
     """In a six-minute book "go to 2:10" is two minutes ten in, not two hours ten."""
     listener = rig.listener_at(HERE)

@@ -80,6 +80,11 @@ def test_a_timer_the_books_end_cuts_short_says_the_book_ends_first() -> None:
     assert playback.spoken(whole) == "I'll stop in 10 minutes."
 
 
+def test_still_awake_with_the_book_paused_is_told_to_press_play() -> None:
+    said = playback.still_awake(None, False, 0)
+    assert said == "Good. Press play to carry on; I can't start the sound myself."
+
+
 def test_minutes_added_start_from_the_running_timers_stop_and_a_part_minute_counts_whole() -> None:
     timer = SleepTimer(after=20, stop_at_ms=600_000 + 4 * 60_000 + 20_000, set_seq=1, device="phone")
     assert playback.with_minutes_added(timer, 600_000, 10) == 15  # 4 min 20 s left, and 10 more

@@ -119,23 +119,28 @@ async def run_keyless(
         case intents.Help():
             tools.turn.told = history.Told.WHAT_I_CAN_DO
             return speech.WHAT_I_CAN_DO
-        case intents.Courtesy(said="goodnight"):
-            tools.turn.told = history.Told.COURTESY
-            timer = await _sleep_timer(tools)
-            return (
-                speech.COURTESY["goodnight"]
-                if timer is None
-                else speech.GOODNIGHT + playback.timer_now(timer, tools.here_ms)
-            )
         case intents.Courtesy(said=said):
             tools.turn.told = history.Told.COURTESY
-            return speech.COURTESY[said]
+            return await _courtesy(tools, said)
         case intents.TimerAsked():
             tools.turn.told = history.Told.TIMER
             return playback.timer_now(await _sleep_timer(tools), tools.here_ms)
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent)
+
+
+async def _courtesy(tools: ToolBox, said: intents.CourtesySaid) -> str:
+    """Thanks and the like in a fixed sentence; goodnight and "I'm still awake" with what the running
+    sleep timer will do, which the player's state says."""
+    if said not in ("goodnight", "still_awake"):
+        return speech.COURTESY[said]
+    now = await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))
+    if said == "still_awake":
+        return playback.still_awake(now.sleep_timer, now.playing, tools.here_ms)
+    if now.sleep_timer is None:
+        return speech.COURTESY["goodnight"]
+    return speech.GOODNIGHT + playback.timer_now(now.sleep_timer, tools.here_ms)
 
 
 async def _sleep_timer(tools: ToolBox) -> SleepTimer | None:

@@ -260,7 +260,7 @@ class Speed:
     """'Slower', 'speed up': the reading speed, which no tool and no page control changes."""
 
 
-CourtesySaid = Literal["thanks", "never_mind", "goodnight", "time_of_day"]
+CourtesySaid = Literal["thanks", "never_mind", "goodnight", "time_of_day", "still_awake"]
 
 
 @dataclass(frozen=True)
@@ -698,6 +698,14 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
         ),
     ),
     ("time_of_day", re.compile(r"^what(?: time is it|'s the time| is the time)(?: now| right now)?$")),
+    (
+        "still_awake",
+        re.compile(
+            r"^(?:(?:no|yes|yeah)\s+)?(?:i'm|im|i am) (?:still )?(?:awake|here|listening|up)(?: still| now)?$"
+            r"|^(?:still|i'm still) (?:awake|here|listening)$"
+            r"|^(?:i'm|im|i am) not (?:asleep|sleeping)(?: yet)?$"
+        ),
+    ),
 )
 _HELP = re.compile(
     r"^(?:help|help me|what can you do|what can i (?:say|ask)(?: you)?|how does (?:this|it) work"
@@ -869,7 +877,7 @@ _VOLUME = re.compile(
 )
 _FILLER = re.compile(
     r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside)[,\s]+"
-    r"|^(?:wait|hang on|sorry|actually|well|alright|excuse me),\s*"
+    r"|^(?:wait|hang on|sorry|actually|well|alright|excuse me|(?:no )?i'm (?:still )?awake),\s*"
 )
 """Words said before what is asked; those that can be what is asked ("wait a minute", "sorry?") only
 when a comma, a pause, follows them ("wait, what happened to Ginger?")."""

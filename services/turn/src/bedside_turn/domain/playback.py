@@ -159,6 +159,16 @@ def with_minutes_added(timer: SleepTimer | None, here_ms: int, added: int) -> in
     return -(-left_ms // 60_000) + added  # a part of a minute left counts whole: never sooner than asked
 
 
+def still_awake(timer: SleepTimer | None, playing: bool, here_ms: int) -> OwnWords:
+    """ "I'm still awake": what the book will do now, and how to keep it going (the turn cannot start
+    the sound: a page may only after a press on it)."""
+    if not playing:
+        return OwnWords("Good. Press play to carry on; I can't start the sound myself.")
+    if timer is None:
+        return OwnWords("Good. No sleep timer is set, so the book plays on.")
+    return OwnWords(f'Good. {timer_now(timer, here_ms)} Say "add ten minutes" to keep going longer.')
+
+
 def timer_now(timer: SleepTimer | None, here_ms: int) -> OwnWords:
     """ "When will it stop?": the running sleep timer as the player holds it, in the turn's own words."""
     if timer is None:
