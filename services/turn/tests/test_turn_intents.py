@@ -465,6 +465,12 @@ def test_minutes_added_to_the_timer_and_the_timer_again(utterance: str, intent: 
         ("play the last chapter of the book", intents.FinalChapter()),
         ("skip to the book's final story", intents.FinalChapter()),
         ("go to the last chapter", intents.NextChapter(step=-1)),  # the one before, as before
+        # its end, not its start (a move), and said alone not a recap of it
+        ("go to the end of the last chapter", intents.ChapterEnd(step=-1)),
+        ("the end of the previous chapter", intents.ChapterEnd(step=-1)),
+        ("take me to the end of the next chapter", intents.ChapterEnd(step=1)),
+        ("what happened at the end of the last chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
+        ("read that bit again", Jump(-30_000)),  # it was read as nothing
         ("what happens in the final chapter?", Question("what happens in the final chapter?")),
         ("go back a half hour", Jump(-1_800_000)),
     ],

@@ -104,6 +104,8 @@ async def test_nothing_above_the_threshold_is_not_offered(rig: Rig) -> None:
         ("back 99999 minutes", "moved", 0),  # more than any book: the start, not an error
         ("skip forward 99999 minutes", "listed", HERE),
         ("jump to the final chapter", "listed", HERE),  # chapter 4, ahead: a covered row to press
+        ("go to the end of the last chapter", "moved", 60_000),  # chapter 1's closing passage, not its start
+        ("the end of the previous chapter", "moved", 60_000),  # a move, not a recap
     ],
 )
 async def test_named_places_meet_the_same_arithmetic(

@@ -75,9 +75,11 @@ class ThisChapterStart:
 @dataclass(frozen=True)
 class ChapterEnd:
     """'Take me to the end of the chapter': the closing passage of the chapter playing, not the book's;
-    'the end of chapter 3': that chapter's closing passage, not its start."""
+    'the end of chapter 3': that chapter's closing passage, not its start; 'the end of the last
+    chapter': the closing passage of the chapter ``step`` from the one playing."""
 
     chapter: int | None = None
+    step: int | None = None
 
 
 @dataclass(frozen=True)
@@ -374,7 +376,8 @@ _SKIP_THIS_BIT = re.compile(
 _JUST_HEARD = r"(?:that|the) last (?:bit|line|sentence|part|few seconds)"
 _POLITELY = r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
 _PLAY_THAT_AGAIN = re.compile(
-    rf"{_POLITELY}(?:play|read|run)(?: me)? (?:that|it|this) (?:back|again|over|once more)(?: please)?$"
+    rf"{_POLITELY}(?:play|read|run)(?: me)? (?:that|it|this)(?: bit| part| line| sentence)?"
+    r" (?:back|again|over|once more)(?: please)?$"
     rf"|{_POLITELY}replay(?: that| it| this)?(?: please)?$"
     rf"|{_POLITELY}(?:play|replay|read|say|repeat)(?: me)? {_JUST_HEARD}(?: back| again| over)?(?: please)?$"
     rf"|^i (?:missed|didn't catch|did not catch|didn't hear|did not hear) (?:that|it|{_JUST_HEARD})$"
@@ -502,6 +505,10 @@ _NAMED_CHAPTER_END = re.compile(
     rf"\b(?:the\s+)?(?:very\s+)?end\s+of\s+chapter\s+{_NUMBER}\b|\bchapter\s+{_NUMBER}'s\s+end\b"
 )
 """The end of a chapter named ("the end of chapter 3"): read before the chapter itself ("chapter 3")."""
+_COUNTED_CHAPTER_END = re.compile(
+    r"\b(?:the\s+)?(?:very\s+)?end\s+of\s+the\s+(?:(previous|prior|preceding|last)|next|following)\s+chapter\b"
+)
+"""The end of the chapter before this one or after it: read before "the last chapter", its start."""
 _NEXT_CHAPTER = re.compile(
     r"\b(?:next|following) (?:chapter|story)\b|\bskip (?:this|the) (?:chapter|story)\b"
     r"|\bskip (?:the )?rest of (?:this|the) (?:chapter|story)\b"
@@ -956,8 +963,8 @@ def read(utterance: str) -> Intent:
         return position
     if about := _about_the_book(text):
         return about
-    if _PREVIOUS_CHAPTER_ALONE.match(text):  # before the recaps, which read the words alone as one
-        return NextChapter(step=-1)
+    if counted := _chapter_counted_alone(text):  # before the recaps, which read the words alone as one
+        return counted
     if counted := _chapters_counted(text):
         return counted
     if a_bit := _A_BIT.match(text) or _A_BIT_MORE.match(text):
@@ -1025,6 +1032,18 @@ def _about_the_book(text: str) -> AboutTheBook | NamesHeard | None:
     return AboutTheBook(fact) if fact else None
 
 
+def _chapter_counted_alone(text: str) -> NextChapter | ChapterEnd | None:
+    """ "The previous chapter", "the end of the last chapter", said alone: moves, not recaps."""
+    if _PREVIOUS_CHAPTER_ALONE.match(text):
+        return NextChapter(step=-1)
+    return _end_of_a_counted_chapter(text, alone=True)
+
+
+def _end_of_a_counted_chapter(text: str, *, alone: bool = False) -> ChapterEnd | None:
+    said = _COUNTED_CHAPTER_END.fullmatch(text) if alone else _COUNTED_CHAPTER_END.search(text)
+    return ChapterEnd(step=-1 if said.group(1) else 1) if said else None
+
+
 def _chapter_moved_to(text: str) -> FinalChapter | ChapterEnd | NextChapter | None:
     """The end of a chapter, the next or the previous, or the book's last; none in a question ("what
     happens in the next chapter?" moves nothing)."""
@@ -1032,6 +1051,8 @@ def _chapter_moved_to(text: str) -> FinalChapter | ChapterEnd | NextChapter | No
         return None
     if _FINAL_CHAPTER.search(text):
         return FinalChapter()
+    if counted_end := _end_of_a_counted_chapter(text):
+        return counted_end
     if named_end := _NAMED_CHAPTER_END.search(text):
         return ChapterEnd(chapter=int(number_of(named_end.group(1) or named_end.group(2))))
     if _CHAPTER_END.search(text):

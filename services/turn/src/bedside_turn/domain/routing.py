@@ -94,6 +94,8 @@ def named_place_args(intent: Intent) -> dict[str, object] | None:
             return {"position_ms": 0}
         case intents.ThisChapterStart() | intents.StartAgain():
             return {"chapter_step": 0}
+        case intents.ChapterEnd(step=int(step)):
+            return {"chapter_step": step, "chapter_end": True}
         case intents.ChapterEnd(chapter=None):
             return {"chapter_end": True}
         case intents.ChapterEnd(chapter=n):
