@@ -777,6 +777,8 @@ def test_a_chapter_named_by_its_title_is_read_as_such_and_asked_about_stays_a_qu
         ("how many more chapters?", "chapters_left"),
         ("how many chapters to go", "chapters_left"),
         ("list the chapters", "chapter_titles"),
+        ("list of the chapters", "chapter_titles"),  # as the recogniser heard "list the chapters"
+        ("give me a list of the chapters", "chapter_titles"),
         ("can you read me the chapter titles please", "chapter_titles"),
         ("what are the chapters called?", "chapter_titles"),
         ("what stories are in this book?", "chapter_titles"),

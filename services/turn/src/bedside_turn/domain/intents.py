@@ -604,6 +604,8 @@ _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
             r"(?:list|read(?: me| out)?|tell me|say|give me|name) (?:all )?"
             rf"(?:the |its |{_THIS_BOOK}'?s? )?{_CHAPTER_LIST}(?: (?:of|in) {_THIS_BOOK})?(?: please)?$"
             rf"|^what (?:are|were) (?:all )?(?:the |its )?{_CHAPTER_LIST}(?: called)?(?: again)?$"
+            r"|^(?:(?:can i have|give me|read me|show me) )?(?:a )?list of (?:the |its |all the )?"
+            rf"{_CHAPTER_LIST}(?: please)?$"
             rf"|^what (?:chapters|stories) (?:are there|are in {_THIS_BOOK}|does {_THIS_BOOK} have"
             r"|have i heard)$"
         ),
