@@ -130,7 +130,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("go back to before I fell asleep", intents.Earlier(fell_asleep=True)),
         ("rewind to where I was awake", intents.Earlier(fell_asleep=True)),  # was a search for "i was awake"
         ("go back to when I was still awake", intents.Earlier(fell_asleep=True)),
-        ("remind me what happened before I fell asleep", RecapAsked(RecapArgs(span="since_asleep"))),
+        ("remind me what happened before I fell asleep", RecapAsked(RecapArgs(span="before_asleep"))),
         ("take me back to where I was", Undo()),
         ("back to where I was, please", Undo()),
         ("put it back", Undo()),
@@ -471,6 +471,8 @@ def test_minutes_added_to_the_timer_and_the_timer_again(utterance: str, intent: 
         ("take me to the end of the next chapter", intents.ChapterEnd(step=1)),
         ("what happened at the end of the last chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
         ("read that bit again", Jump(-30_000)),  # it was read as nothing
+        # what they heard before they slept, not what they missed after
+        ("what happened before I fell asleep?", RecapAsked(RecapArgs(span="before_asleep"))),
         ("what happens in the final chapter?", Question("what happens in the final chapter?")),
         ("go back a half hour", Jump(-1_800_000)),
     ],

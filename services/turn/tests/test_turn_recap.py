@@ -65,6 +65,22 @@ async def test_what_did_i_miss_after_falling_asleep_recaps_from_the_estimate_to_
     assert len(reply.speech.split()) <= 100
 
 
+async def test_what_happened_before_falling_asleep_recaps_the_minutes_up_to_the_estimate(rig: Rig) -> None:
+    """It recapped the span asleep, what they had not heard, where they asked for what they had."""
+    paused_at, asleep_at = 11 * PASSAGE_MS, 9 * PASSAGE_MS + 10_000
+    listener = rig.listener_at(paused_at)
+    rig.player.asleep[(listener, BOOK_ID)] = Asleep(
+        paused_at_ms=paused_at, asleep_at_ms=asleep_at, seq=7, device="phone"
+    )
+    reply = await rig.ask(listener, "what was happening just before I fell asleep?", here_ms=paused_at)
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith(f"Just before you dozed off at {clock(asleep_at)}: At ")
+    asked = last_recap(rig)
+    assert (asked.from_ms, asked.to_ms) == (max(0, asleep_at - recaps.FALLBACK_MINUTES * 60_000), asleep_at)
+    assert all(asked.from_ms <= t < asleep_at for t in said_times(reply.speech))
+    assert not leaks(reply.speech, rig.passages, paused_at)
+
+
 async def test_what_did_i_miss_with_no_asleep_fact_recaps_the_last_minutes(rig: Rig) -> None:
     here = 7 * PASSAGE_MS
     listener = rig.listener_at(here)

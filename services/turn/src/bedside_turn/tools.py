@@ -192,7 +192,7 @@ class ToolBox:
             catalog = await self.backends.catalog(CatalogRequest(book=self.book))
             chapters = [c for b in catalog.books if b.id == self.book for c in b.chapters]
         asleep = None
-        if args.span == "since_asleep":
+        if args.span in ("since_asleep", "before_asleep"):
             asleep = (await self.backends.state(StateRequest(listener=self.listener, book=self.book))).asleep
         chosen = recaps.choose_span(args, self.here_ms, chapters, asleep)
         if chosen.missing:

@@ -65,6 +65,10 @@ _ASLEEP = re.compile(
     r"|\bi (?:must have )?(?:dozed|fell asleep|drifted|nodded off|fallen asleep|slept)\b"
     r"|\b(?:since|while|after) i (?:was )?(?:fell|fall|fallen|dozed?|dozing|drifted|nodded|slept|asleep)\b"
 )
+_BEFORE_ASLEEP = re.compile(
+    r"\b(?:just |right )?before i (?:fell asleep|dozed off|drifted off|nodded off|went to sleep|fell off)\b"
+)
+"""What they heard last, before they slept: read before the doze, whose words it holds."""
 _JUST_NOW = re.compile(
     r"\bwhat (?:just|has just) happened\b|\bwhat did (?:he|she|they|it|that|you) just say\b"
     r"|\bwhat (?:did i just|have i just|was i just) (?:hear|heard|hearing|listen to|listening to)\b"
@@ -134,6 +138,8 @@ def read_recap(
         return RecapAsked(span)
     if _LAST_CHAPTER.search(text) and not _MOVES.search(text):
         return RecapAsked(RecapArgs(span="last_chapter"))
+    if _BEFORE_ASLEEP.search(text):
+        return RecapAsked(RecapArgs(span="before_asleep"))
     if _ASLEEP.search(text):
         return RecapAsked(RecapArgs(span="since_asleep"))
     if _JUST_NOW.search(text) or _WHERE_WAS_I.match(text):
@@ -205,6 +211,16 @@ def choose_span(
                     min(asleep.paused_at_ms, here_ms),
                     f"Since you dozed off at {clock(asleep.asleep_at_ms)}:",
                     "From when they dozed off to where the sleep timer paused the book",
+                )
+            return _last_minutes(FALLBACK_MINUTES, here_ms, asleep_unknown=True)
+        case "before_asleep":
+            if asleep is not None and _still_dozing(asleep, here_ms):
+                awake_ms = min(asleep.asleep_at_ms, here_ms)
+                return ChosenSpan(
+                    max(0, awake_ms - FALLBACK_MINUTES * 60_000),
+                    awake_ms,
+                    f"Just before you dozed off at {clock(asleep.asleep_at_ms)}:",
+                    "The last minutes they heard before they dozed off",
                 )
             return _last_minutes(FALLBACK_MINUTES, here_ms, asleep_unknown=True)
         case "last_minutes":
