@@ -434,6 +434,12 @@ async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Cli
     assert said_at
     assert all(awake - 999 <= at < stop.stop_at_ms for at in said_at)  # a stamp is cut to the second
 
+    before = await ask(bus, listener, book, "what happened just before I fell asleep?")
+    assert before.speech.startswith(f"Just before you dozed off at {clock(awake)}: At ")
+    heard_at = [((int(h) * 60 + int(m)) * 60 + int(s)) * 1000 for h, m, s in STAMP.findall(before.speech)]
+    assert heard_at
+    assert all(at < awake for at in heard_at)
+
     went = await ask(bus, listener, book, "go back to where I dozed off")
     assert went.outcome == "moved"
     assert (await state(bus, listener, book)).position_ms == awake
