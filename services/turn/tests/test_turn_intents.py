@@ -471,6 +471,7 @@ def test_minutes_added_to_the_timer_and_the_timer_again(utterance: str, intent: 
         ("take me to the end of the next chapter", intents.ChapterEnd(step=1)),
         ("what happened at the end of the last chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
         ("read that bit again", Jump(-30_000)),  # it was read as nothing
+        ("go back to the start of the sentence", Jump(-30_000)),  # it was a search for "the sentence"
         # what they heard before they slept, not what they missed after
         ("what happened before I fell asleep?", RecapAsked(RecapArgs(span="before_asleep"))),
         ("what happens in the final chapter?", Question("what happens in the final chapter?")),

@@ -382,6 +382,8 @@ _PLAY_THAT_AGAIN = re.compile(
     rf"|{_POLITELY}(?:play|replay|read|say|repeat)(?: me)? {_JUST_HEARD}(?: back| again| over)?(?: please)?$"
     rf"|^i (?:missed|didn't catch|did not catch|didn't hear|did not hear) (?:that|it|{_JUST_HEARD})$"
     rf"|{_POLITELY}repeat(?: that| it| this| {_JUST_HEARD})?(?: again)?(?: please)?$"
+    rf"|{_POLITELY}(?:(?:go|take me|skip|jump) )?back to the (?:start|beginning) of (?:the|that|this)"
+    r" (?:sentence|line|paragraph|bit)(?: please)?$"
 )
 """"Play that again", "I missed that": the words just heard once more, so back the page's own step
 (not a search of the book for "again", nor a recap read out in place of the narrator's voice)."""
