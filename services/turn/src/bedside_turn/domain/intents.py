@@ -823,8 +823,7 @@ _TIMER_MORE = re.compile(
 _ON_THE_TIMER = r"\s+(?:to|on|onto)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer"
 _ADDED_AMOUNT = rf"(?:another\s+|an extra\s+)?({_AMOUNT}|{_NUMBER_SAID}\s+more\s+{_UNIT}s?)(?:\s+more)?"
 _TIMER_ADDED = re.compile(
-    rf"\b(?:add|put on)\s+{_ADDED_AMOUNT}(?:{_ON_THE_TIMER})?(?:\s+please)?$"
-    rf"|\b(?:add|put)\s+{_ADDED_AMOUNT}{_ON_THE_TIMER}\b"
+    rf"\b(?:add|put on|put)\s+{_ADDED_AMOUNT}(?:{_ON_THE_TIMER}\b|(?:\s+please)?$)"
     rf"|\b(?:extend|lengthen)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+(?:by|for)\s+{_ADDED_AMOUNT}"
     rf"|^(?:(?:ok(?:ay)?|just|give me)\s+)*{_ADDED_AMOUNT}{_ON_THE_TIMER}\b"
 )
@@ -1030,6 +1029,7 @@ def _asked_of_the_position(text: str) -> WhereAmI | HeardBefore | None:
 
 
 def _about_the_book(text: str) -> AboutTheBook | NamesHeard | None:
+    """What the cover, the chapter list or the table of names says, asked alone."""
     if _NAMES_ASKED.match(text):
         return NamesHeard()
     fact = next((fact for fact, said in _BOOK_FACTS if said.match(text)), None)
