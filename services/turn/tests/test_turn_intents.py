@@ -3,9 +3,10 @@
 import re
 
 import pytest
+from bedside_contracts.player import SleepTimer
 from bedside_contracts.turn import RecapArgs
 from bedside_evaluation import query_sets
-from bedside_turn.domain import intents, speech
+from bedside_turn.domain import intents, playback, speech
 from bedside_turn.domain.intents import (
     BookEnd,
     BookStart,
@@ -937,7 +938,25 @@ def test_words_near_them_keep_their_meaning(utterance: str) -> None:
 @pytest.mark.parametrize(
     ("said", "understood"),
     [
-        (speech.WHAT_I_CAN_DO, (FindPlace, Jump, Chapter, Question, RecapAsked, intents.SleepTimer)),
+        (
+            speech.WHAT_I_CAN_DO,
+            (
+                FindPlace,
+                Jump,
+                Chapter,
+                Question,
+                RecapAsked,
+                intents.SleepTimer,
+                intents.Earlier,
+                intents.TimerAdded,
+            ),
+        ),
+        (playback.NO_TIMER_TO_RESTART, (intents.SleepTimer,)),
+        (
+            playback.still_awake(SleepTimer(after=20, stop_at_ms=600_000, set_seq=1, device="p"), True, 0),
+            (intents.TimerAdded,),
+        ),
+        (speech.NO_CHAPTERS, (intents.ClockTime,)),
         (speech.COURTESY["goodnight"], (intents.SleepTimer,)),
         (speech.TIMER_HOW_LONG, (intents.SleepTimer,)),
         (speech.NO_BOOKMARKS, (Undo, intents.Earlier)),

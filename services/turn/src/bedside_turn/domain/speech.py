@@ -52,8 +52,9 @@ TIMER_HOW_LONG = OwnWords(
 NO_SPEED = OwnWords("I can't change the reading speed; the book plays at the narrator's own pace.")
 WHAT_I_CAN_DO = OwnWords(
     'I can take you back to a moment you describe ("back to where they first meet"), by time ("back five '
-    'minutes") or by chapter ("chapter 3"); tell you about what you\'ve heard ("who is this?", "what did I '
-    'miss?"); and stop the book for you ("sleep in 20 minutes").'
+    'minutes"), by chapter ("chapter 3") or to where you left off ("where was I last night?"); tell you '
+    'about what you\'ve heard ("who is this?", "what did I miss?"); and stop the book for you ("sleep in 20 '
+    'minutes", "add ten minutes").'
 )
 COURTESY = {
     "thanks": OwnWords("You're welcome."),
