@@ -509,8 +509,10 @@ def test_undo_goes_back_to_where_i_was_on_every_device(open_page: OpenPage) -> N
     tablet.get_by_role("button", name="Back to where I was").click()
     for page in (phone, tablet):
         expect(page.locator("#pos")).to_have_text("0:00:00", timeout=WAIT_MS)
-    # The history lists the moves newest first, with the undo on top.
-    expect(phone.locator("#history li").first).to_contain_text("back to where you were", timeout=WAIT_MS)
+    # The history lists the moves newest first, with the undo on top, each with when it was made.
+    newest = phone.locator("#history li").first
+    expect(newest).to_contain_text("back to where you were", timeout=WAIT_MS)
+    expect(newest).to_contain_text(re.compile(r"· (?:today|yesterday) \d\d:\d\d"))
 
 
 def test_an_undo_on_another_device_is_told_as_going_back_not_as_a_move(open_page: OpenPage) -> None:

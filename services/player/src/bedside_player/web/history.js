@@ -19,6 +19,21 @@ function kindLabel(entry) {
   return KIND[cause] || KIND[kind] || String(entry.kind || "").toLowerCase();
 }
 
+const DAY_MS = 86_400_000;
+const dayOf = (date) => new Date(date.getFullYear(), date.getMonth(), date.getDate()).getTime();
+
+// When the stream stored the entry, in this device's own time and time zone (the server knows
+// neither): "today 23:10", "yesterday 23:10", or a date for older ones.
+function storedWhen(ms) {
+  if (typeof ms !== "number") return "";
+  const at = new Date(ms);
+  const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const daysAgo = Math.round((dayOf(new Date()) - dayOf(at)) / DAY_MS);
+  if (daysAgo === 0) return `today ${time}`;
+  if (daysAgo === 1) return `yesterday ${time}`;
+  return `${at.toLocaleDateString([], { weekday: "short", day: "numeric", month: "short" })} ${time}`;
+}
+
 let historyTimer = 0;
 let lastShownKind = null;
 export function historySoon() {
@@ -41,6 +56,7 @@ function entryItem(entry) {
   const bits = [kindLabel(entry)];
   if (entry.chapter != null) bits.push(chapterHeading(entry.chapter, title, "ch."));
   if (entry.device) bits.push(entry.device === DEVICE ? "here" : `on ${entry.device}`);
+  bits.push(storedWhen(entry.stored_at_ms));
   what.textContent = bits.filter(Boolean).join(" · ");
   b.append(when, what);
   b.setAttribute("aria-label", `Go to ${clock(entry.position_ms || 0)}, ${what.textContent}`);
