@@ -446,6 +446,10 @@ def test_where_they_left_off_last_time_is_a_place_from_their_history(
         ("can you restart the sleep timer please", intents.TimerAgain()),
         ("start the timer again", intents.TimerAgain()),
         ("same timer again", intents.TimerAgain()),
+        # a move and a timer together: the move first, whichever came first (only the timer was set)
+        ("back five minutes and then stop in ten", intents.Together(Jump(-300_000), intents.SleepTimer(10))),
+        ("stop in 20 minutes and go to chapter 3", intents.Together(Chapter(3), intents.SleepTimer(20))),
+        ("go back to where the horse and cart stop", FindPlace("the horse and cart stop", "back")),
         # set from here, as before: "another" with no timer to add to
         ("give me ten more minutes", intents.SleepTimer(10)),
         ("set the timer for another half hour", intents.SleepTimer(30)),

@@ -822,6 +822,16 @@ async def test_minutes_added_to_the_timer_count_from_its_stop_not_from_here(rig:
     assert position(rig, listener) == HERE
 
 
+async def test_a_move_and_a_timer_said_together_do_both_the_move_first(rig: Rig) -> None:
+    """Only the timer was set: "go back 30 seconds and stop in 2 minutes" lost the move."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "stop in 2 minutes and go back 30 seconds")
+    assert reply.outcome == "moved"
+    assert position(rig, listener) == HERE - 30_000
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=2)
+    assert reply.speech.endswith("I'll stop in 2 minutes.")
+
+
 async def test_the_timer_started_again_keeps_its_minutes_and_a_chapters_end_stays(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     sent = len(rig.player.commands)

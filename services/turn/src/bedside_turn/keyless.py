@@ -44,6 +44,9 @@ async def run_keyless(
                 return speech.NO_OTHER
             await tools.run("offer_positions", {"ids": others})
             return speech.for_offer(tools.last_offer, tools.preview)
+        case intents.Together(move=move, then=then):  # the move first: a timer counts from the place
+            moved = await run_keyless(tools, utterance, move, earlier)
+            return f"{moved} {await run_keyless(tools, utterance, then)}"
         case intents.FindPlace(query=query, direction=direction):
             return await _find_and_offer(tools, query, direction)
         case intents.Question(question=question):

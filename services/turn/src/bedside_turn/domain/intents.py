@@ -4,6 +4,7 @@ It recognises the few ways people ask to go somewhere or ask about the story, an
 says nothing clever about anything else.
 """
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -222,6 +223,15 @@ class TimerAgain:
 
 
 @dataclass(frozen=True)
+class Together:
+    """'Go back five minutes and stop in ten': a move, then the sleep timer or a pause, in one turn.
+    The move goes first whatever the order said: a timer counts from where the book is."""
+
+    move: "Intent"
+    then: "SleepTimer | TimerAdded | CancelSleepTimer | Pause"
+
+
+@dataclass(frozen=True)
 class CancelSleepTimer:
     """'Cancel the sleep timer', 'turn the timer off'."""
 
@@ -317,6 +327,7 @@ Intent = (
     | SleepTimer
     | TimerAdded
     | TimerAgain
+    | Together
     | CancelSleepTimer
     | Pause
     | PlayOn
@@ -930,13 +941,14 @@ def said_amount_ms(text: str) -> float | None:
     return _said_amount_ms(said.group(0)) if said else None
 
 
-def read(utterance: str) -> Intent:
-    """What the listener is asking for, as far as plain code can tell."""
+def read(utterance: str, *, whole: bool = True) -> Intent:
+    """What the listener is asking for, as far as plain code can tell; ``whole`` False reads one half
+    of two requests said together, which is not split again."""
     text = normalise(utterance)
     asked = utterance.strip().endswith("?")
     if not text:
         return Other()
-    if playback := read_playback(text):
+    if playback := (whole and _move_and_timer(text)) or read_playback(text):
         return playback
     if _TIMER_WITHOUT_LENGTH.match(text):
         return TimerHowLong()
@@ -1076,6 +1088,44 @@ def _chapter_named(text: str) -> Chapter | ChapterTitled | None:
         return Chapter(n=int(number_of(chapter.group(1))))
     if titled := _CHAPTER_TITLED.match(text):
         return ChapterTitled(title=titled.group("title").strip("\"'“”‘’ "))
+    return None
+
+
+JOINTS_TRIED = 4
+"""How many "and"s are tried as the joint of two requests: a description may hold a few ("where the
+horse and cart stop"), and each try reads both halves."""
+_JOINT = re.compile(r"\s+(?:and\s+then|and|then)\s+")
+_MOVES = (
+    Jump,
+    Chapter,
+    ChapterTitled,
+    ClockTime,
+    ShareOfBook,
+    ThisChapterStart,
+    ChapterEnd,
+    NextChapter,
+    BookStart,
+    StartAgain,
+    FinalChapter,
+    Earlier,
+    FindPlace,
+)
+
+
+def _move_and_timer(text: str) -> Together | None:
+    """A move and a timer (or a pause) said together, either way round; each half read alone. An
+    "and" inside an amount ("an hour and a half") joins no two requests."""
+    amounts = [said.span() for said in re.finditer(_AMOUNT, text)]
+    for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
+        if any(start <= joint.start() < end for start, end in amounts):
+            continue
+        halves = read(text[: joint.start()], whole=False), read(text[joint.end() :], whole=False)
+        moves = [half for half in halves if isinstance(half, _MOVES)]
+        timers = [
+            half for half in halves if isinstance(half, SleepTimer | TimerAdded | CancelSleepTimer | Pause)
+        ]
+        if moves and timers:
+            return Together(move=moves[0], then=timers[0])
     return None
 
 
