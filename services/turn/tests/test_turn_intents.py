@@ -786,6 +786,9 @@ def test_a_chapter_named_by_its_title_is_read_as_such_and_asked_about_stays_a_qu
         ("how many chapters to go", "chapters_left"),
         ("list the chapters", "chapter_titles"),
         ("list of the chapters", "chapter_titles"),  # as the recogniser heard "list the chapters"
+        ("what was the last chapter called?", "previous_title"),
+        ("what's the name of the previous chapter", "previous_title"),
+        ("what's the next chapter called?", "next_title"),
         ("give me a list of the chapters", "chapter_titles"),
         ("can you read me the chapter titles please", "chapter_titles"),
         ("what are the chapters called?", "chapter_titles"),

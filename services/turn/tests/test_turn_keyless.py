@@ -746,6 +746,10 @@ async def test_how_long_the_chapter_or_the_book_is_comes_from_their_times(
         ("what am I listening to?", 0, 'This is "Lamplight".'),  # nothing of a chapter heard yet
         ("how many chapters are there?", 100_000, "The book has 4 chapters; you're in chapter 2."),
         ("list the chapters", 10_000, 'The book has 4 chapters; you\'re in chapter 1, "The Harbour Bell".'),
+        # the title before is heard; the one after is not said (it was a recap, and a recall)
+        ("what was the last chapter called?", HERE, 'The last chapter was chapter 1, "The Harbour Bell".'),
+        ("what's the next chapter called", HERE, "The next is chapter 3; its title shows once you reach it."),
+        ("what was the last chapter called?", 10_000, speech.NO_CHAPTER_BEFORE),
         (
             "what are the chapters called?",
             HERE,  # only the chapters begun: a title ahead is not said

@@ -168,7 +168,9 @@ class TimeLeft:
     length_of: LengthOf | None = None
 
 
-BookFact = Literal["title", "author", "reader", "chapters", "chapters_left", "chapter_titles"]
+BookFact = Literal[
+    "title", "author", "reader", "chapters", "chapters_left", "chapter_titles", "previous_title", "next_title"
+]
 
 
 @dataclass(frozen=True)
@@ -579,6 +581,7 @@ _LENGTH_ASKED = re.compile(
 _LENGTHS: dict[str, LengthOf] = {"book": "book", "chapter": "chapter", "story": "story"}
 _IN_THE_BOOK = r"(?: in (?:the|this) (?:book|story))?"
 _THIS_BOOK = r"(?:this|it|the book|this book|the story|this story|the audiobook|this audiobook)"
+_PREVIOUS_ONE = r"(?:last|previous|prior|preceding) (?:chapter|story)"
 _CHAPTER_LIST = (
     r"(?:chapters|stories|(?:chapter|story) (?:titles|names)|(?:titles|names) of the (?:chapters|stories))"
 )
@@ -608,6 +611,19 @@ _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
         re.compile(
             r"^how many (?:more )?(?:chapters|stories) (?:are |is |have i got )?(?:left|to go|remaining)\b"
             r"|^how many more (?:chapters|stories)\b"
+        ),
+    ),
+    (
+        "previous_title",
+        re.compile(
+            rf"^what(?: was| is|'s|s) the {_PREVIOUS_ONE} called(?: again)?$"
+            rf"|^what(?: was| is|'s|s) the (?:name|title) of the {_PREVIOUS_ONE}(?: again)?$"
+        ),
+    ),
+    (
+        "next_title",
+        re.compile(
+            r"^what(?:'s|s| is| will be) (?:the (?:name|title) of )?the next (?:chapter|story)(?: called)?$"
         ),
     ),
     (

@@ -27,7 +27,7 @@ from bedside_guard import (
 )
 
 from bedside_turn.domain import playback
-from bedside_turn.domain.chapters import NoSuchChapter, playing_chapter
+from bedside_turn.domain.chapters import NoSuchChapter, counted_from_the_clock, playing_chapter
 from bedside_turn.domain.intents import UNIT_MS, BookFact, LengthOf, SaidUnit
 from bedside_turn.domain.lengths import said_length
 from bedside_turn.domain.own_words import OwnWords
@@ -268,6 +268,20 @@ def chapter_titles(book: BookInfo, here_ms: int) -> str:
     return f"{has}. {which}: {listed}."
 
 
+def neighbour_title(book: BookInfo, here_ms: int, step: int) -> str:
+    """ "What was the last chapter called?" (``step`` -1): its title, heard; "what's the next chapter
+    called?" (1): its number only, as the page shows a chapter not reached (ADR 52)."""
+    counted = counted_from_the_clock(book.chapters, here_ms, step)
+    if counted is None:
+        return OwnWords("This book has no chapters.")
+    if isinstance(counted, NoSuchChapter):
+        return NO_CHAPTER_AFTER if counted.after_last else NO_CHAPTER_BEFORE
+    if step > 0:
+        return OwnWords(f"The next is {chapter_name(counted)}; its title shows once you reach it.")
+    title = next((c.title for c in book.chapters if c.n == counted), None)
+    return f"The last chapter was {chapter_name(counted, title)}."
+
+
 def _counted(n: int, what: str) -> str:
     return f"{n} {what}{'s' if n != 1 else ''}"
 
@@ -296,6 +310,8 @@ def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> str:
             return OwnWords(f"It's read by {book.narrator}.")
         case "chapter_titles":
             return chapter_titles(book, here_ms)
+        case "previous_title" | "next_title":
+            return neighbour_title(book, here_ms, -1 if fact == "previous_title" else 1)
     chapters = _counted(sum(1 for c in book.chapters if c.n != OPENING_CHAPTER), "chapter")
     playing = playing_chapter(book.chapters, here_ms)
     if playing is None:
