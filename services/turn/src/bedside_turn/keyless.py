@@ -251,10 +251,9 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
         args = {"chapter": titled.n}
     if isinstance(intent, intents.FinalChapter):
         book = await _book_info(tools)
-        final = final_chapter(book.chapters) if book is not None else None
-        if final is None:
+        if book is None or (final := final_chapter(book.chapters)) is None:
             return speech.NO_CHAPTERS
-        playing = playing_chapter(book.chapters, tools.here_ms) if book is not None else None
+        playing = playing_chapter(book.chapters, tools.here_ms)
         if playing is not None and playing.n == final.n:
             tools.turn.told = history.Told.WHERE
             return speech.in_the_last_chapter(final.n)
