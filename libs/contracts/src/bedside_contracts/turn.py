@@ -75,6 +75,17 @@ class RecallArgs(Contract):
     question: str = Field(min_length=1, max_length=300, description="the listener's question, restated")
 
 
+EARLIER_PLACE_FIELDS = (
+    "earlier_chapter",
+    "earlier_device",
+    "before_skip_ahead",
+    "fell_asleep",
+    "furthest",
+    "left_off",
+)
+"""The ``OfferPositionsArgs`` fields that name a place from the listener's history."""
+
+
 class OfferPositionsArgs(Contract):
     """End a goto: name the places that could really be the moment, best first."""
 
@@ -152,14 +163,8 @@ class OfferPositionsArgs(Contract):
     )
 
     def names_earlier(self) -> bool:
-        return (
-            self.earlier_chapter is not None
-            or self.earlier_device is not None
-            or self.before_skip_ahead
-            or self.fell_asleep
-            or self.furthest
-            or self.left_off
-        )
+        said = (getattr(self, name) for name in EARLIER_PLACE_FIELDS)
+        return any(value is not None and value is not False for value in said)  # chapter 0 names one
 
     @model_validator(mode="after")
     def _names_something(self) -> "OfferPositionsArgs":
@@ -174,8 +179,7 @@ class OfferPositionsArgs(Contract):
         ):
             raise ValueError(
                 "name at least one place: ids, chapter, chapter_step, chapter_end, position_ms, offset_ms, "
-                "or an earlier place (earlier_chapter, earlier_device, before_skip_ahead, fell_asleep, "
-                "furthest, left_off)"
+                f"or an earlier place ({', '.join(EARLIER_PLACE_FIELDS)})"
             )
         if any(i < 0 for i in self.ids):
             raise ValueError("passage ids are never negative")

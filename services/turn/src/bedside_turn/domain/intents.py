@@ -358,7 +358,8 @@ _AMOUNT = rf"(?:{_ONE_AMOUNT}(?:\s+(?:and\s+)?{_ONE_AMOUNT})?)"
 _SAID_AMOUNT = re.compile(
     rf"(?:(half)(?:\s+an?)?|{_NUMBER}(\s+and\s+a\s+half)?)\s+({_UNIT})s?(\s+and\s+a\s+half)?"
 )
-_BACK = r"(?:back|backward|backwards|rewind)"
+_BACK_SAID = ("back", "backward", "backwards", "rewind")
+_BACK = rf"(?:{'|'.join(_BACK_SAID)})"
 _JUMP = re.compile(rf"\b({_BACK}|forward|forwards|ahead|skip|on)\b(?:\s+\w+){{0,2}}?\s+(?:by\s+)?({_AMOUNT})")
 _JUMP_AMOUNT_FIRST = re.compile(rf"\b({_AMOUNT})\s+({_BACK}|forward|forwards|ahead|on)\b")
 """The amount said before the way ("half an hour back", "ten minutes forward")."""
@@ -378,7 +379,7 @@ _A_BIT_MORE = re.compile(
 """A step more, once moved ("further back", "go back a little more", "a bit before that"): the same
 30 seconds, not the place before the move ("before that" alone is an undo)."""
 A_BIT_MS = 30_000
-_BACK_WORDS = frozenset({"back", "backward", "backwards", "rewind", "earlier", "before"})
+_BACK_WORDS = frozenset({*_BACK_SAID, "earlier", "before"})
 _SKIP_THIS_BIT = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?skip(?: over| past)? (?:this|that|the)"
     r" (?:boring )?(?:bit|part)(?: please)?$"

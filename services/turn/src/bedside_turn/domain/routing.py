@@ -5,7 +5,7 @@ The router itself (``bedside_turn.keyless``) calls the tools; these say with wha
 
 from bedside_contracts.common import LONGEST_BOOK_MS
 from bedside_contracts.search import BookInfo, Hit
-from bedside_contracts.turn import Exchange
+from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Exchange
 from bedside_guard import MAX_ROWS, ahead_of
 
 from bedside_turn.domain import intents
@@ -132,16 +132,7 @@ def clock_position(said: intents.ClockTime, duration_ms: int) -> int | None:
     return None
 
 
-EARLIER_PLACE_KEYS = (
-    "earlier_chapter",
-    "earlier_device",
-    "before_skip_ahead",
-    "fell_asleep",
-    "furthest",
-    "left_off",
-)
-"""The offer arguments that name a place from the listener's history."""
-EARLIER_KEYS = (*EARLIER_PLACE_KEYS, "times_back", "show_only")
+EARLIER_KEYS = (*EARLIER_PLACE_FIELDS, "times_back", "show_only")
 
 
 def earlier_args(intent: intents.Earlier) -> dict[str, object]:
@@ -165,7 +156,7 @@ def last_lookup(earlier: list[Exchange]) -> dict[str, object] | None:
     """The earlier-place arguments of the newest turn that asked for one ("the time before that")."""
     for exchange in reversed(earlier):
         for call in reversed(exchange.calls):
-            if call.name == "offer_positions" and any(k in call.arguments for k in EARLIER_PLACE_KEYS):
+            if call.name == "offer_positions" and any(k in call.arguments for k in EARLIER_PLACE_FIELDS):
                 return {k: v for k, v in call.arguments.items() if k in EARLIER_KEYS}
     return None
 
