@@ -991,3 +991,18 @@ def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tu
 )
 def test_how_long_something_of_the_story_lasts_stays_a_question(utterance: str) -> None:
     assert intents.read(utterance) == Question(utterance)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("add an extra hour to the timer", intents.TimerAdded(60)),
+        ("add another hour to the timer", intents.TimerAdded(60)),
+        ("put an extra half hour on the timer", intents.TimerAdded(30)),
+        ("give me an extra ten minutes", intents.SleepTimer(10)),
+        ("an extra five minutes please", intents.SleepTimer(5)),
+    ],
+)
+def test_extra_minutes_are_minutes(utterance: str, intent: intents.Intent) -> None:
+    """Before, each but the half hour was read as nothing."""
+    assert intents.read(utterance) == intent

@@ -844,12 +844,16 @@ _TIMER_MINUTES = re.compile(
     rf"|^(?:(?:set )?(?:a |the )?(?:sleep )?timer (?:of |for )?)({_AMOUNT})(?:\s+please)?$"
 )
 _TIMER_MORE = re.compile(
-    r"^(?=.*\b(?:more|another)\b)(?:(?:ok(?:ay)?|just|give me|let me have|another)\s+)*"
+    r"^(?=.*\b(?:more|another|extra)\b)(?:(?:ok(?:ay)?|just|give me|let me have|another|an extra)\s+)*"
     rf"({_NUMBER_SAID})\s+(?:more\s+)?({_UNIT})s?(?:\s+please)?$"
 )
 """Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please"."""
 _ON_THE_TIMER = r"\s+(?:to|on|onto)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer"
-_ADDED_AMOUNT = rf"(?:another\s+|an extra\s+)?({_AMOUNT}|{_NUMBER_SAID}\s+more\s+{_UNIT}s?)(?:\s+more)?"
+_ADDED_AMOUNT = (
+    rf"(?:(?:another|an extra)\s+({_UNIT})\b"
+    rf"|(?:another\s+|an extra\s+)?({_AMOUNT}|{_NUMBER_SAID}\s+more\s+{_UNIT}s?)(?:\s+more)?)"
+)
+"""What is put on a timer: an amount, or a unit alone after "another" or "an extra" ("an extra hour")."""
 _TIMER_ADDED = re.compile(
     rf"\b(?:add|put on|put)\s+{_ADDED_AMOUNT}(?:{_ON_THE_TIMER}\b|(?:\s+please)?$)"
     rf"|\b(?:extend|lengthen)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+(?:by|for)\s+{_ADDED_AMOUNT}"
@@ -1156,6 +1160,7 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         return TimerAgain()
     if added := _TIMER_ADDED.search(text):
         said = next(group for group in added.groups() if group).replace(" more ", " ")
+        said = f"one {said}" if re.fullmatch(_UNIT, said) else said
         return TimerAdded(minutes=max(1, round(_said_amount_ms(said) / 60_000)))
     if counted := _TIMER_COUNTED_CHAPTER_END.search(text):
         more, chapters = counted.groups()  # "after 2 more chapters" past this one; "after 2 chapters" with it
