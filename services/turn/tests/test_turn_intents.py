@@ -996,6 +996,29 @@ def test_how_long_something_of_the_story_lasts_stays_a_question(utterance: str) 
 @pytest.mark.parametrize(
     ("utterance", "intent"),
     [
+        ("back a little while", Jump(-intents.A_WHILE_MS, amount_chosen=True)),
+        ("go back a while", Jump(-intents.A_WHILE_MS, amount_chosen=True)),
+        ("go back a long way", Jump(-intents.A_WHILE_MS, amount_chosen=True)),
+        ("go back quite a bit please", Jump(-intents.A_WHILE_MS, amount_chosen=True)),
+        ("rewind a good while", Jump(-intents.A_WHILE_MS, amount_chosen=True)),
+        ("back a ways", Jump(-intents.A_WHILE_MS, amount_chosen=True)),
+        ("skip ahead quite a way", Jump(intents.A_WHILE_MS, amount_chosen=True)),
+        ("back a smidge", Jump(-30_000)),
+        # still a place in the story, not an amount
+        ("go back to the long way round the common", FindPlace("the long way round the common", "back")),
+    ],
+)
+def test_an_amount_not_counted_is_a_move_by_one_bedside_chooses(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Before, "go back a long way" searched the book for "a long way", and "back a while" was read as
+    nothing."""
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
         ("add an extra hour to the timer", intents.TimerAdded(60)),
         ("add another hour to the timer", intents.TimerAdded(60)),
         ("put an extra half hour on the timer", intents.TimerAdded(30)),

@@ -899,6 +899,21 @@ async def test_go_back_a_bit_steps_back_as_the_page_does_not_a_search_for_a_bit(
     assert position(rig, listener) == HERE - 30_000
 
 
+@pytest.mark.parametrize(
+    ("utterance", "here", "now", "said"),
+    [
+        ("go back a while", 340_000, 40_000, 'Back 5 minutes. There you are: chapter 1, "The Harbour Bell".'),
+        ("back quite a way", HERE, 0, "Back to the start of the book."),  # 2:15 in: 5 minutes would overshoot
+    ],
+)
+async def test_a_move_by_an_amount_not_counted_says_the_amount_it_took(
+    rig: Rig, utterance: str, here: int, now: int, said: str
+) -> None:
+    listener = rig.listener_at(here)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, position(rig, listener), reply.speech) == ("moved", now, said)
+
+
 async def test_a_sleep_timer_longer_than_the_player_sets_is_said_so_and_nothing_is_sent(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     sent = len(rig.player.commands)

@@ -47,6 +47,8 @@ class Jump:
     unit_taken: SaidUnit | None = None
     """The unit Bedside took for a number said without one ("back 5": ``unit_for_number_alone``), so the
     reply says it; None when the listener said the unit, or no number ("go back a bit")."""
+    amount_chosen: bool = False
+    """No number said, and more than a bit ("go back a while"): the amount is Bedside's; the reply says it."""
 
 
 @dataclass(frozen=True)
@@ -365,7 +367,7 @@ _JUMP_AMOUNT_FIRST = re.compile(rf"\b({_AMOUNT})\s+({_BACK}|forward|forwards|ahe
 """The amount said before the way ("half an hour back", "ten minutes forward")."""
 _A_BIT = re.compile(
     r"^(?:(?:go|skip|jump|move|take me|fast) )?(back|backwards?|rewind|forward|forwards|ahead|skip)(?: up)?"
-    r"(?: (?:a (?:little |tiny )?bit|a little|a touch|a tad|slightly|some))?(?: please)?$"
+    r"(?: (?:a (?:little |tiny )?bit|a little|a touch|a tad|a smidge|slightly|some))?(?: please)?$"
 )
 """An amount not said ("go back a bit", "rewind"): the page's own step, 30 seconds."""
 _A_BIT_MORE = re.compile(
@@ -379,6 +381,14 @@ _A_BIT_MORE = re.compile(
 """A step more, once moved ("further back", "go back a little more", "a bit before that"): the same
 30 seconds, not the place before the move ("before that" alone is an undo)."""
 A_BIT_MS = 30_000
+_A_WHILE = re.compile(
+    r"^(?:(?:go|skip|jump|move|take me) )?(back|backwards?|rewind|forward|forwards|ahead|on)"
+    r" (?:a (?:little |good |long )?while|a ways?|quite a (?:bit|way|ways|while)"
+    r"|a (?:long|good|fair) (?:way|bit))"
+    r"(?: please)?$"
+)
+"""More than a bit, with no number ("go back a while", "back quite a way", "a long way"): ``A_WHILE_MS``."""
+A_WHILE_MS = 5 * 60_000
 _BACK_WORDS = frozenset({*_BACK_SAID, "earlier", "before"})
 _SKIP_THIS_BIT = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?skip(?: over| past)? (?:this|that|the)"
@@ -1006,6 +1016,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     if a_bit := _A_BIT.match(text) or _A_BIT_MORE.match(text):
         said = next(word for word in a_bit.groups() if word)
         return Jump(offset_ms=(-1 if said in _BACK_WORDS else 1) * A_BIT_MS)
+    if a_while := _A_WHILE.match(text):
+        return Jump(offset_ms=(-1 if a_while.group(1) in _BACK_WORDS else 1) * A_WHILE_MS, amount_chosen=True)
     if _UNDO.search(text):
         return Undo()
     if _OTHER_ONE.search(text):

@@ -362,17 +362,28 @@ def for_number_alone(
 ) -> str:
     """A move by a number said without a unit ("back 5", ``intents.unit_for_number_alone``): the unit
     taken is said first, so a listener who meant the other hears it; after a move, that undo puts it back."""
-    amount = abs(offset_ms) / UNIT_MS[unit]
-    taken = f"{'Back' if offset_ms < 0 else 'Forward'} {amount:g} {unit}{'s' if amount != 1 else ''}."
+    if outcome is None or outcome.outcome != "moved" or preview or _stopped_at_the_start(offset_ms, outcome):
+        return for_amount_chosen(offset_ms, unit, outcome, preview)
+    other = "seconds" if unit == "minute" else "minutes"
+    return OwnWords(f"{_moved_by(offset_ms, unit)} If you meant {other}, say undo.")
+
+
+def for_amount_chosen(
+    offset_ms: int, unit: SaidUnit, outcome: OfferOutcome | None, preview: bool = False
+) -> str:
+    """A move by an amount Bedside chose ("go back a while"): the amount, then where it came to."""
     if outcome is None or outcome.outcome == "refused":
         return for_offer(outcome, preview)
-    if outcome.outcome == "moved" and not preview:
-        if _stopped_at_the_start(offset_ms, outcome):  # "back 5" two minutes in: not 5 minutes
-            return OwnWords(BACK_TO_THE_START)
-        other = "seconds" if unit == "minute" else "minutes"
-        return OwnWords(f"{taken} If you meant {other}, say undo.")
+    if outcome.outcome == "moved" and not preview and _stopped_at_the_start(offset_ms, outcome):
+        return OwnWords(BACK_TO_THE_START)  # "back 5" two minutes in: not 5 minutes
+    taken = _moved_by(offset_ms, unit)
     rest = for_offer(outcome, preview)
     return OwnWords(f"{taken} {rest}") if isinstance(rest, OwnWords) else f"{taken} {rest}"
+
+
+def _moved_by(offset_ms: int, unit: SaidUnit) -> str:
+    amount = abs(offset_ms) / UNIT_MS[unit]
+    return f"{'Back' if offset_ms < 0 else 'Forward'} {amount:g} {unit}{'s' if amount != 1 else ''}."
 
 
 BACK_TO_THE_START = "Back to the start of the book."
