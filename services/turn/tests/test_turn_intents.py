@@ -1029,3 +1029,26 @@ def test_an_amount_not_counted_is_a_move_by_one_bedside_chooses(
 def test_extra_minutes_are_minutes(utterance: str, intent: intents.Intent) -> None:
     """Before, each but the half hour was read as nothing."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("is this the last chapter?", intents.AboutTheBook("chapters_left")),
+        ("is this the final chapter", intents.AboutTheBook("chapters_left")),
+        ("are we on the last chapter now?", intents.AboutTheBook("chapters_left")),
+        ("am I in the last chapter", intents.AboutTheBook("chapters_left")),
+        ("is there another chapter after this one?", intents.AboutTheBook("chapters_left")),
+        ("are there more chapters after this?", intents.AboutTheBook("chapters_left")),
+        ("what percentage am I through", intents.WhereAmI()),
+        ("what percent are we into the book?", intents.WhereAmI()),
+        # what the last chapter held is still a recap
+        ("what happened in the last chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
+    ],
+)
+def test_whether_this_is_the_last_chapter_and_the_share_heard_are_asked_of_the_book(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Before, "is this the last chapter?" recapped the chapter before, and "what percentage am I
+    through" searched the story."""
+    assert intents.read(utterance) == intent

@@ -622,6 +622,10 @@ _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
         re.compile(
             r"^how many (?:more )?(?:chapters|stories) (?:are |is |have i got )?(?:left|to go|remaining)\b"
             r"|^how many more (?:chapters|stories)\b"
+            r"|^(?:is (?:this|it)|are (?:we|you)|am i) (?:in |on |at |up to )?(?:the )?(?:last|final)"
+            r" (?:chapter|story)(?: now)?$"
+            r"|^(?:is|are) there (?:another|any more|more) (?:chapters?|stories|story)"
+            r" (?:after|to come after) (?:this|this one|it)$"
         ),
     ),
     (
@@ -685,6 +689,7 @@ _WHERE_AM_I = re.compile(
     r"|^(?:what|which) chapter (?:is (?:this|it)|(?:am i|are we|is this) (?:in|on|at|up to))(?: now| again)?$"
     r"|^(?:what|which) chapter(?: now)?$|^what (?:percentage|percent) (?:through|into|of the (?:book|way))"
     r"(?: (?:am i|are we))?$"
+    r"|^what (?:percentage|percent) (?:am i|are we) (?:through|into)(?: (?:the|this) (?:book|story))?$"
     r"|^what(?:'s|s| is) (?:the (?:name|title) of )?(?:this|the current) chapter(?: called)?(?: again)?$"
     r"|^what(?: time is it|'s the time| is the time) in the (?:book|story)$"
     rf"|^where (?:did i|did we) (?:leave off|get to|get up to|stop(?: listening)?){_IN_THE_BOOK}$"
