@@ -1052,3 +1052,35 @@ def test_whether_this_is_the_last_chapter_and_the_share_heard_are_asked_of_the_b
     """Before, "is this the last chapter?" recapped the chapter before, and "what percentage am I
     through" searched the story."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("play until the end of the chapter", intents.SleepTimer("chapter_end")),
+        ("keep going till the end of this chapter", intents.SleepTimer("chapter_end")),
+        ("just finish this chapter", intents.SleepTimer("chapter_end")),
+        ("finish this chapter then stop", intents.SleepTimer("chapter_end")),
+        ("read the chapter and then stop please", intents.SleepTimer("chapter_end")),
+        ("just one more chapter", intents.SleepTimer("chapter_end", chapter_step=1)),
+        ("play one more chapter", intents.SleepTimer("chapter_end", chapter_step=1)),
+        ("one more chapter then sleep", intents.SleepTimer("chapter_end", chapter_step=1)),
+        ("two more chapters and then stop", intents.SleepTimer("chapter_end", chapter_step=2)),
+        # a move, as before: no word of playing on or of stopping
+        ("take me to the end of the chapter", intents.ChapterEnd()),
+    ],
+)
+def test_playing_to_a_chapters_end_is_the_timer_not_a_move_there(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Before, "play until the end of the chapter" moved the book to that end, and "just one more
+    chapter" and "finish this chapter then stop" were read as nothing."""
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance", ["I want to hear the chapter again", "read this chapter again", "play the chapter over"]
+)
+def test_hearing_the_chapter_again_starts_it_again(utterance: str) -> None:
+    """Before, "I want to hear the chapter again" was read as nothing."""
+    assert intents.read(utterance) == intents.ThisChapterStart()

@@ -430,6 +430,8 @@ _FROM_THE_TOP = r"from\s+the\s+(?:very\s+)?(?:top|start|beginning)"
 _START_AGAIN = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:just\s+)?(?:"
     rf"(?:start|begin)(?:\s+{_WHAT_STARTS})?\s+(?:again|over)(?:\s+{_FROM_THE_TOP})?"
+    r"|(?:i (?:want|would like|'d like) to\s+)?(?:hear|play|read|listen to)\s+(?:the|this|that)\s+"
+    r"(?:chapter|story|book)\s+(?:again|over(?:\s+again)?|once more)"
     rf"|restart(?:\s+{_WHAT_STARTS})?(?:\s+{_FROM_THE_TOP})?"
     rf"|(?:start|begin|play|read|take)(?:\s+{_WHAT_STARTS})?\s+{_FROM_THE_TOP}(?:\s+again)?"
     r"|(?:(?:go\s+)?back\s+)?(?:to|from)\s+the\s+(?:very\s+)?top"
@@ -847,6 +849,21 @@ _TIMER_COUNTED_CHAPTER_END = re.compile(
     rf"|(?:after|in)\s+({_NUMBER_SAID})\s+more\s+chapters?|(?:after|in)\s+({_NUMBER_SAID})\s+chapters?)\b"
 )
 """The end of a chapter counted from the one playing, as a timer: read before "the next chapter", a move."""
+_PLAY_TO_THE_CHAPTER_END = re.compile(
+    r"^(?:just\s+)?(?:"
+    r"(?:play|read|keep (?:going|playing|reading)|go on|carry on)\s+(?:un)?till?\s+(?:the\s+)?end\s+of"
+    r"\s+(?:this|the|the current)\s+chapter"
+    r"|(?:finish|play|read)\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?(?:stop|sleep|pause)"
+    r"|finish\s+(?:this|the)\s+chapter"
+    r")(?:,?\s+please)?$"
+)
+"""Playing on to the chapter's end and no further, said without a word of stopping ("play until the end
+of the chapter", "just finish this chapter"): the timer, where "the end of the chapter" alone is a move."""
+_CHAPTERS_MORE = re.compile(
+    rf"^(?:(?:ok(?:ay)?|just|play|read|give me)\s+)*({_NUMBER_SAID})\s+more\s+(?:chapters?|stories|story)"
+    r"(?:,?\s+(?:and\s+)?(?:then\s+)?(?:stop|sleep|bed|pause))?(?:,?\s+please)?$"
+)
+"""Half asleep, chapters more ("just one more chapter"): the timer at the end of the chapter that many on."""
 _TIMER_NAMED_CHAPTER_END = re.compile(
     _STOPPING + rf".*\b(?:(?:at\s+)?the\s+end\s+of\s+chapter\s+{_NUMBER}"
     rf"|(?:after|when)\s+chapter\s+{_NUMBER}(?:\s+(?:ends|is over|finishes))?)\b"
@@ -1183,9 +1200,11 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         more, chapters = counted.groups()  # "after 2 more chapters" past this one; "after 2 chapters" with it
         step = int(number_of(more)) if more else int(number_of(chapters)) - 1 if chapters else 1
         return SleepTimer(after="chapter_end", chapter_step=step if step > 0 else None)  # 0: this one's end
+    if more := _CHAPTERS_MORE.match(text):
+        return SleepTimer(after="chapter_end", chapter_step=int(number_of(more.group(1))))
     if named := _TIMER_NAMED_CHAPTER_END.search(text):
         return SleepTimer(after="chapter_end", chapter=int(number_of(named.group(1) or named.group(2))))
-    if _TIMER_CHAPTER_END.search(text):
+    if _TIMER_CHAPTER_END.search(text) or _PLAY_TO_THE_CHAPTER_END.match(text):
         return SleepTimer(after="chapter_end")
     if timer := _TIMER_MINUTES.search(text):
         said = timer.group(1) or timer.group(2) or timer.group(3)
