@@ -1084,3 +1084,17 @@ def test_playing_to_a_chapters_end_is_the_timer_not_a_move_there(
 def test_hearing_the_chapter_again_starts_it_again(utterance: str) -> None:
     """Before, "I want to hear the chapter again" was read as nothing."""
     assert intents.read(utterance) == intents.ThisChapterStart()
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("I'm lost", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
+        ("I'm confused, what's going on?", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
+        ("I don't understand what's happening", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
+        ("what was just said", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+    ],
+)
+def test_lost_listeners_get_the_last_minutes(utterance: str, intent: intents.Intent) -> None:
+    """Before, each was read as nothing, or "what was just said" as a question about the story."""
+    assert intents.read(utterance) == intent

@@ -74,7 +74,7 @@ _JUST_NOW = re.compile(
     r"|\bwhat (?:did i just|have i just|was i just) (?:hear|heard|hearing|listen to|listening to)\b"
     r"|\bwhat happened just now\b|\bwhat(?:'s| is| are) (?:\w+ ){1,3}doing (?:right )?now\b"
     r"|\bwhat(?:'s| is) happening (?:right )?now\b|^who(?:'s| is) (?:talking|speaking)(?: (?:right )?now)?$"
-    r"|^who said that$|^what did (?:he|she|they|you|it) (?:just )?say$"
+    r"|^who said that$|^what did (?:he|she|they|you|it) (?:just )?say$|^what (?:was|has been) just said$"
     r"|^who(?:'s| is| was| are| were) (?:he|she|they|this|that)"
     r"(?: (?:guy|man|woman|lady|person|character|girl|boy))?(?: again)?$"
     r"|^who(?:'s| is| was| are| were) (?:he|she|they) (?:talking|speaking) (?:to|about|with)$"
@@ -94,6 +94,12 @@ _ASKED_ALONE = re.compile(
     r"(?: please)?$"
 )
 """A recap asked without naming a stretch or anything in the story: the latest minutes heard."""
+_LOST = re.compile(
+    r"^(?:i'm|im|i am) (?:(?:a bit|a little|so|totally|completely) )?(?:lost|confused)"
+    r"(?:,? what(?:'s| is) (?:going on|happening))?$"
+    r"|^i (?:don't|do not) (?:understand|get|follow)(?: (?:it|this|what(?:'s| is) (?:going on|happening)))?$"
+)
+"""Lost in the story, said without a question: the same latest minutes as "what's going on?"."""
 _CATCH_UP = re.compile(_CATCHING_UP)
 _MOVES = re.compile(
     r"\b(?:go|goes|going|take|bring|skip|jump|play|replay|start|restart|rewind|move|return|listen)\b"
@@ -144,7 +150,7 @@ def read_recap(
         return RecapAsked(RecapArgs(span="since_asleep"))
     if _JUST_NOW.search(text) or _WHERE_WAS_I.match(text):
         return RecapAsked(RecapArgs(span="last_minutes", minutes=JUST_NOW_MINUTES))
-    if _ASKED_ALONE.match(text):
+    if _ASKED_ALONE.match(text) or _LOST.match(text):
         return RecapAsked(RecapArgs(span="last_minutes", minutes=FALLBACK_MINUTES))
     return None
 
