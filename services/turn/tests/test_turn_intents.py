@@ -967,6 +967,7 @@ def test_words_near_them_keep_their_meaning(utterance: str) -> None:
         (speech.COURTESY["goodnight"], (intents.SleepTimer,)),
         (speech.TIMER_HOW_LONG, (intents.SleepTimer,)),
         (speech.NO_BOOKMARKS, (Undo, intents.Earlier)),
+        (speech.NO_LEFT_OFF, (Undo,)),
         (speech.CHOOSE_ONE, (intents.PressListed,)),
     ],
 )
@@ -1097,4 +1098,24 @@ def test_hearing_the_chapter_again_starts_it_again(utterance: str) -> None:
 )
 def test_lost_listeners_get_the_last_minutes(utterance: str, intent: intents.Intent) -> None:
     """Before, each was read as nothing, or "what was just said" as a question about the story."""
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("go back to where I left off", intents.Earlier(left_off=True)),
+        ("take me to where I left off please", intents.Earlier(left_off=True)),
+        ("take me back to where I stopped", intents.Earlier(left_off=True)),
+        ("back to where I stopped listening", intents.Earlier(left_off=True)),
+        ("go back to when I paused", intents.Earlier(left_off=True)),
+        ("where did I pause", intents.WhereAmI()),
+        # a moment of the story, as before
+        ("go back to where the cab stopped", FindPlace("the cab stopped", "back")),
+    ],
+)
+def test_where_they_left_off_said_without_a_day_is_the_place_before_their_last_break(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Before, the first five searched the book for "i left off", "i stopped" or "i paused"."""
     assert intents.read(utterance) == intent

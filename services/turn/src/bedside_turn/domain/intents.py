@@ -512,6 +512,8 @@ _LEFT_OFF = re.compile(
     r"|\bwhere (?:was i|were we|did i|did we|had i|had we)(?: (?:stop|leave off|get to|get up to|finish))?"
     rf"(?: listening)?(?: up to)?(?: in (?:the|this) (?:book|story))? {_BEFORE_NOW}\b"
     r"|\bwhere i last (?:stopped|left off)\b"
+    r"|^(?:(?:go|take me|skip|jump|bring me) )?(?:back )?to (?:where|when) (?:i|we)"
+    r" (?:left off|stopped|paused)(?: listening)?(?: please)?$"
 )
 """Where they left off the last time they stopped for a while: last night, yesterday, last time."""
 _LAST_IN_CHAPTER = re.compile(
@@ -694,7 +696,7 @@ _WHERE_AM_I = re.compile(
     r"|^what (?:percentage|percent) (?:am i|are we) (?:through|into)(?: (?:the|this) (?:book|story))?$"
     r"|^what(?:'s|s| is) (?:the (?:name|title) of )?(?:this|the current) chapter(?: called)?(?: again)?$"
     r"|^what(?: time is it|'s the time| is the time) in the (?:book|story)$"
-    rf"|^where (?:did i|did we) (?:leave off|get to|get up to|stop(?: listening)?){_IN_THE_BOOK}$"
+    rf"|^where (?:did i|did we) (?:leave off|get to|get up to|pause|stop(?: listening)?){_IN_THE_BOOK}$"
     r"|^where (?:was i|were we) up to$"
     rf"|^how far (?:through|into|along|in) (?:the (?:book|story) )?(?:am i|are we){_IN_THE_BOOK}$"
     r"|^how (?:far|many minutes|long) (?:into|through|in) (?:the|this) chapter (?:am i|are we)$"

@@ -111,7 +111,8 @@ AT_CHAPTER_START = OwnWords("You're already at the start of this chapter; nothin
 was moved, and nothing ahead was offered."""
 NO_ASLEEP = OwnWords("I don't know when you fell asleep: no sleep timer has paused the book lately.")
 NO_LEFT_OFF = OwnWords(
-    "I can't find where you left off before: you haven't stopped listening for an hour or more yet."
+    "I can't find where you left off before: you haven't stopped listening for an hour or more yet. "
+    'To go back to before the last move, say "undo".'
 )
 NO_EARLIER_BEFORE = OwnWords("I can't find an earlier time than that.")
 AT_BOOK_START = OwnWords("You're at the very start of the book.")
