@@ -1119,3 +1119,28 @@ def test_where_they_left_off_said_without_a_day_is_the_place_before_their_last_b
 ) -> None:
     """Before, the first five searched the book for "i left off", "i stopped" or "i paused"."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("pause for a sec", intents.Pause()),
+        ("pause for ten minutes", intents.Pause()),
+        ("stop for a bit", intents.Pause()),
+        ("back in a minute", intents.Pause()),
+        ("I'll be right back", intents.Pause()),
+        ("brb", intents.Pause()),
+        ("okay I'm back", intents.PlayOn()),
+        ("how long till the chapter ends", intents.TimeLeft()),
+        # timers, as before
+        ("stop in a minute", intents.SleepTimer(1)),
+        ("sleep for 20 minutes", intents.SleepTimer(20)),
+        ("back a minute", Jump(-60_000)),
+    ],
+)
+def test_stepping_away_for_a_while_is_a_pause_not_a_timer_or_a_move(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Before, "pause for ten minutes" played on for ten minutes, "back in a minute" moved back a minute,
+    and "I'll be right back" and "I'm back" were read as nothing."""
+    assert intents.read(utterance) == intent

@@ -586,6 +586,8 @@ _TIME_LEFT = re.compile(
     r"|^is (?:this|it|that) the end(?: of (?:the|this) (?:book|story|chapter))?$"
     r"|^is the (?:book|story) (?:over|finished|done)$"
     r"|^when (?:does|will) (?:this|the) (?:chapter|story|book) (?:end|finish)$"
+    r"|^how (?:long|many minutes) (?:until|till|before) (?:this|the) (?:chapter|story|book)"
+    r" (?:ends|is over|finishes)$"
     r"|^how (?:long|many minutes) (?:until|till|to|before) the next (?:chapter|story)$"
 )
 _LENGTH_ASKED = re.compile(
@@ -913,7 +915,10 @@ the unit a sleep timer is set in. Read to the end, so a number with a unit or a 
 _PAUSE = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:pause|stop|hold on|hold it|stop playing|stop reading|stop the book|pause the book|stop it|pause it"
-    r"|stop for (?:now|tonight)|pause for (?:now|a (?:bit|moment|minute|second))"
+    r"|(?:pause|stop)(?: it| the book| playing| reading)? for"
+    rf" (?:now|tonight|a (?:bit|moment|sec|while)|{_AMOUNT})"
+    r"|(?:i'll |ill |i will )?be (?:right )?back(?: in a (?:sec|second|moment|minute|bit))?|brb"
+    r"|back in (?:a (?:sec|second|moment|minute|bit)|a few minutes|five minutes|5 minutes)"
     r"|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off|shut up|be quiet|quiet|shh+|hush"
     r"|wait|hang on|hold on"
     r"|(?:(?:that's|thats|that is|i've had) enough|that'll do|that will do)"
@@ -923,6 +928,7 @@ _PAUSE = re.compile(
 _PLAY_ON = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on|unpause|un-pause|play on"
+    r"|(?:ok(?:ay)?,? )?(?:i'm|im|i am) back"
     r"|start (?:playing|reading))"
     r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here"
     r"|(?:from )?where (?:i|we) (?:left off|stopped|was|were|got to)))*$"
@@ -1202,6 +1208,8 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         more, chapters = counted.groups()  # "after 2 more chapters" past this one; "after 2 chapters" with it
         step = int(number_of(more)) if more else int(number_of(chapters)) - 1 if chapters else 1
         return SleepTimer(after="chapter_end", chapter_step=step if step > 0 else None)  # 0: this one's end
+    if _PAUSE.match(text):  # before the timers: "pause for ten minutes" is no timer of ten
+        return Pause()
     if more := _CHAPTERS_MORE.match(text):
         return SleepTimer(after="chapter_end", chapter_step=int(number_of(more.group(1))))
     if named := _TIMER_NAMED_CHAPTER_END.search(text):
@@ -1215,8 +1223,6 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         return SleepTimer(after=max(1, round(_said_amount_ms(f"{more.group(1)} {more.group(2)}") / 60_000)))
     if bare := _TIMER_BARE_MINUTES.search(text):
         return SleepTimer(after=max(1, round(number_of(bare.group(1) or bare.group(2)))))
-    if _PAUSE.match(text):
-        return Pause()
     return None
 
 
