@@ -1144,3 +1144,29 @@ def test_stepping_away_for_a_while_is_a_pause_not_a_timer_or_a_move(
     """Before, "pause for ten minutes" played on for ten minutes, "back in a minute" moved back a minute,
     and "I'll be right back" and "I'm back" were read as nothing."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("can we skip this", Jump(30_000)),
+        ("skip this please", Jump(30_000)),
+        ("move on", Jump(30_000)),
+        ("this is boring", Jump(30_000)),
+        ("this bit is so boring", Jump(30_000)),
+        ("how do I set a timer", intents.TimerHowLong()),
+        ("how do I set the sleep timer?", intents.TimerHowLong()),
+        ("is anyone there", intents.Help()),
+        ("thanks, goodnight", intents.Courtesy("goodnight")),
+        ("I'm so tired", intents.Courtesy("goodnight")),
+        ("let's stop here", intents.Pause()),
+        ("I think I'll stop there for tonight", intents.Pause()),
+        # questions of the story, as before
+        ("why is Jerry so tired?", Question("why is Jerry so tired?")),
+        ("how do I know who the thief is?", Question("how do I know who the thief is?")),
+    ],
+)
+def test_bedtime_asides_are_read_as_what_they_ask(utterance: str, intent: intents.Intent) -> None:
+    """Before, "this is boring" searched the book for those words, "how do I set a timer" was a
+    question about the story, and the rest were read as nothing."""
+    assert intents.read(utterance) == intent

@@ -393,6 +393,8 @@ _BACK_WORDS = frozenset({*_BACK_SAID, "earlier", "before"})
 _SKIP_THIS_BIT = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?skip(?: over| past)? (?:this|that|the)"
     r" (?:boring )?(?:bit|part)(?: please)?$"
+    r"|^(?:can we |can you |let's )?(?:skip (?:this|that)|move on)(?: please)?$"
+    r"|^(?:this|this bit|this part) is (?:so |really |very |a bit )?(?:boring|dull)$"
     r"|^skip(?: ahead| forward| on)? i(?: know|'ve heard| heard| remember) (?:this|that)"
     r"(?: bit| part)?(?: already)?$"
 )
@@ -714,6 +716,7 @@ _STOPS = r"(?:it|the book|the timer|the sleep timer|this)"
 _TIMER_WITHOUT_LENGTH = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:set|start|put on|turn on)\s+)?(?:(?:a|the|my)\s+)?"
     r"(?:sleep\s+)?timer(?:\s+please)?$"
+    r"|^how (?:do|can) i (?:set|start|use) (?:a |the )?(?:sleep )?timer$"
 )
 _TIMER_ASKED = re.compile(
     r"^(?:"
@@ -752,7 +755,8 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
     (
         "goodnight",
         re.compile(
-            r"^(?:good ?night|night night|night)(?: bedside)?$"
+            r"^(?:(?:thanks|thank you|ok(?:ay)?),? )?(?:good ?night|night night|night)(?: bedside)?$"
+            r"|^(?:i'm |im |i am )(?:so |really |very |getting )?(?:tired|sleepy)(?: now)?$"
             r"|^(?:i'm |im |i am )?(?:going|off) to (?:sleep|bed)(?: now)?$"
             r"|^time (?:for bed|to sleep)(?: now)?$"
         ),
@@ -771,6 +775,7 @@ _HELP = re.compile(
     r"^(?:help|help me|what can you do|what can i (?:say|ask)(?: you)?|how does (?:this|it) work"
     r"|how do i use (?:this|you|it))(?: please)?$"
     r"|^(?:(?:hello|hi|hey)(?: there)?(?: bedside)?|bedside)$|^are you (?:there|awake|listening)$"
+    r"|^is (?:anyone|anybody|someone) (?:there|listening)$"
 )
 """Asked what Bedside does, or greeted: what may be asked, with examples."""
 _OTHER_ONE = re.compile(
@@ -920,10 +925,10 @@ _PAUSE = re.compile(
     r"|(?:i'll |ill |i will )?be (?:right )?back(?: in a (?:sec|second|moment|minute|bit))?|brb"
     r"|back in (?:a (?:sec|second|moment|minute|bit)|a few minutes|five minutes|5 minutes)"
     r"|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off|shut up|be quiet|quiet|shh+|hush"
-    r"|wait|hang on|hold on"
+    r"|wait|hang on|hold on|let's stop(?: here| there)?|(?:i think )?i'll stop(?: here| there)?"
     r"|(?:(?:that's|thats|that is|i've had) enough|that'll do|that will do)"
     r"(?: (?:for )?(?:tonight|today|now))?)"
-    r"(?:\s+(?:now|please|it|the book|for now|there|that|a (?:sec|second|moment|minute|bit)))*$"
+    r"(?:\s+(?:now|please|it|the book|for now|for tonight|there|that|a (?:sec|second|moment|minute|bit)))*$"
 )
 _PLAY_ON = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
