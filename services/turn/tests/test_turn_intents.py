@@ -1170,3 +1170,19 @@ def test_bedtime_asides_are_read_as_what_they_ask(utterance: str, intent: intent
     """Before, "this is boring" searched the book for those words, "how do I set a timer" was a
     question about the story, and the rest were read as nothing."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "what happened last night",
+        "remind me what happened last time",
+        "can you recap last night",
+        "what did I listen to yesterday",
+        "what was I listening to last night?",
+        "catch me up on last night",
+    ],
+)
+def test_what_happened_last_night_is_a_recap_of_the_last_sitting(utterance: str) -> None:
+    """Before, each was a question about the story, or read as nothing."""
+    assert intents.read(utterance) == RecapAsked(RecapArgs(span="last_time"))

@@ -8,7 +8,7 @@ import re
 from collections.abc import AsyncIterator
 
 import pytest
-from bedside_contracts.player import Asleep
+from bedside_contracts.player import Asleep, HistoryEntry
 from bedside_contracts.search import Recap
 from bedside_guard import clock
 from bedside_turn.domain import recap as recaps
@@ -79,6 +79,38 @@ async def test_what_happened_before_falling_asleep_recaps_the_minutes_up_to_the_
     assert (asked.from_ms, asked.to_ms) == (max(0, asleep_at - recaps.FALLBACK_MINUTES * 60_000), asleep_at)
     assert all(asked.from_ms <= t < asleep_at for t in said_times(reply.speech))
     assert not leaks(reply.speech, rig.passages, paused_at)
+
+
+async def test_what_happened_last_night_recaps_the_minutes_before_the_last_break(rig: Rig) -> None:
+    """Read as a question about the story before; now the stretch ends where the player's history
+    says they last stopped for an hour or more, though they have listened on since."""
+    stopped_at, here = 6 * PASSAGE_MS, 10 * PASSAGE_MS
+    listener = rig.listener_at(here)
+    rig.player.history[(listener, BOOK_ID)] = [
+        HistoryEntry(seq=9, kind="paused", position_ms=stopped_at, chapter=3, device="phone")
+    ]
+    reply = await rig.ask(listener, "remind me what happened last night", here_ms=here)
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith(f"Before you stopped last time, at {clock(stopped_at)}: At ")
+    assert rig.player.lookups[-1].left_off
+    asked = last_recap(rig)
+    assert (asked.from_ms, asked.to_ms) == (max(0, stopped_at - recaps.FALLBACK_MINUTES * 60_000), stopped_at)
+    assert all(asked.from_ms <= t < stopped_at for t in said_times(reply.speech))
+    assert not leaks(reply.speech, rig.passages, here)
+
+
+async def test_what_happened_last_time_with_no_break_yet_recaps_the_last_minutes_and_says_why(
+    rig: Rig,
+) -> None:
+    here = 7 * PASSAGE_MS
+    listener = rig.listener_at(here)
+    rig.player.history[(listener, BOOK_ID)] = []
+    reply = await rig.ask(listener, "what happened last time?", here_ms=here)
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith(
+        "You haven't stopped listening for an hour or more yet. In the last 5 minutes: At "
+    )
+    assert all(0 <= t < here for t in said_times(reply.speech))
 
 
 async def test_what_did_i_miss_with_no_asleep_fact_recaps_the_last_minutes(rig: Rig) -> None:

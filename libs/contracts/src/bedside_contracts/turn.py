@@ -327,7 +327,14 @@ class SpokenTurnReply(Contract):
 # --- recap: what happened in a stretch of what they heard ---------------------------------
 
 RecapSpanName = Literal[
-    "since_asleep", "before_asleep", "last_minutes", "last_chapter", "this_chapter", "chapter", "so_far"
+    "since_asleep",
+    "before_asleep",
+    "last_time",
+    "last_minutes",
+    "last_chapter",
+    "this_chapter",
+    "chapter",
+    "so_far",
 ]
 
 
@@ -336,7 +343,9 @@ class RecapArgs(Contract):
 
     span: RecapSpanName = Field(
         description="since_asleep: what they missed since they dozed off (the sleep timer's estimate to "
-        "the pause); before_asleep: the last minutes they heard before they dozed off; last_minutes: the "
+        "the pause); before_asleep: the last minutes they heard before they dozed off; last_time: the last "
+        "minutes they heard before they last stopped listening for an hour or more (last night, last "
+        "time); last_minutes: the "
         "last `minutes` of listening; last_chapter: the chapter before the one playing (or the one playing "
         "when they are well into it); this_chapter: the one playing so far; chapter: the chapter numbered "
         "`chapter`, as far as they have heard it; so_far: the story from the start"

@@ -9,7 +9,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bedside_contracts.player import CommandRequest, OfferOutcome, OfferPositions, PressRow, StateRequest
+from bedside_contracts.player import (
+    CommandRequest,
+    LocateRequest,
+    OfferOutcome,
+    OfferPositions,
+    PressRow,
+    StateRequest,
+)
 from bedside_contracts.player import Undo as UndoCommand
 from bedside_contracts.search import (
     CatalogRequest,
@@ -194,7 +201,12 @@ class ToolBox:
         asleep = None
         if args.span in ("since_asleep", "before_asleep"):
             asleep = (await self.backends.state(StateRequest(listener=self.listener, book=self.book))).asleep
-        chosen = recaps.choose_span(args, self.here_ms, chapters, asleep)
+        left_off = None
+        if args.span == "last_time":
+            lookup = LocateRequest(listener=self.listener, book=self.book, left_off=True, limit=1)
+            stopped = (await self.backends.locate(lookup)).newest
+            left_off = stopped.position_ms if stopped is not None else None
+        chosen = recaps.choose_span(args, self.here_ms, chapters, asleep, left_off)
         if chosen.missing:
             self.recapped = (
                 chosen,

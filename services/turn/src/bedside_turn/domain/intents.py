@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bedside_turn.domain import numbers
-from bedside_turn.domain.recap import RecapAsked, read_recap
+from bedside_turn.domain.recap import LAST_SITTING, RecapAsked, read_recap
 
 UNIT_MS = {"second": 1_000, "sec": 1_000, "minute": 60_000, "min": 60_000, "hour": 3_600_000}
 
@@ -504,15 +504,11 @@ _FURTHEST = re.compile(
     r"|\bhow far (?:did i get|had i got|i got) before\b"
 )
 """The place furthest into the book they have been, after going back to listen again."""
-_BEFORE_NOW = (
-    r"(?:last night|last time|the last time|yesterday(?: (?:morning|afternoon|evening))?|this morning"
-    r"|earlier today|the other (?:day|night)|before bed|at bedtime)"
-)
 _LEFT_OFF = re.compile(
     r"\bwhere (?:i|we) (?:was|were|stopped|left off|finished|got to|got up to)(?: listening)?(?: up to)?"
-    rf" {_BEFORE_NOW}\b"
+    rf" {LAST_SITTING}\b"
     r"|\bwhere (?:was i|were we|did i|did we|had i|had we)(?: (?:stop|leave off|get to|get up to|finish))?"
-    rf"(?: listening)?(?: up to)?(?: in (?:the|this) (?:book|story))? {_BEFORE_NOW}\b"
+    rf"(?: listening)?(?: up to)?(?: in (?:the|this) (?:book|story))? {LAST_SITTING}\b"
     r"|\bwhere i last (?:stopped|left off)\b"
     r"|^(?:(?:go|take me|skip|jump|bring me) )?(?:back )?to (?:where|when) (?:i|we)"
     r" (?:left off|stopped|paused)(?: listening)?(?: please)?$"

@@ -7,7 +7,7 @@ asked) and picks the sentences. Nothing here reads a passage.
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bedside_contracts.player import Asleep
 from bedside_contracts.search import ChapterInfo, Recapped
@@ -30,6 +30,7 @@ SPOKEN_WORDS = 70
 """The extractive recap's sentences: with the opening and the times, under 40 s at 155 words a minute."""
 
 NOTHING_HEARD = "You haven't heard anything of that stretch yet, so it's all still ahead of you."
+NO_BREAK_YET = "You haven't stopped listening for an hour or more yet."
 NOTHING_SAYABLE = "I can't pick out anything to tell you from that stretch; it was very short."
 
 
@@ -65,6 +66,19 @@ _ASLEEP = re.compile(
     r"|\bi (?:must have )?(?:dozed|fell asleep|drifted|nodded off|fallen asleep|slept)\b"
     r"|\b(?:since|while|after) i (?:was )?(?:fell|fall|fallen|dozed?|dozing|drifted|nodded|slept|asleep)\b"
 )
+LAST_SITTING = (
+    r"(?:last night|last time|the last time|yesterday(?: (?:morning|afternoon|evening))?|this morning"
+    r"|earlier today|the other (?:day|night)|before bed|at bedtime)"
+)
+"""Words for the listening before the last break: where they left off then, and what they heard."""
+_LAST_TIME = re.compile(
+    r"^(?:(?:can|could) you )?(?:please )?(?:(?:remind|tell) me (?:of )?)?"
+    r"what (?:happened|did i (?:hear|listen to)|was i listening to|went on)(?: in the (?:book|story))?"
+    rf" {LAST_SITTING}$"
+    r"|^(?:(?:can|could) you )?(?:please )?(?:recap|summar(?:ise|ize)|sum up|catch me up on|go over"
+    rf"|remind me (?:of|about)) (?:what i heard )?{LAST_SITTING}$"
+)
+"""What they heard before their last break, asked of the listening and not of the story."""
 _BEFORE_ASLEEP = re.compile(
     r"\b(?:just |right )?before i (?:fell asleep|dozed off|drifted off|nodded off|went to sleep|fell off)\b"
 )
@@ -144,6 +158,8 @@ def read_recap(
         return RecapAsked(span)
     if _LAST_CHAPTER.search(text) and not _MOVES.search(text):
         return RecapAsked(RecapArgs(span="last_chapter"))
+    if _LAST_TIME.match(text):
+        return RecapAsked(RecapArgs(span="last_time"))
     if _BEFORE_ASLEEP.search(text):
         return RecapAsked(RecapArgs(span="before_asleep"))
     if _ASLEEP.search(text):
@@ -206,10 +222,26 @@ def _minutes(
 
 
 def choose_span(
-    args: RecapArgs, here_ms: int, chapters: Sequence[ChapterInfo], asleep: Asleep | None
+    args: RecapArgs,
+    here_ms: int,
+    chapters: Sequence[ChapterInfo],
+    asleep: Asleep | None,
+    left_off_ms: int | None = None,
 ) -> ChosenSpan:
-    """The stretch of book time the recap covers; it ends at the line at the latest."""
+    """The stretch of book time the recap covers; it ends at the line at the latest. ``left_off_ms``
+    is where the book was before the listener's last break (the player's ``left_off`` lookup)."""
     match args.span:
+        case "last_time":
+            if left_off_ms is None:
+                chosen = _last_minutes(FALLBACK_MINUTES, here_ms)
+                return replace(chosen, opening=f"{NO_BREAK_YET} {chosen.opening}")
+            stopped = min(left_off_ms, here_ms)
+            return ChosenSpan(
+                max(0, stopped - FALLBACK_MINUTES * 60_000),
+                stopped,
+                f"Before you stopped last time, at {clock(stopped)}:",
+                "The last minutes they heard before they last stopped listening for a while",
+            )
         case "since_asleep":
             if asleep is not None and _still_dozing(asleep, here_ms):
                 return ChosenSpan(

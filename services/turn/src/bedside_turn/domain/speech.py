@@ -31,7 +31,7 @@ from bedside_turn.domain.chapters import NoSuchChapter, counted_from_the_clock, 
 from bedside_turn.domain.intents import UNIT_MS, BookFact, LengthOf, SaidUnit
 from bedside_turn.domain.lengths import said_length
 from bedside_turn.domain.own_words import OwnWords
-from bedside_turn.domain.recap import at_chapter_start
+from bedside_turn.domain.recap import NO_BREAK_YET, at_chapter_start
 
 NO_MODEL = OwnWords("I can't reach my language model just now, so here is the simple answer. ")
 CANNOT_HELP = OwnWords("I can take you to a moment in the book, or answer about what you've already heard.")
@@ -111,8 +111,7 @@ AT_CHAPTER_START = OwnWords("You're already at the start of this chapter; nothin
 was moved, and nothing ahead was offered."""
 NO_ASLEEP = OwnWords("I don't know when you fell asleep: no sleep timer has paused the book lately.")
 NO_LEFT_OFF = OwnWords(
-    "I can't find where you left off before: you haven't stopped listening for an hour or more yet. "
-    'To go back to before the last move, say "undo".'
+    f'I can\'t find where you left off before. {NO_BREAK_YET} To go back to before the last move, say "undo".'
 )
 NO_EARLIER_BEFORE = OwnWords("I can't find an earlier time than that.")
 AT_BOOK_START = OwnWords("You're at the very start of the book.")
