@@ -1186,3 +1186,22 @@ def test_bedtime_asides_are_read_as_what_they_ask(utterance: str, intent: intent
 def test_what_happened_last_night_is_a_recap_of_the_last_sitting(utterance: str) -> None:
     """Before, each was a question about the story, or read as nothing."""
     assert intents.read(utterance) == RecapAsked(RecapArgs(span="last_time"))
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("how many hours are left", intents.TimeLeft()),
+        ("am I nearly done", intents.TimeLeft()),
+        ("are we nearly at the end?", intents.TimeLeft()),
+        ("is it nearly over", intents.TimeLeft()),
+        ("is there much left", intents.TimeLeft()),
+        ("am I halfway yet", intents.WhereAmI()),
+        ("are we halfway through the book", intents.WhereAmI()),
+        # of the story, as before
+        ("is the storm nearly over?", Question("is the storm nearly over?")),
+    ],
+)
+def test_how_near_the_end_is_asked_of_the_books_clock(utterance: str, intent: intents.Intent) -> None:
+    """Before, each was a question about the story, or read as nothing."""
+    assert intents.read(utterance) == intent

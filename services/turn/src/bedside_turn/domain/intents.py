@@ -576,13 +576,15 @@ _BOOK_END_ALONE = re.compile(
 """The start or the end of the book as the whole of what is asked for: "near the end, the governess
 finding a coil of hair" or "the end of the night ride" is a moment to find, not the book's end."""
 _TIME_LEFT = re.compile(
-    r"\bhow (?:long|much|many minutes)(?: time)?(?: is|'s| are| have i got| do i have)?"
+    r"\bhow (?:long|much|many minutes|many hours)(?: time)?(?: is|'s| are| have i got| do i have)?"
     r" (?:left|to go|remaining)\b(?! of\b)"
     r"|\bhow long (?:until|till|before|to) the end\b"
     r"|^how much longer(?: is (?:this|the) (?:chapter|book|story)| is (?:it|left|there))?$"
     r"|\bhow (?:much|long) of (?:the|this) (?:book|chapter|story)(?: is)? (?:left|to go|remaining)\b"
     r"|^is (?:this|it|that) the end(?: of (?:the|this) (?:book|story|chapter))?$"
     r"|^is the (?:book|story) (?:over|finished|done)$"
+    r"|^(?:am i|are we) (?:nearly|almost) (?:done|finished|there|at the end)(?: (?:yet|now))?$"
+    r"|^is (?:it|the book|the story) (?:nearly|almost) (?:over|done|finished)$|^is there (?:much|a lot) left$"
     r"|^when (?:does|will) (?:this|the) (?:chapter|story|book) (?:end|finish)$"
     r"|^how (?:long|many minutes) (?:until|till|before) (?:this|the) (?:chapter|story|book)"
     r" (?:ends|is over|finishes)$"
@@ -702,6 +704,7 @@ _WHERE_AM_I = re.compile(
     r"|^how (?:far|many minutes|long) (?:into|through|in) (?:the|this) chapter (?:am i|are we)$"
     r"|^what(?:'s| is) my (?:position|place|spot)(?: in the (?:book|story))?$|^what time am i at$"
     r"|^what page (?:am i on|are we on|is this|is it)$"
+    r"|^(?:am i|are we) (?:halfway|half way)(?: through(?: the (?:book|story))?)?(?: yet)?$"
     r"|^how far (?:am i|are we|have i got|have we got|have i gotten)"
     rf"(?: (?:through|into|along|in) (?:the|this) (?:book|story))?$"
 )
