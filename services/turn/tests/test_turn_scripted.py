@@ -652,11 +652,11 @@ async def test_with_a_model_play_and_louder_are_answered_by_plain_code_not_claim
     assert len(rig.player.commands) == sent
 
 
-async def test_with_a_model_a_number_without_a_unit_and_starting_again_are_answered_by_plain_code(
+async def test_with_a_model_a_number_without_a_unit_an_amount_not_counted_and_starting_again_are_plain_codes(
     rig: Rig,
 ) -> None:
-    """Which unit and which start are plain code's rules (the turn README), said in the reply: before, the
-    model was asked and guessed, and did not say what it had taken."""
+    """Which unit, which amount and which start are plain code's rules (the turn README), said in the
+    reply: before, the model was asked and guessed, and did not say what it had taken."""
     model = script(rig, [Use("offer_positions", {"offset_ms": -5_000})], [Say("Done.")])
     for utterance, said in {
         "back 1": "Back 1 minute. If you meant seconds, say undo.",
@@ -665,6 +665,9 @@ async def test_with_a_model_a_number_without_a_unit_and_starting_again_are_answe
     }.items():
         reply = await rig.ask(rig.listener_at(HERE), utterance)
         assert (reply.speech, reply.mode, reply.outcome) == (said, "keyless", "moved")
+    reply = await rig.ask(rig.listener_at(340_000), "go back a while")
+    said = 'Back 5 minutes. There you are: chapter 1, "The Harbour Bell".'
+    assert (reply.speech, reply.mode, reply.outcome) == (said, "keyless", "moved")
     assert model.requests == []
 
 

@@ -29,10 +29,11 @@ def model_may_answer(intent: Intent) -> bool:
     "play", "louder", "slower", "bookmark this" nor "switch to another book", which no tool can do, so
     plain code's honest answer is all there is to say;
     not "thanks" nor "goodnight", whose answer names the running sleep timer the model is not told;
-    not a move by a number without a unit ("back 5") nor a start again with no start named ("start
-    over"): which unit and which start are plain code's rules, and its reply says which it took."""
+    not a move by a number without a unit ("back 5"), nor by no number ("go back a while"), nor a start
+    again with no start named ("start over"): which unit, which amount and which start are plain code's
+    rules, and its reply says which it took."""
     if isinstance(intent, intents.Jump):
-        return intent.unit_taken is None
+        return intent.unit_taken is None and not intent.amount_chosen
     return not isinstance(
         intent,
         intents.Undo
