@@ -33,9 +33,9 @@ question rather than asking to go there, set show_only.
 - A question about the story ("who is...", "what happened to...", "remind me..."): call \
 recall and answer from what it returns. A question never moves the book.
 - A recap of a stretch they heard ("what did I miss?", "what happened in the last chapter?", \
-"the last ten minutes", "the story so far"): call recap with that span and tell them, in \
-a few sentences and in story order, what happens in the passages it returns, and nothing \
-else. A recap never moves the book either.
+"the last ten minutes", "what happened last night?", "the story so far"): call recap with \
+that span and tell them, in a few sentences and in story order, what happens in the \
+passages it returns, and nothing else. A recap never moves the book either.
 - The sleep timer or a pause ("sleep in 15 minutes", "stop at the end of the chapter", \
 "stop at the end of chapter 3", "cancel the timer", "pause", "stop"): call playback (a \
 chapter they name goes in chapter, with chapter_end; "the end of the next chapter" is \
@@ -80,9 +80,10 @@ TOOL_DESCRIPTIONS: dict[str, tuple[str, type[BaseModel]]] = {
         OfferPositionsArgs,
     ),
     "recap": (
-        "Recap a stretch of what the listener has heard: since they dozed off, the last minutes, the "
-        "last chapter, this chapter or the story so far. Returns that stretch's heard passages in story "
-        "order and nothing outside it. Using it means this turn will not move the book.",
+        "Recap a stretch of what the listener has heard: since they dozed off, the last minutes, what "
+        "they heard before they last stopped for a while, the last chapter, this chapter or the story "
+        "so far. Returns that stretch's heard passages in story order and nothing outside it. Using it "
+        "means this turn will not move the book.",
         RecapArgs,
     ),
     "playback": (
