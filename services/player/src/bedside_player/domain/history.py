@@ -7,7 +7,7 @@ at any page size. The stream sequence is unique, so it is the stable tie-break.
 """
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import pairwise
+from itertools import zip_longest
 from typing import NamedTuple
 
 from bedside_contracts.player import (
@@ -122,23 +122,32 @@ def visit_ends(items: Iterable[HistoryEntry]) -> set[int]:
 
     The stay the book is in now has not ended, so none of its entries is here.
     """
-    placing = newest_first(e for e in items if e.placed)[::-1]
-    return {here.seq for here, after in pairwise(placing) if here.chapter != after.chapter}
+    return _last_before(items, lambda here, after: after is not None and here.chapter != after.chapter)
 
 
 def left_off(items: Iterable[HistoryEntry], now_ms: int) -> set[int]:
     """The sequences of the last placing entry before each break in listening (``LISTENING_BREAK_MS``
     on the stream's own times). The newest counts once the book has sat still that long since: the
     stretch going on now has not ended. An entry without a time cannot be judged, so it is none."""
+
+    def broke_off(here: HistoryEntry, after: HistoryEntry | None) -> bool:
+        next_at = now_ms if after is None else after.stored_at_ms
+        return (
+            here.stored_at_ms is not None
+            and next_at is not None
+            and next_at - here.stored_at_ms >= LISTENING_BREAK_MS
+        )
+
+    return _last_before(items, broke_off)
+
+
+def _last_before(
+    items: Iterable[HistoryEntry], apart: Callable[[HistoryEntry, HistoryEntry | None], bool]
+) -> set[int]:
+    """The sequences of the placing entries, oldest first, that ``apart`` parts from the next placing
+    one (None after the newest)."""
     placing = newest_first(e for e in items if e.placed)[::-1]
-    next_times = [e.stored_at_ms for e in placing[1:]] + [now_ms]
-    return {
-        here.seq
-        for here, next_at in zip(placing, next_times, strict=True)
-        if here.stored_at_ms is not None
-        and next_at is not None
-        and next_at - here.stored_at_ms >= LISTENING_BREAK_MS
-    }
+    return {here.seq for here, after in zip_longest(placing, placing[1:]) if apart(here, after)}
 
 
 def went(entry: HistoryEntry) -> str | None:
