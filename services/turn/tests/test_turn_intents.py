@@ -376,6 +376,7 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("please pause the book", intents.Pause()),
         ("can you stop now", intents.Pause()),
         ("um, stop", intents.Pause()),
+        ("Erm... rewind a little", Jump(-30_000)),  # a recogniser's trailing off after the filler
         ("hold on a sec", intents.Pause()),  # it was read as a move forward of one second
         ("wait", intents.Pause()),
         ("hang on a minute", intents.Pause()),
@@ -1109,6 +1110,7 @@ def test_lost_listeners_get_the_last_minutes(utterance: str, intent: intents.Int
         ("take me back to where I stopped", intents.Earlier(left_off=True)),
         ("back to where I stopped listening", intents.Earlier(left_off=True)),
         ("go back to when I paused", intents.Earlier(left_off=True)),
+        ("Oh, can you go back to where I left off?", intents.Earlier(left_off=True)),
         ("where did I pause", intents.WhereAmI()),
         # a moment of the story, as before
         ("go back to where the cab stopped", FindPlace("the cab stopped", "back")),

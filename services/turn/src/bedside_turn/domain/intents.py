@@ -510,7 +510,8 @@ _LEFT_OFF = re.compile(
     r"|\bwhere (?:was i|were we|did i|did we|had i|had we)(?: (?:stop|leave off|get to|get up to|finish))?"
     rf"(?: listening)?(?: up to)?(?: in (?:the|this) (?:book|story))? {LAST_SITTING}\b"
     r"|\bwhere i last (?:stopped|left off)\b"
-    r"|^(?:(?:go|take me|skip|jump|bring me) )?(?:back )?to (?:where|when) (?:i|we)"
+    r"|^(?:(?:can|could|would) you )?(?:please )?(?:(?:go|take me|skip|jump|bring me) )?(?:back )?to"
+    r" (?:where|when) (?:i|we)"
     r" (?:left off|stopped|paused)(?: listening)?(?: please)?$"
 )
 """Where they left off the last time they stopped for a while: last night, yesterday, last time."""
@@ -962,7 +963,7 @@ _VOLUME = re.compile(
     r"(?:\s+(?:please|a bit|a little|a touch))*$"
 )
 _FILLER = re.compile(
-    r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside)[,\s]+"
+    r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside)(?:[,\s]|\.\.\.|…)+"
     r"|^(?:wait|hang on|sorry|actually|well|alright|excuse me|(?:no )?i'm (?:still )?awake),\s*"
 )
 """Words said before what is asked; those that can be what is asked ("wait a minute", "sorry?") only
