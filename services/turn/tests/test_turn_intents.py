@@ -967,6 +967,7 @@ def test_words_near_them_keep_their_meaning(utterance: str) -> None:
         (speech.NO_CHAPTERS, (intents.ClockTime,)),
         (speech.COURTESY["goodnight"], (intents.SleepTimer,)),
         (speech.TIMER_HOW_LONG, (intents.SleepTimer,)),
+        (speech.TIMER_NOT_BY_THE_CLOCK, (intents.SleepTimer,)),
         (speech.NO_BOOKMARKS, (Undo, intents.Earlier)),
         (speech.NO_LEFT_OFF, (Undo,)),
         (speech.CHOOSE_ONE, (intents.PressListed,)),
@@ -1206,4 +1207,28 @@ def test_what_happened_last_night_is_a_recap_of_the_last_sitting(utterance: str)
 )
 def test_how_near_the_end_is_asked_of_the_books_clock(utterance: str, intent: intents.Intent) -> None:
     """Before, each was a question about the story, or read as nothing."""
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("stop at the next chapter", intents.SleepTimer("chapter_end")),
+        ("pause at the next chapter break", intents.SleepTimer("chapter_end")),
+        ("pause at the end of this one", intents.SleepTimer("chapter_end")),
+        ("when this chapter ends, stop", intents.SleepTimer("chapter_end")),
+        ("when the chapter is over turn it off", intents.SleepTimer("chapter_end")),
+        ("stop at 11pm", intents.TimerHowLong(clock_said=True)),
+        ("can you turn it off at midnight", intents.TimerHowLong(clock_said=True)),
+        ("stop at ten o'clock", intents.TimerHowLong(clock_said=True)),
+        # moves, as before
+        ("skip to the next chapter", intents.NextChapter(1)),
+        ("go to 11:30", ClockTime(41_400_000, minutes_seconds_ms=690_000)),
+    ],
+)
+def test_a_stop_at_the_chapter_break_is_the_timer_and_a_time_of_day_is_asked_again(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Before, "stop at the next chapter" moved to the next chapter, "when this chapter ends, stop"
+    searched the book for those words, and "stop at 11pm" was read as nothing."""
     assert intents.read(utterance) == intent

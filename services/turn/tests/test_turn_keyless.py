@@ -579,6 +579,13 @@ async def test_a_timer_asked_for_without_a_length_asks_how_long_and_sets_none(ri
     assert (listener, BOOK_ID) not in rig.player.sleep_timers
 
 
+async def test_a_timer_to_a_time_of_day_says_it_takes_a_length_and_sets_none(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "stop at midnight")
+    assert reply.speech == speech.TIMER_NOT_BY_THE_CLOCK
+    assert (listener, BOOK_ID) not in rig.player.sleep_timers
+
+
 async def test_where_they_were_furthest_is_asked_of_the_lookup_and_moved_to(rig: Rig) -> None:
     """After going back to listen again: the lookup orders the history furthest first (the player
     tests that order); the turn asks for it and goes to the place it finds."""

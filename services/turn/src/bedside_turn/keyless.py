@@ -116,9 +116,9 @@ async def run_keyless(
         case intents.PlayOn() | intents.Volume() | intents.Speed() | intents.Bookmark() | intents.OtherBook():
             tools.turn.declined = True
             return _NO_TOOL_DOES[type(intent)]
-        case intents.TimerHowLong():
+        case intents.TimerHowLong(clock_said=clock_said):
             tools.turn.declined = True
-            return speech.TIMER_HOW_LONG
+            return speech.TIMER_NOT_BY_THE_CLOCK if clock_said else speech.TIMER_HOW_LONG
         case intents.Help():
             tools.turn.told = history.Told.WHAT_I_CAN_DO
             return speech.WHAT_I_CAN_DO

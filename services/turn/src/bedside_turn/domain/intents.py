@@ -296,6 +296,9 @@ class Help:
 class TimerHowLong:
     """'Set a timer', 'sleep timer': a sleep timer asked for without saying for how long."""
 
+    clock_said: bool = False
+    """A time of day was said ("stop at 11pm"): the turn knows no listener's clock, so it asks again."""
+
 
 @dataclass(frozen=True)
 class Other:
@@ -844,12 +847,23 @@ _STOPPING = (
 )
 """A word of stopping the book, without which a time or a chapter's end is not a timer."""
 _TIMER_CHAPTER_END = re.compile(
-    _STOPPING + r".*\b(?:(?:at\s+)?the\s+end\s+of\s+(?:this|the|the current)\s+chapter"
+    _STOPPING + r".*\b(?:(?:at\s+)?the\s+end\s+of\s+(?:(?:this|the|the current)\s+chapter|this one)"
+    r"|at\s+the\s+next\s+chapter(?:\s+break)?$"
     r"|(?:after|when)\s+(?:this|the)\s+chapter(?:\s+(?:ends|is over|finishes))?"
     r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?the\s+chapter\s+end)\b"
     # "stop at the end", half asleep, is this chapter's end: never a move to the end of the book
     r"|" + _STOPPING + r".*\bat\s+the\s+end(?:,?\s+(?:please|tonight))?$"
 )
+_STOP_WHEN_THE_CHAPTER_ENDS = re.compile(
+    r"^when (?:this|the) chapter (?:ends|is over|finishes),? (?:stop|pause|sleep|turn (?:it )?off)"
+    r"(?: please)?$"
+)
+"""The chapter's end said first ("when this chapter ends, stop"), which no stopping word starts."""
+_TIMER_AT_A_CLOCK_TIME = re.compile(
+    _STOPPING + r".*\b(?:at|by|around)\s+(?:midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)"
+    rf"|(?:{_NUMBER_SAID})\s+o'?clock)$"
+)
+"""A stop at a time of day ("stop at 11pm", "at midnight"): the listener's clock is not the turn's."""
 _STOPS_AT_THE_END = re.compile(_STOPPING + r".*\bat\s+the\s+(?:very\s+)?end\b")
 """A stop asked for at the end ("stop at the end of the book"), which is no move there."""
 _TIMER_COUNTED_CHAPTER_END = re.compile(
@@ -1018,6 +1032,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         return playback
     if _TIMER_WITHOUT_LENGTH.match(text):
         return TimerHowLong()
+    if _TIMER_AT_A_CLOCK_TIME.search(text):
+        return TimerHowLong(clock_said=True)
     if _PLAY_THAT_AGAIN.match(text):  # before a goto, which reads "play" as the start of a place
         return Jump(offset_ms=-A_BIT_MS)
     if _PLAY_ON.match(text):  # before a goto, which reads "play" as the start of a place
@@ -1219,7 +1235,11 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         return SleepTimer(after="chapter_end", chapter_step=int(number_of(more.group(1))))
     if named := _TIMER_NAMED_CHAPTER_END.search(text):
         return SleepTimer(after="chapter_end", chapter=int(number_of(named.group(1) or named.group(2))))
-    if _TIMER_CHAPTER_END.search(text) or _PLAY_TO_THE_CHAPTER_END.match(text):
+    if (
+        _TIMER_CHAPTER_END.search(text)
+        or _PLAY_TO_THE_CHAPTER_END.match(text)
+        or _STOP_WHEN_THE_CHAPTER_ENDS.match(text)
+    ):
         return SleepTimer(after="chapter_end")
     if timer := _TIMER_MINUTES.search(text):
         said = timer.group(1) or timer.group(2) or timer.group(3)

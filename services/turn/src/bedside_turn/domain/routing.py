@@ -28,12 +28,15 @@ def model_may_answer(intent: Intent) -> bool:
     timer", which the player's sleep timer does, nor "the final chapter", which the chapter list does; not
     "play", "louder", "slower", "bookmark this" nor "switch to another book", which no tool can do, so
     plain code's honest answer is all there is to say;
-    not "thanks" nor "goodnight", whose answer names the running sleep timer the model is not told;
+    not "thanks" nor "goodnight", whose answer names the running sleep timer the model is not told, nor
+    "stop at midnight", which no tool sets and no clock of the listener's the turn has places;
     not a move by a number without a unit ("back 5"), nor by no number ("go back a while"), nor a start
     again with no start named ("start over"): which unit, which amount and which start are plain code's
     rules, and its reply says which it took."""
     if isinstance(intent, intents.Jump):
         return intent.unit_taken is None and not intent.amount_chosen
+    if isinstance(intent, intents.TimerHowLong):
+        return not intent.clock_said
     return not isinstance(
         intent,
         intents.Undo

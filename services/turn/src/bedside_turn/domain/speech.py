@@ -49,6 +49,10 @@ VOLUME_IS_THE_DEVICES = OwnWords("The volume is your device's; I can't change it
 TIMER_HOW_LONG = OwnWords(
     'For how long? Say, for example, "sleep in 20 minutes" or "stop at the end of the chapter".'
 )
+TIMER_NOT_BY_THE_CLOCK = OwnWords(
+    "I can't set the timer to a time of day, only for a length of listening. Say, for example, "
+    '"sleep in 30 minutes" or "stop at the end of the chapter".'
+)
 NO_SPEED = OwnWords("I can't change the reading speed; the book plays at the narrator's own pace.")
 WHAT_I_CAN_DO = OwnWords(
     'I can take you back to a moment you describe ("back to where they first meet"), by time ("back five '
