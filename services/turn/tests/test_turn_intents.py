@@ -1232,3 +1232,26 @@ def test_a_stop_at_the_chapter_break_is_the_timer_and_a_time_of_day_is_asked_aga
     """Before, "stop at the next chapter" moved to the next chapter, "when this chapter ends, stop"
     searched the book for those words, and "stop at 11pm" was read as nothing."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("play it on the speaker", intents.OtherDevice("speaker")),
+        ("continue on the kitchen speaker please", intents.OtherDevice("kitchen speaker")),
+        ("switch to the speaker", intents.OtherDevice("speaker")),
+        ("move it to my phone", intents.OtherDevice("phone")),
+        ("where was I on my phone", intents.Earlier(device="phone", show_only=True)),
+        ("stop the speaker", intents.Pause()),
+        ("pause on all devices", intents.Pause()),
+        # another book, and a place, as before
+        ("switch to Sherlock Holmes", intents.OtherBook()),
+        ("play the bit on the heath", FindPlace("on the heath")),
+    ],
+)
+def test_another_device_is_told_it_carries_on_from_the_same_place(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Before, "play it on the speaker" searched the book for "it on the speaker", "switch to the
+    speaker" was taken for another book, and the rest were questions or nothing."""
+    assert intents.read(utterance) == intent

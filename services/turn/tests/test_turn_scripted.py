@@ -643,12 +643,19 @@ async def test_with_a_model_play_and_louder_are_answered_by_plain_code_not_claim
     """No tool starts the sound or changes the volume: before, the model was asked and could only
     claim it had ("Playing now."); plain code's honest answer is given, and the model is not asked."""
     listener = rig.listener_at(HERE)
-    model = script(rig, [Say("Playing now.")], [Say("Turned it up.")], [Say("I'll stop at midnight.")])
+    model = script(
+        rig,
+        [Say("Playing now.")],
+        [Say("Turned it up.")],
+        [Say("I'll stop at midnight.")],
+        [Say("On the speaker.")],
+    )
     sent = len(rig.player.commands)
     for utterance, said in {
         "resume": speech.PRESS_PLAY,
         "turn it up": speech.VOLUME_IS_THE_DEVICES,
         "stop at midnight": speech.TIMER_NOT_BY_THE_CLOCK,  # no tool, and no clock of theirs, sets it
+        "play it on the speaker": speech.on_another_device("speaker"),
     }.items():
         reply = await rig.ask(listener, utterance)
         assert (reply.speech, reply.mode, reply.outcome) == (said, "keyless", "refused")

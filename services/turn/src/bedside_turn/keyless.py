@@ -32,6 +32,12 @@ _NO_TOOL_DOES: dict[type[Intent], str] = {
 """What plain code says, in both modes, to what no tool can do (``routing.model_may_answer``)."""
 
 
+def _no_tool_does(intent: Intent) -> str:
+    if isinstance(intent, intents.OtherDevice):
+        return speech.on_another_device(intent.device)
+    return _NO_TOOL_DOES[type(intent)]
+
+
 async def run_keyless(
     tools: ToolBox, utterance: str, intent: Intent | None = None, earlier: list[Exchange] | None = None
 ) -> str:
@@ -113,9 +119,16 @@ async def run_keyless(
             return await _playback(tools, {"action": "cancel_sleep_timer"})
         case intents.Pause():
             return await _playback(tools, {"action": "pause"})
-        case intents.PlayOn() | intents.Volume() | intents.Speed() | intents.Bookmark() | intents.OtherBook():
+        case (
+            intents.PlayOn()
+            | intents.Volume()
+            | intents.Speed()
+            | intents.Bookmark()
+            | intents.OtherBook()
+            | intents.OtherDevice()
+        ):
             tools.turn.declined = True
-            return _NO_TOOL_DOES[type(intent)]
+            return _no_tool_does(intent)
         case intents.TimerHowLong(clock_said=clock_said):
             tools.turn.declined = True
             return speech.TIMER_NOT_BY_THE_CLOCK if clock_said else speech.TIMER_HOW_LONG

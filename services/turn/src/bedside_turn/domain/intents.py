@@ -262,6 +262,14 @@ class OtherBook:
 
 
 @dataclass(frozen=True)
+class OtherDevice:
+    """'Play it on the speaker': another device, which carries on from the same place once pressed."""
+
+    device: str
+    """The device as they named it ("kitchen speaker")."""
+
+
+@dataclass(frozen=True)
 class Volume:
     """'Louder', 'turn it down': the sound's loudness, which is the device's and not the book's."""
 
@@ -346,6 +354,7 @@ Intent = (
     | Courtesy
     | Help
     | TimerHowLong
+    | OtherDevice
     | Other
 )
 
@@ -524,6 +533,7 @@ _LAST_IN_CHAPTER = re.compile(
 _LAST_ON_DEVICE = re.compile(
     r"\b(?:last|previous) time i (?:listened|played|was listening|was)(?: to it)? on (?:the|my) "
     r"([a-z0-9_-]+)\b|\bi last (?:listen|listened|play|played)(?: to it)? on (?:the|my) ([a-z0-9_-]+)\b"
+    r"|^where (?:was i|were we)(?: up to)? on (?:the|my) ([a-z0-9_-]+)$"
 )
 _THIS_CHAPTER = re.compile(
     r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b|\brestart (this|the) chapter\b"
@@ -940,6 +950,8 @@ _PAUSE = re.compile(
     r"|back in (?:a (?:sec|second|moment|minute|bit)|a few minutes|five minutes|5 minutes)"
     r"|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off|shut up|be quiet|quiet|shh+|hush"
     r"|wait|hang on|hold on|let's stop(?: here| there)?|(?:i think )?i'll stop(?: here| there)?"
+    r"|(?:stop|pause) (?:the|my) (?:speaker|phone|tablet|laptop)"
+    r"|(?:stop|pause) (?:on )?(?:all|every) devices?|(?:stop|pause) everywhere"
     r"|(?:(?:that's|thats|that is|i've had) enough|that'll do|that will do)"
     r"(?: (?:for )?(?:tonight|today|now))?)"
     r"(?:\s+(?:now|please|it|the book|for now|for tonight|there|that|a (?:sec|second|moment|minute|bit)))*$"
@@ -967,6 +979,17 @@ _OTHER_BOOK = re.compile(
     r"|^(?:play|open|read|start) (?:another|a different|the other|my other) (?:audio)?book\b"
 )
 """Another book by voice ("switch to Sherlock Holmes"), never "switch to chapter 3"."""
+_DEVICE_KINDS = r"(?:speaker|phone|tablet|laptop|computer|ipad|kindle|echo|tv|radio|headphones)"
+_OTHER_DEVICE = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:(?:play|continue|carry on|keep (?:going|playing)|resume)(?: it| this| the book)? on (?:the|my)"
+    r" (?P<named>[a-z0-9_-]+(?: [a-z0-9_-]+)?)"
+    r"|(?:switch|move|change|send|transfer)(?: it| this| the book| over)? (?:to|onto) (?:the|my)"
+    rf" (?P<kind>(?:[a-z0-9_-]+ )?{_DEVICE_KINDS}))"
+    r"(?: please| instead| now)*$"
+)
+"""Playing on another device ("play it on the speaker", "switch to my phone"): a switch names a kind
+of device, so "switch to Sherlock Holmes" stays another book."""
 _VOLUME = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:(?:make it |a bit |a little )?(?:louder|quieter|softer)"
@@ -1042,6 +1065,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         return Volume()
     if _BOOKMARK.match(text):
         return Bookmark()
+    if device := _OTHER_DEVICE.match(text):
+        return OtherDevice(device["named"] or device["kind"])
     if _OTHER_BOOK.match(text):
         return OtherBook()
     if _TIMER_ASKED.match(text):
@@ -1365,7 +1390,7 @@ def read_earlier(text: str) -> Earlier | EarlierAgain | None:
     if chapter := _LAST_IN_CHAPTER.search(text):
         return Earlier(chapter=int(number_of(chapter.group(1))), show_only=asking)
     if device := _LAST_ON_DEVICE.search(text):
-        return Earlier(device=device.group(1) or device.group(2), show_only=asking)
+        return Earlier(device=next(named for named in device.groups() if named), show_only=asking)
     if _BEFORE_SKIP.search(text):
         return Earlier(before_skip_ahead=True, show_only=asking)
     if _FELL_ASLEEP.search(text):

@@ -26,7 +26,8 @@ def model_may_answer(intent: Intent) -> bool:
     chapter list names exactly; not "who wrote this?" nor "how many chapters are left?", which the
     book's catalog entry answers, nor "when will it stop?", "add ten minutes to the timer" or "reset the
     timer", which the player's sleep timer does, nor "the final chapter", which the chapter list does; not
-    "play", "louder", "slower", "bookmark this" nor "switch to another book", which no tool can do, so
+    "play", "louder", "slower", "bookmark this", "switch to another book" nor "play it on the speaker",
+    which no tool can do, so
     plain code's honest answer is all there is to say;
     not "thanks" nor "goodnight", whose answer names the running sleep timer the model is not told, nor
     "stop at midnight", which no tool sets and no clock of the listener's the turn has places;
@@ -55,6 +56,7 @@ def model_may_answer(intent: Intent) -> bool:
         | intents.Volume
         | intents.Bookmark
         | intents.OtherBook
+        | intents.OtherDevice
         | intents.Speed
         | intents.Courtesy
         | intents.StartAgain,

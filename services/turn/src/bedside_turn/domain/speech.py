@@ -45,6 +45,16 @@ NO_BOOKMARKS = OwnWords(
 OTHER_BOOK_ON_THE_PAGE = OwnWords(
     "I can only answer about this book. To change books, pick one in the Book list."
 )
+
+
+def on_another_device(device: str) -> OwnWords:
+    """Playing on another device: only a press there starts its sound, and it is at the same place."""
+    return OwnWords(
+        f"I can't start the {device} myself, but every device is at the same place: "
+        "press play there and it carries on from here."
+    )
+
+
 VOLUME_IS_THE_DEVICES = OwnWords("The volume is your device's; I can't change it. Use its buttons.")
 TIMER_HOW_LONG = OwnWords(
     'For how long? Say, for example, "sleep in 20 minutes" or "stop at the end of the chapter".'
