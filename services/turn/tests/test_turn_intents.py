@@ -1255,3 +1255,21 @@ def test_another_device_is_told_it_carries_on_from_the_same_place(
     """Before, "play it on the speaker" searched the book for "it on the speaker", "switch to the
     speaker" was taken for another book, and the rest were questions or nothing."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("the chapter after this one", intents.NextChapter(1)),
+        ("skip to the chapter after this", intents.NextChapter(1)),
+        ("beginning of the last chapter", intents.NextChapter(-1)),
+        # what the last chapter held, as before
+        ("what happened at the beginning of the last chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
+    ],
+)
+def test_the_chapter_after_and_the_last_ones_beginning_are_places(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Before, "the chapter after this one" searched the book for those words and "beginning of the
+    last chapter" recapped it."""
+    assert intents.read(utterance) == intent

@@ -553,6 +553,7 @@ _COUNTED_CHAPTER_END = re.compile(
 """The end of the chapter before this one or after it: read before "the last chapter", its start."""
 _NEXT_CHAPTER = re.compile(
     r"\b(?:next|following) (?:chapter|story)\b|\bskip (?:this|the) (?:chapter|story)\b"
+    r"|\b(?:chapter|story) after (?:this|this one|that)$"
     r"|\bskip (?:the )?rest of (?:this|the) (?:chapter|story)\b"
 )
 _PREVIOUS_CHAPTER = re.compile(

@@ -116,7 +116,7 @@ _LOST = re.compile(
 """Lost in the story, said without a question: the same latest minutes as "what's going on?"."""
 _CATCH_UP = re.compile(_CATCHING_UP)
 _MOVES = re.compile(
-    r"\b(?:go|goes|going|take|bring|skip|jump|play|replay|start|restart|rewind|move|return|listen)\b"
+    r"\b(?:go|goes|going|take|bring|skip|jump|play|replay|start|beginning|restart|rewind|move|return|listen)\b"
     r"|\bback (?:to|in)\b|\bread\b.*\bagain\b"
 )
 _ASKS = re.compile(
