@@ -6,6 +6,7 @@ from bedside_guard import Passage
 from bedside_turn.domain import speech
 from bedside_turn.domain.chapters import (
     NoSuchChapter,
+    after_the_opening,
     already_at_its_end,
     counted_chapter,
     counted_from_the_clock,
@@ -137,3 +138,26 @@ def test_words_in_several_titles_and_none_whole_name_no_chapter() -> None:
     assert titled_chapter(two, "fire again", 400_000) is not None
     assert titled_chapter(two, "fire loft", 400_000) is not None
     assert titled_chapter([*two[:3], two[4], two[5]], "fire", 400_000) is None  # two titles hold it
+
+
+def _chapters(*starts: tuple[int, int]) -> list[ChapterInfo]:
+    ends = [start for _, start in starts[1:]] + [starts[-1][1] + 60_000]
+    return [
+        ChapterInfo(n=n, title="", start_ms=start, end_ms=end)
+        for (n, start), end in zip(starts, ends, strict=True)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("chapters", "expected"),
+    [
+        (_chapters((0, 0), (1, 90_000), (2, 200_000)), 1),  # the front matter is ingest's chapter 0
+        (_chapters((1, 0), (2, 90_000)), None),  # no opening: nothing to skip
+        (_chapters((0, 0)), None),  # an opening and nothing after it
+    ],
+)
+def test_what_comes_after_the_opening_is_the_first_chapter_after_chapter_0(
+    chapters: list[ChapterInfo], expected: int | None
+) -> None:
+    after = after_the_opening(chapters)
+    assert (after.n if after is not None else None) == expected

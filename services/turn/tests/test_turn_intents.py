@@ -1273,3 +1273,17 @@ def test_the_chapter_after_and_the_last_ones_beginning_are_places(
     """Before, "the chapter after this one" searched the book for those words and "beginning of the
     last chapter" recapped it."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "skip the intro",
+        "can you skip the introduction please",
+        "skip past the credits",
+        "go past the preface",
+    ],
+)
+def test_skipping_the_intro_is_asked_of_the_chapter_list(utterance: str) -> None:
+    """Before, each searched the book for "the intro" or "the credits"."""
+    assert intents.read(utterance) == intents.SkipOpening()

@@ -869,6 +869,13 @@ async def test_the_final_chapter_asked_for_in_it_is_told_not_started_again(rig: 
     assert position(rig, last) == 3 * 90_000 + 10_000
 
 
+async def test_skipping_the_intro_of_a_book_without_one_says_so_and_moves_nothing(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "skip the intro")
+    assert (reply.outcome, reply.speech) == ("refused", speech.NO_OPENING)
+    assert position(rig, listener) == HERE
+
+
 async def test_still_awake_is_told_what_the_timer_will_do_and_how_to_keep_going(rig: Rig) -> None:
     """It was "I can take you to a moment ...": said as the timer fades, it wants to know what happens."""
     listener = rig.listener_at(HERE)

@@ -5,10 +5,11 @@ from collections.abc import Callable
 from bedside_contracts.player import LocateRequest, SleepTimer, StateRequest
 from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target
 from bedside_contracts.turn import Exchange
+from bedside_guard import ahead_of
 
 from bedside_turn.domain import history, intents, playback, speech
 from bedside_turn.domain import recap as recaps
-from bedside_turn.domain.chapters import final_chapter, playing_chapter, titled_chapter
+from bedside_turn.domain.chapters import after_the_opening, final_chapter, playing_chapter, titled_chapter
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.routing import (
     clock_position,
@@ -271,6 +272,16 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
             tools.turn.told = history.Told.WHERE
             return speech.in_the_last_chapter(final.n)
         args = {"chapter": final.n}
+    if isinstance(intent, intents.SkipOpening):
+        book = await _book_info(tools)
+        if book is None or (first := after_the_opening(book.chapters)) is None:
+            tools.turn.declined = True
+            return speech.NO_OPENING
+        if not ahead_of(first.start_ms, tools.here_ms):
+            tools.turn.told = history.Told.WHERE
+            playing = playing_chapter(book.chapters, tools.here_ms)
+            return speech.past_the_opening(playing.n if playing is not None else first.n)
+        args = {"chapter": first.n}
     if args is None:
         match intent:
             case intents.BookEnd():

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.search import ChapterInfo
-from bedside_guard import Passage, ahead_of, own_title, words_of
+from bedside_guard import OPENING_CHAPTER, Passage, ahead_of, own_title, words_of
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,14 @@ def counted_chapter(playing: int, step: int, numbers: Sequence[int]) -> int | No
 def final_chapter(chapters: Sequence[ChapterInfo]) -> ChapterInfo | None:
     """The book's last chapter ("go to the final chapter"); None in a book without any."""
     return max(chapters, key=lambda c: c.start_ms, default=None)
+
+
+def after_the_opening(chapters: Sequence[ChapterInfo]) -> ChapterInfo | None:
+    """The first chapter after the opening (ingest's chapter 0, what precedes the first heading), where
+    "skip the intro" goes; None in a book with no opening, or nothing after it."""
+    if not any(c.n == OPENING_CHAPTER for c in chapters):
+        return None
+    return min((c for c in chapters if c.n != OPENING_CHAPTER), key=lambda c: c.start_ms, default=None)
 
 
 def counted_from_the_clock(

@@ -109,6 +109,11 @@ class BookEnd:
 
 
 @dataclass(frozen=True)
+class SkipOpening:
+    """'Skip the intro': past the opening (the front matter, credits, a preface) to the first chapter."""
+
+
+@dataclass(frozen=True)
 class FinalChapter:
     """'Go to the final chapter': the book's last, which only its chapter list knows. "The last
     chapter" is the one before this (``NextChapter``), as "last night" is the one before."""
@@ -327,6 +332,7 @@ Intent = (
     | StartAgain
     | BookEnd
     | FinalChapter
+    | SkipOpening
     | Undo
     | Earlier
     | EarlierAgain
@@ -411,6 +417,11 @@ _SKIP_THIS_BIT = re.compile(
     r"(?: bit| part)?(?: already)?$"
 )
 """"Skip this bit": the page's step forward, not a search of the book for "this bit"."""
+_SKIP_OPENING = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:skip|skip past|skip over|go past|get past|jump past)"
+    r"(?: the| this)? (?:intro|introduction|opening|opening credits|credits|preface|foreword|prologue"
+    r"|front matter)(?: please)?$"
+)
 _JUST_HEARD = r"(?:that|the) last (?:bit|line|sentence|part|few seconds)"
 _POLITELY = r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
 _PLAY_THAT_AGAIN = re.compile(
@@ -1116,6 +1127,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         or _missed_stretch(text)
     ):
         return jump
+    if _SKIP_OPENING.match(text):  # before a goto, which would search the book for "the intro"
+        return SkipOpening()
     if _SKIP_THIS_BIT.match(text):  # before a goto, which would search the book for "this bit"
         return Jump(offset_ms=A_BIT_MS)
     if start := _start_again(text):  # before a goto, which would search the book for "it from the top"
@@ -1217,6 +1230,7 @@ _MOVES = (
     BookStart,
     StartAgain,
     FinalChapter,
+    SkipOpening,
     Earlier,
     FindPlace,
 )

@@ -25,10 +25,9 @@ def model_may_answer(intent: Intent) -> bool:
     book's length places, as plain code's arithmetic; not "the chapter called The Fire", which the
     chapter list names exactly; not "who wrote this?" nor "how many chapters are left?", which the
     book's catalog entry answers, nor "when will it stop?", "add ten minutes to the timer" or "reset the
-    timer", which the player's sleep timer does, nor "the final chapter", which the chapter list does; not
-    "play", "louder", "slower", "bookmark this", "switch to another book" nor "play it on the speaker",
-    which no tool can do, so
-    plain code's honest answer is all there is to say;
+    timer", which the player's sleep timer does, nor "the final chapter" or "skip the intro", which the
+    chapter list does; not "play", "louder", "slower", "bookmark this", "switch to another book" nor
+    "play it on the speaker", which no tool can do, so plain code's honest answer is all there is to say;
     not "thanks" nor "goodnight", whose answer names the running sleep timer the model is not told, nor
     "stop at midnight", which no tool sets and no clock of the listener's the turn has places;
     not a move by a number without a unit ("back 5"), nor by no number ("go back a while"), nor a start
@@ -52,6 +51,7 @@ def model_may_answer(intent: Intent) -> bool:
         | intents.TimerAdded
         | intents.TimerAgain
         | intents.FinalChapter
+        | intents.SkipOpening
         | intents.PlayOn
         | intents.Volume
         | intents.Bookmark

@@ -254,6 +254,13 @@ def names_heard(names: list[str]) -> str:
 NO_CHAPTERS = OwnWords('This book has no chapters; a time works instead, like "go to 2 hours in".')
 
 
+NO_OPENING = OwnWords("This book has no opening before its first chapter to skip.")
+
+
+def past_the_opening(n: int) -> OwnWords:
+    return OwnWords(f"You're past the opening already, in chapter {n}.")
+
+
 def in_the_last_chapter(n: int) -> OwnWords:
     return OwnWords(f"You're in the last chapter, chapter {n}.")
 
