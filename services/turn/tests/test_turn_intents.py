@@ -1239,6 +1239,8 @@ def test_a_stop_at_the_chapter_break_is_the_timer_and_a_time_of_day_is_asked_aga
     [
         ("play it on the speaker", intents.OtherDevice("speaker")),
         ("continue on the kitchen speaker please", intents.OtherDevice("kitchen speaker")),
+        ("play it on the speaker please", intents.OtherDevice("speaker")),  # "please" is no device's name
+        ("play on the speaker instead", intents.OtherDevice("speaker")),
         ("switch to the speaker", intents.OtherDevice("speaker")),
         ("move it to my phone", intents.OtherDevice("phone")),
         ("where was I on my phone", intents.Earlier(device="phone", show_only=True)),

@@ -995,7 +995,7 @@ _DEVICE_KINDS = r"(?:speaker|phone|tablet|laptop|computer|ipad|kindle|echo|tv|ra
 _OTHER_DEVICE = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:(?:play|continue|carry on|keep (?:going|playing)|resume)(?: it| this| the book)? on (?:the|my)"
-    r" (?P<named>[a-z0-9_-]+(?: [a-z0-9_-]+)?)"
+    r" (?P<named>[a-z0-9_-]+(?: (?!(?:please|instead|now)\b)[a-z0-9_-]+)?)"
     r"|(?:switch|move|change|send|transfer)(?: it| this| the book| over)? (?:to|onto) (?:the|my)"
     rf" (?P<kind>(?:[a-z0-9_-]+ )?{_DEVICE_KINDS}))"
     r"(?: please| instead| now)*$"
