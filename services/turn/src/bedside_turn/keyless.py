@@ -5,7 +5,7 @@ from collections.abc import Callable
 from bedside_contracts.player import LocateRequest, SleepTimer, StateRequest
 from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target
 from bedside_contracts.turn import Exchange
-from bedside_guard import ahead_of
+from bedside_guard import OPENING_CHAPTER
 
 from bedside_turn.domain import history, intents, playback, speech
 from bedside_turn.domain import recap as recaps
@@ -277,10 +277,10 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
         if book is None or (first := after_the_opening(book.chapters)) is None:
             tools.turn.declined = True
             return speech.NO_OPENING
-        if not ahead_of(first.start_ms, tools.here_ms):
+        playing = playing_chapter(book.chapters, tools.here_ms)
+        if playing is not None and playing.n != OPENING_CHAPTER:
             tools.turn.told = history.Told.WHERE
-            playing = playing_chapter(book.chapters, tools.here_ms)
-            return speech.past_the_opening(playing.n if playing is not None else first.n)
+            return speech.past_the_opening(playing.n)
         args = {"chapter": first.n}
     if args is None:
         match intent:
