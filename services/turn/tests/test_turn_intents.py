@@ -1022,6 +1022,51 @@ def test_an_amount_not_counted_is_a_move_by_one_bedside_chooses(
 @pytest.mark.parametrize(
     ("utterance", "intent"),
     [
+        ("go back a sentence", Jump(-10_000, amount_chosen=True)),
+        ("go back one line", Jump(-10_000, amount_chosen=True)),
+        ("back a couple of lines", Jump(-20_000, amount_chosen=True)),
+        ("go back a few sentences", Jump(-30_000, amount_chosen=True)),
+        ("back a paragraph", Jump(-30_000, amount_chosen=True)),
+        ("go back a page", Jump(-120_000, amount_chosen=True)),
+        ("go back two pages please", Jump(-240_000, amount_chosen=True)),
+        ("skip forward a page", Jump(120_000, amount_chosen=True)),
+        # a place in the story that names a page or a line stays a place
+        ("go back to the line about the lamp", FindPlace("the line about the lamp", "back")),
+    ],
+)
+def test_a_step_counted_in_the_text_is_a_move_by_its_time_read_aloud(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Before, "go back a page" searched the book for "a page", and "back a paragraph" was read as
+    nothing."""
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize("utterance", ["too loud", "way too quiet", "too soft please", "turn it down a bit"])
+def test_the_sound_said_alone_to_be_wrong_is_the_volume(utterance: str) -> None:
+    assert intents.read(utterance) == intents.Volume()
+
+
+@pytest.mark.parametrize("utterance", ["speed it up a little", "slow it down a bit", "slow down a touch"])
+def test_a_pace_changed_by_a_little_is_the_speed(utterance: str) -> None:
+    assert intents.read(utterance) == intents.Speed()
+
+
+@pytest.mark.parametrize(
+    "utterance", ["play something else", "listen to something else", "read me something else"]
+)
+def test_something_else_to_play_is_another_book(utterance: str) -> None:
+    """Before, "play something else" searched the book for "something else"."""
+    assert intents.read(utterance) == intents.OtherBook()
+
+
+def test_how_late_it_is_is_the_time_of_day() -> None:
+    assert intents.read("how late is it?") == intents.Courtesy("time_of_day")
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
         ("add an extra hour to the timer", intents.TimerAdded(60)),
         ("add another hour to the timer", intents.TimerAdded(60)),
         ("put an extra half hour on the timer", intents.TimerAdded(30)),

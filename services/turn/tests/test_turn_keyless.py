@@ -918,6 +918,18 @@ async def test_go_back_a_bit_steps_back_as_the_page_does_not_a_search_for_a_bit(
     [
         ("go back a while", 340_000, 40_000, 'Back 5 minutes. There you are: chapter 1, "The Harbour Bell".'),
         ("back quite a way", HERE, 0, "Back to the start of the book."),  # 2:15 in: 5 minutes would overshoot
+        (
+            "go back a sentence",
+            340_000,
+            330_000,
+            'Back 10 seconds. There you are: chapter 4, "The Keeper Returns".',
+        ),
+        (
+            "back two pages",
+            340_000,
+            100_000,
+            'Back 4 minutes. There you are: chapter 2, "The Keeper\'s Ledger".',
+        ),
     ],
 )
 async def test_a_move_by_an_amount_not_counted_says_the_amount_it_took(

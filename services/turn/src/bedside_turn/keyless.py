@@ -309,7 +309,9 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
         case intents.Jump(unit_taken=str(unit)):
             return speech.for_number_alone(intent.offset_ms, unit, tools.last_offer, tools.preview)
         case intents.Jump(amount_chosen=True):
-            return speech.for_amount_chosen(intent.offset_ms, "minute", tools.last_offer, tools.preview)
+            return speech.for_amount_chosen(
+                intent.offset_ms, speech.unit_chosen(intent.offset_ms), tools.last_offer, tools.preview
+            )
         case intents.StartAgain():
             return speech.for_start_again(tools.last_offer, tools.preview)
     return speech.for_offer(tools.last_offer, tools.preview)

@@ -407,6 +407,13 @@ _A_WHILE = re.compile(
 )
 """More than a bit, with no number ("go back a while", "back quite a way", "a long way"): ``A_WHILE_MS``."""
 A_WHILE_MS = 5 * 60_000
+_IN_THE_TEXT = re.compile(
+    r"^(?:(?:go|skip|jump|move|take me) )?(back|backwards?|rewind|forward|forwards|ahead|on|skip)"
+    rf" ({numbers.SAID}) (sentence|line|paragraph|page)s?(?: please)?$"
+)
+"""A step counted in the text ("go back a sentence", "skip forward a page"): the book is heard, not
+read, so each is the time it takes to read aloud (``READ_ALOUD_MS``), and the reply says it."""
+READ_ALOUD_MS = {"sentence": 10_000, "line": 10_000, "paragraph": 30_000, "page": 120_000}
 _BACK_WORDS = frozenset({*_BACK_SAID, "earlier", "before"})
 _SKIP_THIS_BIT = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?skip(?: over| past)? (?:this|that|the)"
@@ -761,7 +768,7 @@ _NEXT_OR_PREVIOUS_ALONE = re.compile(
 """A player's buttons said aloud: the next or the previous chapter."""
 _SPEED = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|read|play|talk) )?(?:a (?:bit|little) )?"
-    r"(?:slower|faster|quicker|speed (?:it )?up|slow (?:it )?down)(?: please)?$"
+    r"(?:slower|faster|quicker|speed (?:it )?up|slow (?:it )?down)(?: a (?:bit|little|touch))?(?: please)?$"
     r"|\b(?:change|set|raise|lower) the (?:reading |playback )?speed\b|\bplayback speed\b"
     r"|^(?:(?:it's|its|it is|that's|thats|this is|he's|she's|you're) )?(?:too|a bit|a little|very|so)"
     r" (?:too )?(?:fast|slow|quick)(?: please)?$"
@@ -786,7 +793,10 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
             r"|^time (?:for bed|to sleep)(?: now)?$"
         ),
     ),
-    ("time_of_day", re.compile(r"^what(?: time is it|'s the time| is the time)(?: now| right now)?$")),
+    (
+        "time_of_day",
+        re.compile(r"^(?:what(?: time is it|'s the time| is the time)|how late is it)(?: now| right now)?$"),
+    ),
     (
         "still_awake",
         re.compile(
@@ -989,6 +999,7 @@ _OTHER_BOOK = re.compile(
     r"|^(?:switch|change) to "
     r"(?!(?:the |a |my )?(?:chapter|next|previous|last|start|end|beginning|bit|part)\b)"
     r"|^(?:play|open|read|start) (?:another|a different|the other|my other) (?:audio)?book\b"
+    r"|^(?:play|read|listen to|put on)(?: me)? something else$"
 )
 """Another book by voice ("switch to Sherlock Holmes"), never "switch to chapter 3"."""
 _DEVICE_KINDS = r"(?:speaker|phone|tablet|laptop|computer|ipad|kindle|echo|tv|radio|headphones)"
@@ -1006,7 +1017,8 @@ _VOLUME = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:(?:make it |a bit |a little )?(?:louder|quieter|softer)"
     r"|(?:turn|crank) (?:it|the (?:volume|sound|book)) (?:up|down)|(?:turn )?(?:the )?volume (?:up|down)"
-    r"|(?:it's|its|it is|that's|thats|that is) (?:too|very|a bit|a little) (?:loud|quiet|soft)"
+    r"|(?:(?:it's|its|it is|that's|thats|that is) (?:too|very|a bit|a little)|(?:way |much |far )?too)"
+    r" (?:loud|quiet|soft)"
     r"|i can'?t hear (?:it|that|you|the book|anything)"
     r"|(?:change|raise|lower) the (?:volume|sound))"
     r"(?:\s+(?:please|a bit|a little|a touch))*$"
@@ -1056,6 +1068,20 @@ def said_amount_ms(text: str) -> float | None:
     return _said_amount_ms(said.group(0)) if said else None
 
 
+def _step_not_counted_in_time(text: str) -> Jump | None:
+    """A move whose amount is not a time: "a bit" (the page's step), "a while", "a page"."""
+    if a_bit := _A_BIT.match(text) or _A_BIT_MORE.match(text):
+        said = next(word for word in a_bit.groups() if word)
+        return Jump(offset_ms=(-1 if said in _BACK_WORDS else 1) * A_BIT_MS)
+    if a_while := _A_WHILE.match(text):
+        return Jump(offset_ms=(-1 if a_while.group(1) in _BACK_WORDS else 1) * A_WHILE_MS, amount_chosen=True)
+    if in_the_text := _IN_THE_TEXT.match(text):
+        direction, count, unit = in_the_text.groups()
+        step_ms = (-1 if direction in _BACK_WORDS else 1) * number_of(count) * READ_ALOUD_MS[unit]
+        return Jump(offset_ms=int(step_ms), amount_chosen=True)
+    return None
+
+
 def read(utterance: str, *, whole: bool = True) -> Intent:
     """What the listener is asking for, as far as plain code can tell; ``whole`` False reads one half
     of two requests said together, which is not split again."""
@@ -1101,11 +1127,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         return counted
     if counted := _chapters_counted(text):
         return counted
-    if a_bit := _A_BIT.match(text) or _A_BIT_MORE.match(text):
-        said = next(word for word in a_bit.groups() if word)
-        return Jump(offset_ms=(-1 if said in _BACK_WORDS else 1) * A_BIT_MS)
-    if a_while := _A_WHILE.match(text):
-        return Jump(offset_ms=(-1 if a_while.group(1) in _BACK_WORDS else 1) * A_WHILE_MS, amount_chosen=True)
+    if step := _step_not_counted_in_time(text):
+        return step
     if _UNDO.search(text):
         return Undo()
     if _OTHER_ONE.search(text):

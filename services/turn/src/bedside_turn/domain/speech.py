@@ -402,6 +402,11 @@ def for_amount_chosen(
     return OwnWords(f"{taken} {rest}") if isinstance(rest, OwnWords) else f"{taken} {rest}"
 
 
+def unit_chosen(offset_ms: int) -> SaidUnit:
+    """The unit an amount Bedside chose is said in: "10 seconds" for a sentence, "5 minutes" for a while."""
+    return "minute" if abs(offset_ms) >= UNIT_MS["minute"] else "second"
+
+
 def _moved_by(offset_ms: int, unit: SaidUnit) -> str:
     amount = abs(offset_ms) / UNIT_MS[unit]
     return f"{'Back' if offset_ms < 0 else 'Forward'} {amount:g} {unit}{'s' if amount != 1 else ''}."
