@@ -918,6 +918,13 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("the middle of chapter 4", intents.ShareOfBook(0.5, chapter=4)),
         ("skip to halfway through chapter four", intents.ShareOfBook(0.5, chapter=4)),
         ("go to 25% of chapter 3", intents.ShareOfBook(0.25, chapter=3)),
+        # a time from a chapter's start: these went to the chapter's start, or back by the time said
+        ("go to ten minutes into chapter 5", intents.IntoChapter(600_000, chapter=5)),
+        ("take me to twenty minutes into chapter three", intents.IntoChapter(1_200_000, chapter=3)),
+        ("skip to 2 minutes into this chapter", intents.IntoChapter(120_000)),
+        ("five minutes into the chapter please", intents.IntoChapter(300_000)),
+        ("chapter 4, a minute and a half in", intents.IntoChapter(90_000, chapter=4)),
+        ("go to chapter 2 at 3 minutes in", intents.IntoChapter(180_000, chapter=2)),
         ("skip two chapters back", intents.NextChapter(-2)),  # was a search for "two chapters back"
         ("first chapter", Chapter(1)),  # was Other
         ("I fell asleep around the fire, take me back there", intents.Earlier(fell_asleep=True)),

@@ -9,7 +9,7 @@ from bedside_contracts import subjects
 from bedside_contracts.player import HistoryEntry, PressRow, SetSleepTimer
 from bedside_contracts.search import CheckAnswer, FindPassage, Target
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
-from bedside_guard import Candidate
+from bedside_guard import Candidate, clock
 from bedside_runtime.errors import RemoteFailure
 from bedside_testing import run_bedside
 from bedside_turn.cli import describe, send
@@ -335,6 +335,26 @@ async def test_the_middle_of_a_chapter_named_is_placed_by_that_chapters_length(r
     ]
     reply = await rig.ask(listener, "halfway through chapter 9")  # the book has four
     assert reply.outcome == "refused"
+    assert reply.speech == "The book has 4 chapters; there is no chapter 9."
+
+
+async def test_a_time_into_a_chapter_is_placed_from_that_chapters_start(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    chapters = {c.n: c for c in book_info().chapters}
+    await rig.ask(listener, "go to a minute into chapter 3")
+    assert rig.player.offers[-1].targets == [Target(position_ms=chapters[3].start_ms + 60_000)]
+    playing = next(c for c in chapters.values() if c.start_ms <= HERE < c.end_ms)
+    await rig.ask(listener, "ten seconds into this chapter")
+    assert rig.player.offers[-1].targets == [Target(position_ms=playing.start_ms + 10_000)]
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, "go to an hour into chapter 2")
+    length = clock(chapters[2].end_ms - chapters[2].start_ms)
+    assert (reply.outcome, reply.speech) == (
+        "refused",
+        f"Chapter 2 is only {length} long; there is no such time in it.",
+    )
+    assert len(rig.player.offers) == offers
+    reply = await rig.ask(listener, "two minutes into chapter 9")  # the book has four
     assert reply.speech == "The book has 4 chapters; there is no chapter 9."
 
 

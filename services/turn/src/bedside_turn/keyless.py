@@ -12,14 +12,15 @@ from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.chapters import after_the_opening, final_chapter, playing_chapter, titled_chapter
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.routing import (
+    PastTheChapterEnd,
     clock_position,
     earlier_args,
     last_lookup,
     named_place_args,
     once_more_back,
     other_places,
+    place_in_a_chapter,
     plausible_ids,
-    share_position,
 )
 from bedside_turn.tools import ToolBox
 
@@ -254,34 +255,26 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
             past_the_end = book.duration_ms
         else:
             args = {"position_ms": at}
-    if isinstance(intent, intents.ShareOfBook) and (book := await _book_info(tools)) is not None:
-        at = share_position(intent, book, tools.here_ms)  # a chapter the book lacks is refused by its number
-        args = {"position_ms": at} if at is not None else {"chapter": intent.chapter}
+    if (
+        isinstance(intent, intents.ShareOfBook | intents.IntoChapter)
+        and (book := await _book_info(tools)) is not None
+    ):
+        placed = place_in_a_chapter(intent, book, tools.here_ms)
+        if isinstance(placed, PastTheChapterEnd):
+            tools.turn.declined = True
+            return speech.past_the_chapter_end(placed.chapter, placed.length_ms)
+        args = placed
     if isinstance(intent, intents.ChapterTitled):
         book = await _book_info(tools)
         titled = titled_chapter(book.chapters, intent.title, tools.here_ms) if book is not None else None
         if titled is None:  # a title ahead, or none the book has: the words as any moment described
             return await _find_and_offer(tools, intent.title, None)
         args = {"chapter": titled.n}
-    if isinstance(intent, intents.FinalChapter):
-        book = await _book_info(tools)
-        if book is None or (final := final_chapter(book.chapters)) is None:
-            return speech.NO_CHAPTERS
-        playing = playing_chapter(book.chapters, tools.here_ms)
-        if playing is not None and playing.n == final.n:
-            tools.turn.told = history.Told.WHERE
-            return speech.in_the_last_chapter(final.n)
-        args = {"chapter": final.n}
-    if isinstance(intent, intents.SkipOpening):
-        book = await _book_info(tools)
-        if book is None or (first := after_the_opening(book.chapters)) is None:
-            tools.turn.declined = True
-            return speech.NO_OPENING
-        playing = playing_chapter(book.chapters, tools.here_ms)
-        if playing is not None and playing.n != OPENING_CHAPTER:
-            tools.turn.told = history.Told.WHERE
-            return speech.past_the_opening(playing.n)
-        args = {"chapter": first.n}
+    if isinstance(intent, intents.FinalChapter | intents.SkipOpening):
+        listed = await _listed_chapter(tools, intent)
+        if isinstance(listed, str):
+            return listed
+        args = listed
     if args is None:
         match intent:
             case intents.BookEnd():
@@ -315,6 +308,30 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
         case intents.StartAgain():
             return speech.for_start_again(tools.last_offer, tools.preview)
     return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _listed_chapter(
+    tools: ToolBox, intent: intents.FinalChapter | intents.SkipOpening
+) -> dict[str, object] | str:
+    """The offer for the final chapter, or for the first after the opening, from the chapter list;
+    what to say instead when the book has none or the listener is already past it."""
+    book = await _book_info(tools)
+    chapters = book.chapters if book is not None else []
+    playing = playing_chapter(chapters, tools.here_ms)
+    if isinstance(intent, intents.FinalChapter):
+        if (final := final_chapter(chapters)) is None:
+            return speech.NO_CHAPTERS
+        if playing is not None and playing.n == final.n:
+            tools.turn.told = history.Told.WHERE
+            return speech.in_the_last_chapter(final.n)
+        return {"chapter": final.n}
+    if (first := after_the_opening(chapters)) is None:
+        tools.turn.declined = True
+        return speech.NO_OPENING
+    if playing is not None and playing.n != OPENING_CHAPTER:
+        tools.turn.told = history.Told.WHERE
+        return speech.past_the_opening(playing.n)
+    return {"chapter": first.n}
 
 
 async def _book_info(tools: ToolBox) -> BookInfo | None:

@@ -71,6 +71,15 @@ class ShareOfBook:
 
 
 @dataclass(frozen=True)
+class IntoChapter:
+    """'Ten minutes into chapter 5', 'two minutes into this chapter': a time from the start of the
+    chapter named, or of the one playing when ``chapter`` is None."""
+
+    into_ms: int
+    chapter: int | None = None
+
+
+@dataclass(frozen=True)
 class ThisChapterStart:
     pass
 
@@ -325,6 +334,7 @@ Intent = (
     | Jump
     | ClockTime
     | ShareOfBook
+    | IntoChapter
     | ThisChapterStart
     | ChapterEnd
     | NextChapter
@@ -487,6 +497,16 @@ _SPOKEN_CLOCK = re.compile(
 """A place on the book's clock said in words ("go to 2 hours 10 minutes", "skip to the 3 hour mark",
 "back to 1 hour", "go to minute 45", "start at 10 minutes"): the "to" makes it a place, where
 "skip 45 minutes" is a move by that much."""
+_INTO_CHAPTER = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:(?:go|skip|jump|move|take me|take it|fast forward|rewind|play|start)"
+    r"(?: (?:back|ahead|forwards?|on))? (?:to|from|at) )?(?:the )?"
+    rf"(?:(?P<amount>{_AMOUNT}) (?:into|in) (?:(?:the|this) chapter|chapter (?P<chapter>{_BARE_NUMBER_SAID}))"
+    rf"|chapter (?P<chapter_first>{_BARE_NUMBER_SAID}) (?:at |from )?(?P<amount_after>{_AMOUNT}) in)"
+    r"(?: please)?$"
+)
+"""A time from a chapter's start ("ten minutes into chapter 5", "chapter 4, two minutes in"), where
+"ten minutes into the book" is a place on the book's clock (``_SPOKEN_CLOCK``)."""
 _SHARES = {"a third": 1 / 3, "a quarter": 0.25, "two thirds": 2 / 3, "three quarters": 0.75}
 _SHARE_OF_BOOK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
@@ -1145,6 +1165,7 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     if (  # a place said on the clock first: "skip to 45 minutes in" is no move by 45 minutes
         jump := _spoken_clock(text)
         or _share_of_book(text)
+        or _into_chapter(text)
         or _jump_said(text)
         or _jump_by_number_alone(text)
         or _missed_stretch(text)
@@ -1247,6 +1268,7 @@ _MOVES = (
     ChapterTitled,
     ClockTime,
     ShareOfBook,
+    IntoChapter,
     ThisChapterStart,
     ChapterEnd,
     NextChapter,
@@ -1353,6 +1375,15 @@ def _share_of_book(text: str) -> ShareOfBook | None:
         return ShareOfBook(int(percent) / 100, of_chapter, named)
     half = 0.5  # "halfway" and "the middle" alike
     return ShareOfBook(_SHARES[share] if share else half, of_chapter, named)
+
+
+def _into_chapter(text: str) -> IntoChapter | None:
+    said = _INTO_CHAPTER.match(text)
+    if said is None:
+        return None
+    chapter = said["chapter"] or said["chapter_first"]
+    into_ms = _said_amount_ms(said["amount"] or said["amount_after"])
+    return IntoChapter(round(into_ms), int(number_of(chapter)) if chapter else None)
 
 
 def _spoken_clock(text: str) -> ClockTime | None:

@@ -3,6 +3,8 @@
 The router itself (``bedside_turn.keyless``) calls the tools; these say with what.
 """
 
+from dataclasses import dataclass
+
 from bedside_contracts.common import LONGEST_BOOK_MS
 from bedside_contracts.search import BookInfo, Hit
 from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Exchange
@@ -21,9 +23,10 @@ def model_may_answer(intent: Intent) -> bool:
     """Whether a model, when there is one, answers this: not an undo nor "the second one" (a row of
     the list on the screen pressed by voice), commands and not judgements;
     not "where am I?", "how long is left?" nor "have I heard this before?", which only the position
-    answers, and the model is never told it (DESIGN rule 4); not "halfway through the book", which the
-    book's length places, as plain code's arithmetic; not "the chapter called The Fire", which the
-    chapter list names exactly; not "who wrote this?" nor "how many chapters are left?", which the
+    answers, and the model is never told it (DESIGN rule 4); not "halfway through the book" nor "ten
+    minutes into chapter 5", which the book's and the chapter's lengths place, as plain code's
+    arithmetic; not "the chapter called The Fire", which the chapter list names exactly;
+    not "who wrote this?" nor "how many chapters are left?", which the
     book's catalog entry answers, nor "when will it stop?", "add ten minutes to the timer" or "reset the
     timer", which the player's sleep timer does, nor "the final chapter" or "skip the intro", which the
     chapter list does; not "play", "louder", "slower", "bookmark this", "switch to another book" nor
@@ -43,6 +46,7 @@ def model_may_answer(intent: Intent) -> bool:
         | intents.ChapterTitled
         | intents.PressListed
         | intents.ShareOfBook
+        | intents.IntoChapter
         | intents.WhereAmI
         | intents.HeardBefore
         | intents.TimeLeft
@@ -111,19 +115,50 @@ def named_place_args(intent: Intent) -> dict[str, object] | None:
     return None
 
 
+def chapter_bounds(book: BookInfo, chapter: int | None, here_ms: int) -> tuple[int, int] | None:
+    """Where the chapter named starts and ends on the clock, or the one playing when none is named (a
+    book without chapters is one); None for a chapter named that the book does not have."""
+    if chapter is not None:
+        named = next((c for c in book.chapters if c.n == chapter), None)
+        return (named.start_ms, named.end_ms) if named is not None else None
+    playing = playing_chapter(book.chapters, here_ms)
+    return (playing.start_ms, playing.end_ms) if playing is not None else (0, book.duration_ms)
+
+
 def share_position(said: intents.ShareOfBook, book: BookInfo, here_ms: int) -> int | None:
     """Where a share of the book, of the chapter playing or of the chapter named lies on the clock
-    ("halfway through the chapter", "the middle of chapter 4"); a book without chapters takes the
-    chapter playing's share as the book's. None for a chapter named that the book does not have."""
-    start, end = 0, book.duration_ms
-    if said.chapter is not None:
-        named = next((c for c in book.chapters if c.n == said.chapter), None)
-        if named is None:
-            return None
-        start, end = named.start_ms, named.end_ms
-    elif said.of_chapter and (playing := playing_chapter(book.chapters, here_ms)) is not None:
-        start, end = playing.start_ms, playing.end_ms
+    ("halfway through the chapter", "the middle of chapter 4"). None for a chapter named that the
+    book does not have."""
+    of_a_chapter = said.of_chapter or said.chapter is not None
+    bounds = chapter_bounds(book, said.chapter, here_ms) if of_a_chapter else (0, book.duration_ms)
+    if bounds is None:
+        return None
+    start, end = bounds
     return start + round((end - start) * said.share)
+
+
+@dataclass(frozen=True)
+class PastTheChapterEnd:
+    """A time into a chapter that it does not reach; None for the chapter playing."""
+
+    chapter: int | None
+    length_ms: int
+
+
+def place_in_a_chapter(
+    said: intents.ShareOfBook | intents.IntoChapter, book: BookInfo, here_ms: int
+) -> dict[str, object] | PastTheChapterEnd:
+    """The offer for a share of the book or of a chapter, or for a time into a chapter; a chapter the
+    book lacks is offered by its number, for the player to refuse with the chapters it has."""
+    if isinstance(said, intents.ShareOfBook):
+        at = share_position(said, book, here_ms)
+    elif (bounds := chapter_bounds(book, said.chapter, here_ms)) is None:
+        at = None
+    elif said.into_ms >= bounds[1] - bounds[0]:
+        return PastTheChapterEnd(said.chapter, bounds[1] - bounds[0])
+    else:
+        at = bounds[0] + said.into_ms
+    return {"position_ms": at} if at is not None else {"chapter": said.chapter}
 
 
 def clock_position(said: intents.ClockTime, duration_ms: int) -> int | None:

@@ -227,6 +227,12 @@ def past_the_end(duration_ms: int) -> OwnWords:
     return OwnWords(f"The book is only {clock(duration_ms)} long; there is no such time in it.")
 
 
+def past_the_chapter_end(chapter: int | None, length_ms: int) -> OwnWords:
+    """A time into a chapter that the chapter does not reach: its length."""
+    named = f"Chapter {chapter}" if chapter is not None else "This chapter"
+    return OwnWords(f"{named} is only {clock(length_ms)} long; there is no such time in it.")
+
+
 def not_in_book(missing: MissingChapter) -> OwnWords:
     """A chapter named that search found the book does not have: how many chapters it has."""
     count = f"{missing.count} chapter{'s' if missing.count != 1 else ''}"
