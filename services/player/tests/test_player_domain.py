@@ -593,23 +593,23 @@ def test_history_entries_carry_position_device_and_cause() -> None:
 @pytest.mark.parametrize("page_size", [1, 2, 3, 10])
 def test_locate_reports_newest_count_earliest_and_pages_from_a_match_index(page_size: int) -> None:
     items = entries("ann", "b1", stored_events())
-    found = locate(items, "reported", limit=page_size)
+    found = locate(items, "reported", limit=page_size, now_ms=0)
     assert found.count == 3
     assert found.newest is not None
     assert found.newest.seq == 60
     assert found.earliest_index == 2
     # paging from the earliest's own index gives the earliest, whatever the page size
-    from_earliest = locate(items, "reported", offset=found.earliest_index, limit=page_size)
+    from_earliest = locate(items, "reported", offset=found.earliest_index, limit=page_size, now_ms=0)
     assert [e.seq for e in from_earliest.page] == [20]
-    from_second = locate(items, "reported", offset=1, limit=page_size)
+    from_second = locate(items, "reported", offset=1, limit=page_size, now_ms=0)
     assert [e.seq for e in from_second.page] == [40, 20][:page_size]
 
 
 def test_locate_by_predicate_and_no_match() -> None:
     items = entries("ann", "b1", stored_events())
-    found = locate(items, lambda e: e.device == "tab")
+    found = locate(items, lambda e: e.device == "tab", now_ms=0)
     assert (found.count, found.newest.seq if found.newest else None) == (1, 40)
-    none = locate(items, "cancelled")
+    none = locate(items, "cancelled", now_ms=0)
     assert (none.count, none.newest, none.earliest_index, none.page) == (0, None, None, [])
 
 

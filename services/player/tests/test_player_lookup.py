@@ -210,7 +210,7 @@ def test_history_tells_what_made_each_move_as_the_state_does() -> None:
     assert [e.cause for e in items] == [None, "seeked", "undo", "fell_asleep", "paused", None]
 
 
-def test_where_they_left_off_is_the_last_place_before_each_hour_the_book_sat_still() -> None:
+def test_where_they_left_off_and_began_are_the_places_either_side_of_each_hour_the_book_sat_still() -> None:
     """An evening's listening, a night, a few minutes in the morning: "where I was last night" is the
     evening's last place, and the morning's stretch has not ended while it goes on."""
     hour = LISTENING_BREAK_MS
@@ -241,3 +241,8 @@ def test_where_they_left_off_is_the_last_place_before_each_hour_the_book_sat_sti
     assert [(e.seq, e.position_ms) for e in later.page] == [(7, 900_000), (5, 40_000)]
     untimed = entries("ann", "b1", [StoredEvent(seq, event) for seq, event, _ in stored], CHAPTERS)
     assert lookup(untimed, request, NOW_MS).count == 0  # no times, no breaks to judge
+    starts = LocateRequest(listener="ann", book="b1", began=True)
+    began = lookup(items, starts, NOW_MS)
+    assert [e.seq for e in began.page] == [6, 1]  # the morning's first report, and the evening's
+    assert began.looked_at_ms == NOW_MS  # what the times are measured against: the player's clock
+    assert [e.seq for e in lookup(untimed, starts, NOW_MS).page] == [1]  # only the very first is known

@@ -1067,6 +1067,34 @@ def test_something_else_to_play_is_another_book(utterance: str) -> None:
     assert intents.read(utterance) == intents.OtherBook()
 
 
+@pytest.mark.parametrize(
+    ("utterance", "about"),
+    [
+        ("when did I last listen?", "last_time"),
+        ("when did I last listen to this book", "last_time"),
+        ("when was I last listening", "last_time"),
+        ("when did I stop listening last time?", "last_time"),
+        ("how long has it been since I last listened?", "last_time"),
+        ("how long since I listened", "last_time"),
+        ("how long have I been listening?", "this_sitting"),
+        ("how long have I been listening tonight", "this_sitting"),
+        ("how long have I been listening for", "this_sitting"),
+        ("when did I start listening tonight?", "this_sitting"),
+    ],
+)
+def test_when_and_how_long_they_listened_is_asked_of_their_history(utterance: str, about: str) -> None:
+    """Before, each was a question about the story, answered with a passage."""
+    assert intents.read(utterance) == intents.ListeningAsked(about)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    ["where did I stop listening yesterday?", "how long have I been listening to Ginger's story?"],
+)
+def test_where_they_stopped_or_a_story_named_is_not_when_they_listened(utterance: str) -> None:
+    assert not isinstance(intents.read(utterance), intents.ListeningAsked)
+
+
 def test_how_late_it_is_is_the_time_of_day() -> None:
     assert intents.read("how late is it?") == intents.Courtesy("time_of_day")
 

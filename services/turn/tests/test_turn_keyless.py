@@ -639,6 +639,66 @@ async def test_where_they_were_last_night_is_where_the_book_last_sat_still_not_a
     assert (none.outcome, none.speech) == ("refused", speech.NO_LEFT_OFF)
 
 
+NOW_MS = 1_780_000_000_000
+HOUR_MS = 3_600_000
+
+
+async def test_when_they_last_listened_is_told_from_where_they_last_left_off(rig: Rig) -> None:
+    """It was a question about the story, answered with a passage."""
+    listener = rig.listener_at(HERE)
+    rig.player.clock_ms = NOW_MS
+    stopped = HistoryEntry(
+        seq=4, kind="paused", position_ms=60_000, chapter=1, placed=True, stored_at_ms=NOW_MS - 9 * HOUR_MS
+    )
+    rig.player.history[(listener, BOOK_ID)] = [stopped]
+    rig.player.began[(listener, BOOK_ID)] = [stopped.model_copy(update={"seq": 1})]
+    reply = await rig.ask(listener, "when did I last listen?")
+    assert [(lookup.left_off, lookup.began) for lookup in rig.player.lookups[-2:]] == [
+        (True, False),
+        (False, True),
+    ]
+    said = "You last stopped about 9 hours ago, in chapter 1 at 0:01:00."
+    assert (reply.outcome, reply.speech) == ("answered", said)
+    assert position(rig, listener) == HERE
+    rig.player.history[(listener, BOOK_ID)] = []
+    reply = await rig.ask(listener, "when did I last listen?")
+    assert reply.speech == "You haven't stopped listening for an hour or more yet."
+    rig.player.began[(listener, BOOK_ID)] = []
+    reply = await rig.ask(listener, "when did I last listen?")
+    assert reply.speech == "You haven't listened to this book yet."
+
+
+async def test_how_long_they_have_been_listening_is_told_from_where_this_sitting_began(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    rig.player.clock_ms = NOW_MS
+    began = HistoryEntry(
+        seq=6, kind="reported", position_ms=30_000, chapter=1, placed=True, stored_at_ms=NOW_MS - 40 * 60_000
+    )
+    rig.player.began[(listener, BOOK_ID)] = [began]
+    reply = await rig.ask(listener, "how long have I been listening tonight?")
+    said = "You've been listening for about 40 minutes this time, since chapter 1 at 0:00:30."
+    assert (reply.outcome, reply.speech) == ("answered", said)
+    # the sitting ended: the book has sat still an hour since, after it began
+    ended = HistoryEntry(
+        seq=9,
+        kind="paused",
+        position_ms=90_000,
+        chapter=2,
+        placed=True,
+        stored_at_ms=NOW_MS - 2 * 24 * HOUR_MS,
+    )
+    rig.player.history[(listener, BOOK_ID)] = [ended]
+    rig.player.began[(listener, BOOK_ID)] = [
+        began.model_copy(update={"stored_at_ms": NOW_MS - 2 * 24 * HOUR_MS - HOUR_MS})
+    ]
+    reply = await rig.ask(listener, "how long have I been listening?")
+    said = "You haven't listened for a while: you last stopped 2 days ago, in chapter 2 at 0:01:30."
+    assert reply.speech == said
+    rig.player.began[(listener, BOOK_ID)] = []
+    reply = await rig.ask(listener, "how long have I been listening?")
+    assert reply.speech == "You haven't listened to this book yet."
+
+
 async def test_who_the_main_characters_are_is_the_names_heard_most_and_none_ahead(rig: Rig) -> None:
     """It was a recall that quoted one line, whatever it held."""
     listener = rig.listener_at(HERE)

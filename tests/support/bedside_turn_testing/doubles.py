@@ -228,6 +228,10 @@ class PlayerDouble:
     """The player as it is with search absent: an offer, which search resolves, fails "unavailable"."""
     history: dict[tuple[str, str], list[HistoryEntry]] = field(default_factory=dict)
     """What a test says the lookup finds, newest first; the player's filters are tested in the player."""
+    began: dict[tuple[str, str], list[HistoryEntry]] = field(default_factory=dict)
+    """What a lookup of where each sitting began finds (``LocateFilter.began``), newest first."""
+    clock_ms: int = 0
+    """The player's clock, as a lookup says it looked (``Located.looked_at_ms``)."""
     lookups: list[LocateRequest] = field(default_factory=list)
     state_requests: int = 0
     asleep: dict[tuple[str, str], Asleep] = field(default_factory=dict)
@@ -331,13 +335,15 @@ class PlayerDouble:
 
     async def locate(self, request: LocateRequest) -> Located:
         self.lookups.append(request)
-        found = self.history.get((request.listener, request.book), [])
+        key = (request.listener, request.book)
+        found = self.began.get(key, []) if request.began else self.history.get(key, [])
         return Located(
             newest=found[0] if found else None,
             count=len(found),
             earliest_index=len(found) - 1 if found else None,
             offset=request.offset,
             page=found[request.offset : request.offset + request.limit],
+            looked_at_ms=self.clock_ms,
         )
 
     async def register(self, broker: Broker) -> None:

@@ -531,6 +531,11 @@ class LocateFilter(Contract):
         description="only the last placing entry before each break in listening of an hour or more "
         "(the stream's own times): where the listener left off each time",
     )
+    began: bool = Field(
+        default=False,
+        description="only the first placing entry after each such break, and the very first: where "
+        "each sitting began",
+    )
     furthest: bool = Field(
         default=False,
         description="the matches furthest into the book first (ties: the newest), not the newest first",
@@ -561,6 +566,10 @@ class Located(Contract):
     earliest_index: int | None
     offset: int = Field(ge=0)
     page: list[HistoryEntry]
+    looked_at_ms: int = Field(
+        description="the player's clock when it looked, in epoch milliseconds: what an entry's "
+        "stored_at_ms is measured against ('an hour ago')"
+    )
 
 
 # ---------------------------------------------------------------- HTTP bodies

@@ -7,7 +7,7 @@ from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolv
 from bedside_contracts.turn import Exchange
 from bedside_guard import OPENING_CHAPTER
 
-from bedside_turn.domain import history, intents, playback, speech
+from bedside_turn.domain import history, intents, playback, sittings, speech
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.chapters import after_the_opening, final_chapter, playing_chapter, titled_chapter
 from bedside_turn.domain.intents import Intent
@@ -105,6 +105,8 @@ async def run_keyless(
             )
         case intents.HeardBefore():
             return await _heard_before(tools)
+        case intents.ListeningAsked(about=about):
+            return await _listening(tools, about)
         case intents.NamesHeard():
             return await _names_heard(tools)
         case intents.AboutTheBook(fact=fact):
@@ -218,6 +220,19 @@ async def _heard_before(tools: ToolBox) -> str:
     return await _told_from_the_book(
         tools, history.Told.HEARD_BEFORE, lambda book, here: speech.heard_before(reached, here, book.chapters)
     )
+
+
+async def _listening(tools: ToolBox, about: intents.ListeningAbout) -> str:
+    """When they last listened, or how long this sitting has lasted: the player's history of breaks."""
+    lookups = [
+        LocateRequest(listener=tools.listener, book=tools.book, limit=1, left_off=True),
+        LocateRequest(listener=tools.listener, book=tools.book, limit=1, began=True),
+    ]
+    stopped, began = [await tools.backends.locate(lookup) for lookup in lookups]
+    tools.turn.told = history.Told.LISTENING
+    if about == "last_time":
+        return sittings.last_listened(began.newest, stopped.newest, began.looked_at_ms)
+    return sittings.this_sitting(began.newest, stopped.newest, began.looked_at_ms)
 
 
 async def _names_heard(tools: ToolBox) -> str:

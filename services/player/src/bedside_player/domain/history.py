@@ -7,7 +7,7 @@ at any page size. The stream sequence is unique, so it is the stable tie-break.
 """
 
 from collections.abc import Callable, Iterable, Sequence
-from itertools import zip_longest
+from itertools import pairwise, zip_longest
 from typing import NamedTuple
 
 from bedside_contracts.player import (
@@ -100,10 +100,17 @@ def history(
 
 
 def locate(
-    items: Iterable[HistoryEntry], match: Match, offset: int = 0, limit: int = 20, *, furthest: bool = False
+    items: Iterable[HistoryEntry],
+    match: Match,
+    offset: int = 0,
+    limit: int = 20,
+    *,
+    furthest: bool = False,
+    now_ms: int,
 ) -> Located:
     """Find entries by kind or predicate; ``offset`` is a match's index (0 = the newest, or with
-    ``furthest`` the one furthest into the book, the newer of two at one place)."""
+    ``furthest`` the one furthest into the book, the newer of two at one place). ``now_ms`` is the
+    clock the lookup was made at, said with the answer."""
     test = match if callable(match) else (lambda e: e.kind == match)
     matches = newest_first(e for e in items if test(e))
     if furthest:
@@ -114,6 +121,7 @@ def locate(
         earliest_index=len(matches) - 1 if matches else None,
         offset=offset,
         page=matches[offset : offset + limit],
+        looked_at_ms=now_ms,
     )
 
 
@@ -131,14 +139,31 @@ def left_off(items: Iterable[HistoryEntry], now_ms: int) -> set[int]:
     stretch going on now has not ended. An entry without a time cannot be judged, so it is none."""
 
     def broke_off(here: HistoryEntry, after: HistoryEntry | None) -> bool:
-        next_at = now_ms if after is None else after.stored_at_ms
-        return (
-            here.stored_at_ms is not None
-            and next_at is not None
-            and next_at - here.stored_at_ms >= LISTENING_BREAK_MS
-        )
+        return _broke_off(here, now_ms if after is None else after.stored_at_ms)
 
     return _last_before(items, broke_off)
+
+
+def began(items: Iterable[HistoryEntry]) -> set[int]:
+    """The sequences of the first placing entry after each break in listening, and of the very first:
+    where each sitting began ("how long have I been listening?")."""
+    placing = _placing_oldest_first(items)
+    after_breaks = {after.seq for here, after in pairwise(placing) if _broke_off(here, after.stored_at_ms)}
+    return after_breaks | {placing[0].seq} if placing else set()
+
+
+def _placing_oldest_first(items: Iterable[HistoryEntry]) -> list[HistoryEntry]:
+    return newest_first(e for e in items if e.placed)[::-1]
+
+
+def _broke_off(here: HistoryEntry, next_at_ms: int | None) -> bool:
+    """Whether the book sat still for a break in listening after ``here``, until ``next_at_ms``; an
+    entry without a time cannot be judged, so it is none."""
+    return (
+        here.stored_at_ms is not None
+        and next_at_ms is not None
+        and next_at_ms - here.stored_at_ms >= LISTENING_BREAK_MS
+    )
 
 
 def _last_before(
@@ -146,7 +171,7 @@ def _last_before(
 ) -> set[int]:
     """The sequences of the placing entries, oldest first, that ``apart`` parts from the next placing
     one (None after the newest)."""
-    placing = newest_first(e for e in items if e.placed)[::-1]
+    placing = _placing_oldest_first(items)
     return {here.seq for here, after in zip_longest(placing, placing[1:]) if apart(here, after)}
 
 
@@ -163,6 +188,7 @@ def lookup(items: Iterable[HistoryEntry], request: LocateRequest, now_ms: int) -
     listed = list(items)
     ends = visit_ends(listed) if request.visit_ends else None
     breaks = left_off(listed, now_ms) if request.left_off else None
+    starts = began(listed) if request.began else None
 
     def matches(entry: HistoryEntry) -> bool:
         kind_fits = entry.placed if request.kind is None else entry.kind == request.kind
@@ -173,6 +199,7 @@ def lookup(items: Iterable[HistoryEntry], request: LocateRequest, now_ms: int) -
             and (request.direction is None or went(entry) == request.direction)
             and (ends is None or entry.seq in ends)
             and (breaks is None or entry.seq in breaks)
+            and (starts is None or entry.seq in starts)
         )
 
-    return locate(listed, matches, request.offset, request.limit, furthest=request.furthest)
+    return locate(listed, matches, request.offset, request.limit, furthest=request.furthest, now_ms=now_ms)

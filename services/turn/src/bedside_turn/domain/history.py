@@ -36,6 +36,7 @@ class Told(Enum):
     TIMER = "I told them about the sleep timer."
     HEARD_BEFORE = "I told them whether they had been further on than here before."
     NAMES_HEARD = "I told them the names they have heard most so far."
+    LISTENING = "I told them when they last listened, or how long they have been listening."
 
 
 def remembered_speech(said: str, told: Told | None, *, unsaid: bool) -> str:

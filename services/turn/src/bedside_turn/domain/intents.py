@@ -209,6 +209,17 @@ class HeardBefore:
     back, or dozing through a rewind), from the furthest place their history has them at."""
 
 
+ListeningAbout = Literal["last_time", "this_sitting"]
+
+
+@dataclass(frozen=True)
+class ListeningAsked:
+    """ "When did I last listen?", "how long have I been listening?": told from the listener's history
+    on the stream's own times, not from the story."""
+
+    about: ListeningAbout
+
+
 @dataclass(frozen=True)
 class WhereAmI:
     """'Where am I?', 'which chapter is this?', 'how far through am I?': the chapter playing and how far
@@ -352,6 +363,7 @@ Intent = (
     | RecapAsked
     | TimeLeft
     | WhereAmI
+    | ListeningAsked
     | HeardBefore
     | NamesHeard
     | AboutTheBook
@@ -1141,6 +1153,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         return earlier
     if position := _asked_of_the_position(text):  # before the recaps: "which chapter is this" is none
         return position
+    if listening := next((about for about, said in _LISTENING_ASKED if said.match(text)), None):
+        return ListeningAsked(listening)
     if about := _about_the_book(text):
         return about
     if counted := _chapter_counted_alone(text):  # before the recaps, which read the words alone as one
@@ -1199,6 +1213,28 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     if _MOMENT.match(text) and len(text.split()) >= 2:
         return FindPlace(query=text)
     return Other()
+
+
+_THIS_BOOK_OR_IT = r"(?: to (?:this|the|it|this book|the book|this story))?"
+_LISTENING_ASKED: tuple[tuple[ListeningAbout, re.Pattern[str]], ...] = (
+    (
+        "last_time",
+        re.compile(
+            rf"^when (?:did i (?:last )?listen{_THIS_BOOK_OR_IT}(?: last)?"
+            rf"|was i last listening{_THIS_BOOK_OR_IT}|did i (?:last )?stop listening(?: last time)?)$"
+            rf"|^how long(?: has it been| is it)? since i (?:last )?listened{_THIS_BOOK_OR_IT}$"
+        ),
+    ),
+    (
+        "this_sitting",
+        re.compile(
+            rf"^how long have i been listening{_THIS_BOOK_OR_IT}(?: for)?"
+            r"(?: (?:tonight|today|now|this time))?$"
+            r"|^when did i (?:start|begin) listening(?: (?:tonight|today|this time))?$"
+        ),
+    ),
+)
+"""When they listened, asked alone: "how long have I been listening to Ginger's story?" stays a question."""
 
 
 def _asked_of_the_position(text: str) -> WhereAmI | HeardBefore | None:

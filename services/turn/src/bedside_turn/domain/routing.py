@@ -22,11 +22,11 @@ their top two is always offered, whatever the book's size (measured: the turn RE
 def model_may_answer(intent: Intent) -> bool:
     """Whether a model, when there is one, answers this: not an undo nor "the second one" (a row of
     the list on the screen pressed by voice), commands and not judgements;
-    not "where am I?", "how long is left?" nor "have I heard this before?", which only the position
-    answers, and the model is never told it (DESIGN rule 4); not "halfway through the book" nor "ten
-    minutes into chapter 5", which the book's and the chapter's lengths place, as plain code's
-    arithmetic; not "the chapter called The Fire", which the chapter list names exactly;
-    not "who wrote this?" nor "how many chapters are left?", which the
+    not "where am I?", "how long is left?", "have I heard this before?" nor "when did I last listen?",
+    which only the position and its history answer, and the model is never told it (DESIGN rule 4);
+    not "halfway through the book" nor "ten minutes into chapter 5", which the book's and the
+    chapter's lengths place, as plain code's arithmetic; not "the chapter called The Fire", which the
+    chapter list names exactly; not "who wrote this?" nor "how many chapters are left?", which the
     book's catalog entry answers, nor "when will it stop?", "add ten minutes to the timer" or "reset the
     timer", which the player's sleep timer does, nor "the final chapter" or "skip the intro", which the
     chapter list does; not "play", "louder", "slower", "bookmark this", "switch to another book" nor
@@ -48,6 +48,7 @@ def model_may_answer(intent: Intent) -> bool:
         | intents.ShareOfBook
         | intents.IntoChapter
         | intents.WhereAmI
+        | intents.ListeningAsked
         | intents.HeardBefore
         | intents.TimeLeft
         | intents.AboutTheBook

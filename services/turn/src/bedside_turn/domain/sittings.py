@@ -1,0 +1,63 @@
+"""When the listener listened, told from their history on the stream's own times, without I/O.
+
+A sitting is the listening between two breaks of an hour or more (the player's ``left_off`` and
+``began`` lookups); "ago" is measured against the player's clock at the lookup, which the stored
+times share, never the device's.
+"""
+
+from bedside_contracts.player import HistoryEntry
+from bedside_guard import clock
+
+from bedside_turn.domain.lengths import said_length
+from bedside_turn.domain.own_words import OwnWords
+from bedside_turn.domain.recap import NO_BREAK_YET
+
+NOT_LISTENED_YET = OwnWords("You haven't listened to this book yet.")
+NO_TIMES = OwnWords("I can't tell: your listening here was kept before Bedside noted the times.")
+_DAY_MS = 24 * 3_600_000
+
+
+def _ago(ms: int) -> str:
+    """ "about 40 minutes ago", "about 9 hours ago", "2 days ago": coarser the further back."""
+    if ms >= 2 * _DAY_MS:
+        return f"{round(ms / _DAY_MS)} days ago"
+    if ms >= 3_600_000:
+        hours = round(ms / 3_600_000)
+        return f"about {hours} hour{'s' if hours != 1 else ''} ago"
+    return "just now" if ms < 60_000 else f"{said_length(ms)} ago"
+
+
+def _where(entry: HistoryEntry) -> str:
+    """The place by its chapter number and the clock: the chapter's title could lie ahead of the line."""
+    at = clock(entry.position_ms)
+    return f"in chapter {entry.chapter} at {at}" if entry.chapter is not None else f"at {at}"
+
+
+def _last_stopped(stopped: HistoryEntry, stored_at_ms: int, looked_at_ms: int) -> str:
+    return f"last stopped {_ago(looked_at_ms - stored_at_ms)}, {_where(stopped)}."
+
+
+def last_listened(began: HistoryEntry | None, stopped: HistoryEntry | None, looked_at_ms: int) -> OwnWords:
+    """ "When did I last listen?": where and how long ago the book last sat still for an hour or more."""
+    if began is None:
+        return NOT_LISTENED_YET
+    if stopped is None:
+        return OwnWords(NO_BREAK_YET)
+    if stopped.stored_at_ms is None:
+        return NO_TIMES
+    return OwnWords(f"You {_last_stopped(stopped, stopped.stored_at_ms, looked_at_ms)}")
+
+
+def this_sitting(began: HistoryEntry | None, stopped: HistoryEntry | None, looked_at_ms: int) -> OwnWords:
+    """ "How long have I been listening?": since this sitting began, unless it has ended (the book has
+    sat still for an hour since: ``stopped`` is at or after its start)."""
+    if began is None:
+        return NOT_LISTENED_YET
+    if began.stored_at_ms is None:
+        return NO_TIMES
+    if stopped is not None and stopped.seq >= began.seq and stopped.stored_at_ms is not None:
+        last = _last_stopped(stopped, stopped.stored_at_ms, looked_at_ms)
+        return OwnWords(f"You haven't listened for a while: you {last}")
+    since = _where(began).removeprefix("in ")
+    listened = said_length(looked_at_ms - began.stored_at_ms)
+    return OwnWords(f"You've been listening for {listened} this time, since {since}.")
