@@ -1095,6 +1095,35 @@ def test_where_they_stopped_or_a_story_named_is_not_when_they_listened(utterance
     assert not isinstance(intents.read(utterance), intents.ListeningAsked)
 
 
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # how long ago, said: the minutes since are what they missed, and how far back to go
+        ("I dozed off about twenty minutes ago", RecapAsked(RecapArgs(span="last_minutes", minutes=20))),
+        ("I think I fell asleep half an hour ago", RecapAsked(RecapArgs(span="last_minutes", minutes=30))),
+        ("I dozed off an hour ago, what did I miss?", RecapAsked(RecapArgs(span="last_minutes", minutes=60))),
+        ("I fell asleep about an hour ago, go back to it", Jump(-3_600_000)),
+        ("I fell asleep ten minutes ago, go back", Jump(-600_000)),
+        ("I think I nodded off about 15 minutes ago, take me back", Jump(-900_000)),
+        ("go back to where I fell asleep twenty minutes ago", Jump(-1_200_000)),
+        # a request after the doze is that request
+        ("I fell asleep, go back ten minutes", Jump(-600_000)),
+        ("I dozed off, take me back to chapter 3", Chapter(3)),
+        # no time said: the player's own estimate, as before
+        ("I fell asleep", RecapAsked(RecapArgs(span="since_asleep"))),
+        ("I fell asleep during the storm", RecapAsked(RecapArgs(span="since_asleep"))),
+        ("I must have dozed off, go back", intents.Earlier(fell_asleep=True)),
+        ("take me back to when I fell asleep", intents.Earlier(fell_asleep=True)),
+    ],
+)
+def test_a_doze_said_with_how_long_ago_or_with_a_move_is_read_by_what_was_said(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Before, the minutes said were dropped (a recap since a doze the player may not know of, or "I don't
+    know when you fell asleep"), and "I fell asleep, go back ten minutes" was a recap."""
+    assert intents.read(utterance) == intent
+
+
 def test_how_late_it_is_is_the_time_of_day() -> None:
     assert intents.read("how late is it?") == intents.Courtesy("time_of_day")
 

@@ -9,8 +9,10 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from bedside_contracts.turn import RecapArgs
+
 from bedside_turn.domain import numbers
-from bedside_turn.domain.recap import LAST_SITTING, RecapAsked, read_recap
+from bedside_turn.domain.recap import LAST_SITTING, RecapAsked, minutes_back, read_recap
 
 UNIT_MS = {"second": 1_000, "sec": 1_000, "minute": 60_000, "min": 60_000, "hour": 3_600_000}
 
@@ -558,6 +560,24 @@ _FELL_ASLEEP = re.compile(
     r"|\b(?:back )?to (?:where|when) i was (?:still )?awake\b"
     r"|^i (?:must have )?(?:fell asleep|dozed off|drifted off|nodded off)\b.*?[\s,]+"
     r"(?:go|take me|bring me|put me) back(?: there)?(?:,?\s+please)?$"
+)
+_DOZE = r"(?:fell asleep|fallen asleep|dozed off|drifted off|nodded off)"
+_ROUGHLY = r"(?:(?:about|around|maybe|like|roughly|probably|only) )?"
+_DOZED = re.compile(
+    rf"^(?:i think |i guess |sorry )?i (?:must have |might have |think i )?{_DOZE}"
+    rf"(?: {_ROUGHLY}(?P<ago>{_AMOUNT}) ago)?"
+    r"(?: (?:so |and |then )?(?P<then>.+))?$"
+)
+"""A doze said with how long ago, or with a request after it ("I fell asleep, go back ten minutes")."""
+_MOVE_FIRST = re.compile(
+    r"^(?:(?:please|can you|could you) )?(?:go|take me|bring me|put me|skip|jump|rewind|play|back)\b"
+)
+_WHERE_I_DOZED_AGO = re.compile(
+    rf"^(?:(?:go|take me|bring me|skip|jump) )?back to (?:where|when) i {_DOZE} {_ROUGHLY}(?P<ago>{_AMOUNT})"
+    r" ago(?: please)?$"
+)
+_BACK_THERE = re.compile(
+    r"^(?:(?:go|take me|bring me|put me) )?back(?: there| to (?:it|then|that))?(?: please)?$"
 )
 _FURTHEST = re.compile(
     r"\bwhere (?:was i|i was|have i been|i've been|i got|did i get) (?:the )?furthest\b"
@@ -1149,6 +1169,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         return Courtesy(courtesy)
     if moved := _NEXT_OR_PREVIOUS_ALONE.match(text):
         return NextChapter(step=1 if moved.group(1) == "next" else -1)
+    if dozed := _doze_said(text):  # before the history's doze, which knows only the sleep timer's
+        return dozed
     if earlier := read_earlier(text):
         return earlier
     if position := _asked_of_the_position(text):  # before the recaps: "which chapter is this" is none
@@ -1485,6 +1507,28 @@ def _start_again(text: str) -> StartAgain | ThisChapterStart | BookStart | None:
     if _NAMES_BOOK.search(text) or _BOOK_START.search(text):
         return BookStart()
     return StartAgain()
+
+
+def _doze_said(text: str) -> Intent | None:
+    """A doze said with how long ago it was: the minutes since are what was missed ("I dozed off twenty
+    minutes ago"), or how far to go back ("... go back"); said with a move, the move. None leaves a doze
+    alone to the sleep timer's estimate (``read_earlier``, ``read_recap``)."""
+    if where := _WHERE_I_DOZED_AGO.match(text):
+        return Jump(offset_ms=-round(_said_amount_ms(where["ago"])))
+    dozed = _DOZED.match(text)
+    if dozed is None:
+        return None
+    ago_ms = round(_said_amount_ms(dozed["ago"])) if dozed["ago"] else None
+    then = dozed["then"]
+    missed = RecapAsked(RecapArgs(span="last_minutes", minutes=minutes_back(ago_ms))) if ago_ms else None
+    if then is None:
+        return missed
+    if _BACK_THERE.match(then):
+        return Jump(offset_ms=-ago_ms) if ago_ms else None
+    asked = read(then, whole=False)
+    if isinstance(asked, _MOVES) and _MOVE_FIRST.match(then):
+        return asked
+    return missed if isinstance(asked, RecapAsked) else None
 
 
 def read_earlier(text: str) -> Earlier | EarlierAgain | None:

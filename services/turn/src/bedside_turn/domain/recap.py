@@ -193,6 +193,11 @@ def _named_span(
     return None
 
 
+def minutes_back(ms: float) -> int:
+    """An amount of time as the whole minutes a recap goes back, within what a recap covers."""
+    return max(1, min(600, round(ms / 60_000)))
+
+
 def _minutes(
     text: str, number_of: Callable[[str], float], amount_ms: Callable[[str], float | None]
 ) -> int | None:
@@ -203,7 +208,7 @@ def _minutes(
         after = text[last.end() :]
         amount = amount_ms(after) or amount_ms(f"one {after}")
         if amount is not None:
-            return max(1, min(600, round(amount / 60_000)))
+            return minutes_back(amount)
     if _HALF_HOUR.search(text):
         return 30
     said = _MINUTES.search(text)
@@ -215,7 +220,7 @@ def _minutes(
     word = said.group(1).removesuffix(" of")
     for spelled in (word, f"a {word}", f"a {word} of"):  # "five", "few" ("a few"), "couple" ("a couple of")
         try:
-            return max(1, min(600, round(number_of(spelled) * unit)))
+            return minutes_back(number_of(spelled) * unit * 60_000)
         except (KeyError, ValueError):
             continue
     return None
