@@ -380,6 +380,9 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("hold on a sec", intents.Pause()),  # it was read as a move forward of one second
         ("wait", intents.Pause()),
         ("hang on a minute", intents.Pause()),
+        ("one sec", intents.Pause()),  # these were read as nothing
+        ("just a moment", intents.Pause()),
+        ("enough", intents.Pause()),
         # Not a timer nor a pause: a jump, a question, the place where they fell asleep.
         ("go back 15 minutes", Jump(-900_000)),
         ("when will it stop?", intents.TimerAsked()),  # told from the player's state, never set
@@ -1122,6 +1125,16 @@ def test_a_doze_said_with_how_long_ago_or_with_a_move_is_read_by_what_was_said(
     """Before, the minutes said were dropped (a recap since a doze the player may not know of, or "I don't
     know when you fell asleep"), and "I fell asleep, go back ten minutes" was a recap."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "minutes"),
+    [("quick recap please", 5), ("a short recap", 5), ("who just spoke?", 2), ("who was that speaking?", 2)],
+)
+def test_a_recap_asked_short_and_who_just_spoke_are_the_latest_minutes(utterance: str, minutes: int) -> None:
+    """Before, "quick recap please" was read as nothing, and "who just spoke?" was a question about the
+    story, where "who is talking?" was the latest minutes."""
+    assert intents.read(utterance) == RecapAsked(RecapArgs(span="last_minutes", minutes=minutes))
 
 
 def test_how_late_it_is_is_the_time_of_day() -> None:

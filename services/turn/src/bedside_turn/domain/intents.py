@@ -1024,6 +1024,7 @@ _PAUSE = re.compile(
     r"|back in (?:a (?:sec|second|moment|minute|bit)|a few minutes|five minutes|5 minutes)"
     r"|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off|shut up|be quiet|quiet|shh+|hush"
     r"|wait|hang on|hold on|let's stop(?: here| there)?|(?:i think )?i'll stop(?: here| there)?"
+    r"|(?:just )?(?:one|a) (?:sec|second|moment|minute)|enough"
     r"|(?:stop|pause) (?:the|my) (?:speaker|phone|tablet|laptop)"
     r"|(?:stop|pause) (?:on )?(?:all|every) devices?|(?:stop|pause) everywhere"
     r"|(?:(?:that's|thats|that is|i've had) enough|that'll do|that will do)"

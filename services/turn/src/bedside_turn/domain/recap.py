@@ -88,7 +88,8 @@ _JUST_NOW = re.compile(
     r"|\bwhat (?:did i just|have i just|was i just) (?:hear|heard|hearing|listen to|listening to)\b"
     r"|\bwhat happened just now\b|\bwhat(?:'s| is| are) (?:\w+ ){1,3}doing (?:right )?now\b"
     r"|\bwhat(?:'s| is) happening (?:right )?now\b|^who(?:'s| is) (?:talking|speaking)(?: (?:right )?now)?$"
-    r"|^who said that$|^what did (?:he|she|they|you|it) (?:just )?say$|^what (?:was|has been) just said$"
+    r"|^who (?:just )?(?:spoke|said that|was (?:that )?(?:talking|speaking))(?: just now)?$"
+    r"|^what did (?:he|she|they|you|it) (?:just )?say$|^what (?:was|has been) just said$"
     r"|^who(?:'s| is| was| are| were) (?:he|she|they|this|that)"
     r"(?: (?:guy|man|woman|lady|person|character|girl|boy))?(?: again)?$"
     r"|^who(?:'s| is| was| are| were) (?:he|she|they) (?:talking|speaking) (?:to|about|with)$"
@@ -104,7 +105,7 @@ _ASKED_ALONE = re.compile(
     r"^(?:(?:can|could) you |please )?(?:give me )?(?:a )?"
     r"(?:(?:tell|read|remind) me )?(?:a |the )?"
     r"(?:what(?:'s| has)? happened|what was happening|what(?:'s| is) (?:going on|happening)"
-    r"|recap|summar(?:ise|ize|y)|sum (?:it )?up)"
+    r"|(?:(?:quick|short|brief) )?(?:recap|summary)|summar(?:ise|ize)|sum (?:it )?up)"
     r"(?: please)?$"
 )
 """A recap asked without naming a stretch or anything in the story: the latest minutes heard."""
