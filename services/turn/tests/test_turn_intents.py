@@ -1040,6 +1040,7 @@ def test_an_amount_not_counted_is_a_move_by_one_bedside_chooses(
         ("go back a page", Jump(-120_000, amount_chosen=True)),
         ("go back two pages please", Jump(-240_000, amount_chosen=True)),
         ("skip forward a page", Jump(120_000, amount_chosen=True)),
+        ("skip forward the page", Jump(120_000, amount_chosen=True)),  # as Whisper heard "a page"
         # a place in the story that names a page or a line stays a place
         ("go back to the line about the lamp", FindPlace("the line about the lamp", "back")),
     ],

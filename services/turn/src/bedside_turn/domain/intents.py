@@ -433,7 +433,7 @@ _A_WHILE = re.compile(
 A_WHILE_MS = 5 * 60_000
 _IN_THE_TEXT = re.compile(
     r"^(?:(?:go|skip|jump|move|take me) )?(back|backwards?|rewind|forward|forwards|ahead|on|skip)"
-    rf" ({numbers.SAID}) (sentence|line|paragraph|page)s?(?: please)?$"
+    rf" ({numbers.SAID}|the) (sentence|line|paragraph|page)s?(?: please)?$"
 )
 """A step counted in the text ("go back a sentence", "skip forward a page"): the book is heard, not
 read, so each is the time it takes to read aloud (``READ_ALOUD_MS``), and the reply says it."""
@@ -1130,7 +1130,10 @@ def _step_not_counted_in_time(text: str) -> Jump | None:
         return Jump(offset_ms=(-1 if a_while.group(1) in _BACK_WORDS else 1) * A_WHILE_MS, amount_chosen=True)
     if in_the_text := _IN_THE_TEXT.match(text):
         direction, count, unit = in_the_text.groups()
-        step_ms = (-1 if direction in _BACK_WORDS else 1) * number_of(count) * READ_ALOUD_MS[unit]
+        counted = (
+            1 if count == "the" else number_of(count)
+        )  # "skip forward the page", as a recogniser hears it
+        step_ms = (-1 if direction in _BACK_WORDS else 1) * counted * READ_ALOUD_MS[unit]
         return Jump(offset_ms=int(step_ms), amount_chosen=True)
     return None
 
