@@ -1138,6 +1138,43 @@ def test_a_recap_asked_short_and_who_just_spoke_are_the_latest_minutes(utterance
     assert intents.read(utterance) == RecapAsked(RecapArgs(span="last_minutes", minutes=minutes))
 
 
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # a correction straight after a move: where they were before it
+        ("no no go back", intents.Undo()),
+        ("no, the other way", intents.Undo()),
+        ("wrong way", intents.Undo()),
+        ("too far", intents.Undo()),
+        ("that's too far back", intents.Undo()),
+        ("you went too far", intents.Undo()),
+        ("not that far", intents.Undo()),
+        # one more step, or a step said with no amount
+        ("go back again", Jump(-30_000)),
+        ("forward again please", Jump(30_000)),
+        ("earlier", Jump(-30_000)),
+        ("later", Jump(30_000)),
+        # how much is left, or heard
+        ("is it nearly the end?", intents.TimeLeft()),
+        ("what's left?", intents.TimeLeft()),
+        ("how much have I listened to?", intents.WhereAmI()),
+        ("how much of the book have I heard", intents.WhereAmI()),
+        ("what percentage have I heard?", intents.WhereAmI()),
+        # a moment described with "the part about"
+        ("the part about the fire", FindPlace("the fire")),
+        # still what they were
+        ("how far is the lighthouse?", Question("how far is the lighthouse?")),
+        ("what's left of the ship?", Question("what's left of the ship?")),
+    ],
+)
+def test_corrections_and_half_said_steps_at_2am_are_read_as_meant(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Before, the corrections and "earlier" alone were read as nothing, "go back again" searched the
+    book for "again", and the questions of how much was heard or left were questions about the story."""
+    assert intents.read(utterance) == intent
+
+
 def test_how_late_it_is_is_the_time_of_day() -> None:
     assert intents.read("how late is it?") == intents.Courtesy("time_of_day")
 

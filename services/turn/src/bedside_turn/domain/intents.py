@@ -417,6 +417,8 @@ _A_BIT_MORE = re.compile(
     r"(?:further|farther|more) (back|on|forward|ahead)(?: please)?$"
     r"|^(?:go |skip |move |jump )?(back|forward|on) (?:a )?(?:little |bit |touch )?(?:more|further|farther)"
     r"(?: please)?$"
+    r"|^(?:go |skip |move |jump )?(back|forward|on) (?:once )?again(?: please)?$"
+    r"|^(earlier|later)(?: please)?$"
     r"|^(?:go (?:back )?to )?(?:(?:just )?(?:a (?:little |tiny )?bit|a little|slightly)|just)"
     r" (earlier|later|before|after)(?: (?:that|there|than that))?(?: please)?$"
 )
@@ -541,8 +543,12 @@ _UNDO = re.compile(
     r"|\bbefore (?:that|you moved)\b|\btake that back\b"
     r"|\bback to where i was(?: before)?(?:,?\s+please)?$|^put (?:it|that|me|the book) back(?:,?\s+please)?$"
     # a correction straight after a move ("no, go back"): where they were, not the page's 30 s step
-    r"|^(?:no|nope|wrong|that's wrong|thats wrong|that's not right)[\s,]+"
+    r"|^(?:(?:no|nope)[\s,]+)*(?:no|nope|wrong|that's wrong|thats wrong|that's not right)[\s,]+"
     r"(?:go|take me|bring me|put me|put it) back(?:,?\s+please)?$"
+    r"|^(?:(?:no|nope)[\s,]+)*(?:(?:the )?wrong way|the other way|not that (?:far|way)"
+    r"|(?:(?:that's|thats|that is|you went|you've gone|it went) )?(?:way |much )?too far"
+    r"(?: back| forward| ahead)?)"
+    r"(?:,?\s+please)?$"
 )
 _TIME_BEFORE = re.compile(
     r"\b(?:the )?(?:time|one|place) before that\b|\bearlier than that\b|\band before that\b"
@@ -669,7 +675,8 @@ _TIME_LEFT = re.compile(
     r"|^is (?:this|it|that) the end(?: of (?:the|this) (?:book|story|chapter))?$"
     r"|^is the (?:book|story) (?:over|finished|done)$"
     r"|^(?:am i|are we) (?:nearly|almost) (?:done|finished|there|at the end)(?: (?:yet|now))?$"
-    r"|^is (?:it|the book|the story) (?:nearly|almost) (?:over|done|finished)$|^is there (?:much|a lot) left$"
+    r"|^is (?:it|the book|the story) (?:nearly|almost) (?:over|done|finished|the end)$"
+    r"|^is there (?:much|a lot) left$|^what(?:'s| is) left$"
     r"|^when (?:does|will) (?:this|the) (?:chapter|story|book) (?:end|finish)$"
     r"|^how (?:long|many minutes) (?:until|till|before) (?:this|the) (?:chapter|story|book)"
     r" (?:ends|is over|finishes)$"
@@ -790,6 +797,9 @@ _WHERE_AM_I = re.compile(
     r"|^what(?:'s| is) my (?:position|place|spot)(?: in the (?:book|story))?$|^what time am i at$"
     r"|^what page (?:am i on|are we on|is this|is it)$"
     r"|^(?:am i|are we) (?:halfway|half way)(?: through(?: the (?:book|story))?)?(?: yet)?$"
+    r"|^how much (?:of (?:the|this) (?:book|story) )?(?:have i|have we) (?:heard|listened to)(?: so far)?$"
+    r"|^what (?:percentage|percent|share) (?:of (?:the|this) (?:book|story) )?(?:have i|have we)"
+    r" (?:heard|listened to)$"
     r"|^how far (?:am i|are we|have i got|have we got|have i gotten)"
     rf"(?: (?:through|into|along|in) (?:the|this) (?:book|story))?$"
 )
@@ -908,7 +918,9 @@ _CHAPTER_TITLED = re.compile(
 )
 """A chapter (in a book of stories, a story) named by its title, in a move or alone; a question about
 it stays a question."""
-_WHERE_PART = re.compile(r"^(?:where(?:'s| is)\s+)?the\s+(?:part|bit|moment|scene)\s+(?:where|when|with)\s+")
+_WHERE_PART = re.compile(
+    r"^(?:where(?:'s| is)\s+)?the\s+(?:part|bit|moment|scene)\s+(?:where|when|with|about|that)\s+"
+)
 _ASKING_WHEN = re.compile(
     r"^(?:when|where)(?:'s|\s+(?:did|does|do|is|was|were|will|has|had|are|can|could|would|should)\b)"
 )
