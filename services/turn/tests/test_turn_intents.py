@@ -1139,6 +1139,37 @@ def test_a_recap_asked_short_and_who_just_spoke_are_the_latest_minutes(utterance
 
 
 @pytest.mark.parametrize(
+    "utterance",
+    [
+        "where are they now?",
+        "what is he doing?",
+        "what are they up to now",
+        "why did he do that?",
+        "why did she say that",
+    ],
+)
+def test_a_question_of_now_by_pronouns_alone_is_the_latest_minutes(utterance: str) -> None:
+    """Before, "where are they now?" was told "that hasn't come up yet", and "what is he doing?" quoted a
+    line from minutes earlier: nothing names who, so it is whoever is in the latest minutes."""
+    assert intents.read(utterance) == RecapAsked(RecapArgs(span="last_minutes", minutes=2))
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("where are we now?", intents.WhereAmI()),
+        ("where is Ginger now?", Question("where is Ginger now?")),
+        ("why did Holmes do that?", Question("why did Holmes do that?")),
+        ("what is the lamp for?", Question("what is the lamp for?")),
+    ],
+)
+def test_a_question_of_now_that_names_someone_stays_what_it_was(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
     ("utterance", "intent"),
     [
         # a correction straight after a move: where they were before it

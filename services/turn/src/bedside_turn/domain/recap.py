@@ -90,6 +90,8 @@ _JUST_NOW = re.compile(
     r"|\bwhat(?:'s| is) happening (?:right )?now\b|^who(?:'s| is) (?:talking|speaking)(?: (?:right )?now)?$"
     r"|^who (?:just )?(?:spoke|said that|was (?:that )?(?:talking|speaking))(?: just now)?$"
     r"|^what did (?:he|she|they|you|it) (?:just )?say$|^what (?:was|has been) just said$"
+    r"|^(?:where|what) (?:are|is|'re|'s) (?:he|she|they)(?: (?:doing|up to))?(?: (?:right )?now)?$"
+    r"|^why (?:did|does|would) (?:he|she|they|it) (?:do|say) (?:that|this)$"
     r"|^who(?:'s| is| was| are| were) (?:he|she|they|this|that)"
     r"(?: (?:guy|man|woman|lady|person|character|girl|boy))?(?: again)?$"
     r"|^who(?:'s| is| was| are| were) (?:he|she|they) (?:talking|speaking) (?:to|about|with)$"
@@ -97,7 +99,8 @@ _JUST_NOW = re.compile(
     r"|^(?:sorry,? )?(?:what was that|say that again|come again|pardon|sorry|huh|what)(?: again)?$"
 )
 """Half heard, just now: "what did she just say?", "huh?", "say that again" are the latest minutes, and
-"who is he?": a name asked for only by a pronoun is whoever is in the latest minutes."""
+"who is he?", "where are they now?" or "why did she say that?": someone asked of only by a pronoun is
+whoever is in the latest minutes."""
 _WHERE_WAS_I = re.compile(r"^(?:where (?:was i|were we)|what was i (?:listening to|on))(?: again)?$")
 """Asked alone, half awake: what was playing, said as the latest minutes (no passage answers it).
 "Where am I?" and "which chapter is this?" are not recaps: ``intents`` reads them first (``WhereAmI``)."""
