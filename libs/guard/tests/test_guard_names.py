@@ -113,6 +113,8 @@ def test_questions_about_what_comes_later_are_known() -> None:
         "will Ginger survive?",
         "does Merrylegs die?",
         "do they get married?",
+        "what's in the next chapter?",
+        "what happens in the rest of the book?",
     ):
         assert asks_what_comes_later(question), question
     for question in (
@@ -126,6 +128,7 @@ def test_questions_about_what_comes_later_are_known() -> None:
         "does Oskar like pies?",
         "what did Will say to Ginger?",
         "where does Ginger get hurt?",  # a place to find, perhaps heard
+        "what happened in the last chapter?",
     ):
         assert not asks_what_comes_later(question), question
 

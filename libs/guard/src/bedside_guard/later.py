@@ -15,7 +15,8 @@ _ASKS_LATER = re.compile(
     r"|how does .{0,40}\bend|will (he|she|they|it|i)"
     rf"|(is|are) {_SOMEONE} going to|will {_SOMEONE} {_FATES}|does (he|she|they|it) {_FATES}"
     rf"|^\s*(does|do) {_SOMEONE} {_FATES}"
-    r"|what becomes of|what happens (next|later|after))\b",
+    r"|what becomes of|what happens (next|later|after)"
+    r"|(in|of) the (next|coming) (chapter|story|part)|the rest of the (book|story))\b",
     re.IGNORECASE,
 )
 
