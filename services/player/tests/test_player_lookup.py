@@ -246,3 +246,5 @@ def test_where_they_left_off_and_began_are_the_places_either_side_of_each_hour_t
     assert [e.seq for e in began.page] == [6, 1]  # the morning's first report, and the evening's
     assert began.looked_at_ms == NOW_MS  # what the times are measured against: the player's clock
     assert [e.seq for e in lookup(untimed, starts, NOW_MS).page] == [1]  # only the very first is known
+    moves = lookup(items, LocateRequest(listener="ann", book="b1", moves=True), NOW_MS)
+    assert [(e.seq, e.from_ms, e.position_ms) for e in moves.page] == [(7, 40_000, 900_000)]

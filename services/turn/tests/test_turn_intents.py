@@ -1141,6 +1141,26 @@ def test_a_recap_asked_short_and_who_just_spoke_are_the_latest_minutes(utterance
 @pytest.mark.parametrize(
     "utterance",
     [
+        "why did it jump back?",
+        "why did it move",
+        "who moved it?",
+        "did someone move the book?",
+        "the book jumped",
+        "it skipped ahead on its own",
+        "that's not where I was",
+        "this isn't where I left off",
+        "I didn't ask for that",
+        "why is it playing from here?",
+    ],
+)
+def test_asking_what_moved_the_book_is_told_from_its_last_move(utterance: str) -> None:
+    """Before, these were questions about the story, searches for their words, or nothing."""
+    assert intents.read(utterance) == intents.LastMoveAsked()
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
         "where are they now?",
         "what is he doing?",
         "what are they up to now",

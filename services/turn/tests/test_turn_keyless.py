@@ -668,6 +668,36 @@ async def test_when_they_last_listened_is_told_from_where_they_last_left_off(rig
     assert reply.speech == "You haven't listened to this book yet."
 
 
+async def test_what_moved_the_book_is_told_from_its_last_move_with_undo_offered(rig: Rig) -> None:
+    """A device left playing, or a partner's seek, moves the shared place: the listener hears what moved
+    it, when and from where, and how to put it back; nothing moves."""
+    listener = rig.listener_at(HERE)
+    rig.player.clock_ms = NOW_MS
+    seek = HistoryEntry(
+        seq=12,
+        kind="seeked",
+        position_ms=HERE,
+        from_ms=60_000,
+        chapter=2,
+        device="speaker",
+        cause="seeked",
+        placed=True,
+        stored_at_ms=NOW_MS - 3 * 60_000,
+    )
+    rig.player.history[(listener, BOOK_ID)] = [seek]
+    reply = await rig.ask(listener, "why did it jump?")
+    assert rig.player.lookups[-1].moves
+    said = (
+        "It was last moved about 3 minutes ago, by a seek on the speaker: from 0:01:00 to 0:02:15, in"
+        ' chapter 2. Say "undo" to put it back.'
+    )
+    assert (reply.outcome, reply.speech) == ("answered", said)
+    assert position(rig, listener) == HERE
+    rig.player.history[(listener, BOOK_ID)] = []
+    reply = await rig.ask(listener, "who moved it?")
+    assert reply.speech == "Nothing has moved the book yet: it has only played on."
+
+
 async def test_how_long_they_have_been_listening_is_told_from_where_this_sitting_began(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     rig.player.clock_ms = NOW_MS

@@ -536,6 +536,10 @@ class LocateFilter(Contract):
         description="only the first placing entry after each such break, and the very first: where "
         "each sitting began",
     )
+    moves: bool = Field(
+        default=False,
+        description="only the events that moved the book (a seek, a goto, a row pressed: MOVE_KINDS)",
+    )
     furthest: bool = Field(
         default=False,
         description="the matches furthest into the book first (ties: the newest), not the newest first",

@@ -1,6 +1,7 @@
 """The keyless router: with no model, plain code drives the same tools under the same rules."""
 
 from collections.abc import Callable
+from functools import partial
 
 from bedside_contracts.player import LocateRequest, SleepTimer, StateRequest
 from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target
@@ -11,6 +12,7 @@ from bedside_turn.domain import history, intents, playback, sittings, speech
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.chapters import after_the_opening, final_chapter, playing_chapter, titled_chapter
 from bedside_turn.domain.intents import Intent
+from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.routing import (
     PastTheChapterEnd,
     clock_position,
@@ -105,8 +107,8 @@ async def run_keyless(
             )
         case intents.HeardBefore():
             return await _heard_before(tools)
-        case intents.ListeningAsked(about=about):
-            return await _listening(tools, about)
+        case intents.ListeningAsked() | intents.LastMoveAsked():
+            return await _told_from_the_history(tools, intent)
         case intents.NamesHeard():
             return await _names_heard(tools)
         case intents.AboutTheBook(fact=fact):
@@ -222,15 +224,20 @@ async def _heard_before(tools: ToolBox) -> str:
     )
 
 
-async def _listening(tools: ToolBox, about: intents.ListeningAbout) -> str:
-    """When they last listened, or how long this sitting has lasted: the player's history of breaks."""
-    lookups = [
-        LocateRequest(listener=tools.listener, book=tools.book, limit=1, left_off=True),
-        LocateRequest(listener=tools.listener, book=tools.book, limit=1, began=True),
-    ]
-    stopped, began = [await tools.backends.locate(lookup) for lookup in lookups]
+async def _told_from_the_history(
+    tools: ToolBox, intent: intents.ListeningAsked | intents.LastMoveAsked
+) -> str:
+    """When they last listened, how long this sitting has lasted, or what last moved the book: the
+    player's history of breaks and moves, measured against its clock."""
+    newest = partial(LocateRequest, listener=tools.listener, book=tools.book, limit=1)
+    if isinstance(intent, intents.LastMoveAsked):
+        moved = await tools.backends.locate(newest(moves=True))
+        tools.turn.told = history.Told.LAST_MOVE
+        return last_move(moved.newest, moved.looked_at_ms)
+    stopped = await tools.backends.locate(newest(left_off=True))
+    began = await tools.backends.locate(newest(began=True))
     tools.turn.told = history.Told.LISTENING
-    if about == "last_time":
+    if intent.about == "last_time":
         return sittings.last_listened(began.newest, stopped.newest, began.looked_at_ms)
     return sittings.this_sitting(began.newest, stopped.newest, began.looked_at_ms)
 

@@ -200,6 +200,7 @@ def lookup(items: Iterable[HistoryEntry], request: LocateRequest, now_ms: int) -
             and (ends is None or entry.seq in ends)
             and (breaks is None or entry.seq in breaks)
             and (starts is None or entry.seq in starts)
+            and (not request.moves or entry.kind in MOVE_KINDS)
         )
 
     return locate(listed, matches, request.offset, request.limit, furthest=request.furthest, now_ms=now_ms)

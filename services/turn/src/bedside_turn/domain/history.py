@@ -37,6 +37,7 @@ class Told(Enum):
     HEARD_BEFORE = "I told them whether they had been further on than here before."
     NAMES_HEARD = "I told them the names they have heard most so far."
     LISTENING = "I told them when they last listened, or how long they have been listening."
+    LAST_MOVE = "I told them what last moved the book, and that undo puts it back."
 
 
 def remembered_speech(said: str, told: Told | None, *, unsaid: bool) -> str:

@@ -211,6 +211,12 @@ class HeardBefore:
     back, or dozing through a rewind), from the furthest place their history has them at."""
 
 
+@dataclass(frozen=True)
+class LastMoveAsked:
+    """ "Why did it jump?", "who moved it?", "that's not where I was": told from the newest move in the
+    listener's history, with undo offered; nothing moves."""
+
+
 ListeningAbout = Literal["last_time", "this_sitting"]
 
 
@@ -366,6 +372,7 @@ Intent = (
     | TimeLeft
     | WhereAmI
     | ListeningAsked
+    | LastMoveAsked
     | HeardBefore
     | NamesHeard
     | AboutTheBook
@@ -1193,6 +1200,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         return position
     if listening := next((about for about, said in _LISTENING_ASKED if said.match(text)), None):
         return ListeningAsked(listening)
+    if _WHY_MOVED.match(text):
+        return LastMoveAsked()
     if about := _about_the_book(text):
         return about
     if counted := _chapter_counted_alone(text):  # before the recaps, which read the words alone as one
@@ -1253,6 +1262,20 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     return Other()
 
 
+_THE_BOOK = r"(?:it|the book|this|the audiobook|my place)"
+_WHY_MOVED = re.compile(
+    rf"^why (?:did|has|does|is) {_THE_BOOK} (?:just )?"
+    r"(?:jump(?:ed)?|move[ds]?|skip(?:ped)?|gone|go|change[ds]?|playing from here)"
+    r"(?: (?:back|ahead|forward|on))?(?: on its own| by itself)?$"
+    rf"|^who (?:just )?(?:moved|changed) {_THE_BOOK}$"
+    rf"|^(?:did )?(?:someone|somebody|anyone|anybody) (?:just )?(?:move|moved|change|changed) {_THE_BOOK}$"
+    r"|^(?:the book|it) (?:just )?(?:jumped|moved|skipped)(?: (?:back|ahead|forward|on))?"
+    r"(?: on its own| by itself)?$"
+    r"|^(?:that's|thats|that is|this is|this's|it's) not where i (?:was|left off|stopped)$"
+    r"|^(?:that|this) (?:isn't|is not|wasn't) where i (?:was|left off|stopped)$"
+    r"|^i didn'?t (?:ask for that|move it|do that)$"
+)
+"""Asked what moved the shared place; "go back to where I was" stays an undo (``_UNDO``)."""
 _THIS_BOOK_OR_IT = r"(?: to (?:this|the|it|this book|the book|this story))?"
 _LISTENING_ASKED: tuple[tuple[ListeningAbout, re.Pattern[str]], ...] = (
     (

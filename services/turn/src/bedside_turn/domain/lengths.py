@@ -1,4 +1,5 @@
-"""A length of book time as the turn says it: rounded to minutes, "about" when it is rounded."""
+"""A length as the turn says it: of book time rounded to minutes, "about" when it is rounded; and how
+long ago something was stored, coarser the further back."""
 
 
 def said_length(ms: int) -> str:
@@ -9,3 +10,17 @@ def said_length(ms: int) -> str:
     hours, minutes = divmod(minutes, 60)
     said = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((hours, "hour"), (minutes, "minute")) if n]
     return "about " + " and ".join(said)
+
+
+_HOUR_MS = 3_600_000
+_DAY_MS = 24 * _HOUR_MS
+
+
+def said_ago(ms: int) -> str:
+    """ "just now", "about 40 minutes ago", "about 9 hours ago", "2 days ago"."""
+    if ms >= 2 * _DAY_MS:
+        return f"{round(ms / _DAY_MS)} days ago"
+    if ms >= _HOUR_MS:
+        hours = round(ms / _HOUR_MS)
+        return f"about {hours} hour{'s' if hours != 1 else ''} ago"
+    return "just now" if ms < 60_000 else f"{said_length(ms)} ago"

@@ -49,6 +49,7 @@ def model_may_answer(intent: Intent) -> bool:
         | intents.IntoChapter
         | intents.WhereAmI
         | intents.ListeningAsked
+        | intents.LastMoveAsked
         | intents.HeardBefore
         | intents.TimeLeft
         | intents.AboutTheBook

@@ -8,23 +8,12 @@ times share, never the device's.
 from bedside_contracts.player import HistoryEntry
 from bedside_guard import clock
 
-from bedside_turn.domain.lengths import said_length
+from bedside_turn.domain.lengths import said_ago, said_length
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.recap import NO_BREAK_YET
 
 NOT_LISTENED_YET = OwnWords("You haven't listened to this book yet.")
 NO_TIMES = OwnWords("I can't tell: your listening here was kept before Bedside noted the times.")
-_DAY_MS = 24 * 3_600_000
-
-
-def _ago(ms: int) -> str:
-    """ "about 40 minutes ago", "about 9 hours ago", "2 days ago": coarser the further back."""
-    if ms >= 2 * _DAY_MS:
-        return f"{round(ms / _DAY_MS)} days ago"
-    if ms >= 3_600_000:
-        hours = round(ms / 3_600_000)
-        return f"about {hours} hour{'s' if hours != 1 else ''} ago"
-    return "just now" if ms < 60_000 else f"{said_length(ms)} ago"
 
 
 def _where(entry: HistoryEntry) -> str:
@@ -34,7 +23,7 @@ def _where(entry: HistoryEntry) -> str:
 
 
 def _last_stopped(stopped: HistoryEntry, stored_at_ms: int, looked_at_ms: int) -> str:
-    return f"last stopped {_ago(looked_at_ms - stored_at_ms)}, {_where(stopped)}."
+    return f"last stopped {said_ago(looked_at_ms - stored_at_ms)}, {_where(stopped)}."
 
 
 def last_listened(began: HistoryEntry | None, stopped: HistoryEntry | None, looked_at_ms: int) -> OwnWords:
