@@ -1139,6 +1139,31 @@ def test_a_recap_asked_short_and_who_just_spoke_are_the_latest_minutes(utterance
 
 
 @pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("give me a spoiler", intents.SpoilerAsked()),
+        ("spoil it for me", intents.SpoilerAsked()),
+        ("I don't care about spoilers", intents.SpoilerAsked()),
+        ("sync with my phone", intents.SyncAsked()),
+        ("sync my devices", intents.SyncAsked()),
+        ("I've heard this bit", intents.HeardBefore()),  # told whether, and how to go on: nothing moves
+        ("I've already heard this", intents.HeardBefore()),
+        ("I heard this already, skip ahead", intents.Earlier(furthest=True)),
+        ("can you hear me?", intents.Help()),
+        ("what time did I fall asleep?", intents.Earlier(fell_asleep=True, show_only=True)),
+        ("is it playing?", intents.PlayingAsked()),
+        ("is it still playing", intents.PlayingAsked()),
+        ("is the book paused?", intents.PlayingAsked()),
+    ],
+)
+def test_spoilers_syncing_a_bit_heard_and_whether_it_plays_are_read_as_meant(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Before, each was read as nothing or as a question about the story."""
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
     "utterance",
     [
         "why did it jump back?",

@@ -698,6 +698,17 @@ async def test_what_moved_the_book_is_told_from_its_last_move_with_undo_offered(
     assert reply.speech == "Nothing has moved the book yet: it has only played on."
 
 
+async def test_a_spoiler_asked_for_is_declined_syncing_is_already_done_and_playing_is_told(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "give me a spoiler")
+    assert (reply.outcome, reply.speech) == ("refused", speech.NO_SPOILERS)
+    reply = await rig.ask(listener, "sync with my phone")
+    assert (reply.outcome, reply.speech) == ("refused", speech.ALREADY_SHARED)
+    reply = await rig.ask(listener, "is it still playing?")
+    assert (reply.outcome, reply.speech) == ("answered", "It's playing, in chapter 2 at 0:02:15.")
+    assert position(rig, listener) == HERE
+
+
 async def test_how_long_they_have_been_listening_is_told_from_where_this_sitting_began(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     rig.player.clock_ms = NOW_MS

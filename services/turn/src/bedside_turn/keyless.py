@@ -32,6 +32,8 @@ _NO_TOOL_DOES: dict[type[Intent], str] = {
     intents.Speed: speech.NO_SPEED,
     intents.Bookmark: speech.NO_BOOKMARKS,
     intents.OtherBook: speech.OTHER_BOOK_ON_THE_PAGE,
+    intents.SpoilerAsked: speech.NO_SPOILERS,
+    intents.SyncAsked: speech.ALREADY_SHARED,
 }
 """What plain code says, in both modes, to what no tool can do (``routing.model_may_answer``)."""
 
@@ -107,7 +109,7 @@ async def run_keyless(
             )
         case intents.HeardBefore():
             return await _heard_before(tools)
-        case intents.ListeningAsked() | intents.LastMoveAsked():
+        case intents.ListeningAsked() | intents.LastMoveAsked() | intents.PlayingAsked():
             return await _told_from_the_history(tools, intent)
         case intents.NamesHeard():
             return await _names_heard(tools)
@@ -132,6 +134,8 @@ async def run_keyless(
             | intents.Bookmark()
             | intents.OtherBook()
             | intents.OtherDevice()
+            | intents.SpoilerAsked()
+            | intents.SyncAsked()
         ):
             tools.turn.declined = True
             return _no_tool_does(intent)
@@ -225,10 +229,15 @@ async def _heard_before(tools: ToolBox) -> str:
 
 
 async def _told_from_the_history(
-    tools: ToolBox, intent: intents.ListeningAsked | intents.LastMoveAsked
+    tools: ToolBox, intent: intents.ListeningAsked | intents.LastMoveAsked | intents.PlayingAsked
 ) -> str:
-    """When they last listened, how long this sitting has lasted, or what last moved the book: the
-    player's history of breaks and moves, measured against its clock."""
+    """Whether it plays, when they last listened, how long this sitting has lasted, or what last moved
+    the book: the player's state, or its history of breaks and moves measured against its clock."""
+    if isinstance(intent, intents.PlayingAsked):
+        playing = (await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))).playing
+        return await _told_from_the_book(
+            tools, history.Told.WHERE, lambda book, here: speech.playing_now(playing, here, book.chapters)
+        )
     newest = partial(LocateRequest, listener=tools.listener, book=tools.book, limit=1)
     if isinstance(intent, intents.LastMoveAsked):
         moved = await tools.backends.locate(newest(moves=True))

@@ -329,6 +329,21 @@ class Courtesy:
 
 
 @dataclass(frozen=True)
+class SpoilerAsked:
+    """'Give me a spoiler': what is ahead is the book's to tell, never Bedside's."""
+
+
+@dataclass(frozen=True)
+class SyncAsked:
+    """'Sync my devices': every device already follows the one shared place."""
+
+
+@dataclass(frozen=True)
+class PlayingAsked:
+    """'Is it playing?', 'is the book paused?': told from the player's state."""
+
+
+@dataclass(frozen=True)
 class Help:
     """'What can you do?', 'help': what may be asked, said with examples."""
 
@@ -390,6 +405,9 @@ Intent = (
     | Speed
     | Courtesy
     | Help
+    | SpoilerAsked
+    | SyncAsked
+    | PlayingAsked
     | TimerHowLong
     | OtherDevice
     | Other
@@ -568,7 +586,7 @@ _FELL_ASLEEP = re.compile(
     r"\bwhere (?:did )?i (?:fall|fell|falling) asleep\b"
     r"|\bwhere (?:did )?i (?:doze[ds]?|drift(?:ed)?|nod(?:ded)?) off\b"
     r"|\bwhen i (?:fell asleep|dozed off|drifted off|nodded off)\b"
-    r"|^when did i (?:fall asleep|doze off|drift off|nod off)\b"
+    r"|^(?:when|what time) did i (?:fall asleep|doze off|drift off|nod off)\b"
     r"|\bback to (?:just )?before i (?:fell asleep|dozed off|drifted off|nodded off)\b"
     r"|\b(?:back )?to (?:where|when) i was (?:still )?awake\b"
     r"|^i (?:must have )?(?:fell asleep|dozed off|drifted off|nodded off)\b.*?[\s,]+"
@@ -592,11 +610,15 @@ _WHERE_I_DOZED_AGO = re.compile(
 _BACK_THERE = re.compile(
     r"^(?:(?:go|take me|bring me|put me) )?back(?: there| to (?:it|then|that))?(?: please)?$"
 )
+_HEARD_THIS = (
+    r"(?:i think )?i(?:'ve| have)? (?:already )?heard (?:this|that)(?: (?:part|bit))?(?: (?:before|already))?"
+)
 _FURTHEST = re.compile(
     r"\bwhere (?:was i|i was|have i been|i've been|i got|did i get) (?:the )?furthest\b"
     r"|\b(?:my|the) furthest (?:point|position|place|spot)\b"
     r"|\bthe furthest i(?:'ve| have)? (?:got|gotten|been|listened)\b"
     r"|\bhow far (?:did i get|had i got|i got) before\b"
+    rf"|^{_HEARD_THIS} (?:so )?(?:skip|go|move|jump) (?:ahead|on|forward)(?: please)?$"
 )
 """The place furthest into the book they have been, after going back to listen again."""
 _LEFT_OFF = re.compile(
@@ -785,7 +807,7 @@ _HEARD_BEFORE = re.compile(
     r"^(?:have|did) (?:i|we) (?:already )?(?:heard|hear|listened to|listen to) (?:this|that|it)"
     r"(?: (?:part|bit|chapter|one|story))?(?: (?:before|already))?$"
     r"|^(?:is|was) (?:this|that) (?:part |bit )?(?:new|new to me)$"
-    r"|^i think i've heard this(?: (?:part|bit))?(?: before)?$"
+    rf"|^{_HEARD_THIS}$"
 )
 _WHERE_AM_I = re.compile(
     r"^where (?:am i|are we)(?: (?:now|up to|at|right now))?"
@@ -879,9 +901,21 @@ _HELP = re.compile(
     r"^(?:help|help me|what can you do|what can i (?:say|ask)(?: you)?|how does (?:this|it) work"
     r"|how do i use (?:this|you|it))(?: please)?$"
     r"|^(?:(?:hello|hi|hey)(?: there)?(?: bedside)?|bedside)$|^are you (?:there|awake|listening)$"
-    r"|^is (?:anyone|anybody|someone) (?:there|listening)$"
+    r"|^is (?:anyone|anybody|someone) (?:there|listening)$|^(?:can|do) you hear me$"
 )
 """Asked what Bedside does, or greeted: what may be asked, with examples."""
+_SPOILER_ASKED = re.compile(
+    r"^(?:(?:can|could|would) you )?(?:please )?(?:give me|tell me) (?:a |some )?spoilers?(?: please)?$"
+    r"|^spoil (?:it|the (?:book|story|ending)) (?:for me)?$|^spoil (?:it|the (?:book|story|ending))$"
+    r"|^i (?:don'?t|do not) (?:care|mind) about spoilers$"
+)
+_SYNC_ASKED = re.compile(
+    r"^(?:(?:can|could|would) you )?(?:please )?sync(?:hroni[sz]e)? (?:it |this |the book |my place )?"
+    r"(?:with (?:my |the )?\w+|(?:my|the|all(?: my)?) devices)(?: please)?$"
+)
+_PLAYING_ASKED = re.compile(
+    r"^is (?:it|the book|this|the story) (?:still )?(?:playing|paused|stopped|on)(?: now| still)?$"
+)
 _OTHER_ONE = re.compile(
     r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b"
     r"|^(?:no,?\s+)?(?:that's|thats|that is)\s+"
@@ -1186,8 +1220,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         return TimerAsked()
     if _SPEED.search(text):
         return Speed()
-    if _HELP.match(text):
-        return Help()
+    if aside := _aside(text):
+        return aside
     if courtesy := next((said for said, words in _COURTESIES if words.match(text)), None):
         return Courtesy(courtesy)
     if moved := _NEXT_OR_PREVIOUS_ALONE.match(text):
@@ -1296,6 +1330,18 @@ _LISTENING_ASKED: tuple[tuple[ListeningAbout, re.Pattern[str]], ...] = (
     ),
 )
 """When they listened, asked alone: "how long have I been listening to Ginger's story?" stays a question."""
+
+
+def _aside(text: str) -> Help | SpoilerAsked | SyncAsked | PlayingAsked | None:
+    """Said of Bedside or the player, not of the story: help, a spoiler asked for, syncing, whether it
+    plays."""
+    if _HELP.match(text):
+        return Help()
+    if _SPOILER_ASKED.match(text):
+        return SpoilerAsked()
+    if _SYNC_ASKED.match(text):
+        return SyncAsked()
+    return PlayingAsked() if _PLAYING_ASKED.match(text) else None
 
 
 def _asked_of_the_position(text: str) -> WhereAmI | HeardBefore | None:

@@ -50,6 +50,9 @@ def model_may_answer(intent: Intent) -> bool:
         | intents.WhereAmI
         | intents.ListeningAsked
         | intents.LastMoveAsked
+        | intents.PlayingAsked
+        | intents.SpoilerAsked
+        | intents.SyncAsked
         | intents.HeardBefore
         | intents.TimeLeft
         | intents.AboutTheBook

@@ -42,6 +42,12 @@ NO_BOOKMARKS = OwnWords(
     "I don't keep bookmarks, but your place is kept on every device, and I can take you back to "
     'where you were: say "go back to where I was" or "the last time I was in chapter 5".'
 )
+NO_SPOILERS = OwnWords(
+    "I won't tell you what's ahead: that's the book's to tell. If you'd like to skip on, say where to go."
+)
+ALREADY_SHARED = OwnWords(
+    "Your devices already share one place, and each follows it as it changes, so there's nothing to sync."
+)
 OTHER_BOOK_ON_THE_PAGE = OwnWords(
     "I can only answer about this book. To change books, pick one in the Book list."
 )
@@ -199,6 +205,15 @@ def where_you_are(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -
 FURTHER_THAN_HERE_MS = 60_000
 """How far past here the furthest place must be for here to count as heard before: a playing device
 reports every few seconds, so a furthest place just past here is where they are."""
+
+
+def playing_now(playing: bool, here_ms: int, chapters: list[ChapterInfo]) -> OwnWords:
+    """'Is it playing?': the player's word for it, and where (the chapter's number, as the page shows)."""
+    chapter = playing_chapter(chapters, here_ms)
+    where = f"in chapter {chapter.n} at {clock(here_ms)}" if chapter else f"at {clock(here_ms)}"
+    if playing:
+        return OwnWords(f"It's playing, {where}.")
+    return OwnWords(f"It's paused, {where}. {PRESS_PLAY}")
 
 
 def heard_before(furthest_ms: int | None, here_ms: int, chapters: list[ChapterInfo]) -> OwnWords:
