@@ -14,7 +14,7 @@ from bedside_runtime.errors import RemoteFailure
 from bedside_testing import run_bedside
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
-from bedside_turn.domain import playback, speech
+from bedside_turn.domain import playback, sittings, speech
 from bedside_turn_testing.book import BOOK_ID, LEAD_IN_MS, PASSAGE_MS, book_info, lead_in_book, passages
 from bedside_turn_testing.doubles import DoubleBook
 from bedside_turn_testing.harness import Rig, start_rig
@@ -735,6 +735,10 @@ async def test_how_long_they_have_been_listening_is_told_from_where_this_sitting
     reply = await rig.ask(listener, "how long have I been listening?")
     said = "You haven't listened for a while: you last stopped 2 days ago, in chapter 2 at 0:01:30."
     assert reply.speech == said
+    rig.player.history[(listener, BOOK_ID)] = []
+    rig.player.began[(listener, BOOK_ID)] = [began.model_copy(update={"stored_at_ms": None})]
+    reply = await rig.ask(listener, "how long have I been listening?")
+    assert reply.speech == sittings.NO_TIMES  # a stream kept before its times were (ADR 42, ADR 53)
     rig.player.began[(listener, BOOK_ID)] = []
     reply = await rig.ask(listener, "how long have I been listening?")
     assert reply.speech == "You haven't listened to this book yet."

@@ -22,7 +22,9 @@ def _where(entry: HistoryEntry) -> str:
     return f"in chapter {entry.chapter} at {at}" if entry.chapter is not None else f"at {at}"
 
 
-def _last_stopped(stopped: HistoryEntry, stored_at_ms: int, looked_at_ms: int) -> str:
+def _last_stopped(stopped: HistoryEntry, looked_at_ms: int) -> str:
+    """Where and how long ago: a left-off place always has its time, since breaks are found by them."""
+    stored_at_ms = stopped.stored_at_ms if stopped.stored_at_ms is not None else looked_at_ms
     return f"last stopped {said_ago(looked_at_ms - stored_at_ms)}, {_where(stopped)}."
 
 
@@ -32,9 +34,7 @@ def last_listened(began: HistoryEntry | None, stopped: HistoryEntry | None, look
         return NOT_LISTENED_YET
     if stopped is None:
         return OwnWords(NO_BREAK_YET)
-    if stopped.stored_at_ms is None:
-        return NO_TIMES
-    return OwnWords(f"You {_last_stopped(stopped, stopped.stored_at_ms, looked_at_ms)}")
+    return OwnWords(f"You {_last_stopped(stopped, looked_at_ms)}")
 
 
 def this_sitting(began: HistoryEntry | None, stopped: HistoryEntry | None, looked_at_ms: int) -> OwnWords:
@@ -44,9 +44,8 @@ def this_sitting(began: HistoryEntry | None, stopped: HistoryEntry | None, looke
         return NOT_LISTENED_YET
     if began.stored_at_ms is None:
         return NO_TIMES
-    if stopped is not None and stopped.seq >= began.seq and stopped.stored_at_ms is not None:
-        last = _last_stopped(stopped, stopped.stored_at_ms, looked_at_ms)
-        return OwnWords(f"You haven't listened for a while: you {last}")
+    if stopped is not None and stopped.seq >= began.seq:
+        return OwnWords(f"You haven't listened for a while: you {_last_stopped(stopped, looked_at_ms)}")
     since = _where(began).removeprefix("in ")
     listened = said_length(looked_at_ms - began.stored_at_ms)
     return OwnWords(f"You've been listening for {listened} this time, since {since}.")
