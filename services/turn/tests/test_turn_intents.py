@@ -1217,6 +1217,22 @@ def test_a_question_of_now_that_names_someone_stays_what_it_was(
 @pytest.mark.parametrize(
     ("utterance", "intent"),
     [
+        ("go back quarter of an hour", Jump(-900_000)),  # was back an hour
+        ("go back a quarter of an hour", Jump(-900_000)),  # these two searched the book
+        ("go back three quarters of an hour", Jump(-2_700_000)),
+        ("skip ahead a quarter hour", Jump(900_000)),
+        ("back an hour and a quarter", Jump(-4_500_000)),  # was back an hour
+        ("sleep in a quarter of an hour", intents.SleepTimer(15)),
+        ("back several minutes", Jump(-300_000, amount_chosen=True)),  # was read as nothing
+    ],
+)
+def test_quarters_of_an_hour_and_several_minutes_are_amounts(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
         # a correction straight after a move: where they were before it
         ("no no go back", intents.Undo()),
         ("no, the other way", intents.Undo()),

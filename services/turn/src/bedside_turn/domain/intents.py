@@ -417,16 +417,18 @@ _NUMBER_SAID = numbers.SAID
 _NUMBER = f"({_NUMBER_SAID})"
 _BARE_NUMBER_SAID = numbers.SAID_AS_A_NUMBER
 _UNIT = r"(?:second|sec|minute|min|hour)"
+_AND_A_PART = r"(?:\s+and\s+a\s+(?:half|quarter))"
+_QUARTER_HOUR = r"quarters?\s+(?:of\s+)?(?:an?\s+)?hour"
+_QUARTERS = re.compile(rf"(?:(a|one|three)\s+)?{_QUARTER_HOUR}")
 _ONE_AMOUNT = (
-    rf"(?:(?:an?\s+)?half(?:\s+an?)?\s+{_UNIT}|{_NUMBER_SAID}(?:\s+and\s+a\s+half)?\s+{_UNIT}s?"
-    r"(?:\s+and\s+a\s+half)?)\b"
+    rf"(?:(?:an?\s+)?half(?:\s+an?)?\s+{_UNIT}|{_NUMBER_SAID}{_AND_A_PART}?\s+{_UNIT}s?"
+    rf"{_AND_A_PART}?|(?:(?:a|one|three)\s+)?{_QUARTER_HOUR})\b"
 )
 _AMOUNT = rf"(?:{_ONE_AMOUNT}(?:\s+(?:and\s+)?{_ONE_AMOUNT})?)"
 """An amount of time said, as ``_said_amount_ms`` reads it: "20 minutes", "half an hour", "a half hour",
-"one and a half hours", "an hour and a half", and in two units, "an hour and ten minutes"."""
-_SAID_AMOUNT = re.compile(
-    rf"(?:(half)(?:\s+an?)?|{_NUMBER}(\s+and\s+a\s+half)?)\s+({_UNIT})s?(\s+and\s+a\s+half)?"
-)
+"one and a half hours", "an hour and a half", "an hour and a quarter", "a quarter of an hour", and in
+two units, "an hour and ten minutes"."""
+_SAID_AMOUNT = re.compile(rf"(?:(half)(?:\s+an?)?|{_NUMBER}({_AND_A_PART})?)\s+({_UNIT})s?({_AND_A_PART})?")
 _BACK_SAID = ("back", "backward", "backwards", "rewind")
 _BACK = rf"(?:{'|'.join(_BACK_SAID)})"
 _JUMP = re.compile(rf"\b({_BACK}|forward|forwards|ahead|skip|on)\b(?:\s+\w+){{0,2}}?\s+(?:by\s+)?({_AMOUNT})")
@@ -452,7 +454,7 @@ _A_BIT_MORE = re.compile(
 A_BIT_MS = 30_000
 _A_WHILE = re.compile(
     r"^(?:(?:go|skip|jump|move|take me) )?(back|backwards?|rewind|forward|forwards|ahead|on)"
-    r" (?:a (?:little |good |long )?while|a ways?|quite a (?:bit|way|ways|while)"
+    r" (?:a (?:little |good |long )?while|a ways?|quite a (?:bit|way|ways|while)|several minutes"
     r"|a (?:long|good|fair) (?:way|bit))"
     r"(?: please)?$"
 )
@@ -1154,18 +1156,20 @@ def _said_amount_ms(said: str) -> float:
     """An amount of time as said (``_AMOUNT``), in milliseconds: "20 minutes", "half an hour",
     and a half wherever it is said, "one and a half hours" or "an hour and a half"; the parts of
     one said in two units added ("1 hour 30 minutes")."""
-    parts = list(_SAID_AMOUNT.finditer(said.replace("-", " ")))
+    in_minutes = _QUARTERS.sub(lambda q: "45 minutes" if q.group(1) == "three" else "15 minutes", said)
+    parts = list(_SAID_AMOUNT.finditer(in_minutes.replace("-", " ")))
     assert parts, said  # only ever given what _AMOUNT matched
     return sum(_amount_part_ms(*part.groups()) for part in parts)
 
 
 def _amount_part_ms(
-    half: str | None, number: str | None, half_before: str | None, unit: str, half_after: str | None
+    half: str | None, number: str | None, part_before: str | None, unit: str, part_after: str | None
 ) -> float:
     if half:
         return 0.5 * UNIT_MS[unit]
     assert number is not None
-    return (number_of(number) + (0.5 if half_before or half_after else 0)) * UNIT_MS[unit]
+    parts = sum(0.25 if "quarter" in part else 0.5 for part in (part_before, part_after) if part)
+    return (number_of(number) + parts) * UNIT_MS[unit]
 
 
 def said_amount_ms(text: str) -> float | None:
