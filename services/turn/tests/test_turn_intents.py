@@ -323,6 +323,10 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("ten more minutes", intents.SleepTimer(10)),
         ("give me 5 more minutes please", intents.SleepTimer(5)),
         ("another 15 minutes", intents.SleepTimer(15)),  # was Other
+        ("another half hour then stop", intents.SleepTimer(30)),  # these two were Other
+        ("twenty more minutes and then stop", intents.SleepTimer(20)),
+        ("go back 1 minute 30", Jump(-90_000)),  # was back a minute
+        ("skip ahead 2 hours 15", Jump(8_100_000)),
         # words said before what is asked: these were Other
         ("wait, what happened to Ginger?", Question("wait, what happened to Ginger?")),
         ("sorry, who is James", Question("sorry, who is James")),

@@ -1039,9 +1039,11 @@ _TIMER_MINUTES = re.compile(
 )
 _TIMER_MORE = re.compile(
     r"^(?=.*\b(?:more|another|extra)\b)(?:(?:ok(?:ay)?|just|give me|let me have|another|an extra)\s+)*"
-    rf"({_NUMBER_SAID})\s+(?:more\s+)?({_UNIT})s?(?:\s+please)?$"
+    rf"(?:({_NUMBER_SAID})\s+more\s+({_UNIT})s?|({_AMOUNT}))(?:\s+more)?"
+    r"(?:\s+(?:and |then |and then )?(?:stop|pause|turn (?:it )?off))?(?:\s+please)?$"
 )
-"""Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please"."""
+"""Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please", "another half
+hour then stop"."""
 _ON_THE_TIMER = r"\s+(?:to|on|onto)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer"
 _ADDED_AMOUNT = (
     rf"(?:(?:another|an extra)\s+({_UNIT})\b"
@@ -1139,6 +1141,14 @@ _FILLER = re.compile(
 when a comma, a pause, follows them ("wait, what happened to Ginger?")."""
 
 
+_UNIT_LEFT_UNSAID = re.compile(
+    rf"\b{_NUMBER_SAID}\s+(?P<unit>hour|minute|min)s?\s+(?:and\s+)?{_BARE_NUMBER_SAID}\b"
+    r"(?!\s*(?:seconds?|secs?|minutes?|mins?|hours?|:|%|percent)\b)"
+)
+"""A second part said without its unit, "1 minute 30", "2 hours 15": the next unit down."""
+_NEXT_UNIT = {"hour": "minutes", "minute": "seconds", "min": "seconds"}
+
+
 def normalise(utterance: str) -> str:
     text = utterance.lower().strip()
     text = text.replace("’", "'")
@@ -1146,6 +1156,7 @@ def normalise(utterance: str) -> str:
     while (stripped := _FILLER.sub("", text)) != text:
         text = stripped
     text = re.sub(r"\s*,(?!\d)\s*", " ", text)  # a recogniser's pauses: "back, five minutes"
+    text = _UNIT_LEFT_UNSAID.sub(lambda said: f"{said[0]} {_NEXT_UNIT[said['unit']]}", text)
     return numbers.ordinal_chapters_as_numbers(text)
 
 
@@ -1477,7 +1488,8 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         said = timer.group(1) or timer.group(2) or timer.group(3)
         return SleepTimer(after=max(1, round(_said_amount_ms(said) / 60_000)))
     if more := _TIMER_MORE.match(text):
-        return SleepTimer(after=max(1, round(_said_amount_ms(f"{more.group(1)} {more.group(2)}") / 60_000)))
+        said = more.group(3) or f"{more.group(1)} {more.group(2)}"
+        return SleepTimer(after=max(1, round(_said_amount_ms(said) / 60_000)))
     if bare := _TIMER_BARE_MINUTES.search(text):
         return SleepTimer(after=max(1, round(number_of(bare.group(1) or bare.group(2)))))
     return None
