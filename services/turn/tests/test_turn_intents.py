@@ -1157,6 +1157,7 @@ def test_a_recap_asked_short_and_who_just_spoke_are_the_latest_minutes(utterance
         ("what time did I fall asleep?", intents.Earlier(fell_asleep=True, show_only=True)),
         ("is it playing?", intents.PlayingAsked()),
         ("is it still playing", intents.PlayingAsked()),
+        ("is still playing.", intents.PlayingAsked()),  # as Whisper heard "is it still playing?"
         ("is the book paused?", intents.PlayingAsked()),
     ],
 )

@@ -916,7 +916,7 @@ _SYNC_ASKED = re.compile(
     r"(?:with (?:my |the )?\w+|(?:my|the|all(?: my)?) devices)(?: please)?$"
 )
 _PLAYING_ASKED = re.compile(
-    r"^is (?:it|the book|this|the story) (?:still )?(?:playing|paused|stopped|on)(?: now| still)?$"
+    r"^is (?:(?:it|the book|this|the story) )?(?:still )?(?:playing|paused|stopped|on)(?: now| still)?$"
 )
 _OTHER_ONE = re.compile(
     r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b"
