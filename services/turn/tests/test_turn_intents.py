@@ -326,6 +326,9 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("another half hour then stop", intents.SleepTimer(30)),  # these two were Other
         ("twenty more minutes and then stop", intents.SleepTimer(20)),
         ("go back 1 minute 30", Jump(-90_000)),  # was back a minute
+        ("go back 1:30", Jump(-90_000)),  # a clock amount with no "to": these searched the book for "1:30"
+        ("skip ahead 1:05:00", Jump(3_900_000)),
+        ("go back to 1:30", intents.ClockTime(5_400_000, minutes_seconds_ms=90_000)),  # a place, as before
         ("skip ahead 2 hours 15", Jump(8_100_000)),
         # words said before what is asked: these were Other
         ("wait, what happened to Ginger?", Question("wait, what happened to Ginger?")),

@@ -432,6 +432,12 @@ _SAID_AMOUNT = re.compile(rf"(?:(half)(?:\s+an?)?|{_NUMBER}({_AND_A_PART})?)\s+(
 _BACK_SAID = ("back", "backward", "backwards", "rewind")
 _BACK = rf"(?:{'|'.join(_BACK_SAID)})"
 _JUMP = re.compile(rf"\b({_BACK}|forward|forwards|ahead|skip|on)\b(?:\s+\w+){{0,2}}?\s+(?:by\s+)?({_AMOUNT})")
+_JUMP_BY_CLOCK = re.compile(
+    rf"^(?:(?:go|skip|jump|move) )?({_BACK}|forward|forwards|ahead) (?:by )?"
+    r"(\d{1,2}):(\d{2})(?::(\d{2}))?(?: please)?$"
+)
+"""A jump by an amount on the clock, with no "to" ("back 1:30", minutes and seconds); "back to 1:30" is
+a place (``_CLOCK``)."""
 _JUMP_AMOUNT_FIRST = re.compile(rf"\b({_AMOUNT})\s+({_BACK}|forward|forwards|ahead|on)\b")
 """The amount said before the way ("half an hour back", "ten minutes forward")."""
 _A_BIT = re.compile(
@@ -1511,7 +1517,12 @@ def _direction(goto: re.Match[str]) -> Direction | None:
 
 def _jump_said(text: str) -> Jump | None:
     """A jump by an amount said, the way before the amount ("back an hour and a half") or, not in
-    a question, after it ("half an hour back")."""
+    a question, after it ("half an hour back"), or on the clock ("back 1:30")."""
+    if by_clock := _JUMP_BY_CLOCK.match(text):
+        way, first, second, third = by_clock.groups()
+        hours, minutes, seconds = (0, first, second) if third is None else (first, second, third)
+        sign = -1 if re.fullmatch(_BACK, way) else 1
+        return Jump(offset_ms=sign * ((int(hours) * 60 + int(minutes)) * 60 + int(seconds)) * 1000)
     said = _JUMP.search(text)
     if said is not None:
         way, amount = said.group(1, 2)
