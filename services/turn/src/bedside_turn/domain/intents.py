@@ -914,7 +914,7 @@ _HELP = re.compile(
 """Asked what Bedside does, or greeted: what may be asked, with examples."""
 _SPOILER_ASKED = re.compile(
     r"^(?:(?:can|could|would) you )?(?:please )?(?:give me|tell me) (?:a |some )?spoilers?(?: please)?$"
-    r"|^spoil (?:it|the (?:book|story|ending)) (?:for me)?$|^spoil (?:it|the (?:book|story|ending))$"
+    r"|^spoil (?:it|the (?:book|story|ending))(?: for me)?$"
     r"|^i (?:don'?t|do not) (?:care|mind) about spoilers$"
 )
 _SYNC_ASKED = re.compile(
@@ -1204,9 +1204,8 @@ def _step_not_counted_in_time(text: str) -> Jump | None:
         return Jump(offset_ms=(-1 if a_while.group(1) in _BACK_WORDS else 1) * A_WHILE_MS, amount_chosen=True)
     if in_the_text := _IN_THE_TEXT.match(text):
         direction, count, unit = in_the_text.groups()
-        counted = (
-            1 if count == "the" else number_of(count)
-        )  # "skip forward the page", as a recogniser hears it
+        # "skip forward the page": "a page" as a recogniser hears it
+        counted = 1 if count == "the" else number_of(count)
         step_ms = (-1 if direction in _BACK_WORDS else 1) * counted * READ_ALOUD_MS[unit]
         return Jump(offset_ms=int(step_ms), amount_chosen=True)
     return None
