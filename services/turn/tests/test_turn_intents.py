@@ -1275,6 +1275,24 @@ def test_corrections_and_half_said_steps_at_2am_are_read_as_meant(
     assert intents.read(utterance) == intent
 
 
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "tell me a joke",
+        "what's the weather like?",
+        "what's the news today",
+        "play some music",
+        "sing me a song",
+        "remind me to call Sam",
+        "turn off the lights",
+    ],
+)
+def test_what_a_general_assistant_is_asked_is_not_searched_for_in_the_book(utterance: str) -> None:
+    """Before, "play some music" offered a place in the book that holds "music", and "tell me a joke" was
+    told "That hasn't come up yet"."""
+    assert intents.read(utterance) == Other()
+
+
 def test_how_late_it_is_is_the_time_of_day() -> None:
     assert intents.read("how late is it?") == intents.Courtesy("time_of_day")
 

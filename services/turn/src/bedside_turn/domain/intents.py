@@ -1139,6 +1139,17 @@ _VOLUME = re.compile(
     r"|(?:change|raise|lower) the (?:volume|sound))"
     r"(?:\s+(?:please|a bit|a little|a touch))*$"
 )
+_NOT_OF_THE_BOOK = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:"
+    r"tell me a joke|sing(?: me)?(?: a song)?|what(?:'s| is) the (?:weather|news|forecast)"
+    r"(?: like)?(?: (?:today|tomorrow|tonight|now))?"
+    r"|play (?:me )?(?:some )?(?:music|songs?|the radio|a podcast|white noise|rain sounds)"
+    r"|set an alarm\b.*|wake me (?:up )?(?:at|in)\b.*|remind me to\b.*|(?:call|text|message) \w+"
+    r"|turn (?:on|off) the (?:lights?|tv|telly|heating|fan)"
+    r")(?:\s+please)?$"
+)
+"""What people ask a general assistant, which no tool of a book does: said plainly, not searched for in
+the book (a model, when there is one, answers it)."""
 _FILLER = re.compile(
     r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside)(?:[,\s]|\.\.\.|…)+"
     r"|^(?:wait|hang on|sorry|actually|well|alright|excuse me|(?:no )?i'm (?:still )?awake),\s*"
@@ -1216,7 +1227,7 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     of two requests said together, which is not split again."""
     text = normalise(utterance)
     asked = utterance.strip().endswith("?")
-    if not text:
+    if not text or _NOT_OF_THE_BOOK.match(text):
         return Other()
     if playback := (whole and _move_and_timer(text)) or read_playback(text):
         return playback
