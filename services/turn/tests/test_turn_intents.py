@@ -1293,6 +1293,32 @@ def test_what_a_general_assistant_is_asked_is_not_searched_for_in_the_book(utter
     assert intents.read(utterance) == Other()
 
 
+@pytest.mark.parametrize(
+    ("typed", "intent"),
+    [
+        ("ch 5", Chapter(5)),
+        ("go to ch. 12", Chapter(12)),
+        ("chap 7", Chapter(7)),
+        ("back 5m", Jump(-300_000)),
+        ("fwd 30s", Jump(30_000)),
+        ("back 1h", Jump(-3_600_000)),
+        ("rew 30", Jump(-30_000, unit_taken="second")),
+        ("-30s", Jump(-30_000)),
+        ("+2 min", Jump(120_000)),
+        ("next ch", intents.NextChapter(1)),
+        ("prev", intents.NextChapter(-1)),
+        ("end of ch 3", intents.ChapterEnd(chapter=3)),
+        ("whos merrylegs", Question("whos merrylegs")),  # asked as typed; read as "who's"
+        ("recap pls", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
+        ("thx", intents.Courtesy("thanks")),
+        ("gn", intents.Courtesy("goodnight")),
+    ],
+)
+def test_shorthand_typed_on_the_page_is_read_as_said(typed: str, intent: intents.Intent) -> None:
+    """Before, each was read as nothing, or "go to ch. 12" searched the book for "ch. 12"."""
+    assert intents.read(typed) == intent
+
+
 def test_how_late_it_is_is_the_time_of_day() -> None:
     assert intents.read("how late is it?") == intents.Courtesy("time_of_day")
 

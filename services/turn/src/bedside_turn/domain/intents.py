@@ -1158,6 +1158,25 @@ _FILLER = re.compile(
 when a comma, a pause, follows them ("wait, what happened to Ginger?")."""
 
 
+_TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(typed), said)
+    for typed, said in (
+        (r"^-\s*(?=\d)", "back "),
+        (r"^\+\s*(?=\d)", "forward "),
+        (r"\bch(?:ap)?\.?(?=\s*\d|$)", "chapter"),
+        (r"\b(\d{1,3})\s?(?:s|secs?)\b", r"\1 seconds"),
+        (r"\b(\d{1,3})\s?(?:m|mins?)\b", r"\1 minutes"),
+        (r"\b(\d{1,3})\s?(?:h|hrs?)\b", r"\1 hours"),
+        (r"\bfwd\b", "forward"),
+        (r"\brew\b", "rewind"),
+        (r"\bprev\b", "previous"),
+        (r"\b(?:pls|plz)\b", "please"),
+        (r"^(?:thx|ty)$", "thanks"),
+        (r"^gn$", "goodnight"),
+        (r"\b(who|where|what|how)s\b", r"\1's"),
+    )
+)
+"""Shorthand typed on the page, as it would be said: "ch 5", "back 30s", "fwd 2m", "prev", "thx"."""
 _UNIT_LEFT_UNSAID = re.compile(
     rf"\b{_NUMBER_SAID}\s+(?P<unit>hour|minute|min)s?\s+(?:and\s+)?{_BARE_NUMBER_SAID}\b"
     r"(?!\s*(?:seconds?|secs?|minutes?|mins?|hours?|:|%|percent)\b)"
@@ -1173,6 +1192,8 @@ def normalise(utterance: str) -> str:
     while (stripped := _FILLER.sub("", text)) != text:
         text = stripped
     text = re.sub(r"\s*,(?!\d)\s*", " ", text)  # a recogniser's pauses: "back, five minutes"
+    for typed, said in _TYPED:
+        text = typed.sub(said, text)
     text = _UNIT_LEFT_UNSAID.sub(lambda said: f"{said[0]} {_NEXT_UNIT[said['unit']]}", text)
     return numbers.ordinal_chapters_as_numbers(text)
 
