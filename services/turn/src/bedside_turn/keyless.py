@@ -110,7 +110,7 @@ async def run_keyless(
         case intents.HeardBefore():
             return await _heard_before(tools)
         case intents.ListeningAsked() | intents.LastMoveAsked() | intents.PlayingAsked():
-            return await _told_from_the_history(tools, intent)
+            return await _told_by_the_player(tools, intent)
         case intents.NamesHeard():
             return await _names_heard(tools)
         case intents.AboutTheBook(fact=fact):
@@ -228,7 +228,7 @@ async def _heard_before(tools: ToolBox) -> str:
     )
 
 
-async def _told_from_the_history(
+async def _told_by_the_player(
     tools: ToolBox, intent: intents.ListeningAsked | intents.LastMoveAsked | intents.PlayingAsked
 ) -> str:
     """Whether it plays, when they last listened, how long this sitting has lasted, or what last moved
