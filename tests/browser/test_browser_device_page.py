@@ -32,6 +32,7 @@ from bedside_contracts.search import TranscriptCoverage
 from bedside_contracts.subjects import SERVICES
 from bedside_ingest.artifact import decode_vectors, encode_vectors
 from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
+from bedside_player.listeners import Listeners
 from bedside_runtime.nats_server import free_port
 from bedside_testing import REPO, RunningSystem
 from playwright.sync_api import Browser, Page, Playwright, Route, expect, sync_playwright
@@ -135,19 +136,10 @@ class Bedside:
         return self.system.http_url
 
     def add_listener(self, name: str) -> str:
-        """A new listener through the player's own CLI; returns their token."""
-        bedside = Path(sys.executable).parent / "bedside"
-        done = subprocess.run(
-            [str(bedside), "listener", "add", name],
-            env=self.system.env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=True,
-        )
-        match = re.search(r"^token\s+(\S+)$", done.stdout, re.MULTILINE)
-        assert match, done.stdout + done.stderr
-        return match.group(1)
+        """A new listener, made as `bedside listener add` makes one (that command's own tests run it);
+        returns their token. In this process: a CLI process per test cost a second of imports."""
+        with ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this one
+            return thread.submit(asyncio.run, _add_listener(self.system.nats_url, name)).result()
 
     def state(self, listener: str, token: str, book: str | None = None) -> dict[str, Any]:
         response = httpx.get(
@@ -169,6 +161,14 @@ async def _ingest(nats_url: str, path: Path, book: str, audio: Path | None = Non
         reply = await client.request(subjects.INGEST_BOOK, json.dumps(request).encode(), timeout=110)
         answer: dict[str, Any] = json.loads(reply.data)
         return answer
+    finally:
+        await client.close()
+
+
+async def _add_listener(nats_url: str, name: str) -> str:
+    client = await nats.connect(nats_url)
+    try:
+        return await (await Listeners.open(client.jetstream())).create(name)
     finally:
         await client.close()
 
@@ -917,7 +917,7 @@ def test_every_control_has_an_accessible_name(open_page: OpenPage) -> None:
 # books make a 15-minute timer stop at the book's end, and "end of chapter" at the first
 # chapter's last millisecond.
 
-BEDTIME_LEAD_MS = 12_000
+BEDTIME_LEAD_MS = 7_000
 """How far before the stop the book is put before it plays: inside the fade, well apart from the stop."""
 
 
