@@ -90,6 +90,19 @@ async def test_find_behind_the_line_shows_chapter_and_words(broker: Broker) -> N
     assert "Pepper" in found.places[0].line()
 
 
+async def test_find_heard_only_ranks_the_passages_behind_the_line_among_themselves(broker: Broker) -> None:
+    here = 3 * PASSAGE_MS  # chapter 1 heard; the dog on the ice is in chapter 2
+    query = "the little dog fell through the ice"
+    whole = FindPassage(book="small", here_ms=here, query=query)
+    heard = whole.model_copy(update={"heard_only": True})
+    over_the_book = await call(broker.connection, subjects.SEARCH_FIND, whole, FoundPassages)
+    behind = await call(broker.connection, subjects.SEARCH_FIND, heard, FoundPassages)
+    assert over_the_book.hits[0].chapter == 2
+    assert behind.hits
+    assert all(h.start_ms < here for h in behind.hits)
+    assert behind.hits[0].score > next(h.score for h in over_the_book.hits if h.start_ms < here)
+
+
 async def test_recall_reads_only_behind_the_line(broker: Broker) -> None:
     here = 6 * PASSAGE_MS  # chapters 1 and 2 heard
     asked = Recall(book="small", here_ms=here, question="what happened to the terrier on the frozen canal")

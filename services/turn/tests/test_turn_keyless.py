@@ -75,6 +75,24 @@ async def test_a_described_moment_ahead_is_a_covered_row_and_the_speech_says_not
     assert not leaks(reply.speech, rig.passages, HERE)
 
 
+async def test_going_back_searches_what_was_heard_first_then_the_whole_book(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+
+    async def finds_for(utterance: str) -> tuple[TurnReply, list[bool]]:
+        sent = len(rig.search.requests)
+        reply = await rig.ask(listener, utterance)
+        return reply, [r.heard_only for r in rig.search.requests[sent:] if isinstance(r, FindPassage)]
+
+    heard, asked = await finds_for("take me back to where Wren gave her barley soup")
+    assert (heard.outcome, asked) == ("moved", [True])
+    await rig.ask(listener, "undo")
+    # Only ahead: nothing heard fits, so the whole book is searched and its covered row is offered.
+    ahead, asked = await finds_for("go back to the part where the bay glowed amber")
+    assert (ahead.rows, asked) == (["0:05:30, further on (covered)"], [True, False])
+    _, asked = await finds_for("take me to the part where the bay glowed amber")
+    assert asked == [False]
+
+
 async def test_nothing_above_the_threshold_is_not_offered(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     offers = len(rig.player.offers)

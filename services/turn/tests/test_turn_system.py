@@ -200,6 +200,19 @@ async def test_going_back_to_a_moment_keeps_to_what_was_heard_on_black_beauty(bu
     assert any(row.endswith("further on (covered)") for row in anywhere.rows)
 
 
+async def test_going_back_to_where_the_horse_dies_finds_the_hunt_heard_hours_before(bus: Client) -> None:
+    """Three hours into Black Beauty, the horse shot after the hunt (chapter 2) is the one heard.
+    Over the whole book it ranked second, below the threshold, and the list offered only a covered
+    row ahead: among the heard passages alone it is the first by both rankings."""
+    info = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
+    listener, here = "e2e-bb-horse", 3 * 3_600_000
+    await seek(bus, listener, info.id, here)
+    back = await ask(bus, listener, info.id, "take me back to where the horse dies")
+    assert back.outcome in {"moved", "listed"}, back
+    assert any("chapter 2," in row for row in back.rows), back.rows
+    assert not [row for row in back.rows if row.endswith("further on (covered)")], back.rows
+
+
 async def test_a_row_of_the_list_said_aloud_is_pressed_on_the_real_player(bus: Client) -> None:
     info = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
     listener, here = "e2e-bb-press", 2 * 3_600_000

@@ -144,7 +144,8 @@ class SearchDouble:
     async def find(self, request: FindPassage) -> FoundPassages:
         await self.answering(request)
         book = self.book(request.book)
-        scored = [(overlap(request.query, p.text + " " + p.chapter_title), p) for p in book.passages]
+        searched = [p for p in book.passages if not request.heard_only or p.start_ms < request.here_ms]
+        scored = [(overlap(request.query, p.text + " " + p.chapter_title), p) for p in searched]
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], s[1].start_ms))[: request.limit]
         return FoundPassages(
             places=[Candidate.hit(p, request.here_ms) for _, p in best],

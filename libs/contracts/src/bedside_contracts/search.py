@@ -17,6 +17,8 @@ class FindPassage(Contract):
     here_ms: Millis
     query: Query
     limit: int = Field(default=8, ge=1, le=8)
+    heard_only: bool = False
+    """Only passages begun behind the line, ranked among themselves: the listener said to go back."""
 
 
 class Hit(Contract):

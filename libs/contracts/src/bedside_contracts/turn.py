@@ -67,6 +67,10 @@ class FindPassageArgs(Contract):
     """Search the whole book for the moment the listener describes; best first."""
 
     query: str = Field(min_length=1, max_length=300, description="what happens at the moment, in plain words")
+    heard_only: bool = Field(
+        default=False,
+        description="true when they asked to go back to it: only what they have heard is searched",
+    )
 
 
 class RecallArgs(Contract):

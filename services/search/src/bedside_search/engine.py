@@ -145,10 +145,11 @@ class SearchEngine:
         )
 
     async def find(self, request: FindPassage) -> FoundPassages:
-        """The whole book, one query embedding, best first."""
+        """The whole book (or what is behind the line, ``heard_only``), one query embedding, best first."""
         book = self.book(request.book)
         vector = self.embedder.embed_query(request.query)
-        dense, sparse = await self.rankings(book, vector, request.query, None)
+        below_ms = request.here_ms if request.heard_only else None
+        dense, sparse = await self.rankings(book, vector, request.query, below_ms)
         ranked = find_order(book, request.query, (dense, sparse), request.limit, self.rule)
         passages = [_passage(book, f) for f in ranked]
         return FoundPassages(

@@ -268,8 +268,15 @@ async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str
 
 
 async def _find_and_offer(tools: ToolBox, query: str, direction: intents.Direction | None) -> str:
-    await tools.run("find_passage", {"query": query})
-    plausible = plausible_ids(tools.hits, tools.here_ms, direction)
+    """Going back, what was heard is searched first: ranked among themselves, a heard moment is not
+    outscored by its likes ahead. The whole book is searched when nothing heard is plausible."""
+    plausible: list[int] = []
+    if direction == "back":
+        await tools.run("find_passage", {"query": query, "heard_only": True})
+        plausible = plausible_ids(tools.hits, tools.here_ms, direction)
+    if not plausible:
+        await tools.run("find_passage", {"query": query})
+        plausible = plausible_ids(tools.hits, tools.here_ms, direction)
     if not plausible:
         return speech.NOT_FOUND
     await tools.run("offer_positions", {"ids": plausible})

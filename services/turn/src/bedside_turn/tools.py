@@ -167,7 +167,10 @@ class ToolBox:
             )
 
     async def find_passage(self, args: FindPassageArgs) -> tuple[list[str], list[PlaceRef]]:
-        found = await self.backends.find(FindPassage(book=self.book, here_ms=self.here_ms, query=args.query))
+        asked = FindPassage(
+            book=self.book, here_ms=self.here_ms, query=args.query, heard_only=args.heard_only
+        )
+        found = await self.backends.find(asked)
         self.turn.note_search()
         self.hits = list(found.hits)
         if not found.places:
