@@ -954,13 +954,22 @@ _QUESTION_START = re.compile(
     r"|i (?:forget|forgot|lost track of|can'?t remember|don'?t remember) (?=who|what|where|why|which|how))\b"
 )
 _GOTO = re.compile(
-    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
-    r"(?:(?P<verb>take me|bring me|go|jump|skip|get me|play|find|rewind|return)\b"
+    r"^(?:(?:can|could|would|shall) (?:you|we)\s+|let's\s+|let us\s+|i(?:'d| would) like to\s+"
+    r"|i (?:want|need) to\s+)?(?:please\s+)?"
+    r"(?:(?P<verb>take me|bring me|go|jump|skip|get me|play|find|rewind|return|replay|hear|listen to)\b"
     r"(?:\s+(?P<way>back|forward|ahead|again))?|(?P<way_alone>back|forward|ahead)(?=\s+to\b))"
     r"(?:\s+(?:to|from))?\s*"
     r"(?:(?:the\s+)?(?:part|bit|moment|scene|place|point|chapter)\s+)?"
     r"(?:where|when|with|about|that)?\s*"
 )
+_AGAIN = re.compile(r"\s+(?:over\s+)?again$")
+"""A moment asked for "again" ("play the part where the horse dies again") is one already heard."""
+_HEAR = {"hear", "listen to"}
+_HEARD_MOMENT = re.compile(
+    r"\s(?:over\s+)?again$|\b(?:hear|listen to) (?:the (?:part|bit|moment|scene) )?(?:where|when)\b"
+)
+""""Hear" or "listen to" names a moment only to hear it again or with "the part where": "I want to
+hear the rest" and "listen to this" are not searches."""
 _CHAPTER_TITLED = re.compile(
     r"^(?:.*\b(?:to|play|find)\s+)?(?:the\s+)?(?:chapter|story)\s+(?:(?:that's|that is|which is)\s+)?"
     r"(?:called|titled|named|entitled)\s+(?P<title>.+?)(?:\s+please)?$"
@@ -1336,9 +1345,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         return BookStart()
     if _BOOK_END_ALONE.fullmatch(place) and not _STOPS_AT_THE_END.search(text):
         return BookEnd()
-    if goto := _GOTO.match(text):
-        query = re.sub(r"(?:,?\s+please)+$", "", text[goto.end() :].strip())
-        return FindPlace(query=query, direction=_direction(goto)) if len(query) >= 3 else Other()
+    if (goto := _GOTO.match(text)) and (goto["verb"] not in _HEAR or _HEARD_MOMENT.search(text)):
+        return _moment_to_go_to(text, goto)
     if where := _WHERE_PART.match(text):
         return FindPlace(query=text[where.end() :].strip())
     if _QUESTION_START.match(text) or _ASKING_WHEN.match(text) or asked:
@@ -1538,10 +1546,19 @@ def _place_asked_for(text: str) -> str:
     return re.sub(r"(?:,?\s+please)+$", "", text[goto.end() :] if goto else text).strip()
 
 
+def _moment_to_go_to(text: str, goto: re.Match[str]) -> FindPlace | Other:
+    """The moment after a "go to" ("take me back to where the horse dies"), and which way it lies."""
+    query = re.sub(r"(?:,?\s+please)+$", "", text[goto.end() :].strip())
+    direction = _direction(goto)
+    if (heard_again := _AGAIN.sub("", query)) != query:  # to hear it again, it was heard
+        query, direction = heard_again, direction or "back"
+    return FindPlace(query=query, direction=direction) if len(query) >= 3 else Other()
+
+
 def _direction(goto: re.Match[str]) -> Direction | None:
-    """Which way a "go to" said it goes: "go back to", "rewind to", "skip ahead to"."""
+    """Which way a "go to" said it goes: "go back to", "rewind to", "replay", "skip ahead to"."""
     way = goto["way"] or goto["way_alone"]
-    if goto["verb"] in {"rewind", "return"} or way == "back":
+    if goto["verb"] in {"rewind", "return", "replay"} or way == "back":
         return "back"
     return "forward" if way in {"forward", "ahead"} else None
 
