@@ -39,6 +39,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("i want to hear the part where the horse died again", FindPlace("the horse died", "back")),
         ("play the horse dying part again", FindPlace("the horse dying part", "back")),
         ("replay the bit where the stable burns", FindPlace("the stable burns", "back")),
+        ("replay a bit when the stable burns.", FindPlace("the stable burns", "back")),  # as Whisper heard it
         ("hear the horse dying again", FindPlace("the horse dying", "back")),
         ("I'd like to listen to the storm again", FindPlace("the storm", "back")),
         ("the bit where the lamp is relit", FindPlace("the lamp is relit")),

@@ -959,7 +959,7 @@ _GOTO = re.compile(
     r"(?:(?P<verb>take me|bring me|go|jump|skip|get me|play|find|rewind|return|replay|hear|listen to)\b"
     r"(?:\s+(?P<way>back|forward|ahead|again))?|(?P<way_alone>back|forward|ahead)(?=\s+to\b))"
     r"(?:\s+(?:to|from))?\s*"
-    r"(?:(?:the\s+)?(?:part|bit|moment|scene|place|point|chapter)\s+)?"
+    r"(?:(?:(?:the|a|that)\s+)?(?:part|bit|moment|scene|place|point|chapter)\s+)?"
     r"(?:where|when|with|about|that)?\s*"
 )
 _AGAIN = re.compile(r"\s+(?:over\s+)?again$")
