@@ -132,6 +132,15 @@ def test_where_grandpa_is_is_answered_from_the_last_heard_of_him(sample: Sample,
     assert first.chapter == 4, first.text
 
 
+@pytest.mark.parametrize("question", ["what happened to Grandpa?", "what became of Grandpa?"])
+def test_what_happened_to_grandpa_is_answered_from_the_last_heard_of_him(
+    sample: Sample, question: str
+) -> None:
+    first = sample.first(question, "13:00")
+    assert first is not None
+    assert first.chapter == 4, first.text
+
+
 KITCHEN_MS = 1_078_804
 """Inside passage 39 (chapter 5), after "...because it seemed only fair.", before its last
 sentence, "Then they ran up the garden together to the kitchen door." """

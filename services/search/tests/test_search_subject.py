@@ -77,6 +77,14 @@ def test_where_is_someone_asks_after_them_now_and_where_was_does_not() -> None:
     assert subject_of("where is Grandpa?") == ()
 
 
+def test_what_happened_to_someone_asks_for_the_last_heard_of_them() -> None:
+    assert whereabouts_of("what happened to Ginger?") == ("ginger",)
+    assert whereabouts_of("what's happened to Grandpa") == ("grandpa",)
+    assert whereabouts_of("whatever happened to Mrs. Bramble?") == ("bramble",)
+    assert whereabouts_of("what became of Oskar?") == ("oskar",)
+    assert whereabouts_of("what has become of the old pony?") == ("old", "pony")
+
+
 def test_where_is_answers_from_the_latest_heard_passage_naming_them() -> None:
     naming = {"grandpa": [_naming(1, 1), _naming(2, 1), _naming(7, 4)]}
     order = introduced_order(naming, [Fused(2, 0.05, 0.6)], latest=True)

@@ -43,11 +43,14 @@ _WHO = re.compile(
 """The subject runs to the question's end; the stop after "Mr." or "St." does not end it.
 "Tell me about Iris" and "I forgot who Iris is" ask who Iris is as plainly as "who is Iris?" does."""
 _WHERE = re.compile(
-    rf"\bwhere(?:['\u2019]s|\s+is|\s+are)\s+(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+)",
+    r"(?:\bwhere(?:['\u2019]s|\s+is|\s+are)"
+    r"|\bwhat(?:ever)?(?:['\u2019]s|\s+has)?\s+(?:happened\s+to|become\s+of)|\bwhat\s+became\s+of)"
+    rf"\s+(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+)",
     re.IGNORECASE,
 )
 """"Where is Grandpa?": where someone is now, so the present tense only ("where was" asks after
-a moment, which recall's ranking finds)."""
+a moment, which recall's ranking finds). "What happened to Grandpa?" and "what became of him?"
+ask the same: the last the listener heard of them."""
 _ABOUT = re.compile(
     r"\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of)\s+"
     r"(?!(?:what|how|why|when|where|which|whether|if|who)\b)(?P<thing>[^?.!]+)",
