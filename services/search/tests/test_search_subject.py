@@ -83,6 +83,14 @@ def test_what_happened_to_someone_asks_for_the_last_heard_of_them() -> None:
     assert whereabouts_of("whatever happened to Mrs. Bramble?") == ("bramble",)
     assert whereabouts_of("what became of Oskar?") == ("oskar",)
     assert whereabouts_of("what has become of the old pony?") == ("old", "pony")
+    assert whereabouts_of("how is Ginger doing?") == ("ginger",)
+    assert whereabouts_of("how's Merrylegs getting on") == ("merrylegs",)
+    assert whereabouts_of("is Ginger ok?") == ("ginger",)
+    assert whereabouts_of("is Mrs. Bramble all right") == ("bramble",)
+    assert whereabouts_of("what's going on with Ginger") == ("ginger",)
+    assert whereabouts_of("how is it going?") == ()
+    assert whereabouts_of("is it ok to skip?") == ()
+    assert whereabouts_of("where is Grandpa? I can't remember") == ("grandpa",)
 
 
 def test_where_is_answers_from_the_latest_heard_passage_naming_them() -> None:

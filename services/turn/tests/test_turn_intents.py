@@ -172,6 +172,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("play at double speed", intents.Speed()),
         ("who is Wren?", Question("who is Wren?")),
         ("what happened to the keeper", Question("what happened to the keeper")),
+        ("whatever happened to the keeper", Question("whatever happened to the keeper")),  # was Other
         ("remind me who Ambrose is", Question("remind me who Ambrose is")),
         ("what did I miss?", RecapAsked(RecapArgs(span="since_asleep"))),
         ("I dozed off, what happened", RecapAsked(RecapArgs(span="since_asleep"))),

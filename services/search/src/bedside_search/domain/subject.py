@@ -42,15 +42,25 @@ _WHO = re.compile(
 )
 """The subject runs to the question's end; the stop after "Mr." or "St." does not end it.
 "Tell me about Iris" and "I forgot who Iris is" ask who Iris is as plainly as "who is Iris?" does."""
-_WHERE = re.compile(
-    r"(?:\bwhere(?:['\u2019]s|\s+is|\s+are)"
-    r"|\bwhat(?:ever)?(?:['\u2019]s|\s+has)?\s+(?:happened\s+to|become\s+of)|\bwhat\s+became\s+of)"
-    rf"\s+(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+)",
-    re.IGNORECASE,
+_SOMEONE = rf"(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+?)"
+_WHERE = (
+    re.compile(
+        r"(?:\bwhere(?:['\u2019]s|\s+is|\s+are)"
+        r"|\bwhat(?:ever)?(?:['\u2019]s|\s+has)?\s+(?:happened\s+to|become\s+of)|\bwhat\s+became\s+of"
+        r"|\bwhat(?:['\u2019]s|\s+is)\s+(?:going\s+on|up)\s+with)"
+        rf"\s+{_SOMEONE}(?=[?.!]|$)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"^how(?:['\u2019]s|\s+is|\s+are)\s+{_SOMEONE}\s+(?:doing|getting\s+on)(?=[?.!]|$)", re.IGNORECASE
+    ),
+    re.compile(
+        rf"^(?:is|are)\s+{_SOMEONE}\s+(?:ok|okay|all\s+right|alright|safe|well)(?=[?.!]|$)", re.IGNORECASE
+    ),
 )
 """"Where is Grandpa?": where someone is now, so the present tense only ("where was" asks after
-a moment, which recall's ranking finds). "What happened to Grandpa?" and "what became of him?"
-ask the same: the last the listener heard of them."""
+a moment, which recall's ranking finds). "What happened to Grandpa?", "what became of him?", "how
+is he doing?" and "is he all right?" ask the same: the last the listener heard of them."""
 _ABOUT = re.compile(
     r"\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of)\s+"
     r"(?!(?:what|how|why|when|where|which|whether|if|who)\b)(?P<thing>[^?.!]+)",
@@ -98,7 +108,7 @@ def name_asked_of(question: str) -> tuple[str, ...]:
 
 def whereabouts_of(question: str) -> tuple[str, ...]:
     """The content words of the person a "where is X?" question asks after, lower case; () if none."""
-    return _subject_words(_WHERE.search(question))
+    return _subject_words(next((m for pattern in _WHERE if (m := pattern.search(question.strip()))), None))
 
 
 def _subject_words(match: re.Match[str] | None) -> tuple[str, ...]:

@@ -949,7 +949,7 @@ _PRESS_LISTED = re.compile(
 """A row of the list by its place, said whole ("the second one", "option 3"), so that "the first
 time he falls" stays a moment to find and "the second chapter" a chapter."""
 _QUESTION_START = re.compile(
-    r"^(who|what|whats|what's|why|which|how|whose|is|was|were|did|does|do|has|had|are"
+    r"^(who|what|whats|what's|whatever|why|which|how|whose|is|was|were|did|does|do|has|had|are"
     r"|will(?! you\b)|tell me|remind me|explain"
     r"|i (?:forget|forgot|lost track of|can'?t remember|don'?t remember) (?=who|what|where|why|which|how))\b"
 )
