@@ -39,6 +39,24 @@ def test_a_recall_line_for_who_someone_is_is_redrawn_from_where_they_are_named()
     assert "Hettie Bramble" in again.calls[0].lines[0]
 
 
+def test_a_recall_line_with_all_its_heard_words_is_redrawn_with_all_of_them() -> None:
+    first_at, now = 900_000, 600_000
+    ref = PlaceRef(line=0, place=Candidate.hit(NAMED, first_at, whole=True), kind="line", whole=True)
+    recall = ToolCallRecord(
+        name="recall", arguments={"question": "who came at dawn?"}, lines=[ref.text()], places=[ref], ms=1
+    )
+    exchange = Exchange(
+        turn_id="t2",
+        utterance="who came at dawn?",
+        speech="A woman...",
+        outcome="answered",
+        calls=[recall],
+        guarded_at_ms=first_at,
+    )
+    redrawn = history.guard_again(exchange, now, {NAMED.id: NAMED}).calls[0].places[0].place
+    assert redrawn.words == NAMING
+
+
 def test_an_answer_that_told_the_position_is_remembered_only_as_told_unless_it_was_not_spoken() -> None:
     said = "You're in chapter 2, 40 seconds in; about 3 minutes into the book, with about 3 minutes to go."
     assert history.remembered_speech(said, history.Told.WHERE, unsaid=False) == (

@@ -213,6 +213,19 @@ async def test_going_back_to_where_the_horse_dies_finds_the_hunt_heard_hours_bef
     assert not [row for row in back.rows if row.endswith("further on (covered)")], back.rows
 
 
+async def test_a_keyless_answer_quotes_the_heard_sentence_that_bears_on_it_past_the_first_lines(
+    bus: Client,
+) -> None:
+    """Recall sent a passage's first sixty heard words, and the quote was the best of those: "why is
+    Ginger so bad tempered?" was answered "'Well,' she said, 'we shall see.'" from chapter 4."""
+    info = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
+    listener, here = "e2e-bb-temper", 2 * 3_600_000 + 30 * 60_000
+    await seek(bus, listener, info.id, here)
+    answer = await ask(bus, listener, info.id, "why is Ginger so bad tempered?")
+    assert answer.outcome == "answered", answer
+    assert "bad habit of biting" in answer.speech, answer.speech
+
+
 async def test_a_row_of_the_list_said_aloud_is_pressed_on_the_real_player(bus: Client) -> None:
     info = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
     listener, here = "e2e-bb-press", 2 * 3_600_000

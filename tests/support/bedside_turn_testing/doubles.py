@@ -166,7 +166,7 @@ class SearchDouble:
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], -s[1].start_ms))[: request.limit]
         return Recalled(
             come_up=bool(best),
-            places=[Candidate.hit(p, request.here_ms) for _, p in best],
+            places=[Candidate.hit(p, request.here_ms, whole=True) for _, p in best],
             hits=[Hit(passage_id=p.id, start_ms=p.start_ms, chapter=p.chapter, score=s) for s, p in best],
         )
 

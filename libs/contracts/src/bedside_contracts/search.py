@@ -56,9 +56,6 @@ class Recalled(Contract):
     """Names in the question not heard yet (the listener's own words, nothing of what is ahead)."""
     asks_later: bool = False
     """The question asks what happens further on: answered only from what was heard."""
-    naming: list[str] = Field(default_factory=list)
-    """The words of the one a "who is X?" or "where is X?" question asks after (lower case): each
-    place's words show where its passage names them (``bedside_guard.excerpt_naming``)."""
 
 
 class CheckAnswer(Contract):

@@ -247,7 +247,11 @@ class PlaceRef(Contract):
     kind: Literal["line", "row"] = Field(description="a search or recall line, or a row of a list")
     naming: list[str] = Field(
         default_factory=list,
-        description="a recall line's words for 'who is X?': X's words, so a redrawn line shows them too",
+        description="an older recall line's words for 'who is X?': X's words, so a redrawn line shows them "
+        "too (recall lines now carry all their heard words: whole)",
+    )
+    whole: bool = Field(
+        default=False, description="a recall line: all its passage's heard words, and so when redrawn"
     )
 
     def text(self) -> str:

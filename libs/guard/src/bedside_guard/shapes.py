@@ -145,9 +145,9 @@ class Candidate(BaseModel):
 
     @classmethod
     def hit(cls, passage: Passage, here_ms: int, naming: Sequence[str] = (), *, whole: bool = False) -> Self:
-        """A search or recall hit on ``passage`` as a listener at ``here_ms`` may see it; for a
-        question about someone, its words show where they are named (``excerpt_naming``); ``whole``,
-        all its heard words (a name asked for is often told past the excerpt's end)."""
+        """A search or recall hit on ``passage`` as a listener at ``here_ms`` may see it: an excerpt
+        of its heard words, from where ``naming`` is named (``excerpt_naming``: an older record's
+        recall line); ``whole``, all its heard words (recall: the answer may lie past an excerpt)."""
         if ahead_of(passage.start_ms, here_ms):
             return cls(start_ms=passage.start_ms, ahead=True, passage_id=passage.id)
         words = heard_text(passage, here_ms)

@@ -33,7 +33,6 @@ from bedside_guard import (
     CheckedAnswer,
     Passage,
     SentenceMatches,
-    asks_a_name,
     asks_what_comes_later,
     check_answer,
     heard_names,
@@ -207,12 +206,9 @@ class SearchEngine:
         passages = [_passage(book, f) for f in served]
         return Recalled(
             come_up=True,
-            places=[
-                Candidate.hit(p, request.here_ms, naming=who or where, whole=asks_a_name(request.question))
-                for p in passages
-            ],
+            # all its heard words: the sentence that answers may lie past any excerpt's end
+            places=[Candidate.hit(p, request.here_ms, whole=True) for p in passages],
             hits=[_hit(p, f) for p, f in zip(passages, served, strict=True)],
-            naming=list(who or where),
         )
 
     def _heard_cosine(self, book: ServedBook, here_ms: int, vector: npt.NDArray[np.float32]) -> float | None:

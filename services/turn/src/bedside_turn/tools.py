@@ -189,7 +189,7 @@ class ToolBox:
             self.asks_later = recalled.asks_later
             return [not_yet_line(self.unheard_names, recalled.asks_later)], []
         self.recalled = list(recalled.places)
-        return shown_lines(recalled.places, recalled.naming)
+        return shown_lines(recalled.places, whole=True)
 
     async def recap(self, args: RecapArgs) -> tuple[list[str], list[PlaceRef], bool]:
         """The heard passages of the stretch asked for (``recap.choose_span``), as the model reads them.

@@ -95,8 +95,8 @@ def _redraw(ref: PlaceRef, here_ms: int, passages: dict[int, Passage]) -> Candid
     passage = passages.get(place.passage_id) if place.passage_id is not None else None
     if passage is None:
         return None
-    if ref.kind == "line":  # drawn as the first turn drew it: for "who is X?", from where X is named
-        return Candidate.hit(passage, here_ms, naming=ref.naming)
+    if ref.kind == "line":  # drawn as the first turn drew it: whole, or from where X is named
+        return Candidate.hit(passage, here_ms, naming=ref.naming, whole=ref.whole)
     at_ms = min(max(place.start_ms, passage.start_ms), max(passage.start_ms, passage.end_ms))
     return Candidate.covering(passage, here_ms, at_ms=at_ms)
 

@@ -4,8 +4,6 @@ Only the guard's places and rows are shown: a line is rendered from its place at
 moment, a move names its place by id and chapter, a refusal never echoes bad input.
 """
 
-from collections.abc import Sequence
-
 from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import Target
 from bedside_contracts.turn import OfferPositionsArgs, PlaceRef
@@ -123,10 +121,10 @@ def row_places(rows: list[Candidate], first_line: int) -> list[PlaceRef]:
     return [PlaceRef(line=first_line + i, place=row, kind="row") for i, row in enumerate(rows)]
 
 
-def shown_lines(places: list[Candidate], naming: Sequence[str] = ()) -> tuple[list[str], list[PlaceRef]]:
+def shown_lines(places: list[Candidate], *, whole: bool = False) -> tuple[list[str], list[PlaceRef]]:
     """Search or recall places as the lines the model reads, each line knowing its place and,
-    for "who is X?", X's words (``Recalled.naming``), so history redraws it showing X again."""
-    refs = [PlaceRef(line=i, place=place, kind="line", naming=list(naming)) for i, place in enumerate(places)]
+    for recall (``whole``), that it shows all its heard words, so history redraws it the same."""
+    refs = [PlaceRef(line=i, place=place, kind="line", whole=whole) for i, place in enumerate(places)]
     return [ref.text() for ref in refs], refs
 
 
