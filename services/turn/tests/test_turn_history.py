@@ -12,6 +12,21 @@ NAMING = (
 NAMED = Passage(id=8, start_ms=300_000, end_ms=330_000, chapter=2, chapter_title="The Village", text=NAMING)
 
 
+def recalled(question: str, ref: PlaceRef, at_ms: int) -> Exchange:
+    """An exchange whose one recall showed ``ref``'s line, guarded at ``at_ms``."""
+    recall = ToolCallRecord(
+        name="recall", arguments={"question": question}, lines=[ref.text()], places=[ref], ms=1
+    )
+    return Exchange(
+        turn_id="t1",
+        utterance=question,
+        speech="...",
+        outcome="answered",
+        calls=[recall],
+        guarded_at_ms=at_ms,
+    )
+
+
 def test_a_recall_line_for_who_someone_is_is_redrawn_from_where_they_are_named() -> None:
     # The first turn showed the words naming Hettie, past the passage's first sixty; a follow-up
     # from earlier in the book (still past the passage) must not show its opening again instead.
@@ -21,18 +36,7 @@ def test_a_recall_line_for_who_someone_is_is_redrawn_from_where_they_are_named()
     )
     assert ref.place.words is not None
     assert "Hettie Bramble" in ref.place.words
-    recall = ToolCallRecord(
-        name="recall", arguments={"question": "who is Hettie?"}, lines=[ref.text()], places=[ref], ms=1
-    )
-    exchange = Exchange(
-        turn_id="t1",
-        utterance="who is Hettie?",
-        speech="She is...",
-        outcome="answered",
-        calls=[recall],
-        guarded_at_ms=first_at,
-    )
-    again = history.guard_again(exchange, now, {NAMED.id: NAMED})
+    again = history.guard_again(recalled("who is Hettie?", ref, first_at), now, {NAMED.id: NAMED})
     redrawn = again.calls[0].places[0].place
     assert redrawn.words is not None
     assert "Hettie Bramble" in redrawn.words, redrawn.words
@@ -42,18 +46,8 @@ def test_a_recall_line_for_who_someone_is_is_redrawn_from_where_they_are_named()
 def test_a_recall_line_with_all_its_heard_words_is_redrawn_with_all_of_them() -> None:
     first_at, now = 900_000, 600_000
     ref = PlaceRef(line=0, place=Candidate.hit(NAMED, first_at, whole=True), kind="line", whole=True)
-    recall = ToolCallRecord(
-        name="recall", arguments={"question": "who came at dawn?"}, lines=[ref.text()], places=[ref], ms=1
-    )
-    exchange = Exchange(
-        turn_id="t2",
-        utterance="who came at dawn?",
-        speech="A woman...",
-        outcome="answered",
-        calls=[recall],
-        guarded_at_ms=first_at,
-    )
-    redrawn = history.guard_again(exchange, now, {NAMED.id: NAMED}).calls[0].places[0].place
+    again = history.guard_again(recalled("who came at dawn?", ref, first_at), now, {NAMED.id: NAMED})
+    redrawn = again.calls[0].places[0].place
     assert redrawn.words == NAMING
 
 
