@@ -965,9 +965,7 @@ _GOTO = re.compile(
 _AGAIN = re.compile(r"\s+(?:over\s+)?again$")
 """A moment asked for "again" ("play the part where the horse dies again") is one already heard."""
 _HEAR = {"hear", "listen to"}
-_HEARD_MOMENT = re.compile(
-    r"\s(?:over\s+)?again$|\b(?:hear|listen to) (?:the (?:part|bit|moment|scene) )?(?:where|when)\b"
-)
+_HEAR_THE_PART = re.compile(r"\b(?:hear|listen to) (?:the (?:part|bit|moment|scene) )?(?:where|when)\b")
 """"Hear" or "listen to" names a moment only to hear it again or with "the part where": "I want to
 hear the rest" and "listen to this" are not searches."""
 _CHAPTER_TITLED = re.compile(
@@ -1345,7 +1343,9 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         return BookStart()
     if _BOOK_END_ALONE.fullmatch(place) and not _STOPS_AT_THE_END.search(text):
         return BookEnd()
-    if (goto := _GOTO.match(text)) and (goto["verb"] not in _HEAR or _HEARD_MOMENT.search(text)):
+    if (goto := _GOTO.match(text)) and (
+        goto["verb"] not in _HEAR or _AGAIN.search(text) or _HEAR_THE_PART.search(text)
+    ):
         return _moment_to_go_to(text, goto)
     if where := _WHERE_PART.match(text):
         return FindPlace(query=text[where.end() :].strip())
