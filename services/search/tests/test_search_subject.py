@@ -81,6 +81,7 @@ def test_what_happened_to_someone_asks_for_the_last_heard_of_them() -> None:
     assert whereabouts_of("what happened to Ginger?") == ("ginger",)
     assert whereabouts_of("what's happened to Grandpa") == ("grandpa",)
     assert whereabouts_of("whatever happened to Mrs. Bramble?") == ("bramble",)
+    assert whereabouts_of("What ever happened to Merrylegs") == ("merrylegs",)  # as Whisper writes it
     assert whereabouts_of("what became of Oskar?") == ("oskar",)
     assert whereabouts_of("what has become of the old pony?") == ("old", "pony")
     assert whereabouts_of("how is Ginger doing?") == ("ginger",)

@@ -46,7 +46,7 @@ _SOMEONE = rf"(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+?)"
 _WHERE = (
     re.compile(
         r"(?:\bwhere(?:['\u2019]s|\s+is|\s+are)"
-        r"|\bwhat(?:ever)?(?:['\u2019]s|\s+has)?\s+(?:happened\s+to|become\s+of)|\bwhat\s+became\s+of"
+        r"|\bwhat(?:\s*ever)?(?:['\u2019]s|\s+has)?\s+(?:happened\s+to|become\s+of)|\bwhat\s+became\s+of"
         r"|\bwhat(?:['\u2019]s|\s+is)\s+(?:going\s+on|up)\s+with)"
         rf"\s+{_SOMEONE}(?=[?.!]|$)",
         re.IGNORECASE,
