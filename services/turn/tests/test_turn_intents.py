@@ -42,6 +42,12 @@ from bedside_turn.domain.recap import RecapAsked
         ("replay a bit when the stable burns.", FindPlace("the stable burns", "back")),  # as Whisper heard it
         ("hear the horse dying again", FindPlace("the horse dying", "back")),
         ("I'd like to listen to the storm again", FindPlace("the storm", "back")),
+        # the words just heard once more, however it is said: not a search for "again"
+        ("hear that again", Jump(-30_000)),
+        ("can we hear that again", Jump(-30_000)),
+        ("let's hear the last bit again", Jump(-30_000)),
+        ("go back and play that again", Jump(-30_000)),
+        ("replay the chapter", intents.ThisChapterStart()),
         ("the bit where the lamp is relit", FindPlace("the lamp is relit")),
         ("chapter 8", Chapter(8)),
         ("go to chapter eight", Chapter(8)),

@@ -489,12 +489,18 @@ _SKIP_OPENING = re.compile(
     r"|front matter)(?: please)?$"
 )
 _JUST_HEARD = r"(?:that|the) last (?:bit|line|sentence|part|few seconds)"
-_POLITELY = r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+_ASKED_FOR = (
+    r"(?:(?:can|could|would|shall) (?:you|we)\s+|let's\s+|let us\s+|i(?:'d| would) like to\s+"
+    r"|i (?:want|need) to\s+)?(?:please\s+)?"
+)
+"""How a request may start before its verb: "can we", "let's", "I'd like to", "please"."""
+_POLITELY = rf"^{_ASKED_FOR}(?:go back and\s+)?"
 _PLAY_THAT_AGAIN = re.compile(
-    rf"{_POLITELY}(?:play|read|run)(?: me)? (?:that|it|this)(?: bit| part| line| sentence)?"
+    rf"{_POLITELY}(?:play|read|run|hear)(?: me)? (?:that|it|this)(?: bit| part| line| sentence)?"
     r" (?:back|again|over|once more)(?: please)?$"
     rf"|{_POLITELY}replay(?: that| it| this)?(?: please)?$"
-    rf"|{_POLITELY}(?:play|replay|read|say|repeat)(?: me)? {_JUST_HEARD}(?: back| again| over)?(?: please)?$"
+    rf"|{_POLITELY}(?:play|replay|read|say|repeat|hear)(?: me)? {_JUST_HEARD}"
+    r"(?: back| again| over)?(?: please)?$"
     rf"|^i (?:missed|didn't catch|did not catch|didn't hear|did not hear) (?:that|it|{_JUST_HEARD})$"
     rf"|{_POLITELY}repeat(?: that| it| this| {_JUST_HEARD})?(?: again)?(?: please)?$"
     rf"|{_POLITELY}(?:(?:go|take me|skip|jump) )?back to the (?:start|beginning) of (?:the|that|this)"
@@ -649,7 +655,7 @@ _LAST_ON_DEVICE = re.compile(
     r"|^where (?:was i|were we)(?: up to)? on (?:the|my) ([a-z0-9_-]+)$"
 )
 _THIS_CHAPTER = re.compile(
-    r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b|\brestart (this|the) chapter\b"
+    r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b|\b(?:restart|replay) (this|the) chapter\b"
 )
 _CHAPTER_END = re.compile(
     r"\b(?:the\s+)?(?:very\s+)?end\s+of\s+(?:this|the|the current|my)\s+chapter\b"
@@ -954,8 +960,7 @@ _QUESTION_START = re.compile(
     r"|i (?:forget|forgot|lost track of|can'?t remember|don'?t remember) (?=who|what|where|why|which|how))\b"
 )
 _GOTO = re.compile(
-    r"^(?:(?:can|could|would|shall) (?:you|we)\s+|let's\s+|let us\s+|i(?:'d| would) like to\s+"
-    r"|i (?:want|need) to\s+)?(?:please\s+)?"
+    rf"^{_ASKED_FOR}"
     r"(?:(?P<verb>take me|bring me|go|jump|skip|get me|play|find|rewind|return|replay|hear|listen to)\b"
     r"(?:\s+(?P<way>back|forward|ahead|again))?|(?P<way_alone>back|forward|ahead)(?=\s+to\b))"
     r"(?:\s+(?:to|from))?\s*"
