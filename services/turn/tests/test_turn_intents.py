@@ -47,6 +47,8 @@ from bedside_turn.domain.recap import RecapAsked
         ("can we hear that again", Jump(-30_000)),
         ("let's hear the last bit again", Jump(-30_000)),
         ("go back and play that again", Jump(-30_000)),
+        ("let's listen to that again", Jump(-30_000)),
+        ("listen to the last bit again", Jump(-30_000)),
         ("replay the chapter", intents.ThisChapterStart()),
         ("the bit where the lamp is relit", FindPlace("the lamp is relit")),
         ("chapter 8", Chapter(8)),

@@ -496,10 +496,10 @@ _ASKED_FOR = (
 """How a request may start before its verb: "can we", "let's", "I'd like to", "please"."""
 _POLITELY = rf"^{_ASKED_FOR}(?:go back and\s+)?"
 _PLAY_THAT_AGAIN = re.compile(
-    rf"{_POLITELY}(?:play|read|run|hear)(?: me)? (?:that|it|this)(?: bit| part| line| sentence)?"
+    rf"{_POLITELY}(?:play|read|run|hear|listen to)(?: me)? (?:that|it|this)(?: bit| part| line| sentence)?"
     r" (?:back|again|over|once more)(?: please)?$"
     rf"|{_POLITELY}replay(?: that| it| this)?(?: please)?$"
-    rf"|{_POLITELY}(?:play|replay|read|say|repeat|hear)(?: me)? {_JUST_HEARD}"
+    rf"|{_POLITELY}(?:play|replay|read|say|repeat|hear|listen to)(?: me)? {_JUST_HEARD}"
     r"(?: back| again| over)?(?: please)?$"
     rf"|^i (?:missed|didn't catch|did not catch|didn't hear|did not hear) (?:that|it|{_JUST_HEARD})$"
     rf"|{_POLITELY}repeat(?: that| it| this| {_JUST_HEARD})?(?: again)?(?: please)?$"
@@ -967,7 +967,7 @@ _GOTO = re.compile(
     r"(?:(?:(?:the|a|that)\s+)?(?:part|bit|moment|scene|place|point|chapter)\s+)?"
     r"(?:where|when|with|about|that)?\s*"
 )
-_AGAIN = re.compile(r"\s+(?:over\s+)?again$")
+_AGAIN = re.compile(r"(?:^|\s+)(?:over\s+)?again$")
 """A moment asked for "again" ("play the part where the horse dies again") is one already heard."""
 _HEAR = {"hear", "listen to"}
 _HEAR_THE_PART = re.compile(r"\b(?:hear|listen to) (?:the (?:part|bit|moment|scene) )?(?:where|when)\b")
