@@ -33,7 +33,7 @@ WAYS = ("whole book", "heard first")
 
 @dataclass
 class Asked:
-    """One request going back, and the chapters each way offered for it."""
+    """One request going back, and the hits each way offered for it."""
 
     wanted: tuple[int, ...]
     offered: dict[str, list[Hit]]
