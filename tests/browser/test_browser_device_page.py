@@ -31,9 +31,8 @@ from bedside_contracts.search import TranscriptCoverage
 from bedside_contracts.subjects import SERVICES
 from bedside_ingest.artifact import decode_vectors, encode_vectors
 from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
-from bedside_player.listeners import Listeners
 from bedside_runtime.nats_server import free_port
-from bedside_testing import REPO, RunningSystem
+from bedside_testing import REPO, RunningSystem, add_listener
 from playwright.sync_api import Browser, Page, Playwright, Route, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -138,7 +137,7 @@ class Bedside:
         """A new listener, made as `bedside listener add` makes one (that command's own tests run it);
         returns their token. In this process: a CLI process per test cost a second of imports."""
         with ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this one
-            return thread.submit(asyncio.run, _add_listener(self.system.nats_url, name)).result()
+            return thread.submit(asyncio.run, add_listener(self.system.nats_url, name)).result()
 
     def state(self, listener: str, token: str, book: str | None = None) -> dict[str, Any]:
         response = httpx.get(
@@ -160,14 +159,6 @@ async def _ingest(nats_url: str, path: Path, book: str, audio: Path | None = Non
         reply = await client.request(subjects.INGEST_BOOK, json.dumps(request).encode(), timeout=110)
         answer: dict[str, Any] = json.loads(reply.data)
         return answer
-    finally:
-        await client.close()
-
-
-async def _add_listener(nats_url: str, name: str) -> str:
-    client = await nats.connect(nats_url)
-    try:
-        return await (await Listeners.open(client.jetstream())).create(name)
     finally:
         await client.close()
 

@@ -20,9 +20,8 @@ from bedside_contracts.ingest import IngestBook, IngestReport
 from bedside_contracts.subjects import SERVICES
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_TRANSCRIPT
-from bedside_player.listeners import Listeners
 from bedside_runtime.nats_server import NatsServer, free_port
-from bedside_testing import RunningSystem, start_test_nats
+from bedside_testing import RunningSystem, add_listener, start_test_nats
 
 T = TypeVar("T")
 SAMPLE_BOOK = "sample"
@@ -63,12 +62,7 @@ class Stack:
         return report
 
     async def add_listener(self, name: str) -> str:
-        client = await nats.connect(self.nats_url)
-        try:
-            token = await (await Listeners.open(client.jetstream())).create(name)
-        finally:
-            await client.close()
-        self.tokens[name] = token
+        token = self.tokens[name] = await add_listener(self.nats_url, name)
         return token
 
     def http(self, listener: str) -> httpx.AsyncClient:

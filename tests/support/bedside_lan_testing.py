@@ -28,10 +28,9 @@ from bedside_contracts.ingest import IngestBook
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_TRANSCRIPT
 from bedside_player.lan import LanFiles, lan_settings, served_environment
-from bedside_player.listeners import Listeners
 from bedside_runtime.nats_server import free_port
 from bedside_runtime.settings import Settings
-from bedside_testing import RunningSystem, start_test_nats
+from bedside_testing import RunningSystem, add_listener, start_test_nats
 from playwright.sync_api import Browser, Page, Route
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -71,9 +70,9 @@ async def ingest_and_add_listener(nats_url: str, listener: str) -> str:
             client, IngestBook(path=str(SAMPLE_TRANSCRIPT), book=BOOK), timeout_s=600
         )
         assert await wait_until_ready(client, report.book, report.version, 240)
-        return await (await Listeners.open(client.jetstream())).create(listener)
     finally:
         await client.close()
+    return await add_listener(nats_url, listener)
 
 
 @contextmanager

@@ -14,9 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import nats
 import pytest
 from bedside_contracts.subjects import SERVICES
 from bedside_evaluation.corpus import corpus_dir
+from bedside_player.listeners import Listeners
 from bedside_runtime.health import wait_until_healthy
 from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
 from bedside_runtime.settings import Settings
@@ -25,6 +27,15 @@ from bedside.processes import ServiceProcesses
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = corpus_dir()
+
+
+async def add_listener(nats_url: str, name: str) -> str:
+    """A new listener, made as `bedside listener add` makes one; their token."""
+    client = await nats.connect(nats_url)
+    try:
+        return await (await Listeners.open(client.jetstream())).create(name)
+    finally:
+        await client.close()
 
 
 async def until(check: Callable[[], bool], timeout_s: float = 20.0) -> None:
