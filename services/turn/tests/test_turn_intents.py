@@ -356,6 +356,17 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("did I miss anything important?", RecapAsked(RecapArgs(span="since_asleep"))),  # was a recall
         ("say the last line again", Jump(-30_000)),
         ("just twenty more minutes", intents.SleepTimer(20)),
+        # how long to keep listening, said without "sleep" or "stop": these were Other or a search
+        ("give me twenty minutes", intents.SleepTimer(20)),
+        ("just twenty minutes", intents.SleepTimer(20)),
+        ("only ten minutes tonight", intents.SleepTimer(10)),
+        ("play for twenty minutes", intents.SleepTimer(20)),
+        ("keep playing for 20 minutes", intents.SleepTimer(20)),
+        ("let it play for half an hour", intents.SleepTimer(30)),
+        ("read for ten minutes then stop", intents.SleepTimer(10)),
+        ("ten minutes and then sleep", intents.SleepTimer(10)),
+        ("play another half hour", intents.SleepTimer(30)),
+        ("play from twenty minutes", intents.ClockTime(1_200_000)),  # a place, not a timer
         ("Sleep in fifteen minutes.", intents.SleepTimer(15)),
         ("stop in twenty minutes please", intents.SleepTimer(20)),
         ("turn off in half an hour", intents.SleepTimer(30)),
@@ -407,6 +418,8 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("hang on a minute", intents.Pause()),
         ("one sec", intents.Pause()),  # these were read as nothing
         ("just a moment", intents.Pause()),
+        ("give me a minute", intents.Pause()),  # hold on, not a timer of one minute; these were Other
+        ("give me a second", intents.Pause()),
         ("enough", intents.Pause()),
         # Not a timer nor a pause: a jump, a question, the place where they fell asleep.
         ("go back 15 minutes", Jump(-900_000)),
@@ -933,6 +946,8 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("go to 2 hours 10 minutes", intents.ClockTime(7_800_000)),
         ("skip to the 3 hour mark", intents.ClockTime(10_800_000)),
         ("skip to 45 minutes in", intents.ClockTime(2_700_000)),
+        ("45 minutes in", intents.ClockTime(2_700_000)),  # with no verb, these two were Other
+        ("the three hour mark", intents.ClockTime(10_800_000)),
         ("go back to 1 hour", intents.ClockTime(3_600_000)),
         ("go to one hour and thirty minutes", intents.ClockTime(5_400_000)),
         ("skip 45 minutes", Jump(2_700_000)),

@@ -542,16 +542,18 @@ _NAMES_BOOK = re.compile(r"\b(?:book|story)\b")
 _CHAPTER = re.compile(rf"\bchapter\s+{_NUMBER}\b")
 _CLOCK = re.compile(r"\b(?:to|at|from)\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\b")
 _N = numbers.SAID_AS_A_NUMBER
+_CLOCK_SAID = rf"(?:({_N}) hours?(?: and)?(?: ({_N})(?: minutes?)?)?|({_N}) minutes?|minute ({_N}))"
+_INTO_THE_BOOK = r" (?:in|mark|point|into the (?:book|story))"
 _SPOKEN_CLOCK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:go|skip|jump|move|take me|take it|fast forward|rewind|play|start)(?: (?:back|ahead|forwards?|on))?"
-    rf" (?:to|from|at) (?:the )?"
-    rf"(?:({_N}) hours?(?: and)?(?: ({_N})(?: minutes?)?)?|({_N}) minutes?|minute ({_N}))"
-    r"(?: (?:in|mark|point|into the (?:book|story)))?(?:,? please)?$"
+    rf" (?:to|from|at) (?:the )?{_CLOCK_SAID}(?:{_INTO_THE_BOOK})?(?:,? please)?$"
 )
 """A place on the book's clock said in words ("go to 2 hours 10 minutes", "skip to the 3 hour mark",
 "back to 1 hour", "go to minute 45", "start at 10 minutes"): the "to" makes it a place, where
 "skip 45 minutes" is a move by that much."""
+_CLOCK_PLACE_ALONE = re.compile(rf"^(?:the )?{_CLOCK_SAID}{_INTO_THE_BOOK}(?:,? please)?$")
+"""The same said with no verb: "45 minutes in", "the 3 hour mark"."""
 _INTO_CHAPTER = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:(?:go|skip|jump|move|take me|take it|fast forward|rewind|play|start)"
@@ -1062,6 +1064,19 @@ _TIMER_MORE = re.compile(
 )
 """Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please", "another half
 hour then stop"."""
+_THEN_STOP = r"(?:,?\s+(?:and |then |and then )?(?:stop|sleep|pause|turn (?:it )?off))"
+_LISTENING_ON = (
+    r"(?:(?:keep|go on|carry on) (?:playing|reading|going)|(?:play|read)(?: on)?"
+    r"|let (?:it|me|the book) (?:play|read|listen)(?: on)?|i(?:'ll| will) listen)"
+)
+_TIMER_LISTENING_FOR = re.compile(
+    rf"^(?:(?:ok(?:ay)?|just|please)\s+)*(?:{_LISTENING_ON}\s+(?:for\s+)?|give me\s+|only\s+|just\s+)"
+    rf"(?:another\s+|an extra\s+)?({_AMOUNT})(?:\s+(?:more|longer))?(?:\s+tonight)?"
+    rf"{_THEN_STOP}?(?:\s+please)?$"
+    rf"|^({_AMOUNT}),?\s+(?:and |then |and then )+(?:stop|sleep|pause|turn (?:it )?off)(?:\s+please)?$"
+)
+"""How long to keep listening, with no word of a timer: "give me twenty minutes", "play for half an
+hour", "only ten minutes tonight", "ten minutes and then sleep"."""
 _ON_THE_TIMER = r"\s+(?:to|on|onto)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer"
 _ADDED_AMOUNT = (
     rf"(?:(?:another|an extra)\s+({_UNIT})\b"
@@ -1099,7 +1114,7 @@ _PAUSE = re.compile(
     r"|back in (?:a (?:sec|second|moment|minute|bit)|a few minutes|five minutes|5 minutes)"
     r"|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off|shut up|be quiet|quiet|shh+|hush"
     r"|wait|hang on|hold on|let's stop(?: here| there)?|(?:i think )?i'll stop(?: here| there)?"
-    r"|(?:just )?(?:one|a) (?:sec|second|moment|minute)|enough"
+    r"|(?:just |give me )?(?:one|a) (?:sec|second|moment|minute)|enough"
     r"|(?:stop|pause) (?:the|my) (?:speaker|phone|tablet|laptop)"
     r"|(?:stop|pause) (?:on )?(?:all|every) devices?|(?:stop|pause) everywhere"
     r"|(?:(?:that's|thats|that is|i've had) enough|that'll do|that will do)"
@@ -1540,6 +1555,9 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
     if more := _TIMER_MORE.match(text):
         said = more.group(3) or f"{more.group(1)} {more.group(2)}"
         return SleepTimer(after=max(1, round(_said_amount_ms(said) / 60_000)))
+    if listening := _TIMER_LISTENING_FOR.match(text):
+        said = listening.group(1) or listening.group(2)
+        return SleepTimer(after=max(1, round(_said_amount_ms(said) / 60_000)))
     if bare := _TIMER_BARE_MINUTES.search(text):
         return SleepTimer(after=max(1, round(number_of(bare.group(1) or bare.group(2)))))
     return None
@@ -1610,8 +1628,8 @@ def _into_chapter(text: str) -> IntoChapter | None:
 
 
 def _spoken_clock(text: str) -> ClockTime | None:
-    """A place on the clock said in words (``_SPOKEN_CLOCK``)."""
-    said = _SPOKEN_CLOCK.match(text)
+    """A place on the clock said in words, with a verb or alone."""
+    said = _SPOKEN_CLOCK.match(text) or _CLOCK_PLACE_ALONE.match(text)
     if said is None:
         return None
     hours, minutes, minutes_alone, minute_named = (number_of(part) if part else 0 for part in said.groups())
