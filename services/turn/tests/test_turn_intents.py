@@ -243,6 +243,16 @@ from bedside_turn.domain.recap import RecapAsked
         ("where is the ferryman now?", Question("where is the ferryman now?")),
         ("when did the storm start", Question("when did the storm start")),
         ("no, the other one", intents.OtherOne()),
+        # the place the last answer named: these searched the book for "there" or "that part"
+        ("take me there", intents.GoThere()),
+        ("yes, take me there please", intents.GoThere()),
+        ("take me back there", intents.GoThere()),
+        ("go there again", intents.GoThere()),
+        ("play it from there", intents.GoThere()),
+        ("can you play that part", intents.GoThere()),
+        ("take me to that bit", intents.GoThere()),
+        ("I want to hear that part", intents.GoThere()),
+        ("play that part again", Jump(-30_000)),  # what was just heard, as before
         ("where was I the last time I was in chapter 5?", intents.Earlier(chapter=5, show_only=True)),
         ("take me back to the last time I was in chapter five", intents.Earlier(chapter=5)),
         ("take me back to where I was before I skipped ahead", intents.Earlier(before_skip_ahead=True)),

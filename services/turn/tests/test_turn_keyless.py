@@ -597,6 +597,25 @@ async def test_the_other_one_offers_what_the_last_search_found_and_did_not_offer
     assert 102 not in [t.passage_id for t in offered.targets]
 
 
+async def test_take_me_there_after_an_answer_goes_to_the_passage_it_quoted(rig: Rig) -> None:
+    """ "Who is Wren?" answered from chapter 1, then "take me there": it searched the book for "there"."""
+    listener = rig.listener_at(HERE)
+    answered = await rig.ask(listener, "who is Wren?")
+    quoted = next(p for p in passages() if p.text in answered.speech)
+    there = await rig.ask(listener, "take me there")
+    assert there.outcome == "moved"
+    assert [t.passage_id for t in rig.player.offers[-1].targets] == [quoted.id]
+    assert position(rig, listener) == quoted.start_ms
+
+
+async def test_take_me_there_with_no_place_named_asks_which_moment(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "how long is left?")
+    there = await rig.ask(listener, "take me there")
+    assert there.speech == speech.NO_PLACE_NAMED
+    assert position(rig, listener) == HERE
+
+
 @pytest.mark.parametrize(
     ("utterance", "said"),
     [("bookmark this", speech.NO_BOOKMARKS), ("switch books", speech.OTHER_BOOK_ON_THE_PAGE)],

@@ -5,7 +5,7 @@ from bedside_contracts.search import Hit
 from bedside_contracts.turn import Exchange, PlaceRef, ToolCallRecord
 from bedside_guard import Candidate, ahead_of
 from bedside_turn.domain.intents import Direction
-from bedside_turn.domain.routing import MIN_SCORE, other_places, plausible_ids
+from bedside_turn.domain.routing import MIN_SCORE, other_places, places_named, plausible_ids
 
 HERE = 600_000
 STRONG = MIN_SCORE * 1.5
@@ -75,3 +75,31 @@ def test_the_other_one_keeps_the_way_the_search_was_asked(utterance: str, others
 
 def test_the_other_one_with_none_left_the_way_asked_offers_the_rest() -> None:
     assert other_places([searched("go back to the storm", FOUND, offered=[1, 3])], HERE) == [2, 4]
+
+
+def recalled(quoted: list[Candidate], refused: bool = False) -> Exchange:
+    recall = ToolCallRecord(
+        name="recall",
+        arguments={"question": "who is Wren?"},
+        lines=[],
+        places=[PlaceRef(line=i, place=place, kind="line", whole=True) for i, place in enumerate(quoted)],
+        ms=1,
+        refused=refused,
+    )
+    return Exchange(
+        turn_id="t2",
+        utterance="who is Wren?",
+        speech="",
+        outcome="answered",
+        calls=[recall],
+        guarded_at_ms=HERE,
+    )
+
+
+def test_there_is_the_place_the_last_answer_named() -> None:
+    assert places_named([recalled(FOUND[:2])]) == [1]  # the one a recall quoted, its first
+    assert places_named([searched("take me to the storm", FOUND, offered=[1, 3])]) == [1, 3]
+    # only the last answer counts: an older quote is no "there" after another question
+    assert places_named([recalled(FOUND[:1]), searched("where am I", [], offered=[])]) == []
+    assert places_named([recalled(FOUND[:1], refused=True)]) == []
+    assert places_named([]) == []

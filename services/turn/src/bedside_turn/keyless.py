@@ -22,6 +22,7 @@ from bedside_turn.domain.routing import (
     once_more_back,
     other_places,
     place_in_a_chapter,
+    places_named,
     plausible_ids,
 )
 from bedside_turn.tools import ToolBox
@@ -51,11 +52,12 @@ async def run_keyless(
     intent = intent or intents.read(utterance)
     match intent:
         case intents.OtherOne():
-            others = other_places(earlier or [], tools.here_ms)
-            if not others:
-                return speech.NO_OTHER
-            await tools.run("offer_positions", {"ids": others})
-            return speech.for_offer(tools.last_offer, tools.preview)
+            return await _offer_again(tools, other_places(earlier or [], tools.here_ms), speech.NO_OTHER)
+        case intents.GoThere():
+            there = places_named(earlier or [])
+            if len(there) > 1:
+                return speech.CHOOSE_ONE
+            return await _offer_again(tools, there, speech.NO_PLACE_NAMED)
         case intents.Together(move=move, then=then):  # the move first: a timer counts from the place
             moved = await run_keyless(tools, utterance, move, earlier)
             return f"{moved} {await run_keyless(tools, utterance, then)}"
@@ -264,6 +266,14 @@ async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str
     record = await tools.run("offer_positions", args)
     if record.refused and tools.last_offer is None:
         return nothing
+    return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _offer_again(tools: ToolBox, ids: list[int], nothing: str) -> str:
+    """Places an earlier turn found, offered by their passages; ``nothing`` when there are none."""
+    if not ids:
+        return nothing
+    await tools.run("offer_positions", {"ids": ids})
     return speech.for_offer(tools.last_offer, tools.preview)
 
 

@@ -141,6 +141,11 @@ class OtherOne:
 
 
 @dataclass(frozen=True)
+class GoThere:
+    """'Take me there', 'play that part': the one place the last answer named (``routing.place_named``)."""
+
+
+@dataclass(frozen=True)
 class PressListed:
     """'The second one': a row of the list on the screen, by its place, as a press of it would
     (``row`` counts from 0; -1 is the last)."""
@@ -381,6 +386,7 @@ Intent = (
     | Earlier
     | EarlierAgain
     | OtherOne
+    | GoThere
     | PressListed
     | Question
     | RecapAsked
@@ -623,6 +629,15 @@ _WHERE_I_DOZED_AGO = re.compile(
     rf"^(?:(?:go|take me|bring me|skip|jump) )?back to (?:where|when) i {_DOZE} {_ROUGHLY}(?P<ago>{_AMOUNT})"
     r" ago(?: please)?$"
 )
+_GO_THERE = re.compile(
+    r"^(?:(?:yes|yeah|ok(?:ay)?|great|so|please)[,\s]+)*(?:(?:can|could|would) you |let's |i want to )?"
+    r"(?:please )?(?:(?:go|take me|bring me|put me|jump|skip)(?: back)? there(?: again)?"
+    r"|(?:play|start|pick up|carry on|go on)(?: (?:it|that))? from there"
+    r"|(?:play|hear|listen to|(?:go|take me|bring me|jump|skip)(?: back)? to) (?:that|this) "
+    r"(?:part|bit|passage|scene|moment|place|spot))(?:,? please)?$"
+)
+"""The one place the last answer named, pointed at: "take me there", "play that part". With "again"
+after "that part" it is what was just heard (``_PLAY_THAT_AGAIN``)."""
 _BACK_THERE = re.compile(
     r"^(?:(?:go|take me|bring me|put me) )?back(?: there| to (?:it|then|that))?(?: please)?$"
 )
@@ -1327,6 +1342,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         return Undo()
     if _OTHER_ONE.search(text):
         return OtherOne()
+    if _GO_THERE.match(text):
+        return GoThere()
     if listed := _PRESS_LISTED.match(text):
         ordinal, number = listed.groups()
         return PressListed(row=_ROW_ORDINALS[ordinal] if ordinal else _ROW_NUMBERS[number])

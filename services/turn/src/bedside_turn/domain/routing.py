@@ -74,8 +74,8 @@ def model_may_answer(intent: Intent) -> bool:
 
 def reads_history(intent: Intent, *, with_model: bool) -> bool:
     """Whether the turn needs the stored exchanges: a model reads them; plain code only for
-    "the other one" and "the time before that"."""
-    return with_model or isinstance(intent, intents.OtherOne | intents.EarlierAgain)
+    "the other one", "take me there" and "the time before that"."""
+    return with_model or isinstance(intent, intents.OtherOne | intents.GoThere | intents.EarlierAgain)
 
 
 def plausible_ids(hits: list[Hit], here_ms: int, direction: intents.Direction | None = None) -> list[int]:
@@ -211,6 +211,21 @@ def once_more_back(previous: dict[str, object]) -> dict[str, object]:
     """For "the time before that": the same lookup, one match further back."""
     back = previous.get("times_back", 0)
     return {**previous, "times_back": (back if isinstance(back, int) else 0) + 1}
+
+
+def places_named(earlier: list[Exchange]) -> list[int]:
+    """The passages the last answer named, for "take me there": the heard one a recall quoted, or
+    those an offer listed by passage; none when it named no place."""
+    if not earlier:
+        return []
+    for call in earlier[-1].calls:
+        if call.refused:
+            continue
+        if call.name == "recall":
+            return [ref.place.passage_id for ref in call.places[:1] if ref.place.passage_id is not None]
+        if call.name == "offer_positions":
+            return [int(i) for i in call.arguments.get("ids", []) if isinstance(i, int)]
+    return []
 
 
 def other_places(earlier: list[Exchange], here_ms: int) -> list[int]:

@@ -114,6 +114,8 @@ def not_on_the_list(rows: int) -> OwnWords:
     return OwnWords(f"There {'is only one place' if rows == 1 else f'are only {rows} places'} on the screen.")
 
 
+NO_PLACE_NAMED = OwnWords("Which moment do you mean? Tell me what happens there, and I'll find it.")
+"""For "take me there" when the last answer named no place."""
 NO_OTHER = OwnWords("I don't have another place for that. Could you describe the moment again?")
 TROUBLE = OwnWords("Something went wrong on my side; please ask me again in a moment.")
 SEARCH_UNAVAILABLE = OwnWords(
