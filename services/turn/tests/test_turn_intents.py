@@ -753,6 +753,10 @@ def test_a_move_by_a_number_said_without_a_unit_takes_the_likelier_unit(
         ("go back to the start", intents.StartAgain()),
         ("back to the beginning", intents.StartAgain()),
         ("can you start it over", intents.StartAgain()),
+        # "again" said before the start: these were Other or a search of the book
+        ("read it again from the top", intents.StartAgain()),
+        ("play it again from the beginning", BookStart()),  # "the beginning" alone is the book's
+        ("again from the start", BookStart()),
         # The book named: its start.
         ("start the book again", BookStart()),
         ("start the book over", BookStart()),
