@@ -354,6 +354,11 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("another half hour then stop", intents.SleepTimer(30)),  # these two were Other
         ("twenty more minutes and then stop", intents.SleepTimer(20)),
         ("go back 1 minute 30", Jump(-90_000)),  # was back a minute
+        # "skip back" by an amount: these went forward
+        ("skip back 30 seconds", Jump(-30_000)),
+        ("Skip back five minutes.", Jump(-300_000)),
+        ("skip backwards 10 seconds", Jump(-10_000)),
+        ("skip forward 30 seconds", Jump(30_000)),
         ("go back 1:30", Jump(-90_000)),  # a clock amount with no "to": these searched the book for "1:30"
         ("skip ahead 1:05:00", Jump(3_900_000)),
         ("go back to 1:30", intents.ClockTime(5_400_000, minutes_seconds_ms=90_000)),  # a place, as before

@@ -437,7 +437,10 @@ two units, "an hour and ten minutes"."""
 _SAID_AMOUNT = re.compile(rf"(?:(half)(?:\s+an?)?|{_NUMBER}({_AND_A_PART})?)\s+({_UNIT})s?({_AND_A_PART})?")
 _BACK_SAID = ("back", "backward", "backwards", "rewind")
 _BACK = rf"(?:{'|'.join(_BACK_SAID)})"
-_JUMP = re.compile(rf"\b({_BACK}|forward|forwards|ahead|skip|on)\b(?:\s+\w+){{0,2}}?\s+(?:by\s+)?({_AMOUNT})")
+_JUMP = re.compile(
+    rf"\b({_BACK}|forward|forwards|ahead|skip(?!\s+{_BACK}\b)|on)\b(?:\s+\w+){{0,2}}?\s+(?:by\s+)?({_AMOUNT})"
+)
+"""The way, then the amount; "skip back" goes back."""
 _JUMP_BY_CLOCK = re.compile(
     rf"^(?:(?:go|skip|jump|move) )?({_BACK}|forward|forwards|ahead) (?:by )?"
     r"(\d{1,2}):(\d{2})(?::(\d{2}))?(?: please)?$"
@@ -1392,6 +1395,7 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     if _MOMENT.match(text) and len(text.split()) >= 2:
         return FindPlace(query=text)
     return Other()
+
 
 
 _THE_BOOK = r"(?:it|the book|this|the audiobook|my place)"
