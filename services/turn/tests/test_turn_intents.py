@@ -359,6 +359,10 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("Skip back five minutes.", Jump(-300_000)),
         ("skip backwards 10 seconds", Jump(-10_000)),
         ("skip forward 30 seconds", Jump(30_000)),
+        # "a couple" without "of": these searched the book for "a couple minutes"
+        ("go back a couple minutes", Jump(-120_000)),
+        ("jump forward a couple mins", Jump(120_000)),
+        ("back a couple minutes", Jump(-120_000)),
         ("go back 1:30", Jump(-90_000)),  # a clock amount with no "to": these searched the book for "1:30"
         ("skip ahead 1:05:00", Jump(3_900_000)),
         ("go back to 1:30", intents.ClockTime(5_400_000, minutes_seconds_ms=90_000)),  # a place, as before
