@@ -371,6 +371,15 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("wait, what happened to Ginger?", Question("wait, what happened to Ginger?")),
         ("sorry, who is James", Question("sorry, who is James")),
         ("hang on, go back", Jump(-30_000)),
+        # the same said without the pause a comma marks, as a recogniser may write it: these were Other
+        ("wait pause", intents.Pause()),
+        ("wait go back", Jump(-30_000)),
+        ("sorry who is the coachman", Question("sorry who is the coachman")),
+        ("hang on go back to the storm", FindPlace("the storm", "back")),
+        ("wait what chapter is this", intents.WhereAmI()),
+        ("alright skip ahead a bit", Jump(30_000)),
+        ("wait a minute", intents.Pause()),  # what they ask, as before
+        ("well done", Other()),
         ("sorry?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("did I miss anything important?", RecapAsked(RecapArgs(span="since_asleep"))),  # was a recall
         ("say the last line again", Jump(-30_000)),

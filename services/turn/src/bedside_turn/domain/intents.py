@@ -1394,8 +1394,25 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         return Question(question=utterance.strip())
     if _MOMENT.match(text) and len(text.split()) >= 2:
         return FindPlace(query=text)
-    return Other()
+    return _asked_after_an_opener(utterance, text, whole) or Other()
 
+
+_OPENER = re.compile(
+    r"^(?:(?:oh |no )?wait|hang on|hold on|sorry|actually|well|alright|all right|excuse me)\s+"
+)
+"""What ``_FILLER`` takes off only before a comma, said with none: a recogniser may write no pause."""
+
+
+def _asked_after_an_opener(utterance: str, text: str, whole: bool) -> Intent | None:
+    """'Wait go back', 'sorry who is the coachman': what follows the opener, when it reads as a
+    request; a question keeps the listener's words whole, as after "wait," it does."""
+    opener = _OPENER.match(text)
+    if opener is None:
+        return None
+    asked = read(text[opener.end() :], whole=whole)
+    if isinstance(asked, Other):
+        return None
+    return Question(question=utterance.strip()) if isinstance(asked, Question) else asked
 
 
 _THE_BOOK = r"(?:it|the book|this|the audiobook|my place)"
