@@ -405,6 +405,26 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("a 30 minute sleep timer", intents.SleepTimer(30)),
         ("okay, pause in ten minutes", intents.SleepTimer(10)),
         ("stop at the end of the chapter", intents.SleepTimer("chapter_end")),
+        # playing on to the chapter's end: the first two moved the book to its end
+        ("play to the end of the chapter", intents.SleepTimer("chapter_end")),
+        ("play to the end of the chapter then stop", intents.SleepTimer("chapter_end")),
+        ("play till the end of the chapter and then stop", intents.SleepTimer("chapter_end")),
+        ("only play until the chapter ends", intents.SleepTimer("chapter_end")),
+        ("set the timer for end of chapter", intents.SleepTimer("chapter_end")),  # these three were Other
+        ("timer end of chapter", intents.SleepTimer("chapter_end")),
+        ("end of chapter timer", intents.SleepTimer("chapter_end")),
+        ("take me to the end of the chapter", intents.ChapterEnd()),  # a move, as before
+        # a timer's length said other ways: Other, or a search for "a half hour timer"
+        ("set the sleep timer to 20 minutes", intents.SleepTimer(20)),
+        ("change the timer to 20 minutes", intents.SleepTimer(20)),
+        ("set a sleep timer for like 20 minutes", intents.SleepTimer(20)),
+        ("turn it off in like twenty minutes", intents.SleepTimer(20)),
+        ("i want to fall asleep in 20 minutes", intents.SleepTimer(20)),
+        ("a half hour timer", intents.SleepTimer(30)),
+        ("can i have ten more minutes", intents.SleepTimer(10)),
+        ("pause and go back to 20 minutes", intents.Together(intents.ClockTime(1_200_000), intents.Pause())),
+        ("get rid of the timer", intents.CancelSleepTimer()),
+        ("i don't want a timer", intents.CancelSleepTimer()),
         # half asleep, "the end" is this chapter's: it moved the book to its last second
         ("stop at the end", intents.SleepTimer("chapter_end")),
         ("pause at the end please", intents.SleepTimer("chapter_end")),

@@ -1013,24 +1013,27 @@ _MOMENT = re.compile(
 )
 """A description of a moment ("the runaway ride", "where the tree falls", "waiting in the dark")."""
 _CANCEL_TIMER = re.compile(
-    r"\b(?:cancel|stop|clear|remove|disable|kill|delete|forget|scrap|(?:turn|switch) off)\s+"
+    r"\b(?:cancel|stop|clear|remove|disable|kill|delete|forget|scrap|get rid of|(?:turn|switch) off)\s+"
     r"(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\b"
     r"|\b(?:turn|switch)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+off\b"
     r"|^(?:the\s+)?(?:sleep\s+)?timer\s+off\b"
     r"|^(?:no|never mind the) (?:sleep )?timer\b|\bdon'?t stop\b|\bkeep (?:playing|going) tonight\b"
+    r"|^i don'?t (?:want|need) (?:a|the|any) (?:sleep )?timer\b"
 )
 _STOPPING = (
-    r"\b(?:sleep|stop|pause|end|finish|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off"
-    r"|shut (?:it )?(?:off|down)|timer)\b"
+    r"\b(?:sleep|fall asleep|stop|pause|end|finish|turn (?:it |this |the book )?off"
+    r"|switch (?:it |this |the book )?off|shut (?:it )?(?:off|down)|timer)\b"
 )
 """A word of stopping the book, without which a time or a chapter's end is not a timer."""
 _TIMER_CHAPTER_END = re.compile(
-    _STOPPING + r".*\b(?:(?:at\s+)?the\s+end\s+of\s+(?:(?:this|the|the current)\s+chapter|this one)"
+    _STOPPING
+    + r".*\b(?:(?:at\s+)?(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+chapter|chapter$|this one)"
     r"|at\s+the\s+next\s+chapter(?:\s+break)?$"
     r"|(?:after|when)\s+(?:this|the)\s+chapter(?:\s+(?:ends|is over|finishes))?"
     r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?the\s+chapter\s+end)\b"
     # "stop at the end", half asleep, is this chapter's end: never a move to the end of the book
     r"|" + _STOPPING + r".*\bat\s+the\s+end(?:,?\s+(?:please|tonight))?$"
+    r"|^(?:an?\s+|the\s+)?end[\s-]of[\s-](?:the[\s-])?chapter\s+(?:sleep\s+)?timer$"
 )
 _STOP_WHEN_THE_CHAPTER_ENDS = re.compile(
     r"^when (?:this|the) chapter (?:ends|is over|finishes),? (?:stop|pause|sleep|turn (?:it )?off)"
@@ -1052,8 +1055,10 @@ _TIMER_COUNTED_CHAPTER_END = re.compile(
 """The end of a chapter counted from the one playing, as a timer: read before "the next chapter", a move."""
 _PLAY_TO_THE_CHAPTER_END = re.compile(
     r"^(?:just\s+)?(?:"
-    r"(?:play|read|keep (?:going|playing|reading)|go on|carry on)\s+(?:un)?till?\s+(?:the\s+)?end\s+of"
-    r"\s+(?:this|the|the current)\s+chapter"
+    r"(?:only\s+)?(?:play|read|keep (?:going|playing|reading)|go on|carry on)\s+(?:(?:un)?till?|to)\s+"
+    r"(?:(?:the\s+)?end\s+of\s+(?:this|the|the current)\s+chapter"
+    r"|(?:this|the)\s+chapter\s+(?:ends|is over|finishes))"
+    r"(?:,?\s+(?:and\s+)?(?:then\s+)?(?:stop|sleep|pause))?"
     r"|(?:finish|play|read)\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?(?:stop|sleep|pause)"
     r"|finish\s+(?:this|the)\s+chapter"
     r")(?:,?\s+please)?$"
@@ -1072,12 +1077,14 @@ _TIMER_NAMED_CHAPTER_END = re.compile(
 """The end of a chapter named, as a timer: read before the chapter playing's end and before a move
 to that chapter's end ("take me to the end of chapter 3" has no word of stopping)."""
 _TIMER_MINUTES = re.compile(
-    _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_AMOUNT})"
-    rf"|\b({_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:sleep\s+)?timer\b"
-    rf"|^(?:(?:set )?(?:a |the )?(?:sleep )?timer (?:of |for )?)({_AMOUNT})(?:\s+please)?$"
+    _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+|like\s+|around\s+)?({_AMOUNT})"
+    rf"|\b({_AMOUNT}|{_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:sleep\s+)?timer\b"
+    r"|^(?:(?:(?:set|change|make) )?(?:a |the )?(?:sleep )?timer (?:of |for |to )?)"
+    rf"({_AMOUNT})(?:\s+please)?$"
 )
 _TIMER_MORE = re.compile(
-    r"^(?=.*\b(?:more|another|extra)\b)(?:(?:ok(?:ay)?|just|give me|let me have|another|an extra)\s+)*"
+    r"^(?=.*\b(?:more|another|extra)\b)"
+    r"(?:(?:ok(?:ay)?|just|give me|let me have|(?:can|could) i (?:have|get)|another|an extra)\s+)*"
     rf"(?:({_NUMBER_SAID})\s+more\s+({_UNIT})s?|({_AMOUNT}))(?:\s+more)?"
     r"(?:\s+(?:and |then |and then )?(?:stop|pause|turn (?:it )?off))?(?:\s+please)?$"
 )
