@@ -449,9 +449,17 @@ _JUMP_BY_CLOCK = re.compile(
 a place (``_CLOCK``)."""
 _JUMP_AMOUNT_FIRST = re.compile(rf"\b({_AMOUNT})\s+({_BACK}|forward|forwards|ahead|on)\b")
 """The amount said before the way ("half an hour back", "ten minutes forward")."""
+_SMALL = (
+    r"(?:just |only )?(?:a (?:little |tiny |wee |teeny )?(?:bit|touch)|a little(?: bit)?|a touch|a tad"
+    r"|a smidge|slightly|some)(?: more)?"
+)
+_MISSED_IT = r"(?:,? (?:i|we) (?:missed|didn'?t (?:hear|catch|get)) .+)"
 _A_BIT = re.compile(
-    r"^(?:(?:go|skip|jump|move|take me|fast) )?(back|backwards?|rewind|forward|forwards|ahead|skip)(?: up)?"
-    r"(?: (?:a (?:little |tiny )?bit|a little|a touch|a tad|a smidge|slightly|some))?(?: please)?$"
+    r"^(?:(?:can|could|would) you )?(?:just )?"
+    r"(?:(?:go|skip|jump|move|take me|fast|keep going) )?(back|backwards?|rewind|forward|forwards|ahead|skip)"
+    rf"(?: up| that(?: bit| part)?)?(?: {_SMALL})?{_MISSED_IT}?(?: please)?$"
+    rf"|^(?:(?:can|could|would) you )?(?:wind it (back)|(back) it up)(?: {_SMALL})?(?: please)?$"
+    rf"|^(?:skip|go|move|jump) (on) {_SMALL}(?: please)?$"
 )
 """An amount not said ("go back a bit", "rewind"): the page's own step, 30 seconds."""
 _A_BIT_MORE = re.compile(
@@ -487,7 +495,7 @@ _SKIP_THIS_BIT = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?skip(?: over| past)? (?:this|that|the)"
     r" (?:boring )?(?:bit|part)(?: please)?$"
     r"|^(?:can we |can you |let's )?(?:skip (?:this|that)|move on)(?: please)?$"
-    r"|^(?:this|this bit|this part) is (?:so |really |very |a bit )?(?:boring|dull)$"
+    r"|^(?:this|this bit|this part)(?: is|'s) (?:so |really |very |a bit )?(?:boring|dull)$"
     r"|^skip(?: ahead| forward| on)? i(?: know|'ve heard| heard| remember) (?:this|that)"
     r"(?: bit| part)?(?: already)?$"
 )

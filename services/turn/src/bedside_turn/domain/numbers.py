@@ -8,7 +8,7 @@ import re
 
 from bedside_guard.numbers import IN_WORDS, TEENS, TENS, one_of, value_in_words
 
-_LOOSE = {"a couple of": 2, "a couple": 2, "a few": 3, "an": 1, "a": 1}
+_LOOSE = {"a couple of": 2, "a couple": 2, "a few": 3, "another": 1, "an": 1, "a": 1}
 """Said for a number without being one ("back a few minutes", "an hour")."""
 SAID = rf"(?:\d+(?:\.\d+)?|{IN_WORDS}|{one_of(_LOOSE)})"
 """Any number a listener says, "a" and "a few" among them ("back an hour")."""
