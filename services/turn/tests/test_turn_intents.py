@@ -243,6 +243,21 @@ from bedside_turn.domain.recap import RecapAsked
         ("where is the ferryman now?", Question("where is the ferryman now?")),
         ("when did the storm start", Question("when did the storm start")),
         ("no, the other one", intents.OtherOne()),
+        ("the top one", intents.PressListed(0)),  # these two searched the book
+        ("the bottom one", intents.PressListed(-1)),
+        ("pick up where i left off", intents.PlayOn()),  # was Other
+        ("turn it back on", intents.PlayOn()),  # these four were Other
+        ("put it back on", intents.PlayOn()),
+        ("press play", intents.PlayOn()),
+        ("ok you can carry on now", intents.PlayOn()),
+        ("is this chapter nearly over", intents.TimeLeft()),  # these two were questions of the story
+        ("how long is the rest of the book", intents.TimeLeft()),
+        ("ok take me to it", intents.GoThere()),
+        ("go on then take me there", intents.GoThere()),
+        ("rewind all the way", BookStart()),  # these four searched the book or were Other
+        ("go all the way back to the start", BookStart()),
+        ("start the whole thing over", BookStart()),
+        ("could we start this chapter from the beginning", ThisChapterStart()),
         # the place the last answer named: these searched the book for "there" or "that part"
         ("take me there", intents.GoThere()),
         ("yes, take me there please", intents.GoThere()),

@@ -539,11 +539,13 @@ _NUMBER_ALONE_JUMP = re.compile(
 so a number that is a chapter's, a timer's or a clock's is never one."""
 SECONDS_FROM = 10
 """A number said without a unit is seconds from here up, minutes below (``unit_for_number_alone``)."""
-_WHAT_STARTS = r"(?:it|this|that|(?:the|this|the current)\s+(?:book|story|chapter))"
+_WHAT_STARTS = r"(?:it|this|that|the whole thing|(?:the|this|the current)\s+(?:book|story|chapter))"
 _FROM_THE_TOP = r"from\s+the\s+(?:very\s+)?(?:top|start|beginning)"
 _START_AGAIN = re.compile(
-    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:just\s+)?(?:"
+    r"^(?:(?:can|could|would) you\s+|(?:can|could|shall) we\s+)?(?:please\s+)?(?:just\s+)?(?:"
     rf"(?:start|begin)(?:\s+{_WHAT_STARTS})?\s+(?:again|over)(?:\s+{_FROM_THE_TOP})?"
+    r"|(?:(?:(?:go|take me)\s+)?all\s+the\s+way\s+back|rewind\s+all\s+the\s+way(?:\s+back)?)"
+    r"(?:\s+to\s+the\s+(?:very\s+)?(?:start|beginning))?"
     r"|(?:i (?:want|would like|'d like) to\s+)?(?:hear|play|read|listen to)\s+(?:the|this|that)\s+"
     r"(?:chapter|story|book)\s+(?:again|over(?:\s+again)?|once more)"
     rf"|restart(?:\s+{_WHAT_STARTS})?(?:\s+{_FROM_THE_TOP})?"
@@ -556,7 +558,7 @@ _START_AGAIN = re.compile(
 """Starting again, read whole: "start over", "play it from the top", "restart the book", "from the top of
 the chapter". Which start it is, is ``_start_again``'s to say."""
 _NAMES_CHAPTER = re.compile(r"\bchapter\b")
-_NAMES_BOOK = re.compile(r"\b(?:book|story)\b")
+_NAMES_BOOK = re.compile(r"\b(?:book|story|whole thing|all the way)\b")
 _CHAPTER = re.compile(rf"\bchapter\s+{_NUMBER}\b")
 _CLOCK = re.compile(r"\b(?:to|at|from)\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\b")
 _N = numbers.SAID_AS_A_NUMBER
@@ -643,7 +645,8 @@ _WHERE_I_DOZED_AGO = re.compile(
 )
 _GO_THERE = re.compile(
     r"^(?:(?:yes|yeah|ok(?:ay)?|great|so|please)[,\s]+)*(?:(?:can|could|would) you |let's |i want to )?"
-    r"(?:please )?(?:(?:go|take me|bring me|put me|jump|skip)(?: back)? there(?: again)?"
+    r"(?:please )?(?:go on then )?"
+    r"(?:(?:go|take me|bring me|put me|jump|skip)(?: back)?(?: there| to it)(?: again)?"
     r"|(?:play|start|pick up|carry on|go on)(?: (?:it|that))? from there"
     r"|(?:play|hear|listen to|(?:go|take me|bring me|jump|skip)(?: back)? to) (?:that|this) "
     r"(?:part|bit|passage|scene|moment|place|spot))(?:,? please)?$"
@@ -747,7 +750,9 @@ _TIME_LEFT = re.compile(
     r"|^is (?:this|it|that) the end(?: of (?:the|this) (?:book|story|chapter))?$"
     r"|^is the (?:book|story) (?:over|finished|done)$"
     r"|^(?:am i|are we) (?:nearly|almost) (?:done|finished|there|at the end)(?: (?:yet|now))?$"
-    r"|^is (?:it|the book|the story) (?:nearly|almost) (?:over|done|finished|the end)$"
+    r"|^is (?:it|the book|the story|this chapter|the chapter) (?:nearly|almost)"
+    r" (?:over|done|finished|the end)$"
+    r"|^how long is the rest of (?:the|this) (?:book|chapter|story)$"
     r"|^is there (?:much|a lot) left$|^what(?:'s| is) left$"
     r"|^when (?:does|will) (?:this|the) (?:chapter|story|book) (?:end|finish)$"
     r"|^how (?:long|many minutes) (?:until|till|before) (?:this|the) (?:chapter|story|book)"
@@ -974,6 +979,8 @@ _ROW_ORDINALS = {
     "fourth": 3,
     "4th": 3,
     "last": -1,
+    "top": 0,
+    "bottom": -1,
 }
 _ROW_NUMBERS = {"one": 0, "1": 0, "two": 1, "2": 1, "three": 2, "3": 2, "four": 3, "4": 3}
 _PRESS_LISTED = re.compile(
@@ -1157,7 +1164,8 @@ _PAUSE = re.compile(
 )
 _PLAY_ON = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
-    r"(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on|unpause|un-pause|play on"
+    r"(?:(?:ok(?:ay)? )?(?:you can )?(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on)"
+    r"|unpause|un-pause|play on|press play|(?:turn|put|switch) it (?:back )?on|pick up"
     r"|(?:ok(?:ay)?,? )?(?:i'm|im|i am) back"
     r"|start (?:playing|reading))"
     r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here"
