@@ -243,6 +243,24 @@ from bedside_turn.domain.recap import RecapAsked
         ("where is the ferryman now?", Question("where is the ferryman now?")),
         ("when did the storm start", Question("when did the storm start")),
         ("no, the other one", intents.OtherOne()),
+        # the listener's history said other ways: an undo, a question of the story, or a search
+        ("go back to where i was on my phone", intents.Earlier(device="phone")),
+        ("where did i get to on my phone", intents.Earlier(device="phone", show_only=True)),
+        ("take me back to last night's spot", intents.Earlier(left_off=True)),
+        ("take me to the last thing i remember", intents.Earlier(fell_asleep=True)),
+        ("what chapter is next", intents.AboutTheBook("next_title")),
+        # a move, with why: a recap of the doze, or a search for "like a chapter"
+        ("go back two minutes i fell asleep", Jump(-120_000)),
+        ("go back five minutes because i dozed off", Jump(-300_000)),
+        ("go back like a chapter", intents.NextChapter(-1)),
+        ("sleep 30", intents.SleepTimer(30)),  # these were Other
+        ("add another 10", intents.TimerAdded(10)),
+        ("extend the timer by 15", intents.TimerAdded(15)),
+        ("stop at the end of it", intents.SleepTimer("chapter_end")),
+        (
+            "skip to the next chapter and stop at the end of it",
+            intents.Together(intents.NextChapter(1), intents.SleepTimer("chapter_end")),
+        ),
         ("the top one", intents.PressListed(0)),  # these two searched the book
         ("the bottom one", intents.PressListed(-1)),
         ("pick up where i left off", intents.PlayOn()),  # was Other

@@ -437,6 +437,7 @@ two units, "an hour and ten minutes"."""
 _SAID_AMOUNT = re.compile(rf"(?:(half)(?:\s+an?)?|{_NUMBER}({_AND_A_PART})?)\s+({_UNIT})s?({_AND_A_PART})?")
 _BACK_SAID = ("back", "backward", "backwards", "rewind")
 _BACK = rf"(?:{'|'.join(_BACK_SAID)})"
+_ROUGHLY = r"(?:(?:about|around|maybe|like|roughly|probably|only) )?"
 _JUMP = re.compile(
     rf"\b({_BACK}|forward|forwards|ahead|skip(?!\s+{_BACK}\b)|on)\b(?:\s+\w+){{0,2}}?\s+(?:by\s+)?({_AMOUNT})"
 )
@@ -453,11 +454,10 @@ _SMALL = (
     r"(?:just |only )?(?:a (?:little |tiny |wee |teeny )?(?:bit|touch)|a little(?: bit)?|a touch|a tad"
     r"|a smidge|slightly|some)(?: more)?"
 )
-_MISSED_IT = r"(?:,? (?:i|we) (?:missed|didn'?t (?:hear|catch|get)) .+)"
 _A_BIT = re.compile(
     r"^(?:(?:can|could|would) you )?(?:just )?"
     r"(?:(?:go|skip|jump|move|take me|fast|keep going) )?(back|backwards?|rewind|forward|forwards|ahead|skip)"
-    rf"(?: up| that(?: bit| part)?)?(?: {_SMALL})?{_MISSED_IT}?(?: please)?$"
+    rf"(?: up| that(?: bit| part)?)?(?: {_SMALL})?(?: please)?$"
     rf"|^(?:(?:can|could|would) you )?(?:wind it (back)|(back) it up)(?: {_SMALL})?(?: please)?$"
     rf"|^(?:skip|go|move|jump) (on) {_SMALL}(?: please)?$"
 )
@@ -624,12 +624,17 @@ _FELL_ASLEEP = re.compile(
     r"|\bwhen i (?:fell asleep|dozed off|drifted off|nodded off)\b"
     r"|^(?:when|what time) did i (?:fall asleep|doze off|drift off|nod off)\b"
     r"|\bback to (?:just )?before i (?:fell asleep|dozed off|drifted off|nodded off)\b"
-    r"|\b(?:back )?to (?:where|when) i was (?:still )?awake\b"
+    r"|\b(?:back )?to (?:where|when) i was (?:still )?awake\b|\bthe last (?:thing|bit|part) i remember\b"
     r"|^i (?:must have )?(?:fell asleep|dozed off|drifted off|nodded off)\b.*?[\s,]+"
     r"(?:go|take me|bring me|put me) back(?: there)?(?:,?\s+please)?$"
 )
 _DOZE = r"(?:fell asleep|fallen asleep|dozed off|drifted off|nodded off)"
-_ROUGHLY = r"(?:(?:about|around|maybe|like|roughly|probably|only) )?"
+_WHY_AFTER = re.compile(
+    r"(?<!before)(?<!when)(?<!where)(?<!after)(?<!until)(?<!till)(?<!since)(?<!that)"
+    r"\s+(?:because |cause |'cause |as |since )?(?:i|we) (?:(?:must have |think i )?"
+    r"(?:fell asleep|dozed off|drifted off|nodded off|zoned out)|missed .+|didn'?t (?:hear|catch|get) .+)$"
+)
+"""Why, said after a move ("go back two minutes, I fell asleep"): the move is what is asked."""
 _DOZED = re.compile(
     rf"^(?:i think |i guess |sorry )?i (?:must have |might have |think i )?{_DOZE}"
     rf"(?: {_ROUGHLY}(?P<ago>{_AMOUNT}) ago)?"
@@ -673,6 +678,7 @@ _LEFT_OFF = re.compile(
     r"|\bwhere (?:was i|were we|did i|did we|had i|had we)(?: (?:stop|leave off|get to|get up to|finish))?"
     rf"(?: listening)?(?: up to)?(?: in (?:the|this) (?:book|story))? {LAST_SITTING}\b"
     r"|\bwhere i last (?:stopped|left off)\b"
+    rf"|\b{LAST_SITTING}'s (?:spot|place|position)\b"
     r"|^(?:(?:can|could|would) you )?(?:please )?(?:(?:go|take me|skip|jump|bring me) )?(?:back )?to"
     r" (?:where|when) (?:i|we)"
     r" (?:left off|stopped|paused)(?: listening)?(?: please)?$"
@@ -685,6 +691,9 @@ _LAST_ON_DEVICE = re.compile(
     r"\b(?:last|previous) time i (?:listened|played|was listening|was)(?: to it)? on (?:the|my) "
     r"([a-z0-9_-]+)\b|\bi last (?:listen|listened|play|played)(?: to it)? on (?:the|my) ([a-z0-9_-]+)\b"
     r"|^where (?:was i|were we)(?: up to)? on (?:the|my) ([a-z0-9_-]+)$"
+    r"|^where did (?:i|we) (?:get to|get up to|stop|leave off) on (?:the|my) ([a-z0-9_-]+)$"
+    r"|^(?:(?:go|take me|bring me|skip|jump) )?(?:back )?to where (?:i was|we were|i got to|i left off)"
+    r" on (?:the|my) ([a-z0-9_-]+)(?: please)?$"
 )
 _THIS_CHAPTER = re.compile(
     r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b|\b(?:restart|replay) (this|the) chapter\b"
@@ -726,7 +735,7 @@ _PREVIOUS_CHAPTER_ALONE = re.compile(
 "the last chapter" reads in a recap, and a listener asks for the book's end as "the end"."""
 _CHAPTERS_COUNTED = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|skip|jump|move|take me)\s+)?"
-    rf"({_BACK}|forwards?|ahead|on|skip)(?:\s+({_BACK}|forwards?|ahead))?\s+({_NUMBER_SAID})\s+chapters?"
+    rf"({_BACK}|forwards?|ahead|on|skip)(?:\s+({_BACK}|forwards?|ahead))?\s+{_ROUGHLY}({_NUMBER_SAID})\s+chapters?"
     rf"(?:\s+({_BACK}|forwards?|ahead|on))?(?:\s+please)?$"
 )
 """Chapters counted from the one playing, said whole ("go back 2 chapters", "skip 3 chapters", "skip two
@@ -814,6 +823,7 @@ _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
         "next_title",
         re.compile(
             r"^what(?:'s|s| is| will be) (?:the (?:name|title) of )?the next (?:chapter|story)(?: called)?$"
+            r"|^what (?:chapter|story) (?:is|comes) next$"
         ),
     ),
     (
@@ -1042,7 +1052,7 @@ _STOPPING = (
 """A word of stopping the book, without which a time or a chapter's end is not a timer."""
 _TIMER_CHAPTER_END = re.compile(
     _STOPPING
-    + r".*\b(?:(?:at\s+)?(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+chapter|chapter$|this one)"
+    + r".*\b(?:(?:at\s+)?(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+chapter|chapter$|this one|it$)"
     r"|at\s+the\s+next\s+chapter(?:\s+break)?$"
     r"|(?:after|when)\s+(?:this|the)\s+chapter(?:\s+(?:ends|is over|finishes))?"
     r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?the\s+chapter\s+end)\b"
@@ -1131,6 +1141,11 @@ _TIMER_ADDED = re.compile(
 )
 """Minutes put on the running timer ("add ten minutes to the timer", "extend the timer by 10
 minutes", "add another half hour"): read before a timer set, which "for ten minutes" also is."""
+_TIMER_ADDED_BARE = re.compile(
+    rf"^(?:add|put on) (?:another|an extra) ({_BARE_NUMBER_SAID})(?: more)?(?:{_ON_THE_TIMER})?(?: please)?$"
+    rf"|^extend (?:it |the (?:sleep )?timer )?by ({_BARE_NUMBER_SAID})(?: please)?$"
+)
+"""Minutes put on the timer said as a number alone ("add another 10", "extend the timer by 15")."""
 _TIMER_AGAIN = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:"
     r"(?:reset|restart|renew)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer(?:\s+again)?"
@@ -1142,7 +1157,7 @@ _TIMER_AGAIN = re.compile(
 _TIMER_BARE_MINUTES = re.compile(
     _STOPPING
     + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_BARE_NUMBER_SAID})(?:\s+more)?(?:\s+please)?$"
-    rf"|\btimer\s+({_BARE_NUMBER_SAID})(?:\s+please)?$"
+    rf"|\btimer\s+({_BARE_NUMBER_SAID})(?:\s+please)?$|^sleep\s+({_BARE_NUMBER_SAID})$"
 )
 """A number said alone after the words of a timer ("sleep in 20", "timer for 20", "timer 45"): minutes,
 the unit a sleep timer is set in. Read to the end, so a number with a unit or a chapter is not one."""
@@ -1319,8 +1334,12 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     asked = utterance.strip().endswith("?")
     if not text or _NOT_OF_THE_BOOK.match(text):
         return Other()
-    if playback := (whole and _move_and_timer(text)) or read_playback(text):
-        return playback
+    if (
+        said_first := _move_said_with_why(text, whole)
+        or (whole and _move_and_timer(text))
+        or read_playback(text)
+    ):
+        return said_first
     if _TIMER_WITHOUT_LENGTH.match(text):
         return TimerHowLong()
     if _TIMER_AT_A_CLOCK_TIME.search(text):
@@ -1418,6 +1437,15 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     if _MOMENT.match(text) and len(text.split()) >= 2:
         return FindPlace(query=text)
     return _asked_after_an_opener(utterance, text, whole) or Other()
+
+
+def _move_said_with_why(text: str, whole: bool) -> Intent | None:
+    """'Go back two minutes, I fell asleep': the move, not a recap of the doze (``_WHY_AFTER``)."""
+    why = _WHY_AFTER.search(text)
+    if why is None or why.start() == 0:
+        return None
+    move = read(text[: why.start()], whole=whole)
+    return move if isinstance(move, _MOVES) else None
 
 
 _OPENER = re.compile(
@@ -1591,6 +1619,8 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         return CancelSleepTimer()
     if _TIMER_AGAIN.match(text):
         return TimerAgain()
+    if added := _TIMER_ADDED_BARE.match(text):
+        return TimerAdded(minutes=max(1, round(number_of(added.group(1) or added.group(2)))))
     if added := _TIMER_ADDED.search(text):
         said = next(group for group in added.groups() if group).replace(" more ", " ")
         said = f"one {said}" if re.fullmatch(_UNIT, said) else said
@@ -1621,7 +1651,7 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         said = listening.group(1) or listening.group(2)
         return SleepTimer(after=max(1, round(_said_amount_ms(said) / 60_000)))
     if bare := _TIMER_BARE_MINUTES.search(text):
-        return SleepTimer(after=max(1, round(number_of(bare.group(1) or bare.group(2)))))
+        return SleepTimer(after=max(1, round(number_of(next(said for said in bare.groups() if said)))))
     return None
 
 
