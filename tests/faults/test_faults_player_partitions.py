@@ -84,13 +84,17 @@ async def connected(cluster: NatsCluster) -> AsyncIterator[Client]:
         await client.close()
 
 
-async def sse_states(http: httpx.AsyncClient, path: str, wanted: int) -> list[ListenerState]:
-    """The first ``wanted`` states an SSE connection sends."""
+async def sse_states(
+    http: httpx.AsyncClient, path: str, wanted: int, first: asyncio.Event | None = None
+) -> list[ListenerState]:
+    """The first ``wanted`` states an SSE connection sends; ``first`` is set when one has come."""
     found: list[ListenerState] = []
     async with http.stream("GET", path + "/events") as response:
         async for line in response.aiter_lines():
             if line.startswith("data:"):
                 found.append(ListenerState.model_validate_json(line.removeprefix("data:").strip()))
+                if first is not None:
+                    first.set()
                 if len(found) >= wanted:
                     return found
     return found
@@ -177,10 +181,13 @@ async def devices_come_back_elsewhere(run: Run, devices: list[str]) -> None:
     watching, reporting = (n for n in COPIES if n != VICTIM)
     for name in devices:
         async with run.http(watching, name) as watcher, run.http(reporting, name) as other:
-            seen = asyncio.create_task(sse_states(watcher, path_of(name), 2))
+            watching_now = asyncio.Event()
+            seen = asyncio.create_task(sse_states(watcher, path_of(name), 2, watching_now))
             before = json.loads((await other.get(path_of(name) + "/state")).text)
             assert before["position_ms"] == 42_000
-            await asyncio.sleep(0.5)  # the watcher has its first state (the one before the seek)
+            # The seek waits for the watcher's first state: sent after it, that state would already
+            # be the seek's, and the second one the test waits for would never come.
+            await asyncio.wait_for(watching_now.wait(), 30)
             body = {"device": "speaker", "position_ms": 90_000, "basis_seq": before["seq"]}
             moved = await other.post(path_of(name) + "/seek", json=body)
             assert moved.status_code == 200, moved.text
