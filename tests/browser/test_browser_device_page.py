@@ -738,6 +738,29 @@ def test_a_timer_cancelled_on_another_device_leaves_a_playing_page_where_it_is(o
     expect(phone.get_by_role("button", name="Pause")).to_be_visible()
 
 
+def test_a_skip_past_the_timers_stop_plays_on_with_the_minutes_it_had_left(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A one-minute timer, then a seek two minutes on from another device: the stop was a fixed book
+    time behind the new place, and the page paused the book back on it at once."""
+    phone = open_page("phone", extra="&report_ms=600000")  # no report but the play's: the seek's basis stands
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    reply = listener_api(bedside, listener, BOOK_ID, "/turns", {"utterance": "sleep in 1 minute"})
+    assert reply["outcome"] == "answered", reply
+    seq = wait_for_state(bedside, listener, BOOK_ID, lambda s: s["sleep_timer"] is not None)["seq"]
+    listener_api(
+        bedside, listener, BOOK_ID, "/seek", {"device": "speaker", "position_ms": 120_000, "basis_seq": seq}
+    )
+    expect(phone.locator("#pos")).to_have_text(re.compile(r"^0:02:\d\d$"), timeout=WAIT_MS)
+    time.sleep(2)  # the page would have paused on the stop within a frame of adopting the seek
+    expect(phone.get_by_role("button", name="Pause")).to_be_visible()
+    assert position_of(phone) >= 120_000
+    timer = bedside.state(listener.name, listener.token)["sleep_timer"]
+    assert timer is not None
+    assert 120_000 + 50_000 <= timer["stop_at_ms"] <= 120_000 + 60_000  # the minute, less what had played
+
+
 def test_a_device_that_missed_a_move_is_corrected_not_obeyed(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -343,3 +343,36 @@ def test_a_chapter_named_that_has_ended_or_is_not_in_the_book_is_refused() -> No
             )
     with pytest.raises(ValidationError):  # a chapter names where a chapter ends, never minutes
         SetSleepTimer.model_validate({"device": "phone", "after": 10, "chapter": 2})
+
+
+def test_a_move_keeps_the_minutes_a_timer_has_left() -> None:
+    """A 20-minute timer, then "go back five minutes": the stop was a fixed book time, so the timer
+    grew by the five minutes; a skip ahead past it paused the book back on the stop at once."""
+    state = run(at(600_000), SetSleepTimer(device="phone", after=20))
+    state = run(state, Report(device="phone", position_ms=660_000, playing=True, basis_seq=state.seq))
+    left_ms = 19 * 60_000
+    state = run(state, Seek(device="phone", position_ms=360_000, basis_seq=state.seq))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 360_000 + left_ms
+    state = run(state, Seek(device="phone", position_ms=2_400_000, basis_seq=state.seq))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 2_400_000 + left_ms
+    goto = Moved(cause="goto", from_ms=2_400_000, to_ms=1_000_000, turn_id="t1")
+    state = evolve(state, goto, state.seq + 1)
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 1_000_000 + left_ms
+
+
+def test_a_timer_the_books_end_cut_short_keeps_its_minutes_left_and_no_longer_ends_with_the_book() -> None:
+    state = run(at(BOOK_END - 60_000), SetSleepTimer(device="phone", after=30))
+    state = run(state, Seek(device="phone", position_ms=BOOK_END - 600_000, basis_seq=state.seq))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == BOOK_END - 540_000
+    assert not state.sleep_timer.book_ends_first
+
+
+def test_a_chapter_end_timer_stays_at_its_chapters_end_through_a_move() -> None:
+    state = run(at(600_000), SetSleepTimer(device="phone", after="chapter_end"))
+    state = run(state, Seek(device="phone", position_ms=300_000, basis_seq=state.seq))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 899_999

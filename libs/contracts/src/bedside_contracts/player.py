@@ -63,7 +63,8 @@ class SleepTimer(Contract):
 
     after: SleepAfter
     stop_at_ms: Millis = Field(
-        description="fixed when it was set; a chapter end is its last millisecond, before the next's start"
+        description="fixed when it was set, and moved with the book: minutes keep what they had left "
+        "(sleep.after_a_move); a chapter end is its last millisecond, before the next's start"
     )
     set_seq: int = Field(ge=1, description="the stream sequence of the SleepTimerSet")
     device: Name

@@ -8,6 +8,7 @@ chapter (history, the page, the turn), and the next chapter stays ahead of the l
 
 from collections.abc import Sequence
 
+from bedside_contracts.player import SleepTimer
 from bedside_contracts.search import ChapterInfo
 
 MINUTE_MS = 60_000
@@ -58,6 +59,21 @@ def named_chapter_end_stop(
     if later:
         return min(later)
     return named[0].end_ms or book_end_ms
+
+
+def after_a_move(timer: SleepTimer, from_ms: int, to_ms: int) -> SleepTimer:
+    """A running timer once the book has moved from ``from_ms`` to ``to_ms``.
+
+    A minutes timer keeps the listening it had left, as a clock on the bedside table would: going
+    back five minutes does not add five, and a skip ahead past the stop does not pause the book back
+    on it. Moved back, a stop that was the book's end is no longer. A chapter's end stays that
+    chapter's end.
+    """
+    if timer.after == "chapter_end":
+        return timer
+    stop_at_ms = max(to_ms, to_ms + timer.stop_at_ms - from_ms)
+    ends_first = timer.book_ends_first and to_ms >= from_ms
+    return timer.model_copy(update={"stop_at_ms": stop_at_ms, "book_ends_first": ends_first})
 
 
 def paused_at(position_ms: int, stop_at_ms: int) -> int:

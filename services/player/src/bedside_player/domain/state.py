@@ -33,6 +33,7 @@ from bedside_contracts.player import (
 )
 from bedside_guard import Candidate
 
+from bedside_player.domain import sleep
 from bedside_player.domain.playing import PlayingDevice, plays_now, with_report
 
 
@@ -135,7 +136,10 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
 
 
 def _moved(state: PlayerState, seq: int, from_ms: int, to_ms: int, cause: MoveCause) -> PlayerState:
-    return state._replace(position_ms=to_ms, before_move_ms=from_ms, last_move_seq=seq, last_move_cause=cause)
+    timer = state.sleep_timer and sleep.after_a_move(state.sleep_timer, from_ms, to_ms)
+    return state._replace(
+        position_ms=to_ms, before_move_ms=from_ms, last_move_seq=seq, last_move_cause=cause, sleep_timer=timer
+    )
 
 
 def _without_list(state: PlayerState) -> PlayerState:

@@ -139,8 +139,10 @@ export function adopt(next, { force = false, why = "" } = {}) {
   }
   if (!echo && typeof next.playing === "boolean" && next.playing !== state.playing) setPlaying(next.playing);
   if (why && (moved || far)) notice(moved ? movedWords(next, why) : `${why} ${clock(next.position_ms)}.`);
-  render();
+  // The state's timer first: drawn at the new place with the old one, a page would take the old stop
+  // as reached and pause there.
   followers.adopted(next);
+  render();
   if (quiet) report();
 }
 
