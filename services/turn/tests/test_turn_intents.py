@@ -404,6 +404,22 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("wait, what happened to Ginger?", Question("wait, what happened to Ginger?")),
         ("sorry, who is James", Question("sorry, who is James")),
         ("hang on, go back", Jump(-30_000)),
+        # a thanks or a goodnight after what is asked: these were Other, or a search for "thanks"
+        ("pause thank you", intents.Pause()),
+        ("Pause. Thank you.", intents.Pause()),
+        ("stop and goodnight", intents.Pause()),
+        ("sleep in 20 thanks", intents.SleepTimer(20)),
+        ("go back a bit thanks", Jump(-30_000)),
+        ("take me back to where she says thank you", FindPlace("she says thank you", "back")),
+        # two requests parted by a full stop or a comma, as a recogniser writes them: one was dropped
+        ("Go back 5 minutes. Sleep in 20.", intents.Together(Jump(-300_000), intents.SleepTimer(20))),
+        ("Next chapter, sleep in 20.", intents.Together(intents.NextChapter(1), intents.SleepTimer(20))),
+        ("Sleep in 20. Go back 5 minutes.", intents.Together(Jump(-300_000), intents.SleepTimer(20))),
+        ("Go back 5 minutes, pause.", intents.Together(Jump(-300_000), intents.Pause())),
+        (
+            "go back an hour and a half, sleep in 20",
+            intents.Together(Jump(-5_400_000), intents.SleepTimer(20)),
+        ),
         # a small step said other ways: each searched the book for its words, or was Other
         ("can you skip ahead a bit", Jump(30_000)),
         ("rewind just a bit please", Jump(-30_000)),

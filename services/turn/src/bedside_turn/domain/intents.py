@@ -629,12 +629,18 @@ _FELL_ASLEEP = re.compile(
     r"(?:go|take me|bring me|put me) back(?: there)?(?:,?\s+please)?$"
 )
 _DOZE = r"(?:fell asleep|fallen asleep|dozed off|drifted off|nodded off)"
-_WHY_AFTER = re.compile(
-    r"(?<!before)(?<!when)(?<!where)(?<!after)(?<!until)(?<!till)(?<!since)(?<!that)"
-    r"\s+(?:because |cause |'cause |as |since )?(?:i|we) (?:(?:must have |think i )?"
-    r"(?:fell asleep|dozed off|drifted off|nodded off|zoned out)|missed .+|didn'?t (?:hear|catch|get) .+)$"
+_COURTESY_WORD = (
+    r"(?:(?:and |so )?(?:thanks?(?: you)?(?: so much| very much)?|thx|ta|cheers|good ?night|night night"
+    r"|nighty night|ok(?:ay)?|x+))"
 )
-"""Why, said after a move ("go back two minutes, I fell asleep"): the move is what is asked."""
+_ASKS_NOTHING_AFTER = re.compile(
+    r"(?<!before)(?<!when)(?<!where)(?<!after)(?<!until)(?<!till)(?<!since)(?<!that)(?<!says)(?<!said)"
+    r"[\s.!]+(?:(?:because |cause |'cause |as |since )?(?:i|we) (?:(?:must have |think i )?"
+    r"(?:fell asleep|dozed off|drifted off|nodded off|zoned out)|missed .+|didn'?t (?:hear|catch|get) .+)"
+    rf"|{_COURTESY_WORD}(?:[\s.!]+{_COURTESY_WORD})*)$"
+)
+"""Said after a request and asking nothing itself: why ("go back two minutes, I fell asleep"), or a
+thanks or a goodnight ("pause, thank you")."""
 _DOZED = re.compile(
     rf"^(?:i think |i guess |sorry )?i (?:must have |might have |think i )?{_DOZE}"
     rf"(?: {_ROUGHLY}(?P<ago>{_AMOUNT}) ago)?"
@@ -1269,13 +1275,21 @@ _UNIT_LEFT_UNSAID = re.compile(
 _NEXT_UNIT = {"hour": "minutes", "minute": "seconds", "min": "seconds"}
 
 
-def normalise(utterance: str) -> str:
+def with_pauses(utterance: str) -> str:
+    """The words as said, lower case, with the fillers before them off and a recogniser's commas and
+    full stops kept: where one request ends and another starts (``_move_and_timer``)."""
     text = utterance.lower().strip()
     text = text.replace("’", "'")
     text = re.sub(r"[!.?,;]+$", "", text).strip()
     while (stripped := _FILLER.sub("", text)) != text:
         text = stripped
-    text = re.sub(r"\s*,(?!\d)\s*", " ", text)  # a recogniser's pauses: "back, five minutes"
+    return text
+
+
+def normalise(utterance: str) -> str:
+    text = re.sub(
+        r"\s*,(?!\d)\s*", " ", with_pauses(utterance)
+    )  # a recogniser's pauses: "back, five minutes"
     for typed, said in _TYPED:
         text = typed.sub(said, text)
     text = _UNIT_LEFT_UNSAID.sub(lambda said: f"{said[0]} {_NEXT_UNIT[said['unit']]}", text)
@@ -1335,8 +1349,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     if not text or _NOT_OF_THE_BOOK.match(text):
         return Other()
     if (
-        said_first := _move_said_with_why(text, whole)
-        or (whole and _move_and_timer(text))
+        said_first := _asked_before_what_asks_nothing(text, whole)
+        or (whole and _move_and_timer(with_pauses(utterance)))
         or read_playback(text)
     ):
         return said_first
@@ -1439,13 +1453,14 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     return _asked_after_an_opener(utterance, text, whole) or Other()
 
 
-def _move_said_with_why(text: str, whole: bool) -> Intent | None:
-    """'Go back two minutes, I fell asleep': the move, not a recap of the doze (``_WHY_AFTER``)."""
-    why = _WHY_AFTER.search(text)
-    if why is None or why.start() == 0:
+def _asked_before_what_asks_nothing(text: str, whole: bool) -> Intent | None:
+    """'Go back two minutes, I fell asleep', 'pause, thank you': the move or the playback asked for
+    (``_ASKS_NOTHING_AFTER``), not a recap of the doze, a courtesy, or a search for "thanks"."""
+    after = _ASKS_NOTHING_AFTER.search(text)
+    if after is None or after.start() == 0:
         return None
-    move = read(text[: why.start()], whole=whole)
-    return move if isinstance(move, _MOVES) else None
+    asked = read(text[: after.start()], whole=whole)
+    return asked if isinstance(asked, (*_MOVES, *_PLAYBACK, Together)) else None
 
 
 _OPENER = re.compile(
@@ -1574,7 +1589,11 @@ def _chapter_named(text: str) -> Chapter | ChapterTitled | None:
 JOINTS_TRIED = 4
 """How many "and"s are tried as the joint of two requests: a description may hold a few ("where the
 horse and cart stop"), and each try reads both halves."""
-_JOINT = re.compile(r"\s+(?:and\s+then|and|then)\s+")
+_THEN = r"(?:and\s+then|and|then|after\s+that)\s+"
+_JOINT = re.compile(rf"\s*(?:[,;!?]+(?!\d)\s*|[.]+\s+)(?:{_THEN})?|\s+{_THEN}")
+"""Where one request ends and the next starts: "and", "then", or a recogniser's comma or full stop."""
+_PLAYBACK = (SleepTimer, TimerAdded, CancelSleepTimer, Pause)
+"""What may be said with a move, either way round (``Together``)."""
 _MOVES = (
     Jump,
     Chapter,
@@ -1603,10 +1622,10 @@ def _move_and_timer(text: str) -> Together | None:
             continue
         halves = read(text[: joint.start()], whole=False), read(text[joint.end() :], whole=False)
         moves = [half for half in halves if isinstance(half, _MOVES)]
-        timers = [
-            half for half in halves if isinstance(half, SleepTimer | TimerAdded | CancelSleepTimer | Pause)
-        ]
-        if moves and timers:
+        timers = [half for half in halves if isinstance(half, _PLAYBACK)]
+        # after a pause, a described moment is as likely a clause ("when this chapter ends, stop")
+        described = bool(moves) and isinstance(moves[0], FindPlace) and not joint.group().strip().isalpha()
+        if moves and timers and not described:
             return Together(move=moves[0], then=timers[0])
     return None
 
