@@ -402,6 +402,9 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("skip ahead 2 hours 15", Jump(8_100_000)),
         # words said before what is asked: these were Other
         ("wait, what happened to Ginger?", Question("wait, what happened to Ginger?")),
+        ("whos ginger", Question("whos ginger")),  # typed or heard loosely: these were Other
+        ("wot happened to the horse", Question("wot happened to the horse")),
+        ("whyd he leave", Question("whyd he leave")),
         ("sorry, who is James", Question("sorry, who is James")),
         ("hang on, go back", Jump(-30_000)),
         # a thanks or a goodnight after what is asked: these were Other, or a search for "thanks"
@@ -471,6 +474,15 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("a 30 minute sleep timer", intents.SleepTimer(30)),
         ("okay, pause in ten minutes", intents.SleepTimer(10)),
         ("stop at the end of the chapter", intents.SleepTimer("chapter_end")),
+        # a stop at a time of day, or at a chapter's end, said without "the": these moved the book
+        ("stop at 10:30", intents.TimerHowLong(clock_said=True)),
+        ("turn off at 11:15", intents.TimerHowLong(clock_said=True)),
+        ("stop at half ten", intents.TimerHowLong(clock_said=True)),  # these two were Other
+        ("stop at ten thirty", intents.TimerHowLong(clock_said=True)),
+        ("stop at end of chapter 5", intents.SleepTimer("chapter_end", chapter=5)),
+        ("till the end of the chapter", intents.SleepTimer("chapter_end")),
+        ("play to the end of the next chapter", intents.SleepTimer("chapter_end", chapter_step=1)),
+        ("go back to 10:30", intents.ClockTime(37_800_000, minutes_seconds_ms=630_000)),  # a place, as before
         # playing on to the chapter's end: the first two moved the book to its end
         ("play to the end of the chapter", intents.SleepTimer("chapter_end")),
         ("play to the end of the chapter then stop", intents.SleepTimer("chapter_end")),

@@ -1071,9 +1071,11 @@ _STOP_WHEN_THE_CHAPTER_ENDS = re.compile(
     r"(?: please)?$"
 )
 """The chapter's end said first ("when this chapter ends, stop"), which no stopping word starts."""
+_HOUR_SAID = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _TIMER_AT_A_CLOCK_TIME = re.compile(
     _STOPPING + r".*\b(?:at|by|around)\s+(?:midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)"
-    rf"|(?:{_NUMBER_SAID})\s+o'?clock)$"
+    rf"|(?:{_NUMBER_SAID})\s+o'?clock|\d{{1,2}}[:.]\d\d|half (?:past )?{_HOUR_SAID}"
+    rf"|{_HOUR_SAID} (?:thirty|fifteen|forty[- ]five))$"
 )
 """A stop at a time of day ("stop at 11pm", "at midnight"): the listener's clock is not the turn's."""
 _STOPS_AT_THE_END = re.compile(_STOPPING + r".*\bat\s+the\s+(?:very\s+)?end\b")
@@ -1082,6 +1084,8 @@ _TIMER_COUNTED_CHAPTER_END = re.compile(
     _STOPPING + r".*\b(?:(?:at\s+)?the\s+end\s+of\s+the\s+next\s+chapter"
     r"|(?:after|when)\s+the\s+next\s+chapter(?:\s+(?:ends|is over|finishes))?"
     rf"|(?:after|in)\s+({_NUMBER_SAID})\s+more\s+chapters?|(?:after|in)\s+({_NUMBER_SAID})\s+chapters?)\b"
+    r"|^(?:just\s+)?(?:play|read|keep (?:going|playing|reading)|go on|carry on)\s+(?:(?:un)?till?|to)\s+"
+    r"the\s+end\s+of\s+the\s+next\s+chapter(?:,?\s+please)?$"
 )
 """The end of a chapter counted from the one playing, as a timer: read before "the next chapter", a move."""
 _PLAY_TO_THE_CHAPTER_END = re.compile(
@@ -1092,6 +1096,7 @@ _PLAY_TO_THE_CHAPTER_END = re.compile(
     r"(?:,?\s+(?:and\s+)?(?:then\s+)?(?:stop|sleep|pause))?"
     r"|(?:finish|play|read)\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?(?:stop|sleep|pause)"
     r"|finish\s+(?:this|the)\s+chapter"
+    r"|(?:un)?till?\s+(?:the\s+)?end\s+of\s+(?:this|the|the current)\s+chapter"
     r")(?:,?\s+please)?$"
 )
 """Playing on to the chapter's end and no further, said without a word of stopping ("play until the end
@@ -1102,7 +1107,7 @@ _CHAPTERS_MORE = re.compile(
 )
 """Half asleep, chapters more ("just one more chapter"): the timer at the end of the chapter that many on."""
 _TIMER_NAMED_CHAPTER_END = re.compile(
-    _STOPPING + rf".*\b(?:(?:at\s+)?the\s+end\s+of\s+chapter\s+{_NUMBER}"
+    _STOPPING + rf".*\b(?:(?:at\s+)?(?:the\s+)?end\s+of\s+chapter\s+{_NUMBER}"
     rf"|(?:after|when)\s+chapter\s+{_NUMBER}(?:\s+(?:ends|is over|finishes))?)\b"
 )
 """The end of a chapter named, as a timer: read before the chapter playing's end and before a move
@@ -1263,7 +1268,10 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:pls|plz)\b", "please"),
         (r"^(?:thx|ty)$", "thanks"),
         (r"^gn$", "goodnight"),
+        (r"\b(?:wot|wat)(?=\b|'s\b)", "what"),
         (r"\b(who|where|what|how)s\b", r"\1's"),
+        (r"\b(why|where|what|how|who)d\b", r"\1 did"),
+        (r"\bwhys\b", "why is"),
     )
 )
 """Shorthand typed on the page, as it would be said: "ch 5", "back 30s", "fwd 2m", "prev", "thx"."""
