@@ -419,6 +419,9 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("Next chapter, sleep in 20.", intents.Together(intents.NextChapter(1), intents.SleepTimer(20))),
         ("Sleep in 20. Go back 5 minutes.", intents.Together(Jump(-300_000), intents.SleepTimer(20))),
         ("Go back 5 minutes, pause.", intents.Together(Jump(-300_000), intents.Pause())),
+        # two amounts in one unit are two requests (it was a 25-minute timer), an hour and minutes one
+        ("go back 5 minutes and 20 minute timer", intents.Together(Jump(-300_000), intents.SleepTimer(20))),
+        ("skip 1 hour 10 minutes and 5 seconds", Jump(4_205_000)),
         (
             "go back an hour and a half, sleep in 20",
             intents.Together(Jump(-5_400_000), intents.SleepTimer(20)),

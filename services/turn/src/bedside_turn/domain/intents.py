@@ -426,14 +426,26 @@ _UNIT = r"(?:second|sec|minute|min|hour)"
 _AND_A_PART = r"(?:\s+and\s+a\s+(?:half|quarter))"
 _QUARTER_HOUR = r"quarters?\s+(?:of\s+)?(?:an?\s+)?hour"
 _QUARTERS = re.compile(rf"(?:(a|one|three)\s+)?{_QUARTER_HOUR}")
-_ONE_AMOUNT = (
-    rf"(?:(?:an?\s+)?half(?:\s+an?)?\s+{_UNIT}|{_NUMBER_SAID}{_AND_A_PART}?\s+{_UNIT}s?"
-    rf"{_AND_A_PART}?|(?:(?:a|one|three)\s+)?{_QUARTER_HOUR})\b"
+
+
+def _amount_in(unit: str) -> str:
+    """One amount said in ``unit``: "20 minutes", "half an hour", "one and a half hours"."""
+    quarters = rf"|(?:(?:a|one|three)\s+)?{_QUARTER_HOUR}" if unit == "hour" else ""
+    return (
+        rf"(?:(?:an?\s+)?half(?:\s+an?)?\s+{unit}|{_NUMBER_SAID}{_AND_A_PART}?\s+{unit}s?"
+        rf"{_AND_A_PART}?{quarters})\b"
+    )
+
+
+_HOURS, _MINUTES, _SECONDS = _amount_in("hour"), _amount_in("(?:minute|min)"), _amount_in("(?:second|sec)")
+_AND = r"\s+(?:and\s+)?"
+_AMOUNT = (
+    rf"(?:{_HOURS}(?:{_AND}{_MINUTES})?(?:{_AND}{_SECONDS})?|{_MINUTES}(?:{_AND}{_SECONDS})?|{_SECONDS})"
 )
-_AMOUNT = rf"(?:{_ONE_AMOUNT}(?:\s+(?:and\s+)?{_ONE_AMOUNT})?)"
 """An amount of time said, as ``_said_amount_ms`` reads it: "20 minutes", "half an hour", "a half hour",
 "one and a half hours", "an hour and a half", "an hour and a quarter", "a quarter of an hour", and in
-two units, "an hour and ten minutes"."""
+two units, each smaller than the one before, "an hour and ten minutes" ("5 minutes and 20 minutes"
+is two amounts: "go back 5 minutes and a 20 minute timer")."""
 _SAID_AMOUNT = re.compile(rf"(?:(half)(?:\s+an?)?|{_NUMBER}({_AND_A_PART})?)\s+({_UNIT})s?({_AND_A_PART})?")
 _BACK_SAID = ("back", "backward", "backwards", "rewind")
 _BACK = rf"(?:{'|'.join(_BACK_SAID)})"
