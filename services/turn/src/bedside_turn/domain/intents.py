@@ -142,7 +142,7 @@ class OtherOne:
 
 @dataclass(frozen=True)
 class GoThere:
-    """'Take me there', 'play that part': the one place the last answer named (``routing.place_named``)."""
+    """'Take me there', 'play that part': the one place the last answer named (``routing.places_named``)."""
 
 
 @dataclass(frozen=True)
@@ -1147,7 +1147,7 @@ _TIMER_LISTENING_FOR = re.compile(
     rf"^(?:(?:ok(?:ay)?|just|please)\s+)*(?:{_LISTENING_ON}\s+(?:for\s+)?|give me\s+|only\s+|just\s+)"
     rf"(?:another\s+|an extra\s+)?({_AMOUNT})(?:\s+(?:more|longer))?(?:\s+tonight)?"
     rf"{_THEN_STOP}?(?:\s+please)?$"
-    rf"|^({_AMOUNT}),?\s+(?:and |then |and then )+(?:stop|sleep|pause|turn (?:it )?off)(?:\s+please)?$"
+    rf"|^({_AMOUNT}){_THEN_STOP}(?:\s+please)?$"
 )
 """How long to keep listening, with no word of a timer: "give me twenty minutes", "play for half an
 hour", "only ten minutes tonight", "ten minutes and then sleep"."""
@@ -1295,7 +1295,7 @@ _UNIT_LEFT_UNSAID = re.compile(
 _NEXT_UNIT = {"hour": "minutes", "minute": "seconds", "min": "seconds"}
 
 
-def with_pauses(utterance: str) -> str:
+def _with_pauses(utterance: str) -> str:
     """The words as said, lower case, with the fillers before them off and a recogniser's commas and
     full stops kept: where one request ends and another starts (``_move_and_timer``)."""
     text = utterance.lower().strip()
@@ -1307,9 +1307,8 @@ def with_pauses(utterance: str) -> str:
 
 
 def normalise(utterance: str) -> str:
-    text = re.sub(
-        r"\s*,(?!\d)\s*", " ", with_pauses(utterance)
-    )  # a recogniser's pauses: "back, five minutes"
+    # a recogniser's pauses go: "back, five minutes"
+    text = re.sub(r"\s*,(?!\d)\s*", " ", _with_pauses(utterance))
     for typed, said in _TYPED:
         text = typed.sub(said, text)
     text = _UNIT_LEFT_UNSAID.sub(lambda said: f"{said[0]} {_NEXT_UNIT[said['unit']]}", text)
@@ -1370,7 +1369,7 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         return Other()
     if (
         said_first := _asked_before_what_asks_nothing(text, whole)
-        or (whole and _move_and_timer(with_pauses(utterance)))
+        or (whole and _move_and_timer(_with_pauses(utterance)))
         or read_playback(text)
     ):
         return said_first
