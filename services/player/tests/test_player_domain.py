@@ -130,7 +130,8 @@ def test_impossible_reports_are_invalid(position: int, basis: int) -> None:
 )
 def test_chronology_property(steps: list[tuple[str, int, int, int]]) -> None:
     """Whatever devices send, with whatever clocks: a report is accepted exactly when its
-    basis is at or after the last move, and then it is the position; a refusal changes nothing."""
+    basis is at or after the last move, and then it is the position; a refusal changes nothing,
+    and nor does a seek to where a paused book stands."""
     state = fresh()
     for op, position, lag, skew in steps:
         basis = max(0, state.seq - lag)
@@ -157,7 +158,9 @@ def test_chronology_property(steps: list[tuple[str, int, int, int]]) -> None:
         if op != "undo":
             assert basis >= state.last_move_seq
         before = state
-        assert event is not None  # a report, a seek or an undo always appends
+        if event is None:  # only a seek to where a paused book stands appends nothing
+            assert (op, position, state.playing) == ("seek", state.position_ms, False)
+            continue
         state = evolve(state, event, state.seq + 1)
         if op in ("report", "seek"):
             assert state.position_ms == position
@@ -706,3 +709,13 @@ def test_a_retired_listeners_stream_refuses_every_command_and_keeps_where_the_bo
 def test_a_retired_listener_stays_retired_through_a_snapshot() -> None:
     retired = evolve(fresh(), ListenerRetired(), 1)
     assert from_snapshot(to_snapshot(retired, 1)).retired
+
+
+def test_a_seek_to_where_a_paused_book_stands_is_no_event() -> None:
+    """A history row pressed for the place the book is at, or "back 30 seconds" at 0:00:00, each
+    added a row to the history and moved nothing."""
+    paused = run(fresh(), Report(device="phone", position_ms=60_000, playing=False, basis_seq=0))
+    assert decide(paused, Seek(device="phone", position_ms=60_000, basis_seq=paused.seq), now_ms=NOW) is None
+    playing = run(fresh(), Report(device="phone", position_ms=60_000, playing=True, basis_seq=0))
+    # playing, the book has gone on past its last report: the same number is a move back
+    assert decide(playing, Seek(device="phone", position_ms=60_000, basis_seq=playing.seq), now_ms=NOW)

@@ -264,6 +264,8 @@ def decide(
         case Seek():
             check_position(command.position_ms, book_end_ms)
             check_basis(state, command.basis_seq)
+            if command.position_ms == state.position_ms and not state.playing and not state.rows:
+                return None  # where a paused book stands already: no move, no history row
             return Seeked(
                 device=command.device,
                 from_ms=state.position_ms,
