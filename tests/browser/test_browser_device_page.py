@@ -760,6 +760,36 @@ def test_a_skip_past_the_timers_stop_plays_on_with_the_minutes_it_had_left(
     assert 120_000 + 50_000 <= timer["stop_at_ms"] <= 120_000 + 60_000  # the minute, less what had played
 
 
+def test_a_skip_into_the_next_chapter_moves_a_chapter_end_timer_to_that_chapters_end(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """ "Sleep at the end of the chapter", then a seek into the next chapter from another device: the
+    stop stayed on the chapter left, and the page paused the book back there at once."""
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    second, third = chapters[1]["start_ms"], chapters[2]["start_ms"]
+    phone = open_page("phone", extra="&report_ms=600000")  # no report but the play's: the seek's basis stands
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    reply = listener_api(
+        bedside, listener, BOOK_ID, "/turns", {"utterance": "sleep at the end of the chapter"}
+    )
+    assert reply["outcome"] == "answered", reply
+    seq = wait_for_state(bedside, listener, BOOK_ID, lambda s: s["sleep_timer"] is not None)["seq"]
+    listener_api(
+        bedside, listener, BOOK_ID, "/seek", {"device": "speaker", "position_ms": second, "basis_seq": seq}
+    )
+    expect(phone.get_by_text(f"at {clock(third - 1)}", exact=False)).to_be_visible(timeout=WAIT_MS)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while position_of(phone) < second + 3_000:  # it plays on into the chapter skipped to
+        assert time.monotonic() < deadline, f"the page stands at {clock(position_of(phone))}"
+        time.sleep(0.1)
+    expect(phone.get_by_role("button", name="Pause")).to_be_visible()
+    timer = bedside.state(listener.name, listener.token)["sleep_timer"]
+    assert timer is not None
+    assert timer["stop_at_ms"] == third - 1
+
+
 def test_a_device_that_missed_a_move_is_corrected_not_obeyed(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -5,6 +5,7 @@ from bedside_contracts.player import (
     CancelSleepTimer,
     JoinDevice,
     Moved,
+    OfferPositions,
     Pause,
     PlayerCommand,
     PlayerEvent,
@@ -12,10 +13,12 @@ from bedside_contracts.player import (
     Seek,
     SetSleepTimer,
     TimerRanOut,
+    Undo,
 )
-from bedside_contracts.search import ChapterInfo
+from bedside_contracts.search import ChapterInfo, Passage, Resolution, Target
 from bedside_player.domain.decide import Invalid, Stale, decide
 from bedside_player.domain.history import StoredEvent, entries
+from bedside_player.domain.offer import decide_offer
 from bedside_player.domain.playing import GONE_QUIET_MS
 from bedside_player.domain.state import PlayerState, evolve
 from hypothesis import given, settings
@@ -374,5 +377,55 @@ def test_a_timer_the_books_end_cut_short_keeps_its_minutes_left_and_no_longer_en
 def test_a_chapter_end_timer_stays_at_its_chapters_end_through_a_move() -> None:
     state = run(at(600_000), SetSleepTimer(device="phone", after="chapter_end"))
     state = run(state, Seek(device="phone", position_ms=300_000, basis_seq=state.seq))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 899_999
+
+
+def test_a_chapter_end_timer_follows_a_move_into_another_chapter() -> None:
+    """ "Sleep at the end of the chapter", then a skip into the next: the stop stayed behind on the
+    chapter left, and the page paused the book back there at once."""
+    state = run(at(600_000), SetSleepTimer(device="phone", after="chapter_end"))
+    state = run(state, Seek(device="phone", position_ms=1_000_000, basis_seq=state.seq))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 1_999_999
+    state = run(state, Undo(device="phone"))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 899_999
+
+
+def test_a_chapter_named_keeps_its_end_until_a_move_passes_it() -> None:
+    state = run(at(60_000), SetSleepTimer(device="voice", after="chapter_end", chapter=2))
+    back = run(state, Seek(device="phone", position_ms=30_000, basis_seq=state.seq))
+    assert back.sleep_timer is not None
+    assert (back.sleep_timer.stop_at_ms, back.sleep_timer.chapter) == (1_999_999, 2)
+    past = run(state, Seek(device="phone", position_ms=2_500_000, basis_seq=state.seq))
+    assert past.sleep_timer is not None
+    assert (past.sleep_timer.stop_at_ms, past.sleep_timer.chapter) == (BOOK_END, None)
+
+
+def test_a_move_stored_before_chapter_end_stops_were_carried_leaves_the_stop() -> None:
+    state = run(at(600_000), SetSleepTimer(device="phone", after="chapter_end"))
+    state = evolve(state, Moved(cause="goto", from_ms=600_000, to_ms=1_000_000, turn_id="t1"), state.seq + 1)
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 899_999
+
+
+def test_a_goto_into_an_earlier_chapter_carries_that_chapters_end() -> None:
+    """ "Take me back to where ..." lands in chapter 1 with the timer set in chapter 2."""
+    state = run(at(1_000_000), SetSleepTimer(device="phone", after="chapter_end"))
+    target = Target(position_ms=300_000)
+    place = Passage(id=3, start_ms=300_000, end_ms=330_000, chapter=1, chapter_title="One", text="A gate.")
+    request = OfferPositions(listener="ann", book="b1", turn_id="t1", targets=[target])
+    resolutions = [Resolution(target=target, passage=place, at_ms=300_000, named="time")]
+    decision = decide_offer(
+        request,
+        resolutions,
+        state.position_ms,
+        timer=state.sleep_timer,
+        chapters=CHAPTERS,
+        book_end_ms=BOOK_END,
+    )
+    assert isinstance(decision.event, Moved)
+    state = evolve(state, decision.event, state.seq + 1)
     assert state.sleep_timer is not None
     assert state.sleep_timer.stop_at_ms == 899_999

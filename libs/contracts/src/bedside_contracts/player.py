@@ -19,6 +19,16 @@ TurnId = Annotated[str, Field(min_length=1, max_length=64)]
 DeviceClock = Annotated[
     int | None, Field(default=None, description="the device's own clock (ms since the epoch); recorded only")
 ]
+ChapterEndStop = Annotated[
+    int | None,
+    Field(
+        default=None,
+        ge=0,
+        description="with a chapter-end sleep timer running, where it stops once the book has moved "
+        "(sleep.chapter_end_after_move), decided where the chapters are known; None with no such "
+        "timer, and in moves stored before it was carried",
+    ),
+]
 
 
 SleepMinutes = Annotated[int, Field(ge=1, le=600)]
@@ -64,7 +74,8 @@ class SleepTimer(Contract):
     after: SleepAfter
     stop_at_ms: Millis = Field(
         description="fixed when it was set, and moved with the book: minutes keep what they had left "
-        "(sleep.after_a_move); a chapter end is its last millisecond, before the next's start"
+        "(sleep.after_a_move); a chapter end is its last millisecond, before the next's start, of the "
+        "chapter a move lands in (a chapter named keeps its end while it is ahead)"
     )
     set_seq: int = Field(ge=1, description="the stream sequence of the SleepTimerSet")
     device: Name
@@ -181,6 +192,7 @@ class Seeked(Contract):
     withdrew_list: bool = Field(
         default=False, description="a list was on the screen, drawn for another place: this move took it down"
     )
+    chapter_end_ms: ChapterEndStop = None
 
 
 class Moved(Contract):
@@ -196,6 +208,7 @@ class Moved(Contract):
         default=False,
         description="an undo took down a list that was on the screen (a goto ends its own turn's)",
     )
+    chapter_end_ms: ChapterEndStop = None
 
 
 class ListOffered(Contract):
@@ -215,6 +228,7 @@ class RowPressed(Contract):
     to_ms: Millis
     device: Name | None = None
     turn_id: str | None = None
+    chapter_end_ms: ChapterEndStop = None
 
 
 class ListCancelled(Contract):

@@ -182,7 +182,14 @@ class Player:
             except Retired as retired:
                 raise InvalidRequest(retired.reason) from None
             resolved = await self.resolve(Resolve(book=book.id, here_ms=state.position_ms, targets=targets))
-            decision = decide_offer(request, resolved.resolutions, state.position_ms)
+            decision = decide_offer(
+                request,
+                resolved.resolutions,
+                state.position_ms,
+                timer=state.sleep_timer,
+                chapters=book.chapters,
+                book_end_ms=book.duration_ms,
+            )
             return Decided(decision.event, lambda _: decision.outcome)
 
         outcome = await self._decide_and_append(

@@ -247,6 +247,10 @@ def decide(
     a timer that stops at the end of one. Raises ``Stale`` (``Retired`` among them) or ``Invalid``.
     """
     refuse_if_retired(state)
+
+    def chapter_end_ms(to_ms: int) -> int | None:
+        return sleep.chapter_end_after_move(state.sleep_timer, to_ms, chapters, book_end_ms)
+
     match command:
         case Report():
             check_position(command.position_ms, book_end_ms)
@@ -273,18 +277,21 @@ def decide(
                 basis_seq=command.basis_seq,
                 device_clock=command.device_clock,
                 withdrew_list=withdraws_list(state),
+                chapter_end_ms=chapter_end_ms(command.position_ms),
             )
         case PressRow():
             if not state.rows:
                 raise Invalid("there is no list on the screen to press")
             if command.row >= len(state.rows):
                 raise Invalid(f"the list has {len(state.rows)} rows; row {command.row} is not one of them")
+            to_ms = state.rows[command.row].start_ms
             return RowPressed(
                 row=command.row,
                 from_ms=state.position_ms,
-                to_ms=state.rows[command.row].start_ms,
+                to_ms=to_ms,
                 device=command.device,
                 turn_id=state.list_turn_id,
+                chapter_end_ms=chapter_end_ms(to_ms),
             )
         case CancelList():
             return ListCancelled(device=command.device) if state.rows else None
@@ -297,6 +304,7 @@ def decide(
                 to_ms=state.before_move_ms,
                 device=command.device,
                 withdrew_list=withdraws_list(state),
+                chapter_end_ms=chapter_end_ms(state.before_move_ms),
             )
         case JoinDevice():
             if command.device in state.devices:

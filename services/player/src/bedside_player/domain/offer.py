@@ -11,11 +11,14 @@ are dropped, several that land on one place count once; then
 Whether a place is ahead is ``bedside_guard.ahead_of``; rows are guard ``Candidate``s.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bedside_contracts.player import ListOffered, Moved, OfferOutcome, OfferPositions, PlayerEvent
-from bedside_contracts.search import Resolution, Target
+from bedside_contracts.player import ListOffered, Moved, OfferOutcome, OfferPositions, PlayerEvent, SleepTimer
+from bedside_contracts.search import ChapterInfo, Resolution, Target
 from bedside_guard import MAX_ROWS, Candidate, ahead_of, chapter_name, distinct_rows
+
+from bedside_player.domain import sleep
 
 
 @dataclass(frozen=True)
@@ -95,8 +98,19 @@ def refusal_reason(resolutions: list[Resolution], unresolved: list[str]) -> str:
     return f"none of the places named is a place in this book ({named}). {advice}"
 
 
-def decide_offer(request: OfferPositions, resolutions: list[Resolution], here_ms: int) -> OfferDecision:
-    """What an offer does for a listener at ``here_ms``, given search's resolutions of its targets."""
+def decide_offer(
+    request: OfferPositions,
+    resolutions: list[Resolution],
+    here_ms: int,
+    *,
+    timer: SleepTimer | None = None,
+    chapters: Sequence[ChapterInfo] = (),
+    book_end_ms: int | None = None,
+) -> OfferDecision:
+    """What an offer does for a listener at ``here_ms``, given search's resolutions of its targets.
+
+    A move carries where a running chapter-end ``timer`` stops once it is made (``chapters`` and
+    ``book_end_ms`` are the book's)."""
     rows, unresolved = places(resolutions, here_ms)
     if not rows:
         missing = next((r.missing_chapter for r in resolutions if r.missing_chapter is not None), None)
@@ -119,5 +133,11 @@ def decide_offer(request: OfferPositions, resolutions: list[Resolution], here_ms
         OfferOutcome(
             outcome="moved", rows=[place], moved_from_ms=here_ms, moved_to=place, unresolved=unresolved
         ),
-        Moved(cause="goto", from_ms=here_ms, to_ms=place.start_ms, turn_id=request.turn_id),
+        Moved(
+            cause="goto",
+            from_ms=here_ms,
+            to_ms=place.start_ms,
+            turn_id=request.turn_id,
+            chapter_end_ms=sleep.chapter_end_after_move(timer, place.start_ms, chapters, book_end_ms),
+        ),
     )

@@ -61,16 +61,35 @@ def named_chapter_end_stop(
     return named[0].end_ms or book_end_ms
 
 
-def after_a_move(timer: SleepTimer, from_ms: int, to_ms: int) -> SleepTimer:
+def chapter_end_after_move(
+    timer: SleepTimer | None, to_ms: int, chapters: Sequence[ChapterInfo], book_end_ms: int | None
+) -> int | None:
+    """Where a chapter-end timer stops once the book has moved to ``to_ms``; None for any other timer.
+
+    "The end of the chapter" is the end of the one the book is in, so a skip into the next chapter
+    stops at that one's end, not back on the chapter left. A chapter named aloud keeps its end while
+    the end is still ahead; a move past it makes the timer the chapter playing's.
+    """
+    if timer is None or timer.after != "chapter_end":
+        return None
+    if timer.chapter is not None and timer.stop_at_ms > to_ms:
+        return timer.stop_at_ms
+    return chapter_end_stop(chapters, to_ms, book_end_ms)
+
+
+def after_a_move(timer: SleepTimer, from_ms: int, to_ms: int, chapter_end_ms: int | None) -> SleepTimer:
     """A running timer once the book has moved from ``from_ms`` to ``to_ms``.
 
     A minutes timer keeps the listening it had left, as a clock on the bedside table would: going
     back five minutes does not add five, and a skip ahead past the stop does not pause the book back
-    on it. Moved back, a stop that was the book's end is no longer. A chapter's end stays that
-    chapter's end.
+    on it. Moved back, a stop that was the book's end is no longer. A chapter-end timer stops at
+    ``chapter_end_ms``, which the move carries (``chapter_end_after_move``); a move stored without it
+    leaves the stop where it was.
     """
     if timer.after == "chapter_end":
-        return timer
+        if chapter_end_ms is None or chapter_end_ms == timer.stop_at_ms:
+            return timer
+        return timer.model_copy(update={"stop_at_ms": chapter_end_ms, "chapter": None})
     stop_at_ms = max(to_ms, to_ms + timer.stop_at_ms - from_ms)
     ends_first = timer.book_ends_first and to_ms >= from_ms
     return timer.model_copy(update={"stop_at_ms": stop_at_ms, "book_ends_first": ends_first})

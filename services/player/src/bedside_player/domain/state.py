@@ -135,10 +135,17 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
     )
 
 
-def _moved(state: PlayerState, seq: int, from_ms: int, to_ms: int, cause: MoveCause) -> PlayerState:
-    timer = state.sleep_timer and sleep.after_a_move(state.sleep_timer, from_ms, to_ms)
+def _moved(state: PlayerState, seq: int, event: Seeked | Moved | RowPressed, cause: MoveCause) -> PlayerState:
+    to_ms = event.position_ms if isinstance(event, Seeked) else event.to_ms
+    timer = state.sleep_timer and sleep.after_a_move(
+        state.sleep_timer, event.from_ms, to_ms, event.chapter_end_ms
+    )
     return state._replace(
-        position_ms=to_ms, before_move_ms=from_ms, last_move_seq=seq, last_move_cause=cause, sleep_timer=timer
+        position_ms=to_ms,
+        before_move_ms=event.from_ms,
+        last_move_seq=seq,
+        last_move_cause=cause,
+        sleep_timer=timer,
     )
 
 
@@ -202,13 +209,11 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
     state = state._replace(seq=seq, events=state.events + 1)
     match event:
         case Seeked():
-            seeked = _moved(state, seq, event.from_ms, event.position_ms, "seeked")
+            seeked = _moved(state, seq, event, "seeked")
             seeked = seeked._replace(last_touch_ms=event.position_ms)
             return _without_list(seeked) if event.withdrew_list else seeked
         case Moved():
-            moved = _moved(state, seq, event.from_ms, event.to_ms, event.cause)._replace(
-                last_touch_ms=event.to_ms
-            )
+            moved = _moved(state, seq, event, event.cause)._replace(last_touch_ms=event.to_ms)
             # a goto ends the turn that made it; an older list on the screen is obsolete
             return _without_list(moved) if event.cause == "goto" or event.withdrew_list else moved
         case ListOffered():
@@ -216,7 +221,7 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
                 rows=tuple(event.rows), list_turn_id=event.turn_id, last_touch_ms=state.position_ms
             )
         case RowPressed():
-            moved = _moved(state, seq, event.from_ms, event.to_ms, "pressed")
+            moved = _moved(state, seq, event, "pressed")
             return moved._replace(rows=(), list_turn_id=None, last_touch_ms=event.to_ms)
         case ListCancelled():
             return state._replace(rows=(), list_turn_id=None, last_touch_ms=state.position_ms)
