@@ -112,6 +112,11 @@ class Bench:
         assert self.player is not None
         return process_cpu_s(self.player.pid)
 
+    def nats_cpu_s(self) -> float:
+        """CPU seconds the nats-server process has used."""
+        assert self.server.process is not None
+        return process_cpu_s(self.server.process.pid)
+
     async def listeners(self, count: int, prefix: str = "bench") -> list[tuple[str, str]]:
         registry = await Listeners.open(self.nc.jetstream())
         return [(f"{prefix}{i}", await registry.create(f"{prefix}{i}")) for i in range(count)]
