@@ -256,6 +256,17 @@ from bedside_turn.domain.recap import RecapAsked
         ("sleep 30", intents.SleepTimer(30)),  # these were Other
         ("add another 10", intents.TimerAdded(10)),
         ("extend the timer by 15", intents.TimerAdded(15)),
+        ("10 more on the timer", intents.TimerAdded(10)),  # these two were Other
+        ("put 15 on the timer", intents.TimerAdded(15)),
+        (  # moved the book five minutes and ten seconds back, and set nothing
+            "go back 5 minutes and 10 more on the timer",
+            intents.Together(Jump(-300_000), intents.TimerAdded(10)),
+        ),
+        ("sleep in 1h30", intents.SleepTimer(90)),  # these three were Other or searched the book
+        ("sleep timer 1hr15", intents.SleepTimer(75)),
+        ("go back 1h30m", Jump(-5_400_000)),
+        ("thanks and goodnight", intents.Courtesy("goodnight")),  # these two were Other
+        ("goodnight and thank you", intents.Courtesy("goodnight")),
         ("stop at the end of it", intents.SleepTimer("chapter_end")),
         (
             "skip to the next chapter and stop at the end of it",

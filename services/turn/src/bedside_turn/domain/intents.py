@@ -954,7 +954,8 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
     (
         "goodnight",
         re.compile(
-            r"^(?:(?:thanks|thank you|ok(?:ay)?),? )?(?:good ?night|night night|night)(?: bedside)?$"
+            r"^(?:(?:thanks|thank you|ok(?:ay)?)(?: and|,)? )?(?:good ?night|night night|night)"
+            r"(?: and (?:thanks|thank you))?(?: bedside)?$"
             r"|^(?:i'm |im |i am )(?:so |really |very |getting )?(?:tired|sleepy)(?: now)?$"
             r"|^(?:i'm |im |i am )?(?:going|off) to (?:sleep|bed)(?: now)?$"
             r"|^time (?:for bed|to sleep)(?: now)?$"
@@ -1167,8 +1168,11 @@ minutes", "add another half hour"): read before a timer set, which "for ten minu
 _TIMER_ADDED_BARE = re.compile(
     rf"^(?:add|put on) (?:another|an extra) ({_BARE_NUMBER_SAID})(?: more)?(?:{_ON_THE_TIMER})?(?: please)?$"
     rf"|^extend (?:it |the (?:sleep )?timer )?by ({_BARE_NUMBER_SAID})(?: please)?$"
+    rf"|^(?:(?:add|put)\s+)?(?:another\s+|an extra\s+)?({_BARE_NUMBER_SAID})(?:\s+more)?{_ON_THE_TIMER}"
+    r"(?: please)?$"
 )
-"""Minutes put on the timer said as a number alone ("add another 10", "extend the timer by 15")."""
+"""Minutes put on the timer said as a number alone ("add another 10", "extend the timer by 15", "10 more
+on the timer")."""
 _TIMER_AGAIN = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:"
     r"(?:reset|restart|renew)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer(?:\s+again)?"
@@ -1271,6 +1275,7 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^-\s*(?=\d)", "back "),
         (r"^\+\s*(?=\d)", "forward "),
         (r"\bch(?:ap)?\.?(?=\s*\d|$)", "chapter"),
+        (r"\b(\d{1,3})\s?(?:h|hrs?)(?=\d)", r"\1 hours "),
         (r"\b(\d{1,3})\s?(?:s|secs?)\b", r"\1 seconds"),
         (r"\b(\d{1,3})\s?(?:m|mins?)\b", r"\1 minutes"),
         (r"\b(\d{1,3})\s?(?:h|hrs?)\b", r"\1 hours"),
@@ -1289,9 +1294,10 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 """Shorthand typed on the page, as it would be said: "ch 5", "back 30s", "fwd 2m", "prev", "thx"."""
 _UNIT_LEFT_UNSAID = re.compile(
     rf"\b{_NUMBER_SAID}\s+(?P<unit>hour|minute|min)s?\s+(?:and\s+)?{_BARE_NUMBER_SAID}\b"
-    r"(?!\s*(?:seconds?|secs?|minutes?|mins?|hours?|:|%|percent)\b)"
+    r"(?!\s*(?:seconds?|secs?|minutes?|mins?|hours?|:|%|percent|more)\b)"
 )
-"""A second part said without its unit, "1 minute 30", "2 hours 15": the next unit down."""
+"""A second part said without its unit, "1 minute 30", "2 hours 15": the next unit down; not one with
+"more" after it, which is a second request ("back 5 minutes and 10 more on the timer")."""
 _NEXT_UNIT = {"hour": "minutes", "minute": "seconds", "min": "seconds"}
 
 
@@ -1658,7 +1664,8 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
     if _TIMER_AGAIN.match(text):
         return TimerAgain()
     if added := _TIMER_ADDED_BARE.match(text):
-        return TimerAdded(minutes=max(1, round(number_of(added.group(1) or added.group(2)))))
+        said = next(group for group in added.groups() if group)
+        return TimerAdded(minutes=max(1, round(number_of(said))))
     if added := _TIMER_ADDED.search(text):
         said = next(group for group in added.groups() if group).replace(" more ", " ")
         said = f"one {said}" if re.fullmatch(_UNIT, said) else said
