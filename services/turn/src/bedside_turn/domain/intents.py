@@ -11,7 +11,7 @@ from typing import Literal
 
 from bedside_contracts.turn import RecapArgs
 
-from bedside_turn.domain import numbers
+from bedside_turn.domain import numbers, spelling
 from bedside_turn.domain.recap import LAST_SITTING, RecapAsked, minutes_back, read_recap
 
 UNIT_MS = {"second": 1_000, "sec": 1_000, "minute": 60_000, "min": 60_000, "hour": 3_600_000}
@@ -1368,7 +1368,21 @@ def _step_not_counted_in_time(text: str) -> Jump | None:
 
 def read(utterance: str, *, whole: bool = True) -> Intent:
     """What the listener is asking for, as far as plain code can tell; ``whole`` False reads one half
-    of two requests said together, which is not split again."""
+    of two requests said together, which is not split again.
+
+    Words that read as nothing, or as a search of the book, are read again with a command word's
+    slip put right ("pasue", "go bakc 30 seconds"), and taken so only when that reads as a command."""
+    as_typed = _read_as_typed(utterance, whole)
+    if not whole or not isinstance(as_typed, Other | FindPlace):
+        return as_typed
+    mended = spelling.respelled(utterance)
+    if mended is None:
+        return as_typed
+    as_meant = _read_as_typed(mended, whole)
+    return as_typed if isinstance(as_meant, Other | FindPlace | Question) else as_meant
+
+
+def _read_as_typed(utterance: str, whole: bool) -> Intent:
     text = normalise(utterance)
     asked = utterance.strip().endswith("?")
     if not text or _NOT_OF_THE_BOOK.match(text):

@@ -1,0 +1,86 @@
+"""A command word typed with one slip, as it was meant: "pasue", "chaper 3", "go bakc 30 seconds": pure.
+
+Only the words the reader's commands are made of are put right, and only a word one slip away
+from exactly one of them (a letter added, dropped or changed, or two letters swapped). Whether
+the respelling is taken is the reader's call (``intents.read``): only when the words as typed read
+as nothing and the respelled ones read as a command, so a word of the story is never changed.
+"""
+
+import re
+
+COMMAND_WORDS = frozenset(
+    {
+        "again",
+        "ahead",
+        "back",
+        "backwards",
+        "beginning",
+        "cancel",
+        "chapter",
+        "chapters",
+        "continue",
+        "forward",
+        "forwards",
+        "hours",
+        "minute",
+        "minutes",
+        "next",
+        "pause",
+        "play",
+        "please",
+        "previous",
+        "restart",
+        "resume",
+        "rewind",
+        "second",
+        "seconds",
+        "skip",
+        "sleep",
+        "start",
+        "stop",
+        "timer",
+        "undo",
+    }
+)
+SHORTEST_SLIP = 3
+"""Shorter words ("bak" is one, "ot" is not) are too near too many others to put right."""
+_WORD = re.compile(r"[a-z]+", re.IGNORECASE)
+
+
+def one_slip_apart(typed: str, word: str) -> bool:
+    """Whether ``typed`` is ``word`` with a letter added, dropped or changed, or two side by side swapped."""
+    if typed == word or abs(len(typed) - len(word)) > 1:
+        return False
+    if len(typed) == len(word):
+        differ = [i for i, (a, b) in enumerate(zip(typed, word, strict=True)) if a != b]
+        if len(differ) == 1:
+            return True
+        first, *rest = differ
+        return rest == [first + 1] and typed[first] == word[first + 1] and typed[first + 1] == word[first]
+    shorter, longer = sorted((typed, word), key=len)
+    return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
+
+
+def meant(typed: str) -> str | None:
+    """The one command word ``typed`` is a slip of; None for a word already right, or none or several near."""
+    lower = typed.lower()
+    if lower in COMMAND_WORDS or len(lower) < SHORTEST_SLIP:
+        return None
+    near = [word for word in COMMAND_WORDS if one_slip_apart(lower, word)]
+    return near[0] if len(near) == 1 else None
+
+
+def respelled(text: str) -> str | None:
+    """``text`` with each slipped command word put right, or None when there is none."""
+    changed = False
+
+    def right(found: re.Match[str]) -> str:
+        nonlocal changed
+        word = meant(found.group(0))
+        if word is None:
+            return found.group(0)
+        changed = True
+        return word
+
+    mended = _WORD.sub(right, text)
+    return mended if changed else None

@@ -1,0 +1,60 @@
+"""A command word typed with one slip is read as meant; a word of the story never is."""
+
+import pytest
+from bedside_turn.domain import intents, spelling
+from bedside_turn.domain.intents import FindPlace, Jump, Question
+
+
+@pytest.mark.parametrize(
+    ("typed", "word"),
+    [
+        ("pasue", "pause"),  # two letters swapped
+        ("paus", "pause"),  # one dropped
+        ("timmer", "timer"),  # one added
+        ("chaper", "chapter"),
+        ("bakc", "back"),
+        ("nxt", "next"),
+        ("previos", "previous"),
+        ("foward", "forward"),
+    ],
+)
+def test_a_slip_is_the_command_word_it_is_one_slip_from(typed: str, word: str) -> None:
+    assert spelling.meant(typed) == word
+
+
+@pytest.mark.parametrize("typed", ["pause", "Chapter", "ot", "horse", "remember", "forwards"])
+def test_a_word_already_right_or_near_none_is_left(typed: str) -> None:
+    assert spelling.meant(typed) is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("pasue", intents.Pause()),  # these were Other
+        ("resum", intents.PlayOn()),
+        ("nxt chapter", intents.NextChapter(1)),
+        ("previos chapter", intents.NextChapter(-1)),
+        ("cancle timer", intents.CancelSleepTimer()),
+        ("sleep timmer 20", intents.SleepTimer(20)),
+        ("chaper 3", intents.Chapter(3)),
+        ("go to chaper 3", intents.Chapter(3)),  # these searched the book for the slip
+        ("go bakc 30 seconds", Jump(-30_000)),
+        ("rewind 30 secnods", Jump(-30_000)),
+        ("go back 5 mintues", Jump(-300_000)),
+    ],
+)
+def test_a_command_typed_with_a_slip_is_read_as_meant(typed: str, meant: intents.Intent) -> None:
+    assert intents.read(typed) == meant
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        # near a command word, and read as a search or a question either way: as typed
+        ("take me to where he hurt his head", FindPlace("he hurt his head")),
+        ("go to the black horse", FindPlace("the black horse")),
+        ("why did he pause at the gate?", Question("why did he pause at the gate?")),
+    ],
+)
+def test_words_of_the_story_are_never_respelled(said: str, read: intents.Intent) -> None:
+    assert intents.read(said) == read
