@@ -267,6 +267,45 @@ from bedside_turn.domain.recap import RecapAsked
         ("go back 1h30m", Jump(-5_400_000)),
         ("thanks and goodnight", intents.Courtesy("goodnight")),  # these two were Other
         ("goodnight and thank you", intents.Courtesy("goodnight")),
+        # these were Other, or searched the book for the words
+        ("pause ⏸️", intents.Pause()),  # a button or a picture typed beside the words
+        ("⏸", intents.Pause()),
+        ("sleep in 20 😴", intents.SleepTimer(20)),
+        ("can you um pause", intents.Pause()),  # a hesitation anywhere
+        ("go to ch3", Chapter(3)),  # shorthand
+        ("chpt. 3", Chapter(3)),
+        ("ff 30s", Jump(30_000)),
+        ("bk 10s", Jump(-10_000)),
+        ("slp in 20", intents.SleepTimer(20)),
+        ("cancel sleeptimer", intents.CancelSleepTimer()),
+        ("go back half an hr", Jump(-1_800_000)),
+        ("whr am i", intents.WhereAmI()),
+        ("un pause", intents.PlayOn()),
+        ("Go to chapter to.", Chapter(2)),  # a number written as the word it sounds like
+        ("sleep in for minutes", intents.SleepTimer(4)),
+        ("Go back too minutes.", Jump(-120_000)),
+        ("Pause the story.", intents.Pause()),
+        ("Stop the audiobook.", intents.Pause()),
+        ("Restart chapter.", ThisChapterStart()),
+        ("start of chapter", ThisChapterStart()),
+        ("Set timer to 20.", intents.SleepTimer(20)),
+        ("Sleep 20 minutes.", intents.SleepTimer(20)),
+        ("Thanks so much.", intents.Courtesy("thanks")),
+        ("cheers mate", intents.Courtesy("thanks")),
+        ("Thanks. Goodnight.", intents.Courtesy("goodnight")),
+        ("nighty night", intents.Courtesy("goodnight")),
+        ("see ya", intents.Courtesy("goodnight")),
+        ("could you tell me who the coachman is", Question("could you tell me who the coachman is")),
+        ("one chapter back", intents.NextChapter(-1)),
+        ("chapter forward", intents.NextChapter(1)),
+        ("Reverse 30 seconds.", Jump(-30_000)),
+        ("Repeat the last 30 seconds.", Jump(-30_000)),
+        ("pop back a bit", Jump(-30_000)),
+        ("missed that", Jump(-30_000)),
+        ("i want to start the book over", BookStart()),
+        ("let the chapter finish", intents.SleepTimer("chapter_end")),
+        ("until end of chapter", intents.SleepTimer("chapter_end")),
+        ("thank you for watching", Other()),  # what a recogniser writes over silence: nothing asked
         ("stop at the end of it", intents.SleepTimer("chapter_end")),
         (
             "skip to the next chapter and stop at the end of it",

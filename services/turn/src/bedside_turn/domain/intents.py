@@ -447,7 +447,7 @@ _AMOUNT = (
 two units, each smaller than the one before, "an hour and ten minutes" ("5 minutes and 20 minutes"
 is two amounts: "go back 5 minutes and a 20 minute timer")."""
 _SAID_AMOUNT = re.compile(rf"(?:(half)(?:\s+an?)?|{_NUMBER}({_AND_A_PART})?)\s+({_UNIT})s?({_AND_A_PART})?")
-_BACK_SAID = ("back", "backward", "backwards", "rewind")
+_BACK_SAID = ("back", "backward", "backwards", "rewind", "reverse")
 _BACK = rf"(?:{'|'.join(_BACK_SAID)})"
 _ROUGHLY = r"(?:(?:about|around|maybe|like|roughly|probably|only) )?"
 _JUMP = re.compile(
@@ -460,6 +460,11 @@ _JUMP_BY_CLOCK = re.compile(
 )
 """A jump by an amount on the clock, with no "to" ("back 1:30", minutes and seconds); "back to 1:30" is
 a place (``_CLOCK``)."""
+_REPEAT_THE_LAST = re.compile(
+    rf"^(?:(?:can|could) you )?(?:please )?(?:repeat|replay|play|read)(?: me)? (?:the|that) last ({_AMOUNT})"
+    r"(?: again)?(?: please)?$"
+)
+"""Heard again by its length: "repeat the last 30 seconds" goes back that far."""
 _JUMP_AMOUNT_FIRST = re.compile(rf"\b({_AMOUNT})\s+({_BACK}|forward|forwards|ahead|on)\b")
 """The amount said before the way ("half an hour back", "ten minutes forward")."""
 _SMALL = (
@@ -468,7 +473,8 @@ _SMALL = (
 )
 _A_BIT = re.compile(
     r"^(?:(?:can|could|would) you )?(?:just )?"
-    r"(?:(?:go|skip|jump|move|take me|fast|keep going) )?(back|backwards?|rewind|forward|forwards|ahead|skip)"
+    r"(?:(?:go|skip|jump|move|take me|fast|keep going|pop|nip|hop) )?"
+    r"(back|backwards?|rewind|forward|forwards|ahead|skip)"
     rf"(?: up| that(?: bit| part)?)?(?: {_SMALL})?(?: please)?$"
     rf"|^(?:(?:can|could|would) you )?(?:wind it (back)|(back) it up)(?: {_SMALL})?(?: please)?$"
     rf"|^(?:skip|go|move|jump) (on) {_SMALL}(?: please)?$"
@@ -530,7 +536,7 @@ _PLAY_THAT_AGAIN = re.compile(
     rf"|{_POLITELY}replay(?: that| it| this)?(?: please)?$"
     rf"|{_POLITELY}(?:play|replay|read|say|repeat|hear|listen to)(?: me)? {_JUST_HEARD}"
     r"(?: back| again| over)?(?: please)?$"
-    rf"|^i (?:missed|didn't catch|did not catch|didn't hear|did not hear) (?:that|it|{_JUST_HEARD})$"
+    rf"|^(?:i )?(?:missed|didn't catch|did not catch|didn't hear|did not hear) (?:that|it|{_JUST_HEARD})$"
     rf"|{_POLITELY}repeat(?: that| it| this| {_JUST_HEARD})?(?: again)?(?: please)?$"
     rf"|{_POLITELY}(?:(?:go|take me|skip|jump) )?back to the (?:start|beginning) of (?:the|that|this)"
     r" (?:sentence|line|paragraph|bit)(?: please)?$"
@@ -554,7 +560,8 @@ SECONDS_FROM = 10
 _WHAT_STARTS = r"(?:it|this|that|the whole thing|(?:the|this|the current)\s+(?:book|story|chapter))"
 _FROM_THE_TOP = r"from\s+the\s+(?:very\s+)?(?:top|start|beginning)"
 _START_AGAIN = re.compile(
-    r"^(?:(?:can|could|would) you\s+|(?:can|could|shall) we\s+)?(?:please\s+)?(?:just\s+)?(?:"
+    r"^(?:(?:can|could|would) you\s+|(?:can|could|shall) we\s+|i (?:want|would like|'d like) to\s+)?"
+    r"(?:please\s+)?(?:just\s+)?(?:"
     rf"(?:start|begin)(?:\s+{_WHAT_STARTS})?\s+(?:again|over)(?:\s+{_FROM_THE_TOP})?"
     r"|(?:(?:(?:go|take me)\s+)?all\s+the\s+way\s+back|rewind\s+all\s+the\s+way(?:\s+back)?)"
     r"(?:\s+to\s+the\s+(?:very\s+)?(?:start|beginning))?"
@@ -715,6 +722,7 @@ _LAST_ON_DEVICE = re.compile(
 )
 _THIS_CHAPTER = re.compile(
     r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b|\b(?:restart|replay) (this|the) chapter\b"
+    r"|^(?:go to )?(?:the )?(?:start|beginning) of chapter$|^(?:restart|replay) chapter$"
 )
 _CHAPTER_END = re.compile(
     r"\b(?:the\s+)?(?:very\s+)?end\s+of\s+(?:this|the|the current|my)\s+chapter\b"
@@ -931,6 +939,7 @@ _TIMER_ASKED = re.compile(
 """A question about the sleep timer (``read_playback`` reads no question as a timer to set)."""
 _NEXT_OR_PREVIOUS_ALONE = re.compile(
     r"^(?:(?:go|skip|jump|move|take me)(?: on| back)? to )?(?:the )?(next|previous)(?: one)?(?: please)?$"
+    r"|^(?:(?:go|skip|jump|move) )?(?:one )?chapter (?:(forward|ahead|on)|back)(?: please)?$"
 )
 """A player's buttons said aloud: the next or the previous chapter."""
 _SPEED = re.compile(
@@ -942,7 +951,14 @@ _SPEED = re.compile(
     r"|\b\d+(?:\.\d+)?\s?x(?: speed)?$|\b(?:double|half|normal) speed\b"
 )
 _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
-    ("thanks", re.compile(r"^(?:thanks|thank you|thank you very much|thanks a lot|cheers|ta)(?: bedside)?$")),
+    (
+        "thanks",
+        re.compile(
+            r"^(?:(?:great|perfect|lovely|brilliant|cool|nice|ok(?:ay)?) )?"
+            r"(?:thanks|thank you|cheers|ta)(?: (?:so|very) much| a lot| for that| mate| love)?(?: bedside)?$"
+            r"|^many thanks$"
+        ),
+    ),
     (
         "never_mind",
         re.compile(
@@ -954,8 +970,9 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
     (
         "goodnight",
         re.compile(
-            r"^(?:(?:thanks|thank you|ok(?:ay)?)(?: and|,)? )?(?:good ?night|night night|night)"
-            r"(?: and (?:thanks|thank you))?(?: bedside)?$"
+            r"^(?:(?:thanks|thank you|ok(?:ay)?|cheers)(?: and|\.)? )?"
+            r"(?:good ?night|night night|nighty? ni(?:ght|te)|night(?: all)?|nite|sleep well|bye(?: bye)?"
+            r"|see ya|ta[- ]?ra)(?: and (?:thanks|thank you))?(?: bedside)?$"
             r"|^(?:i'm |im |i am )(?:so |really |very |getting )?(?:tired|sleepy)(?: now)?$"
             r"|^(?:i'm |im |i am )?(?:going|off) to (?:sleep|bed)(?: now)?$"
             r"|^time (?:for bed|to sleep)(?: now)?$"
@@ -1021,7 +1038,7 @@ _PRESS_LISTED = re.compile(
 time he falls" stays a moment to find and "the second chapter" a chapter."""
 _QUESTION_START = re.compile(
     r"^(who|what|whats|what's|whatever|why|which|how|whose|is|was|were|did|does|do|has|had|are"
-    r"|will(?! you\b)|tell me|remind me|explain"
+    r"|will(?! you\b)|(?:(?:can|could|would) you (?:please )?)?(?:tell me|remind me)|explain|quick question"
     r"|i (?:forget|forgot|lost track of|can'?t remember|don'?t remember) (?=who|what|where|why|which|how))\b"
 )
 _GOTO = re.compile(
@@ -1108,8 +1125,8 @@ _PLAY_TO_THE_CHAPTER_END = re.compile(
     r"|(?:this|the)\s+chapter\s+(?:ends|is over|finishes))"
     r"(?:,?\s+(?:and\s+)?(?:then\s+)?(?:stop|sleep|pause))?"
     r"|(?:finish|play|read)\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?(?:stop|sleep|pause)"
-    r"|finish\s+(?:this|the)\s+chapter"
-    r"|(?:un)?till?\s+(?:the\s+)?end\s+of\s+(?:this|the|the current)\s+chapter"
+    r"|(?:let (?:it|the book|the story) )?finish\s+(?:this|the)\s+chapter|let (?:this|the) chapter finish"
+    r"|(?:(?:un)?till?|off at)\s+(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+)?chapter"
     r")(?:,?\s+please)?$"
 )
 """Playing on to the chapter's end and no further, said without a word of stopping ("play until the end
@@ -1128,7 +1145,7 @@ to that chapter's end ("take me to the end of chapter 3" has no word of stopping
 _TIMER_MINUTES = re.compile(
     _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+|like\s+|around\s+)?({_AMOUNT})"
     rf"|\b({_AMOUNT}|{_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:sleep\s+)?timer\b"
-    r"|^(?:(?:(?:set|change|make) )?(?:a |the )?(?:sleep )?timer (?:of |for |to )?)"
+    r"|^(?:(?:(?:set|change|make) )?(?:a |the )?(?:sleep )?timer (?:of |for |to )?|sleep (?:mode )?)"
     rf"({_AMOUNT})(?:\s+please)?$"
 )
 _TIMER_MORE = re.compile(
@@ -1184,7 +1201,8 @@ _TIMER_AGAIN = re.compile(
 _TIMER_BARE_MINUTES = re.compile(
     _STOPPING
     + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({_BARE_NUMBER_SAID})(?:\s+more)?(?:\s+please)?$"
-    rf"|\btimer\s+({_BARE_NUMBER_SAID})(?:\s+please)?$|^sleep\s+({_BARE_NUMBER_SAID})$"
+    rf"|\btimer\s+(?:(?:to|on)\s+)?({_BARE_NUMBER_SAID})(?:\s+please)?$"
+    rf"|^(?:set (?:the |my )?)?sleep\s+(?:to\s+)?({_BARE_NUMBER_SAID})$"
 )
 """A number said alone after the words of a timer ("sleep in 20", "timer for 20", "timer 45"): minutes,
 the unit a sleep timer is set in. Read to the end, so a number with a unit or a chapter is not one."""
@@ -1199,6 +1217,8 @@ _PAUSE = re.compile(
     r"|wait|hang on|hold on|let's stop(?: here| there)?|(?:i think )?i'll stop(?: here| there)?"
     r"|(?:just |give me )?(?:one|a) (?:sec|second|moment|minute)|enough"
     r"|(?:stop|pause) (?:the|my) (?:speaker|phone|tablet|laptop)"
+    r"|(?:stop|pause) (?:the|my|this) (?:story|audiobook|audio|recording|narration|reading)"
+    r"|pause pause|stop stop"
     r"|(?:stop|pause) (?:on )?(?:all|every) devices?|(?:stop|pause) everywhere"
     r"|(?:(?:that's|thats|that is|i've had) enough|that'll do|that will do)"
     r"(?: (?:for )?(?:tonight|today|now))?)"
@@ -1274,13 +1294,28 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     for typed, said in (
         (r"^-\s*(?=\d)", "back "),
         (r"^\+\s*(?=\d)", "forward "),
-        (r"\bch(?:ap)?\.?(?=\s*\d|$)", "chapter"),
+        (r"\b(?:chapter|chap|chpt|ch)\.?\s*(?=\d)", "chapter "),
+        (r"\b(?:chap|chpt|ch)\.?$", "chapter"),
         (r"\b(\d{1,3})\s?(?:h|hrs?)(?=\d)", r"\1 hours "),
         (r"\b(\d{1,3})\s?(?:s|secs?)\b", r"\1 seconds"),
         (r"\b(\d{1,3})\s?(?:m|mins?)\b", r"\1 minutes"),
         (r"\b(\d{1,3})\s?(?:h|hrs?)\b", r"\1 hours"),
-        (r"\bfwd\b", "forward"),
-        (r"\brew\b", "rewind"),
+        (r"\bhr\b", "hour"),
+        (r"\b(?:fwd|ff)\b", "forward"),
+        (r"\bfastforward\b", "fast forward"),
+        (r"\b(?:rew|rw|rr)\b", "rewind"),
+        (r"\bbk\b", "back"),
+        (r"\bslp\b", "sleep"),
+        (r"\bsleeptimer\b", "sleep timer"),
+        (r"^un ?pause$", "play"),
+        (r"\bwhr\b", "where"),
+        (r"\bwht\b", "what"),
+        (r"\bwots\b", "what's"),
+        (r"^(?:tysm|ty ?vm)$", "thanks"),
+        (r"\b(in|for|timer|back|forward|ahead) (?:to|too) (minutes|seconds|hours)\b", r"\1 2 \2"),
+        (r"\b(in|for) for (minutes|seconds|hours)\b", r"\1 4 \2"),
+        (r"\bchapter (?:to|too)$", "chapter 2"),
+        (r"\bchapter for$", "chapter 4"),
         (r"\bprev\b", "previous"),
         (r"\b(?:pls|plz)\b", "please"),
         (r"^(?:thx|ty)$", "thanks"),
@@ -1291,7 +1326,8 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bwhys\b", "why is"),
     )
 )
-"""Shorthand typed on the page, as it would be said: "ch 5", "back 30s", "fwd 2m", "prev", "thx"."""
+"""Shorthand typed on the page, as it would be said: "ch 5", "back 30s", "fwd 2m", "prev", "thx"; and a
+number a recogniser wrote as the word it sounds like ("sleep in to minutes", "go to chapter to")."""
 _UNIT_LEFT_UNSAID = re.compile(
     rf"\b{_NUMBER_SAID}\s+(?P<unit>hour|minute|min)s?\s+(?:and\s+)?{_BARE_NUMBER_SAID}\b"
     r"(?!\s*(?:seconds?|secs?|minutes?|mins?|hours?|:|%|percent|more)\b)"
@@ -1301,11 +1337,22 @@ _UNIT_LEFT_UNSAID = re.compile(
 _NEXT_UNIT = {"hour": "minutes", "minute": "seconds", "min": "seconds"}
 
 
+_BUTTON_SAID = {"⏸": "pause", "⏯": "play", "▶": "play"}
+_BUTTONS = re.compile("[⏸⏯▶]\ufe0f?")
+"""A player's button typed as its symbol: what it does."""
+_PICTURES = re.compile("[\u2300-\u23ff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
+"""Emoji typed beside the words ("sleep in 20 😴", "thanks 🙏"): they ask nothing."""
+_FILLER_INSIDE = re.compile(r"(?:(?<=\s)|^)(?:um+|uh+|erm+|er)(?:\s+|$)")
+"""A recogniser's hesitations wherever they fall: "can you um pause"."""
+
+
 def _with_pauses(utterance: str) -> str:
     """The words as said, lower case, with the fillers before them off and a recogniser's commas and
     full stops kept: where one request ends and another starts (``_move_and_timer``)."""
-    text = utterance.lower().strip()
-    text = text.replace("’", "'")
+    text = _PICTURES.sub(
+        " ", _BUTTONS.sub(lambda button: f" {_BUTTON_SAID[button[0][0]]} ", utterance.lower())
+    )
+    text = re.sub(r"\s+", " ", _FILLER_INSIDE.sub("", text)).strip().replace("’", "'")
     text = re.sub(r"[!.?,;]+$", "", text).strip()
     while (stripped := _FILLER.sub("", text)) != text:
         text = stripped
@@ -1418,7 +1465,7 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
     if courtesy := next((said for said, words in _COURTESIES if words.match(text)), None):
         return Courtesy(courtesy)
     if moved := _NEXT_OR_PREVIOUS_ALONE.match(text):
-        return NextChapter(step=1 if moved.group(1) == "next" else -1)
+        return NextChapter(step=1 if moved.group(1) == "next" or moved.group(2) else -1)
     if dozed := _doze_said(text):  # before the history's doze, which knows only the sleep timer's
         return dozed
     if earlier := read_earlier(text):
@@ -1740,6 +1787,8 @@ def _direction(goto: re.Match[str]) -> Direction | None:
 def _jump_said(text: str) -> Jump | None:
     """A jump by an amount said, the way before the amount ("back an hour and a half") or, not in
     a question, after it ("half an hour back"), or on the clock ("back 1:30")."""
+    if repeated := _REPEAT_THE_LAST.match(text):
+        return Jump(offset_ms=-int(_said_amount_ms(repeated.group(1))))
     if by_clock := _JUMP_BY_CLOCK.match(text):
         way, first, second, third = by_clock.groups()
         hours, minutes, seconds = (0, first, second) if third is None else (first, second, third)
