@@ -306,6 +306,24 @@ from bedside_turn.domain.recap import RecapAsked
         ("let the chapter finish", intents.SleepTimer("chapter_end")),
         ("until end of chapter", intents.SleepTimer("chapter_end")),
         ("thank you for watching", Other()),  # what a recogniser writes over silence: nothing asked
+        ("Right, pause.", intents.Pause()),
+        ("like go back a bit", Jump(-30_000)),
+        ("I didn't get that.", Jump(-30_000)),
+        ("Put it back how it was.", Undo()),
+        ("extend timer 10 min", intents.TimerAdded(10)),
+        ("make it another 15 minutes", intents.TimerAdded(15)),
+        ("actually make it half an hour", intents.SleepTimer(30)),
+        ("stick a timer on", intents.TimerHowLong()),
+        ("sleep in 1:30", intents.TimerHowLong()),  # an hour and a half, or a minute and a half
+        ("sleep at 11", intents.TimerHowLong(clock_said=True)),
+        ("set a timer for 20ish minutes", intents.SleepTimer(20)),
+        ("hw long left", intents.TimeLeft()),
+        ("recap the chapter", RecapAsked(RecapArgs(span="this_chapter"))),
+        ("summarise that", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("tldr", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
+        # stopped as a chapter begins: these moved the book to that chapter
+        ("stop at chapter 11", intents.SleepTimer("chapter_end", chapter=10)),
+        ("stop when it gets to chapter 6", intents.SleepTimer("chapter_end", chapter=5)),
         ("stop at the end of it", intents.SleepTimer("chapter_end")),
         (
             "skip to the next chapter and stop at the end of it",

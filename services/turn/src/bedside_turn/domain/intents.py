@@ -536,7 +536,8 @@ _PLAY_THAT_AGAIN = re.compile(
     rf"|{_POLITELY}replay(?: that| it| this)?(?: please)?$"
     rf"|{_POLITELY}(?:play|replay|read|say|repeat|hear|listen to)(?: me)? {_JUST_HEARD}"
     r"(?: back| again| over)?(?: please)?$"
-    rf"|^(?:i )?(?:missed|didn't catch|did not catch|didn't hear|did not hear) (?:that|it|{_JUST_HEARD})$"
+    rf"|^(?:i )?(?:missed|didn't (?:catch|hear|get)|did not (?:catch|hear|get)) (?:that|it|{_JUST_HEARD})$"
+    r"|^run (?:that|it) (?:by|past) me again$"
     rf"|{_POLITELY}repeat(?: that| it| this| {_JUST_HEARD})?(?: again)?(?: please)?$"
     rf"|{_POLITELY}(?:(?:go|take me|skip|jump) )?back to the (?:start|beginning) of (?:the|that|this)"
     r" (?:sentence|line|paragraph|bit)(?: please)?$"
@@ -621,7 +622,8 @@ through the book", "the middle of the chapter", "go to 75%"): the length places 
 _UNDO = re.compile(
     r"\bundo\b|\bgo back to where i was\b|\bwhere i was before\b"
     r"|\bbefore (?:that|you moved)\b|\btake that back\b"
-    r"|\bback to where i was(?: before)?(?:,?\s+please)?$|^put (?:it|that|me|the book) back(?:,?\s+please)?$"
+    r"|\bback to where i was(?: before)?(?:,?\s+please)?$"
+    r"|^put (?:it|that|me|the book) back(?: (?:how|where|the way) it was)?(?:,?\s+please)?$"
     # a correction straight after a move ("no, go back"): where they were, not the page's 30 s step
     r"|^(?:(?:no|nope)[\s,]+)*(?:no|nope|wrong|that's wrong|thats wrong|that's not right)[\s,]+"
     r"(?:go|take me|bring me|put me|put it) back(?:,?\s+please)?$"
@@ -921,8 +923,11 @@ the storm started?" or "what chapter does the storm start in?" stay the question
 I?" is not here: half awake, it asks what was playing (a recap of the latest minutes)."""
 _STOPS = r"(?:it|the book|the timer|the sleep timer|this)"
 _TIMER_WITHOUT_LENGTH = re.compile(
-    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:set|start|put on|turn on)\s+)?(?:(?:a|the|my)\s+)?"
-    r"(?:sleep\s+)?timer(?:\s+please)?$"
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:(?:set|start|put on|turn on|(?:pop|stick|whack|chuck|bung|throw) on)\s+)?(?:(?:a|the|my)\s+)?"
+    r"(?:sleep\s+)?timer(?:\s+on)?(?:\s+please)?$"
+    r"|^(?:stick|whack|chuck|bung|pop) (?:a|the) (?:sleep )?timer on$"
+    r"|^(?:(?:set )?(?:a |the )?(?:sleep )?timer(?: for| to| in)?|sleep in) \d{1,2}:\d\d$"
     r"|^how (?:do|can) i (?:set|start|use) (?:a |the )?(?:sleep )?timer$"
 )
 _TIMER_ASKED = re.compile(
@@ -1105,7 +1110,7 @@ _HOUR_SAID = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleve
 _TIMER_AT_A_CLOCK_TIME = re.compile(
     _STOPPING + r".*\b(?:at|by|around)\s+(?:midnight|\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.)"
     rf"|(?:{_NUMBER_SAID})\s+o'?clock|\d{{1,2}}[:.]\d\d|half (?:past )?{_HOUR_SAID}"
-    rf"|{_HOUR_SAID} (?:thirty|fifteen|forty[- ]five))$"
+    rf"|{_HOUR_SAID} (?:thirty|fifteen|forty[- ]five)|\d{{1,2}})$"
 )
 """A stop at a time of day ("stop at 11pm", "at midnight"): the listener's clock is not the turn's."""
 _STOPS_AT_THE_END = re.compile(_STOPPING + r".*\bat\s+the\s+(?:very\s+)?end\b")
@@ -1139,14 +1144,17 @@ _CHAPTERS_MORE = re.compile(
 _TIMER_NAMED_CHAPTER_END = re.compile(
     _STOPPING + rf".*\b(?:(?:at\s+)?(?:the\s+)?end\s+of\s+chapter\s+{_NUMBER}"
     rf"|(?:after|when)\s+chapter\s+{_NUMBER}(?:\s+(?:ends|is over|finishes))?)\b"
+    rf"|{_STOPPING}.*\b(?:at|when (?:it )?(?:gets to|reaches))\s+"
+    rf"(?:the\s+(?:start|beginning)\s+of\s+)?chapter\s+{_NUMBER}$"
 )
 """The end of a chapter named, as a timer: read before the chapter playing's end and before a move
-to that chapter's end ("take me to the end of chapter 3" has no word of stopping)."""
+to that chapter's end ("take me to the end of chapter 3" has no word of stopping). "Stop at chapter
+11" stops as chapter 11 begins: at the end of chapter 10 (it moved the book to chapter 11)."""
 _TIMER_MINUTES = re.compile(
     _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+|like\s+|around\s+)?({_AMOUNT})"
     rf"|\b({_AMOUNT}|{_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:sleep\s+)?timer\b"
-    r"|^(?:(?:(?:set|change|make) )?(?:a |the )?(?:sleep )?timer (?:of |for |to )?|sleep (?:mode )?)"
-    rf"({_AMOUNT})(?:\s+please)?$"
+    r"|^(?:(?:(?:set|change|make) )?(?:a |the )?(?:sleep )?timer (?:of |for |to )?|sleep (?:mode )?|make it )"
+    rf"({_AMOUNT})(?: instead)?(?:\s+please)?$"
 )
 _TIMER_MORE = re.compile(
     r"^(?=.*\b(?:more|another|extra)\b)"
@@ -1177,7 +1185,8 @@ _ADDED_AMOUNT = (
 """What is put on a timer: an amount, or a unit alone after "another" or "an extra" ("an extra hour")."""
 _TIMER_ADDED = re.compile(
     rf"\b(?:add|put on|put)\s+{_ADDED_AMOUNT}(?:{_ON_THE_TIMER}\b|(?:\s+please)?$)"
-    rf"|\b(?:extend|lengthen)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+(?:by|for)\s+{_ADDED_AMOUNT}"
+    rf"|\b(?:extend|lengthen)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+(?:(?:by|for)\s+)?{_ADDED_AMOUNT}"
+    rf"|^make it (?:another|an extra)\s+({_AMOUNT})(?:\s+please)?$"
     rf"|^(?:(?:ok(?:ay)?|just|give me)\s+)*{_ADDED_AMOUNT}{_ON_THE_TIMER}\b"
 )
 """Minutes put on the running timer ("add ten minutes to the timer", "extend the timer by 10
@@ -1282,8 +1291,8 @@ _NOT_OF_THE_BOOK = re.compile(
 """What people ask a general assistant, which no tool of a book does: said plainly, not searched for in
 the book (a model, when there is one, answers it)."""
 _FILLER = re.compile(
-    r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside)(?:[,\s]|\.\.\.|…)+"
-    r"|^(?:wait|hang on|sorry|actually|well|alright|excuse me|(?:no )?i'm (?:still )?awake),\s*"
+    r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside|like)(?:[,\s]|\.\.\.|…)+"
+    r"|^(?:wait|hang on|sorry|actually|well|alright|right|excuse me|(?:no )?i'm (?:still )?awake),\s*"
 )
 """Words said before what is asked; those that can be what is asked ("wait a minute", "sorry?") only
 when a comma, a pause, follows them ("wait, what happened to Ginger?")."""
@@ -1315,6 +1324,9 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bchapter (?:to|too)$", "chapter 2"),
         (r"\bchapter for$", "chapter 4"),
         (r"\bprev\b", "previous"),
+        (r"^tl;? ?dr$", "recap"),
+        (r"\bhw\b", "how"),
+        (r"\b(\d+)ish\b", r"\1"),
         (r"\b(?:pls|plz)\b", "please"),
         (r"^(?:thx|ty|tysm|ty ?vm)$", "thanks"),
         (r"^gn$", "goodnight"),
@@ -1738,7 +1750,10 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
     if more := _CHAPTERS_MORE.match(text):
         return SleepTimer(after="chapter_end", chapter_step=int(number_of(more.group(1))))
     if named := _TIMER_NAMED_CHAPTER_END.search(text):
-        return SleepTimer(after="chapter_end", chapter=int(number_of(named.group(1) or named.group(2))))
+        ending, reaching = named.group(1) or named.group(2), named.group(3)
+        # stopped as chapter n begins: at the end of the one before it
+        chapter = int(number_of(ending)) if ending else max(1, int(number_of(reaching)) - 1)
+        return SleepTimer(after="chapter_end", chapter=chapter)
     if (
         _TIMER_CHAPTER_END.search(text)
         or _PLAY_TO_THE_CHAPTER_END.match(text)

@@ -97,6 +97,7 @@ _JUST_NOW = re.compile(
     r"|^who(?:'s| is| was| are| were) (?:he|she|they) (?:talking|speaking) (?:to|about|with)$"
     r"|\bwhat was the last thing (?:that )?(?:happened|i heard|(?:he|she|they|you) said)\b"
     r"|^(?:sorry,? )?(?:what was that|say that again|come again|pardon|sorry|huh|what)(?: again)?$"
+    r"|^(?:summar(?:ise|ize)|recap|sum up) (?:that|this)(?: please)?$"
 )
 """Half heard, just now: "what did she just say?", "huh?", "say that again" are the latest minutes, and
 "who is he?", "where are they now?" or "why did she say that?": someone asked of only by a pronoun is
@@ -136,7 +137,9 @@ _LAST = re.compile(r"\b(?:last|past|previous)\s+")
 _HALF_HOUR = re.compile(r"\b(?:last|past|previous)\s+half (?:an )?hour\b")
 _MINUTES = re.compile(r"\b(?:last|past|previous)\s+(?:(\d+|[a-z]+(?: of| few)?)\s+)?(minute|min|hour)s?\b")
 _LAST_CHAPTER = re.compile(r"\b(?:last|previous|prior|preceding) (?:chapter|story)\b|\bchapter before\b")
-_THIS_CHAPTER = re.compile(r"\b(?:this|the current) chapter\b")
+_THIS_CHAPTER = re.compile(
+    r"\b(?:this|the current) chapter\b|^(?:recap|summar(?:ise|ize|y)|sum up)(?: of)? the chapter(?: so far)?$"
+)
 """In a book of stories the last story is the last chapter; "this story" is left to mean the book."""
 _NUMBERED_CHAPTER = re.compile(rf"\bchapter ({numbers.SAID_AS_A_NUMBER})(?:\b|$)")
 _SO_FAR = re.compile(
