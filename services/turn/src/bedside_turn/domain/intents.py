@@ -558,8 +558,8 @@ _NUMBER_ALONE_JUMP = re.compile(
 so a number that is a chapter's, a timer's or a clock's is never one."""
 SECONDS_FROM = 10
 """A number said without a unit is seconds from here up, minutes below (``unit_for_number_alone``)."""
-_WHAT_STARTS = r"(?:it|this|that|the whole thing|(?:the|this|the current)\s+(?:book|story|chapter))"
-_FROM_THE_TOP = r"from\s+the\s+(?:very\s+)?(?:top|start|beginning)"
+_WHAT_STARTS = r"(?:it|this|that|the whole thing|(?:(?:the|this|the current)\s+)?(?:book|story|chapter))"
+_FROM_THE_TOP = r"(?:from\s+the\s+(?:very\s+)?(?:top|start|beginning)|from\s+scratch)"
 _START_AGAIN = re.compile(
     r"^(?:(?:can|could|would) you\s+|(?:can|could|shall) we\s+|i (?:want|would like|'d like) to\s+)?"
     r"(?:please\s+)?(?:just\s+)?(?:"
@@ -620,7 +620,8 @@ _SHARE_OF_BOOK = re.compile(
 through the book", "the middle of the chapter", "go to 75%"): the length places it, where
 "halfway through, when the horse is sold" is a moment to find."""
 _UNDO = re.compile(
-    r"\bundo\b|\bgo back to where i was\b|\bwhere i was before\b"
+    r"\bundo\b|\b(?:go back|return) to where i was\b|\bwhere i was before\b"
+    r"|^put me back (?:to )?where i was(?: listening)?$"
     r"|\bbefore (?:that|you moved)\b|\btake that back\b"
     r"|\bback to where i was(?: before)?(?:,?\s+please)?$"
     r"|^put (?:it|that|me|the book) back(?: (?:how|where|the way) it was)?(?:,?\s+please)?$"
@@ -724,7 +725,8 @@ _LAST_ON_DEVICE = re.compile(
 )
 _THIS_CHAPTER = re.compile(
     r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b|\b(?:restart|replay) (this|the) chapter\b"
-    r"|^(?:go to )?(?:the )?(?:start|beginning) of chapter$|^(?:restart|replay) chapter$"
+    r"|^(?:go to )?(?:the )?(?:start|beginning) of chapter$|^(?:restart|replay) chapter$|^chapter start$"
+    r"|\bwhere (?:this|the) chapter (?:started|starts|began|begins)\b"
 )
 _CHAPTER_END = re.compile(
     r"\b(?:the\s+)?(?:very\s+)?end\s+of\s+(?:this|the|the current|my)\s+chapter\b"
@@ -768,7 +770,9 @@ _CHAPTERS_COUNTED = re.compile(
 )
 """Chapters counted from the one playing, said whole ("go back 2 chapters", "skip 3 chapters", "skip two
 chapters back")."""
-_BOOK_START = re.compile(r"\b(start|beginning)\s+of\s+the\s+book\b|\bfrom the (very )?(start|beginning)\b")
+_BOOK_START = re.compile(
+    r"\b(start|beginning)\s+of\s+the\s+(?:audio)?book\b|\bfrom the (very )?(start|beginning)\b"
+)
 _BOOK_START_ALONE = re.compile(
     r"(?:from\s+)?(?:the\s+)?(?:very\s+)?(?:start|beginning)(?:\s+of\s+(?:the|this)\s+(?:(?:audio)?book|story))?"
 )
@@ -896,8 +900,9 @@ _HEARD_BEFORE = re.compile(
     rf"|^{_HEARD_THIS}$"
 )
 _WHERE_AM_I = re.compile(
-    r"^where (?:am i|are we)(?: (?:now|up to|at|right now))?"
+    r"^(?:where|whereabouts)(?: in the (?:book|story))? (?:am i|are we)(?: (?:now|up to|at|right now))?"
     r"(?: in (?:the|this) (?:book|story|chapter))?(?: now)?$"
+    r"|^(?:which|what) part of the (?:book|story) (?:is this|am i in|are we in)$"
     rf"|^where (?:have i|have we) got to{_IN_THE_BOOK}$"
     r"|^(?:what|which) chapter (?:is (?:this|it)|(?:am i|are we|is this) (?:in|on|at|up to))(?: now| again)?$"
     r"|^(?:what|which) chapter(?: now)?$|^what (?:percentage|percent) (?:through|into|of the (?:book|way))"
@@ -907,7 +912,8 @@ _WHERE_AM_I = re.compile(
     r"|^what(?: time is it|'s the time| is the time) in the (?:book|story)$"
     rf"|^where (?:did i|did we) (?:leave off|get to|get up to|pause|stop(?: listening)?){_IN_THE_BOOK}$"
     r"|^where (?:was i|were we) up to$"
-    rf"|^how far (?:through|into|along|in) (?:the (?:book|story) )?(?:am i|are we){_IN_THE_BOOK}$"
+    rf"|^(?:percentage[ -]wise |roughly )?how far (?:through|into|along|in) (?:the (?:book|story) )?"
+    rf"(?:am i|are we){_IN_THE_BOOK}$"
     r"|^how (?:far|many minutes|long) (?:into|through|in) (?:the|this) chapter (?:am i|are we)$"
     r"|^what(?:'s| is) my (?:position|place|spot)(?: in the (?:book|story))?$|^what time am i at$"
     r"|^what page (?:am i on|are we on|is this|is it)$"
@@ -933,7 +939,10 @@ _TIMER_WITHOUT_LENGTH = re.compile(
 _TIMER_ASKED = re.compile(
     r"^(?:"
     rf"(?:when|what time) (?:will|does|is) {_STOPS} (?:going to )?(?:stop|turn off|go off|switch off)"
-    r"|when (?:will|does) the (?:sleep )?timer (?:end|finish|run out)"
+    r"|(?:when|what time) (?:will|does) the (?:sleep )?timer (?:end|finish|run out|go off)"
+    r"|(?:(?:can|could) you tell me )?how (?:long|many minutes) (?:until|till|before)"
+    r" (?:it|the (?:sleep )?timer) (?:turns off|stops|goes off|switches off|runs out|ends)"
+    r"|is (?:the |my )?(?:sleep )?timer still (?:on|running|set|going)"
     rf"|how long (?:until|till|before) {_STOPS} (?:stops|turns off|goes off|switches off)"
     r"|(?:is|have i (?:got|set)) (?:the |my |a )?(?:sleep )?timer(?: on| set| running)?"
     r"|how (?:long|much time|many minutes) (?:is |are )?(?:left )?on the (?:sleep )?timer"
@@ -961,7 +970,8 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
         re.compile(
             r"^(?:(?:great|perfect|lovely|brilliant|cool|nice|ok(?:ay)?) )?"
             r"(?:thanks|thank you|cheers|ta)(?: (?:so|very) much| a lot| for that| mate| love)?(?: bedside)?$"
-            r"|^many thanks$"
+            r"|^many thanks$|^much appreciated$"
+            r"|^(?:thanks|thank you),? (?:that's|that is) (?:perfect|great|lovely)$"
         ),
     ),
     (
@@ -977,7 +987,9 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
         re.compile(
             r"^(?:(?:thanks|thank you|ok(?:ay)?|cheers)(?: and|\.)? )?"
             r"(?:good ?night|night night|nighty? ni(?:ght|te)|night(?: all)?|nite|sleep well|bye(?: bye)?"
-            r"|see ya|ta[- ]?ra)(?: and (?:thanks|thank you))?(?: bedside)?$"
+            r"|see ya|ta[- ]?ra|sweet dreams)(?: and (?:thanks|thank you))?(?: bedside)?$"
+            r"|^(?:i'm |im |i am )?dropping off(?: now)?$|^that's me(?: done)?(?: for (?:tonight|the night))?"
+            r"(?:,? (?:good ?night|night))?$"
             r"|^(?:i'm |im |i am )(?:so |really |very |getting )?(?:tired|sleepy)(?: now)?$"
             r"|^(?:i'm |im |i am )?(?:going|off) to (?:sleep|bed)(?: now)?$"
             r"|^time (?:for bed|to sleep)(?: now)?$"
@@ -1049,7 +1061,7 @@ _QUESTION_START = re.compile(
 _GOTO = re.compile(
     rf"^{_ASKED_FOR}"
     r"(?:(?P<verb>take me|bring me|go|jump|skip|get me|play|find|rewind|return|replay|hear|listen to)\b"
-    r"(?:\s+(?P<way>back|forward|ahead|again))?|(?P<way_alone>back|forward|ahead)(?=\s+to\b))"
+    r"(?:\s+right)?(?:\s+(?P<way>back|forward|ahead|again))?|(?P<way_alone>back|forward|ahead)(?=\s+to\b))"
     r"(?:\s+(?:to|from))?\s*"
     r"(?:(?:(?:the|a|that)\s+)?(?:part|bit|moment|scene|place|point|chapter)\s+)?"
     r"(?:where|when|with|about|that)?\s*"
@@ -1095,7 +1107,7 @@ _TIMER_CHAPTER_END = re.compile(
     _STOPPING
     + r".*\b(?:(?:at\s+)?(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+chapter|chapter$|this one|it$)"
     r"|at\s+the\s+next\s+chapter(?:\s+break)?$"
-    r"|(?:after|when)\s+(?:this|the)\s+chapter(?:\s+(?:ends|is over|finishes))?"
+    r"|(?:after|when)\s+(?:this|the|the current)\s+chapter(?:\s+(?:ends|is over|finishes))?"
     r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?the\s+chapter\s+end)\b"
     # "stop at the end", half asleep, is this chapter's end: never a move to the end of the book
     r"|" + _STOPPING + r".*\bat\s+the\s+end(?:,?\s+(?:please|tonight))?$"
@@ -1123,14 +1135,16 @@ _TIMER_COUNTED_CHAPTER_END = re.compile(
     r"the\s+end\s+of\s+the\s+next\s+chapter(?:,?\s+please)?$"
 )
 """The end of a chapter counted from the one playing, as a timer: read before "the next chapter", a move."""
+_GO_QUIET = r"(?:stop|sleep|pause|off|turn off|switch off|go quiet)"
 _PLAY_TO_THE_CHAPTER_END = re.compile(
     r"^(?:just\s+)?(?:"
     r"(?:only\s+)?(?:play|read|keep (?:going|playing|reading)|go on|carry on)\s+(?:(?:un)?till?|to)\s+"
     r"(?:(?:the\s+)?end\s+of\s+(?:this|the|the current)\s+chapter"
-    r"|(?:this|the)\s+chapter\s+(?:ends|is over|finishes))"
-    r"(?:,?\s+(?:and\s+)?(?:then\s+)?(?:stop|sleep|pause))?"
-    r"|(?:finish|play|read)\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?(?:stop|sleep|pause)"
+    r"|(?:this|the)\s+chapter\s+(?:ends|is over|finishes)|(?:this|the)\s+chapter'?s\s+(?:done|over|finished))"
+    rf"(?:,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET})?"
+    rf"|(?:finish|play|read)\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET}"
     r"|(?:let (?:it|the book|the story) )?finish\s+(?:this|the)\s+chapter|let (?:this|the) chapter finish"
+    rf"|let (?:it|the book|the story) finish\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET}"
     r"|(?:(?:un)?till?|off at)\s+(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+)?chapter"
     r")(?:,?\s+please)?$"
 )
@@ -1187,6 +1201,9 @@ _TIMER_ADDED = re.compile(
     rf"\b(?:add|put on|put)\s+{_ADDED_AMOUNT}(?:{_ON_THE_TIMER}\b|(?:\s+please)?$)"
     rf"|\b(?:extend|lengthen)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+(?:(?:by|for)\s+)?{_ADDED_AMOUNT}"
     rf"|^make it (?:another|an extra)\s+({_AMOUNT})(?:\s+please)?$"
+    rf"|^(?:make|set) (?:the |my )?(?:sleep )?timer longer by ({_AMOUNT})(?:\s+please)?$"
+    rf"|^top up (?:the |my )?(?:sleep )?timer (?:with|by) {_ADDED_AMOUNT}(?:\s+please)?$"
+    rf"|^add {_ADDED_AMOUNT} before it (?:switches|turns|goes) off$"
     rf"|^(?:(?:ok(?:ay)?|just|give me)\s+)*{_ADDED_AMOUNT}{_ON_THE_TIMER}\b"
 )
 """Minutes put on the running timer ("add ten minutes to the timer", "extend the timer by 10
@@ -1235,7 +1252,8 @@ _PAUSE = re.compile(
 )
 _PLAY_ON = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
-    r"(?:(?:ok(?:ay)? )?(?:you can )?(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on)"
+    r"(?:(?:ok(?:ay)? |go on then,? )?(?:you can )?"
+    r"(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on)"
     r"|unpause|un-pause|play on|press play|(?:turn|put|switch) it (?:back )?on|pick up"
     r"|(?:ok(?:ay)?,? )?(?:i'm|im|i am) back"
     r"|start (?:playing|reading))"
@@ -1283,7 +1301,7 @@ _NOT_OF_THE_BOOK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:"
     r"tell me a joke|sing(?: me)?(?: a song)?|what(?:'s| is) the (?:weather|news|forecast)"
     r"(?: like)?(?: (?:today|tomorrow|tonight|now))?"
-    r"|play (?:me )?(?:some )?(?:music|songs?|the radio|a podcast|white noise|rain sounds)"
+    r"|play (?:me )?(?:some )?(?:music|songs?|the radio|a podcast|white noise|rain sounds|radio \w+)"
     r"|set an alarm\b.*|wake me (?:up )?(?:at|in)\b.*|remind me to\b.*|(?:call|text|message) \w+"
     r"|turn (?:on|off) the (?:lights?|tv|telly|heating|fan)"
     r")(?:\s+please)?$"
@@ -1291,7 +1309,7 @@ _NOT_OF_THE_BOOK = re.compile(
 """What people ask a general assistant, which no tool of a book does: said plainly, not searched for in
 the book (a model, when there is one, answers it)."""
 _FILLER = re.compile(
-    r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside|like)(?:[,\s]|\.\.\.|…)+"
+    r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside|like|shh+|briefly)(?:[,\s]|\.\.\.|…)+"
     r"|^(?:wait|hang on|sorry|actually|well|alright|right|excuse me|(?:no )?i'm (?:still )?awake),\s*"
 )
 """Words said before what is asked; those that can be what is asked ("wait a minute", "sorry?") only

@@ -125,7 +125,7 @@ _MOVES = re.compile(
     r"|\bback (?:to|in)\b|\bread\b.*\bagain\b"
 )
 _ASKS = re.compile(
-    r"\bwhat(?:'s|s| has| have| had)? (?:happen\w*|went on|was going on|been going on)\b"
+    r"\bwhat(?:'s|s| has| have| had)? (?:happen\w*|went on|gone on|was going on|been going on)\b"
     r"|\brecap\b|\bsumm?ar(?:ise|ize|y)\b|\bsum up\b|\bremind me (?:of )?what\b|\btell me (?:what|about)\b"
     r"|\bgo over\b"
     r"|\bstory so far\b"
