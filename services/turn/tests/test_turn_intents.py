@@ -347,6 +347,36 @@ from bedside_turn.domain.recap import RecapAsked
         ("Sweet dreams.", intents.Courtesy("goodnight")),
         ("That's me for tonight, goodnight.", intents.Courtesy("goodnight")),
         ("play radio 4", Other()),
+        # the same set's other half, read once unmended (131 of 180 as meant), then mended
+        ("ffwd 1 min", Jump(60_000)),
+        ("skip back a whole chapter", intents.NextChapter(-1)),  # searched the book
+        ("restart the whole book", BookStart()),
+        ("Can you take me right back to the first page?", BookStart()),  # searched the book
+        ("Take it all the way back to the beginning of the book.", BookStart()),
+        ("Paws please.", intents.Pause()),
+        ("stop stop stop", intents.Pause()),
+        ("hit play", intents.PlayOn()),
+        ("give me 35 mins then switch off", intents.SleepTimer(35)),
+        ("just this chapter then turn it off", intents.SleepTimer("chapter_end")),
+        ("stop at chapter end", intents.SleepTimer("chapter_end")),
+        ("um can you add like half an hour to the timer", intents.TimerAdded(30)),
+        ("timer plus 10 mins", intents.TimerAdded(10)),
+        ("bump the timer up by 10 minutes", intents.TimerAdded(10)),
+        ("um when's the timer going to go off", intents.TimerAsked()),
+        ("hw long left on timer", intents.TimerAsked()),
+        ("when r u gonna stop playing", intents.TimerAsked()),  # searched the book
+        ("how long til it shuts off", intents.TimerAsked()),
+        ("wich chapter is playing", intents.WhereAmI()),
+        ("Cancel that jump.", Undo()),
+        ("That wasn't right, take me back to my previous spot.", Undo()),  # these two searched the book
+        ("go back to before you skipped", Undo()),
+        ("Thank you very much, that's lovely.", intents.Courtesy("thanks")),
+        ("thank u 🙏", intents.Courtesy("thanks")),
+        ("Okay, I'm off to sleep. Goodnight.", intents.Courtesy("goodnight")),
+        ("um going to sleep now bye", intents.Courtesy("goodnight")),  # searched the book
+        ("time for bed, night", intents.Courtesy("goodnight")),
+        ("Can you play some jazz?", Other()),  # searched the book
+        ("play some more", intents.PlayOn()),
         # stopped as a chapter begins: these moved the book to that chapter
         ("stop at chapter 11", intents.SleepTimer("chapter_end", chapter=10)),
         ("stop when it gets to chapter 6", intents.SleepTimer("chapter_end", chapter=5)),

@@ -41,6 +41,8 @@ def test_a_word_already_right_or_near_none_is_left(typed: str) -> None:
         ("go bakc 30 seconds", Jump(-30_000)),
         ("rewind 30 secnods", Jump(-30_000)),
         ("go back 5 mintues", Jump(-300_000)),
+        ("go forard 2 mins", Jump(120_000)),  # "mins" is shorthand, never a slip of another word
+        ("add anothr 20 mins to timer", intents.TimerAdded(20)),
     ],
 )
 def test_a_command_typed_with_a_slip_is_read_as_meant(typed: str, meant: intents.Intent) -> None:

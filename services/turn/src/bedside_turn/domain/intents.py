@@ -558,13 +558,18 @@ _NUMBER_ALONE_JUMP = re.compile(
 so a number that is a chapter's, a timer's or a clock's is never one."""
 SECONDS_FROM = 10
 """A number said without a unit is seconds from here up, minutes below (``unit_for_number_alone``)."""
-_WHAT_STARTS = r"(?:it|this|that|the whole thing|(?:(?:the|this|the current)\s+)?(?:book|story|chapter))"
-_FROM_THE_TOP = r"(?:from\s+the\s+(?:very\s+)?(?:top|start|beginning)|from\s+scratch)"
+_WHAT_STARTS = (
+    r"(?:it|this|that|the whole (?:thing|book|story)|(?:(?:the|this|the current)\s+)?(?:book|story|chapter))"
+)
+_FROM_THE_TOP = (
+    r"(?:from\s+the\s+(?:very\s+)?(?:top|start|beginning)(?:\s+of\s+(?:the\s+whole\s+thing|the\s+book))?"
+    r"|from\s+scratch)"
+)
 _START_AGAIN = re.compile(
     r"^(?:(?:can|could|would) you\s+|(?:can|could|shall) we\s+|i (?:want|would like|'d like) to\s+)?"
     r"(?:please\s+)?(?:just\s+)?(?:"
     rf"(?:start|begin)(?:\s+{_WHAT_STARTS})?\s+(?:again|over)(?:\s+{_FROM_THE_TOP})?"
-    r"|(?:(?:(?:go|take me)\s+)?all\s+the\s+way\s+back|rewind\s+all\s+the\s+way(?:\s+back)?)"
+    r"|(?:(?:(?:go|take me|take it)\s+)?all\s+the\s+way\s+back|rewind\s+all\s+the\s+way(?:\s+back)?)"
     r"(?:\s+to\s+the\s+(?:very\s+)?(?:start|beginning))?"
     r"|(?:i (?:want|would like|'d like) to\s+)?(?:hear|play|read|listen to)\s+(?:the|this|that)\s+"
     r"(?:chapter|story|book)\s+(?:again|over(?:\s+again)?|once more)"
@@ -622,7 +627,9 @@ through the book", "the middle of the chapter", "go to 75%"): the length places 
 _UNDO = re.compile(
     r"\bundo\b|\b(?:go back|return) to where i was\b|\bwhere i was before\b"
     r"|^put me back (?:to )?where i was(?: listening)?$"
-    r"|\bbefore (?:that|you moved)\b|\btake that back\b"
+    r"|^(?:cancel|reverse|undo) (?:that|the last) (?:jump|move|skip)$|^reverse that$"
+    r"|\bback to my (?:previous|last|old) (?:spot|place|position)\b"
+    r"|\bbefore (?:that|you (?:moved|skipped|jumped))\b|\btake that back\b"
     r"|\bback to where i was(?: before)?(?:,?\s+please)?$"
     r"|^put (?:it|that|me|the book) back(?: (?:how|where|the way) it was)?(?:,?\s+please)?$"
     # a correction straight after a move ("no, go back"): where they were, not the page's 30 s step
@@ -775,6 +782,7 @@ _BOOK_START = re.compile(
 )
 _BOOK_START_ALONE = re.compile(
     r"(?:from\s+)?(?:the\s+)?(?:very\s+)?(?:start|beginning)(?:\s+of\s+(?:the|this)\s+(?:(?:audio)?book|story))?"
+    r"|(?:the\s+)?(?:very\s+)?first page"
 )
 _BOOK_END_ALONE = re.compile(
     r"(?:the\s+)?(?:very\s+)?end(?:\s+of\s+(?:the|this)\s+(?:(?:audio)?book|story|recording))?"
@@ -902,7 +910,8 @@ _HEARD_BEFORE = re.compile(
 _WHERE_AM_I = re.compile(
     r"^(?:where|whereabouts)(?: in the (?:book|story))? (?:am i|are we)(?: (?:now|up to|at|right now))?"
     r"(?: in (?:the|this) (?:book|story|chapter))?(?: now)?$"
-    r"|^(?:which|what) part of the (?:book|story) (?:is this|am i in|are we in)$"
+    r"|^(?:which|what) part of the (?:book|story) (?:is this|am i in|are we in)$|^chapter$"
+    r"|^(?:tell me )?(?:what|which) chapter (?:this is|is playing|is on)(?: please)?$"
     rf"|^where (?:have i|have we) got to{_IN_THE_BOOK}$"
     r"|^(?:what|which) chapter (?:is (?:this|it)|(?:am i|are we|is this) (?:in|on|at|up to))(?: now| again)?$"
     r"|^(?:what|which) chapter(?: now)?$|^what (?:percentage|percent) (?:through|into|of the (?:book|way))"
@@ -938,14 +947,17 @@ _TIMER_WITHOUT_LENGTH = re.compile(
 )
 _TIMER_ASKED = re.compile(
     r"^(?:"
-    rf"(?:when|what time) (?:will|does|is) {_STOPS} (?:going to )?(?:stop|turn off|go off|switch off)"
+    rf"(?:when|what time)(?:'s| (?:will|does|is)) {_STOPS} (?:going to |gonna )?"
+    r"(?:stop|turn off|go off|switch off)"
+    r"|when (?:are|will) you (?:going to |gonna )?stop(?: playing| reading)?"
+    r"|time left on (?:the |my )?(?:sleep )?timer"
     r"|(?:when|what time) (?:will|does) the (?:sleep )?timer (?:end|finish|run out|go off)"
-    r"|(?:(?:can|could) you tell me )?how (?:long|many minutes) (?:until|till|before)"
-    r" (?:it|the (?:sleep )?timer) (?:turns off|stops|goes off|switches off|runs out|ends)"
+    r"|(?:(?:can|could) you tell me )?how (?:long|many minutes) (?:until|till|til|before)"
+    r" (?:it|the (?:sleep )?timer) (?:turns off|stops|goes off|switches off|shuts off|runs out|ends)"
     r"|is (?:the |my )?(?:sleep )?timer still (?:on|running|set|going)"
     rf"|how long (?:until|till|before) {_STOPS} (?:stops|turns off|goes off|switches off)"
     r"|(?:is|have i (?:got|set)) (?:the |my |a )?(?:sleep )?timer(?: on| set| running)?"
-    r"|how (?:long|much time|many minutes) (?:is |are )?(?:left )?on the (?:sleep )?timer"
+    r"|how (?:long|much time|many minutes) (?:is |are )?(?:left )?on (?:the |my )?(?:sleep )?timer"
     r"|how long(?: is|'s) (?:the |my )?(?:sleep )?timer(?: set for| on for| got left)?"
     r"|what(?: is|'s) (?:the |my )?(?:sleep )?timer (?:set (?:to|for|at)|at|on)"
     r")(?: now| tonight)?$"
@@ -954,6 +966,7 @@ _TIMER_ASKED = re.compile(
 _NEXT_OR_PREVIOUS_ALONE = re.compile(
     r"^(?:(?:go|skip|jump|move|take me)(?: on| back)? to )?(?:the )?(next|previous)(?: one)?(?: please)?$"
     r"|^(?:(?:go|skip|jump|move) )?(?:one )?chapter (?:(forward|ahead|on)|back)(?: please)?$"
+    r"|^(?:(?:go|skip|jump|move) )?(?:(forward|ahead|on)|back) (?:a|one) (?:whole )?chapter(?: please)?$"
 )
 """A player's buttons said aloud: the next or the previous chapter."""
 _SPEED = re.compile(
@@ -964,6 +977,14 @@ _SPEED = re.compile(
     r" (?:too )?(?:fast|slow|quick)(?: please)?$"
     r"|\b\d+(?:\.\d+)?\s?x(?: speed)?$|\b(?:double|half|normal) speed\b"
 )
+_GOODNIGHT = (
+    r"(?:good ?ni(?:ght|te)|night night|nighty? ni(?:ght|te)|night(?: all)?|nite|sleep well|bye(?: bye)?"
+    r"|see ya|ta[- ]?ra|sweet dreams|sleepy time|(?:i'm |im |i am )?dropping off(?: now)?"
+    r"|that's me(?: done)?(?: for (?:tonight|the night))?"
+    r"|(?:i'm |im |i am )(?:so |really |very |getting )?(?:tired|sleepy)(?: now)?"
+    r"|(?:i'm |im |i am )?(?:going|off) to (?:sleep|bed)(?: now)?|time (?:for bed|to sleep)(?: now)?)"
+)
+"""One way of saying goodnight; several may be said together ("time for bed, night")."""
 _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
     (
         "thanks",
@@ -971,7 +992,8 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
             r"^(?:(?:great|perfect|lovely|brilliant|cool|nice|ok(?:ay)?) )?"
             r"(?:thanks|thank you|cheers|ta)(?: (?:so|very) much| a lot| for that| mate| love)?(?: bedside)?$"
             r"|^many thanks$|^much appreciated$"
-            r"|^(?:thanks|thank you),? (?:that's|that is) (?:perfect|great|lovely)$"
+            r"|^(?:thanks|thank you)(?: (?:so|very) much)?,? (?:that's|that is)"
+            r" (?:perfect|great|lovely|brilliant)$"
         ),
     ),
     (
@@ -985,14 +1007,9 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
     (
         "goodnight",
         re.compile(
-            r"^(?:(?:thanks|thank you|ok(?:ay)?|cheers)(?: and|\.)? )?"
-            r"(?:good ?night|night night|nighty? ni(?:ght|te)|night(?: all)?|nite|sleep well|bye(?: bye)?"
-            r"|see ya|ta[- ]?ra|sweet dreams)(?: and (?:thanks|thank you))?(?: bedside)?$"
-            r"|^(?:i'm |im |i am )?dropping off(?: now)?$|^that's me(?: done)?(?: for (?:tonight|the night))?"
-            r"(?:,? (?:good ?night|night))?$"
-            r"|^(?:i'm |im |i am )(?:so |really |very |getting )?(?:tired|sleepy)(?: now)?$"
-            r"|^(?:i'm |im |i am )?(?:going|off) to (?:sleep|bed)(?: now)?$"
-            r"|^time (?:for bed|to sleep)(?: now)?$"
+            rf"^(?:(?:thanks|thank you|ok(?:ay)?|cheers)(?: and|\.)? )?{_GOODNIGHT}"
+            rf"(?:[.,]? (?:and )?{_GOODNIGHT})*"
+            r"(?: and (?:thanks|thank you))?(?: bedside)?$"
         ),
     ),
     (
@@ -1108,7 +1125,7 @@ _TIMER_CHAPTER_END = re.compile(
     + r".*\b(?:(?:at\s+)?(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+chapter|chapter$|this one|it$)"
     r"|at\s+the\s+next\s+chapter(?:\s+break)?$"
     r"|(?:after|when)\s+(?:this|the|the current)\s+chapter(?:\s+(?:ends|is over|finishes))?"
-    r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?the\s+chapter\s+end)\b"
+    r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?(?:the\s+)?chapter\s+end)\b"
     # "stop at the end", half asleep, is this chapter's end: never a move to the end of the book
     r"|" + _STOPPING + r".*\bat\s+the\s+end(?:,?\s+(?:please|tonight))?$"
     r"|^(?:an?\s+|the\s+)?end[\s-]of[\s-](?:the[\s-])?chapter\s+(?:sleep\s+)?timer$"
@@ -1135,7 +1152,7 @@ _TIMER_COUNTED_CHAPTER_END = re.compile(
     r"the\s+end\s+of\s+the\s+next\s+chapter(?:,?\s+please)?$"
 )
 """The end of a chapter counted from the one playing, as a timer: read before "the next chapter", a move."""
-_GO_QUIET = r"(?:stop|sleep|pause|off|turn off|switch off|go quiet)"
+_GO_QUIET = r"(?:stop|sleep|pause|off|(?:turn|switch) (?:it )?off|go quiet)"
 _PLAY_TO_THE_CHAPTER_END = re.compile(
     r"^(?:just\s+)?(?:"
     r"(?:only\s+)?(?:play|read|keep (?:going|playing|reading)|go on|carry on)\s+(?:(?:un)?till?|to)\s+"
@@ -1145,7 +1162,9 @@ _PLAY_TO_THE_CHAPTER_END = re.compile(
     rf"|(?:finish|play|read)\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET}"
     r"|(?:let (?:it|the book|the story) )?finish\s+(?:this|the)\s+chapter|let (?:this|the) chapter finish"
     rf"|let (?:it|the book|the story) finish\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET}"
-    r"|(?:(?:un)?till?|off at)\s+(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+)?chapter"
+    rf"|(?:(?:un)?till?|off at)\s+(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+)?chapter"
+    rf"(?:,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET})?"
+    rf"|(?:just )?(?:this|the) chapter,?\s+(?:and\s+)?then\s+{_GO_QUIET}"
     r")(?:,?\s+please)?$"
 )
 """Playing on to the chapter's end and no further, said without a word of stopping ("play until the end
@@ -1178,7 +1197,7 @@ _TIMER_MORE = re.compile(
 )
 """Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please", "another half
 hour then stop"."""
-_THEN_STOP = r"(?:,?\s+(?:and |then |and then )?(?:stop|sleep|pause|turn (?:it )?off))"
+_THEN_STOP = r"(?:,?\s+(?:and |then |and then )?(?:stop|sleep|pause|(?:turn|switch) (?:it )?off))"
 _LISTENING_ON = (
     r"(?:(?:keep|go on|carry on) (?:playing|reading|going)|(?:play|read)(?: on)?"
     r"|let (?:it|me|the book) (?:play|read|listen)(?: on)?|i(?:'ll| will) listen)"
@@ -1204,6 +1223,8 @@ _TIMER_ADDED = re.compile(
     rf"|^(?:make|set) (?:the |my )?(?:sleep )?timer longer by ({_AMOUNT})(?:\s+please)?$"
     rf"|^top up (?:the |my )?(?:sleep )?timer (?:with|by) {_ADDED_AMOUNT}(?:\s+please)?$"
     rf"|^add {_ADDED_AMOUNT} before it (?:switches|turns|goes) off$"
+    rf"|^(?:sleep )?timer plus {_ADDED_AMOUNT}$|^bump (?:the |my )?(?:sleep )?timer up by {_ADDED_AMOUNT}$"
+    rf"|^give (?:the |my )?(?:sleep )?timer {_ADDED_AMOUNT}$"
     rf"|^(?:(?:ok(?:ay)?|just|give me)\s+)*{_ADDED_AMOUNT}{_ON_THE_TIMER}\b"
 )
 """Minutes put on the running timer ("add ten minutes to the timer", "extend the timer by 10
@@ -1244,7 +1265,7 @@ _PAUSE = re.compile(
     r"|(?:just |give me )?(?:one|a) (?:sec|second|moment|minute)|enough"
     r"|(?:stop|pause) (?:the|my) (?:speaker|phone|tablet|laptop)"
     r"|(?:stop|pause) (?:the|my|this) (?:story|audiobook|audio|recording|narration|reading)"
-    r"|pause pause|stop stop"
+    r"|(?:pause|stop)(?: (?:pause|stop))+"
     r"|(?:stop|pause) (?:on )?(?:all|every) devices?|(?:stop|pause) everywhere"
     r"|(?:(?:that's|thats|that is|i've had) enough|that'll do|that will do)"
     r"(?: (?:for )?(?:tonight|today|now))?)"
@@ -1254,10 +1275,10 @@ _PLAY_ON = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:(?:ok(?:ay)? |go on then,? )?(?:you can )?"
     r"(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on)"
-    r"|unpause|un-pause|play on|press play|(?:turn|put|switch) it (?:back )?on|pick up"
+    r"|unpause|un-pause|play on|(?:press|hit|push) play|(?:turn|put|switch) it (?:back )?on|pick up"
     r"|(?:ok(?:ay)?,? )?(?:i'm|im|i am) back"
     r"|start (?:playing|reading))"
-    r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here"
+    r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here|some more|a bit more"
     r"|(?:from )?where (?:i|we) (?:left off|stopped|was|were|got to)))*$"
 )
 """Said whole, the book to play on: "play the bit where…" and "carry on from chapter 3" are places, and
@@ -1302,6 +1323,7 @@ _NOT_OF_THE_BOOK = re.compile(
     r"tell me a joke|sing(?: me)?(?: a song)?|what(?:'s| is) the (?:weather|news|forecast)"
     r"(?: like)?(?: (?:today|tomorrow|tonight|now))?"
     r"|play (?:me )?(?:some )?(?:music|songs?|the radio|a podcast|white noise|rain sounds|radio \w+)"
+    r"|play (?:me )?some (?!more\b)\w+"
     r"|set an alarm\b.*|wake me (?:up )?(?:at|in)\b.*|remind me to\b.*|(?:call|text|message) \w+"
     r"|turn (?:on|off) the (?:lights?|tv|telly|heating|fan)"
     r")(?:\s+please)?$"
@@ -1328,7 +1350,11 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(\d{1,3})\s?(?:m|mins?)\b", r"\1 minutes"),
         (r"\b(\d{1,3})\s?(?:h|hrs?)\b", r"\1 hours"),
         (r"\bhr\b", "hour"),
-        (r"\b(?:fwd|ff)\b", "forward"),
+        (r"\b(?:fwd|ffwd|ff)\b", "forward"),
+        (r"^paws\b", "pause"),
+        (r"\bu\b", "you"),
+        (r"\br\b", "are"),
+        (r"\bwich\b", "which"),
         (r"\bfastforward\b", "fast forward"),
         (r"\b(?:rew|rw|rr)\b", "rewind"),
         (r"\bbk\b", "back"),
@@ -1370,7 +1396,9 @@ _BUTTONS = re.compile("[⏸⏯▶]\ufe0f?")
 """A player's button typed as its symbol: what it does."""
 _PICTURES = re.compile("[\u2300-\u23ff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
 """Emoji typed beside the words ("sleep in 20 😴", "thanks 🙏"): they ask nothing."""
-_FILLER_INSIDE = re.compile(r"(?:(?<=\s)|^)(?:um+|uh+|erm+|er)(?:\s+|$)")
+_FILLER_INSIDE = re.compile(
+    r"(?:(?<=\s)|^)(?:um+|uh+|erm+|er|like(?= (?:half|\d+|a (?:couple|few)|an? (?:hour|minute))\b))(?:\s+|$)"
+)
 """A recogniser's hesitations wherever they fall: "can you um pause"."""
 
 
@@ -1493,7 +1521,7 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
     if courtesy := next((said for said, words in _COURTESIES if words.match(text)), None):
         return Courtesy(courtesy)
     if moved := _NEXT_OR_PREVIOUS_ALONE.match(text):
-        return NextChapter(step=1 if moved.group(1) == "next" or moved.group(2) else -1)
+        return NextChapter(step=1 if moved.group(1) == "next" or moved.group(2) or moved.group(3) else -1)
     if dozed := _doze_said(text):  # before the history's doze, which knows only the sleep timer's
         return dozed
     if earlier := read_earlier(text):

@@ -12,6 +12,7 @@ COMMAND_WORDS = frozenset(
     {
         "again",
         "ahead",
+        "another",
         "back",
         "backwards",
         "beginning",
