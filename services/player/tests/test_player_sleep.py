@@ -15,7 +15,8 @@ from bedside_contracts.player import (
     TimerRanOut,
     Undo,
 )
-from bedside_contracts.search import ChapterInfo, Passage, Resolution, Target
+from bedside_contracts.search import ChapterInfo, Resolution, Target
+from bedside_guard import Passage
 from bedside_player.domain.decide import Invalid, Stale, decide
 from bedside_player.domain.history import StoredEvent, entries
 from bedside_player.domain.offer import decide_offer
