@@ -377,6 +377,9 @@ from bedside_turn.domain.recap import RecapAsked
         ("time for bed, night", intents.Courtesy("goodnight")),
         ("Can you play some jazz?", Other()),  # searched the book
         ("play some more", intents.PlayOn()),
+        ("I want the chapter before.", intents.NextChapter(-1)),  # was a recap of it
+        ("i want to know what happened in the previous chapter", RecapAsked(RecapArgs(span="last_chapter"))),
+        ("wrong place, go back", Undo()),  # was the other place found
         # stopped as a chapter begins: these moved the book to that chapter
         ("stop at chapter 11", intents.SleepTimer("chapter_end", chapter=10)),
         ("stop when it gets to chapter 6", intents.SleepTimer("chapter_end", chapter=5)),

@@ -633,7 +633,8 @@ _UNDO = re.compile(
     r"|\bback to where i was(?: before)?(?:,?\s+please)?$"
     r"|^put (?:it|that|me|the book) back(?: (?:how|where|the way) it was)?(?:,?\s+please)?$"
     # a correction straight after a move ("no, go back"): where they were, not the page's 30 s step
-    r"|^(?:(?:no|nope)[\s,]+)*(?:no|nope|wrong|that's wrong|thats wrong|that's not right)[\s,]+"
+    r"|^(?:(?:no|nope)[\s,]+)*(?:no|nope|wrong(?: place| spot| bit| part)?|that's wrong|thats wrong"
+    r"|that's not right)[\s,]+"
     r"(?:go|take me|bring me|put me|put it) back(?:,?\s+please)?$"
     r"|^(?:(?:no|nope)[\s,]+)*(?:(?:the )?wrong way|the other way|not that (?:far|way)"
     r"|(?:(?:that's|thats|that is|you went|you've gone|it went) )?(?:way |much )?too far"

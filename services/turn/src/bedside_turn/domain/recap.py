@@ -122,7 +122,7 @@ _LOST = re.compile(
 _CATCH_UP = re.compile(_CATCHING_UP)
 _MOVES = re.compile(
     r"\b(?:go|goes|going|take|bring|skip|jump|play|replay|start|beginning|restart|rewind|move|return|listen)\b"
-    r"|\bback (?:to|in)\b|\bread\b.*\bagain\b"
+    r"|\bback (?:to|in)\b|\bread\b.*\bagain\b|\bi (?:want|'d like|would like)\b(?! to (?:know|be reminded))"
 )
 _ASKS = re.compile(
     r"\bwhat(?:'s|s| has| have| had)? (?:happen\w*|went on|gone on|was going on|been going on)\b"
