@@ -10,6 +10,7 @@ def test_both_parts_ask_every_category_and_share_no_phrasing() -> None:
     requests = load()
     for part in PARTS:
         assert {case["category"] for case in requests[part]} == set(requests["categories"])
+    # the halves of one set are disjoint; the sealed part, written apart, repeats 38 plain ones ("pause")
     development = {case["said"] for case in requests["development"]}
     assert not development & {case["said"] for case in requests["held_out"]}
 

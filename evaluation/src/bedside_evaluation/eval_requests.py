@@ -13,7 +13,7 @@ from typing import Any
 from bedside_turn.domain import intents
 from bedside_turn.domain.recap import RecapAsked
 
-PARTS = ("development", "held_out")
+PARTS = ("development", "held_out", "sealed")
 
 
 def load() -> dict[str, Any]:

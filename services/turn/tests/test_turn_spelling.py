@@ -1,6 +1,9 @@
 """A command word typed with one slip is read as meant; a word of the story never is."""
 
+import json
+
 import pytest
+from bedside_embedding.minilm import TOKENIZER_FILE, installed_file
 from bedside_turn.domain import intents, spelling
 from bedside_turn.domain.intents import FindPlace, Jump, Question
 
@@ -60,3 +63,18 @@ def test_a_command_typed_with_a_slip_is_read_as_meant(typed: str, meant: intents
 )
 def test_words_of_the_story_are_never_respelled(said: str, read: intents.Intent) -> None:
     assert intents.read(said) == read
+
+
+def test_the_real_words_left_alone_are_the_vocabularys_words_near_a_command_word() -> None:
+    """ "Top the timer up" was put right as "stop the timer" and cancelled it."""
+    tokenizer = json.loads(installed_file(*TOKENIZER_FILE).read_text())
+    words = [word for word in tokenizer["model"]["vocab"] if word.isalpha() and word.islower()]
+    near = {
+        word
+        for word in words
+        if len(word) >= spelling.SHORTEST_SLIP and word not in spelling.COMMAND_WORDS
+        for command in spelling.COMMAND_WORDS
+        if spelling.one_slip_apart(word, command)
+    }
+    assert near == spelling.REAL_WORDS_NEAR
+    assert intents.read("Top the timer up with another 5 minutes.") != intents.CancelSleepTimer()

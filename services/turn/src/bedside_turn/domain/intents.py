@@ -559,17 +559,20 @@ so a number that is a chapter's, a timer's or a clock's is never one."""
 SECONDS_FROM = 10
 """A number said without a unit is seconds from here up, minutes below (``unit_for_number_alone``)."""
 _WHAT_STARTS = (
-    r"(?:it|this|that|the whole (?:thing|book|story)|(?:(?:the|this|the current)\s+)?(?:book|story|chapter))"
+    r"(?:it|this|that|the whole (?:thing|book|story)"
+    r"|(?:(?:the|this|the current)\s+)?(?:book|audiobook|novel|story|chapter))"
 )
 _FROM_THE_TOP = (
     r"(?:from\s+the\s+(?:very\s+)?(?:top|start|beginning)(?:\s+of\s+(?:the\s+whole\s+thing|the\s+book))?"
+    r"|from\s+the\s+(?:very\s+)?first\s+(?:line|page|word)"
     r"|from\s+scratch)"
 )
 _START_AGAIN = re.compile(
     r"^(?:(?:can|could|would) you\s+|(?:can|could|shall) we\s+|i (?:want|would like|'d like) to\s+)?"
     r"(?:please\s+)?(?:just\s+)?(?:"
     rf"(?:start|begin)(?:\s+{_WHAT_STARTS})?\s+(?:again|over)(?:\s+{_FROM_THE_TOP})?"
-    r"|(?:(?:(?:go|take me|take it)\s+)?all\s+the\s+way\s+back|rewind\s+all\s+the\s+way(?:\s+back)?)"
+    r"|(?:(?:(?:go|take me|take it)\s+)?all\s+the\s+way\s+back"
+    r"|rewind(?:\s+(?:it|the book|the story))?\s+all\s+the\s+way(?:\s+back)?)"
     r"(?:\s+to\s+the\s+(?:very\s+)?(?:start|beginning))?"
     r"|(?:i (?:want|would like|'d like) to\s+)?(?:hear|play|read|listen to)\s+(?:the|this|that)\s+"
     r"(?:chapter|story|book)\s+(?:again|over(?:\s+again)?|once more)"
@@ -583,7 +586,7 @@ _START_AGAIN = re.compile(
 """Starting again, read whole: "start over", "play it from the top", "restart the book", "from the top of
 the chapter". Which start it is, is ``_start_again``'s to say."""
 _NAMES_CHAPTER = re.compile(r"\bchapter\b")
-_NAMES_BOOK = re.compile(r"\b(?:book|story|whole thing|all the way)\b")
+_NAMES_BOOK = re.compile(r"\b(?:book|audiobook|novel|story|whole thing|all the way)\b")
 _CHAPTER = re.compile(rf"\bchapter\s+{_NUMBER}\b")
 _CLOCK = re.compile(r"\b(?:to|at|from)\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\b")
 _N = numbers.SAID_AS_A_NUMBER
@@ -629,11 +632,13 @@ _UNDO = re.compile(
     r"|^put me back (?:to )?where i was(?: listening)?$"
     r"|^(?:cancel|reverse|undo) (?:that|the last) (?:jump|move|skip)$|^reverse that$"
     r"|\bback to my (?:previous|last|old) (?:spot|place|position)\b"
-    r"|\bbefore (?:that|you (?:moved|skipped|jumped))\b|\btake that back\b"
+    r"|\bbefore (?:that|you (?:moved|skipped|jumped))\b|\btake that back\b|\bgo back to before$"
     r"|\bback to where i was(?: before)?(?:,?\s+please)?$"
-    r"|^put (?:it|that|me|the book) back(?: (?:how|where|the way) it was)?(?:,?\s+please)?$"
+    r"|^(?:(?:oops|whoops)[\s,]+)?put (?:it|that|me|the book) back(?: (?:how|where|the way) it was)?"
+    r"(?:,?\s+please)?$"
     # a correction straight after a move ("no, go back"): where they were, not the page's 30 s step
-    r"|^(?:(?:no|nope)[\s,]+)*(?:no|nope|wrong(?: place| spot| bit| part)?|that's wrong|thats wrong"
+    r"|^(?:(?:no|nope)[\s,]+)*(?:no|nope|oops|whoops|wrong(?: place| spot| bit| part)?|that's wrong"
+    r"|thats wrong"
     r"|that's not right)[\s,]+"
     r"(?:go|take me|bring me|put me|put it) back(?:,?\s+please)?$"
     r"|^(?:(?:no|nope)[\s,]+)*(?:(?:the )?wrong way|the other way|not that (?:far|way)"
@@ -783,7 +788,7 @@ _BOOK_START = re.compile(
 )
 _BOOK_START_ALONE = re.compile(
     r"(?:from\s+)?(?:the\s+)?(?:very\s+)?(?:start|beginning)(?:\s+of\s+(?:the|this)\s+(?:(?:audio)?book|story))?"
-    r"|(?:the\s+)?(?:very\s+)?first page"
+    r"|(?:the\s+)?(?:very\s+)?(?:first page|opening of the (?:book|story|novel))"
 )
 _BOOK_END_ALONE = re.compile(
     r"(?:the\s+)?(?:very\s+)?end(?:\s+of\s+(?:the|this)\s+(?:(?:audio)?book|story|recording))?"
@@ -913,6 +918,9 @@ _WHERE_AM_I = re.compile(
     r"(?: in (?:the|this) (?:book|story|chapter))?(?: now)?$"
     r"|^(?:which|what) part of the (?:book|story) (?:is this|am i in|are we in)$|^chapter$"
     r"|^(?:tell me )?(?:what|which) chapter (?:this is|is playing|is on)(?: please)?$"
+    r"|^what(?:'s| is) the chapter number$"
+    r"|^what (?:percent|percentage) of the (?:book|story) have i (?:done|heard)$"
+    r"|^(?:are we|am i) near the end of the (?:book|story)$"
     rf"|^where (?:have i|have we) got to{_IN_THE_BOOK}$"
     r"|^(?:what|which) chapter (?:is (?:this|it)|(?:am i|are we|is this) (?:in|on|at|up to))(?: now| again)?$"
     r"|^(?:what|which) chapter(?: now)?$|^what (?:percentage|percent) (?:through|into|of the (?:book|way))"
@@ -967,7 +975,8 @@ _TIMER_ASKED = re.compile(
 _NEXT_OR_PREVIOUS_ALONE = re.compile(
     r"^(?:(?:go|skip|jump|move|take me)(?: on| back)? to )?(?:the )?(next|previous)(?: one)?(?: please)?$"
     r"|^(?:(?:go|skip|jump|move) )?(?:one )?chapter (?:(forward|ahead|on)|back)(?: please)?$"
-    r"|^(?:(?:go|skip|jump|move) )?(?:(forward|ahead|on)|back) (?:a|one) (?:whole )?chapter(?: please)?$"
+    r"|^(?:(?:go|skip|jump|move) )?(?:(forward|ahead|on)|back|rewind|back up) (?:a|one) (?:whole )?chapter"
+    r"(?: please)?$"
 )
 """A player's buttons said aloud: the next or the previous chapter."""
 _SPEED = re.compile(
@@ -979,7 +988,9 @@ _SPEED = re.compile(
     r"|\b\d+(?:\.\d+)?\s?x(?: speed)?$|\b(?:double|half|normal) speed\b"
 )
 _GOODNIGHT = (
-    r"(?:good ?ni(?:ght|te)|night night|nighty? ni(?:ght|te)|night(?: all)?|nite|sleep well|bye(?: bye)?"
+    r"(?:good ?ni(?:ght|te)|good knight|g'?night|night night|nighty? ni(?:ght|te)|night(?: all)?|nite"
+    r"|sleep well"
+    r"|bye(?: bye)?|see you tomorrow|(?:i'm |im |i am )?nodding off|(?:i'm |im |i am )?away to (?:my )?bed"
     r"|see ya|ta[- ]?ra|sweet dreams|sleepy time|(?:i'm |im |i am )?dropping off(?: now)?"
     r"|that's me(?: done)?(?: for (?:tonight|the night))?"
     r"|(?:i'm |im |i am )(?:so |really |very |getting )?(?:tired|sleepy)(?: now)?"
@@ -990,8 +1001,10 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
     (
         "thanks",
         re.compile(
-            r"^(?:(?:great|perfect|lovely|brilliant|cool|nice|ok(?:ay)?) )?"
-            r"(?:thanks|thank you|cheers|ta)(?: (?:so|very) much| a lot| for that| mate| love)?(?: bedside)?$"
+            r"^(?:(?:great|perfect|lovely|brilliant|cool|nice|grand|ok(?:ay)?) )?"
+            r"(?:thanks|thank you|cheers|ta)(?: (?:so|very) much| a lot| a million| for that| mate| love)?"
+            r"(?: bedside)?"
+            r"(?:,? (?:that's|that is|you're|you are) (?:perfect|great|lovely|brilliant|a star|the best))?$"
             r"|^many thanks$|^much appreciated$"
             r"|^(?:thanks|thank you)(?: (?:so|very) much)?,? (?:that's|that is)"
             r" (?:perfect|great|lovely|brilliant)$"
@@ -1125,11 +1138,11 @@ _TIMER_CHAPTER_END = re.compile(
     _STOPPING
     + r".*\b(?:(?:at\s+)?(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+chapter|chapter$|this one|it$)"
     r"|at\s+the\s+next\s+chapter(?:\s+break)?$"
-    r"|(?:after|when)\s+(?:this|the|the current)\s+chapter(?:\s+(?:ends|is over|finishes))?"
+    r"|(?:after|when|once)\s+(?:this|the|the current)\s+chapter(?:\s+(?:ends|is over|finishes))?"
     r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?(?:the\s+)?chapter\s+end)\b"
     # "stop at the end", half asleep, is this chapter's end: never a move to the end of the book
     r"|" + _STOPPING + r".*\bat\s+the\s+end(?:,?\s+(?:please|tonight))?$"
-    r"|^(?:an?\s+|the\s+)?end[\s-]of[\s-](?:the[\s-])?chapter\s+(?:sleep\s+)?timer$"
+    r"|^(?:an?\s+|the\s+)?end[\s-]of[\s-](?:the[\s-])?chapter\s+(?:sleep\s+)?timer(?: please)?$"
 )
 _STOP_WHEN_THE_CHAPTER_ENDS = re.compile(
     r"^when (?:this|the) chapter (?:ends|is over|finishes),? (?:stop|pause|sleep|turn (?:it )?off)"
@@ -1161,7 +1174,8 @@ _PLAY_TO_THE_CHAPTER_END = re.compile(
     r"|(?:this|the)\s+chapter\s+(?:ends|is over|finishes)|(?:this|the)\s+chapter'?s\s+(?:done|over|finished))"
     rf"(?:,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET})?"
     rf"|(?:finish|play|read)\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET}"
-    r"|(?:let (?:it|the book|the story) )?finish\s+(?:this|the)\s+chapter|let (?:this|the) chapter finish"
+    r"|(?:let (?:it|the book|the story) )?finish\s+(?:this|the)\s+chapter"
+    rf"|let (?:this|the) chapter (?:finish|play out|end)(?:,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET})?"
     rf"|let (?:it|the book|the story) finish\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET}"
     rf"|(?:(?:un)?till?|off at)\s+(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+)?chapter"
     rf"(?:,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET})?"
@@ -1198,13 +1212,13 @@ _TIMER_MORE = re.compile(
 )
 """Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please", "another half
 hour then stop"."""
-_THEN_STOP = r"(?:,?\s+(?:and |then |and then )?(?:stop|sleep|pause|(?:turn|switch) (?:it )?off))"
+_THEN_STOP = r"(?:,?\s+(?:and |then |and then )?(?:stop|sleep|pause|(?:turn|switch|shut) (?:it )?off))"
 _LISTENING_ON = (
     r"(?:(?:keep|go on|carry on) (?:playing|reading|going)|(?:play|read)(?: on)?"
     r"|let (?:it|me|the book) (?:play|read|listen)(?: on)?|i(?:'ll| will) listen)"
 )
 _TIMER_LISTENING_FOR = re.compile(
-    rf"^(?:(?:ok(?:ay)?|just|please)\s+)*(?:{_LISTENING_ON}\s+(?:for\s+)?|give me\s+|only\s+|just\s+)"
+    rf"^(?:(?:ok(?:ay)?|just|please)\s+)*(?:{_LISTENING_ON}\s+(?:for\s+)?|give (?:me|it)\s+|only\s+|just\s+)"
     rf"(?:another\s+|an extra\s+)?({_AMOUNT})(?:\s+(?:more|longer))?(?:\s+tonight)?"
     rf"{_THEN_STOP}?(?:\s+please)?$"
     rf"|^({_AMOUNT}){_THEN_STOP}(?:\s+please)?$"
@@ -1221,8 +1235,11 @@ _TIMER_ADDED = re.compile(
     rf"\b(?:add|put on|put)\s+{_ADDED_AMOUNT}(?:{_ON_THE_TIMER}\b|(?:\s+please)?$)"
     rf"|\b(?:extend|lengthen)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+(?:(?:by|for)\s+)?{_ADDED_AMOUNT}"
     rf"|^make it (?:another|an extra)\s+({_AMOUNT})(?:\s+please)?$"
-    rf"|^(?:make|set) (?:the |my )?(?:sleep )?timer longer by ({_AMOUNT})(?:\s+please)?$"
-    rf"|^top up (?:the |my )?(?:sleep )?timer (?:with|by) {_ADDED_AMOUNT}(?:\s+please)?$"
+    rf"|^(?:(?:can|could) you )?(?:make|set) (?:the |my )?(?:sleep )?timer longer by ({_AMOUNT})"
+    r"(?:\s+please)?$"
+    r"|^top (?:up (?:the |my )?(?:sleep )?timer|(?:the |my )?(?:sleep )?timer up)"
+    rf" (?:with|by) {_ADDED_AMOUNT}"
+    r"(?:\s+please)?$"
     rf"|^add {_ADDED_AMOUNT} before it (?:switches|turns|goes) off$"
     rf"|^(?:sleep )?timer plus {_ADDED_AMOUNT}$|^bump (?:the |my )?(?:sleep )?timer up by {_ADDED_AMOUNT}$"
     rf"|^give (?:the |my )?(?:sleep )?timer {_ADDED_AMOUNT}$"
@@ -1279,7 +1296,7 @@ _PLAY_ON = re.compile(
     r"|unpause|un-pause|play on|(?:press|hit|push) play|(?:turn|put|switch) it (?:back )?on|pick up"
     r"|(?:ok(?:ay)?,? )?(?:i'm|im|i am) back"
     r"|start (?:playing|reading))"
-    r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here|some more|a bit more"
+    r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here|some more|a bit more|playback"
     r"|(?:from )?where (?:i|we) (?:left off|stopped|was|were|got to)))*$"
 )
 """Said whole, the book to play on: "play the bit where…" and "carry on from chapter 3" are places, and
@@ -1324,7 +1341,7 @@ _NOT_OF_THE_BOOK = re.compile(
     r"tell me a joke|sing(?: me)?(?: a song)?|what(?:'s| is) the (?:weather|news|forecast)"
     r"(?: like)?(?: (?:today|tomorrow|tonight|now))?"
     r"|play (?:me )?(?:some )?(?:music|songs?|the radio|a podcast|white noise|rain sounds|radio \w+)"
-    r"|play (?:me )?some (?!more\b)\w+"
+    r"|play (?:me )?some (?!more\b)\w+(?: \w+){0,2}"
     r"|set an alarm\b.*|wake me (?:up )?(?:at|in)\b.*|remind me to\b.*|(?:call|text|message) \w+"
     r"|turn (?:on|off) the (?:lights?|tv|telly|heating|fan)"
     r")(?:\s+please)?$"
@@ -1332,7 +1349,7 @@ _NOT_OF_THE_BOOK = re.compile(
 """What people ask a general assistant, which no tool of a book does: said plainly, not searched for in
 the book (a model, when there is one, answers it)."""
 _FILLER = re.compile(
-    r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside|like|shh+|briefly)(?:[,\s]|\.\.\.|…)+"
+    r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside|like|shh+|briefly|ugh+)(?:[,\s]|\.\.\.|…)+"
     r"|^(?:wait|hang on|sorry|actually|well|alright|right|excuse me|(?:no )?i'm (?:still )?awake),\s*"
 )
 """Words said before what is asked; those that can be what is asked ("wait a minute", "sorry?") only
@@ -1343,6 +1360,7 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(typed), said)
     for typed, said in (
         (r"^-\s*(?=\d)", "back "),
+        (r"^\+\s*(?=\d[^,]*\bon (?:the |my )?(?:sleep )?timer\b)", "add "),
         (r"^\+\s*(?=\d)", "forward "),
         (r"\b(?:chapter|chap|chpt|ch)\.?\s*(?=\d)", "chapter "),
         (r"\b(?:chap|chpt|ch)\.?$", "chapter"),
@@ -1356,6 +1374,7 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bu\b", "you"),
         (r"\br\b", "are"),
         (r"\bwich\b", "which"),
+        (r"^wear (?=am i|are we)", "where "),
         (r"\bfastforward\b", "fast forward"),
         (r"\b(?:rew|rw|rr)\b", "rewind"),
         (r"\bbk\b", "back"),
