@@ -173,15 +173,5 @@ def meant(typed: str) -> str | None:
 
 def respelled(text: str) -> str | None:
     """``text`` with each slipped command word put right, or None when there is none."""
-    changed = False
-
-    def right(found: re.Match[str]) -> str:
-        nonlocal changed
-        word = meant(found.group(0))
-        if word is None:
-            return found.group(0)
-        changed = True
-        return word
-
-    mended = _WORD.sub(right, text)
-    return mended if changed else None
+    mended = _WORD.sub(lambda found: meant(found.group(0)) or found.group(0), text)
+    return mended if mended != text else None
