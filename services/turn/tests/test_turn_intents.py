@@ -404,6 +404,13 @@ from bedside_turn.domain.recap import RecapAsked
         ("Good knight, Bedside.", intents.Courtesy("goodnight")),
         ("I'm nodding off, goodnight.", intents.Courtesy("goodnight")),
         ("right, I'm away to my bed", intents.Courtesy("goodnight")),
+        # one request said among words that ask nothing: these were Other
+        ("hang on, hit pause, someone's at the door", intents.Pause()),
+        ("OK I'm back, start playing again.", intents.PlayOn()),
+        ("i changed my mind, no sleep timer", intents.CancelSleepTimer()),
+        ("i'm done with this chapter, next one", intents.NextChapter(1)),
+        ("goodnight, stop", intents.Pause()),
+        ("the horse fell, go back", FindPlace("the horse fell go back")),  # a search may be what it's about
         # stopped as a chapter begins: these moved the book to that chapter
         ("stop at chapter 11", intents.SleepTimer("chapter_end", chapter=10)),
         ("stop when it gets to chapter 6", intents.SleepTimer("chapter_end", chapter=5)),

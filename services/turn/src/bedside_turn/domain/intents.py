@@ -1283,7 +1283,7 @@ _PAUSE = re.compile(
     r"|(?:just |give me )?(?:one|a) (?:sec|second|moment|minute)|enough"
     r"|(?:stop|pause) (?:the|my) (?:speaker|phone|tablet|laptop)"
     r"|(?:stop|pause) (?:the|my|this) (?:story|audiobook|audio|recording|narration|reading)"
-    r"|(?:pause|stop)(?: (?:pause|stop))+"
+    r"|(?:pause|stop)(?: (?:pause|stop))+|(?:hit|press|push) (?:pause|stop)"
     r"|(?:stop|pause) (?:on )?(?:all|every) devices?|(?:stop|pause) everywhere"
     r"|(?:(?:that's|thats|that is|i've had) enough|that'll do|that will do)"
     r"(?: (?:for )?(?:tonight|today|now))?)"
@@ -1499,10 +1499,26 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     if not whole or not isinstance(as_typed, Other | FindPlace):
         return as_typed
     mended = spelling.respelled(utterance)
-    if mended is None:
-        return as_typed
-    as_meant = _read_as_typed(mended, whole)
-    return as_typed if isinstance(as_meant, Other | FindPlace | Question) else as_meant
+    if mended is not None and not isinstance(
+        as_meant := _read_as_typed(mended, whole), Other | FindPlace | Question
+    ):
+        return as_meant
+    if isinstance(as_typed, Other) and (among := _asked_among_asides(utterance)) is not None:
+        return among
+    return as_typed
+
+
+def _asked_among_asides(utterance: str) -> Intent | None:
+    """'Hang on, hit pause, someone's at the door': the one request said among words that ask
+    nothing (parted by a recogniser's commas or full stops), when the whole reads as nothing."""
+    parts = [part for part in re.split(r"\s*(?:[,;]|\.(?!\d))\s*", _with_pauses(utterance)) if part]
+    if len(parts) < 2:
+        return None
+    readings = (read(part, whole=False) for part in parts)
+    asked = [said for said in readings if not isinstance(said, Other | Courtesy)]
+    if not asked or any(said != asked[0] for said in asked):
+        return None
+    return asked[0] if isinstance(asked[0], _TAKEN_AMONG_ASIDES) else None
 
 
 def _read_as_typed(utterance: str, whole: bool) -> Intent:
@@ -1773,6 +1789,10 @@ _MOVES = (
     Earlier,
     FindPlace,
 )
+
+
+_TAKEN_AMONG_ASIDES = (*(move for move in _MOVES if move is not FindPlace), *_PLAYBACK, PlayOn, Undo)
+"""A request that may be taken from among asides: a search or a question may be what they are about."""
 
 
 def _move_and_timer(text: str) -> Together | None:
