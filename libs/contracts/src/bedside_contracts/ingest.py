@@ -186,6 +186,37 @@ class IngestJob(Contract):
     progress: TranscriptionProgress | None = Field(default=None, description="as of the last chapter done")
 
 
+class UploadedFile(Contract):
+    """A file a device sent, held in the uploads bucket as ``upload`` until ingest takes it."""
+
+    upload: Name
+    filename: str = Field(
+        min_length=1,
+        max_length=255,
+        description="as the device named it: its suffix says what it is, the rest may name the book",
+    )
+    size: int = Field(ge=1, description="bytes, as stored")
+
+
+class AddUploadedBook(Contract):
+    """Make a book of an audiobook sent from a device (``subjects.INGEST_UPLOADED``): ingest takes
+    the files out of the uploads bucket onto its own disk and starts the job. The reply is the job,
+    queued; its progress is asked for with ``JobsRequest``."""
+
+    recording: UploadedFile
+    ebook: UploadedFile | None = Field(default=None, description="its e-book, whose words are timed from it")
+    title: str | None = Field(default=None, min_length=1, max_length=300)
+
+
+def as_said_to_the_sender(message: str, request: IngestBook) -> str:
+    """A refusal or failure about sent files, naming them by their part (the recording, the e-book)
+    rather than by the path ingest keeps them under, which means nothing on the device."""
+    for path, part in ((request.path, "the recording"), (request.text_path, "the e-book")):
+        if path:
+            message = message.replace(path, part)
+    return message
+
+
 class JobsRequest(Contract):
     """Ask ingest for its audiobook jobs (``subjects.INGEST_JOBS``); ``job`` for one of them."""
 

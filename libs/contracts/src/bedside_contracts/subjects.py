@@ -35,6 +35,8 @@ INGEST_PROGRESS = "bedside.ingest.progress.{job}"
 INGEST_JOBS = "bedside.ingest.jobs"
 INGEST_CANCEL = "bedside.ingest.cancel"
 INGEST_REMOVE = "bedside.ingest.remove"
+INGEST_UPLOADED = "bedside.ingest.uploaded"
+"""Make a book of files a device sent to the uploads bucket (the page's "Add a book")."""
 DEAD_LETTER = "bedside.deadletter.{service}"
 
 # JetStream: the log. Each stream is declared only by the service that owns it.
@@ -45,6 +47,8 @@ BOOK_READY = "books.ready.{book}"
 BOOK_ARTIFACTS_BUCKET = "bedside-books"
 TRANSCRIPTS_BUCKET = "bedside-transcripts"
 INGEST_JOBS_BUCKET = "bedside-ingest-jobs"
+UPLOADS_BUCKET = "bedside-uploads"
+"""Files sent from a device, held until ingest takes them (declared by ingest; the player writes)."""
 
 PLAYER_STREAM = "PLAYER"
 PLAYER_SUBJECTS = "player.>"

@@ -27,12 +27,17 @@ async def key_value_bucket(js: JetStreamContext, config: KeyValueConfig) -> KeyV
         return await js.create_key_value(config)
 
 
-async def object_bucket(js: JetStreamContext, bucket: str, description: str, replicas: int) -> ObjectStore:
-    """The file-backed object store ``bucket``, created if it does not exist yet."""
+async def object_bucket(
+    js: JetStreamContext, bucket: str, description: str, replicas: int, *, ttl_s: float | None = None
+) -> ObjectStore:
+    """The file-backed object store ``bucket``, created if it does not exist yet; with ``ttl_s``
+    the server drops an object that old."""
     try:
         return await js.object_store(bucket)
     except BucketNotFoundError:
-        config = ObjectStoreConfig(description=description, storage=StorageType.FILE, replicas=replicas)
+        config = ObjectStoreConfig(
+            description=description, storage=StorageType.FILE, replicas=replicas, ttl=ttl_s
+        )
         return await js.create_object_store(bucket=bucket, config=config)
 
 

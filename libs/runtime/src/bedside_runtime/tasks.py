@@ -1,11 +1,12 @@
 """Stopping background tasks for certain."""
 
 import asyncio
+from typing import Any
 
 RECANCEL_EVERY_S = 0.5
 
 
-async def cancel_and_wait(*tasks: "asyncio.Task[None] | None") -> None:
+async def cancel_and_wait(*tasks: "asyncio.Task[Any] | None") -> None:
     """Cancel the tasks and return once every one has ended.
 
     Python 3.11's ``asyncio.wait_for`` swallows a cancel that lands just as the future it

@@ -6,7 +6,7 @@ from functools import partial
 
 import structlog
 from bedside_contracts import subjects
-from bedside_contracts.ingest import CancelJob, IngestBook, JobsRequest, RemoveBook
+from bedside_contracts.ingest import AddUploadedBook, CancelJob, IngestBook, JobsRequest, RemoveBook
 from bedside_runtime.bus import Broker, serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
@@ -19,6 +19,7 @@ from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.jobs import JobStore
 from bedside_ingest.service import IngestService, InterimHook
 from bedside_ingest.store import BookStore
+from bedside_ingest.uploads import Uploads
 
 log = structlog.get_logger("bedside.ingest")
 
@@ -35,6 +36,7 @@ async def register(
     js = broker.connection.jetstream()
     store = await BookStore.declare(js, settings.stream_replicas)
     jobs = await JobStore.declare(js, settings.stream_replicas)
+    uploads = await Uploads.declare(js, settings.stream_replicas, settings.data_dir / "uploads")
     embedders = await asyncio.to_thread(load_embedders)
     log.info("embedders loaded", model=embedders[0].model_id, sessions=len(embedders))
     audiobooks = Audiobooks(
@@ -50,16 +52,19 @@ async def register(
         settings.narration_wpm,
         control=JobControl(jobs),
         audiobooks=audiobooks,
+        uploads=uploads,
         after_interim=after_interim,
     )
     await serve_requests(broker, subjects.INGEST_BOOK, "ingest", IngestBook, service.ingest)
     await serve_requests(broker, subjects.INGEST_JOBS, "ingest", JobsRequest, service.jobs)
     await serve_requests(broker, subjects.INGEST_CANCEL, "ingest", CancelJob, service.cancel)
     await serve_requests(broker, subjects.INGEST_REMOVE, "ingest", RemoveBook, service.remove)
+    await serve_requests(broker, subjects.INGEST_UPLOADED, "ingest", AddUploadedBook, service.add_uploaded)
     resuming = asyncio.create_task(service.resume_unfinished())
 
     async def close() -> None:
         await cancel_and_wait(resuming)
+        await service.stop_started()
 
     return close
 

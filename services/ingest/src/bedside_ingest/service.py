@@ -11,6 +11,7 @@ import numpy.typing as npt
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.ingest import (
+    AddUploadedBook,
     BookIngested,
     BookRemoved,
     CancelJob,
@@ -23,12 +24,15 @@ from bedside_contracts.ingest import (
     RemoveBook,
     Stage,
     TranscriptionProgress,
+    as_said_to_the_sender,
 )
 from bedside_contracts.search import TranscriptCoverage
 from bedside_embedding import Embedder
 from bedside_runtime.bus import Broker
 from bedside_runtime.errors import Conflict, InvalidRequest, NotFound
+from bedside_runtime.tasks import cancel_and_wait
 
+from bedside_ingest.accepted import AUDIO_HELP
 from bedside_ingest.artifact import message_id, object_name
 from bedside_ingest.audiojobs import Audiobooks, is_audiobook
 from bedside_ingest.errors import BadInput, JobCancelled
@@ -46,6 +50,7 @@ from bedside_ingest.pipeline import (
 )
 from bedside_ingest.store import BookStore
 from bedside_ingest.transcription import times_from
+from bedside_ingest.uploads import Uploads
 
 log = structlog.get_logger("bedside.ingest")
 
@@ -112,6 +117,7 @@ class IngestService:
         *,
         control: JobControl,
         audiobooks: Audiobooks,
+        uploads: Uploads,
         after_interim: InterimHook | None = None,
     ) -> None:
         self._broker = broker
@@ -120,6 +126,9 @@ class IngestService:
         self._wpm = narration_wpm
         self._control = control
         self._audiobooks = audiobooks
+        self._uploads = uploads
+        self._started: set[asyncio.Task[IngestReport]] = set()
+        """Jobs started for an upload, whose requester does not wait for them to end."""
         self._lock = asyncio.Lock()  # one ingest at a time: the CPU is the limit anyway
         self._after_interim = after_interim
         self._vectors: dict[str, npt.NDArray[np.float32]] = {}
@@ -172,6 +181,43 @@ class IngestService:
         await control.settle()
         await control.record(request, "done", report.book)
         return report
+
+    async def add_uploaded(self, request: AddUploadedBook) -> IngestJob:
+        """Take the sent files onto this disk, check them as any ingest is checked, and start the
+        job; the reply is the job, queued, long before it ends."""
+        job = uuid.uuid4().hex[:16]
+        try:
+            recording = await self._uploads.take(job, request.recording)
+            ebook = await self._uploads.take(job, request.ebook) if request.ebook else None
+        except InvalidRequest:
+            self._uploads.forget(job)
+            raise
+        ingest = IngestBook(
+            path=str(recording), text_path=str(ebook) if ebook else None, title=request.title, job=job
+        )
+        try:
+            await asyncio.to_thread(check_request, ingest)
+            if not is_audiobook(recording):
+                raise BadInput(recording, f"is not an audiobook: send its recording ({AUDIO_HELP})")
+        except BadInput as error:
+            self._uploads.forget(job)
+            said = as_said_to_the_sender(error.message, ingest)
+            log.info("upload refused", job=job, error=said)
+            raise InvalidRequest(said) from None
+        await self._control.record(ingest, "queued")
+        started = asyncio.create_task(self._run_job(ingest), name=f"job {job}")
+        self._started.add(started)
+        started.add_done_callback(self._job_ended)
+        return IngestJob(job=job, request=ingest, state="queued")
+
+    def _job_ended(self, task: "asyncio.Task[IngestReport]") -> None:
+        self._started.discard(task)
+        if not task.cancelled():
+            task.exception()  # _run_job logged and recorded it; nobody waits to be told again
+
+    async def stop_started(self) -> None:
+        """Stop the jobs started for uploads; recorded as running, they resume at the next start."""
+        await cancel_and_wait(*self._started)
 
     async def jobs(self, request: JobsRequest) -> JobList:
         return await self._control.listing(request.job)
