@@ -2,7 +2,7 @@
 
 A loopback nats-server with only the users of auth.conf; each service process connects
 as its own user (as compose connects them); the operator (``ops``) ingests the sample
-book and makes a listener; a device reports over HTTP and a turn is asked. Then no
+book and makes a listener; a device reports over HTTP, sends a file to add, and a turn is asked. Then no
 service has logged a permissions violation: the permissions are enough, not just tight.
 """
 
@@ -108,6 +108,15 @@ async def drive(server: NatsServer, http_port: int) -> TurnReply:
             assert accepted.status_code == 200, accepted.text
             turn = await http.post(f"{base}/turns", json={"utterance": "what has happened so far?"})
             assert turn.status_code == 200, turn.text
+            # A file sent from the page: the player puts it in the uploads bucket, ingest takes it
+            # out (and deletes it) and refuses it, since a note is no audiobook.
+            sent = await http.post(
+                "/api/uploads", params={"filename": "notes.txt"}, content=b"Once upon a time."
+            )
+            assert sent.status_code == 201, sent.text
+            refused = await http.post("/api/books/added", json={"recording": sent.json()})
+            assert (refused.status_code, "is not an audiobook" in refused.text) == (422, True), refused.text
+            assert (await http.get("/api/books/added/nosuchjob")).status_code == 404
         ask = Ask(listener="users-listener", book=SAMPLE_BOOK, utterance="go back a minute")
         raw = await client.request(subjects.TURN_ASK, ask.model_dump_json().encode(), timeout=60)
         reply = TurnReply.model_validate_json(raw.data)

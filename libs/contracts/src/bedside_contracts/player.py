@@ -12,6 +12,7 @@ from bedside_guard import Candidate
 from pydantic import Field, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name
+from bedside_contracts.ingest import IngestJob, JobState, TranscriptionProgress, as_said_to_the_sender
 from bedside_contracts.search import MissingChapter, Target, TranscriptCoverage
 
 Seq = Annotated[int, Field(ge=0, description="a JetStream stream sequence; 0 is 'nothing yet'")]
@@ -705,3 +706,25 @@ class ListenerRemoved(Contract):
     listener: Name
     books: list[Name] = Field(description="the books whose streams now end with the retirement")
     devices: int = Field(ge=0, description="device credentials revoked")
+
+
+class AddingBook(Contract):
+    """A book being made of files sent from the page, as the page follows it: ingest's job without
+    the paths on ingest's disk."""
+
+    job: Name
+    state: JobState
+    book: Name | None = Field(default=None, description="the book made, once done")
+    reason: str = Field(default="", description="why it failed or stopped")
+    progress: TranscriptionProgress | None = None
+
+    @classmethod
+    def of(cls, job: IngestJob) -> "AddingBook":
+        done = job.state == "done"
+        return cls(
+            job=job.job,
+            state=job.state,
+            book=job.detail if done else None,
+            reason="" if done else as_said_to_the_sender(job.detail, job.request),
+            progress=job.progress,
+        )

@@ -15,7 +15,7 @@ from fastapi.telemetry import TelemetryConfig
 from starlette.routing import Route
 
 from bedside_player.http_edge import Authenticate, LimitBody, PageHeaders
-from bedside_player.routes import API_ROUTERS, fallback, listening, session, turns
+from bedside_player.routes import API_ROUTERS, adding, fallback, listening, session, turns
 from bedside_player.routes.errors import HANDLERS
 from bedside_player.routes.report_lane import ReportLane
 from bedside_player.service import Service
@@ -46,7 +46,8 @@ def build_api(service: Service) -> FastAPI:
         telemetry=NO_TELEMETRY,
     )
     app.state.service = service
-    app.add_middleware(LimitBody, larger={turns.SPOKEN_SUFFIX: SPOKEN_ASK_MAX_BYTES})
+    larger = {turns.SPOKEN_SUFFIX: SPOKEN_ASK_MAX_BYTES, adding.UPLOADS_PATH: adding.UPLOAD_MAX_BYTES}
+    app.add_middleware(LimitBody, larger=larger)
     app.add_middleware(Authenticate, owners=service, open_paths=frozenset({OPENAPI_PATH, session.PAIR_PATH}))
     app.add_middleware(PageHeaders)
     # The routes go onto the app itself: an included router is one more layer of matching

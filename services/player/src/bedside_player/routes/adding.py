@@ -1,0 +1,73 @@
+"""Adding a book from the page: its files sent one by one, then the book asked for and followed.
+
+The player only carries the files across (into the uploads bucket) and the requests to ingest,
+which decides what a file is and makes the book, as ``bedside ingest`` does from a terminal.
+"""
+
+from typing import Annotated, Any
+
+from bedside_contracts import subjects
+from bedside_contracts.common import NAME_PATTERN
+from bedside_contracts.ingest import AddUploadedBook, IngestJob, JobList, JobsRequest, UploadedFile
+from bedside_contracts.player import AddingBook
+from bedside_runtime.bus import call
+from fastapi import APIRouter, Query, Request
+from fastapi import Path as PathParam
+from fastapi.responses import JSONResponse
+from starlette.requests import ClientDisconnect
+
+from bedside_player.routes.deps import Bedside, Caller
+from bedside_player.routes.errors import DOCUMENTED_ERRORS, error_reply
+from bedside_player.uploads import store_upload
+
+UPLOADS_PATH = "/api/uploads"
+UPLOAD_MAX_BYTES = 4 * 1024**3
+"""An audiobook of 40 hours at 128 kbit/s is 2.3 GB; twice that leaves room for a richer encoding."""
+UPLOAD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "description": f"the file's bytes as they are, at most {UPLOAD_MAX_BYTES} bytes",
+        "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+    }
+}
+
+TAKEN_BYTES_PER_S = 20e6
+"""A slow floor for ingest taking the files out of the bucket, which it does before it answers."""
+
+router = APIRouter(responses=DOCUMENTED_ERRORS)
+
+
+@router.post(UPLOADS_PATH, response_model=UploadedFile, status_code=201, openapi_extra=UPLOAD_BODY)
+async def upload(
+    caller: Caller,
+    request: Request,
+    service: Bedside,
+    filename: Annotated[
+        str, Query(min_length=1, max_length=255, description="the file's name on the device")
+    ],
+) -> UploadedFile | JSONResponse:
+    """One file of a book to add (its recording, or its e-book), held until the book is asked for."""
+    spool = service.settings.data_dir / "incoming"
+    js = service.broker.connection.jetstream()
+    try:
+        return await store_upload(js, spool, filename, request.stream())
+    except ClientDisconnect:  # LimitBody stopped the body midway and answers 413 itself
+        return error_reply(413, "the file is too large")
+
+
+@router.post("/api/books/added", response_model=AddingBook, status_code=202)
+async def add(caller: Caller, body: AddUploadedBook, service: Bedside) -> AddingBook:
+    """Make a book of uploaded files: ingest checks them and starts the job, which runs on."""
+    sent = body.recording.size + (body.ebook.size if body.ebook else 0)
+    timeout = service.settings.request_timeout_s + sent / TAKEN_BYTES_PER_S
+    job = await call(service.broker.connection, subjects.INGEST_UPLOADED, body, IngestJob, timeout_s=timeout)
+    return AddingBook.of(job)
+
+
+@router.get("/api/books/added/{job}", response_model=AddingBook)
+async def adding(
+    caller: Caller, job: Annotated[str, PathParam(pattern=NAME_PATTERN)], service: Bedside
+) -> AddingBook:
+    """How far the book has got: queued, running (chapters transcribed), done, or why it failed."""
+    listed = await call(service.broker.connection, subjects.INGEST_JOBS, JobsRequest(job=job), JobList)
+    return AddingBook.of(listed.jobs[0])
