@@ -144,7 +144,7 @@ export async function pickBook() {
     location.assign(next.toString());
   });
   if (listed.length > 1) offerBooks(false);
-  if (!state.bookId) throw new Error("there is no book yet: add one with bedside ingest");
+  if (!state.bookId) throw Object.assign(new Error("there is no book yet: add one below"), { noBook: true });
 }
 
 // The page was opened on a book that is not here (a mistyped or old link, or a book ingest has

@@ -1,5 +1,6 @@
 // Bedside device page: ES modules served as they are, no build step, nothing fetched from
 // elsewhere. This module wires the others together and starts the page.
+import { openAdding, wireAdding } from "./adding.js";
 import { api, listenerPath, refusal } from "./api.js";
 import { wireAsk } from "./ask.js";
 import {
@@ -134,9 +135,16 @@ async function start() {
     offerPairing();
     return;
   }
+  wireAdding();
   try {
     await openBook();
   } catch (e) {
+    if (e.noBook) {
+      openAdding();
+      notice(`Welcome: ${e.message}.`, 0);
+      el.link.textContent = "Connected";
+      return;
+    }
     notice(`Bedside could not open the book: ${e.message || e}`, 0);
     el.link.textContent = "Not connected";
     return;

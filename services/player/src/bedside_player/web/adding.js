@@ -1,0 +1,129 @@
+// Adding a book: the recording (and its e-book) sent to the player with the bytes counted as they
+// go, then the book asked for, then its job followed until it is ready. The job followed is kept
+// in this browser, so a page reloaded midway (or a phone that slept) goes on saying how it is,
+// and a book made is offered until it is opened.
+import { api, problem } from "./api.js";
+import { state } from "./state.js";
+
+const $ = (id) => document.getElementById(id);
+const form = $("add-form"), send = $("add-send"), section = $("add");
+const bar = $("add-progress"), status = $("add-status"), open = $("add-open");
+const FOLLOWED = "bedside.adding";
+const FOLLOW_EVERY_MS = 2_000;
+
+const megabytes = (bytes) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
+
+function say(text, share = null) {
+  status.textContent = text;
+  bar.hidden = share === null;
+  if (share !== null) bar.value = share;
+}
+
+// XMLHttpRequest, not fetch: only it tells how much of a body has gone.
+function sendFile(file, what) {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open("POST", `/api/uploads?filename=${encodeURIComponent(file.name)}`);
+    request.setRequestHeader("Content-Type", "application/octet-stream");
+    request.upload.onprogress = (e) => {
+      if (e.lengthComputable) say(`Sending ${what}: ${megabytes(e.loaded)} of ${megabytes(e.total)}`, e.loaded / e.total);
+    };
+    request.onload = () => {
+      let data = null;
+      try { data = JSON.parse(request.responseText); } catch { /* said below */ }
+      if (request.status === 201 && data) resolve(data);
+      else reject(new Error(problem({ status: request.status, data })));
+    };
+    request.onerror = () => reject(new Error(`the connection broke while sending ${what}`));
+    request.send(file);
+  });
+}
+
+function minutes(seconds) {
+  const m = Math.round(seconds / 60);
+  return m < 1 ? "under a minute" : m === 1 ? "about a minute" : `about ${m} minutes`;
+}
+
+// What the job's state means to the listener.
+export function jobText(job) {
+  const p = job.progress;
+  if (job.state === "queued") return "Waiting its turn: another book is being made.";
+  if (job.state === "running") {
+    if (!p) return "Reading the recording…";
+    const left = p.eta_s != null ? `, ${minutes(p.eta_s)} left` : "";
+    return `Transcribing: ${p.chapter} of ${p.chapters} chapters done${left}. It can be played from the book list meanwhile.`;
+  }
+  if (job.state === "done") return "Ready.";
+  if (job.state === "cancelled") return "Stopped before it was finished.";
+  return `It could not be added: ${job.reason || "no reason was given"}.`;
+}
+
+// A book made stays said until the listener opens it (a reload still offers it); a failure is
+// said once.
+function settle(job) {
+  send.disabled = false;
+  if (job.state !== "done" || job.book === state.bookId) {
+    localStorage.removeItem(FOLLOWED);
+    if (job.state !== "done") return;
+  }
+  form.reset();
+  const target = new URL(location.href);
+  target.searchParams.set("book", job.book);
+  open.href = target.toString();
+  open.hidden = false;
+}
+
+async function follow(jobId) {
+  for (;;) {
+    const res = await api("GET", `/api/books/added/${encodeURIComponent(jobId)}`);
+    if (res.status === 404) { localStorage.removeItem(FOLLOWED); say(""); send.disabled = false; return; }
+    if (res.ok) {
+      const job = res.data;
+      const p = job.progress;
+      say(jobText(job), job.state === "running" && p ? p.chapter / p.chapters : null);
+      if (job.state !== "queued" && job.state !== "running") { settle(job); return; }
+    }
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
+  }
+}
+
+async function add(e) {
+  e.preventDefault();
+  const recording = $("add-recording").files[0];
+  if (!recording) return;
+  const ebook = $("add-ebook").files[0];
+  const title = $("add-title").value.trim();
+  send.disabled = true;
+  open.hidden = true;
+  try {
+    const body = { recording: await sendFile(recording, "the recording") };
+    if (ebook) body.ebook = await sendFile(ebook, "the e-book");
+    if (title) body.title = title;
+    say("Checking the files…");
+    const res = await api("POST", "/api/books/added", body);
+    if (!res.ok) throw new Error(problem(res));
+    localStorage.setItem(FOLLOWED, res.data.job);
+    await follow(res.data.job);
+  } catch (error) {
+    say(`It could not be added: ${error.message}.`);
+    send.disabled = false;
+  }
+}
+
+// Shown once the device is signed in; a reload goes on following the job it was following.
+export function wireAdding() {
+  section.hidden = false;
+  form.addEventListener("submit", add);
+  open.addEventListener("click", () => localStorage.removeItem(FOLLOWED));
+  const followed = localStorage.getItem(FOLLOWED);
+  if (followed) {
+    section.open = true;
+    send.disabled = true;
+    follow(followed).catch(() => { send.disabled = false; });
+  }
+}
+
+// An empty house: adding a book is the only thing to do.
+export function openAdding() {
+  section.open = true;
+}

@@ -1,0 +1,117 @@
+"""Adding a book from the page, in Debian's chromium driven by Playwright, against the real system.
+
+The house starts empty: the page says so and opens "Add a book"; the listener picks an .m4b
+(the sample story spoken by espeak-ng) and its e-book, the page sends both, follows the job to
+"Ready." and opens the book, which plays the recording sent. Nothing here asserts a timing.
+"""
+
+import asyncio
+import re
+import tempfile
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from bedside_audiobooks import need_espeak, sample_chapters, speak_book, write_audiobook
+from bedside_ingest.sample import SAMPLE_TEXT
+from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
+from bedside_runtime.nats_server import free_port
+from bedside_testing import RunningSystem, add_listener
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
+
+TITLE = "The Lantern at Gull Point"
+WAIT_MS = 20_000
+JOB_MS = 240_000
+
+
+@pytest.fixture(scope="module")
+def empty_house(nats_url: str) -> Iterator[RunningSystem]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is absent: `bash scripts/install-system browser` installs Debian's chromium")
+    need_espeak()
+    system = RunningSystem(
+        nats_url, Path(tempfile.mkdtemp(prefix="bedside-data-")), ("ingest", "search", "player"), free_port()
+    )
+    try:
+        system.start(timeout_s=300)
+        yield system
+    finally:
+        system.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(empty_house: RunningSystem) -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def signed_in_page(browser: Browser, system: RunningSystem, name: str) -> Page:
+    with ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this one
+        token = thread.submit(asyncio.run, add_listener(system.nats_url, name)).result()
+    page = browser.new_context(viewport={"width": 412, "height": 915}).new_page()
+    page.goto(f"{system.http_url}/?device=phone#token={token}&listener={name}")
+    return page
+
+
+def test_a_listener_adds_their_audiobook_from_the_page_and_plays_it(
+    empty_house: RunningSystem, browser: Browser, tmp_path: Path
+) -> None:
+    speech = speak_book(sample_chapters(chapters=2, sentences=2))
+    recording = write_audiobook(tmp_path / f"{TITLE}.m4b", speech, tags={"title": TITLE})
+    ebook = tmp_path / "lantern.txt"
+    ebook.write_bytes(SAMPLE_TEXT.read_bytes())
+    errors: list[str] = []
+
+    page = signed_in_page(browser, empty_house, "adder")
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    expect(page.locator("#notice")).to_have_text(
+        re.compile("there is no book yet: add one below"), timeout=WAIT_MS
+    )
+    adding = page.locator("#add")
+    expect(adding).to_have_attribute("open", "", timeout=WAIT_MS)  # opened for them
+
+    page.get_by_label("The audiobook").set_input_files(recording)
+    page.get_by_label("Its e-book").set_input_files(ebook)
+    page.get_by_role("button", name="Add the book").click()
+    expect(page.get_by_role("button", name="Add the book")).to_be_disabled()
+    status = page.locator("#add-status")
+    expect(status).to_have_text("Ready.", timeout=JOB_MS)
+    assert page.evaluate("localStorage.getItem('bedside.adding')")  # offered until opened
+
+    page.get_by_role("link", name="Open it").click()
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+    expect(page.locator("#book-title")).to_have_text(TITLE)
+    served = page.evaluate(
+        "fetch(document.getElementById('audio').src).then(r => r.arrayBuffer()).then(b => b.byteLength)"
+    )
+    assert served == recording.stat().st_size
+    expect(page.locator("#add")).not_to_have_attribute("open", "")  # a house with a book keeps it shut
+    assert page.evaluate("localStorage.getItem('bedside.adding')") is None
+    page.context.close()
+    assert not errors, errors
+
+
+def test_a_page_reloaded_while_a_book_is_made_says_how_it_ended(
+    empty_house: RunningSystem, browser: Browser, tmp_path: Path
+) -> None:
+    page = signed_in_page(browser, empty_house, "reloader")
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)  # a book is here
+    page.get_by_text("Add a book").click()
+    page.get_by_label("The audiobook").set_input_files(
+        write_audiobook(tmp_path / "Short.m4b", speak_book(sample_chapters(chapters=1, sentences=1)))
+    )
+    page.get_by_role("button", name="Add the book").click()
+    job_said = re.compile("^(Waiting|Reading|Transcribing|Ready)")  # the job is started: the page knows it
+    expect(page.locator("#add-status")).to_have_text(job_said, timeout=WAIT_MS)
+    page.reload()  # midway or after: either way the page goes on from what this browser kept
+    expect(page.locator("#add")).to_have_attribute("open", "", timeout=WAIT_MS)
+    expect(page.locator("#add-status")).to_have_text("Ready.", timeout=JOB_MS)
+    expect(page.get_by_role("link", name="Open it")).to_be_visible()
+    page.context.close()
