@@ -11,6 +11,11 @@ Name = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
 _NAME = re.compile(NAME_PATTERN)
 
 
+MEDIA_SUFFIX_PATTERN = r"\.[a-z0-9]{1,10}"
+MediaName = Annotated[str, StringConstraints(pattern=rf"^[0-9a-f]{{32}}({MEDIA_SUFFIX_PATTERN})?$")]
+"""A file of the media bucket: its content's hash and suffix, safe as a file name on any disk."""
+
+
 def is_name(text: str) -> bool:
     """Whether ``text`` fits ``Name``, without building a model around it."""
     return _NAME.fullmatch(text) is not None

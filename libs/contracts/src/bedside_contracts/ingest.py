@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal
 from bedside_guard import Passage
 from pydantic import Field, model_validator
 
-from bedside_contracts.common import Contract, Millis, Name
+from bedside_contracts.common import Contract, MediaName, Millis, Name
 from bedside_contracts.search import ChapterInfo, TimesFrom, TranscriptCoverage, times_from_format
 
 EMBEDDING_DIMENSIONS = 384
@@ -38,6 +38,10 @@ class BookArtifact(Contract):
     cover_path: str | None = Field(
         default=None, description="the recording's cover image, on ingest's machine"
     )
+    audio_object: MediaName | None = Field(
+        default=None, description="the recording in the media bucket, for a player on another machine"
+    )
+    cover_object: MediaName | None = Field(default=None, description="the cover in the media bucket")
     source: str
     chapters: list[ChapterInfo]
     passages: list[Passage]

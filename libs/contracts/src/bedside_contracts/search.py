@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 from bedside_guard import HINT_LIMIT, Candidate, Passage
 from pydantic import Field, model_validator
 
-from bedside_contracts.common import Contract, Millis, Name, Offset
+from bedside_contracts.common import Contract, MediaName, Millis, Name, Offset
 
 Query = Annotated[str, Field(min_length=1, max_length=500)]
 
@@ -212,6 +212,8 @@ class BookInfo(Contract):
     chapters: list[ChapterInfo]
     audio_path: str | None = None
     cover_path: str | None = None
+    audio_object: MediaName | None = Field(default=None, description="the recording in the media bucket")
+    cover_object: MediaName | None = Field(default=None, description="the cover in the media bucket")
     version: str = ""
     transcript: TranscriptCoverage | None = None
 

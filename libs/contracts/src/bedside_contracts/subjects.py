@@ -47,6 +47,8 @@ BOOK_READY = "books.ready.{book}"
 BOOK_ARTIFACTS_BUCKET = "bedside-books"
 TRANSCRIPTS_BUCKET = "bedside-transcripts"
 INGEST_JOBS_BUCKET = "bedside-ingest-jobs"
+MEDIA_BUCKET = "bedside-media"
+"""Each book's recording and cover, named by content (declared by ingest; the player reads it)."""
 UPLOADS_BUCKET = "bedside-uploads"
 """Files sent from a device, held until ingest takes them (declared by ingest; the player writes)."""
 

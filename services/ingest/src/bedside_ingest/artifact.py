@@ -51,15 +51,22 @@ def artifact_fields(
     cover_path: str | None = None,
     transcript: TranscriptCoverage | None = None,
     times_from: TimesFrom = "file",
+    audio_object: str | None = None,
+    cover_object: str | None = None,
 ) -> dict[str, Any]:
     """The artifact's fields other than version and vectors, as JSON-ready data."""
-    # A narrator, a cover, an interim's coverage and times from a recording are named only when
+    # A narrator, a cover, media in the bucket, an interim's coverage and times from a recording are
+    # named only when
     # there is one, so other books keep their versions.
     named: dict[str, Any] = {"narrator": narrator} if narrator else {}
     if times_from != "file":
         named["times_from"] = times_from
     if cover_path:
         named["cover_path"] = cover_path
+    if audio_object:
+        named["audio_object"] = audio_object
+    if cover_object:
+        named["cover_object"] = cover_object
     if transcript is not None:
         named["transcript"] = transcript.model_dump(mode="json")
     return named | {

@@ -19,6 +19,7 @@ from bedside_ingest.interim import interim_of
 from bedside_ingest.jobs import JobStore
 from bedside_ingest.joined_audio import keep_joined
 from bedside_ingest.media import read_audiobook, read_cover
+from bedside_ingest.media_bucket import Media
 from bedside_ingest.naming import book_names
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
 from bedside_ingest.reader import read_book
@@ -111,6 +112,7 @@ class Audiobooks:
         )
         source = f"{path.name} ({transcriber.model_id})"
         audio_path = audiobook.playable
+        media = await asyncio.to_thread(Media.of, audio_path, cover)
 
         def transcribed(done: Mapping[int, ChapterTranscript]) -> None:
             interim = interim_of(audiobook, done, source) if publish_interim is not None else None
@@ -123,6 +125,7 @@ class Audiobooks:
                     audio_ms=audiobook.duration_ms,
                     audio_path=audio_path,
                     cover_path=cover,
+                    media=media,
                     embedding_model=embedding_model,
                     pending=interim.pending,
                     transcript=interim.coverage,
@@ -158,6 +161,7 @@ class Audiobooks:
             audio_ms=audiobook.duration_ms,
             audio_path=audio_path,
             cover_path=cover,
+            media=media,
             embedding_model=embedding_model,
             progress=progress,
             clock=clock,

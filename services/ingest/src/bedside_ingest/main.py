@@ -17,6 +17,7 @@ from bedside_ingest.audiojobs import Audiobooks
 from bedside_ingest.embedders import load_embedders
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.jobs import JobStore
+from bedside_ingest.media_bucket import MediaBucket
 from bedside_ingest.service import IngestService, InterimHook
 from bedside_ingest.store import BookStore
 from bedside_ingest.uploads import Uploads
@@ -37,6 +38,7 @@ async def register(
     store = await BookStore.declare(js, settings.stream_replicas)
     jobs = await JobStore.declare(js, settings.stream_replicas)
     uploads = await Uploads.declare(js, settings.stream_replicas, settings.data_dir / "uploads")
+    media = await MediaBucket.declare(js, settings.stream_replicas)
     embedders = await asyncio.to_thread(load_embedders)
     log.info("embedders loaded", model=embedders[0].model_id, sessions=len(embedders))
     audiobooks = Audiobooks(
@@ -53,6 +55,7 @@ async def register(
         control=JobControl(jobs),
         audiobooks=audiobooks,
         uploads=uploads,
+        media=media,
         after_interim=after_interim,
     )
     await serve_requests(broker, subjects.INGEST_BOOK, "ingest", IngestBook, service.ingest)

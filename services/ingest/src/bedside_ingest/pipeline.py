@@ -27,6 +27,7 @@ from bedside_ingest.book import Book
 from bedside_ingest.chunking import chapter_infos, chunk_book
 from bedside_ingest.errors import BadInput
 from bedside_ingest.interim import with_pending
+from bedside_ingest.media_bucket import Media
 from bedside_ingest.reader import read_book
 from bedside_ingest.text import word_count
 from bedside_ingest.timeline import DEFAULT_WPM
@@ -129,6 +130,7 @@ def prepare(
         book,
         audio_ms=audio_ms,
         audio_path=request.audio_path,
+        media=Media.of(request.audio_path, None),
         embedding_model=embedding_model,
         narration_wpm=narration_wpm,
         progress=progress,
@@ -144,6 +146,7 @@ def prepare_book(
     audio_path: str | None,
     embedding_model: str,
     cover_path: str | None = None,
+    media: Media | None = None,
     narration_wpm: int = DEFAULT_WPM,
     progress: Progress = no_progress,
     clock: StageClock | None = None,
@@ -186,6 +189,8 @@ def prepare_book(
         cover_path=cover_path,
         transcript=transcript,
         times_from=times_from(book.format),
+        audio_object=media.audio if media else None,
+        cover_object=media.cover if media else None,
     )
     return Prepared(book_id, content_version(fields), book, chapters, passages, fields)
 

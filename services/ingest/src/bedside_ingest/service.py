@@ -38,6 +38,7 @@ from bedside_ingest.audiojobs import Audiobooks, is_audiobook
 from bedside_ingest.errors import BadInput, JobCancelled
 from bedside_ingest.given import check_request
 from bedside_ingest.jobcontrol import JobControl
+from bedside_ingest.media_bucket import MediaBucket
 from bedside_ingest.pipeline import (
     Prepared,
     Progress,
@@ -118,6 +119,7 @@ class IngestService:
         control: JobControl,
         audiobooks: Audiobooks,
         uploads: Uploads,
+        media: MediaBucket,
         after_interim: InterimHook | None = None,
     ) -> None:
         self._broker = broker
@@ -127,6 +129,7 @@ class IngestService:
         self._control = control
         self._audiobooks = audiobooks
         self._uploads = uploads
+        self._media = media
         self._started: set[asyncio.Task[IngestReport]] = set()
         """Jobs started for an upload, whose requester does not wait for them to end."""
         self._lock = asyncio.Lock()  # one ingest at a time: the CPU is the limit anyway
@@ -288,6 +291,7 @@ class IngestService:
         """Store the version unless it is stored, announce it unless it is the newest announced;
         the object's name, and whether nothing had to be done."""
         name = object_name(prepared.book_id, prepared.version)
+        await self._media.ensure_named(prepared.fields)
         stored = await self._store.has(name)
         if stored:
             progress("embed", len(prepared.passages), len(prepared.passages), "stored before")

@@ -209,6 +209,8 @@ def info_of(artifact: BookArtifact) -> BookInfo:
         chapters=artifact.chapters,
         audio_path=artifact.audio_path,
         cover_path=artifact.cover_path,
+        audio_object=artifact.audio_object,
+        cover_object=artifact.cover_object,
         version=artifact.version,
         transcript=artifact.transcript,
     )
