@@ -1,50 +1,39 @@
 """A book added from the page: its recording sent over HTTP to the player, carried to ingest in the
 uploads bucket, made a book by a job the page follows, then listed and played like any other.
 
-Ingest, search and the player run as processes on the test's real nats-server; the recording is
-the sample story spoken by espeak-ng, as an .m4b with chapter markers, sent with its e-book.
+Ingest, search and the player run as processes on the test's real nats-server, the player on a
+data directory of its own, as on another machine: what crosses between them crosses the bus
+(the uploads bucket one way, the media bucket the other). The recording is the sample story
+spoken by espeak-ng, as an .m4b with chapter markers and a cover, sent with its e-book.
 """
 
 import asyncio
-import time
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import httpx
 import nats
 import pytest
-from bedside_audiobooks import need_espeak, sample_chapters, speak_book, write_audiobook
+from bedside_adding import followed_to_the_end, send_file
+from bedside_audiobooks import need_espeak, sample_chapters, speak_book, tag_cover, write_audiobook
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, BookIngested
 from bedside_ingest.sample import SAMPLE_TEXT
 from bedside_player.listeners import Listeners
-from bedside_testing import RunningSystem, start_system
+from bedside_runtime.nats_server import free_port
+from bedside_testing import RunningSystem
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 TITLE = "The Lantern at Gull Point"
+COVER = b"\x89PNG\r\n\x1a\n" + bytes(32)
 
 
-async def followed_to_the_end(http: httpx.AsyncClient, job: str, timeout_s: float = 300) -> dict[str, Any]:
-    """The job as the page sees it once it has ended, and every state seen on the way."""
-    deadline = time.monotonic() + timeout_s
-    seen: list[str] = []
-    while time.monotonic() < deadline:
-        reply = await http.get(f"/api/books/added/{job}")
-        assert reply.status_code == 200, reply.text
-        adding: dict[str, Any] = reply.json()
-        if not seen or seen[-1] != adding["state"]:
-            seen.append(adding["state"])
-        if adding["state"] not in ("queued", "running"):
-            return {**adding, "seen": seen}
-        await asyncio.sleep(0.5)
-    raise AssertionError(f"job {job} still {seen} after {timeout_s} s")
-
-
-async def bucket_objects(nats_url: str) -> list[str]:
+async def bucket_objects(nats_url: str, name: str) -> list[str]:
     client = await nats.connect(nats_url)
     try:
-        bucket = await client.jetstream().object_store(subjects.UPLOADS_BUCKET)
+        bucket = await client.jetstream().object_store(name)
         try:
             return [info.name for info in await bucket.list() if not info.deleted]
         except nats.js.errors.NotFoundError:  # nats-py's word for an empty bucket
@@ -76,6 +65,32 @@ async def device(system: RunningSystem, name: str) -> httpx.AsyncClient:
     )
 
 
+@dataclass
+class SplitHouse:
+    """Ingest and search on one data directory, the player on another."""
+
+    back: RunningSystem
+    player: RunningSystem
+
+    def stop(self) -> None:
+        self.player.stop()
+        self.back.stop()
+
+
+def split_house(nats_url: str, back: tuple[str, ...] = ("ingest", "search")) -> SplitHouse:
+    def own(services: tuple[str, ...], port: int) -> RunningSystem:
+        return RunningSystem(nats_url, Path(tempfile.mkdtemp(prefix="bedside-data-")), services, port)
+
+    house = SplitHouse(own(back, free_port()), own(("player",), free_port()))
+    try:
+        house.back.start()
+        house.player.start()
+    except BaseException:
+        house.stop()
+        raise
+    return house
+
+
 async def test_an_audiobook_sent_from_the_page_becomes_a_book_that_plays(
     nats_url: str, tmp_path: Path
 ) -> None:
@@ -84,24 +99,23 @@ async def test_an_audiobook_sent_from_the_page_becomes_a_book_that_plays(
     recording = write_audiobook(
         tmp_path / f"{TITLE}.m4b", speech, tags={"title": TITLE, "artist": "A. Writer"}
     )
+    tag_cover(recording, COVER, png=True)
     sent = recording.read_bytes()
-    system = await asyncio.to_thread(start_system, nats_url, ("ingest", "search", "player"))
+    house = await asyncio.to_thread(split_house, nats_url)
+    player_dir = house.player.data_dir
     try:
-        async with await device(system, "adder") as http:
-            uploaded = await http.post("/api/uploads", params={"filename": recording.name}, content=sent)
-            assert uploaded.status_code == 201, uploaded.text
-            assert uploaded.json()["size"] == len(sent)
-            assert list((system.data_dir / "incoming").iterdir()) == []  # the spool holds nothing after
-
-            ebook = await http.post(
-                "/api/uploads", params={"filename": "lantern.txt"}, content=SAMPLE_TEXT.read_bytes()
-            )
-            assert ebook.status_code == 201, ebook.text
-            sent_both = {"recording": uploaded.json(), "ebook": ebook.json()}
+        async with await device(house.player, "adder") as http:
+            uploaded = await send_file(http, recording.name, sent)
+            assert uploaded["size"] == len(sent)
+            assert list((player_dir / "incoming").iterdir()) == []  # the spool holds nothing after
+            ebook = await send_file(http, "lantern.txt", SAMPLE_TEXT.read_bytes())
+            sent_both = {"recording": uploaded, "ebook": ebook}
             started = await http.post("/api/books/added", json=sent_both)
             assert started.status_code == 202, started.text
             assert started.json()["state"] == "queued"
-            assert await bucket_objects(nats_url) == []  # taken by ingest, so deleted
+            assert (
+                await bucket_objects(nats_url, subjects.UPLOADS_BUCKET) == []
+            )  # taken by ingest, so deleted
 
             ended = await followed_to_the_end(http, started.json()["job"])
             assert ended["state"] == "done", ended
@@ -112,23 +126,35 @@ async def test_an_audiobook_sent_from_the_page_becomes_a_book_that_plays(
             assert artifact.passages[0].text.startswith("The bus left Wren Calloway at the end of the road")
             listed = {b["id"]: b for b in (await http.get("/api/books")).json()}
             assert listed[book]["title"] == TITLE
-            assert listed[book]["has_audio"]
+            assert (listed[book]["has_audio"], listed[book]["has_cover"]) == (True, True)
+
+            # Played from the player's own copy of the media bucket's file: ingest's disk is another
+            # machine's, so its folders are put out of the player's sight (one machine runs both here).
+            for kept in ("uploads", "covers"):
+                (house.back.data_dir / kept).rename(tmp_path / f"elsewhere-{kept}")
             played = await http.get(f"/api/books/{book}/audio")
             assert played.status_code == 200
             assert played.content == sent  # the very file sent is what the page plays
+            part = await http.get(f"/api/books/{book}/audio", headers={"Range": "bytes=100-1099"})
+            assert (part.status_code, part.content) == (206, sent[100:1100])
+            assert part.headers["content-type"] == "audio/mp4"
+            assert (await http.get(f"/api/books/{book}/cover")).content == COVER
+            copies = {p.name for p in (player_dir / "media").iterdir()}
+            assert copies == {artifact.audio_object, artifact.cover_object}
             chapters = (await http.get(f"/api/books/{book}")).json()
             assert chapters["duration_ms"] == pytest.approx(speech.chapters[-1].end_s * 1000, abs=200)
 
             # The same upload cannot make a second book: it was taken.
-            again = await http.post("/api/books/added", json={"recording": uploaded.json()})
+            again = await http.post("/api/books/added", json={"recording": uploaded})
             assert again.status_code == 422, again.text
             assert "it was taken already" in again.json()["detail"]
     finally:
-        system.stop()
+        house.stop()
 
 
 async def test_what_cannot_become_a_book_is_refused_with_its_reason(nats_url: str, tmp_path: Path) -> None:
-    system = await asyncio.to_thread(start_system, nats_url, ("ingest", "player"))
+    house = await asyncio.to_thread(split_house, nats_url, ("ingest",))
+    system = house.player
     try:
         async with await device(system, "refused") as http:
             notes = await http.post(
@@ -139,8 +165,8 @@ async def test_what_cannot_become_a_book_is_refused_with_its_reason(nats_url: st
             assert refused.status_code == 422, refused.text
             reason = refused.json()["detail"]
             assert "the recording: is not an audiobook" in reason, reason  # named by its part, not a path
-            assert str(system.data_dir) not in reason
-            assert list((system.data_dir / "uploads").iterdir()) == []  # nothing of it kept
+            assert str(house.back.data_dir) not in reason
+            assert list((house.back.data_dir / "uploads").iterdir()) == []  # nothing of it kept
 
             drm = await http.post("/api/uploads", params={"filename": "Book.aax"}, content=b"\x00" * 64)
             refused = await http.post("/api/books/added", json={"recording": drm.json()})
@@ -155,6 +181,6 @@ async def test_what_cannot_become_a_book_is_refused_with_its_reason(nats_url: st
         async with httpx.AsyncClient(base_url=system.http_url, timeout=30) as stranger:
             unsigned = await stranger.post("/api/uploads", params={"filename": "a.mp3"}, content=b"x")
             assert unsigned.status_code == 401
-        assert await bucket_objects(nats_url) == []
+        assert await bucket_objects(nats_url, subjects.UPLOADS_BUCKET) == []
     finally:
-        system.stop()
+        house.stop()

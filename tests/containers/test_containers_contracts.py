@@ -11,11 +11,14 @@ as root, a missing piece or an engine that cannot start a container fails them i
 import asyncio
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
 import nats
 import pytest
+from bedside_adding import followed_to_the_end, send_file
+from bedside_audiobooks import need_espeak, sample_chapters, speak_book, write_audiobook
 from bedside_containers import NATS_IMAGE, SERVICE_IMAGE, Engine, missing_pieces, unavailable
 from bedside_contracts import subjects
 from bedside_contracts.common import Health
@@ -25,6 +28,7 @@ from bedside_contracts.subjects import SERVICES
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_player.listeners import Listeners
+from bedside_testing import add_listener
 from nats.js.api import StreamConfig
 
 pytestmark = [pytest.mark.containers, pytest.mark.slow, pytest.mark.timeout(1200)]
@@ -241,3 +245,39 @@ def test_the_contracts_hold_between_containers(deployed: Deployed) -> None:
     assert seen["state"]["position_ms"] == 90_000
     assert seen["state"]["seq"] == seen["accepted"]["seq"]
     assert seen["turn"].mode == "keyless"
+
+
+def test_an_audiobook_sent_to_the_player_container_plays_from_it(deployed: Deployed, tmp_path: Path) -> None:
+    """Each container has its own disk: the file crosses to ingest in the uploads bucket and the
+    recording made a book comes back to the player in the media bucket, as in compose."""
+    need_espeak()
+    recording = write_audiobook(
+        tmp_path / "Gull Point.m4b",
+        speak_book(sample_chapters(chapters=1, sentences=2)),
+        tags={"title": "Gull"},
+    )
+    sent = recording.read_bytes()
+    token = asyncio.run(add_listener(deployed.nats_url, "ctr-adder"))
+
+    async def drive() -> tuple[dict[str, Any], httpx.Response]:
+        async with httpx.AsyncClient(
+            base_url=deployed.player_url, headers={"Authorization": f"Bearer {token}"}, timeout=60
+        ) as http:
+            uploaded = await send_file(http, recording.name, sent)
+            started = await http.post("/api/books/added", json={"recording": uploaded})
+            assert started.status_code == 202, started.text
+            ended = await followed_to_the_end(http, started.json()["job"], timeout_s=600)
+            assert ended["state"] == "done", ended
+            for _ in range(120):  # the player learns the book from search's catalog
+                if (await http.get(f"/api/books/{ended['book']}")).status_code == 200:
+                    break
+                await asyncio.sleep(0.5)
+            return ended, await http.get(f"/api/books/{ended['book']}/audio")
+
+    ended, played = asyncio.run(drive())
+    print(
+        f"\n[containers] a {len(sent)}-byte m4b sent to the player became {ended['book']}; "
+        f"played {played.status_code}"
+    )
+    assert played.status_code == 200, played.text
+    assert played.content == sent

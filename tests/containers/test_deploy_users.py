@@ -9,6 +9,7 @@ service has logged a permissions violation: the permissions are enough, not just
 import asyncio
 import os
 import tempfile
+import wave
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -51,6 +52,22 @@ def server() -> Iterator[NatsServer]:
         running.stop()
 
 
+def short_recording(folder: Path) -> tuple[Path, Path]:
+    """A two-cue WebVTT and three seconds of silence as its recording."""
+    transcript = folder / "heard.vtt"
+    transcript.write_text(
+        "WEBVTT\n\n00:00:00.000 --> 00:00:01.500\nThe lamp was lit at dusk.\n\n"
+        "00:00:01.500 --> 00:00:03.000\nThe keeper climbed the stair.\n"
+    )
+    audio = folder / "heard.wav"
+    with wave.open(str(audio), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(8000)
+        out.writeframes(b"\x00\x00" * 8000 * 3)
+    return transcript, audio
+
+
 def url(server: NatsServer, user: str) -> str:
     return f"nats://{user}:pw-{user}@127.0.0.1:{server.config.port}"
 
@@ -58,9 +75,11 @@ def url(server: NatsServer, user: str) -> str:
 def test_services_work_under_their_own_users(server: NatsServer) -> None:
     data_dir = Path(tempfile.mkdtemp(prefix="bedside-users-data-"))
     http_port = free_port()
-    children: list[ServiceProcesses] = []
+    children: dict[str, ServiceProcesses] = {}
     try:
         for name in SERVICES:
+            if name == "player":  # as on another machine: what it serves comes over the bus
+                data_dir = Path(tempfile.mkdtemp(prefix="bedside-users-player-"))
             env = {
                 **os.environ,
                 "NATS_URL": url(server, name),
@@ -71,9 +90,9 @@ def test_services_work_under_their_own_users(server: NatsServer) -> None:
             env.pop("ANTHROPIC_API_KEY", None)
             processes = ServiceProcesses(Settings(data_dir=data_dir), env)
             processes.start(name)
-            children.append(processes)
+            children[name] = processes
         seen = asyncio.run(wait_until_healthy([url(server, "ops")], SERVICES, 180))
-        logs = {n: (data_dir / "logs" / f"{n}.log").read_text()[-2000:] for n, h in seen.items() if h is None}
+        logs = {n: children[n].log_path(n).read_text()[-2000:] for n, h in seen.items() if h is None}
         assert all(seen.values()), f"not healthy under their users: {logs}"
         reply = asyncio.run(drive(server, http_port))
         assert reply.mode == "keyless"
@@ -85,7 +104,7 @@ def test_services_work_under_their_own_users(server: NatsServer) -> None:
         )
         assert not violations, "\n".join(violations[:10])
     finally:
-        for processes in children:
+        for processes in children.values():
             processes.stop()
 
 
@@ -94,6 +113,13 @@ async def drive(server: NatsServer, http_port: int) -> TurnReply:
     try:
         report = await request_ingest(client, IngestBook(path=str(sample_transcript()), book=SAMPLE_BOOK))
         assert await wait_until_ready(client, report.book, report.version, 240)
+        transcript, audio = short_recording(Path(tempfile.mkdtemp(prefix="bedside-users-audio-")))
+        heard = await request_ingest(
+            client, IngestBook(path=str(transcript), audio_path=str(audio), book="heard")
+        )
+        assert await wait_until_ready(client, heard.book, heard.version, 240)
+        sounded = audio.read_bytes()
+        audio.unlink()  # ingest's disk is another machine's: the player has only the bus
         token = await (await Listeners.open(client.jetstream())).create("users-listener")
         async with httpx.AsyncClient(
             base_url=f"http://127.0.0.1:{http_port}", headers={"Authorization": f"Bearer {token}"}, timeout=30
@@ -102,6 +128,13 @@ async def drive(server: NatsServer, http_port: int) -> TurnReply:
                 if (await http.get(f"/api/books/{SAMPLE_BOOK}")).status_code == 200:
                     break
                 await asyncio.sleep(0.5)
+            # Its recording, from the media bucket into the player's own data directory.
+            for _ in range(120):
+                if (await http.get("/api/books/heard")).status_code == 200:
+                    break
+                await asyncio.sleep(0.5)
+            played = await http.get("/api/books/heard/audio")
+            assert (played.status_code, played.content) == (200, sounded)
             base = f"/api/listeners/users-listener/books/{SAMPLE_BOOK}"
             body = {"device": "phone", "position_ms": 120_000, "playing": True, "basis_seq": 0}
             accepted = await http.post(f"{base}/reports", json=body)

@@ -45,6 +45,7 @@ from bedside_player.follower import Follower
 from bedside_player.hub import Hub
 from bedside_player.leases import LeaseKeeper, new_copy_id
 from bedside_player.listeners import Listeners, NoSuchListener
+from bedside_player.media import MediaCopies
 from bedside_player.partition_server import PartitionServer
 from bedside_player.player import Player
 from bedside_player.projections import Projections
@@ -72,6 +73,7 @@ class Service:
         self.projections.watchers.append(self.hub)
         self.ready = asyncio.Event()
         self.books = Books(self._catalog)
+        self.media = MediaCopies(broker, settings.data_dir / "media")
         self._player: Player | None = None
         self._listeners: Listeners | None = None
         self._follower: Follower | None = None

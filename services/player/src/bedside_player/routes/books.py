@@ -1,5 +1,6 @@
 """The books, with chapter titles only up to the line, and their audio and covers."""
 
+import asyncio
 from pathlib import Path
 
 from bedside_contracts.player import BookView, ChapterView, Listening
@@ -11,6 +12,7 @@ from fastapi.responses import FileResponse
 from bedside_player.audio import audio_media_type
 from bedside_player.routes.deps import Bedside, Book, Caller, OwnListener
 from bedside_player.routes.errors import DOCUMENTED_ERRORS
+from bedside_player.service import Service
 
 router = APIRouter(responses=DOCUMENTED_ERRORS)
 
@@ -44,15 +46,21 @@ def view(book: BookInfo, here_ms: int | None) -> BookView:
     )
 
 
-def local_file(data_dir: Path, book: BookInfo, named: str | None, what: str) -> Path:
+async def media_file(
+    service: Service, book: BookInfo, named: str | None, shared: str | None, what: str
+) -> Path:
+    """The file where ingest keeps it, when that is on this machine; else this copy's own, from the
+    media bucket."""
     if named is None:
         raise HTTPException(404, f"the book {book.id!r} has no {what}")
     path = Path(named)
     if not path.is_absolute():
-        path = data_dir / path
-    if not path.is_file():
+        path = service.settings.data_dir / path
+    if await asyncio.to_thread(path.is_file):
+        return path
+    if shared is None:
         raise HTTPException(404, f"the {what} of {book.id!r} is missing")
-    return path
+    return await service.media.path_of(shared)
 
 
 @router.get("/api/books", response_model=list[BookView])
@@ -75,10 +83,10 @@ async def book_view(caller: Caller, book: Book, service: Bedside) -> BookView:
 
 @router.get("/api/books/{book}/audio", response_class=FileResponse)
 async def audio(caller: Caller, book: Book, service: Bedside) -> FileResponse:
-    path = local_file(service.settings.data_dir, book, book.audio_path, "audio file")
+    path = await media_file(service, book, book.audio_path, book.audio_object, "audio file")
     return FileResponse(path, media_type=audio_media_type(path))
 
 
 @router.get("/api/books/{book}/cover", response_class=FileResponse)
 async def cover(caller: Caller, book: Book, service: Bedside) -> FileResponse:
-    return FileResponse(local_file(service.settings.data_dir, book, book.cover_path, "cover"))
+    return FileResponse(await media_file(service, book, book.cover_path, book.cover_object, "cover"))
