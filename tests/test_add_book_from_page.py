@@ -42,6 +42,14 @@ async def bucket_objects(nats_url: str, name: str) -> list[str]:
         await client.close()
 
 
+async def until_there(path: Path, timeout_s: float = 60) -> None:
+    for _ in range(int(timeout_s * 10)):
+        if await asyncio.to_thread(path.exists):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{path} never came")
+
+
 async def newest_artifact(nats_url: str, book: str) -> BookArtifact:
     client = await nats.connect(nats_url)
     try:
@@ -132,6 +140,10 @@ async def test_an_audiobook_sent_from_the_page_becomes_a_book_that_plays(
             # machine's, so its folders are put out of the player's sight (one machine runs both here).
             for kept in ("uploads", "covers"):
                 (house.back.data_dir / kept).rename(tmp_path / f"elsewhere-{kept}")
+            # Opening the book starts the fetch of its recording: the page plays it next.
+            chapters = (await http.get(f"/api/books/{book}")).json()
+            assert artifact.audio_object is not None
+            await until_there(player_dir / "media" / artifact.audio_object)
             played = await http.get(f"/api/books/{book}/audio")
             assert played.status_code == 200
             assert played.content == sent  # the very file sent is what the page plays
@@ -141,7 +153,6 @@ async def test_an_audiobook_sent_from_the_page_becomes_a_book_that_plays(
             assert (await http.get(f"/api/books/{book}/cover")).content == COVER
             copies = {p.name for p in (player_dir / "media").iterdir()}
             assert copies == {artifact.audio_object, artifact.cover_object}
-            chapters = (await http.get(f"/api/books/{book}")).json()
             assert chapters["duration_ms"] == pytest.approx(speech.chapters[-1].end_s * 1000, abs=200)
 
             # The same upload cannot make a second book: it was taken.

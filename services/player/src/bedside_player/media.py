@@ -27,12 +27,28 @@ class MediaCopies:
         path = self._folder / name
         if await asyncio.to_thread(path.is_file):
             return path
+        return await asyncio.shield(self._fetched(name, path))  # one device going away stops no other
+
+    def warm(self, name: str) -> None:
+        """Start fetching ``name`` unless this machine has it: a page that opens a book plays it
+        next, and a recording of hundreds of megabytes takes seconds to come."""
+        path = self._folder / name
+        if not path.is_file():
+            self._fetched(name, path)
+
+    def _fetched(self, name: str, path: Path) -> "asyncio.Task[Path]":
+        """The one fetch of ``name`` under way, started if none is."""
         fetching = self._fetching.get(name)
         if fetching is None:
             fetching = asyncio.create_task(self._fetch(name, path))
             self._fetching[name] = fetching
-            fetching.add_done_callback(lambda _: self._fetching.pop(name, None))
-        return await asyncio.shield(fetching)  # one device going away stops no one else's fetch
+            fetching.add_done_callback(lambda done: self._ended(name, done))
+        return fetching
+
+    def _ended(self, name: str, fetch: "asyncio.Task[Path]") -> None:
+        self._fetching.pop(name, None)
+        if not fetch.cancelled():
+            fetch.exception()  # a fetch only warming fails again, and is said, when a device asks
 
     async def _fetch(self, name: str, path: Path) -> Path:
         try:

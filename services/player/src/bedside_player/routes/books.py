@@ -46,6 +46,16 @@ def view(book: BookInfo, here_ms: int | None) -> BookView:
     )
 
 
+def on_this_machine(service: Service, named: str | None) -> Path | None:
+    """Where ingest keeps a file, when that is on this machine (``bedside up``)."""
+    if named is None:
+        return None
+    path = Path(named)
+    if not path.is_absolute():
+        path = service.settings.data_dir / path
+    return path if path.is_file() else None
+
+
 async def media_file(
     service: Service, book: BookInfo, named: str | None, shared: str | None, what: str
 ) -> Path:
@@ -53,10 +63,7 @@ async def media_file(
     media bucket."""
     if named is None:
         raise HTTPException(404, f"the book {book.id!r} has no {what}")
-    path = Path(named)
-    if not path.is_absolute():
-        path = service.settings.data_dir / path
-    if await asyncio.to_thread(path.is_file):
+    if path := await asyncio.to_thread(on_this_machine, service, named):
         return path
     if shared is None:
         raise HTTPException(404, f"the {what} of {book.id!r} is missing")
@@ -77,6 +84,10 @@ async def listening(listener: OwnListener, service: Bedside) -> Listening:
 
 @router.get("/api/books/{book}", response_model=BookView)
 async def book_view(caller: Caller, book: Book, service: Bedside) -> BookView:
+    if book.audio_object is not None and not await asyncio.to_thread(
+        on_this_machine, service, book.audio_path
+    ):
+        service.media.warm(book.audio_object)  # the page plays it next
     state = await service.state(caller, book.id)
     return view(book, state.position_ms)
 
