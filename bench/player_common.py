@@ -65,8 +65,9 @@ def spawn_player(env: dict[str, str], log: Path) -> "subprocess.Popen[bytes]":
 class Bench:
     """A bus, a fake search on it, and one player process."""
 
-    def __init__(self, sync_always: bool = True) -> None:
+    def __init__(self, sync_always: bool = True, books: list[SyntheticBook] | None = None) -> None:
         self.server = start_nats(sync_always)
+        self.books = books or [SyntheticBook("b1", duration_ms=100 * 3600_000)]
         self.port = free_port()
         self.data_dir = Path(tempfile.mkdtemp(prefix="bedside-bench-data-"))
         self.client: Client | None = None
@@ -83,7 +84,7 @@ class Bench:
 
     async def start(self, player: bool = True) -> "Bench":
         self.client = await nats.connect(self.server.url)
-        await FakeSearch(self.client, [SyntheticBook("b1", duration_ms=100 * 3600_000)]).start()
+        await FakeSearch(self.client, self.books).start()
         if player:
             env = {
                 **os.environ,

@@ -40,11 +40,13 @@ class SyntheticBook:
         duration_ms: int = 10 * 3600_000,
         audio_path: str | None = None,
         cover_path: str | None = None,
+        audio_object: str | None = None,
     ) -> None:
         self.id = book
         self.duration_ms = duration_ms
         self.audio_path = audio_path
         self.cover_path = cover_path
+        self.audio_object = audio_object
 
     @property
     def passages(self) -> int:
@@ -72,6 +74,7 @@ class SyntheticBook:
             chapters=self.chapters(),
             audio_path=self.audio_path,
             cover_path=self.cover_path,
+            audio_object=self.audio_object,
         )
 
     def passage(self, pid: int) -> Passage | None:

@@ -1,0 +1,126 @@
+"""A book's file crossing machines through the bus, each way beside nats-py's object store alone.
+
+``.venv/bin/python -m bench.player_uploads [MEGABYTES]``
+
+One player on its own bus (Bedside's nats-server config: fsync before every ack), on a data
+directory where no book's recording is, as on a machine other than ingest's. Files of random
+bytes (64 MB unless given), three rounds, each time alternating with its floor:
+- in: a file sent to ``POST /api/uploads`` from one client on a keep-alive connection, beside
+  the same bytes put into the same bucket from this process (the upload's extra is the spool,
+  the body written to the player's disk and read back, and HTTP);
+- out: the first ``GET /api/books/{book}/audio`` of a book whose recording is only in the media
+  bucket (fetched to the player's disk, then served), beside a get of the same object into a
+  file from this process.
+"""
+
+import io
+import os
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from hashlib import sha256
+from pathlib import Path
+
+import httpx
+from bedside_contracts import subjects
+from bedside_ingest.media_bucket import MediaBucket
+from bedside_ingest.uploads import Uploads
+from bedside_player_testing import SyntheticBook
+
+from bench.player_common import Bench
+from bench.report import Figure, report, run
+
+MEGABYTES = int(sys.argv[1]) if len(sys.argv) > 1 else 64
+ROUNDS = 3
+
+
+async def first_plays(bench: Bench, http: httpx.AsyncClient, recordings: list[bytes]) -> tuple[float, float]:
+    """Median seconds of a book's first play from the media bucket, and of a bare get of it."""
+    media = await MediaBucket.declare(bench.nc.jetstream(), 1)
+    bucket = await bench.nc.jetstream().object_store(subjects.MEDIA_BUCKET)
+    played_s: list[float] = []
+    got_s: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for book, data in zip(bench.books[1:], recordings, strict=True):
+            assert book.audio_object is not None
+            kept = Path(folder) / book.audio_object
+            kept.write_bytes(data)
+            await media.ensure(book.audio_object, kept)
+            started = time.perf_counter()
+            played = await http.get(f"/api/books/{book.id}/audio")
+            played_s.append(time.perf_counter() - started)
+            assert (played.status_code, len(played.content)) == (200, len(data)), played.text
+            started = time.perf_counter()
+            with (Path(folder) / "got").open("wb") as out:
+                await bucket.get(book.audio_object, writeinto=out)
+            got_s.append(time.perf_counter() - started)
+    rounded = [[round(s, 2) for s in times] for times in (played_s, got_s)]
+    print(f"{MEGABYTES} MB: first play {rounded[0]} s, get {rounded[1]} s")
+    return statistics.median(played_s), statistics.median(got_s)
+
+
+async def main() -> None:
+    recordings = [os.urandom(MEGABYTES * 1_000_000) for _ in range(ROUNDS)]
+    books = [SyntheticBook("b1")] + [
+        SyntheticBook(
+            f"m{k}", audio_path="/elsewhere/book.m4b", audio_object=f"{sha256(data).hexdigest()[:32]}.m4b"
+        )
+        for k, data in enumerate(recordings)
+    ]
+    bench = await Bench(books=books).start()
+    try:
+        await Uploads.declare(bench.nc.jetstream(), 1, bench.data_dir / "ingest-uploads")
+        bucket = await bench.nc.jetstream().object_store(subjects.UPLOADS_BUCKET)
+        ((_, token),) = await bench.listeners(1, "uploader")
+        data = os.urandom(MEGABYTES * 1_000_000)
+        sent_s: list[float] = []
+        put_s: list[float] = []
+        async with httpx.AsyncClient(
+            base_url=bench.url, headers={"Authorization": f"Bearer {token}"}, timeout=600
+        ) as http:
+            for _ in range(ROUNDS):
+                started = time.perf_counter()
+                reply = await http.post("/api/uploads", params={"filename": "book.m4b"}, content=data)
+                sent_s.append(time.perf_counter() - started)
+                assert reply.status_code == 201, reply.text
+                await bucket.delete(reply.json()["upload"])
+                started = time.perf_counter()
+                await bucket.put(uuid.uuid4().hex, io.BytesIO(data))
+                put_s.append(time.perf_counter() - started)
+            played, got = await first_plays(bench, http, recordings)
+        sent, put = statistics.median(sent_s), statistics.median(put_s)
+        rounded = [[round(s, 2) for s in times] for times in (sent_s, put_s)]
+        print(f"{MEGABYTES} MB: upload over HTTP {rounded[0]} s, put {rounded[1]} s")
+        report(
+            [
+                Figure(
+                    f"upload of {MEGABYTES} MB over HTTP, median of {ROUNDS}",
+                    sent,
+                    "s",
+                    floor=put,
+                    floor_unit="s",
+                ),
+                Figure(
+                    "upload rate over HTTP",
+                    MEGABYTES / sent,
+                    "MB/s",
+                    floor=MEGABYTES / put,
+                    floor_unit="MB/s",
+                ),
+                Figure(
+                    f"first play of {MEGABYTES} MB from the media bucket",
+                    played,
+                    "s",
+                    floor=got,
+                    floor_unit="s",
+                ),
+            ]
+        )
+    finally:
+        await bench.stop()
+
+
+if __name__ == "__main__":
+    run(main())
