@@ -122,6 +122,9 @@ async def test_an_audiobook_sent_from_the_page_becomes_a_book_that_plays(
             assert started.status_code == 202, started.text
             assert started.json()["state"] == "queued"
             assert (
+                started.json()["book"] == "the-lantern-at-gull-point"
+            )  # known at once: it plays before it is done
+            assert (
                 await bucket_objects(nats_url, subjects.UPLOADS_BUCKET) == []
             )  # taken by ingest, so deleted
 
@@ -129,6 +132,7 @@ async def test_an_audiobook_sent_from_the_page_becomes_a_book_that_plays(
             assert ended["state"] == "done", ended
             assert ended["seen"][-2:] == ["running", "done"] or ended["seen"] == ["done"], ended
             book = ended["book"]
+            assert book == started.json()["book"]
             artifact = await newest_artifact(nats_url, book)
             assert artifact.times_from == "alignment"  # the e-book's words, timed from the recording
             assert artifact.passages[0].text.startswith("The bus left Wren Calloway at the end of the road")

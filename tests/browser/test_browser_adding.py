@@ -17,7 +17,7 @@ from bedside_audiobooks import need_espeak, sample_chapters, speak_book, write_a
 from bedside_ingest.sample import SAMPLE_TEXT
 from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
 from bedside_runtime.nats_server import free_port
-from bedside_testing import RunningSystem, add_listener
+from bedside_testing import RunningSystem, add_listener, start_test_nats
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
@@ -28,18 +28,21 @@ JOB_MS = 240_000
 
 
 @pytest.fixture(scope="module")
-def empty_house(nats_url: str) -> Iterator[RunningSystem]:
+def empty_house() -> Iterator[RunningSystem]:
+    """A bus of its own: search serves every book of the bus it is on, and the session's has many."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} is absent: `bash scripts/install-system browser` installs Debian's chromium")
     need_espeak()
+    bus = start_test_nats("adding")
     system = RunningSystem(
-        nats_url, Path(tempfile.mkdtemp(prefix="bedside-data-")), ("ingest", "search", "player"), free_port()
+        bus.url, Path(tempfile.mkdtemp(prefix="bedside-data-")), ("ingest", "search", "player"), free_port()
     )
     try:
         system.start(timeout_s=300)
         yield system
     finally:
         system.stop()
+        bus.stop()
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +72,7 @@ def test_a_listener_adds_their_audiobook_from_the_page_and_plays_it(
     ebook.write_bytes(SAMPLE_TEXT.read_bytes())
     errors: list[str] = []
 
-    page = signed_in_page(browser, empty_house, "adder")
+    page = signed_in_page(browser, empty_house, "page-adder")
     page.on("pageerror", lambda error: errors.append(str(error)))
     expect(page.locator("#notice")).to_have_text(
         re.compile("there is no book yet: add one below"), timeout=WAIT_MS
@@ -101,7 +104,7 @@ def test_a_listener_adds_their_audiobook_from_the_page_and_plays_it(
 def test_a_page_reloaded_while_a_book_is_made_says_how_it_ended(
     empty_house: RunningSystem, browser: Browser, tmp_path: Path
 ) -> None:
-    page = signed_in_page(browser, empty_house, "reloader")
+    page = signed_in_page(browser, empty_house, "page-reloader")
     expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)  # a book is here
     page.get_by_text("Add a book").click()
     page.get_by_label("The audiobook").set_input_files(

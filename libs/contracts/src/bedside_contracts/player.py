@@ -714,7 +714,9 @@ class AddingBook(Contract):
 
     job: Name
     state: JobState
-    book: Name | None = Field(default=None, description="the book made, once done")
+    book: Name | None = Field(
+        default=None, description="the book being made: its first chapters play before it is done"
+    )
     reason: str = Field(default="", description="why it failed or stopped")
     progress: TranscriptionProgress | None = None
 
@@ -724,7 +726,7 @@ class AddingBook(Contract):
         return cls(
             job=job.job,
             state=job.state,
-            book=job.detail if done else None,
+            book=job.detail if done else job.request.book,
             reason="" if done else as_said_to_the_sender(job.detail, job.request),
             progress=job.progress,
         )

@@ -43,6 +43,7 @@ from bedside_ingest.pipeline import (
     Prepared,
     Progress,
     StageClock,
+    book_id_for,
     book_of,
     build_artifact,
     embed_new,
@@ -196,7 +197,11 @@ class IngestService:
             self._uploads.forget(job)
             raise
         ingest = IngestBook(
-            path=str(recording), text_path=str(ebook) if ebook else None, title=request.title, job=job
+            path=str(recording),
+            book=book_id_for(recording),  # known from now on, so the page can open it while it is made
+            text_path=str(ebook) if ebook else None,
+            title=request.title,
+            job=job,
         )
         try:
             await asyncio.to_thread(check_request, ingest)

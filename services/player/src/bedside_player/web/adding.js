@@ -51,11 +51,19 @@ export function jobText(job) {
   if (job.state === "running") {
     if (!p) return "Reading the recording…";
     const left = p.eta_s != null ? `, ${minutes(p.eta_s)} left` : "";
-    return `Transcribing: ${p.chapter} of ${p.chapters} chapters done${left}. It can be played from the book list meanwhile.`;
+    return `Transcribing: ${p.chapter} of ${p.chapters} chapters done${left}.`;
   }
   if (job.state === "done") return "Ready.";
   if (job.state === "cancelled") return "Stopped before it was finished.";
   return `It could not be added: ${job.reason || "no reason was given"}.`;
+}
+
+function offer(book, text) {
+  const target = new URL(location.href);
+  target.searchParams.set("book", book);
+  open.href = target.toString();
+  open.textContent = text;
+  open.hidden = false;
 }
 
 // A book made stays said until the listener opens it (a reload still offers it); a failure is
@@ -64,13 +72,18 @@ function settle(job) {
   send.disabled = false;
   if (job.state !== "done" || job.book === state.bookId) {
     localStorage.removeItem(FOLLOWED);
-    if (job.state !== "done") return;
+    if (job.state !== "done") { open.hidden = true; return; }
   }
   form.reset();
-  const target = new URL(location.href);
-  target.searchParams.set("book", job.book);
-  open.href = target.toString();
-  open.hidden = false;
+  offer(job.book, "Open it");
+}
+
+// While it is transcribed, the book plays as soon as its first version is served (its chapters
+// are searchable as they come): offered then, not only at the end.
+async function offerEarly(job) {
+  if (job.state !== "running" || !job.book || !open.hidden) return;
+  const res = await api("GET", `/api/books/${encodeURIComponent(job.book)}`);
+  if (res.ok) offer(job.book, "Listen now, while the rest is transcribed");
 }
 
 async function follow(jobId) {
@@ -82,6 +95,7 @@ async function follow(jobId) {
       const p = job.progress;
       say(jobText(job), job.state === "running" && p ? p.chapter / p.chapters : null);
       if (job.state !== "queued" && job.state !== "running") { settle(job); return; }
+      await offerEarly(job);
     }
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
   }
