@@ -187,6 +187,15 @@ async def test_what_cannot_become_a_book_is_refused_with_its_reason(nats_url: st
             refused = await http.post("/api/books/added", json={"recording": drm.json()})
             assert (refused.status_code, "DRM" in refused.json()["detail"]) == (422, True), refused.text
 
+            # Named as audio but not audio: the job starts, then fails, and says why.
+            noise = await send_file(http, "noise.mp3", bytes(range(256)) * 20)
+            started = await http.post("/api/books/added", json={"recording": noise})
+            assert started.status_code == 202, started.text
+            ended = await followed_to_the_end(http, started.json()["job"])
+            assert ended["state"] == "failed", ended
+            assert ended["reason"].startswith("the recording: "), ended
+            assert str(house.back.data_dir) not in ended["reason"]
+
             empty = await http.post("/api/uploads", params={"filename": "empty.mp3"}, content=b"")
             assert empty.status_code == 422, empty.text
             assert (await http.post("/api/uploads", content=b"x")).status_code == 422  # no file name
