@@ -55,9 +55,8 @@ def artifact_fields(
     cover_object: str | None = None,
 ) -> dict[str, Any]:
     """The artifact's fields other than version and vectors, as JSON-ready data."""
-    # A narrator, a cover, media in the bucket, an interim's coverage and times from a recording are
-    # named only when
-    # there is one, so other books keep their versions.
+    # A narrator, a cover, media in the bucket, an interim's coverage and times from a recording
+    # are named only when there is one, so other books keep their versions.
     named: dict[str, Any] = {"narrator": narrator} if narrator else {}
     if times_from != "file":
         named["times_from"] = times_from

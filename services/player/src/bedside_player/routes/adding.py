@@ -11,6 +11,7 @@ from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.ingest import AddUploadedBook, IngestJob, JobList, JobsRequest, UploadedFile
 from bedside_contracts.player import AddingBook
 from bedside_runtime.bus import call
+from bedside_runtime.errors import InvalidRequest, RemoteFailure
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
@@ -60,7 +61,16 @@ async def add(caller: Caller, body: AddUploadedBook, service: Bedside) -> Adding
     """Make a book of uploaded files: ingest checks them and starts the job, which runs on."""
     sent = body.recording.size + (body.ebook.size if body.ebook else 0)
     timeout = service.settings.request_timeout_s + sent / TAKEN_BYTES_PER_S
-    job = await call(service.broker.connection, subjects.INGEST_UPLOADED, body, IngestJob, timeout_s=timeout)
+    try:
+        job = await call(
+            service.broker.connection, subjects.INGEST_UPLOADED, body, IngestJob, timeout_s=timeout
+        )
+    except RemoteFailure as refused:
+        if refused.code != "invalid":
+            raise
+        raise InvalidRequest(
+            refused.failure.error
+        ) from None  # about the listener's own files: theirs to read
     return AddingBook.of(job)
 
 

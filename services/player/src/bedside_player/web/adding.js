@@ -47,7 +47,7 @@ function minutes(seconds) {
 // What the job's state means to the listener.
 export function jobText(job) {
   const p = job.progress;
-  if (job.state === "queued") return "Waiting its turn: another book is being made.";
+  if (job.state === "queued") return "Waiting to start: books are made one at a time.";
   if (job.state === "running") {
     if (!p) return "Reading the recording…";
     const left = p.eta_s != null ? `, ${minutes(p.eta_s)} left` : "";
