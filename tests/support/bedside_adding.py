@@ -16,7 +16,8 @@ async def send_file(http: httpx.AsyncClient, filename: str, data: bytes) -> dict
 
 
 async def followed_to_the_end(http: httpx.AsyncClient, job: str, timeout_s: float = 300) -> dict[str, Any]:
-    """The job as the page sees it once it has ended, and every state seen on the way (``seen``)."""
+    """The job as the page sees it once it has ended (a book made: once it is served, as the page
+    waits for it), and every state seen on the way (``seen``)."""
     deadline = time.monotonic() + timeout_s
     seen: list[str] = []
     while time.monotonic() < deadline:
@@ -25,7 +26,7 @@ async def followed_to_the_end(http: httpx.AsyncClient, job: str, timeout_s: floa
         adding: dict[str, Any] = reply.json()
         if not seen or seen[-1] != adding["state"]:
             seen.append(adding["state"])
-        if adding["state"] not in ("queued", "running"):
+        if adding["state"] in ("failed", "cancelled") or (adding["state"] == "done" and adding["served"]):
             return {**adding, "seen": seen}
         await asyncio.sleep(0.5)
     raise AssertionError(f"job {job} still {seen} after {timeout_s} s")

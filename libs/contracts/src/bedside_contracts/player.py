@@ -717,16 +717,22 @@ class AddingBook(Contract):
     book: Name | None = Field(
         default=None, description="the book being made: its first chapters play before it is done"
     )
+    served: bool = Field(
+        default=False,
+        description="the book plays now: search serves a version of it (the whole book once done, "
+        "an interim one before); a job done is served a moment later, once search has indexed it",
+    )
     reason: str = Field(default="", description="why it failed or stopped")
     progress: TranscriptionProgress | None = None
 
     @classmethod
-    def of(cls, job: IngestJob) -> "AddingBook":
+    def of(cls, job: IngestJob, served: bool = False) -> "AddingBook":
         done = job.state == "done"
         return cls(
             job=job.job,
             state=job.state,
             book=job.detail if done else job.request.book,
+            served=served,
             reason="" if done else as_said_to_the_sender(job.detail, job.request),
             progress=job.progress,
         )

@@ -11,7 +11,7 @@ from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.ingest import AddUploadedBook, IngestJob, JobList, JobsRequest, UploadedFile
 from bedside_contracts.player import AddingBook
 from bedside_runtime.bus import call
-from bedside_runtime.errors import InvalidRequest, RemoteFailure
+from bedside_runtime.errors import CallFailed, InvalidRequest, NotFound, RemoteFailure
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
@@ -19,6 +19,7 @@ from starlette.requests import ClientDisconnect
 
 from bedside_player.routes.deps import Bedside, Caller
 from bedside_player.routes.errors import DOCUMENTED_ERRORS, error_reply
+from bedside_player.service import Service
 from bedside_player.uploads import store_upload
 
 UPLOADS_PATH = "/api/uploads"
@@ -78,6 +79,18 @@ async def add(caller: Caller, body: AddUploadedBook, service: Bedside) -> Adding
 async def adding(
     caller: Caller, job: Annotated[str, PathParam(pattern=NAME_PATTERN)], service: Bedside
 ) -> AddingBook:
-    """How far the book has got: queued, running (chapters transcribed), done, or why it failed."""
+    """How far the book has got: queued, running (chapters transcribed), done, or why it failed;
+    and whether it plays yet."""
     listed = await call(service.broker.connection, subjects.INGEST_JOBS, JobsRequest(job=job), JobList)
-    return AddingBook.of(listed.jobs[0])
+    adding = AddingBook.of(listed.jobs[0])
+    return adding.model_copy(update={"served": await is_served(service, adding.book)})
+
+
+async def is_served(service: Service, book: str | None) -> bool:
+    if book is None:
+        return False
+    try:
+        await service.books.get(book)
+    except (NotFound, CallFailed):  # with search away, nothing plays: not yet served
+        return False
+    return True

@@ -53,7 +53,7 @@ export function jobText(job) {
     const left = p.eta_s != null ? `, ${minutes(p.eta_s)} left` : "";
     return `Transcribing: ${p.chapter} of ${p.chapters} chapters done${left}.`;
   }
-  if (job.state === "done") return "Ready.";
+  if (job.state === "done") return job.served ? "Ready." : "Transcribed; making it searchable…";
   if (job.state === "cancelled") return "Stopped before it was finished.";
   return `It could not be added: ${job.reason || "no reason was given"}.`;
 }
@@ -78,13 +78,8 @@ function settle(job) {
   offer(job.book, "Open it");
 }
 
-// While it is transcribed, the book plays as soon as its first version is served (its chapters
-// are searchable as they come): offered then, not only at the end.
-async function offerEarly(job) {
-  if (job.state !== "running" || !job.book || !open.hidden) return;
-  const res = await api("GET", `/api/books/${encodeURIComponent(job.book)}`);
-  if (res.ok) offer(job.book, "Listen now, while the rest is transcribed");
-}
+// Ended, but a book made is said ready only once it plays (search indexes it a moment after).
+const ended = (job) => job.state !== "queued" && job.state !== "running" && (job.state !== "done" || job.served);
 
 async function follow(jobId) {
   for (;;) {
@@ -94,8 +89,11 @@ async function follow(jobId) {
       const job = res.data;
       const p = job.progress;
       say(jobText(job), job.state === "running" && p ? p.chapter / p.chapters : null);
-      if (job.state !== "queued" && job.state !== "running") { settle(job); return; }
-      await offerEarly(job);
+      if (ended(job)) { settle(job); return; }
+      // While it is transcribed, it plays once its first version is served: offered then too.
+      if (job.state === "running" && job.served && open.hidden) {
+        offer(job.book, "Listen now, while the rest is transcribed");
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
   }
