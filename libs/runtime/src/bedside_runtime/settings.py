@@ -51,6 +51,13 @@ class Settings(BaseSettings):
         "(BEDSIDE_STREAM_REPLICAS): 1 on one server, 3 on a 3-node cluster",
     )
 
+    media_copies_gb: float = Field(
+        default=20.0,
+        gt=0,
+        description="how much a player away from ingest keeps of the recordings it fetched "
+        "(BEDSIDE_MEDIA_COPIES_GB); past it, those played longest ago go (ADR 57)",
+    )
+
     player_partitions: int = Field(
         default=64,
         ge=1,

@@ -3,11 +3,14 @@
 Beside ingest (``bedside up``) the player serves the files where ingest keeps them. A copy on
 another machine fetches a file from the bucket the first time a device asks for it, into its own
 data directory, and serves that copy from then on (Range requests and all). Devices asking while
-it is fetched wait for the one fetch.
+it is fetched wait for the one fetch. The copies are kept within a budget
+(``BEDSIDE_MEDIA_COPIES_GB``): past it, those played longest ago go, and come again if asked for.
 """
 
 import asyncio
+import os
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 
 from bedside_contracts import subjects
@@ -16,16 +19,31 @@ from bedside_runtime.errors import NotFound
 from nats.js.errors import BucketNotFoundError, ObjectNotFoundError
 
 
+def overflow(copies: Sequence[tuple[str, int, float]], budget_bytes: int, keep: str) -> list[str]:
+    """The copies to drop, played longest ago first, for the rest to fit ``budget_bytes``:
+    ``copies`` are (name, bytes, last played); the one just fetched (``keep``) always stays."""
+    total = sum(size for _, size, _ in copies)
+    dropped: list[str] = []
+    for name, size, _ in sorted(copies, key=lambda copy: copy[2]):
+        if total <= budget_bytes:
+            break
+        if name != keep:
+            dropped.append(name)
+            total -= size
+    return dropped
+
+
 class MediaCopies:
-    def __init__(self, broker: Broker, folder: Path) -> None:
+    def __init__(self, broker: Broker, folder: Path, budget_bytes: int) -> None:
         self._broker = broker
         self._folder = folder
+        self._budget = budget_bytes
         self._fetching: dict[str, asyncio.Task[Path]] = {}
 
     async def path_of(self, name: str) -> Path:
         """This machine's copy of the bucket's file ``name`` (a content hash: it never changes)."""
         path = self._folder / name
-        if await asyncio.to_thread(path.is_file):
+        if await asyncio.to_thread(_played, path):
             return path
         return await asyncio.shield(self._fetched(name, path))  # one device going away stops no other
 
@@ -61,8 +79,29 @@ class MediaCopies:
             with partial.open("wb") as out:
                 await bucket.get(name, writeinto=out)
             partial.replace(path)  # whole or not at all: a fetch cut short leaves no copy behind
+            await asyncio.to_thread(self._make_room, name)
         except ObjectNotFoundError:
             raise NotFound(f"the media bucket has no {name}") from None
         finally:
             partial.unlink(missing_ok=True)
         return path
+
+    def _make_room(self, fetched: str) -> None:
+        """Past the budget, the copies played longest ago go (one being served stays readable to
+        its reader: the file is unlinked, not truncated)."""
+        copies = [
+            (entry.name, (seen := entry.stat()).st_size, seen.st_mtime)
+            for entry in self._folder.iterdir()
+            if entry.is_file() and not entry.name.startswith(".")
+        ]
+        for name in overflow(copies, self._budget, fetched):
+            (self._folder / name).unlink(missing_ok=True)
+
+
+def _played(path: Path) -> bool:
+    """Whether this machine has the copy; if so it is marked played now, for the budget's order."""
+    try:
+        os.utime(path)
+    except FileNotFoundError:
+        return False
+    return path.is_file()

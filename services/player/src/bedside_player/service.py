@@ -73,7 +73,7 @@ class Service:
         self.projections.watchers.append(self.hub)
         self.ready = asyncio.Event()
         self.books = Books(self._catalog)
-        self.media = MediaCopies(broker, settings.data_dir / "media")
+        self.media = MediaCopies(broker, settings.data_dir / "media", round(settings.media_copies_gb * 1e9))
         self._player: Player | None = None
         self._listeners: Listeners | None = None
         self._follower: Follower | None = None
