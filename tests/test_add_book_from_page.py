@@ -172,19 +172,16 @@ async def test_what_cannot_become_a_book_is_refused_with_its_reason(nats_url: st
     system = house.player
     try:
         async with await device(system, "refused") as http:
-            notes = await http.post(
-                "/api/uploads", params={"filename": "notes.txt"}, content=b"Once upon a time."
-            )
-            assert notes.status_code == 201, notes.text
-            refused = await http.post("/api/books/added", json={"recording": notes.json()})
+            notes = await send_file(http, "notes.txt", b"Once upon a time.")
+            refused = await http.post("/api/books/added", json={"recording": notes})
             assert refused.status_code == 422, refused.text
             reason = refused.json()["detail"]
             assert reason.startswith("the recording: is not an audiobook"), reason  # by its part, not a path
             assert str(house.back.data_dir) not in reason
             assert list((house.back.data_dir / "uploads").iterdir()) == []  # nothing of it kept
 
-            drm = await http.post("/api/uploads", params={"filename": "Book.aax"}, content=b"\x00" * 64)
-            refused = await http.post("/api/books/added", json={"recording": drm.json()})
+            drm = await send_file(http, "Book.aax", b"\x00" * 64)
+            refused = await http.post("/api/books/added", json={"recording": drm})
             assert (refused.status_code, "DRM" in refused.json()["detail"]) == (422, True), refused.text
 
             # Named as audio but not audio: the job starts, then fails, and says why.

@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import nats
 import pytest
+from bedside_adding import send_file
 from bedside_contracts import subjects
 from bedside_contracts.ingest import IngestBook
 from bedside_contracts.subjects import SERVICES
@@ -143,11 +144,8 @@ async def drive(server: NatsServer, http_port: int) -> TurnReply:
             assert turn.status_code == 200, turn.text
             # A file sent from the page: the player puts it in the uploads bucket, ingest takes it
             # out (and deletes it) and refuses it, since a note is no audiobook.
-            sent = await http.post(
-                "/api/uploads", params={"filename": "notes.txt"}, content=b"Once upon a time."
-            )
-            assert sent.status_code == 201, sent.text
-            refused = await http.post("/api/books/added", json={"recording": sent.json()})
+            sent = await send_file(http, "notes.txt", b"Once upon a time.")
+            refused = await http.post("/api/books/added", json={"recording": sent})
             assert (refused.status_code, "is not an audiobook" in refused.text) == (422, True), refused.text
             assert (await http.get("/api/books/added/nosuchjob")).status_code == 404
         ask = Ask(listener="users-listener", book=SAMPLE_BOOK, utterance="go back a minute")
