@@ -286,3 +286,53 @@ async def test_a_renewal_taken_though_its_ack_was_lost_keeps_the_lease_while_the
         assert [held for held in only.told[since:] if unseen not in held] == []
     finally:
         await stop(only)
+
+
+async def initial_view(server: NatsServer) -> dict[str, leases.Seen]:
+    """The keys as a watcher gives them, up to the end of the keys as they are."""
+    client = await nats.connect(server.url)
+    try:
+        watcher = await (await client.jetstream().key_value(subjects.PLAYER_LEASES_BUCKET)).watchall()
+        view: dict[str, leases.Seen] = {}
+        while (entry := await watcher.updates(timeout=10)) is not None:  # type: ignore[no-untyped-call]
+            live = entry.operation is None
+            value = (entry.value or b"").decode() if live else ""
+            view[entry.key] = leases.Seen(value, int(entry.revision or 0), live)
+        await watcher.stop()  # type: ignore[no-untyped-call]
+        return view
+    finally:
+        await client.close()
+
+
+async def test_a_watcher_that_never_ends_its_initial_keys_gives_the_view_from_the_stream(
+    own_nats: NatsServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CI run saw a player fail to start: its lease watcher never delivered the end of the keys
+    as they were (nats-py counts a key that ages out before it is delivered), and open() timed out.
+    Now the keys are read from the stream then: the same view a watcher gives, ended keys too."""
+    first, second = await start(own_nats, "first"), await start(own_nats, "second")
+    await until(lambda: owned_once_by([first, second]))
+    await first.keeper.stop()  # its heartbeat and leases deleted: ended keys with revisions
+    await until(lambda: len(second.held) == PARTITIONS)
+    await first.client.close()
+    await cancel_and_wait(*(t for t in second.keeper._tasks if t.get_name() == RENEWALS_TASK))
+    await asyncio.sleep(LEASE_TTL_S + 1)  # and its keys age out: the server's markers end them
+    watched = await initial_view(own_nats)
+
+    async def no_end(self: KeyValue.KeyWatcher, timeout: float = 5.0) -> KeyValue.Entry | None:  # noqa: ASYNC109
+        raise NatsTimeoutError
+
+    with monkeypatch.context() as patch:
+        patch.setattr(KeyValue.KeyWatcher, "updates", no_end)
+        copy = Copy(await nats.connect(own_nats.url), "reading")
+        opening = asyncio.create_task(copy.keeper.open())
+        await asyncio.wait_for(opening, timeout=30)
+    try:
+        mine = {key: seen for key, seen in copy.keeper.view.items() if "reading" not in key}
+        assert mine == watched
+        assert any(not seen.live for seen in mine.values())  # the ended keys are there, with revisions
+        await until(lambda: len(copy.held) == PARTITIONS)  # and it claims over them
+    finally:
+        await cancel_and_wait(*second.keeper._tasks)
+        await second.client.close()
+        await stop(copy)

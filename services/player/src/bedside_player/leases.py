@@ -32,6 +32,7 @@ from bedside_runtime.streams import key_value_bucket
 from bedside_runtime.tasks import cancel_and_wait
 from nats.aio.client import Client
 from nats.errors import Error as NatsError
+from nats.errors import TimeoutError as NatsTimeoutError
 from nats.js.api import KeyValueConfig, StorageType
 from nats.js.errors import APIError, NotFoundError
 from nats.js.kv import KeyValue
@@ -50,6 +51,10 @@ TRUSTED_FOR_S = LEASE_TTL_S - 0.5
 ages the key out no sooner than a TTL after it took that write, so the follower stops serving the
 partition before another copy can win it, however late a renewal's ack comes back."""
 CHECK_TRUST_EVERY_S = 0.25
+INITIAL_VIEW_TIMEOUT_S = 10.0
+KV_OPERATION = "KV-Operation"
+MARKER_REASON = "Nats-Marker-Reason"
+"""Headers of a key's deletion and of the server's marker when a key ages out: not live."""
 RENEWALS_TASK = "bedside-lease-renewals"
 WRONG_LAST_SEQUENCE = frozenset({10071, 10164})
 COPY_PREFIX = "copy."
@@ -76,6 +81,12 @@ class Seen:
     value: str
     revision: int
     live: bool
+
+
+@dataclass(frozen=True)
+class CurrentKey:
+    key: str
+    seen: Seen
 
 
 class LeaseKeeper:
@@ -154,15 +165,41 @@ class LeaseKeeper:
         )
         self._kv = await key_value_bucket(self.js, config)
         watcher = await self._kv.watchall()
-        first = await watcher.updates(timeout=10.0)  # type: ignore[no-untyped-call]
-        while first is not None:  # the keys as they are now, then None
-            self._see_entry(first)
-            first = await watcher.updates(timeout=10.0)  # type: ignore[no-untyped-call]
+        try:
+            first = await watcher.updates(timeout=INITIAL_VIEW_TIMEOUT_S)  # type: ignore[no-untyped-call]
+            while first is not None:  # the keys as they are now, then None
+                self._see_entry(first)
+                first = await watcher.updates(timeout=INITIAL_VIEW_TIMEOUT_S)  # type: ignore[no-untyped-call]
+        except NatsTimeoutError:
+            # nats-py's watcher can miss the end of the keys as they were (the server counted a key
+            # that aged out before it was delivered, or the consumer's info came late): read them
+            # from the stream instead; the watcher goes on delivering what changes after.
+            log.warning("lease watcher gave no end of the initial keys; reading them from the stream")
+            for key in await self._current_keys():
+                self._see(key.key, key.seen)
         self._tasks = [
             asyncio.create_task(self._watch(watcher)),
             asyncio.create_task(self._keep(), name=RENEWALS_TASK),
             asyncio.create_task(self._check_trust()),
         ]
+
+    async def _current_keys(self) -> list["CurrentKey"]:
+        """Each key's last message in the bucket's stream: its value and revision, or the
+        revision of the marker or deletion that ended it (a claim names that revision)."""
+        stream = f"KV_{subjects.PLAYER_LEASES_BUCKET}"
+        prefix = f"$KV.{subjects.PLAYER_LEASES_BUCKET}."
+        info = await self.js.stream_info(stream, subjects_filter=f"{prefix}>")
+        found: list[CurrentKey] = []
+        for subject in sorted(info.state.subjects or {}):
+            try:
+                last = await self.js.get_last_msg(stream, subject)
+            except NotFoundError:  # gone between the listing and the read
+                continue
+            headers = last.headers or {}
+            live = KV_OPERATION not in headers and MARKER_REASON not in headers
+            value = (last.data or b"").decode(errors="replace") if live else ""
+            found.append(CurrentKey(subject.removeprefix(prefix), Seen(value, int(last.seq or 0), live)))
+        return found
 
     def _see_entry(self, entry: KeyValue.Entry) -> None:
         live = entry.operation is None
