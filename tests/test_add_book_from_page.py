@@ -22,7 +22,7 @@ from bedside_contracts.ingest import BookArtifact, BookIngested
 from bedside_ingest.sample import SAMPLE_TEXT
 from bedside_player.listeners import Listeners
 from bedside_runtime.nats_server import free_port
-from bedside_testing import RunningSystem
+from bedside_testing import RunningSystem, until
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -40,14 +40,6 @@ async def bucket_objects(nats_url: str, name: str) -> list[str]:
             return []
     finally:
         await client.close()
-
-
-async def until_there(path: Path, timeout_s: float = 60) -> None:
-    for _ in range(int(timeout_s * 10)):
-        if await asyncio.to_thread(path.exists):
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"{path} never came")
 
 
 async def newest_artifact(nats_url: str, book: str) -> BookArtifact:
@@ -147,7 +139,7 @@ async def test_an_audiobook_sent_from_the_page_becomes_a_book_that_plays(
             # Opening the book starts the fetch of its recording: the page plays it next.
             chapters = (await http.get(f"/api/books/{book}")).json()
             assert artifact.audio_object is not None
-            await until_there(player_dir / "media" / artifact.audio_object)
+            await until((player_dir / "media" / artifact.audio_object).exists, timeout_s=60)
             played = await http.get(f"/api/books/{book}/audio")
             assert played.status_code == 200
             assert played.content == sent  # the very file sent is what the page plays
@@ -192,6 +184,9 @@ async def test_what_cannot_become_a_book_is_refused_with_its_reason(nats_url: st
             assert ended["state"] == "failed", ended
             assert ended["reason"].startswith("the recording: "), ended
             assert str(house.back.data_dir) not in ended["reason"]
+            await until(
+                lambda: not list((house.back.data_dir / "uploads").iterdir())
+            )  # a failed job keeps nothing
 
             empty = await http.post("/api/uploads", params={"filename": "empty.mp3"}, content=b"")
             assert empty.status_code == 422, empty.text

@@ -215,13 +215,15 @@ class IngestService:
         await self._control.record(ingest, "queued")
         started = asyncio.create_task(self._run_job(ingest), name=f"job {job}")
         self._started.add(started)
-        started.add_done_callback(self._job_ended)
+        started.add_done_callback(lambda ended: self._job_ended(job, ended))
         return IngestJob(job=job, request=ingest, state="queued")
 
-    def _job_ended(self, task: "asyncio.Task[IngestReport]") -> None:
+    def _job_ended(self, job: str, task: "asyncio.Task[IngestReport]") -> None:
         self._started.discard(task)
-        if not task.cancelled():
-            task.exception()  # _run_job logged and recorded it; nobody waits to be told again
+        # A job the service was stopped in keeps its files: it resumes at the next start. One that
+        # failed or was cancelled made no book of them, and another try is another upload.
+        if not task.cancelled() and task.exception() is not None:  # logged and recorded by _run_job
+            self._uploads.forget(job)
 
     async def stop_started(self) -> None:
         """Stop the jobs started for uploads; recorded as running, they resume at the next start."""
