@@ -164,6 +164,25 @@ async def test_what_cannot_become_a_book_is_refused_with_its_reason(nats_url: st
     system = house.player
     try:
         async with await device(system, "refused") as http:
+            # By their names, before anything is sent.
+            checks = {
+                "Book.aax": (422, "the recording: is an Audible file protected by DRM"),
+                "notes.txt": (422, "the recording: is not an audiobook"),
+                "Book.m4b": (200, ""),
+            }
+            for name, (status, said) in checks.items():
+                checked = await http.post("/api/uploads/check", json={"recording": name})
+                assert (checked.status_code, checked.json().get("detail", "")[: len(said)]) == (status, said)
+            with_ebook = {"recording": "Book.m4b", "ebook": "Book.pdf"}
+            checked = await http.post("/api/uploads/check", json=with_ebook)
+            assert (checked.status_code, checked.json()["detail"]) == (
+                422,
+                "the e-book: is not an e-book (.epub .txt .md, or a JSON book)",
+            )
+            with_ebook["ebook"] = "Book.epub"
+            assert (await http.post("/api/uploads/check", json=with_ebook)).status_code == 200
+
+            # Sent anyway: ingest refuses them once they have arrived, as it refuses any ingest.
             notes = await send_file(http, "notes.txt", b"Once upon a time.")
             refused = await http.post("/api/books/added", json={"recording": notes})
             assert refused.status_code == 422, refused.text

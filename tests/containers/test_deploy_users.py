@@ -144,6 +144,8 @@ async def drive(server: NatsServer, http_port: int) -> TurnReply:
             assert turn.status_code == 200, turn.text
             # A file sent from the page: the player puts it in the uploads bucket, ingest takes it
             # out (and deletes it) and refuses it, since a note is no audiobook.
+            checked = await http.post("/api/uploads/check", json={"recording": "notes.txt"})
+            assert checked.status_code == 422, checked.text  # refused by name, by ingest
             sent = await send_file(http, "notes.txt", b"Once upon a time.")
             refused = await http.post("/api/books/added", json={"recording": sent})
             assert (refused.status_code, "is not an audiobook" in refused.text) == (422, True), refused.text

@@ -202,6 +202,18 @@ class UploadedFile(Contract):
     size: int = Field(ge=1, description="bytes, as stored")
 
 
+class UploadNames(Contract):
+    """The names of the files a device is about to send (``subjects.INGEST_CHECK_UPLOAD``): a file
+    no book could be made of is refused before its bytes are sent, not after."""
+
+    recording: str = Field(min_length=1, max_length=255)
+    ebook: str | None = Field(default=None, min_length=1, max_length=255)
+
+
+class UploadNamesAccepted(Contract):
+    """Files of these names may be sent; what they hold is checked once they have arrived."""
+
+
 class AddUploadedBook(Contract):
     """Make a book of an audiobook sent from a device (``subjects.INGEST_UPLOADED``): ingest takes
     the files out of the uploads bucket onto its own disk and starts the job. The reply is the job,

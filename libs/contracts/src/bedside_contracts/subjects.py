@@ -36,6 +36,8 @@ INGEST_JOBS = "bedside.ingest.jobs"
 INGEST_CANCEL = "bedside.ingest.cancel"
 INGEST_REMOVE = "bedside.ingest.remove"
 INGEST_UPLOADED = "bedside.ingest.uploaded"
+INGEST_CHECK_UPLOAD = "bedside.ingest.check_upload"
+"""Whether files of these names could make a book, asked before they are sent."""
 """Make a book of files a device sent to the uploads bucket (the page's "Add a book")."""
 DEAD_LETTER = "bedside.deadletter.{service}"
 

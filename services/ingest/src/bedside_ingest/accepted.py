@@ -128,3 +128,13 @@ def check_named(named: Named) -> None:
             raise BadInput(named.text, "--text goes with an audiobook (audio) as PATH")
         if suffix_of(named.text) not in E_BOOK_EXTENSIONS:
             raise BadInput(named.text, "--text takes an e-book (.epub .txt .md, or a JSON book)")
+
+
+def check_sent_names(recording: PurePath, ebook: PurePath | None) -> None:
+    """Refuse, by their names alone, files sent from a device that could make no book: the
+    recording must be audio of a kind ingest reads, the e-book an e-book."""
+    refuse_unreadable_audio(recording)
+    if not is_audio_name(recording):
+        raise BadInput(recording, f"is not an audiobook: send its recording ({AUDIO_HELP})")
+    if ebook is not None and suffix_of(ebook) not in E_BOOK_EXTENSIONS:
+        raise BadInput(ebook, "is not an e-book (.epub .txt .md, or a JSON book)")

@@ -6,7 +6,14 @@ from functools import partial
 
 import structlog
 from bedside_contracts import subjects
-from bedside_contracts.ingest import AddUploadedBook, CancelJob, IngestBook, JobsRequest, RemoveBook
+from bedside_contracts.ingest import (
+    AddUploadedBook,
+    CancelJob,
+    IngestBook,
+    JobsRequest,
+    RemoveBook,
+    UploadNames,
+)
 from bedside_runtime.bus import Broker, serve_requests
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
@@ -63,6 +70,7 @@ async def register(
     await serve_requests(broker, subjects.INGEST_CANCEL, "ingest", CancelJob, service.cancel)
     await serve_requests(broker, subjects.INGEST_REMOVE, "ingest", RemoveBook, service.remove)
     await serve_requests(broker, subjects.INGEST_UPLOADED, "ingest", AddUploadedBook, service.add_uploaded)
+    await serve_requests(broker, subjects.INGEST_CHECK_UPLOAD, "ingest", UploadNames, service.check_upload)
     resuming = asyncio.create_task(service.resume_unfinished())
 
     async def close() -> None:

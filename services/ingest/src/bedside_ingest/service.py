@@ -4,7 +4,7 @@ import asyncio
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +24,8 @@ from bedside_contracts.ingest import (
     RemoveBook,
     Stage,
     TranscriptionProgress,
+    UploadNames,
+    UploadNamesAccepted,
     as_said_to_the_sender,
 )
 from bedside_contracts.search import TranscriptCoverage
@@ -32,7 +34,7 @@ from bedside_runtime.bus import Broker
 from bedside_runtime.errors import Conflict, InvalidRequest, NotFound
 from bedside_runtime.tasks import cancel_and_wait
 
-from bedside_ingest.accepted import AUDIO_HELP
+from bedside_ingest.accepted import check_sent_names
 from bedside_ingest.artifact import message_id, object_name
 from bedside_ingest.audiojobs import Audiobooks, is_audiobook
 from bedside_ingest.errors import BadInput, JobCancelled
@@ -204,9 +206,8 @@ class IngestService:
             job=job,
         )
         try:
+            check_sent_names(recording, ebook)
             await asyncio.to_thread(check_request, ingest)
-            if not is_audiobook(recording):
-                raise BadInput(recording, f"is not an audiobook: send its recording ({AUDIO_HELP})")
         except BadInput as error:
             self._uploads.forget(job)
             said = as_said_to_the_sender(error.message, ingest)
@@ -217,6 +218,15 @@ class IngestService:
         self._started.add(started)
         started.add_done_callback(lambda ended: self._job_ended(job, ended))
         return IngestJob(job=job, request=ingest, state="queued")
+
+    async def check_upload(self, request: UploadNames) -> UploadNamesAccepted:
+        recording = PurePath(request.recording)
+        try:
+            check_sent_names(recording, PurePath(request.ebook) if request.ebook else None)
+        except BadInput as error:  # said by part: a refusal never echoes what was sent
+            part = "the recording" if error.path == str(recording) else "the e-book"
+            raise InvalidRequest(f"{part}: {error.problem}") from None
+        return UploadNamesAccepted()
 
     def _job_ended(self, job: str, task: "asyncio.Task[IngestReport]") -> None:
         self._started.discard(task)

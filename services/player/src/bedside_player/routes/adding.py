@@ -4,11 +4,20 @@ The player only carries the files across (into the uploads bucket) and the reque
 which decides what a file is and makes the book, as ``bedside ingest`` does from a terminal.
 """
 
-from typing import Annotated, Any
+from collections.abc import Awaitable
+from typing import Annotated, Any, TypeVar
 
 from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
-from bedside_contracts.ingest import AddUploadedBook, IngestJob, JobList, JobsRequest, UploadedFile
+from bedside_contracts.ingest import (
+    AddUploadedBook,
+    IngestJob,
+    JobList,
+    JobsRequest,
+    UploadedFile,
+    UploadNames,
+    UploadNamesAccepted,
+)
 from bedside_contracts.player import AddingBook
 from bedside_runtime.bus import call
 from bedside_runtime.errors import CallFailed, InvalidRequest, NotFound, RemoteFailure
@@ -37,6 +46,7 @@ TAKEN_BYTES_PER_S = 20e6
 """A slow floor for ingest taking the files out of the bucket, which it does before it answers."""
 
 router = APIRouter(responses=DOCUMENTED_ERRORS)
+Reply = TypeVar("Reply")
 
 
 @router.post(UPLOADS_PATH, response_model=UploadedFile, status_code=201, openapi_extra=UPLOAD_BODY)
@@ -57,21 +67,21 @@ async def upload(
         return error_reply(413, "the file is too large")
 
 
+@router.post("/api/uploads/check", response_model=UploadNamesAccepted)
+async def check_names(caller: Caller, body: UploadNames, service: Bedside) -> UploadNamesAccepted:
+    """Whether files of these names could make a book, asked before their bytes are sent."""
+    asked = call(service.broker.connection, subjects.INGEST_CHECK_UPLOAD, body, UploadNamesAccepted)
+    return await passed_on(asked)
+
+
 @router.post("/api/books/added", response_model=AddingBook, status_code=202)
 async def add(caller: Caller, body: AddUploadedBook, service: Bedside) -> AddingBook:
     """Make a book of uploaded files: ingest checks them and starts the job, which runs on."""
     sent = body.recording.size + (body.ebook.size if body.ebook else 0)
     timeout = service.settings.request_timeout_s + sent / TAKEN_BYTES_PER_S
-    try:
-        job = await call(
-            service.broker.connection, subjects.INGEST_UPLOADED, body, IngestJob, timeout_s=timeout
-        )
-    except RemoteFailure as refused:
-        if refused.code != "invalid":
-            raise
-        raise InvalidRequest(
-            refused.failure.error
-        ) from None  # about the listener's own files: theirs to read
+    job = await passed_on(
+        call(service.broker.connection, subjects.INGEST_UPLOADED, body, IngestJob, timeout_s=timeout)
+    )
     return AddingBook.of(job)
 
 
@@ -94,3 +104,13 @@ async def is_served(service: Service, book: str | None) -> bool:
     except (NotFound, CallFailed):  # with search away, nothing plays: not yet served
         return False
     return True
+
+
+async def passed_on(asked: Awaitable[Reply]) -> Reply:
+    """Ingest's refusal of the listener's own files: theirs to read, as ingest said it."""
+    try:
+        return await asked
+    except RemoteFailure as refused:
+        if refused.code != "invalid":
+            raise
+        raise InvalidRequest(refused.failure.error) from None

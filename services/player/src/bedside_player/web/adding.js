@@ -108,6 +108,10 @@ async function add(e) {
   send.disabled = true;
   open.hidden = true;
   try {
+    // By their names first: a file no book could be made of is refused before it is sent.
+    const names = { recording: recording.name, ...(ebook ? { ebook: ebook.name } : {}) };
+    const checked = await api("POST", "/api/uploads/check", names);
+    if (!checked.ok) throw new Error(problem(checked));
     const body = { recording: await sendFile(recording, "the recording") };
     if (ebook) body.ebook = await sendFile(ebook, "the e-book");
     if (title) body.title = title;
