@@ -227,9 +227,13 @@ class AddUploadedBook(Contract):
 def as_said_to_the_sender(message: str, request: IngestBook) -> str:
     """A refusal or failure about sent files, naming them by their part (the recording, the e-book)
     rather than by the path ingest keeps them under, which means nothing on the device."""
-    for path, part in ((request.path, "the recording"), (request.text_path, "the e-book")):
-        if path:
-            message = message.replace(path, part)
+    named = [
+        (path, part)
+        for path, part in ((request.path, "the recording"), (request.text_path, "the e-book"))
+        if path
+    ]
+    for path, part in sorted(named, key=lambda named: -len(named[0])):  # a path holding another's first
+        message = message.replace(path, part)
     return message
 
 

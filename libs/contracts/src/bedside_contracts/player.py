@@ -726,13 +726,12 @@ class AddingBook(Contract):
     progress: TranscriptionProgress | None = None
 
     @classmethod
-    def of(cls, job: IngestJob, served: bool = False) -> "AddingBook":
+    def of(cls, job: IngestJob) -> "AddingBook":
         done = job.state == "done"
         return cls(
             job=job.job,
             state=job.state,
             book=job.detail if done else job.request.book,
-            served=served,
             reason="" if done else as_said_to_the_sender(job.detail, job.request),
             progress=job.progress,
         )

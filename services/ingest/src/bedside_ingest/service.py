@@ -220,12 +220,12 @@ class IngestService:
         return IngestJob(job=job, request=ingest, state="queued")
 
     async def check_upload(self, request: UploadNames) -> UploadNamesAccepted:
-        recording = PurePath(request.recording)
+        recording, ebook = PurePath(request.recording), PurePath(request.ebook) if request.ebook else None
         try:
-            check_sent_names(recording, PurePath(request.ebook) if request.ebook else None)
+            check_sent_names(recording, ebook)
         except BadInput as error:  # said by part: a refusal never echoes what was sent
-            part = "the recording" if error.path == str(recording) else "the e-book"
-            raise InvalidRequest(f"{part}: {error.problem}") from None
+            sent = IngestBook(path=str(recording), text_path=str(ebook) if ebook else None)
+            raise InvalidRequest(as_said_to_the_sender(error.message, sent)) from None
         return UploadNamesAccepted()
 
     def _job_ended(self, job: str, task: "asyncio.Task[IngestReport]") -> None:
