@@ -1,6 +1,7 @@
 // Asking aloud: the page records the question and Bedside transcribes it, offline.
 //
-// The microphone is read with getUserMedia and Web Audio, the recording is made a 16 kHz mono
+// The microphone is read with getUserMedia and an AudioWorklet (voice-tap.js), which takes the
+// samples on the audio thread, so a busy page loses none. The recording is made a 16 kHz mono
 // 16-bit PCM WAV here (no library, nothing fetched) and posted to the spoken-turn route with
 // the device cookie. Hold the button to talk, or tap it to start and tap again to send; in
 // hands-free mode a tap starts and the end of speech sends. The browser's own recogniser,
@@ -24,8 +25,9 @@ const settings = $("voice-settings");
 const WAV_RATE = 16_000; // what the recogniser hears
 const MAX_SECONDS = 14; // the route takes fifteen seconds of it
 const HOLD_MS = 350; // a press longer than this is push to talk; shorter is a tap
-const CHUNK = 4096; // samples per Web Audio callback (~85 ms at 48 kHz)
-// The end of speech, by energy: a chunk is speech when it is well above the quietest one heard.
+// The end of speech, by energy: a chunk (voice-tap.js) is speech when it is well above the
+// quietest one heard. Time is counted in samples taken, not by the clock, since chunks may
+// arrive late and together when the page is busy.
 const SPEECH_OVER_FLOOR = 4;
 const MIN_SPEECH_LEVEL = 0.008; // RMS of a full-scale signal is ~0.7; a quiet room ~0.001
 const SPEECH_CHUNKS = 2; // in a row, before speech counts as begun
@@ -36,7 +38,9 @@ const MIN_WAV_BYTES = 44 + WAV_RATE * 2 * 0.3; // shorter than this was a slip o
 const SETTING = { handsFree: "bedside.voice.handsFree", browser: "bedside.voice.browserRecognition" };
 const Recognition = window.SpeechRecognition || window.webkitSpeechRecognition || null;
 const canRecord = Boolean(window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia
-  && (window.AudioContext || window.webkitAudioContext));
+  && window.AudioContext && window.AudioWorkletNode);
+const TAP = new URL("./voice-tap.js", import.meta.url);
+const FLUSH_WAIT_MS = 1_000; // a context that stopped running flushes nothing; the rest is sent
 
 function remembered(key) {
   try { return localStorage.getItem(key) === "on"; } catch { return false; }
@@ -51,15 +55,14 @@ function remember(key, on) {
 // running judgement of whether speech has begun and (hands-free) ended.
 class Recording {
   constructor(stopsOnSilence, onEndOfSpeech) {
-    const Context = window.AudioContext || window.webkitAudioContext;
-    this.context = new Context(); // made within the press: browsers start audio only on a gesture
+    this.context = new AudioContext(); // made within the press: browsers start audio only on a gesture
     this.chunks = [];
     this.length = 0;
     this.floor = Infinity;
     this.loudInRow = 0;
     this.spoke = false;
-    this.quietSince = 0;
-    this.startedAt = performance.now();
+    this.quietFrom = null; // seconds into the recording
+    this.flushed = null;
     this.stopsOnSilence = stopsOnSilence;
     this.onEndOfSpeech = onEndOfSpeech;
     this.stream = null;
@@ -70,19 +73,24 @@ class Recording {
       audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
     });
     await this.context.resume();
+    await this.context.audioWorklet.addModule(TAP);
     const source = this.context.createMediaStreamSource(this.stream);
-    // ScriptProcessor is old but works in every browser a phone has, with no second file to load.
-    this.tap = this.context.createScriptProcessor(CHUNK, 1, 1);
+    this.tap = new AudioWorkletNode(this.context, "bedside-voice-tap", { numberOfOutputs: 1 });
+    this.flushed = new Promise((resolve) => {
+      this.tap.port.onmessage = (event) => {
+        if (event.data === "flushed") resolve();
+        else this.take(event.data);
+      };
+    });
     const mute = this.context.createGain();
-    mute.gain.value = 0; // the tap must reach the output to run; nothing is heard
-    this.tap.onaudioprocess = (event) => this.take(event.inputBuffer.getChannelData(0));
+    mute.gain.value = 0; // every browser runs a node that reaches the output; nothing is heard
     source.connect(this.tap);
     this.tap.connect(mute);
     mute.connect(this.context.destination);
   }
 
-  take(input) {
-    const chunk = new Float32Array(input);
+  take(chunk) {
+    const from = this.length / this.context.sampleRate;
     this.chunks.push(chunk);
     this.length += chunk.length;
     let energy = 0;
@@ -90,24 +98,30 @@ class Recording {
     const level = Math.sqrt(energy / chunk.length);
     this.floor = Math.min(this.floor, level);
     const loud = level > Math.max(MIN_SPEECH_LEVEL, this.floor * SPEECH_OVER_FLOOR);
-    const now = performance.now();
     this.loudInRow = loud ? this.loudInRow + 1 : 0;
     if (this.loudInRow >= SPEECH_CHUNKS) this.spoke = true;
-    if (loud) this.quietSince = 0;
-    else if (!this.quietSince) this.quietSince = now;
+    if (loud) this.quietFrom = null;
+    else if (this.quietFrom === null) this.quietFrom = from;
     const seconds = this.length / this.context.sampleRate;
     if (seconds >= MAX_SECONDS) this.onEndOfSpeech("long");
     else if (!this.stopsOnSilence) return;
-    else if (this.spoke && this.quietSince && now - this.quietSince >= END_SILENCE_MS) this.onEndOfSpeech("ended");
-    else if (!this.spoke && now - this.startedAt >= NO_SPEECH_MS) this.onEndOfSpeech("silent");
+    else if (this.spoke && this.quietFrom !== null && (seconds - this.quietFrom) * 1000 >= END_SILENCE_MS) {
+      this.onEndOfSpeech("ended");
+    } else if (!this.spoke && seconds * 1000 >= NO_SPEECH_MS) this.onEndOfSpeech("silent");
   }
 
   async close() {
-    if (this.tap) this.tap.onaudioprocess = null;
+    if (this.tap) {
+      // The samples still on their way, and the part chunk, before the recording ends.
+      this.tap.port.postMessage("flush");
+      await Promise.race([this.flushed, new Promise((resolve) => setTimeout(resolve, FLUSH_WAIT_MS))]);
+      this.tap.port.onmessage = null;
+    }
     if (this.stream) for (const track of this.stream.getTracks()) track.stop();
     const rate = this.context.sampleRate;
     try { await this.context.close(); } catch { /* already closed */ }
-    return wavOf(downsampled(this.chunks, this.length, rate));
+    // Chunks that were on their way when the limit was reached are not sent.
+    return wavOf(downsampled(this.chunks, Math.min(this.length, MAX_SECONDS * rate), rate));
   }
 }
 
@@ -115,7 +129,11 @@ class Recording {
 function downsampled(chunks, length, rate) {
   const all = new Float32Array(length);
   let at = 0;
-  for (const chunk of chunks) { all.set(chunk, at); at += chunk.length; }
+  for (const chunk of chunks) {
+    if (at >= length) break;
+    all.set(chunk.subarray(0, length - at), at);
+    at += chunk.length;
+  }
   if (rate === WAV_RATE) return all;
   const step = rate / WAV_RATE;
   const out = new Float32Array(Math.floor(length / step));
