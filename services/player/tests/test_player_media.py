@@ -1,17 +1,33 @@
-"""A player's copies of the media bucket's files: one fetch each, whole, kept within a budget
-(``media.MediaCopies``, ``media.overflow``), on the test's real nats-server."""
+"""A player's copies of the media bucket's files: one fetch each, whole, kept within a budget,
+read as they arrive (``media.MediaCopies``, ``media.overflow``, ``media.Arriving``), on the test's
+real nats-server."""
 
 import asyncio
 import io
+import os
 import uuid
 from pathlib import Path
 
+import httpx
 import pytest
 from bedside_contracts import subjects
-from bedside_player.media import MediaCopies, overflow
+from bedside_player.media import Arriving, MediaCopies, overflow
+from bedside_player.routes.served_media import media_response
 from bedside_runtime.bus import Broker
 from bedside_runtime.errors import NotFound
 from bedside_runtime.streams import object_bucket
+from bedside_testing import until
+from fastapi import FastAPI, Request, Response
+
+
+async def whole(copies: MediaCopies, name: str) -> Path:
+    """The copy of ``name`` once it is whole on disk."""
+    served = await copies.copy_of(name)
+    if isinstance(served, Path):
+        return served
+    await served.until(served.size - 1)
+    await until(served.path.is_file)
+    return served.path
 
 
 def test_the_copies_played_longest_ago_go_first_and_the_one_fetched_stays() -> None:
@@ -36,20 +52,89 @@ async def test_a_file_is_fetched_once_whole_and_the_budget_keeps_what_was_played
         copies = MediaCopies(broker, folder, budget_bytes=250)
 
         # Many devices asking at once: one fetch, one copy.
-        paths = await asyncio.gather(*(copies.path_of(names["a"]) for _ in range(5)))
-        assert set(paths) == {folder / names["a"]}
-        assert paths[0].read_bytes() == b"a" * 100
+        served = await asyncio.gather(*(copies.copy_of(names["a"]) for _ in range(5)))
+        assert len({id(each) for each in served}) == 1
+        path = await whole(copies, names["a"])
+        assert path == folder / names["a"]
+        assert path.read_bytes() == b"a" * 100
         assert [p.name for p in folder.iterdir()] == [names["a"]]  # no part left behind
+        assert await copies.copy_of(names["a"]) == path  # whole now: the file itself
 
-        await copies.path_of(names["b"])
+        await whole(copies, names["b"])
         await asyncio.sleep(0.01)
-        await copies.path_of(names["a"])  # played again: now b was played longest ago
-        await copies.path_of(names["c"])
+        await whole(copies, names["a"])  # played again: now b was played longest ago
+        await whole(copies, names["c"])
+        await until(lambda: len(list(folder.iterdir())) == 2)
         assert sorted(p.name for p in folder.iterdir()) == sorted([names["a"], names["c"]])
 
-        assert (await copies.path_of(names["b"])).read_bytes() == b"b" * 100  # fetched again
+        assert (await whole(copies, names["b"])).read_bytes() == b"b" * 100  # fetched again
         with pytest.raises(NotFound):
-            await copies.path_of(f"{uuid.uuid4().hex}.mp3")
+            await copies.copy_of(f"{uuid.uuid4().hex}.mp3")
         assert not [p for p in folder.iterdir() if p.name.startswith(".")]
+    finally:
+        await broker.connection.close()
+
+
+async def test_a_file_is_read_as_it_arrives(nats_url: str, tmp_path: Path) -> None:
+    """A recording of hundreds of megabytes plays before its fetch ends: a reader of the copy
+    gets each byte once it is on disk, and the bytes are the file's."""
+    broker = Broker([nats_url], "media-test")
+    await broker.connect()
+    try:
+        bucket = await object_bucket(broker.connection.jetstream(), subjects.MEDIA_BUCKET, "test", 1)
+        name = f"{uuid.uuid4().hex}.m4b"
+        sent = os.urandom(48 * 1024 * 1024)
+        await bucket.put(name, io.BytesIO(sent))
+        copies = MediaCopies(broker, tmp_path / "media", budget_bytes=10**9)
+
+        served = await copies.copy_of(name)
+        assert isinstance(served, Arriving)
+        assert served.size == len(sent)
+        with served.open() as source:
+            first = await served.until(0)
+            assert first < len(sent)  # the first bytes are there before the rest
+            assert not served.path.exists()
+            assert source.read(first) == sent[:first]
+            await served.until(len(sent) - 1)
+            assert source.read() == sent[first:]
+        assert (await whole(copies, name)).read_bytes() == sent
+    finally:
+        await broker.connection.close()
+
+
+async def test_a_file_arriving_is_served_whole_or_by_range(nats_url: str, tmp_path: Path) -> None:
+    """What a device gets while the fetch is under way: the file, a range of it, its tail, and
+    416 past its end, each with the headers an audio element reads."""
+    broker = Broker([nats_url], "media-test")
+    await broker.connect()
+    try:
+        bucket = await object_bucket(broker.connection.jetstream(), subjects.MEDIA_BUCKET, "test", 1)
+        name = f"{uuid.uuid4().hex}.m4b"
+        sent = os.urandom(24 * 1024 * 1024 + 123)
+        await bucket.put(name, io.BytesIO(sent))
+        served = await MediaCopies(broker, tmp_path / "media", budget_bytes=10**9).copy_of(name)
+        assert isinstance(served, Arriving)
+        app = FastAPI()
+
+        @app.get("/audio")
+        async def audio(request: Request) -> Response:
+            return media_response(served, request.headers.get("range"), "audio/mp4")
+
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://player") as http:
+            tail, part, all_of_it = await asyncio.gather(
+                http.get("/audio", headers={"Range": "bytes=-1000"}),
+                http.get("/audio", headers={"Range": "bytes=1000-1999"}),
+                http.get("/audio"),
+            )
+            past = await http.get("/audio", headers={"Range": f"bytes={len(sent)}-"})
+        assert (all_of_it.status_code, all_of_it.content) == (200, sent)
+        assert all_of_it.headers["content-length"] == str(len(sent))
+        assert all_of_it.headers["accept-ranges"] == "bytes"
+        assert all_of_it.headers["content-type"] == "audio/mp4"
+        assert (part.status_code, part.content) == (206, sent[1000:2000])
+        assert part.headers["content-range"] == f"bytes 1000-1999/{len(sent)}"
+        assert (tail.status_code, tail.content) == (206, sent[-1000:])
+        assert (past.status_code, past.headers["content-range"]) == (416, f"bytes */{len(sent)}")
     finally:
         await broker.connection.close()

@@ -3,7 +3,8 @@
 Beside ingest (``bedside up``) the player serves the files where ingest keeps them. A copy on
 another machine fetches a file from the bucket the first time a device asks for it, into its own
 data directory, and serves that copy from then on (Range requests and all). Devices asking while
-it is fetched wait for the one fetch. The copies are kept within a budget
+it is fetched are served from the one fetch as its bytes arrive (``Arriving``), so a recording of
+hundreds of megabytes starts playing at once. The copies are kept within a budget
 (``BEDSIDE_MEDIA_COPIES_GB``): past it, those played longest ago go, and come again if asked for.
 """
 
@@ -12,6 +13,7 @@ import os
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from bedside_contracts import subjects
 from bedside_runtime.bus import Broker
@@ -33,19 +35,89 @@ def overflow(copies: Sequence[tuple[str, int, float]], budget_bytes: int, keep: 
     return dropped
 
 
+class FetchFailed(Exception):
+    """The fetch a device was being served from ended before its bytes came."""
+
+
+class Arriving:
+    """A copy being fetched: its size, how much of it is on disk, and a way to wait for more."""
+
+    def __init__(self, partial: Path, path: Path, size: int) -> None:
+        self.path = path  # where the copy will be once whole
+        self.size = size
+        self.arrived = 0
+        self._partial = partial
+        self._failed = False
+        self._moved = asyncio.Event()
+
+    def open(self) -> BinaryIO:
+        """The copy to read as it grows: the part being written, or the whole copy it became (an
+        open part stays readable when it is renamed)."""
+        for path in (self._partial, self.path):
+            try:
+                return path.open("rb")
+            except FileNotFoundError:
+                continue
+        raise FetchFailed(self.path.name)
+
+    async def until(self, offset: int) -> int:
+        """How many bytes are on disk, once byte ``offset`` is."""
+        while self.arrived <= offset:
+            if self._failed:
+                raise FetchFailed(self.path.name)
+            moved = self._moved
+            await moved.wait()
+        return self.arrived
+
+    def advance(self, count: int) -> None:
+        self.arrived += count
+        self._wake()
+
+    def fail(self) -> None:
+        self._failed = True
+        self._wake()
+
+    def _wake(self) -> None:
+        self._moved.set()
+        self._moved = asyncio.Event()
+
+
+class _CountingWriter:
+    """What the bucket writes the file into: each chunk on disk, then counted on the loop."""
+
+    def __init__(self, out: BinaryIO, arriving: Arriving, loop: asyncio.AbstractEventLoop) -> None:
+        self._out = out
+        self._arriving = arriving
+        self._loop = loop
+
+    def write(self, data: bytes) -> int:  # called in a worker thread
+        written = self._out.write(data)
+        self._out.flush()  # a reader of the part file sees every byte counted
+        self._loop.call_soon_threadsafe(self._arriving.advance, written)
+        return written
+
+
 class MediaCopies:
     def __init__(self, broker: Broker, folder: Path, budget_bytes: int) -> None:
         self._broker = broker
         self._folder = folder
         self._budget = budget_bytes
         self._fetching: dict[str, asyncio.Task[Path]] = {}
+        self._arriving: dict[str, asyncio.Future[Arriving]] = {}
 
-    async def path_of(self, name: str) -> Path:
-        """This machine's copy of the bucket's file ``name`` (a content hash: it never changes)."""
+    async def copy_of(self, name: str) -> Path | Arriving:
+        """This machine's copy of the bucket's file ``name`` (a content hash: it never changes):
+        whole, or being fetched and served as it arrives. A device going away stops no fetch."""
         path = self._folder / name
         if await asyncio.to_thread(_played, path):
             return path
-        return await asyncio.shield(self._fetched(name, path))  # one device going away stops no other
+        fetch = self._fetched(name, path)
+        arriving = self._arriving[name]
+        either: list[asyncio.Future[Any]] = [fetch, arriving]
+        await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        if fetch.done():
+            return fetch.result()
+        return arriving.result()
 
     def warm(self, name: str) -> None:
         """Start fetching ``name`` unless this machine has it: a page that opens a book plays it
@@ -58,30 +130,39 @@ class MediaCopies:
         """The one fetch of ``name`` under way, started if none is."""
         fetching = self._fetching.get(name)
         if fetching is None:
-            fetching = asyncio.create_task(self._fetch(name, path))
+            arriving = asyncio.get_running_loop().create_future()
+            arriving.add_done_callback(_seen)
+            self._arriving[name] = arriving
+            fetching = asyncio.create_task(self._fetch(name, path, arriving))
             self._fetching[name] = fetching
             fetching.add_done_callback(lambda done: self._ended(name, done))
         return fetching
 
     def _ended(self, name: str, fetch: "asyncio.Task[Path]") -> None:
         self._fetching.pop(name, None)
-        if not fetch.cancelled():
-            fetch.exception()  # a fetch only warming fails again, and is said, when a device asks
+        self._arriving.pop(name, None)
+        _seen(fetch)  # a fetch only warming fails again, and is said, when a device asks
 
-    async def _fetch(self, name: str, path: Path) -> Path:
+    async def _fetch(self, name: str, path: Path, announce: "asyncio.Future[Arriving]") -> Path:
         try:
             bucket = await self._broker.connection.jetstream().object_store(subjects.MEDIA_BUCKET)
+            info = await bucket.get_info(name)
         except BucketNotFoundError:
             raise NotFound("no book's media is stored yet") from None
-        await asyncio.to_thread(self._folder.mkdir, parents=True, exist_ok=True)
-        partial = path.with_name(f".{name}.{uuid.uuid4().hex}.part")
-        try:
-            with partial.open("wb") as out:
-                await bucket.get(name, writeinto=out)
-            partial.replace(path)  # whole or not at all: a fetch cut short leaves no copy behind
-            await asyncio.to_thread(self._make_room, name)
         except ObjectNotFoundError:
             raise NotFound(f"the media bucket has no {name}") from None
+        await asyncio.to_thread(self._folder.mkdir, parents=True, exist_ok=True)
+        partial = path.with_name(f".{name}.{uuid.uuid4().hex}.part")
+        arriving = Arriving(partial, path, info.size or 0)
+        try:
+            with partial.open("wb") as out:
+                announce.set_result(arriving)
+                await bucket.get(name, writeinto=_CountingWriter(out, arriving, asyncio.get_running_loop()))  # type: ignore[arg-type]
+            partial.replace(path)  # whole or not at all: a fetch cut short leaves no copy behind
+            await asyncio.to_thread(self._make_room, name)
+        except BaseException:
+            arriving.fail()
+            raise
         finally:
             partial.unlink(missing_ok=True)
         return path
@@ -96,6 +177,12 @@ class MediaCopies:
         ]
         for name in overflow(copies, self._budget, fetched):
             (self._folder / name).unlink(missing_ok=True)
+
+
+def _seen(done: "asyncio.Future[Any]") -> None:
+    """Marks an ended future's exception as seen: whoever waits on it is told it anyway."""
+    if not done.cancelled():
+        done.exception()
 
 
 def _played(path: Path) -> bool:

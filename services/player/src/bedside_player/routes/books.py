@@ -6,12 +6,14 @@ from pathlib import Path
 from bedside_contracts.player import BookView, ChapterView, Listening
 from bedside_contracts.search import BookInfo, ChapterInfo
 from bedside_guard import ahead_of, own_title
-from fastapi import APIRouter, HTTPException
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse, Response
 
 from bedside_player.audio import audio_media_type
+from bedside_player.media import Arriving
 from bedside_player.routes.deps import Bedside, Book, Caller, OwnListener
 from bedside_player.routes.errors import DOCUMENTED_ERRORS
+from bedside_player.routes.served_media import media_response
 from bedside_player.service import Service
 
 router = APIRouter(responses=DOCUMENTED_ERRORS)
@@ -58,16 +60,16 @@ def on_this_machine(service: Service, named: str | None) -> Path | None:
 
 async def media_file(
     service: Service, book: BookInfo, named: str | None, shared: str | None, what: str
-) -> Path:
+) -> Path | Arriving:
     """The file where ingest keeps it, when that is on this machine; else this copy's own, from the
-    media bucket."""
+    media bucket, perhaps still arriving."""
     if named is None:
         raise HTTPException(404, f"the book {book.id!r} has no {what}")
     if path := await asyncio.to_thread(on_this_machine, service, named):
         return path
     if shared is None:
         raise HTTPException(404, f"the {what} of {book.id!r} is missing")
-    return await service.media.path_of(shared)
+    return await service.media.copy_of(shared)
 
 
 @router.get("/api/books", response_model=list[BookView])
@@ -93,11 +95,13 @@ async def book_view(caller: Caller, book: Book, service: Bedside) -> BookView:
 
 
 @router.get("/api/books/{book}/audio", response_class=FileResponse)
-async def audio(caller: Caller, book: Book, service: Bedside) -> FileResponse:
-    path = await media_file(service, book, book.audio_path, book.audio_object, "audio file")
-    return FileResponse(path, media_type=audio_media_type(path))
+async def audio(caller: Caller, book: Book, service: Bedside, request: Request) -> Response:
+    served = await media_file(service, book, book.audio_path, book.audio_object, "audio file")
+    path = served if isinstance(served, Path) else served.path
+    return media_response(served, request.headers.get("range"), audio_media_type(path))
 
 
 @router.get("/api/books/{book}/cover", response_class=FileResponse)
-async def cover(caller: Caller, book: Book, service: Bedside) -> FileResponse:
-    return FileResponse(await media_file(service, book, book.cover_path, book.cover_object, "cover"))
+async def cover(caller: Caller, book: Book, service: Bedside, request: Request) -> Response:
+    served = await media_file(service, book, book.cover_path, book.cover_object, "cover")
+    return media_response(served, request.headers.get("range"))

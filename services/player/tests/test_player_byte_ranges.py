@@ -1,0 +1,39 @@
+"""The one rule for which bytes a ``Range`` header asks for (``byte_ranges.requested_range``)."""
+
+import pytest
+from bedside_player.byte_ranges import ByteRange, RangeNotSatisfiable, requested_range
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        (None, None),
+        ("bytes=0-", ByteRange(0, 999)),
+        ("bytes=0-0", ByteRange(0, 0)),
+        ("bytes=100-199", ByteRange(100, 199)),
+        ("bytes=900-5000", ByteRange(900, 999)),  # a last byte past the end is the end
+        ("bytes=-100", ByteRange(900, 999)),
+        ("bytes=-5000", ByteRange(0, 999)),
+        ("bytes=10-19, 50-59", ByteRange(10, 19)),  # the first of several
+        (" Bytes = 5-9", ByteRange(5, 9)),  # the unit in any case, spaces forgiven
+        ("items=0-10", None),
+        ("bytes=", None),
+        ("bytes=abc", None),
+        ("bytes=5-x", None),
+        ("bytes=20-10", None),
+        ("bytes=-", None),
+    ],
+)
+def test_the_bytes_a_range_header_asks_for(header: str | None, expected: ByteRange | None) -> None:
+    assert requested_range(header, 1000) == expected
+
+
+@pytest.mark.parametrize("header", ["bytes=1000-", "bytes=5000-6000", "bytes=-0"])
+def test_a_range_past_the_end_cannot_be_served(header: str) -> None:
+    with pytest.raises(RangeNotSatisfiable):
+        requested_range(header, 1000)
+
+
+def test_a_content_range_names_the_bytes_and_the_whole() -> None:
+    assert ByteRange(100, 199).content_range(1000) == "bytes 100-199/1000"
+    assert ByteRange(100, 199).length == 100
