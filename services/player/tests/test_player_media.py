@@ -1,6 +1,5 @@
 """A player's copies of the media bucket's files: one fetch each, whole, kept within a budget,
-read as they arrive (``media.MediaCopies``, ``media.overflow``, ``media.Arriving``), on the test's
-real nats-server."""
+read as they arrive and ahead of the fetch (``media``, ``arriving``), on the test's real nats-server."""
 
 import asyncio
 import io
@@ -11,7 +10,8 @@ from pathlib import Path
 import httpx
 import pytest
 from bedside_contracts import subjects
-from bedside_player.media import Arriving, MediaCopies, overflow
+from bedside_player.arriving import AHEAD_BYTES, Arriving, ChunkReads, FetchFailed
+from bedside_player.media import MediaCopies, overflow
 from bedside_player.routes.served_media import media_response
 from bedside_runtime.bus import Broker
 from bedside_runtime.errors import NotFound
@@ -25,7 +25,6 @@ async def whole(copies: MediaCopies, name: str) -> Path:
     served = await copies.copy_of(name)
     if isinstance(served, Path):
         return served
-    await served.until(served.size - 1)
     await until(served.path.is_file)
     return served.path
 
@@ -91,12 +90,12 @@ async def test_a_file_is_read_as_it_arrives(nats_url: str, tmp_path: Path) -> No
         assert isinstance(served, Arriving)
         assert served.size == len(sent)
         with served.open() as source:
-            first = await served.until(0)
-            assert first < len(sent)  # the first bytes are there before the rest
-            assert not served.path.exists()
-            assert source.read(first) == sent[:first]
-            await served.until(len(sent) - 1)
-            assert source.read() == sent[first:]
+            first = await served.read(source, 0, len(sent))
+            assert 0 < len(first) < len(sent)  # what is on disk, before the rest is
+            read = [first]
+            while (at := sum(map(len, read))) < len(sent):
+                read.append(await served.read(source, at, len(sent) - at))
+        assert b"".join(read) == sent
         assert (await whole(copies, name)).read_bytes() == sent
     finally:
         await broker.connection.close()
@@ -136,5 +135,44 @@ async def test_a_file_arriving_is_served_whole_or_by_range(nats_url: str, tmp_pa
         assert part.headers["content-range"] == f"bytes 1000-1999/{len(sent)}"
         assert (tail.status_code, tail.content) == (206, sent[-1000:])
         assert (past.status_code, past.headers["content-range"]) == (416, f"bytes */{len(sent)}")
+    finally:
+        await broker.connection.close()
+
+
+async def test_bytes_far_ahead_of_the_fetch_are_read_from_the_bucket(nats_url: str, tmp_path: Path) -> None:
+    """A seek far ahead, or the index an m4b keeps at its end, is served at once from the chunk
+    that holds it, where the object's chunks lie together; near bytes wait for the fetch."""
+    broker = Broker([nats_url], "media-test")
+    await broker.connect()
+    try:
+        js = broker.connection.jetstream()
+        bucket = await object_bucket(js, subjects.MEDIA_BUCKET, "test", 1)
+        name = f"{uuid.uuid4().hex}.m4b"
+        sent = os.urandom(AHEAD_BYTES + 3 * 128 * 1024 + 77)
+        await bucket.put(name, io.BytesIO(sent))
+        chunks = await ChunkReads.of(js, subjects.MEDIA_BUCKET, await bucket.get_info(name))
+        assert chunks is not None
+        partial = tmp_path / "copy.part"
+        partial.touch()
+        arriving = Arriving(partial, tmp_path / "copy", len(sent), chunks)  # no fetch: nothing arrives
+        with arriving.open() as source:
+            for offset, most in [(len(sent) - 77, 1000), (AHEAD_BYTES + 5, 300_000), (len(sent) - 1, 1)]:
+                data = await arriving.read(source, offset, most)
+                assert data == sent[offset : offset + len(data)]
+                assert data  # no further than its chunk's end, and never nothing
+            near = asyncio.create_task(arriving.read(source, 10, 100))
+            await asyncio.sleep(0.05)
+            assert not near.done()  # the fetch brings these
+            arriving.fail()
+            with pytest.raises(FetchFailed):
+                await near
+
+        # Two objects put at once interleave their chunks: no reads ahead of the fetch for them.
+        names = [f"{uuid.uuid4().hex}.mp3" for _ in range(2)]
+        await asyncio.gather(*(bucket.put(n, io.BytesIO(os.urandom(2 * 1024 * 1024))) for n in names))
+        interleaved = [
+            await ChunkReads.of(js, subjects.MEDIA_BUCKET, await bucket.get_info(n)) for n in names
+        ]
+        assert interleaved == [None, None]
     finally:
         await broker.connection.close()

@@ -3,8 +3,8 @@
 Beside ingest (``bedside up``) the player serves the files where ingest keeps them. A copy on
 another machine fetches a file from the bucket the first time a device asks for it, into its own
 data directory, and serves that copy from then on (Range requests and all). Devices asking while
-it is fetched are served from the one fetch as its bytes arrive (``Arriving``), so a recording of
-hundreds of megabytes starts playing at once. The copies are kept within a budget
+it is fetched are served from the one fetch as its bytes arrive (``arriving.Arriving``), so a
+recording of hundreds of megabytes starts playing at once. The copies are kept within a budget
 (``BEDSIDE_MEDIA_COPIES_GB``): past it, those played longest ago go, and come again if asked for.
 """
 
@@ -13,12 +13,14 @@ import os
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from bedside_contracts import subjects
 from bedside_runtime.bus import Broker
 from bedside_runtime.errors import NotFound
 from nats.js.errors import BucketNotFoundError, ObjectNotFoundError
+
+from bedside_player.arriving import Arriving, ChunkReads, CountingWriter
 
 
 def overflow(copies: Sequence[tuple[str, int, float]], budget_bytes: int, keep: str) -> list[str]:
@@ -33,68 +35,6 @@ def overflow(copies: Sequence[tuple[str, int, float]], budget_bytes: int, keep: 
             dropped.append(name)
             total -= size
     return dropped
-
-
-class FetchFailed(Exception):
-    """The fetch a device was being served from ended before its bytes came."""
-
-
-class Arriving:
-    """A copy being fetched: its size, how much of it is on disk, and a way to wait for more."""
-
-    def __init__(self, partial: Path, path: Path, size: int) -> None:
-        self.path = path  # where the copy will be once whole
-        self.size = size
-        self.arrived = 0
-        self._partial = partial
-        self._failed = False
-        self._moved = asyncio.Event()
-
-    def open(self) -> BinaryIO:
-        """The copy to read as it grows: the part being written, or the whole copy it became (an
-        open part stays readable when it is renamed)."""
-        for path in (self._partial, self.path):
-            try:
-                return path.open("rb")
-            except FileNotFoundError:
-                continue
-        raise FetchFailed(self.path.name)
-
-    async def until(self, offset: int) -> int:
-        """How many bytes are on disk, once byte ``offset`` is."""
-        while self.arrived <= offset:
-            if self._failed:
-                raise FetchFailed(self.path.name)
-            moved = self._moved
-            await moved.wait()
-        return self.arrived
-
-    def advance(self, count: int) -> None:
-        self.arrived += count
-        self._wake()
-
-    def fail(self) -> None:
-        self._failed = True
-        self._wake()
-
-    def _wake(self) -> None:
-        self._moved.set()
-        self._moved = asyncio.Event()
-
-
-class _CountingWriter:
-    """What the bucket writes the file into: each chunk on disk, then counted on the loop."""
-
-    def __init__(self, out: BinaryIO, arriving: Arriving, loop: asyncio.AbstractEventLoop) -> None:
-        self._out = out
-        self._arriving = arriving
-        self._loop = loop
-
-    def write(self, data: bytes) -> int:  # called in a worker thread
-        written = self._out.write(data)
-        self._out.flush()  # a reader of the part file sees every byte counted
-        self._loop.call_soon_threadsafe(self._arriving.advance, written)
-        return written
 
 
 class MediaCopies:
@@ -153,11 +93,14 @@ class MediaCopies:
             raise NotFound(f"the media bucket has no {name}") from None
         await asyncio.to_thread(self._folder.mkdir, parents=True, exist_ok=True)
         partial = path.with_name(f".{name}.{uuid.uuid4().hex}.part")
-        arriving = Arriving(partial, path, info.size or 0)
+        js = self._broker.connection.jetstream()
+        arriving = Arriving(
+            partial, path, info.size or 0, await ChunkReads.of(js, subjects.MEDIA_BUCKET, info)
+        )
         try:
             with partial.open("wb") as out:
                 announce.set_result(arriving)
-                await bucket.get(name, writeinto=_CountingWriter(out, arriving, asyncio.get_running_loop()))  # type: ignore[arg-type]
+                await bucket.get(name, writeinto=CountingWriter(out, arriving, asyncio.get_running_loop()))  # type: ignore[arg-type]
             partial.replace(path)  # whole or not at all: a fetch cut short leaves no copy behind
             await asyncio.to_thread(self._make_room, name)
         except BaseException:

@@ -9,8 +9,8 @@ from bedside_guard import ahead_of, own_title
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, Response
 
+from bedside_player.arriving import Arriving
 from bedside_player.audio import audio_media_type
-from bedside_player.media import Arriving
 from bedside_player.routes.deps import Bedside, Book, Caller, OwnListener
 from bedside_player.routes.errors import DOCUMENTED_ERRORS
 from bedside_player.routes.served_media import media_response

@@ -4,12 +4,11 @@ import asyncio
 import mimetypes
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import BinaryIO
 
 from fastapi.responses import FileResponse, Response, StreamingResponse
 
+from bedside_player.arriving import Arriving
 from bedside_player.byte_ranges import ByteRange, RangeNotSatisfiable, requested_range
-from bedside_player.media import Arriving, FetchFailed
 
 READ_BYTES = 256 * 1024
 
@@ -37,24 +36,15 @@ def media_response(
 
 
 async def _as_they_arrive(arriving: Arriving, span: ByteRange) -> AsyncIterator[bytes]:
-    """The span's bytes, each sent as soon as the fetch has put it on disk."""
+    """The span's bytes, each sent as soon as it can be had."""
     if span.length <= 0:
         return
     source = await asyncio.to_thread(arriving.open)
     try:
-        await asyncio.to_thread(source.seek, span.first)
         at = span.first
         while at <= span.last:
-            on_disk = await arriving.until(at)
-            data = await asyncio.to_thread(_read, source, min(span.last + 1, on_disk, at + READ_BYTES) - at)
+            data = await arriving.read(source, at, min(span.last + 1 - at, READ_BYTES))
             yield data
             at += len(data)
     finally:
         source.close()
-
-
-def _read(source: BinaryIO, count: int) -> bytes:
-    data = source.read(count)
-    if not data:  # counted as arrived, yet not on disk: the part was cut short
-        raise FetchFailed(source.name)
-    return data
