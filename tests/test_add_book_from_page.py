@@ -151,10 +151,29 @@ async def test_an_audiobook_sent_from_the_page_becomes_a_book_that_plays(
             assert copies == {artifact.audio_object, artifact.cover_object}
             assert chapters["duration_ms"] == pytest.approx(speech.chapters[-1].end_s * 1000, abs=200)
 
-            # The same upload cannot make a second book: it was taken.
-            again = await http.post("/api/books/added", json={"recording": uploaded})
-            assert again.status_code == 422, again.text
-            assert "it was taken already" in again.json()["detail"]
+    finally:
+        house.stop()
+
+
+async def test_the_same_upload_asked_for_twice_is_one_job(nats_url: str, tmp_path: Path) -> None:
+    """A page reloaded before ingest answered asks again with the same upload: while it is being
+    taken (a second ask then made ingest fail) and after the book is made, the answer is the
+    first ask's job, and nothing is taken twice."""
+    need_espeak()
+    recording = write_audiobook(tmp_path / "Short.m4b", speak_book(sample_chapters(chapters=1, sentences=1)))
+    house = await asyncio.to_thread(split_house, nats_url)
+    try:
+        async with await device(house.player, "twice") as http:
+            sent = {"recording": await send_file(http, recording.name, recording.read_bytes())}
+            started, twin = await asyncio.gather(*(http.post("/api/books/added", json=sent) for _ in "ab"))
+            assert (started.status_code, twin.status_code) == (202, 202), (started.text, twin.text)
+            job = started.json()["job"]
+            assert twin.json()["job"] == job
+            assert (await followed_to_the_end(http, job))["state"] == "done"
+            again = await http.post("/api/books/added", json=sent)
+            assert again.status_code == 202, again.text
+            assert (again.json()["job"], again.json()["state"]) == (job, "done")
+            assert [p.name for p in (house.back.data_dir / "uploads").iterdir()] == [job]  # one job made
     finally:
         house.stop()
 

@@ -59,7 +59,7 @@ class JobControl:
             await asyncio.gather(*list(self._pending), return_exceptions=True)
 
     async def cancel(self, job_id: str) -> IngestJob:
-        job = await self._store.get_job(job_id)
+        job = await self.job(job_id)
         if job is None:
             raise NotFound(f"no job {job_id!r}")
         if job.state not in UNFINISHED:
@@ -69,9 +69,12 @@ class JobControl:
         await self._store.put_job(cancelled)
         return cancelled
 
+    async def job(self, job_id: str) -> IngestJob | None:
+        return await self._store.get_job(job_id)
+
     async def listing(self, job_id: str | None) -> JobList:
         if job_id is not None:
-            job = await self._store.get_job(job_id)
+            job = await self.job(job_id)
             if job is None:
                 raise NotFound(f"no job {job_id!r}")
             return JobList(jobs=[job])

@@ -54,7 +54,7 @@ from bedside_ingest.pipeline import (
 )
 from bedside_ingest.store import BookStore
 from bedside_ingest.transcription import times_from
-from bedside_ingest.uploads import Uploads
+from bedside_ingest.uploads import Uploads, job_of
 
 log = structlog.get_logger("bedside.ingest")
 
@@ -135,6 +135,8 @@ class IngestService:
         self._media = media
         self._started: set[asyncio.Task[IngestReport]] = set()
         """Jobs started for an upload, whose requester does not wait for them to end."""
+        self._adding: dict[str, asyncio.Task[IngestJob]] = {}
+        """Uploads being taken, by the job they make: the same upload asked twice waits for one."""
         self._lock = asyncio.Lock()  # one ingest at a time: the CPU is the limit anyway
         self._after_interim = after_interim
         self._vectors: dict[str, npt.NDArray[np.float32]] = {}
@@ -190,8 +192,19 @@ class IngestService:
 
     async def add_uploaded(self, request: AddUploadedBook) -> IngestJob:
         """Take the sent files onto this disk, check them as any ingest is checked, and start the
-        job; the reply is the job, queued, long before it ends."""
-        job = uuid.uuid4().hex[:16]
+        job; the reply is the job, queued, long before it ends. Asked again for the same upload,
+        while it is taken or after, the reply is that job."""
+        job = job_of(request.recording)
+        adding = self._adding.get(job)
+        if adding is None:
+            adding = asyncio.create_task(self._add_uploaded(job, request), name=f"adding {job}")
+            self._adding[job] = adding
+            adding.add_done_callback(lambda _: self._adding.pop(job, None))
+        return await asyncio.shield(adding)  # a requester gone stops no taking
+
+    async def _add_uploaded(self, job: str, request: AddUploadedBook) -> IngestJob:
+        if (asked_before := await self._control.job(job)) is not None:
+            return asked_before
         try:
             recording = await self._uploads.take(job, request.recording)
             ebook = await self._uploads.take(job, request.ebook) if request.ebook else None

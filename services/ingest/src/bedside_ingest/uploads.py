@@ -6,6 +6,7 @@ a file of its own. The bucket is only the way across: once taken, the object is 
 taken file is the book's recording from then on (the page plays it).
 """
 
+import hashlib
 import re
 import shutil
 import unicodedata
@@ -34,6 +35,12 @@ def local_name(filename: str) -> str:
         stem, suffix = suffix, ""
     stem = stem.strip(" .") or "upload"
     return f"{stem}.{suffix}" if suffix.strip(" ") else stem
+
+
+def job_of(sent: UploadedFile) -> str:
+    """The job a sent recording makes. A page reloaded before ingest answered asks again with the
+    same upload, and must get the job the first ask started, not a second book."""
+    return hashlib.sha256(sent.upload.encode()).hexdigest()[:16]
 
 
 class Uploads:
