@@ -18,7 +18,7 @@ from bedside_ingest.sample import SAMPLE_TEXT
 from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
 from bedside_runtime.nats_server import free_port
 from bedside_testing import RunningSystem, add_listener, start_test_nats
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -117,4 +117,43 @@ def test_a_page_reloaded_while_a_book_is_made_says_how_it_ended(
     expect(page.locator("#add")).to_have_attribute("open", "", timeout=WAIT_MS)
     expect(page.locator("#add-status")).to_have_text("Ready.", timeout=JOB_MS)
     expect(page.get_by_role("link", name="Open it")).to_be_visible()
+    page.context.close()
+
+
+def test_a_page_reloaded_before_ingest_answered_gets_the_book_it_asked_for(
+    empty_house: RunningSystem, browser: Browser, tmp_path: Path
+) -> None:
+    """The ask reaches ingest, which starts the job, but its answer never reaches the page: the
+    page is reloaded first. The reloaded page asks again with the same upload and follows that
+    job (before, it knew of no job: the book was made and the page said nothing of it)."""
+    page = signed_in_page(browser, empty_house, "early-reloader")
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:  # Playwright takes no bound builtin here
+        held.append(route)
+
+    page.route("**/api/books/added", hold)
+    page.get_by_text("Add a book").click()
+    page.get_by_label("The audiobook").set_input_files(
+        write_audiobook(tmp_path / "Early.m4b", speak_book(sample_chapters(chapters=1, sentences=1)))
+    )
+    page.get_by_role("button", name="Add the book").click()
+    while not held:
+        page.wait_for_timeout(50)
+    answered = held[0].fetch()  # to ingest and back, but not to the page
+    assert answered.status == 202, answered.text()
+    first_job = answered.json()["job"]
+    page.reload()  # the held ask goes with the page that made it
+    waited = 0
+    while len(held) < 2:  # the reloaded page asks again
+        assert waited < WAIT_MS, "the reloaded page did not ask again for the book"
+        page.wait_for_timeout(50)
+        waited += 50
+    held[1].continue_()
+    page.unroute("**/api/books/added")
+    expect(page.locator("#add")).to_have_attribute("open", "", timeout=WAIT_MS)
+    expect(page.locator("#add-status")).to_have_text("Ready.", timeout=JOB_MS)
+    assert page.evaluate("localStorage.getItem('bedside.adding')") == first_job
+    assert page.evaluate("localStorage.getItem('bedside.adding.asked')") is None
     page.context.close()

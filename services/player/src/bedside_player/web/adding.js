@@ -1,7 +1,8 @@
 // Adding a book: the recording (and its e-book) sent to the player with the bytes counted as they
-// go, then the book asked for, then its job followed until it is ready. The job followed is kept
-// in this browser, so a page reloaded midway (or a phone that slept) goes on saying how it is,
-// and a book made is offered until it is opened.
+// go, then the book asked for, then its job followed until it is ready. What was sent is kept in
+// this browser until ingest answers, and then the job it answered with, so a page reloaded midway
+// (or a phone that slept) asks again (the same upload is the same job) or goes on saying how the
+// job is, and a book made is offered until it is opened.
 import { api, problem } from "./api.js";
 import { state } from "./state.js";
 
@@ -9,6 +10,7 @@ const $ = (id) => document.getElementById(id);
 const form = $("add-form"), send = $("add-send"), section = $("add");
 const bar = $("add-progress"), status = $("add-status"), open = $("add-open");
 const FOLLOWED = "bedside.adding";
+const ASKED = "bedside.adding.asked";
 const FOLLOW_EVERY_MS = 2_000;
 
 const megabytes = (bytes) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
@@ -99,6 +101,22 @@ async function follow(jobId) {
   }
 }
 
+// The book asked for with the files sent; the answer is its job, which is followed from then on.
+async function askForTheBook(sent) {
+  say("Checking the files…");
+  localStorage.setItem(ASKED, JSON.stringify(sent));
+  const res = await api("POST", "/api/books/added", sent);
+  localStorage.removeItem(ASKED); // answered: a reload need not ask again
+  if (!res.ok) throw new Error(problem(res));
+  localStorage.setItem(FOLLOWED, res.data.job);
+  return res.data.job;
+}
+
+function notAdded(error) {
+  say(`It could not be added: ${error.message}.`);
+  send.disabled = false;
+}
+
 async function add(e) {
   e.preventDefault();
   const recording = $("add-recording").files[0];
@@ -112,31 +130,32 @@ async function add(e) {
     const names = { recording: recording.name, ...(ebook ? { ebook: ebook.name } : {}) };
     const checked = await api("POST", "/api/uploads/check", names);
     if (!checked.ok) throw new Error(problem(checked));
-    const body = { recording: await sendFile(recording, "the recording") };
-    if (ebook) body.ebook = await sendFile(ebook, "the e-book");
-    if (title) body.title = title;
-    say("Checking the files…");
-    const res = await api("POST", "/api/books/added", body);
-    if (!res.ok) throw new Error(problem(res));
-    localStorage.setItem(FOLLOWED, res.data.job);
-    await follow(res.data.job);
+    const sent = { recording: await sendFile(recording, "the recording") };
+    if (ebook) sent.ebook = await sendFile(ebook, "the e-book");
+    if (title) sent.title = title;
+    await follow(await askForTheBook(sent));
   } catch (error) {
-    say(`It could not be added: ${error.message}.`);
-    send.disabled = false;
+    notAdded(error);
   }
 }
 
-// Shown once the device is signed in; a reload goes on following the job it was following.
+function askedBefore() {
+  try { return JSON.parse(localStorage.getItem(ASKED) || "null"); } catch { return null; }
+}
+
+// Shown once the device is signed in; a reload asks again or goes on following, as above.
 export function wireAdding() {
   section.hidden = false;
   form.addEventListener("submit", add);
   open.addEventListener("click", () => localStorage.removeItem(FOLLOWED));
+  const asked = askedBefore();
   const followed = localStorage.getItem(FOLLOWED);
-  if (followed) {
-    section.open = true;
-    send.disabled = true;
-    follow(followed).catch(() => { send.disabled = false; });
-  }
+  if (!asked && !followed) return;
+  section.open = true;
+  send.disabled = true;
+  // Reloaded before ingest answered: that ask is newer than any book still offered.
+  if (asked) askForTheBook(asked).then(follow).catch(notAdded);
+  else follow(followed).catch(() => { send.disabled = false; });
 }
 
 // An empty house: adding a book is the only thing to do.
