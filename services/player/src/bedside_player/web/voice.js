@@ -63,6 +63,7 @@ class Recording {
     this.spoke = false;
     this.quietFrom = null; // seconds into the recording
     this.flushed = null;
+    this.opening = null; // open(), which a first use's permission prompt can hold for long
     this.stopsOnSilence = stopsOnSilence;
     this.onEndOfSpeech = onEndOfSpeech;
     this.stream = null;
@@ -111,6 +112,8 @@ class Recording {
   }
 
   async close() {
+    // Let go while the microphone was still being opened: it is opened, then closed, not left on.
+    try { await this.opening; } catch { /* it never opened */ }
     if (this.tap) {
       // The samples still on their way, and the part chunk, before the recording ends.
       this.tap.port.postMessage("flush");
@@ -197,10 +200,13 @@ async function start() {
   heardLine.hidden = true;
   answerLine.textContent = "Listening…";
   try {
-    await made.open();
+    made.opening = made.open();
+    await made.opening;
   } catch (error) {
-    recording = null;
-    show("idle");
+    if (recording === made) { // not already let go, nor another started since
+      recording = null;
+      show("idle");
+    }
     made.close();
     answerLine.textContent = "";
     const refused = error && (error.name === "NotAllowedError" || error.name === "SecurityError");
