@@ -14,7 +14,8 @@ from bedside_player.byte_ranges import ByteRange, RangeNotSatisfiable, requested
         ("bytes=900-5000", ByteRange(900, 999)),  # a last byte past the end is the end
         ("bytes=-100", ByteRange(900, 999)),
         ("bytes=-5000", ByteRange(0, 999)),
-        ("bytes=10-19, 50-59", ByteRange(10, 19)),  # the first of several
+        ("bytes=10-19, 50-59", None),  # several: the whole file
+        ("bytes=\u00b2-5", None),  # a digit to Python, not a number
         (" Bytes = 5-9", ByteRange(5, 9)),  # the unit in any case, spaces forgiven
         ("items=0-10", None),
         ("bytes=", None),
@@ -32,6 +33,8 @@ def test_the_bytes_a_range_header_asks_for(header: str | None, expected: ByteRan
 def test_a_range_past_the_end_cannot_be_served(header: str) -> None:
     with pytest.raises(RangeNotSatisfiable):
         requested_range(header, 1000)
+    with pytest.raises(RangeNotSatisfiable):
+        requested_range(header, 0)  # an empty file has no bytes to name
 
 
 def test_a_content_range_names_the_bytes_and_the_whole() -> None:

@@ -163,9 +163,20 @@ async def test_bytes_far_ahead_of_the_fetch_are_read_from_the_bucket(nats_url: s
             near = asyncio.create_task(arriving.read(source, 10, 100))
             await asyncio.sleep(0.05)
             assert not near.done()  # the fetch brings these
-            arriving.fail()
+            arriving.end()
             with pytest.raises(FetchFailed):
                 await near
+
+        # A read ahead that fails leaves the bytes to the fetch.
+        elsewhere = ChunkReads(js, f"OBJ_{subjects.MEDIA_BUCKET}", "$O.elsewhere", 1, 128 * 1024)
+        waiting = Arriving(partial, tmp_path / "copy", len(sent), elsewhere)
+        with waiting.open() as source:
+            tail = asyncio.create_task(waiting.read(source, len(sent) - 1, 1))
+            await asyncio.sleep(0.05)
+            assert not tail.done()
+            waiting.end()
+            with pytest.raises(FetchFailed):
+                await tail
 
         # Two objects put at once interleave their chunks: no reads ahead of the fetch for them.
         names = [f"{uuid.uuid4().hex}.mp3" for _ in range(2)]

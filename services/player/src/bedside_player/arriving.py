@@ -53,9 +53,11 @@ class ChunkReads:
             return None
         if first.seq is None or last.seq is None or not first.data:
             return None
-        if last.seq - first.seq + 1 != info.chunks:
-            return None
-        return cls(js, stream, subject, first.seq, len(first.data))
+        chunk_bytes, size = len(first.data), info.size or 0
+        one_run = last.seq - first.seq + 1 == info.chunks
+        if not one_run or not (info.chunks - 1) * chunk_bytes < size <= info.chunks * chunk_bytes:
+            return None  # chunks not all one size but the last: offsets cannot be told from them
+        return cls(js, stream, subject, first.seq, chunk_bytes)
 
     async def read(self, offset: int, most: int) -> bytes:
         """Up to ``most`` bytes from ``offset``, no further than the end of its chunk."""
@@ -75,7 +77,7 @@ class Arriving:
         self.arrived = 0
         self._partial = partial
         self._chunks = chunks
-        self._failed = False
+        self._ended = False  # failed, or whole and counted: nothing more will arrive
         self._moved = asyncio.Event()
 
     def open(self) -> BinaryIO:
@@ -93,8 +95,13 @@ class Arriving:
         from the bucket when they are far ahead of the fetch, else once the fetch brings them."""
         while self.arrived <= offset:
             if self._chunks is not None and offset >= self.arrived + AHEAD_BYTES:
-                return await self._chunks.read(offset, most)
-            if self._failed:
+                try:
+                    return await self._chunks.read(offset, most)
+                except (NatsError, TimeoutError, FetchFailed) as error:  # the fetch still brings it
+                    log.warning("no reads ahead of the fetch", error=type(error).__name__)
+                    self._chunks = None
+                    continue
+            if self._ended:
                 raise FetchFailed(self.path.name)
             await self._moved.wait()
         count = min(most, self.arrived - offset)
@@ -107,8 +114,8 @@ class Arriving:
         self.arrived += count
         self._wake()
 
-    def fail(self) -> None:
-        self._failed = True
+    def end(self) -> None:
+        self._ended = True
         self._wake()
 
     def _wake(self) -> None:

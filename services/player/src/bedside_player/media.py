@@ -15,12 +15,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import structlog
 from bedside_contracts import subjects
 from bedside_runtime.bus import Broker
 from bedside_runtime.errors import NotFound
 from nats.js.errors import BucketNotFoundError, ObjectNotFoundError
 
 from bedside_player.arriving import Arriving, ChunkReads, CountingWriter
+
+log = structlog.get_logger("bedside.player.media")
 
 
 def overflow(copies: Sequence[tuple[str, int, float]], budget_bytes: int, keep: str) -> list[str]:
@@ -101,12 +104,17 @@ class MediaCopies:
             with partial.open("wb") as out:
                 announce.set_result(arriving)
                 await bucket.get(name, writeinto=CountingWriter(out, arriving, asyncio.get_running_loop()))  # type: ignore[arg-type]
+            if arriving.arrived != arriving.size:
+                raise NotFound(
+                    f"the media bucket gave {arriving.arrived} bytes of {name}, not {arriving.size}"
+                )
             partial.replace(path)  # whole or not at all: a fetch cut short leaves no copy behind
             await asyncio.to_thread(self._make_room, name)
-        except BaseException:
-            arriving.fail()
+        except BaseException as error:
+            log.warning("media fetch failed", name=name, arrived=arriving.arrived, error=repr(error))
             raise
         finally:
+            arriving.end()
             partial.unlink(missing_ok=True)
         return path
 
