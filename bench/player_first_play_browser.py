@@ -101,7 +101,7 @@ async def main() -> None:
             await browser.close()
         rounded = [[round(ms) for ms in each] for each in (first_ms, whole_ms)]
         print(
-            f"{megabytes:.0f} MB m4b indexed at its end, canplay: first {rounded[0]} ms, whole {rounded[1]} ms"
+            f"{megabytes:.0f} MB m4b, index at the end, canplay: first {rounded[0]} ms, whole {rounded[1]} ms"
         )
         report(
             [
