@@ -121,6 +121,15 @@ def paired_phone(bedside: LanBedside, browser: Browser, outside: list[str], uplo
     return phone
 
 
+def hold_the_button(phone: Page, seconds: float) -> None:
+    """Push to talk: the button pressed (it listens at once), held ``seconds``, let go."""
+    phone.get_by_role("button", name="Speak your question").hover()
+    phone.mouse.down()
+    expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "true")
+    phone.wait_for_timeout(seconds * 1000)
+    phone.mouse.up()
+
+
 def expect_one_wav_made_by_the_page(uploads: list[Request], speech_s: float) -> None:
     """The page's own encoding: 16 kHz mono 16-bit PCM, sent with the cookie, not a token."""
     (upload,) = uploads
@@ -172,11 +181,7 @@ def test_push_to_talk_sends_the_question_when_the_button_is_let_go(
     phone = paired_phone(bedside, browser, outside, uploads)
     assert not phone.get_by_label("Hands-free").is_checked()
     assert not phone.get_by_label("browser's own recogniser").is_checked()  # off unless chosen
-    phone.get_by_role("button", name="Speak your question").hover()
-    phone.mouse.down()
-    expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "true")
-    phone.wait_for_timeout((LEAD_S + speech_s + 0.8) * 1000)  # held while the question is said
-    phone.mouse.up()
+    hold_the_button(phone, LEAD_S + speech_s + 0.8)  # held while the question is said
     expect_answered_aloud(phone)
     expect_one_wav_made_by_the_page(uploads, speech_s)
     assert outside == []
@@ -193,12 +198,8 @@ def test_a_busy_page_loses_none_of_the_question(
     uploads: list[Request] = []
     phone = paired_phone(bedside, browser, outside, uploads)
     phone.evaluate(BUSY_PAGE)
-    phone.get_by_role("button", name="Speak your question").hover()
-    phone.mouse.down()
-    expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "true")
     # Held longer: on the busy page the microphone opens later after the press.
-    phone.wait_for_timeout((LEAD_S + speech_s + 1.5) * 1000)
-    phone.mouse.up()
+    hold_the_button(phone, LEAD_S + speech_s + 1.5)
     expect(phone.locator("#mic")).not_to_have_attribute("aria-pressed", "true", timeout=WAIT_MS)
     phone.evaluate("clearInterval(window.__busy)")
     expect_answered_aloud(phone)
@@ -216,10 +217,7 @@ def test_a_button_let_go_while_the_microphone_opens_says_nothing_was_heard(
     uploads: list[Request] = []
     phone = paired_phone(bedside, browser, outside, uploads)
     phone.evaluate(SLOW_MICROPHONE)
-    phone.get_by_role("button", name="Speak your question").hover()
-    phone.mouse.down()
-    phone.wait_for_timeout(500)  # held past a tap, let go before the microphone opens
-    phone.mouse.up()
+    hold_the_button(phone, 0.5)  # held past a tap, let go before the microphone opens
     expect(phone.locator("#answer")).to_have_text(
         "I didn't hear a question. Hold the button while you speak, or type it.", timeout=WAIT_MS
     )
@@ -252,10 +250,7 @@ def test_one_question_at_a_time_covers_the_microphone_too(
         held.append(route)
 
     phone.route("**/turns/spoken", hold)
-    phone.get_by_role("button", name="Speak your question").hover()
-    phone.mouse.down()
-    phone.wait_for_timeout((LEAD_S + speech_s + 0.8) * 1000)
-    phone.mouse.up()
+    hold_the_button(phone, LEAD_S + speech_s + 0.8)
     while not held:
         phone.wait_for_timeout(50)
     box = phone.get_by_label("Ask about the book or say where to go")
