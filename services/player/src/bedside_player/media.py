@@ -87,8 +87,9 @@ class MediaCopies:
         _seen(fetch)  # a fetch only warming fails again, and is said, when a device asks
 
     async def _fetch(self, name: str, path: Path, announce: "asyncio.Future[Arriving]") -> Path:
+        js = self._broker.connection.jetstream()
         try:
-            bucket = await self._broker.connection.jetstream().object_store(subjects.MEDIA_BUCKET)
+            bucket = await js.object_store(subjects.MEDIA_BUCKET)
             info = await bucket.get_info(name)
         except BucketNotFoundError:
             raise NotFound("no book's media is stored yet") from None
@@ -96,7 +97,6 @@ class MediaCopies:
             raise NotFound(f"the media bucket has no {name}") from None
         await asyncio.to_thread(self._folder.mkdir, parents=True, exist_ok=True)
         partial = path.with_name(f".{name}.{uuid.uuid4().hex}.part")
-        js = self._broker.connection.jetstream()
         arriving = Arriving(
             partial, path, info.size or 0, await ChunkReads.of(js, subjects.MEDIA_BUCKET, info)
         )
