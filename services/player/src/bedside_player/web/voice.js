@@ -70,11 +70,13 @@ class Recording {
   }
 
   async open() {
+    // The tap first: the microphone's samples flow from the moment it opens, and a tap loaded
+    // after it (slow under load) lost the question's first words ("go to chapter two": "Tatoo").
+    await this.context.audioWorklet.addModule(TAP);
     this.stream = await navigator.mediaDevices.getUserMedia({
       audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
     });
     await this.context.resume();
-    await this.context.audioWorklet.addModule(TAP);
     const source = this.context.createMediaStreamSource(this.stream);
     this.tap = new AudioWorkletNode(this.context, "bedside-voice-tap", { numberOfOutputs: 1 });
     this.flushed = new Promise((resolve) => {
