@@ -8,38 +8,22 @@ spoken by espeak-ng, as an .m4b with chapter markers and a cover, sent with its 
 """
 
 import asyncio
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import nats
 import pytest
-from bedside_adding import followed_to_the_end, send_file
+from bedside_adding import bucket_objects, device, followed_to_the_end, send_file, split_house
 from bedside_audiobooks import need_espeak, sample_chapters, speak_book, tag_cover, write_audiobook
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, BookIngested
 from bedside_ingest.sample import SAMPLE_TEXT
-from bedside_player.listeners import Listeners
-from bedside_runtime.nats_server import free_port
-from bedside_testing import RunningSystem, until
+from bedside_testing import until
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 TITLE = "The Lantern at Gull Point"
 COVER = b"\x89PNG\r\n\x1a\n" + bytes(32)
-
-
-async def bucket_objects(nats_url: str, name: str) -> list[str]:
-    client = await nats.connect(nats_url)
-    try:
-        bucket = await client.jetstream().object_store(name)
-        try:
-            return [info.name for info in await bucket.list() if not info.deleted]
-        except nats.js.errors.NotFoundError:  # nats-py's word for an empty bucket
-            return []
-    finally:
-        await client.close()
 
 
 async def newest_artifact(nats_url: str, book: str) -> BookArtifact:
@@ -52,43 +36,6 @@ async def newest_artifact(nats_url: str, book: str) -> BookArtifact:
         return BookArtifact.model_validate_json((await bucket.get(announced.object_name)).data or b"")
     finally:
         await client.close()
-
-
-async def device(system: RunningSystem, name: str) -> httpx.AsyncClient:
-    client = await nats.connect(system.nats_url)
-    try:
-        token = await (await Listeners.open(client.jetstream())).create(name)
-    finally:
-        await client.close()
-    return httpx.AsyncClient(
-        base_url=system.http_url, headers={"Authorization": f"Bearer {token}"}, timeout=60
-    )
-
-
-@dataclass
-class SplitHouse:
-    """Ingest and search on one data directory, the player on another."""
-
-    back: RunningSystem
-    player: RunningSystem
-
-    def stop(self) -> None:
-        self.player.stop()
-        self.back.stop()
-
-
-def split_house(nats_url: str, back: tuple[str, ...] = ("ingest", "search")) -> SplitHouse:
-    def own(services: tuple[str, ...], port: int) -> RunningSystem:
-        return RunningSystem(nats_url, Path(tempfile.mkdtemp(prefix="bedside-data-")), services, port)
-
-    house = SplitHouse(own(back, free_port()), own(("player",), free_port()))
-    try:
-        house.back.start()
-        house.player.start()
-    except BaseException:
-        house.stop()
-        raise
-    return house
 
 
 async def test_an_audiobook_sent_from_the_page_becomes_a_book_that_plays(
@@ -209,6 +156,10 @@ async def test_what_cannot_become_a_book_is_refused_with_its_reason(nats_url: st
             assert reason.startswith("the recording: is not an audiobook"), reason  # by its part, not a path
             assert str(house.back.data_dir) not in reason
             assert list((house.back.data_dir / "uploads").iterdir()) == []  # nothing of it kept
+            # Asked again (the page reloaded before that answer came): the same reason, by its job.
+            again = await http.post("/api/books/added", json={"recording": notes})
+            assert again.status_code == 202, again.text
+            assert (again.json()["state"], again.json()["reason"]) == ("failed", reason)
 
             drm = await send_file(http, "Book.aax", b"\x00" * 64)
             refused = await http.post("/api/books/added", json={"recording": drm})

@@ -39,7 +39,7 @@ class Failure(Contract):
     """The reply to a request that could not be served; ``code`` is stable, ``error`` is for people."""
 
     ok: Literal[False] = False
-    code: Literal["invalid", "not_found", "conflict", "unavailable", "internal"]
+    code: Literal["invalid", "not_found", "conflict", "no_room", "unavailable", "internal"]
     error: str
     failed_service: str | None = None
     """The service that could not answer, when another let the one replying down: the player's

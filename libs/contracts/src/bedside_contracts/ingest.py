@@ -190,6 +190,11 @@ class IngestJob(Contract):
     progress: TranscriptionProgress | None = Field(default=None, description="as of the last chapter done")
 
 
+UPLOAD_MAX_BYTES = 4 * 1024**3
+"""The largest file a device may send. An audiobook of 40 hours at 128 kbit/s is 2.3 GB; twice that
+leaves room for a richer encoding."""
+
+
 class UploadedFile(Contract):
     """A file a device sent, held in the uploads bucket as ``upload`` until ingest takes it."""
 
@@ -199,7 +204,7 @@ class UploadedFile(Contract):
         max_length=255,
         description="as the device named it: its suffix says what it is, the rest may name the book",
     )
-    size: int = Field(ge=1, description="bytes, as stored")
+    size: int = Field(ge=1, le=UPLOAD_MAX_BYTES, description="bytes, as stored")
 
 
 class UploadNames(Contract):
@@ -208,6 +213,10 @@ class UploadNames(Contract):
 
     recording: str = Field(min_length=1, max_length=255)
     ebook: str | None = Field(default=None, min_length=1, max_length=255)
+    recording_bytes: int | None = Field(
+        default=None, ge=0, le=UPLOAD_MAX_BYTES, description="its size: room for it is checked"
+    )
+    ebook_bytes: int | None = Field(default=None, ge=0, le=UPLOAD_MAX_BYTES)
 
 
 class UploadNamesAccepted(Contract):

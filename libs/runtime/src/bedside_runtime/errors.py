@@ -29,6 +29,12 @@ class Unavailable(ServiceError):
     code = "unavailable"
 
 
+class NoRoom(ServiceError):
+    """A listener's file would fill the disk it is to be written to."""
+
+    code = "no_room"
+
+
 class CallFailed(ServiceError):
     """A request to another service got no typed answer: the one error family of ``bus.call``.
 
@@ -46,7 +52,7 @@ class CallFailed(ServiceError):
         """The service that failed ("" when not known)."""
 
 
-PASSED_ON = frozenset({"invalid", "not_found", "conflict"})
+PASSED_ON = frozenset({"invalid", "not_found", "conflict", "no_room"})
 """Failure codes a caller passes on as they are; any other means the service let it down."""
 
 

@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 from bedside_contracts import subjects
 from bedside_contracts.ingest import UploadedFile
 from bedside_runtime.errors import InvalidRequest
+from bedside_runtime.room import ensure_room, written_or_no_room
 from bedside_runtime.streams import object_bucket
 from nats.js.client import JetStreamContext
 from nats.js.errors import ObjectNotFoundError
@@ -59,19 +60,28 @@ class Uploads:
         )
         return cls(bucket, folder)
 
-    async def take(self, job: str, sent: UploadedFile) -> Path:
-        """The file on this disk, in the job's own folder; the object is deleted once it is."""
+    def ensure_room(self, what: str, needed: int) -> None:
+        """Refuse (``NoRoom``) files there is no room to take."""
+        ensure_room(self._folder, what, needed)
+
+    async def take(self, job: str, sent: UploadedFile, what: str) -> Path:
+        """The file on this disk, in the job's own folder; the object is deleted once it is.
+        ``what`` names it in a refusal: "the recording", "the e-book"."""
+        self.ensure_room(what, sent.size)
         folder = self._folder / job
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / local_name(sent.filename)
         try:
-            with path.open("wb") as out:
+            with written_or_no_room(what), path.open("wb") as out:
                 await self._bucket.get(sent.upload, writeinto=out)
         except ObjectNotFoundError:
             path.unlink(missing_ok=True)
             raise InvalidRequest(
                 "that upload is not here: it was taken already, or sent over a day ago"
             ) from None
+        except BaseException:  # kept in the bucket: asked again, with room made, it is taken then
+            path.unlink(missing_ok=True)
+            raise
         if (taken := path.stat().st_size) != sent.size:
             path.unlink()
             raise InvalidRequest(f"that upload holds {taken} bytes, not the {sent.size} said")

@@ -7,6 +7,7 @@ credential reaches only its own listener: every listener path is checked against
 
 from pathlib import Path
 
+from bedside_contracts.ingest import UPLOAD_MAX_BYTES
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
@@ -46,7 +47,7 @@ def build_api(service: Service) -> FastAPI:
         telemetry=NO_TELEMETRY,
     )
     app.state.service = service
-    larger = {turns.SPOKEN_SUFFIX: SPOKEN_ASK_MAX_BYTES, adding.UPLOADS_PATH: adding.UPLOAD_MAX_BYTES}
+    larger = {turns.SPOKEN_SUFFIX: SPOKEN_ASK_MAX_BYTES, adding.UPLOADS_PATH: UPLOAD_MAX_BYTES}
     app.add_middleware(LimitBody, larger=larger)
     app.add_middleware(Authenticate, owners=service, open_paths=frozenset({OPENAPI_PATH, session.PAIR_PATH}))
     app.add_middleware(PageHeaders)

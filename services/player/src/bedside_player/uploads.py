@@ -1,7 +1,8 @@
 """A file a device sends, put whole into the uploads bucket for ingest to take.
 
 The body is written to a spool file first: the object store reads what it stores from a file,
-and a body that stops midway (the device went, or it was too large) leaves nothing in the bucket.
+and a body that stops midway (the device went, it was too large, or the disk filled) leaves nothing
+in the bucket.
 """
 
 import asyncio
@@ -12,20 +13,35 @@ from pathlib import Path
 
 from bedside_contracts import subjects
 from bedside_contracts.ingest import UploadedFile
-from bedside_runtime.errors import InvalidRequest, Unavailable
+from bedside_runtime.errors import InvalidRequest, NoRoom, Unavailable
+from bedside_runtime.room import ensure_room, written_or_no_room
 from nats.js.client import JetStreamContext
-from nats.js.errors import BucketNotFoundError
+from nats.js.errors import APIError, BucketNotFoundError
+
+
+def spool_of(data_dir: Path) -> Path:
+    return data_dir / "incoming"
+
+
+SENT = "this file"
+"""How a refusal names the file: the player does not know which of the book's files it is."""
+STORE_FULL = (10023, 10047)
+"""JetStream's "insufficient resources" and "insufficient storage resources available"."""
 
 
 async def store_upload(
-    js: JetStreamContext, spool: Path, filename: str, body: AsyncIterator[bytes]
+    js: JetStreamContext, spool: Path, filename: str, body: AsyncIterator[bytes], declared: int | None
 ) -> UploadedFile:
+    """``declared``: the body's size by its Content-Length, when it has one, so that a file there
+    is no room for is refused before its bytes are sent."""
     try:
         bucket = await js.object_store(subjects.UPLOADS_BUCKET)
     except BucketNotFoundError:
         raise Unavailable("books cannot be added until the ingest service has started once") from None
     await asyncio.to_thread(spool.mkdir, parents=True, exist_ok=True)
-    with tempfile.TemporaryFile(dir=spool) as held:
+    if declared is not None:
+        ensure_room(spool, SENT, declared)
+    with written_or_no_room(SENT), tempfile.TemporaryFile(dir=spool) as held:
         async for chunk in body:
             held.write(chunk)
         size = held.tell()
@@ -33,5 +49,10 @@ async def store_upload(
             raise InvalidRequest(f"{filename!r} arrived empty")
         held.seek(0)
         upload = uuid.uuid4().hex
-        await bucket.put(upload, held)
+        try:
+            await bucket.put(upload, held)  # a put that fails takes its chunks back out
+        except APIError as error:
+            if error.err_code not in STORE_FULL:
+                raise
+            raise NoRoom(f"there is not room for {SENT} in Bedside's store: it is full") from None
     return UploadedFile(upload=upload, filename=filename, size=size)

@@ -10,6 +10,7 @@ from typing import Annotated, Any, TypeVar
 from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.ingest import (
+    UPLOAD_MAX_BYTES,
     AddUploadedBook,
     IngestJob,
     JobList,
@@ -20,7 +21,8 @@ from bedside_contracts.ingest import (
 )
 from bedside_contracts.player import AddingBook
 from bedside_runtime.bus import call
-from bedside_runtime.errors import CallFailed, InvalidRequest, NotFound, RemoteFailure
+from bedside_runtime.errors import CallFailed, InvalidRequest, NoRoom, NotFound, RemoteFailure
+from bedside_runtime.room import ensure_room
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
@@ -29,11 +31,9 @@ from starlette.requests import ClientDisconnect
 from bedside_player.routes.deps import Bedside, Caller
 from bedside_player.routes.errors import DOCUMENTED_ERRORS, error_reply
 from bedside_player.service import Service
-from bedside_player.uploads import store_upload
+from bedside_player.uploads import spool_of, store_upload
 
 UPLOADS_PATH = "/api/uploads"
-UPLOAD_MAX_BYTES = 4 * 1024**3
-"""An audiobook of 40 hours at 128 kbit/s is 2.3 GB; twice that leaves room for a richer encoding."""
 UPLOAD_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
@@ -59,17 +59,22 @@ async def upload(
     ],
 ) -> UploadedFile | JSONResponse:
     """One file of a book to add (its recording, or its e-book), held until the book is asked for."""
-    spool = service.settings.data_dir / "incoming"
+    spool = spool_of(service.settings.data_dir)
     js = service.broker.connection.jetstream()
+    declared = request.headers.get("content-length")  # a number: LimitBody refused any other
     try:
-        return await store_upload(js, spool, filename, request.stream())
+        return await store_upload(js, spool, filename, request.stream(), int(declared) if declared else None)
     except ClientDisconnect:  # LimitBody stopped the body midway and answers 413 itself
         return error_reply(413, "the file is too large")
 
 
 @router.post("/api/uploads/check", response_model=UploadNamesAccepted)
 async def check_names(caller: Caller, body: UploadNames, service: Bedside) -> UploadNamesAccepted:
-    """Whether files of these names could make a book, asked before their bytes are sent."""
+    """Whether files of these names could make a book, asked before their bytes are sent; and, with
+    their sizes, whether there is room for them (here while each is sent, at ingest for both)."""
+    for what, size in (("the recording", body.recording_bytes), ("the e-book", body.ebook_bytes)):
+        if size is not None:
+            ensure_room(spool_of(service.settings.data_dir), what, size)
     asked = call(service.broker.connection, subjects.INGEST_CHECK_UPLOAD, body, UploadNamesAccepted)
     return await passed_on(asked)
 
@@ -111,6 +116,8 @@ async def passed_on(asked: Awaitable[Reply]) -> Reply:
     try:
         return await asked
     except RemoteFailure as refused:
-        if refused.code != "invalid":
-            raise
-        raise InvalidRequest(refused.failure.error) from None
+        if refused.code == "invalid":
+            raise InvalidRequest(refused.failure.error) from None
+        if refused.code == "no_room":
+            raise NoRoom(refused.failure.error) from None
+        raise

@@ -12,7 +12,14 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-STATUS = {"invalid": 422, "not_found": 404, "conflict": 409, "unavailable": 503, "internal": 500}
+STATUS = {
+    "invalid": 422,
+    "not_found": 404,
+    "conflict": 409,
+    "no_room": 507,
+    "unavailable": 503,
+    "internal": 500,
+}
 DOCUMENTED_ERRORS: dict[int | str, dict[str, object]] = {
     status: {"model": ErrorReply, "description": why}
     for status, why in {
@@ -24,6 +31,7 @@ DOCUMENTED_ERRORS: dict[int | str, dict[str, object]] = {
         413: "the request body is too large",
         422: "the request does not fit its schema",
         503: "a service behind the player is unavailable",
+        507: "no room on the disk for the file sent",
         504: "a service behind the player did not answer in time",
     }.items()
 }

@@ -126,8 +126,13 @@ async function add(e) {
   send.disabled = true;
   open.hidden = true;
   try {
-    // By their names first: a file no book could be made of is refused before it is sent.
-    const names = { recording: recording.name, ...(ebook ? { ebook: ebook.name } : {}) };
+    // By their names and sizes first: a file no book could be made of, or there is no room for,
+    // is refused before it is sent.
+    const names = {
+      recording: recording.name,
+      recording_bytes: recording.size,
+      ...(ebook ? { ebook: ebook.name, ebook_bytes: ebook.size } : {}),
+    };
     const checked = await api("POST", "/api/uploads/check", names);
     if (!checked.ok) throw new Error(problem(checked));
     const sent = { recording: await sendFile(recording, "the recording") };

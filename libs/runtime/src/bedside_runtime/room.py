@@ -1,0 +1,64 @@
+"""Room on a disk for a listener's files, asked before they are written.
+
+A disk filled to the last byte fails whatever writes next: the bus's own log among them, which
+stops storing anything when it cannot write. So a file that would leave less than a reserve free
+is refused, before its bytes are sent where that can be known, with the sizes a listener can act on.
+"""
+
+import errno
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from bedside_runtime.errors import NoRoom
+
+RESERVE_SHARE = 20
+"""A twentieth of the disk is kept free,"""
+RESERVE_MOST = 1024**3
+"""but never more than a GiB: on a big disk a GiB is room enough for what the house writes meanwhile."""
+
+
+def reserve_of(disk_bytes: int) -> int:
+    return min(RESERVE_MOST, disk_bytes // RESERVE_SHARE)
+
+
+def size_said(n: int) -> str:
+    """A size as a listener reads it: 2.1 GB, 340 MB, 0.5 MB."""
+    if n >= 10**9:
+        return f"{n / 1e9:.1f} GB"
+    return f"{n / 1e6:.0f} MB" if n >= 10**7 else f"{n / 1e6:.1f} MB"
+
+
+def lack_of_room(what: str, needed: int, free: int, disk_bytes: int) -> str | None:
+    """Why ``needed`` bytes of ``what`` cannot be written to a disk of ``disk_bytes`` with ``free``
+    bytes free, or None when they can."""
+    usable = max(0, free - reserve_of(disk_bytes))
+    if needed <= usable:
+        return None
+    return (
+        f"there is not room for {what} where Bedside keeps its books: it is {size_said(needed)} "
+        f"and {size_said(usable)} is free there"
+    )
+
+
+def ensure_room(folder: Path, what: str, needed: int) -> None:
+    """Raise ``NoRoom`` when ``needed`` bytes would leave ``folder``'s disk short of its reserve
+    (the disk of its nearest folder that exists, when it is yet to be made)."""
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    usage = shutil.disk_usage(folder)
+    if (lack := lack_of_room(what, needed, usage.free, usage.total)) is not None:
+        raise NoRoom(lack)
+
+
+@contextmanager
+def written_or_no_room(what: str) -> Iterator[None]:
+    """A write the disk fills midway (another writer took the room meanwhile, or the size was not
+    known before) fails as ``NoRoom``, not as a bare ``OSError``."""
+    try:
+        yield
+    except OSError as error:
+        if error.errno != errno.ENOSPC:
+            raise
+        raise NoRoom(f"there is not room for {what} where Bedside keeps its books: the disk filled") from None

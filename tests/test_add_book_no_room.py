@@ -1,0 +1,94 @@
+"""A book there is no room for: refused with the sizes before its bytes are sent, and, when it is
+sent all the same, at the first disk it would fill, with nothing of it left half-written. Made
+room for, the same upload is taken.
+
+The player's spool and ingest's uploads folder are each a small real disk (a tmpfs), filled for real.
+"""
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+from bedside_adding import bucket_objects, device, send_file, split_house
+from bedside_contracts import subjects
+from bedside_disks import grow, small_disk
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+
+MB = 10**6
+NO_ROOM = "there is not room for the recording where Bedside keeps its books: it is"
+
+
+async def in_chunks(data: bytes, chunk: int = MB) -> AsyncIterator[bytes]:
+    """A body without a Content-Length: its size is known only once it has all arrived."""
+    for start in range(0, len(data), chunk):
+        yield data[start : start + chunk]
+
+
+async def test_a_book_there_is_no_room_for_is_refused_with_the_sizes_and_taken_once_there_is(
+    nats_url: str,
+) -> None:
+    house = await asyncio.to_thread(split_house, nats_url, ("ingest",))
+    spool, taken = house.player.data_dir / "incoming", house.back.data_dir / "uploads"
+    try:
+        with small_disk(spool, 24), small_disk(taken, 12):  # 22.8 MB and 11.4 MB usable
+            async with await device(house.player, "full") as http:
+                # Asked by size, before anything is sent: the player's disk, then ingest's.
+                checks = {
+                    30 * MB: (507, f"{NO_ROOM} 30 MB"),
+                    16 * MB: (507, f"{NO_ROOM} 16 MB"),
+                    8 * MB: (200, ""),
+                }
+                for size, (status, said) in checks.items():
+                    checked = await http.post(
+                        "/api/uploads/check", json={"recording": "Book.m4b", "recording_bytes": size}
+                    )
+                    detail = checked.json().get("detail", "")
+                    assert (checked.status_code, detail[: len(said)]) == (status, said), checked.text
+                both = {
+                    "recording": "Book.m4b",
+                    "recording_bytes": 8 * MB,
+                    "ebook": "Book.epub",
+                    "ebook_bytes": 4 * MB,
+                }
+                checked = await http.post("/api/uploads/check", json=both)
+                assert checked.status_code == 507, checked.text
+                assert checked.json()["detail"].startswith(
+                    NO_ROOM.replace("the recording", "the recording and its e-book") + " 12 MB"
+                )
+
+                # Sent anyway, with its size: refused before the body is read.
+                big = bytes(30 * MB)
+                refused = await http.post("/api/uploads", params={"filename": "Big.mp3"}, content=big)
+                assert refused.status_code == 507, refused.text
+                assert "it is 30 MB" in refused.json()["detail"]
+                # Sent without one: the disk fills midway; the half-written file goes.
+                refused = await http.post(
+                    "/api/uploads", params={"filename": "Big.mp3"}, content=in_chunks(big)
+                )
+                assert refused.status_code == 507, refused.text
+                assert refused.json()["detail"] == (
+                    "there is not room for this file where Bedside keeps its books: the disk filled"
+                )
+                assert list(spool.iterdir()) == []
+                assert await bucket_objects(nats_url, subjects.UPLOADS_BUCKET) == []
+
+                # Room at the player, none at ingest: the upload waits in the bucket for room.
+                sent = {"recording": await send_file(http, "Noise.mp3", bytes(range(256)) * (64 * 1024))}
+                refused = await http.post("/api/books/added", json=sent)
+                assert refused.status_code == 507, refused.text
+                assert refused.json()["detail"].startswith(
+                    f"{NO_ROOM} 17 MB"  # 16,777,216 bytes
+                )
+                assert list(taken.iterdir()) == []
+                assert await bucket_objects(nats_url, subjects.UPLOADS_BUCKET) == [
+                    sent["recording"]["upload"]
+                ]
+
+                grow(taken, 64)
+                started = await http.post("/api/books/added", json=sent)
+                assert started.status_code == 202, started.text
+                assert await bucket_objects(nats_url, subjects.UPLOADS_BUCKET) == []
+                assert [p.name for p in taken.iterdir()] == [started.json()["job"]]
+    finally:
+        await asyncio.to_thread(house.stop)
