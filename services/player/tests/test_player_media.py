@@ -101,6 +101,39 @@ async def test_a_file_is_read_as_it_arrives(nats_url: str, tmp_path: Path) -> No
         await broker.connection.close()
 
 
+async def answers_of(served: Path | Arriving) -> dict[str, httpx.Response]:
+    """What a device gets from ``served``: the file, a range of it, its tail, and past its end."""
+    app = FastAPI()
+
+    @app.get("/audio")
+    async def audio(request: Request) -> Response:
+        return await media_response(served, request.headers.get("range"), "audio/mp4")
+
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://player") as http:
+        asked = {"tail": "bytes=-1000", "part": "bytes=1000-1999", "whole": None}
+        answers = await asyncio.gather(
+            *(http.get("/audio", headers={"Range": header} if header else {}) for header in asked.values())
+        )
+        past = await http.get("/audio", headers={"Range": f"bytes={SIZE}-"})
+    return {**dict(zip(asked, answers, strict=True)), "past": past}
+
+
+def assert_served_as_a_device_reads_it(answers: dict[str, httpx.Response], sent: bytes) -> None:
+    whole, part, tail, past = (answers[k] for k in ("whole", "part", "tail", "past"))
+    assert (whole.status_code, whole.content) == (200, sent)
+    assert whole.headers["content-length"] == str(len(sent))
+    assert whole.headers["accept-ranges"] == "bytes"
+    assert whole.headers["content-type"] == "audio/mp4"
+    assert (part.status_code, part.content) == (206, sent[1000:2000])
+    assert part.headers["content-range"] == f"bytes 1000-1999/{len(sent)}"
+    assert (tail.status_code, tail.content) == (206, sent[-1000:])
+    assert (past.status_code, past.headers["content-range"]) == (416, f"bytes */{len(sent)}")
+
+
+SIZE = 24 * 1024 * 1024 + 123
+
+
 async def test_a_file_arriving_is_served_whole_or_by_range(nats_url: str, tmp_path: Path) -> None:
     """What a device gets while the fetch is under way: the file, a range of it, its tail, and
     416 past its end, each with the headers an audio element reads."""
@@ -109,34 +142,19 @@ async def test_a_file_arriving_is_served_whole_or_by_range(nats_url: str, tmp_pa
     try:
         bucket = await object_bucket(broker.connection.jetstream(), subjects.MEDIA_BUCKET, "test", 1)
         name = f"{uuid.uuid4().hex}.m4b"
-        sent = os.urandom(24 * 1024 * 1024 + 123)
+        sent = os.urandom(SIZE)
         await bucket.put(name, io.BytesIO(sent))
         served = await MediaCopies(broker, tmp_path / "media", budget_bytes=10**9).copy_of(name)
         assert isinstance(served, Arriving)
-        app = FastAPI()
-
-        @app.get("/audio")
-        async def audio(request: Request) -> Response:
-            return media_response(served, request.headers.get("range"), "audio/mp4")
-
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://player") as http:
-            tail, part, all_of_it = await asyncio.gather(
-                http.get("/audio", headers={"Range": "bytes=-1000"}),
-                http.get("/audio", headers={"Range": "bytes=1000-1999"}),
-                http.get("/audio"),
-            )
-            past = await http.get("/audio", headers={"Range": f"bytes={len(sent)}-"})
-        assert (all_of_it.status_code, all_of_it.content) == (200, sent)
-        assert all_of_it.headers["content-length"] == str(len(sent))
-        assert all_of_it.headers["accept-ranges"] == "bytes"
-        assert all_of_it.headers["content-type"] == "audio/mp4"
-        assert (part.status_code, part.content) == (206, sent[1000:2000])
-        assert part.headers["content-range"] == f"bytes 1000-1999/{len(sent)}"
-        assert (tail.status_code, tail.content) == (206, sent[-1000:])
-        assert (past.status_code, past.headers["content-range"]) == (416, f"bytes */{len(sent)}")
+        assert_served_as_a_device_reads_it(await answers_of(served), sent)
     finally:
         await broker.connection.close()
+
+
+async def test_a_whole_file_is_served_the_same_way(tmp_path: Path) -> None:
+    sent = os.urandom(SIZE)
+    (whole := tmp_path / "book.m4b").write_bytes(sent)
+    assert_served_as_a_device_reads_it(await answers_of(whole), sent)
 
 
 async def test_bytes_far_ahead_of_the_fetch_are_read_from_the_bucket(nats_url: str, tmp_path: Path) -> None:

@@ -98,10 +98,10 @@ async def book_view(caller: Caller, book: Book, service: Bedside) -> BookView:
 async def audio(caller: Caller, book: Book, service: Bedside, request: Request) -> Response:
     served = await media_file(service, book, book.audio_path, book.audio_object, "audio file")
     path = served if isinstance(served, Path) else served.path
-    return media_response(served, request.headers.get("range"), audio_media_type(path))
+    return await media_response(served, request.headers.get("range"), audio_media_type(path))
 
 
 @router.get("/api/books/{book}/cover", response_class=FileResponse)
 async def cover(caller: Caller, book: Book, service: Bedside, request: Request) -> Response:
     served = await media_file(service, book, book.cover_path, book.cover_object, "cover")
-    return media_response(served, request.headers.get("range"))
+    return await media_response(served, request.headers.get("range"))
