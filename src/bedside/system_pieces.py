@@ -33,6 +33,7 @@ class Group(StrEnum):
     BROWSER = "browser"
     AUDIO = "audio"
     CONTAINERS = "containers"
+    DISKS = "disks"
 
 
 class Use(StrEnum):
@@ -126,6 +127,13 @@ PIECES: tuple[Piece, ...] = (
         "speaks the test audiobooks, whose sentence offsets are the ground truth",
         command("espeak-ng"),
         "espeak-ng",
+    ),
+    Piece(
+        "mount",
+        Group.DISKS,
+        "the no-room tests fill a small real disk (a tmpfs) mounted over the folders a book is sent to",
+        command("mount"),
+        "mount",
     ),
     Piece(
         "chromium",
