@@ -1,6 +1,7 @@
 """A small real disk for a test: a tmpfs mounted over one folder, so that a write fills it for real."""
 
 import os
+import shutil
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,6 +20,8 @@ def small_disk(folder: Path, megabytes: int) -> Iterator[Path]:
     machine where mounting is not allowed skips the test."""
     if os.geteuid() != 0:
         pytest.skip("a small disk is mounted for this test, which needs root")
+    if shutil.which("mount") is None:
+        pytest.skip("no `mount` command: `bash scripts/install-system disks` installs Debian's mount")
     folder.mkdir(parents=True, exist_ok=True)
     mounted = _mount("-t", "tmpfs", "-o", f"size={megabytes}m", "tmpfs", str(folder))
     if mounted.returncode != 0:
