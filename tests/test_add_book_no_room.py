@@ -6,6 +6,7 @@ The player's spool and ingest's uploads folder are each a small real disk (a tmp
 """
 
 import asyncio
+import shutil
 from collections.abc import AsyncIterator
 
 import pytest
@@ -31,7 +32,10 @@ async def test_a_book_there_is_no_room_for_is_refused_with_the_sizes_and_taken_o
     house = await asyncio.to_thread(split_house, nats_url, ("ingest",))
     spool, taken = house.player.data_dir / "incoming", house.back.data_dir / "uploads"
     try:
-        with small_disk(spool, 24), small_disk(taken, 12):  # 22.8 MB and 11.4 MB usable
+        with (
+            small_disk(spool, 24),
+            small_disk(taken, 12),
+        ):  # MiB: 25.2 MB and 12.6 MB, a twentieth of each kept free
             async with await device(house.player, "full") as http:
                 # Asked by size, before anything is sent: the player's disk, then ingest's.
                 checks = {
@@ -51,6 +55,12 @@ async def test_a_book_there_is_no_room_for_is_refused_with_the_sizes_and_taken_o
                     "ebook": "Book.epub",
                     "ebook_bytes": 4 * MB,
                 }
+                too_big = {"recording": "Book.m4b", "recording_bytes": 5 * 10**9}
+                checked = await http.post("/api/uploads/check", json=too_big)
+                assert (checked.status_code, checked.json()["detail"]) == (
+                    422,
+                    "the recording is 5.0 GB; Bedside takes files of up to 4.3 GB",
+                )
                 checked = await http.post("/api/uploads/check", json=both)
                 assert checked.status_code == 507, checked.text
                 assert checked.json()["detail"].startswith(
@@ -70,25 +80,30 @@ async def test_a_book_there_is_no_room_for_is_refused_with_the_sizes_and_taken_o
                 assert refused.json()["detail"] == (
                     "there is not room for this file where Bedside keeps its books: the disk filled"
                 )
-                assert list(spool.iterdir()) == []
+                assert shutil.disk_usage(spool).used < MB  # the spool file is unnamed: its room is the sign
                 assert await bucket_objects(nats_url, subjects.UPLOADS_BUCKET) == []
 
-                # Room at the player, none at ingest: the upload waits in the bucket for room.
-                sent = {"recording": await send_file(http, "Noise.mp3", bytes(range(256)) * (64 * 1024))}
+                # Room at the player, none at ingest for the recording and its e-book together:
+                # both wait in the bucket for room, and nothing of them is taken.
+                sent = {
+                    "recording": await send_file(http, "Noise.mp3", bytes(range(256)) * (32 * 1024)),
+                    "ebook": await send_file(http, "Noise.txt", b"Words. " * 1_200_000),
+                }
+                uploads = sorted(sent[part]["upload"] for part in sent)
                 refused = await http.post("/api/books/added", json=sent)
                 assert refused.status_code == 507, refused.text
-                assert refused.json()["detail"].startswith(
-                    f"{NO_ROOM} 17 MB"  # 16,777,216 bytes
+                assert refused.json()["detail"] == (
+                    "there is not room for the recording and its e-book where Bedside keeps its books:"
+                    " it is 17 MB and 12 MB is free there"  # 8,388,608 + 8,400,000 bytes
                 )
                 assert list(taken.iterdir()) == []
-                assert await bucket_objects(nats_url, subjects.UPLOADS_BUCKET) == [
-                    sent["recording"]["upload"]
-                ]
+                assert sorted(await bucket_objects(nats_url, subjects.UPLOADS_BUCKET)) == uploads
 
                 grow(taken, 64)
                 started = await http.post("/api/books/added", json=sent)
                 assert started.status_code == 202, started.text
                 assert await bucket_objects(nats_url, subjects.UPLOADS_BUCKET) == []
-                assert [p.name for p in taken.iterdir()] == [started.json()["job"]]
+                job = await http.get(f"/api/books/added/{started.json()['job']}")
+                assert job.status_code == 200, job.text
     finally:
         await asyncio.to_thread(house.stop)

@@ -160,28 +160,35 @@ def test_a_page_reloaded_before_ingest_answered_gets_the_book_it_asked_for(
     page.context.close()
 
 
-def test_a_book_there_is_no_room_for_is_refused_before_it_is_sent(
-    empty_house: RunningSystem, browser: Browser, tmp_path: Path
-) -> None:
-    """Ingest's disk is 4 MiB; the recording is 8.4 MB. The page asks by size first, says
-    so with both sizes, and sends none of it."""
+def test_a_book_there_is_no_room_for_is_refused_before_it_is_sent(browser: Browser, tmp_path: Path) -> None:
+    """Ingest's disk is 4 MiB; the recording is 8.4 MB. The page asks by size first, says so with
+    both sizes, and sends none of it. A house of its own: its uploads folder is mounted over."""
     recording = tmp_path / "Long.mp3"
     recording.write_bytes(bytes(8_400_000))
-    with small_disk(empty_house.data_dir / "uploads", 4):
-        page = signed_in_page(browser, empty_house, "no-room")
-        sent: list[str] = []
-        page.on("request", lambda request: sent.append(request.url))
-        expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
-        page.get_by_text("Add a book").click()
-        page.get_by_label("The audiobook").set_input_files(recording)
-        page.get_by_role("button", name="Add the book").click()
-        expect(page.locator("#add-status")).to_have_text(
-            re.compile(
-                r"^It could not be added: there is not room for the recording where Bedside keeps its"
-                r" books: it is 8\.4 MB and \d\.\d MB is free there\.$"
-            ),
-            timeout=WAIT_MS,
-        )
-        expect(page.get_by_role("button", name="Add the book")).to_be_enabled()
-        assert not [url for url in sent if "/api/uploads?" in url]
-        page.context.close()
+    bus = start_test_nats("no-room")
+    house = RunningSystem(
+        bus.url, Path(tempfile.mkdtemp(prefix="bedside-data-")), ("ingest", "search", "player"), free_port()
+    )
+    try:
+        with ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this one
+            thread.submit(house.start, 300).result()
+        with small_disk(house.data_dir / "uploads", 4):
+            page = signed_in_page(browser, house, "no-room")
+            sent: list[str] = []
+            page.on("request", lambda request: sent.append(request.url))
+            expect(page.locator("#add")).to_have_attribute("open", "", timeout=WAIT_MS)  # no book yet
+            page.get_by_label("The audiobook").set_input_files(recording)
+            page.get_by_role("button", name="Add the book").click()
+            expect(page.locator("#add-status")).to_have_text(
+                re.compile(
+                    r"^It could not be added: there is not room for the recording where Bedside keeps its"
+                    r" books: it is 8\.4 MB and \d\.\d MB is free there\.$"
+                ),
+                timeout=WAIT_MS,
+            )
+            expect(page.get_by_role("button", name="Add the book")).to_be_enabled()
+            assert not [url for url in sent if "/api/uploads?" in url]
+            page.context.close()
+    finally:
+        house.stop()
+        bus.stop()

@@ -3,6 +3,7 @@
 import os
 import shutil
 import subprocess
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,7 +30,11 @@ def small_disk(folder: Path, megabytes: int) -> Iterator[Path]:
     try:
         yield folder
     finally:
-        subprocess.run(["umount", "--lazy", str(folder)], check=True)
+        unmounted = subprocess.run(
+            ["umount", "--lazy", str(folder)], capture_output=True, text=True, check=False
+        )
+        if unmounted.returncode != 0:  # said, without hiding what the test itself raised
+            warnings.warn(f"{folder} stays mounted: {unmounted.stderr.strip()}", stacklevel=1)
 
 
 def grow(folder: Path, megabytes: int) -> None:

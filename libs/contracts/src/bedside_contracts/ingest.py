@@ -213,10 +213,8 @@ class UploadNames(Contract):
 
     recording: str = Field(min_length=1, max_length=255)
     ebook: str | None = Field(default=None, min_length=1, max_length=255)
-    recording_bytes: int | None = Field(
-        default=None, ge=0, le=UPLOAD_MAX_BYTES, description="its size: room for it is checked"
-    )
-    ebook_bytes: int | None = Field(default=None, ge=0, le=UPLOAD_MAX_BYTES)
+    recording_bytes: int | None = Field(default=None, ge=0, description="its size: room for it is checked")
+    ebook_bytes: int | None = Field(default=None, ge=0)
 
 
 class UploadNamesAccepted(Contract):

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from nats.js.errors import APIError
+
 from bedside_runtime.errors import NoRoom
 
 RESERVE_SHARE = 20
@@ -30,16 +32,17 @@ def size_said(n: int) -> str:
     return f"{n / 1e6:.0f} MB" if n >= 10**7 else f"{n / 1e6:.1f} MB"
 
 
+def no_room_for(what: str, why: str) -> str:
+    return f"there is not room for {what} where Bedside keeps its books: {why}"
+
+
 def lack_of_room(what: str, needed: int, free: int, disk_bytes: int) -> str | None:
     """Why ``needed`` bytes of ``what`` cannot be written to a disk of ``disk_bytes`` with ``free``
     bytes free, or None when they can."""
     usable = max(0, free - reserve_of(disk_bytes))
     if needed <= usable:
         return None
-    return (
-        f"there is not room for {what} where Bedside keeps its books: it is {size_said(needed)} "
-        f"and {size_said(usable)} is free there"
-    )
+    return no_room_for(what, f"it is {size_said(needed)} and {size_said(usable)} is free there")
 
 
 def ensure_room(folder: Path, what: str, needed: int) -> None:
@@ -52,13 +55,25 @@ def ensure_room(folder: Path, what: str, needed: int) -> None:
         raise NoRoom(lack)
 
 
+DISK_FULL = frozenset({errno.ENOSPC, errno.EDQUOT})
+"""A disk with no space left, or a quota used up: the same to a listener."""
+STORE_FULL = frozenset({10023, 10002})
+"""JetStream refusing a message at its own storage limits: the server's and the account's. (A
+store whose disk itself is full does not answer at all: the put times out.)"""
+
+
 @contextmanager
 def written_or_no_room(what: str) -> Iterator[None]:
     """A write the disk fills midway (another writer took the room meanwhile, or the size was not
-    known before) fails as ``NoRoom``, not as a bare ``OSError``."""
+    known before) fails as ``NoRoom``, not as a bare ``OSError``; so does a put that JetStream
+    refuses for its storage limits."""
     try:
         yield
     except OSError as error:
-        if error.errno != errno.ENOSPC:
+        if error.errno not in DISK_FULL:
             raise
-        raise NoRoom(f"there is not room for {what} where Bedside keeps its books: the disk filled") from None
+        raise NoRoom(no_room_for(what, "the disk filled")) from None
+    except APIError as error:
+        if error.err_code not in STORE_FULL:
+            raise
+        raise NoRoom(no_room_for(what, "the bus's store is full")) from None

@@ -31,7 +31,7 @@ from bedside_contracts.ingest import (
 from bedside_contracts.search import TranscriptCoverage
 from bedside_embedding import Embedder
 from bedside_runtime.bus import Broker
-from bedside_runtime.errors import Conflict, InvalidRequest, NoRoom, NotFound
+from bedside_runtime.errors import Conflict, InvalidRequest, NotFound
 from bedside_runtime.tasks import cancel_and_wait
 
 from bedside_ingest.accepted import check_sent_names
@@ -205,12 +205,7 @@ class IngestService:
     async def _add_uploaded(self, job: str, request: AddUploadedBook) -> IngestJob:
         if (asked_before := await self._control.job(job)) is not None:
             return asked_before
-        try:
-            recording = await self._uploads.take(job, request.recording, "the recording")
-            ebook = await self._uploads.take(job, request.ebook, "the e-book") if request.ebook else None
-        except (InvalidRequest, NoRoom):
-            self._uploads.forget(job)
-            raise
+        recording, ebook = await self._uploads.take(job, request.recording, request.ebook)
         ingest = IngestBook(
             path=str(recording),
             book=book_id_for(recording),  # known from now on, so the page can open it while it is made
@@ -227,7 +222,10 @@ class IngestService:
             log.info("upload refused", job=job, error=said)
             # Its upload is gone from the bucket: a page that asks again (reloaded before this
             # answer came) is told the same reason, by the job.
-            await self._control.record(ingest, "failed", said)
+            try:
+                await self._control.record(ingest, "failed", said)
+            except Exception:  # the refusal is still this answer's
+                log.exception("refused upload not recorded", job=job)
             raise InvalidRequest(said) from None
         await self._control.record(ingest, "queued")
         started = asyncio.create_task(self._run_job(ingest), name=f"job {job}")
@@ -243,8 +241,7 @@ class IngestService:
             sent = IngestBook(path=str(recording), text_path=str(ebook) if ebook else None)
             raise InvalidRequest(as_said_to_the_sender(error.message, sent)) from None
         if request.recording_bytes is not None:
-            both = request.recording_bytes + (request.ebook_bytes or 0)
-            self._uploads.ensure_room("the recording and its e-book" if ebook else "the recording", both)
+            self._uploads.ensure_room(request.recording_bytes, request.ebook_bytes if ebook else None)
         return UploadNamesAccepted()
 
     def _job_ended(self, job: str, task: "asyncio.Task[IngestReport]") -> None:

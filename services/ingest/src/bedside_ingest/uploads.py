@@ -60,32 +60,46 @@ class Uploads:
         )
         return cls(bucket, folder)
 
-    def ensure_room(self, what: str, needed: int) -> None:
-        """Refuse (``NoRoom``) files there is no room to take."""
-        ensure_room(self._folder, what, needed)
+    def ensure_room(self, recording: int, ebook: int | None) -> None:
+        """Refuse (``NoRoom``) a recording (and its e-book) of these sizes that there is no room to take."""
+        both = ebook is not None
+        ensure_room(
+            self._folder,
+            "the recording and its e-book" if both else "the recording",
+            recording + (ebook or 0),
+        )
 
-    async def take(self, job: str, sent: UploadedFile, what: str) -> Path:
-        """The file on this disk, in the job's own folder; the object is deleted once it is.
-        ``what`` names it in a refusal: "the recording", "the e-book"."""
-        self.ensure_room(what, sent.size)
+    async def take(
+        self, job: str, recording: UploadedFile, ebook: UploadedFile | None
+    ) -> tuple[Path, Path | None]:
+        """The files on this disk, in the job's own folder. Their objects are deleted once both are
+        here; until then a refusal (no room, an upload gone) leaves them in the bucket, to be taken
+        when asked again, and nothing of them on this disk."""
+        self.ensure_room(recording.size, ebook.size if ebook else None)
+        try:
+            taken = await self._take(job, recording)
+            taken_ebook = await self._take(job, ebook) if ebook else None
+        except BaseException:
+            self.forget(job)
+            raise
+        for sent in (recording, ebook):
+            if sent is not None:
+                await self._bucket.delete(sent.upload)
+        return taken, taken_ebook
+
+    async def _take(self, job: str, sent: UploadedFile) -> Path:
         folder = self._folder / job
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / local_name(sent.filename)
         try:
-            with written_or_no_room(what), path.open("wb") as out:
+            with written_or_no_room("the files sent"), path.open("wb") as out:
                 await self._bucket.get(sent.upload, writeinto=out)
         except ObjectNotFoundError:
-            path.unlink(missing_ok=True)
             raise InvalidRequest(
                 "that upload is not here: it was taken already, or sent over a day ago"
             ) from None
-        except BaseException:  # kept in the bucket: asked again, with room made, it is taken then
-            path.unlink(missing_ok=True)
-            raise
         if (taken := path.stat().st_size) != sent.size:
-            path.unlink()
             raise InvalidRequest(f"that upload holds {taken} bytes, not the {sent.size} said")
-        await self._bucket.delete(sent.upload)
         return path
 
     def forget(self, job: str) -> None:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from bedside_contracts import subjects
 from bedside_contracts.ingest import UploadedFile
-from bedside_runtime.errors import InvalidRequest, NoRoom, Unavailable
+from bedside_runtime.errors import InvalidRequest, Unavailable
 from bedside_runtime.room import ensure_room, written_or_no_room
 from nats.js.client import JetStreamContext
-from nats.js.errors import APIError, BucketNotFoundError
+from nats.js.errors import BucketNotFoundError
 
 
 def spool_of(data_dir: Path) -> Path:
@@ -25,8 +25,6 @@ def spool_of(data_dir: Path) -> Path:
 
 SENT = "this file"
 """How a refusal names the file: the player does not know which of the book's files it is."""
-STORE_FULL = (10023, 10047)
-"""JetStream's "insufficient resources" and "insufficient storage resources available"."""
 
 
 async def store_upload(
@@ -49,10 +47,5 @@ async def store_upload(
             raise InvalidRequest(f"{filename!r} arrived empty")
         held.seek(0)
         upload = uuid.uuid4().hex
-        try:
-            await bucket.put(upload, held)  # a put that fails takes its chunks back out
-        except APIError as error:
-            if error.err_code not in STORE_FULL:
-                raise
-            raise NoRoom(f"there is not room for {SENT} in Bedside's store: it is full") from None
+        await bucket.put(upload, held)  # a put that fails takes its chunks back out
     return UploadedFile(upload=upload, filename=filename, size=size)

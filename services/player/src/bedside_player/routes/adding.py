@@ -22,7 +22,7 @@ from bedside_contracts.ingest import (
 from bedside_contracts.player import AddingBook
 from bedside_runtime.bus import call
 from bedside_runtime.errors import CallFailed, InvalidRequest, NoRoom, NotFound, RemoteFailure
-from bedside_runtime.room import ensure_room
+from bedside_runtime.room import ensure_room, size_said
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
@@ -73,6 +73,10 @@ async def check_names(caller: Caller, body: UploadNames, service: Bedside) -> Up
     """Whether files of these names could make a book, asked before their bytes are sent; and, with
     their sizes, whether there is room for them (here while each is sent, at ingest for both)."""
     for what, size in (("the recording", body.recording_bytes), ("the e-book", body.ebook_bytes)):
+        if size is not None and size > UPLOAD_MAX_BYTES:
+            raise InvalidRequest(
+                f"{what} is {size_said(size)}; Bedside takes files of up to {size_said(UPLOAD_MAX_BYTES)}"
+            )
         if size is not None:
             ensure_room(spool_of(service.settings.data_dir), what, size)
     asked = call(service.broker.connection, subjects.INGEST_CHECK_UPLOAD, body, UploadNamesAccepted)

@@ -7,7 +7,7 @@ from bedside_contracts.player import BookView, ChapterView, Listening
 from bedside_contracts.search import BookInfo, ChapterInfo
 from bedside_guard import ahead_of, own_title
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import Response, StreamingResponse
 
 from bedside_player.arriving import Arriving
 from bedside_player.audio import audio_media_type
@@ -94,14 +94,14 @@ async def book_view(caller: Caller, book: Book, service: Bedside) -> BookView:
     return view(book, state.position_ms)
 
 
-@router.get("/api/books/{book}/audio", response_class=FileResponse)
+@router.get("/api/books/{book}/audio", response_class=StreamingResponse)
 async def audio(caller: Caller, book: Book, service: Bedside, request: Request) -> Response:
     served = await media_file(service, book, book.audio_path, book.audio_object, "audio file")
     path = served if isinstance(served, Path) else served.path
     return await media_response(served, request.headers.get("range"), audio_media_type(path))
 
 
-@router.get("/api/books/{book}/cover", response_class=FileResponse)
+@router.get("/api/books/{book}/cover", response_class=StreamingResponse)
 async def cover(caller: Caller, book: Book, service: Bedside, request: Request) -> Response:
     served = await media_file(service, book, book.cover_path, book.cover_object, "cover")
     return await media_response(served, request.headers.get("range"))

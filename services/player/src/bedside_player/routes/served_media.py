@@ -11,27 +11,33 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import BinaryIO
 
+from fastapi import HTTPException
 from fastapi.responses import Response, StreamingResponse
 
-from bedside_player.arriving import Arriving
+from bedside_player.arriving import Arriving, FetchFailed
 from bedside_player.byte_ranges import ByteRange, RangeNotSatisfiable, requested_range
 
 READ_BYTES = 256 * 1024
 
 
 class WholeFile:
-    """A file whole on disk, read as a copy still arriving is."""
+    """A file whole on disk, read as a copy still arriving is; opened at once, so a copy dropped
+    to make room while it is served stays readable."""
 
-    def __init__(self, path: Path, size: int) -> None:
+    def __init__(self, path: Path, source: BinaryIO) -> None:
         self.path = path
-        self.size = size
+        self.size = os.fstat(source.fileno()).st_size
+        self._source = source
 
     @classmethod
     async def of(cls, path: Path) -> "WholeFile":
-        return cls(path, (await asyncio.to_thread(path.stat)).st_size)
+        try:
+            return cls(path, await asyncio.to_thread(path.open, "rb"))
+        except FileNotFoundError:
+            raise HTTPException(404, "the file is missing") from None
 
     def open(self) -> BinaryIO:
-        return self.path.open("rb")
+        return self._source
 
     async def read(self, source: BinaryIO, offset: int, most: int) -> bytes:
         data = await asyncio.to_thread(os.pread, source.fileno(), most, offset)
@@ -44,28 +50,32 @@ async def media_response(
     file: Path | Arriving, range_header: str | None, media_type: str | None = None
 ) -> Response:
     served = await WholeFile.of(file) if isinstance(file, Path) else file
+    try:  # opened before answering: what is answered stays readable
+        source = await asyncio.to_thread(served.open)
+    except FetchFailed:
+        raise HTTPException(503, "the file could not be fetched; asked again, it is fetched again") from None
     size = served.size
     try:
         wanted = requested_range(range_header, size)
     except RangeNotSatisfiable:
+        source.close()
         return Response(status_code=416, headers={"Content-Range": f"bytes */{size}"})
     span = wanted or ByteRange(0, size - 1)
     headers = {"Accept-Ranges": "bytes", "Content-Length": str(span.length)}
     if wanted is not None:
         headers["Content-Range"] = wanted.content_range(size)
     return StreamingResponse(
-        _as_they_arrive(served, span),
+        _as_they_arrive(served, source, span),
         status_code=206 if wanted else 200,
         headers=headers,
         media_type=media_type or mimetypes.guess_type(served.path.name)[0] or "application/octet-stream",
     )
 
 
-async def _as_they_arrive(served: WholeFile | Arriving, span: ByteRange) -> AsyncIterator[bytes]:
+async def _as_they_arrive(
+    served: WholeFile | Arriving, source: BinaryIO, span: ByteRange
+) -> AsyncIterator[bytes]:
     """The span's bytes, each sent as soon as it can be had."""
-    if span.length <= 0:
-        return
-    source = await asyncio.to_thread(served.open)
     try:
         at = span.first
         while at <= span.last:
