@@ -6,9 +6,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 from bedside_audiobooks import Speech, need_espeak, sample_chapters, speak_book, write_tracks
+from bedside_disks import small_disk
 from bedside_ingest.joined_audio import keep_joined
 from bedside_ingest.joining import TrackFormat, join_plan
 from bedside_ingest.media import SAMPLE_RATE, decode_span, read_audiobook
+from bedside_runtime.errors import NoRoom
 
 
 @pytest.fixture(scope="module")
@@ -66,3 +68,20 @@ def test_a_single_file_is_served_as_it_is(speech: Speech, tmp_path: Path) -> Non
     one.write_bytes(track.read_bytes())
     book = keep_joined(read_audiobook(one), tmp_path / "audio")
     assert (book.joined, book.playable) == (None, str(one))
+
+
+def test_tracks_there_is_no_room_to_join_are_refused_with_the_sizes_and_leave_nothing(
+    speech: Speech, tmp_path: Path
+) -> None:
+    folder = tmp_path / "book"
+    tracks = write_tracks(folder, speech)
+    size = sum(t.stat().st_size for t in tracks)
+    joined = tmp_path / "audio"
+    with small_disk(joined, 1):  # 1 MiB, filled to leave half the tracks' size free
+        (joined / "filler").write_bytes(bytes(1024**2 - size // 2))
+        with pytest.raises(NoRoom, match="there is not room for the recording's tracks joined as one"):
+            keep_joined(read_audiobook(folder), joined)
+        assert sorted(p.name for p in joined.iterdir()) == ["filler"]
+        (joined / "filler").unlink()
+        book = keep_joined(read_audiobook(folder), joined)  # room made, it is joined
+        assert book.joined is not None

@@ -13,6 +13,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import av
+from bedside_runtime.errors import NoRoom
+from bedside_runtime.room import ensure_room, written_or_no_room
 
 from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.errors import BadInput
@@ -26,6 +28,8 @@ from bedside_ingest.joining import (
 )
 from bedside_ingest.transcribe import audio_fingerprint
 
+JOINED = "the recording's tracks joined as one"
+"""How a refusal for want of room names the file this module writes."""
 JOINED_KEY = "joined tracks"
 """What the fingerprint of a joined file is taken with (in place of a model's name)."""
 
@@ -93,10 +97,16 @@ def _transcode(paths: Sequence[Path], out: Path, plan: JoinPlan) -> list[int]:
 def join_tracks(paths: Sequence[Path], out: Path) -> tuple[Path, list[int]]:
     """The tracks as one file at ``out`` (its suffix the plan's); and where each track starts."""
     plan = join_plan([track_format(p) for p in paths])
+    if plan.copy:  # the tracks' packets, laid end to end: their size again (a transcoding is far less)
+        ensure_room(out.parent, JOINED, sum(p.stat().st_size for p in paths))
     final = out.with_suffix(plan.suffix)
     partial = final.with_name(final.name + ".partial")
     try:
-        starts = (_copy if plan.copy else _transcode)(paths, partial, plan)
+        with written_or_no_room(JOINED):
+            starts = (_copy if plan.copy else _transcode)(paths, partial, plan)
+    except NoRoom:
+        partial.unlink(missing_ok=True)
+        raise
     except av.FFmpegError as error:
         partial.unlink(missing_ok=True)
         raise BadInput(paths[0].parent, f"its tracks cannot be joined into one recording: {error}") from None

@@ -31,7 +31,7 @@ from bedside_contracts.ingest import (
 from bedside_contracts.search import TranscriptCoverage
 from bedside_embedding import Embedder
 from bedside_runtime.bus import Broker
-from bedside_runtime.errors import Conflict, InvalidRequest, NotFound
+from bedside_runtime.errors import Conflict, InvalidRequest, NoRoom, NotFound
 from bedside_runtime.tasks import cancel_and_wait
 
 from bedside_ingest.accepted import check_sent_names
@@ -173,7 +173,7 @@ class IngestService:
         except JobCancelled:
             log.info("job cancelled", job=job)
             raise Conflict(f"job {job} was cancelled; its finished chapters are kept") from None
-        except InvalidRequest as error:
+        except (InvalidRequest, NoRoom) as error:  # said as it is: the listener's to act on
             await control.settle()
             await control.record(request, "failed", error.message)
             raise
