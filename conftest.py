@@ -45,6 +45,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The container tests last. Each container podman starts adds a network interface to the
+    machine, and chromium ends every request it has open when one appears (net::ERR_NETWORK_CHANGED):
+    a browser test on the other worker failed so. The browser tests are collected first, so with the
+    containers last the two no longer run side by side."""
+    items.sort(key=lambda item: "containers" in item.path.parts)
+
+
 @pytest.fixture(autouse=True, scope="module")
 def leaks_blamed_on_their_module() -> Iterator[None]:
     """Collect the garbage as each test module ends, so an unclosed socket or transport it left
