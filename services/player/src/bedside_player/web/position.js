@@ -18,7 +18,10 @@ const followers = {
 };
 export function follow(given) { Object.assign(followers, given); }
 
-const audioReady = () => state.audio && el.audio.readyState > 0;
+// The recording is the clock once it has been put where the page's own clock was: from its
+// readyState alone, a skip pressed just before loadedmetadata would count from its start.
+let audioPlaced = false;
+const audioReady = () => state.audio && audioPlaced;
 
 export function position() {
   if (audioReady()) return clamp(el.audio.currentTime * 1000);
@@ -52,7 +55,8 @@ export function playAudio(url) {
   state.audio = true;
   el.audio.src = url;
   el.audio.addEventListener("loadedmetadata", () => {
-    el.audio.currentTime = state.anchorPos / 1000;
+    el.audio.currentTime = position() / 1000;
+    audioPlaced = true;
     if (!state.duration && Number.isFinite(el.audio.duration)) state.duration = el.audio.duration * 1000;
     if (state.playing) el.audio.play().catch(() => notice("Press play to hear it on this device.", 0));
   });
