@@ -19,6 +19,7 @@ from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES, Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_player.clock import wall_clock_ms
+from bedside_player.domain.playing import REPORT_EVERY_MS
 from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
 from bedside_player.replay import rebuild
@@ -70,9 +71,21 @@ async def bus(system: RunningSystem) -> AsyncIterator[Client]:
 class Device:
     """One device of one listener: an HTTP client with the listener's token."""
 
-    def __init__(self, system: RunningSystem, listener: str, token: str, name: str, book: str = "b1") -> None:
+    def __init__(
+        self,
+        system: RunningSystem,
+        listener: str,
+        token: str,
+        name: str,
+        book: str = "b1",
+        *,
+        kept_open_s: float = 5.0,  # httpx's own
+    ) -> None:
         self.client = httpx.AsyncClient(
-            base_url=system.http_url, headers={"Authorization": f"Bearer {token}"}, timeout=20
+            base_url=system.http_url,
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=20,
+            limits=httpx.Limits(keepalive_expiry=kept_open_s),
         )
         self.base = f"/api/listeners/{listener}/books/{book}"
         self.name = name
@@ -177,6 +190,25 @@ async def test_a_stale_report_never_drags_the_book_back(
     assert stale.json()["state"]["position_ms"] == 600_000
     assert stale.json()["state"]["seq"] == state["seq"]
     assert state["position_ms"] == 600_000
+
+
+async def test_a_playing_device_keeps_its_connection_from_one_report_to_the_next(
+    system: RunningSystem, bus: Client
+) -> None:
+    """Closed sooner, every report opens a new connection (a TLS handshake, on a LAN with a
+    certificate), and a request sent as the player closes an idle one is lost (`httpx.ReadError`)."""
+    listener, token = await new_listener(bus, "kept")
+    # A browser keeps a used connection for minutes (chromium: 5), not httpx's 5 s.
+    phone = Device(system, listener, token, "phone", kept_open_s=300)
+    try:
+        first = await phone.report(60_000, 0)
+        opened = first.extensions["network_stream"].get_extra_info("client_addr")
+        await asyncio.sleep(REPORT_EVERY_MS / 1000 + 1)
+        second = await phone.report(76_000, first.json()["seq"])
+        assert second.status_code == 200, second.text
+        assert second.extensions["network_stream"].get_extra_info("client_addr") == opened
+    finally:
+        await phone.close()
 
 
 async def test_fifty_simultaneous_tries_all_end_where_a_was(system: RunningSystem, bus: Client) -> None:

@@ -19,12 +19,16 @@ from bedside_runtime.settings import Settings
 from fastapi import FastAPI
 
 from bedside_player.bus_api import BusApi
+from bedside_player.domain.playing import REPORT_EVERY_MS
 from bedside_player.http_api import build_api
 from bedside_player.service import Service
 
 loop_factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
 """The loop ``bedside serve player`` runs on: the player is a loop of small socket reads and
 writes, which libuv does with less CPU than asyncio's own loop (ADR 38)."""
+
+KEPT_OPEN_MS = 4 * REPORT_EVERY_MS
+"""How long an idle device connection stays open: through a few reports a page was late with."""
 
 YOUNG_PASS_AT = 10_000
 """Python's default, 700 more live objects than at the last young pass, is less than fifty
@@ -84,6 +88,9 @@ async def serve(settings: Settings) -> None:
         # about 0.2 ms more CPU (1.57 against 1.36 ms, 10 devices, 2026-11-30)
         http="httptools",
         timeout_graceful_shutdown=2,
+        # uvicorn's default, 5 s, closed a playing device's connection before its next report:
+        # each report opened a new one, and a request sent as an idle one closed was lost.
+        timeout_keep_alive=KEPT_OPEN_MS // 1000,
         ssl_certfile=settings.tls_certfile,
         ssl_keyfile=settings.tls_keyfile,
     )
