@@ -1640,6 +1640,17 @@ def test_a_row_behind_shows_its_chapter_and_heard_words_and_a_row_ahead_only_its
     expect(page.locator("#pos")).to_have_text(clock(rows[behind]["start_ms"]), timeout=WAIT_MS)
 
 
+def test_the_page_can_be_put_on_a_home_screen_and_opened_as_an_app(open_page: OpenPage) -> None:
+    """What chromium asks of a page before it offers to install it; none of it is missing."""
+    page = open_page("phone")
+    cdp = page.context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    # Every test's browser context is a private one: nothing is installed from one.
+    assert [error for error in errors if error["errorId"] != "in-incognito"] == []
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == [], manifest
+
+
 def test_a_wrong_token_is_told_plainly_and_nothing_is_shown(open_page: OpenPage) -> None:
     page = open_page("phone", token="not-a-token", ready=False)
     expect(page.get_by_role("status").first).to_contain_text("belongs to no listener", timeout=WAIT_MS)
