@@ -22,8 +22,10 @@ def test_a_twentieth_of_the_disk_is_kept_free_up_to_a_gib(disk: int, reserve: in
     [
         (0, "0.0 MB"),
         (480_000, "0.5 MB"),
-        (9_990_000, "10.0 MB"),
+        (9_949_000, "9.9 MB"),
+        (9_990_000, "10 MB"),  # as it rounds, not "10.0 MB"
         (340 * MB, "340 MB"),
+        (999_600_000, "1.0 GB"),  # not "1000 MB"
         (2_149 * MB, "2.1 GB"),
     ],
 )

@@ -73,12 +73,13 @@ async def check_names(caller: Caller, body: UploadNames, service: Bedside) -> Up
     """Whether files of these names could make a book, asked before their bytes are sent; and, with
     their sizes, whether there is room for them (here while each is sent, at ingest for both)."""
     for what, size in (("the recording", body.recording_bytes), ("the e-book", body.ebook_bytes)):
-        if size is not None and size > UPLOAD_MAX_BYTES:
+        if size is None:
+            continue
+        if size > UPLOAD_MAX_BYTES:
             raise InvalidRequest(
                 f"{what} is {size_said(size)}; Bedside takes files of up to {size_said(UPLOAD_MAX_BYTES)}"
             )
-        if size is not None:
-            ensure_room(spool_of(service.settings.data_dir), what, size)
+        ensure_room(spool_of(service.settings.data_dir), what, size)
     asked = call(service.broker.connection, subjects.INGEST_CHECK_UPLOAD, body, UploadNamesAccepted)
     return await passed_on(asked)
 
