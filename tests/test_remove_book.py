@@ -1,11 +1,18 @@
 """`bedside remove`: a book is served no more, and ingesting it again brings it back; over real
 search and ingest processes, through the command a person types."""
 
+import asyncio
+import re
+import wave
 from collections.abc import Iterator
 from pathlib import Path
 
+import nats
 import pytest
+from bedside_contracts import subjects
+from bedside_ingest.media_bucket import shared_name
 from bedside_testing import RunningSystem, run_bedside, start_system
+from nats.js.errors import NotFoundError
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -60,3 +67,67 @@ def test_a_book_never_ingested_is_refused_by_name(system: RunningSystem) -> None
     code, said = bedside(system, "remove", "no-such-book")
     assert code == 1
     assert "there is no book 'no-such-book' to remove" in said, said
+
+
+def silence(path: Path, seconds: int = 2) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(8000)
+        out.writeframes(b"\0\0" * 8000 * seconds)
+    return path
+
+
+async def stored(system: RunningSystem) -> tuple[set[str], set[str]]:
+    """The names in the artifacts bucket and in the media bucket."""
+    async with await nats.connect(system.nats_url) as bus:
+        js = bus.jetstream()
+        found: list[set[str]] = []
+        for bucket in (subjects.BOOK_ARTIFACTS_BUCKET, subjects.MEDIA_BUCKET):
+            try:
+                infos = await (await js.object_store(bucket)).list()
+            except NotFoundError:
+                infos = []
+            found.append({info.name for info in infos if not info.deleted})
+        return found[0], found[1]
+
+
+def test_deleting_a_removed_books_files_frees_what_no_other_book_has_and_never_the_listeners_own(
+    system: RunningSystem, tmp_path: Path
+) -> None:
+    text = tmp_path / "tide.txt"
+    text.write_text("The Tide\n\nChapter 1\n\nThe tide came in over the flat grey sand at noon.\n")
+    own = silence(tmp_path / "tide.wav")  # the listener's own recording, read where it is
+    made = silence(system.data_dir / "audio" / "tide-joined.wav", seconds=3)  # as ingest writes one
+    for book, audio in (("tide", own), ("tide-again", own), ("tide-made", made)):
+        code, said = bedside(system, "ingest", str(text), "--id", book, "--audio", str(audio))
+        assert code == 0, said
+    artifacts, media = asyncio.run(stored(system))
+    own_media, made_media = shared_name(own), shared_name(made)
+    assert {own_media, made_media} <= media
+
+    # Another book has the recording: only the book's own versions go.
+    code, said = bedside(system, "remove", "tide", "--delete-files")
+    assert code == 0, said
+    assert re.fullmatch(r"removed 'The Tide' \(tide\), and deleted its files: \d\.\d MB freed", said), said
+    left, media = asyncio.run(stored(system))
+    assert not any(name.startswith("tide/") for name in left), left
+    assert {name for name in artifacts if not name.startswith("tide/")} == left
+    assert own_media in media
+
+    code, said = bedside(system, "remove", "tide-again", "--delete-files")
+    assert code == 0, said
+    assert own_media not in asyncio.run(stored(system))[1]
+    assert own.is_file()  # the listener's own file is never Bedside's to delete
+
+    code, said = bedside(system, "remove", "tide-made", "--delete-files")
+    assert code == 0, said
+    assert made_media not in asyncio.run(stored(system))[1]
+    assert not made.exists()  # what ingest wrote goes with it
+
+    # Ingested again, the book is back, its recording stored again.
+    code, said = bedside(system, "ingest", str(text), "--id", "tide", "--audio", str(own))
+    assert code == 0, said
+    assert "tide" in listed(system)
+    assert own_media in asyncio.run(stored(system))[1]

@@ -18,7 +18,7 @@ from bedside_audiobooks import (
     write_audiobook,
 )
 from bedside_contracts import subjects
-from bedside_contracts.ingest import BookArtifact, IngestBook, IngestProgress
+from bedside_contracts.ingest import BookArtifact, IngestBook, IngestProgress, RemoveBook
 from bedside_ingest.client import cancel_job, list_jobs, remove_book, request_ingest
 from bedside_ingest.main import register
 from bedside_ingest.sample import SAMPLE_TEXT
@@ -173,7 +173,7 @@ async def test_a_cancelled_job_stops_and_keeps_its_finished_chapters(client: Cli
     listed = await list_jobs(client)
     assert job in {j.job for j in listed}
     with pytest.raises(RemoteFailure, match=f"job {job} is making") as making:  # its next version would
-        await remove_book(client, book, timeout_s=1)  # bring it straight back: cancel first
+        await remove_book(client, RemoveBook(book=book), timeout_s=1)  # bring it straight back: cancel first
     assert making.value.failure.code == "conflict"
     cancelled = await cancel_job(client, job)
     assert cancelled.state == "cancelled"

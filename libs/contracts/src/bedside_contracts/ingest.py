@@ -256,16 +256,22 @@ class JobList(Contract):
 
 class RemoveBook(Contract):
     """Serve a book no more (``subjects.INGEST_REMOVE``): its newest version is withdrawn, and search
-    drops it. Its stored versions and every listener's place in it are kept, so ingesting the same
-    file again brings it back as it was."""
+    drops it. Every listener's place in it is kept. Its stored versions are kept too, so ingesting
+    the same file again brings it back as it was, unless ``delete_files`` is asked."""
 
     book: Name
+    delete_files: bool = Field(
+        default=False,
+        description="also delete what Bedside stored of it (its versions, and the recording and cover"
+        " Bedside keeps when no other book has them), to make room; ingesting it again starts afresh",
+    )
 
 
 class BookRemoved(Contract):
     book: Name
     title: str
     version: str = Field(description="the version withdrawn")
+    freed_bytes: int = Field(default=0, ge=0, description="what deleting its files gave back")
 
 
 class CancelJob(Contract):

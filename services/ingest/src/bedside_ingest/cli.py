@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from bedside_contracts.ingest import BookRemoved, IngestBook, IngestReport
+from bedside_contracts.ingest import BookRemoved, IngestBook, IngestReport, RemoveBook
 from bedside_contracts.search import timing_label
 from bedside_guard import clock
 from bedside_runtime.bus import connected
 from bedside_runtime.cli_args import plain_refusal
 from bedside_runtime.errors import CallFailed, RemoteFailure
+from bedside_runtime.room import size_said
 from bedside_runtime.settings import Settings
 from nats.aio.client import Client
 from rich.console import Console
@@ -153,14 +154,27 @@ def _fail(console: Console, message: str) -> typer.Exit:
     return typer.Exit(1)
 
 
-def remove(book: Annotated[str, typer.Argument(help="the book's id, as `bedside books` lists it")]) -> None:
+def remove(
+    book: Annotated[str, typer.Argument(help="the book's id, as `bedside books` lists it")],
+    delete_files: Annotated[
+        bool,
+        typer.Option(
+            "--delete-files",
+            help="also delete what Bedside stored of it, to make room (never a file of your own)",
+        ),
+    ] = False,
+) -> None:
     """Serve a book no more. Every listener's place in it is kept, and so is what was ingested:
-    ingesting the same file again brings it back as it was."""
+    ingesting the same file again brings it back as it was. With --delete-files, what Bedside
+    stored of it is deleted (its recording and cover too, unless another book has them), and
+    ingesting it again starts afresh."""
     console = Console()
 
     async def removing() -> tuple[BookRemoved, bool]:
         async with connected(Settings().servers) as client:
-            return await remove_book(client, book, READY_TIMEOUT_S)
+            return await remove_book(
+                client, RemoveBook(book=book, delete_files=delete_files), READY_TIMEOUT_S
+            )
 
     try:
         removed, dropped = asyncio.run(removing())
@@ -168,7 +182,8 @@ def remove(book: Annotated[str, typer.Argument(help="the book's id, as `bedside 
         raise _fail(console, f"not removed: {error.failure.error}") from None
     except CallFailed as error:
         raise _fail(console, str(error)) from None
-    console.print(f"removed {removed.title!r} ({removed.book})")
+    freed = f", and deleted its files: {size_said(removed.freed_bytes)} freed" if delete_files else ""
+    console.print(f"removed {removed.title!r} ({removed.book}){freed}")
     if not dropped:
         raise _fail(console, f"search still lists {book!r} after {READY_TIMEOUT_S:.0f} s; see its log")
 

@@ -106,11 +106,11 @@ async def catalog_has(client: Client, book: str, timeout_s: float = 5.0) -> bool
     return any(info.id == book for info in catalog.books)
 
 
-async def remove_book(client: Client, book: str, timeout_s: float) -> tuple[BookRemoved, bool]:
-    """Ask ingest to serve ``book`` no more; whether search had dropped it within ``timeout_s``."""
-    removed = await call(client, subjects.INGEST_REMOVE, RemoveBook(book=book), BookRemoved)
+async def remove_book(client: Client, request: RemoveBook, timeout_s: float) -> tuple[BookRemoved, bool]:
+    """Ask ingest to serve a book no more; whether search had dropped it within ``timeout_s``."""
+    removed = await call(client, subjects.INGEST_REMOVE, request, BookRemoved)
     deadline = time.monotonic() + timeout_s
-    while await catalog_has(client, book):
+    while await catalog_has(client, request.book):
         if time.monotonic() >= deadline:
             return removed, False
         await asyncio.sleep(READY_POLL_S)

@@ -44,15 +44,17 @@ async def register(
     js = broker.connection.jetstream()
     store = await BookStore.declare(js, settings.stream_replicas)
     jobs = await JobStore.declare(js, settings.stream_replicas)
-    uploads = await Uploads.declare(js, settings.stream_replicas, settings.data_dir / "uploads")
+    own_folders = [settings.data_dir / folder for folder in ("uploads", "covers", "audio")]
+    uploads_dir, covers_dir, joined_dir = own_folders
+    uploads = await Uploads.declare(js, settings.stream_replicas, uploads_dir)
     media = await MediaBucket.declare(js, settings.stream_replicas)
     embedders = await asyncio.to_thread(load_embedders)
     log.info("embedders loaded", model=embedders[0].model_id, sessions=len(embedders))
     audiobooks = Audiobooks(
         jobs,
         partial(WhisperTranscriber, settings.whisper_model_dir),
-        covers=settings.data_dir / "covers",
-        joined=settings.data_dir / "audio",
+        covers=covers_dir,
+        joined=joined_dir,
     )
     service = IngestService(
         broker,
@@ -64,6 +66,7 @@ async def register(
         uploads=uploads,
         media=media,
         after_interim=after_interim,
+        own_folders=own_folders,
     )
     await serve_requests(broker, subjects.INGEST_BOOK, "ingest", IngestBook, service.ingest)
     await serve_requests(broker, subjects.INGEST_JOBS, "ingest", JobsRequest, service.jobs)

@@ -21,6 +21,8 @@ from nats.js.client import JetStreamContext
 from nats.js.errors import ObjectNotFoundError
 from nats.js.object_store import ObjectStore
 
+from bedside_ingest.store import deleted_object
+
 READ_BYTES = 1 << 20
 NAME_HEX = 32
 
@@ -84,3 +86,8 @@ class MediaBucket:
         for name_field, path_field in FILES_OF_FIELDS:
             if name := fields.get(name_field):
                 await self.ensure(name, Path(fields[path_field]))
+
+    async def delete(self, name: str) -> int:
+        """Delete ``name``; the bytes it held (0 when it was not there)."""
+        self._present.discard(name)
+        return await deleted_object(self._bucket, name)

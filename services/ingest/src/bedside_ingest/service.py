@@ -38,6 +38,7 @@ from bedside_ingest.accepted import check_sent_names
 from bedside_ingest.artifact import message_id, object_name
 from bedside_ingest.audiojobs import Audiobooks, is_audiobook
 from bedside_ingest.errors import BadInput, JobCancelled
+from bedside_ingest.freeing import files_of, only_theirs
 from bedside_ingest.given import check_request
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.media_bucket import MediaBucket
@@ -124,8 +125,12 @@ class IngestService:
         uploads: Uploads,
         media: MediaBucket,
         after_interim: InterimHook | None = None,
+        own_folders: Sequence[Path] = (),
     ) -> None:
         self._broker = broker
+        self._own_folders = own_folders
+        """Where ingest writes files of its own (taken uploads, joined tracks, covers): of a book's
+        paths only those are deleted with it."""
         self._store = store
         self._embedders = embedders
         self._wpm = narration_wpm
@@ -332,8 +337,8 @@ class IngestService:
             await self._embed_and_store(prepared, name, progress, clock)
         newest = await self._store.newest(prepared.book_id)
         announced = newest is not None and newest[0].version == prepared.version and not newest[0].withdrawn
-        if not announced:
-            await self._announce(prepared, name, newest[1] if stored and newest else None)
+        if not announced:  # after another announcement (even of this version, deleted and made again)
+            await self._announce(prepared, name, newest[1] if newest else None)
         return name, stored and announced
 
     async def _publish_interim(self, prepared: Prepared) -> None:
@@ -378,8 +383,29 @@ class IngestService:
                 f"job {job} is making {request.book!r}; cancel it first (bedside jobs --cancel {job})"
             )
         await self._withdraw(*newest)
-        log.info("book removed", book=request.book, version=newest[0].version)
-        return BookRemoved(book=request.book, title=newest[0].title, version=newest[0].version)
+        freed = await self._delete_files(request.book) if request.delete_files else 0
+        log.info("book removed", book=request.book, version=newest[0].version, freed_bytes=freed)
+        return BookRemoved(
+            book=request.book, title=newest[0].title, version=newest[0].version, freed_bytes=freed
+        )
+
+    async def _delete_files(self, book: str) -> int:
+        """Delete what was stored of ``book``'s versions and is no other book's; the bytes freed."""
+        versions = {event.object_name for event in await self._store.versions(book)}
+        others = {event.object_name for event in await self._store.other_books(book)}
+        removed = [a for name in versions if (a := await self._store.stored(name)) is not None]
+        kept = [a for name in others if (a := await self._store.stored(name)) is not None]
+        files = only_theirs(
+            (files_of(a, self._own_folders) for a in removed), (files_of(a, self._own_folders) for a in kept)
+        )
+        freed = 0
+        for name in versions:
+            freed += await self._store.delete(name)
+        for name in files.objects:
+            freed += await self._media.delete(name)
+        for path in files.paths:
+            freed += await asyncio.to_thread(deleted_file, path)
+        return freed
 
     async def _withdraw(self, newest: BookIngested, seq: int) -> None:
         """Announce the book's newest version withdrawn: search serves the book no more."""
@@ -440,3 +466,13 @@ class IngestService:
             seconds=round(seconds, 3),
             stage_seconds=clock.seconds,
         )
+
+
+def deleted_file(path: Path) -> int:
+    """Delete ``path``; its size, 0 when it was not there."""
+    try:
+        size = path.stat().st_size
+        path.unlink()
+    except FileNotFoundError:
+        return 0
+    return size

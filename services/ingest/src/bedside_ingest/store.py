@@ -63,3 +63,49 @@ class BookStore:
         except NotFoundError:
             return None
         return BookIngested.model_validate_json(message.data or b""), message.seq or 0
+
+    async def versions(self, book: str) -> list[BookIngested]:
+        """Every BookIngested for ``book``, oldest first (interim, whole, withdrawn alike)."""
+        found: list[BookIngested] = []
+        seq = 1
+        while True:
+            try:
+                message = await self._js.get_msg(
+                    subjects.BOOKS_STREAM, seq, subject=subjects.BOOK_INGESTED.format(book=book), next=True
+                )
+            except NotFoundError:
+                return found
+            found.append(BookIngested.model_validate_json(message.data or b""))
+            seq = (message.seq or seq) + 1
+
+    async def other_books(self, book: str) -> list[BookIngested]:
+        """The newest BookIngested of every book but ``book``, withdrawn ones too."""
+        info = await self._js.stream_info(
+            subjects.BOOKS_STREAM, subjects_filter=subjects.BOOK_INGESTED.format(book="*")
+        )
+        others = [s for s in (info.state.subjects or {}) if s != subjects.BOOK_INGESTED.format(book=book)]
+        newest: list[BookIngested] = []
+        for subject in others:
+            message = await self._js.get_last_msg(subjects.BOOKS_STREAM, subject)
+            newest.append(BookIngested.model_validate_json(message.data or b""))
+        return newest
+
+    async def stored(self, name: str) -> BookArtifact | None:
+        """The artifact stored as ``name``; None when it was deleted."""
+        return await self.get(name) if await self.has(name) else None
+
+    async def delete(self, name: str) -> int:
+        """Delete the artifact ``name``; the bytes it held (0 when it was not there)."""
+        return await deleted_object(self._artifacts, name)
+
+
+async def deleted_object(bucket: ObjectStore, name: str) -> int:
+    """Delete ``name`` from ``bucket``; the bytes it held, 0 when it was not there."""
+    try:
+        info = await bucket.get_info(name)
+    except ObjectNotFoundError:
+        return 0
+    if info.deleted:
+        return 0
+    await bucket.delete(name)
+    return info.size or 0
