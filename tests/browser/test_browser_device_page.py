@@ -10,6 +10,7 @@ import asyncio
 import json
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -1649,6 +1650,11 @@ def test_the_page_can_be_put_on_a_home_screen_and_opened_as_an_app(open_page: Op
     assert [error for error in errors if error["errorId"] != "in-incognito"] == []
     manifest = cdp.send("Page.getAppManifest")
     assert manifest["errors"] == [], manifest
+    # Safari's home screen reads its own link, and a PNG: 180 px square.
+    icon = page.request.get(page.evaluate("document.querySelector('link[rel=apple-touch-icon]').href"))
+    assert icon.headers["content-type"] == "image/png", icon.status
+    assert icon.body()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", icon.body()[16:24]) == (180, 180)
 
 
 def test_a_wrong_token_is_told_plainly_and_nothing_is_shown(open_page: OpenPage) -> None:
