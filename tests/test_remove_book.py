@@ -110,12 +110,16 @@ def test_deleting_a_removed_books_files_frees_what_no_other_book_has_and_never_t
     # Another book has the recording: only the book's own versions go.
     code, said = bedside(system, "remove", "tide", "--delete-files")
     assert code == 0, said
-    assert re.fullmatch(r"removed 'The Tide' \(tide\), and deleted its files: \d\.\d MB freed", said), said
+    assert re.fullmatch(r"removed 'The Tide' \(tide\), and deleted its files: [\d.]+ [MG]B freed", said), said
     left, media = asyncio.run(stored(system))
     assert not any(name.startswith("tide/") for name in left), left
     assert {name for name in artifacts if not name.startswith("tide/")} == left
     assert own_media in media
 
+    # Removed before, its files kept: they can still be deleted.
+    code, said = bedside(system, "remove", "tide-again")
+    assert code == 0, said
+    assert own_media in asyncio.run(stored(system))[1]
     code, said = bedside(system, "remove", "tide-again", "--delete-files")
     assert code == 0, said
     assert own_media not in asyncio.run(stored(system))[1]

@@ -26,6 +26,8 @@ def test_a_twentieth_of_the_disk_is_kept_free_up_to_a_gib(disk: int, reserve: in
         (9_990_000, "10 MB"),  # as it rounds, not "10.0 MB"
         (340 * MB, "340 MB"),
         (999_600_000, "1.0 GB"),  # not "1000 MB"
+        (9_960_000_000, "10 GB"),
+        (340 * 10**9, "340 GB"),
         (2_149 * MB, "2.1 GB"),
     ],
 )

@@ -63,7 +63,8 @@ class BookArtifact(Contract):
 class BookIngested(Contract):
     """A new version of a book is in the object store under ``object_name``.
 
-    Published on ``subjects.BOOK_INGESTED`` with ``Nats-Msg-Id = "{book}:{version}"``.
+    Published on ``subjects.BOOK_INGESTED`` with ``Nats-Msg-Id = "{book}:{version}"``, followed
+    by ``:after-{seq}`` when the book was announced before, ``seq`` being that announcement's.
     ``transcript`` is set when the version is interim (adr/0032): the chapters transcribed so
     far, while the job goes on; the whole book's version, announced last, has none.
     """

@@ -27,10 +27,10 @@ def reserve_of(disk_bytes: int) -> int:
 
 def size_said(n: int) -> str:
     """A size as a listener reads it: 2.1 GB, 340 MB, 0.5 MB."""
-    # Each unit from where the one below would round up to it: 9.99 MB is "10 MB", not "10.0 MB".
-    if n >= 999_500_000:
-        return f"{n / 1e9:.1f} GB"
-    return f"{n / 1e6:.0f} MB" if n >= 9_950_000 else f"{n / 1e6:.1f} MB"
+    # A tenth shown below ten; each step from where the one below would round up to it: 9.99 MB
+    # is "10 MB", not "10.0 MB", and 999.6 MB "1.0 GB", not "1000 MB".
+    scale, unit = (1e9, "GB") if n >= 999_500_000 else (1e6, "MB")
+    return f"{n / scale:.0f} {unit}" if n >= 9.95 * scale else f"{n / scale:.1f} {unit}"
 
 
 def no_room_for(what: str, why: str) -> str:

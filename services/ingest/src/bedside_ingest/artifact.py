@@ -88,7 +88,7 @@ def object_name(book: str, version: str) -> str:
 
 def message_id(book: str, version: str, superseding: int | None = None) -> str:
     """The Nats-Msg-Id of a BookIngested: ``book:version``, so a retried announcement is stored
-    once. A version announced again after another one (going back to earlier content) names
-    the sequence of the announcement it supersedes, or the stream would drop it as a duplicate.
+    once. One after another announcement of the book (another version, or this one withdrawn and
+    made again) names that announcement's sequence, or the stream would drop it as a duplicate.
     """
     return f"{book}:{version}" if superseding is None else f"{book}:{version}:after-{superseding}"

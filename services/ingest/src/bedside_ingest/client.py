@@ -18,7 +18,7 @@ from bedside_contracts.ingest import (
     RemoveBook,
 )
 from bedside_contracts.search import Catalog, CatalogRequest
-from bedside_runtime.bus import call
+from bedside_runtime.bus import DEFAULT_TIMEOUT_S, call
 from bedside_runtime.errors import RemoteFailure
 from nats.aio.client import Client
 from nats.js.errors import NotFoundError
@@ -27,6 +27,8 @@ INGEST_TIMEOUT_S = 6 * 3600.0
 """A long book takes tens of seconds to embed on two cores, a long recording tens of minutes to
 transcribe; the request waits for all of it (the job goes on in the service if the caller leaves)."""
 READY_POLL_S = 0.25
+DELETING_TIMEOUT_S = 600.0
+"""A removal that deletes files reads every stored version of the library, one at a time."""
 
 
 async def request_ingest(
@@ -108,7 +110,8 @@ async def catalog_has(client: Client, book: str, timeout_s: float = 5.0) -> bool
 
 async def remove_book(client: Client, request: RemoveBook, timeout_s: float) -> tuple[BookRemoved, bool]:
     """Ask ingest to serve a book no more; whether search had dropped it within ``timeout_s``."""
-    removed = await call(client, subjects.INGEST_REMOVE, request, BookRemoved)
+    asked_s = DELETING_TIMEOUT_S if request.delete_files else DEFAULT_TIMEOUT_S
+    removed = await call(client, subjects.INGEST_REMOVE, request, BookRemoved, timeout_s=asked_s)
     deadline = time.monotonic() + timeout_s
     while await catalog_has(client, request.book):
         if time.monotonic() >= deadline:

@@ -38,7 +38,7 @@ from bedside_ingest.accepted import check_sent_names
 from bedside_ingest.artifact import message_id, object_name
 from bedside_ingest.audiojobs import Audiobooks, is_audiobook
 from bedside_ingest.errors import BadInput, JobCancelled
-from bedside_ingest.freeing import files_of, only_theirs
+from bedside_ingest.freeing import StoredFiles, files_of, only_theirs
 from bedside_ingest.given import check_request
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.media_bucket import MediaBucket
@@ -372,17 +372,25 @@ class IngestService:
         log.info("interim version withdrawn", book=interim.book_id, version=interim.version)
 
     async def remove(self, request: RemoveBook) -> BookRemoved:
-        """Serve a book no more, unless a job is making it (its next version would bring it back)."""
+        """Serve a book no more, unless a job is making it (its next version would bring it back);
+        with ``delete_files``, also a book removed before, whose files are still stored."""
         newest = await self._store.newest(request.book)
-        if newest is None or newest[0].withdrawn:
+        if newest is None or (newest[0].withdrawn and not request.delete_files):
             raise NotFound(f"there is no book {request.book!r} to remove")
-        making = [j.job for j in await self._control.unfinished() if book_of(j.request) == request.book]
+        unfinished = await self._control.unfinished()
+        making = [j.job for j in unfinished if book_of(j.request) == request.book]
         if making:
             job = making[0]
             raise Conflict(
                 f"job {job} is making {request.book!r}; cancel it first (bedside jobs --cancel {job})"
             )
-        await self._withdraw(*newest)
+        if request.delete_files and unfinished:
+            # A job's book may be made from the same file, its cover and joined tracks named by
+            # content like this one's, and it names them in no version yet.
+            job = unfinished[0].job
+            raise Conflict(f"job {job} is still running; delete the files once it is done (bedside jobs)")
+        if not newest[0].withdrawn:
+            await self._withdraw(*newest)
         freed = await self._delete_files(request.book) if request.delete_files else 0
         log.info("book removed", book=request.book, version=newest[0].version, freed_bytes=freed)
         return BookRemoved(
@@ -390,13 +398,12 @@ class IngestService:
         )
 
     async def _delete_files(self, book: str) -> int:
-        """Delete what was stored of ``book``'s versions and is no other book's; the bytes freed."""
+        """Delete what was stored of ``book``'s versions and is no other book's; the bytes freed.
+        Artifacts are read one at a time: each holds its passages' vectors."""
         versions = {event.object_name for event in await self._store.versions(book)}
         others = {event.object_name for event in await self._store.other_books(book)}
-        removed = [a for name in versions if (a := await self._store.stored(name)) is not None]
-        kept = [a for name in others if (a := await self._store.stored(name)) is not None]
         files = only_theirs(
-            (files_of(a, self._own_folders) for a in removed), (files_of(a, self._own_folders) for a in kept)
+            [await self._files_named(name) for name in versions], [await self._files_named(n) for n in others]
         )
         freed = 0
         for name in versions:
@@ -406,6 +413,10 @@ class IngestService:
         for path in files.paths:
             freed += await asyncio.to_thread(deleted_file, path)
         return freed
+
+    async def _files_named(self, artifact_name: str) -> StoredFiles:
+        stored = await self._store.stored(artifact_name)
+        return StoredFiles() if stored is None else files_of(stored, self._own_folders)
 
     async def _withdraw(self, newest: BookIngested, seq: int) -> None:
         """Announce the book's newest version withdrawn: search serves the book no more."""

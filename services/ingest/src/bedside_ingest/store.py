@@ -86,7 +86,10 @@ class BookStore:
         others = [s for s in (info.state.subjects or {}) if s != subjects.BOOK_INGESTED.format(book=book)]
         newest: list[BookIngested] = []
         for subject in others:
-            message = await self._js.get_last_msg(subjects.BOOKS_STREAM, subject)
+            try:
+                message = await self._js.get_last_msg(subjects.BOOKS_STREAM, subject)
+            except NotFoundError:  # purged since the stream was asked
+                continue
             newest.append(BookIngested.model_validate_json(message.data or b""))
         return newest
 

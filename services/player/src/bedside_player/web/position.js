@@ -53,6 +53,7 @@ export function setPlaying(playing) {
 export function playAudio(url) {
   if (state.audio) return;
   state.audio = true;
+  audioPlaced = false; // a new source starts at 0 until it is placed
   el.audio.src = url;
   el.audio.addEventListener("loadedmetadata", () => {
     el.audio.currentTime = position() / 1000;
@@ -62,6 +63,8 @@ export function playAudio(url) {
   });
   el.audio.addEventListener("ended", () => { if (state.playing) { setPlaying(false); report(); } });
   el.audio.addEventListener("error", () => {
+    setPosition(position()); // the clock goes on from where the recording was
+    audioPlaced = false;
     state.audio = false; // fall back to the clock, so every control still works
     notice("The audio could not be played here; the clock runs instead.");
   });
