@@ -16,7 +16,8 @@ import pytest
 from bedside_adding import bucket_objects, device, followed_to_the_end, send_file, split_house
 from bedside_audiobooks import need_espeak, sample_chapters, speak_book, tag_cover, write_audiobook
 from bedside_contracts import subjects
-from bedside_contracts.ingest import BookArtifact, BookIngested
+from bedside_contracts.ingest import BookArtifact, BookIngested, RemoveBook
+from bedside_ingest.client import remove_book
 from bedside_ingest.sample import SAMPLE_TEXT
 from bedside_testing import until
 
@@ -98,8 +99,24 @@ async def test_an_audiobook_sent_from_the_page_becomes_a_book_that_plays(
             assert copies == {artifact.audio_object, artifact.cover_object}
             assert chapters["duration_ms"] == pytest.approx(speech.chapters[-1].end_s * 1000, abs=200)
 
+        for kept in ("uploads", "covers"):
+            (tmp_path / f"elsewhere-{kept}").rename(house.back.data_dir / kept)
+        await removed_with_its_files(nats_url, house.back.data_dir, artifact, len(sent))
     finally:
         house.stop()
+
+
+async def removed_with_its_files(nats_url: str, ingest_dir: Path, artifact: BookArtifact, sent: int) -> None:
+    """Removed with its files, a book sent from the page gives its room back: the upload's folder
+    (the recording taken and the e-book), its cover, and their objects in the media bucket."""
+    async with await nats.connect(nats_url) as bus:
+        removed, dropped = await remove_book(bus, RemoveBook(book=artifact.book, delete_files=True), 60)
+    assert dropped
+    assert removed.freed_bytes > 2 * sent  # the upload taken, and its copy in the bucket
+    assert list((ingest_dir / "uploads").iterdir()) == []
+    assert list((ingest_dir / "covers").iterdir()) == []
+    media = await bucket_objects(nats_url, subjects.MEDIA_BUCKET)
+    assert {artifact.audio_object, artifact.cover_object}.isdisjoint(media)
 
 
 async def test_the_same_upload_asked_for_twice_is_one_job(nats_url: str, tmp_path: Path) -> None:

@@ -7,12 +7,11 @@ import wave
 from collections.abc import Iterator
 from pathlib import Path
 
-import nats
 import pytest
+from bedside_adding import bucket_objects
 from bedside_contracts import subjects
 from bedside_ingest.media_bucket import shared_name
 from bedside_testing import RunningSystem, run_bedside, start_system
-from nats.js.errors import NotFoundError
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -81,16 +80,10 @@ def silence(path: Path, seconds: int = 2) -> Path:
 
 async def stored(system: RunningSystem) -> tuple[set[str], set[str]]:
     """The names in the artifacts bucket and in the media bucket."""
-    async with await nats.connect(system.nats_url) as bus:
-        js = bus.jetstream()
-        found: list[set[str]] = []
-        for bucket in (subjects.BOOK_ARTIFACTS_BUCKET, subjects.MEDIA_BUCKET):
-            try:
-                infos = await (await js.object_store(bucket)).list()
-            except NotFoundError:
-                infos = []
-            found.append({info.name for info in infos if not info.deleted})
-        return found[0], found[1]
+    return (
+        set(await bucket_objects(system.nats_url, subjects.BOOK_ARTIFACTS_BUCKET)),
+        set(await bucket_objects(system.nats_url, subjects.MEDIA_BUCKET)),
+    )
 
 
 def test_deleting_a_removed_books_files_frees_what_no_other_book_has_and_never_the_listeners_own(

@@ -6,7 +6,7 @@ which Bedside never deletes. Only what ingest itself wrote under its folders, an
 kept still names, goes.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -26,8 +26,19 @@ class NamesFiles(Protocol):
 
 
 @dataclass(frozen=True)
+class OwnFolders:
+    """Where ingest writes files of its own."""
+
+    uploads: Path
+    """A taken upload's job folder: its recording and its e-book."""
+    covers: Path
+    joined: Path
+    """A folder of tracks joined into one file, with the starts of its tracks beside it."""
+
+
+@dataclass(frozen=True)
 class StoredFiles:
-    """A book's files: its names in the media bucket and its files on ingest's disk."""
+    """A book's files: its names in the media bucket, and its files and folders on ingest's disk."""
 
     objects: frozenset[str] = frozenset()
     paths: frozenset[Path] = frozenset()
@@ -39,14 +50,23 @@ class StoredFiles:
         return StoredFiles(self.objects - other.objects, self.paths - other.paths)
 
 
-def files_of(artifact: NamesFiles, own_folders: Sequence[Path]) -> StoredFiles:
-    """The media an artifact names, and those of its paths that lie in one of ``own_folders``."""
+def files_of(artifact: NamesFiles, own: OwnFolders) -> StoredFiles:
+    """The media an artifact names, and what of ingest's own went with its paths there."""
     objects = {name for name in (artifact.audio_object, artifact.cover_object) if name}
-    paths = {Path(p).resolve() for p in (artifact.audio_path, artifact.cover_path) if p}
-    folders = [folder.resolve() for folder in own_folders]
-    return StoredFiles(
-        frozenset(objects), frozenset(p for p in paths if any(p.is_relative_to(f) for f in folders))
-    )
+    paths: set[Path] = set()
+    for named in (artifact.audio_path, artifact.cover_path):
+        if named:
+            paths |= _written_with(Path(named).resolve(), own)
+    return StoredFiles(frozenset(objects), frozenset(paths))
+
+
+def _written_with(path: Path, own: OwnFolders) -> set[Path]:
+    uploads, covers, joined = (folder.resolve() for folder in (own.uploads, own.covers, own.joined))
+    if path.is_relative_to(uploads) and path != uploads:
+        return {uploads / path.relative_to(uploads).parts[0]}
+    if path.is_relative_to(joined):
+        return {path, path.with_suffix(".starts.json")}
+    return {path} if path.is_relative_to(covers) else set()
 
 
 def only_theirs(removed: Iterable[StoredFiles], kept: Iterable[StoredFiles]) -> StoredFiles:

@@ -22,6 +22,7 @@ from bedside_speech import WhisperTranscriber
 
 from bedside_ingest.audiojobs import Audiobooks
 from bedside_ingest.embedders import load_embedders
+from bedside_ingest.freeing import OwnFolders
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.jobs import JobStore
 from bedside_ingest.media_bucket import MediaBucket
@@ -44,17 +45,20 @@ async def register(
     js = broker.connection.jetstream()
     store = await BookStore.declare(js, settings.stream_replicas)
     jobs = await JobStore.declare(js, settings.stream_replicas)
-    own_folders = [settings.data_dir / folder for folder in ("uploads", "covers", "audio")]
-    uploads_dir, covers_dir, joined_dir = own_folders
-    uploads = await Uploads.declare(js, settings.stream_replicas, uploads_dir)
+    own = OwnFolders(
+        uploads=settings.data_dir / "uploads",
+        covers=settings.data_dir / "covers",
+        joined=settings.data_dir / "audio",
+    )
+    uploads = await Uploads.declare(js, settings.stream_replicas, own.uploads)
     media = await MediaBucket.declare(js, settings.stream_replicas)
     embedders = await asyncio.to_thread(load_embedders)
     log.info("embedders loaded", model=embedders[0].model_id, sessions=len(embedders))
     audiobooks = Audiobooks(
         jobs,
         partial(WhisperTranscriber, settings.whisper_model_dir),
-        covers=covers_dir,
-        joined=joined_dir,
+        covers=own.covers,
+        joined=own.joined,
     )
     service = IngestService(
         broker,
@@ -66,7 +70,7 @@ async def register(
         uploads=uploads,
         media=media,
         after_interim=after_interim,
-        own_folders=own_folders,
+        own=own,
     )
     await serve_requests(broker, subjects.INGEST_BOOK, "ingest", IngestBook, service.ingest)
     await serve_requests(broker, subjects.INGEST_JOBS, "ingest", JobsRequest, service.jobs)

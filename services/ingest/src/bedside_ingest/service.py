@@ -1,6 +1,7 @@
 """The ingest handler: a thin shell over the pipeline, with progress events and the bus."""
 
 import asyncio
+import shutil
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
@@ -38,7 +39,7 @@ from bedside_ingest.accepted import check_sent_names
 from bedside_ingest.artifact import message_id, object_name
 from bedside_ingest.audiojobs import Audiobooks, is_audiobook
 from bedside_ingest.errors import BadInput, JobCancelled
-from bedside_ingest.freeing import StoredFiles, files_of, only_theirs
+from bedside_ingest.freeing import OwnFolders, StoredFiles, files_of, only_theirs
 from bedside_ingest.given import check_request
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.media_bucket import MediaBucket
@@ -125,12 +126,11 @@ class IngestService:
         uploads: Uploads,
         media: MediaBucket,
         after_interim: InterimHook | None = None,
-        own_folders: Sequence[Path] = (),
+        own: OwnFolders,
     ) -> None:
         self._broker = broker
-        self._own_folders = own_folders
-        """Where ingest writes files of its own (taken uploads, joined tracks, covers): of a book's
-        paths only those are deleted with it."""
+        self._own = own
+        """Where ingest writes files of its own: of a book's paths only those are deleted with it."""
         self._store = store
         self._embedders = embedders
         self._wpm = narration_wpm
@@ -411,12 +411,12 @@ class IngestService:
         for name in files.objects:
             freed += await self._media.delete(name)
         for path in files.paths:
-            freed += await asyncio.to_thread(deleted_file, path)
+            freed += await asyncio.to_thread(deleted_path, path)
         return freed
 
     async def _files_named(self, artifact_name: str) -> StoredFiles:
         stored = await self._store.stored(artifact_name)
-        return StoredFiles() if stored is None else files_of(stored, self._own_folders)
+        return StoredFiles() if stored is None else files_of(stored, self._own)
 
     async def _withdraw(self, newest: BookIngested, seq: int) -> None:
         """Announce the book's newest version withdrawn: search serves the book no more."""
@@ -479,8 +479,12 @@ class IngestService:
         )
 
 
-def deleted_file(path: Path) -> int:
-    """Delete ``path``; its size, 0 when it was not there."""
+def deleted_path(path: Path) -> int:
+    """Delete the file or folder ``path``; the bytes it held, 0 when it was not there."""
+    if path.is_dir():
+        size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+        shutil.rmtree(path)
+        return size
     try:
         size = path.stat().st_size
         path.unlink()
