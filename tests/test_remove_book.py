@@ -3,12 +3,12 @@ search and ingest processes, through the command a person types."""
 
 import asyncio
 import re
-import wave
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from bedside_adding import bucket_objects
+from bedside_audiobooks import silent_wav
 from bedside_contracts import subjects
 from bedside_ingest.media_bucket import shared_name
 from bedside_testing import RunningSystem, run_bedside, start_system
@@ -68,16 +68,6 @@ def test_a_book_never_ingested_is_refused_by_name(system: RunningSystem) -> None
     assert "there is no book 'no-such-book' to remove" in said, said
 
 
-def silence(path: Path, seconds: int = 2) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with wave.open(str(path), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(8000)
-        out.writeframes(b"\0\0" * 8000 * seconds)
-    return path
-
-
 async def stored(system: RunningSystem) -> tuple[set[str], set[str]]:
     """The names in the artifacts bucket and in the media bucket."""
     return (
@@ -91,8 +81,8 @@ def test_deleting_a_removed_books_files_frees_what_no_other_book_has_and_never_t
 ) -> None:
     text = tmp_path / "tide.txt"
     text.write_text("The Tide\n\nChapter 1\n\nThe tide came in over the flat grey sand at noon.\n")
-    own = silence(tmp_path / "tide.wav")  # the listener's own recording, read where it is
-    made = silence(system.data_dir / "audio" / "tide-joined.wav", seconds=3)  # as ingest writes one
+    own = silent_wav(tmp_path / "tide.wav", 2)  # the listener's own recording, read where it is
+    made = silent_wav(system.data_dir / "audio" / "tide-joined.wav", 3)  # as ingest writes one
     for book, audio in (("tide", own), ("tide-again", own), ("tide-made", made)):
         code, said = bedside(system, "ingest", str(text), "--id", book, "--audio", str(audio))
         assert code == 0, said

@@ -15,7 +15,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import wave
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from typing import Any
 import httpx
 import nats
 import pytest
-from bedside_audiobooks import need_espeak, sample_chapters, speak_book, write_audiobook
+from bedside_audiobooks import need_espeak, sample_chapters, silent_wav, speak_book, write_audiobook
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, BookIngested
 from bedside_contracts.search import TranscriptCoverage
@@ -116,13 +115,7 @@ def write_audio_book(folder: Path) -> tuple[Path, Path]:
         cues += [" ".join(sentence.split()) + ".", ""]
     transcript = folder / "gull_point_audio.vtt"
     transcript.write_text("\n".join(cues))
-    audio = folder / "gull_point_audio.wav"
-    with wave.open(str(audio), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(8000)
-        out.writeframes(b"\x00\x00" * 8000 * AUDIO_SECONDS)
-    return transcript, audio
+    return transcript, silent_wav(folder / "gull_point_audio.wav", AUDIO_SECONDS)
 
 
 @dataclass

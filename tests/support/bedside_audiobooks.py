@@ -58,6 +58,17 @@ class Speech:
         return self.samples[round(chapter.start_s * self.rate) : round(chapter.end_s * self.rate)]
 
 
+def silent_wav(path: Path, seconds: int) -> Path:
+    """A mono 8 kHz WAV of silence: a recording for tests that only need its length."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(8000)
+        out.writeframes(b"\0\0" * 8000 * seconds)
+    return path
+
+
 def need_espeak() -> None:
     if shutil.which("espeak-ng") is None:
         pytest.skip("espeak-ng is not installed (`bash scripts/install-system audio` installs it as root)")
