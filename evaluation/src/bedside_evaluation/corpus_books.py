@@ -19,6 +19,8 @@ from bedside_contracts.search import ChapterInfo
 from bedside_embedding import Embedder
 from bedside_guard import Passage
 from bedside_ingest.chunking import chapter_infos, chunk_book, load_json_book
+from bedside_ingest.reader import read_book
+from bedside_ingest.sample import SAMPLE_TRANSCRIPT
 
 DEFAULT_CACHE = Path(tempfile.gettempdir()) / "bedside-search-vectors"
 
@@ -86,3 +88,12 @@ def corpus_artifact(path: Path, embedder: Embedder, cache_dir: Path = DEFAULT_CA
         vectors=vectors,
         estimated=True,
     )
+
+
+def sample_artifact(embedder: Embedder, cache_dir: Path = DEFAULT_CACHE) -> BookArtifact:
+    """The repository's own sample book, from its narration's transcript (real times)."""
+    book = read_book(SAMPLE_TRANSCRIPT)
+    passages = chunk_book(book)
+    vectors = cached_vectors(embedder, [p.text for p in passages], cache_dir)
+    infos = chapter_infos(book, passages)
+    return artifact_of("sample", book.title, passages, infos, embedder, vectors=vectors, estimated=False)

@@ -18,7 +18,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from bedside_contracts.ingest import BookArtifact
 from bedside_contracts.player import (
     CommandRequest,
     CommandResult,
@@ -46,9 +45,6 @@ from bedside_contracts.search import (
 )
 from bedside_embedding import Embedder
 from bedside_guard import CheckedAnswer
-from bedside_ingest.chunking import chapter_infos, chunk_book
-from bedside_ingest.reader import read_book
-from bedside_ingest.sample import SAMPLE_TRANSCRIPT
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from bedside_turn.domain import intents
@@ -59,7 +55,7 @@ from bedside_turn.tools import ToolBox
 
 from bedside_evaluation.command import run_named
 from bedside_evaluation.corpus import corpus_dir
-from bedside_evaluation.corpus_books import artifact_of, cached_vectors, corpus_artifact
+from bedside_evaluation.corpus_books import corpus_artifact, sample_artifact
 
 LISTENER = "eval"
 WORDS_PER_MINUTE = 155
@@ -134,14 +130,6 @@ class Outcome:
     @property
     def right(self) -> bool:
         return self.names and self.lies and self.checked_whole
-
-
-def sample_artifact(embedder: Embedder) -> BookArtifact:
-    book = read_book(SAMPLE_TRANSCRIPT)
-    passages = chunk_book(book)
-    vectors = cached_vectors(embedder, [p.text for p in passages])
-    infos = chapter_infos(book, passages)
-    return artifact_of("sample", book.title, passages, infos, embedder, vectors=vectors, estimated=False)
 
 
 def spoken_words(speech: str) -> int:
