@@ -5,7 +5,6 @@ import random
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import anthropic
 import structlog
 
 from bedside_turn.prompt import system_blocks, tool_schemas
@@ -40,19 +39,18 @@ class Retry:
 DEFAULT_RETRY = Retry()
 
 
-def retryable(error: Exception) -> bool:
-    if isinstance(error, anthropic.APIStatusError):
-        return error.status_code in RETRYABLE
-    return isinstance(error, anthropic.APIConnectionError | TimeoutError)
-
-
 async def create_with_retry(client: ModelClient, retry: Retry, **request: Any) -> Any:
     """One Messages call, retried with jittered backoff on overload, rate limits and timeouts."""
+    # Imported here, not at the top: only a turn with a model gets here (main.model_client), and
+    # the SDK takes over two seconds of CPU to import, which a keyless household never needs.
+    import anthropic  # noqa: PLC0415
+
     for attempt in range(retry.attempts):
         try:
             return await client.messages.create(**request)
         except Exception as error:
-            if not retryable(error):
+            overloaded = isinstance(error, anthropic.APIStatusError) and error.status_code in RETRYABLE
+            if not (overloaded or isinstance(error, anthropic.APIConnectionError | TimeoutError)):
                 if isinstance(error, anthropic.APIError):
                     raise ModelUnreachable(type(error).__name__) from error
                 raise

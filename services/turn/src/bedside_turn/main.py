@@ -2,7 +2,6 @@
 
 from collections.abc import Awaitable, Callable
 
-import anthropic
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.turn import SPOKEN_ASK_MAX_REQUEST_BYTES, Ask, SpokenAsk
@@ -59,6 +58,8 @@ def model_client(settings: Settings) -> ModelClient | None:
     """Claude when a key is set; None means the keyless router answers."""
     if settings.anthropic_api_key is None or not settings.anthropic_api_key.get_secret_value():
         return None
+    import anthropic  # noqa: PLC0415 (only with a key: see claude.create_with_retry)
+
     # Retries are ours (with a spoken fallback at the end), so the SDK's are off.
     return anthropic.AsyncAnthropic(
         api_key=settings.anthropic_api_key.get_secret_value(), max_retries=0, timeout=MODEL_TIMEOUT_S
