@@ -107,7 +107,7 @@ async def answers_of(served: Path | Arriving) -> dict[str, httpx.Response]:
 
     @app.get("/audio")
     async def audio(request: Request) -> Response:
-        return await media_response(served, request.headers.get("range"), "audio/mp4")
+        return await media_response(served, request.headers, "audio/mp4")
 
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://player") as http:
@@ -155,6 +155,38 @@ async def test_a_whole_file_is_served_the_same_way(tmp_path: Path) -> None:
     sent = os.urandom(SIZE)
     (whole := tmp_path / "book.m4b").write_bytes(sent)
     assert_served_as_a_device_reads_it(await answers_of(whole), sent)
+
+
+@pytest.mark.parametrize("tag", ['"0123456789abcdef0123456789abcdef.m4b"', None])
+async def test_a_device_keeps_its_copy_while_it_is_the_books_and_never_joins_two_recordings(
+    tmp_path: Path, tag: str | None
+) -> None:
+    """A cover or recording already on the device is answered 304; a range asked "if it is still
+    the file I hold" is sent only when it is, else the whole file (the book's address stays when
+    it is ingested again with another recording). A file on disk without a media name is tagged
+    weakly, which never joins ranges."""
+    sent = os.urandom(4096)
+    (whole := tmp_path / "book.m4b").write_bytes(sent)
+    app = FastAPI()
+
+    @app.get("/audio")
+    async def audio(request: Request) -> Response:
+        return await media_response(whole, request.headers, "audio/mp4", tag)
+
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://player") as http:
+        first = await http.get("/audio")
+        held = first.headers["etag"]
+        again = await http.get("/audio", headers={"If-None-Match": held})
+        same = await http.get("/audio", headers={"Range": "bytes=100-199", "If-Range": held})
+        other = await http.get("/audio", headers={"Range": "bytes=100-199", "If-Range": '"another"'})
+    assert (first.status_code, first.headers["cache-control"]) == (200, "no-cache")
+    assert held == tag or (tag is None and held.startswith('W/"'))
+    assert (again.status_code, again.content, again.headers["etag"]) == (304, b"", held)
+    assert (other.status_code, other.content) == (200, sent)
+    if tag is None:
+        assert (same.status_code, same.content) == (200, sent)
+    else:
+        assert (same.status_code, same.content) == (206, sent[100:200])
 
 
 async def test_bytes_far_ahead_of_the_fetch_are_read_from_the_bucket(nats_url: str, tmp_path: Path) -> None:

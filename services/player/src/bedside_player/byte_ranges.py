@@ -1,8 +1,11 @@
-"""Which bytes of a file a request's ``Range`` header asks for (RFC 9110, one range).
+"""Which bytes of a file a request's ``Range`` header asks for (RFC 9110, one range), and whether
+the device's copy is still the file (its entity tag, ``If-None-Match`` and ``If-Range``).
 
 Used where a file is served while it still arrives, so the response is built here rather than by
 Starlette's ``FileResponse``. A header asking for several ranges, or one that cannot be read, is
-ignored and the whole file sent, as the RFC allows; an audio element asks for one range.
+ignored and the whole file sent, as the RFC allows; an audio element asks for one range. A book's
+address stays when it is ingested again with another recording, so a device's cached bytes are
+only used while its tag is the file's.
 """
 
 from dataclasses import dataclass
@@ -55,3 +58,32 @@ def requested_range(header: str | None, size: int) -> ByteRange | None:
 
 def _digits(text: str) -> bool:
     return text.isascii() and text.isdigit()  # "²" is a digit to str.isdigit, not to int()
+
+
+def entity_tag(media_name: str) -> str:
+    """The strong tag of a media-bucket file: its name is its content's hash."""
+    return f'"{media_name}"'
+
+
+def weak_tag(size: int, modified_ns: int) -> str:
+    """The tag of a file known only on disk: the same size and time are taken as the same bytes."""
+    return f'W/"{size:x}-{modified_ns:x}"'
+
+
+def unchanged(if_none_match: str | None, tag: str) -> bool:
+    """Whether ``If-None-Match`` names the file as it is (weak comparison, as for a GET)."""
+    if if_none_match is None:
+        return False
+    named = {_opaque(listed) for listed in if_none_match.split(",")}
+    return "*" in named or _opaque(tag) in named
+
+
+def range_applies(if_range: str | None, tag: str) -> bool:
+    """Whether to send the range asked for: no ``If-Range``, or one naming the file by its strong
+    tag. Anything else (a date, a weak or older tag) gets the whole file, so bytes of two
+    recordings are never joined."""
+    return if_range is None or (not tag.startswith("W/") and if_range.strip() == tag)
+
+
+def _opaque(tag: str) -> str:
+    return tag.strip().removeprefix("W/")

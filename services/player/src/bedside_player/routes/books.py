@@ -11,6 +11,7 @@ from fastapi.responses import Response, StreamingResponse
 
 from bedside_player.arriving import Arriving
 from bedside_player.audio import audio_media_type
+from bedside_player.byte_ranges import entity_tag
 from bedside_player.routes.deps import Bedside, Book, Caller, OwnListener
 from bedside_player.routes.errors import DOCUMENTED_ERRORS
 from bedside_player.routes.served_media import media_response
@@ -98,10 +99,12 @@ async def book_view(caller: Caller, book: Book, service: Bedside) -> BookView:
 async def audio(caller: Caller, book: Book, service: Bedside, request: Request) -> Response:
     served = await media_file(service, book, book.audio_path, book.audio_object, "audio file")
     path = served if isinstance(served, Path) else served.path
-    return await media_response(served, request.headers.get("range"), audio_media_type(path))
+    tag = entity_tag(book.audio_object) if book.audio_object else None
+    return await media_response(served, request.headers, audio_media_type(path), tag)
 
 
 @router.get("/api/books/{book}/cover", response_class=StreamingResponse)
 async def cover(caller: Caller, book: Book, service: Bedside, request: Request) -> Response:
     served = await media_file(service, book, book.cover_path, book.cover_object, "cover")
-    return await media_response(served, request.headers.get("range"))
+    tag = entity_tag(book.cover_object) if book.cover_object else None
+    return await media_response(served, request.headers, tag=tag)

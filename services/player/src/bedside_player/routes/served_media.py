@@ -7,7 +7,7 @@ whole file reached a browser's ``canplay`` several times later (adr/0057, "Measu
 import asyncio
 import mimetypes
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -15,9 +15,19 @@ from fastapi import HTTPException
 from fastapi.responses import Response, StreamingResponse
 
 from bedside_player.arriving import Arriving, FetchFailed
-from bedside_player.byte_ranges import ByteRange, RangeNotSatisfiable, requested_range
+from bedside_player.byte_ranges import (
+    ByteRange,
+    RangeNotSatisfiable,
+    entity_tag,
+    range_applies,
+    requested_range,
+    unchanged,
+    weak_tag,
+)
 
 READ_BYTES = 256 * 1024
+REVALIDATE = "no-cache"
+"""A device may keep the bytes, and asks each time whether they are still the book's."""
 
 
 class WholeFile:
@@ -26,7 +36,9 @@ class WholeFile:
 
     def __init__(self, path: Path, source: BinaryIO) -> None:
         self.path = path
-        self.size = os.fstat(source.fileno()).st_size
+        stat = os.fstat(source.fileno())
+        self.size = stat.st_size
+        self.tag = weak_tag(stat.st_size, stat.st_mtime_ns)
         self._source = source
 
     @classmethod
@@ -47,21 +59,32 @@ class WholeFile:
 
 
 async def media_response(
-    file: Path | Arriving, range_header: str | None, media_type: str | None = None
+    file: Path | Arriving, asked: Mapping[str, str], media_type: str | None = None, tag: str | None = None
 ) -> Response:
+    """``file`` as ``asked`` (the request's headers): whole, a range of it, or 304 when the device's
+    copy is still it. ``tag`` is the file's strong entity tag when it has one (a media-bucket
+    name, as a copy still arriving always has); a file on disk without one is tagged weakly by its
+    size and time."""
     served = await WholeFile.of(file) if isinstance(file, Path) else file
     try:  # opened before answering: what is answered stays readable
         source = await asyncio.to_thread(served.open)
     except FetchFailed:
         raise HTTPException(503, "the file could not be fetched; asked again, it is fetched again") from None
+    tag = tag or (served.tag if isinstance(served, WholeFile) else entity_tag(served.path.name))
+    validators = {"ETag": tag, "Cache-Control": REVALIDATE}
+    if unchanged(asked.get("if-none-match"), tag):
+        source.close()
+        return Response(status_code=304, headers=validators)
     size = served.size
     try:
-        wanted = requested_range(range_header, size)
+        wanted = requested_range(
+            asked.get("range") if range_applies(asked.get("if-range"), tag) else None, size
+        )
     except RangeNotSatisfiable:
         source.close()
         return Response(status_code=416, headers={"Content-Range": f"bytes */{size}"})
     span = wanted or ByteRange(0, size - 1)
-    headers = {"Accept-Ranges": "bytes", "Content-Length": str(span.length)}
+    headers = {**validators, "Accept-Ranges": "bytes", "Content-Length": str(span.length)}
     if wanted is not None:
         headers["Content-Range"] = wanted.content_range(size)
     return StreamingResponse(
