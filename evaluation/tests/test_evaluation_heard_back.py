@@ -55,7 +55,7 @@ def test_a_listener_before_the_moment_is_not_going_back() -> None:
     assert distance_of(asked) is Distance.SAME_CHAPTER
 
 
-def test_the_held_out_set_asks_of_other_moments_in_other_words() -> None:
+def test_the_held_out_set_repeats_no_request_and_both_ask_from_every_distance() -> None:
     development, final = ({(r.book, r.text) for r in requests} for requests in SETS.values())
     assert not development & final
     for requests in SETS.values():

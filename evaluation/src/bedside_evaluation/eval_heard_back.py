@@ -3,10 +3,12 @@
     python -m bedside_evaluation.eval_heard_back                   # the development set
     python -m bedside_evaluation.eval_heard_back heard_back_final  # the held-out set, once
 
-Each request is asked from its listener's place (``heard_back``) of the engine's real find, once
-bounded to what was heard (``heard_only``) and once over the whole book; "offered" is what the
-keyless turn would then offer (``plausible_ids``, going back, the whole book when nothing heard
-is plausible): recall@4 and recall@1 over chapters, by how far the listener has gone on.
+Each request is read as the keyless turn reads it (``intents.read``: the moment described, and
+whether they said to go back) and asked from its listener's place (``heard_back``) of the engine's
+real find, once bounded to what was heard (``heard_only``) and once over the whole book; "offered"
+is what the turn then offers (``keyless._find_and_offer``: going back, the heard passages first,
+the whole book when none is plausible; otherwise the whole book): recall@4 and recall@1 over
+chapters, by how far the listener has gone on and by book.
 ``bench.turn_going_back`` asks the navigation sets the same way from places derived from their
 targets; these sets place the listener by hand, inside the moment's own chapter too. Alice in
 Wonderland and Moby-Dick are not read.
@@ -23,6 +25,7 @@ from bedside_contracts.search import FindPassage, Hit
 from bedside_embedding import Embedder
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
+from bedside_turn.domain import intents
 from bedside_turn.domain.routing import plausible_ids
 
 from bedside_evaluation.command import run_named
@@ -36,7 +39,7 @@ BOOKS = ("black_beauty", "adventures_of_sherlock_holmes", "sample")
 
 @dataclass(frozen=True)
 class Asked:
-    """One request from one place: the text, its target chapters and the listener's place."""
+    """One request from one place, read as the keyless turn reads it."""
 
     rows: tuple[str, ...]
     """The table's rows it counts in: by how far the listener has gone on, and by book."""
@@ -45,12 +48,21 @@ class Asked:
     chapters: tuple[int, ...]
     here_ms: int
 
+    @property
+    def place(self) -> intents.FindPlace | None:
+        """The moment described, with the way said ("go back to ..."); None when the turn reads
+        the words as something else, and offers no place found in the book."""
+        read = intents.read(self.text)
+        return read if isinstance(read, intents.FindPlace) else None
+
 
 @dataclass
 class Tally:
     """Hits at 4 and at 1 per column, over the requests of one row."""
 
     asked: int = 0
+    read_back: int = 0
+    """Read by the turn as a moment to go back to, so searched among the heard passages first."""
     at_4: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     at_1: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
@@ -65,15 +77,16 @@ class Tally:
 COLUMNS = ("heard only", "whole book", "offered")
 
 
-async def found(engine: SearchEngine, asked: Asked, *, heard_only: bool) -> list[Hit]:
-    request = FindPassage(book=asked.book, query=asked.text, here_ms=asked.here_ms, heard_only=heard_only)
+async def found(engine: SearchEngine, asked: Asked, query: str, *, heard_only: bool) -> list[Hit]:
+    request = FindPassage(book=asked.book, query=query, here_ms=asked.here_ms, heard_only=heard_only)
     return (await engine.find(request)).hits
 
 
-def offered(asked: Asked, heard: list[Hit], whole: list[Hit]) -> list[int]:
-    """The chapters the keyless turn offers, in order (``keyless._find_and_offer``)."""
-    for hits in (heard, whole):
-        ids = plausible_ids(hits, asked.here_ms, "back")
+def offered(asked: Asked, way: intents.Direction | None, heard: list[Hit], whole: list[Hit]) -> list[int]:
+    """The chapters the keyless turn offers, in order: going back, the heard passages first, else
+    the whole book (``keyless._find_and_offer``)."""
+    for hits in (heard, whole) if way == "back" else (whole,):
+        ids = plausible_ids(hits, asked.here_ms, way)
         if ids:
             by_id = {hit.passage_id: hit.chapter for hit in hits}
             return [by_id[i] for i in ids]
@@ -111,23 +124,28 @@ async def run(embedder: Embedder, names: list[str]) -> str:
                 await engine.index(artifact)
                 asked = [a for name in names for a in requests_asked(name, book, engine)]
                 for one in asked:
-                    heard = await found(engine, one, heard_only=True)
-                    whole = await found(engine, one, heard_only=False)
+                    place = one.place
+                    query = place.query if place else one.text
+                    heard = await found(engine, one, query, heard_only=True)
+                    whole = await found(engine, one, query, heard_only=False)
+                    chapters = offered(one, place.direction, heard, whole) if place else []
                     for tally in (tallies[row] for row in one.rows):
                         tally.asked += 1
+                        tally.read_back += place is not None and place.direction == "back"
                         tally.count("heard only", [h.chapter for h in heard], one.chapters)
                         tally.count("whole book", [h.chapter for h in whole], one.chapters)
-                        tally.count("offered", offered(one, heard, whole), one.chapters)
+                        tally.count("offered", chapters, one.chapters)
         finally:
             await store.close()
     lines = [
         "recall@4 (recall@1) over chapters; 'offered' is what the keyless turn offers going back",
         "",
-        "| requests | asked | " + " | ".join(COLUMNS) + " |",
-        "| --- | --- |" + " --- |" * len(COLUMNS),
+        "| requests | asked | read as going back | " + " | ".join(COLUMNS) + " |",
+        "| --- | --- | --- |" + " --- |" * len(COLUMNS),
     ]
     for row, tally in sorted(tallies.items()):
-        lines.append(f"| {row} | {tally.asked} | " + " | ".join(tally.cell(c) for c in COLUMNS) + " |")
+        cells = " | ".join(tally.cell(c) for c in COLUMNS)
+        lines.append(f"| {row} | {tally.asked} | {tally.read_back} | {cells} |")
     return "\n".join(lines)
 
 

@@ -4,7 +4,8 @@ listener is when they ask it: the sets in ``heard/``.
 The navigation sets (``queries/``) are asked of the whole book. Going back, the keyless turn
 searches only what was heard first (``FindPassage.heard_only``), so these requests carry the
 listener's place: a chapter and the share of its text already heard. The moment asked for lies
-wholly before it.
+before it: its chapter is no later than the listener's (checked), and within one chapter the
+writer placed the share past the moment's end.
 """
 
 from collections.abc import Sequence
