@@ -10,6 +10,8 @@ only used while its tag is the file's.
 
 from dataclasses import dataclass
 
+MOST_DIGITS = 18
+
 
 class RangeNotSatisfiable(ValueError):
     """The range starts past the end of the file."""
@@ -57,7 +59,9 @@ def requested_range(header: str | None, size: int) -> ByteRange | None:
 
 
 def _digits(text: str) -> bool:
-    return text.isascii() and text.isdigit()  # "²" is a digit to str.isdigit, not to int()
+    # "²" is a digit to str.isdigit, not to int(); past 18 digits no file is that long, and int()
+    # refuses thousands of them
+    return text.isascii() and text.isdigit() and len(text) <= MOST_DIGITS
 
 
 def entity_tag(media_name: str) -> str:
@@ -74,6 +78,7 @@ def unchanged(if_none_match: str | None, tag: str) -> bool:
     """Whether ``If-None-Match`` names the file as it is (weak comparison, as for a GET)."""
     if if_none_match is None:
         return False
+    # split on commas: the tags made here (hashes, hex numbers) hold none
     named = {_opaque(listed) for listed in if_none_match.split(",")}
     return "*" in named or _opaque(tag) in named
 

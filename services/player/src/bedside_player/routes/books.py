@@ -1,6 +1,7 @@
 """The books, with chapter titles only up to the line, and their audio and covers."""
 
 import asyncio
+from collections.abc import Mapping
 from pathlib import Path
 
 from bedside_contracts.player import BookView, ChapterView, Listening
@@ -9,12 +10,11 @@ from bedside_guard import ahead_of, own_title
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response, StreamingResponse
 
-from bedside_player.arriving import Arriving
 from bedside_player.audio import audio_media_type
-from bedside_player.byte_ranges import entity_tag
+from bedside_player.byte_ranges import entity_tag, unchanged
 from bedside_player.routes.deps import Bedside, Book, Caller, OwnListener
 from bedside_player.routes.errors import DOCUMENTED_ERRORS
-from bedside_player.routes.served_media import media_response
+from bedside_player.routes.served_media import media_response, not_modified
 from bedside_player.service import Service
 
 router = APIRouter(responses=DOCUMENTED_ERRORS)
@@ -59,18 +59,32 @@ def on_this_machine(service: Service, named: str | None) -> Path | None:
     return path if path.is_file() else None
 
 
-async def media_file(
-    service: Service, book: BookInfo, named: str | None, shared: str | None, what: str
-) -> Path | Arriving:
+async def media_answer(
+    service: Service,
+    book: BookInfo,
+    files: tuple[str | None, str | None],
+    what: str,
+    *,
+    asked: Mapping[str, str],
+    media_type: str | None = None,
+) -> Response:
     """The file where ingest keeps it, when that is on this machine; else this copy's own, from the
-    media bucket, perhaps still arriving."""
+    media bucket, perhaps still arriving. ``files`` are the book's path and media name for it.
+
+    Only the bucket's file has a strong tag (its name is its content's hash), and a device whose
+    copy is still it gets its 304 before anything is fetched. Ingest's path may be the listener's
+    own file, which can be replaced in place, so it is tagged by its size and time."""
+    named, shared = files
     if named is None:
         raise HTTPException(404, f"the book {book.id!r} has no {what}")
     if path := await asyncio.to_thread(on_this_machine, service, named):
-        return path
+        return await media_response(path, asked, media_type)
     if shared is None:
         raise HTTPException(404, f"the {what} of {book.id!r} is missing")
-    return await service.media.copy_of(shared)
+    tag = entity_tag(shared)
+    if unchanged(asked.get("if-none-match"), tag):
+        return not_modified(tag)
+    return await media_response(await service.media.copy_of(shared), asked, media_type, tag)
 
 
 @router.get("/api/books", response_model=list[BookView])
@@ -97,14 +111,15 @@ async def book_view(caller: Caller, book: Book, service: Bedside) -> BookView:
 
 @router.get("/api/books/{book}/audio", response_class=StreamingResponse)
 async def audio(caller: Caller, book: Book, service: Bedside, request: Request) -> Response:
-    served = await media_file(service, book, book.audio_path, book.audio_object, "audio file")
-    path = served if isinstance(served, Path) else served.path
-    tag = entity_tag(book.audio_object) if book.audio_object else None
-    return await media_response(served, request.headers, audio_media_type(path), tag)
+    recording = (book.audio_path, book.audio_object)
+    media_type = audio_media_type(Path(book.audio_path or ""))
+    return await media_answer(
+        service, book, recording, "audio file", asked=request.headers, media_type=media_type
+    )
 
 
 @router.get("/api/books/{book}/cover", response_class=StreamingResponse)
 async def cover(caller: Caller, book: Book, service: Bedside, request: Request) -> Response:
-    served = await media_file(service, book, book.cover_path, book.cover_object, "cover")
-    tag = entity_tag(book.cover_object) if book.cover_object else None
-    return await media_response(served, request.headers, tag=tag)
+    return await media_answer(
+        service, book, (book.cover_path, book.cover_object), "cover", asked=request.headers
+    )

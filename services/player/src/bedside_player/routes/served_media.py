@@ -58,23 +58,43 @@ class WholeFile:
         return data
 
 
+def validators(tag: str) -> dict[str, str]:
+    return {"ETag": tag, "Cache-Control": REVALIDATE}
+
+
+def not_modified(tag: str) -> Response:
+    """The device's copy is still the file."""
+    return Response(status_code=304, headers=validators(tag))
+
+
 async def media_response(
     file: Path | Arriving, asked: Mapping[str, str], media_type: str | None = None, tag: str | None = None
 ) -> Response:
     """``file`` as ``asked`` (the request's headers): whole, a range of it, or 304 when the device's
-    copy is still it. ``tag`` is the file's strong entity tag when it has one (a media-bucket
-    name, as a copy still arriving always has); a file on disk without one is tagged weakly by its
-    size and time."""
+    copy is still it. ``tag`` is the file's strong entity tag when it has one (its media name); a
+    file on disk without one is tagged weakly by its size and time."""
     served = await WholeFile.of(file) if isinstance(file, Path) else file
     try:  # opened before answering: what is answered stays readable
         source = await asyncio.to_thread(served.open)
     except FetchFailed:
         raise HTTPException(503, "the file could not be fetched; asked again, it is fetched again") from None
-    tag = tag or (served.tag if isinstance(served, WholeFile) else entity_tag(served.path.name))
-    validators = {"ETag": tag, "Cache-Control": REVALIDATE}
+    try:
+        return _answer(served, source, asked, media_type, tag or _tag_of(served))
+    except BaseException:
+        source.close()
+        raise
+
+
+def _tag_of(served: WholeFile | Arriving) -> str:
+    return served.tag if isinstance(served, WholeFile) else entity_tag(served.path.name)
+
+
+def _answer(
+    served: WholeFile | Arriving, source: BinaryIO, asked: Mapping[str, str], media_type: str | None, tag: str
+) -> Response:
     if unchanged(asked.get("if-none-match"), tag):
         source.close()
-        return Response(status_code=304, headers=validators)
+        return not_modified(tag)
     size = served.size
     try:
         wanted = requested_range(
@@ -82,9 +102,9 @@ async def media_response(
         )
     except RangeNotSatisfiable:
         source.close()
-        return Response(status_code=416, headers={"Content-Range": f"bytes */{size}"})
+        return Response(status_code=416, headers={**validators(tag), "Content-Range": f"bytes */{size}"})
     span = wanted or ByteRange(0, size - 1)
-    headers = {**validators, "Accept-Ranges": "bytes", "Content-Length": str(span.length)}
+    headers = {**validators(tag), "Accept-Ranges": "bytes", "Content-Length": str(span.length)}
     if wanted is not None:
         headers["Content-Range"] = wanted.content_range(size)
     return StreamingResponse(
