@@ -14,16 +14,8 @@ from typing import BinaryIO
 from fastapi import HTTPException
 from fastapi.responses import Response, StreamingResponse
 
+from bedside_player import byte_ranges as ranges
 from bedside_player.arriving import Arriving, FetchFailed
-from bedside_player.byte_ranges import (
-    ByteRange,
-    RangeNotSatisfiable,
-    entity_tag,
-    range_applies,
-    requested_range,
-    unchanged,
-    weak_tag,
-)
 
 READ_BYTES = 256 * 1024
 REVALIDATE = "no-cache"
@@ -38,7 +30,7 @@ class WholeFile:
         self.path = path
         stat = os.fstat(source.fileno())
         self.size = stat.st_size
-        self.tag = weak_tag(stat.st_size, stat.st_mtime_ns)
+        self.tag = ranges.weak_tag(stat.st_size, stat.st_mtime_ns)
         self._source = source
 
     @classmethod
@@ -86,24 +78,24 @@ async def media_response(
 
 
 def _tag_of(served: WholeFile | Arriving) -> str:
-    return served.tag if isinstance(served, WholeFile) else entity_tag(served.path.name)
+    return served.tag if isinstance(served, WholeFile) else ranges.entity_tag(served.path.name)
 
 
 def _answer(
     served: WholeFile | Arriving, source: BinaryIO, asked: Mapping[str, str], media_type: str | None, tag: str
 ) -> Response:
-    if unchanged(asked.get("if-none-match"), tag):
+    if ranges.unchanged(asked.get("if-none-match"), tag):
         source.close()
         return not_modified(tag)
     size = served.size
     try:
-        wanted = requested_range(
-            asked.get("range") if range_applies(asked.get("if-range"), tag) else None, size
+        wanted = ranges.requested_range(
+            asked.get("range") if ranges.range_applies(asked.get("if-range"), tag) else None, size
         )
-    except RangeNotSatisfiable:
+    except ranges.RangeNotSatisfiable:
         source.close()
         return Response(status_code=416, headers={**validators(tag), "Content-Range": f"bytes */{size}"})
-    span = wanted or ByteRange(0, size - 1)
+    span = wanted or ranges.ByteRange(0, size - 1)
     headers = {**validators(tag), "Accept-Ranges": "bytes", "Content-Length": str(span.length)}
     if wanted is not None:
         headers["Content-Range"] = wanted.content_range(size)
@@ -116,7 +108,7 @@ def _answer(
 
 
 async def _as_they_arrive(
-    served: WholeFile | Arriving, source: BinaryIO, span: ByteRange
+    served: WholeFile | Arriving, source: BinaryIO, span: ranges.ByteRange
 ) -> AsyncIterator[bytes]:
     """The span's bytes, each sent as soon as it can be had."""
     try:
