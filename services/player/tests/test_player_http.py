@@ -815,6 +815,9 @@ async def test_the_openapi_document_tells_every_answer(system: RunningSystem, bu
     assert listener["schema"]["pattern"] == NAME_PATTERN
     join = spec["paths"]["/api/listeners/{listener}/books/{book}/devices"]["post"]
     assert join["requestBody"]["required"] is True
+    for media in ("audio", "cover"):
+        answers = spec["paths"][f"/api/books/{{book}}/{media}"]["get"]["responses"]
+        assert {"200", "206", "304", "404", "416"} <= set(answers)
 
 
 async def test_the_history_lookup_filters_by_kind_chapter_device_and_direction(

@@ -18,6 +18,12 @@ from bedside_player.routes.served_media import media_response, not_modified
 from bedside_player.service import Service
 
 router = APIRouter(responses=DOCUMENTED_ERRORS)
+MEDIA_ANSWERS: dict[int | str, dict[str, object]] = {
+    200: {"description": "the whole file, with its ETag; kept by a device, it is asked again each time"},
+    206: {"description": "the Range asked for (with If-Range, only while that is the file's strong ETag)"},
+    304: {"description": "If-None-Match names the file as it is: the device's copy is still it"},
+    416: {"description": "the Range starts past the end of the file"},
+}
 
 
 def chapter_view(chapter: ChapterInfo, ahead: bool) -> ChapterView:
@@ -109,7 +115,7 @@ async def book_view(caller: Caller, book: Book, service: Bedside) -> BookView:
     return view(book, state.position_ms)
 
 
-@router.get("/api/books/{book}/audio", response_class=StreamingResponse)
+@router.get("/api/books/{book}/audio", response_class=StreamingResponse, responses=MEDIA_ANSWERS)
 async def audio(caller: Caller, book: Book, service: Bedside, request: Request) -> Response:
     recording = (book.audio_path, book.audio_object)
     media_type = audio_media_type(Path(book.audio_path or ""))
@@ -118,7 +124,7 @@ async def audio(caller: Caller, book: Book, service: Bedside, request: Request) 
     )
 
 
-@router.get("/api/books/{book}/cover", response_class=StreamingResponse)
+@router.get("/api/books/{book}/cover", response_class=StreamingResponse, responses=MEDIA_ANSWERS)
 async def cover(caller: Caller, book: Book, service: Bedside, request: Request) -> Response:
     return await media_answer(
         service, book, (book.cover_path, book.cover_object), "cover", asked=request.headers
