@@ -154,6 +154,29 @@ async def test_a_stopped_copy_gives_its_leases_back_a_vanished_one_loses_them(ow
     await third.client.close()
 
 
+async def test_a_lease_the_view_keeps_for_a_copy_gone_is_read_again_and_taken(
+    own_nats: NatsServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a CI run showed (three copies, one stopped by SIGSTOP): a claim refused as the server
+    aged the stopped copy's lease out read it back still live, the view kept that, and the marker
+    that would have mended it had come already; six partitions were never claimed again. Here the
+    copy gone never had a heartbeat, and the marker of its lease never reaches the watcher."""
+    first = await start(own_nats, "first")
+    await until(lambda: len(first.held) == PARTITIONS)
+    await stop(first)  # the bucket stays, every lease given back
+    writer = await nats.connect(own_nats.url)
+    bucket = await writer.jetstream().key_value(subjects.PLAYER_LEASES_BUCKET)
+    await bucket.put(PARTITION_PREFIX + "0", b"gone")  # ages out after the TTL, leaving a marker
+    second = Copy(await nats.connect(own_nats.url), "second")
+    Behind(second, lambda key: key == PARTITION_PREFIX + "0", monkeypatch)  # never delivers it
+    await second.keeper.open()
+    await until(lambda: len(second.held) == PARTITIONS - 1)
+    assert second.keeper.owner_of(0) == "gone"  # its claim was refused and the key read back
+    await until(lambda: len(second.held) == PARTITIONS, timeout_s=LEASE_TTL_S * 5)
+    await stop(second)
+    await writer.close()
+
+
 async def test_a_claim_never_takes_a_partition_whose_claim_by_another_copy_is_seen_after_the_plan(
     own_nats: NatsServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
