@@ -26,7 +26,7 @@ from bedside_embedding import Embedder
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from bedside_turn.domain import intents
-from bedside_turn.domain.routing import plausible_ids
+from bedside_turn.domain.routing import plausible_ids, searches_for
 
 from bedside_evaluation.command import run_named
 from bedside_evaluation.corpus import corpus_dir
@@ -83,9 +83,8 @@ async def found(engine: SearchEngine, asked: Asked, query: str, *, heard_only: b
 
 
 def offered(asked: Asked, way: intents.Direction | None, heard: list[Hit], whole: list[Hit]) -> list[int]:
-    """The chapters the keyless turn offers, in order: going back, the heard passages first, else
-    the whole book (``keyless._find_and_offer``)."""
-    for hits in (heard, whole) if way == "back" else (whole,):
+    """The chapters the keyless turn offers, in order, from the finds it makes (``searches_for``)."""
+    for hits in (heard if heard_only else whole for heard_only in searches_for(way)):
         ids = plausible_ids(hits, asked.here_ms, way)
         if ids:
             by_id = {hit.passage_id: hit.chapter for hit in hits}

@@ -5,7 +5,7 @@ from bedside_contracts.search import Hit
 from bedside_contracts.turn import Exchange, PlaceRef, ToolCallRecord
 from bedside_guard import Candidate, ahead_of
 from bedside_turn.domain.intents import Direction
-from bedside_turn.domain.routing import MIN_SCORE, other_places, places_named, plausible_ids
+from bedside_turn.domain.routing import MIN_SCORE, other_places, places_named, plausible_ids, searches_for
 
 HERE = 600_000
 STRONG = MIN_SCORE * 1.5
@@ -103,3 +103,8 @@ def test_there_is_the_place_the_last_answer_named() -> None:
     assert places_named([recalled(FOUND[:1]), searched("where am I", [], offered=[])]) == []
     assert places_named([recalled(FOUND[:1], refused=True)]) == []
     assert places_named([]) == []
+
+
+def test_going_back_searches_what_was_heard_first_and_any_other_way_the_whole_book() -> None:
+    assert searches_for("back") == (True, False)
+    assert searches_for("forward") == searches_for(None) == (False,)

@@ -24,6 +24,7 @@ from bedside_turn.domain.routing import (
     place_in_a_chapter,
     places_named,
     plausible_ids,
+    searches_for,
 )
 from bedside_turn.tools import ToolBox
 
@@ -278,15 +279,15 @@ async def _offer_again(tools: ToolBox, ids: list[int], nothing: str) -> str:
 
 
 async def _find_and_offer(tools: ToolBox, query: str, direction: intents.Direction | None) -> str:
-    """Going back, what was heard is searched first: ranked among themselves, a heard moment is not
-    outscored by its likes ahead. The whole book is searched when nothing heard is plausible."""
+    """The finds ``searches_for`` names, in turn, until one gives a plausible place to offer."""
     plausible: list[int] = []
-    if direction == "back":
-        await tools.run("find_passage", {"query": query, "heard_only": True})
+    for heard_only in searches_for(direction):
+        await tools.run(
+            "find_passage", {"query": query, "heard_only": True} if heard_only else {"query": query}
+        )
         plausible = plausible_ids(tools.hits, tools.here_ms, direction)
-    if not plausible:
-        await tools.run("find_passage", {"query": query})
-        plausible = plausible_ids(tools.hits, tools.here_ms, direction)
+        if plausible:
+            break
     if not plausible:
         return speech.NOT_FOUND
     await tools.run("offer_positions", {"ids": plausible})

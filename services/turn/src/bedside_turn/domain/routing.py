@@ -90,6 +90,13 @@ def plausible_ids(hits: list[Hit], here_ms: int, direction: intents.Direction | 
     return [hit.passage_id for hit in strong][:MAX_ROWS]
 
 
+def searches_for(direction: intents.Direction | None) -> tuple[bool, ...]:
+    """The finds a described moment is looked for with, in turn, each ``heard_only`` or not, until
+    one gives a plausible hit. Going back, what was heard is searched first: ranked among
+    themselves, a heard moment is not outscored by its likes ahead."""
+    return (True, False) if direction == "back" else (False,)
+
+
 def lies_the_way_said(start_ms: int, here_ms: int, direction: intents.Direction) -> bool:
     """Whether a place starting at ``start_ms`` is on the side of the line ``direction`` names."""
     return ahead_of(start_ms, here_ms) == (direction == "forward")
