@@ -1423,6 +1423,93 @@ def test_a_book_with_audio_plays_it_and_reports_where_it_is(
         time.sleep(0.1)
 
 
+class FailingRecording:
+    """The book's recording as a flaky network serves it: the first answer carries only its
+    opening ``first_bytes`` (a short read, as when a connection drops; none: no first answer),
+    and while ``down`` every request for more is answered 503. Chromium gives up on the
+    recording a few seconds later."""
+
+    def __init__(self, page: Page, book: str, first_bytes: int | None) -> None:
+        self.first_bytes = first_bytes
+        self.down = True
+        self.requests = 0
+        page.route(re.compile(rf".*/api/books/{book}/audio$"), self._route)
+
+    def _route(self, route: Route) -> None:
+        self.requests += 1
+        if self.requests == 1 and self.first_bytes is not None:
+            headers = {**route.request.all_headers(), "range": f"bytes=0-{self.first_bytes - 1}"}
+            opening = route.fetch(headers=headers)
+            total = opening.headers["content-range"].rsplit("/", 1)[1]
+            answer = {**opening.headers, "content-range": f"bytes 0-{self.first_bytes - 1}/{total}"}
+            route.fulfill(status=206, headers=answer, body=opening.body())
+        elif self.down:
+            route.fulfill(status=503, body="the network is down")
+        else:
+            route.continue_()
+
+
+def test_a_recording_lost_while_playing_pauses_where_it_was_heard_and_plays_on_when_back(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A page whose recording cannot be fetched runs no silent clock in its place: its reports
+    would tell the player, every other device and the line that story was heard that was not."""
+    opening_ms = 25_000
+    opening = opening_ms * 16  # bytes of the silent WAV: 8 kHz, 16 bits
+    recording: list[FailingRecording] = []
+    page = open_page(
+        "phone",
+        book=AUDIO_BOOK_ID,
+        before_opening=lambda opened: recording.append(FailingRecording(opened, AUDIO_BOOK_ID, opening)),
+    )
+    page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("document.getElementById('audio').error !== null", timeout=60_000)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while (state := bedside.state(listener.name, listener.token, AUDIO_BOOK_ID))["playing"]:
+        assert time.monotonic() < deadline, state
+        time.sleep(0.1)
+    heard_ms = state["position_ms"]
+    expect(page.locator("#notice")).to_contain_text(f"The recording stopped at {clock(heard_ms)}")
+    assert 0 < heard_ms <= opening_ms, state  # paused within what was fetched, not on a clock
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+    time.sleep(3)  # were a clock running in the recording's place, the page would move on now
+    assert abs(position_of(page) - heard_ms) <= 250, (position_of(page), heard_ms)
+    recording[0].down = False
+    expect(page.locator("#notice")).to_contain_text("The recording is back; playing on from", timeout=60_000)
+    page.wait_for_function(
+        f"document.getElementById('audio').currentTime * 1000 > {heard_ms + 1_000}", timeout=WAIT_MS
+    )
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not (state := bedside.state(listener.name, listener.token, AUDIO_BOOK_ID))["playing"]:
+        assert time.monotonic() < deadline, state
+        time.sleep(0.1)
+
+
+def test_play_pressed_while_the_recording_cannot_be_fetched_waits_for_it_then_plays(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    recording: list[FailingRecording] = []
+    page = open_page(
+        "phone",
+        book=AUDIO_BOOK_ID,
+        before_opening=lambda opened: recording.append(FailingRecording(opened, AUDIO_BOOK_ID, None)),
+    )
+    page.wait_for_function("document.getElementById('audio').error !== null", timeout=60_000)
+    page.get_by_role("button", name="Play").click()
+    expect(page.locator("#notice")).to_contain_text("it plays as soon as it is back")
+    expect(page.get_by_role("button", name="Play")).to_be_visible()  # not playing in silence
+    time.sleep(2)
+    assert position_of(page) == 0
+    assert not bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)["playing"]
+    recording[0].down = False
+    page.wait_for_function("document.getElementById('audio').currentTime > 1", timeout=60_000)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not (state := bedside.state(listener.name, listener.token, AUDIO_BOOK_ID))["playing"]:
+        assert time.monotonic() < deadline, state
+        time.sleep(0.1)
+
+
 def test_an_m4b_plays_seeks_by_range_and_reports_the_audios_position(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

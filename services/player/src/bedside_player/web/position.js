@@ -23,6 +23,17 @@ export function follow(given) { Object.assign(followers, given); }
 let audioPlaced = false;
 const audioReady = () => state.audio && audioPlaced;
 
+// The book's recording failed to load or to play on (a network gone, the server answering with
+// an error). The page does not run its own clock in its place: reports of story played in
+// silence would move the line past what the listener heard. It stops playing where the
+// recording got to, fetches it again, and plays on if it is back soon and nothing moved the
+// book meanwhile; later than that the listener may be asleep, and is left to press play.
+const RECORDING_RETRY_FIRST_MS = 2_000;
+const RECORDING_RETRY_LAST_MS = 30_000;
+const RESUME_WITHIN_MS = 120_000;
+const lost = { since: 0, resume: false, moveSeq: 0, retryMs: RECORDING_RETRY_FIRST_MS, timer: 0 };
+const recordingLost = () => lost.since > 0;
+
 export function position() {
   if (audioReady()) return clamp(el.audio.currentTime * 1000);
   const running = state.playing ? performance.now() - state.anchorAt : 0;
@@ -40,7 +51,9 @@ export function setPlaying(playing) {
   state.anchorAt = performance.now();
   state.playing = playing;
   if (state.audio) {
-    if (playing) {
+    if (playing && recordingLost()) {
+      fetchRecordingAgain(); // another device plays the book: this one joins once it can sound it
+    } else if (playing) {
       el.audio.play().catch(() => notice("Press play to hear it on this device.", 0));
     } else {
       el.audio.pause();
@@ -59,15 +72,76 @@ export function playAudio(url) {
     el.audio.currentTime = position() / 1000;
     audioPlaced = true;
     if (!state.duration && Number.isFinite(el.audio.duration)) state.duration = el.audio.duration * 1000;
-    if (state.playing) el.audio.play().catch(() => notice("Press play to hear it on this device.", 0));
+    if (recordingLost()) recordingBack();
+    else if (state.playing) el.audio.play().catch(() => notice("Press play to hear it on this device.", 0));
   });
   el.audio.addEventListener("ended", () => { if (state.playing) { setPlaying(false); report(); } });
-  el.audio.addEventListener("error", () => {
-    setPosition(position()); // the clock goes on from where the recording was
+  el.audio.addEventListener("error", recordingFailed);
+  window.addEventListener("online", fetchRecordingAgain);
+}
+
+function recordingFailed() {
+  if (!recordingLost()) {
+    const heard = position();
     audioPlaced = false;
-    state.audio = false; // fall back to the clock, so every control still works
-    notice("The audio could not be played here; the clock runs instead.");
-  });
+    setPosition(heard);
+    lost.since = performance.now();
+    lost.resume = state.playing;
+    lost.retryMs = RECORDING_RETRY_FIRST_MS;
+    notice(lost.resume
+      ? `The recording stopped at ${clock(heard)}: it could not be fetched. Trying again…`
+      : "The recording could not be fetched. Trying again…", 0);
+    if (lost.resume) {
+      setPlaying(false);
+      render();
+      leaveWhileLost(heard); // the last device playing leaves the book paused where it was heard
+    }
+    lost.moveSeq = state.lastMoveSeq;
+  }
+  lost.timer = setTimeout(fetchRecordingAgain, lost.retryMs);
+  lost.retryMs = Math.min(lost.retryMs * 2, RECORDING_RETRY_LAST_MS);
+}
+
+async function leaveWhileLost(heard) {
+  try {
+    const res = await ours("POST", `${listenerPath()}/devices/leave`, () => (
+      { device: DEVICE, position_ms: heard, basis_seq: state.seq }
+    ));
+    afterCommand(res, "Another device moved the book to");
+  } catch {
+    showLink(false); // the pause goes with the catch-up once the server is heard again
+  }
+}
+
+// At once when the network or the server is heard again, else on the timer.
+export function fetchRecordingAgain() {
+  if (!recordingLost()) return;
+  clearTimeout(lost.timer);
+  el.audio.load();
+}
+
+function recordingBack() {
+  const resume = lost.resume && !state.playing && state.lastMoveSeq === lost.moveSeq
+    && performance.now() - lost.since <= RESUME_WITHIN_MS;
+  clearTimeout(lost.timer);
+  lost.since = 0;
+  lost.resume = false;
+  if (resume || state.playing) {
+    setPlaying(true);
+    report();
+    notice(`The recording is back; playing on from ${clock(position())}.`);
+  } else {
+    notice("The recording is back. Press play to carry on.");
+  }
+}
+
+// Play pressed while the recording is away: it plays as soon as it is back.
+function playWhenBack() {
+  lost.resume = true;
+  lost.since = performance.now();
+  lost.moveSeq = state.lastMoveSeq;
+  notice("Still trying to fetch the recording; it plays as soon as it is back.", 0);
+  fetchRecordingAgain();
 }
 
 // Our own requests: while one is out, pushes wait, so an echo of an older state
@@ -182,6 +256,7 @@ function toldQuiet(next) {
 // Back after the link dropped: when the server heard nothing newer than this page did, what
 // the listener did here meanwhile (a pause, playing on) is the newest word, and it is sent.
 export async function catchUp() {
+  fetchRecordingAgain();
   const seen = state.seq;
   const res = await refreshState();
   const word = state.serverWord;
@@ -209,6 +284,7 @@ function playedUpTo() {
 
 export async function report() {
   if (state.removed) return;
+  if (recordingLost() && state.playing) return; // not sounding it: no progress of its own to tell
   state.lastReportAt = performance.now();
   const body = () => ({
     device: DEVICE, position_ms: playedUpTo(), playing: state.playing, basis_seq: state.seq, device_clock: Date.now(),
@@ -304,6 +380,10 @@ export async function seekTo(ms) {
 export function togglePlay() {
   if (!state.book) return;
   settleScrub();
+  if (recordingLost() && !state.playing) {
+    playWhenBack();
+    return;
+  }
   // Play at the very end starts the book again: a move, sent as one (a report is only playback).
   if (!state.playing && position() >= state.duration && state.duration) seekTo(0);
   setPlaying(!state.playing);
