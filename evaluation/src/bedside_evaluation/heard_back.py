@@ -80,6 +80,10 @@ HEARD_BACK = "heard_back"
 """The development set: read, and any rule judged on it was chosen with it in view."""
 HEARD_BACK_FINAL = "heard_back_final"
 """Written with the development set by the same hand, about other moments; run once."""
+HEARD_BACK_EARLY = "heard_back_early"
+"""Asked early, with little heard (the sample book, Black Beauty's first eight chapters, the first
+three Holmes stories); written by another hand from the books alone before the nudge's share
+(``FusionRule.nudge_share``) was served, and run once to judge it."""
 
 
 def load_heard_requests(name: str) -> tuple[HeardRequest, ...]:
