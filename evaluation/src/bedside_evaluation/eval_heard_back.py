@@ -2,6 +2,7 @@
 
     python -m bedside_evaluation.eval_heard_back                   # the development set
     python -m bedside_evaluation.eval_heard_back heard_back_final  # the held-out set, once
+    python -m bedside_evaluation.eval_heard_back heard_back_early  # asked early, with little heard
 
 Each request is read as the keyless turn reads it (``intents.read``: the moment described, and
 whether they said to go back) and asked from its listener's place (``heard_back``) of the engine's

@@ -77,6 +77,28 @@ def test_the_chapter_nudge_lifts_passages_whose_chapter_also_matched() -> None:
     assert fuse(dense, sparse, 3, FusionRule(k=60, chapter_weight=0.5)) == plain  # no chapters: no nudge
 
 
+def test_when_few_passages_are_searched_the_nudge_adds_up_only_the_best_of_them() -> None:
+    # What was heard of a short book, all inside the pool: the moment (passage 1, chapter 1)
+    # ranks first on both sides, one passage each of chapters 3-8 next, and then the six
+    # passages of the longest chapter heard, chapter 2, each matching a little.
+    ranked = [1, *range(30, 36), *range(20, 26)]
+    dense = [Scored(pid, 1.0 - rank / 100) for rank, pid in enumerate(ranked)]
+    sparse = [Scored(pid, 10.0 - rank / 10) for rank, pid in enumerate(ranked)]
+    chapters = {1: 1} | {pid: pid - 27 for pid in range(30, 36)} | dict.fromkeys(range(20, 26), 2)
+    rule = FusionRule(k=60, chapter_weight=0.2, pool=40, nudge_share=0.1, nudge_least=3)
+    whole_pool = fuse(dense, sparse, 3, rule, chapters)  # searched unknown: the whole pool counts
+    assert chapters[whole_pool[0].passage_id] == 2
+    best_only = fuse(dense, sparse, len(ranked), rule, chapters, searched=len(ranked))
+    assert [f.passage_id for f in best_only] == ranked
+
+
+def test_the_nudge_counts_a_share_of_what_was_searched_within_its_bounds() -> None:
+    rule = FusionRule(pool=40, nudge_share=0.1, nudge_least=8)
+    assert [rule.nudge_counts(n) for n in (30, 80, 150, 400, 2_000)] == [8, 8, 15, 40, 40]
+    assert rule.nudge_counts(None) == 40
+    assert FusionRule(pool=40).nudge_counts(30) == 40  # no share: the whole pool, as before
+
+
 def test_the_holding_passage_is_judged_on_its_heard_words_only() -> None:
     ranked = [Fused(7, 0.03, 0.9), Fused(3, 0.02, 0.5), Fused(2, 0.01, 0.4)]
     assert [f.passage_id for f in account_for_holding(ranked, Heard(7, 0.45))] == [3, 7, 2]

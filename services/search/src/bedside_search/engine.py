@@ -149,7 +149,7 @@ class SearchEngine:
         vector = self.embedder.embed_query(request.query)
         below_ms = request.here_ms if request.heard_only else None
         dense, sparse = await self.rankings(book, vector, request.query, below_ms)
-        ranked = find_order(book, request.query, (dense, sparse), request.limit, self.rule)
+        ranked = find_order(book, request.query, (dense, sparse), request.limit, self.rule, below_ms=below_ms)
         passages = [_passage(book, f) for f in ranked]
         return FoundPassages(
             places=[Candidate.hit(p, request.here_ms) for p in passages],

@@ -188,6 +188,10 @@ class ServedBook:
         index = bisect.bisect_right(self._starts, passage.start_ms)
         return self.passages[index] if index < len(self.passages) else None
 
+    def passages_starting_before(self, ms: int | None) -> int:
+        """How many passages start before ``ms`` (every one when None): what a find bounded there searches."""
+        return len(self._starts) if ms is None else bisect.bisect_left(self._starts, ms)
+
     def holding(self, here_ms: int) -> Passage | None:
         """The passage that holds the line: started before it, not yet finished."""
         passage = self.last_passage_starting_at_or_before(here_ms - 1) if here_ms > 0 else None

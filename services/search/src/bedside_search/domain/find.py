@@ -20,16 +20,19 @@ def find_order(
     *,
     ordinal_rule: OrdinalRule | None = ORDINAL,
     chapter_rule: ChapterOrderRule | None = CHAPTER_ORDER,
+    below_ms: int | None = None,
 ) -> list[Fused]:
-    """What find serves from the engine's dense and sparse rankings of ``query``, best first.
+    """What find serves from the engine's dense and sparse rankings of ``query``, best first;
+    ``below_ms``: the rankings were of the passages starting before it (what was heard).
 
     ``ordinal_rule`` or ``chapter_rule`` None serves without that rule (the evaluation
     compares them).
     """
     dense, sparse = rankings
     placed = book.distances_from(part_named(query))
+    searched = book.passages_starting_before(below_ms)
     pooled = served_order(
-        fuse(dense, sparse, max(limit, rule.pool), rule, book.chapter_of, placed=placed),
+        fuse(dense, sparse, max(limit, rule.pool), rule, book.chapter_of, placed=placed, searched=searched),
         rule,
         book.chapter_of,
     )

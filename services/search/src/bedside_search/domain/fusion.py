@@ -46,6 +46,11 @@ class FusionRule:
     multiplied by ``1 + part_weight * nearness``: the whole boost at the named place, half
     of it ``part_reach_ms`` of narration away, a quarter at twice that (``placed`` holds
     each passage's distance from the place, in ms).
+
+    With ``nudge_share`` and the number of passages searched known, the nudge adds up only
+    the best ``nudge_share`` of them (at least ``nudge_least``, at most ``pool``). A short
+    book, or what was heard of one early on, fits in the pool whole, and summing all of it
+    hands first place to whichever chapter has the most passages.
     """
 
     k: float = 60.0
@@ -56,6 +61,14 @@ class FusionRule:
     spread_chapters: bool = False
     part_weight: float = 0.0
     part_reach_ms: int = 3_600_000
+    nudge_share: float = 0.0
+    nudge_least: int = 8
+
+    def nudge_counts(self, searched: int | None) -> int:
+        """How many of the best pooled passages the chapter nudge adds up."""
+        if not self.nudge_share or searched is None:
+            return self.pool
+        return max(self.nudge_least, min(self.pool, round(self.nudge_share * searched)))
 
 
 FUSION = FusionRule(
@@ -67,6 +80,8 @@ FUSION = FusionRule(
     spread_chapters=True,
     part_weight=2.0,
     part_reach_ms=3_600_000,
+    nudge_share=0.1,
+    nudge_least=8,
 )
 """The rule in service: RRF k=60, a chapter nudge, chapters spread and the part prior,
 chosen on the evaluation sets (how, and what else was tried: the search README, adr/0012)."""
@@ -80,14 +95,17 @@ def fuse(
     chapter_of: Mapping[int, int] | None = None,
     *,
     placed: Mapping[int, int] | None = None,
+    searched: int | None = None,
 ) -> list[Fused]:
-    """The best ``limit`` passages of both rankings, best first; ties break on the id."""
+    """The best ``limit`` passages of both rankings, best first; ties break on the id.
+    ``searched``: how many passages the rankings were drawn from, when known."""
     scores: dict[int, float] = {}
     for weight, ranking in ((rule.dense_weight, dense), (rule.sparse_weight, sparse)):
         for rank, hit in enumerate(ranking, start=1):
             scores[hit.passage_id] = scores.get(hit.passage_id, 0.0) + weight / (rule.k + rank)
     if rule.chapter_weight and chapter_of is not None:
-        scores = chapter_nudged(scores, rule.chapter_weight, rule.pool, chapter_of)
+        counted = rule.nudge_counts(searched)
+        scores = chapter_nudged(scores, rule.chapter_weight, rule.pool, chapter_of, counted)
     if rule.part_weight and placed:
         scores = {
             pid: score * (1.0 + rule.part_weight * nearness(placed[pid], rule.part_reach_ms))
@@ -145,14 +163,24 @@ def lifted_first(ranked: Sequence[Fused], passage_id: int | None) -> list[Fused]
 
 
 def chapter_nudged(
-    scores: Mapping[int, float], weight: float, pool: int, chapter_of: Mapping[int, int]
+    scores: Mapping[int, float],
+    weight: float,
+    pool: int,
+    chapter_of: Mapping[int, int],
+    counted: int | None = None,
 ) -> dict[int, float]:
-    """The best ``pool`` passages, each plus ``weight`` times its pooled chapter-mates' scores."""
+    """The best ``pool`` passages, each plus ``weight`` times the scores of its chapter-mates among
+    the best ``counted`` (all of the pool when None)."""
     pooled = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:pool]
+    counting = pooled[: pool if counted is None else counted]
     per_chapter: dict[int, float] = {}
-    for pid, score in pooled:
+    for pid, score in counting:
         per_chapter[chapter_of[pid]] = per_chapter.get(chapter_of[pid], 0.0) + score
-    return {pid: score + weight * (per_chapter[chapter_of[pid]] - score) for pid, score in pooled}
+    own = dict(counting)
+    return {
+        pid: score + weight * (per_chapter.get(chapter_of[pid], 0.0) - own.get(pid, 0.0))
+        for pid, score in pooled
+    }
 
 
 def best_of_each_chapter(ranked: Sequence[Fused], chapter_of: Mapping[int, int]) -> dict[int, Fused]:
