@@ -1403,10 +1403,7 @@ def test_a_book_with_audio_plays_it_and_reports_where_it_is(
     page.get_by_role("button", name="Pause").click()
     heard_ms = round(page.evaluate("document.getElementById('audio').currentTime") * 1000)
     # The pause report carries the audio element's own position.
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while (state := bedside.state(listener.name, listener.token, AUDIO_BOOK_ID))["playing"]:
-        assert time.monotonic() < deadline, state
-        time.sleep(0.1)
+    state = wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda told: not told["playing"])
     assert abs(state["position_ms"] - heard_ms) <= 250, (state, heard_ms)
     # A skip moves the audio itself, and the server with it.
     page.get_by_role("button", name="Forward 30 seconds").click()
@@ -1414,13 +1411,9 @@ def test_a_book_with_audio_plays_it_and_reports_where_it_is(
         f"Math.abs(document.getElementById('audio').currentTime * 1000 - {heard_ms + 30_000}) < 250",
         timeout=WAIT_MS,
     )
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while (
-        abs(bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)["position_ms"] - heard_ms - 30_000)
-        > 250
-    ):
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
+    wait_for_state(
+        bedside, listener, AUDIO_BOOK_ID, lambda told: abs(told["position_ms"] - heard_ms - 30_000) <= 250
+    )
 
 
 class FailingRecording:
@@ -1465,10 +1458,7 @@ def test_a_recording_lost_while_playing_pauses_where_it_was_heard_and_plays_on_w
     page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
     page.get_by_role("button", name="Play").click()
     page.wait_for_function("document.getElementById('audio').error !== null", timeout=60_000)
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while (state := bedside.state(listener.name, listener.token, AUDIO_BOOK_ID))["playing"]:
-        assert time.monotonic() < deadline, state
-        time.sleep(0.1)
+    state = wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda told: not told["playing"])
     heard_ms = state["position_ms"]
     expect(page.locator("#notice")).to_contain_text(f"The recording stopped at {clock(heard_ms)}")
     assert 0 < heard_ms <= opening_ms, state  # paused within what was fetched, not on a clock
@@ -1480,10 +1470,7 @@ def test_a_recording_lost_while_playing_pauses_where_it_was_heard_and_plays_on_w
     page.wait_for_function(
         f"document.getElementById('audio').currentTime * 1000 > {heard_ms + 1_000}", timeout=WAIT_MS
     )
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while not (state := bedside.state(listener.name, listener.token, AUDIO_BOOK_ID))["playing"]:
-        assert time.monotonic() < deadline, state
-        time.sleep(0.1)
+    wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda told: told["playing"])
 
 
 def test_play_pressed_while_the_recording_cannot_be_fetched_waits_for_it_then_plays(
@@ -1504,10 +1491,7 @@ def test_play_pressed_while_the_recording_cannot_be_fetched_waits_for_it_then_pl
     assert not bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)["playing"]
     recording[0].down = False
     page.wait_for_function("document.getElementById('audio').currentTime > 1", timeout=60_000)
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while not (state := bedside.state(listener.name, listener.token, AUDIO_BOOK_ID))["playing"]:
-        assert time.monotonic() < deadline, state
-        time.sleep(0.1)
+    wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda told: told["playing"])
 
 
 def test_an_m4b_plays_seeks_by_range_and_reports_the_audios_position(
@@ -1531,10 +1515,7 @@ def test_an_m4b_plays_seeks_by_range_and_reports_the_audios_position(
     page.wait_for_function("document.getElementById('audio').currentTime > 30", timeout=WAIT_MS)
     page.get_by_role("button", name="Pause").click()
     heard_ms = round(page.evaluate("document.getElementById('audio').currentTime") * 1000)
-    deadline = time.monotonic() + WAIT_MS / 1000
-    while (state := bedside.state(listener.name, listener.token, AUDIOBOOK_ID))["playing"]:
-        assert time.monotonic() < deadline, state
-        time.sleep(0.1)
+    state = wait_for_state(bedside, listener, AUDIOBOOK_ID, lambda told: not told["playing"])
     assert abs(state["position_ms"] - heard_ms) <= 250, (state, heard_ms)
     assert 206 in ranged, ranged  # the browser fetched the m4b in ranges, and got them
     # 30 s in is chapter 2 of the recording's markers (chapter 1 is about 23 s long).
