@@ -1315,9 +1315,9 @@ def test_two_books_of_one_title_are_told_apart_in_the_picker(
     assert len(labels) == len(set(labels)), labels
 
 
-def history_count(bedside: Bedside, listener: Listener, **match: str) -> int:
+def history_count(bedside: Bedside, listener: Listener, book: str = BOOK_ID, **match: str) -> int:
     lookup = httpx.get(
-        f"{bedside.url}/api/listeners/{listener.name}/books/{BOOK_ID}/history/lookup",
+        f"{bedside.url}/api/listeners/{listener.name}/books/{book}/history/lookup",
         params=match,
         headers={"Authorization": f"Bearer {listener.token}"},
         timeout=10,
@@ -1471,6 +1471,31 @@ def test_a_recording_lost_while_playing_pauses_where_it_was_heard_and_plays_on_w
         f"document.getElementById('audio').currentTime * 1000 > {heard_ms + 1_000}", timeout=WAIT_MS
     )
     wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda told: told["playing"])
+
+
+def test_a_recording_lost_on_one_device_leaves_the_book_playing_on_the_other(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    recording: list[FailingRecording] = []
+    phone = open_page(
+        "phone",
+        book=AUDIO_BOOK_ID,
+        before_opening=lambda opened: recording.append(FailingRecording(opened, AUDIO_BOOK_ID, 25_000 * 16)),
+    )
+    speaker = open_page("speaker", book=AUDIO_BOOK_ID, extra="&report_ms=1000")
+    phone.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
+    phone.get_by_role("button", name="Play").click()
+    expect(speaker.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+    expect(phone.locator("#notice")).to_contain_text("The recording stopped at", timeout=60_000)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while history_count(bedside, listener, AUDIO_BOOK_ID, device="phone", kind="left") == 0:
+        assert time.monotonic() < deadline, "the phone never said it stopped playing"
+        time.sleep(0.1)
+    assert bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)["playing"] is True
+    expect(speaker.get_by_role("button", name="Pause")).to_be_visible()
+    recording[0].down = False
+    expect(phone.locator("#notice")).to_contain_text("The recording is back; playing on from", timeout=60_000)
+    expect(phone.get_by_role("button", name="Pause")).to_be_visible()
 
 
 def test_play_pressed_while_the_recording_cannot_be_fetched_waits_for_it_then_plays(
