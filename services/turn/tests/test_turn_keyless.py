@@ -157,9 +157,7 @@ async def test_a_move_forward_by_a_number_alone_says_the_unit_before_the_row_it_
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "skip forward 20")
     assert (reply.outcome, position(rig, listener)) == ("listed", HERE)
-    assert reply.speech == (
-        "Forward 20 seconds. That's further on than you've got. It's on the screen: press it to go there."
-    )
+    assert reply.speech == (f"Forward 20 seconds. {speech.ONE_ROW_AHEAD}")
 
 
 @pytest.mark.parametrize("utterance", ["start over", "play it from the top", "start it again"])
@@ -247,7 +245,7 @@ async def test_the_end_of_the_chapter_is_the_closing_passage_of_the_one_playing_
     listener = rig.listener_at(HERE)  # chapter 2, which closes with the passage at 0:02:30
     reply = await rig.ask(listener, utterance)
     assert (reply.outcome, reply.rows) == ("listed", ["0:02:30, end of chapter 2, further on (covered)"])
-    assert reply.speech == "That's further on than you've got. It's on the screen: press it to go there."
+    assert reply.speech == speech.ONE_ROW_AHEAD
     assert position(rig, listener) == HERE
     assert not leaks(reply.speech, rig.passages, HERE)
 
@@ -606,6 +604,18 @@ async def test_take_me_there_after_an_answer_goes_to_the_passage_it_quoted(rig: 
     assert there.outcome == "moved"
     assert [t.passage_id for t in rig.player.offers[-1].targets] == [quoted.id]
     assert position(rig, listener) == quoted.start_ms
+
+
+@pytest.mark.parametrize("consent", ["go there", "yes", "that one", "the first one"])
+async def test_a_single_row_ahead_is_pressed_by_saying_so(rig: Rig, consent: str) -> None:
+    """In the dark a listener cannot see the row to press: the reply says what to say, and saying
+    it is the press (the consent a covered row asks for). "Go there" drew the same row again."""
+    listener = rig.listener_at(HERE)
+    offered = await rig.ask(listener, "take me to the end of the chapter")
+    assert offered.speech == speech.ONE_ROW_AHEAD
+    assert "go there" in offered.speech
+    pressed = await rig.ask(listener, consent)
+    assert (pressed.outcome, position(rig, listener)) == ("moved", 150_000)  # chapter 2's closing passage
 
 
 async def test_take_me_there_with_no_place_named_asks_which_moment(rig: Rig) -> None:

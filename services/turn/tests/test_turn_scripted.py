@@ -106,6 +106,24 @@ async def test_one_place_ahead_is_a_covered_row_to_press(rig: Rig) -> None:
     assert_clean(rig, model, HERE, "the tunnel with bottles")
 
 
+async def test_go_there_after_one_covered_row_presses_it_in_plain_code(rig: Rig) -> None:
+    """The row is the consent the model cannot give: "yes" to it is its press, as "the first one" is."""
+    listener = rig.listener_at(HERE)
+    model = script(
+        rig,
+        [Use("find_passage", {"query": "the tunnel with bottles"})],
+        [Use("offer_positions", {"ids": [107]})],
+        [Say('It\'s on the screen: press it, or say "go there".')],
+    )
+    offered = await rig.ask(listener, "the tunnel with bottles")
+    assert offered.outcome == "listed"
+    asked = len(model.requests)
+    pressed = await rig.ask(listener, "yes please")
+    assert (pressed.outcome, pressed.mode) == ("moved", "keyless")
+    assert len(model.requests) == asked
+    assert rig.player.positions[(listener, "lamplight")] == 3 * 60_000 + 30_000
+
+
 async def test_two_ids_for_one_place_count_once_and_unknown_ids_are_dropped(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     model = script(

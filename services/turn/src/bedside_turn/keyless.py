@@ -18,6 +18,7 @@ from bedside_turn.domain.routing import (
     clock_position,
     earlier_args,
     last_lookup,
+    lists_one_row,
     named_place_args,
     once_more_back,
     other_places,
@@ -55,6 +56,8 @@ async def run_keyless(
         case intents.OtherOne():
             return await _offer_again(tools, other_places(earlier or [], tools.here_ms), speech.NO_OTHER)
         case intents.GoThere():
+            if lists_one_row(earlier or []):
+                return await _press(tools, 0)
             there = places_named(earlier or [])
             if len(there) > 1:
                 return speech.CHOOSE_ONE
@@ -75,10 +78,7 @@ async def run_keyless(
                 return speech.TROUBLE
             return recaps.spoken_recap(*tools.recapped)
         case intents.PressListed(row=row):
-            listed = await tools.press_listed(row)
-            if listed is not None:
-                return speech.not_on_the_list(listed)
-            return speech.for_offer(tools.last_offer, tools.preview)
+            return await _press(tools, row)
         case intents.Undo():
             record = await tools.undo()
             if record.refused:
@@ -267,6 +267,14 @@ async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str
     record = await tools.run("offer_positions", args)
     if record.refused and tools.last_offer is None:
         return nothing
+    return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _press(tools: ToolBox, row: int) -> str:
+    """A row of the list on the screen pressed aloud, as the page presses it."""
+    listed = await tools.press_listed(row)
+    if listed is not None:
+        return speech.not_on_the_list(listed)
     return speech.for_offer(tools.last_offer, tools.preview)
 
 

@@ -150,7 +150,7 @@ class TurnService:
     ) -> tuple[str, str, bool]:
         """What to say, which mode said it, and whether the turn broke on a failed call on the way."""
         try:
-            if self.client is None or not model_may_answer(intent):
+            if self.client is None or not model_may_answer(intent, earlier):
                 return await run_keyless(tools, utterance, intent, earlier), KEYLESS, False
             try:
                 said = await run_with_model(

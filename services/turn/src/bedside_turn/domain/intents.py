@@ -695,10 +695,11 @@ _GO_THERE = re.compile(
     r"(?:(?:go|take me|bring me|put me|jump|skip)(?: back)?(?: there| to it)(?: again)?"
     r"|(?:play|start|pick up|carry on|go on)(?: (?:it|that))? from there"
     r"|(?:play|hear|listen to|(?:go|take me|bring me|jump|skip)(?: back)? to) (?:that|this) "
-    r"(?:part|bit|passage|scene|moment|place|spot))(?:,? please)?$"
+    r"(?:part|bit|passage|scene|moment|place|spot)"
+    r"|yes|yeah|yep|sure|(?:that|this) one)(?:,? please)?$"
 )
-"""The one place the last answer named, pointed at: "take me there", "play that part". With "again"
-after "that part" it is what was just heard (``_PLAY_THAT_AGAIN``)."""
+"""The one place the last answer named, pointed at: "take me there", "play that part", "yes", "that
+one". With "again" after "that part" it is what was just heard (``_PLAY_THAT_AGAIN``)."""
 _BACK_THERE = re.compile(
     r"^(?:(?:go|take me|bring me|put me) )?back(?: there| to (?:it|then|that))?(?: please)?$"
 )

@@ -3,6 +3,7 @@
 The router itself (``bedside_turn.keyless``) calls the tools; these say with what.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.common import LONGEST_BOOK_MS
@@ -19,9 +20,10 @@ MIN_SCORE = 0.0325
 their top two is always offered, whatever the book's size (measured: the turn README)."""
 
 
-def model_may_answer(intent: Intent) -> bool:
+def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
     """Whether a model, when there is one, answers this: not an undo nor "the second one" (a row of
-    the list on the screen pressed by voice), commands and not judgements;
+    the list on the screen pressed by voice), nor "go there" when the last answer listed one row
+    (pressing it), commands and not judgements;
     not "where am I?", "how long is left?", "have I heard this before?" nor "when did I last listen?",
     which only the position and its history answer, and the model is never told it (DESIGN rule 4);
     not "halfway through the book" nor "ten minutes into chapter 5", which the book's and the
@@ -40,6 +42,8 @@ def model_may_answer(intent: Intent) -> bool:
         return intent.unit_taken is None and not intent.amount_chosen
     if isinstance(intent, intents.TimerHowLong):
         return not intent.clock_said
+    if isinstance(intent, intents.GoThere):
+        return not lists_one_row(earlier)
     return not isinstance(
         intent,
         intents.Undo
@@ -233,6 +237,14 @@ def places_named(earlier: list[Exchange]) -> list[int]:
         if call.name == "offer_positions":
             return [int(i) for i in call.arguments.get("ids", []) if isinstance(i, int)]
     return []
+
+
+def lists_one_row(earlier: Sequence[Exchange]) -> bool:
+    """Whether the last answer put a list of one row on the screen: "go there" then presses it."""
+    if not earlier or earlier[-1].outcome != "listed":
+        return False
+    offers = [call for call in earlier[-1].calls if call.name == "offer_positions" and not call.refused]
+    return bool(offers) and len([ref for ref in offers[-1].places if ref.kind == "row"]) == 1
 
 
 def other_places(earlier: list[Exchange], here_ms: int) -> list[int]:

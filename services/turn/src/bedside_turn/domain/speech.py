@@ -116,6 +116,10 @@ def not_on_the_list(rows: int) -> OwnWords:
 
 NO_PLACE_NAMED = OwnWords("Which moment do you mean? Tell me what happens there, and I'll find it.")
 """For "take me there" when the last answer named no place."""
+ONE_ROW = OwnWords('It\'s on the screen: press it, or say "go there".')
+ONE_ROW_AHEAD = OwnWords(f"That's further on than you've got. {ONE_ROW}")
+"""One place listed, to press or to consent to aloud (``intents.GoThere``): in the dark there is no
+row to see, and a covered row ahead moves only when asked twice."""
 NO_OTHER = OwnWords("I don't have another place for that. Could you describe the moment again?")
 TROUBLE = OwnWords("Something went wrong on my side; please ask me again in a moment.")
 SEARCH_UNAVAILABLE = OwnWords(
@@ -394,10 +398,8 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bo
     count = len(outcome.rows)
     if preview:
         return OwnWords(f"From there I would put {count} place{'s' if count != 1 else ''} on the screen.")
-    if count == 1 and outcome.rows[0].ahead:
-        return OwnWords("That's further on than you've got. It's on the screen: press it to go there.")
     if count == 1:
-        return OwnWords("It's on the screen: press it to go there.")
+        return ONE_ROW_AHEAD if outcome.rows[0].ahead else ONE_ROW
     return OwnWords(f"I've put {count} places on the screen, best first. {CHOOSE_ONE}")
 
 
