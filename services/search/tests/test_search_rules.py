@@ -11,7 +11,7 @@ from bedside_search.domain.behind import (
     recalled_order,
 )
 from bedside_search.domain.book import ServedBook
-from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, agreed_best, fuse
+from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, agreed_best, chapter_nudged, fuse
 from bedside_search.domain.places import NOTHING_BEFORE_THE_START, resolve, resolve_one
 from bedside_search.domain.terms import average_length, encode_document, encode_query, term_index, terms
 from bedside_search_testing import PASSAGE_MS, small_info, small_passages
@@ -90,6 +90,13 @@ def test_when_few_passages_are_searched_the_nudge_adds_up_only_the_best_of_them(
     assert chapters[whole_pool[0].passage_id] == 2
     best_only = fuse(dense, sparse, len(ranked), rule, chapters, searched=len(ranked))
     assert [f.passage_id for f in best_only] == ranked
+
+
+def test_a_pooled_passage_outside_the_counted_best_gains_from_its_counted_chapter_mates() -> None:
+    scores = {1: 0.05, 2: 0.04, 3: 0.03, 4: 0.02}
+    chapters = {1: 1, 2: 2, 3: 1, 4: 2}
+    nudged = chapter_nudged(scores, 0.5, pool=4, chapter_of=chapters, counted=2)
+    assert nudged == pytest.approx({1: 0.05, 2: 0.04, 3: 0.03 + 0.5 * 0.05, 4: 0.02 + 0.5 * 0.04})
 
 
 def test_the_nudge_counts_a_share_of_what_was_searched_within_its_bounds() -> None:
