@@ -26,12 +26,21 @@ const audioReady = () => state.audio && audioPlaced;
 // The book's recording failed to load or to play on (a network gone, the server answering with
 // an error). The page does not run its own clock in its place: reports of story played in
 // silence would move the line past what the listener heard. It stops playing where the
-// recording got to, fetches it again, and plays on if it is back soon and nothing moved the
-// book meanwhile; later than that the listener may be asleep, and is left to press play.
+// recording got to, fetches it again, and plays on if it is back soon and nothing was done
+// with the book meanwhile; later than that the listener may be asleep, and is left to press play.
 const RECORDING_RETRY_FIRST_MS = 2_000;
 const RECORDING_RETRY_LAST_MS = 30_000;
 const RESUME_WITHIN_MS = 120_000;
-const lost = { since: 0, resume: false, moveSeq: 0, retryMs: RECORDING_RETRY_FIRST_MS, timer: 0 };
+const lost = {
+  since: 0, // when the recording was lost; 0 while it plays
+  heard: 0, // where it had got to
+  wasPlaying: false, // this page played it then, so it may play on by itself once it is back
+  moveSeq: 0,
+  leaving: false, // the leave has not reached the player (the network was down): sent on catching up
+  backAt: -Infinity, // lost again soon after it came back, it is left to the listener and tried less often
+  retryMs: RECORDING_RETRY_FIRST_MS,
+  timer: 0,
+};
 const recordingLost = () => lost.since > 0;
 
 export function position() {
@@ -81,35 +90,43 @@ export function playAudio(url) {
 }
 
 function recordingFailed() {
+  clearTimeout(lost.timer);
   if (!recordingLost()) {
-    const heard = position();
-    audioPlaced = false;
-    setPosition(heard);
+    const again = performance.now() - lost.backAt < RESUME_WITHIN_MS;
     lost.since = performance.now();
-    lost.resume = state.playing;
-    lost.retryMs = RECORDING_RETRY_FIRST_MS;
-    notice(lost.resume
-      ? `The recording stopped at ${clock(heard)}: it could not be fetched. Trying again…`
+    lost.heard = position();
+    lost.wasPlaying = state.playing && !again;
+    lost.moveSeq = state.lastMoveSeq;
+    if (!again) lost.retryMs = RECORDING_RETRY_FIRST_MS;
+    audioPlaced = false;
+    setPosition(lost.heard);
+    notice(state.playing
+      ? `The recording stopped at ${clock(lost.heard)}: it could not be fetched. Trying again…`
       : "The recording could not be fetched. Trying again…", 0);
-    if (lost.resume) {
+    if (state.playing) {
       setPlaying(false);
       render();
-      leaveWhileLost(heard); // the last device playing leaves the book paused where it was heard
+      lost.leaving = true;
+      leaveWhileLost();
     }
-    lost.moveSeq = state.lastMoveSeq;
   }
   lost.timer = setTimeout(fetchRecordingAgain, lost.retryMs);
   lost.retryMs = Math.min(lost.retryMs * 2, RECORDING_RETRY_LAST_MS);
 }
 
-async function leaveWhileLost(heard) {
+// The last device playing leaves the book paused where it was heard (ADR 45); with another
+// playing, it plays on, and the player's word, not this page's pause, says so.
+async function leaveWhileLost() {
   try {
     const res = await ours("POST", `${listenerPath()}/devices/leave`, () => (
-      { device: DEVICE, position_ms: heard, basis_seq: state.seq }
+      { device: DEVICE, position_ms: lost.heard, basis_seq: state.seq }
     ));
-    afterCommand(res, "Another device moved the book to");
+    lost.leaving = false;
+    const got = res.ok ? findState(res.data) : null;
+    if (got) adopt(got, { force: true });
+    else afterCommand(res, "Another device moved the book to");
   } catch {
-    showLink(false); // the pause goes with the catch-up once the server is heard again
+    showLink(false);
   }
 }
 
@@ -120,28 +137,27 @@ export function fetchRecordingAgain() {
   el.audio.load();
 }
 
-function recordingBack() {
-  const resume = lost.resume && !state.playing && state.lastMoveSeq === lost.moveSeq
-    && performance.now() - lost.since <= RESUME_WITHIN_MS;
+async function recordingBack() {
+  const word = state.serverWord;
+  const untouched = !state.playing && state.lastMoveSeq === lost.moveSeq
+    && word !== null && !word.playing && word.position_ms === lost.heard;
+  const playOn = lost.wasPlaying && untouched && performance.now() - lost.since <= RESUME_WITHIN_MS;
   clearTimeout(lost.timer);
   lost.since = 0;
-  lost.resume = false;
-  if (resume || state.playing) {
+  lost.backAt = performance.now();
+  if (state.playing) {
+    // Another device plays it: this page joins where the player says the book is, not where its
+    // own clock ran to while it could not play.
+    await refreshState({ force: true });
+    if (state.playing) setPlaying(true);
+    notice("The recording is back.");
+  } else if (playOn) {
     setPlaying(true);
     report();
     notice(`The recording is back; playing on from ${clock(position())}.`);
   } else {
     notice("The recording is back. Press play to carry on.");
   }
-}
-
-// Play pressed while the recording is away: it plays as soon as it is back.
-function playWhenBack() {
-  lost.resume = true;
-  lost.since = performance.now();
-  lost.moveSeq = state.lastMoveSeq;
-  notice("Still trying to fetch the recording; it plays as soon as it is back.", 0);
-  fetchRecordingAgain();
 }
 
 // Our own requests: while one is out, pushes wait, so an echo of an older state
@@ -256,7 +272,10 @@ function toldQuiet(next) {
 // Back after the link dropped: when the server heard nothing newer than this page did, what
 // the listener did here meanwhile (a pause, playing on) is the newest word, and it is sent.
 export async function catchUp() {
-  fetchRecordingAgain();
+  if (recordingLost()) {
+    if (lost.leaving) await leaveWhileLost();
+    fetchRecordingAgain();
+  }
   const seen = state.seq;
   const res = await refreshState();
   const word = state.serverWord;
@@ -267,9 +286,9 @@ export async function catchUp() {
 // The page's first state is taken whatever it says; later ones as any push is. Not "while seq is 0": a
 // book this listener never opened stays at seq 0 until its first event, and a late refresh (the event
 // stream opening) forced on the page put it back over a play and a skip pressed meanwhile.
-export async function refreshState() {
+export async function refreshState({ force = false } = {}) {
   const res = await api("GET", `${listenerPath()}/state`);
-  if (res.ok) adopt(findState(res.data) || res.data, { force: state.serverWord === null });
+  if (res.ok) adopt(findState(res.data) || res.data, { force: force || state.serverWord === null });
   return res;
 }
 
@@ -381,7 +400,8 @@ export function togglePlay() {
   if (!state.book) return;
   settleScrub();
   if (recordingLost() && !state.playing) {
-    playWhenBack();
+    notice("Trying the recording again…", 0);
+    fetchRecordingAgain();
     return;
   }
   // Play at the very end starts the book again: a move, sent as one (a report is only playback).
