@@ -403,6 +403,7 @@ async def test_places_from_the_listeners_history_meet_the_offer_arithmetic(bus: 
     shown = await state(bus, listener, book)
     assert asked.outcome == "listed"  # a question puts the place on the screen; it does not move
     assert ([row.start_ms for row in shown.rows], shown.position_ms) == ([in_first], here)
+    assert asked.speech == f"That's at {clock(in_first)}, in chapter {first.n}. {speech.ONE_ROW}"
 
     skipped = await ask(bus, listener, book, "take me back to where I was before I skipped ahead")
     assert skipped.outcome == "moved"
@@ -418,6 +419,7 @@ async def test_places_from_the_listeners_history_meet_the_offer_arithmetic(bus: 
     assert ([row.start_ms for row in shown.rows], shown.position_ms) == ([on_speaker], in_first)
     assert shown.rows[0].ahead  # from the first chapter, the speaker's place is further on: covered
     assert speaker.rows[0].endswith("further on (covered)")
+    assert speaker.speech == speech.ONE_ROW_AHEAD  # a place ahead is not said
 
     none_before = await ask(bus, listener, book, "the time before that")
     assert none_before.outcome == "refused"
@@ -452,6 +454,7 @@ async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Cli
     shown = await state(bus, listener, book)
     assert asked.outcome == "listed"
     assert ([row.start_ms for row in shown.rows], shown.position_ms) == ([awake], stop.stop_at_ms)
+    assert asked.speech == f"That's at {clock(awake)}, in chapter {second.n}. {speech.ONE_ROW}"
 
     missed = await ask(bus, listener, book, "what did I miss?")  # the span asleep, from the stream
     assert missed.outcome == "answered"

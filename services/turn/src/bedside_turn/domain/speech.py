@@ -399,8 +399,19 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bo
     if preview:
         return OwnWords(f"From there I would put {count} place{'s' if count != 1 else ''} on the screen.")
     if count == 1:
-        return ONE_ROW_AHEAD if outcome.rows[0].ahead else ONE_ROW
+        return ONE_ROW_AHEAD if outcome.rows[0].ahead else one_row_behind(outcome.rows[0])
     return OwnWords(f"I've put {count} places on the screen, best first. {CHOOSE_ONE}")
+
+
+def one_row_behind(row: Candidate) -> OwnWords:
+    """Where the one place listed is, said as the page shows it (time and chapter number), since in
+    the dark "it's on the screen" tells nothing ("where did I fall asleep?")."""
+    where = (
+        clock(row.start_ms)
+        if row.chapter is None
+        else f"{clock(row.start_ms)}, in {chapter_name(row.chapter)}"
+    )
+    return OwnWords(f"That's at {where}. {ONE_ROW}")
 
 
 def for_number_alone(
