@@ -102,6 +102,53 @@ def test_a_chapter_named_by_its_place_in_the_book_is_that_numbered_chapter(
     assert intents.read(utterance) == intent
 
 
+def roman(n: int) -> str:
+    letters = (
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    )
+    out = ""
+    for value, numeral in letters:
+        while n >= value:
+            out, n = out + numeral, n - value
+    return out
+
+
+@given(n=st.integers(min_value=2, max_value=199), lower=st.booleans())
+def test_a_chapter_named_by_its_roman_numeral_is_that_numbered_chapter(n: int, lower: bool) -> None:
+    """As the book heads it, "Chapter XXV": before, the numeral was words to search for."""
+    numeral = roman(n).lower() if lower else roman(n)
+    assert intents.read(f"go to chapter {numeral}") == Chapter(n)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("go back to chapter twentyfive", Chapter(25)),  # typed as one word: this searched the book
+        ("chapter thirtyone", Chapter(31)),
+        ("go to chapter i", Chapter(1)),  # "i" alone only as the last word
+        ("chapter iv please", Chapter(4)),
+        ("sleep in twentyfive minutes", SleepTimer(after=25)),
+    ],
+)
+def test_a_number_typed_as_one_word_or_a_roman_numeral_is_read(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent
+
+
+def test_what_only_looks_like_a_numeral_stays_words() -> None:
+    assert intents.read("take me to the end of the chapter i think") == intents.ChapterEnd()
+    assert intents.read("go to chapter mix") != Chapter(1009)  # not a numeral written the usual way
+
+
 def test_a_recap_of_a_chapter_names_its_number_and_nothing_else_does() -> None:
     RecapArgs(span="chapter", chapter=4)
     for wrong in ({"span": "chapter"}, {"span": "last_chapter", "chapter": 4}):

@@ -1442,7 +1442,7 @@ def normalise(utterance: str) -> str:
     for typed, said in _TYPED:
         text = typed.sub(said, text)
     text = _UNIT_LEFT_UNSAID.sub(lambda said: f"{said[0]} {_NEXT_UNIT[said['unit']]}", text)
-    return numbers.ordinal_chapters_as_numbers(text)
+    return numbers.ordinal_chapters_as_numbers(numbers.numbers_as_said(text))
 
 
 number_of = numbers.number_of

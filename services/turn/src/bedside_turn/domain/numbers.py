@@ -6,7 +6,7 @@ words is read whole, up to 999, or not at all.
 
 import re
 
-from bedside_guard.numbers import IN_WORDS, TEENS, TENS, one_of, value_in_words
+from bedside_guard.numbers import IN_WORDS, ONES, TEENS, TENS, one_of, value_in_words
 
 _LOOSE = {"a couple of": 2, "a couple": 2, "a few": 3, "another": 1, "an": 1, "a": 1}
 """Said for a number without being one ("back a few minutes", "an hour")."""
@@ -62,3 +62,53 @@ def ordinal_chapters_as_numbers(text: str) -> str:
         return f"chapter {tens.strip(' -') + ' ' if tens else ''}{_ORDINALS[ordinal]}"
 
     return _ORDINAL_CHAPTER.sub(as_number, text)
+
+
+_JOINED_TENS = re.compile(rf"\b({one_of(TENS)})({one_of(ONES)})\b")
+"""A number typed as one word, "twentyfive": said, it would be two."""
+_ROMAN_LETTERS = (
+    (100, "c"),
+    (90, "xc"),
+    (50, "l"),
+    (40, "xl"),
+    (10, "x"),
+    (9, "ix"),
+    (5, "v"),
+    (4, "iv"),
+    (1, "i"),
+)
+_ROMAN_CHAPTER = re.compile(r"\bchapter ([ivxlc]+)(?=\s|$)")
+"""A chapter as a book heads it, "Chapter XXV" (below 400: "d" and "m" make words)."""
+
+
+def roman_value(numeral: str) -> int | None:
+    """The value of a Roman numeral written the usual way ("xxv", "xiv"), else None ("iiii", "ixi")."""
+    value, rest = 0, numeral
+    for worth, letters in _ROMAN_LETTERS:
+        while rest.startswith(letters):
+            value, rest = value + worth, rest[len(letters) :]
+    return value if not rest and value and _as_roman(value) == numeral else None
+
+
+def _as_roman(value: int) -> str:
+    said = ""
+    for worth, letters in _ROMAN_LETTERS:
+        count, value = divmod(value, worth)
+        said += letters * count
+    return said
+
+
+def numbers_as_said(text: str) -> str:
+    """``text`` (lower case) with "twentyfive" as "twenty five" and "chapter xxv" as "chapter 25";
+    "chapter i" only as the last words, where it is not the pronoun."""
+
+    spaced = _JOINED_TENS.sub(r"\1 \2", text)
+
+    def chapter(said: re.Match[str]) -> str:
+        numeral = said.group(1)
+        value = roman_value(numeral)
+        if value is None or (numeral == "i" and said.end() != len(spaced)):
+            return said.group(0)
+        return f"chapter {value}"
+
+    return _ROMAN_CHAPTER.sub(chapter, spaced)
