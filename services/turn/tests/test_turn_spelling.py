@@ -46,6 +46,9 @@ def test_a_word_already_right_or_near_none_is_left(typed: str) -> None:
         ("go back 5 mintues", Jump(-300_000)),
         ("go forard 2 mins", Jump(120_000)),  # "mins" is shorthand, never a slip of another word
         ("add anothr 20 mins to timer", intents.TimerAdded(20)),
+        # the way said with a slip: these searched "bak to where ..." over the whole book
+        ("go bak to where he got sold", FindPlace("he got sold", direction="back")),
+        ("take me bakc to the bit where the doctor came", FindPlace("the doctor came", direction="back")),
     ],
 )
 def test_a_command_typed_with_a_slip_is_read_as_meant(typed: str, meant: intents.Intent) -> None:

@@ -1495,14 +1495,17 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     of two requests said together, which is not split again.
 
     Words that read as nothing, or as a search of the book, are read again with a command word's
-    slip put right ("pasue", "go bakc 30 seconds"), and taken so only when that reads as a command."""
+    slip put right ("pasue", "go bakc 30 seconds"), and taken so only when that reads as a command,
+    or as a search that says its way where the words as typed said none ("go bak to where ...")."""
     as_typed = _read_as_typed(utterance, whole)
     if not whole or not isinstance(as_typed, Other | FindPlace):
         return as_typed
     mended = spelling.respelled(utterance)
-    if mended is not None and not isinstance(
-        as_meant := _read_as_typed(mended, whole), Other | FindPlace | Question
-    ):
+    as_meant = _read_as_typed(mended, whole) if mended is not None else None
+    if as_meant is not None and not isinstance(as_meant, Other | FindPlace | Question):
+        return as_meant
+    way_unsaid = isinstance(as_typed, Other) or as_typed.direction is None
+    if isinstance(as_meant, FindPlace) and as_meant.direction is not None and way_unsaid:
         return as_meant
     if isinstance(as_typed, Other) and (among := _asked_among_asides(utterance)) is not None:
         return among
