@@ -318,6 +318,10 @@ async def test_bedside_ask_at_keeps_the_line_in_what_it_says(system: RunningSyst
     assert heard[0].startswith("In chapter ")
     assert int(heard[0].removeprefix("In chapter ").split(",")[0]) < 10
     assert STOP_THERE not in heard[0]  # a heard quote passes the answer check whole
+    args = ("ask", "--book", info.id, "--listener", "e2e-cli", "--at", "99:00:00", "where am I?")
+    past = await asyncio.to_thread(run_bedside, *args, env=system.env, timeout_s=120)
+    assert past.returncode != 0  # it answered as if at the end, without a word
+    assert f"99:00:00 is past the end of the book, which is {clock(info.duration_ms)} long" in past.stderr
 
 
 async def test_bedside_ask_for_a_listener_nobody_made_is_refused_from_the_players_answer(

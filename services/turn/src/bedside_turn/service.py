@@ -8,11 +8,11 @@ from dataclasses import dataclass
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.player import StateRequest
-from bedside_contracts.search import CheckAnswer, Resolve, Target
+from bedside_contracts.search import CatalogRequest, CheckAnswer, Resolve, Target
 from bedside_contracts.turn import Ask, Conversation, Exchange, TurnCompleted, TurnReply
-from bedside_guard import Passage
+from bedside_guard import Passage, clock
 from bedside_runtime.bus import Broker
-from bedside_runtime.errors import CallFailed, NotFound, RemoteFailure
+from bedside_runtime.errors import CallFailed, InvalidRequest, NotFound, RemoteFailure
 
 from bedside_turn.backends import Backends, TurnBackends
 from bedside_turn.claude import DEFAULT_RETRY, ModelClient, ModelUnreachable, Retry, run_with_model
@@ -139,11 +139,22 @@ class TurnService:
         """Where the turn stands: the position the asking edge sent, else the --at place or the
         player's. An edge sends it for a listener its token proved; without it (the terminal) the
         player is asked, and refuses (not_found) a listener nobody made, even with --at."""
+        if ask.at_ms is not None:
+            await self._within_the_book(ask.book, ask.at_ms, backends)
         if ask.here_ms is not None:
             return ask.at_ms if ask.at_ms is not None else ask.here_ms
         request = StateRequest(listener=ask.listener, book=ask.book, listener_must_exist=True)
         state = await backends.state(request)
         return ask.at_ms if ask.at_ms is not None else state.position_ms
+
+    @staticmethod
+    async def _within_the_book(book: str, at_ms: int, backends: Backends) -> None:
+        """An --at past the book's end is refused: answered from the end, it said nothing of the slip."""
+        catalog = await backends.catalog(CatalogRequest(book=book))
+        served = next((entry for entry in catalog.books if entry.id == book), None)
+        if served is not None and at_ms > served.duration_ms:
+            length = clock(served.duration_ms)
+            raise InvalidRequest(f"{clock(at_ms)} is past the end of the book, which is {length} long")
 
     async def _run(
         self, tools: ToolBox, utterance: str, intent: intents.Intent, earlier: list[Exchange]
