@@ -1442,30 +1442,39 @@ class FailingRecording:
             route.continue_()
 
 
+OPENING_MS = 25_000
+"""How much of the silent recording a FailingRecording serves first, at 16 bytes a millisecond."""
+
+
+def phone_with_failing_recording(
+    open_page: OpenPage, first_bytes: int | None
+) -> tuple[Page, FailingRecording]:
+    recording: list[FailingRecording] = []
+    page = open_page(
+        "phone",
+        book=AUDIO_BOOK_ID,
+        before_opening=lambda opened: recording.append(FailingRecording(opened, AUDIO_BOOK_ID, first_bytes)),
+    )
+    return page, recording[0]
+
+
 def test_a_recording_lost_while_playing_pauses_where_it_was_heard_and_plays_on_when_back(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:
     """A page whose recording cannot be fetched runs no silent clock in its place: its reports
     would tell the player, every other device and the line that story was heard that was not."""
-    opening_ms = 25_000
-    opening = opening_ms * 16  # bytes of the silent WAV: 8 kHz, 16 bits
-    recording: list[FailingRecording] = []
-    page = open_page(
-        "phone",
-        book=AUDIO_BOOK_ID,
-        before_opening=lambda opened: recording.append(FailingRecording(opened, AUDIO_BOOK_ID, opening)),
-    )
+    page, recording = phone_with_failing_recording(open_page, OPENING_MS * 16)
     page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
     page.get_by_role("button", name="Play").click()
     page.wait_for_function("document.getElementById('audio').error !== null", timeout=60_000)
     state = wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda told: not told["playing"])
     heard_ms = state["position_ms"]
     expect(page.locator("#notice")).to_contain_text(f"The recording stopped at {clock(heard_ms)}")
-    assert 0 < heard_ms <= opening_ms, state  # paused within what was fetched, not on a clock
+    assert 0 < heard_ms <= OPENING_MS, state  # paused within what was fetched, not on a clock
     expect(page.get_by_role("button", name="Play")).to_be_visible()
     time.sleep(3)  # were a clock running in the recording's place, the page would move on now
     assert abs(position_of(page) - heard_ms) <= 250, (position_of(page), heard_ms)
-    recording[0].down = False
+    recording.down = False
     expect(page.locator("#notice")).to_contain_text("The recording is back; playing on from", timeout=60_000)
     page.wait_for_function(
         f"document.getElementById('audio').currentTime * 1000 > {heard_ms + 1_000}", timeout=WAIT_MS
@@ -1476,12 +1485,7 @@ def test_a_recording_lost_while_playing_pauses_where_it_was_heard_and_plays_on_w
 def test_a_recording_lost_on_one_device_leaves_the_book_playing_on_the_other(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:
-    recording: list[FailingRecording] = []
-    phone = open_page(
-        "phone",
-        book=AUDIO_BOOK_ID,
-        before_opening=lambda opened: recording.append(FailingRecording(opened, AUDIO_BOOK_ID, 25_000 * 16)),
-    )
+    phone, recording = phone_with_failing_recording(open_page, OPENING_MS * 16)
     speaker = open_page("speaker", book=AUDIO_BOOK_ID, extra="&report_ms=1000")
     phone.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
     phone.get_by_role("button", name="Play").click()
@@ -1493,7 +1497,7 @@ def test_a_recording_lost_on_one_device_leaves_the_book_playing_on_the_other(
         time.sleep(0.1)
     assert bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)["playing"] is True
     expect(speaker.get_by_role("button", name="Pause")).to_be_visible()
-    recording[0].down = False
+    recording.down = False
     expect(phone.locator("#notice")).to_have_text("The recording is back.", timeout=60_000)
     expect(phone.get_by_role("button", name="Pause")).to_be_visible()
     phone.wait_for_function("!document.getElementById('audio').paused", timeout=WAIT_MS)
@@ -1502,12 +1506,7 @@ def test_a_recording_lost_on_one_device_leaves_the_book_playing_on_the_other(
 def test_a_recording_that_cannot_be_fetched_runs_no_clock_and_plays_once_it_is_back(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:
-    recording: list[FailingRecording] = []
-    page = open_page(
-        "phone",
-        book=AUDIO_BOOK_ID,
-        before_opening=lambda opened: recording.append(FailingRecording(opened, AUDIO_BOOK_ID, None)),
-    )
+    page, recording = phone_with_failing_recording(open_page, None)
     page.wait_for_function("document.getElementById('audio').error !== null", timeout=60_000)
     page.get_by_role("button", name="Play").click()
     expect(page.locator("#notice")).to_have_text("Trying the recording again…")
@@ -1515,7 +1514,7 @@ def test_a_recording_that_cannot_be_fetched_runs_no_clock_and_plays_once_it_is_b
     time.sleep(2)
     assert position_of(page) == 0
     assert not bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)["playing"]
-    recording[0].down = False
+    recording.down = False
     expect(page.locator("#notice")).to_have_text(
         "The recording is back. Press play to carry on.", timeout=60_000
     )
@@ -1528,12 +1527,7 @@ def test_a_pause_made_elsewhere_while_the_recording_was_away_is_kept_when_it_is_
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:
     """Review found the page played on over a pause, which is a report and moves no move counter."""
-    recording: list[FailingRecording] = []
-    page = open_page(
-        "phone",
-        book=AUDIO_BOOK_ID,
-        before_opening=lambda opened: recording.append(FailingRecording(opened, AUDIO_BOOK_ID, 25_000 * 16)),
-    )
+    page, recording = phone_with_failing_recording(open_page, OPENING_MS * 16)
     page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
     page.get_by_role("button", name="Play").click()
     page.wait_for_function("document.getElementById('audio').error !== null", timeout=60_000)
@@ -1546,7 +1540,7 @@ def test_a_pause_made_elsewhere_while_the_recording_was_away_is_kept_when_it_is_
         report = {"device": "speaker", "position_ms": at_ms, "playing": playing, "basis_seq": seq}
         listener_api(bedside, listener, AUDIO_BOOK_ID, "/reports", report)
     page.wait_for_function("window.bedside.position_ms >= 60000", timeout=WAIT_MS)  # it follows
-    recording[0].down = False
+    recording.down = False
     expect(page.locator("#notice")).to_have_text(
         "The recording is back. Press play to carry on.", timeout=60_000
     )
