@@ -443,10 +443,6 @@ from bedside_turn.domain.recap import RecapAsked
         ("can you play that part", intents.GoThere()),
         ("take me to that bit", intents.GoThere()),
         ("I want to hear that part", intents.GoThere()),
-        ("yes", intents.GoThere()),  # a yes to the one place named: this was Other
-        ("yes please", intents.GoThere()),
-        ("that one", intents.GoThere()),  # this searched the book for "that one"
-        ("yeah that one please", intents.GoThere()),
         ("play that part again", Jump(-30_000)),  # what was just heard, as before
         ("where was I the last time I was in chapter 5?", intents.Earlier(chapter=5, show_only=True)),
         ("take me back to the last time I was in chapter five", intents.Earlier(chapter=5)),

@@ -606,7 +606,7 @@ async def test_take_me_there_after_an_answer_goes_to_the_passage_it_quoted(rig: 
     assert position(rig, listener) == quoted.start_ms
 
 
-@pytest.mark.parametrize("consent", ["go there", "yes", "that one", "the first one"])
+@pytest.mark.parametrize("consent", ["go there", "take me there", "the first one"])
 async def test_a_single_row_ahead_is_pressed_by_saying_so(rig: Rig, consent: str) -> None:
     """In the dark a listener cannot see the row to press: the reply says what to say, and saying
     it is the press (the consent a covered row asks for). "Go there" drew the same row again."""
@@ -616,6 +616,15 @@ async def test_a_single_row_ahead_is_pressed_by_saying_so(rig: Rig, consent: str
     assert "go there" in offered.speech
     pressed = await rig.ask(listener, consent)
     assert (pressed.outcome, position(rig, listener)) == ("moved", 150_000)  # chapter 2's closing passage
+
+
+@pytest.mark.parametrize("said", ["yes", "yeah", "that one"])
+async def test_a_bare_yes_after_an_answer_moves_nothing(rig: Rig, said: str) -> None:
+    """Review: read as "take me there", a "yes" to an answer that quoted a passage moved the book."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "who is Wren?")
+    await rig.ask(listener, said)
+    assert position(rig, listener) == HERE
 
 
 async def test_take_me_there_with_no_place_named_asks_which_moment(rig: Rig) -> None:

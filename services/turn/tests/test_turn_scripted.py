@@ -107,7 +107,7 @@ async def test_one_place_ahead_is_a_covered_row_to_press(rig: Rig) -> None:
 
 
 async def test_go_there_after_one_covered_row_presses_it_in_plain_code(rig: Rig) -> None:
-    """The row is the consent the model cannot give: "yes" to it is its press, as "the first one" is."""
+    """The row is the consent the model cannot give: "go there" to it is its press, as "the first one" is."""
     listener = rig.listener_at(HERE)
     model = script(
         rig,
@@ -118,7 +118,7 @@ async def test_go_there_after_one_covered_row_presses_it_in_plain_code(rig: Rig)
     offered = await rig.ask(listener, "the tunnel with bottles")
     assert offered.outcome == "listed"
     asked = len(model.requests)
-    pressed = await rig.ask(listener, "yes please")
+    pressed = await rig.ask(listener, "go there")
     assert (pressed.outcome, pressed.mode) == ("moved", "keyless")
     assert len(model.requests) == asked
     assert rig.player.positions[(listener, "lamplight")] == 3 * 60_000 + 30_000

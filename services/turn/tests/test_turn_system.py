@@ -322,6 +322,11 @@ async def test_bedside_ask_at_keeps_the_line_in_what_it_says(system: RunningSyst
     past = await asyncio.to_thread(run_bedside, *args, env=system.env, timeout_s=120)
     assert past.returncode != 0  # it answered as if at the end, without a word
     assert f"99:00:00 is past the end of the book, which is {clock(info.duration_ms)} long" in past.stderr
+    unknown = ("ask", "--book", "no-such-book", "--listener", "e2e-cli", "--at", "0:01:00", "where am I?")
+    elsewhere = await asyncio.to_thread(run_bedside, *unknown, env=system.env, timeout_s=120)
+    assert elsewhere.returncode != 0
+    assert "no-such-book" in elsewhere.stderr
+    assert "no listener" not in elsewhere.stderr
 
 
 async def test_bedside_ask_for_a_listener_nobody_made_is_refused_from_the_players_answer(

@@ -56,8 +56,8 @@ async def run_keyless(
         case intents.OtherOne():
             return await _offer_again(tools, other_places(earlier or [], tools.here_ms), speech.NO_OTHER)
         case intents.GoThere():
-            if lists_one_row(earlier or []):
-                return await _press(tools, 0)
+            if lists_one_row(earlier or []) and await tools.press_listed(0) is None:
+                return speech.for_offer(tools.last_offer, tools.preview)  # "go there" to the one row
             there = places_named(earlier or [])
             if len(there) > 1:
                 return speech.CHOOSE_ONE

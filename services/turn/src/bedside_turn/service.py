@@ -149,8 +149,17 @@ class TurnService:
 
     @staticmethod
     async def _within_the_book(book: str, at_ms: int, backends: Backends) -> None:
-        """An --at past the book's end is refused: answered from the end, it said nothing of the slip."""
-        catalog = await backends.catalog(CatalogRequest(book=book))
+        """An --at past the book's end is refused: answered from the end, it said nothing of the slip.
+        A book search does not have is refused as search refuses it; search not answering is told by
+        the turn as it is without --at."""
+        try:
+            catalog = await backends.catalog(CatalogRequest(book=book))
+        except RemoteFailure as error:
+            if error.code == "not_found":
+                raise NotFound(error.failure.error) from None  # no such book, as search says it
+            return
+        except CallFailed:
+            return
         served = next((entry for entry in catalog.books if entry.id == book), None)
         if served is not None and at_ms > served.duration_ms:
             length = clock(served.duration_ms)

@@ -695,11 +695,11 @@ _GO_THERE = re.compile(
     r"(?:(?:go|take me|bring me|put me|jump|skip)(?: back)?(?: there| to it)(?: again)?"
     r"|(?:play|start|pick up|carry on|go on)(?: (?:it|that))? from there"
     r"|(?:play|hear|listen to|(?:go|take me|bring me|jump|skip)(?: back)? to) (?:that|this) "
-    r"(?:part|bit|passage|scene|moment|place|spot)"
-    r"|yes|yeah|yep|sure|(?:that|this) one)(?:,? please)?$"
+    r"(?:part|bit|passage|scene|moment|place|spot))(?:,? please)?$"
 )
-"""The one place the last answer named, pointed at: "take me there", "play that part", "yes", "that
-one". With "again" after "that part" it is what was just heard (``_PLAY_THAT_AGAIN``)."""
+"""The one place the last answer named, pointed at: "take me there", "play that part". With "again"
+after "that part" it is what was just heard (``_PLAY_THAT_AGAIN``). A bare "yes" is not one: said
+to any answer, it would move the book."""
 _BACK_THERE = re.compile(
     r"^(?:(?:go|take me|bring me|put me) )?back(?: there| to (?:it|then|that))?(?: please)?$"
 )
@@ -1496,7 +1496,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
 
     Words that read as nothing, or as a search of the book, are read again with a command word's
     slip put right ("pasue", "go bakc 30 seconds"), and taken so only when that reads as a command,
-    or as a search that says its way where the words as typed said none ("go bak to where ...")."""
+    or as a search that says its way where the words as typed said none ("go bak to where ...") and
+    whose moment is in the words as typed."""
     as_typed = _read_as_typed(utterance, whole)
     if not whole or not isinstance(as_typed, Other | FindPlace):
         return as_typed
@@ -1504,12 +1505,18 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     as_meant = _read_as_typed(mended, whole) if mended is not None else None
     if as_meant is not None and not isinstance(as_meant, Other | FindPlace | Question):
         return as_meant
-    way_unsaid = isinstance(as_typed, Other) or as_typed.direction is None
-    if isinstance(as_meant, FindPlace) and as_meant.direction is not None and way_unsaid:
+    if isinstance(as_meant, FindPlace) and _way_mended(as_typed, as_meant, normalise(utterance)):
         return as_meant
     if isinstance(as_typed, Other) and (among := _asked_among_asides(utterance)) is not None:
         return among
     return as_typed
+
+
+def _way_mended(as_typed: Other | FindPlace, as_meant: FindPlace, typed: str) -> bool:
+    """The respelling said the way ("go bak to ...") where the words as typed said none, and only
+    the way word changed: the moment is in the words as typed."""
+    way_unsaid = isinstance(as_typed, Other) or as_typed.direction is None
+    return as_meant.direction is not None and way_unsaid and as_meant.query in typed
 
 
 def _asked_among_asides(utterance: str) -> Intent | None:

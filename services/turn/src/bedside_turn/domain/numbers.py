@@ -64,8 +64,12 @@ def ordinal_chapters_as_numbers(text: str) -> str:
     return _ORDINAL_CHAPTER.sub(as_number, text)
 
 
-_JOINED_TENS = re.compile(rf"\b({one_of(TENS)})({one_of(ONES)})\b")
-"""A number typed as one word, "twentyfive": said, it would be two."""
+_TIME_UNIT = r"(?:minutes?|mins?|seconds?|secs?|hours?)\b"
+_JOINED_TENS = re.compile(
+    rf"\b(?P<before>chapter )?(?P<tens>{one_of(TENS)})(?P<ones>{one_of(ONES)})\b(?P<after> {_TIME_UNIT})?"
+)
+"""A number typed as one word, "twentyfive": said, it would be two. Only as a chapter's number or
+an amount of time: elsewhere it may be a word of the story (a name)."""
 _ROMAN_LETTERS = (
     (100, "c"),
     (90, "xc"),
@@ -77,8 +81,9 @@ _ROMAN_LETTERS = (
     (4, "iv"),
     (1, "i"),
 )
-_ROMAN_CHAPTER = re.compile(r"\bchapter ([ivxlc]+)(?=\s|$)")
-"""A chapter as a book heads it, "Chapter XXV" (below 400: "d" and "m" make words)."""
+_ROMAN_CHAPTER = re.compile(r"\bchapter ([ivxlc]+)(?=(?: please)?$)")
+"""A chapter as a book heads it, "Chapter XXV", said last: in "the chapter Liv left home" it is a
+name (below 400: "d" and "m" make words)."""
 
 
 def roman_value(numeral: str) -> int | None:
@@ -99,16 +104,15 @@ def _as_roman(value: int) -> str:
 
 
 def numbers_as_said(text: str) -> str:
-    """``text`` (lower case) with "twentyfive" as "twenty five" and "chapter xxv" as "chapter 25";
-    "chapter i" only as the last words, where it is not the pronoun."""
+    """``text`` (lower case) with "chapter twentyfive" and "twentyfive minutes" in two words, and
+    "chapter xxv" as "chapter 25"."""
 
-    spaced = _JOINED_TENS.sub(r"\1 \2", text)
+    def spaced(said: re.Match[str]) -> str:
+        before, after = said["before"] or "", said["after"] or ""
+        return f"{before}{said['tens']} {said['ones']}{after}" if before or after else said.group(0)
 
     def chapter(said: re.Match[str]) -> str:
-        numeral = said.group(1)
-        value = roman_value(numeral)
-        if value is None or (numeral == "i" and said.end() != len(spaced)):
-            return said.group(0)
-        return f"chapter {value}"
+        value = roman_value(said.group(1))
+        return said.group(0) if value is None else f"chapter {value}"
 
-    return _ROMAN_CHAPTER.sub(chapter, spaced)
+    return _ROMAN_CHAPTER.sub(chapter, _JOINED_TENS.sub(spaced, text))
