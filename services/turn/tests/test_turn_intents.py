@@ -443,6 +443,21 @@ from bedside_turn.domain.recap import RecapAsked
         ("can you play that part", intents.GoThere()),
         ("take me to that bit", intents.GoThere()),
         ("I want to hear that part", intents.GoThere()),
+        # the moment said first, the way after it: these read as nothing, or searched all of it
+        (
+            "i was listening to the bit about the man who drank too much and then he fell and hurt his knees"
+            " can you take me back to that bit please",
+            FindPlace("the man who drank too much and then he fell and hurt his knees", direction="back"),
+        ),
+        (
+            "the man who drank too much and fell off the horse, take me back there",
+            FindPlace("the man who drank too much and fell off the horse", direction="back"),
+        ),
+        (
+            "when the horse fell and broke his knees, can you take me back to that part please",
+            FindPlace("the horse fell and broke his knees", direction="back"),
+        ),
+        ("ugh no take me back there", intents.Other()),  # no moment said
         ("play that part again", Jump(-30_000)),  # what was just heard, as before
         ("where was I the last time I was in chapter 5?", intents.Earlier(chapter=5, show_only=True)),
         ("take me back to the last time I was in chapter five", intents.Earlier(chapter=5)),

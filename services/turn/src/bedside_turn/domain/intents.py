@@ -1507,6 +1507,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
         return as_meant
     if isinstance(as_meant, FindPlace) and _way_mended(as_typed, as_meant, normalise(utterance)):
         return as_meant
+    if (described := _moment_then_back(as_typed, normalise(utterance))) is not None:
+        return described
     if isinstance(as_typed, Other) and (among := _asked_among_asides(utterance)) is not None:
         return among
     return as_typed
@@ -1517,6 +1519,27 @@ def _way_mended(as_typed: Other | FindPlace, as_meant: FindPlace, typed: str) ->
     the way word changed: the moment is in the words as typed."""
     way_unsaid = isinstance(as_typed, Other) or as_typed.direction is None
     return as_meant.direction is not None and way_unsaid and as_meant.query in typed
+
+
+_THEN_BACK = re.compile(
+    r"^(?P<moment>.+?) (?:(?:so|and|ok|okay) )?(?:(?:can|could|would|will) you )?(?:please )?"
+    r"(?:take me|bring me|go|put me|skip|jump) back(?: to)? (?:that|this|there|it)"
+    r"(?: (?:bit|part|scene|moment|place|spot))?(?: please)?$"
+)
+_LISTENING_TO = re.compile(r"^(?:i was|i've been|we were) (?:listening to|hearing) ")
+
+
+def _moment_then_back(as_typed: Other | FindPlace, text: str) -> FindPlace | None:
+    """'The man who drank too much and fell, can you take me back to that bit': the moment said
+    first and the way after it, as a sleepy listener tells it; read as nothing, or as a search for
+    all of it with no way said. A moment of fewer than three words is no moment ("ugh no")."""
+    if isinstance(as_typed, FindPlace) and as_typed.direction is not None:
+        return None
+    said = _THEN_BACK.match(text)
+    if said is None:
+        return None
+    moment = _read_as_typed(f"take me back to {_LISTENING_TO.sub('', said['moment'])}", whole=False)
+    return moment if isinstance(moment, FindPlace) and len(moment.query.split()) >= 3 else None
 
 
 def _asked_among_asides(utterance: str) -> Intent | None:
