@@ -1165,7 +1165,12 @@ async def test_a_sleep_timer_for_the_end_of_a_chapter_named_is_set_there(rig: Ri
     assert rig.player.commands[-1] == SetSleepTimer(device="voice", after="chapter_end", chapter=3)
     assert position(rig, listener) == HERE
     ended = await rig.ask(listener, "stop at the end of chapter 1")
-    assert (ended.speech, ended.outcome) == (playback.NO_NAMED_CHAPTER_END, "refused")
+    assert ended.outcome == "refused"
+    assert ended.speech.startswith(
+        "I can't stop at the end of chapter 1: it has ended already."
+    )  # said which
+    missing = await rig.ask(listener, "stop at the end of chapter 9")
+    assert missing.speech.startswith("I can't stop at the end of chapter 9: the book has no chapter 9.")
 
 
 async def test_a_sleep_timer_for_the_end_of_the_next_chapter_counts_from_the_one_playing(rig: Rig) -> None:

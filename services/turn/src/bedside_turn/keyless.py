@@ -205,9 +205,12 @@ async def _playback(tools: ToolBox, args: dict[str, object]) -> str:
     record = await tools.run("playback", args)
     if tools.no_chapter is not None:
         return speech.no_chapter_counted(tools.no_chapter)
-    if tools.played is None:  # refused before the player was asked (bad minutes), or a preview
+    done = tools.played
+    if done is None:  # refused before the player was asked (bad minutes), or a preview
         return speech.TROUBLE if record.refused else speech.PREVIEW_UNCHANGED
-    return playback.spoken(tools.played)
+    if not done.accepted and done.args.chapter is not None and (book := await _book_info(tools)):
+        return playback.no_named_chapter_end(done.args.chapter, book.chapters)
+    return playback.spoken(done)
 
 
 async def _told_from_the_book(tools: ToolBox, told: history.Told, say: Callable[[BookInfo, int], str]) -> str:

@@ -7,9 +7,11 @@ book's end cuts short is said as the book ending first (``ends_first``): the pla
 timer it set (``SleepTimer.book_ends_first``), by the one rule the page reads too.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.player import CancelSleepTimer, ListenerState, Pause, SetSleepTimer, SleepTimer
+from bedside_contracts.search import ChapterInfo
 from bedside_contracts.turn import PlaybackArgs
 from bedside_guard import chapter_name
 
@@ -23,10 +25,21 @@ LONGEST_MINUTES = 600
 """The longest sleep timer the player sets (``SleepMinutes``)."""
 TOO_LONG = OwnWords("I can set the sleep timer for up to ten hours.")
 NO_CHAPTER_END_TO_STOP = OwnWords("I can't find a chapter end to stop at; try a number of minutes.")
+OTHER_STOPS = "I can stop at the end of this chapter, or after a number of minutes."
 NO_NAMED_CHAPTER_END = OwnWords(
     "I can't stop at the end of that chapter: it has ended already, or the book has none by that number. "
-    "I can stop at the end of this chapter, or after a number of minutes."
+    + OTHER_STOPS
 )
+"""When the chapter list could not be read to say which."""
+
+
+def no_named_chapter_end(n: int, chapters: Sequence[ChapterInfo]) -> OwnWords:
+    """Why the player refused a timer for the end of chapter ``n``, as the chapter list tells it: a
+    chapter the book has was refused for having ended."""
+    why = "it has ended already" if any(c.n == n for c in chapters) else f"the book has no chapter {n}"
+    return OwnWords(f"I can't stop at the end of {chapter_name(n)}: {why}. {OTHER_STOPS}")
+
+
 NOT_DONE = OwnWords("I couldn't do that just now.")
 STOP_AT_CHAPTER_END = OwnWords("I'll stop at the end of this chapter.")
 NO_TIMER = OwnWords("There's no sleep timer running.")
