@@ -119,8 +119,8 @@ class TurnService:
         try:
             checked = await backends.check(request)
         except CallFailed as error:
-            if isinstance(error, RemoteFailure) and error.code == "not_found":
-                raise NotFound(error.failure.error) from None  # no such book: asking again will not help
+            if (no_book := _no_such_book(error)) is not None:
+                raise no_book from None
             log.warning("the answer could not be checked", error=str(error), turn_id=turn_id)
             return None
         if checked.cut:
@@ -154,11 +154,9 @@ class TurnService:
         the turn as it is without --at."""
         try:
             catalog = await backends.catalog(CatalogRequest(book=book))
-        except RemoteFailure as error:
-            if error.code == "not_found":
-                raise NotFound(error.failure.error) from None  # no such book, as search says it
-            return
-        except CallFailed:
+        except CallFailed as error:
+            if (no_book := _no_such_book(error)) is not None:
+                raise no_book from None
             return
         served = next((entry for entry in catalog.books if entry.id == book), None)
         if served is not None and at_ms > served.duration_ms:
@@ -247,3 +245,10 @@ class TurnService:
             )
         except Exception:  # the listener has their answer; a lost record is logged, not spoken
             log.exception("turn not recorded", turn_id=turn.turn_id)
+
+
+def _no_such_book(error: CallFailed) -> NotFound | None:
+    """Search's refusal of a book it does not have, as the turn's own: asking again will not help."""
+    if isinstance(error, RemoteFailure) and error.code == "not_found":
+        return NotFound(error.failure.error)
+    return None

@@ -224,7 +224,9 @@ def rank(
     *,
     placed: Mapping[int, int] | None = None,
 ) -> list[Fused]:
-    """What find serves: the rule's whole pool fused, put in served order, then cut to ``limit``."""
+    """The rule's whole pool fused, put in served order, then cut to ``limit``: what find serves of a
+    book of 400 passages or more, before the chapter order and the ordinal (``find.find_order``),
+    for the evaluations' comparisons."""
     pooled = fuse(dense, sparse, max(limit, rule.pool), rule, chapter_of, placed=placed)
     return served_order(pooled, rule, chapter_of)[:limit]
 

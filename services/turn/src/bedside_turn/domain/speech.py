@@ -228,7 +228,7 @@ def heard_before(furthest_ms: int | None, here_ms: int, chapters: list[ChapterIn
     if furthest_ms is None or furthest_ms - here_ms <= FURTHER_THAN_HERE_MS:
         return OwnWords("No, this is as far as you've listened.")
     reached = playing_chapter(chapters, furthest_ms)
-    where = f"{clock(furthest_ms)}, in {chapter_name(reached.n)}" if reached else clock(furthest_ms)
+    where = clock_in_chapter(furthest_ms, reached.n if reached else None)
     return OwnWords(
         f"Yes: you've been as far as {where}, {said_length(furthest_ms - here_ms)} further on. "
         'Say "take me to the furthest I\'ve got" to go back there.'
@@ -406,12 +406,12 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bo
 def one_row_behind(row: Candidate) -> OwnWords:
     """Where the one place listed is, said as the page shows it (time and chapter number), since in
     the dark "it's on the screen" tells nothing ("where did I fall asleep?")."""
-    where = (
-        clock(row.start_ms)
-        if row.chapter is None
-        else f"{clock(row.start_ms)}, in {chapter_name(row.chapter)}"
-    )
-    return OwnWords(f"That's at {where}. {ONE_ROW}")
+    return OwnWords(f"That's at {clock_in_chapter(row.start_ms, row.chapter)}. {ONE_ROW}")
+
+
+def clock_in_chapter(ms: int, chapter: int | None) -> str:
+    """A place as the page shows it: "0:16:00, in chapter 5" (its number: never a title ahead)."""
+    return clock(ms) if chapter is None else f"{clock(ms)}, in {chapter_name(chapter)}"
 
 
 def for_number_alone(
