@@ -560,7 +560,7 @@ async def test_with_search_down_the_turns_own_words_are_spoken_and_the_books_are
         # where the book went, without the title that could not be checked
         assert (moved.speech, moved.outcome) == ("There you are: chapter 1.", "moved")
         undone = await rig.ask(listener, "undo that")  # the player's own command: no search in it
-        assert (undone.speech, undone.outcome) == (speech.UNDONE, "moved")
+        assert (undone.speech, undone.outcome) == (speech.undone(HERE, None), "moved")
         recalled = await rig.ask(listener, "who is Wren?")
         assert (recalled.speech, recalled.outcome) == (speech.SEARCH_UNAVAILABLE, "failed")
         found = await rig.ask(listener, "take me back to where Wren gave Tamsin barley soup")

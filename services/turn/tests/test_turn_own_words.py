@@ -36,7 +36,7 @@ def timer(minutes: int) -> playback.PlaybackDone:
     [
         speech.CANNOT_HELP,
         speech.NOT_FOUND,
-        speech.UNDONE,
+        speech.undone(HERE, 2),
         speech.NO_MODEL + speech.NO_UNDO,
         speech.for_offer(moved_to(None)),
         speech.for_offer(OfferOutcome(outcome="moved")),  # a move with no place named: "There you are."

@@ -127,6 +127,8 @@ async def test_the_sample_book_keyless_from_end_to_end(bus: Client) -> None:
     undone = await ask(bus, listener, book, "undo that")
     assert undone.outcome == "moved"
     assert (await state(bus, listener, book)).position_ms == here
+    # in the dark the listener hears where the book is now, as the page shows it
+    assert undone.speech == f"Done: you're back where you were, at {clock(here)}, in chapter {third.n}."
 
     question = await ask(bus, listener, book, "who is Pudding?")
     assert question.outcome == "answered"

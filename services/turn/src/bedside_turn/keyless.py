@@ -80,10 +80,10 @@ async def run_keyless(
         case intents.PressListed(row=row):
             return await _press(tools, row)
         case intents.Undo():
-            record = await tools.undo()
-            if record.refused:
+            await tools.undo()
+            if tools.undone is None:
                 return speech.NO_UNDO if not tools.turn.recalled else speech.CANNOT_HELP
-            return speech.UNDONE
+            return tools.undone
         case intents.Earlier():
             nothing = (
                 speech.NO_ASLEEP

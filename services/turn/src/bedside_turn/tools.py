@@ -11,6 +11,7 @@ from typing import Any
 
 from bedside_contracts.player import (
     CommandRequest,
+    CommandResult,
     LocateRequest,
     OfferOutcome,
     OfferPositions,
@@ -107,8 +108,8 @@ class ToolBox:
     keyless router's answer."""
     played: playback.PlaybackDone | None = None
     """The newest playback call's outcome, for the keyless router's answer."""
-    undone: bool = False
-    """The player's undo put the book back in this turn."""
+    undone: OwnWords | None = None
+    """Where the player's undo put the book back in this turn, said (``speech.undone``)."""
 
     def done_in_own_words(self) -> OwnWords | None:
         """What this turn did (a move, a list, a timer), said without the book's words."""
@@ -359,9 +360,9 @@ class ToolBox:
         self.played = playback.PlaybackDone(args, accepted, changed, reason, stop_in_ms, ends_first)
         return playback.lines(self.played), [], not accepted
 
-    async def _move_command(self, command: PressRow | UndoCommand) -> tuple[bool, str]:
-        """Whether the player took a move command of plain code's, and why not: a command it finds
-        invalid is refused like one it declines; any other failure is the turn's."""
+    async def _move_command(self, command: PressRow | UndoCommand) -> tuple[CommandResult | None, str]:
+        """The player's answer to a move command of plain code's when it took it, and why not: a
+        command it finds invalid is refused like one it declines; any other failure is the turn's."""
         try:
             result = await self.backends.command(
                 CommandRequest(listener=self.listener, book=self.book, command=command)
@@ -369,8 +370,18 @@ class ToolBox:
         except RemoteFailure as error:
             if error.failure.code != "invalid":
                 raise
-            return False, error.failure.error
-        return result.accepted, result.reason
+            return None, error.failure.error
+        return (result if result.accepted else None), result.reason
+
+    async def _move_made(self, taken: CommandResult) -> tuple[int, int | None]:
+        """Where a move command the player took put the book, and the chapter there as the player's
+        history names it; the place alone when the newest move there is another (a later one)."""
+        moves = await self.backends.locate(
+            LocateRequest(listener=self.listener, book=self.book, moves=True, limit=1)
+        )
+        if moves.newest is not None and moves.newest.seq == taken.seq:
+            return moves.newest.position_ms, moves.newest.chapter
+        return taken.state.position_ms, None
 
     def _recorded(
         self,
@@ -415,7 +426,8 @@ class ToolBox:
             self.last_offer = OfferOutcome(outcome="moved", moved_to=pressed)
             lines, refused = [f"Preview only: pressing row {index + 1} would go to {pressed.label()}."], False
         else:
-            accepted, reason = await self._move_command(PressRow(row=index))
+            taken, reason = await self._move_command(PressRow(row=index))
+            accepted = taken is not None
             refused = not accepted
             self.last_offer = OfferOutcome(
                 outcome="moved" if accepted else "refused",
@@ -441,12 +453,16 @@ class ToolBox:
         elif self.preview:
             lines = ["Preview only: undo would put the book back where it was before the last move."]
         else:
-            accepted, reason = await self._move_command(UndoCommand())
-            refused = not accepted
-            self.undone = accepted
-            if accepted:
+            taken, reason = await self._move_command(UndoCommand())
+            refused = taken is None
+            if taken is not None:
+                position_ms, chapter = await self._move_made(taken)
+                self.undone = speech.undone(position_ms, chapter)
                 self.turn.note_offer("moved", ["where you were before the last move"])
-                lines = ["Moved: the book is back where it was before the last move."]
+                lines = [
+                    "Moved: the book is back where it was before the last move, at "
+                    f"{speech.clock_in_chapter(position_ms, chapter)}."
+                ]
             else:
                 self.turn.note_offer("refused", [])
                 lines = [f"Refused: {reason or 'there is no move to undo'}."]

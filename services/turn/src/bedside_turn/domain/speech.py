@@ -144,7 +144,6 @@ AT_BOOK_START = OwnWords("You're at the very start of the book.")
 NOTHING_BEFORE_START = OwnWords(f"{AT_BOOK_START.removesuffix('.')}; there's nothing before it.")
 """A jump back from the book's very start, which search refuses: nothing was moved."""
 NO_UNDO = OwnWords("There's no earlier move to undo.")
-UNDONE = OwnWords("Done: you're back where you were before.")
 PREVIEW_UNCHANGED = OwnWords("Preview only: nothing was changed.")
 NO_LOOKUP_BEFORE = OwnWords(
     "I'm not sure which time you mean. Ask me where you were, and then for the time before that."
@@ -409,6 +408,12 @@ def one_row_behind(row: Candidate) -> OwnWords:
     return OwnWords(f"That's at {clock_in_chapter(row.start_ms, row.chapter)}. {ONE_ROW}")
 
 
+def undone(position_ms: int, chapter: int | None) -> OwnWords:
+    """Where an undo put the book, said as the page shows it: in the dark, "back where you were" alone
+    does not say whether it was the place they meant."""
+    return OwnWords(f"Done: you're back where you were, at {clock_in_chapter(position_ms, chapter)}.")
+
+
 def clock_in_chapter(ms: int, chapter: int | None) -> str:
     """A place as the page shows it: "0:16:00, in chapter 5" (its number: never a title ahead)."""
     return clock(ms) if chapter is None else f"{clock(ms)}, in {chapter_name(chapter)}"
@@ -529,14 +534,18 @@ def best_sentences(words: str, question: str) -> str:
 
 
 def done_in_own_words(
-    offer: OfferOutcome | None, played: playback.PlaybackDone | None, *, undone: bool, preview: bool
+    offer: OfferOutcome | None,
+    played: playback.PlaybackDone | None,
+    *,
+    undone: OwnWords | None,
+    preview: bool,
 ) -> OwnWords | None:
     """What a turn did, in its own words only (a move named by its chapter's number, never its
     title), or None when it did nothing: said when its answer cannot be, so a listener whose book
     moved hears where to."""
     said: list[str] = []
-    if undone:
-        said.append(UNDONE)
+    if undone is not None:
+        said.append(undone)
     elif offer is not None and offer.outcome != "refused":
         said.append(for_offer(offer, preview, titled=False))
     if played is not None and played.accepted:
