@@ -176,6 +176,18 @@ async def test_starting_again_with_no_start_named_is_the_chapters_and_says_so(
     assert len([r for r in rig.search.requests if isinstance(r, FindPassage)]) == searched
 
 
+@pytest.mark.parametrize("utterance", ["back an hour", "back 5", "go back quite a way"])
+async def test_a_move_back_past_the_start_says_the_start_though_the_first_words_come_after_0_00(
+    rig: Rig, utterance: str
+) -> None:
+    """A book's first words may start after 0:00:00 (the sample book's at 0:00:01): "back an hour" 2:15
+    in stopped there, and was said as "Back 60 minutes", as if an hour had been gone back."""
+    listener = rig.listener_at(HERE, book=LEAD_IN)
+    reply = await rig.ask(listener, utterance, book=LEAD_IN)
+    assert (reply.outcome, reply.speech) == ("moved", speech.BACK_TO_THE_START)
+    assert position(rig, listener, book=LEAD_IN) == LEAD_IN_MS
+
+
 @pytest.mark.parametrize("utterance", ["start over", "play it from the top", "the start of this chapter"])
 @pytest.mark.parametrize(
     "here",

@@ -365,6 +365,8 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
             return speech.for_amount_chosen(
                 intent.offset_ms, speech.unit_chosen(intent.offset_ms), tools.last_offer, tools.preview
             )
+        case intents.Jump():
+            return speech.for_amount_said(intent.offset_ms, tools.last_offer, tools.preview)
         case intents.StartAgain():
             return speech.for_start_again(tools.last_offer, tools.preview)
     return speech.for_offer(tools.last_offer, tools.preview)

@@ -424,7 +424,8 @@ def for_number_alone(
 ) -> str:
     """A move by a number said without a unit ("back 5", ``intents.unit_for_number_alone``): the unit
     taken is said first, so a listener who meant the other hears it; after a move, that undo puts it back."""
-    if outcome is None or outcome.outcome != "moved" or preview or _stopped_at_the_start(offset_ms, outcome):
+    moved = outcome is not None and outcome.outcome == "moved" and not preview
+    if not moved or _stopped_at_the_start(offset_ms, outcome, preview):
         return for_amount_chosen(offset_ms, unit, outcome, preview)
     other = "seconds" if unit == "minute" else "minutes"
     return OwnWords(f"{_moved_by(offset_ms, unit)} If you meant {other}, say undo.")
@@ -436,7 +437,7 @@ def for_amount_chosen(
     """A move by an amount Bedside chose ("go back a while"): the amount, then where it came to."""
     if outcome is None or outcome.outcome == "refused":
         return for_offer(outcome, preview)
-    if outcome.outcome == "moved" and not preview and _stopped_at_the_start(offset_ms, outcome):
+    if _stopped_at_the_start(offset_ms, outcome, preview):
         return OwnWords(BACK_TO_THE_START)  # "back 5" two minutes in: not 5 minutes
     taken = _moved_by(offset_ms, unit)
     rest = for_offer(outcome, preview)
@@ -456,15 +457,21 @@ def _moved_by(offset_ms: int, unit: SaidUnit) -> str:
 BACK_TO_THE_START = "Back to the start of the book."
 
 
-def _stopped_at_the_start(offset_ms: int, outcome: OfferOutcome) -> bool:
-    """A move back by more than had been heard, which the book's start cut short."""
-    came_from, to = outcome.moved_from_ms, outcome.moved_to
-    return (
-        offset_ms < 0
-        and came_from is not None
-        and to is not None
-        and to.start_ms == 0 < came_from < -offset_ms
-    )
+def for_amount_said(offset_ms: int, outcome: OfferOutcome | None, preview: bool = False) -> str:
+    """A move by an amount the listener said with its unit ("back an hour"): where it came to, or
+    that the book's start cut it short, so an hour is not taken for gone back when it was not."""
+    if _stopped_at_the_start(offset_ms, outcome, preview):
+        return OwnWords(BACK_TO_THE_START)
+    return for_offer(outcome, preview)
+
+
+def _stopped_at_the_start(offset_ms: int, outcome: OfferOutcome | None, preview: bool) -> bool:
+    """A move back by more than had been heard, which the book's start cut short (wherever its first
+    words are: the sample book's at 0:00:01)."""
+    if outcome is None or outcome.outcome != "moved" or preview or outcome.moved_to is None:
+        return False
+    came_from = outcome.moved_from_ms
+    return offset_ms < 0 and came_from is not None and came_from < -offset_ms
 
 
 START_THE_BOOK = "start the book again"
