@@ -337,11 +337,13 @@ async def test_bedside_ask_for_a_listener_nobody_made_is_refused_from_the_player
     """Before, the player answered any name with the state every listener starts from, and the turn
     answered "ghost" as if they were at the book's start, exiting 0."""
     info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
-    args = ("ask", "--book", info.id, "--listener", "ghost", "who is Wren?")
-    done = await asyncio.to_thread(run_bedside, *args, env=system.env, timeout_s=120)
-    assert done.returncode == 1
-    assert done.stdout == ""
-    assert "there is no listener called ghost; `bedside listener add ghost` makes one" in done.stderr
+    await ingested(bus, "sample-twice", str(SAMPLE_TRANSCRIPT))  # two books: no book to take alone
+    for book in (("--book", info.id), ()):  # without a book, not "ghost has not listened to any yet"
+        args = ("ask", *book, "--listener", "ghost", "who is Wren?")
+        done = await asyncio.to_thread(run_bedside, *args, env=system.env, timeout_s=120)
+        assert done.returncode == 1
+        assert done.stdout == ""
+        assert "there is no listener called ghost; `bedside listener add ghost` makes one" in done.stderr
 
 
 async def bedside_ask(system: RunningSystem, *args: str) -> subprocess.CompletedProcess[str]:

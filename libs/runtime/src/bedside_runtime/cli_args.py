@@ -47,6 +47,11 @@ def refused(message: str) -> typer.Exit:
     return typer.Exit(code=1)
 
 
+def no_such_listener(listener: str) -> str:
+    """What a command asked for a listener nobody made says, with the command that makes one."""
+    return f"there is no listener called {listener}; `bedside listener add {listener}` makes one"
+
+
 class NoBookToChoose(ValueError):
     """A command run without ``--book`` has no book to go by; the message says what to type."""
 

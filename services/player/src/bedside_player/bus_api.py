@@ -41,9 +41,13 @@ class BusApi:
     async def state(self, request: StateRequest) -> ListenerState:
         """A listener's state; with ``listener_must_exist``, a listener nobody made is refused
         (only the player knows who the listeners are)."""
-        if request.listener_must_exist and await self.service.listeners.record(request.listener) is None:
-            raise NotFound(f"there is no listener called {request.listener}")
+        if request.listener_must_exist:
+            await self._made(request.listener)
         return await self.service.state(request.listener, request.book)
+
+    async def _made(self, listener: str) -> None:
+        if await self.service.listeners.record(listener) is None:
+            raise NotFound(f"there is no listener called {listener}")
 
     async def offer(self, request: OfferPositions) -> OfferOutcome:
         return await self.service.offer(request)
@@ -69,6 +73,9 @@ class BusApi:
         return await self.service.listener_names()
 
     async def listening(self, request: BookListenedToRequest) -> Listening:
+        """Asked only from the terminal, so a listener nobody made is refused: "has not listened to
+        any book yet" would hide a misspelt name."""
+        await self._made(request.listener)
         return await self.service.listening(request.listener)
 
     async def start(self) -> None:

@@ -9,8 +9,15 @@ from bedside_contracts.player import BookListenedToRequest, Listening
 from bedside_contracts.search import Catalog, CatalogRequest
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_runtime.bus import call_once
-from bedside_runtime.cli_args import NoBookToChoose, book_when_unnamed, parse_clock, plain_refusal, refused
-from bedside_runtime.errors import CallFailed, RemoteFailure
+from bedside_runtime.cli_args import (
+    NoBookToChoose,
+    book_when_unnamed,
+    no_such_listener,
+    parse_clock,
+    plain_refusal,
+    refused,
+)
+from bedside_runtime.errors import CallFailed, NotFound, RemoteFailure
 from bedside_runtime.settings import Settings
 
 DEFAULT_LISTENER = "me"
@@ -43,6 +50,10 @@ def book_unnamed(settings: Settings, listener: str) -> str:
         return asyncio.run(book_listened_to(settings.servers, asked, settings.request_timeout_s))
     except NoBookToChoose as unclear:
         raise refused(str(unclear)) from None
+    except RemoteFailure as failed:
+        if failed.code != NotFound.code:
+            raise refused(f"could not tell which book you are listening to: {failed}") from None
+        raise refused(no_such_listener(listener)) from None
     except CallFailed as error:
         raise refused(f"could not tell which book you are listening to: {error}") from None
 

@@ -12,6 +12,7 @@ from bedside_contracts.search import CatalogRequest, CheckAnswer, Resolve, Targe
 from bedside_contracts.turn import Ask, Conversation, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Passage, clock
 from bedside_runtime.bus import Broker
+from bedside_runtime.cli_args import no_such_listener
 from bedside_runtime.errors import CallFailed, InvalidRequest, NotFound, RemoteFailure
 
 from bedside_turn.backends import Backends, TurnBackends
@@ -55,8 +56,7 @@ class TurnService:
             if stored is not None:
                 stored.cancel()
             if isinstance(error, RemoteFailure) and error.code == "not_found":  # the player's refusal
-                made_by = f"`bedside listener add {ask.listener}` makes one"
-                raise NotFound(f"there is no listener called {ask.listener}; {made_by}") from None
+                raise NotFound(no_such_listener(ask.listener)) from None
             log.warning("no position for the turn", error=str(error), listener=ask.listener, book=ask.book)
             unavailable = speech.unavailable(backends.let_down_by, backends.out_of_reach)
             return TurnReply(turn_id=turn.turn_id, speech=unavailable, outcome="failed", mode=self.mode)
