@@ -1549,6 +1549,34 @@ def test_a_pause_made_elsewhere_while_the_recording_was_away_is_kept_when_it_is_
     assert (state["playing"], state["position_ms"]) == (False, 61_000), (state, paused)
 
 
+def test_a_recording_back_more_than_two_minutes_later_waits_for_play_to_be_pressed(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """Two minutes on, the listener may be asleep or gone: the story is not started again unasked."""
+    recording: list[FailingRecording] = []
+
+    def flaky_with_a_clock(opened: Page) -> None:
+        opened.clock.install()  # runs as time does, until the test jumps it
+        recording.append(FailingRecording(opened, AUDIO_BOOK_ID, OPENING_MS * 16))
+
+    page = open_page("phone", book=AUDIO_BOOK_ID, before_opening=flaky_with_a_clock)
+    page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
+    page.get_by_role("button", name="Play").click()
+    expect(page.locator("#notice")).to_contain_text("The recording stopped at", timeout=60_000)
+    paused = wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda told: not told["playing"])
+    heard_ms = paused["position_ms"]
+    assert 0 < heard_ms <= OPENING_MS
+    page.clock.fast_forward("02:01")
+    recording[0].down = False
+    expect(page.locator("#notice")).to_have_text(
+        "The recording is back. Press play to carry on.", timeout=60_000
+    )
+    time.sleep(1)
+    state = bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)
+    assert (state["playing"], state["position_ms"]) == (False, heard_ms)
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+
+
 def test_an_m4b_plays_seeks_by_range_and_reports_the_audios_position(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:
