@@ -48,7 +48,7 @@ def test_names_are_words_the_book_capitalises_inside_sentences() -> None:
     assert "the" in names.vocabulary
 
 
-def test_a_name_is_first_heard_when_its_passage_has_ended_or_its_cue_began() -> None:
+def test_a_name_is_first_heard_when_its_passage_or_its_cue_has_ended() -> None:
     names = book_names(passages())
     assert names.first_ms["tomas"] == 59_999  # passage 1 has no cues: heard once it ends
     cued = Passage(
@@ -63,7 +63,7 @@ def test_a_name_is_first_heard_when_its_passage_has_ended_or_its_cue_began() -> 
             Cue(start_ms=20_000, end_ms=30_000, text="And Bea left."),
         ),
     )
-    assert book_names([cued]).first_ms["bea"] == 0
+    assert book_names([cued]).first_ms["bea"] == 9_999  # heard once its cue ends (ADR 60)
 
 
 def test_a_name_in_the_books_own_title_is_heard_from_the_start() -> None:
@@ -261,11 +261,12 @@ def test_a_name_heard_only_opening_a_sentence_of_dialogue_is_among_the_books_nam
         id=0, start_ms=0, end_ms=30_000, chapter=2, chapter_title="Pies and Letters", text="x", cues=cues
     )
     names = book_names([passage])
-    assert names.first_ms["hettie"] == 10_000
+    assert names.first_ms["hettie"] == 19_999
     assert names.spelling["hettie"] == "Hettie"
     assert "chapter" not in names.first_ms  # a heading read out names no one
     assert check_answer("Hettie brings the pies.", "who brings pies?", names, 5_000).cut == 1
-    assert check_answer("Hettie brings the pies.", "who brings pies?", names, 15_000).cut == 0
+    assert check_answer("Hettie brings the pies.", "who brings pies?", names, 15_000).cut == 1  # mid-cue
+    assert check_answer("Hettie brings the pies.", "who brings pies?", names, 20_000).cut == 0
 
 
 @pytest.mark.parametrize("opening", ["\u2018", "'", "\u201c", '"'])

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from bedside_guard.later import tells_of_later
-from bedside_guard.line import ahead_of
+from bedside_guard.line import ahead_of, heard_once_past
 from bedside_guard.names import BookNames, words_of
 from bedside_guard.prose import sentences_of
 
@@ -52,7 +52,7 @@ class Match(BaseModel):
 
     def heard(self, here_ms: int) -> bool:
         """Every word of it is behind the line (its last millisecond is, as ``heard_text`` has it)."""
-        return not ahead_of(max(self.start_ms, self.end_ms - 1), here_ms)
+        return not ahead_of(heard_once_past(self.start_ms, self.end_ms), here_ms)
 
 
 class SentenceMatches(BaseModel):

@@ -10,6 +10,15 @@ def ahead_of(start_ms: int, here_ms: int) -> bool:
     return start_ms >= here_ms
 
 
+def heard_once_past(start_ms: int, end_ms: int) -> int:
+    """Where a stretch of words (a cue, a passage) lies on the line as a whole: its last millisecond.
+
+    Words are heard together only once all of them are (ADR 60): ``ahead_of`` of this is False
+    exactly when the line has reached the stretch's end.
+    """
+    return max(start_ms, end_ms - 1)
+
+
 def clock(ms: int) -> str:
     """A time on the book's clock as H:MM:SS; a clock time says nothing about the story."""
     if ms < 0:

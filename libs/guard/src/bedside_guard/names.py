@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bedside_guard.line import ahead_of
+from bedside_guard.line import ahead_of, heard_once_past
 from bedside_guard.passage import Passage
 from bedside_guard.prose import TITLES
 
@@ -105,12 +105,11 @@ def _tokens(text: str, *, opening_names: NameOpening = "never") -> list[tuple[st
 def _pieces(passage: Passage) -> Iterable[tuple[int, str]]:
     """A passage's words with the earliest time each can count as heard.
 
-    Cues carry their own start; a passage without cues counts as heard once it has ended,
-    as ``heard_text`` has it: its last millisecond is where its words lie on the line.
+    A cue counts as heard once it has ended, and a passage without cues once it has, as
+    ``heard_text`` has it.
     """
-    if passage.cues:
-        return [(cue.start_ms, cue.text) for cue in passage.cues]
-    return [(max(passage.start_ms, passage.end_ms - 1), passage.text)]
+    pieces = passage.cues or (passage,)
+    return [(heard_once_past(piece.start_ms, piece.end_ms), piece.text) for piece in pieces]
 
 
 def _titles(passages: Iterable[Passage]) -> list[tuple[int, str]]:

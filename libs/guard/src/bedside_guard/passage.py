@@ -2,7 +2,7 @@
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bedside_guard.line import ahead_of
+from bedside_guard.line import ahead_of, heard_once_past
 
 
 class Cue(BaseModel):
@@ -34,15 +34,18 @@ def heard_cues(passage: Passage, here_ms: int) -> tuple[Cue, ...]:
 
     A passage wholly behind is heard whole (its cues, or itself as one piece when it has
     none); one wholly ahead not at all. For the passage that holds the line only the cues
-    that start before the line count, and a passage without cues counts as not heard: its
-    words cannot be split by time.
+    that have ended by the line count (ADR 60): one the line is inside was heard only in part,
+    and its last words may be what the listener is about to hear. A passage without cues
+    counts as not heard: its words cannot be split by time.
     """
     if ahead_of(passage.start_ms, here_ms):
         return ()
     if passage.end_ms <= here_ms:
         whole = Cue(start_ms=passage.start_ms, end_ms=passage.end_ms, text=passage.text)
         return passage.cues or (whole,)
-    return tuple(cue for cue in passage.cues if not ahead_of(cue.start_ms, here_ms))
+    return tuple(
+        cue for cue in passage.cues if not ahead_of(heard_once_past(cue.start_ms, cue.end_ms), here_ms)
+    )
 
 
 def heard_text(passage: Passage, here_ms: int) -> str:
