@@ -474,7 +474,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("the time before that", intents.EarlierAgain()),
         ("and the time before that?", intents.EarlierAgain()),
         ("go back to where I was before I went to bed", Undo()),
-        ("where was I before that", Undo()),
+        ("where was I before that", intents.LastMoveAsked()),  # told, undo offered: a question never moves
         ("how long is left?", intents.TimeLeft()),
         ("how much time is left in this chapter", intents.TimeLeft()),
         ("how long until the end of the chapter?", intents.TimeLeft()),
@@ -1932,3 +1932,35 @@ def test_the_chapter_after_and_the_last_ones_beginning_are_places(
 def test_skipping_the_intro_is_asked_of_the_chapter_list(utterance: str) -> None:
     """Before, each searched the book for "the intro" or "the credits"."""
     assert intents.read(utterance) == intents.SkipOpening()
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("where was I before?", intents.LastMoveAsked()),
+        ("where was i before i moved", intents.LastMoveAsked()),
+        ("is there a timer", intents.TimerAsked()),
+        ("is there a sleep timer on?", intents.TimerAsked()),
+        ("what's the name of chapter six", intents.AboutTheBook("chapter_title", chapter=6)),
+        ("what is chapter 3 called?", intents.AboutTheBook("chapter_title", chapter=3)),
+        ("what was chapter two called again", intents.AboutTheBook("chapter_title", chapter=2)),
+    ],
+)
+def test_what_a_listener_session_found_read_as_who_is_someone_is_read_for_what_it_asks(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Each was a question about the book, answered "... hasn't come up yet" ("Six hasn't come up yet")."""
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "same_as"),
+    [
+        ("what did I just miss", "what did I miss?"),
+        ("what have I just missed?", "what did I miss?"),
+        ("what did I listen to last", "where was I?"),
+    ],
+)
+def test_a_recap_said_another_way_is_the_same_recap(utterance: str, same_as: str) -> None:
+    assert isinstance(intents.read(same_as), RecapAsked)
+    assert intents.read(utterance) == intents.read(same_as)

@@ -1232,3 +1232,20 @@ async def test_asking_for_the_sound_louder_says_the_volume_is_the_devices(rig: R
     reply = await rig.ask(listener, utterance)
     assert (reply.speech, reply.outcome) == (speech.VOLUME_IS_THE_DEVICES, "refused")
     assert len(rig.search.requests) == searched
+
+
+@pytest.mark.parametrize(
+    ("utterance", "said"),
+    [
+        ("what's the name of chapter one", 'That\'s chapter 1, "The Harbour Bell".'),
+        ("what is chapter 3 called?", "Chapter 3's title shows once you reach it."),
+        ("what's chapter 40 called", "The book has 4 chapters; there is no chapter 40."),
+    ],
+)
+async def test_a_chapters_title_asked_by_its_number_is_said_as_the_page_shows_it(
+    rig: Rig, utterance: str, said: str
+) -> None:
+    """It was a question about the story: "One hasn't come up yet"."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, reply.speech) == ("answered", said)

@@ -116,9 +116,11 @@ async def run_keyless(
             return await _told_by_the_player(tools, intent)
         case intents.NamesHeard():
             return await _names_heard(tools)
-        case intents.AboutTheBook(fact=fact):
+        case intents.AboutTheBook(fact=fact, chapter=chapter):
             return await _told_from_the_book(
-                tools, history.Told.ABOUT_THE_BOOK, lambda book, here: speech.about_the_book(fact, book, here)
+                tools,
+                history.Told.ABOUT_THE_BOOK,
+                lambda book, here: speech.about_the_book(fact, book, here, chapter),
             )
         case intents.SleepTimer(after="chapter_end", chapter=chapter, chapter_step=step):
             named = {"chapter": chapter, "chapter_step": step}

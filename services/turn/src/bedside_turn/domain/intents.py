@@ -192,7 +192,15 @@ class TimeLeft:
 
 
 BookFact = Literal[
-    "title", "author", "reader", "chapters", "chapters_left", "chapter_titles", "previous_title", "next_title"
+    "title",
+    "author",
+    "reader",
+    "chapters",
+    "chapters_left",
+    "chapter_titles",
+    "previous_title",
+    "next_title",
+    "chapter_title",
 ]
 
 
@@ -202,6 +210,8 @@ class AboutTheBook:
     chapter list say, which any player shows, so no spoiler and no passage read."""
 
     fact: BookFact
+    chapter: int | None = None
+    """With ``chapter_title``: the chapter whose title was asked for ("what's chapter 6 called?")."""
 
 
 @dataclass(frozen=True)
@@ -966,7 +976,7 @@ _TIMER_ASKED = re.compile(
     r" (?:it|the (?:sleep )?timer) (?:turns off|stops|goes off|switches off|shuts off|runs out|ends)"
     r"|is (?:the |my )?(?:sleep )?timer still (?:on|running|set|going)"
     rf"|how long (?:until|till|before) {_STOPS} (?:stops|turns off|goes off|switches off)"
-    r"|(?:is|have i (?:got|set)) (?:the |my |a )?(?:sleep )?timer(?: on| set| running)?"
+    r"|(?:is(?: there)?|have i (?:got|set)) (?:the |my |a )?(?:sleep )?timer(?: on| set| running)?"
     r"|how (?:long|much time|many minutes) (?:is |are )?(?:left )?on (?:the |my )?(?:sleep )?timer"
     r"|how long(?: is|'s) (?:the |my )?(?:sleep )?timer(?: set for| on for| got left)?"
     r"|what(?: is|'s) (?:the |my )?(?:sleep )?timer (?:set (?:to|for|at)|at|on)"
@@ -1705,8 +1715,10 @@ _WHY_MOVED = re.compile(
     r"|^(?:that's|thats|that is|this is|this's|it's) not where i (?:was|left off|stopped)$"
     r"|^(?:that|this) (?:isn't|is not|wasn't) where i (?:was|left off|stopped)$"
     r"|^i didn'?t (?:ask for that|move it|do that)$"
+    r"|^where was i (?:just )?before(?: that| (?:i|it|you) (?:moved|jumped|skipped)(?: it)?)?$"
 )
-"""Asked what moved the shared place; "go back to where I was" stays an undo (``_UNDO``)."""
+"""Asked what moved the shared place, or where the book was before ("where was I before?": a question
+never moves, and the answer offers undo); "go back to where I was" stays an undo (``_UNDO``)."""
 _THIS_BOOK_OR_IT = r"(?: to (?:this|the|it|this book|the book|this story))?"
 _LISTENING_ASKED: tuple[tuple[ListeningAbout, re.Pattern[str]], ...] = (
     (
@@ -1747,10 +1759,18 @@ def _asked_of_the_position(text: str) -> WhereAmI | HeardBefore | None:
     return HeardBefore() if _HEARD_BEFORE.match(text) else None
 
 
+_CHAPTER_TITLE_ASKED = re.compile(
+    rf"^what(?: was| is|'s|s) (?:the (?:name|title) of )?(?:chapter|story) ({_NUMBER_SAID})"
+    r"(?: called)?(?: again)?$"
+)
+
+
 def _about_the_book(text: str) -> AboutTheBook | NamesHeard | None:
     """What the cover, the chapter list or the table of names says, asked alone."""
     if _NAMES_ASKED.match(text):
         return NamesHeard()
+    if asked := _CHAPTER_TITLE_ASKED.match(text):
+        return AboutTheBook("chapter_title", chapter=int(number_of(asked.group(1))))
     fact = next((fact for fact, said in _BOOK_FACTS if said.match(text)), None)
     return AboutTheBook(fact) if fact else None
 

@@ -60,7 +60,8 @@ _BOOK_ABOUT = r"\bwhat(?:'s| is) (?:this|the) (?:story|book) about\b"
 """Told as the book so far: all that can be said of it without what is ahead."""
 _CATCHING_UP = r"\bcatch me up\b|\bfill me in\b|\b(?:bring|get) me up to speed\b"
 _ASLEEP = re.compile(
-    rf"\bwhat did i miss\b|\bwhat have i missed\b|\bdid i miss (?:anything|something)\b|{_CATCHING_UP}"
+    r"\bwhat did i (?:just )?miss\b|\bwhat have i (?:just )?missed\b|\bdid i miss (?:anything|something)\b"
+    rf"|{_CATCHING_UP}"
     r"|\bi (?:wasn'?t (?:listening|paying attention)|zoned out|spaced out)\b|\bmy mind wandered\b"
     r"|\bi lost track(?: of (?:it|things|the (?:story|plot)|what'?s (?:going on|happening)))?$"
     r"|\bi (?:must have )?(?:dozed|fell asleep|drifted|nodded off|fallen asleep|slept)\b"
@@ -102,7 +103,10 @@ _JUST_NOW = re.compile(
 """Half heard, just now: "what did she just say?", "huh?", "say that again" are the latest minutes, and
 "who is he?", "where are they now?" or "why did she say that?": someone asked of only by a pronoun is
 whoever is in the latest minutes."""
-_WHERE_WAS_I = re.compile(r"^(?:where (?:was i|were we)|what was i (?:listening to|on))(?: again)?$")
+_WHERE_WAS_I = re.compile(
+    r"^(?:where (?:was i|were we)|what was i (?:listening to|on)|what did i (?:last )?listen to(?: last)?)"
+    r"(?: again)?$"
+)
 """Asked alone, half awake: what was playing, said as the latest minutes (no passage answers it).
 "Where am I?" and "which chapter is this?" are not recaps: ``intents`` reads them first (``WhereAmI``)."""
 _ASKED_ALONE = re.compile(

@@ -329,11 +329,28 @@ def neighbour_title(book: BookInfo, here_ms: int, step: int) -> str:
     return f"The last chapter was {chapter_name(counted, title)}."
 
 
+def titled_as(book: BookInfo, here_ms: int, n: int) -> str:
+    """ "What's chapter 6 called?": its title once it has begun, as the page shows it (ADR 52), else
+    its number only; a chapter the book lacks is said so, with the chapters it has."""
+    numbers = sorted(c.n for c in book.chapters if c.n != OPENING_CHAPTER)
+    asked = next((c for c in book.chapters if c.n == n), None)
+    if asked is None:
+        if not numbers:
+            return OwnWords("This book has no chapters.")
+        return not_in_book(MissingChapter(named=n, count=len(numbers), first=numbers[0], last=numbers[-1]))
+    named = chapter_name(n)
+    if ahead_of(asked.start_ms, here_ms):
+        return OwnWords(f"{named[0].upper()}{named[1:]}'s title shows once you reach it.")
+    if not own_title(n, asked.title):
+        return OwnWords(f"{named[0].upper()}{named[1:]} has no title.")
+    return f"That's {chapter_name(n, asked.title)}."
+
+
 def _counted(n: int, what: str) -> str:
     return f"{n} {what}{'s' if n != 1 else ''}"
 
 
-def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> str:
+def about_the_book(fact: BookFact, book: BookInfo, here_ms: int, chapter: int | None = None) -> str:
     """What the cover and the chapter list say (``intents.AboutTheBook``): the title, who wrote it,
     who reads it, how many chapters it has and how many follow the one playing. The page and any
     player show all of it, so it is the turn's own words even where a name is the book's. The title
@@ -359,6 +376,8 @@ def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> str:
             return chapter_titles(book, here_ms)
         case "previous_title" | "next_title":
             return neighbour_title(book, here_ms, -1 if fact == "previous_title" else 1)
+        case "chapter_title" if chapter is not None:
+            return titled_as(book, here_ms, chapter)
     chapters = _counted(sum(1 for c in book.chapters if c.n != OPENING_CHAPTER), "chapter")
     playing = playing_chapter(book.chapters, here_ms)
     if playing is None:
