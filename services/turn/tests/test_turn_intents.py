@@ -1964,3 +1964,23 @@ def test_what_a_listener_session_found_read_as_who_is_someone_is_read_for_what_i
 def test_a_recap_said_another_way_is_the_same_recap(utterance: str, same_as: str) -> None:
     assert isinstance(intents.read(same_as), RecapAsked)
     assert intents.read(utterance) == intents.read(same_as)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("back uh... five minutes i think", Jump(-300_000)),  # was 30 s: "back" read alone
+        ("back... five minutes", Jump(-300_000)),
+        ("go back \u2026 two minutes", Jump(-120_000)),
+        ("back five minutes... no, ten", Jump(-600_000)),  # was 5 minutes
+        ("back five minutes, actually make it ten", Jump(-600_000)),
+        ("back two minutes no wait three", Jump(-180_000)),
+        ("back ten seconds, no, one minute", Jump(-60_000)),
+        ("stop in 20 minutes, no, 30", intents.SleepTimer(30)),
+        ("pause... thanks", intents.Pause()),
+    ],
+)
+def test_a_pause_or_an_amount_put_right_while_speaking_is_read_as_meant(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent

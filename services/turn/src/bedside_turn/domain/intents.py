@@ -1428,9 +1428,22 @@ _BUTTONS = re.compile("[⏸⏯▶]\ufe0f?")
 _PICTURES = re.compile("[\u2300-\u23ff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
 """Emoji typed beside the words ("sleep in 20 😴", "thanks 🙏"): they ask nothing."""
 _FILLER_INSIDE = re.compile(
-    r"(?:(?<=\s)|^)(?:um+|uh+|erm+|er|like(?= (?:half|\d+|a (?:couple|few)|an? (?:hour|minute))\b))(?:\s+|$)"
+    r"(?:(?<=\s)|^)(?:um+|uh+|erm+|er|like(?= (?:half|\d+|a (?:couple|few)|an? (?:hour|minute))\b))"
+    r"(?:\s+|(?:\.{2,}|…)\s*|$)"
 )
-"""A recogniser's hesitations wherever they fall: "can you um pause"."""
+"""A recogniser's hesitations wherever they fall: "can you um pause", "back uh... five minutes"."""
+_TRAILING_OFF = re.compile(r"\s*(?:\.{2,}|…)\s*(?=\w)")
+"""A pause written as an ellipsis inside what is said ("back... five minutes"): it ends no request."""
+
+
+_COUNT = rf"(?:{numbers.SAID_AS_A_NUMBER}|an?)"
+_PUT_RIGHT = r"(?:no|nope|wait|sorry|actually|i mean|or rather|make (?:it|that))"
+_AMOUNT_CORRECTED = re.compile(
+    rf"\b{_COUNT} (?P<unit>{_UNIT}s?),? (?:{_PUT_RIGHT},? )+"
+    rf"(?P<then>{_COUNT})(?: (?P<unit_then>{_UNIT}s?))?\b"
+)
+"""An amount put right as it is said ("back five minutes... no, ten"): the second, in the first's unit
+unless it says its own."""
 
 
 def _with_pauses(utterance: str) -> str:
@@ -1439,11 +1452,11 @@ def _with_pauses(utterance: str) -> str:
     text = _PICTURES.sub(
         " ", _BUTTONS.sub(lambda button: f" {_BUTTON_SAID[button[0][0]]} ", utterance.lower())
     )
-    text = re.sub(r"\s+", " ", _FILLER_INSIDE.sub("", text)).strip().replace("’", "'")
+    text = re.sub(r"\s+", " ", _TRAILING_OFF.sub(" ", _FILLER_INSIDE.sub("", text))).strip().replace("’", "'")
     text = re.sub(r"[!.?,;]+$", "", text).strip()
     while (stripped := _FILLER.sub("", text)) != text:
         text = stripped
-    return text
+    return _AMOUNT_CORRECTED.sub(lambda said: f"{said['then']} {said['unit_then'] or said['unit']}", text)
 
 
 def normalise(utterance: str) -> str:
