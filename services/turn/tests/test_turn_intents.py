@@ -421,6 +421,8 @@ from bedside_turn.domain.recap import RecapAsked
         ),
         ("the top one", intents.PressListed(0)),  # these two searched the book
         ("the bottom one", intents.PressListed(-1)),
+        ("the fifth one", intents.PressListed(4)),  # searched the book: told the list is shorter
+        ("number five", intents.PressListed(4)),
         ("pick up where i left off", intents.PlayOn()),  # was Other
         ("turn it back on", intents.PlayOn()),  # these four were Other
         ("put it back on", intents.PlayOn()),

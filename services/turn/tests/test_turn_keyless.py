@@ -1249,3 +1249,12 @@ async def test_a_chapters_title_asked_by_its_number_is_said_as_the_page_shows_it
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, utterance)
     assert (reply.outcome, reply.speech) == ("answered", said)
+
+
+async def test_a_row_past_the_lists_end_is_told_not_searched_for(rig: Rig) -> None:
+    """ "The fifth one" was a moment to find: four random places from the book."""
+    listener = rig.listener_at(HERE)
+    searched = len(rig.search.requests)
+    reply = await rig.ask(listener, "the fifth one")
+    assert (reply.outcome, reply.speech) == ("unsure", speech.not_on_the_list(0))
+    assert len(rig.search.requests) == searched

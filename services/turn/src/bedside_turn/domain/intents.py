@@ -1083,11 +1083,15 @@ _ROW_ORDINALS = {
     "3rd": 2,
     "fourth": 3,
     "4th": 3,
+    "fifth": 4,  # a list holds at most four: these are told how many it holds, not searched for
+    "5th": 4,
+    "sixth": 5,
+    "6th": 5,
     "last": -1,
     "top": 0,
     "bottom": -1,
 }
-_ROW_NUMBERS = {"one": 0, "1": 0, "two": 1, "2": 1, "three": 2, "3": 2, "four": 3, "4": 3}
+_ROW_NUMBERS = {"one": 0, "1": 0, "two": 1, "2": 1, "three": 2, "3": 2, "four": 3, "4": 3, "five": 4, "5": 4}
 _PRESS_LISTED = re.compile(
     r"^(?:no,?\s+)?(?:(?:i meant|i mean|go to|take me to|play|pick|choose|press|try|it's|its|it was)\s+)?"
     rf"(?:(?:the\s+)?({'|'.join(_ROW_ORDINALS)})\s+(?:one|place|row|option|result|choice)"
