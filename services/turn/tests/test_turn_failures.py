@@ -94,9 +94,9 @@ async def test_a_move_made_before_the_answer_check_failed_is_said_by_its_chapter
     """The move happened (the player double resolves without search); the answer naming the
     chapter's title cannot be checked, so the listener hears where the book went without the title."""
     listener = rig.listener_at(HERE)
-    reply = await rig.ask(listener, "chapter 1")
+    reply = await rig.ask(listener, "back 2 minutes")  # a chapter's start is first looked up in search
     assert (reply.speech, reply.outcome) == ("There you are: chapter 1.", "moved")
-    assert rig.player.positions[(listener, BOOK_ID)] == 0
+    assert rig.player.positions[(listener, BOOK_ID)] == HERE - 120_000
 
 
 @pytest.mark.usefixtures("keyless", "broken_search")
@@ -111,12 +111,12 @@ async def test_a_model_turn_that_moved_says_so_when_its_answer_cannot_be_checked
     listener = rig.listener_at(HERE)
     script(
         rig,
-        [Use("offer_positions", {"chapter": 1})],
+        [Use("offer_positions", {"offset_ms": -HERE})],  # a chapter's start is first looked up in search
         [Use("playback", {"action": "sleep_timer", "minutes": 2})],
         [Say("You're back at the start of chapter 1, \"The Harbour Bell\", and I'll stop in 2 minutes.")],
     )
     before = len(rig.search.requests)
-    reply = await rig.ask(listener, "back to chapter one and sleep in two minutes")
+    reply = await rig.ask(listener, "back to the very start and sleep in two minutes")
     assert (reply.speech, reply.outcome) == ("There you are: chapter 1. I'll stop in 2 minutes.", "moved")
     assert rig.player.positions[(listener, BOOK_ID)] == 0
     assert [type(r) for r in rig.search.requests[before:]] == [CheckAnswer]

@@ -208,6 +208,26 @@ async def test_the_start_of_the_chapter_asked_before_any_of_it_is_heard_is_where
     assert (position(rig, listener, book=LEAD_IN), len(rig.player.offers)) == (here, offers)
 
 
+@pytest.mark.parametrize(
+    ("utterance", "here", "said"),
+    [
+        ("um, can you, like, go back to chapter two", 90_000 + LEAD_IN_MS // 2, speech.AT_CHAPTER_START),
+        ("chapter 2", 90_000 + LEAD_IN_MS, speech.AT_CHAPTER_START),
+        ("go to the start", 0, speech.AT_BOOK_START),
+        ("back to the beginning of the book", LEAD_IN_MS, speech.AT_BOOK_START),
+    ],
+)
+async def test_a_start_asked_for_before_any_of_it_is_heard_is_where_they_are(
+    rig: Rig, utterance: str, here: int, said: str
+) -> None:
+    """A listener session found these offered as a covered row: "That's further on than you've got"."""
+    listener = rig.listener_at(here, book=LEAD_IN)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, utterance, book=LEAD_IN)
+    assert (reply.outcome, reply.speech, reply.rows) == ("refused", said, [])
+    assert (position(rig, listener, book=LEAD_IN), len(rig.player.offers)) == (here, offers)
+
+
 async def test_the_start_of_the_chapter_once_some_of_it_is_heard_is_its_first_words(rig: Rig) -> None:
     listener = rig.listener_at(HERE, book=LEAD_IN)
     reply = await rig.ask(listener, "start over", book=LEAD_IN)
@@ -568,7 +588,7 @@ async def test_with_search_down_the_turns_own_words_are_spoken_and_the_books_are
                 said,
                 "answered" if said != speech.CANNOT_HELP else "unsure",
             )
-        moved = await rig.ask(listener, "chapter 1")  # the player double moves without search
+        moved = await rig.ask(listener, "back 2 minutes")  # the player double moves without search
         # where the book went, without the title that could not be checked
         assert (moved.speech, moved.outcome) == ("There you are: chapter 1.", "moved")
         undone = await rig.ask(listener, "undo that")  # the player's own command: no search in it

@@ -351,8 +351,8 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
         return speech.no_chapter_counted(tools.no_chapter)
     if tools.at_chapter_end:
         return speech.AT_CHAPTER_END
-    if tools.at_chapter_start:
-        return speech.AT_CHAPTER_START
+    if tools.at_start is not None:
+        return speech.AT_CHAPTER_START if tools.at_start == "chapter" else speech.AT_BOOK_START
     refused = tools.last_offer is None or tools.last_offer.outcome == "refused"
     if isinstance(intent, intents.Jump) and intent.offset_ms < 0 and tools.last_offer is not None and refused:
         # The player answered, refusing: search resolves a jump back to no place only when nothing lies

@@ -7,7 +7,7 @@ is held here and passed to search and player; it is printed in no result.
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from bedside_contracts.player import (
     CommandRequest,
@@ -51,6 +51,7 @@ from bedside_turn.domain.chapters import NoSuchChapter
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.rules import MayOffer, Refused, Turn
 from bedside_turn.domain.tool_results import (
+    ALREADY_AT_BOOK_START,
     ALREADY_AT_CHAPTER_END,
     ALREADY_AT_CHAPTER_START,
     NO_CHAPTER_PLAYING,
@@ -103,9 +104,9 @@ class ToolBox:
     at_chapter_end: bool = False
     """The end of the chapter was asked for from inside its closing passage (refused): for the
     keyless router's answer."""
-    at_chapter_start: bool = False
-    """The start of the chapter playing was asked for before any of it was heard (refused): for the
-    keyless router's answer."""
+    at_start: Literal["chapter", "book"] | None = None
+    """The start of the chapter playing, or of the book, was asked for before any of it was heard
+    (refused): for the keyless router's answer."""
     played: playback.PlaybackDone | None = None
     """The newest playback call's outcome, for the keyless router's answer."""
     undone: OwnWords | None = None
@@ -249,9 +250,7 @@ class ToolBox:
                 # The start of the chapter playing, none of it heard yet: where they are already, so
                 # it is no row (a covered one ahead). Other places named stand without it.
                 if not targets:
-                    self.at_chapter_start = True
-                    self.turn.note_offer("refused", [])
-                    return [ALREADY_AT_CHAPTER_START], [], True
+                    return self._at_start("chapter")
             elif isinstance(counted, int):
                 targets = with_chapter(targets, counted)
             elif not targets:
@@ -260,6 +259,8 @@ class ToolBox:
                 return [NO_CHAPTER_PLAYING if counted is None else no_chapter_line(counted)], [], True
             else:
                 ending = False  # the end of a chapter not in the book is no place: the others stand
+        if not ending and (start := await self._start_where_they_are(targets)) is not None:
+            return self._at_start(start)
         if ending:
             at_end, ended = await self._end_meant(ended)
             # From inside the closing passage (or the pause after it) its start is behind: an offer
@@ -296,6 +297,25 @@ class ToolBox:
         rows = [row.label() for row in ([outcome.moved_to] if outcome.moved_to else outcome.rows)]
         self.turn.note_offer(outcome.outcome, rows)
         return lines, places, outcome.outcome == "refused"
+
+    def _at_start(self, start: Literal["chapter", "book"]) -> tuple[list[str], list[PlaceRef], bool]:
+        self.at_start = start
+        self.turn.note_offer("refused", [])
+        return [ALREADY_AT_CHAPTER_START if start == "chapter" else ALREADY_AT_BOOK_START], [], True
+
+    async def _start_where_they_are(self, targets: list[Target]) -> Literal["chapter", "book"] | None:
+        """Which start the one place asked for is, when it is where the listener is already: the
+        chapter playing's or the book's, none of it heard yet ("chapter 2" in its lead-in). Offered, it
+        would be a covered row for the place the page shows."""
+        if len(targets) != 1 or (targets[0].chapter is None and targets[0].position_ms != 0):
+            return None
+        asked = targets[0]
+        if asked.chapter is not None and await self._counted_chapter(0) != asked.chapter:
+            return None
+        first = await self._passage_at(asked)
+        if first is None or not chapters.still_at_its_start(first, self.here_ms):
+            return None
+        return "chapter" if asked.chapter is not None else "book"
 
     async def _counted_chapter(self, step: int) -> int | NoSuchChapter | None:
         """The chapter ``step`` from the one playing (``chapters.counted_from_the_clock``); None when

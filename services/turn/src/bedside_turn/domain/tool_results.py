@@ -72,6 +72,9 @@ ALREADY_AT_CHAPTER_START = (
     "Refused: nothing of the chapter playing has been heard yet, so they are at its start already. "
     "Tell them so."
 )
+ALREADY_AT_BOOK_START = (
+    "Refused: nothing of the book has been heard yet, so they are at its start already. Tell them so."
+)
 
 
 def with_chapter(targets: list[Target], chapter: int) -> list[Target]:
