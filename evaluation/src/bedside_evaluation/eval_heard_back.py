@@ -7,7 +7,8 @@
 Each request is read as the keyless turn reads it (``intents.read``: the moment described, and
 whether they said to go back) and asked from its listener's place (``heard_back``) of the engine's
 real find, once bounded to what was heard (``heard_only``) and once over the whole book; "offered"
-is what the turn then offers (``keyless._find_and_offer``: going back, the heard passages first,
+is what the turn then offers (``keyless._find_place``: a chapter begun named by its title alone is its
+start; else going back, the heard passages first,
 the whole book when none is plausible; otherwise the whole book): recall@4 and recall@1 over
 chapters, by how far the listener has gone on and by book.
 ``bench.turn_going_back`` asks the navigation sets the same way from places derived from their
@@ -22,12 +23,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bedside_contracts.search import FindPassage, Hit
+from bedside_contracts.search import CatalogRequest, ChapterInfo, FindPassage, Hit
 from bedside_embedding import Embedder
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from bedside_turn.domain import intents
-from bedside_turn.domain.routing import plausible_ids, searches_for
+from bedside_turn.domain.chapters import chapter_by_title_alone
+from bedside_turn.domain.routing import lies_the_way_said, plausible_ids, searches_for
 
 from bedside_evaluation.command import run_named
 from bedside_evaluation.corpus import corpus_dir
@@ -75,7 +77,7 @@ class Tally:
         return f"{self.at_4[column] / self.asked:.2f} ({self.at_1[column] / self.asked:.2f})"
 
 
-COLUMNS = ("heard only", "whole book", "offered")
+COLUMNS = ("heard only", "whole book", "offered, titles not read", "offered")
 
 
 async def found(engine: SearchEngine, asked: Asked, query: str, *, heard_only: bool) -> list[Hit]:
@@ -83,8 +85,22 @@ async def found(engine: SearchEngine, asked: Asked, query: str, *, heard_only: b
     return (await engine.find(request)).hits
 
 
-def offered(asked: Asked, way: intents.Direction | None, heard: list[Hit], whole: list[Hit]) -> list[int]:
-    """The chapters the keyless turn offers, in order, from the finds it makes (``searches_for``)."""
+def offered(
+    asked: Asked, place: intents.FindPlace, chapters: list[ChapterInfo], heard: list[Hit], whole: list[Hit]
+) -> list[int]:
+    """The chapters the keyless turn offers, in order: a chapter begun named by its title alone the way
+    said (``keyless._find_place``), else from the finds it makes (``searches_for``)."""
+    way = place.direction
+    titled = chapter_by_title_alone(chapters, place.query, asked.here_ms)
+    if titled is not None and (way is None or lies_the_way_said(titled.start_ms, asked.here_ms, way)):
+        return [titled.n]
+    return found_offered(asked, way, heard, whole)
+
+
+def found_offered(
+    asked: Asked, way: intents.Direction | None, heard: list[Hit], whole: list[Hit]
+) -> list[int]:
+    """The chapters offered from the finds alone, no title said (``keyless._find_and_offer``)."""
     for hits in (heard if heard_only else whole for heard_only in searches_for(way)):
         ids = plausible_ids(hits, asked.here_ms, way)
         if ids:
@@ -128,13 +144,16 @@ async def run(embedder: Embedder, names: list[str]) -> str:
                     query = place.query if place else one.text
                     heard = await found(engine, one, query, heard_only=True)
                     whole = await found(engine, one, query, heard_only=False)
-                    chapters = offered(one, place.direction, heard, whole) if place else []
+                    listed = engine.catalog(CatalogRequest(book=book)).books[0].chapters
+                    chapters = offered(one, place, listed, heard, whole) if place else []
                     for tally in (tallies[row] for row in one.rows):
                         tally.asked += 1
                         tally.read_back += place is not None and place.direction == "back"
                         tally.count("heard only", [h.chapter for h in heard], one.chapters)
                         tally.count("whole book", [h.chapter for h in whole], one.chapters)
                         tally.count("offered", chapters, one.chapters)
+                        untitled = found_offered(one, place.direction, heard, whole) if place else []
+                        tally.count("offered, titles not read", untitled, one.chapters)
         finally:
             await store.close()
     lines = [

@@ -1278,3 +1278,37 @@ async def test_a_row_past_the_lists_end_is_told_not_searched_for(rig: Rig) -> No
     reply = await rig.ask(listener, "the fifth one")
     assert (reply.outcome, reply.speech) == ("unsure", speech.not_on_the_list(0))
     assert len(rig.search.requests) == searched
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "go back to the harbour bell",
+        "take me to the start of the harbour bell",
+        "the harbour bell",
+        "the beginning of the harbour bell please",
+    ],
+)
+async def test_a_chapter_begun_asked_for_by_its_title_alone_is_its_start(rig: Rig, utterance: str) -> None:
+    """In a book of stories the listener names the story: "go back to the speckled band" found a
+    passage 21 minutes into it, and "the start of the red-headed league" places in its middle."""
+    listener = rig.listener_at(HERE)
+    searched = len(rig.search.requests)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, position(rig, listener)) == ("moved", 0)
+    assert not [r for r in rig.search.requests[searched:] if isinstance(r, FindPassage)]
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "take me back to the harbour",  # one word of a title: a moment, searched for
+        "go back to the cellar door",  # a title ahead is never matched (ADR 52)
+        "skip ahead to the harbour bell",  # behind, where they said ahead
+    ],
+)
+async def test_words_that_are_no_title_begun_the_way_said_are_searched_for(rig: Rig, utterance: str) -> None:
+    listener = rig.listener_at(HERE)
+    searched = len([r for r in rig.search.requests if isinstance(r, FindPassage)])
+    await rig.ask(listener, utterance)
+    assert len([r for r in rig.search.requests if isinstance(r, FindPassage)]) > searched

@@ -10,7 +10,13 @@ from bedside_guard import OPENING_CHAPTER
 
 from bedside_turn.domain import history, intents, playback, sittings, speech
 from bedside_turn.domain import recap as recaps
-from bedside_turn.domain.chapters import after_the_opening, final_chapter, playing_chapter, titled_chapter
+from bedside_turn.domain.chapters import (
+    after_the_opening,
+    chapter_by_title_alone,
+    final_chapter,
+    playing_chapter,
+    titled_chapter,
+)
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.routing import (
@@ -18,6 +24,7 @@ from bedside_turn.domain.routing import (
     clock_position,
     earlier_args,
     last_lookup,
+    lies_the_way_said,
     lists_one_row,
     named_place_args,
     once_more_back,
@@ -66,7 +73,7 @@ async def run_keyless(
             moved = await run_keyless(tools, utterance, move, earlier)
             return f"{moved} {await run_keyless(tools, utterance, then)}"
         case intents.FindPlace(query=query, direction=direction):
-            return await _find_and_offer(tools, query, direction)
+            return await _find_place(tools, query, direction)
         case intents.Question(question=question):
             await tools.run("recall", {"question": question})
             if not tools.recalled:
@@ -280,6 +287,19 @@ async def _press(tools: ToolBox, row: int) -> str:
     listed = await tools.press_listed(row)
     if listed is not None:
         return speech.not_on_the_list(listed)
+    return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _find_place(tools: ToolBox, query: str, direction: intents.Direction | None) -> str:
+    """A moment described: a chapter begun whose title alone was said, the way said, is its start
+    (``chapter_by_title_alone``); anything else is found in the book."""
+    book = await _book_info(tools)
+    titled = chapter_by_title_alone(book.chapters, query, tools.here_ms) if book is not None else None
+    if titled is None or (
+        direction is not None and not lies_the_way_said(titled.start_ms, tools.here_ms, direction)
+    ):
+        return await _find_and_offer(tools, query, direction)
+    await tools.run("offer_positions", {"chapter": titled.n})
     return speech.for_offer(tools.last_offer, tools.preview)
 
 

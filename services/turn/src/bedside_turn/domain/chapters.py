@@ -6,6 +6,7 @@ I?" and the recaps name it). How many chapters the book has is no spoiler (the p
 chapter and the clock), so a step past the first or the last is refused saying so plainly.
 """
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -122,3 +123,23 @@ def titled_chapter(chapters: Sequence[ChapterInfo], said: str, here_ms: int) -> 
     holding = [c for c in heard if titles[c.n] and set(wanted) <= set(titles[c.n])]
     matched = exact or holding
     return matched[0] if len(matched) == 1 else None
+
+
+_START_OF = re.compile(r"^(?:the )?(?:very )?(?:start|beginning|opening) of (?=\w)")
+_PLEASE = re.compile(r",?\s+please$")
+TITLE_WORDS_ENOUGH = 2
+"""Said as a moment, a title is taken whole, or by this many of its words: "the speckled band" is
+the story, "the harbour" is a moment to find."""
+
+
+def chapter_by_title_alone(chapters: Sequence[ChapterInfo], said: str, here_ms: int) -> ChapterInfo | None:
+    """The chapter begun behind the line whose title is all that was asked for ("go back to the copper
+    beeches", "the start of the red-headed league"): its start, not a passage found in it. In a book of
+    stories a listener names the story; a title ahead stays a moment to find (``titled_chapter``)."""
+    asked = _PLEASE.sub("", _START_OF.sub("", said.lower().strip()))
+    titled = titled_chapter(chapters, asked, here_ms)
+    if titled is None:
+        return None
+    wanted = _title_words(asked)
+    exact = _title_words(own_title(titled.n, titled.title) or "") == wanted
+    return titled if exact or len(wanted) >= TITLE_WORDS_ENOUGH else None
