@@ -1986,3 +1986,17 @@ def test_a_pause_or_an_amount_put_right_while_speaking_is_read_as_meant(
     utterance: str, intent: intents.Intent
 ) -> None:
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "go to the start of this story",
+        "can you start this story over",
+        "restart this story",
+        "the start of this story",
+    ],
+)
+def test_this_story_started_again_is_the_chapters_start_said_so_as_start_over_is(utterance: str) -> None:
+    """In a book of stories it is the story playing: it went to the book's start, 10 hours back."""
+    assert intents.read(utterance) == intents.StartAgain()

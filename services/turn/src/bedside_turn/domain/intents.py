@@ -1676,7 +1676,7 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
         short = (h * 60 + m) * 1000 if clock.group(3) is None and m < 60 else None
         return ClockTime(position_ms=((h * 60 + m) * 60 + s) * 1000, minutes_seconds_ms=short)
     if _BOOK_START_ALONE.fullmatch(place := _place_asked_for(text)):
-        return BookStart()
+        return StartAgain() if _THIS_STORY.search(place) else BookStart()
     if _BOOK_END_ALONE.fullmatch(place) and not _STOPS_AT_THE_END.search(text):
         return BookEnd()
     if (goto := _GOTO.match(text)) and (
@@ -2057,9 +2057,14 @@ def _start_again(text: str) -> StartAgain | ThisChapterStart | BookStart | None:
         return None
     if _NAMES_CHAPTER.search(text):
         return ThisChapterStart()
-    if _NAMES_BOOK.search(text) or _BOOK_START.search(text):
+    if (_NAMES_BOOK.search(text) or _BOOK_START.search(text)) and not _THIS_STORY.search(text):
         return BookStart()
     return StartAgain()
+
+
+_THIS_STORY = re.compile(r"\bthis story\b")
+"""In a book of stories "this story" is the one playing, a chapter; in a novel, the book: taken as the
+chapter's start, as "start over" is, and the reply says how to start the book instead."""
 
 
 def _doze_said(text: str) -> Intent | None:
