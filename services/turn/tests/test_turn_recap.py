@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from bedside_contracts.player import Asleep, HistoryEntry
-from bedside_contracts.search import Recap
+from bedside_contracts.search import Recap, Recapped, RecapSentence
 from bedside_guard import clock
 from bedside_turn.domain import recap as recaps
 from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS
@@ -233,3 +233,21 @@ async def test_a_question_about_a_numbered_chapter_moves_nothing(rig: Rig) -> No
     listener = rig.listener_at(here)
     await rig.ask(listener, "who rang the bell in chapter 2?")
     assert rig.player.positions[(listener, BOOK_ID)] == here
+
+
+def test_a_recap_says_a_time_where_it_starts_and_again_only_where_it_moves_on_a_while() -> None:
+    """A listener session heard "At 0:42:00: ..." four to six times in one recap."""
+    sentences = [
+        RecapSentence(passage_id=1, chapter=2, at_ms=at_ms, text=text)
+        for at_ms, text in (
+            (2_520_000, "The bell rang."),
+            (2_540_000, "Wren ran."),
+            (2_700_000, "The boats came in."),
+            (3_000_000, "Night fell."),
+        )
+    ]
+    recapped = Recapped(from_ms=2_500_000, to_ms=3_100_000, places=[], sentences=sentences)
+    chosen = recaps.ChosenSpan(from_ms=2_500_000, to_ms=3_100_000, opening="In chapter 2:", told="chapter 2")
+    assert recaps.spoken_recap(chosen, recapped) == (
+        "In chapter 2: At 0:42:00: The bell rang. Wren ran. The boats came in. Later, at 0:50:00: Night fell."
+    )
