@@ -112,6 +112,20 @@ def test_remind_me_about_a_thing_in_lower_case_asks_after_its_terms() -> None:
     assert thing_of("remind me about the man who sold the old horse at the fair") == ()
 
 
+def test_what_is_the_thing_asks_after_its_terms_as_remind_me_about_it_does() -> None:
+    """A listener session asked "what are the needle rocks" a minute after "the Needle Rocks" were
+    heard, and was told they had not come up: the passage naming them fell below the cosine bar."""
+    assert thing_of("what are the needle rocks") == ("needl", "rock")
+    assert thing_of("what is a bearing rein?") == ("bear", "rein")
+    assert thing_of("what was the horse fair like?") == ("hors", "fair")
+    assert thing_of("what's the ledger again") == ("ledger",)
+    # No article, no thing named: "what is happening", "what was that" ask after no thing.
+    assert thing_of("what is happening") == ()
+    assert thing_of("what was that") == ()
+    assert thing_of("what are the Needle Rocks") == ()  # a capital: the names rules decide
+    assert thing_of("what was the man at the fair doing with the old horse") == ()
+
+
 def test_passages_mentioning_the_thing_come_first_in_ranked_order_then_story_order() -> None:
     ranked = [Fused(9, 0.05, 0.6), Fused(5, 0.04, 0.5), Fused(4, 0.03, 0.4)]
     order = mentioned_first([1, 4, 5], ranked)

@@ -67,6 +67,13 @@ _ABOUT = re.compile(
     re.IGNORECASE,
 )
 """"Remind me about the storm": what is asked about, when it is a thing rather than someone."""
+_WHAT_THING = re.compile(
+    r"^what(?:['\u2019]s|\s+is|\s+are|\s+was|\s+were)\s+(?:a|an|the)\s+(?P<thing>[^?.!]+?)"
+    r"(?:\s+like)?(?:\s+again)?\s*[?.!]*$",
+    re.IGNORECASE,
+)
+""""What are the needle rocks?", "what was the horse fair like?": a thing named with its article, asked
+after as "remind me about it" asks."""
 _WHAT_IS = r"\bwhat(?:['\u2019]s|\s+is|\s+was|\s+were)\s+"
 _NAME_ASKED = (
     re.compile(rf"{_WHAT_IS}the\s+{A_NAME}\s+of\s+(?P<thing>[^?.!,]+)"),
@@ -119,14 +126,14 @@ def _subject_words(match: re.Match[str] | None) -> tuple[str, ...]:
 
 
 def thing_of(question: str) -> tuple[str, ...]:
-    """The content terms (stemmed) of the thing a "tell me about X" or "remind me about X" question
-    asks after; () if none.
+    """The content terms (stemmed) of the thing a "tell me about X", "remind me about X" or "what is
+    the X?" question asks after; () if none.
 
     Only an X written all in lower case: a capital is the asker naming someone, and the names
     rules decide about a name ("tell me about Justice" before the horse is named has not come up,
     though the book has said "justice" as a word).
     """
-    match = _ABOUT.search(question)
+    match = _ABOUT.search(question) or _WHAT_THING.match(question.strip())
     if match is None or any(c.isupper() for c in match.group("thing")):
         return ()
     asked = tuple(dict.fromkeys(terms(match.group("thing"))))
