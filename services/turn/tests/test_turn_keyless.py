@@ -650,6 +650,16 @@ async def test_a_single_row_ahead_is_pressed_by_saying_so(rig: Rig, consent: str
     assert (pressed.outcome, position(rig, listener)) == ("moved", 150_000)  # chapter 2's closing passage
 
 
+async def test_go_there_presses_the_one_row_still_on_the_screen_after_another_question(rig: Rig) -> None:
+    """A listener session asked "where am I?" between the list and "go there", and was asked which
+    moment they meant: the row was still on the screen."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "take me to the end of the chapter")
+    await rig.ask(listener, "where am I?")
+    pressed = await rig.ask(listener, "go there")
+    assert (pressed.outcome, position(rig, listener)) == ("moved", 150_000)
+
+
 @pytest.mark.parametrize("said", ["yes", "yeah", "that one"])
 async def test_a_bare_yes_after_an_answer_moves_nothing(rig: Rig, said: str) -> None:
     """Review: read as "take me there", a "yes" to an answer that quoted a passage moved the book."""

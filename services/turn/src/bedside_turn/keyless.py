@@ -68,6 +68,8 @@ async def run_keyless(
             there = places_named(earlier or [])
             if len(there) > 1:
                 return speech.CHOOSE_ONE
+            if not there and (shown := await tools.rows_shown()):  # a list from an earlier turn
+                return await _press(tools, 0) if shown == 1 else speech.CHOOSE_ONE
             return await _offer_again(tools, there, speech.NO_PLACE_NAMED)
         case intents.Together(move=move, then=then):  # the move first: a timer counts from the place
             moved = await run_keyless(tools, utterance, move, earlier)
