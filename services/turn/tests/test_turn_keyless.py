@@ -1322,3 +1322,12 @@ async def test_words_that_are_no_title_begun_the_way_said_are_searched_for(rig: 
     searched = len([r for r in rig.search.requests if isinstance(r, FindPassage)])
     await rig.ask(listener, utterance)
     assert len([r for r in rig.search.requests if isinstance(r, FindPassage)]) > searched
+
+
+async def test_bedside_ask_at_an_empty_time_is_refused_not_taken_as_no_time(nats_url: str) -> None:
+    """`--at ""` answered from the listener's real place, as if --at had not been given."""
+    env = {"PATH": "/usr/bin:/bin", "BEDSIDE_NATS_URL": nats_url, "COLUMNS": "300", "NO_COLOR": "1"}
+    args = ("ask", "--book", BOOK_ID, "--at", "", "where am I?")
+    done = await asyncio.to_thread(run_bedside, *args, env=env, timeout_s=60)
+    assert done.returncode == 2
+    assert "'' is not a time" in done.stderr

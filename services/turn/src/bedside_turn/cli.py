@@ -80,7 +80,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Ask Bedside something about a book; prints what it says and what it did."""
-        at_ms = parse_clock(at) if at else None
+        at_ms = parse_clock(at) if at is not None else None
         settings = Settings()
 
         def typed(chosen: str) -> Ask:
