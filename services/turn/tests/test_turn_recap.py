@@ -251,3 +251,10 @@ def test_a_recap_says_a_time_where_it_starts_and_again_only_where_it_moves_on_a_
     assert recaps.spoken_recap(chosen, recapped) == (
         "In chapter 2: At 0:42:00: The bell rang. Wren ran. The boats came in. Later, at 0:50:00: Night fell."
     )
+
+
+async def test_the_previous_chapter_asked_in_the_first_says_there_is_none_before_it(rig: Rig) -> None:
+    """It recapped chapter 1 as if it were the one before (a listener session)."""
+    listener = rig.listener_at(40_000)
+    reply = await rig.ask(listener, "remind me what happened in the previous chapter")
+    assert reply.speech.startswith(f'{recaps.NONE_BEFORE_THIS_ONE} In chapter 1, "The Harbour Bell": At ')

@@ -286,17 +286,22 @@ def choose_span(
     playing = playing_chapter(chapters, here_ms)
     if playing is None:
         return ChosenSpan(0, here_ms, "From the start:", "The story so far, from the start")
+    opening = _in_chapter(playing)
     if args.span == "last_chapter":
         before = [c for c in chapters if c.start_ms < playing.start_ms]
         length = max(playing.end_ms - playing.start_ms, 1)
-        if before and (here_ms - playing.start_ms) / length < WELL_INTO:
+        early = (here_ms - playing.start_ms) / length < WELL_INTO
+        if early and before:
             last = max(before, key=lambda c: c.start_ms)
             told_last = chapter_name(last.n).capitalize()
             return ChosenSpan(last.start_ms, min(last.end_ms, here_ms), _in_chapter(last), told_last, last.n)
+        if early:  # the one playing is all there is: said, not passed off as the one before
+            opening = f"{NONE_BEFORE_THIS_ONE} {opening}"
     told = f"{chapter_name(playing.n).capitalize()}, the one playing, as far as they have heard it"
-    return ChosenSpan(
-        playing.start_ms, here_ms, _in_chapter(playing), told, playing.n, at_chapter_start(playing.n)
-    )
+    return ChosenSpan(playing.start_ms, here_ms, opening, told, playing.n, at_chapter_start(playing.n))
+
+
+NONE_BEFORE_THIS_ONE = "There's no chapter before this one."
 
 
 def _numbered_chapter(n: int, here_ms: int, chapters: Sequence[ChapterInfo]) -> ChosenSpan:
