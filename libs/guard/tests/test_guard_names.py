@@ -15,6 +15,7 @@ from bedside_guard import (
     heard_names,
     named_words,
     names_as_said,
+    names_respelled,
     sentence_telling_a_name,
     sentences_of,
     unheard_names,
@@ -380,3 +381,23 @@ def test_the_names_not_heard_come_back_whole_as_the_listener_wrote_them(
     question: str, unheard: list[str], said: list[str]
 ) -> None:
     assert names_as_said(question, unheard) == said
+
+
+def test_a_word_the_book_never_uses_one_letter_from_a_name_heard_is_that_name() -> None:
+    """ "Who is Irene Adlar?" (a recogniser's or a sleepy typist's spelling) was told Adlar had not come
+    up, a minute after Irene Adler was named."""
+    names = book_names(passages())
+    assert names_respelled("who is Tomaz?", names, 60_000) == "who is Tomas?"
+    assert (
+        names_respelled("where did Kettlby's bells ring", names, 90_000) == "where did Kettleby's bells ring"
+    )
+    assert names_respelled("who is tomaz?", names, 60_000) == "who is tomaz?"  # lower case: a word as said
+    assert unheard_names(names_respelled("who is Tomaz?", names, 60_000), names, 60_000) == []
+    # Not yet heard, the name is not offered as the spelling: it stays a name the book never uses.
+    assert names_respelled("who is Tomaz?", names, 20_000) == "who is Tomaz?"
+    # The book's own words, short words and words two letters off are left as said.
+    assert (
+        names_respelled("who is Adam and what is the dog?", names, 120_000)
+        == "who is Adam and what is the dog?"
+    )
+    assert names_respelled("who is Tamsin?", names, 120_000) == "who is Tamsin?"

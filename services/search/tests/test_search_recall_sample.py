@@ -154,6 +154,13 @@ def test_a_sentence_the_listener_is_in_the_middle_of_is_not_quoted(sample: Sampl
         assert ("Iris" in quoted) is heard, (here_ms, quoted)
 
 
+def test_a_name_heard_asked_after_one_letter_off_is_answered_as_the_name(sample: Sample) -> None:
+    """ "Who is Oscar?" (Oskar) was a name the book never uses: "Oscar hasn't come up yet"."""
+    misspelt = sample.recall("who is Oscar?", "20:00")
+    assert misspelt.come_up, misspelt
+    assert misspelt.hits == sample.recall("who is Oskar?", "20:00").hits
+
+
 KITCHEN_MS = 1_078_804
 """Inside passage 39 (chapter 5), after "...because it seemed only fair.", before its last
 sentence, "Then they ran up the garden together to the kitchen door." """

@@ -282,6 +282,44 @@ def _writes_a_name(sentence: str, names: Collection[str] | None, besides: Collec
     return bool(found & set(names) if names is not None else found)
 
 
+RESPELL_LEAST_LETTERS = 5
+"""Shorter words are left as said: "Adam" one letter from "Ada" is as likely another name."""
+_LETTERS = re.compile(r"[A-Za-z]+")
+
+
+def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
+    """``text`` with each word written with a capital that the book never uses and that is one letter
+    (or two swapped) from exactly one name heard by ``here_ms`` written as the book writes that name:
+    "who is Irene Adlar?", from a recogniser or a sleepy typist, asks after Adler. Only names heard
+    are offered, so a spelling never stands for a name still ahead; a word in lower case is left as
+    said ("the singer" is no misspelt Ginger)."""
+    heard = [name for name, first in names.first_ms.items() if not ahead_of(first, here_ms)]
+    capitalised = written_with_capital(text)
+
+    def respelled(said: re.Match[str]) -> str:
+        word = said[0].lower()
+        if len(word) < RESPELL_LEAST_LETTERS or word in names.vocabulary or word not in capitalised:
+            return said[0]
+        near = [name for name in heard if _one_edit_apart(word, name)]
+        return names.spelling.get(near[0], near[0]) if len(near) == 1 else said[0]
+
+    return _LETTERS.sub(respelled, text)
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """One letter changed, added or left out, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        differ = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        if len(differ) != 2 or differ[1] != differ[0] + 1:
+            return len(differ) == 1
+        i, j = differ
+        return a[i] == b[j] and a[j] == b[i]
+    shorter, longer = sorted((a, b), key=len)
+    return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
+
+
 def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:
     """The names in ``text`` a listener at ``here_ms`` has not heard, in the order they come.
 

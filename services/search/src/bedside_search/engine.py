@@ -37,6 +37,7 @@ from bedside_guard import (
     check_answer,
     heard_names,
     heard_text,
+    names_respelled,
     sentences_of,
     unheard_names,
 )
@@ -146,6 +147,8 @@ class SearchEngine:
     async def find(self, request: FindPassage) -> FoundPassages:
         """The whole book (or what is behind the line, ``heard_only``), one query embedding, best first."""
         book = self.book(request.book)
+        query = names_respelled(request.query, book.names, request.here_ms)
+        request = request.model_copy(update={"query": query})
         vector = self.embedder.embed_query(request.query)
         below_ms = request.here_ms if request.heard_only else None
         dense, sparse = await self.rankings(book, vector, request.query, below_ms)
@@ -159,6 +162,8 @@ class SearchEngine:
     async def recall(self, request: Recall) -> Recalled:
         """Only what is behind the line, bounded in the engine; heard words only."""
         book = self.book(request.book)
+        question = names_respelled(request.question, book.names, request.here_ms)
+        request = request.model_copy(update={"question": question})
         unheard = unheard_names(request.question, book.names, request.here_ms)
         later = asks_what_comes_later(request.question)
         if unheard or later:  # whatever the cosine says: the book knows it has not been heard
