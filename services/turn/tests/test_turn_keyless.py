@@ -213,8 +213,8 @@ async def test_the_start_of_the_chapter_asked_before_any_of_it_is_heard_is_where
     [
         ("um, can you, like, go back to chapter two", 90_000 + LEAD_IN_MS // 2, speech.AT_CHAPTER_START),
         ("chapter 2", 90_000 + LEAD_IN_MS, speech.AT_CHAPTER_START),
-        ("go to the start", 0, speech.AT_BOOK_START),
-        ("back to the beginning of the book", LEAD_IN_MS, speech.AT_BOOK_START),
+        ("go to the start", 0, "You're already at the start of the book; nothing of it has played yet."),
+        ("back to the beginning of the book", LEAD_IN_MS, speech.BOOK_NOT_BEGUN),
     ],
 )
 async def test_a_start_asked_for_before_any_of_it_is_heard_is_where_they_are(

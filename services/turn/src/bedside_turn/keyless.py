@@ -374,7 +374,7 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
     if tools.at_chapter_end:
         return speech.AT_CHAPTER_END
     if tools.at_start is not None:
-        return speech.AT_CHAPTER_START if tools.at_start == "chapter" else speech.AT_BOOK_START
+        return speech.AT_CHAPTER_START if tools.at_start == "chapter" else speech.BOOK_NOT_BEGUN
     refused = tools.last_offer is None or tools.last_offer.outcome == "refused"
     if isinstance(intent, intents.Jump) and intent.offset_ms < 0 and tools.last_offer is not None and refused:
         # The player answered, refusing: search resolves a jump back to no place only when nothing lies

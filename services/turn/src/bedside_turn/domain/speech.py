@@ -133,9 +133,10 @@ NO_CHAPTER_BEFORE = OwnWords("This is the first chapter; there is none before it
 NO_CHAPTER_AFTER = OwnWords("This is the last chapter; there is none after it.")
 AT_CHAPTER_END = OwnWords("You're already at the end of this chapter.")
 AT_CHAPTER_START = OwnWords("You're already at the start of this chapter; nothing of it has played yet.")
-AT_BOOK_START = OwnWords("You're already at the start of the book; nothing of it has played yet.")
 """"Start over" before any of the chapter playing is heard (its lead-in, or its first word): nothing
 was moved, and nothing ahead was offered."""
+BOOK_NOT_BEGUN = OwnWords("You're already at the start of the book; nothing of it has played yet.")
+"""The book's start asked for before any of it is heard: nothing was moved, nothing offered."""
 NO_ASLEEP = OwnWords("I don't know when you fell asleep: no sleep timer has paused the book lately.")
 NO_LEFT_OFF = OwnWords(
     f'I can\'t find where you left off before. {NO_BREAK_YET} To go back to before the last move, say "undo".'
