@@ -3,10 +3,12 @@
 Its own module: a turn service with a model and one without would share the ask subject.
 """
 
+import json
 import random
 from collections.abc import AsyncIterator
 
 import pytest
+from bedside_guard import clock
 from bedside_turn.domain import history, speech
 from bedside_turn_testing.book import PASSAGE_MS, book_info
 from bedside_turn_testing.harness import Rig, start_rig
@@ -91,6 +93,25 @@ async def test_an_answer_saying_where_the_listener_is_is_remembered_for_the_mode
     assert [m["content"] for m in earlier if m["role"] == "user"][:2] == ["where am I?", "how long is left?"]
     assert remembered(model) == [history.Told.WHERE.value, history.Told.TIME_LEFT.value]
     assert tells_position(earlier) == []
+
+
+async def test_an_undo_saying_where_the_book_is_now_is_remembered_for_the_model_without_it(
+    model_rig: Rig,
+) -> None:
+    """Review: "Done: you're back where you were, at 0:02:15, in chapter 2." was kept word for word,
+    and the undo's recorded call said the time too."""
+    assert model_rig.slot is not None
+    listener = model_rig.listener_at(IN_CHAPTER_3)
+    model: ScriptedModel = model_rig.slot.load([[Use("offer_positions", {"chapter": 1})], [Say("There.")]])
+    await model_rig.ask(listener, "take me to chapter one")
+    undone = await model_rig.ask(listener, "undo")
+    assert undone.speech.startswith("Done: you're back where you were, at ")
+    model = model_rig.slot.load([[Say("Wren keeps the lamp.")]])
+    await model_rig.ask(listener, "who is Wren?")
+    earlier = model.requests[0]["messages"]
+    assert history.Told.UNDONE.value in remembered(model)
+    assert tells_position(earlier) == []
+    assert clock(IN_CHAPTER_3) not in json.dumps(earlier)
 
 
 async def test_no_remembered_exchange_holds_the_listeners_position_from_anywhere(model_rig: Rig) -> None:

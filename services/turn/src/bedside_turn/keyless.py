@@ -89,10 +89,7 @@ async def run_keyless(
         case intents.PressListed(row=row):
             return await _press(tools, row)
         case intents.Undo():
-            await tools.undo()
-            if tools.undone is None:
-                return speech.NO_UNDO if not tools.turn.recalled else speech.CANNOT_HELP
-            return tools.undone
+            return await _undo(tools)
         case intents.Earlier():
             nothing = (
                 speech.NO_ASLEEP
@@ -282,6 +279,15 @@ async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str
     if record.refused and tools.last_offer is None:
         return nothing
     return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _undo(tools: ToolBox) -> str:
+    """The player's undo, said with where it put the book."""
+    await tools.undo()
+    if tools.undone is None:
+        return speech.NO_UNDO if not tools.turn.recalled else speech.CANNOT_HELP
+    tools.turn.told = history.Told.UNDONE  # it says the time the book is at now
+    return tools.undone
 
 
 async def _press(tools: ToolBox, row: int) -> str:

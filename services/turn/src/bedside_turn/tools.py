@@ -40,7 +40,7 @@ from bedside_contracts.turn import (
     Step,
     ToolCallRecord,
 )
-from bedside_guard import Candidate, Passage, names_as_said
+from bedside_guard import Candidate, Passage, chapter_name, names_as_said
 from bedside_runtime.errors import CallFailed, NotFound, RemoteFailure
 from pydantic import BaseModel, ValidationError
 
@@ -483,10 +483,9 @@ class ToolBox:
                 position_ms, chapter = await self._move_made(taken)
                 self.undone = speech.undone(position_ms, chapter)
                 self.turn.note_offer("moved", ["where you were before the last move"])
-                lines = [
-                    "Moved: the book is back where it was before the last move, at "
-                    f"{speech.clock_in_chapter(position_ms, chapter)}."
-                ]
+                # the chapter only: the listener's own position is printed nowhere the model reads
+                where = "" if chapter is None else f", in {chapter_name(chapter)}"
+                lines = [f"Moved: the book is back where it was before the last move{where}."]
             else:
                 self.turn.note_offer("refused", [])
                 lines = [f"Refused: {reason or 'there is no move to undo'}."]

@@ -38,6 +38,7 @@ class Told(Enum):
     NAMES_HEARD = "I told them the names they have heard most so far."
     LISTENING = "I told them when they last listened, or how long they have been listening."
     LAST_MOVE = "I told them what last moved the book, and that undo puts it back."
+    UNDONE = "I put the book back where it was before the last move, and told them where."
 
 
 def remembered_speech(said: str, told: Told | None, *, unsaid: bool) -> str:
