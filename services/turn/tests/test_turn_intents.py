@@ -1980,6 +1980,15 @@ def test_a_recap_said_another_way_is_the_same_recap(utterance: str, same_as: str
         ("back ten seconds, no, one minute", Jump(-60_000)),
         ("stop in 20 minutes, no, 30", intents.SleepTimer(30)),
         ("pause... thanks", intents.Pause()),
+        (
+            "back five minutes, no, ten, and stop in twenty",
+            intents.Together(Jump(-600_000), intents.SleepTimer(20)),
+        ),
+        # review: none of these puts an amount right
+        ("sleep in 30 minutes... wait a minute", intents.SleepTimer(30)),
+        ("go back ten minutes wait a second", Jump(-600_000)),
+        ("back ten minutes no a bit more", intents.read("back ten minutes no a bit more")),
+        ("back five minutes actually two chapters", intents.read("back five minutes actually two chapters")),
     ],
 )
 def test_a_pause_or_an_amount_put_right_while_speaking_is_read_as_meant(
@@ -2000,3 +2009,15 @@ def test_a_pause_or_an_amount_put_right_while_speaking_is_read_as_meant(
 def test_this_story_started_again_is_the_chapters_start_said_so_as_start_over_is(utterance: str) -> None:
     """In a book of stories it is the story playing: it went to the book's start, 10 hours back."""
     assert intents.read(utterance) == intents.StartAgain()
+
+
+@pytest.mark.parametrize(
+    ("utterance", "not_in"),
+    [
+        ("what happened in the last ten minutes no one told me", "1 minute"),
+        ("go back to when he waited five minutes no one came", "one minutes"),
+    ],
+)
+def test_no_one_after_an_amount_puts_nothing_right(utterance: str, not_in: str) -> None:
+    assert not_in not in intents.normalise(utterance)
+    assert "no one" in intents.normalise(utterance)

@@ -1091,7 +1091,20 @@ _ROW_ORDINALS = {
     "top": 0,
     "bottom": -1,
 }
-_ROW_NUMBERS = {"one": 0, "1": 0, "two": 1, "2": 1, "three": 2, "3": 2, "four": 3, "4": 3, "five": 4, "5": 4}
+_ROW_NUMBERS = {
+    "one": 0,
+    "1": 0,
+    "two": 1,
+    "2": 1,
+    "three": 2,
+    "3": 2,
+    "four": 3,
+    "4": 3,
+    "five": 4,
+    "5": 4,
+    "six": 5,
+    "6": 5,
+}
 _PRESS_LISTED = re.compile(
     r"^(?:no,?\s+)?(?:(?:i meant|i mean|go to|take me to|play|pick|choose|press|try|it's|its|it was)\s+)?"
     rf"(?:(?:the\s+)?({'|'.join(_ROW_ORDINALS)})\s+(?:one|place|row|option|result|choice)"
@@ -1441,18 +1454,20 @@ _TRAILING_OFF = re.compile(r"\s*(?:\.{2,}|…)\s*(?=\w)")
 
 
 _COUNT = rf"(?:{numbers.SAID_AS_A_NUMBER}|an?)"
-_PUT_RIGHT = r"(?:no|nope|wait|sorry|actually|i mean|or rather|make (?:it|that))"
+_PUT_RIGHT = r"(?:no,? wait|no|nope|sorry|actually|i mean|or rather|make (?:it|that))"
 _AMOUNT_CORRECTED = re.compile(
     rf"\b{_COUNT} (?P<unit>{_UNIT}s?),? (?:{_PUT_RIGHT},? )+"
-    rf"(?P<then>{_COUNT})(?: (?P<unit_then>{_UNIT}s?))?\b"
+    rf"(?P<then>{numbers.SAID_AS_A_NUMBER})(?: (?P<unit_then>{_UNIT}s?))?(?=$|,| please\b| instead\b| and\b)"
 )
 """An amount put right as it is said ("back five minutes... no, ten"): the second, in the first's unit
-unless it says its own."""
+unless it says its own. Only a number ending what is said, or followed by its unit, puts one right:
+"the last ten minutes no one told me" and "thirty minutes... wait a minute" put nothing right."""
 
 
 def _with_pauses(utterance: str) -> str:
-    """The words as said, lower case, with the fillers before them off and a recogniser's commas and
-    full stops kept: where one request ends and another starts (``_move_and_timer``)."""
+    """The words as meant, lower case: hesitations and the fillers before them off, an amount put right
+    as the one meant (``_AMOUNT_CORRECTED``), and a recogniser's commas and full stops kept: where one
+    request ends and another starts (``_move_and_timer``)."""
     text = _PICTURES.sub(
         " ", _BUTTONS.sub(lambda button: f" {_BUTTON_SAID[button[0][0]]} ", utterance.lower())
     )
