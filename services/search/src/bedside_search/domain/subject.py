@@ -133,11 +133,26 @@ def thing_of(question: str) -> tuple[str, ...]:
     rules decide about a name ("tell me about Justice" before the horse is named has not come up,
     though the book has said "justice" as a word).
     """
-    match = _ABOUT.search(question) or _WHAT_THING.match(question.strip())
+    match = _ABOUT.search(question) or _what_thing(question)
     if match is None or any(c.isupper() for c in match.group("thing")):
         return ()
     asked = tuple(dict.fromkeys(terms(match.group("thing"))))
     return asked if 0 < len(asked) <= SUBJECT_WORDS else ()
+
+
+WHAT_THING_WORDS = (2, 3)
+"""How many words "what is the X?" names a thing with: one ("the plan", "the answer") or a clause
+("the point of that", "the reason she left") is a question about the story, not a thing to find."""
+
+
+def _what_thing(question: str) -> re.Match[str] | None:
+    match = _WHAT_THING.match(question.strip())
+    if match is None:
+        return None
+    words = words_of(match.group("thing"))
+    least, most = WHAT_THING_WORDS
+    named = least <= len(words) <= most and not any(w in STOPWORDS for w in words)
+    return match if named else None
 
 
 def mentioned_first(mentions: Sequence[int], ranked: Sequence[Fused]) -> list[Fused]:
