@@ -28,8 +28,7 @@ from bedside_embedding import Embedder
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from bedside_turn.domain import intents
-from bedside_turn.domain.chapters import chapter_by_title_alone
-from bedside_turn.domain.routing import lies_the_way_said, plausible_ids, searches_for
+from bedside_turn.domain.routing import chapter_asked_by_title, plausible_ids, searches_for
 
 from bedside_evaluation.command import run_named
 from bedside_evaluation.corpus import corpus_dir
@@ -90,11 +89,10 @@ def offered(
 ) -> list[int]:
     """The chapters the keyless turn offers, in order: a chapter begun named by its title alone the way
     said (``keyless._find_place``), else from the finds it makes (``searches_for``)."""
-    way = place.direction
-    titled = chapter_by_title_alone(chapters, place.query, asked.here_ms)
-    if titled is not None and (way is None or lies_the_way_said(titled.start_ms, asked.here_ms, way)):
+    titled = chapter_asked_by_title(chapters, place.query, asked.here_ms, place.direction)
+    if titled is not None:
         return [titled.n]
-    return found_offered(asked, way, heard, whole)
+    return found_offered(asked, place.direction, heard, whole)
 
 
 def found_offered(
@@ -138,13 +136,13 @@ async def run(embedder: Embedder, names: list[str]) -> str:
                     else await asyncio.to_thread(corpus_artifact, corpus / f"{book}.json", embedder)
                 )
                 await engine.index(artifact)
+                listed = engine.catalog(CatalogRequest(book=book)).books[0].chapters
                 asked = [a for name in names for a in requests_asked(name, book, engine)]
                 for one in asked:
                     place = one.place
                     query = place.query if place else one.text
                     heard = await found(engine, one, query, heard_only=True)
                     whole = await found(engine, one, query, heard_only=False)
-                    listed = engine.catalog(CatalogRequest(book=book)).books[0].chapters
                     chapters = offered(one, place, listed, heard, whole) if place else []
                     for tally in (tallies[row] for row in one.rows):
                         tally.asked += 1

@@ -1313,6 +1313,7 @@ async def test_a_chapter_begun_asked_for_by_its_title_alone_is_its_start(rig: Ri
     "utterance",
     [
         "take me back to the harbour",  # one word of a title: a moment, searched for
+        "go back to the keeper",  # part of a title said alone may describe a moment (review)
         "go back to the cellar door",  # a title ahead is never matched (ADR 52)
         "skip ahead to the harbour bell",  # behind, where they said ahead
     ],

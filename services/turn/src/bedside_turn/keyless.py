@@ -12,7 +12,6 @@ from bedside_turn.domain import history, intents, playback, sittings, speech
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.chapters import (
     after_the_opening,
-    chapter_by_title_alone,
     final_chapter,
     playing_chapter,
     titled_chapter,
@@ -21,10 +20,10 @@ from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.routing import (
     PastTheChapterEnd,
+    chapter_asked_by_title,
     clock_position,
     earlier_args,
     last_lookup,
-    lies_the_way_said,
     lists_one_row,
     named_place_args,
     once_more_back,
@@ -300,12 +299,10 @@ async def _press(tools: ToolBox, row: int) -> str:
 
 async def _find_place(tools: ToolBox, query: str, direction: intents.Direction | None) -> str:
     """A moment described: a chapter begun whose title alone was said, the way said, is its start
-    (``chapter_by_title_alone``); anything else is found in the book."""
+    (``chapter_asked_by_title``); anything else is found in the book."""
     book = await _book_info(tools)
-    titled = chapter_by_title_alone(book.chapters, query, tools.here_ms) if book is not None else None
-    if titled is None or (
-        direction is not None and not lies_the_way_said(titled.start_ms, tools.here_ms, direction)
-    ):
+    titled = chapter_asked_by_title(book.chapters if book else [], query, tools.here_ms, direction)
+    if titled is None:
         return await _find_and_offer(tools, query, direction)
     await tools.run("offer_positions", {"chapter": titled.n})
     return speech.for_offer(tools.last_offer, tools.preview)

@@ -127,19 +127,33 @@ def titled_chapter(chapters: Sequence[ChapterInfo], said: str, here_ms: int) -> 
 
 _START_OF = re.compile(r"^(?:the )?(?:very )?(?:start|beginning|opening) of (?=\w)")
 _PLEASE = re.compile(r",?\s+please$")
-TITLE_WORDS_ENOUGH = 2
-"""Said as a moment, a title is taken whole, or by this many of its words: "the speckled band" is
-the story, "the harbour" is a moment to find."""
+RUN_OF_TITLE_WORDS = 2
+"""After "the start of", this many of a title's words in a row name it ("the start of the speckled
+band"); said alone they may describe a moment ("the cab horse"), so alone a title is said whole."""
 
 
 def chapter_by_title_alone(chapters: Sequence[ChapterInfo], said: str, here_ms: int) -> ChapterInfo | None:
-    """The chapter begun behind the line whose title is all that was asked for ("go back to the copper
-    beeches", "the start of the red-headed league"): its start, not a passage found in it. In a book of
-    stories a listener names the story; a title ahead stays a moment to find (``titled_chapter``)."""
-    asked = _PLEASE.sub("", _START_OF.sub("", said.lower().strip()))
-    titled = titled_chapter(chapters, asked, here_ms)
-    if titled is None:
+    """The chapter begun behind the line whose title is all that was asked for: its start, not a passage
+    found in it. In a book of stories a listener names the story: said whole ("go back to the adventure
+    of the copper beeches"), or in part after "the start of" ("the start of the red-headed league").
+    A title ahead stays a moment to find, as in ``titled_chapter``."""
+    asked = _PLEASE.sub("", said.lower().strip())
+    part = _START_OF.sub("", asked)
+    wanted = _loose(_title_words(part))
+    if not wanted:
         return None
-    wanted = _title_words(asked)
-    exact = _title_words(own_title(titled.n, titled.title) or "") == wanted
-    return titled if exact or len(wanted) >= TITLE_WORDS_ENOUGH else None
+    heard = [c for c in chapters if not ahead_of(c.start_ms, here_ms)]
+    titles = {c.n: _loose(_title_words(own_title(c.n, c.title) or "")) for c in heard}
+    matched = [c for c in heard if titles[c.n] == wanted]
+    if not matched and part != asked and len(wanted) >= RUN_OF_TITLE_WORDS:
+        matched = [c for c in heard if _holds_run(titles[c.n], wanted)]
+    return matched[0] if len(matched) == 1 else None
+
+
+def _loose(words: tuple[str, ...]) -> tuple[str, ...]:
+    """Words as a recogniser may write them: "engineers thumb" for "Engineer's Thumb"."""
+    return tuple(word.removesuffix("s") for word in words)
+
+
+def _holds_run(title: tuple[str, ...], run: tuple[str, ...]) -> bool:
+    return any(title[i : i + len(run)] == run for i in range(len(title) - len(run) + 1))

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.common import LONGEST_BOOK_MS
-from bedside_contracts.search import BookInfo, Hit
+from bedside_contracts.search import BookInfo, ChapterInfo, Hit
 from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Exchange
 from bedside_guard import MAX_ROWS, ahead_of
 
 from bedside_turn.domain import intents
-from bedside_turn.domain.chapters import playing_chapter
+from bedside_turn.domain.chapters import chapter_by_title_alone, playing_chapter
 from bedside_turn.domain.intents import Intent
 
 MIN_SCORE = 0.0325
@@ -104,6 +104,19 @@ def searches_for(direction: intents.Direction | None) -> tuple[bool, ...]:
 def lies_the_way_said(start_ms: int, here_ms: int, direction: intents.Direction) -> bool:
     """Whether a place starting at ``start_ms`` is on the side of the line ``direction`` names."""
     return ahead_of(start_ms, here_ms) == (direction == "forward")
+
+
+def chapter_asked_by_title(
+    chapters: Sequence[ChapterInfo], query: str, here_ms: int, direction: intents.Direction | None
+) -> ChapterInfo | None:
+    """The chapter a described moment names by its title alone (``chapter_by_title_alone``), when it
+    lies the way said; None sends the words to be found in the book."""
+    titled = chapter_by_title_alone(chapters, query, here_ms)
+    if titled is None or (
+        direction is not None and not lies_the_way_said(titled.start_ms, here_ms, direction)
+    ):
+        return None
+    return titled
 
 
 def named_place_args(intent: Intent) -> dict[str, object] | None:
