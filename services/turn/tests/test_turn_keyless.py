@@ -660,6 +660,16 @@ async def test_go_there_presses_the_one_row_still_on_the_screen_after_another_qu
     assert (pressed.outcome, position(rig, listener)) == ("moved", 150_000)
 
 
+async def test_go_there_leaves_a_list_drawn_before_the_last_two_turns(rig: Rig) -> None:
+    """Review: a list hours old, about something else, was pressed by any "go there"."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "take me to the end of the chapter")
+    await rig.ask(listener, "where am I?")
+    await rig.ask(listener, "how long is left?")
+    there = await rig.ask(listener, "go there")
+    assert (there.speech, position(rig, listener)) == (speech.NO_PLACE_NAMED, HERE)
+
+
 @pytest.mark.parametrize("said", ["yes", "yeah", "that one"])
 async def test_a_bare_yes_after_an_answer_moves_nothing(rig: Rig, said: str) -> None:
     """Review: read as "take me there", a "yes" to an answer that quoted a passage moved the book."""

@@ -223,6 +223,8 @@ class PlayerDouble:
     books: dict[str, DoubleBook]
     positions: dict[tuple[str, str], int] = field(default_factory=dict)
     rows: dict[tuple[str, str], list[Candidate]] = field(default_factory=dict)
+    list_turns: dict[tuple[str, str], str] = field(default_factory=dict)
+    """The turn that drew each list, as the player's state names it."""
     before_move: dict[tuple[str, str], int] = field(default_factory=dict)
     offers: list[OfferPositions] = field(default_factory=list)
     search_gone: bool = False
@@ -245,6 +247,7 @@ class PlayerDouble:
     def place(self, listener: str, book: str, position_ms: int) -> None:
         self.positions[(listener, book)] = position_ms
         self.rows.pop((listener, book), None)
+        self.list_turns.pop((listener, book), None)
 
     async def state(self, request: StateRequest) -> ListenerState:
         self.state_requests += 1
@@ -261,6 +264,7 @@ class PlayerDouble:
             seq=1,
             last_move_seq=0,
             rows=self.rows.get(key, []),
+            list_turn_id=self.list_turns.get(key),
             asleep=self.asleep.get(key),
             sleep_timer=self.sleep_timers.get(key),
         )
@@ -282,6 +286,7 @@ class PlayerDouble:
             self.place(request.listener, request.book, outcome.moved_to.start_ms)
         elif outcome.outcome == "listed":
             self.rows[key] = outcome.rows
+            self.list_turns[key] = request.turn_id
         return outcome
 
     async def command(self, request: CommandRequest) -> CommandResult:

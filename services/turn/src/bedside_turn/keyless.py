@@ -24,6 +24,7 @@ from bedside_turn.domain.routing import (
     clock_position,
     earlier_args,
     last_lookup,
+    list_still_meant,
     lists_one_row,
     named_place_args,
     once_more_back,
@@ -67,8 +68,10 @@ async def run_keyless(
             there = places_named(earlier or [])
             if len(there) > 1:
                 return speech.CHOOSE_ONE
-            if not there and (shown := await tools.rows_shown()):  # a list from an earlier turn
-                return await _press(tools, 0) if shown == 1 else speech.CHOOSE_ONE
+            if not there:  # the list an earlier turn drew, if it is recent
+                shown, drawn_by = await tools.list_shown()
+                if shown and list_still_meant(drawn_by, earlier or []):
+                    return await _press(tools, 0) if shown == 1 else speech.CHOOSE_ONE
             return await _offer_again(tools, there, speech.NO_PLACE_NAMED)
         case intents.Together(move=move, then=then):  # the move first: a timer counts from the place
             moved = await run_keyless(tools, utterance, move, earlier)

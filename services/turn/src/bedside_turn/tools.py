@@ -426,9 +426,10 @@ class ToolBox:
         self.turn.steps.append(Step(name=f"tool {name}", ms=record.ms))
         return record
 
-    async def rows_shown(self) -> int:
-        """How many rows the list on the screen has (0: no list)."""
-        return len((await self.backends.state(StateRequest(listener=self.listener, book=self.book))).rows)
+    async def list_shown(self) -> tuple[int, str | None]:
+        """How many rows the list on the screen has (0: no list), and the turn that drew it."""
+        state = await self.backends.state(StateRequest(listener=self.listener, book=self.book))
+        return len(state.rows), state.list_turn_id
 
     async def press_listed(self, row: int) -> int | None:
         """Press a row of the list on the screen (``row`` from 0, -1 the last), as the page does:

@@ -252,6 +252,16 @@ def places_named(earlier: list[Exchange]) -> list[int]:
     return []
 
 
+LIST_STILL_MEANT_TURNS = 2
+"""A list on the screen that "go there" may mean: one drawn by the last turn or the one before it
+("where am I?" asked between); an older one may be hours old and about something else."""
+
+
+def list_still_meant(drawn_by: str | None, earlier: Sequence[Exchange]) -> bool:
+    """Whether the list on the screen, drawn by turn ``drawn_by``, is recent enough for "go there"."""
+    return drawn_by is not None and drawn_by in {e.turn_id for e in earlier[-LIST_STILL_MEANT_TURNS:]}
+
+
 def lists_one_row(earlier: Sequence[Exchange]) -> bool:
     """Whether the last answer put a list of one row on the screen: "go there" then presses it."""
     if not earlier or earlier[-1].outcome != "listed":
