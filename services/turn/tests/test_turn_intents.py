@@ -1943,9 +1943,9 @@ def test_skipping_the_intro_is_asked_of_the_chapter_list(utterance: str) -> None
         ("where was i before i moved", intents.LastMoveAsked()),
         ("is there a timer", intents.TimerAsked()),
         ("is there a sleep timer on?", intents.TimerAsked()),
-        ("what's the name of chapter six", intents.AboutTheBook("chapter_title", chapter=6)),
-        ("what is chapter 3 called?", intents.AboutTheBook("chapter_title", chapter=3)),
-        ("what was chapter two called again", intents.AboutTheBook("chapter_title", chapter=2)),
+        ("what's the name of chapter six", intents.ChapterTitleAsked(6)),
+        ("what is chapter 3 called?", intents.ChapterTitleAsked(3)),
+        ("what was chapter two called again", intents.ChapterTitleAsked(2)),
     ],
 )
 def test_what_a_listener_session_found_read_as_who_is_someone_is_read_for_what_it_asks(

@@ -63,16 +63,7 @@ async def run_keyless(
         case intents.OtherOne():
             return await _offer_again(tools, other_places(earlier or [], tools.here_ms), speech.NO_OTHER)
         case intents.GoThere():
-            if lists_one_row(earlier or []) and await tools.press_listed(0) is None:
-                return speech.for_offer(tools.last_offer, tools.preview)  # "go there" to the one row
-            there = places_named(earlier or [])
-            if len(there) > 1:
-                return speech.CHOOSE_ONE
-            if not there:  # the list an earlier turn drew, if it is recent
-                shown, drawn_by = await tools.list_shown()
-                if shown and list_still_meant(drawn_by, earlier or []):
-                    return await _press(tools, 0) if shown == 1 else speech.CHOOSE_ONE
-            return await _offer_again(tools, there, speech.NO_PLACE_NAMED)
+            return await _go_there(tools, earlier or [])
         case intents.Together(move=move, then=then):  # the move first: a timer counts from the place
             moved = await run_keyless(tools, utterance, move, earlier)
             return f"{moved} {await run_keyless(tools, utterance, then)}"
@@ -124,11 +115,13 @@ async def run_keyless(
             return await _told_by_the_player(tools, intent)
         case intents.NamesHeard():
             return await _names_heard(tools)
-        case intents.AboutTheBook(fact=fact, chapter=chapter):
+        case intents.AboutTheBook(fact=fact):
             return await _told_from_the_book(
-                tools,
-                history.Told.ABOUT_THE_BOOK,
-                lambda book, here: speech.about_the_book(fact, book, here, chapter),
+                tools, history.Told.ABOUT_THE_BOOK, lambda book, here: speech.about_the_book(fact, book, here)
+            )
+        case intents.ChapterTitleAsked(n=n):
+            return await _told_from_the_book(
+                tools, history.Told.ABOUT_THE_BOOK, lambda book, here: speech.titled_as(book, here, n)
             )
         case intents.SleepTimer(after="chapter_end", chapter=chapter, chapter_step=step):
             named = {"chapter": chapter, "chapter_step": step}
@@ -281,6 +274,21 @@ async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str
     if record.refused and tools.last_offer is None:
         return nothing
     return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _go_there(tools: ToolBox, earlier: list[Exchange]) -> str:
+    """'Take me there': the one row the last answer listed, else the one place it named, else the one
+    row of a list a recent turn drew; several is "which one?"."""
+    if lists_one_row(earlier) and await tools.press_listed(0) is None:
+        return speech.for_offer(tools.last_offer, tools.preview)
+    there = places_named(earlier)
+    if len(there) > 1:
+        return speech.CHOOSE_ONE
+    if not there:
+        shown, drawn_by = await tools.list_shown()
+        if shown and list_still_meant(drawn_by, earlier):
+            return await _press(tools, 0) if shown == 1 else speech.CHOOSE_ONE
+    return await _offer_again(tools, there, speech.NO_PLACE_NAMED)
 
 
 async def _undo(tools: ToolBox) -> str:

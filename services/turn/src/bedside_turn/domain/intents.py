@@ -200,7 +200,6 @@ BookFact = Literal[
     "chapter_titles",
     "previous_title",
     "next_title",
-    "chapter_title",
 ]
 
 
@@ -210,8 +209,13 @@ class AboutTheBook:
     chapter list say, which any player shows, so no spoiler and no passage read."""
 
     fact: BookFact
-    chapter: int | None = None
-    """With ``chapter_title``: the chapter whose title was asked for ("what's chapter 6 called?")."""
+
+
+@dataclass(frozen=True)
+class ChapterTitleAsked:
+    """'What's chapter 6 called?': its title once begun, as the page shows it, else its number only."""
+
+    n: int
 
 
 @dataclass(frozen=True)
@@ -407,6 +411,7 @@ Intent = (
     | HeardBefore
     | NamesHeard
     | AboutTheBook
+    | ChapterTitleAsked
     | SleepTimer
     | TimerAdded
     | TimerAgain
@@ -1797,12 +1802,12 @@ _CHAPTER_TITLE_ASKED = re.compile(
 )
 
 
-def _about_the_book(text: str) -> AboutTheBook | NamesHeard | None:
+def _about_the_book(text: str) -> AboutTheBook | ChapterTitleAsked | NamesHeard | None:
     """What the cover, the chapter list or the table of names says, asked alone."""
     if _NAMES_ASKED.match(text):
         return NamesHeard()
     if asked := _CHAPTER_TITLE_ASKED.match(text):
-        return AboutTheBook("chapter_title", chapter=int(number_of(asked.group(1))))
+        return ChapterTitleAsked(int(number_of(asked.group(1))))
     fact = next((fact for fact, said in _BOOK_FACTS if said.match(text)), None)
     return AboutTheBook(fact) if fact else None
 

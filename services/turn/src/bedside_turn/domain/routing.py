@@ -60,6 +60,7 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
         | intents.HeardBefore
         | intents.TimeLeft
         | intents.AboutTheBook
+        | intents.ChapterTitleAsked
         | intents.TimerAsked
         | intents.TimerAdded
         | intents.TimerAgain

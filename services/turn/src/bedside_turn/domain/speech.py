@@ -352,7 +352,7 @@ def _counted(n: int, what: str) -> str:
     return f"{n} {what}{'s' if n != 1 else ''}"
 
 
-def about_the_book(fact: BookFact, book: BookInfo, here_ms: int, chapter: int | None = None) -> str:
+def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> str:
     """What the cover and the chapter list say (``intents.AboutTheBook``): the title, who wrote it,
     who reads it, how many chapters it has and how many follow the one playing. The page and any
     player show all of it, so it is the turn's own words even where a name is the book's. The title
@@ -378,8 +378,6 @@ def about_the_book(fact: BookFact, book: BookInfo, here_ms: int, chapter: int | 
             return chapter_titles(book, here_ms)
         case "previous_title" | "next_title":
             return neighbour_title(book, here_ms, -1 if fact == "previous_title" else 1)
-        case "chapter_title" if chapter is not None:
-            return titled_as(book, here_ms, chapter)
     chapters = _counted(sum(1 for c in book.chapters if c.n != OPENING_CHAPTER), "chapter")
     playing = playing_chapter(book.chapters, here_ms)
     if playing is None:
