@@ -2021,3 +2021,28 @@ def test_this_story_started_again_is_the_chapters_start_said_so_as_start_over_is
 def test_no_one_after_an_amount_puts_nothing_right(utterance: str, not_in: str) -> None:
     assert not_in not in intents.normalise(utterance)
     assert "no one" in intents.normalise(utterance)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # a question never moves: these went to chapter 10, and ran an undo
+        ("when was I last in chapter ten?", intents.Earlier(chapter=10, show_only=True)),
+        ("when was i last in chapter 10", intents.Earlier(chapter=10, show_only=True)),
+        ("and before that?", intents.EarlierAgain()),
+        ("what about before that?", intents.EarlierAgain()),
+        ("go back to before that", Undo()),  # said as a move, still the undo
+        # a chapter put right as it is said went to the first one named
+        ("go to chapter 12, no, 11", intents.Chapter(11)),
+        ("chapter 12, I mean 11", intents.Chapter(11)),
+        ("chapter eleven... wait, ten", intents.Chapter(10)),
+        ("go to chapter nine, actually eight", intents.Chapter(8)),
+        ("go to chapter 8 no wait chapter 9", intents.Chapter(9)),
+        ("how long's left on the timer", intents.TimerAsked()),
+        ("how long is left on my sleep timer?", intents.TimerAsked()),
+    ],
+)
+def test_what_a_second_listener_session_found_misread_is_read_as_meant(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent

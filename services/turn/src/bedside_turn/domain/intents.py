@@ -663,6 +663,7 @@ _UNDO = re.compile(
 )
 _TIME_BEFORE = re.compile(
     r"\b(?:the )?(?:time|one|place) before that\b|\bearlier than that\b|\band before that\b"
+    r"|^(?:what about |how about )?before that$"
 )
 _BEFORE_SKIP = re.compile(
     r"\bbefore i (?:last )?(?:skipped|jumped|fast[- ]?forwarded)(?: (?:ahead|forward|forwards|on))?\b"
@@ -743,6 +744,7 @@ _LEFT_OFF = re.compile(
 """Where they left off the last time they stopped for a while: last night, yesterday, last time."""
 _LAST_IN_CHAPTER = re.compile(
     rf"\b(?:last|previous) time i (?:was|listened|got) (?:in|to) chapter {_NUMBER}\b"
+    rf"|\bi (?:was )?last (?:in|listened to|got to) chapter {_NUMBER}\b"
 )
 _LAST_ON_DEVICE = re.compile(
     r"\b(?:last|previous) time i (?:listened|played|was listening|was)(?: to it)? on (?:the|my) "
@@ -982,6 +984,7 @@ _TIMER_ASKED = re.compile(
     r"|is (?:the |my )?(?:sleep )?timer still (?:on|running|set|going)"
     rf"|how long (?:until|till|before) {_STOPS} (?:stops|turns off|goes off|switches off)"
     r"|(?:is(?: there)?|have i (?:got|set)) (?:the |my |a )?(?:sleep )?timer(?: on| set| running)?"
+    r"|how (?:long|much time)(?:'s| is)? left on (?:the |my )?(?:sleep )?timer"
     r"|how (?:long|much time|many minutes) (?:is |are )?(?:left )?on (?:the |my )?(?:sleep )?timer"
     r"|how long(?: is|'s) (?:the |my )?(?:sleep )?timer(?: set for| on for| got left)?"
     r"|what(?: is|'s) (?:the |my )?(?:sleep )?timer (?:set (?:to|for|at)|at|on)"
@@ -1460,6 +1463,11 @@ _TRAILING_OFF = re.compile(r"\s*(?:\.{2,}|…)\s*(?=\w)")
 
 _COUNT = rf"(?:{numbers.SAID_AS_A_NUMBER}|an?)"
 _PUT_RIGHT = r"(?:no,? wait|no|nope|sorry|actually|i mean|or rather|make (?:it|that))"
+_CHAPTER_CORRECTED = re.compile(
+    rf"\bchapter {numbers.SAID_AS_A_NUMBER},? (?:(?:{_PUT_RIGHT}|wait),? )+(?:chapter )?"
+    rf"(?P<then>{numbers.SAID_AS_A_NUMBER})(?=$|,| please\b| instead\b| and\b)"
+)
+"""A chapter put right as it is said ("go to chapter 12, no, 11"): the second."""
 _AMOUNT_CORRECTED = re.compile(
     rf"\b{_COUNT} (?P<unit>{_UNIT}s?),? (?:{_PUT_RIGHT},? )+"
     rf"(?P<then>{numbers.SAID_AS_A_NUMBER})(?: (?P<unit_then>{_UNIT}s?))?(?=$|,| please\b| instead\b| and\b)"
@@ -1470,8 +1478,9 @@ unless it says its own. Only a number ending what is said, or followed by its un
 
 
 def _with_pauses(utterance: str) -> str:
-    """The words as meant, lower case: hesitations and the fillers before them off, an amount put right
-    as the one meant (``_AMOUNT_CORRECTED``), and a recogniser's commas and full stops kept: where one
+    """The words as meant, lower case: hesitations and the fillers before them off, a chapter or an
+    amount put right as the one meant (``_CHAPTER_CORRECTED``, ``_AMOUNT_CORRECTED``), and a
+    recogniser's commas and full stops kept: where one
     request ends and another starts (``_move_and_timer``)."""
     text = _PICTURES.sub(
         " ", _BUTTONS.sub(lambda button: f" {_BUTTON_SAID[button[0][0]]} ", utterance.lower())
@@ -1480,6 +1489,7 @@ def _with_pauses(utterance: str) -> str:
     text = re.sub(r"[!.?,;]+$", "", text).strip()
     while (stripped := _FILLER.sub("", text)) != text:
         text = stripped
+    text = _CHAPTER_CORRECTED.sub(lambda said: f"chapter {said['then']}", text)
     return _AMOUNT_CORRECTED.sub(lambda said: f"{said['then']} {said['unit_then'] or said['unit']}", text)
 
 
@@ -2115,7 +2125,8 @@ def read_earlier(text: str) -> Earlier | EarlierAgain | None:
         return EarlierAgain()
     asking = bool(_QUESTION_START.match(text) or _ASKING_WHEN.match(text)) and not _GOTO.match(text)
     if chapter := _LAST_IN_CHAPTER.search(text):
-        return Earlier(chapter=int(number_of(chapter.group(1))), show_only=asking)
+        said = next(number for number in chapter.groups() if number)
+        return Earlier(chapter=int(number_of(said)), show_only=asking)
     if device := _LAST_ON_DEVICE.search(text):
         return Earlier(device=next(named for named in device.groups() if named), show_only=asking)
     if _BEFORE_SKIP.search(text):
