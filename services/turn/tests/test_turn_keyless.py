@@ -895,6 +895,21 @@ async def test_where_i_fell_asleep_with_no_sleep_timer_pause_says_that_it_is_not
     assert position(rig, listener) == HERE
 
 
+@pytest.mark.parametrize("utterance", ["where did I fall asleep?", "take me back to where I fell asleep"])
+async def test_where_they_fell_asleep_asked_from_there_says_they_are_there(rig: Rig, utterance: str) -> None:
+    """A listener session, taken back to where they fell asleep, asked again and was offered it as a
+    covered row, "further on than you've got": a place at the line counts as ahead."""
+    listener = rig.listener_at(HERE)
+    asleep = HistoryEntry(
+        seq=12, kind="fell_asleep", position_ms=HERE + 60_000, chapter=2, device="phone", asleep_at_ms=HERE
+    )
+    rig.player.history[(listener, BOOK_ID)] = [asleep]
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, reply.speech, reply.rows) == ("refused", speech.ALREADY_THERE, [])
+    assert (position(rig, listener), len(rig.player.offers)) == (HERE, offers)
+
+
 async def test_the_chapter_before_the_first_is_refused_in_words(rig: Rig) -> None:
     listener = rig.listener_at(30_000)
     reply = await rig.ask(listener, "go back to the previous chapter")

@@ -271,6 +271,8 @@ async def _names_heard(tools: ToolBox) -> str:
 async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str:
     """Offer a place from the history; ``nothing`` is said when the history has no such place."""
     record = await tools.run("offer_positions", args)
+    if tools.already_there:
+        return speech.ALREADY_THERE
     if record.refused and tools.last_offer is None:
         return nothing
     return speech.for_offer(tools.last_offer, tools.preview)

@@ -54,6 +54,7 @@ from bedside_turn.domain.tool_results import (
     ALREADY_AT_BOOK_START,
     ALREADY_AT_CHAPTER_END,
     ALREADY_AT_CHAPTER_START,
+    ALREADY_THERE,
     NO_CHAPTER_PLAYING,
     NO_MATCH,
     NOTHING_IN_SPAN,
@@ -104,6 +105,9 @@ class ToolBox:
     at_chapter_end: bool = False
     """The end of the chapter was asked for from inside its closing passage (refused): for the
     keyless router's answer."""
+    already_there: bool = False
+    """A place from the history was asked for where the book is now (refused): for the keyless
+    router's answer."""
     at_start: Literal["chapter", "book"] | None = None
     """The start of the chapter playing, or of the book, was asked for before any of it was heard
     (refused): for the keyless router's answer."""
@@ -275,8 +279,13 @@ class ToolBox:
                 return [ALREADY_AT_CHAPTER_END if self.at_chapter_end else NO_CHAPTER_PLAYING], [], True
         if (lookup := earlier.lookup_for(args, self.listener, self.book)) is not None:
             found = (await self.backends.locate(lookup)).page
-            if found:
-                targets = with_earlier_place(targets, earlier.place_of(found[0], args))
+            at_ms = earlier.place_of(found[0], args) if found else None
+            if at_ms is not None and not targets and earlier.where_they_are(at_ms, self.here_ms):
+                self.already_there = True
+                self.turn.note_offer("refused", [])
+                return [ALREADY_THERE], [], True
+            if at_ms is not None:
+                targets = with_earlier_place(targets, at_ms)
             elif not targets:
                 self.turn.note_offer("refused", [])
                 return [earlier.nothing_earlier(args)], [], True

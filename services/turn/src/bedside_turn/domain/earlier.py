@@ -41,6 +41,16 @@ def place_of(entry: HistoryEntry, args: OfferPositionsArgs) -> int:
     return entry.position_ms
 
 
+SAME_PLACE_MS = 1_000
+"""A place from the history this close to the book's is where the listener is: the page shows seconds."""
+
+
+def where_they_are(at_ms: int, here_ms: int) -> bool:
+    """Whether a place from the history is where the book is now: offered, a place at the line would be
+    a covered row "further on" for the very place they are at."""
+    return abs(at_ms - here_ms) < SAME_PLACE_MS
+
+
 def nothing_earlier(args: OfferPositionsArgs) -> str:
     """The model-visible refusal when the history holds no such time (no time is printed)."""
     which = "before that" if args.times_back else "like that"

@@ -135,6 +135,9 @@ AT_CHAPTER_END = OwnWords("You're already at the end of this chapter.")
 AT_CHAPTER_START = OwnWords("You're already at the start of this chapter; nothing of it has played yet.")
 """"Start over" before any of the chapter playing is heard (its lead-in, or its first word): nothing
 was moved, and nothing ahead was offered."""
+ALREADY_THERE = OwnWords("You're there now: that's where the book is.")
+"""A place from the history asked for where the listener is ("where did I fall asleep?" once taken
+back there): nothing was moved, and nothing offered."""
 BOOK_NOT_BEGUN = OwnWords("You're already at the start of the book; nothing of it has played yet.")
 """The book's start asked for before any of it is heard: nothing was moved, nothing offered."""
 NO_ASLEEP = OwnWords("I don't know when you fell asleep: no sleep timer has paused the book lately.")

@@ -72,6 +72,7 @@ ALREADY_AT_CHAPTER_START = (
     "Refused: nothing of the chapter playing has been heard yet, so they are at its start already. "
     "Tell them so."
 )
+ALREADY_THERE = "Refused: that place is where the book is now. Tell them they are there already."
 ALREADY_AT_BOOK_START = (
     "Refused: nothing of the book has been heard yet, so they are at its start already. Tell them so."
 )
