@@ -282,8 +282,9 @@ def _writes_a_name(sentence: str, names: Collection[str] | None, besides: Collec
     return bool(found & set(names) if names is not None else found)
 
 
-RESPELL_LEAST_LETTERS = 5
-"""Shorter words are left as said: "Adam" one letter from "Ada" is as likely another name."""
+RESPELL_SHORTER_LEAST, RESPELL_LONGER_LEAST = 4, 5
+"""The letters the shorter and the longer of a word and a name need for one to be taken as the other:
+"Jery" is Jerry, but "Adam" one letter from "Ada", or "John" from "Joan", is as likely another name."""
 _LETTERS = re.compile(r"[A-Za-z]+")
 
 
@@ -298,12 +299,17 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
 
     def respelled(said: re.Match[str]) -> str:
         word = said[0].lower()
-        if len(word) < RESPELL_LEAST_LETTERS or word in names.vocabulary or word not in capitalised:
+        if word in names.vocabulary or word not in capitalised:
             return said[0]
-        near = [name for name in heard if _one_edit_apart(word, name)]
+        near = [name for name in heard if _long_enough(word, name) and _one_edit_apart(word, name)]
         return names.spelling.get(near[0], near[0]) if len(near) == 1 else said[0]
 
     return _LETTERS.sub(respelled, text)
+
+
+def _long_enough(word: str, name: str) -> bool:
+    shorter, longer = sorted((len(word), len(name)))
+    return shorter >= RESPELL_SHORTER_LEAST and longer >= RESPELL_LONGER_LEAST
 
 
 def _one_edit_apart(a: str, b: str) -> bool:
