@@ -187,10 +187,17 @@ def test_the_heard_words_are_scored_as_the_store_scores_a_passage(sample: Sample
     _, sparse = sample.loop.run_until_complete(sample.engine.store.search(book.collection, vector, query, 60))
     assert len(sparse) > 10
     for scored in sparse:
-        # the scorer the holding passage's heard words get (``heard_sparse_score``), given every word
+        # the scorer the holding passage's heard words get, given every word, scores as the store does
         assert book.bm25.score(query, sample.passages[scored.passage_id].text) == pytest.approx(
             scored.score, rel=1e-5
         )
+        # and holding the line inside its last cue, the passage is scored on its other cues alone
+        passage = sample.passages[scored.passage_id]
+        here_ms = passage.cues[-1].start_ms + 1
+        heard = heard_text(passage, here_ms)
+        assert heard != passage.text
+        expected = book.bm25.score(query, heard) if heard else 0.0
+        assert book.heard_sparse_score(query, here_ms) == (pytest.approx(expected) if expected > 0 else None)
 
 
 @pytest.mark.parametrize(
