@@ -1503,6 +1503,10 @@ def test_a_recap_asked_short_and_who_just_spoke_are_the_latest_minutes(utterance
         ("is it still playing", intents.PlayingAsked()),
         ("is still playing.", intents.PlayingAsked()),  # as Whisper heard "is it still playing?"
         ("is the book paused?", intents.PlayingAsked()),
+        ("why did it stop?", intents.PlayingAsked(why=True)),  # a question about the story before
+        ("why has the book stopped playing", intents.PlayingAsked(why=True)),
+        ("who paused it?", intents.PlayingAsked(why=True)),
+        ("why did the rain stop?", Question("why did the rain stop?")),
     ],
 )
 def test_spoilers_syncing_a_bit_heard_and_whether_it_plays_are_read_as_meant(

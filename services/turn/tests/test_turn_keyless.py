@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from bedside_contracts import subjects
-from bedside_contracts.player import HistoryEntry, PressRow, SetSleepTimer
+from bedside_contracts.player import Asleep, HistoryEntry, PressRow, SetSleepTimer
 from bedside_contracts.search import CheckAnswer, FindPassage, Target
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Candidate, clock
@@ -814,6 +814,23 @@ async def test_a_spoiler_asked_for_is_declined_syncing_is_already_done_and_playi
     assert (reply.outcome, reply.speech) == ("refused", speech.ALREADY_SHARED)
     reply = await rig.ask(listener, "is it still playing?")
     assert (reply.outcome, reply.speech) == ("answered", "It's playing, in chapter 2 at 0:02:15.")
+    assert position(rig, listener) == HERE
+
+
+async def test_why_it_stopped_is_told_from_the_players_state_the_sleep_timer_named(rig: Rig) -> None:
+    """A listener session asked "why did it stop?" after the sleep timer ran out, and was told it
+    "hasn't come up yet"."""
+    listener = rig.listener_at(HERE)
+    key = (listener, BOOK_ID)
+    rig.player.paused.add(key)
+    reply = await rig.ask(listener, "why has it stopped?")
+    assert reply.speech == f"It's paused, in chapter 2 at 0:02:15. {speech.PRESS_PLAY}"
+    rig.player.asleep[key] = Asleep(paused_at_ms=HERE, asleep_at_ms=HERE - 60_000, seq=7, device="phone")
+    reply = await rig.ask(listener, "why did it stop?")
+    assert reply.speech == (
+        "The sleep timer paused it, at 0:02:15, in chapter 2. To hear it from where you dozed off,"
+        ' say "take me back to where I fell asleep".'
+    )
     assert position(rig, listener) == HERE
 
 

@@ -237,6 +237,8 @@ class PlayerDouble:
     """The player's clock, as a lookup says it looked (``Located.looked_at_ms``)."""
     lookups: list[LocateRequest] = field(default_factory=list)
     state_requests: int = 0
+    paused: set[tuple[str, str]] = field(default_factory=set)
+    """The listeners and books a test says are paused; every other plays."""
     asleep: dict[tuple[str, str], Asleep] = field(default_factory=dict)
     """The newest FellAsleep a test says the player's state carries."""
     commands: list[PlayerCommand] = field(default_factory=list)
@@ -260,7 +262,7 @@ class PlayerDouble:
             position_ms=self.positions.get(
                 key, 0
             ),  # a book not started is at its start, as the player has it
-            playing=True,
+            playing=key not in self.paused,
             seq=1,
             last_move_seq=0,
             rows=self.rows.get(key, []),

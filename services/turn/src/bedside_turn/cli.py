@@ -50,11 +50,9 @@ def book_unnamed(settings: Settings, listener: str) -> str:
         return asyncio.run(book_listened_to(settings.servers, asked, settings.request_timeout_s))
     except NoBookToChoose as unclear:
         raise refused(str(unclear)) from None
-    except RemoteFailure as failed:
-        if failed.code != NotFound.code:
-            raise refused(f"could not tell which book you are listening to: {failed}") from None
-        raise refused(no_such_listener(listener)) from None
     except CallFailed as error:
+        if isinstance(error, RemoteFailure) and error.code == NotFound.code:
+            raise refused(no_such_listener(listener)) from None
         raise refused(f"could not tell which book you are listening to: {error}") from None
 
 

@@ -243,9 +243,12 @@ async def _told_by_the_player(
     """Whether it plays, when they last listened, how long this sitting has lasted, or what last moved
     the book: the player's state, or its history of breaks and moves measured against its clock."""
     if isinstance(intent, intents.PlayingAsked):
-        playing = (await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))).playing
+        state = await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))
+        asleep = state.asleep if intent.why else None
         return await _told_from_the_book(
-            tools, history.Told.WHERE, lambda book, here: speech.playing_now(playing, here, book.chapters)
+            tools,
+            history.Told.WHERE,
+            lambda book, here: speech.why_stopped(state.playing, asleep, here, book.chapters),
         )
     newest = partial(LocateRequest, listener=tools.listener, book=tools.book, limit=1)
     if isinstance(intent, intents.LastMoveAsked):

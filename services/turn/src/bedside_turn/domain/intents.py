@@ -359,7 +359,10 @@ class SyncAsked:
 
 @dataclass(frozen=True)
 class PlayingAsked:
-    """'Is it playing?', 'is the book paused?': told from the player's state."""
+    """'Is it playing?', 'is the book paused?': told from the player's state; ``why`` when they asked
+    why it stopped ("why did it stop?"), which a sleep timer that ran out answers."""
+
+    why: bool = False
 
 
 @dataclass(frozen=True)
@@ -1077,6 +1080,12 @@ _SYNC_ASKED = re.compile(
 _PLAYING_ASKED = re.compile(
     r"^is (?:(?:it|the book|this|the story) )?(?:still )?(?:playing|paused|stopped|on)(?: now| still)?$"
 )
+_WHY_STOPPED = re.compile(
+    r"^why (?:did|has|does|is|'s) (?:it|the book|this|the story|the audio) (?:just )?"
+    r"(?:stop|stopped|pause|paused)(?: playing| reading)?(?: on its own| by itself)?$"
+    r"|^who (?:just )?(?:paused|stopped) (?:it|the book)$"
+)
+"""Asked why the book stopped, of the player and not the story: "why did the rain stop?" is a question."""
 _OTHER_ONE = re.compile(
     r"\b(?:the )?other one\b|\bnot (?:that|this) one\b|\bwrong (?:one|place|bit)\b"
     r"|^(?:no,?\s+)?(?:that's|thats|that is)\s+"
@@ -1797,6 +1806,8 @@ def _aside(text: str) -> Help | SpoilerAsked | SyncAsked | PlayingAsked | None:
         return SpoilerAsked()
     if _SYNC_ASKED.match(text):
         return SyncAsked()
+    if _WHY_STOPPED.match(text):
+        return PlayingAsked(why=True)
     return PlayingAsked() if _PLAYING_ASKED.match(text) else None
 
 
