@@ -2044,6 +2044,9 @@ def test_no_one_after_an_amount_puts_nothing_right(utterance: str, not_in: str) 
         ("go to chapter 8 no wait chapter 9", intents.Chapter(9)),
         ("how long's left on the timer", intents.TimerAsked()),
         ("how long is left on my sleep timer?", intents.TimerAsked()),
+        ("go back like uh three or four minutes", Jump(-240_000)),  # searched the book for the words
+        ("back like three minutes", Jump(-180_000)),
+        ("rewind five to ten minutes", Jump(-600_000)),
     ],
 )
 def test_what_a_second_listener_session_found_misread_is_read_as_meant(

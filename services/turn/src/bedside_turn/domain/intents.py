@@ -1462,7 +1462,8 @@ _BUTTONS = re.compile("[⏸⏯▶]\ufe0f?")
 _PICTURES = re.compile("[\u2300-\u23ff\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+")
 """Emoji typed beside the words ("sleep in 20 😴", "thanks 🙏"): they ask nothing."""
 _FILLER_INSIDE = re.compile(
-    r"(?:(?<=\s)|^)(?:um+|uh+|erm+|er|like(?= (?:half|\d+|a (?:couple|few)|an? (?:hour|minute))\b))"
+    r"(?:(?<=\s)|^)(?:um+|uh+|erm+|er"
+    rf"|like(?= (?:half|{numbers.SAID_AS_A_NUMBER}|a (?:couple|few)|an? (?:hour|minute))\b))"
     r"(?:\s+|(?:\.{2,}|…)\s*|$)"
 )
 """A recogniser's hesitations wherever they fall: "can you um pause", "back uh... five minutes"."""
@@ -1472,6 +1473,11 @@ _TRAILING_OFF = re.compile(r"\s*(?:\.{2,}|…)\s*(?=\w)")
 
 _COUNT = rf"(?:{numbers.SAID_AS_A_NUMBER}|an?)"
 _PUT_RIGHT = r"(?:no,? wait|no|nope|sorry|actually|i mean|or rather|make (?:it|that))"
+_AMOUNT_EITHER = re.compile(
+    rf"\b{numbers.SAID_AS_A_NUMBER} (?:or|to) (?P<more>{numbers.SAID_AS_A_NUMBER}) (?P<unit>{_UNIT}s?)\b"
+)
+"""An amount said as a range ("three or four minutes", "five to ten minutes"): the larger, so going
+back, nothing of what they missed is left out."""
 _CHAPTER_CORRECTED = re.compile(
     rf"\bchapter {numbers.SAID_AS_A_NUMBER},? (?:(?:{_PUT_RIGHT}|wait),? )+(?:chapter )?"
     rf"(?P<then>{numbers.SAID_AS_A_NUMBER})(?=$|,| please\b| instead\b| and\b)"
@@ -1499,6 +1505,7 @@ def _with_pauses(utterance: str) -> str:
     while (stripped := _FILLER.sub("", text)) != text:
         text = stripped
     text = _CHAPTER_CORRECTED.sub(lambda said: f"chapter {said['then']}", text)
+    text = _AMOUNT_EITHER.sub(lambda said: f"{said['more']} {said['unit']}", text)
     return _AMOUNT_CORRECTED.sub(lambda said: f"{said['then']} {said['unit_then'] or said['unit']}", text)
 
 
