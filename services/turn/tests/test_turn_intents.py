@@ -2047,6 +2047,9 @@ def test_no_one_after_an_amount_puts_nothing_right(utterance: str, not_in: str) 
         ("go back like uh three or four minutes", Jump(-240_000)),  # searched the book for the words
         ("back like three minutes", Jump(-180_000)),
         ("rewind five to ten minutes", Jump(-600_000)),
+        ("the last chapter of the book", intents.FinalChapter()),  # a recap of the chapter before
+        ("the very last chapter", intents.FinalChapter()),
+        ("the book's last chapter please", intents.FinalChapter()),
     ],
 )
 def test_what_a_second_listener_session_found_misread_is_read_as_meant(

@@ -1840,10 +1840,16 @@ def _about_the_book(text: str) -> AboutTheBook | ChapterTitleAsked | NamesHeard 
     return AboutTheBook(fact) if fact else None
 
 
-def _chapter_counted_alone(text: str) -> NextChapter | ChapterEnd | None:
-    """ "The previous chapter", "the end of the last chapter", said alone: moves, not recaps."""
+_FINAL_CHAPTER_ALONE = re.compile(rf"^(?:the )?(?:{_FINAL_CHAPTER.pattern})(?:,? please)?$")
+
+
+def _chapter_counted_alone(text: str) -> NextChapter | ChapterEnd | FinalChapter | None:
+    """ "The previous chapter", "the end of the last chapter", "the last chapter of the book", said
+    alone: moves, not recaps."""
     if _PREVIOUS_CHAPTER_ALONE.match(text):
         return NextChapter(step=-1)
+    if _FINAL_CHAPTER_ALONE.match(text):
+        return FinalChapter()
     return _end_of_a_counted_chapter(text, alone=True)
 
 
