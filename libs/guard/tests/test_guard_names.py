@@ -389,6 +389,8 @@ def test_a_word_the_book_never_uses_one_letter_from_a_name_heard_is_that_name() 
     names = book_names(passages())
     assert names_respelled("who is Tomaz?", names, 60_000) == "who is Tomas?"
     assert names_respelled("who is Toms?", names, 60_000) == "who is Tomas?"  # four letters, of five
+    assert names_respelled("where is Kettle By?", names, 90_000) == "where is Kettleby?"  # one name as two
+    assert names_respelled("where is Kettle By?", names, 30_000) == "where is Kettle By?"  # not heard yet
     assert (
         names_respelled("where did Kettlby's bells ring", names, 90_000) == "where did Kettleby's bells ring"
     )

@@ -289,12 +289,13 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 
 
 def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
-    """``text`` with each word written with a capital that the book never uses and that is one letter
-    (or two swapped) from exactly one name heard by ``here_ms`` written as the book writes that name:
+    """``text`` with two capitalised words that together are a name heard by ``here_ms`` ("Merry Legs"),
+    and each word written with a capital that the book never uses and that is one letter (or two
+    swapped) from exactly one name heard, written as the book writes that name:
     "who is Irene Adlar?", from a recogniser or a sleepy typist, asks after Adler. Only names heard
     are offered, so a spelling never stands for a name still ahead; a word in lower case is left as
     said ("the singer" is no misspelt Ginger)."""
-    heard = [name for name, first in names.first_ms.items() if not ahead_of(first, here_ms)]
+    heard = {name for name, first in names.first_ms.items() if not ahead_of(first, here_ms)}
     capitalised = written_with_capital(text)
 
     def respelled(said: re.Match[str]) -> str:
@@ -304,7 +305,15 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
         near = [name for name in heard if _long_enough(word, name) and _one_edit_apart(word, name)]
         return names.spelling.get(near[0], near[0]) if len(near) == 1 else said[0]
 
-    return _LETTERS.sub(respelled, text)
+    def joined(said: re.Match[str]) -> str:
+        name = (said[1] + said[2]).lower()
+        return names.spelling.get(name, name) if name in heard else said[0]
+
+    return _LETTERS.sub(respelled, _TWO_CAPITALISED.sub(joined, text))
+
+
+_TWO_CAPITALISED = re.compile(r"\b([A-Z][a-z]+) ([A-Z][a-z]+)\b")
+"""Two words a name written as one may be heard as ("Merry Legs" for Merrylegs)."""
 
 
 def _long_enough(word: str, name: str) -> bool:
