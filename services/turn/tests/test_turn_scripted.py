@@ -16,7 +16,7 @@ from bedside_contracts.turn import TurnCompleted
 from bedside_guard import STOP_THERE, clock
 from bedside_turn.domain import rules, speech
 from bedside_turn.domain.playback import VOICE_DEVICE
-from bedside_turn.domain.tool_results import ALREADY_AT_CHAPTER_START, NOTHING_IN_SPAN
+from bedside_turn.domain.tool_results import ALREADY_AT, NOTHING_IN_SPAN
 from bedside_turn_testing.book import BOOK_ID, LEAD_IN_MS, PASSAGE_MS, lead_in_book
 from bedside_turn_testing.doubles import DoubleBook
 from bedside_turn_testing.harness import Rig, start_rig
@@ -175,7 +175,7 @@ async def test_the_start_of_the_chapter_playing_before_any_of_it_is_heard_is_whe
     said = "You're at the start of this chapter already."
     model = script(rig, [Use("offer_positions", {"chapter_step": 0})], [Say(said)])
     reply = await rig.ask(listener, "play this chapter from the top", book=LEAD_IN)
-    assert model.last_tool_results() == [ALREADY_AT_CHAPTER_START]
+    assert model.last_tool_results() == [ALREADY_AT["chapter_start"]]
     assert (reply.outcome, reply.speech, reply.rows) == ("refused", said, [])
     assert (rig.player.positions[(listener, LEAD_IN)], len(rig.player.offers)) == (here, offers)
     assert_clean(rig, model, here, "play this chapter from the top")

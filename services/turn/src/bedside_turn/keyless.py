@@ -274,7 +274,7 @@ async def _names_heard(tools: ToolBox) -> str:
 async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str:
     """Offer a place from the history; ``nothing`` is said when the history has no such place."""
     record = await tools.run("offer_positions", args)
-    if tools.already_there:
+    if tools.already_at == "that_place":
         return speech.ALREADY_THERE
     if record.refused and tools.last_offer is None:
         return nothing
@@ -392,8 +392,10 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
         return speech.no_chapter_counted(tools.no_chapter)
     if tools.at_chapter_end:
         return speech.AT_CHAPTER_END
-    if tools.at_start is not None:
-        return speech.AT_CHAPTER_START if tools.at_start == "chapter" else speech.BOOK_NOT_BEGUN
+    if tools.already_at == "chapter_start":
+        return speech.AT_CHAPTER_START
+    if tools.already_at == "book_start":
+        return speech.BOOK_NOT_BEGUN
     refused = tools.last_offer is None or tools.last_offer.outcome == "refused"
     if isinstance(intent, intents.Jump) and intent.offset_ms < 0 and tools.last_offer is not None and refused:
         # The player answered, refusing: search resolves a jump back to no place only when nothing lies

@@ -7,7 +7,7 @@ is held here and passed to search and player; it is printed in no result.
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from bedside_contracts.player import (
     CommandRequest,
@@ -51,13 +51,12 @@ from bedside_turn.domain.chapters import NoSuchChapter
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.rules import MayOffer, Refused, Turn
 from bedside_turn.domain.tool_results import (
-    ALREADY_AT_BOOK_START,
+    ALREADY_AT,
     ALREADY_AT_CHAPTER_END,
-    ALREADY_AT_CHAPTER_START,
-    ALREADY_THERE,
     NO_CHAPTER_PLAYING,
     NO_MATCH,
     NOTHING_IN_SPAN,
+    AlreadyAt,
     no_chapter_line,
     not_yet_line,
     outcome_lines,
@@ -105,12 +104,9 @@ class ToolBox:
     at_chapter_end: bool = False
     """The end of the chapter was asked for from inside its closing passage (refused): for the
     keyless router's answer."""
-    already_there: bool = False
-    """A place from the history was asked for where the book is now (refused): for the keyless
-    router's answer."""
-    at_start: Literal["chapter", "book"] | None = None
-    """The start of the chapter playing, or of the book, was asked for before any of it was heard
-    (refused): for the keyless router's answer."""
+    already_at: AlreadyAt | None = None
+    """The place asked for is where the book is (refused): the start of the chapter playing or of
+    the book before any of it was heard, or a place from the history. For the keyless router's answer."""
     played: playback.PlaybackDone | None = None
     """The newest playback call's outcome, for the keyless router's answer."""
     undone: OwnWords | None = None
@@ -254,7 +250,7 @@ class ToolBox:
                 # The start of the chapter playing, none of it heard yet: where they are already, so
                 # it is no row (a covered one ahead). Other places named stand without it.
                 if not targets:
-                    return self._at_start("chapter")
+                    return self._already_at("chapter_start")
             elif isinstance(counted, int):
                 targets = with_chapter(targets, counted)
             elif not targets:
@@ -264,7 +260,7 @@ class ToolBox:
             else:
                 ending = False  # the end of a chapter not in the book is no place: the others stand
         if not ending and (start := await self._start_where_they_are(targets)) is not None:
-            return self._at_start(start)
+            return self._already_at(start)
         if ending:
             at_end, ended = await self._end_meant(ended)
             # From inside the closing passage (or the pause after it) its start is behind: an offer
@@ -281,9 +277,7 @@ class ToolBox:
             found = (await self.backends.locate(lookup)).page
             at_ms = earlier.place_of(found[0], args) if found else None
             if at_ms is not None and not targets and earlier.where_they_are(at_ms, self.here_ms):
-                self.already_there = True
-                self.turn.note_offer("refused", [])
-                return [ALREADY_THERE], [], True
+                return self._already_at("that_place")
             if at_ms is not None:
                 targets = with_earlier_place(targets, at_ms)
             elif not targets:
@@ -307,12 +301,12 @@ class ToolBox:
         self.turn.note_offer(outcome.outcome, rows)
         return lines, places, outcome.outcome == "refused"
 
-    def _at_start(self, start: Literal["chapter", "book"]) -> tuple[list[str], list[PlaceRef], bool]:
-        self.at_start = start
+    def _already_at(self, place: AlreadyAt) -> tuple[list[str], list[PlaceRef], bool]:
+        self.already_at = place
         self.turn.note_offer("refused", [])
-        return [ALREADY_AT_CHAPTER_START if start == "chapter" else ALREADY_AT_BOOK_START], [], True
+        return [ALREADY_AT[place]], [], True
 
-    async def _start_where_they_are(self, targets: list[Target]) -> Literal["chapter", "book"] | None:
+    async def _start_where_they_are(self, targets: list[Target]) -> AlreadyAt | None:
         """Which start the one place asked for is, when it is where the listener is already: the
         chapter playing's or the book's, none of it heard yet ("chapter 2" in its lead-in). Offered, it
         would be a covered row for the place the page shows."""
@@ -324,7 +318,7 @@ class ToolBox:
         first = await self._passage_at(asked)
         if first is None or not chapters.still_at_its_start(first, self.here_ms):
             return None
-        return "chapter" if asked.chapter is not None else "book"
+        return "chapter_start" if asked.chapter is not None else "book_start"
 
     async def _counted_chapter(self, step: int) -> int | NoSuchChapter | None:
         """The chapter ``step`` from the one playing (``chapters.counted_from_the_clock``); None when

@@ -4,6 +4,8 @@ Only the guard's places and rows are shown: a line is rendered from its place at
 moment, a move names its place by id and chapter, a refusal never echoes bad input.
 """
 
+from typing import Literal
+
 from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import Target
 from bedside_contracts.turn import OfferPositionsArgs, PlaceRef
@@ -68,14 +70,15 @@ ALREADY_AT_CHAPTER_END = (
 )
 
 
-ALREADY_AT_CHAPTER_START = (
-    "Refused: nothing of the chapter playing has been heard yet, so they are at its start already. "
-    "Tell them so."
-)
-ALREADY_THERE = "Refused: that place is where the book is now. Tell them they are there already."
-ALREADY_AT_BOOK_START = (
-    "Refused: nothing of the book has been heard yet, so they are at its start already. Tell them so."
-)
+AlreadyAt = Literal["chapter_start", "book_start", "that_place"]
+ALREADY_AT: dict[AlreadyAt, str] = {
+    "chapter_start": "Refused: nothing of the chapter playing has been heard yet, so they are at its start "
+    "already. Tell them so.",
+    "book_start": "Refused: nothing of the book has been heard yet, so they are at its start already. "
+    "Tell them so.",
+    "that_place": "Refused: that place is where the book is now. Tell them they are there already.",
+}
+"""What the model reads when the place asked for is where the book is: no place is offered."""
 
 
 def with_chapter(targets: list[Target], chapter: int) -> list[Target]:
