@@ -192,14 +192,7 @@ class TimeLeft:
 
 
 BookFact = Literal[
-    "title",
-    "author",
-    "reader",
-    "chapters",
-    "chapters_left",
-    "chapter_titles",
-    "previous_title",
-    "next_title",
+    "title", "author", "reader", "chapters", "chapters_left", "chapter_titles", "previous_title", "next_title"
 ]
 
 
@@ -1493,10 +1486,10 @@ unless it says its own. Only a number ending what is said, or followed by its un
 
 
 def _with_pauses(utterance: str) -> str:
-    """The words as meant, lower case: hesitations and the fillers before them off, a chapter or an
-    amount put right as the one meant (``_CHAPTER_CORRECTED``, ``_AMOUNT_CORRECTED``), and a
-    recogniser's commas and full stops kept: where one
-    request ends and another starts (``_move_and_timer``)."""
+    """The words as meant, lower case: hesitations and the fillers before them off, a range or a
+    chapter or an amount put right as the one meant (``_AMOUNT_EITHER``, ``_CHAPTER_CORRECTED``,
+    ``_AMOUNT_CORRECTED``), and a recogniser's commas and full stops kept: where one request ends and
+    another starts (``_move_and_timer``)."""
     text = _PICTURES.sub(
         " ", _BUTTONS.sub(lambda button: f" {_BUTTON_SAID[button[0][0]]} ", utterance.lower())
     )
