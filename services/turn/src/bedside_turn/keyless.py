@@ -10,12 +10,7 @@ from bedside_guard import OPENING_CHAPTER
 
 from bedside_turn.domain import history, intents, playback, sittings, speech
 from bedside_turn.domain import recap as recaps
-from bedside_turn.domain.chapters import (
-    after_the_opening,
-    final_chapter,
-    playing_chapter,
-    titled_chapter,
-)
+from bedside_turn.domain.chapters import after_the_opening, final_chapter, playing_chapter, titled_chapter
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.routing import (
