@@ -2048,6 +2048,11 @@ def test_no_one_after_an_amount_puts_nothing_right(utterance: str, not_in: str) 
         ("back like three minutes", Jump(-180_000)),
         ("rewind five to ten minutes", Jump(-600_000)),
         ("the last chapter of the book", intents.FinalChapter()),  # a recap of the chapter before
+        # a stretch named wins over the doze: it was five minutes "since you dozed off"
+        (
+            "what did I just miss, the last minute or so?",
+            RecapAsked(RecapArgs(span="last_minutes", minutes=1)),
+        ),
         ("the very last chapter", intents.FinalChapter()),
         ("the book's last chapter please", intents.FinalChapter()),
     ],

@@ -164,7 +164,7 @@ def read_recap(
     back to the last chapter") it is a place to go to, not a recap, and so it is said alone
     ("previous chapter": ``intents`` reads that first).
     """
-    asks = bool(_ASKS.search(text) or _CATCH_UP.search(text))
+    asks = bool(_ASKS.search(text) or _CATCH_UP.search(text) or _ASLEEP.search(text))
     if asks and (span := _named_span(text, number_of, amount_ms)) is not None:
         return RecapAsked(span)
     if _LAST_CHAPTER.search(text) and not _MOVES.search(text):
