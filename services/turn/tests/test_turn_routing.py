@@ -5,7 +5,14 @@ from bedside_contracts.search import Hit
 from bedside_contracts.turn import Exchange, PlaceRef, ToolCallRecord
 from bedside_guard import Candidate, ahead_of
 from bedside_turn.domain.intents import Direction
-from bedside_turn.domain.routing import MIN_SCORE, other_places, places_named, plausible_ids, searches_for
+from bedside_turn.domain.routing import (
+    MIN_SCORE,
+    other_places,
+    places_named,
+    plausible_ids,
+    rows_not_pressed,
+    searches_for,
+)
 
 HERE = 600_000
 STRONG = MIN_SCORE * 1.5
@@ -108,3 +115,38 @@ def test_there_is_the_place_the_last_answer_named() -> None:
 def test_going_back_searches_what_was_heard_first_and_any_other_way_the_whole_book() -> None:
     assert searches_for("back") == (True, False)
     assert searches_for("forward") == searches_for(None) == (False,)
+
+
+def listed(rows: list[Candidate], turn_id: str = "t1") -> Exchange:
+    offer = ToolCallRecord(
+        name="offer_positions",
+        arguments={"ids": [row.passage_id for row in rows]},
+        lines=[],
+        places=[PlaceRef(line=i, place=row, kind="row") for i, row in enumerate(rows)],
+        ms=1,
+    )
+    return Exchange(
+        turn_id=turn_id,
+        utterance="take me to the storm",
+        speech="",
+        outcome="listed",
+        calls=[offer],
+        guarded_at_ms=HERE,
+    )
+
+
+def pressed(row: int) -> Exchange:
+    press = ToolCallRecord(name="press_listed", arguments={"row": row}, lines=[], ms=1)
+    return Exchange(
+        turn_id="t2", utterance="the third one", speech="", outcome="moved", calls=[press], guarded_at_ms=HERE
+    )
+
+
+def test_the_other_one_after_a_row_was_pressed_is_the_rest_of_that_list() -> None:
+    """A listener session pressed the third of four rows, then said "no, the other one", and was
+    offered places the search had found and never shown."""
+    rows = [place(1, 100_000), place(2, 900_000), place(3, 300_000)]
+    assert rows_not_pressed([listed(rows), pressed(2)]) == [1, 2]
+    assert rows_not_pressed([listed(rows[:2]), pressed(0)]) == [2]
+    assert rows_not_pressed([listed(rows)]) == []  # nothing pressed: the search's others, as before
+    assert rows_not_pressed([pressed(0)]) == []

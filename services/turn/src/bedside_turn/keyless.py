@@ -27,6 +27,7 @@ from bedside_turn.domain.routing import (
     place_in_a_chapter,
     places_named,
     plausible_ids,
+    rows_not_pressed,
     searches_for,
 )
 from bedside_turn.tools import ToolBox
@@ -56,7 +57,8 @@ async def run_keyless(
     intent = intent or intents.read(utterance)
     match intent:
         case intents.OtherOne():
-            return await _offer_again(tools, other_places(earlier or [], tools.here_ms), speech.NO_OTHER)
+            others = rows_not_pressed(earlier or []) or other_places(earlier or [], tools.here_ms)
+            return await _offer_again(tools, others, speech.NO_OTHER)
         case intents.GoThere():
             return await _go_there(tools, earlier or [])
         case intents.Together(move=move, then=then):  # the move first: a timer counts from the place

@@ -271,6 +271,27 @@ def lists_one_row(earlier: Sequence[Exchange]) -> bool:
     return bool(offers) and len([ref for ref in offers[-1].places if ref.kind == "row"]) == 1
 
 
+def rows_not_pressed(earlier: Sequence[Exchange]) -> list[int]:
+    """After a row of a list was pressed aloud in the last turn, the passages of that list's other
+    rows, in their order: what "no, the other one" means then. Empty otherwise."""
+    if not earlier:
+        return []
+    pressed = [call for call in earlier[-1].calls if call.name == "press_listed" and not call.refused]
+    if not pressed or not isinstance(row := pressed[-1].arguments.get("row"), int):
+        return []
+    for exchange in reversed(earlier[:-1]):
+        rows = [
+            ref.place.passage_id
+            for call in exchange.calls
+            if call.name == "offer_positions" and not call.refused
+            for ref in call.places
+            if ref.kind == "row"
+        ]
+        if rows:
+            return [passage for i, passage in enumerate(rows) if i != row and passage is not None]
+    return []
+
+
 def other_places(earlier: list[Exchange], here_ms: int) -> list[int]:
     """The places the newest search found that its turn did not offer, best first (at most four).
 
