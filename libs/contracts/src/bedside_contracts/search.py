@@ -1,5 +1,6 @@
 """Requests and replies of the search service: find_passage, recall, resolve, the catalog."""
 
+from collections.abc import Iterable
 from typing import Annotated, Literal
 
 from bedside_guard import HINT_LIMIT, Candidate, Passage
@@ -128,6 +129,14 @@ class MissingChapter(Contract):
     count: int = Field(ge=1)
     first: int
     last: int
+
+    @classmethod
+    def among(cls, named: int, numbers: Iterable[int]) -> "MissingChapter | None":
+        """Chapter ``named`` missing from a book numbered ``numbers``; None for a book without chapters."""
+        ordered = sorted(set(numbers))
+        if not ordered:
+            return None
+        return cls(named=named, count=len(ordered), first=ordered[0], last=ordered[-1])
 
 
 class Resolution(Contract):

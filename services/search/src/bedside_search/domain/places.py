@@ -59,12 +59,11 @@ NOTHING_BEFORE_THE_START = "there is nothing before the start of the book to go 
 def no_such_chapter(book: ServedBook, target: Target, named: int) -> Resolution:
     """A chapter the book does not have: refused, saying which chapters it has (for the model in
     ``reason``, for plain code in ``missing_chapter``)."""
-    numbers = sorted({c.n for c in book.info.chapters})
-    if not numbers:
+    missing = MissingChapter.among(named, (c.n for c in book.info.chapters))
+    if missing is None:
         return Resolution(
             target=target, named="chapter", reason=f"the book has no chapter {named} (chapters none)"
         )
-    missing = MissingChapter(named=named, count=len(numbers), first=numbers[0], last=numbers[-1])
     return Resolution(
         target=target,
         named="chapter",

@@ -349,12 +349,10 @@ def neighbour_title(book: BookInfo, here_ms: int, step: int) -> str:
 def titled_as(book: BookInfo, here_ms: int, n: int) -> str:
     """ "What's chapter 6 called?": its title once it has begun, as the page shows it (ADR 52), else
     its number only; a chapter the book lacks is said so, with the chapters it has."""
-    numbers = sorted(c.n for c in book.chapters if c.n != OPENING_CHAPTER)
     asked = next((c for c in book.chapters if c.n == n), None)
     if asked is None:
-        if not numbers:
-            return OwnWords("This book has no chapters.")
-        return not_in_book(MissingChapter(named=n, count=len(numbers), first=numbers[0], last=numbers[-1]))
+        missing = MissingChapter.among(n, (c.n for c in book.chapters if c.n != OPENING_CHAPTER))
+        return OwnWords("This book has no chapters.") if missing is None else not_in_book(missing)
     named = chapter_name(n)
     if ahead_of(asked.start_ms, here_ms):
         return OwnWords(f"{named[0].upper()}{named[1:]}'s title shows once you reach it.")
