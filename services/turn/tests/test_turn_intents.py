@@ -2061,3 +2061,40 @@ def test_what_a_second_listener_session_found_misread_is_read_as_meant(
     utterance: str, intent: intents.Intent
 ) -> None:
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # the book moved on ten or twenty minutes: "minutes on" read as a way and an amount
+        ("i'd like ten minutes on the timer", intents.TimerAdded(10)),
+        ("can i have twenty minutes on the sleep timer", intents.TimerAdded(20)),
+        ("could i get 15 minutes on the timer please", intents.TimerAdded(15)),
+        # these were read as nothing, or as a search of the book for "for ten more minutes"
+        ("can i have 20 minutes of sleep timer", intents.SleepTimer(20)),
+        ("give me half an hour of timer", intents.SleepTimer(30)),
+        ("play for ten more minutes", intents.SleepTimer(10)),
+        ("keep reading for another five minutes", intents.SleepTimer(5)),
+        ("ten minutes on", Jump(600_000)),  # a move, as before
+        ("twenty minutes on from here", Jump(1_200_000)),
+    ],
+)
+def test_minutes_on_the_timer_never_move_the_book(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # the first way was taken: forward five minutes, and a search for "no wait go back"
+        ("go forward five minutes... no, back", Jump(-300_000)),
+        ("skip ahead, no wait, go back", Jump(-30_000)),
+        ("go back, no, forward two minutes", Jump(120_000)),
+        ("back ten minutes, sorry, forward ten minutes", Jump(600_000)),
+        ("take me back, no, forward to where the storm starts", FindPlace("the storm starts", "forward")),
+        ("forward... no, back", Jump(-30_000)),  # as before
+        ("go back no further than the storm", FindPlace("no further than the storm", "back")),  # as before
+    ],
+)
+def test_a_way_put_right_while_speaking_is_the_second_way(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent

@@ -1238,7 +1238,7 @@ to that chapter's end ("take me to the end of chapter 3" has no word of stopping
 11" stops as chapter 11 begins: at the end of chapter 10 (it moved the book to chapter 11)."""
 _TIMER_MINUTES = re.compile(
     _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+|like\s+|around\s+)?({_AMOUNT})"
-    rf"|\b({_AMOUNT}|{_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:sleep\s+)?timer\b"
+    rf"|\b({_AMOUNT}|{_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:of\s+)?(?:sleep\s+)?timer\b"
     r"|^(?:(?:(?:set|change|make) )?(?:a |the )?(?:sleep )?timer (?:of |for |to )?|sleep (?:mode )?|make it )"
     rf"({_AMOUNT})(?: instead)?(?:\s+please)?$"
 )
@@ -1250,6 +1250,8 @@ _TIMER_MORE = re.compile(
 )
 """Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please", "another half
 hour then stop"."""
+_NAMES_A_TIMER = re.compile(r"\btimer\b")
+"""Words about the sleep timer, which never move the book ("i'd love ten minutes on the timer")."""
 _THEN_STOP = r"(?:,?\s+(?:and |then |and then )?(?:stop|sleep|pause|(?:turn|switch|shut) (?:it )?off))"
 _LISTENING_ON = (
     r"(?:(?:keep|go on|carry on) (?:playing|reading|going)|(?:play|read)(?: on)?"
@@ -1257,9 +1259,10 @@ _LISTENING_ON = (
 )
 _TIMER_LISTENING_FOR = re.compile(
     rf"^(?:(?:ok(?:ay)?|just|please)\s+)*(?:{_LISTENING_ON}\s+(?:for\s+)?|give (?:me|it)\s+|only\s+|just\s+)"
-    rf"(?:another\s+|an extra\s+)?({_AMOUNT})(?:\s+(?:more|longer))?(?:\s+tonight)?"
-    rf"{_THEN_STOP}?(?:\s+please)?$"
-    rf"|^({_AMOUNT}){_THEN_STOP}(?:\s+please)?$"
+    rf"(?:another\s+|an extra\s+)?"
+    rf"(?:(?P<amount>{_AMOUNT})|(?P<count>{_NUMBER_SAID})\s+more\s+(?P<unit>{_UNIT})s?)"
+    rf"(?:\s+(?:more|longer))?(?:\s+tonight)?{_THEN_STOP}?(?:\s+please)?$"
+    rf"|^(?P<amount_alone>{_AMOUNT}){_THEN_STOP}(?:\s+please)?$"
 )
 """How long to keep listening, with no word of a timer: "give me twenty minutes", "play for half an
 hour", "only ten minutes tonight", "ten minutes and then sleep"."""
@@ -1281,7 +1284,8 @@ _TIMER_ADDED = re.compile(
     rf"|^add {_ADDED_AMOUNT} before it (?:switches|turns|goes) off$"
     rf"|^(?:sleep )?timer plus {_ADDED_AMOUNT}$|^bump (?:the |my )?(?:sleep )?timer up by {_ADDED_AMOUNT}$"
     rf"|^give (?:the |my )?(?:sleep )?timer {_ADDED_AMOUNT}$"
-    rf"|^(?:(?:ok(?:ay)?|just|give me)\s+)*{_ADDED_AMOUNT}{_ON_THE_TIMER}\b"
+    rf"|^(?:(?:ok(?:ay)?|just|give me|i'd|i would|like|love|i want|(?:can|could) i (?:have|get))\s+)*"
+    rf"{_ADDED_AMOUNT}{_ON_THE_TIMER}\b"
 )
 """Minutes put on the running timer ("add ten minutes to the timer", "extend the timer by 10
 minutes", "add another half hour"): read before a timer set, which "for ten minutes" also is."""
@@ -1483,13 +1487,26 @@ _AMOUNT_CORRECTED = re.compile(
 """An amount put right as it is said ("back five minutes... no, ten"): the second, in the first's unit
 unless it says its own. Only a number ending what is said, or followed by its unit, puts one right:
 "the last ten minutes no one told me" and "thirty minutes... wait a minute" put nothing right."""
+_WAY_SAID = r"(?:back(?:wards?)?|forwards?|ahead)"
+_WAY_CORRECTED = re.compile(
+    rf"\b{_WAY_SAID}(?P<amount>(?: (?!{_PUT_RIGHT}\b)[\w-]+){{0,4}}?),? (?:(?:{_PUT_RIGHT}|wait),? )+"
+    rf"(?:(?:go|skip|jump|take me|move) )?(?P<then>{_WAY_SAID})(?P<rest>(?: please)?$| \S.*$)"
+)
+"""A way put right as it is said ("forward five minutes... no, back", "back, no, forward two minutes"): the
+second way, with the first one's amount unless the second says its own."""
+
+
+def _way_put_right(said: re.Match[str]) -> str:
+    if said["rest"].strip() in ("", "please"):
+        return f"{said['then']}{said['amount']}{said['rest']}"
+    return f"{said['then']}{said['rest']}"
 
 
 def _with_pauses(utterance: str) -> str:
     """The words as meant, lower case: hesitations and the fillers before them off, a range or a
-    chapter or an amount put right as the one meant (``_AMOUNT_EITHER``, ``_CHAPTER_CORRECTED``,
-    ``_AMOUNT_CORRECTED``), and a recogniser's commas and full stops kept: where one request ends and
-    another starts (``_move_and_timer``)."""
+    way or a chapter or an amount put right as the one meant (``_AMOUNT_EITHER``, ``_WAY_CORRECTED``,
+    ``_CHAPTER_CORRECTED``, ``_AMOUNT_CORRECTED``), and a recogniser's commas and full stops kept:
+    where one request ends and another starts (``_move_and_timer``)."""
     text = _PICTURES.sub(
         " ", _BUTTONS.sub(lambda button: f" {_BUTTON_SAID[button[0][0]]} ", utterance.lower())
     )
@@ -1497,6 +1514,7 @@ def _with_pauses(utterance: str) -> str:
     text = re.sub(r"[!.?,;]+$", "", text).strip()
     while (stripped := _FILLER.sub("", text)) != text:
         text = stripped
+    text = _WAY_CORRECTED.sub(_way_put_right, text)
     text = _CHAPTER_CORRECTED.sub(lambda said: f"chapter {said['then']}", text)
     text = _AMOUNT_EITHER.sub(lambda said: f"{said['more']} {said['unit']}", text)
     return _AMOUNT_CORRECTED.sub(lambda said: f"{said['then']} {said['unit_then'] or said['unit']}", text)
@@ -1691,7 +1709,8 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
         return TimeLeft()
     if length := _LENGTH_ASKED.match(text):
         return TimeLeft(length_of=_LENGTHS[length.group(1)])
-    if (  # a place said on the clock first: "skip to 45 minutes in" is no move by 45 minutes
+    # a place said on the clock first: "skip to 45 minutes in" is no move by 45 minutes
+    if not _NAMES_A_TIMER.search(text) and (
         jump := _spoken_clock(text)
         or _share_of_book(text)
         or _into_chapter(text)
@@ -1971,7 +1990,7 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         said = more.group(3) or f"{more.group(1)} {more.group(2)}"
         return SleepTimer(after=max(1, round(_said_amount_ms(said) / 60_000)))
     if listening := _TIMER_LISTENING_FOR.match(text):
-        said = listening.group(1) or listening.group(2)
+        said = listening["amount"] or listening["amount_alone"] or f"{listening['count']} {listening['unit']}"
         return SleepTimer(after=max(1, round(_said_amount_ms(said) / 60_000)))
     if bare := _TIMER_BARE_MINUTES.search(text):
         return SleepTimer(after=max(1, round(number_of(next(said for said in bare.groups() if said)))))
