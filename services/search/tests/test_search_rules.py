@@ -14,7 +14,7 @@ from bedside_search.domain.book import ServedBook
 from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, agreed_best, chapter_nudged, fuse
 from bedside_search.domain.places import NOTHING_BEFORE_THE_START, resolve, resolve_one
 from bedside_search.domain.terms import average_length, encode_document, encode_query, term_index, terms
-from bedside_search_testing import PASSAGE_MS, small_info, small_passages
+from bedside_search_testing import PASSAGE_MS, chapters_of, small_info, small_passages
 
 
 def test_stemming_makes_forms_of_a_word_meet() -> None:
@@ -279,3 +279,12 @@ def test_the_holding_passage_is_the_one_the_line_is_inside(book: ServedBook) -> 
     holding = book.holding(45_000)
     assert holding is not None
     assert holding.id == 1
+
+
+def test_a_missing_chapter_counts_the_chapters_without_the_opening() -> None:
+    """The turn says "it has 4 chapters, 1 to 4" of the same book: the opening is no chapter."""
+    passages = [p.model_copy(update={"chapter": 0}) if p.id == 0 else p for p in small_passages()]
+    info = small_info().model_copy(update={"chapters": chapters_of(passages)})
+    missing = resolve_one(ServedBook.of(info, passages, "c"), 0, Target(chapter=9))
+    assert missing.reason == "the book has no chapter 9 (chapters 1 to 4)"
+    assert missing.missing_chapter == MissingChapter(named=9, count=4, first=1, last=4)

@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 from typing import Annotated, Literal
 
-from bedside_guard import HINT_LIMIT, Candidate, Passage
+from bedside_guard import HINT_LIMIT, OPENING_CHAPTER, Candidate, Passage
 from pydantic import Field, model_validator
 
 from bedside_contracts.common import Contract, MediaName, Millis, Name, Offset
@@ -132,8 +132,9 @@ class MissingChapter(Contract):
 
     @classmethod
     def among(cls, named: int, numbers: Iterable[int]) -> "MissingChapter | None":
-        """Chapter ``named`` missing from a book numbered ``numbers``; None for a book without chapters."""
-        ordered = sorted(set(numbers))
+        """Chapter ``named`` missing from a book numbered ``numbers``; None for a book without chapters.
+        The opening before chapter 1 is not counted: nobody asks for it by number."""
+        ordered = sorted(set(numbers) - {OPENING_CHAPTER})
         if not ordered:
             return None
         return cls(named=named, count=len(ordered), first=ordered[0], last=ordered[-1])

@@ -351,7 +351,7 @@ def titled_as(book: BookInfo, here_ms: int, n: int) -> str:
     its number only; a chapter the book lacks is said so, with the chapters it has."""
     asked = next((c for c in book.chapters if c.n == n), None)
     if asked is None:
-        missing = MissingChapter.among(n, (c.n for c in book.chapters if c.n != OPENING_CHAPTER))
+        missing = MissingChapter.among(n, (c.n for c in book.chapters))
         return OwnWords("This book has no chapters.") if missing is None else not_in_book(missing)
     named = chapter_name(n)
     if ahead_of(asked.start_ms, here_ms):
