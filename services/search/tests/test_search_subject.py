@@ -21,6 +21,7 @@ from bedside_search.domain.subject import (
     introduction,
     mentioned_first,
     name_asked_of,
+    names_someone_else,
     subject_of,
     tells_name_of,
     thing_of,
@@ -326,3 +327,48 @@ def test_a_name_asked_is_read_for_what_it_is_asked_of() -> None:
     # the rest of a name heard: where the book writes James beside another name ("James Howard")
     assert name_asked_of("what's James's surname?") == ("james",)
     assert name_asked_of("what is the last name of James") == ("james",)
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "subject", "someone_else"),
+    [
+        (
+            "One night John had to give me a draught; Thomas Green came in to help him.",
+            "green",
+            ("joe", "green"),
+            True,
+        ),
+        ("Then Tom Green said in a low voice that he wished it.", "green", ("joe", "green"), True),
+        ('"Little Joe Green at the lodge," said John.', "green", ("joe", "green"), False),
+        ("Green came in with the lantern.", "green", ("joe", "green"), False),  # the name alone
+        ("Then Green came in with the lantern.", "green", ("joe", "green"), False),
+        (
+            "Mr. Green came in, and Thomas Green after him.",
+            "green",
+            ("joe", "green"),
+            False,
+        ),  # a title: theirs
+        ("Thomas Green came in, and Joe Green after him.", "green", ("joe", "green"), False),
+        ("One night Thomas Green came in.", "green", ("green",), False),  # one word asked: any Green
+    ],
+)
+def test_a_name_written_only_as_part_of_another_persons_name_is_someone_else(
+    text: str, word: str, subject: tuple[str, ...], someone_else: bool
+) -> None:
+    assert names_someone_else(text, word, subject) is someone_else
+
+
+def test_who_is_leaves_out_the_passages_that_name_someone_else_of_the_same_surname() -> None:
+    # "who is Joe Green?" quoted "Thomas Green came in to help him": his father's chapter names Green most
+    naming = {
+        "green": [
+            _naming(3, 17),
+            Naming(passage_id=7, chapter=19, start_ms=7 * PASSAGE_MS, inside=True, someone_else=True),
+            Naming(passage_id=8, chapter=19, start_ms=8 * PASSAGE_MS, inside=True, someone_else=True),
+            _naming(9, 20),
+        ]
+    }
+    assert [f.passage_id for f in introduced_order(naming, []) or []] == [3, 9]
+    # only someone else of that name heard: they are still the ones the book has named so
+    everyone_else = {"green": [naming["green"][1], naming["green"][2]]}
+    assert [f.passage_id for f in introduced_order(everyone_else, []) or []] == [7, 8]

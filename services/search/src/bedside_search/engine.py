@@ -182,7 +182,7 @@ class SearchEngine:
         holding = Heard(holding_id, cosine) if held and holding_id is not None else None
         who = subject_of(request.question)
         where = () if who else whereabouts_of(request.question)
-        naming = {word: book.heard_naming(word, request.here_ms) for word in who or where}
+        naming = {word: book.heard_naming(word, request.here_ms, who or where) for word in who or where}
         name_asked = () if who or where else name_asked_of(request.question)
         titles = title_weights(request.question, book.heard_titles(request.here_ms))
         agreed = agreed_best(

@@ -22,7 +22,7 @@ from bedside_guard import (
 from bedside_runtime.errors import InvalidRequest
 
 from bedside_search.domain.book_part import Part, distance_from
-from bedside_search.domain.subject import Naming, introduction, tells_name_of
+from bedside_search.domain.subject import Naming, introduction, names_someone_else, tells_name_of
 from bedside_search.domain.terms import BookTerms, SparseTerms, terms
 from bedside_search.domain.untranscribed import spanning, untranscribed_passages
 
@@ -97,11 +97,12 @@ class ServedBook:
         """Each passage id's distance from ``part`` on the clock, in ms (None for no part)."""
         return self._distances[part] if part is not None else None
 
-    def heard_naming(self, word: str, here_ms: int) -> list[Naming]:
+    def heard_naming(self, word: str, here_ms: int, subject: Sequence[str] = ()) -> list[Naming]:
         """The passages a listener at ``here_ms`` has heard write ``word`` with a capital, and
         whether as a name for sure (``named_words``: inside a sentence, or opening one just before
         another name). The passage holding the line counts by its heard words only (``heard_text``),
-        and a chapter heading read out names no one (``without_headings``): the story does."""
+        and a chapter heading read out names no one (``without_headings``): the story does. With
+        the whole ``subject`` asked after, whether the word is written only in someone else's name."""
         found = []
         for passage_id in self.named_in.get(word, ()):
             p = self._by_id[passage_id]
@@ -118,6 +119,7 @@ class ServedBook:
                     start_ms=p.start_ms,
                     inside=inside,
                     introduced=introduction(text, word),
+                    someone_else=names_someone_else(text, word, subject),
                 )
             )
         return found

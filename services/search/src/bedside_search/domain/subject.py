@@ -255,6 +255,22 @@ class Naming:
     name ("Hettie Bramble," said ...); otherwise at a sentence's start it may be any word."""
     introduced: Introduction = Introduction.NONE
     """How surely it says who they are (``introduction``)."""
+    someone_else: bool = False
+    """It writes the word only inside another's name ("Thomas Green" when Joe Green is asked after)."""
+
+
+def names_someone_else(text: str, word: str, subject: Sequence[str]) -> bool:
+    """Whether ``text`` writes ``word`` only as part of another person's name than the ``subject`` asked
+    after: each time beside another capitalised word and never beside the subject's own others
+    ("Thomas Green", asked about Joe Green). A title ("Mr. Green") may be anyone's, and a sentence's
+    first word ("Then Green said") is no name."""
+    others = set(subject) - {word}
+    if not others:
+        return False
+    runs = [set(words_of(run[0])) for run in _CAPITALISED_RUN.finditer(text) if word in words_of(run[0])]
+    if not runs or len(runs) < len(re.findall(rf"\b{re.escape(word)}\b", text, re.IGNORECASE)):
+        return False  # written alone somewhere: it may be theirs
+    return all(not run & others and run - {word} - _TITLE_WORDS - STOPWORDS for run in runs)
 
 
 def introduced_order(
@@ -273,7 +289,8 @@ def introduced_order(
     as it would for any question. Otherwise the least named word picks the passages ("Clay", not
     "John"); those that introduce them come first, the surer way first (``Naming.introduced``),
     then by their most naming chapter (ties: the earlier), and inside a chapter story order: the
-    first time a chapter names someone is where it says who they are. Someone the book's
+    first time a chapter names someone is where it says who they are; passages naming only someone
+    else of that name (``Naming.someone_else``) are left out while others name X. Someone the book's
     opening chapter (``opening_chapter``) names is one of its main characters, named often in every
     chapter after: the opening chapter comes first, where they are introduced. For "where is X?"
     the latest heard passage naming X comes first: it is the last the listener heard of them.
@@ -281,7 +298,7 @@ def introduced_order(
     if not naming or any(not any(p.inside for p in naming.get(word, ())) for word in naming):
         return None
     word = min(naming, key=lambda w: (len(naming[w]), w))
-    passages = naming[word]
+    passages = [p for p in naming[word] if not p.someone_else] or naming[word]
     per_chapter = Counter(p.chapter for p in passages)
     introduced = any(p.chapter == opening_chapter and p.inside for p in passages)
     fused = {f.passage_id: f for f in ranked}
