@@ -287,3 +287,19 @@ def test_a_name_asked_is_answered_where_the_book_first_tells_it(sample: Sample, 
 
 def test_a_name_asked_of_something_not_heard_has_not_come_up(sample: Sample) -> None:
     assert sample.first("what's the name of the giraffe?", "13:00") is None
+
+
+@pytest.mark.parametrize(
+    "question", ["who's the keeper", "who is the new keeper?", "who is the lighthouse keeper?"]
+)
+def test_who_someone_the_book_calls_by_what_they_are_is_answered_where_it_says_so(
+    sample: Sample, question: str
+) -> None:
+    # "the keeper" is never a name: it had "not come up" a minute after "the new lighthouse keeper"
+    first = sample.first(question, "2:00")
+    assert first is not None
+    assert "the new lighthouse keeper" in first.text
+
+
+def test_who_someone_is_by_what_they_are_has_not_come_up_before_the_book_says_it(sample: Sample) -> None:
+    assert sample.first("who's the keeper", "0:50") is None

@@ -22,6 +22,7 @@ from bedside_search.domain.subject import (
     mentioned_first,
     name_asked_of,
     names_someone_else,
+    role_of,
     subject_of,
     tells_name_of,
     thing_of,
@@ -372,3 +373,11 @@ def test_who_is_leaves_out_the_passages_that_name_someone_else_of_the_same_surna
     # only someone else of that name heard: they are still the ones the book has named so
     everyone_else = {"green": [naming["green"][1], naming["green"][2]]}
     assert [f.passage_id for f in introduced_order(everyone_else, []) or []] == [7, 8]
+
+
+def test_someone_asked_after_by_what_they_are_is_a_role_said_in_the_books_words() -> None:
+    assert role_of("who's the keeper") == ("keeper",)
+    assert role_of("Who is the new lighthouse keeper?") == ("new", "lighthous", "keeper")
+    assert role_of("who is the Captain?") == ()  # a capital: the names rules decide
+    assert role_of("who is Hettie?") == ()
+    assert role_of("who was the man who sold the old horse at the fair?") == ()

@@ -50,7 +50,14 @@ from bedside_search.domain.behind import Heard, heard_ranking, recalled_order
 from bedside_search.domain.book import ServedBook, check_artifact, info_of, vectors_of
 from bedside_search.domain.find import find_order
 from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, agreed_best, fuse
-from bedside_search.domain.subject import name_asked_of, subject_of, thing_of, title_weights, whereabouts_of
+from bedside_search.domain.subject import (
+    name_asked_of,
+    role_of,
+    subject_of,
+    thing_of,
+    title_weights,
+    whereabouts_of,
+)
 from bedside_search.domain.terms import average_length, encode_document, encode_query
 from bedside_search.store import VectorStore, collection_for
 
@@ -203,7 +210,7 @@ class SearchEngine:
             opening_chapter=book.passages[0].chapter if book.passages else None,
             titles=titles,
             agreed=agreed,
-            mentions=book.heard_mentioning(thing_of(request.question), request.here_ms),
+            mentions=book.heard_mentioning(thing_of(question) or role_of(question), request.here_ms),
             tellings=book.heard_telling_name(name_asked, request.here_ms) if name_asked else (),
         )
         if served is None:

@@ -140,6 +140,22 @@ def thing_of(question: str) -> tuple[str, ...]:
     return asked if 0 < len(asked) <= SUBJECT_WORDS else ()
 
 
+_WHO_BY_ROLE = re.compile(
+    r"\bwho(?:['\u2019]s|\s+is|\s+was|\s+are|\s+were)\s+the\s+(?P<thing>[^?.!]+)", re.IGNORECASE
+)
+
+
+def role_of(question: str) -> tuple[str, ...]:
+    """The content terms (stemmed) of "who's the keeper?": someone asked after by what they are, in
+    lower case; () if none. When the book never writes it as a name, the heard passages that say it
+    answer, as for a thing ("the new lighthouse keeper")."""
+    match = _WHO_BY_ROLE.search(question)
+    if match is None or any(c.isupper() for c in match.group("thing")):
+        return ()
+    asked = tuple(dict.fromkeys(terms(match.group("thing"))))
+    return asked if 0 < len(asked) <= SUBJECT_WORDS else ()
+
+
 WHAT_THING_WORDS = (2, 3)
 """How many words "what is the X?" names a thing with: one ("the plan", "the answer") or a clause
 ("the point of that", "the reason she left") is a question about the story, not a thing to find."""
