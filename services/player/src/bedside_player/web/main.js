@@ -13,7 +13,7 @@ import {
   afterJoin, follow, leave, position, refreshState, render, renderPlay, report, skip, togglePlay, wirePosition,
 } from "./position.js";
 import { offerPairing, signIn } from "./signin.js";
-import { adoptSleep, renderSleep, wireSleep } from "./sleep.js";
+import { adoptSleep, movedHere, renderSleep, wireSleep } from "./sleep.js";
 import { DEVICE, REPORT_EVERY_MS, SKIP_MS, state } from "./state.js";
 import { el, notice } from "./ui.js";
 import "./voice.js"; // the microphone wires itself
@@ -29,6 +29,7 @@ follow({
     ensureChapterTitle();
     historySoon();
   },
+  moving: movedHere,
   sought: historySoon,
   rendered(ms) {
     renderChapter(ms);

@@ -12,6 +12,7 @@ import { clock, el, notice, showLink } from "./ui.js";
 // What the rest of the page does when the position changes; main.js says, once.
 const followers = {
   jumped(_ms, _back) {}, // the position was set from the server's state (back: to earlier)
+  moving(_ms) {}, // this page moves the book itself, to _ms
   adopted(_next) {}, // a state from the server was taken in
   sought() {}, // this page's own seek was answered
   rendered(_ms) {}, // the clock was drawn
@@ -376,6 +377,7 @@ export async function seekTo(ms) {
   settleScrub();
   const target = clamp(ms);
   state.unsentMoves.push(position()); // before the jump: a report queued ahead of it says this
+  followers.moving(target);
   setPosition(target);
   render();
   const body = () => {

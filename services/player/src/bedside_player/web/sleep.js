@@ -60,6 +60,14 @@ function choose(choice) {
   send("/sleep-timer", { device: DEVICE, after: choice === "chapter_end" ? choice : Number(choice) });
 }
 
+// This page moved the book itself (a skip, the scrubber, a row): a stop it jumps past is not reached
+// by playing. The player moves the timer with the book, and its state brings the new stop.
+export function movedHere(toMs) {
+  const sleep = state.sleep;
+  if (sleep.timer && toMs >= sleep.timer.stop_at_ms) sleep.jumpedPast = sleep.timer.stop_at_ms;
+  sleep.playedBelowStop = false;
+}
+
 // This device played up to the stop: pause on it, and tell the player once for this timer.
 async function runOut(timer, reached) {
   state.sleep.ranOutSeq = timer.set_seq;
@@ -121,7 +129,8 @@ function renderTimer(timer, pos) {
   // A recording may end a little before the book's end that a timer stops at.
   const reached = left <= 0 || (state.audio && el.audio.ended);
   // Reached by playing (a page that paused at the book's end in the same tick counts too).
-  if (reached && (state.playing || sleep.playedBelowStop) && sleep.ranOutSeq !== timer.set_seq) {
+  const played = (state.playing || sleep.playedBelowStop) && sleep.jumpedPast !== timer.stop_at_ms;
+  if (reached && played && sleep.ranOutSeq !== timer.set_seq) {
     sleep.playedBelowStop = false;
     runOut(timer, pos);
     return;
