@@ -714,6 +714,21 @@ def test_a_pause_said_aloud_lands_where_the_page_had_got_to_not_at_its_last_repo
     expect(phone.locator("#pos")).to_have_text(clock(state["position_ms"]))
 
 
+def test_a_question_asked_while_playing_is_answered_from_where_the_page_has_got_to(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The page reports every 15 s (here: only as it starts to play); "back 5 seconds" asked eight
+    seconds in went back from the last report, to the book's start, not from where the listener was."""
+    phone = open_page("phone", extra="&report_ms=600000")
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    expect(phone.locator("#pos")).to_have_text(re.compile(r"^0:00:(0[8-9]|[1-5]\d)$"), timeout=WAIT_MS)
+    asked_at = position_of(phone)
+    ask(phone, "back 5 seconds")
+    state = wait_for_state(bedside, listener, BOOK_ID, lambda s: s["last_move_cause"] is not None)
+    assert asked_at - 5_000 <= state["position_ms"] <= asked_at + 2_000, (asked_at, state)
+
+
 def test_a_timer_cancelled_on_another_device_leaves_a_playing_page_where_it_is(open_page: OpenPage) -> None:
     """A cancelled timer (like a join or a list) says nothing of the position: the state it
     pushes still holds the last report, seconds behind a page that plays on, which stays put."""

@@ -193,8 +193,11 @@ export async function ours(method, path, body) {
 // Everything the listener did on this page so far, answered by the player: a scrub still being
 // gathered goes out now. A question waits for it, so it is heard where the listener put the book
 // and after the skip pressed before it, which would otherwise withdraw the list it draws (ADR 47).
+// A page that plays says where it has got to first: its last report may be 15 s behind, and "back
+// 30 seconds" or "who is that?" is asked from where the listener is.
 export async function settled() {
   settleScrub();
+  if (state.playing) report();
   await ourQueue;
 }
 
