@@ -6,8 +6,10 @@ from bedside_contracts.ingest import BookArtifact, ChapterTranscript, IngestBook
 from bedside_ingest.alignment import align_book, pair_chapters, words_of
 from bedside_ingest.audiobook import Audiobook, AudioChapter
 from bedside_ingest.book import Book, Chapter, Unit
+from bedside_ingest.formats.jsonbook import load_json_book
 from bedside_ingest.pipeline import prepare_book
 from bedside_ingest.transcription import transcribed_book
+from bedside_testing import corpus_file
 
 WORD_MS = 400
 
@@ -106,10 +108,54 @@ def test_chapters_pair_in_order_and_a_chapter_not_in_the_book_keeps_its_words() 
     credits = heard(1, ["This recording is in the public domain and was read by a volunteer."])
     one, two = heard(2, ONE), heard(3, TWO)
     book = ebook(("One", ONE), ("Two", TWO))
-    assert pair_chapters(book.chapters, [credits, one, two]) == [None, 0, 1]
+    assert pair_chapters(book.chapters, [credits, one, two]) == [None, range(0, 1), range(1, 2)]
     aligned, _ = align_book(book, recording(credits, one, two), {1: credits, 2: one, 3: two}, "test")
     assert aligned.chapters[0].title == "Track 1"
     assert "volunteer." in " ".join(u.text for u in aligned.chapters[0].units)
+
+
+THREE = [
+    "That night the storm came in over the harbour.",
+    "The lamp went out at the top of the tower.",
+    "Wren climbed the stairs with the lantern in both hands.",
+]
+
+
+def test_one_recording_holding_several_chapters_takes_the_e_books_chapters() -> None:
+    """One file and no chapter marks, with a three-chapter e-book: the e-book was left out whole
+    (a third of the words heard matched the one chapter paired) and the book was the recogniser's."""
+    whole = heard(1, ONE + TWO + THREE, {"Calloway": "callaway", "Hettie": "hetty"})
+    book = ebook(("One", ONE), ("Two", TWO), ("Three", THREE))
+    assert pair_chapters(book.chapters, [whole]) == [range(0, 3)]
+    aligned, report = align_book(book, recording(whole), {1: whole}, "test")
+    assert report.fallback == ""
+    assert [(c.n, c.title) for c in aligned.chapters] == [(1, "One"), (2, "Two"), (3, "Three")]
+    assert [u.text for c in aligned.chapters for u in c.units] == ONE + TWO + THREE
+    starts = sentence_starts(ONE + TWO + THREE)
+    assert [c.units[0].start_ms for c in aligned.chapters] == [
+        starts[0],
+        starts[len(ONE)],
+        starts[len(ONE + TWO)],
+    ]
+    assert aligned.chapters[0].start_ms == 0  # the recording's start: what comes before is its own
+
+
+def test_a_recording_of_two_chapters_then_one_each_numbers_the_chapters_after_it_on() -> None:
+    first, third = heard(1, ONE + TWO), heard(2, THREE)
+    book = ebook(("One", ONE), ("Two", TWO), ("Three", THREE))
+    assert pair_chapters(book.chapters, [first, third]) == [range(0, 2), range(2, 3)]
+    aligned, _ = align_book(book, recording(first, third), {1: first, 2: third}, "test")
+    assert [(c.n, c.title) for c in aligned.chapters] == [(1, "One"), (2, "Two"), (3, "Three")]
+
+
+def test_a_real_books_chapters_read_one_to_a_track_pair_one_to_one() -> None:
+    """Black Beauty's first twelve chapters, each its own track: no track takes in a neighbour, whose
+    common words it also says; then chapters 13 to 15 in one track take all three."""
+    book = load_json_book(corpus_file("black_beauty.json"))
+    tracks = [heard(n + 1, [u.text for u in book.chapters[n].units]) for n in range(12)]
+    assert pair_chapters(book.chapters, tracks) == [range(n, n + 1) for n in range(12)]
+    joined = heard(13, [u.text for n in (12, 13, 14) for u in book.chapters[n].units])
+    assert pair_chapters(book.chapters, [*tracks, joined])[-1] == range(12, 15)
 
 
 def test_the_wrong_book_falls_back_to_the_words_heard() -> None:

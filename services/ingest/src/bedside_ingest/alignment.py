@@ -1,10 +1,11 @@
 """Aligning an e-book to the recording's transcript, without I/O.
 
 The e-book's words are the ones the listener should see (names spelled right); the
-recogniser's words know when each was said. Each audio chapter is paired with the e-book
-chapter whose words it shares most (in order: pairs never go back in the e-book); within a
-pair the two word sequences are matched (difflib's longest common blocks), and a sentence
-with enough of its words matched takes its start and end from them. Sentences between two
+recogniser's words know when each was said. Each audio chapter is paired with the run of e-book
+chapters whose words it shares most, usually one, several when one file holds several chapters
+(in order: pairs never go back in the e-book); within a pair the two word sequences are matched
+(difflib's longest common blocks), and a sentence with enough of its words matched takes its
+start and end from them. Sentences between two
 matched ones are spread over the time between them; sentences at a chapter's edges that the
 recording does not hold (front matter, notes, an abridged passage) are left out, not spread.
 An audio chapter paired with no e-book chapter keeps the recogniser's words.
@@ -32,6 +33,9 @@ MIN_BOOK_SHARE = 0.3
 STRAY_WORDS = 3
 """A matched word more than three words further from its neighbour in the recording than in the
 sentence is a stray match."""
+MIN_HELD_SHARE = 0.5
+"""A neighbouring e-book chapter joins an audio chapter's run when the recording holds this share of
+its words besides those already matched: one file read from several chapters."""
 CONTENT_WORD_CHARS = 3
 """Pairing chapters counts words of three letters or more: "the" and "a" say nothing of which."""
 
@@ -62,27 +66,61 @@ class AlignmentReport:
         return self.matched / placed if placed else 0.0
 
 
-def pair_chapters(ebook: Sequence[Chapter], heard: Sequence[ChapterTranscript]) -> list[int | None]:
-    """For each audio chapter, the index of its e-book chapter (or None), never going back."""
+def pair_chapters(ebook: Sequence[Chapter], heard: Sequence[ChapterTranscript]) -> list[range | None]:
+    """For each audio chapter, the run of e-book chapters it holds (or None), never going back.
+
+    Each e-book chapter gives a run (``_widened``); of those holding at least ``MIN_CHAPTER_SHARE`` of
+    the recording's words, the one whose words and the recording's match best both ways (the share
+    of all the words of both that match): a run longer than the recording, or one chapter of
+    several the recording holds, matches less of one side.
+    """
     ebook_counts = [
         Counter(w for u in c.units for w in words_of(u.text) if len(w) >= CONTENT_WORD_CHARS) for c in ebook
     ]
-    pairs: list[int | None] = []
-    earliest = 0
+    sizes = [sum(counts.values()) for counts in ebook_counts]
+    pairs: list[range | None] = []
+    taken = -1  # the last e-book chapter paired
     for transcript in heard:
         counts = Counter(
             w for word in transcript.words for w in words_of(word.text) if len(w) >= CONTENT_WORD_CHARS
         )
         total = sum(counts.values())
-        best, best_share = None, MIN_CHAPTER_SHARE
-        for index in range(earliest, len(ebook)):
-            share = sum((counts & ebook_counts[index]).values()) / total if total else 0.0
-            if share > best_share:
-                best, best_share = index, share
+        best, best_match = None, 0.0
+        for index in range(max(taken, 0), len(ebook)) if total else ():
+            run, matched = _widened(counts, ebook_counts, index)
+            both_ways = 2 * matched / (total + sum(sizes[i] for i in run))
+            if matched / total >= MIN_CHAPTER_SHARE and both_ways > best_match:
+                best, best_match = run, both_ways
         pairs.append(best)
         if best is not None:
-            earliest = best
+            taken = best.stop - 1
     return pairs
+
+
+def _overlap(heard: Counter[str], written: Counter[str]) -> int:
+    return sum((heard & written).values())
+
+
+def _widened(heard: Counter[str], ebook_counts: Sequence[Counter[str]], index: int) -> tuple[range, int]:
+    """The run of e-book chapters from ``index`` on that one audio chapter holds, and how many of its
+    words they match. When the recording holds most of chapter ``index``'s words (``MIN_HELD_SHARE``),
+    the chapters after it join while it holds most of theirs beyond those the run already matched.
+    A recording of one chapter says its neighbours' common words no more often than its own text
+    does, so it takes in none."""
+    run = Counter(ebook_counts[index])
+    matched = _overlap(heard, run)
+    last = index
+    if matched < MIN_HELD_SHARE * sum(run.values()):
+        return range(index, index + 1), matched
+    while last + 1 < len(ebook_counts):
+        following = ebook_counts[last + 1]
+        gain = _overlap(heard, run + following) - matched
+        if gain < MIN_HELD_SHARE * sum(following.values()):
+            break
+        run += following
+        matched += gain
+        last += 1
+    return range(index, last + 1), matched
 
 
 @dataclass(frozen=True)
@@ -194,31 +232,38 @@ def align_book(
     heard_words = sum(len(words_of(w.text)) for t in heard for w in t.words)
     matched_words = 0
     placed_sentences: set[tuple[int, int]] = set()
-    for audio, transcript, pair in zip(audiobook.chapters, heard, pairs, strict=True):
-        if pair is None:
-            units = units_of(transcript, audio.book_start_ms)
-            title = audio.title
+    added = 0  # chapters that audio chapters holding several put before the ones after them
+    for audio, transcript, run in zip(audiobook.chapters, heard, pairs, strict=True):
+        if run is None:
+            held = [(audio.title, units_of(transcript, audio.book_start_ms))]
         else:
-            sentences = ebook.chapters[pair].units
+            # the run's sentences matched as one text: where one chapter ends in it is the e-book's
+            owner = [(i, k) for i in run for k in range(len(ebook.chapters[i].units))]
+            sentences = [ebook.chapters[i].units[k] for i, k in owner]
             placed, matched = _match_sentences(sentences, transcript)
             matched_words += matched
             filled = _fill(placed, sentences)
             counts.update("matched" if p.matched else "interpolated" for p in filled)
-            placed_sentences.update((pair, p.index) for p in filled)
-            units = tuple(
-                Unit(
-                    text=sentences[p.index].text,
-                    where=sentences[p.index].where,
-                    start_ms=audio.book_start_ms + p.start_ms,
-                    end_ms=audio.book_start_ms + p.end_ms,
+            placed_sentences.update(owner[p.index] for p in filled)
+            timed: dict[int, list[Unit]] = {i: [] for i in run}
+            for p in filled:
+                timed[owner[p.index][0]].append(
+                    Unit(
+                        text=sentences[p.index].text,
+                        where=sentences[p.index].where,
+                        start_ms=audio.book_start_ms + p.start_ms,
+                        end_ms=audio.book_start_ms + p.end_ms,
+                    )
                 )
-                for p in filled
-            )
-            title = ebook.chapters[pair].title if pair not in titled else audio.title
-            titled.add(pair)
-        if units:
-            chapters.append(Chapter(audio.n, title, units, f"chapter {audio.n}", audio.book_start_ms))
-    paired = {p for p in pairs if p is not None}
+            titles = {i: ebook.chapters[i].title if i not in titled else audio.title for i in run}
+            held = [(titles[i], tuple(timed[i])) for i in run]
+            titled.update(run)
+        kept = [(title, units) for title, units in held if units]
+        for k, (title, units) in enumerate(kept):
+            n = audio.n + added + k
+            chapters.append(Chapter(n, title, units, f"chapter {n}", audio.book_start_ms if k == 0 else None))
+        added += max(len(kept) - 1, 0)
+    paired = {i for run in pairs if run is not None for i in run}
     in_paired = sum(len(ebook.chapters[p].units) for p in paired)
     all_sentences = sum(len(c.units) for c in ebook.chapters)
     report = AlignmentReport(
