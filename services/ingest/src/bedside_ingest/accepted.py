@@ -47,7 +47,8 @@ CHAPTERS_HELP = (
     "markers or tracks, a text's from its headings"
 )
 AUDIO_OPTION_HELP = (
-    f"with a transcript or an e-book: the narration's audio ({AUDIO_HELP}), which the page plays"
+    f"with a transcript: the narration's audio ({AUDIO_HELP}), which the page plays; with an e-book, "
+    "the audiobook it is transcribed from and timed by, as with --text"
 )
 TEXT_HELP = (
     "with an audiobook: its e-book (.epub .txt .md, or a JSON book), whose words become the "

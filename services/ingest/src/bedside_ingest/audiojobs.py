@@ -21,7 +21,7 @@ from bedside_ingest.joined_audio import keep_joined
 from bedside_ingest.media import read_audiobook, read_cover
 from bedside_ingest.media_bucket import Media
 from bedside_ingest.naming import book_names
-from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
+from bedside_ingest.pipeline import Prepared, Progress, StageClock, book_of, prepare_book
 from bedside_ingest.reader import read_book
 from bedside_ingest.transcribe import PieceLog, audio_fingerprint, transcribe_audiobook
 from bedside_ingest.transcription import transcribed_book
@@ -34,6 +34,24 @@ T = TypeVar("T")
 
 def is_audiobook(path: Path) -> bool:
     return is_recording(path, list(path.iterdir()) if path.is_dir() else None)
+
+
+def timed_by_its_recording(request: IngestBook) -> IngestBook:
+    """An e-book sent with its recording (``--audio``) is that audiobook with its e-book (``--text``):
+    its words are timed by transcribing the recording. Spread over it by reading rate, they ran
+    ahead of a reading that opens with credits or pauses, and the guard took unread words for heard."""
+    if request.audio_path is None or request.chapters_path is not None or is_audiobook(Path(request.path)):
+        return request
+    if not read_book(request.path).estimated:
+        return request  # a timed transcript: the recording is only what the page plays
+    return request.model_copy(
+        update={
+            "path": request.audio_path,
+            "audio_path": None,
+            "text_path": request.path,
+            "book": book_of(request),
+        }
+    )
 
 
 class Audiobooks:

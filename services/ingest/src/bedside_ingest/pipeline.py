@@ -29,13 +29,11 @@ from bedside_ingest.errors import BadInput
 from bedside_ingest.interim import with_pending
 from bedside_ingest.media_bucket import Media
 from bedside_ingest.reader import read_book
-from bedside_ingest.text import word_count
 from bedside_ingest.timeline import DEFAULT_WPM
 from bedside_ingest.transcription import times_from
 
 AUDIO_SLACK_MS = 2_000
 """A transcript may end a little after its audio (rounding, a trailing cue); more is the wrong file."""
-MIN_WPM, MAX_WPM = 60, 400
 EMBED_BATCH = 16
 """Passages sorted by length and embedded sixteen at a time: little padding, steady progress."""
 
@@ -85,14 +83,6 @@ class Prepared:
         return TranscriptCoverage.model_validate(coverage) if coverage is not None else None
 
 
-def rate_for_audio(book: Book, audio_ms: int) -> int:
-    """The narration rate that spreads an untimed book over its audio: a better estimate than a
-    fixed rate, since the reader's own pace is known from the whole recording.
-    """
-    words = sum(word_count(u.text) for chapter in book.chapters for u in chapter.units)
-    return max(MIN_WPM, min(MAX_WPM, round(words * 60_000 / audio_ms)))
-
-
 def book_id_for(path: Path) -> str:
     """A book id from a file name: letters, digits, - and _ only (one safe subject token)."""
     stem = path.name.split(".")[0] if path.suffix else path.name
@@ -123,6 +113,8 @@ def prepare(
         book = read_book(
             path, chapters_path=request.chapters_path, title=request.title, narration_wpm=narration_wpm
         )
+        if book.estimated and request.audio_path:  # the service makes it an audiobook job first
+            raise BadInput(path, f"an e-book is timed by its recording: ingest that with --text {path}")
         audio_ms = audio_duration_ms(Path(request.audio_path)) if request.audio_path else 0
         progress("parse", 1, 1, f"{len(book.chapters)} chapters, {book.format}")
     return prepare_book(
@@ -161,8 +153,7 @@ def prepare_book(
     path = Path(request.path)
     with clock.stage("chunk"):
         progress("chunk", 0, 1, "")
-        wpm = rate_for_audio(book, audio_ms) if book.estimated and audio_ms else narration_wpm
-        passages = chunk_book(book, wpm)
+        passages = chunk_book(book, narration_wpm)
         if not passages and transcript is None:  # an interim version may have none yet
             raise BadInput(path, "there is no text to make passages of")
         if book.timed and audio_ms and passages and passages[-1].end_ms > audio_ms + AUDIO_SLACK_MS:

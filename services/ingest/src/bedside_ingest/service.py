@@ -37,7 +37,7 @@ from bedside_runtime.tasks import cancel_and_wait
 
 from bedside_ingest.accepted import check_sent_names
 from bedside_ingest.artifact import message_id, object_name
-from bedside_ingest.audiojobs import Audiobooks, is_audiobook
+from bedside_ingest.audiojobs import Audiobooks, is_audiobook, timed_by_its_recording
 from bedside_ingest.errors import BadInput, JobCancelled
 from bedside_ingest.freeing import OwnFolders, StoredFiles, files_of, only_theirs
 from bedside_ingest.given import check_request
@@ -155,6 +155,7 @@ class IngestService:
         except BadInput as error:
             log.info("bad input refused", path=request.path, error=error.message)
             raise InvalidRequest(error.message) from None
+        request = await asyncio.to_thread(timed_by_its_recording, request)
         if not is_audiobook(Path(request.path)):
             progress = ProgressPublisher(self._broker, request.job)
             try:
