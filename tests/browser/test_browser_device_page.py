@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -796,6 +797,40 @@ def test_skipping_on_this_page_past_the_timers_stop_is_no_falling_asleep(
     assert state["sleep_timer"] is not None
     assert state["sleep_timer"]["stop_at_ms"] > past
     assert position_of(phone) > past
+
+
+def stops_at(stop: int, state: dict[str, Any]) -> bool:
+    return state["sleep_timer"] is not None and state["sleep_timer"]["stop_at_ms"] == stop
+
+
+def test_a_stop_skipped_past_and_come_back_to_still_pauses_the_book(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """ "End of the chapter", the scrubber into the next chapter and back: the stop is the first
+    chapter's end again, and a page that remembered skipping past it played on over it in silence."""
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    second, third = chapters[1]["start_ms"], chapters[2]["start_ms"]
+    phone = open_page("phone")
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    reply = listener_api(
+        bedside, listener, BOOK_ID, "/turns", {"utterance": "sleep at the end of the chapter"}
+    )
+    assert reply["outcome"] == "answered", reply
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["sleep_timer"] is not None)
+    scrubber = phone.get_by_role("slider", name="Position in the book")
+    for to, stop in ((second + 5_000, third - 1), (second - 6_000, second - 1)):
+        scrubber.evaluate(
+            f"""(s) => {{ s.value = '{to}';
+                       s.dispatchEvent(new Event('input', {{ bubbles: true }}));
+                       s.dispatchEvent(new Event('change', {{ bubbles: true }})); }}"""
+        )
+        wait_for_state(bedside, listener, BOOK_ID, partial(stops_at, stop))
+    state = wait_for_state(bedside, listener, BOOK_ID, lambda s: not s["playing"])
+    assert state["position_ms"] == second - 1
+    assert state["asleep"] is not None
+    expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
 
 
 def test_a_skip_into_the_next_chapter_moves_a_chapter_end_timer_to_that_chapters_end(

@@ -64,7 +64,7 @@ function choose(choice) {
 // by playing. The player moves the timer with the book, and its state brings the new stop.
 export function movedHere(toMs) {
   const sleep = state.sleep;
-  if (sleep.timer && toMs >= sleep.timer.stop_at_ms) sleep.jumpedPast = sleep.timer.stop_at_ms;
+  sleep.jumpedPast = sleep.timer && toMs >= sleep.timer.stop_at_ms ? sleep.timer.stop_at_ms : null;
   sleep.playedBelowStop = false;
 }
 
@@ -129,14 +129,16 @@ function renderTimer(timer, pos) {
   // A recording may end a little before the book's end that a timer stops at.
   const reached = left <= 0 || (state.audio && el.audio.ended);
   // Reached by playing (a page that paused at the book's end in the same tick counts too).
-  const played = (state.playing || sleep.playedBelowStop) && sleep.jumpedPast !== timer.stop_at_ms;
+  const skipped = sleep.jumpedPast === timer.stop_at_ms; // until the player's state brings the new stop
+  const played = (state.playing || sleep.playedBelowStop) && !skipped;
   if (reached && played && sleep.ranOutSeq !== timer.set_seq) {
     sleep.playedBelowStop = false;
     runOut(timer, pos);
     return;
   }
   sleep.playedBelowStop = state.playing && left > 0;
-  fadeTo(state.playing ? loudness(left) : 1);
+  if (left > 0) sleep.jumpedPast = null; // before the stop again: reaching it now is by playing
+  fadeTo(state.playing && !skipped ? loudness(left) : 1);
 }
 
 function renderOffer() {
