@@ -2076,6 +2076,9 @@ def test_what_a_second_listener_session_found_misread_is_read_as_meant(
         ("play for ten more minutes", intents.SleepTimer(10)),
         ("keep reading for another five minutes", intents.SleepTimer(5)),
         ("ten minutes on", Jump(600_000)),  # a move, as before
+        # review: a move said with the timer is still the move
+        ("go back five minutes and set a sleep timer", Jump(-300_000)),
+        ("back 10 minutes, the timer stopped me", Jump(-600_000)),
         ("twenty minutes on from here", Jump(1_200_000)),
     ],
 )
@@ -2094,6 +2097,10 @@ def test_minutes_on_the_timer_never_move_the_book(utterance: str, intent: intent
         ("take me back, no, forward to where the storm starts", FindPlace("the storm starts", "forward")),
         ("forward... no, back", Jump(-30_000)),  # as before
         ("go back no further than the storm", FindPlace("no further than the storm", "back")),  # as before
+        # review: words in a described moment are no correction
+        ("skip ahead to where he yells no, go back", FindPlace("he yells no go back", "forward")),
+        ("go back to where he said no, back then", FindPlace("he said no back then", "back")),
+        ("go back to where dad says no, back to bed", FindPlace("dad says no back to bed", "back")),
     ],
 )
 def test_a_way_put_right_while_speaking_is_the_second_way(utterance: str, intent: intents.Intent) -> None:

@@ -1250,8 +1250,8 @@ _TIMER_MORE = re.compile(
 )
 """Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please", "another half
 hour then stop"."""
-_NAMES_A_TIMER = re.compile(r"\btimer\b")
-"""Words about the sleep timer, which never move the book ("i'd love ten minutes on the timer")."""
+_ON_THE_TIMER_SAID = re.compile(r"\b(?:on|onto|of|to) (?:the |my |a |that )?(?:sleep )?timer\b")
+"""Minutes put on the sleep timer, which never move the book ("i'd love ten minutes on the timer")."""
 _THEN_STOP = r"(?:,?\s+(?:and |then |and then )?(?:stop|sleep|pause|(?:turn|switch|shut) (?:it )?off))"
 _LISTENING_ON = (
     r"(?:(?:keep|go on|carry on) (?:playing|reading|going)|(?:play|read)(?: on)?"
@@ -1489,7 +1489,7 @@ unless it says its own. Only a number ending what is said, or followed by its un
 "the last ten minutes no one told me" and "thirty minutes... wait a minute" put nothing right."""
 _WAY_SAID = r"(?:back(?:wards?)?|forwards?|ahead)"
 _WAY_CORRECTED = re.compile(
-    rf"\b{_WAY_SAID}(?P<amount>(?: (?!{_PUT_RIGHT}\b)[\w-]+){{0,4}}?),? (?:(?:{_PUT_RIGHT}|wait),? )+"
+    rf"\b{_WAY_SAID}(?P<amount>(?: (?:by )?{_COUNT} {_UNIT}s?)?),? (?:(?:{_PUT_RIGHT}|wait),? )+"
     rf"(?:(?:go|skip|jump|take me|move) )?(?P<then>{_WAY_SAID})(?P<rest>(?: please)?$| \S.*$)"
 )
 """A way put right as it is said ("forward five minutes... no, back", "back, no, forward two minutes"): the
@@ -1710,7 +1710,7 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
     if length := _LENGTH_ASKED.match(text):
         return TimeLeft(length_of=_LENGTHS[length.group(1)])
     # a place said on the clock first: "skip to 45 minutes in" is no move by 45 minutes
-    if not _NAMES_A_TIMER.search(text) and (
+    if not _ON_THE_TIMER_SAID.search(text) and (
         jump := _spoken_clock(text)
         or _share_of_book(text)
         or _into_chapter(text)
