@@ -153,7 +153,13 @@ def role_of(question: str) -> tuple[str, ...]:
     if match is None or any(c.isupper() for c in match.group("thing")):
         return ()
     asked = tuple(dict.fromkeys(terms(match.group("thing"))))
+    if set(asked) <= _NAMING_NO_ONE:
+        return ()
     return asked if 0 < len(asked) <= SUBJECT_WORDS else ()
+
+
+_NAMING_NO_ONE = frozenset(terms("one ones best worst first last next same other rest latter former"))
+"""Words that say which of several, not who: "who is the other one?" is no role the book names."""
 
 
 WHAT_THING_WORDS = (2, 3)
