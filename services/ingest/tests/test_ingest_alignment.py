@@ -32,8 +32,14 @@ def ebook(*chapters: tuple[str, list[str]]) -> Book:
         title="The Lantern",
         author="",
         chapters=tuple(
-            Chapter(n, title, tuple(Unit(s, f"s{k}") for k, s in enumerate(lines)), title)
-            for n, (title, lines) in enumerate(chapters)
+            # numbered as readers number them: an opening 0, the chapters from 1
+            Chapter(
+                0 if title == "Opening" else n,
+                title,
+                tuple(Unit(s, f"s{k}") for k, s in enumerate(lines)),
+                title,
+            )
+            for n, (title, lines) in enumerate(chapters, start=1)
         ),
         format="text",
         timed=False,
@@ -138,6 +144,14 @@ def test_one_recording_holding_several_chapters_takes_the_e_books_chapters() -> 
         starts[len(ONE + TWO)],
     ]
     assert aligned.chapters[0].start_ms == 0  # the recording's start: what comes before is its own
+
+
+def test_one_recording_read_from_the_e_books_opening_keeps_chapter_one_as_chapter_one() -> None:
+    """Review: the opening read first took number 1, and "go to chapter 2" played chapter 1."""
+    whole = heard(1, FRONT + ONE + TWO)
+    book = ebook(("Opening", FRONT), ("One", ONE), ("Two", TWO))
+    aligned, _ = align_book(book, recording(whole), {1: whole}, "test")
+    assert [(c.n, c.title) for c in aligned.chapters] == [(0, "Opening"), (1, "One"), (2, "Two")]
 
 
 def test_a_recording_of_two_chapters_then_one_each_numbers_the_chapters_after_it_on() -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from bedside_contracts.ingest import ChapterTranscript
+from bedside_guard import OPENING_CHAPTER
 
 from bedside_ingest.audiobook import Audiobook, AudioChapter
 from bedside_ingest.book import Book, Chapter, Unit
@@ -235,7 +236,7 @@ def align_book(
     added = 0  # chapters that audio chapters holding several put before the ones after them
     for audio, transcript, run in zip(audiobook.chapters, heard, pairs, strict=True):
         if run is None:
-            held = [(audio.title, units_of(transcript, audio.book_start_ms))]
+            held = [(audio.n, audio.title, units_of(transcript, audio.book_start_ms))]
         else:
             # the run's sentences matched as one text: where one chapter ends in it is the e-book's
             owner = [(i, k) for i in run for k in range(len(ebook.chapters[i].units))]
@@ -256,13 +257,16 @@ def align_book(
                     )
                 )
             titles = {i: ebook.chapters[i].title if i not in titled else audio.title for i in run}
-            held = [(titles[i], tuple(timed[i])) for i in run]
+            held = [(ebook.chapters[i].n, titles[i], tuple(timed[i])) for i in run]
             titled.update(run)
-        kept = [(title, units) for title, units in held if units]
-        for k, (title, units) in enumerate(kept):
-            n = audio.n + added + k
+        kept = [(ebook_n, title, units) for ebook_n, title, units in held if units]
+        first = audio.n + added
+        if first == 1 and not chapters and len(kept) > 1 and kept[0][0] == OPENING_CHAPTER:
+            first = OPENING_CHAPTER  # one file read from the e-book's opening on: chapter 1 stays chapter 1
+        for k, (_, title, units) in enumerate(kept):
+            n = first + k
             chapters.append(Chapter(n, title, units, f"chapter {n}", audio.book_start_ms if k == 0 else None))
-        added += max(len(kept) - 1, 0)
+        added = first + len(kept) - 1 - audio.n if kept else added
     paired = {i for run in pairs if run is not None for i in run}
     in_paired = sum(len(ebook.chapters[p].units) for p in paired)
     all_sentences = sum(len(c.units) for c in ebook.chapters)
