@@ -79,12 +79,17 @@ async def stored(system: RunningSystem) -> tuple[set[str], set[str]]:
 def test_deleting_a_removed_books_files_frees_what_no_other_book_has_and_never_the_listeners_own(
     system: RunningSystem, tmp_path: Path
 ) -> None:
-    text = tmp_path / "tide.txt"
-    text.write_text("The Tide\n\nChapter 1\n\nThe tide came in over the flat grey sand at noon.\n")
+    # a timed transcript beside its recording (an e-book beside one is transcribed from it: these are silent)
+    text = tmp_path / "tide.vtt"
+    text.write_text(
+        "WEBVTT\n\n00:00:00.000 --> 00:00:01.500\nThe tide came in over the flat grey sand at noon.\n"
+    )
     own = silent_wav(tmp_path / "tide.wav", 2)  # the listener's own recording, read where it is
     made = silent_wav(system.data_dir / "audio" / "tide-joined.wav", 3)  # as ingest writes one
     for book, audio in (("tide", own), ("tide-again", own), ("tide-made", made)):
-        code, said = bedside(system, "ingest", str(text), "--id", book, "--audio", str(audio))
+        code, said = bedside(
+            system, "ingest", str(text), "--id", book, "--title", "The Tide", "--audio", str(audio)
+        )
         assert code == 0, said
     artifacts, media = asyncio.run(stored(system))
     own_media, made_media = shared_name(own), shared_name(made)
@@ -114,7 +119,9 @@ def test_deleting_a_removed_books_files_frees_what_no_other_book_has_and_never_t
     assert not made.exists()  # what ingest wrote goes with it
 
     # Ingested again, the book is back, its recording stored again.
-    code, said = bedside(system, "ingest", str(text), "--id", "tide", "--audio", str(own))
+    code, said = bedside(
+        system, "ingest", str(text), "--id", "tide", "--title", "The Tide", "--audio", str(own)
+    )
     assert code == 0, said
     assert "tide" in listed(system)
     assert own_media in asyncio.run(stored(system))[1]

@@ -19,6 +19,7 @@ from bedside_audiobooks import (
 )
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, IngestBook, IngestProgress, RemoveBook
+from bedside_contracts.player import AddingBook
 from bedside_ingest.client import cancel_job, list_jobs, remove_book, request_ingest
 from bedside_ingest.main import register
 from bedside_ingest.sample import SAMPLE_TEXT
@@ -254,10 +255,16 @@ async def test_an_e_book_that_is_not_this_recording_falls_back_to_the_words_hear
     other.write_text(
         "Another Book\n\nChapter One\n\nCall me Ishmael. Some years ago I went to sea in a whaling ship.\n"
     )
-    report = await request_ingest(client, IngestBook(path=str(path), book=new_id(), text_path=str(other)))
+    job = new_id()
+    request = IngestBook(path=str(path), book=new_id(), text_path=str(other), job=job)
+    report = await request_ingest(client, request)
     assert report.alignment is not None
     assert "does not match this recording" in report.alignment.fallback
     assert report.chapters == 3
+    # said where a listener who added it from the page or --detach sees it: it was "done" and no more
+    (record,) = await list_jobs(client, job)
+    assert (record.state, record.note) == ("done", report.alignment.fallback)
+    assert AddingBook.of(record).note == report.alignment.fallback
 
 
 async def test_two_jobs_at_once_queue(client: Client, speech: Speech, tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from bedside_ingest.errors import BadInput
+from bedside_ingest.given import check_given
 from bedside_ingest.reader import read_book
 
 
@@ -70,6 +71,21 @@ def test_a_folder_with_nothing_to_read(tmp_path: Path) -> None:
     folder.mkdir()
     (folder / "notes.txt").write_text("x")
     assert "no audio tracks and no SMIL sync maps" in refused(folder)
+
+
+def test_a_folder_with_nothing_to_read_is_refused_before_anything_is_sent(tmp_path: Path) -> None:
+    """`bedside ingest FOLDER --detach` handed back a job id, and the refusal was only in ingest's log."""
+    empty, notes = tmp_path / "empty", tmp_path / "notes"
+    empty.mkdir()
+    notes.mkdir()
+    (notes / "notes.txt").write_text("x")
+    for folder in (empty, notes):
+        with pytest.raises(BadInput, match="no audio tracks and no SMIL sync maps"):
+            check_given(folder, audio=None, chapters=None, text=None)
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    (maps / "part1.smil").write_text("<smil/>")
+    check_given(maps, audio=None, chapters=None, text=None)  # read, and judged, as sync maps
 
 
 def test_a_broken_link_is_missing(tmp_path: Path) -> None:

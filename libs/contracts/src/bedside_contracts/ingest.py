@@ -188,6 +188,10 @@ class IngestJob(Contract):
     request: IngestBook
     state: JobState
     detail: str = Field(default="", description="the book id once done, the reason once failed")
+    note: str = Field(
+        default="",
+        description="once done, what the listener should know of the book made: its e-book set aside",
+    )
     progress: TranscriptionProgress | None = Field(default=None, description="as of the last chapter done")
 
 

@@ -723,6 +723,7 @@ class AddingBook(Contract):
         "an interim one before); a job done is served a moment later, once search has indexed it",
     )
     reason: str = Field(default="", description="why it failed or stopped")
+    note: str = Field(default="", description="once done, what the listener should know of the book made")
     progress: TranscriptionProgress | None = None
 
     @classmethod
@@ -733,5 +734,6 @@ class AddingBook(Contract):
             state=job.state,
             book=job.detail if done else job.request.book,
             reason="" if done else as_said_to_the_sender(job.detail, job.request),
+            note=job.note,
             progress=job.progress,
         )

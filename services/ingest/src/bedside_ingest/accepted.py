@@ -79,6 +79,9 @@ def _kind_word(suffix: str) -> str:
     return repr(suffix) if suffix else "(no extension)"
 
 
+NOTHING_IN_THE_FOLDER = "is a folder with no audio tracks and no SMIL sync maps; name one file to ingest"
+
+
 @dataclass(frozen=True)
 class Named:
     """What ``bedside ingest`` was given, by name: ``recording`` says whether PATH is an audiobook
@@ -87,6 +90,8 @@ class Named:
     path: PurePath
     folder: bool
     recording: bool
+    sync_maps: bool = False
+    """A folder holding SMIL sync maps."""
     audio: PurePath | None = None
     chapters: PurePath | None = None
     text: PurePath | None = None
@@ -96,6 +101,8 @@ def check_named(named: Named) -> None:
     """Refuse, before any work, a file of a kind ingest does not read or an option that does not
     go with PATH (it would be ignored). Raises ``BadInput`` naming the file."""
     path = named.path
+    if named.folder and not named.recording and not named.sync_maps:
+        raise BadInput(path, NOTHING_IN_THE_FOLDER)
     if not named.folder:
         refuse_unreadable_audio(path)
         suffix = suffix_of(path)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from bedside_contracts.ingest import IngestBook
 
-from bedside_ingest.accepted import Named, check_named
+from bedside_ingest.accepted import Named, check_named, suffix_of
 from bedside_ingest.audiobook import is_recording
 from bedside_ingest.errors import BadInput
 
@@ -18,7 +18,10 @@ def check_given(path: Path, *, audio: Path | None, chapters: Path | None, text: 
             raise BadInput(given, "does not exist")
     folder = path.is_dir()
     entries = [entry for entry in path.iterdir() if entry.is_file()] if folder else None
-    check_named(Named(path, folder, is_recording(path, entries), audio=audio, chapters=chapters, text=text))
+    sync_maps = any(suffix_of(entry) == ".smil" for entry in entries or ())
+    check_named(
+        Named(path, folder, is_recording(path, entries), sync_maps, audio=audio, chapters=chapters, text=text)
+    )
 
 
 def check_request(request: IngestBook) -> None:

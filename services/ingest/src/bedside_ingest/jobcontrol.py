@@ -28,12 +28,19 @@ class JobControl:
     def stopped(self, job: str) -> bool:
         return job in self._cancelled
 
-    async def record(self, request: IngestBook, state: JobState, detail: str = "") -> None:
+    async def record(self, request: IngestBook, state: JobState, detail: str = "", note: str = "") -> None:
         job = request.job or ""
         if self.stopped(job) and state != "cancelled":
             return  # the cancel command wrote the last word on this job
         await self._store.put_job(
-            IngestJob(job=job, request=request, state=state, detail=detail, progress=self._progress.get(job))
+            IngestJob(
+                job=job,
+                request=request,
+                state=state,
+                detail=detail,
+                note=note,
+                progress=self._progress.get(job),
+            )
         )
 
     def progress_recorder(self, request: IngestBook) -> Callable[[TranscriptionProgress], None]:

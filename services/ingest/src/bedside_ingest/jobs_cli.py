@@ -21,7 +21,9 @@ POLL_S = 1.0
 
 def job_line(job: IngestJob) -> str:
     status = transcription_line(job.progress) if job.progress else ""
-    detail = f" ({job.detail})" if job.detail else ""
+    detail = (
+        f" ({'; '.join(said for said in (job.detail, job.note) if said)})" if job.detail or job.note else ""
+    )
     return f"{job.job}  {job.state:<9} {job.request.path}{detail}  {status}".rstrip()
 
 

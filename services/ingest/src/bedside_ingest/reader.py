@@ -10,7 +10,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from bedside_ingest.accepted import AUDIO_EXTENSIONS, BY_EXTENSION, READABLE, REFUSED_AUDIO
+from bedside_ingest.accepted import (
+    AUDIO_EXTENSIONS,
+    BY_EXTENSION,
+    NOTHING_IN_THE_FOLDER,
+    READABLE,
+    REFUSED_AUDIO,
+)
 from bedside_ingest.book import Book, Transcript
 from bedside_ingest.chapters import is_chapters_list, read_chapters_file, split_by_markers, split_by_marks
 from bedside_ingest.errors import BadInput
@@ -127,9 +133,7 @@ def sibling_chapters(path: Path) -> Path | None:
 def _read_smil_folder(folder: Path, chapters_path: Path | None) -> Book:
     maps = sorted(folder.glob("*.smil"), key=_natural)
     if not maps:
-        raise BadInput(
-            folder, "is a folder with no audio tracks and no SMIL sync maps; name one file to ingest"
-        )
+        raise BadInput(folder, NOTHING_IN_THE_FOLDER)
     reader = SmilReader()
     for smil in maps:
         reader.read(str(smil), _decode(smil, _read_bytes(smil)), files_beside(smil))

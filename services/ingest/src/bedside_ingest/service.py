@@ -193,7 +193,8 @@ class IngestService:
         finally:
             await progress.close()
         await control.settle()
-        await control.record(request, "done", report.book)
+        set_aside = report.alignment.fallback if report.alignment else ""
+        await control.record(request, "done", report.book, note=set_aside)
         return report
 
     async def add_uploaded(self, request: AddUploadedBook) -> IngestJob:

@@ -55,7 +55,8 @@ export function jobText(job) {
     const left = p.eta_s != null ? `, ${minutes(p.eta_s)} left` : "";
     return `Transcribing: ${p.chapter} of ${p.chapters} chapters done${left}.`;
   }
-  if (job.state === "done") return job.served ? "Ready." : "Transcribed; making it searchable…";
+  if (job.state === "done" && !job.served) return "Transcribed; making it searchable…";
+  if (job.state === "done") return job.note ? `Ready, but ${job.note}.` : "Ready.";
   if (job.state === "cancelled") return "Stopped before it was finished.";
   return `It could not be added: ${job.reason || "no reason was given"}.`;
 }
