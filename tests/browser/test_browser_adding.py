@@ -102,25 +102,6 @@ def test_a_listener_adds_their_audiobook_from_the_page_and_plays_it(
     assert not errors, errors
 
 
-def test_an_e_book_that_is_not_the_recording_is_said_to_be_set_aside(
-    empty_house: RunningSystem, browser: Browser, tmp_path: Path
-) -> None:
-    """The book was made of the words heard, and the page said only "Ready."."""
-    recording = write_audiobook(tmp_path / "Short.m4b", speak_book(sample_chapters(chapters=1, sentences=2)))
-    other = tmp_path / "other.txt"
-    other.write_text("Another Book\n\nChapter One\n\nThe orchard froze. Twelve crows sat on the wall.\n")
-    page = signed_in_page(browser, empty_house, "page-mismatch")
-    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)  # a book is here
-    page.get_by_text("Add a book").click()
-    page.get_by_label("The audiobook").set_input_files(recording)
-    page.get_by_label("Its e-book").set_input_files(other)
-    page.get_by_role("button", name="Add the book").click()
-    expect(page.locator("#add-status")).to_have_text(
-        re.compile(r"^Ready, but the e-book does not match this recording: .* own words\.$"), timeout=JOB_MS
-    )
-    page.context.close()
-
-
 def test_a_page_reloaded_while_a_book_is_made_says_how_it_ended(
     empty_house: RunningSystem, browser: Browser, tmp_path: Path
 ) -> None:
