@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from bedside_audiobooks import Speech, need_espeak, sample_chapters, speak_book, write_audiobook
-from bedside_contracts.ingest import SpokenWordTimes
+from bedside_contracts.ingest import SpokenWordTimes, TranscriptionProgress
 from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.media import SAMPLE_RATE, decode_pieces, decode_span, read_audiobook
 from bedside_ingest.pieces import FRAME_S, PIECE_S, SEARCH_S, cut_index
@@ -89,13 +89,22 @@ def test_each_cut_is_quieter_than_the_speech_around_it(chapter_file: tuple[Path,
 def test_a_chapter_heard_in_pieces_keeps_its_words_and_times(speech: Speech, audiobook: Audiobook) -> None:
     transcriber = WhisperTranscriber()
 
+    told: list[TranscriptionProgress] = []
+
     def heard(piece_s: float) -> list[SpokenWordTimes]:
+        told.clear()
         transcripts = transcribe_audiobook(
-            audiobook, transcriber, {}, save=lambda t: None, progress=lambda p: None, piece_s=piece_s
+            audiobook, transcriber, {}, save=lambda t: None, progress=told.append, piece_s=piece_s
         )
         return transcripts[1].words
 
     whole, pieced = heard(PIECE_S), heard(10.0)  # 32 s of speech in pieces of 5-10 s
+    # a book of one chapter (one .mp3) said "0 of 1 chapters done" until its end: each piece tells
+    inside = [p for p in told if p.chapter == 0]
+    assert len({p.audio_done_s for p in inside}) >= 3
+    assert [p.audio_done_s for p in told] == sorted(p.audio_done_s for p in told)
+    assert told[-1].audio_done_s == told[-1].audio_total_s
+    assert all(p.eta_s is not None for p in inside[1:])
     assert [w.start_ms for w in pieced] == sorted(w.start_ms for w in pieced)
     spoken = {w.text.strip(".,;!?").lower() for w in whole}
     kept = spoken & {w.text.strip(".,;!?").lower() for w in pieced}

@@ -7,7 +7,7 @@ restarted job continues at the first piece not yet heard.
 
 import hashlib
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,6 +56,10 @@ class PieceLog:
 NO_PIECE_LOG = PieceLog(lambda chapter: (), lambda piece: None, lambda chapter, count: None)
 
 
+def _piece_ms(samples: Sized) -> int:
+    return len(samples) * 1000 // SAMPLE_RATE
+
+
 def transcribe_audiobook(
     audiobook: Audiobook,
     transcriber: Transcriber,
@@ -97,6 +101,7 @@ def transcribe_audiobook(
                     raise JobCancelled
                 words += spoken_words(kept.words)
                 compute_before += kept.compute_s
+                progress(meter.add_piece(_piece_ms(piece.samples), None))
                 continue
             heard_before = []  # cut elsewhere than before (another piece length): hear the rest
             piece_started = time.perf_counter()
@@ -107,16 +112,18 @@ def transcribe_audiobook(
             shift = piece.offset / SAMPLE_RATE
             shifted = [SpokenWord(w.text, w.start_s + shift, w.end_s + shift) for w in heard]
             words += shifted
+            piece_compute_s = round(time.perf_counter() - piece_started, 3)
             pieces.save(
                 PieceTranscript(
                     chapter=chapter.n,
                     piece=index,
                     offset=piece.offset,
                     samples=len(piece.samples),
-                    compute_s=round(time.perf_counter() - piece_started, 3),
+                    compute_s=piece_compute_s,
                     words=timed_words(shifted, chapter.duration_ms),
                 )
             )
+            progress(meter.add_piece(_piece_ms(piece.samples), piece_compute_s))
         compute_s = compute_before + time.perf_counter() - started
         transcript = chapter_transcript(
             chapter.n, transcriber.model_id, chapter.duration_ms, compute_s, words

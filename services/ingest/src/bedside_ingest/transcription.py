@@ -131,15 +131,28 @@ class TranscriptionMeter:
     audio_done_ms: int = 0
     computed_audio_ms: int = 0
     compute_s: float = 0.0
+    chapter_pieces_ms: int = 0
+    """Audio of the chapter under way already told piece by piece."""
+
+    def add_piece(self, audio_ms: int, compute_s: float | None) -> TranscriptionProgress:
+        """A piece of the chapter under way heard (``compute_s`` None: by an earlier run): a book that
+        is one long file tells its progress long before its one chapter is done."""
+        self.audio_done_ms += audio_ms
+        self.chapter_pieces_ms += audio_ms
+        if compute_s is not None:
+            self.computed_audio_ms += audio_ms
+            self.compute_s += compute_s
+        return self.progress()
 
     def add(self, transcript: ChapterTranscript, *, stored_before: bool) -> TranscriptionProgress:
         self.done += 1
-        self.audio_done_ms += transcript.audio_ms
+        self.audio_done_ms += transcript.audio_ms - self.chapter_pieces_ms
         if stored_before:
             self.resumed += 1
-        else:
+        elif not self.chapter_pieces_ms:  # told whole: its pieces were not
             self.computed_audio_ms += transcript.audio_ms
             self.compute_s += transcript.compute_s
+        self.chapter_pieces_ms = 0
         return self.progress()
 
     def progress(self) -> TranscriptionProgress:

@@ -46,6 +46,8 @@ function minutes(seconds) {
   return m < 1 ? "under a minute" : m === 1 ? "about a minute" : `about ${m} minutes`;
 }
 
+const heardShare = (p) => (p.audio_total_s ? Math.min(1, p.audio_done_s / p.audio_total_s) : p.chapter / p.chapters);
+
 // What the job's state means to the listener.
 export function jobText(job) {
   const p = job.progress;
@@ -53,6 +55,8 @@ export function jobText(job) {
   if (job.state === "running") {
     if (!p) return "Reading the recording…";
     const left = p.eta_s != null ? `, ${minutes(p.eta_s)} left` : "";
+    // a recording that is one file is one chapter: told by how much of it is heard
+    if (p.chapters === 1) return `Transcribing: ${Math.floor(100 * heardShare(p))}% of the recording done${left}.`;
     return `Transcribing: ${p.chapter} of ${p.chapters} chapters done${left}.`;
   }
   if (job.state === "done" && !job.served) return "Transcribed; making it searchable…";
@@ -91,7 +95,7 @@ async function follow(jobId) {
     if (res.ok) {
       const job = res.data;
       const p = job.progress;
-      say(jobText(job), job.state === "running" && p ? p.chapter / p.chapters : null);
+      say(jobText(job), job.state === "running" && p ? heardShare(p) : null);
       if (ended(job)) { settle(job); return; }
       // While it is transcribed, it plays once its first version is served: offered then too.
       if (job.state === "running" && job.served && open.hidden) {
