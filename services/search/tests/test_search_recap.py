@@ -7,13 +7,14 @@ it is present.
 """
 
 import asyncio
+import re
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from bedside_contracts import subjects
-from bedside_contracts.search import Recap, Recapped
+from bedside_contracts.search import Recap, Recapped, RecapSentence
 from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of, corpus_artifact
 from bedside_guard import Cue, Passage, ahead_of, heard_text
@@ -22,6 +23,8 @@ from bedside_ingest.reader import read_book
 from bedside_ingest.sample import SAMPLE_TRANSCRIPT
 from bedside_runtime.bus import Broker, call
 from bedside_search.domain.recap import (
+    MAX_SENTENCE_WORDS,
+    MIN_WORDS,
     clamp_span,
     recap_candidates,
     span_sentences,
@@ -281,3 +284,22 @@ def test_a_sentence_the_line_cuts_short_is_not_said() -> None:
     sentences = span_sentences([passage], clamp_span(0, here, here), here)
     assert [s.text for s in sentences][-1] == "All night the wind shook the"
     assert [s.text for s in recap_candidates(sentences)] == ["The storm came on Thursday night, a day early."]
+
+
+def test_a_run_on_sentence_of_a_transcript_is_said_in_its_clauses() -> None:
+    """A recogniser's run-on sentence is longer than a sentence a recap says: a chapter of them
+    was "I can't pick out anything to tell you from that stretch; it was very short"."""
+    run_on = (
+        "The squire came down to the stable in the morning, and he looked at every horse in turn, "
+        "and he said that the grey one was lame, so the groom led her out into the yard, and they "
+        "watched her walk up and down for a long time, and at last the squire said she must rest "
+        "for a week before anyone rode her again."
+    )
+    said = [RecapSentence(passage_id=0, chapter=1, at_ms=1_000, text=run_on)]
+    parts = [s.text for s in recap_candidates(said)]
+    assert len(parts) >= 2
+    assert all(MIN_WORDS <= words_in(part) <= MAX_SENTENCE_WORDS for part in parts)
+    assert all(part.endswith(".") for part in parts)
+    assert re.findall(r"\w+", " ".join(parts)) == re.findall(r"\w+", run_on)  # every word, in order
+    no_clauses = "The grey horse walked on" + " and on and on" * 12 + "."
+    assert recap_candidates([said[0].model_copy(update={"text": no_clauses})]) == []

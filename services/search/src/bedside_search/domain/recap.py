@@ -7,6 +7,7 @@ where it falls in the passage's text (narration at an even pace).
 """
 
 import bisect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -109,9 +110,34 @@ def sayable(text: str) -> bool:
     return is_whole_sentence(text) and MIN_WORDS <= words_in(text) <= MAX_SENTENCE_WORDS
 
 
+_CLAUSE_END = re.compile(r"(?<=[,;:])\s+")
+
+
+def said_in_clauses(text: str) -> list[str]:
+    """A whole sentence too long to say (a recogniser's run-on) as its clauses, joined up to
+    ``MAX_SENTENCE_WORDS`` and each ended with a full stop; [] for one with no clauses that short."""
+    if not is_whole_sentence(text) or words_in(text) <= MAX_SENTENCE_WORDS:
+        return []
+    parts: list[str] = []
+    for clause in _CLAUSE_END.split(text.strip()):
+        if parts and words_in(parts[-1]) + words_in(clause) <= MAX_SENTENCE_WORDS:
+            parts[-1] = f"{parts[-1]} {clause}"
+        else:
+            parts.append(clause)
+    ended = [f"{part.rstrip(',;:.!?')}." for part in parts]
+    return ended if all(MIN_WORDS <= words_in(part) <= MAX_SENTENCE_WORDS for part in ended) else []
+
+
 def recap_candidates(sentences: Sequence[RecapSentence]) -> list[RecapSentence]:
-    """The sentences worth embedding: sayable ones, at most ``MAX_CANDIDATES``, spread evenly."""
-    sayable_ones = [s for s in sentences if sayable(s.text)]
+    """The sentences worth embedding: sayable ones (a run-on said in its clauses), at most
+    ``MAX_CANDIDATES``, spread evenly."""
+    sayable_ones = [
+        part
+        for s in sentences
+        for part in (
+            [s] if sayable(s.text) else [s.model_copy(update={"text": t}) for t in said_in_clauses(s.text)]
+        )
+    ]
     if len(sayable_ones) <= MAX_CANDIDATES:
         return sayable_ones
     step = len(sayable_ones) / MAX_CANDIDATES
