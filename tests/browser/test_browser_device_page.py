@@ -770,6 +770,26 @@ def test_a_skip_past_the_timers_stop_plays_on_with_the_minutes_it_had_left(
     assert 120_000 + 50_000 <= timer["stop_at_ms"] <= 120_000 + 60_000  # the minute, less what had played
 
 
+def test_the_scrubber_reaches_the_very_end_of_the_book(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """Its 5-second steps stopped at the last whole step: 1:20 of a 1:22 book (a listener session)."""
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    duration = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()[
+        "duration_ms"
+    ]
+    assert duration % 5_000  # a book whose length is no whole number of steps
+    phone = open_page("phone")
+    phone.get_by_role("slider", name="Position in the book").evaluate(
+        """(s) => { s.value = s.max;
+                   s.dispatchEvent(new Event('input', { bubbles: true }));
+                   s.dispatchEvent(new Event('change', { bubbles: true })); }"""
+    )
+    state = wait_for_state(bedside, listener, BOOK_ID, lambda s: s["position_ms"] > 0)
+    assert state["position_ms"] == duration
+    expect(phone.locator("#pos")).to_have_text(clock(duration))
+
+
 def stops_at(stop: int, state: dict[str, Any]) -> bool:
     return state["sleep_timer"] is not None and state["sleep_timer"]["stop_at_ms"] == stop
 

@@ -426,6 +426,11 @@ export function renderPlay() {
   }
 }
 
+// The scrubber moves in steps of its own (5 s): its end is the first step past the book's end, so
+// the last seconds of a book whose length is not a whole number of steps can be reached.
+const scrubberEnd = () => Math.ceil(state.duration / Number(el.scrubber.step || 1)) * Number(el.scrubber.step || 1);
+const scrubbed = () => clamp(Number(el.scrubber.value));
+
 export function render() {
   const pos = position();
   if (state.playing && state.duration && pos >= state.duration && !state.audio) {
@@ -435,11 +440,11 @@ export function render() {
   el.pos.textContent = clock(pos);
   el.dur.textContent = clock(state.duration);
   if (!state.scrubbing) {
-    el.scrubber.max = String(state.duration);
+    el.scrubber.max = String(scrubberEnd());
     el.scrubber.value = String(pos);
     el.scrubber.setAttribute("aria-valuetext", `${clock(pos)} of ${clock(state.duration)}`);
   }
-  const shown = state.scrubbing ? Number(el.scrubber.value) : pos;
+  const shown = state.scrubbing ? scrubbed() : pos;
   el.scrubber.style.setProperty("--fill", `${state.duration ? (100 * shown) / state.duration : 0}%`);
   followers.rendered(pos);
 }
@@ -451,14 +456,14 @@ export function wirePosition() {
   el.fwd.addEventListener("click", () => skip(SKIP_MS));
   el.scrubber.addEventListener("input", () => {
     state.scrubbing = true;
-    const v = Number(el.scrubber.value);
+    const v = scrubbed();
     el.pos.textContent = clock(v);
     el.scrubber.setAttribute("aria-valuetext", `${clock(v)} of ${clock(state.duration)}`);
     el.scrubber.style.setProperty("--fill", `${state.duration ? (100 * v) / state.duration : 0}%`);
   });
   el.scrubber.addEventListener("change", () => {
     // Keys fire a change per press: gather them into one move, to the last value chosen.
-    scrub.chosen = Number(el.scrubber.value);
+    scrub.chosen = scrubbed();
     state.scrubbing = true;
     clearTimeout(scrub.timer);
     scrub.timer = setTimeout(settleScrub, 350);
