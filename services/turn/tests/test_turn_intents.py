@@ -2097,6 +2097,12 @@ def test_minutes_on_the_timer_never_move_the_book(utterance: str, intent: intent
         ("take me back, no, forward to where the storm starts", FindPlace("the storm starts", "forward")),
         ("forward... no, back", Jump(-30_000)),  # as before
         ("go back no further than the storm", FindPlace("no further than the storm", "back")),  # as before
+        # second review: an amount in any words is put right too
+        ("forward half an hour no back", Jump(-1_800_000)),
+        ("forward a couple of minutes no back", Jump(-120_000)),
+        ("back a couple of minutes no forward", Jump(120_000)),
+        ("skip forward a bit no back", Jump(-30_000)),
+        ("forward a chapter no back", intents.NextChapter(step=-1)),
         # review: words in a described moment are no correction
         ("skip ahead to where he yells no, go back", FindPlace("he yells no go back", "forward")),
         ("go back to where he said no, back then", FindPlace("he said no back then", "back")),

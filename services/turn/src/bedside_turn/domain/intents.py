@@ -1488,8 +1488,13 @@ _AMOUNT_CORRECTED = re.compile(
 unless it says its own. Only a number ending what is said, or followed by its unit, puts one right:
 "the last ten minutes no one told me" and "thirty minutes... wait a minute" put nothing right."""
 _WAY_SAID = r"(?:back(?:wards?)?|forwards?|ahead)"
+_AMOUNT_WORD = (
+    rf"(?:{numbers.SAID_AS_A_NUMBER}|{_UNIT}s?|chapters?"
+    r"|an?|by|of|or|so|half|quarter|few|couple|bit|little|more)"
+)
+"""The words an amount is said in ("half an hour", "a couple of minutes", "a chapter", "a bit")."""
 _WAY_CORRECTED = re.compile(
-    rf"\b{_WAY_SAID}(?P<amount>(?: (?:by )?{_COUNT} {_UNIT}s?)?),? (?:(?:{_PUT_RIGHT}|wait),? )+"
+    rf"\b{_WAY_SAID}(?P<amount>(?: {_AMOUNT_WORD}){{0,6}}),? (?:(?:{_PUT_RIGHT}|wait),? )+"
     rf"(?:(?:go|skip|jump|take me|move) )?(?P<then>{_WAY_SAID})(?P<rest>(?: please)?$| \S.*$)"
 )
 """A way put right as it is said ("forward five minutes... no, back", "back, no, forward two minutes"): the
