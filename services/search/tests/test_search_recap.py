@@ -301,5 +301,16 @@ def test_a_run_on_sentence_of_a_transcript_is_said_in_its_clauses() -> None:
     assert all(MIN_WORDS <= words_in(part) <= MAX_SENTENCE_WORDS for part in parts)
     assert all(part.endswith(".") for part in parts)
     assert re.findall(r"\w+", " ".join(parts)) == re.findall(r"\w+", run_on)  # every word, in order
+    assert [s.at_ms for s in recap_candidates(said)] == sorted(s.at_ms for s in recap_candidates(said))
+    assert len({s.at_ms for s in recap_candidates(said)}) == len(parts)  # told in the book's order
+    quoted = (
+        '"I went down to the river in the early morning to look for fish, and the men were already '
+        'out on the water with their nets," he said, "and then the whole sky went dark, and I have '
+        'never seen such a thing before or since?"'
+    )
+    quoted_parts = [s.text for s in recap_candidates([said[0].model_copy(update={"text": quoted})])]
+    assert quoted_parts
+    assert all(part.count('"') % 2 == 0 for part in quoted_parts), quoted_parts
+    assert quoted_parts[-1].endswith('?"'), quoted_parts  # its own end kept, nothing added
     no_clauses = "The grey horse walked on" + " and on and on" * 12 + "."
     assert recap_candidates([said[0].model_copy(update={"text": no_clauses})]) == []

@@ -124,8 +124,17 @@ def said_in_clauses(text: str) -> list[str]:
             parts[-1] = f"{parts[-1]} {clause}"
         else:
             parts.append(clause)
-    ended = [f"{part.rstrip(',;:.!?')}." for part in parts]
+    ended = [balance_quotes(_ended(part)) for part in parts]
     return ended if all(MIN_WORDS <= words_in(part) <= MAX_SENTENCE_WORDS for part in ended) else []
+
+
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
+
+
+def _ended(part: str) -> str:
+    """A clause ended as a sentence: its comma a full stop; the sentence's own end kept ("?", '."')."""
+    part = part.rstrip(",;: ")
+    return part if _SENTENCE_END.search(part) else f"{part}."
 
 
 def recap_candidates(sentences: Sequence[RecapSentence]) -> list[RecapSentence]:
@@ -135,7 +144,13 @@ def recap_candidates(sentences: Sequence[RecapSentence]) -> list[RecapSentence]:
         part
         for s in sentences
         for part in (
-            [s] if sayable(s.text) else [s.model_copy(update={"text": t}) for t in said_in_clauses(s.text)]
+            # a part is timed a millisecond after the one before it, so they keep their order
+            [s]
+            if sayable(s.text)
+            else [
+                s.model_copy(update={"text": t, "at_ms": s.at_ms + k})
+                for k, t in enumerate(said_in_clauses(s.text))
+            ]
         )
     ]
     if len(sayable_ones) <= MAX_CANDIDATES:
