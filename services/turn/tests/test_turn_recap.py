@@ -9,8 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from bedside_contracts.player import Asleep, HistoryEntry
-from bedside_contracts.search import ChapterInfo, Recap, Recapped, RecapSentence
-from bedside_contracts.turn import RecapArgs
+from bedside_contracts.search import Recap, Recapped, RecapSentence
 from bedside_guard import clock
 from bedside_turn.domain import recap as recaps
 from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS
@@ -259,16 +258,3 @@ async def test_the_previous_chapter_asked_in_the_first_says_there_is_none_before
     listener = rig.listener_at(40_000)
     reply = await rig.ask(listener, "remind me what happened in the previous chapter")
     assert reply.speech.startswith(f'{recaps.NONE_BEFORE_THIS_ONE} In chapter 1, "The Harbour Bell": At ')
-
-
-def test_the_story_so_far_starts_after_a_recordings_opening_credits() -> None:
-    """A listener session: "the story so far" read out the LibriVox disclaimer of the opening."""
-    chapters = [
-        ChapterInfo(n=0, title="Opening", start_ms=0, end_ms=40_000),
-        ChapterInfo(n=1, title="One", start_ms=40_000, end_ms=400_000),
-        ChapterInfo(n=2, title="Two", start_ms=400_000, end_ms=800_000),
-    ]
-    so_far = recaps.choose_span(RecapArgs(span="so_far"), 500_000, chapters, None)
-    assert (so_far.from_ms, so_far.to_ms) == (40_000, 500_000)
-    # still in the opening: it is all there is so far
-    assert recaps.choose_span(RecapArgs(span="so_far"), 30_000, chapters, None).from_ms == 0

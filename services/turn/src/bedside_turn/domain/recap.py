@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from bedside_contracts.player import Asleep
 from bedside_contracts.search import ChapterInfo, Recapped
 from bedside_contracts.turn import RecapArgs
-from bedside_guard import OPENING_CHAPTER, chapter_name, clock
+from bedside_guard import chapter_name, clock
 
 from bedside_turn.domain import numbers
 from bedside_turn.domain.chapters import playing_chapter
@@ -280,12 +280,7 @@ def choose_span(
         case "last_minutes":
             return _last_minutes(args.minutes or FALLBACK_MINUTES, here_ms)
         case "so_far":
-            return ChosenSpan(
-                _story_start(chapters, here_ms),
-                here_ms,
-                "The story so far:",
-                "The story so far, from the start",
-            )
+            return ChosenSpan(0, here_ms, "The story so far:", "The story so far, from the start")
         case "chapter":
             return _numbered_chapter(args.chapter or 0, here_ms, chapters)
     playing = playing_chapter(chapters, here_ms)
@@ -304,13 +299,6 @@ def choose_span(
             opening = f"{NONE_BEFORE_THIS_ONE} {opening}"
     told = f"{chapter_name(playing.n).capitalize()}, the one playing, as far as they have heard it"
     return ChosenSpan(playing.start_ms, here_ms, opening, told, playing.n, at_chapter_start(playing.n))
-
-
-def _story_start(chapters: Sequence[ChapterInfo], here_ms: int) -> int:
-    """Where the story starts for "the story so far": after the opening (a recording's credits, an
-    e-book's title page) once a chapter of the story has begun."""
-    begun = [c.start_ms for c in chapters if c.n != OPENING_CHAPTER and c.start_ms <= here_ms]
-    return min(begun) if begun and any(c.n == OPENING_CHAPTER for c in chapters) else 0
 
 
 NONE_BEFORE_THIS_ONE = "There's no chapter before this one."
