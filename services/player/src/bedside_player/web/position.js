@@ -445,7 +445,7 @@ export function render() {
     el.scrubber.setAttribute("aria-valuetext", `${clock(pos)} of ${clock(state.duration)}`);
   }
   const shown = state.scrubbing ? scrubbed() : pos;
-  el.scrubber.style.setProperty("--fill", `${state.duration ? (100 * shown) / state.duration : 0}%`);
+  el.scrubber.style.setProperty("--fill", `${state.duration ? (100 * shown) / scrubberEnd() : 0}%`);
   followers.rendered(pos);
 }
 
@@ -459,7 +459,7 @@ export function wirePosition() {
     const v = scrubbed();
     el.pos.textContent = clock(v);
     el.scrubber.setAttribute("aria-valuetext", `${clock(v)} of ${clock(state.duration)}`);
-    el.scrubber.style.setProperty("--fill", `${state.duration ? (100 * v) / state.duration : 0}%`);
+    el.scrubber.style.setProperty("--fill", `${state.duration ? (100 * v) / scrubberEnd() : 0}%`);
   });
   el.scrubber.addEventListener("change", () => {
     // Keys fire a change per press: gather them into one move, to the last value chosen.
