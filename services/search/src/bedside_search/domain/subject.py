@@ -133,7 +133,12 @@ def thing_of(question: str) -> tuple[str, ...]:
     rules decide about a name ("tell me about Justice" before the horse is named has not come up,
     though the book has said "justice" as a word).
     """
-    match = _ABOUT.search(question) or _what_thing(question)
+    return _lower_case_terms(_ABOUT.search(question) or _what_thing(question))
+
+
+def _lower_case_terms(match: re.Match[str] | None) -> tuple[str, ...]:
+    """The terms of what ``match`` names as ``thing``, written all in lower case and in at most
+    ``SUBJECT_WORDS`` terms; () otherwise."""
     if match is None or any(c.isupper() for c in match.group("thing")):
         return ()
     asked = tuple(dict.fromkeys(terms(match.group("thing"))))
@@ -149,13 +154,8 @@ def role_of(question: str) -> tuple[str, ...]:
     """The content terms (stemmed) of "who's the keeper?": someone asked after by what they are, in
     lower case; () if none. When the book never writes it as a name, the heard passages that say it
     answer, as for a thing ("the new lighthouse keeper")."""
-    match = _WHO_BY_ROLE.search(question)
-    if match is None or any(c.isupper() for c in match.group("thing")):
-        return ()
-    asked = tuple(dict.fromkeys(terms(match.group("thing"))))
-    if set(asked) <= _NAMING_NO_ONE:
-        return ()
-    return asked if 0 < len(asked) <= SUBJECT_WORDS else ()
+    asked = _lower_case_terms(_WHO_BY_ROLE.search(question))
+    return () if set(asked) <= _NAMING_NO_ONE else asked
 
 
 _NAMING_NO_ONE = frozenset(terms("one ones best worst first last next same other rest latter former"))
