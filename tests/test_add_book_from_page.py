@@ -146,6 +146,45 @@ async def test_the_same_upload_asked_for_twice_is_one_job(nats_url: str, tmp_pat
         house.stop()
 
 
+async def test_another_recording_of_the_same_file_name_is_another_book_and_the_same_one_is_not(
+    nats_url: str, tmp_path: Path
+) -> None:
+    """Two phones' "book.m4b" are two books: the second sent is added beside the first, never over
+    it (the first listener's place belongs to its id). The first recording sent again is the first
+    book again."""
+    need_espeak()
+    name = f"Night {THIS_RUN[:8]}.m4b"
+    named = f"night-{THIS_RUN[:8]}"
+    for phone in "ab":
+        (tmp_path / phone).mkdir()
+    first, second = (
+        write_audiobook(tmp_path / phone / name, speak_book([("One", [said])])).read_bytes()
+        for phone, said in (("a", "The owl sat on the gate."), ("b", "Rain fell on the barn roof."))
+    )
+    house = await asyncio.to_thread(split_house, nats_url)
+    try:
+        async with await device(house.player, "two-phones") as http:
+
+            async def added(recording: bytes) -> str:
+                sent = {"recording": await send_file(http, name, recording)}
+                started = await http.post("/api/books/added", json=sent)
+                assert started.status_code == 202, started.text
+                ended = await followed_to_the_end(http, started.json()["job"])
+                assert ended["state"] == "done", ended
+                assert ended["book"] == started.json()["book"]
+                return str(ended["book"])
+
+            assert [await added(first), await added(second), await added(first)] == [
+                named,
+                f"{named}-2",
+                named,
+            ]
+            listed = {b["id"] for b in (await http.get("/api/books")).json()}
+            assert {named, f"{named}-2"} <= listed
+    finally:
+        house.stop()
+
+
 async def test_what_cannot_become_a_book_is_refused_with_its_reason(nats_url: str, tmp_path: Path) -> None:
     house = await asyncio.to_thread(split_house, nats_url, ("ingest",))
     system = house.player

@@ -89,17 +89,29 @@ def test_ingest_command_transcribes_an_audiobook_and_jobs_lists_it(tmp_path: Pat
         server.stop()
 
 
-def test_a_book_of_one_chapter_and_one_passage_is_said_in_the_singular() -> None:
-    report = IngestReport(
-        book="y",
+def a_report(book: str = "y", title: str = "Y", taken_id: str | None = None) -> IngestReport:
+    """A report of one chapter and one passage."""
+    return IngestReport(
+        book=book,
         version="2ef65955c5092d99",
-        object_name="y",
-        title="Y",
+        object_name=book,
+        title=title,
         chapters=1,
         passages=1,
         duration_ms=2_000,
         estimated=False,
         unchanged=False,
         seconds=0.0,
+        taken_id=taken_id,
     )
-    assert summary(report).startswith("'Y' as y: 1 chapter, 1 passage, 0:00:02 (timed); ")
+
+
+def test_a_book_of_one_chapter_and_one_passage_is_said_in_the_singular() -> None:
+    assert summary(a_report()).startswith("'Y' as y: 1 chapter, 1 passage, 0:00:02 (timed); ")
+
+
+def test_a_book_given_an_id_beside_anothers_says_so_and_how_to_replace_that_one_instead() -> None:
+    assert summary(a_report("book-2", "Book", taken_id="book")).splitlines()[1] == (
+        "another book, made from another file, is 'book': this one is 'book-2' beside it "
+        "(--id book replaces that one instead)"
+    )

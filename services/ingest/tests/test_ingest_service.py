@@ -194,3 +194,40 @@ async def test_audio_duration_and_path_are_recorded(client: Client) -> None:
     store = await client.jetstream().object_store(subjects.BOOK_ARTIFACTS_BUCKET)
     artifact = BookArtifact.model_validate_json((await store.get(report.object_name)).data or b"")
     assert artifact.audio_path == str(audio.resolve())
+
+
+def story(path: Path, said: str) -> Path:
+    """A short timed transcript at ``path`` whose every cue says ``said``."""
+    cues = [f"00:00:{4 * k:02d}.000 --> 00:00:{4 * k + 3:02d}.000\n{said} {k}.\n" for k in range(6)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("WEBVTT\n\n" + "\n".join(cues))
+    return path
+
+
+async def test_another_book_with_the_same_file_name_is_added_beside_the_first_never_over_it(
+    client: Client, tmp_path: Path
+) -> None:
+    named = new_id()  # the id both files' name gives
+    shelf = story(tmp_path / "shelf" / f"{named}.vtt", "The mole dug under the garden wall")
+    downloads = story(tmp_path / "downloads" / f"{named}.vtt", "A storm kept the ferry in the harbour")
+
+    first = await request_ingest(client, IngestBook(path=str(shelf)))
+    second = await request_ingest(client, IngestBook(path=str(downloads)))
+    assert (first.book, second.book, second.taken_id) == (named, f"{named}-2", named)
+    for book, report in ((named, first), (f"{named}-2", second)):
+        served = await last_event(client, book)
+        assert served is not None
+        assert served[1].version == report.version
+
+    # The same file again, a copy of it, or the file edited where it is: the same book.
+    assert (await request_ingest(client, IngestBook(path=str(shelf)))).book == named
+    copied = tmp_path / "copy" / downloads.name
+    copied.parent.mkdir()
+    copied.write_bytes(downloads.read_bytes())
+    assert (await request_ingest(client, IngestBook(path=str(copied)))).book == f"{named}-2"
+    edited = await request_ingest(client, IngestBook(path=str(story(shelf, "The mole slept"))))
+    assert (edited.book, edited.taken_id, edited.unchanged) == (named, None, False)
+
+    # An id asked for is that book's, whichever book had it.
+    replaced = await request_ingest(client, IngestBook(path=str(downloads), book=named))
+    assert (replaced.book, replaced.taken_id) == (named, None)

@@ -60,6 +60,16 @@ class BookArtifact(Contract):
         return data
 
 
+class MadeFrom(Contract):
+    """The file (or folder) a book was read from, on ingest's machine: another file that happens to
+    have the same name is another book (``bedside_ingest.identity``)."""
+
+    path: str = Field(min_length=1, max_length=4096)
+    fingerprint: str = Field(
+        min_length=16, max_length=64, description="of the content: a copy of the file has the same one"
+    )
+
+
 class BookIngested(Contract):
     """A new version of a book is in the object store under ``object_name``.
 
@@ -74,6 +84,9 @@ class BookIngested(Contract):
     object_name: str
     title: str
     transcript: TranscriptCoverage | None = None
+    made_from: MadeFrom | None = Field(
+        default=None, description="absent on what was announced before books said what they were made from"
+    )
     withdrawn: bool = Field(
         default=False,
         description="the book is served no more: it was removed (``RemoveBook``), or the job whose "
@@ -313,5 +326,10 @@ class IngestReport(Contract):
     times_from: TimesFrom = "file"
     alignment: AlignmentSummary | None = None
     unchanged: bool = Field(description="this content was stored before; nothing was written")
+    taken_id: Name | None = Field(
+        default=None,
+        description="the id the file's name gives, which a book made from another file has: this "
+        "book was given ``book`` beside it",
+    )
     seconds: float = Field(ge=0)
     stage_seconds: dict[str, float] = Field(default_factory=dict)

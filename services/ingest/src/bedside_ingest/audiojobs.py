@@ -21,7 +21,7 @@ from bedside_ingest.joined_audio import keep_joined
 from bedside_ingest.media import read_audiobook, read_cover
 from bedside_ingest.media_bucket import Media
 from bedside_ingest.naming import book_names
-from bedside_ingest.pipeline import Prepared, Progress, StageClock, book_of, prepare_book
+from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
 from bedside_ingest.reader import read_book
 from bedside_ingest.transcribe import PieceLog, audio_fingerprint, transcribe_audiobook
 from bedside_ingest.transcription import transcribed_book
@@ -49,7 +49,6 @@ def timed_by_its_recording(request: IngestBook) -> IngestBook:
             "path": request.audio_path,
             "audio_path": None,
             "text_path": request.path,
-            "book": book_of(request),
         }
     )
 

@@ -45,6 +45,11 @@ def summary(report: IngestReport) -> str:
         f"{counted(report.passages, 'passage')}, "
         f"{clock(report.duration_ms)} ({timing}); {state}; {report.seconds:.1f} s ({stages})"
     )
+    if report.taken_id is not None:
+        line += (
+            f"\nanother book, made from another file, is {report.taken_id!r}: this one is {report.book!r} "
+            f"beside it (--id {report.taken_id} replaces that one instead)"
+        )
     aligned = report.alignment
     if aligned is None:
         return line

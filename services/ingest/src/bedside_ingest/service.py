@@ -22,6 +22,7 @@ from bedside_contracts.ingest import (
     IngestReport,
     JobList,
     JobsRequest,
+    MadeFrom,
     RemoveBook,
     Stage,
     TranscriptionProgress,
@@ -39,8 +40,10 @@ from bedside_ingest.accepted import check_sent_names
 from bedside_ingest.artifact import message_id, object_name
 from bedside_ingest.audiojobs import Audiobooks, is_audiobook, timed_by_its_recording
 from bedside_ingest.errors import BadInput, JobCancelled
+from bedside_ingest.fingerprint import made_from as file_made_from
 from bedside_ingest.freeing import OwnFolders, StoredFiles, files_of, only_theirs
 from bedside_ingest.given import check_request
+from bedside_ingest.identity import ids_to_try, may_take
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.media_bucket import MediaBucket
 from bedside_ingest.pipeline import (
@@ -143,6 +146,12 @@ class IngestService:
         self._adding: dict[str, asyncio.Task[IngestJob]] = {}
         """Uploads being taken, by the job they make: the same upload asked twice waits for one."""
         self._lock = asyncio.Lock()  # one ingest at a time: the CPU is the limit anyway
+        self._naming = asyncio.Lock()
+        """Held while a new book is given its id, until the job making it is recorded (identity.py)."""
+        self._making: list[IngestBook] = []
+        """Books read from a file (no job) given an id and not yet announced."""
+        self._made_from: MadeFrom | None = None
+        """What the book of the ingest under way is made from, said when it is announced."""
         self._after_interim = after_interim
         self._vectors: dict[str, npt.NDArray[np.float32]] = {}
         """Passage vectors of the ingest under way: its interim versions share their passages."""
@@ -155,15 +164,50 @@ class IngestService:
         except BadInput as error:
             log.info("bad input refused", path=request.path, error=error.message)
             raise InvalidRequest(error.message) from None
+        named = book_of(request)  # an e-book's name, when it is given as the book with its recording
         request = await asyncio.to_thread(timed_by_its_recording, request)
         if not is_audiobook(Path(request.path)):
+            async with self._naming:
+                request, taken = await self._named(request, named)
+                self._making.append(request)
             progress = ProgressPublisher(self._broker, request.job)
             try:
                 async with self._lock:
-                    return await self._ingest(request, progress, audio=False)
+                    report = await self._ingest(request, progress, audio=False)
             finally:
+                self._making.remove(request)
                 await progress.close()
-        return await self._run_job(request.model_copy(update={"job": request.job or uuid.uuid4().hex[:16]}))
+        else:
+            async with self._naming:
+                request, taken = await self._named(request, named)
+                request = request.model_copy(update={"job": request.job or uuid.uuid4().hex[:16]})
+                await self._control.record(request, "queued")
+            report = await self._run_job(request)
+        return report.model_copy(update={"taken_id": taken})
+
+    async def _named(self, request: IngestBook, named: str) -> tuple[IngestBook, str | None]:
+        """The request with the id of the book it makes (``identity``), and ``named`` if that id is
+        another book's; an id the request asks for is its own."""
+        if request.book is not None:
+            return request, None
+        made_from = await asyncio.to_thread(file_made_from, Path(request.path))
+        for book in ids_to_try(named):
+            if may_take(await self._held_by(book), made_from):
+                return request.model_copy(update={"book": book}), None if book == named else named
+        raise AssertionError("ids_to_try never ends")
+
+    async def _held_by(self, book: str) -> list[MadeFrom | None]:
+        """What the books and the jobs under way that have the id ``book`` are made from."""
+        newest = await self._store.newest(book)
+        making = [*self._making, *(job.request for job in await self._control.unfinished())]
+        held = [newest[0].made_from] if newest is not None else []
+        for request in making:
+            if book_of(request) == book:
+                try:
+                    held.append(await asyncio.to_thread(file_made_from, Path(request.path)))
+                except OSError:  # a job whose file is gone makes no book
+                    continue
+        return held
 
     async def _run_job(self, request: IngestBook) -> IngestReport:
         """An audiobook job: recorded queued, then running (with its progress), then its end."""
@@ -214,11 +258,7 @@ class IngestService:
             return asked_before
         recording, ebook = await self._uploads.take(job, request.recording, request.ebook)
         ingest = IngestBook(
-            path=str(recording),
-            book=book_id_for(recording),  # known from now on, so the page can open it while it is made
-            text_path=str(ebook) if ebook else None,
-            title=request.title,
-            job=job,
+            path=str(recording), text_path=str(ebook) if ebook else None, title=request.title, job=job
         )
         try:
             check_sent_names(recording, ebook)
@@ -234,7 +274,9 @@ class IngestService:
             except Exception:  # the refusal is still this answer's
                 log.exception("refused upload not recorded", job=job)
             raise InvalidRequest(said) from None
-        await self._control.record(ingest, "queued")
+        async with self._naming:  # the id is known from now on: the page opens the book while it is made
+            ingest, _ = await self._named(ingest, book_id_for(recording))
+            await self._control.record(ingest, "queued")
         started = asyncio.create_task(self._run_job(ingest), name=f"job {job}")
         self._started.add(started)
         started.add_done_callback(lambda ended: self._job_ended(job, ended))
@@ -308,6 +350,7 @@ class IngestService:
         clock = StageClock()
         self._vectors, self._interim = {}, None
         try:
+            self._made_from = await asyncio.to_thread(file_made_from, Path(request.path))
             try:
                 prepared = await self._read(request, progress, audio, clock)
                 name, unchanged = await self._store_and_announce(prepared, progress, clock)
@@ -450,6 +493,7 @@ class IngestService:
             object_name=name,
             title=prepared.book.title,
             transcript=prepared.transcript,
+            made_from=self._made_from,
         )
         await self._broker.publish(
             event.model_dump_json().encode(),

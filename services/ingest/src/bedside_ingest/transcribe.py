@@ -16,27 +16,19 @@ from bedside_speech import SpokenWord, Transcriber, TranscriptionStopped
 
 from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.errors import JobCancelled
+from bedside_ingest.fingerprint import add_files
 from bedside_ingest.media import SAMPLE_RATE, decode_pieces
 from bedside_ingest.pieces import PIECE_S
 from bedside_ingest.transcription import TranscriptionMeter, chapter_transcript, spoken_words, timed_words
 
-FINGERPRINT_BYTES = 1 << 16
 FINGERPRINT_CHARS = 24
 
 
 def audio_fingerprint(audiobook: Audiobook, model_id: str) -> str:
-    """Names the stored transcripts of this recording by this model: the files' names, sizes and
-    first and last 64 KiB, and the chapter layout (reading whole gigabytes to hash them would cost
-    more than a chapter's transcription)."""
+    """Names the stored transcripts of this recording by this model: its files as ``add_files``
+    knows them, and the chapter layout."""
     digest = hashlib.sha256(model_id.encode())
-    for name in audiobook.files:
-        path = Path(name)
-        size = path.stat().st_size
-        digest.update(f"{path.name}\0{size}\0".encode())
-        with path.open("rb") as file:
-            digest.update(file.read(FINGERPRINT_BYTES))
-            file.seek(max(0, size - FINGERPRINT_BYTES))
-            digest.update(file.read(FINGERPRINT_BYTES))
+    add_files(digest, map(Path, audiobook.files))
     for chapter in audiobook.chapters:
         digest.update(f"{chapter.n}:{chapter.file_start_ms}:{chapter.file_end_ms}\0".encode())
     return digest.hexdigest()[:FINGERPRINT_CHARS]

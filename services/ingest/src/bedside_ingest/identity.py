@@ -1,0 +1,34 @@
+"""Which id a new book takes, without I/O: the one place for that rule.
+
+A book's id comes from its file's name, and two books can share a name (two recordings called
+"book.m4b" in different folders). A listener's position, history and sleep timer belong to an
+id, so a book made from another file never takes an id that a book has, even one removed since:
+it is given the name with "-2", "-3" and so on. The same file again (the same path, edited or
+not) or a copy of it (the same content, as a second upload of one recording is) is that book, and
+makes a new version of it. An id asked for by name is not decided here: it is the asker's.
+"""
+
+from collections.abc import Iterator, Sequence
+from itertools import count
+
+from bedside_contracts.ingest import MadeFrom
+
+LONGEST_ID = 64
+
+
+def ids_to_try(named: str) -> Iterator[str]:
+    """The id a file's name gives, then the same with "-2", "-3", ... (cut to stay an id)."""
+    yield named
+    for n in count(2):
+        suffix = f"-{n}"
+        yield named[: LONGEST_ID - len(suffix)] + suffix
+
+
+def may_take(held_by: Sequence[MadeFrom | None], made_from: MadeFrom) -> bool:
+    """Whether a book made from ``made_from`` takes an id that the books and jobs ``held_by`` have
+    (none: no book has it). ``None`` is a book announced before books said what they were made
+    from: it is taken to be this one, as every book of that name was then."""
+    return all(
+        held is None or held.path == made_from.path or held.fingerprint == made_from.fingerprint
+        for held in held_by
+    )
