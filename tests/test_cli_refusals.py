@@ -82,7 +82,8 @@ def test_ingest_help_says_which_audio_files_and_which_chapters_files_it_takes() 
     assert done.returncode == 0, done.stderr
     said = " ".join(done.stdout.replace("│", " ").split())
     # each seen read and transcribed (test_ingest_audiobook_reading.py)
-    assert "an audiobook (.m4b .m4a .mp3 .ogg .opus .flac .wav, or a folder of such tracks)" in said, said
+    kinds = ".m4b .m4a .mp3 .ogg .opus .flac .wav"
+    assert f"an audiobook ({kinds}, or a folder of such tracks or of its discs' folders)" in said, said
     assert "Not raw .aac (put it in an .m4a)" in said, said
     assert 'a JSON list of {"title", "start"} (start in seconds or "H:MM:SS")' in said, said
     assert 'a JSON object {"title", "author", "chapters": that same list}' in said, said

@@ -17,6 +17,8 @@ from bedside_audiobooks import (
 from bedside_ingest.accepted import AUDIO_EXTENSIONS
 from bedside_ingest.audiobook import Marker, TrackInfo, audiobook_of, is_recording, track_order
 from bedside_ingest.errors import BadInput
+from bedside_ingest.folders import files_in
+from bedside_ingest.given import check_given
 from bedside_ingest.media import SAMPLE_RATE, decode_span, read_audiobook, read_cover
 from bedside_ingest.transcribe import transcribe_audiobook
 from bedside_speech import WhisperTranscriber
@@ -64,6 +66,22 @@ def test_a_folder_is_a_chapter_per_track_in_track_order(speech: Speech, tmp_path
     assert all(c.file_start_ms == 0 for c in book.chapters)
 
 
+def test_a_folder_ripped_from_discs_is_read_disc_by_disc(speech: Speech, tmp_path: Path) -> None:
+    """Each disc's tracks numbered from 1 again, in folders named as a ripper names them."""
+    folder = tmp_path / "lantern"
+    discs = ("CD 2", "CD 10", "CD 1")  # 2 before 10: digits as numbers
+    for disc in discs:
+        write_tracks(folder / disc, speech, album="The Lantern at Gull Point")
+    (folder / "cover.jpg").write_bytes(b"\xff\xd8\xff")
+    assert is_recording(folder, files_in(folder))
+    check_given(folder, audio=None, chapters=None, text=None)  # refused before, as a folder of nothing
+    book = read_audiobook(folder)
+    assert [Path(c.path).parent.name for c in book.chapters] == ["CD 1"] * 3 + ["CD 2"] * 3 + ["CD 10"] * 3
+    assert [c.title for c in book.chapters] == [c.title for c in speech.chapters] * 3
+    assert [c.n for c in book.chapters] == list(range(1, 10))
+    assert book.title == "The Lantern at Gull Point"
+
+
 def test_a_chapter_decodes_to_16_khz_mono_of_its_length(speech: Speech, tmp_path: Path) -> None:
     book = read_audiobook(write_audiobook(tmp_path / "lantern.m4b", speech))
     chapter = book.chapters[1]
@@ -81,6 +99,16 @@ def test_tracks_order_by_number_then_by_name() -> None:
         [track("b.mp3"), track("x.mp3", "2/3"), track("y.mp3", "10"), track("a10.mp3"), track("a9.mp3")]
     )
     assert [t.path for t in ordered] == ["x.mp3", "y.mp3", "a9.mp3", "a10.mp3", "b.mp3"]
+
+
+def test_the_tracks_of_each_disc_come_after_the_disc_before() -> None:
+    def track(name: str, number: str, disc: str) -> TrackInfo:
+        return TrackInfo(name, 1000, (), {"track": number, "disc": disc})
+
+    ordered = track_order(
+        [track("b1", "1", "2/2"), track("a2", "2", "1/2"), track("b2", "2", "2"), track("a1", "1", "1")]
+    )
+    assert [t.path for t in ordered] == ["a1", "a2", "b1", "b2"]
 
 
 def test_audio_before_the_first_marker_is_the_opening_as_an_ebooks_front_matter_is() -> None:

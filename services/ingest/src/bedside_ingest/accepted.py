@@ -33,7 +33,7 @@ REFUSED_AUDIO = {".aa": DRM_REASON, ".aax": DRM_REASON, ".aaxc": DRM_REASON, ".a
 
 AUDIO_HELP = " ".join(AUDIO_EXTENSIONS)
 PATH_HELP = (
-    f"an audiobook ({AUDIO_HELP}, or a folder of such tracks), transcribed offline; "
+    f"an audiobook ({AUDIO_HELP}, or a folder of such tracks or of its discs' folders), transcribed offline; "
     "a timed transcript (.vtt .srt, Whisper or aeneas .json, .smil or a folder of .smil sync maps, "
     "an .epub with media overlays); or an e-book to time by reading rate (.epub .txt .md, a JSON book "
     '{"title", "author", "chapters": [{"n", "title", "text"}]}). '

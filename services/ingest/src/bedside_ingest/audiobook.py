@@ -12,6 +12,7 @@ from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, numbered_as
 
 from bedside_ingest.accepted import AUDIO_EXTENSIONS, REFUSED_AUDIO, is_audio_name
 from bedside_ingest.errors import BadInput
+from bedside_ingest.folders import by_name
 
 AUDIO = frozenset(AUDIO_EXTENSIONS)
 REFUSED = frozenset(REFUSED_AUDIO)
@@ -108,22 +109,20 @@ def cover_file(folder_entries: Sequence[Path]) -> Path | None:
     return None
 
 
-def _natural(name: str) -> list[Any]:
-    return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)]
-
-
-def track_number(tags: Mapping[str, str]) -> int | None:
-    """The track number of ``"3"`` or ``"3/12"``, if the tags give one."""
-    match = re.match(r"\s*(\d+)", tags.get("track", ""))
+def track_number(tags: Mapping[str, str], tag: str = "track") -> int | None:
+    """The track (or disc) number of ``"3"`` or ``"3/12"``, if the tags give one."""
+    match = re.match(r"\s*(\d+)", tags.get(tag, ""))
     return int(match.group(1)) if match else None
 
 
 def track_order(tracks: Sequence[TrackInfo]) -> list[TrackInfo]:
-    """By track number (tracks without one after those with one), then by name, digits as numbers."""
+    """Disc by disc (by its number, else by its folder's name), then by track number (tracks
+    without one after those with one), then by name, digits as numbers."""
 
-    def key(track: TrackInfo) -> tuple[int, int, list[Any]]:
-        number = track_number(track.tags)
-        return (0 if number is not None else 1, number or 0, _natural(Path(track.path).name))
+    def key(track: TrackInfo) -> tuple[int, list[Any], int, int, list[Any]]:
+        path, number = Path(track.path), track_number(track.tags)
+        disc = track_number(track.tags, "disc") or 0
+        return (disc, by_name(path.parent), 0 if number is not None else 1, number or 0, by_name(path))
 
     return sorted(tracks, key=key)
 

@@ -15,6 +15,7 @@ from bedside_speech import Transcriber
 
 from bedside_ingest.alignment import AlignmentReport, align_book
 from bedside_ingest.audiobook import Audiobook, is_recording
+from bedside_ingest.folders import files_in
 from bedside_ingest.interim import interim_of
 from bedside_ingest.jobs import JobStore
 from bedside_ingest.joined_audio import keep_joined
@@ -33,7 +34,7 @@ T = TypeVar("T")
 
 
 def is_audiobook(path: Path) -> bool:
-    return is_recording(path, list(path.iterdir()) if path.is_dir() else None)
+    return is_recording(path, files_in(path) if path.is_dir() else None)
 
 
 def timed_by_its_recording(request: IngestBook) -> IngestBook:

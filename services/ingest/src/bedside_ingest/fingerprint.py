@@ -7,6 +7,8 @@ from pathlib import Path
 
 from bedside_contracts.ingest import MadeFrom
 
+from bedside_ingest.folders import files_in
+
 EDGE_BYTES = 1 << 16
 MADE_FROM_CHARS = 32
 
@@ -24,7 +26,7 @@ def add_files(digest: "hashlib._Hash", paths: Iterable[Path]) -> None:
 
 def made_from(path: Path) -> MadeFrom:
     """The file or folder (its files, in name order) a book is read from; ``OSError`` if unreadable."""
-    files = sorted(p for p in path.iterdir() if p.is_file()) if path.is_dir() else [path]
+    files = files_in(path) if path.is_dir() else [path]
     digest = hashlib.sha256()
     add_files(digest, files)
     return MadeFrom(path=str(path.resolve()), fingerprint=digest.hexdigest()[:MADE_FROM_CHARS])

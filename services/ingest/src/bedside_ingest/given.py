@@ -9,6 +9,7 @@ from bedside_contracts.ingest import IngestBook
 from bedside_ingest.accepted import Named, check_named, suffix_of
 from bedside_ingest.audiobook import is_recording
 from bedside_ingest.errors import BadInput
+from bedside_ingest.folders import files_in
 
 
 def check_given(path: Path, *, audio: Path | None, chapters: Path | None, text: Path | None) -> None:
@@ -17,7 +18,7 @@ def check_given(path: Path, *, audio: Path | None, chapters: Path | None, text: 
         if given is not None and not given.exists():
             raise BadInput(given, "does not exist")
     folder = path.is_dir()
-    entries = [entry for entry in path.iterdir() if entry.is_file()] if folder else None
+    entries = files_in(path) if folder else None
     sync_maps = any(suffix_of(entry) == ".smil" for entry in entries or ())
     check_named(
         Named(path, folder, is_recording(path, entries), sync_maps, audio=audio, chapters=chapters, text=text)

@@ -23,6 +23,7 @@ from bedside_ingest.audiobook import (
     is_audio,
 )
 from bedside_ingest.errors import BadInput
+from bedside_ingest.folders import files_in
 from bedside_ingest.pieces import PIECE_S, cut_index
 
 SAMPLE_RATE = 16_000
@@ -66,7 +67,7 @@ def read_audiobook(path: Path) -> Audiobook:
     if not path.exists():
         raise BadInput(path, "does not exist")
     if path.is_dir():
-        entries = sorted(p for p in path.iterdir() if p.is_file())
+        entries = files_in(path)
         for entry in entries:
             refuse_unreadable_audio(entry)
         return audiobook_of([probe(p) for p in entries if is_audio(p)], path)
@@ -162,7 +163,7 @@ def read_cover(audiobook: Audiobook, where: Path) -> tuple[bytes, str] | None:
         if found is not None:
             return found
     if where.is_dir():
-        image = cover_file(list(where.iterdir()))
+        image = cover_file(files_in(where))
         if image is not None:
             return image.read_bytes(), IMAGE_TYPES[image.suffix.lower()]
     return None

@@ -8,7 +8,6 @@ import json
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from bedside_ingest.accepted import (
     AUDIO_EXTENSIONS,
@@ -20,6 +19,7 @@ from bedside_ingest.accepted import (
 from bedside_ingest.book import Book, Transcript
 from bedside_ingest.chapters import is_chapters_list, read_chapters_file, split_by_markers, split_by_marks
 from bedside_ingest.errors import BadInput
+from bedside_ingest.folders import by_name
 from bedside_ingest.formats.epub import read_epub
 from bedside_ingest.formats.jsonbook import is_json_book, read_json_book
 from bedside_ingest.formats.overlays import read_overlays
@@ -31,10 +31,6 @@ from bedside_ingest.text import word_count
 from bedside_ingest.timeline import DEFAULT_WPM, check_times, estimate_times
 
 _UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
-
-
-def _natural(path: Path) -> list[Any]:
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.name)]
 
 
 def sniff(content: bytes) -> str:
@@ -131,7 +127,7 @@ def sibling_chapters(path: Path) -> Path | None:
 
 
 def _read_smil_folder(folder: Path, chapters_path: Path | None) -> Book:
-    maps = sorted(folder.glob("*.smil"), key=_natural)
+    maps = sorted(folder.glob("*.smil"), key=by_name)
     if not maps:
         raise BadInput(folder, NOTHING_IN_THE_FOLDER)
     reader = SmilReader()
