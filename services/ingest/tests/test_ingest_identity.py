@@ -19,9 +19,13 @@ def test_an_id_is_taken_by_the_same_file_or_a_copy_never_by_another_file() -> No
     edited = MadeFrom(path=SHELF.path, fingerprint="b" * 32)
     copied = MadeFrom(path="/downloads/book.m4b", fingerprint=SHELF.fingerprint)
     other = MadeFrom(path="/downloads/book.m4b", fingerprint="c" * 32)
-    assert may_take([], other)
-    assert may_take([SHELF], edited)
-    assert may_take([SHELF], copied)
-    assert not may_take([SHELF], other)
-    assert not may_take([copied, SHELF], edited)  # a job making a copy holds it as well
-    assert may_take([None], other)  # announced before books said what they were made from
+    assert may_take([], other, its_name=True)
+    assert may_take([SHELF], edited, its_name=True)
+    assert may_take([SHELF], copied, its_name=False)
+    assert not may_take([SHELF], other, its_name=True)
+    assert not may_take([copied, SHELF], edited, its_name=True)  # a job making a copy holds it as well
+
+
+def test_a_book_announced_before_books_said_what_they_were_made_from_holds_only_its_names_id() -> None:
+    assert may_take([None], SHELF, its_name=True)  # as every book of that name was then
+    assert not may_take([None], SHELF, its_name=False)  # "book-2" was "Book (2).m4b", another file

@@ -231,3 +231,31 @@ async def test_another_book_with_the_same_file_name_is_added_beside_the_first_ne
     # An id asked for is that book's, whichever book had it.
     replaced = await request_ingest(client, IngestBook(path=str(downloads), book=named))
     assert (replaced.book, replaced.taken_id) == (named, None)
+
+
+async def announced_before_books_said_what_they_were_made_from(client: Client, event: BookIngested) -> None:
+    """``event`` announced again as a library made before announcements carried ``made_from`` has it."""
+    legacy = event.model_copy(update={"made_from": None}).model_dump_json(exclude={"made_from"})
+    subject = subjects.BOOK_INGESTED.format(book=event.book)
+    await client.jetstream().publish(subject, legacy.encode(), stream=subjects.BOOKS_STREAM)
+
+
+async def test_a_book_announced_before_made_from_is_its_own_names_book_and_says_so_when_ingested_again(
+    client: Client, tmp_path: Path
+) -> None:
+    named = new_id()
+    shelf = story(tmp_path / "shelf" / f"{named}.vtt", "The fox crossed the frozen river")
+    old_second = story(tmp_path / "old" / f"{named}-2.vtt", "A second book, saved by a browser")
+    for path in (shelf, old_second):
+        report = await request_ingest(client, IngestBook(path=str(path)))
+        served = await last_event(client, report.book)
+        assert served is not None
+        await announced_before_books_said_what_they_were_made_from(client, served[1])
+
+    # Ingested again, the first is announced with what it is made from: another file of its name
+    # is then another book, and takes no id of an older book whose file was named otherwise.
+    again = await request_ingest(client, IngestBook(path=str(shelf)))
+    assert (again.book, again.unchanged) == (named, False)
+    downloads = story(tmp_path / "downloads" / f"{named}.vtt", "The owl hunted over the marsh")
+    other = await request_ingest(client, IngestBook(path=str(downloads)))
+    assert (other.book, other.taken_id) == (f"{named}-3", named)

@@ -24,11 +24,13 @@ def ids_to_try(named: str) -> Iterator[str]:
         yield named[: LONGEST_ID - len(suffix)] + suffix
 
 
-def may_take(held_by: Sequence[MadeFrom | None], made_from: MadeFrom) -> bool:
+def may_take(held_by: Sequence[MadeFrom | None], made_from: MadeFrom, *, its_name: bool) -> bool:
     """Whether a book made from ``made_from`` takes an id that the books and jobs ``held_by`` have
-    (none: no book has it). ``None`` is a book announced before books said what they were made
-    from: it is taken to be this one, as every book of that name was then."""
+    (none: no book has it); ``its_name``: the id its file's name gives. ``None`` is a book announced
+    before books said what they were made from: of its own name's id it is taken to be this
+    book, as every book of that name was then; a "-2" id it has was its own file's name
+    ("Book (2).m4b"), so another's."""
     return all(
-        held is None or held.path == made_from.path or held.fingerprint == made_from.fingerprint
+        its_name if held is None else held.path == made_from.path or held.fingerprint == made_from.fingerprint
         for held in held_by
     )

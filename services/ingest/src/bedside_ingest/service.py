@@ -192,7 +192,7 @@ class IngestService:
             return request, None
         made_from = await asyncio.to_thread(file_made_from, Path(request.path))
         for book in ids_to_try(named):
-            if may_take(await self._held_by(book), made_from):
+            if may_take(await self._held_by(book), made_from, its_name=book == named):
                 return request.model_copy(update={"book": book}), None if book == named else named
         raise AssertionError("ids_to_try never ends")
 
@@ -381,7 +381,12 @@ class IngestService:
         else:
             await self._embed_and_store(prepared, name, progress, clock)
         newest = await self._store.newest(prepared.book_id)
-        announced = newest is not None and newest[0].version == prepared.version and not newest[0].withdrawn
+        announced = (
+            newest is not None
+            and newest[0].version == prepared.version
+            and not newest[0].withdrawn
+            and newest[0].made_from is not None  # else said again, with what the book is made from
+        )
         if not announced:  # after another announcement (even of this version, deleted and made again)
             await self._announce(prepared, name, newest[1] if newest else None)
         return name, stored and announced
