@@ -19,7 +19,7 @@ from bedside_ingest.audiobook import Marker, TrackInfo, audiobook_of, is_recordi
 from bedside_ingest.errors import BadInput
 from bedside_ingest.folders import files_in
 from bedside_ingest.given import check_given
-from bedside_ingest.media import SAMPLE_RATE, decode_span, read_audiobook, read_cover
+from bedside_ingest.media import SAMPLE_RATE, decode_span, probe, read_audiobook, read_cover
 from bedside_ingest.transcribe import transcribe_audiobook
 from bedside_speech import WhisperTranscriber
 
@@ -176,9 +176,14 @@ def test_a_text_file_named_mp3_is_refused_in_words_a_listener_reads(tmp_path: Pa
     path.write_text("not a recording, only words\n")
     with pytest.raises(BadInput) as refused:
         read_audiobook(path)
-    assert refused.value.message == (
-        f"{path}: cannot be read as audio (corrupt, or not audio): Invalid data found when processing input"
-    )
+    assert refused.value.message == f"{path}: cannot be read as audio: it is damaged, cut short, or not audio"
+
+
+def test_a_recording_that_cannot_be_opened_says_why_in_the_systems_words(tmp_path: Path) -> None:
+    path = tmp_path / "gone.mp3"  # gone between the check and the reading
+    with pytest.raises(BadInput) as refused:
+        probe(path)
+    assert refused.value.message == f"{path}: cannot be read as audio: No such file or directory"
 
 
 def test_a_folder_without_audio_is_refused(tmp_path: Path) -> None:

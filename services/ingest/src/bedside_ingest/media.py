@@ -10,6 +10,7 @@ import av
 import mutagen
 import numpy as np
 import numpy.typing as npt
+import structlog
 from av.container import InputContainer
 
 from bedside_ingest.accepted import refuse_unreadable_audio
@@ -26,6 +27,8 @@ from bedside_ingest.errors import BadInput
 from bedside_ingest.folders import files_in
 from bedside_ingest.pieces import PIECE_S, cut_index
 
+log = structlog.get_logger("bedside.ingest")
+
 SAMPLE_RATE = 16_000
 """What Whisper listens at."""
 
@@ -33,10 +36,12 @@ SAMPLE_RATE = 16_000
 def _open(path: Path) -> InputContainer:
     try:
         container = av.open(str(path), "r")
-    except (av.FFmpegError, OSError, UnicodeDecodeError) as error:
-        # FFmpeg's own words only: its error number and the path again tell a listener nothing.
-        why = error.strerror if isinstance(error, OSError | av.FFmpegError) and error.strerror else error
-        raise BadInput(path, f"cannot be read as audio (corrupt, or not audio): {why}") from None
+    except OSError as error:  # the system's words are the listener's to act on: "Permission denied"
+        raise BadInput(path, f"cannot be read as audio: {error.strerror or error}") from None
+    except (av.FFmpegError, UnicodeDecodeError) as error:
+        # FFmpeg's words ("Invalid data found when processing input") tell a listener nothing.
+        log.info("unreadable audio", path=str(path), error=str(error))
+        raise BadInput(path, "cannot be read as audio: it is damaged, cut short, or not audio") from None
     if not container.streams.audio:
         container.close()
         raise BadInput(path, "has no audio stream")
