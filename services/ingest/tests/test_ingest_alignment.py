@@ -173,7 +173,10 @@ def test_a_real_books_chapters_read_one_to_a_track_pair_one_to_one() -> None:
 
 
 def test_the_wrong_book_falls_back_to_the_words_heard() -> None:
-    other = ["Call me Ishmael.", "Some years ago never mind how long precisely I went to sea."]
+    other = [
+        "The glassblower of Vell kept bees.",
+        "Every spring he sold their honey at the fair by the river.",
+    ]
     one = heard(1, ONE)
     aligned, report = align_book(ebook(("Other", other)), recording(one), {1: one}, "test")
     assert "does not match this recording" in report.fallback

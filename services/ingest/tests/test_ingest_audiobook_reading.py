@@ -14,6 +14,7 @@ from bedside_audiobooks import (
     write_plain_audio,
     write_tracks,
 )
+from bedside_guard import clock
 from bedside_ingest.accepted import AUDIO_EXTENSIONS
 from bedside_ingest.audiobook import Marker, TrackInfo, audiobook_of, is_recording, track_order
 from bedside_ingest.errors import BadInput
@@ -198,6 +199,27 @@ def test_a_truncated_file_is_refused_not_half_read(speech: Speech, tmp_path: Pat
     cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
     with pytest.raises(BadInput, match=r"cut\.m4b: cannot be read as audio"):
         read_audiobook(cut)  # the m4b's index (moov) is at its end, so the cut file has none
+
+
+@pytest.mark.parametrize("marked", [True, False])
+def test_an_mp3_cut_short_is_as_long_as_its_audio_and_says_so(
+    speech: Speech, tmp_path: Path, marked: bool
+) -> None:
+    """An mp3's header says how long the whole file was; a download that stopped keeps the header."""
+    whole = write_audiobook(tmp_path / "whole.mp3", speech, chapters=marked)
+    cut = tmp_path / "cut.mp3"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    heard_ms = len(decode_span(cut, 0, 10**9)) * 1000 // SAMPLE_RATE
+    book = read_audiobook(cut)
+    assert book.duration_ms == pytest.approx(heard_ms, abs=CHAPTER_TOLERANCE_MS)
+    assert all(c.duration_ms > 0 for c in book.chapters)
+    assert len(book.chapters) == (2 if marked else 1)  # the third began after the audio ends
+    said = clock(read_audiobook(whole).duration_ms)
+    assert book.cut_short == (
+        f"{cut.name} ends at {clock(book.duration_ms)}, not at the {said} it says: "
+        "if it was cut short (a download that stopped), add the whole file again",
+    )
+    assert read_audiobook(whole).cut_short == ()
 
 
 def test_which_paths_are_recordings() -> None:

@@ -20,8 +20,10 @@ from bedside_audiobooks import (
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, IngestBook, IngestProgress, RemoveBook
 from bedside_contracts.player import AddingBook
+from bedside_guard import clock
 from bedside_ingest.client import cancel_job, list_jobs, remove_book, request_ingest
 from bedside_ingest.main import register
+from bedside_ingest.media import SAMPLE_RATE, decode_span
 from bedside_ingest.sample import SAMPLE_TEXT
 from bedside_runtime.bus import new_broker
 from bedside_runtime.errors import RemoteFailure
@@ -254,9 +256,7 @@ async def test_an_e_book_that_is_not_this_recording_falls_back_to_the_words_hear
 ) -> None:
     path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
     other = tmp_path / "other.txt"
-    other.write_text(
-        "Another Book\n\nChapter One\n\nCall me Ishmael. Some years ago I went to sea in a whaling ship.\n"
-    )
+    other.write_text("Another Book\n\nChapter One\n\nThe glassblower of Vell kept bees. He sold honey.\n")
     job = new_id()
     request = IngestBook(path=str(path), book=new_id(), text_path=str(other), job=job)
     report = await request_ingest(client, request)
@@ -267,6 +267,22 @@ async def test_an_e_book_that_is_not_this_recording_falls_back_to_the_words_hear
     (record,) = await list_jobs(client, job)
     assert (record.state, record.note) == ("done", report.alignment.fallback)
     assert AddingBook.of(record).note == report.alignment.fallback
+
+
+async def test_a_recording_cut_short_is_made_a_book_of_its_audio_and_the_listener_is_told(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    whole = write_audiobook(tmp_path / "whole.mp3", speech, tags=TAGS)
+    cut = tmp_path / "lantern.mp3"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size * 3 // 5])
+    job = new_id()
+    report = await request_ingest(client, IngestBook(path=str(cut), book=new_id(), job=job))
+    heard_ms = len(decode_span(cut, 0, 10**9)) * 1000 // SAMPLE_RATE
+    assert report.duration_ms == pytest.approx(heard_ms, abs=60)  # not the whole file's
+    (cut_short,) = report.notes
+    assert cut_short.startswith(f"lantern.mp3 ends at {clock(report.duration_ms)}, not at the ")
+    (record,) = await list_jobs(client, job)
+    assert (record.state, record.note) == ("done", cut_short)
 
 
 async def test_two_jobs_at_once_queue(client: Client, speech: Speech, tmp_path: Path) -> None:

@@ -115,3 +115,8 @@ def test_a_book_given_an_id_beside_anothers_says_so_and_how_to_replace_that_one_
         "another book, made from another file, is 'book': this one is 'book-2' beside it "
         "(--id book replaces that one instead)"
     )
+
+
+def test_what_the_listener_should_know_of_the_book_is_said_under_its_summary() -> None:
+    told = "book.mp3 ends at 0:10:00, not at the 1:00:00 it says: ..."
+    assert summary(a_report().model_copy(update={"notes": [told]})).splitlines()[1] == told

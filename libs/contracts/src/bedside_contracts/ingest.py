@@ -325,6 +325,9 @@ class IngestReport(Contract):
     transcribed: bool = Field(default=False, description="the times (and words) come from the recording")
     times_from: TimesFrom = "file"
     alignment: AlignmentSummary | None = None
+    notes: list[str] = Field(
+        default_factory=list, description="what the listener should know of the book made: a file cut short"
+    )
     unchanged: bool = Field(description="this content was stored before; nothing was written")
     taken_id: Name | None = Field(
         default=None,

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, numbered_as
+from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, clock, numbered_as
 
 from bedside_ingest.accepted import AUDIO_EXTENSIONS, REFUSED_AUDIO, is_audio_name
 from bedside_ingest.errors import BadInput
@@ -41,6 +41,8 @@ class TrackInfo:
     duration_ms: int
     markers: tuple[Marker, ...]
     tags: Mapping[str, str]
+    said_ms: int | None = None
+    """The longer length the file says it has, when its audio ends well before (cut short)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,8 @@ class Audiobook:
     """A folder's tracks joined into one file for the player (``joining.py``)."""
     title_tag: str = ""
     """The recording's own title tag, empty when it has none (``naming.book_names``)."""
+    cut_short: tuple[str, ...] = ()
+    """A sentence for each file whose audio ends before the length it says: the listener's to know."""
 
     @property
     def duration_ms(self) -> int:
@@ -210,4 +214,10 @@ def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
         narrator=_first_tag(ordered, NARRATOR_TAGS),
         chapters=opening_before_chapter_one(chapters),
         files=tuple(t.path for t in ordered),
+        cut_short=tuple(
+            f"{Path(t.path).name} ends at {clock(t.duration_ms)}, not at the {clock(t.said_ms)} it says: "
+            "if it was cut short (a download that stopped), add the whole file again"
+            for t in ordered
+            if t.said_ms is not None
+        ),
     )

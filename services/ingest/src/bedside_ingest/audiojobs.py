@@ -184,7 +184,7 @@ class Audiobooks:
             progress=progress,
             clock=clock,
         )
-        return replace(prepared, alignment=alignment)
+        return replace(prepared, alignment=alignment, notes=audiobook.cut_short)
 
 
 def summary_of(report: AlignmentReport) -> AlignmentSummary:

@@ -50,6 +50,7 @@ def summary(report: IngestReport) -> str:
             f"\nanother book, made from another file, is {report.taken_id!r}: this one is {report.book!r} "
             f"beside it (--id {report.taken_id} replaces that one instead)"
         )
+    line = "\n".join([line, *report.notes])
     aligned = report.alignment
     if aligned is None:
         return line

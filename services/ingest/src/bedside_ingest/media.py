@@ -11,6 +11,7 @@ import mutagen
 import numpy as np
 import numpy.typing as npt
 import structlog
+from av.audio.stream import AudioStream
 from av.container import InputContainer
 
 from bedside_ingest.accepted import refuse_unreadable_audio
@@ -30,6 +31,9 @@ from bedside_ingest.pieces import PIECE_S, cut_index
 log = structlog.get_logger("bedside.ingest")
 
 SAMPLE_RATE = 16_000
+LAST_MOMENT_MS = 1_500
+CUT_SHORT_MS = 2_000
+"""Audio that ends this much before the length its file says is cut short (encoders pad less)."""
 """What Whisper listens at."""
 
 
@@ -64,7 +68,27 @@ def probe(path: Path) -> TrackInfo:
         )
         # Ogg (Vorbis, Opus) keeps its tags on the stream, not the container; the container's win.
         tags = {key.lower(): str(value) for key, value in (stream.metadata | container.metadata).items()}
-    return TrackInfo(str(path), round((duration_us or 0) / 1000), markers, tags)
+        said_ms = round((duration_us or 0) / 1000)
+        heard_ms = _audio_end_ms(container, stream, said_ms)
+    if heard_ms < said_ms - CUT_SHORT_MS:
+        return TrackInfo(str(path), heard_ms, markers, tags, said_ms=said_ms)
+    return TrackInfo(str(path), said_ms, markers, tags)
+
+
+def _audio_end_ms(container: InputContainer, stream: AudioStream, said_ms: int) -> int:
+    """Where the audio ends, read from a moment before the end the header says: an mp3's header
+    gives the whole file's length, and a download that stopped keeps it."""
+    end_s: float | None = None
+    try:
+        container.seek(max(0, said_ms - LAST_MOMENT_MS) * 1000)  # in microseconds
+        for frame in container.decode(stream):
+            if frame.time is not None:
+                end_s = frame.time + frame.samples / frame.sample_rate
+            if end_s is not None and end_s * 1000 > said_ms + CUT_SHORT_MS:
+                break  # runs on past what it says: not cut short, whatever else it is
+    except av.FFmpegError:
+        return said_ms
+    return said_ms if end_s is None else round(end_s * 1000)
 
 
 def read_audiobook(path: Path) -> Audiobook:

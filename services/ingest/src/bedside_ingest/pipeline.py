@@ -70,6 +70,8 @@ class Prepared:
     passages: list[Passage]
     fields: dict[str, Any]
     alignment: AlignmentSummary | None = None
+    notes: tuple[str, ...] = ()
+    """What the listener should know of the book made (a recording cut short)."""
 
     @property
     def duration_ms(self) -> int:

@@ -238,7 +238,9 @@ class IngestService:
             await progress.close()
         await control.settle()
         set_aside = report.alignment.fallback if report.alignment else ""
-        await control.record(request, "done", report.book, note=set_aside)
+        await control.record(
+            request, "done", report.book, note="; ".join(filter(None, [*report.notes, set_aside]))
+        )
         return report
 
     async def add_uploaded(self, request: AddUploadedBook) -> IngestJob:
@@ -524,6 +526,7 @@ class IngestService:
             transcribed=times_from(prepared.book.format) != "file",
             times_from=times_from(prepared.book.format),
             alignment=prepared.alignment,
+            notes=list(prepared.notes),
             unchanged=unchanged,
             seconds=round(seconds, 3),
             stage_seconds=clock.seconds,
