@@ -271,6 +271,7 @@ def test_every_kind_of_audio_the_help_names_is_read_with_its_title_and_transcrib
     book = read_audiobook(path)
     assert book.title == title  # Ogg's tags are on its stream
     assert book.duration_ms == pytest.approx(speech.chapters[-1].end_s * 1000, abs=CHAPTER_TOLERANCE_MS)
+    assert book.cut_short == ()  # its end read where its header says it is
     heard = transcribe_audiobook(book, transcriber, {}, save=lambda done: None, progress=lambda done: None)
     words = " ".join(w.text for t in heard.values() for w in t.words).lower()
     assert "house" in words, words  # "The House at Gull Point", the first chapter's title
