@@ -2,6 +2,7 @@
 // device cookie opens it (ADR 22) and nothing secret is in its URL.
 import { findState, listenerPath } from "./api.js";
 import { adopt, catchUp, refreshState } from "./position.js";
+import { tellRunOut } from "./sleep.js";
 import { showLink } from "./ui.js";
 
 const FIRST_RETRY_MS = 500;
@@ -24,7 +25,7 @@ export function listen() {
     source.addEventListener("open", () => {
       showLink(true);
       wait = FIRST_RETRY_MS;
-      catchUp(); // anything missed while away, or what this page did meanwhile
+      catchUp(tellRunOut); // anything missed while away, or what this page did meanwhile
     });
     source.addEventListener("state", onState);
     source.addEventListener("error", () => {
@@ -35,4 +36,6 @@ export function listen() {
     });
   };
   open();
+  // A network back while the stream stayed open (no "open" comes): what this page did meanwhile.
+  window.addEventListener("online", () => catchUp(tellRunOut));
 }

@@ -275,7 +275,9 @@ function toldQuiet(next) {
 
 // Back after the link dropped: when the server heard nothing newer than this page did, what
 // the listener did here meanwhile (a pause, playing on) is the newest word, and it is sent.
-export async function catchUp() {
+// `tellUntold` says what this page reached while away as what it was (the sleep timer's stop),
+// not as a plain pause; true when it did.
+export async function catchUp(tellUntold = async () => false) {
   if (recordingLost()) {
     if (lost.leaving) await leaveWhileLost();
     fetchRecordingAgain();
@@ -283,7 +285,7 @@ export async function catchUp() {
   const seen = state.seq;
   const res = await refreshState();
   const word = state.serverWord;
-  if (!res.ok || state.seq !== seen || !word) return;
+  if (!res.ok || state.seq !== seen || !word || await tellUntold()) return;
   if (word.playing !== state.playing || Math.abs(word.position_ms - position()) > FOLLOW_THRESHOLD_MS) report();
 }
 

@@ -10,6 +10,8 @@ import { chapterInSentence, clock, el, showLink } from "./ui.js";
 
 const FADE_MS = 20_000;
 const DIM = 0.6;
+const RUN_OUT_RETRY_MS = 5_000;
+let runOutRetry = 0;
 
 // How loud the book still is with `leftMs` of it before the stop: full until the fade starts.
 const loudness = (leftMs) => Math.max(0, Math.min(1, leftMs / FADE_MS));
@@ -75,9 +77,37 @@ async function runOut(timer, reached) {
   setPlaying(false);
   setPosition(stop);
   state.sleep.dimmed = true;
-  const res = await send("/sleep-timer/ran-out", () => ({ device: DEVICE, position_ms: stop, basis_seq: state.seq }));
+  state.sleep.untold = { setSeq: timer.set_seq, stop };
+  await tellRunOut();
+}
+
+// The run-out reached here and not yet heard by the player (the network or the server was away
+// at the stop): told when the link is back, or on the next try, so the pause is the timer's, where
+// the listener fell asleep is tonight's, and the spent timer does not fire at the next play. Told
+// on the basis this page had at the stop, so a move another device made meanwhile refuses it; not
+// told once the listener plays on or the timer is another (cancelled or set again).
+export async function tellRunOut() {
+  const untold = state.sleep.untold;
+  clearTimeout(runOutRetry);
+  if (!untold || untold.sending) return false;
+  if (state.playing || state.sleep.timer?.set_seq !== untold.setSeq) {
+    state.sleep.untold = null;
+    return false;
+  }
+  untold.sending = true;
+  const res = await send("/sleep-timer/ran-out", () => {
+    untold.basis ??= state.seq;
+    return { device: DEVICE, position_ms: untold.stop, basis_seq: untold.basis };
+  });
+  untold.sending = false;
+  if (!res) {
+    runOutRetry = setTimeout(tellRunOut, RUN_OUT_RETRY_MS);
+    return false;
+  }
+  state.sleep.untold = null;
   // refused (another device's newer report): play on from the state adopted, and try again at the stop
-  if (!res || res.status === 409) state.sleep.ranOutSeq = 0;
+  if (res.status === 409) state.sleep.ranOutSeq = 0;
+  return true;
 }
 
 function fadeTo(fraction) {

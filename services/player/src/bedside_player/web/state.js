@@ -29,7 +29,7 @@ export const state = {
   scrubbing: false, lastReportAt: 0,
   // the player's timer and newest asleep fact, as last pushed; the rest is this page's fade and offer
   sleep: {
-    timer: null, asleep: null, ranOutSeq: 0, playedBelowStop: false, jumpedPast: null,
+    timer: null, asleep: null, ranOutSeq: 0, untold: null, playedBelowStop: false, jumpedPast: null,
     fullVolume: null, dimmed: false, dismissedSeq: 0,
   },
   historyBefore: null,
