@@ -15,6 +15,7 @@ from bedside_contracts.player import (
     PositionReported,
     Report,
     Seek,
+    Seeked,
     Undo,
 )
 from bedside_player.domain.decide import Invalid, Stale, decide
@@ -75,6 +76,27 @@ def test_a_deliberate_rewind_beats_passive_progress_it_had_not_seen() -> None:
     state = apply(state, Report(device="a", position_ms=600_000, playing=True, basis_seq=state.seq))
     state = apply(state, Seek(device="b", position_ms=65_000, basis_seq=b_basis))
     assert (state.position_ms, state.last_move_seq) == (65_000, state.seq)
+
+
+def test_a_skip_from_a_device_that_missed_anothers_progress_counts_from_where_the_book_got_to() -> None:
+    """A phone left paused at 0:36:19 while a tablet played on to 0:37:03: its "back 30 s" went to
+    0:35:49, 1:14 back, and moved the tablet there (a listener session). A skip says how far it
+    goes: the book goes that far from where it has got to; a place chosen (the scrubber, a row)
+    is still the place."""
+    state = apply(fresh(), Report(device="phone", position_ms=2_179_000, playing=False, basis_seq=0))
+    phone_basis = state.seq
+    state = apply(state, Report(device="tablet", position_ms=2_223_000, playing=True, basis_seq=state.seq))
+    back = Seek(device="phone", position_ms=2_149_000, by_ms=-30_000, basis_seq=phone_basis)
+    assert apply(state, back).position_ms == 2_193_000
+    later = decide(state, back, book_end_ms=BOOK_END, now_ms=NOW + 5_000)  # the tablet played on 5 s
+    assert isinstance(later, Seeked)
+    assert later.position_ms == 2_198_000
+    to_the_start = apply(state, Seek(device="phone", position_ms=0, by_ms=-3_000_000, basis_seq=phone_basis))
+    assert to_the_start.position_ms == 0
+    chosen = Seek(device="phone", position_ms=2_149_000, basis_seq=phone_basis)
+    assert apply(state, chosen).position_ms == 2_149_000
+    up_to_date = Seek(device="phone", position_ms=2_193_000, by_ms=-30_000, basis_seq=state.seq)
+    assert apply(state, up_to_date).position_ms == 2_193_000  # its own sum, made from what it had seen
 
 
 def test_a_pause_pressed_while_anothers_progress_was_on_its_way_pauses_where_the_book_got_to() -> None:

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 from bedside_guard import Candidate
 from pydantic import Field, model_validator
 
-from bedside_contracts.common import Contract, Millis, Name
+from bedside_contracts.common import LONGEST_BOOK_MS, Contract, Millis, Name
 from bedside_contracts.ingest import IngestJob, JobState, TranscriptionProgress, as_said_to_the_sender
 from bedside_contracts.search import MissingChapter, Target, TranscriptCoverage
 
@@ -360,6 +360,14 @@ class SeekBody(Contract):
     position_ms: Millis
     basis_seq: Seq
     device_clock: DeviceClock = None
+    by_ms: int | None = Field(
+        default=None,
+        ge=-LONGEST_BOOK_MS,
+        le=LONGEST_BOOK_MS,
+        description="a skip (back 30 s): this far from where the book is; ``position_ms`` is where the "
+        "device believed that to be, and the player counts from where the book has got to when it "
+        "had not seen another device's progress",
+    )
 
 
 class Seek(SeekBody):

@@ -6,7 +6,8 @@ stream holds a newer position the device had not seen, a move by anyone or a rep
 another device after its basis; its own reports in flight are not news to it. A *seek* is
 the listener's deliberate choice on that device: it is refused only when a move came
 after its basis, so a deliberate rewind on an up-to-date device always wins over passive
-progress. A report that stops a playing book is a press of pause, deliberate as a seek is: stale
+progress; a skip (a seek that says how far it goes) from a device that had not seen another's
+progress goes that far from where the book has got to (``sought``). A report that stops a playing book is a press of pause, deliberate as a seek is: stale
 only by another device's progress, it pauses the book where that progress got to
 (``pressed_pause_meanwhile``). A refusal carries the current state; nothing is appended. Device
 clocks decide nothing.
@@ -196,6 +197,17 @@ def paused_where(state: PlayerState, now_ms: int, book_end_ms: int | None) -> in
     return reached(state.position_ms, reporter, now_ms, min(stops, default=None))
 
 
+def sought(state: PlayerState, command: Seek, now_ms: int, book_end_ms: int | None) -> int:
+    """Where a seek puts the book: the place chosen, except a skip ("back 30 s") from a device that
+    had not seen another's progress, which goes as far from where the book has got to. Its own sum
+    was made from a stale place: a phone paused at 0:36:19 while a tablet played on to 0:37:03
+    went back 1:14, and took the tablet with it."""
+    if command.by_ms is None or command.basis_seq >= state.newest_news_for(command.device):
+        return command.position_ms
+    skipped = paused_where(state, now_ms, book_end_ms) + command.by_ms
+    return max(0, skipped if book_end_ms is None else min(skipped, book_end_ms))
+
+
 def leave(
     state: PlayerState, command: LeaveDevice, book_end_ms: int | None, now_ms: int
 ) -> DeviceLeft | None:
@@ -268,16 +280,17 @@ def decide(
         case Seek():
             check_position(command.position_ms, book_end_ms)
             check_basis(state, command.basis_seq)
-            if command.position_ms == state.position_ms and not state.playing and not state.rows:
+            to_ms = sought(state, command, now_ms, book_end_ms)
+            if to_ms == state.position_ms and not state.playing and not state.rows:
                 return None  # where a paused book stands already: no move, no history row
             return Seeked(
                 device=command.device,
                 from_ms=state.position_ms,
-                position_ms=command.position_ms,
+                position_ms=to_ms,
                 basis_seq=command.basis_seq,
                 device_clock=command.device_clock,
                 withdrew_list=withdraws_list(state),
-                chapter_end_ms=chapter_end_ms(command.position_ms),
+                chapter_end_ms=chapter_end_ms(to_ms),
             )
         case PressRow():
             if not state.rows:

@@ -373,12 +373,14 @@ export function settleScrub() {
   seekTo(chosen);
 }
 
+// A skip says how far it goes: a page that missed another device's progress is moved that far from
+// where the book has got to, not from the old place it showed (the player's rule, `decide.sought`).
 export const skip = (ms) => {
   settleScrub();
-  seekTo(position() + ms);
+  seekTo(position() + ms, ms);
 };
 
-export async function seekTo(ms) {
+export async function seekTo(ms, by = null) {
   settleScrub();
   const target = clamp(ms);
   state.unsentMoves.push(position()); // before the jump: a report queued ahead of it says this
@@ -387,7 +389,8 @@ export async function seekTo(ms) {
   render();
   const body = () => {
     state.unsentMoves.shift();
-    return { device: DEVICE, position_ms: target, basis_seq: state.seq, device_clock: Date.now() };
+    const sent = { device: DEVICE, position_ms: target, basis_seq: state.seq, device_clock: Date.now() };
+    return by === null ? sent : { ...sent, by_ms: by };
   };
   try {
     const res = await ours("POST", `${listenerPath()}/seek`, body);
