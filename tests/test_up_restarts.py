@@ -36,9 +36,8 @@ WAIT_S = 180.0
 class Up:
     """``bedside up`` in a subprocess, its output read line by line as it comes."""
 
-    def __init__(self, data_dir: Path) -> None:
-        self.nats_port = free_port()
-        self.http_port = free_port()
+    def __init__(self, data_dir: Path, ports: tuple[int, int] | None = None) -> None:
+        self.nats_port, self.http_port = ports or (free_port(), free_port())
         env = dict(
             os.environ,
             BEDSIDE_DATA_DIR=str(data_dir),
@@ -195,6 +194,26 @@ def test_a_killed_service_comes_back_and_ctrl_c_still_stops_everything(up: Up) -
     up.process.send_signal(signal.SIGINT)
     assert up.process.wait(60) == 0, up.seen[-20:]
     assert not [pid for pid in (new_search, new_player) if alive(pid)]
+
+
+def test_what_an_up_killed_outright_left_running_is_stopped_by_the_next_up(up: Up, tmp_path: Path) -> None:
+    """SIGKILL (or an out-of-memory kill) gives ``up`` no chance to stop its services: they ran on,
+    holding the ports and stores, and the next ``up`` refused to start (a listener session)."""
+    bus_pid = int(up.wait_for(r"^bus\s+nats-server \S+ pid (\d+)").group(1))
+    ready = [up.wait_for(r"^(\w+)\s+ready\s+pid (\d+)") for _ in range(4)]
+    pids = [bus_pid, *(int(service.group(2)) for service in ready)]
+    up.wait_for(r"Bedside is up")
+    up.process.kill()
+    up.process.wait()
+    assert all(alive(pid) for pid in pids)  # each in a session of its own
+    again = Up(tmp_path / "data", (up.nats_port, up.http_port))
+    try:
+        left = again.wait_for(r"stopped what a `bedside up` killed outright had left running: (.*)").group(1)
+        assert set(left.split(", ")) == {"bus", "search", "player", "turn", "ingest"}
+        again.wait_for(r"Bedside is up")
+        assert not [pid for pid in pids if alive(pid)]
+    finally:
+        again.stop()
 
 
 def test_waits_double_with_each_exit_in_a_minute_and_the_fifth_gives_up() -> None:

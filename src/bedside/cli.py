@@ -20,7 +20,15 @@ from bedside_runtime.nats_server import NatsServer, NatsServerError, embedded_se
 from bedside_runtime.settings import Settings
 from nats.aio.client import Client
 
-from bedside.processes import AlreadyRunning, GaveUp, ServiceProcesses, Supervisor, UpLock
+from bedside.processes import (
+    AlreadyRunning,
+    ChildRecord,
+    GaveUp,
+    ServiceProcesses,
+    Supervisor,
+    UpLock,
+    running_pids,
+)
 from bedside.service_commands import register_service_commands, run_first_start_steps
 
 app = typer.Typer(help="Bedside: a listening companion for audiobooks.", no_args_is_help=True)
@@ -67,11 +75,20 @@ def start_the_bus(settings: Settings, env: dict[str, str]) -> NatsServer:
     return server
 
 
-def keep_running(supervisor: Supervisor, stopping: Callable[[], bool]) -> None:
+def taken_over(settings: Settings) -> ChildRecord:
+    """The record of this ``up``'s processes, once what an ``up`` killed outright left running is stopped."""
+    record = ChildRecord(settings.data_dir / "up.children")
+    if left := record.stop_leftovers():
+        typer.echo(f"stopped what a `bedside up` killed outright had left running: {', '.join(left)}")
+    return record
+
+
+def keep_running(supervisor: Supervisor, record: ChildRecord, stopping: Callable[[], bool]) -> None:
     """Until Ctrl-C: start again what exits on its own, saying when and why (ADR 49)."""
     while not stopping():
         for line in supervisor.tend(time.monotonic()):
             typer.echo(f"{time.strftime('%H:%M:%S')} {line}")
+        record.write(running_pids(supervisor.processes, supervisor.bus))
         time.sleep(0.2)
 
 
@@ -105,6 +122,7 @@ def up(
         lock.acquire()
     except AlreadyRunning as error:
         raise fail(str(error)) from None
+    record = taken_over(settings)
     settings.page_url_file.write_text(settings.page_base_url)
     server = None
     processes = ServiceProcesses(settings, env)
@@ -114,8 +132,8 @@ def up(
         nonlocal stopping
         stopping = True
 
-    signal.signal(signal.SIGINT, request_stop)
-    signal.signal(signal.SIGTERM, request_stop)
+    for stop_signal in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # SIGHUP: its terminal closed
+        signal.signal(stop_signal, request_stop)
     try:
         refuse_a_taken_page_port(settings)
         if settings.nats_url is None:
@@ -124,7 +142,9 @@ def up(
             typer.echo(f"bus        {settings.nats_url} (external)")
         servers = [env["NATS_URL"]] if server else settings.servers
         for name in SERVICES:
+            record.write(running_pids(processes, server))  # the bus, and each service started so far
             processes.start(name)
+        record.write(running_pids(processes, server))
         seen = asyncio.run(wait_until_healthy(servers, SERVICES, STARTUP_TIMEOUT_S))
         for name, health in seen.items():
             state = f"ready  pid {health.pid}" if health and health.ready else "NOT READY"
@@ -134,7 +154,7 @@ def up(
         for line in asyncio.run(run_first_start_steps(settings, servers)):
             typer.echo(line)
         typer.echo(f"{PAIR_HINT if lan else ''}Bedside is up. Ctrl-C stops everything.")
-        keep_running(Supervisor(processes, server), lambda: stopping)
+        keep_running(Supervisor(processes, server), record, lambda: stopping)
     except NatsServerError as error:
         raise fail(str(error)) from None
     except GaveUp as error:
@@ -143,6 +163,7 @@ def up(
         processes.stop()
         if server is not None:
             server.stop()
+        record.clear()
         lock.release()
     typer.echo("Bedside stopped.")
 

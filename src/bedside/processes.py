@@ -5,6 +5,7 @@ fighting the first for ports and the embedded vector store. The supervisor start
 a process that exits on its own, and stops everything if one keeps dying (ADR 49).
 """
 
+import contextlib
 import fcntl
 import os
 import signal
@@ -104,6 +105,66 @@ class ServiceProcesses:
             except subprocess.TimeoutExpired:
                 child.kill()
                 child.wait()
+
+
+def running_pids(processes: ServiceProcesses, bus: NatsServer | None) -> dict[str, int]:
+    """Every process ``up`` started, by name."""
+    pids = {name: child.pid for name, child in processes.children.items()}
+    if bus is not None and bus.process is not None:
+        pids[BUS] = bus.process.pid
+    return pids
+
+
+def _started_at(pid: int) -> str:
+    """When ``pid`` started, in the kernel's ticks since boot ('' when it does not run): with its
+    pid, it names one process, never another given the same pid later."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    return stat.rsplit(")", 1)[-1].split()[19]  # field 22; the name before ")" may hold spaces
+
+
+@dataclass
+class ChildRecord:
+    """The processes ``bedside up`` started, in a file beside its lock. Each runs in a session of its
+    own, out of reach of a signal to ``up``; an ``up`` killed outright (SIGKILL, out of memory)
+    leaves them running on its ports and stores, and the next ``up`` stops them first."""
+
+    path: Path
+    written: dict[str, int] = field(default_factory=dict)
+
+    def write(self, pids: dict[str, int]) -> None:
+        if pids != self.written:
+            self.path.write_text("".join(f"{name} {pid} {_started_at(pid)}\n" for name, pid in pids.items()))
+            self.written = dict(pids)
+
+    def stop_leftovers(self, timeout_s: float = 15.0) -> list[str]:
+        """SIGTERM what the record names and still runs as it was started, then SIGKILL what is left
+        after ``timeout_s``; the names of those stopped."""
+        try:
+            lines = self.path.read_text().splitlines()
+        except FileNotFoundError:
+            return []
+        left: dict[str, int] = {}
+        for line in lines:
+            match line.split():
+                case [name, number, started] if number.isdigit() and _started_at(int(number)) == started:
+                    left[name] = int(number)
+        for pid in left.values():
+            with contextlib.suppress(ProcessLookupError):  # gone meanwhile
+                os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout_s
+        while (running := [p for p in left.values() if _started_at(p)]) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        for still in running:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(still, signal.SIGKILL)
+        self.clear()
+        return list(left)
+
+    def clear(self) -> None:
+        self.path.unlink(missing_ok=True)
 
 
 def last_words(log: Path) -> str:

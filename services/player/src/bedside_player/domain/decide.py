@@ -7,10 +7,10 @@ another device after its basis; its own reports in flight are not news to it. A 
 the listener's deliberate choice on that device: it is refused only when a move came
 after its basis, so a deliberate rewind on an up-to-date device always wins over passive
 progress; a skip (a seek that says how far it goes) from a device that had not seen another's
-progress goes that far from where the book has got to (``sought``). A report that stops a playing book is a press of pause, deliberate as a seek is: stale
-only by another device's progress, it pauses the book where that progress got to
-(``pressed_pause_meanwhile``). A refusal carries the current state; nothing is appended. Device
-clocks decide nothing.
+progress goes that far from where the book has got to (``sought``). A report that stops a
+playing book is a press of pause, deliberate as a seek is: stale only by another device's
+progress, it pauses the book where that progress got to (``pressed_pause_meanwhile``). A
+refusal carries the current state; nothing is appended. Device clocks decide nothing.
 """
 
 from collections.abc import Sequence
