@@ -1077,7 +1077,7 @@ async def test_when_will_it_stop_and_goodnight_tell_the_running_sleep_timer(rig:
     assert night.speech == "Goodnight. The sleep timer stops the book in about 2 minutes."
     await rig.ask(listener, "stop at the end of chapter 3")
     assert (await rig.ask(listener, "when will it stop?")).speech == (
-        "The sleep timer stops the book at the end of chapter 3."
+        "The sleep timer stops the book at the end of chapter 3, in about 2 minutes."
     )
     await rig.ask(listener, "cancel the sleep timer")
     assert (await rig.ask(listener, "goodnight")).speech == speech.COURTESY["goodnight"]
@@ -1121,7 +1121,7 @@ async def test_the_timer_started_again_keeps_its_minutes_and_a_chapters_end_stay
     await rig.ask(listener, "stop at the end of chapter 3")
     sent = len(rig.player.commands)
     kept = await rig.ask(listener, "restart the sleep timer")
-    assert kept.speech == "The sleep timer stops the book at the end of chapter 3."
+    assert kept.speech == "The sleep timer stops the book at the end of chapter 3, in about 2 minutes."
     assert len(rig.player.commands) == sent
 
 

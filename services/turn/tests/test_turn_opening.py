@@ -58,5 +58,5 @@ def test_a_timer_at_the_end_of_the_opening_names_it() -> None:
     timer = SleepTimer(after="chapter_end", stop_at_ms=59_999, set_seq=1, device="phone", chapter=0)
     assert (
         playback.timer_now(timer, IN_THE_OPENING)
-        == "The sleep timer stops the book at the end of the opening."
+        == "The sleep timer stops the book at the end of the opening, in less than a minute."
     )

@@ -524,7 +524,8 @@ async def test_a_sleep_timer_and_a_pause_said_aloud_reach_the_real_player(bus: C
     named = await ask(bus, listener, book, f"stop at the end of chapter {third.n}")
     assert (named.outcome, named.speech) == ("answered", f"I'll stop at the end of chapter {third.n}.")
     told = await ask(bus, listener, book, "when will it stop?")  # read from the real player's state
-    assert told.speech == f"The sleep timer stops the book at the end of chapter {third.n}."
+    left = said_length(info.chapters[3].start_ms - 1 - here)
+    assert told.speech == f"The sleep timer stops the book at the end of chapter {third.n}, in {left}."
     timer = (await state(bus, listener, book)).sleep_timer
     assert timer is not None
     assert (timer.after, timer.chapter, timer.stop_at_ms) == (

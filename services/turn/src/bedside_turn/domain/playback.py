@@ -186,10 +186,10 @@ def timer_now(timer: SleepTimer | None, here_ms: int) -> OwnWords:
     """ "When will it stop?": the running sleep timer as the player holds it, in the turn's own words."""
     if timer is None:
         return OwnWords("There's no sleep timer on.")
-    if timer.after == "chapter_end":
-        which = "this chapter" if timer.chapter is None else chapter_name(timer.chapter)
-        return OwnWords(f"The sleep timer stops the book at the end of {which}.")
     left = said_length(max(0, timer.stop_at_ms - here_ms))
+    if timer.after == "chapter_end":  # how long is what a sleepy listener asking wants to hear
+        which = "this chapter" if timer.chapter is None else chapter_name(timer.chapter)
+        return OwnWords(f"The sleep timer stops the book at the end of {which}, in {left}.")
     if timer.book_ends_first:
         return OwnWords(f"The book ends first, in {left}; it stops there.")
     return OwnWords(f"The sleep timer stops the book in {left}.")
