@@ -86,7 +86,7 @@ class JobControl:
                 raise NotFound(f"no job {job_id!r}")
             return JobList(jobs=[job])
         jobs = await self._store.jobs()
-        return JobList(jobs=sorted(jobs, key=lambda j: (j.state not in UNFINISHED, j.job)))
+        return JobList(jobs=sorted(jobs, key=lambda j: j.state not in UNFINISHED))  # kept newest first
 
     async def unfinished(self) -> list[IngestJob]:
         return [job for job in await self._store.jobs() if job.state in UNFINISHED]

@@ -91,13 +91,18 @@ class JobStore:
         await self._jobs.put(job.job, job.model_dump_json().encode())
 
     async def get_job(self, job: str) -> IngestJob | None:
-        try:
-            entry = await self._jobs.get(job)
-        except KeyNotFoundError:
-            return None
-        return IngestJob.model_validate_json(entry.value or b"")
+        entry = await self._entry(job)
+        return IngestJob.model_validate_json(entry.value or b"") if entry is not None else None
 
     async def jobs(self) -> list[IngestJob]:
+        """Every job, the one changed last first."""
         keys = await live_keys(self._js, subjects.INGEST_JOBS_BUCKET)
-        found = await asyncio.gather(*(self.get_job(key) for key in keys))
-        return [job for job in found if job is not None]
+        found = await asyncio.gather(*(self._entry(key) for key in keys))
+        newest_first = sorted((e for e in found if e is not None), key=lambda e: -(e.revision or 0))
+        return [IngestJob.model_validate_json(entry.value or b"") for entry in newest_first]
+
+    async def _entry(self, job: str) -> KeyValue.Entry | None:
+        try:
+            return await self._jobs.get(job)
+        except KeyNotFoundError:
+            return None

@@ -20,7 +20,8 @@ POLL_S = 1.0
 
 
 def job_line(job: IngestJob) -> str:
-    status = transcription_line(job.progress) if job.progress else ""
+    """A job as `bedside jobs` lists it; how far the transcription got only while it goes on."""
+    status = transcription_line(job.progress) if job.progress and job.state in UNFINISHED else ""
     detail = (
         f" ({'; '.join(said for said in (job.detail, job.note) if said)})" if job.detail or job.note else ""
     )
