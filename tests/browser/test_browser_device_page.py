@@ -1251,25 +1251,40 @@ def test_a_page_closed_while_the_timer_ran_out_shows_it_and_bedside_ask_knows_th
     expect(back.locator("#pos")).to_have_text(clock(awake), timeout=WAIT_MS)
 
 
+@pytest.mark.parametrize("away", ["network", "player"])
 def test_a_stop_reached_while_the_server_is_out_of_reach_is_told_once_it_is_back(
-    open_page: OpenPage, bedside: Bedside, listener: Listener
+    open_page: OpenPage, bedside: Bedside, listener: Listener, away: str
 ) -> None:
-    """The Wi-Fi drops as the book reaches the timer's stop: the page pauses there, and once the
-    network is back the player hears that the timer ran out (not a plain pause), so "where did I
-    fall asleep?" knows tonight's place and the spent timer cannot fire at the next play."""
+    """The Wi-Fi drops as the book reaches the timer's stop (or the player, starting again, says to
+    try again): the page pauses there, and once the player can hear it, it hears that the timer ran
+    out (not a plain pause), so "where did I fall asleep?" knows tonight's place and the spent
+    timer cannot fire at the next play."""
     speaker = open_page("speaker")
     stop = expected_stop(bedside, listener, BOOK_ID, "chapter_end")
     awake = stop - BEDTIME_LEAD_MS
     put_book_at(bedside, listener, BOOK_ID, awake, speaker)
     speaker.get_by_role("button", name="End of chapter").click()
     expect(speaker.locator("#sleep-left")).to_contain_text(f"at {clock(stop)}", timeout=WAIT_MS)
+    refused: list[str] = []
+
+    def starting(route: Route) -> None:  # as a player copy that owns no partition yet answers
+        refused.append(route.request.url)
+        route.fulfill(status=503, json={"code": "unavailable", "error": "try again"})
+
+    if away == "player":
+        speaker.route("**/sleep-timer/ran-out", starting)
     speaker.get_by_role("button", name="Play").click()
     wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
-    speaker.context.set_offline(True)
+    if away == "network":
+        speaker.context.set_offline(True)
     expect(speaker.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
     expect(speaker.locator("#pos")).to_have_text(clock(stop))
     assert bedside.state(listener.name, listener.token)["asleep"] is None  # not heard yet
-    speaker.context.set_offline(False)
+    if away == "network":
+        speaker.context.set_offline(False)
+    else:
+        assert refused
+        speaker.unroute("**/sleep-timer/ran-out")
     state = wait_for_state(bedside, listener, BOOK_ID, lambda s: s["asleep"] is not None)
     assert (state["position_ms"], state["playing"], state["sleep_timer"]) == (stop, False, None)
     assert state["asleep"]["paused_at_ms"] == stop

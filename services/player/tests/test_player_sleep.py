@@ -162,6 +162,26 @@ def test_a_run_out_from_before_a_move_is_stale() -> None:
         decide(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=basis), now_ms=NOW)
 
 
+def test_the_run_out_of_a_timer_set_again_since_changes_nothing() -> None:
+    """A phone reached its stop with the network down; meanwhile the tablet set a new timer and
+    played on. Told late, the phone's run-out must not pause the book at the old stop."""
+    state = run(at(60_000), SetSleepTimer(device="phone", after=10))
+    old, basis = state.sleep_timer, state.seq
+    assert old is not None
+    state = run(
+        state,
+        SetSleepTimer(device="tablet", after=15),
+        Report(device="tablet", position_ms=700_000, playing=True, basis_seq=state.seq + 1),
+    )
+    late = TimerRanOut(device="phone", position_ms=660_000, basis_seq=basis, timer_seq=old.set_seq)
+    assert decide(state, late, now_ms=NOW) is None
+    assert state.sleep_timer is not None
+    told = TimerRanOut(
+        device="tablet", position_ms=1_000_000, basis_seq=state.seq, timer_seq=state.sleep_timer.set_seq
+    )
+    assert decide(state, told, now_ms=NOW) is not None
+
+
 def test_a_report_made_before_the_pause_cannot_start_the_book_again() -> None:
     state = run(at(60_000), SetSleepTimer(device="phone", after=10))
     basis = state.seq

@@ -442,6 +442,11 @@ class TimerRanOutBody(Contract):
     device: Name
     position_ms: Millis = Field(description="where the device paused; put back on the stop if past it")
     basis_seq: Seq
+    timer_seq: Seq | None = Field(
+        default=None,
+        description="the ``set_seq`` of the timer that ran out: told late, another timer set since "
+        "is not run out by it",
+    )
 
 
 class TimerRanOut(TimerRanOutBody):

@@ -161,12 +161,14 @@ def set_sleep_timer(
 
 
 def timer_ran_out(state: PlayerState, command: TimerRanOut, book_end_ms: int | None) -> FellAsleep | None:
-    """The pause, once: a second device reporting the same run-out changes nothing."""
-    if state.sleep_timer is None:
+    """The pause, once: a second device reporting the same run-out changes nothing, nor does the
+    run-out of a timer set again since (told late, by a device that was out of reach)."""
+    timer = state.sleep_timer
+    if timer is None or command.timer_seq not in (None, timer.set_seq):
         return None
     check_position(command.position_ms, book_end_ms)
     check_basis(state, command.basis_seq)
-    paused = sleep.paused_at(command.position_ms, state.sleep_timer.stop_at_ms)
+    paused = sleep.paused_at(command.position_ms, timer.stop_at_ms)
     return FellAsleep(
         device=command.device,
         paused_at_ms=paused,

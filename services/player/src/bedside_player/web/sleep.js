@@ -2,7 +2,7 @@
 // shows it from the state the player pushes and fades out as the book nears the stop; a
 // device that plays up to the stop pauses there and says so, and the player keeps one
 // pause. Where the listener fell asleep is offered on every device from that state too.
-import { listenerPath, pausedBySleep } from "./api.js";
+import { findState, listenerPath, pausedBySleep } from "./api.js";
 import { chapterAt } from "./book.js";
 import { afterCommand, ours, position, report, seekTo, setPlaying, setPosition } from "./position.js";
 import { DEVICE, state } from "./state.js";
@@ -82,10 +82,11 @@ async function runOut(timer, reached) {
 }
 
 // The run-out reached here and not yet heard by the player (the network or the server was away
-// at the stop): told when the link is back, or on the next try, so the pause is the timer's, where
-// the listener fell asleep is tonight's, and the spent timer does not fire at the next play. Told
-// on the basis this page had at the stop, so a move another device made meanwhile refuses it; not
-// told once the listener plays on or the timer is another (cancelled or set again).
+// at the stop, or the player was starting): told when the link is back, or on the next try, so the
+// pause is the timer's, where the listener fell asleep is tonight's, and the spent timer does not
+// fire at the next play. It names its timer, which the player runs out only if it is still the
+// one set, and its basis is taken once, so a move another device made meanwhile refuses it; not
+// told once the listener plays on (`renderTimer`) or the timer is another.
 export async function tellRunOut() {
   const untold = state.sleep.untold;
   clearTimeout(runOutRetry);
@@ -95,15 +96,22 @@ export async function tellRunOut() {
     return false;
   }
   untold.sending = true;
-  const res = await send("/sleep-timer/ran-out", () => {
-    untold.basis ??= state.seq;
-    return { device: DEVICE, position_ms: untold.stop, basis_seq: untold.basis };
-  });
+  let res = null;
+  try {
+    res = await ours("POST", `${listenerPath()}/sleep-timer/ran-out`, () => {
+      untold.basis ??= state.seq;
+      return { device: DEVICE, position_ms: untold.stop, basis_seq: untold.basis, timer_seq: untold.setSeq };
+    });
+  } catch {
+    showLink(false);
+  }
   untold.sending = false;
-  if (!res) {
+  const answered = res && (res.ok || (res.status === 409 && findState(res.data)));
+  if (!answered) { // no answer, or "try again" (a player still starting): nothing was decided
     runOutRetry = setTimeout(tellRunOut, RUN_OUT_RETRY_MS);
     return false;
   }
+  afterCommand(res, "Another device moved the book to");
   state.sleep.untold = null;
   // refused (another device's newer report): play on from the state adopted, and try again at the stop
   if (res.status === 409) state.sleep.ranOutSeq = 0;
@@ -166,6 +174,7 @@ function renderTimer(timer, pos) {
     runOut(timer, pos);
     return;
   }
+  if (state.playing) sleep.untold = null; // played on: awake, whatever the page reached before
   sleep.playedBelowStop = state.playing && left > 0;
   if (left > 0) sleep.jumpedPast = null; // before the stop again: reaching it now is by playing
   fadeTo(state.playing && !skipped ? loudness(left) : 1);
