@@ -75,6 +75,14 @@ def start_the_bus(settings: Settings, env: dict[str, str]) -> NatsServer:
     return server
 
 
+def stop_on_signals(request_stop: Callable[[int, FrameType | None], None]) -> None:
+    """Ctrl-C, a kill and the terminal closing (SIGHUP) ask ``up`` to stop everything; not SIGHUP
+    under nohup, which asked for it to be ignored."""
+    hangup = () if signal.getsignal(signal.SIGHUP) is signal.SIG_IGN else (signal.SIGHUP,)
+    for stop_signal in (signal.SIGINT, signal.SIGTERM, *hangup):
+        signal.signal(stop_signal, request_stop)
+
+
 def taken_over(settings: Settings) -> ChildRecord:
     """The record of this ``up``'s processes, once what an ``up`` killed outright left running is stopped."""
     record = ChildRecord(settings.data_dir / "up.children")
@@ -132,8 +140,7 @@ def up(
         nonlocal stopping
         stopping = True
 
-    for stop_signal in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # SIGHUP: its terminal closed
-        signal.signal(stop_signal, request_stop)
+    stop_on_signals(request_stop)
     try:
         refuse_a_taken_page_port(settings)
         if settings.nats_url is None:
