@@ -45,7 +45,14 @@ DEVICES = 4
 REPORTS_PER_DEVICE = 150
 KILL_AFTER_ACKS = 150
 RESTART_AFTER_ACKS = 400
+
+
+class BehindTheStream(Exception):
+    """The basis refused by a server that had not caught up with the stream: nothing was stored."""
+
+
 UNKNOWN_OUTCOME = (
+    BehindTheStream,
     TimeoutError,
     asyncio.TimeoutError,
     NoRespondersError,
@@ -124,10 +131,14 @@ def raw_append(js: JetStreamContext, stream: str) -> Append:
         except BadRequestError as error:
             if error.err_code != STALE_BASIS:
                 raise
-            with contextlib.suppress(NotFoundError):
+            try:
                 after = await js.get_msg(stream, seq=expected_seq + 1, subject=subject, next=True)
-                if (after.headers or {}).get("Nats-Msg-Id") == msg_id and after.seq is not None:
-                    return after.seq
+            except NotFoundError:
+                # Nothing after the basis: a server behind the stream refused it (a stalled leader
+                # waking up), and a retry is safe, as the player's store does (seen in CI).
+                raise BehindTheStream(str(error.description)) from error
+            if (after.headers or {}).get("Nats-Msg-Id") == msg_id and after.seq is not None:
+                return after.seq
             raise
         return int(ack.seq)
 
