@@ -168,13 +168,15 @@ async function recordingBack() {
 // Only a reply that took the request moves the basis on here. A refusal's state moves the
 // basis and the position together, when it is adopted: taken here, the next request made would
 // pair it with this page's old place, a fresh report from where the book no longer is.
+// `answered` sees the reply before the next request is made.
 let ourQueue = Promise.resolve();
-export async function ours(method, path, body) {
+export async function ours(method, path, body, answered = null) {
   state.inflight += 1;
   const sent = ourQueue.then(async () => {
     const res = await api(method, path, typeof body === "function" ? body() : body);
     const got = res.ok ? findState(res.data) : null;
     if (got) state.seq = Math.max(state.seq, got.seq);
+    if (answered) answered(res, got);
     return res;
   });
   ourQueue = sent.catch(() => {});
@@ -375,6 +377,10 @@ export function settleScrub() {
 
 // A skip says how far it goes: a page that missed another device's progress is moved that far from
 // where the book has got to, not from the old place it showed (the player's rule, `decide.sought`).
+// Skips pressed before the player answered the one before go on from where that one was put, not
+// from where this page worked it out: a second tap of "Back 30 s" on a stale phone went 30 s back
+// from the stale place again.
+const skips = { unanswered: 0, shift: 0 };
 export const skip = (ms) => {
   settleScrub();
   seekTo(position() + ms, ms);
@@ -387,13 +393,22 @@ export async function seekTo(ms, by = null) {
   followers.moving(target);
   setPosition(target);
   render();
+  if (skips.unanswered === 0) skips.shift = 0;
+  skips.unanswered += 1;
+  let sentTo = target;
   const body = () => {
     state.unsentMoves.shift();
-    const sent = { device: DEVICE, position_ms: target, basis_seq: state.seq, device_clock: Date.now() };
+    if (by === null) skips.shift = 0; // a place chosen: what comes after counts from it
+    sentTo = by === null ? target : clamp(target + skips.shift);
+    const sent = { device: DEVICE, position_ms: sentTo, basis_seq: state.seq, device_clock: Date.now() };
     return by === null ? sent : { ...sent, by_ms: by };
   };
+  const answered = (res, got) => {
+    skips.unanswered -= 1;
+    if (by !== null && got) skips.shift += got.position_ms - sentTo;
+  };
   try {
-    const res = await ours("POST", `${listenerPath()}/seek`, body);
+    const res = await ours("POST", `${listenerPath()}/seek`, body, answered);
     if (res.ok) {
       // A seek moves the book: our own move must not be taken for someone else's.
       const got = findState(res.data);
@@ -401,6 +416,7 @@ export async function seekTo(ms, by = null) {
     }
     afterCommand(res, "Another device moved the book to");
   } catch {
+    skips.unanswered -= 1; // no answer came
     showLink(false);
   }
   followers.sought();
