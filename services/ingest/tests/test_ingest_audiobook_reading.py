@@ -18,7 +18,7 @@ from bedside_guard import clock
 from bedside_ingest.accepted import AUDIO_EXTENSIONS
 from bedside_ingest.audiobook import Marker, TrackInfo, audiobook_of, is_recording, track_order
 from bedside_ingest.errors import BadInput
-from bedside_ingest.folders import files_in
+from bedside_ingest.folders import files_in, is_disc_folder
 from bedside_ingest.given import check_given
 from bedside_ingest.media import SAMPLE_RATE, decode_span, probe, read_audiobook, read_cover
 from bedside_ingest.transcribe import transcribe_audiobook
@@ -81,6 +81,28 @@ def test_a_folder_ripped_from_discs_is_read_disc_by_disc(speech: Speech, tmp_pat
     assert [c.title for c in book.chapters] == [c.title for c in speech.chapters] * 3
     assert [c.n for c in book.chapters] == list(range(1, 10))
     assert book.title == "The Lantern at Gull Point"
+
+
+def test_a_track_beside_the_disc_folders_comes_first_and_the_discs_are_kept(
+    speech: Speech, tmp_path: Path
+) -> None:
+    folder = tmp_path / "lantern"
+    for disc in ("Disc 1", "Disc 2"):
+        write_tracks(folder / disc, speech)
+    write_tracks(folder, speak_book([("Introduction", ["A word before the tale."])]))
+    book = read_audiobook(folder)
+    assert [Path(c.path).parent.name for c in book.chapters] == ["lantern"] + ["Disc 1"] * 3 + ["Disc 2"] * 3
+
+
+def test_a_folder_of_books_is_not_read_as_one_book_of_discs(speech: Speech, tmp_path: Path) -> None:
+    """Only folders named as discs are ("CD 2", "Disc 3", "Book - CD1"); a library's book folders are not."""
+    library = tmp_path / "library"
+    for title in ("The Lantern", "Gull Point Stories"):
+        write_tracks(library / title, speech)
+    assert files_in(library) == []
+    with pytest.raises(BadInput, match="no audio"):
+        read_audiobook(library)
+    assert [is_disc_folder(n) for n in ("Book - CD1", "disk 03", "Discworld")] == [True, True, False]
 
 
 def test_a_chapter_decodes_to_16_khz_mono_of_its_length(speech: Speech, tmp_path: Path) -> None:
@@ -217,7 +239,7 @@ def test_an_mp3_cut_short_is_as_long_as_its_audio_and_says_so(
     said = clock(read_audiobook(whole).duration_ms)
     assert book.cut_short == (
         f"{cut.name} ends at {clock(book.duration_ms)}, not at the {said} it says: "
-        "if it was cut short (a download that stopped), add the whole file again",
+        "it may have been cut short (a download that stopped), and the rest of the book is not in it",
     )
     assert read_audiobook(whole).cut_short == ()
 

@@ -70,7 +70,7 @@ def test_a_folder_with_nothing_to_read(tmp_path: Path) -> None:
     folder = tmp_path / "folder"
     folder.mkdir()
     (folder / "notes.txt").write_text("x")
-    assert "no audio tracks and no SMIL sync maps" in refused(folder)
+    assert "no audio tracks in it, nor in folders of its discs" in refused(folder)
 
 
 def test_a_folder_with_nothing_to_read_is_refused_before_anything_is_sent(tmp_path: Path) -> None:
@@ -80,7 +80,7 @@ def test_a_folder_with_nothing_to_read_is_refused_before_anything_is_sent(tmp_pa
     notes.mkdir()
     (notes / "notes.txt").write_text("x")
     for folder in (empty, notes):
-        with pytest.raises(BadInput, match="no audio tracks and no SMIL sync maps"):
+        with pytest.raises(BadInput, match="no audio tracks in it, nor in folders of its discs"):
             check_given(folder, audio=None, chapters=None, text=None)
     maps = tmp_path / "maps"
     maps.mkdir()

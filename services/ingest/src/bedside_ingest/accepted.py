@@ -79,7 +79,10 @@ def _kind_word(suffix: str) -> str:
     return repr(suffix) if suffix else "(no extension)"
 
 
-NOTHING_IN_THE_FOLDER = "is a folder with no audio tracks and no SMIL sync maps; name one file to ingest"
+NOTHING_IN_THE_FOLDER = (
+    'is a folder with no audio tracks in it, nor in folders of its discs ("CD 1"), nor sync maps: '
+    "add one book's own folder or file"
+)
 
 
 @dataclass(frozen=True)

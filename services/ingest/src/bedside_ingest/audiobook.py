@@ -119,14 +119,15 @@ def track_number(tags: Mapping[str, str], tag: str = "track") -> int | None:
     return int(match.group(1)) if match else None
 
 
-def track_order(tracks: Sequence[TrackInfo]) -> list[TrackInfo]:
-    """Disc by disc (by its number, else by its folder's name), then by track number (tracks
-    without one after those with one), then by name, digits as numbers."""
+def track_order(tracks: Sequence[TrackInfo], folder: Path | None = None) -> list[TrackInfo]:
+    """Disc by disc (by its number, else the folder's own tracks, then its disc folders by name),
+    then by track number (tracks without one after those with one), then by name, digits as numbers."""
 
-    def key(track: TrackInfo) -> tuple[int, list[Any], int, int, list[Any]]:
+    def key(track: TrackInfo) -> tuple[int, bool, list[Any], bool, int, list[Any]]:
         path, number = Path(track.path), track_number(track.tags)
         disc = track_number(track.tags, "disc") or 0
-        return (disc, by_name(path.parent), 0 if number is not None else 1, number or 0, by_name(path))
+        in_a_disc, unnumbered = path.parent != folder, number is None
+        return (disc, in_a_disc, by_name(path.parent), unnumbered, number or 0, by_name(path))
 
     return sorted(tracks, key=key)
 
@@ -196,7 +197,7 @@ def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
     """One file, or a folder's tracks: chapters from each file's markers, else one per file."""
     if not tracks:
         raise BadInput(where, f"has no audio files ({' '.join(AUDIO_EXTENSIONS)})")
-    ordered = track_order(tracks)
+    ordered = track_order(tracks, where)
     chapters: list[AudioChapter] = []
     book_ms = 0
     for track in ordered:
@@ -216,7 +217,7 @@ def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
         files=tuple(t.path for t in ordered),
         cut_short=tuple(
             f"{Path(t.path).name} ends at {clock(t.duration_ms)}, not at the {clock(t.said_ms)} it says: "
-            "if it was cut short (a download that stopped), add the whole file again"
+            "it may have been cut short (a download that stopped), and the rest of the book is not in it"
             for t in ordered
             if t.said_ms is not None
         ),

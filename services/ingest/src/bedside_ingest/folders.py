@@ -4,7 +4,7 @@ import re
 from pathlib import Path, PurePath
 from typing import Any
 
-from bedside_ingest.accepted import is_audio_name, suffix_of
+from bedside_ingest.accepted import suffix_of
 
 
 def by_name(path: PurePath) -> list[Any]:
@@ -12,14 +12,21 @@ def by_name(path: PurePath) -> list[Any]:
     return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", path.name)]
 
 
+_DISC = re.compile(r"\b(?:cd|dis[ck])[\s._-]*\d+\b", re.IGNORECASE)
+
+
+def is_disc_folder(name: str) -> bool:
+    """A folder named as a ripper names a disc: "CD 2", "Disc 3", "Book - CD1"."""
+    return _DISC.search(name) is not None
+
+
 def files_in(folder: Path) -> list[Path]:
-    """A folder's own files. One with no tracks or sync maps of its own but folders that hold them
-    (an audiobook ripped from its discs: "CD 1", "CD 2") holds theirs too, disc by disc."""
-    own = _own_files(folder)
-    if any(is_audio_name(p) or suffix_of(p) == ".smil" for p in own):
-        return own
-    discs = sorted((p for p in folder.iterdir() if p.is_dir()), key=by_name)
-    return own + [track for disc in discs for track in _own_files(disc)]
+    """A folder's own files, then those of its disc folders (an audiobook ripped from its discs),
+    disc by disc. Other folders in it are not this book's: a library's folder of books is no book."""
+    if any(suffix_of(p) == ".smil" for p in _own_files(folder)):
+        return _own_files(folder)  # sync maps beside their audio: a timed transcript, no discs
+    discs = sorted((p for p in folder.iterdir() if p.is_dir() and is_disc_folder(p.name)), key=by_name)
+    return _own_files(folder) + [track for disc in discs for track in _own_files(disc)]
 
 
 def _own_files(folder: Path) -> list[Path]:
