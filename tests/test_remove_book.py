@@ -62,6 +62,19 @@ def test_a_removed_book_is_served_no_more_and_ingesting_it_again_brings_it_back(
     assert "kite" in listed(system)
 
 
+def test_a_version_announced_again_after_another_is_said_ready_again(
+    system: RunningSystem, tmp_path: Path
+) -> None:
+    """Going back to a version made before (a title given and taken back) waited 120 s and said
+    search was not running: its "ready" was taken for a repeat of the first and dropped."""
+    text = tmp_path / "swing.txt"
+    text.write_text("The Swing\n\nChapter 1\n\nMia swung so high she saw the sea.\n")
+    for title in ("The Swing", "The Garden Swing", "The Swing"):
+        code, said = bedside(system, "ingest", str(text), "--id", "swing", "--title", title, "--wait", "30")
+        assert code == 0, said
+        assert "searchable: swing" in said, said
+
+
 def test_a_book_never_ingested_is_refused_by_name(system: RunningSystem) -> None:
     code, said = bedside(system, "remove", "no-such-book")
     assert code == 1

@@ -91,7 +91,7 @@ async def catch_up(js: JetStreamContext, engine: SearchEngine) -> None:
                 await engine.withdraw(event.book)
             elif served is None or served.version != event.version:
                 log.info("catching up", book=event.book, version=event.version)
-                await publish_ready(js, await engine.index(await fetch_artifact(js, event)))
+                await publish_ready(js, await engine.index(await fetch_artifact(js, event)), newest.seq)
             elif served.info.times_from is None:
                 await engine.record_times_from(await fetch_artifact(js, event))
         except (ValidationError, InvalidRequest, NotFoundError, ObjectNotFoundError) as error:
@@ -120,7 +120,7 @@ async def handle(js: JetStreamContext, client: Client, engine: SearchEngine, mes
         log.warning("artifact not there yet; retrying later", subject=message.subject, error=str(error))
         await message.nak(delay=5)
         return
-    await publish_ready(js, ready)
+    await publish_ready(js, ready, message.metadata.sequence.stream)
     await message.ack()
 
 
@@ -136,10 +136,13 @@ async def fetch_artifact(js: JetStreamContext, event: BookIngested) -> BookArtif
     return artifact
 
 
-async def publish_ready(js: JetStreamContext, ready: BookReady) -> None:
+async def publish_ready(js: JetStreamContext, ready: BookReady, announced_seq: int | None) -> None:
+    """Say ``ready`` once per announcement (``announced_seq``, its stream sequence): an announcement
+    delivered again is not said twice, and a version announced again after another (going back to
+    an edit, a removed book added again) is said again, which ``bedside ingest`` waits for."""
     await js.publish(
         subjects.BOOK_READY.format(book=ready.book),
         ready.model_dump_json().encode(),
         stream=subjects.BOOKS_STREAM,
-        headers={"Nats-Msg-Id": f"ready-{ready.book}-{ready.version}"},
+        headers={"Nats-Msg-Id": f"ready-{ready.book}-{ready.version}-{announced_seq}"},
     )
