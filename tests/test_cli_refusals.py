@@ -23,6 +23,9 @@ def test_a_book_id_that_is_not_an_id_is_refused_in_words(tmp_path: Path, book_id
         ("ingest", str(text), "--id", book_id),
         ("ask", "--book", book_id, "who is Tom?"),
         ("find", "--book", book_id, "the kite"),
+        ("remove", book_id),
+        ("jobs", "--attach", book_id),
+        ("jobs", "--cancel", book_id),
     ):
         done = bedside(*args)
         said = done.stdout + done.stderr

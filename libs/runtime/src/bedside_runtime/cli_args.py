@@ -41,6 +41,14 @@ def plain_refusal(error: ValueError) -> str:
     return "; ".join(clauses)
 
 
+def checked_id(typed: str | None) -> str | None:
+    """An id typed as an argument, refused in words before anything is sent (a typer callback)."""
+    if typed is not None and re.fullmatch(NAME_PATTERN, typed) is None:
+        shown = typed if len(typed) <= SHOWN_INPUT_CHARS else f"{typed[:SHOWN_INPUT_CHARS]}…"
+        raise typer.BadParameter(f"{shown!r} is not an id: an id is {NAME_RULE}")
+    return typed
+
+
 def refused(message: str) -> typer.Exit:
     """Say why a command did nothing, in red on stderr; the exit (code 1) is the caller's to raise."""
     typer.secho(message, err=True, fg=typer.colors.RED)

@@ -11,7 +11,7 @@ from bedside_contracts.ingest import BookRemoved, IngestBook, IngestReport, Remo
 from bedside_contracts.search import timing_label
 from bedside_guard import clock
 from bedside_runtime.bus import connected
-from bedside_runtime.cli_args import plain_refusal
+from bedside_runtime.cli_args import checked_id, plain_refusal
 from bedside_runtime.errors import CallFailed, RemoteFailure
 from bedside_runtime.room import size_said
 from bedside_runtime.settings import Settings
@@ -161,7 +161,9 @@ def _fail(console: Console, message: str) -> typer.Exit:
 
 
 def remove(
-    book: Annotated[str, typer.Argument(help="the book's id, as `bedside books` lists it")],
+    book: Annotated[
+        str, typer.Argument(help="the book's id, as `bedside books` lists it", callback=checked_id)
+    ],
     delete_files: Annotated[
         bool,
         typer.Option(

@@ -7,6 +7,7 @@ import typer
 from bedside_contracts import subjects
 from bedside_contracts.ingest import UNFINISHED, IngestJob, IngestProgress
 from bedside_runtime.bus import connected
+from bedside_runtime.cli_args import checked_id
 from bedside_runtime.errors import CallFailed
 from bedside_runtime.settings import Settings
 from nats.aio.client import Client
@@ -67,8 +68,12 @@ async def _jobs(settings: Settings, attach: str | None, cancel: str | None, cons
 
 def jobs(
     *,
-    attach: Annotated[str | None, typer.Option("--attach", help="follow this job until it ends")] = None,
-    cancel: Annotated[str | None, typer.Option("--cancel", help="cancel this job")] = None,
+    attach: Annotated[
+        str | None, typer.Option("--attach", help="follow this job until it ends", callback=checked_id)
+    ] = None,
+    cancel: Annotated[
+        str | None, typer.Option("--cancel", help="cancel this job", callback=checked_id)
+    ] = None,
 ) -> None:
     """The ingest service's audiobook jobs: list them, follow one (--attach) or cancel one."""
     console = Console()
