@@ -17,7 +17,7 @@ import pytest
 from bedside_adding import bucket_objects, device, followed_to_the_end, send_file, split_house
 from bedside_audiobooks import need_espeak, sample_chapters, speak_book, tag_cover, write_audiobook
 from bedside_contracts import subjects
-from bedside_contracts.ingest import BookArtifact, BookIngested, RemoveBook
+from bedside_contracts.ingest import EMPTY_FILE, BookArtifact, BookIngested, RemoveBook
 from bedside_ingest.client import remove_book
 from bedside_ingest.sample import SAMPLE_TEXT
 from bedside_testing import until
@@ -199,6 +199,9 @@ async def test_what_cannot_become_a_book_is_refused_with_its_reason(nats_url: st
             for name, (status, said) in checks.items():
                 checked = await http.post("/api/uploads/check", json={"recording": name})
                 assert (checked.status_code, checked.json().get("detail", "")[: len(said)]) == (status, said)
+            nothing = {"recording": "Book.m4b", "recording_bytes": 0}
+            empty = await http.post("/api/uploads/check", json=nothing)
+            assert (empty.status_code, empty.json()["detail"]) == (422, f"the recording: {EMPTY_FILE}")
             with_ebook = {"recording": "Book.m4b", "ebook": "Book.pdf"}
             checked = await http.post("/api/uploads/check", json=with_ebook)
             assert (checked.status_code, checked.json()["detail"]) == (

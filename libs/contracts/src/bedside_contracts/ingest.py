@@ -225,6 +225,10 @@ class UploadedFile(Contract):
     size: int = Field(ge=1, le=UPLOAD_MAX_BYTES, description="bytes, as stored")
 
 
+EMPTY_FILE = "is an empty file (0 bytes)"
+"""Said of a file sent with nothing in it, before it is sent and once it has arrived."""
+
+
 class UploadNames(Contract):
     """The names of the files a device is about to send (``subjects.INGEST_CHECK_UPLOAD``): a file
     no book could be made of is refused before its bytes are sent, not after."""

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bedside_contracts import subjects
-from bedside_contracts.ingest import UploadedFile
+from bedside_contracts.ingest import EMPTY_FILE, UploadedFile
 from bedside_runtime.errors import InvalidRequest, Unavailable
 from bedside_runtime.room import ensure_room, written_or_no_room
 from nats.js.client import JetStreamContext
@@ -44,7 +44,7 @@ async def store_upload(
             held.write(chunk)
         size = held.tell()
         if size == 0:
-            raise InvalidRequest(f"{filename!r} arrived empty")
+            raise InvalidRequest(f"{filename!r} {EMPTY_FILE}")
         held.seek(0)
         upload = uuid.uuid4().hex
         await bucket.put(upload, held)  # a put that fails takes its chunks back out
