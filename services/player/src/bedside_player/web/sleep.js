@@ -106,8 +106,9 @@ export async function tellRunOut() {
     showLink(false);
   }
   untold.sending = false;
-  const answered = res && (res.ok || (res.status === 409 && findState(res.data)));
-  if (!answered) { // no answer, or "try again" (a player still starting): nothing was decided
+  // No answer, or "try again" (a player still starting, a call that timed out): nothing was decided.
+  const undecided = !res || res.status >= 500 || (res.status === 409 && !findState(res.data));
+  if (undecided) {
     runOutRetry = setTimeout(tellRunOut, RUN_OUT_RETRY_MS);
     return false;
   }
