@@ -5,7 +5,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-NAME_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+LONGEST_NAME = 64
+NAME_PATTERN = rf"^[A-Za-z0-9_-]{{1,{LONGEST_NAME}}}$"
 Name = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
 """An id that is safe as one NATS subject token: a book, a listener, a device."""
 _NAME = re.compile(NAME_PATTERN)

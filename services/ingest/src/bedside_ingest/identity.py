@@ -11,9 +11,8 @@ makes a new version of it. An id asked for by name is not decided here: it is th
 from collections.abc import Iterator, Sequence
 from itertools import count
 
+from bedside_contracts.common import LONGEST_NAME
 from bedside_contracts.ingest import MadeFrom
-
-LONGEST_ID = 64
 
 
 def ids_to_try(named: str) -> Iterator[str]:
@@ -21,7 +20,7 @@ def ids_to_try(named: str) -> Iterator[str]:
     yield named
     for n in count(2):
         suffix = f"-{n}"
-        yield named[: LONGEST_ID - len(suffix)] + suffix
+        yield named[: LONGEST_NAME - len(suffix)] + suffix
 
 
 def may_take(held_by: Sequence[MadeFrom | None], made_from: MadeFrom, *, its_name: bool) -> bool:

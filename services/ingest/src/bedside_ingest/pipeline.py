@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from bedside_contracts.common import LONGEST_NAME
 from bedside_contracts.ingest import AlignmentSummary, BookArtifact, IngestBook, Stage
 from bedside_contracts.search import ChapterInfo, TranscriptCoverage
 from bedside_embedding import Embedder
@@ -89,7 +90,7 @@ def book_id_for(path: Path) -> str:
     """A book id from a file name: letters, digits, - and _ only (one safe subject token)."""
     stem = path.name.split(".")[0] if path.suffix else path.name
     slug = re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-").lower()
-    return slug[:64] or "book"
+    return slug[:LONGEST_NAME] or "book"
 
 
 def book_of(request: IngestBook) -> str:
