@@ -88,6 +88,23 @@ def test_a_folder_with_nothing_to_read_is_refused_before_anything_is_sent(tmp_pa
     check_given(maps, audio=None, chapters=None, text=None)  # read, and judged, as sync maps
 
 
+def test_a_track_the_system_will_not_read_is_refused_with_its_words_before_anything_is_sent(
+    tmp_path: Path,
+) -> None:
+    """A track of a folder the system refused to read (a file of another user's, say) came out as
+    an internal error when ingest told the book's files apart. ``/proc/self/mem`` is such a file
+    even for root: its start cannot be read."""
+    folder = tmp_path / "book"
+    folder.mkdir()
+    (folder / "01.mp3").write_bytes(b"ID3\x03\x00")
+    (folder / "02.mp3").symlink_to("/proc/self/mem")
+    with pytest.raises(BadInput, match=r"02\.mp3: cannot be read: Input/output error"):
+        check_given(folder, audio=None, chapters=None, text=None)
+    transcript = write(tmp_path, "book.vtt", "WEBVTT\n")
+    with pytest.raises(BadInput, match=r"02\.mp3: cannot be read: Input/output error"):
+        check_given(transcript, audio=folder / "02.mp3", chapters=None, text=None)
+
+
 def test_a_broken_link_is_missing(tmp_path: Path) -> None:
     link = tmp_path / "gone.vtt"
     link.symlink_to(tmp_path / "nowhere.vtt")

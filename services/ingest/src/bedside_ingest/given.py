@@ -19,6 +19,9 @@ def check_given(path: Path, *, audio: Path | None, chapters: Path | None, text: 
             raise BadInput(given, "does not exist")
     folder = path.is_dir()
     entries = files_in(path) if folder else None
+    for given in (*(entries if entries is not None else [path]), audio, chapters, text):
+        if given is not None:
+            _refuse_unopenable(given)
     sync_maps = any(suffix_of(entry) == ".smil" for entry in entries or ())
     check_named(
         Named(path, folder, is_recording(path, entries), sync_maps, audio=audio, chapters=chapters, text=text)
@@ -35,3 +38,13 @@ def check_request(request: IngestBook) -> None:
         chapters=named(request.chapters_path),
         text=named(request.text_path),
     )
+
+
+def _refuse_unopenable(path: Path) -> None:
+    """The system's words ("Permission denied") are the listener's to act on; found later, while
+    the book's files are told apart or read, they would be an internal error."""
+    try:
+        with path.open("rb") as file:
+            file.read(1)
+    except OSError as error:
+        raise BadInput(path, f"cannot be read: {error.strerror or error}") from None

@@ -31,10 +31,11 @@ from bedside_ingest.pieces import PIECE_S, cut_index
 log = structlog.get_logger("bedside.ingest")
 
 SAMPLE_RATE = 16_000
+"""What Whisper listens at."""
 LAST_MOMENT_MS = 1_500
+"""How far before the end its header gives a track's audio is read to find where it really ends."""
 CUT_SHORT_MS = 2_000
 """Audio that ends this much before the length its file says is cut short (encoders pad less)."""
-"""What Whisper listens at."""
 
 
 def _open(path: Path) -> InputContainer:
