@@ -1,6 +1,6 @@
 """`bedside books`: each book's line, as a listener reads it."""
 
-from bedside_contracts.search import BookInfo, ChapterInfo
+from bedside_contracts.search import BookInfo, ChapterInfo, TranscriptCoverage
 from bedside_search.cli import book_line
 
 ONE_CHAPTER = BookInfo(
@@ -40,3 +40,25 @@ def test_a_catalog_entry_stored_before_books_said_what_their_times_came_from_say
     old = BookInfo.model_validate({**stored, "id": "lantern", "title": "The Lantern"})
     assert book_line(old).split()[-4:] == ["not", "recorded", "The", "Lantern"]
     assert book_line(old).index("The Lantern") == book_line(ONE_CHAPTER).index("Y")
+
+
+def test_a_book_whose_transcription_stopped_part_way_says_how_much_of_it_can_be_searched() -> None:
+    """A book whose job was cancelled (or is still running) was listed "transcribed", as if whole."""
+    partial = ONE_CHAPTER.model_copy(
+        update={
+            "id": "lantern",
+            "title": "The Lantern",
+            "times_from": "transcription",
+            "transcript": TranscriptCoverage(
+                chapters_done=3,
+                chapters=12,
+                audio_done_ms=900_000,
+                audio_ms=3_600_000,
+                pending=list(range(4, 13)),
+            ),
+        }
+    )
+    assert book_line(partial).endswith(
+        "The Lantern (3 of 12 chapters transcribed: the rest play, unsearched)"
+    )
+    assert book_line(partial).index("The Lantern") == book_line(ONE_CHAPTER).index("Y")

@@ -52,9 +52,15 @@ def book_line(book: BookInfo) -> str:
     timing = timing_label(book.estimated, book.times_from)
     chapters = "chapter " if len(book.chapters) == 1 else "chapters"
     passages = "passage " if book.passages == 1 else "passages"
+    coverage = book.transcript
+    partial = (
+        f" ({coverage.chapters_done} of {coverage.chapters} chapters transcribed: the rest play, unsearched)"
+        if coverage is not None
+        else ""
+    )
     return (
         f"{book.id:<32} {clock(book.duration_ms):>9}  {len(book.chapters):>3} {chapters}"
-        f"  {book.passages:>5} {passages}  {timing:<12}  {book.title}"
+        f"  {book.passages:>5} {passages}  {timing:<12}  {book.title}{partial}"
     )
 
 
