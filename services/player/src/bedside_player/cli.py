@@ -7,7 +7,6 @@ modules the service uses (``listeners`` for tokens, ``replay`` for projections).
 
 import asyncio
 import datetime
-import re
 from typing import Annotated
 
 import segno
@@ -15,6 +14,7 @@ import typer
 from bedside_contracts import subjects
 from bedside_contracts.player import ListenerList, ListenerRemoved, ListenersRequest, RemoveListener
 from bedside_runtime.bus import call_once, connected
+from bedside_runtime.cli_args import checked_id
 from bedside_runtime.errors import BusUnreachable, CallFailed, RemoteFailure
 from bedside_runtime.settings import Settings
 from cryptography import x509
@@ -31,8 +31,6 @@ from bedside_player.listeners import (
 )
 from bedside_player.replay import rebuild, snapshots, write_snapshot
 
-NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
 listener_app = typer.Typer(help="Listeners and their tokens.", no_args_is_help=True)
 
 
@@ -43,11 +41,12 @@ async def _add(settings: Settings, name: str) -> str:
 
 
 @listener_app.command("add")
-def add(name: Annotated[str, typer.Argument(help="the listener's id: letters, digits, - and _")]) -> None:
+def add(
+    name: Annotated[
+        str, typer.Argument(help="the listener's id: letters, digits, - and _", callback=checked_id)
+    ],
+) -> None:
     """Make a listener and print their token and the page URL that carries it."""
-    if not NAME.match(name):
-        typer.secho(f"{name!r} is not a listener id: use 1-64 letters, digits, - or _", err=True, fg="red")
-        raise typer.Exit(1)
     settings = Settings()
     try:
         token = asyncio.run(_add(settings, name))
@@ -88,14 +87,13 @@ def list_listeners() -> None:
 
 @listener_app.command("remove")
 def remove(
-    name: Annotated[str, typer.Argument(help="the listener's id (see `bedside listener list`)")],
+    name: Annotated[
+        str, typer.Argument(help="the listener's id (see `bedside listener list`)", callback=checked_id)
+    ],
 ) -> None:
     """Remove a listener: their token, devices and pairing codes stop working at once, and each
     of their books' streams ends with their retirement (the events stay; the name is not given
     again). The last listener is not removed."""
-    if not NAME.match(name):
-        typer.secho(f"{name!r} is not a listener id: use 1-64 letters, digits, - or _", err=True, fg="red")
-        raise typer.Exit(1)
     settings = Settings()
     try:
         removed = asyncio.run(
