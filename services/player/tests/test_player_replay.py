@@ -22,6 +22,7 @@ from bedside_contracts.player import (
     Paused,
     PlayerEvent,
     PositionReported,
+    QuestionAsked,
     RowPressed,
     Seeked,
     SleepTimerCancelled,
@@ -77,6 +78,7 @@ def random_event(rng: random.Random) -> PlayerEvent:
         SleepTimerCancelled(device=device),
         FellAsleep(device=device, paused_at_ms=to, asleep_at_ms=at, basis_seq=0),
         Paused(device=device if rng.random() < 0.5 else None, paused_at_ms=to),
+        QuestionAsked(turn_id=rng.choice(["t1", "t2"]), position_ms=at),
         ListenerRetired(),
     ]
     # mostly reports, as on a real stream, but every kind turns up
@@ -209,7 +211,7 @@ def test_decode_skips_and_logs_what_does_not_fit_the_contract(
 
 def test_decode_gives_back_every_kind_of_event_as_it_was_written() -> None:
     rng = random.Random(7)
-    made = [random_event(rng) for _ in range(200)]
+    made = [random_event(rng) for _ in range(400)]
     assert {type(event) for event in made} == set(get_args(get_args(PlayerEvent)[0]))
     for event in made:
         assert decode("player.3.anna.b1", event.model_dump_json(exclude_none=True).encode()) == (

@@ -5,6 +5,7 @@ from bedside_contracts.player import (
     CancelSleepTimer,
     JoinDevice,
     Moved,
+    NoteQuestion,
     OfferPositions,
     Pause,
     PlayerCommand,
@@ -217,6 +218,26 @@ def test_a_device_joining_counts_as_someone_awake() -> None:
     state = run(state, TimerRanOut(device="phone", position_ms=1_400_000, basis_seq=state.seq))
     assert state.asleep is not None
     assert state.asleep.asleep_at_ms == 400_000
+
+
+def test_a_question_asked_while_the_timer_runs_counts_as_someone_awake_where_the_book_had_got_to() -> None:
+    """ "Who is Merrylegs?" at 0:06:50 was no sign of being awake: asleep by 0:08, the listener was
+    offered the place they set the timer, at 0:03:20."""
+    state = run(at(200_000), SetSleepTimer(device="phone", after=20))
+    state = run(state, Report(device="phone", position_ms=400_000, playing=True, basis_seq=state.seq))
+    state = run_at(NOW + 10_000, state, NoteQuestion(turn_id="t1"))
+    state = run(state, Report(device="phone", position_ms=900_000, playing=True, basis_seq=state.seq))
+    state = run(state, TimerRanOut(device="phone", position_ms=1_400_000, basis_seq=state.seq))
+    assert state.asleep is not None
+    assert state.asleep.asleep_at_ms == 410_000
+
+
+def test_a_question_with_no_timer_running_records_nothing() -> None:
+    """The sign matters only to a timer's pause, and setting a timer is a sign of its own."""
+    assert decide(at(200_000), NoteQuestion(turn_id="t1"), now_ms=NOW) is None
+    played_out = run(at(200_000), SetSleepTimer(device="phone", after=5))
+    played_out = run(played_out, TimerRanOut(device="phone", position_ms=500_000, basis_seq=played_out.seq))
+    assert decide(played_out, NoteQuestion(turn_id="t2"), now_ms=NOW) is None
 
 
 @settings(max_examples=200, deadline=None)

@@ -12,6 +12,7 @@ from bedside_contracts.player import (
     Moved,
     PlayerEvent,
     PositionReported,
+    QuestionAsked,
     RowPressed,
     Seeked,
     SleepTimerCancelled,
@@ -65,6 +66,7 @@ events: st.SearchStrategy[PlayerEvent] = st.one_of(
     ),
     st.builds(SleepTimerCancelled, device=devices),
     st.builds(FellAsleep, device=devices, paused_at_ms=times, asleep_at_ms=times, basis_seq=st.just(0)),
+    st.builds(QuestionAsked, turn_id=st.sampled_from(["t1", "t2"]), position_ms=times),
 )
 
 

@@ -284,6 +284,12 @@ async def requests_during(bus: Client, ask: Ask) -> tuple[TurnReply, list[str]]:
     return reply, seen
 
 
+def without_the_note_of_the_question(seen: list[str]) -> list[str]:
+    """The requests a turn made for its answer: it tells the player of the question once, beside them."""
+    assert seen.count(subjects.PLAYER_COMMAND) == 1, seen
+    return [subject for subject in seen if subject != subjects.PLAYER_COMMAND]
+
+
 async def test_a_keyless_turn_asks_each_service_only_what_it_must(bus: Client) -> None:
     """A described moment from a device: find, the offer (which resolves), the answer check when
     the answer holds the book's words."""
@@ -294,6 +300,7 @@ async def test_a_keyless_turn_asks_each_service_only_what_it_must(bus: Client) -
     utterance = "take me back to where she arrives at the cottage with her green suitcase"
     from_device = Ask(listener=listener, book=book, utterance=utterance, here_ms=here)
     reply, seen = await requests_during(bus, from_device)
+    seen = without_the_note_of_the_question(seen)
     assert reply.outcome in {"moved", "listed"}
     # the chapters first: a moment may be a chapter's title alone
     tools = [subjects.SEARCH_CATALOG, subjects.SEARCH_FIND, subjects.PLAYER_OFFER, subjects.SEARCH_RESOLVE]
@@ -305,6 +312,7 @@ async def test_a_keyless_turn_asks_each_service_only_what_it_must(bus: Client) -
     await made(bus, listener)
     from_terminal = Ask(listener=listener, book=book, utterance=utterance)  # no position: asks the player
     again, seen = await requests_during(bus, from_terminal)
+    seen = without_the_note_of_the_question(seen)
     assert again.speech == reply.speech
     assert seen == [subjects.TURN_ASK, subjects.PLAYER_STATE, *tools, *checked]
 
@@ -496,6 +504,31 @@ async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Cli
     assert (await state(bus, listener, book)).position_ms == awake
     again = await ask(bus, listener, book, "what did I miss?")  # back before it: all still ahead
     assert (again.outcome, again.speech) == ("not_yet", recaps.NOTHING_HEARD)
+
+
+async def test_a_question_asked_while_the_timer_runs_puts_falling_asleep_after_it(bus: Client) -> None:
+    """Awake enough to ask "who is Oskar?", the listener had not fallen asleep yet: the estimate was
+    the place they set the timer, earlier than the question, and took them back further than needed."""
+    info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    book, listener = info.id, "e2e-asked-awake"
+    set_at = info.chapters[1].start_ms + 15_000
+    await seek(bus, listener, book, set_at)
+    await command(bus, listener, book, SetSleepTimer(device="phone", after="chapter_end"))
+    stop = (await state(bus, listener, book)).sleep_timer
+    assert stop is not None
+    asked_at = set_at + 30_000
+    basis = (await state(bus, listener, book)).seq
+    await command(
+        bus, listener, book, Report(device="phone", position_ms=asked_at, playing=True, basis_seq=basis)
+    )
+    await ask(bus, listener, book, "who is Oskar?")  # not come up yet, and asked all the same
+    basis = (await state(bus, listener, book)).seq
+    await command(
+        bus, listener, book, TimerRanOut(device="phone", position_ms=stop.stop_at_ms, basis_seq=basis)
+    )
+    asleep = (await state(bus, listener, book)).asleep
+    assert asleep is not None
+    assert asked_at <= asleep.asleep_at_ms < asked_at + 5_000  # the report plus the moments to the question
 
 
 async def test_a_sleep_timer_and_a_pause_said_aloud_reach_the_real_player(bus: Client) -> None:

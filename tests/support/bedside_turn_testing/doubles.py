@@ -22,6 +22,7 @@ from bedside_contracts.player import (
     ListenerState,
     Located,
     LocateRequest,
+    NoteQuestion,
     OfferOutcome,
     OfferPositions,
     Pause,
@@ -242,7 +243,8 @@ class PlayerDouble:
     asleep: dict[tuple[str, str], Asleep] = field(default_factory=dict)
     """The newest FellAsleep a test says the player's state carries."""
     commands: list[PlayerCommand] = field(default_factory=list)
-    """Every command a turn sent, in order."""
+    """Every command a turn sent, in order, but the note of its question."""
+    questions_noted: list[NoteQuestion] = field(default_factory=list)
     sleep_timers: dict[tuple[str, str], SleepTimer] = field(default_factory=dict)
     """The running sleep timer of each listener and book, as the commands left it."""
 
@@ -256,9 +258,12 @@ class PlayerDouble:
         key = (request.listener, request.book)
         if not any(listener == request.listener for listener, _ in self.positions):
             raise NotFound(f"there is no listener called {request.listener}")  # a listener placed nowhere
+        return self._state_of(key)
+
+    def _state_of(self, key: tuple[str, str]) -> ListenerState:
         return ListenerState(
-            listener=request.listener,
-            book=request.book,
+            listener=key[0],
+            book=key[1],
             position_ms=self.positions.get(
                 key, 0
             ),  # a book not started is at its start, as the player has it
@@ -293,6 +298,9 @@ class PlayerDouble:
 
     async def command(self, request: CommandRequest) -> CommandResult:
         key = (request.listener, request.book)
+        if isinstance(request.command, NoteQuestion):  # beside every turn: kept apart from what it did
+            self.questions_noted.append(request.command)
+            return CommandResult(accepted=True, seq=0, state=self._state_of(key))
         self.commands.append(request.command)
         state = await self.state(StateRequest(listener=request.listener, book=request.book))
         if isinstance(request.command, SetSleepTimer):  # the player's own stop, so the turn reads it

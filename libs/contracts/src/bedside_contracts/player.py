@@ -295,6 +295,15 @@ class Paused(Contract):
     paused_at_ms: Millis
 
 
+class QuestionAsked(Contract):
+    """The listener asked a turn something while a sleep timer ran: someone was awake with the book
+    at ``position_ms``, where it had got to then, for the asleep estimate (ADR 24)."""
+
+    kind: Literal["asked"] = "asked"
+    turn_id: TurnId
+    position_ms: Millis
+
+
 class ListenerRetired(Contract):
     """The listener was removed (``bedside listener remove``): the last event of each of their
     books' streams. Their events stay, replayable; every command after it is refused, and their
@@ -316,6 +325,7 @@ PlayerEvent = Annotated[
     | SleepTimerCancelled
     | FellAsleep
     | Paused
+    | QuestionAsked
     | ListenerRetired,
     Field(discriminator="kind"),
 ]
@@ -332,6 +342,7 @@ EventKind = Literal[
     "timer_cancelled",
     "fell_asleep",
     "paused",
+    "asked",
     "retired",
 ]
 MOVE_KINDS: frozenset[str] = frozenset({"seeked", "moved", "pressed"})
@@ -462,6 +473,14 @@ class Pause(Contract):
     device: Name | None = None
 
 
+class NoteQuestion(Contract):
+    """A turn was asked something of this book (not "as if at" another place): a sign of someone
+    awake, which the player keeps only while a sleep timer runs."""
+
+    op: Literal["question"] = "question"
+    turn_id: TurnId
+
+
 PlayerCommand = Annotated[
     Report
     | Seek
@@ -473,7 +492,8 @@ PlayerCommand = Annotated[
     | SetSleepTimer
     | CancelSleepTimer
     | TimerRanOut
-    | Pause,
+    | Pause
+    | NoteQuestion,
     Field(discriminator="op"),
 ]
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import structlog
 from bedside_contracts import subjects
-from bedside_contracts.player import StateRequest
+from bedside_contracts.player import CommandRequest, NoteQuestion, StateRequest
 from bedside_contracts.search import CatalogRequest, CheckAnswer, Resolve, Target
 from bedside_contracts.turn import Ask, Conversation, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Passage, clock
@@ -60,6 +60,7 @@ class TurnService:
             log.warning("no position for the turn", error=str(error), listener=ask.listener, book=ask.book)
             unavailable = speech.unavailable(backends.let_down_by, backends.out_of_reach)
             return TurnReply(turn_id=turn.turn_id, speech=unavailable, outcome="failed", mode=self.mode)
+        noted = asyncio.create_task(self._note_question(ask, turn.turn_id)) if ask.at_ms is None else None
         tools = ToolBox(
             turn,
             backends,
@@ -100,7 +101,20 @@ class TurnService:
         )
         with turn.step("record"):
             await self._record(ask, turn, reply, here_ms, started, cut=cut, unsaid=unsaid)
+            if noted is not None:
+                await noted
         return reply
+
+    async def _note_question(self, ask: Ask, turn_id: str) -> None:
+        """Tell the player the listener asked something, a sign of being awake (ADR 24), beside the
+        turn: its answer neither waits for the note nor fails with it."""
+        request = CommandRequest(listener=ask.listener, book=ask.book, command=NoteQuestion(turn_id=turn_id))
+        try:
+            await self.backends.for_one_turn().command(request)
+        except CallFailed as error:
+            log.warning(
+                "the question was not noted as a sign of being awake", error=str(error), turn_id=turn_id
+            )
 
     async def _checked(
         self, ask: Ask, here_ms: int, turn_id: str, said: str, *, from_model: bool, backends: TurnBackends

@@ -26,12 +26,14 @@ from bedside_contracts.player import (
     ListCancelled,
     ListenerRetired,
     Moved,
+    NoteQuestion,
     Pause,
     Paused,
     PlayerCommand,
     PlayerEvent,
     PositionReported,
     PressRow,
+    QuestionAsked,
     Report,
     RowPressed,
     Seek,
@@ -335,4 +337,10 @@ def decide(
             return timer_ran_out(state, command, book_end_ms)
         case Pause():
             return pause(state, command, now_ms, book_end_ms)
+        case NoteQuestion():
+            if state.sleep_timer is None:
+                return None  # setting a timer is a sign of its own: no sign before it counts
+            return QuestionAsked(
+                turn_id=command.turn_id, position_ms=paused_where(state, now_ms, book_end_ms)
+            )
     raise AssertionError(f"unhandled command {command!r}")

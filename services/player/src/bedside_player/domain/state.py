@@ -25,6 +25,7 @@ from bedside_contracts.player import (
     Paused,
     PlayerEvent,
     PositionReported,
+    QuestionAsked,
     RowPressed,
     Seeked,
     SleepTimer,
@@ -245,6 +246,8 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
             return _fell_asleep(state, seq, event)
         case Paused():
             return _paused(state, seq, event)
+        case QuestionAsked():
+            return state._replace(last_touch_ms=event.position_ms)
         case ListenerRetired():
             # Nothing plays for a listener who is gone; where the book was stays, for history.
             return state._replace(retired=True, playing=False, players=(), rows=(), list_turn_id=None)

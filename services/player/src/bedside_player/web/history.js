@@ -11,7 +11,7 @@ const KIND = {
   fellasleep: "paused by the sleep timer", paused: "paused when you asked",
 };
 // Entries that are not places the listener was (a list shown, a device joining) stay out.
-const NOT_A_PLACE = new Set(["listed", "cancelled", "joined", "left", "timer_set", "timer_cancelled"]);
+const NOT_A_PLACE = new Set(["listed", "cancelled", "joined", "left", "timer_set", "timer_cancelled", "asked"]);
 
 function kindLabel(entry) {
   const kind = String(entry.kind || "").replace(/[^a-z]/gi, "").toLowerCase();
