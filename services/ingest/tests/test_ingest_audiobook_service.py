@@ -21,7 +21,7 @@ from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, IngestBook, IngestProgress, RemoveBook
 from bedside_contracts.player import AddingBook
 from bedside_guard import clock
-from bedside_ingest.client import cancel_job, list_jobs, remove_book, request_ingest
+from bedside_ingest.client import cancel_job, list_jobs, remove_book, request_ingest, submit_job
 from bedside_ingest.main import register
 from bedside_ingest.media import SAMPLE_RATE, decode_span
 from bedside_ingest.sample import SAMPLE_TEXT
@@ -143,6 +143,53 @@ async def test_a_drm_file_is_refused_with_a_reason(client: Client, tmp_path: Pat
     assert caught.value.failure.code == "invalid"
     with pytest.raises(RemoteFailure, match="no job"):
         await list_jobs(client, job)  # refused before any job was recorded
+
+
+async def test_an_e_book_sent_with_its_recording_that_holds_no_words_is_refused_as_it_is(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    """Read to see whether it is timed, a damaged e-book sent with ``--audio`` was an internal error."""
+    path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
+    blank = tmp_path / "lantern.txt"
+    blank.write_text("  \n")
+    with pytest.raises(RemoteFailure, match=r"lantern\.txt: is empty") as caught:
+        await request_ingest(client, IngestBook(path=str(blank), book=new_id(), audio_path=str(path)))
+    assert caught.value.failure.code == "invalid"
+
+
+async def state_once_not(client: Client, job: str, passing: set[str | None]) -> str | None:
+    """The job's first state not in ``passing`` (None: not recorded yet), within 60 s."""
+    state: str | None = None
+    for _ in range(1200):
+        try:
+            state = (await list_jobs(client, job))[0].state
+        except RemoteFailure:
+            state = None
+        if state not in passing:
+            break
+        await asyncio.sleep(0.05)
+    return state
+
+
+async def test_a_queued_job_whose_file_went_away_fails_in_the_listeners_words(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    """A job waiting its turn (behind a long one, or for a drive to be mounted after a restart) whose
+    file was gone when it ran failed "FileNotFoundError: [Errno 2] No such file or directory"."""
+    running = asyncio.create_task(
+        request_ingest(
+            client, IngestBook(path=str(write_audiobook(tmp_path / "first.m4b", speech)), book=new_id())
+        )
+    )
+    second = write_audiobook(tmp_path / "second.m4b", speech, tags=TAGS)
+    job = new_id()
+    await submit_job(client, IngestBook(path=str(second), book=new_id(), job=job))
+    assert await state_once_not(client, job, {None}) == "queued"
+    second.unlink()
+    await running
+    assert await state_once_not(client, job, {"queued", "running"}) == "failed"
+    (record,) = await list_jobs(client, job)
+    assert record.detail == f"{second}: does not exist"
 
 
 async def test_options_that_do_not_go_with_a_recording_are_refused_before_any_job(

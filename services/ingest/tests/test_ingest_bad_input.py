@@ -214,3 +214,11 @@ def test_a_transcript_saved_as_utf_16_is_read_as_its_cues(tmp_path: Path) -> Non
     as_utf8 = read_book(write(tmp_path, "utf8.vtt", cues))
     as_utf16 = read_book(write(tmp_path, "utf16.vtt", cues.encode("utf-16")))
     assert [c.units for c in as_utf16.chapters] == [c.units for c in as_utf8.chapters]
+
+
+def test_a_folder_given_where_a_file_goes_is_refused_for_what_it_is_not_as_unreadable(tmp_path: Path) -> None:
+    folder = tmp_path / "tracks"
+    folder.mkdir()
+    transcript = write(tmp_path, "book.vtt", "WEBVTT\n")
+    with pytest.raises(BadInput, match="--audio takes an audio file"):
+        check_given(transcript, audio=folder, chapters=None, text=None)

@@ -18,5 +18,12 @@ class BadInput(Exception):
         return str(self)
 
 
+def unreadable(path: PurePath | str, error: OSError) -> BadInput:
+    """A file the system would not read, in its words ("Permission denied") for the listener to act on."""
+    if isinstance(error, FileNotFoundError):
+        return BadInput(path, "does not exist")
+    return BadInput(path, f"cannot be read: {error.strerror or error}")
+
+
 class JobCancelled(Exception):
     """A job was cancelled while it waited or ran; what it had finished stays stored."""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bedside_contracts.ingest import MadeFrom
 
+from bedside_ingest.errors import unreadable
 from bedside_ingest.folders import files_in
 
 EDGE_BYTES = 1 << 16
@@ -25,8 +26,10 @@ def add_files(digest: "hashlib._Hash", paths: Iterable[Path]) -> None:
 
 
 def made_from(path: Path) -> MadeFrom:
-    """The file or folder (its files, in name order) a book is read from; ``OSError`` if unreadable."""
-    files = files_in(path) if path.is_dir() else [path]
+    """The file or folder (its files, in name order) a book is read from; ``BadInput`` if unreadable."""
     digest = hashlib.sha256()
-    add_files(digest, files)
+    try:
+        add_files(digest, files_in(path) if path.is_dir() else [path])
+    except OSError as error:
+        raise unreadable(error.filename or path, error) from None
     return MadeFrom(path=str(path.resolve()), fingerprint=digest.hexdigest()[:MADE_FROM_CHARS])

@@ -8,7 +8,7 @@ from bedside_contracts.ingest import IngestBook
 
 from bedside_ingest.accepted import Named, check_named, suffix_of
 from bedside_ingest.audiobook import is_recording
-from bedside_ingest.errors import BadInput
+from bedside_ingest.errors import BadInput, unreadable
 from bedside_ingest.folders import files_in
 
 
@@ -20,7 +20,7 @@ def check_given(path: Path, *, audio: Path | None, chapters: Path | None, text: 
     folder = path.is_dir()
     entries = files_in(path) if folder else None
     for given in (*(entries if entries is not None else [path]), audio, chapters, text):
-        if given is not None:
+        if given is not None and not given.is_dir():  # a folder where a file goes: check_named says so
             _refuse_unopenable(given)
     sync_maps = any(suffix_of(entry) == ".smil" for entry in entries or ())
     check_named(
@@ -47,4 +47,4 @@ def _refuse_unopenable(path: Path) -> None:
         with path.open("rb") as file:
             file.read(1)
     except OSError as error:
-        raise BadInput(path, f"cannot be read: {error.strerror or error}") from None
+        raise unreadable(path, error) from None

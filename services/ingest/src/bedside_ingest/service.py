@@ -160,13 +160,13 @@ class IngestService:
         """The last interim version the ingest under way announced."""
 
     async def ingest(self, request: IngestBook) -> IngestReport:
+        named = book_of(request)  # an e-book's name, when it is given as the book with its recording
         try:  # before any job is recorded: a file of another kind is no job (accepted.py)
             await asyncio.to_thread(check_request, request)
+            request = await asyncio.to_thread(timed_by_its_recording, request)
         except BadInput as error:
             log.info("bad input refused", path=request.path, error=error.message)
             raise InvalidRequest(error.message) from None
-        named = book_of(request)  # an e-book's name, when it is given as the book with its recording
-        request = await asyncio.to_thread(timed_by_its_recording, request)
         if not is_audiobook(Path(request.path)):
             async with self._naming:
                 request, taken = await self._named(request, named)
@@ -191,7 +191,10 @@ class IngestService:
         another book's; an id the request asks for is its own."""
         if request.book is not None:
             return request, None
-        made_from = await asyncio.to_thread(file_made_from, Path(request.path))
+        try:
+            made_from = await asyncio.to_thread(file_made_from, Path(request.path))
+        except BadInput as error:  # gone since it was checked
+            raise InvalidRequest(error.message) from None
         for book in ids_to_try(named):
             if may_take(await self._held_by(book), made_from, its_name=book == named):
                 return request.model_copy(update={"book": book}), None if book == named else named
@@ -206,7 +209,7 @@ class IngestService:
             if book_of(request) == book:
                 try:
                     held.append(await asyncio.to_thread(file_made_from, Path(request.path)))
-                except OSError:  # a job whose file is gone makes no book
+                except BadInput:  # a job whose file is gone makes no book
                     continue
         return held
 
@@ -356,8 +359,8 @@ class IngestService:
         clock = StageClock()
         self._vectors, self._interim = {}, None
         try:
-            self._made_from = await asyncio.to_thread(file_made_from, Path(request.path))
             try:
+                self._made_from = await asyncio.to_thread(file_made_from, Path(request.path))
                 prepared = await self._read(request, progress, audio, clock)
                 name, unchanged = await self._store_and_announce(prepared, progress, clock)
             except BadInput as error:
