@@ -13,6 +13,7 @@ from bedside_ingest.artifact import decode_vectors
 from bedside_ingest.client import request_ingest
 from bedside_ingest.main import register
 from bedside_ingest.sample import SAMPLE_TITLE, SAMPLE_TRANSCRIPT
+from bedside_ingest.service import ProgressPublisher
 from bedside_runtime.bus import new_broker
 from bedside_runtime.errors import RemoteFailure
 from bedside_runtime.settings import Settings
@@ -259,3 +260,18 @@ async def test_a_book_announced_before_made_from_is_its_own_names_book_and_says_
     downloads = story(tmp_path / "downloads" / f"{named}.vtt", "The owl hunted over the marsh")
     other = await request_ingest(client, IngestBook(path=str(downloads)))
     assert (other.book, other.taken_id) == (f"{named}-3", named)
+
+
+async def test_progress_that_cannot_be_published_is_lost_but_never_hides_how_the_job_ended(
+    nats_url: str, tmp_path: Path
+) -> None:
+    """Progress is news, not record: a publish that failed (the connection closed or its buffer full
+    while reconnecting) ended the job's progress drain, and closing it raised that error in place of
+    the job's own outcome, leaving the job \"running\" in its record."""
+    broker = new_broker(Settings(nats_url=nats_url, data_dir=tmp_path), "ingest")
+    await broker.connect()
+    progress = ProgressPublisher(broker, "a-job")
+    await broker.connection.close()
+    progress("parse", 0, 1, "reading")
+    progress("parse", 1, 1, "read")
+    await progress.close()

@@ -36,6 +36,7 @@ from bedside_embedding import Embedder
 from bedside_runtime.bus import Broker
 from bedside_runtime.errors import Conflict, InvalidRequest, NoRoom, NotFound
 from bedside_runtime.tasks import cancel_and_wait
+from nats.errors import Error as NatsError
 
 from bedside_ingest.accepted import check_sent_names
 from bedside_ingest.artifact import message_id, object_name
@@ -108,7 +109,10 @@ class ProgressPublisher:
     async def _drain(self) -> None:
         while (event := await self._queue.get()) is not None:
             subject = subjects.INGEST_PROGRESS.format(job=event.job)
-            await self._broker.publish(event.model_dump_json().encode(), subject)
+            try:
+                await self._broker.publish(event.model_dump_json().encode(), subject)
+            except NatsError as error:  # news lost, not the job: its record says how far it got
+                log.warning("progress not published", job=event.job, error=str(error))
 
     async def close(self) -> None:
         if self._task is not None:
