@@ -1,6 +1,7 @@
 """Each reader on tiny inline files, and on the real timing files of the shared corpus."""
 
 import json
+import shutil
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -466,3 +467,14 @@ def test_civil_disobedience_packaged_as_an_epub_reads_like_its_unpacked_overlay(
     unpacked = read_book(folder)
     assert [c.title for c in packed.chapters] == [c.title for c in unpacked.chapters]
     assert chunk_book(packed) == chunk_book(unpacked)
+
+
+def test_a_folder_of_sync_maps_named_in_capitals_is_read_as_one_in_small_letters(tmp_path: Path) -> None:
+    """A folder of PART1.SMIL files passed the check as sync maps, then was refused as holding none."""
+    folder = corpus_file("formats/epub-media-overlay-civil-disobedience")
+    shouting = tmp_path / "civil"
+    shouting.mkdir()
+    for file in folder.iterdir():
+        name = file.name.upper() if file.suffix == ".smil" else file.name
+        shutil.copy(file, shouting / name)
+    assert chunk_book(read_book(shouting)) == chunk_book(read_book(folder))

@@ -12,7 +12,7 @@ from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, clock, numbered_as
 
 from bedside_ingest.accepted import AUDIO_EXTENSIONS, REFUSED_AUDIO, is_audio_name
 from bedside_ingest.errors import BadInput
-from bedside_ingest.folders import by_name
+from bedside_ingest.folders import by_name, sync_maps
 
 AUDIO = frozenset(AUDIO_EXTENSIONS)
 REFUSED = frozenset(REFUSED_AUDIO)
@@ -98,7 +98,7 @@ def is_recording(path: Path, folder_entries: Sequence[Path] | None) -> bool:
     if folder_entries is None:
         return path.suffix.lower() in AUDIO | REFUSED
     suffixes = {entry.suffix.lower() for entry in folder_entries}
-    return ".smil" not in suffixes and bool(suffixes & (AUDIO | REFUSED))
+    return not sync_maps(folder_entries) and bool(suffixes & (AUDIO | REFUSED))
 
 
 COVER_NAMES = ("cover", "folder", "front")

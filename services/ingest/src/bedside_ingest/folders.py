@@ -1,6 +1,7 @@
 """Which files a folder given as a book holds, and in what order names go."""
 
 import re
+from collections.abc import Iterable
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -20,11 +21,17 @@ def is_disc_folder(name: str) -> bool:
     return _DISC.search(name) is not None
 
 
+def sync_maps(entries: Iterable[Path]) -> list[Path]:
+    """The SMIL sync maps among a folder's files: a folder holding any is a timed transcript, its
+    audio beside them, never a recording of tracks or discs."""
+    return [entry for entry in entries if suffix_of(entry) == ".smil"]
+
+
 def files_in(folder: Path) -> list[Path]:
     """A folder's own files, then those of its disc folders (an audiobook ripped from its discs),
     disc by disc. Other folders in it are not this book's: a library's folder of books is no book."""
-    if any(suffix_of(p) == ".smil" for p in _own_files(folder)):
-        return _own_files(folder)  # sync maps beside their audio: a timed transcript, no discs
+    if sync_maps(_own_files(folder)):
+        return _own_files(folder)
     discs = sorted((p for p in folder.iterdir() if p.is_dir() and is_disc_folder(p.name)), key=by_name)
     return _own_files(folder) + [track for disc in discs for track in _own_files(disc)]
 

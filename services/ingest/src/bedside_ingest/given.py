@@ -6,10 +6,10 @@ from pathlib import Path
 
 from bedside_contracts.ingest import IngestBook
 
-from bedside_ingest.accepted import Named, check_named, suffix_of
+from bedside_ingest.accepted import Named, check_named
 from bedside_ingest.audiobook import is_recording
 from bedside_ingest.errors import BadInput, unreadable
-from bedside_ingest.folders import files_in
+from bedside_ingest.folders import files_in, sync_maps
 
 
 def check_given(path: Path, *, audio: Path | None, chapters: Path | None, text: Path | None) -> None:
@@ -22,9 +22,9 @@ def check_given(path: Path, *, audio: Path | None, chapters: Path | None, text: 
     for given in (*(entries if entries is not None else [path]), audio, chapters, text):
         if given is not None and not given.is_dir():  # a folder where a file goes: check_named says so
             _refuse_unopenable(given)
-    sync_maps = any(suffix_of(entry) == ".smil" for entry in entries or ())
+    maps = bool(sync_maps(entries or ()))
     check_named(
-        Named(path, folder, is_recording(path, entries), sync_maps, audio=audio, chapters=chapters, text=text)
+        Named(path, folder, is_recording(path, entries), maps, audio=audio, chapters=chapters, text=text)
     )
 
 

@@ -19,7 +19,7 @@ from bedside_ingest.accepted import (
 from bedside_ingest.book import Book, Transcript
 from bedside_ingest.chapters import is_chapters_list, read_chapters_file, split_by_markers, split_by_marks
 from bedside_ingest.errors import BadInput
-from bedside_ingest.folders import by_name
+from bedside_ingest.folders import files_in, sync_maps
 from bedside_ingest.formats.epub import read_epub
 from bedside_ingest.formats.jsonbook import is_json_book, read_json_book
 from bedside_ingest.formats.overlays import read_overlays
@@ -127,7 +127,7 @@ def sibling_chapters(path: Path) -> Path | None:
 
 
 def _read_smil_folder(folder: Path, chapters_path: Path | None) -> Book:
-    maps = sorted(folder.glob("*.smil"), key=by_name)
+    maps = sync_maps(files_in(folder))
     if not maps:
         raise BadInput(folder, NOTHING_IN_THE_FOLDER)
     reader = SmilReader()
