@@ -25,6 +25,14 @@ def test_ingest_command_returns_once_search_serves_the_book(tmp_path: Path) -> N
         assert "6 chapters" in done.stdout
         assert "(timed)" in done.stdout
         assert "searchable: lantern" in done.stdout
+        # It handed back a job id that `bedside jobs --attach` said was no job: only an audiobook's is.
+        read_now = bedside(
+            "ingest", str(SAMPLE_TRANSCRIPT), "--id", "lantern-now", "--detach", env=system.env
+        )
+        assert read_now.returncode == 0, read_now.stdout + read_now.stderr
+        assert "only a recording is transcribed as a job: this book is read now" in read_now.stdout
+        assert "searchable: lantern-now" in read_now.stdout
+        assert "--attach" not in read_now.stdout
 
         bad = tmp_path / "bad.srt"
         bad.write_text("1\n00:00:01,000 --> 00:00:04,000\nOne.\n\n2\n00:00:03,000 --> 00:00:05,000\nTwo.\n")

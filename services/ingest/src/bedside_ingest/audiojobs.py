@@ -14,8 +14,7 @@ from bedside_contracts.ingest import AlignmentSummary, ChapterTranscript, Ingest
 from bedside_speech import Transcriber
 
 from bedside_ingest.alignment import AlignmentReport, align_book
-from bedside_ingest.audiobook import Audiobook, is_recording
-from bedside_ingest.folders import files_in
+from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.interim import interim_of
 from bedside_ingest.jobs import JobStore
 from bedside_ingest.joined_audio import keep_joined
@@ -31,27 +30,6 @@ TranscriptionReport = Callable[[TranscriptionProgress], None]
 PublishInterim = Callable[[Prepared], Coroutine[Any, Any, None]]
 COVER_NAME_CHARS = 24
 T = TypeVar("T")
-
-
-def is_audiobook(path: Path) -> bool:
-    return is_recording(path, files_in(path) if path.is_dir() else None)
-
-
-def timed_by_its_recording(request: IngestBook) -> IngestBook:
-    """An e-book sent with its recording (``--audio``) is that audiobook with its e-book (``--text``):
-    its words are timed by transcribing the recording. Spread over it by reading rate, they ran
-    ahead of a reading that opens with credits or pauses, and the guard took unread words for heard."""
-    if request.audio_path is None or request.chapters_path is not None or is_audiobook(Path(request.path)):
-        return request
-    if not read_book(request.path).estimated:
-        return request  # a timed transcript: the recording is only what the page plays
-    return request.model_copy(
-        update={
-            "path": request.audio_path,
-            "audio_path": None,
-            "text_path": request.path,
-        }
-    )
 
 
 class Audiobooks:

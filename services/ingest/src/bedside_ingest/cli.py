@@ -21,7 +21,7 @@ from rich.console import Console
 from bedside_ingest.accepted import AUDIO_OPTION_HELP, CHAPTERS_HELP, PATH_HELP, TEXT_HELP
 from bedside_ingest.client import catalog_has, remove_book, request_ingest, submit_job, wait_until_ready
 from bedside_ingest.errors import BadInput
-from bedside_ingest.given import check_given
+from bedside_ingest.given import check_given, is_audiobook, timed_by_its_recording
 from bedside_ingest.jobs_cli import jobs
 from bedside_ingest.progress_view import stage_bars
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
@@ -128,6 +128,9 @@ def ingest(
         )
     except ValueError as error:
         raise _fail(console, f"bad arguments: {plain_refusal(error)}") from None
+    if detach and not _runs_as_a_job(request, console):
+        console.print("only a recording is transcribed as a job: this book is read now")
+        detach = False
     try:
         if detach:
             asyncio.run(_detach(request, Settings()))
@@ -148,6 +151,15 @@ def ingest(
     except CallFailed as error:
         raise _fail(console, str(error)) from None
     raise typer.Exit(code)
+
+
+def _runs_as_a_job(request: IngestBook, console: Console) -> bool:
+    """Whether the service makes the book in a job (a recording, or an e-book with its recording),
+    which ``--detach`` hands over; anything else it reads at once, and a job id would name nothing."""
+    try:
+        return is_audiobook(Path(timed_by_its_recording(request).path))
+    except BadInput as error:
+        raise _fail(console, error.message) from None
 
 
 async def _detach(request: IngestBook, settings: Settings) -> None:

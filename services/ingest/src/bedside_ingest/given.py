@@ -10,6 +10,7 @@ from bedside_ingest.accepted import Named, check_named
 from bedside_ingest.audiobook import is_recording
 from bedside_ingest.errors import BadInput, unreadable
 from bedside_ingest.folders import files_in, sync_maps
+from bedside_ingest.reader import read_book
 
 
 def check_given(path: Path, *, audio: Path | None, chapters: Path | None, text: Path | None) -> None:
@@ -48,3 +49,24 @@ def _refuse_unopenable(path: Path) -> None:
             file.read(1)
     except OSError as error:
         raise unreadable(path, error) from None
+
+
+def is_audiobook(path: Path) -> bool:
+    return is_recording(path, files_in(path) if path.is_dir() else None)
+
+
+def timed_by_its_recording(request: IngestBook) -> IngestBook:
+    """An e-book sent with its recording (``--audio``) is that audiobook with its e-book (``--text``):
+    its words are timed by transcribing the recording. Spread over it by reading rate, they ran
+    ahead of a reading that opens with credits or pauses, and the guard took unread words for heard."""
+    if request.audio_path is None or request.chapters_path is not None or is_audiobook(Path(request.path)):
+        return request
+    if not read_book(request.path).estimated:
+        return request  # a timed transcript: the recording is only what the page plays
+    return request.model_copy(
+        update={
+            "path": request.audio_path,
+            "audio_path": None,
+            "text_path": request.path,
+        }
+    )

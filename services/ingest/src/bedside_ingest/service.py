@@ -40,11 +40,11 @@ from nats.errors import Error as NatsError
 
 from bedside_ingest.accepted import check_sent_names
 from bedside_ingest.artifact import message_id, object_name
-from bedside_ingest.audiojobs import Audiobooks, is_audiobook, timed_by_its_recording
+from bedside_ingest.audiojobs import Audiobooks
 from bedside_ingest.errors import BadInput, JobCancelled
 from bedside_ingest.fingerprint import made_from as file_made_from
 from bedside_ingest.freeing import OwnFolders, StoredFiles, files_of, only_theirs
-from bedside_ingest.given import check_request
+from bedside_ingest.given import check_request, is_audiobook, timed_by_its_recording
 from bedside_ingest.identity import ids_to_try, may_take
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.media_bucket import MediaBucket
