@@ -7,7 +7,8 @@ import pytest
 from bedside_contracts.ingest import IngestBook
 from bedside_ingest.embedders import load_embedders
 from bedside_ingest.errors import BadInput
-from bedside_ingest.pipeline import book_id_for, embed_passages, prepare
+from bedside_ingest.identity import book_id_for
+from bedside_ingest.pipeline import embed_passages, prepare
 from bedside_ingest.sample import SAMPLE_TRANSCRIPT
 from bedside_testing import corpus_file
 

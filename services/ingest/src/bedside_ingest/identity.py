@@ -8,11 +8,25 @@ not) or a copy of it (the same content, as a second upload of one recording is) 
 makes a new version of it. An id asked for by name is not decided here: it is the asker's.
 """
 
+import re
 from collections.abc import Iterator, Sequence
 from itertools import count
+from pathlib import Path
 
 from bedside_contracts.common import LONGEST_NAME
-from bedside_contracts.ingest import MadeFrom
+from bedside_contracts.ingest import IngestBook, MadeFrom
+
+
+def book_id_for(path: Path) -> str:
+    """A book id from a file name: letters, digits, - and _ only (one safe subject token)."""
+    stem = path.name.split(".")[0] if path.suffix else path.name
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-").lower()
+    return slug[:LONGEST_NAME] or "book"
+
+
+def book_of(request: IngestBook) -> str:
+    """The id of the book a request makes: the one it names, else the file's own."""
+    return request.book or book_id_for(Path(request.path))
 
 
 def ids_to_try(named: str) -> Iterator[str]:

@@ -3,7 +3,6 @@ artifact. The service runs them off its event loop; the benchmark runs them dire
 """
 
 import queue
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -15,7 +14,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from bedside_contracts.common import LONGEST_NAME
 from bedside_contracts.ingest import AlignmentSummary, BookArtifact, IngestBook, Stage
 from bedside_contracts.search import ChapterInfo, TranscriptCoverage
 from bedside_embedding import Embedder
@@ -27,6 +25,7 @@ from bedside_ingest.audio import audio_duration_ms
 from bedside_ingest.book import Book
 from bedside_ingest.chunking import chapter_infos, chunk_book
 from bedside_ingest.errors import BadInput
+from bedside_ingest.identity import book_of
 from bedside_ingest.interim import with_pending
 from bedside_ingest.media_bucket import Media
 from bedside_ingest.reader import read_book
@@ -84,18 +83,6 @@ class Prepared:
         """Set on an interim version of a recording still being transcribed."""
         coverage = self.fields.get("transcript")
         return TranscriptCoverage.model_validate(coverage) if coverage is not None else None
-
-
-def book_id_for(path: Path) -> str:
-    """A book id from a file name: letters, digits, - and _ only (one safe subject token)."""
-    stem = path.name.split(".")[0] if path.suffix else path.name
-    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-").lower()
-    return slug[:LONGEST_NAME] or "book"
-
-
-def book_of(request: IngestBook) -> str:
-    """The id of the book a request makes: the one it names, else the file's own."""
-    return request.book or book_id_for(Path(request.path))
 
 
 def prepare(

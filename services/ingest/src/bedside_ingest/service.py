@@ -45,15 +45,13 @@ from bedside_ingest.errors import BadInput, JobCancelled
 from bedside_ingest.fingerprint import made_from as file_made_from
 from bedside_ingest.freeing import OwnFolders, StoredFiles, files_of, only_theirs
 from bedside_ingest.given import check_request, is_audiobook, timed_by_its_recording
-from bedside_ingest.identity import ids_to_try, may_take
+from bedside_ingest.identity import book_id_for, book_of, ids_to_try, may_take
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.media_bucket import MediaBucket
 from bedside_ingest.pipeline import (
     Prepared,
     Progress,
     StageClock,
-    book_id_for,
-    book_of,
     build_artifact,
     embed_new,
     no_progress,
@@ -154,7 +152,7 @@ class IngestService:
         self._naming = asyncio.Lock()
         """Held while a new book is given its id, until the job making it is recorded (identity.py)."""
         self._making: list[IngestBook] = []
-        """Books read from a file (no job) given an id and not yet announced."""
+        """Books read at once (a text, a transcript: no job is recorded) given an id, not yet announced."""
         self._made_from: MadeFrom | None = None
         """What the book of the ingest under way is made from, said when it is announced."""
         self._after_interim = after_interim
@@ -164,7 +162,7 @@ class IngestService:
         """The last interim version the ingest under way announced."""
 
     async def ingest(self, request: IngestBook) -> IngestReport:
-        named = book_of(request)  # an e-book's name, when it is given as the book with its recording
+        own_id = book_of(request)  # the e-book's, when it is given as the book with its recording
         try:  # before any job is recorded: a file of another kind is no job (accepted.py)
             await asyncio.to_thread(check_request, request)
             request = await asyncio.to_thread(timed_by_its_recording, request)
@@ -173,7 +171,7 @@ class IngestService:
             raise InvalidRequest(error.message) from None
         if not is_audiobook(Path(request.path)):
             async with self._naming:
-                request, taken = await self._named(request, named)
+                request, taken = await self._with_id(request, own_id)
                 self._making.append(request)
             progress = ProgressPublisher(self._broker, request.job)
             try:
@@ -184,32 +182,32 @@ class IngestService:
                 await progress.close()
         else:
             async with self._naming:
-                request, taken = await self._named(request, named)
+                request, taken = await self._with_id(request, own_id)
                 request = request.model_copy(update={"job": request.job or uuid.uuid4().hex[:16]})
                 await self._control.record(request, "queued")
             report = await self._run_job(request)
         return report.model_copy(update={"taken_id": taken})
 
-    async def _named(self, request: IngestBook, named: str) -> tuple[IngestBook, str | None]:
-        """The request with the id of the book it makes (``identity``), and ``named`` if that id is
-        another book's; an id the request asks for is its own."""
+    async def _with_id(self, request: IngestBook, own_id: str) -> tuple[IngestBook, str | None]:
+        """The request with the id of the book it makes (``identity``), and ``own_id`` when that id
+        is another book's; an id the request asks for is its own."""
         if request.book is not None:
             return request, None
         try:
             made_from = await asyncio.to_thread(file_made_from, Path(request.path))
         except BadInput as error:  # gone since it was checked
             raise InvalidRequest(error.message) from None
-        for book in ids_to_try(named):
-            if may_take(await self._held_by(book), made_from, its_name=book == named):
-                return request.model_copy(update={"book": book}), None if book == named else named
+        under_way = [*self._making, *(job.request for job in await self._control.unfinished())]
+        for book in ids_to_try(own_id):
+            if may_take(await self._held_by(book, under_way), made_from, its_name=book == own_id):
+                return request.model_copy(update={"book": book}), None if book == own_id else own_id
         raise AssertionError("ids_to_try never ends")
 
-    async def _held_by(self, book: str) -> list[MadeFrom | None]:
-        """What the books and the jobs under way that have the id ``book`` are made from."""
+    async def _held_by(self, book: str, under_way: list[IngestBook]) -> list[MadeFrom | None]:
+        """What the books, and the books being made ``under_way``, that have the id ``book`` are made from."""
         newest = await self._store.newest(book)
-        making = [*self._making, *(job.request for job in await self._control.unfinished())]
         held = [newest[0].made_from] if newest is not None else []
-        for request in making:
+        for request in under_way:
             if book_of(request) == book:
                 try:
                     held.append(await asyncio.to_thread(file_made_from, Path(request.path)))
@@ -218,11 +216,10 @@ class IngestService:
         return held
 
     async def _run_job(self, request: IngestBook) -> IngestReport:
-        """An audiobook job: recorded queued, then running (with its progress), then its end."""
+        """An audiobook job recorded queued: running (with its progress) at its turn, then its end."""
         job, control = request.job or "", self._control
         progress = ProgressPublisher(self._broker, job, recorder=control.progress_recorder(request))
         try:
-            await control.record(request, "queued")
             async with self._lock:
                 if control.stopped(job):
                     raise JobCancelled
@@ -285,7 +282,7 @@ class IngestService:
                 log.exception("refused upload not recorded", job=job)
             raise InvalidRequest(said) from None
         async with self._naming:  # the id is known from now on: the page opens the book while it is made
-            ingest, _ = await self._named(ingest, book_id_for(recording))
+            ingest, _ = await self._with_id(ingest, book_id_for(recording))
             await self._control.record(ingest, "queued")
         started = asyncio.create_task(self._run_job(ingest), name=f"job {job}")
         self._started.add(started)
@@ -329,6 +326,7 @@ class IngestService:
         unfinished = await self._control.unfinished()
         for job in unfinished:
             log.info("resuming job", job=job.job, path=job.request.path)
+            await self._control.record(job.request, "queued")  # a job that was running waits its turn again
         results = await asyncio.gather(
             *(self._run_job(job.request) for job in unfinished), return_exceptions=True
         )
