@@ -10,6 +10,8 @@ and .wav. Raw AAC (.aac, ADTS) is refused: it has no index, so FFmpeg only estim
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from bedside_contracts.ingest import EMPTY_FILE
+
 from bedside_ingest.errors import BadInput
 
 AUDIO_EXTENSIONS = (".m4b", ".m4a", ".mp3", ".ogg", ".opus", ".flac", ".wav")
@@ -141,11 +143,17 @@ def check_named(named: Named) -> None:
             raise BadInput(named.text, "--text takes an e-book (.epub .txt .md, or a JSON book)")
 
 
-def check_sent_names(recording: PurePath, ebook: PurePath | None) -> None:
-    """Refuse, by their names alone, files sent from a device that could make no book: the
-    recording must be audio of a kind ingest reads, the e-book an e-book."""
+def check_sent_names(
+    recording: PurePath, ebook: PurePath | None, sizes: tuple[int | None, int | None] = (None, None)
+) -> None:
+    """Refuse, by their names and the ``sizes`` a device says they have (where it says), files
+    sent from a device that could make no book: the recording must be audio of a kind ingest
+    reads, the e-book an e-book, neither empty."""
     refuse_unreadable_audio(recording)
     if not is_audio_name(recording):
         raise BadInput(recording, f"is not an audiobook: send its recording ({AUDIO_HELP})")
     if ebook is not None and suffix_of(ebook) not in E_BOOK_EXTENSIONS:
         raise BadInput(ebook, "is not an e-book (.epub .txt .md, or a JSON book)")
+    for name, size in zip((recording, ebook), sizes, strict=True):
+        if name is not None and size == 0:  # refused before it is sent, not once it arrives
+            raise BadInput(name, EMPTY_FILE)

@@ -12,7 +12,6 @@ import numpy.typing as npt
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.ingest import (
-    EMPTY_FILE,
     AddUploadedBook,
     BookIngested,
     BookRemoved,
@@ -292,10 +291,7 @@ class IngestService:
     async def check_upload(self, request: UploadNames) -> UploadNamesAccepted:
         recording, ebook = PurePath(request.recording), PurePath(request.ebook) if request.ebook else None
         try:
-            check_sent_names(recording, ebook)
-            for name, size in ((recording, request.recording_bytes), (ebook, request.ebook_bytes)):
-                if name is not None and size == 0:  # refused before it is sent, not once it arrives
-                    raise BadInput(name, EMPTY_FILE)
+            check_sent_names(recording, ebook, (request.recording_bytes, request.ebook_bytes))
         except BadInput as error:  # said by part: a refusal never echoes what was sent
             sent = IngestBook(path=str(recording), text_path=str(ebook) if ebook else None)
             raise InvalidRequest(as_said_to_the_sender(error.message, sent)) from None
