@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from bedside_contracts.ingest import EMBEDDING_DIMENSIONS, BookArtifact
+from bedside_contracts.ingest import EMBEDDING_DIMENSIONS, BookArtifact, BookIngested
 from bedside_contracts.search import ChapterInfo, TimesFrom, TranscriptCoverage
 from bedside_guard import Passage
 
@@ -92,3 +92,20 @@ def message_id(book: str, version: str, superseding: int | None = None) -> str:
     made again) names that announcement's sequence, or the stream would drop it as a duplicate.
     """
     return f"{book}:{version}" if superseding is None else f"{book}:{version}:after-{superseding}"
+
+
+def announced_as_it_is(newest: BookIngested | None, version: str) -> bool:
+    """Whether ``version`` is what the book's newest announcement says, so announcing it again would
+    say nothing new. Not after another version, a removal, or an announcement from before books said
+    what they are made from (said again, with it)."""
+    return (
+        newest is not None
+        and newest.version == version
+        and not newest.withdrawn
+        and newest.made_from is not None
+    )
+
+
+def serves_a_whole_version(newest: BookIngested | None) -> bool:
+    """Whether the book's newest announcement is a whole book (no interim version replaces it)."""
+    return newest is not None and newest.transcript is None and not newest.withdrawn

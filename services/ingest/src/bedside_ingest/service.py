@@ -38,7 +38,7 @@ from bedside_runtime.tasks import cancel_and_wait
 from nats.errors import Error as NatsError
 
 from bedside_ingest.accepted import check_sent_names
-from bedside_ingest.artifact import message_id, object_name
+from bedside_ingest.artifact import announced_as_it_is, message_id, object_name, serves_a_whole_version
 from bedside_ingest.audiojobs import Audiobooks
 from bedside_ingest.errors import BadInput, JobCancelled
 from bedside_ingest.fingerprint import made_from as file_made_from
@@ -388,12 +388,7 @@ class IngestService:
         else:
             await self._embed_and_store(prepared, name, progress, clock)
         newest = await self._store.newest(prepared.book_id)
-        announced = (
-            newest is not None
-            and newest[0].version == prepared.version
-            and not newest[0].withdrawn
-            and newest[0].made_from is not None  # else said again, with what the book is made from
-        )
+        announced = announced_as_it_is(newest[0] if newest else None, prepared.version)
         if not announced:  # after another announcement (even of this version, deleted and made again)
             await self._announce(prepared, name, newest[1] if newest else None)
         return name, stored and announced
@@ -403,8 +398,7 @@ class IngestService:
         whole version announced (that one is served until this job's whole book replaces it)."""
         interim = prepared.transcript
         newest = await self._store.newest(prepared.book_id)
-        whole = newest is not None and newest[0].transcript is None and not newest[0].withdrawn
-        if interim is None or whole:
+        if interim is None or serves_a_whole_version(newest[0] if newest else None):
             return
         await self._store_and_announce(prepared, no_progress, StageClock())
         self._interim = prepared
