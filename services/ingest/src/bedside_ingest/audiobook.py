@@ -10,7 +10,7 @@ from typing import Any
 
 from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, clock, numbered_as
 
-from bedside_ingest.accepted import AUDIO_EXTENSIONS, REFUSED_AUDIO, is_audio_name
+from bedside_ingest.accepted import AUDIO_EXTENSIONS, REFUSED_AUDIO
 from bedside_ingest.errors import BadInput
 from bedside_ingest.folders import by_name, sync_maps
 
@@ -85,10 +85,6 @@ class Audiobook:
     def playable(self) -> str | None:
         """The one file the player serves: the recording itself, or its tracks joined."""
         return self.files[0] if len(self.files) == 1 else self.joined
-
-
-def is_audio(path: Path) -> bool:
-    return is_audio_name(path)
 
 
 def is_recording(path: Path, folder_entries: Sequence[Path] | None) -> bool:

@@ -14,7 +14,7 @@ import structlog
 from av.audio.stream import AudioStream
 from av.container import InputContainer
 
-from bedside_ingest.accepted import refuse_unreadable_audio
+from bedside_ingest.accepted import is_audio_name, refuse_unreadable_audio
 from bedside_ingest.audiobook import (
     IMAGE_TYPES,
     Audiobook,
@@ -22,7 +22,6 @@ from bedside_ingest.audiobook import (
     TrackInfo,
     audiobook_of,
     cover_file,
-    is_audio,
 )
 from bedside_ingest.errors import BadInput
 from bedside_ingest.folders import files_in
@@ -100,7 +99,7 @@ def read_audiobook(path: Path) -> Audiobook:
         entries = files_in(path)
         for entry in entries:
             refuse_unreadable_audio(entry)
-        return audiobook_of([probe(p) for p in entries if is_audio(p)], path)
+        return audiobook_of([probe(p) for p in entries if is_audio_name(p)], path)
     refuse_unreadable_audio(path)
     return audiobook_of([probe(path)], path)
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from bedside_contracts.ingest import AlignmentSummary, BookArtifact, IngestBook, Stage
-from bedside_contracts.search import ChapterInfo, TranscriptCoverage
+from bedside_contracts.search import ChapterInfo, TranscriptCoverage, times_from_format
 from bedside_embedding import Embedder
 from bedside_guard import Passage
 from bedside_guard import clock as clock_of
@@ -30,7 +30,6 @@ from bedside_ingest.interim import with_pending
 from bedside_ingest.media_bucket import Media
 from bedside_ingest.reader import read_book
 from bedside_ingest.timeline import DEFAULT_WPM
-from bedside_ingest.transcription import times_from
 
 AUDIO_SLACK_MS = 2_000
 """A transcript may end a little after its audio (rounding, a trailing cue); more is the wrong file."""
@@ -169,7 +168,7 @@ def prepare_book(
         narrator=book.narrator,
         cover_path=cover_path,
         transcript=transcript,
-        times_from=times_from(book.format),
+        times_from=times_from_format(book.format),
         audio_object=media.audio if media else None,
         cover_object=media.cover if media else None,
     )

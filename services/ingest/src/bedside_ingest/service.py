@@ -30,7 +30,7 @@ from bedside_contracts.ingest import (
     UploadNamesAccepted,
     as_said_to_the_sender,
 )
-from bedside_contracts.search import TranscriptCoverage
+from bedside_contracts.search import TranscriptCoverage, times_from_format
 from bedside_embedding import Embedder
 from bedside_runtime.bus import Broker
 from bedside_runtime.errors import Conflict, InvalidRequest, NoRoom, NotFound
@@ -57,7 +57,6 @@ from bedside_ingest.pipeline import (
     prepare,
 )
 from bedside_ingest.store import BookStore
-from bedside_ingest.transcription import times_from
 from bedside_ingest.uploads import Uploads, job_of
 
 log = structlog.get_logger("bedside.ingest")
@@ -522,8 +521,8 @@ class IngestService:
             passages=len(prepared.passages),
             duration_ms=prepared.duration_ms,
             estimated=prepared.book.estimated,
-            transcribed=times_from(prepared.book.format) != "file",
-            times_from=times_from(prepared.book.format),
+            transcribed=times_from_format(prepared.book.format) != "file",
+            times_from=times_from_format(prepared.book.format),
             alignment=prepared.alignment,
             notes=list(prepared.notes),
             unchanged=unchanged,

@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes, TranscriptionProgress
-from bedside_contracts.search import TimesFrom, times_from_format
 from bedside_guard import ends_sentence
 from bedside_speech import SpokenWord
 
@@ -19,14 +18,6 @@ AUDIO_FORMAT = "audio"
 """The format of a book whose words and times were transcribed from its recording."""
 ALIGNED_FORMAT = "audio+text"
 """The format of an e-book's words timed by its recording."""
-
-
-def times_from(book_format: str) -> TimesFrom:
-    """What the times of a book read in ``book_format`` came from: its recording (transcribed,
-    or its e-book aligned to the transcription, or the transcription kept when alignment fell
-    back), or else the file itself. The contracts hold the rule: an artifact stored before it
-    named ``times_from`` is read by it too."""
-    return times_from_format(book_format)
 
 
 UNIT_MAX_WORDS = 16
