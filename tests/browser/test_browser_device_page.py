@@ -484,16 +484,22 @@ def test_a_question_gets_an_answer_on_the_screen(open_page: OpenPage) -> None:
 
 
 def test_undo_goes_back_to_where_i_was_on_every_device(open_page: OpenPage) -> None:
+    """The button says where it goes: pressed on a book opened after another device moved it long
+    before, it threw away minutes of listening that no listener meant to undo."""
     phone = open_page("phone")
     tablet = open_page("tablet")
+    expect(phone.locator("#undo")).to_be_disabled()
     ask(phone, "go to chapter 4")
     phone.locator("#rows .row").first.click()
     expect(tablet.locator("#chapter")).to_have_text(re.compile(r"^Chapter 4"), timeout=WAIT_MS)
     moved = position_of(tablet)
     assert moved > 0
+    for page in (phone, tablet):
+        expect(page.locator("#undo")).to_have_text("Back to where I was (0:00:00)", timeout=WAIT_MS)
     tablet.get_by_role("button", name="Back to where I was").click()
     for page in (phone, tablet):
         expect(page.locator("#pos")).to_have_text("0:00:00", timeout=WAIT_MS)
+        expect(page.locator("#undo")).to_have_text(f"Back to where I was ({clock(moved)})", timeout=WAIT_MS)
     # The history lists the moves newest first, with the undo on top, each with when it was made.
     newest = phone.locator("#history li").first
     expect(newest).to_contain_text("back to where you were", timeout=WAIT_MS)

@@ -118,6 +118,9 @@ class ListenerState(Contract):
     last_move_cause: MoveCause | None = Field(
         default=None, description="what made the move at last_move_seq, so every device can tell it the same"
     )
+    undo_to_ms: Millis | None = Field(
+        default=None, description="where undo goes back to, the place before the last move; None: no move"
+    )
     rows: list[Candidate] = Field(default_factory=list, description="the list on the screen, if any")
     list_turn_id: str | None = None
     devices: list[Name] = Field(default_factory=list, description="devices that have joined, in order")

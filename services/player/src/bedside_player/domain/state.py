@@ -78,6 +78,7 @@ class PlayerState(NamedTuple):
             seq=self.seq,
             last_move_seq=self.last_move_seq,
             last_move_cause=self.last_move_cause,
+            undo_to_ms=self.before_move_ms,
             rows=[row.seen_from(self.position_ms) for row in self.rows],
             list_turn_id=self.list_turn_id,
             devices=list(self.devices),

@@ -245,8 +245,16 @@ export function adopt(next, { force = false, why = "" } = {}) {
   // The state's timer first: drawn at the new place with the old one, a page would take the old stop
   // as reached and pause there.
   followers.adopted(next);
+  showUndo(next.undo_to_ms);
   render();
   if (quiet) report();
+}
+
+// Undo names the place it goes back to, however long ago the move was or whichever device made it.
+function showUndo(toMs) {
+  if (toMs === undefined) return; // a player from before the state said it
+  el.undo.disabled = toMs === null;
+  el.undo.textContent = toMs === null ? "Back to where I was" : `Back to where I was (${clock(toMs)})`;
 }
 
 // What a move says, told by what made it (the state's last_move_cause), the same on every
