@@ -1188,6 +1188,30 @@ def test_a_timer_set_on_one_page_fades_and_pauses_the_playing_one_and_both_offer
         expect(page.locator("#fade")).to_have_css("opacity", "0")
 
 
+def test_where_i_fell_asleep_is_offered_no_more_once_the_book_has_played_on_from_the_pause(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A listener who pressed play after the timer's pause, listened on and paused was offered the
+    old nap again on every page opened or reloaded since: the pause was still the newest move."""
+    stop = expected_stop(bedside, listener, BOOK_ID, "chapter_end")
+    put_book_at(bedside, listener, BOOK_ID, stop - BEDTIME_LEAD_MS)
+
+    def sent(path: str, body: dict[str, Any]) -> None:
+        seq = bedside.state(listener.name, listener.token, BOOK_ID)["seq"]
+        listener_api(bedside, listener, BOOK_ID, path, {"device": "phone", "basis_seq": seq, **body})
+
+    listener_api(bedside, listener, BOOK_ID, "/sleep-timer", {"device": "phone", "after": "chapter_end"})
+    sent("/reports", {"position_ms": stop - 1_000, "playing": True})
+    sent("/sleep-timer/ran-out", {"position_ms": stop})
+    expect_asleep_offer(open_page("tablet"), stop - BEDTIME_LEAD_MS)  # at the pause, it stands
+    sent("/reports", {"position_ms": stop + 20_000, "playing": True})
+    sent("/reports", {"position_ms": stop + 40_000, "playing": False})
+    later = open_page("speaker")
+    expect(later.locator("#pos")).to_have_text(clock(stop + 40_000), timeout=WAIT_MS)
+    later.wait_for_timeout(500)
+    expect(later.locator("#asleep")).to_be_hidden()
+
+
 def test_a_timer_longer_than_the_book_left_says_it_pauses_at_the_end_of_the_book(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:
