@@ -48,6 +48,10 @@ UNHEARD_BOOK_ID = "bay-m4b-unheard"
 AUDIOBOOK_TAGS = {"title": "The Cottage by the Bay"}  # no word the covered-rows test looks for
 AUDIO_SECONDS = 120
 WAIT_MS = 20_000
+BOOK_REMOVED = (
+    "This book has been removed from Bedside. Your place in it is kept in case it is added again;"
+    " choose another book above."
+)
 
 # A short book made up for these tests: four chapters, each with a scene a listener could
 # ask for by description. Plain text with chapter headings; ingest estimates its timing.
@@ -681,6 +685,42 @@ def test_a_listener_removed_while_playing_stops_on_every_device_and_is_told_why(
         )
         expect(page.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
         assert not page.evaluate("window.bedside.playing")
+
+
+def test_a_book_removed_while_a_page_plays_it_stops_there_and_says_so(
+    open_page: OpenPage, bedside: Bedside, listener: Listener, tmp_path: Path
+) -> None:
+    """`bedside remove` while a tab played the book: the tab played on, "Live", keeping nothing, and
+    a press said "there is no such book; GET /api/books lists the books there are"."""
+    source = tmp_path / "lamp_log.txt"
+    source.write_text(BOOK_TEXT)
+    book = f"gone-{listener.name[-8:]}"
+
+    def bedside_says(*args: str) -> None:
+        done = subprocess.run(
+            [str(Path(sys.executable).parent / "bedside"), *args],
+            env=bedside.system.env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+
+    bedside_says("ingest", str(source), "--id", book)
+    page = open_page("phone", book=book)
+    page.get_by_role("button", name="Play").click()
+    bedside_says("remove", book)
+    for _ in range(30):  # the player knows within seconds (its catalog is cached): a press finds out
+        if page.locator("#notice").inner_text() == BOOK_REMOVED:
+            break
+        page.get_by_role("button", name="Forward 30 seconds").click()
+        page.wait_for_timeout(1_000)
+    expect(page.locator("#notice")).to_have_text(BOOK_REMOVED)
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+    assert not page.evaluate("window.bedside.playing")
+    expect(page.locator("#book-pick")).to_be_visible()
+    assert not [label for label in page.locator("#book-pick option").all_inner_texts() if book in label]
 
 
 def test_a_pause_said_aloud_pauses_every_playing_page_and_says_so(

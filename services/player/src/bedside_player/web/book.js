@@ -147,6 +147,16 @@ export async function pickBook() {
   if (!state.bookId) throw Object.assign(new Error("there is no book yet: add one below"), { noBook: true });
 }
 
+// The book open here was removed: the books there are now, none chosen (search may list the removed
+// one a moment longer).
+export async function offerTheBooksLeft() {
+  const res = await api("GET", "/api/books");
+  if (!res.ok) return;
+  const books = Array.isArray(res.data) ? res.data : (res.data && res.data.books) || [];
+  listed = books.filter((b) => b.id !== state.bookId);
+  if (listed.length) offerBooks(true);
+}
+
 // The page was opened on a book that is not here (a mistyped or old link, or a book ingest has
 // not read yet): say so in words, and offer the books there are with none chosen, so that
 // picking any of them opens it.

@@ -4,7 +4,7 @@ import { openAdding, wireAdding } from "./adding.js";
 import { api, listenerPath, refusal } from "./api.js";
 import { wireAsk } from "./ask.js";
 import {
-  bookSoon, ensureChapterTitle, forgetTitlesFrom, loadBook, noSuchBook, pickBook, renderChapter,
+  bookSoon, ensureChapterTitle, forgetTitlesFrom, loadBook, noSuchBook, offerTheBooksLeft, pickBook, renderChapter,
 } from "./book.js";
 import { historySoon, loadHistory, wireHistory } from "./history.js";
 import { renderRows, wireList } from "./list.js";
@@ -31,6 +31,7 @@ follow({
   },
   moving: movedHere,
   sought: historySoon,
+  bookRemoved: offerTheBooksLeft,
   rendered(ms) {
     renderChapter(ms);
     renderSleep(); // first: a page that reached the sleep timer's stop pauses there

@@ -16,6 +16,7 @@ const followers = {
   adopted(_next) {}, // a state from the server was taken in
   sought() {}, // this page's own seek was answered
   rendered(_ms) {}, // the clock was drawn
+  bookRemoved() {}, // the book is not here any more
 };
 export function follow(given) { Object.assign(followers, given); }
 
@@ -215,6 +216,19 @@ function removed() {
   notice(REMOVED_WORDS, 0);
 }
 
+// The book was removed (`bedside remove`) while this page had it open: every command about it is
+// refused (404). Stop, say so, and offer the books there are.
+export const BOOK_REMOVED_WORDS =
+  "This book has been removed from Bedside. Your place in it is kept in case it is added again; choose another book above.";
+function bookRemoved() {
+  if (state.bookRemoved) return;
+  state.bookRemoved = true;
+  setPlaying(false);
+  render();
+  notice(BOOK_REMOVED_WORDS, 0);
+  followers.bookRemoved();
+}
+
 // Follow the server. An older state than one already seen changes nothing.
 export function adopt(next, { force = false, why = "" } = {}) {
   if (!next) return;
@@ -318,7 +332,7 @@ function playedUpTo() {
 }
 
 export async function report() {
-  if (state.removed) return;
+  if (state.removed || state.bookRemoved) return;
   if (recordingLost() && state.playing) return; // not sounding it: no progress of its own to tell
   state.lastReportAt = performance.now();
   const body = () => ({
@@ -348,7 +362,11 @@ export function leave() {
 // Once the listener is removed, a reply to a command sent before the page heard of it says
 // nothing more, and its refusal would cover the notice saying why.
 export function afterCommand(res, why) {
-  if (state.removed) return false;
+  if (state.removed || state.bookRemoved) return false;
+  if (res.status === 404) { // the listener is proved by the request: it is the book that is gone
+    bookRemoved();
+    return false;
+  }
   if (res.status === 409) {
     adopt(findState(res.data), { force: true, why });
     return true;
