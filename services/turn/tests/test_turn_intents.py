@@ -228,6 +228,11 @@ from bedside_turn.domain.recap import RecapAsked
         ("summarise the last half hour", RecapAsked(RecapArgs(span="last_minutes", minutes=30))),
         ("what has happened in this chapter?", RecapAsked(RecapArgs(span="this_chapter"))),
         ("tell me what happened so far", RecapAsked(RecapArgs(span="so_far"))),
+        # a listener session: "That hasn't come up yet in what you've heard."
+        ("what have I heard so far?", RecapAsked(RecapArgs(span="so_far"))),
+        ("what have we listened to so far", RecapAsked(RecapArgs(span="so_far"))),
+        ("what did I hear in the last ten minutes?", RecapAsked(RecapArgs(span="last_minutes", minutes=10))),
+        ("what have I heard about Wren so far?", Question("what have I heard about Wren so far?")),
         ("recap the story so far", RecapAsked(RecapArgs(span="so_far"))),
         ("recap this story", RecapAsked(RecapArgs(span="so_far"))),  # was "I can take you to a moment"
         ("summarize the book", RecapAsked(RecapArgs(span="so_far"))),
