@@ -1252,6 +1252,24 @@ def test_where_i_fell_asleep_is_offered_no_more_once_the_book_has_played_on_from
     expect(later.locator("#asleep")).to_be_hidden()
 
 
+def test_a_timer_goes_with_the_listener_to_the_book_they_switch_to(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """Set on one book, a timer stayed there when the listener chose another in bed: the new book
+    would play all night, and the old one stopped some later night with yesterday's minutes."""
+    page = open_page("phone")
+    put_book_at(bedside, listener, BOOK_ID, 6_000, page)
+    page.get_by_role("button", name="15 min").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["sleep_timer"] is not None)
+    page.select_option("#book-pick", AUDIO_BOOK_ID)
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+    there = wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda s: s["sleep_timer"] is not None)
+    timer = there["sleep_timer"]
+    assert timer["after"] == 15  # the minutes chosen: the first book's end cut them short there
+    assert bedside.state(listener.name, listener.token, BOOK_ID)["sleep_timer"] is None
+    expect(page.locator("[data-sleep='15']")).to_have_attribute("aria-pressed", "true", timeout=WAIT_MS)
+
+
 def test_a_timer_longer_than_the_book_left_says_it_pauses_at_the_end_of_the_book(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

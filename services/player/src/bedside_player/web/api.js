@@ -4,7 +4,8 @@ import { state } from "./state.js";
 
 const enc = encodeURIComponent;
 export const bookPath = () => `/api/books/${enc(state.bookId)}`;
-export const listenerPath = () => `/api/listeners/${enc(state.listener)}/books/${enc(state.bookId)}`;
+export const listenerPathFor = (book) => `/api/listeners/${enc(state.listener)}/books/${enc(book)}`;
+export const listenerPath = () => listenerPathFor(state.bookId);
 
 export async function api(method, path, body, bearer) {
   const headers = { Accept: "application/json" };

@@ -133,12 +133,21 @@ function offerBooks(nothingChosen) {
   el.bookPickLabel.hidden = false;
 }
 
-export async function pickBook() {
+let beforeSwitching = async (_book) => {};
+// What is done before the page opens another book the listener chose (main.js says).
+export function whenSwitching(step) { beforeSwitching = step; }
+
+async function booksThereAre() {
   const res = await api("GET", "/api/books");
   if (!res.ok) throw refusal(res);
-  listed = Array.isArray(res.data) ? res.data : (res.data && res.data.books) || [];
+  return Array.isArray(res.data) ? res.data : [];
+}
+
+export async function pickBook() {
+  listed = await booksThereAre();
   if (!state.bookId && listed.length) state.bookId = await bookListenedTo(listed);
-  el.bookPick.addEventListener("change", () => {
+  el.bookPick.addEventListener("change", async () => {
+    await beforeSwitching(el.bookPick.value);
     const next = new URL(location.href);
     next.searchParams.set("book", el.bookPick.value);
     location.assign(next.toString());
@@ -150,10 +159,11 @@ export async function pickBook() {
 // The book open here was removed: the books there are now, none chosen (search may list the removed
 // one a moment longer).
 export async function offerTheBooksLeft() {
-  const res = await api("GET", "/api/books");
-  if (!res.ok) return;
-  const books = Array.isArray(res.data) ? res.data : (res.data && res.data.books) || [];
-  listed = books.filter((b) => b.id !== state.bookId);
+  try {
+    listed = (await booksThereAre()).filter((b) => b.id !== state.bookId);
+  } catch {
+    return; // the notice says the book is gone; a reload lists the books
+  }
   if (listed.length) offerBooks(true);
 }
 

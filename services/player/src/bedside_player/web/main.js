@@ -5,6 +5,7 @@ import { api, listenerPath, refusal } from "./api.js";
 import { wireAsk } from "./ask.js";
 import {
   bookSoon, ensureChapterTitle, forgetTitlesFrom, loadBook, noSuchBook, offerTheBooksLeft, pickBook, renderChapter,
+  whenSwitching,
 } from "./book.js";
 import { historySoon, loadHistory, wireHistory } from "./history.js";
 import { renderRows, wireList } from "./list.js";
@@ -13,11 +14,12 @@ import {
   afterJoin, follow, leave, position, refreshState, render, renderPlay, report, skip, togglePlay, wirePosition,
 } from "./position.js";
 import { offerPairing, signIn } from "./signin.js";
-import { adoptSleep, movedHere, renderSleep, wireSleep } from "./sleep.js";
+import { adoptSleep, carryTimerTo, movedHere, renderSleep, wireSleep } from "./sleep.js";
 import { DEVICE, REPORT_EVERY_MS, SKIP_MS, state } from "./state.js";
 import { el, notice } from "./ui.js";
 import "./voice.js"; // the microphone wires itself
 
+whenSwitching(carryTimerTo);
 follow({
   jumped(ms, back) {
     if (back) forgetTitlesFrom(ms);

@@ -2,7 +2,7 @@
 // shows it from the state the player pushes and fades out as the book nears the stop; a
 // device that plays up to the stop pauses there and says so, and the player keeps one
 // pause. Where the listener fell asleep is offered on every device from that state too.
-import { findState, listenerPath, pausedBySleep } from "./api.js";
+import { api, findState, listenerPath, listenerPathFor, pausedBySleep } from "./api.js";
 import { chapterAt } from "./book.js";
 import { afterCommand, ours, position, report, seekTo, setPlaying, setPosition } from "./position.js";
 import { DEVICE, state } from "./state.js";
@@ -65,6 +65,24 @@ function choose(choice) {
   // The player fixes the stop from where it believes the book is: tell it first.
   if (state.playing) report();
   send("/sleep-timer", { device: DEVICE, after: choice === "chapter_end" ? choice : Number(choice) });
+}
+
+// The listener chose another book: the timer is theirs, not the book's, so it goes with them, with
+// the minutes it had left (cut short by the old book's end, the minutes chosen; a chapter's end is
+// the end of the chapter they are in there), and is taken off the book left, where it would stop
+// some later night.
+export async function carryTimerTo(book) {
+  const timer = state.sleep.timer;
+  if (!timer || book === state.bookId) return;
+  const left = Math.ceil((timer.stop_at_ms - position()) / 60_000);
+  const minutes = timer.book_ends_first ? timer.after : Math.min(600, Math.max(1, left));
+  const after = timer.after === "chapter_end" ? "chapter_end" : minutes;
+  try {
+    const set = await api("POST", `${listenerPathFor(book)}/sleep-timer`, { device: DEVICE, after });
+    if (set.ok) await ours("POST", `${listenerPath()}/sleep-timer/cancel`, { device: DEVICE });
+  } catch {
+    showLink(false);
+  }
 }
 
 // This page moved the book itself (a skip, the scrubber, a row): a stop it jumps past is not reached
