@@ -338,6 +338,8 @@ def test_page_shows_the_book_chapter_and_clock(open_page: OpenPage, listener: Li
     expect(page.locator("#timing")).to_contain_text("times estimated")
     expect(page.get_by_role("slider", name="Position in the book")).to_be_visible()
     expect(page.get_by_role("status").filter(has_text="Live on this device")).to_be_visible(timeout=WAIT_MS)
+    # Whose page it is: a browser whose cookie another listener's link replaced said nothing of it.
+    expect(page.locator("#who")).to_have_text(f"Listening as {listener.name}")
 
 
 def expect_covered_rows(page: Page) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ export async function signIn() {
   const res = traded && traded.ok ? traded : await api("GET", "/api/session");
   if (res.ok) {
     state.listener = res.data.listener;
+    el.who.textContent = `Listening as ${state.listener}`; // a cookie another's link replaced shows
     return null;
   }
   if (traded) return problem(traded);

@@ -10,7 +10,7 @@ export const el = {
   list: $("list"), rows: $("rows"), cancel: $("list-cancel"),
   askForm: $("ask-form"), askInput: $("ask-input"), askSend: $("ask-send"), answer: $("answer"),
   sleepLeft: $("sleep-left"), undo: $("undo"), history: $("history"), more: $("history-more"),
-  link: $("link"), fade: $("fade"), asleep: $("asleep"), asleepText: $("asleep-text"),
+  link: $("link"), who: $("who"), fade: $("fade"), asleep: $("asleep"), asleepText: $("asleep-text"),
   asleepGo: $("asleep-go"), asleepDismiss: $("asleep-dismiss"),
   bookPick: $("book-pick"), bookPickLabel: $("book-pick-label"),
   pairForm: $("pair-form"), pairCode: $("pair-code"),
