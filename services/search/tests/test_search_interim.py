@@ -125,3 +125,15 @@ async def test_with_chapter_one_done_its_words_are_found_and_later_chapters_only
     ).resolutions
     assert chapter_two.passage is not None
     assert (chapter_two.passage.chapter, chapter_two.at_ms) == (2, 10 * MINUTE)
+
+
+async def test_a_recall_from_a_chapter_not_transcribed_says_so_and_one_from_a_chapter_done_does_not(
+    engine: SearchEngine, embedder: Embedder
+) -> None:
+    """Asked in a chapter still being transcribed, "who is John?" was answered "John hasn't come up
+    yet in what you've heard", though the listener may have heard him there a minute ago."""
+    await engine.index(interim(embedder, 1))
+    in_part_two = await engine.recall(Recall(book="growing", here_ms=15 * MINUTE, question="who is John?"))
+    assert (in_part_two.come_up, in_part_two.not_transcribed_here) == (False, True)
+    in_part_one = await engine.recall(Recall(book="growing", here_ms=5 * MINUTE, question="who is John?"))
+    assert (in_part_one.come_up, in_part_one.not_transcribed_here) == (False, False)

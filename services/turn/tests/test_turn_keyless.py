@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.player import Asleep, HistoryEntry, PressRow, SetSleepTimer
-from bedside_contracts.search import CheckAnswer, FindPassage, Target
+from bedside_contracts.search import CheckAnswer, FindPassage, Target, TranscriptCoverage
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Candidate, clock
 from bedside_runtime.errors import RemoteFailure
@@ -23,6 +23,21 @@ from bedside_turn_testing.leaks import leaks
 HERE = 135_000
 PAUSED = "lamplight-paused"
 LEAD_IN = "lamplight-lead-in"
+TRANSCRIBING = "lamplight-transcribing"
+
+
+def transcribing_book() -> DoubleBook:
+    """The test book as an interim version of its recording: chapter 1 transcribed, 2 to 4 not yet."""
+    info = book_info()
+    coverage = TranscriptCoverage(
+        chapters_done=1,
+        chapters=4,
+        audio_done_ms=3 * PASSAGE_MS,
+        audio_ms=info.duration_ms,
+        pending=[2, 3, 4],
+    )
+    interim = info.model_copy(update={"id": TRANSCRIBING, "estimated": False, "transcript": coverage})
+    return DoubleBook(interim, [p for p in passages() if p.chapter == 1])
 
 
 def paused_book() -> DoubleBook:
@@ -45,7 +60,11 @@ async def rig(nats_url: str) -> AsyncIterator[Rig]:
     rig = await start_rig(
         nats_url,
         with_model=False,
-        extra_books={PAUSED: paused_book(), LEAD_IN: DoubleBook(*lead_in_book(LEAD_IN))},
+        extra_books={
+            PAUSED: paused_book(),
+            LEAD_IN: DoubleBook(*lead_in_book(LEAD_IN)),
+            TRANSCRIBING: transcribing_book(),
+        },
     )
     try:
         yield rig
@@ -427,6 +446,19 @@ async def test_a_question_quotes_the_best_heard_passage_with_its_chapter(rig: Ri
     assert reply.speech.startswith("In chapter ")
     assert "Tamsin" in reply.speech
     assert not leaks(reply.speech, rig.passages, HERE, {"who is Tamsin"})
+
+
+async def test_a_question_in_a_chapter_not_transcribed_yet_says_so_not_that_it_has_not_come_up(
+    rig: Rig,
+) -> None:
+    """A listener session: in a book still being transcribed, "who is John?" was answered "John hasn't
+    come up yet in what you've heard", though John may have been heard a minute before."""
+    in_chapter_three = rig.listener_at(7 * PASSAGE_MS, book=TRANSCRIBING)
+    reply = await rig.ask(in_chapter_three, "who is Ambrose?", book=TRANSCRIBING)
+    assert (reply.outcome, reply.speech) == ("not_yet", speech.NOT_TRANSCRIBED_HERE)
+    in_chapter_one = rig.listener_at(2 * PASSAGE_MS, book=TRANSCRIBING)
+    reply = await rig.ask(in_chapter_one, "who is Ambrose?", book=TRANSCRIBING)
+    assert reply.speech == "Ambrose hasn't come up yet in what you've heard."
 
 
 async def test_a_position_sent_with_the_ask_is_used_without_asking_the_player(rig: Rig) -> None:

@@ -161,11 +161,20 @@ class SearchDouble:
         book = self.book(request.book)
         unheard = unheard_names(request.question, book.served.names, request.here_ms)
         later = asks_what_comes_later(request.question)
+        untranscribed = book.served.untranscribed_at(request.here_ms) is not None
         if unheard or later:  # the guard's rules, as search applies them
-            return Recalled(come_up=False, places=[], hits=[], unheard_names=unheard, asks_later=later)
+            return Recalled(
+                come_up=False,
+                places=[],
+                hits=[],
+                unheard_names=unheard,
+                asks_later=later,
+                not_transcribed_here=untranscribed,
+            )
         scored = [(overlap(request.question, heard_text(p, request.here_ms)), p) for p in book.passages]
         best = sorted((s for s in scored if s[0] > 0), key=lambda s: (-s[0], -s[1].start_ms))[: request.limit]
         return Recalled(
+            not_transcribed_here=untranscribed and not best,
             come_up=bool(best),
             places=[Candidate.hit(p, request.here_ms, whole=True) for _, p in best],
             hits=[Hit(passage_id=p.id, start_ms=p.start_ms, chapter=p.chapter, score=s) for s, p in best],

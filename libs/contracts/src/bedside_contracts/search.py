@@ -57,6 +57,9 @@ class Recalled(Contract):
     """Names in the question not heard yet (the listener's own words, nothing of what is ahead)."""
     asks_later: bool = False
     """The question asks what happens further on: answered only from what was heard."""
+    not_transcribed_here: bool = False
+    """The listener is in a chapter of a recording not transcribed yet: what they heard there cannot
+    be searched, so a name or a moment not found may still have come up."""
 
 
 class CheckAnswer(Contract):

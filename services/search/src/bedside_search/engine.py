@@ -173,8 +173,16 @@ class SearchEngine:
         request = request.model_copy(update={"question": question})
         unheard = unheard_names(request.question, book.names, request.here_ms)
         later = asks_what_comes_later(request.question)
+        not_yet = Recalled(
+            come_up=False,
+            places=[],
+            hits=[],
+            unheard_names=unheard,
+            asks_later=later,
+            not_transcribed_here=book.untranscribed_at(request.here_ms) is not None,
+        )
         if unheard or later:  # whatever the cosine says: the book knows it has not been heard
-            return Recalled(come_up=False, places=[], hits=[], unheard_names=unheard, asks_later=later)
+            return not_yet
         vector = self.embedder.embed_query(request.question)
         query = encode_query(request.question)
         dense, sparse = await self.store.search(book.collection, vector, query, self.depth, request.here_ms)
@@ -214,7 +222,7 @@ class SearchEngine:
             tellings=book.heard_telling_name(name_asked, request.here_ms) if name_asked else (),
         )
         if served is None:
-            return Recalled(come_up=False, places=[], hits=[])
+            return not_yet
         passages = [_passage(book, f) for f in served]
         return Recalled(
             come_up=True,

@@ -69,7 +69,7 @@ async def run_keyless(
         case intents.Question(question=question):
             await tools.run("recall", {"question": question})
             if not tools.recalled:
-                return speech.not_yet(tools.unheard_names, tools.asks_later)
+                return speech.not_yet(tools.unheard_names, tools.asks_later, tools.not_transcribed_here)
             return speech.quoting(tools.recalled[0], question)
         case recaps.RecapAsked(args=args):
             await tools.run("recap", args.model_dump(exclude_none=True))

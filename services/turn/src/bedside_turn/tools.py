@@ -92,10 +92,13 @@ class ToolBox:
     hits: list[Hit] = field(default_factory=list)
     """The newest find_passage hits with their scores, for the keyless router (never the model)."""
     recalled: list[Candidate] = field(default_factory=list)
+    """The heard places the newest recall read, best first, for the keyless router's answer."""
     unheard_names: list[str] = field(default_factory=list)
     """Names of the last recall's question that have not come up, whole and as the listener wrote them."""
     asks_later: bool = False
-    """The heard places the newest recall read, best first, for the keyless router's answer."""
+    """The newest recall's question asks what happens further on, for the keyless router's answer."""
+    not_transcribed_here: bool = False
+    """The newest recall was asked in a chapter not transcribed yet, for the keyless router's answer."""
     last_offer: OfferOutcome | None = None
     recapped: tuple[recaps.ChosenSpan, Recapped] | None = None
     """The newest recap's span and what search read of it, for the keyless router's answer."""
@@ -189,7 +192,8 @@ class ToolBox:
             self.recalled = []
             self.unheard_names = names_as_said(args.question, recalled.unheard_names)
             self.asks_later = recalled.asks_later
-            return [not_yet_line(self.unheard_names, recalled.asks_later)], []
+            self.not_transcribed_here = recalled.not_transcribed_here
+            return [not_yet_line(self.unheard_names, self.asks_later, self.not_transcribed_here)], []
         self.recalled = list(recalled.places)
         return shown_lines(recalled.places, whole=True)
 

@@ -92,10 +92,18 @@ NOT_YET = OwnWords("That hasn't come up yet in what you've heard.")
 FURTHER_ON = OwnWords("That's further on than you've got, so I'll leave it for the book to tell you.")
 
 
-def not_yet(unheard_names: list[str], asks_later: bool) -> str:
+NOT_TRANSCRIBED_HERE = OwnWords(
+    "The chapter you're in is still being transcribed, so I can't search what you've heard of it yet."
+    " Ask me again in a little while."
+)
+
+
+def not_yet(unheard_names: list[str], asks_later: bool, not_transcribed_here: bool = False) -> str:
     """The keyless reply when nothing heard answers: the listener's own names back
     (``names_as_said``), nothing more (a name is checked like the book's words; without one it is
-    the turn's own)."""
+    the turn's own). In a chapter not transcribed yet nothing can be said to be unheard."""
+    if not_transcribed_here and not asks_later:
+        return NOT_TRANSCRIBED_HERE
     if unheard_names:
         *others, last = unheard_names
         named, has = (f"{', '.join(others)} and {last}", "haven't") if others else (last, "hasn't")

@@ -26,8 +26,17 @@ ASKS_LATER = (
 )
 
 
-def not_yet_line(unheard_names: list[str], asks_later: bool) -> str:
+NOT_TRANSCRIBED_HERE = (
+    "The chapter they are in is still being transcribed: what they heard of it cannot be searched yet,"
+    " so this may well have come up there. Tell them so, and to ask again in a little while; do not"
+    " say it has not come up."
+)
+
+
+def not_yet_line(unheard_names: list[str], asks_later: bool, not_transcribed_here: bool = False) -> str:
     """What the model reads when recall found nothing heard; it repeats only the listener's words."""
+    if not_transcribed_here and not asks_later:
+        return NOT_TRANSCRIBED_HERE
     if unheard_names:
         return f"{', '.join(unheard_names)}: not in anything they have heard so far; it has not come up yet."
     return ASKS_LATER if asks_later else NOT_YET
