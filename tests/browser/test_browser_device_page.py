@@ -365,6 +365,23 @@ def test_asking_for_a_moment_ahead_offers_covered_rows(open_page: OpenPage) -> N
     expect_covered_rows(page)
 
 
+def test_a_covered_row_the_book_has_played_past_says_so_not_further_on(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A list stays while the book plays on; its rows drawn ahead stay covered (their words never
+    came), but one the book has passed said "further on" as if it were still to come."""
+    page = open_page("phone")
+    ask(page, "go to chapter 3")
+    (row,) = expect_covered_rows(page)
+    seq = bedside.state(listener.name, listener.token, BOOK_ID)["seq"]
+    past = row["start_ms"] + 5_000
+    played_on = {"device": "speaker", "position_ms": past, "playing": True, "basis_seq": seq}
+    listener_api(bedside, listener, BOOK_ID, "/reports", played_on)
+    expect(page.locator("#rows .row")).to_have_text(
+        re.compile(r"^Go to \d+:\d\d:\d\dchapter 3, behind you now$"), timeout=WAIT_MS
+    )
+
+
 def test_a_covered_row_pressed_on_one_page_moves_both(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

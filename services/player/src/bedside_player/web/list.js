@@ -2,16 +2,16 @@
 // "chapter 3", "end of chapter 3"; nothing else), pressed or
 // cancelled on any device.
 import { findState, listenerPath } from "./api.js";
-import { afterCommand, ours, refreshState, settleScrub } from "./position.js";
+import { afterCommand, ours, position, refreshState, settleScrub } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import { chapterHeading, chapterInSentence, clock, el } from "./ui.js";
 
 // Every state carries the list: draw it again only when it changed, because a redrawn
 // button drops the keyboard focus and the listener's Enter would then press nothing.
-let drawnRows = "[]";
+let drawnRows = "[[],[]]";
 export function renderRows() {
   const rows = state.rows.slice(0, 4);
-  const drawing = JSON.stringify(rows);
+  const drawing = JSON.stringify([rows, rows.map((row) => row.start_ms < position())]);
   if (drawing === drawnRows) return;
   drawnRows = drawing;
   el.rows.replaceChildren(...rows.map((row, index) => {
@@ -42,10 +42,11 @@ function rowButton(row, index) {
   b.className = "btn row" + (row.ahead ? " covered" : "");
   b.dataset.row = String(index);
   b.append(span("visually-hidden", "Go to "), span("time", clock(row.start_ms)));
-  // Only what the row carries: a covered row has no title and no words to show.
+  // Only what the row carries: a covered row has no title and no words to show. It stays covered
+  // once the book has played past it (its words never came), but it is no longer further on.
   if (row.ahead) {
     const chapter = row.chapter == null ? "" : `${row.end_of_chapter ? "end of " : ""}${chapterInSentence(row.chapter)}, `;
-    b.append(span("further", `${chapter}further on`));
+    b.append(span("further", `${chapter}${row.start_ms < position() ? "behind you now" : "further on"}`));
   } else {
     const heading = row.chapter != null ? chapterHeading(row.chapter, row.chapter_title) : row.chapter_title;
     if (heading) b.append(span("title", heading));
