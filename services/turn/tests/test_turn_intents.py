@@ -233,6 +233,12 @@ from bedside_turn.domain.recap import RecapAsked
         ("what have we listened to so far", RecapAsked(RecapArgs(span="so_far"))),
         ("what did I hear in the last ten minutes?", RecapAsked(RecapArgs(span="last_minutes", minutes=10))),
         ("what have I heard about Wren so far?", Question("what have I heard about Wren so far?")),
+        ("what have I heard so far about Wren?", Question("what have I heard so far about Wren?")),
+        ("what have I heard from Wren so far", Question("what have I heard from Wren so far")),
+        (
+            "what did I hear in the last ten minutes about the keeper?",
+            Question("what did I hear in the last ten minutes about the keeper?"),
+        ),
         ("recap the story so far", RecapAsked(RecapArgs(span="so_far"))),
         ("recap this story", RecapAsked(RecapArgs(span="so_far"))),  # was "I can take you to a moment"
         ("summarize the book", RecapAsked(RecapArgs(span="so_far"))),

@@ -461,6 +461,17 @@ async def test_a_question_in_a_chapter_not_transcribed_yet_says_so_not_that_it_h
     assert reply.speech == "Ambrose hasn't come up yet in what you've heard."
 
 
+async def test_a_question_is_noted_as_a_sign_of_someone_awake_but_not_one_asked_as_if_elsewhere(
+    rig: Rig,
+) -> None:
+    listener = rig.listener_at(HERE)
+    noted = len(rig.player.questions_noted)
+    await rig.ask(listener, "who is Tamsin?")
+    assert len(rig.player.questions_noted) == noted + 1
+    await rig.ask(listener, "who is Tamsin?", at_ms=HERE // 2)  # `bedside ask --at`: nobody is there
+    assert len(rig.player.questions_noted) == noted + 1
+
+
 async def test_a_position_sent_with_the_ask_is_used_without_asking_the_player(rig: Rig) -> None:
     listener = rig.listener_at(0)  # the double would say nothing has been heard
     asked = rig.player.state_requests

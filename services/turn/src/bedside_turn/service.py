@@ -3,7 +3,7 @@
 import asyncio
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import structlog
 from bedside_contracts import subjects
@@ -28,6 +28,8 @@ from bedside_turn.tools import ToolBox
 log = structlog.get_logger("bedside.turn")
 
 KEYLESS = "keyless"
+NOTE_WAIT_S = 1.0
+"""The longest a turn's answer waits for the player to note its question (a player stalled)."""
 
 
 @dataclass
@@ -38,6 +40,7 @@ class TurnService:
     client: ModelClient | None
     model: str
     retry: Retry = DEFAULT_RETRY
+    _notes: set["asyncio.Task[None]"] = field(default_factory=set, init=False, repr=False)
 
     async def ask(self, ask: Ask) -> TurnReply:
         started = time.perf_counter()
@@ -60,7 +63,7 @@ class TurnService:
             log.warning("no position for the turn", error=str(error), listener=ask.listener, book=ask.book)
             unavailable = speech.unavailable(backends.let_down_by, backends.out_of_reach)
             return TurnReply(turn_id=turn.turn_id, speech=unavailable, outcome="failed", mode=self.mode)
-        noted = asyncio.create_task(self._note_question(ask, turn.turn_id)) if ask.at_ms is None else None
+        noted = self._noting(ask, turn.turn_id) if ask.at_ms is None else None
         tools = ToolBox(
             turn,
             backends,
@@ -101,17 +104,25 @@ class TurnService:
         )
         with turn.step("record"):
             await self._record(ask, turn, reply, here_ms, started, cut=cut, unsaid=unsaid)
-            if noted is not None:
-                await noted
+            if noted is not None:  # sent at the turn's start: by now it has almost always landed
+                await asyncio.wait([noted], timeout=NOTE_WAIT_S)
         return reply
+
+    def _noting(self, ask: Ask, turn_id: str) -> "asyncio.Task[None]":
+        """The note of the question, sent now and held until it ends (a task nobody holds may be
+        collected half way)."""
+        task = asyncio.create_task(self._note_question(ask, turn_id))
+        self._notes.add(task)
+        task.add_done_callback(self._notes.discard)
+        return task
 
     async def _note_question(self, ask: Ask, turn_id: str) -> None:
         """Tell the player the listener asked something, a sign of being awake (ADR 24), beside the
-        turn: its answer neither waits for the note nor fails with it."""
+        turn: its answer waits for the note a moment at most and never fails with it."""
         request = CommandRequest(listener=ask.listener, book=ask.book, command=NoteQuestion(turn_id=turn_id))
         try:
             await self.backends.for_one_turn().command(request)
-        except CallFailed as error:
+        except Exception as error:  # a sign missed costs an estimate; it must never cost the answer
             log.warning(
                 "the question was not noted as a sign of being awake", error=str(error), turn_id=turn_id
             )

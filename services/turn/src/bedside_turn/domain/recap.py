@@ -131,7 +131,9 @@ _MOVES = re.compile(
 _ASKS = re.compile(
     r"\bwhat(?:'s|s| has| have| had)? (?:happen\w*|went on|gone on|was going on|been going on)\b"
     r"|\brecap\b|\bsumm?ar(?:ise|ize|y)\b|\bsum up\b|\bremind me (?:of )?what\b|\btell me (?:what|about)\b"
-    r"|\bgo over\b|\bwhat (?:have|did) (?:i|we) (?:heard?|listened to|listen to)\b(?! (?:about|of)\b)"
+    r"|\bgo over\b"
+    r"|\bwhat (?:have|did) (?:i|we) (?:heard?|listened to|listen to)\b"
+    r"(?! of\b)(?!.*\b(?:about|from|regarding)\b)"  # what was heard of someone is a question
     r"|\bstory so far\b"
     rf"|{_BOOK_ABOUT}"
     r"|\bwhat(?:'s| was| is) (?:the |that |this )?(?:last |previous |current )?chapter about\b"
