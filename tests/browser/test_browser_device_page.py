@@ -1281,11 +1281,12 @@ def test_a_timer_goes_with_the_listener_to_the_book_they_switch_to(
     page.get_by_role("button", name="15 min").click()
     wait_for_state(bedside, listener, BOOK_ID, lambda s: s["sleep_timer"] is not None)
     page.select_option("#book-pick", AUDIO_BOOK_ID)
+    page.wait_for_url(re.compile(rf"[?&]book={AUDIO_BOOK_ID}\b"), timeout=WAIT_MS)
     expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
     there = wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda s: s["sleep_timer"] is not None)
     timer = there["sleep_timer"]
     assert timer["after"] == 15  # the minutes chosen: the first book's end cut them short there
-    assert bedside.state(listener.name, listener.token, BOOK_ID)["sleep_timer"] is None
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["sleep_timer"] is None)
     expect(page.locator("[data-sleep='15']")).to_have_attribute("aria-pressed", "true", timeout=WAIT_MS)
 
 

@@ -119,7 +119,9 @@ class ListenerState(Contract):
         default=None, description="what made the move at last_move_seq, so every device can tell it the same"
     )
     undo_to_ms: Millis | None = Field(
-        default=None, description="where undo goes back to, the place before the last move; None: no move"
+        default=None,
+        description="where undo goes back to: the place before the last seek, goto, row pressed or undo "
+        "(a pause is no move for undo); None: no such move yet",
     )
     rows: list[Candidate] = Field(default_factory=list, description="the list on the screen, if any")
     list_turn_id: str | None = None

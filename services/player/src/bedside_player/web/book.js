@@ -147,6 +147,7 @@ export async function pickBook() {
   listed = await booksThereAre();
   if (!state.bookId && listed.length) state.bookId = await bookListenedTo(listed);
   el.bookPick.addEventListener("change", async () => {
+    el.bookPick.disabled = true; // one switch at a time: a second pick would carry the timer twice
     await beforeSwitching(el.bookPick.value);
     const next = new URL(location.href);
     next.searchParams.set("book", el.bookPick.value);

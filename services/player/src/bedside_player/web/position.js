@@ -5,7 +5,7 @@
 // state the server pushes. A report made before a move, or before another device's report,
 // that this page had not yet seen is refused (409) with the current state, which the page
 // then adopts: corrected, never obeyed.
-import { api, findState, listenerPath, pausedBySleep, problem } from "./api.js";
+import { api, bookPath, findState, listenerPath, pausedBySleep, problem } from "./api.js";
 import { DEVICE, FOLLOW_THRESHOLD_MS, SKIP_MS, clamp, state } from "./state.js";
 import { clock, el, notice, showLink } from "./ui.js";
 
@@ -229,9 +229,17 @@ function bookRemoved() {
   followers.bookRemoved();
 }
 
+// A command refused as not found: the book, when the books there are no longer hold it; anything
+// else (a route an older player does not have) is said as it is.
+async function whetherTheBookIsGone(refused) {
+  const book = await api("GET", bookPath());
+  if (book.status === 404) bookRemoved();
+  else notice(`Could not do that: ${problem(refused)}.`);
+}
+
 // Follow the server. An older state than one already seen changes nothing.
 export function adopt(next, { force = false, why = "" } = {}) {
-  if (!next) return;
+  if (!next || state.bookRemoved) return;
   if (next.retired) { removed(); return; }
   if (state.inflight > 0 && !force) {
     if (!state.deferred || next.seq >= state.deferred.seq) state.deferred = next;
@@ -363,8 +371,8 @@ export function leave() {
 // nothing more, and its refusal would cover the notice saying why.
 export function afterCommand(res, why) {
   if (state.removed || state.bookRemoved) return false;
-  if (res.status === 404) { // the listener is proved by the request: it is the book that is gone
-    bookRemoved();
+  if (res.status === 404) {
+    whetherTheBookIsGone(res);
     return false;
   }
   if (res.status === 409) {

@@ -68,21 +68,27 @@ function choose(choice) {
 }
 
 // The listener chose another book: the timer is theirs, not the book's, so it goes with them, with
-// the minutes it had left (cut short by the old book's end, the minutes chosen; a chapter's end is
-// the end of the chapter they are in there), and is taken off the book left, where it would stop
-// some later night.
+// the minutes it had left (cut short by the old book's end, the minutes chosen; the end of the
+// chapter they are in there for a chapter's end, but a chapter named aloud is this book's: its
+// minutes). It is taken off the book left whatever the other book says (a book at its end refuses
+// one): left there, it would stop that book some later night. A slow player is not waited for long.
+const CARRY_WAIT_MS = 4_000;
 export async function carryTimerTo(book) {
   const timer = state.sleep.timer;
   if (!timer || book === state.bookId) return;
-  const left = Math.ceil((timer.stop_at_ms - position()) / 60_000);
-  const minutes = timer.book_ends_first ? timer.after : Math.min(600, Math.max(1, left));
-  const after = timer.after === "chapter_end" ? "chapter_end" : minutes;
-  try {
-    const set = await api("POST", `${listenerPathFor(book)}/sleep-timer`, { device: DEVICE, after });
-    if (set.ok) await ours("POST", `${listenerPath()}/sleep-timer/cancel`, { device: DEVICE });
-  } catch {
-    showLink(false);
-  }
+  const minutesLeft = Math.min(600, Math.max(1, Math.ceil((timer.stop_at_ms - position()) / 60_000)));
+  let after = minutesLeft;
+  if (timer.chapter == null && timer.after === "chapter_end") after = "chapter_end";
+  else if (timer.book_ends_first) after = timer.after;
+  const carried = (async () => {
+    try {
+      await api("POST", `${listenerPathFor(book)}/sleep-timer`, { device: DEVICE, after });
+      await ours("POST", `${listenerPath()}/sleep-timer/cancel`, { device: DEVICE });
+    } catch {
+      showLink(false);
+    }
+  })();
+  await Promise.race([carried, new Promise((resolve) => setTimeout(resolve, CARRY_WAIT_MS))]);
 }
 
 // This page moved the book itself (a skip, the scrubber, a row): a stop it jumps past is not reached
