@@ -15,14 +15,17 @@ from bedside_ingest.reader import read_book
 
 def check_given(path: Path, *, audio: Path | None, chapters: Path | None, text: Path | None) -> None:
     """Each file there, of a kind ingest reads, with options that go with it; ``BadInput`` if not."""
-    for given in (path, audio, chapters, text):
-        if given is not None and not given.exists():
-            raise BadInput(given, "does not exist")
-    folder = path.is_dir()
-    entries = files_in(path) if folder else None
-    for given in (*(entries if entries is not None else [path]), audio, chapters, text):
-        if given is not None and not given.is_dir():  # a folder where a file goes: check_named says so
-            _refuse_unopenable(given)
+    try:
+        for given in (path, audio, chapters, text):
+            if given is not None and not given.exists():
+                raise BadInput(given, "does not exist")
+        folder = path.is_dir()
+        entries = files_in(path) if folder else None
+        for given in (*(entries if entries is not None else [path]), audio, chapters, text):
+            if given is not None and not given.is_dir():  # a folder where a file goes: check_named says so
+                _refuse_unopenable(given)
+    except OSError as error:  # a folder that cannot be listed or entered
+        raise unreadable(error.filename or path, error) from None
     maps = bool(sync_maps(entries or ()))
     check_named(
         Named(path, folder, is_recording(path, entries), maps, audio=audio, chapters=chapters, text=text)
