@@ -681,6 +681,19 @@ def test_play_on_one_device_and_the_other_follows(open_page: OpenPage) -> None:
     expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
 
 
+def bedside_says(bedside: Bedside, *args: str) -> None:
+    """``bedside ARGS`` run by the keeper of the bedside machine, on this system, and succeeding."""
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "bedside"), *args],
+        env=bedside.system.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_a_listener_removed_while_playing_stops_on_every_device_and_is_told_why(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:
@@ -689,15 +702,7 @@ def test_a_listener_removed_while_playing_stops_on_every_device_and_is_told_why(
     phone, speaker = open_page("phone"), open_page("speaker")
     phone.get_by_role("button", name="Play").click()
     expect(speaker.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
-    removed = subprocess.run(
-        [str(Path(sys.executable).parent / "bedside"), "listener", "remove", listener.name],
-        env=bedside.system.env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert removed.returncode == 0, removed.stdout + removed.stderr
+    bedside_says(bedside, "listener", "remove", listener.name)
     for page in (phone, speaker):
         expect(page.locator("#notice")).to_contain_text(
             "This listener was removed from Bedside", timeout=WAIT_MS
@@ -714,22 +719,10 @@ def test_a_book_removed_while_a_page_plays_it_stops_there_and_says_so(
     source = tmp_path / "lamp_log.txt"
     source.write_text(BOOK_TEXT)
     book = f"gone-{listener.name[-8:]}"
-
-    def bedside_says(*args: str) -> None:
-        done = subprocess.run(
-            [str(Path(sys.executable).parent / "bedside"), *args],
-            env=bedside.system.env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stdout + done.stderr
-
-    bedside_says("ingest", str(source), "--id", book)
+    bedside_says(bedside, "ingest", str(source), "--id", book)
     page = open_page("phone", book=book)
     page.get_by_role("button", name="Play").click()
-    bedside_says("remove", book)
+    bedside_says(bedside, "remove", book)
     for _ in range(30):  # the player knows within seconds (its catalog is cached): a press finds out
         if page.locator("#notice").inner_text() == BOOK_REMOVED:
             break

@@ -211,9 +211,14 @@ export const REMOVED_WORDS =
 function removed() {
   if (state.removed) return;
   state.removed = true;
+  stopSaying(REMOVED_WORDS);
+}
+
+// Stopped for good (the caller marked why, so nothing more is sent): the notice stays.
+function stopSaying(words) {
   setPlaying(false);
   render();
-  notice(REMOVED_WORDS, 0);
+  notice(words, 0);
 }
 
 // The book was removed (`bedside remove`) while this page had it open: every command about it is
@@ -223,9 +228,7 @@ export const BOOK_REMOVED_WORDS =
 function bookRemoved() {
   if (state.bookRemoved) return;
   state.bookRemoved = true;
-  setPlaying(false);
-  render();
-  notice(BOOK_REMOVED_WORDS, 0);
+  stopSaying(BOOK_REMOVED_WORDS);
   followers.bookRemoved();
 }
 
