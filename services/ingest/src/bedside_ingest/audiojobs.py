@@ -7,6 +7,7 @@ import asyncio
 import hashlib
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -107,25 +108,24 @@ class Audiobooks:
             forget=lambda chapter, count: run(self._store.forget_pieces(fingerprint, chapter, count)),
         )
         source = f"{path.name} ({transcriber.model_id})"
-        audio_path = audiobook.playable
-        media = await asyncio.to_thread(Media.of, audio_path, cover)
+        media = await asyncio.to_thread(Media.of, audiobook.playable, cover)
+        made = partial(  # the interim versions and the whole book: one recording, one cover
+            prepare_book,
+            request,
+            audio_ms=audiobook.duration_ms,
+            audio_path=audiobook.playable,
+            cover_path=cover,
+            media=media,
+            embedding_model=embedding_model,
+        )
 
         def transcribed(done: Mapping[int, ChapterTranscript]) -> None:
             interim = interim_of(audiobook, done, source) if publish_interim is not None else None
             if publish_interim is None or interim is None:
                 return
             with clock.stage("interim"):
-                prepared = prepare_book(
-                    request,
-                    replace(interim.book, title=title, author=author),
-                    audio_ms=audiobook.duration_ms,
-                    audio_path=audio_path,
-                    cover_path=cover,
-                    media=media,
-                    embedding_model=embedding_model,
-                    pending=interim.pending,
-                    transcript=interim.coverage,
-                )
+                book = replace(interim.book, title=title, author=author)
+                prepared = made(book, pending=interim.pending, transcript=interim.coverage)
                 asyncio.run_coroutine_threadsafe(publish_interim(prepared), loop).result()
 
         await asyncio.to_thread(transcribed, stored)  # playable (and what is stored, searchable) now
@@ -150,18 +150,7 @@ class Audiobooks:
                 book, report = await asyncio.to_thread(align_book, ebook, audiobook, transcripts, source)
                 alignment = summary_of(report)
                 progress("align", 1, 1, f"{report.matched_share:.0%} of sentences matched")
-        book = replace(book, title=title, author=author)
-        prepared = prepare_book(
-            request,
-            book,
-            audio_ms=audiobook.duration_ms,
-            audio_path=audio_path,
-            cover_path=cover,
-            media=media,
-            embedding_model=embedding_model,
-            progress=progress,
-            clock=clock,
-        )
+        prepared = made(replace(book, title=title, author=author), progress=progress, clock=clock)
         return replace(prepared, alignment=alignment, notes=audiobook.cut_short)
 
 
