@@ -1925,7 +1925,7 @@ def test_a_book_still_being_transcribed_says_how_far_its_transcript_has_got(
     _wait_for_book(bedside.url, listener.token, INTERIM_BOOK_ID)
     page = open_page("phone", book=INTERIM_BOOK_ID)
     expect(page.locator("#transcript-progress")).to_be_visible()
-    expect(page.locator("#transcript-progress")).to_contain_text("transcribing: 1 of 3 chapters ready")
+    expect(page.locator("#transcript-progress")).to_contain_text("1 of 3 chapters transcribed: the others play")
     page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
     whole = open_page("tablet", book=AUDIOBOOK_ID)
     expect(whole.locator("#transcript-progress")).to_be_hidden()
@@ -1943,7 +1943,7 @@ def test_a_book_whose_transcript_has_no_chapter_yet_says_none_is_ready_not_chapt
     page = open_page("phone", book=UNHEARD_BOOK_ID)
     progress = page.locator("#transcript-progress")
     expect(progress).to_have_text(
-        "transcribing: no chapter ready yet; the book plays, but cannot be searched until one is"
+        "no chapter transcribed yet: the book plays, but cannot be searched until one is"
     )
     page.wait_for_function("document.getElementById('audio').readyState > 0", timeout=WAIT_MS)
     expect(progress).not_to_contain_text("chapter 0")

@@ -41,13 +41,14 @@ export async function loadBook() {
   if (audioUrl) playAudio(audioUrl);
 }
 
-// How far the transcript has got, counted in chapters ready: the first interim version comes
+// How far the transcript has got, counted in chapters done: the first interim version comes
 // before any chapter is (the recording is read, nothing heard yet), and "chapter 0 of 3" read as
-// a place in the book, not as none ready.
+// a place in the book, not as none done. Not said as "transcribing": a job cancelled part way
+// leaves its book so, with nothing running.
 export function transcriptProgressText({ chapters_done: ready, chapters }) {
-  if (!ready) return `transcribing: no chapter ready yet; the book plays, but cannot be searched until one is`;
+  if (!ready) return "no chapter transcribed yet: the book plays, but cannot be searched until one is";
   const counted = `${ready} of ${chapters} chapter${chapters === 1 ? "" : "s"}`;
-  return `transcribing: ${counted} ready; the others play, but cannot be searched yet`;
+  return `${counted} transcribed: the others play, but cannot be searched yet`;
 }
 
 // While the recording is still being transcribed the book is an interim version: say how far
