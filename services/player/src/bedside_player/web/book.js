@@ -158,6 +158,22 @@ export async function pickBook() {
   if (!state.bookId) throw Object.assign(new Error("there is no book yet: add one below"), { noBook: true });
 }
 
+// Back on the page: the books added or removed on other devices since it opened are offered as
+// they are now (the list was read once, when the page opened).
+export async function refreshBookList() {
+  if (state.bookRemoved) return;
+  let books;
+  try {
+    books = await booksThereAre();
+  } catch {
+    return;
+  }
+  const ids = (list) => list.map((b) => b.id).join("\n");
+  if (ids(books) === ids(listed)) return;
+  listed = books;
+  if (listed.length > 1) offerBooks(false);
+}
+
 // The book open here was removed: the books there are now, none chosen (search may list the removed
 // one a moment longer).
 export async function offerTheBooksLeft() {

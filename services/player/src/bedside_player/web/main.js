@@ -4,8 +4,8 @@ import { openAdding, wireAdding } from "./adding.js";
 import { api, listenerPath, refusal } from "./api.js";
 import { wireAsk } from "./ask.js";
 import {
-  bookSoon, ensureChapterTitle, forgetTitlesFrom, loadBook, noSuchBook, offerTheBooksLeft, pickBook, renderChapter,
-  whenSwitching,
+  bookSoon, ensureChapterTitle, forgetTitlesFrom, loadBook, noSuchBook, offerTheBooksLeft, pickBook, refreshBookList,
+  renderChapter, whenSwitching,
 } from "./book.js";
 import { historySoon, loadHistory, wireHistory } from "./history.js";
 import { renderRows, wireList } from "./list.js";
@@ -61,9 +61,11 @@ function wire() {
   wireAsk();
   wireSleep();
   document.addEventListener("keydown", onKey);
-  // Coming back to a tab that slept: take the server's word for where the book is.
+  // Coming back to a tab that slept: take the server's word for where the book is, and which books.
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && state.book) refreshState();
+    if (document.visibilityState !== "visible" || !state.book) return;
+    refreshState();
+    refreshBookList();
   });
   window.addEventListener("pagehide", leave);
   // Back from the browser's page cache: the player may have paused the book when this page went.
