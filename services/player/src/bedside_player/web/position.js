@@ -235,8 +235,9 @@ function bookRemoved() {
 // A command refused as not found: the book, when the books there are no longer hold it; anything
 // else (a route an older player does not have) is said as it is.
 async function whetherTheBookIsGone(refused) {
-  const book = await api("GET", bookPath());
-  if (book.status === 404) bookRemoved();
+  let book = null;
+  try { book = await api("GET", bookPath()); } catch { /* unreachable: said as refused */ }
+  if (book && book.status === 404) bookRemoved();
   else notice(`Could not do that: ${problem(refused)}.`);
 }
 
