@@ -7,7 +7,7 @@ import pytest
 from bedside_contracts.ingest import IngestBook, IngestJob, TranscriptionProgress
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.jobs import JobStore
-from bedside_ingest.jobs_cli import job_line
+from bedside_ingest.jobs_cli import RECENT_ENDED, job_line, jobs_to_list
 
 HEARD = TranscriptionProgress(chapter=9, chapters=9, resumed=0, audio_done_s=2585.2, audio_total_s=2586.0)
 
@@ -41,3 +41,13 @@ def test_a_finished_job_says_what_it_made_not_its_last_progress() -> None:
     assert job_line(done) == "aa-new  done      /books/aa-new.m4b (aa-new)"
     running = job("mm-running", "running")
     assert job_line(running).endswith("chapter 9 of 9, 0:43:05 of 0:43:06 audio")
+
+
+def test_the_list_keeps_every_job_under_way_and_the_newest_ended_ones_unless_all_are_asked_for() -> None:
+    """`bedside jobs` listed every job ever made, a screenful of old ones above the one running."""
+    ended = [job(f"done-{n:02d}") for n in range(RECENT_ENDED + 5)]  # newest first, as the service lists
+    listing = [job("running", "running"), job("queued", "queued"), *ended]
+    shown, older = jobs_to_list(listing, everything=False)
+    assert [j.job for j in shown] == ["running", "queued", *(j.job for j in ended[:RECENT_ENDED])]
+    assert older == 5
+    assert jobs_to_list(listing, everything=True) == (listing, 0)

@@ -1,6 +1,7 @@
 """``bedside jobs``: the ingest service's audiobook jobs; follow one (re-attach) or cancel it."""
 
 import asyncio
+from collections.abc import Sequence
 from typing import Annotated
 
 import typer
@@ -18,6 +19,18 @@ from bedside_ingest.client import cancel_job, list_jobs
 from bedside_ingest.progress_view import stage_bars, transcription_line
 
 POLL_S = 1.0
+RECENT_ENDED = 10
+"""The jobs that have ended that `bedside jobs` lists, the newest; `--all` lists every one ever made."""
+
+
+def jobs_to_list(jobs: Sequence[IngestJob], *, everything: bool) -> tuple[list[IngestJob], int]:
+    """The jobs `bedside jobs` lists, in the service's order (those under way first, then those
+    ended, newest first), and how many older ended ones it leaves out."""
+    if everything:
+        return list(jobs), 0
+    under_way = [job for job in jobs if job.state in UNFINISHED]
+    ended = [job for job in jobs if job.state not in UNFINISHED]
+    return under_way + ended[:RECENT_ENDED], max(0, len(ended) - RECENT_ENDED)
 
 
 def job_line(job: IngestJob) -> str:
@@ -49,7 +62,9 @@ async def _attach(client: Client, job_id: str, console: Console) -> IngestJob:
     return job
 
 
-async def _jobs(settings: Settings, attach: str | None, cancel: str | None, console: Console) -> int:
+async def _jobs(
+    settings: Settings, attach: str | None, cancel: str | None, console: Console, *, everything: bool
+) -> int:
     async with connected(settings.servers) as client:
         if cancel is not None:
             console.print(job_line(await cancel_job(client, cancel)))
@@ -59,8 +74,11 @@ async def _jobs(settings: Settings, attach: str | None, cancel: str | None, cons
             console.print(job_line(job))
             return 0 if job.state == "done" else 1
         found = await list_jobs(client)
-        for job in found:
+        shown, older = jobs_to_list(found, everything=everything)
+        for job in shown:
             console.print(job_line(job))
+        if older:
+            console.print(f"and {older} older job{'s' if older > 1 else ''} that ended: bedside jobs --all")
         if not found:
             console.print("no audiobook jobs")
         return 0
@@ -74,11 +92,15 @@ def jobs(
     cancel: Annotated[
         str | None, typer.Option("--cancel", help="cancel this job", callback=checked_id)
     ] = None,
+    everything: Annotated[
+        bool,
+        typer.Option("--all", help=f"every job ever made, not only the {RECENT_ENDED} newest that ended"),
+    ] = False,
 ) -> None:
     """The ingest service's audiobook jobs: list them, follow one (--attach) or cancel one."""
     console = Console()
     try:
-        code = asyncio.run(_jobs(Settings(), attach, cancel, console))
+        code = asyncio.run(_jobs(Settings(), attach, cancel, console, everything=everything))
     except CallFailed as error:
         console.print(f"[red]{error}[/red]")
         raise typer.Exit(1) from None
