@@ -3,6 +3,7 @@ the order of a folder's tracks, chapters from markers or one per track, and the 
 """
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -189,6 +190,18 @@ def opening_before_chapter_one(chapters: Sequence[AudioChapter]) -> tuple[AudioC
     return (opening, *(replace(c, n=n) for n, c in enumerate(chapters[len(lead) :], start=1)))
 
 
+def told_apart_by_disc(chapters: Sequence[AudioChapter], folder: Path) -> list[AudioChapter]:
+    """A title that tracks of a folder share (each disc's "Track 01", untagged) is told apart by the
+    disc folder its track is in ("CD 2, Track 01"): two chapters of one name are no place to go."""
+    shared = {title for title, count in Counter(c.title for c in chapters).items() if count > 1}
+    return [
+        replace(c, title=f"{Path(c.path).parent.name}, {c.title}")
+        if c.title in shared and Path(c.path).parent != folder
+        else c
+        for c in chapters
+    ]
+
+
 def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
     """One file, or a folder's tracks: chapters from each file's markers, else one per file."""
     if not tracks:
@@ -209,7 +222,7 @@ def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
         title_tag=tagged,
         author=_first_tag(ordered, AUTHOR_TAGS),
         narrator=_first_tag(ordered, NARRATOR_TAGS),
-        chapters=opening_before_chapter_one(chapters),
+        chapters=opening_before_chapter_one(chapters if single else told_apart_by_disc(chapters, where)),
         files=tuple(t.path for t in ordered),
         cut_short=tuple(
             f"{Path(t.path).name} ends at {clock(t.duration_ms)}, not at the {clock(t.said_ms)} it says: "
