@@ -43,6 +43,11 @@ def test_a_hit_may_carry_all_the_heard_words_of_its_passage() -> None:
         (21, "Chapter Twenty-One: Home", 'chapter 21, "Home"'),
         (2, "Chapter 1", 'chapter 2, "Chapter 1"'),  # the second marker, after the credits
         (3, "Part 3", 'chapter 3, "Part 3"'),
+        (12, "ch12", "chapter 12"),  # a file named for its chapter, as rippers shorten it
+        (12, "Ch. 12", "chapter 12"),
+        (4, "chap 04", "chapter 4"),
+        (12, "Chapter12", "chapter 12"),
+        (3, "chapel", 'chapter 3, "chapel"'),
         (3, "The Fire", 'chapter 3, "The Fire"'),
     ],
 )

@@ -5,6 +5,7 @@ chapter title stay out. A place behind travels with its chapter and the words he
 The listener's own position is an input here and is never printed.
 """
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Self
 
@@ -34,11 +35,18 @@ OPENING_CHAPTER = 0
 OPENING_TITLE = "Opening"
 
 
+_SHORTENED = re.compile(r"(?:ch|chap|chapter)\.?\s*(\d{1,4})", re.IGNORECASE)
+"""A chapter's number as a file is named for it: "ch12", "Ch. 12", "chap 04", "Chapter12"."""
+
+
 def numbered_as(title: str) -> tuple[int, str] | None:
     """The chapter number a title gives itself and what it says besides: ``(3, "The Fire")`` for
-    "CHAPTER III. The Fire", ``(3, "")`` for "Chapter Three" or "3"; None for "The Fire" or "Part 3"."""
+    "CHAPTER III. The Fire", ``(3, "")`` for "Chapter Three", "3" or "ch3"; None for "The Fire" or
+    "Part 3"."""
     if title.strip().isdigit():
         return int(title), ""
+    if shortened := _SHORTENED.fullmatch(title.strip()):
+        return int(shortened.group(1)), ""
     heading = heading_title(title)
     if heading is None or not title.lstrip().lower().startswith("chapter"):
         return None
