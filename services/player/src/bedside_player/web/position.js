@@ -223,7 +223,7 @@ function stopSaying(words) {
 
 // The book was removed (`bedside remove`) while this page had it open: every command about it is
 // refused (404). Stop, say so, and offer the books there are.
-export const BOOK_REMOVED_WORDS =
+const BOOK_REMOVED_WORDS =
   "This book has been removed from Bedside. Your place in it is kept in case it is added again; choose another book above.";
 function bookRemoved() {
   if (state.bookRemoved) return;

@@ -67,16 +67,17 @@ function choose(choice) {
   send("/sleep-timer", { device: DEVICE, after: choice === "chapter_end" ? choice : Number(choice) });
 }
 
-// The listener chose another book: the timer is theirs, not the book's, so it goes with them, with
-// the minutes it had left (cut short by the old book's end, the minutes chosen; the end of the
-// chapter they are in there for a chapter's end, but a chapter named aloud is this book's: its
-// minutes). It is taken off the book left whatever the other book says (a book at its end refuses
-// one): left there, it would stop that book some later night. A slow player is not waited for long.
+// The listener chose another book: the timer is theirs, not the book's, so it goes with them as
+// the minutes it had left. Two exceptions: "end of chapter" is the end of the chapter they are in
+// there, and a timer the old book's end cut short carries the minutes chosen. It is taken off the
+// book left whatever the other book says (a book at its end refuses one): left there, it would stop
+// that book some later night. A slow player is not waited for long.
 const CARRY_WAIT_MS = 4_000;
+const LONGEST_TIMER_MINUTES = 600; // the player's bound (SleepMinutes)
 export async function carryTimerTo(book) {
   const timer = state.sleep.timer;
   if (!timer || book === state.bookId) return;
-  const minutesLeft = Math.min(600, Math.max(1, Math.ceil((timer.stop_at_ms - position()) / 60_000)));
+  const minutesLeft = Math.min(LONGEST_TIMER_MINUTES, Math.max(1, Math.ceil((timer.stop_at_ms - position()) / 60_000)));
   let after = minutesLeft;
   if (timer.chapter == null && timer.after === "chapter_end") after = "chapter_end";
   else if (timer.book_ends_first) after = timer.after;
