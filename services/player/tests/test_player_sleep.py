@@ -204,6 +204,25 @@ def test_asleep_is_estimated_at_the_last_touch_before_the_pause() -> None:
     assert state.asleep.paused_at_ms == 1_860_000
 
 
+def test_the_book_rests_where_the_timer_paused_it_until_someone_moves_it_or_listens_on() -> None:
+    """One rule for every device and the turn: the page allowed a second past the pause, the turn's
+    "why did it stop?" none, so a page whose audio came to rest a moment on was told "It's paused"."""
+    state = run(at(60_000), SetSleepTimer(device="phone", after=10))
+    assert not state.public(NOW).still_where_timer_paused  # no pause yet
+    state = run(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=state.seq))
+    assert state.public(NOW).still_where_timer_paused
+    rested = run(state, Report(device="phone", position_ms=660_400, playing=False, basis_seq=state.seq))
+    assert rested.public(NOW).still_where_timer_paused
+    playing = run(state, Report(device="phone", position_ms=660_400, playing=True, basis_seq=state.seq))
+    assert not playing.public(NOW).still_where_timer_paused
+    listened_on = run(
+        playing, Report(device="phone", position_ms=700_000, playing=False, basis_seq=playing.seq)
+    )
+    assert not listened_on.public(NOW).still_where_timer_paused
+    moved = run(state, Seek(device="tablet", position_ms=660_500, basis_seq=state.seq))
+    assert not moved.public(NOW).still_where_timer_paused  # as near, but chosen by someone awake
+
+
 def test_with_no_touch_after_setting_it_the_listener_was_awake_when_the_timer_was_set() -> None:
     state = run(at(200_000), SetSleepTimer(device="phone", after=5))
     state = run(state, TimerRanOut(device="phone", position_ms=500_000, basis_seq=state.seq))

@@ -869,11 +869,16 @@ async def test_why_it_stopped_is_told_from_the_players_state_the_sleep_timer_nam
     reply = await rig.ask(listener, "why has it stopped?")
     assert reply.speech == f"It's paused, in chapter 2 at 0:02:15. {speech.PRESS_PLAY}"
     rig.player.asleep[key] = Asleep(paused_at_ms=HERE, asleep_at_ms=HERE - 60_000, seq=7, device="phone")
+    reply = await rig.ask(listener, "why did it stop?")  # paused since, by someone awake
+    assert reply.speech == f"It's paused, in chapter 2 at 0:02:15. {speech.PRESS_PLAY}"
+    rig.player.timer_paused.add(key)
     reply = await rig.ask(listener, "why did it stop?")
     assert reply.speech == (
         "The sleep timer paused it, at 0:02:15, in chapter 2. To hear it from where you dozed off,"
         ' say "take me back to where I fell asleep".'
     )
+    reply = await rig.ask(listener, "is it playing?")  # the timer is said only when asked why
+    assert reply.speech == f"It's paused, in chapter 2 at 0:02:15. {speech.PRESS_PLAY}"
     assert position(rig, listener) == HERE
 
 

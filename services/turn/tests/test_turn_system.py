@@ -506,6 +506,44 @@ async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Cli
     assert (again.outcome, again.speech) == ("not_yet", recaps.NOTHING_HEARD)
 
 
+async def test_why_it_stopped_names_the_timer_while_the_book_rests_where_the_timer_paused_it(
+    bus: Client,
+) -> None:
+    """A page paused by the timer reports where its audio came to rest, a moment past the stop, and
+    "why did it stop?" then said only "It's paused": the turn asked for the exact millisecond."""
+    info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    book, listener = info.id, "e2e-why-stopped"
+    await seek(bus, listener, book, info.chapters[1].start_ms + 15_000)
+    await command(bus, listener, book, SetSleepTimer(device="phone", after=15))
+    stop = (await state(bus, listener, book)).sleep_timer
+    assert stop is not None
+
+    async def report(position_ms: int, playing: bool) -> None:
+        basis = (await state(bus, listener, book)).seq
+        await command(
+            bus,
+            listener,
+            book,
+            Report(device="phone", position_ms=position_ms, playing=playing, basis_seq=basis),
+        )
+
+    await report(stop.stop_at_ms - 1_000, True)
+    basis = (await state(bus, listener, book)).seq
+    await command(
+        bus, listener, book, TimerRanOut(device="phone", position_ms=stop.stop_at_ms, basis_seq=basis)
+    )
+    await report(stop.stop_at_ms + 400, False)  # the audio came to rest a moment on
+    assert (await state(bus, listener, book)).still_where_timer_paused
+    why = await ask(bus, listener, book, "why did it stop?")
+    assert why.speech.startswith("The sleep timer paused it, at "), why.speech
+
+    await report(stop.stop_at_ms + 20_000, True)  # awake, and listened on
+    await report(stop.stop_at_ms + 40_000, False)
+    assert not (await state(bus, listener, book)).still_where_timer_paused
+    why = await ask(bus, listener, book, "why did it stop?")
+    assert why.speech.startswith("It's paused, "), why.speech
+
+
 async def test_a_question_asked_while_the_timer_runs_puts_falling_asleep_after_it(bus: Client) -> None:
     """Awake enough to ask "who is Oskar?", the listener had not fallen asleep yet: the estimate was
     the place they set the timer, earlier than the question, and took them back further than needed."""

@@ -251,6 +251,8 @@ class PlayerDouble:
     """The listeners and books a test says are paused; every other plays."""
     asleep: dict[tuple[str, str], Asleep] = field(default_factory=dict)
     """The newest FellAsleep a test says the player's state carries."""
+    timer_paused: set[tuple[str, str]] = field(default_factory=set)
+    """The listeners and books a test says rest where the sleep timer paused them (the player's rule)."""
     commands: list[PlayerCommand] = field(default_factory=list)
     """Every command a turn sent, in order, but the note of its question."""
     questions_noted: list[NoteQuestion] = field(default_factory=list)
@@ -282,6 +284,7 @@ class PlayerDouble:
             rows=self.rows.get(key, []),
             list_turn_id=self.list_turns.get(key),
             asleep=self.asleep.get(key),
+            still_where_timer_paused=key in self.timer_paused,
             sleep_timer=self.sleep_timers.get(key),
         )
 

@@ -128,6 +128,12 @@ class ListenerState(Contract):
     devices: list[Name] = Field(default_factory=list, description="devices that have joined, in order")
     sleep_timer: SleepTimer | None = None
     asleep: Asleep | None = None
+    still_where_timer_paused: bool = Field(
+        default=False,
+        description="the book rests where the sleep timer paused it: nothing has moved it or played on "
+        "from it since (the player's rule, sleep.still_where_timer_paused; every device and the turn "
+        "offer where they fell asleep, and name the timer as why it stopped, from this alone)",
+    )
     retired: bool = Field(default=False, description="the listener was removed: nothing more is accepted")
 
 

@@ -241,11 +241,11 @@ async def _told_by_the_player(
     the book: the player's state, or its history of breaks and moves measured against its clock."""
     if isinstance(intent, intents.PlayingAsked):
         state = await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))
-        asleep = state.asleep if intent.why else None
+        timer_paused = intent.why and state.still_where_timer_paused
         return await _told_from_the_book(
             tools,
             history.Told.WHERE,
-            lambda book, here: speech.why_stopped(state.playing, asleep, here, book.chapters),
+            lambda book, here: speech.why_stopped(state.playing, timer_paused, here, book.chapters),
         )
     newest = partial(LocateRequest, listener=tools.listener, book=tools.book, limit=1)
     if isinstance(intent, intents.LastMoveAsked):

@@ -70,11 +70,12 @@ class PlayerState(NamedTuple):
     def public(self, now_ms: int) -> ListenerState:
         """The state as devices are told it at ``now_ms``: a book whose players have all gone
         quiet is told as paused (ADR 48)."""
+        playing = plays_now(self.playing, self.players, now_ms)
         return ListenerState(
             listener=self.listener,
             book=self.book,
             position_ms=self.position_ms,
-            playing=plays_now(self.playing, self.players, now_ms),
+            playing=playing,
             seq=self.seq,
             last_move_seq=self.last_move_seq,
             last_move_cause=self.last_move_cause,
@@ -84,6 +85,9 @@ class PlayerState(NamedTuple):
             devices=list(self.devices),
             sleep_timer=self.sleep_timer,
             asleep=self.asleep,
+            still_where_timer_paused=sleep.still_where_timer_paused(
+                self.asleep, self.last_move_cause, playing, self.position_ms
+            ),
             retired=self.retired,
         )
 

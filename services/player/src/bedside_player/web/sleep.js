@@ -16,15 +16,10 @@ let runOutRetry = 0;
 // How loud the book still is with `leftMs` of it before the stop: full until the fade starts.
 const loudness = (leftMs) => Math.max(0, Math.min(1, leftMs / FADE_MS));
 
-const PLAYED_ON_MS = 1_000; // further than this from the pause, the book has been played on
-
-// The offer stands while the pause is still the newest move and nobody has played on from it: not
-// playing now, and not played on and paused since (a report, not a move, which a page opened later
-// tells only by the book no longer being where it paused).
-function offerStands(sleep, moveCause, playing, positionMs) {
-  const asleep = sleep.asleep;
-  if (!asleep || !pausedBySleep(moveCause) || playing || sleep.dismissedSeq === asleep.seq) return false;
-  return positionMs <= asleep.paused_at_ms + PLAYED_ON_MS;
+// The offer stands while the player says the book rests where the timer paused it, this page is not
+// playing it on (before its report reaches the player), and the listener has not dismissed it.
+function offerStands(sleep, playing) {
+  return Boolean(sleep.asleep) && sleep.restsWherePaused && !playing && sleep.dismissedSeq !== sleep.asleep.seq;
 }
 
 function chosenChip(timer) {
@@ -43,6 +38,7 @@ export function adoptSleep(next) {
   }
   sleep.timer = next.sleep_timer || null;
   sleep.asleep = asleep;
+  sleep.restsWherePaused = next.still_where_timer_paused;
   renderSleep();
 }
 
@@ -216,7 +212,7 @@ function renderOffer() {
   const asleep = sleep.asleep;
   // Playing on from the pause answers the offer.
   if (asleep && state.playing && pausedBySleep(state.lastMoveCause)) sleep.dismissedSeq = asleep.seq;
-  if (!offerStands(sleep, state.lastMoveCause, state.playing, position())) {
+  if (!offerStands(sleep, state.playing)) {
     el.asleep.hidden = true;
     // the screen stays dim after a pause only while its offer does (and the page is not pausing now)
     if (!state.sleep.timer) sleep.dimmed = false;

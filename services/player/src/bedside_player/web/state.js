@@ -27,9 +27,10 @@ export const state = {
   unsentMoves: [],
   serverWord: null, // the position and playing of the newest state taken from the server
   scrubbing: false, lastReportAt: 0,
-  // the player's timer and newest asleep fact, as last pushed; the rest is this page's fade and offer
+  // the player's timer, newest asleep fact and whether the book rests where it paused, as last pushed;
+  // the rest is this page's fade and offer
   sleep: {
-    timer: null, asleep: null, ranOutSeq: 0, untold: null, playedBelowStop: false, jumpedPast: null,
+    timer: null, asleep: null, restsWherePaused: false, ranOutSeq: 0, untold: null, playedBelowStop: false, jumpedPast: null,
     fullVolume: null, dimmed: false, dismissedSeq: 0,
   },
   historyBefore: null,

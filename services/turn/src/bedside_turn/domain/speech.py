@@ -7,7 +7,7 @@ nothing the model could not have read.
 import re
 from collections.abc import Collection
 
-from bedside_contracts.player import Asleep, OfferOutcome
+from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import BookInfo, ChapterInfo, MissingChapter
 from bedside_guard import (
     OPENING_CHAPTER,
@@ -234,10 +234,10 @@ def playing_now(playing: bool, here_ms: int, chapters: list[ChapterInfo]) -> Own
     return OwnWords(f"It's paused, {where}. {PRESS_PLAY}")
 
 
-def why_stopped(playing: bool, asleep: Asleep | None, here_ms: int, chapters: list[ChapterInfo]) -> OwnWords:
-    """'Why did it stop?': the sleep timer, when the book still sits where it paused it; else whether it
-    plays and where, as "is it playing?" is told."""
-    if playing or asleep is None or asleep.paused_at_ms != here_ms:
+def why_stopped(playing: bool, timer_paused: bool, here_ms: int, chapters: list[ChapterInfo]) -> OwnWords:
+    """'Why did it stop?': the sleep timer, while the book rests where it paused it (the player's
+    ``still_where_timer_paused``); else whether it plays and where, as "is it playing?" is told."""
+    if not timer_paused:
         return playing_now(playing, here_ms, chapters)
     chapter = playing_chapter(chapters, here_ms)
     return OwnWords(
