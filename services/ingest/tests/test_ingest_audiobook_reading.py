@@ -181,6 +181,41 @@ def test_a_folders_tracks_before_its_chapter_one_are_numbered_in_order_unless_on
     assert [c.n for c in unnumbered.chapters] == [1, 2, 3]
 
 
+def test_a_second_volume_is_numbered_as_it_names_its_chapters() -> None:
+    """A recording of a book's second half, marked "Chapter 6", "Chapter 7", ..., was numbered from 1:
+    "go to chapter 7" said the book had no chapter 7."""
+    titles = ["Opening Credits", "Chapter 6", "Chapter 7", "Chapter Eight", "End Credits"]
+    markers = tuple(Marker(title, k * 10_000, (k + 1) * 10_000) for k, title in enumerate(titles))
+    book = audiobook_of([TrackInfo("volume2.m4b", 50_000, markers, {})], Path("volume2.m4b"))
+    assert [(c.n, c.title) for c in book.chapters] == [
+        (0, "Opening"),
+        (6, "Chapter 6"),
+        (7, "Chapter 7"),
+        (8, "Chapter Eight"),
+        (9, "End Credits"),
+    ]
+    tracks = [
+        TrackInfo(f"{k:02}.mp3", 10_000, (), {"title": f"Chapter {k + 11}", "track": str(k)})
+        for k in (1, 2, 3)
+    ]
+    assert [c.n for c in audiobook_of(tracks, Path("volume3")).chapters] == [12, 13, 14]
+
+
+def test_a_first_number_the_next_chapters_do_not_carry_on_from_is_no_numbering() -> None:
+    """A lone number, or numbers out of step, may be a title ("1984") or a mislabelled track: the
+    chapters are numbered in order from 1, as before."""
+
+    def numbered(*titles: str) -> list[int]:
+        tracks = [
+            TrackInfo(f"{k:02}.mp3", 10_000, (), {"title": t, "track": str(k)})
+            for k, t in enumerate(titles, 1)
+        ]
+        return [c.n for c in audiobook_of(tracks, Path("book")).chapters]
+
+    assert numbered("1984", "The Ministry", "Room 101") == [1, 2, 3]
+    assert numbered("Chapter 6", "Chapter 9", "Chapter 7") == [1, 2, 3]
+
+
 @pytest.mark.parametrize("name", ["book.aax", "book.aa"])
 def test_audible_files_are_refused_as_drm(tmp_path: Path, name: str) -> None:
     path = tmp_path / name

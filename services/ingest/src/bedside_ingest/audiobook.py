@@ -173,21 +173,51 @@ def _chapters_of(track: TrackInfo, first_n: int, book_start_ms: int) -> list[Aud
     return chapters
 
 
-def opening_before_chapter_one(chapters: Sequence[AudioChapter]) -> tuple[AudioChapter, ...]:
-    """A recording that names its own chapter one after chapters it does not number ("Opening
-    Credits", "Dedication", then "Chapter 1") is numbered as it names them: what comes before its
-    chapter one is the opening, chapter 0, so "go to chapter 3" finds its "Chapter 3". Left as they
-    are when those first chapters lie in more than one file: a chapter is a stretch of one file."""
+def numbered_as_named(chapters: Sequence[AudioChapter]) -> tuple[AudioChapter, ...]:
+    """A recording is numbered as it names its chapters, so "go to chapter 3" finds its "Chapter 3".
+
+    Chapters it does not number before its first numbered one ("Opening Credits", "Dedication", then
+    "Chapter 1") are the opening, chapter 0, when one file holds them: a chapter is a stretch of one
+    file. The chapters from its first numbered one on count from that number: 1, or a second volume's
+    "Chapter 6". Otherwise they keep their numbers in order."""
     numbers = [numbered[0] if (numbered := numbered_as(c.title)) else None for c in chapters]
-    lead = chapters[: numbers.index(1)] if 1 in numbers else ()
-    unnumbered = all(n is None for n in numbers[: len(lead)])
-    if not lead or not unnumbered or len({c.path for c in lead}) > 1:
+    first = _first_named(numbers)
+    if first is None:
         return tuple(chapters)
-    start, end = lead[0], lead[-1]
-    opening = AudioChapter(
-        OPENING_CHAPTER, OPENING_TITLE, start.path, start.file_start_ms, end.file_end_ms, start.book_start_ms
+    index, number = first
+    lead = chapters[:index]
+    if lead and len({c.path for c in lead}) > 1:
+        return tuple(chapters)
+    opening = (
+        (
+            AudioChapter(
+                OPENING_CHAPTER,
+                OPENING_TITLE,
+                lead[0].path,
+                lead[0].file_start_ms,
+                lead[-1].file_end_ms,
+                lead[0].book_start_ms,
+            ),
+        )
+        if lead
+        else ()
     )
-    return (opening, *(replace(c, n=n) for n, c in enumerate(chapters[len(lead) :], start=1)))
+    return (*opening, *(replace(c, n=n) for n, c in enumerate(chapters[index:], start=number)))
+
+
+def _first_named(numbers: Sequence[int | None]) -> tuple[int, int] | None:
+    """Where a recording's own numbering starts, and at what number: its chapter one when nothing
+    before it is numbered, else its first numbered chapter when every numbered one after it carries
+    on from it (a lone number may be a title: "1984")."""
+    if 1 in numbers and all(n is None for n in numbers[: numbers.index(1)]):
+        return numbers.index(1), 1
+    index = next((i for i, n in enumerate(numbers) if n is not None), None)
+    if index is None:
+        return None
+    named = [(k, n) for k, n in enumerate(numbers[index:]) if n is not None]
+    start = named[0][1]
+    carries_on = len(named) > 1 and all(n == start + k for k, n in named)
+    return (index, start) if start > 1 and carries_on else None
 
 
 def told_apart_by_disc(chapters: Sequence[AudioChapter], folder: Path) -> list[AudioChapter]:
@@ -222,7 +252,7 @@ def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
         title_tag=tagged,
         author=_first_tag(ordered, AUTHOR_TAGS),
         narrator=_first_tag(ordered, NARRATOR_TAGS),
-        chapters=opening_before_chapter_one(chapters if single else told_apart_by_disc(chapters, where)),
+        chapters=numbered_as_named(chapters if single else told_apart_by_disc(chapters, where)),
         files=tuple(t.path for t in ordered),
         cut_short=tuple(
             f"{Path(t.path).name} ends at {clock(t.duration_ms)}, not at the {clock(t.said_ms)} it says: "
