@@ -51,6 +51,28 @@ def test_a_recall_line_with_all_its_heard_words_is_redrawn_with_all_of_them() ->
     assert redrawn.words == NAMING
 
 
+def test_what_the_model_wrote_from_further_on_is_left_out_and_its_ids_kept() -> None:
+    """A model's recall from 17:40 asked about "her nest under the boathouse floor"; after the listener
+    went back to 3:00 its next turn read that question word for word, though its result was covered."""
+    first_at, now = 900_000, 200_000
+    ref = PlaceRef(line=0, place=Candidate.hit(NAMED, first_at, whole=True), kind="line", whole=True)
+    asked = recalled("who came at dawn?", ref, first_at)
+    offer = ToolCallRecord(
+        name="offer_positions", arguments={"ids": [8], "chapter": 2}, lines=["Listed."], ms=1
+    )
+    search = ToolCallRecord(name="find_passage", arguments={"query": "Hettie Bramble knocks"}, lines=[], ms=1)
+    exchange = asked.model_copy(update={"calls": [*asked.calls, offer, search]})
+    again = history.guard_again(exchange, now, {})
+    assert [call.arguments for call in again.calls] == [
+        {"question": history.WORDS_LEFT_OUT},
+        {"ids": [8], "chapter": 2},
+        {"query": history.WORDS_LEFT_OUT},
+    ]
+    read = " ".join(str(message["content"]) for message in history.as_messages([again]))
+    assert "Hettie" not in read
+    assert history.guard_again(exchange, first_at, {}) == exchange  # read from where it was written
+
+
 def test_an_answer_that_told_the_position_is_remembered_only_as_told_unless_it_was_not_spoken() -> None:
     said = "You're in chapter 2, 40 seconds in; about 3 minutes into the book, with about 3 minutes to go."
     assert history.remembered_speech(said, history.Told.WHERE, unsaid=False) == (

@@ -4,7 +4,8 @@ Everything stored was guarded against the position of its own turn. When the lis
 is now earlier in the book than that (they went back), a line about a passage they are
 now before would show words that are ahead again; so such exchanges are guarded once
 more against the current position, with the guard's own functions, before the model
-reads them. Their free text (the spoken reply) cannot be guarded and is left out.
+reads them. Their free text (the spoken reply, and what the model wrote into a search or
+a recall) cannot be guarded and is left out.
 
 What is stored is decided where the exchange is made (``remembered_speech``): an answer that told
 the listener where they are in the book is remembered without the position (DESIGN rule 4).
@@ -19,6 +20,10 @@ from bedside_guard import Candidate, Passage, ahead_of
 
 KEEP_EXCHANGES = 6
 REPLY_LEFT_OUT = "(my reply then is left out: it was given from further on in the book)"
+WORDS_LEFT_OUT = "(left out: written from further on in the book)"
+WRITTEN_ARGUMENTS = ("query", "question")
+"""The arguments a model writes in its own words (find_passage's query, recall's question): the
+rest are ids, numbers and choices, which later turns read back ("the other one")."""
 
 
 class Told(Enum):
@@ -83,8 +88,15 @@ def _guard_call(call: ToolCallRecord, here_ms: int, passages: dict[int, Passage]
         if place is not None:
             places.append(PlaceRef(line=len(places), place=place, kind=ref.kind))
     lines = [ref.text() for ref in places]
+    arguments = {
+        name: WORDS_LEFT_OUT if name in WRITTEN_ARGUMENTS else value for name, value in call.arguments.items()
+    }
     return call.model_copy(
-        update={"lines": lines or ["(nothing from this result can be shown now)"], "places": places}
+        update={
+            "arguments": arguments,
+            "lines": lines or ["(nothing from this result can be shown now)"],
+            "places": places,
+        }
     )
 
 
