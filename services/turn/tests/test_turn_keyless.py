@@ -433,6 +433,10 @@ async def test_a_row_of_the_list_is_pressed_by_saying_which(rig: Rig) -> None:
     reply = await rig.ask(listener, "the last one")
     assert (reply.outcome, position(rig, listener)) == ("moved", rows[1].start_ms)
     assert isinstance(rig.player.commands[-1], PressRow)
+    # what a later model turn reads names the place it moved to by id, never by the time it now is at
+    conversation, _ = await rig.service.conversations.load(listener, BOOK_ID)
+    moved = f"Moved: the book now plays from passage id={rows[1].id} in chapter {rows[1].chapter}."
+    assert conversation.exchanges[-1].calls[-1].lines == [moved]
     assert (await rig.ask(listener, "the second one")).speech == speech.not_on_the_list(0)  # the list went
     rig.player.rows[(listener, BOOK_ID)] = [Candidate.covering(rows[0], HERE)]
     assert (await rig.ask(listener, "option 3")).speech == "There is only one place on the screen."

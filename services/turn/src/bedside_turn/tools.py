@@ -57,6 +57,7 @@ from bedside_turn.domain.tool_results import (
     NO_MATCH,
     NOTHING_IN_SPAN,
     AlreadyAt,
+    moved_line,
     no_chapter_line,
     not_yet_line,
     outcome_lines,
@@ -456,7 +457,7 @@ class ToolBox:
             lines, refused = [permit.text], True
         elif self.preview:
             self.last_offer = OfferOutcome(outcome="moved", moved_to=pressed)
-            lines, refused = [f"Preview only: pressing row {index + 1} would go to {pressed.label()}."], False
+            lines, refused = [moved_line(pressed, preview=True)], False
         else:
             taken, reason = await self._move_command(PressRow(row=index))
             accepted = taken is not None
@@ -467,7 +468,7 @@ class ToolBox:
                 reason=reason,
             )
             self.turn.note_offer(self.last_offer.outcome, [pressed.label()] if accepted else [])
-            lines = [f"Moved: to {pressed.label()}." if accepted else f"Refused: {reason}."]
+            lines = [moved_line(pressed, preview=False) if accepted else f"Refused: {reason}."]
         self._recorded("press_listed", {"row": index}, lines, started, refused)
         return None
 

@@ -107,6 +107,16 @@ def with_earlier_place(targets: list[Target], position_ms: int) -> list[Target]:
     return [Target(position_ms=position_ms), *targets][:MAX_TARGETS]
 
 
+def moved_line(to: Candidate, preview: bool) -> str:
+    """A move as the model reads it: by the place's id and chapter, never its time, which is now the
+    listener's position (DESIGN rule 4)."""
+    where = f"passage id={to.passage_id}" if to.passage_id is not None else "the place named"
+    chapter = f" in {chapter_name(to.chapter)}" if to.chapter is not None else ""
+    if preview:
+        return f"Preview only (nothing was moved): from there the book would move to {where}{chapter}."
+    return f"Moved: the book now plays from {where}{chapter}."
+
+
 def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tuple[list[str], list[PlaceRef]]:
     """The model-visible result of an offer. A move names the place by id and chapter only."""
     if outcome.outcome == "refused":
@@ -117,13 +127,7 @@ def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tup
         )
         return [f"Refused: {reason}"], []
     if outcome.outcome == "moved" and outcome.moved_to is not None:
-        to = outcome.moved_to
-        where = f"passage id={to.passage_id}" if to.passage_id is not None else "the place named"
-        chapter = f" in {chapter_name(to.chapter)}" if to.chapter is not None else ""
-        said = f"Moved: the book now plays from {where}{chapter}."
-        if preview:
-            said = f"Preview only (nothing was moved): from there the book would move to {where}{chapter}."
-        return [said], row_places([to], first_line=0)
+        return [moved_line(outcome.moved_to, preview)], row_places([outcome.moved_to], first_line=0)
     head = "Listed on the screen, best first; they press a row to go there:"
     if preview:
         head = "Preview only (nothing was moved or drawn); from there the list would be:"
