@@ -494,6 +494,9 @@ async def test_a_question_about_what_is_ahead_has_not_come_up(rig: Rig) -> None:
         "not_yet",
         "Mortimer Sleet hasn't come up yet in what you've heard.",
     )
+    # In lower case the name is not said back: a word the book never uses gets this same reply
+    for asked in ("who is mortimer sleet?", "who is bobblehat?"):
+        assert (await rig.ask(listener, asked)).speech == speech.NOT_YET
 
 
 async def test_a_question_about_what_happens_later_is_further_on(rig: Rig) -> None:

@@ -41,8 +41,9 @@ class BookNames(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     first_ms: dict[str, int]
-    vocabulary: frozenset[str]
-    """Every word the book uses, so a capitalised word it never uses is known as not its own."""
+    word_first_ms: dict[str, int]
+    """Every word the book uses and the book time it is first heard: a capitalised word not heard
+    yet is told as a name not heard, whether the book uses it further on or never (``heard_word``)."""
     named_at_ms: dict[str, tuple[int, ...]] = Field(default_factory=dict)
     """Each name's times written as a name (capitalised inside a sentence), sorted."""
     spelling: dict[str, str] = Field(default_factory=dict)
@@ -157,7 +158,7 @@ def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
     }
     return BookNames(
         first_ms=names,
-        vocabulary=frozenset(first),
+        word_first_ms=first,
         named_at_ms={word: tuple(sorted(named_at[word])) for word in names},
         spelling={word: written[word][1] for word in names},
     )
@@ -183,10 +184,18 @@ def heard_names(names: BookNames, here_ms: int, limit: int = HINT_LIMIT) -> list
     return [names.spelling.get(word, word.title()) for word in ranked[:limit]]
 
 
+def heard_word(names: BookNames, word: str, here_ms: int) -> bool:
+    """Whether a listener at ``here_ms`` has heard the book say ``word`` (lower case)."""
+    first = names.word_first_ms.get(word)
+    return first is not None and not ahead_of(first, here_ms)
+
+
 def names_as_said(text: str, unheard: Sequence[str]) -> list[str]:
     """The names in ``text`` that hold an ``unheard`` word (``unheard_names``), whole and as the
     listener wrote them: "Squire Gordon" for "squire" in "who is Squire Gordon?", where the reply
-    named the one word; "Rob Roy" for "who is rob roy?". Only the listener's own words come back."""
+    named the one word. Only the listener's own words come back, and only a name they wrote with a
+    capital: "merrylegs" in lower case is unheard because the book has it further on, where a word
+    it never uses is not, so saying it back would tell them the book has a Merrylegs."""
     runs: list[list[tuple[str, str, bool | None]]] = []
     end = 0
     for match, (word, token, capital) in zip(
@@ -208,8 +217,8 @@ def names_as_said(text: str, unheard: Sequence[str]) -> list[str]:
             continue
         tokens = [token for _word, token, _capital in run]
         tokens[-1] = re.sub(r"['’]s$", "", tokens[-1])
-        name = " ".join(tokens if any(t[0].isupper() for t in tokens) else [t.title() for t in tokens])
-        if name not in said:
+        name = " ".join(tokens)
+        if any(t[0].isupper() for t in tokens) and name not in said:
             said.append(name)
     return said
 
@@ -300,7 +309,7 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
 
     def respelled(said: re.Match[str]) -> str:
         word = said[0].lower()
-        if word in names.vocabulary or word not in capitalised:
+        if heard_word(names, word, here_ms) or word not in capitalised:
             return said[0]
         near = [name for name in heard if _long_enough(word, name) and _one_edit_apart(word, name)]
         return names.spelling.get(near[0], near[0]) if len(near) == 1 else said[0]
@@ -338,8 +347,9 @@ def _one_edit_apart(a: str, b: str) -> bool:
 def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:
     """The names in ``text`` a listener at ``here_ms`` has not heard, in the order they come.
 
-    A book's name first heard at or past the line counts, and so does a capitalised word the
-    book never uses: both get the same reply, so the reply tells nothing about what is ahead.
+    A book's name first heard at or past the line counts, and so does a capitalised word not heard
+    yet, whether the book uses it further on or never: all get the same reply, so the reply tells
+    nothing about what is ahead.
     """
     spoken = capitalised_words(text)
     unheard: list[str] = []
@@ -348,7 +358,7 @@ def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:
         if first is not None:
             ahead = ahead_of(first, here_ms)
         else:
-            ahead = word in spoken and word not in names.vocabulary and word != "i"
+            ahead = word in spoken and not heard_word(names, word, here_ms) and word != "i"
         if ahead and word not in unheard:
             unheard.append(word)
     return unheard
