@@ -2122,3 +2122,49 @@ def test_minutes_on_the_timer_never_move_the_book(utterance: str, intent: intent
 )
 def test_a_way_put_right_while_speaking_is_the_second_way(utterance: str, intent: intents.Intent) -> None:
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # A clock time or an amount inside a question about the story is its subject: these moved the book.
+        ("who was at the lighthouse at 1:30?", Question("who was at the lighthouse at 1:30?")),
+        ("who went back 2 minutes later?", Question("who went back 2 minutes later?")),
+        ("what did he do at 1:30?", Question("what did he do at 1:30?")),
+        # ... and inside a moment described, part of what to find
+        ("go back to the bit where the lamp glowed at 1:30", FindPlace("the lamp glowed at 1:30", "back")),
+        (
+            "take me back to where the storm rolled on for a minute",
+            FindPlace("the storm rolled on for a minute", "back"),
+        ),
+        ("go back to when the storm went on for an hour", FindPlace("the storm went on for an hour", "back")),
+        # still moves, said as requests
+        ("go to 1:30", ClockTime(position_ms=5_400_000, minutes_seconds_ms=90_000)),
+        ("go back 2 minutes", Jump(offset_ms=-120_000)),
+        ("can you go back 2 minutes", Jump(offset_ms=-120_000)),
+        # the way said after the amount
+        ("skip 5 minutes back", Jump(offset_ms=-300_000)),
+        ("skip back 5 minutes", Jump(offset_ms=-300_000)),
+        ("skip 5 minutes", Jump(offset_ms=300_000)),
+        # a place on the clock said with "to", in any amount the router reads
+        ("skip to 45 seconds", ClockTime(position_ms=45_000)),
+        ("skip to half an hour", ClockTime(position_ms=1_800_000)),
+        ("go to 2 minutes 30 seconds", ClockTime(position_ms=150_000)),
+        ("go to an hour and a half", ClockTime(position_ms=5_400_000)),
+        ("go to 2 hours 10 minutes", ClockTime(position_ms=7_800_000)),
+        # where they were before they fell asleep is where they fell asleep, not before the last move
+        ("go back to where I was before I fell asleep", intents.Earlier(fell_asleep=True)),
+        ("take me back to where I was before I dozed off", intents.Earlier(fell_asleep=True)),
+        ("go back to where I was before", Undo()),
+        # "start" alone asks for the sound, as "play" does; the beginning named is a place
+        ("start", intents.PlayOn()),
+        ("start please", intents.PlayOn()),
+        ("start again", intents.StartAgain()),
+        ("the beginning", BookStart()),
+    ],
+)
+def test_what_a_request_says_in_passing_does_not_move_the_book(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """A review read these: a question naming a time moved the book there, a way said last was lost."""
+    assert intents.read(utterance) == intent

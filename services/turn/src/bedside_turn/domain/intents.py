@@ -465,6 +465,8 @@ _JUMP = re.compile(
     rf"\b({_BACK}|forward|forwards|ahead|skip(?!\s+{_BACK}\b)|on)\b(?:\s+\w+){{0,2}}?\s+(?:by\s+)?({_AMOUNT})"
 )
 """The way, then the amount; "skip back" goes back."""
+_WAY_SAID_LAST = re.compile(rf"\s+({_BACK}|forwards?|ahead)\b")
+"""The way said after a "skip" and its amount: "skip 5 minutes back"."""
 _JUMP_BY_CLOCK = re.compile(
     rf"^(?:(?:go|skip|jump|move) )?({_BACK}|forward|forwards|ahead) (?:by )?"
     r"(\d{1,2}):(\d{2})(?::(\d{2}))?(?: please)?$"
@@ -606,11 +608,11 @@ _INTO_THE_BOOK = r" (?:in|mark|point|into the (?:book|story))"
 _SPOKEN_CLOCK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:go|skip|jump|move|take me|take it|fast forward|rewind|play|start)(?: (?:back|ahead|forwards?|on))?"
-    rf" (?:to|from|at) (?:the )?{_CLOCK_SAID}(?:{_INTO_THE_BOOK})?(?:,? please)?$"
+    rf" (?:to|from|at) (?:the )?(?:{_CLOCK_SAID}|(?P<amount>{_AMOUNT}))(?:{_INTO_THE_BOOK})?(?:,? please)?$"
 )
 """A place on the book's clock said in words ("go to 2 hours 10 minutes", "skip to the 3 hour mark",
-"back to 1 hour", "go to minute 45", "start at 10 minutes"): the "to" makes it a place, where
-"skip 45 minutes" is a move by that much."""
+"back to 1 hour", "go to minute 45", "start at 10 minutes", "skip to 45 seconds", "go to an hour and
+a half"): the "to" makes it a place, where "skip 45 minutes" is a move by that much."""
 _CLOCK_PLACE_ALONE = re.compile(rf"^(?:the )?{_CLOCK_SAID}{_INTO_THE_BOOK}(?:,? please)?$")
 """The same said with no verb: "45 minutes in", "the 3 hour mark"."""
 _INTO_CHAPTER = re.compile(
@@ -629,7 +631,7 @@ _SHARE_OF_BOOK = re.compile(
     r"(?:(?:go|skip|jump|move|take me|take it|fast forward|rewind)(?: (?:back|ahead|forwards?|on))? to )?"
     r"(?:the )?"
     rf"(?:halfway(?: point| mark)?|middle|({'|'.join(_SHARES)}) of the way"
-    r"|(\d{1,2}) ?(?:%|percent)(?: mark)?)"
+    r"|(\d{1,2}|100) ?(?:%|percent)(?: mark)?)"
     r"(?: (?:through|into)(?: (?:the|this) (?:audio)?(book|story|chapter))?"
     r"| of (?:the|this) (?:audio)?(book|story|chapter))?"
     rf"(?:(?: through| into| of) chapter ({_BARE_NUMBER_SAID}))?"
@@ -671,6 +673,7 @@ _FELL_ASLEEP = re.compile(
     r"|\bwhen i (?:fell asleep|dozed off|drifted off|nodded off)\b"
     r"|^(?:when|what time) did i (?:fall asleep|doze off|drift off|nod off)\b"
     r"|\bback to (?:just )?before i (?:fell asleep|dozed off|drifted off|nodded off)\b"
+    r"|\bwhere i was (?:just )?before i (?:fell asleep|dozed off|drifted off|nodded off|went to sleep)\b"
     r"|\b(?:back )?to (?:where|when) i was (?:still )?awake\b|\bthe last (?:thing|bit|part) i remember\b"
     r"|^i (?:must have )?(?:fell asleep|dozed off|drifted off|nodded off)\b.*?[\s,]+"
     r"(?:go|take me|bring me|put me) back(?: there)?(?:,?\s+please)?$"
@@ -1337,7 +1340,7 @@ _PLAY_ON = re.compile(
     r"(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on)"
     r"|unpause|un-pause|play on|(?:press|hit|push) play|(?:turn|put|switch) it (?:back )?on|pick up"
     r"|(?:ok(?:ay)?,? )?(?:i'm|im|i am) back"
-    r"|start (?:playing|reading))"
+    r"|start (?:playing|reading)|start(?=(?:\s+(?:it|now|please))*$))"
     r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here|some more|a bit more|playback"
     r"|(?:from )?where (?:i|we) (?:left off|stopped|was|were|got to)))*$"
 )
@@ -1714,14 +1717,19 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
         return TimeLeft()
     if length := _LENGTH_ASKED.match(text):
         return TimeLeft(length_of=_LENGTHS[length.group(1)])
+    in_passing = _said_in_passing(text)
     # a place said on the clock first: "skip to 45 minutes in" is no move by 45 minutes
-    if not _ON_THE_TIMER_SAID.search(text) and (
-        jump := _spoken_clock(text)
-        or _share_of_book(text)
-        or _into_chapter(text)
-        or _jump_said(text)
-        or _jump_by_number_alone(text)
-        or _missed_stretch(text)
+    if (
+        not in_passing
+        and not _ON_THE_TIMER_SAID.search(text)
+        and (
+            jump := _spoken_clock(text)
+            or _share_of_book(text)
+            or _into_chapter(text)
+            or _jump_said(text)
+            or _jump_by_number_alone(text)
+            or _missed_stretch(text)
+        )
     ):
         return jump
     if _SKIP_OPENING.match(text):  # before a goto, which would search the book for "the intro"
@@ -1734,7 +1742,7 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
         return ThisChapterStart()
     if chapter := _chapter_moved_to(text) or _chapter_named(text):
         return chapter
-    if clock := _CLOCK.search(text):
+    if not in_passing and (clock := _CLOCK.search(text)):
         h, m, s = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
         short = (h * 60 + m) * 1000 if clock.group(3) is None and m < 60 else None
         return ClockTime(position_ms=((h * 60 + m) * 60 + s) * 1000, minutes_seconds_ms=short)
@@ -1753,6 +1761,20 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
     if _MOMENT.match(text) and len(text.split()) >= 2:
         return FindPlace(query=text)
     return _asked_after_an_opener(utterance, text, whole) or Other()
+
+
+_ABOUT_THE_STORY = re.compile(r"^(?:who|what|whats|what's|why|which|whose|was|were|did|does|had)\b")
+_DESCRIBING = re.compile(r"\b(?:where|when)\s*$")
+
+
+def _said_in_passing(text: str) -> bool:
+    """Whether a time or an amount in ``text`` is part of what is asked, not a move: said in a
+    question about the story ("who went back 2 minutes later?", "what did he do at 1:30?") or in a
+    moment described ("go back to where the lamp glowed at 1:30")."""
+    if _ABOUT_THE_STORY.match(text):
+        return True
+    goto = _GOTO.match(text)
+    return goto is not None and _DESCRIBING.search(goto.group(0)) is not None
 
 
 def _asked_before_what_asks_nothing(text: str, whole: bool) -> Intent | None:
@@ -2038,6 +2060,8 @@ def _jump_said(text: str) -> Jump | None:
     said = _JUMP.search(text)
     if said is not None:
         way, amount = said.group(1, 2)
+        if way == "skip" and (said_last := _WAY_SAID_LAST.match(text, said.end())):  # "skip 5 minutes back"
+            way = said_last.group(1)
     elif not _QUESTION_START.match(text) and (said := _JUMP_AMOUNT_FIRST.search(text)) is not None:
         amount, way = said.group(1, 2)
     else:
@@ -2073,7 +2097,11 @@ def _spoken_clock(text: str) -> ClockTime | None:
     said = _SPOKEN_CLOCK.match(text) or _CLOCK_PLACE_ALONE.match(text)
     if said is None:
         return None
-    hours, minutes, minutes_alone, minute_named = (number_of(part) if part else 0 for part in said.groups())
+    if amount := said.groupdict().get("amount"):
+        return ClockTime(position_ms=round(_said_amount_ms(amount)))
+    hours, minutes, minutes_alone, minute_named = (
+        number_of(part) if part else 0 for part in said.groups()[:4]
+    )
     return ClockTime(position_ms=round((hours * 60 + (minutes or minutes_alone or minute_named)) * 60_000))
 
 
