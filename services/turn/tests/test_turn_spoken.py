@@ -61,3 +61,21 @@ async def test_without_a_position_the_hints_follow_the_players(rig: Rig, hearing
     assert hearing.hints[-1] is None
     assert reply.turn is not None
     assert reply.turn.outcome == "listed"  # chapter two is ahead of the start: a row to press
+
+
+async def test_a_search_that_failed_one_spoken_question_is_asked_again_for_the_next(
+    rig: Rig, hearing: HintsNoted
+) -> None:
+    """The spoken questions shared one memory of failed services, so one failure of search left every
+    later question without names to expect until the turn service was restarted (a review)."""
+    listener = rig.listener_at(HERE)
+    rig.search.down = True
+    try:
+        await asked(rig, listener, "who is Tamsin?", here_ms=HERE)
+        assert hearing.hints[-1] is None
+    finally:
+        rig.search.down = False
+    await asked(rig, listener, "who is Tamsin?", here_ms=HERE)
+    hints = hearing.hints[-1]
+    assert hints is not None
+    assert "Tamsin" in hints.split()

@@ -17,7 +17,7 @@ from bedside_contracts.turn import Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_runtime.errors import CallFailed, InvalidRequest
 from bedside_speech import Hearer, NotAWav, WhisperTranscriber, hint_text, samples_from_wav
 
-from bedside_turn.backends import Backends
+from bedside_turn.backends import Backends, TurnBackends
 
 log = structlog.get_logger("bedside.turn")
 
@@ -27,7 +27,9 @@ UTTERANCE_MAX_CHARS = 1000
 @dataclass
 class SpokenTurns:
     turn: Callable[[Ask], Awaitable[TurnReply]]
-    backends: Backends
+    backends: TurnBackends
+    """Held for its connection: each spoken question asks through a copy of its own (``for_one_turn``),
+    so a service that failed one question is asked again by the next."""
     load: Callable[[], Hearer] = WhisperTranscriber
     _recogniser_loaded: Hearer | None = field(default=None, init=False)
     _loading: asyncio.Lock = field(default_factory=asyncio.Lock, init=False)
@@ -37,11 +39,14 @@ class SpokenTurns:
             samples = samples_from_wav(spoken.wav)
         except NotAWav as error:
             raise InvalidRequest(f"the recording is not a 16-bit PCM WAV: {error}") from None
+        backends = self.backends.for_one_turn()
         here_ms = spoken.here_ms
         if here_ms is None:
-            state = await self.backends.state(StateRequest(listener=spoken.listener, book=spoken.book))
+            state = await backends.state(StateRequest(listener=spoken.listener, book=spoken.book))
             here_ms = state.position_ms
-        hints, recogniser = await asyncio.gather(self._hints(spoken.book, here_ms), self._recogniser())
+        hints, recogniser = await asyncio.gather(
+            self._hints(backends, spoken.book, here_ms), self._recogniser()
+        )
         heard = (await asyncio.to_thread(recogniser.hear, samples, hints))[:UTTERANCE_MAX_CHARS]
         if not heard:
             return SpokenTurnReply(heard="")
@@ -54,10 +59,11 @@ class SpokenTurns:
         )
         return SpokenTurnReply(heard=heard, turn=await self.turn(ask))
 
-    async def _hints(self, book: str, here_ms: int) -> str | None:
+    @staticmethod
+    async def _hints(backends: Backends, book: str, here_ms: int) -> str | None:
         """The heard names as the recogniser takes them; none when search cannot say (never a guess)."""
         try:
-            heard = await self.backends.hints(NameHints(book=book, here_ms=here_ms))
+            heard = await backends.hints(NameHints(book=book, here_ms=here_ms))
         except CallFailed as error:
             log.warning("no names to hint the recogniser with", error=str(error), book=book)
             return None
