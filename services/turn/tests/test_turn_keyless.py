@@ -551,6 +551,21 @@ async def test_every_turn_is_appended_to_the_turns_stream_once(rig: Rig) -> None
     assert again.duplicate
 
 
+async def test_a_conversation_that_cannot_be_read_is_answered_without_it(
+    rig: Rig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure to read the stored exchanges failed the whole turn, where a failure to record one is
+    only logged (a review)."""
+    listener = rig.listener_at(HERE)
+
+    async def unreadable(listener: str, book: str) -> object:
+        raise TimeoutError("the key-value store did not answer")
+
+    monkeypatch.setattr(rig.service.conversations, "load", unreadable)
+    reply = await rig.ask(listener, "no, the other one")
+    assert (reply.outcome, reply.speech) == ("unsure", speech.NO_OTHER)
+
+
 async def test_conversations_keep_the_last_six_exchanges_and_survive_racing_writers(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     store = rig.service.conversations

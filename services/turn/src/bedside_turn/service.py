@@ -76,7 +76,7 @@ class TurnService:
         earlier: list[Exchange] = []
         if stored is not None:
             with turn.step("history"):
-                earlier = await self._history(ask, here_ms, (await stored)[0], backends)
+                earlier = await self._history(ask, here_ms, stored, backends)
         said, mode, broke = await self._run(tools, ask.utterance, intent, earlier)
         let_down = broke or bool(backends.let_down_by)
         # Plain code's words in a turn a service let down may stand for the failure ("I couldn't
@@ -215,10 +215,19 @@ class TurnService:
             return speech.TROUBLE, self.mode, True
 
     async def _history(
-        self, ask: Ask, here_ms: int, conversation: Conversation, backends: Backends
+        self,
+        ask: Ask,
+        here_ms: int,
+        stored: "asyncio.Task[tuple[Conversation, int | None]]",
+        backends: Backends,
     ) -> list[Exchange]:
-        """The stored exchanges as the model may read them from ``here_ms``."""
-        exchanges = conversation.exchanges
+        """The stored exchanges as the model may read them from ``here_ms``; none when they cannot be
+        read: the listener is answered without what came before, as a turn not recorded is only logged."""
+        try:
+            exchanges = (await stored)[0].exchanges
+        except Exception:
+            log.exception("earlier exchanges not read", listener=ask.listener, book=ask.book)
+            return []
         ids = history.passages_to_read(exchanges, here_ms)
         passages: dict[int, Passage] = {}
         if ids:
