@@ -1178,6 +1178,16 @@ async def test_a_move_and_a_timer_said_together_do_both_the_move_first(rig: Rig)
     assert reply.speech.endswith("I'll stop in 2 minutes.")
 
 
+async def test_the_second_of_two_requests_is_read_from_where_the_first_left_the_book(rig: Rig) -> None:
+    """The second half read the first half's refusal as its own ("This is the last chapter; there is
+    none after it." twice, and the timer set was never said) and measured from before the move (a review)."""
+    in_the_last = rig.listener_at(10 * PASSAGE_MS + 5_000)
+    reply = await rig.ask(in_the_last, "skip to the next chapter and sleep in 10 minutes")
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=10)
+    assert reply.speech.count("there is none after it") == 1, reply.speech
+    assert reply.speech.endswith("The book ends in about 1 minute, so I'll stop there."), reply.speech
+
+
 async def test_the_timer_started_again_keeps_its_minutes_and_a_chapters_end_stays(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     sent = len(rig.player.commands)

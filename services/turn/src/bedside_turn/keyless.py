@@ -63,6 +63,7 @@ async def run_keyless(
             return await _go_there(tools, earlier or [])
         case intents.Together(move=move, then=then):  # the move first: a timer counts from the place
             moved = await run_keyless(tools, utterance, move, earlier)
+            tools.next_request()
             return f"{moved} {await run_keyless(tools, utterance, then)}"
         case intents.FindPlace(query=query, direction=direction):
             return await _find_place(tools, query, direction)

@@ -116,6 +116,16 @@ class ToolBox:
     undone: OwnWords | None = None
     """Where the player's undo put the book back in this turn, said (``speech.undone``)."""
 
+    def next_request(self) -> None:
+        """Ready for the second of two requests said together: read from where the first moved the
+        book (a preview moved nothing), with nothing the first's calls found taken for the second's."""
+        moved = self.last_offer.moved_to if self.last_offer and self.last_offer.outcome == "moved" else None
+        if moved is not None and not self.preview:
+            self.here_ms = moved.start_ms
+        self.hits, self.recalled, self.unheard_names = [], [], []
+        self.asks_later = self.not_transcribed_here = self.at_chapter_end = False
+        self.recapped = self.no_chapter = self.already_at = None
+
     def done_in_own_words(self) -> OwnWords | None:
         """What this turn did (a move, a list, a timer), said without the book's words."""
         return speech.done_in_own_words(
