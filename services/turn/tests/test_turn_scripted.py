@@ -375,6 +375,23 @@ async def test_an_overloaded_model_gets_a_spoken_fallback_from_the_router(rig: R
     assert reply.outcome == "moved"
 
 
+async def test_a_model_lost_or_silent_after_it_set_a_timer_says_the_timer_was_set(rig: Rig) -> None:
+    """Both said "I couldn't find that moment in the book." with the timer set (a review)."""
+    listener = rig.listener_at(HERE)
+    script(
+        rig,
+        [Use("playback", {"action": "sleep_timer", "minutes": 2})],
+        overloaded(),
+        overloaded(),
+        overloaded(),
+    )
+    reply = await rig.ask(listener, "sleep in 2 minutes please")
+    assert reply.speech == speech.NO_MODEL + "I'll stop in 2 minutes."
+    script(rig, [Use("playback", {"action": "sleep_timer", "minutes": 3})], [Say("")])
+    reply = await rig.ask(listener, "sleep in 3 minutes please")
+    assert reply.speech == "I'll stop in 3 minutes."
+
+
 async def test_a_model_that_recovers_after_an_overload_answers(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     model = script(rig, overloaded(), [Say("I can take you to a moment.")])

@@ -206,10 +206,12 @@ class TurnService:
                 )
             except ModelUnreachable as error:
                 log.warning("model unreachable; answering keyless", error=str(error))
-                if tools.turn.calls:
-                    return speech.NO_MODEL + speech.for_offer(tools.last_offer), KEYLESS, False
+                if tools.turn.calls:  # what it did is said; plain code does not start the turn again
+                    done = tools.done_in_own_words() or speech.for_offer(tools.last_offer, tools.preview)
+                    return speech.NO_MODEL + done, KEYLESS, False
                 return speech.NO_MODEL + await run_keyless(tools, utterance, intent, earlier), KEYLESS, False
-            return said or speech.for_offer(tools.last_offer, tools.preview), self.model, False
+            done = tools.done_in_own_words() or speech.for_offer(tools.last_offer, tools.preview)
+            return said or done, self.model, False
         except CallFailed as error:
             log.warning("a service failed during the turn", error=str(error))
             return speech.TROUBLE, self.mode, True
