@@ -187,7 +187,6 @@ class ToolBox:
             book=self.book, here_ms=self.here_ms, query=args.query, heard_only=args.heard_only
         )
         found = await self.backends.find(asked)
-        self.turn.note_search()
         self.hits = list(found.hits)
         if not found.places:
             return [NO_MATCH], []

@@ -51,7 +51,6 @@ class Turn:
     moved: bool = False
     listed: bool = False
     offer_refused: bool = False
-    searched: bool = False
     told: Told | None = None
     """Plain code answered without reading a passage (where they are, from the book's own times, or
     what Bedside can do); remembered for the model by its kind alone (``history.remembered_speech``)."""
@@ -76,9 +75,6 @@ class Turn:
         if self.moved:
             return Refused(AFTER_MOVE)
         return MayOffer(may_move=not self.listed)
-
-    def note_search(self) -> None:
-        self.searched = True
 
     def note_recall(self, came_up: bool) -> None:
         self.recalled = True
