@@ -32,7 +32,9 @@ ChapterEndStop = Annotated[
 ]
 
 
-SleepMinutes = Annotated[int, Field(ge=1, le=600)]
+LONGEST_SLEEP_MINUTES = 600
+"""The longest sleep timer in minutes: ten hours, a whole night and more."""
+SleepMinutes = Annotated[int, Field(ge=1, le=LONGEST_SLEEP_MINUTES)]
 SleepAfter = Annotated[
     SleepMinutes | Literal["chapter_end"],
     Field(description="minutes of listening from now, or the end of the chapter playing now"),

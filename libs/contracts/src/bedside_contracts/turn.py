@@ -10,6 +10,7 @@ from bedside_guard import Candidate
 from pydantic import ConfigDict, Field, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name, Offset
+from bedside_contracts.player import SleepMinutes
 
 TurnOutcome = Literal["moved", "listed", "answered", "not_yet", "refused", "unsure", "failed"]
 
@@ -197,11 +198,8 @@ class PlaybackArgs(Contract):
         description="sleep_timer: pause after `minutes` of listening or at the chapter's end; "
         'cancel_sleep_timer: turn the timer off; pause: pause the book now ("pause", "stop")'
     )
-    minutes: int | None = Field(
-        default=None,
-        ge=1,
-        le=600,
-        description="with sleep_timer: minutes of listening from now, as they said",
+    minutes: SleepMinutes | None = Field(
+        default=None, description="with sleep_timer: minutes of listening from now, as they said"
     )
     chapter_end: bool = Field(
         default=False, description="with sleep_timer: stop at the end of the chapter playing now"

@@ -3,7 +3,7 @@
 from collections.abc import Callable
 from functools import partial
 
-from bedside_contracts.player import LocateRequest, SleepTimer, StateRequest
+from bedside_contracts.player import LONGEST_SLEEP_MINUTES, LocateRequest, SleepTimer, StateRequest
 from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target
 from bedside_contracts.turn import Exchange
 from bedside_guard import OPENING_CHAPTER
@@ -196,7 +196,7 @@ async def _timer_in_minutes(
                 tools.turn.told = history.Told.TIMER
                 return playback.timer_now(timer, tools.here_ms)
             minutes = timer.after
-    if minutes > playback.LONGEST_MINUTES:
+    if minutes > LONGEST_SLEEP_MINUTES:
         return playback.TOO_LONG
     return await _playback(tools, {"action": "sleep_timer", "minutes": minutes})
 

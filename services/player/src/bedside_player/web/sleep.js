@@ -69,7 +69,7 @@ function choose(choice) {
 // book left whatever the other book says (a book at its end refuses one): left there, it would stop
 // that book some later night. A slow player is not waited for long.
 const CARRY_WAIT_MS = 4_000;
-const LONGEST_TIMER_MINUTES = 600; // the player's bound (SleepMinutes)
+const LONGEST_TIMER_MINUTES = 600; // the player's bound (LONGEST_SLEEP_MINUTES)
 export async function carryTimerTo(book) {
   const timer = state.sleep.timer;
   if (!timer || book === state.bookId) return;

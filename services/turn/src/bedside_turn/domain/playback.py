@@ -21,8 +21,6 @@ from bedside_turn.domain.own_words import OwnWords
 VOICE_DEVICE = "voice"
 """The device named on a timer set by a turn that came with none (the CLI, a test)."""
 
-LONGEST_MINUTES = 600
-"""The longest sleep timer the player sets (``SleepMinutes``)."""
 TOO_LONG = OwnWords("I can set the sleep timer for up to ten hours.")
 NO_CHAPTER_END_TO_STOP = OwnWords("I can't find a chapter end to stop at; try a number of minutes.")
 OTHER_STOPS = "I can stop at the end of this chapter, or after a number of minutes."
