@@ -323,6 +323,17 @@ async def test_the_end_of_the_chapter_asked_in_the_pause_after_its_last_words_is
     assert (position(rig, listener, book=PAUSED), len(rig.player.offers)) == (179_000, offers)
 
 
+async def test_the_end_of_the_book_asked_inside_its_last_passage_is_where_they_are(rig: Rig) -> None:
+    """ "Go to the end" from inside the book's last passage moved the book back to that passage's start
+    and said "There you are" (a review)."""
+    inside_the_last = 11 * PASSAGE_MS + 5_000
+    listener = rig.listener_at(inside_the_last)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, "go to the end")
+    assert (reply.outcome, reply.speech, reply.rows) == ("refused", speech.AT_BOOK_END, [])
+    assert (position(rig, listener), len(rig.player.offers)) == (inside_the_last, offers)
+
+
 @pytest.mark.parametrize("book", [BOOK_ID, PAUSED])
 async def test_the_end_of_a_chapter_named_is_its_closing_passage_not_its_start(rig: Rig, book: str) -> None:
     listener = rig.listener_at(HERE, book=book)  # chapter 2; chapter 3 closes with the passage at 0:04:00

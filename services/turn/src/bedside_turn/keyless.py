@@ -6,11 +6,17 @@ from functools import partial
 from bedside_contracts.player import LONGEST_SLEEP_MINUTES, LocateRequest, SleepTimer, StateRequest
 from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target
 from bedside_contracts.turn import Exchange
-from bedside_guard import OPENING_CHAPTER
+from bedside_guard import OPENING_CHAPTER, Passage
 
 from bedside_turn.domain import history, intents, playback, sittings, speech
 from bedside_turn.domain import recap as recaps
-from bedside_turn.domain.chapters import after_the_opening, final_chapter, playing_chapter, titled_chapter
+from bedside_turn.domain.chapters import (
+    after_the_opening,
+    already_at_its_end,
+    final_chapter,
+    playing_chapter,
+    titled_chapter,
+)
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.routing import (
@@ -382,7 +388,10 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
                 last = await _last_passage(tools)
                 if last is None:
                     return speech.NOT_FOUND
-                args = {"ids": [last]}
+                if already_at_its_end(last, tools.here_ms):  # an offer would move the book back
+                    tools.turn.declined = True
+                    return speech.AT_BOOK_END
+                args = {"ids": [last.id]}
             case _:
                 return speech.CANNOT_HELP
     await tools.run("offer_positions", args)  # the player refuses a time past the end itself
@@ -446,12 +455,11 @@ async def _book_info(tools: ToolBox) -> BookInfo | None:
     return books[0] if books else None
 
 
-async def _last_passage(tools: ToolBox) -> int | None:
-    """The id of the book's final passage: "the end" starts there, not on its last millisecond."""
+async def _last_passage(tools: ToolBox) -> Passage | None:
+    """The book's final passage: "the end" starts there, not on its last millisecond."""
     book = await _book_info(tools)
     if book is None:
         return None
     end = Target(position_ms=max(0, book.duration_ms - 1))
     resolved = await tools.backends.resolve(Resolve(book=tools.book, here_ms=tools.here_ms, targets=[end]))
-    passage = resolved.resolutions[0].passage if resolved.resolutions else None
-    return passage.id if passage is not None else None
+    return resolved.resolutions[0].passage if resolved.resolutions else None

@@ -140,6 +140,7 @@ NO_EARLIER = OwnWords("I can't find a time like that in what you've listened to.
 NO_CHAPTER_BEFORE = OwnWords("This is the first chapter; there is none before it.")
 NO_CHAPTER_AFTER = OwnWords("This is the last chapter; there is none after it.")
 AT_CHAPTER_END = OwnWords("You're already at the end of this chapter.")
+AT_BOOK_END = OwnWords("You're already at the end of the book.")
 AT_CHAPTER_START = OwnWords("You're already at the start of this chapter; nothing of it has played yet.")
 """"Start over" before any of the chapter playing is heard (its lead-in, or its first word): nothing
 was moved, and nothing ahead was offered."""
