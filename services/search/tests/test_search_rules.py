@@ -273,6 +273,22 @@ def test_a_time_in_a_gap_moves_forward_to_where_narration_resumes() -> None:
     assert (found.passage.id, found.at_ms) == (3, 95_000)
 
 
+def test_a_jump_back_into_a_gap_stays_behind_the_line() -> None:
+    """ "Go back 1 second" in the pause before a chapter offered the chapter's start, further on (a red
+    team of the line): the quiet moved forward to where narration resumes, past where the jump began."""
+    passages = small_passages()
+    shifted = [
+        p if p.chapter < 2 else p.model_copy(update={"start_ms": p.start_ms + 5_000}) for p in passages
+    ]
+    gappy = ServedBook.of(small_info(), shifted, "c")
+    back = resolve_one(gappy, 93_000, Target(offset_ms=-1_000))
+    assert back.passage is not None
+    assert (back.passage.id, back.at_ms) == (2, 90_000)
+    on = resolve_one(gappy, 90_500, Target(offset_ms=1_000))  # forward still goes on to the narration
+    assert on.passage is not None
+    assert (on.passage.id, on.at_ms) == (3, 95_000)
+
+
 def test_the_holding_passage_is_the_one_the_line_is_inside(book: ServedBook) -> None:
     assert book.holding(0) is None
     assert book.holding(30_000) is None  # on a boundary: nothing is partly heard

@@ -50,7 +50,7 @@ def resolve_one(book: ServedBook, here_ms: int, target: Target) -> Resolution:
         # Back from the book's very start: clamped to the start it would land at or ahead of the
         # line, and an offer would list that place as further on. There is nothing behind to go to.
         return Resolution(target=target, named="time", reason=NOTHING_BEFORE_THE_START)
-    return at_time(book, target, at)
+    return at_time(book, target, at, back=target.offset_ms < 0)
 
 
 NOTHING_BEFORE_THE_START = "there is nothing before the start of the book to go back to"
@@ -84,22 +84,24 @@ def clamp(ms: int, low: int, high: int) -> int:
     return max(low, min(ms, high))
 
 
-def at_time(book: ServedBook, target: Target, ms: int) -> Resolution:
+def at_time(book: ServedBook, target: Target, ms: int, *, back: bool = False) -> Resolution:
     """The passage holding ``ms``. A time in a gap between passages (or before the first)
-    moves forward to where narration resumes; one past the last passage's end stays in it.
-    A time in a chapter not transcribed yet is that chapter's wordless passage."""
-    passage = book.untranscribed_at(ms) or containing(book, ms)
+    moves forward to where narration resumes, unless it was reached going ``back``: then it stays at
+    the end of the passage before, so a move back never lands further on than it began. One past the
+    last passage's end stays in it. A time in a chapter not transcribed yet is that chapter's
+    wordless passage."""
+    passage = book.untranscribed_at(ms) or containing(book, ms, back=back)
     if passage is None:
         return Resolution(target=target, named="time", reason=f"{clock(ms)} is not transcribed yet")
     at = clamp(ms, passage.start_ms, max(passage.start_ms, passage.end_ms))
     return Resolution(target=target, passage=passage, at_ms=at, named="time")
 
 
-def containing(book: ServedBook, ms: int) -> Passage | None:
+def containing(book: ServedBook, ms: int, *, back: bool = False) -> Passage | None:
     before = book.last_passage_starting_at_or_before(ms)
     if before is None:
         return book.passages[0] if book.passages else None
-    if ms <= before.end_ms:
+    if ms <= before.end_ms or back:
         return before
     after = book.next_passage_after(before)
     return after if after is not None else before
