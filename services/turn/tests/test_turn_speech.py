@@ -180,6 +180,21 @@ def test_a_spoken_chapter_list_names_the_latest_begun_and_no_title_ahead() -> No
     assert "Home" not in said
 
 
+def test_a_spoken_chapter_list_at_a_chapters_first_moment_names_it_playing_by_its_number() -> None:
+    """At chapter 5's first millisecond "list the chapters" called chapter 4 "the one playing" where
+    "what chapter am I in?" said chapter 5 (a red team of the line)."""
+    book = _book_of(["Dawn", "The Mill", "Rain", "The Ford", "Snow", "The Fair", "Home"])
+    said = speech.chapter_titles(book, 4 * 60_000)
+    assert said == (
+        'The book has 7 chapters. The latest you have begun: chapter 2, "The Mill"; chapter 3, "Rain"; '
+        'chapter 4, "The Ford"; and chapter 5, the one playing.'
+    )
+    assert "Snow" not in said
+    assert speech.chapter_titles(_book_of(["Chapter 1", "CHAPTER II", ""]), 60_000).endswith(
+        "you're in chapter 2."
+    )
+
+
 def test_a_chapter_list_without_titles_says_so_once() -> None:
     said = speech.chapter_titles(_book_of(["Chapter 1", "CHAPTER II", ""]), 70_000)
     assert said == "The book has 3 chapters, numbered without titles; you're in chapter 2."

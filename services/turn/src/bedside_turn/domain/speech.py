@@ -327,13 +327,16 @@ def chapter_titles(book: BookInfo, here_ms: int) -> str:
     not said (ADR 52: the page names a chapter not reached by its number alone). A title is the
     book's words, so a list with one is left to the answer check."""
     chapters = sorted((c for c in book.chapters if c.n != OPENING_CHAPTER), key=lambda c: c.start_ms)
-    begun = [c for c in chapters if not ahead_of(c.start_ms, here_ms)]
+    playing = playing_chapter(chapters, here_ms)  # on its first millisecond, begun though unheard
+    begun = [c for c in chapters if playing is not None and c.start_ms <= playing.start_ms]
     has = f"The book has {_counted(len(chapters), 'chapter')}"
-    if not begun:
+    if playing is None:
         return OwnWords(f"{has}, and you haven't started the first yet.")
     if not any(own_title(c.n, c.title) for c in chapters):
-        return OwnWords(f"{has}, numbered without titles; you're in {chapter_name(begun[-1].n)}.")
-    named = [chapter_name(c.n, c.title) for c in begun[-LATEST_TITLES:]]
+        return OwnWords(f"{has}, numbered without titles; you're in {chapter_name(playing.n)}.")
+    named = [
+        chapter_name(c.n, None if ahead_of(c.start_ms, here_ms) else c.title) for c in begun[-LATEST_TITLES:]
+    ]
     if len(named) == 1:
         return f"{has}; you're in {named[0]}."
     listed = "; ".join(named[:-1]) + f"; and {named[-1]}, the one playing"
