@@ -510,6 +510,14 @@ async def test_a_question_about_what_is_ahead_has_not_come_up(rig: Rig) -> None:
         assert (await rig.ask(listener, asked)).speech == speech.NOT_YET
 
 
+@pytest.mark.parametrize("asked", ["who is the woman who ", "take me back to where the woman who "])
+async def test_a_question_longer_than_a_search_takes_is_asked_to_be_put_shorter(rig: Rig, asked: str) -> None:
+    """Past the tools' 300 characters a question was answered "That hasn't come up yet" (a red team)."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, asked + "walked along the harbour wall in the rain " * 10)
+    assert (reply.outcome, reply.speech) == ("refused", speech.SAY_IT_SHORTER)
+
+
 async def test_a_question_about_what_happens_later_is_further_on(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "what happens to Tamsin in the end?")

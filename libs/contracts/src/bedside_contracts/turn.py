@@ -64,10 +64,16 @@ class TurnReply(Contract):
 # --- the tools the model has -------------------------------------------------------------
 
 
+WORDS_TAKEN = 300
+"""The longest query or question a search or a recall takes: a sentence or two."""
+
+
 class FindPassageArgs(Contract):
     """Search the whole book for the moment the listener describes; best first."""
 
-    query: str = Field(min_length=1, max_length=300, description="what happens at the moment, in plain words")
+    query: str = Field(
+        min_length=1, max_length=WORDS_TAKEN, description="what happens at the moment, in plain words"
+    )
     heard_only: bool = Field(
         default=False,
         description="true when they asked to go back to it: only what they have heard is searched",
@@ -77,7 +83,9 @@ class FindPassageArgs(Contract):
 class RecallArgs(Contract):
     """Read what the listener has already heard to answer a question about it."""
 
-    question: str = Field(min_length=1, max_length=300, description="the listener's question, restated")
+    question: str = Field(
+        min_length=1, max_length=WORDS_TAKEN, description="the listener's question, restated"
+    )
 
 
 EARLIER_PLACE_FIELDS = (

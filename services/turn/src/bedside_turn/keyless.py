@@ -5,7 +5,7 @@ from functools import partial
 
 from bedside_contracts.player import LONGEST_SLEEP_MINUTES, LocateRequest, SleepTimer, StateRequest
 from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target
-from bedside_contracts.turn import Exchange
+from bedside_contracts.turn import WORDS_TAKEN, Exchange
 from bedside_guard import OPENING_CHAPTER, Passage
 
 from bedside_turn.domain import history, intents, playback, sittings, speech
@@ -71,6 +71,9 @@ async def run_keyless(
             moved = await run_keyless(tools, utterance, move, earlier)
             tools.next_request()
             return f"{moved} {await run_keyless(tools, utterance, then)}"
+        case intents.FindPlace(query=query) | intents.Question(question=query) if len(query) > WORDS_TAKEN:
+            tools.turn.declined = True
+            return speech.SAY_IT_SHORTER
         case intents.FindPlace(query=query, direction=direction):
             return await _find_place(tools, query, direction)
         case intents.Question(question=question):

@@ -141,6 +141,8 @@ NO_CHAPTER_BEFORE = OwnWords("This is the first chapter; there is none before it
 NO_CHAPTER_AFTER = OwnWords("This is the last chapter; there is none after it.")
 AT_CHAPTER_END = OwnWords("You're already at the end of this chapter.")
 AT_BOOK_END = OwnWords("You're already at the end of the book.")
+SAY_IT_SHORTER = OwnWords("That's more than I can search for at once. Could you say it in a sentence or two?")
+"""A question or a moment described at more length than a search or a recall takes (``WORDS_TAKEN``)."""
 AT_CHAPTER_START = OwnWords("You're already at the start of this chapter; nothing of it has played yet.")
 """"Start over" before any of the chapter playing is heard (its lead-in, or its first word): nothing
 was moved, and nothing ahead was offered."""
