@@ -117,6 +117,7 @@ TITLED = [
         ("stormy day", 200_000, 1),  # an article left out
         ("ginger", 200_000, 2),  # the title said whole, though another holds it too
         ("ginger's story", 200_000, 3),  # all of its words are in one title only
+        ("gingers story continued", 200_000, 3),  # as a recogniser writes it (the title said alone matched)
         ("the fire", 200_000, 4),
         ("the fire", 180_000, None),  # at chapter 4's first millisecond nothing of it is heard
         ("the fire", 250_000, 4),  # the title said whole, not "The Fire Again"

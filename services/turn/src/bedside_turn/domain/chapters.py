@@ -114,11 +114,11 @@ def titled_chapter(chapters: Sequence[ChapterInfo], said: str, here_ms: int) -> 
     every answer give a chapter not yet reached its number alone), so a move by one would confirm
     what the book holds further on. Those are found as any described moment is.
     """
-    wanted = _title_words(said)
+    wanted = _loose(_title_words(said))
     if not wanted:
         return None
     heard = [c for c in chapters if not ahead_of(c.start_ms, here_ms)]
-    titles = {c.n: _title_words(own_title(c.n, c.title) or "") for c in heard}
+    titles = {c.n: _loose(_title_words(own_title(c.n, c.title) or "")) for c in heard}
     exact = [c for c in heard if titles[c.n] == wanted]
     holding = [c for c in heard if titles[c.n] and set(wanted) <= set(titles[c.n])]
     matched = exact or holding
