@@ -369,6 +369,10 @@ async def test_undo_puts_the_book_back_before_the_last_move(rig: Rig) -> None:
     assert position(rig, listener) == HERE
     again = await rig.ask(listener, "undo that")
     assert again.outcome == "refused"
+    # asked as if elsewhere (--at) nothing moves, and the answer says so: it said there was no move
+    assert (await rig.ask(listener, "chapter 1")).outcome == "moved"
+    previewed = await rig.ask(listener, "undo that", at_ms=HERE)
+    assert (previewed.speech, previewed.preview, position(rig, listener)) == (speech.PREVIEW_UNDO, True, 0)
 
 
 async def test_halfway_through_the_book_is_placed_by_its_length(rig: Rig) -> None:

@@ -306,6 +306,8 @@ async def _go_there(tools: ToolBox, earlier: list[Exchange]) -> str:
 async def _undo(tools: ToolBox) -> str:
     """The player's undo, said with where it put the book."""
     await tools.undo()
+    if tools.preview and not tools.turn.recalled:
+        return speech.PREVIEW_UNDO
     if tools.undone is None:
         return speech.NO_UNDO if not tools.turn.recalled else speech.CANNOT_HELP
     tools.turn.told = history.Told.UNDONE  # it says the time the book is at now

@@ -161,6 +161,9 @@ NOTHING_BEFORE_START = OwnWords(f"{AT_BOOK_START.removesuffix('.')}; there's not
 """A jump back from the book's very start, which search refuses: nothing was moved."""
 NO_UNDO = OwnWords("There's no earlier move to undo.")
 PREVIEW_UNCHANGED = OwnWords("Preview only: nothing was changed.")
+PREVIEW_UNDO = OwnWords(
+    "Preview only: nothing was moved. Undo puts the book back where it was before its last move."
+)
 NO_LOOKUP_BEFORE = OwnWords(
     "I'm not sure which time you mean. Ask me where you were, and then for the time before that."
 )
