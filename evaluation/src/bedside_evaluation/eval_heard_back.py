@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bedside_contracts.search import CatalogRequest, ChapterInfo, FindPassage, Hit
+from bedside_contracts.turn import Direction
 from bedside_embedding import Embedder
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
@@ -95,9 +96,7 @@ def offered(
     return found_offered(asked, place.direction, heard, whole)
 
 
-def found_offered(
-    asked: Asked, way: intents.Direction | None, heard: list[Hit], whole: list[Hit]
-) -> list[int]:
+def found_offered(asked: Asked, way: Direction | None, heard: list[Hit], whole: list[Hit]) -> list[int]:
     """The chapters offered from the finds alone, no title said (``keyless._find_and_offer``)."""
     for hits in (heard if heard_only else whole for heard_only in searches_for(way)):
         ids = plausible_ids(hits, asked.here_ms, way)

@@ -2,9 +2,9 @@
 
 import pytest
 from bedside_contracts.search import Hit
-from bedside_contracts.turn import Exchange, PlaceRef, ToolCallRecord
+from bedside_contracts.turn import Direction, Exchange, PlaceRef, ToolCallRecord
 from bedside_guard import Candidate, ahead_of
-from bedside_turn.domain.intents import Direction
+from bedside_turn.domain import intents
 from bedside_turn.domain.routing import (
     MIN_SCORE,
     other_places,
@@ -12,6 +12,7 @@ from bedside_turn.domain.routing import (
     plausible_ids,
     rows_not_pressed,
     searches_for,
+    way_said,
 )
 
 HERE = 600_000
@@ -50,7 +51,7 @@ def test_weak_places_are_not_offered_whatever_the_direction() -> None:
     assert plausible_ids(weak, HERE, "back") == [2]
 
 
-def searched(utterance: str, found: list[Candidate], offered: list[int]) -> Exchange:
+def searched(way: Direction | None, found: list[Candidate], offered: list[int]) -> Exchange:
     find = ToolCallRecord(
         name="find_passage",
         arguments={"query": "the storm"},
@@ -60,7 +61,13 @@ def searched(utterance: str, found: list[Candidate], offered: list[int]) -> Exch
     )
     offer = ToolCallRecord(name="offer_positions", arguments={"ids": offered}, lines=[], ms=1)
     return Exchange(
-        turn_id="t1", utterance=utterance, speech="", outcome="moved", calls=[find, offer], guarded_at_ms=HERE
+        turn_id="t1",
+        utterance="",
+        speech="",
+        outcome="moved",
+        calls=[find, offer],
+        guarded_at_ms=HERE,
+        direction=way,
     )
 
 
@@ -71,17 +78,29 @@ def place(passage_id: int, start_ms: int) -> Candidate:
 FOUND = [place(1, 100_000), place(2, 900_000), place(3, 300_000), place(4, 1_200_000)]
 
 
-@pytest.mark.parametrize(
-    ("utterance", "others"),
-    [("take me to the storm", [2, 3, 4]), ("go back to the storm", [3]), ("skip ahead to the storm", [2, 4])],
-)
-def test_the_other_one_keeps_the_way_the_search_was_asked(utterance: str, others: list[int]) -> None:
+@pytest.mark.parametrize(("way", "others"), [(None, [2, 3, 4]), ("back", [3]), ("forward", [2, 4])])
+def test_the_other_one_keeps_the_way_the_search_was_asked(way: Direction | None, others: list[int]) -> None:
     """ "No, that's wrong" after "go back to the fire" listed a covered place ahead among the others."""
-    assert other_places([searched(utterance, FOUND, offered=[1])], HERE) == others
+    assert other_places([searched(way, FOUND, offered=[1])], HERE) == others
 
 
 def test_the_other_one_with_none_left_the_way_asked_offers_the_rest() -> None:
-    assert other_places([searched("go back to the storm", FOUND, offered=[1, 3])], HERE) == [2, 4]
+    assert other_places([searched("back", FOUND, offered=[1, 3])], HERE) == [2, 4]
+
+
+@pytest.mark.parametrize(
+    ("utterance", "way"),
+    [
+        ("take me to the storm", None),
+        ("go back to the storm", "back"),
+        ("skip ahead to the storm", "forward"),
+        ("go back to the storm and stop in 10 minutes", "back"),
+    ],
+)
+def test_the_way_a_request_said_is_what_its_exchange_keeps(utterance: str, way: Direction | None) -> None:
+    """ "The other one" read the way from the stored words again, and read a move said with a timer as
+    no way at all, so it offered a place ahead after "go back to the storm and stop in 10 minutes"."""
+    assert way_said(intents.read(utterance)) == way
 
 
 def recalled(quoted: list[Candidate], refused: bool = False) -> Exchange:
@@ -105,9 +124,9 @@ def recalled(quoted: list[Candidate], refused: bool = False) -> Exchange:
 
 def test_there_is_the_place_the_last_answer_named() -> None:
     assert places_named([recalled(FOUND[:2])]) == [1]  # the one a recall quoted, its first
-    assert places_named([searched("take me to the storm", FOUND, offered=[1, 3])]) == [1, 3]
+    assert places_named([searched(None, FOUND, offered=[1, 3])]) == [1, 3]
     # only the last answer counts: an older quote is no "there" after another question
-    assert places_named([recalled(FOUND[:1]), searched("where am I", [], offered=[])]) == []
+    assert places_named([recalled(FOUND[:1]), searched(None, [], offered=[])]) == []
     assert places_named([recalled(FOUND[:1], refused=True)]) == []
     assert places_named([]) == []
 

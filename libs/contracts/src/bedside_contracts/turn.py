@@ -64,6 +64,9 @@ class TurnReply(Contract):
 # --- the tools the model has -------------------------------------------------------------
 
 
+Direction = Literal["back", "forward"]
+"""Which way a moment asked for lies from the listener's place, when they said ("go back to ...")."""
+
 WORDS_TAKEN = 300
 """The longest query or question a search or a recall takes: a sentence or two."""
 
@@ -303,6 +306,9 @@ class Exchange(Contract):
     outcome: TurnOutcome
     calls: list[ToolCallRecord] = Field(default_factory=list)
     guarded_at_ms: Millis
+    direction: Direction | None = Field(
+        default=None, description='the way the request said its moment lies ("go back to the storm")'
+    )
 
 
 class Conversation(Contract):

@@ -5,7 +5,7 @@ from functools import partial
 
 from bedside_contracts.player import LONGEST_SLEEP_MINUTES, LocateRequest, SleepTimer, StateRequest
 from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target
-from bedside_contracts.turn import WORDS_TAKEN, Exchange
+from bedside_contracts.turn import WORDS_TAKEN, Direction, Exchange
 from bedside_guard import OPENING_CHAPTER, Passage
 
 from bedside_turn.domain import history, intents, playback, sittings, speech
@@ -322,7 +322,7 @@ async def _press(tools: ToolBox, row: int) -> str:
     return speech.for_offer(tools.last_offer, tools.preview)
 
 
-async def _find_place(tools: ToolBox, query: str, direction: intents.Direction | None) -> str:
+async def _find_place(tools: ToolBox, query: str, direction: Direction | None) -> str:
     """A moment described: a chapter begun whose title alone was said, the way said, is its start
     (``chapter_asked_by_title``); anything else is found in the book."""
     book = await _book_info(tools)
@@ -341,7 +341,7 @@ async def _offer_again(tools: ToolBox, ids: list[int], nothing: str) -> str:
     return speech.for_offer(tools.last_offer, tools.preview)
 
 
-async def _find_and_offer(tools: ToolBox, query: str, direction: intents.Direction | None) -> str:
+async def _find_and_offer(tools: ToolBox, query: str, direction: Direction | None) -> str:
     """The finds ``searches_for`` names, in turn, until one gives a plausible place to offer."""
     plausible: list[int] = []
     for heard_only in searches_for(direction):

@@ -20,7 +20,7 @@ from bedside_turn.claude import DEFAULT_RETRY, ModelClient, ModelUnreachable, Re
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import history, intents, speech
 from bedside_turn.domain.own_words import OwnWords
-from bedside_turn.domain.routing import model_may_answer, reads_history
+from bedside_turn.domain.routing import model_may_answer, reads_history, way_said
 from bedside_turn.domain.rules import Turn
 from bedside_turn.keyless import run_keyless
 from bedside_turn.tools import ToolBox
@@ -103,7 +103,7 @@ class TurnService:
             preview=tools.preview,
         )
         with turn.step("record"):
-            await self._record(ask, turn, reply, here_ms, started, cut=cut, unsaid=unsaid)
+            await self._record(ask, turn, reply, here_ms, started, cut=cut, unsaid=unsaid, intent=intent)
             if noted is not None:  # sent at the turn's start: by now it has almost always landed
                 await asyncio.wait([noted], timeout=NOTE_WAIT_S)
         return reply
@@ -243,7 +243,16 @@ class TurnService:
         return [history.guard_again(e, here_ms, passages) for e in exchanges]
 
     async def _record(
-        self, ask: Ask, turn: Turn, reply: TurnReply, here_ms: int, started: float, *, cut: int, unsaid: bool
+        self,
+        ask: Ask,
+        turn: Turn,
+        reply: TurnReply,
+        here_ms: int,
+        started: float,
+        *,
+        cut: int,
+        unsaid: bool,
+        intent: intents.Intent,
     ) -> None:
         exchange = Exchange(  # what a later model turn reads: never the listener's position (DESIGN rule 4)
             turn_id=turn.turn_id,
@@ -252,6 +261,7 @@ class TurnService:
             outcome=reply.outcome,
             calls=turn.calls,
             guarded_at_ms=here_ms,
+            direction=way_said(intent),
         )
         event = TurnCompleted(
             turn_id=turn.turn_id,

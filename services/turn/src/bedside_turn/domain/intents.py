@@ -9,15 +9,12 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from bedside_contracts.turn import RecapArgs
+from bedside_contracts.turn import Direction, RecapArgs
 
 from bedside_turn.domain import numbers, spelling
 from bedside_turn.domain.recap import LAST_SITTING, RecapAsked, minutes_back, read_recap
 
 UNIT_MS = {"second": 1_000, "sec": 1_000, "minute": 60_000, "min": 60_000, "hour": 3_600_000}
-
-
-Direction = Literal["back", "forward"]
 
 
 @dataclass(frozen=True)

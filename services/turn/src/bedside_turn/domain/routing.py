@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from bedside_contracts.common import LONGEST_BOOK_MS
 from bedside_contracts.search import BookInfo, ChapterInfo, Hit
-from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Exchange
+from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Direction, Exchange
 from bedside_guard import MAX_ROWS, ahead_of
 
 from bedside_turn.domain import intents
@@ -83,7 +83,7 @@ def reads_history(intent: Intent, *, with_model: bool) -> bool:
     return with_model or isinstance(intent, intents.OtherOne | intents.GoThere | intents.EarlierAgain)
 
 
-def plausible_ids(hits: list[Hit], here_ms: int, direction: intents.Direction | None = None) -> list[int]:
+def plausible_ids(hits: list[Hit], here_ms: int, direction: Direction | None = None) -> list[int]:
     """The hits worth offering, best first: those scoring at least ``MIN_SCORE``, at most four.
 
     A direction said ("go back to ...") keeps those on its side of the line, when any are: a sleepy
@@ -95,20 +95,20 @@ def plausible_ids(hits: list[Hit], here_ms: int, direction: intents.Direction | 
     return [hit.passage_id for hit in strong][:MAX_ROWS]
 
 
-def searches_for(direction: intents.Direction | None) -> tuple[bool, ...]:
+def searches_for(direction: Direction | None) -> tuple[bool, ...]:
     """The finds a described moment is looked for with, in turn, each ``heard_only`` or not, until
     one gives a plausible hit. Going back, what was heard is searched first: ranked among
     themselves, a heard moment is not outscored by its likes ahead."""
     return (True, False) if direction == "back" else (False,)
 
 
-def lies_the_way_said(start_ms: int, here_ms: int, direction: intents.Direction) -> bool:
+def lies_the_way_said(start_ms: int, here_ms: int, direction: Direction) -> bool:
     """Whether a place starting at ``start_ms`` is on the side of the line ``direction`` names."""
     return ahead_of(start_ms, here_ms) == (direction == "forward")
 
 
 def chapter_asked_by_title(
-    chapters: Sequence[ChapterInfo], query: str, here_ms: int, direction: intents.Direction | None
+    chapters: Sequence[ChapterInfo], query: str, here_ms: int, direction: Direction | None
 ) -> ChapterInfo | None:
     """The chapter a described moment names by its title alone (``chapter_by_title_alone``), when it
     lies the way said; None sends the words to be found in the book."""
@@ -315,8 +315,14 @@ def other_places(earlier: list[Exchange], here_ms: int) -> list[int]:
             if isinstance(i, int)
         }
         others = [i for i in found_at if i not in offered]
-        said = intents.read(exchange.utterance)
-        if isinstance(said, intents.FindPlace) and (way := said.direction) is not None:
+        if (way := exchange.direction) is not None:
             others = [i for i in others if lies_the_way_said(found_at[i], here_ms, way)] or others
         return others[:MAX_ROWS]
     return []
+
+
+def way_said(intent: intents.Intent) -> Direction | None:
+    """The way a request said its moment lies, kept with its exchange for "no, the other one": a
+    moment described ("go back to the storm"), alone or with a timer said after it."""
+    moment = intent.move if isinstance(intent, intents.Together) else intent
+    return moment.direction if isinstance(moment, intents.FindPlace) else None
