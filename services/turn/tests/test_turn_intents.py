@@ -2168,3 +2168,22 @@ def test_what_a_request_says_in_passing_does_not_move_the_book(
 ) -> None:
     """A review read these: a question naming a time moved the book there, a way said last was lost."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # these searched the book for their words (a review)
+        ("go back to last night", intents.Earlier(left_off=True)),
+        ("take me back to yesterday", intents.Earlier(left_off=True)),
+        ("take me back to where I got to", intents.Earlier(furthest=True)),
+        ("go back to what I missed", intents.Earlier(fell_asleep=True)),
+        ("the first", intents.PressListed(row=0)),
+        ("the second please", intents.PressListed(row=1)),
+        # still what they were
+        ("the first time he falls", FindPlace("the first time he falls")),
+        ("what did I miss", RecapAsked(RecapArgs(span="since_asleep"))),
+    ],
+)
+def test_places_from_the_listeners_own_night_are_read_as_such(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent

@@ -664,6 +664,7 @@ _BEFORE_SKIP = re.compile(
     r"\bbefore i (?:last )?(?:skipped|jumped|fast[- ]?forwarded)(?: (?:ahead|forward|forwards|on))?\b"
     r"|\bbefore i (?:went|moved) (?:ahead|forward|forwards|on)\b"
 )
+_GO_BACK_TO = r"^(?:(?:can|could|would) you )?(?:please )?(?:go|take me|bring me|skip|jump) back to "
 _FELL_ASLEEP = re.compile(
     r"\bwhere (?:did )?i (?:fall|fell|falling) asleep\b"
     r"|\bwhere (?:did )?i (?:doze[ds]?|drift(?:ed)?|nod(?:ded)?) off\b"
@@ -671,6 +672,7 @@ _FELL_ASLEEP = re.compile(
     r"|^(?:when|what time) did i (?:fall asleep|doze off|drift off|nod off)\b"
     r"|\bback to (?:just )?before i (?:fell asleep|dozed off|drifted off|nodded off)\b"
     r"|\bwhere i was (?:just )?before i (?:fell asleep|dozed off|drifted off|nodded off|went to sleep)\b"
+    rf"|{_GO_BACK_TO}(?:what |the (?:bit|part) (?:that )?)i missed(?: please)?$"
     r"|\b(?:back )?to (?:where|when) i was (?:still )?awake\b|\bthe last (?:thing|bit|part) i remember\b"
     r"|^i (?:must have )?(?:fell asleep|dozed off|drifted off|nodded off)\b.*?[\s,]+"
     r"(?:go|take me|bring me|put me) back(?: there)?(?:,?\s+please)?$"
@@ -724,6 +726,7 @@ _FURTHEST = re.compile(
     r"|\bthe furthest i(?:'ve| have)? (?:got|gotten|been|listened)\b"
     r"|\bhow far (?:did i get|had i got|i got) before\b"
     rf"|^{_HEARD_THIS} (?:so )?(?:skip|go|move|jump) (?:ahead|on|forward)(?: please)?$"
+    rf"|{_GO_BACK_TO}where i (?:had )?got(?: up)? to(?: please)?$"
 )
 """The place furthest into the book they have been, after going back to listen again."""
 _LEFT_OFF = re.compile(
@@ -736,6 +739,7 @@ _LEFT_OFF = re.compile(
     r"|^(?:(?:can|could|would) you )?(?:please )?(?:(?:go|take me|skip|jump|bring me) )?(?:back )?to"
     r" (?:where|when) (?:i|we)"
     r" (?:left off|stopped|paused)(?: listening)?(?: please)?$"
+    rf"|{_GO_BACK_TO}{LAST_SITTING}(?: please)?$"
 )
 """Where they left off the last time they stopped for a while: last night, yesterday, last time."""
 _LAST_IN_CHAPTER = re.compile(
@@ -1117,7 +1121,7 @@ _ROW_NUMBERS = {
 }
 _PRESS_LISTED = re.compile(
     r"^(?:no,?\s+)?(?:(?:i meant|i mean|go to|take me to|play|pick|choose|press|try|it's|its|it was)\s+)?"
-    rf"(?:(?:the\s+)?({'|'.join(_ROW_ORDINALS)})\s+(?:one|place|row|option|result|choice)"
+    rf"(?:(?:the\s+)?({'|'.join(_ROW_ORDINALS)})(?:\s+(?:one|place|row|option|result|choice))?"
     rf"|(?:number|option|row|place)\s+({'|'.join(_ROW_NUMBERS)}))(?:,?\s+please)?$"
 )
 """A row of the list by its place, said whole ("the second one", "option 3"), so that "the first
