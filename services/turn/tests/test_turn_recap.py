@@ -253,6 +253,17 @@ def test_a_recap_says_a_time_where_it_starts_and_again_only_where_it_moves_on_a_
     )
 
 
+def test_a_span_holding_no_heard_words_is_told_as_nothing_heard_not_as_too_short() -> None:
+    """A second into a chapter's lead-in, "what happened in this chapter?" said the stretch "was very
+    short", where "start this chapter again" said nothing of it had played yet (a review)."""
+    chosen = recaps.ChosenSpan(
+        from_ms=60_000, to_ms=61_000, opening="In chapter 2:", told="chapter 2", nothing_heard="nothing yet"
+    )
+    assert recaps.spoken_recap(chosen, Recapped(from_ms=60_000, to_ms=61_000, places=[], sentences=[])) == (
+        "nothing yet"
+    )
+
+
 async def test_the_previous_chapter_asked_in_the_first_says_there_is_none_before_it(rig: Rig) -> None:
     """It recapped chapter 1 as if it were the one before (a listener session)."""
     listener = rig.listener_at(40_000)

@@ -360,8 +360,8 @@ def spoken_recap(chosen: ChosenSpan, recapped: Recapped) -> str:
     sentence is the book's, capital and all, and after a comma its capital read wrong; lower-casing
     it would lower a name.
     """
-    if recapped.to_ms <= recapped.from_ms:
-        return chosen.nothing_heard
+    if recapped.to_ms <= recapped.from_ms or not (recapped.places or recapped.sentences):
+        return chosen.nothing_heard  # a lead-in's silence holds nothing heard, whatever its length
     if not recapped.sentences:
         return NOTHING_SAYABLE
     said: list[str] = []
