@@ -1,6 +1,6 @@
 """Requests and replies of the search service: find_passage, recall, resolve, the catalog."""
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Annotated, Literal
 
 from bedside_guard import HINT_LIMIT, OPENING_CHAPTER, Candidate, Passage
@@ -166,6 +166,15 @@ class ChapterInfo(Contract):
     title: str
     start_ms: int
     end_ms: int
+
+
+def chapter_at(chapters: Sequence[ChapterInfo], position_ms: int) -> ChapterInfo | None:
+    """The chapter holding ``position_ms``: the last one that starts at or before it. On a chapter's
+    first millisecond (just after "go to chapter 5") that chapter, as the page names it, though nothing
+    of it has been heard yet. None before the first. The one rule for the player's history, the turn
+    and every answer that names the chapter playing."""
+    started = [c for c in chapters if c.start_ms <= position_ms]
+    return max(started, key=lambda c: c.start_ms) if started else None
 
 
 class TranscriptCoverage(Contract):

@@ -4,19 +4,13 @@ from collections.abc import Callable
 from functools import partial
 
 from bedside_contracts.player import LONGEST_SLEEP_MINUTES, LocateRequest, SleepTimer, StateRequest
-from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target
+from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target, chapter_at
 from bedside_contracts.turn import WORDS_TAKEN, Direction, Exchange
 from bedside_guard import OPENING_CHAPTER, Passage
 
 from bedside_turn.domain import history, intents, playback, sittings, speech
 from bedside_turn.domain import recap as recaps
-from bedside_turn.domain.chapters import (
-    after_the_opening,
-    already_at_its_end,
-    final_chapter,
-    playing_chapter,
-    titled_chapter,
-)
+from bedside_turn.domain.chapters import after_the_opening, already_at_its_end, final_chapter, titled_chapter
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.routing import (
@@ -436,7 +430,7 @@ async def _listed_chapter(
     what to say instead when the book has none or the listener is already past it."""
     book = await _book_info(tools)
     chapters = book.chapters if book is not None else []
-    playing = playing_chapter(chapters, tools.here_ms)
+    playing = chapter_at(chapters, tools.here_ms)
     if isinstance(intent, intents.FinalChapter):
         if (final := final_chapter(chapters)) is None:
             return speech.NO_CHAPTERS

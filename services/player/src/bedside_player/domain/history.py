@@ -19,7 +19,7 @@ from bedside_contracts.player import (
     LocateRequest,
     PlayerEvent,
 )
-from bedside_contracts.search import ChapterInfo
+from bedside_contracts.search import ChapterInfo, chapter_at
 
 from bedside_player.domain.state import PlayerState, evolve
 
@@ -37,15 +37,6 @@ class StoredEvent(NamedTuple):
     seq: int
     event: PlayerEvent
     stored_at_ms: int | None = None
-
-
-def chapter_at(chapters: Sequence[ChapterInfo], position_ms: int) -> int | None:
-    """The chapter that holds ``position_ms`` (the last one starting at or before it)."""
-    found: int | None = None
-    for chapter in sorted(chapters, key=lambda c: c.start_ms):
-        if chapter.start_ms <= position_ms:
-            found = chapter.n
-    return found
 
 
 def entries(
@@ -71,7 +62,7 @@ def entries(
                 kind=event.kind,
                 position_ms=state.position_ms,
                 from_ms=state.before_move_ms if event.kind in MOVE_KINDS else None,
-                chapter=chapter_at(chapters, state.position_ms),
+                chapter=(chapter.n if (chapter := chapter_at(chapters, state.position_ms)) else None),
                 device=device,
                 cause=state.last_move_cause if moved else None,
                 asleep_at_ms=event.asleep_at_ms if isinstance(event, FellAsleep) else None,

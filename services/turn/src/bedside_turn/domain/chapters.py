@@ -1,7 +1,7 @@
 """The chapter playing, and a chapter counted from it ("the next chapter", "the previous one"): pure.
 
 The keyless router and the model name it the same way (``chapter_step`` of an offer), and the
-tool counts it here, from the chapter on the clock (``playing_chapter``, as the page, "where am
+tool counts it here, from the chapter on the clock (``chapter_at``, as the page, "where am
 I?" and the recaps name it). How many chapters the book has is no spoiler (the page shows the
 chapter and the clock), so a step past the first or the last is refused saying so plainly.
 """
@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bedside_contracts.search import ChapterInfo
+from bedside_contracts.search import ChapterInfo, chapter_at
 from bedside_guard import OPENING_CHAPTER, Passage, ahead_of, own_title, words_of
 
 
@@ -63,7 +63,7 @@ def counted_from_the_clock(
     chapter" counted from it would skip one.
     """
     # Before the first chapter's mark (a book whose first words precede it) it is the first chapter.
-    playing = playing_chapter(chapters, here_ms) or min(chapters, key=lambda c: c.start_ms, default=None)
+    playing = chapter_at(chapters, here_ms) or min(chapters, key=lambda c: c.start_ms, default=None)
     if playing is None:
         return None
     return counted_chapter(playing.n, step, [c.n for c in chapters])
@@ -88,14 +88,6 @@ def already_at_its_end(closing_passage: Passage, here_ms: int) -> bool:
     counts that first word as not yet heard: this is where the listener is, not what they know.
     """
     return closing_passage.start_ms <= here_ms
-
-
-def playing_chapter(chapters: Sequence[ChapterInfo], here_ms: int) -> ChapterInfo | None:
-    """The chapter playing: the last one that starts at or before the line. At a chapter's first
-    millisecond (just after "go to chapter 5") it is that chapter, as the page names it, though
-    nothing of it has been heard yet."""
-    started = [c for c in chapters if c.start_ms <= here_ms]
-    return max(started, key=lambda c: c.start_ms) if started else None
 
 
 _ARTICLES = frozenset({"a", "an", "the"})

@@ -10,12 +10,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from bedside_contracts.player import Asleep
-from bedside_contracts.search import ChapterInfo, Recapped
+from bedside_contracts.search import ChapterInfo, Recapped, chapter_at
 from bedside_contracts.turn import RecapArgs
 from bedside_guard import chapter_name, clock
 
 from bedside_turn.domain import numbers
-from bedside_turn.domain.chapters import playing_chapter
 from bedside_turn.domain.own_words import OwnWords
 
 WELL_INTO = 0.75
@@ -285,7 +284,7 @@ def choose_span(
             return ChosenSpan(0, here_ms, "The story so far:", "The story so far, from the start")
         case "chapter":
             return _numbered_chapter(args.chapter or 0, here_ms, chapters)
-    playing = playing_chapter(chapters, here_ms)
+    playing = chapter_at(chapters, here_ms)
     if playing is None:
         return ChosenSpan(0, here_ms, "From the start:", "The story so far, from the start")
     opening = _in_chapter(playing)

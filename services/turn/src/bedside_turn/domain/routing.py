@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.common import LONGEST_BOOK_MS
-from bedside_contracts.search import BookInfo, ChapterInfo, Hit
+from bedside_contracts.search import BookInfo, ChapterInfo, Hit, chapter_at
 from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Direction, Exchange
 from bedside_guard import MAX_ROWS, ahead_of
 
 from bedside_turn.domain import intents
-from bedside_turn.domain.chapters import chapter_by_title_alone, playing_chapter
+from bedside_turn.domain.chapters import chapter_by_title_alone
 from bedside_turn.domain.intents import Intent
 
 MIN_SCORE = 0.0325
@@ -151,7 +151,7 @@ def chapter_bounds(book: BookInfo, chapter: int | None, here_ms: int) -> tuple[i
     if chapter is not None:
         named = next((c for c in book.chapters if c.n == chapter), None)
         return (named.start_ms, named.end_ms) if named is not None else None
-    playing = playing_chapter(book.chapters, here_ms)
+    playing = chapter_at(book.chapters, here_ms)
     return (playing.start_ms, playing.end_ms) if playing is not None else (0, book.duration_ms)
 
 

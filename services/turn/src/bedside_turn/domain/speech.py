@@ -8,7 +8,7 @@ import re
 from collections.abc import Collection
 
 from bedside_contracts.player import OfferOutcome
-from bedside_contracts.search import BookInfo, ChapterInfo, MissingChapter
+from bedside_contracts.search import BookInfo, ChapterInfo, MissingChapter, chapter_at
 from bedside_guard import (
     OPENING_CHAPTER,
     Candidate,
@@ -27,7 +27,7 @@ from bedside_guard import (
 )
 
 from bedside_turn.domain import playback
-from bedside_turn.domain.chapters import NoSuchChapter, counted_from_the_clock, playing_chapter
+from bedside_turn.domain.chapters import NoSuchChapter, counted_from_the_clock
 from bedside_turn.domain.intents import UNIT_MS, BookFact, LengthOf, SaidUnit
 from bedside_turn.domain.lengths import said_length
 from bedside_turn.domain.own_words import OwnWords
@@ -189,7 +189,7 @@ def time_left(
     sleep timer's stop at a chapter's end), so no spoiler."""
     book_left = said_length(duration_ms - here_ms)
     book = f"The book is {said_length(duration_ms)} long, and there's {book_left} of it left."
-    playing = playing_chapter(chapters, here_ms)
+    playing = chapter_at(chapters, here_ms)
     if playing is None or playing.end_ms >= duration_ms:
         return OwnWords(book if length_of else f"There's {book_left} of the book left.")
     chapter_left = said_length(playing.end_ms - here_ms)
@@ -216,7 +216,7 @@ def where_you_are(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -
         if left > 0
         else "at the end of the book"
     )
-    playing = playing_chapter(chapters, here_ms)
+    playing = chapter_at(chapters, here_ms)
     if playing is None:
         return OwnWords(f"You're {book}.")
     if ahead_of(playing.start_ms, here_ms):
@@ -233,7 +233,7 @@ reports every few seconds, so a furthest place just past here is where they are.
 
 def playing_now(playing: bool, here_ms: int, chapters: list[ChapterInfo]) -> OwnWords:
     """'Is it playing?': the player's word for it, and where (the chapter's number, as the page shows)."""
-    chapter = playing_chapter(chapters, here_ms)
+    chapter = chapter_at(chapters, here_ms)
     where = f"in chapter {chapter.n} at {clock(here_ms)}" if chapter else f"at {clock(here_ms)}"
     if playing:
         return OwnWords(f"It's playing, {where}.")
@@ -245,7 +245,7 @@ def why_stopped(playing: bool, timer_paused: bool, here_ms: int, chapters: list[
     ``still_where_timer_paused``); else whether it plays and where, as "is it playing?" is told."""
     if not timer_paused:
         return playing_now(playing, here_ms, chapters)
-    chapter = playing_chapter(chapters, here_ms)
+    chapter = chapter_at(chapters, here_ms)
     return OwnWords(
         f"The sleep timer paused it, at {clock_in_chapter(here_ms, chapter.n if chapter else None)}."
         ' To hear it from where you dozed off, say "take me back to where I fell asleep".'
@@ -257,7 +257,7 @@ def heard_before(furthest_ms: int | None, here_ms: int, chapters: list[ChapterIn
     chapter number; never its title, which is ahead of the line), else no."""
     if furthest_ms is None or furthest_ms - here_ms <= FURTHER_THAN_HERE_MS:
         return OwnWords("No, this is as far as you've listened.")
-    reached = playing_chapter(chapters, furthest_ms)
+    reached = chapter_at(chapters, furthest_ms)
     where = clock_in_chapter(furthest_ms, reached.n if reached else None)
     return OwnWords(
         f"Yes: you've been as far as {where}, {said_length(furthest_ms - here_ms)} further on. "
@@ -332,7 +332,7 @@ def chapter_titles(book: BookInfo, here_ms: int) -> str:
     not said (ADR 52: the page names a chapter not reached by its number alone). A title is the
     book's words, so a list with one is left to the answer check."""
     chapters = sorted((c for c in book.chapters if c.n != OPENING_CHAPTER), key=lambda c: c.start_ms)
-    playing = playing_chapter(chapters, here_ms)  # on its first millisecond, begun though unheard
+    playing = chapter_at(chapters, here_ms)  # on its first millisecond, begun though unheard
     begun = [c for c in chapters if playing is not None and c.start_ms <= playing.start_ms]
     has = f"The book has {_counted(len(chapters), 'chapter')}"
     if playing is None:
@@ -392,7 +392,7 @@ def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> str:
     match fact:
         case "title":
             cover = f"This is {title}{f' by {book.author}' if book.author else ''}"
-            playing = playing_chapter(book.chapters, here_ms)
+            playing = chapter_at(book.chapters, here_ms)
             if playing is None or not playing.title or ahead_of(playing.start_ms, here_ms):
                 return OwnWords(f"{cover}.")
             return OwnWords(f"{cover}; you're in {chapter_name(playing.n, playing.title)}.")
@@ -409,7 +409,7 @@ def about_the_book(fact: BookFact, book: BookInfo, here_ms: int) -> str:
         case "previous_title" | "next_title":
             return neighbour_title(book, here_ms, -1 if fact == "previous_title" else 1)
     chapters = _counted(sum(1 for c in book.chapters if c.n != OPENING_CHAPTER), "chapter")
-    playing = playing_chapter(book.chapters, here_ms)
+    playing = chapter_at(book.chapters, here_ms)
     if playing is None:
         return OwnWords(f"The book has {chapters}, and you haven't started the first yet.")
     if fact == "chapters":
