@@ -4,7 +4,7 @@ from collections.abc import Callable
 from functools import partial
 
 from bedside_contracts.player import LONGEST_SLEEP_MINUTES, LocateRequest, SleepTimer, StateRequest
-from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target, chapter_at
+from bedside_contracts.search import BookInfo, NameHints, Resolve, Target, chapter_at
 from bedside_contracts.turn import WORDS_TAKEN, Direction, Exchange
 from bedside_guard import OPENING_CHAPTER, Passage
 
@@ -212,7 +212,7 @@ async def _playback(tools: ToolBox, args: dict[str, object]) -> str:
     done = tools.played
     if done is None:  # refused before the player was asked (bad minutes), or a preview
         return speech.TROUBLE if record.refused else speech.PREVIEW_UNCHANGED
-    if not done.accepted and done.args.chapter is not None and (book := await _book_info(tools)):
+    if not done.accepted and done.args.chapter is not None and (book := await tools.book_info()):
         return playback.no_named_chapter_end(done.args.chapter, book.chapters)
     return playback.spoken(done)
 
@@ -220,7 +220,7 @@ async def _playback(tools: ToolBox, args: dict[str, object]) -> str:
 async def _told_from_the_book(tools: ToolBox, told: history.Told, say: Callable[[BookInfo, int], str]) -> str:
     """A sentence from the book's catalog entry and the position (``say``); ``told`` keeps what was
     said (the position among it) out of what the model later reads of this turn."""
-    book = await _book_info(tools)
+    book = await tools.book_info()
     if book is None:
         return speech.TROUBLE
     tools.turn.told = told
@@ -319,7 +319,7 @@ async def _press(tools: ToolBox, row: int) -> str:
 async def _find_place(tools: ToolBox, query: str, direction: Direction | None) -> str:
     """A moment described: a chapter begun whose title alone was said, the way said, is its start
     (``chapter_asked_by_title``); anything else is found in the book."""
-    book = await _book_info(tools)
+    book = await tools.book_info()
     titled = chapter_asked_by_title(book.chapters if book else [], query, tools.here_ms, direction)
     if titled is None:
         return await _find_and_offer(tools, query, direction)
@@ -355,7 +355,7 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
     """A chapter, a time, a jump, the end of the chapter or of the book: one candidate for the same offer."""
     args = named_place_args(intent)
     past_the_end: int | None = None  # the book's length, when the time said is not in it
-    if isinstance(intent, intents.ClockTime) and (book := await _book_info(tools)) is not None:
+    if isinstance(intent, intents.ClockTime) and (book := await tools.book_info()) is not None:
         at = clock_position(intent, book.duration_ms)
         if at is None:
             past_the_end = book.duration_ms
@@ -363,7 +363,7 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
             args = {"position_ms": at}
     if (
         isinstance(intent, intents.ShareOfBook | intents.IntoChapter)
-        and (book := await _book_info(tools)) is not None
+        and (book := await tools.book_info()) is not None
     ):
         placed = place_in_a_chapter(intent, book, tools.here_ms)
         if isinstance(placed, PastTheChapterEnd):
@@ -371,7 +371,7 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
             return speech.past_the_chapter_end(placed.chapter, placed.length_ms)
         args = placed
     if isinstance(intent, intents.ChapterTitled):
-        book = await _book_info(tools)
+        book = await tools.book_info()
         titled = titled_chapter(book.chapters, intent.title, tools.here_ms) if book is not None else None
         if titled is None:  # a title ahead, or none the book has: the words as any moment described
             return await _find_and_offer(tools, intent.title, None)
@@ -428,7 +428,7 @@ async def _listed_chapter(
 ) -> dict[str, object] | str:
     """The offer for the final chapter, or for the first after the opening, from the chapter list;
     what to say instead when the book has none or the listener is already past it."""
-    book = await _book_info(tools)
+    book = await tools.book_info()
     chapters = book.chapters if book is not None else []
     playing = chapter_at(chapters, tools.here_ms)
     if isinstance(intent, intents.FinalChapter):
@@ -447,16 +447,9 @@ async def _listed_chapter(
     return {"chapter": first.n}
 
 
-async def _book_info(tools: ToolBox) -> BookInfo | None:
-    """The book's catalog entry, if it has a length."""
-    catalog = await tools.backends.catalog(CatalogRequest(book=tools.book))
-    books = [b for b in catalog.books if b.id == tools.book and b.duration_ms > 0]
-    return books[0] if books else None
-
-
 async def _last_passage(tools: ToolBox) -> Passage | None:
     """The book's final passage: "the end" starts there, not on its last millisecond."""
-    book = await _book_info(tools)
+    book = await tools.book_info()
     if book is None:
         return None
     end = Target(position_ms=max(0, book.duration_ms - 1))

@@ -20,6 +20,7 @@ from bedside_contracts.player import (
 )
 from bedside_contracts.player import Undo as UndoCommand
 from bedside_contracts.search import (
+    BookInfo,
     CatalogRequest,
     ChapterInfo,
     FindPassage,
@@ -215,8 +216,7 @@ class ToolBox:
         """
         chapters = []
         if args.span in ("last_chapter", "this_chapter", "chapter"):
-            catalog = await self.backends.catalog(CatalogRequest(book=self.book))
-            chapters = [c for b in catalog.books if b.id == self.book for c in b.chapters]
+            chapters = await self._chapters()
         asleep = None
         if args.span in ("since_asleep", "before_asleep"):
             asleep = (await self.backends.state(StateRequest(listener=self.listener, book=self.book))).asleep
@@ -361,9 +361,14 @@ class ToolBox:
         )
         return resolved.resolutions[0].passage if resolved.resolutions else None
 
-    async def _chapters(self) -> list[ChapterInfo]:
+    async def book_info(self) -> BookInfo | None:
+        """The book's catalog entry; None when search serves it without a length (nothing to place)."""
         catalog = await self.backends.catalog(CatalogRequest(book=self.book))
-        return [c for b in catalog.books if b.id == self.book for c in b.chapters]
+        return next((b for b in catalog.books if b.id == self.book and b.duration_ms > 0), None)
+
+    async def _chapters(self) -> list[ChapterInfo]:
+        book = await self.book_info()
+        return book.chapters if book is not None else []
 
     async def playback(self, args: PlaybackArgs) -> tuple[list[str], list[PlaceRef], bool]:
         """Set or cancel the sleep timer, or pause: the player's own commands, as the page sends them."""
