@@ -199,6 +199,7 @@ def test_sentences_that_place_themselves_later_in_the_story_are_known() -> None:
         "His groom turns out to be the boy he knew.",
         "Soon after, the ship is lost.",
         "At last they reached the town.",
+        "Sadly not. Ginger is dead by the end.",  # spoken whole by a model (a red team of the line)
     ):
         assert tells_of_later(said), said
     for said in ("He was sold and became a horse for hire.", "Ginger came to hate men.", "She never lied."):

@@ -3,7 +3,7 @@ later, and a sentence that tells of it."""
 
 import re
 
-_LATER_IN_THE_STORY = r"in the end|at the end|eventually|in the long run"
+_LATER_IN_THE_STORY = r"in the end|at the end|by the end|eventually|in the long run"
 
 _SOMEONE = r"(?!(?:you|we)\b)[\w']+(?: [\w']+){0,3}?"
 """Who a question asks about: a pronoun, a name or a few words ("the old horse", "Wren and Oskar");
