@@ -19,6 +19,7 @@ from bedside_turn.domain.intents import FindPlace, Jump, Question
         ("nxt", "next"),
         ("previos", "previous"),
         ("foward", "forward"),
+        ("minuts", "minutes"),  # one slip from "minute" and from "minutes": one word either way
     ],
 )
 def test_a_slip_is_the_command_word_it_is_one_slip_from(typed: str, word: str) -> None:
@@ -44,6 +45,8 @@ def test_a_word_already_right_or_near_none_is_left(typed: str) -> None:
         ("go bakc 30 seconds", Jump(-30_000)),
         ("rewind 30 secnods", Jump(-30_000)),
         ("go back 5 mintues", Jump(-300_000)),
+        # a listener session: this moved the book 22 minutes back to a passage found for its words
+        ("go bck 2 minuts", Jump(-120_000)),
         ("go forard 2 mins", Jump(120_000)),  # "mins" is shorthand, never a slip of another word
         ("add anothr 20 mins to timer", intents.TimerAdded(20)),
         # the way said with a slip: these searched "bak to where ..." over the whole book

@@ -163,12 +163,14 @@ def one_slip_apart(typed: str, word: str) -> bool:
 
 
 def meant(typed: str) -> str | None:
-    """The one command word ``typed`` is a slip of; None for a word already right, or none or several near."""
+    """The one command word ``typed`` is a slip of; None for a word already right, or none or several near.
+    A word and its plural near together ("minuts": "minute" and "minutes") are one word, said plural."""
     lower = typed.lower()
     if lower in COMMAND_WORDS or lower in REAL_WORDS_NEAR or len(lower) < SHORTEST_SLIP:
         return None
     near = [word for word in COMMAND_WORDS if one_slip_apart(lower, word)]
-    return near[0] if len(near) == 1 else None
+    one_word = len({word.removesuffix("s") for word in near}) == 1
+    return max(near, key=len) if near and one_word else None
 
 
 def respelled(text: str) -> str | None:
