@@ -286,6 +286,15 @@ def test_pressing_without_a_list_or_past_its_rows_is_invalid() -> None:
         decide(rows_state(), PressRow(row=3), now_ms=NOW)
 
 
+def test_a_row_pressed_on_a_list_since_replaced_is_refused_with_the_new_list() -> None:
+    """A page showed chapter 4's row while another device's question drew a list for chapter 6, and the
+    press took the book to chapter 6: a covered place the listener never chose (a review)."""
+    with pytest.raises(Stale):
+        decide(rows_state(), PressRow(row=0, list_turn_id="t0"), now_ms=NOW)
+    assert run(rows_state(), PressRow(row=1, list_turn_id="t1")).position_ms == 9_000
+    assert run(rows_state(), PressRow(row=1)).position_ms == 9_000  # a device that names no list
+
+
 def test_a_device_joins_once() -> None:
     state = run(fresh(), JoinDevice(device="phone"), JoinDevice(device="phone"), JoinDevice(device="tab"))
     assert state.devices == ("phone", "tab")

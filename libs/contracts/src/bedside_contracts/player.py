@@ -401,6 +401,12 @@ class Seek(SeekBody):
 class PressBody(Contract):
     row: int = Field(ge=0, lt=4)
     device: Name | None = None
+    list_turn_id: str | None = Field(
+        default=None,
+        max_length=64,
+        description="the list the row was read from (ListenerState.list_turn_id): a press of a list "
+        "another device has since replaced is refused with the new one, never applied to its rows",
+    )
 
 
 class PressRow(PressBody):

@@ -313,6 +313,8 @@ async def _press(tools: ToolBox, row: int) -> str:
     listed = await tools.press_listed(row)
     if listed is not None:
         return speech.not_on_the_list(listed)
+    if tools.last_offer is not None and tools.last_offer.outcome == "refused":  # the player's one refusal
+        return speech.LIST_CHANGED  # of a row it has: another device drew a new list meanwhile
     return speech.for_offer(tools.last_offer, tools.preview)
 
 

@@ -299,6 +299,10 @@ def decide(
         case PressRow():
             if not state.rows:
                 raise Invalid("there is no list on the screen to press")
+            if command.list_turn_id is not None and command.list_turn_id != state.list_turn_id:
+                raise Stale(
+                    "the list on the screen changed before the row was pressed; choose from the new one"
+                )
             if command.row >= len(state.rows):
                 raise Invalid(f"the list has {len(state.rows)} rows; row {command.row} is not one of them")
             to_ms = state.rows[command.row].start_ms

@@ -91,7 +91,7 @@ async def leave(own: Own, body: LeaveBody) -> Response:
 
 @router.post("/list/press", response_model=Accepted)
 async def press(own: Own, body: PressBody) -> Response:
-    return await run(own, PressRow(row=body.row, device=body.device))
+    return await run(own, PressRow(**body.model_dump()))
 
 
 @router.post("/list/cancel", response_model=Accepted)

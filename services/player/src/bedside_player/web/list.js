@@ -4,7 +4,7 @@
 import { findState, listenerPath } from "./api.js";
 import { afterCommand, ours, position, refreshState, settleScrub } from "./position.js";
 import { DEVICE, state } from "./state.js";
-import { chapterHeading, chapterInSentence, clock, el } from "./ui.js";
+import { chapterHeading, chapterInSentence, clock, el, notice } from "./ui.js";
 
 // Every state carries the list: draw it again only when it changed, because a redrawn
 // button drops the keyboard focus and the listener's Enter would then press nothing.
@@ -58,9 +58,13 @@ function rowButton(row, index) {
 
 async function pressRow(index) {
   settleScrub();
-  const res = await ours("POST", `${listenerPath()}/list/press`, { row: index, device: DEVICE });
+  // The list the row was read from: another device may have drawn a new one since (its row N is
+  // another place), and the player then refuses the press with the new list.
+  const body = { row: index, device: DEVICE, list_turn_id: state.listTurnId };
+  const res = await ours("POST", `${listenerPath()}/list/press`, body);
   if (afterCommand(res, "Moved to")) {
-    if (!findState(res.data)) await refreshState();
+    if (res.status === 409) notice("The list changed just now; choose from the new one.");
+    else if (!findState(res.data)) await refreshState();
   }
   el.play.focus();
 }

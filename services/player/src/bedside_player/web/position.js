@@ -260,6 +260,7 @@ export function adopt(next, { force = false, why = "" } = {}) {
   if ((next.last_move_seq || 0) >= state.lastMoveSeq) state.lastMoveCause = next.last_move_cause || null;
   state.lastMoveSeq = Math.max(state.lastMoveSeq, next.last_move_seq || 0);
   state.rows = Array.isArray(next.rows) ? next.rows : [];
+  state.listTurnId = next.list_turn_id || null;
   const far = !echo && Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
   if (force || moved || far) {
     const back = next.position_ms < position();

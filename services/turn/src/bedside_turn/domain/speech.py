@@ -111,6 +111,7 @@ def not_yet(unheard_names: list[str], asks_later: bool, not_transcribed_here: bo
     return FURTHER_ON if asks_later else NOT_YET
 
 
+LIST_CHANGED = OwnWords("The list on the screen changed just now; have a look and choose again.")
 CHOOSE_ONE = 'Press the one you mean, or say which: "the first one", "the second one".'
 """How a list is chosen from, by hand or by voice (``intents.PressListed``)."""
 
