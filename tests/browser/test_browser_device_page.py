@@ -1484,6 +1484,52 @@ def test_a_chapter_is_named_by_number_at_its_first_millisecond_and_by_title_once
     expect(page.get_by_role("button", name="Pause")).to_be_visible()
 
 
+def test_a_page_that_moves_itself_back_forgets_the_titles_it_learned_further_on(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: hearing no push of its own move (a slow or dropped event stream), a page moved to
+    chapter 3 and back to chapter 2 went on showing chapter 3's title, ahead of the line again."""
+    page = open_page("phone", block_events=True)
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    second, third = chapters[1], chapters[2]
+
+    def scrub_to(ms: int) -> None:
+        page.evaluate(
+            """(ms) => { const s = document.getElementById("scrubber"); s.value = String(ms);
+            s.dispatchEvent(new Event("input")); s.dispatchEvent(new Event("change")); }""",
+            ms,
+        )
+
+    in_third, in_second = (-(-(chapter["start_ms"] + 1_000) // 5_000) * 5_000 for chapter in (third, second))
+    scrub_to(in_third)  # the scrubber's own steps (5 s), just inside each chapter
+    expect(page.locator("#chapter")).to_have_text("Chapter 3 · The Storm", timeout=WAIT_MS)
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["position_ms"] == in_third)
+    scrub_to(in_second)
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["position_ms"] == in_second)
+    expect(page.locator("#chapter")).to_have_text("Chapter 2 · The Letter", timeout=WAIT_MS)
+    page.wait_for_timeout(1_500)  # the history and the book drawn again from here
+    expect(page.locator("main")).not_to_contain_text("The Storm")
+
+
+def test_a_skip_seeks_the_audio_once(open_page: OpenPage) -> None:
+    """A review: the push of the page's own skip, held back while the skip was answered, was taken in
+    as another device's move, and the audio was sought a second time, a round trip behind."""
+    page = open_page("phone", book=AUDIO_BOOK_ID)
+    page.evaluate(
+        """() => { window.seeks = []; const audio = document.getElementById("audio");
+        audio.addEventListener("seeking", () => window.seeks.push(audio.currentTime)); }"""
+    )
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_timeout(1_500)
+    for _ in range(3):
+        page.evaluate("() => { window.seeks.length = 0; }")
+        page.locator("#fwd30").click()
+        page.wait_for_timeout(1_500)
+        assert len(page.evaluate("() => window.seeks")) == 1
+    page.get_by_role("button", name="Pause").click()
+
+
 def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

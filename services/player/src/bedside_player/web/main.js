@@ -31,7 +31,11 @@ follow({
     ensureChapterTitle();
     historySoon();
   },
-  moving: movedHere,
+  moving(ms, back) {
+    movedHere(ms);
+    if (back) forgetTitlesFrom(ms); // a title learned further on is ahead again
+    bookSoon();
+  },
   sought: historySoon,
   bookRemoved: offerTheBooksLeft,
   rendered(ms) {

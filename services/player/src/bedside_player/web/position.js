@@ -12,7 +12,7 @@ import { clock, el, notice, showLink } from "./ui.js";
 // What the rest of the page does when the position changes; main.js says, once.
 const followers = {
   jumped(_ms, _back) {}, // the position was set from the server's state (back: to earlier)
-  moving(_ms) {}, // this page moves the book itself, to _ms
+  moving(_ms, _back) {}, // this page moves the book itself, to _ms (back: to earlier)
   adopted(_next) {}, // a state from the server was taken in
   sought() {}, // this page's own seek was answered
   rendered(_ms) {}, // the clock was drawn
@@ -429,7 +429,7 @@ export async function seekTo(ms, by = null) {
   settleScrub();
   const target = clamp(ms);
   state.unsentMoves.push(position()); // before the jump: a report queued ahead of it says this
-  followers.moving(target);
+  followers.moving(target, target < position());
   setPosition(target);
   render();
   if (skips.unanswered === 0) skips.shift = 0;
@@ -445,14 +445,12 @@ export async function seekTo(ms, by = null) {
   const answered = (res, got) => {
     skips.unanswered -= 1;
     if (by !== null && got) skips.shift += got.position_ms - sentTo;
+    // Our own move, known as ours before any push of it held back meanwhile is taken in (`ours`),
+    // which would otherwise count it as another device's and seek the audio a second time.
+    if (got) state.lastMoveSeq = Math.max(state.lastMoveSeq, got.last_move_seq || 0);
   };
   try {
     const res = await ours("POST", `${listenerPath()}/seek`, body, answered);
-    if (res.ok) {
-      // A seek moves the book: our own move must not be taken for someone else's.
-      const got = findState(res.data);
-      if (got) state.lastMoveSeq = Math.max(state.lastMoveSeq, got.last_move_seq || 0);
-    }
     afterCommand(res, "Another device moved the book to");
   } catch {
     skips.unanswered -= 1; // no answer came
