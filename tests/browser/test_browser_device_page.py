@@ -1530,6 +1530,35 @@ def test_a_skip_seeks_the_audio_once(open_page: OpenPage) -> None:
     page.get_by_role("button", name="Pause").click()
 
 
+REFUSED_PLAY = """HTMLMediaElement.prototype.play = function () {
+  return Promise.reject(new DOMException("play() failed: nobody has touched the page", "NotAllowedError"));
+};"""
+"""A browser that will not start sound in a tab nobody has touched."""
+
+
+def test_a_page_the_browser_will_not_let_sound_shows_play_and_tells_no_progress(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: a page refused sound said "Pause" and went on reporting that it played from a clock
+    that stood still, dragging the playing device back; once that one closed, the book "played" on
+    at a standstill, and a sleep timer could never run out."""
+    phone = open_page("phone", book=AUDIO_BOOK_ID, extra="&report_ms=2000")
+
+    def refused(page: Page) -> None:
+        page.add_init_script(REFUSED_PLAY)
+
+    speaker = open_page("speaker", book=AUDIO_BOOK_ID, extra="&report_ms=2000", before_opening=refused)
+    phone.get_by_role("button", name="Play").click()
+    expect(speaker.locator("#notice")).to_contain_text(
+        "Press play to hear it on this device.", timeout=WAIT_MS
+    )
+    expect(speaker.get_by_role("button", name="Play")).to_be_visible()
+    phone.close(run_before_unload=True)  # the only device sounding it goes away
+    wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda s: not s["playing"])
+    speaker.wait_for_timeout(5_000)  # two of the speaker's reports, were it to say it plays
+    assert not bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)["playing"]
+
+
 def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

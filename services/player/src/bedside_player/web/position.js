@@ -45,6 +45,21 @@ const lost = {
 };
 const recordingLost = () => lost.since > 0;
 
+// The browser refused to start the sound here (a tab nobody has touched yet). The book plays on
+// another device: this one follows it silently, tells no progress of its own (its clock stands
+// still, and would drag the playing device back), and shows Play until the listener presses it here.
+let soundRefused = false;
+function sound() {
+  el.audio.play().then(() => {
+    soundRefused = false;
+    renderPlay();
+  }, () => {
+    soundRefused = true;
+    renderPlay();
+    notice("Press play to hear it on this device.", 0);
+  });
+}
+
 export function position() {
   if (audioReady()) return clamp(el.audio.currentTime * 1000);
   const running = state.playing ? performance.now() - state.anchorAt : 0;
@@ -65,8 +80,9 @@ export function setPlaying(playing) {
     if (playing && recordingLost()) {
       fetchRecordingAgain(); // another device plays the book: this one joins once it can sound it
     } else if (playing) {
-      el.audio.play().catch(() => notice("Press play to hear it on this device.", 0));
+      sound();
     } else {
+      soundRefused = false;
       el.audio.pause();
     }
   }
@@ -84,7 +100,7 @@ export function playAudio(url) {
     audioPlaced = true;
     if (!state.duration && Number.isFinite(el.audio.duration)) state.duration = el.audio.duration * 1000;
     if (recordingLost()) recordingBack();
-    else if (state.playing) el.audio.play().catch(() => notice("Press play to hear it on this device.", 0));
+    else if (state.playing) sound();
   });
   el.audio.addEventListener("ended", () => { if (state.playing) { setPlaying(false); report(); } });
   el.audio.addEventListener("error", recordingFailed);
@@ -346,7 +362,7 @@ function playedUpTo() {
 
 export async function report() {
   if (state.removed || state.bookRemoved) return;
-  if (recordingLost() && state.playing) return; // not sounding it: no progress of its own to tell
+  if ((recordingLost() || soundRefused) && state.playing) return; // not sounding it: no progress to tell
   state.lastReportAt = performance.now();
   const body = () => ({
     device: DEVICE, position_ms: playedUpTo(), playing: state.playing, basis_seq: state.seq, device_clock: Date.now(),
@@ -467,6 +483,10 @@ export function togglePlay() {
     fetchRecordingAgain();
     return;
   }
+  if (soundRefused && state.playing) { // the press is the touch the browser waited for
+    sound();
+    return;
+  }
   // Play at the very end starts the book again: a move, sent as one (a report is only playback).
   if (!state.playing && position() >= state.duration && state.duration) seekTo(0);
   setPlaying(!state.playing);
@@ -475,12 +495,13 @@ export function togglePlay() {
 }
 
 export function renderPlay() {
-  el.play.dataset.playing = String(state.playing);
-  const label = state.playing ? "Pause" : "Play";
+  const sounding = state.playing && !soundRefused;
+  el.play.dataset.playing = String(sounding);
+  const label = sounding ? "Pause" : "Play";
   el.play.setAttribute("aria-label", label);
   el.play.title = label;
   if ("mediaSession" in navigator) {
-    try { navigator.mediaSession.playbackState = state.playing ? "playing" : "paused"; } catch { /* unsupported */ }
+    try { navigator.mediaSession.playbackState = sounding ? "playing" : "paused"; } catch { /* unsupported */ }
   }
 }
 
