@@ -1284,6 +1284,20 @@ def test_where_i_fell_asleep_is_offered_no_more_once_the_book_has_played_on_from
     expect(later.locator("#asleep")).to_be_hidden()
 
 
+def test_a_book_chosen_on_one_device_stops_the_old_one_on_every_device(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A listener session: choosing another book on the speaker left the phone playing the old one all
+    night, without its sleep timer, which had gone with the listener to the new book."""
+    phone, speaker = open_page("phone"), open_page("speaker")
+    phone.get_by_role("button", name="Play").click()
+    expect(speaker.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)  # playing on both
+    speaker.select_option("#book-pick", AUDIO_BOOK_ID)
+    speaker.wait_for_url(re.compile(rf"[?&]book={AUDIO_BOOK_ID}\b"), timeout=WAIT_MS)
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: not s["playing"])
+    expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
+
+
 def test_a_timer_goes_with_the_listener_to_the_book_they_switch_to(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

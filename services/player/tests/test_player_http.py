@@ -432,6 +432,25 @@ async def test_a_playing_device_that_leaves_pauses_the_book_only_if_it_was_the_l
     await speaker.close()
 
 
+async def test_a_pause_from_one_device_pauses_the_book_on_every_device(
+    system: RunningSystem, bus: Client
+) -> None:
+    """What a page asks as the listener leaves the book for another: a speaker playing on was left to
+    play the old book all night (a listener session)."""
+    listener, token = await new_listener(bus)
+    phone, speaker = Device(system, listener, token, "phone"), Device(system, listener, token, "speaker")
+    first = await phone.report(60_000, 0)
+    assert (await speaker.report(61_000, first.json()["seq"])).status_code == 200
+    paused = await phone.client.post(phone.base + "/pause", json={"device": "phone"})
+    assert paused.status_code == 200, paused.text
+    state = paused.json()["state"]
+    assert (state["playing"], state["last_move_cause"]) == (False, "paused")
+    again = await phone.client.post(phone.base + "/pause", json={"device": "phone"})  # paused: nothing more
+    assert (again.status_code, again.json()["state"]["seq"]) == (200, state["seq"])
+    await phone.close()
+    await speaker.close()
+
+
 async def test_audio_is_served_with_ranges(system: RunningSystem, bus: Client) -> None:
     listener, token = await new_listener(bus)
     device = Device(system, listener, token, "phone", book="b2")

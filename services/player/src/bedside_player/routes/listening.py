@@ -21,6 +21,7 @@ from bedside_contracts.player import (
     Located,
     LocateFilter,
     LocateRequest,
+    Pause,
     PlayerCommand,
     PressBody,
     PressRow,
@@ -97,6 +98,13 @@ async def press(own: Own, body: PressBody) -> Response:
 @router.post("/list/cancel", response_model=Accepted)
 async def cancel(own: Own, body: DeviceBody | None = None) -> Response:
     return await run(own, CancelList(device=body.device if body else None))
+
+
+@router.post("/pause", response_model=Accepted)
+async def pause(own: Own, body: DeviceBody | None = None) -> Response:
+    """Pause the book on every device playing it (ADR 46): the page asks it as the listener leaves
+    the book for another, so that no other device plays the old one on."""
+    return await run(own, Pause(device=body.device if body else None))
 
 
 @router.post("/undo", response_model=Accepted)

@@ -4,6 +4,7 @@
 // (or a phone that slept) asks again (the same upload is the same job) or goes on saying how the
 // job is, and a book made is offered until it is opened.
 import { api, problem } from "./api.js";
+import { switchTo } from "./book.js";
 import { state } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -69,6 +70,7 @@ function offer(book, text) {
   const target = new URL(location.href);
   target.searchParams.set("book", book);
   open.href = target.toString();
+  open.dataset.book = book;
   open.textContent = text;
   open.hidden = false;
 }
@@ -157,7 +159,12 @@ function askedBefore() {
 export function wireAdding() {
   section.hidden = false;
   form.addEventListener("submit", add);
-  open.addEventListener("click", () => localStorage.removeItem(FOLLOWED));
+  open.addEventListener("click", (e) => {
+    localStorage.removeItem(FOLLOWED);
+    if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return; // opened elsewhere: no switch here
+    e.preventDefault();
+    switchTo(open.dataset.book); // as the picker does: the timer goes along, the old book stops
+  });
   const asked = askedBefore();
   const followed = localStorage.getItem(FOLLOWED);
   if (!asked && !followed) return;

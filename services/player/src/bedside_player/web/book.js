@@ -138,6 +138,15 @@ let beforeSwitching = async (_book) => {};
 // What is done before the page opens another book the listener chose (main.js says).
 export function whenSwitching(step) { beforeSwitching = step; }
 
+// Open another book, by the picker or by a book just added: what leaving this one asks first, then
+// the page for the new one.
+export async function switchTo(book) {
+  if (state.bookId) await beforeSwitching(book);
+  const next = new URL(location.href);
+  next.searchParams.set("book", book);
+  location.assign(next.toString());
+}
+
 async function booksThereAre() {
   const res = await api("GET", "/api/books");
   if (!res.ok) throw refusal(res);
@@ -147,12 +156,9 @@ async function booksThereAre() {
 export async function pickBook() {
   listed = await booksThereAre();
   if (!state.bookId && listed.length) state.bookId = await bookListenedTo(listed);
-  el.bookPick.addEventListener("change", async () => {
+  el.bookPick.addEventListener("change", () => {
     el.bookPick.disabled = true; // one switch at a time: a second pick would carry the timer twice
-    await beforeSwitching(el.bookPick.value);
-    const next = new URL(location.href);
-    next.searchParams.set("book", el.bookPick.value);
-    location.assign(next.toString());
+    switchTo(el.bookPick.value);
   });
   if (listed.length > 1) offerBooks(false);
   if (!state.bookId) throw Object.assign(new Error("there is no book yet: add one below"), { noBook: true });

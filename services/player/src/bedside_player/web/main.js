@@ -11,7 +11,8 @@ import { historySoon, loadHistory, wireHistory } from "./history.js";
 import { renderRows, wireList } from "./list.js";
 import { listen } from "./live.js";
 import {
-  afterJoin, follow, leave, position, refreshState, render, renderPlay, report, skip, togglePlay, wirePosition,
+  afterJoin, follow, leave, pauseEverywhere, position, refreshState, render, renderPlay, report, skip, togglePlay,
+  wirePosition,
 } from "./position.js";
 import { offerPairing, signIn } from "./signin.js";
 import { adoptSleep, carryTimerTo, movedHere, renderSleep, wireSleep } from "./sleep.js";
@@ -19,7 +20,10 @@ import { DEVICE, REPORT_EVERY_MS, SKIP_MS, state } from "./state.js";
 import { el, notice } from "./ui.js";
 import "./voice.js"; // the microphone wires itself
 
-whenSwitching(carryTimerTo);
+whenSwitching(async (book) => {
+  await pauseEverywhere();
+  await carryTimerTo(book);
+});
 follow({
   jumped(ms, back) {
     if (back) forgetTitlesFrom(ms);

@@ -475,6 +475,17 @@ export async function seekTo(ms, by = null) {
   followers.sought();
 }
 
+// The listener chose another book: the one they leave stops on every device, not on this one alone (a
+// device left playing it would play on all night, its sleep timer gone with the listener).
+export async function pauseEverywhere() {
+  if (state.playing) setPlaying(false);
+  try {
+    await ours("POST", `${listenerPath()}/pause`, { device: DEVICE });
+  } catch {
+    showLink(false); // the new book opens all the same
+  }
+}
+
 export function togglePlay() {
   if (!state.book) return;
   settleScrub();
