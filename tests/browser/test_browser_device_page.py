@@ -1573,6 +1573,21 @@ def test_a_page_the_browser_will_not_let_sound_shows_play_and_tells_no_progress(
     assert not bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)["playing"]
 
 
+def test_the_foot_says_live_again_once_a_request_is_answered_after_one_failed(open_page: OpenPage) -> None:
+    """A listener session: after a short network drop the foot said "Reconnecting…" for good, though
+    the push stream had stayed open and the page followed every move: only the stream's opening said
+    it was live again."""
+    page = open_page("phone")
+    link = page.locator("#link")
+    expect(link).to_contain_text("Live on this device", timeout=WAIT_MS)
+    page.route(re.compile(r".*/reports$"), lambda route: route.abort())
+    page.get_by_role("button", name="Play").click()  # its report fails
+    expect(link).to_have_text("Reconnecting…", timeout=WAIT_MS)
+    page.unroute(re.compile(r".*/reports$"))
+    page.get_by_role("button", name="Pause").click()  # its report is answered
+    expect(link).to_contain_text("Live on this device", timeout=WAIT_MS)
+
+
 def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -3,7 +3,7 @@
 import { findState, listenerPath } from "./api.js";
 import { adopt, catchUp, refreshState } from "./position.js";
 import { tellRunOut } from "./sleep.js";
-import { showLink } from "./ui.js";
+import { showStream } from "./ui.js";
 
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 15_000;
@@ -23,13 +23,13 @@ export function listen() {
   const open = () => {
     const source = new EventSource(`${listenerPath()}/events`);
     source.addEventListener("open", () => {
-      showLink(true);
+      showStream(true);
       wait = FIRST_RETRY_MS;
       catchUp(tellRunOut); // anything missed while away, or what this page did meanwhile
     });
     source.addEventListener("state", onState);
     source.addEventListener("error", () => {
-      showLink(false);
+      showStream(false);
       if (source.readyState !== EventSource.CLOSED) return;
       setTimeout(open, wait);
       wait = Math.min(wait * 2, LAST_RETRY_MS);

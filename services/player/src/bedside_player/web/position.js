@@ -7,7 +7,7 @@
 // then adopts: corrected, never obeyed.
 import { api, bookPath, findState, listenerPath, pausedBySleep, problem } from "./api.js";
 import { DEVICE, FOLLOW_THRESHOLD_MS, SKIP_MS, clamp, state } from "./state.js";
-import { clock, el, notice, showLink } from "./ui.js";
+import { clock, el, notice, serverAnswered, showLink } from "./ui.js";
 
 // What the rest of the page does when the position changes; main.js says, once.
 const followers = {
@@ -191,6 +191,7 @@ export async function ours(method, path, body, answered = null) {
   state.inflight += 1;
   const sent = ourQueue.then(async () => {
     const res = await api(method, path, typeof body === "function" ? body() : body);
+    serverAnswered();
     const got = res.ok ? findState(res.data) : null;
     if (got) state.seq = Math.max(state.seq, got.seq);
     if (answered) answered(res, got);

@@ -56,3 +56,15 @@ export function showLink(up) {
   el.link.textContent = up ? `Live on this device (${DEVICE})` : "Reconnecting…";
   el.link.dataset.live = String(up);
 }
+
+// The foot says live while the push stream is open and the server answers this page. A request that
+// failed while the stream stayed open says "Reconnecting…"; the next one answered says live again
+// (the stream opening again, which would say it, never comes).
+let streamOpen = false;
+export function showStream(open) {
+  streamOpen = open;
+  showLink(open);
+}
+export function serverAnswered() {
+  if (streamOpen && el.link.dataset.live !== "true") showLink(true);
+}
