@@ -126,7 +126,9 @@ def not_on_the_list(rows: int) -> OwnWords:
 NO_PLACE_NAMED = OwnWords("Which moment do you mean? Tell me what happens there, and I'll find it.")
 """For "take me there" when the last answer named no place."""
 ONE_ROW = OwnWords('It\'s on the screen: press it, or say "go there".')
-ONE_ROW_AHEAD = OwnWords(f"That's further on than you've got. {ONE_ROW}")
+ONE_ROW_AHEAD = OwnWords(f"That's further on from where you are now. {ONE_ROW}")
+"""Of one covered row: not "further on than you've got", which is untrue of a place heard before the
+listener went back (a listener session: said of where they had fallen asleep, after "back an hour")."""
 """One place listed, to press or to consent to aloud (``intents.GoThere``): in the dark there is no
 row to see, and a covered row ahead moves only when asked twice."""
 NO_OTHER = OwnWords("I don't have another place for that. Could you describe the moment again?")
