@@ -1588,6 +1588,18 @@ def test_the_foot_says_live_again_once_a_request_is_answered_after_one_failed(op
     expect(link).to_contain_text("Live on this device", timeout=WAIT_MS)
 
 
+def test_undo_that_cannot_reach_bedside_says_so(open_page: OpenPage) -> None:
+    """A review: offline, "Back to where I was" did nothing visible and threw in the page."""
+    page = open_page("phone")
+    page.locator("#fwd30").click()
+    undo = page.get_by_role("button", name=re.compile("Back to where I was"))
+    expect(undo).to_be_enabled(timeout=WAIT_MS)
+    page.route(re.compile(r".*/undo$"), lambda route: route.abort())
+    undo.click()
+    expect(page.locator("#notice")).to_contain_text("could not be reached", timeout=WAIT_MS)
+    expect(page.locator("#link")).to_have_text("Reconnecting…")
+
+
 def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

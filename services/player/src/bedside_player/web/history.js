@@ -1,7 +1,7 @@
 // Where the listener has been, newest first, each a place to go back to; and undo.
-import { api, findState, listenerPath } from "./api.js";
+import { api, listenerPath } from "./api.js";
 import { chapterTitle } from "./book.js";
-import { afterCommand, ours, position, refreshState, seekTo, settleScrub, undoneWords } from "./position.js";
+import { afterCommand, command, position, seekTo, settleScrub, undoneWords } from "./position.js";
 import { DEVICE, HISTORY_FETCH, state } from "./state.js";
 import { chapterHeading, clock, el, notice } from "./ui.js";
 
@@ -97,11 +97,8 @@ export async function loadHistory(older) {
 // "Back to where I was": the position before the last move, on every device.
 async function undo() {
   settleScrub();
-  const res = await ours("POST", `${listenerPath()}/undo`, { device: DEVICE });
-  if (afterCommand(res, "Back to")) {
-    if (!findState(res.data)) await refreshState();
-    notice(undoneWords(position()));
-  }
+  const res = await command("/undo", { device: DEVICE });
+  if (res && afterCommand(res, "Back to")) notice(undoneWords(position()));
 }
 
 export function wireHistory() {

@@ -1,8 +1,7 @@
 // The list on the screen: covered rows for places ahead (a time, and a chapter the listener named:
 // "chapter 3", "end of chapter 3"; nothing else), pressed or
 // cancelled on any device.
-import { findState, listenerPath } from "./api.js";
-import { afterCommand, ours, position, refreshState, settleScrub } from "./position.js";
+import { afterCommand, command, position, settleScrub } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import { chapterHeading, chapterInSentence, clock, el, notice } from "./ui.js";
 
@@ -61,19 +60,17 @@ async function pressRow(index) {
   // The list the row was read from: another device may have drawn a new one since (its row N is
   // another place), and the player then refuses the press with the new list.
   const body = { row: index, device: DEVICE, list_turn_id: state.listTurnId };
-  const res = await ours("POST", `${listenerPath()}/list/press`, body);
-  if (afterCommand(res, "Moved to")) {
-    if (res.status === 409) notice("The list changed just now; choose from the new one.");
-    else if (!findState(res.data)) await refreshState();
+  const res = await command("/list/press", body);
+  if (res && afterCommand(res, "Moved to") && res.status === 409) {
+    notice("The list changed just now; choose from the new one.");
   }
   el.play.focus();
 }
 
 async function cancelList() {
   settleScrub();
-  const res = await ours("POST", `${listenerPath()}/list/cancel`, { device: DEVICE });
-  if (afterCommand(res, "")) {
-    if (!findState(res.data)) await refreshState();
+  const res = await command("/list/cancel", { device: DEVICE });
+  if (res && afterCommand(res, "")) {
     state.rows = [];
     renderRows();
   }

@@ -378,6 +378,18 @@ export async function report() {
   afterCommand(res, "Another device moved the book to");
 }
 
+// A command of this page's own (undo, a row pressed, the list cancelled): the player's answer, or
+// null when it could not be reached, which is said.
+export async function command(path, body) {
+  try {
+    return await ours("POST", `${listenerPath()}${path}`, body);
+  } catch {
+    showLink(false);
+    notice("Bedside could not be reached just now; try again in a moment.");
+    return null;
+  }
+}
+
 // This page is going away (closed, or left for another): a playing page tells the player, so
 // a book it alone was playing does not stay "playing" for every other device (ADR 45). Sent as
 // a beacon, which outlives the page. Not on hiding: a phone with its screen locked plays on.

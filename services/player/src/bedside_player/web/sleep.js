@@ -4,7 +4,7 @@
 // pause. Where the listener fell asleep is offered on every device from that state too.
 import { api, findState, listenerPath, listenerPathFor, pausedBySleep } from "./api.js";
 import { chapterAt } from "./book.js";
-import { afterCommand, ours, position, report, seekTo, setPlaying, setPosition } from "./position.js";
+import { afterCommand, command, ours, position, report, seekTo, setPlaying, setPosition } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import { chapterInSentence, clock, el, showLink } from "./ui.js";
 
@@ -43,14 +43,9 @@ export function adoptSleep(next) {
 }
 
 async function send(path, body) {
-  try {
-    const res = await ours("POST", `${listenerPath()}${path}`, body);
-    afterCommand(res, "Another device moved the book to");
-    return res;
-  } catch {
-    showLink(false);
-    return null;
-  }
+  const res = await command(path, body);
+  if (res) afterCommand(res, "Another device moved the book to");
+  return res;
 }
 
 function choose(choice) {
