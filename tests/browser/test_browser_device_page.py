@@ -1600,6 +1600,24 @@ def test_undo_that_cannot_reach_bedside_says_so(open_page: OpenPage) -> None:
     expect(page.locator("#link")).to_have_text("Reconnecting…")
 
 
+def test_the_clock_says_where_the_scrubber_is_held_and_space_on_add_a_book_opens_it(
+    open_page: OpenPage,
+) -> None:
+    """A review: while the scrubber was held at 0:00:30, the clock went back to saying 0:00:00 four
+    times a second; and Space on the focused "Add a book" played the book and left it closed."""
+    page = open_page("phone")
+    page.evaluate(
+        """() => { const s = document.getElementById("scrubber"); s.value = "30000";
+        s.dispatchEvent(new Event("input")); }"""
+    )
+    page.wait_for_timeout(1_000)  # four redraws of the clock
+    expect(page.locator("#pos")).to_have_text("0:00:30")
+    page.locator("#add summary").focus()
+    page.keyboard.press("Space")
+    expect(page.locator("#add")).to_have_attribute("open", "")
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+
+
 def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

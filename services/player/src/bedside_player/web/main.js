@@ -54,7 +54,8 @@ function onKey(e) {
   if (e.altKey || e.ctrlKey || e.metaKey) return;
   const t = e.target;
   const typing = t instanceof HTMLInputElement || t instanceof HTMLSelectElement ||
-    t instanceof HTMLTextAreaElement || t instanceof HTMLButtonElement;
+    t instanceof HTMLTextAreaElement || t instanceof HTMLButtonElement ||
+    (t instanceof HTMLElement && t.closest("summary, a") !== null); // Space opens these, not play
   if (typing) return;
   if (e.key === " " || e.key === "k") { e.preventDefault(); togglePlay(); }
   else if (e.key === "ArrowLeft" || e.key === "j") { e.preventDefault(); skip(-SKIP_MS); }

@@ -540,14 +540,14 @@ export function render() {
     setPlaying(false);
     report();
   }
-  el.pos.textContent = clock(pos);
+  const shown = state.scrubbing ? scrubbed() : pos; // while dragged, the clock says where it will go
+  el.pos.textContent = clock(shown);
   el.dur.textContent = clock(state.duration);
   if (!state.scrubbing) {
     el.scrubber.max = String(scrubberEnd());
     el.scrubber.value = String(pos);
     el.scrubber.setAttribute("aria-valuetext", `${clock(pos)} of ${clock(state.duration)}`);
   }
-  const shown = state.scrubbing ? scrubbed() : pos;
   el.scrubber.style.setProperty("--fill", `${state.duration ? (100 * shown) / scrubberEnd() : 0}%`);
   followers.rendered(pos);
 }
