@@ -1618,6 +1618,20 @@ def test_the_clock_says_where_the_scrubber_is_held_and_space_on_add_a_book_opens
     expect(page.get_by_role("button", name="Play")).to_be_visible()
 
 
+def test_history_shows_where_the_last_playing_device_left_the_book(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: the page kept its own list of entries that are no place and hid the one the player
+    marks a place, where the book paused as the last playing tab closed."""
+    phone = open_page("phone")
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    phone.close(run_before_unload=True)
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: not s["playing"])
+    newest = open_page("speaker").locator("#history li").first
+    expect(newest).to_contain_text("paused as the last device playing went away", timeout=WAIT_MS)
+
+
 def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

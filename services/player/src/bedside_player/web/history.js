@@ -9,9 +9,8 @@ const KIND = {
   reported: "listening", seeked: "you moved", moved: "moved by a question", goto: "moved by a question",
   pressed: "chosen from the list", undo: "back to where you were",
   fellasleep: "paused by the sleep timer", paused: "paused when you asked",
+  left: "paused as the last device playing went away",
 };
-// Entries that are not places the listener was (a list shown, a device joining) stay out.
-const NOT_A_PLACE = new Set(["listed", "cancelled", "joined", "left", "timer_set", "timer_cancelled", "asked"]);
 
 function kindLabel(entry) {
   const kind = String(entry.kind || "").replace(/[^a-z]/gi, "").toLowerCase();
@@ -71,14 +70,13 @@ export async function loadHistory(older) {
   let res;
   try { res = await api("GET", path); } catch { return; }
   if (!res.ok) return;
-  const d = res.data;
-  const entries = Array.isArray(d) ? d : (d && (d.entries || d.history || d.items)) || [];
+  const entries = res.data.entries;
   if (!older) el.history.replaceChildren();
   // Reports come every 15 s: a run of them is one stretch of listening, shown once (its newest).
   let previousKind = older ? lastShownKind : null;
   for (const entry of entries) {
     const kind = String(entry.kind || "").toLowerCase();
-    if (NOT_A_PLACE.has(kind)) continue;
+    if (!entry.placed) continue; // the player's word for a place the book was (not a list shown, a device joining)
     if (kind === "reported" && previousKind === "reported") continue;
     previousKind = kind;
     lastShownKind = kind;
