@@ -1629,7 +1629,7 @@ def test_history_shows_where_the_last_playing_device_left_the_book(
     phone.close(run_before_unload=True)
     wait_for_state(bedside, listener, BOOK_ID, lambda s: not s["playing"])
     newest = open_page("speaker").locator("#history li").first
-    expect(newest).to_contain_text("paused as the last device playing went away", timeout=WAIT_MS)
+    expect(newest).to_contain_text("paused when the last device went away", timeout=WAIT_MS)
 
 
 def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(

@@ -9,7 +9,7 @@ const KIND = {
   reported: "listening", seeked: "you moved", moved: "moved by a question", goto: "moved by a question",
   pressed: "chosen from the list", undo: "back to where you were",
   fellasleep: "paused by the sleep timer", paused: "paused when you asked",
-  left: "paused as the last device playing went away",
+  left: "paused when the last device went away",
 };
 
 function kindLabel(entry) {
