@@ -1657,6 +1657,18 @@ def test_a_page_opened_on_a_book_that_is_not_here_says_so_and_offers_the_books_t
     expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
 
 
+def test_a_page_that_could_not_open_its_book_moves_nothing_and_is_not_left_busy(open_page: OpenPage) -> None:
+    """A review: on a book not here, Back 30 said "This book has been removed from Bedside", which was
+    not so, and the page stayed aria-busy, so a screen reader could hold back what it said instead."""
+    page = open_page("phone", book="no-such-book", ready=False)
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text('there is no book "no-such-book" here', timeout=WAIT_MS)
+    expect(page.locator("main")).to_have_attribute("aria-busy", "false")
+    page.locator("#back30").click()
+    page.wait_for_timeout(1_000)
+    expect(notice).to_contain_text('there is no book "no-such-book" here')
+
+
 def test_the_clocks_slash_stays_with_the_length_on_a_narrow_phone(open_page: OpenPage) -> None:
     """Where the clock wraps, '/ 0:01:01' goes to the next line whole: no slash left dangling."""
     page = open_page("phone")

@@ -147,6 +147,7 @@ async function start() {
   if (refused) {
     notice(refused, 0);
     el.link.textContent = "Not connected";
+    el.app.setAttribute("aria-busy", "false"); // what is shown instead is ready to be read
     offerPairing();
     return;
   }
@@ -154,6 +155,7 @@ async function start() {
   try {
     await openBook();
   } catch (e) {
+    el.app.setAttribute("aria-busy", "false");
     if (e.noBook) {
       openAdding();
       notice(`Welcome: ${e.message}.`, 0);

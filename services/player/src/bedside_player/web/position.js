@@ -455,6 +455,7 @@ export const skip = (ms) => {
 };
 
 export async function seekTo(ms, by = null) {
+  if (!state.book) return; // no book open (not paired, or none by that name): no place to move to
   settleScrub();
   const target = clamp(ms);
   state.unsentMoves.push(position()); // before the jump: a report queued ahead of it says this
