@@ -188,21 +188,14 @@ def numbered_as_named(chapters: Sequence[AudioChapter]) -> tuple[AudioChapter, .
     lead = chapters[:index]
     if lead and len({c.path for c in lead}) > 1:
         return tuple(chapters)
-    opening = (
-        (
-            AudioChapter(
-                OPENING_CHAPTER,
-                OPENING_TITLE,
-                lead[0].path,
-                lead[0].file_start_ms,
-                lead[-1].file_end_ms,
-                lead[0].book_start_ms,
-            ),
-        )
-        if lead
-        else ()
+    counted = tuple(replace(c, n=n) for n, c in enumerate(chapters[index:], start=number))
+    if not lead:
+        return counted
+    start, end = lead[0], lead[-1]
+    opening = AudioChapter(
+        OPENING_CHAPTER, OPENING_TITLE, start.path, start.file_start_ms, end.file_end_ms, start.book_start_ms
     )
-    return (*opening, *(replace(c, n=n) for n, c in enumerate(chapters[index:], start=number)))
+    return (opening, *counted)
 
 
 def _first_named(numbers: Sequence[int | None]) -> tuple[int, int] | None:

@@ -192,6 +192,10 @@ class TurnService:
         self, tools: ToolBox, utterance: str, intent: intents.Intent, earlier: list[Exchange]
     ) -> tuple[str, str, bool]:
         """What to say, which mode said it, and whether the turn broke on a failed call on the way."""
+
+        def done() -> str:  # what the model's calls did, for when it says nothing of it
+            return tools.done_in_own_words() or speech.for_offer(tools.last_offer, tools.preview)
+
         try:
             if self.client is None or not model_may_answer(intent, earlier):
                 return await run_keyless(tools, utterance, intent, earlier), KEYLESS, False
@@ -207,11 +211,9 @@ class TurnService:
             except ModelUnreachable as error:
                 log.warning("model unreachable; answering keyless", error=str(error))
                 if tools.turn.calls:  # what it did is said; plain code does not start the turn again
-                    done = tools.done_in_own_words() or speech.for_offer(tools.last_offer, tools.preview)
-                    return speech.NO_MODEL + done, KEYLESS, False
+                    return speech.NO_MODEL + done(), KEYLESS, False
                 return speech.NO_MODEL + await run_keyless(tools, utterance, intent, earlier), KEYLESS, False
-            done = tools.done_in_own_words() or speech.for_offer(tools.last_offer, tools.preview)
-            return said or done, self.model, False
+            return said or done(), self.model, False
         except CallFailed as error:
             log.warning("a service failed during the turn", error=str(error))
             return speech.TROUBLE, self.mode, True

@@ -336,10 +336,10 @@ def chapter_titles(book: BookInfo, here_ms: int) -> str:
     book's words, so a list with one is left to the answer check."""
     chapters = sorted((c for c in book.chapters if c.n != OPENING_CHAPTER), key=lambda c: c.start_ms)
     playing = chapter_at(chapters, here_ms)  # on its first millisecond, begun though unheard
-    begun = [c for c in chapters if playing is not None and c.start_ms <= playing.start_ms]
     has = f"The book has {_counted(len(chapters), 'chapter')}"
     if playing is None:
         return OwnWords(f"{has}, and you haven't started the first yet.")
+    begun = [c for c in chapters if c.start_ms <= playing.start_ms]
     if not any(own_title(c.n, c.title) for c in chapters):
         return OwnWords(f"{has}, numbered without titles; you're in {chapter_name(playing.n)}.")
     named = [
