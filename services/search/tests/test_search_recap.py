@@ -312,5 +312,15 @@ def test_a_run_on_sentence_of_a_transcript_is_said_in_its_clauses() -> None:
     assert quoted_parts
     assert all(part.count('"') % 2 == 0 for part in quoted_parts), quoted_parts
     assert quoted_parts[-1].endswith('?"'), quoted_parts  # its own end kept, nothing added
+    lead_in = (
+        "The mare had been lame all through the wet spring and the groom walked her each morning "
+        "down the lane to the brook under the mill where the water ran cold and clear over the "
+        "stones, and one day, when the frost had gone at last, she trotted the whole way home "
+        "without a stumble or a sound."
+    )
+    lead_in_parts = [s.text for s in recap_candidates([said[0].model_copy(update={"text": lead_in})])]
+    # a short clause leads into the one after it: cut before it, never after ("and one day.")
+    assert lead_in_parts
+    assert not any(part.endswith("one day.") for part in lead_in_parts), lead_in_parts
     no_clauses = "The grey horse walked on" + " and on and on" * 12 + "."
     assert recap_candidates([said[0].model_copy(update={"text": no_clauses})]) == []

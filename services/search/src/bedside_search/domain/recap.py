@@ -119,13 +119,30 @@ def said_in_clauses(text: str) -> list[str]:
     if not is_whole_sentence(text) or words_in(text) <= MAX_SENTENCE_WORDS:
         return []
     parts: list[str] = []
-    for clause in _CLAUSE_END.split(text.strip()):
+    for clause in _led_in(_CLAUSE_END.split(text.strip())):
         if parts and words_in(parts[-1]) + words_in(clause) <= MAX_SENTENCE_WORDS:
             parts[-1] = f"{parts[-1]} {clause}"
         else:
             parts.append(clause)
     ended = [balance_quotes(_ended(part)) for part in parts]
     return ended if all(MIN_WORDS <= words_in(part) <= MAX_SENTENCE_WORDS for part in ended) else []
+
+
+LEAD_IN_WORDS = 4
+"""A clause this short ("and one day,", "at last,") leads into the one after it: a part said as a
+sentence never ends on it."""
+
+
+def _led_in(clauses: list[str]) -> list[str]:
+    """The clauses with each short one joined to the clause it leads into."""
+    joined: list[str] = []
+    leading = ""
+    for clause in clauses:
+        whole = f"{leading} {clause}" if leading else clause
+        leading = whole if words_in(whole) <= LEAD_IN_WORDS else ""
+        if not leading:
+            joined.append(whole)
+    return [*joined, leading] if leading else joined
 
 
 _SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
