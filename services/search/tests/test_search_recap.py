@@ -222,6 +222,17 @@ def test_every_recap_sentence_of_black_beauty_is_inside_its_span_and_behind_the_
     black_beauty.check(from_ms, from_ms + length, here_ms)
 
 
+@pytest.mark.parametrize("hours", [1, 2])
+def test_the_story_so_far_is_told_from_across_all_of_it_not_only_its_last_minutes(
+    black_beauty: Served, hours: int
+) -> None:
+    """Two long sentences of the last minutes once filled the spoken recap of a whole first hour."""
+    here_ms = hours * 3_600_000
+    recapped = black_beauty.recap(0, here_ms, here_ms, max_words=70)
+    fifths = {s.at_ms * 5 // here_ms for s in recapped.sentences}
+    assert len(fifths) >= 4, [(s.at_ms, s.text) for s in recapped.sentences]
+
+
 def cued_passage(*cues: str, cue_ms: int = 4_000) -> Passage:
     timed = tuple(Cue(start_ms=i * cue_ms, end_ms=(i + 1) * cue_ms, text=text) for i, text in enumerate(cues))
     return Passage(

@@ -38,6 +38,9 @@ REPEAT_COSINE = 0.85
 STRETCH_WORDS = 14
 """About the words of a sayable sentence (the sample book's mean): a recap of 70 words covers
 its span in five stretches of time, one sentence from each."""
+WORDS_KEPT_PER_STRETCH = 10
+"""Words each stretch not yet told keeps for a sentence of its own: without them the two long
+sentences of its last minutes filled a recap of the first hour of Black Beauty."""
 
 
 @dataclass(frozen=True)
@@ -191,16 +194,19 @@ def recap_sentences(
     """The sentences a recap says, within ``max_words``, in story order.
 
     First the sentence nearest in meaning to the centre of each stretch of the span, the
-    latest stretch first, so what was heard just before the span's end is always told and,
-    when the words run out, the earliest stretches are the ones left untold. Words left over
+    latest stretch first, so what was heard just before the span's end is told and, when the
+    words run out, the earliest stretches are the ones left untold; a sentence leaves
+    ``WORDS_KEPT_PER_STRETCH`` for each stretch still to come. Words left over
     go to the sentences nearest the whole span's centre. A sentence that repeats one already
     picked is passed over, and so is one that would overrun the words.
     """
     if not candidates:
         return []
     picker = _Picker(candidates, vectors, max_words)
-    for stretch in stretches(span, max_words):
-        picker.take_central([i for i, s in enumerate(candidates) if stretch.holds(s.at_ms)], first_only=True)
+    parts = stretches(span, max_words)
+    for told, stretch in enumerate(parts, start=1):
+        among = [i for i, s in enumerate(candidates) if stretch.holds(s.at_ms)]
+        picker.take_central(among, first_only=True, leaving=(len(parts) - told) * WORDS_KEPT_PER_STRETCH)
     picker.take_central(list(range(len(candidates))), first_only=False)
     return sorted((candidates[i] for i in picker.picked), key=lambda s: (s.at_ms, s.passage_id))
 
@@ -213,7 +219,7 @@ class _Picker:
     picked: list[int] = field(default_factory=list)
     words: int = 0
 
-    def take_central(self, among: list[int], *, first_only: bool) -> None:
+    def take_central(self, among: list[int], *, first_only: bool, leaving: int = 0) -> None:
         """Take from ``among`` the sentences nearest their own centre that fit (only the first that
         fits when ``first_only``). Centrality is the cosine to the mean of their vectors."""
         if not among:
@@ -222,15 +228,15 @@ class _Picker:
         centre = centre / (float(np.linalg.norm(centre)) or 1.0)
         scores = self.vectors[among] @ centre
         for _, i in sorted(zip((-float(x) for x in scores), among, strict=True)):
-            if i in self.picked or not self._fits(i):
+            if i in self.picked or not self._fits(i, leaving):
                 continue
             self.picked.append(i)
             self.words += words_in(self.candidates[i].text)
             if first_only:
                 return
 
-    def _fits(self, i: int) -> bool:
-        if self.words + words_in(self.candidates[i].text) > self.max_words:
+    def _fits(self, i: int, leaving: int) -> bool:
+        if self.words + words_in(self.candidates[i].text) + leaving > self.max_words:
             return False
         return not any(float(self.vectors[i] @ self.vectors[j]) >= REPEAT_COSINE for j in self.picked)
 
