@@ -219,6 +219,33 @@ def test_a_row_drawn_behind_is_covered_again_once_the_listener_goes_back_before_
     assert covered.seen_from(95_000) == covered  # a covered row stays covered
 
 
+CUED = (
+    Cue(start_ms=60_000, end_ms=70_000, text="Ada lifted the lantern."),
+    Cue(start_ms=70_000, end_ms=80_000, text="The harbour went dark."),
+    Cue(start_ms=80_000, end_ms=90_000, text="Then the bell rang out over the water."),
+)
+
+
+@given(
+    drawn_ms=st.integers(min_value=60_001, max_value=200_000),
+    back_ms=st.integers(min_value=60_001, max_value=200_000),
+    cued=st.booleans(),
+)
+def test_a_row_seen_from_further_back_shows_no_word_not_heard_from_there(
+    drawn_ms: int, back_ms: int, *, cued: bool
+) -> None:
+    """A list stays on the screen, and in the model's history, while the listener goes back inside
+    a passage: a row drawn at 3:20 kept all its passage's words seen from 1:05."""
+    place = passage()
+    if cued:
+        place = place.model_copy(update={"cues": CUED, "text": " ".join(cue.text for cue in CUED)})
+    heard_back = set(re.findall(r"\w+", heard_text(place, back_ms)))
+    for row in (Candidate.covering(place, drawn_ms), Candidate.hit(place, drawn_ms, whole=True)):
+        seen = row.seen_from(back_ms)
+        assert set(re.findall(r"\w+", seen.words or "")) <= heard_back, (seen.words, heard_back)
+        assert seen.seen_from(back_ms) == seen
+
+
 def test_two_rows_on_one_place_are_one_row_and_order_is_kept() -> None:
     first = Candidate(start_ms=9_000, ahead=True, passage_id=1)
     same_place = Candidate(start_ms=9_000, ahead=True, passage_id=2)

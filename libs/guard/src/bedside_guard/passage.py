@@ -48,6 +48,12 @@ def heard_cues(passage: Passage, here_ms: int) -> tuple[Cue, ...]:
     )
 
 
+def heard_until(passage: Passage, here_ms: int) -> int | None:
+    """Where the words of ``passage`` heard at ``here_ms`` end: the last heard piece's end (None: none)."""
+    heard = heard_cues(passage, here_ms)
+    return heard[-1].end_ms if heard else None
+
+
 def heard_text(passage: Passage, here_ms: int) -> str:
     """The words of ``passage`` that a listener at ``here_ms`` has heard (``heard_cues``' rule)."""
     if passage.end_ms <= here_ms and not ahead_of(passage.start_ms, here_ms):

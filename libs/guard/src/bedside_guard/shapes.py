@@ -11,9 +11,9 @@ from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bedside_guard.line import ahead_of, clock
+from bedside_guard.line import ahead_of, clock, heard_once_past
 from bedside_guard.names import words_of
-from bedside_guard.passage import Passage, heard_text
+from bedside_guard.passage import Passage, heard_text, heard_until
 from bedside_guard.prose import (
     balance_quotes,
     heading_title,
@@ -150,6 +150,9 @@ class Candidate(BaseModel):
     words: str | None = None
     end_of_chapter: bool = False
     """A covered row for the end of the chapter named ("the end of chapter 3"): the row says so."""
+    words_end_ms: int | None = None
+    """Where the heard words end (the last heard piece's end): a listener gone back before it has
+    not heard them all, and is shown none (``seen_from``)."""
 
     @classmethod
     def hit(cls, passage: Passage, here_ms: int, naming: Sequence[str] = (), *, whole: bool = False) -> Self:
@@ -166,6 +169,7 @@ class Candidate(BaseModel):
             chapter=passage.chapter,
             chapter_title=own_title(passage.chapter, passage.chapter_title),
             words=(words if whole else excerpt_naming(words, naming)) if words else None,
+            words_end_ms=heard_until(passage, here_ms) if words else None,
         )
 
     @classmethod
@@ -205,22 +209,31 @@ class Candidate(BaseModel):
             chapter=passage.chapter,
             chapter_title=own_title(passage.chapter, passage.chapter_title),
             words=sentences_excerpt(words) if words else None,
+            words_end_ms=heard_until(passage, here_ms) if words else None,
         )
 
     def seen_from(self, here_ms: int) -> Self:
         """This row as a listener now at ``here_ms`` may see it.
 
         A list stays on the screen while the listener moves; a row that was behind when it
-        was drawn and is now ahead is covered again. A covered row stays covered.
+        was drawn and is now ahead is covered again. A covered row stays covered. A row whose
+        place is behind but whose words run on past ``here_ms`` keeps its place without them.
         """
-        if self.ahead or not ahead_of(self.start_ms, here_ms):
+        if self.ahead:
             return self
+        if not ahead_of(self.start_ms, here_ms):
+            if self.words_end_ms is None or not ahead_of(
+                heard_once_past(self.start_ms, self.words_end_ms), here_ms
+            ):
+                return self
+            return self.model_copy(update={"words": None, "words_end_ms": None})
         return self.model_copy(
             update={
                 "ahead": True,
                 "chapter": None,
                 "chapter_title": None,
                 "words": None,
+                "words_end_ms": None,
                 "end_of_chapter": False,
             }
         )
