@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 from bedside_contracts.player import Asleep, HistoryEntry
 from bedside_contracts.search import Recap, Recapped, RecapSentence
+from bedside_contracts.turn import RecapArgs
 from bedside_guard import clock
 from bedside_turn.domain import recap as recaps
 from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS
@@ -269,3 +270,14 @@ async def test_the_previous_chapter_asked_in_the_first_says_there_is_none_before
     listener = rig.listener_at(40_000)
     reply = await rig.ask(listener, "remind me what happened in the previous chapter")
     assert reply.speech.startswith(f'{recaps.NONE_BEFORE_THIS_ONE} In chapter 1, "The Harbour Bell": At ')
+
+
+def test_a_doze_of_a_few_seconds_is_said_to_have_missed_little_not_to_lie_ahead() -> None:
+    """Asleep at 1:04:05, paused at 1:04:13, "what did I miss?" was told "You haven't heard anything
+    of that stretch yet, so it's all still ahead of you" (a listener session): it has played."""
+    asleep = Asleep(paused_at_ms=3_853_000, asleep_at_ms=3_845_000, seq=9, device="speaker")
+    chosen = recaps.choose_span(RecapArgs(span="since_asleep"), 3_853_000, [], asleep)
+    said = recaps.spoken_recap(chosen, Recapped(from_ms=3_845_000, to_ms=3_853_000, places=[], sentences=[]))
+    assert "ahead" not in said
+    assert "1:04:05" in said
+    assert "8 seconds" in said

@@ -261,11 +261,16 @@ def choose_span(
             )
         case "since_asleep":
             if asleep is not None and _still_dozing(asleep, here_ms):
-                return ChosenSpan(
+                chosen = ChosenSpan(
                     asleep.asleep_at_ms,
                     min(asleep.paused_at_ms, here_ms),
                     f"Since you dozed off at {clock(asleep.asleep_at_ms)}:",
                     "From when they dozed off to where the sleep timer paused the book",
+                )
+                return (
+                    chosen
+                    if here_ms <= asleep.asleep_at_ms
+                    else replace(chosen, nothing_heard=_dozed_through(asleep))
                 )
             return _last_minutes(FALLBACK_MINUTES, here_ms, asleep_unknown=True)
         case "before_asleep":
@@ -327,6 +332,19 @@ def at_chapter_start(n: int) -> OwnWords:
     """Said of the chapter playing when none of it has played: its number, which the page shows,
     and not its title, which is heard only as the chapter begins."""
     return OwnWords(f"You're at the very start of {chapter_name(n)}; nothing of it has played yet.")
+
+
+def _dozed_through(asleep: Asleep) -> str:
+    """Said when the stretch slept through played but holds nothing to tell (a few seconds, or the
+    middle of a passage without finer timing): it is not ahead, it is too little to pick from."""
+    seconds = round((asleep.paused_at_ms - asleep.asleep_at_ms) / 1000)
+    length = (
+        f"{seconds} second{'' if seconds == 1 else 's'}" if seconds < 90 else f"{round(seconds / 60)} minutes"
+    )
+    return (
+        f"You dozed off at {clock(asleep.asleep_at_ms)}, {length} before the book paused at "
+        f"{clock(asleep.paused_at_ms)}, and I can't pick out anything to tell you from that stretch."
+    )
 
 
 def _still_dozing(asleep: Asleep, here_ms: int) -> bool:
