@@ -248,3 +248,37 @@ def test_where_they_left_off_and_began_are_the_places_either_side_of_each_hour_t
     assert [e.seq for e in lookup(untimed, starts, NOW_MS).page] == [1]  # only the very first is known
     moves = lookup(items, LocateRequest(listener="ann", book="b1", moves=True), NOW_MS)
     assert [(e.seq, e.from_ms, e.position_ms) for e in moves.page] == [(7, 40_000, 900_000)]
+
+
+def test_the_sleep_timers_pause_ends_a_stretch_of_listening_at_once() -> None:
+    """Woken twenty minutes after the timer paused the book, "go back to where I stopped" was refused
+    as "You haven't stopped listening for an hour or more yet" (a listener session): whoever the
+    timer paused was asleep, so no one listened past it, however soon they come back."""
+    stored = [
+        StoredEvent(
+            1,
+            PositionReported(device="phone", position_ms=10_000, playing=True, basis_seq=0),
+            NOW_MS - 3_000_000,
+        ),
+        StoredEvent(2, SleepTimerSet(device="phone", after=30, stop_at_ms=1_810_000), NOW_MS - 2_990_000),
+        StoredEvent(
+            3,
+            FellAsleep(device="phone", paused_at_ms=1_810_000, asleep_at_ms=1_500_000, basis_seq=2),
+            NOW_MS - 1_200_000,
+        ),
+    ]
+    items = entries("ann", "b1", stored, CHAPTERS)
+    left_off = lookup(items, LocateRequest(listener="ann", book="b1", left_off=True), NOW_MS)
+    assert [(e.seq, e.position_ms) for e in left_off.page] == [(3, 1_810_000)]
+    woken = [
+        *stored,
+        StoredEvent(
+            4,
+            PositionReported(device="phone", position_ms=1_810_000, playing=True, basis_seq=3),
+            NOW_MS - 600_000,
+        ),
+    ]
+    began = lookup(
+        entries("ann", "b1", woken, CHAPTERS), LocateRequest(listener="ann", book="b1", began=True), NOW_MS
+    )
+    assert [e.seq for e in began.page] == [4, 1]  # on waking, a new stretch began

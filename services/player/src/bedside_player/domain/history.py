@@ -149,8 +149,9 @@ def _placing_oldest_first(items: Iterable[HistoryEntry]) -> list[HistoryEntry]:
 
 def _broke_off(here: HistoryEntry, next_at_ms: int | None) -> bool:
     """Whether the book sat still for a break in listening after ``here``, until ``next_at_ms``; an
-    entry without a time cannot be judged, so it is none."""
-    return (
+    entry without a time cannot be judged, so it is none. The sleep timer's pause is a break at
+    once: whoever it paused was asleep, so no one listened on past it, however soon they woke."""
+    return here.kind == "fell_asleep" or (
         here.stored_at_ms is not None
         and next_at_ms is not None
         and next_at_ms - here.stored_at_ms >= LISTENING_BREAK_MS
