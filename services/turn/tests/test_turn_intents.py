@@ -2183,6 +2183,11 @@ def test_what_a_request_says_in_passing_does_not_move_the_book(
         # still what they were
         ("the first time he falls", FindPlace("the first time he falls")),
         ("what did I miss", RecapAsked(RecapArgs(span="since_asleep"))),
+        # these were "That hasn't come up yet" (a listener session)
+        ("how far did i get", intents.Earlier(furthest=True, show_only=True)),
+        ("whats the furthest ive listened", intents.Earlier(furthest=True, show_only=True)),
+        ("how far have I got?", intents.WhereAmI()),  # still where the book is now
+        ("how far had I gotten", intents.Earlier(furthest=True, show_only=True)),
     ],
 )
 def test_places_from_the_listeners_own_night_are_read_as_such(utterance: str, intent: intents.Intent) -> None:

@@ -723,8 +723,8 @@ _HEARD_THIS = (
 _FURTHEST = re.compile(
     r"\bwhere (?:was i|i was|have i been|i've been|i got|did i get) (?:the )?furthest\b"
     r"|\b(?:my|the) furthest (?:point|position|place|spot)\b"
-    r"|\bthe furthest i(?:'ve| have)? (?:got|gotten|been|listened)\b"
-    r"|\bhow far (?:did i get|had i got|i got) before\b"
+    r"|\bthe furthest i(?:'ve| have|ve)? (?:got|gotten|been|listened)\b"
+    r"|\bhow far (?:did i get|had i got(?:ten)?|i got)(?: before\b|(?: to| listening)?[?.!]*$)"
     rf"|^{_HEARD_THIS} (?:so )?(?:skip|go|move|jump) (?:ahead|on|forward)(?: please)?$"
     rf"|{_GO_BACK_TO}where i (?:had )?got(?: up)? to(?: please)?$"
 )
