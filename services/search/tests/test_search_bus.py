@@ -142,6 +142,37 @@ async def test_recall_in_the_holding_passage_counts_only_heard_cues(broker: Brok
     assert all(not leaks(place.line(), small_passages(), here) for place in recalled.places)
 
 
+async def test_find_judges_the_passage_holding_the_line_by_its_heard_words_only(tmp_path: Path) -> None:
+    """The lamp glows amber in passage 1's unheard last cue: "back to where the lamp glowed amber"
+    found passage 1 first, behind the line, and the keyless turn moved there at once (a review). A
+    find at the line ranks as over a book whose holding passage ends at the line."""
+    here = PASSAGE_MS + 15_000  # inside passage 1: the amber lamp is its third cue, not begun
+    passages = small_passages()
+    heard_cues = passages[1].cues[:2]
+    passages[1] = passages[1].model_copy(
+        update={"cues": heard_cues, "text": " ".join(cue.text for cue in heard_cues)}
+    )
+    store = await open_store(path=tmp_path)
+    engine = SearchEngine(store, load_minilm())
+    await engine.index(small_artifact())
+    await engine.index(
+        artifact_of("small-cut", "The Harbour Lamps", passages, chapters_of(passages), load_minilm())
+    )
+    for heard_only in (True, False):
+        asked = FindPassage(
+            book="small",
+            here_ms=here,
+            query="where the lamp glowed amber and steady at dawn",
+            heard_only=heard_only,
+        )
+        found = await engine.find(asked)
+        cut = await engine.find(asked.model_copy(update={"book": "small-cut"}))
+        assert [(h.passage_id, round(h.score, 6)) for h in found.hits] == [
+            (h.passage_id, round(h.score, 6)) for h in cut.hits
+        ], heard_only
+    await store.close()
+
+
 async def test_the_recogniser_is_hinted_only_with_names_heard_before_the_line(broker: Broker) -> None:
     async def hinted(here_ms: int) -> list[str]:
         asked = NameHints(book="small", here_ms=here_ms)

@@ -5,6 +5,7 @@ is what is served. Nothing here formats text for the model: places are shaped by
 """
 
 import asyncio
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -58,13 +59,23 @@ from bedside_search.domain.subject import (
     title_weights,
     whereabouts_of,
 )
-from bedside_search.domain.terms import average_length, encode_document, encode_query
+from bedside_search.domain.terms import SparseTerms, average_length, encode_document, encode_query
 from bedside_search.store import VectorStore, collection_for
 
 log = structlog.get_logger("bedside.search")
 
 DEPTH = 40
 """How many passages each of the dense and the sparse ranking contributes to fusion."""
+
+
+@dataclass(frozen=True)
+class AtTheLine:
+    """Rankings with the passage holding the line scored on its heard words, that passage's id, and
+    the cosine of its heard words to the query (None: no passage holds the line, or none of it heard)."""
+
+    rankings: tuple[list[Scored], list[Scored]]
+    holding_id: int | None
+    cosine: float | None
 
 
 class SearchEngine:
@@ -158,8 +169,11 @@ class SearchEngine:
         request = request.model_copy(update={"query": query})
         vector = self.embedder.embed_query(request.query)
         below_ms = request.here_ms if request.heard_only else None
-        dense, sparse = await self.rankings(book, vector, request.query, below_ms)
-        ranked = find_order(book, request.query, (dense, sparse), request.limit, self.rule, below_ms=below_ms)
+        rankings = await self.rankings(book, vector, request.query, below_ms)
+        at_the_line = self._at_the_line(book, request.here_ms, vector, encode_query(request.query), rankings)
+        ranked = find_order(
+            book, request.query, at_the_line.rankings, request.limit, self.rule, below_ms=below_ms
+        )
         passages = [_passage(book, f) for f in ranked]
         return FoundPassages(
             places=[Candidate.hit(p, request.here_ms) for p in passages],
@@ -185,16 +199,13 @@ class SearchEngine:
             return not_yet
         vector = self.embedder.embed_query(request.question)
         query = encode_query(request.question)
-        dense, sparse = await self.store.search(book.collection, vector, query, self.depth, request.here_ms)
-        holding_passage = book.holding(request.here_ms)
-        holding_id = holding_passage.id if holding_passage else None
-        cosine = self._heard_cosine(book, request.here_ms, vector)
-        dense = heard_ranking(dense, holding_id, cosine, self.depth)
-        heard_words = book.heard_sparse_score(query, request.here_ms)
-        sparse = heard_ranking(sparse, holding_id, heard_words, self.depth)
+        rankings = await self.store.search(book.collection, vector, query, self.depth, request.here_ms)
+        at_the_line = self._at_the_line(book, request.here_ms, vector, query, rankings)
+        dense, sparse = at_the_line.rankings
+        holding_id = at_the_line.holding_id
         ranked = fuse(dense, sparse, max(self.rule.pool, request.limit + 1), self.rule, book.chapter_of)
         held = holding_id is not None and any(f.passage_id == holding_id for f in ranked)
-        holding = Heard(holding_id, cosine) if held and holding_id is not None else None
+        holding = Heard(holding_id, at_the_line.cosine) if held and holding_id is not None else None
         who = subject_of(request.question)
         where = () if who else whereabouts_of(request.question)
         naming = {word: book.heard_naming(word, request.here_ms, who or where) for word in who or where}
@@ -230,6 +241,23 @@ class SearchEngine:
             places=[Candidate.hit(p, request.here_ms, whole=True) for p in passages],
             hits=[_hit(p, f) for p, f in zip(passages, served, strict=True)],
         )
+
+    def _at_the_line(
+        self,
+        book: ServedBook,
+        here_ms: int,
+        vector: npt.NDArray[np.float32],
+        query: SparseTerms,
+        rankings: tuple[list[Scored], list[Scored]],
+    ) -> AtTheLine:
+        """The store's rankings with the passage holding the line scored on its heard words only:
+        the store scored it on every word, those past the line too (``heard_ranking``)."""
+        holding = book.holding(here_ms)
+        holding_id = holding.id if holding else None
+        cosine = self._heard_cosine(book, here_ms, vector)
+        dense = heard_ranking(rankings[0], holding_id, cosine, self.depth)
+        sparse = heard_ranking(rankings[1], holding_id, book.heard_sparse_score(query, here_ms), self.depth)
+        return AtTheLine((dense, sparse), holding_id, cosine)
 
     def _heard_cosine(self, book: ServedBook, here_ms: int, vector: npt.NDArray[np.float32]) -> float | None:
         """The cosine of ``vector`` to the heard words of the passage holding the line; None when
