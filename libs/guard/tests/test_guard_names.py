@@ -415,3 +415,46 @@ def test_a_word_the_book_never_uses_one_letter_from_a_name_heard_is_that_name() 
         == "who is Adam and what is the dog?"
     )
     assert names_respelled("who is Tamsin?", names, 120_000) == "who is Tamsin?"
+
+
+def test_a_name_is_first_heard_where_it_is_first_written_with_a_capital() -> None:
+    """ "a rose" at 0:30 dated the character Rose, named first at 1:00, to 0:30: "The captain
+    marries Rose." passed the answer check at 0:45, and the recogniser was told to expect her (a
+    review)."""
+    book = [
+        "Ada picked a rose from the hedge by the harbour wall.",
+        "Then Rose came home. Ada met Rose, and Rose smiled. Tomas thanked Rose, and Rose laughed. "
+        "Later Rose sang, and Rose slept, and Rose dreamed, and Rose woke.",
+    ]
+    names = book_names(
+        [
+            Passage(id=i, start_ms=i * 30_000, end_ms=(i + 1) * 30_000, chapter=1, chapter_title="C", text=t)
+            for i, t in enumerate(book)
+        ]
+    )
+    assert names.first_ms["rose"] == 59_999
+    assert names.word_first_ms["rose"] == 29_999  # the word was heard; the name was not
+    assert "Rose" not in heard_names(names, 45_000)
+    assert check_answer("The captain marries Rose.", "who marries?", names, 45_000).cut
+    assert not check_answer("Ada picked a rose.", "what did Ada pick?", names, 45_000).cut  # the word heard
+    # asked, the word heard is heard, as "Daisy" would be: told apart, the reply would tell of a Rose
+    assert unheard_names("Who is Rose?", names, 45_000) == []
+
+
+def test_names_with_letters_beyond_ascii_are_names() -> None:
+    """ "Müller" and "Zoë" were never names: "Who is Müller?" asked before he comes was answered
+    from the book, and "Müller is the villain." passed the answer check (a review)."""
+    book = [
+        "The old mill stood by the river, and the miller was kind.",
+        "Then came the stranger. His name was Müller, and Müller was cruel, and Zoë hid from Müller.",
+    ]
+    names = book_names(
+        [
+            Passage(id=i, start_ms=i * 30_000, end_ms=(i + 1) * 30_000, chapter=1, chapter_title="C", text=t)
+            for i, t in enumerate(book)
+        ]
+    )
+    assert {"müller", "zoë"} <= set(names.first_ms)
+    assert unheard_names("Who is Müller?", names, 10_000) == ["müller"]
+    assert check_answer("Müller is the villain.", "who is the villain?", names, 10_000).cut
+    assert unheard_names("Who is Müller?", names, 60_000) == []

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bedside_guard.later import tells_of_later
 from bedside_guard.line import ahead_of, heard_once_past
-from bedside_guard.names import BookNames, words_of
+from bedside_guard.names import BookNames, heard_word, words_of, written_with_capital
 from bedside_guard.prose import sentences_of
 
 STOP_THERE = "I'll stop there, that's further on than you've got."
@@ -111,11 +111,16 @@ def meaning_lies_ahead(matches: SentenceMatches, here_ms: int, *, told_later: bo
 
 
 def names_ahead(sentence: str, asked: set[str], names: BookNames, here_ms: int) -> list[str]:
-    """The book's names in ``sentence`` first heard ahead, but for those the listener said."""
+    """The book's names in ``sentence`` first heard ahead, but for those the listener said, and for
+    one written in lower case whose word was heard ("a smith" before a Smith is named)."""
+    capitalised = written_with_capital(sentence)
     return [
         w
         for w in words_of(sentence)
-        if w not in asked and w in names.first_ms and ahead_of(names.first_ms[w], here_ms)
+        if w not in asked
+        and w in names.first_ms
+        and ahead_of(names.first_ms[w], here_ms)
+        and (w in capitalised or not heard_word(names, w, here_ms))
     ]
 
 

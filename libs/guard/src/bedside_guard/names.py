@@ -1,8 +1,8 @@
 """The book's own names, and when each was first heard: what a question or an answer may name.
 
 A name (a person, a place, a title word) is a word the book writes with a capital inside a
-sentence and almost never in lower case. Where it first occurs is a place in book time like
-any other, so ``ahead_of`` alone decides whether it has been heard. Pure: search computes the
+sentence and almost never in lower case. Where it is first written with a capital is a place in
+book time like any other, so ``ahead_of`` alone decides whether it has been heard. Pure: search computes the
 table once per book, the rules below only read it.
 """
 
@@ -19,9 +19,11 @@ from bedside_guard.passage import Passage
 from bedside_guard.prose import TITLES
 
 _ABBREVIATION = "|".join(TITLES)
+_LETTER = r"[^\W\d_]"
+"""Any letter, not only ASCII's: "Müller" and "Zoë" are names too."""
 _TOKEN = re.compile(
-    rf"\b(?:{_ABBREVIATION})\.|[A-Za-z][A-Za-z]+(?:['\u2019][A-Za-z]+)?|[.!?;:\"\u201c\u201d\u2018]"
-    r"|(?<![A-Za-z])'(?=[A-Z])"
+    rf"\b(?:{_ABBREVIATION})\.|{_LETTER}{_LETTER}+(?:['\u2019]{_LETTER}+)?|[.!?;:\"\u201c\u201d\u2018]"
+    rf"|(?<!{_LETTER})'(?=[A-Z\u00c0-\u00d6\u00d8-\u00de])"
 )
 _QUOTATION_OPENERS = "\"\u201c\u2018'"
 _SENTENCE_OPENERS = frozenset(".!?;:\u201d" + _QUOTATION_OPENERS)
@@ -36,7 +38,8 @@ MIN_NAMED = 1
 
 
 class BookNames(BaseModel):
-    """Each name of a book (lower case) and the book time of its first occurrence."""
+    """Each name of a book (lower case) and the book time it is first written with a capital: "a rose"
+    in lower case is not the name Rose heard."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -131,19 +134,23 @@ def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
     inside: Counter[str] = Counter()
     lower: Counter[str] = Counter()
     first: dict[str, int] = {}
+    capitalised_first: dict[str, int] = {}  # a name is heard where it is first written as one
     named_at: defaultdict[str, list[int]] = defaultdict(list)
     written: dict[str, tuple[int, str]] = {}
     passages = list(passages)
     for at_ms, title in [(0, cover), *_titles(passages)]:
         # A title is heard as its chapter begins (where the page and "where am I?" name it), but
         # its capitals are a title's, so it counts toward no name.
-        for word, _token, _capital in _tokens(title):
-            first[word] = min(first.get(word, at_ms), at_ms)
+        for word, token, _capital in _tokens(title):
+            _keep_earliest(first, word, at_ms)
+            if token[0].isupper():
+                _keep_earliest(capitalised_first, word, at_ms)
     for passage in passages:
         for at_ms, text in _pieces(passage):
             for word, token, capital in _tokens(text, opening_names="quotation"):
-                if word not in first or at_ms < first[word]:
-                    first[word] = at_ms
+                _keep_earliest(first, word, at_ms)
+                if token[0].isupper():
+                    _keep_earliest(capitalised_first, word, at_ms)
                 if capital is True:
                     inside[word] += 1
                     named_at[word].append(at_ms)
@@ -152,7 +159,7 @@ def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
                 elif capital is False:
                     lower[word] += 1
     names = {
-        word: first[word]
+        word: capitalised_first[word]
         for word, count in inside.items()
         if count >= MIN_NAMED and lower[word] <= LOWER_SHARE * (count + lower[word]) and word != "i"
     }
@@ -162,6 +169,10 @@ def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
         named_at_ms={word: tuple(sorted(named_at[word])) for word in names},
         spelling={word: written[word][1] for word in names},
     )
+
+
+def _keep_earliest(first: dict[str, int], word: str, at_ms: int) -> None:
+    first[word] = min(first.get(word, at_ms), at_ms)
 
 
 HINT_LIMIT = 40
@@ -347,18 +358,16 @@ def _one_edit_apart(a: str, b: str) -> bool:
 def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:
     """The names in ``text`` a listener at ``here_ms`` has not heard, in the order they come.
 
-    A book's name first heard at or past the line counts, and so does a capitalised word not heard
-    yet, whether the book uses it further on or never: all get the same reply, so the reply tells
-    nothing about what is ahead.
+    A book's name whose word has not been heard in any form counts, and so does a capitalised word
+    not heard yet, whether the book uses it further on or never: all get the same reply, so the
+    reply tells nothing about what is ahead. A name heard so far only as a word ("a rose", before
+    Rose) is heard here, as any other word heard is: told apart, the reply would tell that the book
+    has a Rose further on.
     """
     spoken = capitalised_words(text)
     unheard: list[str] = []
     for word in words_of(text):
-        first = names.first_ms.get(word)
-        if first is not None:
-            ahead = ahead_of(first, here_ms)
-        else:
-            ahead = word in spoken and not heard_word(names, word, here_ms) and word != "i"
-        if ahead and word not in unheard:
+        asked_as_name = word in names.first_ms or (word in spoken and word != "i")
+        if asked_as_name and not heard_word(names, word, here_ms) and word not in unheard:
             unheard.append(word)
     return unheard
