@@ -16,6 +16,7 @@ from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of
 from bedside_search.consumer import consume_books, stop_if_cancelled
 from bedside_search.engine import SearchEngine
+from bedside_search.main import Readiness
 from bedside_search.open_store import open_store
 from bedside_search_testing import chapters_of, small_passages
 from bedside_testing import start_test_nats
@@ -240,4 +241,54 @@ async def test_a_catalog_entry_stored_before_it_said_what_its_times_came_from_le
         consumer.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await consumer
+        await store.close()
+
+
+async def test_an_unexpected_failure_indexing_a_book_is_tried_again_and_indexing_goes_on(
+    client: Client, tmp_path: Path
+) -> None:
+    """A full disk while indexing ended the consumer for good, health still ready, and no book
+    announced after it was ever indexed (a review)."""
+    js = client.jetstream()
+    _artifact, event = await small_book_stored(js)
+    store = await open_store(path=tmp_path / "q")
+    engine = SearchEngine(store, load_minilm())
+    indexing = engine.index
+    tries: list[str] = []
+
+    async def disk_full_once(artifact: BookArtifact) -> BookReady:
+        tries.append(artifact.book)
+        if len(tries) == 1:
+            raise OSError(28, "No space left on device")
+        return await indexing(artifact)
+
+    engine.index = disk_full_once  # type: ignore[method-assign]
+    try:
+        async with consuming(client, engine):
+            await asyncio.sleep(0.5)  # caught up on an empty stream: the consumer is fetching
+            await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+            for _ in range(300):
+                if "small" in engine.books:
+                    break
+                await asyncio.sleep(0.1)
+            assert "small" in engine.books, tries
+    finally:
+        await store.close()
+
+
+async def test_health_says_not_ready_once_the_consumer_has_stopped(tmp_path: Path) -> None:
+    store = await open_store(path=tmp_path / "q")
+    readiness = Readiness()
+    readiness.engine = SearchEngine(store, load_minilm())
+
+    async def stops() -> None:
+        raise ConnectionError("the bus went away")
+
+    readiness.consumer = asyncio.create_task(stops())
+    with contextlib.suppress(ConnectionError):
+        await readiness.consumer
+    try:
+        assert not readiness.ready()
+        assert "indexing stopped" in readiness.detail()
+    finally:
         await store.close()

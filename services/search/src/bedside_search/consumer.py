@@ -29,6 +29,8 @@ DURABLE = "search-indexer"
 ACK_WAIT_S = 300.0
 """Long enough to index a long book; a copy that dies mid-way has its message redelivered."""
 RETRY_S = 1.0
+RETRY_LATER_S = 5.0
+"""How long a message whose indexing failed waits before it is delivered again."""
 
 
 async def consume_books(client: Client, engine: SearchEngine, retry_s: float = RETRY_S) -> None:
@@ -96,6 +98,8 @@ async def catch_up(js: JetStreamContext, engine: SearchEngine) -> None:
                 await engine.record_times_from(await fetch_artifact(js, event))
         except (ValidationError, InvalidRequest, NotFoundError, ObjectNotFoundError) as error:
             log.warning("cannot catch up on a book", subject=subject, error=str(error))
+        except Exception:  # one book's trouble leaves the others served and the consumer running
+            log.exception("cannot catch up on a book", subject=subject)
 
 
 async def handle(js: JetStreamContext, client: Client, engine: SearchEngine, message: Msg) -> None:
@@ -118,7 +122,11 @@ async def handle(js: JetStreamContext, client: Client, engine: SearchEngine, mes
         return
     except (NotFoundError, ObjectNotFoundError) as error:
         log.warning("artifact not there yet; retrying later", subject=message.subject, error=str(error))
-        await message.nak(delay=5)
+        await message.nak(delay=RETRY_LATER_S)
+        return
+    except Exception:  # a full disk, a store that timed out: tried again, and the books after it go on
+        log.exception("indexing failed; retrying later", subject=message.subject)
+        await message.nak(delay=RETRY_LATER_S)
         return
     await publish_ready(js, ready, message.metadata.sequence.stream)
     await message.ack()

@@ -19,16 +19,24 @@ log = structlog.get_logger("bedside.search")
 
 
 class Readiness:
-    """What health reports: ready once the model is loaded and the store is open."""
+    """What health reports: ready once the model is loaded and the store is open, and while the
+    consumer indexing new books runs (a search that indexes nothing new is not well)."""
 
     def __init__(self) -> None:
         self.engine: SearchEngine | None = None
+        self.consumer: asyncio.Task[None] | None = None
 
     def ready(self) -> bool:
-        return self.engine is not None
+        return self.engine is not None and not self._indexing_stopped()
 
     def detail(self) -> str:
-        return f"books: {len(self.engine.books)}" if self.engine is not None else "loading"
+        if self.engine is None:
+            return "loading"
+        books = f"books: {len(self.engine.books)}"
+        return f"{books}; indexing stopped, see the log" if self._indexing_stopped() else books
+
+    def _indexing_stopped(self) -> bool:
+        return self.consumer is not None and self.consumer.done()
 
 
 async def open_engine(settings: Settings) -> SearchEngine:
@@ -51,7 +59,7 @@ def make_register(
         await serve_search(broker, engine)
         client = await broker.connect()
         consumer = asyncio.create_task(consume_books(client, engine))
-        readiness.engine = engine
+        readiness.engine, readiness.consumer = engine, consumer
 
         async def close() -> None:
             await cancel_and_wait(consumer)
