@@ -24,6 +24,7 @@ from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js import JetStreamContext
 from nats.js.api import StreamConfig
+from nats.js.errors import NotFoundError
 
 
 @pytest.fixture
@@ -291,4 +292,43 @@ async def test_health_says_not_ready_once_the_consumer_has_stopped(tmp_path: Pat
         assert not readiness.ready()
         assert "indexing stopped" in readiness.detail()
     finally:
+        await store.close()
+
+
+async def test_an_announcement_a_newer_one_replaced_is_never_served(client: Client, tmp_path: Path) -> None:
+    """Started with v1, v2 and a withdrawal on the stream, search caught up (nothing to serve),
+    then its consumer served v1 and v2 again, each for a while, announcing each ready (a review)."""
+    js = client.jetstream()
+    artifact, first = await small_book_stored(js)
+    bucket = await js.object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+    edited = artifact.model_copy(update={"version": "edited", "title": "The Harbour Lamps, edited"})
+    await bucket.put("small/edited.json", edited.model_dump_json().encode())
+    second = first.model_copy(update={"version": "edited", "object_name": "small/edited.json"})
+    for event in (first, second, second.model_copy(update={"withdrawn": True})):
+        await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+    store = await open_store(path=tmp_path / "q")
+    engine = SearchEngine(store, load_minilm())
+    served: list[str | None] = []
+
+    async def watch() -> None:
+        while True:
+            book = engine.books.get("small")
+            now = book.version if book is not None else None
+            if not served or served[-1] != now:
+                served.append(now)
+            await asyncio.sleep(0.005)
+
+    watching = asyncio.create_task(watch())
+    try:
+        async with consuming(client, engine):
+            for _ in range(100):
+                await asyncio.sleep(0.1)
+                with contextlib.suppress(NotFoundError):  # not made yet
+                    info = await js.consumer_info(subjects.BOOKS_STREAM, "search-indexer")
+                    if info.num_pending == 0 and info.num_ack_pending == 0:
+                        break
+            await asyncio.sleep(0.3)
+        assert served == [None]
+    finally:
+        watching.cancel()
         await store.close()

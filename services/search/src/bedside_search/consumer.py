@@ -104,6 +104,9 @@ async def catch_up(js: JetStreamContext, engine: SearchEngine) -> None:
 
 async def handle(js: JetStreamContext, client: Client, engine: SearchEngine, message: Msg) -> None:
     try:
+        if await replaced(js, message):
+            await message.ack()
+            return
         event = BookIngested.model_validate_json(message.data)
         if event.withdrawn:
             await engine.withdraw(event.book)
@@ -130,6 +133,13 @@ async def handle(js: JetStreamContext, client: Client, engine: SearchEngine, mes
         return
     await publish_ready(js, ready, message.metadata.sequence.stream)
     await message.ack()
+
+
+async def replaced(js: JetStreamContext, message: Msg) -> bool:
+    """Whether a newer announcement of the book is on the stream: catching up served that one
+    already, and serving this one again would bring an old version, or a withdrawn book, back."""
+    newest = await js.get_last_msg(subjects.BOOKS_STREAM, message.subject)
+    return (newest.seq or 0) > message.metadata.sequence.stream
 
 
 async def fetch_artifact(js: JetStreamContext, event: BookIngested) -> BookArtifact:
