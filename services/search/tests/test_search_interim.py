@@ -137,3 +137,29 @@ async def test_a_recall_from_a_chapter_not_transcribed_says_so_and_one_from_a_ch
     assert (in_part_two.come_up, in_part_two.not_transcribed_here) == (False, True)
     in_part_one = await engine.recall(Recall(book="growing", here_ms=5 * MINUTE, question="who is John?"))
     assert (in_part_one.come_up, in_part_one.not_transcribed_here) == (False, False)
+
+
+async def test_an_id_handed_out_for_a_chapter_not_transcribed_stays_that_chapter_in_the_next_version(
+    engine: SearchEngine, embedder: Embedder
+) -> None:
+    """Chapter 3's wordless place took the id after the book's last passage: once chapter 2 was
+    transcribed that id was a passage of chapter 2, and a row or a history line offered in the
+    version before went to the wrong chapter (a review)."""
+    await engine.index(interim(embedder, 1))
+    (chapter_three,) = engine.resolve(
+        Resolve(book="growing", here_ms=0, targets=[Target(chapter=3)])
+    ).resolutions
+    assert chapter_three.passage is not None
+    handed_out = chapter_three.passage.id
+    await engine.index(interim(embedder, 2))
+    (again,) = engine.resolve(
+        Resolve(book="growing", here_ms=0, targets=[Target(passage_id=handed_out)])
+    ).resolutions
+    assert again.passage is not None
+    assert (again.passage.chapter, again.at_ms) == (3, 20 * MINUTE)
+    await engine.index(interim(embedder, 3))  # transcribed since: the chapter's first passage
+    (transcribed,) = engine.resolve(
+        Resolve(book="growing", here_ms=0, targets=[Target(passage_id=handed_out)])
+    ).resolutions
+    assert transcribed.passage is not None
+    assert transcribed.passage == engine.book("growing").first_of_chapter(3)

@@ -74,8 +74,7 @@ class ServedBook:
                 term_in.setdefault(term, []).append(p.id)
         object.__setattr__(self, "term_in", {term: tuple(ids) for term, ids in term_in.items()})
         object.__setattr__(self, "bm25", BookTerms.of(passage_terms))
-        first_free = max((p.id for p in self.passages), default=-1) + 1
-        object.__setattr__(self, "untranscribed", untranscribed_passages(self.info, first_free))
+        object.__setattr__(self, "untranscribed", untranscribed_passages(self.info))
 
     @classmethod
     def of(cls, info: BookInfo, passages: list[Passage], collection: str) -> "ServedBook":

@@ -10,6 +10,7 @@ from bedside_contracts.search import MissingChapter, Resolution, Target
 from bedside_guard import Passage, clock
 
 from bedside_search.domain.book import ServedBook
+from bedside_search.domain.untranscribed import chapter_of_untranscribed
 
 
 def resolve(book: ServedBook, here_ms: int, targets: list[Target]) -> list[Resolution]:
@@ -19,6 +20,8 @@ def resolve(book: ServedBook, here_ms: int, targets: list[Target]) -> list[Resol
 def resolve_one(book: ServedBook, here_ms: int, target: Target) -> Resolution:
     if target.passage_id is not None:
         passage = book.passage(target.passage_id) or book.untranscribed_passage(target.passage_id)
+        if passage is None and (chapter := chapter_of_untranscribed(target.passage_id)) is not None:
+            passage = book.first_of_chapter(chapter)  # transcribed since the id was handed out
         if passage is None:
             return Resolution(target=target, reason=f"there is no passage with id {target.passage_id}")
         return Resolution(target=target, passage=passage, at_ms=passage.start_ms, named="passage")
