@@ -15,6 +15,7 @@ from bedside_testing import run_bedside
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import playback, sittings, speech
+from bedside_turn.domain import recap as recaps
 from bedside_turn_testing.book import BOOK_ID, LEAD_IN_MS, PASSAGE_MS, book_info, lead_in_book, passages
 from bedside_turn_testing.doubles import DoubleBook
 from bedside_turn_testing.harness import Rig, start_rig
@@ -478,6 +479,20 @@ async def test_a_question_in_a_chapter_not_transcribed_yet_says_so_not_that_it_h
     in_chapter_one = rig.listener_at(2 * PASSAGE_MS, book=TRANSCRIBING)
     reply = await rig.ask(in_chapter_one, "who is Ambrose?", book=TRANSCRIBING)
     assert reply.speech == "Ambrose hasn't come up yet in what you've heard."
+
+
+async def test_a_recap_or_a_search_reaching_a_chapter_not_transcribed_yet_says_so(rig: Rig) -> None:
+    """A listener session, 42 s into a chapter still being transcribed: "what happened in this
+    chapter?" was told nothing of it had played, and "take me back to the wedding", heard a minute
+    before, "I couldn't find that moment in the book"."""
+    in_chapter_three = rig.listener_at(7 * PASSAGE_MS, book=TRANSCRIBING)
+    for asked in ("what happened in this chapter?", "what happens in chapter 2?", "what did I just hear?"):
+        reply = await rig.ask(in_chapter_three, asked, book=TRANSCRIBING)
+        assert reply.speech == recaps.NOT_TRANSCRIBED_YET, asked
+    went = await rig.ask(in_chapter_three, "take me back to the wedding on the pier", book=TRANSCRIBING)
+    assert went.speech == speech.NOT_FOUND_WHILE_TRANSCRIBING
+    whole = rig.listener_at(7 * PASSAGE_MS)
+    assert (await rig.ask(whole, "take me back to the wedding on the pier")).speech == speech.NOT_FOUND
 
 
 async def test_a_question_is_noted_as_a_sign_of_someone_awake_but_not_one_asked_as_if_elsewhere(

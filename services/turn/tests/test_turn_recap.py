@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from bedside_contracts.player import Asleep, HistoryEntry
-from bedside_contracts.search import Recap, Recapped, RecapSentence
+from bedside_contracts.search import ChapterInfo, Recap, Recapped, RecapSentence
 from bedside_contracts.turn import RecapArgs
 from bedside_guard import clock
 from bedside_turn.domain import recap as recaps
@@ -281,3 +281,31 @@ def test_a_doze_of_a_few_seconds_is_said_to_have_missed_little_not_to_lie_ahead(
     assert "ahead" not in said
     assert "1:04:05" in said
     assert "8 seconds" in said
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        RecapArgs(span="this_chapter"),
+        RecapArgs(span="chapter", chapter=6),
+        RecapArgs(span="last_minutes", minutes=1),
+    ],
+)
+def test_a_stretch_heard_in_a_chapter_not_transcribed_yet_is_said_to_be_so_not_to_lie_ahead(
+    args: RecapArgs,
+) -> None:
+    """42 s into chapter 6 while it was still being transcribed, "what happens in chapter 6?" was
+    told "You haven't reached chapter 6 yet", and "what happened in this chapter?" that nothing of it
+    had played (a listener session)."""
+    chapters = [
+        ChapterInfo(n=5, title="The Wedding", start_ms=240_000, end_ms=308_000),
+        ChapterInfo(n=6, title="Six", start_ms=308_000, end_ms=400_000),
+    ]
+    here = 350_000
+    chosen = recaps.choose_span(args, here, chapters, None, pending=[5, 6])
+    said = recaps.spoken_recap(
+        chosen, Recapped(from_ms=chosen.from_ms, to_ms=chosen.to_ms, places=[], sentences=[])
+    )
+    assert said == recaps.NOT_TRANSCRIBED_YET
+    whole = recaps.choose_span(args, here, chapters, None)
+    assert whole.nothing_heard != recaps.NOT_TRANSCRIBED_YET

@@ -348,7 +348,9 @@ async def _find_and_offer(tools: ToolBox, query: str, direction: Direction | Non
         if plausible:
             break
     if not plausible:
-        return speech.NOT_FOUND
+        book = await tools.book_info()
+        transcribing = book is not None and book.transcript is not None
+        return speech.NOT_FOUND_WHILE_TRANSCRIBING if transcribing else speech.NOT_FOUND
     await tools.run("offer_positions", {"ids": plausible})
     return speech.for_offer(tools.last_offer, tools.preview)
 

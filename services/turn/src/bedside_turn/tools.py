@@ -56,6 +56,7 @@ from bedside_turn.domain.tool_results import (
     ALREADY_AT_CHAPTER_END,
     NO_CHAPTER_PLAYING,
     NO_MATCH,
+    NOT_TRANSCRIBED_IN_SPAN,
     NOTHING_IN_SPAN,
     AlreadyAt,
     moved_line,
@@ -214,9 +215,9 @@ class ToolBox:
         Search reads only the span, clamped to the line. It counts as a recall for the rules. A
         chapter the book does not have is refused, and nothing is read.
         """
-        chapters = []
-        if args.span in ("last_chapter", "this_chapter", "chapter"):
-            chapters = await self._chapters()
+        book = await self.book_info()
+        chapters = book.chapters if book is not None else []
+        pending = book.transcript.pending if book is not None and book.transcript is not None else []
         asleep = None
         if args.span in ("since_asleep", "before_asleep"):
             asleep = (await self.backends.state(StateRequest(listener=self.listener, book=self.book))).asleep
@@ -225,7 +226,7 @@ class ToolBox:
             lookup = LocateRequest(listener=self.listener, book=self.book, left_off=True, limit=1)
             stopped = (await self.backends.locate(lookup)).newest
             left_off = stopped.position_ms if stopped is not None else None
-        chosen = recaps.choose_span(args, self.here_ms, chapters, asleep, left_off)
+        chosen = recaps.choose_span(args, self.here_ms, chapters, asleep, left_off, pending=pending)
         if chosen.missing:
             self.recapped = (
                 chosen,
@@ -245,7 +246,7 @@ class ToolBox:
         self.recapped = (chosen, recapped)
         self.turn.note_recall(bool(recapped.places))
         if not recapped.places:
-            return [NOTHING_IN_SPAN], [], False
+            return [NOT_TRANSCRIBED_IN_SPAN if chosen.untranscribed else NOTHING_IN_SPAN], [], False
         refs = [PlaceRef(line=1 + i, place=place, kind="line") for i, place in enumerate(recapped.places)]
         return [f"{chosen.told}, in story order:", *(ref.text() for ref in refs)], refs, False
 

@@ -6,7 +6,7 @@ asked) and picks the sentences. Nothing here reads a passage.
 """
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
 from bedside_contracts.player import Asleep
@@ -31,6 +31,10 @@ SPOKEN_WORDS = 70
 NOTHING_HEARD = "You haven't heard anything of that stretch yet, so it's all still ahead of you."
 NO_BREAK_YET = "You haven't stopped listening for an hour or more yet."
 NOTHING_SAYABLE = "I can't pick out anything to tell you from that stretch; it was very short."
+NOT_TRANSCRIBED_YET = (
+    "That part is still being transcribed, so I can't tell you what happened in it yet."
+    " Ask me again in a little while."
+)
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,8 @@ class ChosenSpan:
     """What is said when nothing of the stretch has been heard yet."""
     missing: bool = False
     """The chapter asked for is not in the book: nothing to read, and the ask is refused."""
+    untranscribed: bool = False
+    """The stretch reaches into a chapter not transcribed yet: words heard there cannot be read."""
 
 
 _BOOK_ABOUT = r"\bwhat(?:'s| is) (?:this|the) (?:story|book) about\b"
@@ -244,9 +250,29 @@ def choose_span(
     chapters: Sequence[ChapterInfo],
     asleep: Asleep | None,
     left_off_ms: int | None = None,
+    *,
+    pending: Collection[int] = (),
 ) -> ChosenSpan:
     """The stretch of book time the recap covers; it ends at the line at the latest. ``left_off_ms``
-    is where the book was before the listener's last break (the player's ``left_off`` lookup)."""
+    is where the book was before the listener's last break (the player's ``left_off`` lookup).
+    ``pending``: the chapters of a recording not transcribed yet; a stretch reaching into one holds
+    words heard that cannot be read, and nothing read from it is said to be so."""
+    chosen = _span(args, here_ms, chapters, asleep, left_off_ms)
+    reaches_pending = chosen.from_ms < chosen.to_ms and any(
+        c.n in pending and c.start_ms < chosen.to_ms and chosen.from_ms < c.end_ms for c in chapters
+    )
+    return (
+        replace(chosen, nothing_heard=NOT_TRANSCRIBED_YET, untranscribed=True) if reaches_pending else chosen
+    )
+
+
+def _span(
+    args: RecapArgs,
+    here_ms: int,
+    chapters: Sequence[ChapterInfo],
+    asleep: Asleep | None,
+    left_off_ms: int | None,
+) -> ChosenSpan:
     match args.span:
         case "last_time":
             if left_off_ms is None:

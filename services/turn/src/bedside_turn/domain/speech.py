@@ -88,6 +88,10 @@ COURTESY = {
 GOODNIGHT = OwnWords("Goodnight. ")
 """Said before the running timer's sentence, in place of the hint to set one."""
 NOT_FOUND = OwnWords("I couldn't find that moment in the book. Could you describe it another way?")
+NOT_FOUND_WHILE_TRANSCRIBING = OwnWords(
+    "I couldn't find that in the chapters transcribed so far; the rest of the book is still being"
+    " transcribed. Ask me again in a little while."
+)
 NOT_YET = OwnWords("That hasn't come up yet in what you've heard.")
 FURTHER_ON = OwnWords("That's further on than you've got, so I'll leave it for the book to tell you.")
 

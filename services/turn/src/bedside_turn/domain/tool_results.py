@@ -20,6 +20,10 @@ NOT_YET = "Nothing they have heard so far bears on this: it has not come up yet.
 NOTHING_IN_SPAN = (
     "They have heard nothing of that stretch yet: it is all ahead of where they are. Tell them so."
 )
+NOT_TRANSCRIBED_IN_SPAN = (
+    "That stretch reaches into a chapter still being transcribed: what they heard there cannot be read"
+    " yet. Tell them so, and to ask again in a little while; do not say they have not heard it."
+)
 ASKS_LATER = (
     "This asks about what happens further on than they have got. Answer only from what they"
     " have heard, or tell them it is further on; say nothing, not even yes or no, about what is ahead."
