@@ -215,6 +215,34 @@ def test_epub(tmp_path: Path) -> None:
     assert [u.text for u in book.chapters[1].units] == ["Sentence 2 is here.", "Another one."]
 
 
+def test_a_footnote_is_not_read_as_part_of_the_story(tmp_path: Path) -> None:
+    """ "Tallow Street.[1] Every morning" joined two sentences, and its note's own paragraph was
+    words the narrator never says: a name said in the first sentence counted as heard only once the
+    second ended (a listener session, with their own e-book)."""
+    text = (
+        "The Clock\nby Somebody\n\nChapter 1: Tallow Street\n\n"
+        "Marigold lived on Tallow Street.[1] Every morning she wound the clocks.[a]\n\n"
+        "[1] Tallow Street was renamed in 1911.\n\n[a] There were forty.\n\n"
+        "Chapter 2: The Letter\n\nShe found a letter.\n"
+    )
+    book = read_book(write(tmp_path, "clock.txt", text))
+    assert [u.text for u in book.chapters[0].units] == [
+        "Marigold lived on Tallow Street.",
+        "Every morning she wound the clocks.",
+    ]
+    body = (
+        '<h1>Tallow Street</h1><p>Marigold lived on Tallow Street.<a epub:type="noteref" href="#n1">1</a>'
+        ' Every morning she wound the clocks.<sup><a href="#n2">2</a></sup></p>'
+        '<aside epub:type="footnote" id="n1"><p>Tallow Street was renamed in 1911.</p></aside>'
+        '<section epub:type="footnotes"><p id="n2">There were forty.</p></section>'
+    )
+    epub_book = read_book(write_epub(tmp_path / "clock.epub", "The Clock", "Somebody", [body]))
+    assert [u.text for u in epub_book.chapters[0].units] == [
+        "Marigold lived on Tallow Street.",
+        "Every morning she wound the clocks.",
+    ]
+
+
 GUTENBERG_HEADER = """The Project Gutenberg eBook of The Little Book, by Somebody
 
 This eBook is for the use of anyone anywhere at no cost and with almost no restrictions

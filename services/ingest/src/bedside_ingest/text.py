@@ -12,9 +12,18 @@ _CLAUSE_MARKS = (",", ";", ":", "—", "–", "-")
 _CLOSERS = "\"'”’)]»"
 
 
+NOTE_MARK = re.compile(r"\[(?:\d{1,3}|[a-z*])\]")
+"""A footnote's mark in running text ("Tallow Street.[1] Every"): never read aloud."""
+
+
 def clean(text: str) -> str:
-    """One line of text with single spaces."""
-    return _SPACE.sub(" ", text).strip()
+    """One line of text with single spaces, without footnote marks."""
+    return _SPACE.sub(" ", NOTE_MARK.sub("", text)).strip()
+
+
+def is_note(paragraph: str) -> bool:
+    """Whether a paragraph of plain text is a footnote's own ("[1] Tallow Street was renamed...")."""
+    return NOTE_MARK.match(paragraph.lstrip()) is not None
 
 
 def word_count(text: str) -> int:

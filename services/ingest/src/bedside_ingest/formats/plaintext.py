@@ -15,7 +15,7 @@ from bedside_ingest.book import Book, Chapter
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.gutenberg import wrapping
 from bedside_ingest.formats.untimed import untimed_chapter
-from bedside_ingest.text import clean, word_count
+from bedside_ingest.text import clean, is_note, word_count
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,3}\s+(?P<title>\S.*)$")
 _GROUPING = re.compile(r"^\s*(part|book)\b", re.IGNORECASE)
@@ -74,7 +74,8 @@ def _paragraphs(lines: list[tuple[int, str]]) -> list[tuple[str, str]]:
             first = first or number
             current.append(line.strip())
         elif current:
-            paragraphs.append((" ".join(current), f"line {first}"))
+            if not is_note(current[0]):  # a footnote's text is not narrated
+                paragraphs.append((" ".join(current), f"line {first}"))
             current, first = [], 0
     return paragraphs
 

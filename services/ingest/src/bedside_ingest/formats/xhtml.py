@@ -17,6 +17,20 @@ SKIPPED = frozenset({"script", "style", "head", "title", "nav"})
 VOID = frozenset({"br", "img", "hr", "meta", "link", "input", "area", "base", "col", "source", "wbr"})
 
 
+_NOTE_TYPES = frozenset(
+    {"noteref", "footnote", "footnotes", "endnote", "endnotes", "rearnote", "rearnotes"}
+    | {"doc-noteref", "doc-footnote", "doc-endnote", "doc-endnotes"}
+)
+
+
+def is_note_markup(tag: str, attributes: dict[str, str | None], inside_sup: bool) -> bool:
+    """A footnote, endnote or the link that marks one in the text: never narrated. Marked as such
+    (EPUB's ``epub:type``, ARIA's ``role``), or a link to a place in the book set as a superscript."""
+    marked = {*(attributes.get("epub:type") or "").split(), *(attributes.get("role") or "").split()}
+    linked_mark = tag == "a" and inside_sup and "#" in (attributes.get("href") or "")
+    return bool(marked & _NOTE_TYPES) or linked_mark
+
+
 @dataclass
 class _Open:
     tag: str
@@ -48,7 +62,8 @@ class _PageParser(HTMLParser):
                 self.handle_data(" ")
             return
         attributes = dict(attrs)
-        skipped = tag in SKIPPED or is_boilerplate(attributes)
+        inside_sup = bool(self.stack) and self.stack[-1].tag == "sup"
+        skipped = tag in SKIPPED or is_boilerplate(attributes) or is_note_markup(tag, attributes, inside_sup)
         if skipped:
             self._skip += 1
         if tag in BLOCKS:
