@@ -96,7 +96,7 @@ async def test_a_move_made_before_the_answer_check_failed_is_said_by_its_chapter
     chapter's title cannot be checked, so the listener hears where the book went without the title."""
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "back 2 minutes")  # a chapter's start is first looked up in search
-    assert (reply.speech, reply.outcome) == ("There you are: chapter 1.", "moved")
+    assert (reply.speech, reply.outcome) == ("There you are: chapter 1, at 0:00:15.", "moved")
     assert rig.player.positions[(listener, BOOK_ID)] == HERE - 120_000
 
 
@@ -118,7 +118,10 @@ async def test_a_model_turn_that_moved_says_so_when_its_answer_cannot_be_checked
     )
     before = len(rig.search.requests)
     reply = await rig.ask(listener, "back to the very start and sleep in two minutes")
-    assert (reply.speech, reply.outcome) == ("There you are: chapter 1. I'll stop in 2 minutes.", "moved")
+    assert (reply.speech, reply.outcome) == (
+        "There you are: chapter 1, at 0:00:00. I'll stop in 2 minutes.",
+        "moved",
+    )
     assert rig.player.positions[(listener, BOOK_ID)] == 0
     assert [type(r) for r in rig.search.requests[before:]] == [CheckAnswer]
 

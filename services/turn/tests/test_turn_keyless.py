@@ -83,7 +83,7 @@ async def test_a_described_moment_behind_moves_there(rig: Rig) -> None:
     assert reply.mode == "keyless"
     assert reply.outcome == "moved"
     assert position(rig, listener) == 60_000
-    assert reply.speech == 'There you are: chapter 1, "The Harbour Bell".'
+    assert reply.speech == 'There you are: chapter 1, "The Harbour Bell", at 0:01:00.'
 
 
 async def test_a_described_moment_ahead_is_a_covered_row_and_the_speech_says_nothing_of_it(rig: Rig) -> None:
@@ -693,7 +693,7 @@ async def test_with_search_down_the_turns_own_words_are_spoken_and_the_books_are
             )
         moved = await rig.ask(listener, "back 2 minutes")  # the player double moves without search
         # where the book went, without the title that could not be checked
-        assert (moved.speech, moved.outcome) == ("There you are: chapter 1.", "moved")
+        assert (moved.speech, moved.outcome) == ("There you are: chapter 1, at 0:00:15.", "moved")
         undone = await rig.ask(listener, "undo that")  # the player's own command: no search in it
         assert (undone.speech, undone.outcome) == (speech.undone(HERE, None), "moved")
         recalled = await rig.ask(listener, "who is Wren?")
@@ -1299,19 +1299,24 @@ async def test_go_back_a_bit_steps_back_as_the_page_does_not_a_search_for_a_bit(
 @pytest.mark.parametrize(
     ("utterance", "here", "now", "said"),
     [
-        ("go back a while", 340_000, 40_000, 'Back 5 minutes. There you are: chapter 1, "The Harbour Bell".'),
+        (
+            "go back a while",
+            340_000,
+            40_000,
+            'Back 5 minutes. There you are: chapter 1, "The Harbour Bell", at 0:00:40.',
+        ),
         ("back quite a way", HERE, 0, "Back to the start of the book."),  # 2:15 in: 5 minutes would overshoot
         (
             "go back a sentence",
             340_000,
             330_000,
-            'Back 10 seconds. There you are: chapter 4, "The Keeper Returns".',
+            'Back 10 seconds. There you are: chapter 4, "The Keeper Returns", at 0:05:30.',
         ),
         (
             "back two pages",
             340_000,
             100_000,
-            'Back 4 minutes. There you are: chapter 2, "The Keeper\'s Ledger".',
+            'Back 4 minutes. There you are: chapter 2, "The Keeper\'s Ledger", at 0:01:40.',
         ),
     ],
 )

@@ -40,7 +40,10 @@ def test_the_chapters_counted_are_the_numbered_ones() -> None:
 
 def test_a_move_to_the_opening_names_it() -> None:
     place = Candidate.hit(PREFACE, 200_000)
-    assert speech.for_offer(OfferOutcome(outcome="moved", moved_to=place)) == "There you are: the opening."
+    assert (
+        speech.for_offer(OfferOutcome(outcome="moved", moved_to=place))
+        == "There you are: the opening, at 0:00:00."
+    )
 
 
 def test_a_line_quoted_from_the_opening_says_where_it_was_heard() -> None:

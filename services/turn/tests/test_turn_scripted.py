@@ -712,7 +712,7 @@ async def test_with_a_model_a_number_without_a_unit_an_amount_not_counted_and_st
         reply = await rig.ask(rig.listener_at(HERE), utterance)
         assert (reply.speech, reply.mode, reply.outcome) == (said, "keyless", "moved")
     reply = await rig.ask(rig.listener_at(340_000), "go back a while")
-    said = 'Back 5 minutes. There you are: chapter 1, "The Harbour Bell".'
+    said = 'Back 5 minutes. There you are: chapter 1, "The Harbour Bell", at 0:00:40.'
     assert (reply.speech, reply.mode, reply.outcome) == (said, "keyless", "moved")
     assert model.requests == []
 

@@ -447,7 +447,7 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bo
         said = (
             f"From there I would take you to {where or 'that place'}."
             if preview
-            else (f"There you are: {where}." if where else "There you are.")
+            else _there_you_are(where, to)
         )
         return said if titled_where else OwnWords(said)
     count = len(outcome.rows)
@@ -456,6 +456,18 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bo
     if count == 1:
         return ONE_ROW_AHEAD if outcome.rows[0].ahead else one_row_behind(outcome.rows[0])
     return OwnWords(f"I've put {count} places on the screen, best first. {CHOOSE_ONE}")
+
+
+def _there_you_are(where: str, to: Candidate | None) -> str:
+    """Where a move put the book, with its time as the page shows it: in the dark, "chapter 1" alone
+    does not say whether "back an hour" went an hour."""
+    if to is None:
+        return "There you are."
+    return (
+        f"There you are: {where}, at {clock(to.start_ms)}."
+        if where
+        else f"There you are: {clock(to.start_ms)}."
+    )
 
 
 def one_row_behind(row: Candidate) -> OwnWords:
