@@ -297,6 +297,9 @@ def test_a_sentence_the_line_cuts_short_is_not_said() -> None:
     assert [s.text for s in recap_candidates(sentences)] == ["The storm came on Thursday night, a day early."]
 
 
+QUOTE_MARKS = "\"'\u201c\u2018"
+
+
 def test_a_run_on_sentence_of_a_transcript_is_said_in_its_clauses() -> None:
     """A recogniser's run-on sentence is longer than a sentence a recap says: a chapter of them
     was "I can't pick out anything to tell you from that stretch; it was very short"."""
@@ -311,7 +314,9 @@ def test_a_run_on_sentence_of_a_transcript_is_said_in_its_clauses() -> None:
     assert len(parts) >= 2
     assert all(MIN_WORDS <= words_in(part) <= MAX_SENTENCE_WORDS for part in parts)
     assert all(part.endswith(".") for part in parts)
-    assert re.findall(r"\w+", " ".join(parts)) == re.findall(r"\w+", run_on)  # every word, in order
+    assert re.findall(r"\w+", " ".join(parts).lower()) == re.findall(
+        r"\w+", run_on.lower()
+    )  # every word, in order
     assert [s.at_ms for s in recap_candidates(said)] == sorted(s.at_ms for s in recap_candidates(said))
     assert len({s.at_ms for s in recap_candidates(said)}) == len(parts)  # told in the book's order
     quoted = (
@@ -333,5 +338,7 @@ def test_a_run_on_sentence_of_a_transcript_is_said_in_its_clauses() -> None:
     # a short clause leads into the one after it: cut before it, never after ("and one day.")
     assert lead_in_parts
     assert not any(part.endswith("one day.") for part in lead_in_parts), lead_in_parts
+    # each part is said as a sentence: it opens with a capital ("And one day, ...")
+    assert all(part.lstrip(QUOTE_MARKS)[0].isupper() for part in lead_in_parts + parts), lead_in_parts
     no_clauses = "The grey horse walked on" + " and on and on" * 12 + "."
     assert recap_candidates([said[0].model_copy(update={"text": no_clauses})]) == []

@@ -127,7 +127,7 @@ def said_in_clauses(text: str) -> list[str]:
             parts[-1] = f"{parts[-1]} {clause}"
         else:
             parts.append(clause)
-    ended = [balance_quotes(_ended(part)) for part in parts]
+    ended = [balance_quotes(_opened(_ended(part))) for part in parts]
     return ended if all(MIN_WORDS <= words_in(part) <= MAX_SENTENCE_WORDS for part in ended) else []
 
 
@@ -146,6 +146,16 @@ def _led_in(clauses: list[str]) -> list[str]:
         if not leading:
             joined.append(whole)
     return [*joined, leading] if leading else joined
+
+
+_FIRST_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _opened(part: str) -> str:
+    """A clause opened as a sentence: its first letter a capital ("And one day, ..."); only raised,
+    never lowered, so a name keeps its own."""
+    first = _FIRST_LETTER.search(part)
+    return part if first is None else part[: first.start()] + first[0].upper() + part[first.end() :]
 
 
 _SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
