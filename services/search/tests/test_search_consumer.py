@@ -11,13 +11,14 @@ import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, BookIngested, BookReady
-from bedside_contracts.search import CatalogRequest
+from bedside_contracts.search import CatalogRequest, FindPassage
 from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of
 from bedside_search.consumer import consume_books, stop_if_cancelled
 from bedside_search.engine import SearchEngine
 from bedside_search.main import Readiness
 from bedside_search.open_store import open_store
+from bedside_search.server_store import ServerStore
 from bedside_search_testing import chapters_of, small_passages
 from bedside_testing import start_test_nats
 from nats.aio.client import Client
@@ -301,9 +302,9 @@ async def test_an_announcement_a_newer_one_replaced_is_never_served(client: Clie
     js = client.jetstream()
     artifact, first = await small_book_stored(js)
     bucket = await js.object_store(subjects.BOOK_ARTIFACTS_BUCKET)
-    edited = artifact.model_copy(update={"version": "edited", "title": "The Harbour Lamps, edited"})
+    edited = artifact.model_copy(update={"version": "edited01", "title": "The Harbour Lamps, edited"})
     await bucket.put("small/edited.json", edited.model_dump_json().encode())
-    second = first.model_copy(update={"version": "edited", "object_name": "small/edited.json"})
+    second = first.model_copy(update={"version": "edited01", "object_name": "small/edited.json"})
     for event in (first, second, second.model_copy(update={"withdrawn": True})):
         await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
     store = await open_store(path=tmp_path / "q")
@@ -332,3 +333,48 @@ async def test_an_announcement_a_newer_one_replaced_is_never_served(client: Clie
     finally:
         watching.cancel()
         await store.close()
+
+
+async def test_copies_sharing_one_store_each_serve_what_another_indexed_or_withdrew(
+    client: Client, tmp_path: Path
+) -> None:
+    """Two search copies share one Qdrant server and one durable consumer (deploy/SCALING.md), so
+    each book is indexed by one copy: the other answered "no book 'small'", and after a new version
+    still searched the old one's dropped collection (a review)."""
+    js = client.jetstream()
+    artifact, event = await small_book_stored(js)
+    shared = await ServerStore.open(path=str(tmp_path / "qdrant-server"))
+    first, second = SearchEngine(shared, load_minilm()), SearchEngine(shared, load_minilm())
+
+    async def all_serve(version: str | None) -> bool:
+        for _ in range(300):
+            served = [copy.books.get("small") for copy in (first, second)]
+            if all((book.version if book else None) == version for book in served):
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
+    try:
+        async with consuming(client, first), consuming(client, second):
+            await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+            assert await all_serve(artifact.version)
+            bucket = await js.object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+            edited = artifact.model_copy(update={"version": "edited01"})
+            await bucket.put("small/edited.json", edited.model_dump_json().encode())
+            newer = event.model_copy(update={"version": "edited01", "object_name": "small/edited.json"})
+            await js.publish(subjects.BOOK_INGESTED.format(book="small"), newer.model_dump_json().encode())
+            assert await all_serve("edited01")
+            for copy in (first, second):
+                assert (await copy.find(FindPassage(book="small", here_ms=0, query="the amber lamp"))).hits
+            withdrawn = newer.model_copy(update={"withdrawn": True})
+            await js.publish(
+                subjects.BOOK_INGESTED.format(book="small"), withdrawn.model_dump_json().encode()
+            )
+            assert await all_serve(None)
+            for _ in range(300):  # and the copy that took the withdrawal dropped it from the store
+                if not await shared.catalog():
+                    break
+                await asyncio.sleep(0.05)
+            assert await shared.catalog() == []
+    finally:
+        await shared.close()

@@ -15,6 +15,7 @@ from bedside_contracts.ingest import BookArtifact, BookIngested, BookReady
 from bedside_runtime.errors import InvalidRequest
 from nats.aio.client import Client
 from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.client import JetStreamContext
@@ -53,6 +54,7 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
         except NotFoundError:
             log.info("waiting for the BOOKS stream", stream=subjects.BOOKS_STREAM)
             await asyncio.sleep(retry_s)
+    following = await follow_other_copies(client, engine)
     try:
         await catch_up(js, engine)
         log.info("consuming BookIngested", durable=DURABLE)
@@ -67,6 +69,32 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
     finally:
         # a pull subscription left open holds up the connection's drain at shutdown
         await subscription.unsubscribe()
+        for followed in following:
+            await followed.unsubscribe()
+
+
+async def follow_other_copies(client: Client, engine: SearchEngine) -> list[Subscription]:
+    """Every copy hears each book made ready or withdrawn, whichever copy took it from the durable
+    consumer, and serves what the shared store then holds for it (``SearchEngine.follow``)."""
+
+    async def on_ready(message: Msg) -> None:
+        try:
+            await engine.follow(BookReady.model_validate_json(message.data).book)
+        except Exception:  # the next announcement, or a restart, serves the store's word again
+            log.exception("could not follow another copy", subject=message.subject)
+
+    async def on_ingested(message: Msg) -> None:
+        try:
+            event = BookIngested.model_validate_json(message.data)
+        except ValidationError:
+            return  # the durable consumer sends it to the dead letters
+        if event.withdrawn:
+            engine.serve_no_more(event.book)  # whichever copy drops it from the store
+
+    return [
+        await client.subscribe(subjects.BOOK_READY.format(book="*"), cb=on_ready),
+        await client.subscribe(subjects.BOOK_INGESTED.format(book="*"), cb=on_ingested),
+    ]
 
 
 def stop_if_cancelled() -> None:

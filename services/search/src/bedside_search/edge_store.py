@@ -89,6 +89,8 @@ def _write_atomically(path: Path, data: bytes) -> None:
 class EdgeStore:
     """A ``VectorStore`` on Qdrant Edge shards in one directory, owned by this process alone."""
 
+    exclusive = True
+
     def __init__(self, root: Path) -> None:
         self._root = root
         self._collections = root / COLLECTIONS

@@ -60,7 +60,7 @@ from bedside_search.domain.subject import (
     whereabouts_of,
 )
 from bedside_search.domain.terms import SparseTerms, average_length, encode_document, encode_query
-from bedside_search.store import VectorStore, collection_for
+from bedside_search.store import CatalogEntry, VectorStore, collection_for
 
 log = structlog.get_logger("bedside.search")
 
@@ -90,16 +90,44 @@ class SearchEngine:
         self._indexing = asyncio.Lock()
 
     async def restore(self) -> None:
-        """Serve what the store says is current; drop collections no catalog entry names."""
+        """Serve what the store says is current; drop collections no catalog entry names, when the
+        store is this process's alone (shared, one may be another copy's book half indexed)."""
         current = set()
         for entry in await self.store.catalog():
             passages = await self.store.passages(entry.collection)
             self.books[entry.info.id] = ServedBook.of(entry.info, passages, entry.collection)
             current.add(entry.collection)
+        if not self.store.exclusive:
+            return
         for name in await self.store.book_collections():
             if name not in current:
                 log.info("dropping an unserved collection", collection=name)
                 await self.store.drop(name)
+
+    async def _entry(self, book_id: str) -> CatalogEntry | None:
+        return next((e for e in await self.store.catalog() if e.info.id == book_id), None)
+
+    def serve_no_more(self, book_id: str) -> None:
+        """Stop serving a withdrawn book here; the copy that took the withdrawal drops it from the store."""
+        if self.books.pop(book_id, None) is not None:
+            log.info("book withdrawn", book=book_id)
+
+    async def follow(self, book_id: str) -> None:
+        """Serve what the store says is current for ``book_id`` now: a copy sharing the store may
+        have indexed a version of it, or withdrawn it (each book reaches one copy to index)."""
+        async with self._indexing:
+            entry = await self._entry(book_id)
+            served = self.books.get(book_id)
+            if entry is None:
+                if served is not None:
+                    del self.books[book_id]
+                    log.info("book withdrawn by another copy", book=book_id)
+                return
+            if served is not None and (served.collection, served.info) == (entry.collection, entry.info):
+                return
+            passages = await self.store.passages(entry.collection)
+            self.books[book_id] = ServedBook.of(entry.info, passages, entry.collection)
+            log.info("book indexed by another copy", book=book_id, version=entry.info.version)
 
     async def index(self, artifact: BookArtifact) -> BookReady:
         """Index a version fully, then switch to it, then drop the old one; same version: no-op."""
@@ -141,12 +169,13 @@ class SearchEngine:
     async def withdraw(self, book_id: str) -> None:
         """Serve the book no more (ingest withdrew the interim versions of a job that failed)."""
         async with self._indexing:
-            served = self.books.pop(book_id, None)
-            if served is None:
+            self.books.pop(book_id, None)
+            entry = await self._entry(book_id)  # the store's word: another copy may serve it still
+            if entry is None:
                 return
             await self.store.forget(book_id)
-            await self.store.drop(served.collection)
-            log.info("book withdrawn", book=book_id, version=served.version)
+            await self.store.drop(entry.collection)
+            log.info("book withdrawn from the store", book=book_id, version=entry.info.version)
 
     def book(self, book_id: str) -> ServedBook:
         served = self.books.get(book_id)

@@ -48,13 +48,15 @@ def _below(here_ms: int | None) -> models.Filter | None:
 class ServerStore:
     """A ``VectorStore`` on a Qdrant server (or, for tests, qdrant-client's local mode)."""
 
-    def __init__(self, client: AsyncQdrantClient) -> None:
+    def __init__(self, client: AsyncQdrantClient, *, exclusive: bool) -> None:
         self._client = client
+        self.exclusive = exclusive
 
     @classmethod
     async def open(cls, *, url: str | None = None, path: str | None = None) -> "ServerStore":
+        """On a server (``url``) the store is shared with every other search copy."""
         client = AsyncQdrantClient(url=url) if url else AsyncQdrantClient(path=path)
-        store = cls(client)
+        store = cls(client, exclusive=not url)
         if not await client.collection_exists(CATALOG):
             await client.create_collection(CATALOG, vectors_config={})
         return store

@@ -45,6 +45,10 @@ def collection_for(book: str, version: str) -> str:
 class VectorStore(Protocol):
     """The search service's only door to its vectors."""
 
+    exclusive: bool
+    """Whether this process alone uses the store: only then is a collection no catalog entry names
+    a leftover, and not one another copy is building."""
+
     async def close(self) -> None: ...
 
     async def create_book_collection(self, name: str, dimensions: int) -> None:
