@@ -132,10 +132,10 @@ async def catch_up(js: JetStreamContext, engine: SearchEngine) -> None:
 
 async def handle(js: JetStreamContext, client: Client, engine: SearchEngine, message: Msg) -> None:
     try:
+        event = BookIngested.model_validate_json(message.data)  # junk is dead-lettered, replaced or not
         if await replaced(js, message):
             await message.ack()
             return
-        event = BookIngested.model_validate_json(message.data)
         if event.withdrawn:
             await engine.withdraw(event.book)
             await message.ack()
