@@ -107,7 +107,7 @@ class ServedBook:
             p = self._by_id[passage_id]
             if ahead_of(p.start_ms, here_ms):
                 continue
-            text = without_headings(heard_text(p, here_ms) if p.end_ms > here_ms else p.text)
+            text = without_headings(heard_text(p, here_ms))
             if word not in written_with_capital(text):
                 continue
             inside = word in named_words(text)
@@ -144,9 +144,7 @@ class ServedBook:
         found = []
         for passage_id in self.heard_mentioning(tuple(terms(" ".join(asked))), here_ms):
             p = self._by_id[passage_id]
-            if tells_name_of(
-                heard_text(p, here_ms) if p.end_ms > here_ms else p.text, asked, self.names.first_ms
-            ):
+            if tells_name_of(heard_text(p, here_ms), asked, self.names.first_ms):
                 found.append(passage_id)
         return found
 
