@@ -755,6 +755,21 @@ def test_a_book_removed_while_a_page_plays_it_stops_there_and_says_so(
     assert not [label for label in page.locator("#book-pick option").all_inner_texts() if book in label]
 
 
+def test_a_book_removed_while_a_page_plays_it_stops_at_once_with_nothing_pressed(
+    open_page: OpenPage, bedside: Bedside, listener: Listener, tmp_path: Path
+) -> None:
+    """The page found out only at its next report: a listener session heard it play on for 28 s."""
+    source = tmp_path / "lamp_log.txt"
+    source.write_text(BOOK_TEXT)
+    book = f"gone-{listener.name[-8:]}"
+    bedside_says(bedside, "ingest", str(source), "--id", book)
+    page = open_page("phone", book=book, extra="&report_ms=600000")
+    page.get_by_role("button", name="Play").click()
+    bedside_says(bedside, "remove", book)
+    expect(page.locator("#notice")).to_have_text(BOOK_REMOVED, timeout=10_000)
+    assert not page.evaluate("window.bedside.playing")
+
+
 def test_a_pause_said_aloud_pauses_every_playing_page_and_says_so(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -56,6 +56,10 @@ class Books:
         """End a refresh still running behind the callers."""
         await cancel_and_wait(self._background)
 
+    def forget(self, book: str) -> None:
+        """A book withdrawn (``bedside remove``): refused from now on, not at the next refresh."""
+        self.books.pop(book, None)
+
     async def all(self) -> list[BookInfo]:
         if self.fetched_at is None:
             await self.refresh()

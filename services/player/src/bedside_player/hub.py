@@ -144,6 +144,13 @@ class Hub:
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
 
+    def end_book(self, book: str) -> None:
+        """End every stream of a book withdrawn: the page, opening it again, is told the book is gone."""
+        for (_listener, watched), watchers in list(self.watchers.items()):
+            if watched == book:
+                for watcher in list(watchers):
+                    self.unwatch(watcher)
+
     def end_all(self) -> None:
         for watchers in list(self.watchers.values()):
             for watcher in list(watchers):

@@ -12,6 +12,7 @@ from typing import TypeVar
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract
+from bedside_contracts.ingest import BookIngested
 from bedside_contracts.partitions import partition_request
 from bedside_contracts.player import (
     OFFER_WAITS,
@@ -36,6 +37,8 @@ from bedside_contracts.search import BookInfo, Catalog, CatalogRequest, Resolve,
 from bedside_runtime.bus import Broker, call
 from bedside_runtime.errors import Conflict, NoService, NotFound
 from bedside_runtime.settings import Settings
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
 from nats.js import JetStreamContext
 from nats.js.errors import BucketNotFoundError
 from pydantic import BaseModel, ValidationError
@@ -79,6 +82,7 @@ class Service:
         self._follower: Follower | None = None
         self._keeper: LeaseKeeper | None = None
         self._partition_server: PartitionServer | None = None
+        self._withdrawals: Subscription | None = None
 
     @property
     def player(self) -> Player:
@@ -293,6 +297,9 @@ class Service:
         await self._listeners.follow_revocations()
         self._player = Player(store, self.projections, self.books, self._resolve, self._publish)
         self.hub.connection = connection
+        self._withdrawals = await connection.subscribe(
+            subjects.BOOK_INGESTED.format(book="*"), cb=self._book_announced
+        )
         self._partition_server = PartitionServer(self.broker, self)
         start = await self._load_snapshot(js)
         reader = RangeReader(connection)
@@ -309,6 +316,17 @@ class Service:
             await asyncio.sleep(0.05)
         self.ready.set()
         log.info("serving", copy=self.copy_id, partitions=len(self._follower.serving))
+
+    async def _book_announced(self, message: Msg) -> None:
+        """A book withdrawn (``bedside remove``) is refused at once, and every page of it is told,
+        rather than each at its next report."""
+        try:
+            event = BookIngested.model_validate_json(message.data)
+        except ValidationError:
+            return  # search dead-letters it
+        if event.withdrawn:
+            self.books.forget(event.book)
+            self.hub.end_book(event.book)
 
     async def _load_snapshot(self, js: JetStreamContext) -> int:
         """Start from the KV snapshot (``bedside replay --save-snapshot``) when there is one."""
@@ -327,6 +345,8 @@ class Service:
         """Leases given back, so the other copies take the partitions over without waiting for
         them to age out; requests already taken are finished by the broker's drain."""
         await self.hub.stop()
+        if self._withdrawals is not None:
+            await self._withdrawals.unsubscribe()
         if self._partition_server is not None:
             await self._partition_server.stop()
         if self._keeper is not None:

@@ -1,7 +1,7 @@
 // The server's pushes: an EventSource on the listener's event stream. Same origin, so the
 // device cookie opens it (ADR 22) and nothing secret is in its URL.
 import { findState, listenerPath } from "./api.js";
-import { adopt, catchUp, refreshState } from "./position.js";
+import { adopt, catchUp, refreshState, stopIfTheBookIsGone } from "./position.js";
 import { tellRunOut } from "./sleep.js";
 import { showStream } from "./ui.js";
 
@@ -28,9 +28,10 @@ export function listen() {
       catchUp(tellRunOut); // anything missed while away, or what this page did meanwhile
     });
     source.addEventListener("state", onState);
-    source.addEventListener("error", () => {
+    source.addEventListener("error", async () => {
       showStream(false);
       if (source.readyState !== EventSource.CLOSED) return;
+      if (await stopIfTheBookIsGone()) return; // a removed book's streams are ended and refused
       setTimeout(open, wait);
       wait = Math.min(wait * 2, LAST_RETRY_MS);
     });

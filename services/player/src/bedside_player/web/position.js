@@ -252,10 +252,17 @@ function bookRemoved() {
 // A command refused as not found: the book, when the books there are no longer hold it; anything
 // else (a route an older player does not have) is said as it is.
 async function whetherTheBookIsGone(refused) {
+  if (!(await stopIfTheBookIsGone())) notice(`Could not do that: ${problem(refused)}.`);
+}
+
+// Whether the book was removed, asked of the server: the player ends a removed book's event
+// streams, so a stream that cannot be opened again asks this too. True once stopped for it.
+export async function stopIfTheBookIsGone() {
   let book = null;
-  try { book = await api("GET", bookPath()); } catch { /* unreachable: said as refused */ }
-  if (book && book.status === 404) bookRemoved();
-  else notice(`Could not do that: ${problem(refused)}.`);
+  try { book = await api("GET", bookPath()); } catch { return false; }
+  if (!book || book.status !== 404) return false;
+  bookRemoved();
+  return true;
 }
 
 // Follow the server. An older state than one already seen changes nothing.
