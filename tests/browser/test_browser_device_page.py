@@ -681,6 +681,33 @@ def test_play_on_one_device_and_the_other_follows(open_page: OpenPage) -> None:
     expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
 
 
+def test_a_duplicated_tab_is_a_device_of_its_own(
+    bedside: Bedside, browser: Browser, listener: Listener
+) -> None:
+    """A duplicated tab copies the tab's session storage, and with it the device's name: two tabs
+    were one device, and closing one paused the book the other was playing (a page review)."""
+    context = browser.new_context(viewport={"width": 412, "height": 915})
+    context.add_init_script("sessionStorage.setItem('bedside-device', 'browser-dupe')")
+    url = f"{bedside.url}/?book={bedside.book}#token={listener.token}&listener={listener.name}"
+    try:
+        first = context.new_page()
+        first.goto(url)
+        expect(first.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+        copy = context.new_page()
+        copy.goto(url)
+        expect(copy.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+        assert first.evaluate("window.bedside.device") == "browser-dupe"
+        assert copy.evaluate("window.bedside.device") != "browser-dupe"
+        copy.get_by_role("button", name="Play").click()
+        expect(first.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+        first.close()
+        copy.wait_for_timeout(2_000)
+        expect(copy.get_by_role("button", name="Pause")).to_be_visible()
+        assert bedside.state(listener.name, listener.token)["playing"] is True
+    finally:
+        context.close()
+
+
 def bedside_says(bedside: Bedside, *args: str) -> None:
     """``bedside ARGS`` run by the keeper of the bedside machine, on this system, and succeeding."""
     done = subprocess.run(

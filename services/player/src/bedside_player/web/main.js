@@ -16,7 +16,7 @@ import {
 } from "./position.js";
 import { offerPairing, signIn } from "./signin.js";
 import { adoptSleep, carryTimerTo, movedHere, renderSleep, wireSleep } from "./sleep.js";
-import { DEVICE, REPORT_EVERY_MS, SKIP_MS, state } from "./state.js";
+import { claimDeviceName, DEVICE, REPORT_EVERY_MS, SKIP_MS, state } from "./state.js";
 import { el, notice } from "./ui.js";
 import "./voice.js"; // the microphone wires itself
 
@@ -142,6 +142,7 @@ async function openBook() {
 async function start() {
   wire();
   renderPlay();
+  await claimDeviceName();
   let refused = null;
   try { refused = await signIn(); } catch (e) { refused = `Bedside could not be reached: ${e.message || e}`; }
   if (refused) {

@@ -9,7 +9,9 @@ const fragment = new URLSearchParams(location.hash.slice(1));
 
 export const TOKEN = fragment.get("token") || query.get("token") || "";
 export const PAIRING = fragment.get("pair") || query.get("pair") || "";
-export const DEVICE = deviceName();
+const DEVICE_KEY = "bedside-device";
+// `let`: a duplicated tab takes a new name at start (claimDeviceName); importers see the change.
+export let DEVICE = deviceName();
 // How often a playing page reports where it is; a test may shorten it (?report_ms=300).
 export const REPORT_EVERY_MS = Math.max(250, Number(query.get("report_ms")) || 15_000);
 export const SKIP_MS = 30_000;
@@ -40,15 +42,37 @@ function deviceName() {
   const given = query.get("device");
   if (given && /^[A-Za-z0-9_-]{1,64}$/.test(given)) return given;
   // One name per tab (two tabs are two devices), saying roughly what the device is.
+  try {
+    const kept = sessionStorage.getItem(DEVICE_KEY);
+    if (kept) return kept;
+  } catch { /* private mode: a fresh name each load */ }
+  return newDeviceName();
+}
+
+function newDeviceName() {
   const ua = navigator.userAgent;
   const kind = /iPhone/.test(ua) ? "iphone" : /iPad/.test(ua) ? "ipad" : /Android/.test(ua) ? "android" : "browser";
   const made = `${kind}-${Math.random().toString(36).slice(2, 6)}`;
-  try {
-    const kept = sessionStorage.getItem("bedside-device");
-    if (kept) return kept;
-    sessionStorage.setItem("bedside-device", made);
-  } catch { /* private mode: a fresh name each load */ }
+  try { sessionStorage.setItem(DEVICE_KEY, made); } catch { /* private mode */ }
   return made;
+}
+
+// A duplicated tab copies the tab's session storage, and with it the name: two tabs would be one
+// device, and closing one would pause the other. Every tab answers for its name on a channel of
+// this browser; a tab starting under a name another tab answers for takes a new one.
+const CLAIM_WAIT_MS = 150;
+export async function claimDeviceName() {
+  if (query.get("device") || typeof BroadcastChannel === "undefined") return;
+  const channel = new BroadcastChannel("bedside-device-names");
+  const me = Math.random().toString(36).slice(2);
+  let taken = false;
+  channel.onmessage = ({ data }) => {
+    if (data.asking === DEVICE && data.from !== me) channel.postMessage({ taken: DEVICE, to: data.from });
+    if (data.taken === DEVICE && data.to === me) taken = true;
+  };
+  channel.postMessage({ asking: DEVICE, from: me });
+  await new Promise((resolve) => setTimeout(resolve, CLAIM_WAIT_MS));
+  if (taken) DEVICE = newDeviceName();
 }
 
 export const clamp = (ms) => Math.max(0, Math.min(state.duration || Number.MAX_SAFE_INTEGER, Math.round(ms)));
