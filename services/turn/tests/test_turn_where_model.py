@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 from bedside_guard import clock
 from bedside_turn.domain import history, speech
-from bedside_turn_testing.book import PASSAGE_MS, book_info
+from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS, book_info
 from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import remembered_replies, tells_position
 from bedside_turn_testing.scripted import Say, ScriptedModel, Use
@@ -112,6 +112,20 @@ async def test_an_undo_saying_where_the_book_is_now_is_remembered_for_the_model_
     assert history.Told.UNDONE.value in remembered(model)
     assert tells_position(earlier) == []
     assert clock(IN_CHAPTER_3) not in json.dumps(earlier)
+
+
+async def test_a_move_said_with_its_time_is_remembered_for_the_model_without_it(model_rig: Rig) -> None:
+    """A review: "There you are: chapter 1, "The Harbour Bell", at 0:00:40." was kept word for word,
+    and a model turn after the listener played on read where they had been."""
+    assert model_rig.slot is not None
+    listener = model_rig.listener_at(340_000)
+    moved = await model_rig.ask(listener, "go back a while")
+    assert moved.speech.endswith(", at 0:00:40.")
+    model_rig.player.positions[(listener, BOOK_ID)] = 400_000  # listened on past where they asked
+    model: ScriptedModel = model_rig.slot.load([[Say("Wren keeps the lamp.")]])
+    await model_rig.ask(listener, "who is Wren?")
+    assert history.Told.MOVED.value in remembered(model)
+    assert "0:00:40" not in json.dumps(model.requests[0]["messages"])
 
 
 async def test_no_remembered_exchange_holds_the_listeners_position_from_anywhere(model_rig: Rig) -> None:

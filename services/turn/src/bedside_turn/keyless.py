@@ -53,8 +53,15 @@ def _no_tool_does(intent: Intent) -> str:
 async def run_keyless(
     tools: ToolBox, utterance: str, intent: Intent | None = None, earlier: list[Exchange] | None = None
 ) -> str:
-    """Route ``utterance`` to the tools and say what came of it."""
-    intent = intent or intents.read(utterance)
+    """Route ``utterance`` to the tools and say what came of it. A move is said with the time it came
+    to, the listener's position: the model reads later only that the book was moved (DESIGN rule 4)."""
+    said = await _route(tools, utterance, intent or intents.read(utterance), earlier)
+    if tools.turn.moved and tools.turn.told is None:
+        tools.turn.told = history.Told.MOVED
+    return said
+
+
+async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[Exchange] | None) -> str:
     match intent:
         case intents.OtherOne():
             others = rows_not_pressed(earlier or []) or other_places(earlier or [], tools.here_ms)

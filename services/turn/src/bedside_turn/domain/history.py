@@ -44,6 +44,7 @@ class Told(Enum):
     LISTENING = "I told them when they last listened, or how long they have been listening."
     LAST_MOVE = "I told them what last moved the book, and that undo puts it back."
     UNDONE = "I put the book back where it was before the last move, and told them where."
+    MOVED = "I moved the book where they asked, and told them where it came to."
 
 
 def remembered_speech(said: str, told: Told | None, *, unsaid: bool) -> str:
