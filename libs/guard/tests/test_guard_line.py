@@ -12,6 +12,7 @@ from bedside_guard import (
     clock,
     distinct_rows,
     heard_text,
+    unheard_text,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -244,6 +245,17 @@ def test_a_row_seen_from_further_back_shows_no_word_not_heard_from_there(
         seen = row.seen_from(back_ms)
         assert set(re.findall(r"\w+", seen.words or "")) <= heard_back, (seen.words, heard_back)
         assert seen.seen_from(back_ms) == seen
+
+
+@given(here_ms=st.integers(min_value=0, max_value=200_000), cued=st.booleans())
+def test_the_unheard_words_of_a_passage_are_all_its_words_but_the_heard_ones(
+    here_ms: int, *, cued: bool
+) -> None:
+    place = passage()
+    if cued:
+        place = place.model_copy(update={"cues": CUED, "text": " ".join(cue.text for cue in CUED)})
+    heard, unheard = heard_text(place, here_ms), unheard_text(place, here_ms)
+    assert " ".join(part for part in (heard, unheard) if part) == place.text
 
 
 def test_two_rows_on_one_place_are_one_row_and_order_is_kept() -> None:

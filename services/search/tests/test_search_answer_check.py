@@ -92,3 +92,14 @@ def test_what_was_just_heard_of_the_passage_holding_the_line_is_kept(check: Chec
     assert check("By the old mill the ice creaked and cracked apart.", here_ms).cut == 0
     rescue = "Afterwards a boatman pulls the soaked dog onto the path and they wrap it in a blanket."
     assert check(rescue, here_ms).cut == 1  # the next passage, ahead
+
+
+def test_what_is_still_unheard_of_the_passage_holding_the_line_is_cut(check: Checker) -> None:
+    """Inside a passage, its own sentence not heard yet was kept word for word, while the same
+    sentence was cut once the whole passage lay ahead (a red team of the line)."""
+    holding: Passage = PASSAGES[ICE // PASSAGE_MS]
+    here_ms = holding.cues[1].start_ms  # the ice heard; the dog's plunge not yet
+    plunge = "The little dog plunged into the black freezing water of the canal by the mill."
+    assert check(plunge, holding.start_ms).cut == 1  # the whole passage ahead: cut, as ever
+    assert check(plunge, here_ms).cut == 1
+    assert check(plunge, holding.cues[2].start_ms).cut == 0  # heard by then

@@ -27,7 +27,7 @@ from bedside_guard.names import (
     words_of,
     written_with_capital,
 )
-from bedside_guard.passage import Cue, Passage, heard_cues, heard_text
+from bedside_guard.passage import Cue, Passage, heard_cues, heard_text, unheard_text
 from bedside_guard.prose import (
     TITLES,
     balance_quotes,
@@ -102,6 +102,7 @@ __all__ = [
     "stem",
     "tells_of_later",
     "unheard_names",
+    "unheard_text",
     "without_headings",
     "words_of",
     "written_with_capital",

@@ -59,3 +59,15 @@ def heard_text(passage: Passage, here_ms: int) -> str:
     if passage.end_ms <= here_ms and not ahead_of(passage.start_ms, here_ms):
         return passage.text
     return " ".join(cue.text for cue in heard_cues(passage, here_ms))
+
+
+def unheard_text(passage: Passage, here_ms: int) -> str:
+    """The words of ``passage`` a listener at ``here_ms`` has not heard: all of one ahead, none of
+    one behind, and of the one holding the line what ``heard_text`` leaves out. For the answer check
+    only, which must know what lies ahead to cut an answer that tells it; never said or shown."""
+    heard = heard_cues(passage, here_ms)
+    if not heard:
+        return passage.text
+    if passage.end_ms <= here_ms:
+        return ""
+    return " ".join(cue.text for cue in passage.cues if cue not in heard)

@@ -41,12 +41,13 @@ from bedside_guard import (
     names_respelled,
     sentences_of,
     unheard_names,
+    unheard_text,
 )
 from bedside_runtime.errors import NotFound
 
 from bedside_search.domain import places
 from bedside_search.domain import recap as recaps
-from bedside_search.domain.answer_matches import CHECK_DEPTH, sentence_matches
+from bedside_search.domain.answer_matches import CHECK_DEPTH, HoldingScores, sentence_matches
 from bedside_search.domain.behind import Heard, heard_ranking, recalled_order
 from bedside_search.domain.book import ServedBook, check_artifact, info_of, vectors_of
 from bedside_search.domain.find import find_order
@@ -319,31 +320,41 @@ class SearchEngine:
     async def check(self, request: CheckAnswer) -> CheckedAnswer:
         """An answer with what names or means the unheard cut (the guard's rule, on this book)."""
         book = self.book(request.book)
-        matches = (
-            [
-                await self._matches(book, sentence, request.here_ms)
-                for sentence in sentences_of(request.answer)
-            ]
-            if request.from_model
-            else None
-        )
+        if not request.from_model:
+            return check_answer(request.answer, request.question, book.names, request.here_ms)
+        holding = book.holding(request.here_ms)
+        heard = heard_text(holding, request.here_ms) if holding is not None else ""
+        unheard = unheard_text(holding, request.here_ms) if holding is not None else ""
+        parts = _HoldingParts(heard, self._embedded(heard), unheard, self._embedded(unheard))
+        matches = [
+            await self._matches(book, sentence, request.here_ms, parts)
+            for sentence in sentences_of(request.answer)
+        ]
         return check_answer(request.answer, request.question, book.names, request.here_ms, matches)
 
-    async def _matches(self, book: ServedBook, sentence: str, here_ms: int) -> SentenceMatches:
+    def _embedded(self, words: str) -> npt.NDArray[np.float32] | None:
+        return self.embedder.embed_query(words) if words else None
+
+    async def _matches(
+        self, book: ServedBook, sentence: str, here_ms: int, holding: "_HoldingParts"
+    ) -> SentenceMatches:
         if sentence == STOP_THERE:  # the guard never cuts its own sentence
             return SentenceMatches(terms=0, dense=(), sparse=())
         vector = self.embedder.embed_query(sentence)
         terms = encode_query(sentence)
         dense, sparse = await self.store.search(book.collection, vector, terms, CHECK_DEPTH, None)
-        cosine = self._heard_cosine(book, here_ms, vector)
         return sentence_matches(
             book,
             dense,
             sparse,
             terms=len(terms.indices),
             here_ms=here_ms,
-            holding_cosine=cosine,
-            holding_sparse=book.heard_sparse_score(terms, here_ms),
+            holding_scores=HoldingScores(
+                heard_cosine=_cosine(vector, holding.heard_vector),
+                heard_sparse=book.sparse_score(terms, holding.heard),
+                unheard_cosine=_cosine(vector, holding.unheard_vector),
+                unheard_sparse=book.sparse_score(terms, holding.unheard),
+            ),
         )
 
     def hints(self, request: NameHints) -> HeardNames:
@@ -355,6 +366,20 @@ class SearchEngine:
         if request.book is not None:
             return Catalog(books=[self.book(request.book).info])
         return Catalog(books=[self.books[b].info for b in sorted(self.books)])
+
+
+@dataclass(frozen=True)
+class _HoldingParts:
+    """The words of the passage holding the line on each side of it, and their embeddings (None: no words)."""
+
+    heard: str
+    heard_vector: npt.NDArray[np.float32] | None
+    unheard: str
+    unheard_vector: npt.NDArray[np.float32] | None
+
+
+def _cosine(vector: npt.NDArray[np.float32], other: npt.NDArray[np.float32] | None) -> float | None:
+    return float(vector @ other) if other is not None else None
 
 
 def _passage(book: ServedBook, fused: Fused) -> Passage:

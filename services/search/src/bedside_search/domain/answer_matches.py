@@ -2,12 +2,12 @@
 
 The whole book's dense and sparse rankings of the sentence (each passage with its chapter),
 shaped into the guard's ``SentenceMatches``. The passage holding the line has been heard only
-in part, so it is sent as its heard part (ending at the line), and on both sides it is scored
-on its heard words alone (``behind.heard_ranking``): its unheard words lend a sentence no
-support.
+in part, so it is sent as two: its heard part (ending at the line), scored on its heard words
+alone (``behind.heard_ranking``), and its unheard part, a place ahead starting at the line.
 """
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bedside_guard import Match, SentenceMatches
 
@@ -20,6 +20,18 @@ CHECK_DEPTH = 160
 matches, so the rankings must reach well past the first few chapters that match (adr/0025)."""
 
 
+@dataclass(frozen=True)
+class HoldingScores:
+    """One sentence scored on the two parts of the passage holding the line: its heard words and
+    its words not heard yet (cosine, BM25); None where that part has no words, or no term of the
+    sentence is among them (BM25)."""
+
+    heard_cosine: float | None
+    heard_sparse: float | None
+    unheard_cosine: float | None
+    unheard_sparse: float | None
+
+
 def sentence_matches(
     book: ServedBook,
     dense: Sequence[Scored],
@@ -27,20 +39,19 @@ def sentence_matches(
     *,
     terms: int,
     here_ms: int,
-    holding_cosine: float | None,
-    holding_sparse: float | None,
+    holding_scores: HoldingScores,
 ) -> SentenceMatches:
-    """The guard's view of one sentence's rankings, the holding passage on its heard words only.
+    """The guard's view of one sentence's rankings, the holding passage split at the line.
 
-    ``terms`` counts the distinct terms of the sentence's sparse query; ``holding_cosine`` is
-    its cosine to the heard words of the passage holding the line and ``holding_sparse`` their
-    BM25 score (``ServedBook.heard_sparse_score``); each None when nothing of it is heard (the
-    sparse one also when no term of the sentence is), or no passage holds the line.
+    ``terms`` counts the distinct terms of the sentence's sparse query. The holding passage is
+    ranked on its heard words as a place heard, and on its unheard words as a place ahead
+    starting at the line: a sentence telling the rest of the passage playing is judged as one
+    telling a later passage would be.
     """
     holding = book.holding(here_ms)
     holding_id = holding.id if holding is not None else None
-    dense = heard_ranking(dense, holding_id, holding_cosine, CHECK_DEPTH)
-    sparse = heard_ranking(sparse, holding_id, holding_sparse, CHECK_DEPTH)
+    dense = heard_ranking(dense, holding_id, holding_scores.heard_cosine, CHECK_DEPTH)
+    sparse = heard_ranking(sparse, holding_id, holding_scores.heard_sparse, CHECK_DEPTH)
 
     def match(passage_id: int, score: float) -> Match:
         passage = book.passage(passage_id)
@@ -55,8 +66,20 @@ def sentence_matches(
             score=score,
         )
 
+    def with_unheard(matches: list[Match], score: float | None) -> tuple[Match, ...]:
+        if holding is None or score is None:
+            return tuple(matches)
+        rest = Match(
+            passage_id=holding.id,
+            chapter=holding.chapter,
+            start_ms=here_ms,
+            end_ms=holding.end_ms,
+            score=score,
+        )
+        return tuple(sorted([*matches, rest], key=lambda m: -m.score))
+
     return SentenceMatches(
         terms=terms,
-        dense=tuple(match(s.passage_id, s.score) for s in dense),
-        sparse=tuple(match(s.passage_id, s.score) for s in sparse),
+        dense=with_unheard([match(s.passage_id, s.score) for s in dense], holding_scores.unheard_cosine),
+        sparse=with_unheard([match(s.passage_id, s.score) for s in sparse], holding_scores.unheard_sparse),
     )

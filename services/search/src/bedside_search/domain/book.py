@@ -149,12 +149,15 @@ class ServedBook:
         return found
 
     def heard_sparse_score(self, query: SparseTerms, here_ms: int) -> float | None:
-        """The BM25 score of the heard words of the passage holding the line, as the store would
-        give a passage of those words; None when no passage holds the line, none of its words
-        are heard, or no term of ``query`` is among them (the store would not list it)."""
+        """The BM25 score of the heard words of the passage holding the line (``sparse_score``);
+        None also when no passage holds the line."""
         holding = self.holding(here_ms)
-        heard = heard_text(holding, here_ms) if holding is not None else ""
-        score = self.bm25.score(query, heard) if heard else 0.0
+        return self.sparse_score(query, heard_text(holding, here_ms) if holding is not None else "")
+
+    def sparse_score(self, query: SparseTerms, words: str) -> float | None:
+        """The BM25 score of ``words`` as the store would give a passage of them; None when there are
+        none, or no term of ``query`` is among them (the store would not list it)."""
+        score = self.bm25.score(query, words) if words else 0.0
         return score if score > 0.0 else None
 
     def heard_titles(self, here_ms: int) -> dict[int, str]:
