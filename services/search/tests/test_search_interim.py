@@ -22,6 +22,7 @@ from bedside_contracts.search import (
 )
 from bedside_embedding import Embedder, load_minilm
 from bedside_evaluation.corpus_books import artifact_of
+from bedside_search.domain.untranscribed import UNTRANSCRIBED_IDS_FROM, chapter_of_untranscribed
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from bedside_search_testing import chapters_of, small_passages
@@ -163,3 +164,8 @@ async def test_an_id_handed_out_for_a_chapter_not_transcribed_stays_that_chapter
     ).resolutions
     assert transcribed.passage is not None
     assert transcribed.passage == engine.book("growing").first_of_chapter(3)
+
+
+def test_a_wordless_chapter_0_is_told_by_its_id_too() -> None:
+    assert chapter_of_untranscribed(UNTRANSCRIBED_IDS_FROM) == 0
+    assert chapter_of_untranscribed(UNTRANSCRIBED_IDS_FROM - 1) is None

@@ -1,5 +1,6 @@
 """Earlier exchanges guarded again from where the listener is now (``domain/history.py``)."""
 
+from bedside_contracts.search import Resolution, Target
 from bedside_contracts.turn import Exchange, PlaceRef, ToolCallRecord
 from bedside_guard import Candidate, Passage
 from bedside_turn.domain import history
@@ -81,3 +82,20 @@ def test_an_answer_that_told_the_position_is_remembered_only_as_told_unless_it_w
     assert history.remembered_speech(said, None, unsaid=False) == said
     instead = "I can't look in the book just now, so I couldn't do that. Please ask me again in a moment."
     assert history.remembered_speech(instead, history.Told.WHERE, unsaid=True) == instead
+
+
+def test_a_passage_read_again_is_found_by_the_id_asked_for_not_the_one_it_resolved_to() -> None:
+    """A chapter's wordless place, offered while it was being transcribed, resolves to the chapter's
+    first passage once it is; keyed by that passage's own id, the place was dropped from the history
+    the model reads (a review)."""
+    wordless = 1_000_000_003
+    first_of_chapter = Passage(
+        id=6, start_ms=1_200_000, end_ms=1_230_000, chapter=3, chapter_title="Three", text="x"
+    )
+    resolved = [
+        Resolution(
+            target=Target(passage_id=wordless), passage=first_of_chapter, at_ms=1_200_000, named="passage"
+        ),
+        Resolution(target=Target(passage_id=9), reason="there is no passage with id 9"),
+    ]
+    assert history.passages_read(resolved) == {wordless: first_of_chapter}

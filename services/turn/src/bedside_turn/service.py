@@ -239,7 +239,7 @@ class TurnService:
                 resolved = await backends.resolve(
                     Resolve(book=ask.book, here_ms=here_ms, targets=[Target(passage_id=i) for i in ids[:16]])
                 )
-                passages = {r.passage.id: r.passage for r in resolved.resolutions if r.passage is not None}
+                passages = history.passages_read(resolved.resolutions)
             except CallFailed:
                 passages = {}
         return [history.guard_again(e, here_ms, passages) for e in exchanges]

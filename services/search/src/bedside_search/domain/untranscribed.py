@@ -36,7 +36,7 @@ def untranscribed_passages(info: BookInfo) -> tuple[Passage, ...]:
 
 def chapter_of_untranscribed(passage_id: int) -> int | None:
     """The chapter a wordless chapter's id was made from; None for a passage's own id."""
-    return passage_id - UNTRANSCRIBED_IDS_FROM if passage_id > UNTRANSCRIBED_IDS_FROM else None
+    return passage_id - UNTRANSCRIBED_IDS_FROM if passage_id >= UNTRANSCRIBED_IDS_FROM else None
 
 
 def spanning(untranscribed: tuple[Passage, ...], ms: int) -> Passage | None:

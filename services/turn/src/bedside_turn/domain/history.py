@@ -12,9 +12,11 @@ the listener where they are in the book is remembered without the position (DESI
 """
 
 import json
+from collections.abc import Sequence
 from enum import Enum
 from typing import Any
 
+from bedside_contracts.search import Resolution
 from bedside_contracts.turn import Exchange, PlaceRef, ToolCallRecord
 from bedside_guard import Candidate, Passage, ahead_of
 
@@ -59,6 +61,16 @@ def remembered_speech(said: str, told: Told | None, *, unsaid: bool) -> str:
 def needs_guarding(exchange: Exchange, here_ms: int) -> bool:
     """True when ``exchange`` was guarded from a later position than ``here_ms``."""
     return exchange.guarded_at_ms > here_ms
+
+
+def passages_read(resolutions: Sequence[Resolution]) -> dict[int, Passage]:
+    """The passages ``passages_to_read`` asked for, by the id asked: a chapter's wordless place,
+    transcribed since, resolves to its first passage, whose id is another."""
+    return {
+        r.target.passage_id: r.passage
+        for r in resolutions
+        if r.target.passage_id is not None and r.passage is not None
+    }
 
 
 def passages_to_read(exchanges: list[Exchange], here_ms: int) -> list[int]:
