@@ -378,3 +378,39 @@ async def test_copies_sharing_one_store_each_serve_what_another_indexed_or_withd
             assert await shared.catalog() == []
     finally:
         await shared.close()
+
+
+async def test_a_book_that_cannot_be_announced_ready_is_tried_again_and_the_consumer_goes_on(
+    client: Client, tmp_path: Path
+) -> None:
+    """books.ready could not be published (a bus timing out): the consumer ended for good, and
+    nothing said why (a review)."""
+    js = client.jetstream()
+    await js.add_stream(StreamConfig(name=subjects.BOOKS_STREAM, subjects=["books.ingested.>"]))
+    bucket = await js.create_object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+    passages = small_passages()
+    artifact = artifact_of("small", "The Harbour Lamps", passages, chapters_of(passages), load_minilm())
+    await bucket.put("small/a.json", artifact.model_dump_json().encode())
+    store = await open_store(path=tmp_path / "q")
+    engine = SearchEngine(store, load_minilm())
+    consumer = asyncio.create_task(consume_books(client, engine, retry_s=0.1))
+    try:
+        await asyncio.sleep(0.5)
+        event = BookIngested(book="small", version=artifact.version, object_name="small/a.json", title="T")
+        await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+        for _ in range(100):
+            if "small" in engine.books:
+                break
+            await asyncio.sleep(0.1)
+        for _ in range(150):  # its announcement times out, and it is delivered again
+            info = await js.consumer_info(subjects.BOOKS_STREAM, "search-indexer")
+            if consumer.done() or info.num_redelivered:
+                break
+            await asyncio.sleep(0.1)
+        assert not consumer.done(), consumer.exception()
+        assert info.num_redelivered == 1
+    finally:
+        consumer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await consumer
+        await store.close()

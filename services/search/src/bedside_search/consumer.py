@@ -140,8 +140,9 @@ async def handle(js: JetStreamContext, client: Client, engine: SearchEngine, mes
             await engine.withdraw(event.book)
             await message.ack()
             return
-        artifact = await fetch_artifact(js, event)
-        ready = await engine.index(artifact)
+        ready = await engine.index(await fetch_artifact(js, event))
+        await publish_ready(js, ready, message.metadata.sequence.stream)
+        await message.ack()
     except (ValidationError, InvalidRequest) as error:
         log.warning("unusable BookIngested", subject=message.subject, error=str(error))
         await client.publish(
@@ -155,12 +156,9 @@ async def handle(js: JetStreamContext, client: Client, engine: SearchEngine, mes
         log.warning("artifact not there yet; retrying later", subject=message.subject, error=str(error))
         await message.nak(delay=RETRY_LATER_S)
         return
-    except Exception:  # a full disk, a store that timed out: tried again, and the books after it go on
+    except Exception:  # a full disk, a store or the bus timing out: tried again, the books after it go on
         log.exception("indexing failed; retrying later", subject=message.subject)
         await message.nak(delay=RETRY_LATER_S)
-        return
-    await publish_ready(js, ready, message.metadata.sequence.stream)
-    await message.ack()
 
 
 async def replaced(js: JetStreamContext, message: Msg) -> bool:

@@ -59,6 +59,7 @@ def make_register(
         await serve_search(broker, engine)
         client = await broker.connect()
         consumer = asyncio.create_task(consume_books(client, engine))
+        consumer.add_done_callback(_log_stopped)
         readiness.engine, readiness.consumer = engine, consumer
 
         async def close() -> None:
@@ -68,6 +69,12 @@ def make_register(
         return close
 
     return register
+
+
+def _log_stopped(consumer: asyncio.Task[None]) -> None:
+    """Why the consumer stopped, once: health then says indexing stopped and points to the log."""
+    if not consumer.cancelled() and (error := consumer.exception()) is not None:
+        log.error("indexing stopped", error=repr(error), exc_info=error)
 
 
 async def serve(settings: Settings) -> None:
