@@ -338,7 +338,29 @@ def test_a_run_on_sentence_of_a_transcript_is_said_in_its_clauses() -> None:
     # a short clause leads into the one after it: cut before it, never after ("and one day.")
     assert lead_in_parts
     assert not any(part.endswith("one day.") for part in lead_in_parts), lead_in_parts
-    # each part is said as a sentence: it opens with a capital ("And one day, ...")
+    # each part is said as a sentence: it opens with a capital ("And one day, ..."), unless its first
+    # word might be a name ("rose slowly ...", before Rose is named): raising it would make one
     assert all(part.lstrip(QUOTE_MARKS)[0].isupper() for part in lead_in_parts + parts), lead_in_parts
+    risen = (
+        "The old farmer waited by the gate for hours and hours in the cold and the dark and the rain, " * 2
+    )
+    rose_parts = [
+        s.text
+        for s in recap_candidates(
+            [
+                said[0].model_copy(
+                    update={"text": f"{risen}rose slowly from the bench and went home alone along the lane."}
+                )
+            ]
+        )
+    ]
+    assert any(part.startswith("rose slowly") for part in rose_parts), rose_parts
+    long_led = (  # a lead-in before a clause of 38 words: too long to join, and still said
+        "The mare had been lame all through the long wet spring and the groom walked her down the lane "
+        "each morning, and one day, she trotted the whole way home from the mill by the brook under the old "
+        "bridge without a single stumble or a sound and the groom laughed aloud for joy as the farmer came "
+        "out to see her."
+    )
+    assert recap_candidates([said[0].model_copy(update={"text": long_led})])
     no_clauses = "The grey horse walked on" + " and on and on" * 12 + "."
     assert recap_candidates([said[0].model_copy(update={"text": no_clauses})]) == []

@@ -137,10 +137,14 @@ sentence never ends on it."""
 
 
 def _led_in(clauses: list[str]) -> list[str]:
-    """The clauses with each short one joined to the clause it leads into."""
+    """The clauses with each short one joined to the clause it leads into, unless the two would be
+    too long to say as one: then it stays a clause of its own, and the sentence is still said."""
     joined: list[str] = []
     leading = ""
     for clause in clauses:
+        if leading and words_in(leading) + words_in(clause) > MAX_SENTENCE_WORDS:
+            joined.append(leading)
+            leading = ""
         whole = f"{leading} {clause}" if leading else clause
         leading = whole if words_in(whole) <= LEAD_IN_WORDS else ""
         if not leading:
@@ -148,14 +152,71 @@ def _led_in(clauses: list[str]) -> list[str]:
     return [*joined, leading] if leading else joined
 
 
-_FIRST_LETTER = re.compile(r"[^\W\d_]")
+_NEVER_A_NAME = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "as",
+        "at",
+        "because",
+        "but",
+        "for",
+        "he",
+        "her",
+        "his",
+        "i",
+        "if",
+        "in",
+        "it",
+        "its",
+        "my",
+        "now",
+        "of",
+        "on",
+        "or",
+        "our",
+        "she",
+        "so",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "though",
+        "till",
+        "to",
+        "until",
+        "we",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "with",
+        "yet",
+        "you",
+        "your",
+    ]
+)
+"""Words a clause opens with that are never anyone's name: raised to a capital, they name no one
+(raising "rose slowly" would make the Rose of a later chapter)."""
+
+
+_FIRST_WORD = re.compile(r"[^\W\d_]+")
 
 
 def _opened(part: str) -> str:
-    """A clause opened as a sentence: its first letter a capital ("And one day, ..."); only raised,
-    never lowered, so a name keeps its own."""
-    first = _FIRST_LETTER.search(part)
-    return part if first is None else part[: first.start()] + first[0].upper() + part[first.end() :]
+    """A clause opened as a sentence: "and one day, ..." as "And one day, ...", when its first word
+    is ``_NEVER_A_NAME``'s (after any quote mark); any other word is left as written."""
+    first = _FIRST_WORD.search(part)
+    if first is None or first[0] not in _NEVER_A_NAME:
+        return part
+    return part[: first.start()] + first[0].capitalize() + part[first.end() :]
 
 
 _SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
