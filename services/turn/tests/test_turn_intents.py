@@ -2187,6 +2187,10 @@ def test_what_a_request_says_in_passing_does_not_move_the_book(
         ("how far did i get", intents.Earlier(furthest=True, show_only=True)),
         ("whats the furthest ive listened", intents.Earlier(furthest=True, show_only=True)),
         ("how far have I got?", intents.WhereAmI()),  # still where the book is now
+        ("how far did I get in the book?", intents.Earlier(furthest=True, show_only=True)),  # a review
+        ("how far did we get then", intents.Earlier(furthest=True, show_only=True)),
+        ("how far did I get last night?", intents.Earlier(left_off=True, show_only=True)),
+        ("how far did i get yesterday", intents.Earlier(left_off=True, show_only=True)),
         ("how far had I gotten", intents.Earlier(furthest=True, show_only=True)),
     ],
 )

@@ -720,11 +720,14 @@ _BACK_THERE = re.compile(
 _HEARD_THIS = (
     r"(?:i think )?i(?:'ve| have)? (?:already )?heard (?:this|that)(?: (?:part|bit))?(?: (?:before|already))?"
 )
+_HOW_FAR_GOT = r"how far (?:did (?:i|we) get|had (?:i|we) got(?:ten)?|(?:i|we) got)"
+"""How far they got: the furthest place they have been, or, said of the last time, where they stopped."""
 _FURTHEST = re.compile(
     r"\bwhere (?:was i|i was|have i been|i've been|i got|did i get) (?:the )?furthest\b"
     r"|\b(?:my|the) furthest (?:point|position|place|spot)\b"
     r"|\bthe furthest i(?:'ve| have|ve)? (?:got|gotten|been|listened)\b"
-    r"|\bhow far (?:did i get|had i got(?:ten)?|i got)(?: before\b|(?: to| listening)?[?.!]*$)"
+    rf"|\b{_HOW_FAR_GOT}(?: before\b|(?: to| listening)?(?: (?:in|into|through) (?:the|this) (?:book|story))?"
+    r"(?: then| so far)?[?.!]*$)"
     rf"|^{_HEARD_THIS} (?:so )?(?:skip|go|move|jump) (?:ahead|on|forward)(?: please)?$"
     rf"|{_GO_BACK_TO}where i (?:had )?got(?: up)? to(?: please)?$"
 )
@@ -740,6 +743,7 @@ _LEFT_OFF = re.compile(
     r" (?:where|when) (?:i|we)"
     r" (?:left off|stopped|paused)(?: listening)?(?: please)?$"
     rf"|{_GO_BACK_TO}{LAST_SITTING}(?: please)?$"
+    rf"|\b{_HOW_FAR_GOT}(?: listening)?(?: (?:in|into|through) (?:the|this) (?:book|story))? {LAST_SITTING}\b"
 )
 """Where they left off the last time they stopped for a while: last night, yesterday, last time."""
 _LAST_IN_CHAPTER = re.compile(
