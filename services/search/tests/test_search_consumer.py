@@ -358,6 +358,10 @@ async def test_copies_sharing_one_store_each_serve_what_another_indexed_or_withd
         async with consuming(client, first), consuming(client, second):
             await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
             assert await all_serve(artifact.version)
+            # one announcement in hand at a time, across the copies: never two versions indexed at once
+            assert (
+                await js.consumer_info(subjects.BOOKS_STREAM, "search-indexer")
+            ).config.max_ack_pending == 1
             bucket = await js.object_store(subjects.BOOK_ARTIFACTS_BUCKET)
             edited = artifact.model_copy(update={"version": "edited01"})
             await bucket.put("small/edited.json", edited.model_dump_json().encode())

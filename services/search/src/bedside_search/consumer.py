@@ -49,6 +49,9 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
                     ack_wait=ACK_WAIT_S,
                     deliver_policy=DeliverPolicy.ALL,
                     max_deliver=20,
+                    # one announcement in hand across all copies: two versions of a book indexed at
+                    # once by two copies could switch the shared catalog to the older one last
+                    max_ack_pending=1,
                 ),
             )
         except NotFoundError:
