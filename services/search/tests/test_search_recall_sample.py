@@ -197,7 +197,7 @@ def test_the_heard_words_are_scored_as_the_store_scores_a_passage(sample: Sample
         heard = heard_text(passage, here_ms)
         assert heard != passage.text
         expected = book.bm25.score(query, heard) if heard else 0.0
-        assert book.heard_sparse_score(query, here_ms) == (pytest.approx(expected) if expected > 0 else None)
+        assert book.sparse_score(query, heard) == (pytest.approx(expected) if expected > 0 else None)
 
 
 @pytest.mark.parametrize(

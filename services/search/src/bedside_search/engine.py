@@ -199,8 +199,9 @@ class SearchEngine:
         request = request.model_copy(update={"query": query})
         vector = self.embedder.embed_query(request.query)
         below_ms = request.here_ms if request.heard_only else None
-        rankings = await self.rankings(book, vector, request.query, below_ms)
-        at_the_line = self._at_the_line(book, request.here_ms, vector, encode_query(request.query), rankings)
+        terms = encode_query(request.query)
+        rankings = await self.store.search(book.collection, vector, terms, self.depth, below_ms)
+        at_the_line = self._at_the_line(book, request.here_ms, vector, terms, rankings)
         ranked = find_order(
             book, request.query, at_the_line.rankings, request.limit, self.rule, below_ms=below_ms
         )
@@ -283,18 +284,13 @@ class SearchEngine:
         """The store's rankings with the passage holding the line scored on its heard words only:
         the store scored it on every word, those past the line too (``heard_ranking``)."""
         holding = book.holding(here_ms)
-        holding_id = holding.id if holding else None
-        cosine = self._heard_cosine(book, here_ms, vector)
-        dense = heard_ranking(rankings[0], holding_id, cosine, self.depth)
-        sparse = heard_ranking(rankings[1], holding_id, book.heard_sparse_score(query, here_ms), self.depth)
-        return AtTheLine((dense, sparse), holding_id, cosine)
-
-    def _heard_cosine(self, book: ServedBook, here_ms: int, vector: npt.NDArray[np.float32]) -> float | None:
-        """The cosine of ``vector`` to the heard words of the passage holding the line; None when
-        no passage holds it or nothing of it is heard."""
-        holding = book.holding(here_ms)
-        words = heard_text(holding, here_ms) if holding is not None else ""
-        return float(vector @ self.embedder.embed_query(words)) if words else None
+        if holding is None:
+            return AtTheLine(rankings, None, None)
+        heard = heard_text(holding, here_ms)
+        cosine = _cosine(vector, self._embedded(heard))
+        dense = heard_ranking(rankings[0], holding.id, cosine, self.depth)
+        sparse = heard_ranking(rankings[1], holding.id, book.sparse_score(query, heard), self.depth)
+        return AtTheLine((dense, sparse), holding.id, cosine)
 
     def recap(self, request: Recap) -> Recapped:
         """The heard sentences of a span, clamped to the line, and a few covering it (``recap.py``)."""

@@ -47,7 +47,7 @@ class ServedBook:
     term_in: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False)
     """Each content term (stemmed, as BM25 reads it) and the passages that hold it (``heard_mentioning``)."""
     bm25: BookTerms = field(init=False, repr=False, compare=False)
-    """The passages' term statistics, as the store scores them (``heard_sparse_score``)."""
+    """The passages' term statistics, as the store scores them (``sparse_score``)."""
     untranscribed: tuple[Passage, ...] = field(init=False, repr=False, compare=False)
     """An interim version's chapters not transcribed yet, one wordless passage each (resolve only)."""
 
@@ -147,12 +147,6 @@ class ServedBook:
             if tells_name_of(heard_text(p, here_ms), asked, self.names.first_ms):
                 found.append(passage_id)
         return found
-
-    def heard_sparse_score(self, query: SparseTerms, here_ms: int) -> float | None:
-        """The BM25 score of the heard words of the passage holding the line (``sparse_score``);
-        None also when no passage holds the line."""
-        holding = self.holding(here_ms)
-        return self.sparse_score(query, heard_text(holding, here_ms) if holding is not None else "")
 
     def sparse_score(self, query: SparseTerms, words: str) -> float | None:
         """The BM25 score of ``words`` as the store would give a passage of them; None when there are
