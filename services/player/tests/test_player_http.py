@@ -18,13 +18,13 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES, Ask, SpokenAsk, SpokenTurnReply, TurnReply
-from bedside_player.clock import wall_clock_ms
 from bedside_player.domain.playing import REPORT_EVERY_MS
 from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
 from bedside_player.replay import rebuild
 from bedside_player.store import subject_of
 from bedside_player_testing import FakeSearch, SyntheticBook
+from bedside_runtime.clock import wall_clock_ms
 from bedside_runtime.nats_server import free_port
 from bedside_testing import RunningSystem
 from nats.aio.client import Client
@@ -632,6 +632,9 @@ async def test_turns_are_forwarded_and_a_silent_turn_service_is_a_504(
         "who?",
     )
     assert asked[0].here_ms == 2_400_000  # the player sends the position it holds
+    # and when the page stops waiting: a turn answered after that changes nothing
+    assert asked[0].answer_by_ms is not None
+    assert 0 < asked[0].answer_by_ms - wall_clock_ms() <= 60_000
     await sub.unsubscribe()
 
     async def ignore(msg: Msg) -> None:
@@ -672,6 +675,8 @@ async def test_a_spoken_question_is_forwarded_as_a_recording_with_the_position(
     assert sent.json()["turn"]["outcome"] == "moved"
     assert (asked[0].listener, asked[0].book, asked[0].wav) == (listener, "b1", recording)
     assert asked[0].here_ms == 1_200_000
+    assert asked[0].answer_by_ms is not None
+    assert asked[0].answer_by_ms > wall_clock_ms()
     await sub.unsubscribe()
 
     as_json = await device.client.post(device.base + "/turns/spoken", json={"utterance": "who?"})

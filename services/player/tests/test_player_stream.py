@@ -25,13 +25,13 @@ from bedside_contracts.player import (
     Report,
 )
 from bedside_player.cli import first_start
-from bedside_player.clock import wall_clock_ms
 from bedside_player.domain import history as history_rules
 from bedside_player.listeners import Listeners
 from bedside_player.replay import rebuild, snapshots, write_snapshot
 from bedside_player.store import EventStore, WrongLastSequence, subject_of
 from bedside_player_testing import FakeSearch, SyntheticBook
 from bedside_runtime.bus import call
+from bedside_runtime.clock import wall_clock_ms
 from bedside_runtime.health import wait_until_healthy
 from bedside_runtime.nats_server import free_port
 from bedside_runtime.settings import Settings

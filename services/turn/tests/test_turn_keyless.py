@@ -10,6 +10,7 @@ from bedside_contracts.player import Asleep, HistoryEntry, PressRow, SetSleepTim
 from bedside_contracts.search import CheckAnswer, FindPassage, Target, TranscriptCoverage
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Candidate, clock
+from bedside_runtime.clock import wall_clock_ms
 from bedside_runtime.errors import RemoteFailure
 from bedside_testing import run_bedside
 from bedside_turn.cli import describe, send
@@ -493,6 +494,21 @@ async def test_a_recap_or_a_search_reaching_a_chapter_not_transcribed_yet_says_s
     assert went.speech == speech.NOT_FOUND_WHILE_TRANSCRIBING
     whole = rig.listener_at(7 * PASSAGE_MS)
     assert (await rig.ask(whole, "take me back to the wedding on the pier")).speech == speech.NOT_FOUND
+
+
+@pytest.mark.parametrize(
+    "utterance", ["go back 5 minutes", "chapter 2", "undo", "stop in 10 minutes", "pause"]
+)
+async def test_a_turn_answered_after_its_asker_gave_up_changes_nothing(rig: Rig, utterance: str) -> None:
+    """A turn held up past the page's 30 s (the page said it failed) moved the book 34 s later, over a
+    place the listener had chosen since (an operations session). Past its answer-by time a turn
+    changes nothing."""
+    listener = rig.listener_at(HERE)
+    offers, commands = len(rig.player.offers), len(rig.player.commands)
+    await rig.ask(listener, utterance, answer_by_ms=1)
+    assert (len(rig.player.offers), len(rig.player.commands)) == (offers, commands)
+    await rig.ask(listener, "go back 5 minutes", answer_by_ms=wall_clock_ms() + 60_000)  # in time: moves
+    assert len(rig.player.offers) == offers + 1
 
 
 async def test_a_question_is_noted_as_a_sign_of_someone_awake_but_not_one_asked_as_if_elsewhere(

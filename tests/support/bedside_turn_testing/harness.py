@@ -62,9 +62,16 @@ class Rig:
         here_ms: int | None = None,
         *,
         device: str | None = None,
+        answer_by_ms: int | None = None,
     ) -> TurnReply:
         request = Ask(
-            listener=listener, book=book, utterance=utterance, at_ms=at_ms, here_ms=here_ms, device=device
+            listener=listener,
+            book=book,
+            utterance=utterance,
+            at_ms=at_ms,
+            here_ms=here_ms,
+            device=device,
+            answer_by_ms=answer_by_ms,
         )
         return await call(self.broker.connection, subjects.TURN_ASK, request, TurnReply, timeout_s=10.0)
 

@@ -15,6 +15,12 @@ from bedside_contracts.player import SleepMinutes
 TurnOutcome = Literal["moved", "listed", "answered", "not_yet", "refused", "unsure", "failed"]
 
 
+ANSWER_BY = (
+    "when the asker stops waiting, in epoch milliseconds: they are told the request failed, so a turn"
+    " answered later changes nothing (no move, no list, no timer)"
+)
+
+
 class Ask(Contract):
     """One spoken (or typed) request from a listener about a book."""
 
@@ -30,6 +36,7 @@ class Ask(Contract):
         description="where the listener is, from the player that took the request; "
         "without it the turn asks the player",
     )
+    answer_by_ms: int | None = Field(default=None, ge=0, description=ANSWER_BY)
 
 
 SPOKEN_ASK_MAX_BYTES = 15 * 16_000 * 2 + 1024
@@ -48,6 +55,7 @@ class SpokenAsk(Contract):
     wav: bytes = Field(min_length=44, max_length=SPOKEN_ASK_MAX_BYTES)
     device: Name | None = None
     here_ms: Millis | None = Field(default=None, description="where the listener is, as for an Ask")
+    answer_by_ms: int | None = Field(default=None, ge=0, description=ANSWER_BY)
 
 
 class TurnReply(Contract):

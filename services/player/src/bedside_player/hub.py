@@ -20,6 +20,7 @@ from collections.abc import Callable
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.player import ListenerState
+from bedside_runtime.clock import Clock, wall_clock_ms
 from bedside_runtime.tasks import cancel_and_wait
 from nats.aio.client import Client
 from nats.aio.msg import Msg
@@ -28,7 +29,6 @@ from nats.errors import Error as NatsError
 from pydantic import ValidationError
 from sse_starlette import EventSourceResponse
 
-from bedside_player.clock import Clock, wall_clock_ms
 from bedside_player.domain.state import PlayerState
 
 PING_S = 15.0

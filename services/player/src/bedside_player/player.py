@@ -28,10 +28,10 @@ from bedside_contracts.player import (
     PlayerEvent,
 )
 from bedside_contracts.search import ChapterInfo, Resolve, Resolved
+from bedside_runtime.clock import Clock, wall_clock_ms
 from bedside_runtime.errors import Conflict, InvalidRequest
 
 from bedside_player.catalog import Books
-from bedside_player.clock import Clock, wall_clock_ms
 from bedside_player.domain import history as history_rules
 from bedside_player.domain.decide import Invalid, Retired, Stale, decide, refuse_if_retired, retire
 from bedside_player.domain.offer import decide_offer, unique_targets

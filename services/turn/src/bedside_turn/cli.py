@@ -17,6 +17,7 @@ from bedside_runtime.cli_args import (
     plain_refusal,
     refused,
 )
+from bedside_runtime.clock import ms_from_now
 from bedside_runtime.errors import CallFailed, NotFound, RemoteFailure
 from bedside_runtime.settings import Settings
 
@@ -26,8 +27,10 @@ ASK_TIMEOUT_S = 60.0
 
 
 async def send(servers: list[str], ask: Ask, timeout_s: float = ASK_TIMEOUT_S) -> TurnReply:
-    """One turn through the running turn service; failures raise ``CallFailed``."""
-    return await call_once(servers, subjects.TURN_ASK, ask, TurnReply, timeout_s=timeout_s)
+    """One turn through the running turn service, which changes nothing once this stops waiting;
+    failures raise ``CallFailed``."""
+    answer_by = ask.model_copy(update={"answer_by_ms": ms_from_now(timeout_s)})
+    return await call_once(servers, subjects.TURN_ASK, answer_by, TurnReply, timeout_s=timeout_s)
 
 
 async def book_listened_to(servers: list[str], asked: BookListenedToRequest, timeout_s: float) -> str:

@@ -44,7 +44,7 @@ class TurnService:
 
     async def ask(self, ask: Ask) -> TurnReply:
         started = time.perf_counter()
-        turn = Turn(turn_id=uuid.uuid4().hex[:20])
+        turn = Turn(turn_id=uuid.uuid4().hex[:20], answer_by_ms=ask.answer_by_ms)
         backends = self.backends.for_one_turn()
         intent = intents.read(ask.utterance)
         stored = (  # fetched while the position is

@@ -56,6 +56,7 @@ class SpokenTurns:
             utterance=heard,
             device=spoken.device,
             here_ms=here_ms,
+            answer_by_ms=spoken.answer_by_ms,
         )
         return SpokenTurnReply(heard=heard, turn=await self.turn(ask))
 

@@ -42,6 +42,7 @@ from bedside_contracts.turn import (
     ToolCallRecord,
 )
 from bedside_guard import Candidate, Passage, chapter_name, names_as_said
+from bedside_runtime.clock import wall_clock_ms
 from bedside_runtime.errors import CallFailed, NotFound, RemoteFailure
 from pydantic import BaseModel, ValidationError
 
@@ -155,6 +156,9 @@ class ToolBox:
             parsed = model.model_validate(args)
         except ValidationError as error:
             return [tool_error(error)], [], True
+        changes = isinstance(parsed, OfferPositionsArgs | PlaybackArgs)
+        if changes and (late := self.turn.may_change(wall_clock_ms())) is not None:
+            return [late.text], [], True
         try:
             if isinstance(parsed, FindPassageArgs):
                 return (*await self.find_passage(parsed), False)
@@ -406,6 +410,8 @@ class ToolBox:
     async def _move_command(self, command: PressRow | UndoCommand) -> tuple[CommandResult | None, str]:
         """The player's answer to a move command of plain code's when it took it, and why not: a
         command it finds invalid is refused like one it declines; any other failure is the turn's."""
+        if (late := self.turn.may_change(wall_clock_ms())) is not None:
+            return None, late.text
         try:
             result = await self.backends.command(
                 CommandRequest(listener=self.listener, book=self.book, command=command)

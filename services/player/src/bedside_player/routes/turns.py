@@ -6,6 +6,7 @@ from bedside_contracts import subjects
 from bedside_contracts.player import TurnBody
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES, Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_runtime.bus import call
+from bedside_runtime.clock import ms_from_now
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from starlette.requests import ClientDisconnect
@@ -36,14 +37,15 @@ router = APIRouter(prefix=LISTENER_BOOK, responses=DOCUMENTED_ERRORS)
 async def turn(own: Own, body: TurnBody) -> TurnReply:
     service = own.service
     here = await service.state(own.listener, own.book.id)  # the player has the position
+    timeout = TURN_TIMEOUTS * service.settings.request_timeout_s
     question = Ask(
         listener=own.listener,
         book=own.book.id,
         utterance=body.utterance,
         device=body.device,
         here_ms=here.position_ms,
+        answer_by_ms=ms_from_now(timeout),  # the page stops waiting then
     )
-    timeout = TURN_TIMEOUTS * service.settings.request_timeout_s
     return await call(service.broker.connection, subjects.TURN_ASK, question, TurnReply, timeout_s=timeout)
 
 
@@ -64,8 +66,14 @@ async def spoken_turn(own: Own, request: Request) -> SpokenTurnReply | JSONRespo
         return error_reply(422, "the recording is too short to be a WAV")
     service = own.service
     here = await service.state(own.listener, own.book.id)
-    question = SpokenAsk(listener=own.listener, book=own.book.id, wav=recording, here_ms=here.position_ms)
     timeout = (TURN_TIMEOUTS + LOADING_TIMEOUTS) * service.settings.request_timeout_s
+    question = SpokenAsk(
+        listener=own.listener,
+        book=own.book.id,
+        wav=recording,
+        here_ms=here.position_ms,
+        answer_by_ms=ms_from_now(timeout),  # the page stops waiting then
+    )
     return await call(
         service.broker.connection, subjects.TURN_ASK_SPOKEN, question, SpokenTurnReply, timeout_s=timeout
     )

@@ -24,6 +24,10 @@ AFTER_MOVE = (
     "Tell them briefly where they are now; if it is the wrong place they can say so next."
 )
 TOO_MANY_CALLS = "Refused: this turn has used all its tool calls. Answer with what you already have."
+TOO_LATE = (
+    "Refused: the listener stopped waiting for this answer and was told it failed, so nothing may"
+    " change now. Say only that it took too long."
+)
 
 MAX_TOOL_CALLS = 8
 """A turn that needs more than this is lost; the listener is better served by a short answer."""
@@ -59,9 +63,18 @@ class Turn:
     it is never refused by one and never blocks one."""
     declined: bool = False
     """Plain code said it cannot do what was asked (start the sound, change the volume)."""
+    answer_by_ms: int | None = None
+    """When the asker stops waiting (``Ask.answer_by_ms``)."""
     rows: list[str] = field(default_factory=list)
     calls: list[ToolCallRecord] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
+
+    def may_change(self, now_ms: int) -> Refused | None:
+        """Nothing changes once the asker has stopped waiting: they were told the request failed,
+        and a move made after it (34 s late, over a place they chose since) would be a stranger's."""
+        if self.answer_by_ms is not None and now_ms > self.answer_by_ms:
+            return Refused(TOO_LATE)
+        return None
 
     def may_call(self) -> Refused | None:
         if len(self.calls) >= MAX_TOOL_CALLS:
