@@ -11,6 +11,7 @@ from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
 
 from bedside_contracts.player import ErrorReply
+from nats.errors import Error as NatsError
 from starlette.requests import cookie_parser
 
 Scope = dict[str, Any]
@@ -94,6 +95,7 @@ NO_TOKEN = (
 )
 CHALLENGE = ((b"www-authenticate", b"Bearer"),)
 FOREIGN_ORIGIN = "a change made from a browser must come from Bedside's own page"
+BUS_NOT_ANSWERING = "the bus is not answering, so who is asking cannot be checked; try again in a moment"
 
 
 class Authenticate:
@@ -122,10 +124,14 @@ class Authenticate:
             await reply(send, 401, NO_TOKEN, CHALLENGE)
             return
         via, secret = credential
-        if via == "token":
-            listener = await self.owners.listener_for(secret)
-        else:
-            listener = await self.owners.listener_for_device(secret)
+        try:
+            if via == "token":
+                listener = await self.owners.listener_for(secret)
+            else:
+                listener = await self.owners.listener_for_device(secret)
+        except (NatsError, TimeoutError):  # a stalled bus: said so, and the page tries again
+            await reply(send, 503, BUS_NOT_ANSWERING)
+            return
         if listener is None:
             await reply(
                 send, 401, f"this {'token' if via == 'token' else 'device'} belongs to no listener", CHALLENGE
