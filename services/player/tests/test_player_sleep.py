@@ -427,6 +427,18 @@ def test_a_move_keeps_the_minutes_a_timer_has_left() -> None:
     assert state.sleep_timer.stop_at_ms == 1_000_000 + left_ms
 
 
+def test_a_timer_carried_past_the_books_end_by_a_move_stops_there_and_says_the_book_ends_first() -> None:
+    """A 15-minute timer, then a skip on: its stop went past the book's end, and the page said
+    "Pausing at 0:24:06" on a book of 0:22:32, the book not ending first (an operations session)."""
+    state = run(at(300_000), SetSleepTimer(device="phone", after=15))
+    state = run(state, Seek(device="phone", position_ms=BOOK_END - 300_000, basis_seq=state.seq))
+    assert state.sleep_timer is not None
+    assert (state.sleep_timer.stop_at_ms, state.sleep_timer.book_ends_first) == (BOOK_END, True)
+    state = run(state, Seek(device="phone", position_ms=BOOK_END - 1_200_000, basis_seq=state.seq))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.book_ends_first is False  # moved back: the end is no longer its stop
+
+
 def test_a_timer_the_books_end_cut_short_keeps_its_minutes_left_and_no_longer_ends_with_the_book() -> None:
     state = run(at(BOOK_END - 60_000), SetSleepTimer(device="phone", after=30))
     state = run(state, Seek(device="phone", position_ms=BOOK_END - 600_000, basis_seq=state.seq))

@@ -20,6 +20,15 @@ TurnId = Annotated[str, Field(min_length=1, max_length=64)]
 DeviceClock = Annotated[
     int | None, Field(default=None, description="the device's own clock (ms since the epoch); recorded only")
 ]
+BookEndThen = Annotated[
+    int | None,
+    Field(
+        default=None,
+        ge=0,
+        description="the book's length, where known, when the move was made: a running minutes timer"
+        " carried past it stops at the book's end",
+    ),
+]
 ChapterEndStop = Annotated[
     int | None,
     Field(
@@ -207,6 +216,7 @@ class Seeked(Contract):
         default=False, description="a list was on the screen, drawn for another place: this move took it down"
     )
     chapter_end_ms: ChapterEndStop = None
+    book_end_ms: BookEndThen = None
 
 
 class Moved(Contract):
@@ -223,6 +233,7 @@ class Moved(Contract):
         description="an undo took down a list that was on the screen (a goto ends its own turn's)",
     )
     chapter_end_ms: ChapterEndStop = None
+    book_end_ms: BookEndThen = None
 
 
 class ListOffered(Contract):
@@ -243,6 +254,7 @@ class RowPressed(Contract):
     device: Name | None = None
     turn_id: str | None = None
     chapter_end_ms: ChapterEndStop = None
+    book_end_ms: BookEndThen = None
 
 
 class ListCancelled(Contract):

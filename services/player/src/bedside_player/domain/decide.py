@@ -295,6 +295,7 @@ def decide(
                 device_clock=command.device_clock,
                 withdrew_list=withdraws_list(state),
                 chapter_end_ms=chapter_end_ms(to_ms),
+                book_end_ms=book_end_ms,
             )
         case PressRow():
             if not state.rows:
@@ -313,6 +314,7 @@ def decide(
                 device=command.device,
                 turn_id=state.list_turn_id,
                 chapter_end_ms=chapter_end_ms(to_ms),
+                book_end_ms=book_end_ms,
             )
         case CancelList():
             return ListCancelled(device=command.device) if state.rows else None
@@ -326,6 +328,7 @@ def decide(
                 device=command.device,
                 withdrew_list=withdraws_list(state),
                 chapter_end_ms=chapter_end_ms(state.before_move_ms),
+                book_end_ms=book_end_ms,
             )
         case JoinDevice():
             if command.device in state.devices:

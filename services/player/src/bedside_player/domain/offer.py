@@ -139,5 +139,6 @@ def decide_offer(
             to_ms=place.start_ms,
             turn_id=request.turn_id,
             chapter_end_ms=sleep.chapter_end_after_move(timer, place.start_ms, chapters, book_end_ms),
+            book_end_ms=book_end_ms,
         ),
     )

@@ -77,20 +77,25 @@ def chapter_end_after_move(
     return chapter_end_stop(chapters, to_ms, book_end_ms)
 
 
-def after_a_move(timer: SleepTimer, from_ms: int, to_ms: int, chapter_end_ms: int | None) -> SleepTimer:
+def after_a_move(
+    timer: SleepTimer, from_ms: int, to_ms: int, chapter_end_ms: int | None, book_end_ms: int | None = None
+) -> SleepTimer:
     """A running timer once the book has moved from ``from_ms`` to ``to_ms``.
 
     A minutes timer keeps the listening it had left, as a clock on the bedside table would: going
     back five minutes does not add five, and a skip ahead past the stop does not pause the book back
-    on it. Moved back, a stop that was the book's end is no longer. A chapter-end timer stops at
-    ``chapter_end_ms``, which the move carries (``chapter_end_after_move``); a move stored without it
-    leaves the stop where it was.
+    on it. Carried past the book's end (``book_end_ms``, which the move carries), it stops there and
+    the book ends first; moved back, a stop that was the book's end is no longer. A chapter-end timer
+    stops at ``chapter_end_ms``, which the move carries (``chapter_end_after_move``); a move stored
+    without it leaves the stop where it was.
     """
     if timer.after == "chapter_end":
         if chapter_end_ms is None or chapter_end_ms == timer.stop_at_ms:
             return timer
         return timer.model_copy(update={"stop_at_ms": chapter_end_ms, "chapter": None})
     stop_at_ms = max(to_ms, to_ms + timer.stop_at_ms - from_ms)
+    if book_end_ms is not None and stop_at_ms >= book_end_ms:
+        return timer.model_copy(update={"stop_at_ms": book_end_ms, "book_ends_first": True})
     ends_first = timer.book_ends_first and to_ms >= from_ms
     return timer.model_copy(update={"stop_at_ms": stop_at_ms, "book_ends_first": ends_first})
 

@@ -144,7 +144,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
 def _moved(state: PlayerState, seq: int, event: Seeked | Moved | RowPressed, cause: MoveCause) -> PlayerState:
     to_ms = event.position_ms if isinstance(event, Seeked) else event.to_ms
     timer = state.sleep_timer and sleep.after_a_move(
-        state.sleep_timer, event.from_ms, to_ms, event.chapter_end_ms
+        state.sleep_timer, event.from_ms, to_ms, event.chapter_end_ms, event.book_end_ms
     )
     return state._replace(
         position_ms=to_ms,
