@@ -212,6 +212,11 @@ def test_what_an_up_killed_outright_left_running_is_stopped_by_the_next_up(up: U
         assert set(left.split(", ")) == {"bus", "search", "player", "turn", "ingest"}
         again.wait_for(r"Bedside is up")
         assert not [pid for pid in pids if alive(pid)]
+        # the services were stopped before the bus, as Ctrl-C stops them: the player gave its
+        # leases back over it, rather than leaving them to age out (an operations session)
+        player_log = (tmp_path / "data" / "logs" / "player.log").read_text()
+        assert "leases were not given back" not in player_log
+        assert "bus not drained on stop" not in player_log
     finally:
         again.stop()
 

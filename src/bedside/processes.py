@@ -140,8 +140,9 @@ class ChildRecord:
             self.written = dict(pids)
 
     def stop_leftovers(self, timeout_s: float = 15.0) -> list[str]:
-        """SIGTERM what the record names and still runs as it was started, then SIGKILL what is left
-        after ``timeout_s``; the names of those stopped."""
+        """Stop what the record names and still runs as it was started, the services first and the
+        bus last, as Ctrl-C does (ADR 49): a service stopping gives its leases back over the bus. Each
+        is sent SIGTERM, then SIGKILL after ``timeout_s``; the names of those stopped."""
         try:
             lines = self.path.read_text().splitlines()
         except FileNotFoundError:
@@ -151,20 +152,26 @@ class ChildRecord:
             match line.split():
                 case [name, number, started] if number.isdigit() and _started_at(int(number)) == started:
                     left[name] = int(number)
-        for pid in left.values():
-            with contextlib.suppress(ProcessLookupError):  # gone meanwhile
-                os.kill(pid, signal.SIGTERM)
-        deadline = time.monotonic() + timeout_s
-        while (running := [p for p in left.values() if _started_at(p)]) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        for still in running:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(still, signal.SIGKILL)
+        _stop([pid for name, pid in left.items() if name != BUS], timeout_s)
+        _stop([pid for name, pid in left.items() if name == BUS], timeout_s)
         self.clear()
         return list(left)
 
     def clear(self) -> None:
         self.path.unlink(missing_ok=True)
+
+
+def _stop(pids: list[int], timeout_s: float) -> None:
+    """SIGTERM each, then SIGKILL those still running after ``timeout_s``."""
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):  # gone meanwhile
+            os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout_s
+    while (running := [p for p in pids if _started_at(p)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for still in running:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(still, signal.SIGKILL)
 
 
 def last_words(log: Path) -> str:
