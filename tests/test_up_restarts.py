@@ -23,6 +23,7 @@ import pytest
 from bedside_runtime.health import check
 from bedside_runtime.nats_server import free_port
 from bedside_runtime.settings import Settings
+from bedside_testing import run_bedside
 from nats.aio.client import Client
 
 from bedside.processes import GaveUp, ServiceProcesses, Supervisor
@@ -219,6 +220,31 @@ def test_what_an_up_killed_outright_left_running_is_stopped_by_the_next_up(up: U
         assert "bus not drained on stop" not in player_log
     finally:
         again.stop()
+
+
+def test_status_tells_a_service_that_runs_but_does_not_answer_from_one_that_is_gone(
+    up: Up, tmp_path: Path
+) -> None:
+    """A player stopped with SIGSTOP was "player DOWN", the word for a dead one (an operations
+    session): the one who looks needs to know it is there but stuck."""
+    started = [up.wait_for(r"^(\w+)\s+ready\s+pid (\d+)") for _ in range(4)]
+    ready = {service.group(1): service.group(2) for service in started}
+    up.wait_for(r"Bedside is up")
+    player = int(ready["player"])
+    env = dict(
+        os.environ,
+        BEDSIDE_DATA_DIR=str(tmp_path / "data"),
+        BEDSIDE_NATS_PORT=str(up.nats_port),
+        COLUMNS="300",
+    )
+    os.kill(player, signal.SIGSTOP)
+    try:
+        said = run_bedside("status", env=env, timeout_s=60)
+    finally:
+        os.kill(player, signal.SIGCONT)
+    assert said.returncode == 1, said.stdout
+    assert re.search(rf"^player\s+NOT ANSWERING\s+pid {player}\b", said.stdout, re.MULTILINE), said.stdout
+    assert re.search(r"^search\s+healthy", said.stdout, re.MULTILINE), said.stdout
 
 
 def test_waits_double_with_each_exit_in_a_minute_and_the_fifth_gives_up() -> None:

@@ -21,6 +21,7 @@ from bedside_runtime.settings import Settings
 from nats.aio.client import Client
 
 from bedside.processes import (
+    CHILD_RECORD,
     AlreadyRunning,
     ChildRecord,
     GaveUp,
@@ -85,7 +86,7 @@ def stop_on_signals(request_stop: Callable[[int, FrameType | None], None]) -> No
 
 def taken_over(settings: Settings) -> ChildRecord:
     """The record of this ``up``'s processes, once what an ``up`` killed outright left running is stopped."""
-    record = ChildRecord(settings.data_dir / "up.children")
+    record = ChildRecord(settings.data_dir / CHILD_RECORD)
     if left := record.stop_leftovers():
         typer.echo(f"stopped what a `bedside up` killed outright had left running: {', '.join(left)}")
     return record
@@ -186,8 +187,12 @@ def serve(name: Annotated[str, typer.Argument(help="one of: " + ", ".join(SERVIC
         runner.run(module.serve(Settings()))
 
 
-async def _health_row(client: Client, name: str) -> str:
+async def _health_row(client: Client, name: str, running: dict[str, int]) -> str:
+    """One service's health; one that does not answer is DOWN, or NOT ANSWERING while the process
+    ``up`` started for it still runs (stopped, or stuck)."""
     health = await check(client, name)
+    if health is None and name in running:
+        return f"{name:<10} NOT ANSWERING  pid {running[name]} runs but does not answer (stopped or stuck)"
     if health is None:
         return f"{name:<10} DOWN"
     ready = "healthy" if health.ready else "starting"
@@ -201,10 +206,11 @@ async def _health_row(client: Client, name: str) -> str:
 def status() -> None:
     """Ask each service over NATS for its health, version and uptime."""
     settings = Settings()
+    running = ChildRecord(settings.data_dir / CHILD_RECORD).running()  # what a local `up` started
 
     async def ask() -> list[str]:
         async with connected(settings.servers) as client:
-            return [await _health_row(client, name) for name in SERVICES]
+            return [await _health_row(client, name, running) for name in SERVICES]
 
     try:
         rows = asyncio.run(ask())
@@ -212,7 +218,7 @@ def status() -> None:
         raise fail(str(error)) from None
     for row in rows:
         typer.echo(row)
-    if any(row.split()[1] == "DOWN" for row in rows):
+    if any(row.split()[1] in ("DOWN", "NOT") for row in rows):
         raise typer.Exit(code=1)
 
 

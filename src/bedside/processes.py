@@ -22,6 +22,8 @@ from bedside_runtime.settings import Settings
 from bedside.restarts import GIVE_UP_AFTER_EXITS, WITHIN_S, Restarts, exit_words
 
 BUS = "bus"
+CHILD_RECORD = "up.children"
+"""The file beside the data directory's lock naming the processes `up` started (``ChildRecord``)."""
 LAST_WORDS_CHARS = 300
 
 
@@ -139,19 +141,26 @@ class ChildRecord:
             self.path.write_text("".join(f"{name} {pid} {_started_at(pid)}\n" for name, pid in pids.items()))
             self.written = dict(pids)
 
+    def running(self) -> dict[str, int]:
+        """What the record names and still runs as it was started, by name."""
+        try:
+            lines = self.path.read_text().splitlines()
+        except FileNotFoundError:
+            return {}
+        found: dict[str, int] = {}
+        for line in lines:
+            match line.split():
+                case [name, number, started] if number.isdigit() and _started_at(int(number)) == started:
+                    found[name] = int(number)
+        return found
+
     def stop_leftovers(self, timeout_s: float = 15.0) -> list[str]:
         """Stop what the record names and still runs as it was started, the services first and the
         bus last, as Ctrl-C does (ADR 49): a service stopping gives its leases back over the bus. Each
         is sent SIGTERM, then SIGKILL after ``timeout_s``; the names of those stopped."""
-        try:
-            lines = self.path.read_text().splitlines()
-        except FileNotFoundError:
+        left = self.running()
+        if not left:
             return []
-        left: dict[str, int] = {}
-        for line in lines:
-            match line.split():
-                case [name, number, started] if number.isdigit() and _started_at(int(number)) == started:
-                    left[name] = int(number)
         _stop([pid for name, pid in left.items() if name != BUS], timeout_s)
         _stop([pid for name, pid in left.items() if name == BUS], timeout_s)
         self.clear()
