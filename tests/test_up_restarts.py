@@ -285,6 +285,8 @@ def test_a_process_that_keeps_dying_stops_everything_saying_which_and_why(tmp_pa
     processes.stop()
     assert len([line for line in said if "started again" in line]) == GIVE_UP_AFTER_EXITS - 1
     assert "exited with code 1" in said[0]
+    # the count said as a count of stops, not read as an exit code ("exit 1 within 60 s")
+    assert f"(stop number 1 within 60 s; the {GIVE_UP_AFTER_EXITS}th stops everything)" in said[0], said[0]
     message = str(gave_up.value)
     assert f"no-such-service stopped {GIVE_UP_AFTER_EXITS} times" in message
     assert "unknown service 'no-such-service'" in message

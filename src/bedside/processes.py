@@ -248,7 +248,7 @@ class Supervisor:
             )
         self.due[name] = now + wait
         return (
-            f"{name:<10} {how} (exit {restarts.recent} within {WITHIN_S:.0f} s; the "
+            f"{name:<10} {how} (stop number {restarts.recent} within {WITHIN_S:.0f} s; the "
             f"{GIVE_UP_AFTER_EXITS}th stops everything); starting it again in {wait:.0f} s. Its log: {log}"
             + (f"\n{'':<10} the last line of its log: {said}" if said else "")
         )
