@@ -15,6 +15,7 @@ from bedside_contracts.turn import RecapArgs
 from bedside_guard import chapter_name, clock
 
 from bedside_turn.domain import numbers
+from bedside_turn.domain.lengths import said_length
 from bedside_turn.domain.own_words import OwnWords
 
 WELL_INTO = 0.75
@@ -363,10 +364,9 @@ def at_chapter_start(n: int) -> OwnWords:
 def _dozed_through(asleep: Asleep) -> str:
     """Said when the stretch slept through played but holds nothing to tell (a few seconds, or the
     middle of a passage without finer timing): it is not ahead, it is too little to pick from."""
-    seconds = round((asleep.paused_at_ms - asleep.asleep_at_ms) / 1000)
-    length = (
-        f"{seconds} second{'' if seconds == 1 else 's'}" if seconds < 90 else f"{round(seconds / 60)} minutes"
-    )
+    slept_ms = asleep.paused_at_ms - asleep.asleep_at_ms
+    seconds = round(slept_ms / 1000)
+    length = f"{seconds} second{'' if seconds == 1 else 's'}" if seconds < 90 else said_length(slept_ms)
     return (
         f"You dozed off at {clock(asleep.asleep_at_ms)}, {length} before the book paused at "
         f"{clock(asleep.paused_at_ms)}, and I can't pick out anything to tell you from that stretch."
