@@ -6,10 +6,10 @@ with that sequence. ``.venv/bin/python -m bench.player_push``
 """
 
 import asyncio
-import json
 import time
 
 import httpx
+from bedside_player_testing import pushed_states
 
 from bench.player_common import Bench, floors, ratio, summary
 from bench.report import Figure, latency_figures, report, run
@@ -22,11 +22,9 @@ async def listen(
     client: httpx.AsyncClient, path: str, arrived: dict[int, float], ready: asyncio.Event
 ) -> None:
     async with client.stream("GET", path) as response:
-        async for line in response.aiter_lines():
-            if line.startswith("data:"):
-                state = json.loads(line[5:])
-                arrived.setdefault(state["seq"], time.perf_counter())
-                ready.set()
+        async for state in pushed_states(response.aiter_lines()):
+            arrived.setdefault(state["seq"], time.perf_counter())
+            ready.set()
 
 
 async def main() -> None:

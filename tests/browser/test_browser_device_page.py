@@ -10,6 +10,7 @@ import asyncio
 import json
 import re
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -32,6 +33,7 @@ from bedside_contracts.search import TranscriptCoverage
 from bedside_contracts.subjects import SERVICES
 from bedside_ingest.artifact import decode_vectors, encode_vectors
 from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
+from bedside_player.hub import PING_S
 from bedside_runtime.nats_server import free_port
 from bedside_testing import REPO, RunningSystem, add_listener
 from playwright.sync_api import Browser, Page, Playwright, Route, expect, sync_playwright
@@ -1631,6 +1633,23 @@ def test_the_foot_says_live_again_once_a_request_is_answered_after_one_failed(op
     expect(link).to_have_text("Reconnecting…", timeout=WAIT_MS)
     page.unroute(re.compile(r".*/reports$"))
     page.get_by_role("button", name="Pause").click()  # its report is answered
+    expect(link).to_contain_text("Live on this device", timeout=WAIT_MS)
+
+
+def test_the_foot_stops_saying_live_while_the_player_is_silent_and_says_it_again_once_it_answers(
+    open_page: OpenPage, bedside: Bedside
+) -> None:
+    """A hung player (or a laptop woken on a dead connection) kept the push stream open and silent:
+    the foot said "Live on this device" while nothing reached the page."""
+    page = open_page("phone")
+    link = page.locator("#link")
+    expect(link).to_contain_text("Live on this device", timeout=WAIT_MS)
+    player = bedside.system.processes.children["player"]
+    player.send_signal(signal.SIGSTOP)
+    try:
+        expect(link).to_have_text("Reconnecting…", timeout=int(3 * PING_S * 1000))
+    finally:
+        player.send_signal(signal.SIGCONT)
     expect(link).to_contain_text("Live on this device", timeout=WAIT_MS)
 
 

@@ -45,7 +45,7 @@ from bedside_player_copies import (
     state_of,
     stored_reports,
 )
-from bedside_player_testing import FakeSearch, SyntheticBook
+from bedside_player_testing import FakeSearch, SyntheticBook, pushed_states
 from bedside_runtime.cluster import NatsCluster, start_cluster
 from nats.aio.client import Client
 
@@ -90,13 +90,12 @@ async def sse_states(
     """The first ``wanted`` states an SSE connection sends; ``first`` is set when one has come."""
     found: list[ListenerState] = []
     async with http.stream("GET", path + "/events") as response:
-        async for line in response.aiter_lines():
-            if line.startswith("data:"):
-                found.append(ListenerState.model_validate_json(line.removeprefix("data:").strip()))
-                if first is not None:
-                    first.set()
-                if len(found) >= wanted:
-                    return found
+        async for pushed in pushed_states(response.aiter_lines()):
+            found.append(ListenerState.model_validate(pushed))
+            if first is not None:
+                first.set()
+            if len(found) >= wanted:
+                return found
     return found
 
 

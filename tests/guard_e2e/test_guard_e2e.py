@@ -39,6 +39,7 @@ from bedside_contracts.ingest import BookArtifact, BookIngested
 from bedside_contracts.turn import Ask
 from bedside_e2e import SAMPLE_BOOK, Loop, Stack, sample_transcript, start_stack
 from bedside_guard import Candidate, Passage, ahead_of
+from bedside_player_testing import pushed_states
 from bedside_runtime.bus import Broker
 from bedside_runtime.settings import Settings
 from bedside_testing import CORPUS
@@ -173,9 +174,8 @@ async def follow_events(session: Session, ready: asyncio.Event) -> None:
     """Collect every pushed state (server-sent events) for the listener."""
     async with session.http.stream("GET", f"{session.base}/events", timeout=None) as response:
         ready.set()
-        async for line in response.aiter_lines():
-            if line.startswith("data:"):
-                session.pushed.append(json.loads(line[5:].strip()))
+        async for pushed in pushed_states(response.aiter_lines()):
+            session.pushed.append(pushed)
 
 
 @contextlib.asynccontextmanager

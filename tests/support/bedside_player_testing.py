@@ -2,10 +2,14 @@
 
 It answers SEARCH_CATALOG and SEARCH_RESOLVE on the bus for synthetic books: a passage
 every 30 s, a chapter every 30 minutes. It knows nothing of any real book. Also the player's
-app without the report's lane, to hold the lane's answers against the route's.
+app without the report's lane, to hold the lane's answers against the route's, and the states a
+device's event stream pushes.
 """
 
+import json
+from collections.abc import AsyncIterator
 from functools import cached_property
+from typing import Any
 
 from bedside_contracts import subjects
 from bedside_contracts.common import Failure
@@ -156,3 +160,14 @@ def without_the_lane(app: FastAPI) -> FastAPI:
     if found is not None:
         app.router.routes.remove(found[0])
     return app
+
+
+async def pushed_states(lines: AsyncIterator[str]) -> AsyncIterator[dict[str, Any]]:
+    """The data of each ``state`` event of a device's event stream, in order (pings are skipped)."""
+    event = ""
+    async for line in lines:
+        if line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("data:") and event == "state":
+            state: dict[str, Any] = json.loads(line.split(":", 1)[1])
+            yield state

@@ -23,7 +23,7 @@ from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
 from bedside_player.replay import rebuild
 from bedside_player.store import subject_of
-from bedside_player_testing import FakeSearch, SyntheticBook
+from bedside_player_testing import FakeSearch, SyntheticBook, pushed_states
 from bedside_runtime.clock import wall_clock_ms
 from bedside_runtime.nats_server import free_port
 from bedside_testing import RunningSystem
@@ -234,14 +234,16 @@ async def test_two_devices_playing_at_once_are_corrected_once_then_agree(
         devices["phone"].client.stream("GET", devices["phone"].base + "/events") as phone_events,
         devices["tablet"].client.stream("GET", devices["tablet"].base + "/events") as tablet_events,
     ):
-        lines = {"phone": phone_events.aiter_lines(), "tablet": tablet_events.aiter_lines()}
+        states = {
+            "phone": pushed_states(phone_events.aiter_lines()),
+            "tablet": pushed_states(tablet_events.aiter_lines()),
+        }
 
         async def push_from(name: str, seq: int) -> dict[str, Any]:
             """The first state pushed to ``name`` at or after ``seq`` (older ones are skipped)."""
-            async for line in lines[name]:
-                if line.startswith("data:") and (pushed := json.loads(line[5:]))["seq"] >= seq:
-                    state: dict[str, Any] = pushed
-                    return state
+            async for pushed in states[name]:
+                if pushed["seq"] >= seq:
+                    return pushed
             raise AssertionError("the push stream ended")
 
         async def report(name: str) -> None:
@@ -255,7 +257,7 @@ async def test_two_devices_playing_at_once_are_corrected_once_then_agree(
             assert response.status_code == 200, response.text
             basis[name] = response.json()["seq"]
 
-        for name in lines:
+        for name in states:
             await push_from(name, 0)  # the state on connecting
         await report("phone")
         await report("tablet")  # has not read the phone's push: refused, adopts 600 s
@@ -474,13 +476,8 @@ async def test_audio_is_served_with_ranges(system: RunningSystem, bus: Client) -
 
 async def read_event(lines: AsyncIterator[str]) -> dict[str, Any]:
     """The data of the next ``state`` event of an SSE stream."""
-    event = ""
-    async for line in lines:
-        if line.startswith("event:"):
-            event = line.split(":", 1)[1].strip()
-        elif line.startswith("data:") and event == "state":
-            data: dict[str, Any] = json.loads(line.split(":", 1)[1])
-            return data
+    async for state in pushed_states(lines):
+        return state
     raise AssertionError("the event stream ended")
 
 

@@ -32,8 +32,10 @@ from sse_starlette import EventSourceResponse
 from bedside_player.domain.state import PlayerState
 
 PING_S = 15.0
-"""A comment line this often keeps idle streams open through proxies and finds dead ones."""
-PING_FRAME = b": ping\n\n"
+"""A ping this often keeps idle streams open through proxies; a page that hears none for longer
+knows its stream is dead though open (a hung server, a connection lost while a laptop slept)."""
+PING_FRAME = b'event: ping\ndata: {"every_ms": %d}\n\n' % round(PING_S * 1000)
+"""An event, not a comment line, so that the page sees it; it says how often the next will come."""
 Key = tuple[str, str]
 log = structlog.get_logger("bedside.player.hub")
 

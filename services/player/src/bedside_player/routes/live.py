@@ -1,4 +1,5 @@
-"""The event stream a device follows: its state at once, then every change (the cookie opens it).
+"""The event stream a device follows: a ping and its state at once, then every change (the cookie
+opens it). The first ping tells the page at once how long a silence means the stream is dead.
 
 The frames go straight to the ASGI ``send``: the hub has encoded each state once for every
 device watching it, and a stream holds no timer of its own (the hub pings them all).
@@ -11,7 +12,7 @@ from fastapi import APIRouter
 from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
-from bedside_player.hub import Hub, Watcher
+from bedside_player.hub import PING_FRAME, Hub, Watcher
 from bedside_player.routes.deps import Own
 from bedside_player.routes.errors import DOCUMENTED_ERRORS
 from bedside_player.routes.listening import LISTENER_BOOK
@@ -45,6 +46,7 @@ class PushStream(StreamingResponse):
             if scope["method"] == "HEAD":
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
                 return
+            await send({"type": "http.response.body", "body": PING_FRAME, "more_body": True})
             while (frame := await watcher.next_frame()) is not None:
                 await send({"type": "http.response.body", "body": frame, "more_body": True})
             await send({"type": "http.response.body", "body": b"", "more_body": False})

@@ -7,6 +7,10 @@ import { showStream } from "./ui.js";
 
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 15_000;
+// The server pings an idle stream, saying how often; one silent for longer than this many pings is
+// dead though open (a hung server, a connection lost while a laptop slept) and is opened again.
+const SILENT_PINGS = 2.5;
+let pingEveryMs = null;
 
 function onState(event) {
   let parsed = null;
@@ -17,23 +21,45 @@ function onState(event) {
 }
 
 // The browser reconnects by itself after a dropped stream; a stream it gave up on (a
-// refused or failed request) is opened again here, waiting longer each time.
+// refused or failed request) or one gone silent is opened again here, waiting longer each time.
 export function listen() {
   let wait = FIRST_RETRY_MS;
   const open = () => {
     const source = new EventSource(`${listenerPath()}/events`);
+    const again = () => {
+      setTimeout(open, wait);
+      wait = Math.min(wait * 2, LAST_RETRY_MS);
+    };
+    let silence = 0;
+    const heard = () => {
+      clearTimeout(silence);
+      if (pingEveryMs === null) return;
+      silence = setTimeout(() => {
+        source.close();
+        showStream(false);
+        again();
+      }, pingEveryMs * SILENT_PINGS);
+    };
+    heard(); // an opening that never answers is as silent
     source.addEventListener("open", () => {
       showStream(true);
       wait = FIRST_RETRY_MS;
       catchUp(tellRunOut); // anything missed while away, or what this page did meanwhile
     });
-    source.addEventListener("state", onState);
+    source.addEventListener("ping", (event) => {
+      try { pingEveryMs = JSON.parse(event.data).every_ms; } catch { /* keeps the last it said */ }
+      heard();
+    });
+    source.addEventListener("state", (event) => {
+      heard();
+      onState(event);
+    });
     source.addEventListener("error", async () => {
       showStream(false);
       if (source.readyState !== EventSource.CLOSED) return;
+      clearTimeout(silence);
       if (await stopIfTheBookIsGone()) return; // a removed book's streams are ended and refused
-      setTimeout(open, wait);
-      wait = Math.min(wait * 2, LAST_RETRY_MS);
+      again();
     });
   };
   open();
