@@ -522,6 +522,16 @@ async def test_a_question_is_noted_as_a_sign_of_someone_awake_but_not_one_asked_
     assert len(rig.player.questions_noted) == noted + 1
 
 
+async def test_a_question_asked_as_if_elsewhere_is_not_kept_in_the_conversation(rig: Rig) -> None:
+    """A review: a `bedside ask --at` preview took one of the six exchanges a later turn reads, and
+    "go there" after it could press a row of a list the listener never saw."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "who is Tamsin?")
+    await rig.ask(listener, "take me back to the lighthouse", at_ms=HERE // 2)
+    conversation, _ = await rig.service.conversations.load(listener, BOOK_ID)
+    assert [exchange.utterance for exchange in conversation.exchanges] == ["who is Tamsin?"]
+
+
 async def test_a_position_sent_with_the_ask_is_used_without_asking_the_player(rig: Rig) -> None:
     listener = rig.listener_at(0)  # the double would say nothing has been heard
     asked = rig.player.state_requests

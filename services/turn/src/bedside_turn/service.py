@@ -280,9 +280,11 @@ class TurnService:
             cut_sentences=cut,
             total_ms=round((time.perf_counter() - started) * 1000, 3),
         )
+        # a preview answers as if the listener were elsewhere: no later turn may read it as said
+        kept = [] if reply.preview else [self.conversations.append(ask.listener, ask.book, exchange)]
         try:
             await asyncio.gather(
-                self.conversations.append(ask.listener, ask.book, exchange),
+                *kept,
                 self.broker.publish(
                     event.model_dump_json().encode(),
                     subjects.TURN_COMPLETED.format(listener=ask.listener, book=ask.book),
