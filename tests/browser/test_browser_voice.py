@@ -14,6 +14,7 @@ import tempfile
 import wave
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 import pytest
@@ -114,7 +115,7 @@ def browser(bedside: LanBedside, speaking: tuple[Path, float]) -> Iterator[Brows
 def paired_phone(bedside: LanBedside, browser: Browser, outside: list[str], uploads: list[Request]) -> Page:
     phone = fresh_device(browser, outside, only=None)  # anything off 127.0.0.0/8 is refused and noted
     phone.add_init_script(WATCH_SPEECH)
-    phone.on("request", lambda r: uploads.append(r) if r.url.endswith("/turns/spoken") else None)
+    phone.on("request", lambda r: uploads.append(r) if "/turns/spoken?" in r.url else None)
     link, _ = pair_link(bedside)
     phone.goto(link)
     expect(phone.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
@@ -136,6 +137,8 @@ def expect_one_wav_made_by_the_page(uploads: list[Request], speech_s: float) -> 
     assert upload.method == "POST"
     assert upload.headers["content-type"] == "audio/wav"
     assert "authorization" not in {name.lower() for name in upload.headers}
+    (device,) = parse_qs(urlsplit(upload.url).query)["device"]  # a timer set aloud is this device's
+    assert device.startswith("browser-")
     body = upload.post_data_buffer
     assert body is not None
     with wave.open(io.BytesIO(body)) as recording:
@@ -249,7 +252,7 @@ def test_one_question_at_a_time_covers_the_microphone_too(
     def hold(route: Route) -> None:  # the recorded question, then the typed one, is held unanswered
         held.append(route)
 
-    phone.route("**/turns/spoken", hold)
+    phone.route("**/turns/spoken?*", hold)
     hold_the_button(phone, LEAD_S + speech_s + 0.8)
     while not held:
         phone.wait_for_timeout(50)
@@ -265,7 +268,7 @@ def test_one_question_at_a_time_covers_the_microphone_too(
     assert typed == []  # the typed question was not sent while the recorded one was unanswered
     expect(box).to_have_value("who is Orla?")  # it waits in the box to be sent
 
-    phone.unroute("**/turns/spoken")
+    phone.unroute("**/turns/spoken?*")
     held.clear()
     phone.route("**/turns", hold)
     ask_button.click()

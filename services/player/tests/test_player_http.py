@@ -665,13 +665,13 @@ async def test_a_spoken_question_is_forwarded_as_a_recording_with_the_position(
 
     sub = await bus.subscribe(subjects.TURN_ASK_SPOKEN, queue=subjects.queue_for("turn"), cb=answer)
     sent = await device.client.post(
-        device.base + "/turns/spoken", content=recording, headers={"Content-Type": "audio/wav"}
+        device.base + "/turns/spoken?device=phone", content=recording, headers={"Content-Type": "audio/wav"}
     )
     assert sent.status_code == 200, sent.text
     assert sent.json()["heard"] == "go to chapter two"
     assert sent.json()["turn"]["outcome"] == "moved"
     assert (asked[0].listener, asked[0].book, asked[0].wav) == (listener, "b1", recording)
-    assert asked[0].here_ms == 1_200_000
+    assert (asked[0].here_ms, asked[0].device) == (1_200_000, "phone")  # a timer set aloud is the phone's
     assert asked[0].answer_by_ms is not None
     assert asked[0].answer_by_ms > wall_clock_ms()
     await sub.unsubscribe()

@@ -1,13 +1,14 @@
 """Questions, typed or said aloud, handed to the turn service with the position the player holds."""
 
-from typing import Any
+from typing import Annotated, Any
 
 from bedside_contracts import subjects
+from bedside_contracts.common import Name
 from bedside_contracts.player import TurnBody
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES, Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_runtime.bus import call
 from bedside_runtime.clock import ms_from_now
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.requests import ClientDisconnect
 
@@ -54,7 +55,13 @@ def wav_kind(request: Request) -> str:
 
 
 @router.post(SPOKEN_SUFFIX, response_model=SpokenTurnReply, openapi_extra=SPOKEN_BODY)
-async def spoken_turn(own: Own, request: Request) -> SpokenTurnReply | JSONResponse:
+async def spoken_turn(
+    own: Own,
+    request: Request,
+    device: Annotated[
+        Name | None, Query(description="the device that heard it, as a typed question's")
+    ] = None,
+) -> SpokenTurnReply | JSONResponse:
     """A question said aloud: the turn service transcribes it offline, then answers it."""
     if wav_kind(request) not in WAV_TYPES:
         return error_reply(422, "the recording must be sent as audio/wav")
@@ -71,6 +78,7 @@ async def spoken_turn(own: Own, request: Request) -> SpokenTurnReply | JSONRespo
         listener=own.listener,
         book=own.book.id,
         wav=recording,
+        device=device,
         here_ms=here.position_ms,
         answer_by_ms=ms_from_now(timeout),  # the page stops waiting then
     )

@@ -12,6 +12,7 @@
 import { listenerPath, unanswered } from "./api.js";
 import { answered, ask, oneQuestion, questionPending, STILL_ANSWERING } from "./ask.js";
 import { settled } from "./position.js";
+import { DEVICE } from "./state.js";
 import { notice } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -243,7 +244,7 @@ async function send(wav) {
   let res;
   try {
     await settled(); // after what was pressed before it, as a typed question (ask.js)
-    res = await fetch(`${listenerPath()}/turns/spoken`, {
+    res = await fetch(`${listenerPath()}/turns/spoken?device=${encodeURIComponent(DEVICE)}`, {
       method: "POST",
       headers: { "Content-Type": "audio/wav", Accept: "application/json" },
       body: wav,
