@@ -251,6 +251,19 @@ def test_a_question_asked_while_the_timer_runs_counts_as_someone_awake_where_the
     assert state.asleep.asleep_at_ms == 410_000
 
 
+def test_pressing_pause_or_play_counts_as_someone_awake() -> None:
+    """A review: a pause and a play pressed 20 minutes into a 30-minute timer left the estimate
+    where the timer was set, so every device offered to go back over 20 minutes heard awake."""
+    state = run(at(600_000), SetSleepTimer(device="phone", after=30))
+    state = run(state, Report(device="phone", position_ms=1_200_000, playing=True, basis_seq=state.seq))
+    state = run(state, Report(device="phone", position_ms=1_800_000, playing=False, basis_seq=state.seq))
+    state = run(state, Report(device="phone", position_ms=1_800_000, playing=True, basis_seq=state.seq))
+    state = run(state, Report(device="phone", position_ms=2_100_000, playing=True, basis_seq=state.seq))
+    state = run(state, TimerRanOut(device="phone", position_ms=2_400_000, basis_seq=state.seq))
+    assert state.asleep is not None
+    assert state.asleep.asleep_at_ms == 1_800_000
+
+
 def test_a_question_with_no_timer_running_records_nothing() -> None:
     """The sign matters only to a timer's pause, and setting a timer is a sign of its own."""
     assert decide(at(200_000), NoteQuestion(turn_id="t1"), now_ms=NOW) is None

@@ -134,7 +134,8 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.events + 1,  # events
         state.sleep_timer,
         state.asleep,
-        state.last_touch_ms,
+        # a play or a pause pressed is someone awake (ADR 24); passive progress is not
+        event.position_ms if event.playing != state.playing else state.last_touch_ms,
         players,
         state.last_move_cause,
         state.retired,
