@@ -474,6 +474,12 @@ async def test_audio_is_served_with_ranges(system: RunningSystem, bus: Client) -
     await device.close()
 
 
+def played_on_from(reported_ms: int, position_ms: int) -> bool:
+    """Whether ``position_ms`` is where a book playing since a report at ``reported_ms`` has got to
+    within a test's few seconds: a move leaves from there, not from the report."""
+    return reported_ms <= position_ms < reported_ms + 5_000
+
+
 async def read_event(lines: AsyncIterator[str]) -> dict[str, Any]:
     """The data of the next ``state`` event of an SSE stream."""
     async for state in pushed_states(lines):
@@ -544,7 +550,7 @@ async def test_list_press_cancel_and_undo_over_http(system: RunningSystem, bus: 
     assert pressed.json()["state"]["position_ms"] == 6_000_000
     assert pressed.json()["state"]["rows"] == []
     undone = await device.client.post(device.base + "/undo", json={"device": "phone"})
-    assert undone.json()["state"]["position_ms"] == 1_800_000
+    assert played_on_from(1_800_000, undone.json()["state"]["position_ms"])  # where the book had got to
     # one place behind with may_move: the book moves at once
     offer = {**offer, "turn_id": "t2", "targets": [{"passage_id": 2}]}
     reply = json.loads(
@@ -869,9 +875,9 @@ async def test_the_history_lookup_filters_by_kind_chapter_device_and_direction(
     assert (left_1["count"], left_1["newest"]["position_ms"]) == (1, 120_000)
     skips = await lookup(direction="forward")
     assert skips["count"] == 2
-    assert skips["newest"]["from_ms"] == 2_010_000
+    assert played_on_from(2_010_000, skips["newest"]["from_ms"])
     before_that = await lookup(direction="forward", offset=1, limit=1)
-    assert [e["from_ms"] for e in before_that["page"]] == [120_000]
+    assert [played_on_from(120_000, e["from_ms"]) for e in before_that["page"]] == [True]
     on_speaker = await lookup(device="speaker")
     assert (on_speaker["count"], on_speaker["newest"]["position_ms"]) == (1, 2_010_000)
     reports = await lookup(kind="reported", limit=2)
