@@ -190,6 +190,19 @@ def test_undo_goes_back_to_before_the_last_move_and_is_itself_a_move() -> None:
     assert state.position_ms == 230_000
 
 
+def test_an_undo_made_before_the_last_move_is_stale() -> None:
+    """A review: the tablet's "Back to where I was (0:10:00)", pressed after the phone's undo had
+    already gone there, undid the undo and took the book back to 0:01:00."""
+    state = run(fresh(), Report(device="phone", position_ms=600_000, playing=False, basis_seq=0))
+    state = run(state, Seek(device="phone", position_ms=60_000, basis_seq=state.seq))
+    seen_by_tablet = state.seq
+    state = run(state, Undo(device="phone", basis_seq=state.seq))
+    assert state.position_ms == 600_000
+    with pytest.raises(Stale):
+        decide(state, Undo(device="tablet", basis_seq=seen_by_tablet), now_ms=NOW)
+    assert run(state, Undo(device="tablet", basis_seq=state.seq)).position_ms == 60_000  # seen, it may
+
+
 def test_the_state_says_what_made_its_last_move_and_a_report_keeps_it() -> None:
     state = run(fresh(), Seek(device="phone", position_ms=60_000, basis_seq=0))
     assert state.public(NOW).last_move_cause == "seeked"

@@ -433,6 +433,11 @@ class CancelList(Contract):
 class Undo(Contract):
     op: Literal["undo"] = "undo"
     device: Name | None = None
+    basis_seq: Seq | None = Field(
+        default=None,
+        description="the newest sequence the device had seen: a move since makes the undo stale "
+        "(a second tap, or another device's undo, would undo the undo); None from a caller without one",
+    )
 
 
 class JoinDevice(Contract):
@@ -661,6 +666,10 @@ class Located(Contract):
 
 class DeviceBody(Contract):
     device: Name | None = None
+
+
+class UndoBody(DeviceBody):
+    basis_seq: Seq | None = Field(default=None, description="as Undo's")
 
 
 class JoinBody(Contract):

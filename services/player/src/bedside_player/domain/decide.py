@@ -82,7 +82,7 @@ def check_position(position_ms: int, book_end_ms: int | None) -> None:
 
 
 def check_basis(state: PlayerState, basis_seq: int) -> None:
-    """The rule for a seek: a move after the basis makes it stale."""
+    """The rule for a seek (and an undo): a move after the basis makes it stale."""
     if basis_seq > state.seq:
         raise Invalid(
             f"basis_seq {basis_seq} is newer than anything in this book's stream (the newest is {state.seq})"
@@ -321,6 +321,8 @@ def decide(
         case Undo():
             if state.before_move_ms is None:
                 raise Invalid("nothing to undo: the book has not been moved")
+            if command.basis_seq is not None:
+                check_basis(state, command.basis_seq)
             return Moved(
                 cause="undo",
                 from_ms=paused_where(state, now_ms, book_end_ms),

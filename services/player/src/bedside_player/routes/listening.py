@@ -35,6 +35,7 @@ from bedside_contracts.player import (
     TimerRanOut,
     TimerRanOutBody,
     Undo,
+    UndoBody,
 )
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
@@ -108,8 +109,8 @@ async def pause(own: Own, body: DeviceBody | None = None) -> Response:
 
 
 @router.post("/undo", response_model=Accepted)
-async def undo(own: Own, body: DeviceBody | None = None) -> Response:
-    return await run(own, Undo(device=body.device if body else None))
+async def undo(own: Own, body: UndoBody | None = None) -> Response:
+    return await run(own, Undo(device=body.device, basis_seq=body.basis_seq) if body else Undo())
 
 
 @router.post("/sleep-timer", response_model=Accepted)
