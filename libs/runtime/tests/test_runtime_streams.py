@@ -15,6 +15,7 @@ async def test_live_keys_leave_out_deleted_and_purged_keys(nats_client: Client) 
     await kv.delete("gone")
     await kv.purge("purged")
     assert await live_keys(js, "live-keys") == ["a", "b", "c.d"]
+    assert await live_keys(js, "live-keys", under="c.") == ["c.d"]  # only those read, not every key
 
 
 async def test_an_empty_bucket_has_no_keys(nats_client: Client) -> None:

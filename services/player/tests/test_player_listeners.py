@@ -1,26 +1,32 @@
-"""Removing a listener on a real bus: a removal stopped half way can be asked for again."""
+"""Removing a listener on a real bus: nothing left by a removal stopped half way, or made while it
+ran, acts for them."""
 
+import asyncio
 import secrets
 from typing import Any
 
+import bedside_player.listeners
 import nats
 import pytest
 from bedside_player.listeners import Listeners
+from bedside_runtime.streams import live_keys
+from nats.js import JetStreamContext
 
 
 class Crash(Exception):
     """The process ending in the middle of a removal."""
 
 
-async def test_a_removal_stopped_half_way_is_finished_by_asking_again(
+async def test_a_removal_stopped_half_way_leaves_nothing_that_acts_for_them(
     nats_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client = await nats.connect(nats_url)
     try:
         listeners = await Listeners.open(client.jetstream())
+        await listeners.follow_revocations()
         name = f"half-{secrets.token_hex(3)}"
         token = await listeners.create(name)
-        await listeners.issue_device(name)
+        device = await listeners.issue_device(name)
         deleting = listeners.kv.delete
 
         async def crash_on_devices(key: str, *args: Any, **kwargs: Any) -> bool:
@@ -33,9 +39,49 @@ async def test_a_removal_stopped_half_way_is_finished_by_asking_again(
             await listeners.retire(name)
         monkeypatch.setattr(listeners.kv, "delete", deleting)
 
-        assert name in await listeners.names()  # still there to be removed again
-        assert await listeners.retire(name) == 1  # its device's credential, revoked this time
         assert name not in await listeners.names()
         assert await listeners.listener_for(token) is None
+        assert await until_refused(listeners, device)  # its credential outlived the crash, refused
     finally:
+        await listeners.stop()
         await client.close()
+
+
+async def test_nothing_made_for_a_listener_while_they_are_removed_acts_for_them(
+    nats_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A household session: a device paired while the removal swept (its code made after the sweep
+    had listed the keys) kept a working login for a listener no longer listed."""
+    client = await nats.connect(nats_url)
+    try:
+        listeners = await Listeners.open(client.jetstream())
+        await listeners.follow_revocations()
+        name = f"late-{secrets.token_hex(3)}"
+        await listeners.create(name)
+        late: dict[str, str] = {}
+
+        async def listed_then_paired(js: JetStreamContext, bucket: str, under: str = "") -> list[str]:
+            keys = await live_keys(js, bucket, under)
+            late["code"], _ = await listeners.create_pairing(name)
+            late["device"] = await listeners.issue_device(name)
+            return keys
+
+        monkeypatch.setattr(bedside_player.listeners, "live_keys", listed_then_paired)
+        await listeners.retire(name)
+        monkeypatch.undo()
+
+        assert await listeners.redeem_pairing(late["code"]) is None
+        assert await until_refused(listeners, late["device"])
+    finally:
+        await listeners.stop()
+        await client.close()
+
+
+async def until_refused(listeners: Listeners, device: str) -> bool:
+    """Whether the device credential stops acting for anyone within five seconds (the removal
+    reaches this process as its record's update does)."""
+    for _ in range(100):
+        if await listeners.listener_for_device(device) is None:
+            return True
+        await asyncio.sleep(0.05)
+    return False

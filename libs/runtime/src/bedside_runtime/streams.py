@@ -41,15 +41,16 @@ async def object_bucket(
         return await js.create_object_store(bucket=bucket, config=config)
 
 
-async def live_keys(js: JetStreamContext, bucket: str) -> list[str]:
-    """The keys of ``bucket`` that hold a value now, sorted.
+async def live_keys(js: JetStreamContext, bucket: str, under: str = "") -> list[str]:
+    """The keys of ``bucket`` that hold a value now, sorted; only those starting ``under`` (a prefix
+    ending in a dot) are read, when it is given.
 
     Read from the stream's own subject list: nats-py's ``KeyValue.keys`` lists by a watcher
     that reports an empty bucket when the server has handed it the keys before it counted
     them (the watcher's consumer shows nothing pending and nothing delivered).
     """
     prefix = f"$KV.{bucket}."
-    info = await js.stream_info(f"KV_{bucket}", subjects_filter=f"{prefix}>")
+    info = await js.stream_info(f"KV_{bucket}", subjects_filter=f"{prefix}{under}>")
     kv = await js.key_value(bucket)
     keys: list[str] = []
     for subject in sorted(info.state.subjects or {}):

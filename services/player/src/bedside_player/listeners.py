@@ -9,6 +9,9 @@ secret that opens the API. The CLI and the service both use this module.
 A token found is remembered only while this process watches the token keys
 (``follow_revocations``): a token deleted by any process (a listener removed through another
 player copy) is forgotten as the deletion arrives, instead of being accepted until a restart.
+The same watch learns which listeners are removed: a removal marks the record first and then
+revokes, so no credential left behind by a removal stopped half way, or made while it swept,
+acts for them.
 """
 
 import asyncio
@@ -80,8 +83,12 @@ class Listeners:
         self.revoked: set[str] = set()
         """Token hashes seen deleted (tokens are never reused): a lookup that read one just before
         its deletion arrived does not remember it."""
-        self._watcher: KeyValue.KeyWatcher | None = None
-        self._following: asyncio.Task[None] | None = None
+        self.removed: set[str] = set()
+        """Listeners whose record says removed, as the watch has seen them."""
+        self._watchers: list[KeyValue.KeyWatcher] = []
+        self._records_read = asyncio.Event()
+        """The watch has handed over every record there was when it began: ``removed`` is whole."""
+        self._following: list[asyncio.Task[None]] = []
 
     @classmethod
     async def open(cls, js: JetStreamContext, replicas: int = 1) -> "Listeners":
@@ -91,18 +98,27 @@ class Listeners:
         return cls(js, await key_value_bucket(js, config))
 
     async def follow_revocations(self) -> None:
-        """Watch the token keys and forget each token as it is deleted (what the service runs)."""
-        self._watcher = await self.kv.watch("token.>")
-        self._following = asyncio.create_task(self._forget_revoked(self._watcher))
+        """Watch the token keys and the records: forget each token as it is deleted, and learn each
+        listener removed (what the service runs). The records there are now come first."""
+        self._watchers = [await self.kv.watch(keys) for keys in ("token.>", "listener.>")]
+        self._following = [asyncio.create_task(self._forget_revoked(w)) for w in self._watchers]
+        self._records_read.clear()
 
     @property
     def remembering(self) -> bool:
-        return self._following is not None and not self._following.done()
+        return bool(self._following) and not any(task.done() for task in self._following)
 
     async def _forget_revoked(self, watcher: KeyValue.KeyWatcher) -> None:
         try:
             async for entry in watcher:
-                if entry is not None and entry.operation is not None:  # deleted or purged
+                if entry is None:  # what there was when the watch began has all come
+                    if watcher is self._watchers[-1]:
+                        self._records_read.set()
+                    continue
+                if entry.key.startswith("listener."):
+                    if entry.value and ListenerRecord.model_validate_json(entry.value).retired:
+                        self.removed.add(entry.key.removeprefix("listener."))
+                elif entry.operation is not None:  # a token deleted or purged
                     hashed = entry.key.removeprefix("token.")
                     self.revoked.add(hashed)
                     self.known.pop(hashed, None)
@@ -110,12 +126,13 @@ class Listeners:
             log.warning("token deletions are no longer followed", error=repr(error))
         finally:  # deletions are no longer seen: nothing remembered may be trusted
             self.known.clear()
+            self.removed.clear()
 
     async def stop(self) -> None:
-        await cancel_and_wait(self._following)
-        if self._watcher is not None:
+        await cancel_and_wait(*self._following)
+        for watcher in self._watchers:
             with contextlib.suppress(NatsError):
-                await self._watcher.stop()  # type: ignore[no-untyped-call]
+                await watcher.stop()  # type: ignore[no-untyped-call]
 
     async def create(self, listener: str) -> str:
         """Make ``listener`` with a fresh token and return the token."""
@@ -150,16 +167,17 @@ class Listeners:
 
     async def names(self) -> list[str]:
         """The listeners there are, not those removed."""
-        keys = await live_keys(self.js, subjects.LISTENERS_BUCKET)
-        named = sorted(k.removeprefix("listener.") for k in keys if k.startswith("listener."))
+        keys = await live_keys(self.js, subjects.LISTENERS_BUCKET, under="listener.")
+        named = sorted(k.removeprefix("listener.") for k in keys)
         return [name for name in named if await self.record(name) is not None]
 
     async def retire(self, listener: str) -> int:
         """Keep ``listener``'s record as removed and revoke everything that acts for them: the
         token, each device credential, any pairing code not yet used. How many devices lost theirs.
 
-        The record is marked last, so a removal stopped half way leaves the listener listed, to be
-        removed again; and on the revision read, so of two removals at once only one says it removed."""
+        The record is marked first, on the revision read (of two removals at once only one says it
+        removed); what a removal stopped half way leaves, or what is made while it sweeps, is refused
+        by the mark (``_acts``)."""
         key = f"listener.{listener}"
         try:
             entry = await self.kv.get(key)
@@ -168,27 +186,24 @@ class Listeners:
         record = ListenerRecord.model_validate_json(entry.value or b"{}")
         if record.retired or entry.revision is None:
             raise NoSuchListener(f"there is no listener {listener!r}")
-        await self.kv.delete(f"token.{token_hash(record.token)}")
-        self.known = {hashed: name for hashed, name in self.known.items() if name != listener}
-        devices = 0
-        for held in await live_keys(self.js, subjects.LISTENERS_BUCKET):
-            if not held.startswith(("device.", "pairing.")):
-                continue
-            try:
-                value = (await self.kv.get(held)).value or b""
-            except KeyNotFoundError:
-                continue
-            for_them = (
-                value.decode() == listener if held.startswith("device.") else _pairs_with(value, listener)
-            )
-            if for_them:
-                await self.kv.delete(held)
-                devices += held.startswith("device.")
         retired = record.model_copy(update={"retired": True})
         try:
             await self.kv.update(key, retired.model_dump_json().encode(), last=entry.revision)
         except KeyWrongLastSequenceError:
             raise NoSuchListener(f"{listener!r} was removed meanwhile") from None
+        self.removed.add(listener)
+        await self.kv.delete(f"token.{token_hash(record.token)}")
+        self.known = {hashed: name for hashed, name in self.known.items() if name != listener}
+        devices = 0
+        for kind in ("device.", "pairing."):
+            for held in await live_keys(self.js, subjects.LISTENERS_BUCKET, under=kind):
+                try:
+                    value = (await self.kv.get(held)).value or b""
+                except KeyNotFoundError:
+                    continue
+                if value.decode() == listener if kind == "device." else _pairs_with(value, listener):
+                    await self.kv.delete(held)
+                    devices += kind == "device."
         return devices
 
     async def listener_for(self, token: str) -> str | None:
@@ -196,7 +211,7 @@ class Listeners:
         revocations are followed (tokens are never reused); otherwise read each time."""
         hashed = token_hash(token)
         if hashed in self.known:
-            return self.known[hashed]
+            return await self._acts(self.known[hashed])
         try:
             entry = await self.kv.get(f"token.{hashed}")
         except KeyNotFoundError:
@@ -204,7 +219,7 @@ class Listeners:
         listener = (entry.value or b"").decode()
         if self.remembering and hashed not in self.revoked:
             self.known[hashed] = listener
-        return listener
+        return await self._acts(listener)
 
     async def issue_device(self, listener: str) -> str:
         """A fresh device credential for ``listener``: what the page keeps in its cookie."""
@@ -218,7 +233,16 @@ class Listeners:
             entry = await self.kv.get(f"device.{token_hash(credential)}")
         except KeyNotFoundError:
             return None
-        return (entry.value or b"").decode() or None
+        return await self._acts((entry.value or b"").decode())
+
+    async def _acts(self, listener: str) -> str | None:
+        """``listener``, unless there is none or they were removed: known from the watch while it
+        runs (no read on the busiest routes), read from their record otherwise."""
+        if not listener:
+            return None
+        if self.remembering and self._records_read.is_set():
+            return None if listener in self.removed else listener
+        return listener if await self.record(listener) is not None else None
 
     async def revoke_device(self, credential: str) -> None:
         await self.kv.delete(f"device.{token_hash(credential)}")
@@ -246,7 +270,7 @@ class Listeners:
         except KeyWrongLastSequenceError:
             return None
         await self.kv.delete(key)
-        return pairing.listener if pairing.usable(time.time()) else None
+        return await self._acts(pairing.listener) if pairing.usable(time.time()) else None
 
 
 def _pairs_with(value: bytes, listener: str) -> bool:

@@ -264,7 +264,8 @@ class Service:
         """Retire a listener (NOTES.md, "Removing a listener"): each of their books' streams ends
         with ``ListenerRetired`` first, which their devices are pushed; then their record is kept
         as removed and their token, devices and pairing codes are revoked. The events come first so
-        that a removal stopped half way is finished by asking again. The last listener stays."""
+        that a removal stopped before the record is finished by asking again; after it, whatever the
+        sweep left is refused by the record. The last listener stays."""
         listener = request.listener
         names = await self.listeners.names()
         if listener not in names:
