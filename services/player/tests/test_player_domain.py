@@ -689,7 +689,6 @@ def test_a_report_changes_only_what_a_report_changes(
         last_reporter=device,
         other_report_seq=state.last_report_seq if another else state.other_report_seq,
         players=playing_now if playing else (),
-        last_touch_ms=position if playing != state.playing else state.last_touch_ms,  # a press
     )
     assert evolve(state, event, seq) == expected
 

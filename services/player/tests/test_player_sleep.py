@@ -256,12 +256,25 @@ def test_pressing_pause_or_play_counts_as_someone_awake() -> None:
     where the timer was set, so every device offered to go back over 20 minutes heard awake."""
     state = run(at(600_000), SetSleepTimer(device="phone", after=30))
     state = run(state, Report(device="phone", position_ms=1_200_000, playing=True, basis_seq=state.seq))
-    state = run(state, Report(device="phone", position_ms=1_800_000, playing=False, basis_seq=state.seq))
-    state = run(state, Report(device="phone", position_ms=1_800_000, playing=True, basis_seq=state.seq))
+    for playing in (False, True):
+        state = run(
+            state,
+            Report(device="phone", position_ms=1_800_000, playing=playing, basis_seq=state.seq, pressed=True),
+        )
     state = run(state, Report(device="phone", position_ms=2_100_000, playing=True, basis_seq=state.seq))
     state = run(state, TimerRanOut(device="phone", position_ms=2_400_000, basis_seq=state.seq))
     assert state.asleep is not None
     assert state.asleep.asleep_at_ms == 1_800_000
+
+
+def test_a_pause_the_device_made_itself_is_no_sign_of_someone_awake() -> None:
+    """A device paused by reaching the stop, or closed, reports a pause no one pressed."""
+    state = run(at(600_000), SetSleepTimer(device="phone", after=30))
+    state = run(state, Report(device="tablet", position_ms=1_200_000, playing=False, basis_seq=state.seq))
+    state = run(state, Report(device="phone", position_ms=2_400_000, playing=False, basis_seq=state.seq))
+    state = run(state, TimerRanOut(device="phone", position_ms=2_400_000, basis_seq=state.seq))
+    assert state.asleep is not None
+    assert state.asleep.asleep_at_ms == 600_000
 
 
 def test_a_question_with_no_timer_running_records_nothing() -> None:

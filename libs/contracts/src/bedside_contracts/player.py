@@ -186,6 +186,12 @@ class OfferOutcome(Contract):
 # ---------------------------------------------------------------- events (the stream)
 
 
+PRESSED = (
+    "the listener pressed play or pause on this device, a sign of someone awake (ADR 24); a report of "
+    "progress, or of a pause the device made itself (at a sleep timer's stop, at the end), says False"
+)
+
+
 class PositionReported(Contract):
     """A device says where it is. ``basis_seq`` is the newest sequence the device had seen."""
 
@@ -194,6 +200,7 @@ class PositionReported(Contract):
     position_ms: Millis
     playing: bool
     basis_seq: Seq
+    pressed: bool = Field(default=False, description=PRESSED)
     device_clock: DeviceClock = None
     heard_at_ms: int | None = Field(
         default=None,
@@ -385,6 +392,7 @@ class ReportBody(Contract):
     playing: bool
     basis_seq: Seq
     device_clock: DeviceClock = None
+    pressed: bool = Field(default=False, description=PRESSED)
 
 
 class Report(ReportBody):

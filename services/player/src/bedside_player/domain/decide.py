@@ -280,6 +280,7 @@ def decide(
                 basis_seq=command.basis_seq,
                 device_clock=command.device_clock,
                 heard_at_ms=now_ms,
+                pressed=command.pressed,
             )
         case Seek():
             check_position(command.position_ms, book_end_ms)

@@ -134,8 +134,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.events + 1,  # events
         state.sleep_timer,
         state.asleep,
-        # a play or a pause pressed is someone awake (ADR 24); passive progress is not
-        event.position_ms if event.playing != state.playing else state.last_touch_ms,
+        event.position_ms if event.pressed else state.last_touch_ms,  # someone awake (ADR 24)
         players,
         state.last_move_cause,
         state.retired,

@@ -368,12 +368,14 @@ function playedUpTo() {
   return state.unsentMoves.length > 0 ? state.unsentMoves[0] : position();
 }
 
-export async function report() {
+// `pressed`: the listener pressed play or pause here, which says someone is awake (ADR 24).
+export async function report({ pressed = false } = {}) {
   if (state.removed || state.bookRemoved) return;
   if ((recordingLost() || soundRefused) && state.playing) return; // not sounding it: no progress to tell
   state.lastReportAt = performance.now();
   const body = () => ({
     device: DEVICE, position_ms: playedUpTo(), playing: state.playing, basis_seq: state.seq, device_clock: Date.now(),
+    ...(pressed && { pressed }),
   });
   let res;
   try {
@@ -523,7 +525,7 @@ export function togglePlay() {
   if (!state.playing && position() >= state.duration && state.duration) seekTo(0);
   setPlaying(!state.playing);
   render();
-  report();
+  report({ pressed: true });
 }
 
 export function renderPlay() {
