@@ -26,7 +26,7 @@ from bedside_player.store import subject_of
 from bedside_player_testing import FakeSearch, SyntheticBook, pushed_states
 from bedside_runtime.clock import wall_clock_ms
 from bedside_runtime.nats_server import free_port
-from bedside_testing import RunningSystem
+from bedside_testing import RunningSystem, played_on_from
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.js.errors import NotFoundError
@@ -472,12 +472,6 @@ async def test_audio_is_served_with_ranges(system: RunningSystem, bus: Client) -
     assert (cover.status_code, cover.headers["content-type"], cover.content) == (200, "image/png", COVER)
     assert (await device.client.get("/api/books/b2/cover")).status_code == 404
     await device.close()
-
-
-def played_on_from(reported_ms: int, position_ms: int) -> bool:
-    """Whether ``position_ms`` is where a book playing since a report at ``reported_ms`` has got to
-    within a test's few seconds: a move leaves from there, not from the report."""
-    return reported_ms <= position_ms < reported_ms + 5_000
 
 
 async def read_event(lines: AsyncIterator[str]) -> dict[str, Any]:
