@@ -565,7 +565,7 @@ def test_a_page_opened_while_the_player_is_starting_waits_and_opens_the_book(ope
     expect(page.locator("#notice")).to_have_text(re.compile("starting up"), timeout=WAIT_MS)
     expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
     assert len(refused) == 2
-    expect(page.locator("#notice")).to_be_hidden()
+    expect(page.locator("#notice")).to_be_empty()
     expect(page.get_by_role("heading", level=1)).to_have_text("The Lamp at Gull Point")
     expect(page.locator("#chapter")).to_have_text("Chapter 1")
 
@@ -1161,6 +1161,191 @@ def test_a_push_leaves_the_focus_on_the_row_it_was_on(
     expect(page.locator("#chapter")).to_have_text(re.compile(r"^Chapter 2"), timeout=WAIT_MS)
 
 
+# ---------------------------------------------------------------- a screen reader at 2am
+# What a screen reader says is what changes in a live region it already has: one added, or shown
+# (display: none before) in the same moment as its text, is not read. The page is watched here for
+# exactly that, and what would be said is gathered in `window.announced`.
+
+LISTEN_AS_A_SCREEN_READER = """() => {
+  const LIVE = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]';
+  const inTheTree = () => new Set([...document.querySelectorAll(LIVE)].filter((r) => r.checkVisibility()));
+  let before = inTheTree();
+  window.announced = [];
+  new MutationObserver((changes) => {
+    const regions = new Set(changes.map(({ target }) =>
+      (target.nodeType === Node.ELEMENT_NODE ? target : target.parentElement)?.closest(LIVE)));
+    for (const region of regions) {
+      const text = region?.textContent.trim();
+      if (text && before.has(region) && region.checkVisibility()) window.announced.push(text);
+    }
+    before = inTheTree();
+  }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+}"""
+
+
+def announced(page: Page, containing: str) -> list[str]:
+    said: list[str] = page.evaluate("window.announced")
+    return [text for text in said if containing in text]
+
+
+def test_the_sleep_timer_is_announced_when_set_or_cancelled_not_as_it_counts_down(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A blind-listener session: the countdown was a live region, and each minute it said talked over
+    the book; the timer set on another device was not said at all (its region was hidden while empty)."""
+    end = expected_stop(bedside, listener, BOOK_ID, "minutes")  # the short book ends before 15 min
+    phone = open_page("phone")
+    put_book_at(bedside, listener, BOOK_ID, end - 32_000, phone)
+    phone.evaluate(LISTEN_AS_A_SCREEN_READER)
+    listener_api(bedside, listener, BOOK_ID, "/sleep-timer", {"device": "speaker", "after": 15})
+    set_words = f"Pausing at the end of the book, at {clock(end)}, in 1 min."
+    expect(phone.locator("#sleep-left")).to_have_text(set_words, timeout=WAIT_MS)
+    phone.get_by_role("button", name="Play").click()
+    expect(phone.locator("#sleep-left")).to_contain_text("in under a minute", timeout=WAIT_MS)  # counted down
+    listener_api(bedside, listener, BOOK_ID, "/sleep-timer/cancel", {"device": "speaker"})
+    expect(phone.locator("#sleep-left")).to_be_empty(timeout=WAIT_MS)
+    said = announced(phone, "Pausing") + announced(phone, "Sleep timer")
+    assert said == [set_words, "Sleep timer off."], phone.evaluate("window.announced")
+
+
+def test_a_history_drawn_again_while_playing_leaves_the_focus_on_the_entry_it_was_on(
+    open_page: OpenPage,
+) -> None:
+    """A blind-listener session: every report (each 15 s) drew the history again, and the focus on
+    one of its entries fell to the page, where the next Tab started again from the top."""
+    page = open_page("phone", extra="&report_ms=1000")
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    moved = page.locator("#history button").filter(has_text="you moved")
+    expect(moved).to_have_count(1, timeout=WAIT_MS)
+    page.get_by_role("button", name="Play").click()  # it reports each second: the history is drawn again
+    moved.focus()
+    page.evaluate("document.querySelector('#history li').dataset.drawnBefore = 'yes'")
+    expect(page.locator("#history li[data-drawn-before]")).to_have_count(0, timeout=WAIT_MS)
+    expect(moved).to_be_focused()
+
+
+def test_a_list_is_announced_once_and_a_row_the_book_plays_past_keeps_the_focus(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A blind-listener session: a list asked for on another device came unannounced (its live region
+    was shown with it); once a row's "further on" turned "behind you now" the whole list was read
+    again, and that redraw dropped the focus on the row."""
+    page = open_page("phone")
+    page.evaluate(LISTEN_AS_A_SCREEN_READER)
+    listener_api(bedside, listener, BOOK_ID, "/turns", {"utterance": "go to chapter 3", "device": "speaker"})
+    row = page.locator("#rows .row")
+    expect(row).to_have_text(re.compile(r"chapter 3, further on$"), timeout=WAIT_MS)
+    row.focus()
+    (start,) = [shown["start_ms"] for shown in page.evaluate("window.bedside.rows")]
+    seq = bedside.state(listener.name, listener.token)["seq"]
+    played_on = {"device": "speaker", "position_ms": start + 5_000, "playing": True, "basis_seq": seq}
+    listener_api(bedside, listener, BOOK_ID, "/reports", played_on)
+    expect(row).to_have_text(re.compile(r"chapter 3, behind you now$"), timeout=WAIT_MS)
+    expect(row).to_be_focused()
+    (said,) = announced(page, "Go to")  # once, as it came; not again at the redraw
+    assert said.endswith("chapter 3, further on."), page.evaluate("window.announced")
+
+
+def test_a_new_list_from_another_device_leaves_the_focus_in_the_list(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A blind-listener session: the focus was on a row when another device asked again; the new list
+    was drawn and the focus fell to the page."""
+    page = open_page("phone")
+    ask(page, "go to chapter 3")
+    row = page.locator("#rows .row")
+    expect(row).to_have_text(re.compile(r"chapter 3, further on$"), timeout=WAIT_MS)
+    row.focus()
+    listener_api(bedside, listener, BOOK_ID, "/turns", {"utterance": "go to chapter 2", "device": "speaker"})
+    expect(row).to_have_text(re.compile(r"chapter 2, further on$"), timeout=WAIT_MS)
+    expect(row).to_be_focused()
+
+
+def test_ask_pressed_from_the_keyboard_leaves_the_focus_in_the_ask_box(open_page: OpenPage) -> None:
+    """A blind-listener session: Ask, pressed with Enter, is turned off while the question is answered,
+    and the focus fell to the page and stayed there."""
+    page = open_page("phone")
+    box = page.get_by_label("Ask about the book or say where to go")
+    box.fill("who is Orla?")
+    page.get_by_role("button", name="Ask", exact=True).focus()
+    page.keyboard.press("Enter")
+    expect(box).to_be_focused()
+    expect(page.locator("#answer")).not_to_have_text(re.compile(r"^(…)?$"), timeout=WAIT_MS)
+    expect(box).to_be_focused()
+
+
+def test_arrows_on_the_book_picker_only_browse_and_open_opens_the_book_chosen(open_page: OpenPage) -> None:
+    """A blind-listener session: one arrow key on the picker, pressed to hear the next title, opened
+    that book."""
+    page = open_page("phone")
+    picker = page.get_by_label("Choose a book")
+    picker.focus()
+    last = picker.evaluate("(s) => s.selectedIndex === s.options.length - 1")
+    page.keyboard.press("ArrowUp" if last else "ArrowDown")
+    opening = page.get_by_role("button", name="Open", exact=True)
+    expect(opening).to_be_enabled()
+    chosen = picker.input_value()
+    assert chosen != BOOK_ID
+    expect(page).to_have_url(re.compile(rf"[?&]book={BOOK_ID}\b"))
+    expect(page.locator("main")).to_have_attribute("data-ready", "true")
+    page.keyboard.press("Tab")
+    expect(opening).to_be_focused()
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(rf"[?&]book={re.escape(chosen)}\b"), timeout=WAIT_MS)
+
+
+def test_a_notice_is_said_by_a_live_region_already_on_the_page(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A blind-listener session: the notice was hidden between notices and shown with its text, so the
+    screen reader, which reads changes only in regions it already has, said nothing."""
+    page = open_page("phone")
+    page.evaluate(LISTEN_AS_A_SCREEN_READER)
+    put_book_at(bedside, listener, BOOK_ID, 30_000, page)  # another device moves the book
+    expect(page.locator("#notice")).to_have_text("Moved to 0:00:30.", timeout=WAIT_MS)
+    assert announced(page, "Moved to") == ["Moved to 0:00:30."], page.evaluate("window.announced")
+
+
+HEARS_WHO_IS_ORLA = """window.SpeechRecognition = window.webkitSpeechRecognition = class {
+  start() {
+    setTimeout(() => {
+      const heard = [{ transcript: "who is Orla?" }];
+      heard.isFinal = true;
+      this.onresult({ results: [heard] });
+      this.onend();
+    });
+  }
+  stop() {}
+};"""
+"""The browser's own recogniser, as if it heard the listener ask "who is Orla?"."""
+
+
+def test_what_was_heard_is_said_by_a_live_region_already_on_the_page(open_page: OpenPage) -> None:
+    """A blind-listener session: "You asked: …" was hidden until it was shown with its text, so a
+    screen reader never said what the recogniser had heard."""
+    page = open_page("phone", before_opening=lambda opened: opened.add_init_script(HEARS_WHO_IS_ORLA))
+    page.evaluate(LISTEN_AS_A_SCREEN_READER)
+    page.get_by_label("Use this browser's own recogniser").check()
+    page.get_by_role("button", name="Speak your question").click()
+    expect(page.locator("#heard")).to_have_text("You asked: “who is Orla?”", timeout=WAIT_MS)
+    assert announced(page, "You asked") == ["You asked: “who is Orla?”"], page.evaluate("window.announced")
+
+
+def test_the_scrubber_says_where_it_is_in_words(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A blind-listener session: the slider said "0:01:05 of 0:01:22", which a screen reader reads out
+    as digits and colons."""
+    page = open_page("phone")
+    put_book_at(bedside, listener, BOOK_ID, 65_000, page)
+    scrubber = page.get_by_role("slider", name="Position in the book")
+    length = r"\d+ minutes?( \d+ seconds?)?"
+    expect(scrubber).to_have_attribute("aria-valuetext", re.compile(rf"^1 minute 5 seconds of {length}$"))
+    scrubber.focus()
+    page.keyboard.press("ArrowRight")
+    expect(scrubber).to_have_attribute("aria-valuetext", re.compile(rf"^1 minute 10 seconds of {length}$"))
+
+
 # Roles that a person operates; each must carry a name a screen reader can say.
 CONTROL_ROLES = ("button", "slider", "textbox", "combobox", "checkbox", "link", "radio", "switch")
 
@@ -1341,6 +1526,12 @@ def test_where_i_fell_asleep_is_offered_no_more_once_the_book_has_played_on_from
     expect(later.locator("#asleep")).to_be_hidden()
 
 
+def open_book(page: Page, book: str) -> None:
+    """Chosen in the picker, then opened: the picker alone only browses."""
+    page.get_by_label("Choose a book").select_option(book)
+    page.get_by_role("button", name="Open", exact=True).click()
+
+
 def test_a_book_chosen_on_one_device_stops_the_old_one_on_every_device(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:
@@ -1349,7 +1540,7 @@ def test_a_book_chosen_on_one_device_stops_the_old_one_on_every_device(
     phone, speaker = open_page("phone"), open_page("speaker")
     phone.get_by_role("button", name="Play").click()
     expect(speaker.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)  # playing on both
-    speaker.select_option("#book-pick", AUDIO_BOOK_ID)
+    open_book(speaker, AUDIO_BOOK_ID)
     speaker.wait_for_url(re.compile(rf"[?&]book={AUDIO_BOOK_ID}\b"), timeout=WAIT_MS)
     wait_for_state(bedside, listener, BOOK_ID, lambda s: not s["playing"])
     expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
@@ -1364,7 +1555,7 @@ def test_a_timer_goes_with_the_listener_to_the_book_they_switch_to(
     put_book_at(bedside, listener, BOOK_ID, 6_000, page)
     page.get_by_role("button", name="15 min").click()
     wait_for_state(bedside, listener, BOOK_ID, lambda s: s["sleep_timer"] is not None)
-    page.select_option("#book-pick", AUDIO_BOOK_ID)
+    open_book(page, AUDIO_BOOK_ID)
     page.wait_for_url(re.compile(rf"[?&]book={AUDIO_BOOK_ID}\b"), timeout=WAIT_MS)
     expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
     there = wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda s: s["sleep_timer"] is not None)
@@ -1727,7 +1918,7 @@ def test_a_page_opened_on_a_book_that_is_not_here_says_so_and_offers_the_books_t
     expect(notice).to_contain_text('there is no book "no-such-book" here: choose one above', timeout=WAIT_MS)
     expect(notice).not_to_contain_text("/api/")
     expect(page.get_by_label("Choose a book")).to_have_value("")
-    page.get_by_label("Choose a book").select_option(BOOK_ID)
+    open_book(page, BOOK_ID)
     expect(page).to_have_url(re.compile(rf"[?&]book={BOOK_ID}\b"), timeout=WAIT_MS)
     expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
 

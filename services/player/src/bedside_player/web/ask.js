@@ -13,6 +13,8 @@ let pending = false;
 
 function setPending(now) {
   pending = now;
+  // Turned off, the button would drop the keyboard focus to the page: it goes to the box instead.
+  if (now && document.activeElement === el.askSend) el.askInput.focus();
   el.askSend.disabled = now;
 }
 

@@ -131,7 +131,14 @@ function offerBooks(nothingChosen) {
     options.unshift(choose);
   }
   el.bookPick.replaceChildren(...options);
-  el.bookPickLabel.hidden = false;
+  el.bookChoice.hidden = false;
+  offerOpening();
+}
+
+// The picker only chooses and Open opens: a select changes at every arrow key, and a listener with a
+// screen reader arrows through the books to hear their names. Open is on once another book is chosen.
+function offerOpening() {
+  el.bookOpen.disabled = !el.bookPick.value || el.bookPick.value === state.bookId;
 }
 
 let beforeSwitching = async (_book) => {};
@@ -156,8 +163,10 @@ async function booksThereAre() {
 export async function pickBook() {
   listed = await booksThereAre();
   if (!state.bookId && listed.length) state.bookId = await bookListenedTo(listed);
-  el.bookPick.addEventListener("change", () => {
-    el.bookPick.disabled = true; // one switch at a time: a second pick would carry the timer twice
+  el.bookPick.addEventListener("change", offerOpening);
+  el.bookOpen.addEventListener("click", () => {
+    // one switch at a time: a second would carry the timer twice
+    el.bookPick.disabled = el.bookOpen.disabled = true;
     switchTo(el.bookPick.value);
   });
   if (listed.length > 1) offerBooks(false);

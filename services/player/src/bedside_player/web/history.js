@@ -3,7 +3,7 @@ import { api, listenerPath } from "./api.js";
 import { chapterTitle } from "./book.js";
 import { afterCommand, command, position, seekTo, settleScrub, undoneWords } from "./position.js";
 import { DEVICE, HISTORY_FETCH, state } from "./state.js";
-import { chapterHeading, clock, el, notice } from "./ui.js";
+import { chapterHeading, clock, el, notice, redrawKeepingFocus } from "./ui.js";
 
 const KIND = {
   reported: "listening", seeked: "you moved", moved: "moved by a question", goto: "moved by a question",
@@ -45,6 +45,7 @@ function entryItem(entry) {
   const b = document.createElement("button");
   b.type = "button";
   b.className = "btn";
+  b.dataset.seq = String(entry.seq);
   const when = document.createElement("span");
   when.className = "when";
   when.textContent = clock(entry.position_ms || 0);
@@ -64,13 +65,9 @@ function entryItem(entry) {
   return li;
 }
 
-export async function loadHistory(older) {
-  let path = `${listenerPath()}/history?limit=${HISTORY_FETCH}`;
-  if (older && state.historyBefore != null) path += `&before=${state.historyBefore}`;
-  let res;
-  try { res = await api("GET", path); } catch { return; }
-  if (!res.ok) return;
-  const entries = res.data.entries;
+const sameEntry = (was, buttons) => buttons.find((b) => b.dataset.seq === was.dataset.seq);
+
+function showEntries(entries, older) {
   if (!older) el.history.replaceChildren();
   // Reports come every 15 s: a run of them is one stretch of listening, shown once (its newest).
   let previousKind = older ? lastShownKind : null;
@@ -88,6 +85,18 @@ export async function loadHistory(older) {
     li.textContent = "No moves yet.";
     el.history.append(li);
   }
+}
+
+export async function loadHistory(older) {
+  let path = `${listenerPath()}/history?limit=${HISTORY_FETCH}`;
+  if (older && state.historyBefore != null) path += `&before=${state.historyBefore}`;
+  let res;
+  try { res = await api("GET", path); } catch { return; }
+  if (!res.ok) return;
+  const entries = res.data.entries;
+  // Drawn again at every state a playing page takes in: the focus stays on its entry, or where it was
+  // in the list when that entry is gone (a stretch of listening shows its newest report only).
+  redrawKeepingFocus(el.history, () => showEntries(entries, older), sameEntry);
   if (entries.length) state.historyBefore = entries[entries.length - 1].seq;
   el.more.hidden = entries.length < HISTORY_FETCH;
 }

@@ -3,30 +3,42 @@
 // cancelled on any device.
 import { afterCommand, command, position, settleScrub } from "./position.js";
 import { DEVICE, state } from "./state.js";
-import { chapterHeading, chapterInSentence, clock, el, notice } from "./ui.js";
+import { announce, chapterHeading, chapterInSentence, clock, el, notice, redrawKeepingFocus } from "./ui.js";
 
-// Every state carries the list: draw it again only when it changed, because a redrawn
-// button drops the keyboard focus and the listener's Enter would then press nothing.
+// Every state carries the list: draw it again only when it changed (a new list, or a row the book
+// has played past), keeping the focus on the row it was on: the listener's Enter presses a row.
 let drawnRows = "[[],[]]";
 export function renderRows() {
   const rows = state.rows.slice(0, 4);
   const drawing = JSON.stringify([rows, rows.map((row) => row.start_ms < position())]);
   if (drawing === drawnRows) return;
   drawnRows = drawing;
-  el.rows.replaceChildren(...rows.map((row, index) => {
+  redrawKeepingFocus(el.rows, () => el.rows.replaceChildren(...rows.map((row, index) => {
     const li = document.createElement("li");
     li.append(rowButton(row, index));
     return li;
-  }));
+  })));
   const had = !el.list.hidden;
   el.list.hidden = rows.length === 0;
-  if (rows.length && !had) el.list.setAttribute("aria-live", "polite");
+  announceNewList(rows);
   if (had && !rows.length && el.answer.dataset.outcome === "listed") {
     // The answer said "press the one you mean": with the list gone there is nothing to press.
     el.answer.textContent = "";
     el.answer.dataset.outcome = "";
   }
 }
+
+// A list is said once, as it comes. The list itself is no live region: it was read whole again at
+// every redraw, and, shown in the same moment as its rows, not read at all when it came.
+let announcedList = JSON.stringify([null, []]);
+function announceNewList(rows) {
+  const list = JSON.stringify([state.listTurnId, rows]);
+  if (list === announcedList) return;
+  announcedList = list;
+  if (rows.length) announce(`Where to? ${[...el.rows.querySelectorAll(".row")].map(rowWords).join("; ")}.`);
+}
+
+const rowWords = (button) => [...button.children].map((part) => part.textContent.trim()).join(" ");
 
 function span(className, text) {
   const s = document.createElement("span");

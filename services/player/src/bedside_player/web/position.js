@@ -7,7 +7,7 @@
 // then adopts: corrected, never obeyed.
 import { api, bookPath, findState, listenerPath, pausedBySleep, problem } from "./api.js";
 import { DEVICE, FOLLOW_THRESHOLD_MS, SKIP_MS, clamp, state } from "./state.js";
-import { clock, el, notice, serverAnswered, showLink } from "./ui.js";
+import { clock, el, notice, serverAnswered, showLink, spokenClock } from "./ui.js";
 
 // What the rest of the page does when the position changes; main.js says, once.
 const followers = {
@@ -543,6 +543,8 @@ export function renderPlay() {
 // the last seconds of a book whose length is not a whole number of steps can be reached.
 const scrubberEnd = () => Math.ceil(state.duration / Number(el.scrubber.step || 1)) * Number(el.scrubber.step || 1);
 const scrubbed = () => clamp(Number(el.scrubber.value));
+// The slider says where it is in words: "0:05:03" is read out as digits and colons.
+const sayScrubberAt = (ms) => el.scrubber.setAttribute("aria-valuetext", `${spokenClock(ms)} of ${spokenClock(state.duration)}`);
 
 export function render() {
   const pos = position();
@@ -556,7 +558,7 @@ export function render() {
   if (!state.scrubbing) {
     el.scrubber.max = String(scrubberEnd());
     el.scrubber.value = String(pos);
-    el.scrubber.setAttribute("aria-valuetext", `${clock(pos)} of ${clock(state.duration)}`);
+    sayScrubberAt(pos);
   }
   el.scrubber.style.setProperty("--fill", `${state.duration ? (100 * shown) / scrubberEnd() : 0}%`);
   followers.rendered(pos);
@@ -571,7 +573,7 @@ export function wirePosition() {
     state.scrubbing = true;
     const v = scrubbed();
     el.pos.textContent = clock(v);
-    el.scrubber.setAttribute("aria-valuetext", `${clock(v)} of ${clock(state.duration)}`);
+    sayScrubberAt(v);
     el.scrubber.style.setProperty("--fill", `${state.duration ? (100 * v) / scrubberEnd() : 0}%`);
   });
   el.scrubber.addEventListener("change", () => {

@@ -6,7 +6,7 @@ import { api, findState, listenerPath, listenerPathFor, pausedBySleep } from "./
 import { chapterAt } from "./book.js";
 import { afterCommand, command, ours, position, report, seekTo, setPlaying, setPosition } from "./position.js";
 import { DEVICE, state } from "./state.js";
-import { chapterInSentence, clock, el, showLink } from "./ui.js";
+import { announce, chapterInSentence, clock, el, showLink } from "./ui.js";
 
 const FADE_MS = 20_000;
 const DIM = 0.6;
@@ -28,14 +28,27 @@ function chosenChip(timer) {
   return timer.after === "chapter_end" ? "chapter_end" : String(timer.after);
 }
 
+// The timer is said once when it is set, changed or cancelled, here or on another device. Its
+// countdown (#sleep-left) is only shown: read as it changed, it talked over the book every minute.
+let toldTimerSeq; // undefined until the page's first state: a timer already set then is no news
+function announceTimer(timer, endedInPause) {
+  const seq = timer ? timer.set_seq : null;
+  if (seq === toldTimerSeq) return;
+  const first = toldTimerSeq === undefined;
+  toldTimerSeq = seq;
+  if (first || endedInPause) return; // the pause says so itself (a notice)
+  announce(timer ? timerWords(timer, position()) : "Sleep timer off.");
+}
+
 // A state from the player: its timer and its newest asleep fact replace what the page had.
 export function adoptSleep(next) {
   const sleep = state.sleep;
   const asleep = next.asleep || null;
+  const endedInPause = Boolean(sleep.timer && asleep && pausedBySleep(next.last_move_cause)
+    && asleep.seq !== sleep.asleep?.seq);
   // The timer this page was showing ended in a pause: the screen stays dim, as on the device that paused.
-  if (sleep.timer && asleep && pausedBySleep(next.last_move_cause) && asleep.seq !== sleep.asleep?.seq) {
-    sleep.dimmed = true;
-  }
+  if (endedInPause) sleep.dimmed = true;
+  announceTimer(next.sleep_timer || null, endedInPause);
   sleep.timer = next.sleep_timer || null;
   sleep.asleep = asleep;
   sleep.restsWherePaused = next.still_where_timer_paused;

@@ -12,7 +12,7 @@ export const el = {
   sleepLeft: $("sleep-left"), undo: $("undo"), history: $("history"), more: $("history-more"),
   link: $("link"), who: $("who"), fade: $("fade"), asleep: $("asleep"), asleepText: $("asleep-text"),
   asleepGo: $("asleep-go"), asleepDismiss: $("asleep-dismiss"),
-  bookPick: $("book-pick"), bookPickLabel: $("book-pick-label"),
+  bookPick: $("book-pick"), bookChoice: $("book-choice"), bookOpen: $("book-open"), said: $("said"),
   pairForm: $("pair-form"), pairCode: $("pair-code"),
 };
 
@@ -44,12 +44,32 @@ export function chapterInSentence(n) {
   return n === 0 ? "the opening" : `chapter ${n}`;
 }
 
+// The notice is a live region that stays on the page (empty, it takes no room): one shown in the
+// same moment as its text is not read by a screen reader.
 let noticeTimer = 0;
 export function notice(text, ms = 6000) {
   el.notice.textContent = text;
-  el.notice.hidden = !text;
   clearTimeout(noticeTimer);
-  if (text && ms) noticeTimer = setTimeout(() => { el.notice.hidden = true; }, ms);
+  if (text && ms) noticeTimer = setTimeout(() => { el.notice.textContent = ""; }, ms);
+}
+
+// What is said once, when it happens, rather than read each time what is shown changes (the sleep
+// timer set or cancelled, a list come): a live region of its own, always on the page, unseen.
+export function announce(text) {
+  el.said.textContent = text;
+}
+
+// Draws `container` again with `draw`, keeping the keyboard focus on the button it was on: the one
+// `sameAs` finds among the new buttons, else the one at the same place. A redrawn button drops the
+// focus to the page, where a screen reader starts again from the top.
+export function redrawKeepingFocus(container, draw, sameAs = () => null) {
+  const buttons = () => [...container.querySelectorAll("button")];
+  const focused = document.activeElement;
+  const index = buttons().indexOf(focused);
+  draw();
+  if (index < 0) return;
+  const now = buttons();
+  (sameAs(focused, now) || now[Math.min(index, now.length - 1)])?.focus();
 }
 
 export function showLink(up) {

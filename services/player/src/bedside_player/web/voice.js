@@ -200,7 +200,7 @@ async function start() {
   recording = made;
   stopping = false;
   show("listening");
-  heardLine.hidden = true;
+  heardLine.textContent = "";
   answerLine.textContent = "Listening…";
   try {
     made.opening = made.open();
@@ -262,12 +262,11 @@ async function send(wav) {
     return;
   }
   if (!reply.heard || !reply.turn) {
-    heardLine.hidden = true;
+    heardLine.textContent = "";
     answerLine.textContent = "I didn't catch that. Try again, or type your question.";
     return;
   }
-  heardLine.textContent = `You asked: “${reply.heard}”`;
-  heardLine.hidden = false;
+  heardLine.textContent = `You asked: “${reply.heard}”`; // a live region always on the page (style.css)
   await answered(reply.turn);
 }
 
@@ -288,7 +287,6 @@ function recogniseInBrowser() {
       if (result.isFinal) final = text;
     }
     heardLine.textContent = `You asked: “${text}”`;
-    heardLine.hidden = false;
   };
   recogniser.onerror = (event) => {
     if (event.error === "no-speech" || event.error === "aborted") return;
