@@ -531,6 +531,23 @@ def test_undo_goes_back_to_where_i_was_on_every_device(open_page: OpenPage) -> N
     expect(newest).to_contain_text(re.compile(r"· (?:today|yesterday) \d\d:\d\d"))
 
 
+def test_undo_pressed_twice_at_once_goes_back_once(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: a double tap on "Back to where I was (0:00:30)" sent two undos, and the second undid
+    the first, leaving the book where it was before the tap."""
+    phone = open_page("phone")
+    for _ in range(2):
+        phone.get_by_role("button", name="Forward 30 seconds").click()
+    undo = phone.get_by_role("button", name="Back to where I was (0:00:30)")
+    expect(undo).to_be_enabled(timeout=WAIT_MS)
+    phone.evaluate("() => { const b = document.getElementById('undo'); b.click(); b.click(); }")
+    expect(phone.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
+    phone.wait_for_function("!window.bedside.busy", timeout=WAIT_MS)
+    assert bedside.state(listener.name, listener.token)["position_ms"] == 30_000
+    expect(phone.locator("#pos")).to_have_text("0:00:30")
+
+
 def test_an_undo_on_another_device_is_told_as_going_back_not_as_a_move(open_page: OpenPage) -> None:
     phone = open_page("phone")
     tablet = open_page("tablet")

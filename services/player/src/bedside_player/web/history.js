@@ -1,7 +1,7 @@
 // Where the listener has been, newest first, each a place to go back to; and undo.
 import { api, listenerPath } from "./api.js";
 import { chapterTitle } from "./book.js";
-import { afterCommand, command, position, seekTo, settleScrub, undoneWords } from "./position.js";
+import { afterCommand, command, position, seekTo, settleScrub, showUndo, undoneWords } from "./position.js";
 import { DEVICE, HISTORY_FETCH, state } from "./state.js";
 import { chapterHeading, clock, el, notice, redrawKeepingFocus } from "./ui.js";
 
@@ -101,11 +101,20 @@ export async function loadHistory(older) {
   el.more.hidden = entries.length < HISTORY_FETCH;
 }
 
-// "Back to where I was": the position before the last move, on every device.
+// "Back to where I was": the position before the last move, on every device. One at a time: a
+// second tap would undo the first. It carries the newest state this page had when it went, so one
+// made before another device's move (an undo there too) is refused with the book where it is.
 async function undo() {
   settleScrub();
-  const res = await command("/undo", { device: DEVICE });
-  if (res && afterCommand(res, "Back to")) notice(undoneWords(position()));
+  state.undo.sending = true;
+  showUndo();
+  try {
+    const res = await command("/undo", () => ({ device: DEVICE, basis_seq: state.seq }));
+    if (res && afterCommand(res, "Back to")) notice(undoneWords(position()));
+  } finally {
+    state.undo.sending = false;
+    showUndo();
+  }
 }
 
 export function wireHistory() {

@@ -301,10 +301,11 @@ export function adopt(next, { force = false, why = "" } = {}) {
   if (quiet) report();
 }
 
-// Undo names the place it goes back to, however long ago the move was or whichever device made it.
-function showUndo(toMs) {
-  if (toMs === undefined) return; // a player from before the state said it
-  el.undo.disabled = toMs === null;
+// Undo names the place it goes back to, however long ago the move was or whichever device made it;
+// it is off while there is nothing to undo, or while this page's own undo is out.
+export function showUndo(toMs = state.undo.toMs) {
+  state.undo.toMs = toMs;
+  el.undo.disabled = toMs === null || state.undo.sending;
   el.undo.textContent = toMs === null ? "Back to where I was" : `Back to where I was (${clock(toMs)})`;
 }
 

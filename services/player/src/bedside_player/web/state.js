@@ -36,6 +36,7 @@ export const state = {
     fullVolume: null, dimmed: false, dismissedSeq: 0,
   },
   historyBefore: null,
+  undo: { toMs: null, sending: false }, // where undo goes (the newest state's), and one is out
 };
 
 function deviceName() {
