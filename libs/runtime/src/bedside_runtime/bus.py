@@ -24,6 +24,7 @@ from nats.errors import NoRespondersError, NoServersError
 from pydantic import BaseModel, ValidationError
 
 from bedside_runtime.errors import (
+    BadReply,
     BusUnreachable,
     CallFailed,
     InvalidRequest,
@@ -253,10 +254,16 @@ async def call(
         raise NoService(f"the {service} service is not running", service) from None
     except TimeoutError:  # nats-py's own timeout is a TimeoutError too
         raise NoAnswer(f"the {service} service did not answer within {timeout_s:g} s", service) from None
-    data: Any = json.loads(message.data)
-    if isinstance(data, dict) and data.get("ok") is False:
-        raise RemoteFailure(Failure.model_validate(data), service)
-    return reply_type.model_validate(data)
+    try:
+        data: Any = json.loads(message.data)
+        if isinstance(data, dict) and data.get("ok") is False:
+            raise RemoteFailure(Failure.model_validate(data), service)
+        return reply_type.model_validate(data)
+    except (ValueError, ValidationError) as error:  # json's errors are ValueErrors too
+        first_line = str(error).splitlines()[0]
+        raise BadReply(
+            f"the {service} service answered in a shape this one does not read: {first_line}", service
+        ) from None
 
 
 async def _quiet(error: Exception) -> None:

@@ -76,5 +76,10 @@ class NoAnswer(CallFailed):
     """The service did not answer in time."""
 
 
+class BadReply(CallFailed):
+    """The service answered in a shape its contract does not have (two versions side by side): its
+    failure, never the caller's request's."""
+
+
 class BusUnreachable(CallFailed):
     """The bus itself could not be reached (only callers outside a service connect themselves)."""
