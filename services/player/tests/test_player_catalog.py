@@ -58,6 +58,26 @@ async def test_a_book_not_known_yet_waits_for_search_and_a_missing_one_is_not_fo
         await books.get("nope")
 
 
+async def test_a_book_withdrawn_while_a_refresh_was_out_does_not_come_back_with_it() -> None:
+    """A review: a refresh already asked of search before the withdrawal came back with the book,
+    which then took reports again and reopened the pages' streams until the next refresh."""
+    search = Search(book("b1"), book("b2"))
+    books = Books(search)
+    await books.get("b1")
+    search.stalled.clear()
+    refreshing = asyncio.create_task(books.refresh(), name="asked before the withdrawal")
+    await asyncio.sleep(0.01)
+    books.forget("b2")
+    search.stalled.set()  # search answers from before it withdrew the book
+    await refreshing
+    assert [b.id for b in await books.all()] == ["b1"]
+    search.books = [book("b1")]
+    await asyncio.sleep(0.001)
+    search.books.append(book("b2"))  # added again since: a catalog asked later has it
+    await books.refresh()
+    assert [b.id for b in await books.all()] == ["b1", "b2"]
+
+
 async def test_a_failed_refresh_behind_keeps_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     search = Search(book("b1"))
     books = Books(search)

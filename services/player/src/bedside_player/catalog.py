@@ -28,6 +28,8 @@ class Books:
         self.fetched_at: float | None = None
         self.lock = asyncio.Lock()
         self._background: asyncio.Task[None] | None = None
+        self._forgotten_at: dict[str, float] = {}
+        """Books withdrawn, and when: a catalog asked of search before that still lists them."""
 
     async def refresh(self) -> None:
         """Ask search for the catalog; many callers at once share one request."""
@@ -36,7 +38,10 @@ class Books:
             if self.fetched_at is not None and self.fetched_at >= asked_at:
                 return  # someone refreshed while this caller waited
             catalog = await self.fetch(CatalogRequest())
-            self.books = {book.id: book for book in catalog.books}
+            self.books = {
+                book.id: book for book in catalog.books if not self._forgotten_since(book.id, asked_at)
+            }
+            self._forgotten_at = {b: at for b, at in self._forgotten_at.items() if at >= asked_at}
             self.fetched_at = time.monotonic()
 
     def _stale(self) -> bool:
@@ -59,6 +64,11 @@ class Books:
     def forget(self, book: str) -> None:
         """A book withdrawn (``bedside remove``): refused from now on, not at the next refresh."""
         self.books.pop(book, None)
+        self._forgotten_at[book] = time.monotonic()
+
+    def _forgotten_since(self, book: str, asked_at: float) -> bool:
+        at = self._forgotten_at.get(book)
+        return at is not None and at >= asked_at
 
     async def all(self) -> list[BookInfo]:
         if self.fetched_at is None:
