@@ -531,6 +531,33 @@ def test_undo_goes_back_to_where_i_was_on_every_device(open_page: OpenPage) -> N
     expect(newest).to_contain_text(re.compile(r"· (?:today|yesterday) \d\d:\d\d"))
 
 
+def test_a_book_asked_for_while_a_move_back_is_on_its_way_names_no_chapter_now_ahead(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: the page asks for the book again 300 ms after a move back; with its own seek still
+    on the way, the player answered from the place before it, and the title of the chapter now
+    ahead came back to the history and stayed."""
+    phone = open_page("phone")
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    third_start = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()[
+        "chapters"
+    ][2]["start_ms"]
+    put_book_at(bedside, listener, BOOK_ID, third_start + 10_000, phone)
+    book = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()
+    title = book["chapters"][2]["title"]
+    expect(phone.locator("#history")).to_contain_text(title, timeout=WAIT_MS)  # heard: named
+    seeks = SlowRequests(phone, re.compile(r".*/seek$"))
+    try:
+        phone.get_by_role("button", name="Back 30 seconds").click()
+        phone.wait_for_timeout(1_500)  # the book is asked for meanwhile
+    finally:
+        seeks.let_go()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["position_ms"] < third_start)
+    phone.wait_for_function("!window.bedside.busy", timeout=WAIT_MS)
+    phone.wait_for_timeout(1_000)  # and again after, were it to be
+    expect(phone.locator("#history")).not_to_contain_text(title)
+
+
 def test_undo_pressed_twice_at_once_goes_back_once(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

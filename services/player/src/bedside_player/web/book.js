@@ -1,7 +1,7 @@
 // The book: its chapters (titled only up to the line: the server decides, this only hides),
 // which one the position is in, and the choice of book when there are several.
 import { api, bookPath, refusal } from "./api.js";
-import { playAudio, position, render, report } from "./position.js";
+import { oursAnswered, playAudio, position, render, report } from "./position.js";
 import { state } from "./state.js";
 import { chapterHeading, el } from "./ui.js";
 
@@ -19,8 +19,11 @@ export function chapterTitle(n) {
 }
 
 export async function loadBook() {
+  const movedBack = movesBack;
   const res = await api("GET", bookPath());
   if (!res.ok) throw refusal(res);
+  // Answered from where the book was before a move back made since: its titles may be ahead now.
+  if (movedBack !== movesBack && state.book) return bookSoon();
   const book = res.data || {};
   state.book = book;
   state.duration = book.duration_ms || 0;
@@ -64,16 +67,20 @@ function renderTranscriptProgress(transcript) {
 
 // Moving back: titles of chapters that now lie ahead go at once, before the book is
 // asked again.
+let movesBack = 0;
 export function forgetTitlesFrom(ms) {
+  movesBack += 1;
   for (const ch of state.chapters) {
     if (ch.start_ms >= ms) { ch.title = null; ch.ahead = true; }
   }
 }
 
 let bookTimer = 0;
+// Asked once this page's own moves are answered: the book names chapters by where the player has
+// the book, and a move back still on its way would have it name one ahead again.
 export function bookSoon() {
   clearTimeout(bookTimer);
-  bookTimer = setTimeout(() => loadBook().then(render, () => {}), 300);
+  bookTimer = setTimeout(() => oursAnswered().then(loadBook).then(render, () => {}), 300);
 }
 
 // The book names a chapter only once the guard puts it behind the server's word on where the

@@ -187,6 +187,8 @@ async function recordingBack() {
 // pair it with this page's old place, a fresh report from where the book no longer is.
 // `answered` sees the reply before the next request is made.
 let ourQueue = Promise.resolve();
+// Once every request of this page's own sent so far is answered (none is held back for it).
+export const oursAnswered = () => ourQueue;
 export async function ours(method, path, body, answered = null) {
   state.inflight += 1;
   const sent = ourQueue.then(async () => {
