@@ -142,9 +142,10 @@ async function openBook() {
 async function start() {
   wire();
   renderPlay();
-  await claimDeviceName();
+  const claimed = claimDeviceName(); // asked while signing in: the wait for an answer is then hidden
   let refused = null;
   try { refused = await signIn(); } catch (e) { refused = `Bedside could not be reached: ${e.message || e}`; }
+  await claimed;
   if (refused) {
     notice(refused, 0);
     el.link.textContent = "Not connected";

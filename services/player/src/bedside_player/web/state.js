@@ -61,7 +61,7 @@ function newDeviceName() {
 // A duplicated tab copies the tab's session storage, and with it the name: two tabs would be one
 // device, and closing one would pause the other. Every tab answers for its name on a channel of
 // this browser; a tab starting under a name another tab answers for takes a new one.
-const CLAIM_WAIT_MS = 150;
+const CLAIM_WAIT_MS = 400; // a busy tab answers late: 150 ms missed it on a loaded machine
 export async function claimDeviceName() {
   if (query.get("device") || typeof BroadcastChannel === "undefined") return;
   const channel = new BroadcastChannel("bedside-device-names");
