@@ -479,12 +479,22 @@ def test_a_timer_carried_past_the_books_end_by_a_move_stops_there_and_says_the_b
     assert state.sleep_timer.book_ends_first is False  # moved back: the end is no longer its stop
 
 
-def test_a_timer_the_books_end_cut_short_keeps_its_minutes_left_and_no_longer_ends_with_the_book() -> None:
+def test_a_timer_the_books_end_cut_short_keeps_the_minutes_asked_for_when_the_book_moves_back() -> None:
+    """The accessibility session: "stop in 15 minutes" near the end, a scrub further on and an undo
+    left a timer of four and a half minutes; the book's end had cut the minutes, and the cut stayed."""
     state = run(at(BOOK_END - 60_000), SetSleepTimer(device="phone", after=30))
     state = run(state, Seek(device="phone", position_ms=BOOK_END - 600_000, basis_seq=state.seq))
     assert state.sleep_timer is not None
-    assert state.sleep_timer.stop_at_ms == BOOK_END - 540_000
+    assert (state.sleep_timer.stop_at_ms, state.sleep_timer.book_ends_first) == (BOOK_END, True)
+    state = run(state, Seek(device="phone", position_ms=600_000, basis_seq=state.seq))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 600_000 + 30 * 60_000  # none of it was listened to
     assert not state.sleep_timer.book_ends_first
+    state = run(at(300_000), SetSleepTimer(device="phone", after=15))
+    state = run(state, Seek(device="phone", position_ms=BOOK_END - 60_000, basis_seq=state.seq))
+    state = run(state, Undo(device="phone", basis_seq=state.seq))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 300_000 + 15 * 60_000
 
 
 def test_a_chapter_end_timer_stays_at_its_chapters_end_through_a_move() -> None:

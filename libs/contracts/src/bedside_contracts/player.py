@@ -80,6 +80,12 @@ class Listening(Contract):
     book: Name | None = None
 
 
+PAST_END = (
+    "with book_ends_first: where the minutes would stop were the book longer; a move counts from it, so "
+    "minutes the book's end cut are had again when the book moves back (None: stored before it was kept)"
+)
+
+
 class SleepTimer(Contract):
     """A sleep timer that is running: the book time at which the playing device pauses."""
 
@@ -99,6 +105,7 @@ class SleepTimer(Contract):
         description="minutes that reach the book's end: the stop is the book's end (the player's "
         "rule, sleep.book_ends_first; the turn and the page say so from this, not their own sums)",
     )
+    past_end_ms: Millis | None = Field(default=None, description=PAST_END)
 
 
 class Asleep(Contract):
@@ -300,6 +307,7 @@ class SleepTimerSet(Contract):
     """With ``chapter_end``: the chapter named, when the listener named one."""
     book_ends_first: bool = False
     """Minutes that reach the book's end: ``stop_at_ms`` is the book's end (``sleep.book_ends_first``)."""
+    past_end_ms: Millis | None = Field(default=None, description=PAST_END)
 
 
 class SleepTimerCancelled(Contract):

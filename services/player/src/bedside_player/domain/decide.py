@@ -150,15 +150,18 @@ def set_sleep_timer(
         stop = sleep.minutes_stop(state.position_ms, command.after, book_end_ms)
     if stop <= state.position_ms:
         raise Invalid("the book is at its end: there is nothing left for a sleep timer to stop")
-    ends_first = command.after != "chapter_end" and sleep.book_ends_first(
+    past_end_ms = None
+    if command.after != "chapter_end" and sleep.book_ends_first(
         state.position_ms, command.after, book_end_ms
-    )
+    ):
+        past_end_ms = state.position_ms + command.after * sleep.MINUTE_MS
     return SleepTimerSet(
         device=command.device,
         after=command.after,
         stop_at_ms=stop,
         chapter=command.chapter,
-        book_ends_first=ends_first,
+        book_ends_first=past_end_ms is not None,
+        past_end_ms=past_end_ms,
     )
 
 

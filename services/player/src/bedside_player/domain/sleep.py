@@ -93,11 +93,19 @@ def after_a_move(
         if chapter_end_ms is None or chapter_end_ms == timer.stop_at_ms:
             return timer
         return timer.model_copy(update={"stop_at_ms": chapter_end_ms, "chapter": None})
-    stop_at_ms = max(to_ms, to_ms + timer.stop_at_ms - from_ms)
+    # minutes the book's end cut are counted too (``past_end_ms``): moved back, they are had again
+    counted_to = (
+        timer.past_end_ms if timer.book_ends_first and timer.past_end_ms is not None else timer.stop_at_ms
+    )
+    stop_at_ms = max(to_ms, to_ms + counted_to - from_ms)
     if book_end_ms is not None and stop_at_ms >= book_end_ms:
-        return timer.model_copy(update={"stop_at_ms": book_end_ms, "book_ends_first": True})
+        return timer.model_copy(
+            update={"stop_at_ms": book_end_ms, "book_ends_first": True, "past_end_ms": stop_at_ms}
+        )
     ends_first = timer.book_ends_first and to_ms >= from_ms
-    return timer.model_copy(update={"stop_at_ms": stop_at_ms, "book_ends_first": ends_first})
+    return timer.model_copy(
+        update={"stop_at_ms": stop_at_ms, "book_ends_first": ends_first, "past_end_ms": None}
+    )
 
 
 def paused_at(position_ms: int, stop_at_ms: int) -> int:

@@ -243,6 +243,7 @@ def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
                 device=event.device,
                 chapter=event.chapter,
                 book_ends_first=event.book_ends_first,
+                past_end_ms=event.past_end_ms,
             )
             return state._replace(sleep_timer=timer, last_touch_ms=state.position_ms)
         case SleepTimerCancelled():
