@@ -137,9 +137,3 @@ def run_bedside(*args: str, env: dict[str, str], timeout_s: float = 240) -> subp
         timeout=timeout_s,
         check=False,
     )
-
-
-def played_on_from(reported_ms: int, position_ms: int) -> bool:
-    """Whether ``position_ms`` is where a book playing since a report at ``reported_ms`` has got to
-    within a test's few seconds: a move leaves from there, not from the report."""
-    return reported_ms <= position_ms < reported_ms + 5_000

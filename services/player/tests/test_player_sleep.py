@@ -453,20 +453,6 @@ def test_a_move_keeps_the_minutes_a_timer_has_left() -> None:
     assert state.sleep_timer.stop_at_ms == 1_000_000 + left_ms
 
 
-def test_a_move_leaves_from_where_the_book_had_got_to_not_from_its_last_report() -> None:
-    """A review: a scrub 14 s after a report recorded the report's place as where the listener was,
-    so undo went back to 10:00 rather than 10:14, and the timer gained the 14 s on every skip."""
-    state = run(at(600_000), SetSleepTimer(device="phone", after=20))
-    state = run(state, Seek(device="phone", position_ms=300_000, basis_seq=state.seq))
-    state = run(state, Report(device="phone", position_ms=600_000, playing=True, basis_seq=state.seq))
-    state = run_at(NOW + 14_000, state, Seek(device="phone", position_ms=60_000, basis_seq=state.seq))
-    assert state.sleep_timer is not None
-    assert state.sleep_timer.stop_at_ms == 60_000 + 20 * 60_000 - 314_000  # the 14 s were listened to
-    assert state.before_move_ms == 614_000
-    undone = run_at(NOW + 20_000, state, Undo(device="phone"))
-    assert undone.position_ms == 614_000
-
-
 def test_a_timer_carried_past_the_books_end_by_a_move_stops_there_and_says_the_book_ends_first() -> None:
     """A 15-minute timer, then a skip on: its stop went past the book's end, and the page said
     "Pausing at 0:24:06" on a book of 0:22:32, the book not ending first (an operations session)."""

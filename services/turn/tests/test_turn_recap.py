@@ -124,21 +124,6 @@ async def test_what_did_i_miss_with_no_asleep_fact_recaps_the_last_minutes(rig: 
     assert not leaks(reply.speech, rig.passages, here)
 
 
-async def test_after_going_back_and_listening_past_the_doze_again_it_is_no_longer_what_was_missed(
-    rig: Rig,
-) -> None:
-    """A review: the next morning the listener went back and listened awake past the pause; "what
-    did I miss?" still recapped the night's doze, which they had just heard."""
-    paused_at, asleep_at = 5 * PASSAGE_MS, PASSAGE_MS
-    listener = rig.listener_at(paused_at + 60_000)
-    rig.player.asleep[(listener, BOOK_ID)] = Asleep(
-        paused_at_ms=paused_at, asleep_at_ms=asleep_at, seq=7, device="phone"
-    )
-    rig.player.last_moves[(listener, BOOK_ID)] = 9  # the move back, after the timer's pause
-    reply = await rig.ask(listener, "what did I miss?", here_ms=paused_at + 60_000)
-    assert reply.speech.startswith("I don't know when you dozed off. In the last 5 minutes: At ")
-
-
 async def test_after_going_back_before_the_doze_what_was_missed_is_ahead(rig: Rig) -> None:
     listener = rig.listener_at(2 * PASSAGE_MS)
     rig.player.asleep[(listener, BOOK_ID)] = Asleep(

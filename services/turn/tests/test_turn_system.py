@@ -33,7 +33,7 @@ from bedside_guard import STOP_THERE, clock
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 from bedside_player.listeners import ListenerExists, Listeners
-from bedside_testing import RunningSystem, corpus_file, played_on_from, run_bedside, start_system
+from bedside_testing import RunningSystem, corpus_file, run_bedside, start_system
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain import speech
 from bedside_turn.domain.lengths import said_length
@@ -437,25 +437,23 @@ async def test_places_from_the_listeners_history_meet_the_offer_arithmetic(bus: 
 
     skipped = await ask(bus, listener, book, "take me back to where I was before I skipped ahead")
     assert skipped.outcome == "moved"
-    # each seek left from where the book had got to playing since the report before it: a moment on
-    assert played_on_from(on_speaker, (await state(bus, listener, book)).position_ms)
+    assert (await state(bus, listener, book)).position_ms == on_speaker
 
     again = await ask(bus, listener, book, "the time before that")
     assert again.outcome == "moved"
-    back_in_first = (await state(bus, listener, book)).position_ms
-    assert played_on_from(in_first, back_in_first)
+    assert (await state(bus, listener, book)).position_ms == in_first
 
     speaker = await ask(bus, listener, book, "when did I last listen on the speaker?")
     shown = await state(bus, listener, book)
     assert speaker.outcome == "listed"
-    assert ([row.start_ms for row in shown.rows], shown.position_ms) == ([on_speaker], back_in_first)
+    assert ([row.start_ms for row in shown.rows], shown.position_ms) == ([on_speaker], in_first)
     assert shown.rows[0].ahead  # from the first chapter, the speaker's place is further on: covered
     assert speaker.rows[0].endswith("further on (covered)")
     assert speaker.speech == speech.ONE_ROW_AHEAD  # a place ahead is not said
 
     none_before = await ask(bus, listener, book, "the time before that")
     assert none_before.outcome == "refused"
-    assert (await state(bus, listener, book)).position_ms == back_in_first
+    assert (await state(bus, listener, book)).position_ms == in_first
 
     for reply in (asked, skipped, again, speaker, none_before):
         assert not [t for t in hidden if t in reply.speech or any(t in row for row in reply.rows)]

@@ -251,8 +251,6 @@ class PlayerDouble:
     """The listeners and books a test says are paused; every other plays."""
     asleep: dict[tuple[str, str], Asleep] = field(default_factory=dict)
     """The newest FellAsleep a test says the player's state carries."""
-    last_moves: dict[tuple[str, str], int] = field(default_factory=dict)
-    """The sequence of the newest move a test says the player's state carries (0 otherwise)."""
     timer_paused: set[tuple[str, str]] = field(default_factory=set)
     """The listeners and books a test says rest where the sleep timer paused them (the player's rule)."""
     commands: list[PlayerCommand] = field(default_factory=list)
@@ -281,8 +279,8 @@ class PlayerDouble:
                 key, 0
             ),  # a book not started is at its start, as the player has it
             playing=key not in self.paused,
-            seq=max(1, self.last_moves.get(key, 0)),
-            last_move_seq=self.last_moves.get(key, 0),
+            seq=1,
+            last_move_seq=0,
             rows=self.rows.get(key, []),
             list_turn_id=self.list_turns.get(key),
             asleep=self.asleep.get(key),

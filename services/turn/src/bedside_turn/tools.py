@@ -224,8 +224,7 @@ class ToolBox:
         pending = book.transcript.pending if book is not None and book.transcript is not None else []
         asleep = None
         if args.span in ("since_asleep", "before_asleep"):
-            state = await self.backends.state(StateRequest(listener=self.listener, book=self.book))
-            asleep = recaps.doze_still_told(state, self.here_ms)
+            asleep = (await self.backends.state(StateRequest(listener=self.listener, book=self.book))).asleep
         left_off = None
         if args.span == "last_time":
             lookup = LocateRequest(listener=self.listener, book=self.book, left_off=True, limit=1)

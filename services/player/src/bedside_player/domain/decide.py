@@ -293,7 +293,7 @@ def decide(
                 return None  # where a paused book stands already: no move, no history row
             return Seeked(
                 device=command.device,
-                from_ms=paused_where(state, now_ms, book_end_ms),
+                from_ms=state.position_ms,
                 position_ms=to_ms,
                 basis_seq=command.basis_seq,
                 device_clock=command.device_clock,
@@ -313,7 +313,7 @@ def decide(
             to_ms = state.rows[command.row].start_ms
             return RowPressed(
                 row=command.row,
-                from_ms=paused_where(state, now_ms, book_end_ms),
+                from_ms=state.position_ms,
                 to_ms=to_ms,
                 device=command.device,
                 turn_id=state.list_turn_id,
@@ -329,7 +329,7 @@ def decide(
                 check_basis(state, command.basis_seq)
             return Moved(
                 cause="undo",
-                from_ms=paused_where(state, now_ms, book_end_ms),
+                from_ms=state.position_ms,
                 to_ms=state.before_move_ms,
                 device=command.device,
                 withdrew_list=withdraws_list(state),

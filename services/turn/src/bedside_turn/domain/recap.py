@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
-from bedside_contracts.player import Asleep, ListenerState
+from bedside_contracts.player import Asleep
 from bedside_contracts.search import ChapterInfo, Recapped, chapter_at
 from bedside_contracts.turn import RecapArgs
 from bedside_guard import chapter_name, clock
@@ -371,16 +371,6 @@ def _dozed_through(asleep: Asleep) -> str:
         f"You dozed off at {clock(asleep.asleep_at_ms)}, {length} before the book paused at "
         f"{clock(asleep.paused_at_ms)}, and I can't pick out anything to tell you from that stretch."
     )
-
-
-def doze_still_told(state: ListenerState, here_ms: int) -> Asleep | None:
-    """The newest doze, while it still says what was missed: a move since the timer's pause was the
-    listener awake choosing a place, and once they have listened on from there past where they dozed
-    off, they have heard it (before that point, what was missed still lies ahead)."""
-    asleep = state.asleep
-    if asleep is None or (state.last_move_seq > asleep.seq and here_ms > asleep.asleep_at_ms):
-        return None
-    return asleep
 
 
 def _still_dozing(asleep: Asleep, here_ms: int) -> bool:
