@@ -575,6 +575,25 @@ def test_undo_pressed_twice_at_once_goes_back_once(
     expect(phone.locator("#pos")).to_have_text("0:00:30")
 
 
+def test_an_undo_made_before_another_devices_move_is_refused_and_says_so(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: an undo refused as made before another device's move was told on the page as
+    "Back to ..., where you were before", the place the other device had moved the book to."""
+    tablet = open_page(
+        "tablet",
+        before_opening=lambda page: page.route(re.compile(r".*/events$"), lambda route: route.abort()),
+    )
+    tablet.get_by_role("button", name="Forward 30 seconds").click()
+    expect(tablet.get_by_role("button", name="Back to where I was (0:00:00)")).to_be_enabled(timeout=WAIT_MS)
+    put_book_at(bedside, listener, BOOK_ID, 90_000)  # another device, whose move the tablet has not seen
+    tablet.get_by_role("button", name="Back to where I was (0:00:00)").click()
+    expect(tablet.locator("#notice")).to_have_text(
+        "Not undone: the book was moved meanwhile, to 0:01:30.", timeout=WAIT_MS
+    )
+    assert bedside.state(listener.name, listener.token)["position_ms"] == 90_000
+
+
 def test_an_undo_on_another_device_is_told_as_going_back_not_as_a_move(open_page: OpenPage) -> None:
     phone = open_page("phone")
     tablet = open_page("tablet")

@@ -110,7 +110,9 @@ async function undo() {
   showUndo();
   try {
     const res = await command("/undo", () => ({ device: DEVICE, basis_seq: state.seq }));
-    if (res && afterCommand(res, "Back to")) notice(undoneWords(position()));
+    // Refused, the book was moved since by another device: that move is told, not an undo.
+    if (res && res.status === 409) afterCommand(res, "Not undone: the book was moved meanwhile, to");
+    else if (res && afterCommand(res, "Back to")) notice(undoneWords(position()));
   } finally {
     state.undo.sending = false;
     showUndo();
