@@ -106,9 +106,11 @@ def test_a_pause_pressed_while_anothers_progress_was_on_its_way_pauses_where_the
     state = apply(fresh(), Report(device="a", position_ms=60_000, playing=True, basis_seq=0))
     b_basis = state.seq
     state = apply(state, Report(device="a", position_ms=600_000, playing=True, basis_seq=state.seq))
-    press = Report(device="b", position_ms=65_000, playing=False, basis_seq=b_basis)
+    press = Report(device="b", position_ms=65_000, playing=False, basis_seq=b_basis, pressed=True)
     event = decide(state, press, book_end_ms=BOOK_END, now_ms=NOW)
     assert event == Paused(device="b", paused_at_ms=600_000)
+    with pytest.raises(Stale):  # the same pause made by the device itself (its recording ended) is stale
+        decide(state, press.model_copy(update={"pressed": False}), book_end_ms=BOOK_END, now_ms=NOW)
     paused = evolve(state, event, state.seq + 1)
     assert (paused.playing, paused.position_ms) == (False, 600_000)
     with pytest.raises(Stale, match="moved"):  # A's next report, from before the pause: A takes it
