@@ -85,3 +85,34 @@ async def until_refused(listeners: Listeners, device: str) -> bool:
             return True
         await asyncio.sleep(0.05)
     return False
+
+
+async def test_every_copy_refuses_a_removed_listener_and_one_started_after_too(nats_url: str) -> None:
+    """The removal runs on one player copy; the others learn it from the records they watch."""
+    clients = [await nats.connect(nats_url) for _ in range(3)]
+    copies: list[Listeners] = []
+    try:
+        remover, other = [await Listeners.open(c.jetstream()) for c in clients[:2]]
+        copies += [remover, other]
+        for copy in copies:
+            await copy.follow_revocations()
+        name = f"gone-{secrets.token_hex(3)}"
+        await remover.create(name)
+        kept = await other.issue_device(name)
+        deleting = remover.kv.delete
+
+        async def keep_devices(key: str, *args: Any, **kwargs: Any) -> bool:
+            return True if key.startswith("device.") else await deleting(key, *args, **kwargs)
+
+        remover.kv.delete = keep_devices  # type: ignore[method-assign]  # its sweep misses the device
+        await remover.retire(name)
+        assert await until_refused(other, kept)
+        later = await Listeners.open(clients[2].jetstream())
+        copies.append(later)
+        await later.follow_revocations()
+        assert await later.listener_for_device(kept) is None
+    finally:
+        for copy in copies:
+            await copy.stop()
+        for client in clients:
+            await client.close()

@@ -86,8 +86,8 @@ class Listeners:
         self.removed: set[str] = set()
         """Listeners whose record says removed, as the watch has seen them."""
         self._watchers: list[KeyValue.KeyWatcher] = []
-        self._records_read = asyncio.Event()
-        """The watch has handed over every record there was when it began: ``removed`` is whole."""
+        self._removed_read = False
+        """Every record there was when the watch began has been read: ``removed`` is whole."""
         self._following: list[asyncio.Task[None]] = []
 
     @classmethod
@@ -100,9 +100,15 @@ class Listeners:
     async def follow_revocations(self) -> None:
         """Watch the token keys and the records: forget each token as it is deleted, and learn each
         listener removed (what the service runs). The records there are now come first."""
+        self._removed_read = False
         self._watchers = [await self.kv.watch(keys) for keys in ("token.>", "listener.>")]
         self._following = [asyncio.create_task(self._forget_revoked(w)) for w in self._watchers]
-        self._records_read.clear()
+        # the records there are, read once: the watch's first pass may end after its marker says so
+        for key in await live_keys(self.js, subjects.LISTENERS_BUCKET, under="listener."):
+            stored = await self._stored(key.removeprefix("listener."))
+            if stored is not None and stored.retired:
+                self.removed.add(stored.listener)
+        self._removed_read = True
 
     @property
     def remembering(self) -> bool:
@@ -112,8 +118,6 @@ class Listeners:
         try:
             async for entry in watcher:
                 if entry is None:  # what there was when the watch began has all come
-                    if watcher is self._watchers[-1]:
-                        self._records_read.set()
                     continue
                 if entry.key.startswith("listener."):
                     if entry.value and ListenerRecord.model_validate_json(entry.value).retired:
@@ -240,7 +244,7 @@ class Listeners:
         runs (no read on the busiest routes), read from their record otherwise."""
         if not listener:
             return None
-        if self.remembering and self._records_read.is_set():
+        if self.remembering and self._removed_read:
             return None if listener in self.removed else listener
         return listener if await self.record(listener) is not None else None
 
