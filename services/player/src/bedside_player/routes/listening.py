@@ -108,7 +108,7 @@ async def pause(own: Own, body: DeviceBody | None = None) -> Response:
     return await run(own, Pause(device=body.device if body else None))
 
 
-@router.post("/undo", response_model=Accepted)
+@router.post("/undo", response_model=Accepted, responses=REFUSED)
 async def undo(own: Own, body: UndoBody | None = None) -> Response:
     return await run(own, Undo(device=body.device, basis_seq=body.basis_seq) if body else Undo())
 
