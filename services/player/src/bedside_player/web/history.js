@@ -3,7 +3,7 @@ import { api, listenerPath } from "./api.js";
 import { chapterTitle } from "./book.js";
 import { afterCommand, command, position, seekTo, settleScrub, showUndo, undoneWords } from "./position.js";
 import { DEVICE, HISTORY_FETCH, state } from "./state.js";
-import { chapterHeading, clock, el, notice, redrawKeepingFocus } from "./ui.js";
+import { chapterHeading, clock, el, notice } from "./ui.js";
 
 const KIND = {
   reported: "listening", seeked: "you moved", moved: "moved by a question", goto: "moved by a question",
@@ -45,7 +45,6 @@ function entryItem(entry) {
   const b = document.createElement("button");
   b.type = "button";
   b.className = "btn";
-  b.dataset.seq = String(entry.seq);
   const when = document.createElement("span");
   when.className = "when";
   when.textContent = clock(entry.position_ms || 0);
@@ -64,8 +63,6 @@ function entryItem(entry) {
   li.append(b);
   return li;
 }
-
-const sameEntry = (was, buttons) => buttons.find((b) => b.dataset.seq === was.dataset.seq);
 
 function showEntries(entries, older) {
   if (!older) el.history.replaceChildren();
@@ -94,9 +91,11 @@ export async function loadHistory(older) {
   try { res = await api("GET", path); } catch { return; }
   if (!res.ok) return;
   const entries = res.data.entries;
-  // Drawn again at every state a playing page takes in: the focus stays on its entry, or where it was
-  // in the list when that entry is gone (a stretch of listening shows its newest report only).
-  redrawKeepingFocus(el.history, () => showEntries(entries, older), sameEntry);
+  // Asked again at every state a playing page takes in, it is not drawn again under the keyboard's
+  // focus: its entry, drawn and focused again, would be read out over the book at every report.
+  // It is drawn once the focus leaves it.
+  if (!older && el.history.contains(document.activeElement)) heldEntries = entries;
+  else showEntries(entries, older);
   if (entries.length) state.historyBefore = entries[entries.length - 1].seq;
   el.more.hidden = entries.length < HISTORY_FETCH;
 }
@@ -119,7 +118,16 @@ async function undo() {
   }
 }
 
+let heldEntries = null;
+function drawHeld(event) {
+  if (heldEntries === null || el.history.contains(event.relatedTarget)) return;
+  const entries = heldEntries;
+  heldEntries = null;
+  showEntries(entries, false);
+}
+
 export function wireHistory() {
+  el.history.addEventListener("focusout", drawHeld);
   el.undo.addEventListener("click", undo);
   el.more.addEventListener("click", () => loadHistory(true));
 }

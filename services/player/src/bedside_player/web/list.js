@@ -29,10 +29,11 @@ export function renderRows() {
 }
 
 // A list is said once, as it comes. The list itself is no live region: it was read whole again at
-// every redraw, and, shown in the same moment as its rows, not read at all when it came.
+// every redraw, and, shown in the same moment as its rows, not read at all when it came. A row the
+// book plays past, or comes back before, is the same list.
 let announcedList = JSON.stringify([null, []]);
 function announceNewList(rows) {
-  const list = JSON.stringify([state.listTurnId, rows]);
+  const list = JSON.stringify([state.listTurnId, rows.map((row) => row.start_ms)]);
   if (list === announcedList) return;
   announcedList = list;
   if (rows.length) announce(`Where to? ${[...el.rows.querySelectorAll(".row")].map(rowWords).join("; ")}.`);

@@ -59,17 +59,15 @@ export function announce(text) {
   el.said.textContent = text;
 }
 
-// Draws `container` again with `draw`, keeping the keyboard focus on the button it was on: the one
-// `sameAs` finds among the new buttons, else the one at the same place. A redrawn button drops the
-// focus to the page, where a screen reader starts again from the top.
-export function redrawKeepingFocus(container, draw, sameAs = () => null) {
+// Draws `container` again with `draw`, keeping the keyboard focus on the button at the place it was
+// on. A redrawn button drops the focus to the page, where a screen reader starts again from the top.
+export function redrawKeepingFocus(container, draw) {
   const buttons = () => [...container.querySelectorAll("button")];
-  const focused = document.activeElement;
-  const index = buttons().indexOf(focused);
+  const index = buttons().indexOf(document.activeElement);
   draw();
   if (index < 0) return;
   const now = buttons();
-  (sameAs(focused, now) || now[Math.min(index, now.length - 1)])?.focus();
+  now[Math.min(index, now.length - 1)]?.focus();
 }
 
 export function showLink(up) {
