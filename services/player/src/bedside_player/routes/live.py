@@ -19,7 +19,8 @@ from bedside_player.routes.listening import LISTENER_BOOK
 
 SSE_RESPONSE: dict[int | str, dict[str, object]] = {
     200: {
-        "description": "server-sent events: the state at once, then every change",
+        "description": "server-sent events: a ping (saying how often pings come) and the state at "
+        "once, then every change, and a ping whenever the stream has been idle that long",
         "content": {"text/event-stream": {"schema": {"type": "string"}}},
     }
 }
@@ -62,7 +63,7 @@ class PushStream(StreamingResponse):
 
 @router.get("/events", response_class=PushStream, status_code=200, responses=SSE_RESPONSE)
 async def events(own: Own) -> PushStream:
-    """Server-sent events: the current state at once, then every change."""
+    """Server-sent events: a ping and the current state at once, then every change."""
     hub = own.service.hub
     watcher = await hub.watch(own.listener, own.book.id)
     try:

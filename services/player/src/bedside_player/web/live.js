@@ -11,6 +11,8 @@ const LAST_RETRY_MS = 15_000;
 // dead though open (a hung server, a connection lost while a laptop slept) and is opened again.
 const SILENT_PINGS = 2.5;
 let pingEveryMs = null;
+// Before any ping has said how often they come: a stream that opens and says nothing at all.
+const FIRST_WORD_MS = 30_000;
 
 function onState(event) {
   let parsed = null;
@@ -33,12 +35,11 @@ export function listen() {
     let silence = 0;
     const heard = () => {
       clearTimeout(silence);
-      if (pingEveryMs === null) return;
       silence = setTimeout(() => {
         source.close();
         showStream(false);
         again();
-      }, pingEveryMs * SILENT_PINGS);
+      }, pingEveryMs === null ? FIRST_WORD_MS : pingEveryMs * SILENT_PINGS);
     };
     heard(); // an opening that never answers is as silent
     source.addEventListener("open", () => {
