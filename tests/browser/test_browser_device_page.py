@@ -1351,6 +1351,7 @@ def test_arrows_on_the_book_picker_only_browse_and_open_opens_the_book_chosen(op
     expect(opening).to_be_enabled()
     chosen = picker.input_value()
     assert chosen != BOOK_ID
+    page.wait_for_timeout(1_500)  # the arrow's change opened the book within this, before
     expect(page).to_have_url(re.compile(rf"[?&]book={BOOK_ID}\b"))
     expect(page.locator("main")).to_have_attribute("data-ready", "true")
     page.keyboard.press("Tab")
