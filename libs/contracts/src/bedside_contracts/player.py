@@ -446,14 +446,17 @@ class CancelList(Contract):
     device: Name | None = None
 
 
-class Undo(Contract):
-    op: Literal["undo"] = "undo"
+class UndoBody(Contract):
     device: Name | None = None
     basis_seq: Seq | None = Field(
         default=None,
         description="the newest sequence the device had seen: a move since makes the undo stale "
         "(a second tap, or another device's undo, would undo the undo); None from a caller without one",
     )
+
+
+class Undo(UndoBody):
+    op: Literal["undo"] = "undo"
 
 
 class JoinDevice(Contract):
@@ -682,10 +685,6 @@ class Located(Contract):
 
 class DeviceBody(Contract):
     device: Name | None = None
-
-
-class UndoBody(DeviceBody):
-    basis_seq: Seq | None = Field(default=None, description="as Undo's")
 
 
 class JoinBody(Contract):

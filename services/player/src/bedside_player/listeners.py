@@ -84,7 +84,7 @@ class Listeners:
         """Token hashes seen deleted (tokens are never reused): a lookup that read one just before
         its deletion arrived does not remember it."""
         self.removed: set[str] = set()
-        """Listeners whose record says removed, as the watch has seen them."""
+        """Listeners whose record says removed: read as the watch begins, then as it sees them."""
         self._watchers: list[KeyValue.KeyWatcher] = []
         self._removed_read = False
         """Every record there was when the watch began has been read: ``removed`` is whole."""
@@ -99,7 +99,7 @@ class Listeners:
 
     async def follow_revocations(self) -> None:
         """Watch the token keys and the records: forget each token as it is deleted, and learn each
-        listener removed (what the service runs). The records there are now come first."""
+        listener removed (what the service runs). The records there are now are read at once."""
         self._removed_read = False
         self._watchers = [await self.kv.watch(keys) for keys in ("token.>", "listener.>")]
         self._following = [asyncio.create_task(self._forget_revoked(w)) for w in self._watchers]

@@ -94,9 +94,7 @@ def after_a_move(
             return timer
         return timer.model_copy(update={"stop_at_ms": chapter_end_ms, "chapter": None})
     # minutes the book's end cut are counted too (``past_end_ms``): moved back, they are had again
-    counted_to = (
-        timer.past_end_ms if timer.book_ends_first and timer.past_end_ms is not None else timer.stop_at_ms
-    )
+    counted_to = timer.past_end_ms if timer.past_end_ms is not None else timer.stop_at_ms
     stop_at_ms = max(to_ms, to_ms + counted_to - from_ms)
     if book_end_ms is not None and stop_at_ms >= book_end_ms:
         return timer.model_copy(
