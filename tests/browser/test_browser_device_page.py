@@ -720,6 +720,23 @@ def test_a_skip_into_a_chapter_not_yet_heard_travels_as_a_move_only(
     assert state["position_ms"] < second
 
 
+def test_back_to_where_i_was_after_a_skip_is_where_the_book_had_played_to(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A page reports every 15 s (a minute, hidden); a skip was recorded as leaving from the newest
+    report, so "Back to where I was" went back to it and the listener heard those seconds again."""
+    page = open_page("phone", extra="&report_ms=600000")
+    page.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"] is True)
+    page.wait_for_function("window.bedside.position_ms >= 4000", timeout=WAIT_MS)
+    played = position_of(page)
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["position_ms"] >= played + 30_000)
+    page.get_by_role("button", name="Back to where I was").click()
+    state = wait_for_state(bedside, listener, BOOK_ID, lambda s: s["last_move_cause"] == "undo")
+    assert state["position_ms"] >= played
+
+
 def test_play_pressed_at_the_end_starts_the_book_again_as_a_move(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -99,6 +99,22 @@ def test_a_skip_from_a_device_that_missed_anothers_progress_counts_from_where_th
     assert apply(state, up_to_date).position_ms == 2_193_000  # its own sum, made from what it had seen
 
 
+def test_a_move_leaves_from_where_the_moving_device_had_played_to_when_it_is_the_newest_word() -> None:
+    """A page reports every 15 s: a skip 12 s after a report was recorded as leaving from that
+    report, and "Back to where I was" replayed the 12 s. A seek says where its device had got to;
+    that is where the move leaves from, unless the device had not seen the newest word."""
+    state = apply(fresh(), Report(device="phone", position_ms=60_000, playing=True, basis_seq=0))
+    skip = Seek(device="phone", position_ms=102_000, by_ms=30_000, from_ms=72_000, basis_seq=state.seq)
+    moved = apply(state, skip)
+    assert (moved.position_ms, moved.before_move_ms) == (102_000, 72_000)
+    state = apply(state, Report(device="tablet", position_ms=80_000, playing=True, basis_seq=state.seq))
+    stale = apply(state, Seek(device="phone", position_ms=30_000, from_ms=72_000, basis_seq=state.seq - 1))
+    assert stale.before_move_ms == 80_000  # the tablet's report is newer than anything the phone knew
+    past_the_end = skip.model_copy(update={"from_ms": BOOK_END + 1, "basis_seq": state.seq})
+    with pytest.raises(Invalid):
+        decide(state, past_the_end, book_end_ms=BOOK_END, now_ms=NOW)
+
+
 def test_a_pause_pressed_while_anothers_progress_was_on_its_way_pauses_where_the_book_got_to() -> None:
     """Both devices playing, B's pause crossed A's report: before, it was refused as stale, and B's
     page took the state and played on, the press undone (seen in CI). Now the book pauses, where A

@@ -420,6 +420,12 @@ class SeekBody(Contract):
         "device believed that to be, and the player counts from where the book has got to when it "
         "had not seen another device's progress",
     )
+    from_ms: Millis | None = Field(
+        default=None,
+        description="where this device had played to when the listener moved it, newer than its last "
+        "report: the move leaves from there (where undo goes back to) while nothing newer came from "
+        "another device",
+    )
 
 
 class Seek(SeekBody):

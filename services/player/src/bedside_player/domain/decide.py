@@ -216,6 +216,15 @@ def sought(state: PlayerState, command: Seek, now_ms: int, book_end_ms: int | No
     return max(0, skipped if book_end_ms is None else min(skipped, book_end_ms))
 
 
+def left_from(state: PlayerState, command: Seek, book_end_ms: int | None) -> int:
+    """Where a seek leaves from: where its device says it had played to, which is newer than any
+    report of it, unless another device's word came since; else the book's recorded place."""
+    if command.from_ms is None or command.basis_seq < state.newest_news_for(command.device):
+        return state.position_ms
+    check_position(command.from_ms, book_end_ms)
+    return command.from_ms
+
+
 def leave(
     state: PlayerState, command: LeaveDevice, book_end_ms: int | None, now_ms: int
 ) -> DeviceLeft | None:
@@ -294,7 +303,7 @@ def decide(
                 return None  # where a paused book stands already: no move, no history row
             return Seeked(
                 device=command.device,
-                from_ms=state.position_ms,
+                from_ms=left_from(state, command, book_end_ms),
                 position_ms=to_ms,
                 basis_seq=command.basis_seq,
                 device_clock=command.device_clock,

@@ -478,10 +478,12 @@ export async function seekTo(ms, by = null) {
   skips.unanswered += 1;
   let sentTo = target;
   const body = () => {
-    state.unsentMoves.shift();
+    // Where this move leaves from (undo goes back there), newer than any report: where the page
+    // had got to, moved as far as the player moved the skips before this one from their sums.
+    const from = clamp(state.unsentMoves.shift() + skips.shift);
     if (by === null) skips.shift = 0; // a place chosen: what comes after counts from it
     sentTo = by === null ? target : clamp(target + skips.shift);
-    const sent = { device: DEVICE, position_ms: sentTo, basis_seq: state.seq, device_clock: Date.now() };
+    const sent = { device: DEVICE, position_ms: sentTo, from_ms: from, basis_seq: state.seq, device_clock: Date.now() };
     return by === null ? sent : { ...sent, by_ms: by };
   };
   const answered = (res, got) => {
