@@ -48,27 +48,25 @@ async def known_book(book: BookId, request: Request) -> BookInfo:
 
 
 async def listener_book(listener: ListenerName, book: BookId, request: Request) -> Target:
-    """Credential, then listener (403 for another's, 404 for none), then book: one dependency.
+    """Credential, then listener (403 for any other), then book: one dependency.
 
     Sub-dependencies would be resolved on every report, the busiest route, so the checks
     are plain calls here, in the same order.
     """
-    service = service_in(request)
-    await check_owner(service, request.state.caller, listener)
-    return await target_of(service, listener, book)
+    check_owner(request.state.caller, listener)
+    return await target_of(service_in(request), listener, book)
 
 
-async def check_owner(service: Service, caller: str, listener: str) -> None:
-    """403 for another listener's path, 404 for a listener there is not."""
+def check_owner(caller: str, listener: str) -> None:
+    """403 for any listener's path but the caller's own, whether or not there is such a listener:
+    a 404 for names no one has would tell a guest which names the household's listeners have."""
     if not owns(caller, listener):
-        if await service.listeners.record(listener) is None:
-            raise HTTPException(404, "there is no such listener")
         raise HTTPException(403, "this token belongs to another listener")
 
 
 async def own_listener(listener: ListenerName, request: Request) -> str:
-    """A listener the caller's credential owns (403 for another's, 404 for none)."""
-    await check_owner(service_in(request), request.state.caller, listener)
+    """A listener the caller's credential owns (403 for any other name)."""
+    check_owner(request.state.caller, listener)
     return listener
 
 

@@ -26,7 +26,7 @@ DOCUMENTED_ERRORS: dict[int | str, dict[str, object]] = {
         400: "a malformed request line or header",
         401: "no token, or a token of no listener",
         403: "the token belongs to another listener",
-        404: "no such listener, book or route",
+        404: "no such book or route",
         405: "the route does not take this method",
         413: "the request body is too large",
         422: "the request does not fit its schema",
