@@ -763,6 +763,49 @@ def test_play_on_one_device_and_the_other_follows(open_page: OpenPage) -> None:
     expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
 
 
+SIGNED_IN_AS_ANOTHER = re.compile(r"^This browser now listens as \S+: their link was opened in it\.")
+
+
+def test_another_listeners_link_opened_in_the_same_browser_stops_the_first_listeners_tab(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A household session: the device cookie is the browser's, so a second listener's link opened
+    in another tab made it theirs; the first tab played on all night with every report refused,
+    its notice saying "Could not do that: this token belongs to another listener" again and again."""
+    page = open_page("phone")
+    page.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"] is True)
+    bob = f"{listener.name[:40]}-bob"
+    second = page.context.new_page()
+    second.goto(f"{bedside.url}/?book={BOOK_ID}#token={bedside.add_listener(bob)}&listener={bob}")
+    expect(second.locator("#who")).to_have_text(f"Listening as {bob}", timeout=WAIT_MS)
+    notice = page.locator("#notice")
+    expect(notice).to_have_text(SIGNED_IN_AS_ANOTHER, timeout=5_000)  # at once, not at its next report
+    expect(notice).to_contain_text(f"open {listener.name}'s link again")
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+    expect(second.locator("#notice")).not_to_have_text(SIGNED_IN_AS_ANOTHER)
+
+
+def test_a_tab_whose_cookie_became_another_listeners_unheard_stops_at_its_next_refusal(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """As above, with the word of the other tab missed (a browser without the channel, a tab asleep
+    at the time): the first refusal of another listener's cookie stops the tab."""
+    page = open_page("phone", extra="&report_ms=1000")
+    page.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"] is True)
+    bob = f"{listener.name[:40]}-bob"
+    bobs = {"Authorization": f"Bearer {bedside.add_listener(bob)}"}
+    traded = httpx.post(f"{bedside.url}/api/session", headers=bobs, timeout=10)
+    traded.raise_for_status()
+    page.context.add_cookies(
+        [{"name": name, "value": value, "url": bedside.url} for name, value in traded.cookies.items()]
+    )
+    notice = page.locator("#notice")
+    expect(notice).to_have_text(SIGNED_IN_AS_ANOTHER, timeout=WAIT_MS)
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+
+
 def test_a_duplicated_tab_is_a_device_of_its_own(
     bedside: Bedside, browser: Browser, listener: Listener
 ) -> None:

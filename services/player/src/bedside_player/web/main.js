@@ -11,10 +11,10 @@ import { historySoon, loadHistory, wireHistory } from "./history.js";
 import { renderRows, wireList } from "./list.js";
 import { listen } from "./live.js";
 import {
-  afterJoin, follow, leave, pauseEverywhere, position, refreshState, render, renderPlay, report, skip, togglePlay,
-  wirePosition,
+  afterJoin, follow, leave, pauseEverywhere, position, refreshState, render, renderPlay, report, signedInAs, skip,
+  togglePlay, wirePosition,
 } from "./position.js";
-import { offerPairing, signIn } from "./signin.js";
+import { hearOtherTabs, offerPairing, signIn } from "./signin.js";
 import { adoptSleep, carryTimerTo, movedHere, renderSleep, wireSleep } from "./sleep.js";
 import { claimDeviceName, DEVICE, REPORT_EVERY_MS, SKIP_MS, state } from "./state.js";
 import { el, notice } from "./ui.js";
@@ -153,6 +153,7 @@ async function start() {
     offerPairing();
     return;
   }
+  hearOtherTabs(signedInAs);
   wireAdding();
   try {
     await openBook();

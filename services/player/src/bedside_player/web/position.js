@@ -228,9 +228,29 @@ export async function settled() {
 export const REMOVED_WORDS =
   "This listener was removed from Bedside, so nothing more is recorded here. Ask whoever runs Bedside for a new link.";
 function removed() {
-  if (state.removed) return;
-  state.removed = true;
+  if (state.stopped) return;
+  state.stopped = true;
   stopSaying(REMOVED_WORDS);
+}
+
+// The device cookie is the browser's: another listener's link opened in another tab makes it theirs,
+// and every command of this page would be refused as another's. Stop for good, saying so. `other`:
+// whom the browser listens as now (null: no one). True when this page stopped for it.
+export function signedInAs(other) {
+  if (state.stopped || !state.listener || other === state.listener) return false;
+  state.stopped = true;
+  const me = state.listener;
+  stopSaying(other
+    ? `This browser now listens as ${other}: their link was opened in it. To listen as ${me} here, open ${me}'s link again.`
+    : `This browser is no longer signed in. To listen as ${me} here, open ${me}'s link again.`);
+  return true;
+}
+
+// A refusal as another listener's (403): whom the browser listens as now, asked of the server.
+async function signedInAsAnother() {
+  let res;
+  try { res = await api("GET", "/api/session"); } catch { return false; }
+  return signedInAs(res.ok ? res.data.listener : null);
 }
 
 // Stopped for good (the caller marked why, so nothing more is sent): the notice stays.
@@ -255,6 +275,10 @@ function bookRemoved() {
 // else (a route an older player does not have) is said as it is.
 async function whetherTheBookIsGone(refused) {
   if (!(await stopIfTheBookIsGone())) notice(`Could not do that: ${problem(refused)}.`);
+}
+
+async function whetherSignedInAsAnother(refused) {
+  if (!(await signedInAsAnother())) notice(`Could not do that: ${problem(refused)}.`);
 }
 
 // Whether the book was removed, asked of the server: the player ends a removed book's event
@@ -359,6 +383,7 @@ export async function catchUp(tellUntold = async () => false) {
 export async function refreshState({ force = false } = {}) {
   const res = await api("GET", `${listenerPath()}/state`);
   if (res.ok) adopt(findState(res.data) || res.data, { force: force || state.serverWord === null });
+  else if (res.status === 403) await signedInAsAnother();
   return res;
 }
 
@@ -373,7 +398,7 @@ function playedUpTo() {
 
 // `pressed`: the listener pressed play or pause here, which says someone is awake (ADR 24).
 export async function report({ pressed = false } = {}) {
-  if (state.removed || state.bookRemoved) return;
+  if (state.stopped || state.bookRemoved) return;
   if ((recordingLost() || soundRefused) && state.playing) return; // not sounding it: no progress to tell
   state.lastReportAt = performance.now();
   const body = () => ({
@@ -413,12 +438,17 @@ export function leave() {
 }
 
 // What every command's reply does: accepted -> note the seq; refused -> adopt the state.
-// Once the listener is removed, a reply to a command sent before the page heard of it says
-// nothing more, and its refusal would cover the notice saying why.
+// Once the page has stopped (its listener removed, or the browser signed in as another), a reply to
+// a command sent before it heard of it says nothing more, and its refusal would cover the notice
+// saying why. A refusal as another's asks whom the browser listens as now.
 export function afterCommand(res, why) {
-  if (state.removed || state.bookRemoved) return false;
+  if (state.stopped || state.bookRemoved) return false;
   if (res.status === 404) {
     whetherTheBookIsGone(res);
+    return false;
+  }
+  if (res.status === 403) {
+    whetherSignedInAsAnother(res);
     return false;
   }
   if (res.status === 409) {

@@ -23,10 +23,23 @@ export async function signIn() {
   if (res.ok) {
     state.listener = res.data.listener;
     el.who.textContent = `Listening as ${state.listener}`; // a cookie another's link replaced shows
+    if (traded && traded.ok) tellOtherTabs(state.listener);
     return null;
   }
   if (traded) return problem(traded);
   return "This device is not paired: run `bedside pair` where Bedside runs and open the link it prints.";
+}
+
+// The device cookie is the browser's, shared by its tabs: a sign-in here tells the others whom they
+// listen as now, so a tab of another listener stops at once rather than at its next refusal.
+const SIGN_INS = "bedside-sign-ins";
+function tellOtherTabs(listener) {
+  if (typeof BroadcastChannel === "undefined") return;
+  new BroadcastChannel(SIGN_INS).postMessage({ listener });
+}
+export function hearOtherTabs(signedInAs) {
+  if (typeof BroadcastChannel === "undefined") return;
+  new BroadcastChannel(SIGN_INS).onmessage = ({ data }) => signedInAs(data.listener);
 }
 
 // A device that cannot scan: the code `bedside pair` printed, typed (O for 0, I or L for 1 forgiven).
@@ -37,7 +50,10 @@ export function offerPairing() {
     const letters = el.pairCode.value.toUpperCase().replace(/O/g, "0").replace(/[IL]/g, "1")
       .replace(/[^0-9A-Z]/g, "");
     const res = await api("POST", "/api/pair", { code: `${letters.slice(0, 5)}-${letters.slice(5)}` });
-    if (res.ok) location.reload();
+    if (res.ok) {
+      tellOtherTabs(res.data.listener);
+      location.reload();
+    }
     else notice(problem(res), 0);
   });
 }
