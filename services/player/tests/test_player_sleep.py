@@ -223,6 +223,37 @@ def test_the_book_rests_where_the_timer_paused_it_until_someone_moves_it_or_list
     assert not moved.public(NOW).still_where_timer_paused  # as near, but chosen by someone awake
 
 
+def test_the_doze_played_again_from_where_they_fell_asleep_is_heard_as_far_as_it_played() -> None:
+    """The morning after, "back to where I fell asleep" and ten minutes of listening: "what did I
+    miss?" recapped those ten minutes as missed. Played again without a skip ahead, from where they
+    fell asleep or before, the doze counts as heard up to where it has played (never past the pause)."""
+    state = run(at(60_000), SetSleepTimer(device="phone", after=30))
+    state = run(state, Seek(device="phone", position_ms=120_000, basis_seq=state.seq))
+    state = run(state, TimerRanOut(device="phone", position_ms=1_920_000, basis_seq=state.seq))
+    assert state.asleep is not None
+    assert state.asleep.reheard_to_ms is None
+    unmoved = run(state, Report(device="phone", position_ms=1_980_000, playing=True, basis_seq=state.seq))
+    assert unmoved.asleep is not None
+    assert unmoved.asleep.reheard_to_ms is None  # played on from the pause: nothing heard again
+
+    back = run(state, Seek(device="phone", position_ms=100_000, basis_seq=state.seq))
+    back = run(back, Report(device="phone", position_ms=700_000, playing=True, basis_seq=back.seq))
+    assert back.asleep is not None
+    assert back.asleep.reheard_to_ms == 700_000
+    again = run(back, Seek(device="phone", position_ms=650_000, by_ms=-30_000, basis_seq=back.seq))
+    again = run(again, Report(device="phone", position_ms=800_000, playing=True, basis_seq=again.seq))
+    assert again.asleep is not None
+    assert again.asleep.reheard_to_ms == 800_000  # back within what was heard again: still one run
+    through = run(again, Report(device="phone", position_ms=2_000_000, playing=True, basis_seq=again.seq))
+    assert through.asleep is not None
+    assert through.asleep.reheard_to_ms == 1_920_000
+
+    skipped = run(back, Seek(device="phone", position_ms=1_000_000, by_ms=300_000, basis_seq=back.seq))
+    skipped = run(skipped, Report(device="phone", position_ms=1_500_000, playing=True, basis_seq=skipped.seq))
+    assert skipped.asleep is not None
+    assert skipped.asleep.reheard_to_ms == 700_000  # a skip ahead left a stretch unheard
+
+
 def test_with_no_touch_after_setting_it_the_listener_was_awake_when_the_timer_was_set() -> None:
     state = run(at(200_000), SetSleepTimer(device="phone", after=5))
     state = run(state, TimerRanOut(device="phone", position_ms=500_000, basis_seq=state.seq))

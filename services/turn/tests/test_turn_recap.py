@@ -133,6 +133,36 @@ async def test_after_going_back_before_the_doze_what_was_missed_is_ahead(rig: Ri
     assert (reply.outcome, reply.speech) == ("not_yet", recaps.NOTHING_HEARD)
 
 
+async def test_what_was_missed_starts_where_the_doze_was_played_again_to(rig: Rig) -> None:
+    """Played again from where they fell asleep, the doze is heard that far: "what did I miss?" there
+    recapped what they had just heard again."""
+    paused_at, asleep_at, reheard_to = 8 * PASSAGE_MS, 2 * PASSAGE_MS, 5 * PASSAGE_MS
+    doze = Asleep(
+        paused_at_ms=paused_at, asleep_at_ms=asleep_at, reheard_to_ms=reheard_to, seq=9, device="phone"
+    )
+    listener = rig.listener_at(reheard_to)
+    rig.player.asleep[(listener, BOOK_ID)] = doze
+    reply = await rig.ask(listener, "what did I miss?", here_ms=reheard_to)
+    assert (reply.outcome, reply.speech) == ("not_yet", recaps.NOTHING_HEARD)
+
+    skipped_to = paused_at  # then skipped ahead to the pause: the rest of the doze is missed
+    listener = rig.listener_at(skipped_to)
+    rig.player.asleep[(listener, BOOK_ID)] = doze
+    reply = await rig.ask(listener, "what did I miss?", here_ms=skipped_to)
+    assert reply.speech.startswith(f"{recaps.MISSED_SINCE_HEARD_AGAIN.format(clock(reheard_to))} At ")
+    assert all(reheard_to <= t < paused_at for t in said_times(reply.speech))
+
+    all_again = doze.model_copy(update={"reheard_to_ms": paused_at})
+    listener = rig.listener_at(paused_at + PASSAGE_MS)
+    rig.player.asleep[(listener, BOOK_ID)] = all_again
+    reply = await rig.ask(listener, "what did I miss?", here_ms=paused_at + PASSAGE_MS)
+    assert reply.speech.startswith(f"{recaps.DOZE_HEARD_AGAIN} In the last 5 minutes: At ")
+    before = await rig.ask(
+        listener, "what happened just before I fell asleep?", here_ms=paused_at + PASSAGE_MS
+    )
+    assert before.speech.startswith(f"Just before you dozed off at {clock(asleep_at)}: At ")
+
+
 @pytest.mark.parametrize(
     ("here_ms", "chapter", "title"),
     [

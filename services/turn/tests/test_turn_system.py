@@ -459,12 +459,12 @@ async def test_places_from_the_listeners_history_meet_the_offer_arithmetic(bus: 
         assert not [t for t in hidden if t in reply.speech or any(t in row for row in reply.rows)]
 
 
-async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Client) -> None:
-    """A device's timer ran out; keyless, the question shows the place and the request goes there."""
+async def asleep_in_the_second_chapter(bus: Client, listener: str) -> tuple[BookInfo, int, int]:
+    """The sample book, a timer to the second chapter's end set 15 s into it, run out: the book,
+    where they fell asleep and where it paused."""
     info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
-    book, listener = info.id, "e2e-asleep"
-    second = info.chapters[1]
-    awake = second.start_ms + 15_000
+    book = info.id
+    awake = info.chapters[1].start_ms + 15_000
     await seek(bus, listener, book, awake)
     await command(bus, listener, book, SetSleepTimer(device="phone", after="chapter_end"))
     stop = (await state(bus, listener, book)).sleep_timer
@@ -479,11 +479,18 @@ async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Cli
     paused = await state(bus, listener, book)
     assert paused.asleep is not None
     assert (paused.asleep.asleep_at_ms, paused.position_ms, paused.playing) == (awake, stop.stop_at_ms, False)
+    return info, awake, stop.stop_at_ms
 
+
+async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Client) -> None:
+    """A device's timer ran out; keyless, the question shows the place and the request goes there."""
+    listener = "e2e-asleep"
+    info, awake, stopped = await asleep_in_the_second_chapter(bus, listener)
+    book, second = info.id, info.chapters[1]
     asked = await ask(bus, listener, book, "where did I fall asleep?")
     shown = await state(bus, listener, book)
     assert asked.outcome == "listed"
-    assert ([row.start_ms for row in shown.rows], shown.position_ms) == ([awake], stop.stop_at_ms)
+    assert ([row.start_ms for row in shown.rows], shown.position_ms) == ([awake], stopped)
     assert asked.speech == f"That's at {clock(awake)}, in chapter {second.n}. {speech.ONE_ROW}"
 
     missed = await ask(bus, listener, book, "what did I miss?")  # the span asleep, from the stream
@@ -491,7 +498,7 @@ async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Cli
     assert missed.speech.startswith(f"Since you dozed off at {clock(awake)}: At ")
     said_at = [((int(h) * 60 + int(m)) * 60 + int(s)) * 1000 for h, m, s in STAMP.findall(missed.speech)]
     assert said_at
-    assert all(awake - 999 <= at < stop.stop_at_ms for at in said_at)  # a stamp is cut to the second
+    assert all(awake - 999 <= at < stopped for at in said_at)  # a stamp is cut to the second
 
     before = await ask(bus, listener, book, "what happened just before I fell asleep?")
     assert before.speech.startswith(f"Just before you dozed off at {clock(awake)}: At ")
@@ -504,6 +511,28 @@ async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Cli
     assert (await state(bus, listener, book)).position_ms == awake
     again = await ask(bus, listener, book, "what did I miss?")  # back before it: all still ahead
     assert (again.outcome, again.speech) == ("not_yet", recaps.NOTHING_HEARD)
+
+
+async def test_what_was_missed_is_not_what_they_heard_again_the_morning_after(bus: Client) -> None:
+    """Back to where they fell asleep and played on from there: "what did I miss?" recapped what
+    they had just heard again, and past the pause the whole doze."""
+    listener = "e2e-heard-again"
+    info, awake, stopped = await asleep_in_the_second_chapter(bus, listener)
+    book = info.id
+    assert (await ask(bus, listener, book, "go back to where I dozed off")).outcome == "moved"
+
+    async def played_to(position_ms: int) -> None:
+        basis = (await state(bus, listener, book)).seq
+        report = Report(device="phone", position_ms=position_ms, playing=True, basis_seq=basis)
+        await command(bus, listener, book, report)
+
+    await played_to((awake + stopped) // 2)
+    partly = await ask(bus, listener, book, "what did I miss?")
+    assert (partly.outcome, partly.speech) == ("not_yet", recaps.NOTHING_HEARD)
+    await played_to(stopped + 5_000)
+    heard_again = await ask(bus, listener, book, "what did I miss?")
+    assert heard_again.outcome == "answered"
+    assert heard_again.speech.startswith(f"{recaps.DOZE_HEARD_AGAIN} In the last 5 minutes: At ")
 
 
 async def test_why_it_stopped_names_the_timer_while_the_book_rests_where_the_timer_paused_it(

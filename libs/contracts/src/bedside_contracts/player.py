@@ -117,6 +117,20 @@ class Asleep(Contract):
     )
     seq: int = Field(ge=1)
     device: Name
+    reheard_to_ms: Millis | None = Field(
+        default=None,
+        description="how far the doze has been played again, in one run from where they fell asleep or "
+        "before (a skip ahead ends the run): what they missed starts there; at the pause, nothing is missed",
+    )
+    replaying: bool = Field(
+        default=False,
+        description="the book was last moved to within what has been heard of the doze: reports extend "
+        "``reheard_to_ms``",
+    )
+
+    def missed_from_ms(self) -> int:
+        """Where what they missed starts: where they fell asleep, or as far as it has been heard again."""
+        return self.asleep_at_ms if self.reheard_to_ms is None else max(self.asleep_at_ms, self.reheard_to_ms)
 
 
 MoveCause = Literal["seeked", "pressed", "goto", "undo", "fell_asleep", "paused"]

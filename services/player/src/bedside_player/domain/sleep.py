@@ -129,3 +129,17 @@ def still_where_timer_paused(
 def asleep_at(last_touch_ms: int, paused_at_ms: int) -> int:
     """The estimate of when hearing stopped: the last touch or request before the pause."""
     return min(last_touch_ms, paused_at_ms)
+
+
+def doze_after_a_move(asleep: Asleep, to_ms: int) -> Asleep:
+    """A move back to what has been heard of the doze, or before it, starts (or goes on with) one run
+    of playing it again; a move past it ends the run, leaving the rest missed."""
+    replaying = to_ms <= asleep.missed_from_ms()
+    return asleep if replaying == asleep.replaying else asleep.model_copy(update={"replaying": replaying})
+
+
+def doze_played_to(asleep: Asleep, position_ms: int) -> Asleep:
+    """A report while the doze is played again: heard as far as it has played, never past the pause."""
+    if not asleep.replaying or position_ms <= asleep.missed_from_ms():
+        return asleep
+    return asleep.model_copy(update={"reheard_to_ms": min(position_ms, asleep.paused_at_ms)})

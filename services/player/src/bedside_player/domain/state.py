@@ -133,7 +133,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.devices,
         state.events + 1,  # events
         state.sleep_timer,
-        state.asleep,
+        state.asleep and sleep.doze_played_to(state.asleep, event.position_ms),
         event.position_ms if event.pressed else state.last_touch_ms,  # someone awake (ADR 24)
         players,
         state.last_move_cause,
@@ -152,6 +152,7 @@ def _moved(state: PlayerState, seq: int, event: Seeked | Moved | RowPressed, cau
         last_move_seq=seq,
         last_move_cause=cause,
         sleep_timer=timer,
+        asleep=state.asleep and sleep.doze_after_a_move(state.asleep, to_ms),
     )
 
 

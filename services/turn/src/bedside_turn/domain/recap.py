@@ -31,6 +31,8 @@ SPOKEN_WORDS = 70
 
 NOTHING_HEARD = "You haven't heard anything of that stretch yet, so it's all still ahead of you."
 NO_BREAK_YET = "You haven't stopped listening for an hour or more yet."
+DOZE_HEARD_AGAIN = "You've since heard again all you dozed through."
+MISSED_SINCE_HEARD_AGAIN = "From {}, the rest of what you dozed through:"
 NOTHING_SAYABLE = "I can't pick out anything to tell you from that stretch; it was very short."
 NOT_TRANSCRIBED_YET = (
     "That part is still being transcribed, so I can't tell you what happened in it yet."
@@ -287,18 +289,11 @@ def _span(
                 "The last minutes they heard before they last stopped listening for a while",
             )
         case "since_asleep":
+            if asleep is not None and asleep.missed_from_ms() >= asleep.paused_at_ms:
+                chosen = _last_minutes(FALLBACK_MINUTES, here_ms)
+                return replace(chosen, opening=f"{DOZE_HEARD_AGAIN} {chosen.opening}")
             if asleep is not None and _still_dozing(asleep, here_ms):
-                chosen = ChosenSpan(
-                    asleep.asleep_at_ms,
-                    min(asleep.paused_at_ms, here_ms),
-                    f"Since you dozed off at {clock(asleep.asleep_at_ms)}:",
-                    "From when they dozed off to where the sleep timer paused the book",
-                )
-                return (
-                    chosen
-                    if here_ms <= asleep.asleep_at_ms
-                    else replace(chosen, nothing_heard=_dozed_through(asleep))
-                )
+                return _missed(asleep, here_ms)
             return _last_minutes(FALLBACK_MINUTES, here_ms, asleep_unknown=True)
         case "before_asleep":
             if asleep is not None and _still_dozing(asleep, here_ms):
@@ -359,6 +354,19 @@ def at_chapter_start(n: int) -> OwnWords:
     """Said of the chapter playing when none of it has played: its number, which the page shows,
     and not its title, which is heard only as the chapter begins."""
     return OwnWords(f"You're at the very start of {chapter_name(n)}; nothing of it has played yet.")
+
+
+def _missed(asleep: Asleep, here_ms: int) -> ChosenSpan:
+    """What they slept through and have not heard again, up to the line."""
+    missed_from = asleep.missed_from_ms()
+    opening = (
+        f"Since you dozed off at {clock(missed_from)}:"
+        if missed_from == asleep.asleep_at_ms
+        else MISSED_SINCE_HEARD_AGAIN.format(clock(missed_from))
+    )
+    told = "From when they dozed off, or as far as they heard it again, to where the sleep timer paused it"
+    chosen = ChosenSpan(missed_from, min(asleep.paused_at_ms, here_ms), opening, told)
+    return chosen if here_ms <= missed_from else replace(chosen, nothing_heard=_dozed_through(asleep))
 
 
 def _dozed_through(asleep: Asleep) -> str:
