@@ -558,6 +558,27 @@ def test_a_book_asked_for_while_a_move_back_is_on_its_way_names_no_chapter_now_a
     expect(phone.locator("#history")).not_to_contain_text(title)
 
 
+def test_an_answer_and_what_was_announced_go_when_the_book_moves_back_before_them(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A spoiler hunt: asked in chapter 3, the answer (a chapter's title, the book's words) and the
+    list's announcement for screen readers stayed on the page after another device moved the book
+    back to the start, where all of it is ahead again; the titles and the rows were hidden again."""
+    phone = open_page("phone")
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    put_book_at(bedside, listener, BOOK_ID, chapters[2]["start_ms"] + 10_000, phone)
+    ask(phone, "take me to where the boy brings a kitten")
+    expect(phone.locator("#said")).to_contain_text("The Letter", timeout=WAIT_MS)
+    expect(phone.locator("#answer")).not_to_be_empty()
+    ask(phone, "who is the keeper of the lamp?")
+    answer = phone.locator("#answer").inner_text()
+    put_book_at(bedside, listener, BOOK_ID, 0, phone)
+    expect(phone.locator("#answer")).to_be_empty(timeout=WAIT_MS)
+    expect(phone.locator("#said")).to_be_empty()
+    assert answer not in phone.locator("main").inner_text()
+
+
 def test_undo_pressed_twice_at_once_goes_back_once(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -3,7 +3,7 @@
 import { api, listenerPath, unanswered } from "./api.js";
 import { refreshState, settled } from "./position.js";
 import { DEVICE, state } from "./state.js";
-import { el, notice } from "./ui.js";
+import { announce, el, notice } from "./ui.js";
 
 // One question at a time, typed or said aloud: while one is unanswered the Ask button is off
 // (Enter with it), and a second is not sent; a typed one stays in the box to send once the answer
@@ -66,6 +66,19 @@ export async function answered(reply) {
   el.answer.dataset.outcome = reply.outcome || "";
   speak(speech);
   await refreshState(); // the push may be slower than the reply
+  answeredAfterMove = state.lastMoveSeq; // the answer's own move, if it made one, is in it
+}
+
+// An answer and what was announced are guarded at the place they were said. A move back after them,
+// here or on another device, may put what they said ahead again: they go, as the titles and the
+// list's words do. `own`: this page's move, made after the answer by the listener's hand.
+let answeredAfterMove = null;
+export function forgetWhatWasSaid(own) {
+  announce("");
+  if (pending || answeredAfterMove === null || (!own && state.lastMoveSeq <= answeredAfterMove)) return;
+  answeredAfterMove = null;
+  el.answer.textContent = "";
+  el.answer.dataset.outcome = "";
 }
 
 let ducked = null;

@@ -2,7 +2,7 @@
 // elsewhere. This module wires the others together and starts the page.
 import { openAdding, wireAdding } from "./adding.js";
 import { api, listenerPath, refusal } from "./api.js";
-import { wireAsk } from "./ask.js";
+import { forgetWhatWasSaid, wireAsk } from "./ask.js";
 import {
   bookSoon, ensureChapterTitle, forgetTitlesFrom, loadBook, noSuchBook, offerTheBooksLeft, pickBook, refreshBookList,
   renderChapter, whenSwitching,
@@ -26,7 +26,10 @@ whenSwitching(async (book) => {
 });
 follow({
   jumped(ms, back) {
-    if (back) forgetTitlesFrom(ms);
+    if (back) {
+      forgetTitlesFrom(ms);
+      forgetWhatWasSaid(false);
+    }
     bookSoon();
   },
   adopted(next) {
@@ -37,7 +40,10 @@ follow({
   },
   moving(ms, back) {
     movedHere(ms);
-    if (back) forgetTitlesFrom(ms); // a title learned further on is ahead again
+    if (back) { // a title learned further on, or an answer given there, is ahead again
+      forgetTitlesFrom(ms);
+      forgetWhatWasSaid(true);
+    }
     bookSoon();
   },
   sought: historySoon,
