@@ -27,7 +27,7 @@ from bedside_turn.domain.recap import RecapAsked
     [
         ("take me back to where the horse dies", FindPlace("the horse dies", "back")),
         ("Take me to the part where they find the tunnel.", FindPlace("they find the tunnel")),
-        ("go back to where Tamsin found the ledger", FindPlace("tamsin found the ledger", "back")),
+        ("go back to where Tamsin found the ledger", FindPlace("Tamsin found the ledger", "back")),
         ("rewind to the storm", FindPlace("the storm", "back")),
         ("return to the storm", FindPlace("the storm", "back")),
         ("skip ahead to the storm", FindPlace("the storm", "forward")),
@@ -1105,10 +1105,10 @@ def test_from_the_top_is_never_a_search_of_the_book(utterance: str) -> None:
         ("go to the chapter called the hunt", intents.ChapterTitled("the hunt")),
         (
             'can you take me back to the chapter called "My Early Home", please',
-            intents.ChapterTitled("my early home"),
+            intents.ChapterTitled("my Early Home"),
         ),
         ("play the chapter titled a stormy day", intents.ChapterTitled("a stormy day")),
-        ("I want to go to the chapter named Ginger's Story", intents.ChapterTitled("ginger's story")),
+        ("I want to go to the chapter named Ginger's Story", intents.ChapterTitled("Ginger's Story")),
         ("the chapter called liberty", intents.ChapterTitled("liberty")),
         ("go to the story called the red-headed league", intents.ChapterTitled("the red-headed league")),
         ("go to chapter 3", Chapter(3)),  # a number is still the number
@@ -1295,7 +1295,7 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("previous story", intents.NextChapter(-1)),  # was a recap of it
         (
             "halfway through the book, when Beauty is sold",
-            FindPlace("halfway through the book when beauty is sold"),
+            FindPlace("halfway through the book when Beauty is sold"),
         ),
     ],
 )

@@ -459,6 +459,29 @@ async def test_places_from_the_listeners_history_meet_the_offer_arithmetic(bus: 
         assert not [t for t in hidden if t in reply.speech or any(t in row for row in reply.rows)]
 
 
+async def test_a_place_asked_for_by_a_name_not_heard_yet_is_the_same_whether_the_book_has_it(
+    bus: Client,
+) -> None:
+    """A spoiler hunt: at 0:02:00 "find Hettie" (met at 0:04:03) offered a covered row at her first
+    scene, where "find Zelda" (no one in the book) found nothing: whether a name is in the book, and
+    where it first comes, read off the answer. Recall had always answered both alike."""
+    info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    book, listener = info.id, "e2e-unheard-name"
+    await seek(bus, listener, book, 120_000)
+    for name in ("Hettie", "Zelda"):
+        for utterance in (f"find {name}", f"take me to where {name} arrives"):
+            reply = await ask(bus, listener, book, utterance)
+            assert (reply.outcome, reply.speech) == (
+                "not_yet",
+                f"{name} hasn't come up yet in what you've heard.",
+            )
+            shown = await state(bus, listener, book)
+            assert (shown.rows, shown.position_ms) == ([], 120_000)
+    # Typed in lower case, a word is a name only if the book has it: not said back, and not found.
+    lower = [await ask(bus, listener, book, f"find {name}") for name in ("hettie", "zelda")]
+    assert [(r.outcome, r.speech) for r in lower] == [("unsure", speech.NOT_FOUND)] * 2
+
+
 async def asleep_in_the_second_chapter(bus: Client, listener: str) -> tuple[BookInfo, int, int]:
     """The sample book, a timer to the second chapter's end set 15 s into it, run out: the book,
     where they fell asleep and where it paused."""

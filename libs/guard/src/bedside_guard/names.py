@@ -355,8 +355,9 @@ def _one_edit_apart(a: str, b: str) -> bool:
     return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
 
 
-def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:
+def unheard_names(text: str, names: BookNames, here_ms: int, *, query: bool = False) -> list[str]:
     """The names in ``text`` a listener at ``here_ms`` has not heard, in the order they come.
+    ``query``: ``text`` is a search's words, no sentence, so its first word's capital counts too.
 
     A book's name whose word has not been heard in any form counts, and so does a capitalised word
     not heard yet, whether the book uses it further on or never: all get the same reply, so the
@@ -364,7 +365,7 @@ def unheard_names(text: str, names: BookNames, here_ms: int) -> list[str]:
     Rose) is heard here, as any other word heard is: told apart, the reply would tell that the book
     has a Rose further on.
     """
-    spoken = capitalised_words(text)
+    spoken = written_with_capital(text) if query else capitalised_words(text)
     unheard: list[str] = []
     for word in words_of(text):
         asked_as_name = word in names.first_ms or (word in spoken and word != "i")

@@ -193,12 +193,15 @@ class SearchEngine:
         )
 
     async def find(self, request: FindPassage) -> FoundPassages:
-        """The whole book (or what is behind the line, ``heard_only``), one query embedding, best first."""
+        """The whole book (or what is behind the line, ``heard_only``), one query embedding, best first.
+        A query naming someone or something not heard yet searches behind the line only: found
+        further on, it would tell whether the book has them, and where (adr/0066)."""
         book = self.book(request.book)
         query = names_respelled(request.query, book.names, request.here_ms)
         request = request.model_copy(update={"query": query})
+        unheard = unheard_names(request.query, book.names, request.here_ms, query=True)
         vector = self.embedder.embed_query(request.query)
-        below_ms = request.here_ms if request.heard_only else None
+        below_ms = request.here_ms if request.heard_only or unheard else None
         terms = encode_query(request.query)
         rankings = await self.store.search(book.collection, vector, terms, self.depth, below_ms)
         at_the_line = self._at_the_line(book, request.here_ms, vector, terms, rankings)
@@ -209,6 +212,7 @@ class SearchEngine:
         return FoundPassages(
             places=[Candidate.hit(p, request.here_ms) for p in passages],
             hits=[_hit(p, f) for p, f in zip(passages, ranked, strict=True)],
+            unheard_names=unheard,
         )
 
     async def recall(self, request: Recall) -> Recalled:

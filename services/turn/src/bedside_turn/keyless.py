@@ -6,7 +6,7 @@ from functools import partial
 from bedside_contracts.player import LONGEST_SLEEP_MINUTES, LocateRequest, SleepTimer, StateRequest
 from bedside_contracts.search import BookInfo, NameHints, Resolve, Target, chapter_at
 from bedside_contracts.turn import WORDS_TAKEN, Direction, Exchange
-from bedside_guard import OPENING_CHAPTER, Passage
+from bedside_guard import OPENING_CHAPTER, Passage, names_as_said
 
 from bedside_turn.domain import history, intents, playback, sittings, speech
 from bedside_turn.domain import recap as recaps
@@ -76,7 +76,7 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             tools.turn.declined = True
             return speech.SAY_IT_SHORTER
         case intents.FindPlace(query=query, direction=direction):
-            return await _find_place(tools, query, direction)
+            return await _find_place(tools, query, direction, utterance)
         case intents.Question(question=question):
             await tools.run("recall", {"question": question})
             if not tools.recalled:
@@ -167,7 +167,7 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             return playback.timer_now(await _sleep_timer(tools), tools.here_ms)
         case intents.Other():
             return speech.CANNOT_HELP
-    return await _named_place(tools, intent)
+    return await _named_place(tools, intent, utterance)
 
 
 async def _courtesy(tools: ToolBox, said: intents.CourtesySaid) -> str:
@@ -325,13 +325,13 @@ async def _press(tools: ToolBox, row: int) -> str:
     return speech.for_offer(tools.last_offer, tools.preview)
 
 
-async def _find_place(tools: ToolBox, query: str, direction: Direction | None) -> str:
+async def _find_place(tools: ToolBox, query: str, direction: Direction | None, utterance: str) -> str:
     """A moment described: a chapter begun whose title alone was said, the way said, is its start
     (``chapter_asked_by_title``); anything else is found in the book."""
     book = await tools.book_info()
     titled = chapter_asked_by_title(book.chapters if book else [], query, tools.here_ms, direction)
     if titled is None:
-        return await _find_and_offer(tools, query, direction)
+        return await _find_and_offer(tools, query, direction, utterance)
     await tools.run("offer_positions", {"chapter": titled.n})
     return speech.for_offer(tools.last_offer, tools.preview)
 
@@ -344,8 +344,9 @@ async def _offer_again(tools: ToolBox, ids: list[int], nothing: str) -> str:
     return speech.for_offer(tools.last_offer, tools.preview)
 
 
-async def _find_and_offer(tools: ToolBox, query: str, direction: Direction | None) -> str:
-    """The finds ``searches_for`` names, in turn, until one gives a plausible place to offer."""
+async def _find_and_offer(tools: ToolBox, query: str, direction: Direction | None, said: str) -> str:
+    """The finds ``searches_for`` names, in turn, until one gives a plausible place to offer.
+    ``said``: the listener's words, whose names not heard yet are said back as they said them."""
     plausible: list[int] = []
     for heard_only in searches_for(direction):
         await tools.run(
@@ -354,6 +355,9 @@ async def _find_and_offer(tools: ToolBox, query: str, direction: Direction | Non
         plausible = plausible_ids(tools.hits, tools.here_ms, direction)
         if plausible:
             break
+    if not plausible and (unheard := names_as_said(said, tools.unheard_in_query)):
+        tools.turn.note_not_yet()  # as recall answers a name not heard, whether the book has it or not
+        return speech.not_yet(unheard, asks_later=False)
     if not plausible:
         book = await tools.book_info()
         transcribing = book is not None and book.transcript is not None
@@ -362,7 +366,7 @@ async def _find_and_offer(tools: ToolBox, query: str, direction: Direction | Non
     return speech.for_offer(tools.last_offer, tools.preview)
 
 
-async def _named_place(tools: ToolBox, intent: Intent) -> str:
+async def _named_place(tools: ToolBox, intent: Intent, utterance: str) -> str:
     """A chapter, a time, a jump, the end of the chapter or of the book: one candidate for the same offer."""
     args = named_place_args(intent)
     past_the_end: int | None = None  # the book's length, when the time said is not in it
@@ -385,7 +389,7 @@ async def _named_place(tools: ToolBox, intent: Intent) -> str:
         book = await tools.book_info()
         titled = titled_chapter(book.chapters, intent.title, tools.here_ms) if book is not None else None
         if titled is None:  # a title ahead, or none the book has: the words as any moment described
-            return await _find_and_offer(tools, intent.title, None)
+            return await _find_and_offer(tools, intent.title, None, utterance)
         args = {"chapter": titled.n}
     if isinstance(intent, intents.FinalChapter | intents.SkipOpening):
         listed = await _listed_chapter(tools, intent)

@@ -64,7 +64,9 @@ recall says it has not come up yet, tell them so kindly and stop there.
 TOOL_DESCRIPTIONS: dict[str, tuple[str, type[BaseModel]]] = {
     "find_passage": (
         "Search the whole book for a moment the listener describes. Returns up to 8 lines, best "
-        "first, each with a passage id; a line for a place they have not reached carries no words.",
+        "first, each with a passage id; a line for a place they have not reached carries no words. "
+        "Write names with their capitals: a query naming someone or something they have not heard "
+        "of yet searches only what they have heard, and says the name has not come up.",
         FindPassageArgs,
     ),
     "recall": (

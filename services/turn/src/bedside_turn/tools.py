@@ -99,6 +99,9 @@ class ToolBox:
     """The heard places the newest recall read, best first, for the keyless router's answer."""
     unheard_names: list[str] = field(default_factory=list)
     """Names of the last recall's question that have not come up, whole and as the listener wrote them."""
+    unheard_in_query: list[str] = field(default_factory=list)
+    """The words of the newest find's query taken as names not heard yet: only what was heard was
+    searched (adr/0066), for the keyless router to say back as the listener said them."""
     asks_later: bool = False
     """The newest recall's question asks what happens further on, for the keyless router's answer."""
     not_transcribed_here: bool = False
@@ -125,7 +128,7 @@ class ToolBox:
         moved = self.last_offer.moved_to if self.last_offer and self.last_offer.outcome == "moved" else None
         if moved is not None and not self.preview:
             self.here_ms = moved.start_ms
-        self.hits, self.recalled, self.unheard_names = [], [], []
+        self.hits, self.recalled, self.unheard_names, self.unheard_in_query = [], [], [], []
         self.asks_later = self.not_transcribed_here = self.at_chapter_end = False
         self.recapped = self.no_chapter = self.already_at = None
 
@@ -194,9 +197,13 @@ class ToolBox:
         )
         found = await self.backends.find(asked)
         self.hits = list(found.hits)
+        self.unheard_in_query = list(found.unheard_names)
+        said = names_as_said(args.query, found.unheard_names)
+        not_yet = [not_yet_line(said, False)] if said else []  # only what was heard was searched
         if not found.places:
-            return [NO_MATCH], []
-        return shown_lines(found.places)
+            return not_yet or [NO_MATCH], []
+        lines, refs = shown_lines(found.places)
+        return lines + not_yet, refs
 
     async def recall(self, args: RecallArgs) -> tuple[list[str], list[PlaceRef]]:
         recalled = await self.backends.recall(

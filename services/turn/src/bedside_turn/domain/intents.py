@@ -6,10 +6,11 @@ says nothing clever about anything else.
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from bedside_contracts.turn import Direction, RecapArgs
+from bedside_guard import capitalised_words
 
 from bedside_turn.domain import numbers, spelling
 from bedside_turn.domain.recap import LAST_SITTING, RecapAsked, minutes_back, read_recap
@@ -1594,7 +1595,24 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     Words that read as nothing, or as a search of the book, are read again with a command word's
     slip put right ("pasue", "go bakc 30 seconds"), and taken so only when that reads as a command,
     or as a search that says its way where the words as typed said none ("go bak to where ...") and
-    whose moment is in the words as typed."""
+    whose moment is in the words as typed. A moment's words keep the capitals of names the listener
+    wrote inside the sentence: search tells a name not heard yet by them (adr/0066)."""
+    match intent := _meant(utterance, whole):
+        case FindPlace(query=query):
+            return replace(intent, query=_names_capitalised(query, utterance))
+        case ChapterTitled(title=title):  # a title ahead is looked for as any moment described
+            return replace(intent, title=_names_capitalised(title, utterance))
+        case Together(move=FindPlace(query=query) as move):
+            return replace(intent, move=replace(move, query=_names_capitalised(query, utterance)))
+    return intent
+
+
+def _names_capitalised(query: str, utterance: str) -> str:
+    names = capitalised_words(utterance)
+    return re.sub(r"[a-z]+", lambda word: word[0].capitalize() if word[0] in names else word[0], query)
+
+
+def _meant(utterance: str, whole: bool) -> Intent:
     as_typed = _read_as_typed(utterance, whole)
     if not whole or not isinstance(as_typed, Other | FindPlace):
         return as_typed

@@ -63,6 +63,8 @@ class Turn:
     it is never refused by one and never blocks one."""
     declined: bool = False
     """Plain code said it cannot do what was asked (start the sound, change the volume)."""
+    not_yet: bool = False
+    """A place was asked for by a name not heard yet, and nothing heard matched (adr/0066)."""
     answer_by_ms: int | None = None
     """When the asker stops waiting (``Ask.answer_by_ms``)."""
     rows: list[str] = field(default_factory=list)
@@ -88,6 +90,9 @@ class Turn:
         if self.moved:
             return Refused(AFTER_MOVE)
         return MayOffer(may_move=not self.listed)
+
+    def note_not_yet(self) -> None:
+        self.not_yet = True
 
     def note_recall(self, came_up: bool) -> None:
         self.recalled = True
@@ -139,6 +144,8 @@ class Turn:
             return "answered" if self.played else "failed"
         if self.recalled:
             return "answered" if self.came_up else "not_yet"
+        if self.not_yet:
+            return "not_yet"
         if self.told is not None or self.played:
             return "answered"
         if self.offer_refused or self.declined:
