@@ -278,6 +278,51 @@ async def test_an_unexpected_failure_indexing_a_book_is_tried_again_and_indexing
         await store.close()
 
 
+async def test_a_book_being_indexed_when_search_stops_is_indexed_at_once_by_the_next_start(
+    client: Client, tmp_path: Path
+) -> None:
+    """An ingest review: `bedside up` stopped while a book was being indexed left its announcement
+    unacked, the one in hand (`max_ack_pending=1`), and after the restart nothing was indexed for
+    five minutes (`ACK_WAIT_S`), every finished book told "Ready" and not searchable."""
+    js = client.jetstream()
+    _artifact, event = await small_book_stored(js)
+    store = await open_store(path=tmp_path / "q")
+    stopped = SearchEngine(store, load_minilm())
+    began = asyncio.Event()
+
+    async def stopped_mid_way(artifact: BookArtifact) -> BookReady:
+        began.set()
+        await asyncio.Event().wait()  # as long as it takes: search stops first
+        raise AssertionError("never reached")
+
+    stopped.index = stopped_mid_way  # type: ignore[method-assign]
+    try:
+        async with consuming(client, stopped):
+            await asyncio.sleep(0.5)
+            await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+            await asyncio.wait_for(began.wait(), 10)
+        started_again = SearchEngine(store, load_minilm())
+        async with consuming(client, started_again):
+            await asyncio.sleep(0.5)  # caught up (the stopped book among them): fetching
+            passages = small_passages()
+            other = artifact_of("other", "Another Book", passages, chapters_of(passages), load_minilm())
+            bucket = await js.object_store(subjects.BOOK_ARTIFACTS_BUCKET)
+            await bucket.put("other.json", other.model_dump_json().encode())
+            announced = BookIngested(
+                book="other", version=other.version, object_name="other.json", title="Another"
+            )
+            await js.publish(
+                subjects.BOOK_INGESTED.format(book="other"), announced.model_dump_json().encode()
+            )
+            for _ in range(100):
+                if "other" in started_again.books:
+                    break
+                await asyncio.sleep(0.1)
+            assert "other" in started_again.books  # a book finished after the restart, not 5 minutes on
+    finally:
+        await store.close()
+
+
 async def test_health_says_not_ready_once_the_consumer_has_stopped(tmp_path: Path) -> None:
     store = await open_store(path=tmp_path / "q")
     readiness = Readiness()

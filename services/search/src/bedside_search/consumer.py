@@ -8,6 +8,7 @@ terminated; a passing failure (the bucket not there yet) is retried later.
 """
 
 import asyncio
+import contextlib
 
 import structlog
 from bedside_contracts import subjects
@@ -162,6 +163,12 @@ async def handle(js: JetStreamContext, client: Client, engine: SearchEngine, mes
     except Exception:  # a full disk, a store or the bus timing out: tried again, the books after it go on
         log.exception("indexing failed; retrying later", subject=message.subject)
         await message.nak(delay=RETRY_LATER_S)
+    except asyncio.CancelledError:
+        # Stopped mid-way (a restart): given back now. Held unacked, it is the one announcement in
+        # hand (max_ack_pending=1), and no book after it would be indexed for ACK_WAIT_S.
+        with contextlib.suppress(Exception):
+            await asyncio.shield(message.nak())
+        raise
 
 
 async def replaced(js: JetStreamContext, message: Msg) -> bool:
