@@ -758,6 +758,23 @@ def test_back_to_where_i_was_after_a_skip_is_where_the_book_had_played_to(
     assert state["position_ms"] >= played
 
 
+def test_undoing_an_undo_goes_back_to_where_the_book_had_played_to(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A 2am session: "Back 30 seconds", a few seconds of listening, "Back to where I was", and
+    pressed again: the second press went back to the newest report, not to where they had been."""
+    page = open_page("phone", extra="&report_ms=600000")
+    put_book_at(bedside, listener, BOOK_ID, 60_000, page)
+    page.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"] is True)
+    page.get_by_role("button", name="Back 30 seconds").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["last_move_cause"] == "seeked")
+    page.wait_for_function("window.bedside.position_ms >= 34000", timeout=WAIT_MS)
+    page.get_by_role("button", name="Back to where I was").click()
+    undone = wait_for_state(bedside, listener, BOOK_ID, lambda s: s["last_move_cause"] == "undo")
+    assert undone["undo_to_ms"] >= 34_000
+
+
 def test_play_pressed_at_the_end_starts_the_book_again_as_a_move(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -115,6 +115,19 @@ def test_a_move_leaves_from_where_the_moving_device_had_played_to_when_it_is_the
         decide(state, past_the_end, book_end_ms=BOOK_END, now_ms=NOW)
 
 
+def test_an_undo_leaves_from_where_its_device_had_played_to() -> None:
+    """A 2am session: back 30 s, 13 s of listening, "Back to where I was", then pressed again: the
+    second went to the newest report, seconds before where the listener had been."""
+    state = apply(fresh(), Report(device="phone", position_ms=120_000, playing=True, basis_seq=0))
+    state = apply(
+        state, Seek(device="phone", position_ms=90_000, by_ms=-30_000, from_ms=125_000, basis_seq=state.seq)
+    )
+    state = apply(state, Undo(device="phone", from_ms=103_000, basis_seq=state.seq))
+    assert (state.position_ms, state.before_move_ms) == (125_000, 103_000)
+    spoken = apply(state, Undo(from_ms=140_000))  # the turn's "undo that": no device, no basis
+    assert spoken.before_move_ms == 125_000
+
+
 def test_a_pause_pressed_while_anothers_progress_was_on_its_way_pauses_where_the_book_got_to() -> None:
     """Both devices playing, B's pause crossed A's report: before, it was refused as stale, and B's
     page took the state and played on, the press undone (seen in CI). Now the book pauses, where A

@@ -421,6 +421,16 @@ class Report(ReportBody):
     op: Literal["report"] = "report"
 
 
+MovedFrom = Annotated[
+    Millis | None,
+    Field(
+        description="where this device had played to when the listener moved it, newer than its last "
+        "report: the move leaves from there (where undo goes back to) while nothing newer came from "
+        "another device",
+    ),
+]
+
+
 class SeekBody(Contract):
     device: Name
     position_ms: Millis
@@ -434,12 +444,7 @@ class SeekBody(Contract):
         "device believed that to be, and the player counts from where the book has got to when it "
         "had not seen another device's progress",
     )
-    from_ms: Millis | None = Field(
-        default=None,
-        description="where this device had played to when the listener moved it, newer than its last "
-        "report: the move leaves from there (where undo goes back to) while nothing newer came from "
-        "another device",
-    )
+    from_ms: MovedFrom = None
 
 
 class Seek(SeekBody):
@@ -473,6 +478,7 @@ class UndoBody(Contract):
         description="the newest sequence the device had seen: a move since makes the undo stale "
         "(a second tap, or another device's undo, would undo the undo); None from a caller without one",
     )
+    from_ms: MovedFrom = None
 
 
 class Undo(UndoBody):

@@ -216,10 +216,13 @@ def sought(state: PlayerState, command: Seek, now_ms: int, book_end_ms: int | No
     return max(0, skipped if book_end_ms is None else min(skipped, book_end_ms))
 
 
-def left_from(state: PlayerState, command: Seek, book_end_ms: int | None) -> int:
-    """Where a seek leaves from: where its device says it had played to, which is newer than any
-    report of it, unless another device's word came since; else the book's recorded place."""
-    if command.from_ms is None or command.basis_seq < state.newest_news_for(command.device):
+def left_from(state: PlayerState, command: Seek | Undo, book_end_ms: int | None) -> int:
+    """Where a seek or an undo leaves from: where its device says it had played to, which is newer
+    than any report of it, unless another device's word came since; else the book's recorded place."""
+    device, basis_seq = command.device, command.basis_seq
+    if command.from_ms is None or device is None or basis_seq is None:
+        return state.position_ms
+    if basis_seq < state.newest_news_for(device):
         return state.position_ms
     check_position(command.from_ms, book_end_ms)
     return command.from_ms
@@ -339,7 +342,7 @@ def decide(
                 check_basis(state, command.basis_seq)
             return Moved(
                 cause="undo",
-                from_ms=state.position_ms,
+                from_ms=left_from(state, command, book_end_ms),
                 to_ms=state.before_move_ms,
                 device=command.device,
                 withdrew_list=withdraws_list(state),

@@ -110,7 +110,7 @@ async def pause(own: Own, body: DeviceBody | None = None) -> Response:
 
 @router.post("/undo", response_model=Accepted, responses=REFUSED)
 async def undo(own: Own, body: UndoBody | None = None) -> Response:
-    return await run(own, Undo(device=body.device, basis_seq=body.basis_seq) if body else Undo())
+    return await run(own, Undo(**body.model_dump()) if body else Undo())
 
 
 @router.post("/sleep-timer", response_model=Accepted)

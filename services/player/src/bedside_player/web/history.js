@@ -2,7 +2,7 @@
 import { api, listenerPath } from "./api.js";
 import { chapterTitle } from "./book.js";
 import { afterCommand, command, position, seekTo, settleScrub, showUndo, undoneWords } from "./position.js";
-import { DEVICE, HISTORY_FETCH, state } from "./state.js";
+import { clamp, DEVICE, HISTORY_FETCH, state } from "./state.js";
 import { chapterHeading, clock, el, notice } from "./ui.js";
 
 const KIND = {
@@ -108,7 +108,8 @@ async function undo() {
   state.undo.sending = true;
   showUndo();
   try {
-    const res = await command("/undo", () => ({ device: DEVICE, basis_seq: state.seq }));
+    // made when sent: where this page had played to, which undo's own undo goes back to
+    const res = await command("/undo", () => ({ device: DEVICE, basis_seq: state.seq, from_ms: clamp(position()) }));
     // Refused, the book was moved since by another device: that move is told, not an undo.
     if (res && res.status === 409) afterCommand(res, "Not undone: the book was moved meanwhile, to");
     else if (res && afterCommand(res, "Back to")) notice(undoneWords(position()));
