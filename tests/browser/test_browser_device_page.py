@@ -8,6 +8,7 @@ state the page must reach.
 
 import asyncio
 import json
+import itertools
 import re
 import shutil
 import signal
@@ -842,6 +843,27 @@ def test_a_tab_whose_cookie_became_another_listeners_unheard_stops_at_its_next_r
     notice = page.locator("#notice")
     expect(notice).to_have_text(SIGNED_IN_AS_ANOTHER, timeout=WAIT_MS)
     expect(page.get_by_role("button", name="Play")).to_be_visible()
+
+
+def test_a_playing_device_is_not_pulled_back_by_another_that_fell_behind(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A 2am session: two devices playing, the laptop's sound stalled for seconds (buffering, a lid
+    closed a moment); its next report was the newest word, and the speaker the listener was hearing
+    jumped back to it, saying "Moved to 0:10:05" when no one had moved anything."""
+    speaker = open_page("speaker", book=AUDIO_BOOK_ID)
+    laptop = open_page("laptop", book=AUDIO_BOOK_ID, extra="&report_ms=1000")
+    speaker.get_by_role("button", name="Play").click()
+    expect(laptop.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+    laptop.evaluate("document.getElementById('audio').pause()")  # stalled, still meaning to play
+    speaker.wait_for_timeout(6_000)
+    laptop.evaluate("document.getElementById('audio').play()")
+    heard = [position_of(speaker)]
+    for _ in range(16):
+        speaker.wait_for_timeout(250)
+        heard.append(position_of(speaker))
+    assert all(later >= earlier - 500 for earlier, later in itertools.pairwise(heard)), heard
+    expect(speaker.locator("#notice")).not_to_contain_text("Moved to")
 
 
 def test_a_duplicated_tab_is_a_device_of_its_own(

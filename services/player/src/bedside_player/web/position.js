@@ -311,7 +311,10 @@ export function adopt(next, { force = false, why = "" } = {}) {
   state.lastMoveSeq = Math.max(state.lastMoveSeq, next.last_move_seq || 0);
   state.rows = Array.isArray(next.rows) ? next.rows : [];
   state.listTurnId = next.list_turn_id || null;
-  const far = !echo && Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
+  // Another device playing behind this playing page pulls nothing back: its sound stalled, and
+  // the listener is hearing this one. A move, a pause or a refusal of ours is followed still.
+  const behind = !force && !moved && state.playing && next.playing && next.position_ms < position();
+  const far = !echo && !behind && Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
   if (force || moved || far) {
     const back = next.position_ms < position();
     setPosition(next.position_ms);
