@@ -7,8 +7,8 @@ state the page must reach.
 """
 
 import asyncio
-import json
 import itertools
+import json
 import re
 import shutil
 import signal
