@@ -128,6 +128,22 @@ def test_an_undo_leaves_from_where_its_device_had_played_to() -> None:
     assert spoken.before_move_ms == 125_000
 
 
+def test_a_skip_from_a_device_that_missed_anothers_move_counts_from_where_the_book_got_to() -> None:
+    """A 2am session: the speaker scrubbed to 6:40 and played; "back 30 s" on a phone that had not
+    heard of the scrub was refused, and the phone took the speaker's old report and played 13 s
+    behind it. A skip says how far it goes, so it goes that far from where the book has got to; a
+    place chosen is still refused."""
+    state = apply(fresh(), Report(device="phone", position_ms=60_000, playing=False, basis_seq=0))
+    phone_basis = state.seq
+    state = apply(state, Seek(device="speaker", position_ms=400_000, basis_seq=state.seq))
+    state = apply(state, Report(device="speaker", position_ms=413_000, playing=True, basis_seq=state.seq))
+    back = Seek(device="phone", position_ms=30_000, by_ms=-30_000, from_ms=60_000, basis_seq=phone_basis)
+    skipped = apply(state, back)
+    assert (skipped.position_ms, skipped.before_move_ms) == (383_000, 413_000)
+    with pytest.raises(Stale):
+        decide(state, Seek(device="phone", position_ms=30_000, basis_seq=phone_basis), now_ms=NOW)
+
+
 def test_a_pause_pressed_while_anothers_progress_was_on_its_way_pauses_where_the_book_got_to() -> None:
     """Both devices playing, B's pause crossed A's report: before, it was refused as stale, and B's
     page took the state and played on, the press undone (seen in CI). Now the book pauses, where A

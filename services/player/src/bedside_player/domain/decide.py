@@ -81,13 +81,14 @@ def check_position(position_ms: int, book_end_ms: int | None) -> None:
         )
 
 
-def check_basis(state: PlayerState, basis_seq: int) -> None:
-    """The rule for a seek (and an undo): a move after the basis makes it stale."""
+def check_basis(state: PlayerState, basis_seq: int, *, skip: bool = False) -> None:
+    """The rule for a seek (and an undo): a move after the basis makes it stale. Not a skip ("back
+    30 s"), which says how far it goes, and goes that far from where the book has got to (``sought``)."""
     if basis_seq > state.seq:
         raise Invalid(
             f"basis_seq {basis_seq} is newer than anything in this book's stream (the newest is {state.seq})"
         )
-    if basis_seq < state.last_move_seq:
+    if basis_seq < state.last_move_seq and not skip:
         raise Stale(
             f"the book was moved at sequence {state.last_move_seq}, after this device's basis {basis_seq}; "
             "take the current state and seek there"
@@ -207,9 +208,9 @@ def paused_where(state: PlayerState, now_ms: int, book_end_ms: int | None) -> in
 
 def sought(state: PlayerState, command: Seek, now_ms: int, book_end_ms: int | None) -> int:
     """Where a seek puts the book: the place chosen, except a skip ("back 30 s") from a device that
-    had not seen another's progress, which goes as far from where the book has got to. Its own sum
-    was made from a stale place: a phone paused at 0:36:19 while a tablet played on to 0:37:03
-    went back 1:14, and took the tablet with it."""
+    had not seen another's progress or move, which goes as far from where the book has got to. Its
+    own sum was made from a stale place: a phone paused at 0:36:19 while a tablet played on to
+    0:37:03 went back 1:14, and took the tablet with it."""
     if command.by_ms is None or command.basis_seq >= state.newest_news_for(command.device):
         return command.position_ms
     skipped = paused_where(state, now_ms, book_end_ms) + command.by_ms
@@ -300,7 +301,7 @@ def decide(
             )
         case Seek():
             check_position(command.position_ms, book_end_ms)
-            check_basis(state, command.basis_seq)
+            check_basis(state, command.basis_seq, skip=command.by_ms is not None)
             to_ms = sought(state, command, now_ms, book_end_ms)
             if to_ms == state.position_ms and not state.playing and not state.rows:
                 return None  # where a paused book stands already: no move, no history row
