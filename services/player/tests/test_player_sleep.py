@@ -254,6 +254,21 @@ def test_the_doze_played_again_from_where_they_fell_asleep_is_heard_as_far_as_it
     assert skipped.asleep.reheard_to_ms == 700_000  # a skip ahead left a stretch unheard
 
 
+def test_after_the_timer_paused_the_book_there_is_nothing_to_undo() -> None:
+    """A 2am session: a drowsy "back 30 s" at 3:22, then the timer paused at 3:59; in the morning every
+    device offered "Back to where I was (0:03:22)", a place that meant nothing to the listener. Where
+    they fell asleep is offered instead."""
+    state = run(at(200_000), SetSleepTimer(device="phone", after=10))
+    state = run(state, Seek(device="phone", position_ms=172_000, by_ms=-30_000, basis_seq=state.seq))
+    assert state.before_move_ms == 200_000
+    stop = state.sleep_timer.stop_at_ms if state.sleep_timer else 0
+    state = run(state, TimerRanOut(device="phone", position_ms=stop, basis_seq=state.seq))
+    assert state.asleep is not None
+    assert (state.before_move_ms, state.public(NOW).undo_to_ms) == (None, None)
+    with pytest.raises(Invalid):
+        decide(state, Undo(device="phone", basis_seq=state.seq), now_ms=NOW)
+
+
 def test_with_no_touch_after_setting_it_the_listener_was_awake_when_the_timer_was_set() -> None:
     state = run(at(200_000), SetSleepTimer(device="phone", after=5))
     state = run(state, TimerRanOut(device="phone", position_ms=500_000, basis_seq=state.seq))

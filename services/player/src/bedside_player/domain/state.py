@@ -167,6 +167,7 @@ def _fell_asleep(state: PlayerState, seq: int, event: FellAsleep) -> PlayerState
     # the pause is the listener's last word on where the book is: reports from before it are stale
     return state._replace(
         position_ms=event.paused_at_ms,
+        before_move_ms=None,  # the place before a drowsy move means nothing in the morning
         playing=False,
         last_move_seq=seq,
         last_move_cause="fell_asleep",
