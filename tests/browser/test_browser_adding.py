@@ -121,6 +121,28 @@ def test_a_page_reloaded_while_a_book_is_made_says_how_it_ended(
     page.context.close()
 
 
+def test_a_page_that_loses_bedside_while_a_book_is_made_follows_it_again(
+    empty_house: RunningSystem, browser: Browser, tmp_path: Path
+) -> None:
+    """An ingest review: `bedside up` restarted while the page followed a book; the page said "It
+    could not be added: Failed to fetch." and offered to add it again while ingest went on and made it."""
+    page = signed_in_page(browser, empty_house, "page-link-lost")
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)  # a book is here
+    page.get_by_text("Add a book").click()
+    page.get_by_label("The audiobook").set_input_files(
+        write_audiobook(tmp_path / "Lost Link.m4b", speak_book(sample_chapters(chapters=1, sentences=1)))
+    )
+    job_status = re.compile(r".*/api/books/added/[^/]+$")
+    page.route(job_status, lambda route: route.abort())  # Bedside gone, while the job was asked for
+    page.get_by_role("button", name="Add the book").click()
+    status = page.locator("#add-status")
+    expect(status).to_have_text(re.compile("could not be reached"), timeout=WAIT_MS)
+    expect(page.get_by_role("button", name="Add the book")).to_be_disabled()  # not offered twice
+    page.unroute(job_status)
+    expect(status).to_have_text("Ready.", timeout=JOB_MS)
+    page.context.close()
+
+
 def test_a_page_reloaded_before_ingest_answered_gets_the_book_it_asked_for(
     empty_house: RunningSystem, browser: Browser, tmp_path: Path
 ) -> None:

@@ -90,9 +90,18 @@ function settle(job) {
 // Ended, but a book made is said ready only once it plays (search indexes it a moment after).
 const ended = (job) => job.state !== "queued" && job.state !== "running" && (job.state !== "done" || job.served);
 
+// Followed until it ends, through a Bedside that cannot be reached for a while (restarted while the
+// book is made, which the job outlives): said so, and asked again.
 async function follow(jobId) {
   for (;;) {
-    const res = await api("GET", `/api/books/added/${encodeURIComponent(jobId)}`);
+    let res;
+    try {
+      res = await api("GET", `/api/books/added/${encodeURIComponent(jobId)}`);
+    } catch {
+      say("Bedside could not be reached just now; the book goes on being made, and this page will say when it is ready.");
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
+      continue;
+    }
     if (res.status === 404) { localStorage.removeItem(FOLLOWED); say(""); send.disabled = false; return; }
     if (res.ok) {
       const job = res.data;
