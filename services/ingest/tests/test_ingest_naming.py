@@ -1,6 +1,7 @@
 """Which title and author a recording's book takes: a --title, else the recording's tags, else
 the e-book's, else the recording's name."""
 
+from bedside_contracts.ingest import LONGEST_TITLE
 from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.book import Book
 from bedside_ingest.naming import book_names
@@ -39,3 +40,11 @@ def test_a_title_given_wins_over_both() -> None:
 
 def test_without_tags_or_an_e_book_the_recordings_name_is_its_title() -> None:
     assert book_names(None, recording(""), None) == ("lantern", "")
+
+
+def test_a_tag_of_any_length_names_the_book_cut_to_the_longest_title() -> None:
+    """An ingest review: a title tag of 3000 letters was kept whole and panned the page sideways."""
+    title, author = book_names(None, recording("A" * 3000, author="B " * 600), None)
+    assert (len(title), title[-1]) == (LONGEST_TITLE, "…")
+    assert len(author) <= LONGEST_TITLE
+    assert book_names(None, recording("  Gull   Point "), None)[0] == "Gull Point"

@@ -13,6 +13,10 @@ EMBEDDING_DIMENSIONS = 384
 Version = Annotated[str, Field(min_length=8, max_length=64)]
 """A book's version: ingest makes it a hash of the content, so the same content has the same version."""
 
+LONGEST_TITLE = 300
+"""The most characters a book's title or author is given or kept with: a tag of thousands pans a
+phone's page sideways, and no library shows one whole."""
+
 
 class BookArtifact(Contract):
     """Everything search needs to serve a book, stored whole in the JetStream object store.
@@ -116,7 +120,7 @@ class IngestBook(Contract):
 
     path: str = Field(min_length=1, max_length=4096)
     book: Name | None = None
-    title: str | None = Field(default=None, min_length=1, max_length=300)
+    title: str | None = Field(default=None, min_length=1, max_length=LONGEST_TITLE)
     audio_path: str | None = Field(default=None, min_length=1, max_length=4096)
     chapters_path: str | None = Field(default=None, min_length=1, max_length=4096)
     text_path: str | None = Field(
@@ -250,7 +254,7 @@ class AddUploadedBook(Contract):
 
     recording: UploadedFile
     ebook: UploadedFile | None = Field(default=None, description="its e-book, whose words are timed from it")
-    title: str | None = Field(default=None, min_length=1, max_length=300)
+    title: str | None = Field(default=None, min_length=1, max_length=LONGEST_TITLE)
 
 
 def as_said_to_the_sender(message: str, request: IngestBook) -> str:
