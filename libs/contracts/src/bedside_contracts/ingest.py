@@ -1,5 +1,6 @@
 """The book as ingest hands it over, the request that asks for it, and the events that announce it."""
 
+import re
 from typing import Annotated, Any, Literal
 
 from bedside_guard import Passage
@@ -266,7 +267,8 @@ def as_said_to_the_sender(message: str, request: IngestBook) -> str:
         if path
     ]
     for path, part in sorted(named, key=lambda named: -len(named[0])):  # a path holding another's first
-        message = message.replace(path, part)
+        # the path as a whole: a name sent ("audio", ".mp3") may also be a word of the message
+        message = re.sub(rf"(?<![^\s'\"(]){re.escape(path)}(?=[:,'\")]|$)", part, message)
     return message
 
 
