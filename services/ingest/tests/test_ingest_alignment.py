@@ -146,6 +146,25 @@ def test_one_recording_holding_several_chapters_takes_the_e_books_chapters() -> 
     assert aligned.chapters[0].start_ms == 0  # the recording's start: what comes before is its own
 
 
+def test_what_the_recording_holds_beyond_its_e_book_keeps_the_words_heard() -> None:
+    """An ingest review: one file with no chapter marks, an abridged reading of three chapters (the
+    first sentence or so of each), and the whole e-book: the recording was paired with the first
+    chapter only, and what it read of the other two, most of it, was thrown away unsearchable."""
+    whole = heard(1, ONE[:1] + TWO[:2] + THREE[:2])
+    book = ebook(("One", ONE), ("Two", TWO), ("Three", THREE))
+    aligned, report = align_book(book, recording(whole), {1: whole}, "test")
+    texts = [u.text for c in aligned.chapters for u in c.units]
+    starts = [u.start_ms or 0 for c in aligned.chapters for u in c.units]
+    assert texts[0] == ONE[0]  # what the e-book holds is the e-book's
+    heard_after = " ".join(texts[1:])
+    for sentence in TWO[:2] + THREE[:2]:
+        assert sentence in heard_after, sentence
+    assert starts == sorted(starts)
+    assert starts[1] == sentence_starts(ONE[:1] + TWO[:2])[1]
+    assert report.kept_as_heard_ms > 0
+    assert any("not in the e-book" in note for note in aligned.notes)
+
+
 def test_one_recording_read_from_the_e_books_opening_keeps_chapter_one_as_chapter_one() -> None:
     """Review: the opening read first took number 1, and "go to chapter 2" played chapter 1."""
     whole = heard(1, FRONT + ONE + TWO)

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
-from bedside_contracts.ingest import ChapterTranscript
+from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes
 from bedside_guard import OPENING_CHAPTER
 
 from bedside_ingest.audiobook import Audiobook, AudioChapter
@@ -39,6 +39,10 @@ MIN_HELD_SHARE = 0.5
 its words besides those already matched: one file read from several chapters."""
 CONTENT_WORD_CHARS = 3
 """Pairing chapters counts words of three letters or more: "the" and "a" say nothing of which."""
+MIN_UNHELD_WORDS = 8
+"""Words heard before the first or after the last e-book sentence placed in an audio chapter are
+kept as heard when there are this many (a sentence): what an abridged or longer reading holds
+beyond its e-book. Fewer ("Chapter one", "End of chapter") are a reader's announcements."""
 
 
 def words_of(text: str) -> list[str]:
@@ -60,6 +64,8 @@ class AlignmentReport:
     """Share of the recogniser's words that matched the e-book."""
     fallback: str = ""
     """Why the recogniser's own words were used instead, if they were."""
+    kept_as_heard_ms: int = 0
+    """How much of the recording, beside the e-book's chapters paired with it, is the recogniser's words."""
 
     @property
     def matched_share(self) -> float:
@@ -220,6 +226,22 @@ def _fill(placed: list[_Placed | None], sentences: Sequence[Unit]) -> list[_Plac
     return out
 
 
+def _unheld(
+    transcript: ChapterTranscript, filled: Sequence[_Placed]
+) -> tuple[ChapterTranscript, ChapterTranscript]:
+    """The audio chapter's words said before the first and after the last e-book sentence placed in it
+    (all of them when none was), each kept only when it is ``MIN_UNHELD_WORDS`` or more."""
+    first = filled[0].start_ms if filled else None
+    last = filled[-1].end_ms if filled else None
+    before = [w for w in transcript.words if first is None or w.end_ms <= first]
+    after = [w for w in transcript.words if last is not None and w.start_ms >= last]
+
+    def kept(words: list[SpokenWordTimes]) -> ChapterTranscript:
+        return transcript.model_copy(update={"words": words if len(words) >= MIN_UNHELD_WORDS else []})
+
+    return kept(before), kept(after)
+
+
 def align_book(
     ebook: Book, audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript], source: str
 ) -> tuple[Book, AlignmentReport]:
@@ -233,6 +255,7 @@ def align_book(
     heard_words = sum(len(words_of(w.text)) for t in heard for w in t.words)
     matched_words = 0
     placed_sentences: set[tuple[int, int]] = set()
+    unheld_ms = 0
     added = 0  # chapters that audio chapters holding several put before the ones after them
     for audio, transcript, run in zip(audiobook.chapters, heard, pairs, strict=True):
         if run is None:
@@ -259,6 +282,16 @@ def align_book(
             titles = {i: ebook.chapters[i].title if i not in titled else audio.title for i in run}
             held = [(ebook.chapters[i].n, titles[i], tuple(timed[i])) for i in run]
             titled.update(run)
+            before, after = (units_of(t, audio.book_start_ms) for t in _unheld(transcript, filled))
+            if before or after:
+                held = [(n, title, units) for n, title, units in held if units] or [
+                    (audio.n, audio.title, ())
+                ]
+                (first_n, first_title, first_units), *rest = held
+                held = [(first_n, first_title, before + first_units), *rest]
+                last_n, last_title, last_units = held[-1]
+                held[-1] = (last_n, last_title, last_units + after)
+                unheld_ms += sum((u.end_ms or 0) - (u.start_ms or 0) for u in before + after)
         kept = [(ebook_n, title, units) for ebook_n, title, units in held if units]
         first = audio.n + added
         if first == 1 and not chapters and len(kept) > 1 and kept[0][0] == OPENING_CHAPTER:
@@ -276,6 +309,7 @@ def align_book(
         interpolated=counts["interpolated"],
         left_out=all_sentences - len(placed_sentences),
         recording_share=matched_words / heard_words if heard_words else 0.0,
+        kept_as_heard_ms=unheld_ms,
     )
     if report.recording_share < MIN_BOOK_SHARE:
         reason = (
@@ -292,8 +326,15 @@ def align_book(
         timed=True,
         source=source,
         narrator=audiobook.narrator,
+        notes=(_unheld_note(unheld_ms),) if unheld_ms else (),
     )
     return book, report
+
+
+def _unheld_note(unheld_ms: int) -> str:
+    seconds = round(unheld_ms / 1000)
+    said = f"{seconds} seconds" if seconds < 120 else f"{round(seconds / 60)} minutes"
+    return f"{said} of the recording are not in the e-book; there the book is the recogniser's own words"
 
 
 __all__ = ["AlignmentReport", "AudioChapter", "align_book", "pair_chapters", "words_of"]
