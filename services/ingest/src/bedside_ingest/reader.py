@@ -63,7 +63,8 @@ def _read_bytes(path: Path) -> bytes:
 
 def _decode(path: Path, content: bytes) -> str:
     """Text in UTF-8, in UTF-16 with its byte-order mark (Notepad's "Unicode"), or in Windows-1252
-    (older e-texts, Project Gutenberg's among them); a NUL byte is no text's."""
+    (older e-texts, Project Gutenberg's among them); bytes that are not UTF-8 and hold a NUL are no
+    Windows-1252 text either."""
     if content.startswith(_UTF16_MARKS):
         try:
             return content.decode("utf-16")
