@@ -866,6 +866,29 @@ def test_a_playing_device_is_not_pulled_back_by_another_that_fell_behind(
     expect(speaker.locator("#notice")).not_to_contain_text("Moved to")
 
 
+def test_a_playing_page_that_missed_a_move_back_follows_where_its_skip_was_put(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: a playing phone that had not heard of the speaker's move back pressed "Forward 30
+    seconds"; the player put the book 30 s on from the speaker's place, but the phone took that for
+    another device's word from behind, played on from its own sum, and its next report undid the
+    move back on every device."""
+    put_book_at(bedside, listener, AUDIO_BOOK_ID, 60_000)
+    phone = open_page("phone", book=AUDIO_BOOK_ID, block_events=True, extra="&report_ms=600000")
+    expect(phone.locator("#pos")).to_have_text(clock(60_000), timeout=WAIT_MS)
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda s: s["playing"] is True)
+    phone.wait_for_function("window.bedside.position_ms >= 62000", timeout=WAIT_MS)
+    put_book_at(bedside, listener, AUDIO_BOOK_ID, 10_000)  # the speaker, unheard by the phone
+    phone.get_by_role("button", name="Forward 30 seconds").click()
+    put = wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda s: s["last_move_cause"] == "seeked")
+    assert put["position_ms"] < 60_000
+    phone.wait_for_function(f"window.bedside.position_ms < {put['position_ms'] + 10_000}", timeout=WAIT_MS)
+    phone.get_by_role("button", name="Pause").click()
+    paused = wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda s: s["playing"] is False)
+    assert paused["position_ms"] < put["position_ms"] + 10_000
+
+
 def test_a_duplicated_tab_is_a_device_of_its_own(
     bedside: Bedside, browser: Browser, listener: Listener
 ) -> None:

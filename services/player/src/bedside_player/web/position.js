@@ -311,9 +311,11 @@ export function adopt(next, { force = false, why = "" } = {}) {
   state.lastMoveSeq = Math.max(state.lastMoveSeq, next.last_move_seq || 0);
   state.rows = Array.isArray(next.rows) ? next.rows : [];
   state.listTurnId = next.list_turn_id || null;
-  // Another device playing behind this playing page pulls nothing back: its sound stalled, and
-  // the listener is hearing this one. A move, a pause or a refusal of ours is followed still.
-  const behind = !force && !moved && state.playing && next.playing && next.position_ms < position();
+  // Another device's report from behind this playing page pulls nothing back: its sound stalled,
+  // and the listener is hearing this one. Only a report (the newest word no move): a move, this
+  // page's own skip as the player put it among them, a pause or a refusal is followed still.
+  const report = (next.seq || 0) > (next.last_move_seq || 0);
+  const behind = !force && !moved && report && state.playing && next.playing && next.position_ms < position();
   const far = !echo && !behind && Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
   if (force || moved || far) {
     const back = next.position_ms < position();
