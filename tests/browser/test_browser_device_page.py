@@ -889,6 +889,31 @@ def test_a_playing_page_that_missed_a_move_back_follows_where_its_skip_was_put(
     assert paused["position_ms"] < put["position_ms"] + 10_000
 
 
+def test_an_answer_that_comes_after_a_move_back_is_not_shown(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: asked in chapter 3, the answer came once another device had moved the book back to
+    the start, and stayed on the page with a chapter's title and words now ahead."""
+    phone = open_page("phone")
+    headers = {"Authorization": f"Bearer {listener.token}"}
+    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    put_book_at(bedside, listener, BOOK_ID, chapters[2]["start_ms"] + 10_000, phone)
+
+    def answered_after_a_move_back(route: Route) -> None:
+        answer = route.fetch()
+        put_book_at(bedside, listener, BOOK_ID, 0)
+        phone.wait_for_timeout(1_000)  # the move back reaches the page first
+        route.fulfill(response=answer)
+
+    phone.route(re.compile(r".*/turns$"), answered_after_a_move_back)
+    phone.get_by_label("Ask about the book or say where to go").fill("who is the keeper of the lamp?")
+    phone.get_by_role("button", name="Ask", exact=True).click()
+    expect(phone.locator("#pos")).to_have_text(clock(0), timeout=WAIT_MS)
+    phone.wait_for_function("!window.bedside.busy", timeout=WAIT_MS)
+    expect(phone.get_by_role("button", name="Ask", exact=True)).to_be_enabled(timeout=WAIT_MS)
+    expect(phone.locator("#answer")).not_to_contain_text("chapter", timeout=WAIT_MS)
+
+
 def test_a_duplicated_tab_is_a_device_of_its_own(
     bedside: Bedside, browser: Browser, listener: Listener
 ) -> None:

@@ -1,7 +1,7 @@
 // Asking: typed here, or said aloud (voice.js). Every question, however it was made, goes
 // through `ask(text)` or, spoken, comes back as a turn; `answered` shows and speaks it.
 import { api, listenerPath, unanswered } from "./api.js";
-import { refreshState, settled } from "./position.js";
+import { position, refreshState, settled } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import { announce, el, notice } from "./ui.js";
 
@@ -45,8 +45,10 @@ export async function ask(utterance) {
 async function typed(utterance) {
   el.answer.textContent = "…";
   let res;
+  let asked;
   try {
     await settled();
+    asked = askedFrom();
     // Not one of "ours": a turn can take seconds, and other devices' pushes must not wait.
     res = await api("POST", `${listenerPath()}/turns`, { device: DEVICE, utterance });
   } catch {
@@ -57,15 +59,23 @@ async function typed(utterance) {
     el.answer.textContent = unanswered(res);
     return;
   }
-  await answered(res.data || {});
+  await answered(res.data || {}, asked);
 }
 
-export async function answered(reply) {
-  const speech = reply.speech || "";
+// Where the book was when a question went: its answer is guarded at that place.
+export const askedFrom = () => ({ moveSeq: state.lastMoveSeq, ms: position() });
+
+// The book moved back by someone else while the question was answered: what the answer says may be
+// ahead of the book now, so it is neither shown nor said. Its own move (a goto) is the answer's.
+export const OVERTAKEN = "The book was moved back while I answered; ask me again.";
+
+export async function answered(reply, asked) {
+  await refreshState(); // the push may be slower than the reply
+  const overtaken = asked && reply.outcome !== "moved" && state.lastMoveSeq > asked.moveSeq && position() < asked.ms;
+  const speech = overtaken ? OVERTAKEN : reply.speech || "";
   el.answer.textContent = speech;
   el.answer.dataset.outcome = reply.outcome || "";
   speak(speech);
-  await refreshState(); // the push may be slower than the reply
   answeredAfterMove = state.lastMoveSeq; // the answer's own move, if it made one, is in it
 }
 

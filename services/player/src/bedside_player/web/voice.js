@@ -10,7 +10,7 @@
 // Of the rest of the page it takes where to post, and how to show and speak a reply;
 // nothing else of the page is touched but the voice controls.
 import { listenerPath, unanswered } from "./api.js";
-import { answered, ask, oneQuestion, questionPending, STILL_ANSWERING } from "./ask.js";
+import { answered, ask, askedFrom, oneQuestion, questionPending, STILL_ANSWERING } from "./ask.js";
 import { settled } from "./position.js";
 import { DEVICE } from "./state.js";
 import { notice } from "./ui.js";
@@ -242,8 +242,10 @@ async function finish(why = "sent") {
 async function send(wav) {
   answerLine.textContent = "…";
   let res;
+  let asked;
   try {
     await settled(); // after what was pressed before it, as a typed question (ask.js)
+    asked = askedFrom();
     res = await fetch(`${listenerPath()}/turns/spoken?device=${encodeURIComponent(DEVICE)}`, {
       method: "POST",
       headers: { "Content-Type": "audio/wav", Accept: "application/json" },
@@ -267,7 +269,7 @@ async function send(wav) {
     return;
   }
   heardLine.textContent = `You asked: “${reply.heard}”`; // a live region always on the page (style.css)
-  await answered(reply.turn);
+  await answered(reply.turn, asked);
 }
 
 // ---- the browser's own recogniser, when the listener chose it ----------------------------
