@@ -248,6 +248,10 @@ def test_the_doze_played_again_from_where_they_fell_asleep_is_heard_as_far_as_it
     assert through.asleep is not None
     assert through.asleep.reheard_to_ms == 1_920_000
 
+    moved_on = Seek(device="phone", position_ms=790_000, by_ms=30_000, from_ms=760_000, basis_seq=back.seq)
+    heard_to_the_skip = run(back, moved_on)
+    assert heard_to_the_skip.asleep is not None
+    assert heard_to_the_skip.asleep.reheard_to_ms == 760_000  # played to where the skip left from
     skipped = run(back, Seek(device="phone", position_ms=1_000_000, by_ms=300_000, basis_seq=back.seq))
     skipped = run(skipped, Report(device="phone", position_ms=1_500_000, playing=True, basis_seq=skipped.seq))
     assert skipped.asleep is not None

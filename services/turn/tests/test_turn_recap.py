@@ -161,6 +161,13 @@ async def test_what_was_missed_starts_where_the_doze_was_played_again_to(rig: Ri
         listener, "what happened just before I fell asleep?", here_ms=paused_at + PASSAGE_MS
     )
     assert before.speech.startswith(f"Just before you dozed off at {clock(asleep_at)}: At ")
+    # A pause where they were last awake, nothing played again: nothing is said to be heard again.
+    listener = rig.listener_at(paused_at)
+    rig.player.asleep[(listener, BOOK_ID)] = Asleep(
+        paused_at_ms=paused_at, asleep_at_ms=paused_at, seq=9, device="phone"
+    )
+    reply = await rig.ask(listener, "what did I miss?", here_ms=paused_at)
+    assert not reply.speech.startswith(recaps.DOZE_HEARD_AGAIN), reply.speech
 
 
 @pytest.mark.parametrize(

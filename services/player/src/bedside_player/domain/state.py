@@ -152,7 +152,9 @@ def _moved(state: PlayerState, seq: int, event: Seeked | Moved | RowPressed, cau
         last_move_seq=seq,
         last_move_cause=cause,
         sleep_timer=timer,
-        asleep=state.asleep and sleep.doze_after_a_move(state.asleep, to_ms),
+        # played to where the move left from (newer than any report of it), then moved
+        asleep=state.asleep
+        and sleep.doze_after_a_move(sleep.doze_played_to(state.asleep, event.from_ms), to_ms),
     )
 
 

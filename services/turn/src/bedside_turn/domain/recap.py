@@ -289,7 +289,11 @@ def _span(
                 "The last minutes they heard before they last stopped listening for a while",
             )
         case "since_asleep":
-            if asleep is not None and asleep.missed_from_ms() >= asleep.paused_at_ms:
+            if (
+                asleep is not None
+                and asleep.reheard_to_ms is not None
+                and asleep.missed_from_ms() >= asleep.paused_at_ms
+            ):
                 chosen = _last_minutes(FALLBACK_MINUTES, here_ms)
                 return replace(chosen, opening=f"{DOZE_HEARD_AGAIN} {chosen.opening}")
             if asleep is not None and _still_dozing(asleep, here_ms):
