@@ -146,23 +146,37 @@ def test_one_recording_holding_several_chapters_takes_the_e_books_chapters() -> 
     assert aligned.chapters[0].start_ms == 0  # the recording's start: what comes before is its own
 
 
+def numbered(chapter: int, count: int) -> list[str]:
+    """``count`` sentences of ten words found nowhere else in the book."""
+    return [" ".join(f"w{chapter}s{k}n{j}" for j in range(10)) + "." for k in range(count)]
+
+
 def test_what_the_recording_holds_beyond_its_e_book_keeps_the_words_heard() -> None:
-    """An ingest review: one file with no chapter marks, an abridged reading of three chapters (the
-    first sentence or so of each), and the whole e-book: the recording was paired with the first
-    chapter only, and what it read of the other two, most of it, was thrown away unsearchable."""
-    whole = heard(1, ONE[:1] + TWO[:2] + THREE[:2])
-    book = ebook(("One", ONE), ("Two", TWO), ("Three", THREE))
+    """An ingest review: one file with no chapter marks and the whole e-book, the recording reading
+    its first chapter and then only the start of the next two (abridged): it was paired with the
+    first chapter alone, and what it read of the other two was thrown away, unsearchable."""
+    first, second, third = numbered(1, 12), numbered(2, 12), numbered(3, 12)
+    read = first + second[:4] + third[:4]
+    whole = heard(1, read)
+    book = ebook(("One", first), ("Two", second), ("Three", third))
     aligned, report = align_book(book, recording(whole), {1: whole}, "test")
     texts = [u.text for c in aligned.chapters for u in c.units]
     starts = [u.start_ms or 0 for c in aligned.chapters for u in c.units]
-    assert texts[0] == ONE[0]  # what the e-book holds is the e-book's
-    heard_after = " ".join(texts[1:])
-    for sentence in TWO[:2] + THREE[:2]:
-        assert sentence in heard_after, sentence
+    assert texts[: len(first)] == first  # what the e-book holds is the e-book's
+    heard_after = " ".join(texts[len(first) :])
+    assert all(sentence.rstrip(".") in heard_after for sentence in second[:4] + third[:4])
     assert starts == sorted(starts)
-    assert starts[1] == sentence_starts(ONE[:1] + TWO[:2])[1]
+    assert starts[len(first)] == sentence_starts(read)[len(first)]
     assert report.kept_as_heard_ms > 0
     assert any("not in the e-book" in note for note in aligned.notes)
+
+
+def test_a_readers_announcement_beyond_the_e_book_is_left_out() -> None:
+    announced = "This is a recording in the public domain, read for you by a volunteer reader."
+    whole = heard(1, [announced, *ONE, "End of chapter one."])
+    aligned, report = align_book(ebook(("One", ONE)), recording(whole), {1: whole}, "test")
+    assert [u.text for c in aligned.chapters for u in c.units] == ONE
+    assert (report.kept_as_heard_ms, aligned.notes) == (0, ())
 
 
 def test_one_recording_read_from_the_e_books_opening_keeps_chapter_one_as_chapter_one() -> None:

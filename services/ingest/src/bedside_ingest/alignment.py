@@ -39,10 +39,11 @@ MIN_HELD_SHARE = 0.5
 its words besides those already matched: one file read from several chapters."""
 CONTENT_WORD_CHARS = 3
 """Pairing chapters counts words of three letters or more: "the" and "a" say nothing of which."""
-MIN_UNHELD_WORDS = 8
+MIN_UNHELD_WORDS = 60
 """Words heard before the first or after the last e-book sentence placed in an audio chapter are
-kept as heard when there are this many (a sentence): what an abridged or longer reading holds
-beyond its e-book. Fewer ("Chapter one", "End of chapter") are a reader's announcements."""
+kept as heard when there are this many (half a minute): what an abridged or longer reading holds
+beyond its e-book. Fewer are a reader's announcements ("This is a LibriVox recording ...", some 40
+words; "End of chapter one"), left out as before."""
 
 
 def words_of(text: str) -> list[str]:
