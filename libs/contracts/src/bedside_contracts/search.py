@@ -38,8 +38,8 @@ class FoundPassages(Contract):
     hits: list[Hit]
     unheard_names: list[str] = Field(
         default_factory=list,
-        description="names in the query not heard by the line: only passages behind it were searched, so "
-        "the places found say nothing of whether or where the book has them (adr/0066)",
+        description="names in the query not heard by the line: left out of the search, so the places "
+        "found say nothing of whether or where the book has them (adr/0066)",
     )
 
 

@@ -24,6 +24,7 @@ from bedside_guard.names import (
     names_respelled,
     sentence_telling_a_name,
     unheard_names,
+    without_words,
     words_of,
     written_with_capital,
 )
@@ -104,6 +105,7 @@ __all__ = [
     "unheard_names",
     "unheard_text",
     "without_headings",
+    "without_words",
     "words_of",
     "written_with_capital",
 ]

@@ -238,6 +238,11 @@ def words_of(text: str) -> list[str]:
     return [_word(token) for token in _TOKEN.findall(text) if token not in _SENTENCE_OPENERS]
 
 
+def without_words(text: str, left_out: Collection[str]) -> str:
+    """``text`` without the words ``left_out`` names (lower case, as ``words_of`` gives them)."""
+    return " ".join(_TOKEN.sub(lambda token: "" if _word(token[0]) in left_out else token[0], text).split())
+
+
 def capitalised_words(text: str) -> set[str]:
     """Words ``text`` capitalises inside a sentence (lower case): names, as a writer or a
     transcriber writes them, whether or not the book counts them among its names."""

@@ -42,6 +42,8 @@ from bedside_guard import (
     sentences_of,
     unheard_names,
     unheard_text,
+    without_words,
+    words_of,
 )
 from bedside_runtime.errors import NotFound
 
@@ -194,14 +196,16 @@ class SearchEngine:
 
     async def find(self, request: FindPassage) -> FoundPassages:
         """The whole book (or what is behind the line, ``heard_only``), one query embedding, best first.
-        A query naming someone or something not heard yet searches behind the line only: found
-        further on, it would tell whether the book has them, and where (adr/0066)."""
+        Names not heard yet are left out of the query: searched for, they would tell whether the
+        book has them further on, and where (adr/0066)."""
         book = self.book(request.book)
         query = names_respelled(request.query, book.names, request.here_ms)
-        request = request.model_copy(update={"query": query})
-        unheard = unheard_names(request.query, book.names, request.here_ms, query=True)
+        unheard = unheard_names(query, book.names, request.here_ms, query=True)
+        request = request.model_copy(update={"query": without_words(query, unheard)})
+        if not words_of(request.query):
+            return FoundPassages(places=[], hits=[], unheard_names=unheard)
         vector = self.embedder.embed_query(request.query)
-        below_ms = request.here_ms if request.heard_only or unheard else None
+        below_ms = request.here_ms if request.heard_only else None
         terms = encode_query(request.query)
         rankings = await self.store.search(book.collection, vector, terms, self.depth, below_ms)
         at_the_line = self._at_the_line(book, request.here_ms, vector, terms, rankings)

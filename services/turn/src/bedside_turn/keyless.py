@@ -355,15 +355,20 @@ async def _find_and_offer(tools: ToolBox, query: str, direction: Direction | Non
         plausible = plausible_ids(tools.hits, tools.here_ms, direction)
         if plausible:
             break
-    if not plausible and (unheard := names_as_said(said, tools.unheard_in_query)):
-        tools.turn.note_not_yet()  # as recall answers a name not heard, whether the book has it or not
-        return speech.not_yet(unheard, asks_later=False)
+    # Names not heard yet were left out of the search: said back as recall says them, whether or
+    # not the book has them, before what the rest of the words found (adr/0066).
+    unheard = names_as_said(said, tools.unheard_in_query)
+    not_yet = speech.not_yet(unheard, asks_later=False) if unheard else ""
+    if not plausible and not_yet:
+        tools.turn.note_not_yet()
+        return not_yet
     if not plausible:
         book = await tools.book_info()
         transcribing = book is not None and book.transcript is not None
         return speech.NOT_FOUND_WHILE_TRANSCRIBING if transcribing else speech.NOT_FOUND
     await tools.run("offer_positions", {"ids": plausible})
-    return speech.for_offer(tools.last_offer, tools.preview)
+    offered = speech.for_offer(tools.last_offer, tools.preview)
+    return f"{not_yet} {offered}" if not_yet else offered
 
 
 async def _named_place(tools: ToolBox, intent: Intent, utterance: str) -> str:

@@ -65,8 +65,8 @@ TOOL_DESCRIPTIONS: dict[str, tuple[str, type[BaseModel]]] = {
     "find_passage": (
         "Search the whole book for a moment the listener describes. Returns up to 8 lines, best "
         "first, each with a passage id; a line for a place they have not reached carries no words. "
-        "Write names with their capitals: a query naming someone or something they have not heard "
-        "of yet searches only what they have heard, and says the name has not come up.",
+        "Write names with their capitals: a name they have not heard yet is left out of the search, "
+        "and the result says it has not come up.",
         FindPassageArgs,
     ),
     "recall": (

@@ -100,8 +100,8 @@ class ToolBox:
     unheard_names: list[str] = field(default_factory=list)
     """Names of the last recall's question that have not come up, whole and as the listener wrote them."""
     unheard_in_query: list[str] = field(default_factory=list)
-    """The words of the newest find's query taken as names not heard yet: only what was heard was
-    searched (adr/0066), for the keyless router to say back as the listener said them."""
+    """The words of the newest find's query taken as names not heard yet, left out of the search
+    (adr/0066), for the keyless router to say back as the listener said them."""
     asks_later: bool = False
     """The newest recall's question asks what happens further on, for the keyless router's answer."""
     not_transcribed_here: bool = False

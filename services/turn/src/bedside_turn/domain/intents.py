@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from bedside_contracts.turn import Direction, RecapArgs
-from bedside_guard import capitalised_words
+from bedside_guard import capitalised_words, words_of
 
 from bedside_turn.domain import numbers, spelling
 from bedside_turn.domain.recap import LAST_SITTING, RecapAsked, minutes_back, read_recap
@@ -1600,15 +1600,17 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     match intent := _meant(utterance, whole):
         case FindPlace(query=query):
             return replace(intent, query=_names_capitalised(query, utterance))
-        case ChapterTitled(title=title):  # a title ahead is looked for as any moment described
-            return replace(intent, title=_names_capitalised(title, utterance))
         case Together(move=FindPlace(query=query) as move):
             return replace(intent, move=replace(move, query=_names_capitalised(query, utterance)))
     return intent
 
 
 def _names_capitalised(query: str, utterance: str) -> str:
+    """``query`` with the words the listener capitalised inside the sentence capitalised again;
+    as it was when they capitalised most of their words (Title Case tells no name from the rest)."""
     names = capitalised_words(utterance)
+    if len(names) * 2 > len(set(words_of(utterance))):
+        return query
     return re.sub(r"[a-z]+", lambda word: word[0].capitalize() if word[0] in names else word[0], query)
 
 

@@ -64,7 +64,7 @@ class Turn:
     declined: bool = False
     """Plain code said it cannot do what was asked (start the sound, change the volume)."""
     not_yet: bool = False
-    """A place was asked for by a name not heard yet, and nothing heard matched (adr/0066)."""
+    """A place was asked for by a name not heard yet, and the rest of the words found nothing (adr/0066)."""
     answer_by_ms: int | None = None
     """When the asker stops waiting (``Ask.answer_by_ms``)."""
     rows: list[str] = field(default_factory=list)
