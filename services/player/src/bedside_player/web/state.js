@@ -5,10 +5,11 @@
 const query = new URLSearchParams(location.search);
 // A listener token or a pairing code arrives in the fragment, which no request carries; at
 // start the page trades it for a device cookie (HttpOnly) and drops it from the address bar.
+// One in the query is not taken: it went with the request for the page, into any proxy's log.
 const fragment = new URLSearchParams(location.hash.slice(1));
 
-export const TOKEN = fragment.get("token") || query.get("token") || "";
-export const PAIRING = fragment.get("pair") || query.get("pair") || "";
+export const TOKEN = fragment.get("token") || "";
+export const PAIRING = fragment.get("pair") || "";
 const DEVICE_KEY = "bedside-device";
 // `let`: a duplicated tab takes a new name at start (claimDeviceName); importers see the change.
 export let DEVICE = deviceName();
