@@ -988,10 +988,17 @@ async def test_of_two_devices_trading_one_code_at_once_one_is_paired(bus: Client
     assert results.count(None) == 7
 
 
-async def test_no_page_or_reply_sends_a_referer(system: RunningSystem) -> None:
+async def test_no_page_or_reply_sends_a_referer_or_may_be_framed(system: RunningSystem) -> None:
+    """Framed by another page on the same site (another port of the house's machine), the signed-in
+    page could be clicked through unseen (a security review)."""
     async with httpx.AsyncClient(base_url=system.http_url) as anonymous:
         for path in ("/", "/main.js", "/api/books"):
-            assert (await anonymous.get(path)).headers["referrer-policy"] == "no-referrer"
+            headers = (await anonymous.get(path)).headers
+            assert headers["referrer-policy"] == "no-referrer"
+            assert (headers["x-frame-options"], headers["content-security-policy"]) == (
+                "DENY",
+                "frame-ancestors 'none'",
+            )
 
 
 async def test_behind_a_local_https_proxy_the_cookie_is_secure(system: RunningSystem, bus: Client) -> None:

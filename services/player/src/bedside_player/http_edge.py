@@ -145,9 +145,15 @@ class Authenticate:
 
 
 class PageHeaders:
-    """On every reply: no Referer leaves the page, so no address it was opened with travels on."""
+    """On every reply: no Referer leaves the page, so no address it was opened with travels on; and
+    no other page may frame it, where the signed-in page could be clicked through unseen."""
 
-    HEADERS = ((b"referrer-policy", b"no-referrer"), (b"x-content-type-options", b"nosniff"))
+    HEADERS = (
+        (b"referrer-policy", b"no-referrer"),
+        (b"x-content-type-options", b"nosniff"),
+        (b"x-frame-options", b"DENY"),
+        (b"content-security-policy", b"frame-ancestors 'none'"),
+    )
 
     def __init__(self, app: App) -> None:
         self.app = app
