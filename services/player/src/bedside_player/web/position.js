@@ -314,8 +314,8 @@ export function adopt(next, { force = false, why = "" } = {}) {
   // Another device's report from behind this playing page pulls nothing back: its sound stalled,
   // and the listener is hearing this one. Only a report (the newest word no move): a move, this
   // page's own skip as the player put it among them, a pause or a refusal is followed still.
-  const report = (next.seq || 0) > (next.last_move_seq || 0);
-  const behind = !force && !moved && report && state.playing && next.playing && next.position_ms < position();
+  const newestIsReport = (next.seq || 0) > (next.last_move_seq || 0);
+  const behind = !force && !moved && newestIsReport && state.playing && next.playing && next.position_ms < position();
   const far = !echo && !behind && Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
   if (force || moved || far) {
     const back = next.position_ms < position();
