@@ -360,7 +360,7 @@ async def _find_and_offer(tools: ToolBox, query: str, direction: Direction | Non
     unheard = names_as_said(said, tools.unheard_in_query)
     not_yet = speech.not_yet(unheard, asks_later=False) if unheard else ""
     if not plausible and not_yet:
-        tools.turn.note_not_yet()
+        tools.turn.not_yet = True
         return not_yet
     if not plausible:
         book = await tools.book_info()

@@ -91,9 +91,6 @@ class Turn:
             return Refused(AFTER_MOVE)
         return MayOffer(may_move=not self.listed)
 
-    def note_not_yet(self) -> None:
-        self.not_yet = True
-
     def note_recall(self, came_up: bool) -> None:
         self.recalled = True
         self.came_up = self.came_up or came_up
