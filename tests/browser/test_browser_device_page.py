@@ -151,6 +151,17 @@ class Bedside:
         state: dict[str, Any] = response.json()
         return state
 
+    def book_info(self, token: str, book: str | None = None) -> dict[str, Any]:
+        """The book as the page is told it (titles up to the listener's line)."""
+        response = httpx.get(
+            f"{self.url}/api/books/{book or self.book}",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        )
+        response.raise_for_status()
+        info: dict[str, Any] = response.json()
+        return info
+
 
 async def _ingest(nats_url: str, path: Path, book: str, audio: Path | None = None) -> dict[str, Any]:
     client = await nats.connect(nats_url)
@@ -556,12 +567,9 @@ def test_a_book_asked_for_while_a_move_back_is_on_its_way_names_no_chapter_now_a
     on the way, the player answered from the place before it, and the title of the chapter now
     ahead came back to the history and stayed."""
     phone = open_page("phone")
-    headers = {"Authorization": f"Bearer {listener.token}"}
-    third_start = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()[
-        "chapters"
-    ][2]["start_ms"]
+    third_start = bedside.book_info(listener.token, BOOK_ID)["chapters"][2]["start_ms"]
     put_book_at(bedside, listener, BOOK_ID, third_start + 10_000, phone)
-    book = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()
+    book = bedside.book_info(listener.token, BOOK_ID)
     title = book["chapters"][2]["title"]
     expect(phone.locator("#history")).to_contain_text(title, timeout=WAIT_MS)  # heard: named
     seeks = SlowRequests(phone, re.compile(r".*/seek$"))
@@ -583,8 +591,7 @@ def test_an_answer_and_what_was_announced_go_when_the_book_moves_back_before_the
     list's announcement for screen readers stayed on the page after another device moved the book
     back to the start, where all of it is ahead again; the titles and the rows were hidden again."""
     phone = open_page("phone")
-    headers = {"Authorization": f"Bearer {listener.token}"}
-    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    chapters = bedside.book_info(listener.token, BOOK_ID)["chapters"]
     put_book_at(bedside, listener, BOOK_ID, chapters[2]["start_ms"] + 10_000, phone)
     ask(phone, "take me to where the boy brings a kitten")
     expect(phone.locator("#said")).to_contain_text("The Letter", timeout=WAIT_MS)
@@ -744,8 +751,7 @@ def test_a_skip_into_a_chapter_not_yet_heard_travels_as_a_move_only(
     once (to learn the title): that report is queued before the skip's own seek and must carry
     where playback had got to, not the skip's target, or "Back to where I was" goes nowhere."""
     page = open_page("phone", extra="&report_ms=600000")
-    headers = {"Authorization": f"Bearer {listener.token}"}
-    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    chapters = bedside.book_info(listener.token, BOOK_ID)["chapters"]
     second = chapters[1]["start_ms"]
     put_book_at(bedside, listener, BOOK_ID, second - 10_000, page)
     expect(page.locator("#chapter")).to_have_text(re.compile(r"^Chapter 1"))
@@ -800,8 +806,7 @@ def test_play_pressed_at_the_end_starts_the_book_again_as_a_move(
     I was" goes back to the end. Told as a report from 0:00:00 it was progress, and undo went
     back past it to wherever the move before had started."""
     page = open_page("phone", extra="&report_ms=600000")
-    headers = {"Authorization": f"Bearer {listener.token}"}
-    end = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["duration_ms"]
+    end = bedside.book_info(listener.token, BOOK_ID)["duration_ms"]
     put_book_at(bedside, listener, BOOK_ID, end, page)
     page.get_by_role("button", name="Play").click()
     wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"] is True and s["position_ms"] < end)
@@ -912,8 +917,7 @@ def test_an_answer_that_comes_after_a_move_back_is_not_shown(
     """A review: asked in chapter 3, the answer came once another device had moved the book back to
     the start, and stayed on the page with a chapter's title and words now ahead."""
     phone = open_page("phone")
-    headers = {"Authorization": f"Bearer {listener.token}"}
-    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    chapters = bedside.book_info(listener.token, BOOK_ID)["chapters"]
     put_book_at(bedside, listener, BOOK_ID, chapters[2]["start_ms"] + 10_000, phone)
 
     def answered_after_a_move_back(route: Route) -> None:
@@ -1144,10 +1148,7 @@ def test_the_scrubber_reaches_the_very_end_of_the_book(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:
     """Its 5-second steps stopped at the last whole step: 1:20 of a 1:22 book (a listener session)."""
-    headers = {"Authorization": f"Bearer {listener.token}"}
-    duration = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()[
-        "duration_ms"
-    ]
+    duration = bedside.book_info(listener.token, BOOK_ID)["duration_ms"]
     assert duration % 5_000  # a book whose length is no whole number of steps
     phone = open_page("phone")
     phone.get_by_role("slider", name="Position in the book").evaluate(
@@ -1171,8 +1172,7 @@ def test_a_stop_skipped_past_plays_on_and_come_back_to_pauses_the_book(
     took its own jump for reaching it: every device paused and the player was told the listener
     fell asleep. Back before it (the first chapter's end again), a page that remembered skipping
     past it played on over it in silence."""
-    headers = {"Authorization": f"Bearer {listener.token}"}
-    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    chapters = bedside.book_info(listener.token, BOOK_ID)["chapters"]
     second, third = chapters[1]["start_ms"], chapters[2]["start_ms"]
     phone = open_page("phone")
     phone.get_by_role("button", name="Play").click()
@@ -1202,8 +1202,7 @@ def test_a_skip_into_the_next_chapter_moves_a_chapter_end_timer_to_that_chapters
 ) -> None:
     """ "Sleep at the end of the chapter", then a seek into the next chapter from another device: the
     stop stayed on the chapter left, and the page paused the book back there at once."""
-    headers = {"Authorization": f"Bearer {listener.token}"}
-    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    chapters = bedside.book_info(listener.token, BOOK_ID)["chapters"]
     second, third = chapters[1]["start_ms"], chapters[2]["start_ms"]
     phone = open_page("phone", extra="&report_ms=600000")  # no report but the play's: the seek's basis stands
     phone.get_by_role("button", name="Play").click()
@@ -1669,8 +1668,7 @@ def fell_asleep_count(bedside: Bedside, listener: Listener, book: str) -> int:
 
 def expected_stop(bedside: Bedside, listener: Listener, book: str, mode: str) -> int:
     """Where the player will stop: the first chapter's last millisecond, or the book's end."""
-    headers = {"Authorization": f"Bearer {listener.token}"}
-    info = httpx.get(f"{bedside.url}/api/books/{book}", headers=headers, timeout=10).json()
+    info = bedside.book_info(listener.token, book)
     stop: int = info["chapters"][1]["start_ms"] - 1 if mode == "chapter_end" else info["duration_ms"]
     return stop
 
@@ -1835,8 +1833,7 @@ def test_a_timer_for_the_end_of_a_chapter_named_aloud_stops_there_and_says_which
     player's timer, stopping at that chapter's last millisecond, and the page names the chapter."""
     page = open_page("phone")
     put_book_at(bedside, listener, BOOK_ID, 6_000, page)
-    headers = {"Authorization": f"Bearer {listener.token}"}
-    info = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()
+    info = bedside.book_info(listener.token, BOOK_ID)
     stop = next(c["start_ms"] for c in info["chapters"] if c["n"] == 4) - 1
     page.get_by_label("Ask about the book or say where to go").fill("stop at the end of chapter 3")
     page.get_by_role("button", name="Ask", exact=True).click()
@@ -1985,8 +1982,7 @@ def test_a_chapter_is_named_by_number_at_its_first_millisecond_and_by_title_once
     """At a chapter's start its title is ahead of the line (the guard's rule); the page shows
     its number, and its title as soon as the book plays on from there, not at the next report."""
     page = open_page("phone", extra="&report_ms=600000")  # no report but those the page needs
-    headers = {"Authorization": f"Bearer {listener.token}"}
-    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    chapters = bedside.book_info(listener.token, BOOK_ID)["chapters"]
     second, third = chapters[1], chapters[2]
     put_book_at(bedside, listener, BOOK_ID, second["start_ms"], page)
     expect(page.locator("#chapter")).to_have_text("Chapter 2")
@@ -2004,8 +2000,7 @@ def test_a_page_that_moves_itself_back_forgets_the_titles_it_learned_further_on(
     """A review: hearing no push of its own move (a slow or dropped event stream), a page moved to
     chapter 3 and back to chapter 2 went on showing chapter 3's title, ahead of the line again."""
     page = open_page("phone", block_events=True)
-    headers = {"Authorization": f"Bearer {listener.token}"}
-    chapters = httpx.get(f"{bedside.url}/api/books/{BOOK_ID}", headers=headers, timeout=10).json()["chapters"]
+    chapters = bedside.book_info(listener.token, BOOK_ID)["chapters"]
     second, third = chapters[1], chapters[2]
 
     def scrub_to(ms: int) -> None:
