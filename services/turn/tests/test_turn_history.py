@@ -74,14 +74,17 @@ def test_what_the_model_wrote_from_further_on_is_left_out_and_its_ids_kept() -> 
     assert history.guard_again(exchange, first_at, {}) == exchange  # read from where it was written
 
 
-def test_an_answer_that_told_the_position_is_remembered_only_as_told_unless_it_was_not_spoken() -> None:
+def test_an_answer_that_told_the_position_is_remembered_only_as_told() -> None:
     said = "You're in chapter 2, 40 seconds in; about 3 minutes into the book, with about 3 minutes to go."
-    assert history.remembered_speech(said, history.Told.WHERE, unsaid=False) == (
-        "I told them where they are in the book."
-    )
-    assert history.remembered_speech(said, None, unsaid=False) == said
-    instead = "I can't look in the book just now, so I couldn't do that. Please ask me again in a moment."
-    assert history.remembered_speech(instead, history.Told.WHERE, unsaid=True) == instead
+    assert history.remembered_speech(said, history.Told.WHERE) == "I told them where they are in the book."
+    assert history.remembered_speech(said, None) == said
+
+
+def test_plain_codes_account_of_a_move_is_told_as_a_move_or_an_undo_and_of_a_preview_as_nothing() -> None:
+    assert history.told_by_moving(moved=True, undone=False, preview=False) is history.Told.MOVED
+    assert history.told_by_moving(moved=True, undone=True, preview=False) is history.Told.UNDONE
+    assert history.told_by_moving(moved=True, undone=False, preview=True) is None
+    assert history.told_by_moving(moved=False, undone=False, preview=False) is None
 
 
 def test_a_passage_read_again_is_found_by_the_id_asked_for_not_the_one_it_resolved_to() -> None:

@@ -13,7 +13,7 @@ from bedside_turn.domain import history, speech
 from bedside_turn_testing.book import BOOK_ID, PASSAGE_MS, book_info
 from bedside_turn_testing.harness import Rig, start_rig
 from bedside_turn_testing.leaks import remembered_replies, tells_position
-from bedside_turn_testing.scripted import Say, ScriptedModel, Use
+from bedside_turn_testing.scripted import Reply, Say, ScriptedModel, Use, overloaded
 
 IN_CHAPTER_3 = 6 * PASSAGE_MS + 40_000
 
@@ -126,6 +126,29 @@ async def test_a_move_said_with_its_time_is_remembered_for_the_model_without_it(
     await model_rig.ask(listener, "who is Wren?")
     assert history.Told.MOVED.value in remembered(model)
     assert "0:00:40" not in json.dumps(model.requests[0]["messages"])
+
+
+@pytest.mark.parametrize(
+    "after_the_move",
+    [[[Say("")]], [overloaded()] * 3],
+    ids=["the model says nothing of it", "the model cannot be reached"],
+)
+async def test_a_move_plain_code_tells_for_the_model_is_remembered_without_its_time(
+    model_rig: Rig, after_the_move: list[Reply]
+) -> None:
+    """A code review: when the model moved the book and then said nothing, or could not be reached,
+    plain code said where the book came to ("There you are: chapter 1, at 0:00:00.") and that was kept
+    word for word for the next model turn."""
+    assert model_rig.slot is not None
+    listener = model_rig.listener_at(IN_CHAPTER_3)
+    model_rig.slot.load([[Use("offer_positions", {"chapter": 1})], *after_the_move])
+    moved = await model_rig.ask(listener, "take me to chapter one")
+    assert "There you are: chapter 1" in moved.speech
+    model_rig.player.positions[(listener, BOOK_ID)] = IN_CHAPTER_3 + 1000  # listened on since
+    model: ScriptedModel = model_rig.slot.load([[Say("Wren keeps the lamp.")]])
+    await model_rig.ask(listener, "who is Wren?")
+    assert history.Told.MOVED.value in remembered(model)
+    assert tells_position(model.requests[0]["messages"]) == []
 
 
 async def test_no_remembered_exchange_holds_the_listeners_position_from_anywhere(model_rig: Rig) -> None:

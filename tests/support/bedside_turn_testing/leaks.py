@@ -89,7 +89,7 @@ def leaks(
 POSITION_SAID = re.compile(
     r"into the book|\b(?:minutes?|seconds?|hours?) to go\b|\bleft of (?:this chapter|the book)"
     r"|of the book left|\bseconds in\b|\bminutes? in;|very start"
-    r"|You're in chapter|You're (?:about|at the end)|back where you were, at"
+    r"|You're in chapter|You're (?:about|at the end)|back where you were, at|There you are: .*\d:\d\d"
 )
 """How the turn's own answers say where the listener is in the book (how far in, how much is left)."""
 

@@ -56,8 +56,8 @@ async def run_keyless(
     """Route ``utterance`` to the tools and say what came of it. A move is said with the time it came
     to, the listener's position: the model reads later only that the book was moved (DESIGN rule 4)."""
     said = await _route(tools, utterance, intent or intents.read(utterance), earlier)
-    if tools.turn.moved and tools.turn.told is None:
-        tools.turn.told = history.Told.MOVED
+    if tools.turn.told is None:
+        tools.turn.told = tools.told_by_moving()
     return said
 
 
@@ -311,7 +311,6 @@ async def _undo(tools: ToolBox) -> str:
         return speech.PREVIEW_UNDO
     if tools.undone is None:
         return speech.NO_UNDO if not tools.turn.recalled else speech.CANNOT_HELP
-    tools.turn.told = history.Told.UNDONE  # it says the time the book is at now
     return tools.undone
 
 

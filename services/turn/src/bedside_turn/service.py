@@ -154,7 +154,7 @@ class TurnService:
 
     @staticmethod
     def _after_failure(tools: ToolBox, backends: TurnBackends) -> OwnWords:
-        return speech.after_failure(tools.done_in_own_words(), backends.let_down_by, backends.out_of_reach)
+        return speech.after_failure(tools.say_what_was_done(), backends.let_down_by, backends.out_of_reach)
 
     @property
     def mode(self) -> str:
@@ -194,7 +194,7 @@ class TurnService:
         """What to say, which mode said it, and whether the turn broke on a failed call on the way."""
 
         def done() -> str:  # what the model's calls did, for when it says nothing of it
-            return tools.done_in_own_words() or speech.for_offer(tools.last_offer, tools.preview)
+            return tools.say_what_was_done() or speech.for_offer(tools.last_offer, tools.preview)
 
         try:
             if self.client is None or not model_may_answer(intent, earlier):
@@ -259,7 +259,7 @@ class TurnService:
         exchange = Exchange(  # what a later model turn reads: never the listener's position (DESIGN rule 4)
             turn_id=turn.turn_id,
             utterance=ask.utterance,
-            speech=history.remembered_speech(reply.speech, turn.told, unsaid=unsaid),
+            speech=history.remembered_speech(reply.speech, turn.told),
             outcome=reply.outcome,
             calls=turn.calls,
             guarded_at_ms=here_ms,

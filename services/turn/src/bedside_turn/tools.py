@@ -47,7 +47,7 @@ from bedside_runtime.errors import CallFailed, NotFound, RemoteFailure
 from pydantic import BaseModel, ValidationError
 
 from bedside_turn.backends import Backends
-from bedside_turn.domain import chapters, earlier, playback, speech
+from bedside_turn.domain import chapters, earlier, history, playback, speech
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.chapters import NoSuchChapter
 from bedside_turn.domain.own_words import OwnWords
@@ -132,10 +132,18 @@ class ToolBox:
         self.asks_later = self.not_transcribed_here = self.at_chapter_end = False
         self.recapped = self.no_chapter = self.already_at = None
 
-    def done_in_own_words(self) -> OwnWords | None:
-        """What this turn did (a move, a list, a timer), said without the book's words."""
-        return speech.done_in_own_words(
+    def say_what_was_done(self) -> OwnWords | None:
+        """What this turn did (a move, a list, a timer), said without the book's words, as what the
+        turn says: ``turn.told`` becomes what these words tell (None: nothing, or there are none)."""
+        said = speech.done_in_own_words(
             self.last_offer, self.played, undone=self.undone, preview=self.preview
+        )
+        self.turn.told = self.told_by_moving() if said is not None else None
+        return said
+
+    def told_by_moving(self) -> history.Told | None:
+        return history.told_by_moving(
+            moved=self.turn.moved, undone=self.undone is not None, preview=self.preview
         )
 
     async def run(self, name: str, arguments: Any) -> ToolCallRecord:

@@ -49,13 +49,18 @@ class Told(Enum):
     MOVED = "I moved the book where they asked, and told them where it came to."
 
 
-def remembered_speech(said: str, told: Told | None, *, unsaid: bool) -> str:
+def remembered_speech(said: str, told: Told | None) -> str:
     """What the model reads later of what a turn said: the answer, unless it told the listener where
-    they are, then only that it did. ``unsaid``: the answer built was not spoken (the turn said what
-    it did or what failed instead), so what was spoken is remembered as it is."""
-    if told is None or unsaid:
-        return said
-    return told.value
+    they are, then only that it did."""
+    return said if told is None else told.value
+
+
+def told_by_moving(*, moved: bool, undone: bool, preview: bool) -> Told | None:
+    """What plain code's account of a turn's move tells (where the book came to: the listener's
+    position), as the model may read it; None when it moved nothing."""
+    if preview or not moved:
+        return None
+    return Told.UNDONE if undone else Told.MOVED
 
 
 def needs_guarding(exchange: Exchange, here_ms: int) -> bool:

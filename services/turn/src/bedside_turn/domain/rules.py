@@ -57,7 +57,8 @@ class Turn:
     offer_refused: bool = False
     told: Told | None = None
     """Plain code answered without reading a passage (where they are, from the book's own times, or
-    what Bedside can do); remembered for the model by its kind alone (``history.remembered_speech``)."""
+    what Bedside can do), or said where a move put the book; remembered for the model by its kind
+    alone (``history.remembered_speech``)."""
     played: bool = False
     """The sleep timer was set or cancelled, or the book paused: neither a move nor an offer, so
     it is never refused by one and never blocks one."""
