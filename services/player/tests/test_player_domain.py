@@ -176,6 +176,12 @@ def test_evolve_ignores_an_event_it_has_applied() -> None:
     assert again is state
 
 
+def test_a_message_that_fits_no_event_moves_only_the_sequence_on() -> None:
+    state = evolve(fresh(), PositionReported(device="d", position_ms=5, playing=True, basis_seq=0), 7)
+    assert evolve(state, None, 9) == state._replace(seq=9)
+    assert evolve(state, None, 7) is state
+
+
 # ------------------------------------------------------------------ undo, list, devices
 
 

@@ -489,3 +489,30 @@ def test_the_last_listener_is_not_removed() -> None:
     finally:
         system.stop()
         server.stop()
+
+
+async def test_a_message_that_does_not_fit_the_contract_is_passed_over_not_fatal_to_the_book(
+    lone_player: RunningSystem, bus: Client
+) -> None:
+    """A code review: a message on a listener's subject that no event fits (a newer copy's event
+    kind, during an upgrade) made every catch-up raise; the projection never passed it, so every
+    append met a newer last sequence, and the listener's book answered nothing but errors."""
+    name, token = await listener(bus, "unfit")
+    path = f"/api/listeners/{name}/books/b1"
+    async with httpx.AsyncClient(
+        base_url=lone_player.http_url, headers={"Authorization": f"Bearer {token}"}, timeout=10
+    ) as client:
+
+        async def report(position_ms: int, basis_seq: int) -> httpx.Response:
+            body = {"device": "phone", "position_ms": position_ms, "playing": True, "basis_seq": basis_seq}
+            return await client.post(path + "/reports", json=body)
+
+        first = await report(1_000, 0)
+        assert first.status_code == 200
+        unfit = await bus.jetstream().publish(subject_of(name, "b1"), b'{"kind": "from-the-future"}')
+        accepted = await report(2_000, first.json()["seq"])
+        assert accepted.status_code == 200
+        assert accepted.json()["seq"] > unfit.seq
+        state = (await client.get(path + "/state")).json()
+        assert state["position_ms"] == 2_000
+        assert (await client.get(path + "/history")).status_code == 200

@@ -240,9 +240,7 @@ class Follower:
             # an event this copy appended was applied from the ack: no need to parse it again
             if key is not None and seq > projections.get(*key).seq:
                 decoded = decode(subject, data)
-                if decoded is not None:
-                    listener, book, event = decoded
-                    projections.apply(listener, book, event, seq)
+                projections.apply(*key, None if decoded is None else decoded[2], seq)
             elif key is None:
                 decode(subject, data)  # logs what does not fit
             projections.through_seq = max(projections.through_seq, seq)

@@ -12,7 +12,7 @@ from bedside_contracts.partitions import DEFAULT_PARTITIONS, partition_of
 from bedside_contracts.player import PlayerEvent
 
 from bedside_player.domain.state import PlayerState, evolve
-from bedside_player.store import decode
+from bedside_player.store import decode, key_of
 from bedside_player.stream_range import Stored
 
 Key = tuple[str, str]
@@ -30,7 +30,7 @@ class Projections:
     def get(self, listener: str, book: str) -> PlayerState:
         return self.states.get((listener, book)) or PlayerState(listener=listener, book=book)
 
-    def apply(self, listener: str, book: str, event: PlayerEvent, seq: int) -> PlayerState:
+    def apply(self, listener: str, book: str, event: PlayerEvent | None, seq: int) -> PlayerState:
         before = self.get(listener, book)
         after = evolve(before, event, seq)
         if after is not before:
@@ -60,6 +60,8 @@ def apply_stored(projections: Projections, stored: list[Stored], migrated_throug
             listener, book, event = decoded
             projections.apply(listener, book, event, seq)
             applied += 1
+        elif (key := key_of(subject)) is not None:
+            projections.apply(*key, None, seq)
     if stored:
         projections.through_seq = max(projections.through_seq, stored[-1][1])
     return applied

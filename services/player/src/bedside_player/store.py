@@ -290,10 +290,13 @@ class EventStore:
             return None
         return msg if msg.seq is not None else None
 
-    async def read_after(self, listener: str, book: str, after_seq: int) -> list[tuple[int, PlayerEvent]]:
-        """The events of one listener and book after ``after_seq``, by direct get (a catch-up)."""
+    async def read_after(
+        self, listener: str, book: str, after_seq: int
+    ) -> list[tuple[int, PlayerEvent | None]]:
+        """The events of one listener and book after ``after_seq``, by direct get (a catch-up);
+        None for a message that fits no event (logged)."""
         subject = self.subject(listener, book)
-        found: list[tuple[int, PlayerEvent]] = []
+        found: list[tuple[int, PlayerEvent | None]] = []
         seq = after_seq + 1
         while True:
             try:
@@ -304,11 +307,13 @@ class EventStore:
                 return found
             if msg.seq is None or msg.data is None:
                 return found
-            found.append((msg.seq, parse(msg.data)))
+            decoded = decode(subject, msg.data)
+            found.append((msg.seq, None if decoded is None else decoded[2]))
             seq = msg.seq + 1
 
     async def read_subject(self, listener: str, book: str) -> list[StoredEvent]:
-        """Every event of one listener and book, oldest first, with when the stream stored it."""
+        """Every event of one listener and book, oldest first, with when the stream stored it (a
+        message that fits no event is left out, logged)."""
         subject = self.subject(listener, book)
         try:
             last = await self.js.get_last_msg(subjects.PLAYER_STREAM, subject, direct=True)
@@ -322,7 +327,8 @@ class EventStore:
             async for msg in sub.messages:
                 seq = msg.metadata.sequence.stream
                 stored_at_ms = int(msg.metadata.timestamp.timestamp() * 1000)
-                found.append(StoredEvent(seq, parse(msg.data), stored_at_ms))
+                if (decoded := decode(subject, msg.data)) is not None:
+                    found.append(StoredEvent(seq, decoded[2], stored_at_ms))
                 if seq >= (last.seq or 0):
                     break
         finally:

@@ -203,15 +203,18 @@ def _left(state: PlayerState, seq: int, event: DeviceLeft) -> PlayerState:
     return _reported(state, seq, paused)
 
 
-def evolve(state: PlayerState, event: PlayerEvent, seq: int) -> PlayerState:
+def evolve(state: PlayerState, event: PlayerEvent | None, seq: int) -> PlayerState:
     """The state after ``event``, which the stream stored at ``seq``.
 
     An event at or below the state's own sequence has been applied already and changes
     nothing, so applying the same event from two sources (an append's ack and the feed)
-    is harmless.
+    is harmless. ``None`` is a message on the subject that fits no event (a newer copy's kind
+    of event): only the sequence moves on, since the next append must name the subject's last.
     """
     if seq <= state.seq:
         return state
+    if event is None:
+        return state._replace(seq=seq)
     if isinstance(event, PositionReported):
         return _reported(state, seq, event)
     if isinstance(event, DeviceLeft):
