@@ -2021,6 +2021,29 @@ def test_a_page_that_moves_itself_back_forgets_the_titles_it_learned_further_on(
     expect(page.locator("main")).not_to_contain_text("The Storm")
 
 
+def test_a_history_held_under_the_keyboards_focus_forgets_titles_ahead_once_the_book_moves_back(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A blind-listener session: with the focus on a history entry (held so, not drawn again, so as
+    not to be read out at each report), the book moved back to chapter 1, and the entries went on
+    naming chapter 3 by its title, ahead of the line again, until the focus left the list."""
+    page = open_page("phone")
+    third = bedside.book_info(listener.token, BOOK_ID)["chapters"][2]
+    put_book_at(bedside, listener, BOOK_ID, third["start_ms"] + 2_000, page)
+    expect(page.locator("#chapter")).to_have_text("Chapter 3 · The Storm", timeout=WAIT_MS)
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    entry = page.locator("#history button").filter(has_text="The Storm").first
+    expect(entry).to_be_visible(timeout=WAIT_MS)
+    entry.focus()
+    entry.evaluate("(b) => { b.dataset.held = 'yes'; }")
+    put_book_at(bedside, listener, BOOK_ID, 5_000, page)
+    expect(page.locator("#chapter")).to_have_text(re.compile(r"^Chapter 1"), timeout=WAIT_MS)
+    expect(page.locator("#history")).not_to_contain_text("The Storm", timeout=WAIT_MS)
+    labels = page.locator("#history button").evaluate_all("(bs) => bs.map((b) => b.ariaLabel)")
+    assert not [label for label in labels if "The Storm" in label], labels
+    expect(page.locator("#history button[data-held]")).to_be_focused()
+
+
 def test_a_skip_seeks_the_audio_once(open_page: OpenPage) -> None:
     """A review: the push of the page's own skip, held back while the skip was answered, was taken in
     as another device's move, and the audio was sought a second time, a round trip behind."""

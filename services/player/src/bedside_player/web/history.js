@@ -40,6 +40,8 @@ export function historySoon() {
   historyTimer = setTimeout(() => loadHistory(false), 400);
 }
 
+const entryOf = new WeakMap(); // each entry's button -> the entry it was drawn from
+
 function entryItem(entry) {
   const li = document.createElement("li");
   const b = document.createElement("button");
@@ -50,18 +52,31 @@ function entryItem(entry) {
   when.textContent = clock(entry.position_ms || 0);
   const what = document.createElement("span");
   what.className = "what";
-  // A chapter's name only where the listener has reached it (the book says which).
+  b.append(when, what);
+  entryOf.set(b, entry);
+  describe(b);
+  b.addEventListener("click", () => seekTo(entry.position_ms || 0));
+  li.append(b);
+  return li;
+}
+
+// A chapter's name only where the listener has reached it (the book says which).
+function describe(button) {
+  const entry = entryOf.get(button);
   const title = entry.chapter != null ? chapterTitle(entry.chapter) : null;
   const bits = [kindLabel(entry)];
   if (entry.chapter != null) bits.push(chapterHeading(entry.chapter, title, "ch."));
   if (entry.device) bits.push(entry.device === DEVICE ? "here" : `on ${entry.device}`);
   bits.push(storedWhen(entry.stored_at_ms));
-  what.textContent = bits.filter(Boolean).join(" · ");
-  b.append(when, what);
-  b.setAttribute("aria-label", `Go to ${clock(entry.position_ms || 0)}, ${what.textContent}`);
-  b.addEventListener("click", () => seekTo(entry.position_ms || 0));
-  li.append(b);
-  return li;
+  const what = bits.filter(Boolean).join(" · ");
+  button.querySelector(".what").textContent = what;
+  button.setAttribute("aria-label", `Go to ${clock(entry.position_ms || 0)}, ${what}`);
+}
+
+// Once the book has moved back, the entries drawn name no chapter by a title now ahead: described
+// again in place, so an entry held under the keyboard's focus keeps it.
+export function forgetHistoryTitles() {
+  for (const button of el.history.querySelectorAll("button")) if (entryOf.has(button)) describe(button);
 }
 
 function showEntries(entries, older) {

@@ -7,7 +7,7 @@ import {
   bookSoon, ensureChapterTitle, forgetTitlesFrom, loadBook, noSuchBook, offerTheBooksLeft, pickBook, refreshBookList,
   renderChapter, whenSwitching,
 } from "./book.js";
-import { historySoon, loadHistory, wireHistory } from "./history.js";
+import { forgetHistoryTitles, historySoon, loadHistory, wireHistory } from "./history.js";
 import { renderRows, wireList } from "./list.js";
 import { listen } from "./live.js";
 import {
@@ -24,12 +24,16 @@ whenSwitching(async (book) => {
   await pauseEverywhere();
   await carryTimerTo(book);
 });
+// A title learned further on, an answer given there, is ahead again; ``own``: this page moved it.
+function forgetFrom(ms, own) {
+  forgetTitlesFrom(ms);
+  forgetHistoryTitles();
+  forgetWhatWasSaid(own);
+}
+
 follow({
   jumped(ms, back) {
-    if (back) {
-      forgetTitlesFrom(ms);
-      forgetWhatWasSaid(false);
-    }
+    if (back) forgetFrom(ms, false);
     bookSoon();
   },
   adopted(next) {
@@ -40,10 +44,7 @@ follow({
   },
   moving(ms, back) {
     movedHere(ms);
-    if (back) { // a title learned further on, or an answer given there, is ahead again
-      forgetTitlesFrom(ms);
-      forgetWhatWasSaid(true);
-    }
+    if (back) forgetFrom(ms, true);
     bookSoon();
   },
   sought: historySoon,
