@@ -1385,6 +1385,33 @@ def test_main_controls_work_from_the_keyboard_alone(open_page: OpenPage) -> None
     expect(page.get_by_role("button", name="30 min")).to_have_attribute("aria-pressed", "true")
 
 
+def test_the_shortcuts_work_with_the_focus_on_a_button_and_escape_leaves_the_ask_box(
+    open_page: OpenPage,
+) -> None:
+    """A blind-listener session: with the focus on any button (where the page itself puts it after
+    a row is pressed) `l`, `j`, the arrows and `/` did nothing, so the shortcuts worked only until
+    the first Tab; and nothing left the ask box but Tab."""
+    page = open_page("keyboard")
+    page.get_by_role("button", name="Play").focus()
+    page.keyboard.press("l")
+    expect(page.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
+    page.get_by_role("button", name="30 min").focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#pos")).to_have_text("0:01:00", timeout=WAIT_MS)
+    page.keyboard.press("j")
+    expect(page.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
+    expect(page.get_by_role("button", name="30 min")).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("/")
+    box = page.get_by_label("Ask about the book or say where to go")
+    expect(box).to_be_focused()
+    page.keyboard.type("k")
+    expect(box).to_have_value("k")  # typed, not a shortcut
+    page.keyboard.press("Escape")
+    expect(box).not_to_be_focused()
+    page.keyboard.press("l")
+    expect(page.locator("#pos")).to_have_text("0:01:00", timeout=WAIT_MS)
+
+
 def test_a_push_leaves_the_focus_on_the_row_it_was_on(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

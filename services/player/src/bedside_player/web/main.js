@@ -56,14 +56,23 @@ follow({
   },
 });
 
-// Keys for the main controls when nothing that takes keys has focus.
+const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
+
+// Whether the focused element uses the key itself: a text field or a picker every key, the
+// scrubber its arrows, a button (a summary, a link) Space and Enter. Any other key is a shortcut,
+// so they work wherever the focus has gone, as it goes to Play after a row is pressed.
+function takesKey(t, key) {
+  if (t instanceof HTMLInputElement) return t.type !== "range" || SLIDER_KEYS.has(key);
+  if (t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return true;
+  const pressable = t instanceof HTMLElement && t.closest("button, summary, a") !== null;
+  return pressable && (key === " " || key === "Enter");
+}
+
+// Keys for the main controls; Escape leaves the ask box for them.
 function onKey(e) {
   if (e.altKey || e.ctrlKey || e.metaKey) return;
-  const t = e.target;
-  const typing = t instanceof HTMLInputElement || t instanceof HTMLSelectElement ||
-    t instanceof HTMLTextAreaElement || t instanceof HTMLButtonElement ||
-    (t instanceof HTMLElement && t.closest("summary, a") !== null); // Space opens these, not play
-  if (typing) return;
+  if (e.key === "Escape" && e.target === el.askInput) { el.play.focus(); return; }
+  if (takesKey(e.target, e.key)) return;
   if (e.key === " " || e.key === "k") { e.preventDefault(); togglePlay(); }
   else if (e.key === "ArrowLeft" || e.key === "j") { e.preventDefault(); skip(-SKIP_MS); }
   else if (e.key === "ArrowRight" || e.key === "l") { e.preventDefault(); skip(SKIP_MS); }
