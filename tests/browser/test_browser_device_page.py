@@ -1482,6 +1482,28 @@ def test_the_sleep_timer_is_announced_when_set_or_cancelled_not_as_it_counts_dow
     assert said == [set_words, "Sleep timer off."], phone.evaluate("window.announced")
 
 
+def test_a_place_chosen_on_the_page_is_said_there_as_on_the_other_devices(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A blind-listener session: a row of a list or an entry of the history pressed moved the book in
+    silence on the device that pressed it (only the focus landing on Play was heard), while the
+    other device said "Moved to 0:02:21."."""
+    page = open_page("phone")
+    page.evaluate(LISTEN_AS_A_SCREEN_READER)
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    expect(page.locator("#history button").filter(has_text="0:00:30")).to_have_count(1, timeout=WAIT_MS)
+    ask(page, "go to chapter 2")
+    row = page.locator("#rows .row")
+    expect(row).to_have_count(1, timeout=WAIT_MS)
+    row.press("Enter")
+    start = bedside.book_info(listener.token, BOOK_ID)["chapters"][1]["start_ms"]
+    expect(page.locator("#pos")).to_have_text(clock(start), timeout=WAIT_MS)
+    page.wait_for_function(f"window.announced.includes('Moved to {clock(start)}.')", timeout=WAIT_MS)
+    page.locator("#history button").filter(has_text="0:00:30").press("Enter")
+    expect(page.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
+    page.wait_for_function("window.announced.includes('Moved to 0:00:30.')", timeout=WAIT_MS)
+
+
 def test_the_history_is_not_drawn_again_under_the_keyboards_focus(open_page: OpenPage) -> None:
     """A blind-listener session: every report (each 15 s) drew the history again, and the focus on
     one of its entries fell to the page; a review: focused again at each redraw, the entry would be

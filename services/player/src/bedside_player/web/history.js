@@ -1,7 +1,9 @@
 // Where the listener has been, newest first, each a place to go back to; and undo.
 import { api, listenerPath } from "./api.js";
 import { chapterTitle } from "./book.js";
-import { afterCommand, command, position, seekTo, settleScrub, showUndo, undoneWords } from "./position.js";
+import {
+  afterCommand, command, position, sayMovedHere, seekTo, settleScrub, showUndo, undoneWords,
+} from "./position.js";
 import { clamp, DEVICE, HISTORY_FETCH, state } from "./state.js";
 import { chapterHeading, clock, el, notice } from "./ui.js";
 
@@ -55,7 +57,7 @@ function entryItem(entry) {
   b.append(when, what);
   entryOf.set(b, entry);
   describe(b);
-  b.addEventListener("click", () => seekTo(entry.position_ms || 0));
+  b.addEventListener("click", async () => { if (await seekTo(entry.position_ms || 0)) sayMovedHere(); });
   li.append(b);
   return li;
 }

@@ -1,7 +1,7 @@
 // The list on the screen: covered rows for places ahead (a time, and a chapter the listener named:
 // "chapter 3", "end of chapter 3"; nothing else), pressed or
 // cancelled on any device.
-import { afterCommand, command, position, settleScrub } from "./position.js";
+import { afterCommand, command, position, sayMovedHere, settleScrub } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import { announce, chapterHeading, chapterInSentence, clock, el, notice, redrawKeepingFocus } from "./ui.js";
 
@@ -74,8 +74,9 @@ async function pressRow(index) {
   // another place), and the player then refuses the press with the new list.
   const body = { row: index, device: DEVICE, list_turn_id: state.listTurnId };
   const res = await command("/list/press", body);
-  if (res && afterCommand(res, "Moved to") && res.status === 409) {
-    notice("The list changed just now; choose from the new one.");
+  if (res && afterCommand(res, "Moved to")) {
+    if (res.status === 409) notice("The list changed just now; choose from the new one.");
+    else if (res.ok) sayMovedHere();
   }
   el.play.focus();
 }

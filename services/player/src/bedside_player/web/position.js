@@ -501,8 +501,9 @@ export const skip = (ms) => {
   seekTo(position() + ms, ms);
 };
 
+// Whether the player moved the book as asked; ``by``: a skip of that many ms, else a place chosen.
 export async function seekTo(ms, by = null) {
-  if (!state.book) return; // no book open (not paired, or none by that name): no place to move to
+  if (!state.book) return false; // no book open (not paired, or none by that name): no place to move to
   settleScrub();
   const target = clamp(ms);
   state.unsentMoves.push(position()); // before the jump: a report queued ahead of it says this
@@ -528,14 +529,22 @@ export async function seekTo(ms, by = null) {
     // which would otherwise count it as another device's and seek the audio a second time.
     if (got) state.lastMoveSeq = Math.max(state.lastMoveSeq, got.last_move_seq || 0);
   };
+  let taken = false;
   try {
     const res = await ours("POST", `${listenerPath()}/seek`, body, answered);
-    afterCommand(res, "Another device moved the book to");
+    taken = afterCommand(res, "Another device moved the book to") && res.ok;
   } catch {
     skips.unanswered -= 1; // no answer came
     showLink(false);
   }
   followers.sought();
+  return taken;
+}
+
+// A place chosen on this page is said here as the other devices say it: in the dark the focus
+// moving on is all that would be heard.
+export function sayMovedHere() {
+  notice(`Moved to ${clock(position())}.`);
 }
 
 // The listener chose another book: the one they leave stops on every device, not on this one alone (a

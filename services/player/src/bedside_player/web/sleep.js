@@ -4,7 +4,9 @@
 // pause. Where the listener fell asleep is offered on every device from that state too.
 import { api, findState, listenerPath, listenerPathFor, pausedBySleep } from "./api.js";
 import { chapterAt } from "./book.js";
-import { afterCommand, command, ours, position, report, seekTo, setPlaying, setPosition } from "./position.js";
+import {
+  afterCommand, command, ours, position, report, sayMovedHere, seekTo, setPlaying, setPosition,
+} from "./position.js";
 import { DEVICE, state } from "./state.js";
 import { announce, chapterInSentence, clock, el, showLink } from "./ui.js";
 
@@ -259,10 +261,10 @@ export function wireSleep() {
   for (const b of document.querySelectorAll("[data-sleep]")) {
     b.addEventListener("click", () => choose(b.dataset.sleep));
   }
-  el.asleepGo.addEventListener("click", () => {
+  el.asleepGo.addEventListener("click", async () => {
     const asleep = state.sleep.asleep;
     dismiss();
-    if (asleep) seekTo(asleep.asleep_at_ms);
+    if (asleep && await seekTo(asleep.asleep_at_ms)) sayMovedHere();
   });
   el.asleepDismiss.addEventListener("click", dismiss);
   document.addEventListener("pointerdown", woke, true);
