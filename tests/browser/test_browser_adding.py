@@ -200,7 +200,7 @@ def test_a_book_there_is_no_room_for_is_refused_before_it_is_sent(browser: Brows
             page.on("request", lambda request: sent.append(request.url))
             expect(page.locator("#add")).to_have_attribute("open", "", timeout=WAIT_MS)  # no book yet
             page.get_by_label("The audiobook").set_input_files(recording)
-            page.get_by_role("button", name="Add the book").click()
+            page.get_by_role("button", name="Add the book").press("Enter")
             expect(page.locator("#add-status")).to_have_text(
                 re.compile(
                     r"^It could not be added: there is not room for the recording where Bedside keeps its"
@@ -209,6 +209,8 @@ def test_a_book_there_is_no_room_for_is_refused_before_it_is_sent(browser: Brows
                 timeout=WAIT_MS,
             )
             expect(page.get_by_role("button", name="Add the book")).to_be_enabled()
+            # turned off while it was asked, the button dropped the keyboard's focus to the page
+            assert page.evaluate("document.activeElement !== document.body")
             assert not [url for url in sent if "/api/uploads?" in url]
             page.context.close()
     finally:

@@ -1412,6 +1412,21 @@ def test_the_shortcuts_work_with_the_focus_on_a_button_and_escape_leaves_the_ask
     expect(page.locator("#pos")).to_have_text("0:01:00", timeout=WAIT_MS)
 
 
+def test_undo_pressed_from_the_keyboard_leaves_the_focus_on_the_page_s_controls(open_page: OpenPage) -> None:
+    """A blind-listener session: "Back to where I was", turned off while its undo is answered, dropped
+    the keyboard's focus to the page, where a screen reader starts again from the top."""
+    page = open_page("keyboard")
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    undo = page.get_by_role("button", name=re.compile(r"^Back to where I was \("))
+    expect(undo).to_be_enabled(timeout=WAIT_MS)
+    undo.press("Enter")
+    expect(page.locator("#pos")).to_have_text("0:00:00", timeout=WAIT_MS)
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.activeElement.closest('main') !== null"), page.evaluate(
+        "document.activeElement.outerHTML"
+    )
+
+
 def test_a_push_leaves_the_focus_on_the_row_it_was_on(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

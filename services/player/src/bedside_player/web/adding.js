@@ -6,6 +6,7 @@
 import { api, problem } from "./api.js";
 import { switchTo } from "./book.js";
 import { state } from "./state.js";
+import { setOff } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("add-form"), send = $("add-send"), section = $("add");
@@ -139,7 +140,7 @@ async function add(e) {
   if (!recording) return;
   const ebook = $("add-ebook").files[0];
   const title = $("add-title").value.trim();
-  send.disabled = true;
+  setOff(send, true, $("add-recording"));
   open.hidden = true;
   try {
     // By their names and sizes first: a file no book could be made of, or there is no room for,

@@ -3,7 +3,7 @@
 import { api, listenerPath, unanswered } from "./api.js";
 import { position, refreshState, settled } from "./position.js";
 import { DEVICE, state } from "./state.js";
-import { announce, el, notice } from "./ui.js";
+import { announce, el, notice, setOff } from "./ui.js";
 
 // One question at a time, typed or said aloud: while one is unanswered the Ask button is off
 // (Enter with it), and a second is not sent; a typed one stays in the box to send once the answer
@@ -13,9 +13,7 @@ let pending = false;
 
 function setPending(now) {
   pending = now;
-  // Turned off, the button would drop the keyboard focus to the page: it goes to the box instead.
-  if (now && document.activeElement === el.askSend) el.askInput.focus();
-  el.askSend.disabled = now;
+  setOff(el.askSend, now, el.askInput);
 }
 
 export const STILL_ANSWERING = "The question before is still being answered; ask again once it is.";

@@ -7,7 +7,7 @@
 // then adopts: corrected, never obeyed.
 import { api, bookPath, findState, listenerPath, pausedBySleep, problem } from "./api.js";
 import { DEVICE, FOLLOW_THRESHOLD_MS, SKIP_MS, clamp, state } from "./state.js";
-import { clock, el, notice, serverAnswered, showLink, spokenClock } from "./ui.js";
+import { clock, el, notice, serverAnswered, setOff, showLink, spokenClock } from "./ui.js";
 
 // What the rest of the page does when the position changes; main.js says, once.
 const followers = {
@@ -336,7 +336,7 @@ export function adopt(next, { force = false, why = "" } = {}) {
 // it is off while there is nothing to undo, or while this page's own undo is out.
 export function showUndo(toMs = state.undo.toMs) {
   state.undo.toMs = toMs;
-  el.undo.disabled = toMs === null || state.undo.sending;
+  setOff(el.undo, toMs === null || state.undo.sending, el.play);
   el.undo.textContent = toMs === null ? "Back to where I was" : `Back to where I was (${clock(toMs)})`;
 }
 

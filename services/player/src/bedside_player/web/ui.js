@@ -59,6 +59,13 @@ export function announce(text) {
   el.said.textContent = text;
 }
 
+// Turns a button off or on. One turned off under the keyboard's focus hands the focus to `focusTo`:
+// it would fall to the page, where a screen reader starts again from the top.
+export function setOff(button, off, focusTo) {
+  if (off && document.activeElement === button) focusTo.focus();
+  button.disabled = off;
+}
+
 // Draws `container` again with `draw`, keeping the keyboard focus on the button at the place it was
 // on. A redrawn button drops the focus to the page, where a screen reader starts again from the top.
 export function redrawKeepingFocus(container, draw) {
