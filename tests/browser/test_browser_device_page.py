@@ -1781,6 +1781,8 @@ def test_a_timer_set_on_one_page_fades_and_pauses_the_playing_one_and_both_offer
     phone.get_by_role("button", name="End of chapter" if mode == "chapter_end" else "15 min").click()
     timer = wait_for_state(bedside, listener, book, lambda s: s["sleep_timer"] is not None)["sleep_timer"]
     assert timer["stop_at_ms"] == stop
+    for page in (phone, speaker):
+        page.evaluate(LISTEN_AS_A_SCREEN_READER)
     for page in (phone, speaker):  # every device shows the player's timer
         expect(page.locator("#sleep-left")).to_contain_text(f"at {clock(stop)}", timeout=WAIT_MS)
         expect(
@@ -1798,9 +1800,17 @@ def test_a_timer_set_on_one_page_fades_and_pauses_the_playing_one_and_both_offer
     assert state["asleep"]["paused_at_ms"] == stop
     awake = pressed_play_at(awake, state)
     assert fell_asleep_count(bedside, listener, book) == 1  # two devices reached the stop; one pause
+    after = [c for c in bedside.book_info(listener.token, book)["chapters"] if c["start_ms"] > stop][:1]
     for page in (phone, speaker):
         expect_asleep_offer(page, awake)
         expect(page.locator("#sleep-left")).to_have_text("")
+        # A blind-listener session: the device that paused said nothing of it, only the next
+        # chapter's heading (the page had ticked past the stop) and then this one's again.
+        said = f"Paused by the sleep timer at {clock(stop)}."
+        page.wait_for_function(f"window.announced.includes({said!r})", timeout=WAIT_MS)
+        assert not [text for c in after for text in announced(page, f"Chapter {c['n']}")], page.evaluate(
+            "window.announced"
+        )
     if audio:  # the volume is back for the next time the book plays
         assert speaker.evaluate("document.getElementById('audio').volume") == 1
     expect(speaker.locator("#fade")).to_have_css("opacity", "0.6")  # dim until the listener stirs

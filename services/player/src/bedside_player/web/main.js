@@ -49,9 +49,9 @@ follow({
   },
   sought: historySoon,
   bookRemoved: offerTheBooksLeft,
-  rendered(ms) {
-    renderChapter(ms);
-    renderSleep(); // first: a page that reached the sleep timer's stop pauses there
+  rendered() {
+    renderSleep(); // first: a page that ticked past the sleep timer's stop is put back there
+    renderChapter(position());
     if (state.playing) ensureChapterTitle();
   },
 });

@@ -317,12 +317,16 @@ export function adopt(next, { force = false, why = "" } = {}) {
   const newestIsReport = (next.seq || 0) > (next.last_move_seq || 0);
   const behind = !force && !moved && newestIsReport && state.playing && next.playing && next.position_ms < position();
   const far = !echo && !behind && Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
+  const playingChanges = !echo && typeof next.playing === "boolean" && next.playing !== state.playing;
+  // A pause first: stopped after the place was set, the clock ran on a tick past it (a sleep timer's
+  // stop at a chapter's last millisecond showed the next chapter).
+  if (playingChanges && !next.playing) setPlaying(false);
   if (force || moved || far) {
     const back = next.position_ms < position();
     setPosition(next.position_ms);
     followers.jumped(next.position_ms, back);
   }
-  if (!echo && typeof next.playing === "boolean" && next.playing !== state.playing) setPlaying(next.playing);
+  if (playingChanges && next.playing) setPlaying(true);
   if (why && (moved || far)) notice(moved ? movedWords(next, why) : `${why} ${clock(next.position_ms)}.`);
   // The state's timer first: drawn at the new place with the old one, a page would take the old stop
   // as reached and pause there.
@@ -346,9 +350,11 @@ export function showUndo(toMs = state.undo.toMs) {
 function movedWords(next, why) {
   if (next.last_move_cause === "undo") return undoneWords(next.position_ms);
   if (next.last_move_cause === "paused") return `Paused at ${clock(next.position_ms)}.`;
-  const said = pausedBySleep(next.last_move_cause) ? "Paused by the sleep timer at" : why;
-  return `${said} ${clock(next.position_ms)}.`;
+  if (pausedBySleep(next.last_move_cause)) return sleepPauseWords(next.position_ms);
+  return `${why} ${clock(next.position_ms)}.`;
 }
+
+export const sleepPauseWords = (ms) => `Paused by the sleep timer at ${clock(ms)}.`;
 
 export const undoneWords = (ms) => `Back to ${clock(ms)}, where you were before.`;
 

@@ -5,10 +5,10 @@
 import { api, findState, listenerPath, listenerPathFor, pausedBySleep } from "./api.js";
 import { chapterAt } from "./book.js";
 import {
-  afterCommand, command, ours, position, report, sayMovedHere, seekTo, setPlaying, setPosition,
+  afterCommand, command, ours, position, report, sayMovedHere, seekTo, setPlaying, setPosition, sleepPauseWords,
 } from "./position.js";
 import { DEVICE, state } from "./state.js";
-import { announce, chapterInSentence, clock, el, showLink } from "./ui.js";
+import { announce, chapterInSentence, clock, el, notice, showLink } from "./ui.js";
 
 const FADE_MS = 20_000;
 const DIM = 0.6;
@@ -38,7 +38,9 @@ function announceTimer(timer, endedInPause) {
   if (seq === toldTimerSeq) return;
   const first = toldTimerSeq === undefined;
   toldTimerSeq = seq;
-  if (first || endedInPause) return; // the pause says so itself (a notice)
+  // the pause says so itself (a notice), and the timer it ended is no longer there to be read
+  if (endedInPause) announce("");
+  if (first || endedInPause) return;
   announce(timer ? timerWords(timer, position()) : "Sleep timer off.");
 }
 
@@ -148,7 +150,8 @@ export async function tellRunOut() {
     runOutRetry = setTimeout(tellRunOut, RUN_OUT_RETRY_MS);
     return false;
   }
-  afterCommand(res, "Another device moved the book to");
+  // the pause this page made is said here too, as the other devices say it
+  if (afterCommand(res, "Another device moved the book to") && res.ok) notice(sleepPauseWords(untold.stop));
   state.sleep.untold = null;
   // refused (another device's newer report): play on from the state adopted, and try again at the stop
   if (res.status === 409) state.sleep.ranOutSeq = 0;
