@@ -588,7 +588,8 @@ class CommandRequest(Contract):
 
 
 class CommandResult(Contract):
-    """Accepted (with the sequence it made, 0 when nothing changed) or refused with the state."""
+    """Accepted (with the state's sequence after it: the event it made, or the newest there was when it
+    had nothing to change) or refused with the state."""
 
     accepted: bool
     seq: int = Field(ge=0)
