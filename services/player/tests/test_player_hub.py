@@ -95,3 +95,27 @@ async def test_pushes_from_the_owning_copy_reach_devices_here_unless_this_copy_s
     hub(state(10, 43_000, listener="mine"))
     assert [f.split(b"\n")[1] for f in await frames_ready(here)] == [b"id: 10"]
     await hub.stop()
+
+
+async def test_a_push_is_taken_for_the_listener_and_book_of_its_subject_only(nats_client: Client) -> None:
+    """A code review: a push was delivered to the devices of whatever listener its body named, so a
+    message on one listener's subject could move another listener's pages."""
+    hub = Hub()
+    hub.connection = nats_client
+    bea = await hub.watch("bea", "b1")
+    carl = await hub.watch("carl", "b1")
+    claims_bea = ListenerState(
+        listener="bea", book="b1", position_ms=7_000, playing=False, seq=5, last_move_seq=5
+    )
+    await nats_client.publish(
+        subjects.PLAYER_PUSH.format(listener="carl", book="b1"), claims_bea.model_dump_json().encode()
+    )
+    own = ListenerState(listener="carl", book="b1", position_ms=8_000, playing=False, seq=6, last_move_seq=6)
+    await nats_client.publish(
+        subjects.PLAYER_PUSH.format(listener="carl", book="b1"), own.model_dump_json().encode()
+    )
+    frame = await asyncio.wait_for(carl.next_frame(), 10)
+    assert frame is not None
+    assert b"id: 6" in frame
+    assert bea.pending is None
+    await hub.stop()

@@ -112,7 +112,7 @@ class Hub:
         if key not in self._subs and self.connection is not None:
             subject = subjects.PLAYER_PUSH.format(listener=listener, book=book)
             try:
-                sub = await self.connection.subscribe(subject, cb=functools.partial(self._pushed, listener))
+                sub = await self.connection.subscribe(subject, cb=functools.partial(self._pushed, key))
                 if key in self._subs or key not in self.watchers:  # another stream was quicker, or all left
                     self._close_later(sub)
                 else:
@@ -183,16 +183,20 @@ class Hub:
         with contextlib.suppress(NatsError):
             await sub.unsubscribe()
 
-    async def _pushed(self, listener: str, msg: Msg) -> None:
-        """A push on the subscription made for ``listener`` (so its subject need not be parsed)."""
-        if self.is_served(listener):
+    async def _pushed(self, key: Key, msg: Msg) -> None:
+        """A push on the subscription made for ``key`` (so its subject need not be parsed), taken
+        only for that listener and book, whatever its body says."""
+        if self.is_served(key[0]):
             return
         try:
             state = ListenerState.model_validate_json(msg.data)
         except ValidationError:
             log.warning("a push that does not fit the contract", subject=msg.subject)
             return
-        self._deliver((state.listener, state.book), state.seq, lambda: msg.data)
+        if (state.listener, state.book) != key:
+            log.warning("a push for another listener or book than its subject", subject=msg.subject)
+            return
+        self._deliver(key, state.seq, lambda: msg.data)
 
     def __call__(self, state: PlayerState) -> None:
         self._deliver(
