@@ -2,12 +2,14 @@
 ingest's chapter 0. Every sentence that names it says "the opening": "chapter 0" means nothing to
 a listener. Plain code, no bus."""
 
-from bedside_contracts.player import OfferOutcome, SleepTimer
+from bedside_contracts.player import HistoryEntry, OfferOutcome, SleepTimer
 from bedside_contracts.search import BookInfo, ChapterInfo
 from bedside_contracts.turn import PlaybackArgs
 from bedside_guard import Candidate, Passage
 from bedside_turn.domain import playback, speech
 from bedside_turn.domain import recap as recaps
+from bedside_turn.domain.last_move import last_move
+from bedside_turn.domain.sittings import last_listened
 
 CHAPTERS = [
     ChapterInfo(n=0, title="Opening", start_ms=0, end_ms=60_000),
@@ -63,3 +65,12 @@ def test_a_timer_at_the_end_of_the_opening_names_it() -> None:
         playback.timer_now(timer, IN_THE_OPENING)
         == "The sleep timer stops the book at the end of the opening, in less than a minute."
     )
+
+
+def test_is_it_playing_the_last_move_and_the_last_sitting_say_the_opening_too() -> None:
+    """A code review: these built "in chapter N" by hand, and said "chapter 0"."""
+    assert "in the opening at 0:00:40" in speech.playing_now(True, IN_THE_OPENING, CHAPTERS)
+    moved = HistoryEntry(seq=3, kind="seeked", position_ms=IN_THE_OPENING, chapter=0, stored_at_ms=0)
+    assert "to 0:00:40, in the opening." in last_move(moved, 60_000)
+    stopped = HistoryEntry(seq=4, kind="reported", position_ms=IN_THE_OPENING, chapter=0, stored_at_ms=0)
+    assert "in the opening at 0:00:40" in last_listened(moved, stopped, 60_000)

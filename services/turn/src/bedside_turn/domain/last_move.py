@@ -6,7 +6,7 @@ Places are said by the clock and the chapter number, never a title, as the page'
 """
 
 from bedside_contracts.player import HistoryEntry, MoveCause
-from bedside_guard import clock
+from bedside_guard import chapter_name, clock
 
 from bedside_turn.domain.lengths import said_ago
 from bedside_turn.domain.own_words import OwnWords
@@ -30,7 +30,7 @@ def last_move(moved: HistoryEntry | None, looked_at_ms: int) -> OwnWords:
     by = _BY[moved.cause] if moved.cause is not None else "a move"
     on = f" on the {moved.device}" if moved.device else ""
     came_from = f"from {clock(moved.from_ms)} " if moved.from_ms is not None else ""
-    chapter = f", in chapter {moved.chapter}" if moved.chapter is not None else ""
+    chapter = f", in {chapter_name(moved.chapter)}" if moved.chapter is not None else ""
     return OwnWords(
         f"It was last moved{when}, by {by}{on}: {came_from}to {clock(moved.position_ms)}{chapter}."
         ' Say "undo" to put it back.'

@@ -6,7 +6,7 @@ times share, never the device's.
 """
 
 from bedside_contracts.player import HistoryEntry
-from bedside_guard import clock
+from bedside_guard import chapter_name, clock
 
 from bedside_turn.domain.lengths import said_ago, said_length
 from bedside_turn.domain.own_words import OwnWords
@@ -19,7 +19,7 @@ NO_TIMES = OwnWords("I can't tell: your listening here was kept before Bedside n
 def _where(entry: HistoryEntry) -> str:
     """The place by its chapter number and the clock: the chapter's title could lie ahead of the line."""
     at = clock(entry.position_ms)
-    return f"in chapter {entry.chapter} at {at}" if entry.chapter is not None else f"at {at}"
+    return f"in {chapter_name(entry.chapter)} at {at}" if entry.chapter is not None else f"at {at}"
 
 
 def _last_stopped(stopped: HistoryEntry, looked_at_ms: int) -> str:

@@ -241,7 +241,7 @@ reports every few seconds, so a furthest place just past here is where they are.
 def playing_now(playing: bool, here_ms: int, chapters: list[ChapterInfo]) -> OwnWords:
     """'Is it playing?': the player's word for it, and where (the chapter's number, as the page shows)."""
     chapter = chapter_at(chapters, here_ms)
-    where = f"in chapter {chapter.n} at {clock(here_ms)}" if chapter else f"at {clock(here_ms)}"
+    where = f"in {chapter_name(chapter.n)} at {clock(here_ms)}" if chapter else f"at {clock(here_ms)}"
     if playing:
         return OwnWords(f"It's playing, {where}.")
     return OwnWords(f"It's paused, {where}. {PRESS_PLAY}")
