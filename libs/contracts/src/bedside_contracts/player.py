@@ -8,7 +8,7 @@ not anything inside an event, says which came first.
 
 from typing import Annotated, Literal
 
-from bedside_guard import Candidate
+from bedside_guard import MAX_ROWS, Candidate
 from pydantic import Field, model_validator
 
 from bedside_contracts.common import LONGEST_BOOK_MS, Contract, Millis, Name
@@ -176,13 +176,17 @@ work. The turn waits this long for the player, and a player copy as long for the
 the listener, so neither gives up before the failure naming search can reach it."""
 
 
+MAX_TARGETS = 8
+"""The most places one offer may name."""
+
+
 class OfferPositions(Contract):
     """The one way a goto ends. The player resolves, deduplicates and decides."""
 
     listener: Name
     book: Name
     turn_id: str = Field(min_length=1, max_length=64)
-    targets: list[Target] = Field(min_length=1, max_length=8)
+    targets: list[Target] = Field(min_length=1, max_length=MAX_TARGETS)
     may_move: bool = True
     preview_at_ms: Millis | None = Field(
         default=None,
@@ -268,7 +272,7 @@ class ListOffered(Contract):
     """A list of places went on the screen; it replaces any list before it."""
 
     kind: Literal["listed"] = "listed"
-    rows: list[Candidate] = Field(min_length=1, max_length=4)
+    rows: list[Candidate] = Field(min_length=1, max_length=MAX_ROWS)
     turn_id: TurnId
 
 
@@ -276,7 +280,7 @@ class RowPressed(Contract):
     """A row of the list was pressed: the book moves there and the list goes."""
 
     kind: Literal["pressed"] = "pressed"
-    row: int = Field(ge=0, lt=4)
+    row: int = Field(ge=0, lt=MAX_ROWS)
     from_ms: Millis
     to_ms: Millis
     device: Name | None = None
@@ -452,7 +456,7 @@ class Seek(SeekBody):
 
 
 class PressBody(Contract):
-    row: int = Field(ge=0, lt=4)
+    row: int = Field(ge=0, lt=MAX_ROWS)
     device: Name | None = None
     list_turn_id: str | None = Field(
         default=None,

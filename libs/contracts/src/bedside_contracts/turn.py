@@ -10,7 +10,7 @@ from bedside_guard import Candidate
 from pydantic import ConfigDict, Field, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name, Offset
-from bedside_contracts.player import SleepMinutes
+from bedside_contracts.player import MAX_TARGETS, SleepMinutes
 
 TurnOutcome = Literal["moved", "listed", "answered", "not_yet", "refused", "unsure", "failed"]
 
@@ -115,7 +115,7 @@ class OfferPositionsArgs(Contract):
 
     ids: list[int] = Field(
         default_factory=list,
-        max_length=8,
+        max_length=MAX_TARGETS,
         description="passage ids from find_passage lines, best first; only the plausible ones",
     )
     chapter: int | None = Field(

@@ -6,7 +6,7 @@ moment, a move names its place by id and chapter, a refusal never echoes bad inp
 
 from typing import Literal
 
-from bedside_contracts.player import OfferOutcome
+from bedside_contracts.player import MAX_TARGETS, OfferOutcome
 from bedside_contracts.search import Target
 from bedside_contracts.turn import OfferPositionsArgs, PlaceRef
 from bedside_guard import Candidate, chapter_name
@@ -46,8 +46,6 @@ def not_yet_line(unheard_names: list[str], asks_later: bool, not_transcribed_her
     return ASKS_LATER if asks_later else NOT_YET
 
 
-MAX_TARGETS = 8
-"""The most places one offer may name (``OfferPositions.targets``)."""
 
 
 def targets_of(args: OfferPositionsArgs) -> list[Target]:
