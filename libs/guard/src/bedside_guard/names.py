@@ -28,8 +28,7 @@ _TOKEN = re.compile(
 _QUOTATION_OPENERS = "\"\u201c\u2018'"
 _SENTENCE_OPENERS = frozenset(".!?;:\u201d" + _QUOTATION_OPENERS)
 """Marks after which a capital opens words rather than naming: a sentence's end, and a quotation's
-start, double or single. Black Beauty opens speech with \u2018: before, its \u2018You're ...\u2019 made
-"you're" a name, and "You're in chapter 12" was cut as naming something ahead."""
+start, double or single (books open speech with either), so "You're" after one is no name."""
 LOWER_SHARE = 0.1
 """A word written in lower case more often than this is a word, not a name ("Ginger" is a
 name in Black Beauty, "Lady" at a sentence start is not)."""

@@ -111,7 +111,7 @@ def pressed_pause_meanwhile(state: PlayerState, command: Report) -> bool:
     pressed pause on this device while the other's report was on its way. The pause is theirs, as a
     seek would be (a move after the basis still refuses it, ``check_basis``), but not its place:
     the book pauses where it has got to (``paused_where``), never dragged back to this device's.
-    Refused, the press was undone: the page took the state and played on (seen in CI). Only a press
+    Refused, the press would be undone: the page would take the state and play on. Only a press
     (``pressed``): a pause the device made itself is a stale report like any other."""
     if command.playing or not state.playing or not command.pressed:
         return False

@@ -46,8 +46,6 @@ def not_yet_line(unheard_names: list[str], asks_later: bool, not_transcribed_her
     return ASKS_LATER if asks_later else NOT_YET
 
 
-
-
 def targets_of(args: OfferPositionsArgs) -> list[Target]:
     """The places named, best first: passage ids as given, then a chapter, a time, an offset. A
     chapter named with ``chapter_end`` is the one whose end is meant: its start is no place asked."""
