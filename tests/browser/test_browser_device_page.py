@@ -2197,6 +2197,22 @@ def test_the_foot_stops_saying_live_while_the_player_is_silent_and_says_it_again
     expect(link).to_contain_text("Live on this device", timeout=WAIT_MS)
 
 
+def test_the_scrubber_under_the_focus_says_nothing_new_as_the_book_plays(open_page: OpenPage) -> None:
+    """A blind-listener session: focused while the book played, the scrubber's spoken value changed
+    every second ("20 seconds of 22 minutes", "21 seconds of ..."), which a screen reader reads out
+    over the book. It says where it is once the book stops, or the listener moves it."""
+    page = open_page("phone")
+    scrubber = page.locator("#scrubber")
+    scrubber.focus()
+    page.get_by_role("button", name="Play").click()
+    scrubber.focus()
+    said = scrubber.get_attribute("aria-valuetext")
+    page.wait_for_timeout(2_500)
+    assert scrubber.get_attribute("aria-valuetext") == said
+    page.keyboard.press("ArrowRight")
+    expect(scrubber).not_to_have_attribute("aria-valuetext", said or "", timeout=WAIT_MS)
+
+
 def test_undo_that_cannot_reach_bedside_says_so(open_page: OpenPage) -> None:
     """A review: offline, "Back to where I was" did nothing visible and threw in the page."""
     page = open_page("phone")

@@ -613,7 +613,8 @@ export function render() {
   if (!state.scrubbing) {
     el.scrubber.max = String(scrubberEnd());
     el.scrubber.value = String(pos);
-    sayScrubberAt(pos);
+    // under the focus, a value that changes as the book plays would be read out over it each second
+    if (!state.playing || document.activeElement !== el.scrubber) sayScrubberAt(pos);
   }
   el.scrubber.style.setProperty("--fill", `${state.duration ? (100 * shown) / scrubberEnd() : 0}%`);
   followers.rendered(pos);

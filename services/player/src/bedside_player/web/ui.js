@@ -78,7 +78,8 @@ export function redrawKeepingFocus(container, draw) {
 }
 
 export function showLink(up) {
-  el.link.textContent = up ? `Live on this device (${DEVICE})` : "Reconnecting…";
+  const text = up ? `Live on this device (${DEVICE})` : "Reconnecting…";
+  if (el.link.textContent !== text) el.link.textContent = text; // written again, it may be read again
   el.link.dataset.live = String(up);
 }
 
