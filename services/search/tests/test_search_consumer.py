@@ -14,7 +14,8 @@ from bedside_contracts.ingest import BookArtifact, BookIngested, BookReady
 from bedside_contracts.search import CatalogRequest, FindPassage
 from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of
-from bedside_search.consumer import consume_books, stop_if_cancelled
+from bedside_search import consumer
+from bedside_search.consumer import DURABLE, consume_books, stop_if_cancelled
 from bedside_search.engine import SearchEngine
 from bedside_search.main import Readiness
 from bedside_search.open_store import open_store
@@ -23,8 +24,9 @@ from bedside_search_testing import chapters_of, small_passages
 from bedside_testing import start_test_nats
 from nats.aio.client import Client
 from nats.aio.msg import Msg
+from nats.errors import TimeoutError as NatsTimeout
 from nats.js import JetStreamContext
-from nats.js.api import StreamConfig
+from nats.js.api import AckPolicy, ConsumerConfig, StreamConfig
 from nats.js.errors import NotFoundError
 
 
@@ -462,4 +464,65 @@ async def test_a_book_that_cannot_be_announced_ready_is_tried_again_and_the_cons
         consumer.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await consumer
+        await store.close()
+
+
+async def test_a_book_indexed_for_longer_than_the_ack_wait_stays_in_this_copys_hand(
+    client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ack wait is short, so that a copy killed mid-way (nothing given back) holds up the books
+    after it for seconds, not five minutes (a chaos session); a copy still working says so, and no
+    other copy takes the same book meanwhile (two indexing one book could leave the older current)."""
+    monkeypatch.setattr(consumer, "ACK_WAIT_S", 1.0)
+    js = client.jetstream()
+    _artifact, event = await small_book_stored(js)
+    store = await open_store(path=tmp_path / "q")
+    engine = SearchEngine(store, load_minilm())
+    indexing = engine.index
+    began = asyncio.Event()
+
+    async def slowly(artifact: BookArtifact) -> BookReady:
+        began.set()
+        await asyncio.sleep(3.5)
+        return await indexing(artifact)
+
+    engine.index = slowly  # type: ignore[method-assign]
+    try:
+        async with consuming(client, engine):
+            await asyncio.sleep(0.5)
+            await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+            await asyncio.wait_for(began.wait(), 10)
+            other_copy = await js.pull_subscribe_bind(DURABLE, stream=subjects.BOOKS_STREAM)
+            with pytest.raises(NatsTimeout):  # handed nothing while the book is indexed
+                await other_copy.fetch(1, timeout=3)
+            await other_copy.unsubscribe()
+            for _ in range(100):
+                if "small" in engine.books:
+                    break
+                await asyncio.sleep(0.1)
+            assert "small" in engine.books
+    finally:
+        await store.close()
+
+
+async def test_a_consumer_made_by_an_older_version_takes_the_ack_wait_of_this_one(
+    client: Client, tmp_path: Path
+) -> None:
+    js = client.jetstream()
+    await small_book_stored(js)
+    older = ConsumerConfig(
+        durable_name=DURABLE,
+        filter_subject=subjects.BOOK_INGESTED.format(book="*"),
+        ack_policy=AckPolicy.EXPLICIT,
+        ack_wait=600,
+        max_ack_pending=1,
+    )
+    await js.add_consumer(subjects.BOOKS_STREAM, older)
+    store = await open_store(path=tmp_path / "q")
+    try:
+        async with consuming(client, SearchEngine(store, load_minilm())):
+            await asyncio.sleep(0.5)
+            info = await js.consumer_info(subjects.BOOKS_STREAM, DURABLE)
+            assert info.config.ack_wait == consumer.ACK_WAIT_S
+    finally:
         await store.close()
