@@ -222,6 +222,37 @@ def test_what_an_up_killed_outright_left_running_is_stopped_by_the_next_up(up: U
         again.stop()
 
 
+def children_of(pid: int) -> list[int]:
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def test_an_up_killed_while_its_bus_starts_leaves_nothing_the_next_up_cannot_stop(tmp_path: Path) -> None:
+    """A chaos session: `up` SIGKILLed between starting its nats-server and the bus answering had
+    written no record of it; the bus ran on, and the next `up` refused: "port ... is already in use"."""
+    first = Up(tmp_path / "data")
+    try:
+        deadline = time.monotonic() + WAIT_S
+        while not (bus := children_of(first.process.pid)) and time.monotonic() < deadline:
+            time.sleep(0.002)
+        first.process.kill()  # as soon as the bus is there: before it answers, as often as not
+        first.process.wait()
+        assert bus, first.seen
+    finally:
+        first.stop()
+    again = Up(tmp_path / "data", (first.nats_port, first.http_port))
+    try:
+        again.wait_for(r"stopped what a `bedside up` killed outright had left running: bus")
+        again.wait_for(r"Bedside is up")
+        assert not alive(bus[0])
+    finally:
+        again.stop()
+        if alive(bus[0]):  # left running by an `up` that failed this test
+            os.kill(bus[0], signal.SIGKILL)
+
+
 def test_status_tells_a_service_that_runs_but_does_not_answer_from_one_that_is_gone(
     up: Up, tmp_path: Path
 ) -> None:

@@ -5,22 +5,30 @@ import importlib
 import os
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import FrameType
 from typing import Annotated
 
 import typer
+from bedside_contracts.common import Health
 from bedside_contracts.subjects import SERVICES
 from bedside_player.lan import LanError, lan_settings, served_environment
 from bedside_player.migration import CannotMigrate, NothingToMigrate, migrate
 from bedside_runtime.bus import connected
 from bedside_runtime.errors import BusUnreachable
 from bedside_runtime.health import check, wait_until_healthy
-from bedside_runtime.nats_server import NatsServer, NatsServerError, embedded_server, port_is_open
+from bedside_runtime.nats_server import (
+    NatsServer,
+    NatsServerConfig,
+    NatsServerError,
+    embedded_server,
+    port_is_open,
+)
 from bedside_runtime.settings import Settings
 from nats.aio.client import Client
 
 from bedside.processes import (
+    BUS,
     CHILD_RECORD,
     AlreadyRunning,
     ChildRecord,
@@ -29,6 +37,7 @@ from bedside.processes import (
     Supervisor,
     UpLock,
     running_pids,
+    stop_bus_started_with,
 )
 from bedside.service_commands import register_service_commands, run_first_start_steps
 
@@ -67,13 +76,21 @@ def refuse_a_taken_page_port(settings: Settings) -> None:
 
 
 def start_the_bus(settings: Settings, env: dict[str, str]) -> NatsServer:
-    """The embedded nats-server; the services are told its address."""
+    """The embedded nats-server, started and not yet ready; the services are told its address."""
     server = embedded_server(settings.nats_store_dir, settings.nats_port)
-    server.start()
+    server.start(wait=False)
     env["NATS_URL"] = server.url
     pid = server.process.pid if server.process is not None else "?"
     typer.echo(f"bus        nats-server {server.url} pid {pid} (JetStream in {settings.nats_store_dir})")
     return server
+
+
+def say_which_are_ready(seen: Mapping[str, Health | None], processes: ServiceProcesses) -> None:
+    for name, health in seen.items():
+        state = f"ready  pid {health.pid}" if health and health.ready else "NOT READY"
+        typer.echo(f"{name:<10} {state}  (log: {processes.log_dir / name}.log)")
+    if not all(h is not None and h.ready for h in seen.values()):
+        raise fail("not every service became ready; see the logs above")
 
 
 def stop_on_signals(request_stop: Callable[[int, FrameType | None], None]) -> None:
@@ -87,7 +104,11 @@ def stop_on_signals(request_stop: Callable[[int, FrameType | None], None]) -> No
 def taken_over(settings: Settings) -> ChildRecord:
     """The record of this ``up``'s processes, once what an ``up`` killed outright left running is stopped."""
     record = ChildRecord(settings.data_dir / CHILD_RECORD)
-    if left := record.stop_leftovers():
+    left = record.stop_leftovers()
+    bus = NatsServerConfig(store_dir=settings.nats_store_dir, port=settings.nats_port, monitor_port=0)
+    if stop_bus_started_with(bus.path):
+        left.append(BUS)
+    if left:
         typer.echo(f"stopped what a `bedside up` killed outright had left running: {', '.join(left)}")
     return record
 
@@ -146,6 +167,9 @@ def up(
         refuse_a_taken_page_port(settings)
         if settings.nats_url is None:
             server = start_the_bus(settings, env)
+            # recorded before it answers: an `up` killed meanwhile leaves the next one a bus to stop
+            record.write(running_pids(processes, server))
+            server.wait_ready()
         else:
             typer.echo(f"bus        {settings.nats_url} (external)")
         servers = [env["NATS_URL"]] if server else settings.servers
@@ -153,12 +177,7 @@ def up(
             record.write(running_pids(processes, server))  # the bus, and each service started so far
             processes.start(name)
         record.write(running_pids(processes, server))
-        seen = asyncio.run(wait_until_healthy(servers, SERVICES, STARTUP_TIMEOUT_S))
-        for name, health in seen.items():
-            state = f"ready  pid {health.pid}" if health and health.ready else "NOT READY"
-            typer.echo(f"{name:<10} {state}  (log: {processes.log_dir / name}.log)")
-        if not all(h is not None and h.ready for h in seen.values()):
-            raise fail("not every service became ready; see the logs above")
+        say_which_are_ready(asyncio.run(wait_until_healthy(servers, SERVICES, STARTUP_TIMEOUT_S)), processes)
         for line in asyncio.run(run_first_start_steps(settings, servers)):
             typer.echo(line)
         typer.echo(f"{PAIR_HINT if lan else ''}Bedside is up. Ctrl-C stops everything.")

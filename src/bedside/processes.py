@@ -170,6 +170,26 @@ class ChildRecord:
         self.path.unlink(missing_ok=True)
 
 
+def started_with(argument: str) -> list[int]:
+    """The processes one of whose command-line arguments is ``argument``."""
+    wanted = argument.encode()
+    found: list[int] = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):  # gone meanwhile, or not ours to read
+                if wanted in (entry / "cmdline").read_bytes().split(b"\0"):
+                    found.append(int(entry.name))
+    return found
+
+
+def stop_bus_started_with(conf: Path, timeout_s: float = 15.0) -> bool:
+    """Stop a nats-server of this data folder that no record names (an ``up`` killed between
+    starting it and writing its record); whether there was one."""
+    strays = started_with(str(conf))
+    _stop(strays, timeout_s)
+    return bool(strays)
+
+
 def _stop(pids: list[int], timeout_s: float) -> None:
     """SIGTERM each, then SIGKILL those still running after ``timeout_s``."""
     for pid in pids:

@@ -71,6 +71,11 @@ class NatsServerConfig:
     extra: str = ""
     """More config appended as is, e.g. variables and ``include "auth.conf"`` (tests of deploy/)."""
 
+    @property
+    def path(self) -> Path:
+        """Where the config file is written: the one argument that tells this server's process."""
+        return self.store_dir / f"{self.name}.conf"
+
     def render(self) -> str:
         """The server's config file. JSON strings are valid NATS config strings."""
         lines = [
@@ -119,7 +124,7 @@ class NatsServer:
                 "running? Stop it, set NATS_URL to use it, or set BEDSIDE_NATS_PORT to another port."
             )
         self.config.store_dir.mkdir(parents=True, exist_ok=True)
-        conf = self.config.store_dir / f"{self.config.name}.conf"
+        conf = self.config.path
         conf.write_text(self.config.render())
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
