@@ -272,6 +272,23 @@ async def test_player_state_after_kill_and_replay_is_identical(stack: Stack) -> 
     assert after == before
 
 
+async def test_a_book_asked_for_while_ingest_is_killed_is_asked_for_again_once_it_is_back(
+    stack: Stack,
+) -> None:
+    """A chaos session: `bedside ingest` waited on the killed copy's reply for hours (the request's
+    six-hour timeout); the copy started since never answers a request it did not take."""
+    async with bus(stack) as client:
+        request = IngestBook(path=str(sample_transcript()), book="k9-waited")
+        pending = asyncio.create_task(request_ingest(client, request, timeout_s=600))
+        await asyncio.sleep(0.3)  # it has begun: parsing, embedding
+        kill9(stack, "ingest")
+        await restart(stack, "ingest")
+        report = await asyncio.wait_for(pending, 90)
+        books = {info.id: info for info in (await catalog(client)).books}
+    assert report.book == "k9-waited"
+    assert report.passages == books[BOOK].passages
+
+
 async def test_ingest_killed_mid_book_ingests_it_when_asked_again(stack: Stack) -> None:
     async with bus(stack) as client:
         request = IngestBook(path=str(sample_transcript()), book="k9-again")

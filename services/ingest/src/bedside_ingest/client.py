@@ -1,11 +1,13 @@
 """Talking to the ingest service (and waiting for search) from outside it: the CLI, first start."""
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 
 from bedside_contracts import subjects
 from bedside_contracts.ingest import (
+    UNFINISHED,
     BookReady,
     BookRemoved,
     CancelJob,
@@ -19,13 +21,18 @@ from bedside_contracts.ingest import (
 )
 from bedside_contracts.search import Catalog, CatalogRequest
 from bedside_runtime.bus import DEFAULT_TIMEOUT_S, call
-from bedside_runtime.errors import RemoteFailure
+from bedside_runtime.errors import CallFailed, NoAnswer, RemoteFailure
+from bedside_runtime.health import check
+from bedside_runtime.tasks import cancel_and_wait
 from nats.aio.client import Client
 from nats.js.errors import NotFoundError
 
 INGEST_TIMEOUT_S = 6 * 3600.0
 """A long book takes tens of seconds to embed on two cores, a long recording tens of minutes to
 transcribe; the request waits for all of it (the job goes on in the service if the caller leaves)."""
+ASKS = 3
+"""How often a book is asked for when the ingest service restarts before it answers."""
+RESTART_WATCH_S = 5.0
 READY_POLL_S = 0.25
 DELETING_TIMEOUT_S = 600.0
 """A removal that deletes files reads every stored version of the library, one at a time."""
@@ -50,10 +57,44 @@ async def request_ingest(
 
         subscription = await client.subscribe(subjects.INGEST_PROGRESS.format(job=request.job), cb=forward)
     try:
-        return await call(client, subjects.INGEST_BOOK, request, IngestReport, timeout_s=timeout_s)
+        for _ in range(ASKS):
+            asked = asyncio.create_task(
+                call(client, subjects.INGEST_BOOK, request, IngestReport, timeout_s=timeout_s)
+            )
+            restarted = asyncio.create_task(until_ingest_restarts(client, time.monotonic()))
+            await asyncio.wait({asked, restarted}, return_when=asyncio.FIRST_COMPLETED)
+            await cancel_and_wait(restarted)
+            if asked.done():
+                return asked.result()
+            # No reply will come from the copy that took the request: asked again, once the job it
+            # was (resumed by the copy started since) has ended; a text book, not a job, made nothing.
+            await cancel_and_wait(asked)
+            if request.job is not None:
+                await until_job_ends(client, request.job)
+        raise NoAnswer(
+            f"the ingest service restarted {ASKS} times while it made the book; see its log", "ingest"
+        )
     finally:
         if subscription is not None:
             await subscription.drain()  # type: ignore[no-untyped-call]  # events may queue behind the reply
+
+
+async def until_ingest_restarts(client: Client, asked_at: float) -> None:
+    """Returns once an ingest service answers that started after ``asked_at`` (``time.monotonic``)."""
+    while True:
+        await asyncio.sleep(RESTART_WATCH_S)
+        health = await check(client, "ingest")
+        if health is not None and health.uptime_s < time.monotonic() - asked_at:
+            return
+
+
+async def until_job_ends(client: Client, job: str) -> None:
+    while True:
+        with contextlib.suppress(CallFailed):  # the service still starting
+            jobs = await list_jobs(client, job)
+            if not jobs or jobs[0].state not in UNFINISHED:
+                return
+        await asyncio.sleep(RESTART_WATCH_S)
 
 
 async def list_jobs(client: Client, job: str | None = None) -> list[IngestJob]:
