@@ -1559,6 +1559,18 @@ def test_a_list_is_announced_once_and_a_row_the_book_plays_past_keeps_the_focus(
     assert said.endswith("chapter 3, further on."), page.evaluate("window.announced")
 
 
+def test_a_list_closed_leaves_nothing_of_it_to_be_read(open_page: OpenPage) -> None:
+    """A blind-listener session: after the list was closed, the page's hidden status still read
+    "Where to? Go to 0:12:32 further on; ...", found by a screen reader reading the page line by line."""
+    page = open_page("phone")
+    ask(page, "go to chapter 3")
+    expect(page.locator("#rows .row")).to_have_count(1, timeout=WAIT_MS)
+    expect(page.locator("#said")).to_contain_text("Where to?", timeout=WAIT_MS)
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.locator("#rows .row")).to_have_count(0, timeout=WAIT_MS)
+    expect(page.locator("#said")).to_have_text("", timeout=WAIT_MS)
+
+
 def test_a_new_list_from_another_device_leaves_the_focus_in_the_list(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -36,7 +36,9 @@ function announceNewList(rows) {
   const list = JSON.stringify([state.listTurnId, rows.map((row) => row.start_ms)]);
   if (list === announcedList) return;
   announcedList = list;
-  if (rows.length) announce(`Where to? ${[...el.rows.querySelectorAll(".row")].map(rowWords).join("; ")}.`);
+  if (!rows.length) { announce(""); return; } // gone: nothing of it is left to be read
+  const said = [...el.rows.querySelectorAll(".row")].map(rowWords).join("; ");
+  announce(`Where to? ${said.replace(/[.\s]+$/, "")}.`);
 }
 
 const rowWords = (button) => [...button.children].map((part) => part.textContent.trim()).join(" ");
