@@ -184,8 +184,9 @@ function timerWords(timer, pos) {
     const when = minutes < 1 ? "in under a minute" : `in ${minutes} min`;
     return `Pausing at the end of the book, at ${at}, ${when}.`;
   }
-  // Counted down from the minutes chosen: just set, a 30 min timer says 30.
-  const minutes = Math.ceil(leftMs / 60_000);
+  // Counted down from the minutes chosen (just set, a 30 min timer says 30), to the nearest: rounded
+  // up, a device a few ms behind the one that set it said a minute more.
+  const minutes = Math.max(1, Math.round(leftMs / 60_000));
   return `Pausing at ${at}, after ${minutes} min more of listening.`;
 }
 
