@@ -2289,6 +2289,12 @@ def test_a_page_opened_on_a_book_that_is_not_here_says_so_and_offers_the_books_t
     expect(notice).to_contain_text('there is no book "no-such-book" here: choose one above', timeout=WAIT_MS)
     expect(notice).not_to_contain_text("/api/")
     expect(page.get_by_label("Choose a book")).to_have_value("")
+    # A blind-listener session: the foot said "Not connected", and play, undo, the timer and the
+    # ask box stayed, to be refused in the API's words ("there is no such book; GET /api/books ...")
+    # or told the book "has been removed". With no book open there is nothing to play or ask about.
+    expect(page.locator("#link")).to_have_text("Connected")
+    for control in ("Play", "Ask", "15 min"):
+        expect(page.get_by_role("button", name=control, exact=True)).to_have_count(0)
     open_book(page, BOOK_ID)
     expect(page).to_have_url(re.compile(rf"[?&]book={BOOK_ID}\b"), timeout=WAIT_MS)
     expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)

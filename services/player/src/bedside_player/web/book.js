@@ -212,5 +212,7 @@ export async function offerTheBooksLeft() {
 // picking any of them opens it.
 export function noSuchBook() {
   if (listed.length) offerBooks(true);
-  return new Error(`there is no book "${state.bookId}" here${listed.length ? ": choose one above" : " yet"}`);
+  const error = new Error(`there is no book "${state.bookId}" here${listed.length ? ": choose one above" : " yet"}`);
+  error.noSuchBook = true;
+  return error;
 }

@@ -181,6 +181,12 @@ async function start() {
       el.link.textContent = "Connected";
       return;
     }
+    if (e.noSuchBook) { // only the picker is left: there is nothing to play, move or ask about
+      el.app.dataset.noBook = "true";
+      notice(`Bedside could not open the book: ${e.message}`, 0);
+      el.link.textContent = "Connected";
+      return;
+    }
     notice(`Bedside could not open the book: ${e.message || e}`, 0);
     el.link.textContent = "Not connected";
     return;
