@@ -106,7 +106,7 @@ def taken_over(settings: Settings) -> ChildRecord:
     record = ChildRecord(settings.data_dir / CHILD_RECORD)
     left = record.stop_leftovers()
     bus = NatsServerConfig(store_dir=settings.nats_store_dir, port=settings.nats_port, monitor_port=0)
-    if stop_bus_started_with(bus.path):
+    if settings.nats_url is None and stop_bus_started_with(bus.path):  # NATS_URL's bus is not ours
         left.append(BUS)
     if left:
         typer.echo(f"stopped what a `bedside up` killed outright had left running: {', '.join(left)}")

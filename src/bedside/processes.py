@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from bedside_runtime.nats_server import NatsServer, NatsServerError
+from bedside_runtime.nats_server import NatsServer, NatsServerError, nats_server_binary
 from bedside_runtime.settings import Settings
 
 from bedside.restarts import GIVE_UP_AFTER_EXITS, WITHIN_S, Restarts, exit_words
@@ -170,22 +170,27 @@ class ChildRecord:
         self.path.unlink(missing_ok=True)
 
 
-def started_with(argument: str) -> list[int]:
-    """The processes one of whose command-line arguments is ``argument``."""
-    wanted = argument.encode()
+def buses_started_with(conf: Path) -> list[int]:
+    """This user's nats-server processes (the binary ``bedside up`` runs) started as ``-c conf``."""
+    binary, wanted = nats_server_binary().resolve(), [b"-c", str(conf).encode()]
     found: list[int] = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             with contextlib.suppress(OSError):  # gone meanwhile, or not ours to read
-                if wanted in (entry / "cmdline").read_bytes().split(b"\0"):
+                args = (entry / "cmdline").read_bytes().split(b"\0")[1:-1]
+                if (
+                    args == wanted
+                    and entry.stat().st_uid == os.getuid()
+                    and (entry / "exe").resolve() == binary
+                ):
                     found.append(int(entry.name))
     return found
 
 
 def stop_bus_started_with(conf: Path, timeout_s: float = 15.0) -> bool:
-    """Stop a nats-server of this data folder that no record names (an ``up`` killed between
+    """Stop the nats-server of this data folder that no record names (an ``up`` killed between
     starting it and writing its record); whether there was one."""
-    strays = started_with(str(conf))
+    strays = buses_started_with(conf)
     _stop(strays, timeout_s)
     return bool(strays)
 

@@ -73,8 +73,8 @@ class NatsServerConfig:
 
     @property
     def path(self) -> Path:
-        """Where the config file is written: the one argument that tells this server's process."""
-        return self.store_dir / f"{self.name}.conf"
+        """Where the config file is written (absolute): the argument that tells this server's process."""
+        return (self.store_dir / f"{self.name}.conf").absolute()
 
     def render(self) -> str:
         """The server's config file. JSON strings are valid NATS config strings."""
