@@ -219,3 +219,17 @@ def test_decode_gives_back_every_kind_of_event_as_it_was_written() -> None:
             "b1",
             event,
         )
+
+
+def test_a_message_that_fits_no_event_moves_on_only_the_listener_whose_own_subject_it_is_on() -> None:
+    """A review: a subject of the right shape with another partition's number (which no append of the
+    listener ever names) moved the listener's sequence past what their appends and catch-ups read,
+    and every append of theirs was refused from then on."""
+    projections = Projections()
+    own = subject_of("bea", "b1", projections.partitions)
+    partition = int(own.split(".")[1])
+    elsewhere = own.replace(f".{partition}.", f".{(partition + 1) % projections.partitions}.", 1)
+    projections.pass_over(elsewhere, 5)
+    assert projections.get("bea", "b1").seq == 0
+    projections.pass_over(own, 6)
+    assert projections.get("bea", "b1").seq == 6

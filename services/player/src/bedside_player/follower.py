@@ -239,8 +239,10 @@ class Follower:
             key = key_of(subject)
             # an event this copy appended was applied from the ack: no need to parse it again
             if key is not None and seq > projections.get(*key).seq:
-                decoded = decode(subject, data)
-                projections.apply(*key, None if decoded is None else decoded[2], seq)
+                if (decoded := decode(subject, data)) is not None:
+                    projections.apply(*decoded, seq)
+                else:
+                    projections.pass_over(subject, seq)
             elif key is None:
                 decode(subject, data)  # logs what does not fit
             projections.through_seq = max(projections.through_seq, seq)

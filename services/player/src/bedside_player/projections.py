@@ -12,7 +12,7 @@ from bedside_contracts.partitions import DEFAULT_PARTITIONS, partition_of
 from bedside_contracts.player import PlayerEvent
 
 from bedside_player.domain.state import PlayerState, evolve
-from bedside_player.store import decode, key_of
+from bedside_player.store import decode, key_of, subject_of
 from bedside_player.stream_range import Stored
 
 Key = tuple[str, str]
@@ -39,6 +39,13 @@ class Projections:
                 watcher(after)
         return after
 
+    def pass_over(self, subject: str, seq: int) -> None:
+        """A message that fits no event: on a listener's own subject (its partition as this stream
+        has them), the sequence their next append must name moves past it."""
+        key = key_of(subject)
+        if key is not None and subject == subject_of(*key, self.partitions):
+            self.apply(*key, None, seq)
+
     def partition_of(self, listener: str) -> int:
         return partition_of(listener, self.partitions)
 
@@ -60,8 +67,8 @@ def apply_stored(projections: Projections, stored: list[Stored], migrated_throug
             listener, book, event = decoded
             projections.apply(listener, book, event, seq)
             applied += 1
-        elif (key := key_of(subject)) is not None:
-            projections.apply(*key, None, seq)
+        else:
+            projections.pass_over(subject, seq)
     if stored:
         projections.through_seq = max(projections.through_seq, stored[-1][1])
     return applied
