@@ -57,7 +57,7 @@ function entryItem(entry) {
   b.append(when, what);
   entryOf.set(b, entry);
   describe(b);
-  b.addEventListener("click", async () => { if (await seekTo(entry.position_ms || 0)) sayMovedHere(); });
+  b.addEventListener("click", async () => sayMovedHere(await seekTo(entry.position_ms || 0)));
   li.append(b);
   return li;
 }

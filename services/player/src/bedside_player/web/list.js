@@ -1,6 +1,7 @@
 // The list on the screen: covered rows for places ahead (a time, and a chapter the listener named:
 // "chapter 3", "end of chapter 3"; nothing else), pressed or
 // cancelled on any device.
+import { findState } from "./api.js";
 import { afterCommand, command, position, sayMovedHere, settleScrub } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import { announce, chapterHeading, chapterInSentence, clock, el, notice, redrawKeepingFocus } from "./ui.js";
@@ -78,7 +79,7 @@ async function pressRow(index) {
   const res = await command("/list/press", body);
   if (res && afterCommand(res, "Moved to")) {
     if (res.status === 409) notice("The list changed just now; choose from the new one.");
-    else if (res.ok) sayMovedHere();
+    else if (res.ok) sayMovedHere(findState(res.data));
   }
   el.play.focus();
 }

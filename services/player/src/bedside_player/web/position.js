@@ -507,9 +507,10 @@ export const skip = (ms) => {
   seekTo(position() + ms, ms);
 };
 
-// Whether the player moved the book as asked; ``by``: a skip of that many ms, else a place chosen.
+// The state the player answered with once it moved the book as asked (null: it did not); ``by``: a
+// skip of that many ms, else a place chosen.
 export async function seekTo(ms, by = null) {
-  if (!state.book) return false; // no book open (not paired, or none by that name): no place to move to
+  if (!state.book) return null; // no book open (not paired, or none by that name): no place to move to
   settleScrub();
   const target = clamp(ms);
   state.unsentMoves.push(position()); // before the jump: a report queued ahead of it says this
@@ -528,17 +529,19 @@ export async function seekTo(ms, by = null) {
     const sent = { device: DEVICE, position_ms: sentTo, from_ms: from, basis_seq: state.seq, device_clock: Date.now() };
     return by === null ? sent : { ...sent, by_ms: by };
   };
+  let landed = null;
   const answered = (res, got) => {
+    landed = got;
     skips.unanswered -= 1;
     if (by !== null && got) skips.shift += got.position_ms - sentTo;
     // Our own move, known as ours before any push of it held back meanwhile is taken in (`ours`),
     // which would otherwise count it as another device's and seek the audio a second time.
     if (got) state.lastMoveSeq = Math.max(state.lastMoveSeq, got.last_move_seq || 0);
   };
-  let taken = false;
+  let taken = null;
   try {
     const res = await ours("POST", `${listenerPath()}/seek`, body, answered);
-    taken = afterCommand(res, "Another device moved the book to") && res.ok;
+    if (afterCommand(res, "Another device moved the book to") && res.ok) taken = landed;
   } catch {
     skips.unanswered -= 1; // no answer came
     showLink(false);
@@ -547,10 +550,10 @@ export async function seekTo(ms, by = null) {
   return taken;
 }
 
-// A place chosen on this page is said here as the other devices say it: in the dark the focus
-// moving on is all that would be heard.
-export function sayMovedHere() {
-  notice(`Moved to ${clock(position())}.`);
+// A place chosen on this page is said here as the other devices say it (in the dark the focus moving
+// on is all that would be heard): where the player put it, unless another move has come since.
+export function sayMovedHere(got) {
+  if (got && (got.last_move_seq || 0) >= state.lastMoveSeq) notice(`Moved to ${clock(got.position_ms)}.`);
 }
 
 // The listener chose another book: the one they leave stops on every device, not on this one alone (a

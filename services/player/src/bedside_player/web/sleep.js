@@ -150,8 +150,12 @@ export async function tellRunOut() {
     runOutRetry = setTimeout(tellRunOut, RUN_OUT_RETRY_MS);
     return false;
   }
-  // the pause this page made is said here too, as the other devices say it
-  if (afterCommand(res, "Another device moved the book to") && res.ok) notice(sleepPauseWords(untold.stop));
+  // the pause this page made is said here too, as the other devices say it (a timer replaced
+  // meanwhile is answered all the same, with the book playing on)
+  const got = res.ok ? findState(res.data) : null;
+  if (afterCommand(res, "Another device moved the book to") && got && !got.playing && pausedBySleep(got.last_move_cause)) {
+    notice(sleepPauseWords(got.position_ms));
+  }
   state.sleep.untold = null;
   // refused (another device's newer report): play on from the state adopted, and try again at the stop
   if (res.status === 409) state.sleep.ranOutSeq = 0;
@@ -268,7 +272,7 @@ export function wireSleep() {
   el.asleepGo.addEventListener("click", async () => {
     const asleep = state.sleep.asleep;
     dismiss();
-    if (asleep && await seekTo(asleep.asleep_at_ms)) sayMovedHere();
+    if (asleep) sayMovedHere(await seekTo(asleep.asleep_at_ms));
   });
   el.asleepDismiss.addEventListener("click", dismiss);
   document.addEventListener("pointerdown", woke, true);
