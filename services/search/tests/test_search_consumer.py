@@ -526,3 +526,36 @@ async def test_a_consumer_made_by_an_older_version_takes_the_ack_wait_of_this_on
             assert info.config.ack_wait == consumer.ACK_WAIT_S
     finally:
         await store.close()
+
+
+async def test_a_copy_stuck_on_a_book_lets_it_go_to_another(
+    client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review: saying "still working" for as long as a copy is stuck (a store call that never
+    returns) held the one announcement in hand for good, where the ack wait let it go before."""
+    monkeypatch.setattr(consumer, "ACK_WAIT_S", 1.0)
+    monkeypatch.setattr(consumer, "LONGEST_INDEXING_S", 2.0)
+    js = client.jetstream()
+    _artifact, event = await small_book_stored(js)
+    store = await open_store(path=tmp_path / "q")
+    stuck = SearchEngine(store, load_minilm())
+    began = asyncio.Event()
+
+    async def never(artifact: BookArtifact) -> BookReady:
+        began.set()
+        await asyncio.Event().wait()
+        raise AssertionError("never reached")
+
+    stuck.index = never  # type: ignore[method-assign]
+    try:
+        async with consuming(client, stuck):
+            await asyncio.sleep(0.5)
+            await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+            await asyncio.wait_for(began.wait(), 10)
+            other_copy = await js.pull_subscribe_bind(DURABLE, stream=subjects.BOOKS_STREAM)
+            (taken,) = await other_copy.fetch(1, timeout=10)
+            assert taken.subject == subjects.BOOK_INGESTED.format(book="small")
+            await taken.ack()
+            await other_copy.unsubscribe()
+    finally:
+        await store.close()

@@ -23,7 +23,7 @@ from nats.errors import Error as NatsError
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig, DeliverPolicy
 from nats.js.client import JetStreamContext
-from nats.js.errors import NotFoundError, ObjectNotFoundError
+from nats.js.errors import APIError, NotFoundError, ObjectNotFoundError
 from pydantic import ValidationError
 
 from bedside_search.engine import SearchEngine
@@ -35,6 +35,7 @@ ACK_WAIT_S = 30.0
 """How long the announcement in hand stays a copy's without a word from it: one killed mid-way
 holds up the books after it (``max_ack_pending=1``) this long; one still working says so every
 third of it (``still_working``). A 733-passage book indexes in half a second."""
+LONGEST_INDEXING_S = 600.0
 RETRY_S = 1.0
 RETRY_LATER_S = 5.0
 """How long a message whose indexing failed waits before it is delivered again."""
@@ -46,22 +47,7 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
     subscription = None
     while subscription is None:
         try:
-            # made, or brought up to this version's settings (a consumer's own are kept otherwise)
-            await js.add_consumer(
-                subjects.BOOKS_STREAM,
-                ConsumerConfig(
-                    name=DURABLE,
-                    durable_name=DURABLE,
-                    filter_subject=subjects.BOOK_INGESTED.format(book="*"),
-                    ack_policy=AckPolicy.EXPLICIT,
-                    ack_wait=ACK_WAIT_S,
-                    deliver_policy=DeliverPolicy.ALL,
-                    max_deliver=20,
-                    # one announcement in hand across all copies: two versions of a book indexed at
-                    # once by two copies could switch the shared catalog to the older one last
-                    max_ack_pending=1,
-                ),
-            )
+            await bring_the_consumer_up_to_date(js)
             subscription = await js.pull_subscribe_bind(DURABLE, stream=subjects.BOOKS_STREAM)
         except NotFoundError:
             log.info("waiting for the BOOKS stream", stream=subjects.BOOKS_STREAM)
@@ -83,6 +69,29 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
         await subscription.unsubscribe()
         for followed in following:
             await followed.unsubscribe()
+
+
+async def bring_the_consumer_up_to_date(js: JetStreamContext) -> None:
+    """Make the indexer's consumer, or bring it up to this version's settings (bound by name, it keeps
+    its own); one the server will not change is left as it is."""
+    config = ConsumerConfig(
+        name=DURABLE,
+        durable_name=DURABLE,
+        filter_subject=subjects.BOOK_INGESTED.format(book="*"),
+        ack_policy=AckPolicy.EXPLICIT,
+        ack_wait=ACK_WAIT_S,
+        deliver_policy=DeliverPolicy.ALL,
+        max_deliver=20,
+        # one announcement in hand across all copies: two versions of a book indexed at once by two
+        # copies could switch the shared catalog to the older one last
+        max_ack_pending=1,
+    )
+    try:
+        await js.add_consumer(subjects.BOOKS_STREAM, config)
+    except NotFoundError:  # no stream yet
+        raise
+    except APIError as error:
+        log.warning("the indexer's consumer was not brought up to date", error=str(error))
 
 
 async def follow_other_copies(client: Client, engine: SearchEngine) -> list[Subscription]:
@@ -144,13 +153,15 @@ async def catch_up(js: JetStreamContext, engine: SearchEngine) -> None:
 
 @contextlib.asynccontextmanager
 async def still_working(message: Msg) -> AsyncIterator[None]:
-    """Tells the stream, every third of the ack wait, that ``message`` is being worked on."""
+    """Tells the stream, every third of the ack wait, that ``message`` is being worked on, for at most
+    ``LONGEST_INDEXING_S``: a copy stuck on it lets it go to another, as one that died does."""
 
     async def say_so() -> None:
-        while True:
+        for _ in range(round(LONGEST_INDEXING_S / (ACK_WAIT_S / 3))):
             await asyncio.sleep(ACK_WAIT_S / 3)
             with contextlib.suppress(NatsError):
                 await message.in_progress()
+        log.error("indexing a book has taken too long; it is let go", subject=message.subject)
 
     saying = asyncio.create_task(say_so())
     try:
