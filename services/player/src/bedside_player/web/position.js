@@ -602,7 +602,13 @@ export function renderPlay() {
 const scrubberEnd = () => Math.ceil(state.duration / Number(el.scrubber.step || 1)) * Number(el.scrubber.step || 1);
 const scrubbed = () => clamp(Number(el.scrubber.value));
 // The slider says where it is in words: "0:05:03" is read out as digits and colons.
-const sayScrubberAt = (ms) => el.scrubber.setAttribute("aria-valuetext", `${spokenClock(ms)} of ${spokenClock(state.duration)}`);
+let spokenAt = { ms: 0, at: 0 }; // the place the scrubber's spoken value names, and when it was set
+function sayScrubberAt(ms) {
+  el.scrubber.setAttribute("aria-valuetext", `${spokenClock(ms)} of ${spokenClock(state.duration)}`);
+  spokenAt = { ms, at: performance.now() };
+}
+// Whether the book is somewhere else than playing on from the place the scrubber last said: a move.
+const movedSinceSaid = (pos) => Math.abs(pos - (spokenAt.ms + performance.now() - spokenAt.at)) > FOLLOW_THRESHOLD_MS;
 
 export function render() {
   const pos = position();
@@ -616,8 +622,9 @@ export function render() {
   if (!state.scrubbing) {
     el.scrubber.max = String(scrubberEnd());
     el.scrubber.value = String(pos);
-    // under the focus, a value that changes as the book plays would be read out over it each second
-    if (!state.playing || document.activeElement !== el.scrubber) sayScrubberAt(pos);
+    // under the focus, a value that changes as the book plays would be read out over it each second:
+    // it is said again once the book stops or moves
+    if (!state.playing || document.activeElement !== el.scrubber || movedSinceSaid(pos)) sayScrubberAt(pos);
   }
   el.scrubber.style.setProperty("--fill", `${state.duration ? (100 * shown) / scrubberEnd() : 0}%`);
   followers.rendered(pos);

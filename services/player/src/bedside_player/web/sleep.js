@@ -231,6 +231,7 @@ function renderOffer() {
   // Playing on from the pause answers the offer.
   if (asleep && state.playing && pausedBySleep(state.lastMoveCause)) sleep.dismissedSeq = asleep.seq;
   if (!offerStands(sleep, state.playing)) {
+    if (el.asleep.contains(document.activeElement)) el.play.focus(); // hidden, it would drop the focus
     el.asleep.hidden = true;
     // the screen stays dim after a pause only while its offer does (and the page is not pausing now)
     if (!state.sleep.timer) sleep.dimmed = false;
