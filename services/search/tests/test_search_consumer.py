@@ -53,6 +53,19 @@ async def small_book_stored(js: JetStreamContext) -> tuple[BookArtifact, BookIng
     )
 
 
+def never_done_indexing(engine: SearchEngine) -> asyncio.Event:
+    """``engine`` made to index for ever; the event is set once it has begun."""
+    began = asyncio.Event()
+
+    async def for_ever(artifact: BookArtifact) -> BookReady:
+        began.set()
+        await asyncio.Event().wait()
+        raise AssertionError("never reached")
+
+    engine.index = for_ever  # type: ignore[method-assign]
+    return began
+
+
 @contextlib.asynccontextmanager
 async def consuming(client: Client, engine: SearchEngine) -> AsyncIterator[None]:
     """``engine`` indexing from the books stream while inside, its consumer stopped on leaving."""
@@ -290,14 +303,7 @@ async def test_a_book_being_indexed_when_search_stops_is_indexed_at_once_by_the_
     _artifact, event = await small_book_stored(js)
     store = await open_store(path=tmp_path / "q")
     stopped = SearchEngine(store, load_minilm())
-    began = asyncio.Event()
-
-    async def stopped_mid_way(artifact: BookArtifact) -> BookReady:
-        began.set()
-        await asyncio.Event().wait()  # as long as it takes: search stops first
-        raise AssertionError("never reached")
-
-    stopped.index = stopped_mid_way  # type: ignore[method-assign]
+    began = never_done_indexing(stopped)  # as long as it takes: search stops first
     try:
         async with consuming(client, stopped):
             await asyncio.sleep(0.5)
@@ -539,14 +545,7 @@ async def test_a_copy_stuck_on_a_book_lets_it_go_to_another(
     _artifact, event = await small_book_stored(js)
     store = await open_store(path=tmp_path / "q")
     stuck = SearchEngine(store, load_minilm())
-    began = asyncio.Event()
-
-    async def never(artifact: BookArtifact) -> BookReady:
-        began.set()
-        await asyncio.Event().wait()
-        raise AssertionError("never reached")
-
-    stuck.index = never  # type: ignore[method-assign]
+    began = never_done_indexing(stuck)
     try:
         async with consuming(client, stuck):
             await asyncio.sleep(0.5)
