@@ -26,7 +26,7 @@ from bedside_runtime.settings import Settings
 from bedside_testing import run_bedside
 from nats.aio.client import Client
 
-from bedside.processes import GaveUp, ServiceProcesses, Supervisor
+from bedside.processes import GaveUp, ServiceProcesses, Supervisor, buses_started_with
 from bedside.restarts import GIVE_UP_AFTER_EXITS, WITHIN_S, Restarts
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
@@ -307,3 +307,23 @@ def test_a_process_that_keeps_dying_stops_everything_saying_which_and_why(tmp_pa
     message = str(gave_up.value)
     assert f"no-such-service stopped {GIVE_UP_AFTER_EXITS} times" in message
     assert "unknown service 'no-such-service'" in message
+
+
+def test_only_a_nats_server_started_with_this_folders_config_is_taken_for_a_stray_bus(tmp_path: Path) -> None:
+    """A review: the first scan took any process with the config's path among its arguments (an
+    editor open on it, or a shell)."""
+    bus = embedded_server(tmp_path / "nats", free_port()).start()
+    conf = bus.config.path
+    decoy_script = tmp_path / "decoy"
+    decoy_script.write_text("sleep 30\n")
+    decoy_script.chmod(0o755)
+    decoy = subprocess.Popen(["sh", "-c", str(decoy_script)])  # not nats-server, args `-c <path>`
+    try:
+        assert bus.process is not None
+        assert buses_started_with(conf) == [bus.process.pid]
+        assert buses_started_with(decoy_script) == []
+        assert buses_started_with(tmp_path / "elsewhere" / "bedside.conf") == []
+    finally:
+        decoy.kill()
+        decoy.wait()
+        bus.stop()
