@@ -1,7 +1,6 @@
 """Talking to the ingest service (and waiting for search) from outside it: the CLI, first start."""
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable
 
@@ -89,9 +88,16 @@ async def until_ingest_restarts(client: Client, asked_at: float) -> None:
 
 
 async def until_job_ends(client: Client, job: str) -> None:
+    """Returns once ``job`` has ended, or is no job the service knows (a text book's id for its progress)."""
     while True:
-        with contextlib.suppress(CallFailed):  # the service still starting
+        try:
             jobs = await list_jobs(client, job)
+        except RemoteFailure as error:
+            if error.code == "not_found":
+                return
+        except CallFailed:  # the service still starting
+            pass
+        else:
             if not jobs or jobs[0].state not in UNFINISHED:
                 return
         await asyncio.sleep(RESTART_WATCH_S)
