@@ -46,24 +46,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The order the workers take the test files in (``--no-loadscope-reorder`` keeps it): the browser
-    files, then those with slow tests, then the rest, and the container tests last.
-
-    Slow files early keep both workers busy to the end: xdist's own order, the files of fewest tests
-    last, left a few slow ones running on one worker while the other stood idle. The container tests
-    last: each container podman starts adds a network interface to the machine, and chromium ends
-    every request it has open when one appears (net::ERR_NETWORK_CHANGED); with the browser files
-    first, the two never run side by side."""
-    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
-
-    def rank(item: pytest.Item) -> int:
-        if "containers" in item.path.parts:
-            return 3
-        if "browser" in item.path.parts:
-            return 0
-        return 1 if item.path in slow_files else 2
-
-    items.sort(key=rank)
+    """The container tests last. Each container podman starts adds a network interface to the
+    machine, and chromium ends every request it has open when one appears (net::ERR_NETWORK_CHANGED):
+    a browser test on the other worker failed so. The browser tests are collected first, so with the
+    containers last the two no longer run side by side."""
+    items.sort(key=lambda item: "containers" in item.path.parts)
 
 
 @pytest.fixture(autouse=True, scope="module")
