@@ -142,25 +142,17 @@ class Bedside:
             return thread.submit(asyncio.run, add_listener(self.system.nats_url, name)).result()
 
     def state(self, listener: str, token: str, book: str | None = None) -> dict[str, Any]:
-        response = httpx.get(
-            f"{self.url}/api/listeners/{listener}/books/{book or self.book}/state",
-            headers={"Authorization": f"Bearer {token}"},
-            timeout=10,
-        )
-        response.raise_for_status()
-        state: dict[str, Any] = response.json()
-        return state
+        return self._got(token, f"/api/listeners/{listener}/books/{book or self.book}/state")
 
     def book_info(self, token: str, book: str | None = None) -> dict[str, Any]:
         """The book as the page is told it (titles up to the listener's line)."""
-        response = httpx.get(
-            f"{self.url}/api/books/{book or self.book}",
-            headers={"Authorization": f"Bearer {token}"},
-            timeout=10,
-        )
+        return self._got(token, f"/api/books/{book or self.book}")
+
+    def _got(self, token: str, path: str) -> dict[str, Any]:
+        response = httpx.get(f"{self.url}{path}", headers={"Authorization": f"Bearer {token}"}, timeout=10)
         response.raise_for_status()
-        info: dict[str, Any] = response.json()
-        return info
+        body: dict[str, Any] = response.json()
+        return body
 
 
 async def _ingest(nats_url: str, path: Path, book: str, audio: Path | None = None) -> dict[str, Any]:

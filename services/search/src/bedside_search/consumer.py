@@ -34,7 +34,7 @@ DURABLE = "search-indexer"
 ACK_WAIT_S = 30.0
 """How long the announcement in hand stays a copy's without a word from it: one killed mid-way
 holds up the books after it (``max_ack_pending=1``) this long; one still working says so every
-third of it (``still_working``). A 733-passage book indexes in half a second."""
+third of it (``still_working``). Indexing takes far less (ADR 9)."""
 LONGEST_INDEXING_S = 600.0
 RETRY_S = 1.0
 RETRY_LATER_S = 5.0
