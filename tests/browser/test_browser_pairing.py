@@ -24,6 +24,7 @@ from bedside_lan_testing import (
     nss_home,
     pair_link,
 )
+from bedside_network_lock import network_turn
 from playwright.sync_api import Browser, Error, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
@@ -44,19 +45,22 @@ def browsers(bedside: LanBedside) -> Iterator[tuple[Browser, Browser]]:
     """One chromium that trusts the local authority, one that does not."""
     playwright = sync_playwright().start()
     try:
-        trusting = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=CHROMIUM_ARGS,
-            env={**os.environ, "HOME": str(nss_home(bedside.files.ca_cert))},
-        )
-        untrusting = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, env={**os.environ, "HOME": str(nss_home(None))}
-        )
-        try:
-            yield trusting, untrusting
-        finally:
-            trusting.close()
-            untrusting.close()
+        with network_turn(adds_interfaces=False):
+            trusting = playwright.chromium.launch(
+                executable_path=str(CHROMIUM),
+                args=CHROMIUM_ARGS,
+                env={**os.environ, "HOME": str(nss_home(bedside.files.ca_cert))},
+            )
+            untrusting = playwright.chromium.launch(
+                executable_path=str(CHROMIUM),
+                args=CHROMIUM_ARGS,
+                env={**os.environ, "HOME": str(nss_home(None))},
+            )
+            try:
+                yield trusting, untrusting
+            finally:
+                trusting.close()
+                untrusting.close()
     finally:
         playwright.stop()
 

@@ -28,6 +28,7 @@ from bedside_lan_testing import (
     nss_home,
     pair_link,
 )
+from bedside_network_lock import network_turn
 from playwright.sync_api import Browser, Page, Request, Route, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]
@@ -100,7 +101,7 @@ def browser(bedside: LanBedside, speaking: tuple[Path, float]) -> Iterator[Brows
         "--use-fake-ui-for-media-stream",  # the microphone prompt is answered yes
         f"--use-file-for-fake-audio-capture={wav}%noloop",
     ]
-    with sync_playwright() as playwright:
+    with sync_playwright() as playwright, network_turn(adds_interfaces=False):
         launched = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
             args=CHROMIUM_ARGS + microphone,

@@ -27,6 +27,7 @@ from bedside_contracts.search import Catalog, CatalogRequest, FindPassage, Found
 from bedside_contracts.subjects import SERVICES
 from bedside_contracts.turn import Ask, TurnReply
 from bedside_ingest.client import request_ingest, wait_until_ready
+from bedside_network_lock import network_turn
 from bedside_player.listeners import Listeners
 from bedside_testing import add_listener
 from nats.js.api import StreamConfig
@@ -45,23 +46,24 @@ def engine() -> Iterator[Engine]:
         pytest.skip(reason)
     if incomplete := missing_pieces():
         pytest.fail(f"the container engine is incomplete: {incomplete}", pytrace=False)
-    running = Engine()
-    try:
-        running.start()
-        running.build_nats_image()
-        if complaint := running.smoke_test():
-            pytest.fail(f"the container engine cannot start a container: {complaint}", pytrace=False)
-        running.build_service_image()
-    except BaseException:
-        running.stop()
-        raise
-    with pytest.MonkeyPatch.context() as patch:
-        for key, value in running.docker_env.items():
-            patch.setenv(key, value)
+    with network_turn(adds_interfaces=True):
+        running = Engine()
         try:
-            yield running
-        finally:
+            running.start()
+            running.build_nats_image()
+            if complaint := running.smoke_test():
+                pytest.fail(f"the container engine cannot start a container: {complaint}", pytrace=False)
+            running.build_service_image()
+        except BaseException:
             running.stop()
+            raise
+        with pytest.MonkeyPatch.context() as patch:
+            for key, value in running.docker_env.items():
+                patch.setenv(key, value)
+            try:
+                yield running
+            finally:
+                running.stop()
 
 
 def nats_container(network: Any = None) -> Any:
