@@ -7,6 +7,7 @@ texts: a cache entry can only ever hold the vectors of exactly those texts.
 """
 
 import base64
+import fcntl
 import hashlib
 import tempfile
 from collections.abc import Sequence
@@ -32,16 +33,20 @@ def cached_vectors(
     for text in texts:
         digest.update(text.encode() + b"\x00")
     path = cache_dir / f"{digest.hexdigest()}.npy"
-    if path.exists():
-        cached: npt.NDArray[np.float32] = np.load(path).astype(np.float32)
-        if cached.shape == (len(texts), embedder.dimensions):
-            return cached
-    vectors = embedder.embed_passages(texts)
     cache_dir.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial.npy")
-    np.save(partial, vectors)
-    partial.replace(path)
-    return vectors
+    # Processes asking for the same texts at once (two test workers) embed them once: the second
+    # waits for the first's entry rather than spending the same minute of CPU beside it.
+    with path.with_suffix(".lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.exists():
+            cached: npt.NDArray[np.float32] = np.load(path).astype(np.float32)
+            if cached.shape == (len(texts), embedder.dimensions):
+                return cached
+        vectors = embedder.embed_passages(texts)
+        partial = path.with_suffix(".partial.npy")
+        np.save(partial, vectors)
+        partial.replace(path)
+        return vectors
 
 
 def artifact_of(

@@ -1,0 +1,43 @@
+"""The corpus vector cache: an entry holds exactly its texts, and is embedded once however many ask."""
+
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+from bedside_embedding.embedder import Vectors
+from bedside_evaluation.corpus_books import cached_vectors
+
+
+class SlowCountingEmbedder:
+    model_id = "counting"
+    dimensions = 2
+
+    def __init__(self) -> None:
+        self.embedded: list[int] = []
+
+    def embed_query(self, text: str) -> Vectors:
+        return np.ones(self.dimensions, dtype=np.float32)
+
+    def embed_passages(self, texts: Sequence[str]) -> Vectors:
+        self.embedded.append(len(texts))
+        time.sleep(0.3)  # long enough for the other asker to arrive meanwhile
+        return np.full((len(texts), self.dimensions), len(texts), dtype=np.float32)
+
+
+def test_two_askers_at_once_embed_the_texts_once(tmp_path: Path) -> None:
+    embedder = SlowCountingEmbedder()
+    texts = ["a horse", "a field", "a gate"]
+    with ThreadPoolExecutor(2) as pool:
+        got = list(pool.map(lambda _: cached_vectors(embedder, texts, tmp_path), range(2)))
+    assert embedder.embedded == [3]
+    assert all(vectors.shape == (3, 2) for vectors in got)
+
+
+def test_other_texts_are_another_entry(tmp_path: Path) -> None:
+    embedder = SlowCountingEmbedder()
+    cached_vectors(embedder, ["a horse"], tmp_path)
+    assert cached_vectors(embedder, ["a horse", "a cart"], tmp_path).shape == (2, 2)
+    assert cached_vectors(embedder, ["a horse"], tmp_path).shape == (1, 2)
+    assert embedder.embedded == [1, 2]
