@@ -26,9 +26,12 @@ def pytest_configure(config: pytest.Config) -> None:
     """Point this process's temporary files, and those of every process it starts, into one folder.
 
     The stores, data folders, browser homes and container engines of a run add up to about 1 GB;
-    left in /tmp they piled up run after run. Under xdist each worker makes its folder inside the
-    controller's, and the end of the run removes all of it.
+    left in /tmp they piled up run after run. Under xdist the workers inherit the controller's
+    folder (TMPDIR), so what one worker caches there another finds, and the controller removes it
+    once every worker is done.
     """
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
     folder = tempfile.mkdtemp(prefix="bedside-tests-")
     config.stash[_RUN_FOLDER] = (folder, tempfile.tempdir, os.environ.get("TMPDIR"))
     tempfile.tempdir = folder
@@ -36,6 +39,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    if _RUN_FOLDER not in config.stash:
+        return
     folder, tempdir_before, tmpdir_before = config.stash[_RUN_FOLDER]
     tempfile.tempdir = tempdir_before
     if tmpdir_before is None:
@@ -46,10 +51,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The container tests last. Each container podman starts adds a network interface to the
-    machine, and chromium ends every request it has open when one appears (net::ERR_NETWORK_CHANGED):
-    a browser test on the other worker failed so. The browser tests are collected first, so with the
-    containers last the two no longer run side by side."""
+    """The container tests last: they never run beside a browser (bedside_network_lock), and the
+    browser tests are collected first, so a worker rarely waits for the other's turn."""
     items.sort(key=lambda item: "containers" in item.path.parts)
 
 
