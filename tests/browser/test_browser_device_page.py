@@ -1491,6 +1491,42 @@ def test_the_sleep_timer_is_announced_when_set_or_cancelled_not_as_it_counts_dow
     assert said == [set_words, "Sleep timer off."], phone.evaluate("window.announced")
 
 
+def a_voice_that(ends: str) -> Callable[[Page], None]:
+    """The page's voice replaced by one that keeps what it was given and then ends as ``ends`` says:
+    "end" (said) or an error's name (never said)."""
+    script = f"""
+    window.voiced = [];
+    window.speechSynthesis.speak = (utterance) => {{
+      window.voiced.push(utterance.text);
+      const ends = {ends!r};
+      setTimeout(() => ends === "end" ? utterance.onend?.({{}}) : utterance.onerror?.({{ error: ends }}), 50);
+    }};
+    """
+
+    def install(page: Page) -> None:
+        page.add_init_script(script)
+
+    return install
+
+
+@pytest.mark.parametrize("voice", ["end", "synthesis-failed"])
+def test_an_answer_is_heard_once_in_the_voice_or_from_the_screen_reader(
+    open_page: OpenPage, voice: str
+) -> None:
+    """A blind-listener session: every answer was said aloud by the page and, over it, by the screen
+    reader from its live region. Said aloud, it is not announced; where the voice fails, it is."""
+    page = open_page("phone", before_opening=a_voice_that(voice))
+    page.evaluate(LISTEN_AS_A_SCREEN_READER)
+    ask(page, "who is the keeper of the lamp?")
+    answer = page.locator("#answer").inner_text()
+    assert page.evaluate("window.voiced") == [answer]
+    if voice == "end":
+        page.wait_for_timeout(500)  # the voice has ended meanwhile
+        assert not announced(page, answer), page.evaluate("window.announced")
+    else:
+        page.wait_for_function(f"window.announced.includes({answer!r})", timeout=WAIT_MS)
+
+
 def test_a_place_chosen_on_the_page_is_said_there_as_on_the_other_devices(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

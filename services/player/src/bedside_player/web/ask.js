@@ -41,7 +41,7 @@ export async function ask(utterance) {
 }
 
 async function typed(utterance) {
-  el.answer.textContent = "…";
+  showAnswer("…");
   let res;
   let asked;
   try {
@@ -50,11 +50,11 @@ async function typed(utterance) {
     // Not one of "ours": a turn can take seconds, and other devices' pushes must not wait.
     res = await api("POST", `${listenerPath()}/turns`, { device: DEVICE, utterance });
   } catch {
-    el.answer.textContent = "I could not reach Bedside. Try again in a moment.";
+    showAnswer("I could not reach Bedside. Try again in a moment.");
     return;
   }
   if (!res.ok) {
-    el.answer.textContent = unanswered(res);
+    showAnswer(unanswered(res));
     return;
   }
   await answered(res.data || {}, asked);
@@ -71,9 +71,8 @@ export async function answered(reply, asked) {
   await refreshState(); // the push may be slower than the reply
   const overtaken = asked && reply.outcome !== "moved" && state.lastMoveSeq > asked.moveSeq && position() < asked.ms;
   const speech = overtaken ? OVERTAKEN : reply.speech || "";
-  el.answer.textContent = speech;
+  sayAnswer(speech);
   el.answer.dataset.outcome = reply.outcome || "";
-  speak(speech);
   answeredAfterMove = state.lastMoveSeq; // the answer's own move, if it made one, is in it
 }
 
@@ -85,13 +84,34 @@ export function forgetWhatWasSaid(own) {
   announce("");
   if (pending || answeredAfterMove === null || (!own && state.lastMoveSeq <= answeredAfterMove)) return;
   answeredAfterMove = null;
-  el.answer.textContent = "";
+  showAnswer("");
   el.answer.dataset.outcome = "";
 }
 
+// One voice at a time: an answer the page says aloud is not also a live region's, which a screen
+// reader would read over the voice; one it cannot say (no voice here, or the voice failed) the
+// screen reader reads.
+export function showAnswer(text) {
+  el.answer.setAttribute("aria-live", "polite");
+  el.answer.textContent = text;
+}
+
+const LIVE_AGAIN_MS = 100;
+function sayAnswer(text) {
+  const voiced = speak(text, () => {
+    if (el.answer.textContent !== text) return; // another has come since
+    // Live again before it is written again: a region that becomes live with its change is not read.
+    el.answer.setAttribute("aria-live", "polite");
+    setTimeout(() => { if (el.answer.textContent === text) showAnswer(text); }, LIVE_AGAIN_MS);
+  });
+  el.answer.setAttribute("aria-live", voiced ? "off" : "polite");
+  el.answer.textContent = text;
+}
+
 let ducked = null;
-function speak(text) {
-  if (!text || !("speechSynthesis" in window)) return;
+// Whether the text was handed to the voice; `unsaid` runs if the voice then fails to say it.
+function speak(text, unsaid) {
+  if (!text || !("speechSynthesis" in window)) return false;
   try {
     window.speechSynthesis.cancel();
     const u = new SpeechSynthesisUtterance(text);
@@ -100,11 +120,19 @@ function speak(text) {
       ducked = el.audio.volume;
       el.audio.volume = Math.min(ducked, 0.25);
     }
-    u.onend = u.onerror = () => {
+    const unduck = () => {
       if (ducked !== null) { el.audio.volume = ducked; ducked = null; }
     };
+    u.onend = unduck;
+    u.onerror = (e) => {
+      unduck();
+      if (e.error !== "interrupted" && e.error !== "canceled") unsaid(); // not cut short by the next one
+    };
     window.speechSynthesis.speak(u);
-  } catch { /* no voice here: the text is on the screen */ }
+    return true;
+  } catch {
+    return false; // no voice here: the text is on the screen, and read by a screen reader
+  }
 }
 
 export function wireAsk() {
