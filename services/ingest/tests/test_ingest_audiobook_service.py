@@ -2,7 +2,6 @@
 chapter into passages, each chapter's transcript stored, progress reported, bad audio refused."""
 
 import asyncio
-import dataclasses
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -72,26 +71,6 @@ def new_id() -> str:
 async def artifact_of(client: Client, name: str) -> BookArtifact:
     store = await client.jetstream().object_store(subjects.BOOK_ARTIFACTS_BUCKET)
     return BookArtifact.model_validate_json((await store.get(name)).data or b"")
-
-
-async def test_a_chapter_in_which_nothing_is_heard_is_listed_and_the_listener_told(
-    client: Client, speech: Speech, tmp_path: Path
-) -> None:
-    """A chapter of silence was left out of the book without a word: the chapter before took in
-    its time, and there was no chapter 2 to go to."""
-    hushed = speech.chapters[1]
-    samples = speech.samples.copy()
-    samples[round(hushed.start_s * speech.rate) : round(hushed.end_s * speech.rate)] = 0
-    path = write_audiobook(tmp_path / "hush.m4b", dataclasses.replace(speech, samples=samples), tags=TAGS)
-    report = await request_ingest(client, IngestBook(path=str(path), book=new_id(), job=new_id()))
-    artifact = await artifact_of(client, report.object_name)
-    assert [c.title for c in artifact.chapters] == [c.title for c in speech.chapters]
-    one, two, _ = artifact.chapters
-    assert two.start_ms == pytest.approx(hushed.start_s * 1000, abs=2)
-    assert two.end_ms == pytest.approx(hushed.end_s * 1000, abs=2)
-    assert one.end_ms == two.start_ms
-    assert {p.chapter for p in artifact.passages} == {1, 3}
-    assert [n for n in report.notes if n.startswith("Nothing was heard in chapter 2, ")], report.notes
 
 
 async def test_an_m4b_becomes_a_timed_book_of_its_chapters(

@@ -1,12 +1,10 @@
-"""The rules of a recording's chapter list, without I/O: the chapters done become the book, the others
-are listed with their times, as are those in which nothing was heard; after the last chapter there is
-no interim version."""
+"""The interim version's rules, without I/O: the chapters done become the book, the others
+are listed with their times; before any speech it has no words; after the last chapter there is none."""
 
 from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes
 from bedside_contracts.search import ChapterInfo
 from bedside_ingest.audiobook import Audiobook, AudioChapter
-from bedside_ingest.interim import interim_of, with_wordless
-from bedside_ingest.transcription import transcribed_book, unheard_notes, wordless_chapters
+from bedside_ingest.interim import interim_of, with_pending
 
 CHAPTER_MS = 60_000
 BOOK = Audiobook(
@@ -32,7 +30,7 @@ def test_the_chapters_done_are_the_book_and_the_rest_wait_with_their_times() -> 
     interim = interim_of(BOOK, {1: heard(1, "The", "lamp", "was", "lit.")}, "book.m4b")
     assert interim is not None
     assert [c.n for c in interim.book.chapters] == [1]
-    assert [(c.n, c.start_ms, c.end_ms) for c in interim.wordless] == [
+    assert [(c.n, c.start_ms, c.end_ms) for c in interim.pending] == [
         (2, 60_000, 120_000),
         (3, 120_000, 180_000),
     ]
@@ -45,38 +43,17 @@ def test_before_anything_is_heard_the_interim_has_no_words_and_none_once_every_c
     for done in ({}, {1: heard(1)}):
         interim = interim_of(BOOK, done, "book.m4b")
         assert interim is not None
-        assert (interim.book.chapters, [c.n for c in interim.wordless]) == ((), [1, 2, 3])
+        assert (interim.book.chapters, [c.n for c in interim.pending]) == (
+            (),
+            [n for n in (1, 2, 3) if n not in done],
+        )
         assert interim.coverage.chapters_done == len(done)
-        assert interim.coverage.pending == [n for n in (1, 2, 3) if n not in done]
     done = {n: heard(n, "Words.") for n in (1, 2, 3)}
     assert interim_of(BOOK, done, "book.m4b") is None
 
 
-def test_a_chapter_done_ends_where_the_next_one_without_words_starts() -> None:
+def test_a_chapter_done_ends_where_the_next_one_waiting_starts() -> None:
     transcribed = [ChapterInfo(n=1, title="Part 1", start_ms=0, end_ms=41_000)]
-    wordless = [ChapterInfo(n=3, title="Part 3", start_ms=120_000, end_ms=180_000)]
-    merged = with_wordless(transcribed, wordless)
+    pending = [ChapterInfo(n=3, title="Part 3", start_ms=120_000, end_ms=180_000)]
+    merged = with_pending(transcribed, pending)
     assert [(c.n, c.start_ms, c.end_ms) for c in merged] == [(1, 0, 120_000), (3, 120_000, 180_000)]
-
-
-def test_a_chapter_in_which_nothing_was_heard_keeps_its_place_in_the_list_and_is_told() -> None:
-    """A chapter of music, silence, or speech the recogniser missed was left out of the book without a
-    word: the chapter before took in its time, and "chapter 2" was nowhere to go to."""
-    done = {1: heard(1, "The", "lamp."), 2: heard(2), 3: heard(3, "It", "went", "out.")}
-    book = transcribed_book(BOOK, done, "book.m4b")
-    assert [c.n for c in book.chapters] == [1, 3]  # the passages come from the words heard
-    wordless = wordless_chapters(BOOK, done)
-    assert [(c.n, c.title, c.start_ms, c.end_ms) for c in wordless] == [(2, "Part 2", 60_000, 120_000)]
-    transcribed = [
-        ChapterInfo(n=1, title="Part 1", start_ms=0, end_ms=120_000),  # to the next chapter with words
-        ChapterInfo(n=3, title="Part 3", start_ms=120_000, end_ms=122_600),
-    ]
-    assert [(c.n, c.start_ms, c.end_ms) for c in with_wordless(transcribed, wordless)] == [
-        (1, 0, 60_000),
-        (2, 60_000, 120_000),
-        (3, 120_000, 122_600),
-    ]
-    assert unheard_notes(BOOK, done) == (
-        "Nothing was heard in chapter 2, “Part 2” (0:01:00 to 0:02:00): it is listed, with nothing in it "
-        "to find or to tell",
-    )

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bedside_contracts.ingest import AlignmentSummary, ChapterTranscript, IngestBook, TranscriptionProgress
-from bedside_contracts.search import ChapterInfo
 from bedside_speech import Transcriber
 
 from bedside_ingest.alignment import AlignmentReport, align_book
@@ -26,7 +25,7 @@ from bedside_ingest.naming import book_names
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
 from bedside_ingest.reader import read_book
 from bedside_ingest.transcribe import PieceLog, audio_fingerprint, transcribe_audiobook
-from bedside_ingest.transcription import transcribed_book, unheard_notes, wordless_chapters
+from bedside_ingest.transcription import transcribed_book
 
 TranscriptionReport = Callable[[TranscriptionProgress], None]
 PublishInterim = Callable[[Prepared], Coroutine[Any, Any, None]]
@@ -126,7 +125,7 @@ class Audiobooks:
                 return
             with clock.stage("interim"):
                 book = replace(interim.book, title=title, author=author)
-                prepared = made(book, wordless=interim.wordless, transcript=interim.coverage)
+                prepared = made(book, pending=interim.pending, transcript=interim.coverage)
                 asyncio.run_coroutine_threadsafe(publish_interim(prepared), loop).result()
 
         await asyncio.to_thread(transcribed, stored)  # playable (and what is stored, searchable) now
@@ -143,21 +142,16 @@ class Audiobooks:
                 pieces=piece_log,
             )
         alignment = None
-        wordless: tuple[ChapterInfo, ...] = ()  # an e-book's chapters are its own, each with words
-        notes = audiobook.cut_short
         if ebook is None:
             book = transcribed_book(audiobook, transcripts, source)
-            wordless = wordless_chapters(audiobook, transcripts)
-            notes += unheard_notes(audiobook, transcripts)
         else:
             with clock.stage("align"):
                 progress("align", 0, 1, Path(request.text_path or "").name)
                 book, report = await asyncio.to_thread(align_book, ebook, audiobook, transcripts, source)
                 alignment = summary_of(report)
                 progress("align", 1, 1, f"{report.matched_share:.0%} of sentences matched")
-        book = replace(book, title=title, author=author)
-        prepared = made(book, wordless=wordless, progress=progress, clock=clock)
-        return replace(prepared, alignment=alignment, notes=notes)
+        prepared = made(replace(book, title=title, author=author), progress=progress, clock=clock)
+        return replace(prepared, alignment=alignment, notes=audiobook.cut_short)
 
 
 def summary_of(report: AlignmentReport) -> AlignmentSummary:

@@ -1,6 +1,6 @@
 """What an interim version of an audiobook holds while later chapters are still being
 transcribed (adr/0032), without I/O: the chapters done so far as a book, the chapters still
-to come (and those in which nothing was heard) as times only, and how far the transcript has got.
+to come as times only, and how far the transcript has got.
 """
 
 from collections.abc import Mapping, Sequence
@@ -12,16 +12,16 @@ from bedside_contracts.search import ChapterInfo, TranscriptCoverage
 from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.book import Book
 from bedside_ingest.errors import BadInput
-from bedside_ingest.transcription import AUDIO_FORMAT, transcribed_book, wordless_chapters
+from bedside_ingest.transcription import AUDIO_FORMAT, transcribed_book
 
 
 @dataclass(frozen=True)
 class Interim:
-    """An interim version's book (the chapters transcribed so far), the chapters listed by their
-    times alone, and its coverage."""
+    """An interim version's book (the chapters transcribed so far), the chapters still to come,
+    and its coverage."""
 
     book: Book
-    wordless: tuple[ChapterInfo, ...]
+    pending: tuple[ChapterInfo, ...]
     coverage: TranscriptCoverage
 
 
@@ -46,6 +46,10 @@ def interim_of(
             source=source,
             narrator=audiobook.narrator,
         )
+    pending = tuple(
+        ChapterInfo(n=c.n, title=c.title, start_ms=c.book_start_ms, end_ms=c.book_start_ms + c.duration_ms)
+        for c in waiting
+    )
     coverage = TranscriptCoverage(
         chapters_done=len(done),
         chapters=len(audiobook.chapters),
@@ -53,19 +57,19 @@ def interim_of(
         audio_ms=audiobook.duration_ms,
         pending=[c.n for c in waiting],
     )
-    return Interim(book, wordless_chapters(audiobook, transcripts), coverage)
+    return Interim(book, pending, coverage)
 
 
-def with_wordless(transcribed: Sequence[ChapterInfo], wordless: Sequence[ChapterInfo]) -> list[ChapterInfo]:
-    """Every chapter in order: a transcribed chapter followed by one without words ends where that
-    one starts, as chapters of a whole book end where the next begins."""
-    chapters = sorted([*transcribed, *wordless], key=lambda c: c.start_ms)
-    timed_only = {c.n for c in wordless}
+def with_pending(transcribed: Sequence[ChapterInfo], pending: Sequence[ChapterInfo]) -> list[ChapterInfo]:
+    """Every chapter in order: a transcribed chapter followed by one still to come ends where
+    that one starts, as chapters of a whole book end where the next begins."""
+    chapters = sorted([*transcribed, *pending], key=lambda c: c.start_ms)
+    waiting = {c.n for c in pending}
     merged = []
     for k, chapter in enumerate(chapters):
         following = chapters[k + 1] if k + 1 < len(chapters) else None
-        if chapter.n not in timed_only and following is not None and following.n in timed_only:
-            merged.append(chapter.model_copy(update={"end_ms": following.start_ms}))
+        if chapter.n not in waiting and following is not None and following.n in waiting:
+            merged.append(chapter.model_copy(update={"end_ms": max(chapter.end_ms, following.start_ms)}))
         else:
             merged.append(chapter)
     return merged

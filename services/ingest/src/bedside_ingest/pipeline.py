@@ -26,7 +26,7 @@ from bedside_ingest.book import Book
 from bedside_ingest.chunking import chapter_infos, chunk_book
 from bedside_ingest.errors import BadInput
 from bedside_ingest.identity import book_of
-from bedside_ingest.interim import with_wordless
+from bedside_ingest.interim import with_pending
 from bedside_ingest.media_bucket import Media
 from bedside_ingest.reader import read_book
 from bedside_ingest.timeline import DEFAULT_WPM
@@ -131,13 +131,13 @@ def prepare_book(
     narration_wpm: int = DEFAULT_WPM,
     progress: Progress = no_progress,
     clock: StageClock | None = None,
-    wordless: Sequence[ChapterInfo] = (),
+    pending: Sequence[ChapterInfo] = (),
     transcript: TranscriptCoverage | None = None,
 ) -> Prepared:
     """Chunk a book that has been read (from a file, or transcribed from its recording).
 
-    A recording's book also lists the ``wordless`` chapters with their times and no passages: those
-    not transcribed yet in an interim version (``transcript`` set), those in which nothing was heard."""
+    An interim version of a recording (``transcript`` set) also lists the ``pending`` chapters,
+    not transcribed yet, with their times and no passages."""
     clock = clock or StageClock()
     path = Path(request.path)
     with clock.stage("chunk"):
@@ -151,7 +151,7 @@ def prepare_book(
                 f"lasts {clock_of(audio_ms)} but the transcript runs to {clock_of(passages[-1].end_ms)}: "
                 "is it the audio of this transcript?",
             )
-        chapters = with_wordless(chapter_infos(book, passages), wordless)
+        chapters = with_pending(chapter_infos(book, passages), pending)
         progress("chunk", 1, 1, f"{len(passages)} passages")
     book_id = book_of(request)
     fields = artifact_fields(

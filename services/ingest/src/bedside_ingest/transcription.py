@@ -6,11 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes, TranscriptionProgress
-from bedside_contracts.search import ChapterInfo
-from bedside_guard import clock, ends_sentence
+from bedside_guard import ends_sentence
 from bedside_speech import SpokenWord
 
-from bedside_ingest.audiobook import Audiobook, AudioChapter
+from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.book import Book, Chapter, Unit
 from bedside_ingest.errors import BadInput
 from bedside_ingest.text import ends_clause
@@ -91,8 +90,7 @@ def units_of(transcript: ChapterTranscript, offset_ms: int) -> tuple[Unit, ...]:
 
 
 def transcribed_book(audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript], source: str) -> Book:
-    """The book of the words the recording makes: chapters in which nothing was heard make no
-    passages, and are listed by their times alone (``wordless_chapters``)."""
+    """The book the recording makes: chapters in which nothing was heard are left out."""
     chapters = []
     for chapter in audiobook.chapters:
         units = units_of(transcripts[chapter.n], chapter.book_start_ms)
@@ -110,33 +108,6 @@ def transcribed_book(audiobook: Audiobook, transcripts: Mapping[int, ChapterTran
         timed=True,
         source=source,
         narrator=audiobook.narrator,
-    )
-
-
-def _unheard(chapter: AudioChapter, transcripts: Mapping[int, ChapterTranscript]) -> bool:
-    return chapter.n in transcripts and not units_of(transcripts[chapter.n], chapter.book_start_ms)
-
-
-def wordless_chapters(
-    audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript]
-) -> tuple[ChapterInfo, ...]:
-    """The chapters a recording's book lists by their times alone: those not transcribed yet (an
-    interim version) and those in which nothing was heard (music, silence, or speech the recogniser
-    missed). Every chapter the recording marks stays one to go to, and none takes in another's time."""
-    return tuple(
-        ChapterInfo(n=c.n, title=c.title, start_ms=c.book_start_ms, end_ms=c.book_start_ms + c.duration_ms)
-        for c in audiobook.chapters
-        if c.n not in transcripts or _unheard(c, transcripts)
-    )
-
-
-def unheard_notes(audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript]) -> tuple[str, ...]:
-    """What the listener should know of the chapters in which nothing was heard."""
-    return tuple(
-        f"Nothing was heard in chapter {c.n}, “{c.title}” ({clock(c.book_start_ms)} to "
-        f"{clock(c.book_start_ms + c.duration_ms)}): it is listed, with nothing in it to find or to tell"
-        for c in audiobook.chapters
-        if _unheard(c, transcripts)
     )
 
 
