@@ -2,6 +2,7 @@
 chapter into passages, each chapter's transcript stored, progress reported, bad audio refused."""
 
 import asyncio
+import dataclasses
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -71,6 +72,21 @@ def new_id() -> str:
 async def artifact_of(client: Client, name: str) -> BookArtifact:
     store = await client.jetstream().object_store(subjects.BOOK_ARTIFACTS_BUCKET)
     return BookArtifact.model_validate_json((await store.get(name)).data or b"")
+
+
+async def test_a_chapter_in_which_nothing_is_heard_is_told_to_the_listener(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    """A chapter of silence was left out of the book's chapters without a word."""
+    hushed = speech.chapters[1]
+    samples = speech.samples.copy()
+    samples[round(hushed.start_s * speech.rate) : round(hushed.end_s * speech.rate)] = 0
+    path = write_audiobook(tmp_path / "hush.m4b", dataclasses.replace(speech, samples=samples), tags=TAGS)
+    report = await request_ingest(client, IngestBook(path=str(path), book=new_id(), job=new_id()))
+    artifact = await artifact_of(client, report.object_name)
+    assert [c.n for c in artifact.chapters] == [1, 3]
+    said = f'nothing was heard in chapter 2, "{hushed.title}" ({clock(round(hushed.start_s * 1000))} to '
+    assert [note for note in report.notes if note.startswith(said)], report.notes
 
 
 async def test_an_m4b_becomes_a_timed_book_of_its_chapters(

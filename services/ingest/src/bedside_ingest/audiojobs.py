@@ -25,7 +25,7 @@ from bedside_ingest.naming import book_names
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
 from bedside_ingest.reader import read_book
 from bedside_ingest.transcribe import PieceLog, audio_fingerprint, transcribe_audiobook
-from bedside_ingest.transcription import transcribed_book
+from bedside_ingest.transcription import transcribed_book, unheard_notes
 
 TranscriptionReport = Callable[[TranscriptionProgress], None]
 PublishInterim = Callable[[Prepared], Coroutine[Any, Any, None]]
@@ -142,8 +142,10 @@ class Audiobooks:
                 pieces=piece_log,
             )
         alignment = None
+        notes = audiobook.cut_short
         if ebook is None:
             book = transcribed_book(audiobook, transcripts, source)
+            notes += unheard_notes(audiobook, transcripts)
         else:
             with clock.stage("align"):
                 progress("align", 0, 1, Path(request.text_path or "").name)
@@ -151,7 +153,7 @@ class Audiobooks:
                 alignment = summary_of(report)
                 progress("align", 1, 1, f"{report.matched_share:.0%} of sentences matched")
         prepared = made(replace(book, title=title, author=author), progress=progress, clock=clock)
-        return replace(prepared, alignment=alignment, notes=audiobook.cut_short)
+        return replace(prepared, alignment=alignment, notes=notes)
 
 
 def summary_of(report: AlignmentReport) -> AlignmentSummary:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes, TranscriptionProgress
-from bedside_guard import ends_sentence
+from bedside_guard import chapter_name, clock, ends_sentence
 from bedside_speech import SpokenWord
 
 from bedside_ingest.audiobook import Audiobook
@@ -108,6 +108,18 @@ def transcribed_book(audiobook: Audiobook, transcripts: Mapping[int, ChapterTran
         timed=True,
         source=source,
         narrator=audiobook.narrator,
+    )
+
+
+def unheard_notes(audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript]) -> tuple[str, ...]:
+    """What the listener should know of the chapters ``transcribed_book`` leaves out: a chapter of
+    music, silence, or speech the recogniser missed would otherwise vanish from the list unexplained.
+    Lower case: the page says it after "Ready, but"."""
+    return tuple(
+        f"nothing was heard in {chapter_name(c.n, c.title)} ({clock(c.book_start_ms)} to "
+        f"{clock(c.book_start_ms + c.duration_ms)}), so it is not listed among the chapters"
+        for c in audiobook.chapters
+        if not units_of(transcripts[c.n], c.book_start_ms)
     )
 
 
