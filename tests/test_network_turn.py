@@ -1,8 +1,17 @@
 """The test support's turn between browsers and the container engine (bedside_network_lock)."""
 
+import tempfile
 import threading
+from pathlib import Path
 
+import pytest
 from bedside_network_lock import network_turn
+
+
+@pytest.fixture(autouse=True)
+def a_lock_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not the run's own lock, which a browser on another worker may hold meanwhile."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
 def taken_in_a_thread(*, adds_interfaces: bool, release: threading.Event) -> threading.Event:
