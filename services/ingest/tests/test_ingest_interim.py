@@ -1,10 +1,12 @@
-"""The interim version's rules, without I/O: the chapters done become the book, the others
-are listed with their times; before any speech it has no words; after the last chapter there is none."""
+"""A recording's chapters, without I/O: in an interim version the chapters done become the book, the
+others are listed with their times; before any speech it has no words; after the last chapter there
+is none. A chapter in which nothing was heard is left out, and told."""
 
 from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes
 from bedside_contracts.search import ChapterInfo
 from bedside_ingest.audiobook import Audiobook, AudioChapter
 from bedside_ingest.interim import interim_of, with_pending
+from bedside_ingest.transcription import transcribed_book, unheard_notes
 
 CHAPTER_MS = 60_000
 BOOK = Audiobook(
@@ -57,3 +59,14 @@ def test_a_chapter_done_ends_where_the_next_one_waiting_starts() -> None:
     pending = [ChapterInfo(n=3, title="Part 3", start_ms=120_000, end_ms=180_000)]
     merged = with_pending(transcribed, pending)
     assert [(c.n, c.start_ms, c.end_ms) for c in merged] == [(1, 0, 120_000), (3, 120_000, 180_000)]
+
+
+def test_each_chapter_in_which_nothing_was_heard_is_named_with_its_times() -> None:
+    done = {1: heard(1, "The", "lamp."), 2: heard(2), 3: heard(3)}
+    assert [c.n for c in transcribed_book(BOOK, done, "book.m4b").chapters] == [1]
+    unlisted = ", so it is not listed among the chapters"
+    assert unheard_notes(BOOK, done) == (
+        f'nothing was heard in chapter 2, "Part 2" (0:01:00 to 0:02:00){unlisted}',
+        f'nothing was heard in chapter 3, "Part 3" (0:02:00 to 0:03:00){unlisted}',
+    )
+    assert unheard_notes(BOOK, {n: heard(n, "Words.") for n in (1, 2, 3)}) == ()
