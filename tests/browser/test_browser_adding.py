@@ -16,8 +16,7 @@ import pytest
 from bedside_audiobooks import need_espeak, sample_chapters, speak_book, write_audiobook
 from bedside_disks import small_disk
 from bedside_ingest.sample import SAMPLE_TEXT
-from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
-from bedside_network_lock import network_turn
+from bedside_lan_testing import CHROMIUM, chromium
 from bedside_runtime.nats_server import free_port
 from bedside_testing import RunningSystem, add_listener, start_test_nats
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
@@ -49,12 +48,8 @@ def empty_house() -> Iterator[RunningSystem]:
 
 @pytest.fixture(scope="module")
 def browser(empty_house: RunningSystem) -> Iterator[Browser]:
-    with sync_playwright() as playwright, network_turn(adds_interfaces=False):
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with sync_playwright() as playwright, chromium(playwright) as launched:
+        yield launched
 
 
 def signed_in_page(browser: Browser, system: RunningSystem, name: str) -> Page:

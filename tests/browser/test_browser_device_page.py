@@ -33,8 +33,7 @@ from bedside_contracts.ingest import BookArtifact, BookIngested
 from bedside_contracts.search import TranscriptCoverage
 from bedside_contracts.subjects import SERVICES
 from bedside_ingest.artifact import decode_vectors, encode_vectors
-from bedside_lan_testing import CHROMIUM, CHROMIUM_ARGS
-from bedside_network_lock import network_turn
+from bedside_lan_testing import CHROMIUM, chromium
 from bedside_player.hub import PING_S
 from bedside_runtime.nats_server import free_port
 from bedside_testing import REPO, RunningSystem, add_listener
@@ -217,12 +216,8 @@ def bedside(nats_url: str) -> Iterator[Bedside]:
 def browser(bedside: Bedside) -> Iterator[Browser]:
     playwright: Playwright = sync_playwright().start()
     try:
-        with network_turn(adds_interfaces=False):
-            launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            try:
-                yield launched
-            finally:
-                launched.close()
+        with chromium(playwright) as launched:
+            yield launched
     finally:
         playwright.stop()
 

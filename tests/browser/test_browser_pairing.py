@@ -8,23 +8,20 @@ overlook any certificate error. The device pairs by the one-time code that `beds
 printed. Every request the page makes is checked: one to any other address fails the test.
 """
 
-import os
 import socket
 from collections.abc import Iterator
 
 import httpx
 import pytest
 from bedside_lan_testing import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     HOME_ADDRESS,
     LanBedside,
+    chromium,
     fresh_device,
     lan_bedside,
     nss_home,
     pair_link,
 )
-from bedside_network_lock import network_turn
 from playwright.sync_api import Browser, Error, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
@@ -45,22 +42,11 @@ def browsers(bedside: LanBedside) -> Iterator[tuple[Browser, Browser]]:
     """One chromium that trusts the local authority, one that does not."""
     playwright = sync_playwright().start()
     try:
-        with network_turn(adds_interfaces=False):
-            trusting = playwright.chromium.launch(
-                executable_path=str(CHROMIUM),
-                args=CHROMIUM_ARGS,
-                env={**os.environ, "HOME": str(nss_home(bedside.files.ca_cert))},
-            )
-            untrusting = playwright.chromium.launch(
-                executable_path=str(CHROMIUM),
-                args=CHROMIUM_ARGS,
-                env={**os.environ, "HOME": str(nss_home(None))},
-            )
-            try:
-                yield trusting, untrusting
-            finally:
-                trusting.close()
-                untrusting.close()
+        with (
+            chromium(playwright, home=nss_home(bedside.files.ca_cert)) as trusting,
+            chromium(playwright, home=nss_home(None)) as untrusting,
+        ):
+            yield trusting, untrusting
     finally:
         playwright.stop()
 

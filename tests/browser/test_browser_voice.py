@@ -9,7 +9,6 @@ makes must stay on the loopback range; one that does not fails the test.
 """
 
 import io
-import os
 import tempfile
 import wave
 from collections.abc import Iterator
@@ -20,15 +19,13 @@ import numpy as np
 import pytest
 from bedside_audiobooks import need_espeak, speak
 from bedside_lan_testing import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     LanBedside,
+    chromium,
     fresh_device,
     lan_bedside,
     nss_home,
     pair_link,
 )
-from bedside_network_lock import network_turn
 from playwright.sync_api import Browser, Page, Request, Route, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]
@@ -101,16 +98,11 @@ def browser(bedside: LanBedside, speaking: tuple[Path, float]) -> Iterator[Brows
         "--use-fake-ui-for-media-stream",  # the microphone prompt is answered yes
         f"--use-file-for-fake-audio-capture={wav}%noloop",
     ]
-    with sync_playwright() as playwright, network_turn(adds_interfaces=False):
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=CHROMIUM_ARGS + microphone,
-            env={**os.environ, "HOME": str(nss_home(bedside.files.ca_cert))},
-        )
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with (
+        sync_playwright() as playwright,
+        chromium(playwright, *microphone, home=nss_home(bedside.files.ca_cert)) as launched,
+    ):
+        yield launched
 
 
 def paired_phone(bedside: LanBedside, browser: Browser, outside: list[str], uploads: list[Request]) -> Page:

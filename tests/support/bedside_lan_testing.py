@@ -9,6 +9,7 @@ store (an NSS database in a HOME made for the test). A device pairs by the one-t
 
 import asyncio
 import ipaddress
+import os
 import re
 import ssl
 import subprocess
@@ -27,11 +28,12 @@ import pytest
 from bedside_contracts.ingest import IngestBook
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_TRANSCRIPT
+from bedside_network_lock import network_turn
 from bedside_player.lan import LanFiles, lan_settings, served_environment
 from bedside_runtime.nats_server import free_port
 from bedside_runtime.settings import Settings
 from bedside_testing import RunningSystem, add_listener, start_test_nats
-from playwright.sync_api import Browser, Page, Route
+from playwright.sync_api import Browser, Page, Playwright, Route
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -43,6 +45,24 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 HOME_ADDRESS = "127.0.0.2"
+
+
+@contextmanager
+def chromium(playwright: Playwright, *args: str, home: Path | None = None) -> Iterator[Browser]:
+    """Debian's chromium, launched in the browsers' turn (bedside_network_lock) and closed after;
+    ``home`` holds the certificate store it trusts (nss_home)."""
+    with network_turn(adds_interfaces=False):
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[*CHROMIUM_ARGS, *args],
+            env={**os.environ, "HOME": str(home)} if home is not None else None,
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 BOOK = "sample"
 LOOPBACK = ipaddress.ip_network("127.0.0.0/8")
 
