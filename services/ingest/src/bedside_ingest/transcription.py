@@ -114,9 +114,10 @@ def transcribed_book(audiobook: Audiobook, transcripts: Mapping[int, ChapterTran
 def unheard_notes(audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript]) -> tuple[str, ...]:
     """What the listener should know of the chapters ``transcribed_book`` leaves out: a chapter of
     music, silence, or speech the recogniser missed would otherwise vanish from the list unexplained.
-    Lower case: the page says it after "Ready, but"."""
+    Lower case: the page says it after "Ready, but". By number, not title: the page shows it while
+    the listener is at the start, and a title ahead of them is not theirs to read yet."""
     return tuple(
-        f"nothing was heard in {chapter_name(c.n, c.title)} ({clock(c.book_start_ms)} to "
+        f"nothing was heard in {chapter_name(c.n)} ({clock(c.book_start_ms)} to "
         f"{clock(c.book_start_ms + c.duration_ms)}), so it is not listed among the chapters"
         for c in audiobook.chapters
         if not units_of(transcripts[c.n], c.book_start_ms)
