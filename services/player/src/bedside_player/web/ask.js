@@ -91,7 +91,7 @@ export function forgetWhatWasSaid(own) {
 // One voice at a time: an answer the page says aloud is not also a live region's, which a screen
 // reader would read over the voice; one it cannot say (no voice here, or the voice failed) the
 // screen reader reads.
-export function showAnswer(text) {
+function showAnswer(text) {
   el.answer.setAttribute("aria-live", "polite");
   el.answer.textContent = text;
 }
