@@ -177,7 +177,7 @@ async def test_search_serves_chapter_one_while_chapter_two_is_transcribed(
     await ready_version(running, BOOK, report.version)
     whole = running.engine.books[BOOK]
     assert whole.info.transcript is None
-    assert whole.untranscribed == ()
+    assert whole.wordless == ()
     assert {p.chapter for p in whole.passages} == {1, 2}
     assert 2 in (await chapters_of_hits(running.engine, "the raincoat", end))[:2]
     assert running.held.reached.empty()

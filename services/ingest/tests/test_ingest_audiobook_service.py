@@ -74,17 +74,23 @@ async def artifact_of(client: Client, name: str) -> BookArtifact:
     return BookArtifact.model_validate_json((await store.get(name)).data or b"")
 
 
-async def test_a_chapter_in_which_nothing_is_heard_is_told_to_the_listener(
+async def test_a_chapter_in_which_nothing_is_heard_keeps_its_place_and_is_told_to_the_listener(
     client: Client, speech: Speech, tmp_path: Path
 ) -> None:
-    """A chapter of silence was left out of the book's chapters without a word."""
+    """A chapter of silence was left out of the book's chapters: the one before took in its time."""
     hushed = speech.chapters[1]
     samples = speech.samples.copy()
     samples[round(hushed.start_s * speech.rate) : round(hushed.end_s * speech.rate)] = 0
     path = write_audiobook(tmp_path / "hush.m4b", dataclasses.replace(speech, samples=samples), tags=TAGS)
     report = await request_ingest(client, IngestBook(path=str(path), book=new_id(), job=new_id()))
     artifact = await artifact_of(client, report.object_name)
-    assert [c.n for c in artifact.chapters] == [1, 3]
+    assert [c.title for c in artifact.chapters] == [c.title for c in speech.chapters]
+    one, two, _ = artifact.chapters
+    assert two.start_ms == pytest.approx(hushed.start_s * 1000, abs=2)
+    assert two.end_ms == pytest.approx(hushed.end_s * 1000, abs=2)
+    assert one.end_ms == two.start_ms
+    assert artifact.silent_chapters == [2]
+    assert {p.chapter for p in artifact.passages} == {1, 3}
     said = f"nothing was heard in chapter 2 ({clock(round(hushed.start_s * 1000))} to "
     assert [note for note in report.notes if note.startswith(said)], report.notes
 

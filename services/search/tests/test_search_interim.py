@@ -22,7 +22,7 @@ from bedside_contracts.search import (
 )
 from bedside_embedding import Embedder, load_minilm
 from bedside_evaluation.corpus_books import artifact_of
-from bedside_search.domain.untranscribed import UNTRANSCRIBED_IDS_FROM, chapter_of_untranscribed
+from bedside_search.domain.wordless import WORDLESS_IDS_FROM, chapter_of_wordless
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
 from bedside_search_testing import chapters_of, small_passages
@@ -118,9 +118,9 @@ async def test_with_chapter_one_done_its_words_are_found_and_later_chapters_only
     assert found.hits
     assert {hit.chapter for hit in found.hits} == {1}
     book = engine.book("growing")
-    assert [p.chapter for p in book.untranscribed] == [2, 3, 4]
-    assert all(p.text == "" for p in book.untranscribed)
-    assert min(p.id for p in book.untranscribed) > max(p.id for p in book.passages)
+    assert [p.chapter for p in book.wordless] == [2, 3, 4]
+    assert all(p.text == "" for p in book.wordless)
+    assert min(p.id for p in book.wordless) > max(p.id for p in book.passages)
     (chapter_two,) = engine.resolve(
         Resolve(book="growing", here_ms=0, targets=[Target(chapter=2)])
     ).resolutions
@@ -167,5 +167,54 @@ async def test_an_id_handed_out_for_a_chapter_not_transcribed_stays_that_chapter
 
 
 def test_a_wordless_chapter_0_is_told_by_its_id_too() -> None:
-    assert chapter_of_untranscribed(UNTRANSCRIBED_IDS_FROM) == 0
-    assert chapter_of_untranscribed(UNTRANSCRIBED_IDS_FROM - 1) is None
+    assert chapter_of_wordless(WORDLESS_IDS_FROM) == 0
+    assert chapter_of_wordless(WORDLESS_IDS_FROM - 1) is None
+
+
+def heard_but_for_chapter_two(embedder: Embedder) -> BookArtifact:
+    """The small book's recording, whole, with nothing heard in chapter 2 (music, say): listed by
+    its times, with no passages."""
+    whole = small_passages()
+    heard = [p for p in whole if p.chapter != 2]
+    made = artifact_of("hushed", "The Harbour Lamps", heard, chapters_of(whole), embedder, estimated=False)
+    return made.model_copy(update={"silent_chapters": [2], "audio_path": "/books/hushed.m4b"})
+
+
+async def test_a_chapter_in_which_nothing_was_heard_is_a_place_to_go_and_not_one_still_to_transcribe(
+    engine: SearchEngine, embedder: Embedder
+) -> None:
+    """Such a chapter was dropped from the list; listed with no passages, it was only a place while
+    its book was still being transcribed ("the book has no chapter 2")."""
+    await engine.index(heard_but_for_chapter_two(embedder))
+    (info,) = engine.catalog(CatalogRequest()).books
+    assert (info.silent_chapters, info.transcript) == ([2], None)
+    two = next(c for c in info.chapters if c.n == 2)
+    three = next(c for c in info.chapters if c.n == 3)
+    middle = (two.start_ms + two.end_ms) // 2
+    targets = [
+        Target(chapter=2),
+        Target(chapter_end=2),
+        Target(position_ms=middle),
+        Target(offset_ms=two.start_ms + 1 - three.start_ms),
+    ]
+    here = three.start_ms
+    resolved = engine.resolve(Resolve(book="hushed", here_ms=here, targets=targets)).resolutions
+    for resolution in resolved:
+        assert resolution.passage is not None, resolution.reason
+        assert resolution.passage.chapter == 2
+        assert resolution.passage.text == ""
+    by_chapter, _, by_time, by_offset = resolved
+    assert (by_chapter.at_ms, by_time.at_ms, by_offset.at_ms) == (two.start_ms, middle, two.start_ms + 1)
+    assert by_chapter.passage is not None
+    (again,) = engine.resolve(
+        Resolve(book="hushed", here_ms=0, targets=[Target(passage_id=by_chapter.passage.id)])
+    ).resolutions
+    assert again.passage == by_chapter.passage
+
+    in_it = await engine.recall(Recall(book="hushed", here_ms=middle, question="who is John?"))
+    assert in_it.not_transcribed_here is False  # nothing waits to be read there
+    found = await engine.find(FindPassage(book="hushed", here_ms=info.duration_ms, query="lanterns"))
+    assert found.hits
+    assert 2 not in {hit.chapter for hit in found.hits}
+    recap = engine.recap(Recap(book="hushed", here_ms=middle, from_ms=two.start_ms, to_ms=middle))
+    assert recap.places == []

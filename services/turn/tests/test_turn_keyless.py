@@ -26,6 +26,7 @@ HERE = 135_000
 PAUSED = "lamplight-paused"
 LEAD_IN = "lamplight-lead-in"
 TRANSCRIBING = "lamplight-transcribing"
+HUSHED = "lamplight-hushed"
 
 
 def transcribing_book() -> DoubleBook:
@@ -40,6 +41,13 @@ def transcribing_book() -> DoubleBook:
     )
     interim = info.model_copy(update={"id": TRANSCRIBING, "estimated": False, "transcript": coverage})
     return DoubleBook(interim, [p for p in passages() if p.chapter == 1])
+
+
+def hushed_book() -> DoubleBook:
+    """The test book as a whole recording in which nothing was heard in chapter 2 (music, say)."""
+    info = book_info()
+    hushed = info.model_copy(update={"id": HUSHED, "estimated": False, "silent_chapters": [2]})
+    return DoubleBook(hushed, [p for p in passages() if p.chapter != 2])
 
 
 def paused_book() -> DoubleBook:
@@ -66,6 +74,7 @@ async def rig(nats_url: str) -> AsyncIterator[Rig]:
             PAUSED: paused_book(),
             LEAD_IN: DoubleBook(*lead_in_book(LEAD_IN)),
             TRANSCRIBING: transcribing_book(),
+            HUSHED: hushed_book(),
         },
     )
     try:
@@ -494,6 +503,22 @@ async def test_a_recap_or_a_search_reaching_a_chapter_not_transcribed_yet_says_s
     assert went.speech == speech.NOT_FOUND_WHILE_TRANSCRIBING
     whole = rig.listener_at(7 * PASSAGE_MS)
     assert (await rig.ask(whole, "take me back to the wedding on the pier")).speech == speech.NOT_FOUND
+
+
+async def test_a_chapter_in_which_nothing_was_heard_is_gone_to_and_said_to_have_no_words(rig: Rig) -> None:
+    """Such a chapter was left out of the list; listed, it was a place only while its book was still
+    being transcribed: "go to chapter 2" was refused, and a recap of it said it was all still ahead."""
+    two = book_info().chapters[1]
+    after_it = rig.listener_at(two.end_ms + 10_000, book=HUSHED)
+    went = await rig.ask(after_it, "go to chapter 2", book=HUSHED)
+    assert (went.outcome, position(rig, after_it, HUSHED)) == ("moved", two.start_ms)
+    in_it = rig.listener_at(two.start_ms + 40_000, book=HUSHED)
+    for asked in ("what happened in this chapter?", "what happens in chapter 2?"):
+        told = await rig.ask(in_it, asked, book=HUSHED)
+        assert told.speech == recaps.NO_WORDS_HEARD, asked
+    before_it = rig.listener_at(two.start_ms - 10_000, book=HUSHED)
+    went = await rig.ask(before_it, "next chapter", book=HUSHED)
+    assert (went.outcome, went.rows) == ("listed", ["0:01:30, chapter 2, further on (covered)"])
 
 
 @pytest.mark.parametrize(

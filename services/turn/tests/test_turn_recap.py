@@ -346,3 +346,29 @@ def test_a_stretch_heard_in_a_chapter_not_transcribed_yet_is_said_to_be_so_not_t
     assert said == recaps.NOT_TRANSCRIBED_YET
     whole = recaps.choose_span(args, here, chapters, None)
     assert whole.nothing_heard != recaps.NOT_TRANSCRIBED_YET
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        RecapArgs(span="this_chapter"),
+        RecapArgs(span="chapter", chapter=6),
+        RecapArgs(span="last_minutes", minutes=1),
+    ],
+)
+def test_a_stretch_of_a_chapter_in_which_nothing_was_heard_is_said_to_have_no_words(args: RecapArgs) -> None:
+    """Nothing of it could be read, and "it's all still ahead of you" was said of music already heard."""
+    chapters = [
+        ChapterInfo(n=5, title="The Wedding", start_ms=240_000, end_ms=308_000),
+        ChapterInfo(n=6, title="Six", start_ms=308_000, end_ms=400_000),
+    ]
+    here = 390_000
+    chosen = recaps.choose_span(args, here, chapters, None, silent=[6])
+    said = recaps.spoken_recap(
+        chosen, Recapped(from_ms=chosen.from_ms, to_ms=chosen.to_ms, places=[], sentences=[])
+    )
+    assert said == recaps.NO_WORDS_HEARD
+    reaching_back = recaps.choose_span(
+        RecapArgs(span="last_minutes", minutes=2), here, chapters, None, silent=[6]
+    )
+    assert reaching_back.nothing_heard != recaps.NO_WORDS_HEARD  # chapter 5 has words to tell

@@ -161,7 +161,7 @@ class SearchDouble:
         book = self.book(request.book)
         unheard = unheard_names(request.question, book.served.names, request.here_ms)
         later = asks_what_comes_later(request.question)
-        untranscribed = book.served.untranscribed_at(request.here_ms) is not None
+        untranscribed = book.served.not_transcribed_at(request.here_ms)
         if unheard or later:  # the guard's rules, as search applies them
             return Recalled(
                 come_up=False,

@@ -55,6 +55,11 @@ class BookArtifact(Contract):
     transcript: TranscriptCoverage | None = Field(
         default=None, description="set on an interim version: the recording is still being transcribed"
     )
+    silent_chapters: list[int] = Field(
+        default_factory=list,
+        description="the chapters of a recording in which nothing was heard: listed by their times, "
+        "with no passages",
+    )
 
     @model_validator(mode="before")
     @classmethod

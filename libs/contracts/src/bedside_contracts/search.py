@@ -243,6 +243,9 @@ class BookInfo(Contract):
     cover_object: MediaName | None = Field(default=None, description="the cover in the media bucket")
     version: str = ""
     transcript: TranscriptCoverage | None = None
+    silent_chapters: list[int] = Field(
+        default_factory=list, description="chapters in which nothing was heard: listed, with no passages"
+    )
 
 
 class CatalogRequest(Contract):

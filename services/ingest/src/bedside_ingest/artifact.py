@@ -50,13 +50,14 @@ def artifact_fields(
     narrator: str = "",
     cover_path: str | None = None,
     transcript: TranscriptCoverage | None = None,
+    silent_chapters: Sequence[int] = (),
     times_from: TimesFrom = "file",
     audio_object: str | None = None,
     cover_object: str | None = None,
 ) -> dict[str, Any]:
     """The artifact's fields other than version and vectors, as JSON-ready data."""
-    # A narrator, a cover, media in the bucket, an interim's coverage and times from a recording
-    # are named only when there is one, so other books keep their versions.
+    # A narrator, a cover, media in the bucket, an interim's coverage, chapters in which nothing was
+    # heard and times from a recording are named only when there is one, so other books keep their versions.
     named: dict[str, Any] = {"narrator": narrator} if narrator else {}
     if times_from != "file":
         named["times_from"] = times_from
@@ -68,6 +69,8 @@ def artifact_fields(
         named["cover_object"] = cover_object
     if transcript is not None:
         named["transcript"] = transcript.model_dump(mode="json")
+    if silent_chapters:
+        named["silent_chapters"] = list(silent_chapters)
     return named | {
         "book": book,
         "title": title,

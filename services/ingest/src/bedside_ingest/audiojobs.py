@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bedside_contracts.ingest import AlignmentSummary, ChapterTranscript, IngestBook, TranscriptionProgress
+from bedside_contracts.search import ChapterInfo
 from bedside_speech import Transcriber
 
 from bedside_ingest.alignment import AlignmentReport, align_book
@@ -25,7 +26,7 @@ from bedside_ingest.naming import book_names
 from bedside_ingest.pipeline import Prepared, Progress, StageClock, prepare_book
 from bedside_ingest.reader import read_book
 from bedside_ingest.transcribe import PieceLog, audio_fingerprint, transcribe_audiobook
-from bedside_ingest.transcription import transcribed_book, unheard_notes
+from bedside_ingest.transcription import silent_chapters, transcribed_book, unheard_notes
 
 TranscriptionReport = Callable[[TranscriptionProgress], None]
 PublishInterim = Callable[[Prepared], Coroutine[Any, Any, None]]
@@ -125,7 +126,9 @@ class Audiobooks:
                 return
             with clock.stage("interim"):
                 book = replace(interim.book, title=title, author=author)
-                prepared = made(book, pending=interim.pending, transcript=interim.coverage)
+                prepared = made(
+                    book, pending=interim.pending, silent=interim.silent, transcript=interim.coverage
+                )
                 asyncio.run_coroutine_threadsafe(publish_interim(prepared), loop).result()
 
         await asyncio.to_thread(transcribed, stored)  # playable (and what is stored, searchable) now
@@ -143,8 +146,10 @@ class Audiobooks:
             )
         alignment = None
         notes = audiobook.cut_short
+        silent: tuple[ChapterInfo, ...] = ()  # an e-book's chapters are its own, each with words
         if ebook is None:
             book = transcribed_book(audiobook, transcripts, source)
+            silent = silent_chapters(audiobook, transcripts)
             notes += unheard_notes(audiobook, transcripts)
         else:
             with clock.stage("align"):
@@ -152,7 +157,9 @@ class Audiobooks:
                 book, report = await asyncio.to_thread(align_book, ebook, audiobook, transcripts, source)
                 alignment = summary_of(report)
                 progress("align", 1, 1, f"{report.matched_share:.0%} of sentences matched")
-        prepared = made(replace(book, title=title, author=author), progress=progress, clock=clock)
+        prepared = made(
+            replace(book, title=title, author=author), silent=silent, progress=progress, clock=clock
+        )
         return replace(prepared, alignment=alignment, notes=notes)
 
 

@@ -1,6 +1,6 @@
 """What an interim version of an audiobook holds while later chapters are still being
 transcribed (adr/0032), without I/O: the chapters done so far as a book, the chapters still
-to come as times only, and how far the transcript has got.
+to come (and those done in which nothing was heard) as times only, and how far the transcript has got.
 """
 
 from collections.abc import Mapping, Sequence
@@ -12,16 +12,17 @@ from bedside_contracts.search import ChapterInfo, TranscriptCoverage
 from bedside_ingest.audiobook import Audiobook
 from bedside_ingest.book import Book
 from bedside_ingest.errors import BadInput
-from bedside_ingest.transcription import AUDIO_FORMAT, transcribed_book
+from bedside_ingest.transcription import AUDIO_FORMAT, silent_chapters, transcribed_book
 
 
 @dataclass(frozen=True)
 class Interim:
-    """An interim version's book (the chapters transcribed so far), the chapters still to come,
-    and its coverage."""
+    """An interim version's book (the chapters transcribed so far), the chapters still to come, those
+    done in which nothing was heard, and its coverage."""
 
     book: Book
     pending: tuple[ChapterInfo, ...]
+    silent: tuple[ChapterInfo, ...]
     coverage: TranscriptCoverage
 
 
@@ -57,19 +58,22 @@ def interim_of(
         audio_ms=audiobook.duration_ms,
         pending=[c.n for c in waiting],
     )
-    return Interim(book, pending, coverage)
+    return Interim(book, pending, silent_chapters(audiobook, transcripts), coverage)
 
 
-def with_pending(transcribed: Sequence[ChapterInfo], pending: Sequence[ChapterInfo]) -> list[ChapterInfo]:
-    """Every chapter in order: a transcribed chapter followed by one still to come ends where
-    that one starts, as chapters of a whole book end where the next begins."""
-    chapters = sorted([*transcribed, *pending], key=lambda c: c.start_ms)
-    waiting = {c.n for c in pending}
+def with_timed_only(
+    transcribed: Sequence[ChapterInfo], timed_only: Sequence[ChapterInfo]
+) -> list[ChapterInfo]:
+    """Every chapter in order: a chapter with words followed by one listed by its times alone (still
+    to come, or nothing heard in it) ends where that one starts, as chapters of a whole book end
+    where the next begins."""
+    chapters = sorted([*transcribed, *timed_only], key=lambda c: c.start_ms)
+    without_words = {c.n for c in timed_only}
     merged = []
     for k, chapter in enumerate(chapters):
         following = chapters[k + 1] if k + 1 < len(chapters) else None
-        if chapter.n not in waiting and following is not None and following.n in waiting:
-            merged.append(chapter.model_copy(update={"end_ms": max(chapter.end_ms, following.start_ms)}))
+        if chapter.n not in without_words and following is not None and following.n in without_words:
+            merged.append(chapter.model_copy(update={"end_ms": following.start_ms}))
         else:
             merged.append(chapter)
     return merged

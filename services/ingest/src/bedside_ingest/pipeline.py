@@ -26,7 +26,7 @@ from bedside_ingest.book import Book
 from bedside_ingest.chunking import chapter_infos, chunk_book
 from bedside_ingest.errors import BadInput
 from bedside_ingest.identity import book_of
-from bedside_ingest.interim import with_pending
+from bedside_ingest.interim import with_timed_only
 from bedside_ingest.media_bucket import Media
 from bedside_ingest.reader import read_book
 from bedside_ingest.timeline import DEFAULT_WPM
@@ -132,12 +132,14 @@ def prepare_book(
     progress: Progress = no_progress,
     clock: StageClock | None = None,
     pending: Sequence[ChapterInfo] = (),
+    silent: Sequence[ChapterInfo] = (),
     transcript: TranscriptCoverage | None = None,
 ) -> Prepared:
     """Chunk a book that has been read (from a file, or transcribed from its recording).
 
-    An interim version of a recording (``transcript`` set) also lists the ``pending`` chapters,
-    not transcribed yet, with their times and no passages."""
+    A recording's book also lists, with their times and no passages, the ``silent`` chapters, in
+    which nothing was heard, and in an interim version (``transcript`` set) the ``pending`` ones,
+    not transcribed yet."""
     clock = clock or StageClock()
     path = Path(request.path)
     with clock.stage("chunk"):
@@ -151,7 +153,7 @@ def prepare_book(
                 f"lasts {clock_of(audio_ms)} but the transcript runs to {clock_of(passages[-1].end_ms)}: "
                 "is it the audio of this transcript?",
             )
-        chapters = with_pending(chapter_infos(book, passages), pending)
+        chapters = with_timed_only(chapter_infos(book, passages), [*pending, *silent])
         progress("chunk", 1, 1, f"{len(passages)} passages")
     book_id = book_of(request)
     fields = artifact_fields(
@@ -168,6 +170,7 @@ def prepare_book(
         narrator=book.narrator,
         cover_path=cover_path,
         transcript=transcript,
+        silent_chapters=[c.n for c in silent],
         times_from=times_from_format(book.format),
         audio_object=media.audio if media else None,
         cover_object=media.cover if media else None,

@@ -6,10 +6,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes, TranscriptionProgress
+from bedside_contracts.search import ChapterInfo
 from bedside_guard import chapter_name, clock, ends_sentence
 from bedside_speech import SpokenWord
 
-from bedside_ingest.audiobook import Audiobook
+from bedside_ingest.audiobook import Audiobook, AudioChapter
 from bedside_ingest.book import Book, Chapter, Unit
 from bedside_ingest.errors import BadInput
 from bedside_ingest.text import ends_clause
@@ -90,7 +91,8 @@ def units_of(transcript: ChapterTranscript, offset_ms: int) -> tuple[Unit, ...]:
 
 
 def transcribed_book(audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript], source: str) -> Book:
-    """The book the recording makes: chapters in which nothing was heard are left out."""
+    """The book of the words the recording makes: a chapter in which nothing was heard makes no
+    passages, and is listed by its times alone (``silent_chapters``)."""
     chapters = []
     for chapter in audiobook.chapters:
         units = units_of(transcripts[chapter.n], chapter.book_start_ms)
@@ -111,16 +113,31 @@ def transcribed_book(audiobook: Audiobook, transcripts: Mapping[int, ChapterTran
     )
 
 
-def unheard_notes(audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript]) -> tuple[str, ...]:
-    """What the listener should know of the chapters ``transcribed_book`` leaves out: a chapter of
-    music, silence, or speech the recogniser missed would otherwise vanish from the list unexplained.
-    Lower case: the page says it after "Ready, but". By number, not title: the page shows it while
-    the listener is at the start, and a title ahead of them is not theirs to read yet."""
+def _unheard(chapter: AudioChapter, transcripts: Mapping[int, ChapterTranscript]) -> bool:
+    return chapter.n in transcripts and not units_of(transcripts[chapter.n], chapter.book_start_ms)
+
+
+def silent_chapters(
+    audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript]
+) -> tuple[ChapterInfo, ...]:
+    """The chapters transcribed in which nothing was heard (music, silence, or speech the recogniser
+    missed), by their markers' times: every chapter the recording marks stays one to go to, and none
+    takes in another's time."""
     return tuple(
-        f"nothing was heard in {chapter_name(c.n)} ({clock(c.book_start_ms)} to "
-        f"{clock(c.book_start_ms + c.duration_ms)}), so it is not listed among the chapters"
+        ChapterInfo(n=c.n, title=c.title, start_ms=c.book_start_ms, end_ms=c.book_start_ms + c.duration_ms)
         for c in audiobook.chapters
-        if not units_of(transcripts[c.n], c.book_start_ms)
+        if _unheard(c, transcripts)
+    )
+
+
+def unheard_notes(audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript]) -> tuple[str, ...]:
+    """What the listener should know of the chapters in which nothing was heard: listed, they hold
+    nothing to find. Lower case: the page says it after "Ready, but". By number, not title: the page
+    shows it while the listener is at the start, and a title ahead of them is not theirs to read yet."""
+    return tuple(
+        f"nothing was heard in {chapter_name(c.n)} ({clock(c.start_ms)} to {clock(c.end_ms)}): "
+        "it is listed, with nothing in it to find or to tell"
+        for c in silent_chapters(audiobook, transcripts)
     )
 
 

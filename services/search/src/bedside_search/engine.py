@@ -232,7 +232,7 @@ class SearchEngine:
             hits=[],
             unheard_names=unheard,
             asks_later=later,
-            not_transcribed_here=book.untranscribed_at(request.here_ms) is not None,
+            not_transcribed_here=book.not_transcribed_at(request.here_ms),
         )
         if unheard or later:  # whatever the cosine says: the book knows it has not been heard
             return not_yet

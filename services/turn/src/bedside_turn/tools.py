@@ -57,6 +57,7 @@ from bedside_turn.domain.tool_results import (
     ALREADY_AT_CHAPTER_END,
     NO_CHAPTER_PLAYING,
     NO_MATCH,
+    NO_WORDS_IN_SPAN,
     NOT_TRANSCRIBED_IN_SPAN,
     NOTHING_IN_SPAN,
     AlreadyAt,
@@ -237,6 +238,7 @@ class ToolBox:
         book = await self.book_info()
         chapters = book.chapters if book is not None else []
         pending = book.transcript.pending if book is not None and book.transcript is not None else []
+        silent = book.silent_chapters if book is not None else []
         asleep = None
         if args.span in ("since_asleep", "before_asleep"):
             asleep = (await self.backends.state(StateRequest(listener=self.listener, book=self.book))).asleep
@@ -245,7 +247,9 @@ class ToolBox:
             lookup = LocateRequest(listener=self.listener, book=self.book, left_off=True, limit=1)
             stopped = (await self.backends.locate(lookup)).newest
             left_off = stopped.position_ms if stopped is not None else None
-        chosen = recaps.choose_span(args, self.here_ms, chapters, asleep, left_off, pending=pending)
+        chosen = recaps.choose_span(
+            args, self.here_ms, chapters, asleep, left_off, pending=pending, silent=silent
+        )
         if chosen.missing:
             self.recapped = (
                 chosen,
@@ -265,7 +269,8 @@ class ToolBox:
         self.recapped = (chosen, recapped)
         self.turn.note_recall(bool(recapped.places))
         if not recapped.places:
-            return [NOT_TRANSCRIBED_IN_SPAN if chosen.untranscribed else NOTHING_IN_SPAN], [], False
+            unread = {"not_transcribed": NOT_TRANSCRIBED_IN_SPAN, "no_words": NO_WORDS_IN_SPAN}
+            return [unread.get(chosen.unread, NOTHING_IN_SPAN)], [], False
         refs = [PlaceRef(line=1 + i, place=place, kind="line") for i, place in enumerate(recapped.places)]
         return [f"{chosen.told}, in story order:", *(ref.text() for ref in refs)], refs, False
 

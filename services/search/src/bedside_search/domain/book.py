@@ -24,7 +24,7 @@ from bedside_runtime.errors import InvalidRequest
 from bedside_search.domain.book_part import Part, distance_from
 from bedside_search.domain.subject import Naming, introduction, names_someone_else, tells_name_of
 from bedside_search.domain.terms import BookTerms, SparseTerms, terms
-from bedside_search.domain.untranscribed import spanning, untranscribed_passages
+from bedside_search.domain.wordless import spanning, wordless_passages
 
 
 @dataclass(frozen=True)
@@ -48,8 +48,9 @@ class ServedBook:
     """Each content term (stemmed, as BM25 reads it) and the passages that hold it (``heard_mentioning``)."""
     bm25: BookTerms = field(init=False, repr=False, compare=False)
     """The passages' term statistics, as the store scores them (``sparse_score``)."""
-    untranscribed: tuple[Passage, ...] = field(init=False, repr=False, compare=False)
-    """An interim version's chapters not transcribed yet, one wordless passage each (resolve only)."""
+    wordless: tuple[Passage, ...] = field(init=False, repr=False, compare=False)
+    """The chapters with no passages (not transcribed yet, or nothing heard in them), one wordless
+    passage each (resolve only)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {p.id: p for p in self.passages})
@@ -74,7 +75,7 @@ class ServedBook:
                 term_in.setdefault(term, []).append(p.id)
         object.__setattr__(self, "term_in", {term: tuple(ids) for term, ids in term_in.items()})
         object.__setattr__(self, "bm25", BookTerms.of(passage_terms))
-        object.__setattr__(self, "untranscribed", untranscribed_passages(self.info))
+        object.__setattr__(self, "wordless", wordless_passages(self.info))
 
     @classmethod
     def of(cls, info: BookInfo, passages: list[Passage], collection: str) -> "ServedBook":
@@ -167,14 +168,19 @@ class ServedBook:
     def last_of_chapter(self, chapter: int) -> Passage | None:
         return next((p for p in reversed(self.passages) if p.chapter == chapter), None)
 
-    def untranscribed_passage(self, passage_id: int) -> Passage | None:
-        return next((p for p in self.untranscribed if p.id == passage_id), None)
+    def wordless_passage(self, passage_id: int) -> Passage | None:
+        return next((p for p in self.wordless if p.id == passage_id), None)
 
-    def untranscribed_chapter(self, chapter: int) -> Passage | None:
-        return next((p for p in self.untranscribed if p.chapter == chapter), None)
+    def wordless_chapter(self, chapter: int) -> Passage | None:
+        return next((p for p in self.wordless if p.chapter == chapter), None)
 
-    def untranscribed_at(self, ms: int) -> Passage | None:
-        return spanning(self.untranscribed, ms)
+    def wordless_at(self, ms: int) -> Passage | None:
+        return spanning(self.wordless, ms)
+
+    def not_transcribed_at(self, ms: int) -> bool:
+        """Whether ``ms`` lies in a chapter still to be transcribed: what was heard there is not read yet."""
+        chapter = self.wordless_at(ms)
+        return chapter is not None and chapter.chapter not in self.info.silent_chapters
 
     def last_passage_starting_at_or_before(self, ms: int) -> Passage | None:
         index = bisect.bisect_right(self._starts, ms) - 1
@@ -213,6 +219,7 @@ def info_of(artifact: BookArtifact) -> BookInfo:
         cover_object=artifact.cover_object,
         version=artifact.version,
         transcript=artifact.transcript,
+        silent_chapters=artifact.silent_chapters,
     )
 
 

@@ -2,15 +2,15 @@
 
 Each target is resolved on its own and reported in the order given; deduplicating equal
 places is the player's job. A reason never names a chapter title, so it is safe to show.
-In an interim version a chapter not transcribed yet resolves to its wordless passage
-(``domain/untranscribed.py``), by its number, a time inside it, or that passage's id.
+A chapter with no passages (not transcribed yet, or nothing heard in it) resolves to its wordless
+passage (``domain/wordless.py``), by its number, a time inside it, or that passage's id.
 """
 
 from bedside_contracts.search import MissingChapter, Resolution, Target
 from bedside_guard import Passage, clock
 
 from bedside_search.domain.book import ServedBook
-from bedside_search.domain.untranscribed import chapter_of_untranscribed
+from bedside_search.domain.wordless import chapter_of_wordless
 
 
 def resolve(book: ServedBook, here_ms: int, targets: list[Target]) -> list[Resolution]:
@@ -19,14 +19,14 @@ def resolve(book: ServedBook, here_ms: int, targets: list[Target]) -> list[Resol
 
 def resolve_one(book: ServedBook, here_ms: int, target: Target) -> Resolution:
     if target.passage_id is not None:
-        passage = book.passage(target.passage_id) or book.untranscribed_passage(target.passage_id)
-        if passage is None and (chapter := chapter_of_untranscribed(target.passage_id)) is not None:
+        passage = book.passage(target.passage_id) or book.wordless_passage(target.passage_id)
+        if passage is None and (chapter := chapter_of_wordless(target.passage_id)) is not None:
             passage = book.first_of_chapter(chapter)  # transcribed since the id was handed out
         if passage is None:
             return Resolution(target=target, reason=f"there is no passage with id {target.passage_id}")
         return Resolution(target=target, passage=passage, at_ms=passage.start_ms, named="passage")
     if target.chapter is not None:
-        first = book.first_of_chapter(target.chapter) or book.untranscribed_chapter(target.chapter)
+        first = book.first_of_chapter(target.chapter) or book.wordless_chapter(target.chapter)
         if first is None:
             return no_such_chapter(book, target, target.chapter)
         return Resolution(target=target, passage=first, at_ms=first.start_ms, named="chapter")
@@ -34,7 +34,7 @@ def resolve_one(book: ServedBook, here_ms: int, target: Target) -> Resolution:
         # Its closing passage, never a time: a chapter's end on the clock is the next one's start,
         # and a time in the quiet between two passages goes on to where narration resumes.
         # The listener named the chapter, so a row for its end ahead keeps the number.
-        last = book.last_of_chapter(target.chapter_end) or book.untranscribed_chapter(target.chapter_end)
+        last = book.last_of_chapter(target.chapter_end) or book.wordless_chapter(target.chapter_end)
         if last is None:
             return no_such_chapter(book, target, target.chapter_end)
         return Resolution(target=target, passage=last, at_ms=last.start_ms, named="chapter")
@@ -91,9 +91,9 @@ def at_time(book: ServedBook, target: Target, ms: int, *, back: bool = False) ->
     """The passage holding ``ms``. A time in a gap between passages (or before the first)
     moves forward to where narration resumes, unless it was reached going ``back``: then it stays at
     the end of the passage before, so a move back never lands further on than it began. One past the
-    last passage's end stays in it. A time in a chapter not transcribed yet is that chapter's
-    wordless passage."""
-    passage = book.untranscribed_at(ms) or containing(book, ms, back=back)
+    last passage's end stays in it. A time in a chapter with no passages is that chapter's wordless
+    passage."""
+    passage = book.wordless_at(ms) or containing(book, ms, back=back)
     if passage is None:
         return Resolution(target=target, named="time", reason=f"{clock(ms)} is not transcribed yet")
     at = clamp(ms, passage.start_ms, max(passage.start_ms, passage.end_ms))

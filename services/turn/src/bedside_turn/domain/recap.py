@@ -8,6 +8,7 @@ asked) and picks the sentences. Nothing here reads a passage.
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from bedside_contracts.player import Asleep
 from bedside_contracts.search import ChapterInfo, Recapped, chapter_at
@@ -38,6 +39,7 @@ NOT_TRANSCRIBED_YET = (
     "That part is still being transcribed, so I can't tell you what happened in it yet."
     " Ask me again in a little while."
 )
+NO_WORDS_HEARD = "No words were heard in that part of the recording, so there's nothing of it I can tell you."
 
 
 @dataclass(frozen=True)
@@ -60,8 +62,9 @@ class ChosenSpan:
     """What is said when nothing of the stretch has been heard yet."""
     missing: bool = False
     """The chapter asked for is not in the book: nothing to read, and the ask is refused."""
-    untranscribed: bool = False
-    """The stretch reaches into a chapter not transcribed yet: words heard there cannot be read."""
+    unread: Literal["", "not_transcribed", "no_words"] = ""
+    """Why nothing of a stretch behind may be read: it reaches into a chapter not transcribed yet
+    (words heard there cannot be read yet), or lies in chapters in which nothing was heard."""
 
 
 _BOOK_ABOUT = r"\bwhat(?:'s| is) (?:this|the) (?:story|book) about\b"
@@ -255,18 +258,24 @@ def choose_span(
     left_off_ms: int | None = None,
     *,
     pending: Collection[int] = (),
+    silent: Collection[int] = (),
 ) -> ChosenSpan:
     """The stretch of book time the recap covers; it ends at the line at the latest. ``left_off_ms``
     is where the book was before the listener's last break (the player's ``left_off`` lookup).
     ``pending``: the chapters of a recording not transcribed yet; a stretch reaching into one holds
-    words heard that cannot be read, and nothing read from it is said to be so."""
+    words heard that cannot be read, and nothing read from it is said to be so. ``silent``: the
+    chapters in which nothing was heard; a stretch lying in them alone has nothing to tell."""
     chosen = _span(args, here_ms, chapters, asleep, left_off_ms)
-    reaches_pending = chosen.from_ms < chosen.to_ms and any(
-        c.n in pending and c.start_ms < chosen.to_ms and chosen.from_ms < c.end_ms for c in chapters
-    )
-    return (
-        replace(chosen, nothing_heard=NOT_TRANSCRIBED_YET, untranscribed=True) if reaches_pending else chosen
-    )
+    reached = [
+        c
+        for c in chapters
+        if chosen.from_ms < chosen.to_ms and c.start_ms < chosen.to_ms and chosen.from_ms < c.end_ms
+    ]
+    if any(c.n in pending for c in reached):
+        return replace(chosen, nothing_heard=NOT_TRANSCRIBED_YET, unread="not_transcribed")
+    if reached and all(c.n in silent for c in reached):
+        return replace(chosen, nothing_heard=NO_WORDS_HEARD, unread="no_words")
+    return chosen
 
 
 def _span(

@@ -24,6 +24,10 @@ NOT_TRANSCRIBED_IN_SPAN = (
     "That stretch reaches into a chapter still being transcribed: what they heard there cannot be read"
     " yet. Tell them so, and to ask again in a little while; do not say they have not heard it."
 )
+NO_WORDS_IN_SPAN = (
+    "No words were heard in that stretch of the recording (music or silence, perhaps): there is nothing"
+    " of it to tell. Tell them so; do not say it is ahead of them."
+)
 ASKS_LATER = (
     "This asks about what happens further on than they have got. Answer only from what they"
     " have heard, or tell them it is further on; say nothing, not even yes or no, about what is ahead."
