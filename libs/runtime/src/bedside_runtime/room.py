@@ -49,11 +49,26 @@ def lack_of_room(what: str, needed: int, free: int, disk_bytes: int) -> str | No
 def ensure_room(folder: Path, what: str, needed: int) -> None:
     """Raise ``NoRoom`` when ``needed`` bytes would leave ``folder``'s disk short of its reserve
     (the disk of its nearest folder that exists, when it is yet to be made)."""
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    usage = shutil.disk_usage(folder)
+    usage = shutil.disk_usage(_nearest_existing(folder))
     if (lack := lack_of_room(what, needed, usage.free, usage.total)) is not None:
         raise NoRoom(lack)
+
+
+def usable_room(folder: Path) -> int:
+    """The bytes that may be written to ``folder``'s disk before its reserve."""
+    usage = shutil.disk_usage(_nearest_existing(folder))
+    return max(0, usage.free - reserve_of(usage.total))
+
+
+def past_usable_room(what: str, usable: int) -> NoRoom:
+    """Refuses a file of a size not known before it came, once it outgrows the room there was."""
+    return NoRoom(no_room_for(what, f"it is more than the {size_said(usable)} free there"))
+
+
+def _nearest_existing(folder: Path) -> Path:
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder
 
 
 DISK_FULL = frozenset({errno.ENOSPC, errno.EDQUOT})

@@ -14,7 +14,7 @@ from pathlib import Path
 from bedside_contracts import subjects
 from bedside_contracts.ingest import EMPTY_FILE, UploadedFile
 from bedside_runtime.errors import InvalidRequest, Unavailable
-from bedside_runtime.room import ensure_room, written_or_no_room
+from bedside_runtime.room import ensure_room, past_usable_room, usable_room, written_or_no_room
 from nats.js.client import JetStreamContext
 from nats.js.errors import BucketNotFoundError
 
@@ -31,7 +31,9 @@ async def store_upload(
     js: JetStreamContext, spool: Path, filename: str, body: AsyncIterator[bytes], declared: int | None
 ) -> UploadedFile:
     """``declared``: the body's size by its Content-Length, when it has one, so that a file there
-    is no room for is refused before its bytes are sent."""
+    is no room for is refused before its bytes are sent. One sent without it is refused once it
+    outgrows the room there was when it began: let run until the disk filled, it would leave the
+    bus (whose log is in the same data folder by default) unable to store anything meanwhile."""
     try:
         bucket = await js.object_store(subjects.UPLOADS_BUCKET)
     except BucketNotFoundError:
@@ -39,8 +41,11 @@ async def store_upload(
     await asyncio.to_thread(spool.mkdir, parents=True, exist_ok=True)
     if declared is not None:
         ensure_room(spool, SENT, declared)
+    usable = usable_room(spool)
     with written_or_no_room(SENT), tempfile.TemporaryFile(dir=spool) as held:
         async for chunk in body:
+            if held.tell() + len(chunk) > usable:
+                raise past_usable_room(SENT, usable)
             held.write(chunk)
         size = held.tell()
         if size == 0:
