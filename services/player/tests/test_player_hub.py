@@ -6,7 +6,7 @@ import asyncio
 from bedside_contracts import subjects
 from bedside_contracts.player import ListenerState
 from bedside_player.domain.state import PlayerState
-from bedside_player.hub import Hub, Watcher, state_frame
+from bedside_player.hub import STREAMS_PER_BOOK, Hub, Watcher, state_frame
 from nats.aio.client import Client
 
 NOW = 1_800_000_000_000
@@ -63,6 +63,23 @@ async def test_an_ended_stream_stops_its_writer_and_the_hub_forgets_it() -> None
     hub.unwatch(device)
     assert await writer is None
     assert hub.watchers == {}
+    await hub.stop()
+
+
+async def test_a_stream_past_the_most_a_book_keeps_closes_the_oldest() -> None:
+    """A page that opened streams in a loop, or connections a network dropped unseen, held a socket
+    and a writer each without end; the devices of a house on one book are a handful."""
+    hub = Hub()
+    streams = [await hub.watch("anna", "b1") for _ in range(STREAMS_PER_BOOK)]
+    other = await hub.watch("bert", "b1")
+    newest = await hub.watch("anna", "b1")
+    assert await streams[0].next_frame() is None  # its writer ends the response
+    assert not any(s.closed for s in [*streams[1:], newest, other])
+    assert len(hub.watchers[("anna", "b1")]) == STREAMS_PER_BOOK
+    hub(state(8))
+    assert [len(await frames_ready(s)) for s in (streams[1], newest)] == [1, 1]
+    hub.unwatch(streams[0])  # the ended stream's own goodbye changes nothing more
+    assert len(hub.watchers[("anna", "b1")]) == STREAMS_PER_BOOK
     await hub.stop()
 
 

@@ -85,11 +85,18 @@ class Watcher:
         return frame
 
 
+STREAMS_PER_BOOK = 32
+"""The streams one listener keeps open on one book. A house's devices on a book are a handful;
+past this, the newest stream closes the oldest (a page reloading in a loop, connections a network
+dropped unseen), so no one listener's streams can take up the copy's sockets."""
+
+
 class Hub:
     def __init__(
         self, is_served: Callable[[str], bool] = lambda listener: False, clock: Clock = wall_clock_ms
     ) -> None:
-        self.watchers: dict[Key, set[Watcher]] = defaultdict(set)
+        self.watchers: dict[Key, dict[Watcher, None]] = defaultdict(dict)
+        """Each listener's streams on each book, oldest first."""
         self.newest: dict[Key, int] = {}
         self.connection: Client | None = None
         self.is_served = is_served
@@ -103,7 +110,15 @@ class Hub:
         """A new device stream; subscribed before the caller reads the current state."""
         key = (listener, book)
         watcher = Watcher(listener, book)
-        self.watchers[key].add(watcher)
+        streams = self.watchers[key]
+        if len(streams) >= STREAMS_PER_BOOK:
+            oldest = next(iter(streams))
+            del streams[oldest]
+            oldest.close()
+            log.info(
+                "a listener's oldest stream on a book closed for a new one", listener=listener, book=book
+            )
+        streams[watcher] = None
         if not self._timers:
             self._timers = [
                 asyncio.create_task(self._ping_forever()),
@@ -133,7 +148,7 @@ class Hub:
         watchers = self.watchers.get(key)
         if watchers is None:
             return
-        watchers.discard(watcher)
+        watchers.pop(watcher, None)
         if watchers:
             return
         del self.watchers[key]
