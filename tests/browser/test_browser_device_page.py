@@ -1545,6 +1545,26 @@ def test_a_place_chosen_on_the_page_is_said_there_as_on_the_other_devices(
     page.wait_for_function("window.announced.includes('Moved to 0:00:30.')", timeout=WAIT_MS)
 
 
+def test_a_skip_is_said_in_words_once_however_often_its_key_is_pressed(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A blind-listener session: `l` and `j` moved the book in silence, so there was no telling whether
+    the key had worked or where the book now was. Presses in quick succession are said once, as all
+    they went; the buttons on the screen are said the same way."""
+    page = open_page("phone")
+    put_book_at(bedside, listener, BOOK_ID, 5_000, page)
+    page.evaluate(LISTEN_AS_A_SCREEN_READER)
+    for _ in range(3):
+        page.keyboard.press("l")
+    forward = "Forward 1 minute 30 seconds, to 1 minute 35 seconds."
+    expect(page.locator("#said")).to_have_text(forward, timeout=WAIT_MS)
+    assert announced(page, "Forward") == [forward], page.evaluate("window.announced")
+    page.get_by_role("button", name="Back 30 seconds").click()
+    back = "Back 30 seconds, to 1 minute 5 seconds."
+    expect(page.locator("#said")).to_have_text(back, timeout=WAIT_MS)
+    assert announced(page, "seconds, to") == [forward, back], page.evaluate("window.announced")
+
+
 def test_the_history_is_not_drawn_again_under_the_keyboards_focus(open_page: OpenPage) -> None:
     """A blind-listener session: every report (each 15 s) drew the history again, and the focus on
     one of its entries fell to the page; a review: focused again at each redraw, the entry would be

@@ -7,7 +7,7 @@
 // then adopts: corrected, never obeyed.
 import { api, bookPath, findState, listenerPath, pausedBySleep, problem } from "./api.js";
 import { DEVICE, FOLLOW_THRESHOLD_MS, SKIP_MS, clamp, state } from "./state.js";
-import { clock, el, notice, serverAnswered, setOff, showLink, spokenClock } from "./ui.js";
+import { announce, clock, el, notice, serverAnswered, setOff, showLink, spokenClock } from "./ui.js";
 
 // What the rest of the page does when the position changes; main.js says, once.
 const followers = {
@@ -503,9 +503,28 @@ export function settleScrub() {
 // from the stale place again.
 const skips = { unanswered: 0, shift: 0 };
 export const skip = (ms) => {
+  if (!state.book) return; // nothing to move, and nothing to say
   settleScrub();
   seekTo(position() + ms, ms);
+  saySkip(ms);
 };
+
+// A skip moves nothing a screen reader reads, so it is said: how far, and where the book is now. The
+// buttons and the headset's skips too: the same move is heard the same way however it was pressed.
+// Presses in quick succession are said once, as all they went: each said, a screen reader would read
+// them one after another, long after the book got there.
+const SKIPS_SAID_AFTER_MS = 400;
+const skipsToSay = { byMs: 0, timer: 0 };
+function saySkip(ms) {
+  const sameWay = Math.sign(ms) === Math.sign(skipsToSay.byMs);
+  skipsToSay.byMs = sameWay ? skipsToSay.byMs + ms : ms; // a press the other way starts again
+  clearTimeout(skipsToSay.timer);
+  skipsToSay.timer = setTimeout(() => {
+    const way = skipsToSay.byMs < 0 ? "Back" : "Forward";
+    announce(`${way} ${spokenClock(Math.abs(skipsToSay.byMs))}, to ${spokenClock(position())}.`);
+    skipsToSay.byMs = 0;
+  }, SKIPS_SAID_AFTER_MS);
+}
 
 // The state the player answered with once it moved the book as asked (null: it did not); ``by``: a
 // skip of that many ms, else a place chosen.
