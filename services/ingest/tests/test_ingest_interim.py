@@ -65,6 +65,11 @@ def test_a_chapter_with_words_ends_where_the_next_one_listed_by_its_times_starts
         (2, 60_000, 120_000),
         (3, 120_000, 122_600),
     ]
+    no_length = [ChapterInfo(n=2, title="Part 2", start_ms=120_000, end_ms=120_000)]  # two markers at once
+    assert [(c.n, c.start_ms, c.end_ms) for c in with_timed_only(transcribed[1:], no_length)] == [
+        (2, 120_000, 120_000),
+        (3, 120_000, 122_600),
+    ]
     waiting = [ChapterInfo(n=3, title="Part 3", start_ms=120_000, end_ms=180_000)]
     merged = with_timed_only([ChapterInfo(n=1, title="Part 1", start_ms=0, end_ms=41_000)], waiting)
     assert [(c.n, c.start_ms, c.end_ms) for c in merged] == [(1, 0, 120_000), (3, 120_000, 180_000)]

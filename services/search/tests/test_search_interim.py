@@ -22,6 +22,7 @@ from bedside_contracts.search import (
 )
 from bedside_embedding import Embedder, load_minilm
 from bedside_evaluation.corpus_books import artifact_of
+from bedside_guard import unheard_names
 from bedside_search.domain.wordless import WORDLESS_IDS_FROM, chapter_of_wordless
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
@@ -218,3 +219,65 @@ async def test_a_chapter_in_which_nothing_was_heard_is_a_place_to_go_and_not_one
     assert 2 not in {hit.chapter for hit in found.hits}
     recap = engine.recap(Recap(book="hushed", here_ms=middle, from_ms=two.start_ms, to_ms=middle))
     assert recap.places == []
+
+
+async def test_around_a_chapter_in_which_nothing_was_heard_times_and_titles_keep_to_the_clock(
+    engine: SearchEngine, embedder: Embedder
+) -> None:
+    """A review: its title never counted as heard (its chapter had no first passage to be heard
+    at), so "where am I?" in it was cut as a spoiler; a step back from the quiet before chapter 3's
+    first words leapt over it to chapter 1; and forward from the gap before it landed past it."""
+    whole = small_passages()
+    two_start, three_start = (next(p for p in whole if p.chapter == n).start_ms for n in (2, 3))
+    lead_in = 20_000  # chapter 3's narration starts this long after its marker
+    trailing = 10_000  # and chapter 1's ends this long before chapter 2's
+    heard = [
+        p.model_copy(update={"start_ms": p.start_ms + lead_in})
+        if p.start_ms == three_start
+        else p.model_copy(update={"end_ms": p.end_ms - trailing})
+        if p.end_ms == two_start
+        else p
+        for p in whole
+        if p.chapter != 2
+    ]
+    made = artifact_of("hushed", "The Harbour Lamps", heard, chapters_of(whole), embedder, estimated=False)
+    await engine.index(made.model_copy(update={"silent_chapters": [2]}))
+    names = engine.book("hushed").names
+    asked = "Was the Frozen Canal cold?"
+    assert unheard_names(asked, names, two_start + 1) == []  # as the page names it there
+    assert unheard_names(asked, names, two_start - 1) == ["frozen", "canal"]
+
+    in_lead_in = three_start + lead_in // 2
+    back, forward = engine.resolve(
+        Resolve(
+            book="hushed",
+            here_ms=in_lead_in,
+            targets=[Target(offset_ms=-1_000), Target(position_ms=two_start - trailing // 2)],
+        )
+    ).resolutions
+    assert back.passage is not None
+    assert (back.passage.chapter, back.at_ms) == (2, three_start)
+    assert forward.passage is not None
+    assert (forward.passage.chapter, forward.at_ms) == (2, two_start)
+
+
+async def test_a_first_chapter_in_which_nothing_was_heard_is_part_of_the_book(
+    engine: SearchEngine, embedder: Embedder
+) -> None:
+    """A silent opening (music before the first marker's words) was outside the book: a step back
+    inside it was refused as "nothing before the start", a step forward landed past it."""
+    whole = small_passages()
+    opening = 40_000
+    heard = [
+        p.model_copy(update={"start_ms": p.start_ms + opening, "end_ms": p.end_ms + opening}) for p in whole
+    ]
+    chapters = [ChapterInfo(n=0, title="Opening", start_ms=0, end_ms=opening), *chapters_of(heard)]
+    made = artifact_of("opened", "The Harbour Lamps", heard, chapters, embedder, estimated=False)
+    await engine.index(made.model_copy(update={"silent_chapters": [0]}))
+    back, ahead = engine.resolve(
+        Resolve(book="opened", here_ms=20_000, targets=[Target(offset_ms=-10_000), Target(offset_ms=10_000)])
+    ).resolutions
+    assert back.passage is not None, back.reason
+    assert (back.passage.chapter, back.at_ms) == (0, 10_000)
+    assert ahead.passage is not None
+    assert (ahead.passage.chapter, ahead.at_ms) == (0, 30_000)

@@ -67,7 +67,8 @@ def with_timed_only(
     """Every chapter in order: a chapter with words followed by one listed by its times alone (still
     to come, or nothing heard in it) ends where that one starts, as chapters of a whole book end
     where the next begins."""
-    chapters = sorted([*transcribed, *timed_only], key=lambda c: c.start_ms)
+    # By number where two start together: a chapter of no length (two markers at one time) goes first.
+    chapters = sorted([*transcribed, *timed_only], key=lambda c: (c.start_ms, c.n))
     without_words = {c.n for c in timed_only}
     merged = []
     for k, chapter in enumerate(chapters):

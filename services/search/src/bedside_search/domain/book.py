@@ -62,7 +62,10 @@ class ServedBook:
             for part in Part
         }
         object.__setattr__(self, "_distances", distances)
-        object.__setattr__(self, "names", book_names(self.passages, f"{self.info.title} {self.info.author}"))
+        object.__setattr__(self, "wordless", wordless_passages(self.info))
+        # A chapter without words counts its title as heard at its start too, where the page names it.
+        cover = f"{self.info.title} {self.info.author}"
+        object.__setattr__(self, "names", book_names((*self.passages, *self.wordless), cover))
         named_in: dict[str, list[int]] = {}
         for p in self.passages:
             for word in written_with_capital(p.text):
@@ -75,7 +78,6 @@ class ServedBook:
                 term_in.setdefault(term, []).append(p.id)
         object.__setattr__(self, "term_in", {term: tuple(ids) for term, ids in term_in.items()})
         object.__setattr__(self, "bm25", BookTerms.of(passage_terms))
-        object.__setattr__(self, "wordless", wordless_passages(self.info))
 
     @classmethod
     def of(cls, info: BookInfo, passages: list[Passage], collection: str) -> "ServedBook":

@@ -76,7 +76,7 @@ def no_such_chapter(book: ServedBook, target: Target, named: int) -> Resolution:
 
 
 def book_start(book: ServedBook) -> int:
-    return book.passages[0].start_ms if book.passages else 0
+    return min((places[0].start_ms for places in (book.passages, book.wordless) if places), default=0)
 
 
 def book_end(book: ServedBook) -> int:
@@ -92,12 +92,23 @@ def at_time(book: ServedBook, target: Target, ms: int, *, back: bool = False) ->
     moves forward to where narration resumes, unless it was reached going ``back``: then it stays at
     the end of the passage before, so a move back never lands further on than it began. One past the
     last passage's end stays in it. A time in a chapter with no passages is that chapter's wordless
-    passage."""
+    passage, and one between such a chapter and the passage a gap goes to goes to that chapter."""
     passage = book.wordless_at(ms) or containing(book, ms, back=back)
+    if passage is not None and passage.text:
+        passage = _wordless_between(book, passage, ms) or passage
     if passage is None:
         return Resolution(target=target, named="time", reason=f"{clock(ms)} is not transcribed yet")
     at = clamp(ms, passage.start_ms, max(passage.start_ms, passage.end_ms))
     return Resolution(target=target, passage=passage, at_ms=at, named="time")
+
+
+def _wordless_between(book: ServedBook, passage: Passage, ms: int) -> Passage | None:
+    """The wordless chapter nearest ``ms`` lying between it and ``passage`` (found across a gap)."""
+    if passage.end_ms < ms:  # gone back: the latest behind ``ms``
+        return next((w for w in reversed(book.wordless) if passage.end_ms <= w.start_ms < ms), None)
+    if ms < passage.start_ms:  # gone forward: the earliest after it
+        return next((w for w in book.wordless if ms <= w.start_ms < passage.start_ms), None)
+    return None
 
 
 def containing(book: ServedBook, ms: int, *, back: bool = False) -> Passage | None:
