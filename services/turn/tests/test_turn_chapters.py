@@ -10,6 +10,7 @@ from bedside_turn.domain.chapters import (
     already_at_its_end,
     counted_chapter,
     counted_from_the_clock,
+    end_of_the_words_ms,
     still_at_its_start,
     titled_chapter,
 )
@@ -162,3 +163,16 @@ def test_what_comes_after_the_opening_is_the_first_chapter_after_chapter_0(
 ) -> None:
     after = after_the_opening(chapters)
     assert (after.n if after is not None else None) == expected
+
+
+def test_the_end_of_a_book_closing_with_music_is_its_last_words() -> None:
+    """A review: "go to the end" landed on the music after the last words."""
+    book = [
+        ChapterInfo(n=1, title="One", start_ms=0, end_ms=60_000),
+        ChapterInfo(n=2, title="Two", start_ms=60_000, end_ms=120_000),
+        ChapterInfo(n=3, title="Credits", start_ms=120_000, end_ms=150_000),
+    ]
+    assert end_of_the_words_ms(book, [3], 150_000) == 119_999
+    assert end_of_the_words_ms(book, [2, 3], 150_000) == 59_999
+    assert end_of_the_words_ms(book, [2], 150_000) == 149_999
+    assert end_of_the_words_ms(book, [], 150_000) == 149_999

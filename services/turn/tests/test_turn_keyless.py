@@ -44,10 +44,10 @@ def transcribing_book() -> DoubleBook:
 
 
 def hushed_book() -> DoubleBook:
-    """The test book as a whole recording in which nothing was heard in chapter 2 (music, say)."""
+    """The test book as a whole recording in which nothing was heard in chapters 2 and 4 (music, say)."""
     info = book_info()
-    hushed = info.model_copy(update={"id": HUSHED, "estimated": False, "silent_chapters": [2]})
-    return DoubleBook(hushed, [p for p in passages() if p.chapter != 2])
+    hushed = info.model_copy(update={"id": HUSHED, "estimated": False, "silent_chapters": [2, 4]})
+    return DoubleBook(hushed, [p for p in passages() if p.chapter not in (2, 4)])
 
 
 def paused_book() -> DoubleBook:
@@ -516,6 +516,8 @@ async def test_a_chapter_in_which_nothing_was_heard_is_gone_to_and_said_to_have_
     for asked in ("what happened in this chapter?", "what happens in chapter 2?"):
         told = await rig.ask(in_it, asked, book=HUSHED)
         assert told.speech == recaps.NO_WORDS_HEARD, asked
+    the_end = await rig.ask(after_it, "go to the end of the book", book=HUSHED)
+    assert the_end.rows == ["0:04:00, further on (covered)"]  # the last words, not the music after
     before_it = rig.listener_at(two.start_ms - 10_000, book=HUSHED)
     went = await rig.ask(before_it, "next chapter", book=HUSHED)
     assert (went.outcome, went.rows) == ("listed", ["0:01:30, chapter 2, further on (covered)"])

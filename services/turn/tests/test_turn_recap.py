@@ -368,7 +368,29 @@ def test_a_stretch_of_a_chapter_in_which_nothing_was_heard_is_said_to_have_no_wo
         chosen, Recapped(from_ms=chosen.from_ms, to_ms=chosen.to_ms, places=[], sentences=[])
     )
     assert said == recaps.NO_WORDS_HEARD
-    reaching_back = recaps.choose_span(
-        RecapArgs(span="last_minutes", minutes=2), here, chapters, None, silent=[6]
+
+
+def test_the_last_chapter_is_the_last_one_with_words() -> None:
+    """A review: early in chapter 7, after a chapter of music, "what happened in the last chapter?"
+    was told no words were heard there, where chapter 5 had been heard."""
+    chapters = [
+        ChapterInfo(n=5, title="The Wedding", start_ms=240_000, end_ms=308_000),
+        ChapterInfo(n=6, title="Six", start_ms=308_000, end_ms=400_000),
+        ChapterInfo(n=7, title="Seven", start_ms=400_000, end_ms=500_000),
+    ]
+    for here in (410_000, 390_000):  # early in the next chapter; well into the silent one
+        chosen = recaps.choose_span(RecapArgs(span="last_chapter"), here, chapters, None, silent=[6])
+        assert (chosen.chapter, chosen.from_ms, chosen.to_ms) == (5, 240_000, 308_000), here
+
+
+def test_a_stretch_behind_reaching_a_chapter_without_words_and_no_words_besides_is_said_so() -> None:
+    """A review: in the quiet before chapter 7's first words, after a chapter of music, "what did I
+    just hear?" was told it was all still ahead."""
+    chapters = [
+        ChapterInfo(n=6, title="Six", start_ms=308_000, end_ms=400_000),
+        ChapterInfo(n=7, title="Seven", start_ms=400_000, end_ms=500_000),
+    ]
+    chosen = recaps.choose_span(
+        RecapArgs(span="last_minutes", minutes=1), 403_000, chapters, None, silent=[6]
     )
-    assert reaching_back.nothing_heard != recaps.NO_WORDS_HEARD  # chapter 5 has words to tell
+    assert chosen.nothing_heard == recaps.NO_WORDS_HEARD

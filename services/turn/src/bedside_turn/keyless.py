@@ -10,7 +10,13 @@ from bedside_guard import OPENING_CHAPTER, Passage, names_as_said
 
 from bedside_turn.domain import history, intents, playback, sittings, speech
 from bedside_turn.domain import recap as recaps
-from bedside_turn.domain.chapters import after_the_opening, already_at_its_end, final_chapter, titled_chapter
+from bedside_turn.domain.chapters import (
+    after_the_opening,
+    already_at_its_end,
+    end_of_the_words_ms,
+    final_chapter,
+    titled_chapter,
+)
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.routing import (
@@ -471,6 +477,6 @@ async def _last_passage(tools: ToolBox) -> Passage | None:
     book = await tools.book_info()
     if book is None:
         return None
-    end = Target(position_ms=max(0, book.duration_ms - 1))
+    end = Target(position_ms=end_of_the_words_ms(book.chapters, book.silent_chapters, book.duration_ms))
     resolved = await tools.backends.resolve(Resolve(book=tools.book, here_ms=tools.here_ms, targets=[end]))
     return resolved.resolutions[0].passage if resolved.resolutions else None

@@ -7,7 +7,7 @@ chapter and the clock), so a step past the first or the last is refused saying s
 """
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.search import ChapterInfo, chapter_at
@@ -43,6 +43,17 @@ def counted_chapter(playing: int, step: int, numbers: Sequence[int]) -> int | No
 def final_chapter(chapters: Sequence[ChapterInfo]) -> ChapterInfo | None:
     """The book's last chapter ("go to the final chapter"); None in a book without any."""
     return max(chapters, key=lambda c: c.start_ms, default=None)
+
+
+def end_of_the_words_ms(chapters: Sequence[ChapterInfo], silent: Collection[int], duration_ms: int) -> int:
+    """The last millisecond of the book as "the end" means it: its last, or, when it closes with
+    chapters in which nothing was heard (music after the last words), the last before them."""
+    end = duration_ms
+    for chapter in sorted(chapters, key=lambda c: c.start_ms, reverse=True):
+        if chapter.n not in silent:
+            break
+        end = min(end, chapter.start_ms)
+    return max(0, end - 1)
 
 
 def after_the_opening(chapters: Sequence[ChapterInfo]) -> ChapterInfo | None:

@@ -264,8 +264,9 @@ def choose_span(
     is where the book was before the listener's last break (the player's ``left_off`` lookup).
     ``pending``: the chapters of a recording not transcribed yet; a stretch reaching into one holds
     words heard that cannot be read, and nothing read from it is said to be so. ``silent``: the
-    chapters in which nothing was heard; a stretch lying in them alone has nothing to tell."""
-    chosen = _span(args, here_ms, chapters, asleep, left_off_ms)
+    chapters in which nothing was heard; "the last chapter" is the last with words, and a stretch
+    reaching one with nothing read from it is said to hold no words (it lies behind the line)."""
+    chosen = _span(args, here_ms, chapters, asleep, left_off_ms, silent=silent)
     reached = [
         c
         for c in chapters
@@ -273,7 +274,7 @@ def choose_span(
     ]
     if any(c.n in pending for c in reached):
         return replace(chosen, nothing_heard=NOT_TRANSCRIBED_YET, unread="not_transcribed")
-    if reached and all(c.n in silent for c in reached):
+    if any(c.n in silent for c in reached):
         return replace(chosen, nothing_heard=NO_WORDS_HEARD, unread="no_words")
     return chosen
 
@@ -284,6 +285,8 @@ def _span(
     chapters: Sequence[ChapterInfo],
     asleep: Asleep | None,
     left_off_ms: int | None,
+    *,
+    silent: Collection[int],
 ) -> ChosenSpan:
     match args.span:
         case "last_time":
@@ -329,9 +332,9 @@ def _span(
         return ChosenSpan(0, here_ms, "From the start:", "The story so far, from the start")
     opening = _in_chapter(playing)
     if args.span == "last_chapter":
-        before = [c for c in chapters if c.start_ms < playing.start_ms]
+        before = [c for c in chapters if c.start_ms < playing.start_ms and c.n not in silent]
         length = max(playing.end_ms - playing.start_ms, 1)
-        early = (here_ms - playing.start_ms) / length < WELL_INTO
+        early = (here_ms - playing.start_ms) / length < WELL_INTO or playing.n in silent
         if early and before:
             last = max(before, key=lambda c: c.start_ms)
             told_last = chapter_name(last.n).capitalize()
