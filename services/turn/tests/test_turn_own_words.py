@@ -80,3 +80,16 @@ def test_the_turns_own_sentences_hold_no_book_words(said: str) -> None:
 )
 def test_anything_else_holds_or_may_hold_the_books_words(said: str) -> None:
     assert not speech.holds_no_book_words(said)
+
+
+def test_a_list_of_places_ahead_says_they_are_further_on() -> None:
+    """A listener session: "go back to the fire" where every fire was still ahead put three rows on the
+    screen with "best first" and no word of it, and "the first one" then took the book 45 minutes on."""
+    ahead = OfferOutcome(outcome="listed", rows=[Candidate.hit(p, 0) for p in passages()[3:6]])
+    mixed = OfferOutcome(outcome="listed", rows=[Candidate.hit(p, HERE) for p in passages()[3:7]])
+    assert [r.ahead for r in mixed.rows] == [False, False, True, True]
+    all_ahead, some_ahead, none_ahead = (speech.for_offer(o) for o in (ahead, mixed, listed(3)))
+    assert "They're all further on from where you are now." in all_ahead
+    assert "The third and fourth are further on from where you are now." in some_ahead
+    assert "further on" not in none_ahead
+    assert all(speech.holds_no_book_words(s) for s in (all_ahead, some_ahead))

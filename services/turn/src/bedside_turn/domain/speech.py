@@ -455,7 +455,28 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bo
         return OwnWords(f"From there I would put {count} place{'s' if count != 1 else ''} on the screen.")
     if count == 1:
         return ONE_ROW_AHEAD if outcome.rows[0].ahead else one_row_behind(outcome.rows[0])
-    return OwnWords(f"I've put {count} places on the screen, best first. {CHOOSE_ONE}")
+    return OwnWords(
+        f"I've put {count} places on the screen, best first.{_rows_ahead(outcome.rows)} {CHOOSE_ONE}"
+    )
+
+
+_ROWS_IN_ORDER = ("first", "second", "third", "fourth")
+
+
+def _rows_ahead(rows: list[Candidate]) -> str:
+    """Which rows of a list are covered, said: in the dark the screen cannot tell that "the first one"
+    takes the book on past where they are."""
+    ahead = [
+        _ROWS_IN_ORDER[k] if k < len(_ROWS_IN_ORDER) else str(k + 1)
+        for k, row in enumerate(rows)
+        if row.ahead
+    ]
+    if not ahead:
+        return ""
+    if len(ahead) == len(rows):
+        return " They're all further on from where you are now."
+    named = ahead[0] if len(ahead) == 1 else f"{', '.join(ahead[:-1])} and {ahead[-1]}"
+    return f" The {named} {'is' if len(ahead) == 1 else 'are'} further on from where you are now."
 
 
 def _there_you_are(where: str, to: Candidate | None) -> str:
