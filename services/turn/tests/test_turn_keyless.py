@@ -1047,17 +1047,20 @@ async def test_have_i_heard_this_before_is_told_from_the_furthest_place_they_hav
     listener = rig.listener_at(HERE)  # 2:15, in chapter 2
     furthest = HistoryEntry(seq=7, kind="reported", position_ms=200_000, chapter=3, device="phone")
     rig.player.history[(listener, BOOK_ID)] = [furthest]
-    reply = await rig.ask(listener, "have I heard this before?")
-    assert rig.player.lookups[-1].furthest
-    assert reply.speech == (
-        "Yes: you've been as far as 0:03:20, in chapter 3, about 1 minute further on. "
+    heard = (
+        "You've heard this before: you've been as far as 0:03:20, in chapter 3, about 1 minute further on. "
         'Say "take me to the furthest I\'ve got" to go back there.'
     )
+    for asked in ("have I heard this before?", "is this new?"):  # no yes or no: it was backwards for one
+        reply = await rig.ask(listener, asked)
+        assert rig.player.lookups[-1].furthest
+        assert reply.speech == heard, asked
     assert "Cellar" not in reply.speech
     assert position(rig, listener) == HERE
     rig.player.history[(listener, BOOK_ID)] = [furthest.model_copy(update={"position_ms": HERE + 20_000})]
-    reply = await rig.ask(listener, "is this new?")
-    assert reply.speech == "No, this is as far as you've listened."
+    for asked in ("have I heard this before?", "is this new?"):
+        reply = await rig.ask(listener, asked)
+        assert reply.speech == "This is new to you: it's as far as you've listened.", asked
 
 
 async def test_the_other_one_with_nothing_before_says_so(rig: Rig) -> None:

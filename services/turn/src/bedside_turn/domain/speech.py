@@ -260,14 +260,16 @@ def why_stopped(playing: bool, timer_paused: bool, here_ms: int, chapters: list[
 
 
 def heard_before(furthest_ms: int | None, here_ms: int, chapters: list[ChapterInfo]) -> OwnWords:
-    """'Have I heard this before?': yes when the listener's history has them further on (its time and
-    chapter number; never its title, which is ahead of the line), else no."""
+    """'Have I heard this before?' or 'is this new?': heard before when the listener's history has them
+    further on (its time and chapter number; never its title, which is ahead of the line), else new.
+    Said without a yes or a no, which would answer one of the two ways of asking backwards."""
     if furthest_ms is None or furthest_ms - here_ms <= FURTHER_THAN_HERE_MS:
-        return OwnWords("No, this is as far as you've listened.")
+        return OwnWords("This is new to you: it's as far as you've listened.")
     reached = chapter_at(chapters, furthest_ms)
     where = clock_in_chapter(furthest_ms, reached.n if reached else None)
     return OwnWords(
-        f"Yes: you've been as far as {where}, {said_length(furthest_ms - here_ms)} further on. "
+        f"You've heard this before: you've been as far as {where}, {said_length(furthest_ms - here_ms)} "
+        "further on. "
         'Say "take me to the furthest I\'ve got" to go back there.'
     )
 
