@@ -763,10 +763,11 @@ async def test_with_search_down_the_turns_own_words_are_spoken_and_the_books_are
 async def test_a_book_search_does_not_have_is_refused_as_not_found_not_trouble(rig: Rig) -> None:
     """Telling them to ask again in a moment would send them round in circles: no moment helps."""
     listener = rig.listener_at(HERE)
-    with pytest.raises(RemoteFailure) as refused:
-        await rig.ask(listener, "who is Wren?", book="no-such-book", at_ms=HERE)
-    assert refused.value.failure.code == "not_found"
-    assert "no-such-book" in refused.value.failure.error
+    for utterance, at_ms in [("who is Wren?", HERE), ("who is Wren?", None), ("where am I?", None)]:
+        with pytest.raises(RemoteFailure) as refused:
+            await rig.ask(listener, utterance, book="no-such-book", at_ms=at_ms)
+        assert refused.value.failure.code == "not_found", (utterance, at_ms)
+        assert "no-such-book" in refused.value.failure.error
 
 
 async def test_the_other_one_offers_what_the_last_search_found_and_did_not_offer(rig: Rig) -> None:

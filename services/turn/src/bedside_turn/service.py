@@ -215,6 +215,8 @@ class TurnService:
                 return speech.NO_MODEL + await run_keyless(tools, utterance, intent, earlier), KEYLESS, False
             return said or done(), self.model, False
         except CallFailed as error:
+            if (no_book := _no_such_book(error)) is not None:  # asking again will not help (the terminal)
+                raise no_book from None
             log.warning("a service failed during the turn", error=str(error))
             return speech.TROUBLE, self.mode, True
 
