@@ -318,9 +318,9 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
     swapped) from exactly one name heard, written as the book writes that name:
     "who is Irene Adlar?", from a recogniser or a sleepy typist, asks after Adler. Only names heard
     are offered, so a spelling never stands for a name still ahead; a word in lower case is left as
-    said ("the singer" is no misspelt Ginger)."""
+    said ("the singer" is no misspelt Ginger), unless it is who was asked after ("who is merylegs?")."""
     heard = {name for name, first in names.first_ms.items() if not ahead_of(first, here_ms)}
-    capitalised = written_with_capital(text)
+    capitalised = written_with_capital(text) | {said[1].lower() for said in _WHO_ASKED_AFTER.finditer(text)}
 
     def respelled(said: re.Match[str]) -> str:
         word = said[0].lower()
@@ -336,6 +336,11 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
     return _LETTERS.sub(respelled, _TWO_CAPITALISED.sub(joined, text))
 
 
+_WHO_ASKED_AFTER = re.compile(
+    r"\bwho(?:'s|\s+(?:is|was|were|are))\s+(?!(?:the|a|an|this|that|he|she|it|they|his|her|their)\b)([a-z]+)",
+    re.IGNORECASE,
+)
+"""The word a "who is ...?" asks after: a name, however it was typed."""
 _TWO_CAPITALISED = re.compile(r"\b([A-Z][a-z]+) ([A-Z][a-z]+)\b")
 """Two words a name written as one may be heard as ("Merry Legs" for Merrylegs)."""
 
