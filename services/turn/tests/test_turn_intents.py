@@ -944,6 +944,57 @@ def test_a_bare_number_after_the_words_of_a_timer_is_minutes(utterance: str, int
 
 
 @pytest.mark.parametrize(
+    ("reply", "timer"),
+    [
+        ("20 minutes", intents.SleepTimer(20)),
+        ("Twenty minutes.", intents.SleepTimer(20)),
+        ("half an hour", intents.SleepTimer(30)),
+        ("an hour and a half", intents.SleepTimer(90)),
+        ("20", intents.SleepTimer(20)),
+        ("forty five", intents.SleepTimer(45)),
+        ("um, about 20 minutes please", intents.SleepTimer(20)),
+        ("for half an hour", intents.SleepTimer(30)),
+        ("the end of the chapter", intents.SleepTimer("chapter_end")),
+        ("end of this chapter", intents.SleepTimer("chapter_end")),
+        ("at the end of the chapter", intents.SleepTimer("chapter_end")),
+        ("the end of the next chapter", intents.SleepTimer("chapter_end", chapter_step=1)),
+        ("the end of chapter 3", intents.SleepTimer("chapter_end", chapter=3)),
+        ("two more chapters", intents.SleepTimer("chapter_end", chapter_step=2)),
+        ("two chapters", intents.SleepTimer("chapter_end", chapter_step=1)),
+    ],
+)
+def test_a_length_said_alone_is_the_timer_the_whole_sentence_sets(
+    reply: str, timer: intents.SleepTimer
+) -> None:
+    """The answer to "For how long?" (``routing.asked_how_long``): "20 minutes" was "I can take you to a
+    moment in the book...", and "the end of the chapter" a move there."""
+    assert intents.timer_length_alone(reply) == timer
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "go back 20 minutes",
+        "20 minutes back",
+        "20 minutes ago",
+        "20 minutes in",
+        "chapter 3",
+        "the next chapter",
+        "take me to the end of the chapter",
+        "the end of the book",
+        "the storm",
+        "never mind",
+        "cancel",
+        "what time is it?",
+        "at 11",
+        "till midnight",
+    ],
+)
+def test_words_that_say_more_than_a_length_are_no_answer_to_how_long(reply: str) -> None:
+    assert intents.timer_length_alone(reply) is None
+
+
+@pytest.mark.parametrize(
     "utterance",
     [
         "play",

@@ -871,6 +871,68 @@ async def test_a_timer_to_a_time_of_day_says_it_takes_a_length_and_sets_none(rig
     assert (listener, BOOK_ID) not in rig.player.sleep_timers
 
 
+def timers_set(rig: Rig, since: int) -> list[SetSleepTimer]:
+    return [command for command in rig.player.commands[since:] if isinstance(command, SetSleepTimer)]
+
+
+@pytest.mark.parametrize(
+    ("length", "sentence"),
+    [
+        ("2 minutes", "stop in 2 minutes"),
+        ("half an hour", "stop in half an hour"),
+        ("2", "stop in 2"),
+        ("the end of the chapter", "stop at the end of the chapter"),
+        ("end of this chapter", "stop at the end of this chapter"),
+        ("two more chapters", "stop after two more chapters"),
+    ],
+)
+async def test_a_length_said_after_for_how_long_sets_the_timer_as_the_whole_sentence_would(
+    rig: Rig, length: str, sentence: str
+) -> None:
+    """A tester answered "For how long?" with "20 minutes" and heard "I can take you to a moment in the
+    book…"; "the end of the chapter" offered to move the book there. A question asked must be
+    answerable in the next turn."""
+    listener = rig.listener_at(HERE)
+    assert (await rig.ask(listener, "set a timer")).speech == speech.TIMER_HOW_LONG
+    sent = len(rig.player.commands)
+    answered = await rig.ask(listener, length)
+    set_by_the_answer = timers_set(rig, sent)
+    sent = len(rig.player.commands)
+    whole = await rig.ask(rig.listener_at(HERE), sentence)
+    assert (answered.speech, answered.outcome) == (whole.speech, whole.outcome)
+    assert set_by_the_answer
+    assert set_by_the_answer == timers_set(rig, sent)
+    assert position(rig, listener) == HERE
+
+
+async def test_a_length_alone_answers_only_the_question_just_asked(rig: Rig) -> None:
+    """At any other time the same words keep their own reading: "the end of the chapter" is a move
+    there, and "2 minutes" alone asks for nothing."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "set a timer")
+    await rig.ask(listener, "where am I?")
+    sent = len(rig.player.commands)
+    assert (await rig.ask(listener, "2 minutes")).speech == speech.CANNOT_HELP
+    moved = await rig.ask(listener, "the end of the chapter")
+    assert moved.outcome in ("moved", "listed")
+    assert timers_set(rig, sent) == []
+
+
+@pytest.mark.parametrize("change_of_mind", ["never mind", "cancel"])
+async def test_never_mind_after_for_how_long_sets_no_timer_and_leaves_a_running_one(
+    rig: Rig, change_of_mind: str
+) -> None:
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "stop in 3 minutes")
+    running = rig.player.sleep_timers[(listener, BOOK_ID)]
+    await rig.ask(listener, "set a timer")
+    sent = len(rig.player.commands)
+    reply = await rig.ask(listener, change_of_mind)
+    assert reply.speech == speech.COURTESY["never_mind"]
+    assert timers_set(rig, sent) == []
+    assert rig.player.sleep_timers[(listener, BOOK_ID)] == running
+
+
 async def test_where_they_were_furthest_is_asked_of_the_lookup_and_moved_to(rig: Rig) -> None:
     """After going back to listen again: the lookup orders the history furthest first (the player
     tests that order); the turn asks for it and goes to the place it finds."""

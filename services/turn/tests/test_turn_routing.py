@@ -4,9 +4,10 @@ import pytest
 from bedside_contracts.search import Hit
 from bedside_contracts.turn import Direction, Exchange, PlaceRef, ToolCallRecord
 from bedside_guard import Candidate, ahead_of
-from bedside_turn.domain import intents
+from bedside_turn.domain import intents, speech
 from bedside_turn.domain.routing import (
     MIN_SCORE,
+    asked_how_long,
     other_places,
     places_named,
     plausible_ids,
@@ -169,3 +170,17 @@ def test_the_other_one_after_a_row_was_pressed_is_the_rest_of_that_list() -> Non
     assert rows_not_pressed([listed(rows[:2]), pressed(0)]) == [2]
     assert rows_not_pressed([listed(rows)]) == []  # nothing pressed: the search's others, as before
     assert rows_not_pressed([pressed(0)]) == []
+
+
+def said(words: str, turn_id: str) -> Exchange:
+    return Exchange(turn_id=turn_id, utterance="", speech=words, outcome="refused", guarded_at_ms=HERE)
+
+
+def test_only_the_turn_straight_after_for_how_long_is_its_answer() -> None:
+    """A length said alone answers "For how long?" (``intents.timer_length_alone``) in the next turn
+    only; after anything else the same words keep their own reading."""
+    asked, where = said(speech.TIMER_HOW_LONG, "t1"), said("I told them where they are in the book.", "t2")
+    assert asked_how_long([where, asked])
+    assert asked_how_long([said(speech.TIMER_NOT_BY_THE_CLOCK, "t1")])  # a length is what it asks for too
+    assert not asked_how_long([asked, where])
+    assert not asked_how_long([])

@@ -20,7 +20,7 @@ from bedside_turn.claude import DEFAULT_RETRY, ModelClient, ModelUnreachable, Re
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import history, intents, speech
 from bedside_turn.domain.own_words import OwnWords
-from bedside_turn.domain.routing import model_may_answer, reads_history, way_said
+from bedside_turn.domain.routing import asked_how_long, model_may_answer, reads_history, way_said
 from bedside_turn.domain.rules import Turn
 from bedside_turn.keyless import run_keyless
 from bedside_turn.tools import ToolBox
@@ -47,9 +47,10 @@ class TurnService:
         turn = Turn(turn_id=uuid.uuid4().hex[:20], answer_by_ms=ask.answer_by_ms)
         backends = self.backends.for_one_turn()
         intent = intents.read(ask.utterance)
+        length_alone = intents.timer_length_alone(ask.utterance)  # answers "For how long?", if just asked
         stored = (  # fetched while the position is
             asyncio.create_task(self.conversations.load(ask.listener, ask.book))
-            if reads_history(intent, with_model=self.client is not None)
+            if length_alone is not None or reads_history(intent, with_model=self.client is not None)
             else None
         )
         try:
@@ -77,6 +78,8 @@ class TurnService:
         if stored is not None:
             with turn.step("history"):
                 earlier = await self._history(ask, here_ms, stored, backends)
+        if length_alone is not None and asked_how_long(earlier):
+            intent = length_alone
         said, mode, broke = await self._run(tools, ask.utterance, intent, earlier)
         let_down = broke or bool(backends.let_down_by)
         # Plain code's words in a turn a service let down may stand for the failure ("I couldn't

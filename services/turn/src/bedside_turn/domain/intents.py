@@ -2049,6 +2049,25 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
     return None
 
 
+_LENGTH_ALONE = re.compile(
+    r"^(?:(?:ok(?:ay)?|oh|just|about|around|maybe|say|for|in|after)\s+)*"
+    r"(?:(?:at|to|till|until)\s+(?=(?:the\s+)?end\b))?"  # only before an end: "at 11" is a time of day
+    rf"(?P<length>{_AMOUNT}|{_BARE_NUMBER_SAID}|{_NUMBER_SAID}\s+(?:more\s+)?chapters?"
+    rf"|(?:the\s+)?end\s+of\s+(?:(?:the|this)\s+)?(?:next\s+)?chapter(?:\s+{_NUMBER_SAID})?)"
+    r"(?:\s+(?:please|thanks|thank you))?$"
+)
+"""A length of listening and nothing more: "20 minutes", "20", "the end of the chapter"."""
+
+
+def timer_length_alone(utterance: str) -> SleepTimer | None:
+    """A length said alone, read as the sleep timer the whole sentence ("stop after 20 minutes") sets:
+    the answer to "For how long?" (``routing.asked_how_long``). Said at any other time, the words keep
+    their own reading ("the end of the chapter" is a move there)."""
+    said = _LENGTH_ALONE.match(normalise(utterance))
+    timer = read_playback(f"stop after {said['length']}") if said else None
+    return timer if isinstance(timer, SleepTimer) else None
+
+
 def _place_asked_for(text: str) -> str:
     """What a request names once its way of asking to go ("take me to", "skip to", "please") is off."""
     goto = _GOTO.match(text)
