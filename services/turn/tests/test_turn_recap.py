@@ -100,6 +100,25 @@ async def test_what_happened_last_night_recaps_the_minutes_before_the_last_break
     assert not leaks(reply.speech, rig.passages, here)
 
 
+async def test_what_happened_last_night_after_the_sleep_timer_recaps_up_to_the_doze(rig: Rig) -> None:
+    """A tester's night: asleep at 0:10:40, paused by the timer at 0:15:40, and "what happened last
+    night?" recapped the minutes slept through, word for word what "what did I miss?" says."""
+    asleep_at, paused_at = 7 * PASSAGE_MS, 11 * PASSAGE_MS
+    listener = rig.listener_at(paused_at)
+    rig.player.asleep[(listener, BOOK_ID)] = Asleep(
+        paused_at_ms=paused_at, asleep_at_ms=asleep_at, seq=9, device="phone"
+    )
+    rig.player.history[(listener, BOOK_ID)] = [
+        HistoryEntry(seq=9, kind="fell_asleep", position_ms=paused_at, asleep_at_ms=asleep_at, placed=True)
+    ]
+    reply = await rig.ask(listener, "what happened last night?", here_ms=paused_at)
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith(f"Before you dozed off last time, at {clock(asleep_at)}: At ")
+    asked = last_recap(rig)
+    assert (asked.from_ms, asked.to_ms) == (max(0, asleep_at - recaps.FALLBACK_MINUTES * 60_000), asleep_at)
+    assert all(t < asleep_at for t in said_times(reply.speech))
+
+
 async def test_what_happened_last_time_with_no_break_yet_recaps_the_last_minutes_and_says_why(
     rig: Rig,
 ) -> None:
@@ -318,6 +337,54 @@ def test_a_doze_of_a_few_seconds_is_said_to_have_missed_little_not_to_lie_ahead(
     assert "ahead" not in said
     assert "1:04:05" in said
     assert "8 seconds" in said
+
+
+ASLEEP_AT, PAUSED_AT = 640_000, 940_000
+NIGHT = Asleep(paused_at_ms=PAUSED_AT, asleep_at_ms=ASLEEP_AT, seq=9, device="phone")
+"""The tester's night: asleep at 0:10:40, paused by the sleep timer at 0:15:40."""
+
+
+@pytest.mark.parametrize(
+    ("left_off", "asleep", "heard_to", "opening"),
+    [
+        (PAUSED_AT, None, PAUSED_AT, "Before you stopped last time, at 0:15:40:"),  # no sleep timer
+        (PAUSED_AT, NIGHT, ASLEEP_AT, "Before you dozed off last time, at 0:10:40:"),
+        # a paused device reports the book a little past the pause: still resting there
+        (PAUSED_AT + 400, NIGHT, ASLEEP_AT, "Before you dozed off last time, at 0:10:40:"),
+        # they listened on past the pause before the break: that break is not the doze
+        (1_200_000, NIGHT, 1_200_000, "Before you stopped last time, at 0:20:00:"),
+        # the doze played again to the pause before the break: heard to where they stopped
+        (
+            PAUSED_AT,
+            NIGHT.model_copy(update={"reheard_to_ms": PAUSED_AT}),
+            PAUSED_AT,
+            "Before you stopped last time, at 0:15:40:",
+        ),
+    ],
+)
+def test_last_time_ends_where_hearing_stopped_before_the_last_break(
+    left_off: int, asleep: Asleep | None, heard_to: int, opening: str
+) -> None:
+    """A break the sleep timer made ends what was heard where they dozed off: "what happened last
+    night?" told the minutes slept through (a tester), which "what did I miss?" tells."""
+    here = 1_300_000
+    chosen = recaps.choose_span(RecapArgs(span="last_time"), here, [], asleep, left_off)
+    assert (chosen.from_ms, chosen.to_ms, chosen.opening) == (
+        heard_to - recaps.FALLBACK_MINUTES * 60_000,
+        heard_to,
+        opening,
+    )
+
+
+def test_last_time_gone_back_into_or_before_it_stops_at_the_line_and_says_where_they_stopped() -> None:
+    """Back at 0:03:00, "what happened last night?" was told "Before you stopped last time, at 0:03:00"
+    (a tester): they had stopped at 0:15:40, asleep since 0:10:40, not at the line they had gone back to."""
+    before = recaps.choose_span(RecapArgs(span="last_time"), 180_000, [], NIGHT, PAUSED_AT)
+    assert before.to_ms <= before.from_ms  # the minutes before the doze all lie ahead now: nothing heard
+    assert "0:03:00" not in before.opening
+    within = recaps.choose_span(RecapArgs(span="last_time"), 480_000, [], NIGHT, PAUSED_AT)
+    assert (within.from_ms, within.to_ms) == (ASLEEP_AT - recaps.FALLBACK_MINUTES * 60_000, 480_000)
+    assert within.opening == "Before you dozed off last time, at 0:10:40:"
 
 
 @pytest.mark.parametrize(

@@ -108,6 +108,11 @@ class SleepTimer(Contract):
     past_end_ms: Millis | None = Field(default=None, description=PAST_END)
 
 
+AUDIO_COMES_TO_REST_MS = 1_000
+"""How far past the sleep timer's pause a paused device may report the book and still be resting
+there: audio stops a few hundred milliseconds after it is told to. Further on, someone listened on."""
+
+
 class Asleep(Contract):
     """The newest time the sleep timer ran out: where the book paused and where hearing stopped."""
 
@@ -131,6 +136,10 @@ class Asleep(Contract):
     def missed_from_ms(self) -> int:
         """Where what they missed starts: where they fell asleep, or as far as it has been heard again."""
         return self.asleep_at_ms if self.reheard_to_ms is None else max(self.asleep_at_ms, self.reheard_to_ms)
+
+    def rests_at(self, position_ms: int) -> bool:
+        """Whether the book at ``position_ms`` still rests where this pause left it."""
+        return abs(position_ms - self.paused_at_ms) <= AUDIO_COMES_TO_REST_MS
 
 
 MoveCause = Literal["seeked", "pressed", "goto", "undo", "fell_asleep", "paused"]

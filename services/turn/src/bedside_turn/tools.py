@@ -240,7 +240,7 @@ class ToolBox:
         pending = book.transcript.pending if book is not None and book.transcript is not None else []
         silent = book.silent_chapters if book is not None else []
         asleep = None
-        if args.span in ("since_asleep", "before_asleep"):
+        if args.span in ("since_asleep", "before_asleep", "last_time"):
             asleep = (await self.backends.state(StateRequest(listener=self.listener, book=self.book))).asleep
         left_off = None
         if args.span == "last_time":

@@ -111,19 +111,14 @@ def paused_at(position_ms: int, stop_at_ms: int) -> int:
     return min(position_ms, stop_at_ms)
 
 
-AUDIO_COMES_TO_REST_MS = 1_000
-"""How far past the timer's pause a paused device may report the book and still be resting there:
-audio stops a few hundred milliseconds after it is told to. Further on, someone listened on."""
-
-
 def still_where_timer_paused(
     asleep: Asleep | None, last_move_cause: MoveCause | None, playing: bool, position_ms: int
 ) -> bool:
     """Whether the book still rests where the sleep timer paused it: the pause is the newest move,
-    nothing plays, and the book is within ``AUDIO_COMES_TO_REST_MS`` of the pause."""
+    nothing plays, and the book rests at the pause (``Asleep.rests_at``)."""
     if asleep is None or last_move_cause != "fell_asleep" or playing:
         return False
-    return abs(position_ms - asleep.paused_at_ms) <= AUDIO_COMES_TO_REST_MS
+    return asleep.rests_at(position_ms)
 
 
 def asleep_at(last_touch_ms: int, paused_at_ms: int) -> int:

@@ -293,13 +293,7 @@ def _span(
             if left_off_ms is None:
                 chosen = _last_minutes(FALLBACK_MINUTES, here_ms)
                 return replace(chosen, opening=f"{NO_BREAK_YET} {chosen.opening}")
-            stopped = min(left_off_ms, here_ms)
-            return ChosenSpan(
-                max(0, stopped - FALLBACK_MINUTES * 60_000),
-                stopped,
-                f"Before you stopped last time, at {clock(stopped)}:",
-                "The last minutes they heard before they last stopped listening for a while",
-            )
+            return _before_last_break(left_off_ms, here_ms, asleep)
         case "since_asleep":
             if (
                 asleep is not None
@@ -383,6 +377,23 @@ def _missed(asleep: Asleep, here_ms: int) -> ChosenSpan:
     told = "From when they dozed off, or as far as they heard it again, to where the sleep timer paused it"
     chosen = ChosenSpan(missed_from, min(asleep.paused_at_ms, here_ms), opening, told)
     return chosen if here_ms <= missed_from else replace(chosen, nothing_heard=_dozed_through(asleep))
+
+
+def _before_last_break(left_off_ms: int, here_ms: int, asleep: Asleep | None) -> ChosenSpan:
+    """The last minutes heard before the last break, up to the line. A break the sleep timer made
+    (the book left off resting at its pause) ended the hearing where what they missed starts: the
+    minutes after it were slept through, which "what did I miss?" tells. The time said is where
+    hearing stopped, never the line: gone back before it, those minutes are ahead again."""
+    heard_to_ms = left_off_ms
+    if asleep is not None and asleep.rests_at(left_off_ms):
+        heard_to_ms = min(asleep.missed_from_ms(), left_off_ms)
+    dozed = asleep is not None and heard_to_ms == asleep.asleep_at_ms < left_off_ms
+    return ChosenSpan(
+        max(0, heard_to_ms - FALLBACK_MINUTES * 60_000),
+        min(heard_to_ms, here_ms),
+        f"Before you {'dozed off' if dozed else 'stopped'} last time, at {clock(heard_to_ms)}:",
+        "The last minutes they heard before they last stopped listening for a while",
+    )
 
 
 def _dozed_through(asleep: Asleep) -> str:
