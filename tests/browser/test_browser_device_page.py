@@ -1522,6 +1522,19 @@ def test_an_answer_is_heard_once_in_the_voice_or_from_the_screen_reader(
         page.wait_for_function(f"window.announced.includes({answer!r})", timeout=WAIT_MS)
 
 
+def test_an_answer_says_its_times_in_words_and_shows_them_as_the_clock_does(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A listener session: "at 0:10:40" was said by the page's voice as "zero ten forty", a time of day."""
+    page = open_page("phone", before_opening=a_voice_that("end"))
+    put_book_at(bedside, listener, BOOK_ID, 95_000, page)
+    ask(page, "go back 30 seconds")
+    expect(page.locator("#answer")).to_contain_text("0:01:05")
+    (voiced,) = page.evaluate("window.voiced")
+    assert "1 minute 5 seconds" in voiced, voiced
+    assert not re.search(r"\d:\d\d", voiced), voiced
+
+
 def test_a_place_chosen_on_the_page_is_said_there_as_on_the_other_devices(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

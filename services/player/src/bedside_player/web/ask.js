@@ -3,7 +3,7 @@
 import { api, listenerPath, unanswered } from "./api.js";
 import { position, refreshState, settled } from "./position.js";
 import { DEVICE, state } from "./state.js";
-import { announce, el, notice, setOff } from "./ui.js";
+import { announce, el, notice, setOff, timesInWords } from "./ui.js";
 
 // One question at a time, typed or said aloud: while one is unanswered the Ask button is off
 // (Enter with it), and a second is not sent; a typed one stays in the box to send once the answer
@@ -114,7 +114,7 @@ function speak(text, unsaid) {
   if (!text || !("speechSynthesis" in window)) return false;
   try {
     window.speechSynthesis.cancel();
-    const u = new SpeechSynthesisUtterance(text);
+    const u = new SpeechSynthesisUtterance(timesInWords(text));
     u.rate = 0.95;
     if (state.audio && !el.audio.paused) {
       ducked = el.audio.volume;

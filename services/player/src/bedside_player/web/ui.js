@@ -33,6 +33,13 @@ export function spokenClock(ms) {
   return parts.join(" ");
 }
 
+// A text to be spoken with each clock time in it ("at 0:10:40") said in words: a voice reads the digits
+// as a time of day ("zero ten forty").
+const CLOCK_TIME = /\b(\d+):([0-5]\d):([0-5]\d)\b/g;
+export function timesInWords(text) {
+  return text.replace(CLOCK_TIME, (_, h, m, s) => spokenClock(((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000));
+}
+
 // Chapter 0 is what comes before the first chapter (front matter, a preamble): "Opening" on the
 // screen and "the opening" in a sentence, as the guard names it; "Chapter 0" means nothing.
 export function chapterHeading(n, title = null, word = "Chapter") {
