@@ -149,7 +149,10 @@ async def test_after_going_back_before_the_doze_what_was_missed_is_ahead(rig: Ri
         paused_at_ms=8 * PASSAGE_MS, asleep_at_ms=4 * PASSAGE_MS, seq=9, device="speaker"
     )
     reply = await rig.ask(listener, "what did I miss?")
-    assert (reply.outcome, reply.speech) == ("not_yet", recaps.NOTHING_HEARD)
+    assert (reply.outcome, reply.speech) == (
+        "not_yet",
+        recaps.MISSED_JUST_AHEAD.format(clock(4 * PASSAGE_MS)),
+    )
 
 
 async def test_what_was_missed_starts_where_the_doze_was_played_again_to(rig: Rig) -> None:
@@ -162,7 +165,7 @@ async def test_what_was_missed_starts_where_the_doze_was_played_again_to(rig: Ri
     listener = rig.listener_at(reheard_to)
     rig.player.asleep[(listener, BOOK_ID)] = doze
     reply = await rig.ask(listener, "what did I miss?", here_ms=reheard_to)
-    assert (reply.outcome, reply.speech) == ("not_yet", recaps.NOTHING_HEARD)
+    assert (reply.outcome, reply.speech) == ("not_yet", recaps.MISSED_JUST_AHEAD.format(clock(reheard_to)))
 
     skipped_to = paused_at  # then skipped ahead to the pause: the rest of the doze is missed
     listener = rig.listener_at(skipped_to)
@@ -461,3 +464,13 @@ def test_a_stretch_behind_reaching_a_chapter_without_words_and_no_words_besides_
         RecapArgs(span="last_minutes", minutes=1), 403_000, chapters, None, silent=[6]
     )
     assert chosen.nothing_heard == recaps.NO_WORDS_HEARD
+
+
+def test_what_was_missed_gone_back_before_it_is_said_to_lie_just_ahead() -> None:
+    """A listener session: gone back to hear again what they dozed through, "what did I miss?" was told
+    "You haven't heard anything of that stretch yet", as if they had asked of a stretch never reached
+    (and it says nothing of where the doze starts)."""
+    for here in (ASLEEP_AT - 60_000, ASLEEP_AT):
+        chosen = recaps.choose_span(RecapArgs(span="since_asleep"), here, [], NIGHT)
+        said = recaps.spoken_recap(chosen, Recapped(from_ms=here, to_ms=here, places=[], sentences=[]))
+        assert said == recaps.MISSED_JUST_AHEAD.format(clock(ASLEEP_AT)), here
