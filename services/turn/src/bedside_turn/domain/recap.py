@@ -384,13 +384,12 @@ def _missed(asleep: Asleep, here_ms: int) -> ChosenSpan:
 
 def _before_last_break(left_off_ms: int, here_ms: int, asleep: Asleep | None) -> ChosenSpan:
     """The last minutes heard before the last break, up to the line. A break the sleep timer made
-    (the book left off resting at its pause) ended the hearing where what they missed starts: the
-    minutes after it were slept through, which "what did I miss?" tells. The time said is where
-    hearing stopped, never the line: gone back before it, those minutes are ahead again."""
-    heard_to_ms = left_off_ms
-    if asleep is not None and asleep.rests_at(left_off_ms):
-        heard_to_ms = min(asleep.missed_from_ms(), left_off_ms)
-    dozed = asleep is not None and heard_to_ms == asleep.asleep_at_ms < left_off_ms
+    (the book left off resting at its pause) ended the hearing where they dozed off: the minutes
+    after it were slept through, which "what did I miss?" tells, and any hearing of them again came
+    after the break. The time said is where hearing stopped, never the line: gone back before it,
+    those minutes are ahead again."""
+    dozed = asleep is not None and asleep.rests_at(left_off_ms) and asleep.asleep_at_ms < left_off_ms
+    heard_to_ms = asleep.asleep_at_ms if asleep is not None and dozed else left_off_ms
     return ChosenSpan(
         max(0, heard_to_ms - FALLBACK_MINUTES * 60_000),
         min(heard_to_ms, here_ms),
