@@ -411,6 +411,10 @@ def test_a_word_the_book_never_uses_one_letter_from_a_name_heard_is_that_name() 
     assert names_respelled("who is tomaz?", names, 60_000) == "who is Tomas?"
     assert names_respelled("who's tomaz again", names, 60_000) == "who's Tomas again"
     assert names_respelled("who is the tomaz?", names, 60_000) == "who is the tomaz?"
+    assert names_respelled("who\u2019s tomaz", names, 60_000) == "who\u2019s Tomas"  # a phone's apostrophe
+    assert names_respelled("whos tomaz", names, 60_000) == "whos Tomas"
+    # Only the one asked after, ending the question: "who is going to win" asks after no one.
+    assert names_respelled("who is tomaz talking to", names, 60_000) == "who is tomaz talking to"
     assert unheard_names(names_respelled("who is Tomaz?", names, 60_000), names, 60_000) == []
     # Not yet heard, the name is not offered as the spelling: it stays a name the book never uses.
     assert names_respelled("who is Tomaz?", names, 20_000) == "who is Tomaz?"

@@ -337,10 +337,12 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
 
 
 _WHO_ASKED_AFTER = re.compile(
-    r"\bwho(?:'s|\s+(?:is|was|were|are))\s+(?!(?:the|a|an|this|that|he|she|it|they|his|her|their)\b)([a-z]+)",
+    r"\bwho(?:['\u2019]?s|\s+(?:is|was|were|are))\s+"
+    r"(?!(?:the|a|an|this|that|he|she|it|they|his|her|their)\b)([a-z]+)(?:\s+again)?\s*\??\s*$",
     re.IGNORECASE,
 )
-"""The word a "who is ...?" asks after: a name, however it was typed."""
+"""The word a "who is ...?" asks after, ending the question: a name, however it was typed ("who is
+going to win" asks after no one)."""
 _TWO_CAPITALISED = re.compile(r"\b([A-Z][a-z]+) ([A-Z][a-z]+)\b")
 """Two words a name written as one may be heard as ("Merry Legs" for Merrylegs)."""
 
