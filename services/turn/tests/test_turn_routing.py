@@ -2,10 +2,11 @@
 
 import pytest
 from bedside_contracts.search import Hit
-from bedside_contracts.turn import Direction, Exchange, PlaceRef, ToolCallRecord
+from bedside_contracts.turn import AskedBack, Direction, Exchange, PlaceRef, ToolCallRecord
 from bedside_guard import Candidate, ahead_of
-from bedside_turn.domain import intents, speech
+from bedside_turn.domain import intents
 from bedside_turn.domain.routing import (
+    ANSWERED_WITHIN_MS,
     MIN_SCORE,
     asked_how_long,
     other_places,
@@ -172,15 +173,25 @@ def test_the_other_one_after_a_row_was_pressed_is_the_rest_of_that_list() -> Non
     assert rows_not_pressed([pressed(0)]) == []
 
 
-def said(words: str, turn_id: str) -> Exchange:
-    return Exchange(turn_id=turn_id, utterance="", speech=words, outcome="refused", guarded_at_ms=HERE)
+def answered(turn_id: str, at_ms: int, asked: AskedBack | None = None) -> Exchange:
+    return Exchange(
+        turn_id=turn_id,
+        utterance="",
+        speech="",
+        outcome="refused",
+        guarded_at_ms=HERE,
+        asked=asked,
+        answered_at_ms=at_ms,
+    )
 
 
-def test_only_the_turn_straight_after_for_how_long_is_its_answer() -> None:
+def test_only_the_turn_straight_after_for_how_long_and_soon_is_its_answer() -> None:
     """A length said alone answers "For how long?" (``intents.timer_length_alone``) in the next turn
-    only; after anything else the same words keep their own reading."""
-    asked, where = said(speech.TIMER_HOW_LONG, "t1"), said("I told them where they are in the book.", "t2")
-    assert asked_how_long([where, asked])
-    assert asked_how_long([said(speech.TIMER_NOT_BY_THE_CLOCK, "t1")])  # a length is what it asks for too
-    assert not asked_how_long([asked, where])
-    assert not asked_how_long([])
+    only, and only soon after (a review: left unanswered, it took "the end of the chapter" said the
+    next night for a timer); after anything else the same words keep their own reading."""
+    asked, where = answered("t1", 0, "timer_length"), answered("t2", 1_000)
+    assert asked_how_long([where, asked], 60_000)
+    assert not asked_how_long([where, asked], ANSWERED_WITHIN_MS + 1)
+    assert not asked_how_long([asked, where], 60_000)
+    assert not asked_how_long([], 60_000)
+    assert not asked_how_long([asked.model_copy(update={"answered_at_ms": None})], 60_000)  # stored before

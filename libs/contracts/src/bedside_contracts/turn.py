@@ -301,6 +301,10 @@ class Step(Contract):
     ms: float = Field(ge=0)
 
 
+AskedBack = Literal["timer_length"]
+"""What plain code may ask the listener back: how long the sleep timer should run ("For how long?")."""
+
+
 class Exchange(Contract):
     """One finished turn as the model may read it later: already guarded text only.
 
@@ -316,6 +320,14 @@ class Exchange(Contract):
     guarded_at_ms: Millis
     direction: Direction | None = Field(
         default=None, description='the way the request said its moment lies ("go back to the storm")'
+    )
+    asked: AskedBack | None = Field(
+        default=None,
+        description="a question the answer put to the listener, which their next words may answer",
+    )
+    answered_at_ms: int | None = Field(
+        default=None,
+        description="when the answer was given (wall clock): a question put is answered soon or not at all",
     )
 
 

@@ -161,6 +161,7 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             return _no_tool_does(intent)
         case intents.TimerHowLong(clock_said=clock_said):
             tools.turn.declined = True
+            tools.turn.asked = "timer_length"
             return speech.TIMER_NOT_BY_THE_CLOCK if clock_said else speech.TIMER_HOW_LONG
         case intents.Help():
             tools.turn.told = history.Told.WHAT_I_CAN_DO

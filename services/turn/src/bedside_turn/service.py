@@ -13,6 +13,7 @@ from bedside_contracts.turn import Ask, Conversation, Exchange, TurnCompleted, T
 from bedside_guard import Passage, clock
 from bedside_runtime.bus import Broker
 from bedside_runtime.cli_args import no_such_listener
+from bedside_runtime.clock import wall_clock_ms
 from bedside_runtime.errors import CallFailed, InvalidRequest, NotFound, RemoteFailure
 
 from bedside_turn.backends import Backends, TurnBackends
@@ -78,7 +79,7 @@ class TurnService:
         if stored is not None:
             with turn.step("history"):
                 earlier = await self._history(ask, here_ms, stored, backends)
-        if length_alone is not None and asked_how_long(earlier):
+        if length_alone is not None and asked_how_long(earlier, wall_clock_ms()):
             intent = length_alone
         said, mode, broke = await self._run(tools, ask.utterance, intent, earlier)
         let_down = broke or bool(backends.let_down_by)
@@ -269,6 +270,8 @@ class TurnService:
             calls=turn.calls,
             guarded_at_ms=here_ms,
             direction=way_said(intent),
+            asked=turn.asked,
+            answered_at_ms=wall_clock_ms(),
         )
         event = TurnCompleted(
             turn_id=turn.turn_id,

@@ -11,7 +11,7 @@ from bedside_contracts.search import BookInfo, ChapterInfo, Hit, chapter_at
 from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Direction, Exchange
 from bedside_guard import MAX_ROWS, ahead_of
 
-from bedside_turn.domain import intents, speech
+from bedside_turn.domain import intents
 from bedside_turn.domain.chapters import chapter_by_title_alone
 from bedside_turn.domain.intents import Intent
 
@@ -83,16 +83,18 @@ def reads_history(intent: Intent, *, with_model: bool) -> bool:
     return with_model or isinstance(intent, intents.OtherOne | intents.GoThere | intents.EarlierAgain)
 
 
-HOW_LONG_ASKED = (speech.TIMER_HOW_LONG, speech.TIMER_NOT_BY_THE_CLOCK)
-"""Plain code's words asking for the sleep timer's length (``intents.TimerHowLong``)."""
+ANSWERED_WITHIN_MS = 5 * 60_000
+"""A question put to the listener is answered within this, or not at all: "the end of the chapter"
+said the next night is a move, not the answer to a "For how long?" left unanswered."""
 
 
-def asked_how_long(earlier: Sequence[Exchange]) -> bool:
-    """Whether the last answer asked for the sleep timer's length, so that a length said alone now
-    answers it (``intents.timer_length_alone``). Known by the words the exchange stored: plain code's
-    own question, ending its answer (``speech.NO_MODEL`` may come first); a model that asked in its own
-    words reads the answer itself."""
-    return bool(earlier) and earlier[-1].speech.endswith(HOW_LONG_ASKED)
+def asked_how_long(earlier: Sequence[Exchange], now_ms: int) -> bool:
+    """Whether the last answer, a moment ago, asked for the sleep timer's length (plain code's
+    ``intents.TimerHowLong``), so that a length said alone now answers it
+    (``intents.timer_length_alone``). A model that asked in its own words reads the answer itself."""
+    if not earlier or earlier[-1].asked != "timer_length" or earlier[-1].answered_at_ms is None:
+        return False
+    return now_ms - earlier[-1].answered_at_ms <= ANSWERED_WITHIN_MS
 
 
 def plausible_ids(hits: list[Hit], here_ms: int, direction: Direction | None = None) -> list[int]:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from bedside_contracts.turn import Step, ToolCallRecord, TurnOutcome
+from bedside_contracts.turn import AskedBack, Step, ToolCallRecord, TurnOutcome
 
 from bedside_turn.domain.history import Told
 
@@ -65,6 +65,8 @@ class Turn:
     declined: bool = False
     """Plain code said it cannot do what was asked (start the sound, change the volume)."""
     not_yet: bool = False
+    asked: AskedBack | None = None
+    """The answer asks the listener something back, which their next words may answer."""
     """A place was asked for by a name not heard yet, and the rest of the words found nothing (adr/0066)."""
     answer_by_ms: int | None = None
     """When the asker stops waiting (``Ask.answer_by_ms``)."""
