@@ -25,6 +25,11 @@ def reserve_of(disk_bytes: int) -> int:
     return min(RESERVE_MOST, disk_bytes // RESERVE_SHARE)
 
 
+def usable_of(free: int, disk_bytes: int) -> int:
+    """The bytes of ``free`` that may be written before the reserve."""
+    return max(0, free - reserve_of(disk_bytes))
+
+
 def size_said(n: int) -> str:
     """A size as a listener reads it: 2.1 GB, 340 MB, 0.5 MB."""
     # A tenth shown below ten; each step from where the one below would round up to it: 9.99 MB
@@ -40,7 +45,7 @@ def no_room_for(what: str, why: str) -> str:
 def lack_of_room(what: str, needed: int, free: int, disk_bytes: int) -> str | None:
     """Why ``needed`` bytes of ``what`` cannot be written to a disk of ``disk_bytes`` with ``free``
     bytes free, or None when they can."""
-    usable = max(0, free - reserve_of(disk_bytes))
+    usable = usable_of(free, disk_bytes)
     if needed <= usable:
         return None
     return no_room_for(what, f"it is {size_said(needed)} and {size_said(usable)} is free there")
@@ -57,7 +62,7 @@ def ensure_room(folder: Path, what: str, needed: int) -> None:
 def usable_room(folder: Path) -> int:
     """The bytes that may be written to ``folder``'s disk before its reserve."""
     usage = shutil.disk_usage(_nearest_existing(folder))
-    return max(0, usage.free - reserve_of(usage.total))
+    return usable_of(usage.free, usage.total)
 
 
 def past_usable_room(what: str, usable: int) -> NoRoom:

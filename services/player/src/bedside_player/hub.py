@@ -88,7 +88,7 @@ class Watcher:
 STREAMS_PER_BOOK = 32
 """The streams one listener keeps open on one book. A house's devices on a book are a handful;
 past this, the newest stream closes the oldest (a page reloading in a loop, connections a network
-dropped unseen), so no one listener's streams can take up the copy's sockets."""
+dropped unseen), so a page gone wrong holds a bounded number of the copy's sockets per book."""
 
 
 class Hub:

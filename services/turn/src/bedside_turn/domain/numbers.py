@@ -45,6 +45,8 @@ _ORDINALS = {
     **{f"{teen}th": teen for teen in TEENS if teen.endswith("teen")},
     **{f"{tens[:-1]}ieth": tens for tens in TENS},
 }
+ORDINAL_WORDS = tuple(_ORDINALS)
+"""The ordinal words in order from "first"."""
 _ORDINAL_CHAPTER = re.compile(
     rf"(?:\bthe |^)(?:((?:{one_of(TENS)})[\s-]))?({one_of(_ORDINALS)})"
     r" chapter\b|(?:\bthe |^)(\d+)(?:st|nd|rd|th) chapter\b"

@@ -30,6 +30,7 @@ from bedside_turn.domain import playback
 from bedside_turn.domain.chapters import NoSuchChapter, counted_from_the_clock
 from bedside_turn.domain.intents import UNIT_MS, BookFact, LengthOf, SaidUnit
 from bedside_turn.domain.lengths import said_length
+from bedside_turn.domain.numbers import ORDINAL_WORDS
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.recap import NO_BREAK_YET, at_chapter_start
 
@@ -462,17 +463,10 @@ def for_offer(outcome: OfferOutcome | None, preview: bool = False, *, titled: bo
     )
 
 
-_ROWS_IN_ORDER = ("first", "second", "third", "fourth")
-
-
 def _rows_ahead(rows: list[Candidate]) -> str:
     """Which rows of a list are covered, said: in the dark the screen cannot tell that "the first one"
     takes the book on past where they are."""
-    ahead = [
-        _ROWS_IN_ORDER[k] if k < len(_ROWS_IN_ORDER) else str(k + 1)
-        for k, row in enumerate(rows)
-        if row.ahead
-    ]
+    ahead = [ORDINAL_WORDS[k] for k, row in enumerate(rows) if row.ahead]
     if not ahead:
         return ""
     if len(ahead) == len(rows):
