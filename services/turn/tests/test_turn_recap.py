@@ -151,7 +151,7 @@ async def test_after_going_back_before_the_doze_what_was_missed_is_ahead(rig: Ri
     reply = await rig.ask(listener, "what did I miss?")
     assert (reply.outcome, reply.speech) == (
         "not_yet",
-        recaps.MISSED_JUST_AHEAD.format(clock(4 * PASSAGE_MS)),
+        recaps.MISSED_AHEAD.format(clock(4 * PASSAGE_MS)),
     )
 
 
@@ -165,7 +165,7 @@ async def test_what_was_missed_starts_where_the_doze_was_played_again_to(rig: Ri
     listener = rig.listener_at(reheard_to)
     rig.player.asleep[(listener, BOOK_ID)] = doze
     reply = await rig.ask(listener, "what did I miss?", here_ms=reheard_to)
-    assert (reply.outcome, reply.speech) == ("not_yet", recaps.MISSED_JUST_AHEAD.format(clock(reheard_to)))
+    assert (reply.outcome, reply.speech) == ("not_yet", recaps.MISSED_AHEAD.format(clock(reheard_to)))
 
     skipped_to = paused_at  # then skipped ahead to the pause: the rest of the doze is missed
     listener = rig.listener_at(skipped_to)
@@ -473,4 +473,4 @@ def test_what_was_missed_gone_back_before_it_is_said_to_lie_just_ahead() -> None
     for here in (ASLEEP_AT - 60_000, ASLEEP_AT):
         chosen = recaps.choose_span(RecapArgs(span="since_asleep"), here, [], NIGHT)
         said = recaps.spoken_recap(chosen, Recapped(from_ms=here, to_ms=here, places=[], sentences=[]))
-        assert said == recaps.MISSED_JUST_AHEAD.format(clock(ASLEEP_AT)), here
+        assert said == recaps.MISSED_AHEAD.format(clock(ASLEEP_AT)), here

@@ -548,7 +548,7 @@ async def test_where_they_fell_asleep_comes_from_the_sleep_timers_pause(bus: Cli
     assert went.outcome == "moved"
     assert (await state(bus, listener, book)).position_ms == awake
     again = await ask(bus, listener, book, "what did I miss?")  # back before it: all still ahead
-    assert (again.outcome, again.speech) == ("not_yet", recaps.MISSED_JUST_AHEAD.format(clock(awake)))
+    assert (again.outcome, again.speech) == ("not_yet", recaps.MISSED_AHEAD.format(clock(awake)))
 
 
 async def test_what_was_missed_is_not_what_they_heard_again_the_morning_after(bus: Client) -> None:
@@ -567,7 +567,7 @@ async def test_what_was_missed_is_not_what_they_heard_again_the_morning_after(bu
     await played_to((awake + stopped) // 2)
     partly = await ask(bus, listener, book, "what did I miss?")
     reheard_to = (awake + stopped) // 2
-    assert (partly.outcome, partly.speech) == ("not_yet", recaps.MISSED_JUST_AHEAD.format(clock(reheard_to)))
+    assert (partly.outcome, partly.speech) == ("not_yet", recaps.MISSED_AHEAD.format(clock(reheard_to)))
     await played_to(stopped + 5_000)
     heard_again = await ask(bus, listener, book, "what did I miss?")
     assert heard_again.outcome == "answered"

@@ -34,7 +34,7 @@ NOTHING_HEARD = "You haven't heard anything of that stretch yet, so it's all sti
 NO_BREAK_YET = "You haven't stopped listening for an hour or more yet."
 DOZE_HEARD_AGAIN = "You've since heard again all you dozed through."
 MISSED_SINCE_HEARD_AGAIN = "From {}, the rest of what you dozed through:"
-MISSED_JUST_AHEAD = "What you dozed through is just ahead of you, from {}: you'll hear it as you listen on."
+MISSED_AHEAD = "What you dozed through is ahead of you, from {}: you'll hear it as you listen on."
 NOTHING_SAYABLE = "I can't pick out anything to tell you from that stretch; it was very short."
 NOT_TRANSCRIBED_YET = (
     "That part is still being transcribed, so I can't tell you what happened in it yet."
@@ -378,7 +378,7 @@ def _missed(asleep: Asleep, here_ms: int) -> ChosenSpan:
     told = "From when they dozed off, or as far as they heard it again, to where the sleep timer paused it"
     chosen = ChosenSpan(missed_from, min(asleep.paused_at_ms, here_ms), opening, told)
     if here_ms <= missed_from:  # gone back to hear it again: none of it is behind them now
-        return replace(chosen, nothing_heard=MISSED_JUST_AHEAD.format(clock(missed_from)))
+        return replace(chosen, nothing_heard=MISSED_AHEAD.format(clock(missed_from)))
     return replace(chosen, nothing_heard=_dozed_through(asleep))
 
 
