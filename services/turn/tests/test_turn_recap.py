@@ -466,7 +466,7 @@ def test_a_stretch_behind_reaching_a_chapter_without_words_and_no_words_besides_
     assert chosen.nothing_heard == recaps.NO_WORDS_HEARD
 
 
-def test_what_was_missed_gone_back_before_it_is_said_to_lie_just_ahead() -> None:
+def test_what_was_missed_gone_back_before_it_is_said_to_lie_ahead() -> None:
     """A listener session: gone back to hear again what they dozed through, "what did I miss?" was told
     "You haven't heard anything of that stretch yet", as if they had asked of a stretch never reached
     (and it says nothing of where the doze starts)."""
