@@ -1580,6 +1580,10 @@ def test_a_skip_is_said_in_words_once_however_often_its_key_is_pressed(
     back = "Back 30 seconds, to 1 minute 5 seconds."
     expect(page.locator("#said")).to_have_text(back, timeout=WAIT_MS)
     assert announced(page, "seconds, to") == [forward, back], page.evaluate("window.announced")
+    # At the start, back goes only as far as there is: said as it went.
+    put_book_at(bedside, listener, BOOK_ID, 10_000, page)
+    page.get_by_role("button", name="Back 30 seconds").click()
+    expect(page.locator("#said")).to_have_text("Back 10 seconds, to 0 seconds.", timeout=WAIT_MS)
 
 
 def test_the_history_is_not_drawn_again_under_the_keyboards_focus(open_page: OpenPage) -> None:

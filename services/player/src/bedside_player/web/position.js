@@ -505,14 +505,16 @@ const skips = { unanswered: 0, shift: 0 };
 export const skip = (ms) => {
   if (!state.book) return; // nothing to move, and nothing to say
   settleScrub();
-  seekTo(position() + ms, ms);
-  saySkip(ms);
+  const from = position();
+  const goes = clamp(from + ms) - from; // at the book's start or end, less far than pressed
+  seekTo(from + ms, ms).then((moved) => { if (moved && goes) saySkip(goes); });
 };
 
-// A skip moves nothing a screen reader reads, so it is said: how far, and where the book is now. The
-// buttons and the headset's skips too: the same move is heard the same way however it was pressed.
-// Presses in quick succession are said once, as all they went: each said, a screen reader would read
-// them one after another, long after the book got there.
+// A skip moves nothing a screen reader reads, so it is said once the player has taken it (not one
+// refused, or lost to another device's move): how far, and where the book is now. The buttons and
+// the headset's skips too: the same move is heard the same way however it was pressed. Presses in
+// quick succession are said once, as all they went: each said, a screen reader would read them one
+// after another, long after the book got there.
 const SKIPS_SAID_AFTER_MS = 400;
 const skipsToSay = { byMs: 0, timer: 0 };
 function saySkip(ms) {
