@@ -14,6 +14,7 @@ from bedside_contracts.player import (
     PositionReported,
     Seeked,
     SleepTimerSet,
+    device_meant,
 )
 from bedside_contracts.search import ChapterInfo
 from bedside_player.domain.history import LISTENING_BREAK_MS, StoredEvent, entries, lookup
@@ -91,7 +92,7 @@ def by_hand(
             continue
         if request.chapter is not None and e.chapter != request.chapter:
             continue
-        if request.device is not None and e.device != request.device:
+        if request.device is not None and (e.device is None or not device_meant(request.device, e.device)):
             continue
         if request.direction == "forward" and not (e.from_ms is not None and e.position_ms > e.from_ms):
             continue

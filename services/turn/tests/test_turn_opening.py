@@ -72,5 +72,7 @@ def test_is_it_playing_the_last_move_and_the_last_sitting_say_the_opening_too() 
     assert "in the opening at 0:00:40" in speech.playing_now(True, IN_THE_OPENING, CHAPTERS)
     moved = HistoryEntry(seq=3, kind="seeked", position_ms=IN_THE_OPENING, chapter=0, stored_at_ms=0)
     assert "to 0:00:40, in the opening." in last_move(moved, 60_000)
+    on_the_phone = moved.model_copy(update={"device": "iphone-x7k2"})
+    assert "on the iPhone:" in last_move(on_the_phone, 60_000)  # not its made-up name
     stopped = HistoryEntry(seq=4, kind="reported", position_ms=IN_THE_OPENING, chapter=0, stored_at_ms=0)
     assert "in the opening at 0:00:40" in last_listened(moved, stopped, 60_000)

@@ -142,6 +142,37 @@ class Asleep(Contract):
         return abs(position_ms - self.paused_at_ms) <= AUDIO_COMES_TO_REST_MS
 
 
+PAGE_DEVICE_KINDS = {"iphone": "iPhone", "ipad": "iPad", "android": "Android device", "browser": "browser"}
+"""The kinds the page names a device by, ``<kind>-<four letters>`` (``web/state.js``), as said aloud."""
+_KINDS_MEANT = {
+    "phone": {"iphone", "android"},
+    "mobile": {"iphone", "android"},
+    "tablet": {"ipad", "android"},
+    "computer": {"browser"},
+    "laptop": {"browser"},
+    "desktop": {"browser"},
+    **{kind: {kind} for kind in PAGE_DEVICE_KINDS},
+}
+"""The word a listener says for a device ("on my phone") and the kinds of the page's names it means."""
+
+
+def _page_kind(device: str) -> str | None:
+    kind, _, letters = device.partition("-")
+    return kind if kind in PAGE_DEVICE_KINDS and len(letters) == 4 and letters.isalnum() else None
+
+
+def device_meant(said: str, device: str) -> bool:
+    """Whether ``device`` is the one a listener means by ``said``: its name, or the word for its kind
+    when the page made the name ("phone" for "iphone-x7k2")."""
+    return device == said or _page_kind(device) in _KINDS_MEANT.get(said, set())
+
+
+def device_spoken(device: str) -> str:
+    """A device as said aloud: by its kind when the page made its name, else by the name it was given."""
+    kind = _page_kind(device)
+    return PAGE_DEVICE_KINDS[kind] if kind is not None else device
+
+
 MoveCause = Literal["seeked", "pressed", "goto", "undo", "fell_asleep", "paused"]
 """What made a move: a device's seek, a row pressed, a question's goto, an undo, the sleep timer,
 a pause asked for aloud."""

@@ -18,6 +18,7 @@ from bedside_contracts.player import (
     Located,
     LocateRequest,
     PlayerEvent,
+    device_meant,
 )
 from bedside_contracts.search import ChapterInfo, chapter_at
 
@@ -187,7 +188,10 @@ def lookup(items: Iterable[HistoryEntry], request: LocateRequest, now_ms: int) -
         return (
             kind_fits
             and (request.chapter is None or entry.chapter == request.chapter)
-            and (request.device is None or entry.device == request.device)
+            and (
+                request.device is None
+                or (entry.device is not None and device_meant(request.device, entry.device))
+            )
             and (request.direction is None or went(entry) == request.direction)
             and (ends is None or entry.seq in ends)
             and (breaks is None or entry.seq in breaks)

@@ -5,7 +5,7 @@ phone too; the listener hears what moved it, when, and from where, and that "und
 Places are said by the clock and the chapter number, never a title, as the page's history does.
 """
 
-from bedside_contracts.player import HistoryEntry, MoveCause
+from bedside_contracts.player import HistoryEntry, MoveCause, device_spoken
 from bedside_guard import chapter_name, clock
 
 from bedside_turn.domain.lengths import said_ago
@@ -28,7 +28,7 @@ def last_move(moved: HistoryEntry | None, looked_at_ms: int) -> OwnWords:
         return NOT_MOVED
     when = f" {said_ago(looked_at_ms - moved.stored_at_ms)}" if moved.stored_at_ms is not None else ""
     by = _BY[moved.cause] if moved.cause is not None else "a move"
-    on = f" on the {moved.device}" if moved.device else ""
+    on = f" on the {device_spoken(moved.device)}" if moved.device else ""
     came_from = f"from {clock(moved.from_ms)} " if moved.from_ms is not None else ""
     chapter = f", in {chapter_name(moved.chapter)}" if moved.chapter is not None else ""
     return OwnWords(
