@@ -538,6 +538,27 @@ async def test_a_turn_answered_after_its_asker_gave_up_changes_nothing(rig: Rig,
     assert len(rig.player.offers) == offers + 1
 
 
+@pytest.mark.parametrize(
+    ("utterance", "said"),
+    [
+        ("stop in 20 minutes", "I'll stop in 20 minutes."),
+        ("stop at the end of the chapter", "I'll stop at the end of this chapter."),
+        ("cancel the sleep timer", "The sleep timer is off."),
+        ("pause", "Paused."),
+    ],
+)
+async def test_a_timer_or_a_pause_asked_as_if_elsewhere_says_what_it_would_do(
+    rig: Rig, utterance: str, said: str
+) -> None:
+    """A tester: `bedside ask --at ... "stop in 20 minutes"` said only "Preview only: nothing was
+    changed.", not what the timer would have been."""
+    listener = rig.listener_at(HERE)
+    commands = len(rig.player.commands)
+    reply = await rig.ask(listener, utterance, at_ms=HERE)
+    assert (reply.speech, reply.preview) == (f"Preview only (nothing was changed): {said}", True)
+    assert len(rig.player.commands) == commands
+
+
 async def test_a_question_is_noted_as_a_sign_of_someone_awake_but_not_one_asked_as_if_elsewhere(
     rig: Rig,
 ) -> None:

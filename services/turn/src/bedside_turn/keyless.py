@@ -220,12 +220,12 @@ async def _timer_in_minutes(
 
 async def _playback(tools: ToolBox, args: dict[str, object]) -> str:
     """The sleep timer or a pause, through the same tool the model has."""
-    record = await tools.run("playback", args)
+    await tools.run("playback", args)
     if tools.no_chapter is not None:
         return speech.no_chapter_counted(tools.no_chapter)
     done = tools.played
-    if done is None:  # refused before the player was asked (bad minutes), or a preview
-        return speech.TROUBLE if record.refused else speech.PREVIEW_UNCHANGED
+    if done is None:  # refused before the player was asked (bad minutes)
+        return speech.TROUBLE
     if not done.accepted and done.args.chapter is not None and (book := await tools.book_info()):
         return playback.no_named_chapter_end(done.args.chapter, book.chapters)
     return playback.spoken(done)

@@ -405,6 +405,7 @@ class ToolBox:
                 return [NO_CHAPTER_PLAYING if counted is None else no_chapter_line(counted)], [], True
             args = args.model_copy(update={"chapter": counted, "chapter_step": None})
         if self.preview:
+            self.played = playback.PlaybackDone(args, accepted=True, changed=True, previewed=True)
             return playback.preview_lines(args), [], False
         command = playback.command_for(args, self.device)
         changes = True

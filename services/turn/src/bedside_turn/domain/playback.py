@@ -8,7 +8,7 @@ timer it set (``SleepTimer.book_ends_first``), by the one rule the page reads to
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bedside_contracts.player import CancelSleepTimer, ListenerState, Pause, SetSleepTimer, SleepTimer
 from bedside_contracts.search import ChapterInfo
@@ -59,6 +59,8 @@ class PlaybackDone:
     """Listening left until the stop of the timer the player set (its state after the command)."""
     book_ends_first: bool = False
     """The player's word that the timer it set stops at the book's end, before the minutes asked."""
+    previewed: bool = False
+    """Asked as if elsewhere (``bedside ask --at``): what the player would be sent, not sent."""
 
 
 def ends_first(done: PlaybackDone) -> int | None:
@@ -127,6 +129,8 @@ def lines(done: PlaybackDone) -> list[str]:
 
 def spoken(done: PlaybackDone) -> OwnWords:
     """The keyless answer: one short sentence of the turn's own words."""
+    if done.previewed:
+        return OwnWords(f"Preview only (nothing was changed): {spoken(replace(done, previewed=False))}")
     if not done.accepted:
         if done.args.action == "sleep_timer" and done.args.chapter is not None:
             return NO_NAMED_CHAPTER_END

@@ -168,7 +168,6 @@ AT_BOOK_START = OwnWords("You're at the very start of the book.")
 NOTHING_BEFORE_START = OwnWords(f"{AT_BOOK_START.removesuffix('.')}; there's nothing before it.")
 """A jump back from the book's very start, which search refuses: nothing was moved."""
 NO_UNDO = OwnWords("There's no earlier move to undo.")
-PREVIEW_UNCHANGED = OwnWords("Preview only: nothing was changed.")
 PREVIEW_UNDO = OwnWords(
     "Preview only: nothing was moved. Undo puts the book back where it was before its last move."
 )
