@@ -46,7 +46,9 @@ def transcribing_book() -> DoubleBook:
 def hushed_book() -> DoubleBook:
     """The test book as a whole recording in which nothing was heard in chapters 2 and 4 (music, say)."""
     info = book_info()
-    hushed = info.model_copy(update={"id": HUSHED, "estimated": False, "silent_chapters": [2, 4]})
+    hushed = info.model_copy(
+        update={"id": HUSHED, "title": "The Quiet Harbour", "estimated": False, "silent_chapters": [2, 4]}
+    )
     return DoubleBook(hushed, [p for p in passages() if p.chapter not in (2, 4)])
 
 
@@ -536,6 +538,18 @@ async def test_a_turn_answered_after_its_asker_gave_up_changes_nothing(rig: Rig,
     assert (len(rig.player.offers), len(rig.player.commands)) == (offers, commands)
     await rig.ask(listener, "go back 5 minutes", answer_by_ms=wall_clock_ms() + 60_000)  # in time: moves
     assert len(rig.player.offers) == offers + 1
+
+
+async def test_asking_to_play_another_book_by_its_title_says_where_books_are_changed(rig: Rig) -> None:
+    """A tester: "play black beauty" in another book searched that book for the words and offered two
+    places in it."""
+    listener = rig.listener_at(HERE)
+    offers = len(rig.player.offers)
+    for asked in ("play the quiet harbour", "Open The Quiet Harbour please", "listen to quiet harbour"):
+        reply = await rig.ask(listener, asked)
+        assert reply.speech == speech.OTHER_BOOK_ON_THE_PAGE, asked
+    assert len(rig.player.offers) == offers
+    assert (await rig.ask(listener, "play the part where Wren gave Tamsin barley soup")).outcome == "moved"
 
 
 @pytest.mark.parametrize(

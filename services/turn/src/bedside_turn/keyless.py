@@ -4,7 +4,7 @@ from collections.abc import Callable
 from functools import partial
 
 from bedside_contracts.player import LONGEST_SLEEP_MINUTES, LocateRequest, SleepTimer, StateRequest
-from bedside_contracts.search import BookInfo, NameHints, Resolve, Target, chapter_at
+from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target, chapter_at
 from bedside_contracts.turn import WORDS_TAKEN, Direction, Exchange
 from bedside_guard import OPENING_CHAPTER, Passage, names_as_said
 
@@ -28,6 +28,7 @@ from bedside_turn.domain.routing import (
     list_still_meant,
     lists_one_row,
     named_place_args,
+    names_another_book,
     once_more_back,
     other_places,
     place_in_a_chapter,
@@ -35,6 +36,7 @@ from bedside_turn.domain.routing import (
     plausible_ids,
     rows_not_pressed,
     searches_for,
+    title_asked_to_play,
 )
 from bedside_turn.tools import ToolBox
 
@@ -68,6 +70,9 @@ async def run_keyless(
 
 
 async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[Exchange] | None) -> str:
+    if isinstance(intent, intents.FindPlace | intents.Other) and await _names_another_book(tools, utterance):
+        tools.turn.declined = True
+        return speech.OTHER_BOOK_ON_THE_PAGE
     match intent:
         case intents.OtherOne():
             others = rows_not_pressed(earlier or []) or other_places(earlier or [], tools.here_ms)
@@ -340,6 +345,14 @@ async def _find_place(tools: ToolBox, query: str, direction: Direction | None, u
         return await _find_and_offer(tools, query, direction, utterance)
     await tools.run("offer_positions", {"chapter": titled.n})
     return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _names_another_book(tools: ToolBox, utterance: str) -> bool:
+    """``routing.names_another_book``, the library read only for words that ask to play something."""
+    if (asked := title_asked_to_play(utterance)) is None or (book := await tools.book_info()) is None:
+        return False
+    catalog = await tools.backends.catalog(CatalogRequest())
+    return names_another_book(asked, book.title, [b.title for b in catalog.books])
 
 
 async def _offer_again(tools: ToolBox, ids: list[int], nothing: str) -> str:

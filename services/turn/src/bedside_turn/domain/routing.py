@@ -3,13 +3,14 @@
 The router itself (``bedside_turn.keyless``) calls the tools; these say with what.
 """
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bedside_contracts.common import LONGEST_BOOK_MS
 from bedside_contracts.search import BookInfo, ChapterInfo, Hit, chapter_at
 from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Direction, Exchange
-from bedside_guard import MAX_ROWS, ahead_of
+from bedside_guard import MAX_ROWS, ahead_of, words_of
 
 from bedside_turn.domain import intents
 from bedside_turn.domain.chapters import chapter_by_title_alone
@@ -81,6 +82,31 @@ def reads_history(intent: Intent, *, with_model: bool) -> bool:
     """Whether the turn needs the stored exchanges: a model reads them; plain code only for
     "the other one", "take me there" and "the time before that"."""
     return with_model or isinstance(intent, intents.OtherOne | intents.GoThere | intents.EarlierAgain)
+
+
+_PLAY_A_TITLE = re.compile(
+    r"^(?:(?:can|could) you\s+)?(?:please\s+)?(?:play|open|read|listen to|put on|start)\s+(?:me\s+)?"
+    r"(?P<title>.+?)(?:\s+please)?[.!?]?$"
+)
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _title_words(text: str) -> list[str]:
+    return [word for word in words_of(text) if word not in _ARTICLES]
+
+
+def title_asked_to_play(utterance: str) -> list[str] | None:
+    """The words of what ``utterance`` asks to play ("play black beauty"), a title's words without
+    articles; None when it asks nothing of the kind."""
+    asked = _PLAY_A_TITLE.match(utterance.strip().lower())
+    return _title_words(asked["title"]) if asked is not None else None
+
+
+def names_another_book(asked: list[str], this_title: str, titles: Sequence[str]) -> bool:
+    """Whether the words ``title_asked_to_play`` read are the title of a book of the library other
+    than this one: a search of this book for them would offer places in it. The titles are the
+    library's, which the page lists: no spoiler."""
+    return asked != _title_words(this_title) and any(asked == _title_words(title) for title in titles)
 
 
 ANSWERED_WITHIN_MS = 5 * 60_000
