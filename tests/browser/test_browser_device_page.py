@@ -37,7 +37,7 @@ from bedside_lan_testing import CHROMIUM, chromium
 from bedside_player.hub import PING_S
 from bedside_runtime.nats_server import free_port
 from bedside_testing import REPO, RunningSystem, add_listener
-from playwright.sync_api import Browser, Page, Playwright, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, Playwright, Route, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
@@ -322,6 +322,22 @@ def position_of(page: Page) -> int:
 def clock(ms: int) -> str:
     seconds = ms // 1000
     return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+def spoken_clock(ms: int) -> str:
+    """A place in the book as said to a screen reader: "1 minute 5 seconds", not "0:01:05"."""
+    seconds = ms // 1000
+    hours, minutes, rest = seconds // 3600, seconds % 3600 // 60, seconds % 60
+    parts = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in ((hours, "hour"), (minutes, "minute")) if n]
+    if not hours and (rest or not minutes):
+        parts.append(f"{rest} second{'' if rest == 1 else 's'}")
+    return " ".join(parts)
+
+
+def shown_notice(page: Page) -> Locator:
+    """The notice as it is seen, where it names a place in the book: a screen reader is told the place
+    in words instead (read from the part it is shown only to)."""
+    return page.locator("#notice > [aria-hidden='true']")
 
 
 def test_page_shows_the_book_chapter_and_clock(open_page: OpenPage, listener: Listener) -> None:
@@ -623,7 +639,7 @@ def test_an_undo_made_before_another_devices_move_is_refused_and_says_so(
     expect(tablet.get_by_role("button", name="Back to where I was (0:00:00)")).to_be_enabled(timeout=WAIT_MS)
     put_book_at(bedside, listener, BOOK_ID, 90_000)  # another device, whose move the tablet has not seen
     tablet.get_by_role("button", name="Back to where I was (0:00:00)").click()
-    expect(tablet.locator("#notice")).to_have_text(
+    expect(shown_notice(tablet)).to_have_text(
         "Not undone: the book was moved meanwhile, to 0:01:30.", timeout=WAIT_MS
     )
     assert bedside.state(listener.name, listener.token)["position_ms"] == 90_000
@@ -639,7 +655,7 @@ def test_an_undo_on_another_device_is_told_as_going_back_not_as_a_move(open_page
     told = "Back to 0:00:30, where you were before."
     expect(phone.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
     for page in (phone, tablet):
-        expect(page.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
+        expect(shown_notice(page)).to_have_text(told, timeout=WAIT_MS)
 
 
 def test_a_page_opened_while_the_player_is_starting_waits_and_opens_the_book(open_page: OpenPage) -> None:
@@ -1052,9 +1068,7 @@ def test_a_pause_said_aloud_pauses_every_playing_page_and_says_so(
     assert (reply["outcome"], reply["speech"]) == ("answered", "Paused.")
     for page in (phone, speaker):
         expect(page.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
-    expect(speaker.locator("#notice")).to_have_text(
-        re.compile(r"^Paused at \d+:\d\d:\d\d\.$"), timeout=WAIT_MS
-    )
+    expect(shown_notice(speaker)).to_have_text(re.compile(r"^Paused at \d+:\d\d:\d\d\.$"), timeout=WAIT_MS)
     assert bedside.state(listener.name, listener.token)["playing"] is False
 
 
@@ -1074,7 +1088,7 @@ def test_a_pause_said_aloud_lands_where_the_page_had_got_to_not_at_its_last_repo
     assert state["position_ms"] >= 3_000  # the only report said 0:00:00
     expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
     told = f"Paused at {clock(state['position_ms'])}."
-    expect(phone.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
+    expect(shown_notice(phone)).to_have_text(told, timeout=WAIT_MS)
     expect(phone.locator("#pos")).to_have_text(clock(state["position_ms"]))
 
 
@@ -1441,19 +1455,29 @@ def test_a_push_leaves_the_focus_on_the_row_it_was_on(
 
 # ---------------------------------------------------------------- a screen reader at 2am
 # What a screen reader says is what changes in a live region it already has: one added, or shown
-# (display: none before) in the same moment as its text, is not read. The page is watched here for
-# exactly that, and what would be said is gathered in `window.announced`.
+# (display: none before) in the same moment as its text, is not read, and nor is what is hidden from it
+# (aria-hidden). The page is watched here for exactly that, and what would be said is gathered in
+# `window.announced`.
 
 LISTEN_AS_A_SCREEN_READER = """() => {
   const LIVE = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]';
   const inTheTree = () => new Set([...document.querySelectorAll(LIVE)].filter((r) => r.checkVisibility()));
+  const readOut = (region) => {
+    const texts = document.createTreeWalker(region, NodeFilter.SHOW_TEXT);
+    let text = "";
+    while (texts.nextNode()) {
+      const piece = texts.currentNode;
+      if (!piece.parentElement.closest('[aria-hidden="true"]')) text += piece.data;
+    }
+    return text.trim();
+  };
   let before = inTheTree();
   window.announced = [];
   new MutationObserver((changes) => {
     const regions = new Set(changes.map(({ target }) =>
       (target.nodeType === Node.ELEMENT_NODE ? target : target.parentElement)?.closest(LIVE)));
     for (const region of regions) {
-      const text = region?.textContent.trim();
+      const text = region && readOut(region);
       if (text && before.has(region) && region.checkVisibility()) window.announced.push(text);
     }
     before = inTheTree();
@@ -1476,13 +1500,15 @@ def test_the_sleep_timer_is_announced_when_set_or_cancelled_not_as_it_counts_dow
     put_book_at(bedside, listener, BOOK_ID, end - 32_000, phone)
     phone.evaluate(LISTEN_AS_A_SCREEN_READER)
     listener_api(bedside, listener, BOOK_ID, "/sleep-timer", {"device": "speaker", "after": 15})
-    set_words = f"Pausing at the end of the book, at {clock(end)}, in 1 min."
-    expect(phone.locator("#sleep-left")).to_have_text(set_words, timeout=WAIT_MS)
+    expect(phone.locator("#sleep-left")).to_have_text(
+        f"Pausing at the end of the book, at {clock(end)}, in 1 min.", timeout=WAIT_MS
+    )
     phone.get_by_role("button", name="Play").click()
     expect(phone.locator("#sleep-left")).to_contain_text("in under a minute", timeout=WAIT_MS)  # counted down
     listener_api(bedside, listener, BOOK_ID, "/sleep-timer/cancel", {"device": "speaker"})
     expect(phone.locator("#sleep-left")).to_be_empty(timeout=WAIT_MS)
     said = announced(phone, "Pausing") + announced(phone, "Sleep timer")
+    set_words = f"Pausing at the end of the book, at {spoken_clock(end)}, in 1 min."
     assert said == [set_words, "Sleep timer off."], phone.evaluate("window.announced")
 
 
@@ -1540,7 +1566,7 @@ def test_a_place_chosen_on_the_page_is_said_there_as_on_the_other_devices(
 ) -> None:
     """A blind-listener session: a row of a list or an entry of the history pressed moved the book in
     silence on the device that pressed it (only the focus landing on Play was heard), while the
-    other device said "Moved to 0:02:21."."""
+    other device said "Moved to 0:02:21."; and said so, a screen reader read the digits and colons."""
     page = open_page("phone")
     page.evaluate(LISTEN_AS_A_SCREEN_READER)
     page.get_by_role("button", name="Forward 30 seconds").click()
@@ -1552,10 +1578,14 @@ def test_a_place_chosen_on_the_page_is_said_there_as_on_the_other_devices(
     row.press("Enter")
     start = bedside.book_info(listener.token, BOOK_ID)["chapters"][1]["start_ms"]
     expect(page.locator("#pos")).to_have_text(clock(start), timeout=WAIT_MS)
-    page.wait_for_function(f"window.announced.includes('Moved to {clock(start)}.')", timeout=WAIT_MS)
+    page.wait_for_function(f"window.announced.includes('Moved to {spoken_clock(start)}.')", timeout=WAIT_MS)
     entry.press("Enter")
     expect(page.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
-    page.wait_for_function("window.announced.includes('Moved to 0:00:30.')", timeout=WAIT_MS)
+    # seen as the clock shows it, said in words
+    expect(shown_notice(page)).to_have_text("Moved to 0:00:30.", timeout=WAIT_MS)
+    page.wait_for_function("window.announced.includes('Moved to 30 seconds.')", timeout=WAIT_MS)
+    moves = [f"Moved to {spoken_clock(start)}.", "Moved to 30 seconds."]
+    assert announced(page, "Moved to") == moves, page.evaluate("window.announced")
 
 
 def test_a_skip_is_said_in_words_once_however_often_its_key_is_pressed(
@@ -1623,7 +1653,9 @@ def test_a_list_is_announced_once_and_a_row_the_book_plays_past_keeps_the_focus(
     expect(row).to_have_text(re.compile(r"chapter 3, behind you now$"), timeout=WAIT_MS)
     expect(row).to_be_focused()
     (said,) = announced(page, "Go to")  # once, as it came; not again at the redraw
-    assert said.endswith("chapter 3, further on."), page.evaluate("window.announced")
+    assert said == f"Where to? Go to {spoken_clock(start)} chapter 3, further on.", page.evaluate(
+        "window.announced"
+    )
 
 
 def test_a_list_closed_leaves_nothing_of_it_to_be_read(open_page: OpenPage) -> None:
@@ -1695,8 +1727,8 @@ def test_a_notice_is_said_by_a_live_region_already_on_the_page(
     page = open_page("phone")
     page.evaluate(LISTEN_AS_A_SCREEN_READER)
     put_book_at(bedside, listener, BOOK_ID, 30_000, page)  # another device moves the book
-    expect(page.locator("#notice")).to_have_text("Moved to 0:00:30.", timeout=WAIT_MS)
-    assert announced(page, "Moved to") == ["Moved to 0:00:30."], page.evaluate("window.announced")
+    expect(shown_notice(page)).to_have_text("Moved to 0:00:30.", timeout=WAIT_MS)
+    assert announced(page, "Moved to") == ["Moved to 30 seconds."], page.evaluate("window.announced")
 
 
 HEARS_WHO_IS_ORLA = """window.SpeechRecognition = window.webkitSpeechRecognition = class {
@@ -1885,7 +1917,7 @@ def test_a_timer_set_on_one_page_fades_and_pauses_the_playing_one_and_both_offer
         expect(page.locator("#sleep-left")).to_have_text("")
         # A blind-listener session: the device that paused said nothing of it, only the next
         # chapter's heading (the page had ticked past the stop) and then this one's again.
-        said = f"Paused by the sleep timer at {clock(stop)}."
+        said = f"Paused by the sleep timer at {spoken_clock(stop)}."
         page.wait_for_function(f"window.announced.includes({said!r})", timeout=WAIT_MS)
         assert not [text for c in after for text in announced(page, f"Chapter {c['n']}")], page.evaluate(
             "window.announced"
@@ -2121,7 +2153,7 @@ def test_a_sleep_timer_pause_on_another_device_is_told_as_a_pause_not_a_move(
     ran_out = {"device": "speaker", "position_ms": stop, "basis_seq": state["seq"]}
     listener_api(bedside, listener, BOOK_ID, "/sleep-timer/ran-out", ran_out)
     told = f"Paused by the sleep timer at {clock(stop)}."
-    expect(phone.locator("#notice")).to_have_text(told, timeout=WAIT_MS)
+    expect(shown_notice(phone)).to_have_text(told, timeout=WAIT_MS)
     expect_asleep_offer(phone, awake)
     # paused at the end of chapter 1, which the page and its history both name, not chapter 2
     expect(phone.locator("#chapter")).to_have_text("Chapter 1 · The Keeper")

@@ -4,7 +4,9 @@
 import { findState } from "./api.js";
 import { afterCommand, command, position, sayMovedHere, settleScrub } from "./position.js";
 import { DEVICE, state } from "./state.js";
-import { announce, chapterHeading, chapterInSentence, clock, el, notice, redrawKeepingFocus } from "./ui.js";
+import {
+  announce, chapterHeading, chapterInSentence, clock, el, notice, redrawKeepingFocus, spokenClock,
+} from "./ui.js";
 
 // Every state carries the list: draw it again only when it changed (a new list, or a row the book
 // has played past), keeping the focus on the row it was on: the listener's Enter presses a row.
@@ -38,11 +40,15 @@ function announceNewList(rows) {
   if (list === announcedList) return;
   announcedList = list;
   if (!rows.length) { announce(""); return; } // gone: nothing of it is left to be read
-  const said = [...el.rows.querySelectorAll(".row")].map(rowWords).join("; ");
+  const buttons = [...el.rows.querySelectorAll(".row")];
+  const said = buttons.map((button, index) => rowWords(button, rows[index])).join("; ");
   announce(`Where to? ${said.replace(/[.\s]+$/, "")}.`);
 }
 
-const rowWords = (button) => [...button.children].map((part) => part.textContent.trim()).join(" ");
+// A row as it reads, its time in words: "0:12:32" is read out as digits and colons.
+const rowWords = (button, row) => [...button.children].map((part) => (
+  part.classList.contains("time") ? spokenClock(row.start_ms) : part.textContent.trim()
+)).join(" ");
 
 function span(className, text) {
   const s = document.createElement("span");

@@ -119,7 +119,7 @@ function recordingFailed() {
     audioPlaced = false;
     setPosition(lost.heard);
     notice(state.playing
-      ? `The recording stopped at ${clock(lost.heard)}: it could not be fetched. Trying again…`
+      ? (time) => `The recording stopped at ${time(lost.heard)}: it could not be fetched. Trying again…`
       : "The recording could not be fetched. Trying again…", 0);
     if (state.playing) {
       setPlaying(false);
@@ -172,7 +172,8 @@ async function recordingBack() {
   } else if (playOn) {
     setPlaying(true);
     report();
-    notice(`The recording is back; playing on from ${clock(position())}.`);
+    const from = position(); // taken once, so the place shown and the place said are the same
+    notice((time) => `The recording is back; playing on from ${time(from)}.`);
   } else {
     notice("The recording is back. Press play to carry on.");
   }
@@ -327,7 +328,7 @@ export function adopt(next, { force = false, why = "" } = {}) {
     followers.jumped(next.position_ms, back);
   }
   if (playingChanges && next.playing) setPlaying(true);
-  if (why && (moved || far)) notice(moved ? movedWords(next, why) : `${why} ${clock(next.position_ms)}.`);
+  if (why && (moved || far)) notice(moved ? movedWords(next, why) : placeWords(why, next.position_ms));
   // The state's timer first: drawn at the new place with the old one, a page would take the old stop
   // as reached and pause there.
   followers.adopted(next);
@@ -349,14 +350,17 @@ export function showUndo(toMs = state.undo.toMs) {
 // and a pause asked for aloud as a pause (ADR 46).
 function movedWords(next, why) {
   if (next.last_move_cause === "undo") return undoneWords(next.position_ms);
-  if (next.last_move_cause === "paused") return `Paused at ${clock(next.position_ms)}.`;
+  if (next.last_move_cause === "paused") return placeWords("Paused at", next.position_ms);
   if (pausedBySleep(next.last_move_cause)) return sleepPauseWords(next.position_ms);
-  return `${why} ${clock(next.position_ms)}.`;
+  return placeWords(why, next.position_ms);
 }
 
-export const sleepPauseWords = (ms) => `Paused by the sleep timer at ${clock(ms)}.`;
+// A notice of a place in the book, made with its time as shown or as said (see `notice`).
+const placeWords = (why, ms) => (time) => `${why} ${time(ms)}.`;
 
-export const undoneWords = (ms) => `Back to ${clock(ms)}, where you were before.`;
+export const sleepPauseWords = (ms) => placeWords("Paused by the sleep timer at", ms);
+
+export const undoneWords = (ms) => (time) => `Back to ${time(ms)}, where you were before.`;
 
 function sameWord(next) {
   const word = state.serverWord;
@@ -574,7 +578,7 @@ export async function seekTo(ms, by = null) {
 // A place chosen on this page is said here as the other devices say it (in the dark the focus moving
 // on is all that would be heard): where the player put it, unless another move has come since.
 export function sayMovedHere(got) {
-  if (got && (got.last_move_seq || 0) >= state.lastMoveSeq) notice(`Moved to ${clock(got.position_ms)}.`);
+  if (got && (got.last_move_seq || 0) >= state.lastMoveSeq) notice(placeWords("Moved to", got.position_ms));
 }
 
 // The listener chose another book: the one they leave stops on every device, not on this one alone (a

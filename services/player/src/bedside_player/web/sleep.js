@@ -8,7 +8,7 @@ import {
   afterCommand, command, ours, position, report, sayMovedHere, seekTo, setPlaying, setPosition, sleepPauseWords,
 } from "./position.js";
 import { DEVICE, state } from "./state.js";
-import { announce, chapterInSentence, clock, el, notice, showLink } from "./ui.js";
+import { announce, chapterInSentence, clock, el, notice, showLink, spokenClock } from "./ui.js";
 
 const FADE_MS = 20_000;
 const DIM = 0.6;
@@ -41,7 +41,7 @@ function announceTimer(timer, endedInPause) {
   // the pause says so itself (a notice), and the timer it ended is no longer there to be read
   if (endedInPause) announce("");
   if (first || endedInPause) return;
-  announce(timer ? timerWords(timer, position()) : "Sleep timer off.");
+  announce(timer ? timerWords(timer, position(), spokenClock) : "Sleep timer off.");
 }
 
 // A state from the player: its timer and its newest asleep fact replace what the page had.
@@ -174,10 +174,11 @@ function fadeTo(fraction) {
 // What the timer says it will do. A stop in minutes that the book's end cut short is said as the
 // end of the book, with what is truly left: "after 23 min more of listening" with 22:26 of book
 // left promised listening the book does not have. Whether it was cut short is the player's word
-// (`book_ends_first`, the rule the turn reads too), not a sum of the page's own.
-function timerWords(timer, pos) {
+// (`book_ends_first`, the rule the turn reads too), not a sum of the page's own. `time`: the stop as
+// shown (clock) or said (spokenClock).
+function timerWords(timer, pos, time) {
   if (!timer) return "";
-  const at = clock(timer.stop_at_ms);
+  const at = time(timer.stop_at_ms);
   if (timer.after === "chapter_end" && timer.chapter != null) {
     return `Pausing at the end of ${chapterInSentence(timer.chapter)}, at ${at}.`; // named aloud ("…of chapter 3")
   }
@@ -196,7 +197,7 @@ function timerWords(timer, pos) {
 
 function renderTimer(timer, pos) {
   const sleep = state.sleep;
-  const text = timerWords(timer, pos);
+  const text = timerWords(timer, pos, clock);
   if (el.sleepLeft.textContent !== text) el.sleepLeft.textContent = text;
   const chosen = chosenChip(timer);
   for (const b of document.querySelectorAll("[data-sleep]")) {

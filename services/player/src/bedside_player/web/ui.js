@@ -52,12 +52,27 @@ export function chapterInSentence(n) {
 }
 
 // The notice is a live region that stays on the page (empty, it takes no room): one shown in the
-// same moment as its text is not read by a screen reader.
+// same moment as its text is not read by a screen reader. One naming a place in the book is given as
+// `(time) => text`: shown with the place as the clock shows it, and read with it in words, as
+// "0:05:03" is read out as digits and colons.
 let noticeTimer = 0;
 export function notice(text, ms = 6000) {
-  el.notice.textContent = text;
+  if (typeof text === "function") {
+    const shown = span(text(clock), { "aria-hidden": "true" });
+    const said = span(text(spokenClock), { class: "visually-hidden" });
+    el.notice.replaceChildren(shown, said);
+  } else {
+    el.notice.textContent = text;
+  }
   clearTimeout(noticeTimer);
   if (text && ms) noticeTimer = setTimeout(() => { el.notice.textContent = ""; }, ms);
+}
+
+function span(text, attributes) {
+  const s = document.createElement("span");
+  s.textContent = text;
+  for (const [name, value] of Object.entries(attributes)) s.setAttribute(name, value);
+  return s;
 }
 
 // What is said once, when it happens, rather than read each time what is shown changes (the sleep
