@@ -518,6 +518,10 @@ async def test_a_chapter_in_which_nothing_was_heard_is_gone_to_and_said_to_have_
     for asked in ("what happened in this chapter?", "what happens in chapter 2?"):
         told = await rig.ask(in_it, asked, book=HUSHED)
         assert told.speech == recaps.NO_WORDS_HEARD, asked
+    in_it_again = rig.listener_at(two.start_ms + 40_000, book=HUSHED)
+    for asked in ("skip to the end of this chapter", "go to the end of chapter 2"):  # it has no closing words
+        told = await rig.ask(in_it_again, asked, book=HUSHED)
+        assert (told.outcome, told.speech) == ("refused", speech.NO_END_WITHOUT_WORDS), asked
     the_end = await rig.ask(after_it, "go to the end of the book", book=HUSHED)
     assert the_end.rows == ["0:04:00, further on (covered)"]  # the last words, not the music after
     before_it = rig.listener_at(two.start_ms - 10_000, book=HUSHED)

@@ -437,6 +437,8 @@ async def _named_place(tools: ToolBox, intent: Intent, utterance: str) -> str:
         return speech.no_chapter_counted(tools.no_chapter)
     if tools.at_chapter_end:
         return speech.AT_CHAPTER_END
+    if tools.no_end_without_words:
+        return speech.NO_END_WITHOUT_WORDS
     if tools.already_at == "chapter_start":
         return speech.AT_CHAPTER_START
     if tools.already_at == "book_start":

@@ -56,6 +56,7 @@ from bedside_turn.domain.tool_results import (
     ALREADY_AT,
     ALREADY_AT_CHAPTER_END,
     NO_CHAPTER_PLAYING,
+    NO_END_WITHOUT_WORDS,
     NO_MATCH,
     NO_WORDS_IN_SPAN,
     NOT_TRANSCRIBED_IN_SPAN,
@@ -115,6 +116,9 @@ class ToolBox:
     at_chapter_end: bool = False
     """The end of the chapter was asked for from inside its closing passage (refused): for the
     keyless router's answer."""
+    no_end_without_words: bool = False
+    """The end of a chapter in which nothing was heard was asked for (refused: it has no closing
+    passage): for the keyless router's answer."""
     already_at: AlreadyAt | None = None
     """The place asked for is where the book is (refused): the start of the chapter playing or of
     the book before any of it was heard, or a place from the history. For the keyless router's answer."""
@@ -130,7 +134,7 @@ class ToolBox:
         if moved is not None and not self.preview:
             self.here_ms = moved.start_ms
         self.hits, self.recalled, self.unheard_names, self.unheard_in_query = [], [], [], []
-        self.asks_later = self.not_transcribed_here = self.at_chapter_end = False
+        self.asks_later = self.not_transcribed_here = self.at_chapter_end = self.no_end_without_words = False
         self.recapped = self.no_chapter = self.already_at = None
 
     def say_what_was_done(self) -> OwnWords | None:
@@ -302,6 +306,14 @@ class ToolBox:
             return self._already_at(start)
         if ending:
             at_end, ended = await self._end_meant(ended)
+            if (
+                ended is not None
+                and (book := await self.book_info()) is not None
+                and ended in book.silent_chapters
+            ):
+                self.no_end_without_words = True
+                self.turn.note_offer("refused", [])
+                return [NO_END_WITHOUT_WORDS], [], True
             # From inside the closing passage (or the pause after it) its start is behind: an offer
             # would move the book back. Else the chapter's end is offered as the chapter named, so a
             # row for it ahead says "end of chapter 3" (search resolves it as that chapter's closing

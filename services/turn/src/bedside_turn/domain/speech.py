@@ -168,6 +168,9 @@ AT_BOOK_START = OwnWords("You're at the very start of the book.")
 NOTHING_BEFORE_START = OwnWords(f"{AT_BOOK_START.removesuffix('.')}; there's nothing before it.")
 """A jump back from the book's very start, which search refuses: nothing was moved."""
 NO_UNDO = OwnWords("There's no earlier move to undo.")
+NO_END_WITHOUT_WORDS = OwnWords(
+    'No words were heard in that chapter, so it has no end to go to; say "next chapter" to go past it.'
+)
 PREVIEW_UNDO = OwnWords(
     "Preview only: nothing was moved. Undo puts the book back where it was before its last move."
 )

@@ -77,6 +77,10 @@ def no_chapter_line(beyond: NoSuchChapter) -> str:
 NO_CHAPTER_PLAYING = (
     "Refused: the chapter playing could not be placed in the book. Say you could not find it."
 )
+NO_END_WITHOUT_WORDS = (
+    "Refused: no words were heard in that chapter (music or silence, perhaps), so it has no closing passage"
+    ' to go to. Tell them so, and that "next chapter" goes past it.'
+)
 ALREADY_AT_CHAPTER_END = (
     "Refused: they are already in the closing passage of the chapter playing. Tell them they are at "
     "its end already."
