@@ -27,6 +27,7 @@ PAUSED = "lamplight-paused"
 LEAD_IN = "lamplight-lead-in"
 TRANSCRIBING = "lamplight-transcribing"
 HUSHED = "lamplight-hushed"
+IN_PARTS = "lamplight-in-parts"
 
 
 def transcribing_book() -> DoubleBook:
@@ -50,6 +51,15 @@ def hushed_book() -> DoubleBook:
         update={"id": HUSHED, "title": "The Quiet Harbour", "estimated": False, "silent_chapters": [2, 4]}
     )
     return DoubleBook(hushed, [p for p in passages() if p.chapter not in (2, 4)])
+
+
+def book_in_parts() -> DoubleBook:
+    """The test book with its chapters titled as parts: "Part 1" to "Part 4"."""
+    info = book_info()
+    parts = [c.model_copy(update={"title": f"Part {c.n}"}) for c in info.chapters]
+    titled = {c.n: c.title for c in parts}
+    read = [p.model_copy(update={"chapter_title": titled[p.chapter]}) for p in passages()]
+    return DoubleBook(info.model_copy(update={"id": IN_PARTS, "chapters": parts}), read)
 
 
 def paused_book() -> DoubleBook:
@@ -77,6 +87,7 @@ async def rig(nats_url: str) -> AsyncIterator[Rig]:
             LEAD_IN: DoubleBook(*lead_in_book(LEAD_IN)),
             TRANSCRIBING: transcribing_book(),
             HUSHED: hushed_book(),
+            IN_PARTS: book_in_parts(),
         },
     )
     try:
@@ -542,6 +553,22 @@ async def test_a_turn_answered_after_its_asker_gave_up_changes_nothing(rig: Rig,
     assert (len(rig.player.offers), len(rig.player.commands)) == (offers, commands)
     await rig.ask(listener, "go back 5 minutes", answer_by_ms=wall_clock_ms() + 60_000)  # in time: moves
     assert len(rig.player.offers) == offers + 1
+
+
+async def test_a_book_in_parts_is_asked_about_by_part(rig: Rig) -> None:
+    """A tester, in a book titled in parts ("Part 1", "Part 2"): "go to part 2" was not understood, and
+    "what happened in part 1?" was told it had not come up."""
+    listener = rig.listener_at(HERE, book=IN_PARTS)
+    went = await rig.ask(listener, "go back to part 1", book=IN_PARTS)
+    assert (went.outcome, position(rig, listener, IN_PARTS)) == ("moved", 0)
+    recap = await rig.ask(rig.listener_at(HERE, book=IN_PARTS), "what happened in Part One?", book=IN_PARTS)
+    assert recap.speech.startswith('In chapter 1, "Part 1": At '), recap.speech
+    found = await rig.ask(
+        rig.listener_at(HERE, book=IN_PARTS),
+        "take me back to the part where Wren gave Tamsin barley soup",
+        book=IN_PARTS,
+    )
+    assert found.outcome == "moved"  # a part that is no number stays a word
 
 
 async def test_asking_to_play_another_book_by_its_title_says_where_books_are_changed(rig: Rig) -> None:

@@ -1,7 +1,7 @@
 """Which found places the keyless router offers (``routing.plausible_ids``, ``other_places``): plain code."""
 
 import pytest
-from bedside_contracts.search import Hit
+from bedside_contracts.search import ChapterInfo, Hit
 from bedside_contracts.turn import AskedBack, Direction, Exchange, PlaceRef, ToolCallRecord
 from bedside_guard import Candidate, ahead_of
 from bedside_turn.domain import intents
@@ -9,10 +9,12 @@ from bedside_turn.domain.routing import (
     ANSWERED_WITHIN_MS,
     MIN_SCORE,
     asked_how_long,
+    chapters_called,
     other_places,
     places_named,
     plausible_ids,
     rows_not_pressed,
+    said_as_chapters,
     searches_for,
     way_said,
 )
@@ -195,3 +197,28 @@ def test_only_the_turn_straight_after_for_how_long_and_soon_is_its_answer() -> N
     assert not asked_how_long([asked, where], 60_000)
     assert not asked_how_long([], 60_000)
     assert not asked_how_long([asked.model_copy(update={"answered_at_ms": None})], 60_000)  # stored before
+
+
+def test_a_book_whose_chapters_are_called_parts_is_asked_about_by_part() -> None:
+    """A tester, in a book of two parts titled "Part 1" and "Part 2": "go to part 2" was not understood
+    and "what happened in part 1?" was told it had not come up."""
+    parts = [
+        ChapterInfo(n=n, title=f"Part {n}", start_ms=n * 60_000, end_ms=(n + 1) * 60_000) for n in (1, 2)
+    ]
+    assert chapters_called(parts) == "part"
+    assert chapters_called([*parts, ChapterInfo(n=3, title="The End", start_ms=0, end_ms=1)]) is None
+    assert chapters_called([ChapterInfo(n=1, title="Part 2", start_ms=0, end_ms=1)]) is None  # not its number
+    assert (
+        chapters_called(
+            [
+                ChapterInfo(n=n, title=f"BOOK {roman}", start_ms=0, end_ms=1)
+                for n, roman in [(1, "I"), (2, "II")]
+            ]
+        )
+        == "book"
+    )
+    assert said_as_chapters("go to part 2", "part") == "go to chapter 2"
+    assert said_as_chapters("what happened in Part Two?", "part") == "what happened in chapter Two?"
+    assert (
+        said_as_chapters("play the part where the ice cracks", "part") == "play the part where the ice cracks"
+    )

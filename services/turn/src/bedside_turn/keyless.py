@@ -22,11 +22,13 @@ from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.routing import (
     PastTheChapterEnd,
     chapter_asked_by_title,
+    chapters_called,
     clock_position,
     earlier_args,
     last_lookup,
     list_still_meant,
     lists_one_row,
+    may_name_chapters_otherwise,
     named_place_args,
     names_another_book,
     once_more_back,
@@ -35,6 +37,7 @@ from bedside_turn.domain.routing import (
     places_named,
     plausible_ids,
     rows_not_pressed,
+    said_as_chapters,
     searches_for,
     title_asked_to_play,
 )
@@ -63,7 +66,10 @@ async def run_keyless(
 ) -> str:
     """Route ``utterance`` to the tools and say what came of it. A move is said with the time it came
     to, the listener's position: the model reads later only that the book was moved (DESIGN rule 4)."""
-    said = await _route(tools, utterance, intent or intents.read(utterance), earlier)
+    intent = intent or intents.read(utterance)
+    if isinstance(intent, intents.Other | intents.Question | intents.FindPlace):
+        utterance, intent = await _chapters_by_their_own_name(tools, utterance, intent)
+    said = await _route(tools, utterance, intent, earlier)
     if tools.turn.told is None:
         tools.turn.told = tools.told_by_moving()
     return said
@@ -345,6 +351,17 @@ async def _find_place(tools: ToolBox, query: str, direction: Direction | None, u
         return await _find_and_offer(tools, query, direction, utterance)
     await tools.run("offer_positions", {"chapter": titled.n})
     return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _chapters_by_their_own_name(tools: ToolBox, utterance: str, intent: Intent) -> tuple[str, Intent]:
+    """In a book whose titles call its chapters parts (``routing.chapters_called``), "go to part 2" is
+    read as "go to chapter 2"; the book's titles are read only for words that may be such a name."""
+    if not may_name_chapters_otherwise(utterance) or (book := await tools.book_info()) is None:
+        return utterance, intent
+    if (called := chapters_called(book.chapters)) is None:
+        return utterance, intent
+    said = said_as_chapters(utterance, called)
+    return (said, intents.read(said)) if said != utterance else (utterance, intent)
 
 
 async def _names_another_book(tools: ToolBox, utterance: str) -> bool:

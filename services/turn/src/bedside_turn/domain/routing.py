@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from bedside_contracts.common import LONGEST_BOOK_MS
 from bedside_contracts.search import BookInfo, ChapterInfo, Hit, chapter_at
 from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Direction, Exchange
-from bedside_guard import MAX_ROWS, ahead_of, words_of
+from bedside_guard import MAX_ROWS, OPENING_CHAPTER, ahead_of, words_of
 
-from bedside_turn.domain import intents
+from bedside_turn.domain import intents, numbers
 from bedside_turn.domain.chapters import chapter_by_title_alone
 from bedside_turn.domain.intents import Intent
 
@@ -107,6 +107,50 @@ def names_another_book(asked: list[str], this_title: str, titles: Sequence[str])
     than this one: a search of this book for them would offer places in it. The titles are the
     library's, which the page lists: no spoiler."""
     return asked != _title_words(this_title) and any(asked == _title_words(title) for title in titles)
+
+
+_CHAPTER_WORDS = "part|book|section|volume|letter|stave"
+_TITLED_BY_NUMBER = re.compile(rf"^({_CHAPTER_WORDS})\s+(\w+)$", re.IGNORECASE)
+_NAMED_BY_NUMBER = re.compile(rf"\b({_CHAPTER_WORDS})(?=\s+(\w+))", re.IGNORECASE)
+
+
+def _number_said(word: str) -> int | None:
+    """A chapter's number as a title or a listener writes it: digits, words or a Roman numeral."""
+    if word.isdigit():
+        return int(word)
+    try:
+        return int(numbers.number_of(word.lower()))
+    except (KeyError, ValueError):
+        return numbers.roman_value(word.lower()) if word.lower() != "i" or word == "I" else None
+
+
+def chapters_called(chapters: Sequence[ChapterInfo]) -> str | None:
+    """The word a book's own titles call its chapters ("Part 2", "Book IV"), when every chapter past
+    the opening is titled by that one word and its own number: a listener says "part 2" for it."""
+    called: set[str] = set()
+    for chapter in (c for c in chapters if c.n != OPENING_CHAPTER):
+        titled = _TITLED_BY_NUMBER.match(chapter.title.strip())
+        if titled is None or _number_said(titled[2]) != chapter.n:
+            return None
+        called.add(titled[1].lower())
+    return called.pop() if len(called) == 1 else None
+
+
+def may_name_chapters_otherwise(utterance: str) -> bool:
+    """Whether ``utterance`` has a word a book may call its chapters by, before a number
+    (``chapters_called``), so that the book's titles are worth reading."""
+    return any(_number_said(said[2]) is not None for said in _NAMED_BY_NUMBER.finditer(utterance))
+
+
+def said_as_chapters(utterance: str, called: str) -> str:
+    """``utterance`` with the book's word for its chapters, before a number, read as "chapter"
+    ("go to part 2"); the word otherwise stays ("the part where the ice cracks")."""
+
+    def chapter_if_numbered(said: re.Match[str]) -> str:
+        numbered = said[1].lower() == called and _number_said(said[2]) is not None
+        return "chapter" if numbered else said[1]
+
+    return _NAMED_BY_NUMBER.sub(chapter_if_numbered, utterance)
 
 
 ANSWERED_WITHIN_MS = 5 * 60_000
