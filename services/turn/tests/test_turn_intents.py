@@ -961,6 +961,9 @@ def test_a_bare_number_after_the_words_of_a_timer_is_minutes(utterance: str, int
         ("the end of chapter 3", intents.SleepTimer("chapter_end", chapter=3)),
         ("two more chapters", intents.SleepTimer("chapter_end", chapter_step=2)),
         ("two chapters", intents.SleepTimer("chapter_end", chapter_step=1)),
+        # a review: "the end" was a move to the end of the book, "till the end" no answer
+        ("the end", intents.SleepTimer("chapter_end")),
+        ("till the end", intents.SleepTimer("chapter_end")),
     ],
 )
 def test_a_length_said_alone_is_the_timer_the_whole_sentence_sets(

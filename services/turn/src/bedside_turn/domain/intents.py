@@ -2053,7 +2053,7 @@ _LENGTH_ALONE = re.compile(
     r"^(?:(?:ok(?:ay)?|oh|just|about|around|maybe|say|for|in|after)\s+)*"
     r"(?:(?:at|to|till|until)\s+(?=(?:the\s+)?end\b))?"  # only before an end: "at 11" is a time of day
     rf"(?P<length>{_AMOUNT}|{_BARE_NUMBER_SAID}|{_NUMBER_SAID}\s+(?:more\s+)?chapters?"
-    rf"|(?:the\s+)?end\s+of\s+(?:(?:the|this)\s+)?(?:next\s+)?chapter(?:\s+{_NUMBER_SAID})?)"
+    rf"|(?:the\s+)?end\s+of\s+(?:(?:the|this)\s+)?(?:next\s+)?chapter(?:\s+{_NUMBER_SAID})?|(?:the\s+)?end)"
     r"(?:\s+(?:please|thanks|thank you))?$"
 )
 """A length of listening and nothing more: "20 minutes", "20", "the end of the chapter"."""
@@ -2064,7 +2064,12 @@ def timer_length_alone(utterance: str) -> SleepTimer | None:
     the answer to "For how long?" (``routing.asked_how_long``). Said at any other time, the words keep
     their own reading ("the end of the chapter" is a move there)."""
     said = _LENGTH_ALONE.match(normalise(utterance))
-    timer = read_playback(f"stop after {said['length']}") if said else None
+    # "the end" alone is the chapter's, as "stop at the end" is; "stop after the end" is no timer
+    timer = (
+        read_playback(f"stop {'at' if said['length'].endswith('end') else 'after'} {said['length']}")
+        if said
+        else None
+    )
     return timer if isinstance(timer, SleepTimer) else None
 
 
