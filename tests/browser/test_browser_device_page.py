@@ -1719,6 +1719,23 @@ def test_arrows_on_the_book_picker_only_browse_and_open_opens_the_book_chosen(op
     page.wait_for_url(re.compile(rf"[?&]book={re.escape(chosen)}\b"), timeout=WAIT_MS)
 
 
+def test_open_pressed_from_the_keyboard_leaves_the_focus_on_the_book_chosen(open_page: OpenPage) -> None:
+    """A blind-listener session: Open, turned off while the book it opens is switched to, dropped the
+    keyboard's focus to the page until the new book came."""
+    page = open_page("phone")
+    leaving = SlowRequests(page, re.compile(r".*/pause$"))  # the book left stops first: caught there
+    picker = page.get_by_label("Choose a book")
+    picker.select_option(AUDIO_BOOK_ID)
+    opening = page.get_by_role("button", name="Open", exact=True)
+    opening.press("Enter")
+    try:
+        expect(opening).to_be_disabled()  # one switch at a time
+        expect(picker).to_be_focused()  # which names the book being opened
+    finally:
+        leaving.let_go()
+    page.wait_for_url(re.compile(rf"[?&]book={AUDIO_BOOK_ID}\b"), timeout=WAIT_MS)
+
+
 def test_a_notice_is_said_by_a_live_region_already_on_the_page(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -3,7 +3,7 @@
 import { api, bookPath, refusal } from "./api.js";
 import { oursAnswered, playAudio, position, render, report } from "./position.js";
 import { state } from "./state.js";
-import { chapterHeading, el } from "./ui.js";
+import { chapterHeading, el, setOff } from "./ui.js";
 
 export function chapterAt(ms) {
   let found = null;
@@ -143,9 +143,11 @@ function offerBooks(nothingChosen) {
 }
 
 // The picker only chooses and Open opens: a select changes at every arrow key, and a listener with a
-// screen reader arrows through the books to hear their names. Open is on once another book is chosen.
+// screen reader arrows through the books to hear their names. Open is on once another book is chosen,
+// and off once pressed: one switch at a time, as a second would carry the timer twice.
+let opening = false;
 function offerOpening() {
-  el.bookOpen.disabled = !el.bookPick.value || el.bookPick.value === state.bookId;
+  el.bookOpen.disabled = opening || !el.bookPick.value || el.bookPick.value === state.bookId;
 }
 
 let beforeSwitching = async (_book) => {};
@@ -172,8 +174,10 @@ export async function pickBook() {
   if (!state.bookId && listed.length) state.bookId = await bookListenedTo(listed);
   el.bookPick.addEventListener("change", offerOpening);
   el.bookOpen.addEventListener("click", () => {
-    // one switch at a time: a second would carry the timer twice
-    el.bookPick.disabled = el.bookOpen.disabled = true;
+    opening = true;
+    // The picker stays on and takes the focus, naming the book being opened: with both turned off,
+    // the focus fell to the page until the new book came.
+    setOff(el.bookOpen, true, el.bookPick);
     switchTo(el.bookPick.value);
   });
   if (listed.length > 1) offerBooks(false);
