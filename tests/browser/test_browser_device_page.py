@@ -617,13 +617,24 @@ def test_undo_pressed_twice_at_once_goes_back_once(
     phone = open_page("phone")
     for _ in range(2):
         phone.get_by_role("button", name="Forward 30 seconds").click()
-    undo = phone.get_by_role("button", name="Back to where I was (0:00:30)")
+    undo = phone.get_by_role("button", name="Back to where I was, at 30 seconds")
     expect(undo).to_be_enabled(timeout=WAIT_MS)
+    expect(undo).to_have_text("Back to where I was (0:00:30)")  # shown as the clock shows it
     phone.evaluate("() => { const b = document.getElementById('undo'); b.click(); b.click(); }")
     expect(phone.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
     phone.wait_for_function("!window.bedside.busy", timeout=WAIT_MS)
     assert bedside.state(listener.name, listener.token)["position_ms"] == 30_000
     expect(phone.locator("#pos")).to_have_text("0:00:30")
+
+
+def test_a_history_entry_is_named_with_its_time_in_words(open_page: OpenPage) -> None:
+    """A helper's reading of the page: an entry of the history was named "Go to 0:00:30, ...", which a
+    screen reader reads out as digits and colons when it takes the focus."""
+    page = open_page("phone")
+    page.get_by_role("button", name="Forward 30 seconds").click()
+    entry = page.locator("#history button").filter(has_text="you moved").filter(has_text="0:00:30")
+    named = re.compile(r"^Go to 30 seconds, you moved")
+    expect(entry).to_have_attribute("aria-label", named, timeout=WAIT_MS)
 
 
 def test_an_undo_made_before_another_devices_move_is_refused_and_says_so(
@@ -636,9 +647,10 @@ def test_an_undo_made_before_another_devices_move_is_refused_and_says_so(
         before_opening=lambda page: page.route(re.compile(r".*/events$"), lambda route: route.abort()),
     )
     tablet.get_by_role("button", name="Forward 30 seconds").click()
-    expect(tablet.get_by_role("button", name="Back to where I was (0:00:00)")).to_be_enabled(timeout=WAIT_MS)
+    undo = tablet.get_by_role("button", name="Back to where I was, at 0 seconds")
+    expect(undo).to_be_enabled(timeout=WAIT_MS)
     put_book_at(bedside, listener, BOOK_ID, 90_000)  # another device, whose move the tablet has not seen
-    tablet.get_by_role("button", name="Back to where I was (0:00:00)").click()
+    undo.click()
     expect(shown_notice(tablet)).to_have_text(
         "Not undone: the book was moved meanwhile, to 0:01:30.", timeout=WAIT_MS
     )
@@ -1420,7 +1432,7 @@ def test_undo_pressed_from_the_keyboard_leaves_the_focus_on_the_page_s_controls(
     the keyboard's focus to the page, where a screen reader starts again from the top."""
     page = open_page("keyboard")
     page.get_by_role("button", name="Forward 30 seconds").click()
-    undo = page.get_by_role("button", name=re.compile(r"^Back to where I was \("))
+    undo = page.get_by_role("button", name=re.compile(r"^Back to where I was, at "))
     expect(undo).to_be_enabled(timeout=WAIT_MS)
     undo.press("Enter")
     expect(page.locator("#pos")).to_have_text("0:00:00", timeout=WAIT_MS)

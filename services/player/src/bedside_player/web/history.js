@@ -5,7 +5,7 @@ import {
   afterCommand, command, position, sayMovedHere, seekTo, settleScrub, showUndo, undoneWords,
 } from "./position.js";
 import { clamp, DEVICE, HISTORY_FETCH, state } from "./state.js";
-import { chapterHeading, clock, el, notice } from "./ui.js";
+import { chapterHeading, clock, el, notice, spokenClock } from "./ui.js";
 
 const KIND = {
   reported: "listening", seeked: "you moved", moved: "moved by a question", goto: "moved by a question",
@@ -72,7 +72,8 @@ function describe(button) {
   bits.push(storedWhen(entry.stored_at_ms));
   const what = bits.filter(Boolean).join(" · ");
   button.querySelector(".what").textContent = what;
-  button.setAttribute("aria-label", `Go to ${clock(entry.position_ms || 0)}, ${what}`);
+  // read in words when it takes the focus: "0:00:30" is read out as digits and colons
+  button.setAttribute("aria-label", `Go to ${spokenClock(entry.position_ms || 0)}, ${what}`);
 }
 
 // Once the book has moved back, the entries drawn name no chapter by a title now ahead: described

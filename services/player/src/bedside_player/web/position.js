@@ -343,6 +343,9 @@ export function showUndo(toMs = state.undo.toMs) {
   state.undo.toMs = toMs;
   setOff(el.undo, toMs === null || state.undo.sending, el.play);
   el.undo.textContent = toMs === null ? "Back to where I was" : `Back to where I was (${clock(toMs)})`;
+  // named in words for a screen reader, which reads "0:00:30" out as digits and colons
+  if (toMs === null) el.undo.removeAttribute("aria-label");
+  else el.undo.setAttribute("aria-label", `Back to where I was, at ${spokenClock(toMs)}`);
 }
 
 // What a move says, told by what made it (the state's last_move_cause), the same on every
