@@ -637,6 +637,17 @@ def test_a_history_entry_is_named_with_its_time_in_words(open_page: OpenPage) ->
     expect(entry).to_have_attribute("aria-label", named, timeout=WAIT_MS)
 
 
+def test_a_row_of_the_list_is_named_with_its_time_in_words(open_page: OpenPage) -> None:
+    """A helper's reading of the page: a row taking the focus was read "Go to 0:01:58 ...", digits and
+    colons, though the list was announced in words when it came."""
+    page = open_page("phone")
+    ask(page, "go to chapter 2")
+    row = page.locator("#rows .row")
+    expect(row).to_have_count(1, timeout=WAIT_MS)
+    expect(row).to_have_text(re.compile(r"^Go to \d+:\d\d:\d\dchapter 2, further on$"))  # shown as the clock
+    expect(row).to_have_attribute("aria-label", re.compile(r"^Go to (\d+ \w+ )+chapter 2, further on$"))
+
+
 def test_an_undo_made_before_another_devices_move_is_refused_and_says_so(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

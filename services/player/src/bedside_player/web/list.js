@@ -40,12 +40,12 @@ function announceNewList(rows) {
   if (list === announcedList) return;
   announcedList = list;
   if (!rows.length) { announce(""); return; } // gone: nothing of it is left to be read
-  const buttons = [...el.rows.querySelectorAll(".row")];
-  const said = buttons.map((button, index) => rowWords(button, rows[index])).join("; ");
+  const said = [...el.rows.querySelectorAll(".row")].map((button) => button.getAttribute("aria-label")).join("; ");
   announce(`Where to? ${said.replace(/[.\s]+$/, "")}.`);
 }
 
-// A row as it reads, its time in words: "0:12:32" is read out as digits and colons.
+// A row as it reads, its time in words (its name, and the list announced): "0:12:32" is read out as
+// digits and colons.
 const rowWords = (button, row) => [...button.children].map((part) => (
   part.classList.contains("time") ? spokenClock(row.start_ms) : part.textContent.trim()
 )).join(" ");
@@ -73,6 +73,7 @@ function rowButton(row, index) {
     if (heading) b.append(span("title", heading));
     if (row.words) b.append(span("words", row.words));
   }
+  b.setAttribute("aria-label", rowWords(b, row));
   b.addEventListener("click", () => pressRow(index));
   return b;
 }
