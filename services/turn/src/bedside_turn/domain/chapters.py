@@ -104,7 +104,7 @@ def already_at_its_end(closing_passage: Passage, here_ms: int) -> bool:
 _ARTICLES = frozenset({"a", "an", "the"})
 
 
-def _title_words(text: str) -> tuple[str, ...]:
+def title_words(text: str) -> tuple[str, ...]:
     """A title's words as a listener may say them: any case, no punctuation, articles optional."""
     return tuple(word for word in words_of(text) if word not in _ARTICLES)
 
@@ -117,11 +117,11 @@ def titled_chapter(chapters: Sequence[ChapterInfo], said: str, here_ms: int) -> 
     every answer give a chapter not yet reached its number alone), so a move by one would confirm
     what the book holds further on. Those are found as any described moment is.
     """
-    wanted = _loose(_title_words(said))
+    wanted = _loose(title_words(said))
     if not wanted:
         return None
     heard = [c for c in chapters if not ahead_of(c.start_ms, here_ms)]
-    titles = {c.n: _loose(_title_words(own_title(c.n, c.title) or "")) for c in heard}
+    titles = {c.n: _loose(title_words(own_title(c.n, c.title) or "")) for c in heard}
     exact = [c for c in heard if titles[c.n] == wanted]
     holding = [c for c in heard if titles[c.n] and set(wanted) <= set(titles[c.n])]
     matched = exact or holding
@@ -142,11 +142,11 @@ def chapter_by_title_alone(chapters: Sequence[ChapterInfo], said: str, here_ms: 
     A title ahead stays a moment to find, as in ``titled_chapter``."""
     asked = _PLEASE.sub("", said.lower().strip())
     part = _START_OF.sub("", asked)
-    wanted = _loose(_title_words(part))
+    wanted = _loose(title_words(part))
     if not wanted:
         return None
     heard = [c for c in chapters if not ahead_of(c.start_ms, here_ms)]
-    titles = {c.n: _loose(_title_words(own_title(c.n, c.title) or "")) for c in heard}
+    titles = {c.n: _loose(title_words(own_title(c.n, c.title) or "")) for c in heard}
     matched = [c for c in heard if titles[c.n] == wanted]
     if not matched and part != asked and len(wanted) >= RUN_OF_TITLE_WORDS:
         matched = [c for c in heard if _holds_run(titles[c.n], wanted)]

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from bedside_contracts.common import LONGEST_BOOK_MS
 from bedside_contracts.search import BookInfo, ChapterInfo, Hit, chapter_at
 from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Direction, Exchange
-from bedside_guard import MAX_ROWS, OPENING_CHAPTER, ahead_of, words_of
+from bedside_guard import MAX_ROWS, OPENING_CHAPTER, ahead_of
 
 from bedside_turn.domain import intents, numbers
-from bedside_turn.domain.chapters import chapter_by_title_alone
+from bedside_turn.domain.chapters import chapter_by_title_alone, title_words
 from bedside_turn.domain.intents import Intent
 
 MIN_SCORE = 0.0325
@@ -88,25 +88,20 @@ _PLAY_A_TITLE = re.compile(
     r"^(?:(?:can|could) you\s+)?(?:please\s+)?(?:play|open|read|listen to|put on|start)\s+(?:me\s+)?"
     r"(?P<title>.+?)(?:\s+please)?[.!?]?$"
 )
-_ARTICLES = frozenset({"a", "an", "the"})
 
 
-def _title_words(text: str) -> list[str]:
-    return [word for word in words_of(text) if word not in _ARTICLES]
-
-
-def title_asked_to_play(utterance: str) -> list[str] | None:
+def title_asked_to_play(utterance: str) -> tuple[str, ...] | None:
     """The words of what ``utterance`` asks to play ("play black beauty"), a title's words without
     articles; None when it asks nothing of the kind."""
     asked = _PLAY_A_TITLE.match(utterance.strip().lower())
-    return _title_words(asked["title"]) if asked is not None else None
+    return title_words(asked["title"]) if asked is not None else None
 
 
-def names_another_book(asked: list[str], this_title: str, titles: Sequence[str]) -> bool:
+def names_another_book(asked: tuple[str, ...], this_title: str, titles: Sequence[str]) -> bool:
     """Whether the words ``title_asked_to_play`` read are the title of a book of the library other
     than this one: a search of this book for them would offer places in it. The titles are the
     library's, which the page lists: no spoiler."""
-    return asked != _title_words(this_title) and any(asked == _title_words(title) for title in titles)
+    return asked != title_words(this_title) and any(asked == title_words(title) for title in titles)
 
 
 _CHAPTER_WORDS = "part|book|section|volume|letter|stave"
