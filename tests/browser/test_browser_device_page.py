@@ -2408,6 +2408,32 @@ def test_history_shows_where_the_last_playing_device_left_the_book(
     expect(newest).to_contain_text("paused when the last device went away", timeout=WAIT_MS)
 
 
+def test_history_names_a_device_as_a_listener_would(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A listener session: a move made on the phone showed as "on iphone-x7k2", a name the page
+    made up and nobody says."""
+    page = open_page("browser-ab12")
+    for device, ms in (("iphone-x7k2", 30_000), ("browser-zz99", 60_000), ("speaker", 90_000)):
+        put_book_at(bedside, listener, BOOK_ID, ms, page)
+        listener_api(
+            bedside,
+            listener,
+            BOOK_ID,
+            "/seek",
+            {
+                "device": device,
+                "position_ms": ms + 1_000,
+                "basis_seq": bedside.state(listener.name, listener.token, BOOK_ID)["seq"],
+            },
+        )
+    history = page.locator("#history")
+    for said in ("on the iPhone", "on another browser", "on the speaker"):
+        expect(history).to_contain_text(said, timeout=WAIT_MS)
+    expect(history).not_to_contain_text("x7k2")
+    expect(history).not_to_contain_text("zz99")
+
+
 def test_a_page_opened_without_a_book_opens_the_one_being_listened_to(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

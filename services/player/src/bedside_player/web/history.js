@@ -4,7 +4,7 @@ import { chapterTitle } from "./book.js";
 import {
   afterCommand, command, position, sayMovedHere, seekTo, settleScrub, showUndo, undoneWords,
 } from "./position.js";
-import { clamp, DEVICE, HISTORY_FETCH, state } from "./state.js";
+import { clamp, DEVICE, deviceSaid, HISTORY_FETCH, state } from "./state.js";
 import { chapterHeading, clock, el, notice, spokenClock } from "./ui.js";
 
 const KIND = {
@@ -68,7 +68,7 @@ function describe(button) {
   const title = entry.chapter != null ? chapterTitle(entry.chapter) : null;
   const bits = [kindLabel(entry)];
   if (entry.chapter != null) bits.push(chapterHeading(entry.chapter, title, "ch."));
-  if (entry.device) bits.push(entry.device === DEVICE ? "here" : `on ${entry.device}`);
+  if (entry.device) bits.push(entry.device === DEVICE ? "here" : `on ${deviceSaid(entry.device)}`);
   bits.push(storedWhen(entry.stored_at_ms));
   const what = bits.filter(Boolean).join(" · ");
   button.querySelector(".what").textContent = what;

@@ -51,12 +51,28 @@ function deviceName() {
   return newDeviceName();
 }
 
+// The kinds of device the page names itself by, and each as said aloud (the player's contracts
+// read the names back the same way: PAGE_DEVICE_KINDS).
+const DEVICE_KINDS = { iphone: "iPhone", ipad: "iPad", android: "Android device", browser: "browser" };
+const kindOf = (name) => {
+  const [kind, letters, ...rest] = name.split("-");
+  return Object.hasOwn(DEVICE_KINDS, kind) && /^[a-z0-9]{4}$/i.test(letters || "") && !rest.length ? kind : null;
+};
+
 function newDeviceName() {
   const ua = navigator.userAgent;
   const kind = /iPhone/.test(ua) ? "iphone" : /iPad/.test(ua) ? "ipad" : /Android/.test(ua) ? "android" : "browser";
   const made = `${kind}-${Math.random().toString(36).slice(2, 6)}`;
   try { sessionStorage.setItem(DEVICE_KEY, made); } catch { /* private mode */ }
   return made;
+}
+
+// Another device as a listener says it: "the iPhone", "another browser" when this is one too,
+// never the letters that only keep two tabs apart.
+export function deviceSaid(name) {
+  const kind = kindOf(name);
+  if (kind === null) return `the ${name}`;
+  return kind === kindOf(DEVICE) ? `another ${DEVICE_KINDS[kind]}` : `the ${DEVICE_KINDS[kind]}`;
 }
 
 // A duplicated tab copies the tab's session storage, and with it the name: two tabs would be one
