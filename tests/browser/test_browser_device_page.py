@@ -1911,9 +1911,12 @@ def fading(page: Page, audio: bool) -> None:
 
 
 def expect_asleep_offer(page: Page, asleep_at_ms: int) -> None:
+    """Shown with the time's digits, and named in words for a screen reader, which reads the digits
+    as a time of day."""
     offer = page.locator("#asleep")
     expect(offer).to_be_visible(timeout=WAIT_MS)
     expect(offer).to_contain_text(f"fallen asleep around {clock(asleep_at_ms)}")
+    expect(offer).to_have_accessible_name(re.compile(f"fallen asleep around {spoken_clock(asleep_at_ms)}\\b"))
 
 
 @pytest.mark.parametrize("mode", ["minutes", "chapter_end"])

@@ -8,7 +8,7 @@ import {
   afterCommand, command, ours, position, report, sayMovedHere, seekTo, setPlaying, setPosition, sleepPauseWords,
 } from "./position.js";
 import { DEVICE, state } from "./state.js";
-import { announce, chapterInSentence, clock, el, notice, showLink, spokenClock } from "./ui.js";
+import { announce, chapterInSentence, clock, el, notice, showAndSay, showLink, spokenClock } from "./ui.js";
 
 const FADE_MS = 20_000;
 const DIM = 0.6;
@@ -240,8 +240,8 @@ function renderOffer() {
   }
   const ch = chapterAt(asleep.asleep_at_ms);
   const where = ch ? ` in ${chapterInSentence(ch.n)}` : "";
-  const text = `You seem to have fallen asleep around ${clock(asleep.asleep_at_ms)}${where}. Go back there?`;
-  if (el.asleepText.textContent !== text) el.asleepText.textContent = text;
+  const text = (time) => `You seem to have fallen asleep around ${time(asleep.asleep_at_ms)}${where}. Go back there?`;
+  if (el.asleepText.firstChild?.textContent !== text(clock)) showAndSay(el.asleepText, text); // drawn again each tick
   if (el.asleep.hidden) {
     el.asleep.hidden = false;
     el.asleep.scrollIntoView({ block: "nearest" });

@@ -57,15 +57,16 @@ export function chapterInSentence(n) {
 // "0:05:03" is read out as digits and colons.
 let noticeTimer = 0;
 export function notice(text, ms = 6000) {
-  if (typeof text === "function") {
-    const shown = span(text(clock), { "aria-hidden": "true" });
-    const said = span(text(spokenClock), { class: "visually-hidden" });
-    el.notice.replaceChildren(shown, said);
-  } else {
-    el.notice.textContent = text;
-  }
+  if (typeof text === "function") showAndSay(el.notice, text);
+  else el.notice.textContent = text;
   clearTimeout(noticeTimer);
   if (text && ms) noticeTimer = setTimeout(() => { el.notice.textContent = ""; }, ms);
+}
+
+// Puts `text`, a `(time) => text`, in `element`: seen with the clock's digits, read with the time in
+// words.
+export function showAndSay(element, text) {
+  element.replaceChildren(span(text(clock), { "aria-hidden": "true" }), span(text(spokenClock), { class: "visually-hidden" }));
 }
 
 function span(text, attributes) {
