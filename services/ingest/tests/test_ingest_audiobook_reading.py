@@ -146,6 +146,24 @@ def test_audio_before_the_first_marker_is_the_opening_as_an_ebooks_front_matter_
     ]
 
 
+def test_markers_out_of_order_or_sharing_a_start_are_read_in_the_order_of_their_times() -> None:
+    """ID3 lets an mp3's CHAP frames lie in any order (its table of contents orders them, and
+    taggers such as mutagen write them so), and FFmpeg gives them as they lie: a marker ran to
+    the next one in the file, so a chapter ended before it began and the job failed on it."""
+    markers = (
+        Marker("Two", 20_000, 30_000),
+        Marker("Three", 30_000, 40_000),
+        Marker("One", 0, 20_000),
+        Marker("One again", 0, 20_000),
+    )
+    book = audiobook_of([TrackInfo("book.mp3", 40_000, markers, {})], Path("book.mp3"))
+    assert [(c.n, c.title, c.file_start_ms, c.file_end_ms) for c in book.chapters] == [
+        (1, "One", 0, 20_000),
+        (2, "Two", 20_000, 30_000),
+        (3, "Three", 30_000, 40_000),
+    ]
+
+
 def test_the_credits_before_a_recordings_chapter_one_are_its_opening() -> None:
     """An m4b's markers often run "Opening Credits", "Chapter 1", ... "End Credits": numbered in
     order, "go to chapter 3" found the marker "Chapter 2"."""

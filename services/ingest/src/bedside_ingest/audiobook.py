@@ -149,7 +149,12 @@ def _chapters_of(track: TrackInfo, first_n: int, book_start_ms: int) -> list[Aud
         for m in track.markers
         if m.start_ms < track.duration_ms
     ]
-    markers = [m for m in markers if m.end_ms > m.start_ms]
+    # By their times, not as the file lists them (an mp3's CHAP frames may lie in any order), and
+    # one chapter for each start: a marker runs to the next one, so one sharing its start is empty.
+    by_start: dict[int, Marker] = {}
+    for m in sorted((m for m in markers if m.end_ms > m.start_ms), key=lambda m: m.start_ms):
+        by_start.setdefault(m.start_ms, m)
+    markers = list(by_start.values())
     if not markers:
         title = track.tags.get("title", "").strip() or _file_title(track.path)
         return [AudioChapter(first_n, title, track.path, 0, track.duration_ms, book_start_ms)]
