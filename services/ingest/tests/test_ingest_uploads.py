@@ -24,3 +24,16 @@ from bedside_ingest.uploads import local_name
 )
 def test_a_sent_name_keeps_its_last_part_and_suffix_and_nothing_unsafe(sent: str, kept: str) -> None:
     assert local_name(sent) == kept
+
+
+@pytest.mark.parametrize(
+    "sent", ["Война и мир, читает " + "Иванов " * 30 + ".mp3", "三体" * 60 + ".m4b", "é" * 255]
+)
+def test_a_sent_name_fits_a_file_name_on_disk_and_keeps_its_suffix(sent: str) -> None:
+    """A name of 255 characters may be 510 or 765 bytes, and a disk takes 255 bytes of a name: a
+    long Cyrillic or Chinese name was taken, and asking for its book failed ("File name too long")
+    with a 503 every time."""
+    kept = local_name(sent)
+    stem, suffix = sent.rsplit(".", 1) if "." in sent else (sent, "")
+    assert len(kept.encode()) <= 255
+    assert kept == stem[: len(kept) - len(suffix) - bool(suffix)] + ("." if suffix else "") + suffix

@@ -25,6 +25,8 @@ UNTAKEN_TTL_S = 24 * 3600.0
 """An upload no book was made of within a day (the page closed midway) is dropped by the server."""
 
 _UNSAFE = re.compile(r"[^\w .,'()&+-]")
+NAME_MAX_BYTES = 255
+"""The longest file name a disk takes (ext4, APFS, NTFS): bytes, not characters."""
 
 
 def local_name(filename: str) -> str:
@@ -34,8 +36,12 @@ def local_name(filename: str) -> str:
     stem, dot, suffix = _UNSAFE.sub("_", unicodedata.normalize("NFC", last)).rpartition(".")
     if not dot:
         stem, suffix = suffix, ""
-    stem = stem.strip(" .") or "upload"
-    return f"{stem}.{suffix}" if suffix.strip(" ") else stem
+    tail = f".{suffix}" if suffix.strip(" ") else ""
+    tail = tail if len(tail.encode()) < NAME_MAX_BYTES else ""  # no suffix a book is read by
+    stem = stem.strip(" .")
+    while len(f"{stem}{tail}".encode()) > NAME_MAX_BYTES:  # 255 characters may be 765 bytes
+        stem = stem[:-1].rstrip(" .")
+    return f"{stem or 'upload'}{tail}"
 
 
 def job_of(sent: UploadedFile) -> str:
