@@ -185,6 +185,24 @@ async def test_another_recording_of_the_same_file_name_is_another_book_and_the_s
         house.stop()
 
 
+async def test_one_upload_sent_as_both_files_is_refused_and_nothing_of_it_kept(
+    nats_url: str, tmp_path: Path
+) -> None:
+    """The same upload named as the recording and as its e-book was taken twice and deleted twice:
+    the second delete failed, the page was told 503 ("the service failed to answer") every time,
+    and the taken file stayed on ingest's disk with no job to account for it."""
+    house = await asyncio.to_thread(split_house, nats_url, ("ingest",))
+    try:
+        async with await device(house.player, "both-files") as http:
+            sent = await send_file(http, "Book.m4b", b"\x00" * 64)
+            refused = await http.post("/api/books/added", json={"recording": sent, "ebook": sent})
+            assert refused.status_code == 422, refused.text
+            assert "is not an e-book (.epub .txt .md, or a JSON book)" in refused.json()["detail"]
+            assert list((house.back.data_dir / "uploads").iterdir()) == []
+    finally:
+        await asyncio.to_thread(house.stop)
+
+
 async def test_what_cannot_become_a_book_is_refused_with_its_reason(nats_url: str, tmp_path: Path) -> None:
     house = await asyncio.to_thread(split_house, nats_url, ("ingest",))
     system = house.player

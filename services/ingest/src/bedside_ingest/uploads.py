@@ -88,9 +88,10 @@ class Uploads:
         except BaseException:
             self.forget(job)
             raise
-        for sent in (recording, ebook):
-            if sent is not None:
-                await self._bucket.delete(sent.upload)
+        # Each object once: a request naming one upload as both files (taken twice, to one path)
+        # failed here on the second delete, answered nothing and left the taken file behind.
+        for upload in dict.fromkeys(sent.upload for sent in (recording, ebook) if sent is not None):
+            await self._bucket.delete(upload)
         return taken, taken_ebook
 
     async def _take(self, job: str, sent: UploadedFile) -> Path:
