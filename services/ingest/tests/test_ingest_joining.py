@@ -1,8 +1,10 @@
 """A folder's tracks joined into one recording: packets copied when the codecs allow, else
 transcoded; chapters placed where each track's audio is in the joined file; joined once."""
 
+from fractions import Fraction
 from pathlib import Path
 
+import av
 import numpy as np
 import pytest
 from bedside_audiobooks import Speech, need_espeak, sample_chapters, speak_book, write_tracks
@@ -58,6 +60,43 @@ def test_each_chapter_starts_where_its_track_is_in_the_joined_file(
     )
     assert joined.stat().st_mtime_ns == modified  # joined once
     assert not list((tmp_path / "audio").glob("*.partial"))
+
+
+def _as_mp3_at(path: Path, rate: int) -> None:
+    """The track re-encoded as an mp3 at another sample rate, as a folder's intro often is."""
+    samples = (decode_span(path, 0, 10**9) * 32767).astype(np.int16)
+    picks = (np.arange(len(samples) * rate // SAMPLE_RATE) * SAMPLE_RATE // rate).astype(np.int64)
+    with av.open(str(path), "w", format="mp3") as out:
+        stream = out.add_stream("mp3", rate=rate, layout="mono")
+        assert isinstance(stream, av.AudioStream)
+        for begin in range(0, len(picks), 1152):
+            chunk = samples[picks[begin : begin + 1152]].reshape(1, -1)
+            frame = av.AudioFrame.from_ndarray(chunk, format="s16", layout="mono")
+            frame.sample_rate, frame.pts, frame.time_base = rate, begin, Fraction(1, rate)
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode(None):
+            out.mux(packet)
+
+
+@pytest.mark.parametrize("mixed", ["mp3 at two rates", "mp3 and flac"])
+def test_mp3_tracks_transcoded_are_joined_on_one_clock(speech: Speech, tmp_path: Path, mixed: str) -> None:
+    """A decoded mp3 frame keeps its demuxer's time base (1/14112000), and its samples were counted
+    in it: tracks at two rates were refused ("its tracks cannot be joined ... returned 22"), and an
+    mp3 beside a flac made a file that said it was 0.16 s long for 45 s of audio."""
+    folder = tmp_path / "book"
+    if mixed == "mp3 and flac":
+        tracks = write_tracks(folder, speech, suffix=".flac")
+        (first := write_tracks(tmp_path / "mp3", speech)[0]).rename(folder / first.name)
+        tracks[0].unlink()
+    else:
+        _as_mp3_at(write_tracks(folder, speech)[0], 44_100)
+    book = keep_joined(read_audiobook(folder), tmp_path / "audio")
+    assert book.joined is not None
+    with av.open(book.joined) as joined:
+        assert joined.duration is not None
+        said_ms = joined.duration // 1000
+    assert said_ms == pytest.approx(book.duration_ms, abs=100)
 
 
 def test_a_single_file_is_served_as_it_is(speech: Speech, tmp_path: Path) -> None:

@@ -84,7 +84,9 @@ def _transcode(paths: Sequence[Path], out: Path, plan: JoinPlan) -> list[int]:
                 frames = [*track.decode(track.streams.audio[0]), None]
                 for frame in frames:
                     for piece in resampler.resample(frame):
-                        piece.pts = written
+                        # Counted in samples on the joined clock: a piece keeps its track's time
+                        # base (an mp3's 1/14112000), which made the samples count 640 times less.
+                        piece.pts, piece.time_base = written, Fraction(1, plan.rate)
                         written += piece.samples
                         for packet in stream.encode(piece):
                             joined.mux(packet)
