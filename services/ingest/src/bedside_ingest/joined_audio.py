@@ -30,8 +30,9 @@ from bedside_ingest.transcribe import audio_fingerprint
 
 JOINED = "the recording's tracks joined as one"
 """How a refusal for want of room names the file this module writes."""
-JOINED_KEY = "joined tracks"
-"""What the fingerprint of a joined file is taken with (in place of a model's name)."""
+JOINED_KEY = "joined tracks on one clock"
+"""What the fingerprint of a joined file is taken with (in place of a model's name). Changed when
+transcoded tracks were first counted on the joined clock: a file joined before is not taken again."""
 
 
 def track_format(path: Path) -> TrackFormat:
