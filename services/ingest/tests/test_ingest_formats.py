@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from bedside_ingest.chunking import chapter_infos, chunk_book
+from bedside_ingest.errors import BadInput
 from bedside_ingest.reader import read_book
 from bedside_testing import corpus_file
 from ebooklib import epub
@@ -213,6 +214,43 @@ def test_epub(tmp_path: Path) -> None:
     assert (book.title, book.author, book.estimated) == ("A Tiny EPUB", "An Author", True)
     assert [(c.n, c.title) for c in book.chapters] == [(1, "Part 1"), (2, "Part 2")]
     assert [u.text for u in book.chapters[1].units] == ["Sentence 2 is here.", "Another one."]
+
+
+ENCRYPTION = """<?xml version="1.0"?>
+<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container"
+    xmlns:enc="http://www.w3.org/2001/04/xmlenc#">
+  <enc:EncryptedData>
+    <enc:EncryptionMethod Algorithm="{algorithm}"/>
+    <enc:CipherData><enc:CipherReference URI="{uri}"/></enc:CipherData>
+  </enc:EncryptedData>
+</encryption>"""
+
+
+def with_encryption(path: Path, algorithm: str, uri: str, garble: bool) -> Path:
+    """The EPUB at ``path`` with ``uri`` listed as encrypted, as a DRM-protected one lists its pages
+    (and as a DRM-free one lists the fonts it obfuscates); ``garble``: the page's bytes scrambled."""
+    out = path.with_name(f"locked-{path.name}")
+    with zipfile.ZipFile(path) as source, zipfile.ZipFile(out, "w") as locked:
+        for item in source.infolist():
+            data = source.read(item)
+            if garble and item.filename == uri:
+                data = bytes((b * 167 + 13) % 256 for b in data) + bytes(range(128, 256))
+            locked.writestr(item, data)
+        locked.writestr("META-INF/encryption.xml", ENCRYPTION.format(algorithm=algorithm, uri=uri))
+    return out
+
+
+def test_an_epub_whose_pages_are_encrypted_is_refused_as_drm(tmp_path: Path) -> None:
+    """A DRM-protected EPUB (Adobe, Apple, Readium LCP) lists its encrypted pages in
+    META-INF/encryption.xml. It was read as a book of its ciphertext (mojibake passages), and given
+    with its recording it was "an e-book that does not match this recording: 0%"."""
+    plain = write_epub(tmp_path / "tiny.epub", "A Tiny EPUB", "An Author", ["<p>Sentence one is here.</p>"])
+    aes = "http://www.w3.org/2001/04/xmlenc#aes128-cbc"
+    with pytest.raises(BadInput, match=r"locked-tiny\.epub: is protected by DRM \(its pages are encrypted\)"):
+        read_book(with_encryption(plain, aes, "EPUB/p1.xhtml", garble=True))
+    font = "http://www.idpf.org/2008/embedding"  # obfuscated fonts: a DRM-free book, read as before
+    book = read_book(with_encryption(plain, font, "EPUB/fonts/serif.otf", garble=False))
+    assert [u.text for u in book.chapters[0].units] == ["Sentence one is here."]
 
 
 def test_a_footnote_is_not_read_as_part_of_the_story(tmp_path: Path) -> None:

@@ -3,8 +3,10 @@ titled by its first heading (else its table-of-contents entry, else its <title>)
 """
 
 import warnings
+import zipfile
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import ebooklib
 from ebooklib import epub
@@ -33,7 +35,39 @@ def _metadata(book: Any, name: str) -> str:
     return str(values[0][0]) if values else ""
 
 
+DRM_REASON = (
+    "is protected by DRM (its pages are encrypted); Bedside cannot read it. "
+    "Use an EPUB without DRM, or the book's text (.txt)"
+)
+FONT_OBFUSCATION = frozenset({"http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"})
+"""How a DRM-free EPUB hides the fonts it embeds: listed as encrypted, its text is not."""
+_XMLENC = "{http://www.w3.org/2001/04/xmlenc#}"
+
+
+def encrypted_pages(path: Path) -> list[str]:
+    """The pages (not fonts) an EPUB's META-INF/encryption.xml lists as encrypted: a DRM-protected
+    book's (Adobe, Apple, Readium LCP) are its text."""
+    try:
+        with zipfile.ZipFile(path) as package:
+            listed = package.read("META-INF/encryption.xml")
+        root = ElementTree.fromstring(listed)
+    except (OSError, KeyError, zipfile.BadZipFile, ElementTree.ParseError):
+        return []  # none listed, or a package ebooklib refuses in its own words
+    pages = []
+    for data in root.iter(f"{_XMLENC}EncryptedData"):
+        method = data.find(f"{_XMLENC}EncryptionMethod")
+        reference = data.find(f"{_XMLENC}CipherData/{_XMLENC}CipherReference")
+        if reference is None or (method is not None and method.get("Algorithm") in FONT_OBFUSCATION):
+            continue
+        uri = reference.get("URI", "")
+        if uri.lower().endswith((".xhtml", ".html", ".htm", ".xml")):
+            pages.append(uri)
+    return pages
+
+
 def read_epub(path: Path) -> Book:
+    if encrypted_pages(path):
+        raise BadInput(path, DRM_REASON)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ebooklib warns about its own future defaults
