@@ -1,7 +1,9 @@
 """Reading audiobooks: chapters from markers or tracks, tags, decoding, and the refusals."""
 
+import re
 from pathlib import Path
 
+import av
 import numpy as np
 import pytest
 from bedside_audiobooks import (
@@ -276,6 +278,30 @@ def test_a_truncated_file_is_refused_not_half_read(speech: Speech, tmp_path: Pat
     cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
     with pytest.raises(BadInput, match=r"cut\.m4b: cannot be read as audio"):
         read_audiobook(cut)  # the m4b's index (moov) is at its end, so the cut file has none
+
+
+FASTSTART = {"movflags": "+faststart"}
+"""The index (moov) before the audio, as many tools write an m4b, so it plays while it downloads."""
+
+
+def test_an_m4b_indexed_at_its_start_and_cut_short_says_where(speech: Speech, tmp_path: Path) -> None:
+    """An m4b whose index (moov) is at its start keeps it when a download stops: it is read whole,
+    and decoding fails where its audio ends. The reason was FFmpeg's: "cannot be decoded
+    (corrupt?): [Errno 1094995529] Invalid data found when processing input:
+    'avcodec_send_packet()'"."""
+    written, whole = write_audiobook(tmp_path / "written.m4b", speech), tmp_path / "whole.m4b"
+    with av.open(str(written)) as source, av.open(str(whole), "w", format="ipod", options=FASTSTART) as out:
+        stream = out.add_stream_from_template(source.streams.audio[0])
+        for packet in source.demux(source.streams.audio[0]):
+            if packet.dts is not None:
+                packet.stream = stream
+                out.mux(packet)
+    cut = tmp_path / "cut.m4b"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    with pytest.raises(BadInput) as refused:
+        decode_span(cut, 0, read_audiobook(cut).duration_ms)
+    said = refused.value.problem
+    assert re.fullmatch(r"cannot be decoded after \d:\d\d:\d\d: it is damaged there, or cut short", said)
 
 
 @pytest.mark.parametrize("marked", [True, False])

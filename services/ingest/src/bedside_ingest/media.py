@@ -13,6 +13,7 @@ import numpy.typing as npt
 import structlog
 from av.audio.stream import AudioStream
 from av.container import InputContainer
+from bedside_guard import clock
 
 from bedside_ingest.accepted import is_audio_name, refuse_unreadable_audio
 from bedside_ingest.audiobook import (
@@ -127,10 +128,17 @@ def _blocks(path: Path, start_ms: int, end_ms: int) -> Iterator[npt.NDArray[np.f
 
 
 def _decoded_blocks(path: Path, start_ms: int, end_ms: int) -> Iterator[npt.NDArray[np.float32]]:
+    decoded = 0  # samples
     try:
-        yield from (block for block in _blocks(path, start_ms, end_ms) if len(block))
+        for block in _blocks(path, start_ms, end_ms):
+            if len(block):
+                decoded += len(block)
+                yield block
     except av.FFmpegError as error:
-        raise BadInput(path, f"cannot be decoded (corrupt?): {error}") from None
+        # FFmpeg's words ("avcodec_send_packet()") tell a listener nothing; where it stopped does.
+        log.info("undecodable audio", path=str(path), error=str(error))
+        at = clock(start_ms + decoded * 1000 // SAMPLE_RATE)
+        raise BadInput(path, f"cannot be decoded after {at}: it is damaged there, or cut short") from None
 
 
 def decode_span(path: Path, start_ms: int, end_ms: int) -> npt.NDArray[np.float32]:
