@@ -69,6 +69,20 @@ def test_a_folder_is_a_chapter_per_track_in_track_order(speech: Speech, tmp_path
     assert all(c.file_start_ms == 0 for c in book.chapters)
 
 
+def test_the_hidden_files_a_mac_leaves_beside_tracks_are_not_tracks(speech: Speech, tmp_path: Path) -> None:
+    """A Mac copying to a USB stick, an exFAT disk or a share writes "._name" (AppleDouble) beside
+    each file, and .DS_Store: the whole folder was refused ("._01.mp3: cannot be read as audio")."""
+    folder = tmp_path / "lantern"
+    paths = write_tracks(folder, speech, album="The Lantern at Gull Point")
+    for path in paths:
+        (folder / f"._{path.name}").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X" + bytes(4000))
+    (folder / ".DS_Store").write_bytes(b"\x00\x00\x00\x01Bud1" + bytes(2000))
+    (folder / "._CD 1").mkdir()
+    book = read_audiobook(folder)
+    assert [c.title for c in book.chapters] == [c.title for c in speech.chapters]
+    assert sorted(book.files) == sorted(str(p) for p in paths)
+
+
 def test_a_folder_ripped_from_discs_is_read_disc_by_disc(speech: Speech, tmp_path: Path) -> None:
     """Each disc's tracks numbered from 1 again, in folders named as a ripper names them."""
     folder = tmp_path / "lantern"

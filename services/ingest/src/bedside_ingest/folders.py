@@ -32,9 +32,15 @@ def files_in(folder: Path) -> list[Path]:
     disc by disc. Other folders in it are not this book's: a library's folder of books is no book."""
     if sync_maps(_own_files(folder)):
         return _own_files(folder)
-    discs = sorted((p for p in folder.iterdir() if p.is_dir() and is_disc_folder(p.name)), key=by_name)
+    discs = sorted((p for p in _shown(folder) if p.is_dir() and is_disc_folder(p.name)), key=by_name)
     return _own_files(folder) + [track for disc in discs for track in _own_files(disc)]
 
 
+def _shown(folder: Path) -> Iterable[Path]:
+    """A folder's entries but the hidden ones: a Mac writes "._01.mp3" (AppleDouble) beside each
+    file it copies to a USB stick or a share, and .DS_Store; they are no part of the book."""
+    return (p for p in folder.iterdir() if not p.name.startswith("."))
+
+
 def _own_files(folder: Path) -> list[Path]:
-    return sorted((p for p in folder.iterdir() if p.is_file()), key=by_name)
+    return sorted((p for p in _shown(folder) if p.is_file()), key=by_name)
