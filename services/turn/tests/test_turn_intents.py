@@ -566,12 +566,13 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
     ("utterance", "intent"),
     [
         ("sleep in 15 minutes", intents.SleepTimer(15)),
-        # half asleep, asking for a little longer: a timer, not "I can take you to a moment..."
-        ("ten more minutes", intents.SleepTimer(10)),
-        ("give me 5 more minutes please", intents.SleepTimer(5)),
-        ("another 15 minutes", intents.SleepTimer(15)),  # was Other
-        ("another half hour then stop", intents.SleepTimer(30)),  # these two were Other
-        ("twenty more minutes and then stop", intents.SleepTimer(20)),
+        # half asleep, asking for a little longer: on top of the running timer (a timer of it with
+        # none), not "I can take you to a moment..."
+        ("ten more minutes", intents.TimerAdded(10)),
+        ("give me 5 more minutes please", intents.TimerAdded(5)),
+        ("another 15 minutes", intents.TimerAdded(15)),  # was Other
+        ("another half hour then stop", intents.TimerAdded(30)),  # these two were Other
+        ("twenty more minutes and then stop", intents.TimerAdded(20)),
         ("go back 1 minute 30", Jump(-90_000)),  # was back a minute
         # "skip back" by an amount: these went forward
         ("skip back 30 seconds", Jump(-30_000)),
@@ -641,7 +642,7 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("sorry?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("did I miss anything important?", RecapAsked(RecapArgs(span="since_asleep"))),  # was a recall
         ("say the last line again", Jump(-30_000)),
-        ("just twenty more minutes", intents.SleepTimer(20)),
+        ("just twenty more minutes", intents.TimerAdded(20)),
         # how long to keep listening, said without "sleep" or "stop": these were Other or a search
         ("give me twenty minutes", intents.SleepTimer(20)),
         ("just twenty minutes", intents.SleepTimer(20)),
@@ -651,7 +652,7 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("let it play for half an hour", intents.SleepTimer(30)),
         ("read for ten minutes then stop", intents.SleepTimer(10)),
         ("ten minutes and then sleep", intents.SleepTimer(10)),
-        ("play another half hour", intents.SleepTimer(30)),
+        ("play another half hour", intents.TimerAdded(30)),
         ("play from twenty minutes", intents.ClockTime(1_200_000)),  # a place, not a timer
         ("Sleep in fifteen minutes.", intents.SleepTimer(15)),
         ("stop in twenty minutes please", intents.SleepTimer(20)),
@@ -688,7 +689,7 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("turn it off in like twenty minutes", intents.SleepTimer(20)),
         ("i want to fall asleep in 20 minutes", intents.SleepTimer(20)),
         ("a half hour timer", intents.SleepTimer(30)),
-        ("can i have ten more minutes", intents.SleepTimer(10)),
+        ("can i have ten more minutes", intents.TimerAdded(10)),
         ("pause and go back to 20 minutes", intents.Together(intents.ClockTime(1_200_000), intents.Pause())),
         ("get rid of the timer", intents.CancelSleepTimer()),
         ("i don't want a timer", intents.CancelSleepTimer()),
@@ -807,8 +808,8 @@ def test_where_they_left_off_last_time_is_a_place_from_their_history(
         ("back five minutes and then stop in ten", intents.Together(Jump(-300_000), intents.SleepTimer(10))),
         ("stop in 20 minutes and go to chapter 3", intents.Together(Chapter(3), intents.SleepTimer(20))),
         ("go back to where the horse and cart stop", FindPlace("the horse and cart stop", "back")),
-        # set from here, as before: "another" with no timer to add to
-        ("give me ten more minutes", intents.SleepTimer(10)),
+        # more is on top of the running timer, or a timer of it with none running
+        ("give me ten more minutes", intents.TimerAdded(10)),
         ("set the timer for another half hour", intents.SleepTimer(30)),
         ("start the timer", intents.TimerHowLong()),
         ("add a bookmark", intents.Bookmark()),
@@ -1739,8 +1740,8 @@ def test_how_late_it_is_is_the_time_of_day() -> None:
         ("add an extra hour to the timer", intents.TimerAdded(60)),
         ("add another hour to the timer", intents.TimerAdded(60)),
         ("put an extra half hour on the timer", intents.TimerAdded(30)),
-        ("give me an extra ten minutes", intents.SleepTimer(10)),
-        ("an extra five minutes please", intents.SleepTimer(5)),
+        ("give me an extra ten minutes", intents.TimerAdded(10)),
+        ("an extra five minutes please", intents.TimerAdded(5)),
     ],
 )
 def test_extra_minutes_are_minutes(utterance: str, intent: intents.Intent) -> None:
@@ -2138,8 +2139,8 @@ def test_what_a_second_listener_session_found_misread_is_read_as_meant(
         # these were read as nothing, or as a search of the book for "for ten more minutes"
         ("can i have 20 minutes of sleep timer", intents.SleepTimer(20)),
         ("give me half an hour of timer", intents.SleepTimer(30)),
-        ("play for ten more minutes", intents.SleepTimer(10)),
-        ("keep reading for another five minutes", intents.SleepTimer(5)),
+        ("play for ten more minutes", intents.TimerAdded(10)),
+        ("keep reading for another five minutes", intents.TimerAdded(5)),
         ("ten minutes on", Jump(600_000)),  # a move, as before
         # review: a move said with the timer is still the move
         ("go back five minutes and set a sleep timer", Jump(-300_000)),

@@ -1391,6 +1391,21 @@ async def test_minutes_added_to_the_timer_count_from_its_stop_not_from_here(rig:
     assert position(rig, listener) == HERE
 
 
+async def test_more_minutes_asked_with_a_timer_running_never_stop_the_book_sooner(rig: Rig) -> None:
+    """ "Ten more minutes" set a timer of ten from here: with twenty left, the book stopped ten
+    minutes sooner than before, and the answer ("I'll stop in 10 minutes.") sounded like a yes."""
+    listener = rig.listener_at(HERE)
+    for said in ["one more minute", "give me 1 more minute please", "just one more minute then stop"]:
+        await rig.ask(listener, "sleep in 2 minutes")
+        reply = await rig.ask(listener, said)
+        assert reply.speech == "I'll stop in 3 minutes.", said
+        assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=3), said
+    await rig.ask(listener, "cancel the sleep timer")
+    alone = await rig.ask(listener, "one more minute")  # none running: a timer of it, as before
+    assert alone.speech == "I'll stop in a minute."
+    assert position(rig, listener) == HERE
+
+
 async def test_a_move_and_a_timer_said_together_do_both_the_move_first(rig: Rig) -> None:
     """Only the timer was set: "go back 30 seconds and stop in 2 minutes" lost the move."""
     listener = rig.listener_at(HERE)

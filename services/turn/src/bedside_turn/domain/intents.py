@@ -1258,7 +1258,10 @@ _TIMER_MORE = re.compile(
     r"(?:\s+(?:and |then |and then )?(?:stop|pause|turn (?:it )?off))?(?:\s+please)?$"
 )
 """Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please", "another half
-hour then stop"."""
+hour then stop". More is on top of a running timer (``TimerAdded``): read as a timer of ten from here,
+"ten more minutes" with twenty left stopped the book ten minutes sooner; with none running it is the same."""
+_MORE_SAID = re.compile(r"\b(?:more|another|extra)\b")
+"""Words that ask for listening on top of what the running timer has left."""
 _ON_THE_TIMER_SAID = re.compile(r"\b(?:on|onto|of|to) (?:the |my |a |that )?(?:sleep )?timer\b")
 """Minutes put on the sleep timer, which never move the book ("i'd love ten minutes on the timer")."""
 _THEN_STOP = r"(?:,?\s+(?:and |then |and then )?(?:stop|sleep|pause|(?:turn|switch|shut) (?:it )?off))"
@@ -2040,10 +2043,11 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         return SleepTimer(after=max(1, round(_said_amount_ms(said) / 60_000)))
     if more := _TIMER_MORE.match(text):
         said = more.group(3) or f"{more.group(1)} {more.group(2)}"
-        return SleepTimer(after=max(1, round(_said_amount_ms(said) / 60_000)))
+        return TimerAdded(minutes=max(1, round(_said_amount_ms(said) / 60_000)))
     if listening := _TIMER_LISTENING_FOR.match(text):
         said = listening["amount"] or listening["amount_alone"] or f"{listening['count']} {listening['unit']}"
-        return SleepTimer(after=max(1, round(_said_amount_ms(said) / 60_000)))
+        minutes = max(1, round(_said_amount_ms(said) / 60_000))
+        return TimerAdded(minutes) if _MORE_SAID.search(listening[0]) else SleepTimer(after=minutes)
     if bare := _TIMER_BARE_MINUTES.search(text):
         return SleepTimer(after=max(1, round(number_of(next(said for said in bare.groups() if said)))))
     return None
