@@ -2251,3 +2251,12 @@ def test_what_a_request_says_in_passing_does_not_move_the_book(
 )
 def test_places_from_the_listeners_own_night_are_read_as_such(utterance: str, intent: intents.Intent) -> None:
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance", ["how much did i miss", "How much have I missed?", "um how much did i just miss"]
+)
+def test_how_much_was_missed_is_the_doze_recapped(utterance: str) -> None:
+    """Read as a question of the story, "how much did I miss?" the morning after a sleep timer's pause
+    was answered "That hasn't come up yet in what you've heard."."""
+    assert intents.read(utterance) == RecapAsked(RecapArgs(span="since_asleep"))
