@@ -31,8 +31,8 @@ from bedside_ingest.transcribe import audio_fingerprint
 JOINED = "the recording's tracks joined as one"
 """How a refusal for want of room names the file this module writes."""
 JOINED_KEY = "joined tracks on one clock"
-"""What the fingerprint of a joined file is taken with (in place of a model's name). Changed when
-transcoded tracks were first counted on the joined clock: a file joined before is not taken again."""
+"""What the fingerprint of a joined file is taken with (in place of a model's name); changed when a
+file joined before must not be taken again."""
 
 
 def track_format(path: Path) -> TrackFormat:
@@ -85,8 +85,7 @@ def _transcode(paths: Sequence[Path], out: Path, plan: JoinPlan) -> list[int]:
                 frames = [*track.decode(track.streams.audio[0]), None]
                 for frame in frames:
                     for piece in resampler.resample(frame):
-                        # Counted in samples on the joined clock: a piece keeps its track's time
-                        # base (an mp3's 1/14112000), which made the samples count 640 times less.
+                        # counted in samples on the joined clock, not its track's time base
                         piece.pts, piece.time_base = written, Fraction(1, plan.rate)
                         written += piece.samples
                         for packet in stream.encode(piece):
