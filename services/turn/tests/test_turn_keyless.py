@@ -1220,6 +1220,34 @@ async def test_where_they_fell_asleep_asked_from_there_says_they_are_there(rig: 
     assert (position(rig, listener), len(rig.player.offers)) == (HERE, offers)
 
 
+async def test_where_the_timer_stopped_is_where_it_paused_the_book_not_a_search_for_the_words(
+    rig: Rig,
+) -> None:
+    """A listener session: "skip to where the timer stopped" searched the book for "the timer stopped"
+    and moved it two hours back."""
+    listener = rig.listener_at(HERE)
+    asleep = HistoryEntry(
+        seq=12, kind="fell_asleep", position_ms=HERE, chapter=2, device="phone", asleep_at_ms=HERE - 60_000
+    )
+    rig.player.history[(listener, BOOK_ID)] = [asleep]
+    reply = await rig.ask(listener, "where did it stop?")
+    assert (reply.outcome, reply.speech) == ("refused", speech.ALREADY_THERE)
+    await rig.ask(listener, "take me back to where I fell asleep")
+    assert position(rig, listener) == HERE - 60_000
+    reply = await rig.ask(listener, "skip to where the timer stopped")
+    lookup = rig.player.lookups[-1]
+    assert (lookup.kind, lookup.limit) == ("fell_asleep", 1)
+    assert rig.player.offers[-1].targets == [Target(position_ms=HERE)]  # the pause, not where they dozed
+    assert reply.outcome in {"moved", "listed"}
+
+
+async def test_where_the_timer_stopped_with_no_timer_pause_says_so(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "go back to where the timer stopped")
+    assert reply.speech == speech.NO_TIMER_PAUSE
+    assert position(rig, listener) == HERE
+
+
 async def test_the_chapter_before_the_first_is_refused_in_words(rig: Rig) -> None:
     listener = rig.listener_at(30_000)
     reply = await rig.ask(listener, "go back to the previous chapter")

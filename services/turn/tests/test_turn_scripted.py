@@ -438,6 +438,7 @@ async def test_the_model_is_sent_cached_tools_built_from_the_contracts(rig: Rig)
         "earlier_device",
         "before_skip_ahead",
         "fell_asleep",
+        "timer_paused",
         "furthest",
         "left_off",
         "times_back",

@@ -104,6 +104,7 @@ EARLIER_PLACE_FIELDS = (
     "earlier_device",
     "before_skip_ahead",
     "fell_asleep",
+    "timer_paused",
     "furthest",
     "left_off",
 )
@@ -163,6 +164,11 @@ class OfferPositionsArgs(Contract):
         default=False,
         description="a place from their own history: where they fell asleep the last time the sleep timer "
         "paused the book (the last moment they were known to be awake before it)",
+    )
+    timer_paused: bool = Field(
+        default=False,
+        description="a place from their own history: where the sleep timer last paused the book ('where the "
+        "timer stopped', 'where did it stop?'), not where they fell asleep before it",
     )
     furthest: bool = Field(
         default=False,

@@ -112,6 +112,8 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             nothing = (
                 speech.NO_ASLEEP
                 if intent.fell_asleep
+                else speech.NO_TIMER_PAUSE
+                if intent.timer_paused
                 else speech.NO_LEFT_OFF
                 if intent.left_off
                 else speech.NO_EARLIER

@@ -25,11 +25,11 @@ chapter_end (never the end of the book; the end of a chapter they name, "the end
 position_ms, a jump in offset_ms (negative is back: "back an hour" is -3600000).
 - A place from their own listening history ("where was I the last time I was in chapter \
 5?", "take me back to where I was before I skipped ahead", "when did I last listen on the \
-speaker?", "where did I fall asleep?", "take me to where I was furthest", "back to where I was \
-last night"): call offer_positions with earlier_chapter, before_skip_ahead, earlier_device, \
-fell_asleep, furthest or left_off; no search is needed. "The time before \
-that" repeats your last such call with times_back one higher. When they ask it as a \
-question rather than asking to go there, set show_only.
+speaker?", "where did I fall asleep?", "where did the timer stop it?", "take me to where I was \
+furthest", "back to where I was last night"): call offer_positions with earlier_chapter, \
+before_skip_ahead, earlier_device, fell_asleep, timer_paused, furthest or left_off; no search \
+is needed. "The time before that" repeats your last such call with times_back one higher. \
+When they ask it as a question rather than asking to go there, set show_only.
 - A question about the story ("who is...", "what happened to...", "remind me..."): call \
 recall and answer from what it returns. A question never moves the book.
 - A recap of a stretch they heard ("what did I miss?", "what happened in the last chapter?", \
@@ -77,8 +77,8 @@ TOOL_DESCRIPTIONS: dict[str, tuple[str, type[BaseModel]]] = {
     "offer_positions": (
         "The only way to take the listener somewhere. Name passage ids (best first), or a chapter, "
         "a clock time or a jump they asked for, or a place from their own history (earlier_chapter, "
-        "earlier_device, before_skip_ahead, fell_asleep, furthest, left_off). The tool moves the book or "
-        "puts a list on screen.",
+        "earlier_device, before_skip_ahead, fell_asleep, timer_paused, furthest, left_off). The tool moves "
+        "the book or puts a list on screen.",
         OfferPositionsArgs,
     ),
     "recap": (

@@ -3,7 +3,8 @@
 "The last time I was in chapter 5" is where the most recent stay in chapter 5 ended;
 "before I skipped ahead" is where the newest forward move started; "the last time on the
 speaker" is the newest place the speaker put the book; "where I fell asleep" is the
-estimate the newest sleep-timer pause recorded; "where I was furthest" is the place furthest
+estimate the newest sleep-timer pause recorded, and "where the timer stopped" where that pause put the
+book; "where I was furthest" is the place furthest
 into the book the history holds; "where I was last night" is where the book was before the newest
 hour or more it sat still (the player's ``left_off``, on the stream's own times). ``times_back``
 pages to older matches ("the time before that"): it is the match's own index in the player's lookup.
@@ -20,7 +21,7 @@ def lookup_for(args: OfferPositionsArgs, listener: str, book: str) -> LocateRequ
     return LocateRequest(
         listener=listener,
         book=book,
-        kind="fell_asleep" if args.fell_asleep else None,
+        kind="fell_asleep" if args.fell_asleep or args.timer_paused else None,
         chapter=args.earlier_chapter,
         device=args.earlier_device,
         direction="forward" if args.before_skip_ahead else None,

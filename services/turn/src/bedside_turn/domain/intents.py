@@ -159,6 +159,7 @@ class Earlier:
     device: str | None = None
     before_skip_ahead: bool = False
     fell_asleep: bool = False
+    timer_paused: bool = False
     furthest: bool = False
     left_off: bool = False
     """Where they left off when they last stopped listening for a while ("where I was last night")."""
@@ -678,6 +679,20 @@ _FELL_ASLEEP = re.compile(
     r"|^i (?:must have )?(?:fell asleep|dozed off|drifted off|nodded off)\b.*?[\s,]+"
     r"(?:go|take me|bring me|put me) back(?: there)?(?:,?\s+please)?$"
 )
+_HOW_LONG_ASLEEP = re.compile(
+    r"^how long (?:(?:was i|have i been|had i been|i was) (?:asleep|sleeping|dozing|out)"
+    r"|did i (?:sleep|doze|nap)|i slept)\b"
+)
+"""How long they slept, which Bedside knows only as where they fell asleep: that place is told."""
+_THE_PLAYING = (
+    r"(?:it|the book|the story|the audio|the audiobook|playback|the recording|the (?:sleep )?timer)"
+)
+_TIMER_PAUSED = re.compile(
+    rf"\bwhere {_THE_PLAYING} (?:stopped|paused|ran out|cut out|cut off|went off|turned off|switched off)\b"
+    rf"|^where (?:did|has) {_THE_PLAYING}"
+    r" (?:stop|stopped|pause|paused|run out|ran out|cut out|go off|gone off)\b"
+)
+"""Where the sleep timer paused the book ("where did it stop?"), never a search for the words."""
 _DOZE = r"(?:fell asleep|fallen asleep|dozed off|drifted off|nodded off)"
 _COURTESY_WORD = (
     r"(?:(?:and |so )?(?:thanks?(?: you)?(?: so much| very much)?|thx|ta|cheers|good ?night|night night"
@@ -2253,8 +2268,10 @@ def read_earlier(text: str) -> Earlier | EarlierAgain | None:
         return Earlier(device=next(named for named in device.groups() if named), show_only=asking)
     if _BEFORE_SKIP.search(text):
         return Earlier(before_skip_ahead=True, show_only=asking)
-    if _FELL_ASLEEP.search(text):
+    if _FELL_ASLEEP.search(text) or _HOW_LONG_ASLEEP.match(text):
         return Earlier(fell_asleep=True, show_only=asking)
+    if _TIMER_PAUSED.search(text):
+        return Earlier(timer_paused=True, show_only=asking)
     if _FURTHEST.search(text):
         return Earlier(furthest=True, show_only=asking)
     if _LEFT_OFF.search(text):

@@ -295,6 +295,8 @@ def earlier_args(intent: intents.Earlier) -> dict[str, object]:
         args["before_skip_ahead"] = True
     if intent.fell_asleep:
         args["fell_asleep"] = True
+    if intent.timer_paused:
+        args["timer_paused"] = True
     if intent.furthest:
         args["furthest"] = True
     if intent.left_off:

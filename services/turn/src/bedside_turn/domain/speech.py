@@ -160,6 +160,7 @@ back there): nothing was moved, and nothing offered."""
 BOOK_NOT_BEGUN = OwnWords("You're already at the start of the book; nothing of it has played yet.")
 """The book's start asked for before any of it is heard: nothing was moved, nothing offered."""
 NO_ASLEEP = OwnWords("I don't know when you fell asleep: no sleep timer has paused the book lately.")
+NO_TIMER_PAUSE = OwnWords("No sleep timer has paused the book lately, so I can't say where it stopped.")
 NO_LEFT_OFF = OwnWords(
     f'I can\'t find where you left off before. {NO_BREAK_YET} To go back to before the last move, say "undo".'
 )
