@@ -313,6 +313,26 @@ def test_a_recap_says_a_time_where_it_starts_and_again_only_where_it_moves_on_a_
     )
 
 
+def test_a_recap_says_the_time_again_where_a_chapter_changes_however_soon() -> None:
+    """A listener session heard one chapter's line run into the next chapter's, a minute on, as if
+    one person said both: '"What do you mean?" said the farmer. "I want to know if ..."'."""
+    sentences = [
+        RecapSentence(passage_id=n, chapter=chapter, at_ms=at_ms, text=text)
+        for n, (chapter, at_ms, text) in enumerate(
+            ((1, 5_520_000, '"What do you mean?" said the farmer.'), (2, 5_580_000, '"Is it James?"')),
+            start=1,
+        )
+    ]
+    recapped = Recapped(from_ms=5_500_000, to_ms=5_600_000, places=[], sentences=sentences)
+    chosen = recaps.ChosenSpan(
+        from_ms=5_500_000, to_ms=5_600_000, opening="In the last minutes:", told="minutes"
+    )
+    assert recaps.spoken_recap(chosen, recapped) == (
+        'In the last minutes: At 1:32:00: "What do you mean?" said the farmer. Then in chapter 2, at 1:33:00:'
+        ' "Is it James?"'
+    )
+
+
 def test_a_span_holding_no_heard_words_is_told_as_nothing_heard_not_as_too_short() -> None:
     """A second into a chapter's lead-in, "what happened in this chapter?" said the stretch "was very
     short", where "start this chapter again" said nothing of it had played yet (a review)."""

@@ -447,13 +447,17 @@ def spoken_recap(chosen: ChosenSpan, recapped: Recapped) -> str:
         return NOTHING_SAYABLE
     said: list[str] = []
     said_at_ms: int | None = None
+    chapter = recapped.sentences[0].chapter
     for sentence in recapped.sentences:
         if said_at_ms is None:
             said.append(f"At {clock(sentence.at_ms)}: {sentence.text}")
+        elif sentence.chapter != chapter:  # run on, one chapter's line would be heard as the other's
+            where = f"{chapter_name(sentence.chapter)}, at {clock(sentence.at_ms)}"
+            said.append(f"Then in {where}: {sentence.text}")
         elif sentence.at_ms - said_at_ms >= TIME_SAID_AGAIN_MS:
             said.append(f"Later, at {clock(sentence.at_ms)}: {sentence.text}")
         else:
             said.append(sentence.text)
             continue
-        said_at_ms = sentence.at_ms
+        said_at_ms, chapter = sentence.at_ms, sentence.chapter
     return f"{chosen.opening} {' '.join(said)}"
