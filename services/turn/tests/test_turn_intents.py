@@ -266,6 +266,18 @@ from bedside_turn.domain.recap import RecapAsked
         ("go back like a chapter", intents.NextChapter(-1)),
         ("sleep 30", intents.SleepTimer(30)),  # these were Other
         ("add another 10", intents.TimerAdded(10)),
+        # a listener session: changing the timer just set, said as a sleepy listener says it, was not read
+        ("make it ten", intents.SleepTimer(after=10)),
+        ("actually, make it ten", intents.SleepTimer(after=10)),
+        ("uh make that twenty", intents.SleepTimer(after=20)),
+        ("make that 20 minutes", intents.SleepTimer(after=20)),
+        ("set it to ten minutes instead", intents.SleepTimer(after=10)),
+        ("change it to fifteen", intents.SleepTimer(after=15)),
+        ("add ten", intents.TimerAdded(10)),
+        ("another ten", intents.TimerAdded(10)),
+        ("plus ten minutes", intents.TimerAdded(10)),
+        ("sleep", intents.TimerHowLong()),
+        ("make it chapter ten", intents.Chapter(10)),  # a chapter, never a timer
         ("extend the timer by 15", intents.TimerAdded(15)),
         ("10 more on the timer", intents.TimerAdded(10)),  # these two were Other
         ("put 15 on the timer", intents.TimerAdded(15)),

@@ -988,6 +988,7 @@ _TIMER_WITHOUT_LENGTH = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:(?:set|start|put on|turn on|(?:pop|stick|whack|chuck|bung|throw) on)\s+)?(?:(?:a|the|my)\s+)?"
     r"(?:sleep\s+)?timer(?:\s+on)?(?:\s+please)?$"
+    r"|^sleep(?: mode)?(?: please)?$"
     r"|^(?:stick|whack|chuck|bung|pop) (?:a|the) (?:sleep )?timer on$"
     r"|^(?:(?:set )?(?:a |the )?(?:sleep )?timer(?: for| to| in)?|sleep in) \d{1,2}:\d\d$"
     r"|^how (?:do|can) i (?:set|start|use) (?:a |the )?(?:sleep )?timer$"
@@ -1324,6 +1325,16 @@ _TIMER_ADDED_BARE = re.compile(
 )
 """Minutes put on the timer said as a number alone ("add another 10", "extend the timer by 15", "10 more
 on the timer")."""
+_SLEEPY_OPENER = r"^(?:(?:actually|uh|um|er|oh|no|ok(?:ay)?|sorry)\s+)*"
+_TIMER_MADE = re.compile(
+    rf"{_SLEEPY_OPENER}(?:make|change|set) (?:it|that)(?: to| for)? (?:({_AMOUNT})|({_BARE_NUMBER_SAID}))"
+    r"(?:\s+instead)?(?:\s+please)?$"
+)
+"""The timer just set changed ("make it ten", "set it to ten minutes instead"): a number alone is minutes."""
+_TIMER_ADDED_SHORT = re.compile(
+    rf"{_SLEEPY_OPENER}(?:add|plus|another) (?:({_AMOUNT})|({_BARE_NUMBER_SAID}))(?:\s+more)?(?:\s+please)?$"
+)
+"""Minutes on top, said shortest ("add ten", "another ten", "plus ten minutes")."""
 _TIMER_AGAIN = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:"
     r"(?:reset|restart|renew)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer(?:\s+again)?"
@@ -2027,6 +2038,10 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         return CancelSleepTimer()
     if _TIMER_AGAIN.match(text):
         return TimerAgain()
+    if made := _TIMER_MADE.match(text):
+        return SleepTimer(after=_minutes_said(made))
+    if added := _TIMER_ADDED_SHORT.match(text):
+        return TimerAdded(minutes=_minutes_said(added))
     if added := _TIMER_ADDED_BARE.match(text):
         said = next(group for group in added.groups() if group)
         return TimerAdded(minutes=max(1, round(number_of(said))))
@@ -2066,6 +2081,12 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
     if bare := _TIMER_BARE_MINUTES.search(text):
         return SleepTimer(after=max(1, round(number_of(next(said for said in bare.groups() if said)))))
     return None
+
+
+def _minutes_said(said: re.Match[str]) -> int:
+    """The whole minutes of an amount said (group 1) or of a number said alone (group 2)."""
+    amount, number = said.groups()
+    return max(1, round(_said_amount_ms(amount) / 60_000 if amount else number_of(number)))
 
 
 _LENGTH_ALONE = re.compile(
