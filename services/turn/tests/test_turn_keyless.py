@@ -861,6 +861,35 @@ async def test_take_me_there_after_an_answer_goes_to_the_passage_it_quoted(rig: 
     assert position(rig, listener) == quoted.start_ms
 
 
+@pytest.mark.parametrize("asked", ["where was that?", "when was that", "when did that happen?"])
+async def test_where_that_was_after_an_answer_shows_the_place_it_quoted_and_moves_nothing(
+    rig: Rig, asked: str
+) -> None:
+    """A listener session: "where was that?" after "who is ...?" was told it "hasn't come up yet"."""
+    listener = rig.listener_at(HERE)
+    answered = await rig.ask(listener, "who is Wren?")
+    quoted = next(p for p in passages() if p.text in answered.speech)
+    reply = await rig.ask(listener, asked)
+    assert reply.outcome == "listed"
+    assert [t.passage_id for t in rig.player.offers[-1].targets] == [quoted.id]
+    assert not rig.player.offers[-1].may_move
+    assert position(rig, listener) == HERE
+
+
+@pytest.mark.parametrize("asked", ["tell me more", "what else?", "anything else"])
+async def test_more_after_an_answer_quotes_another_heard_place_never_says_not_yet(
+    rig: Rig, asked: str
+) -> None:
+    """A listener session: "tell me more" after "who is ...?" was told it "hasn't come up yet"."""
+    listener = rig.listener_at(HERE)
+    answered = await rig.ask(listener, "who is Wren?")
+    more = await rig.ask(listener, asked)
+    assert more.speech != answered.speech
+    assert more.speech.startswith("In ") or more.speech == speech.NOTHING_MORE, more.speech
+    alone = await rig.ask(rig.listener_at(HERE), asked)
+    assert alone.speech == speech.MORE_OF_WHAT
+
+
 @pytest.mark.parametrize("consent", ["go there", "take me there", "the first one"])
 async def test_a_single_row_ahead_is_pressed_by_saying_so(rig: Rig, consent: str) -> None:
     """In the dark a listener cannot see the row to press: the reply says what to say, and saying

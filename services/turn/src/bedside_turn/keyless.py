@@ -36,6 +36,7 @@ from bedside_turn.domain.routing import (
     place_in_a_chapter,
     places_named,
     plausible_ids,
+    question_answered,
     rows_not_pressed,
     said_as_chapters,
     searches_for,
@@ -83,8 +84,10 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
         case intents.OtherOne():
             others = rows_not_pressed(earlier or []) or other_places(earlier or [], tools.here_ms)
             return await _offer_again(tools, others, speech.NO_OTHER)
-        case intents.GoThere():
-            return await _go_there(tools, earlier or [])
+        case intents.GoThere(show_only=show_only):
+            return await (_show_there if show_only else _go_there)(tools, earlier or [])
+        case intents.MoreOfThat():
+            return await _more_of_that(tools, earlier or [])
         case intents.Together(move=move, then=then):  # the move first: a timer counts from the place
             moved = await run_keyless(tools, utterance, move, earlier)
             tools.next_request()
@@ -109,16 +112,7 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
         case intents.Undo():
             return await _undo(tools)
         case intents.Earlier():
-            nothing = (
-                speech.NO_ASLEEP
-                if intent.fell_asleep
-                else speech.NO_TIMER_PAUSE
-                if intent.timer_paused
-                else speech.NO_LEFT_OFF
-                if intent.left_off
-                else speech.NO_EARLIER
-            )
-            return await _earlier(tools, earlier_args(intent), nothing)
+            return await _earlier(tools, earlier_args(intent), _no_such_place(intent))
         case intents.EarlierAgain():
             previous = last_lookup(earlier or [])
             if previous is None:
@@ -299,6 +293,15 @@ async def _names_heard(tools: ToolBox) -> str:
     return speech.names_heard(names)
 
 
+def _no_such_place(asked: intents.Earlier) -> str:
+    """What is said when the history holds no place like the one asked for."""
+    if asked.fell_asleep:
+        return speech.NO_ASLEEP
+    if asked.timer_paused:
+        return speech.NO_TIMER_PAUSE
+    return speech.NO_LEFT_OFF if asked.left_off else speech.NO_EARLIER
+
+
 async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str:
     """Offer a place from the history; ``nothing`` is said when the history has no such place."""
     record = await tools.run("offer_positions", args)
@@ -322,6 +325,26 @@ async def _go_there(tools: ToolBox, earlier: list[Exchange]) -> str:
         if shown and list_still_meant(drawn_by, earlier):
             return await _press(tools, 0) if shown == 1 else speech.CHOOSE_ONE
     return await _offer_again(tools, there, speech.NO_PLACE_NAMED)
+
+
+async def _show_there(tools: ToolBox, earlier: list[Exchange]) -> str:
+    """'Where was that?': the place the last answer named, on the screen to press."""
+    there = places_named(earlier)
+    if not there:
+        return speech.NO_PLACE_NAMED
+    await tools.run("offer_positions", {"ids": there, "show_only": True})
+    return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _more_of_that(tools: ToolBox, earlier: list[Exchange]) -> str:
+    """'Tell me more': the last answer's question recalled again, and a heard place it did not quote."""
+    asked = question_answered(earlier)
+    if asked is None:
+        return speech.MORE_OF_WHAT
+    question, quoted = asked
+    await tools.run("recall", {"question": question})
+    others = [place for place in tools.recalled if place.passage_id not in quoted]
+    return speech.quoting(others[0], question) if others else speech.NOTHING_MORE
 
 
 async def _undo(tools: ToolBox) -> str:

@@ -142,6 +142,14 @@ class OtherOne:
 class GoThere:
     """'Take me there', 'play that part': the one place the last answer named (``routing.places_named``)."""
 
+    show_only: bool = False
+    """Asked where or when that was: the place goes on the screen, as a question never moves the book."""
+
+
+@dataclass(frozen=True)
+class MoreOfThat:
+    """'Tell me more', 'what else?': another heard place for the question the last answer answered."""
+
 
 @dataclass(frozen=True)
 class PressListed:
@@ -396,6 +404,7 @@ Intent = (
     | EarlierAgain
     | OtherOne
     | GoThere
+    | MoreOfThat
     | PressListed
     | Question
     | RecapAsked
@@ -730,6 +739,17 @@ _GO_THERE = re.compile(
 """The one place the last answer named, pointed at: "take me there", "play that part". With "again"
 after "that part" it is what was just heard (``_PLAY_THAT_AGAIN``). A bare "yes" is not one: said
 to any answer, it would move the book."""
+_WHERE_THAT_WAS = re.compile(
+    r"^(?:(?:and|so|ok(?:ay)?|wait)\s+)*(?:where|when) (?:was|is|did|does) (?:that|this)"
+    r"(?: (?:part|bit|scene|moment))?(?: (?:happen|come|come up))?(?: in the (?:book|story))?$"
+    r"|^where(?:'s| is) that(?: in the (?:book|story))?$"
+)
+"""Where or when the place the last answer named is: shown, not moved to (``GoThere.show_only``)."""
+_MORE_OF_THAT = re.compile(
+    r"^(?:(?:and|so|ok(?:ay)?|yes|yeah)\s+)*(?:tell me more(?: about (?:that|it|him|her|them))?"
+    r"|what else(?: (?:do i know|did i hear|is there))?|anything else)(?: please)?$"
+)
+"""More of what the last answer told ("tell me more", "what else?"): no subject of its own."""
 _BACK_THERE = re.compile(
     r"^(?:(?:go|take me|bring me|put me) )?back(?: there| to (?:it|then|that))?(?: please)?$"
 )
@@ -1760,8 +1780,8 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
         return Undo()
     if _OTHER_ONE.search(text):
         return OtherOne()
-    if _GO_THERE.match(text):
-        return GoThere()
+    if (pointed := _pointing_back(text)) is not None:
+        return pointed
     if listed := _PRESS_LISTED.match(text):
         ordinal, number = listed.groups()
         return PressListed(row=_ROW_ORDINALS[ordinal] if ordinal else _ROW_NUMBERS[number])
@@ -1829,6 +1849,15 @@ def _said_in_passing(text: str) -> bool:
         return True
     goto = _GOTO.match(text)
     return goto is not None and _DESCRIBING.search(goto.group(0)) is not None
+
+
+def _pointing_back(text: str) -> GoThere | MoreOfThat | None:
+    """Words that mean the last answer: its place ("take me there", "where was that?") or more of it."""
+    if _GO_THERE.match(text):
+        return GoThere()
+    if _WHERE_THAT_WAS.match(text):
+        return GoThere(show_only=True)
+    return MoreOfThat() if _MORE_OF_THAT.match(text) else None
 
 
 def _asked_before_what_asks_nothing(text: str, whole: bool) -> Intent | None:

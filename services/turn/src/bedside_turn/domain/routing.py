@@ -80,8 +80,10 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
 
 def reads_history(intent: Intent, *, with_model: bool) -> bool:
     """Whether the turn needs the stored exchanges: a model reads them; plain code only for
-    "the other one", "take me there" and "the time before that"."""
-    return with_model or isinstance(intent, intents.OtherOne | intents.GoThere | intents.EarlierAgain)
+    "the other one", "take me there", "tell me more" and "the time before that"."""
+    return with_model or isinstance(
+        intent, intents.OtherOne | intents.GoThere | intents.MoreOfThat | intents.EarlierAgain
+    )
 
 
 _PLAY_A_TITLE = re.compile(
@@ -332,6 +334,21 @@ def places_named(earlier: list[Exchange]) -> list[int]:
         if call.name == "offer_positions":
             return [int(i) for i in call.arguments.get("ids", []) if isinstance(i, int)]
     return []
+
+
+def question_answered(earlier: list[Exchange]) -> tuple[str, set[int]] | None:
+    """The question the last answer recalled, and the passages it quoted ("tell me more"); None when
+    it answered none."""
+    if not earlier:
+        return None
+    for call in earlier[-1].calls:
+        if (
+            call.name == "recall"
+            and not call.refused
+            and isinstance(question := call.arguments.get("question"), str)
+        ):
+            return question, {ref.place.passage_id for ref in call.places if ref.place.passage_id is not None}
+    return None
 
 
 LIST_STILL_MEANT_TURNS = 2

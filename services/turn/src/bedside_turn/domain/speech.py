@@ -128,6 +128,12 @@ def not_on_the_list(rows: int) -> OwnWords:
     return OwnWords(f"There {'is only one place' if rows == 1 else f'are only {rows} places'} on the screen.")
 
 
+MORE_OF_WHAT = OwnWords(
+    "More of what? Ask me about someone or something by name, and I'll tell you what you've heard."
+)
+"""For "tell me more" when the last answer told nothing from the book."""
+NOTHING_MORE = OwnWords("That's all I can find about that in what you've heard so far.")
+"""For "tell me more" when every heard place the question finds was told already."""
 NO_PLACE_NAMED = OwnWords("Which moment do you mean? Tell me what happens there, and I'll find it.")
 """For "take me there" when the last answer named no place."""
 ONE_ROW = OwnWords('It\'s on the screen: press it, or say "go there".')
