@@ -216,6 +216,9 @@ class IngestJob(Contract):
         description="once done, what the listener should know of the book made: its e-book set aside",
     )
     progress: TranscriptionProgress | None = Field(default=None, description="as of the last chapter done")
+    interrupted: int = Field(
+        default=0, ge=0, description="how often the service stopped while it ran (a crash, a kill, a restart)"
+    )
 
 
 UPLOAD_MAX_BYTES = 4 * 1024**3

@@ -17,11 +17,35 @@ from bedside_runtime.errors import Conflict, NotFound
 
 from bedside_ingest.jobs import JobStore
 
+MAX_INTERRUPTIONS = 3
+"""Starts that find a job running before it is given up: a file the decoder crashes on, or a book
+that runs the machine out of memory, would otherwise stop the service at every start."""
+
+
+def given_up(times: int) -> str:
+    return (
+        f"Bedside's ingest stopped {times} times while reading this book (a crash, or the machine running "
+        "out of memory), so it is not tried again by itself. The chapters it finished are kept: add the "
+        "book again to go on from them"
+    )
+
+
+def taken_up(job: IngestJob) -> IngestJob:
+    """A job found unfinished at a start, as it is recorded then: waiting its turn again, one stop more
+    if it was running, and given up at ``MAX_INTERRUPTIONS``."""
+    interrupted = job.interrupted + (job.state == "running")
+    if interrupted >= MAX_INTERRUPTIONS:
+        return job.model_copy(
+            update={"state": "failed", "interrupted": interrupted, "detail": given_up(interrupted)}
+        )
+    return job.model_copy(update={"state": "queued", "interrupted": interrupted})
+
 
 class JobControl:
     def __init__(self, store: JobStore) -> None:
         self._store = store
         self._cancelled: set[str] = set()
+        self._interrupted: dict[str, int] = {}
         self._progress: dict[str, TranscriptionProgress] = {}
         self._pending: set[asyncio.Future[None]] = set()
 
@@ -40,8 +64,16 @@ class JobControl:
                 detail=detail,
                 note=note,
                 progress=self._progress.get(job),
+                interrupted=self._interrupted.get(job, 0),
             )
         )
+
+    async def take_up(self, job: IngestJob) -> IngestJob:
+        """Record a job found unfinished at a start (``taken_up``); the count goes on in its records."""
+        taken = taken_up(job)
+        self._interrupted[job.job] = taken.interrupted
+        await self._store.put_job(taken)
+        return taken
 
     def progress_recorder(self, request: IngestBook) -> Callable[[TranscriptionProgress], None]:
         """A callback (for the transcription thread) that keeps the job's record up to date."""

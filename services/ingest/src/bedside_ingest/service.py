@@ -318,10 +318,14 @@ class IngestService:
     async def resume_unfinished(self) -> None:
         """Run again every audiobook job a stopped service left queued or running: its finished
         chapters are stored, so each continues at the chapter it had not finished."""
-        unfinished = await self._control.unfinished()
-        for job in unfinished:
-            log.info("resuming job", job=job.job, path=job.request.path)
-            await self._control.record(job.request, "queued")  # a job that was running waits its turn again
+        unfinished = []
+        for job in await self._control.unfinished():
+            taken = await self._control.take_up(job)
+            if taken.state == "failed":
+                log.warning("job given up", job=job.job, path=job.request.path, interrupted=taken.interrupted)
+            else:
+                log.info("resuming job", job=job.job, path=job.request.path, interrupted=taken.interrupted)
+                unfinished.append(job)
         results = await asyncio.gather(
             *(self._run_job(job.request) for job in unfinished), return_exceptions=True
         )
