@@ -278,6 +278,9 @@ from bedside_turn.domain.recap import RecapAsked
         ("plus ten minutes", intents.TimerAdded(10)),
         ("sleep", intents.TimerHowLong()),
         ("make it chapter ten", intents.Chapter(10)),  # a chapter, never a timer
+        ("another one", intents.Other()),  # a review: a timer of one minute, the book stopping at once
+        ("make it one", intents.Other()),
+        ("give me ten minutes longer", intents.TimerAdded(10)),  # longer is more, never sooner
         ("extend the timer by 15", intents.TimerAdded(15)),
         ("10 more on the timer", intents.TimerAdded(10)),  # these two were Other
         ("put 15 on the timer", intents.TimerAdded(15)),
@@ -504,6 +507,10 @@ from bedside_turn.domain.recap import RecapAsked
         ("where did the book pause", intents.Earlier(timer_paused=True, show_only=True)),
         ("how long was I asleep?", intents.Earlier(fell_asleep=True, show_only=True)),
         ("how long did i sleep", intents.Earlier(fell_asleep=True, show_only=True)),
+        # a review: a moment of the story said with the same words is still searched for
+        ("go back to where it stopped raining", FindPlace("it stopped raining", direction="back")),
+        ("take me to where the story went off the rails", FindPlace("the story went off the rails")),
+        ("how long was i out of the room", intents.Question("how long was i out of the room")),
         ("the time before that", intents.EarlierAgain()),
         ("and the time before that?", intents.EarlierAgain()),
         ("go back to where I was before I went to bed", Undo()),

@@ -342,7 +342,7 @@ async def _more_of_that(tools: ToolBox, earlier: list[Exchange]) -> str:
     if asked is None:
         return speech.MORE_OF_WHAT
     question, quoted = asked
-    await tools.run("recall", {"question": question})
+    await tools.run("recall", {"question": question})  # the same places in the same order
     others = [place for place in tools.recalled if place.passage_id not in quoted]
     return speech.quoting(others[0], question) if others else speech.NOTHING_MORE
 

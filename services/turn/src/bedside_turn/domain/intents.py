@@ -690,16 +690,17 @@ _FELL_ASLEEP = re.compile(
 )
 _HOW_LONG_ASLEEP = re.compile(
     r"^how long (?:(?:was i|have i been|had i been|i was) (?:asleep|sleeping|dozing|out)"
-    r"|did i (?:sleep|doze|nap)|i slept)\b"
+    r"|did i (?:sleep|doze|nap)|i slept)(?: for)?(?: last night| tonight)?$"
 )
 """How long they slept, which Bedside knows only as where they fell asleep: that place is told."""
-_THE_PLAYING = (
-    r"(?:it|the book|the story|the audio|the audiobook|playback|the recording|the (?:sleep )?timer)"
-)
+_WHAT_PLAYS = r"(?:it|the book|the story|the audio|the audiobook|playback|the recording|the (?:sleep )?timer)"
+_TIMER_PAUSED_END = r"(?: it| the book)?(?: last night| earlier| before)?(?: please)?$"
+"""Nothing after the stop but filler: "where it stopped raining" is a moment of the story."""
 _TIMER_PAUSED = re.compile(
-    rf"\bwhere {_THE_PLAYING} (?:stopped|paused|ran out|cut out|cut off|went off|turned off|switched off)\b"
-    rf"|^where (?:did|has) {_THE_PLAYING}"
-    r" (?:stop|stopped|pause|paused|run out|ran out|cut out|go off|gone off)\b"
+    rf"\bwhere {_WHAT_PLAYS} (?:stopped|paused|ran out|cut out|cut off|went off|turned off|switched off)"
+    rf"{_TIMER_PAUSED_END}"
+    rf"|^where (?:did|has) {_WHAT_PLAYS}"
+    rf" (?:stop|stopped|pause|paused|run out|ran out|cut out|go off|gone off){_TIMER_PAUSED_END}"
 )
 """Where the sleep timer paused the book ("where did it stop?"), never a search for the words."""
 _DOZE = r"(?:fell asleep|fallen asleep|dozed off|drifted off|nodded off)"
@@ -740,9 +741,9 @@ _GO_THERE = re.compile(
 after "that part" it is what was just heard (``_PLAY_THAT_AGAIN``). A bare "yes" is not one: said
 to any answer, it would move the book."""
 _WHERE_THAT_WAS = re.compile(
-    r"^(?:(?:and|so|ok(?:ay)?|wait)\s+)*(?:where|when) (?:was|is|did|does) (?:that|this)"
+    r"^(?:(?:and|so|ok(?:ay)?|wait)\s+)*(?:where|when) (?:was|did) (?:that|this)"
     r"(?: (?:part|bit|scene|moment))?(?: (?:happen|come|come up))?(?: in the (?:book|story))?$"
-    r"|^where(?:'s| is) that(?: in the (?:book|story))?$"
+    r"|^(?:where|when) was (?:that|this)(?: (?:part|bit|scene|moment))? again$"
 )
 """Where or when the place the last answer named is: shown, not moved to (``GoThere.show_only``)."""
 _MORE_OF_THAT = re.compile(
@@ -1287,17 +1288,17 @@ _TIMER_MINUTES = re.compile(
     r"|^(?:(?:(?:set|change|make) )?(?:a |the )?(?:sleep )?timer (?:of |for |to )?|sleep (?:mode )?|make it )"
     rf"({_AMOUNT})(?: instead)?(?:\s+please)?$"
 )
+_MORE_SAID = r"\b(?:more|another|extra|longer)\b"
+"""Words that ask for listening on top of what the running timer has left."""
 _TIMER_MORE = re.compile(
-    r"^(?=.*\b(?:more|another|extra)\b)"
+    rf"^(?=.*{_MORE_SAID})"
     r"(?:(?:ok(?:ay)?|just|give me|let me have|(?:can|could) i (?:have|get)|another|an extra)\s+)*"
     rf"(?:({_NUMBER_SAID})\s+more\s+({_UNIT})s?|({_AMOUNT}))(?:\s+more)?"
     r"(?:\s+(?:and |then |and then )?(?:stop|pause|turn (?:it )?off))?(?:\s+please)?$"
 )
 """Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please", "another half
-hour then stop". More is on top of a running timer (``TimerAdded``): read as a timer of ten from here,
-"ten more minutes" with twenty left stopped the book ten minutes sooner; with none running it is the same."""
-_MORE_SAID = re.compile(r"\b(?:more|another|extra)\b")
-"""Words that ask for listening on top of what the running timer has left."""
+hour then stop". More is on top of a running timer (``TimerAdded``), never a stop sooner than it; with
+none running, a timer of that many minutes."""
 _ON_THE_TIMER_SAID = re.compile(r"\b(?:on|onto|of|to) (?:the |my |a |that )?(?:sleep )?timer\b")
 """Minutes put on the sleep timer, which never move the book ("i'd love ten minutes on the timer")."""
 _THEN_STOP = r"(?:,?\s+(?:and |then |and then )?(?:stop|sleep|pause|(?:turn|switch|shut) (?:it )?off))"
@@ -1346,13 +1347,16 @@ _TIMER_ADDED_BARE = re.compile(
 """Minutes put on the timer said as a number alone ("add another 10", "extend the timer by 15", "10 more
 on the timer")."""
 _SLEEPY_OPENER = r"^(?:(?:actually|uh|um|er|oh|no|ok(?:ay)?|sorry)\s+)*"
+_MINUTES_ALONE = rf"(?!(?:one|1)\b)(?!\d+\.){_BARE_NUMBER_SAID}"
+"""A number said alone as the minutes of a timer: not "one" ("another one" is another place, not a
+minute) nor a fraction."""
 _TIMER_MADE = re.compile(
-    rf"{_SLEEPY_OPENER}(?:make|change|set) (?:it|that)(?: to| for)? (?:({_AMOUNT})|({_BARE_NUMBER_SAID}))"
+    rf"{_SLEEPY_OPENER}(?:make|change|set) (?:it|that)(?: to| for)? (?:({_AMOUNT})|({_MINUTES_ALONE}))"
     r"(?:\s+instead)?(?:\s+please)?$"
 )
 """The timer just set changed ("make it ten", "set it to ten minutes instead"): a number alone is minutes."""
 _TIMER_ADDED_SHORT = re.compile(
-    rf"{_SLEEPY_OPENER}(?:add|plus|another) (?:({_AMOUNT})|({_BARE_NUMBER_SAID}))(?:\s+more)?(?:\s+please)?$"
+    rf"{_SLEEPY_OPENER}(?:add|plus|another) (?:({_AMOUNT})|({_MINUTES_ALONE}))(?:\s+more)?(?:\s+please)?$"
 )
 """Minutes on top, said shortest ("add ten", "another ten", "plus ten minutes")."""
 _TIMER_AGAIN = re.compile(
@@ -2106,7 +2110,7 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
     if listening := _TIMER_LISTENING_FOR.match(text):
         said = listening["amount"] or listening["amount_alone"] or f"{listening['count']} {listening['unit']}"
         minutes = max(1, round(_said_amount_ms(said) / 60_000))
-        return TimerAdded(minutes) if _MORE_SAID.search(listening[0]) else SleepTimer(after=minutes)
+        return TimerAdded(minutes) if re.search(_MORE_SAID, listening[0]) else SleepTimer(after=minutes)
     if bare := _TIMER_BARE_MINUTES.search(text):
         return SleepTimer(after=max(1, round(number_of(next(said for said in bare.groups() if said)))))
     return None

@@ -330,25 +330,45 @@ def places_named(earlier: list[Exchange]) -> list[int]:
         if call.refused:
             continue
         if call.name == "recall":
-            return [ref.place.passage_id for ref in call.places[:1] if ref.place.passage_id is not None]
+            told = question_answered(earlier)
+            return told[1][-1:] if told else []
         if call.name == "offer_positions":
             return [int(i) for i in call.arguments.get("ids", []) if isinstance(i, int)]
     return []
 
 
-def question_answered(earlier: list[Exchange]) -> tuple[str, set[int]] | None:
-    """The question the last answer recalled, and the passages it quoted ("tell me more"); None when
-    it answered none."""
-    if not earlier:
-        return None
-    for call in earlier[-1].calls:
+def _recall_in(exchange: Exchange) -> tuple[str, list[int]] | None:
+    """The question an exchange recalled and the passages it found, best first."""
+    for call in exchange.calls:
         if (
             call.name == "recall"
             and not call.refused
-            and isinstance(question := call.arguments.get("question"), str)
+            and isinstance(asked := call.arguments.get("question"), str)
         ):
-            return question, {ref.place.passage_id for ref in call.places if ref.place.passage_id is not None}
+            return asked, [ref.place.passage_id for ref in call.places if ref.place.passage_id is not None]
     return None
+
+
+def question_answered(earlier: list[Exchange]) -> tuple[str, list[int]] | None:
+    """The question the last answer recalled, and the passages quoted for it in order: the best one
+    when it was asked, then one more for each "tell me more" after it (the best not quoted yet, as
+    ``keyless`` chooses). None when the last answer recalled nothing."""
+    run: list[tuple[Exchange, list[int]]] = []
+    asked = ""
+    for exchange in reversed(earlier):
+        recalled = _recall_in(exchange)
+        if recalled is None or (run and recalled[0] != asked):
+            break
+        asked = recalled[0]
+        run.append((exchange, recalled[1]))
+    if not run:
+        return None
+    quoted: list[int] = []
+    for exchange, found in reversed(run):
+        if exchange.utterance == asked:  # asked afresh: its best place is quoted again
+            quoted = []
+        quoted.extend(next(([i] for i in found if i not in quoted), []))
+    return asked, quoted
 
 
 LIST_STILL_MEANT_TURNS = 2
