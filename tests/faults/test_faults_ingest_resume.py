@@ -29,17 +29,16 @@ from nats.js.errors import NotFoundError
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
-BOOK, JOB = "resume-lantern", "resume-job-1"
 CHAPTERS = 4
 
 
-async def announced(client: Client, timeout_s: float) -> BookIngested | None:
+async def announced(client: Client, book: str, timeout_s: float) -> BookIngested | None:
     """The whole book's announcement (interim versions, adr/0032, come before it)."""
     deadline = asyncio.get_running_loop().time() + timeout_s
     while asyncio.get_running_loop().time() < deadline:
         try:
             message = await client.jetstream().get_last_msg(
-                subjects.BOOKS_STREAM, subjects.BOOK_INGESTED.format(book=BOOK)
+                subjects.BOOKS_STREAM, subjects.BOOK_INGESTED.format(book=book)
             )
             event = BookIngested.model_validate_json(message.data or b"")
             if event.transcript is None:
@@ -50,9 +49,16 @@ async def announced(client: Client, timeout_s: float) -> BookIngested | None:
     return None
 
 
-async def test_a_killed_transcription_resumes_at_the_next_chapter(nats_url: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("stop", "falls"), [(signal.SIGKILL, 1), (signal.SIGTERM, 0)], ids=["killed", "stopped"]
+)
+async def test_a_stopped_transcription_resumes_at_the_next_chapter(
+    nats_url: str, tmp_path: Path, stop: signal.Signals, falls: int
+) -> None:
+    """A kill counts as a fall (a job that falls three times is given up); a clean stop does not."""
     need_espeak()
-    speech = speak_book(sample_chapters(chapters=CHAPTERS, sentences=3))
+    # another recording for each case: the same one would be taken whole from the first case's store
+    speech = speak_book(sample_chapters(chapters=CHAPTERS, sentences=3 + falls))
     path = write_audiobook(tmp_path / "lantern.m4b", speech, tags={"title": "The Lantern at Gull Point"})
     system = await asyncio.to_thread(start_system, nats_url, ("ingest",))
     try:
@@ -66,14 +72,15 @@ async def test_a_killed_transcription_resumes_at_the_next_chapter(nats_url: str,
             if event.transcription is not None and event.transcription.chapter >= 1:
                 first_stored.set()
 
-        await client.subscribe(subjects.INGEST_PROGRESS.format(job=JOB), cb=on_progress)
-        request = IngestBook(path=str(path), book=BOOK, job=JOB)
+        job = book = f"resume-{stop.name.lower()}"
+        await client.subscribe(subjects.INGEST_PROGRESS.format(job=job), cb=on_progress)
+        request = IngestBook(path=str(path), book=book, job=job)
         await client.publish(subjects.INGEST_BOOK, request.model_dump_json().encode())  # nobody waits
         await asyncio.wait_for(first_stored.wait(), 240)
-        system.processes.children["ingest"].send_signal(signal.SIGKILL)
+        system.processes.children["ingest"].send_signal(stop)
         await asyncio.to_thread(system.restart, "ingest")
 
-        event = await announced(client, 300)
+        event = await announced(client, book, 300)
         assert event is not None, system.log("ingest")[-3000:]
         runs: list[list[TranscriptionProgress]] = []
         for status in (e.transcription for e in events if e.transcription is not None):
@@ -92,8 +99,8 @@ async def test_a_killed_transcription_resumes_at_the_next_chapter(nats_url: str,
         assert resumed.chapter == CHAPTERS
 
         store = await client.jetstream().key_value(subjects.INGEST_JOBS_BUCKET)
-        record = IngestJob.model_validate_json((await store.get(JOB)).value or b"")
-        assert record.state == "done"
+        record = IngestJob.model_validate_json((await store.get(job)).value or b"")
+        assert (record.state, record.interrupted) == ("done", falls)
         await client.close()
     finally:
         system.stop()

@@ -37,3 +37,9 @@ def test_a_sent_name_fits_a_file_name_on_disk_and_keeps_its_suffix(sent: str) ->
     stem, suffix = sent.rsplit(".", 1) if "." in sent else (sent, "")
     assert len(kept.encode()) <= 255
     assert kept == stem[: len(kept) - len(suffix) - bool(suffix)] + ("." if suffix else "") + suffix
+
+
+def test_a_name_that_is_all_suffix_is_named_upload_and_still_fits_a_disk() -> None:
+    """A review: the stand-in name was put on after the cut, making 260 bytes of 255."""
+    assert local_name("." + "x" * 253) == "upload"
+    assert local_name("." + "x" * 248) == "upload." + "x" * 248

@@ -5,6 +5,7 @@ failed, cancelled), the cancel command, and which jobs a restarted service must 
 import asyncio
 from collections.abc import Callable
 
+import structlog
 from bedside_contracts.ingest import (
     UNFINISHED,
     IngestBook,
@@ -16,6 +17,8 @@ from bedside_contracts.ingest import (
 from bedside_runtime.errors import Conflict, NotFound
 
 from bedside_ingest.jobs import JobStore
+
+log = structlog.get_logger("bedside.ingest")
 
 MAX_INTERRUPTIONS = 3
 """Starts that find a job running before it is given up: a file the decoder crashes on, or a book
@@ -31,8 +34,9 @@ def given_up(times: int) -> str:
 
 
 def taken_up(job: IngestJob) -> IngestJob:
-    """A job found unfinished at a start, as it is recorded then: waiting its turn again, one stop more
-    if it was running, and given up at ``MAX_INTERRUPTIONS``."""
+    """A job found unfinished at a start, as it is recorded then: waiting its turn again, one fall more
+    if it was running (a service that stops cleanly records its job queued), and given up at
+    ``MAX_INTERRUPTIONS``."""
     interrupted = job.interrupted + (job.state == "running")
     if interrupted >= MAX_INTERRUPTIONS:
         return job.model_copy(
@@ -67,6 +71,13 @@ class JobControl:
                 interrupted=self._interrupted.get(job, 0),
             )
         )
+
+    async def record_quietly(self, request: IngestBook, state: JobState) -> None:
+        """``record`` while the service stops: a bus already gone loses the record, not the stop."""
+        try:
+            await asyncio.shield(self.record(request, state))
+        except Exception as error:
+            log.warning("job not recorded at the stop", job=request.job, error=str(error))
 
     async def take_up(self, job: IngestJob) -> IngestJob:
         """Record a job found unfinished at a start (``taken_up``); the count goes on in its records."""

@@ -143,6 +143,7 @@ class IngestService:
         self._uploads = uploads
         self._media = media
         self._started: set[asyncio.Task[IngestReport]] = set()
+        self._running: asyncio.Task[object] | None = None  # the job under way, whoever asked for it
         """Jobs started for an upload, whose requester does not wait for them to end."""
         self._adding: dict[str, asyncio.Task[IngestJob]] = {}
         """Uploads being taken, by the job they make: the same upload asked twice waits for one."""
@@ -221,8 +222,14 @@ class IngestService:
             async with self._lock:
                 if control.stopped(job):
                     raise JobCancelled
+                self._running = asyncio.current_task()
                 await control.record(request, "running")
                 report = await self._ingest(request, progress, audio=True)
+        except asyncio.CancelledError:
+            # the service stopping: the job waits its turn at the next start, and that start does not
+            # count this as a fall (a crash or a kill never gets here: ``jobcontrol.taken_up``)
+            await control.record_quietly(request, "queued")
+            raise
         except JobCancelled:
             log.info("job cancelled", job=job)
             raise Conflict(f"job {job} was cancelled; its finished chapters are kept") from None
@@ -238,6 +245,7 @@ class IngestService:
             await control.record(request, "failed", f"{type(error).__name__}: {error}")
             raise
         finally:
+            self._running = None
             await progress.close()
         await control.settle()
         set_aside = report.alignment.fallback if report.alignment else ""
@@ -306,8 +314,9 @@ class IngestService:
             self._uploads.forget(job)
 
     async def stop_started(self) -> None:
-        """Stop the jobs started for uploads; recorded as running, they resume at the next start."""
-        await cancel_and_wait(*self._started)
+        """Stop the job under way and those started for uploads: recorded queued, they resume at the
+        next start, which does not count the stop as a fall."""
+        await cancel_and_wait(self._running, *self._started)
 
     async def jobs(self, request: JobsRequest) -> JobList:
         return await self._control.listing(request.job)
@@ -323,6 +332,7 @@ class IngestService:
             taken = await self._control.take_up(job)
             if taken.state == "failed":
                 log.warning("job given up", job=job.job, path=job.request.path, interrupted=taken.interrupted)
+                self._uploads.forget(job.job)  # an upload's files made no book; another try is another upload
             else:
                 log.info("resuming job", job=job.job, path=job.request.path, interrupted=taken.interrupted)
                 unfinished.append(job)

@@ -37,7 +37,8 @@ def local_name(filename: str) -> str:
     if not dot:
         stem, suffix = suffix, ""
     tail = f".{suffix}" if suffix.strip(" ") else ""
-    tail = tail if len(tail.encode()) < NAME_MAX_BYTES else ""  # no suffix a book is read by
+    # no suffix a book is read by is that long, and a name is left room ("upload" at the least)
+    tail = tail if len(f"upload{tail}".encode()) <= NAME_MAX_BYTES else ""
     stem = stem.strip(" .")
     while len(f"{stem}{tail}".encode()) > NAME_MAX_BYTES:  # 255 characters may be 765 bytes
         stem = stem[:-1].rstrip(" .")
