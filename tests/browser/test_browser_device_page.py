@@ -1611,6 +1611,27 @@ def test_a_place_chosen_on_the_page_is_said_there_as_on_the_other_devices(
     assert announced(page, "Moved to") == moves, page.evaluate("window.announced")
 
 
+def test_a_move_made_elsewhere_while_the_page_waits_for_an_answer_is_still_said(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A push that comes while a request of the page's own is out waits for its answer, and the answer
+    carries the move too: it was taken in silence, the book jumping on a device whose listener was not
+    told (as a sleep timer's pause went unsaid on a loaded machine)."""
+    page = open_page("phone")
+    page.evaluate(LISTEN_AS_A_SCREEN_READER)
+    timer_set = SlowRequests(page, re.compile(r".*/sleep-timer$"))
+    page.get_by_role("button", name="15 min").click()
+    page.wait_for_function("window.bedside.busy", timeout=WAIT_MS)
+    put_book_at(bedside, listener, BOOK_ID, 90_000)  # from another device, while the page waits
+    page.wait_for_timeout(1_000)  # for the move's push, held back behind the page's own request
+    timer_set.let_go()
+    expect(page.locator("#pos")).to_have_text("0:01:30", timeout=WAIT_MS)
+    page.wait_for_function(
+        "window.announced.some((said) => said.endsWith('to 1 minute 30 seconds.'))",
+        timeout=WAIT_MS,
+    )
+
+
 def test_a_skip_is_said_in_words_once_however_often_its_key_is_pressed(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -2,7 +2,7 @@
 import { api, listenerPath } from "./api.js";
 import { chapterTitle } from "./book.js";
 import {
-  afterCommand, command, position, sayMovedHere, seekTo, settleScrub, showUndo, undoneWords,
+  afterCommand, command, ownMove, position, sayMovedHere, seekTo, settleScrub, showUndo, undoneWords,
 } from "./position.js";
 import { clamp, DEVICE, deviceSaid, HISTORY_FETCH, state } from "./state.js";
 import { chapterHeading, clock, el, notice, spokenClock } from "./ui.js";
@@ -127,7 +127,9 @@ async function undo() {
   showUndo();
   try {
     // made when sent: where this page had played to, which undo's own undo goes back to
-    const res = await command("/undo", () => ({ device: DEVICE, basis_seq: state.seq, from_ms: clamp(position()) }));
+    const res = await command(
+      "/undo", () => ({ device: DEVICE, basis_seq: state.seq, from_ms: clamp(position()) }), ownMove,
+    );
     // Refused, the book was moved since by another device: that move is told, not an undo.
     if (res && res.status === 409) afterCommand(res, "Not undone: the book was moved meanwhile, to");
     else if (res && afterCommand(res, "Back to")) notice(undoneWords(position()));

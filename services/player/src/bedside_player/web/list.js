@@ -2,7 +2,7 @@
 // "chapter 3", "end of chapter 3"; nothing else), pressed or
 // cancelled on any device.
 import { findState } from "./api.js";
-import { afterCommand, command, position, sayMovedHere, settleScrub } from "./position.js";
+import { afterCommand, command, ownMove, position, sayMovedHere, settleScrub } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import {
   announce, chapterHeading, chapterInSentence, clock, el, notice, redrawKeepingFocus, spokenClock,
@@ -83,7 +83,7 @@ async function pressRow(index) {
   // The list the row was read from: another device may have drawn a new one since (its row N is
   // another place), and the player then refuses the press with the new list.
   const body = { row: index, device: DEVICE, list_turn_id: state.listTurnId };
-  const res = await command("/list/press", body);
+  const res = await command("/list/press", body, ownMove);
   if (res && afterCommand(res, "Moved to")) {
     if (res.status === 409) notice("The list changed just now; choose from the new one.");
     else if (res.ok) sayMovedHere(findState(res.data));

@@ -179,6 +179,13 @@ async function recordingBack() {
   }
 }
 
+// The answer to a request that moves the book (`ours`' `answered`): its move is this page's own, which
+// the page says itself, not as another device's (nor again when a push of it held back meanwhile is
+// taken in).
+export function ownMove(res, got) {
+  if (got) state.lastMoveSeq = Math.max(state.lastMoveSeq, got.last_move_seq || 0);
+}
+
 // Our own requests: while one is out, pushes wait, so an echo of an older state
 // cannot flip what the listener just did. They go out one at a time and a body given as
 // a function is made when it is sent, so its basis includes the reply to the one before:
@@ -206,9 +213,10 @@ export async function ours(method, path, body, answered = null) {
   } finally {
     state.inflight -= 1;
     if (state.inflight === 0 && state.deferred) {
-      const pushed = state.deferred;
+      const { pushed, why } = state.deferred;
       state.deferred = null;
-      adopt(pushed);
+      // said only for a move not this page's own (known as its own once answered: `ownMove`)
+      adopt(pushed, { why: (pushed.last_move_seq || 0) > state.lastMoveSeq ? why : "" });
     }
   }
 }
@@ -297,7 +305,8 @@ export function adopt(next, { force = false, why = "" } = {}) {
   if (!next || state.bookRemoved) return;
   if (next.retired) { removed(); return; }
   if (state.inflight > 0 && !force) {
-    if (!state.deferred || next.seq >= state.deferred.seq) state.deferred = next;
+    // kept with what it would say: a move elsewhere is told when it is taken in, however late
+    if (!state.deferred || next.seq >= state.deferred.pushed.seq) state.deferred = { pushed: next, why };
     return;
   }
   if (next.seq < state.seq && !force) return;
@@ -435,9 +444,9 @@ export async function report({ pressed = false } = {}) {
 
 // A command of this page's own (undo, a row pressed, the list cancelled): the player's answer, or
 // null when it could not be reached, which is said.
-export async function command(path, body) {
+export async function command(path, body, answered = null) {
   try {
-    return await ours("POST", `${listenerPath()}${path}`, body);
+    return await ours("POST", `${listenerPath()}${path}`, body, answered);
   } catch {
     showLink(false);
     notice("Bedside could not be reached just now; try again in a moment.");
@@ -459,6 +468,8 @@ export function leave() {
 // Once the page has stopped (its listener removed, or the browser signed in as another), a reply to
 // a command sent before it heard of it says nothing more, and its refusal would cover the notice
 // saying why. A refusal as another's asks whom the browser listens as now.
+// `why` says a move another device made, which a refusal or the answer itself may bring (the page's own
+// move is known as its own when answered: `ownMove`).
 export function afterCommand(res, why) {
   if (state.stopped || state.bookRemoved) return false;
   if (res.status === 404) {
@@ -479,7 +490,7 @@ export function afterCommand(res, why) {
   }
   const got = findState(res.data);
   if (got) {
-    adopt(got);
+    adopt(got, { why });
   } else if (res.data && typeof res.data.seq === "number") {
     state.seq = Math.max(state.seq, res.data.seq);
   }
@@ -562,9 +573,9 @@ export async function seekTo(ms, by = null) {
     landed = got;
     skips.unanswered -= 1;
     if (by !== null && got) skips.shift += got.position_ms - sentTo;
-    // Our own move, known as ours before any push of it held back meanwhile is taken in (`ours`),
-    // which would otherwise count it as another device's and seek the audio a second time.
-    if (got) state.lastMoveSeq = Math.max(state.lastMoveSeq, got.last_move_seq || 0);
+    // known as ours before a push of it held back meanwhile is taken in, which would otherwise count
+    // it as another device's and seek the audio a second time
+    ownMove(res, got);
   };
   let taken = null;
   try {

@@ -5,7 +5,7 @@
 import { api, findState, listenerPath, listenerPathFor, pausedBySleep } from "./api.js";
 import { chapterAt } from "./book.js";
 import {
-  afterCommand, command, ours, position, report, sayMovedHere, seekTo, setPlaying, setPosition, sleepPauseWords,
+  afterCommand, command, ours, ownMove, position, report, sayMovedHere, seekTo, setPlaying, setPosition, sleepPauseWords,
 } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import { announce, chapterInSentence, clock, el, notice, showAndSay, showLink, spokenClock } from "./ui.js";
@@ -139,7 +139,7 @@ export async function tellRunOut() {
     res = await ours("POST", `${listenerPath()}/sleep-timer/ran-out`, () => {
       untold.basis ??= state.seq;
       return { device: DEVICE, position_ms: untold.stop, basis_seq: untold.basis, timer_seq: untold.setSeq };
-    });
+    }, ownMove);
   } catch {
     showLink(false);
   }
