@@ -9,7 +9,7 @@ from bedside_contracts import subjects
 from bedside_contracts.player import Asleep, HistoryEntry, PressRow, SetSleepTimer
 from bedside_contracts.search import CheckAnswer, FindPassage, Target, TranscriptCoverage
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
-from bedside_guard import Candidate, clock
+from bedside_guard import Candidate, Passage, clock
 from bedside_runtime.clock import wall_clock_ms
 from bedside_runtime.errors import RemoteFailure
 from bedside_testing import run_bedside
@@ -850,11 +850,15 @@ async def test_the_other_one_offers_what_the_last_search_found_and_did_not_offer
     assert 102 not in [t.passage_id for t in offered.targets]
 
 
+def passage_quoted(said: str) -> Passage:
+    return next(p for p in passages() if p.text in said)
+
+
 async def test_take_me_there_after_an_answer_goes_to_the_passage_it_quoted(rig: Rig) -> None:
     """ "Who is Wren?" answered from chapter 1, then "take me there": it searched the book for "there"."""
     listener = rig.listener_at(HERE)
     answered = await rig.ask(listener, "who is Wren?")
-    quoted = next(p for p in passages() if p.text in answered.speech)
+    quoted = passage_quoted(answered.speech)
     there = await rig.ask(listener, "take me there")
     assert there.outcome == "moved"
     assert [t.passage_id for t in rig.player.offers[-1].targets] == [quoted.id]
@@ -868,7 +872,7 @@ async def test_where_that_was_after_an_answer_shows_the_place_it_quoted_and_move
     """A listener session: "where was that?" after "who is ...?" was told it "hasn't come up yet"."""
     listener = rig.listener_at(HERE)
     answered = await rig.ask(listener, "who is Wren?")
-    quoted = next(p for p in passages() if p.text in answered.speech)
+    quoted = passage_quoted(answered.speech)
     reply = await rig.ask(listener, asked)
     assert reply.outcome == "listed"
     assert [t.passage_id for t in rig.player.offers[-1].targets] == [quoted.id]
@@ -883,9 +887,9 @@ async def test_more_after_an_answer_quotes_another_heard_place_never_says_not_ye
     """A listener session: "tell me more" after "who is ...?" was told it "hasn't come up yet"."""
     listener = rig.listener_at(HERE)
     answered = await rig.ask(listener, "who is Wren?")
-    first = next(p for p in passages() if p.text in answered.speech)
+    first = passage_quoted(answered.speech)
     more = await rig.ask(listener, asked)
-    other = next(p for p in passages() if p.text in more.speech)  # a review: it always said that was all
+    other = passage_quoted(more.speech)  # a review: it always said that was all
     assert other.id != first.id
     there = await rig.ask(listener, "take me there")  # to what was just quoted
     assert [t.passage_id for t in rig.player.offers[-1].targets] == [other.id], there.speech
