@@ -89,8 +89,7 @@ class Uploads:
         except BaseException:
             self.forget(job)
             raise
-        # Each object once: a request naming one upload as both files (taken twice, to one path)
-        # failed here on the second delete, answered nothing and left the taken file behind.
+        # each object once: a request may name one upload as both files, and an object deleted is gone
         for upload in dict.fromkeys(sent.upload for sent in (recording, ebook) if sent is not None):
             await self._bucket.delete(upload)
         return taken, taken_ebook
