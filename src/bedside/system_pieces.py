@@ -136,11 +136,11 @@ PIECES: tuple[Piece, ...] = (
         "mount",
     ),
     Piece(
-        "chromium",
+        "chromium headless shell",
         Group.BROWSER,
         "the browser tests drive the page in it (Playwright cannot download one)",
-        file_at("/usr/bin/chromium"),
-        "chromium",
+        file_at("/usr/bin/chromium-headless-shell"),
+        "chromium-headless-shell",
     ),
     Piece(
         "certutil",

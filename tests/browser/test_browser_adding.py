@@ -16,7 +16,7 @@ import pytest
 from bedside_audiobooks import need_espeak, sample_chapters, speak_book, write_audiobook
 from bedside_disks import small_disk
 from bedside_ingest.sample import SAMPLE_TEXT
-from bedside_lan_testing import CHROMIUM, chromium
+from bedside_lan_testing import chromium, need_chromium
 from bedside_runtime.nats_server import free_port
 from bedside_testing import RunningSystem, add_listener, start_test_nats
 from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
@@ -31,8 +31,7 @@ JOB_MS = 240_000
 @pytest.fixture(scope="module")
 def empty_house() -> Iterator[RunningSystem]:
     """A bus of its own: search serves every book of the bus it is on, and the session's has many."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is absent: `bash scripts/install-system browser` installs Debian's chromium")
+    need_chromium()
     need_espeak()
     bus = start_test_nats("adding")
     system = RunningSystem(

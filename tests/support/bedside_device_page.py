@@ -24,7 +24,7 @@ from bedside_contracts.ingest import BookArtifact, BookIngested
 from bedside_contracts.search import TranscriptCoverage
 from bedside_contracts.subjects import SERVICES
 from bedside_ingest.artifact import decode_vectors, encode_vectors
-from bedside_lan_testing import CHROMIUM, chromium
+from bedside_lan_testing import chromium, need_chromium
 from bedside_runtime.nats_server import free_port
 from bedside_testing import REPO, RunningSystem, add_listener
 from playwright.sync_api import Browser, Locator, Page, Playwright, Route, expect, sync_playwright
@@ -187,8 +187,7 @@ def _wait_for_book(url: str, token: str, book: str, timeout_s: float = 90) -> No
 
 @pytest.fixture(scope="module")
 def bedside(nats_url: str) -> Iterator[Bedside]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is absent: `bash scripts/install-system browser` installs Debian's chromium")
+    need_chromium()
 
     # start_system's steps, kept apart so that the processes stop even if the start times out.
     system = RunningSystem(nats_url, Path(tempfile.mkdtemp(prefix="bedside-data-")), SERVICES, free_port())
