@@ -10,6 +10,7 @@ from bedside_turn.domain import intents, playback, speech
 from bedside_turn.domain.intents import (
     BookEnd,
     BookStart,
+    BothAsked,
     Chapter,
     ClockTime,
     FindPlace,
@@ -571,6 +572,32 @@ def test_where_am_i_is_read_as_one_intent(utterance: str) -> None:
     ],
 )
 def test_questions_near_where_am_i_go_where_they_went(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # each was read as one of its asks, or as a search or a question of the book
+        ("what chapter is this and how long is left", BothAsked(intents.WhereAmI(), intents.TimeLeft())),
+        ("Where am I? How much is left?", BothAsked(intents.WhereAmI(), intents.TimeLeft())),
+        ("where am I and when will the timer stop", BothAsked(intents.WhereAmI(), intents.TimerAsked())),
+        (
+            "who wrote this and how many chapters are there",
+            BothAsked(intents.AboutTheBook("author"), intents.AboutTheBook("chapters")),
+        ),
+        (
+            "what chapter am I in, and is it playing",
+            BothAsked(intents.WhereAmI(), intents.PlayingAsked(why=False)),
+        ),
+        # one ask, however it is said
+        ("how long is this chapter and how much is left", intents.TimeLeft()),
+        ("where am I", intents.WhereAmI()),
+    ],
+)
+def test_two_things_the_position_or_the_cover_tell_asked_at_once_are_both_read(
+    utterance: str, intent: intents.Intent
+) -> None:
     assert intents.read(utterance) == intent
 
 

@@ -1330,6 +1330,21 @@ async def test_how_long_is_left_is_told_from_the_books_times_not_that_it_has_not
     assert position(rig, listener) == here_ms
 
 
+async def test_two_asks_at_once_are_both_answered_in_the_order_asked(rig: Rig) -> None:
+    """Before, "where am I and when will the timer stop" searched the book for its words."""
+    listener = rig.listener_at(100_000)
+    reply = await rig.ask(listener, "who wrote this and how long is left?")
+    assert (reply.outcome, reply.speech) == (
+        "answered",
+        'The book doesn\'t say who wrote "Lamplight". '
+        "There's about 1 minute left of this chapter, and about 4 minutes of the book.",
+    )
+    reply = await rig.ask(listener, "where am I and when will the timer stop")
+    assert reply.outcome == "answered"
+    assert reply.speech.endswith(" " + playback.timer_now(None, 100_000))
+    assert position(rig, listener) == 100_000
+
+
 @pytest.mark.parametrize(
     ("utterance", "said"),
     [

@@ -10,6 +10,7 @@ from bedside_turn.domain.routing import (
     MIN_SCORE,
     asked_how_long,
     chapters_called,
+    model_may_answer,
     other_places,
     places_named,
     plausible_ids,
@@ -222,3 +223,10 @@ def test_a_book_whose_chapters_are_called_parts_is_asked_about_by_part() -> None
     assert (
         said_as_chapters("play the part where the ice cracks", "part") == "play the part where the ice cracks"
     )
+
+
+def test_two_asks_of_the_position_at_once_are_plain_codes_as_each_alone_is() -> None:
+    """The model is never told the position (DESIGN rule 4), so it answers neither."""
+    both = intents.read("where am I and how long is left")
+    assert isinstance(both, intents.BothAsked)
+    assert not model_may_answer(both)

@@ -88,10 +88,8 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             return await (_show_there if show_only else _go_there)(tools, earlier or [])
         case intents.MoreOfThat():
             return await _more_of_that(tools, earlier or [])
-        case intents.Together(move=move, then=then):  # the move first: a timer counts from the place
-            moved = await run_keyless(tools, utterance, move, earlier)
-            tools.next_request()
-            return f"{moved} {await run_keyless(tools, utterance, then)}"
+        case intents.Together() | intents.BothAsked():
+            return await _two_said_together(tools, utterance, intent, earlier)
         case intents.FindPlace(query=query) | intents.Question(question=query) if len(query) > WORDS_TAKEN:
             tools.turn.declined = True
             return speech.SAY_IT_SHORTER
@@ -182,6 +180,23 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent, utterance)
+
+
+async def _two_said_together(
+    tools: ToolBox,
+    utterance: str,
+    intent: intents.Together | intents.BothAsked,
+    earlier: list[Exchange] | None,
+) -> str:
+    """Each request answered as if said alone: a move before its timer (a timer counts from the place),
+    two asks in the order asked."""
+    if isinstance(intent, intents.BothAsked):
+        return " ".join(
+            [await run_keyless(tools, utterance, asked, earlier) for asked in (intent.first, intent.second)]
+        )
+    moved = await run_keyless(tools, utterance, intent.move, earlier)
+    tools.next_request()
+    return f"{moved} {await run_keyless(tools, utterance, intent.then)}"
 
 
 async def _courtesy(tools: ToolBox, said: intents.CourtesySaid) -> str:

@@ -254,6 +254,15 @@ class WhereAmI:
 
 
 @dataclass(frozen=True)
+class BothAsked:
+    """'What chapter is this and how long is left?': two things the position, the cover, the chapter list,
+    the sleep timer or the listener's history tell, asked in one breath; each is answered, as asked."""
+
+    first: "Intent"
+    second: "Intent"
+
+
+@dataclass(frozen=True)
 class SleepTimer:
     """'Sleep in 15 minutes', 'stop at the end of the chapter': the player's sleep timer."""
 
@@ -410,6 +419,7 @@ Intent = (
     | RecapAsked
     | TimeLeft
     | WhereAmI
+    | BothAsked
     | ListeningAsked
     | LastMoveAsked
     | HeardBefore
@@ -1732,7 +1742,7 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
         return Other()
     if (
         said_first := _asked_before_what_asks_nothing(text, whole)
-        or (whole and _move_and_timer(_with_pauses(utterance)))
+        or (whole and (_move_and_timer(_with_pauses(utterance)) or _two_asked(_with_pauses(utterance))))
         or read_playback(text)
     ):
         return said_first
@@ -2060,6 +2070,32 @@ def _move_and_timer(text: str) -> Together | None:
         described = bool(moves) and isinstance(moves[0], FindPlace) and not joint.group().strip().isalpha()
         if moves and timers and not described:
             return Together(move=moves[0], then=timers[0])
+    return None
+
+
+_TOLD_BY_PLAIN_CODE = (
+    WhereAmI,
+    TimeLeft,
+    AboutTheBook,
+    ChapterTitleAsked,
+    TimerAsked,
+    PlayingAsked,
+    ListeningAsked,
+    LastMoveAsked,
+    HeardBefore,
+    NamesHeard,
+)
+"""What may be asked with another of its kind (``BothAsked``)."""
+
+
+def _two_asked(text: str) -> BothAsked | None:
+    """Two different asks said together, each half read alone; the time left twice ("how long is this
+    chapter and how much is left") is one ask, which the whole sentence says."""
+    for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
+        first, second = read(text[: joint.start()], whole=False), read(text[joint.end() :], whole=False)
+        if isinstance(first, _TOLD_BY_PLAIN_CODE) and isinstance(second, _TOLD_BY_PLAIN_CODE):
+            one_ask = first == second or (isinstance(first, TimeLeft) and isinstance(second, TimeLeft))
+            return None if one_ask else BothAsked(first=first, second=second)
     return None
 
 

@@ -53,6 +53,7 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
         | intents.ShareOfBook
         | intents.IntoChapter
         | intents.WhereAmI
+        | intents.BothAsked
         | intents.ListeningAsked
         | intents.LastMoveAsked
         | intents.PlayingAsked
