@@ -359,6 +359,34 @@ def test_an_undo_made_before_another_devices_move_is_refused_and_says_so(
     assert bedside.state(listener.name, listener.token)["position_ms"] == 90_000
 
 
+def test_a_refusal_answered_after_a_newer_state_leaves_the_page_at_the_newer_place(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A refusal carries the state the player held when it refused, and a push can overtake its
+    answer. Taken by force all the same, it put the page back where the book no longer was, keeping
+    the newer seq, so the pushes up to it were passed over as old: a page stayed showing a sleep
+    timer that had already paused the book (a CI run's failure)."""
+    phone = open_page("phone")
+    for _ in range(2):
+        phone.get_by_role("button", name="Forward 30 seconds").click()
+    expect(phone.locator("#pos")).to_have_text("0:01:00", timeout=WAIT_MS)
+    phone.wait_for_function("!window.bedside.busy", timeout=WAIT_MS)
+    now = bedside.state(listener.name, listener.token)
+    assert phone.evaluate("window.bedside.seq") == now["seq"]
+    before = {**now, "seq": now["seq"] - 1, "last_move_seq": now["seq"] - 1, "position_ms": 30_000}
+    # the answer of a command refused before the second skip, arriving only now
+    phone.evaluate(
+        """async (refused) => {
+            const { afterCommand } = await import("/position.js");
+            afterCommand({ ok: false, status: 409, data: { state: refused } }, "Moved to");
+        }""",
+        before,
+    )
+    phone.wait_for_function("!window.bedside.busy", timeout=WAIT_MS)
+    expect(phone.locator("#pos")).to_have_text("0:01:00")
+    assert phone.evaluate("window.bedside.position_ms") == 60_000
+
+
 def test_an_undo_on_another_device_is_told_as_going_back_not_as_a_move(open_page: OpenPage) -> None:
     phone = open_page("phone")
     tablet = open_page("tablet")

@@ -481,7 +481,11 @@ export function afterCommand(res, why) {
     return false;
   }
   if (res.status === 409) {
-    adopt(findState(res.data), { force: true, why });
+    const refused = findState(res.data);
+    // A push can overtake the answer: a refusal older than the state taken in meanwhile would put the
+    // page back where the book no longer is, and its newer seq kept would pass the pushes after over.
+    if (refused && refused.seq < state.seq) refreshState({ force: true });
+    else adopt(refused, { force: true, why });
     return true;
   }
   if (!res.ok) {
