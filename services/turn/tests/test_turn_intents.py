@@ -592,6 +592,8 @@ def test_questions_near_where_am_i_go_where_they_went(utterance: str, intent: in
         ),
         # one ask, however it is said
         ("how long is this chapter and how much is left", intents.TimeLeft()),
+        ("when will the timer stop and is the timer on", intents.TimerAsked()),
+        ("is it playing and why did it stop", intents.PlayingAsked(why=True)),
         ("where am I", intents.WhereAmI()),
     ],
 )

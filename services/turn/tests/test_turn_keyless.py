@@ -1343,6 +1343,11 @@ async def test_two_asks_at_once_are_both_answered_in_the_order_asked(rig: Rig) -
     assert reply.outcome == "answered"
     assert reply.speech.endswith(" " + playback.timer_now(None, 100_000))
     assert position(rig, listener) == 100_000
+    # two answers in the turn's own words are the turn's own words: no answer check is asked of search
+    sent = len(rig.search.requests)
+    reply = await rig.ask(listener, "how long is left, and when will the timer stop?")
+    assert reply.speech.endswith(" " + playback.timer_now(None, 100_000))
+    assert not [asked for asked in rig.search.requests[sent:] if isinstance(asked, CheckAnswer)]
 
 
 @pytest.mark.parametrize(

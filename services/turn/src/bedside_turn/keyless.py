@@ -19,6 +19,7 @@ from bedside_turn.domain.chapters import (
 )
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.last_move import last_move
+from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.routing import (
     PastTheChapterEnd,
     chapter_asked_by_title,
@@ -191,9 +192,9 @@ async def _two_said_together(
     """Each request answered as if said alone: a move before its timer (a timer counts from the place),
     two asks in the order asked."""
     if isinstance(intent, intents.BothAsked):
-        return " ".join(
-            [await run_keyless(tools, utterance, asked, earlier) for asked in (intent.first, intent.second)]
-        )
+        first = await run_keyless(tools, utterance, intent.first, earlier)
+        # two answers in the turn's own words stay its own (OwnWords.__add__): nothing of the book to check
+        return first + OwnWords(" ") + await run_keyless(tools, utterance, intent.second, earlier)
     moved = await run_keyless(tools, utterance, intent.move, earlier)
     tools.next_request()
     return f"{moved} {await run_keyless(tools, utterance, intent.then)}"

@@ -2083,19 +2083,24 @@ _TOLD_BY_PLAIN_CODE = (
     ListeningAsked,
     LastMoveAsked,
     HeardBefore,
-    NamesHeard,
 )
-"""What may be asked with another of its kind (``BothAsked``)."""
+"""What plain code alone answers and may be asked with another of them (``BothAsked``)."""
 
 
-def _two_asked(text: str) -> BothAsked | None:
-    """Two different asks said together, each half read alone; the time left twice ("how long is this
-    chapter and how much is left") is one ask, which the whole sentence says."""
+def _two_asked(text: str) -> Intent | None:
+    """Two asks said together, each half read alone. One asked twice is one ask: "is it playing and why
+    did it stop" is told once, with why; the time left twice ("how long is this chapter and how much is
+    left") is the one ask the whole sentence says."""
     for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
         first, second = read(text[: joint.start()], whole=False), read(text[joint.end() :], whole=False)
-        if isinstance(first, _TOLD_BY_PLAIN_CODE) and isinstance(second, _TOLD_BY_PLAIN_CODE):
-            one_ask = first == second or (isinstance(first, TimeLeft) and isinstance(second, TimeLeft))
-            return None if one_ask else BothAsked(first=first, second=second)
+        if not (isinstance(first, _TOLD_BY_PLAIN_CODE) and isinstance(second, _TOLD_BY_PLAIN_CODE)):
+            continue
+        match first, second:
+            case PlayingAsked(), PlayingAsked():
+                return PlayingAsked(why=first.why or second.why)
+            case TimeLeft(), TimeLeft():
+                return None
+        return first if first == second else BothAsked(first=first, second=second)
     return None
 
 
