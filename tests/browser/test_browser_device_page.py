@@ -378,11 +378,11 @@ def test_a_refusal_answered_after_a_newer_state_leaves_the_page_at_the_newer_pla
     phone.evaluate(
         """async (refused) => {
             const { afterCommand } = await import("/position.js");
-            afterCommand({ ok: false, status: 409, data: { state: refused } }, "Moved to");
+            afterCommand({ ok: false, status: 409, data: { state: refused } }, "Not undone: moved to");
         }""",
         before,
     )
-    phone.wait_for_function("!window.bedside.busy", timeout=WAIT_MS)
+    expect(shown_notice(phone)).to_have_text("Not undone: moved to 0:01:00.", timeout=WAIT_MS)
     expect(phone.locator("#pos")).to_have_text("0:01:00")
     assert phone.evaluate("window.bedside.position_ms") == 60_000
 

@@ -482,9 +482,7 @@ export function afterCommand(res, why) {
   }
   if (res.status === 409) {
     const refused = findState(res.data);
-    // A push can overtake the answer: a refusal older than the state taken in meanwhile would put the
-    // page back where the book no longer is, and its newer seq kept would pass the pushes after over.
-    if (refused && refused.seq < state.seq) refreshState({ force: true });
+    if (refused && refused.seq < state.seq) stateAfterAStaleRefusal(why);
     else adopt(refused, { force: true, why });
     return true;
   }
@@ -499,6 +497,24 @@ export function afterCommand(res, why) {
     state.seq = Math.max(state.seq, res.data.seq);
   }
   return true;
+}
+
+// A push can overtake the answer to a command: a refusal older than the state taken in meanwhile would
+// put the page back where the book no longer is (and the newer seq kept would pass the pushes after it
+// over). The player's state now is taken instead, asked after this page's own requests, unless a newer
+// one came meanwhile; by force, as a refusal's is, since the page's own move was not made.
+async function stateAfterAStaleRefusal(why) {
+  let res;
+  try {
+    res = await ours("GET", `${listenerPath()}/state`);
+  } catch {
+    showLink(false);
+    return;
+  }
+  const now = res.ok ? findState(res.data) : null;
+  if (!now || now.seq < state.seq) return;
+  adopt(now, { force: true });
+  if (why) notice(placeWords(why, now.position_ms));
 }
 
 export function afterJoin(res) {
