@@ -70,6 +70,9 @@ def command(name: str) -> Check:
     return check
 
 
+CHROMIUM_HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
+
+
 def file_at(path: str) -> Check:
     def check() -> str | None:
         return None if Path(path).is_file() else f"{path} is absent"
@@ -139,7 +142,7 @@ PIECES: tuple[Piece, ...] = (
         "chromium headless shell",
         Group.BROWSER,
         "the browser tests drive the page in it (Playwright cannot download one)",
-        file_at("/usr/bin/chromium-headless-shell"),
+        file_at(CHROMIUM_HEADLESS_SHELL),
         "chromium-headless-shell",
     ),
     Piece(

@@ -35,9 +35,11 @@ from bedside_runtime.settings import Settings
 from bedside_testing import RunningSystem, add_listener, start_test_nats
 from playwright.sync_api import Browser, Page, Playwright, Route
 
+from bedside.system_pieces import CHROMIUM_HEADLESS_SHELL, Group, describe_missing, missing, select
+
 # Debian's build of chromium's headless shell: the full browser in its headless mode took three
 # times the CPU over the same browser tests (ADR 68), and the suite is bound by CPU.
-CHROMIUM = Path("/usr/bin/chromium-headless-shell")
+CHROMIUM = Path(CHROMIUM_HEADLESS_SHELL)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -49,8 +51,9 @@ HOME_ADDRESS = "127.0.0.2"
 
 
 def need_chromium() -> None:
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is absent: `bash scripts/install-system browser` installs it")
+    """The browser's pieces (chromium, certutil), or the test skips saying what brings them."""
+    if found := missing(select([Group.BROWSER])):
+        pytest.skip(describe_missing(found))
 
 
 @contextmanager
@@ -104,9 +107,7 @@ async def ingest_and_add_listener(nats_url: str, listener: str) -> str:
 @contextmanager
 def lan_bedside(name: str, services: tuple[str, ...], listener: str) -> Iterator[LanBedside]:
     """The services on their own bus, the player on HTTPS at ``HOME_ADDRESS``, the sample book in."""
-    for needed in (CHROMIUM, Path("/usr/bin/certutil")):
-        if not needed.exists():
-            pytest.skip(f"{needed} is absent: `bash scripts/install-system browser` installs it")
+    need_chromium()
     # Its own bus: the one book in the catalog is the one the page opens without being told.
     server = start_test_nats(name)
     data_dir = Path(tempfile.mkdtemp(prefix="bedside-lan-"))
