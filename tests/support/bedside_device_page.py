@@ -319,6 +319,16 @@ class SlowRequests:
             self.held.pop().continue_()
 
 
+def paused_where_heard(page: Page, bedside: Bedside, listener: Listener, book: str) -> int:
+    """Pause pressed: the player's state holds the audio element's own position (returned), to within
+    250 ms."""
+    page.get_by_role("button", name="Pause").click()
+    heard_ms: int = round(page.evaluate("document.getElementById('audio').currentTime") * 1000)
+    state = wait_for_state(bedside, listener, book, lambda told: not told["playing"])
+    assert abs(state["position_ms"] - heard_ms) <= 250, (state, heard_ms)
+    return heard_ms
+
+
 def position_of(page: Page) -> int:
     value: int = page.evaluate("window.bedside.position_ms")
     return value

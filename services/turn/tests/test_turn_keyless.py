@@ -854,14 +854,22 @@ def passage_quoted(said: str) -> Passage:
     return next(p for p in passages() if p.text in said)
 
 
+async def answered_about_wren(rig: Rig, listener: str) -> Passage:
+    """ "Who is Wren?" asked, and the passage its answer quoted."""
+    return passage_quoted((await rig.ask(listener, "who is Wren?")).speech)
+
+
+def offered_last(rig: Rig) -> list[int | None]:
+    return [target.passage_id for target in rig.player.offers[-1].targets]
+
+
 async def test_take_me_there_after_an_answer_goes_to_the_passage_it_quoted(rig: Rig) -> None:
     """ "Who is Wren?" answered from chapter 1, then "take me there": it searched the book for "there"."""
     listener = rig.listener_at(HERE)
-    answered = await rig.ask(listener, "who is Wren?")
-    quoted = passage_quoted(answered.speech)
+    quoted = await answered_about_wren(rig, listener)
     there = await rig.ask(listener, "take me there")
     assert there.outcome == "moved"
-    assert [t.passage_id for t in rig.player.offers[-1].targets] == [quoted.id]
+    assert offered_last(rig) == [quoted.id]
     assert position(rig, listener) == quoted.start_ms
 
 
@@ -871,11 +879,10 @@ async def test_where_that_was_after_an_answer_shows_the_place_it_quoted_and_move
 ) -> None:
     """A listener session: "where was that?" after "who is ...?" was told it "hasn't come up yet"."""
     listener = rig.listener_at(HERE)
-    answered = await rig.ask(listener, "who is Wren?")
-    quoted = passage_quoted(answered.speech)
+    quoted = await answered_about_wren(rig, listener)
     reply = await rig.ask(listener, asked)
     assert reply.outcome == "listed"
-    assert [t.passage_id for t in rig.player.offers[-1].targets] == [quoted.id]
+    assert offered_last(rig) == [quoted.id]
     assert not rig.player.offers[-1].may_move
     assert position(rig, listener) == HERE
 
@@ -886,13 +893,12 @@ async def test_more_after_an_answer_quotes_another_heard_place_never_says_not_ye
 ) -> None:
     """A listener session: "tell me more" after "who is ...?" was told it "hasn't come up yet"."""
     listener = rig.listener_at(HERE)
-    answered = await rig.ask(listener, "who is Wren?")
-    first = passage_quoted(answered.speech)
+    first = await answered_about_wren(rig, listener)
     more = await rig.ask(listener, asked)
     other = passage_quoted(more.speech)  # a review: it always said that was all
     assert other.id != first.id
     there = await rig.ask(listener, "take me there")  # to what was just quoted
-    assert [t.passage_id for t in rig.player.offers[-1].targets] == [other.id], there.speech
+    assert offered_last(rig) == [other.id], there.speech
     alone = await rig.ask(rig.listener_at(HERE), asked)
     assert alone.speech == speech.MORE_OF_WHAT
 
