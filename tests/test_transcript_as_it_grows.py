@@ -17,6 +17,7 @@ from pathlib import Path
 import nats
 import numpy as np
 import pytest
+from bedside_adding import bucket_objects
 from bedside_audiobooks import Speech, need_espeak, sample_chapters, speak_book, write_audiobook
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookReady, IngestBook
@@ -59,6 +60,7 @@ class Running:
     engine: SearchEngine
     held: Held
     ready: asyncio.Queue[BookReady]
+    nats_url: str
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +90,7 @@ async def running(own_nats_url: str, tmp_path: Path) -> AsyncIterator[Running]:
     await client.subscribe(subjects.BOOK_READY.format(book="*"), cb=on_ready)
     consumer = asyncio.create_task(consume_books(client, engine, retry_s=0.1))
     try:
-        yield Running(client, engine, held, ready)
+        yield Running(client, engine, held, ready, nats_url)
     finally:
         for _ in range(4):
             held.go_on.put_nowait(None)
@@ -181,6 +183,10 @@ async def test_search_serves_chapter_one_while_chapter_two_is_transcribed(
     assert {p.chapter for p in whole.passages} == {1, 2}
     assert 2 in (await chapters_of_hits(running.engine, "the raincoat", end))[:2]
     assert running.held.reached.empty()
+    # The interim versions' artifacts went with them: a long book made one per chapter, each the
+    # size of the book so far.
+    artifacts = await bucket_objects(running.nats_url, subjects.BOOK_ARTIFACTS_BUCKET)
+    assert [name for name in artifacts if name.startswith(f"{BOOK}/")] == [report.object_name]
 
 
 async def test_a_recording_that_fails_is_withdrawn_from_search(running: Running, tmp_path: Path) -> None:

@@ -3,7 +3,7 @@
 import base64
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -112,3 +112,10 @@ def announced_as_it_is(newest: BookIngested | None, version: str) -> bool:
 def serves_a_whole_version(newest: BookIngested | None) -> bool:
     """Whether the book's newest announcement is a whole book (no interim version replaces it)."""
     return newest is not None and newest.transcript is None and not newest.withdrawn
+
+
+def interim_artifacts(announced: Iterable[BookIngested], whole: str) -> set[str]:
+    """The artifacts of a book's interim versions, once ``whole`` (a whole version's artifact) is
+    announced: nothing will serve them again, and a long book makes one per chapter, each the size of
+    the book so far. Whole versions stay (adr/0050)."""
+    return {event.object_name for event in announced if event.transcript is not None} - {whole}

@@ -38,7 +38,13 @@ from bedside_runtime.tasks import cancel_and_wait
 from nats.errors import Error as NatsError
 
 from bedside_ingest.accepted import check_sent_names
-from bedside_ingest.artifact import announced_as_it_is, message_id, object_name, serves_a_whole_version
+from bedside_ingest.artifact import (
+    announced_as_it_is,
+    interim_artifacts,
+    message_id,
+    object_name,
+    serves_a_whole_version,
+)
 from bedside_ingest.audiojobs import Audiobooks
 from bedside_ingest.errors import BadInput, JobCancelled
 from bedside_ingest.fingerprint import made_from as file_made_from
@@ -384,6 +390,8 @@ class IngestService:
             raise
         finally:
             self._vectors, self._interim = {}, None
+        if prepared.transcript is None:
+            await self._delete_interim_artifacts(prepared.book_id, name)
         progress("store", 1, 1, "unchanged" if unchanged else name)
         log.info("book ingested", book=prepared.book_id, version=prepared.version, unchanged=unchanged)
         return self._report(prepared, name, unchanged, time.perf_counter() - started, clock)
@@ -434,6 +442,18 @@ class IngestService:
             return
         await self._withdraw(*newest)
         log.info("interim version withdrawn", book=interim.book_id, version=interim.version)
+
+    async def _delete_interim_artifacts(self, book: str, whole: str) -> None:
+        """The book is made; what is left behind is only room, so a bus that fails here fails it not
+        (the next whole version of the book deletes them)."""
+        freed = 0
+        try:
+            for name in interim_artifacts(await self._store.versions(book), whole):
+                freed += await self._store.delete(name)
+        except (NatsError, TimeoutError) as error:
+            log.warning("interim versions not deleted", book=book, error=str(error))
+        if freed:
+            log.info("interim versions deleted", book=book, freed_bytes=freed)
 
     async def remove(self, request: RemoveBook) -> BookRemoved:
         """Serve a book no more, unless a job is making it (its next version would bring it back);
