@@ -3,7 +3,7 @@
 from itertools import islice
 
 from bedside_contracts.ingest import MadeFrom
-from bedside_ingest.identity import ids_to_try, may_take
+from bedside_ingest.identity import book_made_from, ids_to_try, may_take
 
 SHELF = MadeFrom(path="/shelf/book.m4b", fingerprint="a" * 32)
 
@@ -29,3 +29,12 @@ def test_an_id_is_taken_by_the_same_file_or_a_copy_never_by_another_file() -> No
 def test_a_book_announced_before_books_said_what_they_were_made_from_holds_only_its_names_id() -> None:
     assert may_take([None], SHELF, its_name=True)  # as every book of that name was then
     assert not may_take([None], SHELF, its_name=False)  # "book-2" was "Book (2).m4b", another file
+
+
+def test_a_file_a_book_was_made_from_is_that_book_whatever_its_id() -> None:
+    copied = MadeFrom(path="/downloads/book.m4b", fingerprint=SHELF.fingerprint)
+    other = MadeFrom(path="/downloads/other.m4b", fingerprint="c" * 32)
+    books = [("zz", other, False), ("dr", SHELF, True), ("dr-2", SHELF, False), ("old", None, False)]
+    assert book_made_from(books, copied) == "dr-2"  # one still served before one removed
+    assert book_made_from(books[:2], SHELF) == "dr"  # a removed one comes back with its listeners' places
+    assert book_made_from(books, MadeFrom(path="/new.m4b", fingerprint="d" * 32)) is None

@@ -234,6 +234,20 @@ async def test_another_book_with_the_same_file_name_is_added_beside_the_first_ne
     assert (replaced.book, replaced.taken_id) == (named, None)
 
 
+async def test_a_file_made_into_a_book_under_another_id_is_that_book_again(
+    client: Client, tmp_path: Path
+) -> None:
+    # Ids were cut at a name's first dot ("Dr. Jekyll and Mr. Hyde.m4b" was `dr`): such a file
+    # ingested again is the book it made, not a new book without its listeners' places.
+    named = new_id()
+    dotted = story(tmp_path / f"{named}. The Mole.vtt", "The mole dug under the garden wall")
+    first = await request_ingest(client, IngestBook(path=str(dotted), book=named))
+    again = await request_ingest(client, IngestBook(path=str(dotted)))
+    assert (again.book, again.taken_id, again.version) == (named, None, first.version)
+    fresh = story(tmp_path / "new" / f"{named}. The Owl.vtt", "The owl hunted over the marsh")
+    assert (await request_ingest(client, IngestBook(path=str(fresh)))).book == f"{named}-the-owl"
+
+
 async def announced_before_books_said_what_they_were_made_from(client: Client, event: BookIngested) -> None:
     """``event`` announced again as a library made before announcements carried ``made_from`` has it."""
     legacy = event.model_copy(update={"made_from": None}).model_dump_json(exclude={"made_from"})

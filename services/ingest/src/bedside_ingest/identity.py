@@ -5,23 +5,41 @@ A book's id comes from its file's name, and two books can share a name (two reco
 id, so a book made from another file never takes an id that a book has, even one removed since:
 it is given the name with "-2", "-3" and so on. The same file again (the same path, edited or
 not) or a copy of it (the same content, as a second upload of one recording is) is that book, and
-makes a new version of it. An id asked for by name is not decided here: it is the asker's.
+makes a new version of it, whatever id it was given. An id asked for by name is not decided here:
+it is the asker's.
 """
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import count
 from pathlib import Path
 
 from bedside_contracts.common import LONGEST_NAME
 from bedside_contracts.ingest import IngestBook, MadeFrom
 
+from bedside_ingest.accepted import AUDIO_EXTENSIONS, BY_EXTENSION
+
+FILE_TYPES = frozenset((*AUDIO_EXTENSIONS, *BY_EXTENSION))
+
 
 def book_id_for(path: Path) -> str:
-    """A book id from a file name: letters, digits, - and _ only (one safe subject token)."""
-    stem = path.name.split(".")[0] if path.suffix else path.name
-    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-").lower()
+    """A book id from a file or folder name without the type of file it is ("Dr. Jekyll and Mr.
+    Hyde.m4b" is ``dr-jekyll-and-mr-hyde``): letters, digits, - and _ only (one safe subject token)."""
+    named = path.stem if path.stem and path.suffix.lower() in FILE_TYPES else path.name
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", named).strip("-").lower()
     return slug[:LONGEST_NAME] or "book"
+
+
+def book_made_from(books: Iterable[tuple[str, MadeFrom | None, bool]], made_from: MadeFrom) -> str | None:
+    """Which of ``books`` (id, what it is made from, whether it was removed) the file ``made_from`` made,
+    if any, whatever its id: ids were once cut at a name's first dot, and an id asked for is any.
+    One still served comes first, then the first by id; a removed one comes back with its places."""
+    same = [
+        (removed, book)
+        for book, held, removed in books
+        if held is not None and (held.path == made_from.path or held.fingerprint == made_from.fingerprint)
+    ]
+    return min(same)[1] if same else None
 
 
 def book_of(request: IngestBook) -> str:

@@ -50,7 +50,7 @@ from bedside_ingest.errors import BadInput, JobCancelled
 from bedside_ingest.fingerprint import made_from as file_made_from
 from bedside_ingest.freeing import OwnFolders, StoredFiles, files_of, only_theirs
 from bedside_ingest.given import check_request, is_audiobook, timed_by_its_recording
-from bedside_ingest.identity import book_id_for, book_of, ids_to_try, may_take
+from bedside_ingest.identity import book_id_for, book_made_from, book_of, ids_to_try, may_take
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.media_bucket import MediaBucket
 from bedside_ingest.pipeline import (
@@ -204,9 +204,17 @@ class IngestService:
             raise InvalidRequest(error.message) from None
         under_way = [*self._making, *(job.request for job in await self._control.unfinished())]
         for book in ids_to_try(own_id):
-            if may_take(await self._held_by(book, under_way), made_from, its_name=book == own_id):
+            held = await self._held_by(book, under_way)
+            made = None if held else await self._book_made_from(made_from)
+            if made is not None:  # a free id, but the file is a book already
+                return request.model_copy(update={"book": made}), None
+            if may_take(held, made_from, its_name=book == own_id):
                 return request.model_copy(update={"book": book}), None if book == own_id else own_id
         raise AssertionError("ids_to_try never ends")
+
+    async def _book_made_from(self, made_from: MadeFrom) -> str | None:
+        books = await self._store.every_book()
+        return book_made_from(((b.book, b.made_from, b.withdrawn) for b in books), made_from)
 
     async def _held_by(self, book: str, under_way: list[IngestBook]) -> list[MadeFrom | None]:
         """What the books, and the books being made ``under_way``, that have the id ``book`` are made from."""

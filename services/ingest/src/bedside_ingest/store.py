@@ -78,20 +78,23 @@ class BookStore:
             found.append(BookIngested.model_validate_json(message.data or b""))
             seq = (message.seq or seq) + 1
 
-    async def other_books(self, book: str) -> list[BookIngested]:
-        """The newest BookIngested of every book but ``book``, withdrawn ones too."""
+    async def every_book(self) -> list[BookIngested]:
+        """The newest BookIngested of every book, withdrawn ones too."""
         info = await self._js.stream_info(
             subjects.BOOKS_STREAM, subjects_filter=subjects.BOOK_INGESTED.format(book="*")
         )
-        others = [s for s in (info.state.subjects or {}) if s != subjects.BOOK_INGESTED.format(book=book)]
         newest: list[BookIngested] = []
-        for subject in others:
+        for subject in info.state.subjects or {}:
             try:
                 message = await self._js.get_last_msg(subjects.BOOKS_STREAM, subject)
             except NotFoundError:  # purged since the stream was asked
                 continue
             newest.append(BookIngested.model_validate_json(message.data or b""))
         return newest
+
+    async def other_books(self, book: str) -> list[BookIngested]:
+        """The newest BookIngested of every book but ``book``, withdrawn ones too."""
+        return [event for event in await self.every_book() if event.book != book]
 
     async def stored(self, name: str) -> BookArtifact | None:
         """The artifact stored as ``name``; None when it was deleted."""
