@@ -590,6 +590,16 @@ def test_questions_near_where_am_i_go_where_they_went(utterance: str, intent: in
             "what chapter am I in, and is it playing",
             BothAsked(intents.WhereAmI(), intents.PlayingAsked(why=False)),
         ),
+        # the chapter's length and the book's: both lengths, in the order the answer gives them
+        ("how long is this chapter and how long is the book", intents.TimeLeft("story")),
+        ("how long is the book and how long is this chapter", intents.TimeLeft("story")),
+        # "it", after the chapter, is the chapter, whose title "where am I" says
+        ("what chapter is this and what's it called", intents.WhereAmI()),
+        ("what chapter am I on and what is it called again", intents.WhereAmI()),
+        (
+            "what chapter is this and what's this book called",
+            BothAsked(intents.WhereAmI(), intents.AboutTheBook("title")),
+        ),
         # one ask, however it is said
         ("how long is this chapter and how much is left", intents.TimeLeft()),
         ("when will the timer stop and is the timer on", intents.TimerAsked()),

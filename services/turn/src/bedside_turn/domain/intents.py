@@ -2087,19 +2087,28 @@ _TOLD_BY_PLAIN_CODE = (
 """What plain code alone answers and may be asked with another of them (``BothAsked``)."""
 
 
+_IT_CALLED = re.compile(r"^what(?:'s|s| is) it called(?: again)?$")
+
+
 def _two_asked(text: str) -> Intent | None:
     """Two asks said together, each half read alone. One asked twice is one ask: "is it playing and why
     did it stop" is told once, with why; the time left twice ("how long is this chapter and how much is
-    left") is the one ask the whole sentence says."""
+    left") is the one ask the whole sentence says, and the chapter's length and the book's are both
+    lengths, said together."""
     for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
-        first, second = read(text[: joint.start()], whole=False), read(text[joint.end() :], whole=False)
+        second_said = text[joint.end() :]
+        first, second = read(text[: joint.start()], whole=False), read(second_said, whole=False)
         if not (isinstance(first, _TOLD_BY_PLAIN_CODE) and isinstance(second, _TOLD_BY_PLAIN_CODE)):
             continue
         match first, second:
             case PlayingAsked(), PlayingAsked():
                 return PlayingAsked(why=first.why or second.why)
+            case TimeLeft(length_of="chapter" | "book"), TimeLeft(length_of="chapter" | "book"):
+                return TimeLeft(length_of="story") if first != second else first
             case TimeLeft(), TimeLeft():
                 return None
+            case WhereAmI(), AboutTheBook(fact="title") if _IT_CALLED.match(second_said.strip()):
+                return first  # "it" is the chapter just asked of, whose title is said with where they are
         return first if first == second else BothAsked(first=first, second=second)
     return None
 
