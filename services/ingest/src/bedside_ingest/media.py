@@ -11,6 +11,7 @@ import mutagen
 import numpy as np
 import numpy.typing as npt
 import structlog
+from av.audio.frame import AudioFrame
 from av.audio.stream import AudioStream
 from av.container import InputContainer
 from bedside_guard import clock
@@ -36,6 +37,8 @@ LAST_MOMENT_MS = 1_500
 """How far before the end its header gives a track's audio is read to find where it really ends."""
 CUT_SHORT_MS = 2_000
 """Audio that ends this much before the length its file says is cut short (encoders pad less)."""
+STORED_END_STEP_MS = 250
+"""How near the end of the audio a file holds is found when its index names more."""
 
 
 def _open(path: Path) -> InputContainer:
@@ -70,13 +73,13 @@ def probe(path: Path) -> TrackInfo:
         # Ogg (Vorbis, Opus) keeps its tags on the stream, not the container; the container's win.
         tags = {key.lower(): str(value) for key, value in (stream.metadata | container.metadata).items()}
         said_ms = round((duration_us or 0) / 1000)
-        heard_ms = _audio_end_ms(container, stream, said_ms)
+        heard_ms = _audio_end_ms(container, stream, said_ms, path.stat().st_size)
     if heard_ms < said_ms - CUT_SHORT_MS:
         return TrackInfo(str(path), heard_ms, markers, tags, said_ms=said_ms)
     return TrackInfo(str(path), said_ms, markers, tags)
 
 
-def _audio_end_ms(container: InputContainer, stream: AudioStream, said_ms: int) -> int:
+def _audio_end_ms(container: InputContainer, stream: AudioStream, said_ms: int, file_bytes: int) -> int:
     """Where the audio ends, read from a moment before the end the header says: an mp3's header
     gives the whole file's length, and a download that stopped keeps it."""
     end_s: float | None = None
@@ -88,8 +91,41 @@ def _audio_end_ms(container: InputContainer, stream: AudioStream, said_ms: int) 
             if end_s is not None and end_s * 1000 > said_ms + CUT_SHORT_MS:
                 break  # runs on past what it says: not cut short, whatever else it is
     except av.FFmpegError:
+        end_s = None
+    return _stored_end_ms(container, stream, said_ms, file_bytes) if end_s is None else round(end_s * 1000)
+
+
+def _stored_end_ms(container: InputContainer, stream: AudioStream, said_ms: int, file_bytes: int) -> int:
+    """Where the audio stored in the file ends, when its end cannot be decoded: an m4b indexed at its
+    start (written to play while it downloads) keeps the whole index when a download stops, so the
+    index names packets past the file's end. The last moment whose packet is in the file is found by
+    halving; a file whose every packet is there (damaged, not cut) is as long as it says."""
+
+    def stored(at_ms: int) -> float | None:
+        """The start (s) of the packet found at ``at_ms`` if the file holds it (its audio is decoded
+        only with the packet after it, which the file may not hold)."""
+        try:
+            container.seek(at_ms * 1000)
+            packet = next(container.demux(stream), None)
+        except av.FFmpegError:
+            return None
+        if packet is None or packet.pos is None or packet.pos < 0 or packet.pos + packet.size > file_bytes:
+            return None
+        if packet.pts is None or packet.time_base is None:
+            return None
+        return float(packet.pts * packet.time_base)
+
+    if stored(max(0, said_ms - LAST_MOMENT_MS)) is not None:
         return said_ms
-    return said_ms if end_s is None else round(end_s * 1000)
+    low, high, end_s = 0, said_ms, 0.0
+    while high - low > STORED_END_STEP_MS:
+        middle = (low + high) // 2
+        found = stored(middle)
+        if found is None:
+            high = middle
+        else:
+            low, end_s = middle, found
+    return round(end_s * 1000)
 
 
 def read_audiobook(path: Path) -> Audiobook:
@@ -114,8 +150,10 @@ def _blocks(path: Path, start_ms: int, end_ms: int) -> Iterator[npt.NDArray[np.f
         first = round(start_ms * SAMPLE_RATE / 1000)
         last = round(end_ms * SAMPLE_RATE / 1000)
         position: int | None = None
-        for frame in container.decode(stream):
+        for frame in _up_to(container.decode(stream), end_ms):
             if position is None:
+                if frame is None:
+                    return
                 position = round((frame.time or 0.0) * SAMPLE_RATE)
             for out in resampler.resample(frame):
                 samples = out.to_ndarray().reshape(-1).astype(np.float32, copy=False)
@@ -125,6 +163,16 @@ def _blocks(path: Path, start_ms: int, end_ms: int) -> Iterator[npt.NDArray[np.f
                 yield samples[max(0, first - begin) : max(0, last - begin)]
             if position is not None and position >= last:
                 return
+
+
+def _up_to(frames: Iterator[AudioFrame], end_ms: int) -> Iterator[AudioFrame | None]:
+    """The frames until one reaches ``end_ms``, then None (the resampler gives what it holds): no
+    packet past it is decoded, which a file cut short there would not hold."""
+    for frame in frames:
+        yield frame
+        if frame.time is not None and (frame.time + frame.samples / frame.sample_rate) * 1000 >= end_ms:
+            break
+    yield None
 
 
 def _decoded_blocks(path: Path, start_ms: int, end_ms: int) -> Iterator[npt.NDArray[np.float32]]:
