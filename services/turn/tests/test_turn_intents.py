@@ -283,6 +283,14 @@ from bedside_turn.domain.recap import RecapAsked
         ("make it one", intents.Other()),
         ("give me ten minutes longer", intents.TimerAdded(10)),  # longer is more, never sooner
         ("extend the timer by 15", intents.TimerAdded(15)),
+        # minutes taken off: these were Other
+        ("shorten the timer by five minutes", intents.TimerAdded(-5)),
+        ("take five minutes off the timer", intents.TimerAdded(-5)),
+        ("can you take 10 off the sleep timer please", intents.TimerAdded(-10)),
+        ("make the timer ten minutes shorter", intents.TimerAdded(-10)),
+        ("cut the timer by half an hour", intents.TimerAdded(-30)),
+        ("reduce my timer by 15", intents.TimerAdded(-15)),
+        ("take five minutes off", intents.Other()),  # off what: not said
         ("10 more on the timer", intents.TimerAdded(10)),  # these two were Other
         ("put 15 on the timer", intents.TimerAdded(15)),
         (  # moved the book five minutes and ten seconds back, and set nothing

@@ -1496,6 +1496,24 @@ async def test_more_minutes_asked_with_a_timer_running_never_stop_the_book_soone
     assert position(rig, listener) == HERE
 
 
+async def test_minutes_taken_off_the_timer_stop_it_sooner_and_never_start_one(rig: Rig) -> None:
+    """ "Shorten the timer by five minutes" was not read at all ("I can take you to a moment...")."""
+    listener = rig.listener_at(HERE)
+    none = await rig.ask(listener, "take five minutes off the timer")
+    assert (none.outcome, none.speech) == ("answered", "There's no sleep timer running.")
+    assert (listener, BOOK_ID) not in rig.player.sleep_timers
+    await rig.ask(listener, "sleep in 3 minutes")
+    shorter = await rig.ask(listener, "shorten the timer by one minute")
+    assert shorter.speech == "I'll stop in 2 minutes."
+    much_shorter = await rig.ask(listener, "knock half an hour off the timer")
+    assert much_shorter.speech == "I'll stop in a minute."  # never at once: that is a pause
+    assert rig.player.commands[-2:] == [
+        SetSleepTimer(device="voice", after=2),
+        SetSleepTimer(device="voice", after=1),
+    ]
+    assert position(rig, listener) == HERE
+
+
 async def test_a_move_and_a_timer_said_together_do_both_the_move_first(rig: Rig) -> None:
     """Only the timer was set: "go back 30 seconds and stop in 2 minutes" lost the move."""
     listener = rig.listener_at(HERE)

@@ -90,3 +90,5 @@ def test_minutes_added_start_from_the_running_timers_stop_and_a_part_minute_coun
     assert playback.with_minutes_added(timer, 600_000, 10) == 15  # 4 min 20 s left, and 10 more
     assert playback.with_minutes_added(None, 600_000, 10) == 10
     assert playback.with_minutes_added(timer, 900_000, 10) == 10  # its stop is behind: from here
+    assert playback.with_minutes_added(timer, 600_000, -2) == 3  # taken off what it has left
+    assert playback.with_minutes_added(timer, 600_000, -10) == 1  # a minute at least: none is a pause

@@ -226,7 +226,11 @@ async def _timer_in_minutes(
         case intents.SleepTimer(after=int(minutes)):
             pass
         case intents.TimerAdded(minutes=added):
-            minutes = playback.with_minutes_added(await _sleep_timer(tools), tools.here_ms, added)
+            timer = await _sleep_timer(tools)
+            if timer is None and added < 0:  # nothing to take minutes off
+                tools.turn.told = history.Told.TIMER
+                return playback.NO_TIMER
+            minutes = playback.with_minutes_added(timer, tools.here_ms, added)
         case _:
             timer = await _sleep_timer(tools)
             if timer is None:

@@ -277,7 +277,8 @@ class SleepTimer:
 @dataclass(frozen=True)
 class TimerAdded:
     """'Add ten minutes to the timer': minutes put on top of what the running sleep timer has left;
-    with none running, a timer of those minutes."""
+    with none running, a timer of those minutes. Fewer than none are taken off it ("shorten the timer
+    by five minutes"), which starts no timer."""
 
     minutes: int
 
@@ -1356,6 +1357,17 @@ _TIMER_ADDED_BARE = re.compile(
 )
 """Minutes put on the timer said as a number alone ("add another 10", "extend the timer by 15", "10 more
 on the timer")."""
+_THE_TIMER = r"(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer"
+_TAKEN_OFF = rf"(?:{_AMOUNT}|{_BARE_NUMBER_SAID})"
+_TIMER_SHORTENED = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:"
+    rf"(?:shorten|cut|reduce|trim)\s+{_THE_TIMER}\s+by\s+(?P<by>{_TAKEN_OFF})"
+    rf"|(?:take|knock)\s+(?P<off>{_TAKEN_OFF})\s+off\s+{_THE_TIMER}"
+    rf"|(?:make|set)\s+{_THE_TIMER}\s+(?:(?P<shorter>{_AMOUNT})\s+shorter|shorter\s+by\s+(?P<shorter_by>{_AMOUNT}))"
+    r")(?:\s+please)?$"
+)
+"""Minutes taken off the running timer ("shorten the timer by five minutes", "take 10 off the timer"):
+``TimerAdded`` of fewer; a number alone is minutes."""
 _SLEEPY_OPENER = r"^(?:(?:actually|uh|um|er|oh|no|ok(?:ay)?|sorry)\s+)*"
 _MINUTES_ALONE = rf"(?!(?:one|1)\b)(?!\d+\.){_BARE_NUMBER_SAID}"
 """A number said alone as the minutes of a timer: not "one" ("another one" is another place, not a
@@ -2123,6 +2135,10 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         return TimerAgain()
     if made := _TIMER_MADE.match(text):
         return SleepTimer(after=_minutes_said(made))
+    if shortened := _TIMER_SHORTENED.match(text):
+        said = next(group for group in shortened.groups() if group)
+        taken = _said_amount_ms(said) / 60_000 if re.search(_UNIT, said) else number_of(said)
+        return TimerAdded(minutes=-max(1, round(taken)))
     if added := _TIMER_ADDED_SHORT.match(text):
         return TimerAdded(minutes=_minutes_said(added))
     if added := _TIMER_ADDED_BARE.match(text):

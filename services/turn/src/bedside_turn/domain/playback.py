@@ -167,11 +167,14 @@ NO_TIMER_TO_RESTART = OwnWords(
 
 def with_minutes_added(timer: SleepTimer | None, here_ms: int, added: int) -> int:
     """ "Add ten minutes to the timer": the minutes of a timer set from here that stops ``added``
-    minutes after the running one would; with none running, ``added`` alone."""
+    minutes after the running one would (before it, taken off); with none running, ``added`` alone.
+    At least a minute: a stop at once would be a pause."""
     if timer is None:
-        return added
+        return max(1, added)
     left_ms = max(0, timer.stop_at_ms - here_ms)
-    return -(-left_ms // 60_000) + added  # a part of a minute left counts whole: never sooner than asked
+    return max(
+        1, -(-left_ms // 60_000) + added
+    )  # a part of a minute left counts whole: never sooner than asked
 
 
 def still_awake(timer: SleepTimer | None, playing: bool, here_ms: int) -> OwnWords:
