@@ -256,7 +256,7 @@ async def test_the_start_of_the_chapter_asked_before_any_of_it_is_heard_is_where
     [
         ("um, can you, like, go back to chapter two", 90_000 + LEAD_IN_MS // 2, speech.AT_CHAPTER_START),
         ("chapter 2", 90_000 + LEAD_IN_MS, speech.AT_CHAPTER_START),
-        ("go to the start", 0, "You're already at the start of the book; nothing of it has played yet."),
+        ("go to the start", 0, "You're already at the start of the book."),
         ("back to the beginning of the book", LEAD_IN_MS, speech.BOOK_NOT_BEGUN),
     ],
 )
@@ -501,7 +501,7 @@ async def test_a_question_in_a_chapter_not_transcribed_yet_says_so_not_that_it_h
     assert (reply.outcome, reply.speech) == ("not_yet", speech.NOT_TRANSCRIBED_HERE)
     in_chapter_one = rig.listener_at(2 * PASSAGE_MS, book=TRANSCRIBING)
     reply = await rig.ask(in_chapter_one, "who is Ambrose?", book=TRANSCRIBING)
-    assert reply.speech == "Ambrose hasn't come up yet in what you've heard."
+    assert reply.speech == "Ambrose hasn't come up yet at this point in the book."
 
 
 async def test_a_recap_or_a_search_reaching_a_chapter_not_transcribed_yet_says_so(rig: Rig) -> None:
@@ -641,7 +641,7 @@ async def test_a_question_about_what_is_ahead_has_not_come_up(rig: Rig) -> None:
     assert (checked.answer, checked.from_model) == (reply.speech, False)  # plain code: the names rule only
     assert (reply.outcome, reply.speech) == (
         "not_yet",
-        "Mortimer Sleet hasn't come up yet in what you've heard.",
+        "Mortimer Sleet hasn't come up yet at this point in the book.",
     )
     # In lower case the name is not said back: a word the book never uses gets this same reply
     for asked in ("who is mortimer sleet?", "who is bobblehat?"):

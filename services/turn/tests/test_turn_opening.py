@@ -51,9 +51,7 @@ def test_a_move_to_the_opening_names_it() -> None:
 def test_a_line_quoted_from_the_opening_says_where_it_was_heard() -> None:
     place = Candidate.hit(PREFACE, 200_000)
     assert speech.quoting(place) == 'In the opening, you heard: "A word before the tale."'
-    assert (
-        recaps.at_chapter_start(0) == "You're at the very start of the opening; nothing of it has played yet."
-    )
+    assert recaps.at_chapter_start(0) == "You're at the very start of the opening, before any of it."
 
 
 def test_a_timer_at_the_end_of_the_opening_names_it() -> None:

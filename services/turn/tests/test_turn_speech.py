@@ -152,10 +152,10 @@ def test_a_name_told_a_few_sentences_on_is_quoted_after_the_sentence_asked_about
 
 def test_names_not_come_up_are_said_as_a_list() -> None:
     assert speech.not_yet(["Squire Gordon"], asks_later=False) == (
-        "Squire Gordon hasn't come up yet in what you've heard."
+        "Squire Gordon hasn't come up yet at this point in the book."
     )
     assert speech.not_yet(["Ginger", "Merrylegs", "Rob Roy"], asks_later=True) == (
-        "Ginger, Merrylegs and Rob Roy haven't come up yet in what you've heard."
+        "Ginger, Merrylegs and Rob Roy haven't come up yet at this point in the book."
     )
 
 

@@ -330,7 +330,7 @@ async def test_bedside_ask_at_keeps_the_line_in_what_it_says(system: RunningSyst
         return done.stdout.splitlines()
 
     unheard = await ask_at("who is Jerry Barker?")
-    assert unheard[0] == "Jerry Barker hasn't come up yet in what you've heard."
+    assert unheard[0] == "Jerry Barker hasn't come up yet at this point in the book."
     assert "mode: keyless" in unheard[1]
     assert (await ask_at("what happens to Ginger in the end?"))[0] == speech.FURTHER_ON
     heard = await ask_at("who is Merrylegs?")
@@ -473,7 +473,7 @@ async def test_a_place_asked_for_by_a_name_not_heard_yet_is_the_same_whether_the
             reply = await ask(bus, listener, book, utterance)
             assert (reply.outcome, reply.speech) == (
                 "not_yet",
-                f"{name} hasn't come up yet in what you've heard.",
+                f"{name} hasn't come up yet at this point in the book.",
             )
             shown = await state(bus, listener, book)
             assert (shown.rows, shown.position_ms) == ([], 120_000)

@@ -365,7 +365,7 @@ def _numbered_chapter(n: int, here_ms: int, chapters: Sequence[ChapterInfo]) -> 
 def at_chapter_start(n: int) -> OwnWords:
     """Said of the chapter playing when none of it has played: its number, which the page shows,
     and not its title, which is heard only as the chapter begins."""
-    return OwnWords(f"You're at the very start of {chapter_name(n)}; nothing of it has played yet.")
+    return OwnWords(f"You're at the very start of {chapter_name(n)}, before any of it.")
 
 
 def _missed(asleep: Asleep, here_ms: int) -> ChosenSpan:

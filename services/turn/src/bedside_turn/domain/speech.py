@@ -93,7 +93,7 @@ NOT_FOUND_WHILE_TRANSCRIBING = OwnWords(
     "I couldn't find that in the chapters transcribed so far; the rest of the book is still being"
     " transcribed. Ask me again in a little while."
 )
-NOT_YET = OwnWords("That hasn't come up yet in what you've heard.")
+NOT_YET = OwnWords("That hasn't come up yet at this point in the book.")
 FURTHER_ON = OwnWords("That's further on than you've got, so I'll leave it for the book to tell you.")
 
 
@@ -112,7 +112,7 @@ def not_yet(unheard_names: list[str], asks_later: bool, not_transcribed_here: bo
     if unheard_names:
         *others, last = unheard_names
         named, has = (f"{', '.join(others)} and {last}", "haven't") if others else (last, "hasn't")
-        return f"{named} {has} come up yet in what you've heard."
+        return f"{named} {has} come up yet at this point in the book."
     return FURTHER_ON if asks_later else NOT_YET
 
 
@@ -157,13 +157,13 @@ AT_CHAPTER_END = OwnWords("You're already at the end of this chapter.")
 AT_BOOK_END = OwnWords("You're already at the end of the book.")
 SAY_IT_SHORTER = OwnWords("That's more than I can search for at once. Could you say it in a sentence or two?")
 """A question or a moment described at more length than a search or a recall takes (``WORDS_TAKEN``)."""
-AT_CHAPTER_START = OwnWords("You're already at the start of this chapter; nothing of it has played yet.")
+AT_CHAPTER_START = OwnWords("You're already at the start of this chapter.")
 """"Start over" before any of the chapter playing is heard (its lead-in, or its first word): nothing
 was moved, and nothing ahead was offered."""
 ALREADY_THERE = OwnWords("You're there now: that's where the book is.")
 """A place from the history asked for where the listener is ("where did I fall asleep?" once taken
 back there): nothing was moved, and nothing offered."""
-BOOK_NOT_BEGUN = OwnWords("You're already at the start of the book; nothing of it has played yet.")
+BOOK_NOT_BEGUN = OwnWords("You're already at the start of the book.")
 """The book's start asked for before any of it is heard: nothing was moved, nothing offered."""
 NO_ASLEEP = OwnWords("I don't know when you fell asleep: no sleep timer has paused the book lately.")
 NO_TIMER_PAUSE = OwnWords("No sleep timer has paused the book lately, so I can't say where it stopped.")
