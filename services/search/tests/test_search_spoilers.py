@@ -135,3 +135,13 @@ def test_recall_answers_what_comes_later_from_nothing_ahead(small: Served) -> No
         small.engine.recall(Recall(book=small.book, here_ms=small.end_ms // 2, question=question))
     )
     assert (later.come_up, later.asks_later, later.places) == (False, True, [])
+
+
+def test_at_the_end_of_the_book_what_comes_later_is_what_was_heard(small: Served) -> None:
+    """At the end of Black Beauty, "how does it end?" was "further on than you've got": nothing is."""
+    question = "what happens to Marigold in the end?"
+    at_the_end = small.loop.run_until_complete(
+        small.engine.recall(Recall(book=small.book, here_ms=small.end_ms, question=question))
+    )
+    assert at_the_end.come_up
+    assert at_the_end.hits

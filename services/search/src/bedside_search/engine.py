@@ -225,7 +225,7 @@ class SearchEngine:
         question = names_respelled(request.question, book.names, request.here_ms)
         request = request.model_copy(update={"question": question})
         unheard = unheard_names(request.question, book.names, request.here_ms)
-        later = asks_what_comes_later(request.question)
+        later = asks_what_comes_later(request.question) and not book.all_heard(request.here_ms)
         not_yet = Recalled(
             come_up=False,
             places=[],

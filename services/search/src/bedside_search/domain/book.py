@@ -95,6 +95,11 @@ class ServedBook:
     def version(self) -> str:
         return self.info.version
 
+    def all_heard(self, here_ms: int) -> bool:
+        """Whether nothing of the book is ahead of ``here_ms``: its last passage is behind (never while
+        chapters are still being transcribed)."""
+        return self.info.transcript is None and bool(self.passages) and here_ms >= self.passages[-1].end_ms
+
     def distances_from(self, part: Part | None) -> dict[int, int] | None:
         """Each passage id's distance from ``part`` on the clock, in ms (None for no part)."""
         return self._distances[part] if part is not None else None
