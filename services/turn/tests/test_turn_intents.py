@@ -680,6 +680,14 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("Next chapter, sleep in 20.", intents.Together(intents.NextChapter(1), intents.SleepTimer(20))),
         ("Sleep in 20. Go back 5 minutes.", intents.Together(Jump(-300_000), intents.SleepTimer(20))),
         ("Go back 5 minutes, pause.", intents.Together(Jump(-300_000), intents.Pause())),
+        # a listener session: only the timer was set, the moment not looked for, the book not paused
+        (
+            "back to the storm, and stop at the end of the chapter",
+            intents.Together(FindPlace("the storm", "back"), intents.SleepTimer("chapter_end")),
+        ),
+        ("pause and set a timer for 10 minutes", intents.Together(intents.Pause(), intents.SleepTimer(10))),
+        ("read for ten minutes and then pause", intents.SleepTimer(10)),  # the timer's own stop
+        ("cancel the timer and pause", intents.Together(intents.Pause(), intents.CancelSleepTimer())),
         # two amounts in one unit are two requests (it was a 25-minute timer), an hour and minutes one
         ("go back 5 minutes and 20 minute timer", intents.Together(Jump(-300_000), intents.SleepTimer(20))),
         ("skip 1 hour 10 minutes and 5 seconds", Jump(4_205_000)),

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from bedside_contracts import subjects
-from bedside_contracts.player import Asleep, HistoryEntry, PressRow, SetSleepTimer
+from bedside_contracts.player import Asleep, HistoryEntry, Pause, PressRow, SetSleepTimer
 from bedside_contracts.search import CheckAnswer, FindPassage, Target, TranscriptCoverage
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Candidate, Passage, clock
@@ -1522,6 +1522,15 @@ async def test_a_move_and_a_timer_said_together_do_both_the_move_first(rig: Rig)
     assert position(rig, listener) == HERE - 30_000
     assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=2)
     assert reply.speech.endswith("I'll stop in 2 minutes.")
+
+
+async def test_a_pause_and_a_timer_said_together_pause_then_set_it(rig: Rig) -> None:
+    """A listener session: "pause and set a timer for 10 minutes" set the timer and played on."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "pause and set a timer for 2 minutes")
+    assert [type(c) for c in rig.player.commands[-2:]] == [Pause, SetSleepTimer]
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=2)
+    assert reply.speech == "Paused. I'll stop in 2 minutes.", reply.speech
 
 
 async def test_the_second_of_two_requests_is_read_from_where_the_first_left_the_book(rig: Rig) -> None:

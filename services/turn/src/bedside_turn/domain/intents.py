@@ -291,7 +291,8 @@ class TimerAgain:
 @dataclass(frozen=True)
 class Together:
     """'Go back five minutes and stop in ten': a move, then the sleep timer or a pause, in one turn.
-    The move goes first whatever the order said: a timer counts from where the book is."""
+    The move goes first whatever the order said: a timer counts from where the book is. A pause with
+    the timer ("pause and set a timer for ten minutes") is paused first, in the move's place."""
 
     move: "Intent"
     then: "SleepTimer | TimerAdded | CancelSleepTimer | Pause"
@@ -2078,10 +2079,19 @@ def _move_and_timer(text: str) -> Together | None:
         halves = read(text[: joint.start()], whole=False), read(text[joint.end() :], whole=False)
         moves = [half for half in halves if isinstance(half, _MOVES)]
         timers = [half for half in halves if isinstance(half, _PLAYBACK)]
-        # after a pause, a described moment is as likely a clause ("when this chapter ends, stop")
-        described = bool(moves) and isinstance(moves[0], FindPlace) and not joint.group().strip().isalpha()
+        # after a comma alone, a described moment is as likely a clause ("when this chapter ends, stop")
+        joined_by = joint.group().strip(" ,;.!?")
+        described = bool(moves) and isinstance(moves[0], FindPlace) and joined_by not in ("and", "then")
         if moves and timers and not described:
             return Together(move=moves[0], then=timers[0])
+        # A pause said first, then the timer ("pause and set a timer for ten"): paused at once, the
+        # timer counting the listening after it. Said after a timer, a stop is the timer's own ("read
+        # for ten minutes then stop"), unless the timer is cancelled.
+        first, second = halves
+        if isinstance(second, Pause) and isinstance(first, CancelSleepTimer):
+            first, second = second, first
+        if isinstance(first, Pause) and isinstance(second, SleepTimer | TimerAdded | CancelSleepTimer):
+            return Together(move=first, then=second)
     return None
 
 
