@@ -495,6 +495,13 @@ from bedside_turn.domain.recap import RecapAsked
             FindPlace("the horse fell and broke his knees", direction="back"),
         ),
         ("ugh no take me back there", intents.Other()),  # no moment said
+        (  # a listener session: recapped what was slept through, and moved nothing
+            "ok so I think I fell asleep at some point last night, I remember the bit where the horse had"
+            " to gallop in the night to get the doctor for the mistress, and then I dont know, can you take"
+            " me back there",
+            FindPlace("the horse had to gallop in the night to get the doctor for the mistress", "back"),
+        ),
+        ("I fell asleep, what did I miss?", RecapAsked(RecapArgs(span="since_asleep"))),
         ("play that part again", Jump(-30_000)),  # what was just heard, as before
         ("where was I the last time I was in chapter 5?", intents.Earlier(chapter=5, show_only=True)),
         ("take me back to the last time I was in chapter five", intents.Earlier(chapter=5)),
@@ -577,6 +584,7 @@ def test_where_am_i_is_read_as_one_intent(utterance: str) -> None:
         # What was playing, half awake: the latest minutes heard, as before.
         ("where was I?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("how long is left?", intents.TimeLeft()),
+        ("how long have I got", intents.TimeLeft()),  # a listener session: "That hasn't come up yet"
     ],
 )
 def test_questions_near_where_am_i_go_where_they_went(utterance: str, intent: intents.Intent) -> None:

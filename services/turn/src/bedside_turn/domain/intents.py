@@ -884,6 +884,7 @@ _TIME_LEFT = re.compile(
     r"|^how (?:long|many minutes) (?:until|till|before) (?:this|the) (?:chapter|story|book)"
     r" (?:ends|is over|finishes)$"
     r"|^how (?:long|many minutes) (?:until|till|to|before) the next (?:chapter|story)$"
+    r"|^how (?:long|much time) (?:have i got|do i have)(?: to go)?$"
 )
 _LENGTH_ASKED = re.compile(
     r"^how (?:long|many (?:hours|minutes)) is (?:this|the) (?:audio)?(book|chapter|story)"
@@ -1719,6 +1720,9 @@ _THEN_BACK = re.compile(
     r"(?:take me|bring me|go|put me|skip|jump) back(?: to)? (?:that|this|there|it)"
     r"(?: (?:bit|part|scene|moment|place|spot))?(?: please)?$"
 )
+_THE_BIT_WHERE = re.compile(
+    r"\bthe (?:bit|part|scene|moment) (?:where|when) (?P<moment>.+?)(?=,|\.|\s+(?:and )?then\b|$)"
+)
 _LISTENING_TO = re.compile(r"^(?:i was|i've been|we were) (?:listening to|hearing) ")
 
 
@@ -1731,7 +1735,10 @@ def _moment_then_back(as_typed: Other | FindPlace, text: str) -> FindPlace | Non
     said = _THEN_BACK.match(text)
     if said is None:
         return None
-    moment = _read_as_typed(f"take me back to {_LISTENING_TO.sub('', said['moment'])}", whole=False)
+    # "I think I fell asleep, I remember the bit where the horse ..., and then I don't know": the bit
+    bit = _THE_BIT_WHERE.search(said["moment"])
+    described = bit["moment"] if bit else _LISTENING_TO.sub("", said["moment"])
+    moment = _read_as_typed(f"take me back to {described}", whole=False)
     return moment if isinstance(moment, FindPlace) and len(moment.query.split()) >= 3 else None
 
 

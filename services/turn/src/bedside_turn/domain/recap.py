@@ -141,6 +141,11 @@ _MOVES = re.compile(
     r"\b(?:go|goes|going|take|bring|skip|jump|play|replay|start|beginning|restart|rewind|move|return|listen)\b"
     r"|\bback (?:to|in)\b|\bread\b.*\bagain\b|\bi (?:want|'d like|would like)\b(?! to (?:know|be reminded))"
 )
+_TAKEN_BACK_THERE = re.compile(
+    r"\b(?:take|bring|put) me back(?: there| to (?:it|that|that bit|that part))?(?: please)?[.?!]*$"
+    r"|\bgo back there(?: please)?[.?!]*$"
+)
+"""A moment described, and then "take me back there": dozing is why, the moment is where to go."""
 _ASKS = re.compile(
     r"\bwhat(?:'s|s| has| have| had)? (?:happen\w*|went on|gone on|was going on|been going on)\b"
     r"|\brecap\b|\bsumm?ar(?:ise|ize|y)\b|\bsum up\b|\bremind me (?:of )?what\b|\btell me (?:what|about)\b"
@@ -188,7 +193,7 @@ def read_recap(
         return RecapAsked(RecapArgs(span="last_time"))
     if _BEFORE_ASLEEP.search(text):
         return RecapAsked(RecapArgs(span="before_asleep"))
-    if _ASLEEP.search(text):
+    if _ASLEEP.search(text) and not _TAKEN_BACK_THERE.search(text):
         return RecapAsked(RecapArgs(span="since_asleep"))
     if _JUST_NOW.search(text) or _WHERE_WAS_I.match(text):
         return RecapAsked(RecapArgs(span="last_minutes", minutes=JUST_NOW_MINUTES))
