@@ -29,6 +29,7 @@ from bedside_search.domain.subject import (
     title_nudged,
     title_weights,
     whereabouts_of,
+    writes_whole_name,
 )
 from bedside_search.domain.terms import terms
 from bedside_search.engine import SearchEngine
@@ -383,3 +384,21 @@ def test_someone_asked_after_by_what_they_are_is_a_role_said_in_the_books_words(
     assert role_of("who was the man who sold the old horse at the fair?") == ()
     assert role_of("who's the other one?") == ()  # review: "one" is in everything heard
     assert role_of("who is the best?") == ()
+
+
+def test_who_is_with_a_whole_name_answers_from_where_it_is_written_whole() -> None:
+    # "who is John Turner?" in the Holmes stories quoted the opening story's "Mrs. Turner" (the
+    # landlady): a name the opening chapter writes is taken for a main character's
+    assert writes_whole_name("John Turner was the largest landowner about there.", ("john", "turner"))
+    assert not writes_whole_name("When Mrs. Turner has brought in the tray", ("john", "turner"))
+    assert not writes_whole_name("Turner came in.", ("turner",))  # one word asked: nothing to join
+    naming = {
+        "turner": [
+            Naming(passage_id=1, chapter=1, start_ms=PASSAGE_MS, inside=True, introduced=DESCRIBED),
+            Naming(passage_id=5, chapter=4, start_ms=5 * PASSAGE_MS, inside=True, whole_name=True),
+            _naming(6, 4),
+        ]
+    }
+    assert [f.passage_id for f in introduced_order(naming, [], opening_chapter=1) or []] == [5, 6]
+    never_whole = {"turner": [naming["turner"][0], naming["turner"][2]]}  # as before
+    assert [f.passage_id for f in introduced_order(never_whole, [], opening_chapter=1) or []] == [1, 6]

@@ -22,7 +22,13 @@ from bedside_guard import (
 from bedside_runtime.errors import InvalidRequest
 
 from bedside_search.domain.book_part import Part, distance_from
-from bedside_search.domain.subject import Naming, introduction, names_someone_else, tells_name_of
+from bedside_search.domain.subject import (
+    Naming,
+    introduction,
+    names_someone_else,
+    tells_name_of,
+    writes_whole_name,
+)
 from bedside_search.domain.terms import BookTerms, SparseTerms, terms
 from bedside_search.domain.wordless import spanning, wordless_passages
 
@@ -127,6 +133,7 @@ class ServedBook:
                     inside=inside,
                     introduced=introduction(text, word),
                     someone_else=names_someone_else(text, word, subject),
+                    whole_name=writes_whole_name(text, subject),
                 )
             )
         return found

@@ -279,6 +279,16 @@ class Naming:
     """How surely it says who they are (``introduction``)."""
     someone_else: bool = False
     """It writes the word only inside another's name ("Thomas Green" when Joe Green is asked after)."""
+    whole_name: bool = False
+    """It writes the whole name asked after as one ("John Turner", ``writes_whole_name``)."""
+
+
+def writes_whole_name(text: str, subject: Sequence[str]) -> bool:
+    """Whether ``text`` writes every word of a name of two or more asked after in one capitalised run
+    ("John Turner"), where one of them alone ("Mrs. Turner") may be anyone of that name."""
+    return len(subject) > 1 and any(
+        set(subject) <= set(words_of(run[0])) for run in _CAPITALISED_RUN.finditer(text)
+    )
 
 
 def names_someone_else(text: str, word: str, subject: Sequence[str]) -> bool:
@@ -312,7 +322,8 @@ def introduced_order(
     "John"); those that introduce them come first, the surer way first (``Naming.introduced``),
     then by their most naming chapter (ties: the earlier), and inside a chapter story order: the
     first time a chapter names someone is where it says who they are; passages naming only someone
-    else of that name (``Naming.someone_else``) are left out while others name X. Someone the book's
+    else of that name (``Naming.someone_else``) are left out while others name X, and a whole name
+    asked ("John Turner") is answered from the chapters that write it whole where any does. Someone the book's
     opening chapter (``opening_chapter``) names is one of its main characters, named often in every
     chapter after: the opening chapter comes first, where they are introduced. For "where is X?"
     the latest heard passage naming X comes first: it is the last the listener heard of them.
@@ -321,6 +332,9 @@ def introduced_order(
         return None
     word = min(naming, key=lambda w: (len(naming[w]), w))
     passages = [p for p in naming[word] if not p.someone_else] or naming[word]
+    # a whole name asked and written: the chapters that write it whole, not one word of it anyone's
+    if whole := {p.chapter for p in passages if p.whole_name}:
+        passages = [p for p in passages if p.chapter in whole]
     per_chapter = Counter(p.chapter for p in passages)
     introduced = any(p.chapter == opening_chapter and p.inside for p in passages)
     fused = {f.passage_id: f for f in ranked}
