@@ -694,6 +694,9 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
             intents.Together(FindPlace("the storm", "back"), intents.SleepTimer("chapter_end")),
         ),
         ("pause and set a timer for 10 minutes", intents.Together(intents.Pause(), intents.SleepTimer(10))),
+        # in a book of stories a story is a chapter: this was Other
+        ("stop after this story", intents.SleepTimer("chapter_end")),
+        ("pause when this story ends", intents.SleepTimer("chapter_end")),
         ("read for ten minutes and then pause", intents.SleepTimer(10)),  # the timer's own stop
         ("cancel the timer and pause", intents.Together(intents.Pause(), intents.CancelSleepTimer())),
         # two amounts in one unit are two requests (it was a 25-minute timer), an hour and minutes one
