@@ -2104,6 +2104,8 @@ def test_skipping_the_intro_is_asked_of_the_chapter_list(utterance: str) -> None
     [
         ("where was I before?", intents.LastMoveAsked()),
         ("where was i before i moved", intents.LastMoveAsked()),
+        ("where was I before all this", intents.LastMoveAsked()),  # a listener session: "not come up yet"
+        ("where was i before i started jumping around", intents.LastMoveAsked()),
         ("is there a timer", intents.TimerAsked()),
         ("is there a sleep timer on?", intents.TimerAsked()),
         ("what's the name of chapter six", intents.ChapterTitleAsked(6)),

@@ -1935,7 +1935,8 @@ _WHY_MOVED = re.compile(
     r"|^(?:that's|thats|that is|this is|this's|it's) not where i (?:was|left off|stopped)$"
     r"|^(?:that|this) (?:isn't|is not|wasn't) where i (?:was|left off|stopped)$"
     r"|^i didn'?t (?:ask for that|move it|do that)$"
-    r"|^where was i (?:just )?before(?: that| (?:i|it|you) (?:moved|jumped|skipped)(?: it)?)?$"
+    r"|^where was i (?:just )?before(?: that| all (?:this|that)| (?:i|it|you) (?:moved|jumped|skipped)"
+    r"(?: it)?| i started (?:jumping|moving|skipping) (?:around|about))?$"
 )
 """Asked what moved the shared place, or where the book was before ("where was I before?": a question
 never moves, and the answer offers undo); "go back to where I was" stays an undo (``_UNDO``)."""
