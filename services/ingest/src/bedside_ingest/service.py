@@ -452,13 +452,13 @@ class IngestService:
         log.info("interim version withdrawn", book=interim.book_id, version=interim.version)
 
     async def _delete_interim_artifacts(self, book: str, whole: str) -> None:
-        """The book is made; what is left behind is only room, so a bus that fails here fails it not
-        (the next whole version of the book deletes them)."""
+        """The book is made; what is left behind is only room, so nothing that fails here fails the
+        ingest (the next whole version of the book deletes them)."""
         freed = 0
         try:
             for name in interim_artifacts(await self._store.versions(book), whole):
                 freed += await self._store.delete(name)
-        except (NatsError, TimeoutError) as error:
+        except Exception as error:  # the bus, or an announcement it cannot read: the book is made
             log.warning("interim versions not deleted", book=book, error=str(error))
         if freed:
             log.info("interim versions deleted", book=book, freed_bytes=freed)

@@ -39,6 +39,8 @@ LONGEST_INDEXING_S = 600.0
 RETRY_S = 1.0
 RETRY_LATER_S = 5.0
 """How long a message whose indexing failed waits before it is delivered again."""
+FETCH_ARTIFACT_S = 120.0
+"""Longer than reading the artifact of any book takes from a local bus (tens of megabytes)."""
 
 
 async def consume_books(client: Client, engine: SearchEngine, retry_s: float = RETRY_S) -> None:
@@ -221,7 +223,10 @@ async def replaced(js: JetStreamContext, message: Msg) -> bool:
 
 async def fetch_artifact(js: JetStreamContext, event: BookIngested) -> BookArtifact:
     bucket = await js.object_store(subjects.BOOK_ARTIFACTS_BUCKET)
-    stored = await bucket.get(event.object_name)
+    # nats-py reads an object's chunks with no end in sight: an artifact deleted while it is read (an
+    # interim version, once its whole book is announced) would hold the consumer for good.
+    async with asyncio.timeout(FETCH_ARTIFACT_S):
+        stored = await bucket.get(event.object_name)
     artifact = BookArtifact.model_validate_json(stored.data or b"")
     if artifact.book != event.book or artifact.version != event.version:
         raise InvalidRequest(
