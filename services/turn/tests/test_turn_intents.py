@@ -502,6 +502,14 @@ from bedside_turn.domain.recap import RecapAsked
             FindPlace("the horse had to gallop in the night to get the doctor for the mistress", "back"),
         ),
         ("I fell asleep, what did I miss?", RecapAsked(RecapArgs(span="since_asleep"))),
+        (  # the review: a dot inside the moment, and "then" inside it, are the moment's
+            "I remember the scene where Dr. White arrived at the hall, take me back there",
+            FindPlace("dr. White arrived at the hall", "back"),
+        ),
+        (
+            "I remember the part where the squire and then the groom rode to town, take me back there",
+            FindPlace("the squire and then the groom rode to town", "back"),
+        ),
         ("play that part again", Jump(-30_000)),  # what was just heard, as before
         ("where was I the last time I was in chapter 5?", intents.Earlier(chapter=5, show_only=True)),
         ("take me back to the last time I was in chapter five", intents.Earlier(chapter=5)),
@@ -612,6 +620,10 @@ def test_questions_near_where_am_i_go_where_they_went(utterance: str, intent: in
         # "it", after the chapter, is the chapter, whose title "where am I" says
         ("what chapter is this and what's it called", intents.WhereAmI()),
         ("what chapter am I on and what is it called again", intents.WhereAmI()),
+        (  # the review: no chapter asked of, "it" is the book
+            "where am I and what is it called",
+            BothAsked(intents.WhereAmI(), intents.AboutTheBook("title")),
+        ),
         (
             "what chapter is this and what's this book called",
             BothAsked(intents.WhereAmI(), intents.AboutTheBook("title")),
@@ -698,6 +710,13 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("stop after this story", intents.SleepTimer("chapter_end")),
         ("pause when this story ends", intents.SleepTimer("chapter_end")),
         ("read for ten minutes and then pause", intents.SleepTimer(10)),  # the timer's own stop
+        # the review: a clause of the timer, or a "hold on" before it, asks for no move and no pause
+        ("when the horse dies, then stop in 5 minutes", intents.SleepTimer(5)),
+        ("hold on, add ten minutes to the timer", intents.TimerAdded(10)),
+        ("one sec, set a timer for 30 minutes", intents.SleepTimer(30)),
+        ("pause. actually set a timer for 10 minutes", intents.SleepTimer(10)),
+        ("stop, sleep in 20", intents.SleepTimer(20)),
+        ("hold on, actually cancel the timer", intents.CancelSleepTimer()),
         ("cancel the timer and pause", intents.Together(intents.Pause(), intents.CancelSleepTimer())),
         # two amounts in one unit are two requests (it was a 25-minute timer), an hour and minutes one
         ("go back 5 minutes and 20 minute timer", intents.Together(Jump(-300_000), intents.SleepTimer(20))),

@@ -1722,8 +1722,9 @@ _THEN_BACK = re.compile(
     r"(?: (?:bit|part|scene|moment|place|spot))?(?: please)?$"
 )
 _THE_BIT_WHERE = re.compile(
-    r"\bthe (?:bit|part|scene|moment) (?:where|when) (?P<moment>.+?)(?=,|\.|\s+(?:and )?then\b|$)"
+    r"\bthe (?:bit|part|scene|moment) (?:where|when) (?P<moment>.+?)(?=,|\s+(?:and )?then (?:i|we)\b|$)"
 )
+"""The moment a listener remembers, up to where they go on about themselves ("and then I don't know")."""
 _LISTENING_TO = re.compile(r"^(?:i was|i've been|we were) (?:listening to|hearing) ")
 
 
@@ -1738,9 +1739,11 @@ def _moment_then_back(as_typed: Other | FindPlace, text: str) -> FindPlace | Non
         return None
     # "I think I fell asleep, I remember the bit where the horse ..., and then I don't know": the bit
     bit = _THE_BIT_WHERE.search(said["moment"])
-    described = bit["moment"] if bit else _LISTENING_TO.sub("", said["moment"])
-    moment = _read_as_typed(f"take me back to {described}", whole=False)
-    return moment if isinstance(moment, FindPlace) and len(moment.query.split()) >= 3 else None
+    for described in ([bit["moment"]] if bit else []) + [_LISTENING_TO.sub("", said["moment"])]:
+        moment = _read_as_typed(f"take me back to {described}", whole=False)
+        if isinstance(moment, FindPlace) and len(moment.query.split()) >= 3:
+            return moment
+    return None
 
 
 def _asked_among_asides(utterance: str) -> Intent | None:
@@ -2085,23 +2088,41 @@ def _move_and_timer(text: str) -> Together | None:
     for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
         if any(start <= joint.start() < end for start, end in amounts):
             continue
-        halves = read(text[: joint.start()], whole=False), read(text[joint.end() :], whole=False)
+        said = text[: joint.start()], text[joint.end() :]
+        halves = read(said[0], whole=False), read(said[1], whole=False)
         moves = [half for half in halves if isinstance(half, _MOVES)]
         timers = [half for half in halves if isinstance(half, _PLAYBACK)]
-        # after a comma alone, a described moment is as likely a clause ("when this chapter ends, stop")
         joined_by = joint.group().strip(" ,;.!?")
-        described = bool(moves) and isinstance(moves[0], FindPlace) and joined_by not in ("and", "then")
-        if moves and timers and not described:
+        if moves and timers and not _a_clause(moves[0], joined_by):
             return Together(move=moves[0], then=timers[0])
-        # A pause said first, then the timer ("pause and set a timer for ten"): paused at once, the
+        # A pause asked for and then the timer ("pause and set a timer for ten"): paused at once, the
         # timer counting the listening after it. Said after a timer, a stop is the timer's own ("read
-        # for ten minutes then stop"), unless the timer is cancelled.
-        first, second = halves
-        if isinstance(second, Pause) and isinstance(first, CancelSleepTimer):
-            first, second = second, first
-        if isinstance(first, Pause) and isinstance(second, SleepTimer | TimerAdded | CancelSleepTimer):
-            return Together(move=first, then=second)
+        # for ten minutes then stop"), unless the timer is cancelled; a "hold on" or a "stop" before a
+        # comma is no pause asked for ("hold on, add ten minutes", "stop, sleep in 20").
+        if joined_by not in ("and", "and then"):
+            continue
+        if isinstance(halves[1], Pause) and isinstance(halves[0], CancelSleepTimer):
+            halves, said = halves[::-1], said[::-1]
+        if (
+            isinstance(halves[0], Pause)
+            and isinstance(halves[1], SleepTimer | TimerAdded | CancelSleepTimer)
+            and _PAUSE_ASKED.match(said[0].strip())
+        ):
+            return Together(move=halves[0], then=halves[1])
     return None
+
+
+_PAUSE_ASKED = re.compile(r"^(?:please )?(?:pause|stop)(?: (?:it|the book|playing|reading))?(?: now)?$")
+_CLAUSE = re.compile(r"^(?:when|once|after|as soon as|until|till|before|if)\b")
+
+
+def _a_clause(move: Intent, joined_by: str) -> bool:
+    """Whether a moment described is a clause of the timer, not a place to go: said as one ("when the
+    horse dies, then stop"), or parted from it by more than one "and" or "then" ("when this chapter
+    ends, stop"; "finish the chapter and then go quiet")."""
+    return isinstance(move, FindPlace) and (
+        bool(_CLAUSE.match(move.query)) or joined_by not in ("and", "then")
+    )
 
 
 _TOLD_BY_PLAIN_CODE = (
@@ -2127,8 +2148,8 @@ def _two_asked(text: str) -> Intent | None:
     left") is the one ask the whole sentence says, and the chapter's length and the book's are both
     lengths, said together."""
     for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
-        second_said = text[joint.end() :]
-        first, second = read(text[: joint.start()], whole=False), read(second_said, whole=False)
+        first_said, second_said = text[: joint.start()], text[joint.end() :]
+        first, second = read(first_said, whole=False), read(second_said, whole=False)
         if not (isinstance(first, _TOLD_BY_PLAIN_CODE) and isinstance(second, _TOLD_BY_PLAIN_CODE)):
             continue
         match first, second:
@@ -2138,7 +2159,9 @@ def _two_asked(text: str) -> Intent | None:
                 return TimeLeft(length_of="story") if first != second else first
             case TimeLeft(), TimeLeft():
                 return None
-            case WhereAmI(), AboutTheBook(fact="title") if _IT_CALLED.match(second_said.strip()):
+            case WhereAmI(), AboutTheBook(fact="title") if "chapter" in first_said and _IT_CALLED.match(
+                second_said.strip()
+            ):
                 return first  # "it" is the chapter just asked of, whose title is said with where they are
         return first if first == second else BothAsked(first=first, second=second)
     return None
