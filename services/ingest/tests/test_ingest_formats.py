@@ -148,6 +148,15 @@ def test_chapters_file_beside_a_transcript(tmp_path: Path) -> None:
     assert chapter_infos(book, chunk_book(book))[1].start_ms == 5000
 
 
+def test_a_transcripts_title_and_chapters_file_keep_the_dots_of_its_name(tmp_path: Path) -> None:
+    """ "Dr. Jekyll and Mr. Hyde.vtt" was titled "Dr", and its chapters were looked for in
+    "Dr.chapters.json"."""
+    write(tmp_path, "Dr. Jekyll.chapters.json", json.dumps([{"title": "Opening", "start": 0}]))
+    book = read_book(write(tmp_path, "Dr. Jekyll.vtt", VTT))
+    assert book.title == "Dr. Jekyll"
+    assert [c.title for c in book.chapters] == ["Opening"]
+
+
 def test_json_book_is_estimated_at_the_narration_rate(tmp_path: Path) -> None:
     text = " ".join(["One two three four five."] * 31)  # 155 words: one minute at 155 wpm
     data = {"title": "T", "author": "A", "chapters": [{"n": 1, "title": "First", "text": text}]}

@@ -56,7 +56,7 @@ def test_book_ids_from_file_names() -> None:
     assert book_id_for(Path("/x/Black Beauty (1877).json")) == "black-beauty-1877"
     assert book_id_for(Path("/x/sample.vtt")) == "sample"
     assert book_id_for(Path("/x/overlay-folder")) == "overlay-folder"
-    # A dot in a name is not where its type begins: only a last suffix without spaces is.
+    # A dot in a name is not where its type begins: only a last suffix naming a kind of file Bedside reads is.
     assert book_id_for(Path("/x/Dr. Jekyll and Mr. Hyde.m4b")) == "dr-jekyll-and-mr-hyde"
     assert book_id_for(Path("/x/A.Christmas.Carol.mp3")) == "a-christmas-carol"
     assert book_id_for(Path("/x/St. Mawr")) == "st-mawr"

@@ -19,6 +19,7 @@ TRANSCRIPT_KINDS = {".vtt": "webvtt", ".srt": "srt", ".json": "json", ".smil": "
 """A ``.json`` is a Whisper, echogarden or aeneas transcript, or else a JSON book (untimed)."""
 TEXT_KINDS = {".epub": "epub", ".txt": "text", ".text": "text", ".md": "text"}
 BY_EXTENSION = TRANSCRIPT_KINDS | TEXT_KINDS
+FILE_TYPES = frozenset((*AUDIO_EXTENSIONS, *BY_EXTENSION))
 E_BOOK_EXTENSIONS = (".epub", ".txt", ".text", ".md", ".json")
 CHAPTERS_EXTENSIONS = (".json", ".vtt")
 
@@ -60,6 +61,12 @@ READABLE = (
     f"audio ({AUDIO_HELP}) or a folder of tracks, WebVTT (.vtt), SRT (.srt), Whisper/aeneas JSON or "
     "a JSON book (.json), SMIL (.smil), EPUB (.epub), text (.txt, .md)"
 )
+
+
+def name_without_type(path: PurePath) -> str:
+    """A file's name without a suffix naming a kind of file Bedside reads: its other dots are the
+    name's ("Dr. Jekyll and Mr. Hyde.m4b" is "Dr. Jekyll and Mr. Hyde")."""
+    return path.stem if path.stem and suffix_of(path) in FILE_TYPES else path.name
 
 
 def suffix_of(name: PurePath) -> str:

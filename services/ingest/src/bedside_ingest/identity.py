@@ -17,16 +17,13 @@ from pathlib import Path
 from bedside_contracts.common import LONGEST_NAME
 from bedside_contracts.ingest import IngestBook, MadeFrom
 
-from bedside_ingest.accepted import AUDIO_EXTENSIONS, BY_EXTENSION
-
-FILE_TYPES = frozenset((*AUDIO_EXTENSIONS, *BY_EXTENSION))
+from bedside_ingest.accepted import name_without_type
 
 
 def book_id_for(path: Path) -> str:
     """A book id from a file or folder name without the type of file it is ("Dr. Jekyll and Mr.
     Hyde.m4b" is ``dr-jekyll-and-mr-hyde``): letters, digits, - and _ only (one safe subject token)."""
-    named = path.stem if path.stem and path.suffix.lower() in FILE_TYPES else path.name
-    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", named).strip("-").lower()
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", name_without_type(path)).strip("-").lower()
     return slug[:LONGEST_NAME] or "book"
 
 

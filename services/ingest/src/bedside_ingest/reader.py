@@ -15,6 +15,7 @@ from bedside_ingest.accepted import (
     NOTHING_IN_THE_FOLDER,
     READABLE,
     REFUSED_AUDIO,
+    name_without_type,
 )
 from bedside_ingest.book import Book, Transcript
 from bedside_ingest.chapters import is_chapters_list, read_chapters_file, split_by_markers, split_by_marks
@@ -114,14 +115,14 @@ def _timed(transcript: Transcript, path: Path, chapters_path: Path | None) -> Bo
 
 
 def _title_from(path: Path) -> str:
-    stem = path.name.split(".")[0] if path.is_file() else path.name
+    stem = name_without_type(path) if path.is_file() else path.name
     return re.sub(r"[_-]+", " ", stem).strip().title() or "Untitled"
 
 
 def sibling_chapters(path: Path) -> Path | None:
     """``<stem>.chapters.json`` or ``chapters.json`` beside a transcript, if there is one."""
     folder = path if path.is_dir() else path.parent
-    for candidate in (folder / f"{path.name.split('.')[0]}.chapters.json", folder / "chapters.json"):
+    for candidate in (folder / f"{name_without_type(path)}.chapters.json", folder / "chapters.json"):
         if candidate.is_file() and candidate != path:
             return candidate
     return None

@@ -202,31 +202,36 @@ class IngestService:
             made_from = await asyncio.to_thread(file_made_from, Path(request.path))
         except BadInput as error:  # gone since it was checked
             raise InvalidRequest(error.message) from None
-        under_way = [*self._making, *(job.request for job in await self._control.unfinished())]
+        under_way = await self._made_under_way()
         for book in ids_to_try(own_id):
             held = await self._held_by(book, under_way)
-            made = None if held else await self._book_made_from(made_from)
+            made = None if held else await self._book_made_from(made_from, under_way)
             if made is not None:  # a free id, but the file is a book already
                 return request.model_copy(update={"book": made}), None
             if may_take(held, made_from, its_name=book == own_id):
                 return request.model_copy(update={"book": book}), None if book == own_id else own_id
         raise AssertionError("ids_to_try never ends")
 
-    async def _book_made_from(self, made_from: MadeFrom) -> str | None:
-        books = await self._store.every_book()
-        return book_made_from(((b.book, b.made_from, b.withdrawn) for b in books), made_from)
+    async def _made_under_way(self) -> list[tuple[str, MadeFrom]]:
+        """The books being made (read at once, or by a job not ended), and what each is made from."""
+        made = []
+        for request in [*self._making, *(job.request for job in await self._control.unfinished())]:
+            try:
+                made.append((book_of(request), await asyncio.to_thread(file_made_from, Path(request.path))))
+            except BadInput:  # a job whose file is gone makes no book
+                continue
+        return made
 
-    async def _held_by(self, book: str, under_way: list[IngestBook]) -> list[MadeFrom | None]:
+    async def _book_made_from(self, made_from: MadeFrom, under_way: list[tuple[str, MadeFrom]]) -> str | None:
+        """The id of a book made, or being made, from the file ``made_from``, if any."""
+        books = [(b.book, b.made_from, b.withdrawn) for b in await self._store.every_book()]
+        return book_made_from([*books, *((book, made, False) for book, made in under_way)], made_from)
+
+    async def _held_by(self, book: str, under_way: list[tuple[str, MadeFrom]]) -> list[MadeFrom | None]:
         """What the books, and the books being made ``under_way``, that have the id ``book`` are made from."""
         newest = await self._store.newest(book)
         held = [newest[0].made_from] if newest is not None else []
-        for request in under_way:
-            if book_of(request) == book:
-                try:
-                    held.append(await asyncio.to_thread(file_made_from, Path(request.path)))
-                except BadInput:  # a job whose file is gone makes no book
-                    continue
-        return held
+        return held + [made for making, made in under_way if making == book]
 
     async def _run_job(self, request: IngestBook) -> IngestReport:
         """An audiobook job recorded queued: running (with its progress) at its turn, then its end."""
