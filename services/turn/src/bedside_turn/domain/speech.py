@@ -132,7 +132,7 @@ MORE_OF_WHAT = OwnWords(
     "More of what? Ask me about someone or something by name, and I'll tell you what you've heard."
 )
 """For "tell me more" when the last answer told nothing from the book."""
-NOTHING_MORE = OwnWords("That's all I can find about that in what you've heard so far.")
+NOTHING_MORE = OwnWords("That's all I can find about that up to this point in the book.")
 """For "tell me more" when every heard place the question finds was told already."""
 NO_PLACE_NAMED = OwnWords("Which moment do you mean? Tell me what happens there, and I'll find it.")
 """For "take me there" when the last answer named no place."""
