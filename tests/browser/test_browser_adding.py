@@ -211,3 +211,22 @@ def test_a_book_there_is_no_room_for_is_refused_before_it_is_sent(browser: Brows
     finally:
         house.stop()
         bus.stop()
+
+
+def test_a_refusal_goes_once_another_file_is_chosen(
+    browser: Browser, empty_house: RunningSystem, tmp_path: Path
+) -> None:
+    """A page session: after an empty file was refused, choosing a good one still said it could not be
+    added until "Add the book" was pressed."""
+    empty, another = tmp_path / "Empty.m4b", tmp_path / "Another.m4b"
+    empty.write_bytes(b"")
+    another.write_bytes(bytes(1_000))
+    page = signed_in_page(browser, empty_house, "chooses-again")
+    expect(page.locator("#add")).to_have_attribute("open", "", timeout=WAIT_MS)
+    page.get_by_label("The audiobook").set_input_files(empty)
+    page.get_by_role("button", name="Add the book").click()
+    status = page.locator("#add-status")
+    expect(status).to_contain_text("could not be added", timeout=WAIT_MS)
+    page.get_by_label("The audiobook").set_input_files(another)
+    expect(status).to_have_text("")
+    page.context.close()

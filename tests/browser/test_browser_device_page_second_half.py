@@ -662,6 +662,39 @@ def test_a_page_the_browser_will_not_let_sound_shows_play_and_tells_no_progress(
     assert not bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)["playing"]
 
 
+def test_a_page_that_follows_another_s_play_plays_on_when_that_one_closes(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A page session: the tablet paused, the phone pressed play and the tablet played along; the phone
+    closed within a report's interval and the book paused on the tablet too, unsaid. The tablet had
+    not said it was playing: its last report was its own pause."""
+    tablet = open_page("tablet", book=AUDIO_BOOK_ID)
+    phone = open_page("phone", book=AUDIO_BOOK_ID)
+    tablet.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda s: s["playing"])
+    tablet.wait_for_timeout(20_000)  # as the session did: a report of its own came in meanwhile
+    tablet.get_by_role("button", name="Pause").click()
+    wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda s: not s["playing"])
+    phone.get_by_role("button", name="Play").click()
+    expect(tablet.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+    tablet.wait_for_timeout(6_000)  # well within the 15 s between reports
+    phone.close(run_before_unload=True)
+    tablet.wait_for_timeout(2_000)
+    expect(tablet.get_by_role("button", name="Pause")).to_be_visible()
+    assert bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)["playing"] is True
+
+
+def test_a_book_without_a_recording_says_it_plays_without_sound(open_page: OpenPage) -> None:
+    """A page session: the sample book, a transcript with no recording, played its clock in silence
+    and nothing said why; a first-time listener took the sound for broken."""
+    silent = open_page("phone")
+    expect(silent.locator("#silent")).to_be_visible(timeout=WAIT_MS)
+    expect(silent.locator("#silent")).to_contain_text("no recording")
+    sounding = open_page("tablet", book=AUDIO_BOOK_ID)
+    expect(sounding.locator("#audio")).to_have_attribute("src", re.compile("/audio$"), timeout=WAIT_MS)
+    expect(sounding.locator("#silent")).to_be_hidden()
+
+
 def test_the_foot_says_live_again_once_a_request_is_answered_after_one_failed(open_page: OpenPage) -> None:
     """A listener session: after a short network drop the foot said "Reconnecting…" for good, though
     the push stream had stayed open and the page followed every move: only the stream's opening said

@@ -169,6 +169,10 @@ function askedBefore() {
 export function wireAdding() {
   section.hidden = false;
   form.addEventListener("submit", add);
+  // Another file chosen after a refusal: the refusal was of the one before. Not while a book is made.
+  for (const input of [$("add-recording"), $("add-ebook")]) {
+    input.addEventListener("change", () => { if (!send.disabled) say(""); });
+  }
   open.addEventListener("click", (e) => {
     localStorage.removeItem(FOLLOWED);
     if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return; // opened elsewhere: no switch here

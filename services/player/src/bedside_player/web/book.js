@@ -41,6 +41,7 @@ export async function loadBook() {
   renderTranscriptProgress(book.transcript);
   document.title = `${book.title || state.bookId} · Bedside`;
   const audioUrl = book.audio_url || (book.has_audio || book.audio === true ? `${bookPath()}/audio` : null);
+  el.silent.hidden = Boolean(audioUrl); // else its clock runs in silence, which reads as a fault
   if (audioUrl) playAudio(audioUrl);
 }
 

@@ -52,12 +52,21 @@ let soundRefused = false;
 function sound() {
   el.audio.play().then(() => {
     soundRefused = false;
+    reportPlayingSoon();
     renderPlay();
   }, () => {
     soundRefused = true;
     renderPlay();
     notice("Press play to hear it on this device.", 0);
   });
+}
+
+// A page that starts playing because another device pressed play says so at its next tick, not a
+// report's interval later: until it does the player does not count it as playing, and the other
+// device closing then would pause the book here too (ADR 45). One whose last report said it plays
+// (its own press) has said it.
+function reportPlayingSoon() {
+  if (state.playing && !state.reportedPlaying) state.lastReportAt = -Infinity;
 }
 
 export function position() {
@@ -76,6 +85,7 @@ export function setPlaying(playing) {
   state.anchorPos = position();
   state.anchorAt = performance.now();
   state.playing = playing;
+  if (!state.audio) reportPlayingSoon(); // a book without a recording plays its clock
   if (state.audio) {
     if (playing && recordingLost()) {
       fetchRecordingAgain(); // another device plays the book: this one joins once it can sound it
@@ -428,6 +438,7 @@ export async function report({ pressed = false } = {}) {
   if (state.stopped || state.bookRemoved) return;
   if ((recordingLost() || soundRefused) && state.playing) return; // not sounding it: no progress to tell
   state.lastReportAt = performance.now();
+  state.reportedPlaying = state.playing;
   const body = () => ({
     device: DEVICE, position_ms: playedUpTo(), playing: state.playing, basis_seq: state.seq, device_clock: Date.now(),
     ...(pressed && { pressed }),

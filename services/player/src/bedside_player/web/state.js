@@ -29,7 +29,7 @@ export const state = {
   // this page's own moves not yet sent, oldest first, each with where playback had got to (position.js)
   unsentMoves: [],
   serverWord: null, // the position and playing of the newest state taken from the server
-  scrubbing: false, lastReportAt: 0,
+  scrubbing: false, lastReportAt: 0, reportedPlaying: false,
   // the player's timer, newest asleep fact and whether the book rests where it paused, as last pushed;
   // the rest is this page's fade and offer
   sleep: {

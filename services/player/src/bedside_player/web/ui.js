@@ -3,7 +3,7 @@ import { DEVICE } from "./state.js";
 
 const $ = (id) => document.getElementById(id);
 export const el = {
-  app: $("app"), title: $("book-title"), chapter: $("chapter"), notice: $("notice"), timing: $("timing"),
+  app: $("app"), title: $("book-title"), chapter: $("chapter"), notice: $("notice"), timing: $("timing"), silent: $("silent"),
   transcriptProgress: $("transcript-progress"),
   pos: $("pos"), dur: $("dur"), scrubber: $("scrubber"), play: $("play"),
   back: $("back30"), fwd: $("fwd30"), audio: $("audio"),
