@@ -510,6 +510,11 @@ from bedside_turn.domain.recap import RecapAsked
             "I remember the part where the squire and then the groom rode to town, take me back there",
             FindPlace("the squire and then the groom rode to town", "back"),
         ),
+        (  # the second review: the bit ends with its sentence
+            "I remember the bit where the horse ran to the doctor. I fell asleep after that."
+            " take me back there",
+            FindPlace("the horse ran to the doctor", "back"),
+        ),
         ("play that part again", Jump(-30_000)),  # what was just heard, as before
         ("where was I the last time I was in chapter 5?", intents.Earlier(chapter=5, show_only=True)),
         ("take me back to the last time I was in chapter five", intents.Earlier(chapter=5)),
@@ -708,6 +713,8 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("pause and set a timer for 10 minutes", intents.Together(intents.Pause(), intents.SleepTimer(10))),
         # in a book of stories a story is a chapter: this was Other
         ("stop after this story", intents.SleepTimer("chapter_end")),
+        ("stop after this story please", intents.SleepTimer("chapter_end")),
+        ("stop at the end of this story", intents.SleepTimer("chapter_end")),
         ("pause when this story ends", intents.SleepTimer("chapter_end")),
         ("read for ten minutes and then pause", intents.SleepTimer(10)),  # the timer's own stop
         # the review: a clause of the timer, or a "hold on" before it, asks for no move and no pause
@@ -717,6 +724,23 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("pause. actually set a timer for 10 minutes", intents.SleepTimer(10)),
         ("stop, sleep in 20", intents.SleepTimer(20)),
         ("hold on, actually cancel the timer", intents.CancelSleepTimer()),
+        ("hold on and add ten minutes to the timer", intents.TimerAdded(10)),
+        # the second review: a pause said other ways, or with "then", was dropped
+        ("cancel the timer then pause", intents.Together(intents.Pause(), intents.CancelSleepTimer())),
+        (
+            "turn the timer off and pause please",
+            intents.Together(intents.Pause(), intents.CancelSleepTimer()),
+        ),
+        (
+            "hit pause and set a timer for 10 minutes",
+            intents.Together(intents.Pause(), intents.SleepTimer(10)),
+        ),
+        ("pause then set a timer for ten minutes", intents.Together(intents.Pause(), intents.SleepTimer(10))),
+        # and a place before or after a moment is a place, not a clause
+        (
+            "go back to before the storm and set a timer for 10 minutes",
+            intents.Together(FindPlace("before the storm", "back"), intents.SleepTimer(10)),
+        ),
         ("cancel the timer and pause", intents.Together(intents.Pause(), intents.CancelSleepTimer())),
         # two amounts in one unit are two requests (it was a 25-minute timer), an hour and minutes one
         ("go back 5 minutes and 20 minute timer", intents.Together(Jump(-300_000), intents.SleepTimer(20))),
@@ -2124,7 +2148,6 @@ def test_skipping_the_intro_is_asked_of_the_chapter_list(utterance: str) -> None
         ("where was I before?", intents.LastMoveAsked()),
         ("where was i before i moved", intents.LastMoveAsked()),
         ("where was I before all this", intents.LastMoveAsked()),  # a listener session: "not come up yet"
-        ("where was i before i started jumping around", intents.LastMoveAsked()),
         ("is there a timer", intents.TimerAsked()),
         ("is there a sleep timer on?", intents.TimerAsked()),
         ("what's the name of chapter six", intents.ChapterTitleAsked(6)),

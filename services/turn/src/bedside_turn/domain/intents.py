@@ -1236,7 +1236,8 @@ _TIMER_CHAPTER_END = re.compile(
     + r".*\b(?:(?:at\s+)?(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+chapter|chapter$|this one|it$)"
     r"|at\s+the\s+next\s+chapter(?:\s+break)?$"
     r"|(?:after|when|once)\s+(?:this|the|the current)\s+chapter(?:\s+(?:ends|is over|finishes))?"
-    r"|(?:after|when|once)\s+(?:this|the current)\s+story(?:\s+(?:ends|is over|finishes))?$"
+    r"|(?:(?:after|when|once)\s+(?:this|the current)\s+story(?:\s+(?:ends|is over|finishes))?"
+    r"|at\s+the\s+end\s+of\s+(?:this|the current)\s+story)(?:\s+(?:please|tonight))?$"
     r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?(?:the\s+)?chapter\s+end)\b"
     # "stop at the end", half asleep, is this chapter's end: never a move to the end of the book
     r"|" + _STOPPING + r".*\bat\s+the\s+end(?:,?\s+(?:please|tonight))?$"
@@ -1722,9 +1723,11 @@ _THEN_BACK = re.compile(
     r"(?: (?:bit|part|scene|moment|place|spot))?(?: please)?$"
 )
 _THE_BIT_WHERE = re.compile(
-    r"\bthe (?:bit|part|scene|moment) (?:where|when) (?P<moment>.+?)(?=,|\s+(?:and )?then (?:i|we)\b|$)"
+    r"\bthe (?:bit|part|scene|moment) (?:where|when) (?P<moment>.+?)"
+    r"(?=(?<!\bdr)(?<!\bmr)(?<!\bmrs)(?<!\bms)(?<!\bst)\.\s|\s+(?:and )?then (?:i|we|it)\b|$)"
 )
-"""The moment a listener remembers, up to where they go on about themselves ("and then I don't know")."""
+"""The moment a listener remembers, up to the end of its sentence ("Dr." is none) or where they go on
+about themselves ("and then I don't know", "then it all went fuzzy")."""
 _LISTENING_TO = re.compile(r"^(?:i was|i've been|we were) (?:listening to|hearing) ")
 
 
@@ -1939,7 +1942,7 @@ _WHY_MOVED = re.compile(
     r"|^(?:that|this) (?:isn't|is not|wasn't) where i (?:was|left off|stopped)$"
     r"|^i didn'?t (?:ask for that|move it|do that)$"
     r"|^where was i (?:just )?before(?: that| all (?:this|that)| (?:i|it|you) (?:moved|jumped|skipped)"
-    r"(?: it)?| i started (?:jumping|moving|skipping) (?:around|about))?$"
+    r"(?: it)?)?$"
 )
 """Asked what moved the shared place, or where the book was before ("where was I before?": a question
 never moves, and the answer offers undo); "go back to where I was" stays an undo (``_UNDO``)."""
@@ -2088,40 +2091,45 @@ def _move_and_timer(text: str) -> Together | None:
     for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
         if any(start <= joint.start() < end for start, end in amounts):
             continue
-        said = text[: joint.start()], text[joint.end() :]
+        said = text[: joint.start()].strip(), text[joint.end() :].strip()
         halves = read(said[0], whole=False), read(said[1], whole=False)
-        moves = [half for half in halves if isinstance(half, _MOVES)]
+        moving = next((i for i, half in enumerate(halves) if isinstance(half, _MOVES)), None)
         timers = [half for half in halves if isinstance(half, _PLAYBACK)]
         joined_by = joint.group().strip(" ,;.!?")
-        if moves and timers and not _a_clause(moves[0], joined_by):
-            return Together(move=moves[0], then=timers[0])
+        if moving is not None and timers and not _a_clause(halves[moving], said[moving], joined_by):
+            return Together(move=halves[moving], then=timers[0])
         # A pause asked for and then the timer ("pause and set a timer for ten"): paused at once, the
         # timer counting the listening after it. Said after a timer, a stop is the timer's own ("read
-        # for ten minutes then stop"), unless the timer is cancelled; a "hold on" or a "stop" before a
-        # comma is no pause asked for ("hold on, add ten minutes", "stop, sleep in 20").
-        if joined_by not in ("and", "and then"):
+        # for ten minutes then stop"), unless the timer is cancelled; a "hold on" is no pause asked
+        # for, nor a stop before a comma alone ("hold on, add ten minutes", "stop, sleep in 20").
+        if joined_by not in ("and", "then", "and then"):
             continue
         if isinstance(halves[1], Pause) and isinstance(halves[0], CancelSleepTimer):
             halves, said = halves[::-1], said[::-1]
         if (
             isinstance(halves[0], Pause)
             and isinstance(halves[1], SleepTimer | TimerAdded | CancelSleepTimer)
-            and _PAUSE_ASKED.match(said[0].strip())
+            and not _WAITING.match(said[0])
         ):
             return Together(move=halves[0], then=halves[1])
     return None
 
 
-_PAUSE_ASKED = re.compile(r"^(?:please )?(?:pause|stop)(?: (?:it|the book|playing|reading))?(?: now)?$")
+_WAITING = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:wait|hold on|hold it|hang on|brb"
+    r"|(?:just |give me )?(?:one|a) (?:sec|second|moment|minute)|(?:i'll |i will )?be (?:right )?back)\b"
+)
+"""A pause that asks only for a moment ("hold on", "one sec"): said before a timer, it asks for the timer."""
 _CLAUSE = re.compile(r"^(?:when|once|after|as soon as|until|till|before|if)\b")
 
 
-def _a_clause(move: Intent, joined_by: str) -> bool:
+def _a_clause(move: Intent, move_said: str, joined_by: str) -> bool:
     """Whether a moment described is a clause of the timer, not a place to go: said as one ("when the
-    horse dies, then stop"), or parted from it by more than one "and" or "then" ("when this chapter
-    ends, stop"; "finish the chapter and then go quiet")."""
+    horse dies, then stop in five"), or parted from it by more than one "and" or "then" ("when this
+    chapter ends, stop"; "finish the chapter and then go quiet"). "Go back to before the storm" is a
+    place: the clause is read in what was said, not in the moment searched for."""
     return isinstance(move, FindPlace) and (
-        bool(_CLAUSE.match(move.query)) or joined_by not in ("and", "then")
+        bool(_CLAUSE.match(move_said)) or joined_by not in ("and", "then")
     )
 
 
