@@ -155,6 +155,12 @@ def test_a_transcripts_title_and_chapters_file_keep_the_dots_of_its_name(tmp_pat
     book = read_book(write(tmp_path, "Dr. Jekyll.vtt", VTT))
     assert book.title == "Dr. Jekyll"
     assert [c.title for c in book.chapters] == ["Opening"]
+    # the second review: named as whisper.cpp names a transcript, or with a language, as before
+    write(tmp_path, "Book.chapters.json", json.dumps([{"title": "Opening", "start": 0}]))
+    for name in ("Book.mp3.vtt", "Book.en.vtt"):
+        named = read_book(write(tmp_path, name, VTT))
+        assert [c.title for c in named.chapters] == ["Opening"], name
+    assert read_book(tmp_path / "Book.mp3.vtt").title == "Book"
 
 
 def test_json_book_is_estimated_at_the_narration_rate(tmp_path: Path) -> None:

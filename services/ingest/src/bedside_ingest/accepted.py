@@ -64,9 +64,12 @@ READABLE = (
 
 
 def name_without_type(path: PurePath) -> str:
-    """A file's name without a suffix naming a kind of file Bedside reads: its other dots are the
-    name's ("Dr. Jekyll and Mr. Hyde.m4b" is "Dr. Jekyll and Mr. Hyde")."""
-    return path.stem if path.stem and suffix_of(path) in FILE_TYPES else path.name
+    """A file's name without the suffixes naming kinds of file Bedside reads ("Book.mp3.vtt", as
+    whisper.cpp names a transcript, is "Book"): its other dots are the name's ("Dr. Jekyll and Mr.
+    Hyde.m4b" is "Dr. Jekyll and Mr. Hyde")."""
+    while path.stem and suffix_of(path) in FILE_TYPES:
+        path = PurePath(path.stem)
+    return path.name
 
 
 def suffix_of(name: PurePath) -> str:

@@ -122,7 +122,9 @@ def _title_from(path: Path) -> str:
 def sibling_chapters(path: Path) -> Path | None:
     """``<stem>.chapters.json`` or ``chapters.json`` beside a transcript, if there is one."""
     folder = path if path.is_dir() else path.parent
-    for candidate in (folder / f"{name_without_type(path)}.chapters.json", folder / "chapters.json"):
+    # by the name Bedside reads, then by its first word, as they were found before ("Story.en.vtt")
+    names = dict.fromkeys((name_without_type(path), path.name.split(".")[0]))
+    for candidate in (*(folder / f"{name}.chapters.json" for name in names), folder / "chapters.json"):
         if candidate.is_file() and candidate != path:
             return candidate
     return None
