@@ -85,6 +85,9 @@ export function setPlaying(playing) {
   state.anchorPos = position();
   state.anchorAt = performance.now();
   state.playing = playing;
+  // Stopped here (a press, or another device's pause, the sleep timer's, one asked aloud): the player
+  // counts no one as playing now, so this page's next start is news to it.
+  if (!playing) state.reportedPlaying = false;
   if (!state.audio) reportPlayingSoon(); // a book without a recording plays its clock
   if (state.audio) {
     if (playing && recordingLost()) {
