@@ -161,6 +161,10 @@ def test_a_transcripts_title_and_chapters_file_keep_the_dots_of_its_name(tmp_pat
         named = read_book(write(tmp_path, name, VTT))
         assert [c.title for c in named.chapters] == ["Opening"], name
     assert read_book(tmp_path / "Book.mp3.vtt").title == "Book"
+    # a subtitle's language is not the book's name: "Book.en.vtt" was titled "Book.En"
+    for name in ("Book.en.vtt", "Book.en-GB.vtt", "Book.eng.vtt"):
+        assert read_book(write(tmp_path, name, VTT)).title == "Book", name
+    assert read_book(write(tmp_path, "A.Christmas.Carol.vtt", VTT)).title == "A.Christmas.Carol"
 
 
 def test_json_book_is_estimated_at_the_narration_rate(tmp_path: Path) -> None:

@@ -61,6 +61,8 @@ def test_book_ids_from_file_names() -> None:
     assert book_id_for(Path("/x/A.Christmas.Carol.mp3")) == "a-christmas-carol"
     assert book_id_for(Path("/x/St. Mawr")) == "st-mawr"
     assert book_id_for(Path("/x/.m4b")) == "m4b"
+    assert book_id_for(Path("/x/Story.en.vtt")) == "story"
+    assert book_id_for(Path("/x/Story.en.mp3")) == "story-en"  # only a transcript names a language so
 
 
 def test_a_pool_of_sessions_gives_the_vectors_one_session_gives() -> None:

@@ -7,6 +7,7 @@ and .wav. Raw AAC (.aac, ADTS) is refused: it has no index, so FFmpeg only estim
 (22.3 s for 17.8 s of speech) and a player seeks in it by guesswork.
 """
 
+import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -63,12 +64,25 @@ READABLE = (
 )
 
 
+SUBTITLE_KINDS = (".vtt", ".srt")
+# The languages audiobooks are most sold in, written lower-case as subtitle files name them: a list,
+# not any two letters, so that "the.old.man.and.the.sea.vtt" keeps its sea.
+_LANGUAGES = (
+    "en|eng|de|deu|ger|fr|fra|fre|es|spa|it|ita|nl|nld|dut|pt|por|ru|rus|ja|jpn|zh|chi|zho|sv|swe|da|"
+    "dan|nb|no|nor|fi|fin|pl|pol|cs|ces|cze|tr|tur|el|ell|gre|hu|hun|ko|kor|uk|ukr"
+)
+_LANGUAGE_TAG = re.compile(rf"\.(?:{_LANGUAGES})(?:[-_][A-Za-z]{{2,4}})?")
+
+
 def name_without_type(path: PurePath) -> str:
     """A file's name without the suffixes naming kinds of file Bedside reads ("Book.mp3.vtt", as
     whisper.cpp names a transcript, is "Book"): its other dots are the name's ("Dr. Jekyll and Mr.
     Hyde.m4b" is "Dr. Jekyll and Mr. Hyde")."""
+    transcript = suffix_of(path) in SUBTITLE_KINDS
     while path.stem and suffix_of(path) in FILE_TYPES:
         path = PurePath(path.stem)
+    if transcript and path.stem and _LANGUAGE_TAG.fullmatch(path.suffix):
+        return path.stem  # "Story.en.vtt", as subtitles name their language, is "Story"
     return path.name
 
 
