@@ -147,9 +147,14 @@ def expect_answered_aloud(phone: Page) -> None:
     # Chapter two is ahead of the start: the answer is a covered row to press.
     expect(phone.locator("#answer")).to_contain_text("on the screen", timeout=WAIT_MS)
     expect(phone.locator("#rows li")).to_have_count(1, timeout=WAIT_MS)
-    answer = phone.locator("#answer").inner_text()
-    phone.wait_for_function("window.__spoken.length > 0", timeout=WAIT_MS)
-    assert phone.evaluate("window.__spoken") == [answer]
+    expect_an_answer_spoken_once(phone)
+
+
+def expect_an_answer_spoken_once(phone: Page) -> None:
+    """Whatever was heard: a microphone fed on a loaded machine may be heard as other words."""
+    phone.wait_for_function("window.__spoken.length > 0", timeout=ANSWER_WAIT_MS)
+    (spoken,) = phone.evaluate("window.__spoken")
+    expect(phone.locator("#answer")).to_have_text(spoken)
 
 
 def test_hands_free_a_question_said_aloud_is_transcribed_answered_and_spoken(
@@ -256,7 +261,7 @@ def test_one_question_at_a_time_covers_the_microphone_too(
     box.press("Enter")
     ask_button.click(force=True)
     held[0].continue_()
-    expect_answered_aloud(phone)
+    expect_an_answer_spoken_once(phone)  # the guard is what is checked here, not what was heard
     expect(ask_button).to_be_enabled()
     assert typed == []  # the typed question was not sent while the recorded one was unanswered
     expect(box).to_have_value("who is Orla?")  # it waits in the box to be sent
