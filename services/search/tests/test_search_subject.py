@@ -47,6 +47,8 @@ def test_the_subject_of_who_is_is_its_content_words_in_lower_case() -> None:
     assert subject_of("Who was the Captain?") == ("captain",)
     assert subject_of("who's John Clay") == ("john", "clay")
     assert subject_of("who\u2019s John Clay") == ("john", "clay")
+    assert subject_of("whos Pepper") == ("pepper",)  # typed half asleep, as the turn reads it too
+    assert subject_of("whose is the hat?") == ()
     assert subject_of("who is Mr. Barry?") == ("barry",)  # a title's stop does not end it
     assert subject_of("who is Lord St. Simon? I forget") == ("lord", "simon")
     assert subject_of("who is Gen. Gordon?") == ("gordon",)

@@ -34,7 +34,7 @@ from bedside_search.domain.terms import STOPWORDS, terms
 
 _TITLE_ABBREVIATIONS = "|".join(TITLES)
 _WHO = re.compile(
-    r"(?:\bwho(?:['\u2019]s|\s+is|\s+was)|\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of|who)"
+    r"(?:\bwho(?:['\u2019]?s|\s+is|\s+was)|\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of|who)"
     r"|\b(?:forgot|forget|remember|lost\s+track\s+of)\s+who)\s+"
     r"(?!(?:what|how|why|when|where|which|whether|if)\b)"  # "tell me about what happened": no one
     rf"(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+)",
