@@ -426,6 +426,16 @@ def test_a_word_the_book_never_uses_one_letter_from_a_name_heard_is_that_name() 
     assert names_respelled("who is Tamsin?", names, 120_000) == "who is Tamsin?"
 
 
+def test_a_name_spelt_as_it_sounds_is_that_name() -> None:
+    """A listener session: "whos bessy", typed for Bessie, heard minutes before, was told Bessy had not
+    come up: two letters off, the spelling of an ending and a double letter are how it sounds."""
+    names = book_names(passages())
+    assert names_respelled("whos kettlebee", names, 90_000) == "whos Kettleby"
+    assert names_respelled("who is Kettlebey?", names, 90_000) == "who is Kettleby?"
+    assert names_respelled("who is Ttomass?", names, 90_000) == "who is Tomas?"
+    assert names_respelled("who is kettlebee?", names, 30_000) == "who is kettlebee?"  # not heard yet
+
+
 def test_a_name_is_first_heard_where_it_is_first_written_with_a_capital() -> None:
     """ "a rose" at 0:30 dated the character Rose, named first at 1:00, to 0:30: "The captain
     marries Rose." passed the answer check at 0:45, and the recogniser was told to expect her (a

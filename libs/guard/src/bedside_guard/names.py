@@ -315,7 +315,8 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
     """``text`` with two capitalised words that together are a name heard by ``here_ms`` ("Merry Legs"),
     and each word written with a capital that the book never uses and that is one letter (or two
-    swapped) from exactly one name heard, written as the book writes that name:
+    swapped) from exactly one name heard, or spelt as it sounds ("Bessy"), written as the book
+    writes that name:
     "who is Irene Adlar?", from a recogniser or a sleepy typist, asks after Adler. Only names heard
     are offered, so a spelling never stands for a name still ahead; a word in lower case is left as
     said ("the singer" is no misspelt Ginger), unless it is who was asked after ("who is merylegs?")."""
@@ -326,7 +327,7 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
         word = said[0].lower()
         if heard_word(names, word, here_ms) or word not in capitalised:
             return said[0]
-        near = [name for name in heard if _long_enough(word, name) and _one_edit_apart(word, name)]
+        near = [name for name in heard if _long_enough(word, name) and _spelt_near(word, name)]
         return names.spelling.get(near[0], near[0]) if len(near) == 1 else said[0]
 
     def joined(said: re.Match[str]) -> str:
@@ -350,6 +351,22 @@ _TWO_CAPITALISED = re.compile(r"\b([A-Z][a-z]+) ([A-Z][a-z]+)\b")
 def _long_enough(word: str, name: str) -> bool:
     shorter, longer = sorted((len(word), len(name)))
     return shorter >= RESPELL_SHORTER_LEAST and longer >= RESPELL_LONGER_LEAST
+
+
+def _spelt_near(word: str, name: str) -> bool:
+    return _one_edit_apart(word, name) or (word != name and _as_it_sounds(word) == _as_it_sounds(name))
+
+
+_SOUNDS = ((re.compile(r"ph"), "f"), (re.compile(r"ck"), "k"), (re.compile(r"z"), "s"))
+_ENDING_SOUND = re.compile(r"(?:ie|ey|ee|y)$")
+_DOUBLED = re.compile(r"(.)\1+")
+
+
+def _as_it_sounds(word: str) -> str:
+    """A spelling of ``word`` that its other spellings share: "bessy", "bessie", "besey" are one."""
+    for spelt, sound in _SOUNDS:
+        word = spelt.sub(sound, word)
+    return _DOUBLED.sub(r"\1", _ENDING_SOUND.sub("i", word))
 
 
 def _one_edit_apart(a: str, b: str) -> bool:
