@@ -150,6 +150,26 @@ def test_a_name_told_a_few_sentences_on_is_quoted_after_the_sentence_asked_about
     assert said.endswith("'My name is Merrylegs.'"), said
 
 
+MILL = (
+    "Marguerite Vale kept the mill at the edge of the marsh. She ground barley for the farms on the hill "
+    "and oats for the inn at the crossroads, and in the evenings she mended the sails by lamplight while "
+    "her dog, a small black terrier called Pepper, slept against her feet."
+)
+
+
+def test_a_long_sentence_is_quoted_up_to_the_name_it_was_chosen_for() -> None:
+    """A listener session: "who is Pepper?" was answered with the sentence cut at thirty words,
+    "...while her dog, ...", just before "a small black terrier called Pepper"."""
+    for question in ("who is Pepper?", "what's the dog called?", "whos pepper"):
+        said = speech.best_sentences(MILL, question)
+        assert "terrier called Pepper, slept against her feet." in said, (question, said)
+        assert said.startswith("… "), said
+        assert len(said.split()) <= speech.QUOTE_WORDS + 1, said
+    said = speech.best_sentences(MILL, "what about the barley?")  # what was asked is in the first thirty
+    assert said.startswith("She ground barley"), said
+    assert said.endswith("…"), said
+
+
 def test_names_not_come_up_are_said_as_a_list() -> None:
     assert speech.not_yet(["Squire Gordon"], asks_later=False) == (
         "Squire Gordon hasn't come up yet at this point in the book."

@@ -597,6 +597,32 @@ def _content(text: str) -> set[str]:
     return {stem(w) for w in re.findall(r"[a-z']+", text.lower()) if w not in _COMMON and len(w) > 2}
 
 
+_NAMING_WORD = re.compile(r"(?:called|named|name)\W*", re.IGNORECASE)
+QUOTE_TAIL_WORDS = 6
+"""Words a quote goes on past the word it was cut to hold: the rest of a clause, not a new thought."""
+
+
+def _quoted(sentence: str, asked: set[str], names_asked: bool, words: int) -> str:
+    """``sentence`` cut to ``words`` words holding the name it was chosen for: one asked after ("who
+    is Pepper?"), or the one after "called" when a name was asked for. A long sentence often tells
+    who someone is at its end ("... her dog, a small black terrier called Pepper, slept ..."), which
+    its first words would cut off."""
+    parts = sentence.split()
+    if len(parts) <= words:
+        return sentence
+    held = [
+        i for i, word in enumerate(parts) if word.lstrip("'\"‘“(")[:1].isupper() and _content(word) & asked
+    ]
+    if names_asked:
+        held += [i + 1 for i, word in enumerate(parts) if _NAMING_WORD.fullmatch(word)]
+    last = max(held, default=0)
+    if last < words:
+        return excerpt(sentence, words)
+    end = min(len(parts), last + 1 + QUOTE_TAIL_WORDS)
+    window = " ".join(parts[end - words : end])
+    return f"… {window}" + (" …" if end < len(parts) else "")
+
+
 def best_sentences(words: str, question: str) -> str:
     """The sentence of a heard line that bears most on the question, with the next if short.
 
@@ -622,12 +648,13 @@ def best_sentences(words: str, question: str) -> str:
     chosen = sentences[best]
     if len(chosen.split()) < 12 and best + 1 in whole:
         chosen = f"{chosen} {sentences[best + 1]}"
-    telling = sentence_telling_a_name(sentences, best) if asks_a_name(question) else None
+    names_asked = asks_a_name(question)
+    telling = sentence_telling_a_name(sentences, best) if names_asked else None
     if telling is None or telling not in whole or sentences[telling] in chosen:
-        return balance_quotes(excerpt(chosen, QUOTE_WORDS))
+        return balance_quotes(_quoted(chosen, asked, names_asked, QUOTE_WORDS))
     # the name asked for is in a sentence near the one about what they asked of: quote both
-    told = excerpt(sentences[telling], QUOTE_WORDS)
-    about = excerpt(chosen, QUOTE_WORDS + NAMING_WORDS - min(len(told.split()), NAMING_WORDS))
+    told = _quoted(sentences[telling], asked, names_asked, QUOTE_WORDS)
+    about = _quoted(chosen, asked, False, QUOTE_WORDS + NAMING_WORDS - min(len(told.split()), NAMING_WORDS))
     if telling < best:
         return balance_quotes(f"{told} {about}")
     gap = "" if telling == best + 1 or about.endswith("…") else " …"
