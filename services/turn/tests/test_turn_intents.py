@@ -1374,7 +1374,11 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("thanks", intents.Courtesy("thanks")),
         ("thank you", intents.Courtesy("thanks")),
         ("never mind", intents.Courtesy("never_mind")),
-        ("cancel that", intents.Courtesy("never_mind")),
+        ("cancel that", intents.CancelThat()),  # what the last turn did (``routing.cancelled_by_that``)
+        ("cancel it", intents.CancelThat()),
+        ("oh, cancel that please", intents.CancelThat()),
+        ("scrap that", intents.CancelThat()),
+        ("forget it", intents.Courtesy("never_mind")),
         ("goodnight", intents.Courtesy("goodnight")),
         ("I'm still awake", intents.Courtesy("still_awake")),  # it was read as nothing
         ("no, I'm awake", intents.Courtesy("still_awake")),
@@ -1412,7 +1416,7 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("turn it off", intents.Pause()),
         ("be quiet", intents.Pause()),
         ("timer 15 minutes", intents.SleepTimer(15)),
-        ("cancel", intents.Courtesy("never_mind")),
+        ("cancel", intents.CancelThat()),
         ("which chapter", intents.WhereAmI()),
         ("what percentage through am I?", intents.WhereAmI()),
         ("how long have I got left in this chapter?", intents.TimeLeft()),

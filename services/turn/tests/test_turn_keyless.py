@@ -1041,6 +1041,21 @@ async def test_never_mind_after_for_how_long_sets_no_timer_and_leaves_a_running_
     assert rig.player.sleep_timers[(listener, BOOK_ID)] == running
 
 
+async def test_cancel_that_takes_back_the_timer_or_the_move_just_asked_for(rig: Rig) -> None:
+    """A listener session: "sleep in 15", then "cancel that", was told "All right." and the timer ran on."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "sleep in 15")
+    cancelled = await rig.ask(listener, "cancel that")
+    assert (listener, BOOK_ID) not in rig.player.sleep_timers, cancelled.speech
+    await rig.ask(listener, "back 2 minutes")
+    assert position(rig, listener) == HERE - 120_000
+    await rig.ask(listener, "cancel that")
+    assert position(rig, listener) == HERE
+    assert (await rig.ask(listener, "where am I?")).outcome == "answered"
+    assert (await rig.ask(listener, "cancel that")).speech == speech.COURTESY["never_mind"]
+    assert position(rig, listener) == HERE
+
+
 async def test_where_they_were_furthest_is_asked_of_the_lookup_and_moved_to(rig: Rig) -> None:
     """After going back to listen again: the lookup orders the history furthest first (the player
     tests that order); the turn asks for it and goes to the place it finds."""

@@ -9,6 +9,7 @@ from bedside_turn.domain.routing import (
     ANSWERED_WITHIN_MS,
     MIN_SCORE,
     asked_how_long,
+    cancelled_by_that,
     chapters_called,
     model_may_answer,
     other_places,
@@ -230,3 +231,28 @@ def test_two_asks_of_the_position_at_once_are_plain_codes_as_each_alone_is() -> 
     both = intents.read("where am I and how long is left")
     assert isinstance(both, intents.BothAsked)
     assert not model_may_answer(both)
+
+
+def timer_set(call: str = "playback", action: str = "sleep_timer", at_ms: int = 0) -> Exchange:
+    setting = ToolCallRecord(name=call, arguments={"action": action, "minutes": 15}, lines=[], ms=1)
+    return Exchange(
+        turn_id="t3",
+        utterance="sleep in 15",
+        speech="",
+        outcome="answered",
+        calls=[setting],
+        guarded_at_ms=HERE,
+        answered_at_ms=at_ms,
+    )
+
+
+def test_cancel_that_cancels_what_the_turn_just_before_did() -> None:
+    """A listener session: "sleep in 15", then "cancel that", was told "All right." and the timer ran on."""
+    assert cancelled_by_that([timer_set()], 60_000) == "timer"
+    assert (
+        cancelled_by_that([listed([]), pressed(0).model_copy(update={"answered_at_ms": 0})], 1_000) == "move"
+    )
+    assert cancelled_by_that([timer_set(), answered("t4", 0)], 1_000) is None  # something else came after
+    assert cancelled_by_that([timer_set(action="cancel_sleep_timer")], 1_000) is None
+    assert cancelled_by_that([timer_set()], ANSWERED_WITHIN_MS + 1) is None  # last night's: not "that"
+    assert cancelled_by_that([], 0) is None

@@ -7,6 +7,7 @@ from bedside_contracts.player import LONGEST_SLEEP_MINUTES, LocateRequest, Sleep
 from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target, chapter_at
 from bedside_contracts.turn import WORDS_TAKEN, Direction, Exchange
 from bedside_guard import OPENING_CHAPTER, Passage, names_as_said
+from bedside_runtime.clock import wall_clock_ms
 
 from bedside_turn.domain import history, intents, playback, sittings, speech
 from bedside_turn.domain import recap as recaps
@@ -22,6 +23,7 @@ from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.routing import (
     PastTheChapterEnd,
+    cancelled_by_that,
     chapter_asked_by_title,
     chapters_called,
     clock_position,
@@ -110,6 +112,8 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             return await _press(tools, row)
         case intents.Undo():
             return await _undo(tools)
+        case intents.CancelThat():
+            return await _cancel_that(tools, earlier or [])
         case intents.Earlier():
             return await _earlier(tools, earlier_args(intent), _no_such_place(intent))
         case intents.EarlierAgain():
@@ -198,6 +202,16 @@ async def _two_said_together(
     moved = await run_keyless(tools, utterance, intent.move, earlier)
     tools.next_request()
     return f"{moved} {await run_keyless(tools, utterance, intent.then)}"
+
+
+async def _cancel_that(tools: ToolBox, earlier: list[Exchange]) -> str:
+    match cancelled_by_that(earlier, wall_clock_ms()):
+        case "timer":
+            return await _playback(tools, {"action": "cancel_sleep_timer"})
+        case "move":
+            return await _undo(tools)
+    tools.turn.told = history.Told.COURTESY
+    return await _courtesy(tools, "never_mind")
 
 
 async def _courtesy(tools: ToolBox, said: intents.CourtesySaid) -> str:

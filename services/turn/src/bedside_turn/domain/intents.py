@@ -134,6 +134,12 @@ class Undo:
 
 
 @dataclass(frozen=True)
+class CancelThat:
+    """ "Cancel that": what the turn just before did, taken back (a timer it set, a move it made);
+    said after anything else, it asks nothing (``routing.cancelled_by_that``)."""
+
+
+@dataclass(frozen=True)
 class OtherOne:
     """'No, the other one': another of the places the last search found."""
 
@@ -417,6 +423,7 @@ Intent = (
     | GoThere
     | MoreOfThat
     | PressListed
+    | CancelThat
     | Question
     | RecapAsked
     | TimeLeft
@@ -1071,6 +1078,9 @@ _GOODNIGHT = (
     r"|(?:i'm |im |i am )?(?:going|off) to (?:sleep|bed)(?: now)?|time (?:for bed|to sleep)(?: now)?)"
 )
 """One way of saying goodnight; several may be said together ("time for bed, night")."""
+_CANCEL_THAT = re.compile(
+    r"^(?:(?:oh|no|oops|whoops|sorry)[,\s]+)?(?:cancel|scrap|drop) (?:that|it|this)(?:,?\s+please)?$|^cancel$"
+)
 _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
     (
         "thanks",
@@ -1087,7 +1097,7 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
     (
         "never_mind",
         re.compile(
-            r"^(?:never ?mind|forget it|cancel(?: that)?|no thanks|ok|okay|fine)$"
+            r"^(?:never ?mind|forget it|no thanks|ok|okay|fine)$"
             r"|^(?:oops|whoops|my mistake|my bad|ignore (?:that|me)|(?:sorry,? )?wrong button"
             r"|i didn't mean (?:that|to))$"
         ),
@@ -1113,6 +1123,15 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
         ),
     ),
 )
+
+
+def _courtesy_or_cancel(text: str) -> Courtesy | CancelThat | None:
+    if _CANCEL_THAT.match(text):
+        return CancelThat()
+    said = next((said for said, words in _COURTESIES if words.match(text)), None)
+    return Courtesy(said) if said is not None else None
+
+
 _HELP = re.compile(
     r"^(?:help|help me|what can you do|what can i (?:say|ask)(?: you)?|how does (?:this|it) work"
     r"|how do i use (?:this|you|it))(?: please)?$"
@@ -1795,8 +1814,8 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
         return Speed()
     if aside := _aside(text):
         return aside
-    if courtesy := next((said for said, words in _COURTESIES if words.match(text)), None):
-        return Courtesy(courtesy)
+    if courtesy := _courtesy_or_cancel(text):
+        return courtesy
     if moved := _NEXT_OR_PREVIOUS_ALONE.match(text):
         return NextChapter(step=1 if moved.group(1) == "next" or moved.group(2) or moved.group(3) else -1)
     if dozed := _doze_said(text):  # before the history's doze, which knows only the sleep timer's

@@ -6,10 +6,11 @@ The router itself (``bedside_turn.keyless``) calls the tools; these say with wha
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from bedside_contracts.common import LONGEST_BOOK_MS
 from bedside_contracts.search import BookInfo, ChapterInfo, Hit, chapter_at
-from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Direction, Exchange
+from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Direction, Exchange, ToolCallRecord
 from bedside_guard import MAX_ROWS, OPENING_CHAPTER, ahead_of
 
 from bedside_turn.domain import intents, numbers
@@ -48,6 +49,7 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
     return not isinstance(
         intent,
         intents.Undo
+        | intents.CancelThat
         | intents.ChapterTitled
         | intents.PressListed
         | intents.ShareOfBook
@@ -81,9 +83,10 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
 
 def reads_history(intent: Intent, *, with_model: bool) -> bool:
     """Whether the turn needs the stored exchanges: a model reads them; plain code only for
-    "the other one", "take me there", "tell me more" and "the time before that"."""
+    "the other one", "take me there", "tell me more", "the time before that" and "cancel that"."""
     return with_model or isinstance(
-        intent, intents.OtherOne | intents.GoThere | intents.MoreOfThat | intents.EarlierAgain
+        intent,
+        intents.OtherOne | intents.GoThere | intents.MoreOfThat | intents.EarlierAgain | intents.CancelThat,
     )
 
 
@@ -163,6 +166,21 @@ def asked_how_long(earlier: Sequence[Exchange], now_ms: int) -> bool:
     if not earlier or earlier[-1].asked != "timer_length" or earlier[-1].answered_at_ms is None:
         return False
     return now_ms - earlier[-1].answered_at_ms <= ANSWERED_WITHIN_MS
+
+
+def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> Literal["timer", "move"] | None:
+    """What "cancel that" takes back: the sleep timer the turn just before set, or the move it made,
+    a moment ago; None after anything else (then it asks nothing)."""
+    last = earlier[-1] if earlier else None
+    if last is None or last.answered_at_ms is None or now_ms - last.answered_at_ms > ANSWERED_WITHIN_MS:
+        return None
+    if any(_sets_a_timer(call) for call in last.calls):
+        return "timer"
+    return "move" if last.outcome == "moved" else None
+
+
+def _sets_a_timer(call: ToolCallRecord) -> bool:
+    return call.name == "playback" and call.arguments.get("action") == "sleep_timer" and not call.refused
 
 
 def plausible_ids(hits: list[Hit], here_ms: int, direction: Direction | None = None) -> list[int]:
