@@ -480,6 +480,12 @@ from bedside_turn.domain.recap import RecapAsked
         ("can you play that part", intents.GoThere()),
         ("take me to that bit", intents.GoThere()),
         ("I want to hear that part", intents.GoThere()),
+        # a listener session: "that one", said to a list, searched the book for "that one"
+        ("that one", intents.GoThere(row_only=True)),
+        ("yes, that one please", intents.GoThere(row_only=True)),
+        ("take me to that one", intents.GoThere(row_only=True)),
+        ("play this one", intents.GoThere(row_only=True)),
+        ("not that one", intents.OtherOne()),
         # the moment said first, the way after it: these read as nothing, or searched all of it
         (
             "i was listening to the bit about the man who drank too much and then he fell and hurt his knees"

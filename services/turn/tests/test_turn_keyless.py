@@ -925,6 +925,18 @@ async def test_go_there_presses_the_one_row_still_on_the_screen_after_another_qu
     assert (pressed.outcome, position(rig, listener)) == ("moved", 150_000)
 
 
+async def test_that_one_said_to_a_list_presses_its_only_row(rig: Rig) -> None:
+    """A listener session: "that one", said to a list of places, searched the book for "that one" and
+    drew a new list of places further on, whose "first" then jumped into the unheard last chapter."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "take me to the end of the chapter")
+    await rig.ask(listener, "where am I?")
+    pressed = await rig.ask(listener, "that one")
+    assert (pressed.outcome, position(rig, listener)) == ("moved", 150_000)
+    nothing_listed = await rig.ask(listener, "that one")
+    assert (nothing_listed.speech, position(rig, listener)) == (speech.NO_PLACE_NAMED, 150_000)
+
+
 async def test_go_there_leaves_a_list_drawn_before_the_last_two_turns(rig: Rig) -> None:
     """Review: a list hours old, about something else, was pressed by any "go there"."""
     listener = rig.listener_at(HERE)

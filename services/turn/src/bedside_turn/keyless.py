@@ -87,6 +87,8 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
         case intents.OtherOne():
             others = rows_not_pressed(earlier or []) or other_places(earlier or [], tools.here_ms)
             return await _offer_again(tools, others, speech.NO_OTHER)
+        case intents.GoThere(row_only=True):
+            return await _that_row(tools, earlier or [])
         case intents.GoThere(show_only=show_only):
             return await (_show_there if show_only else _go_there)(tools, earlier or [])
         case intents.MoreOfThat():
@@ -355,10 +357,16 @@ async def _go_there(tools: ToolBox, earlier: list[Exchange]) -> str:
     if len(there) > 1:
         return speech.CHOOSE_ONE
     if not there:
-        shown, drawn_by = await tools.list_shown()
-        if shown and list_still_meant(drawn_by, earlier):
-            return await _press(tools, 0) if shown == 1 else speech.CHOOSE_ONE
+        return await _that_row(tools, earlier)
     return await _offer_again(tools, there, speech.NO_PLACE_NAMED)
+
+
+async def _that_row(tools: ToolBox, earlier: list[Exchange]) -> str:
+    """The one row of a list a recent turn drew, pressed; several is "which one?"."""
+    shown, drawn_by = await tools.list_shown()
+    if shown and list_still_meant(drawn_by, earlier):
+        return await _press(tools, 0) if shown == 1 else speech.CHOOSE_ONE
+    return speech.NO_PLACE_NAMED
 
 
 async def _show_there(tools: ToolBox, earlier: list[Exchange]) -> str:

@@ -150,6 +150,8 @@ class GoThere:
 
     show_only: bool = False
     """Asked where or when that was: the place goes on the screen, as a question never moves the book."""
+    row_only: bool = False
+    """ "That one": a row of a list on the screen, pressed if it is the only one."""
 
 
 @dataclass(frozen=True)
@@ -759,6 +761,13 @@ _GO_THERE = re.compile(
 """The one place the last answer named, pointed at: "take me there", "play that part". With "again"
 after "that part" it is what was just heard (``_PLAY_THAT_AGAIN``). A bare "yes" is not one: said
 to any answer, it would move the book."""
+_THAT_ONE = re.compile(
+    r"^(?:(?:yes|yeah|ok(?:ay)?)[,\s]+)?"
+    r"(?:(?:play|pick|choose|press|try|(?:go|take me|bring me|jump|skip)(?: back)? to) )?(?:that|this) one"
+    r"(?:,? please)?$"
+)
+"""A row of the list on the screen, pointed at: never the place a quote came from (a "that one" to an
+answer is no consent to move)."""
 _WHERE_THAT_WAS = re.compile(
     r"^(?:(?:and|so|ok(?:ay)?|wait)\s+)*(?:where|when) (?:was|did) (?:that|this)"
     r"(?: (?:part|bit|scene|moment))?(?: (?:happen|come|come up))?(?: in the (?:book|story))?$"
@@ -1915,6 +1924,8 @@ def _pointing_back(text: str) -> GoThere | MoreOfThat | None:
     """Words that mean the last answer: its place ("take me there", "where was that?") or more of it."""
     if _GO_THERE.match(text):
         return GoThere()
+    if _THAT_ONE.match(text):
+        return GoThere(row_only=True)
     if _WHERE_THAT_WAS.match(text):
         return GoThere(show_only=True)
     return MoreOfThat() if _MORE_OF_THAT.match(text) else None
