@@ -14,7 +14,7 @@ from bedside_contracts.search import (
     FoundPassages,
     timing_label,
 )
-from bedside_guard import clock
+from bedside_guard import clock, names_as_said
 from bedside_runtime.bus import call_once
 from bedside_runtime.cli_args import parse_clock, plain_refusal, refused
 from bedside_runtime.errors import CallFailed, NoService
@@ -88,6 +88,10 @@ def find(
         )
     except CallFailed as error:
         raise _failed_call(error) from None
+    if not found.hits:  # said aside: what is printed stays the lines the model sees, none here
+        said = names_as_said(query, found.unheard_names)
+        unheard = f": {', '.join(said)} not heard by {at}" if said else ""
+        typer.echo(f"no passages{unheard}", err=True)
     for hit, place in zip(found.hits, found.places, strict=True):
         line = place.line()
         if as_json:
