@@ -743,9 +743,10 @@ async def test_the_cli_sends_an_ask_and_prints_speech_and_outcome(rig: Rig, nats
     listener = rig.listener_at(HERE)
     reply = await send([nats_url], Ask(listener=listener, book=BOOK_ID, utterance="chapter 3"))
     assert isinstance(reply, TurnReply)
-    lines = describe(reply)
+    lines = describe(reply, BOOK_ID)
     assert lines[0] == reply.speech
     assert lines[1].startswith("outcome: listed")
+    assert f"book: {BOOK_ID}" in lines[1]  # a listener session: after a removal, another book was asked
     assert lines[2] == "  1. 0:03:00, chapter 3, further on (covered)"
 
 

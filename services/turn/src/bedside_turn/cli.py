@@ -59,10 +59,12 @@ def book_unnamed(settings: Settings, listener: str) -> str:
         raise refused(f"could not tell which book you are listening to: {error}") from None
 
 
-def describe(reply: TurnReply) -> list[str]:
-    """The reply as a terminal shows it: the speech, then what happened."""
+def describe(reply: TurnReply, book: str) -> list[str]:
+    """The reply as a terminal shows it: the speech, then what happened, and in which book (without
+    ``--book`` it is the one listened to, which a removed book's listener would not guess)."""
     preview = " (preview: nothing moved)" if reply.preview else ""
-    lines = [reply.speech, f"outcome: {reply.outcome}{preview}   mode: {reply.mode}   turn: {reply.turn_id}"]
+    done = f"outcome: {reply.outcome}{preview}   mode: {reply.mode}   book: {book}   turn: {reply.turn_id}"
+    lines = [reply.speech, done]
     lines += [f"  {i + 1}. {row}" for i, row in enumerate(reply.rows)]
     return lines
 
@@ -98,7 +100,7 @@ def register(app: typer.Typer) -> None:
             raise refused(f"{failed.failure.code}: {failed.failure.error}") from None
         except CallFailed as error:  # no bus, no turn service: say so plainly
             raise refused(f"no answer from the turn service: {error}") from None
-        for line in describe(reply):
+        for line in describe(reply, request.book):
             typer.echo(line)
         if reply.outcome == "failed":  # a service let the turn down: a script must see it did not happen
             raise typer.Exit(code=1)
