@@ -165,6 +165,10 @@ def test_a_transcripts_title_and_chapters_file_keep_the_dots_of_its_name(tmp_pat
     for name in ("Book.en.vtt", "Book.en-GB.vtt", "Book.eng.vtt"):
         assert read_book(write(tmp_path, name, VTT)).title == "Book", name
     assert read_book(write(tmp_path, "A.Christmas.Carol.vtt", VTT)).title == "A.Christmas.Carol"
+    assert read_book(write(tmp_path, "dr.no.vtt", VTT)).title == "Dr.No"  # (the review) a word, no language
+    # (the review) its chapters file may keep the language too
+    write(tmp_path, "Tale.en.chapters.json", json.dumps([{"title": "Prologue", "start": 0}]))
+    assert [c.title for c in read_book(write(tmp_path, "Tale.en.vtt", VTT)).chapters] == ["Prologue"]
 
 
 def test_json_book_is_estimated_at_the_narration_rate(tmp_path: Path) -> None:

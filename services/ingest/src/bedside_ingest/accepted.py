@@ -66,10 +66,11 @@ READABLE = (
 
 SUBTITLE_KINDS = (".vtt", ".srt")
 # The languages audiobooks are most sold in, written lower-case as subtitle files name them: a list,
-# not any two letters, so that "the.old.man.and.the.sea.vtt" keeps its sea.
+# not any two letters, so that "the.old.man.and.the.sea.vtt" keeps its sea; and none that is an
+# English word ("it", "no": "dr.no.vtt" is Dr. No).
 _LANGUAGES = (
-    "en|eng|de|deu|ger|fr|fra|fre|es|spa|it|ita|nl|nld|dut|pt|por|ru|rus|ja|jpn|zh|chi|zho|sv|swe|da|"
-    "dan|nb|no|nor|fi|fin|pl|pol|cs|ces|cze|tr|tur|el|ell|gre|hu|hun|ko|kor|uk|ukr"
+    "en|eng|de|deu|ger|fr|fra|fre|es|spa|ita|nl|nld|dut|pt|por|ru|rus|ja|jpn|zh|chi|zho|sv|swe|da|"
+    "dan|nb|fi|pl|pol|cs|ces|cze|tr|tur|el|ell|gre|hu|hun|ko|kor|uk|ukr"
 )
 _LANGUAGE_TAG = re.compile(rf"\.(?:{_LANGUAGES})(?:[-_][A-Za-z]{{2,4}})?")
 

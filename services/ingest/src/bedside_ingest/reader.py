@@ -122,8 +122,9 @@ def _title_from(path: Path) -> str:
 def sibling_chapters(path: Path) -> Path | None:
     """``<stem>.chapters.json`` or ``chapters.json`` beside a transcript, if there is one."""
     folder = path if path.is_dir() else path.parent
-    # by the name Bedside reads, then by its first word, as they were found before ("Story.en.vtt")
-    names = dict.fromkeys((name_without_type(path), path.name.split(".")[0]))
+    # by the name Bedside reads, then with a subtitle's language ("Story.en.vtt" beside
+    # "Story.en.chapters.json"), then by its first word, as they were found before
+    names = dict.fromkeys((name_without_type(path), path.stem, path.name.split(".")[0]))
     for candidate in (*(folder / f"{name}.chapters.json" for name in names), folder / "chapters.json"):
         if candidate.is_file() and candidate != path:
             return candidate
