@@ -90,7 +90,7 @@ def find(
         raise _failed_call(error) from None
     if not found.hits:  # said aside: what is printed stays the lines the model sees, none here
         said = names_as_said(query, found.unheard_names)
-        unheard = f": {', '.join(said)} not heard by {at}" if said else ""
+        unheard = f": {', '.join(said)} not heard by {clock(request.here_ms)}" if said else ""
         typer.echo(f"no passages{unheard}", err=True)
     for hit, place in zip(found.hits, found.places, strict=True):
         line = place.line()
