@@ -233,6 +233,13 @@ def test_two_asks_of_the_position_at_once_are_plain_codes_as_each_alone_is() -> 
     assert not model_may_answer(both)
 
 
+def test_that_one_and_cancel_that_are_plain_codes_even_with_a_model() -> None:
+    """(The review) a model read "that one" after a quote as consent to go to the quoted place."""
+    assert not model_may_answer(intents.GoThere(row_only=True))
+    assert model_may_answer(intents.GoThere())  # "take me there" after a quote: the model reads it
+    assert not model_may_answer(intents.CancelThat())
+
+
 def timer_set(call: str = "playback", action: str = "sleep_timer", at_ms: int = 0) -> Exchange:
     setting = ToolCallRecord(name=call, arguments={"action": action, "minutes": 15}, lines=[], ms=1)
     return Exchange(
@@ -256,3 +263,6 @@ def test_cancel_that_cancels_what_the_turn_just_before_did() -> None:
     assert cancelled_by_that([timer_set(action="cancel_sleep_timer")], 1_000) is None
     assert cancelled_by_that([timer_set()], ANSWERED_WITHIN_MS + 1) is None  # last night's: not "that"
     assert cancelled_by_that([], 0) is None
+    # (the review) minutes put on a running timer, or it started again: cancelling would lose the timer
+    for said in ("add ten minutes", "reset the timer"):
+        assert cancelled_by_that([timer_set().model_copy(update={"utterance": said})], 1_000) is None, said

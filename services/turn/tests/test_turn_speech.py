@@ -165,6 +165,13 @@ def test_a_long_sentence_is_quoted_up_to_the_name_it_was_chosen_for() -> None:
         assert "terrier called Pepper, slept against her feet." in said, (question, said)
         assert said.startswith("… "), said
         assert len(said.split()) <= speech.QUOTE_WORDS + 1, said
+    # (the review) a name told early and the asked word again late: the first thirty words hold it
+    early = (
+        "Her dog, a black terrier called Pepper, followed her down the lane past the church and the green "
+        "and the well and the forge and the long barn to the old inn at the crossroads called the Crown."
+    )
+    said = speech.best_sentences(early, "what's the dog called?")
+    assert said.startswith("Her dog, a black terrier called Pepper"), said
     said = speech.best_sentences(MILL, "what about the barley?")  # what was asked is in the first thirty
     assert said.startswith("She ground barley"), said
     assert said.endswith("…"), said

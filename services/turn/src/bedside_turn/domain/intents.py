@@ -1088,7 +1088,7 @@ _GOODNIGHT = (
 )
 """One way of saying goodnight; several may be said together ("time for bed, night")."""
 _CANCEL_THAT = re.compile(
-    r"^(?:(?:oh|no|oops|whoops|sorry)[,\s]+)?(?:cancel|scrap|drop) (?:that|it|this)(?:,?\s+please)?$|^cancel$"
+    r"^(?:(?:oh|no|oops|whoops|sorry)[,\s]+)?(?:cancel|scrap|drop) (?:that|it|this)(?:,?\s+please)?$"
 )
 _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
     (
@@ -1106,7 +1106,7 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
     (
         "never_mind",
         re.compile(
-            r"^(?:never ?mind|forget it|no thanks|ok|okay|fine)$"
+            r"^(?:never ?mind|forget it|cancel|no thanks|ok|okay|fine)$"
             r"|^(?:oops|whoops|my mistake|my bad|ignore (?:that|me)|(?:sorry,? )?wrong button"
             r"|i didn't mean (?:that|to))$"
         ),

@@ -24,8 +24,9 @@ their top two is always offered, whatever the book's size (measured: the turn RE
 
 def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
     """Whether a model, when there is one, answers this: not an undo nor "the second one" (a row of
-    the list on the screen pressed by voice), nor "go there" when the last answer listed one row
-    (pressing it), commands and not judgements;
+    the list on the screen pressed by voice), nor "that one", nor "go there" when the last answer
+    listed one row (pressing it), nor "cancel that" (what the turn before did), commands and not
+    judgements;
     not "where am I?", "how long is left?", "have I heard this before?" nor "when did I last listen?",
     which only the position and its history answer, and the model is never told it (DESIGN rule 4);
     not "halfway through the book" nor "ten minutes into chapter 5", which the book's and the
@@ -44,8 +45,8 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
         return intent.unit_taken is None and not intent.amount_chosen
     if isinstance(intent, intents.TimerHowLong):
         return not intent.clock_said
-    if isinstance(intent, intents.GoThere):
-        return not lists_one_row(earlier)
+    if isinstance(intent, intents.GoThere):  # "that one" is a row of the list, never a quote's place
+        return not intent.row_only and not lists_one_row(earlier)
     return not isinstance(
         intent,
         intents.Undo
@@ -175,7 +176,10 @@ def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> Literal["time
     if last is None or last.answered_at_ms is None or now_ms - last.answered_at_ms > ANSWERED_WITHIN_MS:
         return None
     if any(_sets_a_timer(call) for call in last.calls):
-        return "timer"
+        # minutes put on a running timer, or it started again, are no timer to cancel: the one before
+        # them would be lost with it, and the book would play all night
+        changed = isinstance(intents.read(last.utterance), intents.TimerAdded | intents.TimerAgain)
+        return None if changed else "timer"
     return "move" if last.outcome == "moved" else None
 
 

@@ -615,10 +615,10 @@ def _quoted(sentence: str, asked: set[str], names_asked: bool, words: int) -> st
     ]
     if names_asked:
         held += [i + 1 for i, word in enumerate(parts) if _NAMING_WORD.fullmatch(word)]
-    last = max(held, default=0)
-    if last < words:
+    first = min(held, default=0)
+    if first < words:
         return excerpt(sentence, words)
-    end = min(len(parts), last + 1 + QUOTE_TAIL_WORDS)
+    end = min(len(parts), first + 1 + QUOTE_TAIL_WORDS)
     window = " ".join(parts[end - words : end])
     return f"… {window}" + (" …" if end < len(parts) else "")
 
@@ -657,7 +657,7 @@ def best_sentences(words: str, question: str) -> str:
     about = _quoted(chosen, asked, False, QUOTE_WORDS + NAMING_WORDS - min(len(told.split()), NAMING_WORDS))
     if telling < best:
         return balance_quotes(f"{told} {about}")
-    gap = "" if telling == best + 1 or about.endswith("…") else " …"
+    gap = "" if telling == best + 1 or about.endswith("…") or told.startswith("…") else " …"
     return balance_quotes(f"{about}{gap} {told}")
 
 
