@@ -36,6 +36,14 @@ def test_other_refusals_keep_their_message_with_the_field() -> None:
     assert plain_refusal(refused.value) == "utterance: String should have at least 1 character"
 
 
+def test_a_text_too_long_says_how_long_it_is_and_may_be() -> None:
+    """A listener session: a --title of 312 characters was refused as "title: String should have at
+    most 300 characters"."""
+    with pytest.raises(ValidationError) as refused:
+        Ask(listener="me", book="sample", utterance="a" * 5_000)
+    assert plain_refusal(refused.value) == "utterance is 5,000 characters long; it may be at most 1,000"
+
+
 def test_without_a_book_named_the_book_of_the_listeners_position_is_taken_among_several() -> None:
     assert book_when_unnamed("me", "lamplight", ["harbour", "lamplight", "orchard"]) == "lamplight"
 

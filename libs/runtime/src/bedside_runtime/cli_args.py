@@ -36,6 +36,9 @@ def plain_refusal(error: ValueError) -> str:
         shown = typed if len(typed) <= SHOWN_INPUT_CHARS else f"{typed[:SHOWN_INPUT_CHARS]}…"
         if problem.get("ctx", {}).get("pattern") == NAME_PATTERN:
             clauses.append(f"{field} {shown!r} is not an id: an id is {NAME_RULE}")
+        elif problem["type"] == "string_too_long":
+            longest = problem["ctx"]["max_length"]
+            clauses.append(f"{field} is {len(typed):,} characters long; it may be at most {longest:,}")
         else:
             clauses.append(f"{field}: {problem['msg']}")
     return "; ".join(clauses)
