@@ -215,6 +215,10 @@ from bedside_turn.domain.recap import RecapAsked
         ("what was I just listening to", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("huh?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("sorry, say that again", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        # a listener session: "what was that last bit" was told it "hasn't come up yet"
+        ("what was that last bit", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("what was that last part again?", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("what was the last bit about", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("what happened in the last chapter?", RecapAsked(RecapArgs(span="last_chapter"))),
         ("what happened in the last story?", RecapAsked(RecapArgs(span="last_chapter"))),
         ("what has happened in this story so far?", RecapAsked(RecapArgs(span="so_far"))),
