@@ -171,6 +171,18 @@ def test_what_the_recording_holds_beyond_its_e_book_keeps_the_words_heard() -> N
     assert any("not in the e-book" in note for note in aligned.notes)
 
 
+def test_a_chapter_the_e_book_lacks_is_said_to_be_the_recognisers_words() -> None:
+    """A listener session: an e-book without its last chapter was reported as 98% matched, and nothing
+    said that the last chapter's words were the recogniser's."""
+    one, two, last = heard(1, ONE), heard(2, TWO), heard(3, numbered(3, 12))
+    aligned, report = align_book(
+        ebook(("One", ONE), ("Two", TWO)), recording(one, two, last), {1: one, 2: two, 3: last}, "test"
+    )
+    assert [u.text for u in aligned.chapters[2].units] == numbered(3, 12)  # kept, as heard
+    assert report.kept_as_heard_ms > 0
+    assert any("not in the e-book" in note for note in aligned.notes), aligned.notes
+
+
 def test_a_readers_announcement_beyond_the_e_book_is_left_out() -> None:
     announced = "This is a recording in the public domain, read for you by a volunteer reader."
     whole = heard(1, [announced, *ONE, "End of chapter one."])

@@ -259,8 +259,9 @@ def align_book(
     unheld_ms = 0
     added = 0  # chapters that audio chapters holding several put before the ones after them
     for audio, transcript, run in zip(audiobook.chapters, heard, pairs, strict=True):
-        if run is None:
+        if run is None:  # no chapter of the e-book: its words are the recogniser's, and said to be
             held = [(audio.n, audio.title, units_of(transcript, audio.book_start_ms))]
+            unheld_ms += sum((u.end_ms or 0) - (u.start_ms or 0) for u in held[0][2])
         else:
             # the run's sentences matched as one text: where one chapter ends in it is the e-book's
             owner = [(i, k) for i in run for k in range(len(ebook.chapters[i].units))]
