@@ -118,13 +118,18 @@ def recalled(quoted: list[Candidate], refused: bool = False) -> Exchange:
         ms=1,
         refused=refused,
     )
+    return answered_with("who is Wren?", recall)
+
+
+def answered_with(utterance: str, call: ToolCallRecord, at_ms: int | None = None) -> Exchange:
     return Exchange(
         turn_id="t2",
-        utterance="who is Wren?",
+        utterance=utterance,
         speech="",
         outcome="answered",
-        calls=[recall],
+        calls=[call],
         guarded_at_ms=HERE,
+        answered_at_ms=at_ms,
     )
 
 
@@ -242,15 +247,7 @@ def test_that_one_and_cancel_that_are_plain_codes_even_with_a_model() -> None:
 
 def timer_set(call: str = "playback", action: str = "sleep_timer", at_ms: int = 0) -> Exchange:
     setting = ToolCallRecord(name=call, arguments={"action": action, "minutes": 15}, lines=[], ms=1)
-    return Exchange(
-        turn_id="t3",
-        utterance="sleep in 15",
-        speech="",
-        outcome="answered",
-        calls=[setting],
-        guarded_at_ms=HERE,
-        answered_at_ms=at_ms,
-    )
+    return answered_with("sleep in 15", setting, at_ms)
 
 
 def test_cancel_that_cancels_what_the_turn_just_before_did() -> None:
