@@ -118,6 +118,7 @@ def test_chapters_pair_in_order_and_a_chapter_not_in_the_book_keeps_its_words() 
     aligned, _ = align_book(book, recording(credits, one, two), {1: credits, 2: one, 3: two}, "test")
     assert aligned.chapters[0].title == "Track 1"
     assert "volunteer." in " ".join(u.text for u in aligned.chapters[0].units)
+    assert aligned.notes == ()  # (the review) a credits track's few words are no news
 
 
 THREE = [

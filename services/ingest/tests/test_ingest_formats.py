@@ -166,6 +166,8 @@ def test_a_transcripts_title_and_chapters_file_keep_the_dots_of_its_name(tmp_pat
         assert read_book(write(tmp_path, name, VTT)).title == "Book", name
     assert read_book(write(tmp_path, "A.Christmas.Carol.vtt", VTT)).title == "A.Christmas.Carol"
     assert read_book(write(tmp_path, "dr.no.vtt", VTT)).title == "Dr.No"  # (the review) a word, no language
+    assert read_book(write(tmp_path, "steely.dan.vtt", VTT)).title == "Steely.Dan"
+    assert read_book(write(tmp_path, "Storia.it-IT.vtt", VTT)).title == "Storia"  # with its region it is one
     # (the review) its chapters file may keep the language too
     write(tmp_path, "Tale.en.chapters.json", json.dumps([{"title": "Prologue", "start": 0}]))
     assert [c.title for c in read_book(write(tmp_path, "Tale.en.vtt", VTT)).chapters] == ["Prologue"]

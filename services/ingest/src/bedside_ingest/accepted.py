@@ -66,13 +66,16 @@ READABLE = (
 
 SUBTITLE_KINDS = (".vtt", ".srt")
 # The languages audiobooks are most sold in, written lower-case as subtitle files name them: a list,
-# not any two letters, so that "the.old.man.and.the.sea.vtt" keeps its sea; and none that is an
-# English word ("it", "no": "dr.no.vtt" is Dr. No).
+# not any two letters, so that "the.old.man.and.the.sea.vtt" keeps its sea. A code that is also a
+# word ("it", "no", "spa", "uk") is taken only with its region ("it-IT"): "dr.no.vtt" is Dr. No.
 _LANGUAGES = (
-    "en|eng|de|deu|ger|fr|fra|fre|es|spa|ita|nl|nld|dut|pt|por|ru|rus|ja|jpn|zh|chi|zho|sv|swe|da|"
-    "dan|nb|fi|pl|pol|cs|ces|cze|tr|tur|el|ell|gre|hu|hun|ko|kor|uk|ukr"
+    "en|eng|de|deu|ger|fr|fra|fre|es|ita|nl|nld|dut|pt|ru|rus|ja|jpn|zh|zho|sv|swe|da|nb|fi|pl|pol|cs|"
+    "ces|cze|tr|tur|ell|gre|ko|kor|ukr"
 )
-_LANGUAGE_TAG = re.compile(rf"\.(?:{_LANGUAGES})(?:[-_][A-Za-z]{{2,4}})?")
+_WORDS_TOO = "it|no|nor|spa|por|chi|dan|fin|hun|uk|el"
+_LANGUAGE_TAG = re.compile(
+    rf"\.(?:(?:{_LANGUAGES})(?:[-_][A-Za-z]{{2,4}})?|(?:{_WORDS_TOO})[-_][A-Za-z]{{2,4}})"
+)
 
 
 def name_without_type(path: PurePath) -> str:

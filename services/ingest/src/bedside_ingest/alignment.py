@@ -259,9 +259,10 @@ def align_book(
     unheld_ms = 0
     added = 0  # chapters that audio chapters holding several put before the ones after them
     for audio, transcript, run in zip(audiobook.chapters, heard, pairs, strict=True):
-        if run is None:  # no chapter of the e-book: its words are the recogniser's, and said to be
+        if run is None:  # no chapter of the e-book: its words are the recogniser's, said so unless a
+            # credits track's few
             held = [(audio.n, audio.title, units_of(transcript, audio.book_start_ms))]
-            unheld_ms += sum((u.end_ms or 0) - (u.start_ms or 0) for u in held[0][2])
+            unheld_ms += _lasting_ms(held[0][2]) if len(transcript.words) >= MIN_UNHELD_WORDS else 0
         else:
             # the run's sentences matched as one text: where one chapter ends in it is the e-book's
             owner = [(i, k) for i in run for k in range(len(ebook.chapters[i].units))]
@@ -293,7 +294,7 @@ def align_book(
                 held = [(first_n, first_title, before + first_units), *rest]
                 last_n, last_title, last_units = held[-1]
                 held[-1] = (last_n, last_title, last_units + after)
-                unheld_ms += sum((u.end_ms or 0) - (u.start_ms or 0) for u in before + after)
+                unheld_ms += _lasting_ms(before + after)
         kept = [(ebook_n, title, units) for ebook_n, title, units in held if units]
         first = audio.n + added
         if first == 1 and not chapters and len(kept) > 1 and kept[0][0] == OPENING_CHAPTER:
@@ -331,6 +332,10 @@ def align_book(
         notes=(_unheld_note(unheld_ms),) if unheld_ms else (),
     )
     return book, report
+
+
+def _lasting_ms(units: Sequence[Unit]) -> int:
+    return sum((u.end_ms or 0) - (u.start_ms or 0) for u in units)
 
 
 def _unheld_note(unheld_ms: int) -> str:
