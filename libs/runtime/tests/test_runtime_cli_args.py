@@ -1,5 +1,6 @@
 import pytest
 import typer
+from bedside_contracts.ingest import IngestBook
 from bedside_contracts.turn import Ask
 from bedside_runtime.cli_args import NAME_RULE, NoBookToChoose, book_when_unnamed, parse_clock, plain_refusal
 from pydantic import ValidationError
@@ -39,6 +40,9 @@ def test_other_refusals_keep_their_message_with_the_field() -> None:
 def test_a_text_too_long_says_how_long_it_is_and_may_be() -> None:
     """A listener session: a --title of 312 characters was refused as "title: String should have at
     most 300 characters"."""
+    with pytest.raises(ValidationError) as refused:
+        IngestBook(path="/b.mp3", title="t" * 312)
+    assert plain_refusal(refused.value) == "title is 312 characters long; it may be at most 300"
     with pytest.raises(ValidationError) as refused:
         Ask(listener="me", book="sample", utterance="a" * 5_000)
     assert plain_refusal(refused.value) == "utterance is 5,000 characters long; it may be at most 1,000"

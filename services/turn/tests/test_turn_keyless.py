@@ -1069,6 +1069,17 @@ async def test_cancel_that_takes_back_the_timer_or_the_move_just_asked_for(rig: 
     assert position(rig, listener) == HERE
 
 
+async def test_cancel_that_after_minutes_added_tells_the_timer_and_keeps_it(rig: Rig) -> None:
+    """(The review) "sleep in 30", "add ten minutes", "cancel that" cancelled the whole timer."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "sleep in 30")
+    await rig.ask(listener, "add ten minutes")
+    running = rig.player.sleep_timers[(listener, BOOK_ID)]
+    told = await rig.ask(listener, "cancel that")
+    assert rig.player.sleep_timers[(listener, BOOK_ID)] == running
+    assert told.speech == playback.timer_now(running, HERE) + playback.TO_CANCEL_IT
+
+
 async def test_where_they_were_furthest_is_asked_of_the_lookup_and_moved_to(rig: Rig) -> None:
     """After going back to listen again: the lookup orders the history furthest first (the player
     tests that order); the turn asks for it and goes to the place it finds."""

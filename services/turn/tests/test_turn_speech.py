@@ -172,9 +172,24 @@ def test_a_long_sentence_is_quoted_up_to_the_name_it_was_chosen_for() -> None:
     )
     said = speech.best_sentences(early, "what's the dog called?")
     assert said.startswith("Her dog, a black terrier called Pepper"), said
+    # (the second review) an early "called" names someone else; the dog's name is the late one
+    meg = (
+        "Marguerite Vale, called Meg by the farmers, ground barley for the farms on the hill and oats for "
+        "the inn at the crossroads, and in the evenings she mended the sails by lamplight while her dog, "
+        "a small black terrier called Pepper, slept against her feet."
+    )
+    assert "terrier called Pepper" in speech.best_sentences(meg, "what's the dog called?")
     said = speech.best_sentences(MILL, "what about the barley?")  # what was asked is in the first thirty
     assert said.startswith("She ground barley"), said
     assert said.endswith("…"), said
+
+
+def test_two_cut_sentences_quoted_together_meet_at_one_mark() -> None:
+    """(The second review) "... called Merrylegs … … past the green ...": each piece was marked cut."""
+    assert speech._joined("the pony stood …", "… and his name was Merrylegs.") == (
+        "the pony stood … and his name was Merrylegs."
+    )
+    assert speech._joined("the pony stood.", "… his name") == "the pony stood. … his name"
 
 
 def test_names_not_come_up_are_said_as_a_list() -> None:

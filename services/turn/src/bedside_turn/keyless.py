@@ -212,6 +212,9 @@ async def _cancel_that(tools: ToolBox, earlier: list[Exchange]) -> str:
             return await _playback(tools, {"action": "cancel_sleep_timer"})
         case "move":
             return await _undo(tools)
+        case "timer_changed":
+            tools.turn.told = history.Told.TIMER
+            return playback.timer_now(await _sleep_timer(tools), tools.here_ms) + playback.TO_CANCEL_IT
     tools.turn.told = history.Told.COURTESY
     return await _courtesy(tools, "never_mind")
 

@@ -187,6 +187,10 @@ def still_awake(timer: SleepTimer | None, playing: bool, here_ms: int) -> OwnWor
     return OwnWords(f'Good. {timer_now(timer, here_ms)} Say "add ten minutes" to keep going longer.')
 
 
+TO_CANCEL_IT = OwnWords(' To turn it off, say "cancel the sleep timer".')
+"""After "cancel that" to a timer changed, not set: which timer to cancel is the listener's to say."""
+
+
 def timer_now(timer: SleepTimer | None, here_ms: int) -> OwnWords:
     """ "When will it stop?": the running sleep timer as the player holds it, in the turn's own words."""
     if timer is None:

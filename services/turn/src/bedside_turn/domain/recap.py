@@ -110,7 +110,7 @@ _JUST_NOW = re.compile(
     r"(?: (?:guy|man|woman|lady|person|character|girl|boy))?(?: again)?$"
     r"|^who(?:'s| is| was| are| were) (?:he|she|they) (?:talking|speaking) (?:to|about|with)$"
     r"|\bwhat was the last thing (?:that )?(?:happened|i heard|(?:he|she|they|you) said)\b"
-    r"|^what was (?:that|the) last (?:bit|part)(?: about)?(?: again)?$"
+    r"|^what was (?:that last (?:bit|part)|the last bit)(?: about)?(?: again)?$"
     r"|^(?:sorry,? )?(?:what was that|say that again|come again|pardon|sorry|huh|what)(?: again)?$"
     r"|^(?:summar(?:ise|ize)|recap|sum up) (?:that|this)(?: please)?$"
 )

@@ -169,17 +169,21 @@ def asked_how_long(earlier: Sequence[Exchange], now_ms: int) -> bool:
     return now_ms - earlier[-1].answered_at_ms <= ANSWERED_WITHIN_MS
 
 
-def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> Literal["timer", "move"] | None:
-    """What "cancel that" takes back: the sleep timer the turn just before set, or the move it made,
-    a moment ago; None after anything else (then it asks nothing)."""
+CancelledByThat = Literal["timer", "timer_changed", "move"]
+
+
+def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> CancelledByThat | None:
+    """What "cancel that" takes back, a moment after the turn just before: the sleep timer it set
+    ("sleep in 15"), or the move it made; None after anything else (then it asks nothing).
+    "timer_changed": it changed a timer otherwise (minutes added, started again, a model's words):
+    cancelled, the timer that ran before would be lost with it, and the book would play all night."""
     last = earlier[-1] if earlier else None
     if last is None or last.answered_at_ms is None or now_ms - last.answered_at_ms > ANSWERED_WITHIN_MS:
         return None
     if any(_sets_a_timer(call) for call in last.calls):
-        # minutes put on a running timer, or it started again, are no timer to cancel: the one before
-        # them would be lost with it, and the book would play all night
-        changed = isinstance(intents.read(last.utterance), intents.TimerAdded | intents.TimerAgain)
-        return None if changed else "timer"
+        said = intents.read(last.utterance)
+        said = said.then if isinstance(said, intents.Together) else said
+        return "timer" if isinstance(said, intents.SleepTimer) else "timer_changed"
     return "move" if last.outcome == "moved" else None
 
 

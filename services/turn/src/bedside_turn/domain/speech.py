@@ -598,29 +598,42 @@ def _content(text: str) -> set[str]:
 
 
 _NAMING_WORD = re.compile(r"(?:called|named|name)\W*", re.IGNORECASE)
-QUOTE_TAIL_WORDS = 6
-"""Words a quote goes on past the word it was cut to hold: the rest of a clause, not a new thought."""
 
 
 def _quoted(sentence: str, asked: set[str], names_asked: bool, words: int) -> str:
     """``sentence`` cut to ``words`` words holding the name it was chosen for: one asked after ("who
-    is Pepper?"), or the one after "called" when a name was asked for. A long sentence often tells
-    who someone is at its end ("... her dog, a small black terrier called Pepper, slept ..."), which
-    its first words would cut off."""
+    is Pepper?"), or the one after "called" when a name was asked for, with most of the words asked
+    about beside it. A long sentence often tells who someone is at its end ("... her dog, a small
+    black terrier called Pepper, slept ..."), which its first words would cut off. The window
+    starts the sentence when it can; else it reaches as far on as it can, for what follows the name."""
     parts = sentence.split()
     if len(parts) <= words:
         return sentence
-    held = [
-        i for i, word in enumerate(parts) if word.lstrip("'\"‘“(")[:1].isupper() and _content(word) & asked
-    ]
+    about = [i for i, word in enumerate(parts) if _content(word) & asked]
+    named = [i for i in about if parts[i].lstrip("'\"‘“(")[:1].isupper()]
     if names_asked:
-        held += [i + 1 for i, word in enumerate(parts) if _NAMING_WORD.fullmatch(word)]
-    first = min(held, default=0)
-    if first < words:
+        named += [i + 1 for i, word in enumerate(parts) if _NAMING_WORD.fullmatch(word)]
+    if not named:  # what is asked about shifts the window only beside a name: the start is the story's
         return excerpt(sentence, words)
-    end = min(len(parts), first + 1 + QUOTE_TAIL_WORDS)
-    window = " ".join(parts[end - words : end])
-    return f"… {window}" + (" …" if end < len(parts) else "")
+
+    def holds(start: int) -> tuple[int, int]:
+        def inside(held: list[int]) -> int:
+            return sum(start <= i < start + words for i in held)
+
+        return inside(named), inside(about)
+
+    starts = range(len(parts) - words + 1)
+    best = max(holds(start) for start in starts)
+    if holds(0) == best:
+        return excerpt(sentence, words)
+    start = max(start for start in starts if holds(start) == best)
+    end = start + words
+    return f"… {' '.join(parts[start:end])}" + (" …" if end < len(parts) else "")
+
+
+def _joined(left: str, right: str) -> str:
+    """Two quoted pieces one after the other, with one mark where both were cut."""
+    return f"{left} {right[2:] if left.endswith('…') and right.startswith('… ') else right}"
 
 
 def best_sentences(words: str, question: str) -> str:
@@ -656,9 +669,9 @@ def best_sentences(words: str, question: str) -> str:
     told = _quoted(sentences[telling], asked, names_asked, QUOTE_WORDS)
     about = _quoted(chosen, asked, False, QUOTE_WORDS + NAMING_WORDS - min(len(told.split()), NAMING_WORDS))
     if telling < best:
-        return balance_quotes(f"{told} {about}")
-    gap = "" if telling == best + 1 or about.endswith("…") or told.startswith("…") else " …"
-    return balance_quotes(f"{about}{gap} {told}")
+        return balance_quotes(_joined(told, about))
+    gap = "" if telling == best + 1 or about.endswith("…") else " …"
+    return balance_quotes(_joined(f"{about}{gap}", told))
 
 
 def done_in_own_words(
