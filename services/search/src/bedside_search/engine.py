@@ -369,7 +369,11 @@ class SearchEngine:
     def catalog(self, request: CatalogRequest) -> Catalog:
         if request.book is not None:
             return Catalog(books=[self.book(request.book).info])
-        return Catalog(books=[self.books[b].info for b in sorted(self.books)])
+        # by title, as a listener looks for a book (a name of other letters has the id "book")
+        listed = sorted(
+            self.books.values(), key=lambda served: (served.info.title.casefold(), served.info.id)
+        )
+        return Catalog(books=[served.info for served in listed])
 
 
 @dataclass(frozen=True)
