@@ -259,8 +259,7 @@ def align_book(
     unheld_ms = 0
     added = 0  # chapters that audio chapters holding several put before the ones after them
     for audio, transcript, run in zip(audiobook.chapters, heard, pairs, strict=True):
-        if run is None:  # no chapter of the e-book: its words are the recogniser's, said so unless a
-            # credits track's few
+        if run is None:  # no chapter of the e-book: the recogniser's words, noted unless a credits track's
             held = [(audio.n, audio.title, units_of(transcript, audio.book_start_ms))]
             unheld_ms += _lasting_ms(held[0][2]) if len(transcript.words) >= MIN_UNHELD_WORDS else 0
         else:

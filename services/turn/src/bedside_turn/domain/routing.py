@@ -164,9 +164,17 @@ def asked_how_long(earlier: Sequence[Exchange], now_ms: int) -> bool:
     """Whether the last answer, a moment ago, asked for the sleep timer's length (plain code's
     ``intents.TimerHowLong``), so that a length said alone now answers it
     (``intents.timer_length_alone``). A model that asked in its own words reads the answer itself."""
-    if not earlier or earlier[-1].asked != "timer_length" or earlier[-1].answered_at_ms is None:
-        return False
-    return now_ms - earlier[-1].answered_at_ms <= ANSWERED_WITHIN_MS
+    last = answered_just_now(earlier, now_ms)
+    return last is not None and last.asked == "timer_length"
+
+
+def answered_just_now(earlier: Sequence[Exchange], now_ms: int) -> Exchange | None:
+    """The last exchange, when it was answered within ``ANSWERED_WITHIN_MS`` of ``now_ms``: what words
+    said now may answer or take back ("For how long?", "cancel that")."""
+    last = earlier[-1] if earlier else None
+    if last is None or last.answered_at_ms is None or now_ms - last.answered_at_ms > ANSWERED_WITHIN_MS:
+        return None
+    return last
 
 
 CancelledByThat = Literal["timer", "timer_changed", "move"]
@@ -177,8 +185,8 @@ def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> CancelledByTh
     ("sleep in 15"), or the move it made; None after anything else (then it asks nothing).
     "timer_changed": it changed a timer otherwise (minutes added, started again, a model's words):
     cancelled, the timer that ran before would be lost with it, and the book would play all night."""
-    last = earlier[-1] if earlier else None
-    if last is None or last.answered_at_ms is None or now_ms - last.answered_at_ms > ANSWERED_WITHIN_MS:
+    last = answered_just_now(earlier, now_ms)
+    if last is None:
         return None
     if any(_sets_a_timer(call) for call in last.calls):
         said = intents.read(last.utterance)
