@@ -545,6 +545,16 @@ from bedside_turn.domain.recap import RecapAsked
         ("where did it stop?", intents.Earlier(timer_paused=True, show_only=True)),
         ("where did the book pause", intents.Earlier(timer_paused=True, show_only=True)),
         ("how long was I asleep?", intents.Earlier(fell_asleep=True, show_only=True)),
+        # "where I started tonight" was searched for in the book: it is where this sitting began
+        ("take me back to where I started tonight", intents.Earlier(sitting_began=True)),
+        ("back to where we started tonight", intents.Earlier(sitting_began=True)),
+        ("go back to where I started listening", intents.Earlier(sitting_began=True)),
+        ("go back to where i began this evening please", intents.Earlier(sitting_began=True)),
+        ("where did I start tonight?", intents.Earlier(sitting_began=True, show_only=True)),
+        ("where did I start listening this evening", intents.Earlier(sitting_began=True, show_only=True)),
+        ("where did I start this time?", intents.Earlier(sitting_began=True, show_only=True)),
+        ("go back to where the storm started", FindPlace("the storm started", direction="back")),
+        ("go back to where they started tonight", FindPlace("they started tonight", direction="back")),
         ("how long did i sleep", intents.Earlier(fell_asleep=True, show_only=True)),
         # a review: a moment of the story said with the same words is still searched for
         ("go back to where it stopped raining", FindPlace("it stopped raining", direction="back")),

@@ -1287,6 +1287,39 @@ async def test_where_i_fell_asleep_with_no_sleep_timer_pause_says_that_it_is_not
 
 
 @pytest.mark.parametrize("utterance", ["where did I fall asleep?", "take me back to where I fell asleep"])
+async def test_where_i_fell_asleep_with_no_sleep_timer_pause_shows_where_this_sitting_began(
+    rig: Rig, utterance: str
+) -> None:
+    """With no sleep timer Bedside cannot know where sleep came, but it knows where tonight's listening
+    began: the earliest place sleep could have come, put on the screen, never moved to."""
+    listener = rig.listener_at(HERE)
+    began = HistoryEntry(seq=6, kind="reported", position_ms=30_000, chapter=1, placed=True)
+    rig.player.began[(listener, BOOK_ID)] = [began]
+    reply = await rig.ask(listener, utterance)
+    said = f"{speech.NO_ASLEEP} You started listening this time at 0:00:30, in chapter 1. {speech.ONE_ROW}"
+    assert (reply.outcome, reply.speech) == ("listed", said)
+    assert [target.position_ms for target in rig.player.offers[-1].targets] == [30_000]
+    assert position(rig, listener) == HERE
+    rig.player.began[(listener, BOOK_ID)] = [began.model_copy(update={"position_ms": HERE})]
+    reply = await rig.ask(listener, utterance)
+    assert reply.speech == speech.NO_ASLEEP  # tonight began here: nothing earlier to show
+
+
+async def test_where_i_started_tonight_is_where_this_sitting_began(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    began = HistoryEntry(seq=6, kind="reported", position_ms=30_000, chapter=1, placed=True)
+    rig.player.began[(listener, BOOK_ID)] = [began]
+    reply = await rig.ask(listener, "where did I start tonight?")
+    assert (reply.outcome, position(rig, listener)) == ("listed", HERE)
+    assert rig.player.lookups[-1].began
+    await rig.ask(listener, "take me back to where I started tonight")
+    assert position(rig, listener) == 30_000
+    rig.player.began[(listener, BOOK_ID)] = []
+    reply = await rig.ask(listener, "take me back to where I started tonight")
+    assert reply.speech == speech.NO_EARLIER
+
+
+@pytest.mark.parametrize("utterance", ["where did I fall asleep?", "take me back to where I fell asleep"])
 async def test_where_they_fell_asleep_asked_from_there_says_they_are_there(rig: Rig, utterance: str) -> None:
     """A listener session, taken back to where they fell asleep, asked again and was offered it as a
     covered row, "further on than you've got": a place at the line counts as ahead."""

@@ -441,6 +441,7 @@ async def test_the_model_is_sent_cached_tools_built_from_the_contracts(rig: Rig)
         "timer_paused",
         "furthest",
         "left_off",
+        "sitting_began",
         "times_back",
         "show_only",
     }
@@ -526,6 +527,27 @@ async def test_where_they_fell_asleep_is_the_estimate_the_sleep_timer_recorded(r
     offer = rig.player.offers[-1]
     assert (offer.targets, offer.may_move) == ([Target(position_ms=62_000)], False)
     assert rig.player.positions[(listener, BOOK_ID)] == HERE
+    assert_clean(rig, model, HERE, "where did I fall asleep?")
+
+
+async def test_no_sleep_timer_pause_tells_the_model_that_where_this_sitting_began_is_known(rig: Rig) -> None:
+    """Claude mode: without a pause the model is told of the place the keyless reader shows instead."""
+    listener = rig.listener_at(HERE)
+    rig.player.began[(listener, BOOK_ID)] = [
+        HistoryEntry(seq=6, kind="reported", position_ms=30_000, chapter=1, placed=True)
+    ]
+    model = script(
+        rig,
+        [Use("offer_positions", {"fell_asleep": True, "show_only": True})],
+        [Use("offer_positions", {"sitting_began": True, "show_only": True})],
+        [Say("I can't tell, but tonight began there: it's on the screen.")],
+    )
+    reply = await rig.ask(listener, "where did I fall asleep?")
+    refusal = model.tool_results(1)[0]
+    assert refusal.startswith("Refused: no sleep timer has paused the book lately")
+    assert "sitting_began" in refusal
+    assert (reply.outcome, rig.player.lookups[-1].began) == ("listed", True)
+    assert [target.position_ms for target in rig.player.offers[-1].targets] == [30_000]
     assert_clean(rig, model, HERE, "where did I fall asleep?")
 
 

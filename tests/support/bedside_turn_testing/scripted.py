@@ -103,9 +103,13 @@ class ScriptedModel:
 
     def last_tool_results(self) -> list[str]:
         """The tool results the model read in its latest request."""
-        last = self.requests[-1]["messages"][-1]["content"]
+        return self.tool_results(-1)
+
+    def tool_results(self, request: int) -> list[str]:
+        """The tool results the model read in one of its requests (0 is the first)."""
+        sent = self.requests[request]["messages"][-1]["content"]
         return [
             block["content"]
-            for block in last
+            for block in sent
             if isinstance(block, dict) and block.get("type") == "tool_result"
         ]

@@ -107,6 +107,7 @@ EARLIER_PLACE_FIELDS = (
     "timer_paused",
     "furthest",
     "left_off",
+    "sitting_began",
 )
 """The ``OfferPositionsArgs`` fields that name a place from the listener's history."""
 
@@ -179,6 +180,12 @@ class OfferPositionsArgs(Contract):
         default=False,
         description="a place from their own history: where they left off the last time they stopped "
         "listening for an hour or more ('where I was last night', 'where I stopped last time')",
+    )
+    sitting_began: bool = Field(
+        default=False,
+        description="a place from their own history: where this time's listening began, after their last "
+        "break of an hour or more ('where I started tonight'); with no sleep timer pause, the earliest "
+        "place they could have fallen asleep",
     )
     times_back: int = Field(
         default=0,

@@ -117,7 +117,7 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
         case intents.CancelThat():
             return await _cancel_that(tools, earlier or [])
         case intents.Earlier():
-            return await _earlier(tools, earlier_args(intent), _no_such_place(intent))
+            return await _asked_earlier(tools, intent)
         case intents.EarlierAgain():
             previous = last_lookup(earlier or [])
             if previous is None:
@@ -349,6 +349,19 @@ async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str
     if record.refused and tools.last_offer is None:
         return nothing
     return speech.for_offer(tools.last_offer, tools.preview)
+
+
+async def _asked_earlier(tools: ToolBox, asked: intents.Earlier) -> str:
+    """A place from the history. Where they fell asleep with no sleep timer pause to say: where this
+    time's listening began is the earliest sleep could have come, shown, never moved to."""
+    said = await _earlier(tools, earlier_args(asked), _no_such_place(asked))
+    if not asked.fell_asleep or said != speech.NO_ASLEEP:
+        return said
+    record = await tools.run("offer_positions", {"sitting_began": True, "show_only": True})
+    shown = tools.last_offer
+    if record.refused or tools.already_at is not None or shown is None or len(shown.rows) != 1:
+        return speech.NO_ASLEEP
+    return speech.asleep_unknown(shown.rows[0])
 
 
 async def _go_there(tools: ToolBox, earlier: list[Exchange]) -> str:

@@ -6,7 +6,8 @@ speaker" is the newest place the speaker put the book; "where I fell asleep" is 
 estimate the newest sleep-timer pause recorded, and "where the timer stopped" where that pause put the
 book; "where I was furthest" is the place furthest
 into the book the history holds; "where I was last night" is where the book was before the newest
-hour or more it sat still (the player's ``left_off``, on the stream's own times). ``times_back``
+hour or more it sat still (the player's ``left_off``, on the stream's own times), and "where I
+started tonight" where the listening after that break began (its ``began``). ``times_back``
 pages to older matches ("the time before that"): it is the match's own index in the player's lookup.
 """
 
@@ -28,6 +29,7 @@ def lookup_for(args: OfferPositionsArgs, listener: str, book: str) -> LocateRequ
         visit_ends=args.earlier_chapter is not None,
         furthest=args.furthest,
         left_off=args.left_off,
+        began=args.sitting_began,
         offset=args.times_back,
         limit=1,
     )
@@ -54,5 +56,11 @@ def where_they_are(at_ms: int, here_ms: int) -> bool:
 
 def nothing_earlier(args: OfferPositionsArgs) -> str:
     """The model-visible refusal when the history holds no such time (no time is printed)."""
+    if args.fell_asleep and not args.times_back:
+        return (
+            "Refused: no sleep timer has paused the book lately, so when they fell asleep is not known. "
+            "Tell them so; nothing was moved. Where this time's listening began (sitting_began, show_only) "
+            "is the earliest it could have been."
+        )
     which = "before that" if args.times_back else "like that"
     return f"Refused: their listening history holds no earlier time {which}. Tell them so; nothing was moved."

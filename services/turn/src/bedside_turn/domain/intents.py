@@ -179,6 +179,8 @@ class Earlier:
     furthest: bool = False
     left_off: bool = False
     """Where they left off when they last stopped listening for a while ("where I was last night")."""
+    sitting_began: bool = False
+    """Where this time's listening began ("where I started tonight")."""
     show_only: bool = False
     """Asked as a question ("where was I...?", "when did I last...?"): a question never moves
     the book, so the place goes on the screen to press."""
@@ -811,6 +813,14 @@ _LEFT_OFF = re.compile(
     rf"|\b{_HOW_FAR_GOT}(?: listening)?(?: (?:in|into|through) (?:the|this) (?:book|story))? {LAST_SITTING}\b"
 )
 """Where they left off the last time they stopped for a while: last night, yesterday, last time."""
+_THIS_SITTING = r"(?: tonight| this (?:evening|morning|afternoon|time)| today)"
+_SITTING_BEGAN = re.compile(
+    r"^(?:(?:can|could|would) you )?(?:please )?(?:(?:go|take me|bring me|skip|jump) )?back to "
+    rf"where (?:i|we) (?:started|began)(?: listening)?{_THIS_SITTING}?(?: please)?$"
+    rf"|^where did (?:i|we) (?:start|begin)(?: listening)?{_THIS_SITTING}?$"
+)
+"""Where this time's listening began: "where the storm started" is a moment of the story, so only the
+listener started."""
 _LAST_IN_CHAPTER = re.compile(
     rf"\b(?:last|previous) time i (?:was|listened|got) (?:in|to) chapter {_NUMBER}\b"
     rf"|\bi (?:was )?last (?:in|listened to|got to) chapter {_NUMBER}\b"
@@ -2476,4 +2486,6 @@ def read_earlier(text: str) -> Earlier | EarlierAgain | None:
         return Earlier(furthest=True, show_only=asking)
     if _LEFT_OFF.search(text):
         return Earlier(left_off=True, show_only=asking)
+    if _SITTING_BEGAN.match(text):
+        return Earlier(sitting_began=True, show_only=asking)
     return None

@@ -338,6 +338,8 @@ def earlier_args(intent: intents.Earlier) -> dict[str, object]:
         args["furthest"] = True
     if intent.left_off:
         args["left_off"] = True
+    if intent.sitting_began:
+        args["sitting_began"] = True
     return args
 
 

@@ -502,6 +502,14 @@ def one_row_behind(row: Candidate) -> OwnWords:
     return OwnWords(f"That's at {clock_in_chapter(row.start_ms, row.chapter)}. {ONE_ROW}")
 
 
+def asleep_unknown(began: Candidate) -> OwnWords:
+    """No sleep timer paused the book: where this time's listening began, on the screen to press."""
+    return OwnWords(
+        f"{NO_ASLEEP} You started listening this time at {clock_in_chapter(began.start_ms, began.chapter)}."
+        f" {ONE_ROW}"
+    )
+
+
 def undone(position_ms: int, chapter: int | None) -> OwnWords:
     """Where an undo put the book, said as the page shows it: in the dark, "back where you were" alone
     does not say whether it was the place they meant."""
