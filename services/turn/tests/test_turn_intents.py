@@ -722,6 +722,15 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("take me back to where she says thank you", FindPlace("she says thank you", "back")),
         # two requests parted by a full stop or a comma, as a recogniser writes them: one was dropped
         ("Go back 5 minutes. Sleep in 20.", intents.Together(Jump(-300_000), intents.SleepTimer(20))),
+        # "and tell me what happened" was searched for in the book: the book moves back over it
+        ("go back five minutes and tell me what happened", Jump(-300_000)),
+        ("rewind and tell me what happened", Jump(-30_000)),
+        ("go back a bit and tell me what happened", Jump(-30_000)),
+        ("rewind 2 minutes and tell me what I missed", Jump(-120_000)),
+        ("tell me what happened and go back ten minutes", Jump(-600_000)),
+        ("go back an hour and a half and recap", Jump(-5_400_000)),
+        ("tell me what I missed", RecapAsked(RecapArgs(span="since_asleep"))),
+        ("go back two minutes, I missed that", Jump(-120_000)),
         ("Next chapter, sleep in 20.", intents.Together(intents.NextChapter(1), intents.SleepTimer(20))),
         ("Sleep in 20. Go back 5 minutes.", intents.Together(Jump(-300_000), intents.SleepTimer(20))),
         ("Go back 5 minutes, pause.", intents.Together(Jump(-300_000), intents.Pause())),

@@ -6,6 +6,7 @@ says nothing clever about anything else.
 
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -1806,7 +1807,8 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
     if not text or _NOT_OF_THE_BOOK.match(text):
         return Other()
     if (
-        said_first := _asked_before_what_asks_nothing(text, whole)
+        said_first := (whole and _doze_said(text) is None and _back_over_a_recap(_with_pauses(utterance)))
+        or _asked_before_what_asks_nothing(text, whole)
         or (whole and (_move_and_timer(_with_pauses(utterance)) or _two_asked(_with_pauses(utterance))))
         or read_playback(text)
     ):
@@ -2124,18 +2126,39 @@ _TAKEN_AMONG_ASIDES = (*(move for move in _MOVES if move is not FindPlace), *_PL
 """A request that may be taken from among asides: a search or a question may be what they are about."""
 
 
-def _move_and_timer(text: str) -> Together | None:
-    """A move and a timer (or a pause) said together, either way round; each half read alone. An
-    "and" inside an amount ("an hour and a half") joins no two requests."""
+def _two_halves(text: str) -> Iterator[tuple[tuple[str, str], tuple[Intent, Intent], str]]:
+    """Each way ``text`` parts in two requests: the words of each half, each half read alone, and the
+    words joining them. An "and" inside an amount ("an hour and a half") joins no two requests."""
     amounts = [said.span() for said in re.finditer(_AMOUNT, text)]
     for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
         if any(start <= joint.start() < end for start, end in amounts):
             continue
         said = text[: joint.start()].strip(), text[joint.end() :].strip()
-        halves = read(said[0], whole=False), read(said[1], whole=False)
+        yield said, (read(said[0], whole=False), read(said[1], whole=False)), joint.group().strip(" ,;.!?")
+
+
+def _back_over_a_recap(text: str) -> Jump | None:
+    """A jump back and a recap said together, either way round ("rewind and tell me what happened"):
+    the jump, which plays again what the recap would tell; one turn never both tells and moves (the
+    turn rules). "What I missed" with a jump of no amount ("what happened while I dozed off, take me
+    back") asks for the doze and the place before it, which no jump says."""
+    for said, halves, _ in _two_halves(text):
+        backs = [(half, words) for half, words in zip(halves, said, strict=True) if isinstance(half, Jump)]
+        recap = next((half.args for half in halves if isinstance(half, RecapAsked)), None)
+        if not backs or backs[0][0].offset_ms >= 0 or recap is None:
+            continue
+        back, back_said = backs[0]
+        amount_said = re.search(_AMOUNT, back_said) is not None
+        if recap.span == "last_minutes" or (recap.span == "since_asleep" and amount_said):
+            return back
+    return None
+
+
+def _move_and_timer(text: str) -> Together | None:
+    """A move and a timer (or a pause) said together, either way round; each half read alone."""
+    for said, halves, joined_by in _two_halves(text):
         moving = next((i for i, half in enumerate(halves) if isinstance(half, _MOVES)), None)
         timers = [half for half in halves if isinstance(half, _PLAYBACK)]
-        joined_by = joint.group().strip(" ,;.!?")
         if moving is not None and timers and not _a_clause(halves[moving], said[moving], joined_by):
             return Together(move=halves[moving], then=timers[0])
         # A pause asked for and then the timer ("pause and set a timer for ten"): paused at once, the
@@ -2144,14 +2167,14 @@ def _move_and_timer(text: str) -> Together | None:
         # for, nor a stop before a comma alone ("hold on, add ten minutes", "stop, sleep in 20").
         if joined_by not in ("and", "then", "and then"):
             continue
-        if isinstance(halves[1], Pause) and isinstance(halves[0], CancelSleepTimer):
-            halves, said = halves[::-1], said[::-1]
+        paused = 1 if isinstance(halves[1], Pause) and isinstance(halves[0], CancelSleepTimer) else 0
+        pause, timer = halves[paused], halves[1 - paused]
         if (
-            isinstance(halves[0], Pause)
-            and isinstance(halves[1], SleepTimer | TimerAdded | CancelSleepTimer)
-            and not _WAITING.match(said[0])
+            isinstance(pause, Pause)
+            and isinstance(timer, SleepTimer | TimerAdded | CancelSleepTimer)
+            and not _WAITING.match(said[paused])
         ):
-            return Together(move=halves[0], then=halves[1])
+            return Together(move=pause, then=timer)
     return None
 
 
