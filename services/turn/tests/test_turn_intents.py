@@ -180,6 +180,13 @@ from bedside_turn.domain.recap import RecapAsked
         ("open the book at chapter 3", Chapter(3)),
         ("play at double speed", intents.Speed()),
         ("who is Wren?", Question("who is Wren?")),
+        # two who-questions in one breath were one search, and one of them went unanswered
+        ("who are Wren and Tamsin?", intents.TwoQuestions("who is Wren?", "who is Tamsin?")),
+        ("Who is Wren and who is Tamsin", intents.TwoQuestions("who is Wren?", "who is Tamsin?")),
+        ("whos wren and whos the keeper again?", intents.TwoQuestions("who is wren?", "who is the keeper?")),
+        ("who were Mr Pell and Tamsin", intents.TwoQuestions("who is Mr Pell?", "who is Tamsin?")),
+        ("who is Jack and Jill's mother?", Question("who is Jack and Jill's mother?")),
+        ("who are Tamsin and Ambrose to each other?", Question("who are Tamsin and Ambrose to each other?")),
         ("what happened to the keeper", Question("what happened to the keeper")),
         ("whatever happened to the keeper", Question("whatever happened to the keeper")),  # was Other
         ("remind me who Ambrose is", Question("remind me who Ambrose is")),

@@ -491,6 +491,20 @@ async def test_a_question_quotes_the_best_heard_passage_with_its_chapter(rig: Ri
     assert not leaks(reply.speech, rig.passages, HERE, {"who is Tamsin"})
 
 
+async def test_two_who_questions_in_one_breath_are_each_answered_from_what_was_heard(rig: Rig) -> None:
+    """A listener session: "who are X and Y?" was one search, which quoted a passage about one of them."""
+    here = 2 * PASSAGE_MS
+    listener = rig.listener_at(here)
+    reply = await rig.ask(listener, "who are Wren and Tamsin?")
+    assert reply.outcome == "answered"
+    assert "Old Wren the ferryman" in reply.speech
+    assert "A girl named Tamsin" in reply.speech
+    assert not leaks(reply.speech, rig.passages, here, {"who is Wren", "who is Tamsin"})
+    reply = await rig.ask(listener, "who is Wren and who is Ambrose?")
+    assert "Old Wren the ferryman" in reply.speech
+    assert reply.speech.endswith(speech.not_yet(["Ambrose"], False, False))
+
+
 async def test_a_question_in_a_chapter_not_transcribed_yet_says_so_not_that_it_has_not_come_up(
     rig: Rig,
 ) -> None:

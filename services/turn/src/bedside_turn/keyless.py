@@ -93,7 +93,7 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             return await (_show_there if show_only else _go_there)(tools, earlier or [])
         case intents.MoreOfThat():
             return await _more_of_that(tools, earlier or [])
-        case intents.Together() | intents.BothAsked():
+        case intents.Together() | intents.BothAsked() | intents.TwoQuestions():
             return await _two_said_together(tools, utterance, intent, earlier)
         case intents.FindPlace(query=query) | intents.Question(question=query) if len(query) > WORDS_TAKEN:
             tools.turn.declined = True
@@ -192,11 +192,15 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
 async def _two_said_together(
     tools: ToolBox,
     utterance: str,
-    intent: intents.Together | intents.BothAsked,
+    intent: intents.Together | intents.BothAsked | intents.TwoQuestions,
     earlier: list[Exchange] | None,
 ) -> str:
     """Each request answered as if said alone: a move before its timer (a timer counts from the place),
     two asks in the order asked."""
+    if isinstance(intent, intents.TwoQuestions):
+        answered = await run_keyless(tools, utterance, intents.Question(intent.first), earlier)
+        tools.next_request()
+        return f"{answered} {await run_keyless(tools, utterance, intents.Question(intent.second), earlier)}"
     if isinstance(intent, intents.BothAsked):
         first = await run_keyless(tools, utterance, intent.first, earlier)
         # two answers in the turn's own words stay its own (OwnWords.__add__): nothing of the book to check

@@ -197,6 +197,15 @@ class Question:
     question: str
 
 
+@dataclass(frozen=True)
+class TwoQuestions:
+    """'Who are Wren and Tamsin?': two who-questions in one breath, each answered as if asked alone (one
+    search for both finds the passage of one)."""
+
+    first: str
+    second: str
+
+
 LengthOf = Literal["chapter", "story", "book"]
 
 
@@ -430,6 +439,7 @@ Intent = (
     | PressListed
     | CancelThat
     | Question
+    | TwoQuestions
     | RecapAsked
     | TimeLeft
     | WhereAmI
@@ -1809,7 +1819,14 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
     if (
         said_first := (whole and _doze_said(text) is None and _back_over_a_recap(_with_pauses(utterance)))
         or _asked_before_what_asks_nothing(text, whole)
-        or (whole and (_move_and_timer(_with_pauses(utterance)) or _two_asked(_with_pauses(utterance))))
+        or (
+            whole
+            and (
+                _move_and_timer(_with_pauses(utterance))
+                or _two_asked(_with_pauses(utterance))
+                or _two_who_questions(utterance)
+            )
+        )
         or read_playback(text)
     ):
         return said_first
@@ -2152,6 +2169,27 @@ def _back_over_a_recap(text: str) -> Jump | None:
         if recap.span == "last_minutes" or (recap.span == "since_asleep" and amount_said):
             return back
     return None
+
+
+_SOMEONE = r"(?:the |mr\.? |mrs\.? |miss |dr\.? )?[\w'-]+"
+"""One person as a who-question names them: a name, or "the keeper"; more words may be one person
+("Jack and Jill's mother"), so they are asked whole."""
+_TWO_WHO = re.compile(
+    rf"^who (?:are|were) (?P<first>{_SOMEONE}) and (?P<second>{_SOMEONE})(?: again)?[?.!]*$"
+    rf"|^who(?:'s|s| is| was) (?P<one>{_SOMEONE}) and who(?:'s|s| is| was) (?P<other>{_SOMEONE})"
+    r"(?: again)?[?.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _two_who_questions(utterance: str) -> TwoQuestions | None:
+    """'Who are Wren and Tamsin?', 'who is Wren and who is Tamsin': each asked alone, the names as
+    written (search tells a name by its capitals)."""
+    said = _TWO_WHO.match(utterance.strip())
+    if said is None:
+        return None
+    first, second = (said["first"], said["second"]) if said["first"] else (said["one"], said["other"])
+    return TwoQuestions(f"who is {first}?", f"who is {second}?")
 
 
 def _move_and_timer(text: str) -> Together | None:
