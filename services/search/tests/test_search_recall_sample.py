@@ -92,6 +92,24 @@ def test_who_hettie_is_has_not_come_up_before_she_is_named(sample: Sample) -> No
     assert sample.first("who is Hettie?", "3:30") is None
 
 
+@pytest.mark.parametrize(
+    ("ahead", "never"),
+    [
+        ("what did hettie say to wren?", "what did zelda say to wren?"),
+        ("who is hettie?", "who is zelda?"),
+        ("where is hettie bramble now", "where is zelda bramble now"),
+    ],
+)
+def test_a_name_in_lower_case_is_answered_alike_whether_the_book_has_it_further_on_or_never(
+    sample: Sample, ahead: str, never: str
+) -> None:
+    """A spoiler hunt at 0:02:00: "what did hettie say to wren?" was told it had not come up and
+    "what did zelda say to wren?" was answered from what was heard, so the answer (and its speed)
+    told that the book has a Hettie further on (met at 0:04:03)."""
+    told = [sample.recall(asked, "2:00") for asked in (ahead, never)]
+    assert len({(said.come_up, len(said.unheard_names), len(said.places)) for said in told}) == 1
+
+
 def test_hettie_is_among_the_books_names_though_she_is_named_only_opening_her_own_words(
     sample: Sample,
 ) -> None:

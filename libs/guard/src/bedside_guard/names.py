@@ -383,20 +383,29 @@ def _one_edit_apart(a: str, b: str) -> bool:
     return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
 
 
-def unheard_names(text: str, names: BookNames, here_ms: int, *, query: bool = False) -> list[str]:
+def unheard_names(
+    text: str,
+    names: BookNames,
+    here_ms: int,
+    *,
+    query: bool = False,
+    asked_after: Collection[str] | None = None,
+) -> list[str]:
     """The names in ``text`` a listener at ``here_ms`` has not heard, in the order they come.
     ``query``: ``text`` is a search's words, no sentence, so its first word's capital counts too.
 
-    A book's name whose word has not been heard in any form counts, and so does a capitalised word
-    not heard yet, whether the book uses it further on or never: all get the same reply, so the
-    reply tells nothing about what is ahead. A name heard so far only as a word ("a rose", before
-    Rose) is heard here, as any other word heard is: told apart, the reply would tell that the book
-    has a Rose further on.
+    A capitalised word not heard yet counts, whether the book uses it further on or never: all get
+    the same reply, so the reply tells nothing about what is ahead. A name heard so far only as a
+    word ("a rose", before Rose) is heard here, as any other word heard is: told apart, the reply
+    would tell that the book has a Rose further on. In lower case, ``asked_after`` (a question's
+    words for the someone it asks after, "who is tomas?") count in the same way, and no other
+    word; without it (a find's words) a book's name counts in any case (adr/0070).
     """
     spoken = written_with_capital(text) if query else capitalised_words(text)
     unheard: list[str] = []
     for word in words_of(text):
-        asked_as_name = word in names.first_ms or (word in spoken and word != "i")
+        in_lower_case = word in names.first_ms if asked_after is None else word in asked_after
+        asked_as_name = in_lower_case or (word in spoken and word != "i")
         if asked_as_name and not heard_word(names, word, here_ms) and word not in unheard:
             unheard.append(word)
     return unheard

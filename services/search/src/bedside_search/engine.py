@@ -55,6 +55,7 @@ from bedside_search.domain.book import ServedBook, check_artifact, info_of, vect
 from bedside_search.domain.find import find_order
 from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, agreed_best, fuse
 from bedside_search.domain.subject import (
+    asked_after_by_name,
     name_asked_of,
     role_of,
     subject_of,
@@ -224,7 +225,9 @@ class SearchEngine:
         book = self.book(request.book)
         question = names_respelled(request.question, book.names, request.here_ms)
         request = request.model_copy(update={"question": question})
-        unheard = unheard_names(request.question, book.names, request.here_ms)
+        unheard = unheard_names(
+            question, book.names, request.here_ms, asked_after=asked_after_by_name(question)
+        )
         later = asks_what_comes_later(request.question) and not book.all_heard(request.here_ms)
         not_yet = Recalled(
             come_up=False,
