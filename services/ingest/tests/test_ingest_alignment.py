@@ -121,6 +121,23 @@ def test_chapters_pair_in_order_and_a_chapter_not_in_the_book_keeps_its_words() 
     assert aligned.notes == ()  # (the review) a credits track's few words are no news
 
 
+def test_a_credits_track_sharing_only_common_words_with_a_chapter_pairs_with_none() -> None:
+    """A listener session: "1 - Opening Credits.mp3" paired with the e-book's last chapter (a third of
+    its words of three letters or more, "this", "the", "all", were in it), and since pairing never goes
+    back, every chapter after it was held there: the e-book, the same text, was dropped as another."""
+    credits = heard(
+        1,
+        [
+            "This is an audio book recording of The Lantern, written by Ada Lovell.",
+            "Read by the narrator, all rights reserved.",
+        ],
+    )
+    one, two = heard(2, ONE), heard(3, TWO)
+    closing = ["All the way home the lantern swung, and this was the end of the road for all of them."]
+    book = ebook(("One", ONE), ("Two", TWO), ("Closing", closing))
+    assert pair_chapters(book.chapters, [credits, one, two]) == [None, range(0, 1), range(1, 2)]
+
+
 THREE = [
     "That night the storm came in over the harbour.",
     "The lamp went out at the top of the tower.",

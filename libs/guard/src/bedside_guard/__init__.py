@@ -53,10 +53,11 @@ from bedside_guard.shapes import (
     numbered_as,
     own_title,
 )
-from bedside_guard.words import stem
+from bedside_guard.words import FUNCTION_WORDS, stem
 
 __all__ = [
     "A_NAME",
+    "FUNCTION_WORDS",
     "HINT_LIMIT",
     "MAX_ROWS",
     "NOT_TOLD",

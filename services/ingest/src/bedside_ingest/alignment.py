@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes
-from bedside_guard import OPENING_CHAPTER
+from bedside_guard import FUNCTION_WORDS, OPENING_CHAPTER
 
 from bedside_ingest.audiobook import Audiobook, AudioChapter
 from bedside_ingest.book import Book, Chapter, Unit
@@ -38,7 +38,9 @@ MIN_HELD_SHARE = 0.5
 """A neighbouring e-book chapter joins an audio chapter's run when the recording holds this share of
 its words besides those already matched: one file read from several chapters."""
 CONTENT_WORD_CHARS = 3
-"""Pairing chapters counts words of three letters or more: "the" and "a" say nothing of which."""
+"""Pairing chapters counts words of three letters or more besides the function words ("this", "all"):
+they say nothing of which chapter, and a credits track that matched a chapter by them alone held every
+track after it there."""
 MIN_UNHELD_WORDS = 60
 """Words heard before the first or after the last e-book sentence placed in an audio chapter are
 kept as heard when there are this many (half a minute): what an abridged or longer reading holds
@@ -82,16 +84,12 @@ def pair_chapters(ebook: Sequence[Chapter], heard: Sequence[ChapterTranscript]) 
     of all the words of both that match): a run longer than the recording, or one chapter of
     several the recording holds, matches less of one side.
     """
-    ebook_counts = [
-        Counter(w for u in c.units for w in words_of(u.text) if len(w) >= CONTENT_WORD_CHARS) for c in ebook
-    ]
+    ebook_counts = [Counter(w for u in c.units for w in words_of(u.text) if _says_which(w)) for c in ebook]
     sizes = [sum(counts.values()) for counts in ebook_counts]
     pairs: list[range | None] = []
     taken = -1  # the last e-book chapter paired
     for transcript in heard:
-        counts = Counter(
-            w for word in transcript.words for w in words_of(word.text) if len(w) >= CONTENT_WORD_CHARS
-        )
+        counts = Counter(w for word in transcript.words for w in words_of(word.text) if _says_which(w))
         total = sum(counts.values())
         best, best_match = None, 0.0
         for index in range(max(taken, 0), len(ebook)) if total else ():
@@ -103,6 +101,10 @@ def pair_chapters(ebook: Sequence[Chapter], heard: Sequence[ChapterTranscript]) 
         if best is not None:
             taken = best.stop - 1
     return pairs
+
+
+def _says_which(word: str) -> bool:
+    return len(word) >= CONTENT_WORD_CHARS and word not in FUNCTION_WORDS
 
 
 def _overlap(heard: Counter[str], written: Counter[str]) -> int:

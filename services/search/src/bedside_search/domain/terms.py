@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bedside_guard import stem
+from bedside_guard import FUNCTION_WORDS, stem
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
@@ -28,19 +28,8 @@ def _wordset(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-STOPWORDS = _wordset(
-    """
-    a about above after again against all am an and any are as at be because been before
-    being below between both but by can could did do does doing down during each few for
-    from further had has have having he her here hers herself him himself his how i if in
-    into is it its itself just me more most my myself no nor not now of off on once only or
-    other our ours ourselves out over own same she should so some such than that the their
-    theirs them themselves then there these they this those through to too under until up
-    very was we were what when where which while who whom why will with would you your
-    yours yourself yourselves shall may might must upon said says say
-    """
-)
-"""Function words carry no topic; a query's "the" must not outweigh its one rare noun."""
+STOPWORDS = FUNCTION_WORDS
+"""A query's "the" must not outweigh its one rare noun."""
 
 NAVIGATION_WORDS = _wordset(
     """
