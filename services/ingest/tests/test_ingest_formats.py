@@ -241,6 +241,30 @@ def test_epub(tmp_path: Path) -> None:
     assert [u.text for u in book.chapters[1].units] == ["Sentence 2 is here.", "Another one."]
 
 
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "About this Book",
+        "About the book",
+        "Praise for The Lantern",
+        "Also by Ada Lovell",
+        "Copyright",
+        "Contents",
+    ],
+)
+def test_an_epubs_pages_about_the_book_are_no_chapter_of_it(tmp_path: Path, heading: str) -> None:
+    """A spoiler hunt: an e-book's "About this book" page, which told of a woman met in chapter six,
+    became chapter 1, heard from 0:00, and "who is Isolde?" was answered from it in chapter one."""
+    bodies = [
+        f"<h1>{heading}</h1><p>A storm, a shipwreck, and Isolde Quarrington, who changes everything.</p>",
+        "<h1>Chapter One</h1><p>Wren rang the bell. The gulls came.</p>",
+        "<h1>Chapter Two</h1><p>Tamsin arrived. She carried a telescope.</p>",
+    ]
+    book = read_book(write_epub(tmp_path / "blurbed.epub", "The Lantern", "Ada Lovell", bodies))
+    assert [(c.n, c.title) for c in book.chapters] == [(1, "Chapter One"), (2, "Chapter Two")]
+    assert "Isolde" not in " ".join(u.text for c in book.chapters for u in c.units)
+
+
 ENCRYPTION = """<?xml version="1.0"?>
 <encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container"
     xmlns:enc="http://www.w3.org/2001/04/xmlenc#">

@@ -2,6 +2,7 @@
 titled by its first heading (else its table-of-contents entry, else its <title>).
 """
 
+import re
 import warnings
 import zipfile
 from pathlib import Path
@@ -65,6 +66,15 @@ def encrypted_pages(path: Path) -> list[str]:
     return pages
 
 
+_ABOUT_THE_BOOK = re.compile(
+    r"^(?:about (?:this|the) (?:e-?book|book|novel|story)|praise for\b|also by\b|(?:other )?books by\b"
+    r"|by the same author|copyright|(?:table of )?contents$|title page|half[- ]title|blurb|synopsis)",
+    re.IGNORECASE,
+)
+"""A page about the book, not of it: a blurb tells what happens later, and kept as a chapter it would
+be heard from the start."""
+
+
 def read_epub(path: Path) -> Book:
     if encrypted_pages(path):
         raise BadInput(path, DRM_REASON)
@@ -89,6 +99,8 @@ def read_epub(path: Path) -> Book:
         if not prose:
             continue  # a cover or a title page: nothing to narrate
         title = (headings[0] if headings else "") or toc.get(item.get_name(), "") or page_title(content)
+        if _ABOUT_THE_BOOK.match(title.strip()):
+            continue
         n = len(chapters) + 1
         chapters.append(untimed_chapter(n, title or f"Chapter {n}", prose, item.get_name()))
     if not chapters:
