@@ -180,6 +180,10 @@ from bedside_turn.domain.recap import RecapAsked
         ("open the book at chapter 3", Chapter(3)),
         ("play at double speed", intents.Speed()),
         ("who is Wren?", Question("who is Wren?")),
+        # a listener session: "hoo is ambrose" read as nothing ("I can take you to a moment ...")
+        ("hoo is ambrose", Question("who is ambrose")),
+        ("Hoos Tamsin again?", Question("whos Tamsin again?")),
+        ("whi was the keeper", Question("who was the keeper")),
         # two who-questions in one breath were one search, and one of them went unanswered
         ("who are Wren and Tamsin?", intents.TwoQuestions("who is Wren?", "who is Tamsin?")),
         ("Who is Wren and who is Tamsin", intents.TwoQuestions("who is Wren?", "who is Tamsin?")),

@@ -1742,7 +1742,15 @@ def _names_capitalised(query: str, utterance: str) -> str:
     return re.sub(r"[a-z]+", lambda word: word[0].capitalize() if word[0] in names else word[0], query)
 
 
+_WHO_SLIPPED = re.compile(r"^(?:hoo|whoo|hu|woh|whi)(?=s\b|'s\b| is\b| was\b)", re.IGNORECASE)
+""""Hoo is ambrose": the question word with one slip, which the command words' mending leaves alone."""
+
+
 def _meant(utterance: str, whole: bool) -> Intent:
+    if whole and _WHO_SLIPPED.match(utterance.strip()):
+        asked = _read_as_typed(_WHO_SLIPPED.sub("who", utterance.strip()), whole)
+        if isinstance(asked, Question | TwoQuestions):
+            return asked
     as_typed = _read_as_typed(utterance, whole)
     if not whole or not isinstance(as_typed, Other | FindPlace):
         return as_typed
