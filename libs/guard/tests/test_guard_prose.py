@@ -82,6 +82,8 @@ def test_single_quotes_are_balanced_as_double_ones_and_an_apostrophe_is_no_quote
 def test_a_heading_read_out_is_known_and_a_sentence_of_the_story_is_not() -> None:
     assert heading_title("Chapter Four: The Night of the Storm.") == ("Four", "The Night of the Storm")
     assert heading_title("CHAPTER SEVENTY-TWO. The Storm") == ("SEVENTY-TWO", "The Storm")  # was no heading
+    # a listener session: a track "Chapter 3, Part 1" was shown as "Chapter 3 · , Part 1"
+    assert heading_title("Chapter 3, Part 1") == ("3", "Part 1")
     assert is_heading("Chapter 12. The Storm")
     assert not is_heading("The chapter ended with a storm.")
     assert not is_heading(

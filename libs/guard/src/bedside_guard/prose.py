@@ -178,7 +178,7 @@ def balance_quotes(text: str) -> str:
 
 _NUMBER = rf"(?:\d{{1,4}}|[IVXLCDM]{{1,8}}|{IN_WORDS})"
 HEADING = re.compile(
-    rf"^\s*(?:chapter|part|book)\s+(?P<number>{_NUMBER})\b\s*(?:[.:—–-]\s*)?(?P<title>.*)$",
+    rf"^\s*(?:chapter|part|book)\s+(?P<number>{_NUMBER})\b\s*(?:[.,:—–-]\s*)?(?P<title>.*)$",
     re.IGNORECASE,
 )
 MAX_HEADING_WORDS = 12
