@@ -225,6 +225,22 @@ def test_a_recording_of_two_chapters_then_one_each_numbers_the_chapters_after_it
     assert [(c.n, c.title) for c in aligned.chapters] == [(1, "One"), (2, "Two"), (3, "Three")]
 
 
+def test_a_chapter_read_in_two_tracks_is_one_chapter_and_the_chapters_after_keep_their_numbers() -> None:
+    """A listener session: tracks "Chapter 3, Part 1" and "Chapter 3, Part 2" made two chapters, so
+    "what chapter is this?" in the e-book's fourth said chapter 5, and "go to chapter 4" went to the
+    second half of the third."""
+    one, three = heard(1, ONE), heard(4, THREE)
+    first_half, second_half = heard(2, TWO[:2]), heard(3, TWO[2:])
+    book = ebook(("One", ONE), ("Two", TWO), ("Three", THREE))
+    tracks = (one, first_half, second_half, three)
+    aligned, _ = align_book(book, recording(*tracks), {t.chapter: t for t in tracks}, "test")
+    assert [(c.n, c.title) for c in aligned.chapters] == [(1, "One"), (2, "Two"), (3, "Three")]
+    assert [u.text for u in aligned.chapters[1].units] == TWO
+    second_starts = [u.start_ms or 0 for u in aligned.chapters[1].units]
+    assert second_starts == sorted(second_starts)
+    assert second_starts[-1] >= first_half.audio_ms  # in the second track
+
+
 def test_a_real_books_chapters_read_one_to_a_track_pair_one_to_one() -> None:
     """Black Beauty's first twelve chapters, each its own track: no track takes in a neighbour, whose
     common words it also says; then chapters 13 to 15 in one track take all three."""

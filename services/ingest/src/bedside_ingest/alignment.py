@@ -245,6 +245,32 @@ def _unheld(
     return kept(before), kept(after)
 
 
+Held = tuple[int, str, tuple[Unit, ...]]
+"""An audio chapter's part of one chapter: the e-book's number for it, its title, its sentences."""
+
+
+def _numbered_on(
+    chapters: list[Chapter], kept: list[Held], audio: AudioChapter, added: int, going_on: int | None
+) -> int:
+    """Add what one audio chapter holds to ``chapters``, numbered on from the audio chapter's own number
+    and the ``added`` chapters that tracks holding several put before it; returns ``added`` after it.
+    ``going_on``: the e-book chapter the track before ended in, which this one may go on with."""
+    first = audio.n + added
+    if first == 1 and not chapters and len(kept) > 1 and kept[0][0] == OPENING_CHAPTER:
+        first = OPENING_CHAPTER  # one file read from the e-book's opening on: chapter 1 stays chapter 1
+    starts_at: int | None = audio.book_start_ms
+    if chapters and kept and kept[0][0] == going_on:
+        # the rest of the chapter the track before began ("Chapter 3, Part 2"): one chapter, so the
+        # chapters after it keep the e-book's numbers
+        chapters[-1] = replace(chapters[-1], units=chapters[-1].units + kept[0][2])
+        kept, first, starts_at = kept[1:], chapters[-1].n + 1, None
+        added = chapters[-1].n - audio.n
+    for k, (_, title, units) in enumerate(kept):
+        n = first + k
+        chapters.append(Chapter(n, title, units, f"chapter {n}", starts_at if k == 0 else None))
+    return first + len(kept) - 1 - audio.n if kept else added
+
+
 def align_book(
     ebook: Book, audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript], source: str
 ) -> tuple[Book, AlignmentReport]:
@@ -260,6 +286,7 @@ def align_book(
     placed_sentences: set[tuple[int, int]] = set()
     unheld_ms = 0
     added = 0  # chapters that audio chapters holding several put before the ones after them
+    previous: range | None = None
     for audio, transcript, run in zip(audiobook.chapters, heard, pairs, strict=True):
         if run is None:  # no chapter of the e-book: the recogniser's words, noted unless a credits track's
             held = [(audio.n, audio.title, units_of(transcript, audio.book_start_ms))]
@@ -297,13 +324,11 @@ def align_book(
                 held[-1] = (last_n, last_title, last_units + after)
                 unheld_ms += _lasting_ms(before + after)
         kept = [(ebook_n, title, units) for ebook_n, title, units in held if units]
-        first = audio.n + added
-        if first == 1 and not chapters and len(kept) > 1 and kept[0][0] == OPENING_CHAPTER:
-            first = OPENING_CHAPTER  # one file read from the e-book's opening on: chapter 1 stays chapter 1
-        for k, (_, title, units) in enumerate(kept):
-            n = first + k
-            chapters.append(Chapter(n, title, units, f"chapter {n}", audio.book_start_ms if k == 0 else None))
-        added = first + len(kept) - 1 - audio.n if kept else added
+        goes_on = run is not None and previous is not None and run.start == previous.stop - 1
+        added = _numbered_on(
+            chapters, kept, audio, added, ebook.chapters[run.start].n if goes_on and run else None
+        )
+        previous = run
     paired = {i for run in pairs if run is not None for i in run}
     in_paired = sum(len(ebook.chapters[p].units) for p in paired)
     all_sentences = sum(len(c.units) for c in ebook.chapters)
