@@ -72,6 +72,16 @@ def test_a_short_tail_joins_the_passage_before() -> None:
     assert passages[0].text.endswith("Tiny end.")
 
 
+def test_a_chapters_first_passage_starts_where_the_chapter_does() -> None:
+    """A listener session: "next chapter" went to the chapter's first sentence, past its heading read
+    aloud ("Chapter Three. The Baker's Warning."), which the e-book's sentences do not hold."""
+    sentence = Unit("The baker came early.", "s1", start_ms=171_700, end_ms=173_000)
+    later = Unit("He looked worried.", "s2", start_ms=173_500, end_ms=175_000)
+    book = Book("B", "", (Chapter(3, "Three", (sentence, later), "c3", start_ms=168_750),), "m4b", True)
+    (passage,) = chunk_book(book)
+    assert (passage.start_ms, passage.cues[0].start_ms) == (168_750, 171_700)
+
+
 def test_black_beauty_passages_are_about_thirty_seconds() -> None:
     book = load_json_book(corpus_file("black_beauty.json"))
     passages = chunk_book(book)

@@ -68,6 +68,10 @@ def chunk_chapter(chapter: Chapter, first_id: int, keep_cues: bool) -> list[Pass
         start, end = group[0].start_ms, group[-1].end_ms
         if start is None or end is None:
             raise ValueError(f"chapter {chapter.n} has units without times; estimate them first")
+        if offset == 0 and chapter.start_ms is not None:
+            # from where the chapter starts: a heading read aloud before its first sentence is in it,
+            # so "go to chapter 3" plays "Chapter Three. The Baker's Warning."
+            start = min(start, chapter.start_ms)
         cues = tuple(Cue(start_ms=u.start_ms or 0, end_ms=u.end_ms or 0, text=u.text) for u in group)
         passages.append(
             Passage(
