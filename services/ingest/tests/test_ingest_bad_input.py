@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 from bedside_ingest.errors import BadInput
-from bedside_ingest.given import check_given
+from bedside_ingest.given import book_given, check_given
 from bedside_ingest.reader import read_book
 
 
@@ -24,6 +24,17 @@ def refused(path: Path, *, chapters: Path | None = None) -> str:
     message = str(caught.value)
     assert str(path if chapters is None else chapters) in message or caught.value.path in message
     return message
+
+
+def test_a_folders_tracks_given_one_by_one_are_that_folder(tmp_path: Path) -> None:
+    """A listener session: `bedside ingest A/*.mp3` failed with "Got unexpected extra argument(s)"."""
+    tracks = [tmp_path / f"{n} - Chapter {n}.mp3" for n in (1, 2, 10)]
+    for track in [*tracks, tmp_path / "cover.jpg"]:
+        track.write_bytes(b"x")
+    assert book_given([tmp_path / "book.m4b"]) == tmp_path / "book.m4b"
+    assert book_given(tracks) == tmp_path
+    with pytest.raises(BadInput, match=r"2 files given: a book is one file or one folder of tracks \(give "):
+        book_given(tracks[:2])
 
 
 def test_missing_file(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from rich.console import Console
 from bedside_ingest.accepted import AUDIO_OPTION_HELP, CHAPTERS_HELP, PATH_HELP, TEXT_HELP
 from bedside_ingest.client import catalog_has, remove_book, request_ingest, submit_job, wait_until_ready
 from bedside_ingest.errors import BadInput
-from bedside_ingest.given import check_given, is_audiobook, timed_by_its_recording
+from bedside_ingest.given import book_given, check_given, is_audiobook, timed_by_its_recording
 from bedside_ingest.jobs_cli import jobs
 from bedside_ingest.progress_view import stage_bars
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
@@ -86,7 +86,7 @@ async def _searchable(client: Client, report: IngestReport, wait_s: float, conso
 
 
 def ingest(
-    path: Annotated[Path, typer.Argument(help=PATH_HELP, show_default=False)],
+    paths: Annotated[list[Path], typer.Argument(help=PATH_HELP, show_default=False, metavar="PATH")],
     *,
     book_id: Annotated[
         str | None, typer.Option("--id", help="the book's id (default: from the file name)")
@@ -113,6 +113,7 @@ def ingest(
     refused before anything is sent."""
     console = Console()
     try:
+        path = book_given(paths)
         check_given(path, audio=audio, chapters=chapters, text=text)
     except BadInput as error:
         raise _fail(console, error.message) from None

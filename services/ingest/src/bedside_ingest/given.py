@@ -2,6 +2,7 @@
 ``bedside ingest`` before it sends anything, and by the service before it starts a job, so a
 request from anywhere meets the same refusals."""
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from bedside_contracts.ingest import IngestBook
@@ -11,6 +12,23 @@ from bedside_ingest.audiobook import is_recording
 from bedside_ingest.errors import BadInput, unreadable
 from bedside_ingest.folders import files_in, sync_maps
 from bedside_ingest.reader import read_book
+
+
+def book_given(paths: Sequence[Path]) -> Path:
+    """The one file or folder a book is made from: a folder's tracks given one by one (a shell's
+    ``Book/*.mp3``) are that folder; any other several paths are refused, saying what to give."""
+    folders = {path.parent for path in paths}
+    if len(paths) == 1:
+        return paths[0]
+    folder = folders.pop() if len(folders) == 1 else None
+    if folder is not None and folder.is_dir():
+        tracks = {entry for entry in files_in(folder) if is_recording(entry, None)}
+        if tracks == set(paths):
+            return folder
+    where = f"the folder {folder}" if folder is not None else "a folder"
+    raise BadInput(
+        paths[0], f"{len(paths)} files given: a book is one file or one folder of tracks (give {where})"
+    )
 
 
 def check_given(path: Path, *, audio: Path | None, chapters: Path | None, text: Path | None) -> None:
