@@ -386,6 +386,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("Add five more minutes before it switches off.", intents.TimerAdded(5)),
         ("Top up the timer with ten more minutes.", intents.TimerAdded(10)),
         ("What time does the sleep timer end?", intents.TimerAsked()),
+        ("how long till the sleep timer", intents.TimerAsked()),  # a listener session: "hasn't come up"
         ("How many minutes until it turns off?", intents.TimerAsked()),
         ("Is the sleep timer still running?", intents.TimerAsked()),
         ("Briefly, what's gone on in this chapter so far?", RecapAsked(RecapArgs(span="this_chapter"))),
