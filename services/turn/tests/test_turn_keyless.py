@@ -491,6 +491,17 @@ async def test_a_question_quotes_the_best_heard_passage_with_its_chapter(rig: Ri
     assert not leaks(reply.speech, rig.passages, HERE, {"who is Tamsin"})
 
 
+async def test_a_moment_asked_for_from_where_it_starts_says_they_are_there(rig: Rig) -> None:
+    """A listener session: taken to where the storm starts, "back to where the storm starts" again
+    listed that very place as a covered row "further on": a place at the line counts as ahead."""
+    ledger = 3 * PASSAGE_MS  # "In the empty lighthouse Tamsin found a ledger ..."
+    listener = rig.listener_at(ledger)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, "take me back to where Tamsin found the ledger")
+    assert (reply.outcome, reply.speech, reply.rows) == ("refused", speech.ALREADY_THERE, [])
+    assert (position(rig, listener), len(rig.player.offers)) == (ledger, offers)
+
+
 async def test_two_who_questions_in_one_breath_are_each_answered_from_what_was_heard(rig: Rig) -> None:
     """A listener session: "who are X and Y?" was one search, which quoted a passage about one of them."""
     here = 2 * PASSAGE_MS

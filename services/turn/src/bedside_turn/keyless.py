@@ -18,6 +18,7 @@ from bedside_turn.domain.chapters import (
     final_chapter,
     titled_chapter,
 )
+from bedside_turn.domain.earlier import where_they_are
 from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.own_words import OwnWords
@@ -489,6 +490,10 @@ async def _find_and_offer(tools: ToolBox, query: str, direction: Direction | Non
         book = await tools.book_info()
         transcribing = book is not None and book.transcript is not None
         return speech.NOT_FOUND_WHILE_TRANSCRIBING if transcribing else speech.NOT_FOUND
+    best = next(hit for hit in tools.hits if hit.passage_id == plausible[0])
+    if where_they_are(best.start_ms, tools.here_ms):  # offered, it would be a covered row "further on"
+        tools.turn.note_offer("refused", [])
+        return speech.ALREADY_THERE
     await tools.run("offer_positions", {"ids": plausible})
     offered = speech.for_offer(tools.last_offer, tools.preview)
     return f"{not_yet} {offered}" if not_yet else offered
