@@ -241,6 +241,22 @@ def test_a_chapter_read_in_two_tracks_is_one_chapter_and_the_chapters_after_keep
     assert second_starts[-1] >= first_half.audio_ms  # in the second track
 
 
+def test_an_e_book_chapter_the_recording_lacks_is_noted_by_its_place_never_its_title() -> None:
+    """A listener session: an e-book with an epilogue the recording lacks said only "15 not in the
+    recording left out"; its title is not said, as a title ahead never is."""
+    epilogue = [*THREE, "Years later the lamp still burned.", "Wren kept it lit.", "The end."]
+    book = ebook(
+        ("Opening", ["A short preface of one sentence."]), ("One", ONE), ("Two", TWO), ("Epilogue", epilogue)
+    )
+    one, two = heard(1, ONE), heard(2, TWO)
+    aligned, _ = align_book(book, recording(one, two), {1: one, 2: two}, "test")
+    after = "the e-book's chapter after the last one recorded (6 sentences) is not in the recording: left out"
+    assert aligned.notes == (after,)
+    middle = ebook(("One", ONE), ("Two", epilogue), ("Three", TWO))
+    aligned, _ = align_book(middle, recording(one, two), {1: one, 2: two}, "test")
+    assert aligned.notes == ("1 of the e-book's chapters (6 sentences) is not in the recording: left out",)
+
+
 def test_a_real_books_chapters_read_one_to_a_track_pair_one_to_one() -> None:
     """Black Beauty's first twelve chapters, each its own track: no track takes in a neighbour, whose
     common words it also says; then chapters 13 to 15 in one track take all three."""

@@ -41,6 +41,9 @@ CONTENT_WORD_CHARS = 3
 """Pairing chapters counts words of three letters or more besides the function words ("this", "all"):
 they say nothing of which chapter, and a credits track that matched a chapter by them alone held every
 track after it there."""
+MIN_NOTED_SENTENCES = 3
+"""An e-book chapter the recording lacks is noted when it holds this many sentences: an epilogue,
+or a chapter an abridged reading leaves out; acknowledgements or a note on the text are no news."""
 MIN_UNHELD_WORDS = 60
 """Words heard before the first or after the last e-book sentence placed in an audio chapter are
 kept as heard when there are this many (half a minute): what an abridged or longer reading holds
@@ -355,7 +358,7 @@ def align_book(
         timed=True,
         source=source,
         narrator=audiobook.narrator,
-        notes=(_unheld_note(unheld_ms),) if unheld_ms else (),
+        notes=tuple(note for note in (_unheld_note(unheld_ms), _left_out_note(ebook, pairs)) if note),
     )
     return book, report
 
@@ -364,7 +367,30 @@ def _lasting_ms(units: Sequence[Unit]) -> int:
     return sum((u.end_ms or 0) - (u.start_ms or 0) for u in units)
 
 
+def _left_out_note(ebook: Book, pairs: Sequence[range | None]) -> str:
+    """The e-book's chapters after its first paired one that the recording lacks (an epilogue, an
+    abridged reading's cuts), counted and placed, never titled: a title may tell what happens."""
+    paired = {i for run in pairs if run is not None for i in run}
+    first = min(paired, default=len(ebook.chapters))
+    lacked = [
+        i
+        for i, chapter in enumerate(ebook.chapters)
+        if i > first and i not in paired and len(chapter.units) >= MIN_NOTED_SENTENCES
+    ]
+    if not lacked:
+        return ""
+    sentences = sum(len(ebook.chapters[i].units) for i in lacked)
+    one = len(lacked) == 1
+    if min(lacked) > max(paired):  # an epilogue
+        which = f"the e-book's {'chapter' if one else f'{len(lacked)} chapters'} after the last one recorded"
+    else:
+        which = f"{len(lacked)} of the e-book's chapters"
+    return f"{which} ({sentences} sentences) {'is' if one else 'are'} not in the recording: left out"
+
+
 def _unheld_note(unheld_ms: int) -> str:
+    if not unheld_ms:
+        return ""
     seconds = round(unheld_ms / 1000)
     said = f"{seconds} seconds" if seconds < 120 else f"{round(seconds / 60)} minutes"
     return f"{said} of the recording are not in the e-book; there the book is the recogniser's own words"
