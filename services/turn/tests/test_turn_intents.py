@@ -742,6 +742,13 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
         ("tell me what happened and go back ten minutes", Jump(-600_000)),
         ("go back an hour and a half and recap", Jump(-5_400_000)),
         ("tell me what I missed", RecapAsked(RecapArgs(span="since_asleep"))),
+        # (the review) a recap saying its own span is that recap, as before
+        (
+            "rewind and tell me what happened in the last 20 minutes",
+            RecapAsked(RecapArgs(span="last_minutes", minutes=20)),
+        ),
+        ("what just happened? go back", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("remind me what i missed about the keeper", Question("remind me what i missed about the keeper")),
         ("go back two minutes, I missed that", Jump(-120_000)),
         ("Next chapter, sleep in 20.", intents.Together(intents.NextChapter(1), intents.SleepTimer(20))),
         ("Sleep in 20. Go back 5 minutes.", intents.Together(Jump(-300_000), intents.SleepTimer(20))),

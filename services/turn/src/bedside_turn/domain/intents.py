@@ -14,7 +14,7 @@ from bedside_contracts.turn import Direction, RecapArgs
 from bedside_guard import capitalised_words, words_of
 
 from bedside_turn.domain import numbers, spelling
-from bedside_turn.domain.recap import LAST_SITTING, RecapAsked, minutes_back, read_recap
+from bedside_turn.domain.recap import FALLBACK_MINUTES, LAST_SITTING, RecapAsked, minutes_back, read_recap
 
 UNIT_MS = {"second": 1_000, "sec": 1_000, "minute": 60_000, "min": 60_000, "hour": 3_600_000}
 
@@ -2164,18 +2164,25 @@ def _two_halves(text: str) -> Iterator[tuple[tuple[str, str], tuple[Intent, Inte
 
 
 def _back_over_a_recap(text: str) -> Jump | None:
-    """A jump back and a recap said together, either way round ("rewind and tell me what happened"):
-    the jump, which plays again what the recap would tell; one turn never both tells and moves (the
-    turn rules). "What I missed" with a jump of no amount ("what happened while I dozed off, take me
-    back") asks for the doze and the place before it, which no jump says."""
+    """A jump back and a recap that says no span of its own, said together, either way round ("rewind
+    and tell me what happened"): the jump, which plays again what the recap would tell; one turn never
+    both tells and moves (the turn rules). A recap saying its span ("in the last 20 minutes", "what
+    just happened") is that recap, as before; "what I missed" with a jump of no amount ("what happened
+    while I dozed off, take me back") asks for the doze and the place before it, which no jump says."""
     for said, halves, _ in _two_halves(text):
         backs = [(half, words) for half, words in zip(halves, said, strict=True) if isinstance(half, Jump)]
-        recap = next((half.args for half in halves if isinstance(half, RecapAsked)), None)
-        if not backs or backs[0][0].offset_ms >= 0 or recap is None:
+        recaps = [
+            (half.args, words)
+            for half, words in zip(halves, said, strict=True)
+            if isinstance(half, RecapAsked)
+        ]
+        if not backs or backs[0][0].offset_ms >= 0 or not recaps:
             continue
-        back, back_said = backs[0]
-        amount_said = re.search(_AMOUNT, back_said) is not None
-        if recap.span == "last_minutes" or (recap.span == "since_asleep" and amount_said):
+        (back, back_said), (recap, recap_said) = backs[0], recaps[0]
+        plain = recap == RecapArgs(span="last_minutes", minutes=FALLBACK_MINUTES) and not re.search(
+            _AMOUNT, recap_said
+        )
+        if plain or (recap.span == "since_asleep" and re.search(_AMOUNT, back_said)):
             return back
     return None
 

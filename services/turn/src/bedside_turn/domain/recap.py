@@ -22,7 +22,8 @@ from bedside_turn.domain.own_words import OwnWords
 WELL_INTO = 0.75
 """From this share of the playing chapter heard on, "the last chapter" is the one playing."""
 FALLBACK_MINUTES = 5
-"""'What did I miss' with no asleep fact to go on recaps the last five minutes heard."""
+"""A recap that says no span ("tell me what happened", or "what did I miss" with no asleep fact to go
+on) tells the last five minutes heard."""
 JUST_NOW_MINUTES = 2
 STILL_DOZING_MS = 10 * 60_000
 """An asleep fact counts while the listener is within ten minutes of book time past the pause;
@@ -73,7 +74,7 @@ _BOOK_ABOUT = r"\bwhat(?:'s| is) (?:this|the) (?:story|book) about\b"
 _CATCHING_UP = r"\bcatch me up\b|\bfill me in\b|\b(?:bring|get) me up to speed\b"
 _ASLEEP = re.compile(
     r"\bwhat did i (?:just )?miss\b|\bwhat have i (?:just )?missed\b|\bdid i miss (?:anything|something)\b"
-    r"|^(?:(?:can|could) you )?(?:please )?(?:tell|remind) me what i (?:just )?missed\b"
+    r"|^(?:(?:can|could) you )?(?:please )?(?:tell|remind) me what i (?:just )?missed(?: please)?$"
     r"|\bhow much (?:did i (?:just )?miss|have i (?:just )?missed)\b"  # the doze, not a question of the story
     rf"|{_CATCHING_UP}"
     r"|\bi (?:wasn'?t (?:listening|paying attention)|zoned out|spaced out)\b|\bmy mind wandered\b"
