@@ -190,6 +190,13 @@ from bedside_turn.domain.recap import RecapAsked
         ("whos wren and whos the keeper again?", intents.TwoQuestions("who is wren?", "who is the keeper?")),
         ("who were Mr Pell and Tamsin", intents.TwoQuestions("who is Mr Pell?", "who is Tamsin?")),
         ("who is Jack and Jill's mother?", Question("who is Jack and Jill's mother?")),
+        ("Who is Wren? And who is Tamsin?", intents.TwoQuestions("who is Wren?", "who is Tamsin?")),
+        ("Who is Wren, and who is Tamsin?", intents.TwoQuestions("who is Wren?", "who is Tamsin?")),
+        ("hoo are Wren and Tamsin", intents.TwoQuestions("who is Wren?", "who is Tamsin?")),
+        # (the review) a title with no name after it, a pronoun or a question word is no one asked after
+        ("who are Mr and Mrs Bramble?", Question("who are Mr and Mrs Bramble?")),
+        ("who is he and who is she", Question("who is he and who is she")),
+        ("who are they and why", Question("who are they and why")),
         ("who are Tamsin and Ambrose to each other?", Question("who are Tamsin and Ambrose to each other?")),
         ("what happened to the keeper", Question("what happened to the keeper")),
         ("whatever happened to the keeper", Question("whatever happened to the keeper")),  # was Other

@@ -1743,7 +1743,7 @@ def _names_capitalised(query: str, utterance: str) -> str:
     return re.sub(r"[a-z]+", lambda word: word[0].capitalize() if word[0] in names else word[0], query)
 
 
-_WHO_SLIPPED = re.compile(r"^(?:hoo|whoo|hu|woh|whi)(?=s\b|'s\b| is\b| was\b)", re.IGNORECASE)
+_WHO_SLIPPED = re.compile(r"^(?:hoo|whoo|hu|woh|whi)(?=s\b|'s\b| is\b| was\b| are\b| were\b)", re.IGNORECASE)
 """"Hoo is ambrose": the question word with one slip, which the command words' mending leaves alone."""
 
 
@@ -2187,12 +2187,15 @@ def _back_over_a_recap(text: str) -> Jump | None:
     return None
 
 
-_SOMEONE = r"(?:the |mr\.? |mrs\.? |miss |dr\.? )?[\w'-]+"
-"""One person as a who-question names them: a name, or "the keeper"; more words may be one person
-("Jack and Jill's mother"), so they are asked whole."""
+_NO_ONE = r"(?!(?:mr|mrs|miss|ms|dr|he|she|they|it|him|her|them|this|that|why|what|when|where|how|who)\b)"
+_SOMEONE = rf"(?:the |mr\.? |mrs\.? |miss |dr\.? )?{_NO_ONE}[\w'-]+"
+"""One person as a who-question names them: a name, or "the keeper"; never a title alone, a pronoun or
+a question word ("who is he and who is she"). More words may be one person ("Jack and Jill's
+mother"), so they are asked whole."""
+_AND = r"[?,.]?\s+and\s+"
 _TWO_WHO = re.compile(
-    rf"^who (?:are|were) (?P<first>{_SOMEONE}) and (?P<second>{_SOMEONE})(?: again)?[?.!]*$"
-    rf"|^who(?:'s|s| is| was) (?P<one>{_SOMEONE}) and who(?:'s|s| is| was) (?P<other>{_SOMEONE})"
+    rf"^who (?:are|were) (?P<first>{_SOMEONE}){_AND}(?P<second>{_SOMEONE})(?: again)?[?.!]*$"
+    rf"|^who(?:'s|s| is| was) (?P<one>{_SOMEONE}){_AND}who(?:'s|s| is| was) (?P<other>{_SOMEONE})"
     r"(?: again)?[?.!]*$",
     re.IGNORECASE,
 )
