@@ -241,6 +241,17 @@ def test_a_chapter_read_in_two_tracks_is_one_chapter_and_the_chapters_after_keep
     assert second_starts[-1] >= first_half.audio_ms  # in the second track
 
 
+def test_a_track_goes_on_only_with_the_chapter_the_track_before_placed_sentences_in() -> None:
+    """(The review) a track paired with chapter Two that placed none of its sentences there left the
+    chapter before it last, and the next track's half of Two was added to chapter One."""
+    backwards = [" ".join(reversed(sentence.split())) for sentence in TWO[:2]]  # no sentence placed
+    tracks = (heard(1, ONE), heard(2, backwards), heard(3, TWO[2:]), heard(4, THREE))
+    book = ebook(("One", ONE), ("Two", TWO), ("Three", THREE))
+    aligned, _ = align_book(book, recording(*tracks), {t.chapter: t for t in tracks}, "test")
+    assert all(u.text in ONE for u in aligned.chapters[0].units)
+    assert [c.title for c in aligned.chapters][-1] == "Three"
+
+
 def test_an_e_book_chapter_the_recording_lacks_is_noted_by_its_place_never_its_title() -> None:
     """A listener session: an e-book with an epilogue the recording lacks said only "15 not in the
     recording left out"; its title is not said, as a title ahead never is."""

@@ -289,7 +289,7 @@ def align_book(
     placed_sentences: set[tuple[int, int]] = set()
     unheld_ms = 0
     added = 0  # chapters that audio chapters holding several put before the ones after them
-    previous: range | None = None
+    ended_in: int | None = None  # the e-book chapter the track before placed its last sentences in
     for audio, transcript, run in zip(audiobook.chapters, heard, pairs, strict=True):
         if run is None:  # no chapter of the e-book: the recogniser's words, noted unless a credits track's
             held = [(audio.n, audio.title, units_of(transcript, audio.book_start_ms))]
@@ -327,11 +327,10 @@ def align_book(
                 held[-1] = (last_n, last_title, last_units + after)
                 unheld_ms += _lasting_ms(before + after)
         kept = [(ebook_n, title, units) for ebook_n, title, units in held if units]
-        goes_on = run is not None and previous is not None and run.start == previous.stop - 1
-        added = _numbered_on(
-            chapters, kept, audio, added, ebook.chapters[run.start].n if goes_on and run else None
-        )
-        previous = run
+        going_on = ebook.chapters[run.start].n if run is not None else None
+        added = _numbered_on(chapters, kept, audio, added, going_on if going_on == ended_in else None)
+        ran = {ebook.chapters[i].n for i in run} if run is not None else set()
+        ended_in = kept[-1][0] if kept and kept[-1][0] in ran else None
     paired = {i for run in pairs if run is not None for i in run}
     in_paired = sum(len(ebook.chapters[p].units) for p in paired)
     all_sentences = sum(len(c.units) for c in ebook.chapters)
