@@ -82,6 +82,17 @@ def test_a_chapters_first_passage_starts_where_the_chapter_does() -> None:
     assert (passage.start_ms, passage.cues[0].start_ms) == (168_750, 171_700)
 
 
+def test_a_chapters_first_passage_never_starts_inside_the_passage_before() -> None:
+    """(The review) a sentence filed under chapter 2 that runs past chapter 3's mark: chapter 3's first
+    passage from the mark would overlap it, and the line there would hold two passages."""
+    straddling = Unit("The bell rang out over the harbour.", "s1", start_ms=100_000, end_ms=170_000)
+    after = Unit("The baker came early.", "s2", start_ms=171_700, end_ms=173_000)
+    two = Chapter(2, "Two", (straddling,), "c2", start_ms=100_000)
+    three = Chapter(3, "Three", (after,), "c3", start_ms=168_750)
+    before, first = chunk_book(Book("B", "", (two, three), "m4b", True))
+    assert (before.end_ms, first.start_ms) == (170_000, 170_000)
+
+
 def test_black_beauty_passages_are_about_thirty_seconds() -> None:
     book = load_json_book(corpus_file("black_beauty.json"))
     passages = chunk_book(book)

@@ -61,8 +61,10 @@ def _groups(units: tuple[Unit, ...]) -> list[list[Unit]]:
     return groups
 
 
-def chunk_chapter(chapter: Chapter, first_id: int, keep_cues: bool) -> list[Passage]:
-    """The passages of one chapter, ids from ``first_id``; units must have times."""
+def chunk_chapter(chapter: Chapter, first_id: int, keep_cues: bool, not_before_ms: int = 0) -> list[Passage]:
+    """The passages of one chapter, ids from ``first_id``, none starting before ``not_before_ms`` (the
+    end of the passage before, whose last sentence may run past this chapter's mark); units must
+    have times."""
     passages = []
     for offset, group in enumerate(_groups(chapter.units)):
         start, end = group[0].start_ms, group[-1].end_ms
@@ -71,7 +73,7 @@ def chunk_chapter(chapter: Chapter, first_id: int, keep_cues: bool) -> list[Pass
         if offset == 0 and chapter.start_ms is not None:
             # from where the chapter starts: a heading read aloud before its first sentence is in it,
             # so "go to chapter 3" plays "Chapter Three. The Baker's Warning."
-            start = min(start, chapter.start_ms)
+            start = min(start, max(chapter.start_ms, not_before_ms))
         cues = tuple(Cue(start_ms=u.start_ms or 0, end_ms=u.end_ms or 0, text=u.text) for u in group)
         passages.append(
             Passage(
@@ -96,7 +98,8 @@ def chunk_book(book: Book, narration_wpm: int = DEFAULT_WPM) -> list[Passage]:
     timed = estimate_times(book, narration_wpm)
     passages: list[Passage] = []
     for chapter in timed.chapters:
-        passages += chunk_chapter(chapter, len(passages), keep_cues=book.timed)
+        after = passages[-1].end_ms if passages else 0
+        passages += chunk_chapter(chapter, len(passages), keep_cues=book.timed, not_before_ms=after)
     return passages
 
 
