@@ -265,6 +265,16 @@ def test_an_epubs_pages_about_the_book_are_no_chapter_of_it(tmp_path: Path, head
     assert "Isolde" not in " ".join(u.text for c in book.chapters for u in c.units)
 
 
+@pytest.mark.parametrize(
+    "heading", ["Also by Moonlight", "Books by the Fire", "Praise for the Harvest", "Copyrights and Wrongs"]
+)
+def test_a_chapter_titled_like_a_page_about_the_book_is_kept(tmp_path: Path, heading: str) -> None:
+    """(The review) the pages were known by how their titles begin, and these chapters were dropped."""
+    bodies = [f"<h1>{heading}</h1><p>Wren rang the bell. The gulls came.</p>"]
+    book = read_book(write_epub(tmp_path / "titled.epub", "The Lantern", "Ada Lovell", bodies))
+    assert [c.title for c in book.chapters] == [heading]
+
+
 ENCRYPTION = """<?xml version="1.0"?>
 <encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container"
     xmlns:enc="http://www.w3.org/2001/04/xmlenc#">

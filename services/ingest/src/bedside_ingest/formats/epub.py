@@ -2,7 +2,6 @@
 titled by its first heading (else its table-of-contents entry, else its <title>).
 """
 
-import re
 import warnings
 import zipfile
 from pathlib import Path
@@ -66,13 +65,37 @@ def encrypted_pages(path: Path) -> list[str]:
     return pages
 
 
-_ABOUT_THE_BOOK = re.compile(
-    r"^(?:about (?:this|the) (?:e-?book|book|novel|story)|praise for\b|also by\b|(?:other )?books by\b"
-    r"|by the same author|copyright|(?:table of )?contents$|title page|half[- ]title|blurb|synopsis)",
-    re.IGNORECASE,
+_ABOUT_THE_BOOK = frozenset(
+    (
+        "about this book",
+        "about the book",
+        "about the ebook",
+        "about the e-book",
+        "about the novel",
+        "praise",
+        "by the same author",
+        "copyright",
+        "copyright page",
+        "contents",
+        "table of contents",
+        "title page",
+        "half title",
+        "half-title",
+    )
 )
-"""A page about the book, not of it: a blurb tells what happens later, and kept as a chapter it would
-be heard from the start."""
+_ABOUT_LEADS = ("praise for", "also by", "books by", "other books by", "more books by", "about")
+
+
+def about_the_book(title: str, book_title: str, author: str) -> bool:
+    """Whether a page so titled is about the book, not of it: a blurb tells what happens later, and
+    kept as a chapter it would be heard from the start. Known by its whole title, which names the
+    book or its author ("Praise for The Lantern", "Also by Ada Lovell"): "Also by Moonlight" is a
+    chapter."""
+    said = " ".join(title.casefold().split())
+    named = [
+        name for name in (book_title.casefold().strip(), author.casefold().strip(), "the author") if name
+    ]
+    return said in _ABOUT_THE_BOOK or said in {f"{lead} {name}" for lead in _ABOUT_LEADS for name in named}
 
 
 def read_epub(path: Path) -> Book:
@@ -99,7 +122,7 @@ def read_epub(path: Path) -> Book:
         if not prose:
             continue  # a cover or a title page: nothing to narrate
         title = (headings[0] if headings else "") or toc.get(item.get_name(), "") or page_title(content)
-        if _ABOUT_THE_BOOK.match(title.strip()):
+        if about_the_book(title, _metadata(book, "title"), _metadata(book, "creator")):
             continue
         n = len(chapters) + 1
         chapters.append(untimed_chapter(n, title or f"Chapter {n}", prose, item.get_name()))
