@@ -136,7 +136,8 @@ def asked_after_by_name(question: str) -> tuple[str, ...]:
     if said is None or not 0 < len(subject) <= NAMED_WORDS:
         return ()
     named = [word for word in words_of(said["subject"]) if word != "the" and word not in _TITLE_WORDS]
-    return subject if list(subject) == named else ()
+    doing = any(len(word) > 4 and word.endswith("ing") for word in named)  # "who is talking?"
+    return subject if list(subject) == named and not doing else ()
 
 
 def _subject_words(match: re.Match[str] | None) -> tuple[str, ...]:
