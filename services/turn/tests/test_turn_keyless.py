@@ -1316,7 +1316,7 @@ async def test_where_i_fell_asleep_with_no_sleep_timer_pause_shows_where_this_si
     rig: Rig, utterance: str
 ) -> None:
     """With no sleep timer Bedside cannot know where sleep came, but it knows where tonight's listening
-    began: the earliest place sleep could have come, put on the screen, never moved to."""
+    began: that place, put on the screen, never moved to."""
     listener = rig.listener_at(HERE)
     began = HistoryEntry(seq=6, kind="reported", position_ms=30_000, chapter=1, placed=True)
     rig.player.began[(listener, BOOK_ID)] = [began]

@@ -184,8 +184,7 @@ class OfferPositionsArgs(Contract):
     sitting_began: bool = Field(
         default=False,
         description="a place from their own history: where this time's listening began, after their last "
-        "break of an hour or more ('where I started tonight'); with no sleep timer pause, the earliest "
-        "place they could have fallen asleep",
+        "break of an hour or more ('where I started tonight')",
     )
     times_back: int = Field(
         default=0,

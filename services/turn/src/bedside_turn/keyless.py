@@ -358,7 +358,8 @@ async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str
 
 async def _asked_earlier(tools: ToolBox, asked: intents.Earlier) -> str:
     """A place from the history. Where they fell asleep with no sleep timer pause to say: where this
-    time's listening began is the earliest sleep could have come, shown, never moved to."""
+    time's listening began, shown and never moved to, as all the history tells (asked the next
+    evening, it is this evening's start)."""
     said = await _earlier(tools, earlier_args(asked), _no_such_place(asked))
     if not asked.fell_asleep or said != speech.NO_ASLEEP:
         return said

@@ -59,8 +59,8 @@ def nothing_earlier(args: OfferPositionsArgs) -> str:
     if args.fell_asleep and not args.times_back:
         return (
             "Refused: no sleep timer has paused the book lately, so when they fell asleep is not known. "
-            "Tell them so; nothing was moved. Where this time's listening began (sitting_began, show_only) "
-            "is the earliest it could have been."
+            "Tell them so; nothing was moved. You may show where this time's listening began "
+            "(sitting_began, show_only), saying that is all the history tells."
         )
     which = "before that" if args.times_back else "like that"
     return f"Refused: their listening history holds no earlier time {which}. Tell them so; nothing was moved."
