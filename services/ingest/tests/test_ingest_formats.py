@@ -248,8 +248,13 @@ def test_epub(tmp_path: Path) -> None:
         "About the book",
         "Praise for The Lantern",
         "Also by Ada Lovell",
+        "Also by Ada Lovell:",
         "Copyright",
+        "Copyright © 2024 Ada Lovell",
         "Contents",
+        "Synopsis",
+        "Blurb",
+        "About the Story",
     ],
 )
 def test_an_epubs_pages_about_the_book_are_no_chapter_of_it(tmp_path: Path, heading: str) -> None:
@@ -260,8 +265,9 @@ def test_an_epubs_pages_about_the_book_are_no_chapter_of_it(tmp_path: Path, head
         "<h1>Chapter One</h1><p>Wren rang the bell. The gulls came.</p>",
         "<h1>Chapter Two</h1><p>Tamsin arrived. She carried a telescope.</p>",
     ]
-    book = read_book(write_epub(tmp_path / "blurbed.epub", "The Lantern", "Ada Lovell", bodies))
-    assert [(c.n, c.title) for c in book.chapters] == [(1, "Chapter One"), (2, "Chapter Two")]
+    for title, author in (("The Lantern", "Ada Lovell"), ("The Lantern: A Novel", "Lovell, Ada")):
+        book = read_book(write_epub(tmp_path / "blurbed.epub", title, author, bodies))
+        assert [(c.n, c.title) for c in book.chapters] == [(1, "Chapter One"), (2, "Chapter Two")], title
     assert "Isolde" not in " ".join(u.text for c in book.chapters for u in c.units)
 
 

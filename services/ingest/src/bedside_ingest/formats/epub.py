@@ -16,6 +16,7 @@ from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.gutenberg import wrapping
 from bedside_ingest.formats.untimed import untimed_chapter
 from bedside_ingest.formats.xhtml import page_title, parse_page
+from bedside_ingest.matter import about_the_book
 
 
 def _toc_titles(toc: Any) -> dict[str, str]:
@@ -63,39 +64,6 @@ def encrypted_pages(path: Path) -> list[str]:
         if uri.lower().endswith((".xhtml", ".html", ".htm", ".xml")):
             pages.append(uri)
     return pages
-
-
-_ABOUT_THE_BOOK = frozenset(
-    (
-        "about this book",
-        "about the book",
-        "about the ebook",
-        "about the e-book",
-        "about the novel",
-        "praise",
-        "by the same author",
-        "copyright",
-        "copyright page",
-        "contents",
-        "table of contents",
-        "title page",
-        "half title",
-        "half-title",
-    )
-)
-_ABOUT_LEADS = ("praise for", "also by", "books by", "other books by", "more books by", "about")
-
-
-def about_the_book(title: str, book_title: str, author: str) -> bool:
-    """Whether a page so titled is about the book, not of it: a blurb tells what happens later, and
-    kept as a chapter it would be heard from the start. Known by its whole title, which names the
-    book or its author ("Praise for The Lantern", "Also by Ada Lovell"): "Also by Moonlight" is a
-    chapter."""
-    said = " ".join(title.casefold().split())
-    named = [
-        name for name in (book_title.casefold().strip(), author.casefold().strip(), "the author") if name
-    ]
-    return said in _ABOUT_THE_BOOK or said in {f"{lead} {name}" for lead in _ABOUT_LEADS for name in named}
 
 
 def read_epub(path: Path) -> Book:
