@@ -265,7 +265,10 @@ def test_an_e_book_chapter_the_recording_lacks_is_noted_by_its_place_never_its_t
     assert aligned.notes == (after,)
     middle = ebook(("One", ONE), ("Two", epilogue), ("Three", TWO))
     aligned, _ = align_book(middle, recording(one, two), {1: one, 2: two}, "test")
-    assert aligned.notes == ("1 of the e-book's chapters (6 sentences) is not in the recording: left out",)
+    assert aligned.notes == ("one of the e-book's chapters (6 sentences) is not in the recording: left out",)
+    thanked = ebook(("One", ONE), ("Two", TWO), ("Acknowledgements", epilogue))
+    aligned, _ = align_book(thanked, recording(one, two), {1: one, 2: two}, "test")
+    assert aligned.notes == ()
 
 
 def test_a_real_books_chapters_read_one_to_a_track_pair_one_to_one() -> None:

@@ -23,6 +23,7 @@ from bedside_guard import FUNCTION_WORDS, OPENING_CHAPTER
 
 from bedside_ingest.audiobook import Audiobook, AudioChapter
 from bedside_ingest.book import Book, Chapter, Unit
+from bedside_ingest.matter import around_the_story
 from bedside_ingest.transcription import ALIGNED_FORMAT, transcribed_book, units_of
 
 MIN_CHAPTER_SHARE = 0.3
@@ -43,7 +44,7 @@ they say nothing of which chapter, and a credits track that matched a chapter by
 track after it there."""
 MIN_NOTED_SENTENCES = 3
 """An e-book chapter the recording lacks is noted when it holds this many sentences: an epilogue,
-or a chapter an abridged reading leaves out; acknowledgements or a note on the text are no news."""
+or a chapter an abridged reading leaves out; a title page or a dedication is no news."""
 MIN_UNHELD_WORDS = 60
 """Words heard before the first or after the last e-book sentence placed in an audio chapter are
 kept as heard when there are this many (half a minute): what an abridged or longer reading holds
@@ -248,6 +249,8 @@ def _unheld(
     return kept(before), kept(after)
 
 
+NO_EBOOK_CHAPTER = -1
+"""What a track's words beyond its e-book chapters stand in for, when it placed none of their sentences."""
 Held = tuple[int, str, tuple[Unit, ...]]
 """An audio chapter's part of one chapter: the e-book's number for it, its title, its sentences."""
 
@@ -319,7 +322,7 @@ def align_book(
             before, after = (units_of(t, audio.book_start_ms) for t in _unheld(transcript, filled))
             if before or after:
                 held = [(n, title, units) for n, title, units in held if units] or [
-                    (audio.n, audio.title, ())
+                    (NO_EBOOK_CHAPTER, audio.title, ())
                 ]
                 (first_n, first_title, first_units), *rest = held
                 held = [(first_n, first_title, before + first_units), *rest]
@@ -368,13 +371,17 @@ def _lasting_ms(units: Sequence[Unit]) -> int:
 
 def _left_out_note(ebook: Book, pairs: Sequence[range | None]) -> str:
     """The e-book's chapters after its first paired one that the recording lacks (an epilogue, an
-    abridged reading's cuts), counted and placed, never titled: a title may tell what happens."""
+    abridged reading's cuts), counted, never titled: a title may tell what happens. Pages around the
+    story (acknowledgements, a note on the author) are no news."""
     paired = {i for run in pairs if run is not None for i in run}
     first = min(paired, default=len(ebook.chapters))
     lacked = [
         i
         for i, chapter in enumerate(ebook.chapters)
-        if i > first and i not in paired and len(chapter.units) >= MIN_NOTED_SENTENCES
+        if i > first
+        and i not in paired
+        and len(chapter.units) >= MIN_NOTED_SENTENCES
+        and not around_the_story(chapter.title, ebook.title, ebook.author)
     ]
     if not lacked:
         return ""
@@ -383,7 +390,7 @@ def _left_out_note(ebook: Book, pairs: Sequence[range | None]) -> str:
     if min(lacked) > max(paired):  # an epilogue
         which = f"the e-book's {'chapter' if one else f'{len(lacked)} chapters'} after the last one recorded"
     else:
-        which = f"{len(lacked)} of the e-book's chapters"
+        which = "one of the e-book's chapters" if one else f"{len(lacked)} of the e-book's chapters"
     return f"{which} ({sentences} sentences) {'is' if one else 'are'} not in the recording: left out"
 
 
