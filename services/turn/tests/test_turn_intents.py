@@ -183,7 +183,7 @@ from bedside_turn.domain.recap import RecapAsked
         # a listener session: "hoo is ambrose" read as nothing ("I can take you to a moment ...")
         ("hoo is ambrose", Question("who is ambrose")),
         ("Hoos Tamsin again?", Question("whos Tamsin again?")),
-        ("whi was the keeper", Question("who was the keeper")),
+        ("woh was the keeper", Question("who was the keeper")),
         # two who-questions in one breath were one search, and one of them went unanswered
         ("who are Wren and Tamsin?", intents.TwoQuestions("who is Wren?", "who is Tamsin?")),
         ("Who is Wren and who is Tamsin", intents.TwoQuestions("who is Wren?", "who is Tamsin?")),
@@ -755,6 +755,13 @@ def test_going_somewhere_or_asking_about_something_is_not_a_recap(utterance: str
             RecapAsked(RecapArgs(span="last_minutes", minutes=20)),
         ),
         ("what just happened? go back", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        # (the second review) as before: a move back that says how far, with a recap that says no span
+        ("go back 30 seconds, what just happened", Jump(-30_000)),
+        ("rewind a minute and tell me what just happened", Jump(-60_000)),
+        ("tell me what I missed last night", RecapAsked(RecapArgs(span="since_asleep"))),
+        ("tell me what I missed while I was out", RecapAsked(RecapArgs(span="since_asleep"))),
+        ("who are you and me", Question("who are you and me")),
+        ("whi are they fighting?", Question("whi are they fighting?")),
         ("remind me what i missed about the keeper", Question("remind me what i missed about the keeper")),
         ("go back two minutes, I missed that", Jump(-120_000)),
         ("Next chapter, sleep in 20.", intents.Together(intents.NextChapter(1), intents.SleepTimer(20))),

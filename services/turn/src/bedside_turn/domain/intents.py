@@ -1743,7 +1743,7 @@ def _names_capitalised(query: str, utterance: str) -> str:
     return re.sub(r"[a-z]+", lambda word: word[0].capitalize() if word[0] in names else word[0], query)
 
 
-_WHO_SLIPPED = re.compile(r"^(?:hoo|whoo|hu|woh|whi)(?=s\b|'s\b| is\b| was\b| are\b| were\b)", re.IGNORECASE)
+_WHO_SLIPPED = re.compile(r"^(?:hoo|whoo|hu|woh)(?=s\b|'s\b| is\b| was\b| are\b| were\b)", re.IGNORECASE)
 """"Hoo is ambrose": the question word with one slip, which the command words' mending leaves alone."""
 
 
@@ -2164,11 +2164,13 @@ def _two_halves(text: str) -> Iterator[tuple[tuple[str, str], tuple[Intent, Inte
 
 
 def _back_over_a_recap(text: str) -> Jump | None:
-    """A jump back and a recap that says no span of its own, said together, either way round ("rewind
-    and tell me what happened"): the jump, which plays again what the recap would tell; one turn never
-    both tells and moves (the turn rules). A recap saying its span ("in the last 20 minutes", "what
-    just happened") is that recap, as before; "what I missed" with a jump of no amount ("what happened
-    while I dozed off, take me back") asks for the doze and the place before it, which no jump says."""
+    """A jump back and a recap said together, either way round: the jump, which plays again what the
+    recap would tell (one turn never both tells and moves: the turn rules), when the jump says how far
+    and the recap says no amount ("go back 30 seconds, what just happened"), or when neither says one
+    and the recap is the plain one ("rewind and tell me what happened"). Else the recap says what it
+    covers and is that recap ("rewind and tell me what happened in the last 20 minutes", "what just
+    happened? go back"); so is "what I missed" with a jump of no amount ("what happened while I
+    dozed off, take me back"), which asks for the doze."""
     for said, halves, _ in _two_halves(text):
         backs = [(half, words) for half, words in zip(halves, said, strict=True) if isinstance(half, Jump)]
         recaps = [
@@ -2179,23 +2181,26 @@ def _back_over_a_recap(text: str) -> Jump | None:
         if not backs or backs[0][0].offset_ms >= 0 or not recaps:
             continue
         (back, back_said), (recap, recap_said) = backs[0], recaps[0]
-        plain = recap == RecapArgs(span="last_minutes", minutes=FALLBACK_MINUTES) and not re.search(
-            _AMOUNT, recap_said
-        )
-        if plain or (recap.span == "since_asleep" and re.search(_AMOUNT, back_said)):
+        if re.search(_AMOUNT, recap_said):
+            return None
+        how_far_said = re.search(_AMOUNT, back_said) is not None
+        if how_far_said or recap == RecapArgs(span="last_minutes", minutes=FALLBACK_MINUTES):
             return back
     return None
 
 
-_NO_ONE = r"(?!(?:mr|mrs|miss|ms|dr|he|she|they|it|him|her|them|this|that|why|what|when|where|how|who)\b)"
-_SOMEONE = rf"(?:the |mr\.? |mrs\.? |miss |dr\.? )?{_NO_ONE}[\w'-]+"
+_NO_ONE = (
+    r"(?!(?:mr|mrs|miss|ms|dr|i|me|you|we|us|he|she|they|it|him|her|them|this|that"
+    r"|why|what|when|where|how|who|whom|which)\b)"
+)
+_SOMEONE = rf"(?:the |mr\.? |mrs\.? |ms\.? |miss |dr\.? )?{_NO_ONE}[\w'-]+"
 """One person as a who-question names them: a name, or "the keeper"; never a title alone, a pronoun or
 a question word ("who is he and who is she"). More words may be one person ("Jack and Jill's
 mother"), so they are asked whole."""
-_AND = r"[?,.]?\s+and\s+"
+_WHO_AND = r"[?,.]?\s+and\s+"
 _TWO_WHO = re.compile(
-    rf"^who (?:are|were) (?P<first>{_SOMEONE}){_AND}(?P<second>{_SOMEONE})(?: again)?[?.!]*$"
-    rf"|^who(?:'s|s| is| was) (?P<one>{_SOMEONE}){_AND}who(?:'s|s| is| was) (?P<other>{_SOMEONE})"
+    rf"^who (?:are|were) (?P<first>{_SOMEONE}){_WHO_AND}(?P<second>{_SOMEONE})(?: again)?[?.!]*$"
+    rf"|^who(?:'s|s| is| was) (?P<one>{_SOMEONE}){_WHO_AND}who(?:'s|s| is| was) (?P<other>{_SOMEONE})"
     r"(?: again)?[?.!]*$",
     re.IGNORECASE,
 )
