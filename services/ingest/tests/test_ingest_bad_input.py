@@ -37,6 +37,17 @@ def test_a_folders_tracks_given_one_by_one_are_that_folder(tmp_path: Path) -> No
         book_given(tracks[:2])
 
 
+def test_one_discs_tracks_given_one_by_one_are_refused_naming_the_books_folder(tmp_path: Path) -> None:
+    """(The second review) `bedside ingest Book/CD1/*.mp3` made disc 1 alone a book called "cd1"."""
+    disc = tmp_path / "Book" / "CD1"
+    disc.mkdir(parents=True)
+    tracks = [disc / f"{n:02d}.mp3" for n in (1, 2)]
+    for track in tracks:
+        track.write_bytes(b"x")
+    with pytest.raises(BadInput, match=r"one disc's tracks: give the folder that holds the discs \(.*Book\)"):
+        book_given(tracks)
+
+
 def test_missing_file(tmp_path: Path) -> None:
     assert "does not exist" in refused(tmp_path / "nope.vtt")
 

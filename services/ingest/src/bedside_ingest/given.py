@@ -10,25 +10,30 @@ from bedside_contracts.ingest import IngestBook
 from bedside_ingest.accepted import Named, check_named
 from bedside_ingest.audiobook import is_recording
 from bedside_ingest.errors import BadInput, unreadable
-from bedside_ingest.folders import files_in, sync_maps
+from bedside_ingest.folders import files_in, is_disc_folder, sync_maps
 from bedside_ingest.reader import read_book
 
 
 def book_given(paths: Sequence[Path]) -> Path:
     """The one file or folder a book is made from: a folder's tracks given one by one (a shell's
-    ``Book/*.mp3``) are that folder; any other several paths are refused, saying what to give."""
-    folders = {path.parent for path in paths}
+    ``Book/*.mp3``) are that folder; any other several paths are refused, saying what to give (one
+    disc's tracks are part of a book)."""
     if len(paths) == 1:
         return paths[0]
-    folder = folders.pop() if len(folders) == 1 else None
-    if folder is not None and folder.is_dir():
+    folders = {path.resolve().parent for path in paths}
+    several = f"{len(paths)} files given: a book is one file or one folder of tracks"
+    if len(folders) != 1:
+        raise BadInput(paths[0], f"{several} (give one folder)")
+    folder = folders.pop()
+    if is_disc_folder(folder.name):
+        raise BadInput(folder, f"one disc's tracks: give the folder that holds the discs ({folder.parent})")
+    try:
         tracks = {entry for entry in files_in(folder) if is_recording(entry, None)}
-        if tracks == set(paths):
-            return folder
-    where = f"the folder {folder}" if folder is not None else "a folder"
-    raise BadInput(
-        paths[0], f"{len(paths)} files given: a book is one file or one folder of tracks (give {where})"
-    )
+    except OSError as error:
+        raise unreadable(error.filename or folder, error) from None
+    if tracks != {path.resolve() for path in paths}:
+        raise BadInput(paths[0], f"{several} (give the folder {folder})")
+    return folder
 
 
 def check_given(path: Path, *, audio: Path | None, chapters: Path | None, text: Path | None) -> None:
