@@ -6,7 +6,14 @@ import statistics
 import pytest
 from bedside_guard import sentences_of
 from bedside_ingest.book import Book, Chapter, Unit
-from bedside_ingest.chunking import MAX_WORDS, MIN_TAIL_WORDS, TARGET_MS, TARGET_WORDS, chunk_book
+from bedside_ingest.chunking import (
+    MAX_WORDS,
+    MIN_TAIL_WORDS,
+    TARGET_MS,
+    TARGET_WORDS,
+    chapter_infos,
+    chunk_book,
+)
 from bedside_ingest.formats.jsonbook import load_json_book
 from bedside_ingest.formats.untimed import untimed_chapter
 from bedside_ingest.text import clean, split_sentences, word_count
@@ -89,8 +96,11 @@ def test_a_chapters_first_passage_never_starts_inside_the_passage_before() -> No
     after = Unit("The baker came early.", "s2", start_ms=171_700, end_ms=173_000)
     two = Chapter(2, "Two", (straddling,), "c2", start_ms=100_000)
     three = Chapter(3, "Three", (after,), "c3", start_ms=168_750)
-    before, first = chunk_book(Book("B", "", (two, three), "m4b", True))
+    book = Book("B", "", (two, three), "m4b", True)
+    before, first = chunk_book(book)
     assert (before.end_ms, first.start_ms) == (170_000, 170_000)
+    # the chapter list keeps the mark the chapters file gives, as a listener's file says it
+    assert [info.start_ms for info in chapter_infos(book, [before, first])] == [100_000, 168_750]
 
 
 def test_black_beauty_passages_are_about_thirty_seconds() -> None:
