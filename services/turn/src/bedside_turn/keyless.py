@@ -491,11 +491,13 @@ async def _find_and_offer(tools: ToolBox, query: str, direction: Direction | Non
         book = await tools.book_info()
         transcribing = book is not None and book.transcript is not None
         return speech.NOT_FOUND_WHILE_TRANSCRIBING if transcribing else speech.NOT_FOUND
-    best = next(hit for hit in tools.hits if hit.passage_id == plausible[0])
-    if where_they_are(best.start_ms, tools.here_ms):  # offered, it would be a covered row "further on"
+    # a place where the book is would be a covered row "further on" for the very place they are at
+    here = {hit.passage_id for hit in tools.hits if where_they_are(hit.start_ms, tools.here_ms)}
+    elsewhere = plausible if tools.preview else [found for found in plausible if found not in here]
+    if not elsewhere:
         tools.turn.note_offer("refused", [])
         return speech.ALREADY_THERE
-    await tools.run("offer_positions", {"ids": plausible})
+    await tools.run("offer_positions", {"ids": elsewhere})
     offered = speech.for_offer(tools.last_offer, tools.preview)
     return f"{not_yet} {offered}" if not_yet else offered
 
