@@ -23,9 +23,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
-from bedside_guard import Passage, stem
+from bedside_guard import FUNCTION_WORDS, Passage, stem
 from bedside_search.domain.fusion import Fused
-from bedside_search.domain.terms import NAVIGATION_WORDS, STOPWORDS, SparseTerms, term_index, terms
+from bedside_search.domain.terms import NAVIGATION_WORDS, SparseTerms, term_index, terms
 
 Vector = npt.NDArray[np.float32]
 
@@ -42,7 +42,7 @@ _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 def _content_words(text: str, *, navigation: bool) -> list[str]:
     """Surface words that ``terms`` would keep, each once, in order (the query side drops
     navigation words too)."""
-    dropped = STOPWORDS | NAVIGATION_WORDS if navigation else STOPWORDS
+    dropped = FUNCTION_WORDS | NAVIGATION_WORDS if navigation else FUNCTION_WORDS
     found = _WORD.findall(text.lower().replace("\u2019", "'"))
     return list(dict.fromkeys(w for w in found if w not in dropped and len(w) > 1 and not w.isdigit()))
 

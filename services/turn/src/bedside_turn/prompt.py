@@ -28,8 +28,8 @@ position_ms, a jump in offset_ms (negative is back: "back an hour" is -3600000).
 speaker?", "where did I fall asleep?", "where did the timer stop it?", "take me to where I was \
 furthest", "back to where I was last night", "where did I start tonight?"): call offer_positions \
 with earlier_chapter, before_skip_ahead, earlier_device, fell_asleep, timer_paused, furthest, left_off \
-or sitting_began; no search \
-is needed. "The time before that" repeats your last such call with times_back one higher. \
+or sitting_began; no search is needed. \
+"The time before that" repeats your last such call with times_back one higher. \
 When they ask it as a question rather than asking to go there, set show_only.
 - A question about the story ("who is...", "what happened to...", "remind me..."): call \
 recall and answer from what it returns. A question never moves the book.
@@ -79,8 +79,7 @@ TOOL_DESCRIPTIONS: dict[str, tuple[str, type[BaseModel]]] = {
         "The only way to take the listener somewhere. Name passage ids (best first), or a chapter, "
         "a clock time or a jump they asked for, or a place from their own history (earlier_chapter, "
         "earlier_device, before_skip_ahead, fell_asleep, timer_paused, furthest, left_off, sitting_began). "
-        "The tool moves "
-        "the book or puts a list on screen.",
+        "The tool moves the book or puts a list on screen.",
         OfferPositionsArgs,
     ),
     "recap": (

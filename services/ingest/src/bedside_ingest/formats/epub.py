@@ -76,6 +76,7 @@ def read_epub(path: Path) -> Book:
     except Exception as error:  # ebooklib raises many kinds on a broken package
         raise BadInput(path, f"not a readable EPUB: {error}") from None
     toc = _toc_titles(book.toc)
+    title, author = _metadata(book, "title") or path.stem, _metadata(book, "creator")
     chapters: list[Chapter] = []
     for item_id, _linear in book.spine:
         item = book.get_item_with_id(item_id)
@@ -89,14 +90,11 @@ def read_epub(path: Path) -> Book:
         prose = [(b.text, item.get_name()) for b in blocks if not b.heading]
         if not prose:
             continue  # a cover or a title page: nothing to narrate
-        title = (headings[0] if headings else "") or toc.get(item.get_name(), "") or page_title(content)
-        if about_the_book(title, _metadata(book, "title"), _metadata(book, "creator")):
+        page = (headings[0] if headings else "") or toc.get(item.get_name(), "") or page_title(content)
+        if about_the_book(page, title, author):
             continue
         n = len(chapters) + 1
-        chapters.append(untimed_chapter(n, title or f"Chapter {n}", prose, item.get_name()))
+        chapters.append(untimed_chapter(n, page or f"Chapter {n}", prose, item.get_name()))
     if not chapters:
         raise BadInput(path, "the EPUB has no document with text in its reading order")
-    title = _metadata(book, "title") or path.stem
-    return Book(
-        title=title, author=_metadata(book, "creator"), chapters=tuple(chapters), format="epub", timed=False
-    )
+    return Book(title=title, author=author, chapters=tuple(chapters), format="epub", timed=False)

@@ -21,6 +21,7 @@ from enum import IntEnum
 
 from bedside_guard import (
     A_NAME,
+    FUNCTION_WORDS,
     PART_OF_A_NAME,
     TITLES,
     sentence_telling_a_name,
@@ -30,7 +31,7 @@ from bedside_guard import (
 )
 
 from bedside_search.domain.fusion import Fused
-from bedside_search.domain.terms import STOPWORDS, terms
+from bedside_search.domain.terms import terms
 
 _TITLE_ABBREVIATIONS = "|".join(TITLES)
 _WHO = re.compile(
@@ -108,7 +109,7 @@ def name_asked_of(question: str) -> tuple[str, ...]:
         thing = match.group("thing")
         if any(c.isupper() for c in thing) and not re.search(PART_OF_A_NAME, match.group(0)):
             return ()  # a name known; but "what's James's surname?" asks where James is named in full
-        words = tuple(w for w in words_of(thing) if w not in STOPWORDS)
+        words = tuple(w for w in words_of(thing) if w not in FUNCTION_WORDS)
         return words if 0 < len(words) <= SUBJECT_WORDS else ()
     return ()
 
@@ -143,7 +144,7 @@ def asked_after_by_name(question: str) -> tuple[str, ...]:
 def _subject_words(match: re.Match[str] | None) -> tuple[str, ...]:
     if match is None:
         return ()
-    words = tuple(w for w in words_of(match.group("subject")) if w not in STOPWORDS | _TITLE_WORDS)
+    words = tuple(w for w in words_of(match.group("subject")) if w not in FUNCTION_WORDS | _TITLE_WORDS)
     return words if 0 < len(words) <= SUBJECT_WORDS else ()
 
 
@@ -195,7 +196,7 @@ def _what_thing(question: str) -> re.Match[str] | None:
         return None
     words = words_of(match.group("thing"))
     least, most = WHAT_THING_WORDS
-    named = least <= len(words) <= most and not any(w in STOPWORDS for w in words)
+    named = least <= len(words) <= most and not any(w in FUNCTION_WORDS for w in words)
     return match if named else None
 
 
@@ -324,7 +325,7 @@ def names_someone_else(text: str, word: str, subject: Sequence[str]) -> bool:
     runs = [set(words_of(run[0])) for run in _CAPITALISED_RUN.finditer(text) if word in words_of(run[0])]
     if not runs or len(runs) < len(re.findall(rf"\b{re.escape(word)}\b", text, re.IGNORECASE)):
         return False  # written alone somewhere: it may be theirs
-    return all(not run & others and run - {word} - _TITLE_WORDS - STOPWORDS for run in runs)
+    return all(not run & others and run - {word} - _TITLE_WORDS - FUNCTION_WORDS for run in runs)
 
 
 def introduced_order(

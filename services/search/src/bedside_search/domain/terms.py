@@ -28,9 +28,6 @@ def _wordset(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-STOPWORDS = FUNCTION_WORDS
-"""A query's "the" must not outweigh its one rare noun."""
-
 NAVIGATION_WORDS = _wordset(
     """
     take back go bit part where when place scene moment chapter start again skip jump
@@ -52,7 +49,8 @@ class SparseTerms:
 def terms(text: str, *, query: bool = False) -> list[str]:
     """The stemmed content terms of a text, in order (repeats kept)."""
     words = _WORD.findall(text.lower().replace("\u2019", "'"))
-    dropped = STOPWORDS | NAVIGATION_WORDS if query else STOPWORDS
+    # a query's "the" must not outweigh its one rare noun
+    dropped = FUNCTION_WORDS | NAVIGATION_WORDS if query else FUNCTION_WORDS
     return [stem(w) for w in words if w not in dropped and len(w) > 1]
 
 

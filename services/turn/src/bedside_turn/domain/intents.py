@@ -826,8 +826,8 @@ _LEFT_OFF = re.compile(
 """Where they left off the last time they stopped for a while: last night, yesterday, last time."""
 _THIS_SITTING = r"(?: tonight| this (?:evening|morning|afternoon|time)| today)"
 _SITTING_BEGAN = re.compile(
-    r"^(?:(?:can|could|would) you )?(?:please )?(?:(?:go|take me|bring me|skip|jump) )?back to "
-    rf"where (?:i|we) (?:started|began)(?: listening)?{_THIS_SITTING}?(?: please)?$"
+    rf"(?:{_GO_BACK_TO}|^back to )where (?:i|we) (?:started|began)(?: listening)?{_THIS_SITTING}?"
+    r"(?: please)?$"
     rf"|^where did (?:i|we) (?:start|begin)(?: listening)?{_THIS_SITTING}?$"
 )
 """Where this time's listening began: "where the storm started" is a moment of the story, so only the
@@ -2172,12 +2172,9 @@ def _back_over_a_recap(text: str) -> Jump | None:
     happened? go back"); so is "what I missed" with a jump of no amount ("what happened while I
     dozed off, take me back"), which asks for the doze."""
     for said, halves, _ in _two_halves(text):
-        backs = [(half, words) for half, words in zip(halves, said, strict=True) if isinstance(half, Jump)]
-        recaps = [
-            (half.args, words)
-            for half, words in zip(halves, said, strict=True)
-            if isinstance(half, RecapAsked)
-        ]
+        read_with_words = list(zip(halves, said, strict=True))
+        backs = [(half, words) for half, words in read_with_words if isinstance(half, Jump)]
+        recaps = [(half.args, words) for half, words in read_with_words if isinstance(half, RecapAsked)]
         if not backs or backs[0][0].offset_ms >= 0 or not recaps:
             continue
         (back, back_said), (recap, recap_said) = backs[0], recaps[0]
