@@ -9,6 +9,7 @@ from bedside_guard.check import (
     meaning_lies_ahead,
 )
 from bedside_guard.later import asks_what_comes_later, tells_of_later
+from bedside_guard.lexicon import load_lexicon
 from bedside_guard.line import ahead_of, clock
 from bedside_guard.names import (
     A_NAME,
@@ -91,6 +92,7 @@ __all__ = [
     "heard_text",
     "is_heading",
     "is_whole_sentence",
+    "load_lexicon",
     "meaning_lies_ahead",
     "named_words",
     "names_as_said",

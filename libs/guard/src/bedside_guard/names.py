@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bedside_guard.lexicon import ordinary_word
 from bedside_guard.line import ahead_of, heard_once_past
 from bedside_guard.passage import Passage
 from bedside_guard.prose import TITLES
@@ -399,12 +400,16 @@ def unheard_names(
     word ("a rose", before Rose) is heard here, as any other word heard is: told apart, the reply
     would tell that the book has a Rose further on. In lower case, ``asked_after`` (a question's
     words for the someone it asks after, "who is tomas?") count in the same way, and no other
-    word; without it (a find's words) a book's name counts in any case (adr/0070).
+    word; without it (a find's words) a book's name counts, and so does any word no dictionary has,
+    so a name the book has further on, one it never has and a misspelt one are left out alike, and
+    the words of a moment stay (adr/0070, adr/0071).
     """
     spoken = written_with_capital(text) if query else capitalised_words(text)
     unheard: list[str] = []
     for word in words_of(text):
-        in_lower_case = word in names.first_ms if asked_after is None else word in asked_after
+        in_lower_case = (
+            word in names.first_ms or not ordinary_word(word) if asked_after is None else word in asked_after
+        )
         asked_as_name = in_lower_case or (word in spoken and word != "i")
         if asked_as_name and not heard_word(names, word, here_ms) and word not in unheard:
             unheard.append(word)
