@@ -5,6 +5,7 @@ from collections.abc import Awaitable, Callable
 
 import structlog
 from bedside_embedding import load_minilm
+from bedside_guard import load_lexicon
 from bedside_runtime.bus import Broker
 from bedside_runtime.host import run_bus_service
 from bedside_runtime.settings import Settings
@@ -42,6 +43,7 @@ class Readiness:
 async def open_engine(settings: Settings) -> SearchEngine:
     """The model and the store, opened once; the store's current books served again."""
     embedder = await asyncio.to_thread(load_minilm)
+    await asyncio.to_thread(load_lexicon)
     store = await open_store(path=settings.vector_dir, url=settings.qdrant_url)
     engine = SearchEngine(store, embedder)
     await engine.restore()
