@@ -826,9 +826,9 @@ _LEFT_OFF = re.compile(
 """Where they left off the last time they stopped for a while: last night, yesterday, last time."""
 _THIS_SITTING = r"(?: tonight| this (?:evening|morning|afternoon|time)| today)"
 _SITTING_BEGAN = re.compile(
-    rf"(?:{_GO_BACK_TO}|^back to )where (?:i|we) (?:started|began)(?: listening)?{_THIS_SITTING}?"
+    rf"(?:{_GO_BACK_TO}|^back to )where (?:i|we) (?:started|began)(?: listening)?(?: from)?{_THIS_SITTING}?"
     r"(?: please)?$"
-    rf"|^where did (?:i|we) (?:start|begin)(?: listening)?{_THIS_SITTING}?$"
+    rf"|^where did (?:i|we) (?:start|begin)(?: listening)?(?: from)?{_THIS_SITTING}?(?: please)?$"
 )
 """Where this time's listening began: "where the storm started" is a moment of the story, so only the
 listener started."""
@@ -1578,10 +1578,13 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(who|where|what|how)s\b", r"\1's"),
         (r"\b(why|where|what|how|who)d\b", r"\1 did"),
         (r"\bwhys\b", "why is"),
+        (r"\b(fell|fall|falling|was|were|been|am|get|got) a sleep\b", r"\1 asleep"),
+        (r"\bto night(?=(?: please)?[?.!]*$)", "tonight"),
     )
 )
-"""Shorthand typed on the page, as it would be said: "ch 5", "back 30s", "fwd 2m", "prev", "thx"; and a
-number a recogniser wrote as the word it sounds like ("sleep in to minutes", "go to chapter to")."""
+"""Shorthand typed on the page, as it would be said: "ch 5", "back 30s", "fwd 2m", "prev", "thx"; a
+number a recogniser wrote as the word it sounds like ("sleep in to minutes", "go to chapter to"); and
+a word it wrote as two ("where did I fall a sleep", "where did I start to night")."""
 _UNIT_LEFT_UNSAID = re.compile(
     rf"\b{_NUMBER_SAID}\s+(?P<unit>hour|minute|min)s?\s+(?:and\s+)?{_BARE_NUMBER_SAID}\b"
     r"(?!\s*(?:seconds?|secs?|minutes?|mins?|hours?|:|%|percent|more)\b)"
@@ -2163,14 +2166,14 @@ def _two_halves(text: str) -> Iterator[tuple[tuple[str, str], tuple[Intent, Inte
         yield said, (read(said[0], whole=False), read(said[1], whole=False)), joint.group().strip(" ,;.!?")
 
 
-def _back_over_a_recap(text: str) -> Jump | None:
+def _back_over_a_recap(text: str) -> Jump | RecapAsked | None:
     """A jump back and a recap said together, either way round: the jump, which plays again what the
     recap would tell (one turn never both tells and moves: the turn rules), when the jump says how far
     and the recap says no amount ("go back 30 seconds, what just happened"), or when neither says one
     and the recap is the plain one ("rewind and tell me what happened"). Else the recap says what it
     covers and is that recap ("rewind and tell me what happened in the last 20 minutes", "what just
     happened? go back"); so is "what I missed" with a jump of no amount ("what happened while I
-    dozed off, take me back"), which asks for the doze."""
+    dozed off, take me back", "go back and tell me what I missed"), which asks for the doze."""
     for said, halves, _ in _two_halves(text):
         read_with_words = list(zip(halves, said, strict=True))
         backs = [(half, words) for half, words in read_with_words if isinstance(half, Jump)]
@@ -2183,6 +2186,8 @@ def _back_over_a_recap(text: str) -> Jump | None:
         how_far_said = re.search(_AMOUNT, back_said) is not None
         if how_far_said or recap == RecapArgs(span="last_minutes", minutes=FALLBACK_MINUTES):
             return back
+        # "go back and tell me what I missed" asks for the doze; "I fell asleep, go back" for its place
+        return RecapAsked(recap) if halves[0] is back else None
     return None
 
 
