@@ -255,6 +255,11 @@ def test_epub(tmp_path: Path) -> None:
         "Synopsis",
         "Blurb",
         "About the Story",
+        # a second spoiler hunt: each of these told who comes later, heard from 0:00
+        "Cast of Characters",
+        "Dramatis Personae",
+        "From the Back Cover",
+        "Description",
     ],
 )
 def test_an_epubs_pages_about_the_book_are_no_chapter_of_it(tmp_path: Path, heading: str) -> None:
@@ -269,6 +274,40 @@ def test_an_epubs_pages_about_the_book_are_no_chapter_of_it(tmp_path: Path, head
         book = read_book(write_epub(tmp_path / "blurbed.epub", title, author, bodies))
         assert [(c.n, c.title) for c in book.chapters] == [(1, "Chapter One"), (2, "Chapter Two")], title
     assert "Isolde" not in " ".join(u.text for c in book.chapters for u in c.units)
+
+
+def test_an_epubs_page_listing_its_chapters_is_no_chapter_whatever_its_title(tmp_path: Path) -> None:
+    """A spoiler hunt: a contents page titled "In This Book" became chapter 1 and told every
+    chapter's title, those ahead too, from 0:00."""
+    titles = ["The Ferry", "The House on the Hill", "The Marsh Path", "Ysolde's Bargain"]
+    listed = "".join(f"<p>{n}. {title}</p>" for n, title in enumerate(titles, start=1))
+    story = [f"<h1>{title}</h1><p>Nell walked on. It was cold.</p>" for title in titles]
+    book = read_book(
+        write_epub(
+            tmp_path / "listed.epub", "The Salt Road", "A. Tester", [f"<h1>In This Book</h1>{listed}", *story]
+        )
+    )
+    assert [(c.n, c.title) for c in book.chapters] == list(enumerate(titles, start=1))
+
+
+def test_an_epubs_pages_outside_its_reading_order_are_no_chapter(tmp_path: Path) -> None:
+    """A page the spine marks linear="no" (notes, a cast list) is read only when asked for."""
+    bodies = [
+        "<h1>Who Is Who</h1><p>Ysolde, the boatwoman who burns the mill.</p>",
+        "<h1>Chapter One</h1><p>Wren rang the bell. The gulls came.</p>",
+    ]
+    path = write_epub(tmp_path / "aside.epub", "The Lantern", "Ada Lovell", bodies)
+    with zipfile.ZipFile(path) as source, zipfile.ZipFile(tmp_path / "marked.epub", "w") as marked:
+        for item in source.infolist():
+            data = source.read(item)
+            if item.filename.endswith(".opf"):
+                data = data.replace(
+                    b'<itemref idref="chapter_0"/>', b'<itemref idref="chapter_0" linear="no"/>'
+                )
+                assert b'linear="no"' in data
+            marked.writestr(item, data)
+    book = read_book(tmp_path / "marked.epub")
+    assert [c.title for c in book.chapters] == ["Chapter One"]
 
 
 @pytest.mark.parametrize(
@@ -525,6 +564,21 @@ def test_plain_text_skips_a_table_of_contents(tmp_path: Path) -> None:
     book = read_book(write(tmp_path, "toc.txt", f"Title\n\nContents\n\n{contents}\n\nPART ONE\n\n{body}\n"))
     assert [(c.n, c.title) for c in book.chapters] == [(1, "Step 1"), (2, "Step 2"), (3, "Step 3")]
     assert [u.text for u in book.chapters[0].units] == ["Text of part 1."]
+
+
+def test_plain_texts_lines_before_a_list_of_contents_are_no_opening_chapter(tmp_path: Path) -> None:
+    """A spoiler hunt: a blurb and a contents list of bare titles before CHAPTER I became an opening
+    chapter, heard from 0:00, and told who comes later and every chapter's title."""
+    titles = ["The Ferry", "The House", "The Marsh Path"]
+    contents = "\n".join(f"    {title}" for title in titles)
+    body = "\n\n".join(
+        f"CHAPTER {n}\n\n{title.upper()}\n\nNell walked on. It was cold." for n, title in enumerate(titles, 1)
+    )
+    blurb = "When Nell crosses to the island, she does not expect Ysolde to set the town ablaze."
+    text = f"The Salt Road\n\nby A. Tester\n\n\n{blurb}\n\n\nCONTENTS\n\n{contents}\n\n\n{body}\n"
+    book = read_book(write(tmp_path, "salt.txt", text))
+    assert [c.n for c in book.chapters] == [1, 2, 3]
+    assert "Ysolde" not in " ".join(u.text for c in book.chapters for u in c.units)
 
 
 def test_plain_text_of_black_beauty_reads_like_its_json_book(tmp_path: Path) -> None:

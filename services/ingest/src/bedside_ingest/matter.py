@@ -6,6 +6,7 @@ that the recording lacks (acknowledgements, a note on the author) is news to the
 """
 
 import re
+from collections.abc import Sequence
 
 _ABOUT_THE_BOOK = frozenset(
     (
@@ -26,8 +27,23 @@ _ABOUT_THE_BOOK = frozenset(
         "title page",
         "half title",
         "half-title",
+        "in this book",
+        "cast of characters",
+        "list of characters",
+        "characters",
+        "the characters",
+        "principal characters",
+        "main characters",
+        "dramatis personae",
+        "who's who",
+        "back cover",
+        "from the back cover",
+        "jacket copy",
+        "description",
+        "book description",
     )
 )
+"""Pages about the book: a cast list and a back cover tell who comes later as a blurb does."""
 _ABOUT_LEADS = ("praise for", "also by", "books by", "other books by", "more books by", "about")
 """Said before the book's title or its author: "Praise for The Lantern", "Also by Ada Lovell"."""
 _AROUND_THE_STORY = frozenset(
@@ -71,6 +87,24 @@ def about_the_book(title: str, book_title: str, author: str) -> bool:
     said = _plain(title)
     named = _names(book_title, author)
     return said in _ABOUT_THE_BOOK or said in {f"{lead} {name}" for lead in _ABOUT_LEADS for name in named}
+
+
+_NUMBERED = re.compile(r"^(?:chapter\s+(?:\d+|[ivxlc]+)\b[.:)]?|(?:\d+|[ivxlc]+)[.:)])\s*", re.IGNORECASE)
+"""A number before a title, as a heading or a contents list writes it: "Chapter 1:", "1.", "IV)"."""
+LISTED_LEAST = 3
+"""How many of the book's chapter titles a page must list to be its contents."""
+
+
+def lists_the_chapters(paragraphs: Sequence[str], titles: Sequence[str]) -> bool:
+    """Whether a page is the book's contents under any title ("In This Book"): at least
+    ``LISTED_LEAST`` of its paragraphs, and most of them, are other chapters' titles, numbered or not."""
+    known = {_unnumbered(title) for title in titles} - {""}
+    listed = sum(_unnumbered(paragraph) in known for paragraph in paragraphs)
+    return listed >= LISTED_LEAST and listed * 2 > len(paragraphs)
+
+
+def _unnumbered(title: str) -> str:
+    return _plain(_NUMBERED.sub("", title.strip()))
 
 
 def around_the_story(title: str, book_title: str, author: str) -> bool:

@@ -11,12 +11,12 @@ from xml.etree import ElementTree
 import ebooklib
 from ebooklib import epub
 
-from bedside_ingest.book import Book, Chapter
+from bedside_ingest.book import Book
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.gutenberg import wrapping
 from bedside_ingest.formats.untimed import untimed_chapter
 from bedside_ingest.formats.xhtml import page_title, parse_page
-from bedside_ingest.matter import about_the_book
+from bedside_ingest.matter import about_the_book, lists_the_chapters
 
 
 def _toc_titles(toc: Any) -> dict[str, str]:
@@ -77,10 +77,12 @@ def read_epub(path: Path) -> Book:
         raise BadInput(path, f"not a readable EPUB: {error}") from None
     toc = _toc_titles(book.toc)
     title, author = _metadata(book, "title") or path.stem, _metadata(book, "creator")
-    chapters: list[Chapter] = []
-    for item_id, _linear in book.spine:
+    pages: list[tuple[str, list[tuple[str, str]], str]] = []
+    for item_id, linear in book.spine:
         item = book.get_item_with_id(item_id)
         if item is None or item.get_type() != ebooklib.ITEM_DOCUMENT or isinstance(item, epub.EpubNav):
+            continue
+        if linear == "no":  # read only when a link leads to it (notes, a cast list): no part of the story
             continue
         content = item.get_content().decode("utf-8", errors="replace")
         _, _, blocks = parse_page(content)
@@ -91,10 +93,18 @@ def read_epub(path: Path) -> Book:
         if not prose:
             continue  # a cover or a title page: nothing to narrate
         page = (headings[0] if headings else "") or toc.get(item.get_name(), "") or page_title(content)
-        if about_the_book(page, title, author):
-            continue
-        n = len(chapters) + 1
-        chapters.append(untimed_chapter(n, page or f"Chapter {n}", prose, item.get_name()))
+        if not about_the_book(page, title, author):
+            pages.append((page, prose, item.get_name()))
+    titles = [page for page, _, _ in pages]
+    story = [
+        (page, prose, name)
+        for page, prose, name in pages
+        if not lists_the_chapters([text for text, _ in prose], [other for other in titles if other != page])
+    ]
+    chapters = [
+        untimed_chapter(n, page or f"Chapter {n}", prose, name)
+        for n, (page, prose, name) in enumerate(story, start=1)
+    ]
     if not chapters:
         raise BadInput(path, "the EPUB has no document with text in its reading order")
     return Book(title=title, author=author, chapters=tuple(chapters), format="epub", timed=False)

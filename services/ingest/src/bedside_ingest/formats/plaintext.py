@@ -140,12 +140,15 @@ def _whole(path: Path, lines: list[tuple[int, str]], title: str, author: str) ->
 
 
 def _front_matter(path: Path, front: list[tuple[int, str]]) -> tuple[str, str, list[tuple[int, str]]]:
-    """The title, the author and whatever prose stands before the first heading."""
+    """The title, the author and whatever prose stands before the first heading; none where a list of
+    contents stands there: what comes before it is a title page or a blurb, and the list is no prose."""
     title, author = "", ""
     rest: list[tuple[int, str]] = []
+    listed = False
     for number, line in front:
         text = clean(line)
-        if not text or _CONTENTS.match(text):
+        listed = listed or _CONTENTS.match(text) is not None
+        if not text or listed:
             rest.append((number, ""))
         elif not title and word_count(text) <= MAX_TITLE_WORDS and not _prose(rest):
             title = text.strip("#").strip()
@@ -153,7 +156,7 @@ def _front_matter(path: Path, front: list[tuple[int, str]]) -> tuple[str, str, l
             author = by.group("author").strip()
         else:
             rest.append((number, line))
-    return title or path.stem.replace("_", " ").title(), author, rest if _prose(rest) else []
+    return title or path.stem.replace("_", " ").title(), author, rest if _prose(rest) and not listed else []
 
 
 def _prose(lines: list[tuple[int, str]]) -> bool:
