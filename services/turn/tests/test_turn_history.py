@@ -74,6 +74,22 @@ def test_what_the_model_wrote_from_further_on_is_left_out_and_its_ids_kept() -> 
     assert history.guard_again(exchange, first_at, {}) == exchange  # read from where it was written
 
 
+def test_an_answer_remembered_by_what_it_told_is_kept_when_read_from_further_back() -> None:
+    """A move back makes its own turn one from further on: that it moved the book stays, for "say
+    that again" and for the model; an answer with the book's words does not."""
+    first_at, now = 900_000, 200_000
+    moved = Exchange(
+        turn_id="t1",
+        utterance="back 2 minutes",
+        speech=history.Told.MOVED.value,
+        outcome="moved",
+        guarded_at_ms=first_at,
+    )
+    assert history.guard_again(moved, now, {}).speech == history.Told.MOVED.value
+    quoted = moved.model_copy(update={"speech": "You heard: the ledger was wet.", "outcome": "answered"})
+    assert history.guard_again(quoted, now, {}).speech == history.REPLY_LEFT_OUT
+
+
 def test_an_answer_that_told_the_position_is_remembered_only_as_told() -> None:
     said = "You're in chapter 2, 40 seconds in; about 3 minutes into the book, with about 3 minutes to go."
     assert history.remembered_speech(said, history.Told.WHERE) == "I told them where they are in the book."

@@ -2471,3 +2471,24 @@ def test_how_much_was_missed_is_the_doze_recapped(utterance: str) -> None:
     """Read as a question of the story, "how much did I miss?" the morning after a sleep timer's pause
     was answered "That hasn't come up yet in what you've heard."."""
     assert intents.read(utterance) == RecapAsked(RecapArgs(span="since_asleep"))
+
+
+@pytest.mark.parametrize(
+    ("utterance", "again"),
+    [
+        ("say that again", True),
+        ("Sorry, what?", True),
+        ("what did you say?", True),
+        ("could you repeat that please", True),
+        ("I didn't catch that", True),
+        ("pardon?", True),
+        ("huh", True),
+        ("what did she say?", False),  # the book's words, asked of the book
+        ("say that again about the storm", False),
+        ("repeat chapter 3", False),
+    ],
+)
+def test_asking_to_hear_the_answer_again_is_known(utterance: str, again: bool) -> None:
+    """ "Say that again" said right after an answer asks for the answer (``routing.answer_to_say_again``);
+    later, the same words keep their own reading of the book."""
+    assert intents.asks_to_hear_it_again(utterance) is again

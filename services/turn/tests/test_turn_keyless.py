@@ -1911,3 +1911,18 @@ async def test_bedside_ask_at_an_empty_time_is_refused_not_taken_as_no_time(nats
     done = await asyncio.to_thread(run_bedside, *args, env=env, timeout_s=60)
     assert done.returncode == 2
     assert "'' is not a time" in done.stderr
+
+
+async def test_say_that_again_just_after_an_answer_says_the_answer_again_and_moves_nothing(rig: Rig) -> None:
+    """A bedtime session: "say that again", a moment after an answer, told the last two minutes of the
+    book instead. An answer told from the position is given afresh; after a move, where it came to."""
+    listener = rig.listener_at(HERE)
+    for asked in ("who is Tamsin?", "where am I?"):
+        answer = await rig.ask(listener, asked)
+        again = await rig.ask(listener, "say that again")
+        assert (again.speech, again.outcome) == (answer.speech, answer.outcome), asked
+    assert answer.speech.startswith("You're in chapter")
+    await rig.ask(listener, "back 2 minutes")
+    again = await rig.ask(listener, "sorry, what?")
+    assert position(rig, listener) == HERE - 120_000  # not moved again
+    assert again.speech == (await rig.ask(listener, "where am I?")).speech

@@ -4,10 +4,12 @@ import pytest
 from bedside_contracts.search import ChapterInfo, Hit
 from bedside_contracts.turn import AskedBack, Direction, Exchange, PlaceRef, ToolCallRecord
 from bedside_guard import Candidate, ahead_of
-from bedside_turn.domain import intents
+from bedside_turn.domain import history, intents
 from bedside_turn.domain.routing import (
     ANSWERED_WITHIN_MS,
     MIN_SCORE,
+    SAID_AGAIN_WITHIN_MS,
+    answer_to_say_again,
     asked_how_long,
     cancelled_by_that,
     chapters_called,
@@ -204,6 +206,15 @@ def test_only_the_turn_straight_after_for_how_long_and_soon_is_its_answer() -> N
     assert not asked_how_long([asked, where], 60_000)
     assert not asked_how_long([], 60_000)
     assert not asked_how_long([asked.model_copy(update={"answered_at_ms": None})], 60_000)  # stored before
+
+
+def test_say_that_again_is_said_of_an_answer_only_just_given_and_still_to_be_read_from_here() -> None:
+    where = answered("t1", 1_000)
+    assert answer_to_say_again([where], 1_000 + SAID_AGAIN_WITHIN_MS) == where
+    assert answer_to_say_again([where], 2_000 + SAID_AGAIN_WITHIN_MS) is None  # the book has played on
+    assert answer_to_say_again([], 1_000) is None
+    from_further_on = where.model_copy(update={"speech": history.REPLY_LEFT_OUT})
+    assert answer_to_say_again([from_further_on], 2_000) is None  # given from further on than here
 
 
 def test_a_book_whose_chapters_are_called_parts_is_asked_about_by_part() -> None:

@@ -24,6 +24,7 @@ from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.routing import (
     PastTheChapterEnd,
+    asked_afresh,
     cancelled_by_that,
     chapter_asked_by_title,
     chapters_called,
@@ -74,7 +75,10 @@ async def run_keyless(
     intent = intent or intents.read(utterance)
     if isinstance(intent, intents.Other | intents.Question | intents.FindPlace):
         utterance, intent = await _chapters_by_their_own_name(tools, utterance, intent)
-    said = await _route(tools, utterance, intent, earlier)
+    if isinstance(intent, intents.SayAgain) and earlier:
+        said = await _say_again(tools, utterance, earlier)
+    else:
+        said = await _route(tools, utterance, intent, earlier)
     if tools.turn.told is None:
         tools.turn.told = tools.told_by_moving()
     return said
@@ -381,6 +385,15 @@ async def _go_there(tools: ToolBox, earlier: list[Exchange]) -> str:
     if not there:
         return await _that_row(tools, earlier)
     return await _offer_again(tools, there, speech.NO_PLACE_NAMED)
+
+
+async def _say_again(tools: ToolBox, utterance: str, earlier: list[Exchange]) -> str:
+    """The last answer again: its words, or, remembered only by what it told, that told afresh."""
+    afresh = asked_afresh(earlier[-1])
+    if afresh is not None:
+        return await _route(tools, utterance, afresh, earlier)
+    tools.turn.said_again = True
+    return earlier[-1].speech
 
 
 async def _that_row(tools: ToolBox, earlier: list[Exchange]) -> str:

@@ -21,7 +21,13 @@ from bedside_turn.claude import DEFAULT_RETRY, ModelClient, ModelUnreachable, Re
 from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import history, intents, speech
 from bedside_turn.domain.own_words import OwnWords
-from bedside_turn.domain.routing import asked_how_long, model_may_answer, reads_history, way_said
+from bedside_turn.domain.routing import (
+    answer_to_say_again,
+    asked_how_long,
+    model_may_answer,
+    reads_history,
+    way_said,
+)
 from bedside_turn.domain.rules import Turn
 from bedside_turn.keyless import run_keyless
 from bedside_turn.tools import ToolBox
@@ -49,9 +55,10 @@ class TurnService:
         backends = self.backends.for_one_turn()
         intent = intents.read(ask.utterance)
         length_alone = intents.timer_length_alone(ask.utterance)  # answers "For how long?", if just asked
+        again = intents.asks_to_hear_it_again(ask.utterance)  # the answer just given, if there is one
         stored = (  # fetched while the position is
             asyncio.create_task(self.conversations.load(ask.listener, ask.book))
-            if length_alone is not None or reads_history(intent, with_model=self.client is not None)
+            if length_alone is not None or again or reads_history(intent, with_model=self.client is not None)
             else None
         )
         try:
@@ -81,6 +88,8 @@ class TurnService:
                 earlier = await self._history(ask, here_ms, stored, backends)
         if length_alone is not None and asked_how_long(earlier, wall_clock_ms()):
             intent = length_alone
+        if again and answer_to_say_again(earlier, wall_clock_ms()) is not None:
+            intent = intents.SayAgain()
         said, mode, broke = await self._run(tools, ask.utterance, intent, earlier)
         let_down = broke or bool(backends.let_down_by)
         # Plain code's words in a turn a service let down may stand for the failure ("I couldn't
@@ -288,8 +297,10 @@ class TurnService:
             cut_sentences=cut,
             total_ms=round((time.perf_counter() - started) * 1000, 3),
         )
-        # a preview answers as if the listener were elsewhere: no later turn may read it as said
-        kept = [] if reply.preview else [self.conversations.append(ask.listener, ask.book, exchange)]
+        # a preview answers as if the listener were elsewhere: no later turn may read it as said; an
+        # answer said again is no new one, so "the second one" or "cancel that" still mean the first
+        unheld = reply.preview or isinstance(intent, intents.SayAgain)
+        kept = [] if unheld else [self.conversations.append(ask.listener, ask.book, exchange)]
         try:
             await asyncio.gather(
                 *kept,

@@ -49,6 +49,11 @@ class Told(Enum):
     MOVED = "I moved the book where they asked, and told them where it came to."
 
 
+def told_of(exchange: Exchange) -> Told | None:
+    """What ``exchange`` told, when it is remembered only by that (``remembered_speech``)."""
+    return next((told for told in Told if told.value == exchange.speech), None)
+
+
 def remembered_speech(said: str, told: Told | None) -> str:
     """What the model reads later of what a turn said: the answer, unless it told the listener where
     they are, then only that it did."""
@@ -92,11 +97,13 @@ def passages_to_read(exchanges: list[Exchange], here_ms: int) -> list[int]:
 
 
 def guard_again(exchange: Exchange, here_ms: int, passages: dict[int, Passage]) -> Exchange:
-    """``exchange`` as a listener at ``here_ms`` may see it: place lines redrawn, notes and reply dropped."""
+    """``exchange`` as a listener at ``here_ms`` may see it: place lines redrawn, notes dropped, and the
+    reply too unless it is remembered only by what it told ("I moved the book ..."), which holds no words."""
     if not needs_guarding(exchange, here_ms):
         return exchange
     calls = [_guard_call(call, here_ms, passages) for call in exchange.calls]
-    return exchange.model_copy(update={"calls": calls, "speech": REPLY_LEFT_OUT, "guarded_at_ms": here_ms})
+    speech = exchange.speech if told_of(exchange) is not None else REPLY_LEFT_OUT  # a kind holds no words
+    return exchange.model_copy(update={"calls": calls, "speech": speech, "guarded_at_ms": here_ms})
 
 
 def _guard_call(call: ToolCallRecord, here_ms: int, passages: dict[int, Passage]) -> ToolCallRecord:

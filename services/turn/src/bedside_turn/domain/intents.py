@@ -274,6 +274,12 @@ class WhereAmI:
 
 
 @dataclass(frozen=True)
+class SayAgain:
+    """'Say that again', 'sorry, what?' a moment after an answer: that answer again
+    (``routing.answer_to_say_again``); later the same words ask about the book, which has played on."""
+
+
+@dataclass(frozen=True)
 class BothAsked:
     """'What chapter is this and how long is left?': two things the position, the cover, the chapter list,
     the sleep timer or the listener's history tell, asked in one breath; each is answered, as asked."""
@@ -443,6 +449,7 @@ Intent = (
     | RecapAsked
     | TimeLeft
     | WhereAmI
+    | SayAgain
     | BothAsked
     | ListeningAsked
     | LastMoveAsked
@@ -2373,6 +2380,20 @@ _LENGTH_ALONE = re.compile(
     r"(?:\s+(?:please|thanks|thank you))?$"
 )
 """A length of listening and nothing more: "20 minutes", "20", "the end of the chapter"."""
+
+
+_SAY_AGAIN = re.compile(
+    r"^(?:sorry |pardon )?(?:(?:can|could|would) you )?(?:please )?"
+    r"(?:say (?:that|it) again|repeat (?:that|it|yourself|what you said)|what did you (?:just )?say"
+    r"|what was that|come again|pardon(?: me)?|sorry what|what|huh|sorry"
+    r"|i (?:didn't|did not) (?:catch|hear|get) (?:that|it|you|what you said))(?: again)?(?: please)?$"
+)
+
+
+def asks_to_hear_it_again(utterance: str) -> bool:
+    """Whether ``utterance`` asks to hear again what was just said ("say that again", "sorry, what?"):
+    Bedside's answer, if it has just given one (``SayAgain``), else the book's latest words."""
+    return _SAY_AGAIN.match(normalise(utterance)) is not None
 
 
 def timer_length_alone(utterance: str) -> SleepTimer | None:

@@ -13,7 +13,7 @@ from bedside_contracts.search import BookInfo, ChapterInfo, Hit, chapter_at
 from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Direction, Exchange, ToolCallRecord
 from bedside_guard import MAX_ROWS, OPENING_CHAPTER, ahead_of
 
-from bedside_turn.domain import intents, numbers
+from bedside_turn.domain import history, intents, numbers
 from bedside_turn.domain.chapters import chapter_by_title_alone, title_words
 from bedside_turn.domain.intents import Intent
 
@@ -36,6 +36,7 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
     timer", which the player's sleep timer does, nor "the final chapter" or "skip the intro", which the
     chapter list does; not "play", "louder", "slower", "bookmark this", "switch to another book" nor
     "play it on the speaker", which no tool can do, so plain code's honest answer is all there is to say;
+    not "say that again" just after an answer, which is said again as it was;
     not "thanks" nor "goodnight", whose answer names the running sleep timer the model is not told, nor
     "stop at midnight", which no tool sets and no clock of the listener's the turn has places;
     not a move by a number without a unit ("back 5"), nor by no number ("go back a while"), nor a start
@@ -51,6 +52,7 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
         intent,
         intents.Undo
         | intents.CancelThat
+        | intents.SayAgain
         | intents.ChapterTitled
         | intents.PressListed
         | intents.ShareOfBook
@@ -168,13 +170,59 @@ def asked_how_long(earlier: Sequence[Exchange], now_ms: int) -> bool:
     return last is not None and last.asked == "timer_length"
 
 
-def answered_just_now(earlier: Sequence[Exchange], now_ms: int) -> Exchange | None:
-    """The last exchange, when it was answered within ``ANSWERED_WITHIN_MS`` of ``now_ms``: what words
-    said now may answer or take back ("For how long?", "cancel that")."""
+def answered_just_now(
+    earlier: Sequence[Exchange], now_ms: int, within_ms: int = ANSWERED_WITHIN_MS
+) -> Exchange | None:
+    """The last exchange, when it was answered within ``within_ms`` of ``now_ms``: what words said now
+    may answer or take back ("For how long?", "cancel that")."""
     last = earlier[-1] if earlier else None
-    if last is None or last.answered_at_ms is None or now_ms - last.answered_at_ms > ANSWERED_WITHIN_MS:
+    if last is None or last.answered_at_ms is None or now_ms - last.answered_at_ms > within_ms:
         return None
     return last
+
+
+SAID_AGAIN_WITHIN_MS = 45_000
+"""An answer takes up to about twenty seconds to say: "say that again" this soon after it asks for
+the answer; later, for the book's latest words, which have played on since."""
+
+
+def answer_to_say_again(earlier: Sequence[Exchange], now_ms: int) -> Exchange | None:
+    """The answer "say that again" asks for now: the last, just given, unless it was given from further
+    on than the listener is now (its words are left out: ``history.guard_again``)."""
+    last = answered_just_now(earlier, now_ms, SAID_AGAIN_WITHIN_MS)
+    return None if last is None or last.speech == history.REPLY_LEFT_OUT else last
+
+
+_CHANGES_NOTHING = (
+    intents.WhereAmI
+    | intents.TimeLeft
+    | intents.BothAsked
+    | intents.ListeningAsked
+    | intents.LastMoveAsked
+    | intents.HeardBefore
+    | intents.NamesHeard
+    | intents.AboutTheBook
+    | intents.ChapterTitleAsked
+    | intents.TimerAsked
+    | intents.PlayingAsked
+    | intents.SyncAsked
+    | intents.SpoilerAsked
+    | intents.Courtesy
+    | intents.Help
+)
+
+
+def asked_afresh(last: Exchange) -> intents.Intent | None:
+    """What to answer again for "say that again" after ``last``: None for its very words; an answer
+    remembered only by what it told (the position, the timer) is given afresh from now, a move's as
+    where the book is, and never by doing again what it did."""
+    told = history.told_of(last)
+    if told is None:
+        return None
+    if told is history.Told.TIMER:
+        return intents.TimerAsked()
+    asked = intents.read(last.utterance)
+    return asked if isinstance(asked, _CHANGES_NOTHING) else intents.WhereAmI()
 
 
 CancelledByThat = Literal["timer", "timer_changed", "move"]

@@ -65,9 +65,11 @@ class Turn:
     declined: bool = False
     """Plain code said it cannot do what was asked (start the sound, change the volume)."""
     not_yet: bool = False
+    """A place was asked for by a name not heard yet, and the rest of the words found nothing (adr/0066)."""
+    said_again: bool = False
+    """The last answer was said again, word for word ("say that again"): told, nothing done."""
     asked: AskedBack | None = None
     """The answer asks the listener something back, which their next words may answer."""
-    """A place was asked for by a name not heard yet, and the rest of the words found nothing (adr/0066)."""
     answer_by_ms: int | None = None
     """When the asker stops waiting (``Ask.answer_by_ms``)."""
     rows: list[str] = field(default_factory=list)
@@ -146,7 +148,7 @@ class Turn:
             return "answered" if self.came_up else "not_yet"
         if self.not_yet:
             return "not_yet"
-        if self.told is not None or self.played:
+        if self.told is not None or self.played or self.said_again:
             return "answered"
         if self.offer_refused or self.declined:
             return "refused"
