@@ -579,6 +579,11 @@ from bedside_turn.domain.recap import RecapAsked
         ("take me back to where i fell a sleep", intents.Earlier(fell_asleep=True)),
         ("where did i fall a sleep", intents.Earlier(fell_asleep=True, show_only=True)),
         ("go back and tell me what i missed", RecapAsked(RecapArgs(span="since_asleep"))),
+        # (the review) a doze told after the jump is still the jump; "got a sleep timer" is the timer
+        ("go back, i fell asleep", Jump(offset_ms=-30_000)),
+        ("rewind, i dozed off", Jump(offset_ms=-30_000)),
+        ("have i got a sleep timer on", intents.TimerAsked()),
+        ("go back and tell me what i've missed", RecapAsked(RecapArgs(span="since_asleep"))),
         ("rewind and tell me what i missed", RecapAsked(RecapArgs(span="since_asleep"))),
         ("go back to where the storm started", FindPlace("the storm started", direction="back")),
         ("go back to where they started tonight", FindPlace("they started tonight", direction="back")),

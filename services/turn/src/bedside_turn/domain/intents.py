@@ -1585,7 +1585,7 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(who|where|what|how)s\b", r"\1's"),
         (r"\b(why|where|what|how|who)d\b", r"\1 did"),
         (r"\bwhys\b", "why is"),
-        (r"\b(fell|fall|falling|was|were|been|am|get|got) a sleep\b", r"\1 asleep"),
+        (r"\b(fell|fall|falling|was|were|been|am) a sleep\b", r"\1 asleep"),
         (r"\bto night(?=(?: please)?[?.!]*$)", "tonight"),
     )
 )
@@ -2193,8 +2193,10 @@ def _back_over_a_recap(text: str) -> Jump | RecapAsked | None:
         how_far_said = re.search(_AMOUNT, back_said) is not None
         if how_far_said or recap == RecapArgs(span="last_minutes", minutes=FALLBACK_MINUTES):
             return back
-        # "go back and tell me what I missed" asks for the doze; "I fell asleep, go back" for its place
-        return RecapAsked(recap) if halves[0] is back else None
+        # "go back and tell me what I missed" asks for the doze; "I fell asleep, go back" and "go back,
+        # I fell asleep" tell of it
+        asks = halves[0] is back and not recap_said.startswith("i ")
+        return RecapAsked(recap) if asks else None
     return None
 
 

@@ -74,7 +74,7 @@ _BOOK_ABOUT = r"\bwhat(?:'s| is) (?:this|the) (?:story|book) about\b"
 _CATCHING_UP = r"\bcatch me up\b|\bfill me in\b|\b(?:bring|get) me up to speed\b"
 _ASLEEP = re.compile(
     r"\bwhat did i (?:just )?miss\b|\bwhat have i (?:just )?missed\b|\bdid i miss (?:anything|something)\b"
-    r"|^(?:(?:can|could) you )?(?:please )?(?:tell|remind) me what i (?:just )?missed\b"
+    r"|^(?:(?:can|could) you )?(?:please )?(?:tell|remind) me what i(?:'ve| have)? (?:just )?missed\b"
     r"(?! (?:about|of|with|when)\b)"
     r"|\bhow much (?:did i (?:just )?miss|have i (?:just )?missed)\b"  # the doze, not a question of the story
     rf"|{_CATCHING_UP}"
