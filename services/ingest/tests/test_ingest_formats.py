@@ -258,6 +258,9 @@ def test_epub(tmp_path: Path) -> None:
         # a second spoiler hunt: each of these told who comes later, heard from 0:00
         "Cast of Characters",
         "Dramatis Personae",
+        "Dramatis Personæ",
+        "Who\u2019s Who",
+        "The Cast",
         "From the Back Cover",
         "Description",
     ],
@@ -284,10 +287,36 @@ def test_an_epubs_page_listing_its_chapters_is_no_chapter_whatever_its_title(tmp
     story = [f"<h1>{title}</h1><p>Nell walked on. It was cold.</p>" for title in titles]
     book = read_book(
         write_epub(
-            tmp_path / "listed.epub", "The Salt Road", "A. Tester", [f"<h1>In This Book</h1>{listed}", *story]
+            tmp_path / "listed.epub",
+            "The Salt Road",
+            "A. Tester",
+            [f"<h1>The Road Ahead</h1>{listed}", *story],
         )
     )
     assert [(c.n, c.title) for c in book.chapters] == list(enumerate(titles, start=1))
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "<p>{n}. {title}</p>",
+        "<p>Chapter {n}</p><p>{title}</p>",
+        "<p>Chapter {word}: {title}</p>",
+        "<p>{title} {page}</p>",
+    ],
+)
+def test_an_epubs_contents_page_is_known_however_it_numbers_its_entries(tmp_path: Path, entry: str) -> None:
+    """(The review) a contents page with its numbers apart, in words, or with page numbers was kept."""
+    titles = ["The Ferry", "The House on the Hill", "The Marsh Path", "Ysolde's Bargain"]
+    words = ["One", "Two", "Three", "Four"]
+    listed = "".join(
+        entry.format(n=n, word=words[n - 1], title=title, page=n * 7)
+        for n, title in enumerate(titles, start=1)
+    )
+    story = [f"<h1>{title}</h1><p>Nell walked on. It was cold.</p>" for title in titles]
+    bodies = [f"<h1>The Road Ahead</h1>{listed}", *story]
+    book = read_book(write_epub(tmp_path / "listed.epub", "The Salt Road", "A. Tester", bodies))
+    assert [c.title for c in book.chapters] == titles
 
 
 def test_an_epubs_pages_outside_its_reading_order_are_no_chapter(tmp_path: Path) -> None:
@@ -579,6 +608,25 @@ def test_plain_texts_lines_before_a_list_of_contents_are_no_opening_chapter(tmp_
     book = read_book(write(tmp_path, "salt.txt", text))
     assert [c.n for c in book.chapters] == [1, 2, 3]
     assert "Ysolde" not in " ".join(u.text for c in book.chapters for u in c.units)
+
+
+@pytest.mark.parametrize("contents", ["CONTENTS", "Contents:"])
+def test_plain_texts_prose_after_its_list_of_contents_is_kept(tmp_path: Path, contents: str) -> None:
+    """(The review) a prologue between the contents list and the first chapter was dropped with it."""
+    titles = ["The Ferry", "The House", "The Marsh Path"]
+    listed = "\n".join(f"    {title}" for title in titles)
+    body = "\n\n".join(
+        f"CHAPTER {n}\n\n{title.upper()}\n\nNell walked on." for n, title in enumerate(titles, 1)
+    )
+    blurb = "When Nell crosses to the island, she does not expect Ysolde to set the town ablaze."
+    prologue = "PROLOGUE\n\nThe bell rang under the water the night the ferry sank."
+    text = f"The Salt Road\n\n{blurb}\n\n{contents}\n\n{listed}\n\n{prologue}\n\n{body}\n"
+    book = read_book(write(tmp_path, "salt.txt", text))
+    opening = " ".join(u.text for u in book.chapters[0].units)
+    assert book.chapters[0].n == 0
+    assert "The bell rang under the water" in opening, opening
+    assert "Ysolde" not in opening
+    assert "Marsh Path" not in opening
 
 
 def test_plain_text_of_black_beauty_reads_like_its_json_book(tmp_path: Path) -> None:

@@ -8,6 +8,8 @@ that the recording lacks (acknowledgements, a note on the author) is news to the
 import re
 from collections.abc import Sequence
 
+from bedside_guard import number_value
+
 _ABOUT_THE_BOOK = frozenset(
     (
         "about this book",
@@ -36,6 +38,10 @@ _ABOUT_THE_BOOK = frozenset(
         "main characters",
         "dramatis personae",
         "who's who",
+        "the cast",
+        "cast",
+        "persons of the play",
+        "family tree",
         "back cover",
         "from the back cover",
         "jacket copy",
@@ -69,7 +75,8 @@ _PLAIN_END = re.compile(r"[^\w\s'-].*$")
 
 
 def _plain(text: str) -> str:
-    return _PLAIN_END.sub("", " ".join(text.casefold().split())).strip(" -")
+    said = " ".join(text.casefold().replace("\u2019", "'").replace("æ", "ae").split())
+    return _PLAIN_END.sub("", said).strip(" -")
 
 
 def _names(book_title: str, author: str) -> set[str]:
@@ -89,8 +96,10 @@ def about_the_book(title: str, book_title: str, author: str) -> bool:
     return said in _ABOUT_THE_BOOK or said in {f"{lead} {name}" for lead in _ABOUT_LEADS for name in named}
 
 
-_NUMBERED = re.compile(r"^(?:chapter\s+(?:\d+|[ivxlc]+)\b[.:)]?|(?:\d+|[ivxlc]+)[.:)])\s*", re.IGNORECASE)
-"""A number before a title, as a heading or a contents list writes it: "Chapter 1:", "1.", "IV)"."""
+_NUMBERED = re.compile(r"^(?:chapter\s+[\w-]+\b[.:)]?|(?:\d+|[ivxlc]+)[.:)])\s*|\s+\d+$", re.IGNORECASE)
+"""A number before a title, as a heading or a contents list writes it ("Chapter 1:", "Chapter One.",
+"1.", "IV)"), and a page number after it."""
+_CHAPTER_WORD = re.compile(r"^chapter\s+", re.IGNORECASE)
 LISTED_LEAST = 3
 """How many of the book's chapter titles a page must list to be its contents."""
 
@@ -99,8 +108,13 @@ def lists_the_chapters(paragraphs: Sequence[str], titles: Sequence[str]) -> bool
     """Whether a page is the book's contents under any title ("In This Book"): at least
     ``LISTED_LEAST`` of its paragraphs, and most of them, are other chapters' titles, numbered or not."""
     known = {_unnumbered(title) for title in titles} - {""}
-    listed = sum(_unnumbered(paragraph) in known for paragraph in paragraphs)
-    return listed >= LISTED_LEAST and listed * 2 > len(paragraphs)
+    entries = [paragraph for paragraph in paragraphs if not _number_alone(paragraph)]  # "1" over its title
+    listed = sum(_unnumbered(entry) in known for entry in entries)
+    return listed >= LISTED_LEAST and listed * 2 > len(entries)
+
+
+def _number_alone(paragraph: str) -> bool:
+    return number_value(_CHAPTER_WORD.sub("", paragraph.strip()).rstrip(".:)")) is not None
 
 
 def _unnumbered(title: str) -> str:

@@ -19,7 +19,7 @@ from bedside_ingest.text import clean, is_note, word_count
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,3}\s+(?P<title>\S.*)$")
 _GROUPING = re.compile(r"^\s*(part|book)\b", re.IGNORECASE)
-_CONTENTS = re.compile(r"^(table of )?contents\.?$", re.IGNORECASE)
+_CONTENTS = re.compile(r"^(table of )?contents[.:]?$", re.IGNORECASE)
 _BY = re.compile(r"^by\s+(?P<author>.+)$", re.IGNORECASE)
 MAX_TITLE_WORDS = 10
 CONTENTS_RUN = 3
@@ -140,15 +140,18 @@ def _whole(path: Path, lines: list[tuple[int, str]], title: str, author: str) ->
 
 
 def _front_matter(path: Path, front: list[tuple[int, str]]) -> tuple[str, str, list[tuple[int, str]]]:
-    """The title, the author and whatever prose stands before the first heading; none where a list of
-    contents stands there: what comes before it is a title page or a blurb, and the list is no prose."""
+    """The title, the author and whatever prose stands before the first heading. Where a list of
+    contents stands there, what comes before it is a title page or a blurb, and no prose: only what
+    follows the list (a prologue without a heading of its own) is kept."""
     title, author = "", ""
     rest: list[tuple[int, str]] = []
-    listed = False
+    listing = False
     for number, line in front:
         text = clean(line)
-        listed = listed or _CONTENTS.match(text) is not None
-        if not text or listed:
+        if _CONTENTS.match(text):
+            rest, listing = [(n, "") for n, _ in rest], True
+        listing = listing and (not text or _CONTENTS.match(text) is not None or _reads_as_title(text))
+        if not text or listing:
             rest.append((number, ""))
         elif not title and word_count(text) <= MAX_TITLE_WORDS and not _prose(rest):
             title = text.strip("#").strip()
@@ -156,7 +159,7 @@ def _front_matter(path: Path, front: list[tuple[int, str]]) -> tuple[str, str, l
             author = by.group("author").strip()
         else:
             rest.append((number, line))
-    return title or path.stem.replace("_", " ").title(), author, rest if _prose(rest) and not listed else []
+    return title or path.stem.replace("_", " ").title(), author, rest if _prose(rest) else []
 
 
 def _prose(lines: list[tuple[int, str]]) -> bool:
