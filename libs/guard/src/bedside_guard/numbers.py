@@ -32,6 +32,24 @@ TENS = {
 }
 _WORD_VALUES = {**ONES, **TEENS, **TENS, "a": 1}
 
+ORDINALS = {
+    "first": "one",
+    "second": "two",
+    "third": "three",
+    "fourth": "four",
+    "fifth": "five",
+    "sixth": "six",
+    "seventh": "seven",
+    "eighth": "eight",
+    "ninth": "nine",
+    "tenth": "ten",
+    "eleventh": "eleven",
+    "twelfth": "twelve",
+    **{f"{teen}th": teen for teen in TEENS if teen.endswith("teen")},
+    **{f"{tens[:-1]}ieth": tens for tens in TENS},
+}
+"""The ordinal words up to "ninetieth", each with the number it says ("third": "three")."""
+
 
 def one_of(words: Iterable[str]) -> str:
     """A regex alternative of ``words``, longest first, so "seventeen" is not taken for "seven"."""

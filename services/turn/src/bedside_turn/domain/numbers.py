@@ -6,7 +6,7 @@ words is read whole, up to 999, or not at all.
 
 import re
 
-from bedside_guard.numbers import IN_WORDS, ONES, TEENS, TENS, one_of, value_in_words
+from bedside_guard.numbers import IN_WORDS, ONES, ORDINALS, TENS, one_of, value_in_words
 
 _LOOSE = {"a couple of": 2, "a couple": 2, "a few": 3, "another": 1, "an": 1, "a": 1}
 """Said for a number without being one ("back a few minutes", "an hour")."""
@@ -29,26 +29,10 @@ def number_of(said: str) -> float:
     return float(value)
 
 
-_ORDINALS = {
-    "first": "one",
-    "second": "two",
-    "third": "three",
-    "fourth": "four",
-    "fifth": "five",
-    "sixth": "six",
-    "seventh": "seven",
-    "eighth": "eight",
-    "ninth": "nine",
-    "tenth": "ten",
-    "eleventh": "eleven",
-    "twelfth": "twelve",
-    **{f"{teen}th": teen for teen in TEENS if teen.endswith("teen")},
-    **{f"{tens[:-1]}ieth": tens for tens in TENS},
-}
-ORDINAL_WORDS = tuple(_ORDINALS)
+ORDINAL_WORDS = tuple(ORDINALS)
 """The ordinal words in order from "first"."""
 _ORDINAL_CHAPTER = re.compile(
-    rf"(?:\bthe |^)(?:((?:{one_of(TENS)})[\s-]))?({one_of(_ORDINALS)})"
+    rf"(?:\bthe |^)(?:((?:{one_of(TENS)})[\s-]))?({one_of(ORDINALS)})"
     r" chapter\b|(?:\bthe |^)(\d+)(?:st|nd|rd|th) chapter\b"
 )
 
@@ -61,7 +45,7 @@ def ordinal_chapters_as_numbers(text: str) -> str:
         tens, ordinal, digits = said.groups()
         if digits:
             return f"chapter {digits}"
-        return f"chapter {tens.strip(' -') + ' ' if tens else ''}{_ORDINALS[ordinal]}"
+        return f"chapter {tens.strip(' -') + ' ' if tens else ''}{ORDINALS[ordinal]}"
 
     return _ORDINAL_CHAPTER.sub(as_number, text)
 
