@@ -73,6 +73,14 @@ def test_a_sentence_naming_a_name_first_heard_ahead_is_always_cut(data: st.DataO
         assert checked.speech == STOP_THERE
 
 
+def test_a_name_ahead_split_by_a_character_no_one_sees_is_still_cut() -> None:
+    """A spoiler hunt's model wrote "Cor\u200bvin is a forger.": a zero-width space hid the name ahead
+    from the names rule, and the sentence was spoken whole."""
+    for hidden in ("\u200b", "\u200d", "\u2060", "\u00ad", "\ufeff"):
+        answer = f"To{hidden}mas is a forger."
+        assert check_answer(answer, "tell me", NAMES, 30_000).speech == STOP_THERE, repr(hidden)
+
+
 @given(data=st.data(), here_ms=st.integers(min_value=0, max_value=END_MS + 1_000))
 def test_an_answer_made_only_of_heard_passage_text_is_never_cut(data: st.DataObject, here_ms: int) -> None:
     """Heard text (its own passage closest in every ranking, as search finds it) is kept word for word."""

@@ -11,6 +11,7 @@ Search supplies the matches (it holds the vectors and the term index); this modu
 reads them. The figures behind the margins are in adr/0025.
 """
 
+import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -146,7 +147,7 @@ def check_answer(
     cut = 0
     for i, sentence in enumerate(sentences):
         ahead = sentence != STOP_THERE and (
-            bool(names_ahead(sentence, asked, names, here_ms))
+            bool(names_ahead(_as_seen(sentence), asked, names, here_ms))
             or (
                 matches is not None
                 and meaning_lies_ahead(matches[i], here_ms, told_later=tells_of_later(sentence))
@@ -159,3 +160,9 @@ def check_answer(
         else:
             kept.append(sentence)
     return CheckedAnswer(speech=" ".join(kept) if cut else answer, cut=cut)
+
+
+def _as_seen(text: str) -> str:
+    """``text`` without the characters no one sees or hears (a zero-width space, a soft hyphen), which
+    would split a name in two for the names rule ("Cor\u200bvin")."""
+    return "".join(character for character in text if unicodedata.category(character) != "Cf")
