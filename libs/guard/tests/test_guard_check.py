@@ -73,6 +73,26 @@ def test_a_sentence_naming_a_name_first_heard_ahead_is_always_cut(data: st.DataO
         assert checked.speech == STOP_THERE
 
 
+TITLES = {90_000: "The Ginger Cat", 120_000: "Years Later"}
+"""Chapters' own titles by where each chapter starts."""
+
+
+def test_a_chapter_title_ahead_is_cut_where_it_is_named_as_a_title() -> None:
+    """A spoiler hunt's model said "The next chapter is called The Lamplighter.", a title ahead, as a
+    model may know one of a famous book from elsewhere; the same words as words of a sentence are
+    left to the other rules."""
+
+    def checked(answer: str, here_ms: int, question: str = "tell me") -> str:
+        return check_answer(answer, question, NAMES, here_ms, titles=TITLES).speech
+
+    assert checked('The next chapter is "The Ginger Cat".', 60_000) == STOP_THERE
+    assert checked("The next chapter is \u201cThe Ginger Cat\u201d.", 60_000) == STOP_THERE
+    assert checked("Soon comes a chapter called Years Later.", 60_000) == STOP_THERE
+    assert checked("Years later the dog barked.", 60_000) == "Years later the dog barked."
+    assert checked('The next chapter is "The Ginger Cat".', 90_001) == 'The next chapter is "The Ginger Cat".'
+    assert checked('Is "The Ginger Cat" next?', 60_000, question="is the ginger cat next?") != STOP_THERE
+
+
 def test_a_name_ahead_split_by_a_character_no_one_sees_is_still_cut() -> None:
     """A spoiler hunt's model wrote "Cor\u200bvin is a forger.": a zero-width space hid the name ahead
     from the names rule, and the sentence was spoken whole."""

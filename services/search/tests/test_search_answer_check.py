@@ -69,6 +69,15 @@ def test_a_spoiler_in_other_words_is_cut_before_it_happens_and_kept_after(
     assert check(spoiler, 0, from_model=False).cut == 0  # plain code's own words: the names rule only
 
 
+def test_a_chapter_title_ahead_is_cut_until_the_chapter_begins(check: Checker) -> None:
+    """A spoiler hunt's model said "The next chapter is called The Lamplighter.", a title ahead it
+    could know of a famous book from elsewhere, and it was spoken whole."""
+    said = "The next chapter is called The Clockwork Heron."
+    assert check(said, 0) == CheckedAnswer(speech=STOP_THERE, cut=1)
+    assert check(said, 0, from_model=False).cut == 1
+    assert check(said, 180_001, from_model=False).cut == 0  # the chapter has begun: its title is heard
+
+
 def heard_sentences(here_ms: int) -> list[str]:
     return [cue.text for p in PASSAGES for cue in p.cues if not ahead_of(cue.end_ms - 1, here_ms)]
 

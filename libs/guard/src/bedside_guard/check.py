@@ -11,9 +11,10 @@ Search supplies the matches (it holds the vectors and the term index); this modu
 reads them. The figures behind the margins are in adr/0025.
 """
 
+import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -21,6 +22,7 @@ from bedside_guard.later import tells_of_later
 from bedside_guard.line import ahead_of, heard_once_past
 from bedside_guard.names import BookNames, heard_word, words_of, written_with_capital
 from bedside_guard.prose import sentences_of
+from bedside_guard.words import FUNCTION_WORDS
 
 STOP_THERE = "I'll stop there, that's further on than you've got."
 """What stands in for every sentence cut from an answer: it says nothing of what was cut."""
@@ -131,13 +133,16 @@ def check_answer(
     names: BookNames,
     here_ms: int,
     matches: Sequence[SentenceMatches] | None = None,
+    *,
+    titles: Mapping[int, str] | None = None,
 ) -> CheckedAnswer:
     """``answer`` with every sentence cut that names something first heard ahead or means it.
 
     ``matches`` holds search's matches for each of ``sentences_of(answer)`` in order; without
-    them only the names rule runs. Names the listener said in ``question`` are theirs to hear
-    back ("Ginger hasn't come up yet"). ``STOP_THERE`` is never cut. The cut sentences give way
-    to one ``STOP_THERE``, where the first of them stood.
+    them only the names rule runs. ``titles``: the chapters' own titles by where each starts, a
+    title ahead named as one is cut (``names_a_title_ahead``). Names the listener said in
+    ``question`` are theirs to hear back ("Ginger hasn't come up yet"). ``STOP_THERE`` is never
+    cut. The cut sentences give way to one ``STOP_THERE``, where the first of them stood.
     """
     sentences = sentences_of(answer)
     if matches is not None and len(matches) != len(sentences):
@@ -148,6 +153,7 @@ def check_answer(
     for i, sentence in enumerate(sentences):
         ahead = sentence != STOP_THERE and (
             bool(names_ahead(_as_seen(sentence), asked, names, here_ms))
+            or names_a_title_ahead(_as_seen(sentence), titles or {}, here_ms, asked)
             or (
                 matches is not None
                 and meaning_lies_ahead(matches[i], here_ms, told_later=tells_of_later(sentence))
@@ -160,6 +166,23 @@ def check_answer(
         else:
             kept.append(sentence)
     return CheckedAnswer(speech=" ".join(kept) if cut else answer, cut=cut)
+
+
+def names_a_title_ahead(sentence: str, titles: Mapping[int, str], here_ms: int, asked: set[str]) -> bool:
+    """Whether ``sentence`` names a chapter title ahead as a title: in quotation marks, or after
+    "called", "titled" or "chapter" ("the chapter called Poor Ginger"). A model may know the titles
+    of a famous book from elsewhere; the same words as words of a sentence ("years later") are left
+    to the other rules, and a title the listener said is theirs."""
+    for start_ms, title in titles.items():
+        said = [word for word in words_of(title) if word not in FUNCTION_WORDS]
+        if not said or not ahead_of(start_ms, here_ms) or set(said) <= asked:
+            continue
+        words = r"\s+".join(re.escape(word) for word in title.split())
+        quoted = rf"[\"\u201c\u2018']\s*{words}\s*[\"\u201d\u2019']"
+        named = rf"{quoted}|\b(?:called|titled|entitled|named|chapter)\s+{words}\b"
+        if re.search(named, sentence, re.IGNORECASE):
+            return True
+    return False
 
 
 def _as_seen(text: str) -> str:

@@ -328,7 +328,9 @@ class SearchEngine:
         """An answer with what names or means the unheard cut (the guard's rule, on this book)."""
         book = self.book(request.book)
         if not request.from_model:
-            return check_answer(request.answer, request.question, book.names, request.here_ms)
+            return check_answer(
+                request.answer, request.question, book.names, request.here_ms, titles=book.own_titles
+            )
         holding = book.holding(request.here_ms)
         heard = heard_text(holding, request.here_ms) if holding is not None else ""
         unheard = unheard_text(holding, request.here_ms) if holding is not None else ""
@@ -337,7 +339,9 @@ class SearchEngine:
             await self._matches(book, sentence, request.here_ms, parts)
             for sentence in sentences_of(request.answer)
         ]
-        return check_answer(request.answer, request.question, book.names, request.here_ms, matches)
+        return check_answer(
+            request.answer, request.question, book.names, request.here_ms, matches, titles=book.own_titles
+        )
 
     def _embedded(self, words: str) -> npt.NDArray[np.float32] | None:
         return self.embedder.embed_query(words) if words else None

@@ -16,6 +16,7 @@ from bedside_guard import (
     book_names,
     heard_text,
     named_words,
+    own_title,
     without_headings,
     written_with_capital,
 )
@@ -57,6 +58,9 @@ class ServedBook:
     wordless: tuple[Passage, ...] = field(init=False, repr=False, compare=False)
     """The chapters with no passages (not transcribed yet, or nothing heard in them), one wordless
     passage each (resolve only)."""
+    own_titles: dict[int, str] = field(init=False, repr=False, compare=False)
+    """Each chapter's own title ("The Fire" of "CHAPTER III. The Fire") by where it starts: the
+    titles the answer check cuts before their chapters begin."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {p.id: p for p in self.passages})
@@ -69,6 +73,8 @@ class ServedBook:
         }
         object.__setattr__(self, "_distances", distances)
         object.__setattr__(self, "wordless", wordless_passages(self.info))
+        titles = {c.start_ms: own_title(c.n, c.title) for c in self.info.chapters}
+        object.__setattr__(self, "own_titles", {start: title for start, title in titles.items() if title})
         # A chapter without words counts its title as heard at its start too, where the page names it.
         cover = f"{self.info.title} {self.info.author}"
         object.__setattr__(self, "names", book_names((*self.passages, *self.wordless), cover))
