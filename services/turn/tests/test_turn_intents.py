@@ -584,6 +584,13 @@ from bedside_turn.domain.recap import RecapAsked
         ("rewind, i dozed off", Jump(offset_ms=-30_000)),
         ("have i got a sleep timer on", intents.TimerAsked()),
         ("go back and tell me what i've missed", RecapAsked(RecapArgs(span="since_asleep"))),
+        # a bedtime session, as the recogniser wrote it: a word heard wrong took the timer for a move
+        ("Stop at the end on Chapter 3", intents.SleepTimer(after="chapter_end", chapter=3)),
+        ("stop at the end on the chapter", intents.SleepTimer(after="chapter_end")),
+        ("Cancelled the timer.", intents.CancelSleepTimer()),
+        ("stop at fifteen minutes", intents.SleepTimer(after=15)),
+        ("the last ten minutes", RecapAsked(RecapArgs(span="last_minutes", minutes=10))),
+        ("the last minute", RecapAsked(RecapArgs(span="last_minutes", minutes=1))),
         ("rewind and tell me what i missed", RecapAsked(RecapArgs(span="since_asleep"))),
         ("go back to where the storm started", FindPlace("the storm started", direction="back")),
         ("go back to where they started tonight", FindPlace("they started tonight", direction="back")),

@@ -1587,11 +1587,15 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bwhys\b", "why is"),
         (r"\b(fell|fall|falling|was|were|been|am) a sleep\b", r"\1 asleep"),
         (r"\bto night(?=(?: please)?[?.!]*$)", "tonight"),
+        (r"\bthe end on\b", "the end of"),
+        (r"^cancell?ed\b", "cancel"),
+        (r"^(stop|sleep|pause) at (?=\S+(?: \S+)? (?:minutes?|hours?)$)", r"\1 in "),
     )
 )
 """Shorthand typed on the page, as it would be said: "ch 5", "back 30s", "fwd 2m", "prev", "thx"; a
 number a recogniser wrote as the word it sounds like ("sleep in to minutes", "go to chapter to"); and
-a word it wrote as two ("where did I fall a sleep", "where did I start to night")."""
+a word it wrote as two ("where did I fall a sleep", "where did I start to night") or as one near it
+("stop at the end on chapter 3", "cancelled the timer", "stop at fifteen minutes")."""
 _UNIT_LEFT_UNSAID = re.compile(
     rf"\b{_NUMBER_SAID}\s+(?P<unit>hour|minute|min)s?\s+(?:and\s+)?{_BARE_NUMBER_SAID}\b"
     r"(?!\s*(?:seconds?|secs?|minutes?|mins?|hours?|:|%|percent|more)\b)"

@@ -150,6 +150,8 @@ _TAKEN_BACK_THERE = re.compile(
     r"|\bgo back there(?: please)?[.?!]*$"
 )
 """A moment described, and then "take me back there": dozing is why, the moment is where to go."""
+_SPAN_ALONE = re.compile(r"^(?:the |in the )?(?:last|past) (?:\S+ ){0,2}(?:minutes?|hours?)(?: please)?$")
+"""A stretch said alone, as the answer to "what happened?" is ("the last ten minutes"): that stretch told."""
 _ASKS = re.compile(
     r"\bwhat(?:'s|s| has| have| had)? (?:happen\w*|went on|gone on|was going on|been going on)\b"
     r"|\brecap\b|\bsumm?ar(?:ise|ize|y)\b|\bsum up\b|\bremind me (?:of )?what\b|\btell me (?:what|about)\b"
@@ -188,7 +190,9 @@ def read_recap(
     back to the last chapter") it is a place to go to, not a recap, and so it is said alone
     ("previous chapter": ``intents`` reads that first).
     """
-    asks = bool(_ASKS.search(text) or _CATCH_UP.search(text) or _ASLEEP.search(text))
+    asks = bool(
+        _ASKS.search(text) or _CATCH_UP.search(text) or _ASLEEP.search(text) or _SPAN_ALONE.match(text)
+    )
     if asks and (span := _named_span(text, number_of, amount_ms)) is not None:
         return RecapAsked(span)
     if _LAST_CHAPTER.search(text) and not _MOVES.search(text):
