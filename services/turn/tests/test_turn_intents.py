@@ -563,7 +563,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("take me to where the sleep timer paused it", intents.Earlier(timer_paused=True)),
         ("where did it stop?", intents.Earlier(timer_paused=True, show_only=True)),
         ("where did the book pause", intents.Earlier(timer_paused=True, show_only=True)),
-        ("how long was I asleep?", intents.Earlier(fell_asleep=True, show_only=True)),
+        ("how long was I asleep?", intents.Earlier(fell_asleep=True, show_only=True, how_long=True)),
         # "where I started tonight" was searched for in the book: it is where this sitting began
         ("take me back to where I started tonight", intents.Earlier(sitting_began=True)),
         ("back to where we started tonight", intents.Earlier(sitting_began=True)),
@@ -594,7 +594,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("rewind and tell me what i missed", RecapAsked(RecapArgs(span="since_asleep"))),
         ("go back to where the storm started", FindPlace("the storm started", direction="back")),
         ("go back to where they started tonight", FindPlace("they started tonight", direction="back")),
-        ("how long did i sleep", intents.Earlier(fell_asleep=True, show_only=True)),
+        ("how long did i sleep", intents.Earlier(fell_asleep=True, show_only=True, how_long=True)),
         # a review: a moment of the story said with the same words is still searched for
         ("go back to where it stopped raining", FindPlace("it stopped raining", direction="back")),
         ("take me to where the story went off the rails", FindPlace("the story went off the rails")),

@@ -1330,6 +1330,20 @@ async def test_where_i_fell_asleep_with_no_sleep_timer_pause_shows_where_this_si
     assert reply.speech == speech.NO_ASLEEP  # tonight began here: nothing earlier to show
 
 
+async def test_how_long_they_slept_tells_how_much_of_the_book_played_on_beside_the_place(rig: Rig) -> None:
+    """A bedtime session: "how long was I asleep?" showed only where they dozed off."""
+    listener = rig.listener_at(HERE)
+    key = (listener, BOOK_ID)
+    dozed = HistoryEntry(seq=6, kind="reported", position_ms=HERE - 120_000, chapter=1, placed=True)
+    rig.player.history[key] = [dozed]
+    rig.player.asleep[key] = Asleep(paused_at_ms=HERE, asleep_at_ms=HERE - 120_000, seq=7, device="phone")
+    where = await rig.ask(listener, "where did I fall asleep?")
+    reply = await rig.ask(listener, "how long was I asleep?")
+    assert reply.speech == f"{speech.slept_through(120_000)} {where.speech}"
+    assert "the book played on for about 2 minutes after you dozed off" in reply.speech
+    assert (reply.outcome, position(rig, listener)) == ("listed", HERE)
+
+
 async def test_where_i_started_tonight_is_where_this_sitting_began(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     began = HistoryEntry(seq=6, kind="reported", position_ms=30_000, chapter=1, placed=True)

@@ -365,6 +365,8 @@ async def _asked_earlier(tools: ToolBox, asked: intents.Earlier) -> str:
     time's listening began, shown and never moved to, as all the history tells (asked the next
     evening, it is this evening's start)."""
     said = await _earlier(tools, earlier_args(asked), _no_such_place(asked))
+    if asked.how_long and said != speech.NO_ASLEEP and (asleep := await tools.asleep()) is not None:
+        return f"{speech.slept_through(asleep.paused_at_ms - asleep.asleep_at_ms)} {said}"
     if not asked.fell_asleep or said != speech.NO_ASLEEP:
         return said
     record = await tools.run("offer_positions", {"sitting_began": True, "show_only": True})

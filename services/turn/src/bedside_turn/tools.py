@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bedside_contracts.player import (
+    Asleep,
     CommandRequest,
     CommandResult,
     LocateRequest,
@@ -233,6 +234,10 @@ class ToolBox:
         self.recalled = list(recalled.places)
         return shown_lines(recalled.places, whole=True)
 
+    async def asleep(self) -> Asleep | None:
+        """The newest time the sleep timer paused the book, from the player's state."""
+        return (await self.backends.state(StateRequest(listener=self.listener, book=self.book))).asleep
+
     async def recap(self, args: RecapArgs) -> tuple[list[str], list[PlaceRef], bool]:
         """The heard passages of the stretch asked for (``recap.choose_span``), as the model reads them.
 
@@ -243,9 +248,7 @@ class ToolBox:
         chapters = book.chapters if book is not None else []
         pending = book.transcript.pending if book is not None and book.transcript is not None else []
         silent = book.silent_chapters if book is not None else []
-        asleep = None
-        if args.span in ("since_asleep", "before_asleep", "last_time"):
-            asleep = (await self.backends.state(StateRequest(listener=self.listener, book=self.book))).asleep
+        asleep = await self.asleep() if args.span in ("since_asleep", "before_asleep", "last_time") else None
         left_off = None
         if args.span == "last_time":
             lookup = LocateRequest(listener=self.listener, book=self.book, left_off=True, limit=1)

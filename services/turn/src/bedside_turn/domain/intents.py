@@ -185,6 +185,8 @@ class Earlier:
     show_only: bool = False
     """Asked as a question ("where was I...?", "when did I last...?"): a question never moves
     the book, so the place goes on the screen to press."""
+    how_long: bool = False
+    """With ``fell_asleep``: "how long was I asleep?", how much of the book played on after it."""
 
 
 @dataclass(frozen=True)
@@ -733,7 +735,8 @@ _HOW_LONG_ASLEEP = re.compile(
     r"^how long (?:(?:was i|have i been|had i been|i was) (?:asleep|sleeping|dozing|out)"
     r"|did i (?:sleep|doze|nap)|i slept)(?: for)?(?: last night| tonight)?$"
 )
-"""How long they slept, which Bedside knows only as where they fell asleep: that place is told."""
+"""How long they slept, which Bedside knows only as where they fell asleep and how much of the book
+played on after it, until the sleep timer paused it: those are told."""
 _WHAT_PLAYS = r"(?:it|the book|the story|the audio|the audiobook|playback|the recording|the (?:sleep )?timer)"
 _TIMER_PAUSED_END = r"(?: it| the book)?(?: last night| earlier| before)?(?: please)?$"
 """Nothing after the stop but filler: "where it stopped raining" is a moment of the story."""
@@ -2592,7 +2595,9 @@ def read_earlier(text: str) -> Earlier | EarlierAgain | None:
         return Earlier(device=next(named for named in device.groups() if named), show_only=asking)
     if _BEFORE_SKIP.search(text):
         return Earlier(before_skip_ahead=True, show_only=asking)
-    if _FELL_ASLEEP.search(text) or _HOW_LONG_ASLEEP.match(text):
+    if _HOW_LONG_ASLEEP.match(text):
+        return Earlier(fell_asleep=True, show_only=True, how_long=True)
+    if _FELL_ASLEEP.search(text):
         return Earlier(fell_asleep=True, show_only=asking)
     if _TIMER_PAUSED.search(text):
         return Earlier(timer_paused=True, show_only=asking)

@@ -502,6 +502,15 @@ def one_row_behind(row: Candidate) -> OwnWords:
     return OwnWords(f"That's at {clock_in_chapter(row.start_ms, row.chapter)}. {ONE_ROW}")
 
 
+def slept_through(played_ms: int) -> OwnWords:
+    """How long they slept, as far as Bedside can tell: the book played on from where they dozed off
+    until the sleep timer paused it (they may have slept on long after)."""
+    return OwnWords(
+        f"I can't tell how long you slept, but the book played on for {said_length(played_ms)} after you"
+        " dozed off, until the sleep timer paused it."
+    )
+
+
 def asleep_unknown(began: Candidate) -> OwnWords:
     """No sleep timer paused the book: where this time's listening began, on the screen to press."""
     return OwnWords(
