@@ -1,5 +1,6 @@
 """The answer check as properties: what names or means the unheard is cut, heard text is kept."""
 
+import pytest
 from bedside_guard import (
     STOP_THERE,
     Match,
@@ -73,30 +74,53 @@ def test_a_sentence_naming_a_name_first_heard_ahead_is_always_cut(data: st.DataO
         assert checked.speech == STOP_THERE
 
 
-TITLES = {90_000: "The Ginger Cat", 120_000: "Years Later"}
-"""Chapters' own titles by where each chapter starts."""
+TITLES = {60_000: "Ada", 90_000: "The Lamplighter", 120_000: "Who Took It?", 150_000: "Ginger\u2019s Harbour"}
+"""Chapters' own titles by where each chapter starts (the book's passages end at 120 s)."""
 
 
-def test_a_chapter_title_ahead_is_cut_where_it_is_named_as_a_title() -> None:
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The next chapter is called The Lamplighter.",
+        'It is called "The Lamplighter."',
+        "It is called \u201cThe Lamplighter,\u201d I think.",
+        "Next comes *The Lamplighter*.",
+        "The next chapter is The Lamplighter.",
+        "Chapter 9: The Lamplighter.",
+        "Soon comes a chapter called Who Took It? It is good.",
+        "Then comes Ginger's Harbour.",
+    ],
+)
+def test_a_chapter_title_ahead_with_a_word_not_heard_is_cut_however_it_is_written(answer: str) -> None:
     """A spoiler hunt's model said "The next chapter is called The Lamplighter.", a title ahead, as a
-    model may know one of a famous book from elsewhere; the same words as words of a sentence are
-    left to the other rules."""
+    model may know one of a famous book from elsewhere, and it was spoken whole."""
+    checked = check_answer(answer, "tell me", NAMES, 30_000, titles=TITLES)
+    assert checked.speech.startswith(STOP_THERE), checked.speech
 
-    def checked(answer: str, here_ms: int, question: str = "tell me") -> str:
-        return check_answer(answer, question, NAMES, here_ms, titles=TITLES).speech
 
-    assert checked('The next chapter is "The Ginger Cat".', 60_000) == STOP_THERE
-    assert checked("The next chapter is \u201cThe Ginger Cat\u201d.", 60_000) == STOP_THERE
-    assert checked("Soon comes a chapter called Years Later.", 60_000) == STOP_THERE
-    assert checked("Years later the dog barked.", 60_000) == "Years later the dog barked."
-    assert checked('The next chapter is "The Ginger Cat".', 90_001) == 'The next chapter is "The Ginger Cat".'
-    assert checked('Is "The Ginger Cat" next?', 60_000, question="is the ginger cat next?") != STOP_THERE
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Ada walked to the harbour with her dog.",  # "Ada", a title ahead, is heard: a word like any other
+        "The dog barked by the wall.",
+    ],
+)
+def test_a_chapter_title_ahead_whose_words_are_all_heard_is_left_to_the_other_rules(answer: str) -> None:
+    """(The second review) "a mare named Ginger", heard, was cut because a chapter ahead is titled
+    "Ginger"; so would every "a boy named Bran" in a book whose chapters are named for who tells them."""
+    assert check_answer(answer, "tell me", NAMES, 30_000, titles=TITLES).speech == answer
+
+
+def test_a_chapter_title_is_said_freely_once_its_chapter_has_begun_or_the_listener_said_it() -> None:
+    said = "The next chapter is called The Lamplighter."
+    assert check_answer(said, "tell me", NAMES, 90_001, titles=TITLES).speech == said
+    assert check_answer(said, "is the lamplighter next?", NAMES, 30_000, titles=TITLES).speech == said
 
 
 def test_a_name_ahead_split_by_a_character_no_one_sees_is_still_cut() -> None:
     """A spoiler hunt's model wrote "Cor\u200bvin is a forger.": a zero-width space hid the name ahead
     from the names rule, and the sentence was spoken whole."""
-    for hidden in ("\u200b", "\u200d", "\u2060", "\u00ad", "\ufeff"):
+    for hidden in ("\u200b", "\u200d", "\u2060", "\u00ad", "\ufeff", "\u034f", "\ufe0f", "\u3164"):
         answer = f"To{hidden}mas is a forger."
         assert check_answer(answer, "tell me", NAMES, 30_000).speech == STOP_THERE, repr(hidden)
 

@@ -12,7 +12,6 @@ reads them. The figures behind the margins are in adr/0025.
 """
 
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
@@ -139,8 +138,8 @@ def check_answer(
     """``answer`` with every sentence cut that names something first heard ahead or means it.
 
     ``matches`` holds search's matches for each of ``sentences_of(answer)`` in order; without
-    them only the names rule runs. ``titles``: the chapters' own titles by where each starts, a
-    title ahead named as one is cut (``names_a_title_ahead``). Names the listener said in
+    them only the names rule runs. ``titles``: the chapters' own titles by where each starts; one
+    ahead with a word not heard is cut (``names_a_title_ahead``). Names the listener said in
     ``question`` are theirs to hear back ("Ginger hasn't come up yet"). ``STOP_THERE`` is never
     cut. The cut sentences give way to one ``STOP_THERE``, where the first of them stood.
     """
@@ -153,7 +152,7 @@ def check_answer(
     for i, sentence in enumerate(sentences):
         ahead = sentence != STOP_THERE and (
             bool(names_ahead(_as_seen(sentence), asked, names, here_ms))
-            or names_a_title_ahead(_as_seen(sentence), titles or {}, here_ms, asked)
+            or names_a_title_ahead(_as_seen(sentence), titles or {}, here_ms, asked, names)
             or (
                 matches is not None
                 and meaning_lies_ahead(matches[i], here_ms, told_later=tells_of_later(sentence))
@@ -168,24 +167,38 @@ def check_answer(
     return CheckedAnswer(speech=" ".join(kept) if cut else answer, cut=cut)
 
 
-def names_a_title_ahead(sentence: str, titles: Mapping[int, str], here_ms: int, asked: set[str]) -> bool:
-    """Whether ``sentence`` names a chapter title ahead as a title: in quotation marks, or after
-    "called", "titled" or "chapter" ("the chapter called Poor Ginger"). A model may know the titles
-    of a famous book from elsewhere; the same words as words of a sentence ("years later") are left
-    to the other rules, and a title the listener said is theirs."""
+def names_a_title_ahead(
+    sentence: str, titles: Mapping[int, str], here_ms: int, asked: set[str], names: BookNames
+) -> bool:
+    """Whether ``sentence`` holds a chapter title ahead that has a word not heard yet, however it is
+    written ("called *The Lamplighter*", "Chapter 9: The Lamplighter."). A model may know the titles of
+    a famous book from elsewhere; heard text never holds such a word. A title whose words are all
+    heard ("Ginger", once a mare named Ginger is met) is words like any other, left to the other
+    rules, and a title the listener said is theirs."""
+    said = _title_words(sentence)
     for start_ms, title in titles.items():
-        said = [word for word in words_of(title) if word not in FUNCTION_WORDS]
-        if not said or not ahead_of(start_ms, here_ms) or set(said) <= asked:
+        words = _title_words(title)
+        unheard = {w for w in words.split() if w not in FUNCTION_WORDS and not heard_word(names, w, here_ms)}
+        if not unheard or not ahead_of(start_ms, here_ms) or unheard <= asked:
             continue
-        words = r"\s+".join(re.escape(word) for word in title.split())
-        quoted = rf"[\"\u201c\u2018']\s*{words}\s*[\"\u201d\u2019']"
-        named = rf"{quoted}|\b(?:called|titled|entitled|named|chapter)\s+{words}\b"
-        if re.search(named, sentence, re.IGNORECASE):
+        if re.search(rf"(?<![\w']){re.escape(words)}(?![\w'])", said):
             return True
     return False
 
 
+def _title_words(text: str) -> str:
+    """The words of ``text`` in lower case, one space apart: titles match however they are marked."""
+    return " ".join(re.findall(r"[^\W_]+(?:'[^\W_]+)*", text.casefold().replace("\u2019", "'")))
+
+
 def _as_seen(text: str) -> str:
-    """``text`` without the characters no one sees or hears (a zero-width space, a soft hyphen), which
-    would split a name in two for the names rule ("Cor\u200bvin")."""
-    return "".join(character for character in text if unicodedata.category(character) != "Cf")
+    """``text`` without the characters no one sees or hears (a zero-width space, a soft hyphen, a
+    variation selector: Unicode's default-ignorable ones), which would split a name in two for the
+    names rule ("Cor\u200bvin")."""
+    return _IGNORABLE.sub("", text)
+
+
+_IGNORABLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
