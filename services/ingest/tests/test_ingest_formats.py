@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from bedside_ingest.chunking import chapter_infos, chunk_book
 from bedside_ingest.errors import BadInput
+from bedside_ingest.matter import lists_the_chapters
 from bedside_ingest.reader import read_book
 from bedside_testing import corpus_file
 from ebooklib import epub
@@ -627,6 +628,39 @@ def test_plain_texts_prose_after_its_list_of_contents_is_kept(tmp_path: Path, co
     assert "The bell rang under the water" in opening, opening
     assert "Ysolde" not in opening
     assert "Marsh Path" not in opening
+
+
+@pytest.mark.parametrize("entry", ["    {title}", "{n}. {title}", "{title} ....... {page}"])
+def test_plain_texts_prologue_wrapped_over_lines_is_kept_whole_after_any_list(
+    tmp_path: Path, entry: str
+) -> None:
+    """(The second review) a prologue's lines without a full stop were taken for more of the list, and
+    a list numbered or with dot leaders was kept as the opening."""
+    titles = ["The Ferry", "The House", "The Marsh Path"]
+    listed = "\n".join(entry.format(n=n, title=title, page=n * 7) for n, title in enumerate(titles, 1))
+    body = "\n\n".join(
+        f"CHAPTER {n}\n\n{title.upper()}\n\nNell walked on." for n, title in enumerate(titles, 1)
+    )
+    wrapped = "The bell rang under the water on the night\nthe ferry sank and nobody heard it\nbut the girl."
+    prologue = f"PROLOGUE\n\n{wrapped}"
+    text = f"The Salt Road\n\nCONTENTS\n\n{listed}\n\n{prologue}\n\n{body}\n"
+    book = read_book(write(tmp_path, "salt.txt", text))
+    opening = " ".join(u.text for u in book.chapters[0].units)
+    assert "The bell rang under the water on the night the ferry sank" in opening, opening
+    assert "Marsh" not in opening
+
+
+def test_a_page_of_dialogue_naming_chapters_titled_by_name_is_no_list_of_contents() -> None:
+    """(The second review) "Arya, come here." was read as the chapter "Arya" listed."""
+    said = [
+        "\u201cJon!\u201d she called.",
+        "Arya, come here.",
+        "Sansa! Where are you?",
+        "Bran, no.",
+        "They ran on.",
+    ]
+    assert not lists_the_chapters(said, ["Jon", "Arya", "Sansa", "Bran"])
+    assert lists_the_chapters(["Jon", "Arya", "Sansa 12", "Bran"], ["Jon", "Arya", "Sansa", "Bran"])
 
 
 def test_plain_text_of_black_beauty_reads_like_its_json_book(tmp_path: Path) -> None:

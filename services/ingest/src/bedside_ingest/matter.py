@@ -100,6 +100,7 @@ _NUMBERED = re.compile(r"^(?:chapter\s+[\w-]+\b[.:)]?|(?:\d+|[ivxlc]+)[.:)])\s*|
 """A number before a title, as a heading or a contents list writes it ("Chapter 1:", "Chapter One.",
 "1.", "IV)"), and a page number after it."""
 _CHAPTER_WORD = re.compile(r"^chapter\s+", re.IGNORECASE)
+_DOT_LEADERS = re.compile(r"\s*(?:\.\s*){2,}\d*$")
 LISTED_LEAST = 3
 """How many of the book's chapter titles a page must list to be its contents."""
 
@@ -118,7 +119,10 @@ def _number_alone(paragraph: str) -> bool:
 
 
 def _unnumbered(title: str) -> str:
-    return _plain(_NUMBERED.sub("", title.strip()))
+    """A title or a contents entry whole, in lower case, without its number, page or dot leaders: "Arya,
+    come here." is no entry "Arya"."""
+    said = _NUMBERED.sub("", " ".join(title.casefold().replace("\u2019", "'").split()))
+    return _DOT_LEADERS.sub("", said).strip(" .:;,!?-")
 
 
 def around_the_story(title: str, book_title: str, author: str) -> bool:

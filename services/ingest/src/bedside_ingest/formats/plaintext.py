@@ -150,7 +150,7 @@ def _front_matter(path: Path, front: list[tuple[int, str]]) -> tuple[str, str, l
         text = clean(line)
         if _CONTENTS.match(text):
             rest, listing = [(n, "") for n, _ in rest], True
-        listing = listing and (not text or _CONTENTS.match(text) is not None or _reads_as_title(text))
+        listing = listing and (not text or _CONTENTS.match(text) is not None or _listed_entry(text))
         if not text or listing:
             rest.append((number, ""))
         elif not title and word_count(text) <= MAX_TITLE_WORDS and not _prose(rest):
@@ -160,6 +160,18 @@ def _front_matter(path: Path, front: list[tuple[int, str]]) -> tuple[str, str, l
         else:
             rest.append((number, line))
     return title or path.stem.replace("_", " ").title(), author, rest if _prose(rest) else []
+
+
+_ENTRY_MARKS = re.compile(r"^(?:\d+|[ivxlc]+)[.)]\s+|\s*(?:\.\s*){2,}\d*$|\s+\d+$", re.IGNORECASE)
+"""A contents entry's number before it and its page after it: "1. The Ferry", "The Ferry ..... 7"."""
+
+
+def _listed_entry(text: str) -> bool:
+    """A line of a list of contents: a short title in title case, numbered or with its page; a line of
+    prose wrapped without a full stop ("The bell rang under the water on the night") is none."""
+    entry = _ENTRY_MARKS.sub("", text).strip()
+    long_words = [word for word in entry.split() if len(word) > 3 and word[0].isalpha()]
+    return bool(entry) and word_count(entry) <= MAX_TITLE_WORDS and all(w[0].isupper() for w in long_words)
 
 
 def _prose(lines: list[tuple[int, str]]) -> bool:
