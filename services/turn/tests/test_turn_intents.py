@@ -589,6 +589,8 @@ from bedside_turn.domain.recap import RecapAsked
         ("stop at the end on the chapter", intents.SleepTimer(after="chapter_end")),
         ("Cancelled the timer.", intents.CancelSleepTimer()),
         ("stop at fifteen minutes", intents.SleepTimer(after=15)),
+        ("stop at fifteen minutes please", intents.SleepTimer(after=15)),
+        ("go to where day turns to night", FindPlace("day turns to night")),  # (the second review)
         ("the last ten minutes", RecapAsked(RecapArgs(span="last_minutes", minutes=10))),
         ("the last minute", RecapAsked(RecapArgs(span="last_minutes", minutes=1))),
         ("rewind and tell me what i missed", RecapAsked(RecapArgs(span="since_asleep"))),

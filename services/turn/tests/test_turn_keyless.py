@@ -1330,6 +1330,27 @@ async def test_where_i_fell_asleep_with_no_sleep_timer_pause_shows_where_this_si
     assert reply.speech == speech.NO_ASLEEP  # tonight began here: nothing earlier to show
 
 
+async def test_say_that_again_can_be_said_again_and_keeps_what_the_answer_was(
+    rig: Rig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(The second review) a second "sorry, what?" soon after a repeat, but more than 45 s after the
+    answer, moved the book back 30 s; a repeated "hasn't come up yet" was told as a plain answer."""
+    clock = [1_000_000]
+    monkeypatch.setattr("bedside_turn.service.wall_clock_ms", lambda: clock[0])
+    listener = rig.listener_at(HERE)
+    answer = await rig.ask(listener, "who is Tamsin?")
+    for _ in range(3):
+        clock[0] += 30_000
+        again = await rig.ask(listener, "I didn't catch that")
+        assert (again.speech, again.outcome) == (answer.speech, answer.outcome)
+    assert position(rig, listener) == HERE
+    clock[0] += 60_000
+    assert (await rig.ask(listener, "I didn't catch that")).outcome == "moved"  # the book's words, later
+    not_yet = await rig.ask(listener, "who is Zelda?")
+    again = await rig.ask(listener, "say that again")
+    assert (again.speech, again.outcome) == (not_yet.speech, "not_yet")
+
+
 async def test_how_long_they_slept_tells_how_much_of_the_book_played_on_beside_the_place(rig: Rig) -> None:
     """A bedtime session: "how long was I asleep?" showed only where they dozed off."""
     listener = rig.listener_at(HERE)

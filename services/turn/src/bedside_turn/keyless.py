@@ -394,7 +394,7 @@ async def _say_again(tools: ToolBox, utterance: str, earlier: list[Exchange]) ->
     afresh = asked_afresh(earlier[-1])
     if afresh is not None:
         return await _route(tools, utterance, afresh, earlier)
-    tools.turn.said_again = True
+    tools.turn.said_again = earlier[-1].outcome
     return earlier[-1].speech
 
 

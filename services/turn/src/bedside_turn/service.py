@@ -88,7 +88,8 @@ class TurnService:
                 earlier = await self._history(ask, here_ms, stored, backends)
         if length_alone is not None and asked_how_long(earlier, wall_clock_ms()):
             intent = length_alone
-        if again and answer_to_say_again(earlier, wall_clock_ms()) is not None:
+        repeated = answer_to_say_again(earlier, wall_clock_ms()) if again else None
+        if repeated is not None:
             intent = intents.SayAgain()
         said, mode, broke = await self._run(tools, ask.utterance, intent, earlier)
         let_down = broke or bool(backends.let_down_by)
@@ -116,7 +117,9 @@ class TurnService:
             preview=tools.preview,
         )
         with turn.step("record"):
-            await self._record(ask, turn, reply, here_ms, started, cut=cut, unsaid=unsaid, intent=intent)
+            await self._record(
+                ask, turn, reply, here_ms, started, cut=cut, unsaid=unsaid, intent=intent, repeated=repeated
+            )
             if noted is not None:  # sent at the turn's start: by now it has almost always landed
                 await asyncio.wait([noted], timeout=NOTE_WAIT_S)
         return reply
@@ -270,6 +273,7 @@ class TurnService:
         cut: int,
         unsaid: bool,
         intent: intents.Intent,
+        repeated: Exchange | None,
     ) -> None:
         exchange = Exchange(  # what a later model turn reads: never the listener's position (DESIGN rule 4)
             turn_id=turn.turn_id,
@@ -297,10 +301,12 @@ class TurnService:
             cut_sentences=cut,
             total_ms=round((time.perf_counter() - started) * 1000, 3),
         )
-        # a preview answers as if the listener were elsewhere: no later turn may read it as said; an
-        # answer said again is no new one, so "the second one" or "cancel that" still mean the first
-        unheld = reply.preview or isinstance(intent, intents.SayAgain)
-        kept = [] if unheld else [self.conversations.append(ask.listener, ask.book, exchange)]
+        if repeated is not None:  # the answer is given again now: what follows it still means it
+            exchange = repeated.model_copy(
+                update={"turn_id": turn.turn_id, "answered_at_ms": wall_clock_ms()}
+            )
+        # a preview answers as if the listener were elsewhere: no later turn may read it as said
+        kept = [] if reply.preview else [self.conversations.append(ask.listener, ask.book, exchange)]
         try:
             await asyncio.gather(
                 *kept,

@@ -1589,10 +1589,13 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(why|where|what|how|who)d\b", r"\1 did"),
         (r"\bwhys\b", "why is"),
         (r"\b(fell|fall|falling|was|were|been|am) a sleep\b", r"\1 asleep"),
-        (r"\bto night(?=(?: please)?[?.!]*$)", "tonight"),
+        (
+            r"\b(start|started|begin|began|listening|listened|stop|stopped|miss|missed) to night\b",
+            r"\1 tonight",
+        ),
         (r"\bthe end on\b", "the end of"),
         (r"^cancell?ed\b", "cancel"),
-        (r"^(stop|sleep|pause) at (?=\S+(?: \S+)? (?:minutes?|hours?)$)", r"\1 in "),
+        (r"^(stop|sleep|pause) at (?=\S+(?: \S+)? (?:minutes?|hours?)(?: please)?$)", r"\1 in "),
     )
 )
 """Shorthand typed on the page, as it would be said: "ch 5", "back 30s", "fwd 2m", "prev", "thx"; a

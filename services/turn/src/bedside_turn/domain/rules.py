@@ -66,8 +66,8 @@ class Turn:
     """Plain code said it cannot do what was asked (start the sound, change the volume)."""
     not_yet: bool = False
     """A place was asked for by a name not heard yet, and the rest of the words found nothing (adr/0066)."""
-    said_again: bool = False
-    """The last answer was said again, word for word ("say that again"): told, nothing done."""
+    said_again: TurnOutcome | None = None
+    """The last answer was said again, word for word ("say that again"): what it came to then."""
     asked: AskedBack | None = None
     """The answer asks the listener something back, which their next words may answer."""
     answer_by_ms: int | None = None
@@ -138,6 +138,8 @@ class Turn:
         A failure that left nothing done is "failed", not "unsure"; what was done still counts,
         and what was only told (an answer, a refusal) counts only if it was said.
         """
+        if self.said_again is not None:
+            return self.said_again
         if self.moved:
             return "moved"
         if self.listed:
@@ -148,7 +150,7 @@ class Turn:
             return "answered" if self.came_up else "not_yet"
         if self.not_yet:
             return "not_yet"
-        if self.told is not None or self.played or self.said_again:
+        if self.told is not None or self.played:
             return "answered"
         if self.offer_refused or self.declined:
             return "refused"
