@@ -150,9 +150,10 @@ def check_answer(
     kept: list[str] = []
     cut = 0
     for i, sentence in enumerate(sentences):
+        seen = _as_seen(sentence)
         ahead = sentence != STOP_THERE and (
-            bool(names_ahead(_as_seen(sentence), asked, names, here_ms))
-            or names_a_title_ahead(_as_seen(sentence), titles or {}, here_ms, asked, names)
+            bool(names_ahead(seen, asked, names, here_ms))
+            or names_a_title_ahead(seen, titles or {}, here_ms, asked, names)
             or (
                 matches is not None
                 and meaning_lies_ahead(matches[i], here_ms, told_later=tells_of_later(sentence))
