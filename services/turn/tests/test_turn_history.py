@@ -118,3 +118,13 @@ def test_a_passage_read_again_is_found_by_the_id_asked_for_not_the_one_it_resolv
         Resolution(target=Target(passage_id=9), reason="there is no passage with id 9"),
     ]
     assert history.passages_read(resolved) == {wordless: first_of_chapter}
+
+
+def test_an_answer_given_again_is_stamped_anew_only_while_it_is_the_last() -> None:
+    first = Exchange(
+        turn_id="t1", utterance="who is Ada?", speech="Ada.", outcome="answered", guarded_at_ms=0
+    )
+    later = first.model_copy(update={"turn_id": "t2"})
+    again = history.given_again([first], "t1", 5_000)
+    assert again == [first.model_copy(update={"answered_at_ms": 5_000})]
+    assert history.given_again([first, later], "t1", 5_000) is None  # another turn came since

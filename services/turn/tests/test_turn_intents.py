@@ -597,6 +597,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("go back to where the storm started", FindPlace("the storm started", direction="back")),
         ("go back to where they started tonight", FindPlace("they started tonight", direction="back")),
         ("how long did i sleep", intents.Earlier(fell_asleep=True, show_only=True, how_long=True)),
+        ("how long was i asleep to night", intents.Earlier(fell_asleep=True, show_only=True, how_long=True)),
         # a review: a moment of the story said with the same words is still searched for
         ("go back to where it stopped raining", FindPlace("it stopped raining", direction="back")),
         ("take me to where the story went off the rails", FindPlace("the story went off the rails")),

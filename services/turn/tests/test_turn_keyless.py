@@ -1351,6 +1351,19 @@ async def test_say_that_again_can_be_said_again_and_keeps_what_the_answer_was(
     assert (again.speech, again.outcome) == (not_yet.speech, "not_yet")
 
 
+async def test_what_follows_a_repeat_means_what_it_meant_before_it(rig: Rig) -> None:
+    """(The third review) "tell me more" after a repeat skipped a passage, as if the repeat had quoted
+    one more; "that one" and "go there" lost the list a repeat followed."""
+    asked = ["who is Tamsin?", "tell me more", "tell me more"]
+    alone = rig.listener_at(195_000)
+    plain = [await rig.ask(alone, said) for said in asked]
+    listener = rig.listener_at(195_000)
+    first, more = await rig.ask(listener, asked[0]), await rig.ask(listener, asked[1])
+    await rig.ask(listener, "sorry, what?")
+    again = await rig.ask(listener, asked[2])
+    assert [r.speech for r in (first, more, again)] == [r.speech for r in plain]
+
+
 async def test_how_long_they_slept_tells_how_much_of_the_book_played_on_beside_the_place(rig: Rig) -> None:
     """A bedtime session: "how long was I asleep?" showed only where they dozed off."""
     listener = rig.listener_at(HERE)
@@ -1361,7 +1374,7 @@ async def test_how_long_they_slept_tells_how_much_of_the_book_played_on_beside_t
     where = await rig.ask(listener, "where did I fall asleep?")
     reply = await rig.ask(listener, "how long was I asleep?")
     assert reply.speech == f"{speech.slept_through(120_000)} {where.speech}"
-    assert "the book played on for about 2 minutes after you dozed off" in reply.speech
+    assert "the book played on for about 2 minutes after the last I heard from you" in reply.speech
     assert (reply.outcome, position(rig, listener)) == ("listed", HERE)
 
 

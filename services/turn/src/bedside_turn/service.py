@@ -301,12 +301,14 @@ class TurnService:
             cut_sentences=cut,
             total_ms=round((time.perf_counter() - started) * 1000, 3),
         )
-        if repeated is not None:  # the answer is given again now: what follows it still means it
-            exchange = repeated.model_copy(
-                update={"turn_id": turn.turn_id, "answered_at_ms": wall_clock_ms()}
-            )
-        # a preview answers as if the listener were elsewhere: no later turn may read it as said
-        kept = [] if reply.preview else [self.conversations.append(ask.listener, ask.book, exchange)]
+        # a preview answers as if the listener were elsewhere: no later turn may read it as said; an
+        # answer said again is no new one, only given again now
+        if reply.preview or (repeated is not None and unsaid):
+            kept = []
+        elif repeated is not None:
+            kept = [self.conversations.said_again(ask.listener, ask.book, repeated.turn_id, wall_clock_ms())]
+        else:
+            kept = [self.conversations.append(ask.listener, ask.book, exchange)]
         try:
             await asyncio.gather(
                 *kept,

@@ -153,5 +153,14 @@ def as_messages(exchanges: list[Exchange]) -> list[dict[str, Any]]:
     return messages
 
 
+def given_again(exchanges: list[Exchange], turn_id: str, at_ms: int) -> list[Exchange] | None:
+    """The exchanges with the answer of ``turn_id``, said again ("say that again"), stamped as given at
+    ``at_ms``: a second "sorry, what?" still means it, and nothing else changes, so "tell me more" and
+    "that one" mean what they meant. None when another turn has come since (nothing to mark)."""
+    if not exchanges or exchanges[-1].turn_id != turn_id:
+        return None
+    return [*exchanges[:-1], exchanges[-1].model_copy(update={"answered_at_ms": at_ms})]
+
+
 def kept(exchanges: list[Exchange], new: Exchange) -> list[Exchange]:
     return [*exchanges, new][-KEEP_EXCHANGES:]

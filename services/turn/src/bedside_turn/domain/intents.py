@@ -1590,7 +1590,7 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bwhys\b", "why is"),
         (r"\b(fell|fall|falling|was|were|been|am) a sleep\b", r"\1 asleep"),
         (
-            r"\b(start|started|begin|began|listening|listened|stop|stopped|miss|missed) to night\b",
+            r"\b(start|started|begin|began|listen\w*|stop|stopped|miss|missed|asleep|sleep|slept) to night\b",
             r"\1 tonight",
         ),
         (r"\bthe end on\b", "the end of"),

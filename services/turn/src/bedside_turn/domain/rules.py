@@ -138,14 +138,14 @@ class Turn:
         A failure that left nothing done is "failed", not "unsure"; what was done still counts,
         and what was only told (an answer, a refusal) counts only if it was said.
         """
-        if self.said_again is not None:
-            return self.said_again
         if self.moved:
             return "moved"
         if self.listed:
             return "listed"
         if unsaid:
             return "answered" if self.played else "failed"
+        if self.said_again is not None:
+            return self.said_again
         if self.recalled:
             return "answered" if self.came_up else "not_yet"
         if self.not_yet:

@@ -503,11 +503,12 @@ def one_row_behind(row: Candidate) -> OwnWords:
 
 
 def slept_through(played_ms: int) -> OwnWords:
-    """How long they slept, as far as Bedside can tell: the book played on from where they dozed off
-    until the sleep timer paused it (they may have slept on long after)."""
+    """How long they slept, as far as Bedside can tell: the book played on from the last sign of them
+    awake (a touch, a question: where "you fell asleep" is placed) until the sleep timer paused it;
+    they may have slept on long after."""
     return OwnWords(
-        f"I can't tell how long you slept, but the book played on for {said_length(played_ms)} after you"
-        " dozed off, until the sleep timer paused it."
+        f"I can't tell how long you slept, but the book played on for {said_length(played_ms)} after the"
+        " last I heard from you, until the sleep timer paused it."
     )
 
 
