@@ -111,6 +111,21 @@ def test_a_chapter_title_ahead_whose_words_are_all_heard_is_left_to_the_other_ru
     assert check_answer(answer, "tell me", NAMES, 30_000, titles=TITLES).speech == answer
 
 
+@pytest.mark.parametrize(
+    ("title", "answer"),
+    [
+        ("1914", "In 1914 the dog barked."),
+        ("Lantern B", "Ada had a lantern B."),
+        ("Chapter 3", 'In chapter 3, "Chapter 2", you heard: "The night was dark."'),
+        ("Tomas's Storm", "Ada saw Tomas's storm."),
+    ],
+)
+def test_a_title_ahead_of_numbers_letters_or_heard_words_cuts_nothing(title: str, answer: str) -> None:
+    """(The third review) digits, a letter, a title numbering another chapter and a possessive of
+    heard words were counted as words not heard, and heard quotes were cut."""
+    assert check_answer(answer, "tell me", NAMES, 120_000, titles={150_000: title}).speech == answer
+
+
 def test_a_chapter_title_is_said_freely_once_its_chapter_has_begun_or_the_listener_said_it() -> None:
     said = "The next chapter is called The Lamplighter."
     assert check_answer(said, "tell me", NAMES, 90_001, titles=TITLES).speech == said

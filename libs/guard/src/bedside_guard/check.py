@@ -21,6 +21,7 @@ from bedside_guard.later import tells_of_later
 from bedside_guard.line import ahead_of, heard_once_past
 from bedside_guard.names import BookNames, heard_word, words_of, written_with_capital
 from bedside_guard.prose import sentences_of
+from bedside_guard.shapes import numbered_as
 from bedside_guard.words import FUNCTION_WORDS
 
 STOP_THERE = "I'll stop there, that's further on than you've got."
@@ -139,7 +140,7 @@ def check_answer(
 
     ``matches`` holds search's matches for each of ``sentences_of(answer)`` in order; without
     them only the names rule runs. ``titles``: the chapters' own titles by where each starts; one
-    ahead with a word not heard is cut (``names_a_title_ahead``). Names the listener said in
+    ahead with a word not heard is cut (``titles_ahead``). Names the listener said in
     ``question`` are theirs to hear back ("Ginger hasn't come up yet"). ``STOP_THERE`` is never
     cut. The cut sentences give way to one ``STOP_THERE``, where the first of them stood.
     """
@@ -149,11 +150,12 @@ def check_answer(
     asked = set(words_of(question))
     kept: list[str] = []
     cut = 0
+    titled = titles_ahead(titles or {}, here_ms, asked, names)
     for i, sentence in enumerate(sentences):
         seen = _as_seen(sentence)
         ahead = sentence != STOP_THERE and (
             bool(names_ahead(seen, asked, names, here_ms))
-            or names_a_title_ahead(seen, titles or {}, here_ms, asked, names)
+            or (titled is not None and titled.search(_title_words(seen)) is not None)
             or (
                 matches is not None
                 and meaning_lies_ahead(matches[i], here_ms, told_later=tells_of_later(sentence))
@@ -168,23 +170,35 @@ def check_answer(
     return CheckedAnswer(speech=" ".join(kept) if cut else answer, cut=cut)
 
 
-def names_a_title_ahead(
-    sentence: str, titles: Mapping[int, str], here_ms: int, asked: set[str], names: BookNames
-) -> bool:
-    """Whether ``sentence`` holds a chapter title ahead that has a word not heard yet, however it is
-    written ("called *The Lamplighter*", "Chapter 9: The Lamplighter."). A model may know the titles of
-    a famous book from elsewhere; heard text never holds such a word. A title whose words are all
-    heard ("Ginger", once a mare named Ginger is met) is words like any other, left to the other
-    rules, and a title the listener said is theirs."""
-    said = _title_words(sentence)
-    for start_ms, title in titles.items():
-        words = _title_words(title)
-        unheard = {w for w in words.split() if w not in FUNCTION_WORDS and not heard_word(names, w, here_ms)}
-        if not unheard or not ahead_of(start_ms, here_ms) or unheard <= asked:
-            continue
-        if re.search(rf"(?<![\w']){re.escape(words)}(?![\w'])", said):
-            return True
-    return False
+def titles_ahead(
+    titles: Mapping[int, str], here_ms: int, asked: set[str], names: BookNames
+) -> re.Pattern[str] | None:
+    """What finds, in a sentence's ``_title_words``, a chapter title ahead that has a word not heard
+    yet, however it is written ("called *The Lamplighter*", "Chapter 9: The Lamplighter."); None when
+    there is none. A model may know the titles of a famous book from elsewhere; heard text never holds
+    such a word. A title whose words are all heard ("Ginger", once a mare named Ginger is met) is words
+    like any other, left to the other rules, as are its numbers and letters; a title the listener said
+    is theirs."""
+    phrases = [
+        _title_words(title)
+        for start_ms, title in titles.items()
+        if ahead_of(start_ms, here_ms) and _unheard_in(title, names, here_ms) - asked
+    ]
+    if not phrases:
+        return None
+    return re.compile(rf"(?<![\w'])(?:{'|'.join(re.escape(phrase) for phrase in phrases)})(?![\w'])")
+
+
+def _unheard_in(title: str, names: BookNames, here_ms: int) -> set[str]:
+    """The words of a chapter's own title (not its number, nor the number of another chapter it
+    gives) a listener at ``here_ms`` has not heard: none of fewer than three letters."""
+    numbered = numbered_as(title)
+    said = numbered[1] if numbered is not None else title
+    return {
+        word
+        for word in words_of(said)
+        if len(word) >= 3 and word not in FUNCTION_WORDS and not heard_word(names, word, here_ms)
+    }
 
 
 def _title_words(text: str) -> str:
