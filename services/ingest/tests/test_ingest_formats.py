@@ -630,24 +630,31 @@ def test_plain_texts_prose_after_its_list_of_contents_is_kept(tmp_path: Path, co
     assert "Marsh Path" not in opening
 
 
-@pytest.mark.parametrize("entry", ["    {title}", "{n}. {title}", "{title} ....... {page}"])
+@pytest.mark.parametrize("entry", ["    {title}", "{n}. {title}", "{title} ....... {page}", "    {lower}"])
+@pytest.mark.parametrize("first_line", ["", "Fire.\n\n"])
 def test_plain_texts_prologue_wrapped_over_lines_is_kept_whole_after_any_list(
-    tmp_path: Path, entry: str
+    tmp_path: Path, entry: str, first_line: str
 ) -> None:
     """(The second review) a prologue's lines without a full stop were taken for more of the list, and
-    a list numbered or with dot leaders was kept as the opening."""
-    titles = ["The Ferry", "The House", "The Marsh Path"]
-    listed = "\n".join(entry.format(n=n, title=title, page=n * 7) for n, title in enumerate(titles, 1))
+    a list numbered or with dot leaders was kept as the opening. (The third review) a list in sentence
+    case was kept from its first such entry, and a prologue's short first line ("Fire.") was lost."""
+    titles = ["The Ferry", "The House", "The Man with the Lamp"]
+    listed = "\n".join(
+        entry.format(n=n, title=title, page=n * 7, lower=title.capitalize())
+        for n, title in enumerate(titles, 1)
+    )
     body = "\n\n".join(
         f"CHAPTER {n}\n\n{title.upper()}\n\nNell walked on." for n, title in enumerate(titles, 1)
     )
     wrapped = "The bell rang under the water on the night\nthe ferry sank and nobody heard it\nbut the girl."
-    prologue = f"PROLOGUE\n\n{wrapped}"
+    prologue = f"PROLOGUE\n\n{first_line}{wrapped}"
     text = f"The Salt Road\n\nCONTENTS\n\n{listed}\n\n{prologue}\n\n{body}\n"
     book = read_book(write(tmp_path, "salt.txt", text))
     opening = " ".join(u.text for u in book.chapters[0].units)
-    assert "The bell rang under the water on the night the ferry sank" in opening, opening
-    assert "Marsh" not in opening
+    assert (
+        f"{first_line.strip()} The bell rang under the water on the night the ferry sank".strip() in opening
+    )
+    assert "Lamp" not in opening, opening
 
 
 def test_a_page_of_dialogue_naming_chapters_titled_by_name_is_no_list_of_contents() -> None:

@@ -6,7 +6,7 @@ that the recording lacks (acknowledgements, a note on the author) is news to the
 """
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from bedside_guard import number_value
 
@@ -108,14 +108,26 @@ LISTED_LEAST = 3
 def lists_the_chapters(paragraphs: Sequence[str], titles: Sequence[str]) -> bool:
     """Whether a page is the book's contents under any title ("In This Book"): at least
     ``LISTED_LEAST`` of its paragraphs, and most of them, are other chapters' titles, numbered or not."""
-    known = {_unnumbered(title) for title in titles} - {""}
-    entries = [paragraph for paragraph in paragraphs if not _number_alone(paragraph)]  # "1" over its title
-    listed = sum(_unnumbered(entry) in known for entry in entries)
+    known = known_titles(titles)
+    entries = [paragraph for paragraph in paragraphs if not number_alone(paragraph)]  # "1" over its title
+    listed = sum(listed_entry(entry, known) for entry in entries)
     return listed >= LISTED_LEAST and listed * 2 > len(entries)
 
 
-def _number_alone(paragraph: str) -> bool:
-    return number_value(_CHAPTER_WORD.sub("", paragraph.strip()).rstrip(".:)")) is not None
+def known_titles(titles: Iterable[str]) -> set[str]:
+    """The book's chapter titles as ``listed_entry`` compares them."""
+    return {_unnumbered(title) for title in titles} - {""}
+
+
+def listed_entry(line: str, known: set[str]) -> bool:
+    """Whether a line or a paragraph is an entry of the book's contents: one of its chapters' titles
+    (``known_titles``), numbered or not, with a page number or not."""
+    return _unnumbered(line) in known
+
+
+def number_alone(line: str) -> bool:
+    """A number with nothing besides, as a contents list may set it above its title ("Chapter 1", "IV")."""
+    return number_value(_CHAPTER_WORD.sub("", line.strip()).rstrip(".:)")) is not None
 
 
 def _unnumbered(title: str) -> str:

@@ -15,6 +15,7 @@ from bedside_ingest.book import Book, Chapter
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.gutenberg import wrapping
 from bedside_ingest.formats.untimed import untimed_chapter
+from bedside_ingest.matter import known_titles, listed_entry, number_alone
 from bedside_ingest.text import clean, is_note, word_count
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,3}\s+(?P<title>\S.*)$")
@@ -110,7 +111,8 @@ def read_plain_text(path: Path, content: str) -> Book:
         found = sorted(found + _numbered_headings(lines))
     starts, contents = _without_contents(found, lines)
     front = [(n, line) for n, line in lines[: starts[0][0]] if n not in contents] if starts else []
-    title, author, front_text = _front_matter(path, front)
+    titles = [_title_below(named, lines[i + 1 :])[0] for i, _, named in starts]
+    title, author, front_text = _front_matter(path, front, known_titles(titles))
     title, author = wrapped.title or title, wrapped.author or author
     chapters: list[Chapter] = []
     if front_text:
@@ -139,10 +141,13 @@ def _whole(path: Path, lines: list[tuple[int, str]], title: str, author: str) ->
     return Book(title=title, author=author, chapters=(chapter,), format="text", timed=False)
 
 
-def _front_matter(path: Path, front: list[tuple[int, str]]) -> tuple[str, str, list[tuple[int, str]]]:
+def _front_matter(
+    path: Path, front: list[tuple[int, str]], titles: set[str]
+) -> tuple[str, str, list[tuple[int, str]]]:
     """The title, the author and whatever prose stands before the first heading. Where a list of
     contents stands there, what comes before it is a title page or a blurb, and no prose: only what
-    follows the list (a prologue without a heading of its own) is kept."""
+    follows the list, from its first line that is no chapter's title or number, is kept (a prologue
+    without a heading of its own)."""
     title, author = "", ""
     rest: list[tuple[int, str]] = []
     listing = False
@@ -150,7 +155,9 @@ def _front_matter(path: Path, front: list[tuple[int, str]]) -> tuple[str, str, l
         text = clean(line)
         if _CONTENTS.match(text):
             rest, listing = [(n, "") for n, _ in rest], True
-        listing = listing and (not text or _CONTENTS.match(text) is not None or _listed_entry(text))
+        listing = listing and (
+            not text or _CONTENTS.match(text) is not None or number_alone(text) or listed_entry(text, titles)
+        )
         if not text or listing:
             rest.append((number, ""))
         elif not title and word_count(text) <= MAX_TITLE_WORDS and not _prose(rest):
@@ -160,18 +167,6 @@ def _front_matter(path: Path, front: list[tuple[int, str]]) -> tuple[str, str, l
         else:
             rest.append((number, line))
     return title or path.stem.replace("_", " ").title(), author, rest if _prose(rest) else []
-
-
-_ENTRY_MARKS = re.compile(r"^(?:\d+|[ivxlc]+)[.)]\s+|\s*(?:\.\s*){2,}\d*$|\s+\d+$", re.IGNORECASE)
-"""A contents entry's number before it and its page after it: "1. The Ferry", "The Ferry ..... 7"."""
-
-
-def _listed_entry(text: str) -> bool:
-    """A line of a list of contents: a short title in title case, numbered or with its page; a line of
-    prose wrapped without a full stop ("The bell rang under the water on the night") is none."""
-    entry = _ENTRY_MARKS.sub("", text).strip()
-    long_words = [word for word in entry.split() if len(word) > 3 and word[0].isalpha()]
-    return bool(entry) and word_count(entry) <= MAX_TITLE_WORDS and all(w[0].isupper() for w in long_words)
 
 
 def _prose(lines: list[tuple[int, str]]) -> bool:
