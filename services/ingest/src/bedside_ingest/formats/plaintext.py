@@ -155,9 +155,8 @@ def _front_matter(
         text = clean(line)
         if _CONTENTS.match(text):
             rest, listing = [(n, "") for n, _ in rest], True
-        listing = listing and (
-            not text or _CONTENTS.match(text) is not None or number_alone(text) or listed_entry(text, titles)
-        )
+        elif listing:
+            listing = not text or number_alone(text) or listed_entry(text, titles)
         if not text or listing:
             rest.append((number, ""))
         elif not title and word_count(text) <= MAX_TITLE_WORDS and not _prose(rest):
