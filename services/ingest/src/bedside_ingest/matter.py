@@ -74,9 +74,13 @@ _PLAIN_END = re.compile(r"[^\w\s'-].*$")
 """From the first mark that is no part of a name on: "Copyright © 2024", "Also by Ada Lovell:"."""
 
 
+def _folded(text: str) -> str:
+    """``text`` in lower case, one space apart, however it writes an apostrophe or "æ"."""
+    return " ".join(text.casefold().replace("\u2019", "'").replace("æ", "ae").split())
+
+
 def _plain(text: str) -> str:
-    said = " ".join(text.casefold().replace("\u2019", "'").replace("æ", "ae").split())
-    return _PLAIN_END.sub("", said).strip(" -")
+    return _PLAIN_END.sub("", _folded(text)).strip(" -")
 
 
 def _names(book_title: str, author: str) -> set[str]:
@@ -133,7 +137,7 @@ def number_alone(line: str) -> bool:
 def _unnumbered(title: str) -> str:
     """A title or a contents entry whole, in lower case, without its number, page or dot leaders: "Arya,
     come here." is no entry "Arya"."""
-    said = _NUMBERED.sub("", " ".join(title.casefold().replace("\u2019", "'").split()))
+    said = _NUMBERED.sub("", _folded(title))
     return _DOT_LEADERS.sub("", said).strip(" .:;,!?-")
 
 
