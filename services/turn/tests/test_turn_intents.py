@@ -1464,6 +1464,18 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("oh, cancel that please", intents.CancelThat()),
         ("scrap that", intents.CancelThat()),
         ("forget it", intents.Courtesy("never_mind")),
+        ("none of those", intents.ClearList()),  # these were Other: a list is let go of aloud
+        ("none of them, thanks", intents.ClearList()),
+        ("no, neither of those", intents.ClearList()),
+        ("neither", intents.ClearList()),
+        ("not those", intents.ClearList()),
+        ("clear the list", intents.ClearList()),
+        ("close the list please", intents.ClearList()),
+        ("get rid of the list", intents.ClearList()),
+        ("hide those", intents.ClearList()),
+        ("stay here", intents.ClearList()),
+        ("I'll stay where I am", intents.ClearList()),
+        ("just stay put", intents.ClearList()),
         ("goodnight", intents.Courtesy("goodnight")),
         ("I'm still awake", intents.Courtesy("still_awake")),  # it was read as nothing
         ("no, I'm awake", intents.Courtesy("still_awake")),

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from bedside_contracts import subjects
-from bedside_contracts.player import Asleep, HistoryEntry, Pause, PressRow, SetSleepTimer
+from bedside_contracts.player import Asleep, CancelList, HistoryEntry, Pause, PressRow, SetSleepTimer
 from bedside_contracts.search import CheckAnswer, FindPassage, Target, TranscriptCoverage
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Candidate, Passage, clock
@@ -480,6 +480,27 @@ async def test_a_row_of_the_list_is_pressed_by_saying_which(rig: Rig) -> None:
     rig.player.rows[(listener, BOOK_ID)] = [Candidate.covering(rows[0], HERE)]
     assert (await rig.ask(listener, "option 3")).speech == "There is only one place on the screen."
     assert position(rig, listener) == rows[1].start_ms
+
+
+@pytest.mark.parametrize("said", ["none of those", "stay here", "clear the list"])
+async def test_a_list_let_go_of_aloud_leaves_every_screen_and_the_book_stays(rig: Rig, said: str) -> None:
+    """A sleepy listener shown places they did not want had no words to take the list away: "none of
+    those" was not understood, and the list stayed on every device."""
+    listener = rig.listener_at(HERE)
+    rig.player.rows[(listener, BOOK_ID)] = [Candidate.covering(rig.passages[k], HERE) for k in (1, 4)]
+    reply = await rig.ask(listener, said)
+    assert isinstance(rig.player.commands[-1], CancelList)
+    assert (reply.speech, rig.player.rows.get((listener, BOOK_ID), [])) == (playback.LIST_CLEARED, [])
+    assert (await rig.ask(listener, said)).speech == playback.NO_LIST
+    assert position(rig, listener) == HERE
+
+
+async def test_cancel_that_just_after_a_list_takes_the_list_away(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    listed = await rig.ask(listener, "take me to the part where the bay glowed amber")
+    assert (listed.outcome, len(rig.player.rows[(listener, BOOK_ID)])) == ("listed", 1)
+    assert (await rig.ask(listener, "cancel that")).speech == playback.LIST_CLEARED
+    assert (rig.player.rows.get((listener, BOOK_ID), []), position(rig, listener)) == ([], HERE)
 
 
 async def test_a_question_quotes_the_best_heard_passage_with_its_chapter(rig: Rig) -> None:

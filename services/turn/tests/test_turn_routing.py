@@ -254,6 +254,7 @@ def test_that_one_and_cancel_that_are_plain_codes_even_with_a_model() -> None:
     assert not model_may_answer(intents.GoThere(row_only=True))
     assert model_may_answer(intents.GoThere())  # "take me there" after a quote: the model reads it
     assert not model_may_answer(intents.CancelThat())
+    assert not model_may_answer(intents.ClearList())
 
 
 def timer_set(call: str = "playback", action: str = "sleep_timer", at_ms: int = 0) -> Exchange:
@@ -269,6 +270,8 @@ def test_cancel_that_cancels_what_the_turn_just_before_did() -> None:
     )
     assert cancelled_by_that([timer_set(), answered("t4", 0)], 1_000) is None  # something else came after
     assert cancelled_by_that([timer_set(action="cancel_sleep_timer")], 1_000) is None
+    just_listed = listed([]).model_copy(update={"answered_at_ms": 0})
+    assert cancelled_by_that([just_listed], 1_000) == "list"  # was None: "All right." and the list stayed
     assert cancelled_by_that([timer_set()], ANSWERED_WITHIN_MS + 1) is None  # last night's: not "that"
     assert cancelled_by_that([], 0) is None
     # (the reviews) minutes put on a running timer, or it started again, with a move or not, or a

@@ -34,8 +34,8 @@ from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 from bedside_player.listeners import ListenerExists, Listeners
 from bedside_testing import RunningSystem, corpus_file, run_bedside, start_system
+from bedside_turn.domain import playback, speech
 from bedside_turn.domain import recap as recaps
-from bedside_turn.domain import speech
 from bedside_turn.domain.lengths import said_length
 from nats.aio.client import Client
 from nats.aio.msg import Msg
@@ -249,6 +249,17 @@ async def test_a_row_of_the_list_said_aloud_is_pressed_on_the_real_player(bus: C
     else:
         assert (other.outcome, now.position_ms in rest) == ("moved", True)
         assert (await ask(bus, listener, info.id, "the first one")).speech == speech.not_on_the_list(0)
+
+
+async def test_a_list_let_go_of_aloud_leaves_the_real_player_and_the_book_where_it_was(bus: Client) -> None:
+    info = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
+    listener, here = "e2e-bb-none", 2 * 3_600_000
+    await seek(bus, listener, info.id, here)
+    listed = await ask(bus, listener, info.id, "take me to the fire at the inn")
+    assert (listed.outcome, bool((await state(bus, listener, info.id)).rows)) == ("listed", True)
+    let_go = await ask(bus, listener, info.id, "none of those")
+    after = await state(bus, listener, info.id)
+    assert (let_go.speech, after.rows, after.position_ms) == (playback.LIST_CLEARED, [], here)
 
 
 async def test_where_am_i_is_answered_in_every_chapter_of_black_beauty(bus: Client) -> None:

@@ -15,6 +15,7 @@ import numpy.typing as npt
 from bedside_contracts import subjects
 from bedside_contracts.player import (
     Asleep,
+    CancelList,
     CancelSleepTimer,
     CommandRequest,
     CommandResult,
@@ -346,6 +347,10 @@ class PlayerDouble:
             return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": None}))
         if isinstance(request.command, Pause):
             return CommandResult(accepted=True, seq=2, state=state)
+        if isinstance(request.command, CancelList):
+            self.rows.pop(key, None)
+            self.list_turns.pop(key, None)
+            return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"rows": []}))
         if isinstance(request.command, PressRow):  # the player's press: the row's place, and the list goes
             rows = self.rows.get(key, [])
             if request.command.row >= len(rows):

@@ -223,11 +223,12 @@ class OfferPositionsArgs(Contract):
 
 
 class PlaybackArgs(Contract):
-    """Set or cancel the sleep timer, or pause the book: never a move, never a list."""
+    """Set or cancel the sleep timer, pause the book, or take a list away: never a move, never a new list."""
 
-    action: Literal["sleep_timer", "cancel_sleep_timer", "pause"] = Field(
+    action: Literal["sleep_timer", "cancel_sleep_timer", "pause", "clear_list"] = Field(
         description="sleep_timer: pause after `minutes` of listening or at the chapter's end; "
-        'cancel_sleep_timer: turn the timer off; pause: pause the book now ("pause", "stop")'
+        'cancel_sleep_timer: turn the timer off; pause: pause the book now ("pause", "stop"); '
+        'clear_list: take the list of places off every screen, the book staying put ("none of those")'
     )
     minutes: SleepMinutes | None = Field(
         default=None, description="with sleep_timer: minutes of listening from now, as they said"

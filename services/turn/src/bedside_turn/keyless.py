@@ -160,10 +160,8 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             return await _playback(tools, {"action": "sleep_timer", "chapter_end": True, **said})
         case intents.SleepTimer() | intents.TimerAdded() | intents.TimerAgain():
             return await _timer_in_minutes(tools, intent)
-        case intents.CancelSleepTimer():
-            return await _playback(tools, {"action": "cancel_sleep_timer"})
-        case intents.Pause():
-            return await _playback(tools, {"action": "pause"})
+        case intents.CancelSleepTimer() | intents.Pause() | intents.ClearList():
+            return await _playback(tools, {"action": _PLAYER_ACTION[type(intent)]})
         case (
             intents.PlayOn()
             | intents.Volume()
@@ -194,6 +192,14 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
     return await _named_place(tools, intent, utterance)
 
 
+_PLAYER_ACTION: dict[type[Intent], str] = {
+    intents.CancelSleepTimer: "cancel_sleep_timer",
+    intents.Pause: "pause",
+    intents.ClearList: "clear_list",
+}
+"""The playback tool's action for each request that is one of the player's own commands and nothing more."""
+
+
 async def _two_said_together(
     tools: ToolBox,
     utterance: str,
@@ -221,6 +227,8 @@ async def _cancel_that(tools: ToolBox, earlier: list[Exchange]) -> str:
             return await _playback(tools, {"action": "cancel_sleep_timer"})
         case "move":
             return await _undo(tools)
+        case "list":
+            return await _playback(tools, {"action": "clear_list"})
         case "timer_changed":
             tools.turn.told = history.Told.TIMER
             return playback.timer_now(await _sleep_timer(tools), tools.here_ms) + playback.TO_CANCEL_IT
@@ -274,7 +282,7 @@ async def _timer_in_minutes(
 
 
 async def _playback(tools: ToolBox, args: dict[str, object]) -> str:
-    """The sleep timer or a pause, through the same tool the model has."""
+    """The sleep timer, a pause or a list taken away, through the same tool the model has."""
     await tools.run("playback", args)
     if tools.no_chapter is not None:
         return speech.no_chapter_counted(tools.no_chapter)

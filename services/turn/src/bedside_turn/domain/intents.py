@@ -141,6 +141,12 @@ class CancelThat:
 
 
 @dataclass(frozen=True)
+class ClearList:
+    """ "None of those", "stay here": the list on the screen taken off every device, the book left
+    where it is."""
+
+
+@dataclass(frozen=True)
 class OtherOne:
     """'No, the other one': another of the places the last search found."""
 
@@ -445,6 +451,7 @@ Intent = (
     | GoThere
     | MoreOfThat
     | PressListed
+    | ClearList
     | CancelThat
     | Question
     | TwoQuestions
@@ -1122,6 +1129,15 @@ _GOODNIGHT = (
 _CANCEL_THAT = re.compile(
     r"^(?:(?:oh|no|oops|whoops|sorry)[,\s]+)?(?:cancel|scrap|drop) (?:that|it|this)(?:,?\s+please)?$"
 )
+_CLEAR_LIST = re.compile(
+    r"^(?:(?:no|nah|oh|um|hmm) )*"
+    r"(?:(?:none|neither)(?: of (?:them|those|these))?|not (?:any of )?(?:them|those|these))"
+    r"(?: (?:please|thanks|thank you))?$"
+    r"|^(?:please )?(?:clear|close|hide|dismiss|remove|get rid of|take away|cancel)"
+    r" (?:(?:the|that|this) (?:list|choices|options)|those|these|them)(?: please)?$"
+    r"|^(?:(?:i'll|i will|i'd rather|let's|i want to|i'm going to) )?(?:just )?"
+    r"stay (?:here|where i am|put)(?: please)?$"
+)
 _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
     (
         "thanks",
@@ -1166,9 +1182,11 @@ _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
 )
 
 
-def _courtesy_or_cancel(text: str) -> Courtesy | CancelThat | None:
+def _courtesy_or_cancel(text: str) -> Courtesy | CancelThat | ClearList | None:
     if _CANCEL_THAT.match(text):
         return CancelThat()
+    if _CLEAR_LIST.match(text):
+        return ClearList()
     said = next((said for said, words in _COURTESIES if words.match(text)), None)
     return Courtesy(said) if said is not None else None
 

@@ -10,7 +10,14 @@ timer it set (``SleepTimer.book_ends_first``), by the one rule the page reads to
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bedside_contracts.player import CancelSleepTimer, ListenerState, Pause, SetSleepTimer, SleepTimer
+from bedside_contracts.player import (
+    CancelList,
+    CancelSleepTimer,
+    ListenerState,
+    Pause,
+    SetSleepTimer,
+    SleepTimer,
+)
 from bedside_contracts.search import ChapterInfo
 from bedside_contracts.turn import PlaybackArgs
 from bedside_guard import chapter_name
@@ -44,6 +51,8 @@ NO_TIMER = OwnWords("There's no sleep timer running.")
 TIMER_OFF = OwnWords("The sleep timer is off.")
 ALREADY_PAUSED = OwnWords("The book is already paused.")
 PAUSED = OwnWords("Paused.")
+LIST_CLEARED = OwnWords("All right, the list is gone. The book stays where it is.")
+NO_LIST = OwnWords("There's no list on the screen. The book stays where it is.")
 
 
 @dataclass(frozen=True)
@@ -71,7 +80,9 @@ def ends_first(done: PlaybackDone) -> int | None:
     return done.stop_in_ms if done.book_ends_first else None
 
 
-def command_for(args: PlaybackArgs, device: str | None) -> SetSleepTimer | CancelSleepTimer | Pause:
+def command_for(
+    args: PlaybackArgs, device: str | None
+) -> SetSleepTimer | CancelSleepTimer | Pause | CancelList:
     """The player's own command for ``args``: the same the page's buttons send."""
     if args.action == "sleep_timer":
         after = "chapter_end" if args.chapter_end else args.minutes
@@ -79,13 +90,17 @@ def command_for(args: PlaybackArgs, device: str | None) -> SetSleepTimer | Cance
         return SetSleepTimer(device=device or VOICE_DEVICE, after=after, chapter=args.chapter)
     if args.action == "cancel_sleep_timer":
         return CancelSleepTimer(device=device or VOICE_DEVICE)
+    if args.action == "clear_list":
+        return CancelList(device=device)
     return Pause(device=device)
 
 
 def changes(args: PlaybackArgs, state: ListenerState) -> bool:
-    """Whether ``args`` has anything to change in ``state``: a timer to cancel, a book playing."""
+    """Whether ``args`` has anything to change in ``state``: a timer to cancel, a book playing, a list."""
     if args.action == "cancel_sleep_timer":
         return state.sleep_timer is not None
+    if args.action == "clear_list":
+        return bool(state.rows)
     if args.action == "pause":
         return state.playing
     return True
@@ -121,6 +136,10 @@ def lines(done: PlaybackDone) -> list[str]:
             return ["Done: there was no sleep timer running."]
         case "cancel_sleep_timer":
             return ["Done: the sleep timer is off."]
+        case "clear_list" if not done.changed:
+            return ["Done: there was no list on the screen."]
+        case "clear_list":
+            return ["Done: the list is off every screen; the book did not move."]
         case _ if not done.changed:
             return ["Done: the book was already paused."]
         case _:
@@ -150,6 +169,8 @@ def spoken(done: PlaybackDone) -> OwnWords:
             return NO_TIMER
         case "cancel_sleep_timer":
             return TIMER_OFF
+        case "clear_list":
+            return LIST_CLEARED if done.changed else NO_LIST
         case _ if not done.changed:
             return ALREADY_PAUSED
         case _:

@@ -52,6 +52,7 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
         intent,
         intents.Undo
         | intents.CancelThat
+        | intents.ClearList
         | intents.SayAgain
         | intents.ChapterTitled
         | intents.PressListed
@@ -225,12 +226,13 @@ def asked_afresh(last: Exchange) -> intents.Intent | None:
     return asked if isinstance(asked, _CHANGES_NOTHING) else intents.WhereAmI()
 
 
-CancelledByThat = Literal["timer", "timer_changed", "move"]
+CancelledByThat = Literal["timer", "timer_changed", "move", "list"]
 
 
 def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> CancelledByThat | None:
     """What "cancel that" takes back, a moment after the turn just before: the sleep timer it set
-    ("sleep in 15"), or the move it made; None after anything else (then it asks nothing).
+    ("sleep in 15"), the move it made, or the list it put up; None after anything else (then it
+    asks nothing).
     "timer_changed": it changed a timer otherwise (minutes added, started again, a model's words):
     cancelled, the timer that ran before would be lost with it, and the book would play all night."""
     last = answered_just_now(earlier, now_ms)
@@ -240,6 +242,8 @@ def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> CancelledByTh
         said = intents.read(last.utterance)
         said = said.then if isinstance(said, intents.Together) else said
         return "timer" if isinstance(said, intents.SleepTimer) else "timer_changed"
+    if last.outcome == "listed":
+        return "list"
     return "move" if last.outcome == "moved" else None
 
 
