@@ -576,6 +576,12 @@ from bedside_turn.domain.recap import RecapAsked
         ("where did i start tonight please", intents.Earlier(sitting_began=True, show_only=True)),
         ("take me back to where i started from", intents.Earlier(sitting_began=True)),
         ("where did i start to night", intents.Earlier(sitting_began=True, show_only=True)),
+        # these were questions of the story or searches of the book for "i started last night"
+        ("where did i start last night", intents.Earlier(began_last_time=True, show_only=True)),
+        ("where did we begin yesterday?", intents.Earlier(began_last_time=True, show_only=True)),
+        ("take me to where I started last night", intents.Earlier(began_last_time=True)),
+        ("go back to where i started listening last time", intents.Earlier(began_last_time=True)),
+        ("where did I start this morning", intents.Earlier(sitting_began=True, show_only=True)),
         ("take me back to where i fell a sleep", intents.Earlier(fell_asleep=True)),
         ("where did i fall a sleep", intents.Earlier(fell_asleep=True, show_only=True)),
         ("go back and tell me what i missed", RecapAsked(RecapArgs(span="since_asleep"))),

@@ -1139,6 +1139,31 @@ async def test_where_they_were_furthest_is_asked_of_the_lookup_and_moved_to(rig:
     assert reply.outcome in {"moved", "listed"}
 
 
+async def test_where_they_started_last_night_is_where_the_sitting_before_the_last_break_began(
+    rig: Rig,
+) -> None:
+    """ "Where did I start last night?" was a question of the story, and "take me to where I started
+    last night" a search of the book for its words."""
+    listener = rig.listener_at(HERE)
+    key = (listener, BOOK_ID)
+    stopped = HistoryEntry(seq=10, kind="paused", position_ms=90_000, chapter=1, device="phone")
+    rig.player.history[key] = [stopped]
+    last_night = HistoryEntry(seq=4, kind="reported", position_ms=30_000, chapter=1, device="phone")
+    tonight = HistoryEntry(seq=12, kind="reported", position_ms=100_000, chapter=1, device="phone")
+    rig.player.began[key] = [tonight, last_night]  # the double pages what a lookup of starts finds
+    await rig.ask(listener, "where did I start last night?")
+    began = rig.player.lookups[-1]
+    assert (began.began, began.offset) == (True, 1)  # tonight's start is newer than last night's stop
+    shown = rig.player.offers[-1]
+    assert (shown.targets, shown.may_move) == ([Target(position_ms=30_000)], False)
+    assert position(rig, listener) == HERE
+    rig.player.began[key] = [last_night]  # asked the next morning: no sitting since the break
+    moved = await rig.ask(listener, "take me back to where I started last night")
+    assert (rig.player.lookups[-1].offset, moved.outcome, position(rig, listener)) == (0, "moved", 30_000)
+    rig.player.history[key] = []  # no break yet: no last time to have started
+    assert (await rig.ask(listener, "where did I start last night?")).speech == speech.NO_LEFT_OFF
+
+
 async def test_where_they_were_last_night_is_where_the_book_last_sat_still_not_an_undo(rig: Rig) -> None:
     """ "Go back to where I was yesterday" undid the last move, and "take me to where I was last
     night" searched the book for "i was last night"."""

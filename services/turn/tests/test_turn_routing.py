@@ -255,6 +255,7 @@ def test_that_one_and_cancel_that_are_plain_codes_even_with_a_model() -> None:
     assert model_may_answer(intents.GoThere())  # "take me there" after a quote: the model reads it
     assert not model_may_answer(intents.CancelThat())
     assert not model_may_answer(intents.ClearList())
+    assert not model_may_answer(intents.Earlier(began_last_time=True))  # which sitting: plain arithmetic
 
 
 def timer_set(call: str = "playback", action: str = "sleep_timer", at_ms: int = 0) -> Exchange:

@@ -355,7 +355,7 @@ def _no_such_place(asked: intents.Earlier) -> str:
         return speech.NO_ASLEEP
     if asked.timer_paused:
         return speech.NO_TIMER_PAUSE
-    return speech.NO_LEFT_OFF if asked.left_off else speech.NO_EARLIER
+    return speech.NO_LEFT_OFF if asked.left_off or asked.began_last_time else speech.NO_EARLIER
 
 
 async def _earlier(tools: ToolBox, args: dict[str, object], nothing: str) -> str:
@@ -372,7 +372,16 @@ async def _asked_earlier(tools: ToolBox, asked: intents.Earlier) -> str:
     """A place from the history. Where they fell asleep with no sleep timer pause to say: where this
     time's listening began, shown and never moved to, as all the history tells (asked the next
     evening, it is this evening's start)."""
-    said = await _earlier(tools, earlier_args(asked), _no_such_place(asked))
+    args = earlier_args(asked)
+    if asked.began_last_time:
+        newest = partial(LocateRequest, listener=tools.listener, book=tools.book, limit=1)
+        began = await tools.backends.locate(newest(began=True))
+        stopped = await tools.backends.locate(newest(left_off=True))
+        back = sittings.back_to_last(began.newest, stopped.newest)
+        if back is None:
+            return speech.NO_LEFT_OFF
+        args["times_back"] = back
+    said = await _earlier(tools, args, _no_such_place(asked))
     if asked.how_long and said != speech.NO_ASLEEP and (asleep := await tools.asleep()) is not None:
         return f"{speech.slept_through(asleep.paused_at_ms - asleep.asleep_at_ms)} {said}"
     if not asked.fell_asleep or said != speech.NO_ASLEEP:

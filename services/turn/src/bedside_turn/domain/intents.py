@@ -188,6 +188,8 @@ class Earlier:
     """Where they left off when they last stopped listening for a while ("where I was last night")."""
     sitting_began: bool = False
     """Where this time's listening began ("where I started tonight")."""
+    began_last_time: bool = False
+    """Where the listening before the last break of an hour or more began ("where I started last night")."""
     show_only: bool = False
     """Asked as a question ("where was I...?", "when did I last...?"): a question never moves
     the book, so the place goes on the screen to press."""
@@ -842,13 +844,23 @@ _LEFT_OFF = re.compile(
 )
 """Where they left off the last time they stopped for a while: last night, yesterday, last time."""
 _THIS_SITTING = r"(?: tonight| this (?:evening|morning|afternoon|time)| today)"
-_SITTING_BEGAN = re.compile(
-    rf"(?:{_GO_BACK_TO}|^back to )where (?:i|we) (?:started|began)(?: listening)?(?: from)?{_THIS_SITTING}?"
-    r"(?: please)?$"
-    rf"|^where did (?:i|we) (?:start|begin)(?: listening)?(?: from)?{_THIS_SITTING}?(?: please)?$"
+_TO_WHERE_WE = (
+    r"^(?:(?:can|could|would) you )?(?:please )?(?:(?:go|take me|bring me|skip|jump) )?(?:back )?"
+    r"to where (?:i|we)"
 )
+
+
+def _where_we_began(when: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"{_TO_WHERE_WE} (?:started|began)(?: listening)?(?: from)?{when}(?: please)?$"
+        rf"|^where did (?:i|we) (?:start|begin)(?: listening)?(?: from)?{when}(?: please)?$"
+    )
+
+
+_SITTING_BEGAN = _where_we_began(f"{_THIS_SITTING}?")
 """Where this time's listening began: "where the storm started" is a moment of the story, so only the
 listener started."""
+_LAST_SITTING_BEGAN = _where_we_began(f" {LAST_SITTING}")
 _LAST_IN_CHAPTER = re.compile(
     rf"\b(?:last|previous) time i (?:was|listened|got) (?:in|to) chapter {_NUMBER}\b"
     rf"|\bi (?:was )?last (?:in|listened to|got to) chapter {_NUMBER}\b"
@@ -2628,4 +2640,6 @@ def read_earlier(text: str) -> Earlier | EarlierAgain | None:
         return Earlier(left_off=True, show_only=asking)
     if _SITTING_BEGAN.match(text):
         return Earlier(sitting_began=True, show_only=asking)
+    if _LAST_SITTING_BEGAN.match(text):
+        return Earlier(began_last_time=True, show_only=asking)
     return None

@@ -37,6 +37,7 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
     chapter list does; not "play", "louder", "slower", "bookmark this", "switch to another book" nor
     "play it on the speaker", which no tool can do, so plain code's honest answer is all there is to say;
     not "say that again" just after an answer, which is said again as it was;
+    not "where did I start last night?", whose sitting plain code counts from the history's breaks;
     not "thanks" nor "goodnight", whose answer names the running sleep timer the model is not told, nor
     "stop at midnight", which no tool sets and no clock of the listener's the turn has places;
     not a move by a number without a unit ("back 5"), nor by no number ("go back a while"), nor a start
@@ -48,6 +49,8 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
         return not intent.clock_said
     if isinstance(intent, intents.GoThere):  # "that one" is a row of the list, never a quote's place
         return not intent.row_only and not lists_one_row(earlier)
+    if isinstance(intent, intents.Earlier):
+        return not intent.began_last_time
     return not isinstance(
         intent,
         intents.Undo
@@ -390,7 +393,7 @@ def earlier_args(intent: intents.Earlier) -> dict[str, object]:
         args["furthest"] = True
     if intent.left_off:
         args["left_off"] = True
-    if intent.sitting_began:
+    if intent.sitting_began or intent.began_last_time:  # which sitting's start: ``sittings.back_to_last``
         args["sitting_began"] = True
     return args
 

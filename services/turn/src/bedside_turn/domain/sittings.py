@@ -49,3 +49,12 @@ def this_sitting(began: HistoryEntry | None, stopped: HistoryEntry | None, looke
     since = _where(began).removeprefix("in ")
     listened = said_length(looked_at_ms - began.stored_at_ms)
     return OwnWords(f"You've been listening for {listened} this time, since {since}.")
+
+
+def back_to_last(began: HistoryEntry | None, stopped: HistoryEntry | None) -> int | None:
+    """How many sittings back, counting this one as 0, the listening before the last break is ("where
+    did I start last night?"): 1 when a sitting has begun since that break, else 0; None when the
+    history holds no break yet."""
+    if began is None or stopped is None:
+        return None
+    return 1 if began.seq > stopped.seq else 0
