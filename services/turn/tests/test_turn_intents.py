@@ -1948,6 +1948,58 @@ def test_what_a_general_assistant_is_asked_is_not_searched_for_in_the_book(utter
 
 
 @pytest.mark.parametrize(
+    ("dictated", "intent"),
+    [
+        # a number a phone's dictation wrote as a word it sounds like: each was a search of the book,
+        # and "go back won minute" moved two hours back, to "your grandfather won the cup"
+        ("go back won minute", Jump(-60_000)),
+        ("rewind won minute", Jump(-60_000)),
+        ("go back for minutes", Jump(-240_000)),
+        ("skip to minutes", Jump(120_000)),
+        ("rewind too minutes", Jump(-120_000)),
+        ("go back half an our", Jump(-1_800_000)),
+        ("go back an our", Jump(-3_600_000)),
+        ("go back have an hour", Jump(-1_800_000)),  # was an hour
+        ("go to chapter won", Chapter(1)),
+        ("go to chapter twenty won", Chapter(21)),  # was chapter 20
+        ("go to chapter ate", Chapter(8)),
+        ("go to chapter fore", Chapter(4)),
+        ("go to chapter tin", Chapter(10)),
+        ("the second won", intents.PressListed(1)),  # replaced the list with a search's
+        ("number to", intents.PressListed(1)),
+        ("sleep in won hour", intents.SleepTimer(60)),  # these four were not understood
+        ("sleep in an our", intents.SleepTimer(60)),
+        ("timer for tin minutes", intents.SleepTimer(10)),
+        ("set a timer 4 20 minutes", intents.SleepTimer(20)),
+        ("what happened in chapter won", RecapAsked(RecapArgs(span="chapter", chapter=1))),  # was chapter 3
+        # a range, and an amount said roughly, were searched for: the larger, as "5 to 10 minutes" is
+        ("go back 5-10 minutes", Jump(-600_000)),
+        ("go back ten or so minutes", Jump(-600_000)),
+        ("go back a minute or two", Jump(-120_000)),  # was a minute
+        # words typed half asleep
+        ("go back abit", Jump(-30_000)),
+        ("go back a lil bit", Jump(-30_000)),
+        ("skip a head", Jump(30_000)),
+        ("fast for word", Jump(30_000)),
+        ("take me their", intents.GoThere()),
+        ("undue", Undo()),
+        ("you went to far", Undo()),
+        ("were am i", intents.WhereAmI()),
+        ("what'd i miss", RecapAsked(RecapArgs(span="since_asleep"))),  # "That hasn't come up yet"
+        ("waht did i mis", RecapAsked(RecapArgs(span="since_asleep"))),
+        ("what happend", RecapAsked(RecapArgs(span="last_minutes", minutes=5))),
+        # the same words where they are the story's stay the story's
+        ("take me to where he won the race", FindPlace("he won the race")),
+        ("who won the cup", Question("who won the cup")),
+    ],
+)
+def test_what_dictation_and_sleepy_typing_write_is_read_as_meant(
+    dictated: str, intent: intents.Intent
+) -> None:
+    assert intents.read(dictated) == intent
+
+
+@pytest.mark.parametrize(
     ("typed", "intent"),
     [
         ("ch 5", Chapter(5)),

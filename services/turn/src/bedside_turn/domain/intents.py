@@ -1594,7 +1594,7 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bu\b", "you"),
         (r"\br\b", "are"),
         (r"\bwich\b", "which"),
-        (r"^wear (?=am i|are we)", "where "),
+        (r"^(?:wear|were) (?=am i|are we)", "where "),
         (r"\bfastforward\b", "fast forward"),
         (r"\b(?:rew|rw|rr)\b", "rewind"),
         (r"\bbk\b", "back"),
@@ -1603,10 +1603,45 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^un ?pause$", "play"),
         (r"\bwhr\b", "where"),
         (r"\bwots\b", "what's"),
-        (r"\b(in|for|timer|back|forward|ahead) (?:to|too) (minutes|seconds|hours)\b", r"\1 2 \2"),
-        (r"\b(in|for) for (minutes|seconds|hours)\b", r"\1 4 \2"),
-        (r"\bchapter (?:to|too)$", "chapter 2"),
-        (r"\bchapter for$", "chapter 4"),
+        (r"\b(an|one|won|half an|\d+) our\b", r"\1 hour"),
+        (r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten) ours\b", r"\1 hours"),
+        (r"\b(back|ahead|forward|rewind|skip|in|for) have an? hour\b", r"\1 half an hour"),
+        (r"\bwon (?=(?:more )?(?:minute|hour|second|chapter)s?\b)", "one "),
+        (
+            r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|number|chapter|first|second|third"
+            r"|fourth|fifth|last|next|other|that|the) won\b",
+            r"\1 one",
+        ),
+        (
+            r"\b(in|for|timer|back|forward|ahead|rewind|skip|add) (?:to|too) (minutes?|seconds?|hours?)\b",
+            r"\1 2 \2",
+        ),
+        (
+            r"\b(in|for|timer|back|forward|ahead|rewind|skip|add) (?:for|fore) (minutes?|seconds?|hours?)\b",
+            r"\1 4 \2",
+        ),
+        (r"\b(?:fore) (?=(?:minutes?|seconds?|hours?)\b)", "4 "),
+        (r"\b(?:ate) (?=(?:minutes?|seconds?|hours?)\b)", "8 "),
+        (r"\b(?:tin) (?=(?:minutes?|seconds?|hours?)\b)", "10 "),
+        (r"\b(chapter|number|option) (?:to|too)$", r"\1 2"),
+        (r"\b(chapter|number|option) (?:for|fore)$", r"\1 4"),
+        (r"\bchapter ate$", "chapter 8"),
+        (r"\bchapter tin$", "chapter 10"),
+        (r"\btimer 4 (?=\d)", "timer for "),
+        (r"\b(\d+)\s*-\s*(?=\d+ (?:minutes?|seconds?|hours?)\b)", r"\1 to "),
+        (r"\b(\S+) or so (?=(?:minutes?|seconds?|hours?)\b)", r"\1 "),
+        (r"\ba (minute|hour) or two\b", r"2 \1s"),
+        (r"\babit\b", "a bit"),
+        (r"\blil\b", "little"),
+        (r"\bhappend\b", "happened"),
+        (r"\bwaht\b", "what"),
+        (r"\bmis\b(?= out\b|$)", "miss"),
+        (r"\b(go|take me|bring me|skip|jump) their$", r"\1 there"),
+        (r"\b(skip|go|jump|fast forward|move) a head\b", r"\1 ahead"),
+        (r"\bfast for ?word\b", "fast forward"),
+        (r"^und(?:ue)?$", "undo"),
+        (r"\bto far$", "too far"),
+        (r"\b(why|where|what|how|who)'d\b", r"\1 did"),
         (r"\bprev\b", "previous"),
         (r"^tl;? ?dr$", "recap"),
         (r"\bhw\b", "how"),
@@ -1629,7 +1664,9 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     )
 )
 """Shorthand typed on the page, as it would be said: "ch 5", "back 30s", "fwd 2m", "prev", "thx"; a
-number a recogniser wrote as the word it sounds like ("sleep in to minutes", "go to chapter to"); and
+number a recogniser wrote as the word it sounds like ("sleep in to minutes", "go to chapter to", "back
+won minute", "half an our"), only beside a unit, a chapter or a row, where the word itself means
+nothing; a range or a rough amount as its larger number ("5-10 minutes", "ten or so minutes"); and
 a word it wrote as two ("where did I fall a sleep", "where did I start to night") or as one near it
 ("stop at the end on chapter 3", "cancelled the timer", "stop at fifteen minutes")."""
 _UNIT_LEFT_UNSAID = re.compile(
