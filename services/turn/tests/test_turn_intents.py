@@ -1976,6 +1976,23 @@ def test_what_a_general_assistant_is_asked_is_not_searched_for_in_the_book(utter
         ("go back 5-10 minutes", Jump(-600_000)),
         ("go back ten or so minutes", Jump(-600_000)),
         ("go back a minute or two", Jump(-120_000)),  # was a minute
+        # an amount not said, in the words of a tired listener: each searched the book for its words,
+        # "go back a lot" moving two hours back to a passage with "a lot" in it
+        ("go back for a bit", Jump(-30_000)),  # was 11 minutes back
+        ("go back a tick", Jump(-30_000)),
+        ("go back a mo", Jump(-30_000)),
+        ("can we go back a bit", Jump(-30_000)),
+        ("i need to go back a bit", Jump(-30_000)),
+        ("go back a bit will you", Jump(-30_000)),
+        ("wind back a bit", Jump(-30_000)),
+        ("rewind it", Jump(-30_000)),
+        ("go back a lot", Jump(-intents.A_WHILE_MS, amount_chosen=True)),
+        ("go back loads", Jump(-intents.A_WHILE_MS, amount_chosen=True)),
+        ("go back a chunk", Jump(-intents.A_WHILE_MS, amount_chosen=True)),
+        ("go back some time", Jump(-intents.A_WHILE_MS, amount_chosen=True)),
+        ("go back for a while", Jump(-intents.A_WHILE_MS, amount_chosen=True)),
+        ("go back a couple", Jump(-120_000, unit_taken="minute")),  # as "back 2", which says the unit
+        ("skip a few", Jump(180_000, unit_taken="minute")),
         # words typed half asleep
         ("go back abit", Jump(-30_000)),
         ("go back a lil bit", Jump(-30_000)),

@@ -541,16 +541,20 @@ _REPEAT_THE_LAST = re.compile(
 _JUMP_AMOUNT_FIRST = re.compile(rf"\b({_AMOUNT})\s+({_BACK}|forward|forwards|ahead|on)\b")
 """The amount said before the way ("half an hour back", "ten minutes forward")."""
 _SMALL = (
-    r"(?:just |only )?(?:a (?:little |tiny |wee |teeny )?(?:bit|touch)|a little(?: bit)?|a touch|a tad"
-    r"|a smidge|slightly|some)(?: more)?"
+    r"(?:for )?(?:just |only )?(?:a (?:little |tiny |wee |teeny )?(?:bit|touch)|a little(?: bit)?|a touch"
+    r"|a tad|a smidge|a tick|a mo|a moment|slightly|some)(?: more)?"
 )
+_ASKED_OF_US = (
+    r"^(?:(?:can|could|would) (?:you|we) |(?:let's|lets|i need to|i want to) |please )?(?:please )?(?:just )?"
+)
+_NO_MORE_SAID = r"(?: please| will you| would you| for me)?$"
 _A_BIT = re.compile(
-    r"^(?:(?:can|could|would) you )?(?:just )?"
+    rf"{_ASKED_OF_US}"
     r"(?:(?:go|skip|jump|move|take me|fast|keep going|pop|nip|hop) )?"
     r"(back|backwards?|rewind|forward|forwards|ahead|skip)"
-    rf"(?: up| that(?: bit| part)?)?(?: {_SMALL})?(?: please)?$"
-    rf"|^(?:(?:can|could|would) you )?(?:wind it (back)|(back) it up)(?: {_SMALL})?(?: please)?$"
-    rf"|^(?:skip|go|move|jump) (on) {_SMALL}(?: please)?$"
+    rf"(?: up| it| that(?: bit| part)?)?(?: {_SMALL})?{_NO_MORE_SAID}"
+    rf"|{_ASKED_OF_US}(?:wind (?:it )?(back)|(back) it up|take it (back))(?: {_SMALL})?{_NO_MORE_SAID}"
+    rf"|^(?:skip|go|move|jump) (on) {_SMALL}{_NO_MORE_SAID}"
 )
 """An amount not said ("go back a bit", "rewind"): the page's own step, 30 seconds."""
 _A_BIT_MORE = re.compile(
@@ -568,8 +572,8 @@ _A_BIT_MORE = re.compile(
 A_BIT_MS = 30_000
 _A_WHILE = re.compile(
     r"^(?:(?:go|skip|jump|move|take me) )?(back|backwards?|rewind|forward|forwards|ahead|on)"
-    r" (?:a (?:little |good |long )?while|a ways?|quite a (?:bit|way|ways|while)|several minutes"
-    r"|a (?:long|good|fair) (?:way|bit))"
+    r" (?:(?:for )?a (?:little |good |long )?while|a ways?|quite a (?:bit|way|ways|while)|several minutes"
+    r"|a (?:long|good|fair) (?:way|bit)|a chunk|a spell|a lot|loads|some (?:time|way))"
     r"(?: please)?$"
 )
 """More than a bit, with no number ("go back a while", "back quite a way", "a long way"): ``A_WHILE_MS``."""
@@ -1631,6 +1635,8 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(\d+)\s*-\s*(?=\d+ (?:minutes?|seconds?|hours?)\b)", r"\1 to "),
         (r"\b(\S+) or so (?=(?:minutes?|seconds?|hours?)\b)", r"\1 "),
         (r"\ba (minute|hour) or two\b", r"2 \1s"),
+        (r"\b(back|forward|ahead|rewind|skip) a couple$", r"\1 2"),
+        (r"\b(back|forward|ahead|rewind|skip) a few$", r"\1 3"),
         (r"\babit\b", "a bit"),
         (r"\blil\b", "little"),
         (r"\bhappend\b", "happened"),
