@@ -1638,6 +1638,7 @@ def test_words_near_them_keep_their_meaning(utterance: str) -> None:
         (speech.NO_BOOKMARKS, (Undo, intents.Earlier)),
         (speech.NO_LEFT_OFF, (Undo,)),
         (speech.CHOOSE_ONE, (intents.PressListed,)),
+        (speech.CANNOT_HELP, (Jump, Chapter, intents.SleepTimer, Undo)),
     ],
 )
 def test_what_the_turn_tells_them_to_say_is_understood(said: str, understood: tuple[type, ...]) -> None:
@@ -1993,6 +1994,13 @@ def test_what_a_general_assistant_is_asked_is_not_searched_for_in_the_book(utter
         ("go back for a while", Jump(-intents.A_WHILE_MS, amount_chosen=True)),
         ("go back a couple", Jump(-120_000, unit_taken="minute")),  # as "back 2", which says the unit
         ("skip a few", Jump(180_000, unit_taken="minute")),
+        # a search with no word that could tell a moment: a command misheard, which found whatever was
+        # nearest ("the for one" replaced a list with a row two hours ahead)
+        ("the for one", Other()),
+        ("the to one", Other()),
+        ("go back a bit will you you", Other()),
+        ("take me to where he says no", FindPlace("he says no")),
+        ("take me back where i was", Undo()),  # "back to where I was"
         # words typed half asleep
         ("go back abit", Jump(-30_000)),
         ("go back a lil bit", Jump(-30_000)),

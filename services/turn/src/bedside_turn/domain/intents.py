@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from bedside_contracts.turn import Direction, RecapArgs
-from bedside_guard import capitalised_words, words_of
+from bedside_guard import FUNCTION_WORDS, capitalised_words, words_of
 
 from bedside_turn.domain import numbers, spelling
 from bedside_turn.domain.recap import FALLBACK_MINUTES, LAST_SITTING, RecapAsked, minutes_back, read_recap
@@ -1637,6 +1637,7 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\ba (minute|hour) or two\b", r"2 \1s"),
         (r"\b(back|forward|ahead|rewind|skip) a couple$", r"\1 2"),
         (r"\b(back|forward|ahead|rewind|skip) a few$", r"\1 3"),
+        (r"\b(take me|go|bring me) back where\b", r"\1 back to where"),
         (r"\babit\b", "a bit"),
         (r"\blil\b", "little"),
         (r"\bhappend\b", "happened"),
@@ -1820,11 +1821,29 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     whose moment is in the words as typed. A moment's words keep the capitals of names the listener
     wrote inside the sentence: search tells a name not heard yet by them (adr/0066)."""
     match intent := _meant(utterance, whole):
+        case FindPlace(query=query) if not names_a_moment(query):
+            return Other()
         case FindPlace(query=query):
             return replace(intent, query=_names_capitalised(query, utterance))
         case Together(move=FindPlace(query=query) as move):
             return replace(intent, move=replace(move, query=_names_capitalised(query, utterance)))
     return intent
+
+
+_TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no"}
+"""Words no moment is told by ("where he says no" is one)."""
+_SAYS_NO_MOMENT = re.compile(
+    rf"(?:{numbers.SAID_AS_A_NUMBER}|ones?|bits?|parts?|bobs?|chapters?|(?:minute|hour|second|min)s?)"
+)
+
+
+def names_a_moment(query: str) -> bool:
+    """Whether a search's words hold one that could tell a moment of the story: "the for one", "will
+    you", "for minutes" are a command misheard, and searched they find whatever passage is nearest."""
+    return any(
+        word not in _TELLS_NO_MOMENT and not _SAYS_NO_MOMENT.fullmatch(word)
+        for word in words_of(query.lower())
+    )
 
 
 def _names_capitalised(query: str, utterance: str) -> str:

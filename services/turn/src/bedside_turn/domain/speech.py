@@ -35,7 +35,10 @@ from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.recap import NO_BREAK_YET, at_chapter_start
 
 NO_MODEL = OwnWords("I can't reach my language model just now, so here is the simple answer. ")
-CANNOT_HELP = OwnWords("I can take you to a moment in the book, or answer about what you've already heard.")
+CANNOT_HELP = OwnWords(
+    'Sorry, I didn\'t follow. You can say "back five minutes", "chapter 3", "sleep in 20 minutes" or "undo", '
+    "or ask about what you've heard."
+)
 PRESS_PLAY = OwnWords("Press play to carry on; I can't start the sound myself.")
 """'Play', 'resume': the player has no command that starts the sound, and a page may start it only
 after a press on that page, so the listener is told what to do (``intents.PlayOn``)."""
