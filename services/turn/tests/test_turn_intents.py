@@ -2001,6 +2001,24 @@ def test_what_a_general_assistant_is_asked_is_not_searched_for_in_the_book(utter
         ("go back a bit will you you", Other()),
         ("take me to where he says no", FindPlace("he says no")),
         ("take me back where i was", Undo()),  # "back to where I was"
+        # a timer, said as a tired listener says it: each moved the book, searched it, or was not understood
+        ("play to end of chapter", intents.SleepTimer("chapter_end")),  # a covered row an hour ahead
+        (
+            "read me to the end of the chapter",
+            intents.SleepTimer("chapter_end"),
+        ),  # moved to the chapter's end
+        ("at the end of the chapter stop", intents.SleepTimer("chapter_end")),  # moved to the chapter's end
+        ("just this chapter", intents.SleepTimer("chapter_end")),
+        ("sleep after chapter", intents.SleepTimer("chapter_end")),
+        ("hour timer", intents.SleepTimer(60)),
+        ("fall asleep timer 30 minutes", intents.SleepTimer(30)),
+        ("scratch that", intents.CancelThat()),
+        (
+            "back 5 minutes sleep in 20",
+            intents.Together(Jump(-300_000), intents.SleepTimer(20)),
+        ),  # the move lost
+        ("go back 5 min & sleep in 20", intents.Together(Jump(-300_000), intents.SleepTimer(20))),
+        ("go back 5 min + timer 20", intents.Together(Jump(-300_000), intents.SleepTimer(20))),
         # words typed half asleep
         ("go back abit", Jump(-30_000)),
         ("go back a lil bit", Jump(-30_000)),

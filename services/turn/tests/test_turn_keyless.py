@@ -1115,6 +1115,19 @@ async def test_cancel_that_takes_back_the_timer_or_the_move_just_asked_for(rig: 
     assert position(rig, listener) == HERE
 
 
+async def test_undo_just_after_a_timer_is_set_takes_the_timer_back_not_an_older_move(rig: Rig) -> None:
+    """A sleepy listener: "back 10 minutes", later "sleep in 5 minutes", then "undo": the book went
+    back to before the old move, "you're back where you were", and the timer ran on."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "back 2 minutes")
+    await rig.ask(listener, "sleep in 5 minutes")
+    await rig.ask(listener, "undo")
+    assert ((listener, BOOK_ID) in rig.player.sleep_timers, position(rig, listener)) == (
+        False,
+        HERE - 120_000,
+    )
+
+
 async def test_cancel_that_after_minutes_added_tells_the_timer_and_keeps_it(rig: Rig) -> None:
     """(The review) "sleep in 30", "add ten minutes", "cancel that" cancelled the whole timer."""
     listener = rig.listener_at(HERE)

@@ -1143,7 +1143,7 @@ _GOODNIGHT = (
 )
 """One way of saying goodnight; several may be said together ("time for bed, night")."""
 _CANCEL_THAT = re.compile(
-    r"^(?:(?:oh|no|oops|whoops|sorry)[,\s]+)?(?:cancel|scrap|drop) (?:that|it|this)(?:,?\s+please)?$"
+    r"^(?:(?:oh|no|oops|whoops|sorry)[,\s]+)?(?:cancel|scrap|scratch|drop) (?:that|it|this)(?:,?\s+please)?$"
 )
 _CLEAR_LIST = re.compile(
     r"^(?:(?:no|nah|oh|um|hmm) )*"
@@ -1336,10 +1336,11 @@ _TIMER_CHAPTER_END = re.compile(
     # "stop at the end", half asleep, is this chapter's end: never a move to the end of the book
     r"|" + _STOPPING + r".*\bat\s+the\s+end(?:,?\s+(?:please|tonight))?$"
     r"|^(?:an?\s+|the\s+)?end[\s-]of[\s-](?:the[\s-])?chapter\s+(?:sleep\s+)?timer(?: please)?$"
+    r"|" + _STOPPING + r"\s+(?:after|when|once)\s+chapter$"
 )
 _STOP_WHEN_THE_CHAPTER_ENDS = re.compile(
-    r"^when (?:this|the) chapter (?:ends|is over|finishes),? (?:stop|pause|sleep|turn (?:it )?off)"
-    r"(?: please)?$"
+    r"^(?:when (?:this|the) chapter (?:ends|is over|finishes)|(?:at )?(?:the )?end of (?:this|the) chapter),?"
+    r" (?:then )?(?:stop|pause|sleep|turn (?:it )?off|off)(?: please)?$"
 )
 """The chapter's end said first ("when this chapter ends, stop"), which no stopping word starts."""
 _HOUR_SAID = r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
@@ -1362,8 +1363,9 @@ _TIMER_COUNTED_CHAPTER_END = re.compile(
 _GO_QUIET = r"(?:stop|sleep|pause|off|(?:turn|switch) (?:it )?off|go quiet)"
 _PLAY_TO_THE_CHAPTER_END = re.compile(
     r"^(?:just\s+)?(?:"
-    r"(?:only\s+)?(?:play|read|keep (?:going|playing|reading)|go on|carry on)\s+(?:(?:un)?till?|to)\s+"
-    r"(?:(?:the\s+)?end\s+of\s+(?:this|the|the current)\s+chapter"
+    r"(?:only\s+)?(?:play|read(?: me)?|keep (?:going|playing|reading)|go on|carry on)\s+"
+    r"(?:(?:un)?till?|to)\s+"
+    r"(?:(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+)?chapter"
     r"|(?:this|the)\s+chapter\s+(?:ends|is over|finishes)|(?:this|the)\s+chapter'?s\s+(?:done|over|finished))"
     rf"(?:,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET})?"
     rf"|(?:finish|play|read)\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET}"
@@ -1373,6 +1375,7 @@ _PLAY_TO_THE_CHAPTER_END = re.compile(
     rf"|(?:(?:un)?till?|off at)\s+(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+)?chapter"
     rf"(?:,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET})?"
     rf"|(?:just )?(?:this|the) chapter,?\s+(?:and\s+)?then\s+{_GO_QUIET}"
+    r"|(?:just|only) (?:this|the) (?:one )?chapter(?: tonight)?"
     r")(?:,?\s+please)?$"
 )
 """Playing on to the chapter's end and no further, said without a word of stopping ("play until the end
@@ -1394,7 +1397,8 @@ to that chapter's end ("take me to the end of chapter 3" has no word of stopping
 _TIMER_MINUTES = re.compile(
     _STOPPING + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+|like\s+|around\s+)?({_AMOUNT})"
     rf"|\b({_AMOUNT}|{_NUMBER_SAID}[\s-]{_UNIT})s?\s+(?:of\s+)?(?:sleep\s+)?timer\b"
-    r"|^(?:(?:(?:set|change|make) )?(?:a |the )?(?:sleep )?timer (?:of |for |to )?|sleep (?:mode )?|make it )"
+    r"|^(?:(?:(?:set|change|make) )?(?:a |the )?(?:sleep |fall asleep )?timer (?:of |for |to )?"
+    r"|sleep (?:mode )?|make it )"
     rf"({_AMOUNT})(?: instead)?(?:\s+please)?$"
 )
 _MORE_SAID = r"\b(?:more|another|extra|longer)\b"
@@ -1638,6 +1642,7 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(back|forward|ahead|rewind|skip) a couple$", r"\1 2"),
         (r"\b(back|forward|ahead|rewind|skip) a few$", r"\1 3"),
         (r"\b(take me|go|bring me) back where\b", r"\1 back to where"),
+        (r"^hour timer$", "an hour timer"),
         (r"\babit\b", "a bit"),
         (r"\blil\b", "little"),
         (r"\bhappend\b", "happened"),
@@ -1739,6 +1744,15 @@ def _way_put_right(said: re.Match[str]) -> str:
     return f"{said['then']}{said['rest']}"
 
 
+_JOINED_BY_A_SIGN = re.compile(r"\s+[&+]\s+")
+_TIMER_JOINED_UNSAID = re.compile(
+    r"\b(\d+ ?(?:minutes?|mins?|seconds?|secs?|hours?|hrs?))"
+    r" (?=(?:sleep|stop|pause) in\b|(?:set )?a timer\b|timer \d)"
+)
+"""A move and a timer written as one, as dictation does ("back 5 minutes sleep in 20", "back 5 min +
+timer 20")."""
+
+
 def _with_pauses(utterance: str) -> str:
     """The words as meant, lower case: hesitations and the fillers before them off, a range or a
     way or a chapter or an amount put right as the one meant (``_AMOUNT_EITHER``, ``_WAY_CORRECTED``,
@@ -1751,6 +1765,7 @@ def _with_pauses(utterance: str) -> str:
     text = re.sub(r"[!.?,;]+$", "", text).strip()
     while (stripped := _FILLER.sub("", text)) != text:
         text = stripped
+    text = _TIMER_JOINED_UNSAID.sub(r"\1 and ", _JOINED_BY_A_SIGN.sub(" and ", text))
     text = _WAY_CORRECTED.sub(_way_put_right, text)
     text = _CHAPTER_CORRECTED.sub(lambda said: f"chapter {said['then']}", text)
     text = _AMOUNT_EITHER.sub(lambda said: f"{said['more']} {said['unit']}", text)

@@ -90,10 +90,16 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
 
 def reads_history(intent: Intent, *, with_model: bool) -> bool:
     """Whether the turn needs the stored exchanges: a model reads them; plain code only for
-    "the other one", "take me there", "tell me more", "the time before that" and "cancel that"."""
+    "the other one", "take me there", "tell me more", "the time before that", "cancel that" and "undo"
+    (just after a timer is set, the timer)."""
     return with_model or isinstance(
         intent,
-        intents.OtherOne | intents.GoThere | intents.MoreOfThat | intents.EarlierAgain | intents.CancelThat,
+        intents.OtherOne
+        | intents.GoThere
+        | intents.MoreOfThat
+        | intents.EarlierAgain
+        | intents.CancelThat
+        | intents.Undo,
     )
 
 
