@@ -2019,6 +2019,30 @@ def test_what_a_general_assistant_is_asked_is_not_searched_for_in_the_book(utter
         ),  # the move lost
         ("go back 5 min & sleep in 20", intents.Together(Jump(-300_000), intents.SleepTimer(20))),
         ("go back 5 min + timer 20", intents.Together(Jump(-300_000), intents.SleepTimer(20))),
+        # asked of the listening, not the story: each was "That hasn't come up yet", searched the book,
+        # or quoted a passage an hour back ("what did I sleep through?")
+        ("what did i sleep through", RecapAsked(RecapArgs(span="since_asleep"))),
+        ("what happened whilst i was asleep", RecapAsked(RecapArgs(span="since_asleep"))),
+        ("what went on while i was out", RecapAsked(RecapArgs(span="since_asleep"))),
+        ("this sounds familiar", intents.HeardBefore()),  # moved the book to a passage with "sounds"
+        ("ive heard this before", intents.HeardBefore()),
+        ("skip what i've heard", intents.Earlier(furthest=True)),  # moved back an hour and a half
+        ("take me to where i got to", intents.Earlier(furthest=True)),
+        ("go to last night", intents.Earlier(left_off=True)),
+        ("whats left on the timer", intents.TimerAsked()),
+        ("when is it stopping", intents.TimerAsked()),
+        ("how long til the chapter ends", intents.TimeLeft()),
+        ("whats the chapter", intents.WhereAmI()),
+        ("what part am i at", intents.WhereAmI()),
+        (
+            "say again",
+            RecapAsked(RecapArgs(span="last_minutes", minutes=2)),
+        ),  # the latest words, with no answer
+        # a move said with a doze after it is the move, not a recap read aloud in its place
+        ("go back 5 mins i dozed", Jump(-300_000)),
+        ("go back 20 min i fell asleep around then", Jump(-1_200_000)),
+        ("go back to where i dozed", intents.Earlier(fell_asleep=True)),
+        ("go back before i fell asleep", intents.Earlier(fell_asleep=True)),
         # words typed half asleep
         ("go back abit", Jump(-30_000)),
         ("go back a lil bit", Jump(-30_000)),
@@ -2609,6 +2633,9 @@ def test_how_much_was_missed_is_the_doze_recapped(utterance: str) -> None:
         ("what did you say?", True),
         ("could you repeat that please", True),
         ("I didn't catch that", True),
+        ("sorry didnt catch that", True),  # these three moved the book back, or were not understood
+        ("say again", True),
+        ("again please", True),
         ("pardon?", True),
         ("huh", True),
         ("what did she say?", False),  # the book's words, asked of the book

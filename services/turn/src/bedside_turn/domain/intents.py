@@ -734,10 +734,10 @@ _BEFORE_SKIP = re.compile(
 _GO_BACK_TO = r"^(?:(?:can|could|would) you )?(?:please )?(?:go|take me|bring me|skip|jump) back to "
 _FELL_ASLEEP = re.compile(
     r"\bwhere (?:did )?i (?:fall|fell|falling) asleep\b"
-    r"|\bwhere (?:did )?i (?:doze[ds]?|drift(?:ed)?|nod(?:ded)?) off\b"
+    r"|\bwhere (?:did )?i (?:doze[ds]?(?: off)?|(?:drift(?:ed)?|nod(?:ded)?) off)\b"
     r"|\bwhen i (?:fell asleep|dozed off|drifted off|nodded off)\b"
     r"|^(?:when|what time) did i (?:fall asleep|doze off|drift off|nod off)\b"
-    r"|\bback to (?:just )?before i (?:fell asleep|dozed off|drifted off|nodded off)\b"
+    r"|\bback (?:to )?(?:just )?before i (?:fell asleep|dozed off|drifted off|nodded off)\b"
     r"|\bwhere i was (?:just )?before i (?:fell asleep|dozed off|drifted off|nodded off|went to sleep)\b"
     rf"|{_GO_BACK_TO}(?:what |the (?:bit|part) (?:that )?)i missed(?: please)?$"
     r"|\b(?:back )?to (?:where|when) i was (?:still )?awake\b|\bthe last (?:thing|bit|part) i remember\b"
@@ -768,7 +768,8 @@ _COURTESY_WORD = (
 _ASKS_NOTHING_AFTER = re.compile(
     r"(?<!before)(?<!when)(?<!where)(?<!after)(?<!until)(?<!till)(?<!since)(?<!that)(?<!says)(?<!said)"
     r"[\s.!]+(?:(?:because |cause |'cause |as |since )?(?:i|we) (?:(?:must have |think i )?"
-    r"(?:fell asleep|dozed off|drifted off|nodded off|zoned out)|missed .+|didn'?t (?:hear|catch|get) .+)"
+    r"(?:fell asleep|dozed(?: off)?|drifted off|nodded off|zoned out)"
+    r"(?: (?:around|about) then| there| for a (?:bit|while|minute))?|missed .+|didn'?t (?:hear|catch|get) .+)"
     rf"|{_COURTESY_WORD}(?:[\s.!]+{_COURTESY_WORD})*)$"
 )
 """Said after a request and asking nothing itself: why ("go back two minutes, I fell asleep"), or a
@@ -831,6 +832,9 @@ _FURTHEST = re.compile(
     r"(?: then| so far)?[?.!]*$)"
     rf"|^{_HEARD_THIS} (?:so )?(?:skip|go|move|jump) (?:ahead|on|forward)(?: please)?$"
     rf"|{_GO_BACK_TO}where i (?:had )?got(?: up)? to(?: please)?$"
+    r"|^(?:(?:go|take me|skip|jump|bring me) )?(?:back )?to (?:where i (?:had )?got(?: up)? to"
+    r"|(?:my |the )?furthest(?: (?:point|place|spot|i got))?)(?: please)?$"
+    r"|^skip (?:past )?what i(?:'ve| have)? (?:already )?heard(?: please)?$"
 )
 """The place furthest into the book they have been, after going back to listen again."""
 _LEFT_OFF = re.compile(
@@ -844,6 +848,7 @@ _LEFT_OFF = re.compile(
     r" (?:where|when) (?:i|we)"
     r" (?:left off|stopped|paused)(?: listening)?(?: please)?$"
     rf"|{_GO_BACK_TO}{LAST_SITTING}(?: please)?$"
+    rf"|^(?:go|take me|skip|jump|bring me) to {LAST_SITTING}(?: please)?$"
     rf"|\b{_HOW_FAR_GOT}(?: listening)?(?: (?:in|into|through) (?:the|this) (?:book|story))? {LAST_SITTING}\b"
 )
 """Where they left off the last time they stopped for a while: last night, yesterday, last time."""
@@ -1054,12 +1059,14 @@ _HEARD_BEFORE = re.compile(
     r"(?: (?:part|bit|chapter|one|story))?(?: (?:before|already))?$"
     r"|^(?:is|was) (?:this|that) (?:part |bit )?(?:new|new to me)$"
     rf"|^{_HEARD_THIS}$"
+    r"|^(?:this|that|it) (?:sounds|seems) (?:very |so |really )?familiar$"
 )
 _WHERE_AM_I = re.compile(
     r"^(?:where|whereabouts)(?: in the (?:book|story))? (?:am i|are we)(?: (?:now|up to|at|right now))?"
     r"(?: in (?:the|this) (?:book|story|chapter))?(?: now)?$"
     r"|^(?:which|what) part of the (?:book|story) (?:is this|am i in|are we in)$|^chapter$"
     r"|^(?:tell me )?(?:what|which) chapter (?:this is|is playing|is on)(?: please)?$"
+    r"|^what(?:'s| is) the chapter(?: now)?$|^what (?:part|bit|point) (?:am i|are we) (?:at|on|in|up to)$"
     r"|^what(?:'s| is) the chapter number$"
     r"|^what (?:percent|percentage) of the (?:book|story) have i (?:done|heard)$"
     r"|^(?:are we|am i) near the end of the (?:book|story)$"
@@ -1114,6 +1121,9 @@ _TIMER_ASKED = re.compile(
     r"|how (?:long|much time|many minutes) (?:is |are )?(?:left )?on (?:the |my )?(?:sleep )?timer"
     r"|how long(?: is|'s) (?:the |my )?(?:sleep )?timer(?: set for| on for| got left)?"
     r"|what(?: is|'s) (?:the |my )?(?:sleep )?timer (?:set (?:to|for|at)|at|on)"
+    r"|what(?: is|'s) left on (?:the |my )?(?:sleep )?timer"
+    rf"|when (?:is|will) {_STOPS} (?:be )?(?:stopping|going to stop|gonna stop|switching off|turning off)"
+    r"|how long (?:until|till|before) (?:bed|bedtime|lights out)"
     r")(?: now| tonight)?$"
 )
 """A question about the sleep timer (``read_playback`` reads no question as a timer to set)."""
@@ -1643,6 +1653,9 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(back|forward|ahead|rewind|skip) a few$", r"\1 3"),
         (r"\b(take me|go|bring me) back where\b", r"\1 back to where"),
         (r"^hour timer$", "an hour timer"),
+        (r"\bive\b", "i've"),
+        (r"\bdidnt\b", "didn't"),
+        (r"\btil\b", "till"),
         (r"\babit\b", "a bit"),
         (r"\blil\b", "little"),
         (r"\bhappend\b", "happened"),
@@ -2504,8 +2517,8 @@ _LENGTH_ALONE = re.compile(
 _SAY_AGAIN = re.compile(
     r"^(?:sorry |pardon )?(?:(?:can|could|would) you )?(?:please )?"
     r"(?:say (?:that|it) again|repeat (?:that|it|yourself|what you said)|what did you (?:just )?say"
-    r"|what was that|come again|pardon(?: me)?|sorry what|what|huh|sorry"
-    r"|i (?:didn't|did not) (?:catch|hear|get) (?:that|it|you|what you said))(?: again)?(?: please)?$"
+    r"|what was that|come again|pardon(?: me)?|sorry what|what|huh|sorry|say again|again"
+    r"|(?:i )?(?:didn't|did not) (?:catch|hear|get) (?:that|it|you|what you said))(?: again)?(?: please)?$"
 )
 
 

@@ -80,8 +80,9 @@ _ASLEEP = re.compile(
     rf"|{_CATCHING_UP}"
     r"|\bi (?:wasn'?t (?:listening|paying attention)|zoned out|spaced out)\b|\bmy mind wandered\b"
     r"|\bi lost track(?: of (?:it|things|the (?:story|plot)|what'?s (?:going on|happening)))?$"
-    r"|\bi (?:must have )?(?:dozed|fell asleep|drifted|nodded off|fallen asleep|slept)\b"
-    r"|\b(?:since|while|after) i (?:was )?(?:fell|fall|fallen|dozed?|dozing|drifted|nodded|slept|asleep)\b"
+    r"|\bi (?:must have )?(?:dozed|fell asleep|drifted|nodded off|fallen asleep|slept|sleep through)\b"
+    r"|\b(?:since|while|whilst|after) i (?:was )?"
+    r"(?:fell|fall|fallen|dozed?|dozing|drifted|nodded|slept|asleep|sleeping|out)\b"
 )
 LAST_SITTING = (
     r"(?:last night|last time|the last time|yesterday(?: (?:morning|afternoon|evening))?|this morning"
@@ -114,7 +115,8 @@ _JUST_NOW = re.compile(
     r"|^who(?:'s| is| was| are| were) (?:he|she|they) (?:talking|speaking) (?:to|about|with)$"
     r"|\bwhat was the last thing (?:that )?(?:happened|i heard|(?:he|she|they|you) said)\b"
     r"|^what was (?:that last (?:bit|part)|the last bit)(?: about)?(?: again)?$"
-    r"|^(?:sorry,? )?(?:what was that|say that again|come again|pardon|sorry|huh|what)(?: again)?$"
+    r"|^(?:sorry,? )?(?:what was that|say (?:that )?again|come again|pardon|sorry|huh|what)(?: again)?"
+    r"(?: please)?$"
     r"|^(?:summar(?:ise|ize)|recap|sum up) (?:that|this)(?: please)?$"
 )
 """Half heard, just now: "what did she just say?", "huh?", "say that again" are the latest minutes, and
