@@ -180,9 +180,17 @@ async def test_named_places_meet_the_same_arithmetic(
 @pytest.mark.parametrize(
     ("utterance", "now", "said"),
     [
-        ("back 1", HERE - 60_000, "Back 1 minute. If you meant seconds, say undo."),
-        ("rewind 20", HERE - 20_000, "Back 20 seconds. If you meant minutes, say undo."),
-        ("go back 1.5", HERE - 90_000, "Back 1.5 minutes. If you meant seconds, say undo."),
+        ("back 1", HERE - 60_000, 'Back 1 minute. If you meant seconds, say "undo", then "back 1 second".'),
+        (
+            "rewind 20",
+            HERE - 20_000,
+            'Back 20 seconds. If you meant minutes, say "undo", then "back 20 minutes".',
+        ),
+        (
+            "go back 1.5",
+            HERE - 90_000,
+            'Back 1.5 minutes. If you meant seconds, say "undo", then "back 1.5 seconds".',
+        ),
         ("back 5", 0, "Back to the start of the book."),  # 2:15 in: 5 minutes would overshoot
     ],
 )

@@ -728,7 +728,7 @@ async def test_with_a_model_a_number_without_a_unit_an_amount_not_counted_and_st
     reply: before, the model was asked and guessed, and did not say what it had taken."""
     model = script(rig, [Use("offer_positions", {"offset_ms": -5_000})], [Say("Done.")])
     for utterance, said in {
-        "back 1": "Back 1 minute. If you meant seconds, say undo.",
+        "back 1": 'Back 1 minute. If you meant seconds, say "undo", then "back 1 second".',
         "start over": 'Back to the start of chapter 2, "The Keeper\'s Ledger". '
         'If you meant the whole book, say "start the book again".',
     }.items():

@@ -538,12 +538,14 @@ def for_number_alone(
     offset_ms: int, unit: SaidUnit, outcome: OfferOutcome | None, preview: bool = False
 ) -> str:
     """A move by a number said without a unit ("back 5", ``intents.unit_for_number_alone``): the unit
-    taken is said first, so a listener who meant the other hears it; after a move, that undo puts it back."""
+    taken is said first, so a listener who meant the other hears it; after a move, what puts it right:
+    undo alone only puts the book back ("rewind 15" then "undo" had not gone back fifteen minutes)."""
     moved = outcome is not None and outcome.outcome == "moved" and not preview
     if not moved or _stopped_at_the_start(offset_ms, outcome, preview):
         return for_amount_chosen(offset_ms, unit, outcome, preview)
-    other = "seconds" if unit == "minute" else "minutes"
-    return OwnWords(f"{_moved_by(offset_ms, unit)} If you meant {other}, say undo.")
+    other: SaidUnit = "second" if unit == "minute" else "minute"
+    meant = _moved_by(offset_ms, other, by=abs(offset_ms) / UNIT_MS[unit]).lower().rstrip(".")
+    return OwnWords(f'{_moved_by(offset_ms, unit)} If you meant {other}s, say "undo", then "{meant}".')
 
 
 def for_amount_chosen(
@@ -564,8 +566,9 @@ def unit_chosen(offset_ms: int) -> SaidUnit:
     return "minute" if abs(offset_ms) >= UNIT_MS["minute"] else "second"
 
 
-def _moved_by(offset_ms: int, unit: SaidUnit) -> str:
-    amount = abs(offset_ms) / UNIT_MS[unit]
+def _moved_by(offset_ms: int, unit: SaidUnit, by: float | None = None) -> str:
+    """ "Back 5 minutes.": the way of ``offset_ms``, and ``by`` (else its own amount) in ``unit``."""
+    amount = abs(offset_ms) / UNIT_MS[unit] if by is None else by
     return f"{'Back' if offset_ms < 0 else 'Forward'} {amount:g} {unit}{'s' if amount != 1 else ''}."
 
 
