@@ -741,7 +741,7 @@ _FELL_ASLEEP = re.compile(
     r"|\bwhere i was (?:just )?before i (?:fell asleep|dozed off|drifted off|nodded off|went to sleep)\b"
     rf"|{_GO_BACK_TO}(?:what |the (?:bit|part) (?:that )?)i missed(?: please)?$"
     r"|\b(?:back )?to (?:where|when) i was (?:still )?awake\b|\bthe last (?:thing|bit|part) i remember\b"
-    r"|^i (?:must have )?(?:fell asleep|dozed off|drifted off|nodded off)\b.*?[\s,]+"
+    r"|^(?:i )?(?:must have )?(?:fell asleep|dozed off|drifted off|nodded off)\b.*?[\s,]+"
     r"(?:go|take me|bring me|put me) back(?: there)?(?:,?\s+please)?$"
 )
 _HOW_LONG_ASLEEP = re.compile(
@@ -1149,7 +1149,8 @@ _GOODNIGHT = (
     r"|see ya|ta[- ]?ra|sweet dreams|sleepy time|(?:i'm |im |i am )?dropping off(?: now)?"
     r"|that's me(?: done)?(?: for (?:tonight|the night))?"
     r"|(?:i'm |im |i am )(?:so |really |very |getting )?(?:tired|sleepy)(?: now)?"
-    r"|(?:i'm |im |i am )?(?:going|off) to (?:sleep|bed)(?: now)?|time (?:for bed|to sleep)(?: now)?)"
+    r"|(?:i'm |im |i am )?(?:going|off) to (?:sleep|bed)(?: now)?|time (?:for bed|to sleep)(?: now)?"
+    r"|z{3,}|(?:(?:i )?love you(?: bedside)?,? )?(?:good ?night|night)(?: x+)?)"
 )
 """One way of saying goodnight; several may be said together ("time for bed, night")."""
 _CANCEL_THAT = re.compile(
@@ -1328,6 +1329,7 @@ _CANCEL_TIMER = re.compile(
     r"|\b(?:turn|switch)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+off\b"
     r"|^(?:the\s+)?(?:sleep\s+)?timer\s+off\b"
     r"|^(?:no|never mind the) (?:sleep )?timer\b|\bdon'?t stop\b|\bkeep (?:playing|going) tonight\b"
+    r"|^don'?t (?:turn|switch) (?:it )?off\b"
     r"|^i don'?t (?:want|need) (?:a|the|any) (?:sleep )?timer\b"
 )
 _STOPPING = (
@@ -1517,6 +1519,7 @@ _PAUSE = re.compile(
     r"|(?:i'll |ill |i will )?be (?:right )?back(?: in a (?:sec|second|moment|minute|bit))?|brb"
     r"|back in (?:a (?:sec|second|moment|minute|bit)|a few minutes|five minutes|5 minutes)"
     r"|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off|shut up|be quiet|quiet|shh+|hush"
+    r"|shush|off|done for (?:tonight|now|the night)"
     r"|wait|hang on|hold on|let's stop(?: here| there)?|(?:i think )?i'll stop(?: here| there)?"
     r"|(?:just |give me )?(?:one|a) (?:sec|second|moment|minute)|enough"
     r"|(?:stop|pause) (?:the|my) (?:speaker|phone|tablet|laptop)"
@@ -1532,6 +1535,7 @@ _PLAY_ON = re.compile(
     r"(?:(?:ok(?:ay)? |go on then,? )?(?:you can )?"
     r"(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on)"
     r"|unpause|un-pause|play on|(?:press|hit|push) play|(?:turn|put|switch) it (?:back )?on|pick up"
+    r"|back on|go"
     r"|(?:ok(?:ay)?,? )?(?:i'm|im|i am) back"
     r"|start (?:playing|reading)|start(?=(?:\s+(?:it|now|please))*$))"
     r"(?:\s+(?:it|the book|the story|playing|reading|again|now|please|from here|some more|a bit more|playback"
@@ -1587,7 +1591,8 @@ _NOT_OF_THE_BOOK = re.compile(
 """What people ask a general assistant, which no tool of a book does: said plainly, not searched for in
 the book (a model, when there is one, answers it)."""
 _FILLER = re.compile(
-    r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside|like|shh+|briefly|ugh+)(?:[,\s]|\.\.\.|…)+"
+    r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside|like|shh+|briefly|ugh+|oi|yeah|yes|yep)"
+    r"(?:[,\s]|\.\.\.|…)+"
     r"|^(?:wait|hang on|sorry|actually|well|alright|right|excuse me|(?:no )?i'm (?:still )?awake),\s*"
 )
 """Words said before what is asked; those that can be what is asked ("wait a minute", "sorry?") only
@@ -1654,6 +1659,12 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(take me|go|bring me) back where\b", r"\1 back to where"),
         (r"^hour timer$", "an hour timer"),
         (r"\bive\b", "i've"),
+        (r"\balseep\b", "asleep"),
+        (r"^revert$", "undo"),
+        (r"^skip (?:the |this )?chapter$", "next chapter"),
+        (r"^(?:give me |just )?another (\d+|five|ten|fifteen|twenty|thirty)$", r"another \1 minutes"),
+        (r"^(?:just )?(\d+|two|three|four|five|ten|fifteen|twenty|thirty) more$", r"\1 more minutes"),
+        (r"^extend(?: it)? (?:by )?(?=\d)", "extend the timer by "),
         (r"\bdidnt\b", "didn't"),
         (r"\btil\b", "till"),
         (r"\babit\b", "a bit"),

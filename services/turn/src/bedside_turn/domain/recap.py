@@ -81,6 +81,7 @@ _ASLEEP = re.compile(
     r"|\bi (?:wasn'?t (?:listening|paying attention)|zoned out|spaced out)\b|\bmy mind wandered\b"
     r"|\bi lost track(?: of (?:it|things|the (?:story|plot)|what'?s (?:going on|happening)))?$"
     r"|\bi (?:must have )?(?:dozed|fell asleep|drifted|nodded off|fallen asleep|slept|sleep through)\b"
+    r"|^i(?:'ve| have) been (?:asleep|sleeping|dozing)\b"
     r"|\b(?:since|while|whilst|after) i (?:was )?"
     r"(?:fell|fall|fallen|dozed?|dozing|drifted|nodded|slept|asleep|sleeping|out)\b"
 )
