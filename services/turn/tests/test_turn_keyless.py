@@ -503,12 +503,15 @@ async def test_a_list_let_go_of_aloud_leaves_every_screen_and_the_book_stays(rig
     assert position(rig, listener) == HERE
 
 
-async def test_cancel_that_just_after_a_list_takes_the_list_away(rig: Rig) -> None:
+@pytest.mark.parametrize("said", ["cancel that", "undo"])
+async def test_cancel_that_or_undo_just_after_a_list_takes_the_list_away(rig: Rig, said: str) -> None:
+    """ "Undo" just after a list undid the move before it, and the list stayed."""
     listener = rig.listener_at(HERE)
+    await rig.ask(listener, "back 2 minutes")
     listed = await rig.ask(listener, "take me to the part where the bay glowed amber")
     assert (listed.outcome, len(rig.player.rows[(listener, BOOK_ID)])) == ("listed", 1)
-    assert (await rig.ask(listener, "cancel that")).speech == playback.LIST_CLEARED
-    assert (rig.player.rows.get((listener, BOOK_ID), []), position(rig, listener)) == ([], HERE)
+    assert (await rig.ask(listener, said)).speech == playback.LIST_CLEARED
+    assert (rig.player.rows.get((listener, BOOK_ID), []), position(rig, listener)) == ([], HERE - 120_000)
 
 
 async def test_a_question_quotes_the_best_heard_passage_with_its_chapter(rig: Rig) -> None:

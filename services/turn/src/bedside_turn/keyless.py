@@ -117,11 +117,8 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             return recaps.spoken_recap(*tools.recapped)
         case intents.PressListed(row=row):
             return await _press(tools, row)
-        case intents.Undo() if cancelled_by_that(earlier or [], wall_clock_ms()) in (
-            "timer",
-            "timer_changed",
-        ):
-            return await _cancel_that(tools, earlier or [])  # "undo" just after "sleep in 5": the timer
+        case intents.Undo() if cancelled_by_that(earlier or [], wall_clock_ms()) not in (None, "move"):
+            return await _cancel_that(tools, earlier or [])  # just after a timer, the timer; a list, the list
         case intents.Undo():
             return await _undo(tools)
         case intents.CancelThat():
