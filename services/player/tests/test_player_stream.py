@@ -4,6 +4,7 @@ kill -9 and restart, replay and snapshots, and the CLI."""
 import asyncio
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -17,6 +18,7 @@ from bedside_contracts import subjects
 from bedside_contracts.player import (
     CommandRequest,
     CommandResult,
+    ErrorReply,
     History,
     HistoryRequest,
     ListenerState,
@@ -516,3 +518,31 @@ async def test_a_message_that_does_not_fit_the_contract_is_passed_over_not_fatal
         state = (await client.get(path + "/state")).json()
         assert state["position_ms"] == 2_000
         assert (await client.get(path + "/history")).status_code == 200
+
+
+async def test_a_stalled_bus_is_said_so_by_a_route_not_a_bare_internal_error() -> None:
+    """A household's check (the bus stopped with SIGSTOP for 12 s): the page's state, history and
+    turn routes answered a bare "500 Internal Server Error" after five seconds."""
+    server = start_test_nats("player-stall")
+    system = await asyncio.to_thread(start_system, server.url, ("player",))
+    client = await nats.connect(server.url)
+    try:
+        search = await FakeSearch(client, [SyntheticBook("b1")]).start()
+        name, token = await listener(client, "stall")
+        bearer = {"Authorization": f"Bearer {token}"}
+        async with httpx.AsyncClient(base_url=system.http_url, timeout=60) as http:
+            state = f"/api/listeners/{name}/books/b1/state"
+            assert (await http.get(state, headers=bearer)).status_code == 200  # who is asking, known
+            assert server.process is not None
+            os.kill(server.process.pid, signal.SIGSTOP)
+            try:
+                stalled = await http.get(state, headers=bearer)
+            finally:
+                os.kill(server.process.pid, signal.SIGCONT)
+        assert stalled.status_code == 503, stalled.text
+        assert "bus" in ErrorReply.model_validate(stalled.json()).detail
+        await search.stop()
+    finally:
+        await client.close()
+        system.stop()
+        server.stop()

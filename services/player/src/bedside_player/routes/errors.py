@@ -9,6 +9,7 @@ from bedside_runtime.errors import NoAnswer, ServiceError
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from nats.errors import Error as NatsError
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -72,9 +73,21 @@ async def invalid(request: Request, error: ValidationError) -> JSONResponse:
     return error_reply(422, failure_for(error).error, field_errors(error.errors()))
 
 
+BUS_STALLED = (
+    "the bus is not answering just now; nothing was changed by this request, so try again in a moment"
+)
+
+
+async def bus_stalled(request: Request, error: Exception) -> JSONResponse:
+    """A read or write of the stream that the bus did not answer: the page tries again, told why."""
+    return error_reply(503, BUS_STALLED)
+
+
 HANDLERS: dict[int | type[Exception], Any] = {
     ServiceError: service_error,
     StarletteHTTPException: http_error,
     RequestValidationError: invalid_request,
     ValidationError: invalid,
+    NatsError: bus_stalled,
+    TimeoutError: bus_stalled,
 }
