@@ -26,6 +26,7 @@ from bedside_guard import HINT_LIMIT, book_names, heard_names
 from bedside_ingest.chunking import chunk_book, load_json_book
 from bedside_speech import WhisperTranscriber, hint_text, samples_from_wav
 from bedside_turn.domain import intents
+from bedside_turn.domain.routing import needs_the_books_names
 
 from bench.report import Figure, latency_figures, percentile, report
 
@@ -62,6 +63,11 @@ def spoken(text: str, folder: Path) -> bytes:
     return out.read_bytes()
 
 
+WAYS = ("no hints", "hints always", "hints when needed")
+"""Heard plainly; with the names as hints every time; the turn's way: plainly, then again with the
+names only when the plain words may name someone (``routing.needs_the_books_names``)."""
+
+
 def main() -> None:
     if shutil.which("espeak-ng") is None:
         sys.exit("espeak-ng is not installed (bash scripts/install-system audio)")
@@ -74,11 +80,11 @@ def main() -> None:
     name_set = {n.lower() for n in names}
     questions: list[str] = json.loads(asked.read_text())["questions"]
     transcriber = WhisperTranscriber()
-    errors = {False: 0, True: 0}
-    names_heard = {False: 0, True: 0}
-    read_as_meant = {False: 0, True: 0}
-    times: dict[bool, list[float]] = {False: [], True: []}
-    said_words = names_said = 0
+    errors = dict.fromkeys(WAYS, 0)
+    names_heard = dict.fromkeys(WAYS, 0)
+    read_as_meant = dict.fromkeys(WAYS, 0)
+    times: dict[str, list[float]] = {way: [] for way in WAYS}
+    said_words = names_said = heard_twice = 0
     durations: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         for question in questions:
@@ -88,34 +94,40 @@ def main() -> None:
             said_words += len(said)
             said_names = [w for w in said if w in name_set]
             names_said += len(said_names)
-            for hinted in (False, True):
+            heard: dict[str, tuple[str, float]] = {}
+            for way, expected in (("no hints", None), ("hints always", hints)):
                 started = time.perf_counter()
-                heard_text = transcriber.hear(samples, hints if hinted else None)
-                times[hinted].append((time.perf_counter() - started) * 1000)
-                heard = words(heard_text)
-                errors[hinted] += edit_distance(said, heard)
-                names_heard[hinted] += sum(1 for w in said_names if w in heard)
-                read_as_meant[hinted] += read_alike(question, heard_text)
-    print(f"{len(questions)} questions, {said_words} words, {names_said} of them the book's names")
+                text = transcriber.hear(samples, expected)
+                heard[way] = (text, (time.perf_counter() - started) * 1000)
+            (plain, plain_ms), (hinted, hinted_ms) = heard["no hints"], heard["hints always"]
+            again = needs_the_books_names(plain)
+            heard_twice += again
+            heard["hints when needed"] = (hinted, plain_ms + hinted_ms) if again else (plain, plain_ms)
+            for way, (text, ms) in heard.items():
+                times[way].append(ms)
+                errors[way] += edit_distance(said, words(text))
+                names_heard[way] += sum(1 for w in said_names if w in words(text))
+                read_as_meant[way] += read_alike(question, text)
+    print(f"{len(questions)} requests, {said_words} words, {names_said} of them the book's names")
     print(
         f"clips {min(durations):.1f}-{max(durations):.1f} s (median {percentile(durations, 50):.1f} s); "
-        f"hints: {len(names)} names"
+        f"hints: {len(names)} names; heard again with them when needed: {heard_twice} of {len(questions)}"
     )
-    wer = {h: 100 * errors[h] / said_words for h in (False, True)}
-    heard_share = {h: 100 * names_heard[h] / max(1, names_said) for h in (False, True)}
-    alike = {h: 100 * read_as_meant[h] / len(questions) for h in (False, True)}
-    report(
-        [
-            Figure("speech word error rate, no hints", wer[False], "%"),
-            Figure("speech word error rate, book's names as hints", wer[True], "%", floor=wer[False]),
-            Figure("speech names heard right, no hints", heard_share[False], "%"),
-            Figure("speech names heard right, with hints", heard_share[True], "%", floor=heard_share[False]),
-            Figure("speech requests read as written, no hints", alike[False], "%"),
-            Figure("speech requests read as written, with hints", alike[True], "%", floor=alike[False]),
-            *latency_figures("speech model time a clip, no hints", times[False], times[False]),
-            *latency_figures("speech model time a clip, with hints", times[True], times[False]),
-        ]
-    )
+    shares = {
+        way: {
+            "word error rate": 100 * errors[way] / said_words,
+            "names heard right": 100 * names_heard[way] / max(1, names_said),
+            "requests read as written": 100 * read_as_meant[way] / len(questions),
+        }
+        for way in WAYS
+    }
+    figures: list[Figure] = []
+    for way in WAYS:
+        for figure, value in shares[way].items():
+            floor = None if way == "no hints" else shares["no hints"][figure]
+            figures.append(Figure(f"speech {figure}, {way}", value, "%", floor=floor))
+        figures += latency_figures(f"speech model time a request, {way}", times[way], times["no hints"])
+    report(figures)
 
 
 if __name__ == "__main__":

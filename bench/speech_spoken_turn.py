@@ -8,7 +8,8 @@ enough to last 3-5 s; each clip is posted as a device posts it (``POST .../turns
 16-bit PCM WAV, over loopback HTTP: the upload of ~100 KB is part of the time but takes well
 under a millisecond here) and timed from the request to the reply, which carries the heard
 text and the answer. Beside it, in this process and on the same clip, the pinned Whisper
-model as the turn calls it, with the same hints and threads (the floor), and the heard text
+model once with the same hints and threads (the floor; the route hears a question twice, plainly
+and then with the hints, ADR 74), and the heard text
 asked as a typed turn over the same HTTP API (the turn without the recogniser, beside the
 spoken turn). The listener is put back after
 every question (untimed), so each starts at the same place. The first spoken question loads

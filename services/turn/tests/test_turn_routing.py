@@ -14,6 +14,7 @@ from bedside_turn.domain.routing import (
     cancelled_by_that,
     chapters_called,
     model_may_answer,
+    needs_the_books_names,
     other_places,
     places_named,
     plausible_ids,
@@ -287,3 +288,23 @@ def test_cancel_that_cancels_what_the_turn_just_before_did() -> None:
         assert cancelled_by_that([changed], 1_000) == "timer_changed", said
     set_with_a_move = timer_set().model_copy(update={"utterance": "go back 30 seconds and sleep in 15"})
     assert cancelled_by_that([set_with_a_move], 1_000) == "timer"
+
+
+@pytest.mark.parametrize(
+    ("heard", "needs"),
+    [
+        ("Go back five minutes.", False),
+        ("Sleep in twenty minutes.", False),
+        ("Where did I fall asleep?", False),
+        ("Undo.", False),
+        ("Who is Merrylegs?", True),
+        ("Take me back to where Ginger tells her story.", True),
+        ("Go back to the chapter called The Fire.", True),
+        ("Go back five minutes and sleep in ten.", False),
+        ("Wren did I fall asleep?", True),  # read as nothing or a question: heard again
+    ],
+)
+def test_a_spoken_request_is_heard_again_with_the_names_only_when_it_may_hold_one(
+    heard: str, needs: bool
+) -> None:
+    assert needs_the_books_names(heard) is needs

@@ -1,7 +1,8 @@
 """A spoken question becomes a typed Ask: the recording is transcribed offline, then turned.
 
 The recogniser is loaded on the first spoken question, not at start: a listener who only
-types never pays for the model's memory. It is told to expect the book's names the listener
+types never pays for the model's memory. It hears the request plainly first; one that may name
+someone (``routing.needs_the_books_names``) is heard again expecting the book's names the listener
 has heard (search's answer, by the guard's rule), and no others: a name from ahead would come
 back in the words the model reads.
 """
@@ -18,6 +19,7 @@ from bedside_runtime.errors import CallFailed, InvalidRequest
 from bedside_speech import Hearer, NotAWav, WhisperTranscriber, hint_text, samples_from_wav
 
 from bedside_turn.backends import Backends, TurnBackends
+from bedside_turn.domain.routing import needs_the_books_names
 
 log = structlog.get_logger("bedside.turn")
 
@@ -47,7 +49,10 @@ class SpokenTurns:
         hints, recogniser = await asyncio.gather(
             self._hints(backends, spoken.book, here_ms), self._recogniser()
         )
-        heard = (await asyncio.to_thread(recogniser.hear, samples, hints))[:UTTERANCE_MAX_CHARS]
+        heard = await asyncio.to_thread(recogniser.hear, samples, None)
+        if hints is not None and needs_the_books_names(heard):
+            heard = await asyncio.to_thread(recogniser.hear, samples, hints)
+        heard = heard[:UTTERANCE_MAX_CHARS]
         if not heard:
             return SpokenTurnReply(heard="")
         ask = Ask(

@@ -88,6 +88,20 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
     )
 
 
+_MAY_HOLD_A_NAME = (
+    intents.FindPlace | intents.Question | intents.TwoQuestions | intents.ChapterTitled | intents.Other
+)
+
+
+def needs_the_books_names(heard: str) -> bool:
+    """Whether a spoken request, heard without the book's names as hints, may hold one and is heard
+    again with them: a moment described, a question of the story, a chapter's title, or words read as
+    nothing (a name heard wrong). A command plain code reads (a move, the timer, undo) names no one,
+    and the names only make its words worse (ADR 74)."""
+    asked = intents.read(heard)
+    return isinstance(asked.move if isinstance(asked, intents.Together) else asked, _MAY_HOLD_A_NAME)
+
+
 def reads_history(intent: Intent, *, with_model: bool) -> bool:
     """Whether the turn needs the stored exchanges: a model reads them; plain code only for
     "the other one", "take me there", "tell me more", "the time before that", "cancel that" and "undo"
