@@ -2,6 +2,9 @@
 
 import asyncio
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -92,6 +95,34 @@ def test_ingest_command_transcribes_an_audiobook_and_jobs_lists_it(tmp_path: Pat
         refused = bedside("ingest", str(drm), env=system.env)
         assert refused.returncode == 1
         assert "DRM" in refused.stdout
+    finally:
+        system.stop()
+        server.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_ingest_command_waits_through_a_restart_of_the_bus(tmp_path: Path) -> None:
+    """A household's check: the bus killed and started again while `bedside ingest` waited for a
+    recording's transcription; the command ended in a traceback ("nats: connection closed") while
+    the job went on in the service."""
+    need_espeak()
+    speech = speak_book(sample_chapters(chapters=3, sentences=4))
+    book = write_audiobook(tmp_path / "restart.m4b", speech, tags={"title": "Through a Restart"})
+    server = start_test_nats("ingest-cli-bus-restart")
+    system = start_system(server.url, ("ingest", "search"))
+    try:
+        command = [sys.executable, "-m", "bedside", "ingest", str(book), "--id", "through-restart"]
+        waiting = subprocess.Popen(
+            command, env=system.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        time.sleep(4)  # asked, and transcribing
+        server.kill()
+        time.sleep(2)  # `up` waits a moment before it starts a dead bus again
+        server.start()
+        said, _ = waiting.communicate(timeout=400)
+        assert waiting.returncode == 0, said
+        assert "searchable: through-restart" in said
     finally:
         system.stop()
         server.stop()

@@ -270,12 +270,22 @@ async def _quiet(error: Exception) -> None:
     """nats-py prints connection errors itself; ``connect`` turns them into one clear message."""
 
 
+RIDES_OUT_S = 120
+"""How long a command that waits long (an ingest, a job followed) keeps trying the bus once it is gone:
+`up` starts a bus that died again within seconds."""
+
+
 @asynccontextmanager
-async def connected(servers: list[str]) -> AsyncIterator[Client]:
-    """A short-lived connection for a caller outside any service (the CLI, first start)."""
+async def connected(servers: list[str], *, waits_long: bool = False) -> AsyncIterator[Client]:
+    """A short-lived connection for a caller outside any service (the CLI, first start); one that
+    ``waits_long`` rides out a restart of the bus."""
     try:
         client = await nats.connect(
-            servers, connect_timeout=2, max_reconnect_attempts=1, reconnect_time_wait=0.2, error_cb=_quiet
+            servers,
+            connect_timeout=2,
+            max_reconnect_attempts=RIDES_OUT_S if waits_long else 1,
+            reconnect_time_wait=1.0 if waits_long else 0.2,
+            error_cb=_quiet,
         )
     except (NoServersError, OSError) as error:
         raise BusUnreachable(

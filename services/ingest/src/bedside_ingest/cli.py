@@ -16,6 +16,7 @@ from bedside_runtime.errors import CallFailed, RemoteFailure
 from bedside_runtime.room import size_said
 from bedside_runtime.settings import Settings
 from nats.aio.client import Client
+from nats.errors import Error as NatsError
 from rich.console import Console
 
 from bedside_ingest.accepted import AUDIO_OPTION_HELP, CHAPTERS_HELP, PATH_HELP, TEXT_HELP
@@ -64,7 +65,7 @@ def summary(report: IngestReport) -> str:
 
 
 async def _ingest(request: IngestBook, settings: Settings, wait_s: float, console: Console) -> int:
-    async with connected(settings.servers) as client:
+    async with connected(settings.servers, waits_long=True) as client:
         with stage_bars(console) as bars:
             report = await request_ingest(client, request, bars)
         console.print(summary(report))
@@ -151,6 +152,12 @@ def ingest(
         raise _fail(console, f"ingest refused it: {error.failure.error}") from None
     except CallFailed as error:
         raise _fail(console, str(error)) from None
+    except NatsError as error:  # the bus stayed away longer than a restart takes
+        raise _fail(
+            console,
+            f"lost the bus while waiting ({error}); an audiobook's job goes on in the ingest service "
+            f"once the bus is back: bedside jobs --attach {request.job}",
+        ) from None
     raise typer.Exit(code)
 
 

@@ -65,7 +65,7 @@ async def _attach(client: Client, job_id: str, console: Console) -> IngestJob:
 async def _jobs(
     settings: Settings, attach: str | None, cancel: str | None, console: Console, *, everything: bool
 ) -> int:
-    async with connected(settings.servers) as client:
+    async with connected(settings.servers, waits_long=attach is not None) as client:
         if cancel is not None:
             console.print(job_line(await cancel_job(client, cancel)))
             return 0
