@@ -50,7 +50,7 @@ async function typed(utterance) {
     // Not one of "ours": a turn can take seconds, and other devices' pushes must not wait.
     res = await api("POST", `${listenerPath()}/turns`, { device: DEVICE, utterance });
   } catch {
-    showAnswer("I could not reach Bedside. Try again in a moment.");
+    showAnswer(LOST_TOUCH);
     return;
   }
   if (!res.ok) {
@@ -59,6 +59,11 @@ async function typed(utterance) {
   }
   await answered(res.data || {}, asked);
 }
+
+// The answer never came back: the request may have reached Bedside and been done (a move made while
+// the player restarted), so asking again blind could do it twice.
+export const LOST_TOUCH =
+  "I lost touch with Bedside, so I can't tell whether that was done. Check where the book is before you ask again.";
 
 // Where the book was when a question went: its answer is guarded at that place.
 export const askedFrom = () => ({ moveSeq: state.lastMoveSeq, ms: position() });

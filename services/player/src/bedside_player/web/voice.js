@@ -10,7 +10,7 @@
 // Of the rest of the page it takes where to post, and how to show and speak a reply;
 // nothing else of the page is touched but the voice controls.
 import { listenerPath, unanswered } from "./api.js";
-import { answered, ask, askedFrom, oneQuestion, questionPending, STILL_ANSWERING } from "./ask.js";
+import { answered, ask, askedFrom, LOST_TOUCH, oneQuestion, questionPending, STILL_ANSWERING } from "./ask.js";
 import { settled } from "./position.js";
 import { DEVICE } from "./state.js";
 import { notice } from "./ui.js";
@@ -254,7 +254,7 @@ async function send(wav) {
       credentials: "same-origin",
     });
   } catch {
-    answerLine.textContent = "I could not reach Bedside. Try again in a moment.";
+    answerLine.textContent = LOST_TOUCH;
     return;
   }
   let reply = null;
