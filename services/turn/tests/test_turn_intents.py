@@ -2062,6 +2062,15 @@ def test_what_a_general_assistant_is_asked_is_not_searched_for_in_the_book(utter
         ("night x", intents.Courtesy("goodnight")),
         ("love you goodnight", intents.Courtesy("goodnight")),
         ("zzz", intents.Courtesy("goodnight")),
+        ("sorry what happened there", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),  # a question
+        ("what happened there at the mill", Question("what happened there at the mill")),
+        ("how long was i listening", intents.ListeningAsked("this_sitting")),  # a question of the story
+        ("go back wards", Jump(-30_000)),  # a search for "wards"
+        (
+            "stop after to chapters",
+            intents.SleepTimer("chapter_end", chapter_step=1),
+        ),  # as "after 2 chapters"
+        ("finish chapter then stop", intents.SleepTimer("chapter_end")),
         # words typed half asleep
         ("go back abit", Jump(-30_000)),
         ("go back a lil bit", Jump(-30_000)),

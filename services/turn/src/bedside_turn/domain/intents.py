@@ -1380,7 +1380,7 @@ _PLAY_TO_THE_CHAPTER_END = re.compile(
     r"(?:(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+)?chapter"
     r"|(?:this|the)\s+chapter\s+(?:ends|is over|finishes)|(?:this|the)\s+chapter'?s\s+(?:done|over|finished))"
     rf"(?:,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET})?"
-    rf"|(?:finish|play|read)\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET}"
+    rf"|(?:finish|play|read)\s+(?:(?:this|the)\s+)?chapter,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET}"
     r"|(?:let (?:it|the book|the story) )?finish\s+(?:this|the)\s+chapter"
     rf"|let (?:this|the) chapter (?:finish|play out|end)(?:,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET})?"
     rf"|let (?:it|the book|the story) finish\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET}"
@@ -1660,6 +1660,8 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^hour timer$", "an hour timer"),
         (r"\bive\b", "i've"),
         (r"\balseep\b", "asleep"),
+        (r"\bback wards\b", "backwards"),
+        (r"\b(after|in) (?:to|too) (more )?chapters\b", r"\1 2 \2chapters"),
         (r"^revert$", "undo"),
         (r"^skip (?:the |this )?chapter$", "next chapter"),
         (r"^(?:give me |just )?another (\d+|five|ten|fifteen|twenty|thirty)$", r"another \1 minutes"),
@@ -2178,7 +2180,7 @@ _LISTENING_ASKED: tuple[tuple[ListeningAbout, re.Pattern[str]], ...] = (
     (
         "this_sitting",
         re.compile(
-            rf"^how long have i been listening{_THIS_BOOK_OR_IT}(?: for)?"
+            rf"^how long (?:have i been|was i|am i) listening{_THIS_BOOK_OR_IT}(?: for)?"
             r"(?: (?:tonight|today|now|this time))?$"
             r"|^when did i (?:start|begin) listening(?: (?:tonight|today|this time))?$"
         ),

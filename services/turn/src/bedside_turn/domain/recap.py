@@ -105,7 +105,8 @@ _BEFORE_ASLEEP = re.compile(
 _JUST_NOW = re.compile(
     r"\bwhat (?:just|has just) happened\b|\bwhat did (?:he|she|they|it|that|you) just say\b"
     r"|\bwhat (?:did i just|have i just|was i just) (?:hear|heard|hearing|listen to|listening to)\b"
-    r"|\bwhat happened just now\b|\bwhat(?:'s| is| are) (?:\w+ ){1,3}doing (?:right )?now\b"
+    r"|\bwhat happened just now\b|^(?:sorry,? )?what (?:just )?happened (?:there|then)$"
+    r"|\bwhat(?:'s| is| are) (?:\w+ ){1,3}doing (?:right )?now\b"
     r"|\bwhat(?:'s| is) happening (?:right )?now\b|^who(?:'s| is) (?:talking|speaking)(?: (?:right )?now)?$"
     r"|^who (?:just )?(?:spoke|said that|was (?:that )?(?:talking|speaking))(?: just now)?$"
     r"|^what did (?:he|she|they|you|it) (?:just )?say$|^what (?:was|has been) just said$"
