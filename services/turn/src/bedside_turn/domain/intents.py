@@ -7,6 +7,7 @@ says nothing clever about anything else.
 import itertools
 import re
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -552,8 +553,8 @@ _A_BIT = re.compile(
     rf"{_ASKED_OF_US}"
     r"(?:(?:go|skip|jump|move|take me|fast|keep going|pop|nip|hop) )?"
     r"(back|backwards?|rewind|forward|forwards|ahead|skip)"
-    rf"(?: up| it| that(?: bit| part)?)?(?: {_SMALL})?{_NO_MORE_SAID}"
-    rf"|{_ASKED_OF_US}(?:wind (?:it )?(back)|(back) it up|take it (back))(?: {_SMALL})?{_NO_MORE_SAID}"
+    rf"(?: up| that(?: bit| part)?)?(?: {_SMALL})?{_NO_MORE_SAID}"
+    rf"|{_ASKED_OF_US}(?:wind (?:it )?(back)|(back) it up|(rewind) it)(?: {_SMALL})?{_NO_MORE_SAID}"
     rf"|^(?:skip|go|move|jump) (on) {_SMALL}{_NO_MORE_SAID}"
 )
 """An amount not said ("go back a bit", "rewind"): the page's own step, 30 seconds."""
@@ -1158,12 +1159,12 @@ _CANCEL_THAT = re.compile(
 )
 _CLEAR_LIST = re.compile(
     r"^(?:(?:no|nah|oh|um|hmm) )*"
-    r"(?:(?:none|neither)(?: of (?:them|those|these))?|not (?:any of )?(?:them|those|these))"
+    r"(?:(?:none|neither)(?: of (?:them|those|these))?|not (?:any of )?(?:them|those|these)(?: ones)?)"
     r"(?: (?:please|thanks|thank you))?$"
     r"|^(?:please )?(?:clear|close|hide|dismiss|remove|get rid of|take away|cancel)"
     r" (?:(?:the|that|this) (?:list|choices|options)|those|these|them)(?: please)?$"
     r"|^(?:(?:i'll|i will|i'd rather|let's|i want to|i'm going to) )?(?:just )?"
-    r"stay (?:here|where i am|put)(?: please)?$"
+    r"stay (?:here|where i am|where you are|put)(?: please)?$"
 )
 _COURTESIES: tuple[tuple[CourtesySaid, re.Pattern[str]], ...] = (
     (
@@ -1329,7 +1330,7 @@ _CANCEL_TIMER = re.compile(
     r"|\b(?:turn|switch)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+off\b"
     r"|^(?:the\s+)?(?:sleep\s+)?timer\s+off\b"
     r"|^(?:no|never mind the) (?:sleep )?timer\b|\bdon'?t stop\b|\bkeep (?:playing|going) tonight\b"
-    r"|^don'?t (?:turn|switch) (?:it )?off\b"
+    r"|^don'?t (?:turn|switch) (?:it |the book )?off(?: please)?$"
     r"|^i don'?t (?:want|need) (?:a|the|any) (?:sleep )?timer\b"
 )
 _STOPPING = (
@@ -1519,7 +1520,7 @@ _PAUSE = re.compile(
     r"|(?:i'll |ill |i will )?be (?:right )?back(?: in a (?:sec|second|moment|minute|bit))?|brb"
     r"|back in (?:a (?:sec|second|moment|minute|bit)|a few minutes|five minutes|5 minutes)"
     r"|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off|shut up|be quiet|quiet|shh+|hush"
-    r"|shush|off|done for (?:tonight|now|the night)"
+    r"|shush|off|done for (?:tonight|now|the night)|go (?:quiet|to sleep|to bed)(?: now)?"
     r"|wait|hang on|hold on|let's stop(?: here| there)?|(?:i think )?i'll stop(?: here| there)?"
     r"|(?:just |give me )?(?:one|a) (?:sec|second|moment|minute)|enough"
     r"|(?:stop|pause) (?:the|my) (?:speaker|phone|tablet|laptop)"
@@ -1533,7 +1534,7 @@ _PAUSE = re.compile(
 _PLAY_ON = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:(?:ok(?:ay)? |go on then,? )?(?:you can )?"
-    r"(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on)"
+    r"(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on(?: then)?)"
     r"|unpause|un-pause|play on|(?:press|hit|push) play|(?:turn|put|switch) it (?:back )?on|pick up"
     r"|back on|go"
     r"|(?:ok(?:ay)?,? )?(?:i'm|im|i am) back"
@@ -1599,6 +1600,30 @@ _FILLER = re.compile(
 when a comma, a pause, follows them ("wait, what happened to Ginger?")."""
 
 
+_SOUNDS_LIKE_A_NUMBER = {
+    "won": "one",
+    "to": "two",
+    "too": "two",
+    "tree": "three",
+    "free": "three",
+    "for": "four",
+    "fore": "four",
+    "fie": "five",
+    "ate": "eight",
+    "tin": "ten",
+}
+"""A number as dictation writes it, where nothing but a number can stand: after a way or a timer said
+first, before a unit or at the end ("go back won minute", "sleep in to hours", "rewind ate"), after
+"chapter", "number" or "option" at the end; never inside a sentence ("when John went back for hours")."""
+_COMMAND_SAID = (
+    r"^((?:(?:ok|okay|please|can you|could you|just) )*(?:(?:go|skip|jump|move|fast) )?"
+    r"(?:back|forward|forwards|ahead|rewind|skip)"
+    r"|(?:(?:ok|okay|please|just) )*(?:sleep|stop|pause|timer|set a timer|set the timer)(?: in| for| after)?"
+    r"|add|extend(?: the timer)?(?: by)?)"
+)
+_UNIT_ENDS = r"(?: please| and\b| then\b|,|$)"
+"""Where a unit said ends what is asked ("back won minute", "... and sleep in 20"): a unit with more
+after it is a place ("skip to minute 5") or a moment ("back to minutes before the fire")."""
 _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(typed), said)
     for typed, said in (
@@ -1626,30 +1651,25 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^un ?pause$", "play"),
         (r"\bwhr\b", "where"),
         (r"\bwots\b", "what's"),
-        (r"\b(an|one|won|half an|\d+) our\b", r"\1 hour"),
+        (rf"\b(an|one|won|half an|\d+) our(?={_UNIT_ENDS})", r"\1 hour"),
         (r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten) ours\b", r"\1 hours"),
         (r"\b(back|ahead|forward|rewind|skip|in|for) have an? hour\b", r"\1 half an hour"),
-        (r"\bwon (?=(?:more )?(?:minute|hour|second|chapter)s?\b)", "one "),
-        (
-            r"\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|number|chapter|first|second|third"
-            r"|fourth|fifth|last|next|other|that|the) won\b",
-            r"\1 one",
+        *(
+            (
+                rf"{_COMMAND_SAID} {heard}(?= (?:more )?(?:minute|hour|second|min)s?{_UNIT_ENDS}| please$|$)",
+                rf"\1 {meant}",
+            )
+            for heard, meant in _SOUNDS_LIKE_A_NUMBER.items()
         ),
-        (
-            r"\b(in|for|timer|back|forward|ahead|rewind|skip|add) (?:to|too) (minutes?|seconds?|hours?)\b",
-            r"\1 2 \2",
+        *(
+            (
+                rf"\bchapter ((?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety) )?{heard}$",
+                rf"chapter \1{meant}",
+            )
+            for heard, meant in _SOUNDS_LIKE_A_NUMBER.items()
         ),
-        (
-            r"\b(in|for|timer|back|forward|ahead|rewind|skip|add) (?:for|fore) (minutes?|seconds?|hours?)\b",
-            r"\1 4 \2",
-        ),
-        (r"\b(?:fore) (?=(?:minutes?|seconds?|hours?)\b)", "4 "),
-        (r"\b(?:ate) (?=(?:minutes?|seconds?|hours?)\b)", "8 "),
-        (r"\b(?:tin) (?=(?:minutes?|seconds?|hours?)\b)", "10 "),
-        (r"\b(chapter|number|option) (?:to|too)$", r"\1 2"),
-        (r"\b(chapter|number|option) (?:for|fore)$", r"\1 4"),
-        (r"\bchapter ate$", "chapter 8"),
-        (r"\bchapter tin$", "chapter 10"),
+        *((rf"^(number|option) {heard}$", rf"\1 {meant}") for heard, meant in _SOUNDS_LIKE_A_NUMBER.items()),
+        (r"^((?:the )?(?:first|second|third|fourth|fifth|last|next|other|that)) won$", r"\1 one"),
         (r"\btimer 4 (?=\d)", "timer for "),
         (r"\b(\d+)\s*-\s*(?=\d+ (?:minutes?|seconds?|hours?)\b)", r"\1 to "),
         (r"\b(\S+) or so (?=(?:minutes?|seconds?|hours?)\b)", r"\1 "),
@@ -1664,8 +1684,6 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(after|in) (?:to|too) (more )?chapters\b", r"\1 2 \2chapters"),
         (r"^revert$", "undo"),
         (r"^skip (?:the |this )?chapter$", "next chapter"),
-        (r"^(?:give me |just )?another (\d+|five|ten|fifteen|twenty|thirty)$", r"another \1 minutes"),
-        (r"^(?:just )?(\d+|two|three|four|five|ten|fifteen|twenty|thirty) more$", r"\1 more minutes"),
         (r"^extend(?: it)? (?:by )?(?=\d)", "extend the timer by "),
         (r"\bdidnt\b", "didn't"),
         (r"\btil\b", "till"),
@@ -1862,7 +1880,7 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     whose moment is in the words as typed. A moment's words keep the capitals of names the listener
     wrote inside the sentence: search tells a name not heard yet by them (adr/0066)."""
     match intent := _meant(utterance, whole):
-        case FindPlace(query=query) if not names_a_moment(query):
+        case FindPlace(query=query) if not names_a_moment(query, capitalised_words(utterance)):
             return Other()
         case FindPlace(query=query):
             return replace(intent, query=_names_capitalised(query, utterance))
@@ -1871,19 +1889,26 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     return intent
 
 
-_TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no"}
-"""Words no moment is told by ("where he says no" is one)."""
-_SAYS_NO_MOMENT = re.compile(
-    rf"(?:{numbers.SAID_AS_A_NUMBER}|ones?|bits?|parts?|bobs?|chapters?|(?:minute|hour|second|min)s?)"
-)
+_TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no", "i", "he", "she", "we", "they"}
+"""Words no moment is told by: "where he says no", "when she was down" are moments."""
+_SAYS_NO_MOMENT = re.compile(r"ones?|bits?|parts?|bobs?|chapters?|(?:minute|hour|second|min)s?")
+_FEW_WORDS = 3
+"""A longer description is searched whatever its words: "where he was on his own" tells a moment."""
 
 
-def names_a_moment(query: str) -> bool:
-    """Whether a search's words hold one that could tell a moment of the story: "the for one", "will
-    you", "for minutes" are a command misheard, and searched they find whatever passage is nearest."""
-    return any(
-        word not in _TELLS_NO_MOMENT and not _SAYS_NO_MOMENT.fullmatch(word)
-        for word in words_of(query.lower())
+def names_a_moment(query: str, capitalised: AbstractSet[str] = frozenset()) -> bool:
+    """Whether a search's words could tell a moment of the story: "the for one", "will you", "for
+    minutes" (a command misheard, of a few words all saying nothing) do not, and searched they find
+    whatever passage is nearest; a name the listener capitalised ("take me to Will") or a number
+    ("when she was ten") does."""
+    said = words_of(query.lower())
+    return (
+        len(said) > _FEW_WORDS
+        or any(char.isdigit() for char in query)
+        or any(
+            word in capitalised or (word not in _TELLS_NO_MOMENT and not _SAYS_NO_MOMENT.fullmatch(word))
+            for word in said
+        )
     )
 
 
@@ -2371,7 +2396,10 @@ def _two_who_questions(utterance: str) -> TwoQuestions | None:
 
 
 def _move_and_timer(text: str) -> Together | None:
-    """A move and a timer (or a pause) said together, either way round; each half read alone."""
+    """A move and a timer (or a pause) said together, either way round; each half read alone. "At the
+    end of the chapter, stop" is one timer, not a move to the chapter's end and a pause now."""
+    if _STOP_WHEN_THE_CHAPTER_ENDS.match(text):
+        return None
     for said, halves, joined_by in _two_halves(text):
         moving = next((i for i, half in enumerate(halves) if isinstance(half, _MOVES)), None)
         timers = [half for half in halves if isinstance(half, _PLAYBACK)]
