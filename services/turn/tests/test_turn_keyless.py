@@ -1139,6 +1139,51 @@ async def test_undo_just_after_a_timer_is_set_takes_the_timer_back_not_an_older_
     )
 
 
+async def test_undo_after_a_timer_takes_back_the_move_made_since_or_said_with_it(rig: Rig) -> None:
+    """(A second sleepy helper and the review) "sleep in 15 minutes", a scrub on the page, "undo":
+    the timer was cancelled and the scrub stayed; "go back 1 minute and sleep in 20", "undo": the
+    same; "put me back" just after a timer cancelled it too."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "sleep in 15 minutes")
+    rig.player.before_move[(listener, BOOK_ID)] = HERE
+    rig.player.place(listener, BOOK_ID, HERE - 60_000)  # scrubbed back on the page
+    await rig.ask(listener, "undo")
+    assert ((listener, BOOK_ID) in rig.player.sleep_timers, position(rig, listener)) == (True, HERE)
+    await rig.ask(listener, "go back 1 minute and sleep in 20 minutes")
+    await rig.ask(listener, "undo")
+    assert position(rig, listener) == HERE
+    await rig.ask(listener, "back 1 minute")
+    await rig.ask(listener, "sleep in 5 minutes")
+    await rig.ask(listener, "put me back")
+    assert ((listener, BOOK_ID) in rig.player.sleep_timers, position(rig, listener)) == (True, HERE)
+
+
+@pytest.mark.parametrize("said", ["undo", "cancel that"])
+async def test_taking_back_a_timer_that_replaced_another_tells_it_and_keeps_it(rig: Rig, said: str) -> None:
+    """(A second sleepy helper) a 15-minute timer set on the page, "sleep in 5 minutes", "undo": both
+    timers were gone, and the book would play all night."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "sleep in 15 minutes")  # as the page sets it
+    await rig.ask(listener, "where am I?")
+    await rig.ask(listener, "sleep in 5 minutes")
+    running = rig.player.sleep_timers[(listener, BOOK_ID)]
+    told = await rig.ask(listener, said)
+    assert rig.player.sleep_timers[(listener, BOOK_ID)] == running
+    assert told.speech == playback.timer_now(running, HERE) + playback.TO_CANCEL_IT
+
+
+async def test_undo_after_a_list_pressed_on_the_page_undoes_the_press(rig: Rig) -> None:
+    """(A second sleepy helper) a list, its row pressed on the page, "undo": "There's no list on the
+    screen", and the book stayed where the press put it."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "take me to the part where the bay glowed amber")
+    row = rig.player.rows[(listener, BOOK_ID)][0]
+    rig.player.before_move[(listener, BOOK_ID)] = HERE
+    rig.player.place(listener, BOOK_ID, row.start_ms)  # pressed on the page
+    await rig.ask(listener, "undo")
+    assert position(rig, listener) == HERE
+
+
 async def test_cancel_that_after_minutes_added_tells_the_timer_and_keeps_it(rig: Rig) -> None:
     """(The review) "sleep in 30", "add ten minutes", "cancel that" cancelled the whole timer."""
     listener = rig.listener_at(HERE)

@@ -261,9 +261,15 @@ class PlayerDouble:
     questions_noted: list[NoteQuestion] = field(default_factory=list)
     sleep_timers: dict[tuple[str, str], SleepTimer] = field(default_factory=dict)
     """The running sleep timer of each listener and book, as the commands left it."""
+    seq: int = 2
+    """The newest event's sequence, of any listener: a move and a timer set are ordered by it."""
+    last_move_seq: dict[tuple[str, str], int] = field(default_factory=dict)
 
     def place(self, listener: str, book: str, position_ms: int) -> None:
+        """The book put at ``position_ms`` (a move of the turn's, or a test's as a page's), the list gone."""
+        self.seq += 1
         self.positions[(listener, book)] = position_ms
+        self.last_move_seq[(listener, book)] = self.seq
         self.rows.pop((listener, book), None)
         self.list_turns.pop((listener, book), None)
 
@@ -282,8 +288,8 @@ class PlayerDouble:
                 key, 0
             ),  # a book not started is at its start, as the player has it
             playing=key not in self.paused,
-            seq=1,
-            last_move_seq=0,
+            seq=self.seq,
+            last_move_seq=self.last_move_seq.get(key, 0),
             rows=self.rows.get(key, []),
             list_turn_id=self.list_turns.get(key),
             asleep=self.asleep.get(key),
@@ -332,10 +338,11 @@ class PlayerDouble:
             ends_first = after != "chapter_end" and sleep.book_ends_first(
                 state.position_ms, after, info.duration_ms
             )
+            self.seq += 1
             timer = SleepTimer(
                 after=after,
                 stop_at_ms=stop,
-                set_seq=2,
+                set_seq=self.seq,
                 device="voice",
                 chapter=chapter,
                 book_ends_first=ends_first,

@@ -342,6 +342,11 @@ class Exchange(Contract):
         default=None,
         description="when the answer was given (wall clock): a question put is answered soon or not at all",
     )
+    timer_replaced: bool = Field(
+        default=False,
+        description="a sleep timer this turn set took the place of one already running: taking it back "
+        "would leave none",
+    )
 
 
 class Conversation(Contract):

@@ -46,6 +46,7 @@ from bedside_turn.domain.routing import (
     said_as_chapters,
     searches_for,
     title_asked_to_play,
+    undo_takes_back,
 )
 from bedside_turn.tools import ToolBox
 
@@ -117,10 +118,8 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             return recaps.spoken_recap(*tools.recapped)
         case intents.PressListed(row=row):
             return await _press(tools, row)
-        case intents.Undo() if cancelled_by_that(earlier or [], wall_clock_ms()) not in (None, "move"):
-            return await _cancel_that(tools, earlier or [])  # just after a timer, the timer; a list, the list
         case intents.Undo():
-            return await _undo(tools)
+            return await _undo_the_newest(tools, utterance, earlier or [])
         case intents.CancelThat():
             return await _cancel_that(tools, earlier or [])
         case intents.Earlier():
@@ -236,6 +235,15 @@ async def _cancel_that(tools: ToolBox, earlier: list[Exchange]) -> str:
             return playback.timer_now(await _sleep_timer(tools), tools.here_ms) + playback.TO_CANCEL_IT
     tools.turn.told = history.Told.COURTESY
     return await _courtesy(tools, "never_mind")
+
+
+async def _undo_the_newest(tools: ToolBox, utterance: str, earlier: list[Exchange]) -> str:
+    """ "Undo": the timer or the list the turn just before made, while it is still the newest thing
+    done (``routing.undo_takes_back``); else the player's undo of the last move."""
+    now = await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))
+    if undo_takes_back(utterance, earlier, wall_clock_ms(), now):
+        return await _cancel_that(tools, earlier)
+    return await _undo(tools)
 
 
 async def _courtesy(tools: ToolBox, said: intents.CourtesySaid) -> str:

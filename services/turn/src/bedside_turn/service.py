@@ -285,6 +285,7 @@ class TurnService:
             direction=way_said(intent),
             asked=turn.asked,
             answered_at_ms=wall_clock_ms(),
+            timer_replaced=turn.timer_replaced,
         )
         event = TurnCompleted(
             turn_id=turn.turn_id,

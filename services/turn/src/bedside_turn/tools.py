@@ -423,10 +423,9 @@ class ToolBox:
             self.played = playback.PlaybackDone(args, accepted=True, changed=True, previewed=True)
             return playback.preview_lines(args), [], False
         command = playback.command_for(args, self.device)
-        changes = True
-        if args.action != "sleep_timer":  # the player's reply does not say whether anything changed
-            before = await self.backends.state(StateRequest(listener=self.listener, book=self.book))
-            changes = playback.changes(args, before)
+        # the player's reply says neither whether anything changed nor what a new timer replaced
+        before = await self.backends.state(StateRequest(listener=self.listener, book=self.book))
+        changes = playback.changes(args, before)
         try:
             result = await self.backends.command(
                 CommandRequest(listener=self.listener, book=self.book, command=command)
@@ -439,6 +438,9 @@ class ToolBox:
             if error.failure.code != "invalid":
                 raise
             accepted, changed, reason, stop_in_ms, ends_first = False, False, error.failure.error, None, False
+        self.turn.timer_replaced |= (
+            accepted and args.action == "sleep_timer" and before.sleep_timer is not None
+        )
         self.turn.note_playback(accepted)
         self.played = playback.PlaybackDone(args, accepted, changed, reason, stop_in_ms, ends_first)
         return playback.lines(self.played), [], not accepted

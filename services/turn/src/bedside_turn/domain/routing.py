@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bedside_contracts.common import LONGEST_BOOK_MS
+from bedside_contracts.player import ListenerState
 from bedside_contracts.search import BookInfo, ChapterInfo, Hit, chapter_at
 from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Direction, Exchange, ToolCallRecord
 from bedside_guard import MAX_ROWS, OPENING_CHAPTER, ahead_of
@@ -262,12 +263,34 @@ def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> CancelledByTh
     if last is None:
         return None
     if any(_sets_a_timer(call) for call in last.calls):
+        if last.timer_replaced:  # cancelled, the timer before it would be lost too
+            return "timer_changed"
         said = intents.read(last.utterance)
         said = said.then if isinstance(said, intents.Together) else said
         return "timer" if isinstance(said, intents.SleepTimer) else "timer_changed"
     if last.outcome == "listed":
         return "list"
     return "move" if last.outcome == "moved" else None
+
+
+_UNDO_ALONE = re.compile(r"^(?:undo|undo (?:that|it|this)|revert)(?: please)?$")
+"""Undo with no word of a move: "put me back", "you went too far" are the move's."""
+
+
+def undo_takes_back(utterance: str, earlier: Sequence[Exchange], now_ms: int, state: ListenerState) -> bool:
+    """Whether "undo" takes back the timer or the list the turn just before made (as "cancel that"
+    does) rather than the player's last move: only said alone, after a turn that moved nothing, and
+    while that is still the newest thing done: the list still on the screen (not pressed on the page
+    since), the timer set after the book last moved (not scrubbed since)."""
+    last = answered_just_now(earlier, now_ms)
+    if last is None or last.outcome == "moved" or not _UNDO_ALONE.match(intents.normalise(utterance)):
+        return False
+    match cancelled_by_that(earlier, now_ms):
+        case "list":
+            return bool(state.rows)
+        case "timer" | "timer_changed":
+            return state.sleep_timer is not None and state.sleep_timer.set_seq > state.last_move_seq
+    return False
 
 
 def _sets_a_timer(call: ToolCallRecord) -> bool:

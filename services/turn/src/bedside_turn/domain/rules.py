@@ -66,6 +66,8 @@ class Turn:
     """Plain code said it cannot do what was asked (start the sound, change the volume)."""
     not_yet: bool = False
     """A place was asked for by a name not heard yet, and the rest of the words found nothing (adr/0066)."""
+    timer_replaced: bool = False
+    """A sleep timer set in this turn took the place of one already running (``Exchange.timer_replaced``)."""
     said_again: TurnOutcome | None = None
     """The last answer was said again, word for word ("say that again"): what it came to then."""
     asked: AskedBack | None = None
