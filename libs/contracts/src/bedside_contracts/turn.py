@@ -222,10 +222,13 @@ class OfferPositionsArgs(Contract):
         return self
 
 
+PlaybackAction = Literal["sleep_timer", "cancel_sleep_timer", "pause", "clear_list"]
+
+
 class PlaybackArgs(Contract):
     """Set or cancel the sleep timer, pause the book, or take a list away: never a move, never a new list."""
 
-    action: Literal["sleep_timer", "cancel_sleep_timer", "pause", "clear_list"] = Field(
+    action: PlaybackAction = Field(
         description="sleep_timer: pause after `minutes` of listening or at the chapter's end; "
         'cancel_sleep_timer: turn the timer off; pause: pause the book now ("pause", "stop"); '
         'clear_list: take the list of places off every screen, the book staying put ("none of those")'

@@ -270,9 +270,9 @@ async def _quiet(error: Exception) -> None:
     """nats-py prints connection errors itself; ``connect`` turns them into one clear message."""
 
 
-RIDES_OUT_S = 120
-"""How long a command that waits long (an ingest, a job followed) keeps trying the bus once it is gone:
-`up` starts a bus that died again within seconds."""
+RECONNECTS_WAITING_LONG = 60
+"""How often, a second apart, a command that waits long (an ingest, a job followed) tries the bus
+again once it is gone: `up` starts a bus that died again within seconds."""
 
 
 @asynccontextmanager
@@ -283,7 +283,7 @@ async def connected(servers: list[str], *, waits_long: bool = False) -> AsyncIte
         client = await nats.connect(
             servers,
             connect_timeout=2,
-            max_reconnect_attempts=RIDES_OUT_S if waits_long else 1,
+            max_reconnect_attempts=RECONNECTS_WAITING_LONG if waits_long else 1,
             reconnect_time_wait=1.0 if waits_long else 0.2,
             error_cb=_quiet,
         )

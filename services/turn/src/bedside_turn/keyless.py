@@ -5,7 +5,7 @@ from functools import partial
 
 from bedside_contracts.player import LONGEST_SLEEP_MINUTES, LocateRequest, SleepTimer, StateRequest
 from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target, chapter_at
-from bedside_contracts.turn import WORDS_TAKEN, Direction, Exchange
+from bedside_contracts.turn import WORDS_TAKEN, Direction, Exchange, PlaybackAction
 from bedside_guard import OPENING_CHAPTER, Passage, names_as_said
 from bedside_runtime.clock import wall_clock_ms
 
@@ -193,7 +193,7 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
     return await _named_place(tools, intent, utterance)
 
 
-_PLAYER_ACTION: dict[type[Intent], str] = {
+_PLAYER_ACTION: dict[type[Intent], PlaybackAction] = {
     intents.CancelSleepTimer: "cancel_sleep_timer",
     intents.Pause: "pause",
     intents.ClearList: "clear_list",

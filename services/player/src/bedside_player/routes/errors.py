@@ -73,14 +73,17 @@ async def invalid(request: Request, error: ValidationError) -> JSONResponse:
     return error_reply(422, failure_for(error).error, field_errors(error.errors()))
 
 
-BUS_STALLED = (
-    "the bus is not answering just now; nothing was changed by this request, so try again in a moment"
+BUS_STALLED = "the bus is not answering just now; try again in a moment"
+BUS_STALLED_WRITING = (
+    "the bus did not answer, so whether this was done is not known; look at where the book is before "
+    "trying again"
 )
 
 
 async def bus_stalled(request: Request, error: Exception) -> JSONResponse:
-    """A read or write of the stream that the bus did not answer: the page tries again, told why."""
-    return error_reply(503, BUS_STALLED)
+    """A read or write of the stream that the bus did not answer, said so. A write's outcome is not
+    known (a timed-out append may have been stored), so trying it again blind could do it twice."""
+    return error_reply(503, BUS_STALLED if request.method == "GET" else BUS_STALLED_WRITING)
 
 
 HANDLERS: dict[int | type[Exception], Any] = {
