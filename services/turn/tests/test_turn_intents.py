@@ -2092,6 +2092,11 @@ def test_what_a_general_assistant_is_asked_is_not_searched_for_in_the_book(utter
         ("go on then", intents.PlayOn()),
         ("not those ones", intents.ClearList()),
         ("stay where you are", intents.ClearList()),
+        ("off in 10", intents.SleepTimer(10)),  # (the second helper) these were not understood
+        ("in 20 minutes stop", intents.SleepTimer(20)),
+        ("couple more minutes", intents.TimerAdded(2)),
+        ("back a coupla minutes", Jump(-120_000)),
+        ("off in the distance", Other()),
         # words typed half asleep
         ("go back abit", Jump(-30_000)),
         ("go back a lil bit", Jump(-30_000)),
