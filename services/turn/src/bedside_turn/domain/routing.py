@@ -106,7 +106,7 @@ def needs_the_books_names(heard: str) -> bool:
 def reads_history(intent: Intent, *, with_model: bool) -> bool:
     """Whether the turn needs the stored exchanges: a model reads them; plain code only for
     "the other one", "take me there", "tell me more", "the time before that", "cancel that" and "undo"
-    (just after a timer is set, the timer)."""
+    (which may take back the timer or the list the turn before made)."""
     return with_model or isinstance(
         intent,
         intents.OtherOne
