@@ -50,7 +50,8 @@ def edit_distance(said: list[str], heard: list[str]) -> int:
 
 def read_alike(written: str, heard: str) -> bool:
     """Whether the turn reads what was heard as it reads what was said: the same request, or for one
-    that may name someone (a search, a question of the story) the same kind."""
+    that may name someone (``routing.needs_the_books_names``: a search, a question, a title, words read
+    as nothing, a move and a search together) the same kind."""
     meant, understood = intents.read(written), intents.read(heard)
     if needs_the_books_names(written):  # its words are the book's: the word error rate judges them
         return type(understood) is type(meant)

@@ -2097,6 +2097,17 @@ def test_what_a_general_assistant_is_asked_is_not_searched_for_in_the_book(utter
         ("couple more minutes", intents.TimerAdded(2)),
         ("back a coupla minutes", Jump(-120_000)),
         ("off in the distance", Other()),
+        # (the second review) a word a request may end with is no number there; undo named
+        ("go back 5 minutes and set a timer too", Jump(-300_000)),  # a timer of two minutes
+        ("sleep for", Other()),  # a timer of four minutes
+        ("go back to", Other()),  # back two minutes
+        ("skip to", Other()),
+        ("undo the timer", intents.CancelSleepTimer()),  # the player's undo of an older move
+        ("end of chapter, stop", intents.SleepTimer("chapter_end")),  # paused at once
+        ("the 4 one", Other()),
+        ("take me to the four one", Other()),
+        ("go back to where he was", Other()),
+        ("when it was all over", FindPlace("when it was all over")),
         # words typed half asleep
         ("go back abit", Jump(-30_000)),
         ("go back a lil bit", Jump(-30_000)),

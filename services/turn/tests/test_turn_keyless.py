@@ -1158,6 +1158,23 @@ async def test_undo_after_a_timer_takes_back_the_move_made_since_or_said_with_it
     assert ((listener, BOOK_ID) in rig.player.sleep_timers, position(rig, listener)) == (True, HERE)
 
 
+async def test_undo_said_otherwise_takes_back_the_timer_but_not_one_set_on_the_page_since(rig: Rig) -> None:
+    """(The second review) "can you undo that" just after a timer undid an older move; a timer set on
+    the page after the voice's was cancelled by "undo", leaving none."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "back 1 minute")
+    await rig.ask(listener, "sleep in 5 minutes")
+    await rig.ask(listener, "can you undo that")
+    assert ((listener, BOOK_ID) in rig.player.sleep_timers, position(rig, listener)) == (False, HERE - 60_000)
+    await rig.ask(listener, "sleep in 15 minutes")
+    rig.player.seq += 1  # a 30-minute timer set on the page since
+    page_timer = rig.player.sleep_timers[(listener, BOOK_ID)].model_copy(update={"set_seq": rig.player.seq})
+    rig.player.sleep_timers[(listener, BOOK_ID)] = page_timer
+    told = await rig.ask(listener, "undo")
+    assert rig.player.sleep_timers[(listener, BOOK_ID)] == page_timer
+    assert told.speech == playback.timer_now(page_timer, HERE - 60_000) + playback.TO_CANCEL_IT
+
+
 @pytest.mark.parametrize("said", ["undo", "cancel that"])
 async def test_taking_back_a_timer_that_replaced_another_tells_it_and_keeps_it(rig: Rig, said: str) -> None:
     """(A second sleepy helper) a 15-minute timer set on the page, "sleep in 5 minutes", "undo": both

@@ -276,15 +276,10 @@ def test_cancel_that_cancels_what_the_turn_just_before_did() -> None:
     assert cancelled_by_that([just_listed], 1_000) == "list"  # was None: "All right." and the list stayed
     assert cancelled_by_that([timer_set()], ANSWERED_WITHIN_MS + 1) is None  # last night's: not "that"
     assert cancelled_by_that([], 0) is None
-    # (the reviews) minutes put on a running timer, or it started again, with a move or not, or a
-    # model's words: cancelling would lose the timer before, so it is told and left to the listener
-    for said in (
-        "add ten minutes",
-        "reset the timer",
-        "go back 30 seconds and add ten minutes",
-        "make it 20 more minutes",
-    ):
-        changed = timer_set().model_copy(update={"utterance": said})
+    # (the reviews) a timer that took the place of a running one (minutes added, started again, a new
+    # length, a model's words): cancelling would lose the timer before, so it is told and left
+    for said in ("add ten minutes", "reset the timer", "make it 20 more minutes", "sleep in 5"):
+        changed = timer_set().model_copy(update={"utterance": said, "timer_replaced": True})
         assert cancelled_by_that([changed], 1_000) == "timer_changed", said
     set_with_a_move = timer_set().model_copy(update={"utterance": "go back 30 seconds and sleep in 15"})
     assert cancelled_by_that([set_with_a_move], 1_000) == "timer"

@@ -350,6 +350,9 @@ class Exchange(Contract):
         description="a sleep timer this turn set took the place of one already running: taking it back "
         "would leave none",
     )
+    timer_set_seq: int | None = Field(
+        default=None, description="the player's sequence of the sleep timer this turn set, to know it again"
+    )
 
 
 class Conversation(Contract):

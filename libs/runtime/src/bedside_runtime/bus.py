@@ -270,7 +270,7 @@ async def _quiet(error: Exception) -> None:
     """nats-py prints connection errors itself; ``connect`` turns them into one clear message."""
 
 
-RECONNECTS_WAITING_LONG = 60
+RECONNECTS_WAITING_LONG = 120
 """How often, a second apart, a command that waits long (an ingest, a job followed) tries the bus
 again once it is gone: `up` starts a bus that died again within seconds."""
 

@@ -23,6 +23,7 @@ from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.routing import (
+    CancelledByThat,
     PastTheChapterEnd,
     asked_afresh,
     cancelled_by_that,
@@ -45,8 +46,9 @@ from bedside_turn.domain.routing import (
     rows_not_pressed,
     said_as_chapters,
     searches_for,
+    still_the_newest,
     title_asked_to_play,
-    undo_takes_back,
+    undo_may_take_back,
 )
 from bedside_turn.tools import ToolBox
 
@@ -223,7 +225,13 @@ async def _two_said_together(
 
 
 async def _cancel_that(tools: ToolBox, earlier: list[Exchange]) -> str:
-    match cancelled_by_that(earlier, wall_clock_ms()):
+    return await _take_back(tools, cancelled_by_that(earlier, wall_clock_ms()))
+
+
+async def _take_back(tools: ToolBox, taken: CancelledByThat | None) -> str:
+    """What "cancel that" or "undo" takes back: a timer set, a move made, a list shown; a timer that
+    replaced another is said, with how to cancel it, never cancelled (the one before would be lost)."""
+    match taken:
         case "timer":
             return await _playback(tools, {"action": "cancel_sleep_timer"})
         case "move":
@@ -239,11 +247,13 @@ async def _cancel_that(tools: ToolBox, earlier: list[Exchange]) -> str:
 
 async def _undo_the_newest(tools: ToolBox, utterance: str, earlier: list[Exchange]) -> str:
     """ "Undo": the timer or the list the turn just before made, while it is still the newest thing
-    done (``routing.undo_takes_back``); else the player's undo of the last move."""
+    done (``routing.still_the_newest``); else the player's undo of the last move."""
+    last = undo_may_take_back(utterance, earlier, wall_clock_ms())
+    if last is None:
+        return await _undo(tools)
     now = await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))
-    if undo_takes_back(utterance, earlier, wall_clock_ms(), now):
-        return await _cancel_that(tools, earlier)
-    return await _undo(tools)
+    taken = still_the_newest(last, now)
+    return await (_take_back(tools, taken) if taken is not None else _undo(tools))
 
 
 async def _courtesy(tools: ToolBox, said: intents.CourtesySaid) -> str:

@@ -286,6 +286,7 @@ class TurnService:
             asked=turn.asked,
             answered_at_ms=wall_clock_ms(),
             timer_replaced=turn.timer_replaced,
+            timer_set_seq=turn.timer_set_seq,
         )
         event = TurnCompleted(
             turn_id=turn.turn_id,

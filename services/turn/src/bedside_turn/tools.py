@@ -438,9 +438,9 @@ class ToolBox:
             if error.failure.code != "invalid":
                 raise
             accepted, changed, reason, stop_in_ms, ends_first = False, False, error.failure.error, None, False
-        self.turn.timer_replaced |= (
-            accepted and args.action == "sleep_timer" and before.sleep_timer is not None
-        )
+        if accepted and args.action == "sleep_timer":
+            self.turn.timer_replaced |= before.sleep_timer is not None
+            self.turn.timer_set_seq = timer.set_seq if timer is not None else None
         self.turn.note_playback(accepted)
         self.played = playback.PlaybackDone(args, accepted, changed, reason, stop_in_ms, ends_first)
         return playback.lines(self.played), [], not accepted

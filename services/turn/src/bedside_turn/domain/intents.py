@@ -1325,7 +1325,7 @@ _MOMENT = re.compile(
 )
 """A description of a moment ("the runaway ride", "where the tree falls", "waiting in the dark")."""
 _CANCEL_TIMER = re.compile(
-    r"\b(?:cancel|stop|clear|remove|disable|kill|delete|forget|scrap|get rid of|(?:turn|switch) off)\s+"
+    r"\b(?:cancel|stop|clear|remove|disable|kill|delete|forget|scrap|undo|get rid of|(?:turn|switch) off)\s+"
     r"(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\b"
     r"|\b(?:turn|switch)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+off\b"
     r"|^(?:the\s+)?(?:sleep\s+)?timer\s+off\b"
@@ -1352,7 +1352,8 @@ _TIMER_CHAPTER_END = re.compile(
     r"|" + _STOPPING + r"\s+(?:after|when|once)\s+chapter$"
 )
 _STOP_WHEN_THE_CHAPTER_ENDS = re.compile(
-    r"^(?:when (?:this|the) chapter (?:ends|is over|finishes)|(?:at )?(?:the )?end of (?:this|the) chapter),?"
+    r"^(?:when (?:this|the) chapter (?:ends|is over|finishes)"
+    r"|(?:at )?(?:the )?end of (?:(?:this|the) )?chapter),?"
     r" (?:then )?(?:stop|pause|sleep|turn (?:it )?off|off)(?: please)?$"
 )
 """The chapter's end said first ("when this chapter ends, stop"), which no stopping word starts."""
@@ -1615,6 +1616,9 @@ _SOUNDS_LIKE_A_NUMBER = {
 """A number as dictation writes it, where nothing but a number can stand: after a way or a timer said
 first, before a unit or at the end ("go back won minute", "sleep in to hours", "rewind ate"), after
 "chapter", "number" or "option" at the end; never inside a sentence ("when John went back for hours")."""
+_SAID_AS_A_WORD_TOO = frozenset({"to", "too", "for", "fore"})
+"""Words a request may end with as themselves ("... and set a timer too", a clip cut short at "go back
+to"): a number only before a unit."""
 _COMMAND_SAID = (
     r"^((?:(?:ok|okay|please|can you|could you|just) )*(?:(?:go|skip|jump|move|fast) )?"
     r"(?:back|forward|forwards|ahead|rewind|skip)"
@@ -1656,7 +1660,8 @@ _TYPED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(back|ahead|forward|rewind|skip|in|for) have an? hour\b", r"\1 half an hour"),
         *(
             (
-                rf"{_COMMAND_SAID} {heard}(?= (?:more )?(?:minute|hour|second|min)s?{_UNIT_ENDS}| please$|$)",
+                rf"{_COMMAND_SAID} {heard}(?= (?:more )?(?:minute|hour|second|min)s?{_UNIT_ENDS}"
+                rf"{'' if heard in _SAID_AS_A_WORD_TOO else '| please$|$'})",
                 rf"\1 {meant}",
             )
             for heard, meant in _SOUNDS_LIKE_A_NUMBER.items()
@@ -1895,9 +1900,17 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     return intent
 
 
-_TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no", "i", "he", "she", "we", "they"}
-"""Words no moment is told by: "where he says no", "when she was down" are moments."""
-_SAYS_NO_MOMENT = re.compile(r"ones?|bits?|parts?|bobs?|chapters?|(?:minute|hour|second|min)s?")
+_TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no", "up", "down", "over", "out", "off", "all"}
+"""Words no moment is told by: "where he says no", "when she was down", "when it was all over" are
+moments; "where he was", "where we were" are the listener's own place, not the story's."""
+_SAYS_NO_MOMENT = re.compile(
+    rf"{numbers.SAID_AS_A_NUMBER}|ones?|bits?|parts?|bobs?|chapters?|(?:minute|hour|second|min)s?"
+)
+_A_NUMBER_TELLS = re.compile(
+    rf"\b(?:was|were|is|turned|aged?) (?:\d+|{numbers.SAID_AS_A_NUMBER})\b|\b\d{{4}}\b"
+)
+"""A number that tells a moment: an age or the like ("when she was ten"), a year ("1945"); "the 4
+one" and "go back to twenty" are commands misheard."""
 _FEW_WORDS = 3
 """A longer description is searched whatever its words: "where he was on his own" tells a moment."""
 
@@ -1905,12 +1918,12 @@ _FEW_WORDS = 3
 def names_a_moment(query: str, capitalised: AbstractSet[str] = frozenset()) -> bool:
     """Whether a search's words could tell a moment of the story: "the for one", "will you", "for
     minutes" (a command misheard, of a few words all saying nothing) do not, and searched they find
-    whatever passage is nearest; a name the listener capitalised ("take me to Will") or a number
-    ("when she was ten") does."""
+    whatever passage is nearest; a name the listener capitalised ("take me to Will") or a number told
+    as one (``_A_NUMBER_TELLS``) does."""
     said = words_of(query.lower())
     return (
         len(said) > _FEW_WORDS
-        or any(char.isdigit() for char in query)
+        or _A_NUMBER_TELLS.search(query.lower()) is not None
         or any(
             word in capitalised or (word not in _TELLS_NO_MOMENT and not _SAYS_NO_MOMENT.fullmatch(word))
             for word in said

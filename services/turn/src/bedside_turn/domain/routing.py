@@ -257,40 +257,45 @@ def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> CancelledByTh
     """What "cancel that" takes back, a moment after the turn just before: the sleep timer it set
     ("sleep in 15"), the move it made, or the list it put up; None after anything else (then it
     asks nothing).
-    "timer_changed": it changed a timer otherwise (minutes added, started again, a model's words):
-    cancelled, the timer that ran before would be lost with it, and the book would play all night."""
+    "timer_changed": the timer it set took the place of one running (minutes added, started again, a
+    new length): cancelled, the timer before would be lost with it, and the book would play all night."""
     last = answered_just_now(earlier, now_ms)
     if last is None:
         return None
     if any(_sets_a_timer(call) for call in last.calls):
-        if last.timer_replaced:  # cancelled, the timer before it would be lost too
-            return "timer_changed"
-        said = intents.read(last.utterance)
-        said = said.then if isinstance(said, intents.Together) else said
-        return "timer" if isinstance(said, intents.SleepTimer) else "timer_changed"
+        return "timer_changed" if last.timer_replaced else "timer"
     if last.outcome == "listed":
         return "list"
     return "move" if last.outcome == "moved" else None
 
 
-_UNDO_ALONE = re.compile(r"^(?:undo|undo (?:that|it|this)|revert)(?: please)?$")
-"""Undo with no word of a move: "put me back", "you went too far" are the move's."""
+_NAMES_A_MOVE = re.compile(
+    r"\b(?:went|gone|moved?|put me|jumped|skipped|too far|where i was|go back|back to)\b"
+)
+"""Words of undoing a move ("put me back", "you went too far"): such an undo is always the move's."""
+_NOT_MOVES = ("paused", "fell_asleep")
+"""Causes of the player's ``last_move_seq`` that put the book nowhere new."""
 
 
-def undo_takes_back(utterance: str, earlier: Sequence[Exchange], now_ms: int, state: ListenerState) -> bool:
-    """Whether "undo" takes back the timer or the list the turn just before made (as "cancel that"
-    does) rather than the player's last move: only said alone, after a turn that moved nothing, and
-    while that is still the newest thing done: the list still on the screen (not pressed on the page
-    since), the timer set after the book last moved (not scrubbed since)."""
+def undo_may_take_back(utterance: str, earlier: Sequence[Exchange], now_ms: int) -> Exchange | None:
+    """The turn just before, when "undo" may take back the timer or the list it made rather than the
+    player's last move: said with no word of a move, just after a turn that moved nothing."""
     last = answered_just_now(earlier, now_ms)
-    if last is None or last.outcome == "moved" or not _UNDO_ALONE.match(intents.normalise(utterance)):
-        return False
-    match cancelled_by_that(earlier, now_ms):
-        case "list":
-            return bool(state.rows)
-        case "timer" | "timer_changed":
-            return state.sleep_timer is not None and state.sleep_timer.set_seq > state.last_move_seq
-    return False
+    if last is None or last.outcome == "moved" or _NAMES_A_MOVE.search(intents.normalise(utterance)):
+        return None
+    return last if cancelled_by_that(earlier, now_ms) in ("timer", "timer_changed", "list") else None
+
+
+def still_the_newest(last: Exchange, state: ListenerState) -> CancelledByThat | None:
+    """What undo takes back of what ``last`` made, as the player's state has it now: its list while it
+    is still on the screen (not pressed or replaced since); its timer unless the book has moved since
+    (scrubbed, pressed), and told, not cancelled, when it replaced one or another has replaced it."""
+    if last.outcome == "listed":
+        return "list" if state.rows and state.list_turn_id == last.turn_id else None
+    timer = state.sleep_timer
+    if timer is None or (state.last_move_cause not in _NOT_MOVES and state.last_move_seq > timer.set_seq):
+        return None
+    return "timer" if timer.set_seq == last.timer_set_seq and not last.timer_replaced else "timer_changed"
 
 
 def _sets_a_timer(call: ToolCallRecord) -> bool:

@@ -68,6 +68,8 @@ class Turn:
     """A place was asked for by a name not heard yet, and the rest of the words found nothing (adr/0066)."""
     timer_replaced: bool = False
     """A sleep timer set in this turn took the place of one already running (``Exchange.timer_replaced``)."""
+    timer_set_seq: int | None = None
+    """The player's sequence of the sleep timer this turn set (``Exchange.timer_set_seq``)."""
     said_again: TurnOutcome | None = None
     """The last answer was said again, word for word ("say that again"): what it came to then."""
     asked: AskedBack | None = None
