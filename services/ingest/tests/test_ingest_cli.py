@@ -56,12 +56,16 @@ def test_ingest_command_returns_once_search_serves_the_book(tmp_path: Path) -> N
         server.stop()
 
 
+def spoken_audiobook(path: Path, title: str, *, chapters: int, sentences: int) -> Path:
+    """An m4b of the sample story's first chapters, spoken by espeak-ng."""
+    need_espeak()
+    return write_audiobook(path, speak_book(sample_chapters(chapters, sentences)), tags={"title": title})
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_ingest_command_transcribes_an_audiobook_and_jobs_lists_it(tmp_path: Path) -> None:
-    need_espeak()
-    speech = speak_book(sample_chapters(chapters=2, sentences=1))
-    book = write_audiobook(tmp_path / "lantern.m4b", speech, tags={"title": "The Lantern at Gull Point"})
+    book = spoken_audiobook(tmp_path / "lantern.m4b", "The Lantern at Gull Point", chapters=2, sentences=1)
     server = start_test_nats("ingest-cli-audio")
     system = start_system(server.url, ("ingest", "search"))
     try:
@@ -81,7 +85,7 @@ def test_ingest_command_transcribes_an_audiobook_and_jobs_lists_it(tmp_path: Pat
         assert "done" in listed.stdout
         assert "lantern-audio" in listed.stdout
 
-        again = write_audiobook(tmp_path / "again.m4b", speech, tags={"title": "Again"})
+        again = spoken_audiobook(tmp_path / "again.m4b", "Again", chapters=2, sentences=1)
         handed = bedside("ingest", str(again), "--id", "again-audio", "--detach", env=system.env)
         assert handed.returncode == 0, handed.stdout + handed.stderr
         match = re.search(r"^job (\S+) handed to the ingest service", handed.stdout)
@@ -106,9 +110,7 @@ def test_ingest_command_waits_through_a_restart_of_the_bus(tmp_path: Path) -> No
     """A household's check: the bus killed and started again while `bedside ingest` waited for a
     recording's transcription; the command ended in a traceback ("nats: connection closed") while
     the job went on in the service."""
-    need_espeak()
-    speech = speak_book(sample_chapters(chapters=3, sentences=4))
-    book = write_audiobook(tmp_path / "restart.m4b", speech, tags={"title": "Through a Restart"})
+    book = spoken_audiobook(tmp_path / "restart.m4b", "Through a Restart", chapters=3, sentences=4)
     server = start_test_nats("ingest-cli-bus-restart")
     system = start_system(server.url, ("ingest", "search"))
     try:

@@ -1,7 +1,6 @@
 """The keyless router: with no model, plain code drives the same tools under the same rules."""
 
 from collections.abc import Callable
-from functools import partial
 
 from bedside_contracts.player import LONGEST_SLEEP_MINUTES, LocateRequest, SleepTimer, StateRequest
 from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target, chapter_at
@@ -348,17 +347,21 @@ async def _told_by_the_player(
             history.Told.WHERE,
             lambda book, here: speech.why_stopped(state.playing, timer_paused, here, book.chapters),
         )
-    newest = partial(LocateRequest, listener=tools.listener, book=tools.book, limit=1)
     if isinstance(intent, intents.LastMoveAsked):
-        moved = await tools.backends.locate(newest(moves=True))
+        moved = await tools.backends.locate(_newest(tools, moves=True))
         tools.turn.told = history.Told.LAST_MOVE
         return last_move(moved.newest, moved.looked_at_ms)
-    stopped = await tools.backends.locate(newest(left_off=True))
-    began = await tools.backends.locate(newest(began=True))
+    stopped = await tools.backends.locate(_newest(tools, left_off=True))
+    began = await tools.backends.locate(_newest(tools, began=True))
     tools.turn.told = history.Told.LISTENING
     if intent.about == "last_time":
         return sittings.last_listened(began.newest, stopped.newest, began.looked_at_ms)
     return sittings.this_sitting(began.newest, stopped.newest, began.looked_at_ms)
+
+
+def _newest(tools: ToolBox, **only: bool) -> LocateRequest:
+    """The player's lookup of the newest entry of the listener's history that ``only`` names."""
+    return LocateRequest(listener=tools.listener, book=tools.book, limit=1, **only)
 
 
 async def _names_heard(tools: ToolBox) -> str:
@@ -394,9 +397,8 @@ async def _asked_earlier(tools: ToolBox, asked: intents.Earlier) -> str:
     evening, it is this evening's start)."""
     args = earlier_args(asked)
     if asked.began_last_time:
-        newest = partial(LocateRequest, listener=tools.listener, book=tools.book, limit=1)
-        began = await tools.backends.locate(newest(began=True))
-        stopped = await tools.backends.locate(newest(left_off=True))
+        began = await tools.backends.locate(_newest(tools, began=True))
+        stopped = await tools.backends.locate(_newest(tools, left_off=True))
         back = sittings.back_to_last(began.newest, stopped.newest)
         if back is None:
             return speech.NO_LEFT_OFF
