@@ -2211,8 +2211,17 @@ def test_whether_this_is_the_last_chapter_and_the_share_heard_are_asked_of_the_b
         ("play one more chapter", intents.SleepTimer("chapter_end", chapter_step=1)),
         ("one more chapter then sleep", intents.SleepTimer("chapter_end", chapter_step=1)),
         ("two more chapters and then stop", intents.SleepTimer("chapter_end", chapter_step=2)),
+        # a chapter named or counted, listened to: these moved the book there (to its start or its end)
+        ("finish chapter 3", intents.SleepTimer("chapter_end", chapter=3)),
+        ("let me finish chapter three then sleep", intents.SleepTimer("chapter_end", chapter=3)),
+        ("play until the end of chapter 3", intents.SleepTimer("chapter_end", chapter=3)),
+        ("keep reading to the end of chapter 3 and then stop", intents.SleepTimer("chapter_end", chapter=3)),
+        ("play until chapter 4", intents.SleepTimer("chapter_end", chapter=3)),  # stops as 4 begins
+        ("finish the next chapter then stop", intents.SleepTimer("chapter_end", chapter_step=1)),
         # a move, as before: no word of playing on or of stopping
         ("take me to the end of the chapter", intents.ChapterEnd()),
+        ("skip to the end of chapter 3", intents.ChapterEnd(chapter=3)),
+        ("go to chapter 4", intents.Chapter(4)),
     ],
 )
 def test_playing_to_a_chapters_end_is_the_timer_not_a_move_there(
@@ -2221,6 +2230,29 @@ def test_playing_to_a_chapters_end_is_the_timer_not_a_move_there(
     """Before, "play until the end of the chapter" moved the book to that end, and "just one more
     chapter" and "finish this chapter then stop" were read as nothing."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "move"),
+    [
+        ("play chapter 4 and stop", intents.Chapter(4)),
+        ("read me chapter 2 then sleep", intents.Chapter(2)),  # the sleep was dropped
+        ("listen to chapter two and then turn it off please", intents.Chapter(2)),
+        ("play the next chapter then stop", intents.NextChapter(1)),
+        ("play the next chapter and stop after it", intents.NextChapter(1)),  # the stop was dropped
+    ],
+)
+def test_a_chapter_played_then_a_stop_is_the_move_and_the_timer_at_its_end(
+    utterance: str, move: intents.Intent
+) -> None:
+    """Before, "play chapter 4 and stop" moved the book to chapter 4 and paused it there at once."""
+    assert intents.read(utterance) == intents.Together(move, intents.SleepTimer("chapter_end"))
+
+
+@pytest.mark.parametrize("utterance", ["go to chapter 4 and stop", "skip to chapter 4 then pause"])
+def test_a_chapter_gone_to_then_a_stop_is_the_move_and_a_pause(utterance: str) -> None:
+    """Going somewhere and stopping there is still what it was: the place kept for later."""
+    assert intents.read(utterance) == intents.Together(intents.Chapter(4), intents.Pause())
 
 
 @pytest.mark.parametrize(

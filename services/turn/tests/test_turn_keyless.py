@@ -1974,6 +1974,21 @@ async def test_a_sleep_timer_for_the_end_of_a_chapter_named_is_set_there(rig: Ri
     assert missing.speech.startswith("I can't stop at the end of chapter 9: the book has no chapter 9.")
 
 
+async def test_a_chapter_listened_to_its_end_keeps_the_place_or_moves_there_first(rig: Rig) -> None:
+    """ "Finish chapter 2", said in chapter 2, took the book back to that chapter's start; "play chapter 1
+    and stop" moved there and paused at once."""
+    listener = rig.listener_at(HERE)  # in chapter 2
+    finish = await rig.ask(listener, "finish chapter 2")
+    assert (finish.speech, finish.outcome) == ("I'll stop at the end of chapter 2.", "answered")
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after="chapter_end", chapter=2)
+    assert position(rig, listener) == HERE
+    played = await rig.ask(listener, "play chapter 1 and stop")
+    assert played.outcome == "moved", played.speech
+    assert position(rig, listener) == 0
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after="chapter_end")
+    assert played.speech.endswith("I'll stop at the end of this chapter."), played.speech
+
+
 async def test_a_sleep_timer_for_the_end_of_the_next_chapter_counts_from_the_one_playing(rig: Rig) -> None:
     """ "Stop at the end of the next chapter" moved the book to the next chapter at 2am: it is the
     timer, at the end of the chapter after the one playing, and the book stays where it is."""

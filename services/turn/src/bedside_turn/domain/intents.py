@@ -1394,6 +1394,19 @@ _PLAY_TO_THE_CHAPTER_END = re.compile(
 )
 """Playing on to the chapter's end and no further, said without a word of stopping ("play until the end
 of the chapter", "just finish this chapter"): the timer, where "the end of the chapter" alone is a move."""
+_LISTENING_THROUGH = (
+    r"(?:play|read(?: me)?|keep (?:going|playing|reading)|go on|carry on|listen)\s+(?:on\s+)?"
+)
+_A_NAMED_CHAPTER_LISTENED_TO = re.compile(
+    r"^(?:(?:ok(?:ay)?|just|please|let me|i'll|i will|i want to|i'd like to)\s+)*(?:"
+    rf"finish(?:\s+off)?\s+chapter\s+(?P<finished>{_NUMBER_SAID})"
+    rf"|{_LISTENING_THROUGH}(?:(?:un)?till?|to)\s+(?:the\s+)?end\s+of\s+chapter\s+(?P<ended>{_NUMBER_SAID})"
+    rf"|{_LISTENING_THROUGH}(?:un)?till?\s+chapter\s+(?P<reached>{_NUMBER_SAID})"
+    r"|finish(?:\s+off)?\s+(?P<next>the\s+next\s+chapter)"
+    rf")(?:,?\s+(?:and\s+)?(?:then\s+)?{_GO_QUIET})?(?:,?\s+please)?$"
+)
+"""A chapter named, or the next, listened to its end ("finish chapter 3", "play until chapter 4"):
+the timer, where "chapter 3" or "the end of chapter 3" alone is a move there."""
 _CHAPTERS_MORE = re.compile(
     rf"^(?:(?:ok(?:ay)?|just|play|read|give me)\s+)*({_NUMBER_SAID})\s+more\s+(?:chapters?|stories|story)"
     r"(?:,?\s+(?:and\s+)?(?:then\s+)?(?:stop|sleep|bed|pause))?(?:,?\s+please)?$"
@@ -2414,11 +2427,26 @@ def _two_who_questions(utterance: str) -> TwoQuestions | None:
     return TwoQuestions(f"who is {first}?", f"who is {second}?")
 
 
+_A_CHAPTER_PLAYED_THEN_A_STOP = re.compile(
+    r"^(?P<move>(?:(?:ok(?:ay)?|just|please|(?:can|could) you)\s+)*(?:play|read|listen to|put on)\s.+?)"
+    rf",?\s+(?:and\s+|then\s+|and\s+then\s+){_GO_QUIET}"
+    r"(?:\s+(?:after (?:it|that)|at the end(?: of it)?"
+    r"|when it(?:'s| is) (?:done|over|finished)|when it ends))?"
+    r"(?:,?\s+please)?$"
+)
+"""A chapter played and then a stop ("play chapter 4 and stop"): the stop is at that chapter's end, where
+"go to chapter 4 and stop" goes there and pauses."""
+
+
 def _move_and_timer(text: str) -> Together | None:
     """A move and a timer (or a pause) said together, either way round; each half read alone. "At the
     end of the chapter, stop" is one timer, not a move to the chapter's end and a pause now."""
     if _STOP_WHEN_THE_CHAPTER_ENDS.match(text):
         return None
+    if played := _A_CHAPTER_PLAYED_THEN_A_STOP.match(normalise(text)):
+        move = read(played["move"], whole=False)
+        if isinstance(move, Chapter | ChapterTitled | NextChapter | FinalChapter):
+            return Together(move=move, then=SleepTimer(after="chapter_end"))
     for said, halves, joined_by in _two_halves(text):
         moving = next((i for i, half in enumerate(halves) if isinstance(half, _MOVES)), None)
         timers = [half for half in halves if isinstance(half, _PLAYBACK)]
@@ -2501,6 +2529,14 @@ def _two_asked(text: str) -> Intent | None:
     return None
 
 
+def _timer_at_the_end_listened_to(listened: re.Match[str]) -> SleepTimer:
+    if listened["next"]:
+        return SleepTimer(after="chapter_end", chapter_step=1)
+    if listened["reached"]:  # stopped as that chapter begins: at the end of the one before it
+        return SleepTimer(after="chapter_end", chapter=max(1, int(number_of(listened["reached"])) - 1))
+    return SleepTimer(after="chapter_end", chapter=int(number_of(listened["finished"] or listened["ended"])))
+
+
 def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSleepTimer | Pause | None:
     """A sleep timer, its cancelling or a pause; never from a question ("when will it stop?")."""
     if _QUESTION_START.match(text) or _ASKING_WHEN.match(text):
@@ -2532,6 +2568,8 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         return Pause()
     if more := _CHAPTERS_MORE.match(text):
         return SleepTimer(after="chapter_end", chapter_step=int(number_of(more.group(1))))
+    if listened := _A_NAMED_CHAPTER_LISTENED_TO.match(text):
+        return _timer_at_the_end_listened_to(listened)
     if named := _TIMER_NAMED_CHAPTER_END.search(text):
         ending, reaching = named.group(1) or named.group(2), named.group(3)
         # stopped as chapter n begins: at the end of the one before it
