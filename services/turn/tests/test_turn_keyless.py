@@ -1126,6 +1126,41 @@ async def test_cancel_that_takes_back_the_timer_or_the_move_just_asked_for(rig: 
     assert position(rig, listener) == HERE
 
 
+@pytest.mark.parametrize(
+    ("move", "more", "moved_by"),
+    [
+        ("go back 1 minute", "another minute", -120_000),
+        ("back 30 seconds", "30 more seconds", -60_000),
+        ("rewind a minute", "a bit more", -90_000),
+        ("go back 30 seconds", "and a little more", -60_000),
+    ],
+)
+async def test_more_said_just_after_a_move_by_an_amount_moves_that_way_again(
+    rig: Rig, move: str, more: str, moved_by: int
+) -> None:
+    """A review: "another minute" just after "go back 1 minute" set a one-minute sleep timer, and "a
+    little more" searched the book for those words."""
+    listener = rig.listener_at(HERE)
+    first = await rig.ask(listener, move)
+    assert first.outcome == "moved", first.speech
+    sent = len(rig.player.commands)
+    reply = await rig.ask(listener, more)
+    assert (reply.outcome, position(rig, listener)) == ("moved", HERE + moved_by), reply.speech
+    assert timers_set(rig, sent) == []
+
+
+async def test_more_said_after_anything_but_a_move_by_an_amount_keeps_its_reading(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "sleep in 3 minutes")
+    await rig.ask(listener, "another minute")
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=4)
+    await rig.ask(listener, "the start of this chapter")  # a move, by no amount
+    sent = len(rig.player.commands)
+    await rig.ask(listener, "another minute")
+    assert timers_set(rig, sent)
+    assert position(rig, listener) == 90_000
+
+
 async def test_undo_just_after_a_timer_is_set_takes_the_timer_back_not_an_older_move(rig: Rig) -> None:
     """A sleepy listener: "back 10 minutes", later "sleep in 5 minutes", then "undo": the book went
     back to before the old move, "you're back where you were", and the timer ran on."""

@@ -8,12 +8,14 @@ from bedside_turn.domain import history, intents
 from bedside_turn.domain.routing import (
     ANSWERED_WITHIN_MS,
     MIN_SCORE,
+    MOVED_AGAIN_WITHIN_MS,
     SAID_AGAIN_WITHIN_MS,
     answer_to_say_again,
     asked_how_long,
     cancelled_by_that,
     chapters_called,
     model_may_answer,
+    moved_by_just_now,
     needs_the_books_names,
     other_places,
     places_named,
@@ -207,6 +209,23 @@ def test_only_the_turn_straight_after_for_how_long_and_soon_is_its_answer() -> N
     assert not asked_how_long([asked, where], 60_000)
     assert not asked_how_long([], 60_000)
     assert not asked_how_long([asked.model_copy(update={"answered_at_ms": None})], 60_000)  # stored before
+
+
+def moved_by(offset_ms: int, at_ms: int, *, refused: bool = False) -> Exchange:
+    call = ToolCallRecord(
+        name="offer_positions", arguments={"offset_ms": offset_ms}, lines=[], ms=1, refused=refused
+    )
+    return answered("t1", at_ms).model_copy(update={"outcome": "moved", "calls": [call]})
+
+
+def test_a_step_said_alone_goes_on_with_a_move_by_an_amount_only_just_made() -> None:
+    assert moved_by_just_now([moved_by(-60_000, 0)], MOVED_AGAIN_WITHIN_MS) == -1
+    assert moved_by_just_now([moved_by(30_000, 0)], 1_000) == 1
+    assert moved_by_just_now([moved_by(-60_000, 0)], MOVED_AGAIN_WITHIN_MS + 1) is None  # played on since
+    assert moved_by_just_now([moved_by(-60_000, 0, refused=True)], 1_000) is None
+    assert moved_by_just_now([moved_by(-60_000, 0), answered("t2", 500)], 1_000) is None
+    chapter = ToolCallRecord(name="offer_positions", arguments={"chapter": 2}, lines=[], ms=1)
+    assert moved_by_just_now([moved_by(-60_000, 0).model_copy(update={"calls": [chapter]})], 1_000) is None
 
 
 def test_say_that_again_is_said_of_an_answer_only_just_given_and_still_to_be_read_from_here() -> None:

@@ -25,6 +25,7 @@ from bedside_turn.domain.routing import (
     answer_to_say_again,
     asked_how_long,
     model_may_answer,
+    moved_by_just_now,
     reads_history,
     way_said,
 )
@@ -55,10 +56,14 @@ class TurnService:
         backends = self.backends.for_one_turn()
         intent = intents.read(ask.utterance)
         length_alone = intents.timer_length_alone(ask.utterance)  # answers "For how long?", if just asked
+        more_alone = intents.more_said_alone(ask.utterance)  # goes on with a move just made, if one was
         again = intents.asks_to_hear_it_again(ask.utterance)  # the answer just given, if there is one
         stored = (  # fetched while the position is
             asyncio.create_task(self.conversations.load(ask.listener, ask.book))
-            if length_alone is not None or again or reads_history(intent, with_model=self.client is not None)
+            if length_alone is not None
+            or more_alone is not None
+            or again
+            or reads_history(intent, with_model=self.client is not None)
             else None
         )
         try:
@@ -88,6 +93,8 @@ class TurnService:
                 earlier = await self._history(ask, here_ms, stored, backends)
         if length_alone is not None and asked_how_long(earlier, wall_clock_ms()):
             intent = length_alone
+        if more_alone is not None and (way := moved_by_just_now(earlier, wall_clock_ms())) is not None:
+            intent = intents.Jump(offset_ms=way * more_alone)
         repeated = answer_to_say_again(earlier, wall_clock_ms()) if again else None
         if repeated is not None:
             intent = intents.SayAgain()

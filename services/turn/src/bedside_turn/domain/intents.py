@@ -2640,6 +2640,28 @@ def timer_length_alone(utterance: str) -> SleepTimer | None:
     return timer if isinstance(timer, SleepTimer) else None
 
 
+_MORE_ALONE = re.compile(
+    r"^(?:(?:ok(?:ay)?|and|just|um+|uh+|er+|now|maybe)\s+)*(?:"
+    rf"another\s+(?P<amount>{_AMOUNT}|{_UNIT})|(?P<count>{_NUMBER_SAID})\s+more\s+(?P<unit>{_UNIT})s?"
+    rf"|(?P<amount_first>{_AMOUNT})\s+more"
+    r"|(?:a\s+)?(?:(?:little|tiny)\s+)?(?:bit\s+)?(?:more|further)"
+    r")(?:,?\s+please)?$"
+)
+
+
+def more_said_alone(utterance: str) -> int | None:
+    """An amount said with "more" or "another" and nothing else ("another minute", "a bit more"), in
+    milliseconds: just after a move by an amount it is that move again (``routing.moved_by_just_now``);
+    at any other time the words keep their own reading (minutes on the timer)."""
+    said = _MORE_ALONE.match(normalise(utterance))
+    if said is None:
+        return None
+    amount = said["amount"] or said["amount_first"] or (said["count"] and f"{said['count']} {said['unit']}")
+    if not amount:
+        return A_BIT_MS
+    return round(_said_amount_ms(f"one {amount}" if re.fullmatch(_UNIT, amount) else amount))
+
+
 def _place_asked_for(text: str) -> str:
     """What a request names once its way of asking to go ("take me to", "skip to", "please") is off."""
     goto = _GOTO.match(text)

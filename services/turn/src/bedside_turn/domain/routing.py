@@ -206,6 +206,28 @@ def answered_just_now(
     return last
 
 
+MOVED_AGAIN_WITHIN_MS = 2 * 60_000
+"""A step said alone ("another minute") this soon after a move by an amount goes on with that move;
+later it is minutes on the timer, as it is at any other time."""
+
+
+def moved_by_just_now(earlier: Sequence[Exchange], now_ms: int) -> Literal[-1, 1] | None:
+    """The way the last turn, a moment ago, moved the book by an amount ("go back 1 minute"): -1 back,
+    1 forward; None when it did anything else."""
+    last = answered_just_now(earlier, now_ms, MOVED_AGAIN_WITHIN_MS)
+    if last is None or last.outcome != "moved":
+        return None
+    offsets = [
+        offset
+        for call in last.calls
+        if call.name == "offer_positions"
+        and not call.refused
+        and isinstance(offset := call.arguments.get("offset_ms"), int)
+        and offset != 0
+    ]
+    return (-1 if offsets[-1] < 0 else 1) if offsets else None
+
+
 SAID_AGAIN_WITHIN_MS = 45_000
 """An answer takes up to about twenty seconds to say: "say that again" this soon after it asks for
 the answer; later, for the book's latest words, which have played on since."""
