@@ -1997,6 +1997,8 @@ def test_what_a_general_assistant_is_asked_is_not_searched_for_in_the_book(utter
         # a search with no word that could tell a moment: a command misheard, which found whatever was
         # nearest ("the for one" replaced a list with a row two hours ahead)
         ("the for one", Other()),
+        ("a little more", Other()),  # was searched for: with no move just made, more of nothing is asked
+        ("more", Other()),
         ("the to one", Other()),
         ("go back a bit will you you", Other()),
         ("take me to where he says no", FindPlace("he says no")),

@@ -1918,6 +1918,7 @@ _TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no", "up", "down", 
 moments; "where he was", "where we were" are the listener's own place, not the story's."""
 _SAYS_NO_MOMENT = re.compile(
     rf"{numbers.SAID_AS_A_NUMBER}|ones?|bits?|parts?|bobs?|chapters?|(?:minute|hour|second|min)s?"
+    r"|more|further|little"
 )
 _A_NUMBER_TELLS = re.compile(
     rf"\b(?:was|were|is|turned|aged?) (?:\d+|{numbers.SAID_AS_A_NUMBER})\b|\b\d{{4}}\b"
