@@ -1,0 +1,677 @@
+"""One utterance read as one intent: the order the readings are tried in, two requests said
+together, and words put right before they are read again."""
+
+import itertools
+import re
+from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
+from dataclasses import replace
+
+from bedside_contracts.turn import RecapArgs
+from bedside_guard import FUNCTION_WORDS, capitalised_words, words_of
+
+from bedside_turn.domain import numbers, spelling
+from bedside_turn.domain.intents.asked import (
+    BOOK_END_ALONE,
+    BOOK_START_ALONE,
+    BOOKMARK,
+    CLOCK,
+    HEAR,
+    HEAR_THE_PART,
+    LENGTH_ASKED,
+    LENGTHS,
+    LISTENING_ASKED,
+    MOMENT,
+    NEXT_OR_PREVIOUS_ALONE,
+    NOT_OF_THE_BOOK,
+    ON_THE_TIMER_SAID,
+    OTHER_BOOK,
+    OTHER_DEVICE,
+    OTHER_ONE,
+    PLAY_ON,
+    PLAY_THAT_AGAIN,
+    PRESS_LISTED,
+    ROW_NUMBERS,
+    ROW_ORDINALS,
+    SKIP_OPENING,
+    SKIP_THIS_BIT,
+    SPEED,
+    STOPS_AT_THE_END,
+    THIS_CHAPTER,
+    TIME_LEFT,
+    TIMER_ASKED,
+    TIMER_AT_A_CLOCK_TIME,
+    TIMER_WITHOUT_LENGTH,
+    UNDO,
+    VOLUME,
+    WHERE_PART,
+    WHY_MOVED,
+    about_the_book,
+    aside_said,
+    asked_of_the_position,
+    courtesy_or_cancel,
+    pointing_back,
+    said_in_passing,
+)
+from bedside_turn.domain.intents.kinds import (
+    AboutTheBook,
+    BookEnd,
+    Bookmark,
+    BookStart,
+    BothAsked,
+    CancelSleepTimer,
+    Chapter,
+    ChapterEnd,
+    ChapterTitleAsked,
+    ChapterTitled,
+    ClockTime,
+    Courtesy,
+    Earlier,
+    FinalChapter,
+    FindPlace,
+    HeardBefore,
+    Intent,
+    IntoChapter,
+    Jump,
+    LastMoveAsked,
+    ListeningAsked,
+    NextChapter,
+    Other,
+    OtherBook,
+    OtherDevice,
+    OtherOne,
+    Pause,
+    PlayingAsked,
+    PlayOn,
+    PressListed,
+    Question,
+    ShareOfBook,
+    SkipOpening,
+    SleepTimer,
+    Speed,
+    StartAgain,
+    ThisChapterStart,
+    TimeLeft,
+    TimerAdded,
+    TimerAsked,
+    TimerHowLong,
+    Together,
+    TwoQuestions,
+    Undo,
+    Volume,
+    WhereAmI,
+)
+from bedside_turn.domain.intents.moves import (
+    A_BIT_MS,
+    AGAIN,
+    GOTO,
+    ROUGHLY,
+    THIS_STORY,
+    chapter_counted_alone,
+    chapter_moved_to,
+    chapter_named,
+    chapters_counted,
+    into_chapter,
+    jump_by_number_alone,
+    jump_said,
+    missed_stretch,
+    moment_to_go_to,
+    place_asked_for,
+    read_earlier,
+    share_of_book,
+    spoken_clock,
+    start_again,
+    step_not_counted_in_time,
+)
+from bedside_turn.domain.intents.timers import GO_QUIET, STOP_WHEN_THE_CHAPTER_ENDS, read_playback
+from bedside_turn.domain.intents.wording import (
+    AMOUNT,
+    ASKING_WHEN,
+    QUESTION_START,
+    amount_ms,
+    normalise,
+    number_of,
+    said_amount_ms,
+    with_pauses,
+)
+from bedside_turn.domain.recap import FALLBACK_MINUTES, RecapAsked, minutes_back, read_recap
+
+_DOZE = r"(?:fell asleep|fallen asleep|dozed off|drifted off|nodded off)"
+_COURTESY_WORD = (
+    r"(?:(?:and |so )?(?:thanks?(?: you)?(?: so much| very much)?|thx|ta|cheers|good ?night|night night"
+    r"|nighty night|ok(?:ay)?|x+))"
+)
+_ASKS_NOTHING_AFTER = re.compile(
+    r"(?<!before)(?<!when)(?<!where)(?<!after)(?<!until)(?<!till)(?<!since)(?<!that)(?<!says)(?<!said)"
+    r"[\s.!]+(?:(?:because |cause |'cause |as |since )?(?:i|we) (?:(?:must have |think i )?"
+    r"(?:fell asleep|dozed(?: off)?|drifted off|nodded off|zoned out)"
+    r"(?: (?:around|about) then| there| for a (?:bit|while|minute))?|missed .+|didn'?t (?:hear|catch|get) .+)"
+    rf"|{_COURTESY_WORD}(?:[\s.!]+{_COURTESY_WORD})*)$"
+)
+"""Said after a request and asking nothing itself: why ("go back two minutes, I fell asleep"), or a
+thanks or a goodnight ("pause, thank you")."""
+_DOZED = re.compile(
+    rf"^(?:i think |i guess |sorry )?i (?:must have |might have |think i )?{_DOZE}"
+    rf"(?: {ROUGHLY}(?P<ago>{AMOUNT}) ago)?"
+    r"(?: (?:so |and |then )?(?P<then>.+))?$"
+)
+"""A doze said with how long ago, or with a request after it ("I fell asleep, go back ten minutes")."""
+_MOVE_FIRST = re.compile(
+    r"^(?:(?:please|can you|could you) )?(?:go|take me|bring me|put me|skip|jump|rewind|play|back)\b"
+)
+_WHERE_I_DOZED_AGO = re.compile(
+    rf"^(?:(?:go|take me|bring me|skip|jump) )?back to (?:where|when) i {_DOZE} {ROUGHLY}(?P<ago>{AMOUNT})"
+    r" ago(?: please)?$"
+)
+_BACK_THERE = re.compile(
+    r"^(?:(?:go|take me|bring me|put me) )?back(?: there| to (?:it|then|that))?(?: please)?$"
+)
+
+
+def read(utterance: str, *, whole: bool = True) -> Intent:
+    """What the listener is asking for, as far as plain code can tell; ``whole`` False reads one half
+    of two requests said together, which is not split again.
+
+    Words that read as nothing, or as a search of the book, are read again with a command word's
+    slip put right ("pasue", "go bakc 30 seconds"), and taken so only when that reads as a command,
+    or as a search that says its way where the words as typed said none ("go bak to where ...") and
+    whose moment is in the words as typed. A moment's words keep the capitals of names the listener
+    wrote inside the sentence: search tells a name not heard yet by them (adr/0066)."""
+    match intent := _meant(utterance, whole):
+        case FindPlace(query=query) if not names_a_moment(query, capitalised_words(utterance)):
+            return Other()
+        case FindPlace(query=query):
+            return replace(intent, query=_names_capitalised(query, utterance))
+        case Together(move=FindPlace(query=query) as move):
+            return replace(intent, move=replace(move, query=_names_capitalised(query, utterance)))
+    return intent
+
+
+_TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no", "up", "down", "over", "out", "off", "all"}
+"""Words no moment is told by: "where he says no", "when she was down", "when it was all over" are
+moments; "where he was", "where we were" are the listener's own place, not the story's."""
+_SAYS_NO_MOMENT = re.compile(
+    rf"{numbers.SAID_AS_A_NUMBER}|ones?|bits?|parts?|bobs?|chapters?|(?:minute|hour|second|min)s?"
+    r"|more|further|little"
+)
+_A_NUMBER_TELLS = re.compile(
+    rf"\b(?:was|were|is|turned|aged?) (?:\d+|{numbers.SAID_AS_A_NUMBER})\b|\b\d{{4}}\b"
+)
+"""A number that tells a moment: an age or the like ("when she was ten"), a year ("1945"); "the 4
+one" and "go back to twenty" are commands misheard."""
+_FEW_WORDS = 3
+"""A longer description is searched whatever its words: "where he was on his own" tells a moment."""
+
+
+def names_a_moment(query: str, capitalised: AbstractSet[str] = frozenset()) -> bool:
+    """Whether a search's words could tell a moment of the story: "the for one", "will you", "for
+    minutes" (a command misheard, of a few words all saying nothing) do not, and searched they find
+    whatever passage is nearest; a name the listener capitalised ("take me to Will") or a number told
+    as one (``_A_NUMBER_TELLS``) does."""
+    said = words_of(query.lower())
+    return (
+        len(said) > _FEW_WORDS
+        or _A_NUMBER_TELLS.search(query.lower()) is not None
+        or any(
+            word in capitalised or (word not in _TELLS_NO_MOMENT and not _SAYS_NO_MOMENT.fullmatch(word))
+            for word in said
+        )
+    )
+
+
+def _names_capitalised(query: str, utterance: str) -> str:
+    """``query`` with the words the listener capitalised inside the sentence capitalised again;
+    as it was when they capitalised most of their words (Title Case tells no name from the rest)."""
+    names = capitalised_words(utterance)
+    if len(names) * 2 > len(set(words_of(utterance))):
+        return query
+    return re.sub(r"[a-z]+", lambda word: word[0].capitalize() if word[0] in names else word[0], query)
+
+
+_WHO_SLIPPED = re.compile(r"^(?:hoo|whoo|hu|woh)(?=s\b|'s\b| is\b| was\b| are\b| were\b)", re.IGNORECASE)
+""""Hoo is ambrose": the question word with one slip, which the command words' mending leaves alone."""
+
+
+def _meant(utterance: str, whole: bool) -> Intent:
+    if whole and _WHO_SLIPPED.match(utterance.strip()):
+        asked = _read_as_typed(_WHO_SLIPPED.sub("who", utterance.strip()), whole)
+        if isinstance(asked, Question | TwoQuestions):
+            return asked
+    as_typed = _read_as_typed(utterance, whole)
+    if not whole or not isinstance(as_typed, Other | FindPlace):
+        return as_typed
+    mended = spelling.respelled(utterance)
+    as_meant = _read_as_typed(mended, whole) if mended is not None else None
+    if as_meant is not None and not isinstance(as_meant, Other | FindPlace | Question):
+        return as_meant
+    if isinstance(as_meant, FindPlace) and _way_mended(as_typed, as_meant, normalise(utterance)):
+        return as_meant
+    if (described := _moment_then_back(as_typed, normalise(utterance))) is not None:
+        return described
+    if isinstance(as_typed, Other) and (among := _asked_among_asides(utterance)) is not None:
+        return among
+    return as_typed
+
+
+def _way_mended(as_typed: Other | FindPlace, as_meant: FindPlace, typed: str) -> bool:
+    """The respelling said the way ("go bak to ...") where the words as typed said none, and only
+    the way word changed: the moment is in the words as typed."""
+    way_unsaid = isinstance(as_typed, Other) or as_typed.direction is None
+    return as_meant.direction is not None and way_unsaid and as_meant.query in typed
+
+
+_THEN_BACK = re.compile(
+    r"^(?P<moment>.+?) (?:(?:so|and|ok|okay) )?(?:(?:can|could|would|will) you )?(?:please )?"
+    r"(?:take me|bring me|go|put me|skip|jump) back(?: to)? (?:that|this|there|it)"
+    r"(?: (?:bit|part|scene|moment|place|spot))?(?: please)?$"
+)
+_THE_BIT_WHERE = re.compile(
+    r"\bthe (?:bit|part|scene|moment) (?:where|when) (?P<moment>.+?)"
+    r"(?=(?<!\bdr)(?<!\bmr)(?<!\bmrs)(?<!\bms)(?<!\bst)\.\s|\s+(?:and )?then (?:i|we|it)\b|$)"
+)
+"""The moment a listener remembers, up to the end of its sentence ("Dr." is none) or where they go on
+about themselves ("and then I don't know", "then it all went fuzzy")."""
+_LISTENING_TO = re.compile(r"^(?:i was|i've been|we were) (?:listening to|hearing) ")
+
+
+def _moment_then_back(as_typed: Other | FindPlace, text: str) -> FindPlace | None:
+    """'The man who drank too much and fell, can you take me back to that bit': the moment said
+    first and the way after it, as a sleepy listener tells it; read as nothing, or as a search for
+    all of it with no way said. A moment of fewer than three words is no moment ("ugh no")."""
+    if isinstance(as_typed, FindPlace) and as_typed.direction is not None:
+        return None
+    said = _THEN_BACK.match(text)
+    if said is None:
+        return None
+    # "I think I fell asleep, I remember the bit where the horse ..., and then I don't know": the bit
+    bit = _THE_BIT_WHERE.search(said["moment"])
+    for described in ([bit["moment"]] if bit else []) + [_LISTENING_TO.sub("", said["moment"])]:
+        moment = _read_as_typed(f"take me back to {described}", whole=False)
+        if isinstance(moment, FindPlace) and len(moment.query.split()) >= 3:
+            return moment
+    return None
+
+
+def _asked_among_asides(utterance: str) -> Intent | None:
+    """'Hang on, hit pause, someone's at the door': the one request said among words that ask
+    nothing (parted by a recogniser's commas or full stops), when the whole reads as nothing."""
+    parts = [part for part in re.split(r"\s*(?:[,;]|\.(?!\d))\s*", with_pauses(utterance)) if part]
+    if len(parts) < 2:
+        return None
+    readings = (read(part, whole=False) for part in parts)
+    asked = [said for said in readings if not isinstance(said, Other | Courtesy)]
+    if not asked or any(said != asked[0] for said in asked):
+        return None
+    return asked[0] if isinstance(asked[0], _TAKEN_AMONG_ASIDES) else None
+
+
+def _read_as_typed(utterance: str, whole: bool) -> Intent:
+    text = normalise(utterance)
+    asked = utterance.strip().endswith("?")
+    if not text or NOT_OF_THE_BOOK.match(text):
+        return Other()
+    if (
+        said_first := (whole and _doze_said(text) is None and _back_over_a_recap(with_pauses(utterance)))
+        or _asked_before_what_asks_nothing(text, whole)
+        or (
+            whole
+            and (
+                _move_and_timer(with_pauses(utterance))
+                or _two_asked(with_pauses(utterance))
+                or _two_who_questions(utterance)
+            )
+        )
+        or read_playback(text)
+    ):
+        return said_first
+    if TIMER_WITHOUT_LENGTH.match(text):
+        return TimerHowLong()
+    if TIMER_AT_A_CLOCK_TIME.search(text):
+        return TimerHowLong(clock_said=True)
+    if PLAY_THAT_AGAIN.match(text):  # before a goto, which reads "play" as the start of a place
+        return Jump(offset_ms=-A_BIT_MS)
+    if PLAY_ON.match(text):  # before a goto, which reads "play" as the start of a place
+        return PlayOn()
+    if VOLUME.match(text):
+        return Volume()
+    if BOOKMARK.match(text):
+        return Bookmark()
+    if device := OTHER_DEVICE.match(text):
+        return OtherDevice(device["named"] or device["kind"])
+    if OTHER_BOOK.match(text):
+        return OtherBook()
+    if TIMER_ASKED.match(text):
+        return TimerAsked()
+    if SPEED.search(text):
+        return Speed()
+    if aside := aside_said(text):
+        return aside
+    if courtesy := courtesy_or_cancel(text):
+        return courtesy
+    if moved := NEXT_OR_PREVIOUS_ALONE.match(text):
+        return NextChapter(step=1 if moved.group(1) == "next" or moved.group(2) or moved.group(3) else -1)
+    if dozed := _doze_said(text):  # before the history's doze, which knows only the sleep timer's
+        return dozed
+    if earlier := read_earlier(text):
+        return earlier
+    if position := asked_of_the_position(text):  # before the recaps: "which chapter is this" is none
+        return position
+    if listening := next((about for about, said in LISTENING_ASKED if said.match(text)), None):
+        return ListeningAsked(listening)
+    if WHY_MOVED.match(text):
+        return LastMoveAsked()
+    if about := about_the_book(text):
+        return about
+    if counted := chapter_counted_alone(text):  # before the recaps, which read the words alone as one
+        return counted
+    if counted := chapters_counted(text):
+        return counted
+    if step := step_not_counted_in_time(text):
+        return step
+    if UNDO.search(text):
+        return Undo()
+    if OTHER_ONE.search(text):
+        return OtherOne()
+    if (pointed := pointing_back(text)) is not None:
+        return pointed
+    if listed := PRESS_LISTED.match(text):
+        ordinal, number = listed.groups()
+        return PressListed(row=ROW_ORDINALS[ordinal] if ordinal else ROW_NUMBERS[number])
+    if recap := read_recap(text, number_of, said_amount_ms):  # "what did I miss", "the last chapter"
+        return recap
+    if TIME_LEFT.search(text):
+        return TimeLeft()
+    if length := LENGTH_ASKED.match(text):
+        return TimeLeft(length_of=LENGTHS[length.group(1)])
+    in_passing = said_in_passing(text)
+    # a place said on the clock first: "skip to 45 minutes in" is no move by 45 minutes
+    if (
+        not in_passing
+        and not ON_THE_TIMER_SAID.search(text)
+        and (
+            jump := spoken_clock(text)
+            or share_of_book(text)
+            or into_chapter(text)
+            or jump_said(text)
+            or jump_by_number_alone(text)
+            or missed_stretch(text)
+        )
+    ):
+        return jump
+    if SKIP_OPENING.match(text):  # before a goto, which would search the book for "the intro"
+        return SkipOpening()
+    if SKIP_THIS_BIT.match(text):  # before a goto, which would search the book for "this bit"
+        return Jump(offset_ms=A_BIT_MS)
+    if start := start_again(text):  # before a goto, which would search the book for "it from the top"
+        return start
+    if THIS_CHAPTER.search(text):
+        return ThisChapterStart()
+    if chapter := chapter_moved_to(text) or chapter_named(text):
+        return chapter
+    if not in_passing and (clock := CLOCK.search(text)):
+        h, m, s = int(clock.group(1)), int(clock.group(2)), int(clock.group(3) or 0)
+        short = (h * 60 + m) * 1000 if clock.group(3) is None and m < 60 else None
+        return ClockTime(position_ms=((h * 60 + m) * 60 + s) * 1000, minutes_seconds_ms=short)
+    if BOOK_START_ALONE.fullmatch(place := place_asked_for(text)):
+        return StartAgain() if THIS_STORY.search(place) else BookStart()
+    if BOOK_END_ALONE.fullmatch(place) and not STOPS_AT_THE_END.search(text):
+        return BookEnd()
+    if (goto := GOTO.match(text)) and (
+        goto["verb"] not in HEAR or AGAIN.search(text) or HEAR_THE_PART.search(text)
+    ):
+        return moment_to_go_to(text, goto)
+    if where := WHERE_PART.match(text):
+        return FindPlace(query=text[where.end() :].strip())
+    if QUESTION_START.match(text) or ASKING_WHEN.match(text) or asked:
+        return Question(question=utterance.strip())
+    if MOMENT.match(text) and len(text.split()) >= 2:
+        return FindPlace(query=text)
+    return _asked_after_an_opener(utterance, text, whole) or Other()
+
+
+def _asked_before_what_asks_nothing(text: str, whole: bool) -> Intent | None:
+    """'Go back two minutes, I fell asleep', 'pause, thank you': the move or the playback asked for
+    (``_ASKS_NOTHING_AFTER``), not a recap of the doze, a courtesy, or a search for "thanks"."""
+    after = _ASKS_NOTHING_AFTER.search(text)
+    if after is None or after.start() == 0:
+        return None
+    asked = read(text[: after.start()], whole=whole)
+    return asked if isinstance(asked, (*_MOVES, *_PLAYBACK, Together)) else None
+
+
+_OPENER = re.compile(
+    r"^(?:(?:oh |no )?wait|hang on|hold on|sorry|actually|well|alright|all right|excuse me)\s+"
+)
+"""What ``_FILLER`` takes off only before a comma, said with none: a recogniser may write no pause."""
+
+
+def _asked_after_an_opener(utterance: str, text: str, whole: bool) -> Intent | None:
+    """'Wait go back', 'sorry who is the coachman': what follows the opener, when it reads as a
+    request; a question keeps the listener's words whole, as after "wait," it does."""
+    opener = _OPENER.match(text)
+    if opener is None:
+        return None
+    asked = read(text[opener.end() :], whole=whole)
+    if isinstance(asked, Other):
+        return None
+    return Question(question=utterance.strip()) if isinstance(asked, Question) else asked
+
+
+JOINTS_TRIED = 4
+"""How many "and"s are tried as the joint of two requests: a description may hold a few ("where the
+horse and cart stop"), and each try reads both halves."""
+_THEN = r"(?:and\s+then|and|then|after\s+that)\s+"
+_JOINT = re.compile(rf"\s*(?:[,;!?]+(?!\d)\s*|[.]+\s+)(?:{_THEN})?|\s+{_THEN}")
+"""Where one request ends and the next starts: "and", "then", or a recogniser's comma or full stop."""
+_PLAYBACK = (SleepTimer, TimerAdded, CancelSleepTimer, Pause)
+"""What may be said with a move, either way round (``Together``)."""
+_MOVES = (
+    Jump,
+    Chapter,
+    ChapterTitled,
+    ClockTime,
+    ShareOfBook,
+    IntoChapter,
+    ThisChapterStart,
+    ChapterEnd,
+    NextChapter,
+    BookStart,
+    StartAgain,
+    FinalChapter,
+    SkipOpening,
+    Earlier,
+    FindPlace,
+)
+
+
+_TAKEN_AMONG_ASIDES = (*(move for move in _MOVES if move is not FindPlace), *_PLAYBACK, PlayOn, Undo)
+"""A request that may be taken from among asides: a search or a question may be what they are about."""
+
+
+def _two_halves(text: str) -> Iterator[tuple[tuple[str, str], tuple[Intent, Intent], str]]:
+    """Each way ``text`` parts in two requests: the words of each half, each half read alone, and the
+    words joining them. An "and" inside an amount ("an hour and a half") joins no two requests."""
+    amounts = [said.span() for said in re.finditer(AMOUNT, text)]
+    for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
+        if any(start <= joint.start() < end for start, end in amounts):
+            continue
+        said = text[: joint.start()].strip(), text[joint.end() :].strip()
+        yield said, (read(said[0], whole=False), read(said[1], whole=False)), joint.group().strip(" ,;.!?")
+
+
+def _back_over_a_recap(text: str) -> Jump | RecapAsked | None:
+    """A jump back and a recap said together, either way round: the jump, which plays again what the
+    recap would tell (one turn never both tells and moves: the turn rules), when the jump says how far
+    and the recap says no amount ("go back 30 seconds, what just happened"), or when neither says one
+    and the recap is the plain one ("rewind and tell me what happened"). Else the recap says what it
+    covers and is that recap ("rewind and tell me what happened in the last 20 minutes", "what just
+    happened? go back"); so is "what I missed" with a jump of no amount ("what happened while I
+    dozed off, take me back", "go back and tell me what I missed"), which asks for the doze."""
+    for said, halves, _ in _two_halves(text):
+        read_with_words = list(zip(halves, said, strict=True))
+        backs = [(half, words) for half, words in read_with_words if isinstance(half, Jump)]
+        recaps = [(half.args, words) for half, words in read_with_words if isinstance(half, RecapAsked)]
+        if not backs or backs[0][0].offset_ms >= 0 or not recaps:
+            continue
+        (back, back_said), (recap, recap_said) = backs[0], recaps[0]
+        if re.search(AMOUNT, recap_said):
+            return None
+        how_far_said = re.search(AMOUNT, back_said) is not None
+        if how_far_said or recap == RecapArgs(span="last_minutes", minutes=FALLBACK_MINUTES):
+            return back
+        # "go back and tell me what I missed" asks for the doze; "I fell asleep, go back" and "go back,
+        # I fell asleep" tell of it
+        asks = halves[0] is back and not recap_said.startswith("i ")
+        return RecapAsked(recap) if asks else None
+    return None
+
+
+_NO_ONE = (
+    r"(?!(?:mr|mrs|miss|ms|dr|i|me|you|we|us|he|she|they|it|him|her|them|this|that"
+    r"|why|what|when|where|how|who|whom|which)\b)"
+)
+_SOMEONE = rf"(?:the |mr\.? |mrs\.? |ms\.? |miss |dr\.? )?{_NO_ONE}[\w'-]+"
+"""One person as a who-question names them: a name, or "the keeper"; never a title alone, a pronoun or
+a question word ("who is he and who is she"). More words may be one person ("Jack and Jill's
+mother"), so they are asked whole."""
+_WHO_AND = r"[?,.]?\s+and\s+"
+_TWO_WHO = re.compile(
+    rf"^who (?:are|were) (?P<first>{_SOMEONE}){_WHO_AND}(?P<second>{_SOMEONE})(?: again)?[?.!]*$"
+    rf"|^who(?:'s|s| is| was) (?P<one>{_SOMEONE}){_WHO_AND}who(?:'s|s| is| was) (?P<other>{_SOMEONE})"
+    r"(?: again)?[?.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _two_who_questions(utterance: str) -> TwoQuestions | None:
+    """'Who are Wren and Tamsin?', 'who is Wren and who is Tamsin': each asked alone, the names as
+    written (search tells a name by its capitals)."""
+    said = _TWO_WHO.match(utterance.strip())
+    if said is None:
+        return None
+    first, second = (said["first"], said["second"]) if said["first"] else (said["one"], said["other"])
+    return TwoQuestions(f"who is {first}?", f"who is {second}?")
+
+
+_A_CHAPTER_PLAYED_THEN_A_STOP = re.compile(
+    r"^(?P<move>(?:(?:ok(?:ay)?|just|please|(?:can|could) you)\s+)*(?:play|read|listen to|put on)\s.+?)"
+    rf",?\s+(?:and\s+|then\s+|and\s+then\s+){GO_QUIET}"
+    r"(?:\s+(?:after (?:it|that)|at the end(?: of it)?"
+    r"|when it(?:'s| is) (?:done|over|finished)|when it ends))?"
+    r"(?:,?\s+please)?$"
+)
+"""A chapter played and then a stop ("play chapter 4 and stop"): the stop is at that chapter's end, where
+"go to chapter 4 and stop" goes there and pauses."""
+
+
+def _move_and_timer(text: str) -> Together | None:
+    """A move and a timer (or a pause) said together, either way round; each half read alone. "At the
+    end of the chapter, stop" is one timer, not a move to the chapter's end and a pause now."""
+    if STOP_WHEN_THE_CHAPTER_ENDS.match(text):
+        return None
+    if played := _A_CHAPTER_PLAYED_THEN_A_STOP.match(normalise(text)):
+        move = read(played["move"], whole=False)
+        if isinstance(move, Chapter | ChapterTitled | NextChapter | FinalChapter):
+            return Together(move=move, then=SleepTimer(after="chapter_end"))
+    for said, halves, joined_by in _two_halves(text):
+        moving = next((i for i, half in enumerate(halves) if isinstance(half, _MOVES)), None)
+        timers = [half for half in halves if isinstance(half, _PLAYBACK)]
+        if moving is not None and timers and not _a_clause(halves[moving], said[moving], joined_by):
+            return Together(move=halves[moving], then=timers[0])
+        # A pause asked for and then the timer ("pause and set a timer for ten"): paused at once, the
+        # timer counting the listening after it. Said after a timer, a stop is the timer's own ("read
+        # for ten minutes then stop"), unless the timer is cancelled; a "hold on" is no pause asked
+        # for, nor a stop before a comma alone ("hold on, add ten minutes", "stop, sleep in 20").
+        if joined_by not in ("and", "then", "and then"):
+            continue
+        paused = 1 if isinstance(halves[1], Pause) and isinstance(halves[0], CancelSleepTimer) else 0
+        pause, timer = halves[paused], halves[1 - paused]
+        if (
+            isinstance(pause, Pause)
+            and isinstance(timer, SleepTimer | TimerAdded | CancelSleepTimer)
+            and not _WAITING.match(said[paused])
+        ):
+            return Together(move=pause, then=timer)
+    return None
+
+
+_WAITING = re.compile(
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:wait|hold on|hold it|hang on|brb"
+    r"|(?:just |give me )?(?:one|a) (?:sec|second|moment|minute)|(?:i'll |i will )?be (?:right )?back)\b"
+)
+"""A pause that asks only for a moment ("hold on", "one sec"): said before a timer, it asks for the timer."""
+_CLAUSE = re.compile(r"^(?:when|once|after|as soon as|until|till|before|if)\b")
+
+
+def _a_clause(move: Intent, move_said: str, joined_by: str) -> bool:
+    """Whether a moment described is a clause of the timer, not a place to go: said as one ("when the
+    horse dies, then stop in five"), or parted from it by more than one "and" or "then" ("when this
+    chapter ends, stop"; "finish the chapter and then go quiet"). "Go back to before the storm" is a
+    place: the clause is read in what was said, not in the moment searched for."""
+    return isinstance(move, FindPlace) and (
+        bool(_CLAUSE.match(move_said)) or joined_by not in ("and", "then")
+    )
+
+
+_TOLD_BY_PLAIN_CODE = (
+    WhereAmI,
+    TimeLeft,
+    AboutTheBook,
+    ChapterTitleAsked,
+    TimerAsked,
+    PlayingAsked,
+    ListeningAsked,
+    LastMoveAsked,
+    HeardBefore,
+)
+"""What plain code alone answers and may be asked with another of them (``BothAsked``)."""
+
+
+_IT_CALLED = re.compile(r"^what(?:'s|s| is) it called(?: again)?$")
+
+
+def _two_asked(text: str) -> Intent | None:
+    """Two asks said together, each half read alone. One asked twice is one ask: "is it playing and why
+    did it stop" is told once, with why; the time left twice ("how long is this chapter and how much is
+    left") is the one ask the whole sentence says, and the chapter's length and the book's are both
+    lengths, said together."""
+    for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
+        first_said, second_said = text[: joint.start()], text[joint.end() :]
+        first, second = read(first_said, whole=False), read(second_said, whole=False)
+        if not (isinstance(first, _TOLD_BY_PLAIN_CODE) and isinstance(second, _TOLD_BY_PLAIN_CODE)):
+            continue
+        match first, second:
+            case PlayingAsked(), PlayingAsked():
+                return PlayingAsked(why=first.why or second.why)
+            case TimeLeft(length_of="chapter" | "book"), TimeLeft(length_of="chapter" | "book"):
+                return TimeLeft(length_of="story") if first != second else first
+            case TimeLeft(), TimeLeft():
+                return None
+            case WhereAmI(), AboutTheBook(fact="title") if "chapter" in first_said and _IT_CALLED.match(
+                second_said.strip()
+            ):
+                return first  # "it" is the chapter just asked of, whose title is said with where they are
+        return first if first == second else BothAsked(first=first, second=second)
+    return None
+
+
+def _doze_said(text: str) -> Intent | None:
+    """A doze said with how long ago it was: the minutes since are what was missed ("I dozed off twenty
+    minutes ago"), or how far to go back ("... go back"); said with a move, the move. None leaves a doze
+    alone to the sleep timer's estimate (``read_earlier``, ``read_recap``)."""
+    if where := _WHERE_I_DOZED_AGO.match(text):
+        return Jump(offset_ms=-round(amount_ms(where["ago"])))
+    dozed = _DOZED.match(text)
+    if dozed is None:
+        return None
+    ago_ms = round(amount_ms(dozed["ago"])) if dozed["ago"] else None
+    then = dozed["then"]
+    missed = RecapAsked(RecapArgs(span="last_minutes", minutes=minutes_back(ago_ms))) if ago_ms else None
+    if then is None:
+        return missed
+    if _BACK_THERE.match(then):
+        return Jump(offset_ms=-ago_ms) if ago_ms else None
+    asked = read(then, whole=False)
+    if isinstance(asked, _MOVES) and _MOVE_FIRST.match(then):
+        return asked
+    return missed if isinstance(asked, RecapAsked) else None
