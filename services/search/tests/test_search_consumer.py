@@ -293,6 +293,50 @@ async def test_an_unexpected_failure_indexing_a_book_is_tried_again_and_indexing
         await store.close()
 
 
+async def test_a_book_that_fails_on_every_delivery_is_dead_lettered_and_indexed_by_a_later_catch_up(
+    client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review: after the consumer's last delivery failed (a disk full for minutes), the stream
+    delivered the announcement no more, nothing said so, and the book was never indexed until a restart."""
+    monkeypatch.setattr(consumer, "MAX_DELIVER", 2)
+    monkeypatch.setattr(consumer, "RETRY_LATER_S", 0.1)
+    monkeypatch.setattr(consumer, "CATCH_UP_EVERY_S", 1.0)
+    js = client.jetstream()
+    _artifact, event = await small_book_stored(js)
+    dead: list[Msg] = []
+
+    async def on_dead(message: Msg) -> None:
+        dead.append(message)
+
+    await client.subscribe(subjects.DEAD_LETTER.format(service="search"), cb=on_dead)
+    store = await open_store(path=tmp_path / "q")
+    engine = SearchEngine(store, load_minilm())
+    indexing = engine.index
+    tries: list[str] = []
+
+    async def disk_full_for_two_tries(artifact: BookArtifact) -> BookReady:
+        tries.append(artifact.book)
+        if len(tries) <= 2:
+            raise OSError(28, "No space left on device")
+        return await indexing(artifact)
+
+    engine.index = disk_full_for_two_tries  # type: ignore[method-assign]
+    try:
+        async with consuming(client, engine):
+            await asyncio.sleep(0.5)  # caught up on an empty stream: the consumer is fetching
+            await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+            for _ in range(100):
+                if "small" in engine.books:
+                    break
+                await asyncio.sleep(0.1)
+            assert "small" in engine.books, tries
+        assert [m.headers and m.headers.get("Bedside-Subject") for m in dead] == [
+            subjects.BOOK_INGESTED.format(book="small")
+        ]
+    finally:
+        await store.close()
+
+
 async def test_a_book_being_indexed_when_search_stops_is_indexed_at_once_by_the_next_start(
     client: Client, tmp_path: Path
 ) -> None:

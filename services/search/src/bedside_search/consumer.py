@@ -4,11 +4,14 @@ Ingest owns (declares) the BOOKS stream and the artifact bucket; search may star
 so it retries until the stream exists. Each BookIngested is acked only after its book is
 indexed and BookReady is published (with a Nats-Msg-Id, so a redelivery re-announces
 nothing new). A message that can never be used goes to the dead-letter subject and is
-terminated; a passing failure (the bucket not there yet) is retried later.
+terminated; a passing failure (the bucket not there yet, a full disk) is retried later, and one that
+fails on every delivery is dead-lettered too and left to the next catch-up, which runs at start and
+every few minutes after.
 """
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 
 import structlog
@@ -39,6 +42,11 @@ LONGEST_INDEXING_S = 600.0
 RETRY_S = 1.0
 RETRY_LATER_S = 5.0
 """How long a message whose indexing failed waits before it is delivered again."""
+MAX_DELIVER = 20
+"""Deliveries of one announcement before it is given up on (about a minute and a half of failing)."""
+CATCH_UP_EVERY_S = 300.0
+"""How often the newest announcement of every book is checked against what is served: a book given up
+on is indexed once what failed is put right, without a restart."""
 FETCH_ARTIFACT_S = 120.0
 """Longer than reading the artifact of any book takes from a local bus (tens of megabytes)."""
 
@@ -57,9 +65,13 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
     following = await follow_other_copies(client, engine)
     try:
         await catch_up(js, engine)
+        caught_up_at = time.monotonic()
         log.info("consuming BookIngested", durable=DURABLE)
         while True:
             stop_if_cancelled()
+            if time.monotonic() - caught_up_at > CATCH_UP_EVERY_S:
+                await catch_up(js, engine)
+                caught_up_at = time.monotonic()
             try:
                 messages = await subscription.fetch(1, timeout=5)
             except NatsTimeout:
@@ -83,7 +95,7 @@ async def bring_the_consumer_up_to_date(js: JetStreamContext) -> None:
         ack_policy=AckPolicy.EXPLICIT,
         ack_wait=ACK_WAIT_S,
         deliver_policy=DeliverPolicy.ALL,
-        max_deliver=20,
+        max_deliver=MAX_DELIVER,
         # one announcement in hand across all copies: two versions of a book indexed at once by two
         # copies could switch the shared catalog to the older one last
         max_ack_pending=1,
@@ -192,26 +204,38 @@ async def _handle(js: JetStreamContext, client: Client, engine: SearchEngine, me
         await message.ack()
     except (ValidationError, InvalidRequest) as error:
         log.warning("unusable BookIngested", subject=message.subject, error=str(error))
-        await client.publish(
-            subjects.DEAD_LETTER.format(service="search"),
-            message.data,
-            headers={"Bedside-Subject": message.subject, "Bedside-Reason": str(error)[:1000]},
-        )
-        await message.term()
-        return
+        await dead_letter(client, message, str(error))
     except (NotFoundError, ObjectNotFoundError) as error:
-        log.warning("artifact not there yet; retrying later", subject=message.subject, error=str(error))
-        await message.nak(delay=RETRY_LATER_S)
-        return
-    except Exception:  # a full disk, a store or the bus timing out: tried again, the books after it go on
-        log.exception("indexing failed; retrying later", subject=message.subject)
-        await message.nak(delay=RETRY_LATER_S)
+        log.warning("artifact not there yet", subject=message.subject, error=str(error))
+        await retry_later(client, message, f"the artifact was not there: {error}")
+    except Exception as error:  # a full disk, a store or the bus timing out: tried again
+        log.exception("indexing failed", subject=message.subject)
+        await retry_later(client, message, f"indexing failed: {error!r}")
     except asyncio.CancelledError:
         # Stopped mid-way (a restart): given back now. Held unacked, it is the one announcement in
         # hand (max_ack_pending=1), and no book after it would be indexed for ACK_WAIT_S.
         with contextlib.suppress(Exception):
             await asyncio.shield(message.nak())
         raise
+
+
+async def retry_later(client: Client, message: Msg, reason: str) -> None:
+    """Deliver ``message`` again in a while, or, on its last delivery, give it up as a dead letter: the
+    next catch-up indexes its book once what failed is put right."""
+    if message.metadata.num_delivered < MAX_DELIVER:
+        await message.nak(delay=RETRY_LATER_S)
+        return
+    log.error("announcement given up on; the next catch-up tries its book again", subject=message.subject)
+    await dead_letter(client, message, f"failed on all {MAX_DELIVER} deliveries; last: {reason}")
+
+
+async def dead_letter(client: Client, message: Msg, reason: str) -> None:
+    await client.publish(
+        subjects.DEAD_LETTER.format(service="search"),
+        message.data,
+        headers={"Bedside-Subject": message.subject, "Bedside-Reason": reason[:1000]},
+    )
+    await message.term()
 
 
 async def replaced(js: JetStreamContext, message: Msg) -> bool:
