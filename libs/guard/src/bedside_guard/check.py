@@ -180,13 +180,26 @@ def titles_ahead(
     like any other, left to the other rules, as are its numbers and letters; a title the listener said
     is theirs."""
     phrases = [
-        _title_words(title)
+        _title_phrase(title)
         for start_ms, title in titles.items()
         if ahead_of(start_ms, here_ms) and _unheard_in(title, names, here_ms) - asked
     ]
     if not phrases:
         return None
-    return re.compile(rf"(?<![\w'])(?:{'|'.join(re.escape(phrase) for phrase in phrases)})(?![\w'])")
+    return re.compile(rf"(?<![\w'])(?:{'|'.join(phrases)})(?![\w'])")
+
+
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _title_phrase(title: str) -> str:
+    """A title as a sentence's ``_title_words`` may write it: its words in order, without its leading
+    article ("is Lamplighter"), each with or without an apostrophe's s ("Gingers Harbour" for
+    "Ginger's Harbour"). Never fewer letters than the title's own words: "Horses" never finds "horse"."""
+    words = words_of(title)
+    if len(words) > 1 and words[0] in _ARTICLES:
+        words = words[1:]
+    return " ".join(rf"{re.escape(word)}(?:'?s)?" for word in words)
 
 
 def _unheard_in(title: str, names: BookNames, here_ms: int) -> set[str]:
