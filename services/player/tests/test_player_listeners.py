@@ -47,6 +47,38 @@ async def test_a_removal_stopped_half_way_leaves_nothing_that_acts_for_them(
         await client.close()
 
 
+async def test_a_listener_whose_making_stopped_half_way_can_be_made_again_and_their_token_works(
+    nats_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A review: the record was written before the token's index, so a crash or a bus timing out
+    between them left a listener no token opened, whom making again refused as existing already."""
+    client = await nats.connect(nats_url)
+    try:
+        listeners = await Listeners.open(client.jetstream())
+        name = f"made-{secrets.token_hex(3)}"
+        writes = {"put": listeners.kv.put, "create": listeners.kv.create}
+
+        def crashing_on_the_token(write: Any) -> Any:
+            async def written(key: str, *args: Any, **kwargs: Any) -> int:
+                if key.startswith("token."):
+                    raise Crash(key)
+                return int(await write(key, *args, **kwargs))
+
+            return written
+
+        for method, write in writes.items():
+            monkeypatch.setattr(listeners.kv, method, crashing_on_the_token(write))
+        with pytest.raises(Crash):
+            await listeners.create(name)
+        for method, write in writes.items():
+            monkeypatch.setattr(listeners.kv, method, write)
+
+        token = await listeners.create(name)
+        assert await listeners.listener_for(token) == name
+    finally:
+        await client.close()
+
+
 async def test_nothing_made_for_a_listener_while_they_are_removed_acts_for_them(
     nats_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -139,22 +139,27 @@ class Listeners:
                 await watcher.stop()  # type: ignore[no-untyped-call]
 
     async def create(self, listener: str) -> str:
-        """Make ``listener`` with a fresh token and return the token."""
+        """Make ``listener`` with a fresh token and return the token.
+
+        The token's index is written before the record: a making stopped between them leaves an index
+        no one holds the token of, and the name free to be made again; the other way round it left a
+        listener no token opened, whose name was taken."""
         token = secrets.token_urlsafe(24)
         record = ListenerRecord(listener=listener, token=token)
+        token_key = f"token.{token_hash(token)}"
+        await self.kv.put(token_key, listener.encode())
         try:
             await self.kv.create(f"listener.{listener}", record.model_dump_json().encode())
-        except Exception as error:  # the key exists (KeyWrongLastSequenceError) or the bus failed
+        except KeyWrongLastSequenceError as error:  # the name is taken
+            with contextlib.suppress(NatsError):
+                await self.kv.delete(token_key)
             stored = await self._stored(listener)
             if stored is not None and stored.retired:
                 raise ListenerExists(
                     f"a listener named {listener!r} was removed, and their history stays under that "
                     "name; choose another name"
                 ) from error
-            if stored is not None:
-                raise ListenerExists(f"a listener named {listener!r} exists already") from error
-            raise
-        await self.kv.put(f"token.{token_hash(token)}", listener.encode())
+            raise ListenerExists(f"a listener named {listener!r} exists already") from error
         return token
 
     async def _stored(self, listener: str) -> ListenerRecord | None:
