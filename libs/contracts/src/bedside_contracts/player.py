@@ -838,11 +838,6 @@ class BookView(Contract):
     )
 
 
-class ListenerCreated(Contract):
-    listener: Name
-    token: str
-
-
 # ---------------------------------------------------------------- listeners
 
 

@@ -266,9 +266,6 @@ class PlaybackArgs(Contract):
         return self
 
 
-ToolName = Literal["find_passage", "recall", "offer_positions", "recap", "playback"]
-
-
 # --- what a turn leaves behind ------------------------------------------------------------
 
 

@@ -234,26 +234,3 @@ def build_artifact(prepared: Prepared, vectors: npt.NDArray[np.float32]) -> Book
     return BookArtifact.model_validate(
         {**prepared.fields, "version": prepared.version, "vectors_b64": encode_vectors(vectors)}
     )
-
-
-def ingest_file(
-    request: IngestBook,
-    embedders: Sequence[Embedder],
-    *,
-    narration_wpm: int = DEFAULT_WPM,
-    progress: Progress = no_progress,
-    clock: StageClock | None = None,
-) -> BookArtifact:
-    """All stages in one process (for the benchmark and the search helper's evaluation)."""
-    clock = clock or StageClock()
-    prepared = prepare(
-        request,
-        embedding_model=embedders[0].model_id,
-        narration_wpm=narration_wpm,
-        progress=progress,
-        clock=clock,
-    )
-    with clock.stage("embed"):
-        vectors = embed_passages([p.text for p in prepared.passages], embedders, progress)
-    with clock.stage("artifact"):
-        return build_artifact(prepared, vectors)
