@@ -25,7 +25,6 @@ from bedside_runtime.nats_server import (
     port_is_open,
 )
 from bedside_runtime.settings import Settings
-from nats.aio.client import Client
 
 from bedside.processes import (
     BUS,
@@ -206,10 +205,9 @@ def serve(name: Annotated[str, typer.Argument(help="one of: " + ", ".join(SERVIC
         runner.run(module.serve(Settings()))
 
 
-async def _health_row(client: Client, name: str, running: dict[str, int]) -> str:
+def _health_row(name: str, health: Health | None, running: dict[str, int]) -> str:
     """One service's health; one that does not answer is DOWN, or NOT ANSWERING while the process
     ``up`` started for it still runs (stopped, or stuck)."""
-    health = await check(client, name)
     if health is None and name in running:
         return f"{name:<10} NOT ANSWERING  pid {running[name]} runs but does not answer (stopped or stuck)"
     if health is None:
@@ -227,17 +225,17 @@ def status() -> None:
     settings = Settings()
     running = ChildRecord(settings.data_dir / CHILD_RECORD).running()  # what a local `up` started
 
-    async def ask() -> list[str]:
+    async def ask() -> dict[str, Health | None]:
         async with connected(settings.servers) as client:
-            return [await _health_row(client, name, running) for name in SERVICES]
+            return {name: await check(client, name) for name in SERVICES}
 
     try:
-        rows = asyncio.run(ask())
+        healths = asyncio.run(ask())
     except BusUnreachable as error:
         raise fail(str(error)) from None
-    for row in rows:
-        typer.echo(row)
-    if any(row.split()[1] in ("DOWN", "NOT") for row in rows):
+    for name, health in healths.items():
+        typer.echo(_health_row(name, health, running))
+    if None in healths.values():
         raise typer.Exit(code=1)
 
 
