@@ -280,14 +280,19 @@ def test_heard_naming_reads_no_word_past_the_line(here_ms: int) -> None:
 
 
 @given(here_ms=st.integers(min_value=0, max_value=END_MS + PASSAGE_MS))
-def test_heard_mentioning_reads_no_word_past_the_line(here_ms: int) -> None:
+def test_heard_mentioning_is_every_passage_whose_heard_words_hold_the_words_asked(here_ms: int) -> None:
+    """Read from the heard words alone, and all of them: a check of what was found only passed for a
+    rule that found nothing (the review)."""
     book = ServedBook.of(small_info(), PASSAGES, "small")
     for asked in (("terrier",), ("amber", "lamp"), ("lantern",)):
-        for passage_id in book.heard_mentioning(asked, here_ms):
-            passage = book.passage(passage_id)
-            assert passage is not None
-            assert not ahead_of(passage.start_ms, here_ms)
-            assert set(asked) <= set(terms(heard_text(passage, here_ms)))
+        holding = [
+            passage_id
+            for passage_id, passage in enumerate(PASSAGES)
+            if not ahead_of(passage.start_ms, here_ms)
+            and set(asked) <= set(terms(heard_text(passage, here_ms)))
+        ]
+        assert sorted(book.heard_mentioning(asked, here_ms)) == holding
+    assert book.heard_mentioning(("lantern",), END_MS)  # the book does mention it
 
 
 class Recaller:
