@@ -62,9 +62,8 @@ def check_sha256(path: Path, expected: str) -> None:
 
 
 def session_options(threads: int) -> ort.SessionOptions:
-    """Few threads: the machine (2 cores) is shared with the bus, the store and other services;
-    measured under load, one intra-op thread answered a query faster (15 ms) than two (22 ms).
-    """
+    """Few threads: the machine (2 cores) is shared with the bus, the store and other services, and
+    under load one intra-op thread answers a query sooner than two (services/ingest/README.md)."""
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
