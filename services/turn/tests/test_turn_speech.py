@@ -240,3 +240,10 @@ def test_a_spoken_chapter_list_at_a_chapters_first_moment_names_it_playing_by_it
 def test_a_chapter_list_without_titles_says_so_once() -> None:
     said = speech.chapter_titles(_book_of(["Chapter 1", "CHAPTER II", ""]), 70_000)
     assert said == "The book has 3 chapters, numbered without titles; you're in chapter 2."
+
+
+def test_a_time_past_a_chapters_end_names_the_chapter_as_every_answer_does() -> None:
+    """The stretch before the first chapter was "Chapter 0", which means nothing to a listener."""
+    assert speech.past_the_chapter_end(0, 90_000).startswith("The opening is only 0:01:30 long")
+    assert speech.past_the_chapter_end(3, 90_000).startswith("Chapter 3 is only 0:01:30 long")
+    assert speech.past_the_chapter_end(None, 90_000).startswith("This chapter is only")

@@ -12,6 +12,7 @@ from typing import Any
 from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, clock, numbered_as
 
 from bedside_ingest.accepted import AUDIO_EXTENSIONS, REFUSED_AUDIO
+from bedside_ingest.book import numbered_title
 from bedside_ingest.errors import BadInput
 from bedside_ingest.folders import by_name, sync_maps
 
@@ -170,7 +171,7 @@ def _chapters_of(track: TrackInfo, first_n: int, book_start_ms: int) -> list[Aud
     for k, marker in enumerate(markers):
         # A marker runs to the next one, so no stretch of the file falls between two chapters.
         end = markers[k + 1].start_ms if k + 1 < len(markers) else track.duration_ms
-        title = marker.title.strip() or f"Chapter {n}"
+        title = marker.title.strip() or numbered_title(n)
         chapters.append(
             AudioChapter(n, title, track.path, marker.start_ms, end, book_start_ms + marker.start_ms)
         )

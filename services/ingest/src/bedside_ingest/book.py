@@ -19,6 +19,12 @@ class Unit:
     """The source marks this unit as a heading (a SMIL fragment pointing at an <h1>..<h6>)."""
 
 
+def numbered_title(n: int | str) -> str:
+    """The title of chapter ``n`` (as its source numbers it) where the source gives none: its number
+    alone, which every reader of titles (``bedside_guard.own_title``) takes as no title of its own."""
+    return f"Chapter {n}"
+
+
 @dataclass(frozen=True)
 class Chapter:
     n: int

@@ -10,7 +10,7 @@ from typing import Any
 
 from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, ends_sentence, heading_title
 
-from bedside_ingest.book import Chapter, Transcript, Unit
+from bedside_ingest.book import Chapter, Transcript, Unit, numbered_title
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.subtitles import read_webvtt
 from bedside_ingest.text import clean, word_count
@@ -61,7 +61,7 @@ def read_chapters_file(path: Path, content: str) -> ChaptersFile:
     marks: list[ChapterMark] = []
     for number, entry in enumerate(data, start=1):
         where = f"entry {number}"
-        name = clean(str(entry.get("title") or "")) or f"Chapter {number}"
+        name = clean(str(entry.get("title") or "")) or numbered_title(number)
         try:
             start = flexible_ms(entry["start"])
         except BadTime as error:
@@ -144,7 +144,7 @@ def _spoken_starts(units: tuple[Unit, ...]) -> list[tuple[int, str]]:
         following = " ".join(u.text for u in groups[k + 1]) if k + 1 < len(groups) else ""
         if not title and following and word_count(following) <= MAX_SPOKEN_TITLE_WORDS:
             title = clean(following).rstrip(".")
-        starts.append((position[id(group[0])], title or f"Chapter {number}"))
+        starts.append((position[id(group[0])], title or numbered_title(number)))
     return starts
 
 

@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 import ebooklib
 from ebooklib import epub
 
-from bedside_ingest.book import Book
+from bedside_ingest.book import Book, numbered_title
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.gutenberg import wrapping
 from bedside_ingest.formats.untimed import untimed_chapter
@@ -102,7 +102,7 @@ def read_epub(path: Path) -> Book:
         if not lists_the_chapters([text for text, _ in prose], [other for other in titles if other != page])
     ]
     chapters = [
-        untimed_chapter(n, page or f"Chapter {n}", prose, name)
+        untimed_chapter(n, page or numbered_title(n), prose, name)
         for n, (page, prose, name) in enumerate(story, start=1)
     ]
     if not chapters:

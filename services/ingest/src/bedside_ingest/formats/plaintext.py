@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, TITLES, heading_title
 
-from bedside_ingest.book import Book, Chapter
+from bedside_ingest.book import Book, Chapter, numbered_title
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.gutenberg import wrapping
 from bedside_ingest.formats.untimed import untimed_chapter
@@ -32,7 +32,7 @@ def _heading(line: str) -> str | None:
     if markdown:
         return clean(markdown.group("title"))
     found = heading_title(line) if len(line) < 120 else None
-    return None if found is None else found[1] or f"Chapter {found[0]}"
+    return None if found is None else found[1] or numbered_title(found[0])
 
 
 _NUMBERED = re.compile(r"^\s*(?:(?P<number>\d{1,3})\.?|(?P<roman>[IVXLC]{1,7})\.)\s+(?P<title>\S.*?)\s*$")

@@ -302,7 +302,7 @@ def past_the_end(duration_ms: int) -> OwnWords:
 
 def past_the_chapter_end(chapter: int | None, length_ms: int) -> OwnWords:
     """A time into a chapter that the chapter does not reach: its length."""
-    named = f"Chapter {chapter}" if chapter is not None else "This chapter"
+    named = chapter_name(chapter).capitalize() if chapter is not None else "This chapter"
     return OwnWords(f"{named} is only {clock(length_ms)} long; there is no such time in it.")
 
 
