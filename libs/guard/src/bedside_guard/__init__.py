@@ -29,7 +29,7 @@ from bedside_guard.names import (
     words_of,
     written_with_capital,
 )
-from bedside_guard.passage import Cue, Passage, heard_cues, heard_text, unheard_text
+from bedside_guard.passage import Cue, Passage, heard_cues, heard_text, heard_whole, unheard_text
 from bedside_guard.prose import (
     TITLES,
     balance_quotes,
@@ -90,6 +90,7 @@ __all__ = [
     "heard_cues",
     "heard_names",
     "heard_text",
+    "heard_whole",
     "is_heading",
     "is_whole_sentence",
     "load_lexicon",

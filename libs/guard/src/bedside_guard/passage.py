@@ -40,12 +40,17 @@ def heard_cues(passage: Passage, here_ms: int) -> tuple[Cue, ...]:
     """
     if ahead_of(passage.start_ms, here_ms):
         return ()
-    if passage.end_ms <= here_ms:
+    if heard_whole(passage, here_ms):
         whole = Cue(start_ms=passage.start_ms, end_ms=passage.end_ms, text=passage.text)
         return passage.cues or (whole,)
     return tuple(
         cue for cue in passage.cues if not ahead_of(heard_once_past(cue.start_ms, cue.end_ms), here_ms)
     )
+
+
+def heard_whole(passage: Passage, here_ms: int) -> bool:
+    """Every word of ``passage`` is behind the line: its last millisecond is (``heard_once_past``)."""
+    return not ahead_of(heard_once_past(passage.start_ms, passage.end_ms), here_ms)
 
 
 def heard_until(passage: Passage, here_ms: int) -> int | None:
@@ -56,7 +61,7 @@ def heard_until(passage: Passage, here_ms: int) -> int | None:
 
 def heard_text(passage: Passage, here_ms: int) -> str:
     """The words of ``passage`` that a listener at ``here_ms`` has heard (``heard_cues``' rule)."""
-    if passage.end_ms <= here_ms and not ahead_of(passage.start_ms, here_ms):
+    if heard_whole(passage, here_ms):
         return passage.text
     return " ".join(cue.text for cue in heard_cues(passage, here_ms))
 

@@ -15,6 +15,7 @@ from bedside_guard import (
     ahead_of,
     book_names,
     heard_text,
+    heard_whole,
     named_words,
     own_title,
     without_headings,
@@ -152,11 +153,8 @@ class ServedBook:
         candidates = set.intersection(*(set(self.term_in.get(term, ())) for term in asked))
         found = []
         for p in self.passages:
-            if p.id not in candidates or ahead_of(p.start_ms, here_ms):
-                continue
-            if p.end_ms > here_ms and not set(asked) <= set(terms(heard_text(p, here_ms))):
-                continue
-            found.append(p.id)
+            if p.id in candidates and set(asked) <= set(terms(heard_text(p, here_ms))):
+                found.append(p.id)
         return found
 
     def heard_telling_name(self, asked: Sequence[str], here_ms: int) -> list[int]:
@@ -217,7 +215,7 @@ class ServedBook:
     def holding(self, here_ms: int) -> Passage | None:
         """The passage that holds the line: started before it, not yet finished."""
         passage = self.last_passage_starting_at_or_before(here_ms - 1) if here_ms > 0 else None
-        if passage is not None and passage.end_ms > here_ms:
+        if passage is not None and not heard_whole(passage, here_ms):
             return passage
         return None
 
