@@ -263,7 +263,7 @@ def test_a_book_whose_chapters_are_called_parts_is_asked_about_by_part() -> None
 
 
 def test_two_asks_of_the_position_at_once_are_plain_codes_as_each_alone_is() -> None:
-    """The model is never told the position (DESIGN rule 4), so it answers neither."""
+    """The model is never told the position (ADR 75), so it answers neither."""
     both = intents.read("where am I and how long is left")
     assert isinstance(both, intents.BothAsked)
     assert not model_may_answer(both)

@@ -73,7 +73,7 @@ async def run_keyless(
     tools: ToolBox, utterance: str, intent: Intent | None = None, earlier: list[Exchange] | None = None
 ) -> str:
     """Route ``utterance`` to the tools and say what came of it. A move is said with the time it came
-    to, the listener's position: the model reads later only that the book was moved (DESIGN rule 4)."""
+    to, the listener's position: the model reads later only that the book was moved (ADR 75)."""
     intent = intent or intents.read(utterance)
     if isinstance(intent, intents.Other | intents.Question | intents.FindPlace):
         utterance, intent = await _chapters_by_their_own_name(tools, utterance, intent)

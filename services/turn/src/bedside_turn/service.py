@@ -282,7 +282,7 @@ class TurnService:
         intent: intents.Intent,
         repeated: Exchange | None,
     ) -> None:
-        exchange = Exchange(  # what a later model turn reads: never the listener's position (DESIGN rule 4)
+        exchange = Exchange(  # what a later model turn reads: never the listener's position (ADR 75)
             turn_id=turn.turn_id,
             utterance=ask.utterance,
             speech=history.remembered_speech(reply.speech, turn.told),

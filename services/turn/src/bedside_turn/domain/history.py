@@ -8,7 +8,7 @@ reads them. Their free text (the spoken reply, and what the model wrote into a s
 a recall) cannot be guarded and is left out.
 
 What is stored is decided where the exchange is made (``remembered_speech``): an answer that told
-the listener where they are in the book is remembered without the position (DESIGN rule 4).
+the listener where they are in the book is remembered without the position (ADR 75).
 """
 
 import json

@@ -29,7 +29,7 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
     listed one row (pressing it), nor "cancel that" (what the turn before did), commands and not
     judgements;
     not "where am I?", "how long is left?", "have I heard this before?" nor "when did I last listen?",
-    which only the position and its history answer, and the model is never told it (DESIGN rule 4);
+    which only the position and its history answer, and the model is never told it (ADR 75);
     not "halfway through the book" nor "ten minutes into chapter 5", which the book's and the
     chapter's lengths place, as plain code's arithmetic; not "the chapter called The Fire", which the
     chapter list names exactly; not "who wrote this?" nor "how many chapters are left?", which the

@@ -117,7 +117,7 @@ def with_earlier_place(targets: list[Target], position_ms: int) -> list[Target]:
 
 def moved_line(to: Candidate, preview: bool) -> str:
     """A move as the model reads it: by the place's id and chapter, never its time, which is now the
-    listener's position (DESIGN rule 4)."""
+    listener's position (ADR 75)."""
     where = f"passage id={to.passage_id}" if to.passage_id is not None else "the place named"
     chapter = f" in {chapter_name(to.chapter)}" if to.chapter is not None else ""
     if preview:
