@@ -63,8 +63,9 @@ from bedside_guard import (
     heard_text,
     unheard_names,
 )
-from bedside_player.domain import sleep
+from bedside_player.domain.decide import Invalid, set_sleep_timer
 from bedside_player.domain.offer import decide_offer, unique_targets
+from bedside_player.domain.state import PlayerState
 from bedside_runtime.bus import Broker, serve_requests
 from bedside_runtime.errors import NotFound, Unavailable
 from bedside_search.domain import recap as recaps
@@ -324,29 +325,15 @@ class PlayerDouble:
             return CommandResult(accepted=True, seq=0, state=self._state_of(key))
         self.commands.append(request.command)
         state = await self.state(StateRequest(listener=request.listener, book=request.book))
-        if isinstance(request.command, SetSleepTimer):  # the player's own stop, so the turn reads it
+        if isinstance(request.command, SetSleepTimer):  # the player's own rule, so the turn reads its stop
             info = self.books[request.book].info
-            after, chapter = request.command.after, request.command.chapter
-            if chapter is not None:
-                stop = sleep.named_chapter_end_stop(info.chapters, chapter, info.duration_ms)
-            elif after == "chapter_end":
-                stop = sleep.chapter_end_stop(info.chapters, state.position_ms, info.duration_ms)
-            else:
-                stop = sleep.minutes_stop(state.position_ms, after, info.duration_ms)
-            if stop is None or stop <= state.position_ms:  # as the player refuses it (decide.set_sleep_timer)
-                return CommandResult(accepted=False, seq=0, state=state, reason="no such chapter end ahead")
-            ends_first = after != "chapter_end" and sleep.book_ends_first(
-                state.position_ms, after, info.duration_ms
-            )
+            at = PlayerState(listener=request.listener, book=request.book, position_ms=state.position_ms)
+            try:
+                made = set_sleep_timer(at, request.command, info.duration_ms, info.chapters)
+            except Invalid as refused:
+                return CommandResult(accepted=False, seq=0, state=state, reason=str(refused))
             self.seq += 1
-            timer = SleepTimer(
-                after=after,
-                stop_at_ms=stop,
-                set_seq=self.seq,
-                device="voice",
-                chapter=chapter,
-                book_ends_first=ends_first,
-            )
+            timer = SleepTimer(**made.model_dump(exclude={"kind"}), set_seq=self.seq)
             self.sleep_timers[key] = timer
             return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": timer}))
         if isinstance(request.command, CancelSleepTimer):
