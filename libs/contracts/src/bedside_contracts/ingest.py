@@ -1,6 +1,5 @@
 """The book as ingest hands it over, the request that asks for it, and the events that announce it."""
 
-import re
 from typing import Annotated, Any, Literal
 
 from bedside_guard import Passage
@@ -264,20 +263,6 @@ class AddUploadedBook(Contract):
     recording: UploadedFile
     ebook: UploadedFile | None = Field(default=None, description="its e-book, whose words are timed from it")
     title: str | None = Field(default=None, min_length=1, max_length=LONGEST_TITLE)
-
-
-def as_said_to_the_sender(message: str, request: IngestBook) -> str:
-    """A refusal or failure about sent files, naming them by their part (the recording, the e-book)
-    rather than by the path ingest keeps them under, which means nothing on the device."""
-    named = [
-        (path, part)
-        for path, part in ((request.path, "the recording"), (request.text_path, "the e-book"))
-        if path
-    ]
-    for path, part in sorted(named, key=lambda named: -len(named[0])):  # a path holding another's first
-        # the path as a whole: a name sent ("audio", ".mp3") may also be a word of the message
-        message = re.sub(rf"(?<![^\s'\"(]){re.escape(path)}(?=[:,'\")]|$)", part, message)
-    return message
 
 
 class JobsRequest(Contract):

@@ -12,7 +12,7 @@ from bedside_guard import MAX_ROWS, Candidate
 from pydantic import Field, model_validator
 
 from bedside_contracts.common import LONGEST_BOOK_MS, Contract, Millis, Name
-from bedside_contracts.ingest import IngestJob, JobState, TranscriptionProgress, as_said_to_the_sender
+from bedside_contracts.ingest import IngestJob, JobState, TranscriptionProgress
 from bedside_contracts.search import MissingChapter, Target, TranscriptCoverage
 
 Seq = Annotated[int, Field(ge=0, description="a JetStream stream sequence; 0 is 'nothing yet'")]
@@ -887,7 +887,7 @@ class AddingBook(Contract):
             job=job.job,
             state=job.state,
             book=job.detail if done else job.request.book,
-            reason="" if done else as_said_to_the_sender(job.detail, job.request),
+            reason="" if done else job.detail,
             note=job.note,
             progress=job.progress,
         )

@@ -2,6 +2,8 @@
 
 from pathlib import PurePath
 
+from bedside_contracts.ingest import IngestBook
+
 
 class BadInput(Exception):
     """A file that cannot become a book. ``where`` is a line, a cue, an entry or a chapter."""
@@ -16,6 +18,13 @@ class BadInput(Exception):
     @property
     def message(self) -> str:
         return str(self)
+
+    def said_to_the_sender(self, request: IngestBook) -> str:
+        """The message about a file sent from a device, naming it by its part (the recording, the e-book)
+        rather than by the path ingest keeps it under, which means nothing on the device."""
+        parts = {request.text_path: "the e-book", request.path: "the recording"}
+        named = parts.get(self.path) or self.path
+        return f"{named}, {self.where}: {self.problem}" if self.where else f"{named}: {self.problem}"
 
 
 def unreadable(path: PurePath | str, error: OSError) -> BadInput:

@@ -28,7 +28,6 @@ from bedside_contracts.ingest import (
     TranscriptionProgress,
     UploadNames,
     UploadNamesAccepted,
-    as_said_to_the_sender,
 )
 from bedside_contracts.search import TranscriptCoverage, times_from_format
 from bedside_embedding import Embedder
@@ -261,7 +260,7 @@ class IngestService:
             # is not caught here, so a job the service was stopped in the middle of does resume.
             log.exception("job failed", job=job)
             await control.settle()
-            await control.record(request, "failed", f"{type(error).__name__}: {error}")
+            await control.record(request, "failed", self._failure_said(request, error))
             raise
         finally:
             self._running = None
@@ -297,7 +296,7 @@ class IngestService:
             await asyncio.to_thread(check_request, ingest)
         except BadInput as error:
             self._uploads.forget(job)
-            said = as_said_to_the_sender(error.message, ingest)
+            said = error.said_to_the_sender(ingest)
             log.info("upload refused", job=job, error=said)
             # Its upload is gone from the bucket: a page that asks again (reloaded before this
             # answer came) is told the same reason, by the job.
@@ -314,13 +313,20 @@ class IngestService:
         started.add_done_callback(lambda ended: self._job_ended(job, ended))
         return IngestJob(job=job, request=ingest, state="queued")
 
+    def _failure_said(self, request: IngestBook, error: Exception) -> str:
+        """Why a job failed, for its record: as the error says it, but for files sent from a device,
+        whose paths on this disk mean nothing there and may be in its words."""
+        if self._uploads.holds(request.path):
+            return f"it could not be made ({type(error).__name__}); the ingest log says more"
+        return f"{type(error).__name__}: {error}"
+
     async def check_upload(self, request: UploadNames) -> UploadNamesAccepted:
         recording, ebook = PurePath(request.recording), PurePath(request.ebook) if request.ebook else None
         try:
             check_sent_names(recording, ebook, (request.recording_bytes, request.ebook_bytes))
         except BadInput as error:  # said by part: a refusal never echoes what was sent
             sent = IngestBook(path=str(recording), text_path=str(ebook) if ebook else None)
-            raise InvalidRequest(as_said_to_the_sender(error.message, sent)) from None
+            raise InvalidRequest(error.said_to_the_sender(sent)) from None
         if request.recording_bytes is not None:
             self._uploads.ensure_room(request.recording_bytes, request.ebook_bytes if ebook else None)
         return UploadNamesAccepted()
@@ -395,7 +401,8 @@ class IngestService:
                 name, unchanged = await self._store_and_announce(prepared, progress, clock)
             except BadInput as error:
                 log.info("bad input refused", path=request.path, error=error.message)
-                raise InvalidRequest(error.message) from None
+                sent = self._uploads.holds(request.path)
+                raise InvalidRequest(error.said_to_the_sender(request) if sent else error.message) from None
         except JobCancelled:
             raise  # a cancelled job's interim version stays: asked again, it continues (adr/0032)
         except Exception:

@@ -109,6 +109,10 @@ class Uploads:
             raise InvalidRequest(f"that upload holds {taken} bytes, not the {sent.size} said")
         return path
 
+    def holds(self, path: str) -> bool:
+        """Whether ``path`` is a file taken from a device (in a job's folder here)."""
+        return Path(path).is_relative_to(self._folder)
+
     def forget(self, job: str) -> None:
         """The job's folder, gone: what was taken made no book."""
         shutil.rmtree(self._folder / job, ignore_errors=True)
