@@ -4,10 +4,10 @@ The tool argument models are the model's side of the contract: their JSON schema
 what Claude is shown, and every tool call is validated against them like any other input.
 """
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from bedside_guard import Candidate
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name, Offset
 from bedside_contracts.player import MAX_TARGETS, SleepMinutes
@@ -292,6 +292,9 @@ class PlaceRef(Contract):
         return f"{ident}{self.place.label()}"
 
 
+ToolArgs = TypeVar("ToolArgs", bound=Contract)
+
+
 class ToolCallRecord(Contract):
     """One tool call exactly as the model made it and exactly as it read the answer."""
 
@@ -305,6 +308,16 @@ class ToolCallRecord(Contract):
     @property
     def result(self) -> str:
         return "\n".join(self.lines)
+
+    def args_as(self, kind: type[ToolArgs]) -> ToolArgs | None:
+        """The arguments as ``kind``, their tool's own model: None for another tool's call, or for
+        arguments that never fitted it (a refused call keeps what the model wrote)."""
+        if TOOL_ARGS.get(self.name) is not kind:
+            return None
+        try:
+            return kind.model_validate(self.arguments)
+        except ValidationError:
+            return None
 
 
 class Step(Contract):
@@ -423,3 +436,13 @@ class RecapArgs(Contract):
         if (self.span == "chapter") != (self.chapter is not None):
             raise ValueError("a chapter number goes with the span 'chapter', and only with it")
         return self
+
+
+TOOL_ARGS: dict[str, type[Contract]] = {
+    "find_passage": FindPassageArgs,
+    "recall": RecallArgs,
+    "offer_positions": OfferPositionsArgs,
+    "recap": RecapArgs,
+    "playback": PlaybackArgs,
+}
+"""The tools a model may call, by name, and the arguments each takes."""

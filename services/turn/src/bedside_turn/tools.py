@@ -33,6 +33,7 @@ from bedside_contracts.search import (
     Target,
 )
 from bedside_contracts.turn import (
+    TOOL_ARGS,
     FindPassageArgs,
     OfferPositionsArgs,
     PlaceRef,
@@ -45,7 +46,7 @@ from bedside_contracts.turn import (
 from bedside_guard import Candidate, Passage, chapter_name, names_as_said
 from bedside_runtime.clock import wall_clock_ms
 from bedside_runtime.errors import CallFailed, NotFound, RemoteFailure
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from bedside_turn.backends import Backends
 from bedside_turn.domain import chapters, earlier, history, playback, speech
@@ -74,14 +75,6 @@ from bedside_turn.domain.tool_results import (
     with_chapter_end,
     with_earlier_place,
 )
-
-TOOL_ARGS: dict[str, type[BaseModel]] = {
-    "find_passage": FindPassageArgs,
-    "recall": RecallArgs,
-    "offer_positions": OfferPositionsArgs,
-    "recap": RecapArgs,
-    "playback": PlaybackArgs,
-}
 
 
 @dataclass

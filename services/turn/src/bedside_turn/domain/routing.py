@@ -11,7 +11,15 @@ from typing import Literal
 from bedside_contracts.common import LONGEST_BOOK_MS
 from bedside_contracts.player import ListenerState
 from bedside_contracts.search import BookInfo, ChapterInfo, Hit, chapter_at
-from bedside_contracts.turn import EARLIER_PLACE_FIELDS, Direction, Exchange, ToolCallRecord
+from bedside_contracts.turn import (
+    EARLIER_PLACE_FIELDS,
+    Direction,
+    Exchange,
+    OfferPositionsArgs,
+    PlaybackArgs,
+    RecallArgs,
+    ToolCallRecord,
+)
 from bedside_guard import MAX_ROWS, OPENING_CHAPTER, ahead_of
 
 from bedside_turn.domain import history, intents, numbers
@@ -218,12 +226,9 @@ def moved_by_just_now(earlier: Sequence[Exchange], now_ms: int) -> Literal[-1, 1
     if last is None or last.outcome != "moved":
         return None
     offsets = [
-        offset
+        offer.offset_ms
         for call in last.calls
-        if call.name == "offer_positions"
-        and not call.refused
-        and isinstance(offset := call.arguments.get("offset_ms"), int)
-        and offset != 0
+        if not call.refused and (offer := call.args_as(OfferPositionsArgs)) is not None and offer.offset_ms
     ]
     return (-1 if offsets[-1] < 0 else 1) if offsets else None
 
@@ -321,7 +326,8 @@ def still_the_newest(last: Exchange, state: ListenerState) -> CancelledByThat | 
 
 
 def _sets_a_timer(call: ToolCallRecord) -> bool:
-    return call.name == "playback" and call.arguments.get("action") == "sleep_timer" and not call.refused
+    playback = call.args_as(PlaybackArgs)
+    return playback is not None and playback.action == "sleep_timer" and not call.refused
 
 
 def plausible_ids(hits: list[Hit], here_ms: int, direction: Direction | None = None) -> list[int]:
@@ -472,8 +478,9 @@ def last_lookup(earlier: list[Exchange]) -> dict[str, object] | None:
     """The earlier-place arguments of the newest turn that asked for one ("the time before that")."""
     for exchange in reversed(earlier):
         for call in reversed(exchange.calls):
-            if call.name == "offer_positions" and any(k in call.arguments for k in EARLIER_PLACE_FIELDS):
-                return {k: v for k, v in call.arguments.items() if k in EARLIER_KEYS}
+            offer = call.args_as(OfferPositionsArgs)
+            if offer is not None and offer.model_fields_set & set(EARLIER_PLACE_FIELDS):
+                return offer.model_dump(include=set(EARLIER_KEYS), exclude_unset=True)
     return None
 
 
@@ -494,20 +501,18 @@ def places_named(earlier: list[Exchange]) -> list[int]:
         if call.name == "recall":
             told = question_answered(earlier)
             return told[1][-1:] if told else []
-        if call.name == "offer_positions":
-            return [int(i) for i in call.arguments.get("ids", []) if isinstance(i, int)]
+        if (offer := call.args_as(OfferPositionsArgs)) is not None:
+            return offer.ids
     return []
 
 
 def _recall_in(exchange: Exchange) -> tuple[str, list[int]] | None:
     """The question an exchange recalled and the passages it found, best first."""
     for call in exchange.calls:
-        if (
-            call.name == "recall"
-            and not call.refused
-            and isinstance(asked := call.arguments.get("question"), str)
-        ):
-            return asked, [ref.place.passage_id for ref in call.places if ref.place.passage_id is not None]
+        if not call.refused and (recall := call.args_as(RecallArgs)) is not None:
+            return recall.question, [
+                ref.place.passage_id for ref in call.places if ref.place.passage_id is not None
+            ]
     return None
 
 
@@ -588,11 +593,10 @@ def other_places(earlier: list[Exchange], here_ms: int) -> list[int]:
         if not found_at:
             continue
         offered = {
-            int(i)
+            i
             for call in exchange.calls
-            if call.name == "offer_positions" and not call.refused
-            for i in call.arguments.get("ids", [])
-            if isinstance(i, int)
+            if not call.refused and (offer := call.args_as(OfferPositionsArgs)) is not None
+            for i in offer.ids
         }
         others = [i for i in found_at if i not in offered]
         if (way := exchange.direction) is not None:
