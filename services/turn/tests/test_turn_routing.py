@@ -14,6 +14,8 @@ from bedside_turn.domain.routing import (
     asked_how_long,
     cancelled_by_that,
     chapters_called,
+    may_answer_the_turn_before,
+    meant_after,
     model_may_answer,
     moved_by_just_now,
     needs_the_books_names,
@@ -226,6 +228,26 @@ def test_a_step_said_alone_goes_on_with_a_move_by_an_amount_only_just_made() -> 
     assert moved_by_just_now([moved_by(-60_000, 0), answered("t2", 500)], 1_000) is None
     chapter = ToolCallRecord(name="offer_positions", arguments={"chapter": 2}, lines=[], ms=1)
     assert moved_by_just_now([moved_by(-60_000, 0).model_copy(update={"calls": [chapter]})], 1_000) is None
+
+
+def test_what_is_said_alone_after_a_turn_is_read_with_that_turn() -> None:
+    asked = answered("t1", 0, "timer_length")
+    twenty = intents.read("20 minutes")
+    assert meant_after("20 minutes", twenty, [asked], 1_000) == (intents.SleepTimer(after=20), None)
+    assert meant_after("20 minutes", twenty, [], 1_000) == (twenty, None)
+    another = intents.read("another minute")
+    assert meant_after("another minute", another, [moved_by(-60_000, 0)], 1_000) == (
+        intents.Jump(-60_000),
+        None,
+    )
+    where = answered("t2", 0)
+    assert meant_after("another minute", another, [where], 1_000) == (another, None)
+    assert meant_after("say that again", intents.read("say that again"), [where], 1_000) == (
+        intents.SayAgain(),
+        where,
+    )
+    assert may_answer_the_turn_before("another minute")
+    assert not may_answer_the_turn_before("chapter 3")
 
 
 def test_say_that_again_is_said_of_an_answer_only_just_given_and_still_to_be_read_from_here() -> None:

@@ -22,10 +22,9 @@ from bedside_turn.conversation import ConversationStore
 from bedside_turn.domain import history, intents, speech
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.routing import (
-    answer_to_say_again,
-    asked_how_long,
+    may_answer_the_turn_before,
+    meant_after,
     model_may_answer,
-    moved_by_just_now,
     reads_history,
     way_said,
 )
@@ -55,14 +54,9 @@ class TurnService:
         turn = Turn(turn_id=uuid.uuid4().hex[:20], answer_by_ms=ask.answer_by_ms)
         backends = self.backends.for_one_turn()
         intent = intents.read(ask.utterance)
-        length_alone = intents.timer_length_alone(ask.utterance)  # answers "For how long?", if just asked
-        more_alone = intents.more_said_alone(ask.utterance)  # goes on with a move just made, if one was
-        again = intents.asks_to_hear_it_again(ask.utterance)  # the answer just given, if there is one
         stored = (  # fetched while the position is
             asyncio.create_task(self.conversations.load(ask.listener, ask.book))
-            if length_alone is not None
-            or more_alone is not None
-            or again
+            if may_answer_the_turn_before(ask.utterance)
             or reads_history(intent, with_model=self.client is not None)
             else None
         )
@@ -91,13 +85,7 @@ class TurnService:
         if stored is not None:
             with turn.step("history"):
                 earlier = await self._history(ask, here_ms, stored, backends)
-        if length_alone is not None and asked_how_long(earlier, wall_clock_ms()):
-            intent = length_alone
-        if more_alone is not None and (way := moved_by_just_now(earlier, wall_clock_ms())) is not None:
-            intent = intents.Jump(offset_ms=way * more_alone)
-        repeated = answer_to_say_again(earlier, wall_clock_ms()) if again else None
-        if repeated is not None:
-            intent = intents.SayAgain()
+        intent, repeated = meant_after(ask.utterance, intent, earlier, wall_clock_ms())
         said, mode, broke = await self._run(tools, ask.utterance, intent, earlier)
         let_down = broke or bool(backends.let_down_by)
         # Plain code's words in a turn a service let down may stand for the failure ("I couldn't

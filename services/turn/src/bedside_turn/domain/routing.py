@@ -245,6 +245,30 @@ def answer_to_say_again(earlier: Sequence[Exchange], now_ms: int) -> Exchange | 
     return None if last is None or last.speech == history.REPLY_LEFT_OUT else last
 
 
+def may_answer_the_turn_before(utterance: str) -> bool:
+    """Whether what was said may mean something else just after another turn: a length alone (the
+    answer to "For how long?"), a step alone (more of a move), or asking to hear the answer again."""
+    return (
+        intents.timer_length_alone(utterance) is not None
+        or intents.more_said_alone(utterance) is not None
+        or intents.asks_to_hear_it_again(utterance)
+    )
+
+
+def meant_after(
+    utterance: str, intent: Intent, earlier: Sequence[Exchange], now_ms: int
+) -> tuple[Intent, Exchange | None]:
+    """What ``utterance``, read alone as ``intent``, means after the exchanges ``earlier``, and the
+    answer it asks to hear again, if it does."""
+    if (length := intents.timer_length_alone(utterance)) is not None and asked_how_long(earlier, now_ms):
+        intent = length
+    more = intents.more_said_alone(utterance)
+    if more is not None and (way := moved_by_just_now(earlier, now_ms)) is not None:
+        intent = intents.Jump(offset_ms=way * more)
+    repeated = answer_to_say_again(earlier, now_ms) if intents.asks_to_hear_it_again(utterance) else None
+    return (intents.SayAgain(), repeated) if repeated is not None else (intent, None)
+
+
 _CHANGES_NOTHING = (
     intents.WhereAmI
     | intents.TimeLeft
