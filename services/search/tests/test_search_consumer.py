@@ -271,7 +271,8 @@ async def test_a_book_whose_indexing_fails_is_tried_again_until_it_is_indexed(
     nothing said so, and the book waited for a restart: it is dead-lettered and caught up later."""
     monkeypatch.setattr(consumer, "MAX_DELIVER", 2)
     monkeypatch.setattr(consumer, "RETRY_LATER_S", 0.1)
-    monkeypatch.setattr(consumer, "CATCH_UP_EVERY_S", 1.0)
+    # failing once, the redelivery indexes it; failing on both, only a catch-up can
+    monkeypatch.setattr(consumer, "CATCH_UP_EVERY_S", 1.0 if failures == consumer.MAX_DELIVER else 600.0)
     js = client.jetstream()
     _artifact, event = await small_book_stored(js)
     dead: list[Msg] = []
@@ -303,6 +304,43 @@ async def test_a_book_whose_indexing_fails_is_tried_again_until_it_is_indexed(
             assert "small" in engine.books, tries
         given_up = [subjects.BOOK_INGESTED.format(book="small")] if failures == consumer.MAX_DELIVER else []
         assert [m.headers and m.headers.get("Bedside-Subject") for m in dead] == given_up
+    finally:
+        await store.close()
+
+
+async def test_a_catch_up_that_fails_leaves_the_consumer_indexing(
+    client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second review: the periodic catch-up ran unguarded in the consumer's loop, so one slow
+    reply of the bus every five minutes ended indexing for good."""
+    monkeypatch.setattr(consumer, "CATCH_UP_EVERY_S", 0.2)
+    catching_up = consumer.catch_up
+    calls: list[int] = []
+
+    async def slow_bus_after_start(js: JetStreamContext, engine: SearchEngine) -> None:
+        calls.append(1)
+        if len(calls) > 1:
+            raise NatsTimeout
+        await catching_up(js, engine)
+
+    monkeypatch.setattr(consumer, "catch_up", slow_bus_after_start)
+    js = client.jetstream()
+    _artifact, event = await small_book_stored(js)
+    store = await open_store(path=tmp_path / "q")
+    engine = SearchEngine(store, load_minilm())
+    try:
+        async with consuming(client, engine):
+            for _ in range(50):
+                if len(calls) > 1:
+                    break
+                await asyncio.sleep(0.1)
+            await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+            for _ in range(100):
+                if "small" in engine.books:
+                    break
+                await asyncio.sleep(0.1)
+            assert len(calls) > 1
+            assert "small" in engine.books
     finally:
         await store.close()
 

@@ -70,8 +70,11 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
         while True:
             stop_if_cancelled()
             if time.monotonic() - caught_up_at > CATCH_UP_EVERY_S:
-                await catch_up(js, engine)
                 caught_up_at = time.monotonic()
+                try:
+                    await catch_up(js, engine)
+                except Exception:  # the bus slow to answer: tried at the next turn, the consumer goes on
+                    log.exception("could not catch up on the books")
             try:
                 messages = await subscription.fetch(1, timeout=5)
             except NatsTimeout:
