@@ -221,8 +221,8 @@ def moved_by(offset_ms: int, at_ms: int, *, refused: bool = False) -> Exchange:
 
 
 def test_a_step_said_alone_goes_on_with_a_move_by_an_amount_only_just_made() -> None:
-    assert moved_by_just_now([moved_by(-60_000, 0)], MOVED_AGAIN_WITHIN_MS) == -1
-    assert moved_by_just_now([moved_by(30_000, 0)], 1_000) == 1
+    assert moved_by_just_now([moved_by(-60_000, 0)], MOVED_AGAIN_WITHIN_MS) == -60_000
+    assert moved_by_just_now([moved_by(30_000, 0)], 1_000) == 30_000
     assert moved_by_just_now([moved_by(-60_000, 0)], MOVED_AGAIN_WITHIN_MS + 1) is None  # played on since
     assert moved_by_just_now([moved_by(-60_000, 0, refused=True)], 1_000) is None
     assert moved_by_just_now([moved_by(-60_000, 0), answered("t2", 500)], 1_000) is None
@@ -238,6 +238,12 @@ def test_what_is_said_alone_after_a_turn_is_read_with_that_turn() -> None:
     another = intents.read("another minute")
     assert meant_after("another minute", another, [moved_by(-60_000, 0)], 1_000) == (
         intents.Jump(-60_000),
+        None,
+    )
+    an_hour = intents.read("another hour")  # far more than a move of 30 s: the timer's, as ever
+    assert meant_after("another hour", an_hour, [moved_by(-30_000, 0)], 1_000) == (an_hour, None)
+    assert meant_after("another hour", an_hour, [moved_by(-3_600_000, 0)], 1_000) == (
+        intents.Jump(-3_600_000),
         None,
     )
     where = answered("t2", 0)

@@ -217,11 +217,14 @@ def answered_just_now(
 MOVED_AGAIN_WITHIN_MS = 2 * 60_000
 """A step said alone ("another minute") this soon after a move by an amount goes on with that move;
 later it is minutes on the timer, as it is at any other time."""
+MORE_OF_A_MOVE_MS = 5 * 60_000
+"""A step alone of at most this (or of twice the move) is more of the move: "another ten minutes" just
+after "go back 30 seconds" asks for ten more minutes of listening, not a move back to the start."""
 
 
-def moved_by_just_now(earlier: Sequence[Exchange], now_ms: int) -> Literal[-1, 1] | None:
-    """The way the last turn, a moment ago, moved the book by an amount ("go back 1 minute"): -1 back,
-    1 forward; None when it did anything else."""
+def moved_by_just_now(earlier: Sequence[Exchange], now_ms: int) -> int | None:
+    """How far the last turn, a moment ago, moved the book by an amount ("go back 1 minute": -60,000);
+    None when it did anything else."""
     last = answered_just_now(earlier, now_ms, MOVED_AGAIN_WITHIN_MS)
     if last is None or last.outcome != "moved":
         return None
@@ -230,7 +233,7 @@ def moved_by_just_now(earlier: Sequence[Exchange], now_ms: int) -> Literal[-1, 1
         for call in last.calls
         if not call.refused and (offer := call.args_as(OfferPositionsArgs)) is not None and offer.offset_ms
     ]
-    return (-1 if offsets[-1] < 0 else 1) if offsets else None
+    return offsets[-1] if offsets else None
 
 
 SAID_AGAIN_WITHIN_MS = 45_000
@@ -263,8 +266,9 @@ def meant_after(
     if (length := intents.timer_length_alone(utterance)) is not None and asked_how_long(earlier, now_ms):
         intent = length
     more = intents.more_said_alone(utterance)
-    if more is not None and (way := moved_by_just_now(earlier, now_ms)) is not None:
-        intent = intents.Jump(offset_ms=way * more)
+    moved = moved_by_just_now(earlier, now_ms) if more is not None else None
+    if more is not None and moved is not None and more <= max(MORE_OF_A_MOVE_MS, 2 * abs(moved)):
+        intent = intents.Jump(offset_ms=more if moved > 0 else -more)
     repeated = answer_to_say_again(earlier, now_ms) if intents.asks_to_hear_it_again(utterance) else None
     return (intents.SayAgain(), repeated) if repeated is not None else (intent, None)
 
