@@ -116,6 +116,21 @@ def test_a_chapter_title_ahead_whose_words_are_all_heard_is_left_to_the_other_ru
 @pytest.mark.parametrize(
     ("title", "answer"),
     [
+        ("O'Brien's Farm", "Next comes O'Briens Farm."),
+        ("D'Artagnan Rides", "Then D'Artagnan Rides, I think."),
+        ("Room 101", "The next is Room 101."),
+    ],
+)
+def test_a_title_ahead_written_with_apostrophes_or_numbers_is_cut(title: str, answer: str) -> None:
+    """The second review: the title was split as names are, dropping "O'" and "101"."""
+    assert check_answer(answer, "tell me", NAMES, 30_000, titles={150_000: title}).speech == STOP_THERE
+
+
+@pytest.mark.parametrize(
+    ("title", "answer"),
+    [
+        ("Room 101", "Ada sat in a room by the harbour."),  # the second review: these were cut
+        ("Plan B", "Ada had a plan."),
         ("1914", "In 1914 the dog barked."),
         ("Lantern B", "Ada had a lantern B."),
         ("Chapter 3", 'In chapter 3, "Chapter 2", you heard: "The night was dark."'),

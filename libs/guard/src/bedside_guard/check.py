@@ -190,16 +190,18 @@ def titles_ahead(
 
 
 _ARTICLES = frozenset({"a", "an", "the"})
+_POSSESSIVE = "'s"
 
 
 def _title_phrase(title: str) -> str:
-    """A title as a sentence's ``_title_words`` may write it: its words in order, without its leading
-    article ("is Lamplighter"), each with or without an apostrophe's s ("Gingers Harbour" for
-    "Ginger's Harbour"). Never fewer letters than the title's own words: "Horses" never finds "horse"."""
-    words = words_of(title)
+    """A title as a sentence's ``_title_words`` may write it: all its words in order ("Room 101"),
+    without its leading article ("is Lamplighter"), each with or without an apostrophe's s ("Gingers
+    Harbour" for "Ginger's Harbour", and so a plural: "The Ship" finds "ships"). Never fewer letters
+    than the title's own words: "Horses" never finds "horse"."""
+    words = _title_words(title).split()
     if len(words) > 1 and words[0] in _ARTICLES:
         words = words[1:]
-    return " ".join(rf"{re.escape(word)}(?:'?s)?" for word in words)
+    return " ".join(rf"{re.escape(word.removesuffix(_POSSESSIVE))}(?:'?s)?" for word in words)
 
 
 def _unheard_in(title: str, names: BookNames, here_ms: int) -> set[str]:
