@@ -471,6 +471,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("the horse fell, go back", FindPlace("the horse fell go back")),  # a search may be what it's about
         # stopped as a chapter begins: these moved the book to that chapter
         ("stop at chapter 11", intents.SleepTimer("chapter_end", chapter=10)),
+        ("stop at chapter 1", intents.SleepTimer("chapter_end", chapter=0)),  # the opening's end
         ("stop when it gets to chapter 6", intents.SleepTimer("chapter_end", chapter=5)),
         ("stop at the end of it", intents.SleepTimer("chapter_end")),
         (
@@ -2220,6 +2221,19 @@ def test_whether_this_is_the_last_chapter_and_the_share_heard_are_asked_of_the_b
         ("keep reading to the end of chapter 3 and then stop", intents.SleepTimer("chapter_end", chapter=3)),
         ("play until chapter 4", intents.SleepTimer("chapter_end", chapter=3)),  # stops as 4 begins
         ("finish the next chapter then stop", intents.SleepTimer("chapter_end", chapter_step=1)),
+        # the second review: these moved the book (some with the stop dropped)
+        ("finish chapter 3 and go to sleep", intents.SleepTimer("chapter_end", chapter=3)),
+        ("finish chapter 3 then go to bed", intents.SleepTimer("chapter_end", chapter=3)),
+        ("play until the end of chapter 3 and go to sleep", intents.SleepTimer("chapter_end", chapter=3)),
+        ("could you finish chapter 3", intents.SleepTimer("chapter_end", chapter=3)),
+        ("i just want to finish chapter 3", intents.SleepTimer("chapter_end", chapter=3)),
+        ("finish up chapter 3", intents.SleepTimer("chapter_end", chapter=3)),
+        ("can you play until chapter 4", intents.SleepTimer("chapter_end", chapter=3)),
+        ("keep listening until chapter 4", intents.SleepTimer("chapter_end", chapter=3)),
+        ("play up to chapter 4", intents.SleepTimer("chapter_end", chapter=3)),
+        ("play until chapter 4 starts", intents.SleepTimer("chapter_end", chapter=3)),
+        ("finish this chapter and go to sleep", intents.SleepTimer("chapter_end")),  # was nothing
+        ("play until chapter 1", intents.SleepTimer("chapter_end", chapter=0)),  # the opening's end
         # a move, as before: no word of playing on or of stopping
         ("take me to the end of the chapter", intents.ChapterEnd()),
         ("skip to the end of chapter 3", intents.ChapterEnd(chapter=3)),
@@ -2242,6 +2256,8 @@ def test_playing_to_a_chapters_end_is_the_timer_not_a_move_there(
         ("listen to chapter two and then turn it off please", intents.Chapter(2)),
         ("play the next chapter then stop", intents.NextChapter(1)),
         ("play the next chapter and stop after it", intents.NextChapter(1)),  # the stop was dropped
+        ("play chapter 4 then go to sleep", intents.Chapter(4)),  # these two paused at once
+        ("play chapter 4 and stop playing", intents.Chapter(4)),
     ],
 )
 def test_a_chapter_played_then_a_stop_is_the_move_and_the_timer_at_its_end(

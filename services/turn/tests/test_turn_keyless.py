@@ -2015,6 +2015,9 @@ async def test_a_sleep_timer_for_the_end_of_a_chapter_named_is_set_there(rig: Ri
     )  # said which
     missing = await rig.ask(listener, "stop at the end of chapter 9")
     assert missing.speech.startswith("I can't stop at the end of chapter 9: the book has no chapter 9.")
+    begun = await rig.ask(listener, "stop at chapter 1")  # as chapter 1 begins, in a book with no opening
+    assert begun.outcome == "refused"
+    assert begun.speech == f"Chapter 1 has begun already. {playback.OTHER_STOPS}"
 
 
 async def test_a_chapter_listened_to_its_end_keeps_the_place_or_moves_there_first(rig: Rig) -> None:
@@ -2025,6 +2028,9 @@ async def test_a_chapter_listened_to_its_end_keeps_the_place_or_moves_there_firs
     assert (finish.speech, finish.outcome) == ("I'll stop at the end of chapter 2.", "answered")
     assert rig.player.commands[-1] == SetSleepTimer(device="voice", after="chapter_end", chapter=2)
     assert position(rig, listener) == HERE
+    sent = len(rig.player.commands)
+    missing = await rig.ask(listener, "play chapter 9 and stop")  # the second review: a timer unasked for
+    assert (missing.outcome, timers_set(rig, sent)) == ("refused", []), missing.speech
     played = await rig.ask(listener, "play chapter 1 and stop")
     assert played.outcome == "moved", played.speech
     assert position(rig, listener) == 0

@@ -220,7 +220,17 @@ async def _two_said_together(
         return first + OwnWords(" ") + await run_keyless(tools, utterance, intent.second, earlier)
     moved = await run_keyless(tools, utterance, intent.move, earlier)
     tools.next_request()
+    if _stops_at_the_chapter_gone_to(intent) and not (tools.turn.moved or tools.turn.listed):
+        return moved  # "play chapter 9 and stop" in a book of four: no timer for the chapter playing
     return f"{moved} {await run_keyless(tools, utterance, intent.then)}"
+
+
+def _stops_at_the_chapter_gone_to(intent: intents.Together) -> bool:
+    """A move to a chapter, and a stop at the end of the chapter it goes to ("play chapter 4 and stop"):
+    a row of it pressed later moves the timer there with it (the player's rule)."""
+    return isinstance(
+        intent.move, intents.Chapter | intents.ChapterTitled | intents.NextChapter | intents.FinalChapter
+    ) and intent.then == intents.SleepTimer(after="chapter_end")
 
 
 async def _cancel_that(tools: ToolBox, earlier: list[Exchange]) -> str:

@@ -20,7 +20,7 @@ from bedside_contracts.player import (
 )
 from bedside_contracts.search import ChapterInfo
 from bedside_contracts.turn import PlaybackArgs
-from bedside_guard import chapter_name
+from bedside_guard import OPENING_CHAPTER, chapter_name
 
 from bedside_turn.domain.lengths import said_length
 from bedside_turn.domain.own_words import OwnWords
@@ -40,8 +40,12 @@ NO_NAMED_CHAPTER_END = OwnWords(
 
 def no_named_chapter_end(n: int, chapters: Sequence[ChapterInfo]) -> OwnWords:
     """Why the player refused a timer for the end of chapter ``n``, as the chapter list tells it: a
-    chapter the book has was refused for having ended."""
-    why = "it has ended already" if any(c.n == n for c in chapters) else f"the book has no chapter {n}"
+    chapter the book has was refused for having ended. The end of an opening the book does not have
+    was asked as "stop at chapter 1": in such a book chapter 1 begins it."""
+    has_it = any(c.n == n for c in chapters)
+    if n == OPENING_CHAPTER and not has_it:
+        return OwnWords(f"Chapter 1 has begun already. {OTHER_STOPS}")
+    why = "it has ended already" if has_it else f"the book has no chapter {n}"
     return OwnWords(f"I can't stop at the end of {chapter_name(n)}: {why}. {OTHER_STOPS}")
 
 

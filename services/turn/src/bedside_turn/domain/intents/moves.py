@@ -428,7 +428,7 @@ _MORE_ALONE = re.compile(
     r"^(?:(?:ok(?:ay)?|and|just|um+|uh+|er+|now|maybe)\s+)*(?:"
     rf"another\s+(?P<amount>{AMOUNT}|{UNIT})|(?P<count>{NUMBER_SAID})\s+more\s+(?P<unit>{UNIT})s?"
     rf"|(?P<amount_first>{AMOUNT})\s+more"
-    r"|(?:a\s+)?(?:(?:little|tiny)\s+)?(?:bit\s+)?(?:more|further)"
+    r"|(?:a\s+)?(?:(?:little|tiny|wee)\s+)?(?:(?:bit|tad|touch)\s+)?(?:more|further)"
     r")(?:,?\s+please)?$"
 )
 

@@ -116,6 +116,7 @@ from bedside_turn.domain.intents.moves import (
     jump_said,
     missed_stretch,
     moment_to_go_to,
+    more_said_alone,
     place_asked_for,
     read_earlier,
     share_of_book,
@@ -123,7 +124,7 @@ from bedside_turn.domain.intents.moves import (
     start_again,
     step_not_counted_in_time,
 )
-from bedside_turn.domain.intents.timers import GO_QUIET, STOP_WHEN_THE_CHAPTER_ENDS, read_playback
+from bedside_turn.domain.intents.timers import ASKING, GO_QUIET, STOP_WHEN_THE_CHAPTER_ENDS, read_playback
 from bedside_turn.domain.intents.wording import (
     AMOUNT,
     ASKING_WHEN,
@@ -178,6 +179,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     whose moment is in the words as typed. A moment's words keep the capitals of names the listener
     wrote inside the sentence: search tells a name not heard yet by them (adr/0066)."""
     match intent := _meant(utterance, whole):
+        case FindPlace() if more_said_alone(utterance) is not None:  # more of a move, with none just made
+            return Other()
         case FindPlace(query=query) if not names_a_moment(query, capitalised_words(utterance)):
             return Other()
         case FindPlace(query=query):
@@ -192,7 +195,6 @@ _TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no", "up", "down", 
 moments; "where he was", "where we were" are the listener's own place, not the story's."""
 _SAYS_NO_MOMENT = re.compile(
     rf"{numbers.SAID_AS_A_NUMBER}|ones?|bits?|parts?|bobs?|chapters?|(?:minute|hour|second|min)s?"
-    r"|more|further|little"
 )
 _A_NUMBER_TELLS = re.compile(
     rf"\b(?:was|were|is|turned|aged?) (?:\d+|{numbers.SAID_AS_A_NUMBER})\b|\b\d{{4}}\b"
@@ -554,7 +556,7 @@ def _two_who_questions(utterance: str) -> TwoQuestions | None:
 
 
 _A_CHAPTER_PLAYED_THEN_A_STOP = re.compile(
-    r"^(?P<move>(?:(?:ok(?:ay)?|just|please|(?:can|could) you)\s+)*(?:play|read|listen to|put on)\s.+?)"
+    rf"^(?P<move>{ASKING}(?:play|read|listen to|put on)\s.+?)"
     rf",?\s+(?:and\s+|then\s+|and\s+then\s+){GO_QUIET}"
     r"(?:\s+(?:after (?:it|that)|at the end(?: of it)?"
     r"|when it(?:'s| is) (?:done|over|finished)|when it ends))?"

@@ -2,6 +2,8 @@
 
 import re
 
+from bedside_guard import OPENING_CHAPTER
+
 from bedside_turn.domain.intents.kinds import CancelSleepTimer, Pause, SleepTimer, TimerAdded, TimerAgain
 from bedside_turn.domain.intents.wording import (
     AMOUNT,
@@ -57,9 +59,17 @@ _TIMER_COUNTED_CHAPTER_END = re.compile(
     r"the\s+end\s+of\s+the\s+next\s+chapter(?:,?\s+please)?$"
 )
 """The end of a chapter counted from the one playing, as a timer: read before "the next chapter", a move."""
-GO_QUIET = r"(?:stop|sleep|pause|off|(?:turn|switch) (?:it )?off|go quiet)"
+GO_QUIET = (
+    r"(?:stop(?: playing| reading)?|sleep|pause|off|(?:turn|switch) (?:it )?off|go quiet"
+    r"|(?:go )?(?:off )?to (?:sleep|bed)|bed)"
+)
+ASKING = (
+    r"(?:(?:ok(?:ay)?|so|just|please|(?:can|could|would|will) you|let me|let's|i'll|i will"
+    r"|i (?:just )?want to|i'd like to|i wanna)\s+)*"
+)
+"""What a request may open with that asks nothing of itself ("can you", "I just want to")."""
 _PLAY_TO_THE_CHAPTER_END = re.compile(
-    r"^(?:just\s+)?(?:"
+    rf"^{ASKING}(?:"
     r"(?:only\s+)?(?:play|read(?: me)?|keep (?:going|playing|reading)|go on|carry on)\s+"
     r"(?:(?:un)?till?|to)\s+"
     r"(?:(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+)?chapter"
@@ -78,14 +88,15 @@ _PLAY_TO_THE_CHAPTER_END = re.compile(
 """Playing on to the chapter's end and no further, said without a word of stopping ("play until the end
 of the chapter", "just finish this chapter"): the timer, where "the end of the chapter" alone is a move."""
 _LISTENING_THROUGH = (
-    r"(?:play|read(?: me)?|keep (?:going|playing|reading)|go on|carry on|listen)\s+(?:on\s+)?"
+    r"(?:play|read(?: me)?|keep (?:going|playing|reading|listening)|go on|carry on|listen)\s+(?:on\s+)?"
 )
+_UP_TO = r"(?:(?:un)?till?|up to)"
 _A_NAMED_CHAPTER_LISTENED_TO = re.compile(
-    r"^(?:(?:ok(?:ay)?|just|please|let me|i'll|i will|i want to|i'd like to)\s+)*(?:"
-    rf"finish(?:\s+off)?\s+chapter\s+(?P<finished>{NUMBER_SAID})"
-    rf"|{_LISTENING_THROUGH}(?:(?:un)?till?|to)\s+(?:the\s+)?end\s+of\s+chapter\s+(?P<ended>{NUMBER_SAID})"
-    rf"|{_LISTENING_THROUGH}(?:un)?till?\s+chapter\s+(?P<reached>{NUMBER_SAID})"
-    r"|finish(?:\s+off)?\s+(?P<next>the\s+next\s+chapter)"
+    rf"^{ASKING}(?:"
+    rf"finish(?:\s+(?:off|up))?\s+chapter\s+(?P<finished>{NUMBER_SAID})"
+    rf"|{_LISTENING_THROUGH}(?:{_UP_TO}|to)\s+(?:the\s+)?end\s+of\s+chapter\s+(?P<ended>{NUMBER_SAID})"
+    rf"|{_LISTENING_THROUGH}{_UP_TO}\s+chapter\s+(?P<reached>{NUMBER_SAID})(?:\s+(?:starts|begins))?"
+    r"|finish(?:\s+(?:off|up))?\s+(?P<next>the\s+next\s+chapter)"
     rf")(?:,?\s+(?:and\s+)?(?:then\s+)?{GO_QUIET})?(?:,?\s+please)?$"
 )
 """A chapter named, or the next, listened to its end ("finish chapter 3", "play until chapter 4"):
@@ -228,11 +239,18 @@ _PAUSE = re.compile(
 )
 
 
+def _ending_as_it_begins(chapter: int) -> int:
+    """The chapter at whose end a stop "at chapter ``chapter``" or "until chapter ``chapter``" is: the one
+    before it (before chapter 1, the opening, which a book may not have: then the player refuses it)."""
+    return max(OPENING_CHAPTER, chapter - 1)
+
+
 def _timer_at_the_end_listened_to(listened: re.Match[str]) -> SleepTimer:
     if listened["next"]:
         return SleepTimer(after="chapter_end", chapter_step=1)
     if listened["reached"]:  # stopped as that chapter begins: at the end of the one before it
-        return SleepTimer(after="chapter_end", chapter=max(1, int(number_of(listened["reached"])) - 1))
+        reached = int(number_of(listened["reached"]))
+        return SleepTimer(after="chapter_end", chapter=_ending_as_it_begins(reached))
     return SleepTimer(after="chapter_end", chapter=int(number_of(listened["finished"] or listened["ended"])))
 
 
@@ -272,7 +290,7 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
     if named := _TIMER_NAMED_CHAPTER_END.search(text):
         ending, reaching = named.group(1) or named.group(2), named.group(3)
         # stopped as chapter n begins: at the end of the one before it
-        chapter = int(number_of(ending)) if ending else max(1, int(number_of(reaching)) - 1)
+        chapter = int(number_of(ending)) if ending else _ending_as_it_begins(int(number_of(reaching)))
         return SleepTimer(after="chapter_end", chapter=chapter)
     if (
         _TIMER_CHAPTER_END.search(text)
