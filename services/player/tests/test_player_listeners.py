@@ -8,7 +8,8 @@ from typing import Any
 import bedside_player.listeners
 import nats
 import pytest
-from bedside_player.listeners import Listeners
+from bedside_contracts import subjects
+from bedside_player.listeners import ListenerExists, Listeners
 from bedside_runtime.streams import live_keys
 from nats.js import JetStreamContext
 
@@ -75,6 +76,11 @@ async def test_a_listener_whose_making_stopped_half_way_can_be_made_again_and_th
 
         token = await listeners.create(name)
         assert await listeners.listener_for(token) == name
+        tokens = set(await live_keys(client.jetstream(), subjects.LISTENERS_BUCKET, under="token."))
+        with pytest.raises(ListenerExists):
+            await listeners.create(name)
+        # the index written for the refused one is taken back: no token of theirs but the first
+        assert set(await live_keys(client.jetstream(), subjects.LISTENERS_BUCKET, under="token.")) == tokens
     finally:
         await client.close()
 
