@@ -869,6 +869,33 @@ def test_the_clocks_slash_stays_with_the_length_on_a_narrow_phone(open_page: Ope
         assert slash == length, f"at {width} px the slash is on a line of its own ({slash} and {length})"
 
 
+WIDER_THAN_THE_SCREEN = """[...document.querySelectorAll("body *")]
+  .filter((e) => e.checkVisibility() && e.getBoundingClientRect().right > innerWidth)
+  .map((e) => `${e.tagName}#${e.id}`)"""
+
+
+def test_text_at_twice_its_size_on_a_small_phone_keeps_every_control_on_the_screen(
+    open_page: OpenPage,
+) -> None:
+    """An audit: with the root font at 150-200% (Android's text scaling; the page is all rem) the ask box
+    shrank to a few letters, the 30-second skips stuck out of the player, half off the screen, and the
+    page scrolled sideways."""
+    page = open_page("phone")
+    page.set_viewport_size({"width": 320, "height": 568})
+    page.evaluate("document.documentElement.style.fontSize = '200%'")
+    wide, screen = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert wide <= screen, f"the page scrolls sideways ({wide} px): {page.evaluate(WIDER_THAN_THE_SCREEN)}"
+    for name in ("#ask-input", "#play", "#back30", "#fwd30", "#ask-send"):
+        left, right, width, height = page.locator(name).evaluate(
+            "(e) => { const r = e.getBoundingClientRect(); return [r.left, r.right, r.width, r.height]; }"
+        )
+        assert left >= 0, f"{name} starts off the screen, at {left}"
+        assert right <= screen, f"{name} ends off the screen, at {right}"
+        assert min(width, height) >= 44, f"{name} is too small to press: {width} x {height}"
+    # room to read a question in the box, not "Ask I"
+    assert page.locator("#ask-input").evaluate("(e) => e.getBoundingClientRect().width") >= 200
+
+
 def test_a_question_the_turn_service_does_not_answer_is_told_in_words_not_service_names(
     open_page: OpenPage,
 ) -> None:
