@@ -857,6 +857,27 @@ def test_a_page_that_could_not_open_its_book_moves_nothing_and_is_not_left_busy(
     expect(notice).to_contain_text('there is no book "no-such-book" here')
 
 
+def test_a_page_that_cannot_reach_bedside_as_it_opens_keeps_trying_and_opens_once_it_answers(
+    open_page: OpenPage,
+) -> None:
+    """An audit: with the network down as the page opened, it offered the pairing form ("Bedside could
+    not be reached: Failed to fetch"), left Play and the ask box shown but dead, and never tried again."""
+    page = open_page(
+        "phone", ready=False, before_opening=lambda page: page.route("**/api/**", lambda route: route.abort())
+    )
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("isn't answering", timeout=WAIT_MS)
+    expect(notice).to_contain_text("keeps trying")
+    expect(page.locator("#pair-form")).to_be_hidden()
+    expect(page.locator("#play")).to_be_hidden()
+    expect(page.locator("main")).to_have_attribute("aria-busy", "false")  # the notice is read meanwhile
+    page.unroute("**/api/**")
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+    expect(page.locator("#play")).to_be_visible()
+    expect(notice).not_to_contain_text("isn't answering")
+    expect(page.locator("#pair-form")).to_be_hidden()
+
+
 def test_the_clocks_slash_stays_with_the_length_on_a_narrow_phone(open_page: OpenPage) -> None:
     """Where the clock wraps, '/ 0:01:01' goes to the next line whole: no slash left dangling."""
     page = open_page("phone")

@@ -15,12 +15,21 @@ export async function api(method, path, body, bearer) {
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (cause) {
+    throw unreachable(cause);
+  }
   let data = null;
   const text = await res.text();
   if (text) { try { data = JSON.parse(text); } catch { data = { detail: text }; } }
   return { status: res.status, ok: res.ok, data };
 }
+
+// No answer at all (the network down, the server not running): told apart from a refusal, which is
+// the server's word, so the page can wait for Bedside rather than take it as a no.
+const unreachable = (cause) => Object.assign(new Error("Bedside is not answering", { cause }), { unreachable: true });
 
 // A reply that was not ok, as an error that keeps its status for the caller to tell apart.
 export const refusal = (res) => Object.assign(new Error(problem(res)), { status: res.status });

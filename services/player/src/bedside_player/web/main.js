@@ -127,18 +127,52 @@ function setupMediaSession() {
 
 // A player or search copy that is starting (`bedside up` starts a crashed one again, ADR 49)
 // answers 503 until it serves the listener; the page waits for it, saying so, rather than give
-// up on the book. Any other refusal is the listener's to read.
+// up on the book. So it does when nothing answers at all (the network down, Bedside not running):
+// that is no refusal, and offering to pair would send the listener the wrong way. Any other
+// refusal is the listener's to read.
 const STARTING = "Bedside is starting up; the book opens in a moment…";
+const UNREACHABLE = "Bedside isn't answering just now. This page keeps trying, and opens the book once it does.";
 async function whileStarting(step) {
   for (let waitMs = 1000; ; waitMs = Math.min(waitMs * 2, 8000)) {
     try {
-      return await step();
+      const done = await step();
+      stopWaiting();
+      return done;
     } catch (e) {
-      if (e.status !== 503 && e.status !== 504) throw e;
-      notice(STARTING, 0);
-      await new Promise((resolve) => setTimeout(resolve, waitMs));
+      if (e.unreachable) waiting(UNREACHABLE);
+      else if (e.status === 503 || e.status === 504) waiting(STARTING);
+      else throw e;
+      await nextTry(waitMs);
     }
   }
+}
+
+// While waiting only the notice is shown (Play and the ask box would do nothing), and the page is
+// not busy: a screen reader may hold back what a busy page says.
+function waiting(words) {
+  if (el.notice.textContent !== words) notice(words, 0); // written again, it may be read again
+  el.app.dataset.waiting = "true";
+  el.app.setAttribute("aria-busy", "false");
+}
+
+function stopWaiting() {
+  if (!el.app.dataset.waiting) return;
+  delete el.app.dataset.waiting;
+  el.app.setAttribute("aria-busy", "true");
+  if (el.notice.textContent === UNREACHABLE) notice("Bedside is answering again.");
+}
+
+// After `ms`, or at once when the browser says its network is back.
+function nextTry(ms) {
+  return new Promise((resolve) => {
+    const go = () => {
+      clearTimeout(timer);
+      window.removeEventListener("online", go);
+      resolve();
+    };
+    const timer = setTimeout(go, ms);
+    window.addEventListener("online", go);
+  });
 }
 
 async function openBook() {
@@ -160,7 +194,7 @@ async function start() {
   renderPlay();
   const claimed = claimDeviceName(); // asked while signing in: the wait for an answer is then hidden
   let refused = null;
-  try { refused = await signIn(); } catch (e) { refused = `Bedside could not be reached: ${e.message || e}`; }
+  try { refused = await whileStarting(signIn); } catch (e) { refused = `Bedside could not be reached: ${e.message || e}`; }
   await claimed;
   if (refused) {
     notice(refused, 0);
