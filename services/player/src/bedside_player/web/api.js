@@ -7,10 +7,12 @@ export const bookPath = () => `/api/books/${enc(state.bookId)}`;
 export const listenerPathFor = (book) => `/api/listeners/${enc(state.listener)}/books/${enc(book)}`;
 export const listenerPath = () => listenerPathFor(state.bookId);
 
-export async function api(method, path, body, bearer) {
+// `waitMs`: given up after that long (the body too), as when no answer comes at all.
+export async function api(method, path, body, bearer, waitMs = 0) {
   const headers = { Accept: "application/json" };
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
   const init = { method, headers, cache: "no-store", credentials: "same-origin" };
+  if (waitMs) init.signal = AbortSignal.timeout(waitMs);
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -22,7 +24,12 @@ export async function api(method, path, body, bearer) {
     throw unreachable(cause);
   }
   let data = null;
-  const text = await res.text();
+  let text;
+  try {
+    text = await res.text();
+  } catch (cause) {
+    throw unreachable(cause); // cut off, or given up on, midway
+  }
   if (text) { try { data = JSON.parse(text); } catch { data = { detail: text }; } }
   return { status: res.status, ok: res.ok, data };
 }

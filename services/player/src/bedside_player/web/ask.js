@@ -2,7 +2,7 @@
 // through `ask(text)` or, spoken, comes back as a turn; `answered` shows and speaks it.
 import { api, listenerPath, unanswered } from "./api.js";
 import { position, refreshState, settled } from "./position.js";
-import { DEVICE, state } from "./state.js";
+import { DEVICE, state, TURN_WAIT_MS } from "./state.js";
 import { announce, el, notice, setOff, timesInWords } from "./ui.js";
 
 // One question at a time, typed or said aloud: while one is unanswered the Ask button is off
@@ -48,7 +48,7 @@ async function typed(utterance) {
     await settled();
     asked = askedFrom();
     // Not one of "ours": a turn can take seconds, and other devices' pushes must not wait.
-    res = await api("POST", `${listenerPath()}/turns`, { device: DEVICE, utterance });
+    res = await api("POST", `${listenerPath()}/turns`, { device: DEVICE, utterance }, undefined, TURN_WAIT_MS);
   } catch {
     showAnswer(LOST_TOUCH);
     return;
@@ -143,9 +143,13 @@ function speak(text, unsaid) {
 export function wireAsk() {
   el.askForm.addEventListener("submit", (e) => {
     e.preventDefault();
-    if (pending) return; // the box keeps what was typed, to send after the answer
+    if (pending) { notice(STILL_ANSWERING); return; } // the box keeps what was typed, to send after the answer
     const text = el.askInput.value;
     el.askInput.value = "";
     ask(text);
+  });
+  // With Ask off, Enter in the box submits nothing at all: said, not silently dropped.
+  el.askInput.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && pending && el.askInput.value.trim()) notice(STILL_ANSWERING);
   });
 }

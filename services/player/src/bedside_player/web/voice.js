@@ -12,7 +12,7 @@
 import { listenerPath, unanswered } from "./api.js";
 import { answered, ask, askedFrom, LOST_TOUCH, oneQuestion, questionPending, STILL_ANSWERING } from "./ask.js";
 import { settled } from "./position.js";
-import { DEVICE } from "./state.js";
+import { DEVICE, SPOKEN_TURN_WAIT_MS } from "./state.js";
 import { notice } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -252,13 +252,22 @@ async function send(wav) {
       body: wav,
       cache: "no-store",
       credentials: "same-origin",
+      signal: AbortSignal.timeout(SPOKEN_TURN_WAIT_MS), // the body too: never "…" for good
     });
   } catch {
     answerLine.textContent = LOST_TOUCH;
     return;
   }
   let reply = null;
-  try { reply = await res.json(); } catch { reply = null; }
+  try {
+    reply = await res.json();
+  } catch (error) {
+    if (error.name === "TimeoutError" || error.name === "AbortError" || error instanceof TypeError) {
+      answerLine.textContent = LOST_TOUCH; // cut off midway: not the server's word
+      return;
+    }
+    reply = null;
+  }
   if (!res.ok || !reply) {
     answerLine.textContent = unanswered({ status: res.status, data: reply });
     return;
