@@ -1,6 +1,7 @@
 // Asking: typed here, or said aloud (voice.js). Every question, however it was made, goes
 // through `ask(text)` or, spoken, comes back as a turn; `answered` shows and speaks it.
 import { api, listenerPath, unanswered } from "./api.js";
+import { quietChapter } from "./book.js";
 import { position, refreshState, settled } from "./position.js";
 import { DEVICE, state, TURN_WAIT_MS } from "./state.js";
 import { announce, el, notice, setOff, timesInWords } from "./ui.js";
@@ -11,9 +12,17 @@ import { announce, el, notice, setOff, timesInWords } from "./ui.js";
 // in either order, each moving or listing over the other. This is the one place that rule lives.
 let pending = false;
 
+// A move the question makes is told by its answer: the chapter region, read as the book changes
+// chapter, would be a second voice over it. Quiet while the question is out and a moment after, for a
+// chapter drawn once its title comes (book.js).
+const CHAPTER_QUIET_AFTER_MS = 1_500;
+let chapterQuiet = 0;
 function setPending(now) {
   pending = now;
   setOff(el.askSend, now, el.askInput);
+  clearTimeout(chapterQuiet);
+  if (now) quietChapter("question", true);
+  else chapterQuiet = setTimeout(() => quietChapter("question", false), CHAPTER_QUIET_AFTER_MS);
 }
 
 export const STILL_ANSWERING = "The question before is still being answered; ask again once it is.";

@@ -110,6 +110,13 @@ export function renderChapter(pos) {
   }
 }
 
+// Why the chapter region is quiet now (ask.js: the page's own question, whose answer tells a move).
+const quietFor = new Set();
+export function quietChapter(why, quiet) {
+  if (quiet) quietFor.add(why); else quietFor.delete(why);
+  el.chapter.setAttribute("aria-live", quietFor.size ? "off" : "polite");
+}
+
 // No book asked for: the one the listener's position is in, else the first (nothing heard yet).
 async function bookListenedTo(books) {
   const res = await api("GET", `/api/listeners/${encodeURIComponent(state.listener)}/listening`);

@@ -40,9 +40,16 @@ function announceNewList(rows) {
   if (list === announcedList) return;
   announcedList = list;
   if (!rows.length) { announce(""); return; } // gone: nothing of it is left to be read
-  const said = [...el.rows.querySelectorAll(".row")].map((button) => button.getAttribute("aria-label")).join("; ");
-  announce(`Where to? ${said.replace(/[.\s]+$/, "")}.`);
+  // In short: how many places and where, not every row's words (70 of them, read out at 2am); the rows
+  // themselves read in full as they take the focus.
+  const places = rows.length === 1 ? "One place" : `${rows.length} places`;
+  announce(`Where to? ${places}: ${rows.map(rowInBrief).join("; ")}.`);
 }
+
+const rowInBrief = (row) => {
+  const chapter = row.chapter == null ? "" : `, ${row.end_of_chapter ? "end of " : ""}${chapterInSentence(row.chapter)}`;
+  return `${spokenClock(row.start_ms)}${chapter}`;
+};
 
 // A row as it reads, its time in words (its name, and the list announced): "0:12:32" is read out as
 // digits and colons.

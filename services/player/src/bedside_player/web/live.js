@@ -1,6 +1,7 @@
 // The server's pushes: an EventSource on the listener's event stream. Same origin, so the
 // device cookie opens it (ADR 22) and nothing secret is in its URL.
 import { findState, listenerPath } from "./api.js";
+import { questionPending } from "./ask.js";
 import { adopt, catchUp, refreshState, stopIfTheBookIsGone } from "./position.js";
 import { tellRunOut } from "./sleep.js";
 import { showStream } from "./ui.js";
@@ -18,9 +19,15 @@ function onState(event) {
   let parsed = null;
   try { parsed = JSON.parse(event.data); } catch { /* not JSON: still a sign that something changed */ }
   const pushed = findState(parsed);
-  if (pushed) adopt(pushed, { why: "Moved to" });
+  if (pushed) adopt(pushed, { why: askedHere(pushed) ? "" : "Moved to" });
   else refreshState();
 }
+
+// A move made by a question (a goto, a pause asked for), pushed while this page's own question is out,
+// is that question's: its answer tells it, and a notice as well would be read over the answer or the
+// voice. (Another device's question answered in the same moment is taken so too.)
+const MADE_BY_A_QUESTION = new Set(["goto", "paused"]);
+const askedHere = (pushed) => questionPending() && MADE_BY_A_QUESTION.has(pushed.last_move_cause);
 
 // The browser reconnects by itself after a dropped stream; a stream it gave up on (a
 // refused or failed request) or one gone silent is opened again here, waiting longer each time.
