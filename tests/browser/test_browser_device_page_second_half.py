@@ -133,6 +133,10 @@ def test_a_list_is_announced_once_and_a_row_the_book_plays_past_keeps_the_focus(
     # in short, how many places and where (an audit: every row's words, ~70 of them, were read out)
     heard = page.evaluate("window.announced")
     assert said == f"Where to? One place: {spoken_clock(start)}, chapter 3.", heard
+    # The chapter played into is said once, with its title (an audit: "Chapter 3", then 30 ms later
+    # "Chapter 3 · The Storm").
+    expect(page.locator("#chapter")).to_have_text("Chapter 3 · The Storm", timeout=WAIT_MS)
+    assert announced(page, "Chapter 3") == ["Chapter 3 · The Storm"], page.evaluate("window.announced")
 
 
 def test_a_list_closed_leaves_nothing_of_it_to_be_read(open_page: OpenPage) -> None:

@@ -99,18 +99,33 @@ export async function ensureChapterTitle() {
   try { await loadBook(); render(); } catch { /* it will be named next time */ }
 }
 
-let lastChapterText = "";
+// The chapter region is read out when its text changes, once a chapter: a chapter played into is named
+// by number until the book, asked again (ensureChapterTitle), names it a moment later, and drawn at
+// once it was read twice ("Chapter 3", then "Chapter 3 · The Storm"). While its title may be coming
+// the chapter before stays up a moment; a title that comes later still is drawn with the region quiet.
+const TITLE_WAIT_MS = 1_000;
+let drawn = { n: null, text: "" };
+let untitled = { n: null, at: 0 };
 export function renderChapter(pos) {
   const ch = chapterAt(pos);
-  let text = "";
-  if (ch) text = chapterHeading(ch.n, ch.title);
-  if (text !== lastChapterText) {
-    el.chapter.textContent = text;
-    lastChapterText = text;
-  }
+  const text = ch ? chapterHeading(ch.n, ch.title) : "";
+  if (text === drawn.text) return;
+  const n = ch ? ch.n : null;
+  if (n !== drawn.n && drawn.text && ch && ch.ahead && state.playing && titleMayCome(n)) return;
+  if (n === drawn.n) quietChapter("same chapter", true);
+  el.chapter.textContent = text;
+  if (n === drawn.n) setTimeout(() => quietChapter("same chapter", false), LIVE_AGAIN_MS);
+  drawn = { n, text };
+}
+
+function titleMayCome(n) {
+  if (untitled.n !== n) untitled = { n, at: performance.now() };
+  return performance.now() - untitled.at < TITLE_WAIT_MS;
 }
 
 // Why the chapter region is quiet now (ask.js: the page's own question, whose answer tells a move).
+// Live again a moment after a change: a region that becomes live with its change is not read.
+const LIVE_AGAIN_MS = 100;
 const quietFor = new Set();
 export function quietChapter(why, quiet) {
   if (quiet) quietFor.add(why); else quietFor.delete(why);
