@@ -570,10 +570,18 @@ def test_a_sleep_timer_pause_on_another_device_is_told_as_a_pause_not_a_move(
     state = bedside.state(listener.name, listener.token)
     stop = state["sleep_timer"]["stop_at_ms"]  # the speaker plays up to the player's own stop
     ran_out = {"device": "speaker", "position_ms": stop, "basis_seq": state["seq"]}
+    phone.evaluate(LISTEN_AS_A_SCREEN_READER)
     listener_api(bedside, listener, BOOK_ID, "/sleep-timer/ran-out", ran_out)
     told = f"Paused by the sleep timer at {clock(stop)}."
     expect(shown_notice(phone)).to_have_text(told, timeout=WAIT_MS)
     expect_asleep_offer(phone, awake)
+    # An audit: the offer came unannounced, above the player, where Tab from Play never reached it.
+    question = f"fallen asleep around {spoken_clock(awake)} in chapter 1. Go back there?"
+    phone.wait_for_function(f"window.announced.some((said) => said.includes({question!r}))", timeout=WAIT_MS)
+    phone.locator("#play").focus()
+    for _ in range(2):  # past Forward 30 seconds
+        phone.keyboard.press("Tab")
+    expect(phone.get_by_role("button", name="Go back there")).to_be_focused()
     # paused at the end of chapter 1, which the page and its history both name, not chapter 2
     expect(phone.locator("#chapter")).to_have_text("Chapter 1 · The Keeper")
     paused_entry = phone.locator("#history li").filter(has_text="paused by the sleep timer")

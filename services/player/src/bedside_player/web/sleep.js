@@ -245,6 +245,8 @@ function renderOffer() {
   if (el.asleep.hidden) {
     el.asleep.hidden = false;
     el.asleep.scrollIntoView({ block: "nearest" });
+    // shown in the same moment as its text, the offer itself is not read: its question is said once
+    announce(text(spokenClock));
   }
 }
 
