@@ -46,9 +46,10 @@ function announceNewList(rows) {
   announce(`Where to? ${places}: ${rows.map(rowInBrief).join("; ")}.`);
 }
 
+// "1 minute 58 seconds, chapter 2, The Letter": a covered row's chapter has no title to say.
 const rowInBrief = (row) => {
-  const chapter = row.chapter == null ? "" : `, ${row.end_of_chapter ? "end of " : ""}${chapterInSentence(row.chapter)}`;
-  return `${spokenClock(row.start_ms)}${chapter}`;
+  const chapter = row.chapter == null ? null : `${row.end_of_chapter ? "end of " : ""}${chapterInSentence(row.chapter)}`;
+  return [spokenClock(row.start_ms), chapter, row.ahead ? null : row.chapter_title].filter(Boolean).join(", ");
 };
 
 // A row as it reads, its time in words (its name, and the list announced): "0:12:32" is read out as
