@@ -1132,6 +1132,11 @@ def test_the_shortcuts_work_with_the_focus_on_a_button_and_escape_leaves_the_ask
     page.keyboard.press("j")
     expect(page.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
     expect(page.get_by_role("button", name="30 min")).to_have_attribute("aria-pressed", "false")
+    page.locator("#hands-free").focus()  # an accessibility audit: a checkbox took every key
+    page.keyboard.press("l")
+    expect(page.locator("#pos")).to_have_text("0:01:00", timeout=WAIT_MS)
+    page.keyboard.press("j")
+    expect(page.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
     page.keyboard.press("/")
     box = page.get_by_label("Ask about the book or say where to go")
     expect(box).to_be_focused()

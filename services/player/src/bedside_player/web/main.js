@@ -59,10 +59,12 @@ follow({
 const SLIDER_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
 
 // Whether the focused element uses the key itself: a text field or a picker every key, the
-// scrubber its arrows, a button (a summary, a link) Space and Enter. Any other key is a shortcut,
-// so they work wherever the focus has gone, as it goes to Play after a row is pressed.
+// scrubber its arrows, a button (a summary, a link, a checkbox) Space and Enter. Any other key is a
+// shortcut, so they work wherever the focus has gone, as it goes to Play after a row is pressed.
 function takesKey(t, key) {
-  if (t instanceof HTMLInputElement) return t.type !== "range" || SLIDER_KEYS.has(key);
+  if (t instanceof HTMLInputElement && t.type === "range") return SLIDER_KEYS.has(key);
+  if (t instanceof HTMLInputElement && (t.type === "checkbox" || t.type === "radio")) return key === " " || key === "Enter";
+  if (t instanceof HTMLInputElement) return true;
   if (t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return true;
   const pressable = t instanceof HTMLElement && t.closest("button, summary, a") !== null;
   return pressable && (key === " " || key === "Enter");
