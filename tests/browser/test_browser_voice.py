@@ -119,7 +119,7 @@ def hold_the_button(phone: Page, seconds: float) -> None:
     """Push to talk: the button pressed (it listens at once), held ``seconds``, let go."""
     phone.get_by_role("button", name="Speak your question").hover()
     phone.mouse.down()
-    expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("#mic")).to_have_attribute("aria-label", "Stop and send your question")
     phone.wait_for_timeout(seconds * 1000)
     phone.mouse.up()
 
@@ -165,10 +165,10 @@ def test_hands_free_a_question_said_aloud_is_transcribed_answered_and_spoken(
     phone = paired_phone(bedside, browser, outside, uploads)
     phone.get_by_label("Hands-free").check()
     phone.get_by_role("button", name="Speak your question").click()
-    expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "true")
+    expect(phone.locator("#mic")).to_have_attribute("aria-label", "Stop and send your question")
     # No second press: the end of speech sends it.
     expect_answered_aloud(phone)
-    expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "false")
+    expect(phone.locator("#mic")).to_have_attribute("aria-label", "Speak your question")
     expect_one_wav_made_by_the_page(uploads, speaking[1])
     assert outside == []
 
@@ -201,7 +201,7 @@ def test_a_busy_page_loses_none_of_the_question(
     phone.evaluate(BUSY_PAGE)
     # Held longer: on the busy page the microphone opens later after the press.
     hold_the_button(phone, LEAD_S + speech_s + 1.5)
-    expect(phone.locator("#mic")).not_to_have_attribute("aria-pressed", "true", timeout=WAIT_MS)
+    expect(phone.locator("#mic")).not_to_have_attribute("aria-label", "Stop and send your question", timeout=WAIT_MS)
     phone.evaluate("clearInterval(window.__busy)")
     expect_answered_aloud(phone)
     expect_one_wav_made_by_the_page(uploads, speech_s)
@@ -225,7 +225,7 @@ def test_a_button_let_go_while_the_microphone_opens_says_nothing_was_heard(
     phone.wait_for_function("window.__microphones.length === 1", timeout=WAIT_MS)
     phone.wait_for_timeout(500)  # anything the late opening would still do
     expect(phone.locator("#notice")).not_to_contain_text("microphone")
-    expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "false")
+    expect(phone.locator("#mic")).to_have_attribute("aria-label", "Speak your question")
     assert phone.evaluate(
         "window.__microphones.every((m) => m.getTracks().every((t) => t.readyState === 'ended'))"
     )
@@ -276,7 +276,7 @@ def test_one_question_at_a_time_covers_the_microphone_too(
     expect(phone.locator("#notice")).to_have_text(
         "The question before is still being answered; ask again once it is."
     )
-    expect(phone.locator("#mic")).to_have_attribute("aria-pressed", "false")
+    expect(phone.locator("#mic")).to_have_attribute("aria-label", "Speak your question")
     held[0].continue_()
     expect(ask_button).to_be_enabled(timeout=WAIT_MS)
     assert len(uploads) == 1  # the one recorded question, sent once

@@ -185,7 +185,7 @@ let stopping = false;
 function show(state) {
   const listening = state === "listening";
   mic.dataset.state = state;
-  mic.setAttribute("aria-pressed", listening ? "true" : "false");
+  // its name says what a press does now; "pressed" as well would be read as "Stop and send…, pressed"
   mic.setAttribute("aria-label", listening ? "Stop and send your question" : "Speak your question");
 }
 
