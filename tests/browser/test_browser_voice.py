@@ -201,7 +201,9 @@ def test_a_busy_page_loses_none_of_the_question(
     phone.evaluate(BUSY_PAGE)
     # Held longer: on the busy page the microphone opens later after the press.
     hold_the_button(phone, LEAD_S + speech_s + 1.5)
-    expect(phone.locator("#mic")).not_to_have_attribute("aria-label", "Stop and send your question", timeout=WAIT_MS)
+    expect(phone.locator("#mic")).not_to_have_attribute(
+        "aria-label", "Stop and send your question", timeout=WAIT_MS
+    )
     phone.evaluate("clearInterval(window.__busy)")
     expect_answered_aloud(phone)
     expect_one_wav_made_by_the_page(uploads, speech_s)
