@@ -1150,12 +1150,12 @@ async def test_more_said_just_after_a_move_by_an_amount_moves_that_way_again(
 
 
 async def test_more_said_after_anything_but_a_move_by_an_amount_keeps_its_reading(rig: Rig) -> None:
-    """The second review: "another 10 minutes" just after "go back 30 seconds" went back to the book's
-    start; far more than the move was is minutes on the timer, as it was before."""
+    """Two reviews: "another 10 minutes", then "five more minutes", just after "go back 30 seconds"
+    went back to the book's start; far more than the move was is minutes on the timer, as before."""
     moved = rig.listener_at(HERE)
     await rig.ask(moved, "go back 30 seconds")
     sent = len(rig.player.commands)
-    await rig.ask(moved, "another 10 minutes")
+    await rig.ask(moved, "five more minutes")
     assert position(rig, moved) == HERE - 30_000
     assert timers_set(rig, sent)
     listener = rig.listener_at(HERE)

@@ -217,9 +217,10 @@ def answered_just_now(
 MOVED_AGAIN_WITHIN_MS = 2 * 60_000
 """A step said alone ("another minute") this soon after a move by an amount goes on with that move;
 later it is minutes on the timer, as it is at any other time."""
-MORE_OF_A_MOVE_MS = 5 * 60_000
-"""A step alone of at most this (or of twice the move) is more of the move: "another ten minutes" just
-after "go back 30 seconds" asks for ten more minutes of listening, not a move back to the start."""
+MORE_OF_A_MOVE_MS = 60_000
+"""A step alone of at most this, or of twice the move, is more of the move: "another minute" after "go
+back 30 seconds" goes on back, "five more minutes" after it asks for five more minutes of listening
+(the usual way to lengthen the sleep timer), not a move back to the start."""
 
 
 def moved_by_just_now(earlier: Sequence[Exchange], now_ms: int) -> int | None:
