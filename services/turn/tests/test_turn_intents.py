@@ -2234,6 +2234,12 @@ def test_whether_this_is_the_last_chapter_and_the_share_heard_are_asked_of_the_b
         ("play until chapter 4 starts", intents.SleepTimer("chapter_end", chapter=3)),
         ("finish this chapter and go to sleep", intents.SleepTimer("chapter_end")),  # was nothing
         ("play until chapter 1", intents.SleepTimer("chapter_end", chapter=0)),  # the opening's end
+        # the third review: a chapter late, a move, or nothing
+        ("stop when chapter 3 starts", intents.SleepTimer("chapter_end", chapter=2)),
+        ("play up to the end of the chapter", intents.SleepTimer("chapter_end")),
+        ("play up till chapter 4", intents.SleepTimer("chapter_end", chapter=3)),
+        ("finish up this chapter", intents.SleepTimer("chapter_end")),
+        ("finish this chapter and I'll go to sleep", intents.SleepTimer("chapter_end")),
         # a move, as before: no word of playing on or of stopping
         ("take me to the end of the chapter", intents.ChapterEnd()),
         ("skip to the end of chapter 3", intents.ChapterEnd(chapter=3)),

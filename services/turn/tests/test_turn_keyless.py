@@ -2031,6 +2031,9 @@ async def test_a_chapter_listened_to_its_end_keeps_the_place_or_moves_there_firs
     sent = len(rig.player.commands)
     missing = await rig.ask(listener, "play chapter 9 and stop")  # the second review: a timer unasked for
     assert (missing.outcome, timers_set(rig, sent)) == ("refused", []), missing.speech
+    in_the_last = rig.listener_at(3 * 90_000 + 10_000)  # in chapter 4, the last: told so, and stopped there
+    await rig.ask(in_the_last, "play the final chapter and stop")
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after="chapter_end")
     played = await rig.ask(listener, "play chapter 1 and stop")
     assert played.outcome == "moved", played.speech
     assert position(rig, listener) == 0

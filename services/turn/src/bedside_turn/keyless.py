@@ -220,7 +220,7 @@ async def _two_said_together(
         return first + OwnWords(" ") + await run_keyless(tools, utterance, intent.second, earlier)
     moved = await run_keyless(tools, utterance, intent.move, earlier)
     tools.next_request()
-    if _stops_at_the_chapter_gone_to(intent) and not (tools.turn.moved or tools.turn.listed):
+    if _stops_at_the_chapter_gone_to(intent) and tools.turn.offer_refused:
         return moved  # "play chapter 9 and stop" in a book of four: no timer for the chapter playing
     return f"{moved} {await run_keyless(tools, utterance, intent.then)}"
 

@@ -61,7 +61,7 @@ _TIMER_COUNTED_CHAPTER_END = re.compile(
 """The end of a chapter counted from the one playing, as a timer: read before "the next chapter", a move."""
 GO_QUIET = (
     r"(?:stop(?: playing| reading)?|sleep|pause|off|(?:turn|switch) (?:it )?off|go quiet"
-    r"|(?:go )?(?:off )?to (?:sleep|bed)|bed)"
+    r"|(?:go )?(?:off )?to (?:sleep|bed)|bed|i(?:'ll| will|'m going to) (?:go to |get some )?(?:sleep|bed))"
 )
 ASKING = (
     r"(?:(?:ok(?:ay)?|so|just|please|(?:can|could|would|will) you|let me|let's|i'll|i will"
@@ -70,13 +70,13 @@ ASKING = (
 """What a request may open with that asks nothing of itself ("can you", "I just want to")."""
 _PLAY_TO_THE_CHAPTER_END = re.compile(
     rf"^{ASKING}(?:"
-    r"(?:only\s+)?(?:play|read(?: me)?|keep (?:going|playing|reading)|go on|carry on)\s+"
-    r"(?:(?:un)?till?|to)\s+"
+    r"(?:only\s+)?(?:play|read(?: me)?|keep (?:going|playing|reading|listening)|go on|carry on)\s+"
+    r"(?:(?:un)?till?|(?:up )?to|up till)\s+"
     r"(?:(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+)?chapter"
     r"|(?:this|the)\s+chapter\s+(?:ends|is over|finishes)|(?:this|the)\s+chapter'?s\s+(?:done|over|finished))"
     rf"(?:,?\s+(?:and\s+)?(?:then\s+)?{GO_QUIET})?"
-    rf"|(?:finish|play|read)\s+(?:(?:this|the)\s+)?chapter,?\s+(?:and\s+)?(?:then\s+)?{GO_QUIET}"
-    r"|(?:let (?:it|the book|the story) )?finish\s+(?:this|the)\s+chapter"
+    rf"|(?:finish(?:\s+(?:up|off))?|play|read)\s+(?:(?:this|the)\s+)?chapter,?\s+(?:and\s+)?(?:then\s+)?{GO_QUIET}"
+    r"|(?:let (?:it|the book|the story) )?finish(?:\s+(?:up|off))?\s+(?:this|the)\s+chapter"
     rf"|let (?:this|the) chapter (?:finish|play out|end)(?:,?\s+(?:and\s+)?(?:then\s+)?{GO_QUIET})?"
     rf"|let (?:it|the book|the story) finish\s+(?:this|the)\s+chapter,?\s+(?:and\s+)?(?:then\s+)?{GO_QUIET}"
     rf"|(?:(?:un)?till?|off at)\s+(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+)?chapter"
@@ -90,7 +90,7 @@ of the chapter", "just finish this chapter"): the timer, where "the end of the c
 _LISTENING_THROUGH = (
     r"(?:play|read(?: me)?|keep (?:going|playing|reading|listening)|go on|carry on|listen)\s+(?:on\s+)?"
 )
-_UP_TO = r"(?:(?:un)?till?|up to)"
+_UP_TO = r"(?:(?:un)?till?|up to|up till)"
 _A_NAMED_CHAPTER_LISTENED_TO = re.compile(
     rf"^{ASKING}(?:"
     rf"finish(?:\s+(?:off|up))?\s+chapter\s+(?P<finished>{NUMBER_SAID})"
@@ -108,9 +108,10 @@ _CHAPTERS_MORE = re.compile(
 """Half asleep, chapters more ("just one more chapter"): the timer at the end of the chapter that many on."""
 _TIMER_NAMED_CHAPTER_END = re.compile(
     STOPPING + rf".*\b(?:(?:at\s+)?(?:the\s+)?end\s+of\s+chapter\s+{NUMBER}"
-    rf"|(?:after|when)\s+chapter\s+{NUMBER}(?:\s+(?:ends|is over|finishes))?)\b"
+    rf"|(?:after|when)\s+chapter\s+{NUMBER}(?!\s+(?:starts|begins))(?:\s+(?:ends|is over|finishes))?)\b"
     rf"|{STOPPING}.*\b(?:at|when (?:it )?(?:gets to|reaches))\s+"
     rf"(?:the\s+(?:start|beginning)\s+of\s+)?chapter\s+{NUMBER}$"
+    rf"|{STOPPING}.*\bwhen\s+chapter\s+{NUMBER}\s+(?:starts|begins)$"
 )
 """The end of a chapter named, as a timer: read before the chapter playing's end and before a move
 to that chapter's end ("take me to the end of chapter 3" has no word of stopping). "Stop at chapter
@@ -288,7 +289,7 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
     if listened := _A_NAMED_CHAPTER_LISTENED_TO.match(text):
         return _timer_at_the_end_listened_to(listened)
     if named := _TIMER_NAMED_CHAPTER_END.search(text):
-        ending, reaching = named.group(1) or named.group(2), named.group(3)
+        ending, reaching = named.group(1) or named.group(2), named.group(3) or named.group(4)
         # stopped as chapter n begins: at the end of the one before it
         chapter = int(number_of(ending)) if ending else _ending_as_it_begins(int(number_of(reaching)))
         return SleepTimer(after="chapter_end", chapter=chapter)
