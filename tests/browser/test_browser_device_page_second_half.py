@@ -913,6 +913,31 @@ def test_a_page_that_cannot_reach_bedside_as_it_opens_keeps_trying_and_opens_onc
     expect(page.locator("#pair-form")).to_be_hidden()
 
 
+def test_a_bus_stalled_as_the_page_signs_in_is_waited_out_not_taken_for_an_unpaired_device(
+    open_page: OpenPage,
+) -> None:
+    """The third review: a 503 from the session (the player's bus stalled) was told as "This device is
+    not paired" with the pairing form, the case the page's wait for Bedside was made for."""
+    stalled = {"left": 2}
+
+    def stall_the_session(route: Route) -> None:
+        if stalled["left"]:
+            stalled["left"] -= 1
+            route.fulfill(
+                status=503, content_type="application/json", body='{"detail": "the bus is stalled"}'
+            )
+        else:
+            route.continue_()
+
+    page = open_page(
+        "phone", ready=False, before_opening=lambda page: page.route("**/api/session", stall_the_session)
+    )
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+    assert stalled["left"] == 0
+    expect(page.locator("#pair-form")).to_be_hidden()
+    expect(page.locator("#play")).to_be_visible()
+
+
 def test_the_clocks_slash_stays_with_the_length_on_a_narrow_phone(open_page: OpenPage) -> None:
     """Where the clock wraps, '/ 0:01:01' goes to the next line whole: no slash left dangling."""
     page = open_page("phone")

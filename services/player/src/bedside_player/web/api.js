@@ -12,7 +12,7 @@ export async function api(method, path, body, bearer, waitMs = 0) {
   const headers = { Accept: "application/json" };
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
   const init = { method, headers, cache: "no-store", credentials: "same-origin" };
-  if (waitMs) init.signal = AbortSignal.timeout(waitMs);
+  if (waitMs) init.signal = timeoutSignal(waitMs);
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -37,6 +37,17 @@ export async function api(method, path, body, bearer, waitMs = 0) {
 // No answer at all (the network down, the server not running): told apart from a refusal, which is
 // the server's word, so the page can wait for Bedside rather than take it as a no.
 const unreachable = (cause) => Object.assign(new Error("Bedside is not answering", { cause }), { unreachable: true });
+
+// A copy starting (ADR 49), the bus stalled, or a proxy in front waiting: Bedside will answer soon.
+export const STARTING_STATUSES = new Set([502, 503, 504]);
+
+// Given up on after `ms`; where a browser lacks AbortSignal.timeout (Safari before 16), by a timer.
+export function timeoutSignal(ms) {
+  if (AbortSignal.timeout) return AbortSignal.timeout(ms);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(new DOMException("timed out", "TimeoutError")), ms);
+  return controller.signal;
+}
 
 // A reply that was not ok, as an error that keeps its status for the caller to tell apart.
 export const refusal = (res) => Object.assign(new Error(problem(res)), { status: res.status });

@@ -1,7 +1,7 @@
 // Bedside device page: ES modules served as they are, no build step, nothing fetched from
 // elsewhere. This module wires the others together and starts the page.
 import { openAdding, wireAdding } from "./adding.js";
-import { api, listenerPath, refusal } from "./api.js";
+import { api, listenerPath, refusal, STARTING_STATUSES } from "./api.js";
 import { forgetWhatWasSaid, wireAsk } from "./ask.js";
 import {
   bookSoon, ensureChapterTitle, forgetTitlesFrom, loadBook, noSuchBook, offerTheBooksLeft, pickBook, refreshBookList,
@@ -142,7 +142,7 @@ async function whileStarting(step) {
       return done;
     } catch (e) {
       if (e.unreachable) waiting(UNREACHABLE);
-      else if (e.status === 503 || e.status === 504) waiting(STARTING);
+      else if (STARTING_STATUSES.has(e.status)) waiting(STARTING);
       else throw e;
       await nextTry(waitMs);
     }

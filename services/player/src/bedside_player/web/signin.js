@@ -1,6 +1,6 @@
 // Who this device is: a token or a pairing code from the address traded for the device
 // cookie, else a cookie from before; or a code typed in.
-import { api, problem } from "./api.js";
+import { api, problem, refusal, STARTING_STATUSES } from "./api.js";
 import { PAIRING, TOKEN, state } from "./state.js";
 import { el, notice } from "./ui.js";
 
@@ -13,13 +13,14 @@ function dropSecretsFromAddress() {
   history.replaceState(history.state, "", `${location.pathname}${rest}`);
 }
 
-// Null once signed in, else why not.
+// Null once signed in, else why not. Bedside starting, or its bus stalled, is no answer about this
+// device: thrown, to be waited out (main.js), never told as "not paired".
 export async function signIn() {
   let traded = null;
-  if (PAIRING) traded = await api("POST", "/api/pair", { code: PAIRING.trim().toUpperCase() });
-  else if (TOKEN) traded = await api("POST", "/api/session", undefined, TOKEN);
+  if (PAIRING) traded = notYet(await api("POST", "/api/pair", { code: PAIRING.trim().toUpperCase() }));
+  else if (TOKEN) traded = notYet(await api("POST", "/api/session", undefined, TOKEN));
   dropSecretsFromAddress();
-  const res = traded && traded.ok ? traded : await api("GET", "/api/session");
+  const res = traded && traded.ok ? traded : notYet(await api("GET", "/api/session"));
   if (res.ok) {
     state.listener = res.data.listener;
     el.who.textContent = `Listening as ${state.listener}`; // a cookie another's link replaced shows
@@ -28,6 +29,11 @@ export async function signIn() {
   }
   if (traded) return problem(traded);
   return "This device is not paired: run `bedside pair` where Bedside runs and open the link it prints.";
+}
+
+function notYet(res) {
+  if (STARTING_STATUSES.has(res.status)) throw refusal(res);
+  return res;
 }
 
 // The device cookie is the browser's, shared by its tabs: a sign-in here tells the others whom they
