@@ -105,7 +105,8 @@ export function forgetWhatWasSaid(own) {
 // One voice at a time: an answer the page says aloud is not also a live region's, which a screen
 // reader would read over the voice; one it cannot say (no voice here, or the voice failed) the
 // screen reader reads.
-function showAnswer(text) {
+// Written where a screen reader reads it: a voiced answer before may have left the region quiet.
+export function showAnswer(text) {
   el.answer.setAttribute("aria-live", "polite");
   el.answer.textContent = text;
 }

@@ -9,8 +9,8 @@
 //
 // Of the rest of the page it takes where to post, and how to show and speak a reply;
 // nothing else of the page is touched but the voice controls.
-import { listenerPath, unanswered } from "./api.js";
-import { answered, ask, askedFrom, LOST_TOUCH, oneQuestion, questionPending, STILL_ANSWERING } from "./ask.js";
+import { listenerPath, timeoutSignal, unanswered } from "./api.js";
+import { answered, ask, askedFrom, LOST_TOUCH, oneQuestion, questionPending, showAnswer, STILL_ANSWERING } from "./ask.js";
 import { settled } from "./position.js";
 import { DEVICE, SPOKEN_TURN_WAIT_MS } from "./state.js";
 import { notice } from "./ui.js";
@@ -18,7 +18,6 @@ import { notice } from "./ui.js";
 const $ = (id) => document.getElementById(id);
 const mic = $("mic");
 const heardLine = $("heard");
-const answerLine = $("answer");
 const handsFreeBox = $("hands-free");
 const browserBox = $("browser-recognition");
 const settings = $("voice-settings");
@@ -201,7 +200,7 @@ async function start() {
   stopping = false;
   show("listening");
   heardLine.textContent = "";
-  answerLine.textContent = "Listening…";
+  showAnswer("Listening…");
   try {
     made.opening = made.open();
     await made.opening;
@@ -211,7 +210,7 @@ async function start() {
       show("idle");
     }
     made.close();
-    answerLine.textContent = "";
+    showAnswer("");
     const refused = error && (error.name === "NotAllowedError" || error.name === "SecurityError");
     notice(refused ? "The microphone is not allowed here; type your question instead."
       : "No microphone could be opened; type your question instead.");
@@ -226,7 +225,7 @@ async function finish(why = "sent") {
   show("thinking");
   const wav = await made.close();
   if (why === "silent" || wav.size < MIN_WAV_BYTES) {
-    answerLine.textContent = "I didn't hear a question. Hold the button while you speak, or type it.";
+    showAnswer("I didn't hear a question. Hold the button while you speak, or type it.");
     show("idle");
     return;
   }
@@ -240,7 +239,7 @@ async function finish(why = "sent") {
 }
 
 async function send(wav) {
-  answerLine.textContent = "…";
+  showAnswer("…");
   let res;
   let asked;
   try {
@@ -252,10 +251,10 @@ async function send(wav) {
       body: wav,
       cache: "no-store",
       credentials: "same-origin",
-      signal: AbortSignal.timeout(SPOKEN_TURN_WAIT_MS), // the body too: never "…" for good
+      signal: timeoutSignal(SPOKEN_TURN_WAIT_MS), // the body too: never "…" for good
     });
   } catch {
-    answerLine.textContent = LOST_TOUCH;
+    showAnswer(LOST_TOUCH);
     return;
   }
   let reply = null;
@@ -263,18 +262,18 @@ async function send(wav) {
     reply = await res.json();
   } catch (error) {
     if (error.name === "TimeoutError" || error.name === "AbortError" || error instanceof TypeError) {
-      answerLine.textContent = LOST_TOUCH; // cut off midway: not the server's word
+      showAnswer(LOST_TOUCH); // cut off midway: not the server's word
       return;
     }
     reply = null;
   }
   if (!res.ok || !reply) {
-    answerLine.textContent = unanswered({ status: res.status, data: reply });
+    showAnswer(unanswered({ status: res.status, data: reply }));
     return;
   }
   if (!reply.heard || !reply.turn) {
     heardLine.textContent = "";
-    answerLine.textContent = "I didn't catch that. Try again, or type your question.";
+    showAnswer("I didn't catch that. Try again, or type your question.");
     return;
   }
   heardLine.textContent = `You asked: “${reply.heard}”`; // a live region always on the page (style.css)
