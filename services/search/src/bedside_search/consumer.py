@@ -73,7 +73,7 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
                 caught_up_at = time.monotonic()
                 try:
                     await catch_up(js, engine)
-                except Exception:  # the bus slow to answer: tried at the next turn, the consumer goes on
+                except Exception:  # the bus slow to answer: tried again in five minutes, indexing goes on
                     log.exception("could not catch up on the books")
             try:
                 messages = await subscription.fetch(1, timeout=5)

@@ -116,6 +116,7 @@ export function renderChapter(pos) {
   el.chapter.textContent = text;
   if (n === drawn.n) setTimeout(() => quietChapter("same chapter", false), LIVE_AGAIN_MS);
   drawn = { n, text };
+  untitled = { n: null, at: 0 }; // played into again later, its title is waited for again
 }
 
 function titleMayCome(n) {
