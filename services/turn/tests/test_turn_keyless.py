@@ -1149,7 +1149,7 @@ async def test_more_said_just_after_a_move_by_an_amount_moves_that_way_again(
     assert timers_set(rig, sent) == []
 
 
-async def test_more_said_after_anything_but_a_move_by_an_amount_keeps_its_reading(rig: Rig) -> None:
+async def test_more_said_after_a_timer_another_move_or_far_more_than_the_move_is_the_timers(rig: Rig) -> None:
     """Two reviews: "another 10 minutes", then "five more minutes", just after "go back 30 seconds"
     went back to the book's start; far more than the move was is minutes on the timer, as before."""
     moved = rig.listener_at(HERE)
