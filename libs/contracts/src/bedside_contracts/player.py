@@ -779,10 +779,13 @@ class PairBody(Contract):
 
 
 class Session(Contract):
-    """Who a request acts for, and by what: a listener token, or a device credential (a cookie)."""
+    """Who a request acts for, and by what: a listener token, or a device credential (a cookie); and
+    how long this player waits for a question's answer, so a page waits a little longer, never less."""
 
     listener: Name
     via: Literal["token", "device"]
+    turn_timeout_ms: int = Field(gt=0, description="a typed question's answer is waited for this long")
+    spoken_turn_timeout_ms: int = Field(gt=0, description="a question said aloud is waited for this long")
 
 
 class Accepted(Contract):

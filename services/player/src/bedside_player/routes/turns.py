@@ -8,6 +8,7 @@ from bedside_contracts.player import TurnBody
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES, Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_runtime.bus import call
 from bedside_runtime.clock import ms_from_now
+from bedside_runtime.settings import Settings
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 from starlette.requests import ClientDisconnect
@@ -20,6 +21,13 @@ TURN_TIMEOUTS = 3
 """A turn may call Claude and search several times: it gets three ordinary request timeouts."""
 LOADING_TIMEOUTS = 2
 """The first spoken question also loads the recogniser: it gets two timeouts more."""
+
+
+def turn_timeout_s(settings: Settings, *, spoken: bool = False) -> float:
+    """How long a question's answer is waited for here: the page is told it (``Session``)."""
+    return (TURN_TIMEOUTS + (LOADING_TIMEOUTS if spoken else 0)) * settings.request_timeout_s
+
+
 SPOKEN_SUFFIX = "/turns/spoken"
 WAV_TYPES = frozenset({"audio/wav", "audio/x-wav", "audio/wave"})
 WAV_HEADER_BYTES = 44
@@ -38,7 +46,7 @@ router = APIRouter(prefix=LISTENER_BOOK, responses=DOCUMENTED_ERRORS)
 async def turn(own: Own, body: TurnBody) -> TurnReply:
     service = own.service
     here = await service.state(own.listener, own.book.id)  # the player has the position
-    timeout = TURN_TIMEOUTS * service.settings.request_timeout_s
+    timeout = turn_timeout_s(service.settings)
     question = Ask(
         listener=own.listener,
         book=own.book.id,
@@ -73,7 +81,7 @@ async def spoken_turn(
         return error_reply(422, "the recording is too short to be a WAV")
     service = own.service
     here = await service.state(own.listener, own.book.id)
-    timeout = (TURN_TIMEOUTS + LOADING_TIMEOUTS) * service.settings.request_timeout_s
+    timeout = turn_timeout_s(service.settings, spoken=True)
     question = SpokenAsk(
         listener=own.listener,
         book=own.book.id,

@@ -3,7 +3,7 @@
 import { api, listenerPath, unanswered } from "./api.js";
 import { quietChapter } from "./book.js";
 import { position, refreshState, settled } from "./position.js";
-import { DEVICE, state, TURN_WAIT_MS } from "./state.js";
+import { DEVICE, state } from "./state.js";
 import { announce, el, notice, setOff, timesInWords } from "./ui.js";
 
 // One question at a time, typed or said aloud: while one is unanswered the Ask button is off
@@ -57,7 +57,7 @@ async function typed(utterance) {
     await settled();
     asked = askedFrom();
     // Not one of "ours": a turn can take seconds, and other devices' pushes must not wait.
-    res = await api("POST", `${listenerPath()}/turns`, { device: DEVICE, utterance }, undefined, TURN_WAIT_MS);
+    res = await api("POST", `${listenerPath()}/turns`, { device: DEVICE, utterance }, undefined, state.turnWaitMs);
   } catch {
     showAnswer(LOST_TOUCH);
     return;

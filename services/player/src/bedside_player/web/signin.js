@@ -1,7 +1,7 @@
 // Who this device is: a token or a pairing code from the address traded for the device
 // cookie, else a cookie from before; or a code typed in.
 import { api, problem, refusal, STARTING_STATUSES } from "./api.js";
-import { PAIRING, TOKEN, state } from "./state.js";
+import { PAIRING, setTurnWaits, TOKEN, state } from "./state.js";
 import { el, notice } from "./ui.js";
 
 // The token or pairing code leaves the address (and so the history) whatever the trade gives.
@@ -23,6 +23,7 @@ export async function signIn() {
   const res = traded && traded.ok ? traded : notYet(await api("GET", "/api/session"));
   if (res.ok) {
     state.listener = res.data.listener;
+    setTurnWaits(res.data);
     el.who.textContent = `Listening as ${state.listener}`; // a cookie another's link replaced shows
     if (traded && traded.ok) tellOtherTabs(state.listener);
     return null;

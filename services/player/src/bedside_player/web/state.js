@@ -16,11 +16,14 @@ export let DEVICE = deviceName();
 // How often a playing page reports where it is; a test may shorten it (?report_ms=300).
 export const REPORT_EVERY_MS = Math.max(250, Number(query.get("report_ms")) || 15_000);
 // How long a question is waited for before the page says it lost touch: a little longer than the
-// player's own turn timeout (three request timeouts, 30 s by default; a spoken one two more, as it
-// loads the recogniser), so the server's own word, a 504, comes first. The page is not told the
-// player's setting; a test may shorten it (?turn_wait_ms=1500).
-export const TURN_WAIT_MS = Number(query.get("turn_wait_ms")) || 40_000;
-export const SPOKEN_TURN_WAIT_MS = TURN_WAIT_MS + 20_000;
+// player's own wait, which signing in tells (`Session`), so the server's own word, a 504, comes
+// first; a test may shorten it (?turn_wait_ms=1500).
+const TURN_WAIT_ASKED_MS = Number(query.get("turn_wait_ms")) || 0;
+const LONGER_THAN_THE_PLAYER_MS = 10_000;
+export function setTurnWaits(session) {
+  state.turnWaitMs = TURN_WAIT_ASKED_MS || session.turn_timeout_ms + LONGER_THAN_THE_PLAYER_MS;
+  state.spokenTurnWaitMs = TURN_WAIT_ASKED_MS || session.spoken_turn_timeout_ms + LONGER_THAN_THE_PLAYER_MS;
+}
 export const SKIP_MS = 30_000;
 export const FOLLOW_THRESHOLD_MS = 2_000; // a pushed position closer than this is our own echo
 export const HISTORY_FETCH = 40; // raw entries a page; runs of reports fold into one
@@ -44,6 +47,7 @@ export const state = {
   },
   historyBefore: null,
   undo: { toMs: null, sending: false }, // where undo goes (the newest state's), and one is out
+  turnWaitMs: 40_000, spokenTurnWaitMs: 60_000, // until signing in tells the player's own (setTurnWaits)
 };
 
 function deviceName() {

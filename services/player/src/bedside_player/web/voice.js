@@ -12,7 +12,7 @@
 import { listenerPath, timeoutSignal, unanswered } from "./api.js";
 import { answered, ask, askedFrom, LOST_TOUCH, oneQuestion, questionPending, showAnswer, STILL_ANSWERING } from "./ask.js";
 import { settled } from "./position.js";
-import { DEVICE, SPOKEN_TURN_WAIT_MS } from "./state.js";
+import { DEVICE, state } from "./state.js";
 import { notice } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
@@ -181,9 +181,9 @@ function wavOf(samples) {
 let recording = null;
 let stopping = false;
 
-function show(state) {
-  const listening = state === "listening";
-  mic.dataset.state = state;
+function show(phase) {
+  const listening = phase === "listening";
+  mic.dataset.state = phase;
   // its name says what a press does now; "pressed" as well would be read as "Stop and send…, pressed"
   mic.setAttribute("aria-label", listening ? "Stop and send your question" : "Speak your question");
 }
@@ -251,7 +251,7 @@ async function send(wav) {
       body: wav,
       cache: "no-store",
       credentials: "same-origin",
-      signal: timeoutSignal(SPOKEN_TURN_WAIT_MS), // the body too: never "…" for good
+      signal: timeoutSignal(state.spokenTurnWaitMs), // the body too: never "…" for good
     });
   } catch {
     showAnswer(LOST_TOUCH);
