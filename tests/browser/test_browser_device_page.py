@@ -142,6 +142,20 @@ def test_the_answer_that_points_at_the_list_goes_when_the_list_does(open_page: O
     expect(tablet.locator("#answer")).to_have_text("", timeout=WAIT_MS)
 
 
+def test_an_answer_a_screen_reader_reads_says_its_times_in_words(open_page: OpenPage) -> None:
+    """An accessibility audit: where the page cannot speak, "There you are ... at 0:00:10." went to the
+    screen reader as written, read out as digits and colons."""
+    page = open_page("phone")
+    page.keyboard.press("l")
+    expect(page.locator("#pos")).to_have_text("0:00:30", timeout=WAIT_MS)
+    ask(page, "go back 20 seconds")
+    expect(page.locator("#answer")).to_contain_text("0:00:10", timeout=WAIT_MS)  # as the eye reads it
+    said = page.locator("#answer-said")
+    expect(said).to_contain_text("10 seconds")
+    expect(said).not_to_contain_text("0:00:10")
+    expect(page.locator("#answer")).not_to_have_attribute("aria-live", "polite")  # read once, in words
+
+
 def test_a_row_for_the_end_of_a_chapter_ahead_says_whose_end_it_is(open_page: OpenPage) -> None:
     """ "Take me to the end of chapter 3" from before it drew a row reading only "0:04:00, further
     on"; the chapter list is public and the listener named the chapter."""

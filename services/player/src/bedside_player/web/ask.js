@@ -4,7 +4,7 @@ import { api, listenerPath, unanswered } from "./api.js";
 import { quietChapter } from "./book.js";
 import { position, refreshState, settled } from "./position.js";
 import { DEVICE, state } from "./state.js";
-import { announce, el, notice, setOff, timesInWords } from "./ui.js";
+import { announce, el, notice, setOff, timesInWords, writeAnswer } from "./ui.js";
 
 // One question at a time, typed or said aloud: while one is unanswered the Ask button is off
 // (Enter with it), and a second is not sent; a typed one stays in the box to send once the answer
@@ -102,25 +102,21 @@ export function forgetWhatWasSaid(own) {
   el.answer.dataset.outcome = "";
 }
 
+// Written where a screen reader reads it: a voiced answer before may have left the region quiet.
+export const showAnswer = (text) => writeAnswer(text);
+
 // One voice at a time: an answer the page says aloud is not also a live region's, which a screen
 // reader would read over the voice; one it cannot say (no voice here, or the voice failed) the
 // screen reader reads.
-// Written where a screen reader reads it: a voiced answer before may have left the region quiet.
-export function showAnswer(text) {
-  el.answer.setAttribute("aria-live", "polite");
-  el.answer.textContent = text;
-}
-
 const LIVE_AGAIN_MS = 100;
 function sayAnswer(text) {
   const voiced = speak(text, () => {
     if (el.answer.textContent !== text) return; // another has come since
     // Live again before it is written again: a region that becomes live with its change is not read.
-    el.answer.setAttribute("aria-live", "polite");
+    el.answerSaid.setAttribute("aria-live", "polite");
     setTimeout(() => { if (el.answer.textContent === text) showAnswer(text); }, LIVE_AGAIN_MS);
   });
-  el.answer.setAttribute("aria-live", voiced ? "off" : "polite");
-  el.answer.textContent = text;
+  writeAnswer(text, !voiced);
 }
 
 let ducked = null;

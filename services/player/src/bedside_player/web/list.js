@@ -5,7 +5,7 @@ import { findState } from "./api.js";
 import { afterCommand, command, ownMove, position, sayMovedHere, settleScrub } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import {
-  announce, chapterHeading, chapterInSentence, clock, el, notice, redrawKeepingFocus, spokenClock,
+  announce, chapterHeading, chapterInSentence, clock, el, notice, redrawKeepingFocus, spokenClock, writeAnswer,
 } from "./ui.js";
 
 // Every state carries the list: draw it again only when it changed (a new list, or a row the book
@@ -26,7 +26,7 @@ export function renderRows() {
   announceNewList(rows);
   if (had && !rows.length && el.answer.dataset.outcome === "listed") {
     // The answer said "press the one you mean": with the list gone there is nothing to press.
-    el.answer.textContent = "";
+    writeAnswer("");
     el.answer.dataset.outcome = "";
   }
 }

@@ -8,7 +8,7 @@ export const el = {
   pos: $("pos"), dur: $("dur"), scrubber: $("scrubber"), play: $("play"),
   back: $("back30"), fwd: $("fwd30"), audio: $("audio"),
   list: $("list"), rows: $("rows"), cancel: $("list-cancel"),
-  askForm: $("ask-form"), askInput: $("ask-input"), askSend: $("ask-send"), answer: $("answer"),
+  askForm: $("ask-form"), askInput: $("ask-input"), askSend: $("ask-send"), answer: $("answer"), answerSaid: $("answer-said"),
   sleepLeft: $("sleep-left"), undo: $("undo"), history: $("history"), more: $("history-more"),
   link: $("link"), who: $("who"), fade: $("fade"), asleep: $("asleep"), asleepText: $("asleep-text"),
   asleepGo: $("asleep-go"), asleepDismiss: $("asleep-dismiss"),
@@ -78,6 +78,15 @@ function span(text, attributes) {
 
 // What is said once, when it happens, rather than read each time what is shown changes (the sleep
 // timer set or cancelled, a list come): a live region of its own, always on the page, unseen.
+// The answer as the eye reads it, and, in a region of its own the eye does not see, as a screen reader
+// says it: its times in words ("0:12:32" is read out as digits and colons). `live` false: the page's
+// own voice says it, and a screen reader would talk over it.
+export function writeAnswer(text, live = true) {
+  el.answerSaid.setAttribute("aria-live", live ? "polite" : "off");
+  el.answer.textContent = text;
+  el.answerSaid.textContent = timesInWords(text);
+}
+
 export function announce(text) {
   el.said.textContent = text;
 }
