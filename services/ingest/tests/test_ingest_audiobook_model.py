@@ -47,4 +47,4 @@ async def test_a_folder_without_a_model_fails_the_job(client: Client, tmp_path: 
     assert caught.value.failure.code == "internal"
     (record,) = await list_jobs(client, job)
     assert record.state == "failed"
-    assert "not a CTranslate2 model folder" in record.detail
+    assert "not a CTranslate2 model folder" in record.reason

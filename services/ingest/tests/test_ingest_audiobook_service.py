@@ -132,7 +132,7 @@ async def test_an_m4b_becomes_a_timed_book_of_its_chapters(
     assert transcribing[-1].eta_s == 0
 
     (record,) = await list_jobs(client, job)
-    assert (record.state, record.detail) == ("done", book)
+    assert (record.state, record.book) == ("done", book)
     assert record.progress == transcribing[-1]
 
 
@@ -209,7 +209,7 @@ async def test_a_queued_job_whose_file_went_away_fails_in_the_listeners_words(
     await running
     assert await state_once_not(client, job, {"queued", "running"}) == "failed"
     (record,) = await list_jobs(client, job)
-    assert record.detail == f"{second}: does not exist"
+    assert record.reason == f"{second}: does not exist"
 
 
 async def test_options_that_do_not_go_with_a_recording_are_refused_before_any_job(

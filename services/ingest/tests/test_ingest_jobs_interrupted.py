@@ -42,7 +42,7 @@ async def test_a_job_the_service_stopped_in_again_and_again_is_given_up_saying_w
     control = JobControl(store)
     taken = await control.take_up(job("poison", "running", interrupted=MAX_INTERRUPTIONS - 1))
     assert (taken.state, taken.interrupted) == ("failed", MAX_INTERRUPTIONS)
-    assert f"stopped {MAX_INTERRUPTIONS} times while reading this book" in taken.detail
-    assert "add the book again" in taken.detail
+    assert f"stopped {MAX_INTERRUPTIONS} times while reading this book" in taken.reason
+    assert "add the book again" in taken.reason
     assert await control.job("poison") == taken
     assert "poison" not in [j.job for j in await control.unfinished()]

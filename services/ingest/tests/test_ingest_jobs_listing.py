@@ -37,7 +37,7 @@ async def test_the_jobs_under_way_come_first_then_those_ended_the_newest_first(c
 
 
 def test_a_finished_job_says_what_it_made_not_its_last_progress() -> None:
-    done = job("aa-new").model_copy(update={"detail": "aa-new"})
+    done = job("aa-new").model_copy(update={"book": "aa-new"})
     assert job_line(done) == "aa-new  done      /books/aa-new.m4b (aa-new)"
     running = job("mm-running", "running")
     assert job_line(running).endswith("chapter 9 of 9, 0:43:05 of 0:43:06 audio")

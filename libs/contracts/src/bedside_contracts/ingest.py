@@ -209,7 +209,8 @@ class IngestJob(Contract):
     job: Name
     request: IngestBook
     state: JobState
-    detail: str = Field(default="", description="the book id once done, the reason once failed")
+    book: Name | None = Field(default=None, description="the book made, once done")
+    reason: str = Field(default="", description="why it failed or was cancelled")
     note: str = Field(
         default="",
         description="once done, what the listener should know of the book made: its e-book set aside",
@@ -218,6 +219,16 @@ class IngestJob(Contract):
     interrupted: int = Field(
         default=0, ge=0, description="how often the service stopped while it ran (a crash, a kill, a restart)"
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_a_record_with_one_detail(cls, data: Any) -> Any:
+        """Jobs recorded before the book and the reason had fields of their own held either in one."""
+        if isinstance(data, dict) and "detail" in data:
+            record = {key: value for key, value in data.items() if key != "detail"}
+            said = data["detail"] or None
+            return record | ({"book": said} if data.get("state") == "done" else {"reason": said or ""})
+        return data
 
 
 UPLOAD_MAX_BYTES = 4 * 1024**3

@@ -889,8 +889,8 @@ class AddingBook(Contract):
         return cls(
             job=job.job,
             state=job.state,
-            book=job.detail if done else job.request.book,
-            reason="" if done else job.detail,
+            book=job.book if done else job.request.book,
+            reason=job.reason,
             note=job.note,
             progress=job.progress,
         )

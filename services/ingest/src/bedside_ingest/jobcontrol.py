@@ -40,7 +40,7 @@ def taken_up(job: IngestJob) -> IngestJob:
     interrupted = job.interrupted + (job.state == "running")
     if interrupted >= MAX_INTERRUPTIONS:
         return job.model_copy(
-            update={"state": "failed", "interrupted": interrupted, "detail": given_up(interrupted)}
+            update={"state": "failed", "interrupted": interrupted, "reason": given_up(interrupted)}
         )
     return job.model_copy(update={"state": "queued", "interrupted": interrupted})
 
@@ -56,7 +56,15 @@ class JobControl:
     def stopped(self, job: str) -> bool:
         return job in self._cancelled
 
-    async def record(self, request: IngestBook, state: JobState, detail: str = "", note: str = "") -> None:
+    async def record(
+        self,
+        request: IngestBook,
+        state: JobState,
+        *,
+        reason: str = "",
+        book: str | None = None,
+        note: str = "",
+    ) -> None:
         job = request.job or ""
         if self.stopped(job) and state != "cancelled":
             return  # the cancel command wrote the last word on this job
@@ -65,7 +73,8 @@ class JobControl:
                 job=job,
                 request=request,
                 state=state,
-                detail=detail,
+                book=book,
+                reason=reason,
                 note=note,
                 progress=self._progress.get(job),
                 interrupted=self._interrupted.get(job, 0),
@@ -115,7 +124,7 @@ class JobControl:
         if job.state not in UNFINISHED:
             raise Conflict(f"job {job_id!r} is {job.state}, not queued or running")
         self._cancelled.add(job_id)
-        cancelled = job.model_copy(update={"state": "cancelled", "detail": "cancelled by request"})
+        cancelled = job.model_copy(update={"state": "cancelled", "reason": "cancelled by request"})
         await self._store.put_job(cancelled)
         return cancelled
 

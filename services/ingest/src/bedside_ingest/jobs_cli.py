@@ -36,9 +36,8 @@ def jobs_to_list(jobs: Sequence[IngestJob], *, everything: bool) -> tuple[list[I
 def job_line(job: IngestJob) -> str:
     """A job as `bedside jobs` lists it; how far the transcription got only while it goes on."""
     status = transcription_line(job.progress) if job.progress and job.state in UNFINISHED else ""
-    detail = (
-        f" ({'; '.join(said for said in (job.detail, job.note) if said)})" if job.detail or job.note else ""
-    )
+    said = [part for part in (job.book or "", job.reason, job.note) if part]
+    detail = f" ({'; '.join(said)})" if said else ""
     return f"{job.job}  {job.state:<9} {job.request.path}{detail}  {status}".rstrip()
 
 

@@ -253,14 +253,14 @@ class IngestService:
             raise Conflict(f"job {job} was cancelled; its finished chapters are kept") from None
         except (InvalidRequest, NoRoom) as error:  # said as it is: the listener's to act on
             await control.settle()
-            await control.record(request, "failed", error.message)
+            await control.record(request, "failed", reason=error.message)
             raise
         except Exception as error:
             # Not resumed at the next start, where it would fail again; a stop (CancelledError)
             # is not caught here, so a job the service was stopped in the middle of does resume.
             log.exception("job failed", job=job)
             await control.settle()
-            await control.record(request, "failed", self._failure_said(request, error))
+            await control.record(request, "failed", reason=self._failure_said(request, error))
             raise
         finally:
             self._running = None
@@ -268,7 +268,7 @@ class IngestService:
         await control.settle()
         set_aside = report.alignment.fallback if report.alignment else ""
         await control.record(
-            request, "done", report.book, note="; ".join(filter(None, [*report.notes, set_aside]))
+            request, "done", book=report.book, note="; ".join(filter(None, [*report.notes, set_aside]))
         )
         return report
 
@@ -301,7 +301,7 @@ class IngestService:
             # Its upload is gone from the bucket: a page that asks again (reloaded before this
             # answer came) is told the same reason, by the job.
             try:
-                await self._control.record(ingest, "failed", said)
+                await self._control.record(ingest, "failed", reason=said)
             except Exception:  # the refusal is still this answer's
                 log.exception("refused upload not recorded", job=job)
             raise InvalidRequest(said) from None
