@@ -2768,3 +2768,50 @@ def test_asking_to_hear_the_answer_again_is_known(utterance: str, again: bool) -
     """ "Say that again" said right after an answer asks for the answer (``routing.answer_to_say_again``);
     later, the same words keep their own reading of the book."""
     assert intents.asks_to_hear_it_again(utterance) is again
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # the way said nearest the amount, as a listener corrects a skip the wrong way
+        ("it jumped forward, go back ten minutes", Jump(offset_ms=-600_000)),
+        ("oops skipped too far ahead, back up a minute", Jump(offset_ms=-60_000)),
+        ("i went too far forward, go back a minute", Jump(offset_ms=-60_000)),
+        ("don't go forward go back two minutes", Jump(offset_ms=-120_000)),
+        ("not forward, back five minutes", Jump(offset_ms=-300_000)),
+        ("not back, forward ten minutes", Jump(offset_ms=600_000)),
+        # "back" to an end is the end of the chapter before: this chapter's end is ahead
+        ("go back to the end of the chapter", intents.ChapterEnd(step=-1)),
+        ("back to the end of the chapter", intents.ChapterEnd(step=-1)),
+        ("skip to the end of the chapter", intents.ChapterEnd()),
+        # chapters counted, the way after them
+        ("go two chapters back", intents.NextChapter(step=-2)),
+        ("2 chapters back please", intents.NextChapter(step=-2)),
+        ("two chapters forward", intents.NextChapter(step=2)),
+        # an amount "ago" is an amount back, not words to search the book for
+        ("go to ten minutes ago", Jump(offset_ms=-600_000)),
+        ("take me back to five minutes ago", Jump(offset_ms=-300_000)),
+        # numbers as sleepy fingers spell them
+        ("rewind ninty seconds", Jump(offset_ms=-90_000)),
+        ("go back fithteen minutes", Jump(offset_ms=-900_000)),
+        ("rewind fourty five seconds", Jump(offset_ms=-45_000)),
+        # why, said after the move without a comma, asks for nothing more
+        ("rewind two mins i wasnt listening", Jump(offset_ms=-120_000)),
+        ("go back 5 minutes my mind wandered", Jump(offset_ms=-300_000)),
+        ("rewind ten minutes i wasn't paying attention", Jump(offset_ms=-600_000)),
+        # the chapter's end said as "when it ends"
+        (
+            "go back to chapter 2 and stop when it ends",
+            intents.Together(move=intents.Chapter(n=2), then=intents.SleepTimer(after="chapter_end")),
+        ),
+        ("twenty minutes then off", intents.SleepTimer(after=20)),
+        ("that's the wrong place, put me back", Undo()),
+    ],
+)
+def test_sleepy_requests_a_probe_found_read_the_wrong_way(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize("utterance", ["don't cancel the timer", "do not cancel the sleep timer"])
+def test_a_timer_asked_not_to_be_cancelled_is_kept(utterance: str) -> None:
+    assert not isinstance(intents.read(utterance), intents.CancelSleepTimer)

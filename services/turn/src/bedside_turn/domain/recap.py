@@ -72,13 +72,15 @@ class ChosenSpan:
 _BOOK_ABOUT = r"\bwhat(?:'s| is) (?:this|the) (?:story|book) about\b"
 """Told as the book so far: all that can be said of it without what is ahead."""
 _CATCHING_UP = r"\bcatch me up\b|\bfill me in\b|\b(?:bring|get) me up to speed\b"
+NOT_LISTENING = r"i (?:wasn'?t (?:listening|paying attention)|zoned out|spaced out)|my mind wandered"
+"""Awake, but the words went by: what was missed is asked as a doze is."""
 _ASLEEP = re.compile(
     r"\bwhat did i (?:just )?miss\b|\bwhat have i (?:just )?missed\b|\bdid i miss (?:anything|something)\b"
     r"|^(?:(?:can|could) you )?(?:please )?(?:tell|remind) me what i(?:'ve| have)? (?:just )?missed\b"
     r"(?! (?:about|of|with|when)\b)"
     r"|\bhow much (?:did i (?:just )?miss|have i (?:just )?missed)\b"  # the doze, not a question of the story
     rf"|{_CATCHING_UP}"
-    r"|\bi (?:wasn'?t (?:listening|paying attention)|zoned out|spaced out)\b|\bmy mind wandered\b"
+    rf"|\b(?:{NOT_LISTENING})\b"
     r"|\bi lost track(?: of (?:it|things|the (?:story|plot)|what'?s (?:going on|happening)))?$"
     r"|\bi (?:must have )?(?:dozed|fell asleep|drifted|nodded off|fallen asleep|slept|sleep through)\b"
     r"|^i(?:'ve| have) been (?:asleep|sleeping|dozing)\b"

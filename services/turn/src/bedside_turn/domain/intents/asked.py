@@ -68,7 +68,8 @@ UNDO = re.compile(
     r"|^(?:(?:oops|whoops)[\s,]+)?put (?:it|that|me|the book) back(?: (?:how|where|the way) it was)?"
     r"(?:,?\s+please)?$"
     # a correction straight after a move ("no, go back"): where they were, not the page's 30 s step
-    r"|^(?:(?:no|nope)[\s,]+)*(?:no|nope|oops|whoops|wrong(?: place| spot| bit| part)?|that's wrong"
+    r"|^(?:(?:no|nope)[\s,]+)*(?:no|nope|oops|whoops"
+    r"|(?:(?:that's|thats|that is) )?(?:the )?wrong(?: place| spot| bit| part)?|that's wrong"
     r"|thats wrong"
     r"|that's not right)[\s,]+"
     r"(?:go|take me|bring me|put me|put it) back(?:,?\s+please)?$"

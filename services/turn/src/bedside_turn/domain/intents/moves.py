@@ -44,10 +44,13 @@ from bedside_turn.domain.recap import LAST_SITTING
 _BACK_SAID = ("back", "backward", "backwards", "rewind", "reverse")
 _BACK = rf"(?:{'|'.join(_BACK_SAID)})"
 ROUGHLY = r"(?:(?:about|around|maybe|like|roughly|probably|only) )?"
+_WAY_WORD = rf"(?:{_BACK}|forwards?|ahead)\b"
 _JUMP = re.compile(
-    rf"\b({_BACK}|forward|forwards|ahead|skip(?!\s+{_BACK}\b)|on)\b(?:\s+\w+){{0,2}}?\s+(?:by\s+)?({AMOUNT})"
+    rf"\b({_BACK}|forward|forwards|ahead|skip(?!\s+{_BACK}\b)|on)\b(?:\s+(?!{_WAY_WORD})\w+){{0,2}}?"
+    rf"\s+(?:by\s+)?({AMOUNT})"
 )
-"""The way, then the amount; "skip back" goes back."""
+"""The way, then the amount; "skip back" goes back. A way said between them is the nearer one, the
+one meant: "it jumped forward, go back ten minutes"."""
 _WAY_SAID_LAST = re.compile(rf"\s+({_BACK}|forwards?|ahead)\b")
 """The way said after a "skip" and its amount: "skip 5 minutes back"."""
 _JUMP_BY_CLOCK = re.compile(
@@ -61,6 +64,11 @@ _REPEAT_THE_LAST = re.compile(
     r"(?: again)?(?: please)?$"
 )
 """Heard again by its length: "repeat the last 30 seconds" goes back that far."""
+_AN_AMOUNT_AGO = re.compile(
+    rf"^(?:(?:go|take me|bring me|skip|jump|play from)\s+)?(?:back\s+)?(?:to\s+)?{ROUGHLY}({AMOUNT})\s+ago"
+    r"(?:\s+please)?$"
+)
+"""A place said as a time ago ("go to ten minutes ago"): that far back, not words to search for."""
 _JUMP_AMOUNT_FIRST = re.compile(rf"\b({AMOUNT})\s+({_BACK}|forward|forwards|ahead|on)\b")
 """The amount said before the way ("half an hour back", "ten minutes forward")."""
 _SMALL = (
@@ -301,6 +309,11 @@ _CHAPTER_END = re.compile(
     r"|\b(?:this|the)\s+chapter'?s\s+end\b"
 )
 """Read before "the end" (the book's), and after the sleep timer's "stop at the end of the chapter"."""
+_BACK_TO_A_CHAPTER_END = re.compile(
+    rf"\b{_BACK}\s+(?:up\s+)?(?:to\s+)?(?:the\s+)?(?:very\s+)?end\s+of\s+(?:this|the|the current|my)"
+    r"\s+chapter\b"
+)
+"""Back to "the end of the chapter": this chapter's end is ahead, so it is the end of the one before."""
 _NAMED_CHAPTER_END = re.compile(
     rf"\b(?:the\s+)?(?:very\s+)?end\s+of\s+chapter\s+{NUMBER}\b|\bchapter\s+{NUMBER}'s\s+end\b"
 )
@@ -332,12 +345,12 @@ _PREVIOUS_CHAPTER_ALONE = re.compile(
 "Last chapter" alone is the chapter before too, never the book's final chapter: it is how
 "the last chapter" reads in a recap, and a listener asks for the book's end as "the end"."""
 _CHAPTERS_COUNTED = re.compile(
-    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|skip|jump|move|take me)\s+)?"
-    rf"({_BACK}|forwards?|ahead|on|skip)(?:\s+({_BACK}|forwards?|ahead))?\s+{ROUGHLY}({NUMBER_SAID})\s+chapters?"
-    rf"(?:\s+({_BACK}|forwards?|ahead|on))?(?:\s+please)?$"
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|jump|move|take me)\s+)?"
+    rf"(?:({_BACK}|forwards?|ahead|on|skip)(?:\s+({_BACK}|forwards?|ahead))?\s+)?{ROUGHLY}({NUMBER_SAID})"
+    rf"\s+chapters?(?:\s+({_BACK}|forwards?|ahead|on))?(?:\s+please)?$"
 )
 """Chapters counted from the one playing, said whole ("go back 2 chapters", "skip 3 chapters", "skip two
-chapters back")."""
+chapters back", "two chapters back"), with a way said before or after them."""
 _BOOK_START = re.compile(
     r"\b(start|beginning)\s+of\s+the\s+(?:audio)?book\b|\bfrom the (very )?(start|beginning)\b"
 )
@@ -404,6 +417,8 @@ def chapter_moved_to(text: str) -> FinalChapter | ChapterEnd | NextChapter | Non
         return counted_end
     if named_end := _NAMED_CHAPTER_END.search(text):
         return ChapterEnd(chapter=int(number_of(named_end.group(1) or named_end.group(2))))
+    if _BACK_TO_A_CHAPTER_END.search(text):
+        return ChapterEnd(step=-1)
     if _CHAPTER_END.search(text):
         return ChapterEnd()
     if _NEXT_CHAPTER.search(text):
@@ -479,6 +494,8 @@ def jump_said(text: str) -> Jump | None:
         hours, minutes, seconds = (0, first, second) if third is None else (first, second, third)
         sign = -1 if re.fullmatch(_BACK, way) else 1
         return Jump(offset_ms=sign * ((int(hours) * 60 + int(minutes)) * 60 + int(seconds)) * 1000)
+    if ago := _AN_AMOUNT_AGO.match(text):
+        return Jump(offset_ms=-int(amount_ms(ago.group(1))))
     said = _JUMP.search(text)
     if said is not None:
         way, amount = said.group(1, 2)
@@ -543,6 +560,8 @@ def chapters_counted(text: str) -> NextChapter | None:
     if said is None or (count := int(number_of(said.group(3)))) <= 0:
         return None
     way = said.group(4) or said.group(2) or said.group(1)  # "skip back 2 chapters": the later word says
+    if way is None:  # "go 2 chapters": no way said
+        return None
     return NextChapter(step=-count if re.fullmatch(_BACK, way) else count)
 
 

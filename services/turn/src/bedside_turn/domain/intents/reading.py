@@ -135,7 +135,7 @@ from bedside_turn.domain.intents.wording import (
     said_amount_ms,
     with_pauses,
 )
-from bedside_turn.domain.recap import FALLBACK_MINUTES, RecapAsked, minutes_back, read_recap
+from bedside_turn.domain.recap import FALLBACK_MINUTES, NOT_LISTENING, RecapAsked, minutes_back, read_recap
 
 _DOZE = r"(?:fell asleep|fallen asleep|dozed off|drifted off|nodded off)"
 _COURTESY_WORD = (
@@ -147,6 +147,7 @@ _ASKS_NOTHING_AFTER = re.compile(
     r"[\s.!]+(?:(?:because |cause |'cause |as |since )?(?:i|we) (?:(?:must have |think i )?"
     r"(?:fell asleep|dozed(?: off)?|drifted off|nodded off|zoned out)"
     r"(?: (?:around|about) then| there| for a (?:bit|while|minute))?|missed .+|didn'?t (?:hear|catch|get) .+)"
+    rf"|(?:because |cause |'cause |as |since )?(?:{NOT_LISTENING}|i lost track(?: of it)?)"
     rf"|{_COURTESY_WORD}(?:[\s.!]+{_COURTESY_WORD})*)$"
 )
 """Said after a request and asking nothing itself: why ("go back two minutes, I fell asleep"), or a

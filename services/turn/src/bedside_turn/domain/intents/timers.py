@@ -19,6 +19,7 @@ from bedside_turn.domain.intents.wording import (
 )
 
 _CANCEL_TIMER = re.compile(
+    r"(?<!\bdon't )(?<!\bdont )(?<!\bdo not )(?<!\bnot )"  # "don't cancel the timer" keeps it
     r"\b(?:cancel|stop|clear|remove|disable|kill|delete|forget|scrap|undo|get rid of|(?:turn|switch) off)\s+"
     r"(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\b"
     r"|\b(?:turn|switch)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+off\b"
@@ -37,6 +38,7 @@ _TIMER_CHAPTER_END = re.compile(
     + r".*\b(?:(?:at\s+)?(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+chapter|chapter$|this one|it$)"
     r"|at\s+the\s+next\s+chapter(?:\s+break)?$"
     r"|(?:after|when|once)\s+(?:this|the|the current)\s+chapter(?:\s+(?:ends|is over|finishes))?"
+    r"|(?:when|once)\s+it\s+(?:ends|is over|finishes)$"
     r"|(?:(?:after|when|once)\s+(?:this|the current)\s+story(?:\s+(?:ends|is over|finishes))?"
     r"|at\s+the\s+end\s+of\s+(?:this|the current)\s+story)(?:\s+(?:please|tonight))?$"
     r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?(?:the\s+)?chapter\s+end)\b"
@@ -134,7 +136,10 @@ _TIMER_MORE = re.compile(
 """Half asleep, a little longer: "ten more minutes", "give me 5 more minutes please", "another half
 hour then stop". More is on top of a running timer (``TimerAdded``), never a stop sooner than it; with
 none running, a timer of that many minutes."""
-_THEN_STOP = r"(?:,?\s+(?:and |then |and then )?(?:stop|sleep|pause|(?:turn|switch|shut) (?:it )?off))"
+_THEN_STOP = (
+    r"(?:,?\s+(?:(?:and |then |and then )?(?:stop|sleep|pause|(?:turn|switch|shut) (?:it )?off)"
+    r"|(?:and |then |and then )off))"
+)
 _LISTENING_ON = (
     r"(?:(?:keep|go on|carry on) (?:playing|reading|going)|(?:play|read)(?: on)?"
     r"|let (?:it|me|the book) (?:play|read|listen)(?: on)?|i(?:'ll| will) listen)"
