@@ -2815,3 +2815,50 @@ def test_sleepy_requests_a_probe_found_read_the_wrong_way(utterance: str, intent
 @pytest.mark.parametrize("utterance", ["don't cancel the timer", "do not cancel the sleep timer"])
 def test_a_timer_asked_not_to_be_cancelled_is_kept(utterance: str) -> None:
     assert not isinstance(intents.read(utterance), intents.CancelSleepTimer)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # a pause said with why, no comma between: the book played on
+        ("pause im getting water", intents.Pause()),
+        ("pause it please im getting water", intents.Pause()),
+        ("pause i need the loo", intents.Pause()),
+        ("stop someone's at the door", intents.Pause()),
+        # a short stop said with why is a pause, not a timer of a minute
+        ("stop for a minute i need to get up", intents.Pause()),
+        ("be quiet for a minute", intents.Pause()),
+        # the end said with a stop is the chapter's, as "stop at the end" is
+        ("play to the end then stop", intents.SleepTimer(after="chapter_end")),
+        ("keep going to the end and then turn it off", intents.SleepTimer(after="chapter_end")),
+        ("let it play for another 20 then stop", intents.SleepTimer(after=20)),
+        ("turn off in a bit", intents.TimerHowLong()),
+        ("stop soon", intents.TimerHowLong()),
+        # the chapter before last is two back; the start of the chapter before this is its start
+        ("go to the chapter before last", intents.NextChapter(step=-2)),
+        ("take me to the chapter before last", intents.NextChapter(step=-2)),
+        ("go back to the beginning of the chapter before this", intents.NextChapter(step=-1)),
+        ("um could you maybe go back a little", Jump(offset_ms=-30_000)),
+        ("whoops wrong way", Undo()),
+        ("what time are we at", intents.WhereAmI()),
+        ("i fell asleep ages ago go back to chapter 3", intents.Chapter(n=3)),
+    ],
+)
+def test_more_sleepy_requests_the_probe_found(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("stop in 20 minutes i'm going to sleep", intents.SleepTimer(after=20)),
+        ("pause when i fall asleep", None),
+        ("what happened in the chapter before last", None),
+    ],
+)
+def test_what_the_probes_fixes_leave_as_it_was(utterance: str, intent: intents.Intent | None) -> None:
+    read = intents.read(utterance)
+    if intent is None:
+        assert not isinstance(read, intents.Pause | intents.NextChapter), read
+    else:
+        assert read == intent

@@ -73,7 +73,7 @@ UNDO = re.compile(
     r"|thats wrong"
     r"|that's not right)[\s,]+"
     r"(?:go|take me|bring me|put me|put it) back(?:,?\s+please)?$"
-    r"|^(?:(?:no|nope)[\s,]+)*(?:(?:the )?wrong way|the other way|not that (?:far|way)"
+    r"|^(?:(?:no|nope|oops|whoops)[\s,]+)*(?:(?:the )?wrong way|the other way|not that (?:far|way)"
     r"|(?:(?:that's|thats|that is|you went|you've gone|it went) )?(?:way |much )?too far"
     r"(?: back| forward| ahead)?)"
     r"(?:,?\s+please)?$"
@@ -108,7 +108,8 @@ _MORE_OF_THAT = re.compile(
 )
 """More of what the last answer told ("tell me more", "what else?"): no subject of its own."""
 THIS_CHAPTER = re.compile(
-    r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b|\b(?:restart|replay) (this|the) chapter\b"
+    r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b(?!\s+before)"
+    r"|\b(?:restart|replay) (this|the) chapter\b"
     r"|^(?:go to )?(?:the )?(?:start|beginning) of chapter$|^(?:restart|replay) chapter$|^chapter start$"
     r"|\bwhere (?:this|the) chapter (?:started|starts|began|begins)\b"
 )
@@ -262,7 +263,8 @@ _WHERE_AM_I = re.compile(
     rf"|^(?:percentage[ -]wise |roughly )?how far (?:through|into|along|in) (?:the (?:book|story) )?"
     rf"(?:am i|are we){_IN_THE_BOOK}$"
     r"|^how (?:far|many minutes|long) (?:into|through|in) (?:the|this) chapter (?:am i|are we)$"
-    r"|^what(?:'s| is) my (?:position|place|spot)(?: in the (?:book|story))?$|^what time am i at$"
+    r"|^what(?:'s| is) my (?:position|place|spot)(?: in the (?:book|story))?$"
+    r"|^what time (?:am i|are we) (?:at|on|up to)(?: now)?$"
     r"|^what page (?:am i on|are we on|is this|is it)$"
     r"|^(?:am i|are we) (?:halfway|half way)(?: through(?: the (?:book|story))?)?(?: yet)?$"
     r"|^how much (?:of (?:the|this) (?:book|story) )?(?:have i|have we) (?:heard|listened to)(?: so far)?$"
@@ -283,6 +285,9 @@ TIMER_WITHOUT_LENGTH = re.compile(
     r"|^(?:stick|whack|chuck|bung|pop) (?:a|the) (?:sleep )?timer on$"
     r"|^(?:(?:set )?(?:a |the )?(?:sleep )?timer(?: for| to| in)?|sleep in) \d{1,2}:\d\d$"
     r"|^how (?:do|can) i (?:set|start|use) (?:a |the )?(?:sleep )?timer$"
+    r"|^(?:turn (?:it )?off|switch (?:it )?off|stop|sleep|go quiet)"
+    r" (?:in a (?:bit|while|little while)|soon|later)"
+    r"(?: please)?$"
 )
 TIMER_ASKED = re.compile(
     r"^(?:"

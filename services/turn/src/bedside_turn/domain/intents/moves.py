@@ -76,7 +76,8 @@ _SMALL = (
     r"|a tad|a smidge|a tick|a mo|a moment|slightly|some)(?: more)?"
 )
 _ASKED_OF_US = (
-    r"^(?:(?:can|could|would) (?:you|we) |(?:let's|lets|i need to|i want to) |please )?(?:please )?(?:just )?"
+    r"^(?:(?:can|could|would) (?:you|we) |(?:let's|lets|i need to|i want to) |please )?(?:please )?"
+    r"(?:maybe )?(?:just )?"
 )
 _NO_MORE_SAID = r"(?: please| will you| would you| for me)?$"
 _A_BIT = re.compile(
@@ -327,6 +328,10 @@ _NEXT_CHAPTER = re.compile(
     r"|\b(?:chapter|story) after (?:this|this one|that)$"
     r"|\bskip (?:the )?rest of (?:this|the) (?:chapter|story)\b"
 )
+_CHAPTER_BEFORE_LAST = re.compile(
+    r"\bchapter before (?:the )?last\b|\bchapter before the previous(?: one)?\b"
+)
+"""Two chapters back: read before "the chapter before", one back."""
 _PREVIOUS_CHAPTER = re.compile(
     r"\b(?:previous|prior|preceding|last) (?:chapter|story)\b|\bchapter before\b|\bback (?:a|one) chapter\b"
 )
@@ -423,6 +428,8 @@ def chapter_moved_to(text: str) -> FinalChapter | ChapterEnd | NextChapter | Non
         return ChapterEnd()
     if _NEXT_CHAPTER.search(text):
         return NextChapter(step=1)
+    if _CHAPTER_BEFORE_LAST.search(text):
+        return NextChapter(step=-2)
     if _PREVIOUS_CHAPTER.search(text):
         return NextChapter(step=-1)
     return None

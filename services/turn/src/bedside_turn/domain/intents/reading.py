@@ -154,7 +154,7 @@ _ASKS_NOTHING_AFTER = re.compile(
 thanks or a goodnight ("pause, thank you")."""
 _DOZED = re.compile(
     rf"^(?:i think |i guess |sorry )?i (?:must have |might have |think i )?{_DOZE}"
-    rf"(?: {ROUGHLY}(?P<ago>{AMOUNT}) ago)?"
+    rf"(?: {ROUGHLY}(?P<ago>{AMOUNT}) ago| (?:ages|a while|a (?:little )?bit|a long time|hours) ago)?"
     r"(?: (?:so |and |then )?(?P<then>.+))?$"
 )
 """A doze said with how long ago, or with a request after it ("I fell asleep, go back ten minutes")."""

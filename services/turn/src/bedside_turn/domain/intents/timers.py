@@ -84,6 +84,8 @@ _PLAY_TO_THE_CHAPTER_END = re.compile(
     rf"|(?:(?:un)?till?|off at)\s+(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+)?chapter"
     rf"(?:,?\s+(?:and\s+)?(?:then\s+)?{GO_QUIET})?"
     rf"|(?:just )?(?:this|the) chapter,?\s+(?:and\s+)?then\s+{GO_QUIET}"
+    r"|(?:play|read(?: me)?|keep (?:going|playing|reading|listening)|go on|carry on)"
+    rf"\s+(?:(?:un)?till?|(?:up )?to)\s+the\s+end(?:\s+of\s+it)?,?\s+(?:and\s+)?(?:then\s+)?{GO_QUIET}"
     r"|(?:just|only) (?:this|the) (?:one )?chapter(?: tonight)?"
     r")(?:,?\s+please)?$"
 )
@@ -221,13 +223,21 @@ _TIMER_BARE_MINUTES = re.compile(
     + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({BARE_NUMBER_SAID})(?:\s+more)?(?:\s+please)?$"
     rf"|\btimer\s+(?:(?:to|on)\s+)?({BARE_NUMBER_SAID})(?:\s+please)?$"
     rf"|^(?:set (?:the |my )?)?sleep\s+(?:to\s+)?({BARE_NUMBER_SAID})$"
+    rf"|^(?:let (?:it|me|the book) )?(?:play|read|listen)(?: on)? for (?:another |about )?"
+    rf"({BARE_NUMBER_SAID})(?: more)?{_THEN_STOP}(?:\s+please)?$"
 )
 """A number said alone after the words of a timer ("sleep in 20", "timer for 20", "timer 45"): minutes,
 the unit a sleep timer is set in. Read to the end, so a number with a unit or a chapter is not one."""
+_WHY_STOPPING = (
+    r"(?:,?\s+(?:i'?m (?:getting|going|just|off|popping|nipping)"
+    r"|i(?:'ve)? (?:got|have|gotta|need) (?:to|the|a)\b|(?:someone|somebody)(?:'s| is)?|there'?s someone"
+    r"|the (?:phone|door|doorbell|baby|kids?|dog)\b).*)"
+)
+"""Why the book is stopped, said straight after ("pause im getting water"): it asks nothing more."""
 _PAUSE = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:pause|stop|hold on|hold it|stop playing|stop reading|stop the book|pause the book|stop it|pause it"
-    r"|(?:pause|stop)(?: it| the book| playing| reading)? for"
+    r"|(?:pause|stop|be quiet)(?: it| the book| playing| reading)? for"
     rf" (?:now|tonight|a (?:bit|moment|sec|while)|{AMOUNT})"
     r"|(?:i'll |ill |i will )?be (?:right )?back(?: in a (?:sec|second|moment|minute|bit))?|brb"
     r"|back in (?:a (?:sec|second|moment|minute|bit)|a few minutes|five minutes|5 minutes)"
@@ -241,7 +251,8 @@ _PAUSE = re.compile(
     r"|(?:stop|pause) (?:on )?(?:all|every) devices?|(?:stop|pause) everywhere"
     r"|(?:(?:that's|thats|that is|i've had) enough|that'll do|that will do)"
     r"(?: (?:for )?(?:tonight|today|now))?)"
-    r"(?:\s+(?:now|please|it|the book|for now|for tonight|there|that|a (?:sec|second|moment|minute|bit)))*$"
+    r"(?:\s+(?:now|please|it|the book|for now|for tonight|there|that|a (?:sec|second|moment|minute|bit)))*"
+    rf"{_WHY_STOPPING}?$"
 )
 
 
