@@ -19,7 +19,7 @@ from bedside_ingest.sample import SAMPLE_TEXT
 from bedside_lan_testing import chromium, need_chromium
 from bedside_runtime.nats_server import free_port
 from bedside_testing import RunningSystem, add_listener, start_test_nats
-from playwright.sync_api import Browser, Page, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Dialog, Page, Route, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -230,4 +230,48 @@ def test_a_refusal_goes_once_another_file_is_chosen(
     expect(status).to_contain_text("could not be added", timeout=WAIT_MS)
     page.get_by_label("The audiobook").set_input_files(another)
     expect(status).to_have_text("")
+    page.context.close()
+
+
+def test_a_page_reloaded_while_a_file_is_sent_says_it_was_not_added(
+    empty_house: RunningSystem, browser: Browser, tmp_path: Path
+) -> None:
+    """A listener's session: the page was reloaded while the recording was still being sent. The
+    browser let it go without a word, and the page came back with an empty form and nothing said,
+    as though the book were on its way; nothing of it was kept. Now leaving asks first, and the page
+    that comes back says which file was not added and what to do."""
+    page = signed_in_page(browser, empty_house, "reloads-while-sending")
+    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:  # the upload never ends: a slow network, a large file
+        held.append(route)
+
+    page.route(re.compile(r".*/api/uploads\?filename=.*"), hold)
+    asked: list[str] = []
+
+    def leave(dialog: Dialog) -> None:
+        asked.append(dialog.type)
+        dialog.accept()
+
+    page.on("dialog", leave)
+    page.evaluate("document.getElementById('add').open = true")
+    page.get_by_label("The audiobook").set_input_files(
+        write_audiobook(
+            tmp_path / "Nocturne für Anna.m4b", speak_book(sample_chapters(chapters=1, sentences=1))
+        )
+    )
+    page.get_by_role("button", name="Add the book").click()
+    while not held:
+        page.wait_for_timeout(50)
+    page.reload()
+    assert asked == ["beforeunload"]  # the browser asked before it let the file go
+    expect(page.locator("#add")).to_have_attribute("open", "", timeout=WAIT_MS)
+    expect(page.locator("#add-status")).to_have_text(
+        "“Nocturne für Anna.m4b” was not added: the page was left while it was being sent, and nothing"
+        " of it was kept. Choose it again and press “Add the book”.",
+        timeout=WAIT_MS,
+    )
+    expect(page.get_by_role("button", name="Add the book")).to_be_enabled()
+    assert page.evaluate("localStorage.getItem('bedside.adding.sending')") is None  # said once
     page.context.close()

@@ -2,7 +2,9 @@
 // go, then the book asked for, then its job followed until it is ready. What was sent is kept in
 // this browser until ingest answers, and then the job it answered with, so a page reloaded midway
 // (or a phone that slept) asks again (the same upload is the same job) or goes on saying how the
-// job is, and a book made is offered until it is opened.
+// job is, and a book made is offered until it is opened. A file whose sending a page left midway is
+// lost with it (nothing of a body cut short is kept): leaving asks first, and the page that comes
+// back says which file was not added.
 import { api, problem } from "./api.js";
 import { switchTo } from "./book.js";
 import { state } from "./state.js";
@@ -13,6 +15,7 @@ const form = $("add-form"), send = $("add-send"), section = $("add");
 const bar = $("add-progress"), status = $("add-status"), open = $("add-open");
 const FOLLOWED = "bedside.adding";
 const ASKED = "bedside.adding.asked";
+const SENDING = "bedside.adding.sending";
 const FOLLOW_EVERY_MS = 2_000;
 
 const megabytes = (bytes) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
@@ -21,6 +24,12 @@ function say(text, share = null) {
   status.textContent = text;
   bar.hidden = share === null;
   if (share !== null) bar.value = share;
+}
+
+// While a file is sent, the browser asks before the page is left (a reload, a link, the tab closed).
+function holdThePage(e) {
+  e.preventDefault();
+  e.returnValue = ""; // Chrome before 119 asks only for this
 }
 
 // XMLHttpRequest, not fetch: only it tells how much of a body has gone.
@@ -152,13 +161,37 @@ async function add(e) {
     };
     const checked = await api("POST", "/api/uploads/check", names);
     if (!checked.ok) throw new Error(problem(checked));
-    const sent = { recording: await sendFile(recording, "the recording") };
-    if (ebook) sent.ebook = await sendFile(ebook, "the e-book");
+    const sent = await sendFiles(recording, ebook);
     if (title) sent.title = title;
     await follow(await askForTheBook(sent));
   } catch (error) {
     notAdded(error);
   }
+}
+
+// The files sent, with their names kept in this browser meanwhile: a page left before they are all
+// sent takes them with it, and the page that comes back says so (leftWhileSending).
+async function sendFiles(recording, ebook) {
+  localStorage.setItem(SENDING, recording.name);
+  addEventListener("beforeunload", holdThePage);
+  try {
+    const sent = { recording: await sendFile(recording, "the recording") };
+    if (ebook) sent.ebook = await sendFile(ebook, "the e-book");
+    return sent;
+  } finally {
+    removeEventListener("beforeunload", holdThePage);
+    localStorage.removeItem(SENDING);
+  }
+}
+
+// Said once, by the page that comes back.
+function leftWhileSending() {
+  const name = localStorage.getItem(SENDING);
+  if (name === null) return false;
+  localStorage.removeItem(SENDING);
+  say(`“${name}” was not added: the page was left while it was being sent, and nothing of it was kept.`
+    + " Choose it again and press “Add the book”.");
+  return true;
 }
 
 function askedBefore() {
@@ -181,6 +214,7 @@ export function wireAdding() {
   });
   const asked = askedBefore();
   const followed = localStorage.getItem(FOLLOWED);
+  if (leftWhileSending()) section.open = true;
   if (!asked && !followed) return;
   section.open = true;
   send.disabled = true;
