@@ -275,3 +275,49 @@ def test_a_page_reloaded_while_a_file_is_sent_says_it_was_not_added(
     expect(page.get_by_role("button", name="Add the book")).to_be_enabled()
     assert page.evaluate("localStorage.getItem('bedside.adding.sending')") is None  # said once
     page.context.close()
+
+
+def test_a_listener_stops_adding_the_wrong_book_from_the_page(
+    empty_house: RunningSystem, browser: Browser, tmp_path: Path
+) -> None:
+    """A listener's session: the wrong recording was picked (part two, not part one). Nothing on the
+    page stopped it: the file went on being sent, then transcribed, with "Add the book" off until it
+    was made, which for a long book is most of an hour. Now "Stop adding this book" stops it while it
+    is sent (nothing is kept) and while it is transcribed (ingest's job is cancelled)."""
+    page = signed_in_page(browser, empty_house, "stops-adding")
+    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
+    page.evaluate("document.getElementById('add').open = true")
+    stop = page.get_by_role("button", name="Stop adding this book")
+    add = page.get_by_role("button", name="Add the book")
+    status = page.locator("#add-status")
+    expect(stop).to_be_hidden()
+
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:  # still being sent: a slow network, a large file
+        held.append(route)
+
+    uploads = re.compile(r".*/api/uploads\?filename=.*")
+    page.route(uploads, hold)
+    page.get_by_label("The audiobook").set_input_files(
+        write_audiobook(tmp_path / "Part Two.m4b", speak_book(sample_chapters(chapters=4, sentences=3)))
+    )
+    add.click()
+    while not held:
+        page.wait_for_timeout(50)
+    stop.click()
+    expect(status).to_have_text("Stopped: nothing of it was kept.", timeout=WAIT_MS)
+    expect(add).to_be_enabled()
+    expect(stop).to_be_hidden()
+    assert page.evaluate("localStorage.getItem('bedside.adding.sending')") is None
+    page.unroute(uploads)
+
+    add.click()  # sent whole this time, and stopped while it is made
+    expect(status).to_have_text(re.compile("^(Waiting|Reading|Transcribing)"), timeout=WAIT_MS)
+    stop.click()
+    expect(status).to_have_text(re.compile(r"^Stopped before it was finished(\.|; what was transcribed)"))
+    expect(add).to_be_enabled()
+    expect(stop).to_be_hidden()
+    job = page.evaluate("localStorage.getItem('bedside.adding')")
+    assert job is None  # nothing left to follow after a reload
+    page.context.close()

@@ -177,6 +177,8 @@ async def test_a_wrong_password_is_refused(authorized_server: NatsServer) -> Non
         ("player", "bedside.push.someone.book", True),
         ("player", "turns.completed.someone.book", False),
         ("player", "books.ready.book", False),
+        ("player", "bedside.ingest.cancel", True),  # the page stops a book it is adding
+        ("player", "bedside.ingest.remove", False),
         ("turn", "turns.completed.someone.book", True),
         ("turn", "player.someone.book", False),
         ("turn", "bedside.search.find", True),

@@ -12,6 +12,7 @@ from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.ingest import (
     UPLOAD_MAX_BYTES,
     AddUploadedBook,
+    CancelJob,
     IngestJob,
     JobList,
     JobsRequest,
@@ -103,6 +104,18 @@ async def adding(
     and whether it plays yet."""
     listed = await call(service.broker.connection, subjects.INGEST_JOBS, JobsRequest(job=job), JobList)
     adding = AddingBook.of(listed.jobs[0])
+    return adding.model_copy(update={"served": await is_served(service, adding.book)})
+
+
+@router.post("/api/books/added/{job}/stop", response_model=AddingBook)
+async def stop_adding(
+    caller: Caller, job: Annotated[str, PathParam(pattern=NAME_PATTERN)], service: Bedside
+) -> AddingBook:
+    """Stop making a book that is queued or being transcribed (the wrong file was sent, or it is not
+    wanted now), as ``bedside jobs --cancel`` does: what is transcribed of it already stays. A job
+    that has ended is not stopped (409)."""
+    stopped = await call(service.broker.connection, subjects.INGEST_CANCEL, CancelJob(job=job), IngestJob)
+    adding = AddingBook.of(stopped)
     return adding.model_copy(update={"served": await is_served(service, adding.book)})
 
 

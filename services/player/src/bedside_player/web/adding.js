@@ -12,7 +12,7 @@ import { setOff } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("add-form"), send = $("add-send"), section = $("add");
-const bar = $("add-progress"), status = $("add-status"), open = $("add-open");
+const bar = $("add-progress"), status = $("add-status"), open = $("add-open"), stop = $("add-stop");
 const FOLLOWED = "bedside.adding";
 const ASKED = "bedside.adding.asked";
 const SENDING = "bedside.adding.sending";
@@ -32,10 +32,20 @@ function holdThePage(e) {
   e.returnValue = ""; // Chrome before 119 asks only for this
 }
 
+// What "Stop adding this book" stops: the file being sent, else the job followed (pressed while the
+// book is asked for, the job once it is known).
+let sending = null, followed = null, stopWanted = false;
+function stoppable(on) {
+  if (!on && document.activeElement === stop) send.focus(); // turned on again before this
+  stop.hidden = !on;
+  stop.disabled = false;
+}
+
 // XMLHttpRequest, not fetch: only it tells how much of a body has gone.
 function sendFile(file, what) {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
+    sending = request;
     request.open("POST", `/api/uploads?filename=${encodeURIComponent(file.name)}`);
     request.setRequestHeader("Content-Type", "application/octet-stream");
     request.upload.onprogress = (e) => {
@@ -48,6 +58,8 @@ function sendFile(file, what) {
       else reject(new Error(problem({ status: request.status, data })));
     };
     request.onerror = () => reject(new Error(`the connection broke while sending ${what}`));
+    request.onabort = () => reject(Object.assign(new Error("stopped"), { stopped: true }));
+    request.onloadend = () => { sending = null; };
     request.send(file);
   });
 }
@@ -72,7 +84,10 @@ export function jobText(job) {
   }
   if (job.state === "done" && !job.served) return "Transcribed; making it searchable…";
   if (job.state === "done") return job.note ? `Ready, but ${job.note}.` : "Ready.";
-  if (job.state === "cancelled") return "Stopped before it was finished.";
+  if (job.state === "cancelled") {
+    const kept = job.served ? "; what was transcribed of it stays among the books" : "";
+    return `Stopped before it was finished${kept}.`;
+  }
   return `It could not be added: ${job.reason || "no reason was given"}.`;
 }
 
@@ -89,6 +104,7 @@ function offer(book, text) {
 // said once.
 function settle(job) {
   send.disabled = false;
+  stoppable(false);
   if (job.state !== "done" || job.book === state.bookId) {
     localStorage.removeItem(FOLLOWED);
     if (job.state !== "done") { open.hidden = true; return; }
@@ -103,6 +119,9 @@ const ended = (job) => job.state !== "queued" && job.state !== "running" && (job
 // Followed until it ends, through a Bedside that cannot be reached for a while (restarted while the
 // book is made, which the job outlives): said so, and asked again.
 async function follow(jobId) {
+  followed = jobId;
+  stoppable(true);
+  if (stopWanted) stopAdding();
   for (;;) {
     let res;
     try {
@@ -112,7 +131,9 @@ async function follow(jobId) {
       await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
       continue;
     }
-    if (res.status === 404) { localStorage.removeItem(FOLLOWED); say(""); send.disabled = false; return; }
+    if (res.status === 404) {
+      localStorage.removeItem(FOLLOWED); say(""); send.disabled = false; stoppable(false); return;
+    }
     if (res.ok) {
       const job = res.data;
       const p = job.progress;
@@ -139,8 +160,21 @@ async function askForTheBook(sent) {
 }
 
 function notAdded(error) {
-  say(`It could not be added: ${error.message}.`);
+  say(error.stopped ? "Stopped: nothing of it was kept." : `It could not be added: ${error.message}.`);
   send.disabled = false;
+  stoppable(false);
+}
+
+// The file being sent is dropped; a job asked for is stopped by ingest, and the page following it
+// says so when it next asks. One that ended meanwhile (409) is said as it ended.
+async function stopAdding() {
+  stop.disabled = true;
+  stopWanted = false;
+  if (sending) { sending.abort(); return; }
+  if (!followed) { stopWanted = true; return; }
+  const res = await api("POST", `/api/books/added/${encodeURIComponent(followed)}/stop`).catch(() => null);
+  if (res && !res.ok && res.status !== 409) say(`It could not be stopped: ${problem(res)}.`);
+  if (!res || !res.ok) stop.disabled = false;
 }
 
 async function add(e) {
@@ -151,6 +185,9 @@ async function add(e) {
   const title = $("add-title").value.trim();
   setOff(send, true, $("add-recording"));
   open.hidden = true;
+  followed = null;
+  stopWanted = false;
+  stoppable(true);
   try {
     // By their names and sizes first: a file no book could be made of, or there is no room for,
     // is refused before it is sent.
@@ -202,6 +239,7 @@ function askedBefore() {
 export function wireAdding() {
   section.hidden = false;
   form.addEventListener("submit", add);
+  stop.addEventListener("click", stopAdding);
   // Another file chosen after a refusal: the refusal was of the one before. Not while a book is made.
   for (const input of [$("add-recording"), $("add-ebook")]) {
     input.addEventListener("change", () => { if (!send.disabled) say(""); });
@@ -213,14 +251,14 @@ export function wireAdding() {
     switchTo(open.dataset.book); // as the picker does: the timer goes along, the old book stops
   });
   const asked = askedBefore();
-  const followed = localStorage.getItem(FOLLOWED);
+  const jobKept = localStorage.getItem(FOLLOWED);
   if (leftWhileSending()) section.open = true;
-  if (!asked && !followed) return;
+  if (!asked && !jobKept) return;
   section.open = true;
   send.disabled = true;
   // Reloaded before ingest answered: that ask is newer than any book still offered.
   if (asked) askForTheBook(asked).then(follow).catch(notAdded);
-  else follow(followed).catch(() => { send.disabled = false; });
+  else follow(jobKept).catch(() => { send.disabled = false; });
 }
 
 // An empty house: adding a book is the only thing to do.
