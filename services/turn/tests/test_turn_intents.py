@@ -2841,6 +2841,9 @@ def test_a_timer_asked_not_to_be_cancelled_is_kept(utterance: str) -> None:
         ("um could you maybe go back a little", Jump(offset_ms=-30_000)),
         ("whoops wrong way", Undo()),
         ("what time are we at", intents.WhereAmI()),
+        ("the chapter before last", intents.NextChapter(step=-2)),
+        ("sleep timer for to hours", intents.SleepTimer(after=120)),
+        ("the chapter before this one", intents.NextChapter(step=-1)),
         ("i fell asleep ages ago go back to chapter 3", intents.Chapter(n=3)),
     ],
 )

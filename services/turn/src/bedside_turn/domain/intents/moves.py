@@ -344,7 +344,7 @@ _FINAL_CHAPTER = re.compile(
 """The book's last chapter, read before "the last chapter", which is the one before this."""
 _PREVIOUS_CHAPTER_ALONE = re.compile(
     r"^(?:the )?(?:previous|prior|preceding|last) (?:chapter|story)(?: please)?$"
-    r"|^(?:go )?back (?:a|one) chapter$"
+    r"|^(?:go )?back (?:a|one) chapter$|^(?:the )?chapter before(?: this(?: one)?)?(?: please)?$"
 )
 """Said alone, the chapter before is a command, as "next chapter" is: it moves back a chapter.
 "Last chapter" alone is the chapter before too, never the book's final chapter: it is how
@@ -401,6 +401,8 @@ def chapter_counted_alone(text: str) -> NextChapter | ChapterEnd | FinalChapter 
     alone: moves, not recaps."""
     if _PREVIOUS_CHAPTER_ALONE.match(text):
         return NextChapter(step=-1)
+    if _CHAPTER_BEFORE_LAST.fullmatch(text.removeprefix("the ")):
+        return NextChapter(step=-2)
     if _FINAL_CHAPTER_ALONE.match(text):
         return FinalChapter()
     return _end_of_a_counted_chapter(text, alone=True)

@@ -71,7 +71,8 @@ to"): a number only before a unit."""
 _COMMAND_SAID = (
     r"^((?:(?:ok|okay|please|can you|could you|just) )*(?:(?:go|skip|jump|move|fast) )?"
     r"(?:back|forward|forwards|ahead|rewind|skip)"
-    r"|(?:(?:ok|okay|please|just) )*(?:sleep|stop|pause|timer|set a timer|set the timer)(?: in| for| after)?"
+    r"|(?:(?:ok|okay|please|just) )*(?:sleep|stop|pause|(?:(?:set )?(?:a |the )?(?:sleep )?)timer)"
+    r"(?: in| for| after)?"
     r"|add|extend(?: the timer)?(?: by)?)"
 )
 _UNIT_ENDS = r"(?: please| and\b| then\b|,|$)"
