@@ -244,3 +244,12 @@ def test_a_folder_given_where_a_file_goes_is_refused_for_what_it_is_not_as_unrea
     transcript = write(tmp_path, "book.vtt", "WEBVTT\n")
     with pytest.raises(BadInput, match="--audio takes an audio file"):
         check_given(transcript, audio=folder, chapters=None, text=None)
+
+
+@pytest.mark.parametrize("name", ["story.epub", "story.txt"])
+def test_a_pdf_given_as_the_e_book_is_named_a_pdf(tmp_path: Path, name: str) -> None:
+    """A PDF renamed to .epub was said to "look like text"; a listener needs to hear what it is."""
+    pdf = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n"
+    message = refused(write(tmp_path, name, pdf))
+    assert "is a PDF" in message
+    assert "EPUB" in message

@@ -38,6 +38,8 @@ def sniff(content: bytes) -> str:
     """The format the bytes look like, whatever the file is called."""
     if content.startswith(_UTF16_MARKS):  # read as the text it is, not as bytes
         content = content[:4000].decode("utf-16", errors="replace").encode("utf-8")
+    if content.startswith(b"%PDF-"):
+        return "pdf"
     if content.startswith(b"PK\x03\x04"):
         return "epub" if b"application/epub+zip" in content[:200] else "zip"
     head = content[:2000].lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -91,6 +93,8 @@ def detect(path: Path, content: bytes) -> str:
             path, f"unsupported file type {suffix or '(no extension)'!r}; Bedside reads {READABLE}"
         )
     found = sniff(content)
+    if found == "pdf":  # the e-book many listeners have: said as what it is, with what to do
+        raise BadInput(path, "is a PDF, which Bedside cannot read: save the book as an EPUB or as plain text")
     if found != expected:
         raise BadInput(path, f"is named {suffix} but its content looks like {found}, not {expected}")
     return expected
