@@ -65,6 +65,14 @@ def test_book_ids_from_file_names() -> None:
     assert book_id_for(Path("/x/Story.en.mp3")) == "story-en"  # only a transcript names a language so
 
 
+def test_a_name_with_accents_keeps_its_letters_in_the_id() -> None:
+    """An accented name lost its accented letters: ``nocturne-f-r-anna---dition-int-grale`` it was."""
+    accented = Path("/x/Nocturne für Anna - Édition intégrale.m4b")
+    assert book_id_for(accented) == "nocturne-fur-anna-edition-integrale"
+    assert book_id_for(Path("/x/Straße der Ærø-Fähre.mp3")) == "strasse-der-aero-fahre"
+    assert book_id_for(Path("/x/海辺のカフカ.m4b")) == "book"  # no letter of its own to keep
+
+
 def test_a_pool_of_sessions_gives_the_vectors_one_session_gives() -> None:
     embedders = load_embedders(2)
     texts = [f"The lamp turned {'slowly ' * (k % 7)}in the wind, time {k}." for k in range(40)]

@@ -10,6 +10,7 @@ it is the asker's.
 """
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import count
 from pathlib import Path
@@ -19,11 +20,22 @@ from bedside_contracts.ingest import IngestBook, MadeFrom
 
 from bedside_ingest.accepted import name_without_type
 
+_LETTERS_NOT_DECOMPOSED = str.maketrans(
+    {"ß": "ss", "æ": "ae", "Æ": "Ae", "ø": "o", "Ø": "O", "œ": "oe", "Œ": "Oe", "ł": "l", "Ł": "L", "đ": "d"}
+)
+
+
+def _in_plain_letters(name: str) -> str:
+    """A name in plain letters ("Édition für Ærø" is "Edition fur Aero"): accents taken off, letters kept."""
+    decomposed = unicodedata.normalize("NFKD", name.translate(_LETTERS_NOT_DECOMPOSED))
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
 
 def book_id_for(path: Path) -> str:
     """A book id from a file or folder name without the type of file it is ("Dr. Jekyll and Mr.
     Hyde.m4b" is ``dr-jekyll-and-mr-hyde``): letters, digits, - and _ only (one safe subject token)."""
-    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", name_without_type(path)).strip("-").lower()
+    plain = _in_plain_letters(name_without_type(path))
+    slug = re.sub(r"[^A-Za-z0-9_]+", "-", plain).strip("-").lower()  # " - " is one "-"
     return slug[:LONGEST_NAME] or "book"
 
 
