@@ -2865,3 +2865,35 @@ def test_what_the_probes_fixes_leave_as_it_was(utterance: str, intent: intents.I
         assert not isinstance(read, intents.Pause | intents.NextChapter), read
     else:
         assert read == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # a way said with "not" is the way not meant, wherever it is said
+        ("forward not back 5 minutes", Jump(offset_ms=300_000)),
+        ("skip ahead not back 30 seconds", Jump(offset_ms=30_000)),
+        ("back not forward 10 minutes", Jump(offset_ms=-600_000)),
+        ("go back, not forward, 10 minutes", Jump(offset_ms=-600_000)),
+        ("go backwards not forwards 5 minutes", Jump(offset_ms=-300_000)),
+        ("back instead of forward 10 minutes", Jump(offset_ms=-600_000)),
+        ("rewind not fast forward 30 seconds", Jump(offset_ms=-30_000)),
+        # a request said after a pause is that request, not a reason for the pause
+        ("stop i'm going to sleep in 20 minutes", intents.SleepTimer(after=20)),
+        ("stop i'm going to sleep at the end of the chapter", intents.SleepTimer(after="chapter_end")),
+        ("pause i need to go back ten minutes", Jump(offset_ms=-600_000)),
+        ("pause i'm going back to the start of the chapter", ThisChapterStart()),
+        ("pause i need to hear that again", intents.Other()),
+        # a chapter described is not "back to the end of the chapter": its end is only offered
+        ("go back to the end of the chapter where the horse dies", intents.ChapterEnd()),
+        ("don't turn the timer off", intents.Other()),
+        ("never cancel the timer", intents.Other()),
+        ("stop when it ends please", intents.SleepTimer(after="chapter_end")),
+        ("stop when it's over", intents.SleepTimer(after="chapter_end")),
+        ("play until the end then stop", intents.SleepTimer(after="chapter_end")),
+        ("the chapter before last please", intents.NextChapter(step=-2)),
+        ("start of the chapter beforehand", ThisChapterStart()),
+    ],
+)
+def test_what_a_review_of_the_probes_fixes_found(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent

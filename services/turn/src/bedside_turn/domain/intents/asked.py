@@ -108,7 +108,7 @@ _MORE_OF_THAT = re.compile(
 )
 """More of what the last answer told ("tell me more", "what else?"): no subject of its own."""
 THIS_CHAPTER = re.compile(
-    r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b(?!\s+before)"
+    r"\b(start|beginning)\s+of\s+(this|the|the current)\s+chapter\b(?!\s+before\b)"
     r"|\b(?:restart|replay) (this|the) chapter\b"
     r"|^(?:go to )?(?:the )?(?:start|beginning) of chapter$|^(?:restart|replay) chapter$|^chapter start$"
     r"|\bwhere (?:this|the) chapter (?:started|starts|began|begins)\b"

@@ -51,6 +51,10 @@ _JUMP = re.compile(
 )
 """The way, then the amount; "skip back" goes back. A way said between them is the nearer one, the
 one meant: "it jumped forward, go back ten minutes"."""
+_WAY_NOT_MEANT = re.compile(
+    rf"\s*\b(?:not|never|instead of|rather than)\s+(?:fast\s+)?(?:{_BACK}|forwards?|ahead)\b,?"
+)
+"""A way said only to be refused ("back, not forward, 10 minutes"): no way of the jump."""
 _WAY_SAID_LAST = re.compile(rf"\s+({_BACK}|forwards?|ahead)\b")
 """The way said after a "skip" and its amount: "skip 5 minutes back"."""
 _JUMP_BY_CLOCK = re.compile(
@@ -312,7 +316,7 @@ _CHAPTER_END = re.compile(
 """Read before "the end" (the book's), and after the sleep timer's "stop at the end of the chapter"."""
 _BACK_TO_A_CHAPTER_END = re.compile(
     rf"\b{_BACK}\s+(?:up\s+)?(?:to\s+)?(?:the\s+)?(?:very\s+)?end\s+of\s+(?:this|the|the current|my)"
-    r"\s+chapter\b"
+    r"\s+chapter(?:\s+please)?$"
 )
 """Back to "the end of the chapter": this chapter's end is ahead, so it is the end of the one before."""
 _NAMED_CHAPTER_END = re.compile(
@@ -401,7 +405,7 @@ def chapter_counted_alone(text: str) -> NextChapter | ChapterEnd | FinalChapter 
     alone: moves, not recaps."""
     if _PREVIOUS_CHAPTER_ALONE.match(text):
         return NextChapter(step=-1)
-    if _CHAPTER_BEFORE_LAST.fullmatch(text.removeprefix("the ")):
+    if _CHAPTER_BEFORE_LAST.fullmatch(text.removeprefix("the ").removesuffix(" please")):
         return NextChapter(step=-2)
     if _FINAL_CHAPTER_ALONE.match(text):
         return FinalChapter()
@@ -505,6 +509,7 @@ def jump_said(text: str) -> Jump | None:
         return Jump(offset_ms=sign * ((int(hours) * 60 + int(minutes)) * 60 + int(seconds)) * 1000)
     if ago := _AN_AMOUNT_AGO.match(text):
         return Jump(offset_ms=-int(amount_ms(ago.group(1))))
+    text = _WAY_NOT_MEANT.sub("", text)
     said = _JUMP.search(text)
     if said is not None:
         way, amount = said.group(1, 2)

@@ -124,7 +124,13 @@ from bedside_turn.domain.intents.moves import (
     start_again,
     step_not_counted_in_time,
 )
-from bedside_turn.domain.intents.timers import ASKING, GO_QUIET, STOP_WHEN_THE_CHAPTER_ENDS, read_playback
+from bedside_turn.domain.intents.timers import (
+    ASKING,
+    GO_QUIET,
+    STOP_WHEN_THE_CHAPTER_ENDS,
+    plays_to_the_chapter_end,
+    read_playback,
+)
 from bedside_turn.domain.intents.wording import (
     AMOUNT,
     ASKING_WHEN,
@@ -570,7 +576,7 @@ _A_CHAPTER_PLAYED_THEN_A_STOP = re.compile(
 def _move_and_timer(text: str) -> Together | None:
     """A move and a timer (or a pause) said together, either way round; each half read alone. "At the
     end of the chapter, stop" is one timer, not a move to the chapter's end and a pause now."""
-    if STOP_WHEN_THE_CHAPTER_ENDS.match(text):
+    if STOP_WHEN_THE_CHAPTER_ENDS.match(text) or plays_to_the_chapter_end(normalise(text)):
         return None
     if played := _A_CHAPTER_PLAYED_THEN_A_STOP.match(normalise(text)):
         move = read(played["move"], whole=False)

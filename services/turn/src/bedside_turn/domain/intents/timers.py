@@ -18,11 +18,13 @@ from bedside_turn.domain.intents.wording import (
     number_of,
 )
 
+_NOT = r"(?<!\bdon't )(?<!\bdont )(?<!\bdo not )(?<!\bnot )(?<!\bnever )(?<!\bever )"
+"""Not said before the words of cancelling: "don't cancel the timer" keeps it."""
 _CANCEL_TIMER = re.compile(
-    r"(?<!\bdon't )(?<!\bdont )(?<!\bdo not )(?<!\bnot )"  # "don't cancel the timer" keeps it
-    r"\b(?:cancel|stop|clear|remove|disable|kill|delete|forget|scrap|undo|get rid of|(?:turn|switch) off)\s+"
+    rf"{_NOT}\b(?:cancel|stop|clear|remove|disable|kill|delete|forget|scrap|undo|get rid of"
+    r"|(?:turn|switch) off)\s+"
     r"(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\b"
-    r"|\b(?:turn|switch)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+off\b"
+    rf"|{_NOT}\b(?:turn|switch)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+off\b"
     r"|^(?:the\s+)?(?:sleep\s+)?timer\s+off\b"
     r"|^(?:no|never mind the) (?:sleep )?timer\b|\bdon'?t stop\b|\bkeep (?:playing|going) tonight\b"
     r"|^don'?t (?:turn|switch) (?:it |the book )?off(?: please)?$"
@@ -38,7 +40,7 @@ _TIMER_CHAPTER_END = re.compile(
     + r".*\b(?:(?:at\s+)?(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+chapter|chapter$|this one|it$)"
     r"|at\s+the\s+next\s+chapter(?:\s+break)?$"
     r"|(?:after|when|once)\s+(?:this|the|the current)\s+chapter(?:\s+(?:ends|is over|finishes))?"
-    r"|(?:when|once)\s+it\s+(?:ends|is over|finishes)$"
+    r"|(?:when|once)\s+it(?:'s|\s+is)?\s+(?:ends|over|finishes|done)(?:\s+please)?$"
     r"|(?:(?:after|when|once)\s+(?:this|the current)\s+story(?:\s+(?:ends|is over|finishes))?"
     r"|at\s+the\s+end\s+of\s+(?:this|the current)\s+story)(?:\s+(?:please|tonight))?$"
     r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?(?:the\s+)?chapter\s+end)\b"
@@ -91,6 +93,14 @@ _PLAY_TO_THE_CHAPTER_END = re.compile(
 )
 """Playing on to the chapter's end and no further, said without a word of stopping ("play until the end
 of the chapter", "just finish this chapter"): the timer, where "the end of the chapter" alone is a move."""
+
+
+def plays_to_the_chapter_end(text: str) -> bool:
+    """Whether all that is said is to play to the chapter's end ("play until the end then stop"): one
+    timer, whose "then stop" is no second request."""
+    return _PLAY_TO_THE_CHAPTER_END.match(text) is not None
+
+
 _LISTENING_THROUGH = (
     r"(?:play|read(?: me)?|keep (?:going|playing|reading|listening)|go on|carry on|listen)\s+(?:on\s+)?"
 )
@@ -231,9 +241,12 @@ the unit a sleep timer is set in. Read to the end, so a number with a unit or a 
 _WHY_STOPPING = (
     r"(?:,?\s+(?:i'?m (?:getting|going|just|off|popping|nipping)"
     r"|i(?:'ve)? (?:got|have|gotta|need) (?:to|the|a)\b|(?:someone|somebody)(?:'s| is)?|there'?s someone"
-    r"|the (?:phone|door|doorbell|baby|kids?|dog)\b).*)"
+    r"|the (?:phone|door|doorbell|baby|kids?|dog)\b)"
+    r"(?!.*\b(?:timer|in (?:a|an|\d+|[a-z]+ (?:minutes?|hours?))|minutes?|hours?|seconds?|chapter"
+    r"|back|rewind|forward|ahead|skip|again|ask|question|who|what|where|when|why|how|tell)\b).*)"
 )
-"""Why the book is stopped, said straight after ("pause im getting water"): it asks nothing more."""
+"""Why the book is stopped, said straight after ("pause im getting water"), when it asks nothing more:
+"pause, I need to go back ten minutes" asks for the move."""
 _PAUSE = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:pause|stop|hold on|hold it|stop playing|stop reading|stop the book|pause the book|stop it|pause it"
