@@ -19,7 +19,7 @@ from bedside_audiobooks import (
     write_audiobook,
 )
 from bedside_contracts import subjects
-from bedside_contracts.ingest import BookArtifact, IngestBook, IngestProgress, RemoveBook
+from bedside_contracts.ingest import BookArtifact, BookIngested, IngestBook, IngestProgress, RemoveBook
 from bedside_contracts.player import AddingBook
 from bedside_guard import clock
 from bedside_ingest.client import cancel_job, list_jobs, remove_book, request_ingest, submit_job
@@ -334,6 +334,31 @@ async def test_an_e_book_that_is_not_this_recording_falls_back_to_the_words_hear
     (record,) = await list_jobs(client, job)
     assert (record.state, record.note) == ("done", report.alignment.fallback)
     assert AddingBook.of(record).note == report.alignment.fallback
+
+
+async def test_a_book_made_with_its_e_book_is_kept_when_its_recording_comes_again_with_another(
+    client: Client, speech: Speech, tmp_path: Path
+) -> None:
+    """The same recording added again with the wrong e-book made a new version of the book of the
+    recogniser's words, replacing the one aligned to its own e-book (a tester's finding). The book
+    made before is kept, and the listener is told why and what to do."""
+    path = write_audiobook(tmp_path / "lantern.m4b", speech, tags=TAGS)
+    book = new_id()
+    aligned = await request_ingest(client, IngestBook(path=str(path), book=book, text_path=str(SAMPLE_TEXT)))
+    assert aligned.alignment is not None
+    assert aligned.alignment.fallback == ""
+    other = tmp_path / "other.txt"
+    other.write_text("Another Book\n\nChapter One\n\nThe glassblower of Vell kept bees. He sold honey.\n")
+    job = new_id()
+    with pytest.raises(RemoteFailure, match="does not match this recording") as caught:
+        await request_ingest(client, IngestBook(path=str(path), book=book, text_path=str(other), job=job))
+    assert "made before with its own e-book is kept" in str(caught.value)
+    (record,) = await list_jobs(client, job)
+    assert record.state == "failed"
+    newest = await client.jetstream().get_last_msg(
+        subjects.BOOKS_STREAM, subjects.BOOK_INGESTED.format(book=book)
+    )
+    assert BookIngested.model_validate_json(newest.data or b"").version == aligned.version
 
 
 async def test_a_recording_cut_short_is_made_a_book_of_its_audio_and_the_listener_is_told(

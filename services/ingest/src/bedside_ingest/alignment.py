@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
-from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes
+from bedside_contracts.ingest import AlignmentSummary, ChapterTranscript, SpokenWordTimes
+from bedside_contracts.search import TimesFrom
 from bedside_guard import FUNCTION_WORDS, OPENING_CHAPTER
 
 from bedside_ingest.audiobook import Audiobook, AudioChapter
@@ -55,6 +56,25 @@ words; "End of chapter one"), left out as before."""
 def words_of(text: str) -> list[str]:
     """Lowercased words without punctuation or apostrophes: "Wren's," -> "wrens"."""
     return [w for w in (re.sub(r"[^a-z0-9]", "", t) for t in text.lower().split()) if w]
+
+
+def _not_this_recording(recording_share: float) -> str:
+    return f"does not match this recording: {recording_share:.0%} of the words heard are in it"
+
+
+def keeps_the_book_before(alignment: AlignmentSummary | None, before: TimesFrom) -> bool:
+    """Whether a recording made a book again with an e-book set aside (it did not match) leaves the
+    version before in place: one timed by its own e-book is the better book, and a wrong e-book
+    sent with the right recording is a slip, not a wish to lose it."""
+    return alignment is not None and bool(alignment.fallback) and before == "alignment"
+
+
+def the_book_before_kept(alignment: AlignmentSummary) -> str:
+    """Why a book made again was not: what a listener is told of the e-book sent."""
+    return (
+        f"{_not_this_recording(alignment.recording_share)}. The book made before with its own e-book is "
+        "kept; to make it again of the words heard, add the recording alone"
+    )
 
 
 @dataclass(frozen=True)
@@ -346,10 +366,8 @@ def align_book(
         kept_as_heard_ms=unheld_ms,
     )
     if report.recording_share < MIN_BOOK_SHARE:
-        reason = (
-            f"the e-book does not match this recording: {report.recording_share:.0%} of the words heard "
-            "are in it; the book is the recogniser's own words"
-        )
+        not_this = _not_this_recording(report.recording_share)
+        reason = f"the e-book {not_this}; the book is the recogniser's own words"
         recognised = transcribed_book(audiobook, transcripts, source)
         return replace(recognised, notes=(reason,)), replace(report, fallback=reason)
     book = Book(  # its title and author are the recording's until naming.book_names decides

@@ -37,6 +37,7 @@ from bedside_runtime.tasks import cancel_and_wait
 from nats.errors import Error as NatsError
 
 from bedside_ingest.accepted import check_sent_names
+from bedside_ingest.alignment import keeps_the_book_before, the_book_before_kept
 from bedside_ingest.artifact import (
     announced_as_it_is,
     interim_artifacts,
@@ -398,6 +399,7 @@ class IngestService:
             try:
                 self._made_from = await asyncio.to_thread(file_made_from, Path(request.path))
                 prepared = await self._read(request, progress, audio, clock)
+                await self._keep_a_better_book_before(request, prepared)
                 name, unchanged = await self._store_and_announce(prepared, progress, clock)
             except BadInput as error:
                 log.info("bad input refused", path=request.path, error=error.message)
@@ -415,6 +417,19 @@ class IngestService:
         progress("store", 1, 1, "unchanged" if unchanged else name)
         log.info("book ingested", book=prepared.book_id, version=prepared.version, unchanged=unchanged)
         return self._report(prepared, name, unchanged, time.perf_counter() - started, clock)
+
+    async def _keep_a_better_book_before(self, request: IngestBook, prepared: Prepared) -> None:
+        """Refuse a whole version that would replace one made with its own e-book
+        (``keeps_the_book_before``)."""
+        newest = await self._store.newest(prepared.book_id)
+        if prepared.alignment is None or not prepared.alignment.fallback or newest is None:
+            return  # nothing set aside, or nothing before: the artifact is not read
+        announced = newest[0]
+        if announced.withdrawn or announced.transcript is not None:
+            return
+        before = await self._store.get(announced.object_name)
+        if keeps_the_book_before(prepared.alignment, before.times_from):
+            raise BadInput(Path(request.text_path or request.path), the_book_before_kept(prepared.alignment))
 
     async def _store_and_announce(
         self, prepared: Prepared, progress: Progress, clock: StageClock
