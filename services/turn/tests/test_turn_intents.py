@@ -2831,7 +2831,7 @@ def test_a_timer_asked_not_to_be_cancelled_is_kept(utterance: str) -> None:
         # the end said with a stop is the chapter's, as "stop at the end" is
         ("play to the end then stop", intents.SleepTimer(after="chapter_end")),
         ("keep going to the end and then turn it off", intents.SleepTimer(after="chapter_end")),
-        ("let it play for another 20 then stop", intents.SleepTimer(after=20)),
+        ("let it play for another 20 then stop", intents.TimerAdded(minutes=20)),  # as with a unit
         ("turn off in a bit", intents.TimerHowLong()),
         ("stop soon", intents.TimerHowLong()),
         # the chapter before last is two back; the start of the chapter before this is its start
@@ -2897,3 +2897,73 @@ def test_what_the_probes_fixes_leave_as_it_was(utterance: str, intent: intents.I
 )
 def test_what_a_review_of_the_probes_fixes_found(utterance: str, intent: intents.Intent) -> None:
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        # back soon is a pause, never a move back
+        ("i'll be back in 5 minutes", intents.Pause()),
+        ("back in ten minutes", intents.Pause()),
+        ("pause, back in 10 minutes", intents.Pause()),
+        ("pause i'll be back in 5 minutes", intents.Pause()),
+        ("stop i'll be right back", intents.Pause()),
+        # the end of the chapter before is behind
+        ("go back to the end of the chapter before", intents.ChapterEnd(step=-1)),
+        ("go to the end of the chapter before", intents.ChapterEnd(step=-1)),
+        ("back to the end of the chapter before last", intents.ChapterEnd(step=-2)),
+        # asked to keep the timer
+        ("don't stop the timer", intents.Other()),
+        ("i don't want to cancel the timer", intents.Other()),
+        ("please don't just cancel the timer", intents.Other()),
+        # a reason with a time in it is still a reason
+        ("pause im nipping out for five minutes", intents.Pause()),
+        ("pause im going to the toilet for 5 minutes", intents.Pause()),
+        ("pause im going back to sleep", intents.Pause()),
+        ("pause my phone is ringing", intents.Pause()),
+        ("pause because the phone rang", intents.Pause()),
+        # more listening said with a bare number is more on the timer
+        ("read for another 10 then stop", intents.TimerAdded(minutes=10)),
+        ("play for 10 more then stop", intents.TimerAdded(minutes=10)),
+        ("play for 10 then stop", intents.SleepTimer(after=10)),
+        # a move refused is not made
+        ("don't go back ten minutes go forward ten minutes", Jump(offset_ms=600_000)),
+        ("don't go forward ten minutes go back ten minutes", Jump(offset_ms=-600_000)),
+        ("go forward ten minutes i meant back", Jump(offset_ms=-600_000)),
+        # the chapter's end said as "it"
+        ("sleep when its done", intents.SleepTimer(after="chapter_end")),
+        ("turn off when its over", intents.SleepTimer(after="chapter_end")),
+        ("stop after it ends", intents.SleepTimer(after="chapter_end")),
+        ("when it ends stop", intents.SleepTimer(after="chapter_end")),
+        # undo after an "oops"
+        ("whoops that went forward, go back", Undo()),
+        ("woops go back", Undo()),
+        ("oops that's the wrong place go back", Undo()),
+    ],
+)
+def test_what_a_second_review_of_the_probes_fixes_found(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("stop i'm going to sleep in 20 minutes", intents.SleepTimer(after=20)),
+        ("pause i need to go back ten minutes", Jump(offset_ms=-600_000)),
+        ("pause i'm going back to the start of the chapter", ThisChapterStart()),
+        ("stop i need to set a timer for 20 minutes", intents.SleepTimer(after=20)),
+        ("i don't need a timer", intents.CancelSleepTimer()),
+        ("don't stop", intents.CancelSleepTimer()),
+    ],
+)
+def test_requests_beside_the_second_reviews_fixes_keep_their_reading(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance", ["do not go back ten minutes", "don't rewind 10 minutes", "dont skip forward 10 minutes"]
+)
+def test_a_move_refused_alone_is_not_made(utterance: str) -> None:
+    assert not isinstance(intents.read(utterance), Jump | intents.FindPlace)

@@ -58,6 +58,7 @@ PLAY_THAT_AGAIN = re.compile(
 """"Play that again", "I missed that": the words just heard once more, so back the page's own step
 (not a search of the book for "again", nor a recap read out in place of the narrator's voice)."""
 CLOCK = re.compile(r"\b(?:to|at|from)\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\b")
+_OOPS = r"(?:oops|whoops|woops|oopsie|whoopsie|oopsy)"
 UNDO = re.compile(
     r"\bundo\b|\b(?:go back|return) to where i was\b|\bwhere i was before\b"
     r"|^put me back (?:to )?where i was(?: listening)?$"
@@ -68,12 +69,12 @@ UNDO = re.compile(
     r"|^(?:(?:oops|whoops)[\s,]+)?put (?:it|that|me|the book) back(?: (?:how|where|the way) it was)?"
     r"(?:,?\s+please)?$"
     # a correction straight after a move ("no, go back"): where they were, not the page's 30 s step
-    r"|^(?:(?:no|nope)[\s,]+)*(?:no|nope|oops|whoops"
+    rf"|^(?:(?:no|nope|{_OOPS})[\s,]+)*(?:no|nope|{_OOPS}"
     r"|(?:(?:that's|thats|that is) )?(?:the )?wrong(?: place| spot| bit| part)?|that's wrong"
-    r"|thats wrong"
-    r"|that's not right)[\s,]+"
+    r"|thats wrong|that's not right|(?:that|it) (?:went|skipped|jumped|moved) (?:forward|ahead|back|too far))"
+    r"[\s,]+"
     r"(?:go|take me|bring me|put me|put it) back(?:,?\s+please)?$"
-    r"|^(?:(?:no|nope|oops|whoops)[\s,]+)*(?:(?:the )?wrong way|the other way|not that (?:far|way)"
+    rf"|^(?:(?:no|nope|{_OOPS})[\s,]+)*(?:(?:the )?wrong way|the other way|not that (?:far|way)"
     r"|(?:(?:that's|thats|that is|you went|you've gone|it went) )?(?:way |much )?too far"
     r"(?: back| forward| ahead)?)"
     r"(?:,?\s+please)?$"

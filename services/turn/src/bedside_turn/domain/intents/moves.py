@@ -53,8 +53,11 @@ _JUMP = re.compile(
 one meant: "it jumped forward, go back ten minutes"."""
 _WAY_NOT_MEANT = re.compile(
     rf"\s*\b(?:not|never|instead of|rather than)\s+(?:fast\s+)?(?:{_BACK}|forwards?|ahead)\b,?"
+    rf"|\s*\b(?:don'?t|do not)\s+(?:(?:go|skip|jump|move|fast)\s+)?(?:{_BACK}|forwards?|ahead)\b"
+    rf"(?:\s+(?:by\s+)?{AMOUNT})?,?"
 )
-"""A way said only to be refused ("back, not forward, 10 minutes"): no way of the jump."""
+"""A way said only to be refused ("back, not forward, 10 minutes", "don't go back ten minutes, go
+forward"): no way of the jump."""
 _WAY_SAID_LAST = re.compile(rf"\s+({_BACK}|forwards?|ahead)\b")
 """The way said after a "skip" and its amount: "skip 5 minutes back"."""
 _JUMP_BY_CLOCK = re.compile(
@@ -310,7 +313,7 @@ _LAST_ON_DEVICE = re.compile(
     r" on (?:the|my) ([a-z0-9_-]+)(?: please)?$"
 )
 _CHAPTER_END = re.compile(
-    r"\b(?:the\s+)?(?:very\s+)?end\s+of\s+(?:this|the|the current|my)\s+chapter\b"
+    r"\b(?:the\s+)?(?:very\s+)?end\s+of\s+(?:this|the|the current|my)\s+chapter\b(?!\s+before\b)"
     r"|\b(?:this|the)\s+chapter'?s\s+end\b"
 )
 """Read before "the end" (the book's), and after the sleep timer's "stop at the end of the chapter"."""
@@ -319,6 +322,10 @@ _BACK_TO_A_CHAPTER_END = re.compile(
     r"\s+chapter(?:\s+please)?$"
 )
 """Back to "the end of the chapter": this chapter's end is ahead, so it is the end of the one before."""
+_END_OF_THE_CHAPTER_BEFORE = re.compile(
+    r"\bend\s+of\s+the\s+chapter\s+before(?:\s+(?:this(?:\s+one)?|(?:the\s+)?(last)))?\b"
+)
+"""The end of the chapter before this one, or before the last: behind, whatever way is said."""
 _NAMED_CHAPTER_END = re.compile(
     rf"\b(?:the\s+)?(?:very\s+)?end\s+of\s+chapter\s+{NUMBER}\b|\bchapter\s+{NUMBER}'s\s+end\b"
 )
@@ -428,6 +435,8 @@ def chapter_moved_to(text: str) -> FinalChapter | ChapterEnd | NextChapter | Non
         return counted_end
     if named_end := _NAMED_CHAPTER_END.search(text):
         return ChapterEnd(chapter=int(number_of(named_end.group(1) or named_end.group(2))))
+    if before := _END_OF_THE_CHAPTER_BEFORE.search(text):
+        return ChapterEnd(step=-2 if before.group(1) else -1)
     if _BACK_TO_A_CHAPTER_END.search(text):
         return ChapterEnd(step=-1)
     if _CHAPTER_END.search(text):

@@ -18,29 +18,38 @@ from bedside_turn.domain.intents.wording import (
     number_of,
 )
 
-_NOT = r"(?<!\bdon't )(?<!\bdont )(?<!\bdo not )(?<!\bnot )(?<!\bnever )(?<!\bever )"
-"""Not said before the words of cancelling: "don't cancel the timer" keeps it."""
-_CANCEL_TIMER = re.compile(
-    rf"{_NOT}\b(?:cancel|stop|clear|remove|disable|kill|delete|forget|scrap|undo|get rid of"
+_ENDING_THE_TIMER = (
+    r"\b(?:(?:cancel|stop|clear|remove|disable|kill|delete|forget|scrap|undo|get rid of"
     r"|(?:turn|switch) off)\s+"
     r"(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\b"
-    rf"|{_NOT}\b(?:turn|switch)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+off\b"
-    r"|^(?:the\s+)?(?:sleep\s+)?timer\s+off\b"
-    r"|^(?:no|never mind the) (?:sleep )?timer\b|\bdon'?t stop\b|\bkeep (?:playing|going) tonight\b"
+    r"|(?:turn|switch)\s+(?:the\s+|my\s+|that\s+)?(?:sleep\s+)?timer\s+off\b)"
+)
+_CANCEL_TIMER = re.compile(
+    _ENDING_THE_TIMER + r"|^(?:the\s+)?(?:sleep\s+)?timer\s+off\b"
+    r"|^(?:no|never mind the) (?:sleep )?timer\b|\bdon'?t stop\b(?!\s+(?:the |my |that )?(?:sleep )?timer)"
+    r"|\bkeep (?:playing|going) tonight\b"
     r"|^don'?t (?:turn|switch) (?:it |the book )?off(?: please)?$"
     r"|^i don'?t (?:want|need) (?:a|the|any) (?:sleep )?timer\b"
 )
+_KEEPING_THE_TIMER = re.compile(
+    r"\b(?:don'?t|do not|didn'?t|did not|not|never)\b(?:\s+(?!and\b|but\b)\w+){0,3}?\s*"
+    + _ENDING_THE_TIMER
+    + r"|\bdon'?t stop (?:the |my |that )?(?:sleep )?timer\b"
+)
+"""The timer asked to be kept ("don't cancel the timer", "I don't want to cancel the timer")."""
 STOPPING = (
     r"\b(?:sleep|fall asleep|stop|pause|end|finish|turn (?:it |this |the book )?off"
     r"|switch (?:it |this |the book )?off|shut (?:it )?(?:off|down)|timer)\b"
 )
 """A word of stopping the book, without which a time or a chapter's end is not a timer."""
+_IT_ENDS = r"(?:when|once|after)\s+it(?:'?s|\s+is|\s+has)?\s+(?:ends?|over|finished|finishes|done|through)"
+"""The chapter's end said of "it", as a recogniser writes it too ("when its over")."""
 _TIMER_CHAPTER_END = re.compile(
     STOPPING
     + r".*\b(?:(?:at\s+)?(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+chapter|chapter$|this one|it$)"
     r"|at\s+the\s+next\s+chapter(?:\s+break)?$"
     r"|(?:after|when|once)\s+(?:this|the|the current)\s+chapter(?:\s+(?:ends|is over|finishes))?"
-    r"|(?:when|once)\s+it(?:'s|\s+is)?\s+(?:ends|over|finishes|done)(?:\s+please)?$"
+    rf"|{_IT_ENDS}(?:\s+please)?$"
     r"|(?:(?:after|when|once)\s+(?:this|the current)\s+story(?:\s+(?:ends|is over|finishes))?"
     r"|at\s+the\s+end\s+of\s+(?:this|the current)\s+story)(?:\s+(?:please|tonight))?$"
     r"|(?:at\s+)?(?:this|the)\s+chapter'?s\s+end|(?:at\s+)?(?:the\s+)?chapter\s+end)\b"
@@ -50,7 +59,7 @@ _TIMER_CHAPTER_END = re.compile(
     r"|" + STOPPING + r"\s+(?:after|when|once)\s+chapter$"
 )
 STOP_WHEN_THE_CHAPTER_ENDS = re.compile(
-    r"^(?:when (?:this|the) chapter (?:ends|is over|finishes)"
+    rf"^(?:when (?:this|the) chapter (?:ends|is over|finishes)|{_IT_ENDS}"
     r"|(?:at )?(?:the )?end of (?:(?:this|the) )?chapter),?"
     r" (?:then )?(?:stop|pause|sleep|turn (?:it )?off|off)(?: please)?$"
 )
@@ -233,17 +242,29 @@ _TIMER_BARE_MINUTES = re.compile(
     + rf".*?\b(?:in|after|for)\s+(?:another\s+|about\s+)?({BARE_NUMBER_SAID})(?:\s+more)?(?:\s+please)?$"
     rf"|\btimer\s+(?:(?:to|on)\s+)?({BARE_NUMBER_SAID})(?:\s+please)?$"
     rf"|^(?:set (?:the |my )?)?sleep\s+(?:to\s+)?({BARE_NUMBER_SAID})$"
-    rf"|^(?:let (?:it|me|the book) )?(?:play|read|listen)(?: on)? for (?:another |about )?"
-    rf"({BARE_NUMBER_SAID})(?: more)?{_THEN_STOP}(?:\s+please)?$"
+    rf"|^(?:let (?:it|me|the book) )?(?:play|read|listen)(?: on)? for (?:about )?"
+    rf"({BARE_NUMBER_SAID}){_THEN_STOP}(?:\s+please)?$"
 )
+_MORE_LISTENING_FOR_A_NUMBER = re.compile(
+    rf"^(?:let (?:it|me|the book) )?(?:play|read|listen)(?: on)? for (?:another ({BARE_NUMBER_SAID})"
+    rf"|({BARE_NUMBER_SAID}) more){_THEN_STOP}(?:\s+please)?$"
+)
+"""More listening by a number alone ("read for another 10 then stop"): more on the timer, as with a unit."""
 """A number said alone after the words of a timer ("sleep in 20", "timer for 20", "timer 45"): minutes,
 the unit a sleep timer is set in. Read to the end, so a number with a unit or a chapter is not one."""
+_BACK_SOON = (
+    r"(?:(?:i'll |ill |i will )?be (?:right )?back|back)"
+    rf" in (?:a (?:sec|second|moment|minute|bit|mo|tick)|a few minutes|{AMOUNT}|{BARE_NUMBER_SAID})"
+    r"|(?:i'll |ill |i will )?be (?:right )?back|brb"
+)
+"""Gone for a moment: "back in ten minutes" is a pause, never a move back."""
 _WHY_STOPPING = (
-    r"(?:,?\s+(?:i'?m (?:getting|going|just|off|popping|nipping)"
+    rf"(?:,?\s+(?:{_BACK_SOON})$"
+    r"|,?\s+(?:i'?m (?:getting|going|just|off|popping|nipping)|because\b|cause\b|'cause\b"
     r"|i(?:'ve)? (?:got|have|gotta|need) (?:to|the|a)\b|(?:someone|somebody)(?:'s| is)?|there'?s someone"
-    r"|the (?:phone|door|doorbell|baby|kids?|dog)\b)"
-    r"(?!.*\b(?:timer|in (?:a|an|\d+|[a-z]+ (?:minutes?|hours?))|minutes?|hours?|seconds?|chapter"
-    r"|back|rewind|forward|ahead|skip|again|ask|question|who|what|where|when|why|how|tell)\b).*)"
+    r"|(?:the|my) (?:phone|door|doorbell|baby|kids?|dog|alarm)\b)"
+    r"(?!.*\b(?:timer|sleep (?:in|after|for)|chapter|(?:go|skip|jump|move) (?:back|forward|ahead)|rewind"
+    rf"|(?:back|forward|ahead) (?:by )?{AMOUNT}|again|ask|question|who|what|where|when|why|how|tell)\b).*)"
 )
 """Why the book is stopped, said straight after ("pause im getting water"), when it asks nothing more:
 "pause, I need to go back ten minutes" asks for the move."""
@@ -252,8 +273,7 @@ _PAUSE = re.compile(
     r"(?:pause|stop|hold on|hold it|stop playing|stop reading|stop the book|pause the book|stop it|pause it"
     r"|(?:pause|stop|be quiet)(?: it| the book| playing| reading)? for"
     rf" (?:now|tonight|a (?:bit|moment|sec|while)|{AMOUNT})"
-    r"|(?:i'll |ill |i will )?be (?:right )?back(?: in a (?:sec|second|moment|minute|bit))?|brb"
-    r"|back in (?:a (?:sec|second|moment|minute|bit)|a few minutes|five minutes|5 minutes)"
+    rf"|{_BACK_SOON}"
     r"|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off|shut up|be quiet|quiet|shh+|hush"
     r"|shush|off|done for (?:tonight|now|the night)|go (?:quiet|to sleep|to bed)(?: now)?"
     r"|wait|hang on|hold on|let's stop(?: here| there)?|(?:i think )?i'll stop(?: here| there)?"
@@ -288,7 +308,7 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
     """A sleep timer, its cancelling or a pause; never from a question ("when will it stop?")."""
     if QUESTION_START.match(text) or ASKING_WHEN.match(text):
         return None
-    if _CANCEL_TIMER.search(text):
+    if _CANCEL_TIMER.search(text) and not _KEEPING_THE_TIMER.search(text):
         return CancelSleepTimer()
     if _TIMER_AGAIN.match(text):
         return TimerAgain()
@@ -338,6 +358,8 @@ def read_playback(text: str) -> SleepTimer | TimerAdded | TimerAgain | CancelSle
         said = listening["amount"] or listening["amount_alone"] or f"{listening['count']} {listening['unit']}"
         minutes = max(1, round(amount_ms(said) / 60_000))
         return TimerAdded(minutes) if re.search(_MORE_SAID, listening[0]) else SleepTimer(after=minutes)
+    if more := _MORE_LISTENING_FOR_A_NUMBER.match(text):
+        return TimerAdded(minutes=max(1, round(number_of(more.group(1) or more.group(2)))))
     if bare := _TIMER_BARE_MINUTES.search(text):
         return SleepTimer(after=max(1, round(number_of(next(said for said in bare.groups() if said)))))
     return None

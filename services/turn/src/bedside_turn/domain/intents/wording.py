@@ -214,7 +214,7 @@ _TRAILING_OFF = re.compile(r"\s*(?:\.{2,}|…)\s*(?=\w)")
 
 
 _COUNT = rf"(?:{numbers.SAID_AS_A_NUMBER}|an?)"
-_PUT_RIGHT = r"(?:no,? wait|no|nope|sorry|actually|i mean|or rather|make (?:it|that))"
+_PUT_RIGHT = r"(?:no,? wait|no|nope|sorry|actually|i mean|i meant|or rather|make (?:it|that))"
 _AMOUNT_EITHER = re.compile(
     rf"\b{numbers.SAID_AS_A_NUMBER} (?:or|to) (?P<more>{numbers.SAID_AS_A_NUMBER}) (?P<unit>{UNIT}s?)\b"
 )
