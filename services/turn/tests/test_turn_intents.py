@@ -2967,3 +2967,9 @@ def test_requests_beside_the_second_reviews_fixes_keep_their_reading(
 )
 def test_a_move_refused_alone_is_not_made(utterance: str) -> None:
     assert not isinstance(intents.read(utterance), Jump | intents.FindPlace)
+
+
+@pytest.mark.parametrize("utterance", ["rewind not forward", "go back to a moment ago", "go back not ahead"])
+def test_the_words_of_a_command_are_no_moment_to_search_for(utterance: str) -> None:
+    """Searched, "not forward" or "ago" finds whatever heard passage is nearest and moves there at once."""
+    assert not isinstance(intents.read(utterance), intents.FindPlace)

@@ -202,6 +202,7 @@ _TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no", "up", "down", 
 moments; "where he was", "where we were" are the listener's own place, not the story's."""
 _SAYS_NO_MOMENT = re.compile(
     rf"{numbers.SAID_AS_A_NUMBER}|ones?|bits?|parts?|bobs?|chapters?|(?:minute|hour|second|min)s?"
+    r"|ago|not|never|instead|back(?:wards?)?|forwards?|ahead|rewind|skip|fast|moments?|then"
 )
 _A_NUMBER_TELLS = re.compile(
     rf"\b(?:was|were|is|turned|aged?) (?:\d+|{numbers.SAID_AS_A_NUMBER})\b|\b\d{{4}}\b"
