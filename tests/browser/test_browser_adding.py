@@ -6,6 +6,7 @@ The house starts empty: the page says so and opens "Add a book"; the listener pi
 """
 
 import asyncio
+import json
 import re
 import tempfile
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from bedside_ingest.sample import SAMPLE_TEXT
 from bedside_lan_testing import chromium, need_chromium
 from bedside_runtime.nats_server import free_port
 from bedside_testing import RunningSystem, add_listener, start_test_nats
-from playwright.sync_api import Browser, Dialog, Page, Route, expect, sync_playwright
+from playwright.sync_api import Browser, Dialog, Locator, Page, Route, expect, sync_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -51,12 +52,44 @@ def browser(empty_house: RunningSystem) -> Iterator[Browser]:
         yield launched
 
 
-def signed_in_page(browser: Browser, system: RunningSystem, name: str) -> Page:
+JOBS = "localStorage.getItem('bedside.adding.jobs')"
+"""The jobs this browser follows, as its pages keep them."""
+
+NEWS = """
+window.said = [];
+document.addEventListener("DOMContentLoaded", () => new MutationObserver((changes) => {
+  for (const change of changes) for (const node of change.addedNodes) window.said.push(node.textContent);
+}).observe(document.getElementById("add-said"), { childList: true }));
+"""
+"""Every piece of news about a job the page put in its live region, in order (``window.said``)."""
+
+
+def page_url(system: RunningSystem, name: str, query: str = "") -> str:
     with ThreadPoolExecutor(1) as thread:  # Playwright's own loop runs in this one
         token = thread.submit(asyncio.run, add_listener(system.nats_url, name)).result()
-    page = browser.new_context(viewport={"width": 412, "height": 915}).new_page()
-    page.goto(f"{system.http_url}/?device=phone#token={token}&listener={name}")
+    return f"{system.http_url}/?device=phone{query}#token={token}&listener={name}"
+
+
+def signed_in_page(browser: Browser, system: RunningSystem, name: str, query: str = "") -> Page:
+    context = browser.new_context(viewport={"width": 412, "height": 915})
+    context.add_init_script(NEWS)
+    page = context.new_page()
+    page.goto(page_url(system, name, query))
     return page
+
+
+def job_line(page: Page, name: str) -> Locator:
+    """The line of the job adding the file ``name``."""
+    return page.locator("#add-jobs li", has=page.locator(".add-job-name", has_text=name))
+
+
+def job_said(line: Locator) -> Locator:
+    return line.locator(".add-job-status")
+
+
+def short_book(tmp_path: Path, filename: str, title: str | None = None) -> Path:
+    speech = speak_book(sample_chapters(chapters=1, sentences=1))
+    return write_audiobook(tmp_path / filename, speech, tags={"title": title} if title else None)
 
 
 def test_a_listener_adds_their_audiobook_from_the_page_and_plays_it(
@@ -79,10 +112,8 @@ def test_a_listener_adds_their_audiobook_from_the_page_and_plays_it(
     page.get_by_label("The audiobook").set_input_files(recording)
     page.get_by_label("Its e-book").set_input_files(ebook)
     page.get_by_role("button", name="Add the book").click()
-    expect(page.get_by_role("button", name="Add the book")).to_be_disabled()
-    status = page.locator("#add-status")
-    expect(status).to_have_text("Ready.", timeout=JOB_MS)
-    assert page.evaluate("localStorage.getItem('bedside.adding')")  # offered until opened
+    expect(job_said(job_line(page, f"{TITLE}.m4b"))).to_have_text("Ready.", timeout=JOB_MS)
+    assert page.evaluate(JOBS)  # offered until opened
 
     page.get_by_role("link", name="Open it").click()
     expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
@@ -92,7 +123,7 @@ def test_a_listener_adds_their_audiobook_from_the_page_and_plays_it(
     )
     assert served == recording.stat().st_size
     expect(page.locator("#add")).not_to_have_attribute("open", "")  # a house with a book keeps it shut
-    assert page.evaluate("localStorage.getItem('bedside.adding')") is None
+    assert page.evaluate(JOBS) is None
     page.context.close()
     assert not errors, errors
 
@@ -107,11 +138,11 @@ def test_a_page_reloaded_while_a_book_is_made_says_how_it_ended(
         write_audiobook(tmp_path / "Short.m4b", speak_book(sample_chapters(chapters=1, sentences=1)))
     )
     page.get_by_role("button", name="Add the book").click()
-    job_said = re.compile("^(Waiting|Reading|Transcribing|Ready)")  # the job is started: the page knows it
-    expect(page.locator("#add-status")).to_have_text(job_said, timeout=WAIT_MS)
+    started = re.compile("^(Waiting|Reading|Transcribing|Ready)")  # the job is started: the page knows it
+    expect(job_said(job_line(page, "Short.m4b"))).to_have_text(started, timeout=WAIT_MS)
     page.reload()  # midway or after: either way the page goes on from what this browser kept
     expect(page.locator("#add")).to_have_attribute("open", "", timeout=WAIT_MS)
-    expect(page.locator("#add-status")).to_have_text("Ready.", timeout=JOB_MS)
+    expect(job_said(job_line(page, "Short.m4b"))).to_have_text("Ready.", timeout=JOB_MS)
     expect(page.get_by_role("link", name="Open it")).to_be_visible()
     page.context.close()
 
@@ -130,11 +161,11 @@ def test_a_page_that_loses_bedside_while_a_book_is_made_follows_it_again(
     job_status = re.compile(r".*/api/books/added/[^/]+$")
     page.route(job_status, lambda route: route.abort())  # Bedside gone, while the job was asked for
     page.get_by_role("button", name="Add the book").click()
-    status = page.locator("#add-status")
+    status = job_said(job_line(page, "Lost Link.m4b"))
     expect(status).to_have_text(re.compile("could not be reached"), timeout=WAIT_MS)
-    expect(page.get_by_role("button", name="Add the book")).to_be_disabled()  # not offered twice
     page.unroute(job_status)
     expect(status).to_have_text("Ready.", timeout=JOB_MS)
+    expect(page.locator("#add-jobs li")).to_have_count(1)  # not offered twice
     page.context.close()
 
 
@@ -171,9 +202,9 @@ def test_a_page_reloaded_before_ingest_answered_gets_the_book_it_asked_for(
     held[1].continue_()
     page.unroute("**/api/books/added")
     expect(page.locator("#add")).to_have_attribute("open", "", timeout=WAIT_MS)
-    expect(page.locator("#add-status")).to_have_text("Ready.", timeout=JOB_MS)
-    assert page.evaluate("localStorage.getItem('bedside.adding')") == first_job
-    assert page.evaluate("localStorage.getItem('bedside.adding.asked')") is None
+    expect(job_said(job_line(page, "Early.m4b"))).to_have_text("Ready.", timeout=JOB_MS)
+    assert [entry["job"] for entry in json.loads(page.evaluate(JOBS))] == [first_job]
+    assert page.evaluate("localStorage.getItem('bedside.adding.asking')") is None
     page.context.close()
 
 
@@ -287,7 +318,7 @@ def test_a_listener_stops_adding_the_wrong_book_from_the_page(
     page = signed_in_page(browser, empty_house, "stops-adding")
     expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
     page.evaluate("document.getElementById('add').open = true")
-    stop = page.get_by_role("button", name="Stop adding this book")
+    stop = page.get_by_role("button", name="Stop adding this book", exact=True)
     add = page.get_by_role("button", name="Add the book")
     status = page.locator("#add-status")
     expect(stop).to_be_hidden()
@@ -313,11 +344,88 @@ def test_a_listener_stops_adding_the_wrong_book_from_the_page(
     page.unroute(uploads)
 
     add.click()  # sent whole this time, and stopped while it is made
-    expect(status).to_have_text(re.compile("^(Waiting|Reading|Transcribing)"), timeout=WAIT_MS)
-    stop.click()
-    expect(status).to_have_text(re.compile(r"^Stopped before it was finished(\.|; what was transcribed)"))
+    line = job_line(page, "Part Two.m4b")
+    expect(job_said(line)).to_have_text(re.compile("^(Waiting|Reading|Transcribing)"), timeout=WAIT_MS)
+    line.get_by_role("button", name="Stop adding this book: Part Two.m4b").click()
+    expect(job_said(line)).to_have_text(
+        re.compile(r"^Stopped before it was finished(\.|; what was transcribed)"), timeout=WAIT_MS
+    )
     expect(add).to_be_enabled()
     expect(stop).to_be_hidden()
-    job = page.evaluate("localStorage.getItem('bedside.adding')")
-    assert job is None  # nothing left to follow after a reload
+    assert page.evaluate(JOBS) is None  # nothing left to follow after a reload
+    page.context.close()
+
+
+def test_two_tabs_that_add_a_book_each_say_each_book_as_its_own(
+    empty_house: RunningSystem, browser: Browser, tmp_path: Path
+) -> None:
+    """A tester's session: tab 1 added book A, tab 2 then book B, and the two shared the one job this
+    browser kept. Tab 1, reloaded ("Listen now" reloads it), showed B's progress as its own, and its
+    "Open it" led to B; A's "Ready." was said nowhere. Now each job has a line of its own, named, on
+    every page of the browser, and each one's end is said once."""
+    url = page_url(empty_house, "two-tabs")
+    context = browser.new_context(viewport={"width": 412, "height": 915})
+    context.add_init_script(NEWS)
+    first, second = context.new_page(), context.new_page()
+    first.goto(url)
+    second.goto(url)
+    for page in (first, second):
+        expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
+        page.evaluate("document.getElementById('add').open = true")
+
+    first.get_by_label("The audiobook").set_input_files(
+        short_book(tmp_path, "Tab One.m4b", "The Tab One Story")
+    )
+    first.get_by_role("button", name="Add the book").click()
+    expect(job_line(first, "Tab One.m4b")).to_be_visible(timeout=WAIT_MS)
+    expect(job_line(second, "Tab One.m4b")).to_be_visible(timeout=WAIT_MS)  # started in this browser
+    second.get_by_label("The audiobook").set_input_files(
+        short_book(tmp_path, "Tab Two.m4b", "The Tab Two Story")
+    )
+    second.get_by_role("button", name="Add the book").click()
+    expect(job_line(second, "Tab Two.m4b")).to_be_visible(timeout=WAIT_MS)
+
+    first.reload()
+    one, two = job_line(first, "Tab One.m4b"), job_line(first, "Tab Two.m4b")
+    expect(job_said(one)).to_have_text("Ready.", timeout=JOB_MS)
+    expect(job_said(two)).to_have_text("Ready.", timeout=JOB_MS)
+    expect(job_said(job_line(second, "Tab One.m4b"))).to_have_text("Ready.", timeout=WAIT_MS)
+    expect(job_said(job_line(second, "Tab Two.m4b"))).to_have_text("Ready.", timeout=WAIT_MS)
+    said = second.evaluate("window.said")  # the tab that saw both through, never reloaded
+    assert said.count("Tab One.m4b: Ready.") == 1, said
+    assert said.count("Tab Two.m4b: Ready.") == 1, said
+
+    one.get_by_role("link", name="Open it").click()
+    expect(first.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+    expect(first.locator("#book-title")).to_have_text("The Tab One Story")
+    expect(job_line(first, "Tab One.m4b")).to_have_count(0)  # opened: offered no more
+    expect(job_said(job_line(first, "Tab Two.m4b"))).to_have_text("Ready.", timeout=WAIT_MS)  # still offered
+    assert first.evaluate("window.said").count("Tab Two.m4b: Ready.") == 0  # said once, in its time
+    first.context.close()
+
+
+def test_a_second_book_is_added_while_the_first_is_made(
+    empty_house: RunningSystem, browser: Browser, tmp_path: Path
+) -> None:
+    """A tester's session: while one book was made, "Add the book" stayed off, though ingest queues
+    jobs. Now the form is free again once ingest has the job, and each book has its own line."""
+    page = signed_in_page(browser, empty_house, "adds-two")
+    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
+    page.evaluate("document.getElementById('add').open = true")
+    add = page.get_by_role("button", name="Add the book")
+    page.get_by_label("The audiobook").set_input_files(short_book(tmp_path, "First Of Two.m4b"))
+    add.click()
+    expect(job_said(job_line(page, "First Of Two.m4b"))).to_have_text(
+        re.compile("^(Waiting|Reading|Transcribing|Ready)"), timeout=WAIT_MS
+    )
+    expect(add).to_be_enabled()
+    expect(page.get_by_label("The audiobook")).to_have_value("")  # the form is ready for the next
+    page.get_by_label("The audiobook").set_input_files(short_book(tmp_path, "Second Of Two.m4b"))
+    add.click()
+    for name in ("First Of Two.m4b", "Second Of Two.m4b"):
+        expect(job_said(job_line(page, name))).to_have_text("Ready.", timeout=JOB_MS)
+    said = page.evaluate("window.said")
+    assert said.count("First Of Two.m4b: Ready.") == 1, said
+    assert said.count("Second Of Two.m4b: Ready.") == 1, said
+    assert len(json.loads(page.evaluate(JOBS))) == 2  # both offered until opened
     page.context.close()

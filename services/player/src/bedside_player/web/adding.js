@@ -1,10 +1,13 @@
 // Adding a book: the recording (and its e-book) sent to the player with the bytes counted as they
-// go, then the book asked for, then its job followed until it is ready. What was sent is kept in
-// this browser until ingest answers, and then the job it answered with, so a page reloaded midway
-// (or a phone that slept) asks again (the same upload is the same job) or goes on saying how the
-// job is, and a book made is offered until it is opened. A file whose sending a page left midway is
-// lost with it (nothing of a body cut short is kept): leaving asks first, and the page that comes
-// back says which file was not added.
+// go, then the book asked for, then its job followed until it is ready. Every job started in this
+// browser is kept in it, in a list (two tabs, or two books added one after the other, each keep
+// their own), and has a line of its own on every page of this browser: its name, how it is, and
+// how it ended, said once. The form is free again as soon as ingest has the job, so a second book
+// can be added while the first is made (ingest makes them one at a time). What was sent is kept
+// until ingest answers, so a page reloaded midway (or a phone that slept) asks again (the same
+// upload is the same job); a book made is offered until it is opened. A file whose sending a page
+// left midway is lost with it (nothing of a body cut short is kept): leaving asks first, and the
+// page that comes back says which file was not added.
 import { api, problem } from "./api.js";
 import { switchTo } from "./book.js";
 import { state } from "./state.js";
@@ -12,18 +15,62 @@ import { setOff } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("add-form"), send = $("add-send"), section = $("add");
-const bar = $("add-progress"), status = $("add-status"), open = $("add-open"), stop = $("add-stop");
-const FOLLOWED = "bedside.adding";
-const ASKED = "bedside.adding.asked";
+const bar = $("add-progress"), status = $("add-status"), stop = $("add-stop");
+const jobsList = $("add-jobs"), said = $("add-said");
+const JOBS = "bedside.adding.jobs"; // [{job, name, told}]: the jobs followed, oldest first
+const ASKING = "bedside.adding.asking"; // [{sent, name}]: books asked for, not answered yet
 const SENDING = "bedside.adding.sending";
+const ONE_JOB = "bedside.adding", ONE_ASK = "bedside.adding.asked"; // kept one of each, before
 const FOLLOW_EVERY_MS = 2_000;
+const SAID_FOR_MS = 10_000;
 
 const megabytes = (bytes) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
 
+// The form's own line: checking and sending the files, and why they were not added.
 function say(text, share = null) {
   status.textContent = text;
   bar.hidden = share === null;
   if (share !== null) bar.value = share;
+}
+
+// What this browser keeps: lists read and written whole, by every tab of it.
+function kept(key) {
+  try {
+    const list = JSON.parse(localStorage.getItem(key) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+function keep(key, list) {
+  if (list.length) localStorage.setItem(key, JSON.stringify(list));
+  else localStorage.removeItem(key);
+}
+
+function keepJob(entry) {
+  const list = kept(JOBS);
+  if (!list.some((e) => e.job === entry.job)) keep(JOBS, [...list, entry]);
+}
+
+// Its end said: not again by a page that comes back (another tab may have forgotten it meanwhile).
+function keepTold(job) {
+  keep(JOBS, kept(JOBS).map((e) => (e.job === job ? { ...e, told: true } : e)));
+}
+
+const forgetJob = (job) => keep(JOBS, kept(JOBS).filter((e) => e.job !== job));
+const sameAsk = (a) => (b) => b.sent.recording.upload === a.sent.recording.upload;
+const forgetAsk = (ask) => keep(ASKING, kept(ASKING).filter((b) => !sameAsk(ask)(b)));
+
+// A page from before the list kept one job and one ask: taken into the lists.
+function fromBefore() {
+  const job = localStorage.getItem(ONE_JOB);
+  if (job) keepJob({ job, name: "" });
+  let sent = null;
+  try { sent = JSON.parse(localStorage.getItem(ONE_ASK) || "null"); } catch { /* none to take */ }
+  if (sent && sent.recording) keep(ASKING, [...kept(ASKING), { sent, name: sent.title || sent.recording.filename }]);
+  localStorage.removeItem(ONE_JOB);
+  localStorage.removeItem(ONE_ASK);
 }
 
 // While a file is sent, the browser asks before the page is left (a reload, a link, the tab closed).
@@ -32,9 +79,9 @@ function holdThePage(e) {
   e.returnValue = ""; // Chrome before 119 asks only for this
 }
 
-// What "Stop adding this book" stops: the file being sent, else the job followed (pressed while the
-// book is asked for, the job once it is known).
-let sending = null, followed = null, stopWanted = false;
+// What the form's "Stop adding this book" stops: the file being sent, else the book asked for (the
+// job is stopped as soon as ingest answers with it). A job known has a Stop of its own, on its line.
+let sending = null, stopWanted = false;
 function stoppable(on) {
   if (!on && document.activeElement === stop) send.focus(); // turned on again before this
   stop.hidden = !on;
@@ -91,71 +138,163 @@ export function jobText(job) {
   return `It could not be added: ${job.reason || "no reason was given"}.`;
 }
 
-function offer(book, text) {
-  const target = new URL(location.href);
-  target.searchParams.set("book", book);
-  open.href = target.toString();
-  open.dataset.book = book;
-  open.textContent = text;
-  open.hidden = false;
-}
-
-// A book made stays said until the listener opens it (a reload still offers it); a failure is
-// said once.
-function settle(job) {
-  send.disabled = false;
-  stoppable(false);
-  if (job.state !== "done" || job.book === state.bookId) {
-    localStorage.removeItem(FOLLOWED);
-    if (job.state !== "done") { open.hidden = true; return; }
-  }
-  form.reset();
-  offer(job.book, "Open it");
-}
-
 // Ended, but a book made is said ready only once it plays (search indexes it a moment after).
 const ended = (job) => job.state !== "queued" && job.state !== "running" && (job.state !== "done" || job.served);
 
+// What a job's news is, told when it changes: not every count of its progress, which its line shows.
+function stage(job) {
+  if (ended(job)) return "ended";
+  if (job.state === "running" && job.served) return "plays";
+  return job.state === "queued" ? "queued" : "making";
+}
+
+// Said once, in the region every line's news goes to: each its own paragraph, so that two jobs'
+// news of one moment are both read.
+function tell(text) {
+  const news = document.createElement("p");
+  news.textContent = text;
+  said.append(news);
+  setTimeout(() => news.remove(), SAID_FOR_MS);
+}
+
+const lines = new Map(); // job → its line on this page
+
+function element(tag, className, text = "") {
+  const made = document.createElement(tag);
+  if (className) made.className = className;
+  made.textContent = text;
+  return made;
+}
+
+// A job's line: its name, how it is, and what can be done with it (stop it; listen to it, or open
+// it once made).
+function lineFor(entry, startedHere) {
+  const name = entry.name || "A book";
+  const line = {
+    job: entry.job, name, startedHere, told: Boolean(entry.told), stage: null,
+    item: element("li", "add-job"), text: element("p", "quiet add-job-status"), bar: element("progress", ""),
+    open: element("a", "btn", "Open it"), stop: element("button", "btn", "Stop adding this book"),
+  };
+  line.item.dataset.job = entry.job;
+  line.bar.max = 1;
+  line.bar.hidden = true;
+  line.open.hidden = true;
+  line.stop.type = "button";
+  line.stop.setAttribute("aria-label", `Stop adding this book: ${name}`); // one of several, named
+  line.stop.addEventListener("click", () => stopJob(line));
+  line.open.addEventListener("click", (e) => opened(line, e));
+  const actions = element("div", "row-actions");
+  actions.append(line.stop, line.open);
+  line.item.append(element("p", "add-job-name", name), line.bar, line.text, actions);
+  jobsList.append(line.item);
+  jobsList.hidden = false;
+  lines.set(entry.job, line);
+  return line;
+}
+
+function dropLine(line) {
+  if (line.item.contains(document.activeElement)) send.focus();
+  line.item.remove();
+  lines.delete(line.job);
+  jobsList.hidden = lines.size === 0;
+}
+
+function offer(line, book, text) {
+  const target = new URL(location.href);
+  target.searchParams.set("book", book);
+  line.open.href = target.toString();
+  line.open.dataset.book = book;
+  line.open.textContent = text;
+  line.open.setAttribute("aria-label", `${text}: ${line.name}`);
+  line.open.hidden = false;
+}
+
+// Opened while it is made, its job goes on being followed (the page that opens it says when it is
+// whole); a book made is offered no more once opened.
+function opened(line, e) {
+  if (line.stage === "ended") forgetJob(line.job);
+  if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return; // opened elsewhere: no switch here
+  e.preventDefault();
+  switchTo(line.open.dataset.book); // as the picker does: the timer goes along, the old book stops
+}
+
+// The job as it is now, on its line; its news told when its stage changes (a job this page started
+// from its first word, one followed from before only from its next). True once it has ended.
+function show(line, job) {
+  const p = job.progress;
+  line.text.textContent = jobText(job);
+  line.bar.hidden = !(job.state === "running" && p);
+  if (!line.bar.hidden) line.bar.value = heardShare(p);
+  const now = stage(job);
+  const news = now !== line.stage && (line.stage !== null || line.startedHere || now === "ended");
+  line.stage = now;
+  if (now === "ended") settle(line, job, news);
+  else if (news) tell(`${line.name}: ${now === "plays" ? "it plays now, while the rest is transcribed." : jobText(job)}`);
+  if (now === "plays" && line.open.hidden) offer(line, job.book, "Listen now, while the rest is transcribed");
+  return now === "ended";
+}
+
+// Ended: said once (a book made and not yet opened is still offered after a reload, unsaid), and
+// forgotten unless it is a book to offer. The book open here, made, is read again.
+function settle(line, job, news) {
+  const focused = document.activeElement === line.stop;
+  line.stop.hidden = true;
+  const made = job.state === "done";
+  if (news && !line.told) tell(`${line.name}: ${jobText(job)}`);
+  if (!made || job.book === state.bookId) {
+    forgetJob(line.job);
+    line.open.hidden = true;
+  } else {
+    keepTold(line.job);
+    offer(line, job.book, "Open it");
+  }
+  if (focused) (line.open.hidden ? send : line.open).focus(); // its Stop, gone, held the focus
+}
+
 // Followed until it ends, through a Bedside that cannot be reached for a while (restarted while the
 // book is made, which the job outlives): said so, and asked again.
-async function follow(jobId) {
-  followed = jobId;
-  stoppable(true);
-  if (stopWanted) stopAdding();
+async function follow(line) {
+  line.stop.hidden = false;
   for (;;) {
     let res;
     try {
-      res = await api("GET", `/api/books/added/${encodeURIComponent(jobId)}`);
+      res = await api("GET", `/api/books/added/${encodeURIComponent(line.job)}`);
     } catch {
-      say("Bedside could not be reached just now; the book goes on being made, and this page will say when it is ready.");
+      line.text.textContent = "Bedside could not be reached just now; the book goes on being made, and this page will say when it is ready.";
       await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
       continue;
     }
-    if (res.status === 404) {
-      localStorage.removeItem(FOLLOWED); say(""); send.disabled = false; stoppable(false); return;
-    }
-    if (res.ok) {
-      const job = res.data;
-      const p = job.progress;
-      say(jobText(job), job.state === "running" && p ? heardShare(p) : null);
-      if (ended(job)) { settle(job); return; }
-      // While it is transcribed, it plays once its first version is served: offered then too.
-      if (job.state === "running" && job.served && open.hidden) {
-        offer(job.book, "Listen now, while the rest is transcribed");
-      }
-    }
+    if (res.status === 404) { forgetJob(line.job); dropLine(line); return; } // ingest knows it no more
+    if (res.ok && show(line, res.data)) return;
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
   }
 }
 
-// The book asked for with the files sent; the answer is its job, which is followed from then on.
-async function askForTheBook(sent) {
-  say("Checking the files…");
-  localStorage.setItem(ASKED, JSON.stringify(sent));
-  const res = await api("POST", "/api/books/added", sent);
-  localStorage.removeItem(ASKED); // answered: a reload need not ask again
+function followJob(entry, startedHere) {
+  if (lines.has(entry.job)) return;
+  follow(lineFor(entry, startedHere)).catch(() => {});
+}
+
+// Stopped by ingest (as `bedside jobs --cancel`); its line says so when it is next asked. One that
+// ended meanwhile (409) is said as it ended.
+async function stopJob(line) {
+  line.stop.disabled = true;
+  const res = await api("POST", `/api/books/added/${encodeURIComponent(line.job)}/stop`).catch(() => null);
+  if (res && !res.ok && res.status !== 409) line.text.textContent = `It could not be stopped: ${problem(res)}.`;
+  if (!res || !res.ok) line.stop.disabled = false;
+}
+
+// The book asked for with the files sent; the answer is its job, followed from then on on its own
+// line. Kept in this browser until ingest answers: a page reloaded meanwhile asks again.
+async function askForTheBook(ask, startedHere) {
+  if (startedHere) say("Checking the files…");
+  keep(ASKING, [...kept(ASKING).filter((b) => !sameAsk(ask)(b)), ask]);
+  const res = await api("POST", "/api/books/added", ask.sent);
+  forgetAsk(ask); // answered: a reload need not ask again
   if (!res.ok) throw new Error(problem(res));
-  localStorage.setItem(FOLLOWED, res.data.job);
+  const entry = { job: res.data.job, name: ask.name };
+  keepJob(entry);
+  followJob(entry, startedHere);
   return res.data.job;
 }
 
@@ -165,16 +304,11 @@ function notAdded(error) {
   stoppable(false);
 }
 
-// The file being sent is dropped; a job asked for is stopped by ingest, and the page following it
-// says so when it next asks. One that ended meanwhile (409) is said as it ended.
-async function stopAdding() {
+// The file being sent is dropped; a book asked for is stopped once ingest answers with its job.
+function stopAdding() {
   stop.disabled = true;
-  stopWanted = false;
-  if (sending) { sending.abort(); return; }
-  if (!followed) { stopWanted = true; return; }
-  const res = await api("POST", `/api/books/added/${encodeURIComponent(followed)}/stop`).catch(() => null);
-  if (res && !res.ok && res.status !== 409) say(`It could not be stopped: ${problem(res)}.`);
-  if (!res || !res.ok) stop.disabled = false;
+  if (sending) sending.abort();
+  else stopWanted = true;
 }
 
 async function add(e) {
@@ -184,8 +318,6 @@ async function add(e) {
   const ebook = $("add-ebook").files[0];
   const title = $("add-title").value.trim();
   setOff(send, true, $("add-recording"));
-  open.hidden = true;
-  followed = null;
   stopWanted = false;
   stoppable(true);
   try {
@@ -200,7 +332,13 @@ async function add(e) {
     if (!checked.ok) throw new Error(problem(checked));
     const sent = await sendFiles(recording, ebook);
     if (title) sent.title = title;
-    await follow(await askForTheBook(sent));
+    const job = await askForTheBook({ sent, name: title || recording.name }, true);
+    // Ingest has it: the form is free for another book, and the job's line says how it goes.
+    form.reset();
+    say("");
+    send.disabled = false;
+    stoppable(false);
+    if (stopWanted && lines.has(job)) stopJob(lines.get(job));
   } catch (error) {
     notAdded(error);
   }
@@ -231,34 +369,27 @@ function leftWhileSending() {
   return true;
 }
 
-function askedBefore() {
-  try { return JSON.parse(localStorage.getItem(ASKED) || "null"); } catch { return null; }
-}
-
-// Shown once the device is signed in; a reload asks again or goes on following, as above.
+// Shown once the device is signed in; a reload asks again or goes on following, as above. A job
+// another tab of this browser starts is followed here too, on its own line.
 export function wireAdding() {
   section.hidden = false;
   form.addEventListener("submit", add);
   stop.addEventListener("click", stopAdding);
-  // Another file chosen after a refusal: the refusal was of the one before. Not while a book is made.
+  // Another file chosen after a refusal: the refusal was of the one before. Not while one is sent.
   for (const input of [$("add-recording"), $("add-ebook")]) {
     input.addEventListener("change", () => { if (!send.disabled) say(""); });
   }
-  open.addEventListener("click", (e) => {
-    localStorage.removeItem(FOLLOWED);
-    if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return; // opened elsewhere: no switch here
-    e.preventDefault();
-    switchTo(open.dataset.book); // as the picker does: the timer goes along, the old book stops
-  });
-  const asked = askedBefore();
-  const jobKept = localStorage.getItem(FOLLOWED);
+  fromBefore();
   if (leftWhileSending()) section.open = true;
-  if (!asked && !jobKept) return;
-  section.open = true;
-  send.disabled = true;
-  // Reloaded before ingest answered: that ask is newer than any book still offered.
-  if (asked) askForTheBook(asked).then(follow).catch(notAdded);
-  else follow(jobKept).catch(() => { send.disabled = false; });
+  const asking = kept(ASKING), jobs = kept(JOBS);
+  if (asking.length || jobs.length) section.open = true;
+  for (const entry of jobs) followJob(entry, false);
+  // Reloaded before ingest answered: asked again, each said on the form's line if refused.
+  for (const ask of asking) askForTheBook(ask, false).catch(notAdded);
+  addEventListener("storage", (e) => {
+    if (e.key !== JOBS) return;
+    for (const entry of kept(JOBS)) followJob(entry, true);
+  });
 }
 
 // An empty house: adding a book is the only thing to do.
