@@ -429,3 +429,29 @@ def test_a_second_book_is_added_while_the_first_is_made(
     assert said.count("Second Of Two.m4b: Ready.") == 1, said
     assert len(json.loads(page.evaluate(JOBS))) == 2  # both offered until opened
     page.context.close()
+
+
+def test_a_book_listened_to_while_it_is_made_is_read_again_when_it_is_ready(
+    empty_house: RunningSystem, browser: Browser, tmp_path: Path
+) -> None:
+    """A tester's session: a book opened with "Listen now" while it was made still said "no chapter
+    transcribed yet" up to 30 s after the Add panel said "Ready.": the page read the book again
+    only every 30 s. Now the page that follows its job reads it again when the job ends."""
+    page = signed_in_page(browser, empty_house, "listens-early")
+    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
+    page.evaluate("document.getElementById('add').open = true")
+    speech = speak_book(sample_chapters(chapters=4, sentences=3))
+    page.get_by_label("The audiobook").set_input_files(
+        write_audiobook(tmp_path / "Early Bird.m4b", speech, tags={"title": "The Early Bird"})
+    )
+    page.get_by_role("button", name="Add the book").click()
+    line = job_line(page, "Early Bird.m4b")
+    line.get_by_role("link", name="Listen now").click(timeout=JOB_MS)
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+    expect(page.locator("#book-title")).to_have_text("The Early Bird")
+    progress = page.locator("#transcript-progress")
+    expect(progress).to_be_visible()  # an interim version: its job is not done
+    expect(job_said(line)).to_have_text("Ready.", timeout=JOB_MS)  # followed on, on the page opened
+    expect(progress).to_be_hidden(timeout=10_000)  # not the 30 s of before
+    assert page.evaluate(JOBS) is None  # open here: not offered
+    page.context.close()

@@ -9,7 +9,7 @@
 // left midway is lost with it (nothing of a body cut short is kept): leaving asks first, and the
 // page that comes back says which file was not added.
 import { api, problem } from "./api.js";
-import { switchTo } from "./book.js";
+import { bookGrew, switchTo } from "./book.js";
 import { state } from "./state.js";
 import { setOff } from "./ui.js";
 
@@ -171,7 +171,7 @@ function element(tag, className, text = "") {
 function lineFor(entry, startedHere) {
   const name = entry.name || "A book";
   const line = {
-    job: entry.job, name, startedHere, told: Boolean(entry.told), stage: null,
+    job: entry.job, name, startedHere, told: Boolean(entry.told), stage: null, grown: null,
     item: element("li", "add-job"), text: element("p", "quiet add-job-status"), bar: element("progress", ""),
     open: element("a", "btn", "Open it"), stop: element("button", "btn", "Stop adding this book"),
   };
@@ -231,6 +231,10 @@ function show(line, job) {
   if (now === "ended") settle(line, job, news);
   else if (news) tell(`${line.name}: ${now === "plays" ? "it plays now, while the rest is transcribed." : jobText(job)}`);
   if (now === "plays" && line.open.hidden) offer(line, job.book, "Listen now, while the rest is transcribed");
+  // The book open here, being made: read again as its transcript grows, and when it is made.
+  const grown = `${now} ${job.served} ${p ? p.chapter : ""}`;
+  if (job.book === state.bookId && line.grown !== null && grown !== line.grown) bookGrew(now === "ended");
+  line.grown = grown;
   return now === "ended";
 }
 

@@ -66,6 +66,23 @@ function renderTranscriptProgress(transcript) {
   transcriptTimer = setTimeout(() => loadBook().then(render, () => {}), 30_000);
 }
 
+// The book open here is being made, and this page follows its job (adding.js): read again as its
+// transcript grows, and once the job has ended until the whole book has replaced the interim one
+// (the player learns of it from search a few seconds after the job says so), rather than at the
+// next of the 30-second reads above.
+const GROWN_EVERY_MS = 2_000;
+let grownTimer = 0;
+export function bookGrew(ended, tries = 15) {
+  clearTimeout(grownTimer);
+  if (!state.book) return;
+  oursAnswered().then(loadBook).then(() => {
+    render();
+    if (ended && state.book.transcript && tries > 1) {
+      grownTimer = setTimeout(() => bookGrew(true, tries - 1), GROWN_EVERY_MS);
+    }
+  }, () => {});
+}
+
 // Moving back: titles of chapters that now lie ahead go at once, before the book is
 // asked again.
 let movesBack = 0;
