@@ -455,3 +455,24 @@ def test_a_book_listened_to_while_it_is_made_is_read_again_when_it_is_ready(
     expect(progress).to_be_hidden(timeout=10_000)  # not the 30 s of before
     assert page.evaluate(JOBS) is None  # open here: not offered
     page.context.close()
+
+
+def test_a_book_added_on_another_device_is_offered_without_leaving_the_page(
+    empty_house: RunningSystem, browser: Browser, tmp_path: Path
+) -> None:
+    """A tester's session: a book added from another device came into the picker only once the page
+    was left and come back to. Now an open page asks which books there are now and then (here every
+    second; a minute by default)."""
+    page = signed_in_page(browser, empty_house, "sees-new-books", "&books_ms=1000")
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)  # a book is here
+    other = signed_in_page(browser, empty_house, "other-device")
+    expect(other.locator("#add")).to_be_visible(timeout=WAIT_MS)
+    other.evaluate("document.getElementById('add').open = true")
+    other.get_by_label("The audiobook").set_input_files(
+        short_book(tmp_path, "From Afar.m4b", "The Book From Afar")
+    )
+    other.get_by_role("button", name="Add the book").click()
+    expect(job_said(job_line(other, "From Afar.m4b"))).to_have_text("Ready.", timeout=JOB_MS)
+    expect(page.locator("#book-pick option", has_text="The Book From Afar")).to_have_count(1, timeout=WAIT_MS)
+    other.context.close()
+    page.context.close()

@@ -9,7 +9,7 @@
 // left midway is lost with it (nothing of a body cut short is kept): leaving asks first, and the
 // page that comes back says which file was not added.
 import { api, problem } from "./api.js";
-import { bookGrew, switchTo } from "./book.js";
+import { bookGrew, refreshBookList, switchTo } from "./book.js";
 import { state } from "./state.js";
 import { setOff } from "./ui.js";
 
@@ -245,6 +245,7 @@ function settle(line, job, news) {
   line.stop.hidden = true;
   const made = job.state === "done";
   if (news && !line.told) tell(`${line.name}: ${jobText(job)}`);
+  if (made) refreshBookList(); // the picker offers it at once
   if (!made || job.book === state.bookId) {
     forgetJob(line.job);
     line.open.hidden = true;

@@ -16,7 +16,7 @@ import {
 } from "./position.js";
 import { hearOtherTabs, offerPairing, signIn } from "./signin.js";
 import { adoptSleep, carryTimerTo, movedHere, renderSleep, wireSleep } from "./sleep.js";
-import { claimDeviceName, DEVICE, REPORT_EVERY_MS, SKIP_MS, state } from "./state.js";
+import { BOOKS_EVERY_MS, claimDeviceName, DEVICE, REPORT_EVERY_MS, SKIP_MS, state } from "./state.js";
 import { el, notice } from "./ui.js";
 import "./voice.js"; // the microphone wires itself
 
@@ -97,6 +97,8 @@ function wire() {
   window.addEventListener("pagehide", leave);
   // Back from the browser's page cache: the player may have paused the book when this page went.
   window.addEventListener("pageshow", (e) => { if (e.persisted && state.book) refreshState(); });
+  // A book added on another device is offered in the picker without the page being left first.
+  setInterval(() => { if (document.visibilityState === "visible" && state.book) refreshBookList(); }, BOOKS_EVERY_MS);
   setInterval(() => {
     render();
     if (state.playing && performance.now() - state.lastReportAt >= REPORT_EVERY_MS) report();

@@ -24,6 +24,9 @@ export function setTurnWaits(session) {
   state.turnWaitMs = TURN_WAIT_ASKED_MS || session.turn_timeout_ms + LONGER_THAN_THE_PLAYER_MS;
   state.spokenTurnWaitMs = TURN_WAIT_ASKED_MS || session.spoken_turn_timeout_ms + LONGER_THAN_THE_PLAYER_MS;
 }
+// How often an open page asks which books there are, so one added on another device is offered; a test
+// may shorten it (?books_ms=1000).
+export const BOOKS_EVERY_MS = Math.max(1_000, Number(query.get("books_ms")) || 60_000);
 export const SKIP_MS = 30_000;
 export const FOLLOW_THRESHOLD_MS = 2_000; // a pushed position closer than this is our own echo
 export const HISTORY_FETCH = 40; // raw entries a page; runs of reports fold into one
