@@ -1286,6 +1286,36 @@ def test_a_place_chosen_on_the_page_is_said_there_as_on_the_other_devices(
     assert announced(page, "Moved to") == moves, page.evaluate("window.announced")
 
 
+@pytest.mark.parametrize(
+    ("asked", "said"), [("go back 30 seconds", r"Moved to 0:01:0\d\."), ("pause", r"Paused at 0:01:3\d\.")]
+)
+def test_a_move_asked_on_another_device_while_the_pages_own_question_is_out_is_said(
+    open_page: OpenPage, bedside: Bedside, listener: Listener, asked: str, said: str
+) -> None:
+    """A household session: the phone asked "who is the keeper?" and, before its answer came, the
+    speaker was asked to go back or to pause. The phone took the speaker's move as its own question's,
+    which its answer would tell: the book jumped back or stopped under the listener in bed, and the
+    phone said nothing about it. Only the page's own question's move is left to its answer."""
+    phone = open_page("phone")
+    speaker = open_page("speaker")
+    put_book_at(bedside, listener, BOOK_ID, 95_000, phone, speaker)  # "Moved to 0:01:35." on the phone
+    speaker.get_by_role("button", name="Play").click()
+    expect(phone.locator("#play")).to_have_accessible_name("Pause", timeout=WAIT_MS)
+    phone.evaluate(LISTEN_AS_A_SCREEN_READER)
+    question = SlowRequests(phone, re.compile(r".*/turns$"))
+    phone.get_by_label("Ask about the book or say where to go").fill("who is the keeper of the lamp?")
+    phone.get_by_role("button", name="Ask", exact=True).click()
+    phone.wait_for_function("() => document.getElementById('answer').textContent === '…'", timeout=WAIT_MS)
+    try:
+        ask(speaker, asked)
+        expect(shown_notice(phone)).to_have_text(re.compile(f"^{said}$"), timeout=WAIT_MS)
+        told = "Paused at" if asked == "pause" else "Moved to"
+        assert announced(phone, told), phone.evaluate("window.announced")  # said to a screen reader too
+    finally:
+        question.let_go()  # a question held on would hold the page's closing too
+    expect(phone.locator("#answer")).not_to_have_text(re.compile(r"^(…)?$"), timeout=WAIT_MS)
+
+
 def test_a_move_made_elsewhere_while_the_page_waits_for_an_answer_is_still_said(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

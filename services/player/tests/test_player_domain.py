@@ -508,6 +508,24 @@ def test_two_ids_on_one_place_are_one_place() -> None:
     assert decision.outcome.outcome == "moved"
 
 
+def test_a_move_names_the_device_it_was_asked_on_so_another_device_can_tell_it_as_news() -> None:
+    """A page keeps quiet about a question's move while its own question is out (its answer tells it):
+    the state names the device whose request made the move, so one asked elsewhere is still told."""
+    target = Target(position_ms=4 * PASSAGE_MS)
+    resolutions = [Resolution(target=target, passage=passage(4), at_ms=4 * PASSAGE_MS, named="time")]
+    request = OfferPositions(listener="a", book="b", turn_id="t", targets=[target], device="speaker")
+    moved = decide_offer(request, resolutions, here_ms=900_000).event
+    assert isinstance(moved, Moved)
+    assert moved.device == "speaker"
+    state = evolve(fresh(), moved, 1)
+    assert state.public(NOW).last_move_device == "speaker"
+    state = run(state, Report(device="phone", position_ms=4 * PASSAGE_MS + 5_000, playing=True, basis_seq=1))
+    assert state.public(NOW).last_move_device == "speaker"  # a report is no move
+    assert from_snapshot(to_snapshot(state, state.seq)) == state
+    state = run(state, Seek(device="phone", position_ms=0, basis_seq=state.seq))
+    assert state.public(NOW).last_move_device == "phone"
+
+
 def test_a_named_chapter_ahead_keeps_its_number_but_not_its_title() -> None:
     target = Target(chapter=9)
     resolutions = [Resolution(target=target, passage=passage(480), named="chapter")]

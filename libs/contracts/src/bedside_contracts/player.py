@@ -197,6 +197,12 @@ class ListenerState(Contract):
     )
     rows: list[Candidate] = Field(default_factory=list, description="the list on the screen, if any")
     list_turn_id: str | None = None
+    last_move_device: Name | None = Field(
+        default=None,
+        description="the device whose request made the move at last_move_seq (a question's: the device it "
+        "was asked on), so a page tells another device's move made while its own question is out; None: "
+        "made by no device named (the command line, or an older event)",
+    )
     devices: list[Name] = Field(default_factory=list, description="devices that have joined, in order")
     sleep_timer: SleepTimer | None = None
     asleep: Asleep | None = None
@@ -228,6 +234,9 @@ class OfferPositions(Contract):
     turn_id: str = Field(min_length=1, max_length=64)
     targets: list[Target] = Field(min_length=1, max_length=MAX_TARGETS)
     may_move: bool = True
+    device: Name | None = Field(
+        default=None, description="the device the question was asked on: a move it makes names it"
+    )
     preview_at_ms: Millis | None = Field(
         default=None,
         description="decide as if the listener were here, and change nothing (the CLI's --at)",

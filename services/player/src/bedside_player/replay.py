@@ -66,6 +66,7 @@ class Snapshot(Contract):
     )
     last_move_cause: MoveCause | None = None
     retired: bool = False
+    last_move_device: str | None = None
 
 
 @dataclass

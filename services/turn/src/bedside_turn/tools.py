@@ -339,6 +339,7 @@ class ToolBox:
                 turn_id=self.turn.turn_id,
                 targets=targets,
                 may_move=permit.may_move,
+                device=self.device,
                 preview_at_ms=self.here_ms if self.preview else None,
             )
         )

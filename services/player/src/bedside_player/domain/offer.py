@@ -138,6 +138,7 @@ def decide_offer(
             from_ms=here_ms,
             to_ms=place.start_ms,
             turn_id=request.turn_id,
+            device=request.device,
             chapter_end_ms=sleep.chapter_end_after_move(timer, place.start_ms, chapters, book_end_ms),
             book_end_ms=book_end_ms,
         ),

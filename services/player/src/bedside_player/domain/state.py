@@ -66,6 +66,8 @@ class PlayerState(NamedTuple):
     """What made the move at ``last_move_seq``: every device tells an undo as an undo."""
     retired: bool = False
     """The listener was removed: the stream ends here, and ``decide`` refuses everything after."""
+    last_move_device: str | None = None
+    """The device whose request made the move at ``last_move_seq`` (None: none named)."""
 
     def public(self, now_ms: int) -> ListenerState:
         """The state as devices are told it at ``now_ms``: a book whose players have all gone
@@ -82,6 +84,7 @@ class PlayerState(NamedTuple):
             undo_to_ms=self.before_move_ms,
             rows=[row.seen_from(self.position_ms) for row in self.rows],
             list_turn_id=self.list_turn_id,
+            last_move_device=self.last_move_device,
             devices=list(self.devices),
             sleep_timer=self.sleep_timer,
             asleep=self.asleep,
@@ -138,6 +141,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         players,
         state.last_move_cause,
         state.retired,
+        state.last_move_device,
     )
 
 
@@ -151,6 +155,7 @@ def _moved(state: PlayerState, seq: int, event: Seeked | Moved | RowPressed, cau
         before_move_ms=event.from_ms,
         last_move_seq=seq,
         last_move_cause=cause,
+        last_move_device=event.device,
         sleep_timer=timer,
         # played to where the move left from (newer than any report of it), then moved
         asleep=state.asleep
@@ -173,6 +178,7 @@ def _fell_asleep(state: PlayerState, seq: int, event: FellAsleep) -> PlayerState
         playing=False,
         last_move_seq=seq,
         last_move_cause="fell_asleep",
+        last_move_device=event.device,
         sleep_timer=None,
         asleep=asleep,
         players=(),
@@ -187,6 +193,7 @@ def _paused(state: PlayerState, seq: int, event: Paused) -> PlayerState:
         playing=False,
         last_move_seq=seq,
         last_move_cause="paused",
+        last_move_device=event.device,
         last_touch_ms=event.paused_at_ms,
         players=(),
     )

@@ -4,6 +4,7 @@ import { findState, listenerPath } from "./api.js";
 import { questionPending } from "./ask.js";
 import { adopt, catchUp, refreshState, stopIfTheBookIsGone } from "./position.js";
 import { tellRunOut } from "./sleep.js";
+import { DEVICE } from "./state.js";
 import { showStream } from "./ui.js";
 
 const FIRST_RETRY_MS = 500;
@@ -23,11 +24,13 @@ function onState(event) {
   else refreshState();
 }
 
-// A move made by a question (a goto, a pause asked for), pushed while this page's own question is out,
-// is that question's: its answer tells it, and a notice as well would be read over the answer or the
-// voice. (Another device's question answered in the same moment is taken so too.)
+// A move made by a question (a goto, a pause asked for) on this device, pushed while its question is
+// out, is that question's: its answer tells it, and a notice as well would be read over the answer or
+// the voice. One asked on another device (or from the command line) is news here, told as any move
+// elsewhere is: taken as this page's own, the book jumped or stopped under the listener unsaid.
 const MADE_BY_A_QUESTION = new Set(["goto", "paused"]);
-const askedHere = (pushed) => questionPending() && MADE_BY_A_QUESTION.has(pushed.last_move_cause);
+const askedHere = (pushed) => questionPending() && MADE_BY_A_QUESTION.has(pushed.last_move_cause)
+  && pushed.last_move_device === DEVICE;
 
 // The browser reconnects by itself after a dropped stream; a stream it gave up on (a
 // refused or failed request) or one gone silent is opened again here, waiting longer each time.
