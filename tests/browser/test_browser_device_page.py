@@ -829,6 +829,27 @@ def test_a_pause_said_aloud_pauses_every_playing_page_and_says_so(
     assert bedside.state(listener.name, listener.token)["playing"] is False
 
 
+def test_a_pause_played_on_from_elsewhere_is_not_told_as_a_pause_on_a_page_that_missed_both(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A household session: the speaker was asked to pause, then played on; the phone, whose event
+    stream had died in a pocket, heard of both at once when Play was pressed on it, and said "Paused
+    at 0:01:35." while the book played on it and on the speaker."""
+    speaker = open_page("speaker")
+    put_book_at(bedside, listener, BOOK_ID, 95_000, speaker)
+    phone = open_page("phone", block_events=True)
+    speaker.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda told: told["playing"])
+    listener_api(bedside, listener, BOOK_ID, "/turns", {"utterance": "pause", "device": "speaker"})
+    expect(speaker.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
+    speaker.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda told: told["playing"])
+    phone.locator("#play").click()  # refused: the phone missed the pause; the book plays
+    expect(phone.locator("#play")).to_have_accessible_name("Pause", timeout=WAIT_MS)
+    expect(shown_notice(phone)).to_have_text(re.compile(r"^Another device moved the book to 0:01:\d\d\.$"))
+    expect(phone.locator("#notice")).not_to_contain_text("Paused")
+
+
 def test_a_pause_said_aloud_lands_where_the_page_had_got_to_not_at_its_last_report(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -372,11 +372,13 @@ export function showUndo(toMs = state.undo.toMs) {
 
 // What a move says, told by what made it (the state's last_move_cause), the same on every
 // device: an undo here or elsewhere is told as going back, the timer's pause as the timer's,
-// and a pause asked for aloud as a pause (ADR 46).
+// and a pause asked for aloud as a pause (ADR 46). A pause the book has played on from since
+// (another device pressed play meanwhile; this page hears of both at once) is no pause now:
+// where the book plays is said, not "Paused at" over a book that plays.
 function movedWords(next, why) {
   if (next.last_move_cause === "undo") return undoneWords(next.position_ms);
-  if (next.last_move_cause === "paused") return placeWords("Paused at", next.position_ms);
-  if (pausedBySleep(next.last_move_cause)) return sleepPauseWords(next.position_ms);
+  if (!next.playing && next.last_move_cause === "paused") return placeWords("Paused at", next.position_ms);
+  if (!next.playing && pausedBySleep(next.last_move_cause)) return sleepPauseWords(next.position_ms);
   return placeWords(why, next.position_ms);
 }
 
