@@ -282,17 +282,21 @@ def test_heard_naming_reads_no_word_past_the_line(here_ms: int) -> None:
 @given(here_ms=st.integers(min_value=0, max_value=END_MS + PASSAGE_MS))
 def test_heard_mentioning_is_every_passage_whose_heard_words_hold_the_words_asked(here_ms: int) -> None:
     """Read from the heard words alone, and all of them: a check of what was found only passed for a
-    rule that found nothing (the review)."""
+    rule that found nothing (the review). A chapter's title is heard with its first passage's words."""
     book = ServedBook.of(small_info(), PASSAGES, "small")
-    for asked in (("terrier",), ("amber", "lamp"), ("lantern",)):
+    openings = {p.chapter: p.id for p in reversed(PASSAGES)}
+    for asked in (("terrier",), ("amber", "lamp"), ("lantern",), ("lantern", "maker"), ("maker",)):
         holding = [
             passage_id
             for passage_id, passage in enumerate(PASSAGES)
             if not ahead_of(passage.start_ms, here_ms)
-            and set(asked) <= set(terms(heard_text(passage, here_ms)))
+            and (heard := terms(heard_text(passage, here_ms)))
+            and set(asked)
+            <= {*heard, *(terms(passage.chapter_title) if openings[passage.chapter] == passage_id else [])}
         ]
         assert sorted(book.heard_mentioning(asked, here_ms)) == holding
     assert book.heard_mentioning(("lantern",), END_MS)  # the book does mention it
+    assert book.heard_mentioning(("maker",), END_MS) == [0]  # only its first chapter's title does
 
 
 class Recaller:
@@ -344,6 +348,18 @@ def test_the_rest_of_a_name_is_told_where_the_two_are_written_together() -> None
     assert tells_name_of("James Howard, the stable boy, was gentle.", ("james",), names)
     assert not tells_name_of("One day she bit James, and Miss Flora cried.", ("james",), names)
     assert tells_name_of("The stable boy was called James.", ("stable", "boy"), names)
+
+
+def test_a_chapter_title_asked_about_is_told_the_name_of_by_the_chapters_first_sentences() -> None:
+    """ "What is the apprentice's name?" after the chapter "The Apprentice": the title is heard just
+    before "A thin boy named Tobin Creel ...", though the chapter's words never say "apprentice"."""
+    names = {"tobin", "creel", "odile"}
+    text = "A thin boy named Tobin Creel knocked on her door. He had walked from the salt marshes."
+    assert not tells_name_of(text, ("apprentice",), names)
+    assert tells_name_of(text, ("apprentice",), names, title="The Apprentice")
+    assert not tells_name_of(text, ("apprentice",), names, title="The Tower")
+    far = "The wind blew. The rain fell. The sea rose. The night was long. A boy named Tobin Creel came."
+    assert not tells_name_of(far, ("apprentice",), names, title="The Apprentice")  # too far from the title
 
 
 def test_a_name_asked_is_read_for_what_it_is_asked_of() -> None:

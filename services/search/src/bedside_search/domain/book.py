@@ -62,6 +62,9 @@ class ServedBook:
     own_titles: dict[int, str] = field(init=False, repr=False, compare=False)
     """Each chapter's own title ("The Fire" of "CHAPTER III. The Fire") by where it starts: the
     titles the answer check cuts before their chapters begin."""
+    opening_titles: dict[int, str] = field(init=False, repr=False, compare=False)
+    """The own title of each titled chapter (``own_title``) by the id of the passage that opens it: the
+    title is heard just before that passage's words (``heard_mentioning``, ``heard_telling_name``)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", {p.id: p for p in self.passages})
@@ -76,6 +79,13 @@ class ServedBook:
         object.__setattr__(self, "wordless", wordless_passages(self.info))
         titles = {c.start_ms: own_title(c.n, c.title) for c in self.info.chapters}
         object.__setattr__(self, "own_titles", {start: title for start, title in titles.items() if title})
+        opening: dict[int, str] = {}
+        begun: set[int] = set()
+        for p in self.passages:
+            if p.chapter not in begun and (title := own_title(p.chapter, p.chapter_title)):
+                opening[p.id] = title
+            begun.add(p.chapter)
+        object.__setattr__(self, "opening_titles", opening)
         # A chapter without words counts its title as heard at its start too, where the page names it.
         cover = f"{self.info.title} {self.info.author}"
         object.__setattr__(self, "names", book_names((*self.passages, *self.wordless), cover))
@@ -147,13 +157,18 @@ class ServedBook:
 
     def heard_mentioning(self, asked: Sequence[str], here_ms: int) -> list[int]:
         """The passages a listener at ``here_ms`` has heard hold every term of ``asked``, in story
-        order. The passage holding the line counts by its heard words only (``heard_text``)."""
+        order. The passage holding the line counts by its heard words only (``heard_text``); the
+        passage that opens a chapter counts its chapter's title too, heard at the chapter's start just
+        before its words ("the apprentice" is heard in the chapter "The Apprentice")."""
         if not asked:
             return []
         candidates = set.intersection(*(set(self.term_in.get(term, ())) for term in asked))
         found = []
         for p in self.passages:
-            if p.id in candidates and set(asked) <= set(terms(heard_text(p, here_ms))):
+            if (p.id not in candidates and p.id not in self.opening_titles) or ahead_of(p.start_ms, here_ms):
+                continue
+            heard = terms(heard_text(p, here_ms))
+            if heard and set(asked) <= {*heard, *terms(self.opening_titles.get(p.id, ""))}:
                 found.append(p.id)
         return found
 
@@ -163,7 +178,8 @@ class ServedBook:
         found = []
         for passage_id in self.heard_mentioning(tuple(terms(" ".join(asked))), here_ms):
             p = self._by_id[passage_id]
-            if tells_name_of(heard_text(p, here_ms), asked, self.names.first_ms):
+            title = self.opening_titles.get(passage_id)
+            if tells_name_of(heard_text(p, here_ms), asked, self.names.first_ms, title=title):
                 found.append(passage_id)
         return found
 

@@ -210,15 +210,20 @@ def mentioned_first(mentions: Sequence[int], ranked: Sequence[Fused]) -> list[Fu
     return [*first, *unranked, *(f for f in ranked if f.passage_id not in mentioning)]
 
 
-def tells_name_of(text: str, asked: Sequence[str], names: Collection[str]) -> bool:
+def tells_name_of(text: str, asked: Sequence[str], names: Collection[str], title: str | None = None) -> bool:
     """Whether ``text`` has a sentence holding every word of ``asked`` near one that writes a name of
     the book's (``names``, lower case; not an asked word; the guard's ``sentence_telling_a_name``):
     where the book tells what the thing asked about is called. When what is asked about is a name
-    already ("what's James's surname?"), the rest of it is told where the two are written together."""
+    already ("what's James's surname?"), the rest of it is told where the two are written together.
+    ``title``: the title of the chapter ``text`` opens, heard just before its first sentence; holding
+    every word asked, it is that sentence ("The Apprentice", then "A thin boy named Tobin Creel ...")."""
     sentences = sentences_of(without_headings(text))
     if set(asked) <= set(names):
         return any(written_in_full(sentence, asked, names) for sentence in sentences)
     wanted = set(terms(" ".join(asked)))
+    opened = title is not None and wanted <= set(terms(title))
+    if opened and sentence_telling_a_name(sentences, 0, names=names, besides=asked) is not None:
+        return True
     return any(
         wanted <= set(terms(sentence))
         and sentence_telling_a_name(sentences, i, names=names, besides=asked) is not None
