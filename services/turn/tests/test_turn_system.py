@@ -228,6 +228,63 @@ async def test_a_keyless_answer_quotes_the_heard_sentence_that_bears_on_it_past_
     assert "bad habit of biting" in answer.speech, answer.speech
 
 
+CLOCKMAKER_CHAPTERS = (
+    (
+        "The Broken Bell",
+        "Odile Marsh kept a clock shop at the bottom of Fennick Lane.",
+        "Every morning she wound forty clocks before the baker opened his shutters.",
+        "One winter night the great bell in the harbour tower cracked with a sound like thunder.",
+        "Nobody in the town could tell the hour any more, and the fishing boats stayed home.",
+    ),
+    (
+        "The Apprentice",
+        "A thin boy named Tobin Creel knocked on her door and asked for work.",
+        "He had walked from the salt marshes with nothing but a brass compass.",
+        "Odile gave him a stool by the stove and a box of tangled springs to sort.",
+        "By spring he could take a pocket watch apart and put it together blindfold.",
+    ),
+    (
+        "The Tower",
+        "Together they climbed the harbour tower with a lantern and a bag of tools.",
+        "Inside the bell they found a swallow's nest wedged against the clapper.",
+        "Tobin lifted the nest down gently and Odile mended the crack with silver solder.",
+        "At dawn the bell rang true again, and the boats went out on the grey water.",
+    ),
+)
+CLOCKMAKER = {
+    "title": "The Clockmaker of Fennick Lane",
+    "author": "Mara Quell",
+    "chapters": [
+        {"n": n, "title": title, "text": " ".join(sentences)}
+        for n, (title, *sentences) in enumerate(CLOCKMAKER_CHAPTERS, start=1)
+    ],
+}
+"""A tester's own book: the apprentice is called so only by the title of the chapter that names him."""
+
+
+async def test_what_a_heard_chapter_title_asks_the_name_of_is_answered_from_the_sentence_naming_him(
+    bus: Client, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """After chapter 2, "The Apprentice", "what is the apprentice's name" was said not to have come up:
+    "apprentice" is only in the title, and the question is too far in meaning from the passage for
+    recall's threshold. The title is heard just before "A thin boy named Tobin Creel ..."."""
+    path = tmp_path_factory.mktemp("clockmaker") / "clockmaker.json"
+    path.write_text(json.dumps(CLOCKMAKER))
+    info = await ingested(bus, "clockmaker", str(path))
+    listener, here = "e2e-clockmaker", info.chapters[2].start_ms
+    await seek(bus, listener, info.id, here)
+    for question in (
+        "what is the apprentice's name",
+        "what's the apprentice called?",
+        "who is the apprentice?",
+    ):
+        answer = await ask(bus, listener, info.id, question)
+        assert answer.outcome == "answered", answer
+        assert answer.speech.startswith('In chapter 2, "The Apprentice", you heard: "'), answer.speech
+        assert "Tobin Creel" in answer.speech, answer.speech
+        assert "The Tower" not in answer.speech, answer.speech
+
+
 async def test_a_row_of_the_list_said_aloud_is_pressed_on_the_real_player(bus: Client) -> None:
     info = await ingested(bus, "black_beauty", str(corpus_file("black_beauty.json")))
     listener, here = "e2e-bb-press", 2 * 3_600_000
