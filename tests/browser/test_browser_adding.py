@@ -9,7 +9,7 @@ import asyncio
 import json
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -475,4 +475,56 @@ def test_a_book_added_on_another_device_is_offered_without_leaving_the_page(
     expect(job_said(job_line(other, "From Afar.m4b"))).to_have_text("Ready.", timeout=JOB_MS)
     expect(page.locator("#book-pick option", has_text="The Book From Afar")).to_have_count(1, timeout=WAIT_MS)
     other.context.close()
+    page.context.close()
+
+
+def answering(route: str, answers: Callable[[], dict[str, object]]) -> Callable[[Route], None]:
+    """A handler that answers ``route``'s job as ``answers`` says now (a job Bedside is made to tell)."""
+
+    def answer(to: Route) -> None:
+        to.fulfill(status=200, content_type="application/json", body=json.dumps({"job": route, **answers()}))
+
+    return answer
+
+
+def following(browser: Browser, system: RunningSystem, name: str, jobs: str, query: str = "") -> Page:
+    """A page of a browser that follows ``jobs`` (a JS list), kept by it from before."""
+    page = signed_in_page(browser, system, name, query)
+    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
+    page.evaluate(f"localStorage.setItem('bedside.adding.jobs', JSON.stringify({jobs}))")
+    return page
+
+
+def test_a_book_made_and_then_removed_is_said_so_and_followed_no_more(
+    empty_house: RunningSystem, browser: Browser
+) -> None:
+    """A reviewer's reading: a book made from the page and later removed (`bedside remove`) was
+    never served again, so its job, done, was asked for every 2 s forever on every page, opened "Add
+    a book" by itself at each load and offered a Stop that answered 409. Now it ends, said once, after
+    a bounded wait (shortened here), and is forgotten; an ended line can be dismissed; a job kept for
+    months is forgotten."""
+    page = following(
+        browser,
+        empty_house,
+        "removed-since",
+        "[{job: 'gone-job', name: 'Gone.m4b', told: true},"
+        " {job: 'old-job', name: 'Old.m4b', at: Date.now() - 90 * 86400e3}]",
+        "&unserved_ms=3000",
+    )
+    page.route(
+        "**/api/books/added/gone-job", answering("gone-job", lambda: {"state": "done", "book": "gone"})
+    )
+    page.route(
+        "**/api/books/added/old-job", answering("old-job", lambda: {"state": "running", "book": "old"})
+    )
+    page.reload()
+    line = job_line(page, "Gone.m4b")
+    expect(job_said(line)).to_have_text("It was made, but it is no longer among the books.", timeout=WAIT_MS)
+    expect(line.get_by_role("button", name="Stop adding this book: Gone.m4b")).to_be_hidden()
+    expect(job_line(page, "Old.m4b")).to_have_count(0)  # kept too long: forgotten
+    assert page.evaluate(JOBS) is None  # no page follows either again
+    assert "Gone.m4b: It was made, but it is no longer among the books." in page.evaluate("window.said")
+    line.get_by_role("button", name="Dismiss: Gone.m4b").click()
+    expect(line).to_have_count(0)
+    expect(page.locator("#add-jobs")).to_be_hidden()
     page.context.close()

@@ -10,19 +10,20 @@
 // page that comes back says which file was not added.
 import { api, problem } from "./api.js";
 import { bookGrew, refreshBookList, switchTo } from "./book.js";
-import { state } from "./state.js";
+import { state, UNSERVED_FOR_MS } from "./state.js";
 import { setOff } from "./ui.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("add-form"), send = $("add-send"), section = $("add");
 const bar = $("add-progress"), status = $("add-status"), stop = $("add-stop");
 const jobsList = $("add-jobs"), said = $("add-said");
-const JOBS = "bedside.adding.jobs"; // [{job, name, told}]: the jobs followed, oldest first
+const JOBS = "bedside.adding.jobs"; // [{job, name, told, at, unserved}]: the jobs followed, oldest first
 const ASKING = "bedside.adding.asking"; // [{sent, name}]: books asked for, not answered yet
 const SENDING = "bedside.adding.sending";
 const ONE_JOB = "bedside.adding", ONE_ASK = "bedside.adding.asked"; // kept one of each, before
 const FOLLOW_EVERY_MS = 2_000;
 const SAID_FOR_MS = 10_000;
+const KEPT_FOR_MS = 30 * 86_400_000, KEPT_AT_MOST = 20; // a book offered and never opened goes in time
 
 const megabytes = (bytes) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
 
@@ -50,7 +51,14 @@ function keep(key, list) {
 
 function keepJob(entry) {
   const list = kept(JOBS);
-  if (!list.some((e) => e.job === entry.job)) keep(JOBS, [...list, entry]);
+  if (!list.some((e) => e.job === entry.job)) keep(JOBS, [...list, { ...entry, at: Date.now() }]);
+}
+
+// Kept no longer than a month, and no more than a score of them: the newest.
+function pruneJobs() {
+  const now = Date.now();
+  const list = kept(JOBS).map((e) => (typeof e.at === "number" ? e : { ...e, at: now }));
+  keep(JOBS, list.filter((e) => now - e.at < KEPT_FOR_MS).slice(-KEPT_AT_MOST));
 }
 
 // Its end said: not again by a page that comes back (another tab may have forgotten it meanwhile).
@@ -129,6 +137,7 @@ export function jobText(job) {
     if (p.chapters === 1) return `Transcribing: ${Math.floor(100 * heardShare(p))}% of the recording done${left}.`;
     return `Transcribing: ${p.chapter} of ${p.chapters} chapters done${left}.`;
   }
+  if (job.gone) return "It was made, but it is no longer among the books.";
   if (job.state === "done" && !job.served) return "Transcribed; making it searchable…";
   if (job.state === "done") return job.note ? `Ready, but ${job.note}.` : "Ready.";
   if (job.state === "cancelled") {
@@ -138,8 +147,18 @@ export function jobText(job) {
   return `It could not be added: ${job.reason || "no reason was given"}.`;
 }
 
-// Ended, but a book made is said ready only once it plays (search indexes it a moment after).
-const ended = (job) => job.state !== "queued" && job.state !== "running" && (job.state !== "done" || job.served);
+// Ended, but a book made is said ready only once it plays (search indexes it a moment after), or
+// gone once it has not played for long after (removed since: it never plays again).
+const ended = (job) => job.gone || (job.state !== "queued" && job.state !== "running" && (job.state !== "done" || job.served));
+
+// A book made and not served: since when (kept, so that a page reloaded does not wait anew), and
+// whether that is longer than search takes to serve one.
+function goneSince(line) {
+  const list = kept(JOBS), entry = list.find((e) => e.job === line.job);
+  line.unserved = (entry && entry.unserved) || line.unserved || Date.now();
+  if (entry && !entry.unserved) keep(JOBS, list.map((e) => (e === entry ? { ...e, unserved: line.unserved } : e)));
+  return Date.now() - line.unserved >= UNSERVED_FOR_MS;
+}
 
 // What a job's news is, told when it changes: not every count of its progress, which its line shows.
 function stage(job) {
@@ -174,6 +193,7 @@ function lineFor(entry, startedHere) {
     job: entry.job, name, startedHere, told: Boolean(entry.told), stage: null, grown: null,
     item: element("li", "add-job"), text: element("p", "quiet add-job-status"), bar: element("progress", ""),
     open: element("a", "btn", "Open it"), stop: element("button", "btn", "Stop adding this book"),
+    dismiss: element("button", "btn", "Dismiss"), unserved: 0,
   };
   line.item.dataset.job = entry.job;
   line.bar.max = 1;
@@ -182,9 +202,13 @@ function lineFor(entry, startedHere) {
   line.stop.type = "button";
   line.stop.setAttribute("aria-label", `Stop adding this book: ${name}`); // one of several, named
   line.stop.addEventListener("click", () => stopJob(line));
+  line.dismiss.type = "button";
+  line.dismiss.hidden = true;
+  line.dismiss.setAttribute("aria-label", `Dismiss: ${name}`);
+  line.dismiss.addEventListener("click", () => { forgetJob(line.job); dropLine(line); });
   line.open.addEventListener("click", (e) => opened(line, e));
   const actions = element("div", "row-actions");
-  actions.append(line.stop, line.open);
+  actions.append(line.stop, line.open, line.dismiss);
   line.item.append(element("p", "add-job-name", name), line.bar, line.text, actions);
   jobsList.append(line.item);
   jobsList.hidden = false;
@@ -239,12 +263,14 @@ function show(line, job) {
 }
 
 // Ended: said once (a book made and not yet opened is still offered after a reload, unsaid), and
-// forgotten unless it is a book to offer. The book open here, made, is read again.
+// forgotten unless it is a book to offer. The book open here, made, is read again. Its line stays
+// until dismissed (or the page left).
 function settle(line, job, news) {
   const focused = document.activeElement === line.stop;
   line.stop.hidden = true;
-  const made = job.state === "done";
-  if (news && !line.told) tell(`${line.name}: ${jobText(job)}`);
+  line.dismiss.hidden = false;
+  const made = job.state === "done" && !job.gone;
+  if (news && (!line.told || job.gone)) tell(`${line.name}: ${jobText(job)}`); // gone: news since Ready
   if (made) refreshBookList(); // the picker offers it at once
   if (!made || job.book === state.bookId) {
     forgetJob(line.job);
@@ -253,7 +279,7 @@ function settle(line, job, news) {
     keepTold(line.job);
     offer(line, job.book, "Open it");
   }
-  if (focused) (line.open.hidden ? send : line.open).focus(); // its Stop, gone, held the focus
+  if (focused) (line.open.hidden ? line.dismiss : line.open).focus(); // its Stop, gone, held the focus
 }
 
 // Followed until it ends, through a Bedside that cannot be reached for a while (restarted while the
@@ -270,7 +296,9 @@ async function follow(line) {
       continue;
     }
     if (res.status === 404) { forgetJob(line.job); dropLine(line); return; } // ingest knows it no more
-    if (res.ok && show(line, res.data)) return;
+    // A book made that does not play for long after was removed since: it will not play again.
+    const gone = res.ok && res.data.state === "done" && !res.data.served && goneSince(line);
+    if (res.ok && show(line, gone ? { ...res.data, gone } : res.data)) return;
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
   }
 }
@@ -385,6 +413,7 @@ export function wireAdding() {
     input.addEventListener("change", () => { if (!send.disabled) say(""); });
   }
   fromBefore();
+  pruneJobs();
   if (leftWhileSending()) section.open = true;
   const asking = kept(ASKING), jobs = kept(JOBS);
   if (asking.length || jobs.length) section.open = true;

@@ -27,6 +27,9 @@ export function setTurnWaits(session) {
 // How often an open page asks which books there are, so one added on another device is offered; a test
 // may shorten it (?books_ms=1000).
 export const BOOKS_EVERY_MS = Math.max(1_000, Number(query.get("books_ms")) || 60_000);
+// How long a book made waits to be served (search indexes it a moment after) before the page takes it
+// as gone from the books (removed since); a test may shorten it (?unserved_ms=3000).
+export const UNSERVED_FOR_MS = Math.max(1_000, Number(query.get("unserved_ms")) || 10 * 60_000);
 export const SKIP_MS = 30_000;
 export const FOLLOW_THRESHOLD_MS = 2_000; // a pushed position closer than this is our own echo
 export const HISTORY_FETCH = 40; // raw entries a page; runs of reports fold into one
