@@ -528,3 +528,27 @@ def test_a_book_made_and_then_removed_is_said_so_and_followed_no_more(
     expect(line).to_have_count(0)
     expect(page.locator("#add-jobs")).to_be_hidden()
     page.context.close()
+
+
+def test_news_of_a_book_is_heard_while_add_a_book_is_closed(
+    empty_house: RunningSystem, browser: Browser
+) -> None:
+    """A reviewer's reading: the live region the lines' news is said in was inside "Add a book", so
+    a listener who closed it (or a tab following another tab's job) heard nothing."""
+    made: list[bool] = []
+    page = following(browser, empty_house, "closes-adding", "[{job: 'heard-job', name: 'Heard.m4b'}]")
+    page.route(
+        "**/api/books/added/heard-job",
+        answering("heard-job", lambda: {"state": "running" if made else "queued", "book": "heard"}),
+    )
+    page.reload()
+    expect(job_said(job_line(page, "Heard.m4b"))).to_have_text(re.compile("^Waiting"), timeout=WAIT_MS)
+    page.locator("#add summary").click()  # closed by the listener
+    expect(page.locator("#add")).not_to_have_attribute("open", "")
+    said = page.locator("#add-said")
+    made.append(True)
+    news = said.locator("p", has_text="Heard.m4b: Reading the recording")
+    expect(news).to_be_attached(timeout=WAIT_MS)
+    expect(news).to_be_visible()  # in the accessibility tree: not inside the closed section
+    expect(said).to_have_attribute("aria-atomic", "false")  # a paragraph added is read alone
+    page.context.close()
