@@ -552,3 +552,62 @@ def test_news_of_a_book_is_heard_while_add_a_book_is_closed(
     expect(news).to_be_visible()  # in the accessibility tree: not inside the closed section
     expect(said).to_have_attribute("aria-atomic", "false")  # a paragraph added is read alone
     page.context.close()
+
+
+def test_stop_stops_the_e_book_being_sent_and_the_files_being_checked(
+    empty_house: RunningSystem, browser: Browser, tmp_path: Path
+) -> None:
+    """A reviewer's reading: Stop did nothing to the e-book's upload (the recording's end had
+    forgotten the request after the e-book's began) nor to a book whose files were being checked:
+    the book was sent, asked for and only then stopped."""
+    page = signed_in_page(browser, empty_house, "stops-early")
+    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
+    page.evaluate("document.getElementById('add').open = true")
+    stop = page.get_by_role("button", name="Stop adding this book", exact=True)
+    add = page.get_by_role("button", name="Add the book")
+    status = page.locator("#add-status")
+    ebook = tmp_path / "stopped-ebook.txt"
+    ebook.write_bytes(SAMPLE_TEXT.read_bytes())
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route(re.compile(r".*/api/uploads\?filename=stopped-ebook\.txt$"), hold)
+    page.get_by_label("The audiobook").set_input_files(short_book(tmp_path, "Stop Ebook.m4b"))
+    page.get_by_label("Its e-book").set_input_files(ebook)
+    add.click()
+    wait_for(page, held, "the e-book was not sent")
+    stop.click()
+    expect(status).to_have_text("Stopped: nothing of it was kept.", timeout=WAIT_MS)
+    expect(add).to_be_enabled()
+    expect(stop).to_be_hidden()
+    expect(job_line(page, "Stop Ebook.m4b")).to_have_count(0)
+
+    checks: list[Route] = []
+
+    def hold_check(route: Route) -> None:
+        checks.append(route)
+
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url) if "/api/uploads?" in request.url else None)
+    page.route("**/api/uploads/check", hold_check)
+    page.get_by_label("The audiobook").set_input_files(short_book(tmp_path, "Stop Check.m4b"))
+    add.click()
+    wait_for(page, checks, "the files were not checked")
+    stop.click()
+    checks[0].continue_()
+    expect(status).to_have_text("Stopped: nothing of it was kept.", timeout=WAIT_MS)
+    expect(add).to_be_enabled()
+    assert not sent  # nothing of it was sent
+    expect(job_line(page, "Stop Check.m4b")).to_have_count(0)
+    page.context.close()
+
+
+def wait_for(page: Page, held: list[Route], what: str) -> None:
+    """Until a request is held, or says ``what`` after a generous while."""
+    waited = 0
+    while not held:
+        assert waited < WAIT_MS, what
+        page.wait_for_timeout(50)
+        waited += 50

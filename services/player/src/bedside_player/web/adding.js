@@ -96,6 +96,13 @@ function stoppable(on) {
   stop.disabled = false;
 }
 
+const stopped = () => Object.assign(new Error("stopped"), { stopped: true });
+
+// Stop pressed while the files were checked, or between two of them: nothing more is sent.
+function unlessStopped() {
+  if (stopWanted) throw stopped();
+}
+
 // XMLHttpRequest, not fetch: only it tells how much of a body has gone.
 function sendFile(file, what) {
   return new Promise((resolve, reject) => {
@@ -113,8 +120,9 @@ function sendFile(file, what) {
       else reject(new Error(problem({ status: request.status, data })));
     };
     request.onerror = () => reject(new Error(`the connection broke while sending ${what}`));
-    request.onabort = () => reject(Object.assign(new Error("stopped"), { stopped: true }));
-    request.onloadend = () => { sending = null; };
+    request.onabort = () => reject(stopped());
+    // not the next file's request, begun (as the answer to this one is taken) before this is called
+    request.onloadend = () => { if (sending === request) sending = null; };
     request.send(file);
   });
 }
@@ -337,11 +345,12 @@ function notAdded(error) {
   stoppable(false);
 }
 
-// The file being sent is dropped; a book asked for is stopped once ingest answers with its job.
+// The file being sent is dropped, and none sent after it; files being checked are not sent; a book
+// asked for is stopped once ingest answers with its job.
 function stopAdding() {
   stop.disabled = true;
+  stopWanted = true;
   if (sending) sending.abort();
-  else stopWanted = true;
 }
 
 async function add(e) {
@@ -363,6 +372,7 @@ async function add(e) {
     };
     const checked = await api("POST", "/api/uploads/check", names);
     if (!checked.ok) throw new Error(problem(checked));
+    unlessStopped();
     const sent = await sendFiles(recording, ebook);
     if (title) sent.title = title;
     const job = await askForTheBook({ sent, name: title || recording.name }, true);
@@ -383,7 +393,9 @@ async function sendFiles(recording, ebook) {
   localStorage.setItem(SENDING, recording.name);
   addEventListener("beforeunload", holdThePage);
   try {
+    unlessStopped();
     const sent = { recording: await sendFile(recording, "the recording") };
+    unlessStopped();
     if (ebook) sent.ebook = await sendFile(ebook, "the e-book");
     return sent;
   } finally {
