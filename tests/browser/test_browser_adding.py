@@ -304,7 +304,7 @@ def test_a_page_reloaded_while_a_file_is_sent_says_it_was_not_added(
         timeout=WAIT_MS,
     )
     expect(page.get_by_role("button", name="Add the book")).to_be_enabled()
-    assert page.evaluate("localStorage.getItem('bedside.adding.sending')") is None  # said once
+    assert page.evaluate("sessionStorage.getItem('bedside.adding.sending')") is None  # said once
     page.context.close()
 
 
@@ -340,7 +340,7 @@ def test_a_listener_stops_adding_the_wrong_book_from_the_page(
     expect(status).to_have_text("Stopped: nothing of it was kept.", timeout=WAIT_MS)
     expect(add).to_be_enabled()
     expect(stop).to_be_hidden()
-    assert page.evaluate("localStorage.getItem('bedside.adding.sending')") is None
+    assert page.evaluate("sessionStorage.getItem('bedside.adding.sending')") is None
     page.unroute(uploads)
 
     add.click()  # sent whole this time, and stopped while it is made
@@ -602,6 +602,39 @@ def test_stop_stops_the_e_book_being_sent_and_the_files_being_checked(
     assert not sent  # nothing of it was sent
     expect(job_line(page, "Stop Check.m4b")).to_have_count(0)
     page.context.close()
+
+
+def test_a_tab_opened_while_another_sends_a_file_does_not_say_it_was_not_added(
+    empty_house: RunningSystem, browser: Browser, tmp_path: Path
+) -> None:
+    """A reviewer's reading: the name of the file being sent was kept for all tabs of the browser,
+    so a second tab opened meanwhile said it was not added (and forgot it, so the tab that was
+    sending and then reloaded said nothing)."""
+    url = page_url(empty_house, "second-tab")
+    context = browser.new_context(viewport={"width": 412, "height": 915})
+    first = context.new_page()
+    first.goto(url)
+    expect(first.locator("#add")).to_be_visible(timeout=WAIT_MS)
+    first.evaluate("document.getElementById('add').open = true")
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    first.route(re.compile(r".*/api/uploads\?filename=.*"), hold)
+    first.get_by_label("The audiobook").set_input_files(short_book(tmp_path, "Still Sending.m4b"))
+    first.get_by_role("button", name="Add the book").click()
+    wait_for(first, held, "the recording was not sent")
+    second = context.new_page()
+    second.goto(url)
+    expect(second.locator("#add")).to_be_visible(timeout=WAIT_MS)
+    expect(second.locator("#add-status")).to_have_text("")
+    first.on("dialog", lambda dialog: dialog.accept())
+    first.reload()
+    expect(first.locator("#add-status")).to_have_text(
+        re.compile("^“Still Sending.m4b” was not added"), timeout=WAIT_MS
+    )
+    context.close()
 
 
 def wait_for(page: Page, held: list[Route], what: str) -> None:

@@ -7,7 +7,7 @@
 // until ingest answers, so a page reloaded midway (or a phone that slept) asks again (the same
 // upload is the same job); a book made is offered until it is opened. A file whose sending a page
 // left midway is lost with it (nothing of a body cut short is kept): leaving asks first, and the
-// page that comes back says which file was not added.
+// page that comes back in that tab says which file was not added.
 import { api, problem } from "./api.js";
 import { bookGrew, refreshBookList, switchTo } from "./book.js";
 import { state, UNSERVED_FOR_MS } from "./state.js";
@@ -19,7 +19,7 @@ const bar = $("add-progress"), status = $("add-status"), stop = $("add-stop");
 const jobsList = $("add-jobs"), said = $("add-said");
 const JOBS = "bedside.adding.jobs"; // [{job, name, told, at, unserved}]: the jobs followed, oldest first
 const ASKING = "bedside.adding.asking"; // [{sent, name}]: books asked for, not answered yet
-const SENDING = "bedside.adding.sending";
+const SENDING = "bedside.adding.sending"; // this tab's own (sessionStorage): a reload keeps it, other tabs do not see it
 const ONE_JOB = "bedside.adding", ONE_ASK = "bedside.adding.asked"; // kept one of each, before
 const FOLLOW_EVERY_MS = 2_000;
 const SAID_FOR_MS = 10_000;
@@ -387,10 +387,11 @@ async function add(e) {
   }
 }
 
-// The files sent, with their names kept in this browser meanwhile: a page left before they are all
-// sent takes them with it, and the page that comes back says so (leftWhileSending).
+// The files sent, with their names kept in this tab meanwhile: a page left before they are all sent
+// takes them with it, and the page that comes back in this tab says so (leftWhileSending); another
+// tab, opened meanwhile, knows nothing of it.
 async function sendFiles(recording, ebook) {
-  localStorage.setItem(SENDING, recording.name);
+  sessionStorage.setItem(SENDING, recording.name);
   addEventListener("beforeunload", holdThePage);
   try {
     unlessStopped();
@@ -400,15 +401,15 @@ async function sendFiles(recording, ebook) {
     return sent;
   } finally {
     removeEventListener("beforeunload", holdThePage);
-    localStorage.removeItem(SENDING);
+    sessionStorage.removeItem(SENDING);
   }
 }
 
 // Said once, by the page that comes back.
 function leftWhileSending() {
-  const name = localStorage.getItem(SENDING);
+  const name = sessionStorage.getItem(SENDING);
   if (name === null) return false;
-  localStorage.removeItem(SENDING);
+  sessionStorage.removeItem(SENDING);
   say(`“${name}” was not added: the page was left while it was being sent, and nothing of it was kept.`
     + " Choose it again and press “Add the book”.");
   return true;
