@@ -188,8 +188,7 @@ def test_a_page_reloaded_before_ingest_answered_gets_the_book_it_asked_for(
         write_audiobook(tmp_path / "Early.m4b", speak_book(sample_chapters(chapters=1, sentences=1)))
     )
     page.get_by_role("button", name="Add the book").click()
-    while not held:
-        page.wait_for_timeout(50)
+    wait_for(page, held, "the page did not ask for the book")
     answered = held[0].fetch()  # to ingest and back, but not to the page
     assert answered.status == 202, answered.text()
     first_job = answered.json()["job"]
@@ -293,8 +292,7 @@ def test_a_page_reloaded_while_a_file_is_sent_says_it_was_not_added(
         )
     )
     page.get_by_role("button", name="Add the book").click()
-    while not held:
-        page.wait_for_timeout(50)
+    wait_for(page, held, "the recording was not sent")
     page.reload()
     assert asked == ["beforeunload"]  # the browser asked before it let the file go
     expect(page.locator("#add")).to_have_attribute("open", "", timeout=WAIT_MS)
@@ -334,8 +332,7 @@ def test_a_listener_stops_adding_the_wrong_book_from_the_page(
         write_audiobook(tmp_path / "Part Two.m4b", speak_book(sample_chapters(chapters=4, sentences=3)))
     )
     add.click()
-    while not held:
-        page.wait_for_timeout(50)
+    wait_for(page, held, "the recording was not sent")
     stop.click()
     expect(status).to_have_text("Stopped: nothing of it was kept.", timeout=WAIT_MS)
     expect(add).to_be_enabled()
@@ -452,7 +449,7 @@ def test_a_book_listened_to_while_it_is_made_is_read_again_when_it_is_ready(
     progress = page.locator("#transcript-progress")
     expect(progress).to_be_visible()  # an interim version: its job is not done
     expect(job_said(line)).to_have_text("Ready.", timeout=JOB_MS)  # followed on, on the page opened
-    expect(progress).to_be_hidden(timeout=10_000)  # not the 30 s of before
+    expect(progress).to_be_hidden(timeout=WAIT_MS)  # patient, yet short of the 30 s of before
     assert page.evaluate(JOBS) is None  # open here: not offered
     page.context.close()
 
