@@ -641,3 +641,68 @@ def wait_for(page: Page, held: list[Route], what: str) -> None:
         assert waited < WAIT_MS, what
         page.wait_for_timeout(50)
         waited += 50
+
+
+def test_stop_is_offered_only_while_a_book_can_be_stopped_and_says_what_became_of_it(
+    empty_house: RunningSystem, browser: Browser
+) -> None:
+    """A reviewer's reading: a book made, waiting to be served, still offered a Stop that answered
+    409, which said nothing; a Stop that failed said so only on its line; the Stop pressed was turned
+    off with the keyboard's focus on it."""
+    ended: list[bool] = []
+    page = following(
+        browser,
+        empty_house,
+        "stops-late",
+        "[{job: 'made-job', name: 'Made.m4b'}, {job: 'late-job', name: 'Late.m4b'},"
+        " {job: 'stuck-job', name: 'Stuck.m4b'}]",
+    )
+    page.route(
+        "**/api/books/added/made-job", answering("made-job", lambda: {"state": "done", "book": "made"})
+    )
+    late: dict[str, object] = {"state": "failed", "reason": "the recording could not be read"}
+    page.route(
+        "**/api/books/added/late-job",
+        answering("late-job", lambda: late if ended else {"state": "running", "book": "late"}),
+    )
+    page.route(
+        "**/api/books/added/stuck-job", answering("stuck-job", lambda: {"state": "running", "book": "x"})
+    )
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/api/books/added/late-job/stop", hold)
+    page.route(
+        "**/api/books/added/stuck-job/stop",
+        lambda route: route.fulfill(
+            status=503, content_type="application/json", body='{"detail": "ingest is away"}'
+        ),
+    )
+    page.reload()
+    made = job_line(page, "Made.m4b")
+    expect(job_said(made)).to_have_text("Transcribed; making it searchable…", timeout=WAIT_MS)
+    expect(made.get_by_role("button", name=re.compile("^Stop"))).to_be_hidden()  # made: nothing to stop
+
+    line = job_line(page, "Late.m4b")
+    stop = line.get_by_role("button", name="Stop adding this book: Late.m4b")
+    expect(stop).to_be_visible(timeout=WAIT_MS)
+    stop.focus()
+    page.keyboard.press("Enter")
+    wait_for(page, held, "the stop was not asked")
+    expect(stop).to_be_disabled()
+    assert page.evaluate("document.activeElement !== document.body && !document.activeElement.disabled")
+    ended.append(True)  # it failed meanwhile: ingest refuses to stop it
+    held[0].fulfill(status=409, content_type="application/json", body='{"detail": "the job has ended"}')
+    expect(job_said(line)).to_have_text(
+        "It could not be added: the recording could not be read.", timeout=WAIT_MS
+    )
+    expect(stop).to_be_hidden()
+
+    page.get_by_role("button", name="Stop adding this book: Stuck.m4b").click()
+    expect(
+        page.locator("#add-said p", has_text="Stuck.m4b: It could not be stopped: ingest is away.")
+    ).to_be_attached(timeout=WAIT_MS)
+    expect(page.get_by_role("button", name="Stop adding this book: Stuck.m4b")).to_be_enabled()
+    page.context.close()

@@ -204,10 +204,12 @@ function lineFor(entry, startedHere) {
     dismiss: element("button", "btn", "Dismiss"), unserved: 0,
   };
   line.item.dataset.job = entry.job;
+  line.text.tabIndex = -1; // the keyboard's focus, while its Stop pressed is off: what it says next is read
   line.bar.max = 1;
   line.bar.hidden = true;
   line.open.hidden = true;
   line.stop.type = "button";
+  line.stop.hidden = true; // until it is known to be queued or running
   line.stop.setAttribute("aria-label", `Stop adding this book: ${name}`); // one of several, named
   line.stop.addEventListener("click", () => stopJob(line));
   line.dismiss.type = "button";
@@ -225,7 +227,7 @@ function lineFor(entry, startedHere) {
 }
 
 function dropLine(line) {
-  if (line.item.contains(document.activeElement)) send.focus();
+  if (line.item.contains(document.activeElement)) (send.disabled ? section.querySelector("summary") : send).focus();
   line.item.remove();
   lines.delete(line.job);
   jobsList.hidden = lines.size === 0;
@@ -255,6 +257,7 @@ function opened(line, e) {
 function show(line, job) {
   const p = job.progress;
   line.text.textContent = jobText(job);
+  hideStop(line, job.gone || (job.state !== "queued" && job.state !== "running"));
   line.bar.hidden = !(job.state === "running" && p);
   if (!line.bar.hidden) line.bar.value = heardShare(p);
   const now = stage(job);
@@ -274,8 +277,7 @@ function show(line, job) {
 // forgotten unless it is a book to offer. The book open here, made, is read again. Its line stays
 // until dismissed (or the page left).
 function settle(line, job, news) {
-  const focused = document.activeElement === line.stop;
-  line.stop.hidden = true;
+  const focused = document.activeElement === line.text; // given it by its Stop, pressed or gone
   line.dismiss.hidden = false;
   const made = job.state === "done" && !job.gone;
   if (news && (!line.told || job.gone)) tell(`${line.name}: ${jobText(job)}`); // gone: news since Ready
@@ -287,13 +289,19 @@ function settle(line, job, news) {
     keepTold(line.job);
     offer(line, job.book, "Open it");
   }
-  if (focused) (line.open.hidden ? line.dismiss : line.open).focus(); // its Stop, gone, held the focus
+  if (focused) (line.open.hidden ? line.dismiss : line.open).focus(); // its Stop, gone, had the focus
+}
+
+// Stop only while it can be stopped (queued or running): not a book made, waiting to be served. Its
+// focus, if it had it, goes to the line's news.
+function hideStop(line, hidden) {
+  if (hidden && document.activeElement === line.stop) line.text.focus();
+  line.stop.hidden = hidden;
 }
 
 // Followed until it ends, through a Bedside that cannot be reached for a while (restarted while the
 // book is made, which the job outlives): said so, and asked again.
 async function follow(line) {
-  line.stop.hidden = false;
   for (;;) {
     let res;
     try {
@@ -316,13 +324,23 @@ function followJob(entry, startedHere) {
   follow(lineFor(entry, startedHere)).catch(() => {});
 }
 
-// Stopped by ingest (as `bedside jobs --cancel`); its line says so when it is next asked. One that
-// ended meanwhile (409) is said as it ended.
+// Stopped by ingest (as `bedside jobs --cancel`); shown as it is now. One that ended meanwhile (409)
+// is asked for and said as it ended; a Stop that failed is said, and can be pressed again. Its
+// focus, while it is off, is on the line's news.
 async function stopJob(line) {
-  line.stop.disabled = true;
-  const res = await api("POST", `/api/books/added/${encodeURIComponent(line.job)}/stop`).catch(() => null);
-  if (res && !res.ok && res.status !== 409) line.text.textContent = `It could not be stopped: ${problem(res)}.`;
-  if (!res || !res.ok) line.stop.disabled = false;
+  setOff(line.stop, true, line.text);
+  const path = `/api/books/added/${encodeURIComponent(line.job)}`;
+  let res = await api("POST", `${path}/stop`).catch(() => null);
+  if (res && res.status === 409) res = await api("GET", path).catch(() => null);
+  if (res && res.ok) {
+    if (lines.get(line.job) === line && line.stage !== "ended") show(line, res.data);
+    if (line.stage === "ended") return;
+  } else {
+    const why = res ? problem(res) : "Bedside could not be reached";
+    line.text.textContent = `It could not be stopped: ${why}.`;
+    tell(`${line.name}: It could not be stopped: ${why}.`);
+  }
+  setOff(line.stop, false);
 }
 
 // The book asked for with the files sent; the answer is its job, followed from then on on its own
@@ -348,7 +366,7 @@ function notAdded(error) {
 // The file being sent is dropped, and none sent after it; files being checked are not sent; a book
 // asked for is stopped once ingest answers with its job.
 function stopAdding() {
-  stop.disabled = true;
+  setOff(stop, true, $("add-recording"));
   stopWanted = true;
   if (sending) sending.abort();
 }
