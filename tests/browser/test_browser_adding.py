@@ -706,3 +706,33 @@ def test_stop_is_offered_only_while_a_book_can_be_stopped_and_says_what_became_o
     ).to_be_attached(timeout=WAIT_MS)
     expect(page.get_by_role("button", name="Stop adding this book: Stuck.m4b")).to_be_enabled()
     page.context.close()
+
+
+def test_a_book_bedside_no_longer_knows_is_said_so_and_an_unpaired_device_is_told(
+    empty_house: RunningSystem, browser: Browser
+) -> None:
+    """A reviewer's reading: a job ingest no longer knew (404) had its line dropped without a word,
+    and any other refusal (a service restarting, the device unpaired) left a stale line asked every
+    2 s."""
+    page = following(
+        browser,
+        empty_house,
+        "unknown-job",
+        "[{job: 'never-made-here', name: 'Unknown.m4b'}, {job: 'unpaired-job', name: 'Unpaired.m4b'}]",
+    )
+    page.route(
+        "**/api/books/added/unpaired-job",
+        lambda route: route.fulfill(status=401, content_type="application/json", body='{"detail": "who?"}'),
+    )
+    page.reload()
+    line = job_line(page, "Unknown.m4b")
+    expect(job_said(line)).to_have_text("Bedside no longer knows this book; add it again.", timeout=WAIT_MS)
+    expect(
+        page.locator("#add-said p", has_text="Unknown.m4b: Bedside no longer knows this book")
+    ).to_be_attached()
+    unpaired = job_said(job_line(page, "Unpaired.m4b"))
+    expect(unpaired).to_have_text(re.compile("no longer paired"), timeout=WAIT_MS)
+    assert [entry["job"] for entry in json.loads(page.evaluate(JOBS))] == ["unpaired-job"]  # asked later
+    line.get_by_role("button", name="Dismiss: Unknown.m4b").click()
+    expect(line).to_have_count(0)
+    page.context.close()

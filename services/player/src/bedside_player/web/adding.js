@@ -21,7 +21,8 @@ const JOBS = "bedside.adding.jobs"; // [{job, name, told, at, unserved}]: the jo
 const ASKING = "bedside.adding.asking"; // [{sent, name}]: books asked for, not answered yet
 const SENDING = "bedside.adding.sending"; // this tab's own (sessionStorage): a reload keeps it, other tabs do not see it
 const ONE_JOB = "bedside.adding", ONE_ASK = "bedside.adding.asked"; // kept one of each, before
-const FOLLOW_EVERY_MS = 2_000;
+const FOLLOW_EVERY_MS = 2_000, FOLLOW_AT_MOST_MS = 60_000; // asked less often while Bedside does not answer
+const HIDDEN_EVERY_MS = 30_000; // and while the page is not seen (asked again as soon as it is)
 const SAID_FOR_MS = 10_000;
 const KEPT_FOR_MS = 30 * 86_400_000, KEPT_AT_MOST = 20; // a book offered and never opened goes in time
 
@@ -201,7 +202,7 @@ function lineFor(entry, startedHere) {
     job: entry.job, name, startedHere, told: Boolean(entry.told), stage: null, grown: null,
     item: element("li", "add-job"), text: element("p", "quiet add-job-status"), bar: element("progress", ""),
     open: element("a", "btn", "Open it"), stop: element("button", "btn", "Stop adding this book"),
-    dismiss: element("button", "btn", "Dismiss"), unserved: 0,
+    dismiss: element("button", "btn", "Dismiss"), unserved: 0, trouble: "",
   };
   line.item.dataset.job = entry.job;
   line.text.tabIndex = -1; // the keyboard's focus, while its Stop pressed is off: what it says next is read
@@ -300,23 +301,58 @@ function hideStop(line, hidden) {
 }
 
 // Followed until it ends, through a Bedside that cannot be reached for a while (restarted while the
-// book is made, which the job outlives): said so, and asked again.
+// book is made, which the job outlives) or a device no longer paired: said so, and asked again, less
+// often the longer it lasts. A job ingest no longer knows is said so, and its line kept until
+// dismissed.
 async function follow(line) {
+  let every = FOLLOW_EVERY_MS;
   for (;;) {
-    let res;
-    try {
-      res = await api("GET", `/api/books/added/${encodeURIComponent(line.job)}`);
-    } catch {
-      line.text.textContent = "Bedside could not be reached just now; the book goes on being made, and this page will say when it is ready.";
-      await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
-      continue;
+    const res = await api("GET", `/api/books/added/${encodeURIComponent(line.job)}`).catch(() => null);
+    if (res && res.status === 404) { unknown(line); return; }
+    if (res && res.ok) {
+      every = FOLLOW_EVERY_MS;
+      line.trouble = "";
+      // A book made that does not play for long after was removed since: it will not play again.
+      const gone = res.data.state === "done" && !res.data.served && goneSince(line);
+      if (show(line, gone ? { ...res.data, gone } : res.data)) return;
+    } else {
+      every = Math.min(FOLLOW_AT_MOST_MS, every * 2);
+      const trouble = res && res.status === 401
+        ? "This device is no longer paired with Bedside: pair it again, and this page will go on following the book."
+        : "Bedside could not be reached just now; the book goes on being made, and this page will say when it is ready.";
+      line.text.textContent = trouble;
+      if (trouble !== line.trouble) tell(`${line.name}: ${trouble}`); // once, not at every ask
+      line.trouble = trouble;
     }
-    if (res.status === 404) { forgetJob(line.job); dropLine(line); return; } // ingest knows it no more
-    // A book made that does not play for long after was removed since: it will not play again.
-    const gone = res.ok && res.data.state === "done" && !res.data.served && goneSince(line);
-    if (res.ok && show(line, gone ? { ...res.data, gone } : res.data)) return;
-    await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
+    await pause(every);
   }
+}
+
+// A while, or longer while the page is not seen: it is asked again as soon as it is seen.
+function pause(ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, document.hidden ? Math.max(ms, HIDDEN_EVERY_MS) : ms);
+    function seen() { if (!document.hidden) done(); }
+    function done() {
+      clearTimeout(timer);
+      document.removeEventListener("visibilitychange", seen);
+      resolve();
+    }
+    document.addEventListener("visibilitychange", seen);
+  });
+}
+
+// Ingest knows the job no more (its list of jobs was cleared): said, forgotten, and dismissed by hand.
+function unknown(line) {
+  const text = "Bedside no longer knows this book; add it again.";
+  line.text.textContent = text;
+  tell(`${line.name}: ${text}`);
+  forgetJob(line.job);
+  hideStop(line, true);
+  line.bar.hidden = true;
+  line.open.hidden = true;
+  line.stage = "ended";
+  line.dismiss.hidden = false;
 }
 
 function followJob(entry, startedHere) {
