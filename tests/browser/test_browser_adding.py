@@ -736,3 +736,72 @@ def test_a_book_bedside_no_longer_knows_is_said_so_and_an_unpaired_device_is_tol
     line.get_by_role("button", name="Dismiss: Unknown.m4b").click()
     expect(line).to_have_count(0)
     page.context.close()
+
+
+def test_a_book_open_here_is_not_read_again_when_its_job_fails(
+    empty_house: RunningSystem, browser: Browser, tmp_path: Path
+) -> None:
+    """A reviewer's reading: the book open here was read again (and again) once its job ended,
+    also when the job was stopped or failed, when nothing more of it is coming. Only a job done is."""
+    page = signed_in_page(browser, empty_house, "reads-again")
+    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
+    page.evaluate("document.getElementById('add').open = true")
+    page.get_by_label("The audiobook").set_input_files(short_book(tmp_path, "Read Again.m4b"))
+    page.get_by_role("button", name="Add the book").click()
+    line = job_line(page, "Read Again.m4b")
+    expect(job_said(line)).to_have_text("Ready.", timeout=JOB_MS)
+    book = line.get_by_role("link", name="Open it: Read Again.m4b").get_attribute("data-book")
+    assert book
+    line.get_by_role("link", name="Open it: Read Again.m4b").click()
+    expect(page).to_have_url(re.compile(f".*[?&]book={book}([&#].*)?$"), timeout=WAIT_MS)  # the page for it
+    expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)
+
+    failed: list[bool] = []
+    page.route(
+        "**/api/books/added/again-job",
+        answering(
+            "again-job",
+            lambda: (
+                {"state": "failed", "book": book, "reason": "ingest stopped"}
+                if failed
+                else {"state": "running", "book": book, "served": True}
+            ),
+        ),
+    )
+    ticks: list[Route] = []
+
+    def tick(route: Route) -> None:  # another job, asked every 2 s: the page's clock
+        ticks.append(route)
+        route.fulfill(
+            status=200, content_type="application/json", body='{"job": "tick-job", "state": "queued"}'
+        )
+
+    page.route("**/api/books/added/tick-job", tick)
+    page.evaluate(
+        "localStorage.setItem('bedside.adding.jobs', JSON.stringify("
+        "[{job: 'again-job', name: 'Again.m4b'}, {job: 'tick-job', name: 'Tick.m4b'}]))"
+    )
+    page.reload()
+    again = job_said(job_line(page, "Again.m4b"))
+    expect(again).to_have_text(re.compile("^Reading the recording"), timeout=WAIT_MS)
+    reads: list[str] = []
+    page.on(
+        "request",
+        lambda request: reads.append(request.url) if request.url.endswith(f"/api/books/{book}") else None,
+    )
+    asks_of(ticks, page, 2)  # the page opened has read the book
+    reads.clear()
+    failed.append(True)
+    expect(again).to_have_text("It could not be added: ingest stopped.", timeout=WAIT_MS)
+    asks_of(ticks, page, 3)
+    assert not reads, reads
+    page.context.close()
+
+
+def asks_of(asked: list[Route], page: Page, more: int) -> None:
+    """Until ``more`` requests more than now are in ``asked``, or fails after a generous while."""
+    waited, now = 0, len(asked)
+    while len(asked) < now + more:
+        assert waited < WAIT_MS, "the page did not ask again"
+        page.wait_for_timeout(100)
+        waited += 100

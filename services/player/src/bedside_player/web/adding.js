@@ -267,9 +267,11 @@ function show(line, job) {
   if (now === "ended") settle(line, job, news);
   else if (news) tell(`${line.name}: ${now === "plays" ? "it plays now, while the rest is transcribed." : jobText(job)}`);
   if (now === "plays" && line.open.hidden) offer(line, job.book, "Listen now, while the rest is transcribed");
-  // The book open here, being made: read again as its transcript grows, and when it is made.
+  // The book open here, being made: read again as its transcript grows, and when it is made (not
+  // when it is stopped or failed: nothing more of it is coming).
   const grown = `${now} ${job.served} ${p ? p.chapter : ""}`;
-  if (job.book === state.bookId && line.grown !== null && grown !== line.grown) bookGrew(now === "ended");
+  const more = now !== "ended" || (job.state === "done" && !job.gone);
+  if (job.book === state.bookId && line.grown !== null && grown !== line.grown && more) bookGrew(now === "ended");
   line.grown = grown;
   return now === "ended";
 }
