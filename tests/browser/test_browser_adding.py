@@ -505,11 +505,12 @@ def test_a_book_made_and_then_removed_is_said_so_and_followed_no_more(
         empty_house,
         "removed-since",
         "[{job: 'gone-job', name: 'Gone.m4b', told: true},"
-        " {job: 'old-job', name: 'Old.m4b', at: Date.now() - 90 * 86400e3}]",
+        " {job: 'old-job', name: 'Old.m4b', told: true, at: Date.now() - 90 * 86400e3}]",
         "&unserved_ms=3000",
     )
     page.route(
-        "**/api/books/added/gone-job", answering("gone-job", lambda: {"state": "done", "book": "gone"})
+        "**/api/books/added/gone-job",
+        answering("gone-job", lambda: {"state": "done", "book": "gone", "served": False}),
     )
     page.route(
         "**/api/books/added/old-job", answering("old-job", lambda: {"state": "running", "book": "old"})
@@ -518,12 +519,71 @@ def test_a_book_made_and_then_removed_is_said_so_and_followed_no_more(
     line = job_line(page, "Gone.m4b")
     expect(job_said(line)).to_have_text("It was made, but it is no longer among the books.", timeout=WAIT_MS)
     expect(line.get_by_role("button", name="Stop adding this book: Gone.m4b")).to_be_hidden()
-    expect(job_line(page, "Old.m4b")).to_have_count(0)  # kept too long: forgotten
+    expect(job_line(page, "Old.m4b")).to_have_count(0)  # its end said long ago: forgotten
     assert page.evaluate(JOBS) is None  # no page follows either again
     assert "Gone.m4b: It was made, but it is no longer among the books." in page.evaluate("window.said")
     line.get_by_role("button", name="Dismiss: Gone.m4b").click()
     expect(line).to_have_count(0)
     expect(page.locator("#add-jobs")).to_be_hidden()
+    page.context.close()
+
+
+def test_a_book_not_yet_known_to_play_is_not_said_gone_and_one_seen_playing_starts_its_wait_anew(
+    empty_house: RunningSystem, browser: Browser
+) -> None:
+    """The second review's reading: the start of the wait for a book to play was kept once and never
+    cleared, so a book that played, was offered and not opened was said "no longer among the books"
+    the next time a page met it not yet playing (search still loading after a restart); and search
+    out of reach was taken for "not playing". Out of reach is no answer; seen playing, the wait ends."""
+    playing: list[bool] = []
+    page = following(
+        browser,
+        empty_house,
+        "unknown-if-served",
+        "[{job: 'made-job', name: 'Made.m4b', told: true, unserved: Date.now() - 86400e3}]",
+        "&unserved_ms=3000",
+    )
+    page.route(
+        "**/api/books/added/made-job",
+        answering("made-job", lambda: {"state": "done", "book": "made", "served": True if playing else None}),
+    )
+    page.reload()
+    line = job_line(page, "Made.m4b")
+    expect(job_said(line)).to_have_text("Transcribed; making it searchable…", timeout=WAIT_MS)
+    page.wait_for_timeout(4_000)  # past the wait: search could not be asked, so nothing is known
+    expect(job_said(line)).to_have_text("Transcribed; making it searchable…")
+    playing.append(True)
+    expect(job_said(line)).to_have_text(re.compile("^Ready"), timeout=WAIT_MS)
+    kept = json.loads(page.evaluate(JOBS))
+    assert [entry.get("unserved") for entry in kept] == [None]
+    page.context.close()
+
+
+def test_the_list_of_books_followed_never_drops_one_still_being_made(
+    empty_house: RunningSystem, browser: Browser
+) -> None:
+    """The second review's reading: the cap on the jobs kept dropped the oldest, which are the one
+    being made and those waiting, for books made but not opened."""
+    made = ", ".join(f"{{job: 'made-{n}', name: 'Made {n}.m4b', told: true}}" for n in range(25))
+    page = following(
+        browser, empty_house, "many-made", f"[{{job: 'making-job', name: 'Making.m4b'}}, {made}]"
+    )
+    page.route("**/api/books/added/making-job", answering("making-job", lambda: {"state": "running"}))
+    page.route(
+        re.compile(r".*/api/books/added/made-\d+$"),
+        lambda to: to.fulfill(
+            status=200,
+            content_type="application/json",
+            body=json.dumps(
+                {"job": to.request.url.rsplit("/", 1)[1], "state": "done", "book": "b", "served": True}
+            ),
+        ),
+    )
+    page.reload()
+    expect(job_line(page, "Making.m4b")).to_have_count(1, timeout=WAIT_MS)
+    kept = [entry["job"] for entry in json.loads(page.evaluate(JOBS))]
+    assert "making-job" in kept
+    assert len(kept) <= 20
     page.context.close()
 
 

@@ -883,10 +883,11 @@ class AddingBook(Contract):
     book: Name | None = Field(
         default=None, description="the book being made: its first chapters play before it is done"
     )
-    served: bool = Field(
+    served: bool | None = Field(
         default=False,
         description="the book plays now: search serves a version of it (the whole book once done, "
-        "an interim one before); a job done is served a moment later, once search has indexed it",
+        "an interim one before); a job done is served a moment later, once search has indexed it; "
+        "None: search could not be asked just now",
     )
     reason: str = Field(default="", description="why it failed or stopped")
     note: str = Field(default="", description="once done, what the listener should know of the book made")

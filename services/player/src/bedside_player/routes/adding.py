@@ -119,13 +119,16 @@ async def stop_adding(
     return adding.model_copy(update={"served": await is_served(service, adding.book)})
 
 
-async def is_served(service: Service, book: str | None) -> bool:
+async def is_served(service: Service, book: str | None) -> bool | None:
+    """Whether search serves ``book``; None when search could not be asked (away, or starting)."""
     if book is None:
         return False
     try:
         await service.books.get(book)
-    except (NotFound, CallFailed):  # with search away, nothing plays: not yet served
+    except NotFound:
         return False
+    except CallFailed:
+        return None
     return True
 
 

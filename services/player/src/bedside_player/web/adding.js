@@ -55,11 +55,15 @@ function keepJob(entry) {
   if (!list.some((e) => e.job === entry.job)) keep(JOBS, [...list, { ...entry, at: Date.now() }]);
 }
 
-// Kept no longer than a month, and no more than a score of them: the newest.
+// A book whose end was said is kept no longer than a month, and no more than a score of them: the
+// newest. One still being made (or whose end is not said yet) is never dropped.
 function pruneJobs() {
   const now = Date.now();
   const list = kept(JOBS).map((e) => (typeof e.at === "number" ? e : { ...e, at: now }));
-  keep(JOBS, list.filter((e) => now - e.at < KEPT_FOR_MS).slice(-KEPT_AT_MOST));
+  const told = list.filter((e) => e.told && now - e.at < KEPT_FOR_MS);
+  const room = Math.max(0, KEPT_AT_MOST - list.filter((e) => !e.told).length);
+  const keptTold = new Set(told.slice(told.length - room).map((e) => e.job));
+  keep(JOBS, list.filter((e) => !e.told || keptTold.has(e.job)));
 }
 
 // Its end said: not again by a page that comes back (another tab may have forgotten it meanwhile).
@@ -161,7 +165,16 @@ export function jobText(job) {
 const ended = (job) => job.gone || (job.state !== "queued" && job.state !== "running" && (job.state !== "done" || job.served));
 
 // A book made and not served: since when (kept, so that a page reloaded does not wait anew), and
-// whether that is longer than search takes to serve one.
+// whether that is longer than search takes to serve one. Seen served, the wait is over: a later
+// "not served" (search still loading after a restart) waits anew.
+function servedNow(line) {
+  line.unserved = 0;
+  const list = kept(JOBS);
+  if (list.some((e) => e.job === line.job && e.unserved)) {
+    keep(JOBS, list.map((e) => (e.job === line.job ? { ...e, unserved: undefined } : e)));
+  }
+}
+
 function goneSince(line) {
   const list = kept(JOBS), entry = list.find((e) => e.job === line.job);
   line.unserved = (entry && entry.unserved) || line.unserved || Date.now();
@@ -315,7 +328,9 @@ async function follow(line) {
       every = FOLLOW_EVERY_MS;
       line.trouble = "";
       // A book made that does not play for long after was removed since: it will not play again.
-      const gone = res.data.state === "done" && !res.data.served && goneSince(line);
+      // Served null: search could not be asked, which says nothing either way.
+      if (res.data.served) servedNow(line);
+      const gone = res.data.state === "done" && res.data.served === false && goneSince(line);
       if (show(line, gone ? { ...res.data, gone } : res.data)) return;
     } else {
       every = Math.min(FOLLOW_AT_MOST_MS, every * 2);
@@ -374,6 +389,7 @@ async function stopJob(line) {
     if (lines.get(line.job) === line && line.stage !== "ended") show(line, res.data);
     if (line.stage === "ended") return;
   } else {
+    if (line.stage === "ended") return; // ended meanwhile: its news stands
     const why = res ? problem(res) : "Bedside could not be reached";
     line.text.textContent = `It could not be stopped: ${why}.`;
     tell(`${line.name}: It could not be stopped: ${why}.`);
