@@ -11,9 +11,10 @@ those given as arguments):
   the second beside the first as a ratio, and the server's CPU a report (player and
   nats-server, from /proc) with push streams beside it without them, which the other
   sessions' load on the shared cores disturbs less than the rate. The two alternate, twice;
-- move -> push: 3 devices (as in bench.player_push), then each number of devices, watching
-  one listener-book over SSE, a seek every 40 ms; the latency from sending the seek until a
-  device has read a state at that sequence, per device and until every device has, beside
+- move -> push: 3 devices (as in bench.player_push), then each number of devices up to the 32
+  streams one listener may keep on a book (``WATCHER_COUNTS``), watching one listener-book over
+  SSE, a seek every 40 ms; the latency from sending the seek until a device has read a state at
+  that sequence, per device and until every device has, beside
   the JetStream publish-ack floor of the same run; and the player's CPU for one more
   watching device (the CPU a move with N watching less that with 3, over N - 3) beside the
   CPU of one ``send`` of a frame's size on a loopback socket, measured here.
@@ -34,6 +35,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bedside_player.hub import STREAMS_PER_BOOK
+
 from bench.player_common import Bench, PlainDevices, PlainHttp, floors, saturate, summary
 from bench.processes import process_cpu_s
 from bench.report import Figure, percentile, report, run
@@ -45,13 +48,16 @@ DEVICE_COUNTS = [int(a) for a in sys.argv[1:] if a.isdigit()] or ([50] if QUICK 
 SATURATION_S = 3 if QUICK else 5
 MOVES = 60 if QUICK else 120
 ROUNDS = 1 if QUICK else 2
-FRAME_CPU_FROM = 50
+FRAME_CPU_FROM = 30
 SPY_OUT = os.environ.get("BEDSIDE_SPY_OUT", "")
 """A folder: each saturation phase is also profiled there with py-spy (``PY_SPY``, the binary)."""
 PY_SPY = os.environ.get("PY_SPY", "py-spy")
 MOVE_EVERY_S = 0.04
 ISSUE_WATCHERS = 3
 """As in bench.player_push, the issue's move -> push figure."""
+WATCHER_COUNTS = sorted({ISSUE_WATCHERS, *(min(count, STREAMS_PER_BOOK) for count in DEVICE_COUNTS)})
+"""Devices watching one book in the push phases: one listener keeps at most ``STREAMS_PER_BOOK``
+streams open on a book (the newest past it closes the oldest), so more are never watching at once."""
 
 
 def profile(pid: int, label: str, seconds: float = SATURATION_S) -> "subprocess.Popen[bytes]":
@@ -300,11 +306,11 @@ async def main() -> None:
         for count in DEVICE_COUNTS:
             figures += await reports_with_and_without_pushes(bench, player_pid, nats_pid, people[:count])
         move_cpu_us: dict[int, float] = {}
-        for count in [ISSUE_WATCHERS, *DEVICE_COUNTS]:
+        for count in WATCHER_COUNTS:
             latencies, move_cpu_us[count] = await push_latency(bench, player_pid, watched[0], count, ack)
             figures += latencies
-        write_us = socket_write_floor_us(max(DEVICE_COUNTS))
-        for count in DEVICE_COUNTS:
+        write_us = socket_write_floor_us(max(WATCHER_COUNTS))
+        for count in WATCHER_COUNTS:
             if count >= FRAME_CPU_FROM:  # over a few devices more, the difference is noise
                 frame_us = (move_cpu_us[count] - move_cpu_us[ISSUE_WATCHERS]) / (count - ISSUE_WATCHERS)
                 name = f"player CPU a pushed frame (one more watcher), {count} watching"
