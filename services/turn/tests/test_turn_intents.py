@@ -2973,3 +2973,31 @@ def test_a_move_refused_alone_is_not_made(utterance: str) -> None:
 def test_the_words_of_a_command_are_no_moment_to_search_for(utterance: str) -> None:
     """Searched, "not forward" or "ago" finds whatever heard passage is nearest and moves there at once."""
     assert not isinstance(intents.read(utterance), intents.FindPlace)
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "don't go to the next chapter",
+        "i don't want to go back to the start of the chapter",
+        "don't skip this chapter",
+        "don't go to chapter 3",
+        "do not restart the chapter",
+    ],
+)
+def test_a_move_to_a_chapter_refused_is_not_made(utterance: str) -> None:
+    """Read past its refusal, "don't go to the next chapter" went to the next chapter."""
+    assert intents.read(utterance) == intents.Other()
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("don't go back ten minutes go forward ten minutes", Jump(offset_ms=600_000)),
+        ("don't stop", intents.CancelSleepTimer()),
+        ("go to the next chapter", intents.NextChapter(step=1)),
+        ("don't stop at the end of the chapter", intents.CancelSleepTimer()),
+    ],
+)
+def test_requests_beside_a_refused_move_keep_their_reading(utterance: str, intent: intents.Intent) -> None:
+    assert intents.read(utterance) == intent

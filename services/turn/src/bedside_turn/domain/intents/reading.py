@@ -185,7 +185,15 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     or as a search that says its way where the words as typed said none ("go bak to where ...") and
     whose moment is in the words as typed. A moment's words keep the capitals of names the listener
     wrote inside the sentence: search tells a name not heard yet by them (adr/0066)."""
-    match intent := _meant(utterance, whole):
+    intent = _meant(utterance, whole)
+    # a move by an amount reads its own refusal ("don't go back 5 minutes, go forward 5 minutes")
+    if (
+        isinstance(intent, _MOVES)
+        and not isinstance(intent, Jump)
+        and _A_MOVE_REFUSED.match(normalise(utterance))
+    ):
+        return Other()
+    match intent:
         case FindPlace() if more_said_alone(utterance) is not None:  # more of a move, with none just made
             return Other()
         case FindPlace(query=query) if not names_a_moment(query, capitalised_words(utterance)):
@@ -197,6 +205,11 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     return intent
 
 
+_A_MOVE_REFUSED = re.compile(
+    r"^(?:(?:no|oh|please|but|and)[\s,]+)*(?:don'?t|do not|never|i (?:don'?t|do not) want (?:you )?to)\s+"
+    r"(?:(?:go|skip|jump|move|take me|bring me|put me)\b|rewind|restart|replay|start (?:over|again))"
+)
+"""A move refused ("don't go to the next chapter"): none is made, whatever place the words name."""
 _TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no", "up", "down", "over", "out", "off", "all"}
 """Words no moment is told by: "where he says no", "when she was down", "when it was all over" are
 moments; "where he was", "where we were" are the listener's own place, not the story's."""
