@@ -3001,3 +3001,11 @@ def test_a_move_to_a_chapter_refused_is_not_made(utterance: str) -> None:
 )
 def test_requests_beside_a_refused_move_keep_their_reading(utterance: str, intent: intents.Intent) -> None:
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    ["wait no thats not where i was", "no, that's not where i was", "hang on this isn't where i was"],
+)
+def test_not_where_i_was_said_after_a_wait_or_a_no_asks_about_the_last_move(utterance: str) -> None:
+    assert intents.read(utterance) == intents.LastMoveAsked()
