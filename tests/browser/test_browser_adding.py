@@ -87,6 +87,12 @@ def job_said(line: Locator) -> Locator:
     return line.locator(".add-job-status")
 
 
+def open_adding(page: Page) -> None:
+    """The section "Add a book" shown (it opens by itself only with no book in the house), then opened."""
+    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
+    page.evaluate("document.getElementById('add').open = true")
+
+
 def short_book(tmp_path: Path, filename: str, title: str | None = None) -> Path:
     speech = speak_book(sample_chapters(chapters=1, sentences=1))
     return write_audiobook(tmp_path / filename, speech, tags={"title": title} if title else None)
@@ -252,8 +258,7 @@ def test_a_refusal_goes_once_another_file_is_chosen(
     empty.write_bytes(b"")
     another.write_bytes(bytes(1_000))
     page = signed_in_page(browser, empty_house, "chooses-again")
-    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)  # it opens itself only with no book there
-    page.evaluate("document.getElementById('add').open = true")
+    open_adding(page)
     page.get_by_label("The audiobook").set_input_files(empty)
     page.get_by_role("button", name="Add the book").click()
     status = page.locator("#add-status")
@@ -314,8 +319,7 @@ def test_a_listener_stops_adding_the_wrong_book_from_the_page(
     was made, which for a long book is most of an hour. Now "Stop adding this book" stops it while it
     is sent (nothing is kept) and while it is transcribed (ingest's job is cancelled)."""
     page = signed_in_page(browser, empty_house, "stops-adding")
-    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
-    page.evaluate("document.getElementById('add').open = true")
+    open_adding(page)
     stop = page.get_by_role("button", name="Stop adding this book", exact=True)
     add = page.get_by_role("button", name="Add the book")
     status = page.locator("#add-status")
@@ -367,8 +371,7 @@ def test_two_tabs_that_add_a_book_each_say_each_book_as_its_own(
     first.goto(url)
     second.goto(url)
     for page in (first, second):
-        expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
-        page.evaluate("document.getElementById('add').open = true")
+        open_adding(page)
 
     first.get_by_label("The audiobook").set_input_files(
         short_book(tmp_path, "Tab One.m4b", "The Tab One Story")
@@ -407,8 +410,7 @@ def test_a_second_book_is_added_while_the_first_is_made(
     """A tester's session: while one book was made, "Add the book" stayed off, though ingest queues
     jobs. Now the form is free again once ingest has the job, and each book has its own line."""
     page = signed_in_page(browser, empty_house, "adds-two")
-    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
-    page.evaluate("document.getElementById('add').open = true")
+    open_adding(page)
     add = page.get_by_role("button", name="Add the book")
     page.get_by_label("The audiobook").set_input_files(short_book(tmp_path, "First Of Two.m4b"))
     add.click()
@@ -435,8 +437,7 @@ def test_a_book_listened_to_while_it_is_made_is_read_again_when_it_is_ready(
     transcribed yet" up to 30 s after the Add panel said "Ready.": the page read the book again
     only every 30 s. Now the page that follows its job reads it again when the job ends."""
     page = signed_in_page(browser, empty_house, "listens-early")
-    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
-    page.evaluate("document.getElementById('add').open = true")
+    open_adding(page)
     speech = speak_book(sample_chapters(chapters=4, sentences=3))
     page.get_by_label("The audiobook").set_input_files(
         write_audiobook(tmp_path / "Early Bird.m4b", speech, tags={"title": "The Early Bird"})
@@ -463,8 +464,7 @@ def test_a_book_added_on_another_device_is_offered_without_leaving_the_page(
     page = signed_in_page(browser, empty_house, "sees-new-books", "&books_ms=1000")
     expect(page.locator("main")).to_have_attribute("data-ready", "true", timeout=WAIT_MS)  # a book is here
     other = signed_in_page(browser, empty_house, "other-device")
-    expect(other.locator("#add")).to_be_visible(timeout=WAIT_MS)
-    other.evaluate("document.getElementById('add').open = true")
+    open_adding(other)
     other.get_by_label("The audiobook").set_input_files(
         short_book(tmp_path, "From Afar.m4b", "The Book From Afar")
     )
@@ -618,8 +618,7 @@ def test_stop_stops_the_e_book_being_sent_and_the_files_being_checked(
     forgotten the request after the e-book's began) nor to a book whose files were being checked:
     the book was sent, asked for and only then stopped."""
     page = signed_in_page(browser, empty_house, "stops-early")
-    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
-    page.evaluate("document.getElementById('add').open = true")
+    open_adding(page)
     stop = page.get_by_role("button", name="Stop adding this book", exact=True)
     add = page.get_by_role("button", name="Add the book")
     status = page.locator("#add-status")
@@ -671,8 +670,7 @@ def test_a_tab_opened_while_another_sends_a_file_does_not_say_it_was_not_added(
     context = browser.new_context(viewport={"width": 412, "height": 915})
     first = context.new_page()
     first.goto(url)
-    expect(first.locator("#add")).to_be_visible(timeout=WAIT_MS)
-    first.evaluate("document.getElementById('add').open = true")
+    open_adding(first)
     held: list[Route] = []
 
     def hold(route: Route) -> None:
@@ -804,8 +802,7 @@ def test_a_book_open_here_is_not_read_again_when_its_job_fails(
     """A reviewer's reading: the book open here was read again (and again) once its job ended,
     also when the job was stopped or failed, when nothing more of it is coming. Only a job done is."""
     page = signed_in_page(browser, empty_house, "reads-again")
-    expect(page.locator("#add")).to_be_visible(timeout=WAIT_MS)
-    page.evaluate("document.getElementById('add').open = true")
+    open_adding(page)
     page.get_by_label("The audiobook").set_input_files(short_book(tmp_path, "Read Again.m4b"))
     page.get_by_role("button", name="Add the book").click()
     line = job_line(page, "Read Again.m4b")

@@ -32,6 +32,7 @@ from bedside_turn.domain.intents.wording import (
     NUMBER,
     NUMBER_SAID,
     QUESTION_START,
+    REFUSING,
     UNIT,
     UNIT_MS,
     amount_ms,
@@ -53,7 +54,7 @@ _JUMP = re.compile(
 one meant: "it jumped forward, go back ten minutes"."""
 _WAY_NOT_MEANT = re.compile(
     rf"\s*\b(?:not|never|instead of|rather than)\s+(?:fast\s+)?(?:{_BACK}|forwards?|ahead)\b,?"
-    rf"|\s*\b(?:don'?t|do not)\s+(?:(?:go|skip|jump|move|fast)\s+)?(?:{_BACK}|forwards?|ahead)\b"
+    rf"|\s*\b{REFUSING}\s+(?:(?:go|skip|jump|move|fast)\s+)?(?:{_BACK}|forwards?|ahead)\b"
     rf"(?:\s+(?:by\s+)?{AMOUNT})?,?"
 )
 """A way said only to be refused ("back, not forward, 10 minutes", "don't go back ten minutes, go

@@ -135,6 +135,7 @@ from bedside_turn.domain.intents.wording import (
     AMOUNT,
     ASKING_WHEN,
     QUESTION_START,
+    REFUSING,
     amount_ms,
     normalise,
     number_of,
@@ -206,7 +207,7 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
 
 
 _A_MOVE_REFUSED = re.compile(
-    r"^(?:(?:no|oh|please|but|and)[\s,]+)*(?:don'?t|do not|never|i (?:don'?t|do not) want (?:you )?to)\s+"
+    rf"^(?:(?:no|oh|please|but|and)[\s,]+)*(?:{REFUSING}|never|i {REFUSING} want (?:you )?to)\s+"
     r"(?:(?:go|skip|jump|move|take me|bring me|put me)\b|rewind|restart|replay|start (?:over|again))"
 )
 """A move refused ("don't go to the next chapter"): none is made, whatever place the words name."""

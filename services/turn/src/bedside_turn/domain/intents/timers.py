@@ -12,6 +12,7 @@ from bedside_turn.domain.intents.wording import (
     NUMBER,
     NUMBER_SAID,
     QUESTION_START,
+    REFUSING,
     UNIT,
     amount_ms,
     normalise,
@@ -32,7 +33,7 @@ _CANCEL_TIMER = re.compile(
     r"|^i don'?t (?:want|need) (?:a|the|any) (?:sleep )?timer\b"
 )
 _KEEPING_THE_TIMER = re.compile(
-    r"\b(?:don'?t|do not|didn'?t|did not|not|never)\b(?:\s+(?!and\b|but\b)\w+){0,3}?\s*"
+    rf"\b(?:{REFUSING}|didn'?t|did not|not|never)\b(?:\s+(?!and\b|but\b)\w+){{0,3}}?\s*"
     + _ENDING_THE_TIMER
     + r"|\bdon'?t stop (?:the |my |that )?(?:sleep )?timer\b"
 )

@@ -214,6 +214,8 @@ _TRAILING_OFF = re.compile(r"\s*(?:\.{2,}|…)\s*(?=\w)")
 
 
 _COUNT = rf"(?:{numbers.SAID_AS_A_NUMBER}|an?)"
+REFUSING = r"(?:don'?t|do not)"
+"""The words a request refuses with ("don't go back ten minutes", "don't cancel the timer")."""
 _PUT_RIGHT = r"(?:no,? wait|no|nope|sorry|actually|i mean|i meant|or rather|make (?:it|that))"
 _AMOUNT_EITHER = re.compile(
     rf"\b{numbers.SAID_AS_A_NUMBER} (?:or|to) (?P<more>{numbers.SAID_AS_A_NUMBER}) (?P<unit>{UNIT}s?)\b"
