@@ -25,6 +25,7 @@ import sys
 import time
 
 import nats
+from bedside_cluster import NatsCluster, start_cluster
 from bedside_player.leases import LEASE_TTL_S
 from bedside_player_copies import (
     PlayerCopies,
@@ -37,7 +38,6 @@ from bedside_player_copies import (
     settled,
 )
 from bedside_player_testing import FakeSearch, SyntheticBook
-from bedside_runtime.cluster import NatsCluster, start_cluster
 from nats.aio.client import Client
 from nats.errors import NoRespondersError
 from nats.js.api import StorageType, StreamConfig

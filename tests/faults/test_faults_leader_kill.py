@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 
 import nats
 import pytest
+from bedside_cluster import NatsCluster, start_cluster
 from bedside_contracts import subjects
 from bedside_contracts.player import PositionReported
 from bedside_player.store import STALE_BASIS, UNCHECKED_BASIS, EventStore, subject_of
-from bedside_runtime.cluster import NatsCluster, start_cluster
 from nats.aio.client import Client
 from nats.errors import ConnectionClosedError, NoRespondersError, TimeoutError
 from nats.js import JetStreamContext

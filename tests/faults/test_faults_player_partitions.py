@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import httpx
 import nats
 import pytest
+from bedside_cluster import NatsCluster, start_cluster
 from bedside_contracts import subjects
 from bedside_contracts.partitions import DEFAULT_PARTITIONS, partition_of
 from bedside_contracts.player import ListenerState
@@ -46,7 +47,6 @@ from bedside_player_copies import (
     stored_reports,
 )
 from bedside_player_testing import FakeSearch, SyntheticBook, pushed_states
-from bedside_runtime.cluster import NatsCluster, start_cluster
 from nats.aio.client import Client
 
 pytestmark = [

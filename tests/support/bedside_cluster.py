@@ -1,4 +1,4 @@
-"""A JetStream cluster on loopback, from the installed nats-server: for fault tests and trials.
+"""A JetStream cluster on loopback, from the installed nats-server: for the fault tests and benches.
 
 Three (or more) real server processes on free ports, each with its own temporary store,
 routed to each other. The harness can say which node leads a stream, and kill (SIGKILL,
