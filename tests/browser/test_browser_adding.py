@@ -862,3 +862,42 @@ def asks_of(asked: list[Route], page: Page, more: int) -> None:
         assert waited < WAIT_MS, "the page did not ask again"
         page.wait_for_timeout(100)
         waited += 100
+
+
+def test_bedside_away_and_back_is_said_once_for_every_book_followed(
+    empty_house: RunningSystem, browser: Browser
+) -> None:
+    """A page review's reading: with three books being made, Bedside out of reach was said three
+    times in a row, once a book, and its return not at all (each line only went back to its news)."""
+    page = following(
+        browser,
+        empty_house,
+        "away-and-back",
+        "[{job: 'one-job', name: 'One.m4b'}, {job: 'two-job', name: 'Two.m4b'},"
+        " {job: 'three-job', name: 'Three.m4b'}]",
+    )
+    away = [True]
+
+    def answer(route: Route) -> None:
+        if away:
+            route.abort()
+        else:
+            job = route.request.url.rsplit("/", 1)[-1]
+            answering(job, lambda: {"state": "queued"})(route)
+
+    page.route("**/api/books/added/*-job", answer)
+    page.reload()
+    for name in ("One.m4b", "Two.m4b", "Three.m4b"):
+        expect(job_said(job_line(page, name))).to_have_text(
+            re.compile("could not be reached"), timeout=WAIT_MS
+        )
+    away.clear()
+    for name in ("One.m4b", "Two.m4b", "Three.m4b"):
+        expect(job_said(job_line(page, name))).to_have_text(re.compile("^Waiting to start"), timeout=WAIT_MS)
+    said = page.evaluate("window.said")
+    assert [s for s in said if "could not be reached" in s] == [
+        "Bedside could not be reached just now; the books being added go on being made, and this page"
+        " will say when each is ready."
+    ]
+    assert [s for s in said if "answers again" in s] == ["Bedside answers again."]
+    page.context.close()

@@ -215,7 +215,7 @@ function lineFor(entry, startedHere) {
     job: entry.job, name, startedHere, told: Boolean(entry.told), stage: null, grown: null,
     item: element("li", "add-job"), text: element("p", "quiet add-job-status"), bar: element("progress", ""),
     open: element("a", "btn", "Open it"), stop: element("button", "btn", "Stop adding this book"),
-    dismiss: element("button", "btn", "Dismiss"), unserved: 0, trouble: "",
+    dismiss: element("button", "btn", "Dismiss"), unserved: 0,
   };
   line.item.dataset.job = entry.job;
   line.text.tabIndex = -1; // the keyboard's focus, while its Stop pressed is off: what it says next is read
@@ -326,7 +326,7 @@ async function follow(line) {
     if (res && res.status === 404) { unknown(line); return; }
     if (res && res.ok) {
       every = FOLLOW_EVERY_MS;
-      line.trouble = "";
+      backInReach();
       // A book made that does not play for long after was removed since: it will not play again.
       // Served null: search could not be asked, which says nothing either way.
       if (res.data.served) servedNow(line);
@@ -334,15 +334,35 @@ async function follow(line) {
       if (show(line, gone ? { ...res.data, gone } : res.data)) return;
     } else {
       every = Math.min(FOLLOW_AT_MOST_MS, every * 2);
-      const trouble = res && res.status === 401
-        ? "This device is no longer paired with Bedside: pair it again, and this page will go on following the book."
-        : "Bedside could not be reached just now; the book goes on being made, and this page will say when it is ready.";
-      line.text.textContent = trouble;
-      if (trouble !== line.trouble) tell(`${line.name}: ${trouble}`); // once, not at every ask
-      line.trouble = trouble;
+      const unpaired = Boolean(res && res.status === 401);
+      line.text.textContent = troubleWords(unpaired, false);
+      outOfReach(unpaired);
     }
     await pause(every);
   }
+}
+
+// Bedside out of reach, or this device unpaired, is the same news for every book followed: said once
+// for them all, not at every ask, and its end said once too. Each line shows it as its own.
+let troubleTold = null; // null, "away" or "unpaired"
+function troubleWords(unpaired, many) {
+  if (unpaired) {
+    return `This device is no longer paired with Bedside: pair it again, and this page will go on following ${
+      many ? "the books" : "the book"}.`;
+  }
+  return `Bedside could not be reached just now; ${many
+    ? "the books being added go on being made, and this page will say when each is ready."
+    : "the book goes on being made, and this page will say when it is ready."}`;
+}
+function outOfReach(unpaired) {
+  const trouble = unpaired ? "unpaired" : "away";
+  if (troubleTold === trouble) return;
+  troubleTold = trouble;
+  tell(troubleWords(unpaired, [...lines.values()].filter((l) => l.stage !== "ended").length > 1));
+}
+function backInReach() {
+  if (troubleTold) tell("Bedside answers again.");
+  troubleTold = null;
 }
 
 // A while, or longer while the page is not seen: it is asked again as soon as it is seen.
