@@ -81,7 +81,9 @@ _ASLEEP = re.compile(
     r"|\bhow much (?:did i (?:just )?miss|have i (?:just )?missed)\b"  # the doze, not a question of the story
     rf"|{_CATCHING_UP}"
     rf"|\b(?:{NOT_LISTENING})\b"
-    r"|\bi lost track(?: of (?:it|things|the (?:story|plot)|what'?s (?:going on|happening)))?$"
+    r"|\bi(?:'ve|ve| have)? lost track"
+    r"(?: of (?:it|things|the (?:story|plot)|what'?s (?:going on|happening)))?"
+    r"[.,;!?]*(?:$| (?:so )?what (?:happened|did (?:i miss|they say)|(?:'s|is) (?:going on|happening))\b)"
     r"|\bi (?:must have )?(?:dozed|fell asleep|drifted|nodded off|fallen asleep|slept|sleep through)\b"
     r"|^i(?:'ve| have) been (?:asleep|sleeping|dozing)\b"
     r"|\b(?:since|while|whilst|after) i (?:was )?"
@@ -135,7 +137,7 @@ _WHERE_WAS_I = re.compile(
 _ASKED_ALONE = re.compile(
     r"^(?:(?:can|could) you |please )?(?:give me )?(?:a )?"
     r"(?:(?:tell|read|remind) me )?(?:a |the )?"
-    r"(?:what(?:'s| has)? happened|what was happening|what(?:'s| is) (?:going on|happening)"
+    r"(?:what(?:'s| has)? happened|what was happening|what(?:'s| is| has)(?: been)? (?:going on|happening)"
     r"|(?:(?:quick|short|brief) )?(?:recap|summary)|summar(?:ise|ize)|sum (?:it )?up)"
     r"(?: please)?$"
 )
@@ -175,6 +177,7 @@ _MINUTES = re.compile(r"\b(?:last|past|previous)\s+(?:(\d+|[a-z]+(?: of| few)?)\
 _LAST_CHAPTER = re.compile(r"\b(?:last|previous|prior|preceding) (?:chapter|story)\b|\bchapter before\b")
 _THIS_CHAPTER = re.compile(
     r"\b(?:this|the current) chapter\b|^(?:recap|summar(?:ise|ize|y)|sum up)(?: of)? the chapter(?: so far)?$"
+    r"|^what (?:was|is) (?:that|the) chapter about$"
 )
 """In a book of stories the last story is the last chapter; "this story" is left to mean the book."""
 _NUMBERED_CHAPTER = re.compile(rf"\bchapter ({numbers.SAID_AS_A_NUMBER})(?:\b|$)")
