@@ -241,6 +241,15 @@ class OfferPositions(Contract):
         default=None,
         description="decide as if the listener were here, and change nothing (the CLI's --at)",
     )
+    asked: str | None = Field(
+        default=None,
+        max_length=1000,
+        description="the request as the turn read it, the same however a device's recogniser wrote it: "
+        "another device's same request on the same basis, or just after, is this one heard twice (ADR 77)",
+    )
+    basis_seq: Seq | None = Field(
+        default=None, description="the newest sequence of the stream when the player took the question"
+    )
 
 
 class OfferOutcome(Contract):
@@ -309,6 +318,12 @@ class Moved(Contract):
     to_ms: Millis
     turn_id: str | None = None
     device: Name | None = None
+    asked: str | None = Field(
+        default=None, max_length=1000, description="a goto's request as the turn read it (OfferPositions)"
+    )
+    made_at_ms: int | None = Field(
+        default=None, ge=0, description="a goto's time on the player's clock (ms since the epoch)"
+    )
     withdrew_list: bool = Field(
         default=False,
         description="an undo took down a list that was on the screen (a goto ends its own turn's)",

@@ -10,7 +10,7 @@ from bedside_guard import Candidate
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name, Offset
-from bedside_contracts.player import MAX_TARGETS, SleepMinutes
+from bedside_contracts.player import MAX_TARGETS, Seq, SleepMinutes
 
 TurnOutcome = Literal["moved", "listed", "answered", "not_yet", "refused", "unsure", "failed"]
 
@@ -18,6 +18,11 @@ TurnOutcome = Literal["moved", "listed", "answered", "not_yet", "refused", "unsu
 ANSWER_BY = (
     "when the asker stops waiting, in epoch milliseconds: they are told the request failed, so a turn"
     " answered later changes nothing (no move, no list, no timer)"
+)
+
+BASIS = (
+    "the newest sequence of the listener's stream when the player took the request (with here_ms): a "
+    "move made after it is one this request was not asked knowing of (ADR 77)"
 )
 
 
@@ -36,6 +41,7 @@ class Ask(Contract):
         description="where the listener is, from the player that took the request; "
         "without it the turn asks the player",
     )
+    basis_seq: Seq | None = Field(default=None, description=BASIS)
     answer_by_ms: int | None = Field(default=None, ge=0, description=ANSWER_BY)
 
 
@@ -55,6 +61,7 @@ class SpokenAsk(Contract):
     wav: bytes = Field(min_length=44, max_length=SPOKEN_ASK_MAX_BYTES)
     device: Name | None = None
     here_ms: Millis | None = Field(default=None, description="where the listener is, as for an Ask")
+    basis_seq: Seq | None = Field(default=None, description=BASIS)
     answer_by_ms: int | None = Field(default=None, ge=0, description=ANSWER_BY)
 
 

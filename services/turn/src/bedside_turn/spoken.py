@@ -42,10 +42,10 @@ class SpokenTurns:
         except NotAWav as error:
             raise InvalidRequest(f"the recording is not a 16-bit PCM WAV: {error}") from None
         backends = self.backends.for_one_turn()
-        here_ms = spoken.here_ms
+        here_ms, basis_seq = spoken.here_ms, spoken.basis_seq
         if here_ms is None:
             state = await backends.state(StateRequest(listener=spoken.listener, book=spoken.book))
-            here_ms = state.position_ms
+            here_ms, basis_seq = state.position_ms, state.seq
         hints, recogniser = await asyncio.gather(
             self._hints(backends, spoken.book, here_ms), self._recogniser()
         )
@@ -61,6 +61,7 @@ class SpokenTurns:
             utterance=heard,
             device=spoken.device,
             here_ms=here_ms,
+            basis_seq=basis_seq,
             answer_by_ms=spoken.answer_by_ms,
         )
         return SpokenTurnReply(heard=heard, turn=await self.turn(ask))

@@ -89,6 +89,11 @@ class ToolBox:
     preview: bool = False
     device: str | None = None
     """The device the request came from, named on a sleep timer the turn sets."""
+    asked: str | None = None
+    """The request as the turn read it (``routing.request_read``), and the newest sequence of the
+    stream when it was asked: with the device, the player tells the same request heard on two
+    devices from a new one (ADR 77)."""
+    basis_seq: int | None = None
     hits: list[Hit] = field(default_factory=list)
     """The newest find_passage hits with their scores, for the keyless router (never the model)."""
     recalled: list[Candidate] = field(default_factory=list)
@@ -341,6 +346,8 @@ class ToolBox:
                 may_move=permit.may_move,
                 device=self.device,
                 preview_at_ms=self.here_ms if self.preview else None,
+                asked=self.asked,
+                basis_seq=self.basis_seq,
             )
         )
         self.last_offer = outcome

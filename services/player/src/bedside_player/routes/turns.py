@@ -53,6 +53,7 @@ async def turn(own: Own, body: TurnBody) -> TurnReply:
         utterance=body.utterance,
         device=body.device,
         here_ms=here.position_ms,
+        basis_seq=here.seq,  # another device's move after this was not known when it was asked
         answer_by_ms=ms_from_now(timeout),  # the page stops waiting then
     )
     return await call(service.broker.connection, subjects.TURN_ASK, question, TurnReply, timeout_s=timeout)
@@ -88,6 +89,7 @@ async def spoken_turn(
         wav=recording,
         device=device,
         here_ms=here.position_ms,
+        basis_seq=here.seq,  # another device's move after this was not known when it was asked
         answer_by_ms=ms_from_now(timeout),  # the page stops waiting then
     )
     return await call(

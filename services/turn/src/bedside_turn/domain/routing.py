@@ -639,3 +639,12 @@ def way_said(intent: intents.Intent) -> Direction | None:
     moment described ("go back to the storm"), alone or with a timer said after it."""
     moment = intent.move if isinstance(intent, intents.Together) else intent
     return moment.direction if isinstance(moment, intents.FindPlace) else None
+
+
+def request_read(intent: intents.Intent, utterance: str) -> str:
+    """The request as read, for the player to tell one request heard by two devices from two requests
+    (ADR 77): the same however each device's recogniser wrote it ("go back 2 minutes", "Go back two
+    minutes."). Words read as nothing in particular are told apart by their words."""
+    if isinstance(intent, intents.Other):
+        return f"words: {intents.normalise(utterance)}"
+    return repr(intent)
