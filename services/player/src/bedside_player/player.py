@@ -27,13 +27,14 @@ from bedside_contracts.player import (
     PlayerCommand,
     PlayerEvent,
 )
-from bedside_contracts.search import ChapterInfo, Resolve, Resolved
+from bedside_contracts.search import ChapterInfo, Resolve, Resolved, Target
 from bedside_runtime.clock import Clock, wall_clock_ms
 from bedside_runtime.errors import Conflict, InvalidRequest
 
 from bedside_player.catalog import Books
 from bedside_player.domain import history as history_rules
 from bedside_player.domain.decide import Invalid, Retired, Stale, decide, refuse_if_retired, retire
+from bedside_player.domain.heard_twice import heard_twice, told_again
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_player.domain.state import PlayerState, listening_to
 from bedside_player.projections import Projections
@@ -181,6 +182,13 @@ class Player:
                 refuse_if_retired(state)
             except Retired as retired:
                 raise InvalidRequest(retired.reason) from None
+            now_ms = self.clock()
+            if (first := heard_twice(state, request, now_ms)) is not None:
+                where = Resolve(
+                    book=book.id, here_ms=first.from_ms, targets=[Target(position_ms=first.to_ms)]
+                )
+                told = told_again(first, (await self.resolve(where)).resolutions)
+                return Decided(None, lambda _: told.outcome)
             resolved = await self.resolve(Resolve(book=book.id, here_ms=state.position_ms, targets=targets))
             decision = decide_offer(
                 request,
@@ -189,6 +197,7 @@ class Player:
                 timer=state.sleep_timer,
                 chapters=book.chapters,
                 book_end_ms=book.duration_ms,
+                now_ms=now_ms,
             )
             return Decided(decision.event, lambda _: decision.outcome)
 

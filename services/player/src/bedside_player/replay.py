@@ -25,6 +25,7 @@ from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 from pydantic import Field, ValidationError
 
+from bedside_player.domain.heard_twice import GotoMade
 from bedside_player.domain.playing import PlayingDevice
 from bedside_player.domain.state import PlayerState
 from bedside_player.projections import Projections, apply_stored
@@ -67,6 +68,7 @@ class Snapshot(Contract):
     last_move_cause: MoveCause | None = None
     retired: bool = False
     last_move_device: str | None = None
+    last_goto: GotoMade | None = None
 
 
 @dataclass
@@ -106,7 +108,16 @@ def to_snapshot(state: PlayerState, through: int) -> Snapshot:
 
 def from_snapshot(snapshot: Snapshot) -> PlayerState:
     fields = snapshot.model_dump(
-        exclude={"through", "rows", "devices", "players", "sleep_timer", "asleep", "last_move_cause"}
+        exclude={
+            "through",
+            "rows",
+            "devices",
+            "players",
+            "sleep_timer",
+            "asleep",
+            "last_move_cause",
+            "last_goto",
+        }
     )
     return PlayerState(
         **fields,
@@ -118,6 +129,7 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
         ),
         sleep_timer=snapshot.sleep_timer,
         asleep=snapshot.asleep,
+        last_goto=snapshot.last_goto,
     )
 
 

@@ -106,11 +106,13 @@ def decide_offer(
     timer: SleepTimer | None = None,
     chapters: Sequence[ChapterInfo] = (),
     book_end_ms: int | None = None,
+    now_ms: int | None = None,
 ) -> OfferDecision:
     """What an offer does for a listener at ``here_ms``, given search's resolutions of its targets.
 
     A move carries where a running chapter-end ``timer`` stops once it is made (``chapters`` and
-    ``book_end_ms`` are the book's)."""
+    ``book_end_ms`` are the book's), and what was asked and when (``now_ms``, the player's clock),
+    for another device that heard the same request (``heard_twice``)."""
     rows, unresolved = places(resolutions, here_ms)
     if not rows:
         missing = next((r.missing_chapter for r in resolutions if r.missing_chapter is not None), None)
@@ -141,5 +143,7 @@ def decide_offer(
             device=request.device,
             chapter_end_ms=sleep.chapter_end_after_move(timer, place.start_ms, chapters, book_end_ms),
             book_end_ms=book_end_ms,
+            asked=request.asked,
+            made_at_ms=now_ms,
         ),
     )

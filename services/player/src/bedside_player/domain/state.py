@@ -35,6 +35,7 @@ from bedside_contracts.player import (
 from bedside_guard import Candidate
 
 from bedside_player.domain import sleep
+from bedside_player.domain.heard_twice import GotoMade, goto_made
 from bedside_player.domain.playing import PlayingDevice, plays_now, with_report
 
 
@@ -68,6 +69,8 @@ class PlayerState(NamedTuple):
     """The listener was removed: the stream ends here, and ``decide`` refuses everything after."""
     last_move_device: str | None = None
     """The device whose request made the move at ``last_move_seq`` (None: none named)."""
+    last_goto: GotoMade | None = None
+    """The newest question's move that another device may hear again (ADR 77)."""
 
     def public(self, now_ms: int) -> ListenerState:
         """The state as devices are told it at ``now_ms``: a book whose players have all gone
@@ -142,6 +145,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.last_move_cause,
         state.retired,
         state.last_move_device,
+        state.last_goto,
     )
 
 
@@ -233,7 +237,9 @@ def evolve(state: PlayerState, event: PlayerEvent | None, seq: int) -> PlayerSta
             seeked = seeked._replace(last_touch_ms=event.position_ms)
             return _without_list(seeked) if event.withdrew_list else seeked
         case Moved():
-            moved = _moved(state, seq, event, event.cause)._replace(last_touch_ms=event.to_ms)
+            moved = _moved(state, seq, event, event.cause)._replace(
+                last_touch_ms=event.to_ms, last_goto=goto_made(event, seq)
+            )
             # a goto ends the turn that made it; an older list on the screen is obsolete
             return _without_list(moved) if event.cause == "goto" or event.withdrew_list else moved
         case ListOffered():

@@ -1,0 +1,157 @@
+"""One listener, two devices hearing hands-free: one "go back 2 minutes" is heard by both.
+
+The phone and the speaker page both hear it, both send it to the player's ``/turns`` route as
+the pages do, and the turn behind it moves the book. Said once, it is one request heard twice:
+the book moves once, and both devices say the same thing (ADR 77). Said again on the same
+device, it is a new request and moves again.
+
+The real search, ingest, player and turn processes, keyless, on the stack's own nats-server.
+"""
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from bedside_audiobooks import need_espeak, spoken_wav
+from bedside_e2e import SAMPLE_BOOK, Stack, sample_transcript, start_stack
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+
+BOOK = SAMPLE_BOOK
+LISTENERS = ("together", "apart", "chapter-apart", "same-device", "spoken")
+DEVICES = ("phone", "speaker")
+HERE_MS = 1_000_000  # 0:16:40, well into the fifth of the sample's six chapters
+TWO_MINUTES_MS = 120_000
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[Stack]:
+    running = start_stack("heard-twice")
+    try:
+        asyncio.run(prepare(running))
+        yield running
+    finally:
+        running.stop()
+
+
+async def prepare(stack: Stack) -> None:
+    await stack.ingest(sample_transcript(), BOOK)
+    for name in LISTENERS:
+        await stack.add_listener(name)
+    await stack.wait_for_book_on_player(LISTENERS[0], BOOK)
+
+
+class Listener:
+    """A listener's pages, all on one HTTP client: each call names the device it comes from."""
+
+    def __init__(self, http: httpx.AsyncClient, name: str) -> None:
+        self.http = http
+        self.base = f"/api/listeners/{name}/books/{BOOK}"
+
+    async def state(self) -> dict[str, Any]:
+        response = await self.http.get(f"{self.base}/state")
+        response.raise_for_status()
+        body: dict[str, Any] = response.json()
+        return body
+
+    async def placed_at(self, position_ms: int) -> None:
+        """Both devices open the book, and the phone puts it at ``position_ms``."""
+        for device in DEVICES:
+            (await self.http.post(f"{self.base}/devices", json={"device": device})).raise_for_status()
+        basis = (await self.state())["seq"]
+        body = {"device": "phone", "position_ms": position_ms, "basis_seq": basis}
+        (await self.http.post(f"{self.base}/seek", json=body)).raise_for_status()
+
+    async def say(self, device: str, recording: bytes) -> dict[str, Any]:
+        """A question said aloud and recorded on ``device``, sent as the page's microphone sends it."""
+        response = await self.http.post(
+            f"{self.base}/turns/spoken",
+            params={"device": device},
+            content=recording,
+            headers={"Content-Type": "audio/wav"},
+            timeout=120,  # the first spoken question loads the recogniser
+        )
+        response.raise_for_status()
+        reply: dict[str, Any] = response.json()
+        return reply
+
+    async def ask(self, device: str, utterance: str) -> dict[str, Any]:
+        response = await self.http.post(f"{self.base}/turns", json={"device": device, "utterance": utterance})
+        response.raise_for_status()
+        reply: dict[str, Any] = response.json()
+        return reply
+
+
+@pytest.fixture
+async def listener(stack: Stack, request: pytest.FixtureRequest) -> AsyncIterator[Listener]:
+    name: str = request.param
+    async with stack.http(name) as http:
+        yours = Listener(http, name)
+        await yours.placed_at(HERE_MS)
+        yield yours
+
+
+@pytest.mark.parametrize("listener", ["together"], indirect=True)
+async def test_two_devices_hearing_one_go_back_at_the_same_moment_move_the_book_once(
+    listener: Listener,
+) -> None:
+    phone, speaker = await asyncio.gather(
+        listener.ask("phone", "go back 2 minutes"), listener.ask("speaker", "Go back two minutes.")
+    )
+
+    assert (await listener.state())["position_ms"] == HERE_MS - TWO_MINUTES_MS
+    assert phone["outcome"] == speaker["outcome"] == "moved"
+    assert phone["speech"] == speaker["speech"]
+
+
+@pytest.mark.parametrize("listener", ["spoken"], indirect=True)
+async def test_one_go_back_said_aloud_and_recorded_on_two_devices_moves_the_book_once(
+    listener: Listener,
+) -> None:
+    need_espeak()
+    recording = spoken_wav("go back two minutes")
+    phone, speaker = await asyncio.gather(
+        listener.say("phone", recording), listener.say("speaker", recording)
+    )
+
+    assert (await listener.state())["position_ms"] == HERE_MS - TWO_MINUTES_MS
+    assert phone["turn"]["outcome"] == speaker["turn"]["outcome"] == "moved"
+    assert phone["turn"]["speech"] == speaker["turn"]["speech"]
+
+
+@pytest.mark.parametrize("listener", ["apart"], indirect=True)
+async def test_the_second_device_hearing_it_after_the_first_was_carried_out_moves_nothing_more(
+    listener: Listener,
+) -> None:
+    """The speaker's recogniser finished after the phone's turn had moved the book."""
+    phone = await listener.ask("phone", "go back 2 minutes")
+    speaker = await listener.ask("speaker", "go back 2 minutes")
+
+    assert (await listener.state())["position_ms"] == HERE_MS - TWO_MINUTES_MS
+    assert speaker["outcome"] == "moved"
+    assert speaker["speech"] == phone["speech"]
+
+
+@pytest.mark.parametrize("listener", ["chapter-apart"], indirect=True)
+async def test_the_previous_chapter_heard_on_two_devices_one_after_the_other_is_one_chapter_back(
+    listener: Listener,
+) -> None:
+    """Counted from where the book was when each was asked, the second would be a chapter further."""
+    phone = await listener.ask("phone", "previous chapter")
+    once = (await listener.state())["position_ms"]
+    speaker = await listener.ask("speaker", "previous chapter")
+
+    assert phone["outcome"] == "moved"
+    assert (await listener.state())["position_ms"] == once
+    assert speaker["speech"] == phone["speech"]
+
+
+@pytest.mark.parametrize("listener", ["same-device"], indirect=True)
+async def test_the_same_request_said_again_on_the_same_device_moves_again(listener: Listener) -> None:
+    await listener.ask("phone", "go back 2 minutes")
+    again = await listener.ask("phone", "go back 2 minutes")
+
+    assert again["outcome"] == "moved"
+    assert (await listener.state())["position_ms"] == HERE_MS - 2 * TWO_MINUTES_MS
