@@ -3009,3 +3009,23 @@ def test_requests_beside_a_refused_move_keep_their_reading(utterance: str, inten
 )
 def test_not_where_i_was_said_after_a_wait_or_a_no_asks_about_the_last_move(utterance: str) -> None:
     assert intents.read(utterance) == intents.LastMoveAsked()
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("go back 10 not 5 minutes", Jump(offset_ms=-600_000)),
+        ("go back three not two minutes", Jump(offset_ms=-180_000)),
+        ("rewind twenty not ten seconds", Jump(offset_ms=-20_000)),
+        ("go back 10, not 5, minutes", Jump(offset_ms=-600_000)),
+        ("skip forward two rather than one minutes", Jump(offset_ms=120_000)),
+        # the amount refused said after its unit, as before
+        ("go back ten mins not five", Jump(offset_ms=-600_000)),
+        ("back 10 seconds not 10 minutes", Jump(offset_ms=-10_000)),
+    ],
+)
+def test_an_amount_said_with_not_before_its_unit_is_the_amount_not_refused(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """A bedtime probe: "go back 10 not 5 minutes" went back 5, the number nearest the unit."""
+    assert intents.read(utterance) == intent

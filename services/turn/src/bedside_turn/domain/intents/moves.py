@@ -29,6 +29,7 @@ from bedside_turn.domain.intents.wording import (
     AMOUNT,
     ASKING_WHEN,
     BARE_NUMBER_SAID,
+    NOT_MEANT,
     NUMBER,
     NUMBER_SAID,
     QUESTION_START,
@@ -53,7 +54,7 @@ _JUMP = re.compile(
 """The way, then the amount; "skip back" goes back. A way said between them is the nearer one, the
 one meant: "it jumped forward, go back ten minutes"."""
 _WAY_NOT_MEANT = re.compile(
-    rf"\s*\b(?:not|never|instead of|rather than)\s+(?:fast\s+)?(?:{_BACK}|forwards?|ahead)\b,?"
+    rf"\s*\b{NOT_MEANT}\s+(?:fast\s+)?(?:{_BACK}|forwards?|ahead)\b,?"
     rf"|\s*\b{REFUSING}\s+(?:(?:go|skip|jump|move|fast)\s+)?(?:{_BACK}|forwards?|ahead)\b"
     rf"(?:\s+(?:by\s+)?{AMOUNT})?,?"
 )

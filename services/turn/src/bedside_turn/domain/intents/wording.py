@@ -216,12 +216,21 @@ _TRAILING_OFF = re.compile(r"\s*(?:\.{2,}|…)\s*(?=\w)")
 _COUNT = rf"(?:{numbers.SAID_AS_A_NUMBER}|an?)"
 REFUSING = r"(?:don'?t|do not)"
 """The words a request refuses with ("don't go back ten minutes", "don't cancel the timer")."""
+NOT_MEANT = r"(?:not|never|instead of|rather than)"
+"""The words an alternative is refused with, said beside the one meant ("back, not forward", "10 not 5
+minutes")."""
 _PUT_RIGHT = r"(?:no,? wait|no|nope|sorry|actually|i mean|i meant|or rather|make (?:it|that))"
 _AMOUNT_EITHER = re.compile(
     rf"\b{numbers.SAID_AS_A_NUMBER} (?:or|to) (?P<more>{numbers.SAID_AS_A_NUMBER}) (?P<unit>{UNIT}s?)\b"
 )
 """An amount said as a range ("three or four minutes", "five to ten minutes"): the larger, so going
 back, nothing of what they missed is left out."""
+_AMOUNT_NOT_MEANT = re.compile(
+    rf"\b(?P<meant>{numbers.SAID_AS_A_NUMBER}),? {NOT_MEANT},? {numbers.SAID_AS_A_NUMBER},?"
+    rf" (?P<unit>{UNIT}s?)\b"
+)
+"""An amount refused between the one meant and its unit ("back 10 not 5 minutes"): the first, which
+read nearest the unit was the one refused."""
 _CHAPTER_CORRECTED = re.compile(
     rf"\bchapter {numbers.SAID_AS_A_NUMBER},? (?:(?:{_PUT_RIGHT}|wait),? )+(?:chapter )?"
     rf"(?P<then>{numbers.SAID_AS_A_NUMBER})(?=$|,| please\b| instead\b| and\b)"
@@ -265,9 +274,9 @@ timer 20")."""
 
 def with_pauses(utterance: str) -> str:
     """The words as meant, lower case: hesitations and the fillers before them off, a range or a
-    way or a chapter or an amount put right as the one meant (``_AMOUNT_EITHER``, ``_WAY_CORRECTED``,
-    ``_CHAPTER_CORRECTED``, ``_AMOUNT_CORRECTED``), and a recogniser's commas and full stops kept:
-    where one request ends and another starts (``_move_and_timer``)."""
+    way or a chapter or an amount put right as the one meant (``_AMOUNT_EITHER``, ``_AMOUNT_NOT_MEANT``,
+    ``_WAY_CORRECTED``, ``_CHAPTER_CORRECTED``, ``_AMOUNT_CORRECTED``), and a recogniser's commas and
+    full stops kept: where one request ends and another starts (``_move_and_timer``)."""
     text = _PICTURES.sub(
         " ", _BUTTONS.sub(lambda button: f" {_BUTTON_SAID[button[0][0]]} ", utterance.lower())
     )
@@ -279,6 +288,7 @@ def with_pauses(utterance: str) -> str:
     text = _WAY_CORRECTED.sub(_way_put_right, text)
     text = _CHAPTER_CORRECTED.sub(lambda said: f"chapter {said['then']}", text)
     text = _AMOUNT_EITHER.sub(lambda said: f"{said['more']} {said['unit']}", text)
+    text = _AMOUNT_NOT_MEANT.sub(lambda said: f"{said['meant']} {said['unit']}", text)
     return _AMOUNT_CORRECTED.sub(lambda said: f"{said['then']} {said['unit_then'] or said['unit']}", text)
 
 
