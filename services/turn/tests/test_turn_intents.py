@@ -3029,3 +3029,26 @@ def test_an_amount_said_with_not_before_its_unit_is_the_amount_not_refused(
 ) -> None:
     """A bedtime probe: "go back 10 not 5 minutes" went back 5, the number nearest the unit."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("i missed the last bit can you rewind", Jump(offset_ms=-intents.A_BIT_MS)),
+        ("i missed that bit can you go back", Jump(offset_ms=-intents.A_BIT_MS)),
+        ("i missed that bit", Jump(offset_ms=-intents.A_BIT_MS)),
+        ("i missed the end of that can you rewind a bit", Jump(offset_ms=-intents.A_BIT_MS)),
+        ("i didnt catch that go back please", Jump(offset_ms=-intents.A_BIT_MS)),
+        ("i missed that go back two minutes", Jump(offset_ms=-120_000)),
+        # as before: with a comma, a stretch by its length, or what was missed asked about
+        ("i missed the last bit, can you rewind", Jump(offset_ms=-intents.A_BIT_MS)),
+        ("i missed the last ten minutes", Jump(offset_ms=-600_000)),
+        ("what did i miss", RecapAsked(RecapArgs(span="since_asleep"))),
+    ],
+)
+def test_what_was_just_missed_said_before_a_move_back_is_the_move(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """A bedtime probe: said with no comma before the move, "i missed the last bit can you rewind" was
+    read as nothing; a bare "rewind" is the page's own step back, and so is "I missed that"."""
+    assert intents.read(utterance) == intent

@@ -42,6 +42,11 @@ SKIP_OPENING = re.compile(
     r"|front matter)(?: please)?$"
 )
 _JUST_HEARD = r"(?:that|the) last (?:bit|line|sentence|part|few seconds)"
+MISSED_JUST_NOW = (
+    r"(?:i )?(?:missed|didn't (?:catch|hear|get)|did not (?:catch|hear|get))"
+    rf" (?:(?:that|it|this)(?: bit| part| line)?|the end of (?:that|it)|{_JUST_HEARD})"
+)
+"""The words just heard said to be missed ("I missed that bit", "I didn't catch the last line")."""
 _POLITELY = rf"^{ASKED_FOR}(?:go back and\s+)?"
 PLAY_THAT_AGAIN = re.compile(
     rf"{_POLITELY}(?:play|read|run|hear|listen to)(?: me)? (?:that|it|this)(?: bit| part| line| sentence)?"
@@ -49,7 +54,7 @@ PLAY_THAT_AGAIN = re.compile(
     rf"|{_POLITELY}replay(?: that| it| this)?(?: please)?$"
     rf"|{_POLITELY}(?:play|replay|read|say|repeat|hear|listen to)(?: me)? {_JUST_HEARD}"
     r"(?: back| again| over)?(?: please)?$"
-    rf"|^(?:i )?(?:missed|didn't (?:catch|hear|get)|did not (?:catch|hear|get)) (?:that|it|{_JUST_HEARD})$"
+    rf"|^{MISSED_JUST_NOW}$"
     r"|^run (?:that|it) (?:by|past) me again$"
     rf"|{_POLITELY}repeat(?: that| it| this| {_JUST_HEARD})?(?: again)?(?: please)?$"
     rf"|{_POLITELY}(?:(?:go|take me|skip|jump) )?back to the (?:start|beginning) of (?:the|that|this)"

@@ -21,6 +21,7 @@ from bedside_turn.domain.intents.asked import (
     LENGTH_ASKED,
     LENGTHS,
     LISTENING_ASKED,
+    MISSED_JUST_NOW,
     MOMENT,
     NEXT_OR_PREVIOUS_ALONE,
     NOT_OF_THE_BOOK,
@@ -464,9 +465,11 @@ def _asked_before_what_asks_nothing(text: str, whole: bool) -> Intent | None:
 
 
 _OPENER = re.compile(
-    r"^(?:(?:oh |no )?wait|hang on|hold on|sorry|actually|well|alright|all right|excuse me)\s+"
+    r"^(?:(?:oh |no )?wait|hang on|hold on|sorry|actually|well|alright|all right|excuse me"
+    rf"|{MISSED_JUST_NOW})\s+"
 )
-"""What ``_FILLER`` takes off only before a comma, said with none: a recogniser may write no pause."""
+"""What ``_FILLER`` takes off only before a comma, said with none: a recogniser may write no pause; and
+why, said first ("i missed the last bit can you rewind")."""
 
 
 def _asked_after_an_opener(utterance: str, text: str, whole: bool) -> Intent | None:
