@@ -3052,3 +3052,45 @@ def test_what_was_just_missed_said_before_a_move_back_is_the_move(
     """A bedtime probe: said with no comma before the move, "i missed the last bit can you rewind" was
     read as nothing; a bare "rewind" is the page's own step back, and so is "I missed that"."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        (
+            "pause, im getting water, set a timer for 10 minutes",
+            intents.Together(intents.Pause(), intents.SleepTimer(10)),
+        ),
+        (
+            "pause im getting water, set a timer for 10 minutes",
+            intents.Together(intents.Pause(), intents.SleepTimer(10)),
+        ),
+        (
+            "stop, someone's at the door. sleep in 20",
+            intents.Together(intents.Pause(), intents.SleepTimer(20)),
+        ),
+        (
+            "pause, i need the loo, add ten minutes to the timer",
+            intents.Together(intents.Pause(), intents.TimerAdded(10)),
+        ),
+        # a pause said with no why before a comma is still the timer's own stop, as before
+        ("stop, sleep in 20", intents.SleepTimer(20)),
+        ("pause. actually set a timer for 10 minutes", intents.SleepTimer(10)),
+        ("hold on, add ten minutes to the timer", intents.TimerAdded(10)),
+        ("pause im getting water", intents.Pause()),
+        # why said in other words, with no comma: the book played on
+        ("pause im brushing my teeth", intents.Pause()),
+        ("pause gotta let the dog out", intents.Pause()),
+        ("pause the kettle's boiling", intents.Pause()),
+        ("stop i'm falling asleep", intents.Pause()),
+        (
+            "stop, im brushing my teeth, sleep in half an hour",
+            intents.Together(intents.Pause(), intents.SleepTimer(30)),
+        ),
+        ("pause im listening to chapter 3", intents.Chapter(3)),  # asks for more than the pause
+    ],
+)
+def test_a_pause_said_with_why_and_then_a_timer_is_both(utterance: str, intent: intents.Intent) -> None:
+    """A bedtime probe: "pause, im getting water, set a timer for 10 minutes" set the timer and played
+    on; why the book is stopped says the pause is asked for, whatever parts it from the timer."""
+    assert intents.read(utterance) == intent

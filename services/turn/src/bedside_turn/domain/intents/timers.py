@@ -261,9 +261,9 @@ _BACK_SOON = (
 """Gone for a moment: "back in ten minutes" is a pause, never a move back."""
 _WHY_STOPPING = (
     rf"(?:,?\s+(?:{_BACK_SOON})$"
-    r"|,?\s+(?:i'?m (?:getting|going|just|off|popping|nipping)|because\b|cause\b|'cause\b"
-    r"|i(?:'ve)? (?:got|have|gotta|need) (?:to|the|a)\b|(?:someone|somebody)(?:'s| is)?|there'?s someone"
-    r"|(?:the|my) (?:phone|door|doorbell|baby|kids?|dog|alarm)\b)"
+    r"|,?\s+(?:i'?m (?:just )?(?:\w+ing|off)\b|because\b|cause\b|'cause\b"
+    r"|i(?:'ve)? (?:got|have|gotta|need) (?:to|the|a)\b|(?:i )?gotta\b|(?:someone|somebody)(?:'s| is)?"
+    r"|there'?s someone|(?:the|my) (?:phone|door|doorbell|baby|kids?|dog|alarm|kettle)\b)"
     r"(?!.*\b(?:timer|sleep (?:in|after|for)|chapter|(?:go|skip|jump|move) (?:back|forward|ahead)|rewind"
     rf"|(?:back|forward|ahead) (?:by )?{AMOUNT}|again|ask|question|who|what|where|when|why|how|tell)\b).*)"
 )
@@ -286,8 +286,16 @@ _PAUSE = re.compile(
     r"|(?:(?:that's|thats|that is|i've had) enough|that'll do|that will do)"
     r"(?: (?:for )?(?:tonight|today|now))?)"
     r"(?:\s+(?:now|please|it|the book|for now|for tonight|there|that|a (?:sec|second|moment|minute|bit)))*"
-    rf"{_WHY_STOPPING}?$"
+    rf"(?P<why>{_WHY_STOPPING})?$"
 )
+
+
+def paused_with_why(text: str) -> bool:
+    """A pause said with why the book is stopped ("pause, I'm getting water"): a pause asked for, never
+    the stop of a timer said after it, which a pause said alone before a comma may be ("stop, sleep in
+    20" is the timer)."""
+    said = _PAUSE.match(normalise(text))
+    return said is not None and said["why"] is not None
 
 
 def _ending_as_it_begins(chapter: int) -> int:
