@@ -3094,3 +3094,23 @@ def test_a_pause_said_with_why_and_then_a_timer_is_both(utterance: str, intent: 
     """A bedtime probe: "pause, im getting water, set a timer for 10 minutes" set the timer and played
     on; why the book is stopped says the pause is asked for, whatever parts it from the timer."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("go to chapter 3, don't go to the next chapter", Chapter(3)),
+        ("go to chapter 3 but don't skip to the next chapter", Chapter(3)),
+        ("go to chapter 6, not the next chapter", Chapter(6)),
+        ("go back to the start of the chapter, don't restart the book", ThisChapterStart()),
+        ("go back 5 minutes, not to the start of the chapter", Jump(offset_ms=-300_000)),
+        # as before: a refusal first, a way refused, words of a moment
+        ("don't go to the next chapter", intents.Other()),
+        ("go forward ten minutes, don't go back", Jump(offset_ms=600_000)),
+        ("go back to where he did not go home", FindPlace("he did not go home", "back")),
+    ],
+)
+def test_a_move_refused_after_the_one_asked_for_leaves_it(utterance: str, intent: intents.Intent) -> None:
+    """A bedtime probe: "go to chapter 3, don't go to the next chapter" went to the next chapter, the
+    refusal not being at the start."""
+    assert intents.read(utterance) == intent

@@ -136,6 +136,7 @@ from bedside_turn.domain.intents.timers import (
 from bedside_turn.domain.intents.wording import (
     AMOUNT,
     ASKING_WHEN,
+    NOT_MEANT,
     QUESTION_START,
     REFUSING,
     amount_ms,
@@ -189,6 +190,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     whose moment is in the words as typed. A moment's words keep the capitals of names the listener
     wrote inside the sentence: search tells a name not heard yet by them (adr/0066)."""
     intent = _meant(utterance, whole)
+    if whole and (kept := _asked_before_a_refusal(utterance, intent)) is not None:
+        return kept
     # a move by an amount reads its own refusal ("don't go back 5 minutes, go forward 5 minutes")
     if (
         isinstance(intent, _MOVES)
@@ -213,6 +216,25 @@ _A_MOVE_REFUSED = re.compile(
     r"(?:(?:go|skip|jump|move|take me|bring me|put me)\b|rewind|restart|replay|start (?:over|again))"
 )
 """A move refused ("don't go to the next chapter"): none is made, whatever place the words name."""
+_REFUSED_AFTER = re.compile(
+    rf"(?:\s*[,;]\s*|\.\s+|\s+)(?:but\s+)?(?:{REFUSING}|{NOT_MEANT})\s+(?P<refused>.+)$"
+)
+
+
+def _asked_before_a_refusal(utterance: str, read_whole: Intent) -> Intent | None:
+    """'Go to chapter 3, don't go to the next chapter', 'chapter 6, not the next chapter': the request said
+    before a move or a timer refused, when the whole read past the refusal as the refused one. A way
+    refused inside a move is the move's ("forward not back 5 minutes"), and a moment's words may hold a
+    "not" ("where he did not go home"): only a command is kept."""
+    text = with_pauses(utterance)
+    said = _REFUSED_AFTER.search(text)
+    if said is None or read(said["refused"], whole=False) != read_whole:
+        return None
+    asked = read(text[: said.start()])
+    commands = (*(move for move in _MOVES if move is not FindPlace), *_PLAYBACK, Together)
+    return asked if isinstance(asked, commands) else None
+
+
 _TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no", "up", "down", "over", "out", "off", "all"}
 """Words no moment is told by: "where he says no", "when she was down", "when it was all over" are
 moments; "where he was", "where we were" are the listener's own place, not the story's."""
