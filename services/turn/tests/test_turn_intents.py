@@ -3114,3 +3114,18 @@ def test_a_move_refused_after_the_one_asked_for_leaves_it(utterance: str, intent
     """A bedtime probe: "go to chapter 3, don't go to the next chapter" went to the next chapter, the
     refusal not being at the start."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "recap the chapter before last",
+        "recap the chapter before the last one",
+        "what happened in the chapter before last",
+        "remind me what happened in the chapter before the last",
+        "what was the chapter before last about",
+    ],
+)
+def test_the_chapter_before_last_asked_about_is_its_own_recap(utterance: str) -> None:
+    """A bedtime probe: "recap the chapter before last" recapped the last chapter, one back."""
+    assert intents.read(utterance) == RecapAsked(RecapArgs(span="chapter_before_last"))

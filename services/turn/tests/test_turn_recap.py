@@ -213,6 +213,27 @@ async def test_what_happened_in_the_last_chapter_recaps_that_chapter(
     assert not leaks(reply.speech, rig.passages, here_ms)
 
 
+@pytest.mark.parametrize(
+    ("here_ms", "chapter", "title", "said_first"),
+    [
+        (3 * CHAPTER_MS + 10_000, 2, "The Keeper's Ledger", ""),  # early in chapter 4: two back
+        (3 * CHAPTER_MS + 80_000, 3, "The Cellar Door", ""),  # well into it: the one before it
+        (CHAPTER_MS + 10_000, 1, "The Harbour Bell", "There's only one chapter before this one. "),
+    ],
+)
+async def test_the_chapter_before_last_is_the_one_before_the_last_chapter(
+    rig: Rig, here_ms: int, chapter: int, title: str, said_first: str
+) -> None:
+    """A bedtime probe: "recap the chapter before last" recapped the last chapter. It is the chapter
+    before the one "the last chapter" means, so the two never name one chapter."""
+    listener = rig.listener_at(here_ms)
+    reply = await rig.ask(listener, "recap the chapter before last")
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith(f'{said_first}In chapter {chapter}, "{title}": At ')
+    assert chapters_of_said(rig, reply.speech) == {chapter}
+    assert not leaks(reply.speech, rig.passages, here_ms)
+
+
 async def test_the_last_minutes_and_the_story_so_far_stop_at_the_line(rig: Rig) -> None:
     here = 4 * PASSAGE_MS + 20_000  # after the first cue of passage 104 (its second starts at +15 s)
     listener = rig.listener_at(here)

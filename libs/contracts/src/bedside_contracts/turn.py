@@ -413,6 +413,7 @@ RecapSpanName = Literal[
     "last_time",
     "last_minutes",
     "last_chapter",
+    "chapter_before_last",
     "this_chapter",
     "chapter",
     "so_far",
@@ -428,7 +429,8 @@ class RecapArgs(Contract):
         "minutes they heard before they last stopped listening for an hour or more (last night, last "
         "time); last_minutes: the "
         "last `minutes` of listening; last_chapter: the chapter before the one playing (or the one playing "
-        "when they are well into it); this_chapter: the one playing so far; chapter: the chapter numbered "
+        "when they are well into it); chapter_before_last: the chapter before the one last_chapter means; "
+        "this_chapter: the one playing so far; chapter: the chapter numbered "
         "`chapter`, as far as they have heard it; so_far: the story from the start"
     )
     minutes: int | None = Field(

@@ -175,6 +175,8 @@ _LAST = re.compile(r"\b(?:last|past|previous)\s+")
 _HALF_HOUR = re.compile(r"\b(?:last|past|previous)\s+half (?:an )?hour\b")
 _MINUTES = re.compile(r"\b(?:last|past|previous)\s+(?:(\d+|[a-z]+(?: of| few)?)\s+)?(minute|min|hour)s?\b")
 _LAST_CHAPTER = re.compile(r"\b(?:last|previous|prior|preceding) (?:chapter|story)\b|\bchapter before\b")
+CHAPTER_BEFORE_LAST = re.compile(r"\bchapter before (?:the )?last\b|\bchapter before the previous(?: one)?\b")
+"""Two chapters back, asked about or gone to: read before "the chapter before" (``_LAST_CHAPTER``)."""
 _THIS_CHAPTER = re.compile(
     r"\b(?:this|the current) chapter\b|^(?:recap|summar(?:ise|ize|y)|sum up)(?: of)? the chapter(?: so far)?$"
     r"|^what (?:was|is) (?:that|the) chapter about$"
@@ -205,7 +207,7 @@ def read_recap(
     if asks and (span := _named_span(text, number_of, amount_ms)) is not None:
         return RecapAsked(span)
     if _LAST_CHAPTER.search(text) and not _MOVES.search(text):
-        return RecapAsked(RecapArgs(span="last_chapter"))
+        return RecapAsked(_last_chapter(text))
     if _LAST_TIME.match(text):
         return RecapAsked(RecapArgs(span="last_time"))
     if _BEFORE_ASLEEP.search(text):
@@ -219,11 +221,15 @@ def read_recap(
     return None
 
 
+def _last_chapter(text: str) -> RecapArgs:
+    return RecapArgs(span="chapter_before_last" if CHAPTER_BEFORE_LAST.search(text) else "last_chapter")
+
+
 def _named_chapter(text: str) -> RecapArgs | None:
     if numbered := _NUMBERED_CHAPTER.search(text):
         return RecapArgs(span="chapter", chapter=int(numbers.number_of(numbered.group(1))))
     if _LAST_CHAPTER.search(text):
-        return RecapArgs(span="last_chapter")
+        return _last_chapter(text)
     if _THIS_CHAPTER.search(text):
         return RecapArgs(span="this_chapter")
     return None
@@ -349,21 +355,33 @@ def _span(
     if playing is None:
         return ChosenSpan(0, here_ms, "From the start:", "The story so far, from the start")
     opening = _in_chapter(playing)
-    if args.span == "last_chapter":
+    if args.span in ("last_chapter", "chapter_before_last"):
         before = [c for c in chapters if c.start_ms < playing.start_ms and c.n not in silent]
         length = max(playing.end_ms - playing.start_ms, 1)
         early = (here_ms - playing.start_ms) / length < WELL_INTO or playing.n in silent
-        if early and before:
-            last = max(before, key=lambda c: c.start_ms)
-            told_last = chapter_name(last.n).capitalize()
-            return ChosenSpan(last.start_ms, min(last.end_ms, here_ms), _in_chapter(last), told_last, last.n)
-        if early:  # the one playing is all there is: said, not passed off as the one before
-            opening = f"{NONE_BEFORE_THIS_ONE} {opening}"
+        # the chapters "the last chapter" counts back through, the latest last
+        counted = sorted(before, key=lambda c: c.start_ms) + ([] if early else [playing])
+        back = 2 if args.span == "chapter_before_last" else 1
+        meant = counted[-back] if len(counted) >= back else counted[0] if counted else playing
+        # fewer chapters than counted back: the earliest there is, said so, not passed off as the one asked
+        said_first = (
+            ""
+            if len(counted) >= back
+            else NONE_BEFORE_THIS_ONE
+            if meant is playing
+            else ONLY_ONE_BEFORE_THIS_ONE
+        )
+        if meant is not playing:
+            told_last = chapter_name(meant.n).capitalize()
+            opened = f"{said_first} {_in_chapter(meant)}".lstrip()
+            return ChosenSpan(meant.start_ms, min(meant.end_ms, here_ms), opened, told_last, meant.n)
+        opening = f"{said_first} {opening}".lstrip()
     told = f"{chapter_name(playing.n).capitalize()}, the one playing, as far as they have heard it"
     return ChosenSpan(playing.start_ms, here_ms, opening, told, playing.n, at_chapter_start(playing.n))
 
 
 NONE_BEFORE_THIS_ONE = "There's no chapter before this one."
+ONLY_ONE_BEFORE_THIS_ONE = "There's only one chapter before this one."
 
 
 def _numbered_chapter(n: int, here_ms: int, chapters: Sequence[ChapterInfo]) -> ChosenSpan:

@@ -41,7 +41,7 @@ from bedside_turn.domain.intents.wording import (
     number_of,
     said_amount_ms,
 )
-from bedside_turn.domain.recap import LAST_SITTING
+from bedside_turn.domain.recap import CHAPTER_BEFORE_LAST, LAST_SITTING
 
 _BACK_SAID = ("back", "backward", "backwards", "rewind", "reverse")
 _BACK = rf"(?:{'|'.join(_BACK_SAID)})"
@@ -341,10 +341,6 @@ _NEXT_CHAPTER = re.compile(
     r"|\b(?:chapter|story) after (?:this|this one|that)$"
     r"|\bskip (?:the )?rest of (?:this|the) (?:chapter|story)\b"
 )
-_CHAPTER_BEFORE_LAST = re.compile(
-    r"\bchapter before (?:the )?last\b|\bchapter before the previous(?: one)?\b"
-)
-"""Two chapters back: read before "the chapter before", one back."""
 _PREVIOUS_CHAPTER = re.compile(
     r"\b(?:previous|prior|preceding|last) (?:chapter|story)\b|\bchapter before\b|\bback (?:a|one) chapter\b"
 )
@@ -414,7 +410,7 @@ def chapter_counted_alone(text: str) -> NextChapter | ChapterEnd | FinalChapter 
     alone: moves, not recaps."""
     if _PREVIOUS_CHAPTER_ALONE.match(text):
         return NextChapter(step=-1)
-    if _CHAPTER_BEFORE_LAST.fullmatch(text.removeprefix("the ").removesuffix(" please")):
+    if CHAPTER_BEFORE_LAST.fullmatch(text.removeprefix("the ").removesuffix(" please")):
         return NextChapter(step=-2)
     if _FINAL_CHAPTER_ALONE.match(text):
         return FinalChapter()
@@ -445,7 +441,7 @@ def chapter_moved_to(text: str) -> FinalChapter | ChapterEnd | NextChapter | Non
         return ChapterEnd()
     if _NEXT_CHAPTER.search(text):
         return NextChapter(step=1)
-    if _CHAPTER_BEFORE_LAST.search(text):
+    if CHAPTER_BEFORE_LAST.search(text):
         return NextChapter(step=-2)
     if _PREVIOUS_CHAPTER.search(text):
         return NextChapter(step=-1)
