@@ -3088,6 +3088,9 @@ def test_what_was_just_missed_said_before_a_move_back_is_the_move(
             intents.Together(intents.Pause(), intents.SleepTimer(30)),
         ),
         ("pause im listening to chapter 3", intents.Chapter(3)),  # asks for more than the pause
+        # a pause asked for now: the two were read as nothing
+        ("pause now, sleep timer 15 minutes", intents.Together(intents.Pause(), intents.SleepTimer(15))),
+        ("stop it now. timer for 20 minutes", intents.Together(intents.Pause(), intents.SleepTimer(20))),
     ],
 )
 def test_a_pause_said_with_why_and_then_a_timer_is_both(utterance: str, intent: intents.Intent) -> None:

@@ -129,7 +129,7 @@ from bedside_turn.domain.intents.timers import (
     ASKING,
     GO_QUIET,
     STOP_WHEN_THE_CHAPTER_ENDS,
-    paused_with_why,
+    pause_asked_for,
     plays_to_the_chapter_end,
     read_playback,
 )
@@ -632,10 +632,11 @@ def _move_and_timer(text: str) -> Together | None:
         # timer counting the listening after it. Said after a timer, a stop is the timer's own ("read
         # for ten minutes then stop"), unless the timer is cancelled; a "hold on" is no pause asked
         # for, nor a stop before a comma alone ("hold on, add ten minutes", "stop, sleep in 20"); a pause
-        # said with why is asked for whatever parts it from the timer ("pause, I'm getting water, ...").
+        # said with why or "now" is asked for whatever parts it from the timer ("pause, I'm getting
+        # water, ...", "pause now, sleep timer 15 minutes").
         paused = 1 if isinstance(halves[1], Pause) and isinstance(halves[0], CancelSleepTimer) else 0
         pause, timer = halves[paused], halves[1 - paused]
-        joined = joined_by in ("and", "then", "and then") or (paused == 0 and paused_with_why(said[0]))
+        joined = joined_by in ("and", "then", "and then") or (paused == 0 and pause_asked_for(said[0]))
         if (
             joined
             and isinstance(pause, Pause)

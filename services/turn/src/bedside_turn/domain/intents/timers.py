@@ -290,12 +290,12 @@ _PAUSE = re.compile(
 )
 
 
-def paused_with_why(text: str) -> bool:
-    """A pause said with why the book is stopped ("pause, I'm getting water"): a pause asked for, never
-    the stop of a timer said after it, which a pause said alone before a comma may be ("stop, sleep in
-    20" is the timer)."""
+def pause_asked_for(text: str) -> bool:
+    """A pause said with why the book is stopped ("pause, I'm getting water") or for now ("pause now"): a
+    pause asked for, never the stop of a timer said after it, which a pause said alone before a comma
+    may be ("stop, sleep in 20" is the timer)."""
     said = _PAUSE.match(normalise(text))
-    return said is not None and said["why"] is not None
+    return said is not None and (said["why"] is not None or re.search(r"\bnow\b", said[0]) is not None)
 
 
 def _ending_as_it_begins(chapter: int) -> int:
