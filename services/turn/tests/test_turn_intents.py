@@ -3019,6 +3019,9 @@ def test_not_where_i_was_said_after_a_wait_or_a_no_asks_about_the_last_move(utte
         ("rewind twenty not ten seconds", Jump(offset_ms=-20_000)),
         ("go back 10, not 5, minutes", Jump(offset_ms=-600_000)),
         ("skip forward two rather than one minutes", Jump(offset_ms=120_000)),
+        ("go back 10 no not 5 minutes", Jump(offset_ms=-600_000)),  # was a search for "10 no not 5 minutes"
+        # a number without a unit, as "go back 3" is (was Other)
+        ("go back 3 not 2", Jump(offset_ms=-180_000, unit_taken="minute")),
         # the amount refused said after its unit, as before
         ("go back ten mins not five", Jump(offset_ms=-600_000)),
         ("back 10 seconds not 10 minutes", Jump(offset_ms=-10_000)),
