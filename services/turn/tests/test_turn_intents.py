@@ -3135,3 +3135,45 @@ def test_a_move_refused_after_the_one_asked_for_leaves_it(utterance: str, intent
 def test_the_chapter_before_last_asked_about_is_its_own_recap(utterance: str) -> None:
     """A bedtime probe: "recap the chapter before last" recapped the last chapter, one back."""
     assert intents.read(utterance) == RecapAsked(RecapArgs(span="chapter_before_last"))
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        (
+            "back twenty minutes and stop in half an hour",
+            intents.Together(Jump(-1_200_000), intents.SleepTimer(30)),
+        ),
+        ("rewind 30 secs and pause", intents.Together(Jump(-30_000), intents.Pause())),
+        (
+            "cancel the timer and go back 5 minutes",
+            intents.Together(Jump(-300_000), intents.CancelSleepTimer()),
+        ),
+        ("next chapter then stop in ten", intents.Together(intents.NextChapter(1), intents.SleepTimer(10))),
+        ("go back five minutes, no, three", Jump(-180_000)),
+        ("go back two minutes, not ten", Jump(-120_000)),
+        ("skip ahead 2 minutes not 20", Jump(120_000)),
+        ("go back 2 minutes, no wait, 4", Jump(-240_000)),
+        ("forward 5 mins actually no back 5 mins", Jump(-300_000)),
+        ("dont skip ahead, go back 1 minute", Jump(-60_000)),
+        ("go back one minute, not forward", Jump(-60_000)),
+        ("go to chapter seven, no, six", Chapter(6)),
+        ("chapter 5 not 6", Chapter(5)),
+        ("go to chapter 4 not chapter 5", Chapter(4)),
+        ("skip to chapter 2, don't skip to the end", Chapter(2)),
+        ("go to the chapter before the last one", intents.NextChapter(-2)),
+        ("i didnt catch that, rewind please", Jump(-30_000)),
+        ("ugh i missed it, rewind", Jump(-30_000)),
+        ("rewind please i missed the last part", Jump(-30_000)),
+        ("can u go bak 2 mins pls", Jump(-120_000)),
+        ("rewnd a bit", Jump(-30_000)),
+        ("set a timer for an hour and a quarter", intents.SleepTimer(75)),
+        ("goodnight, stop in 5 minutes", intents.SleepTimer(5)),
+        ("stop at the end of this chapter please, im so sleepy", intents.SleepTimer("chapter_end")),
+    ],
+)
+def test_bedtime_requests_beside_the_probes_fixes_keep_their_reading(
+    utterance: str, intent: intents.Intent
+) -> None:
+    """Requests of the same bedtime probe that were read as meant before its fixes, and still are."""
+    assert intents.read(utterance) == intent
