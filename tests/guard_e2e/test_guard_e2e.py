@@ -29,14 +29,14 @@ import random
 import re
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
 
 import httpx
 import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, BookIngested
-from bedside_contracts.turn import Ask
+from bedside_contracts.turn import Ask, RecapSpanName
 from bedside_e2e import SAMPLE_BOOK, Loop, Stack, sample_transcript, start_stack
 from bedside_guard import Candidate, Passage, ahead_of
 from bedside_player_testing import pushed_states
@@ -279,8 +279,8 @@ def scripted_agent(rng: random.Random, book: Book, said: set[str]) -> list[Any]:
         if choice < 0.6:
             return [Use("recall", {"question": question})]
         if choice < 0.7:
-            spans = ["since_asleep", "last_minutes", "last_chapter", "this_chapter", "so_far"]
-            return [Use("recap", {"span": rng.choice(spans), "minutes": rng.randint(1, 90)})]
+            span = rng.choice(get_args(RecapSpanName))  # every span the model may ask for
+            return [Use("recap", {"span": span, "minutes": rng.randint(1, 90)})]
         if choice < 0.75:
             return [Use("offer_positions", {"chapter": rng.randint(0, 30)})]
         if choice < 0.78:
