@@ -5,6 +5,7 @@ worker's long tail of the suite.
 """
 
 import asyncio
+import json
 import re
 import signal
 import struct
@@ -555,6 +556,61 @@ def test_a_stop_reached_while_the_server_is_out_of_reach_is_told_once_it_is_back
     assert state["asleep"]["paused_at_ms"] == stop
     expect_asleep_offer(speaker, state["asleep"]["asleep_at_ms"])
     assert fell_asleep_count(bedside, listener, BOOK_ID) == 1
+
+
+@pytest.mark.parametrize("book", [BOOK_ID, AUDIOBOOK_ID])
+def test_a_stop_reached_offline_is_the_timers_pause_though_a_report_from_before_it_got_through(
+    open_page: OpenPage, bedside: Bedside, listener: Listener, book: str
+) -> None:
+    """A household session: the phone's Wi-Fi dropped as it played (its last report reached the
+    player, the answer never came back), the book paused at the timer's stop, and when the link was
+    back the page took that report as news, played on from it, through the stop, all night: the
+    run-out it had not told was dropped as the book played, and this timer had run out here once
+    already. What the page did at the stop is newer than the report it had sent before it."""
+    if book == AUDIOBOOK_ID:
+        need_espeak()
+    stop = expected_stop(bedside, listener, book, "chapter_end")
+    put_book_at(bedside, listener, book, stop - 2 * BEDTIME_LEAD_MS)
+    # it hears no pushes: those of its report would be lost with the Wi-Fi too
+    phone = open_page("phone", book=book, extra="&report_ms=1000", block_events=True)
+    phone.get_by_role("button", name="End of chapter").click()
+    expect(phone.locator("#sleep-left")).to_contain_text(f"at {clock(stop)}", timeout=WAIT_MS)
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, book, lambda s: s["playing"])
+    phone.evaluate(LISTEN_AS_A_SCREEN_READER)
+    got_through: list[int] = []
+
+    def answer_lost(route: Route) -> None:
+        if got_through:
+            route.abort("internetdisconnected")
+            return
+        route.fetch()  # the player takes it
+        got_through.append(json.loads(route.request.post_data or "{}")["position_ms"])
+        route.abort("internetdisconnected")
+
+    phone.route(re.compile(r".*/reports$"), answer_lost)
+    while not got_through:
+        phone.wait_for_timeout(50)
+    phone.context.set_offline(True)
+    phone.unroute(re.compile(r".*/reports$"))
+    expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)  # paused at the stop
+    expect(phone.locator("#pos")).to_have_text(clock(stop))
+    before = bedside.state(listener.name, listener.token, book)
+    assert (before["asleep"], before["position_ms"]) == (None, got_through[0])
+    phone.context.set_offline(False)
+    state = wait_for_state(bedside, listener, book, lambda s: s["asleep"] is not None)
+    assert (state["position_ms"], state["playing"], state["sleep_timer"]) == (stop, False, None)
+    awake = pressed_play_at(stop - 2 * BEDTIME_LEAD_MS, state)
+    expect_asleep_offer(phone, awake)
+    expect(shown_notice(phone)).to_have_text(f"Paused by the sleep timer at {clock(stop)}.", timeout=WAIT_MS)
+    expect(phone.get_by_role("button", name="Play")).to_be_visible()
+    expect(phone.locator("#pos")).to_have_text(clock(stop))
+    assert fell_asleep_count(bedside, listener, book) == 1
+    # said once, of tonight's nap, and nothing else of the book's place
+    said = phone.evaluate("window.announced")
+    assert [text for text in said if "asleep" in text or "Moved" in text] == [
+        f"You seem to have fallen asleep around {spoken_clock(awake)} in chapter 1. Go back there?"
+    ], said
 
 
 def test_a_sleep_timer_pause_on_another_device_is_told_as_a_pause_not_a_move(

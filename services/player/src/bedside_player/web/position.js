@@ -406,16 +406,21 @@ function toldQuiet(next) {
 // Back after the link dropped: when the server heard nothing newer than this page did, what
 // the listener did here meanwhile (a pause, playing on) is the newest word, and it is sent.
 // `tellUntold` says what this page reached while away as what it was (the sleep timer's stop),
-// not as a plain pause; true when it did.
+// not as a plain pause; true when it did. It goes first, before the state is taken in: a report of
+// this page's from before the stop that got through as the link dropped (or another device's) is
+// newer on the stream, and taken as news it played the book on from there, through the stop. The
+// player decides the run-out on the basis the page had at the stop (only a move since refuses it),
+// and the pushes that come meanwhile wait for its answer.
 export async function catchUp(tellUntold = async () => false) {
   if (recordingLost()) {
     if (lost.leaving) await leaveWhileLost();
     fetchRecordingAgain();
   }
+  if (await tellUntold()) return;
   const seen = state.seq;
   const res = await refreshState();
   const word = state.serverWord;
-  if (!res.ok || state.seq !== seen || !word || await tellUntold()) return;
+  if (!res.ok || state.seq !== seen || !word) return;
   if (word.playing !== state.playing || Math.abs(word.position_ms - position()) > FOLLOW_THRESHOLD_MS) report();
 }
 
