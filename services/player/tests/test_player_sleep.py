@@ -223,6 +223,19 @@ def test_the_book_rests_where_the_timer_paused_it_until_someone_moves_it_or_list
     assert not moved.public(NOW).still_where_timer_paused  # as near, but chosen by someone awake
 
 
+def test_a_book_played_on_from_the_timers_pause_is_not_resting_there_once_its_device_goes_quiet() -> None:
+    """A household session: play pressed at last night's pause, a new timer, and the phone's Wi-Fi
+    gone a moment later. Two minutes on the book was told paused at that report, a few ms from the old
+    pause, and so "resting where the timer paused it": every page opened offered the old nap again. It
+    played on from the pause; its devices going quiet does not undo that (ADR 48 tells it paused)."""
+    state = run(at(60_000), SetSleepTimer(device="phone", after=10))
+    state = run(state, TimerRanOut(device="phone", position_ms=660_000, basis_seq=state.seq))
+    played_on = run(state, Report(device="phone", position_ms=660_012, playing=True, basis_seq=state.seq))
+    quiet = played_on.public(NOW + GONE_QUIET_MS + 1)
+    assert not quiet.playing
+    assert not quiet.still_where_timer_paused
+
+
 def test_the_doze_played_again_from_where_they_fell_asleep_is_heard_as_far_as_it_played() -> None:
     """The morning after, "back to where I fell asleep" and ten minutes of listening: "what did I
     miss?" recapped those ten minutes as missed. Played again without a skip ahead, from where they

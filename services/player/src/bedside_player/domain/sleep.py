@@ -115,7 +115,8 @@ def still_where_timer_paused(
     asleep: Asleep | None, last_move_cause: MoveCause | None, playing: bool, position_ms: int
 ) -> bool:
     """Whether the book still rests where the sleep timer paused it: the pause is the newest move,
-    nothing plays, and the book rests at the pause (``Asleep.rests_at``)."""
+    nothing has played on from it (``playing``: the stream's word, not the book told paused once its
+    devices went quiet), and the book rests at the pause (``Asleep.rests_at``)."""
     if asleep is None or last_move_cause != "fell_asleep" or playing:
         return False
     return asleep.rests_at(position_ms)

@@ -91,8 +91,10 @@ class PlayerState(NamedTuple):
             devices=list(self.devices),
             sleep_timer=self.sleep_timer,
             asleep=self.asleep,
+            # the stream's own word: a book played on from the pause, then gone quiet, is told paused
+            # and yet does not rest where the timer left it
             still_where_timer_paused=sleep.still_where_timer_paused(
-                self.asleep, self.last_move_cause, playing, self.position_ms
+                self.asleep, self.last_move_cause, self.playing, self.position_ms
             ),
             retired=self.retired,
         )
