@@ -558,15 +558,19 @@ def test_a_stop_reached_while_the_server_is_out_of_reach_is_told_once_it_is_back
     assert fell_asleep_count(bedside, listener, BOOK_ID) == 1
 
 
-@pytest.mark.parametrize("book", [BOOK_ID, AUDIOBOOK_ID])
+@pytest.mark.parametrize(
+    ("book", "player"), [(BOOK_ID, "answering"), (AUDIOBOOK_ID, "answering"), (BOOK_ID, "starting")]
+)
 def test_a_stop_reached_offline_is_the_timers_pause_though_a_report_from_before_it_got_through(
-    open_page: OpenPage, bedside: Bedside, listener: Listener, book: str
+    open_page: OpenPage, bedside: Bedside, listener: Listener, book: str, player: str
 ) -> None:
     """A household session: the phone's Wi-Fi dropped as it played (its last report reached the
     player, the answer never came back), the book paused at the timer's stop, and when the link was
     back the page took that report as news, played on from it, through the stop, all night: the
     run-out it had not told was dropped as the book played, and this timer had run out here once
-    already. What the page did at the stop is newer than the report it had sent before it."""
+    already. What the page did at the stop is newer than the report it had sent before it. A player
+    still starting when the link is back ("try again") leaves it to be told a moment later, and the
+    newer report the page takes in meanwhile does not play it on either."""
     if book == AUDIOBOOK_ID:
         need_espeak()
     stop = expected_stop(bedside, listener, book, "chapter_end")
@@ -597,7 +601,20 @@ def test_a_stop_reached_offline_is_the_timers_pause_though_a_report_from_before_
     expect(phone.locator("#pos")).to_have_text(clock(stop))
     before = bedside.state(listener.name, listener.token, book)
     assert (before["asleep"], before["position_ms"]) == (None, got_through[0])
-    phone.context.set_offline(False)
+    refused: list[str] = []
+
+    def starting(route: Route) -> None:  # as a player copy that owns no partition yet answers
+        refused.append(route.request.url)
+        route.fulfill(status=503, json={"code": "unavailable", "error": "try again"})
+
+    if player == "starting":
+        phone.route("**/sleep-timer/ran-out", starting)
+        with phone.expect_response(re.compile(r".*/state$"), timeout=WAIT_MS):  # the state taken in
+            phone.context.set_offline(False)
+        assert refused
+        phone.unroute("**/sleep-timer/ran-out")
+    else:
+        phone.context.set_offline(False)
     state = wait_for_state(bedside, listener, book, lambda s: s["asleep"] is not None)
     assert (state["position_ms"], state["playing"], state["sleep_timer"]) == (stop, False, None)
     awake = pressed_play_at(stop - 2 * BEDTIME_LEAD_MS, state)

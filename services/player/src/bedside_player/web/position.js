@@ -339,8 +339,12 @@ export function adopt(next, { force = false, why = "" } = {}) {
   // page's own skip as the player put it among them, a pause or a refusal is followed still.
   const newestIsReport = (next.seq || 0) > (next.last_move_seq || 0);
   const behind = !force && !moved && newestIsReport && state.playing && next.playing && next.position_ms < position();
-  const far = !echo && !behind && Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
-  const playingChanges = !echo && typeof next.playing === "boolean" && next.playing !== state.playing;
+  // Paused here at the sleep timer's stop while the player could not be told (sleep.js, `untold`): that
+  // pause is newer than any report, and is not undone by one before the player has decided it. Its answer
+  // (a move) or its refusal (forced) is followed.
+  const stoppedHere = !force && !moved && state.sleep.untold !== null;
+  const far = !echo && !behind && !stoppedHere && Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
+  const playingChanges = !echo && !stoppedHere && typeof next.playing === "boolean" && next.playing !== state.playing;
   // A pause first: stopped after the place was set, the clock ran on a tick past it (a sleep timer's
   // stop at a chapter's last millisecond showed the next chapter).
   if (playingChanges && !next.playing) setPlaying(false);

@@ -150,13 +150,14 @@ export async function tellRunOut() {
     runOutRetry = setTimeout(tellRunOut, RUN_OUT_RETRY_MS);
     return false;
   }
-  // the pause this page made is said here too, as the other devices say it (a timer replaced
-  // meanwhile is answered all the same, with the book playing on)
+  // Decided: whatever the answer says is followed (the pause held for it is over: `adopt`). The pause
+  // this page made is said here too, as the other devices say it (a timer replaced meanwhile is answered
+  // all the same, with the book playing on).
+  state.sleep.untold = null;
   const got = res.ok ? findState(res.data) : null;
   if (afterCommand(res, "Another device moved the book to") && got && !got.playing && pausedBySleep(got.last_move_cause)) {
     notice(sleepPauseWords(got.position_ms));
   }
-  state.sleep.untold = null;
   // refused (another device's newer report): play on from the state adopted, and try again at the stop
   if (res.status === 409) state.sleep.ranOutSeq = 0;
   return true;
