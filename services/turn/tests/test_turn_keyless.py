@@ -6,7 +6,16 @@ from collections.abc import AsyncIterator
 
 import pytest
 from bedside_contracts import subjects
-from bedside_contracts.player import Asleep, CancelList, HistoryEntry, Pause, PressRow, SetSleepTimer
+from bedside_contracts.player import (
+    Asleep,
+    CancelList,
+    Heard,
+    HistoryEntry,
+    Pause,
+    PressRow,
+    SetSleepTimer,
+    Undo,
+)
 from bedside_contracts.search import CheckAnswer, FindPassage, Target, TranscriptCoverage
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Candidate, Passage, clock
@@ -1978,6 +1987,18 @@ async def test_a_keyless_sleep_timer_names_the_asking_device(rig: Rig) -> None:
     reply = await rig.ask(listener, "sleep in 2 minutes", device="speaker")
     assert (reply.mode, reply.outcome, reply.speech) == ("keyless", "answered", "I'll stop in 2 minutes.")
     assert rig.player.commands[-1] == SetSleepTimer(device="speaker", after=2)
+
+
+async def test_a_turns_undo_and_timer_name_the_device_and_carry_the_request_as_read(rig: Rig) -> None:
+    """Another device's copy of the same request is then done once (ADR 77): the player's rule."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "go back 2 minutes", device="phone")
+    await rig.ask(listener, "No, go back to where I was.", device="phone")
+    assert rig.player.commands[-1] == Undo(device="phone")
+    assert rig.player.heard[-1] == Heard(asked="Undo()")
+    await rig.ask(listener, "add ten minutes to the timer", device="speaker")
+    assert rig.player.commands[-1:] == [SetSleepTimer(device="speaker", after=10)]
+    assert rig.player.heard[-1] == Heard(asked="TimerAdded(minutes=10)")
 
 
 async def test_a_sleep_timer_longer_than_the_book_left_says_the_book_ends_first(rig: Rig) -> None:

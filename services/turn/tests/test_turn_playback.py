@@ -1,7 +1,7 @@
 """What a turn says of the sleep timer and a pause (plain code): one sentence, no time ahead."""
 
 import pytest
-from bedside_contracts.player import CancelSleepTimer, Pause, SetSleepTimer, SleepTimer
+from bedside_contracts.player import CancelSleepTimer, Heard, Pause, SetSleepTimer, SleepTimer
 from bedside_contracts.turn import PlaybackArgs
 from bedside_turn.domain import playback
 from bedside_turn.domain.playback import PlaybackDone
@@ -92,3 +92,20 @@ def test_minutes_added_start_from_the_running_timers_stop_and_a_part_minute_coun
     assert playback.with_minutes_added(timer, 900_000, 10) == 10  # its stop is behind: from here
     assert playback.with_minutes_added(timer, 600_000, -2) == 3  # taken off what it has left
     assert playback.with_minutes_added(timer, 600_000, -10) == 1  # a minute at least: none is a pause
+
+
+def test_a_timer_a_turn_sets_carries_the_request_as_it_read_it() -> None:
+    heard = Heard(asked="TimerAdded(minutes=10)", basis_seq=8)
+    command = playback.command_for(PlaybackArgs(action="sleep_timer", minutes=25), "speaker", heard)
+    assert command == SetSleepTimer(device="speaker", after=25, heard=heard)
+
+
+def test_a_timer_is_said_with_the_minutes_the_player_has_running() -> None:
+    """The speaker reckoned "add ten minutes" after the phone's ten were added (25); the player took it
+    as the phone's request heard again, and the phone's timer of 15 runs: both say 15."""
+    running = SleepTimer(after=15, stop_at_ms=960_000, set_seq=9, device="phone")
+    reckoned = PlaybackArgs(action="sleep_timer", minutes=25)
+    assert playback.as_running(reckoned, running).minutes == 15
+    at_chapter_end = PlaybackArgs(action="sleep_timer", chapter_end=True)
+    assert playback.as_running(at_chapter_end, running) == at_chapter_end
+    assert playback.as_running(reckoned, None) == reckoned

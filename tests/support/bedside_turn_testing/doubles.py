@@ -19,6 +19,7 @@ from bedside_contracts.player import (
     CancelSleepTimer,
     CommandRequest,
     CommandResult,
+    Heard,
     HistoryEntry,
     ListenerState,
     Located,
@@ -258,7 +259,10 @@ class PlayerDouble:
     timer_paused: set[tuple[str, str]] = field(default_factory=set)
     """The listeners and books a test says rest where the sleep timer paused them (the player's rule)."""
     commands: list[PlayerCommand] = field(default_factory=list)
-    """Every command a turn sent, in order, but the note of its question."""
+    """Every command a turn sent, in order, but the note of its question, as a page would send it: the
+    turn's reading of the request on an undo or a timer is kept apart, in ``heard``."""
+    heard: list[Heard | None] = field(default_factory=list)
+    """The turn's reading of the request each command carried (ADR 77), beside ``commands``."""
     questions_noted: list[NoteQuestion] = field(default_factory=list)
     sleep_timers: dict[tuple[str, str], SleepTimer] = field(default_factory=dict)
     """The running sleep timer of each listener and book, as the commands left it."""
@@ -323,17 +327,19 @@ class PlayerDouble:
         if isinstance(request.command, NoteQuestion):  # beside every turn: kept apart from what it did
             self.questions_noted.append(request.command)
             return CommandResult(accepted=True, seq=0, state=self._state_of(key))
-        self.commands.append(request.command)
+        heard = request.command.heard if isinstance(request.command, Undo | SetSleepTimer) else None
+        self.commands.append(request.command.model_copy(update={"heard": None}) if heard else request.command)
+        self.heard.append(heard)
         state = await self.state(StateRequest(listener=request.listener, book=request.book))
         if isinstance(request.command, SetSleepTimer):  # the player's own rule, so the turn reads its stop
             info = self.books[request.book].info
             at = PlayerState(listener=request.listener, book=request.book, position_ms=state.position_ms)
             try:
-                made = set_sleep_timer(at, request.command, info.duration_ms, info.chapters)
+                made = set_sleep_timer(at, request.command, info.duration_ms, info.chapters, now_ms=0)
             except Invalid as refused:
                 return CommandResult(accepted=False, seq=0, state=state, reason=str(refused))
             self.seq += 1
-            timer = SleepTimer(**made.model_dump(exclude={"kind"}), set_seq=self.seq)
+            timer = SleepTimer(**made.model_dump(exclude={"kind", "asked", "made_at_ms"}), set_seq=self.seq)
             self.sleep_timers[key] = timer
             return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": timer}))
         if isinstance(request.command, CancelSleepTimer):

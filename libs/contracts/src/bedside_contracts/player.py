@@ -252,6 +252,17 @@ class OfferPositions(Contract):
     )
 
 
+class Heard(Contract):
+    """A turn's request carried out by a player command (an undo, a sleep timer set): what an offer
+    carries as ``asked`` and ``basis_seq``, so that one request heard by two devices is done once (ADR 77).
+    Apart from a device's own ``basis_seq``: a turn's undo is not refused for a move it did not know of."""
+
+    asked: str = Field(max_length=1000, description="the request as the turn read it (OfferPositions)")
+    basis_seq: Seq | None = Field(
+        default=None, description="the newest sequence of the stream when the player took the question"
+    )
+
+
 class OfferOutcome(Contract):
     """What became of an offer. ``rows`` are guard Candidates; a row ahead is covered."""
 
@@ -319,10 +330,14 @@ class Moved(Contract):
     turn_id: str | None = None
     device: Name | None = None
     asked: str | None = Field(
-        default=None, max_length=1000, description="a goto's request as the turn read it (OfferPositions)"
+        default=None,
+        max_length=1000,
+        description="a turn's goto or undo: the request as the turn read it (OfferPositions, Heard)",
     )
     made_at_ms: int | None = Field(
-        default=None, ge=0, description="a goto's time on the player's clock (ms since the epoch)"
+        default=None,
+        ge=0,
+        description="with asked: the move's time on the player's clock (ms since the epoch)",
     )
     withdrew_list: bool = Field(
         default=False,
@@ -390,6 +405,14 @@ class SleepTimerSet(Contract):
     book_ends_first: bool = False
     """Minutes that reach the book's end: ``stop_at_ms`` is the book's end (``sleep.book_ends_first``)."""
     past_end_ms: Millis | None = Field(default=None, description=PAST_END)
+    asked: str | None = Field(
+        default=None, max_length=1000, description="a turn's timer: the request as the turn read it (Heard)"
+    )
+    made_at_ms: int | None = Field(
+        default=None,
+        ge=0,
+        description="with asked: when it was set, on the player's clock (ms since the epoch)",
+    )
 
 
 class SleepTimerCancelled(Contract):
@@ -551,6 +574,7 @@ class UndoBody(Contract):
 
 class Undo(UndoBody):
     op: Literal["undo"] = "undo"
+    heard: Heard | None = Field(default=None, description="a turn's undo: the request as it read it")
 
 
 class JoinDevice(Contract):
@@ -585,6 +609,7 @@ class SetSleepTimer(SleepTimerBody):
     chapter: int | None = Field(
         default=None, ge=0, description="with after chapter_end: the chapter whose end to stop at"
     )
+    heard: Heard | None = Field(default=None, description="a turn's timer: the request as it read it")
 
     @model_validator(mode="after")
     def _chapter_only_with_its_end(self) -> "SetSleepTimer":

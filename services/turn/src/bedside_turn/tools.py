@@ -13,6 +13,7 @@ from bedside_contracts.player import (
     Asleep,
     CommandRequest,
     CommandResult,
+    Heard,
     LocateRequest,
     OfferOutcome,
     OfferPositions,
@@ -125,6 +126,10 @@ class ToolBox:
     """The newest playback call's outcome, for the keyless router's answer."""
     undone: OwnWords | None = None
     """Where the player's undo put the book back in this turn, said (``speech.undone``)."""
+
+    def heard(self) -> Heard | None:
+        """The request as read, on a command of the player's (an undo, a timer) as on an offer (ADR 77)."""
+        return None if self.asked is None else Heard(asked=self.asked, basis_seq=self.basis_seq)
 
     def next_request(self) -> None:
         """Ready for the second of two requests said together: read from where the first moved the
@@ -423,7 +428,7 @@ class ToolBox:
         if self.preview:
             self.played = playback.PlaybackDone(args, accepted=True, changed=True, previewed=True)
             return playback.preview_lines(args), [], False
-        command = playback.command_for(args, self.device)
+        command = playback.command_for(args, self.device, self.heard())
         # the player's reply says neither whether anything changed nor what a new timer replaced
         before = await self.backends.state(StateRequest(listener=self.listener, book=self.book))
         changes = playback.changes(args, before)
@@ -440,6 +445,7 @@ class ToolBox:
                 raise
             accepted, changed, reason, stop_in_ms, ends_first = False, False, error.failure.error, None, False
         if accepted and args.action == "sleep_timer":
+            args = playback.as_running(args, timer)
             self.turn.timer_replaced |= before.sleep_timer is not None
             self.turn.timer_set_seq = timer.set_seq if timer is not None else None
         self.turn.note_playback(accepted)
@@ -546,7 +552,7 @@ class ToolBox:
         elif self.preview:
             lines = ["Preview only: undo would put the book back where it was before the last move."]
         else:
-            taken, reason = await self._move_command(UndoCommand())
+            taken, reason = await self._move_command(UndoCommand(device=self.device, heard=self.heard()))
             refused = taken is None
             if taken is not None:
                 position_ms, chapter = await self._move_made(taken)

@@ -133,9 +133,14 @@ def withdraws_list(state: PlayerState) -> bool:
 
 
 def set_sleep_timer(
-    state: PlayerState, command: SetSleepTimer, book_end_ms: int | None, chapters: Sequence[ChapterInfo]
+    state: PlayerState,
+    command: SetSleepTimer,
+    book_end_ms: int | None,
+    chapters: Sequence[ChapterInfo],
+    now_ms: int,
 ) -> SleepTimerSet:
-    """Fix the stop as a book time now, from where the book is when the timer is set."""
+    """Fix the stop as a book time now, from where the book is when the timer is set; a turn's timer
+    records what was asked and when, for another device that heard the same (``heard_twice``)."""
     if command.after == "chapter_end" and command.chapter is not None:
         named = sleep.named_chapter_end_stop(chapters, command.chapter, book_end_ms)
         if named is None:
@@ -164,6 +169,8 @@ def set_sleep_timer(
         chapter=command.chapter,
         book_ends_first=past_end_ms is not None,
         past_end_ms=past_end_ms,
+        asked=command.heard.asked if command.heard else None,
+        made_at_ms=now_ms if command.heard else None,
     )
 
 
@@ -346,6 +353,8 @@ def decide(
                 from_ms=left_from(state, command, book_end_ms),
                 to_ms=state.before_move_ms,
                 device=command.device,
+                asked=command.heard.asked if command.heard else None,  # a turn's, for heard_twice
+                made_at_ms=now_ms if command.heard else None,
                 withdrew_list=withdraws_list(state),
                 chapter_end_ms=chapter_end_ms(state.before_move_ms),
                 book_end_ms=book_end_ms,
@@ -357,7 +366,7 @@ def decide(
         case LeaveDevice():
             return leave(state, command, book_end_ms, now_ms)
         case SetSleepTimer():
-            return set_sleep_timer(state, command, book_end_ms, chapters)
+            return set_sleep_timer(state, command, book_end_ms, chapters, now_ms)
         case CancelSleepTimer():
             return SleepTimerCancelled(device=command.device) if state.sleep_timer else None
         case TimerRanOut():

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from bedside_contracts.player import (
     CancelList,
     CancelSleepTimer,
+    Heard,
     ListenerState,
     Pause,
     SetSleepTimer,
@@ -85,18 +86,28 @@ def ends_first(done: PlaybackDone) -> int | None:
 
 
 def command_for(
-    args: PlaybackArgs, device: str | None
+    args: PlaybackArgs, device: str | None, heard: Heard | None = None
 ) -> SetSleepTimer | CancelSleepTimer | Pause | CancelList:
-    """The player's own command for ``args``: the same the page's buttons send."""
+    """The player's own command for ``args``: the same the page's buttons send, a timer with the request
+    as read (``heard``: another device's copy of it is not set again, ADR 77)."""
     if args.action == "sleep_timer":
         after = "chapter_end" if args.chapter_end else args.minutes
         assert after is not None  # PlaybackArgs holds one of the two
-        return SetSleepTimer(device=device or VOICE_DEVICE, after=after, chapter=args.chapter)
+        return SetSleepTimer(device=device or VOICE_DEVICE, after=after, chapter=args.chapter, heard=heard)
     if args.action == "cancel_sleep_timer":
         return CancelSleepTimer(device=device or VOICE_DEVICE)
     if args.action == "clear_list":
         return CancelList(device=device)
     return Pause(device=device)
+
+
+def as_running(args: PlaybackArgs, timer: SleepTimer | None) -> PlaybackArgs:
+    """A timer of minutes said as the player has it running once it took ``args``: when the same request
+    heard on another device was set first, its minutes ("add ten minutes" reckoned before that one was
+    added would say ten more), so both devices say the same (ADR 77)."""
+    if args.minutes is None or timer is None or not isinstance(timer.after, int):
+        return args
+    return args.model_copy(update={"minutes": timer.after})
 
 
 def changes(args: PlaybackArgs, state: ListenerState) -> bool:
