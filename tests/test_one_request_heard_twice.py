@@ -3,7 +3,8 @@
 The phone and the speaker page both hear it, both send it to the player's ``/turns`` route as
 the pages do, and the turn behind it moves the book. Said once, it is one request heard twice:
 the book moves once, and both devices say the same thing (ADR 77). Said again on the same
-device, it is a new request and moves again.
+device, it is a new request and moves again. The same holds for "undo" and for minutes added to
+the sleep timer, which the turn asks of the player as commands, not offers.
 
 The real search, ingest, player and turn processes, keyless, on the stack's own nats-server.
 """
@@ -20,10 +21,25 @@ from bedside_e2e import SAMPLE_BOOK, Stack, sample_transcript, start_stack
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 BOOK = SAMPLE_BOOK
-LISTENERS = ("together", "apart", "chapter-apart", "same-device", "spoken")
+LISTENERS = (
+    "together",
+    "apart",
+    "chapter-apart",
+    "same-device",
+    "spoken",
+    "undo-apart",
+    "undo-together",
+    "undo-same-device",
+    "timer-apart",
+    "timer-same-device",
+)
 DEVICES = ("phone", "speaker")
 HERE_MS = 1_000_000  # 0:16:40, well into the fifth of the sample's six chapters
 TWO_MINUTES_MS = 120_000
+EARLY_MS = 60_000
+"""Where the timer tests start: ten minutes added once stop well before the sample's end (22:32),
+twice they would reach it."""
+PLACED_AT = {"timer-apart": EARLY_MS, "timer-same-device": EARLY_MS}
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +93,11 @@ class Listener:
         reply: dict[str, Any] = response.json()
         return reply
 
+    async def set_timer(self, device: str, minutes: int) -> None:
+        """The timer set from ``device``'s chips, as the page sets it."""
+        body = {"device": device, "after": minutes}
+        (await self.http.post(f"{self.base}/sleep-timer", json=body)).raise_for_status()
+
     async def ask(self, device: str, utterance: str) -> dict[str, Any]:
         response = await self.http.post(f"{self.base}/turns", json={"device": device, "utterance": utterance})
         response.raise_for_status()
@@ -89,7 +110,7 @@ async def listener(stack: Stack, request: pytest.FixtureRequest) -> AsyncIterato
     name: str = request.param
     async with stack.http(name) as http:
         yours = Listener(http, name)
-        await yours.placed_at(HERE_MS)
+        await yours.placed_at(PLACED_AT.get(name, HERE_MS))
         yield yours
 
 
@@ -155,3 +176,65 @@ async def test_the_same_request_said_again_on_the_same_device_moves_again(listen
 
     assert again["outcome"] == "moved"
     assert (await listener.state())["position_ms"] == HERE_MS - 2 * TWO_MINUTES_MS
+
+
+@pytest.mark.parametrize("listener", ["undo-apart"], indirect=True)
+async def test_an_undo_heard_on_the_second_device_after_the_first_undid_the_move_undoes_nothing_more(
+    listener: Listener,
+) -> None:
+    """Undone twice, the second would undo the first's undo: the book back two minutes again."""
+    await listener.ask("phone", "go back 2 minutes")
+    phone = await listener.ask("phone", "undo")
+    speaker = await listener.ask("speaker", "undo")
+
+    assert (await listener.state())["position_ms"] == HERE_MS
+    assert phone["outcome"] == speaker["outcome"] == "moved"
+    assert speaker["speech"] == phone["speech"]
+
+
+@pytest.mark.parametrize("listener", ["undo-together"], indirect=True)
+async def test_two_devices_hearing_one_undo_at_the_same_moment_undo_the_move_once(listener: Listener) -> None:
+    await listener.ask("phone", "go back 2 minutes")
+    phone, speaker = await asyncio.gather(
+        listener.ask("phone", "undo"), listener.ask("speaker", "No, go back to where I was.")
+    )
+
+    assert (await listener.state())["position_ms"] == HERE_MS
+    assert phone["outcome"] == speaker["outcome"] == "moved"
+    assert phone["speech"] == speaker["speech"]
+
+
+@pytest.mark.parametrize("listener", ["undo-same-device"], indirect=True)
+async def test_undo_said_again_on_the_same_device_undoes_the_undo(listener: Listener) -> None:
+    await listener.ask("phone", "go back 2 minutes")
+    await listener.ask("phone", "undo")
+    again = await listener.ask("phone", "undo")
+
+    assert again["outcome"] == "moved"
+    assert (await listener.state())["position_ms"] == HERE_MS - TWO_MINUTES_MS
+
+
+@pytest.mark.parametrize("listener", ["timer-apart"], indirect=True)
+async def test_minutes_added_to_the_timer_heard_on_the_second_device_after_the_first_are_added_once(
+    listener: Listener,
+) -> None:
+    await listener.set_timer("phone", 5)
+    phone = await listener.ask("phone", "add ten minutes to the timer")
+    once = (await listener.state())["sleep_timer"]
+    speaker = await listener.ask("speaker", "Add 10 minutes to the timer.")
+
+    assert once["stop_at_ms"] == EARLY_MS + 15 * 60_000
+    assert (await listener.state())["sleep_timer"] == once
+    assert speaker["speech"] == phone["speech"]
+
+
+@pytest.mark.parametrize("listener", ["timer-same-device"], indirect=True)
+async def test_minutes_added_to_the_timer_again_on_the_same_device_are_added_again(
+    listener: Listener,
+) -> None:
+    await listener.set_timer("phone", 5)
+    await listener.ask("phone", "add ten minutes to the timer")
+    once = (await listener.state())["sleep_timer"]
+    await listener.ask("phone", "add ten minutes to the timer")
+
+    assert (await listener.state())["sleep_timer"]["stop_at_ms"] > once["stop_at_ms"]

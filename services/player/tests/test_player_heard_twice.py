@@ -1,9 +1,29 @@
-"""One request heard on two devices of one listener is carried out once (ADR 77): the rule, no I/O."""
+"""One request heard on two devices of one listener is carried out once (ADR 77): the rule, no I/O.
 
-from bedside_contracts.player import Moved, OfferPositions, Seeked
+A goto of an offer first; then a turn's undo and sleep timer, which are player commands."""
+
+from bedside_contracts.player import (
+    Heard,
+    Moved,
+    OfferPositions,
+    Seeked,
+    SetSleepTimer,
+    SleepTimerCancelled,
+    SleepTimerSet,
+    Undo,
+)
 from bedside_contracts.search import Resolution, Target
 from bedside_guard import Passage
-from bedside_player.domain.heard_twice import HEARD_TWICE_WITHIN_MS, GotoMade, heard_twice, told_again
+from bedside_player.domain.decide import decide
+from bedside_player.domain.heard_twice import (
+    HEARD_TWICE_WITHIN_MS,
+    GotoMade,
+    RequestMade,
+    command_heard_twice,
+    heard_twice,
+    told_again,
+    told_done,
+)
 from bedside_player.domain.state import PlayerState, evolve
 from bedside_player.replay import from_snapshot, to_snapshot
 
@@ -104,3 +124,115 @@ def test_the_second_device_is_told_the_move_the_first_made_and_nothing_is_append
 def test_a_goto_made_is_kept_through_a_snapshot() -> None:
     state = moved_on_the_phone()
     assert from_snapshot(to_snapshot(state, 8)) == state
+
+
+# An undo and a sleep timer of a turn's: player commands, carrying the same reading (``Heard``).
+
+UNDO = "Undo()"
+ADD_TEN = "TimerAdded(minutes=10)"
+PLAYER_CLOCK = MADE_AT + 500
+
+
+def undone_on_the_phone() -> PlayerState:
+    """The phone's "go back 2 minutes" at 8, then its "undo" at 9: the book back at ``FROM_MS``."""
+    undo = Undo(device="phone", heard=Heard(asked=UNDO, basis_seq=8))
+    state = moved_on_the_phone()
+    return evolve(state, decide(state, undo, now_ms=MADE_AT), 9)
+
+
+def undo(device: str | None = "speaker", basis_seq: int | None = 8, heard: bool = True) -> Undo:
+    return Undo(device=device, heard=Heard(asked=UNDO, basis_seq=basis_seq) if heard else None)
+
+
+def timer_added_on_the_phone() -> PlayerState:
+    """A five-minute timer set on the phone's page at 8, then the phone's "add ten minutes" at 9."""
+    state = PlayerState(listener="ann", book="b1", position_ms=FROM_MS, seq=7)
+    state = evolve(state, SleepTimerSet(device="phone", after=5, stop_at_ms=FROM_MS + 300_000), 8)
+    added = SetSleepTimer(device="phone", after=15, heard=Heard(asked=ADD_TEN, basis_seq=8))
+    return evolve(state, decide(state, added, now_ms=MADE_AT), 9)
+
+
+def add_ten(device: str = "speaker", basis_seq: int | None = 8, after: int = 25) -> SetSleepTimer:
+    """The speaker's copy, reckoned from the timer it saw: ten more than the phone's once that was added."""
+    return SetSleepTimer(device=device, after=after, heard=Heard(asked=ADD_TEN, basis_seq=basis_seq))
+
+
+def test_a_turns_undo_and_timer_record_what_was_asked_and_when() -> None:
+    undone = undone_on_the_phone()
+    assert undone.position_ms == FROM_MS
+    assert undone.last_undo == RequestMade(seq=9, device="phone", asked=UNDO, made_at_ms=MADE_AT)
+    assert timer_added_on_the_phone().last_timer_set == RequestMade(
+        seq=9, device="phone", asked=ADD_TEN, made_at_ms=MADE_AT
+    )
+
+
+def test_an_undo_from_another_device_asked_before_the_first_was_made_is_it_heard_again() -> None:
+    first = command_heard_twice(
+        undone_on_the_phone(), undo(basis_seq=8), MADE_AT + 10 * HEARD_TWICE_WITHIN_MS
+    )
+    assert first == RequestMade(seq=9, device="phone", asked=UNDO, made_at_ms=MADE_AT)
+
+
+def test_an_undo_from_another_device_just_after_the_first_is_it_heard_again_and_later_a_new_one() -> None:
+    state = undone_on_the_phone()
+    assert command_heard_twice(state, undo(basis_seq=9), MADE_AT + HEARD_TWICE_WITHIN_MS) is not None
+    assert command_heard_twice(state, undo(basis_seq=9), MADE_AT + HEARD_TWICE_WITHIN_MS + 1) is None
+
+
+def test_an_undo_again_on_the_same_device_or_from_a_page_or_no_device_is_a_new_one() -> None:
+    state = undone_on_the_phone()
+    assert command_heard_twice(state, undo(device="phone"), PLAYER_CLOCK) is None
+    assert command_heard_twice(state, undo(heard=False), PLAYER_CLOCK) is None
+    assert command_heard_twice(state, undo(device=None), PLAYER_CLOCK) is None
+
+
+def test_once_the_book_has_moved_after_the_undo_another_undo_is_a_new_one() -> None:
+    state = undone_on_the_phone()
+    seeked = evolve(state, Seeked(device="tablet", from_ms=FROM_MS, position_ms=500_000, basis_seq=9), 10)
+    assert command_heard_twice(seeked, undo(basis_seq=8), PLAYER_CLOCK) is None
+
+
+def test_a_goto_is_no_undo_and_an_undo_no_goto() -> None:
+    assert command_heard_twice(moved_on_the_phone(), undo(basis_seq=7), MADE_AT) is None
+    assert heard_twice(undone_on_the_phone(), offer(basis_seq=7), PLAYER_CLOCK) is None
+
+
+def test_minutes_added_on_another_device_after_the_first_are_it_heard_again() -> None:
+    state = timer_added_on_the_phone()
+    first = command_heard_twice(state, add_ten(basis_seq=9), PLAYER_CLOCK)
+    assert first == RequestMade(seq=9, device="phone", asked=ADD_TEN, made_at_ms=MADE_AT)
+    assert (
+        command_heard_twice(state, add_ten(basis_seq=8, after=15), MADE_AT + 10 * HEARD_TWICE_WITHIN_MS)
+        is not None
+    )
+
+
+def test_minutes_added_again_on_the_same_device_or_later_are_added_again() -> None:
+    state = timer_added_on_the_phone()
+    assert command_heard_twice(state, add_ten(device="phone"), PLAYER_CLOCK) is None
+    assert command_heard_twice(state, add_ten(basis_seq=9), MADE_AT + HEARD_TWICE_WITHIN_MS + 1) is None
+
+
+def test_once_the_timer_is_cancelled_or_set_again_minutes_added_are_a_new_request() -> None:
+    state = timer_added_on_the_phone()
+    cancelled = evolve(state, SleepTimerCancelled(device="phone"), 10)
+    assert command_heard_twice(cancelled, add_ten(), PLAYER_CLOCK) is None
+    chip = evolve(state, SleepTimerSet(device="tablet", after=30, stop_at_ms=FROM_MS + 1_800_000), 10)
+    assert chip.last_timer_set is None
+    assert command_heard_twice(chip, add_ten(), PLAYER_CLOCK) is None
+
+
+def test_a_command_heard_again_is_told_the_first_ones_sequence_and_nothing_is_appended() -> None:
+    state = timer_added_on_the_phone()
+    first = command_heard_twice(state, add_ten(), PLAYER_CLOCK)
+    assert first is not None
+    told = told_done(first, state.public(PLAYER_CLOCK))
+    assert told.accepted
+    assert told.seq == 9
+    assert told.state.sleep_timer is not None
+    assert told.state.sleep_timer.after == 15
+
+
+def test_a_turns_undo_and_timer_are_kept_through_a_snapshot() -> None:
+    for state in (undone_on_the_phone(), timer_added_on_the_phone()):
+        assert from_snapshot(to_snapshot(state, 9)) == state

@@ -34,7 +34,7 @@ from bedside_runtime.errors import Conflict, InvalidRequest
 from bedside_player.catalog import Books
 from bedside_player.domain import history as history_rules
 from bedside_player.domain.decide import Invalid, Retired, Stale, decide, refuse_if_retired, retire
-from bedside_player.domain.heard_twice import heard_twice, told_again
+from bedside_player.domain.heard_twice import command_heard_twice, heard_twice, told_again, told_done
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_player.domain.state import PlayerState, listening_to
 from bedside_player.projections import Projections
@@ -144,10 +144,12 @@ class Player:
         """Decide and append; a stale device gets ``accepted=False`` with the current state."""
 
         async def step(state: PlayerState) -> "Decided[CommandResult] | None":
+            now_ms = self.clock()
             try:
-                event = decide(
-                    state, command, now_ms=self.clock(), book_end_ms=book_end_ms, chapters=chapters
-                )
+                refuse_if_retired(state)  # before a request heard again, as decide does before the rest
+                if (first := command_heard_twice(state, command, now_ms)) is not None:
+                    return Decided(None, lambda now: told_done(first, now))
+                event = decide(state, command, now_ms=now_ms, book_end_ms=book_end_ms, chapters=chapters)
             except Stale as stale:
                 current = await self.catch_up(listener, book)  # the refusal carries the newest state
                 refusal = CommandResult(

@@ -25,7 +25,7 @@ from nats.js.errors import KeyNotFoundError
 from nats.js.kv import KeyValue
 from pydantic import Field, ValidationError
 
-from bedside_player.domain.heard_twice import GotoMade
+from bedside_player.domain.heard_twice import GotoMade, RequestMade
 from bedside_player.domain.playing import PlayingDevice
 from bedside_player.domain.state import PlayerState
 from bedside_player.projections import Projections, apply_stored
@@ -69,6 +69,8 @@ class Snapshot(Contract):
     retired: bool = False
     last_move_device: str | None = None
     last_goto: GotoMade | None = None
+    last_undo: RequestMade | None = None
+    last_timer_set: RequestMade | None = None
 
 
 @dataclass
@@ -117,6 +119,8 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
             "asleep",
             "last_move_cause",
             "last_goto",
+            "last_undo",
+            "last_timer_set",
         }
     )
     return PlayerState(
@@ -130,6 +134,8 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
         sleep_timer=snapshot.sleep_timer,
         asleep=snapshot.asleep,
         last_goto=snapshot.last_goto,
+        last_undo=snapshot.last_undo,
+        last_timer_set=snapshot.last_timer_set,
     )
 
 

@@ -7,12 +7,28 @@ the first made is still the book's last move and either was made after this one 
 basis is older) or at most ``HEARD_TWICE_WITHIN_MS`` before it arrived. It is not carried out
 again: its device is told the move the first made, so both say the same. The same words again
 on the same device, or later, are a new request and move again.
+
+A turn's undo and its sleep timer (minutes added to the running one among them) reach the player as
+commands, not offers; they carry the same reading (``Heard``), and the same rule holds while the first's
+undo is still the book's last move, or the first's timer the one running: the second is accepted with
+nothing appended, and told the first's sequence and the state, so both devices say the same.
 """
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from bedside_contracts.player import Moved, OfferOutcome, OfferPositions
+from bedside_contracts.player import (
+    CommandResult,
+    Heard,
+    ListenerState,
+    Moved,
+    OfferOutcome,
+    OfferPositions,
+    PlayerCommand,
+    SetSleepTimer,
+    SleepTimerSet,
+    Undo,
+)
 from bedside_contracts.search import Resolution
 from bedside_guard import Candidate
 
@@ -37,6 +53,15 @@ class GotoMade(NamedTuple):
     to_ms: int
 
 
+class RequestMade(NamedTuple):
+    """A turn's request carried out by a player command (an undo, a timer set), as the rule needs it."""
+
+    seq: int
+    device: str
+    asked: str
+    made_at_ms: int
+
+
 def goto_made(event: Moved, seq: int) -> GotoMade | None:
     """The goto ``event`` as a request that another device may hear again (None: an undo, or one
     whose request or device is not known, from the command line or an older turn)."""
@@ -45,15 +70,62 @@ def goto_made(event: Moved, seq: int) -> GotoMade | None:
     return GotoMade(seq, event.device, event.asked, event.made_at_ms, event.from_ms, event.to_ms)
 
 
+def undo_made(event: Moved, seq: int) -> RequestMade | None:
+    """The undo ``event`` as a request that another device may hear again (None: a goto, or an undo
+    not of a turn's, or from no named device)."""
+    if event.cause != "undo" or event.device is None or event.asked is None or event.made_at_ms is None:
+        return None
+    return RequestMade(seq, event.device, event.asked, event.made_at_ms)
+
+
+def timer_set(event: SleepTimerSet, seq: int) -> RequestMade | None:
+    """The timer ``event`` as a request that another device may hear again (None: set on a page)."""
+    if event.asked is None or event.made_at_ms is None:
+        return None
+    return RequestMade(seq, event.device, event.asked, event.made_at_ms)
+
+
+def _heard_again(
+    first: GotoMade | RequestMade, device: str | None, asked: str | None, basis_seq: int | None, now_ms: int
+) -> bool:
+    """The one rule: the same reading, from another device, asked before the first was made or just after."""
+    if asked != first.asked or device is None or device == first.device:
+        return False
+    asked_before_it = basis_seq is not None and basis_seq < first.seq
+    return asked_before_it or now_ms - first.made_at_ms <= HEARD_TWICE_WITHIN_MS
+
+
 def heard_twice(state: "PlayerState", request: OfferPositions, now_ms: int) -> GotoMade | None:
     """The goto ``request`` repeats as another device heard it, or None when it is a request of its own."""
     first = state.last_goto
     if first is None or first.seq != state.last_move_seq:
         return None  # the book has moved since: "go back 2 minutes" then is from there
-    if request.asked != first.asked or request.device is None or request.device == first.device:
-        return None
-    asked_before_it = request.basis_seq is not None and request.basis_seq < first.seq
-    return first if asked_before_it or now_ms - first.made_at_ms <= HEARD_TWICE_WITHIN_MS else None
+    heard = _heard_again(first, request.device, request.asked, request.basis_seq, now_ms)
+    return first if heard else None
+
+
+def command_heard_twice(state: "PlayerState", command: PlayerCommand, now_ms: int) -> RequestMade | None:
+    """The turn's undo or timer ``command`` repeats as another device heard it: the request the first
+    made, while it is the book's last move or the timer running; None when it is a request of its own."""
+    heard: Heard | None
+    match command:
+        case Undo(heard=heard):
+            first = state.last_undo
+            in_force = first is not None and first.seq == state.last_move_seq
+        case SetSleepTimer(heard=heard):
+            first, timer = state.last_timer_set, state.sleep_timer
+            in_force = first is not None and timer is not None and timer.set_seq == first.seq
+        case _:
+            return None
+    if heard is None or first is None or not in_force:
+        return None  # undone since, moved since, or the timer set again or cancelled: a request of its own
+    return first if _heard_again(first, command.device, heard.asked, heard.basis_seq, now_ms) else None
+
+
+def told_done(first: RequestMade, now: ListenerState) -> CommandResult:
+    """What the second device is told: accepted, the first's sequence (the event its request made, where a
+    turn reads what the move or the timer was) and the state as it is. Nothing is appended."""
+    return CommandResult(accepted=True, seq=first.seq, state=now)
 
 
 def told_again(first: GotoMade, resolutions: Sequence[Resolution]) -> OfferDecision:

@@ -35,7 +35,7 @@ from bedside_contracts.player import (
 from bedside_guard import Candidate
 
 from bedside_player.domain import sleep
-from bedside_player.domain.heard_twice import GotoMade, goto_made
+from bedside_player.domain.heard_twice import GotoMade, RequestMade, goto_made, timer_set, undo_made
 from bedside_player.domain.playing import PlayingDevice, plays_now, with_report
 
 
@@ -71,6 +71,10 @@ class PlayerState(NamedTuple):
     """The device whose request made the move at ``last_move_seq`` (None: none named)."""
     last_goto: GotoMade | None = None
     """The newest question's move that another device may hear again (ADR 77)."""
+    last_undo: RequestMade | None = None
+    """The newest turn's undo that another device may hear again (ADR 77)."""
+    last_timer_set: RequestMade | None = None
+    """The newest turn's sleep timer that another device may hear again (ADR 77)."""
 
     def public(self, now_ms: int) -> ListenerState:
         """The state as devices are told it at ``now_ms``: a book whose players have all gone
@@ -148,6 +152,8 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.retired,
         state.last_move_device,
         state.last_goto,
+        state.last_undo,
+        state.last_timer_set,
     )
 
 
@@ -240,7 +246,7 @@ def evolve(state: PlayerState, event: PlayerEvent | None, seq: int) -> PlayerSta
             return _without_list(seeked) if event.withdrew_list else seeked
         case Moved():
             moved = _moved(state, seq, event, event.cause)._replace(
-                last_touch_ms=event.to_ms, last_goto=goto_made(event, seq)
+                last_touch_ms=event.to_ms, last_goto=goto_made(event, seq), last_undo=undo_made(event, seq)
             )
             # a goto ends the turn that made it; an older list on the screen is obsolete
             return _without_list(moved) if event.cause == "goto" or event.withdrew_list else moved
@@ -267,7 +273,9 @@ def evolve(state: PlayerState, event: PlayerEvent | None, seq: int) -> PlayerSta
                 book_ends_first=event.book_ends_first,
                 past_end_ms=event.past_end_ms,
             )
-            return state._replace(sleep_timer=timer, last_touch_ms=state.position_ms)
+            return state._replace(
+                sleep_timer=timer, last_touch_ms=state.position_ms, last_timer_set=timer_set(event, seq)
+            )
         case SleepTimerCancelled():
             return state._replace(sleep_timer=None, last_touch_ms=state.position_ms)
         case FellAsleep():
