@@ -54,8 +54,10 @@ def test_where_the_book_is_asked_briefly(utterance: str) -> None:
     [
         ("what's been happening", RecapArgs(span="last_minutes", minutes=5)),  # was a question
         ("what has been happening", RecapArgs(span="last_minutes", minutes=5)),
-        ("what was that chapter about", RecapArgs(span="this_chapter")),  # quoted one sentence
-        ("what was the chapter about", RecapArgs(span="this_chapter")),
+        # quoted one sentence; asked just after a chapter ends it is that chapter (the review)
+        ("what was that chapter about", RecapArgs(span="last_chapter")),
+        ("what was the chapter about", RecapArgs(span="last_chapter")),
+        ("what is the chapter about", RecapArgs(span="this_chapter")),
     ],
 )
 def test_recaps_asked_in_other_words(utterance: str, span: RecapArgs) -> None:

@@ -174,12 +174,17 @@ _ASKS = re.compile(
 _LAST = re.compile(r"\b(?:last|past|previous)\s+")
 _HALF_HOUR = re.compile(r"\b(?:last|past|previous)\s+half (?:an )?hour\b")
 _MINUTES = re.compile(r"\b(?:last|past|previous)\s+(?:(\d+|[a-z]+(?: of| few)?)\s+)?(minute|min|hour)s?\b")
-_LAST_CHAPTER = re.compile(r"\b(?:last|previous|prior|preceding) (?:chapter|story)\b|\bchapter before\b")
+_LAST_CHAPTER = re.compile(
+    r"\b(?:last|previous|prior|preceding) (?:chapter|story)\b|\bchapter before\b"
+    r"|^what was (?:that|the) chapter about$"  # asked as it ends, or just after: the one that ended
+)
 CHAPTER_BEFORE_LAST = re.compile(r"\bchapter before (?:the )?last\b|\bchapter before the previous(?: one)?\b")
-"""Two chapters back, asked about or gone to: read before "the chapter before" (``_LAST_CHAPTER``)."""
+"""The chapter before the one "the last chapter" means, asked about or gone to: read before "the chapter
+before" (``_LAST_CHAPTER``). A recap counts back from the chapter playing once it is well heard, so well
+into chapter 5 it tells chapter 4; the move always goes two chapters back."""
 _THIS_CHAPTER = re.compile(
     r"\b(?:this|the current) chapter\b|^(?:recap|summar(?:ise|ize|y)|sum up)(?: of)? the chapter(?: so far)?$"
-    r"|^what (?:was|is) (?:that|the) chapter about$"
+    r"|^what is (?:that|the) chapter about$"
 )
 """In a book of stories the last story is the last chapter; "this story" is left to mean the book."""
 _NUMBERED_CHAPTER = re.compile(rf"\bchapter ({numbers.SAID_AS_A_NUMBER})(?:\b|$)")

@@ -290,12 +290,25 @@ _PAUSE = re.compile(
 )
 
 
+_STAYING = re.compile(
+    r"\bi'?m (?:just |so |really )?(?:(?:getting|going|feeling) )?"
+    r"(?:tired|sleepy|drowsy|to sleep|to bed|asleep|falling|dozing|nodding|drifting|loving|enjoying|liking"
+    r"|listening|kidding|joking|thinking)\b"
+)
+"""Words of a listener who stays in bed with the book: sleepy, or liking it. Said with a timer, the
+timer is what they ask for, and the book plays on to it."""
+
+
 def pause_asked_for(text: str) -> bool:
     """A pause said with why the book is stopped ("pause, I'm getting water") or for now ("pause now"): a
     pause asked for, never the stop of a timer said after it, which a pause said alone before a comma
-    may be ("stop, sleep in 20" is the timer)."""
+    may be ("stop, sleep in 20" is the timer; so is "stop, I'm falling asleep, sleep in 20")."""
     said = _PAUSE.match(normalise(text))
-    return said is not None and (said["why"] is not None or re.search(r"\bnow\b", said[0]) is not None)
+    if said is None:
+        return False
+    if said["why"] is not None:
+        return _STAYING.search(said["why"]) is None
+    return re.search(r"\bnow\b", said[0]) is not None
 
 
 def _ending_as_it_begins(chapter: int) -> int:
