@@ -901,3 +901,20 @@ def test_bedside_away_and_back_is_said_once_for_every_book_followed(
     ]
     assert [s for s in said if "answers again" in s] == ["Bedside answers again."]
     page.context.close()
+
+
+def test_bedside_back_with_books_it_no_longer_knows_is_said_back(
+    empty_house: RunningSystem, browser: Browser
+) -> None:
+    """The review's reading: an answer that Bedside knows the job no more is an answer all the same,
+    but it did not end the trouble said, so "answers again" never came, nor the next outage's news."""
+    page = following(browser, empty_house, "back-unknown", "[{job: 'lost-job', name: 'Lost.m4b'}]")
+    away = [True]
+    page.route("**/api/books/added/lost-job", lambda route: route.abort() if away else route.fallback())
+    page.reload()
+    line = job_line(page, "Lost.m4b")
+    expect(job_said(line)).to_have_text(re.compile("could not be reached"), timeout=WAIT_MS)
+    away.clear()
+    expect(job_said(line)).to_have_text("Bedside no longer knows this book; add it again.", timeout=WAIT_MS)
+    assert [s for s in page.evaluate("window.said") if "answers again" in s] == ["Bedside answers again."]
+    page.context.close()

@@ -280,7 +280,8 @@ def scripted_agent(rng: random.Random, book: Book, said: set[str]) -> list[Any]:
             return [Use("recall", {"question": question})]
         if choice < 0.7:
             span = rng.choice(get_args(RecapSpanName))  # every span the model may ask for
-            return [Use("recap", {"span": span, "minutes": rng.randint(1, 90)})]
+            chapter = {"chapter": rng.randint(0, 30)} if span == "chapter" else {}
+            return [Use("recap", {"span": span, "minutes": rng.randint(1, 90), **chapter})]
         if choice < 0.75:
             return [Use("offer_positions", {"chapter": rng.randint(0, 30)})]
         if choice < 0.78:

@@ -322,17 +322,18 @@ function hideStop(line, hidden) {
 async function follow(line) {
   let every = FOLLOW_EVERY_MS;
   for (;;) {
+    const asked = ++asks;
     const res = await api("GET", `/api/books/added/${encodeURIComponent(line.job)}`).catch(() => null);
+    if (res && (res.ok || res.status === 404)) backInReach(asked);
     if (res && res.status === 404) { unknown(line); return; }
     if (res && res.ok) {
       every = FOLLOW_EVERY_MS;
-      backInReach();
       // A book made that does not play for long after was removed since: it will not play again.
       // Served null: search could not be asked, which says nothing either way.
       if (res.data.served) servedNow(line);
       const gone = res.data.state === "done" && res.data.served === false && goneSince(line);
       if (show(line, gone ? { ...res.data, gone } : res.data)) return;
-    } else {
+    } else if (asked > newestAnswered) {
       every = Math.min(FOLLOW_AT_MOST_MS, every * 2);
       const unpaired = Boolean(res && res.status === 401);
       line.text.textContent = troubleWords(unpaired, false);
@@ -345,6 +346,8 @@ async function follow(line) {
 // Bedside out of reach, or this device unpaired, is the same news for every book followed: said once
 // for them all, not at every ask, and its end said once too. Each line shows it as its own.
 let troubleTold = null; // null, "away" or "unpaired"
+// Asks are numbered: one that fails after a later one was answered (it was on its way) says nothing of now.
+let asks = 0, newestAnswered = 0;
 function troubleWords(unpaired, many) {
   if (unpaired) {
     return `This device is no longer paired with Bedside: pair it again, and this page will go on following ${
@@ -360,7 +363,8 @@ function outOfReach(unpaired) {
   troubleTold = trouble;
   tell(troubleWords(unpaired, [...lines.values()].filter((l) => l.stage !== "ended").length > 1));
 }
-function backInReach() {
+function backInReach(asked) {
+  newestAnswered = Math.max(newestAnswered, asked);
   if (troubleTold) tell("Bedside answers again.");
   troubleTold = null;
 }
