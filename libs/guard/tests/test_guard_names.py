@@ -3,6 +3,7 @@
 import pytest
 from bedside_guard import (
     STOP_THERE,
+    BookNames,
     CheckedAnswer,
     Cue,
     Passage,
@@ -460,6 +461,71 @@ def test_a_name_spelt_as_it_sounds_is_that_name() -> None:
     assert names_respelled("who is Kettlebey?", names, 90_000) == "who is Kettleby?"
     assert names_respelled("who is Ttomass?", names, 90_000) == "who is Tomas?"
     assert names_respelled("who is kettlebee?", names, 30_000) == "who is kettlebee?"  # not heard yet
+
+
+BEDTIME = [
+    "The bus left Wren at the gate. Wren waved at Oskar, and Oskar waved back.",
+    "Squire Gordon kept a fat grey pony. The pony was Merrylegs, and Gordon loved Merrylegs.",
+    "The boat was the Marigold. Wren watched the Marigold sail, and Oskar sat on his long legs.",
+    "Then Borden came to the gate. Borden had a merry face.",
+]
+
+
+def bedtime_names() -> BookNames:
+    return book_names(
+        [
+            Passage(id=i, start_ms=i * 30_000, end_ms=(i + 1) * 30_000, chapter=1, chapter_title="C", text=t)
+            for i, t in enumerate(BEDTIME)
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        # A recogniser writes a name as it hears it: two words, a letter off, a silent letter left out.
+        ("who is merry legs", "who is Merrylegs"),
+        ("who's merry legs again?", "who's Merrylegs again?"),
+        ("who is mari gold", "who is Marigold"),  # two words, and a letter off once joined
+        ("who's ren again", "who's Wren again"),
+        ("who is ren", "who is Wren"),
+        ("whos oscar", "whos Oskar"),
+        ("who is squire gorden", "who is squire Gordon"),
+        ("who is Squire Gorden?", "who is Squire Gordon?"),
+    ],
+)
+def test_a_name_heard_said_as_a_recogniser_writes_it_is_that_name(said: str, read: str) -> None:
+    """At 2am, "who is merry legs?" and "who's ren again?" were told "that hasn't come up yet" of a
+    pony and a girl the listener had heard of for an hour."""
+    assert names_respelled(said, bedtime_names(), 90_000) == read
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "who is tomaz talking to",
+        "who is going home",
+        "who is the merry one",
+        "who has long legs",
+        "who is oskar lund",  # a name heard beside one the book never writes: not joined into another
+    ],
+)
+def test_words_that_ask_after_no_one_are_left_as_said(said: str) -> None:
+    assert names_respelled(said, bedtime_names(), 90_000) == said
+
+
+def test_a_name_said_near_one_not_heard_yet_is_left_as_said() -> None:
+    """Taken from ahead, the name would tell the listener the book has it further on."""
+    names = bedtime_names()
+    assert names_respelled("who is merry legs", names, 20_000) == "who is merry legs"
+    assert names_respelled("who is ren", names, 0) == "who is ren"
+    # Borden is one letter from "gorden" too, but not heard by 1:30: Gordon is the one heard.
+    assert names_respelled("who is gorden", names, 90_000) == "who is Gordon"
+
+
+def test_a_name_said_near_two_heard_is_left_as_said() -> None:
+    # Heard both Gordon and Borden, "gorden" may be either: neither is guessed.
+    assert names_respelled("who is gorden", bedtime_names(), 120_000) == "who is gorden"
 
 
 def test_a_name_is_first_heard_where_it_is_first_written_with_a_capital() -> None:

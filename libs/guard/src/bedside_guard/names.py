@@ -18,6 +18,7 @@ from bedside_guard.lexicon import ordinary_word
 from bedside_guard.line import ahead_of, heard_once_past
 from bedside_guard.passage import Passage
 from bedside_guard.prose import TITLES
+from bedside_guard.words import FUNCTION_WORDS
 
 _ABBREVIATION = "|".join(TITLES)
 _LETTER = r"[^\W\d_]"
@@ -310,55 +311,97 @@ def _writes_a_name(sentence: str, names: Collection[str] | None, besides: Collec
 RESPELL_SHORTER_LEAST, RESPELL_LONGER_LEAST = 4, 5
 """The letters the shorter and the longer of a word and a name need for one to be taken as the other:
 "Jery" is Jerry, but "Adam" one letter from "Ada", or "John" from "Joan", is as likely another name."""
+SOUNDED_LEAST = 3
+"""The letters a word needs to be taken for a name it sounds exactly like: "ren" is Wren, its silent
+letter unheard, where one letter off in three ("Ren" and "Ben") is another name."""
 _LETTERS = re.compile(r"[A-Za-z]+")
 
 
 def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
-    """``text`` with two capitalised words that together are a name heard by ``here_ms`` ("Merry Legs"),
-    and each word written with a capital that the book never uses and that is one letter (or two
-    swapped) from exactly one name heard, or spelt as it sounds ("Bessy"), written as the book
-    writes that name:
-    "who is Irene Adlar?", from a recogniser or a sleepy typist, asks after Adler. Only names heard
-    are offered, so a spelling never stands for a name still ahead; a word in lower case is left as
-    said ("the singer" is no misspelt Ginger), unless it is who was asked after ("who is merylegs?")."""
+    """``text`` with each name it says as a recogniser or a sleepy typist writes it, and that is no name
+    heard by ``here_ms``, written as the book writes the one name heard it stands for ("who is Irene
+    Adlar?" asks after Adler):
+    - two words said as a name that together are one heard ("Merry Legs"), or one letter from one;
+    - a word the book never uses one letter (or two swapped) from exactly one name heard, or spelt as
+      it sounds ("Bessy" for Bessie, "ren" for Wren).
+    Only names heard are offered, so a spelling never stands for a name still ahead; near two heard,
+    a word is left as said, as it is near none. A word is said as a name when written with a capital,
+    or when it is who a "who is ...?" asks after, as a recogniser writes it in lower case ("who's ren
+    again"); any other word in lower case is left as said ("the singer" is no misspelt Ginger)."""
     heard = {name for name, first in names.first_ms.items() if not ahead_of(first, here_ms)}
-    capitalised = written_with_capital(text) | {said[1].lower() for said in _WHO_ASKED_AFTER.finditer(text)}
+    as_names = written_with_capital(text) | set(_asked_after(text))
 
-    def respelled(said: re.Match[str]) -> str:
-        word = said[0].lower()
-        if heard_word(names, word, here_ms) or word not in capitalised:
-            return said[0]
-        near = [name for name in heard if _long_enough(word, name) and _spelt_near(word, name)]
-        return names.spelling.get(near[0], near[0]) if len(near) == 1 else said[0]
+    def the_one_near(word: str) -> str | None:
+        near = [name for name in heard if _spelt_near(word, name)]
+        return near[0] if len(near) == 1 else None
 
-    def joined(said: re.Match[str]) -> str:
-        name = (said[1] + said[2]).lower()
-        return names.spelling.get(name, name) if name in heard else said[0]
+    def joined(first: str, second: str) -> str | None:
+        """The heard name two words said as a name stand for together, if one."""
+        whole = first + second
+        if not {first, second} <= as_names:
+            return None
+        if whole in heard:
+            return whole
+        return None if {first, second} & heard else the_one_near(whole)  # two names heard are two
 
-    return _LETTERS.sub(respelled, _TWO_CAPITALISED.sub(joined, text))
+    def respelled(word: str) -> str | None:
+        if word not in as_names or heard_word(names, word, here_ms):
+            return None
+        return the_one_near(word)
+
+    said = list(_LETTERS.finditer(text))
+    parts: list[str] = []
+    end = at = 0
+    while at < len(said):
+        word = said[at]
+        pair = said[at + 1] if at + 1 < len(said) and text[word.end() : said[at + 1].start()] == " " else None
+        name = joined(word[0].lower(), pair[0].lower()) if pair is not None else None
+        last = pair if name is not None and pair is not None else word
+        name = name if name is not None else respelled(word[0].lower())
+        parts += [text[end : word.start()], names.spelling.get(name, name) if name else word[0]]
+        end = last.end()
+        at += 1 if last is word else 2
+    return "".join([*parts, text[end:]])
 
 
 _WHO_ASKED_AFTER = re.compile(
     r"\bwho(?:['\u2019]?s|\s+(?:is|was|were|are))\s+"
-    r"(?!(?:the|a|an|this|that|he|she|it|they|his|her|their)\b)([a-z]+)(?:\s+again)?\s*\??\s*$",
+    r"(?!(?:the|a|an|this|that|he|she|it|they|his|her|their)\b)([a-z]+(?:\s+[a-z]+)*?)(?:\s+again)?\s*\??\s*$",
     re.IGNORECASE,
 )
-"""The word a "who is ...?" asks after, ending the question: a name, however it was typed ("who is
-going to win" asks after no one)."""
-_TWO_CAPITALISED = re.compile(r"\b([A-Z][a-z]+) ([A-Z][a-z]+)\b")
-"""Two words a name written as one may be heard as ("Merry Legs" for Merrylegs)."""
+ASKED_AFTER_WORDS = 3
+"""The most words of someone a "who is ...?" asks after by name ("who is squire gordon", "who is
+mrs hettie bramble"); more are a description."""
 
 
-def _long_enough(word: str, name: str) -> bool:
-    shorter, longer = sorted((len(word), len(name)))
-    return shorter >= RESPELL_SHORTER_LEAST and longer >= RESPELL_LONGER_LEAST
+def _asked_after(text: str) -> list[str]:
+    """The words (lower case) of who a "who is ...?" asks after by name, ending the question, however
+    they were typed or heard; [] when it asks after no one by name ("who is going to win", "who is
+    tomaz talking to")."""
+    asked = _WHO_ASKED_AFTER.search(text)
+    if asked is None:
+        return []
+    words = asked[1].lower().split()
+    doing = any(len(word) > 4 and word.endswith("ing") for word in words)
+    return [] if doing or len(words) > ASKED_AFTER_WORDS or set(words) & FUNCTION_WORDS else words
 
 
 def _spelt_near(word: str, name: str) -> bool:
-    return _one_edit_apart(word, name) or (word != name and _as_it_sounds(word) == _as_it_sounds(name))
+    shorter, longer = sorted((len(word), len(name)))
+    slip = shorter >= RESPELL_SHORTER_LEAST and longer >= RESPELL_LONGER_LEAST and _one_edit_apart(word, name)
+    sounded = shorter >= SOUNDED_LEAST and word != name and _as_it_sounds(word) == _as_it_sounds(name)
+    return slip or sounded
 
 
-_SOUNDS = ((re.compile(r"ph"), "f"), (re.compile(r"ck"), "k"), (re.compile(r"z"), "s"))
+_SOUNDS = (
+    (re.compile(r"^wr"), "r"),
+    (re.compile(r"^kn"), "n"),
+    (re.compile(r"^gn"), "n"),
+    (re.compile(r"ph"), "f"),
+    (re.compile(r"ck"), "k"),
+    (re.compile(r"z"), "s"),
+)
+"""Letters written one way and said another, or not said at all: "Wren" is said "ren", "Knox" "nox"."""
 _ENDING_SOUND = re.compile(r"(?:ie|ey|ee|y)$")
 _DOUBLED = re.compile(r"(.)\1+")
 
