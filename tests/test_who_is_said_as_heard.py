@@ -80,6 +80,10 @@ async def listener(stack: Stack, request: pytest.FixtureRequest) -> AsyncIterato
         ("who's ren again", "Wren"),
         ("who is ren", "Wren"),
         ("who is grandpa tobius", "Tobias"),
+        # answered from the passage that names them, but quoted by the words as said: a sentence
+        # of that passage that did not name them ("He had paint on his hands, ...")
+        ("who's oscar", "Oskar"),
+        ("who is hetty", "Hettie"),
     ],
 )
 async def test_a_name_heard_and_written_as_it_sounds_is_answered_with_the_name(

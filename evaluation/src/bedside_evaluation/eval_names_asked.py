@@ -51,7 +51,8 @@ async def run(embedder: Embedder, names: list[str], corpus: Path | None = None) 
             for question in questions:
                 recalled = await recall_at_chapter(engine, book, question.at, question.text)
                 places = recalled.places if recalled.come_up else []
-                reply = speech.quoting(places[0], question.text) if places else speech.NOT_YET
+                asked = recalled.read_as or question.text  # as the keyless turn quotes it
+                reply = speech.quoting(places[0], asked) if places else speech.NOT_YET
                 right = says(reply, question.name)
                 first_chapter = places[0].chapter if places else None
                 total += 1

@@ -65,6 +65,10 @@ class Recalled(Contract):
     not_transcribed_here: bool = False
     """The listener is in a chapter of a recording not transcribed yet: what they heard there cannot
     be searched, so a name or a moment not found may still have come up."""
+    read_as: str = ""
+    """The question as recall read it: a name said as it sounds written as the book writes the one
+    heard ("who's oscar" read as "who's Oskar"), so an answer quoting the places picks the sentence
+    that names them. Only names heard are written in; empty from a search that did not say."""
 
 
 class CheckAnswer(Contract):

@@ -236,6 +236,7 @@ class SearchEngine:
             unheard_names=unheard,
             asks_later=later,
             not_transcribed_here=book.not_transcribed_at(request.here_ms),
+            read_as=question,
         )
         if unheard or later:  # whatever the cosine says: the book knows it has not been heard
             return not_yet
@@ -282,6 +283,7 @@ class SearchEngine:
             # all its heard words: the sentence that answers may lie past any excerpt's end
             places=[Candidate.hit(p, request.here_ms, whole=True) for p in passages],
             hits=[_hit(p, f) for p, f in zip(passages, served, strict=True)],
+            read_as=question,
         )
 
     def _at_the_line(

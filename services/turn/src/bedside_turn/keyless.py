@@ -111,7 +111,7 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             await tools.run("recall", {"question": question})
             if not tools.recalled:
                 return speech.not_yet(tools.unheard_names, tools.asks_later, tools.not_transcribed_here)
-            return speech.quoting(tools.recalled[0], question)
+            return speech.quoting(tools.recalled[0], tools.recalled_as or question)
         case recaps.RecapAsked(args=args):
             await tools.run("recap", args.model_dump(exclude_none=True))
             if tools.recapped is None:  # the call was refused or failed: nothing was read
@@ -472,7 +472,7 @@ async def _more_of_that(tools: ToolBox, earlier: list[Exchange]) -> str:
     question, quoted = asked
     await tools.run("recall", {"question": question})  # the same places in the same order
     others = [place for place in tools.recalled if place.passage_id not in quoted]
-    return speech.quoting(others[0], question) if others else speech.NOTHING_MORE
+    return speech.quoting(others[0], tools.recalled_as or question) if others else speech.NOTHING_MORE
 
 
 async def _undo(tools: ToolBox) -> str:

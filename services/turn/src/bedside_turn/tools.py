@@ -99,6 +99,9 @@ class ToolBox:
     """The newest find_passage hits with their scores, for the keyless router (never the model)."""
     recalled: list[Candidate] = field(default_factory=list)
     """The heard places the newest recall read, best first, for the keyless router's answer."""
+    recalled_as: str = ""
+    """The newest recall's question as search read it (a name said as it sounds, as the book writes
+    it; ``Recalled.read_as``): the keyless answer quotes the sentence it bears on."""
     unheard_names: list[str] = field(default_factory=list)
     """Names of the last recall's question that have not come up, whole and as the listener wrote them."""
     unheard_in_query: list[str] = field(default_factory=list)
@@ -138,6 +141,7 @@ class ToolBox:
         if moved is not None and not self.preview:
             self.here_ms = moved.start_ms
         self.hits, self.recalled, self.unheard_names, self.unheard_in_query = [], [], [], []
+        self.recalled_as = ""
         self.asks_later = self.not_transcribed_here = self.at_chapter_end = self.no_end_without_words = False
         self.recapped = self.no_chapter = self.already_at = None
 
@@ -228,6 +232,7 @@ class ToolBox:
         )
         came_up = recalled.come_up and bool(recalled.places)
         self.turn.note_recall(came_up)
+        self.recalled_as = recalled.read_as
         if not came_up:
             self.recalled = []
             self.unheard_names = names_as_said(args.question, recalled.unheard_names)
