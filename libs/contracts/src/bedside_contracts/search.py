@@ -68,7 +68,7 @@ class Recalled(Contract):
     read_as: str = ""
     """The question as recall read it: a name said as it sounds written as the book writes the one
     heard ("who's oscar" read as "who's Oskar"), so an answer quoting the places picks the sentence
-    that names them. Only names heard are written in; empty from a search that did not say."""
+    that names them. Only names heard are written in; empty when read as asked."""
 
 
 class CheckAnswer(Contract):

@@ -224,6 +224,7 @@ class SearchEngine:
         """Only what is behind the line, bounded in the engine; heard words only."""
         book = self.book(request.book)
         question = names_respelled(request.question, book.names, request.here_ms)
+        read_as = question if question != request.question else ""
         request = request.model_copy(update={"question": question})
         unheard = unheard_names(
             question, book.names, request.here_ms, asked_after=asked_after_by_name(question)
@@ -236,7 +237,6 @@ class SearchEngine:
             unheard_names=unheard,
             asks_later=later,
             not_transcribed_here=book.not_transcribed_at(request.here_ms),
-            read_as=question,
         )
         if unheard or later:  # whatever the cosine says: the book knows it has not been heard
             return not_yet
@@ -283,7 +283,7 @@ class SearchEngine:
             # all its heard words: the sentence that answers may lie past any excerpt's end
             places=[Candidate.hit(p, request.here_ms, whole=True) for p in passages],
             hits=[_hit(p, f) for p, f in zip(passages, served, strict=True)],
-            read_as=question,
+            read_as=read_as,
         )
 
     def _at_the_line(
