@@ -84,6 +84,8 @@ async def listener(stack: Stack, request: pytest.FixtureRequest) -> AsyncIterato
         # of that passage that did not name them ("He had paint on his hands, ...")
         ("who's oscar", "Oskar"),
         ("who is hetty", "Hettie"),
+        ("where's ren", "Wren"),
+        ("what happened to oscar", "Oskar"),
     ],
 )
 async def test_a_name_heard_and_written_as_it_sounds_is_answered_with_the_name(

@@ -492,6 +492,13 @@ def bedtime_names() -> BookNames:
         ("whos oscar", "whos Oskar"),
         ("who is squire gorden", "who is squire Gordon"),
         ("who is Squire Gorden?", "who is Squire Gordon?"),
+        # asked after as plainly in other words
+        ("where's ren", "where's Wren"),
+        ("where is merry legs now", "where is Merrylegs now"),
+        ("what happened to oscar", "what happened to Oskar"),
+        ("what became of squire gorden", "what became of squire Gordon"),
+        ("tell me about ren", "tell me about Wren"),
+        ("remind me about oscar again", "remind me about Oskar again"),
     ],
 )
 def test_a_name_heard_said_as_a_recogniser_writes_it_is_that_name(said: str, read: str) -> None:
@@ -508,6 +515,9 @@ def test_a_name_heard_said_as_a_recogniser_writes_it_is_that_name(said: str, rea
         "who is the merry one",
         "who has long legs",
         "who is oskar lund",  # a name heard beside one the book never writes: not joined into another
+        "where is the boat going",
+        "tell me about the storm",
+        "what happened to his legs",
     ],
 )
 def test_words_that_ask_after_no_one_are_left_as_said(said: str) -> None:

@@ -189,6 +189,9 @@ def test_a_name_heard_asked_after_one_letter_off_is_answered_as_the_name(sample:
         ("whos oscar", "who is Oskar?"),
         ("who is grandpa tobius", "who is Grandpa Tobias?"),
         ("who is hetty", "who is Hettie?"),
+        ("where's ren", "where is Wren?"),
+        ("what happened to oscar", "what happened to Oskar?"),
+        ("tell me about ren", "tell me about Wren"),
     ],
 )
 def test_a_name_heard_as_a_recogniser_writes_it_is_answered_as_the_name(

@@ -326,8 +326,9 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
       it sounds ("Bessy" for Bessie, "ren" for Wren).
     Only names heard are offered, so a spelling never stands for a name still ahead; near two heard,
     a word is left as said, as it is near none. A word is said as a name when written with a capital,
-    or when it is who a "who is ...?" asks after, as a recogniser writes it in lower case ("who's ren
-    again"); any other word in lower case is left as said ("the singer" is no misspelt Ginger)."""
+    or when it is whom a question asks after by name, as a recogniser writes it in lower case ("who's
+    ren again", "what happened to oscar"); any other word in lower case is left as said ("the singer"
+    is no misspelt Ginger)."""
     heard = {name for name, first in names.first_ms.items() if not ahead_of(first, here_ms)}
     as_names = written_with_capital(text) | set(_asked_after(text))
 
@@ -364,21 +365,23 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
     return "".join([*parts, text[end:]])
 
 
-_WHO_ASKED_AFTER = re.compile(
-    r"\bwho(?:['\u2019]?s|\s+(?:is|was|were|are))\s+"
-    r"(?!(?:the|a|an|this|that|he|she|it|they|his|her|their)\b)([a-z]+(?:\s+[a-z]+)*?)(?:\s+again)?\s*\??\s*$",
+_ASKED_AFTER_BY_NAME = re.compile(
+    r"(?:\bwho(?:['\u2019]?s|\s+(?:is|was|were|are))|\bwhere(?:['\u2019]?s|\s+(?:is|are))"
+    r"|\bwhat\s+(?:happened\s+to|became\s+of)|\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of))\s+"
+    r"(?!(?:the|a|an|this|that|he|she|it|they|his|her|their|him|them)\b)([a-z]+(?:\s+[a-z]+)*?)"
+    r"(?:\s+(?:again|now|then|please))*\s*[?.!]*\s*$",
     re.IGNORECASE,
 )
 ASKED_AFTER_WORDS = 3
-"""The most words of someone a "who is ...?" asks after by name ("who is squire gordon", "who is
-mrs hettie bramble"); more are a description."""
+"""The most words of someone a question asks after by name ("who is squire gordon", "who is mrs
+hettie bramble"); more are a description."""
 
 
 def _asked_after(text: str) -> list[str]:
-    """The words (lower case) of who a "who is ...?" asks after by name, ending the question, however
-    they were typed or heard; [] when it asks after no one by name ("who is going to win", "who is
-    tomaz talking to")."""
-    asked = _WHO_ASKED_AFTER.search(text)
+    """The words (lower case) of someone a question asks after by name, ending it ("who is ...?",
+    "where's ...", "what happened to ...", "tell me about ..."), however they were typed or heard; []
+    when it asks after no one by name ("who is going to win", "who is tomaz talking to")."""
+    asked = _ASKED_AFTER_BY_NAME.search(text)
     if asked is None:
         return []
     words = asked[1].lower().split()
