@@ -1,11 +1,10 @@
-"""Questions about the story as a sleepy listener puts them, read by the keyless router (plain code).
-
-Each case is one a probe of 150 bedtime questions found misread; the comment says what it was."""
+"""Bedtime requests the keyless router misread, found by a probe of 150 questions and by a review
+(plain code); each case's comment says what it was."""
 
 import pytest
 from bedside_contracts.turn import RecapArgs
 from bedside_turn.domain import intents
-from bedside_turn.domain.intents import TimeLeft, WhereAmI
+from bedside_turn.domain.intents import FindPlace, Jump, SleepTimer, TimeLeft, WhereAmI
 from bedside_turn.domain.recap import RecapAsked
 
 SINCE_ASLEEP = RecapAsked(RecapArgs(span="since_asleep"))
@@ -62,3 +61,34 @@ def test_where_the_book_is_asked_briefly(utterance: str) -> None:
 )
 def test_recaps_asked_in_other_words(utterance: str, span: RecapArgs) -> None:
     assert intents.read(utterance) == RecapAsked(span)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "query"),
+    [
+        ("go back to where he said ten not five minutes", "he said ten not five minutes"),
+        ("take me to where he counted one not two", "he counted one not two"),
+    ],
+)
+def test_an_amount_refused_inside_a_moment_described_is_the_moments_words(utterance: str, query: str) -> None:
+    """(The review) "10 not 5 minutes" said after a way or a timer is the 10; inside a moment's words it
+    is what the book says, and the search was for "he said ten minutes"."""
+    read = intents.read(utterance)
+    assert isinstance(read, FindPlace)
+    assert read.query == query
+
+
+@pytest.mark.parametrize(
+    ("utterance", "intent"),
+    [
+        ("go back 10 not 5 minutes", Jump(-600_000)),
+        ("skip ahead 2 not 3 minutes", Jump(120_000)),
+        ("rewind 30 not 20 seconds", Jump(-30_000)),
+        ("sleep in 20 not 30 minutes", SleepTimer(after=20)),
+        ("set a timer for 20 not 30 minutes", SleepTimer(after=20)),
+    ],
+)
+def test_an_amount_refused_after_a_way_or_a_timer_is_the_one_meant(
+    utterance: str, intent: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intent
