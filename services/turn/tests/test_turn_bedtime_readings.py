@@ -4,7 +4,7 @@
 import pytest
 from bedside_contracts.turn import RecapArgs
 from bedside_turn.domain import intents
-from bedside_turn.domain.intents import FindPlace, Jump, SleepTimer, TimeLeft, WhereAmI
+from bedside_turn.domain.intents import BothAsked, FindPlace, Jump, Question, SleepTimer, TimeLeft, WhereAmI
 from bedside_turn.domain.recap import RecapAsked
 
 SINCE_ASLEEP = RecapAsked(RecapArgs(span="since_asleep"))
@@ -92,3 +92,33 @@ def test_an_amount_refused_after_a_way_or_a_timer_is_the_one_meant(
     utterance: str, intent: intents.Intent
 ) -> None:
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "first", "second"),
+    [
+        # each was the recap alone, the other ask dropped without a word
+        ("who is oskar and what did i miss", Question("who is oskar"), SINCE_ASLEEP),
+        ("where are we and what did i miss", WhereAmI(), SINCE_ASLEEP),
+        ("what did i miss and how long is left", SINCE_ASLEEP, TimeLeft()),
+        ("what did i miss, and who's Oskar?", SINCE_ASLEEP, Question("who's Oskar")),
+        ("who is oskar and how long is left", Question("who is oskar"), TimeLeft()),  # was the time left
+    ],
+)
+def test_a_recap_or_a_question_asked_with_another_ask_is_answered_with_it(
+    utterance: str, first: intents.Intent, second: intents.Intent
+) -> None:
+    assert intents.read(utterance) == BothAsked(first, second)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        ("i fell asleep and what did i miss", SINCE_ASLEEP),  # the doze told, and the one recap asked
+        ("i dozed off, what happened", SINCE_ASLEEP),
+        ("what did i miss and what happened", SINCE_ASLEEP),
+        ("who is ginger and what happened to her", Question("who is ginger and what happened to her")),
+    ],
+)
+def test_one_ask_said_in_two_parts_stays_one(utterance: str, read_as: intents.Intent) -> None:
+    assert intents.read(utterance) == read_as

@@ -143,6 +143,24 @@ async def test_what_did_i_miss_with_no_asleep_fact_recaps_the_last_minutes(rig: 
     assert not leaks(reply.speech, rig.passages, here)
 
 
+async def test_a_recap_asked_with_another_ask_answers_both_in_the_order_asked(rig: Rig) -> None:
+    """A bedtime probe: "who is Oskar and what did I miss" and "where are we and what did I miss" were
+    told the recap alone, the other ask dropped without a word."""
+    here = 7 * PASSAGE_MS
+    listener = rig.listener_at(here)
+    reply = await rig.ask(listener, "who is Wren and what did I miss?")
+    assert reply.outcome == "answered"
+    quoted, recapped = reply.speech.split(" I don't know when you dozed off. In the last 5 minutes: At ")
+    assert quoted.startswith("In chapter ")
+    assert "Wren" in quoted
+    assert all(0 <= t < here for t in said_times(recapped))
+    assert not leaks(reply.speech, rig.passages, here, {"who is Wren"})
+    reply = await rig.ask(listener, "where am I and what did I miss?")
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith("You're in chapter 3")
+    assert "I don't know when you dozed off. In the last 5 minutes: At " in reply.speech
+
+
 async def test_after_going_back_before_the_doze_what_was_missed_is_ahead(rig: Rig) -> None:
     listener = rig.listener_at(2 * PASSAGE_MS)
     rig.player.asleep[(listener, BOOK_ID)] = Asleep(

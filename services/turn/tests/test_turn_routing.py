@@ -297,6 +297,14 @@ def test_two_asks_of_the_position_at_once_are_plain_codes_as_each_alone_is() -> 
     assert not model_may_answer(both)
 
 
+def test_two_asks_at_once_are_the_models_only_when_it_may_answer_each() -> None:
+    """A question of the story and a recap are both the model's; with the position asked, plain code
+    answers both, as the model is never told it (ADR 75)."""
+    assert model_may_answer(intents.read("who is Oskar and what did I miss"))
+    assert not model_may_answer(intents.read("where am I and what did I miss"))
+    assert not model_may_answer(intents.read("who is Oskar and how long is left"))
+
+
 def test_that_one_and_cancel_that_are_plain_codes_even_with_a_model() -> None:
     """(The review) a model read "that one" after a quote as consent to go to the quoted place."""
     assert not model_may_answer(intents.GoThere(row_only=True))
@@ -344,6 +352,8 @@ def test_cancel_that_cancels_what_the_turn_just_before_did() -> None:
         ("Go back to the chapter called The Fire.", True),
         ("Go back five minutes and sleep in ten.", False),
         ("Wren did I fall asleep?", True),  # read as nothing or a question: heard again
+        ("Who is Merrylegs and what did I miss?", True),  # the question of the two may name someone
+        ("Where am I and what did I miss?", False),
     ],
 )
 def test_a_spoken_request_is_heard_again_with_the_names_only_when_it_may_hold_one(

@@ -51,7 +51,8 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
     "stop at midnight", which no tool sets and no clock of the listener's the turn has places;
     not a move by a number without a unit ("back 5"), nor by no number ("go back a while"), nor a start
     again with no start named ("start over"): which unit, which amount and which start are plain code's
-    rules, and its reply says which it took."""
+    rules, and its reply says which it took;
+    nor two asks said together of which plain code answers one ("where am I and what did I miss")."""
     if isinstance(intent, intents.Jump):
         return intent.unit_taken is None and not intent.amount_chosen
     if isinstance(intent, intents.TimerHowLong):
@@ -60,6 +61,8 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
         return not intent.row_only and not lists_one_row(earlier)
     if isinstance(intent, intents.Earlier):
         return not intent.began_last_time
+    if isinstance(intent, intents.BothAsked):  # "who is Oskar and what did I miss": the model may do both
+        return model_may_answer(intent.first, earlier) and model_may_answer(intent.second, earlier)
     return not isinstance(
         intent,
         intents.Undo
@@ -71,7 +74,6 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
         | intents.ShareOfBook
         | intents.IntoChapter
         | intents.WhereAmI
-        | intents.BothAsked
         | intents.ListeningAsked
         | intents.LastMoveAsked
         | intents.PlayingAsked
@@ -108,6 +110,8 @@ def needs_the_books_names(heard: str) -> bool:
     nothing (a name heard wrong). A command plain code reads (a move, the timer, undo) names no one,
     and the names only make its words worse (ADR 74)."""
     asked = intents.read(heard)
+    if isinstance(asked, intents.BothAsked):
+        return isinstance(asked.first, _MAY_HOLD_A_NAME) or isinstance(asked.second, _MAY_HOLD_A_NAME)
     return isinstance(asked.move if isinstance(asked, intents.Together) else asked, _MAY_HOLD_A_NAME)
 
 

@@ -281,7 +281,8 @@ class SayAgain:
 @dataclass(frozen=True)
 class BothAsked:
     """'What chapter is this and how long is left?': two things the position, the cover, the chapter list,
-    the sleep timer or the listener's history tell, asked in one breath; each is answered, as asked."""
+    the sleep timer or the listener's history tell, asked in one breath; or one of them, or a question of
+    the story, with a recap ("who is Oskar and what did I miss"). Each is answered, as asked."""
 
     first: "Intent"
     second: "Intent"

@@ -365,7 +365,7 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
             whole
             and (
                 _move_and_timer(with_pauses(utterance))
-                or _two_asked(with_pauses(utterance))
+                or _two_asked(with_pauses(utterance), utterance)
                 or _two_who_questions(utterance)
             )
         )
@@ -679,17 +679,51 @@ _TOLD_BY_PLAIN_CODE = (
 """What plain code alone answers and may be asked with another of them (``BothAsked``)."""
 
 
+_POINTS_BACK = re.compile(r"\b(?:it|its|he|him|his|she|her|they|them|their|that|this|there|then)\b")
+
+
+def _searched_beside_another(halves: tuple[Intent, Intent], said: tuple[str, str]) -> bool:
+    """A recap or a question of the story asked beside another ask ("who is Oskar and what did I miss",
+    "where are we and what did I miss"): each is answered, in one call each, where the recap, read
+    anywhere in the words, was all that was answered. Not two questions, nor two recaps, which are one
+    ask said in two parts ("who is Ginger and what happened to her", "I fell asleep, what happened"); nor
+    a question that points back at the other half ("what chapter is this and what happened in it") or
+    names nothing of its own ("who are they and why"), nor
+    a doze told ("I dozed off, where are we"), which says why, not what."""
+    searched = [half for half in halves if isinstance(half, RecapAsked | Question)]
+    answerable = (*_TOLD_BY_PLAIN_CODE, RecapAsked, Question)
+    if not searched or not all(isinstance(half, answerable) for half in halves):
+        return False
+    if len(searched) == 2 and type(searched[0]) is type(searched[1]):
+        return False
+    return not any(
+        (isinstance(half, Question) and (_POINTS_BACK.search(words.lower()) or _names_nothing(words)))
+        or (isinstance(half, RecapAsked) and words.strip().lower().startswith("i "))
+        for half, words in zip(halves, said, strict=True)
+    )
+
+
+def _names_nothing(words: str) -> bool:
+    return all(word in FUNCTION_WORDS for word in words_of(words.lower()))
+
+
 _IT_CALLED = re.compile(r"^what(?:'s|s| is) it called(?: again)?$")
 
 
-def _two_asked(text: str) -> Intent | None:
-    """Two asks said together, each half read alone. One asked twice is one ask: "is it playing and why
-    did it stop" is told once, with why; the time left twice ("how long is this chapter and how much is
-    left") is the one ask the whole sentence says, and the chapter's length and the book's are both
-    lengths, said together."""
+def _two_asked(text: str, utterance: str) -> Intent | None:
+    """Two asks said together, each half read alone; a question with the names ``utterance`` capitalised.
+    One asked twice is one ask: "is it playing and why did it stop" is told once, with why; the time left
+    twice ("how long is this chapter and how much is left") is the one ask the whole sentence says, and
+    the chapter's length and the book's are both lengths, said together."""
     for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
         first_said, second_said = text[: joint.start()], text[joint.end() :]
         first, second = read(first_said, whole=False), read(second_said, whole=False)
+        if _searched_beside_another((first, second), (first_said, second_said)):
+            first, second = (
+                Question(_names_capitalised(half.question, utterance)) if isinstance(half, Question) else half
+                for half in (first, second)
+            )
+            return BothAsked(first=first, second=second)
         if not (isinstance(first, _TOLD_BY_PLAIN_CODE) and isinstance(second, _TOLD_BY_PLAIN_CODE)):
             continue
         match first, second:
