@@ -4,7 +4,16 @@
 import pytest
 from bedside_contracts.turn import RecapArgs
 from bedside_turn.domain import intents
-from bedside_turn.domain.intents import BothAsked, FindPlace, Jump, Question, SleepTimer, TimeLeft, WhereAmI
+from bedside_turn.domain.intents import (
+    BothAsked,
+    FindPlace,
+    Jump,
+    Question,
+    SleepTimer,
+    TimeLeft,
+    TwoQuestions,
+    WhereAmI,
+)
 from bedside_turn.domain.recap import RecapAsked
 
 SINCE_ASLEEP = RecapAsked(RecapArgs(span="since_asleep"))
@@ -118,7 +127,23 @@ def test_a_recap_or_a_question_asked_with_another_ask_is_answered_with_it(
         ("i dozed off, what happened", SINCE_ASLEEP),
         ("what did i miss and what happened", SINCE_ASLEEP),
         ("who is ginger and what happened to her", Question("who is ginger and what happened to her")),
+        ("who is jack and jill's mother", Question("who is jack and jill's mother")),  # one person
+        ("who is wren and who is his mother", Question("who is wren and who is his mother")),
     ],
 )
 def test_one_ask_said_in_two_parts_stays_one(utterance: str, read_as: intents.Intent) -> None:
     assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize(
+    ("utterance", "first", "second"),
+    [
+        # each was one question, and one answer about one of them
+        ("who is grandma iris and who is wren", "who is grandma iris?", "who is wren?"),
+        ("who are john manly and james", "who is john manly?", "who is james?"),
+        ("who's squire gordon. and who's john", "who is squire gordon?", "who is john?"),
+        ("who are the old man and mrs bramble again", "who is the old man?", "who is mrs bramble?"),
+    ],
+)
+def test_two_who_questions_of_names_of_two_words(utterance: str, first: str, second: str) -> None:
+    assert intents.read(utterance) == TwoQuestions(first, second)

@@ -577,13 +577,13 @@ def _back_over_a_recap(text: str) -> Jump | RecapAsked | None:
 
 
 _NO_ONE = (
-    r"(?!(?:mr|mrs|miss|ms|dr|i|me|you|we|us|he|she|they|it|him|her|them|this|that"
-    r"|why|what|when|where|how|who|whom|which)\b)"
+    r"(?!(?:mr|mrs|miss|ms|dr|i|me|you|we|us|he|she|they|it|him|her|them|this|that|his|its|their|my|your"
+    r"|our|why|what|when|where|how|who|whom|which|and|again)\b)"
 )
-_SOMEONE = rf"(?:the |mr\.? |mrs\.? |ms\.? |miss |dr\.? )?{_NO_ONE}[\w'-]+"
-"""One person as a who-question names them: a name, or "the keeper"; never a title alone, a pronoun or
-a question word ("who is he and who is she"). More words may be one person ("Jack and Jill's
-mother"), so they are asked whole."""
+_SOMEONE = rf"(?:the |mr\.? |mrs\.? |ms\.? |miss |dr\.? )?{_NO_ONE}[\w'-]+(?: {_NO_ONE}[\w'-]+)?"
+"""One person as a who-question names them: a name of a word or two ("Grandma Iris", "John Manly"), or
+"the keeper"; never a title alone, a pronoun or a question word ("who is he and who is she"). More
+words may be one person ("who is Jack and Jill's mother"), so they are asked whole."""
 _WHO_AND = r"[?,.]?\s+and\s+"
 _TWO_WHO = re.compile(
     rf"^who (?:are|were) (?P<first>{_SOMEONE}){_WHO_AND}(?P<second>{_SOMEONE})(?: again)?[?.!]*$"
