@@ -147,3 +147,32 @@ def test_one_ask_said_in_two_parts_stays_one(utterance: str, read_as: intents.In
 )
 def test_two_who_questions_of_names_of_two_words(utterance: str, first: str, second: str) -> None:
     assert intents.read(utterance) == TwoQuestions(first, second)
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "oskar who is he",  # was Other: "sorry, I didn't follow"
+        "merrylegs whos that",
+        "wren who is she again",
+        "Mrs Bramble, who's she?",
+        "the coachman whats his name",  # was a moment to find, its places listed, some further on
+        "the cat whats her name again",
+        "the old man whats his name",
+        "oskar, what's he called",
+    ],
+)
+def test_someone_said_before_the_question_of_who_they_are(utterance: str) -> None:
+    assert intents.read(utterance) == Question(utterance)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        ("wait who is he", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),  # whoever was just heard
+        ("sorry who's that", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("the bit where she asks who is he", intents.FindPlace("she asks who is he")),
+    ],
+)
+def test_words_before_a_pronoun_question_that_name_no_one(utterance: str, read_as: intents.Intent) -> None:
+    assert intents.read(utterance) == read_as

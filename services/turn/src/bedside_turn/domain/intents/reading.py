@@ -470,7 +470,7 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
         return moment_to_go_to(text, goto)
     if where := WHERE_PART.match(text):
         return FindPlace(query=text[where.end() :].strip())
-    if QUESTION_START.match(text) or ASKING_WHEN.match(text) or asked:
+    if QUESTION_START.match(text) or ASKING_WHEN.match(text) or asked or _someone_then_who(text):
         return Question(question=utterance.strip())
     if MOMENT.match(text) and len(text.split()) >= 2:
         return FindPlace(query=text)
@@ -584,6 +584,24 @@ _SOMEONE = rf"(?:the |mr\.? |mrs\.? |ms\.? |miss |dr\.? )?{_NO_ONE}[\w'-]+(?: {_
 """One person as a who-question names them: a name of a word or two ("Grandma Iris", "John Manly"), or
 "the keeper"; never a title alone, a pronoun or a question word ("who is he and who is she"). More
 words may be one person ("who is Jack and Jill's mother"), so they are asked whole."""
+_SOMEONE_THEN_WHO = re.compile(
+    rf"^(?P<someone>{_SOMEONE})\.? (?:who(?:'s| is| was) (?:he|she|that|this|it)|who (?:are|were) they"
+    r"|what(?:'s| is| was) (?:his|her|their|its) name|what(?:'s| is) (?:he|she|it|they) called)(?: again)?$"
+)
+
+
+def _someone_then_who(text: str) -> bool:
+    """'Oskar, who is he?', 'the coachman, what's his name?': someone named first, as a sleepy listener
+    remembers them, and then asked of; read as nothing, or as a moment to find. An opener is no one
+    ("wait who is he" asks of whoever was just heard), nor are words that name nothing ("so who is he")."""
+    said = _SOMEONE_THEN_WHO.match(text)
+    return (
+        said is not None
+        and not _OPENER.match(text)
+        and any(word not in FUNCTION_WORDS for word in words_of(said["someone"]))
+    )
+
+
 _WHO_AND = r"[?,.]?\s+and\s+"
 _TWO_WHO = re.compile(
     rf"^who (?:are|were) (?P<first>{_SOMEONE}){_WHO_AND}(?P<second>{_SOMEONE})(?: again)?[?.!]*$"
