@@ -176,3 +176,15 @@ def test_someone_said_before_the_question_of_who_they_are(utterance: str) -> Non
 )
 def test_words_before_a_pronoun_question_that_name_no_one(utterance: str, read_as: intents.Intent) -> None:
     assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize(
+    ("utterance", "span"),
+    [
+        ("what happened two chapters ago", "chapter_before_last"),  # was a question of the story
+        ("recap two chapters back", "chapter_before_last"),
+        ("what happened a chapter ago", "last_chapter"),
+    ],
+)
+def test_a_chapter_counted_back_asked_about_is_its_recap(utterance: str, span: str) -> None:
+    assert intents.read(utterance) == RecapAsked(RecapArgs(span=span))

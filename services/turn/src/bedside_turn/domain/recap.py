@@ -182,6 +182,9 @@ CHAPTER_BEFORE_LAST = re.compile(r"\bchapter before (?:the )?last\b|\bchapter be
 """The chapter before the one "the last chapter" means, asked about or gone to: read before "the chapter
 before" (``_LAST_CHAPTER``). A recap counts back from the chapter playing once it is well heard, so well
 into chapter 5 it tells chapter 4; the move always goes two chapters back."""
+_CHAPTERS_AGO = re.compile(r"\b(?:(?P<two>two|2) chapters|(?:one|a) chapter) (?:ago|back)\b")
+"""A chapter counted back from the one playing, asked about ("what happened two chapters ago"): the last
+chapter, or the one before it, as "the last chapter" counts them."""
 _THIS_CHAPTER = re.compile(
     r"\b(?:this|the current) chapter\b|^(?:recap|summar(?:ise|ize|y)|sum up)(?: of)? the chapter(?: so far)?$"
     r"|^what is (?:that|the) chapter about$"
@@ -235,6 +238,8 @@ def _named_chapter(text: str) -> RecapArgs | None:
         return RecapArgs(span="chapter", chapter=int(numbers.number_of(numbered.group(1))))
     if _LAST_CHAPTER.search(text):
         return _last_chapter(text)
+    if ago := _CHAPTERS_AGO.search(text):
+        return RecapArgs(span="chapter_before_last" if ago["two"] else "last_chapter")
     if _THIS_CHAPTER.search(text):
         return RecapArgs(span="this_chapter")
     return None
