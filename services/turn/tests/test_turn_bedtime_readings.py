@@ -112,6 +112,7 @@ def test_an_amount_refused_after_a_way_or_a_timer_is_the_one_meant(
         ("what did i miss and how long is left", SINCE_ASLEEP, TimeLeft()),
         ("what did i miss, and who's Oskar?", SINCE_ASLEEP, Question("who's Oskar")),
         ("who is oskar and how long is left", Question("who is oskar"), TimeLeft()),  # was the time left
+        ("oskar who is he, and what did i miss", Question("oskar who is he"), SINCE_ASLEEP),
     ],
 )
 def test_a_recap_or_a_question_asked_with_another_ask_is_answered_with_it(

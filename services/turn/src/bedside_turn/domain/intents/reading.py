@@ -715,10 +715,15 @@ def _searched_beside_another(halves: tuple[Intent, Intent], said: tuple[str, str
     if len(searched) == 2 and type(searched[0]) is type(searched[1]):
         return False
     return not any(
-        (isinstance(half, Question) and (_POINTS_BACK.search(words.lower()) or _names_nothing(words)))
+        (isinstance(half, Question) and (_points_back(words) or _names_nothing(words)))
         or (isinstance(half, RecapAsked) and words.strip().lower().startswith("i "))
         for half, words in zip(halves, said, strict=True)
     )
+
+
+def _points_back(words: str) -> bool:
+    """Whether a question asks by a pronoun of something not its own: "Oskar, who is he" names him."""
+    return bool(_POINTS_BACK.search(words.lower())) and not _someone_then_who(normalise(words))
 
 
 def _names_nothing(words: str) -> bool:
