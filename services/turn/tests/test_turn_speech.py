@@ -1,8 +1,11 @@
-"""What the keyless router says, as words on the screen."""
+"""What the keyless router says, as words on the screen; and what the model reads of a move."""
 
+from bedside_contracts.player import OfferOutcome
 from bedside_contracts.search import BookInfo, ChapterInfo
 from bedside_guard import Candidate
 from bedside_turn.domain import speech
+from bedside_turn.domain.rules import MayOffer
+from bedside_turn.domain.tool_results import outcome_lines
 
 
 def heard(words: str) -> Candidate:
@@ -247,3 +250,12 @@ def test_a_time_past_a_chapters_end_names_the_chapter_as_every_answer_does() -> 
     assert speech.past_the_chapter_end(0, 90_000).startswith("The opening is only 0:01:30 long")
     assert speech.past_the_chapter_end(3, 90_000).startswith("Chapter 3 is only 0:01:30 long")
     assert speech.past_the_chapter_end(None, 90_000).startswith("This chapter is only")
+
+
+def test_a_move_told_without_its_place_reads_to_the_model_as_a_move_not_an_empty_list() -> None:
+    """The player tells a request heard on two devices as the first's move, without its place when
+    search could not read it (ADR 77): the model is told the book moved, with no rows to press."""
+    moved = OfferOutcome(outcome="moved", moved_from_ms=1_000_000)
+    lines, places = outcome_lines(moved, MayOffer(may_move=True), preview=False)
+    assert lines == ["Moved: the book now plays from the place asked for."]
+    assert places == []

@@ -125,6 +125,10 @@ def moved_line(to: Candidate, preview: bool) -> str:
     return f"Moved: the book now plays from {where}{chapter}."
 
 
+MOVED_WITHOUT_PLACE = "Moved: the book now plays from the place asked for."
+"""A move the player told without its place: no row to press, nothing listed."""
+
+
 def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tuple[list[str], list[PlaceRef]]:
     """The model-visible result of an offer. A move names the place by id and chapter only."""
     if outcome.outcome == "refused":
@@ -136,6 +140,8 @@ def outcome_lines(outcome: OfferOutcome, permit: MayOffer, preview: bool) -> tup
         return [f"Refused: {reason}"], []
     if outcome.outcome == "moved" and outcome.moved_to is not None:
         return [moved_line(outcome.moved_to, preview)], row_places([outcome.moved_to], first_line=0)
+    if outcome.outcome == "moved":  # a request heard on two devices, its place not read again (ADR 77)
+        return [MOVED_WITHOUT_PLACE], []
     head = "Listed on the screen, best first; they press a row to go there:"
     if preview:
         head = "Preview only (nothing was moved or drawn); from there the list would be:"
