@@ -2,6 +2,8 @@
 
 A goto of an offer first; then a turn's undo and sleep timer, which are player commands."""
 
+import hashlib
+
 from bedside_contracts.player import (
     Heard,
     Moved,
@@ -28,11 +30,18 @@ from bedside_player.domain.state import PlayerState, evolve
 from bedside_player.replay import from_snapshot, to_snapshot
 
 MADE_AT = 1_800_000_000_000
-GO_BACK_2 = "Jump(offset_ms=-120000)"
+
+
+def key_of(reading: str) -> str:
+    """A request as the turn read it, as the turn's key (``routing.request_key``): opaque to the player."""
+    return hashlib.sha256(reading.encode()).hexdigest()
+
+
+GO_BACK_2 = key_of("go back 2 minutes")
 FROM_MS, TO_MS = 1_000_000, 880_000
 
 
-def moved_on_the_phone(asked: str = GO_BACK_2) -> PlayerState:
+def moved_on_the_phone(request_key: str = GO_BACK_2) -> PlayerState:
     """The phone's "go back 2 minutes" carried out at sequence 8, after a report at 7."""
     state = PlayerState(listener="ann", book="b1", position_ms=FROM_MS, seq=7)
     goto = Moved(
@@ -41,14 +50,14 @@ def moved_on_the_phone(asked: str = GO_BACK_2) -> PlayerState:
         to_ms=TO_MS,
         turn_id="t1",
         device="phone",
-        asked=asked,
+        request_key=request_key,
         made_at_ms=MADE_AT,
     )
     return evolve(state, goto, 8)
 
 
 def offer(
-    device: str | None = "speaker", asked: str | None = GO_BACK_2, basis_seq: int | None = 7
+    device: str | None = "speaker", request_key: str | None = GO_BACK_2, basis_seq: int | None = 7
 ) -> OfferPositions:
     return OfferPositions(
         listener="ann",
@@ -56,7 +65,7 @@ def offer(
         turn_id="t2",
         targets=[Target(offset_ms=-120_000)],
         device=device,
-        asked=asked,
+        request_key=request_key,
         basis_seq=basis_seq,
     )
 
@@ -66,7 +75,7 @@ def test_the_same_request_from_another_device_on_the_same_basis_is_the_first_hea
     much_later = MADE_AT + 10 * HEARD_TWICE_WITHIN_MS  # a slow turn: the basis alone says it
     first = heard_twice(state, offer(basis_seq=7), much_later)
     assert first == GotoMade(
-        seq=8, device="phone", asked=GO_BACK_2, made_at_ms=MADE_AT, from_ms=FROM_MS, to_ms=TO_MS
+        seq=8, device="phone", request_key=GO_BACK_2, made_at_ms=MADE_AT, from_ms=FROM_MS, to_ms=TO_MS
     )
 
 
@@ -88,8 +97,8 @@ def test_the_same_request_from_the_same_device_is_a_new_one_however_soon() -> No
 
 def test_another_request_or_one_not_read_or_from_no_device_is_never_heard_again() -> None:
     state = moved_on_the_phone()
-    assert heard_twice(state, offer(asked="Jump(offset_ms=-60000)"), MADE_AT) is None
-    assert heard_twice(state, offer(asked=None), MADE_AT) is None
+    assert heard_twice(state, offer(request_key=key_of("go back 1 minute")), MADE_AT) is None
+    assert heard_twice(state, offer(request_key=None), MADE_AT) is None
     assert heard_twice(state, offer(device=None), MADE_AT) is None
 
 
@@ -128,41 +137,41 @@ def test_a_goto_made_is_kept_through_a_snapshot() -> None:
 
 # An undo and a sleep timer of a turn's: player commands, carrying the same reading (``Heard``).
 
-UNDO = "Undo()"
-ADD_TEN = "TimerAdded(minutes=10)"
+UNDO = key_of("undo")
+ADD_TEN = key_of("add ten minutes to the timer")
 PLAYER_CLOCK = MADE_AT + 500
 
 
 def undone_on_the_phone() -> PlayerState:
     """The phone's "go back 2 minutes" at 8, then its "undo" at 9: the book back at ``FROM_MS``."""
-    undo = Undo(device="phone", heard=Heard(asked=UNDO, basis_seq=8))
+    undo = Undo(device="phone", heard=Heard(request_key=UNDO, basis_seq=8))
     state = moved_on_the_phone()
     return evolve(state, decide(state, undo, now_ms=MADE_AT), 9)
 
 
 def undo(device: str | None = "speaker", basis_seq: int | None = 8, heard: bool = True) -> Undo:
-    return Undo(device=device, heard=Heard(asked=UNDO, basis_seq=basis_seq) if heard else None)
+    return Undo(device=device, heard=Heard(request_key=UNDO, basis_seq=basis_seq) if heard else None)
 
 
 def timer_added_on_the_phone() -> PlayerState:
     """A five-minute timer set on the phone's page at 8, then the phone's "add ten minutes" at 9."""
     state = PlayerState(listener="ann", book="b1", position_ms=FROM_MS, seq=7)
     state = evolve(state, SleepTimerSet(device="phone", after=5, stop_at_ms=FROM_MS + 300_000), 8)
-    added = SetSleepTimer(device="phone", after=15, heard=Heard(asked=ADD_TEN, basis_seq=8))
+    added = SetSleepTimer(device="phone", after=15, heard=Heard(request_key=ADD_TEN, basis_seq=8))
     return evolve(state, decide(state, added, now_ms=MADE_AT), 9)
 
 
 def add_ten(device: str = "speaker", basis_seq: int | None = 8, after: int = 25) -> SetSleepTimer:
     """The speaker's copy, reckoned from the timer it saw: ten more than the phone's once that was added."""
-    return SetSleepTimer(device=device, after=after, heard=Heard(asked=ADD_TEN, basis_seq=basis_seq))
+    return SetSleepTimer(device=device, after=after, heard=Heard(request_key=ADD_TEN, basis_seq=basis_seq))
 
 
 def test_a_turns_undo_and_timer_record_what_was_asked_and_when() -> None:
     undone = undone_on_the_phone()
     assert undone.position_ms == FROM_MS
-    assert undone.last_undo == RequestMade(seq=9, device="phone", asked=UNDO, made_at_ms=MADE_AT)
+    assert undone.last_undo == RequestMade(seq=9, device="phone", request_key=UNDO, made_at_ms=MADE_AT)
     assert timer_added_on_the_phone().last_timer_set == RequestMade(
-        seq=9, device="phone", asked=ADD_TEN, made_at_ms=MADE_AT
+        seq=9, device="phone", request_key=ADD_TEN, made_at_ms=MADE_AT
     )
 
 
@@ -170,7 +179,7 @@ def test_an_undo_from_another_device_asked_before_the_first_was_made_is_it_heard
     first = command_heard_twice(
         undone_on_the_phone(), undo(basis_seq=8), MADE_AT + 10 * HEARD_TWICE_WITHIN_MS
     )
-    assert first == RequestMade(seq=9, device="phone", asked=UNDO, made_at_ms=MADE_AT)
+    assert first == RequestMade(seq=9, device="phone", request_key=UNDO, made_at_ms=MADE_AT)
 
 
 def test_an_undo_from_another_device_just_after_the_first_is_it_heard_again_and_later_a_new_one() -> None:
@@ -200,7 +209,7 @@ def test_a_goto_is_no_undo_and_an_undo_no_goto() -> None:
 def test_minutes_added_on_another_device_after_the_first_are_it_heard_again() -> None:
     state = timer_added_on_the_phone()
     first = command_heard_twice(state, add_ten(basis_seq=9), PLAYER_CLOCK)
-    assert first == RequestMade(seq=9, device="phone", asked=ADD_TEN, made_at_ms=MADE_AT)
+    assert first == RequestMade(seq=9, device="phone", request_key=ADD_TEN, made_at_ms=MADE_AT)
     assert (
         command_heard_twice(state, add_ten(basis_seq=8, after=15), MADE_AT + 10 * HEARD_TWICE_WITHIN_MS)
         is not None
@@ -236,3 +245,20 @@ def test_a_command_heard_again_is_told_the_first_ones_sequence_and_nothing_is_ap
 def test_a_turns_undo_and_timer_are_kept_through_a_snapshot() -> None:
     for state in (undone_on_the_phone(), timer_added_on_the_phone()):
         assert from_snapshot(to_snapshot(state, 9)) == state
+
+
+def test_a_goto_and_a_timer_stored_when_the_reading_was_named_asked_still_read() -> None:
+    """Before the reading was sent as a key it was sent as words and stored as ``asked``."""
+    stored_goto = (
+        '{"kind": "moved", "cause": "goto", "from_ms": 1000000, "to_ms": 880000, "device": "phone", '
+        '"asked": "Jump(offset_ms=-120000)", "made_at_ms": 1800000000000}'
+    )
+    goto = Moved.model_validate_json(stored_goto)
+    assert goto.request_key == "Jump(offset_ms=-120000)"
+    assert evolve(PlayerState(listener="ann", book="b1", seq=7), goto, 8).last_goto is not None
+    stored_timer = (
+        '{"kind": "timer_set", "device": "phone", "after": 10, "stop_at_ms": 1600000, '
+        '"asked": "TimerAdded(minutes=10)", "made_at_ms": 1800000000000}'
+    )
+    assert SleepTimerSet.model_validate_json(stored_timer).request_key == "TimerAdded(minutes=10)"
+    assert '"request_key"' in goto.model_dump_json()

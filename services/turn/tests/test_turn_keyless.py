@@ -24,8 +24,9 @@ from bedside_runtime.errors import RemoteFailure
 from bedside_testing import run_bedside
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
-from bedside_turn.domain import playback, sittings, speech
+from bedside_turn.domain import intents, playback, sittings, speech
 from bedside_turn.domain import recap as recaps
+from bedside_turn.domain.routing import request_key
 from bedside_turn_testing.book import BOOK_ID, LEAD_IN_MS, PASSAGE_MS, book_info, lead_in_book, passages
 from bedside_turn_testing.doubles import DoubleBook
 from bedside_turn_testing.harness import Rig, start_rig
@@ -1995,10 +1996,11 @@ async def test_a_turns_undo_and_timer_name_the_device_and_carry_the_request_as_r
     await rig.ask(listener, "go back 2 minutes", device="phone")
     await rig.ask(listener, "No, go back to where I was.", device="phone")
     assert rig.player.commands[-1] == Undo(device="phone")
-    assert rig.player.heard[-1] == Heard(asked="Undo()")
+    assert rig.player.heard[-1] == Heard(request_key=request_key(intents.read("undo"), "undo"))
     await rig.ask(listener, "add ten minutes to the timer", device="speaker")
     assert rig.player.commands[-1:] == [SetSleepTimer(device="speaker", after=10)]
-    assert rig.player.heard[-1] == Heard(asked="TimerAdded(minutes=10)")
+    added_ten = intents.read("add 10 minutes to the timer")
+    assert rig.player.heard[-1] == Heard(request_key=request_key(added_ten, "add 10 minutes to the timer"))
 
 
 async def test_a_sleep_timer_longer_than_the_book_left_says_the_book_ends_first(rig: Rig) -> None:

@@ -95,7 +95,7 @@ def test_minutes_added_start_from_the_running_timers_stop_and_a_part_minute_coun
 
 
 def test_a_timer_a_turn_sets_carries_the_request_as_it_read_it() -> None:
-    heard = Heard(asked="TimerAdded(minutes=10)", basis_seq=8)
+    heard = Heard(request_key="a1" * 32, basis_seq=8)
     command = playback.command_for(PlaybackArgs(action="sleep_timer", minutes=25), "speaker", heard)
     assert command == SetSleepTimer(device="speaker", after=25, heard=heard)
 

@@ -22,6 +22,7 @@ from bedside_turn.domain.routing import (
     other_places,
     places_named,
     plausible_ids,
+    request_key,
     rows_not_pressed,
     said_as_chapters,
     searches_for,
@@ -360,3 +361,19 @@ def test_a_spoken_request_is_heard_again_with_the_names_only_when_it_may_hold_on
     heard: str, needs: bool
 ) -> None:
     assert needs_the_books_names(heard) is needs
+
+
+def key(utterance: str) -> str:
+    return request_key(intents.read(utterance), utterance)
+
+
+def test_one_request_however_a_recogniser_wrote_it_is_one_key_of_one_length_and_none_of_its_words() -> None:
+    assert key("go back 2 minutes") == key("Go back two minutes.")
+    assert key("go back 2 minutes") != key("go back 3 minutes")
+    assert key("undo") != key("cancel that")
+    assert key("go back 2 minutes and stop in ten") != key("go back 2 minutes and stop in five")
+    mumbled = ("hmm, " + "the lantern and the dog " * 50)[:1000]
+    assert key(mumbled) != key(mumbled[:900])
+    assert {len(key(said)) for said in ("undo", mumbled)} == {64}
+    assert "lantern" not in key(mumbled)
+    assert key("recap chapter 3") != key("recap chapter 4")

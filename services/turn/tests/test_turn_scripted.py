@@ -54,6 +54,27 @@ def assert_clean(rig: Rig, model: ScriptedModel, here_ms: int, *said: str) -> No
     assert str(here_ms) not in sent
 
 
+async def test_a_question_as_long_as_a_question_may_be_moves_the_book_and_sends_its_reading_as_a_short_key(
+    rig: Rig,
+) -> None:
+    """Read with its words, the longest question's reading was longer than an offer may carry, and the
+    whole turn failed; the player is sent a key of the reading, as short for any question (ADR 77)."""
+    listener = rig.listener_at(HERE)
+    question = ("back to the barley soup, " + "the part where they sat by the fire " * 30)[:995]
+    script(
+        rig,
+        [Use("find_passage", {"query": "barley soup"})],
+        [Use("offer_positions", {"ids": [102]})],
+        [Say("There you are.")],
+    )
+    reply = await rig.ask(listener, question)
+    assert reply.outcome == "moved"
+    key = rig.player.offers[-1].request_key
+    assert key is not None
+    assert len(key) == 64
+    assert "barley" not in key  # the listener's words are not kept in the move's event
+
+
 async def test_several_plausible_places_draw_a_list_of_at_most_four(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     model = script(

@@ -339,7 +339,8 @@ class PlayerDouble:
             except Invalid as refused:
                 return CommandResult(accepted=False, seq=0, state=state, reason=str(refused))
             self.seq += 1
-            timer = SleepTimer(**made.model_dump(exclude={"kind", "asked", "made_at_ms"}), set_seq=self.seq)
+            made_by = made.model_dump(exclude={"kind", "request_key", "made_at_ms"})
+            timer = SleepTimer(**made_by, set_seq=self.seq)
             self.sleep_timers[key] = timer
             return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": timer}))
         if isinstance(request.command, CancelSleepTimer):

@@ -9,7 +9,7 @@ not anything inside an event, says which came first.
 from typing import Annotated, Literal
 
 from bedside_guard import MAX_ROWS, Candidate
-from pydantic import Field, model_validator
+from pydantic import AliasChoices, Field, model_validator
 
 from bedside_contracts.common import LONGEST_BOOK_MS, Contract, Millis, Name
 from bedside_contracts.ingest import IngestJob, JobState, TranscriptionProgress
@@ -226,6 +226,14 @@ MAX_TARGETS = 8
 """The most places one offer may name."""
 
 
+REQUEST_KEY_CHARS = 64
+RequestKey = Annotated[str, Field(pattern=f"^[0-9a-f]{{{REQUEST_KEY_CHARS}}}$")]
+"""A request as the turn read it, as a key (``routing.request_key``): the same for one reading, the
+same length for any, and none of the listener's words."""
+STORED_AS_ASKED = AliasChoices("request_key", "asked")
+"""Events stored before the key was a key named the turn's reading ``asked`` (ADR 77): still read."""
+
+
 class OfferPositions(Contract):
     """The one way a goto ends. The player resolves, deduplicates and decides."""
 
@@ -241,11 +249,11 @@ class OfferPositions(Contract):
         default=None,
         description="decide as if the listener were here, and change nothing (the CLI's --at)",
     )
-    asked: str | None = Field(
+    request_key: RequestKey | None = Field(
         default=None,
-        max_length=1000,
-        description="the request as the turn read it, the same however a device's recogniser wrote it: "
-        "another device's same request on the same basis, or just after, is this one heard twice (ADR 77)",
+        description="the request as the turn read it, as an opaque key, the same however a device's "
+        "recogniser wrote it: another device's same request on the same basis, or just after, is this "
+        "one heard twice (ADR 77)",
     )
     basis_seq: Seq | None = Field(
         default=None, description="the newest sequence of the stream when the player took the question"
@@ -254,10 +262,11 @@ class OfferPositions(Contract):
 
 class Heard(Contract):
     """A turn's request carried out by a player command (an undo, a sleep timer set): what an offer
-    carries as ``asked`` and ``basis_seq``, so that one request heard by two devices is done once (ADR 77).
+    carries as ``request_key`` and ``basis_seq``, so that one request heard by two devices is done once
+    (ADR 77).
     Apart from a device's own ``basis_seq``: a turn's undo is not refused for a move it did not know of."""
 
-    asked: str = Field(max_length=1000, description="the request as the turn read it (OfferPositions)")
+    request_key: RequestKey = Field(description="the request as the turn read it (OfferPositions)")
     basis_seq: Seq | None = Field(
         default=None, description="the newest sequence of the stream when the player took the question"
     )
@@ -329,15 +338,16 @@ class Moved(Contract):
     to_ms: Millis
     turn_id: str | None = None
     device: Name | None = None
-    asked: str | None = Field(
+    request_key: str | None = Field(
         default=None,
         max_length=1000,
+        validation_alias=STORED_AS_ASKED,
         description="a turn's goto or undo: the request as the turn read it (OfferPositions, Heard)",
     )
     made_at_ms: int | None = Field(
         default=None,
         ge=0,
-        description="with asked: the move's time on the player's clock (ms since the epoch)",
+        description="with request_key: the move's time on the player's clock (ms since the epoch)",
     )
     withdrew_list: bool = Field(
         default=False,
@@ -405,13 +415,16 @@ class SleepTimerSet(Contract):
     book_ends_first: bool = False
     """Minutes that reach the book's end: ``stop_at_ms`` is the book's end (``sleep.book_ends_first``)."""
     past_end_ms: Millis | None = Field(default=None, description=PAST_END)
-    asked: str | None = Field(
-        default=None, max_length=1000, description="a turn's timer: the request as the turn read it (Heard)"
+    request_key: str | None = Field(
+        default=None,
+        max_length=1000,
+        validation_alias=STORED_AS_ASKED,
+        description="a turn's timer: the request as the turn read it (Heard)",
     )
     made_at_ms: int | None = Field(
         default=None,
         ge=0,
-        description="with asked: when it was set, on the player's clock (ms since the epoch)",
+        description="with request_key: when it was set, on the player's clock (ms since the epoch)",
     )
 
 

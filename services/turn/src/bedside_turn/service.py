@@ -26,7 +26,7 @@ from bedside_turn.domain.routing import (
     meant_after,
     model_may_answer,
     reads_history,
-    request_read,
+    request_key,
     way_said,
 )
 from bedside_turn.domain.rules import Turn
@@ -81,7 +81,9 @@ class TurnService:
             here_ms,
             preview=ask.at_ms is not None,
             device=ask.device,
-            asked=request_read(intent, ask.utterance),  # the words alone, before an earlier turn reads them
+            request_key=request_key(
+                intent, ask.utterance
+            ),  # the words alone, before an earlier turn reads them
             basis_seq=ask.basis_seq,
         )
         earlier: list[Exchange] = []

@@ -90,8 +90,8 @@ class ToolBox:
     preview: bool = False
     device: str | None = None
     """The device the request came from, named on a sleep timer the turn sets."""
-    asked: str | None = None
-    """The request as the turn read it (``routing.request_read``), and the newest sequence of the
+    request_key: str | None = None
+    """The request as the turn read it (``routing.request_key``), and the newest sequence of the
     stream when it was asked: with the device, the player tells the same request heard on two
     devices from a new one (ADR 77)."""
     basis_seq: int | None = None
@@ -132,7 +132,11 @@ class ToolBox:
 
     def heard(self) -> Heard | None:
         """The request as read, on a command of the player's (an undo, a timer) as on an offer (ADR 77)."""
-        return None if self.asked is None else Heard(asked=self.asked, basis_seq=self.basis_seq)
+        return (
+            None
+            if self.request_key is None
+            else Heard(request_key=self.request_key, basis_seq=self.basis_seq)
+        )
 
     def next_request(self) -> None:
         """Ready for the second of two requests said together: read from where the first moved the
@@ -356,7 +360,7 @@ class ToolBox:
                 may_move=permit.may_move,
                 device=self.device,
                 preview_at_ms=self.here_ms if self.preview else None,
-                asked=self.asked,
+                request_key=self.request_key,
                 basis_seq=self.basis_seq,
             )
         )

@@ -169,7 +169,7 @@ def set_sleep_timer(
         chapter=command.chapter,
         book_ends_first=past_end_ms is not None,
         past_end_ms=past_end_ms,
-        asked=command.heard.asked if command.heard else None,
+        request_key=command.heard.request_key if command.heard else None,
         made_at_ms=now_ms if command.heard else None,
     )
 
@@ -353,7 +353,7 @@ def decide(
                 from_ms=left_from(state, command, book_end_ms),
                 to_ms=state.before_move_ms,
                 device=command.device,
-                asked=command.heard.asked if command.heard else None,  # a turn's, for heard_twice
+                request_key=command.heard.request_key if command.heard else None,  # a turn's, for heard_twice
                 made_at_ms=now_ms if command.heard else None,
                 withdrew_list=withdraws_list(state),
                 chapter_end_ms=chapter_end_ms(state.before_move_ms),

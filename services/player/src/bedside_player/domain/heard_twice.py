@@ -2,7 +2,7 @@
 
 A listener with a phone and a speaker page both listening hands-free says "go back 2 minutes"
 once; both hear it and both send it. The second to reach the player is the same request when it
-comes from another device, the turn read it the same way (``OfferPositions.asked``), and the goto
+comes from another device, the turn read it the same way (``OfferPositions.request_key``), and the goto
 the first made is still the book's last move and either was made after this one was asked (its
 basis is older) or at most ``HEARD_TWICE_WITHIN_MS`` before it arrived. It is not carried out
 again: its device is told the move the first made, so both say the same. The same words again
@@ -47,7 +47,7 @@ class GotoMade(NamedTuple):
 
     seq: int
     device: str
-    asked: str
+    request_key: str
     made_at_ms: int
     from_ms: int
     to_ms: int
@@ -58,38 +58,42 @@ class RequestMade(NamedTuple):
 
     seq: int
     device: str
-    asked: str
+    request_key: str
     made_at_ms: int
 
 
 def goto_made(event: Moved, seq: int) -> GotoMade | None:
     """The goto ``event`` as a request that another device may hear again (None: an undo, or one
     whose request or device is not known, from the command line or an older turn)."""
-    if event.cause != "goto" or event.device is None or event.asked is None or event.made_at_ms is None:
+    if event.cause != "goto" or event.device is None or event.request_key is None or event.made_at_ms is None:
         return None
-    return GotoMade(seq, event.device, event.asked, event.made_at_ms, event.from_ms, event.to_ms)
+    return GotoMade(seq, event.device, event.request_key, event.made_at_ms, event.from_ms, event.to_ms)
 
 
 def undo_made(event: Moved, seq: int) -> RequestMade | None:
     """The undo ``event`` as a request that another device may hear again (None: a goto, or an undo
     not of a turn's, or from no named device)."""
-    if event.cause != "undo" or event.device is None or event.asked is None or event.made_at_ms is None:
+    if event.cause != "undo" or event.device is None or event.request_key is None or event.made_at_ms is None:
         return None
-    return RequestMade(seq, event.device, event.asked, event.made_at_ms)
+    return RequestMade(seq, event.device, event.request_key, event.made_at_ms)
 
 
 def timer_set(event: SleepTimerSet, seq: int) -> RequestMade | None:
     """The timer ``event`` as a request that another device may hear again (None: set on a page)."""
-    if event.asked is None or event.made_at_ms is None:
+    if event.request_key is None or event.made_at_ms is None:
         return None
-    return RequestMade(seq, event.device, event.asked, event.made_at_ms)
+    return RequestMade(seq, event.device, event.request_key, event.made_at_ms)
 
 
 def _heard_again(
-    first: GotoMade | RequestMade, device: str | None, asked: str | None, basis_seq: int | None, now_ms: int
+    first: GotoMade | RequestMade,
+    device: str | None,
+    request_key: str | None,
+    basis_seq: int | None,
+    now_ms: int,
 ) -> bool:
     """The one rule: the same reading, from another device, asked before the first was made or just after."""
-    if asked != first.asked or device is None or device == first.device:
+    if request_key != first.request_key or device is None or device == first.device:
         return False
     asked_before_it = basis_seq is not None and basis_seq < first.seq
     return asked_before_it or now_ms - first.made_at_ms <= HEARD_TWICE_WITHIN_MS
@@ -100,7 +104,7 @@ def heard_twice(state: "PlayerState", request: OfferPositions, now_ms: int) -> G
     first = state.last_goto
     if first is None or first.seq != state.last_move_seq:
         return None  # the book has moved since: "go back 2 minutes" then is from there
-    heard = _heard_again(first, request.device, request.asked, request.basis_seq, now_ms)
+    heard = _heard_again(first, request.device, request.request_key, request.basis_seq, now_ms)
     return first if heard else None
 
 
@@ -119,7 +123,7 @@ def command_heard_twice(state: "PlayerState", command: PlayerCommand, now_ms: in
             return None
     if heard is None or first is None or not in_force:
         return None  # undone since, moved since, or the timer set again or cancelled: a request of its own
-    return first if _heard_again(first, command.device, heard.asked, heard.basis_seq, now_ms) else None
+    return first if _heard_again(first, command.device, heard.request_key, heard.basis_seq, now_ms) else None
 
 
 def told_done(first: RequestMade, now: ListenerState) -> CommandResult:

@@ -3,9 +3,11 @@
 The router itself (``bedside_turn.keyless``) calls the tools; these say with what.
 """
 
+import hashlib
+import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Literal
 
 from bedside_contracts.common import LONGEST_BOOK_MS
@@ -21,6 +23,7 @@ from bedside_contracts.turn import (
     ToolCallRecord,
 )
 from bedside_guard import MAX_ROWS, OPENING_CHAPTER, ahead_of
+from pydantic import BaseModel
 
 from bedside_turn.domain import history, intents, numbers
 from bedside_turn.domain.chapters import chapter_by_title_alone, title_words
@@ -645,10 +648,27 @@ def way_said(intent: intents.Intent) -> Direction | None:
     return moment.direction if isinstance(moment, intents.FindPlace) else None
 
 
-def request_read(intent: intents.Intent, utterance: str) -> str:
-    """The request as read, for the player to tell one request heard by two devices from two requests
-    (ADR 77): the same however each device's recogniser wrote it ("go back 2 minutes", "Go back two
-    minutes."). Words read as nothing in particular are told apart by their words."""
-    if isinstance(intent, intents.Other):
-        return f"words: {intents.normalise(utterance)}"
-    return repr(intent)
+def request_key(intent: intents.Intent, utterance: str) -> str:
+    """The request as read, as a key, for the player to tell one request heard by two devices from two
+    requests (ADR 77): the same however each device's recogniser wrote it ("go back 2 minutes", "Go back
+    two minutes."). Words read as nothing in particular are told apart by their words. A digest: as
+    short for the longest question as for "undo", and no words of the listener's kept in the event."""
+    read: object = ["words", intents.normalise(utterance)] if isinstance(intent, intents.Other) else intent
+    # str for a kind of value no intent holds yet: a key, never a failed turn
+    canonical = json.dumps(
+        _as_data(read), sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _as_data(value: object) -> object:
+    """An intent as plain data, its kind by name: one reading is one text, however Python prints it."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {"kind": type(value).__name__} | {
+            f.name: _as_data(getattr(value, f.name)) for f in fields(value)
+        }
+    if isinstance(value, BaseModel):  # a recap's arguments, as the model's tool takes them
+        return {"kind": type(value).__name__} | value.model_dump(mode="json")
+    if isinstance(value, tuple | list):
+        return [_as_data(item) for item in value]
+    return value
