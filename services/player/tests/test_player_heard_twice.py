@@ -57,7 +57,10 @@ def moved_on_the_phone(request_key: str = GO_BACK_2) -> PlayerState:
 
 
 def offer(
-    device: str | None = "speaker", request_key: str | None = GO_BACK_2, basis_seq: int | None = 7
+    device: str | None = "speaker",
+    request_key: str | None = GO_BACK_2,
+    basis_seq: int | None = 7,
+    asked_at_ms: int | None = None,
 ) -> OfferPositions:
     return OfferPositions(
         listener="ann",
@@ -67,6 +70,7 @@ def offer(
         device=device,
         request_key=request_key,
         basis_seq=basis_seq,
+        asked_at_ms=asked_at_ms,
     )
 
 
@@ -83,6 +87,17 @@ def test_the_same_request_from_another_device_just_after_the_first_was_carried_o
     state = moved_on_the_phone()
     assert heard_twice(state, offer(basis_seq=8), MADE_AT + HEARD_TWICE_WITHIN_MS) is not None
     assert heard_twice(state, offer(basis_seq=None), MADE_AT + 1_000) is not None
+
+
+def test_the_same_request_asked_just_after_the_first_was_made_is_heard_again_however_late_it_comes() -> None:
+    """The speaker's question was taken a second after the phone's move, and its turn took a minute:
+    the window is from when it was asked, on the player's clock, not from when its offer came."""
+    state = moved_on_the_phone()
+    a_slow_turn_later = MADE_AT + 60_000
+    asked = MADE_AT + 1_000
+    assert heard_twice(state, offer(basis_seq=8, asked_at_ms=asked), a_slow_turn_later) is not None
+    asked_later = MADE_AT + HEARD_TWICE_WITHIN_MS + 1
+    assert heard_twice(state, offer(basis_seq=8, asked_at_ms=asked_later), asked_later) is None
 
 
 def test_the_same_request_from_another_device_later_is_a_new_one() -> None:
@@ -149,8 +164,14 @@ def undone_on_the_phone() -> PlayerState:
     return evolve(state, decide(state, undo, now_ms=MADE_AT), 9)
 
 
-def undo(device: str | None = "speaker", basis_seq: int | None = 8, heard: bool = True) -> Undo:
-    return Undo(device=device, heard=Heard(request_key=UNDO, basis_seq=basis_seq) if heard else None)
+def undo(
+    device: str | None = "speaker",
+    basis_seq: int | None = 8,
+    heard: bool = True,
+    asked_at_ms: int | None = None,
+) -> Undo:
+    said = Heard(request_key=UNDO, basis_seq=basis_seq, asked_at_ms=asked_at_ms)
+    return Undo(device=device, heard=said if heard else None)
 
 
 def timer_added_on_the_phone() -> PlayerState:
@@ -161,9 +182,12 @@ def timer_added_on_the_phone() -> PlayerState:
     return evolve(state, decide(state, added, now_ms=MADE_AT), 9)
 
 
-def add_ten(device: str = "speaker", basis_seq: int | None = 8, after: int = 25) -> SetSleepTimer:
+def add_ten(
+    device: str = "speaker", basis_seq: int | None = 8, after: int = 25, asked_at_ms: int | None = None
+) -> SetSleepTimer:
     """The speaker's copy, reckoned from the timer it saw: ten more than the phone's once that was added."""
-    return SetSleepTimer(device=device, after=after, heard=Heard(request_key=ADD_TEN, basis_seq=basis_seq))
+    said = Heard(request_key=ADD_TEN, basis_seq=basis_seq, asked_at_ms=asked_at_ms)
+    return SetSleepTimer(device=device, after=after, heard=said)
 
 
 def test_a_turns_undo_and_timer_record_what_was_asked_and_when() -> None:
@@ -186,6 +210,17 @@ def test_an_undo_from_another_device_just_after_the_first_is_it_heard_again_and_
     state = undone_on_the_phone()
     assert command_heard_twice(state, undo(basis_seq=9), MADE_AT + HEARD_TWICE_WITHIN_MS) is not None
     assert command_heard_twice(state, undo(basis_seq=9), MADE_AT + HEARD_TWICE_WITHIN_MS + 1) is None
+
+
+def test_an_undo_or_minutes_added_asked_just_after_the_first_are_it_heard_again_however_late_they_come() -> (
+    None
+):
+    a_slow_turn_later, asked = MADE_AT + 60_000, MADE_AT + 1_000
+    assert command_heard_twice(undone_on_the_phone(), undo(basis_seq=9, asked_at_ms=asked), a_slow_turn_later)
+    added = timer_added_on_the_phone()
+    assert command_heard_twice(added, add_ten(basis_seq=9, asked_at_ms=asked), a_slow_turn_later) is not None
+    asked_later = MADE_AT + HEARD_TWICE_WITHIN_MS + 1
+    assert command_heard_twice(added, add_ten(basis_seq=9, asked_at_ms=asked_later), asked_later) is None
 
 
 def test_an_undo_again_on_the_same_device_or_from_a_page_or_no_device_is_a_new_one() -> None:

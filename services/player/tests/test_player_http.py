@@ -623,7 +623,9 @@ async def test_turns_are_forwarded_and_a_silent_turn_service_is_a_504(
         await msg.respond(reply.model_dump_json().encode())
 
     sub = await bus.subscribe(subjects.TURN_ASK, queue=subjects.queue_for("turn"), cb=answer)
+    before = wall_clock_ms()
     response = await device.client.post(device.base + "/turns", json={"device": "phone", "utterance": "who?"})
+    after = wall_clock_ms()
     assert response.status_code == 200, response.text
     assert response.json()["outcome"] == "not_yet"
     assert (asked[0].listener, asked[0].book, asked[0].device, asked[0].utterance) == (
@@ -633,6 +635,9 @@ async def test_turns_are_forwarded_and_a_silent_turn_service_is_a_504(
         "who?",
     )
     assert asked[0].here_ms == 2_400_000  # the player sends the position it holds
+    # and when it took the question, on its own clock: the same request heard by two devices (ADR 77)
+    assert asked[0].asked_at_ms is not None
+    assert before <= asked[0].asked_at_ms <= after
     # and when the page stops waiting: a turn answered after that changes nothing
     assert asked[0].answer_by_ms is not None
     assert 0 < asked[0].answer_by_ms - wall_clock_ms() <= 60_000
@@ -668,14 +673,18 @@ async def test_a_spoken_question_is_forwarded_as_a_recording_with_the_position(
         await msg.respond(SpokenTurnReply(heard="go to chapter two", turn=turn).model_dump_json().encode())
 
     sub = await bus.subscribe(subjects.TURN_ASK_SPOKEN, queue=subjects.queue_for("turn"), cb=answer)
+    before = wall_clock_ms()
     sent = await device.client.post(
         device.base + "/turns/spoken?device=phone", content=recording, headers={"Content-Type": "audio/wav"}
     )
+    after = wall_clock_ms()
     assert sent.status_code == 200, sent.text
     assert sent.json()["heard"] == "go to chapter two"
     assert sent.json()["turn"]["outcome"] == "moved"
     assert (asked[0].listener, asked[0].book, asked[0].wav) == (listener, "b1", recording)
     assert (asked[0].here_ms, asked[0].device) == (1_200_000, "phone")  # a timer set aloud is the phone's
+    assert asked[0].asked_at_ms is not None
+    assert before <= asked[0].asked_at_ms <= after
     assert asked[0].answer_by_ms is not None
     assert asked[0].answer_by_ms > wall_clock_ms()
     await sub.unsubscribe()

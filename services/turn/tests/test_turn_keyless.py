@@ -2003,6 +2003,21 @@ async def test_a_turns_undo_and_timer_name_the_device_and_carry_the_request_as_r
     assert rig.player.heard[-1] == Heard(request_key=request_key(added_ten, "add 10 minutes to the timer"))
 
 
+async def test_a_turns_offer_undo_and_timer_carry_when_the_player_took_the_question(rig: Rig) -> None:
+    """The player's clock when it took each question, beside its basis: a turn that takes longer than
+    the player's window is still judged by when it was asked (ADR 77)."""
+    listener = rig.listener_at(HERE)
+    took = 1_800_000_000_000
+    await rig.ask(listener, "go back 2 minutes", device="phone", basis_seq=4, asked_at_ms=took)
+    assert (rig.player.offers[-1].basis_seq, rig.player.offers[-1].asked_at_ms) == (4, took)
+    await rig.ask(listener, "undo", device="phone", basis_seq=5, asked_at_ms=took + 1)
+    await rig.ask(listener, "add ten minutes to the timer", device="phone", basis_seq=6, asked_at_ms=took + 2)
+    assert [(h.basis_seq, h.asked_at_ms) for h in rig.player.heard[-2:] if h] == [
+        (5, took + 1),
+        (6, took + 2),
+    ]
+
+
 async def test_a_sleep_timer_longer_than_the_book_left_says_the_book_ends_first(rig: Rig) -> None:
     """The six-minute book has under four minutes left at HERE; the player stops at its end."""
     listener = rig.listener_at(HERE)

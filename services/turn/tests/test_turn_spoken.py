@@ -36,8 +36,9 @@ async def rig(nats_url: str, hearing: HintsNoted) -> AsyncIterator[Rig]:
         await rig.broker.stop()
 
 
-async def asked(rig: Rig, listener: str, question: str, here_ms: int | None) -> SpokenTurnReply:
-    spoken = SpokenAsk(listener=listener, book=BOOK_ID, wav=spoken_wav(question), here_ms=here_ms)
+async def asked(rig: Rig, listener: str, question: str, here_ms: int | None, **taken: int) -> SpokenTurnReply:
+    """``taken``: the basis and the player's clock when its route took the question, as it sends them."""
+    spoken = SpokenAsk(listener=listener, book=BOOK_ID, wav=spoken_wav(question), here_ms=here_ms, **taken)
     return await call(rig.broker.connection, subjects.TURN_ASK_SPOKEN, spoken, SpokenTurnReply, timeout_s=120)
 
 
@@ -98,3 +99,12 @@ async def test_a_search_that_failed_one_spoken_question_is_asked_again_for_the_n
     hints = hearing.hints[-1]
     assert hints is not None
     assert "Tamsin" in hints.split()
+
+
+async def test_a_spoken_request_is_offered_with_when_and_on_what_basis_the_player_took_it(rig: Rig) -> None:
+    """Another device's copy of the same request is judged by them, however long hearing it took (ADR 77)."""
+    took = 1_800_000_000_000
+    await asked(
+        rig, rig.listener_at(HERE), "go back five minutes", here_ms=HERE, basis_seq=3, asked_at_ms=took
+    )
+    assert (rig.player.offers[-1].basis_seq, rig.player.offers[-1].asked_at_ms) == (3, took)

@@ -63,6 +63,8 @@ class Rig:
         *,
         device: str | None = None,
         answer_by_ms: int | None = None,
+        basis_seq: int | None = None,
+        asked_at_ms: int | None = None,
     ) -> TurnReply:
         request = Ask(
             listener=listener,
@@ -72,6 +74,8 @@ class Rig:
             here_ms=here_ms,
             device=device,
             answer_by_ms=answer_by_ms,
+            basis_seq=basis_seq,
+            asked_at_ms=asked_at_ms,
         )
         return await call(self.broker.connection, subjects.TURN_ASK, request, TurnReply, timeout_s=10.0)
 

@@ -234,6 +234,12 @@ STORED_AS_ASKED = AliasChoices("request_key", "asked")
 """Events stored before the key was a key named the turn's reading ``asked`` (ADR 77): still read."""
 
 
+ASKED_AT = (
+    "the player's clock (ms since the epoch) when it took the question, beside basis_seq: a request a "
+    "turn carries out seconds later is still the one asked then (ADR 77); None from a caller without one"
+)
+
+
 class OfferPositions(Contract):
     """The one way a goto ends. The player resolves, deduplicates and decides."""
 
@@ -258,6 +264,7 @@ class OfferPositions(Contract):
     basis_seq: Seq | None = Field(
         default=None, description="the newest sequence of the stream when the player took the question"
     )
+    asked_at_ms: int | None = Field(default=None, ge=0, description=ASKED_AT)
 
 
 class Heard(Contract):
@@ -270,6 +277,7 @@ class Heard(Contract):
     basis_seq: Seq | None = Field(
         default=None, description="the newest sequence of the stream when the player took the question"
     )
+    asked_at_ms: int | None = Field(default=None, ge=0, description=ASKED_AT)
 
 
 class OfferOutcome(Contract):

@@ -10,7 +10,7 @@ from bedside_guard import Candidate
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name, Offset
-from bedside_contracts.player import MAX_TARGETS, Seq, SleepMinutes
+from bedside_contracts.player import ASKED_AT, MAX_TARGETS, Seq, SleepMinutes
 
 TurnOutcome = Literal["moved", "listed", "answered", "not_yet", "refused", "unsure", "failed"]
 
@@ -42,6 +42,7 @@ class Ask(Contract):
         "without it the turn asks the player",
     )
     basis_seq: Seq | None = Field(default=None, description=BASIS)
+    asked_at_ms: int | None = Field(default=None, ge=0, description=ASKED_AT)
     answer_by_ms: int | None = Field(default=None, ge=0, description=ANSWER_BY)
 
 
@@ -62,6 +63,7 @@ class SpokenAsk(Contract):
     device: Name | None = None
     here_ms: Millis | None = Field(default=None, description="where the listener is, as for an Ask")
     basis_seq: Seq | None = Field(default=None, description=BASIS)
+    asked_at_ms: int | None = Field(default=None, ge=0, description=ASKED_AT)
     answer_by_ms: int | None = Field(default=None, ge=0, description=ANSWER_BY)
 
 

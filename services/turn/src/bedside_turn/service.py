@@ -85,6 +85,7 @@ class TurnService:
                 intent, ask.utterance
             ),  # the words alone, before an earlier turn reads them
             basis_seq=ask.basis_seq,
+            asked_at_ms=ask.asked_at_ms,
         )
         earlier: list[Exchange] = []
         if stored is not None:

@@ -62,6 +62,7 @@ class SpokenTurns:
             device=spoken.device,
             here_ms=here_ms,
             basis_seq=basis_seq,
+            asked_at_ms=spoken.asked_at_ms,
             answer_by_ms=spoken.answer_by_ms,
         )
         return SpokenTurnReply(heard=heard, turn=await self.turn(ask))

@@ -95,6 +95,8 @@ class ToolBox:
     stream when it was asked: with the device, the player tells the same request heard on two
     devices from a new one (ADR 77)."""
     basis_seq: int | None = None
+    asked_at_ms: int | None = None
+    """The player's clock when it took the question: another device's same request is judged by it."""
     hits: list[Hit] = field(default_factory=list)
     """The newest find_passage hits with their scores, for the keyless router (never the model)."""
     recalled: list[Candidate] = field(default_factory=list)
@@ -132,11 +134,9 @@ class ToolBox:
 
     def heard(self) -> Heard | None:
         """The request as read, on a command of the player's (an undo, a timer) as on an offer (ADR 77)."""
-        return (
-            None
-            if self.request_key is None
-            else Heard(request_key=self.request_key, basis_seq=self.basis_seq)
-        )
+        if self.request_key is None:
+            return None
+        return Heard(request_key=self.request_key, basis_seq=self.basis_seq, asked_at_ms=self.asked_at_ms)
 
     def next_request(self) -> None:
         """Ready for the second of two requests said together: read from where the first moved the
@@ -362,6 +362,7 @@ class ToolBox:
                 preview_at_ms=self.here_ms if self.preview else None,
                 request_key=self.request_key,
                 basis_seq=self.basis_seq,
+                asked_at_ms=self.asked_at_ms,
             )
         )
         self.last_offer = outcome

@@ -2,9 +2,10 @@
 
 A listener with a phone and a speaker page both listening hands-free says "go back 2 minutes"
 once; both hear it and both send it. The second to reach the player is the same request when it
-comes from another device, the turn read it the same way (``OfferPositions.request_key``), and the goto
-the first made is still the book's last move and either was made after this one was asked (its
-basis is older) or at most ``HEARD_TWICE_WITHIN_MS`` before it arrived. It is not carried out
+comes from another device, the turn read it the same way (``OfferPositions.request_key``), and the
+goto the first made is still the book's last move and either was made after this one was asked
+(its basis is older) or at most ``HEARD_TWICE_WITHIN_MS`` before it was asked (``asked_at_ms``, the
+player's clock when it took the question: a turn may take longer than the window). It is not carried out
 again: its device is told the move the first made, so both say the same. The same words again
 on the same device, or later, are a new request and move again.
 
@@ -90,13 +91,18 @@ def _heard_again(
     device: str | None,
     request_key: str | None,
     basis_seq: int | None,
+    *,
+    asked_at_ms: int | None,
     now_ms: int,
 ) -> bool:
-    """The one rule: the same reading, from another device, asked before the first was made or just after."""
+    """The one rule: the same reading, from another device, asked before the first was made or just after.
+    Just after is when the question was taken (``asked_at_ms``, the player's clock), however long its
+    turn took; from a caller that stamps none, when it arrives: later, so it errs towards two requests."""
     if request_key != first.request_key or device is None or device == first.device:
         return False
     asked_before_it = basis_seq is not None and basis_seq < first.seq
-    return asked_before_it or now_ms - first.made_at_ms <= HEARD_TWICE_WITHIN_MS
+    asked_at = now_ms if asked_at_ms is None else asked_at_ms
+    return asked_before_it or asked_at - first.made_at_ms <= HEARD_TWICE_WITHIN_MS
 
 
 def heard_twice(state: "PlayerState", request: OfferPositions, now_ms: int) -> GotoMade | None:
@@ -104,7 +110,14 @@ def heard_twice(state: "PlayerState", request: OfferPositions, now_ms: int) -> G
     first = state.last_goto
     if first is None or first.seq != state.last_move_seq:
         return None  # the book has moved since: "go back 2 minutes" then is from there
-    heard = _heard_again(first, request.device, request.request_key, request.basis_seq, now_ms)
+    heard = _heard_again(
+        first,
+        request.device,
+        request.request_key,
+        request.basis_seq,
+        asked_at_ms=request.asked_at_ms,
+        now_ms=now_ms,
+    )
     return first if heard else None
 
 
@@ -123,7 +136,15 @@ def command_heard_twice(state: "PlayerState", command: PlayerCommand, now_ms: in
             return None
     if heard is None or first is None or not in_force:
         return None  # undone since, moved since, or the timer set again or cancelled: a request of its own
-    return first if _heard_again(first, command.device, heard.request_key, heard.basis_seq, now_ms) else None
+    again = _heard_again(
+        first,
+        command.device,
+        heard.request_key,
+        heard.basis_seq,
+        asked_at_ms=heard.asked_at_ms,
+        now_ms=now_ms,
+    )
+    return first if again else None
 
 
 def told_done(first: RequestMade, now: ListenerState) -> CommandResult:

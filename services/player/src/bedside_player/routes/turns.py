@@ -7,7 +7,7 @@ from bedside_contracts.common import Name
 from bedside_contracts.player import TurnBody
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES, Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_runtime.bus import call
-from bedside_runtime.clock import ms_from_now
+from bedside_runtime.clock import ms_from_now, wall_clock_ms
 from bedside_runtime.settings import Settings
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
@@ -54,6 +54,7 @@ async def turn(own: Own, body: TurnBody) -> TurnReply:
         device=body.device,
         here_ms=here.position_ms,
         basis_seq=here.seq,  # another device's move after this was not known when it was asked
+        asked_at_ms=wall_clock_ms(),  # the player's clock, as a move's made_at_ms is stamped (ADR 77)
         answer_by_ms=ms_from_now(timeout),  # the page stops waiting then
     )
     return await call(service.broker.connection, subjects.TURN_ASK, question, TurnReply, timeout_s=timeout)
@@ -90,6 +91,7 @@ async def spoken_turn(
         device=device,
         here_ms=here.position_ms,
         basis_seq=here.seq,  # another device's move after this was not known when it was asked
+        asked_at_ms=wall_clock_ms(),  # the player's clock, as a move's made_at_ms is stamped (ADR 77)
         answer_by_ms=ms_from_now(timeout),  # the page stops waiting then
     )
     return await call(
