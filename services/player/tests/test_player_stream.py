@@ -23,12 +23,18 @@ from bedside_contracts.player import (
     HistoryRequest,
     ListenerState,
     LocateRequest,
+    OfferPositions,
     PositionReported,
     Report,
+    Undo,
 )
+from bedside_contracts.search import Catalog, CatalogRequest, Resolve, Resolved, Target
+from bedside_player.catalog import Books
 from bedside_player.cli import first_start
 from bedside_player.domain import history as history_rules
 from bedside_player.listeners import Listeners
+from bedside_player.player import Player
+from bedside_player.projections import Projections
 from bedside_player.replay import rebuild, snapshots, write_snapshot
 from bedside_player.store import EventStore, WrongLastSequence, subject_of
 from bedside_player_testing import FakeSearch, SyntheticBook
@@ -546,3 +552,59 @@ async def test_a_stalled_bus_is_said_so_by_a_route_not_a_bare_internal_error() -
         await client.close()
         system.stop()
         server.stop()
+
+
+class CopyOfThePlayer:
+    """A player copy on the real stream, with its own projection: fed only by its own appends and
+    catch-ups, it lags whatever another copy appends, as one does while a lease changes hands."""
+
+    def __init__(self, bus: Client, book: SyntheticBook) -> None:
+        async def catalog(_: CatalogRequest) -> Catalog:
+            return Catalog(books=[book.info()])
+
+        async def resolve(request: Resolve) -> Resolved:
+            return Resolved(resolutions=[book.resolve(t, request.here_ms) for t in request.targets])
+
+        async def publish(_subject: str, _data: bytes) -> None:
+            return None
+
+        self.store = EventStore(bus.jetstream())
+        self.player = Player(self.store, Projections(), Books(catalog), resolve, publish)
+
+
+async def test_a_copy_behind_the_stream_does_not_take_a_request_for_one_heard_twice_when_it_was_undone(
+    bus: Client,
+) -> None:
+    """The phone's "go back 2 minutes" moved the book and a tablet's page undid it, on the owner; the
+    copy that takes the speaker's "go back 2 minutes" has not seen the undo. By its view the speaker's
+    is the phone's heard again, and it would tell the speaker a move since undone (ADR 77)."""
+    book = SyntheticBook("b1")
+    owner, behind = CopyOfThePlayer(bus, book), CopyOfThePlayer(bus, book)
+    await owner.store.declare()
+    name = f"lag-{free_port()}"
+    key = "ab" * 32
+
+    def go_back(device: str, basis_seq: int) -> OfferPositions:
+        return OfferPositions(
+            listener=name,
+            book="b1",
+            turn_id=f"t-{device}",
+            targets=[Target(offset_ms=-120_000)],
+            device=device,
+            request_key=key,
+            basis_seq=basis_seq,
+        )
+
+    report = Report(device="phone", position_ms=1_000_000, playing=True, basis_seq=0)
+    placed = await owner.player.command(name, "b1", report, book.duration_ms)
+    assert (await owner.player.offer(go_back("phone", placed.seq))).outcome == "moved"
+    await behind.player.catch_up(name, "b1")  # it has seen the move
+    undone = await owner.player.command(name, "b1", Undo(device="tablet"), book.duration_ms)
+    assert undone.state.position_ms == 1_000_000
+
+    told = await behind.player.offer(go_back("speaker", placed.seq))
+
+    assert told.outcome == "moved"
+    stored = await owner.store.read_subject(name, "b1")
+    assert stored[-1].seq > undone.seq  # the speaker's is a request of its own: the book moved again
+    assert (await behind.player.catch_up(name, "b1")).position_ms == 1_000_000 - 120_000

@@ -98,6 +98,12 @@ class Player:
             state = self.projections.apply(listener, book, event, seq)
         return state
 
+    async def _behind(self, state: PlayerState) -> bool:
+        """Whether the stream holds more than ``state``, caught up on now. A request heard twice appends
+        nothing, so no expected sequence checks the view it was decided on: a copy behind (a lease
+        changing hands) would tell a move since undone (ADR 77). Read only then, as for a refusal."""
+        return (await self.catch_up(state.listener, state.book)).seq != state.seq
+
     async def listening(self, request: ListeningRequest) -> Listening:
         """Which of the books the listener's current position is in (caught up on each first, all
         at once: a page opening waits on one read of the stream, not one for each book)."""
@@ -148,6 +154,8 @@ class Player:
             try:
                 refuse_if_retired(state)  # before a request heard again, as decide does before the rest
                 if (first := command_heard_twice(state, command, now_ms)) is not None:
+                    if await self._behind(state):
+                        return None
                     return Decided(None, lambda now: told_done(first, now))
                 event = decide(state, command, now_ms=now_ms, book_end_ms=book_end_ms, chapters=chapters)
             except Stale as stale:
@@ -179,13 +187,15 @@ class Player:
             resolved = await self.resolve(Resolve(book=book.id, here_ms=here_ms, targets=targets))
             return decide_offer(request, resolved.resolutions, here_ms).outcome
 
-        async def step(state: PlayerState) -> "Decided[OfferOutcome]":
+        async def step(state: PlayerState) -> "Decided[OfferOutcome] | None":
             try:
                 refuse_if_retired(state)
             except Retired as retired:
                 raise InvalidRequest(retired.reason) from None
             now_ms = self.clock()
             if (first := heard_twice(state, request, now_ms)) is not None:
+                if await self._behind(state):
+                    return None
                 where = Resolve(
                     book=book.id, here_ms=first.from_ms, targets=[Target(position_ms=first.to_ms)]
                 )
