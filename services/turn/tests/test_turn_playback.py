@@ -109,3 +109,11 @@ def test_a_timer_is_said_with_the_minutes_the_player_has_running() -> None:
     at_chapter_end = PlaybackArgs(action="sleep_timer", chapter_end=True)
     assert playback.as_running(at_chapter_end, running) == at_chapter_end
     assert playback.as_running(reckoned, None) == reckoned
+
+
+def test_a_timer_asked_from_no_device_carries_no_reading() -> None:
+    """(The review) `bedside ask` names no device, so its timer went as the "voice" device's with the
+    reading, and a phone's same request within 5 s was taken as it heard again (ADR 77 says never)."""
+    heard = Heard(request_key="a1" * 32, basis_seq=8)
+    command = playback.command_for(PlaybackArgs(action="sleep_timer", minutes=25), None, heard)
+    assert command == SetSleepTimer(device=playback.VOICE_DEVICE, after=25)

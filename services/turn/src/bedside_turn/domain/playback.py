@@ -89,11 +89,15 @@ def command_for(
     args: PlaybackArgs, device: str | None, heard: Heard | None = None
 ) -> SetSleepTimer | CancelSleepTimer | Pause | CancelList:
     """The player's own command for ``args``: the same the page's buttons send, a timer with the request
-    as read (``heard``: another device's copy of it is not set again, ADR 77)."""
+    as read (``heard``: another device's copy of it is not set again, ADR 77); a request from no device
+    (the terminal) is no copy of another device's."""
     if args.action == "sleep_timer":
         after = "chapter_end" if args.chapter_end else args.minutes
         assert after is not None  # PlaybackArgs holds one of the two
-        return SetSleepTimer(device=device or VOICE_DEVICE, after=after, chapter=args.chapter, heard=heard)
+        heard_on_a_device = heard if device else None
+        return SetSleepTimer(
+            device=device or VOICE_DEVICE, after=after, chapter=args.chapter, heard=heard_on_a_device
+        )
     if args.action == "cancel_sleep_timer":
         return CancelSleepTimer(device=device or VOICE_DEVICE)
     if args.action == "clear_list":
