@@ -95,6 +95,10 @@ def test_an_amount_refused_inside_a_moment_described_is_the_moments_words(uttera
         ("rewind 30 not 20 seconds", Jump(-30_000)),
         ("sleep in 20 not 30 minutes", SleepTimer(after=20)),
         ("set a timer for 20 not 30 minutes", SleepTimer(after=20)),
+        # (the second review) each lost when the rule read only straight after a way or a timer
+        ("ff 10 not 5 minutes", Jump(600_000)),
+        ("go back about 10 not 5 minutes", Jump(-600_000)),
+        ("go back maybe 10 not 5 minutes", Jump(-600_000)),
     ],
 )
 def test_an_amount_refused_after_a_way_or_a_timer_is_the_one_meant(

@@ -132,6 +132,7 @@ from bedside_turn.domain.intents.timers import (
     pause_asked_for,
     plays_to_the_chapter_end,
     read_playback,
+    staying_in_bed,
 )
 from bedside_turn.domain.intents.wording import (
     AMOUNT,
@@ -662,6 +663,12 @@ def _move_and_timer(text: str) -> Together | None:
             and not _WAITING.match(said[paused])
         ):
             return Together(move=pause, then=timer)
+        if (
+            paused == 0
+            and isinstance(timer, SleepTimer | TimerAdded | CancelSleepTimer)
+            and staying_in_bed(said[0])
+        ):
+            return timer
     return None
 
 

@@ -293,7 +293,7 @@ _PAUSE = re.compile(
 _STAYING = re.compile(
     r"\bi'?m (?:just |so |really )?(?:(?:getting|going|feeling) )?"
     r"(?:tired|sleepy|drowsy|to sleep|to bed|asleep|falling|dozing|nodding|drifting|loving|enjoying|liking"
-    r"|listening|kidding|joking|thinking)\b"
+    r"|listening(?! to))\b"
 )
 """Words of a listener who stays in bed with the book: sleepy, or liking it. Said with a timer, the
 timer is what they ask for, and the book plays on to it."""
@@ -306,9 +306,15 @@ def pause_asked_for(text: str) -> bool:
     said = _PAUSE.match(normalise(text))
     if said is None:
         return False
-    if said["why"] is not None:
-        return _STAYING.search(said["why"]) is None
-    return re.search(r"\bnow\b", said[0]) is not None
+    going_away = said["why"] is not None and _STAYING.search(said["why"]) is None
+    return going_away or re.search(r"\bnow\b", said[0]) is not None
+
+
+def staying_in_bed(text: str) -> bool:
+    """A stop said with words of staying ("stop, I'm falling asleep"): with a timer after it, the timer
+    alone is asked for."""
+    said = _PAUSE.match(normalise(text))
+    return said is not None and said["why"] is not None and _STAYING.search(said["why"]) is not None
 
 
 def _ending_as_it_begins(chapter: int) -> int:

@@ -226,13 +226,21 @@ _AMOUNT_EITHER = re.compile(
 """An amount said as a range ("three or four minutes", "five to ten minutes"): the larger, so going
 back, nothing of what they missed is left out."""
 _AMOUNT_NOT_MEANT = re.compile(
-    r"\b(?P<way>(?:back(?:wards?)?|forwards?|ahead|rewind|skip|in|for|by|timer),? )"
-    rf"(?P<meant>{numbers.SAID_AS_A_NUMBER}),? (?:no,? )?{NOT_MEANT},? {numbers.SAID_AS_A_NUMBER}"
+    rf"\b(?P<meant>{numbers.SAID_AS_A_NUMBER}),? (?:no,? )?{NOT_MEANT},? {numbers.SAID_AS_A_NUMBER}"
     rf"(?:,? (?P<unit>{UNIT}s?)\b|(?=$|,| please\b))"
 )
 """An amount refused between the one meant and its unit ("back 10 not 5 minutes"; read nearest the
-unit, the one refused was taken), or at the end ("back 3 not 2"): the first. Only straight after a way
-or a timer's words: in a moment described ("where he said ten not five minutes") they are the book's."""
+unit, the one refused was taken), or at the end ("back 3 not 2"): the first. Not inside a moment
+described (``_A_MOMENT_SAID``): "where he said ten not five minutes" is the book's words."""
+_A_MOMENT_SAID = re.compile(r"\b(?:where|when|the (?:part|bit|moment|scene))\b")
+
+
+def _amount_meant(said: re.Match[str]) -> str:
+    if _A_MOMENT_SAID.search(said.string, 0, said.start()):
+        return said[0]
+    return " ".join(filter(None, (said["meant"], said["unit"])))
+
+
 _CHAPTER_CORRECTED = re.compile(
     rf"\bchapter {numbers.SAID_AS_A_NUMBER},? (?:(?:{_PUT_RIGHT}|wait),? )+(?:chapter )?"
     rf"(?P<then>{numbers.SAID_AS_A_NUMBER})(?=$|,| please\b| instead\b| and\b)"
@@ -290,9 +298,7 @@ def with_pauses(utterance: str) -> str:
     text = _WAY_CORRECTED.sub(_way_put_right, text)
     text = _CHAPTER_CORRECTED.sub(lambda said: f"chapter {said['then']}", text)
     text = _AMOUNT_EITHER.sub(lambda said: f"{said['more']} {said['unit']}", text)
-    text = _AMOUNT_NOT_MEANT.sub(
-        lambda said: said["way"] + " ".join(filter(None, (said["meant"], said["unit"]))), text
-    )
+    text = _AMOUNT_NOT_MEANT.sub(_amount_meant, text)
     return _AMOUNT_CORRECTED.sub(lambda said: f"{said['then']} {said['unit_then'] or said['unit']}", text)
 
 
