@@ -193,3 +193,23 @@ def test_words_before_a_pronoun_question_that_name_no_one(utterance: str, read_a
 )
 def test_a_chapter_counted_back_asked_about_is_its_recap(utterance: str, span: str) -> None:
     assert intents.read(utterance) == RecapAsked(RecapArgs(span=span))
+
+
+NOTHING_DONE = intents.Courtesy("never_mind")
+"""A request withdrawn reads as "never mind" does: "All right.", and nothing moved."""
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        ("next chapter, wait, don't go to the next chapter", NOTHING_DONE),  # was next chapter + pause
+        ("go to chapter 3, actually don't go to chapter 3", NOTHING_DONE),  # was chapter 3
+        ("go back 5 minutes, no wait, don't go back 5 minutes", NOTHING_DONE),
+        ("pause not yet", intents.Other()),  # was a pause: "not yet" refuses nothing it names
+        # as before: another request refused after the one asked for
+        ("go to chapter 3, don't go to the next chapter", intents.Chapter(3)),
+        ("go to chapter 3, wait, don't go to the next chapter", intents.Chapter(3)),
+    ],
+)
+def test_a_request_refused_just_after_it_is_withdrawn(utterance: str, read_as: intents.Intent) -> None:
+    assert intents.read(utterance) == read_as

@@ -148,6 +148,8 @@ from bedside_turn.domain.intents.wording import (
 )
 from bedside_turn.domain.recap import FALLBACK_MINUTES, NOT_LISTENING, RecapAsked, minutes_back, read_recap
 
+_OPENING_WORDS = r"(?:(?:oh |no )?wait|hang on|hold on|sorry|actually|well|alright|all right|excuse me)"
+"""Words that open a request and ask nothing themselves: "wait go back", "sorry who is the coachman"."""
 _DOZE = r"(?:fell asleep|fallen asleep|dozed off|drifted off|nodded off)"
 _COURTESY_WORD = (
     r"(?:(?:and |so )?(?:thanks?(?: you)?(?: so much| very much)?|thx|ta|cheers|good ?night|night night"
@@ -222,16 +224,27 @@ _REFUSED_AFTER = re.compile(
 )
 
 
+_HESITATED = re.compile(rf"(?:[\s,;.!]+(?:{_OPENING_WORDS}|no|oh))+[\s,;.!]*$")
+"""A hesitation said before a refusal ("next chapter, wait, don't ..."): the refusal's start, no pause."""
+
+
 def _asked_before_a_refusal(utterance: str, read_whole: Intent) -> Intent | None:
     """'Go to chapter 3, don't go to the next chapter', 'chapter 6, not the next chapter': the request said
-    before a move or a timer refused, when the whole read past the refusal as the refused one. A way
-    refused inside a move is the move's ("forward not back 5 minutes"), and a moment's words may hold a
-    "not" ("where he did not go home"): only a command is kept."""
+    before a move or a timer refused, when the whole read past the refusal as the refused one; the very
+    request refused ("chapter 3, actually don't go to chapter 3") is withdrawn, and nothing is done, as
+    after "never mind". A way refused inside a move is the move's ("forward not back 5 minutes"), a
+    moment's words may hold a "not" ("where he did not go home"), and words read as nothing refuse
+    nothing ("pause not yet"): only a command is kept."""
     text = with_pauses(utterance)
     said = _REFUSED_AFTER.search(text)
-    if said is None or read(said["refused"], whole=False) != read_whole:
+    if isinstance(read_whole, Other) or said is None:
         return None
-    asked = read(text[: said.start()])
+    refused = read(said["refused"], whole=False)
+    if refused != read_whole:
+        return None
+    asked = read(_HESITATED.sub("", text[: said.start()]))
+    if asked == refused:
+        return Courtesy("never_mind")
     commands = (*(move for move in _MOVES if move is not FindPlace), *_PLAYBACK, Together)
     return asked if isinstance(asked, commands) else None
 
@@ -488,10 +501,7 @@ def _asked_before_what_asks_nothing(text: str, whole: bool) -> Intent | None:
     return asked if isinstance(asked, (*_MOVES, *_PLAYBACK, Together)) else None
 
 
-_OPENER = re.compile(
-    r"^(?:(?:oh |no )?wait|hang on|hold on|sorry|actually|well|alright|all right|excuse me"
-    rf"|{MISSED_JUST_NOW})\s+"
-)
+_OPENER = re.compile(rf"^(?:{_OPENING_WORDS}|{MISSED_JUST_NOW})\s+")
 """What ``_FILLER`` takes off only before a comma, said with none: a recogniser may write no pause; and
 why, said first ("i missed the last bit can you rewind")."""
 
