@@ -213,3 +213,23 @@ NOTHING_DONE = intents.Courtesy("never_mind")
 )
 def test_a_request_refused_just_after_it_is_withdrawn(utterance: str, read_as: intents.Intent) -> None:
     assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        ("i missed that chapter", RecapAsked(RecapArgs(span="last_chapter"))),  # was where am I
+        ("i missed the end of that chapter", RecapAsked(RecapArgs(span="last_chapter"))),  # was where am I
+        ("i didn't catch that chapter", RecapAsked(RecapArgs(span="last_chapter"))),
+        ("wait chapter", intents.Other()),  # was where am I: a lone "chapter" after an opener asks nothing
+        ("i missed it chapter", intents.Other()),
+        # as before: what was just missed, and a request after an opener
+        ("i missed that bit", Jump(offset_ms=-intents.A_BIT_MS)),
+        ("wait pause", intents.Pause()),
+        ("wait next", intents.NextChapter(step=1)),
+        ("chapter", WhereAmI()),
+    ],
+)
+def test_a_chapter_said_to_be_missed_is_its_recap(utterance: str, read_as: intents.Intent) -> None:
+    """The chapter that just ended, or early in the next one, as "the last chapter" counts them."""
+    assert intents.read(utterance) == read_as

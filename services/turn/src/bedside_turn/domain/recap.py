@@ -174,9 +174,12 @@ _ASKS = re.compile(
 _LAST = re.compile(r"\b(?:last|past|previous)\s+")
 _HALF_HOUR = re.compile(r"\b(?:last|past|previous)\s+half (?:an )?hour\b")
 _MINUTES = re.compile(r"\b(?:last|past|previous)\s+(?:(\d+|[a-z]+(?: of| few)?)\s+)?(minute|min|hour)s?\b")
+MISSED = r"(?:i )?(?:missed|didn't (?:catch|hear|get)|did not (?:catch|hear|get))"
+"""The words of something said to be missed ("I missed that", "I didn't catch the last line")."""
 _LAST_CHAPTER = re.compile(
     r"\b(?:last|previous|prior|preceding) (?:chapter|story)\b|\bchapter before\b"
-    r"|^what was (?:that|the) chapter about$"  # asked as it ends, or just after: the one that ended
+    # asked as it ends, or just after: the one that ended
+    rf"|^what was (?:that|the) chapter about$|^{MISSED} (?:(?:the end|the rest|most) of )?that chapter$"
 )
 CHAPTER_BEFORE_LAST = re.compile(r"\bchapter before (?:the )?last\b|\bchapter before the previous(?: one)?\b")
 """The chapter before the one "the last chapter" means, asked about or gone to: read before "the chapter

@@ -26,6 +26,7 @@ from bedside_turn.domain.intents.kinds import (
 from bedside_turn.domain.intents.moves import ASKED_FOR, GOTO, HEARD_THIS
 from bedside_turn.domain.intents.timers import STOPPING
 from bedside_turn.domain.intents.wording import NUMBER_SAID, normalise, number_of
+from bedside_turn.domain.recap import MISSED
 
 SKIP_THIS_BIT = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?skip(?: over| past)? (?:this|that|the)"
@@ -42,10 +43,7 @@ SKIP_OPENING = re.compile(
     r"|front matter)(?: please)?$"
 )
 _JUST_HEARD = r"(?:that|the) last (?:bit|line|sentence|part|few seconds)"
-MISSED_JUST_NOW = (
-    r"(?:i )?(?:missed|didn't (?:catch|hear|get)|did not (?:catch|hear|get))"
-    rf" (?:(?:that|it|this)(?: bit| part| line)?|the end of (?:that|it)|{_JUST_HEARD})"
-)
+MISSED_JUST_NOW = rf"{MISSED} (?:(?:that|it|this)(?: bit| part| line)?|the end of (?:that|it)|{_JUST_HEARD})"
 """The words just heard said to be missed ("I missed that bit", "I didn't catch the last line")."""
 _POLITELY = rf"^{ASKED_FOR}(?:go back and\s+)?"
 PLAY_THAT_AGAIN = re.compile(

@@ -512,8 +512,10 @@ def _asked_after_an_opener(utterance: str, text: str, whole: bool) -> Intent | N
     opener = _OPENER.match(text)
     if opener is None:
         return None
-    asked = read(text[opener.end() :], whole=whole)
-    if isinstance(asked, Other):
+    rest = text[opener.end() :]
+    asked = read(rest, whole=whole)
+    # a lone "chapter" left after "I missed that" is what was missed, not the page's "which chapter?"
+    if isinstance(asked, Other) or (len(rest.split()) == 1 and isinstance(asked, WhereAmI | HeardBefore)):
         return None
     return Question(question=utterance.strip()) if isinstance(asked, Question) else asked
 
