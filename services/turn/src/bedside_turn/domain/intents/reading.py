@@ -645,9 +645,10 @@ _A_CHAPTER_PLAYED_THEN_A_STOP = re.compile(
 "go to chapter 4 and stop" goes there and pauses."""
 
 
-def _move_and_timer(text: str) -> Together | None:
+def _move_and_timer(text: str) -> Together | SleepTimer | TimerAdded | CancelSleepTimer | None:
     """A move and a timer (or a pause) said together, either way round; each half read alone. "At the
-    end of the chapter, stop" is one timer, not a move to the chapter's end and a pause now."""
+    end of the chapter, stop" is one timer, not a move to the chapter's end and a pause now; a stop said
+    with words of staying in bed and then a timer is the timer alone."""
     if STOP_WHEN_THE_CHAPTER_ENDS.match(text) or plays_to_the_chapter_end(normalise(text)):
         return None
     if played := _A_CHAPTER_PLAYED_THEN_A_STOP.match(normalise(text)):
