@@ -25,7 +25,7 @@ import pytest
 from bedside_audiobooks import need_espeak, spoken_wav
 from bedside_contracts import subjects
 from bedside_contracts.turn import Ask, TurnReply
-from bedside_e2e import SAMPLE_BOOK, Stack, sample_transcript, start_stack
+from bedside_e2e import SAMPLE_BOOK, Stack, sample_book_stack
 from bedside_runtime.bus import call
 from nats.aio.client import Client
 
@@ -61,19 +61,7 @@ LATER_MS = 10_000
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
-    running = start_stack("heard-twice")
-    try:
-        asyncio.run(prepare(running))
-        yield running
-    finally:
-        running.stop()
-
-
-async def prepare(stack: Stack) -> None:
-    await stack.ingest(sample_transcript(), BOOK)
-    for name in LISTENERS:
-        await stack.add_listener(name)
-    await stack.wait_for_book_on_player(LISTENERS[0], BOOK)
+    yield from sample_book_stack("heard-twice", LISTENERS)
 
 
 class Listener:

@@ -9,13 +9,12 @@ The real search, ingest, player and turn processes, keyless, on the stack's own 
 on the sample book.
 """
 
-import asyncio
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import httpx
 import pytest
-from bedside_e2e import SAMPLE_BOOK, Stack, sample_transcript, start_stack
+from bedside_e2e import SAMPLE_BOOK, Stack, sample_book_stack
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -29,19 +28,7 @@ LISTENERS = {"late": TWELVE_MINUTES_IN, "early": THREE_MINUTES_IN}
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
-    running = start_stack("who-is-said")
-    try:
-        asyncio.run(prepare(running))
-        yield running
-    finally:
-        running.stop()
-
-
-async def prepare(stack: Stack) -> None:
-    await stack.ingest(sample_transcript(), BOOK)
-    for name in LISTENERS:
-        await stack.add_listener(name)
-    await stack.wait_for_book_on_player(next(iter(LISTENERS)), BOOK)
+    yield from sample_book_stack("who-is-said", tuple(LISTENERS))
 
 
 class Listener:

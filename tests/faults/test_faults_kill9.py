@@ -28,7 +28,7 @@ from bedside_contracts.ingest import IngestBook
 from bedside_contracts.partitions import events_subject
 from bedside_contracts.search import Catalog, CatalogRequest, FindPassage, FoundPassages
 from bedside_contracts.turn import Ask, TurnReply
-from bedside_e2e import SAMPLE_BOOK, Stack, sample_transcript, start_stack
+from bedside_e2e import SAMPLE_BOOK, Stack, sample_book_stack, sample_transcript
 from bedside_ingest.client import request_ingest
 from nats.aio.client import Client
 from nats.js.api import DeliverPolicy
@@ -57,19 +57,7 @@ class Load:
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
-    running = start_stack("kill9")
-    try:
-        asyncio.run(prepare(running))
-        yield running
-    finally:
-        running.stop()
-
-
-async def prepare(stack: Stack) -> None:
-    await stack.ingest(sample_transcript(), BOOK)
-    for name in (*REPORTERS, ASKER):
-        await stack.add_listener(name)
-    await stack.wait_for_book_on_player(ASKER, BOOK)
+    yield from sample_book_stack("kill9", (ASKER, *REPORTERS))
 
 
 @contextlib.asynccontextmanager

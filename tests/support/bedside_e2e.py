@@ -8,7 +8,7 @@ session bus cannot hide or repeat anything.
 import asyncio
 import tempfile
 import threading
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -126,6 +126,24 @@ def start_stack(name: str, services: tuple[str, ...] = SERVICES, timeout_s: floa
 def sample_transcript() -> Path:
     path: Path = SAMPLE_TRANSCRIPT
     return path
+
+
+def sample_book_stack(name: str, listeners: Sequence[str]) -> Iterator[Stack]:
+    """A module's stack: the sample book ingested and served, ``listeners`` added (for a fixture to
+    yield from)."""
+    running = start_stack(name)
+
+    async def prepare() -> None:
+        await running.ingest(sample_transcript(), SAMPLE_BOOK)
+        for listener in listeners:
+            await running.add_listener(listener)
+        await running.wait_for_book_on_player(listeners[0], SAMPLE_BOOK)
+
+    try:
+        asyncio.run(prepare())
+        yield running
+    finally:
+        running.stop()
 
 
 class Loop:
