@@ -134,6 +134,13 @@ def test_a_recap_or_a_question_asked_with_another_ask_is_answered_with_it(
         ("who is ginger and what happened to her", Question("who is ginger and what happened to her")),
         ("who is jack and jill's mother", Question("who is jack and jill's mother")),  # one person
         ("who is wren and who is his mother", Question("who is wren and who is his mother")),
+        # each was the question and a recap of the last two minutes: "where is he" asks of Oskar
+        ("who is oskar and where is he", Question("who is oskar and where is he")),
+        ("who is oskar and where is he now", Question("who is oskar and where is he now")),
+        ("who is wren and where is she", Question("who is wren and where is she")),
+        ("who is oskar and who is he", Question("who is oskar and who is he")),
+        ("who is oskar and what is he doing", Question("who is oskar and what is he doing")),
+        ("who is wren and who is that", Question("who is wren and who is that")),
     ],
 )
 def test_one_ask_said_in_two_parts_stays_one(utterance: str, read_as: intents.Intent) -> None:

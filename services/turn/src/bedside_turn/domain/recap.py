@@ -232,6 +232,12 @@ def read_recap(
     return None
 
 
+def asked_as_a_recap(text: str) -> bool:
+    """Whether ``text`` (normalised) says a recap in so many words ("what did I miss", "recap that"),
+    where "where is he" reads as one only for want of anything else."""
+    return bool(_ASKS.search(text) or _CATCH_UP.search(text) or _ASLEEP.search(text))
+
+
 def _last_chapter(text: str) -> RecapArgs:
     return RecapArgs(span="chapter_before_last" if CHAPTER_BEFORE_LAST.search(text) else "last_chapter")
 

@@ -146,7 +146,14 @@ from bedside_turn.domain.intents.wording import (
     said_amount_ms,
     with_pauses,
 )
-from bedside_turn.domain.recap import FALLBACK_MINUTES, NOT_LISTENING, RecapAsked, minutes_back, read_recap
+from bedside_turn.domain.recap import (
+    FALLBACK_MINUTES,
+    NOT_LISTENING,
+    RecapAsked,
+    asked_as_a_recap,
+    minutes_back,
+    read_recap,
+)
 
 _OPENING_WORDS = r"(?:(?:oh |no )?wait|hang on|hold on|sorry|actually|well|alright|all right|excuse me)"
 """Words that open a request and ask nothing themselves: "wait go back", "sorry who is the coachman"."""
@@ -726,17 +733,20 @@ def _searched_beside_another(halves: tuple[Intent, Intent], said: tuple[str, str
     anywhere in the words, was all that was answered. Not two questions, nor two recaps, which are one
     ask said in two parts ("who is Ginger and what happened to her", "I fell asleep, what happened"); nor
     a question that points back at the other half ("what chapter is this and what happened in it") or
-    names nothing of its own ("who are they and why"), nor
-    a doze told ("I dozed off, where are we"), which says why, not what."""
+    names nothing of its own ("who are they and why"), nor a recap read only from a pronoun
+    ("who is Oskar and where is he"), nor a doze told ("I dozed off, where are we"), which says why,
+    not what."""
     searched = [half for half in halves if isinstance(half, RecapAsked | Question)]
     answerable = (*_TOLD_BY_PLAIN_CODE, RecapAsked, Question)
     if not searched or not all(isinstance(half, answerable) for half in halves):
         return False
     if len(searched) == 2 and type(searched[0]) is type(searched[1]):
         return False
+    # "who is Oskar and where is he": "where is he" alone is the last minutes, beside Oskar it asks of him
     return not any(
         (isinstance(half, Question) and (_points_back(words) or _names_nothing(words)))
         or (isinstance(half, RecapAsked) and words.strip().lower().startswith("i "))
+        or (isinstance(half, RecapAsked) and _points_back(words) and not asked_as_a_recap(normalise(words)))
         for half, words in zip(halves, said, strict=True)
     )
 
