@@ -164,7 +164,7 @@ async def replay_chapter_end(system: System, book: str, here_ms: int, chapter: i
 async def replay_recap(system: System, book: str, here_ms: int, args: RecapArgs) -> None:
     """The reads a recap makes (the state or the catalog its span needs, then search's recap)."""
     chapters = []
-    if args.span in ("last_chapter", "chapter_before_last", "this_chapter"):
+    if args.span in ("last_chapter", "chapter_before_last", "chapters_ago", "this_chapter"):
         catalog = Catalog.model_validate(
             await call(system, subjects.SEARCH_CATALOG, CatalogRequest(book=book))
         )

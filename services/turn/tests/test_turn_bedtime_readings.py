@@ -2,6 +2,7 @@
 (plain code); each case's comment says what it was."""
 
 import pytest
+from bedside_contracts.search import ChapterInfo
 from bedside_contracts.turn import RecapArgs
 from bedside_turn.domain import intents
 from bedside_turn.domain.intents import (
@@ -14,7 +15,7 @@ from bedside_turn.domain.intents import (
     TwoQuestions,
     WhereAmI,
 )
-from bedside_turn.domain.recap import RecapAsked
+from bedside_turn.domain.recap import RecapAsked, choose_span
 
 SINCE_ASLEEP = RecapAsked(RecapArgs(span="since_asleep"))
 
@@ -191,15 +192,34 @@ def test_words_before_a_pronoun_question_that_name_no_one(utterance: str, read_a
 
 
 @pytest.mark.parametrize(
-    ("utterance", "span"),
+    ("utterance", "back"),
     [
-        ("what happened two chapters ago", "chapter_before_last"),  # was a question of the story
-        ("recap two chapters back", "chapter_before_last"),
-        ("what happened a chapter ago", "last_chapter"),
+        ("what happened two chapters ago", 2),  # was a question of the story
+        ("recap two chapters back", 2),
+        ("what happened a chapter ago", 1),
     ],
 )
-def test_a_chapter_counted_back_asked_about_is_its_recap(utterance: str, span: str) -> None:
-    assert intents.read(utterance) == RecapAsked(RecapArgs(span=span))
+def test_a_chapter_counted_back_asked_about_is_its_recap(utterance: str, back: int) -> None:
+    assert intents.read(utterance) == RecapAsked(RecapArgs(span="chapters_ago", chapters_back=back))
+
+
+def test_a_question_of_something_chapters_ago_stays_a_question() -> None:
+    """Was the whole chapter recapped, the dog dropped."""
+    utterance = "what happened to the dog two chapters ago"
+    assert intents.read(utterance) == Question(utterance)
+
+
+FIVE_CHAPTERS = [
+    ChapterInfo(n=n, title=f"C{n}", start_ms=(n - 1) * 100_000, end_ms=n * 100_000) for n in range(1, 6)
+]
+
+
+@pytest.mark.parametrize(("back", "told"), [(1, 4), (2, 3)])
+def test_chapters_ago_count_from_the_chapter_playing_however_far_into_it(back: int, told: int) -> None:
+    """80% into chapter 5 "a chapter ago" told chapter 5, "two chapters ago" chapter 4: the shift
+    "the last chapter" makes once the one playing is well heard."""
+    chosen = choose_span(RecapArgs(span="chapters_ago", chapters_back=back), 480_000, FIVE_CHAPTERS, None)
+    assert chosen.chapter == told
 
 
 NOTHING_DONE = intents.Courtesy("never_mind")

@@ -416,6 +416,7 @@ RecapSpanName = Literal[
     "last_minutes",
     "last_chapter",
     "chapter_before_last",
+    "chapters_ago",
     "this_chapter",
     "chapter",
     "so_far",
@@ -432,6 +433,7 @@ class RecapArgs(Contract):
         "time); last_minutes: the "
         "last `minutes` of listening; last_chapter: the chapter before the one playing (or the one playing "
         "when they are well into it); chapter_before_last: the chapter before the one last_chapter means; "
+        "chapters_ago: the chapter `chapters_back` before the one playing, however far into it they are; "
         "this_chapter: the one playing so far; chapter: the chapter numbered "
         "`chapter`, as far as they have heard it; so_far: the story from the start"
     )
@@ -441,11 +443,16 @@ class RecapArgs(Contract):
     chapter: int | None = Field(
         default=None, ge=0, le=10_000, description="with chapter: the chapter's number, as they said it"
     )
+    chapters_back: int | None = Field(
+        default=None, ge=1, le=10_000, description="with chapters_ago: how many chapters back, as they said"
+    )
 
     @model_validator(mode="after")
     def _chapter_named_with_its_span(self) -> "RecapArgs":
         if (self.span == "chapter") != (self.chapter is not None):
             raise ValueError("a chapter number goes with the span 'chapter', and only with it")
+        if (self.span == "chapters_ago") != (self.chapters_back is not None):
+            raise ValueError("a count of chapters back goes with the span 'chapters_ago', and only with it")
         return self
 
 

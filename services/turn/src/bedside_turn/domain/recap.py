@@ -186,8 +186,10 @@ CHAPTER_BEFORE_LAST = re.compile(r"\bchapter before (?:the )?last\b|\bchapter be
 before" (``_LAST_CHAPTER``). A recap counts back from the chapter playing once it is well heard, so well
 into chapter 5 it tells chapter 4; the move always goes two chapters back."""
 _CHAPTERS_AGO = re.compile(r"\b(?:(?P<two>two|2) chapters|(?:one|a) chapter) (?:ago|back)\b")
-"""A chapter counted back from the one playing, asked about ("what happened two chapters ago"): the last
-chapter, or the one before it, as "the last chapter" counts them."""
+"""A chapter counted back from the one playing, asked about ("what happened two chapters ago"): counted
+from the chapter playing however far into it, as said, where "the last chapter" shifts once it is well
+heard. Only a recap asked of nothing else ("what happened to the dog two chapters ago" is a question)."""
+_WHOLE_CHAPTER = re.compile(rf"\s*{_CHAPTERS_AGO.pattern}")
 _THIS_CHAPTER = re.compile(
     r"\b(?:this|the current) chapter\b|^(?:recap|summar(?:ise|ize|y)|sum up)(?: of)? the chapter(?: so far)?$"
     r"|^what is (?:that|the) chapter about$"
@@ -247,8 +249,8 @@ def _named_chapter(text: str) -> RecapArgs | None:
         return RecapArgs(span="chapter", chapter=int(numbers.number_of(numbered.group(1))))
     if _LAST_CHAPTER.search(text):
         return _last_chapter(text)
-    if ago := _CHAPTERS_AGO.search(text):
-        return RecapArgs(span="chapter_before_last" if ago["two"] else "last_chapter")
+    if (ago := _CHAPTERS_AGO.search(text)) and _ASKED_ALONE.match(_WHOLE_CHAPTER.sub("", text).strip()):
+        return RecapArgs(span="chapters_ago", chapters_back=2 if ago["two"] else 1)
     if _THIS_CHAPTER.search(text):
         return RecapArgs(span="this_chapter")
     return None
@@ -374,13 +376,17 @@ def _span(
     if playing is None:
         return ChosenSpan(0, here_ms, "From the start:", "The story so far, from the start")
     opening = _in_chapter(playing)
-    if args.span in ("last_chapter", "chapter_before_last"):
+    if args.span in ("last_chapter", "chapter_before_last", "chapters_ago"):
         before = [c for c in chapters if c.start_ms < playing.start_ms and c.n not in silent]
         length = max(playing.end_ms - playing.start_ms, 1)
-        early = (here_ms - playing.start_ms) / length < WELL_INTO or playing.n in silent
+        early = (
+            (here_ms - playing.start_ms) / length < WELL_INTO
+            or playing.n in silent
+            or args.span == "chapters_ago"  # counted from the one playing, as said
+        )
         # the chapters "the last chapter" counts back through, the latest last
         counted = sorted(before, key=lambda c: c.start_ms) + ([] if early else [playing])
-        back = 2 if args.span == "chapter_before_last" else 1
+        back = args.chapters_back or (2 if args.span == "chapter_before_last" else 1)
         meant = counted[-back] if len(counted) >= back else counted[0] if counted else playing
         # fewer chapters than counted back: the earliest there is, said so, not passed off as the one asked
         said_first = (
