@@ -184,6 +184,10 @@ def test_someone_said_before_the_question_of_who_they_are(utterance: str) -> Non
     [
         ("wait who is he", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),  # whoever was just heard
         ("sorry who's that", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        # each was a question of who "right" (the filler) is
+        ("right who is he", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("anyway who is he", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
+        ("huh who is he", RecapAsked(RecapArgs(span="last_minutes", minutes=2))),
         ("the bit where she asks who is he", intents.FindPlace("she asks who is he")),
     ],
 )
@@ -220,6 +224,16 @@ def test_chapters_ago_count_from_the_chapter_playing_however_far_into_it(back: i
     "the last chapter" makes once the one playing is well heard."""
     chosen = choose_span(RecapArgs(span="chapters_ago", chapters_back=back), 480_000, FIVE_CHAPTERS, None)
     assert chosen.chapter == told
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    ["the book what is it called", "the author whats his name", "the chapter whats it called"],
+)
+def test_the_book_named_first_is_no_one_in_the_story(utterance: str) -> None:
+    """Each was a question of the story, as "Oskar, who is he?" is: the book, its chapter or its author
+    asked of is about the book, never someone in it."""
+    assert not isinstance(intents.read(utterance), Question)
 
 
 NOTHING_DONE = intents.Courtesy("never_mind")

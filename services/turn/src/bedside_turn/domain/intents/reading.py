@@ -508,9 +508,10 @@ def _asked_before_what_asks_nothing(text: str, whole: bool) -> Intent | None:
     return asked if isinstance(asked, (*_MOVES, *_PLAYBACK, Together)) else None
 
 
-_OPENER = re.compile(rf"^(?:{_OPENING_WORDS}|{MISSED_JUST_NOW})\s+")
-"""What ``_FILLER`` takes off only before a comma, said with none: a recogniser may write no pause; and
-why, said first ("i missed the last bit can you rewind")."""
+_OPENER = re.compile(rf"^(?:{_OPENING_WORDS}|right|anyway|huh|{MISSED_JUST_NOW})\s+")
+"""What ``_FILLER`` takes off only before a comma, said with none: a recogniser may write no pause; a
+word said to carry on ("right who is he", asked as "wait who is he" is); and why, said first ("i missed
+the last bit can you rewind")."""
 
 
 def _asked_after_an_opener(utterance: str, text: str, whole: bool) -> Intent | None:
@@ -605,7 +606,9 @@ _SOMEONE = rf"(?:the |mr\.? |mrs\.? |ms\.? |miss |dr\.? )?{_NO_ONE}[\w'-]+(?: {_
 "the keeper"; never a title alone, a pronoun or a question word ("who is he and who is she"). More
 words may be one person ("who is Jack and Jill's mother"), so they are asked whole."""
 _SOMEONE_THEN_WHO = re.compile(
-    rf"^(?P<someone>{_SOMEONE})\.? (?:who(?:'s| is| was) (?:he|she|that|this|it)|who (?:are|were) they"
+    # the book, its chapter or its author asked of ("the book, what is it called") is no one in the story
+    r"^(?!(?:the |this )?(?:book|chapter|author|writer|narrator|reader)\b)"
+    rf"(?P<someone>{_SOMEONE})\.? (?:who(?:'s| is| was) (?:he|she|that|this|it)|who (?:are|were) they"
     r"|what(?:'s| is| was) (?:his|her|their|its) name|what(?:'s| is) (?:he|she|it|they) called)(?: again)?$"
 )
 
