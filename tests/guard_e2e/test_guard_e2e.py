@@ -280,8 +280,9 @@ def scripted_agent(rng: random.Random, book: Book, said: set[str]) -> list[Any]:
             return [Use("recall", {"question": question})]
         if choice < 0.7:
             span = rng.choice(get_args(RecapSpanName))  # every span the model may ask for
-            chapter = {"chapter": rng.randint(0, 30)} if span == "chapter" else {}
-            return [Use("recap", {"span": span, "minutes": rng.randint(1, 90), **chapter})]
+            counted = {"chapter": rng.randint(0, 30)} if span == "chapter" else {}
+            counted |= {"chapters_back": rng.randint(1, 3)} if span == "chapters_ago" else {}
+            return [Use("recap", {"span": span, "minutes": rng.randint(1, 90), **counted})]
         if choice < 0.75:
             return [Use("offer_positions", {"chapter": rng.randint(0, 30)})]
         if choice < 0.78:
