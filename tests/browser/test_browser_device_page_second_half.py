@@ -630,6 +630,65 @@ def test_a_stop_reached_offline_is_the_timers_pause_though_a_report_from_before_
     ], said
 
 
+@pytest.mark.parametrize("speaker", ["pauses", "plays on"])
+def test_a_stop_reached_offline_takes_in_what_another_device_did_with_the_timer_set_there_since(
+    open_page: OpenPage, bedside: Bedside, listener: Listener, speaker: str
+) -> None:
+    """A review: the phone, offline, paused at its timer's stop; meanwhile the speaker had added time
+    (a new timer) and paused at that one's stop, or played on. Back online, the player answered the
+    phone's late run-out with nothing to do (the timer is another); the page took that answer as an
+    echo of the push it had held back for it and stayed at the old stop (Play there pulled the book
+    back on every device), and its second catch-up (the stream's opening and the network's return)
+    reported it paused at the stop, which pulled the playing speaker back."""
+    stop = expected_stop(bedside, listener, BOOK_ID, "chapter_end")
+    put_book_at(bedside, listener, BOOK_ID, stop - 2 * BEDTIME_LEAD_MS)
+    cut = [True]  # the phone's event stream, down until its network is back
+    stream = re.compile(r".*/events(\?.*)?$")
+
+    def lost(page: Page) -> None:
+        page.route(stream, lambda route: route.abort() if cut[0] else route.continue_())
+
+    phone = open_page("phone", extra="&report_ms=1000", before_opening=lost)
+    phone.get_by_role("button", name="End of chapter").click()
+    expect(phone.locator("#sleep-left")).to_contain_text(f"at {clock(stop)}", timeout=WAIT_MS)
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    phone.context.set_offline(True)
+    expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)  # at the old stop, untold
+    expect(phone.locator("#pos")).to_have_text(clock(stop))
+    listener_api(bedside, listener, BOOK_ID, "/sleep-timer", {"device": "speaker", "after": 1})  # more time
+    now = bedside.state(listener.name, listener.token, BOOK_ID)
+    later = now["sleep_timer"]["stop_at_ms"] if speaker == "pauses" else stop + 5_000
+    assert later > stop
+    if speaker == "pauses":  # at the new timer's stop
+        told = {"position_ms": later, "basis_seq": now["seq"], "timer_seq": now["sleep_timer"]["set_seq"]}
+        listener_api(bedside, listener, BOOK_ID, "/sleep-timer/ran-out", {"device": "speaker", **told})
+    else:
+        told = {"position_ms": later, "playing": True, "basis_seq": now["seq"]}
+        listener_api(bedside, listener, BOOK_ID, "/reports", {"device": "speaker", **told})
+    # the run-out is out while the stream opens again (its state pushed) and the network says it is back
+    run_out = SlowRequests(phone, re.compile(r".*/sleep-timer/ran-out$"))
+    cut[0] = False
+    try:
+        with phone.expect_response(stream, timeout=WAIT_MS):
+            phone.context.set_offline(False)
+        phone.wait_for_timeout(500)  # the state pushed as it opens is read
+    finally:
+        run_out.let_go()
+    if speaker == "pauses":
+        expect(phone.locator("#pos")).to_have_text(clock(later), timeout=WAIT_MS)
+        said = f"Paused by the sleep timer at {clock(later)}."
+        expect(shown_notice(phone)).to_have_text(said, timeout=WAIT_MS)
+        expect(phone.get_by_role("button", name="Play")).to_be_visible()
+    else:
+        expect(phone.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+        phone.wait_for_function(f"window.bedside.position_ms > {later} && !window.bedside.busy")
+    state = bedside.state(listener.name, listener.token, BOOK_ID)
+    assert state["position_ms"] >= later, state
+    assert state["playing"] == (speaker == "plays on"), state
+    assert fell_asleep_count(bedside, listener, BOOK_ID) == (1 if speaker == "pauses" else 0)
+
+
 def test_a_sleep_timer_pause_on_another_device_is_told_as_a_pause_not_a_move(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

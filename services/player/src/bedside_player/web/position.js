@@ -415,7 +415,15 @@ function toldQuiet(next) {
 // newer on the stream, and taken as news it played the book on from there, through the stop. The
 // player decides the run-out on the basis the page had at the stop (only a move since refuses it),
 // and the pushes that come meanwhile wait for its answer.
-export async function catchUp(tellUntold = async () => false) {
+// One at a time: the network's return and the stream's opening come together, and a second catch-up
+// would take in the state while the first is telling, and report from it.
+let catchingUp = null;
+export function catchUp(tellUntold = async () => false) {
+  catchingUp ??= catchUpOnce(tellUntold).finally(() => { catchingUp = null; });
+  return catchingUp;
+}
+
+async function catchUpOnce(tellUntold) {
   if (recordingLost()) {
     if (lost.leaving) await leaveWhileLost();
     fetchRecordingAgain();

@@ -5,7 +5,8 @@
 import { api, findState, listenerPath, listenerPathFor, pausedBySleep } from "./api.js";
 import { chapterAt } from "./book.js";
 import {
-  afterCommand, command, ours, ownMove, position, report, sayMovedHere, seekTo, setPlaying, setPosition, sleepPauseWords,
+  adopt, afterCommand, command, ours, ownMove, position, refreshState, report, sayMovedHere, seekTo, setPlaying, setPosition,
+  sleepPauseWords,
 } from "./position.js";
 import { DEVICE, state } from "./state.js";
 import { announce, chapterInSentence, clock, el, notice, showAndSay, showLink, spokenClock } from "./ui.js";
@@ -125,43 +126,76 @@ async function runOut(timer, reached) {
 // fire at the next play. It names its timer, which the player runs out only if it is still the
 // one set, and its basis is taken once, so a move another device made meanwhile refuses it; not
 // told once the listener plays on (`renderTimer`) or the timer is another.
-export async function tellRunOut() {
+// One telling at a time: a caller that finds it out waits for its answer (`catchUp` would otherwise take
+// in the state and report the page's pause at the stop behind it).
+let telling = null;
+export function tellRunOut() {
+  telling ??= tellRunOutOnce().finally(() => { telling = null; });
+  return telling;
+}
+
+const MOVED_ELSEWHERE = "Another device moved the book to";
+
+async function tellRunOutOnce() {
   const untold = state.sleep.untold;
   clearTimeout(runOutRetry);
-  if (!untold || untold.sending) return false;
-  if (state.playing || state.sleep.timer?.set_seq !== untold.setSeq) {
+  if (!untold) return false;
+  if (state.playing) {
     state.sleep.untold = null;
     return false;
   }
-  untold.sending = true;
+  if (state.sleep.timer?.set_seq !== untold.setSeq) {
+    // the timer was set again or cancelled elsewhere: this stop is moot, and the states held back for it
+    // are taken in (by force: one recorded while held back would pass for an echo)
+    state.sleep.untold = null;
+    try { await refreshState({ force: true }); } catch { showLink(false); }
+    return true;
+  }
   let res = null;
+  let ownPause = false;
+  // Decided before a push held back meanwhile is taken in (`ours`), so that push is followed as news. The
+  // move is this page's own only when the player paused the book for this run-out.
+  const decided = (answer, got) => {
+    if (undecidedAnswer(answer)) return;
+    state.sleep.untold = null;
+    ownPause = Boolean(got) && got.last_move_device === DEVICE && pausedBySleep(got.last_move_cause)
+      && (got.last_move_seq || 0) > untold.basis;
+    if (ownPause) ownMove(answer, got);
+  };
   try {
     res = await ours("POST", `${listenerPath()}/sleep-timer/ran-out`, () => {
       untold.basis ??= state.seq;
       return { device: DEVICE, position_ms: untold.stop, basis_seq: untold.basis, timer_seq: untold.setSeq };
-    }, ownMove);
+    }, decided);
   } catch {
     showLink(false);
   }
-  untold.sending = false;
   // No answer, or "try again" (a player still starting, a call that timed out): nothing was decided.
-  const undecided = !res || res.status >= 500 || (res.status === 409 && !findState(res.data));
-  if (undecided) {
+  if (undecidedAnswer(res)) {
     runOutRetry = setTimeout(tellRunOut, RUN_OUT_RETRY_MS);
     return false;
   }
   // Decided: whatever the answer says is followed (the pause held for it is over: `adopt`). The pause
   // this page made is said here too, as the other devices say it (a timer replaced meanwhile is answered
-  // all the same, with the book playing on).
+  // all the same, with the book as the player has it, taken by force: this page's stop is moot).
   state.sleep.untold = null;
   const got = res.ok ? findState(res.data) : null;
-  if (afterCommand(res, "Another device moved the book to") && got && !got.playing && pausedBySleep(got.last_move_cause)) {
+  let followed;
+  if (got && !ownPause && got.seq >= state.seq) {
+    adopt(got, { force: true, why: MOVED_ELSEWHERE });
+    followed = true;
+  } else {
+    followed = afterCommand(res, MOVED_ELSEWHERE);
+  }
+  if (followed && got && !got.playing && pausedBySleep(got.last_move_cause)) {
     notice(sleepPauseWords(got.position_ms));
   }
   // refused (another device's newer report): play on from the state adopted, and try again at the stop
   if (res.status === 409) state.sleep.ranOutSeq = 0;
   return true;
 }
+
+const undecidedAnswer = (res) => !res || res.status >= 500 || (res.status === 409 && !findState(res.data));
 
 function fadeTo(fraction) {
   const sleep = state.sleep;
