@@ -280,20 +280,3 @@ def test_a_command_heard_again_is_told_the_first_ones_sequence_and_nothing_is_ap
 def test_a_turns_undo_and_timer_are_kept_through_a_snapshot() -> None:
     for state in (undone_on_the_phone(), timer_added_on_the_phone()):
         assert from_snapshot(to_snapshot(state, 9)) == state
-
-
-def test_a_goto_and_a_timer_stored_when_the_reading_was_named_asked_still_read() -> None:
-    """Before the reading was sent as a key it was sent as words and stored as ``asked``."""
-    stored_goto = (
-        '{"kind": "moved", "cause": "goto", "from_ms": 1000000, "to_ms": 880000, "device": "phone", '
-        '"asked": "Jump(offset_ms=-120000)", "made_at_ms": 1800000000000}'
-    )
-    goto = Moved.model_validate_json(stored_goto)
-    assert goto.request_key == "Jump(offset_ms=-120000)"
-    assert evolve(PlayerState(listener="ann", book="b1", seq=7), goto, 8).last_goto is not None
-    stored_timer = (
-        '{"kind": "timer_set", "device": "phone", "after": 10, "stop_at_ms": 1600000, '
-        '"asked": "TimerAdded(minutes=10)", "made_at_ms": 1800000000000}'
-    )
-    assert SleepTimerSet.model_validate_json(stored_timer).request_key == "TimerAdded(minutes=10)"
-    assert '"request_key"' in goto.model_dump_json()

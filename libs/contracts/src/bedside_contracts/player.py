@@ -9,7 +9,7 @@ not anything inside an event, says which came first.
 from typing import Annotated, Literal
 
 from bedside_guard import MAX_ROWS, Candidate
-from pydantic import AliasChoices, Field, model_validator
+from pydantic import Field, model_validator
 
 from bedside_contracts.common import LONGEST_BOOK_MS, Contract, Millis, Name
 from bedside_contracts.ingest import IngestJob, JobState, TranscriptionProgress
@@ -230,8 +230,6 @@ REQUEST_KEY_CHARS = 64
 RequestKey = Annotated[str, Field(pattern=f"^[0-9a-f]{{{REQUEST_KEY_CHARS}}}$")]
 """A request as the turn read it, as a key (``routing.request_key``): the same for one reading, the
 same length for any, and none of the listener's words."""
-STORED_AS_ASKED = AliasChoices("request_key", "asked")
-"""Events stored before the key was a key named the turn's reading ``asked`` (ADR 77): still read."""
 
 
 ASKED_AT = (
@@ -346,10 +344,8 @@ class Moved(Contract):
     to_ms: Millis
     turn_id: str | None = None
     device: Name | None = None
-    request_key: str | None = Field(
+    request_key: RequestKey | None = Field(
         default=None,
-        max_length=1000,
-        validation_alias=STORED_AS_ASKED,
         description="a turn's goto or undo: the request as the turn read it (OfferPositions, Heard)",
     )
     made_at_ms: int | None = Field(
@@ -423,11 +419,8 @@ class SleepTimerSet(Contract):
     book_ends_first: bool = False
     """Minutes that reach the book's end: ``stop_at_ms`` is the book's end (``sleep.book_ends_first``)."""
     past_end_ms: Millis | None = Field(default=None, description=PAST_END)
-    request_key: str | None = Field(
-        default=None,
-        max_length=1000,
-        validation_alias=STORED_AS_ASKED,
-        description="a turn's timer: the request as the turn read it (Heard)",
+    request_key: RequestKey | None = Field(
+        default=None, description="a turn's timer: the request as the turn read it (Heard)"
     )
     made_at_ms: int | None = Field(
         default=None,
