@@ -207,11 +207,11 @@ def test_no_spoken_sentence_names_what_is_ahead(here_ms: int, picked: list[str])
 def test_the_recogniser_hears_only_names_behind_the_line_most_named_behind_first() -> None:
     names = book_names(passages())
     assert heard_names(names, 0) == []
-    assert heard_names(names, 30_000) == ["Ada"]  # heard at a sentence start: a name, named 0 times yet
-    # Kettleby twice in passage 2, Ada once inside a sentence by then; Tomas only opens sentences.
-    assert heard_names(names, 90_000) == ["Kettleby", "Ada", "Tomas"]
-    assert heard_names(names, 90_000, limit=1) == ["Kettleby"]
-    assert heard_names(names, 120_000) == ["Ada", "Kettleby", "Tomas"]
+    assert heard_names(names, 30_000) == ["Ada"]  # opening sentences: no dictionary has the word
+    # By 1:30 Ada opened two sentences and was named inside one, Tomas opened three, Kettleby twice.
+    assert heard_names(names, 90_000) == ["Ada", "Tomas", "Kettleby"]
+    assert heard_names(names, 90_000, limit=1) == ["Ada"]
+    assert heard_names(names, 120_000) == ["Ada", "Tomas", "Kettleby"]
 
 
 def test_a_name_is_hinted_as_the_book_writes_it() -> None:
@@ -579,3 +579,58 @@ def test_names_with_letters_beyond_ascii_are_names() -> None:
     assert unheard_names("Who is Müller?", names, 10_000) == ["müller"]
     assert check_answer("Müller is the villain.", "who is the villain?", names, 10_000).cut
     assert unheard_names("Who is Müller?", names, 60_000) == []
+
+
+def _names_of(texts: list[str], cover: str = "") -> BookNames:
+    return book_names(
+        [
+            Passage(id=i, start_ms=i * 30_000, end_ms=(i + 1) * 30_000, chapter=1, chapter_title="C", text=t)
+            for i, t in enumerate(texts)
+        ],
+        cover,
+    )
+
+
+AHEAD_IN_LOWER_CASE = (
+    "The ginger cake, the ginger tea, ginger biscuits and ginger beer. More ginger, and ginger again."
+)
+
+
+def test_a_name_heard_is_hinted_and_respelled_alike_whatever_the_text_ahead_writes() -> None:
+    """Ginger named behind the line and written in lower case a score of times ahead: decided over the
+    whole book she was a word, so the recogniser was not told to expect her and "who is Gingr?" was not
+    read as her; a listener whose book has no ginger cake ahead got both, so the two told the text ahead
+    apart (the second review of stop 64)."""
+    behind = "Then the mare came to the stable. Ada fed Ginger, and Ginger ate."
+    for book in ([behind], [behind, AHEAD_IN_LOWER_CASE, AHEAD_IN_LOWER_CASE]):
+        names = _names_of(book)
+        assert heard_names(names, 30_000) == ["Ginger", "Ada"]
+        assert names_respelled("who is Gingr?", names, 30_000) == "who is Ginger?"
+
+
+def test_a_name_heard_stops_being_one_once_the_book_has_written_it_mostly_in_lower_case() -> None:
+    names = _names_of(["Then Ada fed Ginger, and Ginger ate.", AHEAD_IN_LOWER_CASE, AHEAD_IN_LOWER_CASE])
+    assert "Ginger" in heard_names(names, 30_000)
+    assert "Ginger" not in heard_names(names, 90_000)
+
+
+def test_a_word_no_dictionary_has_that_has_opened_sentences_is_a_name_heard() -> None:
+    names = _names_of(["Tomas rode home. Tomas slept. The storm came.", "Ada met Tomas by the wall."])
+    assert heard_names(names, 30_000) == ["Tomas"]  # "The" opens sentences too, and is a word
+
+
+def test_a_name_on_the_cover_no_dictionary_has_is_heard_from_the_start_and_a_word_once_named() -> None:
+    cover = "Black Beauty by Tomas Vell"
+    names = _names_of(["The foal was black. Tomas named her Beauty, and Beauty ran."], cover)
+    assert heard_names(names, 1_000) == ["Tomas", "Vell"]
+    assert heard_names(names, 30_000) == ["Beauty", "Tomas", "Vell"]
+
+
+def test_a_find_reads_an_ordinary_word_alike_whether_the_book_names_someone_by_it_ahead_or_never() -> None:
+    """ "where rose sails past the lighthouse" left "rose" out as a name not heard in a book with a Rose
+    further on and searched it as a word in one without: the reply told the two books apart."""
+    for someone in ("Rose", "Mary"):
+        names = _names_of(
+            ["Ada sailed by the harbour wall.", f"Then {someone} came home. Ada met {someone}."]
+        )
+        assert unheard_names("where rose sails past the lighthouse", names, 30_000, query=True) == []

@@ -2,8 +2,10 @@
 
 A name (a person, a place, a title word) is a word the book writes with a capital inside a
 sentence and almost never in lower case. Where it is first written with a capital is a place in
-book time like any other, so ``ahead_of`` alone decides whether it has been heard. Pure: search computes the
-table once per book, the rules below only read it.
+book time like any other, so ``ahead_of`` alone decides whether it has been heard. What a listener
+hears as names is decided from the text behind them alone (``names_heard``); the answer check alone
+reads the whole book's, to keep those ahead out of what is said. Pure: search computes the table once
+per book, the rules below only read it.
 """
 
 import bisect
@@ -45,13 +47,17 @@ class BookNames(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     first_ms: dict[str, int]
+    """The whole book's names: what the answer check keeps out of what is said until heard."""
     word_first_ms: dict[str, int]
     """Every word the book uses and the book time it is first heard: a capitalised word not heard
     yet is told as a name not heard, whether the book uses it further on or never (``heard_word``)."""
     named_at_ms: dict[str, tuple[int, ...]] = Field(default_factory=dict)
-    """Each name's times written as a name (capitalised inside a sentence), sorted."""
+    """Each word's times written as a name, sorted: capitalised inside a sentence, opening one when no
+    dictionary has it ("Tomas rode home."), or so on the cover (at 0)."""
+    lower_at_ms: dict[str, tuple[int, ...]] = Field(default_factory=dict)
+    """The same words' times written in lower case inside a sentence, sorted."""
     spelling: dict[str, str] = Field(default_factory=dict)
-    """Each name as the book first writes it as a name ("Merrylegs", "McCarthy")."""
+    """Each word written as a name as the book first writes it so ("Merrylegs", "McCarthy")."""
 
 
 def _word(token: str) -> str:
@@ -137,6 +143,7 @@ def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
     first: dict[str, int] = {}
     capitalised_first: dict[str, int] = {}  # a name is heard where it is first written as one
     named_at: defaultdict[str, list[int]] = defaultdict(list)
+    lower_at: defaultdict[str, list[int]] = defaultdict(list)
     written: dict[str, tuple[int, str]] = {}
     passages = list(passages)
     for at_ms, title in [(0, cover), *_titles(passages)]:
@@ -154,26 +161,55 @@ def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
                     _keep_earliest(capitalised_first, word, at_ms)
                 if capital is True:
                     inside[word] += 1
+                if capital is True or (capital is None and _opens_as_a_name(token)):
                     named_at[word].append(at_ms)
                     if word not in written or at_ms < written[word][0]:
                         written[word] = (at_ms, re.sub(r"['\u2019]s$", "", token))
                 elif capital is False:
                     lower[word] += 1
+                    lower_at[word].append(at_ms)
+    for word, token, _capital in _tokens(cover):
+        if _opens_as_a_name(token):  # a title capitalises its words as a sentence opens
+            named_at[word].append(0)
+            written.setdefault(word, (0, token))
     names = {
         word: capitalised_first[word]
         for word, count in inside.items()
         if count >= MIN_NAMED and lower[word] <= LOWER_SHARE * (count + lower[word]) and word != "i"
     }
+    named_at.pop("i", None)
     return BookNames(
         first_ms=names,
         word_first_ms=first,
-        named_at_ms={word: tuple(sorted(named_at[word])) for word in names},
-        spelling={word: written[word][1] for word in names},
+        named_at_ms={word: tuple(sorted(times)) for word, times in named_at.items()},
+        lower_at_ms={word: tuple(lower_at[word]) for word in named_at if word in lower_at},
+        spelling={word: written[word][1] for word in named_at},
     )
+
+
+def _opens_as_a_name(token: str) -> bool:
+    """Whether a capitalised word opening a sentence, or in a title, is written as a name: where every
+    word may have a capital, only one no dictionary has is taken for a name."""
+    return token[0].isupper() and not _is_title(token) and not ordinary_word(_word(token))
 
 
 def _keep_earliest(first: dict[str, int], word: str, at_ms: int) -> None:
     first[word] = min(first.get(word, at_ms), at_ms)
+
+
+def names_heard(names: BookNames, here_ms: int) -> dict[str, int]:
+    """Each word a listener at ``here_ms`` has heard as a name (lower case), with how often: written as
+    one behind the line ``MIN_NAMED`` times or more, and there in lower case no more than ``LOWER_SHARE``
+    of the times. The text behind the line alone decides: over the whole book, a name heard would be
+    hinted, respelled and searched for or not as the text ahead writes it (a mare named Ginger, and
+    ginger cake a score of times further on)."""
+    heard: dict[str, int] = {}
+    for word, named in names.named_at_ms.items():
+        as_name = bisect.bisect_left(named, here_ms)
+        as_word = bisect.bisect_left(names.lower_at_ms.get(word, ()), here_ms)
+        if as_name >= MIN_NAMED and as_word <= LOWER_SHARE * (as_name + as_word):
+            heard[word] = as_name
+    return heard
 
 
 HINT_LIMIT = 40
@@ -187,12 +223,8 @@ def heard_names(names: BookNames, here_ms: int, limit: int = HINT_LIMIT) -> list
     back in the transcript, and the transcript is words the model reads. The ranking counts only
     mentions behind the line, so even the order says nothing of what is ahead.
     """
-
-    def mentions(word: str) -> int:
-        return bisect.bisect_left(names.named_at_ms.get(word, ()), here_ms)
-
-    heard = [word for word, first in names.first_ms.items() if not ahead_of(first, here_ms)]
-    ranked = sorted(heard, key=lambda word: (-mentions(word), word))
+    heard = names_heard(names, here_ms)
+    ranked = sorted(heard, key=lambda word: (-heard[word], word))
     return [names.spelling.get(word, word.title()) for word in ranked[:limit]]
 
 
@@ -329,7 +361,7 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
     or when it is whom a question asks after by name, as a recogniser writes it in lower case ("who's
     ren again", "what happened to oscar"); any other word in lower case is left as said ("the singer"
     is no misspelt Ginger)."""
-    heard = {name for name, first in names.first_ms.items() if not ahead_of(first, here_ms)}
+    heard = set(names_heard(names, here_ms))
     as_names = written_with_capital(text) | set(_asked_after(text))
 
     def the_one_near(word: str) -> str | None:
@@ -446,16 +478,14 @@ def unheard_names(
     word ("a rose", before Rose) is heard here, as any other word heard is: told apart, the reply
     would tell that the book has a Rose further on. In lower case, ``asked_after`` (a question's
     words for the someone it asks after, "who is tomas?") count in the same way, and no other
-    word; without it (a find's words) a book's name counts, and so does any word no dictionary has,
-    so a name the book has further on, one it never has and a misspelt one are left out alike, and
-    the words of a moment stay (adr/0070, adr/0071).
+    word; without it (a find's words) any word no dictionary has counts, so a name the book has
+    further on, one it never has and a misspelt one are left out alike, and the words of a moment
+    stay, "rose" too whether or not the book has a Rose ahead (adr/0070, adr/0071).
     """
     spoken = written_with_capital(text) if query else capitalised_words(text)
     unheard: list[str] = []
     for word in words_of(text):
-        in_lower_case = (
-            word in names.first_ms or not ordinary_word(word) if asked_after is None else word in asked_after
-        )
+        in_lower_case = not ordinary_word(word) if asked_after is None else word in asked_after
         asked_as_name = in_lower_case or (word in spoken and word != "i")
         if asked_as_name and not heard_word(names, word, here_ms) and word not in unheard:
             unheard.append(word)

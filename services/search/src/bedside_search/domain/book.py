@@ -17,6 +17,7 @@ from bedside_guard import (
     heard_text,
     heard_whole,
     named_words,
+    names_heard,
     own_title,
     without_headings,
     written_with_capital,
@@ -176,10 +177,11 @@ class ServedBook:
         """The heard passages, in story order, that tell the name of what ``asked`` (lower-case
         words) describes (``subject.tells_name_of``); by their heard words only, as ever."""
         found = []
+        heard = names_heard(self.names, here_ms)
         for passage_id in self.heard_mentioning(tuple(terms(" ".join(asked))), here_ms):
             p = self._by_id[passage_id]
             title = self.opening_titles.get(passage_id)
-            if tells_name_of(heard_text(p, here_ms), asked, self.names.first_ms, title=title):
+            if tells_name_of(heard_text(p, here_ms), asked, heard, title=title):
                 found.append(passage_id)
         return found
 
