@@ -288,7 +288,9 @@ async def test_a_book_whose_indexing_fails_is_tried_again_until_it_is_indexed(
 
     async def disk_full_at_first(artifact: BookArtifact) -> BookReady:
         tries.append(artifact.book)
-        if len(tries) <= failures:
+        # Failing on every delivery, the disk stays full until the stream gives up: a catch-up run
+        # while a slow machine held the second delivery back would otherwise index the book first.
+        if (not dead) if failures == consumer.MAX_DELIVER else len(tries) <= failures:
             raise OSError(28, "No space left on device")
         return await indexing(artifact)
 
