@@ -112,6 +112,19 @@ def test_a_name_in_lower_case_is_answered_alike_whether_the_book_has_it_further_
     assert len({(said.come_up, len(said.unheard_names), len(said.places)) for said in told}) == 1
 
 
+@pytest.mark.parametrize(
+    "asked", ["what happened to hettie", "tell me about hettie", "who is mrs. hettie bramble?"]
+)
+def test_someone_asked_after_by_name_in_other_words_has_not_come_up_as_who_is_has_not(
+    sample: Sample, asked: str
+) -> None:
+    """ "who is tomaz?" was told Tomaz had not come up where "what happened to tomaz" searched the book
+    as a moment: the guard respelled both as names asked after, search read only the first so."""
+    said = sample.recall(asked, "2:00")
+    assert not said.come_up
+    assert said.unheard_names[0] == "hettie"
+
+
 def test_hettie_is_among_the_books_names_though_she_is_named_only_opening_her_own_words(
     sample: Sample,
 ) -> None:

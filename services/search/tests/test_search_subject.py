@@ -17,7 +17,6 @@ from bedside_search.domain.fusion import Fused
 from bedside_search.domain.subject import (
     Introduction,
     Naming,
-    asked_after_by_name,
     introduced_order,
     introduction,
     mentioned_first,
@@ -56,28 +55,6 @@ def test_the_subject_of_who_is_is_its_content_words_in_lower_case() -> None:
     assert subject_of("where is Sgt. Bell?") == ()  # see whereabouts_of
     assert whereabouts_of("where is Sgt. Bell?") == ("bell",)
     assert subject_of("who was the man with the twisted lip?") == ("man", "twisted", "lip")
-
-
-@pytest.mark.parametrize(
-    ("question", "named"),
-    [
-        ("who is tomas?", ("tomas",)),
-        ("whos isolde", ("isolde",)),
-        ("who is Mr pell again?", ("pell",)),
-        ("where is hettie bramble now", ("hettie", "bramble")),
-        ("who is the keeper?", ("keeper",)),
-        ("who was killed in the hunt?", ()),  # a moment, whose words are no name
-        ("what did isolde say to the captain?", ()),
-        ("who is the guy with the hat", ()),
-        ("who is the old man with the lamp", ()),
-        ("who is talking?", ()),  # (the review) a doing, not a name: "talking hasn't come up"
-        ("who is missing", ()),
-    ],
-)
-def test_a_question_asks_after_someone_by_name_only_when_it_says_no_more(
-    question: str, named: tuple[str, ...]
-) -> None:
-    assert asked_after_by_name(question) == named
 
 
 def test_tell_me_about_or_remind_me_of_someone_asks_who_they_are() -> None:

@@ -52,8 +52,8 @@ class BookNames(BaseModel):
     """Every word the book uses and the book time it is first heard: a capitalised word not heard
     yet is told as a name not heard, whether the book uses it further on or never (``heard_word``)."""
     named_at_ms: dict[str, tuple[int, ...]] = Field(default_factory=dict)
-    """Each word's times written as a name, sorted: capitalised inside a sentence, opening one when no
-    dictionary has it ("Tomas rode home."), or so on the cover (at 0)."""
+    """Each word's times written as a name, sorted: capitalised inside a sentence, or opening one when
+    no dictionary has it ("Tomas rode home.")."""
     lower_at_ms: dict[str, tuple[int, ...]] = Field(default_factory=dict)
     """The same words' times written in lower case inside a sentence, sorted."""
     spelling: dict[str, str] = Field(default_factory=dict)
@@ -168,10 +168,6 @@ def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
                 elif capital is False:
                     lower[word] += 1
                     lower_at[word].append(at_ms)
-    for word, token, _capital in _tokens(cover):
-        if _opens_as_a_name(token):  # a title capitalises its words as a sentence opens
-            named_at[word].append(0)
-            written.setdefault(word, (0, token))
     names = {
         word: capitalised_first[word]
         for word, count in inside.items()
@@ -188,8 +184,8 @@ def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
 
 
 def _opens_as_a_name(token: str) -> bool:
-    """Whether a capitalised word opening a sentence, or in a title, is written as a name: where every
-    word may have a capital, only one no dictionary has is taken for a name."""
+    """Whether a capitalised word opening a sentence is written as a name: where any word may have a
+    capital, one no dictionary has ("Tomas rode home.")."""
     return token[0].isupper() and not _is_title(token) and not ordinary_word(_word(token))
 
 
@@ -362,7 +358,7 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
     ren again", "what happened to oscar"); any other word in lower case is left as said ("the singer"
     is no misspelt Ginger)."""
     heard = set(names_heard(names, here_ms))
-    as_names = written_with_capital(text) | set(_asked_after(text))
+    as_names = written_with_capital(text) | set(asked_after_by_name(text))
 
     def the_one_near(word: str) -> str | None:
         near = [name for name in heard if _spelt_near(word, name)]
@@ -400,25 +396,29 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
 _ASKED_AFTER_BY_NAME = re.compile(
     r"(?:\bwho(?:['\u2019]?s|\s+(?:is|was|were|are))|\bwhere(?:['\u2019]?s|\s+(?:is|are))"
     r"|\bwhat\s+(?:happened\s+to|became\s+of)|\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of))\s+"
-    r"(?!(?:the|a|an|this|that|he|she|it|they|his|her|their|him|them)\b)([a-z]+(?:\s+[a-z]+)*?)"
+    rf"(?:(?:{_ABBREVIATION})\.?\s+)*"
+    rf"(?!(?:the|a|an|this|that|he|she|it|they|his|her|their|him|them)\b)({_LETTER}+(?:\s+{_LETTER}+)*?)"
     r"(?:\s+(?:again|now|then|please))*\s*[?.!]*\s*$",
     re.IGNORECASE,
 )
 ASKED_AFTER_WORDS = 3
-"""The most words of someone a question asks after by name ("who is squire gordon", "who is mrs
-hettie bramble"); more are a description."""
+"""The most words of someone a question asks after by name ("who is squire gordon", "who is hettie
+jane bramble"); more are a description."""
 
 
-def _asked_after(text: str) -> list[str]:
+def asked_after_by_name(text: str) -> tuple[str, ...]:
     """The words (lower case) of someone a question asks after by name, ending it ("who is ...?",
-    "where's ...", "what happened to ...", "tell me about ..."), however they were typed or heard; []
-    when it asks after no one by name ("who is going to win", "who is tomaz talking to")."""
+    "where's ...", "what happened to ...", "tell me about ..."), however they were typed or heard, and
+    without a title before them ("who is Mr. Pell?" asks after "pell"); () when it asks after no one by
+    name ("who is the keeper", "who is going to win", "who is tomaz talking to", "who was killed in
+    the hunt"). Written in lower case, only these words may be a name asked after: whether any other word
+    is one would be told by the book's names, those ahead of the line too."""
     asked = _ASKED_AFTER_BY_NAME.search(text)
     if asked is None:
-        return []
+        return ()
     words = asked[1].lower().split()
     doing = any(len(word) > 4 and word.endswith("ing") for word in words)
-    return [] if doing or len(words) > ASKED_AFTER_WORDS or set(words) & FUNCTION_WORDS else words
+    return () if doing or len(words) > ASKED_AFTER_WORDS or set(words) & FUNCTION_WORDS else tuple(words)
 
 
 def _spelt_near(word: str, name: str) -> bool:

@@ -34,6 +34,7 @@ from bedside_guard import (
     CheckedAnswer,
     Passage,
     SentenceMatches,
+    asked_after_by_name,
     asks_what_comes_later,
     check_answer,
     heard_names,
@@ -55,7 +56,6 @@ from bedside_search.domain.book import ServedBook, check_artifact, info_of, vect
 from bedside_search.domain.find import find_order
 from bedside_search.domain.fusion import FUSION, Fused, FusionRule, Scored, agreed_best, fuse
 from bedside_search.domain.subject import (
-    asked_after_by_name,
     name_asked_of,
     role_of,
     subject_of,

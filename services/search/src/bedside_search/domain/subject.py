@@ -119,28 +119,6 @@ def whereabouts_of(question: str) -> tuple[str, ...]:
     return _subject_words(next((m for pattern in _WHERE if (m := pattern.search(question.strip()))), None))
 
 
-_ASKED_BY_NAME = re.compile(
-    r"^(?:who|where)(?:['\u2019]?s|\s+is|\s+was|\s+are)\s+(?P<subject>[^?.!]+?)(?:\s+(?:again|now|then|please))*"
-    r"\s*[?.!]*$",
-    re.IGNORECASE,
-)
-NAMED_WORDS = 2
-
-
-def asked_after_by_name(question: str) -> tuple[str, ...]:
-    """The words (lower case) of someone a question asks after by name and no more ("who is tomas?",
-    "where is hettie bramble now?"); () when it says more ("who was killed in the hunt?" is a moment).
-    Written in lower case, only these words may be a name asked after (``unheard_names``): anywhere
-    else, whether a word is one would be told by the book's names, those ahead of the line too."""
-    said = _ASKED_BY_NAME.match(question.strip())
-    subject = subject_of(question) or whereabouts_of(question)
-    if said is None or not 0 < len(subject) <= NAMED_WORDS:
-        return ()
-    named = [word for word in words_of(said["subject"]) if word != "the" and word not in _TITLE_WORDS]
-    doing = any(len(word) > 4 and word.endswith("ing") for word in named)  # "who is talking?"
-    return subject if list(subject) == named and not doing else ()
-
-
 def _subject_words(match: re.Match[str] | None) -> tuple[str, ...]:
     if match is None:
         return ()
