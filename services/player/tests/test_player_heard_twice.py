@@ -68,9 +68,9 @@ def offer(
         turn_id="t2",
         targets=[Target(offset_ms=-120_000)],
         device=device,
-        request_key=request_key,
-        basis_seq=basis_seq,
-        asked_at_ms=asked_at_ms,
+        heard=Heard(request_key=request_key, basis_seq=basis_seq, asked_at_ms=asked_at_ms)
+        if request_key
+        else None,
     )
 
 

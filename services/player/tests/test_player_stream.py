@@ -19,6 +19,7 @@ from bedside_contracts.player import (
     CommandRequest,
     CommandResult,
     ErrorReply,
+    Heard,
     History,
     HistoryRequest,
     ListenerState,
@@ -591,8 +592,7 @@ async def test_a_copy_behind_the_stream_does_not_take_a_request_for_one_heard_tw
             turn_id=f"t-{device}",
             targets=[Target(offset_ms=-120_000)],
             device=device,
-            request_key=key,
-            basis_seq=basis_seq,
+            heard=Heard(request_key=key, basis_seq=basis_seq),
         )
 
     report = Report(device="phone", position_ms=1_000_000, playing=True, basis_seq=0)

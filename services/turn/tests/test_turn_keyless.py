@@ -2009,7 +2009,9 @@ async def test_a_turns_offer_undo_and_timer_carry_when_the_player_took_the_quest
     listener = rig.listener_at(HERE)
     took = 1_800_000_000_000
     await rig.ask(listener, "go back 2 minutes", device="phone", basis_seq=4, asked_at_ms=took)
-    assert (rig.player.offers[-1].basis_seq, rig.player.offers[-1].asked_at_ms) == (4, took)
+    heard = rig.player.offers[-1].heard
+    assert heard is not None
+    assert (heard.basis_seq, heard.asked_at_ms) == (4, took)
     await rig.ask(listener, "undo", device="phone", basis_seq=5, asked_at_ms=took + 1)
     await rig.ask(listener, "add ten minutes to the timer", device="phone", basis_seq=6, asked_at_ms=took + 2)
     assert [(h.basis_seq, h.asked_at_ms) for h in rig.player.heard[-2:] if h] == [

@@ -69,8 +69,9 @@ async def test_a_question_as_long_as_a_question_may_be_moves_the_book_and_sends_
     )
     reply = await rig.ask(listener, question)
     assert reply.outcome == "moved"
-    key = rig.player.offers[-1].request_key
-    assert key is not None
+    heard = rig.player.offers[-1].heard
+    assert heard is not None
+    key = heard.request_key
     assert len(key) == 64
     assert "barley" not in key  # the listener's words are not kept in the move's event
 

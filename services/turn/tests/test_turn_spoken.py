@@ -107,4 +107,6 @@ async def test_a_spoken_request_is_offered_with_when_and_on_what_basis_the_playe
     await asked(
         rig, rig.listener_at(HERE), "go back five minutes", here_ms=HERE, basis_seq=3, asked_at_ms=took
     )
-    assert (rig.player.offers[-1].basis_seq, rig.player.offers[-1].asked_at_ms) == (3, took)
+    heard = rig.player.offers[-1].heard
+    assert heard is not None
+    assert (heard.basis_seq, heard.asked_at_ms) == (3, took)

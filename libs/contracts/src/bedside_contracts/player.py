@@ -238,6 +238,21 @@ ASKED_AT = (
 )
 
 
+class Heard(Contract):
+    """A turn's request as it read it, and when the player took it, on an offer or on a command the turn
+    carries it out by (an undo, a sleep timer set): one request heard by two devices is done once (ADR 77).
+    Apart from a device's own ``basis_seq``: a turn's undo is not refused for a move it did not know of."""
+
+    request_key: RequestKey = Field(
+        description="the request as the turn read it, as an opaque key, the same however a device's "
+        "recogniser wrote it"
+    )
+    basis_seq: Seq | None = Field(
+        default=None, description="the newest sequence of the stream when the player took the question"
+    )
+    asked_at_ms: int | None = Field(default=None, ge=0, description=ASKED_AT)
+
+
 class OfferPositions(Contract):
     """The one way a goto ends. The player resolves, deduplicates and decides."""
 
@@ -253,29 +268,11 @@ class OfferPositions(Contract):
         default=None,
         description="decide as if the listener were here, and change nothing (the CLI's --at)",
     )
-    request_key: RequestKey | None = Field(
+    heard: Heard | None = Field(
         default=None,
-        description="the request as the turn read it, as an opaque key, the same however a device's "
-        "recogniser wrote it: another device's same request on the same basis, or just after, is this "
-        "one heard twice (ADR 77)",
+        description="a turn's question: another device's same request on the same basis, or just after, "
+        "is this one heard twice (ADR 77)",
     )
-    basis_seq: Seq | None = Field(
-        default=None, description="the newest sequence of the stream when the player took the question"
-    )
-    asked_at_ms: int | None = Field(default=None, ge=0, description=ASKED_AT)
-
-
-class Heard(Contract):
-    """A turn's request carried out by a player command (an undo, a sleep timer set): what an offer
-    carries as ``request_key`` and ``basis_seq``, so that one request heard by two devices is done once
-    (ADR 77).
-    Apart from a device's own ``basis_seq``: a turn's undo is not refused for a move it did not know of."""
-
-    request_key: RequestKey = Field(description="the request as the turn read it (OfferPositions)")
-    basis_seq: Seq | None = Field(
-        default=None, description="the newest sequence of the stream when the player took the question"
-    )
-    asked_at_ms: int | None = Field(default=None, ge=0, description=ASKED_AT)
 
 
 class OfferOutcome(Contract):

@@ -360,9 +360,7 @@ class ToolBox:
                 may_move=permit.may_move,
                 device=self.device,
                 preview_at_ms=self.here_ms if self.preview else None,
-                request_key=self.request_key,
-                basis_seq=self.basis_seq,
-                asked_at_ms=self.asked_at_ms,
+                heard=self.heard(),
             )
         )
         self.last_offer = outcome

@@ -86,22 +86,14 @@ def timer_set(event: SleepTimerSet, seq: int) -> RequestMade | None:
     return RequestMade(seq, event.device, event.request_key, event.made_at_ms)
 
 
-def _heard_again(
-    first: GotoMade | RequestMade,
-    device: str | None,
-    request_key: str | None,
-    basis_seq: int | None,
-    *,
-    asked_at_ms: int | None,
-    now_ms: int,
-) -> bool:
+def _heard_again(first: GotoMade | RequestMade, device: str | None, heard: Heard | None, now_ms: int) -> bool:
     """The one rule: the same reading, from another device, asked before the first was made or just after.
     Just after is when the question was taken (``asked_at_ms``, the player's clock), however long its
     turn took; from a caller that stamps none, when it arrives: later, so it errs towards two requests."""
-    if request_key != first.request_key or device is None or device == first.device:
+    if heard is None or heard.request_key != first.request_key or device is None or device == first.device:
         return False
-    asked_before_it = basis_seq is not None and basis_seq < first.seq
-    asked_at = now_ms if asked_at_ms is None else asked_at_ms
+    asked_before_it = heard.basis_seq is not None and heard.basis_seq < first.seq
+    asked_at = now_ms if heard.asked_at_ms is None else heard.asked_at_ms
     return asked_before_it or asked_at - first.made_at_ms <= HEARD_TWICE_WITHIN_MS
 
 
@@ -110,15 +102,7 @@ def heard_twice(state: "PlayerState", request: OfferPositions, now_ms: int) -> G
     first = state.last_goto
     if first is None or first.seq != state.last_move_seq:
         return None  # the book has moved since: "go back 2 minutes" then is from there
-    heard = _heard_again(
-        first,
-        request.device,
-        request.request_key,
-        request.basis_seq,
-        asked_at_ms=request.asked_at_ms,
-        now_ms=now_ms,
-    )
-    return first if heard else None
+    return first if _heard_again(first, request.device, request.heard, now_ms) else None
 
 
 def command_heard_twice(state: "PlayerState", command: PlayerCommand, now_ms: int) -> RequestMade | None:
@@ -136,15 +120,7 @@ def command_heard_twice(state: "PlayerState", command: PlayerCommand, now_ms: in
             return None
     if heard is None or first is None or not in_force:
         return None  # undone since, moved since, or the timer set again or cancelled: a request of its own
-    again = _heard_again(
-        first,
-        command.device,
-        heard.request_key,
-        heard.basis_seq,
-        asked_at_ms=heard.asked_at_ms,
-        now_ms=now_ms,
-    )
-    return first if again else None
+    return first if _heard_again(first, command.device, heard, now_ms) else None
 
 
 def told_done(first: RequestMade, now: ListenerState) -> CommandResult:

@@ -143,7 +143,7 @@ def decide_offer(
             device=request.device,
             chapter_end_ms=sleep.chapter_end_after_move(timer, place.start_ms, chapters, book_end_ms),
             book_end_ms=book_end_ms,
-            request_key=request.request_key,
+            request_key=request.heard.request_key if request.heard else None,
             made_at_ms=now_ms,
         ),
     )
