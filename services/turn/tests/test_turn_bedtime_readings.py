@@ -257,6 +257,38 @@ def test_a_request_refused_just_after_it_is_withdrawn(utterance: str, read_as: i
 
 
 @pytest.mark.parametrize(
+    "utterance",
+    [
+        "next chapter, actually never mind",  # was the next chapter
+        "go back 5 minutes, actually don't",  # was the move back
+        "go back 5 minutes actually don't",
+        "sleep in 20 minutes. never mind",
+        "go back 5 minutes and sleep in 20, forget it",
+        "take me back to the storm, no, never mind",
+        "chapter 3... scratch that",
+    ],
+)
+def test_a_withdrawal_said_at_the_end_of_the_breath_withdraws_the_request(utterance: str) -> None:
+    assert intents.read(utterance) == NOTHING_DONE
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        # a moment's words may end in the very words, said with no pause
+        ("take me back to where she says never mind", FindPlace("she says never mind", "back")),
+        ("go back to where he says i don't", FindPlace("he says i don't", "back")),
+        ("never mind", NOTHING_DONE),
+        ("pause, don't stop the timer", intents.Pause()),
+    ],
+)
+def test_words_of_withdrawing_inside_a_request_withdraw_nothing(
+    utterance: str, read_as: intents.Intent
+) -> None:
+    assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize(
     ("utterance", "read_as"),
     [
         ("i missed that chapter", RecapAsked(RecapArgs(span="last_chapter"))),  # was where am I

@@ -1121,6 +1121,19 @@ async def test_never_mind_after_for_how_long_sets_no_timer_and_leaves_a_running_
     assert rig.player.sleep_timers[(listener, BOOK_ID)] == running
 
 
+@pytest.mark.parametrize(
+    "utterance", ["next chapter, actually never mind", "go back 5 minutes, actually don't"]
+)
+async def test_a_request_withdrawn_in_the_same_breath_moves_nothing(rig: Rig, utterance: str) -> None:
+    """Both moved the book: the withdrawal at the end was read past."""
+    listener = rig.listener_at(HERE)
+    offered, sent = len(rig.player.offers), len(rig.player.commands)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, reply.speech) == ("answered", speech.COURTESY["never_mind"])
+    assert (len(rig.player.offers), len(rig.player.commands)) == (offered, sent)
+    assert position(rig, listener) == HERE
+
+
 async def test_cancel_that_takes_back_the_timer_or_the_move_just_asked_for(rig: Rig) -> None:
     """A listener session: "sleep in 15", then "cancel that", was told "All right." and the timer ran on."""
     listener = rig.listener_at(HERE)

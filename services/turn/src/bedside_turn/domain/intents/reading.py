@@ -200,6 +200,8 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     whose moment is in the words as typed. A moment's words keep the capitals of names the listener
     wrote inside the sentence: search tells a name not heard yet by them (adr/0066)."""
     intent = _meant(utterance, whole)
+    if whole and (withdrawn := _withdrawn_at_the_end(utterance)) is not None:
+        return withdrawn
     if whole and (kept := _asked_before_a_refusal(utterance, intent)) is not None:
         return kept
     # a move by an amount reads its own refusal ("don't go back 5 minutes, go forward 5 minutes")
@@ -252,8 +254,31 @@ def _asked_before_a_refusal(utterance: str, read_whole: Intent) -> Intent | None
     asked = read(_HESITATED.sub("", text[: said.start()]))
     if asked == refused:
         return Courtesy("never_mind")
-    commands = (*(move for move in _MOVES if move is not FindPlace), *_PLAYBACK, Together)
-    return asked if isinstance(asked, commands) else None
+    return asked if isinstance(asked, _COMMANDS) else None
+
+
+_WITHDRAWN = re.compile(
+    rf"(?P<pause>[\s,;.!?]+)(?P<opener>(?:(?:{_OPENING_WORDS}|no|oh)[\s,;.!]+)*)"
+    rf"(?:(?P<refusal>(?:i )?{REFUSING}(?: (?:bother|do (?:it|that)))?)"
+    r"|never ?mind|forget (?:it|that)|scratch that|cancel that|ignore (?:that|me))(?: then)?$"
+)
+"""A withdrawal said at the end of the request it withdraws ("next chapter, actually never mind")."""
+
+
+def _withdrawn_at_the_end(utterance: str) -> Courtesy | None:
+    """'Next chapter, actually never mind', 'go back 5 minutes, actually don't': the request withdrawn in
+    the breath that asked it, so nothing is done, as after "never mind". A moment's or a question's words
+    may end in such words ("where she says never mind"), so only a pause or an opener ("actually") before
+    them withdraws those, and a bare "don't" is withdrawn only after an opener ("where he says I don't")."""
+    text = with_pauses(utterance)
+    said = _WITHDRAWN.search(text)
+    if said is None or said.start() == 0 or (said["refusal"] and not said["opener"]):
+        return None
+    asked = read(text[: said.start()])
+    parted = bool(said["opener"]) or bool(set(said["pause"]) - set(" "))
+    if isinstance(asked, Other) or (not parted and not isinstance(asked, _COMMANDS)):
+        return None
+    return Courtesy("never_mind")
 
 
 _TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no", "up", "down", "over", "out", "off", "all"}
@@ -555,6 +580,8 @@ _MOVES = (
 )
 
 
+_COMMANDS = (*(move for move in _MOVES if move is not FindPlace), *_PLAYBACK, Together)
+"""Requests that do something and whose words tell no moment: what a refusal or a withdrawal may take back."""
 _TAKEN_AMONG_ASIDES = (*(move for move in _MOVES if move is not FindPlace), *_PLAYBACK, PlayOn, Undo)
 """A request that may be taken from among asides: a search or a question may be what they are about."""
 
