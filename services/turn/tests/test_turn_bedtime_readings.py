@@ -7,17 +7,20 @@ from bedside_contracts.turn import RecapArgs
 from bedside_turn.domain import intents
 from bedside_turn.domain.intents import (
     BothAsked,
+    CancelSleepTimer,
     FindPlace,
     Jump,
     Question,
     SleepTimer,
     TimeLeft,
+    TimerAdded,
     TwoQuestions,
     WhereAmI,
 )
 from bedside_turn.domain.recap import RecapAsked, choose_span
 
 SINCE_ASLEEP = RecapAsked(RecapArgs(span="since_asleep"))
+LAST_CHAPTER = RecapAsked(RecapArgs(span="last_chapter"))
 
 
 @pytest.mark.parametrize(
@@ -118,6 +121,13 @@ def test_an_amount_refused_after_a_way_or_a_timer_is_the_one_meant(
         ("what did i miss, and who's Oskar?", SINCE_ASLEEP, Question("who's Oskar")),
         ("who is oskar and how long is left", Question("who is oskar"), TimeLeft()),  # was the time left
         ("oskar who is he, and what did i miss", Question("oskar who is he"), SINCE_ASLEEP),
+        # each was the recap or the question alone, the timer dropped, or the timer alone
+        ("what did i miss and sleep in 20 minutes", SINCE_ASLEEP, SleepTimer(20)),
+        ("sleep in 20 minutes and what did i miss", SleepTimer(20), SINCE_ASLEEP),
+        ("what did i miss? add ten minutes to the timer", SINCE_ASLEEP, TimerAdded(10)),
+        ("recap the last chapter and sleep in 30", LAST_CHAPTER, SleepTimer(30)),
+        ("who is oskar and sleep in 20", Question("who is oskar"), SleepTimer(20)),
+        ("what did i miss and cancel the timer", SINCE_ASLEEP, CancelSleepTimer()),
     ],
 )
 def test_a_recap_or_a_question_asked_with_another_ask_is_answered_with_it(
@@ -142,6 +152,8 @@ def test_a_recap_or_a_question_asked_with_another_ask_is_answered_with_it(
         ("who is oskar and who is he", Question("who is oskar and who is he")),
         ("who is oskar and what is he doing", Question("who is oskar and what is he doing")),
         ("who is wren and who is that", Question("who is wren and who is that")),
+        # the doze told, not asked about: "i fell asleep" says why the timer is wanted
+        ("i fell asleep, sleep in 20", SleepTimer(20)),
     ],
 )
 def test_one_ask_said_in_two_parts_stays_one(utterance: str, read_as: intents.Intent) -> None:

@@ -8,7 +8,7 @@ import re
 from collections.abc import AsyncIterator
 
 import pytest
-from bedside_contracts.player import Asleep, HistoryEntry
+from bedside_contracts.player import Asleep, HistoryEntry, SetSleepTimer
 from bedside_contracts.search import ChapterInfo, Recap, Recapped, RecapSentence
 from bedside_contracts.turn import RecapArgs
 from bedside_guard import clock
@@ -159,6 +159,19 @@ async def test_a_recap_asked_with_another_ask_answers_both_in_the_order_asked(ri
     assert reply.outcome == "answered"
     assert reply.speech.startswith("You're in chapter 3")
     assert "I don't know when you dozed off. In the last 5 minutes: At " in reply.speech
+
+
+async def test_a_recap_asked_with_the_sleep_timer_tells_the_recap_and_sets_the_timer(rig: Rig) -> None:
+    """A bedtime probe: "what did I miss and sleep in 20 minutes" was told the recap alone, no timer set."""
+    here = 7 * PASSAGE_MS
+    listener = rig.listener_at(here)
+    reply = await rig.ask(listener, "what did I miss and sleep in 2 minutes")
+    assert reply.outcome == "answered"
+    assert reply.speech.startswith("I don't know when you dozed off. In the last 5 minutes: At ")
+    assert reply.speech.endswith(" I'll stop in 2 minutes."), reply.speech
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=2)
+    assert all(0 <= t < here for t in said_times(reply.speech))
+    assert not leaks(reply.speech, rig.passages, here)
 
 
 async def test_after_going_back_before_the_doze_what_was_missed_is_ahead(rig: Rig) -> None:

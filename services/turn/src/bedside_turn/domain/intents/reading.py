@@ -94,6 +94,7 @@ from bedside_turn.domain.intents.kinds import (
     ThisChapterStart,
     TimeLeft,
     TimerAdded,
+    TimerAgain,
     TimerAsked,
     TimerHowLong,
     Together,
@@ -752,6 +753,9 @@ _TOLD_BY_PLAIN_CODE = (
     HeardBefore,
 )
 """What plain code alone answers and may be asked with another of them (``BothAsked``)."""
+_TIMER_SET = (SleepTimer, TimerAdded, TimerAgain, CancelSleepTimer)
+"""The sleep timer set or cancelled: done beside a recap or a question of the story (``BothAsked``), as
+neither moves the book nor reads what the other reads."""
 
 
 _POINTS_BACK = re.compile(r"\b(?:it|its|he|him|his|she|her|they|them|their|that|this|there|then)\b")
@@ -759,15 +763,16 @@ _POINTS_BACK = re.compile(r"\b(?:it|its|he|him|his|she|her|they|them|their|that|
 
 def _searched_beside_another(halves: tuple[Intent, Intent], said: tuple[str, str]) -> bool:
     """A recap or a question of the story asked beside another ask ("who is Oskar and what did I miss",
-    "where are we and what did I miss"): each is answered, in one call each, where the recap, read
-    anywhere in the words, was all that was answered. Not two questions, nor two recaps, which are one
+    "where are we and what did I miss") or beside the sleep timer ("what did I miss and sleep in 20
+    minutes"): each is answered, in one call each, where the recap, read anywhere in the words, was all
+    that was answered (or the timer alone, said first). Not two questions, nor two recaps, which are one
     ask said in two parts ("who is Ginger and what happened to her", "I fell asleep, what happened"); nor
     a question that points back at the other half ("what chapter is this and what happened in it") or
     names nothing of its own ("who are they and why"), nor a recap read only from a pronoun
     ("who is Oskar and where is he"), nor a doze told ("I dozed off, where are we"), which says why,
     not what."""
     searched = [half for half in halves if isinstance(half, RecapAsked | Question)]
-    answerable = (*_TOLD_BY_PLAIN_CODE, RecapAsked, Question)
+    answerable = (*_TOLD_BY_PLAIN_CODE, *_TIMER_SET, RecapAsked, Question)
     if not searched or not all(isinstance(half, answerable) for half in halves):
         return False
     if len(searched) == 2 and type(searched[0]) is type(searched[1]):
