@@ -8,6 +8,7 @@ from bedside_turn.domain import intents
 from bedside_turn.domain.intents import (
     BothAsked,
     CancelSleepTimer,
+    Earlier,
     FindPlace,
     Jump,
     Question,
@@ -21,6 +22,8 @@ from bedside_turn.domain.recap import RecapAsked, choose_span
 
 SINCE_ASLEEP = RecapAsked(RecapArgs(span="since_asleep"))
 LAST_CHAPTER = RecapAsked(RecapArgs(span="last_chapter"))
+WHERE_ASLEEP = Earlier(fell_asleep=True, show_only=True)
+HOW_LONG_ASLEEP = Earlier(fell_asleep=True, show_only=True, how_long=True)
 
 
 @pytest.mark.parametrize(
@@ -128,6 +131,15 @@ def test_an_amount_refused_after_a_way_or_a_timer_is_the_one_meant(
         ("recap the last chapter and sleep in 30", LAST_CHAPTER, SleepTimer(30)),
         ("who is oskar and sleep in 20", Question("who is oskar"), SleepTimer(20)),
         ("what did i miss and cancel the timer", SINCE_ASLEEP, CancelSleepTimer()),
+        # each was the recap alone, or the place alone: a place of the history asked about is shown
+        ("what did i miss. how long was i out", SINCE_ASLEEP, HOW_LONG_ASLEEP),
+        ("how long was i asleep and what did i miss", HOW_LONG_ASLEEP, SINCE_ASLEEP),
+        ("where did i fall asleep and what did i miss", WHERE_ASLEEP, SINCE_ASLEEP),
+        (
+            "who is oskar and where was i last night",
+            Question("who is oskar"),
+            Earlier(left_off=True, show_only=True),
+        ),
     ],
 )
 def test_a_recap_or_a_question_asked_with_another_ask_is_answered_with_it(

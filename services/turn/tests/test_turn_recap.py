@@ -174,6 +174,27 @@ async def test_a_recap_asked_with_the_sleep_timer_tells_the_recap_and_sets_the_t
     assert not leaks(reply.speech, rig.passages, here)
 
 
+async def test_what_was_missed_asked_with_how_long_they_slept_tells_both_in_the_order_asked(rig: Rig) -> None:
+    """A bedtime probe: "what did I miss. How long was I out?" was told the recap alone. The place they
+    dozed off is shown by an offer, which the turn rules refuse after a recall: it is shown first."""
+    paused_at, asleep_at = 5 * PASSAGE_MS, PASSAGE_MS
+    said_alone = {}
+    for asked in ("what did I miss?", "How long was I out?", "what did I miss. How long was I out?"):
+        listener = rig.listener_at(paused_at)
+        rig.player.history[(listener, BOOK_ID)] = [
+            HistoryEntry(seq=6, kind="reported", position_ms=asleep_at, chapter=1, placed=True)
+        ]
+        rig.player.asleep[(listener, BOOK_ID)] = Asleep(
+            paused_at_ms=paused_at, asleep_at_ms=asleep_at, seq=7, device="phone"
+        )
+        said_alone[asked] = await rig.ask(listener, asked, here_ms=paused_at)
+    recap, how_long, both = said_alone.values()
+    assert recap.speech.startswith(f"Since you dozed off at {clock(asleep_at)}: At ")
+    assert "the book played on for about 2 minutes" in how_long.speech
+    assert (both.outcome, both.speech) == ("listed", f"{recap.speech} {how_long.speech}")
+    assert rig.player.positions[(listener, BOOK_ID)] == paused_at
+
+
 async def test_after_going_back_before_the_doze_what_was_missed_is_ahead(rig: Rig) -> None:
     listener = rig.listener_at(2 * PASSAGE_MS)
     rig.player.asleep[(listener, BOOK_ID)] = Asleep(

@@ -215,9 +215,17 @@ async def _two_said_together(
         tools.next_request()
         return f"{answered} {await run_keyless(tools, utterance, intents.Question(intent.second), earlier)}"
     if isinstance(intent, intents.BothAsked):
-        first = await run_keyless(tools, utterance, intent.first, earlier)
+        halves = (intent.first, intent.second)
+        # a place of the history is shown by an offer, which the turn rules refuse after a recall or a
+        # recap: it is shown first ("what did I miss, how long was I out"), and said in the order asked
+        shown_second = isinstance(intent.second, intents.Earlier) and not isinstance(
+            intent.first, intents.Earlier
+        )
+        said: dict[int, str] = {}
+        for half in (1, 0) if shown_second else (0, 1):
+            said[half] = await run_keyless(tools, utterance, halves[half], earlier)
         # two answers in the turn's own words stay its own (OwnWords.__add__): nothing of the book to check
-        return first + OwnWords(" ") + await run_keyless(tools, utterance, intent.second, earlier)
+        return said[0] + OwnWords(" ") + said[1]
     moved = await run_keyless(tools, utterance, intent.move, earlier)
     tools.next_request()
     if _stops_at_the_chapter_gone_to(intent) and tools.turn.offer_refused:

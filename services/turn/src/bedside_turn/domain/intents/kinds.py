@@ -283,7 +283,8 @@ class BothAsked:
     """'What chapter is this and how long is left?': two things the position, the cover, the chapter list,
     the sleep timer or the listener's history tell, asked in one breath; or one of them, or a question of
     the story, with a recap ("who is Oskar and what did I miss"); or a recap or a question with the sleep
-    timer set or cancelled ("what did I miss and sleep in 20 minutes"). Each is answered, as asked."""
+    timer set or cancelled ("what did I miss and sleep in 20 minutes"), or with a place of the history
+    asked about ("what did I miss, how long was I out"). Each is answered, as asked."""
 
     first: "Intent"
     second: "Intent"

@@ -763,9 +763,10 @@ _POINTS_BACK = re.compile(r"\b(?:it|its|he|him|his|she|her|they|them|their|that|
 
 def _searched_beside_another(halves: tuple[Intent, Intent], said: tuple[str, str]) -> bool:
     """A recap or a question of the story asked beside another ask ("who is Oskar and what did I miss",
-    "where are we and what did I miss") or beside the sleep timer ("what did I miss and sleep in 20
-    minutes"): each is answered, in one call each, where the recap, read anywhere in the words, was all
-    that was answered (or the timer alone, said first). Not two questions, nor two recaps, which are one
+    "where are we and what did I miss"), beside the sleep timer ("what did I miss and sleep in 20
+    minutes") or beside a place of the history asked about ("what did I miss, how long was I out"): each
+    is answered, in one call each, where the recap, read anywhere in the words, was all that was answered
+    (or the timer alone, said first). Not two questions, nor two recaps, which are one
     ask said in two parts ("who is Ginger and what happened to her", "I fell asleep, what happened"); nor
     a question that points back at the other half ("what chapter is this and what happened in it") or
     names nothing of its own ("who are they and why"), nor a recap read only from a pronoun
@@ -773,7 +774,7 @@ def _searched_beside_another(halves: tuple[Intent, Intent], said: tuple[str, str
     not what."""
     searched = [half for half in halves if isinstance(half, RecapAsked | Question)]
     answerable = (*_TOLD_BY_PLAIN_CODE, *_TIMER_SET, RecapAsked, Question)
-    if not searched or not all(isinstance(half, answerable) for half in halves):
+    if not searched or not all(isinstance(half, answerable) or _shown_only(half) for half in halves):
         return False
     if len(searched) == 2 and type(searched[0]) is type(searched[1]):
         return False
@@ -784,6 +785,12 @@ def _searched_beside_another(halves: tuple[Intent, Intent], said: tuple[str, str
         or (isinstance(half, RecapAsked) and _points_back(words) and not asked_as_a_recap(normalise(words)))
         for half, words in zip(halves, said, strict=True)
     )
+
+
+def _shown_only(half: Intent) -> bool:
+    """A place of the listener's history asked about ("how long was I out?", "where did I fall asleep?"):
+    shown, never moved to, so it may stand beside a recap or a question as any ask told may."""
+    return isinstance(half, Earlier) and half.show_only
 
 
 def _points_back(words: str) -> bool:
