@@ -149,6 +149,42 @@ def test_a_recap_or_a_question_asked_with_another_ask_is_answered_with_it(
 
 
 @pytest.mark.parametrize(
+    ("utterance", "move", "question"),
+    [
+        # each was one question of all the words, or the move alone
+        ("who is oskar and go back 5 minutes", Jump(-300_000), "who is oskar"),
+        ("go back 5 minutes and who is oskar", Jump(-300_000), "who is oskar"),
+        ("Go back 5 minutes. Who is Oskar?", Jump(-300_000), "who is Oskar"),
+        ("who is Wren, go to chapter 2", intents.Chapter(2), "who is Wren"),
+        ("who is tamsin and next chapter", intents.NextChapter(1), "who is tamsin"),
+    ],
+)
+def test_a_question_asked_with_a_move_is_both(utterance: str, move: intents.Intent, question: str) -> None:
+    assert intents.read(utterance) == intents.Together(move, Question(question))
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        # as before: a question that asks of what the move plays again, or a move inside a question
+        ("go back 30 seconds, what did he say?", Jump(-30_000)),
+        ("take me back to the storm and who was there", FindPlace("the storm and who was there", "back")),
+        ("who was the man who went back 5 minutes", Question("who was the man who went back 5 minutes")),
+        # a moment's words may hold a question, or go on as one would ("and was heard")
+        (
+            "go back to where the keeper hides and who finds him",
+            FindPlace("the keeper hides and who finds him", "back"),
+        ),
+        ("go back 5 minutes and was it raining", Jump(-300_000)),
+    ],
+)
+def test_a_question_of_the_move_or_holding_one_is_no_second_ask(
+    utterance: str, read_as: intents.Intent
+) -> None:
+    assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize(
     ("utterance", "read_as"),
     [
         ("i fell asleep and what did i miss", SINCE_ASLEEP),  # the doze told, and the one recap asked

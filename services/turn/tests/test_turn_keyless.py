@@ -16,7 +16,7 @@ from bedside_contracts.player import (
     SetSleepTimer,
     Undo,
 )
-from bedside_contracts.search import CheckAnswer, FindPassage, Target, TranscriptCoverage
+from bedside_contracts.search import CheckAnswer, FindPassage, Recall, Target, TranscriptCoverage
 from bedside_contracts.turn import Ask, Exchange, TurnCompleted, TurnReply
 from bedside_guard import Candidate, Passage, clock
 from bedside_runtime.clock import wall_clock_ms
@@ -1865,6 +1865,26 @@ async def test_a_move_and_a_timer_said_together_do_both_the_move_first(rig: Rig)
     assert position(rig, listener) == HERE - 30_000
     assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=2)
     assert reply.speech.endswith("I'll stop in 2 minutes.")
+
+
+@pytest.mark.parametrize(
+    "utterance", ["who is Tamsin and go back 2 minutes", "go back 2 minutes, who is Tamsin?"]
+)
+async def test_a_question_and_a_move_said_together_move_then_answer_from_where_the_book_is(
+    rig: Rig, utterance: str
+) -> None:
+    """A bedtime probe: "who is Oskar and go back 5 minutes" was one question of all the words, and
+    nothing moved. Two minutes back from 2:15 is before Tamsin is first named: she has not come up there."""
+    moved_alone = await rig.ask(rig.listener_at(HERE), "go back 2 minutes")
+    there = HERE - 120_000
+    asked_there = await rig.ask(rig.listener_at(there), "who is Tamsin?")
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, position(rig, listener)) == ("moved", there)
+    assert reply.speech == f"{moved_alone.speech} {asked_there.speech}"
+    recalled = [asked for asked in rig.search.requests if isinstance(asked, Recall)][-1]
+    assert recalled.here_ms == there
+    assert not leaks(reply.speech, rig.passages, there)
 
 
 async def test_a_pause_and_a_timer_said_together_pause_then_set_it(rig: Rig) -> None:

@@ -355,6 +355,7 @@ def test_cancel_that_cancels_what_the_turn_just_before_did() -> None:
         ("Wren did I fall asleep?", True),  # read as nothing or a question: heard again
         ("Who is Merrylegs and what did I miss?", True),  # the question of the two may name someone
         ("Where am I and what did I miss?", False),
+        ("Who is Merrylegs and go back five minutes?", True),  # the question beside the move
     ],
 )
 def test_a_spoken_request_is_heard_again_with_the_names_only_when_it_may_hold_one(

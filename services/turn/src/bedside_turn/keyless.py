@@ -208,8 +208,8 @@ async def _two_said_together(
     intent: intents.Together | intents.BothAsked | intents.TwoQuestions,
     earlier: list[Exchange] | None,
 ) -> str:
-    """Each request answered as if said alone: a move before its timer (a timer counts from the place),
-    two asks in the order asked."""
+    """Each request answered as if said alone: a move before its timer (a timer counts from the place)
+    or its question, two asks in the order asked."""
     if isinstance(intent, intents.TwoQuestions):
         answered = await run_keyless(tools, utterance, intents.Question(intent.first), earlier)
         tools.next_request()
@@ -226,6 +226,11 @@ async def _two_said_together(
             said[half] = await run_keyless(tools, utterance, halves[half], earlier)
         # two answers in the turn's own words stay its own (OwnWords.__add__): nothing of the book to check
         return said[0] + OwnWords(" ") + said[1]
+    # A question goes after the move, whichever was said first, and is answered from where the move left
+    # the book: the line is the listener's place, so a question answered before a move back could quote
+    # what lies ahead of where they end up; a move goes only back (a place ahead is a covered row to
+    # press), so from there the answer reads nothing they have not heard. The turn rules agree: an offer
+    # after a recall is refused.
     moved = await run_keyless(tools, utterance, intent.move, earlier)
     tools.next_request()
     if _stops_at_the_chapter_gone_to(intent) and tools.turn.offer_refused:

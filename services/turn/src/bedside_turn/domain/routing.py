@@ -115,7 +115,9 @@ def needs_the_books_names(heard: str) -> bool:
     asked = intents.read(heard)
     if isinstance(asked, intents.BothAsked):
         return isinstance(asked.first, _MAY_HOLD_A_NAME) or isinstance(asked.second, _MAY_HOLD_A_NAME)
-    return isinstance(asked.move if isinstance(asked, intents.Together) else asked, _MAY_HOLD_A_NAME)
+    if isinstance(asked, intents.Together):  # "who is Oskar and go back 5 minutes": the question may
+        return isinstance(asked.move, _MAY_HOLD_A_NAME) or isinstance(asked.then, _MAY_HOLD_A_NAME)
+    return isinstance(asked, _MAY_HOLD_A_NAME)
 
 
 def reads_history(intent: Intent, *, with_model: bool) -> bool:

@@ -320,10 +320,12 @@ class TimerAgain:
 class Together:
     """'Go back five minutes and stop in ten': a move, then the sleep timer or a pause, in one turn.
     The move goes first whatever the order said: a timer counts from where the book is. A pause with
-    the timer ("pause and set a timer for ten minutes") is paused first, in the move's place."""
+    the timer ("pause and set a timer for ten minutes") is paused first, in the move's place. A question
+    of the story with a move ("who is Oskar and go back 5 minutes") is answered after it, from where
+    the move left the book (``keyless._two_said_together`` says why)."""
 
     move: "Intent"
-    then: "SleepTimer | TimerAdded | CancelSleepTimer | Pause"
+    then: "SleepTimer | TimerAdded | CancelSleepTimer | Pause | Question"
 
 
 @dataclass(frozen=True)

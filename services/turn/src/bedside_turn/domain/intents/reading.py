@@ -219,8 +219,12 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
             return Other()
         case FindPlace(query=query):
             return replace(intent, query=_names_capitalised(query, utterance))
-        case Together(move=FindPlace(query=query) as move):
-            return replace(intent, move=replace(move, query=_names_capitalised(query, utterance)))
+        case Together(move=move, then=then):
+            if isinstance(move, FindPlace):
+                move = replace(move, query=_names_capitalised(move.query, utterance))
+            if isinstance(then, Question):
+                then = Question(_names_capitalised(then.question, utterance))
+            return replace(intent, move=move, then=then)
     return intent
 
 
@@ -684,9 +688,9 @@ _A_CHAPTER_PLAYED_THEN_A_STOP = re.compile(
 
 
 def _move_and_timer(text: str) -> Together | SleepTimer | TimerAdded | CancelSleepTimer | None:
-    """A move and a timer (or a pause) said together, either way round; each half read alone. "At the
-    end of the chapter, stop" is one timer, not a move to the chapter's end and a pause now; a stop said
-    with words of staying in bed and then a timer is the timer alone."""
+    """A move and a timer (or a pause, or a question of the story) said together, either way round; each
+    half read alone. "At the end of the chapter, stop" is one timer, not a move to the chapter's end and a
+    pause now; a stop said with words of staying in bed and then a timer is the timer alone."""
     if STOP_WHEN_THE_CHAPTER_ENDS.match(text) or plays_to_the_chapter_end(normalise(text)):
         return None
     if played := _A_CHAPTER_PLAYED_THEN_A_STOP.match(normalise(text)):
@@ -698,6 +702,8 @@ def _move_and_timer(text: str) -> Together | SleepTimer | TimerAdded | CancelSle
         timers = [half for half in halves if isinstance(half, _PLAYBACK)]
         if moving is not None and timers and not _a_clause(halves[moving], said[moving], joined_by):
             return Together(move=halves[moving], then=timers[0])
+        if moving is not None and (asked := _asked_beside_a_move(halves, said, moving, joined_by)):
+            return Together(move=halves[moving], then=asked)
         # A pause asked for and then the timer ("pause and set a timer for ten"): paused at once, the
         # timer counting the listening after it. Said after a timer, a stop is the timer's own ("read
         # for ten minutes then stop"), unless the timer is cancelled; a "hold on" is no pause asked
@@ -721,6 +727,33 @@ def _move_and_timer(text: str) -> Together | SleepTimer | TimerAdded | CancelSle
         ):
             return timer
     return None
+
+
+def _asked_beside_a_move(
+    halves: tuple[Intent, Intent], said: tuple[str, str], moving: int, joined_by: str
+) -> Question | None:
+    """'Who is Oskar and go back 5 minutes': a question of the story of its own beside a move, each done;
+    not one that asks of what the move plays again ("go back 30 seconds, what did he say"), nor one that
+    may go on a sentence ("... and has to be put down", "... and was killed": a moment's words), nor beside
+    a moment described, whose words may hold a question ("the bit where they argue and who gets the
+    horse"), nor beside a place of the history only shown, which is an ask told beside it (``BothAsked``)."""
+    asked, words = halves[1 - moving], said[1 - moving].strip()
+    if (
+        not isinstance(asked, Question)
+        or isinstance(halves[moving], FindPlace)
+        or _shown_only(halves[moving])
+    ):
+        return None
+    if not (_ASKED_BY_A_QUESTION_WORD.match(words) or ASKING_WHEN.match(words)):
+        return None
+    return None if _points_back(words) or _names_nothing(words) else asked
+
+
+_ASKED_BY_A_QUESTION_WORD = re.compile(
+    r"^(?:who|what|whats|what's|why|which|how|whose"
+    r"|(?:(?:can|could|would) you (?:please )?)?(?:tell me|remind me))\b"
+)
+"""A question that cannot be the rest of a sentence before it, as "and was killed" may."""
 
 
 _WAITING = re.compile(
