@@ -1549,6 +1549,22 @@ async def test_say_that_again_can_be_said_again_and_keeps_what_the_answer_was(
     assert (again.speech, again.outcome) == (not_yet.speech, "not_yet")
 
 
+async def test_say_that_again_after_a_two_part_answer_says_both_parts_and_does_neither_again(
+    rig: Rig,
+) -> None:
+    """A bedtime session: after "where am I and when will the timer stop", "say that again" said the
+    timer's half alone; after a move and a timer, where the book was alone."""
+    listener = rig.listener_at(HERE)
+    answer = await rig.ask(listener, "where am I and when will the timer stop")
+    again = await rig.ask(listener, "say that again")
+    assert (again.speech, again.outcome) == (answer.speech, answer.outcome)
+    await rig.ask(listener, "go back 2 minutes and sleep in 3 minutes")
+    sent = len(rig.player.commands)
+    again = await rig.ask(listener, "say that again")
+    assert (len(rig.player.commands), position(rig, listener)) == (sent, HERE - 120_000)  # nothing done again
+    assert again.speech == (await rig.ask(listener, "where am I and when will the timer stop")).speech
+
+
 async def test_what_follows_a_repeat_means_what_it_meant_before_it(rig: Rig) -> None:
     """(The third review) "tell me more" after a repeat skipped a passage, as if the repeat had quoted
     one more; "that one" and "go there" lost the list a repeat followed."""

@@ -11,6 +11,7 @@ from bedside_turn.domain.routing import (
     MOVED_AGAIN_WITHIN_MS,
     SAID_AGAIN_WITHIN_MS,
     answer_to_say_again,
+    asked_afresh,
     asked_how_long,
     cancelled_by_that,
     chapters_called,
@@ -264,6 +265,46 @@ def test_say_that_again_is_said_of_an_answer_only_just_given_and_still_to_be_rea
     assert answer_to_say_again([], 1_000) is None
     from_further_on = where.model_copy(update={"speech": history.REPLY_LEFT_OUT})
     assert answer_to_say_again([from_further_on], 2_000) is None  # given from further on than here
+
+
+def told_as(utterance: str, told: history.Told) -> Exchange:
+    """An exchange remembered only by what it told."""
+    return Exchange(turn_id="t1", utterance=utterance, speech=told.value, outcome="answered", guarded_at_ms=0)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "told", "afresh"),
+    [
+        # was the timer's half alone
+        (
+            "where am I and when will the timer stop",
+            history.Told.TIMER,
+            (intents.WhereAmI(), intents.TimerAsked()),
+        ),
+        # was where the book is alone; the move and the timer are told, never done again
+        ("go back 2 minutes and sleep in 10", history.Told.MOVED, (intents.WhereAmI(), intents.TimerAsked())),
+        (
+            "who is Tamsin and go back 2 minutes",
+            history.Told.MOVED,
+            (intents.WhereAmI(), intents.Question("who is Tamsin")),
+        ),
+        (
+            "what chapter is this and how long is left",
+            history.Told.TIME_LEFT,
+            (intents.WhereAmI(), intents.TimeLeft()),
+        ),
+    ],
+)
+def test_a_two_part_answer_is_given_afresh_whole(
+    utterance: str, told: history.Told, afresh: tuple[intents.Intent, intents.Intent]
+) -> None:
+    assert asked_afresh(told_as(utterance, told)) == intents.BothAsked(*afresh)
+
+
+def test_a_one_part_answer_is_given_afresh_as_before() -> None:
+    assert asked_afresh(told_as("add ten minutes", history.Told.TIMER)) == intents.TimerAsked()
+    assert asked_afresh(told_as("back 2 minutes", history.Told.MOVED)) == intents.WhereAmI()
+    assert asked_afresh(told_as("how long is left", history.Told.TIME_LEFT)) == intents.TimeLeft()
 
 
 def test_a_book_whose_chapters_are_called_parts_is_asked_about_by_part() -> None:

@@ -28,6 +28,7 @@ from pydantic import BaseModel
 from bedside_turn.domain import history, intents, numbers
 from bedside_turn.domain.chapters import chapter_by_title_alone, title_words
 from bedside_turn.domain.intents import Intent
+from bedside_turn.domain.recap import RecapAsked
 
 MIN_SCORE = 0.0325
 """A hit scoring below this is not offered: 1/61 + 1/62, so a passage both rankings put in
@@ -305,14 +306,31 @@ _CHANGES_NOTHING = (
 def asked_afresh(last: Exchange) -> intents.Intent | None:
     """What to answer again for "say that again" after ``last``: None for its very words; an answer
     remembered only by what it told (the position, the timer) is given afresh from now, a move's as
-    where the book is, and never by doing again what it did."""
+    where the book is, and never by doing again what it did. A two-part answer is given whole, each part
+    so: what one turn remembers is the last part's kind alone ("where am I and when will it stop" is
+    remembered as told of the timer), and it was said again as that part alone."""
     told = history.told_of(last)
     if told is None:
         return None
+    asked = intents.read(last.utterance)
+    match asked:
+        case intents.BothAsked(first=first, second=second) | intents.Together(move=first, then=second):
+            return intents.BothAsked(_told_again(first), _told_again(second))
     if told is history.Told.TIMER:
         return intents.TimerAsked()
-    asked = intents.read(last.utterance)
     return asked if isinstance(asked, _CHANGES_NOTHING) else intents.WhereAmI()
+
+
+def _told_again(asked: intents.Intent) -> intents.Intent:
+    """One part of a two-part answer told afresh from now: an ask that changes nothing asked again; the
+    timer set, or the book paused, told as it stands; a move, as where the book is."""
+    if isinstance(asked, _CHANGES_NOTHING | intents.Question | RecapAsked):
+        return asked
+    if isinstance(
+        asked, intents.SleepTimer | intents.TimerAdded | intents.TimerAgain | intents.CancelSleepTimer
+    ):
+        return intents.TimerAsked()
+    return intents.PlayingAsked() if isinstance(asked, intents.Pause) else intents.WhereAmI()
 
 
 CancelledByThat = Literal["timer", "timer_changed", "move", "list"]
