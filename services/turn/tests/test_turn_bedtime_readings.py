@@ -326,6 +326,7 @@ def test_a_request_refused_just_after_it_is_withdrawn(utterance: str, read_as: i
         "go back 5 minutes and sleep in 20, forget it",
         "take me back to the storm, no, never mind",
         "chapter 3... scratch that",
+        "chapter 3, don't",
     ],
 )
 def test_a_withdrawal_said_at_the_end_of_the_breath_withdraws_the_request(utterance: str) -> None:
@@ -340,6 +341,7 @@ def test_a_withdrawal_said_at_the_end_of_the_breath_withdraws_the_request(uttera
         ("go back to where he says i don't", FindPlace("he says i don't", "back")),
         ("never mind", NOTHING_DONE),
         ("pause, don't stop the timer", intents.Pause()),
+        ("go back to where he says, i don't", FindPlace("he says i don't", "back")),
     ],
 )
 def test_words_of_withdrawing_inside_a_request_withdraw_nothing(

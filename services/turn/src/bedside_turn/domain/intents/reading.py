@@ -274,13 +274,17 @@ def _withdrawn_at_the_end(utterance: str) -> Courtesy | None:
     """'Next chapter, actually never mind', 'go back 5 minutes, actually don't': the request withdrawn in
     the breath that asked it, so nothing is done, as after "never mind". A moment's or a question's words
     may end in such words ("where she says never mind"), so only a pause or an opener ("actually") before
-    them withdraws those, and a bare "don't" is withdrawn only after an opener ("where he says I don't")."""
+    them withdraws those; a bare "don't" needs an opener, or a pause after a command ("chapter 3, don't"),
+    and is never one said straight on ("where he says I don't")."""
     text = with_pauses(utterance)
     said = _WITHDRAWN.search(text)
-    if said is None or said.start() == 0 or (said["refusal"] and not said["opener"]):
+    if said is None or said.start() == 0:
+        return None
+    paused = bool(set(said["pause"]) - set(" "))
+    if not said["opener"] and not paused and said["refusal"]:
         return None
     asked = read(text[: said.start()])
-    parted = bool(said["opener"]) or bool(set(said["pause"]) - set(" "))
+    parted = bool(said["opener"]) or (paused and not said["refusal"])
     if isinstance(asked, Other) or (not parted and not isinstance(asked, _COMMANDS)):
         return None
     return Courtesy("never_mind")
