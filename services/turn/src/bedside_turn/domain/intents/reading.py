@@ -706,7 +706,7 @@ def _move_and_timer(text: str) -> Together | SleepTimer | TimerAdded | CancelSle
         timers = [half for half in halves if isinstance(half, _PLAYBACK)]
         if moving is not None and timers and not _a_clause(halves[moving], said[moving], joined_by):
             return Together(move=halves[moving], then=timers[0])
-        if moving is not None and (asked := _asked_beside_a_move(halves, said, moving, joined_by)):
+        if moving is not None and (asked := _asked_beside_a_move(halves, said, moving)):
             return Together(move=halves[moving], then=asked)
         # A pause asked for and then the timer ("pause and set a timer for ten"): paused at once, the
         # timer counting the listening after it. Said after a timer, a stop is the timer's own ("read
@@ -734,7 +734,7 @@ def _move_and_timer(text: str) -> Together | SleepTimer | TimerAdded | CancelSle
 
 
 def _asked_beside_a_move(
-    halves: tuple[Intent, Intent], said: tuple[str, str], moving: int, joined_by: str
+    halves: tuple[Intent, Intent], said: tuple[str, str], moving: int
 ) -> Question | None:
     """'Who is Oskar and go back 5 minutes': a question of the story of its own beside a move, each done;
     not one that asks of what the move plays again ("go back 30 seconds, what did he say"), nor one that
