@@ -125,6 +125,12 @@ def test_someone_asked_after_by_name_in_other_words_has_not_come_up_as_who_is_ha
     assert said.unheard_names[0] == "hettie"
 
 
+def test_tell_me_about_a_thing_in_ordinary_words_is_searched_as_a_thing(sample: Sample) -> None:
+    """ "tell me about cats" was told cats had not come up, with Pudding the cat heard (the review)."""
+    said = sample.recall("tell me about cats", "2:00")
+    assert (said.come_up, said.unheard_names) == (True, [])
+
+
 def test_hettie_is_among_the_books_names_though_she_is_named_only_opening_her_own_words(
     sample: Sample,
 ) -> None:

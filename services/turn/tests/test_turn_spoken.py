@@ -50,7 +50,7 @@ async def test_the_recogniser_expects_heard_names_and_none_from_ahead(rig: Rig, 
     told = hints.split()
     assert {"Wren", "Tamsin"} <= set(told)
     names = rig.search.books[BOOK_ID].served.names
-    assert all(not ahead_of(names.first_ms[name.lower()], HERE) for name in told)
+    assert all(not ahead_of(names.named_at_ms[name.lower()][0], HERE) for name in told)  # named behind
     assert not {"Ambrose", "Pell", "Mortimer", "Sleet"} & set(told)
     assert reply.turn is not None
     assert "tamsin" in reply.heard.lower()

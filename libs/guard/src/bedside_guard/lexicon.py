@@ -17,7 +17,8 @@ _WORDS_WITHOUT_FORMS = """
     towards onto whilst cannot yes oh okay ok yeah hello goodbye bye hundred thousand million
     monday tuesday wednesday thursday friday saturday sunday january february march april may june
     july august september october november december christmas o'clock ma'am
-    ha hm hmm alas twas tis ere och hurrah huzzah ahoy goodnight
+    ha hm hmm alas twas tis ere och hurrah huzzah ahoy goodnight hey hi eh bah ugh ooh aha hullo
+    halloo gee whoa woah pshaw tush fie alack
 """
 _LISTED = frozenset(
     [

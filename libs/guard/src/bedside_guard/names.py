@@ -1,11 +1,11 @@
 """The book's own names, and when each was first heard: what a question or an answer may name.
 
-A name (a person, a place, a title word) is a word the book writes with a capital inside a
-sentence and almost never in lower case. Where it is first written with a capital is a place in
-book time like any other, so ``ahead_of`` alone decides whether it has been heard. What a listener
-hears as names is decided from the text behind them alone (``names_heard``); the answer check alone
-reads the whole book's, to keep those ahead out of what is said. Pure: search computes the table once
-per book, the rules below only read it.
+A name (a person, a place, a title word) is a word the book writes as one (a capital inside a
+sentence, or opening one where no dictionary has the word) and almost never in lower case. What a
+listener has heard as names is decided from the text behind them alone (``names_heard``); the answer
+check alone reads the whole book's names, and where each is first written with a capital, to keep
+those ahead out of what is said. Pure: search computes the table once per book, the rules below only
+read it.
 """
 
 import bisect
@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bedside_guard.lexicon import ordinary_word
 from bedside_guard.line import ahead_of, heard_once_past
 from bedside_guard.passage import Passage
-from bedside_guard.prose import TITLES
+from bedside_guard.prose import TITLES, without_headings
 from bedside_guard.words import FUNCTION_WORDS
 
 _ABBREVIATION = "|".join(TITLES)
@@ -135,9 +135,10 @@ def _titles(passages: Iterable[Passage]) -> list[tuple[int, str]]:
 def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
     """The names of a book and where each first occurs, from its passages: words it writes with
     a capital inside a sentence or opening a character's words before another name (``_tokens``),
-    and almost never in lower case. A name on the ``cover`` (its title and author) is heard from the
-    start: the listener chose the book by it ("does Black Beauty die?" before the foal is given that
-    name; "Arthur" of Arthur Conan Doyle, whom a later story's Arthur Holder made a name ahead)."""
+    and almost never in lower case; a chapter's heading read out in a passage counts toward none. The
+    words of the ``cover`` (its title and author) are heard from the start, the listener having chosen
+    the book by them ("does Black Beauty die?" before the foal is given that name); a title capitalises
+    every word, so it makes no name heard (``names_heard``)."""
     inside: Counter[str] = Counter()
     lower: Counter[str] = Counter()
     first: dict[str, int] = {}
@@ -155,10 +156,14 @@ def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
                 _keep_earliest(capitalised_first, word, at_ms)
     for passage in passages:
         for at_ms, text in _pieces(passage):
-            for word, token, capital in _tokens(text, opening_names="quotation"):
+            tokens = _tokens(text, opening_names="quotation")
+            for word, token, _capital in tokens:
                 _keep_earliest(first, word, at_ms)
                 if token[0].isupper():
                     _keep_earliest(capitalised_first, word, at_ms)
+            story = without_headings(text)
+            told = tokens if story == text else _tokens(story, opening_names="quotation")
+            for word, token, capital in told:
                 if capital is True:
                     inside[word] += 1
                 if capital is True or (capital is None and _opens_as_a_name(token)):
@@ -178,7 +183,7 @@ def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
         first_ms=names,
         word_first_ms=first,
         named_at_ms={word: tuple(sorted(times)) for word, times in named_at.items()},
-        lower_at_ms={word: tuple(lower_at[word]) for word in named_at if word in lower_at},
+        lower_at_ms={word: tuple(sorted(lower_at[word])) for word in named_at if word in lower_at},
         spelling={word: written[word][1] for word in named_at},
     )
 
@@ -394,11 +399,11 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
 
 
 _ASKED_AFTER_BY_NAME = re.compile(
-    r"(?:\bwho(?:['\u2019]?s|\s+(?:is|was|were|are))|\bwhere(?:['\u2019]?s|\s+(?:is|are))"
+    r"(?:(?P<who>\bwho(?:['\u2019]?s|\s+(?:is|was|were|are))|\bwhere(?:['\u2019]?s|\s+(?:is|are)))"
     r"|\bwhat\s+(?:happened\s+to|became\s+of)|\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of))\s+"
     rf"(?:(?:{_ABBREVIATION})\.?\s+)*"
     rf"(?!(?:the|a|an|this|that|he|she|it|they|his|her|their|him|them)\b)({_LETTER}+(?:\s+{_LETTER}+)*?)"
-    r"(?:\s+(?:again|now|then|please))*\s*[?.!]*\s*$",
+    r"(?:,?\s+(?:again|now|then|please))*\s*[?.!\u2026]*\s*$",
     re.IGNORECASE,
 )
 ASKED_AFTER_WORDS = 3
@@ -411,14 +416,18 @@ def asked_after_by_name(text: str) -> tuple[str, ...]:
     "where's ...", "what happened to ...", "tell me about ..."), however they were typed or heard, and
     without a title before them ("who is Mr. Pell?" asks after "pell"); () when it asks after no one by
     name ("who is the keeper", "who is going to win", "who is tomaz talking to", "who was killed in
-    the hunt"). Written in lower case, only these words may be a name asked after: whether any other word
-    is one would be told by the book's names, those ahead of the line too."""
+    the hunt", "tell me about cats"). Written in lower case, only these words may be a name asked
+    after: whether any other word is one would be told by the book's names, those ahead too."""
     asked = _ASKED_AFTER_BY_NAME.search(text)
     if asked is None:
         return ()
-    words = asked[1].lower().split()
+    words = asked[2].lower().split()
     doing = any(len(word) > 4 and word.endswith("ing") for word in words)
-    return () if doing or len(words) > ASKED_AFTER_WORDS or set(words) & FUNCTION_WORDS else tuple(words)
+    # "tell me about cats" asks about a thing as often as about someone: only words of which one no
+    # dictionary has are a name there, where "who is ginger?" asks after someone, whatever the words.
+    thing = asked["who"] is None and all(ordinary_word(word) for word in words)
+    described = doing or thing or len(words) > ASKED_AFTER_WORDS or set(words) & FUNCTION_WORDS
+    return () if described else tuple(words)
 
 
 def _spelt_near(word: str, name: str) -> bool:
