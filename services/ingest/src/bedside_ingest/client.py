@@ -20,7 +20,7 @@ from bedside_contracts.ingest import (
 )
 from bedside_contracts.search import Catalog, CatalogRequest
 from bedside_runtime.bus import DEFAULT_TIMEOUT_S, call
-from bedside_runtime.errors import CallFailed, NoAnswer, RemoteFailure
+from bedside_runtime.errors import CallFailed, NoAnswer, NoService, RemoteFailure
 from bedside_runtime.health import check
 from bedside_runtime.tasks import cancel_and_wait
 from nats.aio.client import Client
@@ -32,6 +32,10 @@ transcribe; the request waits for all of it (the job goes on in the service if t
 ASKS = 3
 """How often a book is asked for when the ingest service restarts before it answers."""
 RESTART_WATCH_S = 5.0
+BACK_ON_THE_BUS_S = 15.0
+"""How long after the bus came back from a restart the services may take to subscribe again; a
+request no one took in that time is told as the service not running."""
+BACK_ON_THE_BUS_POLL_S = 0.5
 READY_POLL_S = 0.25
 DELETING_TIMEOUT_S = 600.0
 """A removal that deletes files reads every stored version of the library, one at a time."""
@@ -57,9 +61,7 @@ async def request_ingest(
         subscription = await client.subscribe(subjects.INGEST_PROGRESS.format(job=request.job), cb=forward)
     try:
         for _ in range(ASKS):
-            asked = asyncio.create_task(
-                call(client, subjects.INGEST_BOOK, request, IngestReport, timeout_s=timeout_s)
-            )
+            asked = asyncio.create_task(_ask_once_ingest_is_back(client, request, timeout_s))
             restarted = asyncio.create_task(until_ingest_restarts(client, time.monotonic()))
             await asyncio.wait({asked, restarted}, return_when=asyncio.FIRST_COMPLETED)
             await cancel_and_wait(restarted)
@@ -110,6 +112,20 @@ async def list_jobs(client: Client, job: str | None = None) -> list[IngestJob]:
 
 async def cancel_job(client: Client, job: str) -> IngestJob:
     return await call(client, subjects.INGEST_CANCEL, CancelJob(job=job), IngestJob)
+
+
+async def _ask_once_ingest_is_back(client: Client, request: IngestBook, timeout_s: float) -> IngestReport:
+    """``call`` for the book; if no one took the request and the bus restarted since the caller
+    connected, asked again while the ingest service may still be subscribing again (no copy took it,
+    so nothing is asked twice)."""
+    deadline = time.monotonic() + BACK_ON_THE_BUS_S
+    while True:
+        try:
+            return await call(client, subjects.INGEST_BOOK, request, IngestReport, timeout_s=timeout_s)
+        except NoService:
+            if not client.stats["reconnects"] or time.monotonic() >= deadline:
+                raise
+        await asyncio.sleep(BACK_ON_THE_BUS_POLL_S)
 
 
 async def submit_job(client: Client, request: IngestBook) -> None:
