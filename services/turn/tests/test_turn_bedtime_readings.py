@@ -324,9 +324,14 @@ def test_a_request_refused_just_after_it_is_withdrawn(utterance: str, read_as: i
         "go back 5 minutes actually don't",
         "sleep in 20 minutes. never mind",
         "go back 5 minutes and sleep in 20, forget it",
-        "take me back to the storm, no, never mind",
         "chapter 3... scratch that",
         "chapter 3, don't",
+        # a moment or a question withdrawn after its sentence has ended
+        "take me back to the storm. never mind",
+        "who is oskar? never mind",
+        # an ask told, or a recap, holds no one's words: withdrawn after a pause
+        "where am i, never mind",
+        "what did i miss, never mind",
     ],
 )
 def test_a_withdrawal_said_at_the_end_of_the_breath_withdraws_the_request(utterance: str) -> None:
@@ -342,6 +347,16 @@ def test_a_withdrawal_said_at_the_end_of_the_breath_withdraws_the_request(uttera
         ("never mind", NOTHING_DONE),
         ("pause, don't stop the timer", intents.Pause()),
         ("go back to where he says, i don't", FindPlace("he says i don't", "back")),
+        # (review) a moment or a question ending in what someone says, after a comma or a "no", "oh" or
+        # "well": each was thrown away as "never mind"
+        ("go back to when he said no don't", FindPlace("he said no don't", "back")),
+        ("play the bit where she says oh never mind", FindPlace("she says oh never mind")),
+        ("who shouted no, don't", Question("who shouted no, don't")),
+        ("go back to when she said well never mind", FindPlace("she said well never mind", "back")),
+        ("go back to where she says, never mind", FindPlace("she says never mind", "back")),
+        ("why did she say, never mind", Question("why did she say, never mind")),
+        # the cost: a withdrawal said so after a moment is searched with it
+        ("take me back to the storm, no, never mind", FindPlace("the storm no never mind", "back")),
     ],
 )
 def test_words_of_withdrawing_inside_a_request_withdraw_nothing(

@@ -272,10 +272,12 @@ _WITHDRAWN = re.compile(
 
 def _withdrawn_at_the_end(utterance: str) -> Courtesy | None:
     """'Next chapter, actually never mind', 'go back 5 minutes, actually don't': the request withdrawn in
-    the breath that asked it, so nothing is done, as after "never mind". A moment's or a question's words
-    may end in such words ("where she says never mind"), so only a pause or an opener ("actually") before
-    them withdraws those; a bare "don't" needs an opener, or a pause after a command ("chapter 3, don't"),
-    and is never one said straight on ("where he says I don't")."""
+    the breath that asked it, so nothing is done, as after "never mind". Never by a "don't" said straight
+    on ("where he says I don't"); a bare "don't" after a pause withdraws a command alone ("chapter 3,
+    don't"). A moment's or a question's words may end in what someone in the story says ("go back to
+    when he said no, don't", "why did she say, never mind"), so those are withdrawn only after their
+    sentence has ended ("who is Oskar? Never mind"), and never after a "no", "oh" or "well", which the one
+    quoted may have said."""
     text = with_pauses(utterance)
     said = _WITHDRAWN.search(text)
     if said is None or said.start() == 0:
@@ -284,10 +286,18 @@ def _withdrawn_at_the_end(utterance: str) -> Courtesy | None:
     if not said["opener"] and not paused and said["refusal"]:
         return None
     asked = read(text[: said.start()])
-    parted = bool(said["opener"]) or (paused and not said["refusal"])
-    if isinstance(asked, Other) or (not parted and not isinstance(asked, _COMMANDS)):
+    if isinstance(asked, Other):
         return None
-    return Courtesy("never_mind")
+    if isinstance(asked, FindPlace | Question | TwoQuestions | BothAsked):
+        sentence_ended = bool(set(said["pause"]) & set(".!?;"))
+        quoted = _QUOTED_OPENER.search(said["opener"]) is not None
+        return Courtesy("never_mind") if sentence_ended and not quoted else None
+    parted = bool(said["opener"]) or (paused and not said["refusal"])
+    return Courtesy("never_mind") if parted or isinstance(asked, _COMMANDS) else None
+
+
+_QUOTED_OPENER = re.compile(r"\b(?:no|oh|well)\b")
+"""Openers a line of the story may start with ("she said, oh never mind")."""
 
 
 _TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no", "up", "down", "over", "out", "off", "all"}
