@@ -638,6 +638,21 @@ async def test_a_book_in_parts_is_asked_about_by_part(rig: Rig) -> None:
     assert found.outcome == "moved"  # a part that is no number stays a word
 
 
+async def test_a_question_by_part_said_with_a_move_is_answered_from_its_own_words(rig: Rig) -> None:
+    """(Review) In a book in parts, "go back 1 minute and what happens in part 1" said the move twice and
+    never answered: the question's half read the whole sentence again, parts as chapters, as the move."""
+    there = HERE - 60_000
+    moved_alone = await rig.ask(rig.listener_at(HERE, book=IN_PARTS), "go back 1 minute", book=IN_PARTS)
+    asked_there = await rig.ask(
+        rig.listener_at(there, book=IN_PARTS), "what happens in part 1", book=IN_PARTS
+    )
+    listener = rig.listener_at(HERE, book=IN_PARTS)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, "go back 1 minute and what happens in part 1", book=IN_PARTS)
+    assert (len(rig.player.offers), position(rig, listener, IN_PARTS)) == (offers + 1, there)
+    assert reply.speech == f"{moved_alone.speech} {asked_there.speech}"
+
+
 async def test_asking_to_play_another_book_by_its_title_says_where_books_are_changed(rig: Rig) -> None:
     """A tester: "play black beauty" in another book searched that book for the words and offered two
     places in it."""

@@ -70,12 +70,19 @@ def _no_tool_does(intent: Intent) -> str:
 
 
 async def run_keyless(
-    tools: ToolBox, utterance: str, intent: Intent | None = None, earlier: list[Exchange] | None = None
+    tools: ToolBox,
+    utterance: str,
+    intent: Intent | None = None,
+    earlier: list[Exchange] | None = None,
+    *,
+    read_again: bool = True,
 ) -> str:
     """Route ``utterance`` to the tools and say what came of it. A move is said with the time it came
-    to, the listener's position: the model reads later only that the book was moved (ADR 75)."""
+    to, the listener's position: the model reads later only that the book was moved (ADR 75).
+    ``read_again`` False: ``intent`` is one half of ``utterance``, not read again by the book's chapter
+    names (``_answer_half``)."""
     intent = intent or intents.read(utterance)
-    if isinstance(intent, intents.Other | intents.Question | intents.FindPlace):
+    if read_again and isinstance(intent, intents.Other | intents.Question | intents.FindPlace):
         utterance, intent = await _chapters_by_their_own_name(tools, utterance, intent)
     if isinstance(intent, intents.SayAgain) and earlier:
         said = await _say_again(tools, utterance, earlier)
@@ -211,9 +218,9 @@ async def _two_said_together(
     """Each request answered as if said alone: a move before its timer (a timer counts from the place)
     or its question, two asks in the order asked."""
     if isinstance(intent, intents.TwoQuestions):
-        answered = await run_keyless(tools, utterance, intents.Question(intent.first), earlier)
+        answered = await _answer_half(tools, utterance, intents.Question(intent.first), earlier)
         tools.next_request()
-        return f"{answered} {await run_keyless(tools, utterance, intents.Question(intent.second), earlier)}"
+        return f"{answered} {await _answer_half(tools, utterance, intents.Question(intent.second), earlier)}"
     if isinstance(intent, intents.BothAsked):
         halves = (intent.first, intent.second)
         # a place of the history is shown by an offer, which the turn rules refuse after a recall or a
@@ -223,7 +230,7 @@ async def _two_said_together(
         )
         said: dict[int, str] = {}
         for half in (1, 0) if shown_second else (0, 1):
-            said[half] = await run_keyless(tools, utterance, halves[half], earlier)
+            said[half] = await _answer_half(tools, utterance, halves[half], earlier)
         # two answers in the turn's own words stay its own (OwnWords.__add__): nothing of the book to check
         return said[0] + OwnWords(" ") + said[1]
     # A question goes after the move, whichever was said first, and is answered from where the move left
@@ -231,11 +238,20 @@ async def _two_said_together(
     # what lies ahead of where they end up; a move goes only back (a place ahead is a covered row to
     # press), so from there the answer reads nothing they have not heard. The turn rules agree: an offer
     # after a recall is refused.
-    moved = await run_keyless(tools, utterance, intent.move, earlier)
+    moved = await _answer_half(tools, utterance, intent.move, earlier)
     tools.next_request()
     if _stops_at_the_chapter_gone_to(intent) and tools.turn.offer_refused:
         return moved  # "play chapter 9 and stop" in a book of four: no timer for the chapter playing
-    return f"{moved} {await run_keyless(tools, utterance, intent.then)}"
+    return f"{moved} {await _answer_half(tools, utterance, intent.then, None)}"
+
+
+async def _answer_half(tools: ToolBox, utterance: str, half: Intent, earlier: list[Exchange] | None) -> str:
+    """One of two requests said together, answered from its own words: a question's are its own, read by
+    the book's chapter names alone ("what happens in part 1" beside a move is a recap of chapter 1); no
+    other half keeps its words, and the whole ``utterance`` read again so would be both requests again."""
+    if isinstance(half, intents.Question):
+        return await run_keyless(tools, half.question, half, earlier)
+    return await run_keyless(tools, utterance, half, earlier, read_again=False)
 
 
 def _stops_at_the_chapter_gone_to(intent: intents.Together) -> bool:
