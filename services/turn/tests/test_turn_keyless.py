@@ -1580,6 +1580,20 @@ async def test_say_that_again_after_a_two_part_answer_says_both_parts_and_does_n
     assert again.speech == (await rig.ask(listener, "where am I and when will the timer stop")).speech
 
 
+async def test_say_that_again_after_a_move_and_a_question_says_the_answer_as_asked(rig: Rig) -> None:
+    """(Review) After "who is Tamsin and go back 2 minutes", "say that again" cut the question's half: it
+    was answered afresh for the words "say that again", in which the listener named nobody."""
+    there = HERE - 120_000
+    asked_there = await rig.ask(rig.listener_at(there), "who is Tamsin?")
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "who is Tamsin and go back 2 minutes")
+    sent = len(rig.player.offers)
+    again = await rig.ask(listener, "say that again")
+    assert (len(rig.player.offers), position(rig, listener)) == (sent, there)  # nothing done again
+    where = await rig.ask(listener, "where am I?")
+    assert again.speech == f"{where.speech} {asked_there.speech}"
+
+
 async def test_what_follows_a_repeat_means_what_it_meant_before_it(rig: Rig) -> None:
     """(The third review) "tell me more" after a repeat skipped a passage, as if the repeat had quoted
     one more; "that one" and "go there" lost the list a repeat followed."""

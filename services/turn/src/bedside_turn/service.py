@@ -102,8 +102,11 @@ class TurnService:
         cut = 0
         with turn.step("check"):
             if not speech.holds_no_book_words(said):
+                # an answer said again is checked against the words that asked it, not "say that again":
+                # the names the listener said there are theirs to hear again
+                asked = repeated.utterance if repeated is not None else ask.utterance
                 checked = await self._checked(
-                    ask, here_ms, turn.turn_id, said, from_model=mode != KEYLESS, backends=backends
+                    ask, asked, here_ms, turn.turn_id, said, from_model=mode != KEYLESS, backends=backends
                 )
                 if checked is None:  # not spoken unchecked: what was done is said in the turn's own words
                     said, unsaid = self._after_failure(tools, backends), True
@@ -145,9 +148,18 @@ class TurnService:
             )
 
     async def _checked(
-        self, ask: Ask, here_ms: int, turn_id: str, said: str, *, from_model: bool, backends: TurnBackends
+        self,
+        ask: Ask,
+        asked: str,
+        here_ms: int,
+        turn_id: str,
+        said: str,
+        *,
+        from_model: bool,
+        backends: TurnBackends,
     ) -> tuple[str, int] | None:
-        """The answer as it may be spoken and the sentences cut, or None when it could not be checked.
+        """The answer as it may be spoken and the sentences cut, or None when it could not be checked;
+        ``asked``: the words it answers, whose names the listener has said.
 
         Every answer that holds or may hold the book's words passes the guard's answer check, model
         and keyless alike (a keyless one, built from the guard's places, by its names rule only); the
@@ -156,7 +168,7 @@ class TurnService:
         that already let the turn down is not asked (``BusBackends``): the check fails at once.
         """
         request = CheckAnswer(
-            book=ask.book, here_ms=here_ms, question=ask.utterance, answer=said, from_model=from_model
+            book=ask.book, here_ms=here_ms, question=asked, answer=said, from_model=from_model
         )
         try:
             checked = await backends.check(request)
