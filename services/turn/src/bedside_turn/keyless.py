@@ -235,9 +235,9 @@ async def _two_said_together(
         return said[0] + OwnWords(" ") + said[1]
     # A question goes after the move, whichever was said first, and is answered from where the move left
     # the book: the line is the listener's place, so a question answered before a move back could quote
-    # what lies ahead of where they end up; a move goes only back (a place ahead is a covered row to
-    # press), so from there the answer reads nothing they have not heard. The turn rules agree: an offer
-    # after a recall is refused.
+    # what lies ahead of where they end up. A move forward draws a covered row and moves nothing, so the
+    # question is answered where the listener is or further back, from what they have heard. The turn
+    # rules agree: an offer after a recall is refused.
     moved = await _answer_half(tools, utterance, intent.move, earlier)
     tools.next_request()
     if _stops_at_the_chapter_gone_to(intent) and tools.turn.offer_refused:

@@ -1,13 +1,13 @@
 """One request heard by two devices of one listener is one request (ADR 77).
 
-A listener with a phone and a speaker page both listening hands-free says "go back 2 minutes"
-once; both hear it and both send it. The second to reach the player is the same request when it
-comes from another device, the turn read it the same way (``OfferPositions.request_key``), and the
-goto the first made is still the book's last move and either was made after this one was asked
-(its basis is older) or at most ``HEARD_TWICE_WITHIN_MS`` before it was asked (``asked_at_ms``, the
-player's clock when it took the question: a turn may take longer than the window). It is not carried out
-again: its device is told the move the first made, so both say the same. The same words again
-on the same device, or later, are a new request and move again.
+A listener with a phone and a speaker page both listening hands-free says "go back 2 minutes" once; both
+hear it and both send it. The second to reach the player is the same request when it comes from another
+device, the turn read it the same way (``OfferPositions.heard``, its ``Heard.request_key``), and the
+goto the first made is still the book's last move and either was made after this one was asked (its
+basis is older) or at most ``HEARD_TWICE_WITHIN_MS`` before it was asked (``asked_at_ms``, the player's
+clock when it took the question: a turn may take longer than the window). It is not carried out again:
+its device is told the move the first made, so both say the same. The same words again on the same
+device, or later, are a new request and move again.
 
 A turn's undo and its sleep timer (minutes added to the running one among them) reach the player as
 commands, not offers; they carry the same reading (``Heard``), and the same rule holds while the first's

@@ -200,9 +200,9 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     or as a search that says its way where the words as typed said none ("go bak to where ...") and
     whose moment is in the words as typed. A moment's words keep the capitals of names the listener
     wrote inside the sentence: search tells a name not heard yet by them (adr/0066)."""
-    intent = _meant(utterance, whole)
     if whole and (withdrawn := _withdrawn_at_the_end(utterance)) is not None:
         return withdrawn
+    intent = _meant(utterance, whole)
     if whole and (kept := _asked_before_a_refusal(utterance, intent)) is not None:
         return kept
     # a move by an amount reads its own refusal ("don't go back 5 minutes, go forward 5 minutes")
@@ -429,7 +429,7 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
         or (
             whole
             and (
-                _move_and_timer(with_pauses(utterance))
+                _done_together(with_pauses(utterance))
                 or _two_asked(with_pauses(utterance), utterance)
                 or _two_who_questions(utterance)
             )
@@ -701,10 +701,11 @@ _A_CHAPTER_PLAYED_THEN_A_STOP = re.compile(
 "go to chapter 4 and stop" goes there and pauses."""
 
 
-def _move_and_timer(text: str) -> Together | SleepTimer | TimerAdded | CancelSleepTimer | None:
-    """A move and a timer (or a pause, or a question of the story) said together, either way round; each
-    half read alone. "At the end of the chapter, stop" is one timer, not a move to the chapter's end and a
-    pause now; a stop said with words of staying in bed and then a timer is the timer alone."""
+def _done_together(text: str) -> Together | SleepTimer | TimerAdded | CancelSleepTimer | None:
+    """Two requests done in one turn (``Together``), either way round, each half read alone: a move and a
+    timer, a pause or a question of the story; a pause and a timer. "At the end of the chapter, stop" is
+    one timer, not a move to the chapter's end and a pause now; a stop said with words of staying in bed
+    and then a timer is the timer alone."""
     if STOP_WHEN_THE_CHAPTER_ENDS.match(text) or plays_to_the_chapter_end(normalise(text)):
         return None
     if played := _A_CHAPTER_PLAYED_THEN_A_STOP.match(normalise(text)):

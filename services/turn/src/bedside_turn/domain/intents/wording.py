@@ -286,7 +286,7 @@ def with_pauses(utterance: str) -> str:
     """The words as meant, lower case: hesitations and the fillers before them off, a range or a
     way or a chapter or an amount put right as the one meant (``_AMOUNT_EITHER``, ``_AMOUNT_NOT_MEANT``,
     ``_WAY_CORRECTED``, ``_CHAPTER_CORRECTED``, ``_AMOUNT_CORRECTED``), and a recogniser's commas and
-    full stops kept: where one request ends and another starts (``_move_and_timer``)."""
+    full stops kept: where one request ends and another starts (``_done_together``)."""
     text = _PICTURES.sub(
         " ", _BUTTONS.sub(lambda button: f" {_BUTTON_SAID[button[0][0]]} ", utterance.lower())
     )
