@@ -159,25 +159,45 @@ _PREVIOUS_ONE = r"(?:last|previous|prior|preceding) (?:chapter|story)"
 _CHAPTER_LIST = (
     r"(?:chapters|stories|(?:chapter|story) (?:titles|names)|(?:titles|names) of the (?:chapters|stories))"
 )
+_NAMED_BOOK = r"(?:this|the) (?:audio)?(?:book|story)"
+_TOLD = r"^(?:(?:can|could|would) you )?(?:please )?(?:tell|remind) me (?:again )?"
+"""Asked told, in the words of a statement: "remind me what this book is", "tell me who wrote it"."""
+_WHO_IS = r"who(?:'s|se| is)"
+"""With the recogniser's "whose the author" for "who's"."""
 _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
     (
         "title",
         re.compile(
             rf"^what(?:'s|s| is) (?:the (?:title|name) of )?{_THIS_BOOK}(?: called)?(?: again)?$"
-            r"|^(?:what|which) (?:book|story) is (?:this|it)(?: again)?$|^what am i listening to(?: again)?$"
+            r"|^(?:what|which) (?:book|story) is (?:this|it)(?: again)?$"
+            r"|^what(?: (?:audio)?book| story)? am i listening to(?: again)?$"
+            rf"|^what(?:'s| is) the title(?: again)?$|^what was {_NAMED_BOOK} called(?: again)?$"
+            r"|^(?:the )?(?:audio)?book(?:'s|s)? (?:title|name)(?: again)?$"
+            rf"|^{_NAMED_BOOK} what(?:'s| is| was) it called(?: again)?$"
+            rf"|{_TOLD}(?:what {_NAMED_BOOK} is(?: called)?|the (?:title|name) of {_THIS_BOOK})"
+            r"(?: again)?(?: please)?$"
         ),
     ),
     (
         "author",
         re.compile(
             rf"^who (?:wrote|is the author of|'s the author of|is the writer of) {_THIS_BOOK}(?: again)?$"
-            r"|^who(?:'s| is) the (?:author|writer)(?: again)?$"
+            rf"|^{_WHO_IS} the (?:author|writer)(?: again)?$|^{_WHO_IS} {_THIS_BOOK} by(?: again)?$"
+            r"|^what(?:'s| is) (?:the (?:author|writer)(?:'s|s)? name|the name of the (?:author|writer))"
+            r"(?: again)?$"
+            rf"|{_TOLD}who (?:wrote {_THIS_BOOK}|the (?:author|writer) is)(?: again)?(?: please)?$"
         ),
     ),
     (
         "reader",
         re.compile(
-            rf"^who(?:'s| is) (?:reading|narrating)(?: {_THIS_BOOK})?(?: again)?$|^who reads {_THIS_BOOK}$"
+            rf"^{_WHO_IS} (?:reading|narrating)(?: {_THIS_BOOK})?(?: again)?$"
+            rf"|^who (?:reads|narrates) {_THIS_BOOK}$|^whose voice is (?:this|that|it)(?: again)?$"
+            # the narrator of the story may be one of its people; of the recording, it is its reader
+            r"|^who(?:'s| is) (?:the reader|the narrator of (?:this|the) (?:audiobook|recording))(?: again)?$"
+            r"|^what(?:'s| is) the reader(?:'s|s)? name$"
+            r"|^who(?:'s| is) doing the (?:reading|narrating|narration)$"
+            rf"|{_TOLD}who(?:'s| is) (?:reading|narrating)(?: {_THIS_BOOK})?(?: please)?$"
         ),
     ),
     (
