@@ -1787,6 +1787,12 @@ async def test_how_long_the_chapter_or_the_book_is_comes_from_their_times(
             'This is "Lamplight"; you\'re in chapter 2, "The Keeper\'s Ledger".',
         ),
         ("what am I listening to?", 0, 'This is "Lamplight".'),  # nothing of a chapter heard yet
+        # said as a sleepy listener says it, this was searched for in the book
+        (
+            "the book, what is it called?",
+            HERE,
+            'This is "Lamplight"; you\'re in chapter 2, "The Keeper\'s Ledger".',
+        ),
         ("how many chapters are there?", 100_000, "The book has 4 chapters; you're in chapter 2."),
         ("list the chapters", 10_000, 'The book has 4 chapters; you\'re in chapter 1, "The Harbour Bell".'),
         # the title before is heard; the one after is not said (it was a recap, and a recall)
