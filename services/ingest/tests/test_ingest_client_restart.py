@@ -1,10 +1,13 @@
 """Asking for a book as the bus comes back from a restart, before the ingest service is back on it."""
 
 import asyncio
+import os
+import time
 
 import nats
 import pytest
 from bedside_contracts import subjects
+from bedside_contracts.common import Health
 from bedside_contracts.ingest import IngestBook, IngestReport
 from bedside_ingest.client import request_ingest
 from bedside_runtime.bus import connected
@@ -27,7 +30,11 @@ REPORT = IngestReport(
 ASKED = IngestBook(path="/books/restarted.txt", book="restarted")
 
 
-async def _asked_after_a_restart(ingest_back_after_s: float | None) -> IngestReport:
+async def _asked_after_a_restart(
+    ingest_back_after_s: float | None, making_s: float = 0.0, asks: list[float] | None = None
+) -> IngestReport:
+    """``request_ingest`` on a connection that has been through a restart of the bus, with a copy of
+    ingest that starts ``ingest_back_after_s`` later (None: never) and takes ``making_s`` a book."""
     server = start_test_nats("ingest-asked-on-restart")
     try:
         async with connected([server.url], waits_long=True) as client:
@@ -35,17 +42,29 @@ async def _asked_after_a_restart(ingest_back_after_s: float | None) -> IngestRep
             server.start()
             await until(lambda: client.is_connected and client.stats["reconnects"] > 0, timeout_s=30)
             ingest = await nats.connect(server.url)
+            started = time.monotonic()
 
-            async def answer(message: Msg) -> None:
+            async def make(message: Msg) -> None:
+                if asks is not None:
+                    asks.append(time.monotonic())
+                await asyncio.sleep(making_s)
                 await message.respond(REPORT.model_dump_json().encode())
 
+            async def health(message: Msg) -> None:
+                uptime_s = time.monotonic() - started
+                up = Health(service="ingest", version="x", pid=os.getpid(), uptime_s=uptime_s)
+                await message.respond(up.model_dump_json().encode())
+
             async def back_later(after_s: float) -> None:
+                nonlocal started
                 await asyncio.sleep(after_s)
-                await ingest.subscribe(subjects.INGEST_BOOK, cb=answer)
+                started = time.monotonic()
+                await ingest.subscribe(subjects.INGEST_BOOK, cb=make)
+                await ingest.subscribe(subjects.HEALTH.format(service="ingest"), cb=health)
 
             back = asyncio.create_task(back_later(ingest_back_after_s)) if ingest_back_after_s else None
             try:
-                return await request_ingest(client, ASKED, timeout_s=30)
+                return await request_ingest(client, ASKED, timeout_s=60)
             finally:
                 if back is not None:
                     await back
@@ -63,3 +82,11 @@ async def test_a_book_asked_for_as_the_bus_comes_back_is_made_once_ingest_is_bac
 async def test_an_ingest_service_that_does_not_come_back_is_told_as_not_running() -> None:
     with pytest.raises(NoService):
         await _asked_after_a_restart(ingest_back_after_s=None)
+
+
+async def test_a_copy_started_while_it_was_asked_again_is_asked_once() -> None:
+    """The second review: the copy that came back took the book, and a few seconds into making it its
+    short uptime read as a restart since the first ask, so the book was asked for again."""
+    asks: list[float] = []
+    assert await _asked_after_a_restart(ingest_back_after_s=2.0, making_s=8.0, asks=asks) == REPORT
+    assert len(asks) == 1

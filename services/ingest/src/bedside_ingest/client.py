@@ -33,8 +33,9 @@ ASKS = 3
 """How often a book is asked for when the ingest service restarts before it answers."""
 RESTART_WATCH_S = 5.0
 BACK_ON_THE_BUS_S = 15.0
-"""How long after the bus came back from a restart the services may take to subscribe again; a
-request no one took in that time is told as the service not running."""
+"""How long, from the first ask, a request no copy took is asked again when the connection has been
+through a restart of the bus (the services may still be subscribing again); past it, or with no
+restart, it is told as the service not running."""
 BACK_ON_THE_BUS_POLL_S = 0.5
 READY_POLL_S = 0.25
 DELETING_TIMEOUT_S = 600.0
@@ -60,16 +61,30 @@ async def request_ingest(
 
         subscription = await client.subscribe(subjects.INGEST_PROGRESS.format(job=request.job), cb=forward)
     try:
-        for _ in range(ASKS):
-            asked = asyncio.create_task(_ask_once_ingest_is_back(client, request, timeout_s))
+        restarts = 0
+        back_by = time.monotonic() + BACK_ON_THE_BUS_S
+        while restarts < ASKS:
+            asked = asyncio.create_task(
+                call(client, subjects.INGEST_BOOK, request, IngestReport, timeout_s=timeout_s)
+            )
             restarted = asyncio.create_task(until_ingest_restarts(client, time.monotonic()))
             await asyncio.wait({asked, restarted}, return_when=asyncio.FIRST_COMPLETED)
             await cancel_and_wait(restarted)
             if asked.done():
-                return asked.result()
+                try:
+                    return asked.result()
+                except NoService:
+                    # No copy took it: after a restart of the bus the service may still be subscribing
+                    # again, so it is asked again (a watcher started afresh, so a copy started since
+                    # is not taken for one restarted under the request).
+                    if not client.stats["reconnects"] or time.monotonic() >= back_by:
+                        raise
+                    await asyncio.sleep(BACK_ON_THE_BUS_POLL_S)
+                    continue
             # No reply will come from the copy that took the request: asked again, once the job it
             # was (resumed by the copy started since) has ended; a text book, not a job, made nothing.
             await cancel_and_wait(asked)
+            restarts += 1
             if request.job is not None:
                 await until_job_ends(client, request.job)
         raise NoAnswer(
@@ -112,20 +127,6 @@ async def list_jobs(client: Client, job: str | None = None) -> list[IngestJob]:
 
 async def cancel_job(client: Client, job: str) -> IngestJob:
     return await call(client, subjects.INGEST_CANCEL, CancelJob(job=job), IngestJob)
-
-
-async def _ask_once_ingest_is_back(client: Client, request: IngestBook, timeout_s: float) -> IngestReport:
-    """``call`` for the book; if no one took the request and the bus restarted since the caller
-    connected, asked again while the ingest service may still be subscribing again (no copy took it,
-    so nothing is asked twice)."""
-    deadline = time.monotonic() + BACK_ON_THE_BUS_S
-    while True:
-        try:
-            return await call(client, subjects.INGEST_BOOK, request, IngestReport, timeout_s=timeout_s)
-        except NoService:
-            if not client.stats["reconnects"] or time.monotonic() >= deadline:
-                raise
-        await asyncio.sleep(BACK_ON_THE_BUS_POLL_S)
 
 
 async def submit_job(client: Client, request: IngestBook) -> None:
