@@ -498,6 +498,8 @@ def bedtime_names() -> BookNames:
         ("where is merry legs now", "where is Merrylegs now"),
         ("what happened to oscar", "what happened to Oskar"),
         ("what became of squire gorden", "what became of squire Gordon"),
+        ("what happened to merry legs", "what happened to Merrylegs"),  # words a dictionary has, as a name
+        ("tell me about merry legs", "tell me about Merrylegs"),
         ("tell me about ren", "tell me about Wren"),
         ("remind me about oscar again", "remind me about Oskar again"),
     ],
@@ -657,6 +659,8 @@ def test_a_find_reads_an_ordinary_word_alike_whether_the_book_names_someone_by_i
         ("who is ginger?", ("ginger",)),
         ("who is oskar, again?", ("oskar",)),
         ("who is oskar\u2026", ("oskar",)),
+        ("who is holmes anyway", ("holmes",)),  # not "Holmes anyway hasn't come up yet"
+        ("who is jerry btw", ("jerry",)),
     ],
 )
 def test_a_question_asks_after_someone_by_name_only_when_it_says_no_more(
@@ -670,3 +674,30 @@ def test_a_chapters_heading_read_out_makes_no_name() -> None:
     listed among the main characters a minute in, where Wren was not (the review)."""
     names = _names_of(["Chapter One: The House at Gull Point. Wren ran to the gate, and then Wren waited."])
     assert heard_names(names, 30_000) == ["Wren"]
+
+
+def test_a_heading_the_sentences_split_from_its_title_or_a_cue_holds_alone_makes_no_name() -> None:
+    """ "CHAPTER III. The Fire at Birtwick Park." is two sentences, the first alone a heading: Fire,
+    Birtwick and Park were names heard, as a heading read in two cues was (the second review)."""
+    split = Passage(
+        id=0,
+        start_ms=0,
+        end_ms=30_000,
+        chapter=3,
+        chapter_title="The Fire at Birtwick Park",
+        text="CHAPTER III. The Fire at Birtwick Park. Then Beauty woke, and Beauty ran.",
+    )
+    cued = Passage(
+        id=1,
+        start_ms=30_000,
+        end_ms=60_000,
+        chapter=4,
+        chapter_title="Chapter One: The House at Gull Point",
+        text="x",
+        cues=(
+            Cue(start_ms=30_000, end_ms=32_000, text="Chapter One:"),
+            Cue(start_ms=32_000, end_ms=35_000, text="The House at Gull Point."),
+            Cue(start_ms=35_000, end_ms=60_000, text="Then Wren ran, and Wren waited by the Point."),
+        ),
+    )
+    assert heard_names(book_names([split, cued]), 60_000) == ["Beauty", "Wren", "Point"]

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bedside_guard.lexicon import ordinary_word
 from bedside_guard.line import ahead_of, heard_once_past
 from bedside_guard.passage import Passage
-from bedside_guard.prose import TITLES, without_headings
+from bedside_guard.prose import TITLES, heading_title, without_headings
 from bedside_guard.words import FUNCTION_WORDS
 
 _ABBREVIATION = "|".join(TITLES)
@@ -113,7 +113,7 @@ def _tokens(text: str, *, opening_names: NameOpening = "never") -> list[tuple[st
     return tokens
 
 
-def _pieces(passage: Passage) -> Iterable[tuple[int, str]]:
+def _pieces(passage: Passage) -> list[tuple[int, str]]:
     """A passage's words with the earliest time each can count as heard.
 
     A cue counts as heard once it has ended, and a passage without cues once it has, as
@@ -154,14 +154,16 @@ def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
             _keep_earliest(first, word, at_ms)
             if token[0].isupper():
                 _keep_earliest(capitalised_first, word, at_ms)
+    openers = {min(ps, key=lambda p: p.start_ms).id for ps in _by_chapter(passages)}
     for passage in passages:
-        for at_ms, text in _pieces(passage):
+        pieces = _pieces(passage)
+        stories = _stories(pieces, passage.chapter_title if passage.id in openers else None)
+        for (at_ms, text), story in zip(pieces, stories, strict=True):
             tokens = _tokens(text, opening_names="quotation")
             for word, token, _capital in tokens:
                 _keep_earliest(first, word, at_ms)
                 if token[0].isupper():
                     _keep_earliest(capitalised_first, word, at_ms)
-            story = without_headings(text)
             told = tokens if story == text else _tokens(story, opening_names="quotation")
             for word, token, capital in told:
                 if capital is True:
@@ -186,6 +188,29 @@ def book_names(passages: Iterable[Passage], cover: str = "") -> BookNames:
         lower_at_ms={word: tuple(sorted(lower_at[word])) for word in named_at if word in lower_at},
         spelling={word: written[word][1] for word in named_at},
     )
+
+
+def _by_chapter(passages: Sequence[Passage]) -> list[list[Passage]]:
+    chapters: defaultdict[int, list[Passage]] = defaultdict(list)
+    for passage in passages:
+        chapters[passage.chapter].append(passage)
+    return list(chapters.values())
+
+
+def _stories(pieces: Sequence[tuple[int, str]], chapter_title: str | None) -> list[str]:
+    """Each piece's words of the story: without a chapter's heading read out and, in the passage that
+    opens its chapter (``chapter_title`` given), without the title read after the heading, which the
+    sentences split from it ("CHAPTER III. The Fire at Birtwick Park.") or a cue holds alone."""
+    numbered = heading_title(chapter_title) if chapter_title else None
+    title = (numbered[1] if numbered else chapter_title or "").strip().rstrip(".")
+    stories = []
+    for _at_ms, text in pieces:
+        story = without_headings(text)
+        if title and story.casefold().startswith(title.casefold()):
+            story = story[len(title) :].lstrip(" .:")
+        stories.append(story)
+        title = title if not story.strip() else ""  # a piece of heading alone: the title may open the next
+    return stories
 
 
 def _opens_as_a_name(token: str) -> bool:
@@ -363,7 +388,7 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
     ren again", "what happened to oscar"); any other word in lower case is left as said ("the singer"
     is no misspelt Ginger)."""
     heard = set(names_heard(names, here_ms))
-    as_names = written_with_capital(text) | set(asked_after_by_name(text))
+    as_names = written_with_capital(text) | set(asked_after_by_name(text, things_too=True))
 
     def the_one_near(word: str) -> str | None:
         near = [name for name in heard if _spelt_near(word, name)]
@@ -403,7 +428,7 @@ _ASKED_AFTER_BY_NAME = re.compile(
     r"|\bwhat\s+(?:happened\s+to|became\s+of)|\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of))\s+"
     rf"(?:(?:{_ABBREVIATION})\.?\s+)*"
     rf"(?!(?:the|a|an|this|that|he|she|it|they|his|her|their|him|them)\b)({_LETTER}+(?:\s+{_LETTER}+)*?)"
-    r"(?:,?\s+(?:again|now|then|please))*\s*[?.!\u2026]*\s*$",
+    r"(?:,?\s+(?:again|now|then|please|anyway|exactly|though|btw|sorry))*\s*[?.!\u2026]*\s*$",
     re.IGNORECASE,
 )
 ASKED_AFTER_WORDS = 3
@@ -411,13 +436,15 @@ ASKED_AFTER_WORDS = 3
 jane bramble"); more are a description."""
 
 
-def asked_after_by_name(text: str) -> tuple[str, ...]:
+def asked_after_by_name(text: str, *, things_too: bool = False) -> tuple[str, ...]:
     """The words (lower case) of someone a question asks after by name, ending it ("who is ...?",
     "where's ...", "what happened to ...", "tell me about ..."), however they were typed or heard, and
     without a title before them ("who is Mr. Pell?" asks after "pell"); () when it asks after no one by
     name ("who is the keeper", "who is going to win", "who is tomaz talking to", "who was killed in
     the hunt", "tell me about cats"). Written in lower case, only these words may be a name asked
-    after: whether any other word is one would be told by the book's names, those ahead too."""
+    after: whether any other word is one would be told by the book's names, those ahead too.
+    ``things_too``: also words a dictionary has all of after "what happened to" or "tell me about"
+    ("what happened to merry legs"), for respelling, which offers only names heard."""
     asked = _ASKED_AFTER_BY_NAME.search(text)
     if asked is None:
         return ()
@@ -425,7 +452,7 @@ def asked_after_by_name(text: str) -> tuple[str, ...]:
     doing = any(len(word) > 4 and word.endswith("ing") for word in words)
     # "tell me about cats" asks about a thing as often as about someone: only words of which one no
     # dictionary has are a name there, where "who is ginger?" asks after someone, whatever the words.
-    thing = asked["who"] is None and all(ordinary_word(word) for word in words)
+    thing = not things_too and asked["who"] is None and all(ordinary_word(word) for word in words)
     described = doing or thing or len(words) > ASKED_AFTER_WORDS or set(words) & FUNCTION_WORDS
     return () if described else tuple(words)
 
