@@ -332,6 +332,17 @@ def test_a_request_refused_just_after_it_is_withdrawn(utterance: str, read_as: i
         # an ask told, or a recap, holds no one's words: withdrawn after a pause
         "where am i, never mind",
         "what did i miss, never mind",
+        # (review) a moment or a question withdrawn after a pause or an opener, its words ending in no
+        # one's speech: each was searched or asked with the withdrawal in it
+        "take me back to the storm, actually never mind",
+        "find the bit where the storm starts, scratch that",
+        "go back to the storm, cancel that",
+        "who is Tamsin, actually never mind",
+        "who is Tamsin, cancel that",
+        "Who is Tamsin? No, never mind.",
+        "Who is Tamsin? Oh, never mind.",
+        "take me back to the storm, no, never mind",
+        "where am i and when will the timer stop, never mind",  # was both asked, the question kept
     ],
 )
 def test_a_withdrawal_said_at_the_end_of_the_breath_withdraws_the_request(utterance: str) -> None:
@@ -355,8 +366,8 @@ def test_a_withdrawal_said_at_the_end_of_the_breath_withdraws_the_request(uttera
         ("go back to when she said well never mind", FindPlace("she said well never mind", "back")),
         ("go back to where she says, never mind", FindPlace("she says never mind", "back")),
         ("why did she say, never mind", Question("why did she say, never mind")),
-        # the cost: a withdrawal said so after a moment is searched with it
-        ("take me back to the storm, no, never mind", FindPlace("the storm no never mind", "back")),
+        ("go back to when she said to him, never mind", FindPlace("she said to him never mind", "back")),
+        ("go back to where he shouted, oh, forget it", FindPlace("he shouted oh forget it", "back")),
     ],
 )
 def test_words_of_withdrawing_inside_a_request_withdraw_nothing(

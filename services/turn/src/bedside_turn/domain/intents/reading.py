@@ -275,9 +275,9 @@ def _withdrawn_at_the_end(utterance: str) -> Courtesy | None:
     the breath that asked it, so nothing is done, as after "never mind". Never by a "don't" said straight
     on ("where he says I don't"); a bare "don't" after a pause withdraws a command alone ("chapter 3,
     don't"). A moment's or a question's words may end in what someone in the story says ("go back to
-    when he said no, don't", "why did she say, never mind"), so those are withdrawn only after their
-    sentence has ended ("who is Oskar? Never mind"), and never after a "no", "oh" or "well", which the one
-    quoted may have said."""
+    when he said no, don't", "why did she say, never mind"): those are kept whole when a speech verb and
+    at most two words come just before the withdrawal, unless their sentence has ended ("who is Oskar? No,
+    never mind"); any other is withdrawn after a pause or an opener, as a command is."""
     text = with_pauses(utterance)
     said = _WITHDRAWN.search(text)
     if said is None or said.start() == 0:
@@ -288,16 +288,22 @@ def _withdrawn_at_the_end(utterance: str) -> Courtesy | None:
     asked = read(text[: said.start()])
     if isinstance(asked, Other):
         return None
+    parted = bool(said["opener"]) or (paused and not said["refusal"])
     if isinstance(asked, FindPlace | Question | TwoQuestions | BothAsked):
         sentence_ended = bool(set(said["pause"]) & set(".!?;"))
-        quoted = _QUOTED_OPENER.search(said["opener"]) is not None
-        return Courtesy("never_mind") if sentence_ended and not quoted else None
-    parted = bool(said["opener"]) or (paused and not said["refusal"])
+        quoted = _SPEECH_JUST_BEFORE.search(text[: said.start()] + said["pause"] + said["opener"])
+        return Courtesy("never_mind") if sentence_ended or (parted and quoted is None) else None
     return Courtesy("never_mind") if parted or isinstance(asked, _COMMANDS) else None
 
 
-_QUOTED_OPENER = re.compile(r"\b(?:no|oh|well)\b")
-"""Openers a line of the story may start with ("she said, oh never mind")."""
+_SPEECH_VERB = (
+    r"(?:say|says|said|saying|tell|tells|told|ask|asks|asked|cried|cries"
+    r"|(?:shout|whisper|yell|scream|mutter|shriek|answer)(?:s|ed|ing)?|(?:replie|mumble)[sd])"
+)
+"""Not "call" nor "cry": "what is the ship called", "why did she cry" are asked and may be withdrawn."""
+_SPEECH_JUST_BEFORE = re.compile(rf"\b{_SPEECH_VERB}(?:[\s,;.!?]+[\w']+){{0,2}}[\s,;.!?]*$")
+"""The words just before a withdrawal that start a line someone says ("he said no, don't", "where she says
+oh never mind", "why did she say, never mind"): the withdrawal is the line's, not the listener's."""
 
 
 _TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no", "up", "down", "over", "out", "off", "all"}
