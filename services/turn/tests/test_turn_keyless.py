@@ -653,6 +653,19 @@ async def test_a_question_by_part_said_with_a_move_is_answered_from_its_own_word
     assert reply.speech == f"{moved_alone.speech} {asked_there.speech}"
 
 
+async def test_a_second_move_by_part_said_with_a_move_is_said_as_not_done(rig: Rig) -> None:
+    """(Review) In a book in parts, "go back 1 minute and where does part 2 start" said the move twice:
+    the question's half, read by the book's chapter names, was a second move, refused after the first,
+    and the first's offer was said again for it."""
+    moved_alone = await rig.ask(rig.listener_at(HERE, book=IN_PARTS), "go back 1 minute", book=IN_PARTS)
+    listener = rig.listener_at(HERE, book=IN_PARTS)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, "go back 1 minute and where does part 2 start", book=IN_PARTS)
+    assert (len(rig.player.offers), position(rig, listener, IN_PARTS)) == (offers + 1, HERE - 60_000)
+    assert reply.speech.count(moved_alone.speech) == 1, reply.speech
+    assert reply.speech == f"{moved_alone.speech} {speech.MOVED_ONCE_ALREADY}"
+
+
 async def test_asking_to_play_another_book_by_its_title_says_where_books_are_changed(rig: Rig) -> None:
     """A tester: "play black beauty" in another book searched that book for the words and offered two
     places in it."""

@@ -246,11 +246,17 @@ async def _two_said_together(
 
 
 async def _answer_half(tools: ToolBox, utterance: str, half: Intent, earlier: list[Exchange] | None) -> str:
-    """One of two requests said together, answered from its own words: a question's are its own, read by
-    the book's chapter names alone ("what happens in part 1" beside a move is a recap of chapter 1); no
-    other half keeps its words, and the whole ``utterance`` read again so would be both requests again."""
+    """One of two requests said together. A question is read by the book's chapter names from its own
+    words ("what happens in part 1" beside a move is a recap of chapter 1); one read so as a move after
+    the book has moved this turn ("where does part 2 start") is said not to be done, as the turn rules
+    move the book once a turn. Any other half is routed as read, with the whole ``utterance`` for the
+    routes that look at the words as said (another book's title, a search, a place named) and not read by
+    chapter names again, which would read both requests again."""
     if isinstance(half, intents.Question):
-        return await run_keyless(tools, half.question, half, earlier)
+        said, read = await _chapters_by_their_own_name(tools, half.question, half)
+        if tools.turn.moved and intents.moves_the_book(read):
+            return speech.MOVED_ONCE_ALREADY
+        return await run_keyless(tools, said, read, earlier, read_again=False)
     return await run_keyless(tools, utterance, half, earlier, read_again=False)
 
 

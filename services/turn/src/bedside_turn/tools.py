@@ -144,6 +144,8 @@ class ToolBox:
         moved = self.last_offer.moved_to if self.last_offer and self.last_offer.outcome == "moved" else None
         if moved is not None and not self.preview:
             self.here_ms = moved.start_ms
+        # the second's offer, if the turn rules refuse it, is not to be said as the first's
+        self.last_offer = None
         self.hits, self.recalled, self.unheard_names, self.unheard_in_query = [], [], [], []
         self.recalled_as = ""
         self.asks_later = self.not_transcribed_here = self.at_chapter_end = self.no_end_without_words = False

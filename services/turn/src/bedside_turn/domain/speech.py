@@ -163,6 +163,9 @@ SAY_IT_SHORTER = OwnWords("That's more than I can search for at once. Could you 
 AT_CHAPTER_START = OwnWords("You're already at the start of this chapter.")
 """"Start over" before any of the chapter playing is heard (its lead-in, or its first word): nothing
 was moved, and nothing ahead was offered."""
+MOVED_ONCE_ALREADY = OwnWords("I've moved the book once already; ask me for the other place next.")
+"""The second of two moves said together ("go back 1 minute and where does part 2 start"): one turn moves
+the book once, so the second is not made."""
 ALREADY_THERE = OwnWords("You're there now: that's where the book is.")
 """A place from the history asked for where the listener is ("where did I fall asleep?" once taken
 back there): nothing was moved, and nothing offered."""

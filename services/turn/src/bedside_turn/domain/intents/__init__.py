@@ -78,7 +78,7 @@ from bedside_turn.domain.intents.moves import (
     read_earlier,
     unit_for_number_alone,
 )
-from bedside_turn.domain.intents.reading import JOINTS_TRIED, names_a_moment, read
+from bedside_turn.domain.intents.reading import JOINTS_TRIED, moves_the_book, names_a_moment, read
 from bedside_turn.domain.intents.timers import read_playback, timer_length_alone
 from bedside_turn.domain.intents.wording import UNIT_MS, normalise, number_of, said_amount_ms
 
@@ -153,6 +153,7 @@ __all__ = [
     "WhereAmI",
     "asks_to_hear_it_again",
     "more_said_alone",
+    "moves_the_book",
     "names_a_moment",
     "normalise",
     "number_of",

@@ -605,6 +605,11 @@ _MOVES = (
 )
 
 
+def moves_the_book(intent: Intent) -> bool:
+    """Whether the request moves the book or shows a place in it: an offer, which one turn makes once."""
+    return isinstance(intent, _MOVES)
+
+
 _COMMANDS = (*(move for move in _MOVES if move is not FindPlace), *_PLAYBACK, Together)
 """Requests that do something and whose words tell no moment: what a refusal or a withdrawal may take back."""
 _TAKEN_AMONG_ASIDES = (*(move for move in _MOVES if move is not FindPlace), *_PLAYBACK, PlayOn, Undo)
