@@ -103,7 +103,9 @@ class TurnService:
         with turn.step("check"):
             if not speech.holds_no_book_words(said):
                 # an answer said again is checked against the words that asked it, not "say that again":
-                # the names the listener said there are theirs to hear again
+                # the names the listener said there are theirs to hear again. It is the whole earlier
+                # sentence, both halves when two were asked: harmless while a repeat is keyless, as the
+                # answer first given was checked against that same sentence
                 asked = repeated.utterance if repeated is not None else ask.utterance
                 checked = await self._checked(
                     ask, asked, here_ms, turn.turn_id, said, from_model=mode != KEYLESS, backends=backends
