@@ -101,6 +101,16 @@ async def test_a_move_made_before_the_answer_check_failed_is_said_by_its_chapter
 
 
 @pytest.mark.usefixtures("keyless", "broken_search")
+async def test_a_move_said_with_a_question_search_cannot_answer_is_still_said(rig: Rig) -> None:
+    """The move is made before the question fails; saying only that search failed left the listener to
+    ask again, and move back another 2 minutes."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "back 2 minutes and who is Wren?")
+    assert (reply.speech, reply.outcome) == ("There you are: chapter 1, at 0:00:15.", "moved")
+    assert rig.player.positions[(listener, BOOK_ID)] == HERE - 120_000
+
+
+@pytest.mark.usefixtures("keyless", "broken_search")
 async def test_a_question_search_cannot_answer_is_a_failed_turn_said_as_such(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "who is Wren?")

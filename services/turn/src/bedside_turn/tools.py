@@ -114,6 +114,9 @@ class ToolBox:
     not_transcribed_here: bool = False
     """The newest recall was asked in a chapter not transcribed yet, for the keyless router's answer."""
     last_offer: OfferOutcome | None = None
+    first_offer: OfferOutcome | None = None
+    """The first of two requests' offer, which ``next_request`` takes from ``last_offer``: what the turn
+    did, said if the second's call fails."""
     recapped: tuple[recaps.ChosenSpan, Recapped] | None = None
     """The newest recap's span and what search read of it, for the keyless router's answer."""
     no_chapter: NoSuchChapter | None = None
@@ -145,7 +148,7 @@ class ToolBox:
         if moved is not None and not self.preview:
             self.here_ms = moved.start_ms
         # the second's offer, if the turn rules refuse it, is not to be said as the first's
-        self.last_offer = None
+        self.first_offer, self.last_offer = self.last_offer, None
         self.hits, self.recalled, self.unheard_names, self.unheard_in_query = [], [], [], []
         self.recalled_as = ""
         self.asks_later = self.not_transcribed_here = self.at_chapter_end = self.no_end_without_words = False
@@ -154,9 +157,8 @@ class ToolBox:
     def say_what_was_done(self) -> OwnWords | None:
         """What this turn did (a move, a list, a timer), said without the book's words, as what the
         turn says: ``turn.told`` becomes what these words tell (None: nothing, or there are none)."""
-        said = speech.done_in_own_words(
-            self.last_offer, self.played, undone=self.undone, preview=self.preview
-        )
+        offer = self.last_offer if self.last_offer is not None else self.first_offer
+        said = speech.done_in_own_words(offer, self.played, undone=self.undone, preview=self.preview)
         self.turn.told = self.told_by_moving() if said is not None else None
         return said
 
