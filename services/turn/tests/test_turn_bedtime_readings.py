@@ -343,6 +343,14 @@ def test_a_request_refused_just_after_it_is_withdrawn(utterance: str, read_as: i
         "Who is Tamsin? Oh, never mind.",
         "take me back to the storm, no, never mind",
         "where am i and when will the timer stop, never mind",  # was both asked, the question kept
+        # (review) a line read, written, sung or gone has no one it is said to: the words after are the
+        # listener's, and "go" is no one's line
+        "where do they go, never mind",
+        "where does she go, oh never mind",
+        "take me back to where she reads the letter, never mind",
+        "find where she writes to her mother, never mind",
+        "go back to where he goes into the cave, never mind",
+        "who asked for the key to the garden, never mind",
     ],
 )
 def test_a_withdrawal_said_at_the_end_of_the_breath_withdraws_the_request(utterance: str) -> None:
@@ -368,6 +376,18 @@ def test_a_withdrawal_said_at_the_end_of_the_breath_withdraws_the_request(uttera
         ("why did she say, never mind", Question("why did she say, never mind")),
         ("go back to when she said to him, never mind", FindPlace("she said to him never mind", "back")),
         ("go back to where he shouted, oh, forget it", FindPlace("he shouted oh forget it", "back")),
+        # (review) the line's openers count apart from the words said to whom, and a sign reads, a letter
+        # is written, a song sung, and someone "goes" a line: each was thrown away as "never mind"
+        (
+            "go back to where she tells the children, oh never mind",
+            FindPlace("she tells the children oh never mind", "back"),
+        ),
+        ("go back to where he says to her, oh never mind", FindPlace("he says to her oh never mind", "back")),
+        ("where she says no no no never mind", FindPlace("where she says no no no never mind")),
+        ("find where the sign reads, never mind", FindPlace("the sign reads never mind")),
+        ("find where she writes, never mind", FindPlace("she writes never mind")),
+        ("go back to where mum goes, oh never mind", FindPlace("mum goes oh never mind", "back")),
+        ("play the bit where she sings, oh never mind", FindPlace("she sings oh never mind")),
     ],
 )
 def test_words_of_withdrawing_inside_a_request_withdraw_nothing(

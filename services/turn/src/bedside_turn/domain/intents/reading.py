@@ -275,9 +275,10 @@ def _withdrawn_at_the_end(utterance: str) -> Courtesy | None:
     the breath that asked it, so nothing is done, as after "never mind". Never by a "don't" said straight
     on ("where he says I don't"); a bare "don't" after a pause withdraws a command alone ("chapter 3,
     don't"). A moment's or a question's words may end in what someone in the story says ("go back to
-    when he said no, don't", "why did she say, never mind"): those are kept whole when a speech verb and
-    at most two words come just before the withdrawal, unless their sentence has ended ("who is Oskar? No,
-    never mind"); any other is withdrawn after a pause or an opener, as a command is."""
+    when he said no, don't", "why did she say, never mind"): those are kept whole when a line is said just
+    before the withdrawal and its openers ("she tells the children, oh never mind", "the sign reads, never
+    mind"), unless their sentence has ended ("who is Oskar? No, never mind"); any other is withdrawn after
+    a pause or an opener, as a command is."""
     text = with_pauses(utterance)
     said = _WITHDRAWN.search(text)
     if said is None or said.start() == 0:
@@ -291,7 +292,7 @@ def _withdrawn_at_the_end(utterance: str) -> Courtesy | None:
     parted = bool(said["opener"]) or (paused and not said["refusal"])
     if isinstance(asked, FindPlace | Question | TwoQuestions | BothAsked):
         sentence_ended = bool(set(said["pause"]) & set(".!?;"))
-        quoted = _SPEECH_JUST_BEFORE.search(text[: said.start()] + said["pause"] + said["opener"])
+        quoted = _LINE_SAID_JUST_BEFORE.search(text[: said.start()])
         return Courtesy("never_mind") if sentence_ended or (parted and quoted is None) else None
     return Courtesy("never_mind") if parted or isinstance(asked, _COMMANDS) else None
 
@@ -300,10 +301,17 @@ _SPEECH_VERB = (
     r"(?:say|says|said|saying|tell|tells|told|ask|asks|asked|cried|cries"
     r"|(?:shout|whisper|yell|scream|mutter|shriek|answer)(?:s|ed|ing)?|(?:replie|mumble)[sd])"
 )
-"""Not "call" nor "cry": "what is the ship called", "why did she cry" are asked and may be withdrawn."""
-_SPEECH_JUST_BEFORE = re.compile(rf"\b{_SPEECH_VERB}(?:[\s,;.!?]+[\w']+){{0,2}}[\s,;.!?]*$")
-"""The words just before a withdrawal that start a line someone says ("he said no, don't", "where she says
-oh never mind", "why did she say, never mind"): the withdrawal is the line's, not the listener's."""
+"""Verbs of a line said to someone. Not "call" nor a bare "cry": "what is the ship called", "why did she
+cry" are asked and may be withdrawn."""
+_LINE_VERB = r"(?:reads|writes|wrote|sings|sang|goes)"
+"""Verbs a line follows straight ("the sign reads", "mum goes"): the words after one are the listener's
+("where she reads the letter"), and neither "read" nor "go" is one ("where do they go")."""
+_LINE_SAID_JUST_BEFORE = re.compile(
+    rf"\b(?:{_SPEECH_VERB}(?:[\s,;.!?]+[\w']+){{0,3}}|{_LINE_VERB})[\s,;.!?]*$"
+)
+"""The listener's words just before a withdrawal and its openers that start a line in the story: a speech
+verb and at most three words of to whom ("he said no, don't", "she says to her, oh never mind", "why did
+she say, never mind"), or a line's verb just before: the withdrawal is the line's, not the listener's."""
 
 
 _TELLS_NO_MOMENT = FUNCTION_WORDS - {"say", "says", "said", "no", "up", "down", "over", "out", "off", "all"}
