@@ -160,6 +160,10 @@ _CHAPTER_LIST = (
     r"(?:chapters|stories|(?:chapter|story) (?:titles|names)|(?:titles|names) of the (?:chapters|stories))"
 )
 _NAMED_BOOK = r"(?:this|the) (?:audio)?(?:book|story)"
+_THIS_NAMED_BOOK = r"this (?:audio)?(?:book|story)"
+_RECORDING = r"(?:this|the) (?:audiobook|recording)"
+"""The recording named, whose narrator is its reader: the story's narrator is its teller, who in a book
+told in the first person is one of its people."""
 _TOLD = r"^(?:(?:can|could|would) you )?(?:please )?(?:tell|remind) me (?:again )?"
 """Asked told, in the words of a statement: "remind me what this book is", "tell me who wrote it"."""
 _WHO_IS = r"who(?:'s|se| is)"
@@ -171,11 +175,15 @@ _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
             rf"^what(?:'s|s| is) (?:the (?:title|name) of )?{_THIS_BOOK}(?: called)?(?: again)?$"
             r"|^(?:what|which) (?:book|story) is (?:this|it)(?: again)?$"
             r"|^what(?: (?:audio)?book| story)? am i listening to(?: again)?$"
-            rf"|^what(?:'s| is) the title(?: again)?$|^what was {_NAMED_BOOK} called(?: again)?$"
+            r"|^what(?:'s| is) the title(?: again)?$"
             r"|^(?:the )?(?:audio)?book(?:'s|s)? (?:title|name)(?: again)?$"
-            rf"|^{_NAMED_BOOK} what(?:'s| is| was) it called(?: again)?$"
-            rf"|{_TOLD}(?:what {_NAMED_BOOK} is(?: called)?|the (?:title|name) of {_THIS_BOOK})"
-            r"(?: again)?(?: please)?$"
+            rf"|^{_NAMED_BOOK} what(?:'s| is) it called(?: again)?$"
+            # in the past tense a book is usually one in the story, unless it is this one or asked again
+            rf"|^what was (?:{_THIS_NAMED_BOOK} called(?: again)?|{_NAMED_BOOK} called again)$"
+            rf"|^(?:{_THIS_NAMED_BOOK} what was it called(?: again)?|{_NAMED_BOOK} what was it called again)$"
+            # "what the story is" told asks its gist, as "what the story is about" does
+            rf"|{_TOLD}(?:what (?:this|the) (?:audio)?book is(?: called)?|what {_NAMED_BOOK} is called"
+            rf"|the (?:title|name) of {_THIS_BOOK})(?: again)?(?: please)?$"
         ),
     ),
     (
@@ -191,12 +199,15 @@ _BOOK_FACTS: tuple[tuple[BookFact, re.Pattern[str]], ...] = (
     (
         "reader",
         re.compile(
+            # the one reading or narrating now is the recording's: "narrates" and "the narrator" name the
+            # story's teller unless the recording is named
             rf"^{_WHO_IS} (?:reading|narrating)(?: {_THIS_BOOK})?(?: again)?$"
-            rf"|^who (?:reads|narrates) {_THIS_BOOK}$|^whose voice is (?:this|that|it)(?: again)?$"
-            # the narrator of the story may be one of its people; of the recording, it is its reader
-            r"|^who(?:'s| is) (?:the reader|the narrator of (?:this|the) (?:audiobook|recording))(?: again)?$"
+            rf"|^who (?:reads {_THIS_BOOK}|narrates {_RECORDING})$"
+            # a voice "that" or "it" may be someone's in the story; "this" is the one heard
+            r"|^whose voice is this(?: again)?$"
+            rf"|^{_WHO_IS} (?:the reader|the narrator of {_RECORDING})(?: again)?$"
             r"|^what(?:'s| is) the reader(?:'s|s)? name$"
-            r"|^who(?:'s| is) doing the (?:reading|narrating|narration)$"
+            rf"|^{_WHO_IS} doing the (?:reading|narrating|narration)$"
             rf"|{_TOLD}who(?:'s| is) (?:reading|narrating)(?: {_THIS_BOOK})?(?: please)?$"
         ),
     ),
