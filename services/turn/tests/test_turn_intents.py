@@ -3177,3 +3177,27 @@ def test_bedtime_requests_beside_the_probes_fixes_keep_their_reading(
 ) -> None:
     """Requests of the same bedtime probe that were read as meant before its fixes, and still are."""
     assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        # (review) a story question naming its chapter moved the book there
+        ("where did she hide the key in chapter 2", Question("where did she hide the key in chapter 2")),
+        ("where does wren keep the map in chapter 3", Question("where does wren keep the map in chapter 3")),
+        # a place in it asked for is found, as "where in the book does she ..." is
+        ("where in chapter 2 does she hide the key", FindPlace("where in chapter 2 does she hide the key")),
+        ("am i in chapter 2", intents.WhereAmI()),  # asks where the listener is, not to go there
+        ("are we still in chapter 2", intents.WhereAmI()),
+        # as before: a chapter's start asked for, or the listener's own place in it, is a move
+        ("where does chapter 2 start", Chapter(2)),
+        ("where is chapter 2", Chapter(2)),
+        ("go to chapter 2", Chapter(2)),
+        ("where did i stop in chapter 2", Chapter(2)),
+        ("where does it start, chapter 2", Chapter(2)),
+    ],
+)
+def test_a_question_naming_a_chapter_asks_and_a_chapter_asked_for_moves(
+    utterance: str, read_as: intents.Intent
+) -> None:
+    assert intents.read(utterance) == read_as

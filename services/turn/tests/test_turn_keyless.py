@@ -666,6 +666,21 @@ async def test_a_second_move_by_part_said_with_a_move_is_said_as_not_done(rig: R
     assert reply.speech == f"{moved_alone.speech} {speech.MOVED_ONCE_ALREADY}"
 
 
+async def test_a_story_question_naming_a_part_said_with_a_move_is_answered(rig: Rig) -> None:
+    """(Review) "go back 1 minute and where did Wren hide the key in part 2" said the book was moved once
+    already: the question's half, read by the book's chapter names, was read as a move to chapter 2."""
+    there = HERE - 60_000
+    moved_alone = await rig.ask(rig.listener_at(HERE, book=IN_PARTS), "go back 1 minute", book=IN_PARTS)
+    question = "where did Wren hide the key in part 2"
+    asked_there = await rig.ask(rig.listener_at(there, book=IN_PARTS), question, book=IN_PARTS)
+    listener = rig.listener_at(HERE, book=IN_PARTS)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, f"go back 1 minute and {question}", book=IN_PARTS)
+    assert (len(rig.player.offers), position(rig, listener, IN_PARTS)) == (offers + 1, there)
+    assert reply.speech == f"{moved_alone.speech} {asked_there.speech}"
+    assert speech.MOVED_ONCE_ALREADY not in reply.speech
+
+
 async def test_asking_to_play_another_book_by_its_title_says_where_books_are_changed(rig: Rig) -> None:
     """A tester: "play black beauty" in another book searched that book for the words and offered two
     places in it."""

@@ -288,6 +288,8 @@ _WHERE_AM_I = re.compile(
     r"|^what(?:'s| is) the chapter number$"
     r"|^what (?:percent|percentage) of the (?:book|story) have i (?:done|heard)$"
     r"|^(?:are we|am i) (?:near|close to) the end(?: of the (?:book|story))?$"
+    # asked, not a chapter to go to: where they are answers it
+    r"|^(?:are we|am i) (?:still )?in chapter [\w ]+$"
     rf"|^where (?:have i|have we) got to{_IN_THE_BOOK}$"
     r"|^(?:what|which) chapter (?:is (?:this|it)|(?:am i|are we|is this) (?:in|on|at|up to))(?: now| again)?$"
     r"|^(?:what|which) chapter(?: now)?$|^what (?:percentage|percent) (?:through|into|of the (?:book|way))"

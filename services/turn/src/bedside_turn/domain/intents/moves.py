@@ -448,9 +448,19 @@ def chapter_moved_to(text: str) -> FinalChapter | ChapterEnd | NextChapter | Non
     return None
 
 
+_ASKED_OF_THE_STORY = re.compile(
+    r"^where(?: in [\w ]+?)? (?:did|does|do|has|had|will|would|could|can) "
+    r"(?!(?:i|we|you|it|chapter|part|the (?:chapter|part|book|story))\b)"
+)
+"""A "where" question of someone in the story ("where did she hide the key in chapter 2"): it asks, and
+moves nothing. One of the listener, the chapter or the book asks for a place ("where does chapter 2
+start", "where did i stop in chapter 2")."""
+
+
 def chapter_named(text: str) -> Chapter | ChapterTitled | None:
-    """A chapter named by its number or its title; none in a question ("who died in chapter 3?")."""
-    if QUESTION_START.match(text):
+    """A chapter named by its number or its title; none in a question ("who died in chapter 3?", "where
+    did she hide the key in chapter 2?")."""
+    if QUESTION_START.match(text) or _ASKED_OF_THE_STORY.match(text):
         return None
     if chapter := _CHAPTER.search(text):
         return Chapter(n=int(number_of(chapter.group(1))))
