@@ -23,7 +23,7 @@ from bedside_player.http_edge import Authenticate, LimitBody, PageHeaders
 from bedside_player.routes import API_ROUTERS, fallback, session, turns
 from bedside_player.routes.errors import HANDLERS
 from bedside_player.service import Service
-from bedside_player_testing import without_the_lane
+from bedside_player_testing import without_the_lanes
 from bedside_runtime.settings import Settings
 from fastapi import FastAPI
 from fastapi.responses import Response
@@ -144,7 +144,7 @@ async def cpu_per_request(apps: dict[str, App]) -> dict[str, float]:
 def main() -> None:
     apps: dict[str, App] = {
         "built": build_api(Owners()),
-        "no lane": without_the_lane(build_api(Owners())),
+        "no lane": without_the_lanes(build_api(Owners())),
         "included": included(Owners()),
         "bare": bare(),
     }

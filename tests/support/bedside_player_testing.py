@@ -24,7 +24,7 @@ from bedside_contracts.search import (
     Target,
 )
 from bedside_guard import Passage
-from bedside_player.routes.report_lane import ReportLane
+from bedside_player.routes.command_lane import CommandLane
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.places import resolve_one
 from fastapi import FastAPI
@@ -146,19 +146,20 @@ class FakeSearch:
         await msg.respond(reply.model_dump_json().encode())
 
 
-def lane_route(app: FastAPI) -> tuple[Route, ReportLane] | None:
-    """The route that holds the report's lane, and the lane; None in an app without one."""
-    for route in app.router.routes:
-        if isinstance(route, Route) and isinstance(route.app, ReportLane):
-            return route, route.app
-    return None
+def lane_routes(app: FastAPI) -> dict[str, tuple[Route, CommandLane[Any]]]:
+    """Each route that holds a command's lane, and the lane, by the last part of its path
+    ("reports", "seek"); none in an app without lanes."""
+    return {
+        route.path.rsplit("/", 1)[-1]: (route, route.app)
+        for route in app.router.routes
+        if isinstance(route, Route) and isinstance(route.app, CommandLane)
+    }
 
 
-def without_the_lane(app: FastAPI) -> FastAPI:
-    """The player's app with every report answered by its FastAPI route, as before the lane."""
-    found = lane_route(app)
-    if found is not None:
-        app.router.routes.remove(found[0])
+def without_the_lanes(app: FastAPI) -> FastAPI:
+    """The player's app with every command answered by its FastAPI route, as before the lanes."""
+    for route, _lane in lane_routes(app).values():
+        app.router.routes.remove(route)
     return app
 
 

@@ -5,9 +5,12 @@ check the path against the caller, hand a command to the player and shape the re
 credential reaches only its own listener: every listener path is checked against it.
 """
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bedside_contracts.ingest import UPLOAD_MAX_BYTES
+from bedside_contracts.player import PlayerCommand, ReportBody
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
@@ -17,8 +20,8 @@ from starlette.routing import Route
 
 from bedside_player.http_edge import Authenticate, LimitBody, PageHeaders
 from bedside_player.routes import API_ROUTERS, adding, fallback, listening, session, turns
+from bedside_player.routes.command_lane import Body, CommandLane
 from bedside_player.routes.errors import HANDLERS
-from bedside_player.routes.report_lane import ReportLane
 from bedside_player.service import Service
 
 WEB_DIR = Path(__file__).parent / "web"
@@ -26,14 +29,19 @@ OPENAPI_PATH = "/api/openapi.json"
 NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False, "operation_spans": False}
 
 
-def add_report_lane(app: FastAPI) -> None:
-    """The lane goes first of all routes (the report is matched before anything else); the
-    report's FastAPI route stays for the OpenAPI document and every report the lane hands on."""
-    full = next(r for r in app.router.routes if isinstance(r, APIRoute) and r.endpoint is listening.report)
-    app.router.routes.insert(
-        0,
-        Route(full.path, ReportLane(full.app, app.state.service), methods=["POST"], include_in_schema=False),
-    )
+def add_lane(
+    app: FastAPI, endpoint: Callable[..., Any], model: type[Body], command_of: Callable[[Body], PlayerCommand]
+) -> None:
+    """The lane goes first of all routes (its command is matched before anything else); the
+    command's FastAPI route stays for the OpenAPI document and every request the lane hands on."""
+    full = next(r for r in app.router.routes if isinstance(r, APIRoute) and r.endpoint is endpoint)
+    lane = CommandLane(full.app, app.state.service, model, command_of)
+    app.router.routes.insert(0, Route(full.path, lane, methods=["POST"], include_in_schema=False))
+
+
+def add_command_lanes(app: FastAPI) -> None:
+    """The report, most of the traffic (ADR 40)."""
+    add_lane(app, listening.report, ReportBody, listening.report_of)
 
 
 def build_api(service: Service) -> FastAPI:
@@ -55,6 +63,6 @@ def build_api(service: Service) -> FastAPI:
     # on every request (ADR 27). The fallback's catch-all under /api comes after them all.
     for router in (*API_ROUTERS, fallback.router):
         app.router.routes.extend(router.routes)
-    add_report_lane(app)
+    add_command_lanes(app)
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True, check_dir=False), name="page")
     return app

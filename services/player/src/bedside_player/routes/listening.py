@@ -65,7 +65,7 @@ def report_of(body: ReportBody) -> Report:
 
 @router.post("/reports", response_model=Accepted, responses=REFUSED)
 async def report(own: Own, body: ReportBody) -> Response:
-    # Most reports are answered by report_lane before this route (a docstring would be the
+    # Most reports are answered by command_lane before this route (a docstring would be the
     # OpenAPI description).
     return await run(own, report_of(body))
 

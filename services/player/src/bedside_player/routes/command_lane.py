@@ -1,24 +1,27 @@
-"""The report's own lane: the busiest request answered without FastAPI's request machinery.
+"""A command's own lane: a request answered without FastAPI's request machinery (ADR 40).
 
-A playing device reports every few seconds, so this one route is most of the HTTP API's work.
-The lane answers only a report it can check completely and cheaply: a JSON body that fits
-``ReportBody``, for the caller's own listener, under names that fit their pattern. Anything
-else (bad JSON, a body that does not fit, another listener, a client gone mid-body) is handed
-with its body to the FastAPI route, which answers it exactly as it always has. The book and
-the command raise what they raised under the route, for the same error handlers to answer.
+The lane answers only a command it can check completely and cheaply: a JSON body that fits
+the route's body model, for the caller's own listener, under names that fit their pattern.
+Anything else (bad JSON, a body that does not fit, another listener, a client gone mid-body)
+is handed with its body to the FastAPI route, which answers it exactly as it always has. The
+book and the command raise what they raised under the route, for the same error handlers to
+answer.
 """
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 from bedside_contracts.common import is_name
-from bedside_contracts.player import ReportBody
-from pydantic import ValidationError
+from bedside_contracts.player import PlayerCommand
+from pydantic import BaseModel, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bedside_player.routes.deps import owns, target_of
-from bedside_player.routes.listening import report_of, run
+from bedside_player.routes.listening import run
 from bedside_player.service import Service
+
+Body = TypeVar("Body", bound=BaseModel)
 
 
 def is_json(scope: Scope) -> bool:
@@ -40,23 +43,28 @@ def replaying(messages: list[Message], receive: Receive) -> Receive:
     return again
 
 
-def report_in(body: bytes) -> ReportBody | None:
+def body_in(body: bytes, model: type[Body]) -> Body | None:
     """The body as the route would validate it (``json.loads``, then the model), or None."""
     try:
         decoded: Any = json.loads(body)
-        return ReportBody.model_validate(decoded)
+        return model.model_validate(decoded)
     # JSONDecodeError and UnicodeDecodeError are ValueErrors; nesting past the recursion limit
     # is a RecursionError, which the route answers 400 like any other body it cannot parse
     except (ValueError, ValidationError, RecursionError):
         return None
 
 
-class ReportLane:
-    """An ASGI endpoint on the report's path, ahead of the FastAPI route ``full``."""
+class CommandLane(Generic[Body]):
+    """An ASGI endpoint on a command's path, ahead of the FastAPI route ``full``, which turns
+    the same body into the same command with ``command_of``."""
 
-    def __init__(self, full: ASGIApp, service: Service) -> None:
+    def __init__(
+        self, full: ASGIApp, service: Service, model: type[Body], command_of: Callable[[Body], PlayerCommand]
+    ) -> None:
         self.full = full
         self.service = service
+        self.model = model
+        self.command_of = command_of
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         messages: list[Message] = []
@@ -66,7 +74,8 @@ class ReportLane:
             if message["type"] != "http.request" or not message.get("more_body", False):
                 break
         listener, book = scope["path_params"]["listener"], scope["path_params"]["book"]
-        body = report_in(b"".join(m.get("body", b"") for m in messages)) if is_json(scope) else None
+        joined = b"".join(m.get("body", b"") for m in messages)
+        body = body_in(joined, self.model) if is_json(scope) else None
         if (
             body is None
             or message["type"] != "http.request"
@@ -75,5 +84,5 @@ class ReportLane:
         ):
             await self.full(scope, replaying(messages, receive), send)
             return
-        response = await run(await target_of(self.service, listener, book), report_of(body))
+        response = await run(await target_of(self.service, listener, book), self.command_of(body))
         await response(scope, receive, send)

@@ -1,7 +1,7 @@
-"""The report's lane answers every report exactly as the FastAPI route does.
+"""The command lanes answer every report exactly as the FastAPI routes do.
 
 One player service in process on its own nats-server, and two apps over it: the app as
-``build_api`` makes it, and the same app without the lane. Each request goes to both, each
+``build_api`` makes it, and the same app without the lanes. Each request goes to both, each
 app acting for a listener of its own, and the answers must be the same but for the
 listener's name and the stream's sequence numbers.
 """
@@ -19,8 +19,8 @@ from bedside_player.http_api import build_api
 from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
 from bedside_player.main import build_app
-from bedside_player.routes.report_lane import ReportLane, is_json
-from bedside_player_testing import FakeSearch, SyntheticBook, lane_route, without_the_lane
+from bedside_player.routes.command_lane import CommandLane, is_json
+from bedside_player_testing import FakeSearch, SyntheticBook, lane_routes, without_the_lanes
 from bedside_runtime.settings import Settings
 from bedside_testing import start_test_nats
 from fastapi import FastAPI
@@ -151,9 +151,9 @@ CASES: list[Callable[[Side], Request]] = [
 
 
 class LaneSpy:
-    """Counts the reports that reach the lane and those it hands to the route."""
+    """Counts the commands that reach a lane and those it hands to the route."""
 
-    def __init__(self, route: Route, lane: ReportLane) -> None:
+    def __init__(self, route: Route, lane: CommandLane[Any]) -> None:
         self.entered = self.handed_on = 0
         self.lane = lane
         self.route = lane.full
@@ -177,7 +177,7 @@ case is handed to the route, or refused by the edge before the lane."""
 
 
 @pytest.fixture
-async def sides() -> AsyncIterator[tuple[Side, Side, LaneSpy]]:
+async def sides() -> AsyncIterator[tuple[Side, Side, dict[str, LaneSpy]]]:
     server = start_test_nats("lane")
     settings = Settings(nats_url=server.url, data_dir=Path(tempfile.mkdtemp(prefix="bedside-lane-")))
     bus = Nats()
@@ -189,18 +189,16 @@ async def sides() -> AsyncIterator[tuple[Side, Side, LaneSpy]]:
             registry = await Listeners.open(bus.jetstream(timeout=30))
             await registry.create("other")
             lane = Side(app, "lane", await registry.create("lane"))
-            route_only = without_the_lane(build_api(app.state.service))
-            assert lane_route(route_only) is None
+            route_only = without_the_lanes(build_api(app.state.service))
+            assert lane_routes(route_only) == {}
             route = Side(route_only, "route", await registry.create("route"))
-            found = lane_route(app)
-            assert found is not None
-            spy = LaneSpy(*found)
+            spies = {command: LaneSpy(*found) for command, found in lane_routes(app).items()}
             for side in (lane, route):
                 traded = await side.client.post(
                     "/api/session", headers={"authorization": f"Bearer {side.token}"}
                 )
                 side.cookie = traded.cookies["bedside_device"]
-            yield lane, route, spy
+            yield lane, route, spies
             for side in (lane, route):
                 await side.client.aclose()
     finally:
@@ -209,8 +207,9 @@ async def sides() -> AsyncIterator[tuple[Side, Side, LaneSpy]]:
         server.stop()
 
 
-async def test_the_lane_answers_as_the_route_does(sides: tuple[Side, Side, LaneSpy]) -> None:
-    lane, route, spy = sides
+async def test_the_lane_answers_as_the_route_does(sides: tuple[Side, Side, dict[str, LaneSpy]]) -> None:
+    lane, route, spies = sides
+    spy = spies["reports"]
     statuses = set()
     for number, case in enumerate(CASES):
         entered, handed_on = spy.entered, spy.handed_on
