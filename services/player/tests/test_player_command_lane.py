@@ -1,4 +1,4 @@
-"""The command lanes answer every report exactly as the FastAPI routes do.
+"""The command lanes answer every report and seek exactly as the FastAPI routes do.
 
 One player service in process on its own nats-server, and two apps over it: the app as
 ``build_api`` makes it, and the same app without the lanes. Each request goes to both, each
@@ -150,6 +150,32 @@ CASES: list[Callable[[Side], Request]] = [
 ]
 
 
+def seek(position_ms: int = 120_000, basis: int | None = None, **more: object) -> str:
+    return json.dumps({"device": "phone", "position_ms": position_ms, "basis_seq": basis, **more})
+
+
+SEEK_CASES: list[Callable[[Side], Request]] = [
+    lambda me: ("seek", JSON, seek(basis=me.seq).encode()),
+    lambda me: ("seek", JSON, seek(position_ms=90_000, basis=me.seq, by_ms=-30_000).encode()),
+    lambda me: ("seek", JSON, seek(basis=me.seq, device_clock=1_700_000).encode()),
+    lambda me: ("seek", JSON, seek(basis=0).encode()),  # stale after a move: 409 with the state
+    lambda me: ("seek", JSON, seek(position_ms=11 * 3600_000, basis=me.seq).encode()),  # past the end
+    lambda me: ("seek", JSON, seek(position_ms=-5, basis=me.seq).encode()),
+    lambda me: ("seek", JSON, seek(basis=me.seq, extra=1).encode()),
+    lambda me: ("seek", JSON, b"{not json"),
+    lambda me: ("seek", JSON, b'{"device": "phone"}'),
+    lambda me: ("seek", {"content-type": "text/plain"}, seek(basis=me.seq).encode()),
+    lambda me: ("seek", {**JSON, "cookie": "DEVICE"}, seek(basis=me.seq).encode()),
+    lambda me: ("/api/listeners/other/books/b1/seek", JSON, seek(basis=0).encode()),
+    lambda me: (f"/api/listeners/{me.listener}/books/no-such-book/seek", JSON, seek(basis=0).encode()),
+    lambda me: ("seek", JSON, [b'{"device": "phone", ', seek(130_000, basis=me.seq).encode()[19:]]),
+    lambda me: ("seek", JSON, seek(position_ms=140_000, basis=me.seq).encode()),
+]
+SEEK_LANE_ANSWERS = {0, 1, 2, 3, 4, 10, 12, 13, 14}
+"""The seeks the lane answers itself, as for reports: those that fit, refused by the rules or not,
+the device cookie's, an unknown book's and a chunked one."""
+
+
 class LaneSpy:
     """Counts the commands that reach a lane and those it hands to the route."""
 
@@ -235,3 +261,29 @@ def test_the_first_content_type_decides_as_it_does_for_the_route() -> None:
     assert not is_json({"headers": twice})
     assert is_json({"headers": list(reversed(twice))})
     assert not is_json({"headers": []})
+
+
+async def test_the_seeks_lane_answers_as_the_route_does(sides: tuple[Side, Side, dict[str, LaneSpy]]) -> None:
+    lane, route, spies = sides
+    for side in (lane, route):
+        await side.send(CASES[0](side))
+    assert "seek" in spies, "the seek has no lane"
+    spy = spies["seek"]
+    statuses = set()
+    for number, case in enumerate(SEEK_CASES):
+        entered, handed_on = spy.entered, spy.handed_on
+        by_lane, by_route = await lane.send(case(lane)), await route.send(case(route))
+        assert lane.plain(by_lane) == route.plain(by_route), (number, by_lane.text, by_route.text)
+        answered_by_lane = spy.entered > entered and spy.handed_on == handed_on
+        assert answered_by_lane == (number in SEEK_LANE_ANSWERS), number
+        statuses.add(by_lane.status_code)
+    assert statuses == {200, 403, 404, 409, 422}
+    states = [
+        await side.client.get(
+            f"/api/listeners/{side.listener}/books/b1/state",
+            headers={"authorization": f"Bearer {side.token}"},
+        )
+        for side in (lane, route)
+    ]
+    assert lane.plain(states[0]) == route.plain(states[1])
+    assert states[0].json()["position_ms"] == 140_000

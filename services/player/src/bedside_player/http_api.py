@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bedside_contracts.ingest import UPLOAD_MAX_BYTES
-from bedside_contracts.player import PlayerCommand, ReportBody
+from bedside_contracts.player import PlayerCommand, ReportBody, SeekBody
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
@@ -40,8 +40,10 @@ def add_lane(
 
 
 def add_command_lanes(app: FastAPI) -> None:
-    """The report, most of the traffic (ADR 40)."""
+    """The report, most of the traffic (ADR 40), and the seek, the move whose push to the other
+    devices is waited for (issue 16's move -> push)."""
     add_lane(app, listening.report, ReportBody, listening.report_of)
+    add_lane(app, listening.seek, SeekBody, listening.seek_of)
 
 
 def build_api(service: Service) -> FastAPI:

@@ -63,6 +63,10 @@ def report_of(body: ReportBody) -> Report:
     return Report(**body.model_dump(exclude_none=True))
 
 
+def seek_of(body: SeekBody) -> Seek:
+    return Seek(**body.model_dump(exclude_none=True))
+
+
 @router.post("/reports", response_model=Accepted, responses=REFUSED)
 async def report(own: Own, body: ReportBody) -> Response:
     # Most reports are answered by command_lane before this route (a docstring would be the
@@ -77,7 +81,7 @@ async def state(own: Own) -> ListenerState:
 
 @router.post("/seek", response_model=Accepted, responses=REFUSED)
 async def seek(own: Own, body: SeekBody) -> Response:
-    return await run(own, Seek(**body.model_dump(exclude_none=True)))
+    return await run(own, seek_of(body))
 
 
 @router.post("/devices", response_model=Accepted)
