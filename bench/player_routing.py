@@ -153,7 +153,7 @@ def main() -> None:
         [
             Figure("player HTTP report in process, CPU, as built", cpu["built"], "µs", floor=cpu["bare"]),
             Figure(
-                "player HTTP report in process, CPU, without the report's lane",
+                "player HTTP report in process, CPU, without the command lanes",
                 cpu["no lane"],
                 "µs",
                 floor=cpu["bare"],

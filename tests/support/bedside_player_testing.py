@@ -2,7 +2,7 @@
 
 It answers SEARCH_CATALOG and SEARCH_RESOLVE on the bus for synthetic books: a passage
 every 30 s, a chapter every 30 minutes. It knows nothing of any real book. Also the player's
-app without the report's lane, to hold the lane's answers against the route's, and the states a
+app without the command lanes, to hold the lanes' answers against the routes', and the states a
 device's event stream pushes.
 """
 

@@ -71,7 +71,7 @@ async def own_listener(listener: ListenerName, request: Request) -> str:
 
 
 def owns(caller: str, listener: str) -> bool:
-    """A credential acts for its own listener only (the report's lane asks the same)."""
+    """A credential acts for its own listener only (the command lane asks the same)."""
     return caller == listener
 
 

@@ -81,6 +81,7 @@ async def state(own: Own) -> ListenerState:
 
 @router.post("/seek", response_model=Accepted, responses=REFUSED)
 async def seek(own: Own, body: SeekBody) -> Response:
+    # Most seeks are answered by command_lane before this route, as reports are.
     return await run(own, seek_of(body))
 
 
