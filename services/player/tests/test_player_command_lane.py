@@ -9,7 +9,7 @@ listener's name and the stream's sequence numbers.
 import json
 import re
 import tempfile
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -233,18 +233,28 @@ async def sides() -> AsyncIterator[tuple[Side, Side, dict[str, LaneSpy]]]:
         server.stop()
 
 
-async def test_the_lane_answers_as_the_route_does(sides: tuple[Side, Side, dict[str, LaneSpy]]) -> None:
-    lane, route, spies = sides
-    spy = spies["reports"]
+async def _answered_alike(
+    lane: Side,
+    route: Side,
+    spy: LaneSpy,
+    cases: Sequence[Callable[[Side], Request]],
+    lane_answers: Collection[int],
+) -> set[int]:
+    """Sends each case to the app with its lane and to the app without: the answers must match, and the
+    lane must answer exactly ``lane_answers`` (by their numbers). The statuses seen."""
     statuses = set()
-    for number, case in enumerate(CASES):
+    for number, case in enumerate(cases):
         entered, handed_on = spy.entered, spy.handed_on
         by_lane, by_route = await lane.send(case(lane)), await route.send(case(route))
         assert lane.plain(by_lane) == route.plain(by_route), (number, by_lane.text, by_route.text)
         answered_by_lane = spy.entered > entered and spy.handed_on == handed_on
-        assert answered_by_lane == (number in LANE_ANSWERS), number
+        assert answered_by_lane == (number in lane_answers), number
         statuses.add(by_lane.status_code)
-    assert statuses == {200, 400, 403, 404, 409, 413, 422}
+    return statuses
+
+
+async def _position_alike(lane: Side, route: Side) -> int:
+    """The state both apps hold after the same requests: the same; its position."""
     states = [
         await side.client.get(
             f"/api/listeners/{side.listener}/books/b1/state",
@@ -253,7 +263,15 @@ async def test_the_lane_answers_as_the_route_does(sides: tuple[Side, Side, dict[
         for side in (lane, route)
     ]
     assert lane.plain(states[0]) == route.plain(states[1])
-    assert states[0].json()["position_ms"] == 70_000
+    position: int = states[0].json()["position_ms"]
+    return position
+
+
+async def test_the_lane_answers_as_the_route_does(sides: tuple[Side, Side, dict[str, LaneSpy]]) -> None:
+    lane, route, spies = sides
+    statuses = await _answered_alike(lane, route, spies["reports"], CASES, LANE_ANSWERS)
+    assert statuses == {200, 400, 403, 404, 409, 413, 422}
+    assert await _position_alike(lane, route) == 70_000
 
 
 def test_the_first_content_type_decides_as_it_does_for_the_route() -> None:
@@ -268,22 +286,6 @@ async def test_the_seeks_lane_answers_as_the_route_does(sides: tuple[Side, Side,
     for side in (lane, route):
         await side.send(CASES[0](side))
     assert "seek" in spies, "the seek has no lane"
-    spy = spies["seek"]
-    statuses = set()
-    for number, case in enumerate(SEEK_CASES):
-        entered, handed_on = spy.entered, spy.handed_on
-        by_lane, by_route = await lane.send(case(lane)), await route.send(case(route))
-        assert lane.plain(by_lane) == route.plain(by_route), (number, by_lane.text, by_route.text)
-        answered_by_lane = spy.entered > entered and spy.handed_on == handed_on
-        assert answered_by_lane == (number in SEEK_LANE_ANSWERS), number
-        statuses.add(by_lane.status_code)
+    statuses = await _answered_alike(lane, route, spies["seek"], SEEK_CASES, SEEK_LANE_ANSWERS)
     assert statuses == {200, 403, 404, 409, 422}
-    states = [
-        await side.client.get(
-            f"/api/listeners/{side.listener}/books/b1/state",
-            headers={"authorization": f"Bearer {side.token}"},
-        )
-        for side in (lane, route)
-    ]
-    assert lane.plain(states[0]) == route.plain(states[1])
-    assert states[0].json()["position_ms"] == 140_000
+    assert await _position_alike(lane, route) == 140_000
