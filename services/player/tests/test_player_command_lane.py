@@ -11,19 +11,25 @@ import re
 import tempfile
 from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import fastapi
 import httpx
 import pytest
-from bedside_player.http_api import build_api
+from bedside_contracts.common import LONGEST_BOOK_MS
+from bedside_contracts.player import PlayerCommand, ReportBody, Seek, SeekBody
+from bedside_player.http_api import add_lane, build_api
 from bedside_player.http_edge import BODY_LIMIT
 from bedside_player.listeners import Listeners
 from bedside_player.main import build_app
-from bedside_player.routes.command_lane import CommandLane, is_json
+from bedside_player.routes import listening
+from bedside_player.routes.command_lane import CommandLane, LaneDoesNotFit, is_json
+from bedside_player.routes.deps import Caller, Own
+from bedside_player.routes.listening import LISTENER_BOOK, report_of, run, seek_of
 from bedside_player_testing import FakeSearch, SyntheticBook, lane_routes, without_the_lanes
 from bedside_runtime.settings import Settings
 from bedside_testing import start_test_nats
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI, Header, Response
 from nats.aio.client import Client as Nats
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
@@ -169,11 +175,28 @@ SEEK_CASES: list[Callable[[Side], Request]] = [
     lambda me: ("/api/listeners/other/books/b1/seek", JSON, seek(basis=0).encode()),
     lambda me: (f"/api/listeners/{me.listener}/books/no-such-book/seek", JSON, seek(basis=0).encode()),
     lambda me: ("seek", JSON, [b'{"device": "phone", ', seek(130_000, basis=me.seq).encode()[19:]]),
+    lambda me: ("seek", JSON, seek(position_ms=100_000, basis=me.seq, from_ms=95_000).encode()),
+    lambda me: (
+        "seek",
+        JSON,
+        seek(position_ms=70_000, basis=me.seq, by_ms=-30_000, from_ms=101_000).encode(),
+    ),
+    lambda me: ("seek", JSON, seek(basis=me.seq, from_ms=-1).encode()),
+    lambda me: ("seek", JSON, seek(basis=me.seq, from_ms=LONGEST_BOOK_MS + 1).encode()),
+    lambda me: ("seek", JSON, seek(basis=me.seq, by_ms=LONGEST_BOOK_MS).encode()),  # past this book's end
+    lambda me: ("seek", JSON, seek(basis=me.seq, by_ms=-LONGEST_BOOK_MS).encode()),  # before its start
+    lambda me: ("seek", JSON, seek(basis=me.seq, by_ms=LONGEST_BOOK_MS + 1).encode()),
+    lambda me: ("seek", JSON, seek(basis=me.seq, by_ms=-LONGEST_BOOK_MS - 1).encode()),
+    lambda me: ("seek", JSON, seek(basis=me.seq, by_ms=1.5).encode()),
+    lambda me: (f"/api/listeners/{me.listener}/books/b.1/seek", JSON, seek(basis=me.seq).encode()),
+    lambda me: (f"/api/listeners/{me.listener}/books/{'b' * 65}/seek", JSON, seek(basis=me.seq).encode()),
+    lambda me: ("/api/listeners/a.b/books/b1/seek", JSON, seek(basis=me.seq).encode()),
     lambda me: ("seek", JSON, seek(position_ms=140_000, basis=me.seq).encode()),
 ]
-SEEK_LANE_ANSWERS = {0, 1, 2, 3, 4, 10, 12, 13, 14}
-"""The seeks the lane answers itself, as for reports: those that fit, refused by the rules or not,
-the device cookie's, an unknown book's and a chunked one."""
+SEEK_LANE_ANSWERS = {0, 1, 2, 3, 4, 10, 12, 13, 14, 15, 18, 19, 26}
+"""The seeks the lane answers itself, as for reports: those that fit (a move from where the device had
+played to, a skip however far), refused by the rules or not, the device cookie's, an unknown book's
+and a chunked one."""
 
 
 class LaneSpy:
@@ -289,3 +312,86 @@ async def test_the_seeks_lane_answers_as_the_route_does(sides: tuple[Side, Side,
     statuses = await _answered_alike(lane, route, spies["seek"], SEEK_CASES, SEEK_LANE_ANSWERS)
     assert statuses == {200, 403, 404, 409, 422}
     assert await _position_alike(lane, route) == 140_000
+
+
+odd = APIRouter(prefix=LISTENER_BOOK)
+"""Seek routes that take something more than, or other than, what the seek's lane reads."""
+
+
+@odd.post("/seek-gently")
+async def seek_with_a_query(own: Own, body: SeekBody, gently: bool = False) -> Response:
+    return await run(own, seek_of(body))
+
+
+@odd.post("/seek-as-caller")
+async def seek_with_a_dependency(own: Own, caller: Caller, body: SeekBody) -> Response:
+    return await run(own, seek_of(body))
+
+
+@odd.post("/seek-with-header")
+async def seek_with_a_header(own: Own, body: SeekBody, x_gently: Annotated[str, Header()] = "") -> Response:
+    return await run(own, seek_of(body))
+
+
+@odd.post("/seek-with-request")
+async def seek_with_the_request(own: Own, body: SeekBody, request: fastapi.Request) -> Response:
+    return await run(own, seek_of(body))
+
+
+@odd.post("/seek-optional")
+async def seek_with_an_optional_body(own: Own, body: SeekBody | None = None) -> Response:
+    return await run(own, seek_of(body or SeekBody(device="phone", position_ms=0, basis_seq=None)))
+
+
+@odd.post("/seek-made-here")
+async def seek_made_its_own_way(own: Own, body: SeekBody) -> Response:
+    return await run(own, Seek(**body.model_dump()))
+
+
+elsewhere = APIRouter(prefix="/api/listeners/{who}/books/{book}")
+
+
+@elsewhere.post("/seek")
+async def seek_for_whom(who: str, book: str, body: SeekBody) -> Response:
+    return Response(seek_of(body).model_dump_json())
+
+
+def seek_twice(body: SeekBody) -> PlayerCommand:
+    return Seek(**body.model_dump(exclude_none=True))
+
+
+MISFITS: list[tuple[Callable[..., Any], type[Any], Callable[[Any], PlayerCommand], str]] = [
+    (listening.seek, ReportBody, report_of, "ReportBody"),
+    (listening.seek, SeekBody, report_of, "report_of"),
+    (listening.seek, SeekBody, seek_twice, "seek_twice"),
+    (seek_with_a_query, SeekBody, seek_of, "gently"),
+    (seek_with_a_dependency, SeekBody, seek_of, "caller_of"),
+    (seek_with_a_header, SeekBody, seek_of, "x_gently"),
+    (seek_with_the_request, SeekBody, seek_of, "request"),
+    (seek_with_an_optional_body, SeekBody, seek_of, "SeekBody | None"),
+    (seek_made_its_own_way, SeekBody, seek_of, "seek_of"),
+    (seek_for_whom, SeekBody, seek_of, "'who'"),
+]
+
+
+def routes_app() -> FastAPI:
+    app = FastAPI()
+    app.state.service = None  # the lanes are built, never called
+    for router in (listening.router, odd, elsewhere):
+        app.router.routes.extend(router.routes)
+    return app
+
+
+@pytest.mark.parametrize(("endpoint", "model", "command_of", "named"), MISFITS)
+def test_a_lane_that_does_not_fit_its_route_stops_the_app_being_built(
+    endpoint: Callable[..., Any], model: type[Any], command_of: Callable[[Any], PlayerCommand], named: str
+) -> None:
+    with pytest.raises(LaneDoesNotFit, match=re.escape(named)):
+        add_lane(routes_app(), endpoint, model, command_of)
+
+
+def test_the_lanes_fit_their_routes() -> None:
+    app = routes_app()
+    add_lane(app, listening.report, ReportBody, report_of)
+    add_lane(app, listening.seek, SeekBody, seek_of)
+    assert set(lane_routes(app)) == {"reports", "seek"}

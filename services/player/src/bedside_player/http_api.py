@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 from bedside_player.http_edge import Authenticate, LimitBody, PageHeaders
 from bedside_player.routes import API_ROUTERS, adding, fallback, listening, session, turns
-from bedside_player.routes.command_lane import Body, CommandLane
+from bedside_player.routes.command_lane import Body, CommandLane, check_fits
 from bedside_player.routes.errors import HANDLERS
 from bedside_player.service import Service
 
@@ -33,8 +33,10 @@ def add_lane(
     app: FastAPI, endpoint: Callable[..., Any], model: type[Body], command_of: Callable[[Body], PlayerCommand]
 ) -> None:
     """The lane goes first of all routes (its command is matched before anything else); the
-    command's FastAPI route stays for the OpenAPI document and every request the lane hands on."""
+    command's FastAPI route stays for the OpenAPI document and every request the lane hands on.
+    A lane that does not fit its route stops the app being built (``LaneDoesNotFit``)."""
     full = next(r for r in app.router.routes if isinstance(r, APIRoute) and r.endpoint is endpoint)
+    check_fits(full, model, command_of)
     lane = CommandLane(full.app, app.state.service, model, command_of)
     app.router.routes.insert(0, Route(full.path, lane, methods=["POST"], include_in_schema=False))
 

@@ -6,22 +6,99 @@ Anything else (bad JSON, a body that does not fit, another listener, a client go
 is handed with its body to the FastAPI route, which answers it exactly as it always has. The
 book and the command raise what they raised under the route, for the same error handlers to
 answer.
+
+What the lane does in the route's stead is fixed: one body of its model, the listener and the
+book from the path, ``Own``'s checks. ``check_fits`` holds the route to that when the lane is
+added, so a route that comes to take more (a query, a header, another dependency) or another
+body stops the app being built instead of being answered two ways.
 """
 
+import inspect
 import json
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, Generic, TypeVar, get_type_hints
 
 from bedside_contracts.common import is_name
 from bedside_contracts.player import PlayerCommand
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from bedside_player.routes.deps import owns, target_of
+from bedside_player.routes.deps import listener_book, owns, target_of
 from bedside_player.routes.listening import run
 from bedside_player.service import Service
 
 Body = TypeVar("Body", bound=BaseModel)
+
+LANE_PATH = frozenset({"listener", "book"})
+"""The path parameters the lane reads, and checks with ``is_name`` as their pattern does."""
+LANE_DEPENDENCY = listener_book
+"""``Own``: the route's one dependency, which the lane does with ``owns`` and ``target_of``."""
+NOT_FIELDS = (
+    "request_param_name",
+    "websocket_param_name",
+    "http_connection_param_name",
+    "response_param_name",
+    "background_tasks_param_name",
+    "security_scopes_param_name",
+)
+"""What an endpoint can take besides fields: none of these reaches the route's own code through the lane."""
+
+
+class LaneDoesNotFit(RuntimeError):
+    """A lane added for a route that takes, or makes, something the lane does not."""
+
+
+def check_fits(route: APIRoute, model: type[BaseModel], command_of: Callable[..., PlayerCommand]) -> None:
+    """Raises ``LaneDoesNotFit`` saying each way ``route`` differs from a lane of ``model`` and
+    ``command_of``. Once, as the lane is added: a request pays nothing for it."""
+    found = misfits(route, model, command_of)
+    if found:
+        raise LaneDoesNotFit(
+            f"the lane for POST {route.path} does not fit its route {route.name}: {'; '.join(found)}. "
+            "A lane answers only what it reads as the route does (ADR 40): change both, or drop the lane."
+        )
+
+
+def misfits(route: APIRoute, model: type[BaseModel], command_of: Callable[..., PlayerCommand]) -> list[str]:
+    found = []
+    top = route.dependant
+    bodies = [field.field_info.annotation for field in top.body_params]
+    if bodies != [model] or any(getattr(field.field_info, "embed", False) for field in top.body_params):
+        found.append(f"its body is {', '.join(map(named, bodies)) or 'none'}, the lane's is {model.__name__}")
+    below = list(everything_below(top))
+    if not any(d.call is LANE_DEPENDENCY for d in top.dependencies):
+        found.append(f"it does not depend on {LANE_DEPENDENCY.__name__} (Own), which the lane does")
+    found += [f"it depends on {named(d.call)}" for d in below if d.call is not LANE_DEPENDENCY]
+    for dependant in [top, *below]:
+        for kind in ("query", "header", "cookie"):
+            found += [f"it takes the {kind} parameter {f.name}" for f in getattr(dependant, f"{kind}_params")]
+        found += [
+            f"it takes the path parameter {f.name}" for f in dependant.path_params if f.name not in LANE_PATH
+        ]
+    found += [f"it takes the {getattr(top, name)} ({name})" for name in NOT_FIELDS if getattr(top, name)]
+    if set(route.param_convertors) != LANE_PATH:
+        path = sorted(route.param_convertors)
+        found.append(f"its path {route.path} names {path}, the lane reads {sorted(LANE_PATH)}")
+    takes = [hint for name, hint in get_type_hints(command_of).items() if name != "return"]
+    if takes != [model]:
+        found.append(f"{named(command_of)} takes {', '.join(map(named, takes))}, not {model.__name__}")
+    # the route's own code names the command function: both make the command the same way
+    if named(command_of) not in inspect.unwrap(route.endpoint).__code__.co_names:
+        found.append(f"it does not make its command with {named(command_of)}")
+    return found
+
+
+def everything_below(dependant: Dependant) -> Iterator[Dependant]:
+    for below in dependant.dependencies:
+        yield below
+        yield from everything_below(below)
+
+
+def named(thing: Any) -> str:
+    """A class or a function by its name, anything else (``SeekBody | None``) as it prints."""
+    return getattr(thing, "__name__", None) or str(thing)
 
 
 def is_json(scope: Scope) -> bool:
