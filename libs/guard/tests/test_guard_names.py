@@ -676,6 +676,14 @@ def test_a_chapters_heading_read_out_makes_no_name() -> None:
     assert heard_names(names, 30_000) == ["Wren"]
 
 
+def test_a_sentence_of_the_story_that_opens_like_a_heading_names_whom_it_names() -> None:
+    """ "Part two came to Ginger later." was taken for a heading, and Ginger, heard there and
+    nowhere else yet, for a name not come up (the review)."""
+    story = "Part two came to Ginger later, and Ginger knew it. Book one room for Mr. Ferguson, and he slept."
+    names = _names_of([story])
+    assert heard_names(names, 30_000) == ["Ginger", "Ferguson"]
+
+
 def test_a_heading_the_sentences_split_from_its_title_or_a_cue_holds_alone_makes_no_name() -> None:
     """ "CHAPTER III. The Fire at Birtwick Park." is two sentences, the first alone a heading: Fire,
     Birtwick and Park were names heard, as a heading read in two cues was (the second review)."""

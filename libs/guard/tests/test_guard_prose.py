@@ -91,6 +91,46 @@ def test_a_heading_read_out_is_known_and_a_sentence_of_the_story_is_not() -> Non
     )
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Part two came to Ginger later.",  # the review: Ginger was not counted a name heard
+        "Book one room for Mr. Ferguson.",
+        "Part I remember well, and the rest I do not.",
+        "Book three, she said, was the best of them.",
+        "Chapter one of the story was hers.",
+        "Part Vic, Part Ginger.",  # a name in the letters of a Roman numeral, which books write in capitals
+        "Book mid-way.",
+    ],
+)
+def test_a_sentence_that_opens_like_a_heading_and_goes_on_as_prose_is_no_heading(sentence: str) -> None:
+    assert heading_title(sentence) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        ("Chapter 3", ("3", "")),
+        ("CHAPTER I.", ("I", "")),
+        ("CHAPTER III. The Storm", ("III", "The Storm")),
+        ("Chapter 2: The End", ("2", "The End")),
+        ("Chapter 7 The Night of the Storm", ("7", "The Night of the Storm")),
+        ("CHAPTER XIV THE NIGHT OF THE STORM", ("XIV", "THE NIGHT OF THE STORM")),
+        ("PART TWO", ("TWO", "")),
+        ("Book One: in which the storm comes", ("One", "in which the storm comes")),  # after a mark, any case
+        ("Chapter 5 \u2014 a storm at sea", ("5", "a storm at sea")),
+        ("Chapter Twenty-One. \u201cThe Storm\u201d", ("Twenty-One", "\u201cThe Storm\u201d")),
+        ("Part 2, Chapter 1", ("2", "Chapter 1")),
+        ("Chapter 17 How it Ended", ("17", "How it Ended")),  # Black Beauty's, a small word or two aside
+        ("Chapter 2 The Red-headed League", ("2", "The Red-headed League")),
+    ],
+)
+def test_a_heading_is_a_number_and_a_title_set_apart_or_written_as_one(
+    line: str, found: tuple[str, str]
+) -> None:
+    assert heading_title(line) == found
+
+
 def test_the_story_of_a_passage_leaves_out_the_heading_read_out_in_it() -> None:
     text = "Chapter Five: What Pudding Kept. In the morning the world was washed clean. Wren woke."
     assert without_headings(text) == "In the morning the world was washed clean. Wren woke."

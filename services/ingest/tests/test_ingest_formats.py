@@ -501,6 +501,18 @@ def test_the_holmes_stories_numbered_in_roman_read_like_their_json_book(tmp_path
     ]
 
 
+@pytest.mark.parametrize("name", ["black_beauty", "adventures_of_sherlock_holmes"])
+def test_a_heading_with_its_title_on_its_line_and_no_mark_between_is_found_for_every_chapter(
+    tmp_path: Path, name: str
+) -> None:
+    """ "Chapter 17 How it Ended", "Chapter 2 The Red-headed League": titles in capitals but for a
+    word or two, which a heading rule that wanted capitals on every word lost."""
+    data = json.loads(corpus_file(f"{name}.json").read_text())
+    body = "\n\n".join(f"Chapter {c['n']} {c['title']}\n\n{c['text']}" for c in data["chapters"])
+    book = read_book(write(tmp_path, "book.txt", f"{data['title']}\n\nby {data['author']}\n\n\n{body}\n"))
+    assert [(c.n, c.title) for c in book.chapters] == [(c["n"], c["title"]) for c in data["chapters"]]
+
+
 def test_numbers_that_do_not_count_up_three_times_are_no_chapters(tmp_path: Path) -> None:
     text = (
         "A Short Walk\n\nI went out early.\n\nI. Came back.\n\n1 Boots, laced\n\n2 Coat, buttoned\n\n"

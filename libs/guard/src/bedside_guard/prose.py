@@ -176,25 +176,48 @@ def balance_quotes(text: str) -> str:
     return "".join(reversed(missing)) + text + "".join(closing for _, closing in reversed(opened))
 
 
-_NUMBER = rf"(?:\d{{1,4}}|[IVXLCDM]{{1,8}}|{IN_WORDS})"
+_NUMBER = rf"(?:\d{{1,4}}|(?-i:[IVXLCDM]{{1,8}})|{IN_WORDS})"
+"""Digits, a Roman numeral in capitals as books set them ("Part Vic" names someone), or words in any case."""
 HEADING = re.compile(
-    rf"^\s*(?:chapter|part|book)\s+(?P<number>{_NUMBER})\b\s*(?:[.,:—–-]\s*)?(?P<title>.*)$",
+    rf"^\s*(?:chapter|part|book)\s+(?P<number>{_NUMBER})\b\s*(?:(?P<mark>[.,:—–-])(?P<spaced>\s*))?(?P<title>.*)$",
     re.IGNORECASE,
 )
 MAX_HEADING_WORDS = 12
 _WORD = re.compile(r"[\w’']+")
+_LETTER_WORD = re.compile(r"[^\W\d_][\w’'-]*")
+_TITLES_SMALL = "a an and as at but by for from in into nor of on or the to upon with"
+_TITLES_SMALL_WORDS = frozenset(_TITLES_SMALL.split())
+"""The words a title leaves in small letters ("The Night of the Storm"); any other word in small
+letters goes on as prose ("Part two came to Ginger later.")."""
 
 
 def heading_title(text: str) -> tuple[str, str] | None:
-    """``(number, title)`` when ``text`` is a chapter heading ("Chapter 3. The Storm"), else None."""
+    """``(number, title)`` when ``text`` is a chapter heading ("Chapter 3. The Storm"), else None.
+
+    A heading is the label and its number, then a title set apart by a mark (". : — –", a hyphen
+    before a space) in any case, or one ``written_as_a_title``. A sentence that goes on in small
+    letters after the number is the story's, and names whom it names: "Book one room for Mr. Ferguson."
+    """
     line = " ".join(text.split())
     if len(_WORD.findall(line)) > MAX_HEADING_WORDS:
         return None
     match = HEADING.match(line)
     if match is None:
         return None
+    mark = match.group("mark") or ""
+    set_apart = mark in (".", ":", "—", "–") or (mark == "-" and bool(match.group("spaced")))
     title = match.group("title").strip().rstrip(".").strip()
+    if not set_apart and not written_as_a_title(title):
+        return None
     return match.group("number"), title
+
+
+def written_as_a_title(words: str) -> bool:
+    """Whether ``words`` are written as a title: a title's small words aside, the first with a
+    capital, and at least half of them ("How it Ended", "The Red-headed League"); none is too."""
+    said = [word for word in _LETTER_WORD.findall(words) if word.casefold() not in _TITLES_SMALL_WORDS]
+    capitals = [word[0].isupper() for word in said]
+    return not said or (capitals[0] and sum(capitals) * 2 >= len(capitals))
 
 
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
