@@ -194,9 +194,10 @@ letters goes on as prose ("Part two came to Ginger later.")."""
 def heading_title(text: str) -> tuple[str, str] | None:
     """``(number, title)`` when ``text`` is a chapter heading ("Chapter 3. The Storm"), else None.
 
-    A heading is the label and its number, then a title set apart by a mark (". : — –", a hyphen
-    before a space) in any case, or one ``written_as_a_title``. A sentence that goes on in small
-    letters after the number is the story's, and names whom it names: "Book one room for Mr. Ferguson."
+    A heading is the label and its number, then a title set apart by a mark (". , : — –", a hyphen
+    before a space) in any case, as Whisper writes "Chapter one, my early home.", or one
+    ``written_as_a_title``. A sentence that goes on in small letters after the number is the
+    story's, and names whom it names: "Book one room for Mr. Ferguson."
     """
     line = " ".join(text.split())
     if len(_WORD.findall(line)) > MAX_HEADING_WORDS:
@@ -205,7 +206,7 @@ def heading_title(text: str) -> tuple[str, str] | None:
     if match is None:
         return None
     mark = match.group("mark") or ""
-    set_apart = mark in (".", ":", "—", "–") or (mark == "-" and bool(match.group("spaced")))
+    set_apart = mark in (".", ",", ":", "—", "–") or (mark == "-" and bool(match.group("spaced")))
     title = match.group("title").strip().rstrip(".").strip()
     if not set_apart and not written_as_a_title(title):
         return None
