@@ -163,6 +163,91 @@ def test_a_question_asked_with_a_move_is_both(utterance: str, move: intents.Inte
     assert intents.read(utterance) == intents.Together(move, Question(question))
 
 
+BACK_TO_THE_DOZE = Earlier(fell_asleep=True)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "move", "then"),
+    [
+        # was where they fell asleep shown, the recap dropped
+        ("what did i miss and take me back to where i fell asleep", BACK_TO_THE_DOZE, SINCE_ASLEEP),
+        # was the move alone
+        ("take me back to where i fell asleep and tell me what i missed", BACK_TO_THE_DOZE, SINCE_ASLEEP),
+        # was the move alone: a jump plays again none of a chapter asked about
+        (
+            "go back a minute and what happens in chapter 1",
+            Jump(-60_000),
+            RecapAsked(RecapArgs(span="chapter", chapter=1)),
+        ),
+        ("what happened in the last chapter, go to chapter 2", intents.Chapter(2), LAST_CHAPTER),
+    ],
+)
+def test_a_recap_asked_with_a_move_is_both(utterance: str, move: intents.Intent, then: RecapAsked) -> None:
+    assert intents.read(utterance) == intents.Together(move, then)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "move", "first", "second"),
+    [
+        # was the question and the timer, the move dropped
+        (
+            "who is oskar, go back 5 minutes and sleep in 20",
+            Jump(-300_000),
+            Question("who is oskar"),
+            SleepTimer(20),
+        ),
+        # was the move and one question of "who is oskar and sleep in 20 minutes"
+        (
+            "go back 5 minutes, who is oskar and sleep in 20 minutes",
+            Jump(-300_000),
+            Question("who is oskar"),
+            SleepTimer(20),
+        ),
+        (
+            "sleep in 20, who is Oskar and go back 5 minutes",
+            Jump(-300_000),
+            SleepTimer(20),
+            Question("who is Oskar"),
+        ),
+        (
+            "what did i miss, sleep in 20 and take me back to where i fell asleep",
+            BACK_TO_THE_DOZE,
+            SINCE_ASLEEP,
+            SleepTimer(20),
+        ),
+    ],
+)
+def test_three_requests_with_a_move_are_all_done_the_move_first(
+    utterance: str, move: intents.Intent, first: intents.Intent, second: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intents.Together(move, BothAsked(first, second))
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        # as before: a jump back with a recap of the minutes it plays again is one ask, the jump
+        ("go back 5 minutes and what did i miss", Jump(-300_000)),
+        ("go back 30 seconds, what just happened", Jump(-30_000)),
+        ("go back and tell me what i missed", SINCE_ASLEEP),
+        ("go back five minutes and stop in ten", intents.Together(Jump(-300_000), SleepTimer(10))),
+        # a doze told says why: no recap of it beside a move and a timer
+        (
+            "i fell asleep, go back to chapter 3 and sleep in 20",
+            intents.Together(intents.Chapter(3), SleepTimer(20)),
+        ),
+        # a turn moves the book once: two moves and a timer are not all done
+        ("go back 5 minutes, next chapter and sleep in 20", None),
+    ],
+)
+def test_what_stays_as_it_was_beside_a_move(utterance: str, read_as: intents.Intent | None) -> None:
+    read = intents.read(utterance)
+    if read_as is None:
+        assert not (isinstance(read, intents.Together) and isinstance(read.then, BothAsked))
+    else:
+        assert read == read_as
+
+
 @pytest.mark.parametrize(
     ("utterance", "read_as"),
     [

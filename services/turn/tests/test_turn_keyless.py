@@ -640,17 +640,16 @@ async def test_a_book_in_parts_is_asked_about_by_part(rig: Rig) -> None:
 
 async def test_a_question_by_part_said_with_a_move_is_answered_from_its_own_words(rig: Rig) -> None:
     """(Review) In a book in parts, "go back 1 minute and what happens in part 1" said the move twice and
-    never answered: the question's half read the whole sentence again, parts as chapters, as the move."""
+    never answered: the question's half read the whole sentence again, parts as chapters, as the move. It
+    is a recap of part 1, told as far as it was heard where they asked, as any recap said with a move is."""
     there = HERE - 60_000
     moved_alone = await rig.ask(rig.listener_at(HERE, book=IN_PARTS), "go back 1 minute", book=IN_PARTS)
-    asked_there = await rig.ask(
-        rig.listener_at(there, book=IN_PARTS), "what happens in part 1", book=IN_PARTS
-    )
+    asked_alone = await rig.ask(rig.listener_at(HERE, book=IN_PARTS), "what happens in part 1", book=IN_PARTS)
     listener = rig.listener_at(HERE, book=IN_PARTS)
     offers = len(rig.player.offers)
     reply = await rig.ask(listener, "go back 1 minute and what happens in part 1", book=IN_PARTS)
     assert (len(rig.player.offers), position(rig, listener, IN_PARTS)) == (offers + 1, there)
-    assert reply.speech == f"{moved_alone.speech} {asked_there.speech}"
+    assert reply.speech == f"{moved_alone.speech} {asked_alone.speech}"
 
 
 async def test_a_second_move_by_part_said_with_a_move_is_said_as_not_done(rig: Rig) -> None:
@@ -1964,6 +1963,31 @@ async def test_a_question_and_a_move_said_together_move_then_answer_from_where_t
     recalled = [asked for asked in rig.search.requests if isinstance(asked, Recall)][-1]
     assert recalled.here_ms == there
     assert not leaks(reply.speech, rig.passages, there)
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "who is Tamsin, go back 2 minutes and sleep in 3 minutes",
+        "go back 2 minutes, who is Tamsin and sleep in 3 minutes",
+    ],
+)
+async def test_a_question_a_move_and_a_timer_said_together_are_all_done_the_move_first(
+    rig: Rig, utterance: str
+) -> None:
+    """A bedtime probe: "who is Oskar, go back 5 minutes and sleep in 20" set the timer and answered,
+    the move dropped; "go back 5 minutes, who is Oskar and sleep in 20 minutes" moved and asked the book
+    "who is Oskar and sleep in 20 minutes", the timer never set."""
+    moved_alone = await rig.ask(rig.listener_at(HERE), "go back 2 minutes")
+    there = HERE - 120_000
+    asked_there = await rig.ask(rig.listener_at(there), "who is Tamsin?")
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, position(rig, listener)) == ("moved", there)
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=3)
+    assert reply.speech == f"{moved_alone.speech} {asked_there.speech} I'll stop in 3 minutes."
+    recalled = [asked for asked in rig.search.requests if isinstance(asked, Recall)][-1]
+    assert recalled.here_ms == there
 
 
 async def test_a_pause_and_a_timer_said_together_pause_then_set_it(rig: Rig) -> None:

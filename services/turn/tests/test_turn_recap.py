@@ -567,3 +567,51 @@ def test_what_was_missed_gone_back_before_it_is_said_to_lie_ahead() -> None:
         chosen = recaps.choose_span(RecapArgs(span="since_asleep"), here, [], NIGHT)
         said = recaps.spoken_recap(chosen, Recapped(from_ms=here, to_ms=here, places=[], sentences=[]))
         assert said == recaps.MISSED_AHEAD.format(clock(ASLEEP_AT)), here
+
+
+async def test_what_was_missed_and_back_to_the_doze_moves_and_tells_it_from_where_they_asked(
+    rig: Rig,
+) -> None:
+    """A bedtime probe: "what did I miss and take me back to where I fell asleep" only showed where they
+    dozed off, and nothing was told. The move goes first (the turn rules refuse an offer after a recall),
+    and the recap names its stretch from where they asked: from where the move left the book, what they
+    dozed through would all be ahead."""
+    paused_at, asleep_at = 5 * PASSAGE_MS, PASSAGE_MS
+    said_alone = {}
+    asked_together = (
+        "what did I miss and take me back to where I fell asleep",
+        "take me back to where I fell asleep and tell me what I missed",
+    )
+    for asked in ("what did I miss?", "take me back to where I fell asleep", *asked_together):
+        listener = rig.listener_at(paused_at)
+        rig.player.history[(listener, BOOK_ID)] = [
+            HistoryEntry(
+                seq=9, kind="fell_asleep", position_ms=paused_at, asleep_at_ms=asleep_at, device="phone"
+            )
+        ]
+        rig.player.asleep[(listener, BOOK_ID)] = Asleep(
+            paused_at_ms=paused_at, asleep_at_ms=asleep_at, seq=9, device="phone"
+        )
+        said_alone[asked] = await rig.ask(listener, asked, here_ms=paused_at)
+        if asked in asked_together:
+            recapped = last_recap(rig)
+            assert (recapped.from_ms, recapped.to_ms, recapped.here_ms) == (asleep_at, paused_at, paused_at)
+            assert rig.player.positions[(listener, BOOK_ID)] == asleep_at
+    recap, moved, *both = said_alone.values()
+    assert recap.speech.startswith(f"Since you dozed off at {clock(asleep_at)}: At ")
+    assert moved.outcome == "moved"
+    for reply in both:
+        assert (reply.outcome, reply.speech) == ("moved", f"{moved.speech} {recap.speech}")
+
+
+async def test_a_recap_of_a_chapter_with_a_jump_back_moves_and_tells_it(rig: Rig) -> None:
+    """A bedtime probe: "go back a minute and what happens in chapter 1" moved the book and told nothing:
+    a minute played again is none of chapter 1."""
+    here = 2 * CHAPTER_MS + 40_000
+    recap = await rig.ask(rig.listener_at(here), "what happens in chapter 1")
+    moved = await rig.ask(rig.listener_at(here), "go back a minute")
+    listener = rig.listener_at(here)
+    reply = await rig.ask(listener, "go back a minute and what happens in chapter 1")
+    assert (reply.outcome, reply.speech) == ("moved", f"{moved.speech} {recap.speech}")
+    assert rig.player.positions[(listener, BOOK_ID)] == here - 60_000
+    assert chapters_of_said(rig, reply.speech) == {1}

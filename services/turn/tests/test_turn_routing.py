@@ -293,6 +293,12 @@ def told_as(utterance: str, told: history.Told) -> Exchange:
             history.Told.TIME_LEFT,
             (intents.WhereAmI(), intents.TimeLeft()),
         ),
+        # three parts: the timer set with the move is told, never set again
+        (
+            "who is Tamsin, go back 2 minutes and sleep in 10",
+            history.Told.MOVED,
+            (intents.WhereAmI(), intents.BothAsked(intents.Question("who is Tamsin"), intents.TimerAsked())),
+        ),
     ],
 )
 def test_a_two_part_answer_is_given_afresh_whole(
@@ -397,6 +403,7 @@ def test_cancel_that_cancels_what_the_turn_just_before_did() -> None:
         ("Who is Merrylegs and what did I miss?", True),  # the question of the two may name someone
         ("Where am I and what did I miss?", False),
         ("Who is Merrylegs and go back five minutes?", True),  # the question beside the move
+        ("Go back five minutes, who is Merrylegs and sleep in ten.", True),  # and beside a timer
     ],
 )
 def test_a_spoken_request_is_heard_again_with_the_names_only_when_it_may_hold_one(

@@ -215,8 +215,8 @@ async def _two_said_together(
     intent: intents.Together | intents.BothAsked | intents.TwoQuestions,
     earlier: list[Exchange] | None,
 ) -> str:
-    """Each request answered as if said alone: a move before its timer (a timer counts from the place)
-    or its question, two asks in the order asked."""
+    """Each request answered as if said alone: a move before its timer (a timer counts from the place),
+    its question or its recap, two asks in the order asked."""
     if isinstance(intent, intents.TwoQuestions):
         answered = await _answer_half(tools, utterance, intents.Question(intent.first), earlier)
         tools.next_request()
@@ -237,7 +237,9 @@ async def _two_said_together(
     # the book: the line is the listener's place, so a question answered before a move back could quote
     # what lies ahead of where they end up. A move forward draws a covered row and moves nothing, so the
     # question is answered where the listener is or further back, from what they have heard. The turn
-    # rules agree: an offer after a recall is refused.
+    # rules agree: an offer after a recall is refused. A recap goes after the move too, but tells the stretch
+    # its words named where they asked (ToolBox.recap): "what did I miss" after a move back to where they
+    # fell asleep would otherwise all lie ahead. Two said with a move are ``then`` as BothAsked, in order.
     moved = await _answer_half(tools, utterance, intent.move, earlier)
     tools.next_request()
     if _stops_at_the_chapter_gone_to(intent) and tools.turn.offer_refused:

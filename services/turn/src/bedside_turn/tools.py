@@ -134,6 +134,12 @@ class ToolBox:
     """The newest playback call's outcome, for the keyless router's answer."""
     undone: OwnWords | None = None
     """Where the player's undo put the book back in this turn, said (``speech.undone``)."""
+    asked_here_ms: int = field(init=False)
+    """Where the listener was when they asked, which ``next_request`` leaves: a recap's words name its
+    stretch from there ("what I missed", "the last ten minutes"), whatever move was said with it."""
+
+    def __post_init__(self) -> None:
+        self.asked_here_ms = self.here_ms
 
     def heard(self) -> Heard | None:
         """The request as read, on a command of the player's (an undo, a timer) as on an offer (ADR 77)."""
@@ -257,8 +263,10 @@ class ToolBox:
     async def recap(self, args: RecapArgs) -> tuple[list[str], list[PlaceRef], bool]:
         """The heard passages of the stretch asked for (``recap.choose_span``), as the model reads them.
 
-        Search reads only the span, clamped to the line. It counts as a recall for the rules. A
-        chapter the book does not have is refused, and nothing is read.
+        Search reads only the span, clamped to the line where they asked: after a move back said with it
+        ("take me back to where I fell asleep and tell me what I missed") the stretch its words named would
+        lie ahead, and nothing of it would be told. It counts as a recall for the rules. A chapter the book
+        does not have is refused, and nothing is read.
         """
         book = await self.book_info()
         chapters = book.chapters if book is not None else []
@@ -271,19 +279,19 @@ class ToolBox:
             stopped = (await self.backends.locate(lookup)).newest
             left_off = stopped.position_ms if stopped is not None else None
         chosen = recaps.choose_span(
-            args, self.here_ms, chapters, asleep, left_off, pending=pending, silent=silent
+            args, self.asked_here_ms, chapters, asleep, left_off, pending=pending, silent=silent
         )
         if chosen.missing:
             self.recapped = (
                 chosen,
-                Recapped(from_ms=self.here_ms, to_ms=self.here_ms, places=[], sentences=[]),
+                Recapped(from_ms=self.asked_here_ms, to_ms=self.asked_here_ms, places=[], sentences=[]),
             )
             self.turn.declined = True
             return [chosen.told], [], True
         recapped = await self.backends.recap(
             Recap(
                 book=self.book,
-                here_ms=self.here_ms,
+                here_ms=self.asked_here_ms,
                 from_ms=chosen.from_ms,
                 to_ms=chosen.to_ms,
                 max_words=recaps.SPOKEN_WORDS,

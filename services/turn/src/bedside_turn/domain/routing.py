@@ -113,11 +113,16 @@ def needs_the_books_names(heard: str) -> bool:
     again with them: a moment described, a question of the story, a chapter's title, or words read as
     nothing (a name heard wrong). A command plain code reads (a move, the timer, undo) names no one,
     and the names only make its words worse (ADR 74)."""
-    asked = intents.read(heard)
+    return _may_hold_a_name(intents.read(heard))
+
+
+def _may_hold_a_name(asked: Intent) -> bool:
+    """Whether a request, or any of those said together ("who is Oskar and go back 5 minutes": the
+    question), may name someone."""
     if isinstance(asked, intents.BothAsked):
-        return isinstance(asked.first, _MAY_HOLD_A_NAME) or isinstance(asked.second, _MAY_HOLD_A_NAME)
-    if isinstance(asked, intents.Together):  # "who is Oskar and go back 5 minutes": the question may
-        return isinstance(asked.move, _MAY_HOLD_A_NAME) or isinstance(asked.then, _MAY_HOLD_A_NAME)
+        return _may_hold_a_name(asked.first) or _may_hold_a_name(asked.second)
+    if isinstance(asked, intents.Together):
+        return _may_hold_a_name(asked.move) or _may_hold_a_name(asked.then)
     return isinstance(asked, _MAY_HOLD_A_NAME)
 
 
@@ -323,7 +328,10 @@ def asked_afresh(last: Exchange) -> intents.Intent | None:
 
 def _told_again(asked: intents.Intent) -> intents.Intent:
     """One part of a two-part answer told afresh from now: an ask that changes nothing asked again; the
-    timer set, or the book paused, told as it stands; a move, as where the book is."""
+    timer set, or the book paused, told as it stands; a move, as where the book is; two parts said with a
+    move ("who is Oskar, go back 5 minutes and sleep in 20"), each so."""
+    if isinstance(asked, intents.BothAsked):
+        return intents.BothAsked(_told_again(asked.first), _told_again(asked.second))
     if isinstance(asked, _CHANGES_NOTHING | intents.Question | RecapAsked):
         return asked
     if isinstance(

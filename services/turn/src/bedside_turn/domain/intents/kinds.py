@@ -322,10 +322,13 @@ class Together:
     The move goes first whatever the order said: a timer counts from where the book is. A pause with
     the timer ("pause and set a timer for ten minutes") is paused first, in the move's place. A question
     of the story with a move ("who is Oskar and go back 5 minutes") is answered after it, from where
-    the move left the book (``keyless._two_said_together`` says why)."""
+    the move left the book (``keyless._two_said_together`` says why); a recap ("what did I miss and take
+    me back to where I fell asleep") is told after it too, of the stretch its words named where they
+    asked (``tools.ToolBox.recap``). Two of these said with a move ("who is Oskar, go back 5 minutes and
+    sleep in 20") are ``then`` as ``BothAsked``, done after the move in the order asked."""
 
     move: "Intent"
-    then: "SleepTimer | TimerAdded | CancelSleepTimer | Pause | Question"
+    then: "SleepTimer | TimerAdded | CancelSleepTimer | Pause | Question | RecapAsked | BothAsked"
 
 
 @dataclass(frozen=True)

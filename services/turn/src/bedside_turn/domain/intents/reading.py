@@ -224,8 +224,15 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
                 move = replace(move, query=_names_capitalised(move.query, utterance))
             if isinstance(then, Question):
                 then = Question(_names_capitalised(then.question, utterance))
+            if isinstance(then, BothAsked):
+                then = BothAsked(*(_capitalised_again(part, utterance) for part in (then.first, then.second)))
             return replace(intent, move=move, then=then)
     return intent
+
+
+def _capitalised_again(asked: Intent, utterance: str) -> Intent:
+    """A question read from one part of ``utterance`` with the names the listener capitalised."""
+    return Question(_names_capitalised(asked.question, utterance)) if isinstance(asked, Question) else asked
 
 
 _A_MOVE_REFUSED = re.compile(
@@ -636,13 +643,15 @@ def _two_halves(text: str) -> Iterator[tuple[tuple[str, str], tuple[Intent, Inte
 
 
 def _back_over_a_recap(text: str) -> Jump | RecapAsked | None:
-    """A jump back and a recap said together, either way round: the jump, which plays again what the
-    recap would tell (one turn never both tells and moves: the turn rules), when the jump says how far
+    """A jump back and a recap of the latest listening said together, either way round: the jump, which
+    plays again what the recap would tell, when the jump says how far
     and the recap says no amount ("go back 30 seconds, what just happened"), or when neither says one
     and the recap is the plain one ("rewind and tell me what happened"). Else the recap says what it
     covers and is that recap ("rewind and tell me what happened in the last 20 minutes", "what just
     happened? go back"); so is "what I missed" with a jump of no amount ("what happened while I
-    dozed off, take me back", "go back and tell me what I missed"), which asks for the doze."""
+    dozed off, take me back", "go back and tell me what I missed"), which asks for the doze. A recap of a
+    chapter or of the story so far is none of what the jump plays again: both are done
+    (``_done_together``)."""
     for said, halves, _ in _two_halves(text):
         read_with_words = list(zip(halves, said, strict=True))
         backs = [(half, words) for half, words in read_with_words if isinstance(half, Jump)]
@@ -650,6 +659,8 @@ def _back_over_a_recap(text: str) -> Jump | RecapAsked | None:
         if not backs or backs[0][0].offset_ms >= 0 or not recaps:
             continue
         (back, back_said), (recap, recap_said) = backs[0], recaps[0]
+        if recap.span not in _PLAYED_AGAIN_BY_A_JUMP_BACK:  # "go back a minute and what happens in chapter 1"
+            return None
         if re.search(AMOUNT, recap_said):
             return None
         how_far_said = re.search(AMOUNT, back_said) is not None
@@ -720,18 +731,24 @@ _A_CHAPTER_PLAYED_THEN_A_STOP = re.compile(
 "go to chapter 4 and stop" goes there and pauses."""
 
 
-def _done_together(text: str) -> Together | SleepTimer | TimerAdded | CancelSleepTimer | None:
+def _done_together(
+    text: str, *, whole: bool = True
+) -> Together | SleepTimer | TimerAdded | CancelSleepTimer | None:
     """Two requests done in one turn (``Together``), either way round, each half read alone: a move and a
-    timer, a pause or a question of the story; a pause and a timer. "At the end of the chapter, stop" is
-    one timer, not a move to the chapter's end and a pause now; a stop said with words of staying in bed
-    and then a timer is the timer alone."""
+    timer, a pause, a question of the story or a recap; a pause and a timer. Three, when ``whole``: a
+    move and two of those (``_three_with_a_move``). "At the end of the chapter, stop" is one timer, not a
+    move to the chapter's end and a pause now; a stop said with words of staying in bed and then a timer
+    is the timer alone."""
     if STOP_WHEN_THE_CHAPTER_ENDS.match(text) or plays_to_the_chapter_end(normalise(text)):
         return None
     if played := _A_CHAPTER_PLAYED_THEN_A_STOP.match(normalise(text)):
         move = read(played["move"], whole=False)
         if isinstance(move, Chapter | ChapterTitled | NextChapter | FinalChapter):
             return Together(move=move, then=SleepTimer(after="chapter_end"))
-    for said, halves, joined_by in _two_halves(text):
+    for said, halves_read_alone, joined_by in _two_halves(text):
+        halves = _three_with_a_move(said, halves_read_alone) if whole else halves_read_alone
+        if isinstance(halves, Together):
+            return halves
         moving = next((i for i, half in enumerate(halves) if isinstance(half, _MOVES)), None)
         timers = [half for half in halves if isinstance(half, _PLAYBACK)]
         if moving is not None and timers and not _a_clause(halves[moving], said[moving], joined_by):
@@ -765,22 +782,92 @@ def _done_together(text: str) -> Together | SleepTimer | TimerAdded | CancelSlee
 
 def _asked_beside_a_move(
     halves: tuple[Intent, Intent], said: tuple[str, str], moving: int
-) -> Question | None:
-    """'Who is Oskar and go back 5 minutes': a question of the story of its own beside a move, each done;
-    not one that asks of what the move plays again ("go back 30 seconds, what did he say"), nor one that
-    may go on a sentence ("... and has to be put down", "... and was killed": a moment's words), nor beside
-    a moment described, whose words may hold a question ("the bit where they argue and who gets the
-    horse"), nor beside a place of the history only shown, which is an ask told beside it (``BothAsked``)."""
-    asked, words = halves[1 - moving], said[1 - moving].strip()
-    if (
-        not isinstance(asked, Question)
-        or isinstance(halves[moving], FindPlace)
-        or _shown_only(halves[moving])
-    ):
-        return None
+) -> Question | RecapAsked | None:
+    """'Who is Oskar and go back 5 minutes', 'what did I miss and take me back to where I fell asleep': a
+    question of the story or a recap of its own beside a move, each done (``_asks_beside_a_move``)."""
+    asked, words = halves[1 - moving], said[1 - moving]
+    if isinstance(asked, Question | RecapAsked) and _asks_beside_a_move(halves[moving], asked, words):
+        return asked
+    return None
+
+
+def _asks_beside_a_move(move: Intent, asked: Question | RecapAsked, words: str) -> bool:
+    """Whether a question or a recap is asked of its own beside ``move``. Never beside a moment described,
+    whose words may hold one ("the bit where they argue and who gets the horse"), nor beside a place of the
+    history only shown, which is an ask told beside it (``BothAsked``). Not a question that asks of what
+    the move plays again ("go back 30 seconds, what did he say"), nor one that may go on a sentence ("...
+    and has to be put down", "... and was killed": a moment's words); not a recap of the latest listening
+    beside a jump back, which plays it again (``_back_over_a_recap``), nor a doze told ("... I fell
+    asleep"), which says why, nor a recap read only from a pronoun."""
+    words = words.strip()
+    if isinstance(move, FindPlace) or _shown_only(move):
+        return False
+    if isinstance(asked, RecapAsked):
+        pronoun_only = _points_back(words) and not asked_as_a_recap(normalise(words))
+        return not (_played_again(move, asked) or pronoun_only or words.startswith("i "))
     if not (_ASKED_BY_A_QUESTION_WORD.match(words) or ASKING_WHEN.match(words)):
-        return None
-    return None if _points_back(words) or _names_nothing(words) else asked
+        return False
+    return not (_points_back(words) or _names_nothing(words))
+
+
+def _three_with_a_move(
+    said: tuple[str, str], halves: tuple[Intent, Intent]
+) -> Together | tuple[Intent, Intent]:
+    """'Who is Oskar, go back 5 minutes and sleep in 20', 'go back 5 minutes, who is Oskar and sleep in
+    20 minutes': three requests in one breath, one half itself two (read as a whole, its halves not parted
+    again), with one move among them: the move first, then the other two as ``BothAsked`` in the order
+    asked, each as it may be done beside the move alone. Two moves are not all done: a turn moves once.
+    The half read alone swallowed one request ("who is Oskar and sleep in 20 minutes" was one question).
+    Else ``halves``, a half of two parts that make one request read as that one ("go back 5 minutes and
+    what did I miss" is the jump: ``_back_over_a_recap``), for the rules of two."""
+    read_again = list(halves)
+    for split, alone in ((0, 1), (1, 0)):
+        words = said[split]
+        # beside a moment described or words read as nothing, no three are done: not read again
+        if not _JOINT.search(words) or isinstance(halves[alone], FindPlace | Other):
+            continue
+        two = (
+            (_doze_said(normalise(words)) is None and _back_over_a_recap(words))
+            or _done_together(words, whole=False)
+            or _two_asked(words, words)
+        )
+        match two:
+            case Together(move=move, then=then) if _beside_a_move(move, halves[alone], said[alone]):
+                # the half said with the move was judged beside it where it was read (``_done_together``)
+                others = BothAsked(halves[alone], then) if alone == 0 else BothAsked(then, halves[alone])
+            case BothAsked(first=first, second=second) if all(
+                _beside_a_move(halves[alone], part, part.question if isinstance(part, Question) else None)
+                for part in (first, second)
+            ):
+                move, others = halves[alone], two
+            case Jump() | RecapAsked():
+                read_again[split] = two
+                continue
+            case _:
+                continue
+        if isinstance(move, _MOVES) and not isinstance(move, FindPlace):
+            return Together(move=move, then=others)
+    return read_again[0], read_again[1]
+
+
+def _beside_a_move(move: Intent, part: Intent, words: str | None) -> bool:
+    """One of three requests, done after ``move``: a timer or a pause, or a question or a recap asked of
+    its own (``_asks_beside_a_move``; ``words`` None: a recap whose words were judged where the two asks
+    it was said with were read, ``_two_asked``)."""
+    if isinstance(part, _PLAYBACK):
+        return True
+    if isinstance(part, RecapAsked) and words is None:
+        return not (isinstance(move, FindPlace) or _shown_only(move) or _played_again(move, part))
+    return isinstance(part, Question | RecapAsked) and _asks_beside_a_move(move, part, words or "")
+
+
+_PLAYED_AGAIN_BY_A_JUMP_BACK = ("last_minutes", "since_asleep", "before_asleep", "last_time")
+"""Recaps of the latest listening, which a jump back said with one plays again (``_back_over_a_recap``); a
+recap of a chapter or of the story so far is none of what a jump plays again, and both are done."""
+
+
+def _played_again(move: Intent, recap: RecapAsked) -> bool:
+    return isinstance(move, Jump) and move.offset_ms < 0 and recap.args.span in _PLAYED_AGAIN_BY_A_JUMP_BACK
 
 
 _ASKED_BY_A_QUESTION_WORD = re.compile(
