@@ -3,6 +3,7 @@
 import json
 import shutil
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -501,16 +502,31 @@ def test_the_holmes_stories_numbered_in_roman_read_like_their_json_book(tmp_path
     ]
 
 
+def sentence_case(title: str) -> str:
+    return title[:1] + title[1:].lower()
+
+
 @pytest.mark.parametrize("name", ["black_beauty", "adventures_of_sherlock_holmes"])
-def test_a_heading_with_its_title_on_its_line_and_no_mark_between_is_found_for_every_chapter(
-    tmp_path: Path, name: str
+@pytest.mark.parametrize(
+    "heading",
+    [
+        lambda n, title: f"Chapter {n} {title}",
+        lambda n, title: f"Chapter {n} {sentence_case(title)}",  # the review: 19 of 49 found
+        lambda n, title: f"Chapter {n} -- {sentence_case(title)}",  # Project Gutenberg's dash
+    ],
+    ids=["as-written", "sentence-case", "double-hyphen"],
+)
+def test_a_heading_with_its_title_on_its_line_is_found_for_every_chapter(
+    tmp_path: Path, name: str, heading: Callable[[int, str], str]
 ) -> None:
-    """ "Chapter 17 How it Ended", "Chapter 2 The Red-headed League": titles in capitals but for a
-    word or two, which a heading rule that wanted capitals on every word lost."""
+    """ "Chapter 17 How it Ended", "Chapter 2 The red-headed league", "Chapter 1 -- My early home":
+    a title after the number needs no mark when its first word has a capital."""
     data = json.loads(corpus_file(f"{name}.json").read_text())
-    body = "\n\n".join(f"Chapter {c['n']} {c['title']}\n\n{c['text']}" for c in data["chapters"])
+    body = "\n\n".join(f"{heading(c['n'], c['title'])}\n\n{c['text']}" for c in data["chapters"])
     book = read_book(write(tmp_path, "book.txt", f"{data['title']}\n\nby {data['author']}\n\n\n{body}\n"))
-    assert [(c.n, c.title) for c in book.chapters] == [(c["n"], c["title"]) for c in data["chapters"]]
+    assert [(c.n, c.title.casefold()) for c in book.chapters] == [
+        (c["n"], c["title"].casefold()) for c in data["chapters"]
+    ]
 
 
 def test_numbers_that_do_not_count_up_three_times_are_no_chapters(tmp_path: Path) -> None:

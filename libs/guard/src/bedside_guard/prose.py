@@ -176,28 +176,28 @@ def balance_quotes(text: str) -> str:
     return "".join(reversed(missing)) + text + "".join(closing for _, closing in reversed(opened))
 
 
-_NUMBER = rf"(?:\d{{1,4}}|(?-i:[IVXLCDM]{{1,8}})|{IN_WORDS})"
-"""Digits, a Roman numeral in capitals as books set them ("Part Vic" names someone), or words in any case."""
+_NUMBER = rf"(?:\d{{1,4}}|(?-i:[IVXLCDM]{{1,8}})|(?-i:[ivxlcdm]{{1,8}})(?=[.:]|\s*$)|{IN_WORDS})"
+"""Digits, a Roman numeral in capitals as books set them ("Part Vic" names someone) or in small
+letters ending the heading ("Chapter ii."), or words in any case."""
 HEADING = re.compile(
-    rf"^\s*(?:chapter|part|book)\s+(?P<number>{_NUMBER})\b\s*(?:(?P<mark>[.,:—–-])(?P<spaced>\s*))?(?P<title>.*)$",
+    rf"^\s*(?:chapter|part|book)\s+(?P<number>{_NUMBER})\b\s*"
+    rf"(?:(?P<mark>--|[.,:—–-])(?P<spaced>\s*))?(?P<title>.*)$",
     re.IGNORECASE,
 )
 MAX_HEADING_WORDS = 12
 _WORD = re.compile(r"[\w’']+")
-_LETTER_WORD = re.compile(r"[^\W\d_][\w’'-]*")
-_TITLES_SMALL = "a an and as at but by for from in into nor of on or the to upon with"
-_TITLES_SMALL_WORDS = frozenset(_TITLES_SMALL.split())
-"""The words a title leaves in small letters ("The Night of the Storm"); any other word in small
-letters goes on as prose ("Part two came to Ginger later.")."""
+_TITLE_MARKS = frozenset({".", ",", ":", "—", "–", "--"})
+"""What sets a title apart from its number, in any case: Whisper writes "Chapter one, my early
+home.", Project Gutenberg "Chapter 1 -- My early home"."""
 
 
 def heading_title(text: str) -> tuple[str, str] | None:
     """``(number, title)`` when ``text`` is a chapter heading ("Chapter 3. The Storm"), else None.
 
-    A heading is the label and its number, then a title set apart by a mark (". , : — –", a hyphen
-    before a space) in any case, as Whisper writes "Chapter one, my early home.", or one
-    ``written_as_a_title``. A sentence that goes on in small letters after the number is the
-    story's, and names whom it names: "Book one room for Mr. Ferguson."
+    After the label and its number comes a title set apart by a mark (``_TITLE_MARKS``, or a
+    hyphen before a space), or one whose first word has a capital ("Chapter 2 The hunt"). A
+    sentence that goes on in small letters after the number is the story's, and names whom it
+    names: "Book one room for Mr. Ferguson."
     """
     line = " ".join(text.split())
     if len(_WORD.findall(line)) > MAX_HEADING_WORDS:
@@ -206,19 +206,18 @@ def heading_title(text: str) -> tuple[str, str] | None:
     if match is None:
         return None
     mark = match.group("mark") or ""
-    set_apart = mark in (".", ",", ":", "—", "–") or (mark == "-" and bool(match.group("spaced")))
+    set_apart = mark in _TITLE_MARKS or (mark == "-" and bool(match.group("spaced")))
     title = match.group("title").strip().rstrip(".").strip()
-    if not set_apart and not written_as_a_title(title):
+    if not set_apart and not opens_with_a_capital(title):
         return None
     return match.group("number"), title
 
 
-def written_as_a_title(words: str) -> bool:
-    """Whether ``words`` are written as a title: a title's small words aside, the first with a
-    capital, and at least half of them ("How it Ended", "The Red-headed League"); none is too."""
-    said = [word for word in _LETTER_WORD.findall(words) if word.casefold() not in _TITLES_SMALL_WORDS]
-    capitals = [word[0].isupper() for word in said]
-    return not said or (capitals[0] and sum(capitals) * 2 >= len(capitals))
+def opens_with_a_capital(title: str) -> bool:
+    """Whether a title's first word has a capital or is a number ("The hunt", "\u201cWhoa!\u201d",
+    "1914"); an empty title too, as a heading of a number alone has."""
+    first = next((c for c in title if c.isalnum()), None)
+    return first is None or first.isdigit() or first.isupper()
 
 
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
@@ -229,8 +228,8 @@ def number_value(number: str) -> int | None:
     "Twenty-One"; None for what is none of them."""
     if number.isdigit():
         return int(number)
-    if re.fullmatch(r"[IVXLCDM]+", number):
-        values = [_ROMAN[letter] for letter in number]
+    if re.fullmatch(r"[IVXLCDM]+|[ivxlcdm]+", number):
+        values = [_ROMAN[letter] for letter in number.upper()]
         return sum(-v if k + 1 < len(values) and v < values[k + 1] else v for k, v in enumerate(values))
     return value_in_words(number)
 
