@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import nats
 from bedside_player.listeners import Listeners
-from bedside_player_testing import FakeSearch, SyntheticBook
+from bedside_player_testing import FakeSearch, PlainEventStream, SyntheticBook
 from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
 from nats.aio.client import Client
 from nats.aio.msg import Msg
@@ -148,8 +148,9 @@ async def floor_request_reply(nc: Client, n: int = 2000) -> list[float]:
     return samples
 
 
-async def floor_publish_ack(nc: Client, n: int = 2000) -> list[float]:
-    """JetStream publish-ack round trips on a file stream like the player's."""
+async def floor_publish_ack(nc: Client, n: int = 2000, every_s: float = 0.0) -> list[float]:
+    """JetStream publish-ack round trips on a file stream like the player's: back to back, or
+    paced (a pause of ``every_s`` after each ack, as a bench's moves are paced)."""
     js = nc.jetstream()
     await js.add_stream(StreamConfig(name="BENCHFLOOR", subjects=["benchfloor.>"], storage=StorageType.FILE))
     samples = []
@@ -158,6 +159,8 @@ async def floor_publish_ack(nc: Client, n: int = 2000) -> list[float]:
         started = time.perf_counter()
         await js.publish(f"benchfloor.{i % 50}", payload, stream="BENCHFLOOR")
         samples.append((time.perf_counter() - started) * 1000)
+        if every_s:
+            await asyncio.sleep(every_s)
     await js.delete_stream("BENCHFLOOR")
     return samples
 
@@ -224,6 +227,71 @@ class PlainHttp:
         for _, writer in self.streams.values():
             writer.close()
         self.streams.clear()
+
+
+async def watch(
+    bench: Bench, people: list[tuple[str, str]]
+) -> tuple[list[PlainEventStream], list[asyncio.Task[None]]]:
+    """A push stream on a bare socket for each of ``people`` (a listener may come more than once:
+    one device each), once every one has read its first state."""
+    readers = [PlainEventStream() for _ in people]
+    tasks = [
+        asyncio.create_task(r.run(bench.port, f"/api/listeners/{name}/books/b1/events", token))
+        for r, (name, token) in zip(readers, people, strict=True)
+    ]
+    await asyncio.wait_for(asyncio.gather(*(r.reached(0) for r in readers)), 60)
+    return readers, tasks
+
+
+async def unwatch(readers: list[PlainEventStream], tasks: list[asyncio.Task[None]]) -> None:
+    for r in readers:
+        r.close()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def moves_to_watchers(
+    bench: Bench, mover: tuple[str, str], readers: list[PlainEventStream], moves: int, every_s: float
+) -> tuple[list[float], list[float], int]:
+    """``moves`` seeks on ``mover``'s book over a bare keep-alive socket, a pause of ``every_s``
+    after each reply; the latency from sending a seek until a reader has read a state at its
+    sequence or later (the hub hands a device only the newest): (to each reader, until all have,
+    how many a reader never saw)."""
+    name, token = mover
+    plain = PlainHttp(bench.port)
+    path = f"/api/listeners/{name}/books/b1"
+    body = {"device": "m", "position_ms": 1, "playing": True, "basis_seq": readers[0].arrivals[-1][0]}
+    status, data = await plain.post(0, path + "/reports", token, json.dumps(body).encode())
+    if status != 200:
+        raise RuntimeError(data.decode())
+    basis = json.loads(data)["seq"]
+    await asyncio.sleep(0.2)
+    sent: list[tuple[int, float]] = []
+    for n in range(moves):
+        started = time.perf_counter()
+        body = {"device": "m", "position_ms": 2_000_000 + n * 1_000, "basis_seq": basis}
+        status, data = await plain.post(0, path + "/seek", token, json.dumps(body).encode())
+        if status != 200:
+            raise RuntimeError(data.decode())
+        basis = json.loads(data)["seq"]
+        sent.append((basis, started))
+        await asyncio.sleep(every_s)
+    await asyncio.sleep(1)
+    await plain.close()
+    each, every, missed = [], [], 0
+    for seq, at in sent:
+        reached = []
+        for r in readers:
+            seen = next((t for s, t in r.arrivals if s >= seq), None)
+            if seen is None:
+                missed += 1
+            else:
+                reached.append((seen - at) * 1000)
+        each += reached
+        if len(reached) == len(readers):
+            every.append(max(reached))
+    return each, every, missed
 
 
 Send = Callable[[int], Coroutine[Any, Any, float]]

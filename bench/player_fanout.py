@@ -19,25 +19,31 @@ those given as arguments):
   watching device (the CPU a move with N watching less that with 3, over N - 3) beside the
   CPU of one ``send`` of a frame's size on a loopback socket, measured here.
 
-The SSE readers are raw sockets that only look for the ``id:`` lines, so that on one core
-they cost less than the player's side of a push. ``.venv/bin/python -m bench.player_fanout``
+The SSE readers are bare sockets (``bedside_player_testing.PlainEventStream``), so that on one
+core they cost less than the player's side of a push. ``.venv/bin/python -m bench.player_fanout``
 (``--quick``: 50 devices only, shorter phases; ``BEDSIDE_SPY_OUT=DIR PY_SPY=.../py-spy``:
 a py-spy profile of the player in each saturation phase).
 """
 
-import asyncio
-import json
 import os
 import socket
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from bedside_player.hub import STREAMS_PER_BOOK
 
-from bench.player_common import Bench, PlainDevices, PlainHttp, floors, saturate, summary
+from bench.player_common import (
+    Bench,
+    PlainDevices,
+    floors,
+    moves_to_watchers,
+    saturate,
+    summary,
+    unwatch,
+    watch,
+)
 from bench.processes import process_cpu_s
 from bench.report import Figure, percentile, report, run
 
@@ -85,98 +91,6 @@ def placement(pid: int) -> str:
     return ",".join(map(str, cores))
 
 
-@dataclass
-class Reader:
-    """One device's push stream on a bare socket: the sequence and arrival time of each state."""
-
-    arrivals: list[tuple[int, float]] = field(default_factory=list)
-    first: asyncio.Event = field(default_factory=asyncio.Event)
-    writer: asyncio.StreamWriter | None = None
-
-    async def run(self, port: int, path: str, token: str) -> None:
-        reader, self.writer = await asyncio.open_connection("127.0.0.1", port)
-        self.writer.write(
-            f"GET {path} HTTP/1.1\r\nhost: bench\r\nauthorization: Bearer {token}\r\n"
-            "accept: text/event-stream\r\n\r\n".encode()
-        )
-        status = await reader.readline()
-        if b" 200 " not in status:
-            raise RuntimeError(f"the event stream answered {status!r}")
-        while await reader.readline() not in (b"\r\n", b""):
-            pass
-        rest = b""
-        while data := await reader.read(65536):
-            now = time.perf_counter()
-            lines = (rest + data).split(b"\n")
-            rest = lines.pop()
-            for line in lines:
-                if line.startswith(b"id:"):
-                    self.arrivals.append((int(line[3:]), now))
-                    self.first.set()
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-
-
-async def watch(bench: Bench, people: list[tuple[str, str]]) -> tuple[list[Reader], list[asyncio.Task[None]]]:
-    readers = [Reader() for _ in people]
-    tasks = [
-        asyncio.create_task(r.run(bench.port, f"/api/listeners/{name}/books/b1/events", token))
-        for r, (name, token) in zip(readers, people, strict=True)
-    ]
-    await asyncio.wait_for(asyncio.gather(*(r.first.wait() for r in readers)), 60)
-    return readers, tasks
-
-
-async def unwatch(readers: list[Reader], tasks: list[asyncio.Task[None]]) -> None:
-    for r in readers:
-        r.close()
-    for t in tasks:
-        t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-
-
-async def moves_to_watchers(
-    bench: Bench, mover: tuple[str, str], readers: list[Reader]
-) -> tuple[list[float], list[float], int]:
-    """Seeks on ``mover``'s book; (latency to each reader, latency until all have read, missed)."""
-    name, token = mover
-    plain = PlainHttp(bench.port)
-    path = f"/api/listeners/{name}/books/b1"
-    body = {"device": "m", "position_ms": 1, "playing": True, "basis_seq": readers[0].arrivals[-1][0]}
-    status, data = await plain.post(0, path + "/reports", token, json.dumps(body).encode())
-    if status != 200:
-        raise RuntimeError(data.decode())
-    basis = json.loads(data)["seq"]
-    await asyncio.sleep(0.2)
-    sent: list[tuple[int, float]] = []
-    for n in range(MOVES):
-        started = time.perf_counter()
-        body = {"device": "m", "position_ms": 2_000_000 + n * 1_000, "basis_seq": basis}
-        status, data = await plain.post(0, path + "/seek", token, json.dumps(body).encode())
-        if status != 200:
-            raise RuntimeError(data.decode())
-        basis = json.loads(data)["seq"]
-        sent.append((basis, started))
-        await asyncio.sleep(MOVE_EVERY_S)
-    await asyncio.sleep(1)
-    await plain.close()
-    each, every, missed = [], [], 0
-    for seq, at in sent:
-        reached = []
-        for r in readers:
-            seen = next((t for s, t in r.arrivals if s >= seq), None)
-            if seen is None:
-                missed += 1
-            else:
-                reached.append((seen - at) * 1000)
-        each += reached
-        if len(reached) == len(readers):
-            every.append(max(reached))
-    return each, every, missed
-
-
 async def push_latency(
     bench: Bench, player_pid: int, watched: tuple[str, str], count: int, ack: list[float]
 ) -> tuple[list[Figure], float]:
@@ -185,7 +99,7 @@ async def push_latency(
     readers, tasks = await watch(bench, [watched] * count)
     spy = profile(player_pid, f"moves-{count}", MOVES * MOVE_EVERY_S) if SPY_OUT else None
     cpu_before = process_cpu_s(player_pid)
-    each, every, missed = await moves_to_watchers(bench, watched, readers)
+    each, every, missed = await moves_to_watchers(bench, watched, readers, MOVES, MOVE_EVERY_S)
     cpu_us = (process_cpu_s(player_pid) - cpu_before) * 1e6 / MOVES
     if spy is not None:
         spy.wait()

@@ -1,30 +1,31 @@
 """Move -> push latency with three devices listening over SSE, beside the bus floors.
 
-A fourth device seeks (a move) every 50 ms; each of three devices holds
+A fourth device seeks (a move), pausing 50 ms after each reply; each of three devices holds
 GET .../events open. Latency is from sending the seek until a device has read the state
-with that sequence. ``.venv/bin/python -m bench.player_push``
+with that sequence (or a later one). The seek and the three streams are bare asyncio sockets
+(``PlainHttp``, ``PlainEventStream``), so that the figure is the player's, not an HTTP
+client's (ADR 79). ``.venv/bin/python -m bench.player_push``
+
+Issue 16's figure is the push p95 over the JetStream publish-ack p95 asked back to back. Beside
+it, the same publish-ack paced as the moves are (a pause of 50 ms after each ack, as many as
+there are moves): a machine idle between moves wakes every process on the path for each one,
+and the back-to-back floor never idles.
 """
 
-import asyncio
-import time
-
-import httpx
-from bedside_player_testing import pushed_states
-
-from bench.player_common import Bench, floors, ratio, summary
-from bench.report import Figure, latency_figures, report, run
+from bench.player_common import (
+    Bench,
+    floor_publish_ack,
+    floors,
+    moves_to_watchers,
+    summary,
+    unwatch,
+    watch,
+)
+from bench.report import Figure, latency_figures, percentile, report, run
 
 MOVES = 300
 LISTENING = 3
-
-
-async def listen(
-    client: httpx.AsyncClient, path: str, arrived: dict[int, float], ready: asyncio.Event
-) -> None:
-    async with client.stream("GET", path) as response:
-        async for state in pushed_states(response.aiter_lines()):
-            arrived.setdefault(state["seq"], time.perf_counter())
-            ready.set()
+MOVE_EVERY_S = 0.05
 
 
 async def main() -> None:
@@ -32,52 +33,30 @@ async def main() -> None:
     figures: list[Figure] = []
     try:
         rr, ack = await floors(bench.nc)
-        ((name, token),) = await bench.listeners(1, "push")
-        headers = {"Authorization": f"Bearer {token}"}
-        path = f"/api/listeners/{name}/books/b1"
-        mover = httpx.AsyncClient(base_url=bench.url, headers=headers, timeout=30)
-        basis = (
-            await mover.post(
-                path + "/reports", json={"device": "m", "position_ms": 1, "playing": True, "basis_seq": 0}
-            )
-        ).json()["seq"]
-        arrivals: list[dict[int, float]] = [{} for _ in range(LISTENING)]
-        readies = [asyncio.Event() for _ in range(LISTENING)]
-        listeners = [
-            httpx.AsyncClient(base_url=bench.url, headers=headers, timeout=None) for _ in range(LISTENING)
-        ]
-        tasks = [
-            asyncio.create_task(listen(c, path + "/events", arrived, ready))
-            for c, arrived, ready in zip(listeners, arrivals, readies, strict=True)
-        ]
-        await asyncio.gather(*(r.wait() for r in readies))
-        sent: dict[int, float] = {}
-        for n in range(MOVES):
-            started = time.perf_counter()
-            body = {"device": "m", "position_ms": 1_000_000 + n * 1_000, "basis_seq": basis}
-            response = await mover.post(path + "/seek", json=body)
-            basis = response.json()["seq"]
-            sent[basis] = started
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(1)
-        latencies = [
-            (arrived[seq] - at) * 1000 for seq, at in sent.items() for arrived in arrivals if seq in arrived
-        ]
-        missing = len(sent) * LISTENING - len(latencies)
+        paced = await floor_publish_ack(bench.nc, MOVES, every_s=MOVE_EVERY_S)
+        print(f"floor  JetStream publish ack, one per {MOVE_EVERY_S * 1000:.0f} ms  {summary(paced)}")
+        watched = await bench.listeners(1, "push")
+        readers, tasks = await watch(bench, watched * LISTENING)
+        latencies, _, missing = await moves_to_watchers(bench, watched[0], readers, MOVES, MOVE_EVERY_S)
+        await unwatch(readers, tasks)
+        push_p95 = percentile(latencies, 95)
         print(
             f"move->push, {LISTENING} SSE devices, {MOVES} moves: {summary(latencies)}, {missing} not seen; "
-            f"vs request-reply floor p50 {ratio(latencies, rr, 50)}, p95 {ratio(latencies, rr, 95)}; "
-            f"vs publish-ack floor p95 {ratio(latencies, ack, 95)}"
+            f"p95 over publish-ack p95: back to back {push_p95 / percentile(ack, 95):.2f}x (issue 16's), "
+            f"paced {push_p95 / percentile(paced, 95):.2f}x; over request-reply p95 "
+            f"{push_p95 / percentile(rr, 95):.1f}x"
         )
-        figures = latency_figures(
-            "player move->push", latencies, rr, detail=f", {LISTENING} SSE devices, {MOVES} moves"
+        detail = f", {LISTENING} SSE devices, {MOVES} moves"
+        figures = latency_figures("player move->push", latencies, ack, detail=detail)
+        figures.append(
+            Figure(
+                f"player move->push p95 (floor: publish-ack paced one per 50 ms){detail}",
+                push_p95,
+                "ms",
+                floor=percentile(paced, 95),
+            )
         )
         figures.append(Figure("player moves a device never saw", missing, "pushes"))
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        for client in [mover, *listeners]:
-            await client.aclose()
     finally:
         await bench.stop()
     report(figures)

@@ -20,11 +20,19 @@ from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES, Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_player.domain.playing import REPORT_EVERY_MS
 from bedside_player.http_edge import BODY_LIMIT
+from bedside_player.hub import PING_FRAME, state_frame
 from bedside_player.listeners import Listeners
 from bedside_player.replay import rebuild
 from bedside_player.routes.turns import LOADING_TIMEOUTS, TURN_TIMEOUTS
 from bedside_player.store import subject_of
-from bedside_player_testing import FakeSearch, SyntheticBook, pushed_states
+from bedside_player_testing import (
+    ChunkedEvents,
+    FakeSearch,
+    PlainEventStream,
+    PushedEvent,
+    SyntheticBook,
+    pushed_states,
+)
 from bedside_runtime.clock import wall_clock_ms
 from bedside_runtime.nats_server import free_port
 from bedside_testing import RunningSystem
@@ -513,6 +521,59 @@ async def test_every_device_is_pushed_each_change(system: RunningSystem, bus: Cl
     await sub.unsubscribe()
     for device in [phone, *streams]:
         await device.close()
+
+
+def chunked(*chunks: bytes) -> bytes:
+    """An HTTP/1.1 chunked body of ``chunks``, ended."""
+    return b"".join(b"%x\r\n%s\r\n" % (len(c), c) for c in chunks) + b"0\r\n\r\n"
+
+
+def test_the_plain_reader_finds_each_event_however_the_socket_splits_the_body() -> None:
+    """The benches' reader of a push stream on a bare socket: the chunk framing, LF or CRLF line
+    ends, a comment and a frame split across chunks mid-line do not change what it reads."""
+    second = state_frame(8, b'{"seq": 8}')
+    body = chunked(
+        PING_FRAME,
+        state_frame(7, b'{"seq": 7}'),
+        b': a comment\r\nevent: state\r\nid: 9\r\ndata: {"seq":\r\ndata:  9}\r\n\r\n',
+        second[:12],
+        second[12:],
+    )
+    expected = [
+        PushedEvent("ping", "", json.dumps({"every_ms": 15_000})),
+        PushedEvent("state", "7", '{"seq": 7}'),
+        PushedEvent("state", "9", '{"seq":\n 9}'),
+        PushedEvent("state", "8", '{"seq": 8}'),
+    ]
+    for cut in range(len(body) + 1):
+        events = ChunkedEvents()
+        assert [*events.feed(body[:cut]), *events.feed(body[cut:])] == expected, cut
+        assert events.ended
+    one_byte_at_a_time = ChunkedEvents()
+    assert [e for i in range(len(body)) for e in one_byte_at_a_time.feed(body[i : i + 1])] == expected
+
+
+async def test_the_plain_reader_reads_the_states_a_page_reads(system: RunningSystem, bus: Client) -> None:
+    """The benches read a device's pushes on a bare socket: the same states, by sequence, as
+    the page's reader of the same stream."""
+    listener, token = await new_listener(bus)
+    phone = Device(system, listener, token, "phone")
+    basis = (await phone.report(10_000, 0)).json()["seq"]
+    plain = PlainEventStream()
+    reading = asyncio.create_task(plain.run(system.http_port, phone.base + "/events", token))
+    async with asyncio.timeout(30), phone.client.stream("GET", phone.base + "/events") as response:
+        states = pushed_states(response.aiter_lines())
+        page = [(await anext(states))["seq"]]
+        await plain.reached(0)
+        for n in range(3):
+            basis = (await phone.seek(100_000 * (n + 1), basis)).json()["seq"]
+            page.append((await anext(states))["seq"])
+            await plain.reached(basis)
+    plain.close()
+    await asyncio.gather(reading, return_exceptions=True)
+    assert [seq for seq, _at in plain.arrivals] == page
+    assert (len(page), page[-1]) == (4, basis)
+    await phone.close()
 
 
 async def test_list_press_cancel_and_undo_over_http(system: RunningSystem, bus: Client) -> None:
