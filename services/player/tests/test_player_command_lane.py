@@ -6,6 +6,7 @@ app acting for a listener of its own, and the answers must be the same but for t
 listener's name and the stream's sequence numbers.
 """
 
+import functools
 import json
 import re
 import tempfile
@@ -31,6 +32,7 @@ from bedside_runtime.settings import Settings
 from bedside_testing import start_test_nats
 from fastapi import APIRouter, FastAPI, Header, Response
 from nats.aio.client import Client as Nats
+from pydantic import AfterValidator
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
@@ -348,6 +350,32 @@ async def seek_made_its_own_way(own: Own, body: SeekBody) -> Response:
     return await run(own, Seek(**body.model_dump()))
 
 
+def not_from_the_kitchen(body: SeekBody) -> SeekBody:
+    if body.device == "kitchen":
+        raise ValueError("the kitchen's device does not seek")
+    return body
+
+
+@odd.post("/seek-checked")
+async def seek_with_a_check_of_its_own(
+    own: Own, body: Annotated[SeekBody, AfterValidator(not_from_the_kitchen)]
+) -> Response:
+    return await run(own, seek_of(body))
+
+
+@odd.post("/seek-embedded")
+async def seek_embedded(own: Own, body: Annotated[SeekBody, fastapi.Body(embed=True)]) -> Response:
+    return await run(own, seek_of(body))
+
+
+@odd.put("/seek-put")
+async def seek_put(own: Own, body: SeekBody) -> Response:
+    return await run(own, seek_of(body))
+
+
+seek_in_part = functools.partial(listening.seek)
+odd.add_api_route("/seek-in-part", seek_in_part, methods=["POST"])
+
 elsewhere = APIRouter(prefix="/api/listeners/{who}/books/{book}")
 
 
@@ -358,6 +386,13 @@ async def seek_for_whom(who: str, book: str, body: SeekBody) -> Response:
 
 def seek_twice(body: SeekBody) -> PlayerCommand:
     return Seek(**body.model_dump(exclude_none=True))
+
+
+class SeekOf:
+    """A command made by an object, not a function: nothing to read its hints or its name from."""
+
+    def __call__(self, body: SeekBody) -> PlayerCommand:
+        return seek_of(body)
 
 
 MISFITS: list[tuple[Callable[..., Any], type[Any], Callable[[Any], PlayerCommand], str]] = [
@@ -371,6 +406,12 @@ MISFITS: list[tuple[Callable[..., Any], type[Any], Callable[[Any], PlayerCommand
     (seek_with_an_optional_body, SeekBody, seek_of, "SeekBody | None"),
     (seek_made_its_own_way, SeekBody, seek_of, "seek_of"),
     (seek_for_whom, SeekBody, seek_of, "'who'"),
+    (seek_with_a_check_of_its_own, SeekBody, seek_of, "not_from_the_kitchen"),
+    (seek_embedded, SeekBody, seek_of, "SeekBody (embedded)"),
+    (seek_put, SeekBody, seek_of, "PUT"),
+    (listening.seek, SeekBody, functools.partial(seek_of), "partial"),
+    (listening.seek, SeekBody, SeekOf(), "SeekOf"),
+    (seek_in_part, SeekBody, seek_of, "seek_of and functools.partial"),
 ]
 
 

@@ -23,6 +23,7 @@ from bedside_contracts.player import PlayerCommand
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bedside_player.routes.deps import listener_book, owns, target_of
@@ -63,10 +64,14 @@ def check_fits(route: APIRoute, model: type[BaseModel], command_of: Callable[...
 
 def misfits(route: APIRoute, model: type[BaseModel], command_of: Callable[..., PlayerCommand]) -> list[str]:
     found = []
+    if route.methods != {"POST"}:
+        found.append(f"it answers {', '.join(sorted(route.methods or ()))}, the lane POST")
     top = route.dependant
-    bodies = [field.field_info.annotation for field in top.body_params]
-    if bodies != [model] or any(getattr(field.field_info, "embed", False) for field in top.body_params):
-        found.append(f"its body is {', '.join(map(named, bodies)) or 'none'}, the lane's is {model.__name__}")
+    # a validator or constraint Annotated on the body is in its metadata, not its annotation
+    bodies = [field.field_info for field in top.body_params]
+    if [(b.annotation, b.metadata, bool(getattr(b, "embed", False))) for b in bodies] != [(model, [], False)]:
+        described = ", ".join(map(body_named, bodies)) or "none"
+        found.append(f"its body is {described}, the lane's is {model.__name__}")
     below = list(everything_below(top))
     if not any(d.call is LANE_DEPENDENCY for d in top.dependencies):
         found.append(f"it does not depend on {LANE_DEPENDENCY.__name__} (Own), which the lane does")
@@ -81,11 +86,16 @@ def misfits(route: APIRoute, model: type[BaseModel], command_of: Callable[..., P
     if set(route.param_convertors) != LANE_PATH:
         path = sorted(route.param_convertors)
         found.append(f"its path {route.path} names {path}, the lane reads {sorted(LANE_PATH)}")
+    endpoint = inspect.unwrap(route.endpoint)
+    if not (inspect.isfunction(command_of) and inspect.isfunction(endpoint)):
+        # a partial or a callable object has no hints or code of its own to read
+        found.append(f"{named(command_of)} and {named(endpoint)} are not both plain functions")
+        return found
     takes = [hint for name, hint in get_type_hints(command_of).items() if name != "return"]
     if takes != [model]:
         found.append(f"{named(command_of)} takes {', '.join(map(named, takes))}, not {model.__name__}")
     # the route's own code names the command function: both make the command the same way
-    if named(command_of) not in inspect.unwrap(route.endpoint).__code__.co_names:
+    if named(command_of) not in endpoint.__code__.co_names:
         found.append(f"it does not make its command with {named(command_of)}")
     return found
 
@@ -94,6 +104,11 @@ def everything_below(dependant: Dependant) -> Iterator[Dependant]:
     for below in dependant.dependencies:
         yield below
         yield from everything_below(below)
+
+
+def body_named(body: FieldInfo) -> str:
+    marks = [*map(str, body.metadata), *(["embedded"] if getattr(body, "embed", False) else [])]
+    return named(body.annotation) + (f" ({', '.join(marks)})" if marks else "")
 
 
 def named(thing: Any) -> str:
