@@ -176,12 +176,17 @@ def balance_quotes(text: str) -> str:
     return "".join(reversed(missing)) + text + "".join(closing for _, closing in reversed(opened))
 
 
-_NUMBER = rf"(?:\d{{1,4}}|(?-i:[IVXLCDM]{{1,8}})|(?-i:[ivxlcdm]{{1,8}})(?=[.:]|\s*$)|{IN_WORDS})"
-"""Digits, a Roman numeral in capitals as books set them ("Part Vic" names someone) or in small
-letters ending the heading ("Chapter ii."), or words in any case."""
+_SMALL_ROMAN = (
+    r"(?-i:(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))\b"
+    r"(?=\s*(?:--|[.,:—–]|-\s|$)|\s+(?-i:[A-Z\u201c\"']))"
+)
+_NUMBER = rf"(?:\d{{1,4}}|(?-i:[IVXLCDM]{{1,8}})|{_SMALL_ROMAN}|{IN_WORDS})"
+"""Digits, a Roman numeral in capitals as books set them ("Part Vic" names someone) or, well
+formed ("Part did." is none), in small letters before a mark or a title's capital ("Chapter ii."),
+or words in any case."""
 HEADING = re.compile(
     rf"^\s*(?:chapter|part|book)\s+(?P<number>{_NUMBER})\b\s*"
-    rf"(?:(?P<mark>--|[.,:—–-])(?P<spaced>\s*))?(?P<title>.*)$",
+    rf"(?:(?P<mark>--|[.,:—–-])(?P<spaced>\s*)(?:(?:--|[—–])\s*)?)?(?P<title>.*)$",
     re.IGNORECASE,
 )
 MAX_HEADING_WORDS = 12
@@ -228,7 +233,7 @@ def number_value(number: str) -> int | None:
     "Twenty-One"; None for what is none of them."""
     if number.isdigit():
         return int(number)
-    if re.fullmatch(r"[IVXLCDM]+|[ivxlcdm]+", number):
+    if re.fullmatch(rf"[IVXLCDM]+|{_SMALL_ROMAN}", number):
         values = [_ROMAN[letter] for letter in number.upper()]
         return sum(-v if k + 1 < len(values) and v < values[k + 1] else v for k, v in enumerate(values))
     return value_in_words(number)
