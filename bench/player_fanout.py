@@ -99,7 +99,7 @@ async def push_latency(
     readers, tasks = await watch(bench, [watched] * count)
     spy = profile(player_pid, f"moves-{count}", MOVES * MOVE_EVERY_S) if SPY_OUT else None
     cpu_before = process_cpu_s(player_pid)
-    each, every, missed = await moves_to_watchers(bench, watched, readers, MOVES, MOVE_EVERY_S)
+    each, every, missed, _ = await moves_to_watchers(bench, watched, readers, MOVES, MOVE_EVERY_S)
     cpu_us = (process_cpu_s(player_pid) - cpu_before) * 1e6 / MOVES
     if spy is not None:
         spy.wait()

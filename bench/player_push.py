@@ -37,26 +37,31 @@ async def main() -> None:
         print(f"floor  JetStream publish ack, one per {MOVE_EVERY_S * 1000:.0f} ms  {summary(paced)}")
         watched = await bench.listeners(1, "push")
         readers, tasks = await watch(bench, watched * LISTENING)
-        latencies, _, missing = await moves_to_watchers(bench, watched[0], readers, MOVES, MOVE_EVERY_S)
+        latencies, _, missing, covered = await moves_to_watchers(
+            bench, watched[0], readers, MOVES, MOVE_EVERY_S
+        )
         await unwatch(readers, tasks)
         push_p95 = percentile(latencies, 95)
         print(
-            f"move->push, {LISTENING} SSE devices, {MOVES} moves: {summary(latencies)}, {missing} not seen; "
+            f"move->push, {LISTENING} SSE devices, {MOVES} moves: {summary(latencies)}, {missing} not seen, "
+            f"{covered} seen only in a later move's state; "
             f"p95 over publish-ack p95: back to back {push_p95 / percentile(ack, 95):.2f}x (issue 16's), "
             f"paced {push_p95 / percentile(paced, 95):.2f}x; over request-reply p95 "
             f"{push_p95 / percentile(rr, 95):.1f}x"
         )
         detail = f", {LISTENING} SSE devices, {MOVES} moves"
+        paced_ms = f"{MOVE_EVERY_S * 1000:.0f}"
         figures = latency_figures("player move->push", latencies, ack, detail=detail)
         figures.append(
             Figure(
-                f"player move->push p95 (floor: publish-ack paced one per 50 ms){detail}",
+                f"player move->push p95 (floor: publish-ack paced one per {paced_ms} ms){detail}",
                 push_p95,
                 "ms",
                 floor=percentile(paced, 95),
             )
         )
         figures.append(Figure("player moves a device never saw", missing, "pushes"))
+        figures.append(Figure("player moves a device saw only in a later move's state", covered, "pushes"))
     finally:
         await bench.stop()
     report(figures)
