@@ -365,3 +365,28 @@ def test_who_someone_the_book_calls_by_what_they_are_is_answered_where_it_says_s
 
 def test_who_someone_is_by_what_they_are_has_not_come_up_before_the_book_says_it(sample: Sample) -> None:
     assert sample.first("who's the keeper", "0:50") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "clock", "told"),
+    [
+        ("what is the Marigold?", "6:30", "My dad has the Marigold"),
+        ("what's the Marigold", "6:30", "My dad has the Marigold"),
+        ("what is the Marigold like?", "6:30", "My dad has the Marigold"),
+        ("what is Marigold again?", "6:30", "My dad has the Marigold"),
+        ("what is the Kettle?", "12:30", "a star called the Kettle"),
+    ],
+)
+def test_what_a_heard_name_is_is_answered_where_the_book_names_it(
+    sample: Sample, question: str, clock: str, told: str
+) -> None:
+    """ "what is the Marigold?" a minute after "My dad has the Marigold" was told it had not come up:
+    a thing asked after by its name was left to the cosine, as "who is the Marigold?" was not."""
+    first = sample.first(question, clock)
+    assert first is not None
+    assert told in first.text, first.text
+
+
+def test_what_a_name_not_heard_yet_is_has_not_come_up(sample: Sample) -> None:
+    said = sample.recall("what is the Marigold?", "4:00")
+    assert (said.come_up, said.unheard_names) == (False, ["marigold"])

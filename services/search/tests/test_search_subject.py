@@ -68,6 +68,16 @@ def test_tell_me_about_or_remind_me_of_someone_asks_who_they_are() -> None:
     assert subject_of("tell me about what happened to the boat in the storm") == ()  # a description
 
 
+def test_what_is_a_name_asks_after_it_as_who_is_does_and_a_thing_in_lower_case_does_not() -> None:
+    assert subject_of("what is the Marigold?") == ("marigold",)
+    assert subject_of("What's Gull Point like?") == ("gull", "point")
+    assert subject_of("what was the Night of the Storm again") == ("night", "storm")
+    assert subject_of("what is the compass?") == ()  # a thing: see thing_of
+    assert subject_of("what is Wren doing?") == ()  # not a name asked after
+    assert subject_of("what's the Marigold called?") == ()  # a name asked: see name_asked_of
+    assert subject_of("what is it?") == ()
+
+
 def test_a_question_not_asking_who_or_describing_at_length_has_no_subject() -> None:
     assert subject_of("what happened to Ginger?") == ()
     assert subject_of("who is the man who sold the old horse at the fair?") == ()

@@ -43,6 +43,17 @@ _WHO = re.compile(
 )
 """The subject runs to the question's end; the stop after "Mr." or "St." does not end it.
 "Tell me about Iris" and "I forgot who Iris is" ask who Iris is as plainly as "who is Iris?" does."""
+_WHAT_NAMED = re.compile(
+    r"^what(?:['\u2019]s|\s+is|\s+was)\s+(?:(?:the|a|an)\s+)?(?P<subject>[^?.!]+?)"
+    r"(?:\s+like)?(?:\s+again)?\s*[?.!]*$",
+    re.IGNORECASE,
+)
+""""What is the Marigold?", "what's Gull Point like?": a thing the asker calls by its name, which is
+where the book names it, as for "who is X?" (the cosine alone found "the Marigold" nowhere)."""
+_WORD_AS_WRITTEN = re.compile(r"[\w'\u2019]+")
+_NAME_JOINERS = frozenset({"of", "the", "and", "at", "on", "in", "upon", "by"})
+"""The small words a name may hold in lower case ("the Night of the Storm"); any other word in lower
+case ("what is Wren doing?") makes it a question about the story, not a name asked after."""
 _SOMEONE = rf"(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+?)"
 _WHERE = (
     re.compile(
@@ -94,8 +105,20 @@ TITLE_WEIGHT = 0.25
 
 
 def subject_of(question: str) -> tuple[str, ...]:
-    """The content words of the person a "who is X?" question asks after, lower case; () if none."""
-    return _subject_words(_WHO.search(question))
+    """The content words of the person a "who is X?" question asks after, or of the thing a "what is
+    X?" question calls by its name, lower case; () if none."""
+    return _subject_words(_WHO.search(question) or _what_named(question))
+
+
+def _what_named(question: str) -> re.Match[str] | None:
+    """A "what is X?" whose X is written as a name: capitalised, save the small words a name holds. In
+    lower case X is a thing, which ``thing_of`` reads ("what is the compass?")."""
+    match = _WHAT_NAMED.match(question.strip())
+    if match is None:
+        return None
+    written = _WORD_AS_WRITTEN.findall(match.group("subject"))
+    named = any(w[:1].isupper() for w in written)
+    return match if named and all(w[:1].isupper() or w in _NAME_JOINERS for w in written) else None
 
 
 def name_asked_of(question: str) -> tuple[str, ...]:
