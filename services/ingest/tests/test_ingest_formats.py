@@ -198,6 +198,24 @@ def test_plain_text_with_headings(tmp_path: Path) -> None:
     assert [u.text for u in book.chapters[0].units] == ["It began.", "Then it went on."]
 
 
+@pytest.mark.parametrize("by_line", ["by A. Tester\n\n", ""])
+def test_a_markdown_books_one_top_heading_over_its_chapters_headings_is_its_title(
+    tmp_path: Path, by_line: str
+) -> None:
+    """ "# The Salt Road" over "## The Ferry" and "## The House" was read as a chapter: one holding
+    only "by A. Tester", or, with no by-line, a chapter with no text, and the book was refused."""
+    text = f"# The Salt Road\n\n{by_line}## The Ferry\n\nNell walked on.\n\n## The House\n\nIt was cold.\n"
+    book = read_book(write(tmp_path, "salt.md", text))
+    assert (book.title, book.author) == ("The Salt Road", "A. Tester" if by_line else "")
+    assert [(c.n, c.title) for c in book.chapters] == [(1, "The Ferry"), (2, "The House")]
+
+
+def test_markdown_chapters_headed_alike_are_all_chapters(tmp_path: Path) -> None:
+    text = "# The Ferry\n\nNell walked on.\n\n# The House\n\nIt was cold.\n"
+    book = read_book(write(tmp_path, "salt.md", text))
+    assert [(c.n, c.title) for c in book.chapters] == [(1, "The Ferry"), (2, "The House")]
+
+
 def test_a_chapters_short_first_sentence_is_its_text_not_its_title(tmp_path: Path) -> None:
     """Before, "Chapter 2" over "It was dark." took the sentence as its title and lost it from the
     text, and a chapter of one short paragraph was refused as having no text."""

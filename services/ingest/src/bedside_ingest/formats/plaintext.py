@@ -26,6 +26,25 @@ MAX_TITLE_WORDS = 10
 CONTENTS_RUN = 3
 
 
+def _markdown_level(line: str) -> int | None:
+    """How many "#" head a Markdown heading; None for any other line."""
+    stripped = line.strip()
+    return len(stripped) - len(stripped.lstrip("#")) if _MARKDOWN_HEADING.match(stripped) else None
+
+
+def _without_book_title(
+    found: list[tuple[int, int, str]], lines: list[tuple[int, str]]
+) -> list[tuple[int, int, str]]:
+    """The headings without a Markdown book's title: its first heading, when the other Markdown
+    headings are all lower ("# The Salt Road" over "## The Ferry"). Its line stays with the lines
+    before the first chapter, which give the book its title and author (``_front_matter``)."""
+    if not found or _GROUPING.match(found[0][2]):
+        return found
+    first = _markdown_level(lines[found[0][0]][1])
+    lower = [level for i, _, _ in found[1:] if (level := _markdown_level(lines[i][1])) is not None]
+    return found[1:] if first is not None and lower and min(lower) > first else found
+
+
 def _heading(line: str) -> str | None:
     """The title a heading line gives (may be ""), or None when the line is not a heading."""
     markdown = _MARKDOWN_HEADING.match(line.strip())
@@ -107,6 +126,7 @@ def read_plain_text(path: Path, content: str) -> Book:
     found = [
         (i, number, title) for i, (number, line) in enumerate(lines) if (title := _heading(line)) is not None
     ]
+    found = _without_book_title(found, lines)
     if all(_GROUPING.match(lines[i][1]) for i, _, _ in found):
         found = sorted(found + _numbered_headings(lines))
     starts, contents = _without_contents(found, lines)
