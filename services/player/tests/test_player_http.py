@@ -363,6 +363,30 @@ async def test_bad_input_is_a_clear_4xx_and_appends_nothing(system: RunningSyste
     await device.close()
 
 
+@pytest.mark.parametrize("kind", ["application/x-www-form-urlencoded", "text/plain", None])
+async def test_a_json_body_sent_as_another_kind_is_told_to_be_sent_as_json(
+    system: RunningSystem, bus: Client, kind: str | None
+) -> None:
+    """`curl -d '{...}'` sends a form: the reply said "body: Input should be a valid dictionary or
+    object to extract fields from", which tells a script's author nothing of what to change."""
+    listener, token = await new_listener(bus)
+    device = Device(system, listener, token, "phone")
+    before = await subject_seq(bus, listener)
+    headers = {"Content-Type": kind} if kind else {}
+    sent = {
+        "/seek": {"device": "phone", "position_ms": 1_000, "basis_seq": before},
+        "/reports": {"device": "phone", "position_ms": 1_000, "playing": True, "basis_seq": before},
+        "/turns": {"device": "phone", "utterance": "who is Oskar?"},
+        "/sleep-timer": {"device": "phone", "after": 15},
+    }
+    for path, body in sent.items():
+        reply = await device.client.post(device.base + path, content=json.dumps(body), headers=headers)
+        assert reply.status_code == 422, (path, reply.text)
+        assert "Content-Type: application/json" in reply.json()["detail"], (path, reply.text)
+    assert await subject_seq(bus, listener) == before
+    await device.close()
+
+
 async def test_books_and_chapter_titles_only_once_reached(system: RunningSystem, bus: Client) -> None:
     listener, token = await new_listener(bus)
     device = Device(system, listener, token, "phone")

@@ -64,9 +64,23 @@ async def http_error(request: Request, error: StarletteHTTPException) -> JSONRes
     return response
 
 
+NOT_SENT_AS_JSON = (
+    "invalid request: the body was not sent as JSON; send it with 'Content-Type: application/json'"
+)
+
+
+def sent_as_other_than_json(request: Request, fields: list[FieldError]) -> bool:
+    """Whether a body came as something else than JSON (``curl -d`` sends a form), which FastAPI does
+    not read, and so says only that the body is no object."""
+    kind = (request.headers.get("content-type") or "").partition(";")[0].strip().lower()
+    unread = any(f.loc == ["body"] and f.type == "model_attributes_type" for f in fields)
+    return unread and not (kind == "application/json" or kind.endswith("+json"))
+
+
 async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
     fields = field_errors(error.errors())
-    return error_reply(422, summary(fields), fields)
+    detail = NOT_SENT_AS_JSON if sent_as_other_than_json(request, fields) else summary(fields)
+    return error_reply(422, detail, fields)
 
 
 async def invalid(request: Request, error: ValidationError) -> JSONResponse:
