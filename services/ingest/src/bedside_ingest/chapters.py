@@ -4,11 +4,12 @@ or by spoken chapter markers ("Chapter 1. Loomings."). What comes before the fir
 """
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, ends_sentence, heading_title
+from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, ends_sentence, heading_title, number_value
+from bedside_guard.prose import HEADING
 
 from bedside_ingest.book import Chapter, Transcript, Unit, numbered_title
 from bedside_ingest.errors import BadInput
@@ -132,20 +133,70 @@ def _starts(transcript: Transcript) -> list[tuple[int, str]]:
     return _spoken_starts(units)
 
 
+PREAMBLE_SENTENCES = 8
+"""How far a recording's own heading may follow the sentence announcing its chapter: LibriVox's
+"Chapter 2 of <the book>." and its chapter's heading have five sentences between them."""
+
+
+@dataclass(frozen=True)
+class _Said:
+    """The label and number a sentence opens with as a heading does: "Chapter two of Black
+    Beauty." says ("chapter", "two", 2), whether or not what follows makes it a heading."""
+
+    label: str
+    number: str
+    value: int
+
+    @property
+    def chapter(self) -> tuple[str, int]:
+        return self.label, self.value
+
+
+def _said(sentence: str) -> _Said | None:
+    match = HEADING.match(" ".join(sentence.split()))
+    value = None if match is None else number_value(match.group("number"))
+    if match is None or value is None:
+        return None
+    return _Said(match.group(0).split()[0].casefold(), match.group("number"), value)
+
+
+@dataclass(frozen=True)
+class _SpokenStart:
+    index: int
+    title: str
+    number: str
+    chapter: tuple[str, int] | None
+
+
 def _spoken_starts(units: tuple[Unit, ...]) -> list[tuple[int, str]]:
+    """A recording says its chapters: a heading ("Chapter one, my early home."), or an announcement
+    ("Chapter one of Black Beauty.") that the chapter's heading follows within
+    ``PREAMBLE_SENTENCES``; the chapter opens at the first, and is named by the heading. A heading
+    of the chapter already open (after its announcement, or said again in it) opens no other."""
     position = {id(u): i for i, u in enumerate(units)}
     groups = sentence_groups(units)
-    starts: list[tuple[int, str]] = []
+    sentences = [" ".join(u.text for u in group) for group in groups]
+    headings = [heading_title(group[0].text) or heading_title(sentences[k]) for k, group in enumerate(groups)]
+    said = [_said(sentence) for sentence in sentences]
+    chapters = [s.chapter if s else None for s in said]
+    starts: list[_SpokenStart] = []
     for k, group in enumerate(groups):
-        found = heading_title(group[0].text) or heading_title(" ".join(u.text for u in group))
+        found, announced = headings[k], said[k]
         if found is None:
-            continue
+            ahead = range(k + 1, min(len(groups), k + 1 + PREAMBLE_SENTENCES))
+            if announced is None or not any(headings[j] and chapters[j] == chapters[k] for j in ahead):
+                continue
+            found = (announced.number, "")
         number, title = found
-        following = " ".join(u.text for u in groups[k + 1]) if k + 1 < len(groups) else ""
-        if not title and following and word_count(following) <= MAX_SPOKEN_TITLE_WORDS:
+        following = sentences[k + 1] if k + 1 < len(groups) else ""
+        if headings[k] and not title and following and word_count(following) <= MAX_SPOKEN_TITLE_WORDS:
             title = clean(following).rstrip(".")
-        starts.append((position[id(group[0])], title or numbered_title(number)))
-    return starts
+        if starts and chapters[k] is not None and chapters[k] == starts[-1].chapter:
+            if not starts[-1].title:
+                starts[-1] = replace(starts[-1], title=title)
+            continue
+        starts.append(_SpokenStart(position[id(group[0])], title, number, chapters[k]))
+    return [(start.index, start.title or numbered_title(start.number)) for start in starts]
 
 
 def split_by_markers(transcript: Transcript, fallback_title: str) -> tuple[Chapter, ...]:

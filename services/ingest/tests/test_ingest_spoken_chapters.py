@@ -1,0 +1,172 @@
+"""Chapters a recording says aloud, found in a Whisper transcript of it: LibriVox's "Chapter 2 of
+<the book>", its notice, then "Chapter 2, <title>", and "End of chapter 2" after the chapter."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from bedside_audiobooks import need_espeak, sample_chapters, speak_book
+from bedside_ingest.book import Book
+from bedside_ingest.chunking import chunk_book
+from bedside_ingest.media import SAMPLE_RATE
+from bedside_ingest.reader import read_book
+from bedside_speech import WhisperTranscriber
+
+BOOK = "The Lantern at Gull Point"
+WORD_S = 0.3
+PAUSE_S = 0.5
+
+
+def words_json(folder: Path, words: list[dict[str, Any]]) -> Path:
+    """A Whisper JSON transcript of timed words, as whisper writes it with word times."""
+    segment = {"start": words[0]["start"], "end": words[-1]["end"], "text": "", "words": words}
+    path = folder / "lantern.json"
+    path.write_text(json.dumps({"segments": [segment]}), encoding="utf-8")
+    return path
+
+
+def whisper_json(folder: Path, sentences: list[str]) -> Path:
+    """``sentences`` said at a steady pace, a pause after each."""
+    words, at = [], 0.0
+    for sentence in sentences:
+        for word in sentence.split():
+            words.append({"word": f" {word}", "start": round(at, 2), "end": round(at + WORD_S, 2)})
+            at += WORD_S
+        at += PAUSE_S
+    return words_json(folder, words)
+
+
+def librivox(number: str, heading: list[str], story: list[str]) -> list[str]:
+    """One chapter file of a LibriVox recording, as Whisper writes it: the chapter and the book
+    announced, the notice, the book and its author, the chapter's heading, the story, its end."""
+    return [
+        f"Chapter {number} of {BOOK}.",
+        "This is a LibriVox recording.",
+        "All LibriVox recordings are in the public domain.",
+        "For more information or to volunteer, please visit librivox.org.",
+        f"{BOOK} by the Bedside authors.",
+        *heading,
+        *story,
+        f"End of chapter {number}.",
+    ]
+
+
+ONE = ["The bus left Wren at the end of the road.", "She stood there with her green suitcase."]
+TWO = ["In the morning the post came.", "The woman in the yellow raincoat rang her bell."]
+THREE = ["The next morning was blue and gold.", "Wren and Oscar met at the foot of the lighthouse."]
+
+
+def chapters_of(book: Book) -> list[tuple[int, str]]:
+    return [(c.n, c.title) for c in book.chapters]
+
+
+def text_of(book: Book, n: int) -> str:
+    (chapter,) = [c for c in book.chapters if c.n == n]
+    return " ".join(u.text for u in chapter.units)
+
+
+def test_a_librivox_chapter_opens_where_it_is_announced_and_is_named_by_its_heading(tmp_path: Path) -> None:
+    """The notice of chapter 2 was the end of chapter 1, and chapter 1's an "Opening" before it."""
+    sentences = [
+        *librivox("one", ["Chapter one, the house at Gull Point."], ONE),
+        *librivox("2", ["Chapter 2, pies and letters."], TWO),
+        *librivox("three", ["Chapter three, the search on the sand."], THREE),
+    ]
+    book = read_book(whisper_json(tmp_path, sentences))
+    assert chapters_of(book) == [
+        (1, "the house at Gull Point"),
+        (2, "pies and letters"),
+        (3, "the search on the sand"),
+    ]
+    assert text_of(book, 2).startswith(f"Chapter 2 of {BOOK}. This is a LibriVox recording.")
+    assert text_of(book, 1).endswith("She stood there with her green suitcase. End of chapter one.")
+    assert text_of(book, 3).endswith("End of chapter three.")
+
+
+def test_a_bare_heading_after_the_notice_takes_its_title_from_the_sentence_after_it(tmp_path: Path) -> None:
+    sentences = [
+        *librivox("one", ["Chapter one.", "My early home."], ONE),
+        *librivox("two", ["Chapter 2.", "The hunt."], TWO),
+    ]
+    book = read_book(whisper_json(tmp_path, sentences))
+    assert chapters_of(book) == [(1, "My early home"), (2, "The hunt")]
+
+
+def test_a_chapter_announced_with_a_book_in_capitals_is_named_by_its_heading(tmp_path: Path) -> None:
+    """Under the heading rule before, a title in capitals after "of" was taken for the chapter's:
+    every chapter was "of Black Beauty"; and the announcement was an "Opening" before chapter 1."""
+    sentences = [
+        "Chapter 1 of Black Beauty.",
+        "This is a LibriVox recording.",
+        "Black Beauty by Anna Sewell.",
+        "Chapter 1, My Early Home.",
+        *ONE,
+    ]
+    book = read_book(whisper_json(tmp_path, sentences))
+    assert chapters_of(book) == [(1, "My Early Home")]
+
+
+def test_a_heading_said_again_inside_its_chapter_opens_no_second_chapter(tmp_path: Path) -> None:
+    """Whisper may hear "End of chapter one." as "End of." and "Chapter one."; the story may
+    say "Chapter one, she said, was the worst."; neither is another chapter one."""
+    sentences = [
+        "Chapter one, the house at Gull Point.",
+        *ONE,
+        "Chapter one, she said, was the worst.",
+        "End of.",
+        "Chapter one.",
+        "Chapter two, pies and letters.",
+        *TWO,
+    ]
+    book = read_book(whisper_json(tmp_path, sentences))
+    assert chapters_of(book) == [(1, "the house at Gull Point"), (2, "pies and letters")]
+    assert text_of(book, 1).endswith("End of. Chapter one.")
+
+
+def test_a_sentence_of_the_story_naming_a_chapter_opens_none(tmp_path: Path) -> None:
+    """Only the chapter's own heading close after it makes "Chapter two of ..." an announcement."""
+    sentences = [
+        "Chapter one, the house at Gull Point.",
+        "Chapter two of her life began at the lighthouse.",
+        *ONE,
+        *TWO,
+        *THREE,
+        *ONE,
+        *TWO,
+        "Chapter two, pies and letters.",
+        *THREE,
+    ]
+    book = read_book(whisper_json(tmp_path, sentences))
+    assert chapters_of(book) == [(1, "the house at Gull Point"), (2, "pies and letters")]
+    assert text_of(book, 2).startswith("Chapter two, pies and letters.")
+
+
+def librivox_spoken() -> list[tuple[str, list[str]]]:
+    """The sample story's first chapters as ``speak_book`` speaks them, announced as LibriVox does."""
+    chapters = []
+    for number, (title, lines) in zip(("one", "two", "three"), sample_chapters(3, 2), strict=True):
+        heard = librivox(number, [f"Chapter {number}. {title}"], lines)
+        chapters.append((heard[0].rstrip("."), [line.rstrip(".") for line in heard[1:]]))
+    return chapters
+
+
+@pytest.mark.slow
+def test_a_librivox_recording_heard_by_whisper_has_its_three_chapters(tmp_path: Path) -> None:
+    """Spoken by espeak-ng and heard by Whisper tiny.en, which wrote "Chapter two on the unturned
+    point." for "Chapter two of The Lantern at Gull Point." and "Chapter one, the house at goal
+    point." for its heading."""
+    need_espeak()
+    speech = speak_book(librivox_spoken())
+    samples = (speech.samples / 32768).astype(np.float32)
+    picks = np.arange(len(samples) * SAMPLE_RATE // speech.rate) * speech.rate // SAMPLE_RATE
+    words = WhisperTranscriber().transcribe(samples[picks.astype(np.int64)])
+    heard = [{"word": f" {w.text}", "start": w.start_s, "end": w.end_s} for w in words]
+    book = read_book(words_json(tmp_path, heard))
+    assert [c.n for c in book.chapters] == [1, 2, 3]
+    for chapter, spoken in zip(book.chapters, speech.chapters, strict=True):
+        assert not chapter.title.casefold().startswith(("of ", "on ", "this ")), chapter.title
+        # each chapter opens at its announcement, not at its heading five sentences on
+        assert chapter.units[0].start_ms == pytest.approx(spoken.start_s * 1000, abs=1000)
+    assert {p.chapter for p in chunk_book(book)} == {1, 2, 3}
