@@ -28,6 +28,7 @@ from bedside_ingest.formats.plaintext import read_plain_text
 from bedside_ingest.formats.smil import SmilReader, files_beside
 from bedside_ingest.formats.subtitles import looks_like_srt, read_srt, read_webvtt
 from bedside_ingest.formats.timedjson import json_transcript_kind, read_timed_json
+from bedside_ingest.notices import without_recording_notice
 from bedside_ingest.text import word_count
 from bedside_ingest.timeline import DEFAULT_WPM, check_times, estimate_times
 
@@ -102,6 +103,7 @@ def detect(path: Path, content: bytes) -> str:
 
 def _timed(transcript: Transcript, path: Path, chapters_path: Path | None) -> Book:
     transcript = check_times(path, transcript)
+    transcript = replace(transcript, units=without_recording_notice(transcript.units))
     title, author = transcript.title, transcript.author
     if chapters_path is not None:
         chapters_file = read_chapters_file(chapters_path, _decode(chapters_path, _read_bytes(chapters_path)))

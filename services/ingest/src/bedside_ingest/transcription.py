@@ -13,6 +13,7 @@ from bedside_speech import SpokenWord
 from bedside_ingest.audiobook import Audiobook, AudioChapter
 from bedside_ingest.book import Book, Chapter, Unit
 from bedside_ingest.errors import BadInput
+from bedside_ingest.notices import without_recording_notice
 from bedside_ingest.text import ends_clause
 
 AUDIO_FORMAT = "audio"
@@ -71,7 +72,8 @@ def _closes(group: list[SpokenWordTimes], following: SpokenWordTimes | None) -> 
 
 
 def units_of(transcript: ChapterTranscript, offset_ms: int) -> tuple[Unit, ...]:
-    """The chapter's words in cue-sized units, times moved onto the book's clock by ``offset_ms``."""
+    """The chapter's words in cue-sized units, times moved onto the book's clock by ``offset_ms``,
+    without a LibriVox notice (``without_recording_notice``)."""
     units: list[Unit] = []
     group: list[SpokenWordTimes] = []
     words = transcript.words
@@ -87,7 +89,7 @@ def units_of(transcript: ChapterTranscript, offset_ms: int) -> tuple[Unit, ...]:
                 )
             )
             group = []
-    return tuple(units)
+    return without_recording_notice(tuple(units))
 
 
 def transcribed_book(audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript], source: str) -> Book:

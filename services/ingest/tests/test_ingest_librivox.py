@@ -1,5 +1,6 @@
-"""Chapters a recording says aloud, found in a Whisper transcript of it: LibriVox's "Chapter 2 of
-<the book>", its notice, then "Chapter 2, <title>", and "End of chapter 2" after the chapter."""
+"""A LibriVox recording heard by Whisper: each chapter file says "Chapter 2 of <the book>", the
+project's notice, then "Chapter 2, <title>", and "End of chapter 2" after the chapter. Its chapters
+are found where it says them, and its notice is no passage of the book."""
 
 import json
 from pathlib import Path
@@ -8,10 +9,12 @@ from typing import Any
 import numpy as np
 import pytest
 from bedside_audiobooks import need_espeak, sample_chapters, speak_book
+from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes
 from bedside_ingest.book import Book
 from bedside_ingest.chunking import chunk_book
 from bedside_ingest.media import SAMPLE_RATE
 from bedside_ingest.reader import read_book
+from bedside_ingest.transcription import units_of
 from bedside_speech import WhisperTranscriber
 
 BOOK = "The Lantern at Gull Point"
@@ -80,7 +83,7 @@ def test_a_librivox_chapter_opens_where_it_is_announced_and_is_named_by_its_head
         (2, "pies and letters"),
         (3, "the search on the sand"),
     ]
-    assert text_of(book, 2).startswith(f"Chapter 2 of {BOOK}. This is a LibriVox recording.")
+    assert text_of(book, 2).startswith(f"Chapter 2 of {BOOK}. {BOOK} by the Bedside authors. Chapter 2,")
     assert text_of(book, 1).endswith("She stood there with her green suitcase. End of chapter one.")
     assert text_of(book, 3).endswith("End of chapter three.")
 
@@ -143,6 +146,65 @@ def test_a_sentence_of_the_story_naming_a_chapter_opens_none(tmp_path: Path) -> 
     assert text_of(book, 2).startswith("Chapter two, pies and letters.")
 
 
+NOTICE = [
+    "This is a LibriVox recording.",
+    "All LibriVox recordings are in the public domain.",
+    "For more information or to volunteer, please visit librivox.org.",
+]
+HEARD_NOTICE = [
+    "This in a library box recording.",
+    "All library box recording are in the public domain.",
+    "For more information, or to volunteer, please visit librarymox .org.",
+]
+"""The notice as Whisper tiny.en heard espeak-ng say it."""
+
+
+def test_the_notice_of_a_transcript_is_no_passage_of_the_book(tmp_path: Path) -> None:
+    """It was a passage of every chapter: found by a search, and words a recap could quote."""
+    sentences = [
+        *librivox("one", ["Chapter one, the house at Gull Point."], ONE),
+        *librivox("two", ["Chapter two, pies and letters."], TWO),
+    ]
+    passages = chunk_book(read_book(whisper_json(tmp_path, sentences)))
+    assert {p.chapter for p in passages} == {1, 2}
+    text = " ".join(p.text for p in passages)
+    assert "LibriVox" not in text
+    assert "volunteer" not in text
+    assert f"Chapter two of {BOOK}. {BOOK} by the Bedside authors. Chapter two, pies and letters." in text
+
+
+def heard(sentences: list[str]) -> ChapterTranscript:
+    """What ingest's own recogniser keeps of a chapter: its words and their times."""
+    words, at = [], 0
+    for sentence in sentences:
+        for word in sentence.split():
+            words.append(SpokenWordTimes(text=word, start_ms=at, end_ms=at + 300))
+            at += 300
+        at += 800
+    return ChapterTranscript(chapter=1, model="tiny.en", audio_ms=at, compute_s=1.0, words=words)
+
+
+def test_the_notice_a_recording_says_is_no_part_of_its_chapter() -> None:
+    units = units_of(heard([f"Chapter 1 of {BOOK}.", *HEARD_NOTICE, *ONE, "End of chapter 1."]), 60_000)
+    assert " ".join(u.text for u in units) == f"Chapter 1 of {BOOK}. {' '.join(ONE)} End of chapter 1."
+    assert units[0].start_ms == 60_000
+
+
+def test_sentences_like_the_notice_away_from_it_are_the_storys() -> None:
+    story = [
+        "This is a tape recording.",
+        "For more information or to volunteer, please visit the harbour office.",
+        "The old chart was in the public domain.",
+        *ONE,
+    ]
+    assert [u.text for u in units_of(heard(story), 0)] == story
+
+
+def test_a_chapter_that_is_nothing_but_the_notice_keeps_it() -> None:
+    """A chapter emptied by it would be told as one in which nothing was heard."""
+    assert [u.text for u in units_of(heard(NOTICE), 0)] == NOTICE
+
+
 def librivox_spoken() -> list[tuple[str, list[str]]]:
     """The sample story's first chapters as ``speak_book`` speaks them, announced as LibriVox does."""
     chapters = []
@@ -169,4 +231,6 @@ def test_a_librivox_recording_heard_by_whisper_has_its_three_chapters(tmp_path: 
         assert not chapter.title.casefold().startswith(("of ", "on ", "this ")), chapter.title
         # each chapter opens at its announcement, not at its heading five sentences on
         assert chapter.units[0].start_ms == pytest.approx(spoken.start_s * 1000, abs=1000)
-    assert {p.chapter for p in chunk_book(book)} == {1, 2, 3}
+    passages = chunk_book(book)
+    assert {p.chapter for p in passages} == {1, 2, 3}
+    assert not [p.text for p in passages if "public domain" in p.text]
