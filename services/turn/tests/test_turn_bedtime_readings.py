@@ -224,6 +224,25 @@ def test_three_requests_with_a_move_are_all_done_the_move_first(
 
 
 @pytest.mark.parametrize(
+    ("utterance", "then"),
+    [
+        # each was the jump alone, the question or the timer dropped with the recap
+        ("go back 5 minutes, what did i miss and who is oskar", Question("who is oskar")),
+        ("go back 5 minutes, who is oskar and what did i miss", Question("who is oskar")),
+        ("what did i miss and who is oskar, go back 5 minutes", Question("who is oskar")),
+        ("go back 5 minutes, what did i miss and sleep in 20", SleepTimer(20)),
+        ("sleep in 20, go back 5 minutes and what did i miss", SleepTimer(20)),
+    ],
+)
+def test_a_jump_back_drops_the_recap_it_plays_again_never_what_is_asked_beside_them(
+    utterance: str, then: Question | SleepTimer
+) -> None:
+    """The jump plays again the stretch "what did I miss" asks for, so the recap may go; a question or a
+    timer said with the two is asked of its own and is done after the move."""
+    assert intents.read(utterance) == intents.Together(Jump(-300_000), then)
+
+
+@pytest.mark.parametrize(
     ("utterance", "read_as"),
     [
         # as before: a jump back with a recap of the minutes it plays again is one ask, the jump

@@ -601,6 +601,8 @@ _JOINT = re.compile(rf"\s*(?:[,;!?]+(?!\d)\s*|[.]+\s+)(?:{_THEN})?|\s+{_THEN}")
 """Where one request ends and the next starts: "and", "then", or a recogniser's comma or full stop."""
 _PLAYBACK = (SleepTimer, TimerAdded, CancelSleepTimer, Pause)
 """What may be said with a move, either way round (``Together``)."""
+_DONE_AFTER_A_MOVE = (SleepTimer, TimerAdded, CancelSleepTimer, Pause, Question, RecapAsked, BothAsked)
+"""What a move is said with and done before (``Together.then``)."""
 _MOVES = (
     Jump,
     Chapter,
@@ -658,6 +660,10 @@ def _back_over_a_recap(text: str) -> Jump | RecapAsked | None:
         recaps = [(half.args, words) for half, words in read_with_words if isinstance(half, RecapAsked)]
         if not backs or backs[0][0].offset_ms >= 0 or not recaps:
             continue
+        # a half that holds another request beside the jump or the recap ("what did I miss and who is
+        # Oskar") is no jump and recap alone: the three are read as three, the recap dropped there
+        if any(_holds_two(words) for words in said):
+            continue
         (back, back_said), (recap, recap_said) = backs[0], recaps[0]
         if recap.span not in _PLAYED_AGAIN_BY_A_JUMP_BACK:  # "go back a minute and what happens in chapter 1"
             return None
@@ -671,6 +677,13 @@ def _back_over_a_recap(text: str) -> Jump | RecapAsked | None:
         asks = halves[0] is back and not recap_said.startswith("i ")
         return RecapAsked(recap) if asks else None
     return None
+
+
+def _holds_two(words: str) -> bool:
+    """Whether the words of one half are themselves two requests ("what did I miss and who is Oskar")."""
+    return _JOINT.search(words) is not None and isinstance(
+        _done_together(words, whole=False) or _two_asked(words, words), Together | BothAsked
+    )
 
 
 _NO_ONE = (
@@ -818,6 +831,8 @@ def _three_with_a_move(
     again), with one move among them: the move first, then the other two as ``BothAsked`` in the order
     asked, each as it may be done beside the move alone. Two moves are not all done: a turn moves once.
     The half read alone swallowed one request ("who is Oskar and sleep in 20 minutes" was one question).
+    A recap of the latest listening beside a jump back that plays it again is dropped, as said with the
+    jump alone ("go back 5 minutes, what did I miss and who is Oskar": the jump and the question).
     Else ``halves``, a half of two parts that make one request read as that one ("go back 5 minutes and
     what did I miss" is the jump: ``_back_over_a_recap``), for the rules of two."""
     read_again = list(halves)
@@ -831,22 +846,31 @@ def _three_with_a_move(
             or _done_together(words, whole=False)
             or _two_asked(words, words)
         )
+        others: list[tuple[Intent, str | None, bool]]  # each request, its words, and whether judged
         match two:
-            case Together(move=move, then=then) if _beside_a_move(move, halves[alone], said[alone]):
+            case Together(move=move, then=then):
                 # the half said with the move was judged beside it where it was read (``_done_together``)
-                others = BothAsked(halves[alone], then) if alone == 0 else BothAsked(then, halves[alone])
-            case BothAsked(first=first, second=second) if all(
-                _beside_a_move(halves[alone], part, part.question if isinstance(part, Question) else None)
-                for part in (first, second)
-            ):
-                move, others = halves[alone], two
+                others = [(halves[alone], said[alone], False), (then, None, True)]
+                if alone == 1:
+                    others.reverse()
+            case BothAsked(first=first, second=second):
+                move = halves[alone]
+                others = [
+                    (part, part.question if isinstance(part, Question) else None, False)
+                    for part in (first, second)
+                ]
             case Jump() | RecapAsked():
                 read_again[split] = two
                 continue
             case _:
                 continue
-        if isinstance(move, _MOVES) and not isinstance(move, FindPlace):
-            return Together(move=move, then=others)
+        if not isinstance(move, _MOVES) or isinstance(move, FindPlace):
+            continue
+        kept = [asked for asked in others if not _jump_plays_it_again(move, asked[0], said)]
+        if kept and all(judged or _beside_a_move(move, part, part_said) for part, part_said, judged in kept):
+            after = kept[0][0] if len(kept) == 1 else BothAsked(kept[0][0], kept[1][0])
+            if isinstance(after, _DONE_AFTER_A_MOVE):
+                return Together(move=move, then=after)
     return read_again[0], read_again[1]
 
 
@@ -859,6 +883,20 @@ def _beside_a_move(move: Intent, part: Intent, words: str | None) -> bool:
     if isinstance(part, RecapAsked) and words is None:
         return not (isinstance(move, FindPlace) or _shown_only(move) or _played_again(move, part))
     return isinstance(part, Question | RecapAsked) and _asks_beside_a_move(move, part, words or "")
+
+
+def _jump_plays_it_again(move: Intent, part: Intent, said: tuple[str, str]) -> bool:
+    """A recap of the latest listening, one of three requests, beside a jump back that plays it again:
+    the two as ``_back_over_a_recap`` judges them said alone ("go back 5 minutes, what did I miss" is the
+    jump; "go back, what did I miss" asks for the doze), each found in the words as its shortest part."""
+    if not (isinstance(part, RecapAsked) and _played_again(move, part)):
+        return False
+    pieces = [*said, *(piece for words in said for parted, _, _ in _two_halves(words) for piece in parted)]
+    move_said = min((piece for piece in pieces if read(piece, whole=False) == move), key=len, default=None)
+    recap_said = min((piece for piece in pieces if read(piece, whole=False) == part), key=len, default=None)
+    if move_said is None or recap_said is None:
+        return False
+    return _back_over_a_recap(f"{move_said}, {recap_said}") == move
 
 
 _PLAYED_AGAIN_BY_A_JUMP_BACK = ("last_minutes", "since_asleep", "before_asleep", "last_time")
