@@ -149,6 +149,40 @@ def test_a_recap_or_a_question_asked_with_another_ask_is_answered_with_it(
 
 
 @pytest.mark.parametrize(
+    ("utterance", "asked"),
+    [
+        # was the recap and one question of "who is oskar and sleep in 20", the timer never set
+        (
+            "what did i miss, who is oskar and sleep in 20",
+            [SINCE_ASLEEP, Question("who is oskar"), SleepTimer(20)],
+        ),
+        # each was two of them, the timer dropped
+        (
+            "who is oskar, what did i miss and sleep in 20",
+            [Question("who is oskar"), SINCE_ASLEEP, SleepTimer(20)],
+        ),
+        (
+            "sleep in 20, what did i miss and who is Oskar",
+            [SleepTimer(20), SINCE_ASLEEP, Question("who is Oskar")],
+        ),
+        (
+            "what did i miss, who is oskar and how long was i out",
+            [SINCE_ASLEEP, Question("who is oskar"), HOW_LONG_ASLEEP],
+        ),
+        # was where they are and the time left, when it stops dropped
+        (
+            "where am i, how long is left and when will it stop",
+            [WhereAmI(), TimeLeft(), intents.TimerAsked()],
+        ),
+    ],
+)
+def test_three_requests_with_no_move_are_all_done_in_the_order_asked(
+    utterance: str, asked: list[intents.Intent]
+) -> None:
+    assert intents.each_asked(intents.read(utterance)) == asked
+
+
+@pytest.mark.parametrize(
     ("utterance", "move", "question"),
     [
         # each was one question of all the words, or the move alone

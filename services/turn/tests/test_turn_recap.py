@@ -174,12 +174,30 @@ async def test_a_recap_asked_with_the_sleep_timer_tells_the_recap_and_sets_the_t
     assert not leaks(reply.speech, rig.passages, here)
 
 
+async def test_a_recap_a_question_and_the_sleep_timer_are_all_done_in_the_order_asked(rig: Rig) -> None:
+    """A bedtime probe: "what did I miss, who is Oskar and sleep in 20" was told the recap and asked the book
+    "who is Oskar and sleep in 20", the timer never set."""
+    here = 7 * PASSAGE_MS
+    recap = await rig.ask(rig.listener_at(here), "what did I miss?")
+    asked = await rig.ask(rig.listener_at(here), "who is Wren?")
+    listener = rig.listener_at(here)
+    reply = await rig.ask(listener, "what did I miss, who is Wren and sleep in 2 minutes")
+    assert reply.outcome == "answered"
+    assert reply.speech == f"{recap.speech} {asked.speech} I'll stop in 2 minutes."
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=2)
+    assert not leaks(reply.speech, rig.passages, here, {"who is Wren"})
+
+
 async def test_what_was_missed_asked_with_how_long_they_slept_tells_both_in_the_order_asked(rig: Rig) -> None:
     """A bedtime probe: "what did I miss. How long was I out?" was told the recap alone. The place they
     dozed off is shown by an offer, which the turn rules refuse after a recall: it is shown first."""
     paused_at, asleep_at = 5 * PASSAGE_MS, PASSAGE_MS
     said_alone = {}
-    for asked in ("what did I miss?", "How long was I out?", "what did I miss. How long was I out?"):
+    asked_together = (
+        "what did I miss. How long was I out?",
+        "what did I miss, who is Wren and how long was I out?",
+    )
+    for asked in ("what did I miss?", "How long was I out?", "who is Wren?", *asked_together):
         listener = rig.listener_at(paused_at)
         rig.player.history[(listener, BOOK_ID)] = [
             HistoryEntry(seq=6, kind="reported", position_ms=asleep_at, chapter=1, placed=True)
@@ -188,10 +206,12 @@ async def test_what_was_missed_asked_with_how_long_they_slept_tells_both_in_the_
             paused_at_ms=paused_at, asleep_at_ms=asleep_at, seq=7, device="phone"
         )
         said_alone[asked] = await rig.ask(listener, asked, here_ms=paused_at)
-    recap, how_long, both = said_alone.values()
+    recap, how_long, who, both, three = said_alone.values()
     assert recap.speech.startswith(f"Since you dozed off at {clock(asleep_at)}: At ")
     assert "the book played on for about 2 minutes" in how_long.speech
     assert (both.outcome, both.speech) == ("listed", f"{recap.speech} {how_long.speech}")
+    # three asked, the place of the history among them: shown first, all said in the order asked
+    assert (three.outcome, three.speech) == ("listed", f"{recap.speech} {who.speech} {how_long.speech}")
     assert rig.player.positions[(listener, BOOK_ID)] == paused_at
 
 

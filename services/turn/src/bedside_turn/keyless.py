@@ -1,5 +1,6 @@
 """The keyless router: with no model, plain code drives the same tools under the same rules."""
 
+import functools
 from collections.abc import Callable
 
 from bedside_contracts.player import LONGEST_SLEEP_MINUTES, LocateRequest, SleepTimer, StateRequest
@@ -222,17 +223,17 @@ async def _two_said_together(
         tools.next_request()
         return f"{answered} {await _answer_half(tools, utterance, intents.Question(intent.second), earlier)}"
     if isinstance(intent, intents.BothAsked):
-        halves = (intent.first, intent.second)
+        asked = intents.each_asked(intent)
         # a place of the history is shown by an offer, which the turn rules refuse after a recall or a
-        # recap: it is shown first ("what did I miss, how long was I out"), and said in the order asked
-        shown_second = isinstance(intent.second, intents.Earlier) and not isinstance(
-            intent.first, intents.Earlier
-        )
+        # recap: it is shown first ("what did I miss, how long was I out", or of three asks), and said in
+        # the order asked
         said: dict[int, str] = {}
-        for half in (1, 0) if shown_second else (0, 1):
-            said[half] = await _answer_half(tools, utterance, halves[half], earlier)
-        # two answers in the turn's own words stay its own (OwnWords.__add__): nothing of the book to check
-        return said[0] + OwnWords(" ") + said[1]
+        for part in sorted(range(len(asked)), key=lambda part: not isinstance(asked[part], intents.Earlier)):
+            said[part] = await _answer_half(tools, utterance, asked[part], earlier)
+        # answers in the turn's own words stay its own (OwnWords.__add__): nothing of the book to check
+        return functools.reduce(
+            lambda told, then: told + OwnWords(" ") + then, (said[part] for part in range(len(asked)))
+        )
     # A question goes after the move, whichever was said first, and is answered from where the move left
     # the book: the line is the listener's place, so a question answered before a move back could quote
     # what lies ahead of where they end up. A move forward draws a covered row and moves nothing, so the

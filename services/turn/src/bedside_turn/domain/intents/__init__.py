@@ -68,6 +68,7 @@ from bedside_turn.domain.intents.kinds import (
     Undo,
     Volume,
     WhereAmI,
+    each_asked,
 )
 from bedside_turn.domain.intents.moves import (
     A_BIT_MS,
@@ -152,6 +153,7 @@ __all__ = [
     "Volume",
     "WhereAmI",
     "asks_to_hear_it_again",
+    "each_asked",
     "more_said_alone",
     "moves_the_book",
     "names_a_moment",

@@ -290,6 +290,14 @@ class BothAsked:
     second: "Intent"
 
 
+def each_asked(asked: "Intent") -> list["Intent"]:
+    """The asks of a ``BothAsked``, three when one of its two is itself two ("what did I miss, who is Oskar
+    and sleep in 20"), in the order asked."""
+    if isinstance(asked, BothAsked):
+        return [*each_asked(asked.first), *each_asked(asked.second)]
+    return [asked]
+
+
 @dataclass(frozen=True)
 class SleepTimer:
     """'Sleep in 15 minutes', 'stop at the end of the chapter': the player's sleep timer."""

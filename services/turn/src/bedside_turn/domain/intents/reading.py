@@ -682,7 +682,7 @@ def _back_over_a_recap(text: str) -> Jump | RecapAsked | None:
 def _holds_two(words: str) -> bool:
     """Whether the words of one half are themselves two requests ("what did I miss and who is Oskar")."""
     return _JOINT.search(words) is not None and isinstance(
-        _done_together(words, whole=False) or _two_asked(words, words), Together | BothAsked
+        _done_together(words, whole=False) or _two_asked(words, words, whole=False), Together | BothAsked
     )
 
 
@@ -844,7 +844,7 @@ def _three_with_a_move(
         two = (
             (_doze_said(normalise(words)) is None and _back_over_a_recap(words))
             or _done_together(words, whole=False)
-            or _two_asked(words, words)
+            or _two_asked(words, words, whole=False)
         )
         others: list[tuple[Intent, str | None, bool]]  # each request, its words, and whether judged
         match two:
@@ -997,14 +997,17 @@ def _names_nothing(words: str) -> bool:
 _IT_CALLED = re.compile(r"^what(?:'s|s| is) it called(?: again)?$")
 
 
-def _two_asked(text: str, utterance: str) -> Intent | None:
+def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | None:
     """Two asks said together, each half read alone; a question with the names ``utterance`` capitalised.
     One asked twice is one ask: "is it playing and why did it stop" is told once, with why; the time left
     twice ("how long is this chapter and how much is left") is the one ask the whole sentence says, and
-    the chapter's length and the book's are both lengths, said together."""
+    the chapter's length and the book's are both lengths, said together. Three, when ``whole``
+    (``_three_asked``)."""
     for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
         first_said, second_said = text[: joint.start()], text[joint.end() :]
         first, second = read(first_said, whole=False), read(second_said, whole=False)
+        if whole and (three := _three_asked((first_said, second_said), (first, second), utterance)):
+            return three
         if _searched_beside_another((first, second), (first_said, second_said)):
             first, second = (
                 Question(_names_capitalised(half.question, utterance)) if isinstance(half, Question) else half
@@ -1026,6 +1029,38 @@ def _two_asked(text: str, utterance: str) -> Intent | None:
                 return first  # "it" is the chapter just asked of, whose title is said with where they are
         return first if first == second else BothAsked(first=first, second=second)
     return None
+
+
+def _three_asked(said: tuple[str, str], halves: tuple[Intent, Intent], utterance: str) -> BothAsked | None:
+    """'What did I miss, who is Oskar and sleep in 20': three asks in one breath and no move, one half
+    itself two (read as a whole, its halves not parted again), each answered in the order asked when each
+    of the two may be asked beside the third. The half read alone swallowed one ("who is Oskar and sleep
+    in 20" was one question)."""
+    for split, alone in ((0, 1), (1, 0)):
+        if not _JOINT.search(said[split]):
+            continue
+        two = _two_asked(said[split], utterance, whole=False)
+        if not isinstance(two, BothAsked):
+            continue
+        third = _capitalised_again(halves[alone], utterance)
+        # the two parts' own words were judged where they were read: a question's are its own
+        if all(
+            _asked_beside((third, part), (said[alone], part.question if isinstance(part, Question) else ""))
+            for part in (two.first, two.second)
+        ):
+            return BothAsked(third, two) if alone == 0 else BothAsked(two, third)
+    return None
+
+
+def _asked_beside(halves: tuple[Intent, Intent], said: tuple[str, str]) -> bool:
+    """Whether two asks may be answered each, as ``_two_asked`` answers them: a recap or a question beside
+    another ask (``_searched_beside_another``), or two different things plain code tells or does."""
+    if _searched_beside_another(halves, said):
+        return True
+    told = (*_TOLD_BY_PLAIN_CODE, *_TIMER_SET)
+    return type(halves[0]) is not type(halves[1]) and all(
+        isinstance(half, told) or _shown_only(half) for half in halves
+    )
 
 
 def _doze_said(text: str) -> Intent | None:
