@@ -1990,6 +1990,23 @@ async def test_a_question_a_move_and_a_timer_said_together_are_all_done_the_move
     assert recalled.here_ms == there
 
 
+async def test_a_pause_a_move_and_a_timer_said_together_move_pause_and_set_it(rig: Rig) -> None:
+    """ "Pause, go back 5 minutes and sleep in 20": the listener ends where the move left the book, paused,
+    the timer set. The move goes first (a move is an offer, and the timer counts from the place), then the
+    pause and the timer in the order asked."""
+    moved_alone = await rig.ask(rig.listener_at(HERE), "go back 2 minutes")
+    listener = rig.listener_at(HERE)
+    offers, commands = len(rig.player.offers), len(rig.player.commands)
+    reply = await rig.ask(listener, "pause, go back 2 minutes and sleep in 3 minutes")
+    assert (reply.outcome, position(rig, listener), len(rig.player.offers)) == (
+        "moved",
+        HERE - 120_000,
+        offers + 1,
+    )
+    assert rig.player.commands[commands:] == [Pause(), SetSleepTimer(device="voice", after=3)]
+    assert reply.speech == f"{moved_alone.speech} Paused. I'll stop in 3 minutes."
+
+
 async def test_a_pause_and_a_timer_said_together_pause_then_set_it(rig: Rig) -> None:
     """A listener session: "pause and set a timer for 10 minutes" set the timer and played on."""
     listener = rig.listener_at(HERE)
