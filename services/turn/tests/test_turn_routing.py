@@ -353,6 +353,15 @@ def test_two_asks_at_once_are_the_models_only_when_it_may_answer_each() -> None:
     assert not model_may_answer(intents.read("who is Oskar and how long is left"))
 
 
+def test_a_move_said_with_another_request_is_the_models_only_when_it_may_do_each() -> None:
+    """The model has no tool to add minutes to the timer, and plain code's rules take a unit not said: a
+    move said with either went to the model, which dropped or misdid that part."""
+    assert model_may_answer(intents.read("go back 5 minutes and sleep in 20"))
+    assert model_may_answer(intents.read("who is Oskar, go back 5 minutes and sleep in 20"))
+    assert not model_may_answer(intents.read("go back 5 minutes and add ten minutes to the timer"))
+    assert not model_may_answer(intents.read("back 5 and sleep in 20"))
+
+
 def test_that_one_and_cancel_that_are_plain_codes_even_with_a_model() -> None:
     """(The review) a model read "that one" after a quote as consent to go to the quoted place."""
     assert not model_may_answer(intents.GoThere(row_only=True))

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.player import HistoryEntry, Pause, SetSleepTimer
+from bedside_contracts.player import SleepTimer as RunningTimer
 from bedside_contracts.search import CheckAnswer, Target
 from bedside_contracts.turn import TurnCompleted
 from bedside_guard import STOP_THERE, clock
@@ -759,6 +760,35 @@ async def test_with_a_model_a_number_without_a_unit_an_amount_not_counted_and_st
     reply = await rig.ask(rig.listener_at(340_000), "go back a while")
     said = 'Back 5 minutes. There you are: chapter 1, "The Harbour Bell", at 0:00:40.'
     assert (reply.speech, reply.mode, reply.outcome) == (said, "keyless", "moved")
+    assert model.requests == []
+
+
+async def test_with_a_model_a_move_said_with_what_only_plain_code_does_is_all_plain_codes(rig: Rig) -> None:
+    """A move and "add five minutes to the timer" went to the model, which has no tool to add minutes and is
+    never told the running timer: it could only set a new one of five (scripted here as it would), the
+    minutes the listener had cut short. A number without a unit beside a timer is plain code's as well,
+    which says the unit it took. The whole breath is plain code's, the model not asked."""
+    model = script(
+        rig,
+        [Use("offer_positions", {"offset_ms": -120_000})],
+        [Use("playback", {"action": "sleep_timer", "minutes": 5})],
+        [Say("Back two minutes, and I'll stop in 5 minutes.")],
+    )
+    listener = rig.listener_at(HERE)
+    rig.player.sleep_timers[(listener, BOOK_ID)] = RunningTimer(
+        after=10, stop_at_ms=HERE + 600_000, set_seq=1, device="phone"
+    )
+    reply = await rig.ask(listener, "go back 2 minutes and add 5 minutes to the timer")
+    assert (reply.outcome, reply.mode) == ("moved", "keyless")
+    assert rig.player.positions[(listener, BOOK_ID)] == HERE - 120_000
+    added = rig.player.commands[-1]
+    assert isinstance(added, SetSleepTimer)
+    assert isinstance(added.after, int)
+    assert added.after > 10  # added to what ran, not five minutes from here
+    reply = await rig.ask(rig.listener_at(HERE), "back 1 and sleep in 3 minutes")
+    assert (reply.outcome, reply.mode) == ("moved", "keyless")
+    assert reply.speech.startswith('Back 1 minute. If you meant seconds, say "undo"'), reply.speech
+    assert rig.player.commands[-1] == SetSleepTimer(device="voice", after=3)
     assert model.requests == []
 
 

@@ -56,7 +56,9 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
     not a move by a number without a unit ("back 5"), nor by no number ("go back a while"), nor a start
     again with no start named ("start over"): which unit, which amount and which start are plain code's
     rules, and its reply says which it took;
-    nor two asks said together of which plain code answers one ("where am I and what did I miss")."""
+    nor two asks said together of which plain code answers one ("where am I and what did I miss"), nor a
+    move said with one ("go back 2 minutes and add ten minutes to the timer"): the whole breath is plain
+    code's, as the model would drop the part it is not given the means to do, or do it wrong."""
     if isinstance(intent, intents.Jump):
         return intent.unit_taken is None and not intent.amount_chosen
     if isinstance(intent, intents.TimerHowLong):
@@ -67,6 +69,10 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
         return not intent.began_last_time
     if isinstance(intent, intents.BothAsked):  # "who is Oskar and what did I miss": the model may do both
         return model_may_answer(intent.first, earlier) and model_may_answer(intent.second, earlier)
+    if isinstance(
+        intent, intents.Together
+    ):  # "go back 2 minutes and add ten minutes to the timer": no tool adds
+        return model_may_answer(intent.move, earlier) and model_may_answer(intent.then, earlier)
     return not isinstance(
         intent,
         intents.Undo
