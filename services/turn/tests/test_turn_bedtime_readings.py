@@ -277,6 +277,28 @@ def test_a_jump_back_drops_the_recap_it_plays_again_never_what_is_asked_beside_t
 
 
 @pytest.mark.parametrize(
+    ("utterance", "asked"),
+    [
+        # was the recap alone, the question dropped
+        ("take me back, who is oskar and what did i miss", BothAsked(Question("who is oskar"), SINCE_ASLEEP)),
+        # was a move back and a question of "tell me what", read before "i missed and ..." said why
+        (
+            "go back and tell me what i missed and who is oskar",
+            BothAsked(SINCE_ASLEEP, Question("who is oskar")),
+        ),
+        ("take me back, what did i miss and sleep in 20", BothAsked(SINCE_ASLEEP, SleepTimer(20))),
+        ("go back, what did i miss and who is oskar", BothAsked(SINCE_ASLEEP, Question("who is oskar"))),
+    ],
+)
+def test_a_jump_back_that_asks_for_the_doze_is_its_recap_beside_what_else_is_asked(
+    utterance: str, asked: BothAsked
+) -> None:
+    """A jump of no amount said before "what I missed" asks for the doze, as said alone; a third request
+    said with them is answered with the recap."""
+    assert intents.read(utterance) == asked
+
+
+@pytest.mark.parametrize(
     ("utterance", "read_as"),
     [
         # as before: a jump back with a recap of the minutes it plays again is one ask, the jump

@@ -644,7 +644,7 @@ def _two_halves(text: str) -> Iterator[tuple[tuple[str, str], tuple[Intent, Inte
         yield said, (read(said[0], whole=False), read(said[1], whole=False)), joint.group().strip(" ,;.!?")
 
 
-def _back_over_a_recap(text: str) -> Jump | RecapAsked | None:
+def _back_over_a_recap(text: str, *, whole: bool = True) -> Intent | None:
     """A jump back and a recap of the latest listening said together, either way round: the jump, which
     plays again what the recap would tell, when the jump says how far
     and the recap says no amount ("go back 30 seconds, what just happened"), or when neither says one
@@ -653,7 +653,7 @@ def _back_over_a_recap(text: str) -> Jump | RecapAsked | None:
     happened? go back"); so is "what I missed" with a jump of no amount ("what happened while I
     dozed off, take me back", "go back and tell me what I missed"), which asks for the doze. A recap of a
     chapter or of the story so far is none of what the jump plays again: both are done
-    (``_done_together``)."""
+    (``_done_together``). Said with a third request, when ``whole``: ``_three_over_a_recap``."""
     for said, halves, _ in _two_halves(text):
         read_with_words = list(zip(halves, said, strict=True))
         backs = [(half, words) for half, words in read_with_words if isinstance(half, Jump)]
@@ -661,8 +661,10 @@ def _back_over_a_recap(text: str) -> Jump | RecapAsked | None:
         if not backs or backs[0][0].offset_ms >= 0 or not recaps:
             continue
         # a half that holds another request beside the jump or the recap ("what did I miss and who is
-        # Oskar") is no jump and recap alone: the three are read as three, the recap dropped there
+        # Oskar") is no jump and recap alone
         if any(_holds_two(words) for words in said):
+            if whole and (three := _three_over_a_recap(said, halves, text)) is not None:
+                return three
             continue
         (back, back_said), (recap, recap_said) = backs[0], recaps[0]
         if recap.span not in _PLAYED_AGAIN_BY_A_JUMP_BACK:  # "go back a minute and what happens in chapter 1"
@@ -676,6 +678,43 @@ def _back_over_a_recap(text: str) -> Jump | RecapAsked | None:
         # I fell asleep" tell of it
         asks = halves[0] is back and not recap_said.startswith("i ")
         return RecapAsked(recap) if asks else None
+    return None
+
+
+def _three_over_a_recap(
+    said: tuple[str, str], halves: tuple[Intent, Intent], text: str
+) -> Together | BothAsked | None:
+    """'Go back 5 minutes, what did I miss and who is Oskar', 'take me back, what did I miss and sleep in
+    20': a jump back and a recap with a third request, one half of the breath holding two of the three.
+    The jump and the recap are one request, as said alone (``_back_over_a_recap``): the jump, which plays
+    the recap's stretch again, with the third done after it; or the recap of the doze, told with the third
+    in the order asked. Before, the jump and the recap took the whole breath, the third dropped unsaid."""
+    for split in (0, 1):
+        if not _JOINT.search(said[split]):
+            continue
+        for parted, read_alone, _ in _two_halves(said[split]):
+            inner = list(zip(read_alone, parted, strict=True))
+            other = [(halves[1 - split], said[1 - split])]
+            pieces = inner + other if split == 0 else other + inner
+            backs = [
+                at for at, (asked, _) in enumerate(pieces) if isinstance(asked, Jump) and asked.offset_ms < 0
+            ]
+            recaps = [at for at, (asked, _) in enumerate(pieces) if isinstance(asked, RecapAsked)]
+            if len(backs) != 1 or len(recaps) != 1:
+                continue
+            (back,), (recap,) = backs, recaps
+            third_at = 3 - back - recap
+            third, third_said = _capitalised_again(pieces[third_at][0], text), pieces[third_at][1]
+            first, second = sorted((back, recap))
+            one = _back_over_a_recap(f"{pieces[first][1]}, {pieces[second][1]}", whole=False)
+            if (
+                isinstance(one, Jump)
+                and isinstance(third, _DONE_AFTER_A_MOVE)
+                and _beside_a_move(one, third, third_said)
+            ):
+                return Together(move=one, then=third)
+            if isinstance(one, RecapAsked) and _asked_beside((one, third), (pieces[recap][1], third_said)):
+                return BothAsked(one, third) if recap < third_at else BothAsked(third, one)
     return None
 
 
@@ -831,8 +870,6 @@ def _three_with_a_move(
     again), with one move among them: the move first, then the other two as ``BothAsked`` in the order
     asked, each as it may be done beside the move alone. Two moves are not all done: a turn moves once.
     The half read alone swallowed one request ("who is Oskar and sleep in 20 minutes" was one question).
-    A recap of the latest listening beside a jump back that plays it again is dropped, as said with the
-    jump alone ("go back 5 minutes, what did I miss and who is Oskar": the jump and the question).
     Else ``halves``, a half of two parts that make one request read as that one ("go back 5 minutes and
     what did I miss" is the jump: ``_back_over_a_recap``), for the rules of two."""
     read_again = list(halves)
@@ -842,35 +879,26 @@ def _three_with_a_move(
         if not _JOINT.search(words) or isinstance(halves[alone], FindPlace | Other):
             continue
         two = (
-            (_doze_said(normalise(words)) is None and _back_over_a_recap(words))
+            (_doze_said(normalise(words)) is None and _back_over_a_recap(words, whole=False))
             or _done_together(words, whole=False)
             or _two_asked(words, words, whole=False)
         )
-        others: list[tuple[Intent, str | None, bool]]  # each request, its words, and whether judged
         match two:
-            case Together(move=move, then=then):
+            case Together(move=move, then=then) if _beside_a_move(move, halves[alone], said[alone]):
                 # the half said with the move was judged beside it where it was read (``_done_together``)
-                others = [(halves[alone], said[alone], False), (then, None, True)]
-                if alone == 1:
-                    others.reverse()
-            case BothAsked(first=first, second=second):
-                move = halves[alone]
-                others = [
-                    (part, part.question if isinstance(part, Question) else None, False)
-                    for part in (first, second)
-                ]
+                others = BothAsked(halves[alone], then) if alone == 0 else BothAsked(then, halves[alone])
+            case BothAsked(first=first, second=second) if all(
+                _beside_a_move(halves[alone], part, part.question if isinstance(part, Question) else None)
+                for part in (first, second)
+            ):
+                move, others = halves[alone], two
             case Jump() | RecapAsked():
                 read_again[split] = two
                 continue
             case _:
                 continue
-        if not isinstance(move, _MOVES) or isinstance(move, FindPlace):
-            continue
-        kept = [asked for asked in others if not _jump_plays_it_again(move, asked[0], said)]
-        if kept and all(judged or _beside_a_move(move, part, part_said) for part, part_said, judged in kept):
-            after = kept[0][0] if len(kept) == 1 else BothAsked(kept[0][0], kept[1][0])
-            if isinstance(after, _DONE_AFTER_A_MOVE):
-                return Together(move=move, then=after)
+        if isinstance(move, _MOVES) and not isinstance(move, FindPlace):
+            return Together(move=move, then=others)
     return read_again[0], read_again[1]
 
 
@@ -883,20 +911,6 @@ def _beside_a_move(move: Intent, part: Intent, words: str | None) -> bool:
     if isinstance(part, RecapAsked) and words is None:
         return not (isinstance(move, FindPlace) or _shown_only(move) or _played_again(move, part))
     return isinstance(part, Question | RecapAsked) and _asks_beside_a_move(move, part, words or "")
-
-
-def _jump_plays_it_again(move: Intent, part: Intent, said: tuple[str, str]) -> bool:
-    """A recap of the latest listening, one of three requests, beside a jump back that plays it again:
-    the two as ``_back_over_a_recap`` judges them said alone ("go back 5 minutes, what did I miss" is the
-    jump; "go back, what did I miss" asks for the doze), each found in the words as its shortest part."""
-    if not (isinstance(part, RecapAsked) and _played_again(move, part)):
-        return False
-    pieces = [*said, *(piece for words in said for parted, _, _ in _two_halves(words) for piece in parted)]
-    move_said = min((piece for piece in pieces if read(piece, whole=False) == move), key=len, default=None)
-    recap_said = min((piece for piece in pieces if read(piece, whole=False) == part), key=len, default=None)
-    if move_said is None or recap_said is None:
-        return False
-    return _back_over_a_recap(f"{move_said}, {recap_said}") == move
 
 
 _PLAYED_AGAIN_BY_A_JUMP_BACK = ("last_minutes", "since_asleep", "before_asleep", "last_time")
