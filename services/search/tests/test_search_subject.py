@@ -76,6 +76,10 @@ def test_what_is_a_name_asks_after_it_as_who_is_does_and_a_thing_in_lower_case_d
     assert subject_of("what is Wren doing?") == ()  # not a name asked after
     assert subject_of("what's the Marigold called?") == ()  # a name asked: see name_asked_of
     assert subject_of("what is it?") == ()
+    # the review: a recogniser's capitals ask what she does, not who she is
+    assert subject_of("What Is Wren Up To?") == ()
+    assert subject_of("What Was Wren About To Say?") == ()
+    assert subject_of("What Is The Marigold?") == ("marigold",)
 
 
 def test_a_question_not_asking_who_or_describing_at_length_has_no_subject() -> None:

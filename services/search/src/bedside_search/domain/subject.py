@@ -118,7 +118,12 @@ def _what_named(question: str) -> re.Match[str] | None:
         return None
     written = _WORD_AS_WRITTEN.findall(match.group("subject"))
     named = any(w[:1].isupper() for w in written)
-    return match if named and all(w[:1].isupper() or w in _NAME_JOINERS for w in written) else None
+    # "What Is Wren Up To?" as a recogniser capitalises it asks what she does, not who she is
+    as_a_name = all(
+        w.casefold() in _NAME_JOINERS or (w[:1].isupper() and w.casefold() not in FUNCTION_WORDS)
+        for w in written
+    )
+    return match if named and as_a_name else None
 
 
 def name_asked_of(question: str) -> tuple[str, ...]:
