@@ -210,6 +210,17 @@ def test_a_markdown_books_one_top_heading_over_its_chapters_headings_is_its_titl
     assert [(c.n, c.title) for c in book.chapters] == [(1, "The Ferry"), (2, "The House")]
 
 
+@pytest.mark.parametrize("first", ["# Chapter 1: The Ferry", "# Chapter 1"])
+def test_a_markdown_books_one_top_heading_that_numbers_a_chapter_is_the_first_chapter(
+    tmp_path: Path, first: str
+) -> None:
+    """The review: "# Chapter 1: The Ferry" over "## Chapter 2: The House" became the book's title."""
+    text = f"{first}\n\nNell walked on.\n\n## Chapter 2: The House\n\nIt was cold.\n"
+    book = read_book(write(tmp_path, "salt.md", text))
+    assert [c.n for c in book.chapters] == [1, 2]
+    assert book.title != first.lstrip("# ")
+
+
 def test_markdown_chapters_headed_alike_are_all_chapters(tmp_path: Path) -> None:
     text = "# The Ferry\n\nNell walked on.\n\n# The House\n\nIt was cold.\n"
     book = read_book(write(tmp_path, "salt.md", text))

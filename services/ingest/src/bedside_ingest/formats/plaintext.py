@@ -37,8 +37,9 @@ def _without_book_title(
 ) -> list[tuple[int, int, str]]:
     """The headings without a Markdown book's title: its first heading, when the other Markdown
     headings are all lower ("# The Salt Road" over "## The Ferry"). Its line stays with the lines
-    before the first chapter, which give the book its title and author (``_front_matter``)."""
-    if not found or _GROUPING.match(found[0][2]):
+    before the first chapter, which give the book its title and author (``_front_matter``). A
+    first heading that numbers a chapter ("# Chapter 1: The Ferry") is that chapter's."""
+    if not found or _GROUPING.match(found[0][2]) or heading_title(found[0][2]) is not None:
         return found
     first = _markdown_level(lines[found[0][0]][1])
     lower = [level for i, _, _ in found[1:] if (level := _markdown_level(lines[i][1])) is not None]
