@@ -99,8 +99,11 @@ async def until_ingest_restarts(client: Client, asked_at: float) -> None:
     """Returns once an ingest service answers that started after ``asked_at`` (``time.monotonic``)."""
     while True:
         await asyncio.sleep(RESTART_WATCH_S)
+        # Read before the check goes out: the copy reads its uptime on the way, so the time its answer
+        # takes to come back (long on a loaded machine) would count as the copy having started later.
+        since_asked_s = time.monotonic() - asked_at
         health = await check(client, "ingest")
-        if health is not None and health.uptime_s < time.monotonic() - asked_at:
+        if health is not None and health.uptime_s < since_asked_s:
             return
 
 
