@@ -3,6 +3,7 @@
 import asyncio
 import os
 import time
+from collections.abc import Awaitable, Callable
 
 import nats
 import pytest
@@ -115,3 +116,83 @@ async def test_a_copy_whose_health_comes_late_is_not_taken_for_one_restarted_sin
     )
     assert report == REPORT
     assert len(asks) == 1
+
+
+class AskHeldOnItsWay:
+    """A relay between a client and the bus that holds the client's bytes from its first ask for a
+    book on until ``copy_comes_back`` has run: the ask reaches the bus after a copy has subscribed."""
+
+    def __init__(self, bus_port: int, copy_comes_back: Callable[[], Awaitable[None]]) -> None:
+        self.bus_port = bus_port
+        self.copy_comes_back = copy_comes_back
+        self.held_once = False
+        self.pumps: set[asyncio.Task[None]] = set()
+        self.writers: list[asyncio.StreamWriter] = []
+
+    async def relay(self, from_client: asyncio.StreamReader, to_client: asyncio.StreamWriter) -> None:
+        from_bus, to_bus = await asyncio.open_connection("127.0.0.1", self.bus_port)
+        self.writers += [to_client, to_bus]
+        self.pumps.add(asyncio.create_task(self.pump(from_bus, to_client, holds=False)))
+        self.pumps.add(asyncio.create_task(self.pump(from_client, to_bus, holds=True)))
+
+    async def pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, holds: bool) -> None:
+        ask = f"PUB {subjects.INGEST_BOOK} ".encode()
+        seen = b""
+        while data := await reader.read(65536):
+            seen = seen[-len(ask) :] + data  # an ask cut between two reads
+            if holds and not self.held_once and ask in seen:
+                self.held_once = True
+                await self.copy_comes_back()
+            writer.write(data)
+            await writer.drain()
+
+    async def close(self) -> None:
+        for pump in self.pumps:
+            pump.cancel()
+        await asyncio.gather(*self.pumps, return_exceptions=True)
+        for writer in self.writers:
+            writer.close()
+        await asyncio.gather(*(writer.wait_closed() for writer in self.writers), return_exceptions=True)
+
+
+async def test_a_copy_that_came_back_as_the_ask_was_on_its_way_is_asked_once() -> None:
+    """A copy that subscribes between the ask leaving the client and reaching the bus takes it, though
+    it started after the ask was made; the time the ask was on its way (long on a loaded machine) made
+    it read as started under the request, and the book was asked for again."""
+    server = start_test_nats("ingest-asked-on-its-way")
+    ingest = await nats.connect(server.url)
+    asks: list[float] = []
+    started = time.monotonic()
+
+    async def make(message: Msg) -> None:
+        asks.append(time.monotonic())
+        await asyncio.sleep(8.0)  # past the first look for a restart
+        await message.respond(REPORT.model_dump_json().encode())
+
+    async def health(message: Msg) -> None:
+        up = Health(service="ingest", version="x", pid=os.getpid(), uptime_s=time.monotonic() - started)
+        await message.respond(up.model_dump_json().encode())
+
+    async def comes_back() -> None:
+        nonlocal started
+        # Back later than a health check is waited for (a second): the ask was on its way longer than
+        # any health answer that counts could be.
+        await asyncio.sleep(1.0)
+        started = time.monotonic()
+        await ingest.subscribe(subjects.INGEST_BOOK, cb=make)
+        await ingest.subscribe(subjects.HEALTH.format(service="ingest"), cb=health)
+        await ingest.flush()  # subscribed on the bus before the ask is let through
+
+    held = AskHeldOnItsWay(server.config.port, comes_back)
+    relay = await asyncio.start_server(held.relay, "127.0.0.1", 0)
+    try:
+        relay_port = relay.sockets[0].getsockname()[1]
+        async with connected([f"nats://127.0.0.1:{relay_port}"]) as client:
+            assert await request_ingest(client, ASKED, timeout_s=60) == REPORT
+        assert len(asks) == 1
+    finally:
+        relay.close()
+        await held.close()
+        await relay.wait_closed()
+        await ingest.close()
+        server.stop()

@@ -5,6 +5,7 @@ import time
 from collections.abc import Callable
 
 from bedside_contracts import subjects
+from bedside_contracts.common import Health, HealthCheck
 from bedside_contracts.ingest import (
     UNFINISHED,
     BookReady,
@@ -67,7 +68,8 @@ async def request_ingest(
             asked = asyncio.create_task(
                 call(client, subjects.INGEST_BOOK, request, IngestReport, timeout_s=timeout_s)
             )
-            restarted = asyncio.create_task(until_ingest_restarts(client, time.monotonic()))
+            # after the ask: the task asking has sent it by the time the watcher first runs
+            restarted = asyncio.create_task(until_ingest_restarts(client))
             await asyncio.wait({asked, restarted}, return_when=asyncio.FIRST_COMPLETED)
             await cancel_and_wait(restarted)
             if asked.done():
@@ -95,8 +97,13 @@ async def request_ingest(
             await subscription.drain()  # type: ignore[no-untyped-call]  # events may queue behind the reply
 
 
-async def until_ingest_restarts(client: Client, asked_at: float) -> None:
-    """Returns once an ingest service answers that started after ``asked_at`` (``time.monotonic``)."""
+async def until_ingest_restarts(client: Client) -> None:
+    """Returns once an ingest service answers that started after the request just sent on ``client``
+    reached the bus: a copy that subscribed while it was on its way took it, though it started after
+    it was sent."""
+    asked_at = time.monotonic()
+    if await _passed_on_after(client):
+        asked_at = time.monotonic()
     while True:
         await asyncio.sleep(RESTART_WATCH_S)
         # Read before the check goes out: the copy reads its uptime on the way, so the time its answer
@@ -105,6 +112,19 @@ async def until_ingest_restarts(client: Client, asked_at: float) -> None:
         health = await check(client, "ingest")
         if health is not None and health.uptime_s < since_asked_s:
             return
+
+
+async def _passed_on_after(client: Client) -> bool:
+    """Whether the bus has passed on a health check sent after what ``client`` sent before it (the bus
+    passes on one connection's messages in order); False when it did not answer in time."""
+    try:
+        health = subjects.HEALTH.format(service="ingest")
+        await call(client, health, HealthCheck(), Health, timeout_s=RESTART_WATCH_S)
+    except NoAnswer:
+        return False
+    except CallFailed:  # none subscribed, or a failure: the bus has passed it on all the same
+        return True
+    return True
 
 
 async def until_job_ends(client: Client, job: str) -> None:
