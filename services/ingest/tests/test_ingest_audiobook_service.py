@@ -136,6 +136,37 @@ async def test_an_m4b_becomes_a_timed_book_of_its_chapters(
     assert record.progress == transcribing[-1]
 
 
+async def test_an_mp3_without_markers_is_divided_where_it_says_its_chapters(
+    client: Client, tmp_path: Path
+) -> None:
+    """A LibriVox "whole book" mp3 was one chapter named by its title tag: a listener could not go
+    to the next chapter, nor ask what happened in the last one."""
+    need_espeak()
+    headed = [
+        (f"Chapter {number}. {title}", lines)
+        for number, (title, lines) in zip(("one", "two", "three"), sample_chapters(3, 2), strict=True)
+    ]
+    said = speak_book([(f"{TAGS['title']}, by the Bedside authors", ["Read by E. Speak"]), *headed])
+    path = write_audiobook(tmp_path / "lantern.mp3", said, tags=TAGS, chapters=False)
+    report = await request_ingest(client, IngestBook(path=str(path), book=new_id()))
+    artifact = await artifact_of(client, report.object_name)
+    assert [c.n for c in artifact.chapters] == [0, 1, 2, 3], [c.title for c in artifact.chapters]
+    opening, *chapters = artifact.chapters
+    assert opening.start_ms == 0
+    for info, spoken in zip(chapters, said.chapters[1:], strict=True):
+        # where the heading's first word was heard, not where the file or its words begin
+        assert info.start_ms == pytest.approx(spoken.start_s * 1000, abs=1000)
+    titles = [c.title.casefold() for c in chapters]
+    # named by their headings as heard: tiny.en heard chapter two's "Pies and Letters" as "by the lanterns"
+    assert "house" in titles[0], titles
+    assert "sand" in titles[2], titles
+    assert [c.end_ms for c in artifact.chapters[:-1]] == [c.start_ms for c in chapters]
+    heard = {n: " ".join(p.text for p in artifact.passages if p.chapter == n).lower() for n in (1, 2, 3)}
+    assert "suitcase" in heard[1]
+    assert "raincoat" in heard[2]
+    assert "weather" in heard[3]
+
+
 async def test_asked_again_it_transcribes_nothing(client: Client, speech: Speech, tmp_path: Path) -> None:
     path = write_audiobook(tmp_path / "again.m4b", speech, tags=TAGS)
     book = new_id()

@@ -77,6 +77,9 @@ class Audiobook:
     """The recording's own title tag, empty when it has none (``naming.book_names``)."""
     cut_short: tuple[str, ...] = ()
     """A sentence for each file whose audio ends before the length it says: the listener's to know."""
+    unmarked: bool = False
+    """One file without chapter markers: its one chapter here is the whole recording, and the
+    chapters it says are found in its words once heard (``transcription.transcribed_book``)."""
 
     @property
     def duration_ms(self) -> int:
@@ -144,7 +147,8 @@ def _file_title(path: str) -> str:
     return re.sub(r"[_]+", " ", stem).strip() or "Untitled"
 
 
-def _chapters_of(track: TrackInfo, first_n: int, book_start_ms: int) -> list[AudioChapter]:
+def _markers_of(track: TrackInfo) -> list[Marker]:
+    """The track's markers that hold some of its audio, by their times."""
     markers = [
         Marker(m.title, max(0, m.start_ms), min(m.end_ms, track.duration_ms))
         for m in track.markers
@@ -155,7 +159,11 @@ def _chapters_of(track: TrackInfo, first_n: int, book_start_ms: int) -> list[Aud
     by_start: dict[int, Marker] = {}
     for m in sorted((m for m in markers if m.end_ms > m.start_ms), key=lambda m: m.start_ms):
         by_start.setdefault(m.start_ms, m)
-    markers = list(by_start.values())
+    return list(by_start.values())
+
+
+def _chapters_of(track: TrackInfo, first_n: int, book_start_ms: int) -> list[AudioChapter]:
+    markers = _markers_of(track)
     if not markers:
         title = track.tags.get("title", "").strip() or _file_title(track.path)
         return [AudioChapter(first_n, title, track.path, 0, track.duration_ms, book_start_ms)]
@@ -259,4 +267,5 @@ def audiobook_of(tracks: Sequence[TrackInfo], where: Path) -> Audiobook:
             for t in ordered
             if t.said_ms is not None
         ),
+        unmarked=single and not _markers_of(ordered[0]),
     )

@@ -200,10 +200,20 @@ def _spoken_starts(units: tuple[Unit, ...]) -> list[tuple[int, str]]:
 
 
 def split_by_markers(transcript: Transcript, fallback_title: str) -> tuple[Chapter, ...]:
-    units = transcript.units
     starts = _starts(transcript)
     if not starts:
-        return (Chapter(1, fallback_title, units, "the whole transcript"),)
+        return (Chapter(1, fallback_title, transcript.units, "the whole transcript"),)
+    return _split_at(transcript.units, starts)
+
+
+def said_chapters(units: tuple[Unit, ...]) -> tuple[Chapter, ...]:
+    """The chapters recognised words say (``_spoken_starts``, as for a transcript brought without a
+    chapters file), what comes before the first the opening; none when they say none."""
+    starts = _spoken_starts(units)
+    return _split_at(units, starts) if starts else ()
+
+
+def _split_at(units: tuple[Unit, ...], starts: list[tuple[int, str]]) -> tuple[Chapter, ...]:
     chapters = []
     if starts[0][0] > 0:
         chapters.append(

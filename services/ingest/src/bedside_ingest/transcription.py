@@ -3,7 +3,7 @@ passage), chapters placed on the book's clock, and the progress figures of a tra
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes, TranscriptionProgress
 from bedside_contracts.search import ChapterInfo
@@ -12,6 +12,7 @@ from bedside_speech import SpokenWord
 
 from bedside_ingest.audiobook import Audiobook, AudioChapter
 from bedside_ingest.book import Book, Chapter, Unit
+from bedside_ingest.chapters import said_chapters
 from bedside_ingest.errors import BadInput
 from bedside_ingest.notices import without_recording_notice
 from bedside_ingest.text import ends_clause
@@ -95,13 +96,11 @@ def units_of(transcript: ChapterTranscript, offset_ms: int) -> tuple[Unit, ...]:
 def transcribed_book(audiobook: Audiobook, transcripts: Mapping[int, ChapterTranscript], source: str) -> Book:
     """The book of the words the recording makes: a chapter in which nothing was heard makes no
     passages, and is listed by its times alone (``silent_chapters``)."""
-    chapters = []
+    chapters: list[Chapter] = []
     for chapter in audiobook.chapters:
         units = units_of(transcripts[chapter.n], chapter.book_start_ms)
         if units:
-            chapters.append(
-                Chapter(chapter.n, chapter.title, units, f"chapter {chapter.n}", chapter.book_start_ms)
-            )
+            chapters += _chapters_heard(audiobook, chapter, units)
     if not chapters:
         raise BadInput(source, "no speech was heard in it")
     return Book(
@@ -113,6 +112,17 @@ def transcribed_book(audiobook: Audiobook, transcripts: Mapping[int, ChapterTran
         source=source,
         narrator=audiobook.narrator,
     )
+
+
+def _chapters_heard(audiobook: Audiobook, chapter: AudioChapter, units: tuple[Unit, ...]) -> list[Chapter]:
+    """The audio chapter as one chapter; a file without markers divided where its words say its
+    chapters (``said_chapters``), each after the first starting at its heading's first word."""
+    said = said_chapters(units) if audiobook.unmarked else ()
+    if not said:
+        return [Chapter(chapter.n, chapter.title, units, f"chapter {chapter.n}", chapter.book_start_ms)]
+    first, *rest = said
+    # The first starts where the file does, as its one chapter did: no stretch of it is in no chapter.
+    return [replace(first, start_ms=chapter.book_start_ms), *rest]
 
 
 def _unheard(chapter: AudioChapter, transcripts: Mapping[int, ChapterTranscript]) -> bool:
