@@ -11,7 +11,7 @@ import pytest
 from bedside_contracts.search import Recall
 from bedside_embedding import load_minilm
 from bedside_evaluation.corpus_books import artifact_of
-from bedside_guard import ahead_of, heard_text, written_with_capital
+from bedside_guard import ahead_of, asked_after_by_name, heard_text, written_with_capital
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.fusion import Fused
 from bedside_search.domain.subject import (
@@ -80,6 +80,37 @@ def test_what_is_a_name_asks_after_it_as_who_is_does_and_a_thing_in_lower_case_d
     assert subject_of("What Is Wren Up To?") == ()
     assert subject_of("What Was Wren About To Say?") == ()
     assert subject_of("What Is The Marigold?") == ("marigold",)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "who is Tomas?",
+        "who is Mr pell again?",
+        "who is Oskar anyway",
+        "who is Holmes btw",
+        "who is Lord St. Simon? I forget",
+        "I forgot who Ginger is",
+        "remind me who Mrs. Bramble is",
+        "tell me again about Zoë",
+        "where is Hettie Bramble now",
+        "what happened to Tomaz",
+        "whatever happened to Mrs. Bramble?",
+        "how is Ginger doing?",
+        "is Mrs. Bramble all right",
+        "what's going on with Ginger",
+        "what is the Marigold?",
+        "What Is The Marigold?",
+        "What Is Wren Up To?",
+        "what was the Night of the Storm again",
+    ],
+)
+def test_search_looks_up_as_a_name_whom_the_guard_reads_as_asked_after_by_name(question: str) -> None:
+    """One rule for both (adr/0078): "what is the Marigold?" was a name asked after in search and
+    none in the guard, "who is Oskar anyway" looked up "anyway" among the book's names (the review)."""
+    assert (subject_of(question) or whereabouts_of(question)) == asked_after_by_name(
+        question, things_too=True
+    )
 
 
 def test_a_question_not_asking_who_or_describing_at_length_has_no_subject() -> None:

@@ -12,6 +12,7 @@ import bisect
 import re
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -423,38 +424,133 @@ def names_respelled(text: str, names: BookNames, here_ms: int) -> str:
     return "".join([*parts, text[end:]])
 
 
-_ASKED_AFTER_BY_NAME = re.compile(
-    r"(?:(?P<who>\bwho(?:['\u2019]?s|\s+(?:is|was|were|are))|\bwhere(?:['\u2019]?s|\s+(?:is|are)))"
-    r"|\bwhat\s+(?:happened\s+to|became\s+of)|\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of))\s+"
-    rf"(?:(?:{_ABBREVIATION})\.?\s+)*"
-    rf"(?!(?:the|a|an|this|that|he|she|it|they|his|her|their|him|them)\b)({_LETTER}+(?:\s+{_LETTER}+)*?)"
-    r"(?:,?\s+(?:again|now|then|please|anyway|exactly|though|btw|sorry))*\s*[?.!\u2026]*\s*$",
+_SPOKEN_OF = rf"(?P<subject>(?:\b(?:{_ABBREVIATION})\.|[^?.!\u2026])+?)"
+"""Whom a question asks after, run to its first stop (``_STOP``) but for the one after "Mr." or "St."."""
+_STOP = r"(?=[?.!\u2026]|$)"
+_ASKED_WHO = re.compile(
+    r"(?:(?P<who>\bwho(?:['\u2019]?s|\s+(?:is|was|were|are))|\b(?:tell|remind)\s+me\s+(?:again\s+)?who"
+    r"|\b(?:forgot|forget|remember|lost\s+track\s+of)\s+who)"
+    r"|\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of))\s+"
+    r"(?!(?:what|how|why|when|where|which|whether|if|who)\b)"  # "tell me about what happened": no one
+    + _SPOKEN_OF
+    + _STOP,
     re.IGNORECASE,
 )
+"""Who someone is: "who is Iris?", "tell me about Iris", "I forgot who Iris is", "remind me of Iris"."""
+_ASKED_BY_ITS_NAME = re.compile(
+    r"^what(?:['\u2019]s|\s+is|\s+was)\s+(?:(?:the|a|an)\s+)?(?P<subject>[^?.!]+?)"
+    r"(?:\s+like)?(?:\s+again)?\s*[?.!]*$",
+    re.IGNORECASE,
+)
+""""What is the Marigold?", "what's Gull Point like?": a thing the asker calls by its name, when it is
+written as one (``_written_as_a_name``); in lower case it is a thing asked about ("what is the compass?")."""
+_NAME_JOINERS = frozenset({"of", "the", "and", "at", "on", "in", "upon", "by"})
+"""The small words a name may hold in lower case ("the Night of the Storm"); any other word in lower
+case ("what is Wren doing?") makes it a question about the story, not a name asked after."""
+_ASKED_WHEREABOUTS = (
+    re.compile(
+        r"(?:(?P<who>\bwhere(?:['\u2019]?s|\s+is|\s+are))"
+        r"|\bwhat(?:\s*ever)?(?:['\u2019]s|\s+has)?\s+(?:happened\s+to|become\s+of)|\bwhat\s+became\s+of"
+        r"|\bwhat(?:['\u2019]s|\s+is)\s+(?:going\s+on|up)\s+with)\s+" + _SPOKEN_OF + _STOP,
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"^how(?:['\u2019]s|\s+is|\s+are)\s+{_SPOKEN_OF}\s+(?:doing|getting\s+on)(?=[?.!]|$)", re.IGNORECASE
+    ),
+    re.compile(
+        rf"^(?:is|are)\s+{_SPOKEN_OF}\s+(?:ok|okay|all\s+right|alright|safe|well)(?=[?.!]|$)", re.IGNORECASE
+    ),
+)
+""""Where is Grandpa?": where someone is now, so the present tense only ("where was" asks after a
+moment). "What happened to Grandpa?", "what became of him?", "how is he doing?" and "is he all
+right?" ask the same: the last the listener heard of them."""
+_FILLERS = frozenset({"again", "now", "then", "please", "anyway", "exactly", "though", "btw", "sorry"})
+_SAID_AFTER = _FILLERS | {"is", "was", "are", "were"}
+"""Words said after whom a question asks after, of the asking, not of them: "who is Oskar, again?",
+"who is Holmes anyway", "I forgot who Iris is"."""
+
+
+@dataclass(frozen=True)
+class AskedAfter:
+    """Whom, or what, a question asks after by what it calls them."""
+
+    words: tuple[str, ...]
+    """As said, lower case, without a title ("who is Mr. Pell?": pell) or the words of the asking said
+    after them ("again", "anyway")."""
+    someone: bool
+    """Asked as after someone, whatever the words: "who is", "where is", a name "what is the Marigold?";
+    "tell me about" or "what happened to" ask after a thing as often."""
+    latest: bool
+    """Asked where they are now ("where is", "what happened to"): the last the listener heard of them."""
+
+
+def asked_after(text: str) -> tuple[AskedAfter, ...]:
+    """Each way ``text`` asks after someone or something by what it calls them, the first it says of
+    each: who they are ("who is X?", "tell me about X", "I forgot who X is", "what is <Name>?"), then
+    where they are now ("where is X?", "what happened to X?", "how is X doing?", "is X all right?").
+
+    The one rule of phrasing for both readers: the guard, which respells and counts as not come up only
+    what is asked after by name (``asked_after_by_name``), and search, which looks it up in the book's
+    names. A recogniser's capitals ("What Is Wren Up To?") name no one: a name is capitalised but for
+    the small words a name holds."""
+    found: list[AskedAfter] = []
+    if (who := _ASKED_WHO.search(text)) or (who := _asked_by_its_name(text)):
+        found.append(
+            _asked(who, someone=who.re is _ASKED_BY_ITS_NAME or who["who"] is not None, latest=False)
+        )
+    if where := next((m for pattern in _ASKED_WHEREABOUTS if (m := pattern.search(text.strip()))), None):
+        found.append(
+            _asked(where, someone=where.re is _ASKED_WHEREABOUTS[0] and where["who"] is not None, latest=True)
+        )
+    return tuple(found)
+
+
+def _asked_by_its_name(text: str) -> re.Match[str] | None:
+    match = _ASKED_BY_ITS_NAME.match(text.strip())
+    return match if match is not None and _written_as_a_name(match["subject"]) else None
+
+
+def _written_as_a_name(said: str) -> bool:
+    written = re.findall(r"[\w'\u2019]+", said)
+    # "What Is Wren Up To?" as a recogniser capitalises it asks what she does, not who she is
+    return any(w[:1].isupper() for w in written) and all(
+        w.casefold() in _NAME_JOINERS or (w[:1].isupper() and w.casefold() not in FUNCTION_WORDS)
+        for w in written
+    )
+
+
+def _asked(match: re.Match[str], *, someone: bool, latest: bool) -> AskedAfter:
+    words = [word for word in words_of(match["subject"]) if word not in _TITLE_WORDS]
+    if match.re is _ASKED_BY_ITS_NAME:
+        words = [word for word in words if word not in _NAME_JOINERS]
+    while words and words[-1] in _SAID_AFTER:
+        words.pop()
+    return AskedAfter(words=tuple(words), someone=someone, latest=latest)
+
+
 ASKED_AFTER_WORDS = 3
 """The most words of someone a question asks after by name ("who is squire gordon", "who is hettie
 jane bramble"); more are a description."""
 
 
 def asked_after_by_name(text: str, *, things_too: bool = False) -> tuple[str, ...]:
-    """The words (lower case) of someone a question asks after by name, ending it ("who is ...?",
-    "where's ...", "what happened to ...", "tell me about ..."), however they were typed or heard, and
-    without a title before them ("who is Mr. Pell?" asks after "pell"); () when it asks after no one by
-    name ("who is the keeper", "who is going to win", "who is tomaz talking to", "who was killed in
-    the hunt", "tell me about cats"). Written in lower case, only these words may be a name asked
-    after: whether any other word is one would be told by the book's names, those ahead too.
+    """The words (lower case) of someone a question asks after by name (``asked_after``), however they
+    were typed or heard; () when it asks after no one by name ("who is the keeper", "who is going to
+    win", "who is tomaz talking to", "who was killed in the hunt", "tell me about cats"). Written in
+    lower case, only these words may be a name asked after: whether any other word is one would be
+    told by the book's names, those ahead too.
     ``things_too``: also words a dictionary has all of after "what happened to" or "tell me about"
     ("what happened to merry legs"), for respelling, which offers only names heard."""
-    asked = _ASKED_AFTER_BY_NAME.search(text)
-    if asked is None:
-        return ()
-    words = asked[2].lower().split()
-    doing = any(len(word) > 4 and word.endswith("ing") for word in words)
-    # "tell me about cats" asks about a thing as often as about someone: only words of which one no
-    # dictionary has are a name there, where "who is ginger?" asks after someone, whatever the words.
-    thing = not things_too and asked["who"] is None and all(ordinary_word(word) for word in words)
-    described = doing or thing or len(words) > ASKED_AFTER_WORDS or set(words) & FUNCTION_WORDS
-    return () if described else tuple(words)
+    for asked in asked_after(text):
+        words = asked.words
+        doing = any(len(word) > 4 and word.endswith("ing") for word in words)
+        # "tell me about cats" asks about a thing as often as about someone: only words of which one no
+        # dictionary has are a name there, where "who is ginger?" asks after someone, whatever the words.
+        thing = not things_too and not asked.someone and all(ordinary_word(word) for word in words)
+        described = doing or thing or len(words) > ASKED_AFTER_WORDS or set(words) & FUNCTION_WORDS
+        if words and not described:
+            return words
+    return ()
 
 
 def _spelt_near(word: str, name: str) -> bool:

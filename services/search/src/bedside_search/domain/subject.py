@@ -24,6 +24,8 @@ from bedside_guard import (
     FUNCTION_WORDS,
     PART_OF_A_NAME,
     TITLES,
+    AskedAfter,
+    asked_after,
     sentence_telling_a_name,
     sentences_of,
     without_headings,
@@ -33,46 +35,6 @@ from bedside_guard import (
 from bedside_search.domain.fusion import Fused
 from bedside_search.domain.terms import terms
 
-_TITLE_ABBREVIATIONS = "|".join(TITLES)
-_WHO = re.compile(
-    r"(?:\bwho(?:['\u2019]?s|\s+is|\s+was)|\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of|who)"
-    r"|\b(?:forgot|forget|remember|lost\s+track\s+of)\s+who)\s+"
-    r"(?!(?:what|how|why|when|where|which|whether|if)\b)"  # "tell me about what happened": no one
-    rf"(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+)",
-    re.IGNORECASE,
-)
-"""The subject runs to the question's end; the stop after "Mr." or "St." does not end it.
-"Tell me about Iris" and "I forgot who Iris is" ask who Iris is as plainly as "who is Iris?" does."""
-_WHAT_NAMED = re.compile(
-    r"^what(?:['\u2019]s|\s+is|\s+was)\s+(?:(?:the|a|an)\s+)?(?P<subject>[^?.!]+?)"
-    r"(?:\s+like)?(?:\s+again)?\s*[?.!]*$",
-    re.IGNORECASE,
-)
-""""What is the Marigold?", "what's Gull Point like?": a thing the asker calls by its name, which is
-where the book names it, as for "who is X?" (the cosine alone found "the Marigold" nowhere)."""
-_WORD_AS_WRITTEN = re.compile(r"[\w'\u2019]+")
-_NAME_JOINERS = frozenset({"of", "the", "and", "at", "on", "in", "upon", "by"})
-"""The small words a name may hold in lower case ("the Night of the Storm"); any other word in lower
-case ("what is Wren doing?") makes it a question about the story, not a name asked after."""
-_SOMEONE = rf"(?P<subject>(?:\b(?:{_TITLE_ABBREVIATIONS})\.|[^?.!])+?)"
-_WHERE = (
-    re.compile(
-        r"(?:\bwhere(?:['\u2019]s|\s+is|\s+are)"
-        r"|\bwhat(?:\s*ever)?(?:['\u2019]s|\s+has)?\s+(?:happened\s+to|become\s+of)|\bwhat\s+became\s+of"
-        r"|\bwhat(?:['\u2019]s|\s+is)\s+(?:going\s+on|up)\s+with)"
-        rf"\s+{_SOMEONE}(?=[?.!]|$)",
-        re.IGNORECASE,
-    ),
-    re.compile(
-        rf"^how(?:['\u2019]s|\s+is|\s+are)\s+{_SOMEONE}\s+(?:doing|getting\s+on)(?=[?.!]|$)", re.IGNORECASE
-    ),
-    re.compile(
-        rf"^(?:is|are)\s+{_SOMEONE}\s+(?:ok|okay|all\s+right|alright|safe|well)(?=[?.!]|$)", re.IGNORECASE
-    ),
-)
-""""Where is Grandpa?": where someone is now, so the present tense only ("where was" asks after
-a moment, which recall's ranking finds). "What happened to Grandpa?", "what became of him?", "how
-is he doing?" and "is he all right?" ask the same: the last the listener heard of them."""
 _ABOUT = re.compile(
     r"\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of)\s+"
     r"(?!(?:what|how|why|when|where|which|whether|if|who)\b)(?P<thing>[^?.!]+)",
@@ -106,24 +68,10 @@ TITLE_WEIGHT = 0.25
 
 def subject_of(question: str) -> tuple[str, ...]:
     """The content words of the person a "who is X?" question asks after, or of the thing a "what is
-    X?" question calls by its name, lower case; () if none."""
-    return _subject_words(_WHO.search(question) or _what_named(question))
-
-
-def _what_named(question: str) -> re.Match[str] | None:
-    """A "what is X?" whose X is written as a name: capitalised, save the small words a name holds. In
-    lower case X is a thing, which ``thing_of`` reads ("what is the compass?")."""
-    match = _WHAT_NAMED.match(question.strip())
-    if match is None:
-        return None
-    written = _WORD_AS_WRITTEN.findall(match.group("subject"))
-    named = any(w[:1].isupper() for w in written)
-    # "What Is Wren Up To?" as a recogniser capitalises it asks what she does, not who she is
-    as_a_name = all(
-        w.casefold() in _NAME_JOINERS or (w[:1].isupper() and w.casefold() not in FUNCTION_WORDS)
-        for w in written
-    )
-    return match if named and as_a_name else None
+    X?" question calls by its name, lower case; () if none. The guard's ``asked_after`` reads the
+    phrasing, for its respelling too; search looks up any word of it among the book's names ("who is
+    the captain?": the book, not the asker's case, tells whether the Captain is a name)."""
+    return _content_words(next((asked for asked in asked_after(question) if not asked.latest), None))
 
 
 def name_asked_of(question: str) -> tuple[str, ...]:
@@ -144,13 +92,13 @@ def name_asked_of(question: str) -> tuple[str, ...]:
 
 def whereabouts_of(question: str) -> tuple[str, ...]:
     """The content words of the person a "where is X?" question asks after, lower case; () if none."""
-    return _subject_words(next((m for pattern in _WHERE if (m := pattern.search(question.strip()))), None))
+    return _content_words(next((asked for asked in asked_after(question) if asked.latest), None))
 
 
-def _subject_words(match: re.Match[str] | None) -> tuple[str, ...]:
-    if match is None:
+def _content_words(asked: AskedAfter | None) -> tuple[str, ...]:
+    if asked is None:
         return ()
-    words = tuple(w for w in words_of(match.group("subject")) if w not in FUNCTION_WORDS | _TITLE_WORDS)
+    words = tuple(w for w in asked.words if w not in FUNCTION_WORDS)
     return words if 0 < len(words) <= SUBJECT_WORDS else ()
 
 
