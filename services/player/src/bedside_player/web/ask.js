@@ -77,13 +77,21 @@ export const LOST_TOUCH =
 // Where the book was when a question went: its answer is guarded at that place.
 export const askedFrom = () => ({ moveSeq: state.lastMoveSeq, ms: position() });
 
+// The moves a question makes (a goto, a pause asked for), told by what made them and where it was asked:
+// one made by a question on this page is that question's, whatever the device's other requests did.
+const MADE_BY_A_QUESTION = new Set(["goto", "paused"]);
+export const madeByAQuestionHere = (cause, device) => MADE_BY_A_QUESTION.has(cause) && device === DEVICE;
+
 // The book moved back by someone else while the question was answered: what the answer says may be
-// ahead of the book now, so it is neither shown nor said. Its own move (a goto) is the answer's.
+// ahead of the book now, so it is neither shown nor said. Its own move (a goto, a pause) is the answer's:
+// a pause lands where the player reckons the book had got to, which may be a moment behind this page
+// when the report the question sent first was slow to arrive.
 export const OVERTAKEN = "The book was moved back while I answered; ask me again.";
 
 export async function answered(reply, asked) {
   await refreshState(); // the push may be slower than the reply
-  const overtaken = asked && reply.outcome !== "moved" && state.lastMoveSeq > asked.moveSeq && position() < asked.ms;
+  const itsOwn = reply.outcome === "moved" || madeByAQuestionHere(state.lastMoveCause, state.lastMoveDevice);
+  const overtaken = asked && !itsOwn && state.lastMoveSeq > asked.moveSeq && position() < asked.ms;
   const speech = overtaken ? OVERTAKEN : reply.speech || "";
   sayAnswer(speech);
   el.answer.dataset.outcome = reply.outcome || "";

@@ -1,10 +1,9 @@
 // The server's pushes: an EventSource on the listener's event stream. Same origin, so the
 // device cookie opens it (ADR 22) and nothing secret is in its URL.
 import { findState, listenerPath } from "./api.js";
-import { questionPending } from "./ask.js";
+import { madeByAQuestionHere, questionPending } from "./ask.js";
 import { adopt, catchUp, refreshState, stopIfTheBookIsGone } from "./position.js";
 import { tellRunOut } from "./sleep.js";
-import { DEVICE } from "./state.js";
 import { showStream } from "./ui.js";
 
 const FIRST_RETRY_MS = 500;
@@ -28,9 +27,8 @@ function onState(event) {
 // out, is that question's: its answer tells it, and a notice as well would be read over the answer or
 // the voice. One asked on another device (or from the command line) is news here, told as any move
 // elsewhere is: taken as this page's own, the book jumped or stopped under the listener unsaid.
-const MADE_BY_A_QUESTION = new Set(["goto", "paused"]);
-const askedHere = (pushed) => questionPending() && MADE_BY_A_QUESTION.has(pushed.last_move_cause)
-  && pushed.last_move_device === DEVICE;
+const askedHere = (pushed) => questionPending()
+  && madeByAQuestionHere(pushed.last_move_cause, pushed.last_move_device);
 
 // The browser reconnects by itself after a dropped stream; a stream it gave up on (a
 // refused or failed request) or one gone silent is opened again here, waiting longer each time.

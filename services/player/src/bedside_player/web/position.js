@@ -330,7 +330,10 @@ export function adopt(next, { force = false, why = "" } = {}) {
   const echo = !force && !moved && (sameWord(next) || quiet);
   state.serverWord = { position_ms: next.position_ms, playing: next.playing };
   state.seq = Math.max(state.seq, next.seq);
-  if ((next.last_move_seq || 0) >= state.lastMoveSeq) state.lastMoveCause = next.last_move_cause || null;
+  if ((next.last_move_seq || 0) >= state.lastMoveSeq) {
+    state.lastMoveCause = next.last_move_cause || null;
+    state.lastMoveDevice = next.last_move_device || null;
+  }
   state.lastMoveSeq = Math.max(state.lastMoveSeq, next.last_move_seq || 0);
   state.rows = Array.isArray(next.rows) ? next.rows : [];
   state.listTurnId = next.list_turn_id || null;
