@@ -31,6 +31,7 @@ from bedside_device_page import (
     LISTEN_AS_A_SCREEN_READER,
     OPENING_MS,
     REFUSED_PLAY,
+    SOUND_ONCE_TOUCHED,
     UNHEARD_BOOK_ID,
     WAIT_MS,
     Bedside,
@@ -827,6 +828,25 @@ def test_a_page_the_browser_will_not_let_sound_shows_play_and_tells_no_progress(
     wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda s: not s["playing"])
     speaker.wait_for_timeout(5_000)  # two of the speaker's reports, were it to say it plays
     assert not bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)["playing"]
+
+
+def test_press_play_to_hear_it_goes_once_the_press_has_sounded_it(open_page: OpenPage) -> None:
+    """A listener session: the speaker's page, opened while the phone played, said "Press play to hear
+    it on this device."; pressed, it played, and the words stayed on under its Pause button, and on
+    after it was paused, telling the listener to press what they had pressed."""
+    phone = open_page("phone", book=AUDIO_BOOK_ID)
+
+    def sounds_once_touched(page: Page) -> None:
+        page.add_init_script(SOUND_ONCE_TOUCHED)
+
+    speaker = open_page("speaker", book=AUDIO_BOOK_ID, before_opening=sounds_once_touched)
+    phone.get_by_role("button", name="Play").click()
+    press_play = "Press play to hear it on this device."
+    expect(speaker.locator("#notice")).to_have_text(press_play, timeout=WAIT_MS)
+    speaker.locator("#play").click()
+    expect(speaker.locator("#play")).to_have_accessible_name("Pause", timeout=WAIT_MS)
+    speaker.wait_for_function("!document.getElementById('audio').paused")
+    expect(speaker.locator("#notice")).not_to_have_text(press_play)
 
 
 def test_a_page_that_follows_another_s_play_plays_on_when_that_one_closes(

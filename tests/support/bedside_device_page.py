@@ -563,6 +563,18 @@ REFUSED_PLAY = """HTMLMediaElement.prototype.play = function () {
 """A browser that will not start sound in a tab nobody has touched."""
 
 
+SOUND_ONCE_TOUCHED = """window.touched = false;
+document.addEventListener("pointerdown", () => { window.touched = true; }, true);
+const sounds = HTMLMediaElement.prototype.play;
+HTMLMediaElement.prototype.play = function () {
+  if (window.touched) return sounds.call(this);
+  return Promise.reject(new DOMException("play() failed: nobody has touched the page", "NotAllowedError"));
+};"""
+
+
+"""A browser that starts sound in a tab only once the listener has touched it, as phones do."""
+
+
 def ingest_text(bedside: Bedside, listener: Listener, text: str, book: str) -> None:
     """A book from plain text, ingested while the page's stack runs, once the player lists it."""
     path = Path(tempfile.mkdtemp(prefix=f"bedside-page-{book}-")) / f"{book}.txt"

@@ -49,15 +49,18 @@ const recordingLost = () => lost.since > 0;
 // another device: this one follows it silently, tells no progress of its own (its clock stands
 // still, and would drag the playing device back), and shows Play until the listener presses it here.
 let soundRefused = false;
+const PRESS_PLAY_HERE = "Press play to hear it on this device.";
 function sound() {
   el.audio.play().then(() => {
     soundRefused = false;
+    // the press it asked for has been made: left up, it told the listener to press what they had pressed
+    if (el.notice.textContent === PRESS_PLAY_HERE) notice("");
     reportPlayingSoon();
     renderPlay();
   }, () => {
     soundRefused = true;
     renderPlay();
-    notice("Press play to hear it on this device.", 0);
+    notice(PRESS_PLAY_HERE, 0);
   });
 }
 
