@@ -721,6 +721,25 @@ def test_a_sleep_timer_pause_on_another_device_is_told_as_a_pause_not_a_move(
     expect(paused_entry).to_contain_text("ch. 1 · The Keeper", timeout=WAIT_MS)
 
 
+def test_a_pause_pressed_on_a_device_that_fell_behind_is_told_as_a_pause_not_a_move(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A household session: the phone and the bedroom speaker both played, the speaker a few seconds
+    behind; Pause pressed on the speaker stopped the phone too, which said "Moved to 0:00:20." though
+    nobody had moved the book. A pause pressed is a report, not a move, so only its distance was told."""
+    phone = open_page("phone", book=AUDIO_BOOK_ID, extra="&report_ms=600000")
+    speaker = open_page("speaker", book=AUDIO_BOOK_ID, extra="&report_ms=600000")
+    speaker.get_by_role("heading", level=1).click()  # touched, so the browser lets it sound
+    phone.get_by_role("button", name="Play").click()
+    speaker.wait_for_function("!document.getElementById('audio').paused", timeout=WAIT_MS)
+    expect(phone.locator("#pos")).to_have_text(re.compile(r"^0:00:(0[6-9]|[1-5]\d)$"), timeout=WAIT_MS)
+    speaker.evaluate("document.getElementById('audio').currentTime -= 5")  # its sound stalled a moment
+    speaker.locator("#play").click()
+    state = wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda s: not s["playing"])
+    expect(phone.locator("#play")).to_have_accessible_name("Play", timeout=WAIT_MS)
+    expect(shown_notice(phone)).to_have_text(f"Paused at {clock(state['position_ms'])}.", timeout=WAIT_MS)
+
+
 def test_a_chapter_is_named_by_number_at_its_first_millisecond_and_by_title_once_heard(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

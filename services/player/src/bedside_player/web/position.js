@@ -360,7 +360,12 @@ export function adopt(next, { force = false, why = "" } = {}) {
     followers.jumped(next.position_ms, back);
   }
   if (playingChanges && next.playing) setPlaying(true);
-  if (why && (moved || far)) notice(moved ? movedWords(next, why) : placeWords(why, next.position_ms));
+  // Another device's Pause, pressed seconds apart from this page (its sound had stalled), is a report, not
+  // a move: it is told as the pause it is, not as the book moved there.
+  const pausedThere = playingChanges && !next.playing;
+  if (why && (moved || far)) {
+    notice(moved ? movedWords(next, why) : placeWords(pausedThere ? PAUSED_AT : why, next.position_ms));
+  }
   // The state's timer first: drawn at the new place with the old one, a page would take the old stop
   // as reached and pause there.
   followers.adopted(next);
@@ -387,13 +392,14 @@ export function showUndo(toMs = state.undo.toMs) {
 // where the book plays is said, not "Paused at" over a book that plays.
 function movedWords(next, why) {
   if (next.last_move_cause === "undo") return undoneWords(next.position_ms);
-  if (!next.playing && next.last_move_cause === "paused") return placeWords("Paused at", next.position_ms);
+  if (!next.playing && next.last_move_cause === "paused") return placeWords(PAUSED_AT, next.position_ms);
   if (!next.playing && pausedBySleep(next.last_move_cause)) return sleepPauseWords(next.position_ms);
   return placeWords(why, next.position_ms);
 }
 
 // A notice of a place in the book, made with its time as shown or as said (see `notice`).
 const placeWords = (why, ms) => (time) => `${why} ${time(ms)}.`;
+const PAUSED_AT = "Paused at";
 
 export const sleepPauseWords = (ms) => placeWords("Paused by the sleep timer at", ms);
 
