@@ -2234,6 +2234,23 @@ async def test_a_chapter_listened_to_its_end_keeps_the_place_or_moves_there_firs
     assert played.speech.endswith("I'll stop at the end of this chapter."), played.speech
 
 
+async def test_a_chapter_that_is_not_there_sets_no_stop_said_beside_a_question(rig: Rig) -> None:
+    """The review of 30e59a01: with a question in the same breath the timer sat inside the question's
+    pair, and "who is Tamsin, play chapter 9 and stop" said there is no chapter 9, then "I'll stop at the
+    end of this chapter", and set it. The question is still answered; the stop for that chapter is not."""
+    listener = rig.listener_at(220_000)
+    for said in (
+        "who is Tamsin, play chapter 9 and stop",
+        "go to chapter 9, who is Tamsin and stop at the end of the chapter",
+    ):
+        sent = len(rig.player.commands)
+        reply = await rig.ask(listener, said)
+        assert timers_set(rig, sent) == [], (said, reply.speech)
+        assert "there is no chapter 9" in reply.speech, reply.speech
+        assert "Tamsin" in reply.speech.split("chapter 9", 1)[1], reply.speech
+        assert "stop" not in reply.speech, reply.speech
+
+
 async def test_a_sleep_timer_for_the_end_of_the_next_chapter_counts_from_the_one_playing(rig: Rig) -> None:
     """ "Stop at the end of the next chapter" moved the book to the next chapter at 2am: it is the
     timer, at the end of the chapter after the one playing, and the book stays where it is."""

@@ -243,9 +243,14 @@ async def _two_said_together(
     # fell asleep would otherwise all lie ahead. Two said with a move are ``then`` as BothAsked, in order.
     moved = await _answer_half(tools, utterance, intent.move, earlier)
     tools.next_request()
+    then: Intent | None = intent.then
     if _stops_at_the_chapter_gone_to(intent) and tools.turn.offer_refused:
-        return moved  # "play chapter 9 and stop" in a book of four: no timer for the chapter playing
-    return f"{moved} {await _answer_half(tools, utterance, intent.then, None)}"
+        # "play chapter 9 and stop" in a book of four: no timer for the chapter playing; a question
+        # said beside it ("who is Tamsin, play chapter 9 and stop") is answered still
+        then = _without_the_stop(intent.then)
+    if then is None:
+        return moved
+    return f"{moved} {await _answer_half(tools, utterance, then, None)}"
 
 
 async def _answer_half(tools: ToolBox, utterance: str, half: Intent, earlier: list[Exchange] | None) -> str:
@@ -263,12 +268,22 @@ async def _answer_half(tools: ToolBox, utterance: str, half: Intent, earlier: li
     return await run_keyless(tools, utterance, half, earlier, read_again=False)
 
 
+_STOP_AT_THE_CHAPTER_END = intents.SleepTimer(after="chapter_end")
+
+
 def _stops_at_the_chapter_gone_to(intent: intents.Together) -> bool:
-    """A move to a chapter, and a stop at the end of the chapter it goes to ("play chapter 4 and stop"):
-    a row of it pressed later moves the timer there with it (the player's rule)."""
+    """A move to a chapter, and a stop at the end of the chapter it goes to ("play chapter 4 and stop"),
+    alone or beside another ask ("who is Tamsin, play chapter 4 and stop"): a row of it pressed later
+    moves the timer there with it (the player's rule)."""
     return isinstance(
         intent.move, intents.Chapter | intents.ChapterTitled | intents.NextChapter | intents.FinalChapter
-    ) and intent.then == intents.SleepTimer(after="chapter_end")
+    ) and _STOP_AT_THE_CHAPTER_END in intents.each_asked(intent.then)
+
+
+def _without_the_stop(then: Intent) -> Intent | None:
+    """What was said beside a move besides the stop at the end of the chapter it goes to, if anything."""
+    kept = [asked for asked in intents.each_asked(then) if asked != _STOP_AT_THE_CHAPTER_END]
+    return functools.reduce(intents.BothAsked, kept) if kept else None
 
 
 async def _cancel_that(tools: ToolBox, earlier: list[Exchange]) -> str:
