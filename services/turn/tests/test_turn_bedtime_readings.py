@@ -258,6 +258,40 @@ def test_three_requests_with_a_move_are_all_done_the_move_first(
 
 
 @pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        # the review of 30e59a01: each question was cut at its first "and" ("who are ginger"), the half
+        # after it ("merrylegs and sleep in 20") read as the timer its last words said
+        (
+            "go back 5 minutes, who are ginger and merrylegs and sleep in 20",
+            intents.Together(
+                Jump(-300_000), BothAsked(Question("who are ginger and merrylegs"), SleepTimer(20))
+            ),
+        ),
+        (
+            "go back 5 minutes, what did ginger and merrylegs talk about and sleep in 20",
+            intents.Together(
+                Jump(-300_000),
+                BothAsked(Question("what did ginger and merrylegs talk about"), SleepTimer(20)),
+            ),
+        ),
+        (
+            "who are ginger and merrylegs and sleep in 20",
+            BothAsked(Question("who are ginger and merrylegs"), SleepTimer(20)),
+        ),
+        (
+            "what did ginger and merrylegs talk about and sleep in 20",
+            BothAsked(Question("what did ginger and merrylegs talk about"), SleepTimer(20)),
+        ),
+    ],
+)
+def test_a_question_holding_and_keeps_its_words_beside_a_request_after_it(
+    utterance: str, read_as: intents.Intent
+) -> None:
+    assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize(
     ("utterance", "then"),
     [
         # each was the jump alone, the question or the timer dropped with the recap

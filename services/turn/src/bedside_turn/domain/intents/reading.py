@@ -1020,6 +1020,8 @@ def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | Non
     for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
         first_said, second_said = text[: joint.start()], text[joint.end() :]
         first, second = read(first_said, whole=False), read(second_said, whole=False)
+        if _asked_after_a_later_joint(second_said, second):
+            continue  # "who are ginger and merrylegs and sleep in 20": "merrylegs" is the question's
         if whole and (three := _three_asked((first_said, second_said), (first, second), utterance)):
             return three
         if _searched_beside_another((first, second), (first_said, second_said)):
@@ -1043,6 +1045,18 @@ def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | Non
                 return first  # "it" is the chapter just asked of, whose title is said with where they are
         return first if first == second else BothAsked(first=first, second=second)
     return None
+
+
+def _asked_after_a_later_joint(said: str, read_as: Intent) -> bool:
+    """Whether a half's ask is said only after a further joint, the words before it no request of their
+    own ("merrylegs and sleep in 20"): they end the ask before, which held an "and", and the half is
+    parted at that later joint."""
+    joint = _JOINT.search(said)
+    return (
+        joint is not None
+        and isinstance(read(said[: joint.start()], whole=False), Other)
+        and read(said[joint.end() :], whole=False) == read_as
+    )
 
 
 def _three_asked(said: tuple[str, str], halves: tuple[Intent, Intent], utterance: str) -> BothAsked | None:
