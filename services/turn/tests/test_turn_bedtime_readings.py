@@ -333,6 +333,22 @@ def test_a_jump_back_that_asks_for_the_doze_is_its_recap_beside_what_else_is_ask
 
 
 @pytest.mark.parametrize(
+    "utterance",
+    [
+        # the review of 30e59a01: each was the jump and the timer, the pause dropped, while "pause, go
+        # back 5 minutes and sleep in 20" did all three
+        "go back 1 minute, pause and sleep in 3",
+        "go back 1 minute and pause and sleep in 3",
+        "pause and sleep in 3, go back 1 minute",
+    ],
+)
+def test_a_pause_and_a_timer_beside_a_move_are_both_done_after_it(utterance: str) -> None:
+    assert intents.read(utterance) == intents.Together(
+        Jump(-60_000), BothAsked(intents.Pause(), SleepTimer(3))
+    )
+
+
+@pytest.mark.parametrize(
     ("utterance", "read_as"),
     [
         # as before: a jump back with a recap of the minutes it plays again is one ask, the jump

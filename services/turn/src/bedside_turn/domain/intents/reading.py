@@ -887,6 +887,9 @@ def _three_with_a_move(
             case Together(move=move, then=then) if _beside_a_move(move, halves[alone], said[alone]):
                 # the half said with the move was judged beside it where it was read (``_done_together``)
                 others = BothAsked(halves[alone], then) if alone == 0 else BothAsked(then, halves[alone])
+            case Together(move=Pause(), then=then) if isinstance(halves[alone], _MOVES):
+                # "go back 1 minute, pause and sleep in 3": the pause and its timer, after the move
+                move, others = halves[alone], BothAsked(Pause(), then)
             case BothAsked(first=first, second=second) if all(
                 _beside_a_move(halves[alone], part, part.question if isinstance(part, Question) else None)
                 for part in (first, second)
