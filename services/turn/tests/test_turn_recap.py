@@ -624,6 +624,29 @@ async def test_what_was_missed_and_back_to_the_doze_moves_and_tells_it_from_wher
         assert (reply.outcome, reply.speech) == ("moved", f"{moved.speech} {recap.speech}")
 
 
+async def test_say_that_again_after_the_doze_told_and_gone_back_to_does_not_say_it_was_never_told(
+    rig: Rig,
+) -> None:
+    """The review of 30e59a01: "say that again" just after "what did I miss and take me back to where I
+    fell asleep" said "What you dozed through is ahead of you", as if it had not just been told. The turn
+    is kept only as a move (ADR 75) and its recap was told from where they asked, further on than they are
+    now, so it is not said again word for word (ADR 72); from here it is said to play again, nothing done."""
+    paused_at, asleep_at = 5 * PASSAGE_MS, PASSAGE_MS
+    listener = rig.listener_at(paused_at)
+    rig.player.history[(listener, BOOK_ID)] = [
+        HistoryEntry(seq=9, kind="fell_asleep", position_ms=paused_at, asleep_at_ms=asleep_at, device="phone")
+    ]
+    rig.player.asleep[(listener, BOOK_ID)] = Asleep(
+        paused_at_ms=paused_at, asleep_at_ms=asleep_at, seq=9, device="phone"
+    )
+    await rig.ask(listener, "what did I miss and take me back to where I fell asleep", here_ms=paused_at)
+    offers = len(rig.player.offers)
+    again = await rig.ask(listener, "say that again", here_ms=asleep_at)
+    assert (len(rig.player.offers), rig.player.positions[(listener, BOOK_ID)]) == (offers, asleep_at)
+    assert "ahead of you" not in again.speech, again.speech
+    assert f"plays again from {clock(asleep_at)}" in again.speech, again.speech
+
+
 async def test_a_recap_of_a_chapter_with_a_jump_back_moves_and_tells_it(rig: Rig) -> None:
     """A bedtime probe: "go back a minute and what happens in chapter 1" moved the book and told nothing:
     a minute played again is none of chapter 1."""

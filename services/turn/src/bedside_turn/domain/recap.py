@@ -35,7 +35,9 @@ NOTHING_HEARD = "You haven't heard anything of that stretch yet, so it's all sti
 NO_BREAK_YET = "You haven't stopped listening for an hour or more yet."
 DOZE_HEARD_AGAIN = "You've since heard again all you dozed through."
 MISSED_SINCE_HEARD_AGAIN = "From {}, the rest of what you dozed through:"
-MISSED_AHEAD = "What you dozed through is ahead of you, from {}: you'll hear it as you listen on."
+MISSED_AHEAD = "What you dozed through plays again from {} as you listen on."
+"""Not "ahead of you": just after it was told with the move back ("what did I miss and take me back to
+where I fell asleep"), "say that again" is told this from the new place: it must not read as never told."""
 NOTHING_SAYABLE = "I can't pick out anything to tell you from that stretch; it was very short."
 NOT_TRANSCRIBED_YET = (
     "That part is still being transcribed, so I can't tell you what happened in it yet."
