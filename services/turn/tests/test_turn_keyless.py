@@ -2234,6 +2234,20 @@ async def test_a_chapter_listened_to_its_end_keeps_the_place_or_moves_there_firs
     assert played.speech.endswith("I'll stop at the end of this chapter."), played.speech
 
 
+async def test_two_moves_and_a_timer_make_the_first_move_set_the_timer_and_say_the_second_was_not_made(
+    rig: Rig,
+) -> None:
+    """The review of 30e59a01: "go back 5 minutes, next chapter and sleep in 20" moved back and set the
+    timer, and "next chapter" went unsaid. One turn moves the book once (the turn rules)."""
+    listener = rig.listener_at(HERE)
+    sent = len(rig.player.commands)
+    reply = await rig.ask(listener, "go back 5 minutes, next chapter and sleep in 20")
+    assert reply.outcome == "moved", reply.speech
+    assert position(rig, listener) == 0  # five minutes back from 2:15: the book's start
+    assert speech.MOVED_ONCE_ALREADY in reply.speech, reply.speech
+    assert [timer.after for timer in timers_set(rig, sent)] == [20]
+
+
 async def test_a_chapter_that_is_not_there_sets_no_stop_said_beside_a_question(rig: Rig) -> None:
     """The review of 30e59a01: with a question in the same breath the timer sat inside the question's
     pair, and "who is Tamsin, play chapter 9 and stop" said there is no chapter 9, then "I'll stop at the

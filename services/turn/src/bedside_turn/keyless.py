@@ -265,6 +265,8 @@ async def _answer_half(tools: ToolBox, utterance: str, half: Intent, earlier: li
         if tools.turn.moved and intents.moves_the_book(read):
             return speech.MOVED_ONCE_ALREADY
         return await run_keyless(tools, said, read, earlier, read_again=False)
+    if tools.turn.moved and intents.moves_the_book(half):
+        return speech.MOVED_ONCE_ALREADY  # "go back 5 minutes, next chapter and sleep in 20"
     return await run_keyless(tools, utterance, half, earlier, read_again=False)
 
 

@@ -890,6 +890,13 @@ def _three_with_a_move(
             case Together(move=Pause(), then=then) if isinstance(halves[alone], _MOVES):
                 # "go back 1 minute, pause and sleep in 3": the pause and its timer, after the move
                 move, others = halves[alone], BothAsked(Pause(), then)
+            case Together(move=other, then=then) if _two_moves(halves[alone], other):
+                # a turn moves once: the move said first is made, the other kept to be told it was not
+                move, others = (
+                    (halves[alone], BothAsked(other, then))
+                    if alone == 0
+                    else (other, BothAsked(then, halves[alone]))
+                )
             case BothAsked(first=first, second=second) if all(
                 _beside_a_move(halves[alone], part, part.question if isinstance(part, Question) else None)
                 for part in (first, second)
@@ -903,6 +910,12 @@ def _three_with_a_move(
         if isinstance(move, _MOVES) and not isinstance(move, FindPlace):
             return Together(move=move, then=others)
     return read_again[0], read_again[1]
+
+
+def _two_moves(one: Intent, other: Intent) -> bool:
+    """Two moves said in one breath with no moment described ("go back 5 minutes, next chapter and sleep
+    in 20"): words read as a moment may hold what reads as a move."""
+    return all(isinstance(move, _MOVES) and not isinstance(move, FindPlace) for move in (one, other))
 
 
 def _beside_a_move(move: Intent, part: Intent, words: str | None) -> bool:
