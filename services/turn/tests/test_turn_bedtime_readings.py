@@ -292,6 +292,21 @@ def test_a_question_holding_and_keeps_its_words_beside_a_request_after_it(
 
 
 @pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        # each was the timer alone, where they are not told; or Other; or the length alone
+        ("where am i and sleep in 20", BothAsked(WhereAmI(), SleepTimer(20))),
+        ("sleep in 20 and where am i", BothAsked(SleepTimer(20), WhereAmI())),
+        ("how long is left and sleep in 20", BothAsked(TimeLeft(), SleepTimer(20))),
+        ("where am i and cancel the timer", BothAsked(WhereAmI(), CancelSleepTimer())),
+        ("where am i and add 10 minutes to the timer", BothAsked(WhereAmI(), TimerAdded(10))),
+    ],
+)
+def test_where_they_are_and_the_timer_set_are_both_done(utterance: str, read_as: BothAsked) -> None:
+    assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize(
     ("utterance", "then"),
     [
         # each was the jump alone, the question or the timer dropped with the recap

@@ -2248,6 +2248,16 @@ async def test_two_moves_and_a_timer_make_the_first_move_set_the_timer_and_say_t
     assert [timer.after for timer in timers_set(rig, sent)] == [20]
 
 
+async def test_where_am_i_and_a_sleep_timer_tells_where_and_sets_it(rig: Rig) -> None:
+    """ "Where am I and sleep in 20" set the timer alone: where they are went untold."""
+    listener = rig.listener_at(HERE)
+    where = await rig.ask(listener, "where am I?")
+    sent = len(rig.player.commands)
+    reply = await rig.ask(listener, "where am I and sleep in 20")
+    assert reply.speech.startswith(where.speech), reply.speech
+    assert [timer.after for timer in timers_set(rig, sent)] == [20]
+
+
 async def test_a_chapter_that_is_not_there_sets_no_stop_said_beside_a_question(rig: Rig) -> None:
     """The review of 30e59a01: with a question in the same breath the timer sat inside the question's
     pair, and "who is Tamsin, play chapter 9 and stop" said there is no chapter 9, then "I'll stop at the

@@ -1046,6 +1046,10 @@ def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | Non
                 for half in (first, second)
             )
             return BothAsked(first=first, second=second)
+        if any(isinstance(half, _TOLD_BY_PLAIN_CODE) for half in (first, second)) and any(
+            isinstance(half, _TIMER_SET) for half in (first, second)
+        ):
+            return BothAsked(first=first, second=second)  # "where am I and sleep in 20": told, then set
         if not (isinstance(first, _TOLD_BY_PLAIN_CODE) and isinstance(second, _TOLD_BY_PLAIN_CODE)):
             continue
         match first, second:
