@@ -2258,6 +2258,22 @@ async def test_where_am_i_and_a_sleep_timer_tells_where_and_sets_it(rig: Rig) ->
     assert [timer.after for timer in timers_set(rig, sent)] == [20]
 
 
+async def test_two_moves_and_a_question_ask_the_question_in_its_own_words(rig: Rig) -> None:
+    """ "Go back 1 minute, who is Tamsin and go to chapter 1" asked search who "Tamsin and go to chapter 1"
+    is: the question held the second move. The first move is made, the second said not to be, and the
+    question is asked as said."""
+    listener = rig.listener_at(220_000)
+    reply = await rig.ask(listener, "go back 1 minute, who is Tamsin and go to chapter 1")
+    assert position(rig, listener) == 160_000
+    assert speech.MOVED_ONCE_ALREADY in reply.speech, reply.speech
+    conversation, _ = await rig.service.conversations.load(listener, BOOK_ID)
+    asked = [
+        call.arguments.get("question") for call in conversation.exchanges[-1].calls if call.name == "recall"
+    ]
+    assert asked, reply.speech
+    assert all("chapter" not in str(question) for question in asked), asked
+
+
 async def test_a_chapter_that_is_not_there_sets_no_stop_said_beside_a_question(rig: Rig) -> None:
     """The review of 30e59a01: with a question in the same breath the timer sat inside the question's
     pair, and "who is Tamsin, play chapter 9 and stop" said there is no chapter 9, then "I'll stop at the
