@@ -112,12 +112,13 @@ def test_a_chapter_announced_with_a_book_in_capitals_is_named_by_its_heading(tmp
 
 
 def test_a_heading_said_again_inside_its_chapter_opens_no_second_chapter(tmp_path: Path) -> None:
-    """Whisper may hear "End of chapter one." as "End of." and "Chapter one."; the story may
-    say "Chapter one, she said, was the worst."; neither is another chapter one."""
+    """Whisper may hear "End of chapter one." as "End of." and "Chapter one."; a reader may say the
+    heading again; neither is another chapter one."""
     sentences = [
         "Chapter one, the house at Gull Point.",
         *ONE,
-        "Chapter one, she said, was the worst.",
+        "Chapter one, the house at Gull Point.",
+        *ONE,
         "End of.",
         "Chapter one.",
         "Chapter two, pies and letters.",
@@ -126,6 +127,33 @@ def test_a_heading_said_again_inside_its_chapter_opens_no_second_chapter(tmp_pat
     book = read_book(whisper_json(tmp_path, sentences))
     assert chapters_of(book) == [(1, "the house at Gull Point"), (2, "pies and letters")]
     assert text_of(book, 1).endswith("End of. Chapter one.")
+
+
+def test_two_chapters_said_with_one_number_and_two_titles_are_two_chapters(tmp_path: Path) -> None:
+    """A review: the second was folded into the first. A chapter lost is worse than a number twice
+    (so "Chapter one, she said, was the worst." in a story opens a chapter too)."""
+    sentences = [
+        "Chapter two, the hunt.",
+        *ONE,
+        "End of chapter two.",
+        "Chapter two, the storm.",
+        *TWO,
+    ]
+    book = read_book(whisper_json(tmp_path, sentences))
+    assert chapters_of(book) == [(1, "the hunt"), (2, "the storm")]
+    assert text_of(book, 2).startswith("Chapter two, the storm.")
+
+
+def test_a_chapter_whose_heading_was_misheard_as_the_number_before_is_kept(tmp_path: Path) -> None:
+    """A review: "Chapter three, the gull." for chapter 4's heading was taken for chapter 3 said
+    again, and chapter 4 was lost in chapter 3."""
+    sentences = [
+        *librivox("three", ["Chapter three, the search on the sand."], THREE),
+        *librivox("4", ["Chapter three, the gull."], TWO),
+    ]
+    book = read_book(whisper_json(tmp_path, sentences))
+    assert chapters_of(book) == [(1, "the search on the sand"), (2, "the gull")]
+    assert text_of(book, 2).startswith("Chapter three, the gull.")
 
 
 def test_a_sentence_of_the_story_naming_a_chapter_opens_none(tmp_path: Path) -> None:

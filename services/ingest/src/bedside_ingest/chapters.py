@@ -166,13 +166,17 @@ class _SpokenStart:
     title: str
     number: str
     chapter: tuple[str, int] | None
+    preamble_end: int
+    """The sentence up to which (not included) a heading of its chapter is the one it announced."""
+    headed: bool
 
 
 def _spoken_starts(units: tuple[Unit, ...]) -> list[tuple[int, str]]:
     """A recording says its chapters: a heading ("Chapter one, my early home."), or an announcement
     ("Chapter one of Black Beauty.") that the chapter's heading follows within
     ``PREAMBLE_SENTENCES``; the chapter opens at the first, and is named by the heading. A heading
-    of the chapter already open (after its announcement, or said again in it) opens no other."""
+    of the open chapter said again (no title, or the same) opens no other; one with a new title
+    does, as a chapter lost inside another is worse than a number heard twice."""
     position = {id(u): i for i, u in enumerate(units)}
     groups = sentence_groups(units)
     sentences = [" ".join(u.text for u in group) for group in groups]
@@ -181,21 +185,25 @@ def _spoken_starts(units: tuple[Unit, ...]) -> list[tuple[int, str]]:
     chapters = [s.chapter if s else None for s in said]
     starts: list[_SpokenStart] = []
     for k, group in enumerate(groups):
-        found, announced = headings[k], said[k]
+        found, announced, index = headings[k], said[k], position[id(group[0])]
         if found is None:
             ahead = range(k + 1, min(len(groups), k + 1 + PREAMBLE_SENTENCES))
-            if announced is None or not any(headings[j] and chapters[j] == chapters[k] for j in ahead):
-                continue
-            found = (announced.number, "")
-        number, title = found
-        following = sentences[k + 1] if k + 1 < len(groups) else ""
-        if headings[k] and not title and following and word_count(following) <= MAX_SPOKEN_TITLE_WORDS:
-            title = clean(following).rstrip(".")
-        if starts and chapters[k] is not None and chapters[k] == starts[-1].chapter:
-            if not starts[-1].title:
-                starts[-1] = replace(starts[-1], title=title)
+            if announced is not None and any(headings[j] and chapters[j] == chapters[k] for j in ahead):
+                starts.append(_SpokenStart(index, "", announced.number, chapters[k], ahead.stop, False))
             continue
-        starts.append(_SpokenStart(position[id(group[0])], title, number, chapters[k]))
+        number, own_title = found
+        title = own_title
+        following = sentences[k + 1] if k + 1 < len(groups) else ""
+        if not title and following and word_count(following) <= MAX_SPOKEN_TITLE_WORDS:
+            title = clean(following).rstrip(".")
+        open_chapter = starts[-1] if starts else None
+        if open_chapter is not None and chapters[k] is not None and chapters[k] == open_chapter.chapter:
+            if not open_chapter.headed and k < open_chapter.preamble_end:
+                starts[-1] = replace(open_chapter, title=title, headed=True)
+                continue
+            if not own_title or own_title.casefold() == open_chapter.title.casefold():
+                continue
+        starts.append(_SpokenStart(index, title, number, chapters[k], k + 1, True))
     return [(start.index, start.title or numbered_title(start.number)) for start in starts]
 
 
