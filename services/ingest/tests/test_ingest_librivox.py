@@ -174,6 +174,25 @@ def test_a_sentence_of_the_story_naming_a_chapter_opens_none(tmp_path: Path) -> 
     assert text_of(book, 2).startswith("Chapter two, pies and letters.")
 
 
+def test_an_announcement_in_the_story_after_its_end_opens_no_chapter(tmp_path: Path) -> None:
+    """A review: "Chapter two of her life ..." opened chapter 2, its heading being within eight
+    sentences; "End of chapter one." between them says the story sentence is chapter one's."""
+    sentences = [
+        "Chapter one, the road.",
+        *ONE,
+        *TWO,
+        *THREE,
+        "Chapter two of her life began at the lighthouse.",
+        "She smiled.",
+        "End of chapter one.",
+        "Chapter two, the sea.",
+        *TWO,
+    ]
+    book = read_book(whisper_json(tmp_path, sentences))
+    assert chapters_of(book) == [(1, "the road"), (2, "the sea")]
+    assert text_of(book, 2).startswith("Chapter two, the sea.")
+
+
 NOTICE = [
     "This is a LibriVox recording.",
     "All LibriVox recordings are in the public domain.",

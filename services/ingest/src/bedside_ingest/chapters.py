@@ -4,6 +4,7 @@ or by spoken chapter markers ("Chapter 1. Loomings."). What comes before the fir
 """
 
 import json
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -160,6 +161,19 @@ def _said(sentence: str) -> _Said | None:
     return _Said(match.group(0).split()[0].casefold(), match.group("number"), value)
 
 
+_ENDS_CHAPTER = re.compile(r"\s*end of\b", re.IGNORECASE)
+"""A reader's "End of chapter one.": what comes before it is that chapter's."""
+
+
+def _preamble(k: int, sentences: list[str]) -> range:
+    """The sentences after ``k`` in which the heading of a chapter ``k`` announces may follow:
+    ``PREAMBLE_SENTENCES`` of them, up to an end of a chapter (a story's "Chapter two of her life
+    began ...", then "End of chapter one.", is no announcement of the chapter after)."""
+    stop = min(len(sentences), k + 1 + PREAMBLE_SENTENCES)
+    ended = [j for j in range(k + 1, stop) if _ENDS_CHAPTER.match(sentences[j])]
+    return range(k + 1, ended[0] if ended else stop)
+
+
 @dataclass(frozen=True)
 class _SpokenStart:
     index: int
@@ -187,7 +201,7 @@ def _spoken_starts(units: tuple[Unit, ...]) -> list[tuple[int, str]]:
     for k, group in enumerate(groups):
         found, announced, index = headings[k], said[k], position[id(group[0])]
         if found is None:
-            ahead = range(k + 1, min(len(groups), k + 1 + PREAMBLE_SENTENCES))
+            ahead = _preamble(k, sentences)
             if announced is not None and any(headings[j] and chapters[j] == chapters[k] for j in ahead):
                 starts.append(_SpokenStart(index, "", announced.number, chapters[k], ahead.stop, False))
             continue
