@@ -220,6 +220,25 @@ def test_the_notice_of_a_transcript_is_no_passage_of_the_book(tmp_path: Path) ->
     assert f"Chapter two of {BOOK}. {BOOK} by the Bedside authors. Chapter two, pies and letters." in text
 
 
+def test_a_chapter_of_a_chapters_file_that_is_only_the_notice_keeps_it(tmp_path: Path) -> None:
+    """A review: the notice dropped from the whole transcript before the chapters file divided it
+    left its first chapter empty, and the book was refused ("has no text in the transcript")."""
+    transcript = whisper_json(tmp_path, [*NOTICE, "Chapter one, the road.", *ONE])
+    chapters = tmp_path / "chapters.json"
+    marks = [{"title": "LibriVox introduction", "start": 0}, {"title": "The road", "start": 8.0}]
+    chapters.write_text(json.dumps(marks), encoding="utf-8")
+    book = read_book(transcript, chapters_path=chapters)
+    assert chapters_of(book) == [(1, "LibriVox introduction"), (2, "The road")]
+    assert text_of(book, 1) == " ".join(NOTICE)
+
+
+def test_a_notice_heard_from_the_start_of_its_chapter_keeps_the_chapters_start(tmp_path: Path) -> None:
+    sentences = [*NOTICE, f"{BOOK} by the Bedside authors.", "Chapter one, the road.", *ONE]
+    (opening, _) = read_book(whisper_json(tmp_path, sentences)).chapters
+    assert opening.units[0].text == "The"  # the notice before it is left out
+    assert opening.start_ms == 0
+
+
 def heard(sentences: list[str]) -> ChapterTranscript:
     """What ingest's own recogniser keeps of a chapter: its words and their times."""
     words, at = [], 0

@@ -17,7 +17,7 @@ from bedside_ingest.accepted import (
     REFUSED_AUDIO,
     name_without_type,
 )
-from bedside_ingest.book import Book, Transcript
+from bedside_ingest.book import Book, Chapter, Transcript
 from bedside_ingest.chapters import is_chapters_list, read_chapters_file, split_by_markers, split_by_marks
 from bedside_ingest.errors import BadInput
 from bedside_ingest.folders import files_in, sync_maps
@@ -103,7 +103,6 @@ def detect(path: Path, content: bytes) -> str:
 
 def _timed(transcript: Transcript, path: Path, chapters_path: Path | None) -> Book:
     transcript = check_times(path, transcript)
-    transcript = replace(transcript, units=without_recording_notice(transcript.units))
     title, author = transcript.title, transcript.author
     if chapters_path is not None:
         chapters_file = read_chapters_file(chapters_path, _decode(chapters_path, _read_bytes(chapters_path)))
@@ -114,10 +113,20 @@ def _timed(transcript: Transcript, path: Path, chapters_path: Path | None) -> Bo
     return Book(
         title=title or _title_from(path),
         author=author,
-        chapters=chapters,
+        chapters=tuple(_without_notice(chapter) for chapter in chapters),
         format=transcript.format,
         timed=True,
     )
+
+
+def _without_notice(chapter: Chapter) -> Chapter:
+    """The chapter without LibriVox's notice, dropped chapter by chapter so that a chapter holding
+    only the notice keeps it (``without_recording_notice``), and starting where it did."""
+    units = without_recording_notice(chapter.units)
+    if units == chapter.units:
+        return chapter
+    start_ms = chapter.start_ms if chapter.start_ms is not None else chapter.units[0].start_ms
+    return replace(chapter, units=units, start_ms=start_ms)
 
 
 def _title_from(path: Path) -> str:
