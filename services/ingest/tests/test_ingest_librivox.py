@@ -239,6 +239,40 @@ def test_a_notice_heard_from_the_start_of_its_chapter_keeps_the_chapters_start(t
     assert opening.start_ms == 0
 
 
+def test_story_sentences_shaped_like_the_notice_are_the_storys(tmp_path: Path) -> None:
+    """A review: any words stood for the project's name, anywhere in a chapter."""
+    story = [
+        "The professor sighed.",
+        "This is a very old recording.",
+        "All of these early recordings are in the public domain.",
+        "She played it again.",
+    ]
+    far = [
+        "Chapter one, the road.",
+        *ONE,
+        *TWO,
+        "This is a LibriVox recording.",
+        "All LibriVox recordings are in the public domain.",
+        "She played it again.",
+    ]
+    for sentences in (story, far):
+        book = read_book(whisper_json(tmp_path, sentences))
+        assert " ".join(u.text for c in book.chapters for u in c.units) == " ".join(sentences)
+
+
+def test_an_e_books_own_text_keeps_words_like_the_notice(tmp_path: Path) -> None:
+    """Text an aligner timed (aeneas's sync map, an EPUB's overlays) is the e-book's: no LibriVox
+    notice is in it, so words like one are the book's."""
+    fragments = [
+        {"begin": f"{k}.0", "end": f"{k}.9", "lines": [sentence]}
+        for k, sentence in enumerate(["Chapter one, the road.", *NOTICE, *ONE])
+    ]
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps({"fragments": fragments}), encoding="utf-8")
+    book = read_book(path)
+    assert " ".join(NOTICE) in " ".join(u.text for c in book.chapters for u in c.units)
+
+
 def heard(sentences: list[str]) -> ChapterTranscript:
     """What ingest's own recogniser keeps of a chapter: its words and their times."""
     words, at = [], 0

@@ -101,6 +101,11 @@ def detect(path: Path, content: bytes) -> str:
     return expected
 
 
+EBOOK_TEXT_FORMATS = frozenset({"smil", "epub-media-overlay", "aeneas-json"})
+"""Timed sources whose text is an e-book's, timed by an aligner, not words heard: no LibriVox
+notice is in them, so words like it are the book's."""
+
+
 def _timed(transcript: Transcript, path: Path, chapters_path: Path | None) -> Book:
     transcript = check_times(path, transcript)
     title, author = transcript.title, transcript.author
@@ -110,10 +115,12 @@ def _timed(transcript: Transcript, path: Path, chapters_path: Path | None) -> Bo
         title, author = title or chapters_file.title, author or chapters_file.author
     else:
         chapters = split_by_markers(transcript, title or _title_from(path))
+    if transcript.format not in EBOOK_TEXT_FORMATS:
+        chapters = tuple(map(_without_notice, chapters))
     return Book(
         title=title or _title_from(path),
         author=author,
-        chapters=tuple(_without_notice(chapter) for chapter in chapters),
+        chapters=chapters,
         format=transcript.format,
         timed=True,
     )
