@@ -88,6 +88,30 @@ def test_a_librivox_chapter_opens_where_it_is_announced_and_is_named_by_its_head
     assert text_of(book, 3).endswith("End of chapter three.")
 
 
+def test_a_chapter_announced_with_its_book_opens_once(tmp_path: Path) -> None:
+    """A review: LibriVox's "Book one, Chapter one of War and Peace." was a heading of book one,
+    and each chapter had an extra one before it named "Chapter one of War and Peace"."""
+
+    def announced(part: str, number: str, heading: str, story: list[str]) -> list[str]:
+        return [
+            f"Book {part}, Chapter {number} of War and Peace.",
+            *NOTICE,
+            "War and Peace by Leo Tolstoy.",
+            heading,
+            *story,
+            f"End of book {part}, chapter {number}.",
+        ]
+
+    sentences = [
+        *announced("one", "one", "Chapter one, the party.", ONE),
+        *announced("one", "two", "Chapter two, the prince.", TWO),
+        *announced("two", "one", "Chapter one, the road to the army.", THREE),
+    ]
+    book = read_book(whisper_json(tmp_path, sentences))
+    assert chapters_of(book) == [(1, "the party"), (2, "the prince"), (3, "the road to the army")]
+    assert text_of(book, 3).startswith("Book two, Chapter one of War and Peace. War and Peace by")
+
+
 def test_a_bare_heading_after_the_notice_takes_its_title_from_the_sentence_after_it(tmp_path: Path) -> None:
     sentences = [
         *librivox("one", ["Chapter one.", "My early home."], ONE),

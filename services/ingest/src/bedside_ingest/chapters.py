@@ -174,6 +174,15 @@ def _preamble(k: int, sentences: list[str]) -> range:
     return range(k + 1, ended[0] if ended else stop)
 
 
+def _in_its_part(sentence: str) -> str:
+    """What a sentence says of a chapter said with its book or part ("Book one, Chapter one of War
+    and Peace.", as LibriVox announces a book in parts): "Chapter one of War and Peace."."""
+    match = HEADING.match(" ".join(sentence.split()))
+    if match is not None and HEADING.match(match.group("title")):
+        return str(match.group("title"))
+    return sentence
+
+
 @dataclass(frozen=True)
 class _SpokenStart:
     index: int
@@ -194,8 +203,11 @@ def _spoken_starts(units: tuple[Unit, ...]) -> list[tuple[int, str]]:
     position = {id(u): i for i, u in enumerate(units)}
     groups = sentence_groups(units)
     sentences = [" ".join(u.text for u in group) for group in groups]
-    headings = [heading_title(group[0].text) or heading_title(sentences[k]) for k, group in enumerate(groups)]
-    said = [_said(sentence) for sentence in sentences]
+    headings = [
+        heading_title(_in_its_part(group[0].text)) or heading_title(_in_its_part(sentences[k]))
+        for k, group in enumerate(groups)
+    ]
+    said = [_said(_in_its_part(sentence)) for sentence in sentences]
     chapters = [s.chapter if s else None for s in said]
     starts: list[_SpokenStart] = []
     for k, group in enumerate(groups):
