@@ -683,6 +683,12 @@ def test_a_find_reads_an_ordinary_word_alike_whether_the_book_names_someone_by_i
         ("whatever happened to tomaz", ("tomaz",)),
         ("what's going on with tomaz", ("tomaz",)),
         ("how is it going?", ()),
+        # the review: a verb after "remind me who" is no one's name, and a name after a description is
+        ("remind me who died", ()),
+        ("I forget who won", ()),
+        ("do you remember who lied", ()),
+        ("who is the keeper? who is tomaz?", ("tomaz",)),
+        ("tell me about the storm. who is tomaz?", ("tomaz",)),
     ],
 )
 def test_a_question_asks_after_someone_by_name_only_when_it_says_no_more(

@@ -428,15 +428,16 @@ _SPOKEN_OF = rf"(?P<subject>(?:\b(?:{_ABBREVIATION})\.|[^?.!\u2026])+?)"
 """Whom a question asks after, run to its first stop (``_STOP``) but for the one after "Mr." or "St."."""
 _STOP = r"(?=[?.!\u2026]|$)"
 _ASKED_WHO = re.compile(
-    r"(?:(?P<who>\bwho(?:['\u2019]?s|\s+(?:is|was|were|are))|\b(?:tell|remind)\s+me\s+(?:again\s+)?who"
-    r"|\b(?:forgot|forget|remember|lost\s+track\s+of)\s+who)"
+    r"(?:(?P<who>\bwho(?:['\u2019]?s|\s+(?:is|was|were|are)))"
+    r"|(?P<forgot>\b(?:tell|remind)\s+me\s+(?:again\s+)?who|\b(?:forgot|forget|remember|lost\s+track\s+of)\s+who)"
     r"|\b(?:tell|remind)\s+me\s+(?:again\s+)?(?:about|of))\s+"
     r"(?!(?:what|how|why|when|where|which|whether|if|who)\b)"  # "tell me about what happened": no one
     + _SPOKEN_OF
     + _STOP,
     re.IGNORECASE,
 )
-"""Who someone is: "who is Iris?", "tell me about Iris", "I forgot who Iris is", "remind me of Iris"."""
+"""Who someone is: "who is Iris?", "tell me about Iris", "I forgot who Iris is", "remind me of Iris".
+After "I forgot who" only a subject said with "is" or "was" is someone: "remind me who died" is not."""
 _ASKED_BY_ITS_NAME = re.compile(
     r"^what(?:['\u2019]s|\s+is|\s+was)\s+(?:(?:the|a|an)\s+)?(?P<subject>[^?.!]+?)"
     r"(?:\s+like)?(?:\s+again)?\s*[?.!]*$",
@@ -485,24 +486,31 @@ class AskedAfter:
 
 
 def asked_after(text: str) -> tuple[AskedAfter, ...]:
-    """Each way ``text`` asks after someone or something by what it calls them, the first it says of
-    each: who they are ("who is X?", "tell me about X", "I forgot who X is", "what is <Name>?"), then
+    """Each way ``text`` asks after someone or something by what it calls them, in the order said of
+    each kind: who they are ("who is X?", "tell me about X", "I forgot who X is", "what is <Name>?"), then
     where they are now ("where is X?", "what happened to X?", "how is X doing?", "is X all right?").
 
     The one rule of phrasing for both readers: the guard, which respells and counts as not come up only
     what is asked after by name (``asked_after_by_name``), and search, which looks it up in the book's
     names. A recogniser's capitals ("What Is Wren Up To?") name no one: a name is capitalised but for
     the small words a name holds."""
-    found: list[AskedAfter] = []
-    if (who := _ASKED_WHO.search(text)) or (who := _asked_by_its_name(text)):
-        found.append(
-            _asked(who, someone=who.re is _ASKED_BY_ITS_NAME or who["who"] is not None, latest=False)
-        )
+    found = [
+        _asked(who, someone=_asked_as_after_someone(who), latest=False) for who in _ASKED_WHO.finditer(text)
+    ]
+    if not found and (by_its_name := _asked_by_its_name(text)):
+        found.append(_asked(by_its_name, someone=True, latest=False))
     if where := next((m for pattern in _ASKED_WHEREABOUTS if (m := pattern.search(text.strip()))), None):
         found.append(
             _asked(where, someone=where.re is _ASKED_WHEREABOUTS[0] and where["who"] is not None, latest=True)
         )
     return tuple(found)
+
+
+def _asked_as_after_someone(who: re.Match[str]) -> bool:
+    """ "Who is X?" whatever X is; "I forgot who X is" only so said ("I forgot who won" is no one)."""
+    return who["who"] is not None or (
+        who["forgot"] is not None and bool(re.search(r"\b(?:is|was|are|were)\W*$", who["subject"]))
+    )
 
 
 def _asked_by_its_name(text: str) -> re.Match[str] | None:
