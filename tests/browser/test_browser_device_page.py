@@ -948,6 +948,26 @@ def test_a_timer_cancelled_on_another_device_leaves_a_playing_page_where_it_is(o
     expect(phone.get_by_role("button", name="Pause")).to_be_visible()
 
 
+def test_a_page_opened_while_another_plays_starts_where_the_book_has_got_to(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A tablet opened (or reloaded) while the phone played started at the phone's last report, up to
+    15 s behind, and jumped forward at the phone's next report saying "Moved to ...". Told on joining
+    where the book has got to by the player's clock since that report, it starts beside the phone."""
+    quiet = "&report_ms=600000"  # no report but the one the play button sends
+    phone = open_page("phone", extra=quiet)
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    expect(phone.locator("#pos")).to_have_text(re.compile(r"^0:00:(0[6-9]|[1-5]\d)$"), timeout=WAIT_MS)
+    tablet = open_page("tablet", extra=quiet)
+    expect(tablet.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while abs(apart := position_of(phone) - position_of(tablet)) >= 3_000:
+        assert time.monotonic() < deadline, f"the tablet plays {apart} ms behind the phone"
+        tablet.wait_for_timeout(100)
+    expect(tablet.locator("#notice")).not_to_contain_text("Moved to")
+
+
 def test_a_skip_past_the_timers_stop_plays_on_with_the_minutes_it_had_left(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

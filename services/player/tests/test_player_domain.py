@@ -26,7 +26,7 @@ from bedside_contracts.player import (
 )
 from bedside_contracts.search import ChapterInfo, Resolution, Target
 from bedside_guard import MAX_ROWS, Candidate, Passage, ahead_of
-from bedside_player.domain.decide import Invalid, Retired, Stale, decide, retire
+from bedside_player.domain.decide import Invalid, Retired, Stale, decide, retire, told_joining
 from bedside_player.domain.history import StoredEvent, entries, history, locate
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_player.domain.playing import GONE_QUIET_MS, PlayingDevice
@@ -387,6 +387,23 @@ def report_at(now_ms: int, state: PlayerState, device: str, position_ms: int) ->
     return run_at(
         now_ms, state, Report(device=device, position_ms=position_ms, playing=True, basis_seq=state.seq)
     )
+
+
+def test_a_device_joining_a_playing_book_is_told_where_it_has_got_to_never_past_its_end() -> None:
+    """The newest report is up to 15 s behind a book that plays: a device opened then starts where
+    the player's own clock says the book has got to since, not there; a paused book or one whose
+    players went quiet is told where it was reported."""
+    state = report_at(NOW, fresh(), "phone", 60_000)
+
+    def joined_at(now_ms: int, state: PlayerState) -> int:
+        return told_joining(state.public(now_ms), state, now_ms, BOOK_END).position_ms
+
+    assert joined_at(NOW + 9_000, state) == 69_000
+    assert joined_at(NOW + 9_000, report_at(NOW, fresh(), "phone", BOOK_END - 2_000)) == BOOK_END
+    assert joined_at(NOW + GONE_QUIET_MS + 1, state) == 60_000
+    pause = Report(device="phone", position_ms=61_000, playing=False, basis_seq=state.seq)
+    paused = run_at(NOW, state, pause)
+    assert joined_at(NOW + 9_000, paused) == 61_000
 
 
 def test_a_book_whose_only_player_went_quiet_is_told_paused_where_it_was_last_reported() -> None:

@@ -17,6 +17,7 @@ from bedside_contracts.player import (
     History,
     HistoryEntry,
     HistoryRequest,
+    JoinDevice,
     ListenerState,
     Listening,
     ListeningRequest,
@@ -33,7 +34,15 @@ from bedside_runtime.errors import Conflict, InvalidRequest
 
 from bedside_player.catalog import Books
 from bedside_player.domain import history as history_rules
-from bedside_player.domain.decide import Invalid, Retired, Stale, decide, refuse_if_retired, retire
+from bedside_player.domain.decide import (
+    Invalid,
+    Retired,
+    Stale,
+    decide,
+    refuse_if_retired,
+    retire,
+    told_joining,
+)
 from bedside_player.domain.heard_twice import command_heard_twice, heard_twice, told_again, told_done
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_player.domain.state import PlayerState, listening_to
@@ -169,6 +178,8 @@ class Player:
                 if (await self.catch_up(listener, book)).seq != state.seq:
                     return None
                 raise InvalidRequest(invalid.reason) from None
+            if isinstance(command, JoinDevice):  # a join moves nothing: where the book was, it still is
+                return Decided(event, lambda told: accepted(told_joining(told, state, now_ms, book_end_ms)))
             return Decided(event, accepted)
 
         return await self._decide_and_append(

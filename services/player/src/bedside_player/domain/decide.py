@@ -25,6 +25,7 @@ from bedside_contracts.player import (
     LeaveDevice,
     ListCancelled,
     ListenerRetired,
+    ListenerState,
     Moved,
     NoteQuestion,
     Pause,
@@ -211,6 +212,18 @@ def paused_where(state: PlayerState, now_ms: int, book_end_ms: int | None) -> in
     if state.sleep_timer is not None and state.sleep_timer.stop_at_ms > state.position_ms:
         stops.append(state.sleep_timer.stop_at_ms)
     return reached(state.position_ms, reporter, now_ms, min(stops, default=None))
+
+
+def told_joining(
+    told: ListenerState, state: PlayerState, now_ms: int, book_end_ms: int | None
+) -> ListenerState:
+    """The state as a device joining is told it: a book playing elsewhere is where it has got to by now
+    (``paused_where``), not at its newest report, up to a report's interval behind, from which the
+    new device started and jumped forward at the next report. Told only to it: every other device
+    hears the join as a repeat of the report (ADR 44), and the stream is unchanged."""
+    if not told.playing:
+        return told
+    return told.model_copy(update={"position_ms": paused_where(state, now_ms, book_end_ms)})
 
 
 def sought(state: PlayerState, command: Seek, now_ms: int, book_end_ms: int | None) -> int:
