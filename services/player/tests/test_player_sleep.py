@@ -23,6 +23,7 @@ from bedside_player.domain.history import StoredEvent, entries
 from bedside_player.domain.offer import decide_offer
 from bedside_player.domain.playing import GONE_QUIET_MS
 from bedside_player.domain.state import PlayerState, evolve
+from bedside_player.domain.within_book import held_within
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -601,3 +602,38 @@ def test_a_goto_into_an_earlier_chapter_carries_that_chapters_end() -> None:
     state = evolve(state, decision.event, state.seq + 1)
     assert state.sleep_timer is not None
     assert state.sleep_timer.stop_at_ms == 899_999
+
+
+SHORTER_END = 85_000
+"""The end of a shorter book put in the first one's place under its id (ADR 81)."""
+
+
+def test_a_place_past_the_end_of_a_shorter_book_is_its_end_and_minutes_say_the_book_ends_first() -> None:
+    state = run(at(300_000), SetSleepTimer(device="phone", after=15))
+    held = held_within(state, SHORTER_END)
+    assert held.position_ms == SHORTER_END
+    assert held.sleep_timer is not None
+    assert held.sleep_timer.stop_at_ms == SHORTER_END
+    assert held.sleep_timer.book_ends_first
+    assert held.sleep_timer.past_end_ms == 300_000 + 15 * 60_000  # where the minutes would have stopped
+    assert held_within(state, None) == state
+    assert held_within(state, BOOK_END) == state
+
+
+def test_a_chapter_end_past_the_end_of_a_shorter_book_stops_at_its_end() -> None:
+    state = run(at(890_000), SetSleepTimer(device="phone", after="chapter_end"))
+    held = held_within(state, SHORTER_END)
+    assert held.sleep_timer is not None
+    assert (held.sleep_timer.stop_at_ms, held.sleep_timer.book_ends_first) == (SHORTER_END, False)
+
+
+def test_undo_past_the_end_of_a_shorter_book_goes_to_its_end() -> None:
+    moved = run(at(300_000), Seek(device="phone", position_ms=200_000, basis_seq=1))
+    undone = decide(
+        held_within(moved, SHORTER_END),
+        Undo(device="phone", basis_seq=moved.seq, from_ms=SHORTER_END),
+        book_end_ms=SHORTER_END,
+        now_ms=NOW,
+    )
+    assert isinstance(undone, Moved)
+    assert undone.to_ms == SHORTER_END

@@ -77,6 +77,13 @@ class Books:
             self._refresh_behind()
         return list(self.books.values())
 
+    def end_of(self, book: str) -> int | None:
+        """The book's length as the cache has it, without waiting on search (None: not known here)."""
+        known = self.books.get(book)
+        if known is not None and self._stale():
+            self._refresh_behind()
+        return None if known is None else known.duration_ms
+
     async def get(self, book: str) -> BookInfo:
         """The book, or ``NotFound`` (asking search again when it is not in the cache)."""
         if book not in self.books:

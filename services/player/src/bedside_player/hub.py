@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from sse_starlette import EventSourceResponse
 
 from bedside_player.domain.state import PlayerState
+from bedside_player.domain.within_book import held_within
 
 PING_S = 15.0
 """A ping this often keeps idle streams open through proxies; a page that hears none for longer
@@ -93,7 +94,10 @@ dropped unseen), so a page gone wrong holds a bounded number of the copy's socke
 
 class Hub:
     def __init__(
-        self, is_served: Callable[[str], bool] = lambda listener: False, clock: Clock = wall_clock_ms
+        self,
+        is_served: Callable[[str], bool] = lambda listener: False,
+        clock: Clock = wall_clock_ms,
+        book_end: Callable[[str], int | None] = lambda book: None,
     ) -> None:
         self.watchers: dict[Key, dict[Watcher, None]] = defaultdict(dict)
         """Each listener's streams on each book, oldest first."""
@@ -105,6 +109,8 @@ class Hub:
         self._closing: set[asyncio.Task[None]] = set()
         self._timers: list[asyncio.Task[None]] = []
         self.clock = clock
+        self.book_end = book_end
+        """A book's length as the catalog has it: places past it are told at its end (ADR 81)."""
 
     async def watch(self, listener: str, book: str) -> Watcher:
         """A new device stream; subscribed before the caller reads the current state."""
@@ -217,7 +223,9 @@ class Hub:
         self._deliver(
             (state.listener, state.book),
             state.seq,
-            lambda: state.public(self.clock()).model_dump_json().encode(),
+            lambda: (
+                held_within(state, self.book_end(state.book)).public(self.clock()).model_dump_json().encode()
+            ),
         )
 
     def _deliver(self, key: Key, seq: int, state_json: Callable[[], bytes]) -> None:

@@ -46,6 +46,7 @@ from bedside_player.domain.decide import (
 from bedside_player.domain.heard_twice import command_heard_twice, heard_twice, told_again, told_done
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_player.domain.state import PlayerState, listening_to
+from bedside_player.domain.within_book import held_within
 from bedside_player.projections import Projections
 from bedside_player.store import EventStore, WrongLastSequence
 
@@ -94,8 +95,9 @@ class Player:
         self.clock = clock
 
     def told(self, state: PlayerState) -> ListenerState:
-        """The state as devices are told it now (a book whose players went quiet is paused, ADR 48)."""
-        return state.public(self.clock())
+        """The state as devices are told it now (a book whose players went quiet is paused, ADR 48),
+        within the book as it is now (ADR 81)."""
+        return held_within(state, self.books.end_of(state.book)).public(self.clock())
 
     def state(self, listener: str, book: str) -> PlayerState:
         return self.projections.get(listener, book)
@@ -166,7 +168,8 @@ class Player:
                     if await self._behind(state):
                         return None
                     return Decided(None, lambda now: told_done(first, now))
-                event = decide(state, command, now_ms=now_ms, book_end_ms=book_end_ms, chapters=chapters)
+                within = held_within(state, book_end_ms)
+                event = decide(within, command, now_ms=now_ms, book_end_ms=book_end_ms, chapters=chapters)
             except Stale as stale:
                 current = await self.catch_up(listener, book)  # the refusal carries the newest state
                 refusal = CommandResult(
@@ -212,12 +215,13 @@ class Player:
                 )
                 told = told_again(first, (await self.resolve(where)).resolutions)
                 return Decided(None, lambda _: told.outcome)
-            resolved = await self.resolve(Resolve(book=book.id, here_ms=state.position_ms, targets=targets))
+            within = held_within(state, book.duration_ms)
+            resolved = await self.resolve(Resolve(book=book.id, here_ms=within.position_ms, targets=targets))
             decision = decide_offer(
                 request,
                 resolved.resolutions,
-                state.position_ms,
-                timer=state.sleep_timer,
+                within.position_ms,
+                timer=within.sleep_timer,
                 chapters=book.chapters,
                 book_end_ms=book.duration_ms,
                 now_ms=now_ms,

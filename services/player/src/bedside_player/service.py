@@ -71,11 +71,14 @@ class Service:
         self.broker = broker
         self.settings = settings
         self.copy_id = new_copy_id()
-        self.hub = Hub(is_served=lambda listener: self._follower is not None and self.serves(listener))
+        self.books = Books(self._catalog)
+        self.hub = Hub(
+            is_served=lambda listener: self._follower is not None and self.serves(listener),
+            book_end=self.books.end_of,
+        )
         self.projections = Projections(settings.player_partitions)
         self.projections.watchers.append(self.hub)
         self.ready = asyncio.Event()
-        self.books = Books(self._catalog)
         self.media = MediaCopies(broker, settings.data_dir / "media", round(settings.media_copies_gb * 1e9))
         self._player: Player | None = None
         self._listeners: Listeners | None = None
