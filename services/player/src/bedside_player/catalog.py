@@ -30,6 +30,8 @@ class Books:
         self._background: asyncio.Task[None] | None = None
         self._forgotten_at: dict[str, float] = {}
         """Books withdrawn, and when: a catalog asked of search before that still lists them."""
+        self._anew: dict[str, float] = {}
+        """Books search serves a new version of, and since when: a catalog asked before is the old one."""
 
     async def refresh(self) -> None:
         """Ask search for the catalog; many callers at once share one request."""
@@ -42,6 +44,7 @@ class Books:
                 book.id: book for book in catalog.books if not self._forgotten_since(book.id, asked_at)
             }
             self._forgotten_at = {b: at for b, at in self._forgotten_at.items() if at >= asked_at}
+            self._anew = {b: at for b, at in self._anew.items() if at >= asked_at}
             self.fetched_at = time.monotonic()
 
     def _stale(self) -> bool:
@@ -76,6 +79,23 @@ class Books:
         elif self._stale():
             self._refresh_behind()
         return list(self.books.values())
+
+    def served_anew(self, book: str) -> None:
+        """Search serves a new version of ``book`` (``BookReady``): it is asked for again now, and a
+        caller of ``length_of`` meanwhile waits for it rather than be told the old one (a place past
+        the end of a shorter version is its end, ADR 81). Reports go on with the old one."""
+        self._anew[book] = time.monotonic()
+        self._refresh_behind()
+
+    async def length_of(self, book: str) -> int | None:
+        """The book's length, waiting on search when it is not known here or a new version of it is
+        served (None: no such book)."""
+        while book in self._anew:  # a refresh asked before the new version, finished since, is not it
+            await self.refresh()
+        try:
+            return (await self.get(book)).duration_ms
+        except NotFound:  # a book removed: its listeners' states are still told, as they were
+            return None
 
     def end_of(self, book: str) -> int | None:
         """The book's length as the cache has it, without waiting on search (None: not known here)."""

@@ -54,8 +54,7 @@ class PartitionServer:
         }
 
     async def _state(self, request: StateRequest) -> BaseModel:
-        player = self.service.player
-        return player.told(await player.catch_up(request.listener, request.book))
+        return await self.service.player.told_now(request.listener, request.book)
 
     async def _command(self, request: CommandRequest) -> BaseModel:
         book = await self.service.books.get(request.book)

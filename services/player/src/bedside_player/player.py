@@ -99,6 +99,11 @@ class Player:
         within the book as it is now (ADR 81)."""
         return held_within(state, self.books.end_of(state.book)).public(self.clock())
 
+    async def told_now(self, listener: str, book: str) -> ListenerState:
+        """The listener's state caught up on and told, within the book as search serves it now."""
+        state = await self.catch_up(listener, book)
+        return held_within(state, await self.books.length_of(book)).public(self.clock())
+
     def state(self, listener: str, book: str) -> PlayerState:
         return self.projections.get(listener, book)
 

@@ -12,7 +12,7 @@ from typing import TypeVar
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract
-from bedside_contracts.ingest import BookIngested
+from bedside_contracts.ingest import BookIngested, BookReady
 from bedside_contracts.partitions import partition_request
 from bedside_contracts.player import (
     OFFER_WAITS,
@@ -86,6 +86,7 @@ class Service:
         self._keeper: LeaseKeeper | None = None
         self._partition_server: PartitionServer | None = None
         self._withdrawals: Subscription | None = None
+        self._versions_ready: Subscription | None = None
 
     @property
     def player(self) -> Player:
@@ -208,7 +209,7 @@ class Service:
 
     async def state(self, listener: str, book: str) -> ListenerState:
         async def here() -> ListenerState:
-            return self.player.told(await self.player.catch_up(listener, book))
+            return await self.player.told_now(listener, book)
 
         return await self._on_owner(
             listener, "state", here, lambda: StateRequest(listener=listener, book=book), ListenerState
@@ -304,6 +305,9 @@ class Service:
         self._withdrawals = await connection.subscribe(
             subjects.BOOK_INGESTED.format(book="*"), cb=self._book_announced
         )
+        self._versions_ready = await connection.subscribe(
+            subjects.BOOK_READY.format(book="*"), cb=self._book_ready
+        )
         self._partition_server = PartitionServer(self.broker, self)
         start = await self._load_snapshot(js)
         reader = RangeReader(connection)
@@ -332,6 +336,15 @@ class Service:
             self.books.forget(event.book)
             self.hub.end_book(event.book)
 
+    async def _book_ready(self, message: Msg) -> None:
+        """A new version served: its length holds its listeners from the next read (ADR 81), not
+        from the catalog's next refresh, which a book nobody reads for a while waits for."""
+        try:
+            ready = BookReady.model_validate_json(message.data)
+        except ValidationError:
+            return
+        self.books.served_anew(ready.book)
+
     async def _load_snapshot(self, js: JetStreamContext) -> int:
         """Start from the KV snapshot (``bedside replay --save-snapshot``) when there is one."""
         try:
@@ -351,6 +364,8 @@ class Service:
         await self.hub.stop()
         if self._withdrawals is not None:
             await self._withdrawals.unsubscribe()
+        if self._versions_ready is not None:
+            await self._versions_ready.unsubscribe()
         if self._partition_server is not None:
             await self._partition_server.stop()
         if self._keeper is not None:
