@@ -395,8 +395,8 @@ def test_a_device_joining_a_playing_book_is_told_where_it_has_got_to_never_past_
     players went quiet is told where it was reported."""
     state = report_at(NOW, fresh(), "phone", 60_000)
 
-    def joined_at(now_ms: int, state: PlayerState) -> int:
-        return told_joining(state.public(now_ms), state, now_ms, BOOK_END).position_ms
+    def joined_at(now_ms: int, state: PlayerState, device: str = "tablet") -> int:
+        return told_joining(state.public(now_ms), state, device, now_ms, BOOK_END).position_ms
 
     assert joined_at(NOW + 9_000, state) == 69_000
     assert joined_at(NOW + 9_000, report_at(NOW, fresh(), "phone", BOOK_END - 2_000)) == BOOK_END
@@ -404,6 +404,8 @@ def test_a_device_joining_a_playing_book_is_told_where_it_has_got_to_never_past_
     pause = Report(device="phone", position_ms=61_000, playing=False, basis_seq=state.seq)
     paused = run_at(NOW, state, pause)
     assert joined_at(NOW + 9_000, paused) == 61_000
+    # the review: the phone's own tab, died playing and reopened, heard nothing since its report
+    assert joined_at(NOW + 9_000, state, "phone") == 60_000
 
 
 def test_a_book_whose_only_player_went_quiet_is_told_paused_where_it_was_last_reported() -> None:

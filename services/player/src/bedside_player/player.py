@@ -187,7 +187,10 @@ class Player:
                     return None
                 raise InvalidRequest(invalid.reason) from None
             if isinstance(command, JoinDevice):  # a join moves nothing: where the book was, it still is
-                return Decided(event, lambda told: accepted(told_joining(told, state, now_ms, book_end_ms)))
+                return Decided(
+                    event,
+                    lambda told: accepted(told_joining(told, state, command.device, now_ms, book_end_ms)),
+                )
             return Decided(event, accepted)
 
         return await self._decide_and_append(

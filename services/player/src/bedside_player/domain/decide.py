@@ -215,13 +215,15 @@ def paused_where(state: PlayerState, now_ms: int, book_end_ms: int | None) -> in
 
 
 def told_joining(
-    told: ListenerState, state: PlayerState, now_ms: int, book_end_ms: int | None
+    told: ListenerState, state: PlayerState, device: str, now_ms: int, book_end_ms: int | None
 ) -> ListenerState:
     """The state as a device joining is told it: a book playing elsewhere is where it has got to by now
     (``paused_where``), not at its newest report, up to a report's interval behind, from which the
     new device started and jumped forward at the next report. Told only to it: every other device
-    hears the join as a repeat of the report (ADR 44), and the stream is unchanged."""
-    if not told.playing:
+    hears the join as a repeat of the report (ADR 44), and the stream is unchanged. A device whose
+    own report is the newest (a tab reopened after it died playing) is told where it last was: the
+    time since is time nobody heard."""
+    if not told.playing or state.last_reporter == device:
         return told
     return told.model_copy(update={"position_ms": paused_where(state, now_ms, book_end_ms)})
 
