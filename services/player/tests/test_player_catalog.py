@@ -118,3 +118,23 @@ def test_the_page_is_given_a_title_only_where_it_says_more_than_the_number() -> 
     shown = view(book("b1").model_copy(update={"chapters": chapters}), here_ms=25_000).chapters
     assert [c.title for c in shown] == [None, "The Hunt", None]
     assert [c.ahead for c in shown] == [False, False, False]
+
+
+async def test_a_new_versions_length_is_read_at_once_and_a_stalled_search_leaves_the_one_cached(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ADR 81: after search's BookReady a listener's state is held within the new length. The review:
+    a read waited on search for it, and failed while search did not answer (the page, "where am I?")."""
+    search = Search(book("b1"))
+    books = Books(search)
+    await books.get("b1")
+    search.books = [book("b1", duration_ms=30_000)]
+    books.served_anew("b1")
+    assert await books.length_of("b1") == 30_000
+    monkeypatch.setattr(catalog, "NEW_VERSION_WAIT_S", 0.05)
+    search.stalled.clear()
+    search.books = [book("b1", duration_ms=20_000)]
+    books.served_anew("b1")
+    async with asyncio.timeout(5):
+        assert await books.length_of("b1") == 30_000
+        assert await books.length_of("never heard of") is None

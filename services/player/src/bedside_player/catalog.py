@@ -15,6 +15,8 @@ from bedside_runtime.errors import NotFound
 from bedside_runtime.tasks import cancel_and_wait
 
 CACHE_S = 5.0
+NEW_VERSION_WAIT_S = 1.0
+"""How long a read of a listener's state waits for the length of a book search serves anew (ADR 81)."""
 
 Fetch = Callable[[CatalogRequest], Awaitable[Catalog]]
 
@@ -88,14 +90,19 @@ class Books:
         self._refresh_behind()
 
     async def length_of(self, book: str) -> int | None:
-        """The book's length, waiting on search when it is not known here or a new version of it is
-        served (None: no such book)."""
+        """The book's length as the cache has it (None: not known here), after waiting a moment for
+        search's catalog when it serves a new version. A read never fails, nor waits long, on search:
+        when it does not answer in time the length is the one cached."""
+        if book in self._anew:
+            try:
+                await asyncio.wait_for(self._read_anew(book), NEW_VERSION_WAIT_S)
+            except Exception as error:
+                log.warning("a new version's length was not read in time", book=book, error=repr(error))
+        return self.end_of(book)
+
+    async def _read_anew(self, book: str) -> None:
         while book in self._anew:  # a refresh asked before the new version, finished since, is not it
             await self.refresh()
-        try:
-            return (await self.get(book)).duration_ms
-        except NotFound:  # a book removed: its listeners' states are still told, as they were
-            return None
 
     def end_of(self, book: str) -> int | None:
         """The book's length as the cache has it, without waiting on search (None: not known here)."""
