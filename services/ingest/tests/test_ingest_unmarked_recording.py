@@ -4,6 +4,7 @@ brought is divided by; marked files and folders of tracks keep their markers' an
 
 from pathlib import Path
 
+import pytest
 from bedside_contracts.ingest import ChapterTranscript, SpokenWordTimes
 from bedside_ingest.audiobook import Audiobook, Marker, TrackInfo, audiobook_of
 from bedside_ingest.book import Book
@@ -90,3 +91,20 @@ def test_a_folder_of_tracks_keeps_a_chapter_per_track() -> None:
     audiobook = audiobook_of(tracks, Path("/books/lantern"))
     book = transcribed_book(audiobook, {1: first, 2: second}, "lantern")
     assert chapters_of(book) == [(1, "Part one"), (2, "Part two")]
+
+
+STORY_HEADINGS = [
+    ["Book one", "more night at the inn, he told the clerk."],  # a pause after "one" ends a unit
+    ["Part one, the easy part, was done."],
+    ["Chapter 11, the lawyer said, was the one to read."],
+]
+
+
+@pytest.mark.parametrize("said", STORY_HEADINGS)
+def test_a_story_sentence_that_reads_as_a_heading_does_not_divide_a_file(said: list[str]) -> None:
+    """A review: one such sentence opened a chapter, and the half of the book before it became the
+    opening that "skip the intro" jumps over. A book's chapters are more than one, counting up."""
+    story = ["The bus left Wren at the end of the road.", *said, "In the morning the post came."]
+    transcript, _ = heard([*OPENING, *story])
+    book = transcribed_book(one_file(transcript.audio_ms), {1: transcript}, "lantern.mp3")
+    assert chapters_of(book) == [(1, TITLE)]

@@ -6,6 +6,7 @@ or by spoken chapter markers ("Chapter 1. Loomings."). What comes before the fir
 import json
 import re
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -193,8 +194,16 @@ class _SpokenStart:
     """The sentence up to which (not included) a heading of its chapter is the one it announced."""
     headed: bool
 
+    @property
+    def name(self) -> str:
+        return self.title or numbered_title(self.number)
+
 
 def _spoken_starts(units: tuple[Unit, ...]) -> list[tuple[int, str]]:
+    return [(start.index, start.name) for start in _spoken(units)]
+
+
+def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
     """A recording says its chapters: a heading ("Chapter one, my early home."), or an announcement
     ("Chapter one of Black Beauty.") that the chapter's heading follows within
     ``PREAMBLE_SENTENCES``; the chapter opens at the first, and is named by the heading. A heading
@@ -230,7 +239,7 @@ def _spoken_starts(units: tuple[Unit, ...]) -> list[tuple[int, str]]:
             if not own_title or own_title.casefold() == open_chapter.title.casefold():
                 continue
         starts.append(_SpokenStart(index, title, number, chapters[k], k + 1, True))
-    return [(start.index, start.title or numbered_title(start.number)) for start in starts]
+    return starts
 
 
 def split_by_markers(transcript: Transcript, fallback_title: str) -> tuple[Chapter, ...]:
@@ -241,10 +250,25 @@ def split_by_markers(transcript: Transcript, fallback_title: str) -> tuple[Chapt
 
 
 def said_chapters(units: tuple[Unit, ...]) -> tuple[Chapter, ...]:
-    """The chapters recognised words say (``_spoken_starts``, as for a transcript brought without a
-    chapters file), what comes before the first the opening; none when they say none."""
-    starts = _spoken_starts(units)
-    return _split_at(units, starts) if starts else ()
+    """The chapters recognised words say (``_spoken``, as for a transcript brought without a
+    chapters file), what comes before the first the opening; none when they say none, or what
+    they say is no book's chapters (``_a_books_chapters``)."""
+    starts = _spoken(units)
+    if not _a_books_chapters(starts):
+        return ()
+    return _split_at(units, [(start.index, start.name) for start in starts])
+
+
+def _a_books_chapters(starts: list[_SpokenStart]) -> bool:
+    """Whether headings heard in a whole recording are its chapters: two or more of one label, one
+    numbered right after another ("Chapter 4", "Chapter 5"), as ``plaintext._numbered_headings``
+    asks of a text. A lone "Part one, the easy part, was done." or "Chapter 11, the lawyer said"
+    is the story's, and would make the book before it an opening to skip."""
+    said = [start.chapter for start in starts if start.chapter is not None]
+    return any(
+        label == after_label and value + 1 == after_value
+        for (label, value), (after_label, after_value) in pairwise(said)
+    )
 
 
 def _split_at(units: tuple[Unit, ...], starts: list[tuple[int, str]]) -> tuple[Chapter, ...]:
