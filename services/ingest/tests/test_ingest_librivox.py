@@ -112,6 +112,22 @@ def test_a_chapter_announced_with_its_book_opens_once(tmp_path: Path) -> None:
     assert text_of(book, 3).startswith("Book two, Chapter one of War and Peace. War and Peace by")
 
 
+def test_a_book_heading_before_its_first_chapter_heading_opens_no_chapter(tmp_path: Path) -> None:
+    """ "Book one." between the announcement and "Chapter one." opened a chapter of its own."""
+    sentences = [
+        "Book one, Chapter one of War and Peace.",
+        "This is a LibriVox recording.",
+        "War and Peace by Leo Tolstoy.",
+        "Book one.",
+        "Chapter one.",
+        "The party.",
+        "It was July.",
+    ]
+    book = read_book(whisper_json(tmp_path, sentences))
+    assert chapters_of(book) == [(1, "The party")]
+    assert text_of(book, 1).startswith("Book one, Chapter one of War and Peace.")
+
+
 def test_a_bare_heading_after_the_notice_takes_its_title_from_the_sentence_after_it(tmp_path: Path) -> None:
     sentences = [
         *librivox("one", ["Chapter one.", "My early home."], ONE),

@@ -108,3 +108,28 @@ def test_a_story_sentence_that_reads_as_a_heading_does_not_divide_a_file(said: l
     transcript, _ = heard([*OPENING, *story])
     book = transcribed_book(one_file(transcript.audio_ms), {1: transcript}, "lantern.mp3")
     assert chapters_of(book) == [(1, TITLE)]
+
+
+def test_a_book_in_parts_opens_a_chapter_at_its_chapter_not_at_its_part() -> None:
+    """A review: "Part 1." opened a chapter of its own, and the announcement another, so "go to
+    chapter 2" played "Part 1" alone."""
+    sentences = [
+        "Chapter 1 of Black Beauty.",
+        "This is a LibriVox recording.",
+        "All LibriVox recordings are in the public domain.",
+        "Black Beauty by Anna Sewell.",
+        "Part 1.",
+        "Chapter one.",
+        "My Early Home.",
+        ONE[1],
+        *TWO,
+        *THREE,
+    ]
+    transcript, _ = heard(sentences)
+    book = transcribed_book(one_file(transcript.audio_ms), {1: transcript}, "lantern.mp3")
+    assert chapters_of(book) == [
+        (1, "My Early Home"),
+        (2, "pies and letters"),
+        (3, "the search on the sand"),
+    ]
+    assert book.chapters[0].start_ms == 0

@@ -203,6 +203,26 @@ def _spoken_starts(units: tuple[Unit, ...]) -> list[tuple[int, str]]:
     return [(start.index, start.name) for start in _spoken(units)]
 
 
+def _chapter_heading_after(
+    k: int, sentences: list[str], headings: list[tuple[str, str] | None]
+) -> int | None:
+    """The sentence of the chapter heading a part's or book's heading at ``k`` stands right before
+    ("Book one.", "Chapter one."), its title alone between them ("Part 1.", "The early years.",
+    "Chapter 1."); None when story comes first, or the heading is a chapter's."""
+    said = _said(sentences[k])
+    if said is None or said.label == "chapter":
+        return None
+    j = k + 1
+    heading = headings[k]
+    untitled = heading is not None and not heading[1]
+    if untitled and j < len(sentences) and headings[j] is None:
+        if word_count(sentences[j]) > MAX_SPOKEN_TITLE_WORDS:
+            return None
+        j += 1  # the part's own title
+    after = _said(sentences[j]) if j < len(sentences) and headings[j] else None
+    return j if after is not None and after.label == "chapter" else None
+
+
 def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
     """A recording says its chapters: a heading ("Chapter one, my early home."), or an announcement
     ("Chapter one of Black Beauty.") that the chapter's heading follows within
@@ -219,8 +239,24 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
     said = [_said(_in_its_part(sentence)) for sentence in sentences]
     chapters = [s.chapter if s else None for s in said]
     starts: list[_SpokenStart] = []
+    part_heading: dict[int, int] = {}
+    """A chapter heading's sentence -> the unit of the part's heading just before it."""
     for k, group in enumerate(groups):
         found, announced, index = headings[k], said[k], position[id(group[0])]
+        index = part_heading.get(k, index)
+        chapter_heading = None if found is None else _chapter_heading_after(k, sentences, headings)
+        if chapter_heading is not None:
+            # The part's heading opens the chapter after it, not one of its own ("Book one.
+            # Chapter one."); an announcement of the part ("Part one of ...") announces that chapter.
+            part_heading[chapter_heading] = index
+            open_chapter = starts[-1] if starts else None
+            if open_chapter and not open_chapter.headed and open_chapter.chapter == chapters[k]:
+                starts[-1] = replace(
+                    open_chapter,
+                    chapter=chapters[chapter_heading],
+                    preamble_end=max(open_chapter.preamble_end, chapter_heading + 1),
+                )
+            continue
         if found is None:
             ahead = _preamble(k, sentences)
             if announced is not None and any(headings[j] and chapters[j] == chapters[k] for j in ahead):
