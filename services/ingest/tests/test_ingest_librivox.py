@@ -128,6 +128,22 @@ def test_a_book_heading_before_its_first_chapter_heading_opens_no_chapter(tmp_pa
     assert text_of(book, 1).startswith("Book one, Chapter one of War and Peace.")
 
 
+def test_an_announced_part_opens_its_first_chapter_at_the_announcement(tmp_path: Path) -> None:
+    sentences = [
+        f"Part 1 of {BOOK}.",
+        *NOTICE,
+        "Part 1.",
+        "Chapter one.",
+        "My early home.",
+        *ONE,
+        "Chapter two, the hunt.",
+        *TWO,
+    ]
+    book = read_book(whisper_json(tmp_path, sentences))
+    assert chapters_of(book) == [(1, "My early home"), (2, "the hunt")]
+    assert text_of(book, 1).startswith(f"Part 1 of {BOOK}.")
+
+
 def test_a_bare_heading_after_the_notice_takes_its_title_from_the_sentence_after_it(tmp_path: Path) -> None:
     sentences = [
         *librivox("one", ["Chapter one.", "My early home."], ONE),
