@@ -133,3 +133,29 @@ def test_a_book_in_parts_opens_a_chapter_at_its_chapter_not_at_its_part() -> Non
         (3, "the search on the sand"),
     ]
     assert book.chapters[0].start_ms == 0
+
+
+def test_a_second_volume_is_numbered_as_it_says_its_chapters() -> None:
+    """A review: chapters said 23 and 24 were 1 and 2, and "go to chapter 24" found none."""
+    sentences = [
+        *OPENING,
+        "Chapter twenty-three, the storm.",
+        ONE[1],
+        "Chapter twenty-four, the calm.",
+        TWO[1],
+    ]
+    transcript, _ = heard(sentences)
+    book = transcribed_book(one_file(transcript.audio_ms), {1: transcript}, "lantern.mp3")
+    assert chapters_of(book) == [(0, "Opening"), (23, "the storm"), (24, "the calm")]
+
+
+def test_chapters_said_out_of_order_keep_their_order_numbers() -> None:
+    sentences = [*ONE, *TWO, "Chapter two, pies again.", "The rain came.", *THREE]
+    transcript, _ = heard(sentences)
+    book = transcribed_book(one_file(transcript.audio_ms), {1: transcript}, "lantern.mp3")
+    assert chapters_of(book) == [
+        (1, "the house at Gull Point"),
+        (2, "pies and letters"),
+        (3, "pies again"),
+        (4, "the search on the sand"),
+    ]

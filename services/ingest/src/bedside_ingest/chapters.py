@@ -288,11 +288,18 @@ def split_by_markers(transcript: Transcript, fallback_title: str) -> tuple[Chapt
 def said_chapters(units: tuple[Unit, ...]) -> tuple[Chapter, ...]:
     """The chapters recognised words say (``_spoken``, as for a transcript brought without a
     chapters file), what comes before the first the opening; none when they say none, or what
-    they say is no book's chapters (``_a_books_chapters``)."""
+    they say is no book's chapters (``_a_books_chapters``). Chapters said counting up one by one
+    are numbered as said, so a second volume's "Chapter 23" is chapter 23; others in order."""
     starts = _spoken(units)
     if not _a_books_chapters(starts):
         return ()
-    return _split_at(units, [(start.index, start.name) for start in starts])
+    chapters = _split_at(units, [(start.index, start.name) for start in starts])
+    said = [start.chapter for start in starts if start.chapter is not None]
+    label, first = said[0]
+    if len(said) < len(starts) or first < 1 or said != [(label, first + k) for k in range(len(said))]:
+        return chapters
+    numbers = iter(range(first, first + len(said)))
+    return tuple(c if c.n == OPENING_CHAPTER else replace(c, n=next(numbers)) for c in chapters)
 
 
 def _a_books_chapters(starts: list[_SpokenStart]) -> bool:
