@@ -19,6 +19,7 @@ from bedside_turn.domain.intents import (
     Question,
     ThisChapterStart,
     Undo,
+    reading,
 )
 from bedside_turn.domain.recap import RecapAsked
 
@@ -3201,3 +3202,27 @@ def test_a_question_naming_a_chapter_asks_and_a_chapter_asked_for_moves(
     utterance: str, read_as: intents.Intent
 ) -> None:
     assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "go back five minutes and then who is oskar and what did i miss and why did the horse run away and"
+        " where did they go and sleep in twenty minutes",
+        "go back 5 minutes, who is oskar, what did i miss, who is tamsin, where did the cart go, why did he"
+        " leave and sleep in 20",
+    ],
+)
+def test_a_long_breath_reads_each_piece_once(utterance: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each way two or three requests part reads its pieces again: read once per breath, a long one is
+    read in a bounded number of readings, not hundreds (each a tour of every rule)."""
+    meant = reading._meant
+    readings: list[tuple[str, bool]] = []
+
+    def counted(text: str, whole: bool) -> intents.Intent:
+        readings.append((text, whole))
+        return meant(text, whole)
+
+    monkeypatch.setattr(reading, "_meant", counted)
+    intents.read(utterance)
+    assert len(readings) == len(set(readings))

@@ -5,6 +5,7 @@ import itertools
 import re
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
+from contextvars import ContextVar
 from dataclasses import replace
 
 from bedside_contracts.turn import RecapArgs
@@ -199,7 +200,29 @@ def read(utterance: str, *, whole: bool = True) -> Intent:
     slip put right ("pasue", "go bakc 30 seconds"), and taken so only when that reads as a command,
     or as a search that says its way where the words as typed said none ("go bak to where ...") and
     whose moment is in the words as typed. A moment's words keep the capitals of names the listener
-    wrote inside the sentence: search tells a name not heard yet by them (adr/0066)."""
+    wrote inside the sentence: search tells a name not heard yet by them (adr/0066).
+
+    Each way a breath parts in two or three reads its pieces, and the same piece comes up in many of
+    them: within one reading of a breath, each piece is read once (``_READ_IN_THIS_BREATH``)."""
+    known = _READ_IN_THIS_BREATH.get()
+    if known is None:
+        reset = _READ_IN_THIS_BREATH.set({})
+        try:
+            return read(utterance, whole=whole)
+        finally:
+            _READ_IN_THIS_BREATH.reset(reset)
+    if (utterance, whole) not in known:
+        known[utterance, whole] = _read_once(utterance, whole)
+    return known[utterance, whole]
+
+
+_READ_IN_THIS_BREATH: ContextVar[dict[tuple[str, bool], Intent] | None] = ContextVar(
+    "read_in_this_breath", default=None
+)
+"""The pieces of the breath being read, each with its reading; none between breaths, so nothing grows."""
+
+
+def _read_once(utterance: str, whole: bool) -> Intent:
     if whole and (withdrawn := _withdrawn_at_the_end(utterance)) is not None:
         return withdrawn
     intent = _meant(utterance, whole)
