@@ -3226,3 +3226,38 @@ def test_a_long_breath_reads_each_piece_once(utterance: str, monkeypatch: pytest
     monkeypatch.setattr(reading, "_meant", counted)
     intents.read(utterance)
     assert len(readings) == len(set(readings))
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        # (review) the recap the jump plays again swallowed the timer or the question said after it
+        ("rewind, what happened and sleep in 20", intents.Together(Jump(-30_000), intents.SleepTimer(20))),
+        (
+            "go back a minute, what happened and who is Oskar",
+            intents.Together(Jump(-60_000), Question("who is Oskar")),
+        ),
+    ],
+)
+def test_a_recap_the_jump_plays_again_leaves_the_third_request_done_after_it(
+    utterance: str, read_as: intents.Intent
+) -> None:
+    assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "go back five minutes and then who is oskar and what did i miss and why did the horse run away and"
+        " where did they go and sleep in twenty minutes",
+        "go back 5 minutes, who is oskar, what did i miss, who is tamsin, where did the cart go, why did he"
+        " leave and sleep in 20",
+    ],
+)
+def test_a_long_breath_keeps_its_move_and_its_first_question(utterance: str) -> None:
+    """(review) read as the timer alone, the move and every question dropped."""
+    read_as = intents.read(utterance)
+    assert isinstance(read_as, intents.Together)
+    assert read_as.move == Jump(-300_000)
+    first_asked = read_as.then.first if isinstance(read_as.then, BothAsked) else read_as.then
+    assert first_asked == Question("who is oskar")

@@ -896,6 +896,7 @@ def _three_with_a_move(
     Else ``halves``, a half of two parts that make one request read as that one ("go back 5 minutes and
     what did I miss" is the jump: ``_back_over_a_recap``), for the rules of two."""
     read_again = list(halves)
+    others: Intent
     for split, alone in ((0, 1), (1, 0)):
         words = said[split]
         # beside a moment described or words read as nothing, no three are done: not read again
@@ -920,19 +921,31 @@ def _three_with_a_move(
                     if alone == 0
                     else (other, BothAsked(then, halves[alone]))
                 )
-            case BothAsked(first=first, second=second) if all(
-                _beside_a_move(halves[alone], part, part.question if isinstance(part, Question) else None)
-                for part in (first, second)
+            case BothAsked(first=first, second=second) if kept := _kept_beside_a_move(
+                halves[alone], (first, second)
             ):
-                move, others = halves[alone], two
+                move, others = halves[alone], kept
             case Jump() | RecapAsked():
                 read_again[split] = two
                 continue
             case _:
                 continue
-        if isinstance(move, _MOVES) and not isinstance(move, FindPlace):
+        moved = isinstance(move, _MOVES) and not isinstance(move, FindPlace)
+        if moved and isinstance(others, _DONE_AFTER_A_MOVE):
             return Together(move=move, then=others)
     return read_again[0], read_again[1]
+
+
+def _kept_beside_a_move(move: Intent, parts: tuple[Intent, Intent]) -> Intent | None:
+    """Two asks said after ``move``, each done after it: both, or the one left when the other is a recap
+    the move plays again ("rewind, what happened and sleep in 20" is the jump and the timer); None when
+    one may not be done beside the move."""
+    left = [part for part in parts if not (isinstance(part, RecapAsked) and _played_again(move, part))]
+    if not left or not all(
+        _beside_a_move(move, part, part.question if isinstance(part, Question) else None) for part in left
+    ):
+        return None
+    return left[0] if len(left) == 1 else BothAsked(left[0], left[1])
 
 
 def _two_moves(one: Intent, other: Intent) -> bool:
