@@ -6,7 +6,7 @@ import pytest
 from bedside_contracts.player import SleepTimer
 from bedside_contracts.turn import RecapArgs
 from bedside_evaluation import query_sets
-from bedside_turn.domain import intents, playback, speech
+from bedside_turn.domain import intents, playback, routing, speech
 from bedside_turn.domain.intents import (
     BookEnd,
     BookStart,
@@ -3261,3 +3261,25 @@ def test_a_long_breath_keeps_its_move_and_its_first_question(utterance: str) -> 
     assert read_as.move == Jump(-300_000)
     first_asked = read_as.then.first if isinstance(read_as.then, BothAsked) else read_as.then
     assert first_asked == Question("who is oskar")
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        # (review) read as the move alone, and so given to the model, which cannot do the other
+        ("go back 5 minutes and reset the timer", intents.Together(Jump(-300_000), intents.TimerAgain())),
+        ("next chapter and reset the timer", intents.Together(intents.NextChapter(1), intents.TimerAgain())),
+        ("go back 5 minutes and where am i", intents.Together(Jump(-300_000), intents.WhereAmI())),
+        ("go back 5 minutes and when will it stop", intents.Together(Jump(-300_000), intents.TimerAsked())),
+        (
+            "go back 5 minutes and who wrote this",
+            intents.Together(Jump(-300_000), intents.AboutTheBook("author")),
+        ),
+    ],
+)
+def test_a_move_said_with_what_plain_code_does_or_tells_is_both_done_by_plain_code(
+    utterance: str, read_as: intents.Intent
+) -> None:
+    read = intents.read(utterance)
+    assert read == read_as
+    assert not routing.model_may_answer(read)

@@ -2423,3 +2423,13 @@ async def test_say_that_again_just_after_an_answer_says_the_answer_again_and_mov
     again = await rig.ask(listener, "sorry, what?")
     assert position(rig, listener) == HERE - 120_000  # not moved again
     assert again.speech == (await rig.ask(listener, "where am I?")).speech
+
+
+async def test_a_move_and_where_am_i_moves_then_tells_the_place_moved_to(rig: Rig) -> None:
+    """(review) "Go back 1 minute and where am I" moved alone, where they are went untold; with a model
+    it went to the model, which has no means to tell it."""
+    listener = rig.listener_at(220_000)
+    reply = await rig.ask(listener, "go back 1 minute and where am I")
+    assert position(rig, listener) == 160_000
+    where = await rig.ask(listener, "where am I?")
+    assert where.speech in reply.speech, reply.speech

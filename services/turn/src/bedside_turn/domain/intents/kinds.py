@@ -333,10 +333,14 @@ class Together:
     the move left the book (``keyless._two_said_together`` says why); a recap ("what did I miss and take
     me back to where I fell asleep") is told after it too, of the stretch its words named where they
     asked (``tools.ToolBox.recap``). Two of these said with a move ("who is Oskar, go back 5 minutes and
-    sleep in 20") are ``then`` as ``BothAsked``, done after the move in the order asked."""
+    sleep in 20") are ``then`` as ``BothAsked``, done after the move in the order asked. What plain code
+    tells ("go back 5 minutes and where am I") is told after the move too, of the place it left."""
 
     move: "Intent"
-    then: "SleepTimer | TimerAdded | CancelSleepTimer | Pause | Question | RecapAsked | BothAsked"
+    then: (
+        "SleepTimer | TimerAdded | TimerAgain | CancelSleepTimer | Pause"
+        " | WhereAmI | TimerAsked | AboutTheBook | Question | RecapAsked | BothAsked"
+    )
 
 
 @dataclass(frozen=True)

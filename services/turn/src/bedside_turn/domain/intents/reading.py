@@ -622,9 +622,12 @@ horse and cart stop"), and each try reads both halves."""
 _THEN = r"(?:and\s+then|and|then|after\s+that)\s+"
 _JOINT = re.compile(rf"\s*(?:[,;!?]+(?!\d)\s*|[.]+\s+)(?:{_THEN})?|\s+{_THEN}")
 """Where one request ends and the next starts: "and", "then", or a recogniser's comma or full stop."""
-_PLAYBACK = (SleepTimer, TimerAdded, CancelSleepTimer, Pause)
+_PLAYBACK = (SleepTimer, TimerAdded, TimerAgain, CancelSleepTimer, Pause)
 """What may be said with a move, either way round (``Together``)."""
-_DONE_AFTER_A_MOVE = (SleepTimer, TimerAdded, CancelSleepTimer, Pause, Question, RecapAsked, BothAsked)
+_TOLD_AFTER_A_MOVE = (WhereAmI, TimerAsked, AboutTheBook)
+"""What plain code tells, said with a move and told after it ("go back 5 minutes and where am I": the
+place moved to), so the whole breath stays plain code's (``routing.model_may_answer``)."""
+_DONE_AFTER_A_MOVE = (*_PLAYBACK, *_TOLD_AFTER_A_MOVE, Question, RecapAsked, BothAsked)
 """What a move is said with and done before (``Together.then``)."""
 _MOVES = (
     Jump,
@@ -830,6 +833,12 @@ def _done_together(
             return Together(move=halves[moving], then=timers[0])
         if moving is not None and (asked := _asked_beside_a_move(halves, said, moving)):
             return Together(move=halves[moving], then=asked)
+        if (
+            moving is not None
+            and not isinstance(halves[moving], FindPlace)  # a moment's words may end in such an ask
+            and isinstance(told := halves[1 - moving], _TOLD_AFTER_A_MOVE)
+        ):
+            return Together(move=halves[moving], then=told)
         # A pause asked for and then the timer ("pause and set a timer for ten"): paused at once, the
         # timer counting the listening after it. Said after a timer, a stop is the timer's own ("read
         # for ten minutes then stop"), unless the timer is cancelled; a "hold on" is no pause asked
