@@ -3204,15 +3204,16 @@ def test_a_question_naming_a_chapter_asks_and_a_chapter_asked_for_moves(
     assert intents.read(utterance) == read_as
 
 
-@pytest.mark.parametrize(
-    "utterance",
-    [
-        "go back five minutes and then who is oskar and what did i miss and why did the horse run away and"
-        " where did they go and sleep in twenty minutes",
-        "go back 5 minutes, who is oskar, what did i miss, who is tamsin, where did the cart go, why did he"
-        " leave and sleep in 20",
-    ],
-)
+LONG_BREATHS = [
+    "go back five minutes and then who is oskar and what did i miss and why did the horse run away and"
+    " where did they go and sleep in twenty minutes",
+    "go back 5 minutes, who is oskar, what did i miss, who is tamsin, where did the cart go, why did he"
+    " leave and sleep in 20",
+]
+"""A breath of many requests: each was read in hundreds of readings, and as the timer alone (review)."""
+
+
+@pytest.mark.parametrize("utterance", LONG_BREATHS)
 def test_a_long_breath_reads_each_piece_once(utterance: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each way two or three requests part reads its pieces again: read once per breath, a long one is
     read in a bounded number of readings, not hundreds (each a tour of every rule)."""
@@ -3245,15 +3246,7 @@ def test_a_recap_the_jump_plays_again_leaves_the_third_request_done_after_it(
     assert intents.read(utterance) == read_as
 
 
-@pytest.mark.parametrize(
-    "utterance",
-    [
-        "go back five minutes and then who is oskar and what did i miss and why did the horse run away and"
-        " where did they go and sleep in twenty minutes",
-        "go back 5 minutes, who is oskar, what did i miss, who is tamsin, where did the cart go, why did he"
-        " leave and sleep in 20",
-    ],
-)
+@pytest.mark.parametrize("utterance", LONG_BREATHS)
 def test_a_long_breath_keeps_its_move_and_its_first_question(utterance: str) -> None:
     """(review) read as the timer alone, the move and every question dropped."""
     read_as = intents.read(utterance)

@@ -1945,6 +1945,13 @@ async def test_a_move_and_a_timer_said_together_do_both_the_move_first(rig: Rig)
     assert reply.speech.endswith("I'll stop in 2 minutes.")
 
 
+async def two_minutes_back_and_tamsin_asked_there(rig: Rig) -> tuple[TurnReply, TurnReply, int]:
+    """What "go back 2 minutes" says from HERE, and "who is Tamsin?" asked where it goes."""
+    moved_alone = await rig.ask(rig.listener_at(HERE), "go back 2 minutes")
+    there = HERE - 120_000
+    return moved_alone, await rig.ask(rig.listener_at(there), "who is Tamsin?"), there
+
+
 @pytest.mark.parametrize(
     "utterance", ["who is Tamsin and go back 2 minutes", "go back 2 minutes, who is Tamsin?"]
 )
@@ -1953,9 +1960,7 @@ async def test_a_question_and_a_move_said_together_move_then_answer_from_where_t
 ) -> None:
     """A bedtime probe: "who is Oskar and go back 5 minutes" was one question of all the words, and
     nothing moved. Two minutes back from 2:15 is before Tamsin is first named: she has not come up there."""
-    moved_alone = await rig.ask(rig.listener_at(HERE), "go back 2 minutes")
-    there = HERE - 120_000
-    asked_there = await rig.ask(rig.listener_at(there), "who is Tamsin?")
+    moved_alone, asked_there, there = await two_minutes_back_and_tamsin_asked_there(rig)
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, utterance)
     assert (reply.outcome, position(rig, listener)) == ("moved", there)
@@ -1978,9 +1983,7 @@ async def test_a_question_a_move_and_a_timer_said_together_are_all_done_the_move
     """A bedtime probe: "who is Oskar, go back 5 minutes and sleep in 20" set the timer and answered,
     the move dropped; "go back 5 minutes, who is Oskar and sleep in 20 minutes" moved and asked the book
     "who is Oskar and sleep in 20 minutes", the timer never set."""
-    moved_alone = await rig.ask(rig.listener_at(HERE), "go back 2 minutes")
-    there = HERE - 120_000
-    asked_there = await rig.ask(rig.listener_at(there), "who is Tamsin?")
+    moved_alone, asked_there, there = await two_minutes_back_and_tamsin_asked_there(rig)
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, utterance)
     assert (reply.outcome, position(rig, listener)) == ("moved", there)
