@@ -930,6 +930,58 @@ def test_an_answer_overtaken_by_a_move_back_on_another_device_is_not_shown(
     )
 
 
+def speaker_says(bedside: Bedside, listener: Listener, path: str, body: dict[str, object]) -> None:
+    """A request of the speaker's, on the newest state: another device the page does not hear from."""
+    seq = bedside.state(listener.name, listener.token)["seq"]
+    listener_api(bedside, listener, BOOK_ID, path, {"device": "speaker", "basis_seq": seq, **body})
+
+
+def test_a_pause_asked_here_after_a_move_back_elsewhere_says_the_move_too(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: the page judged its answer by the newest move alone. "pause" asked on the phone while the
+    speaker moved the book back to the start: the pause was the newest move, the phone's own, so the answer
+    said "Paused." as if nothing had happened elsewhere, and the book stood at the start unsaid (a page
+    whose pushes came late, or together, heard of the move back only with the pause)."""
+    put_book_at(bedside, listener, BOOK_ID, 60_000)
+    phone = open_page("phone", block_events=True, extra="&report_ms=600000")
+    speaker_says(bedside, listener, "/reports", {"position_ms": 60_000, "playing": True})
+    turns = SlowRequests(phone, re.compile(r".*/turns$"))
+    with phone.expect_request(re.compile(r".*/turns$")):
+        phone.get_by_label("Ask about the book or say where to go").fill("pause")
+        phone.get_by_role("button", name="Ask", exact=True).click()
+    speaker_says(bedside, listener, "/seek", {"position_ms": 0})
+    turns.let_go()
+    expect(phone.locator("#answer")).to_have_text(
+        "Paused. While I answered, the speaker moved the book to 0:00:00.", timeout=WAIT_MS
+    )
+
+
+def test_a_pause_asked_elsewhere_while_a_question_is_out_here_is_told_as_a_pause_not_a_move_back(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: the speaker, playing a minute behind where the phone stood, was asked to pause while the
+    phone's question was out; the pause was the newest move and not the phone's, so the phone said "The
+    book was moved back while I answered; ask me again." Nothing moved it back: it was paused where the
+    speaker had got to."""
+    put_book_at(bedside, listener, BOOK_ID, 120_000)
+    phone = open_page("phone", block_events=True)
+    speaker_says(bedside, listener, "/reports", {"position_ms": 60_000, "playing": True})
+    turns = SlowRequests(phone, re.compile(r".*/turns$"))
+    with phone.expect_request(re.compile(r".*/turns$")):
+        phone.get_by_label("Ask about the book or say where to go").fill("who is the keeper of the lamp?")
+        phone.get_by_role("button", name="Ask", exact=True).click()
+    listener_api(bedside, listener, BOOK_ID, "/turns", {"utterance": "pause", "device": "speaker"})
+    paused = wait_for_state(bedside, listener, BOOK_ID, lambda told: not told["playing"])
+    turns.let_go()
+    answer = phone.locator("#answer")
+    expect(answer).to_have_text(
+        re.compile(f" While I answered, the speaker paused the book at {clock(paused['position_ms'])}\\.$"),
+        timeout=WAIT_MS,
+    )
+    expect(answer).not_to_contain_text("moved back")
+
+
 def test_a_timer_cancelled_on_another_device_leaves_a_playing_page_where_it_is(open_page: OpenPage) -> None:
     """A cancelled timer (like a join or a list) says nothing of the position: the state it
     pushes still holds the last report, seconds behind a page that plays on, which stays put."""

@@ -3,8 +3,8 @@
 import { api, listenerPath, unanswered } from "./api.js";
 import { quietChapter } from "./book.js";
 import { position, refreshState, settled } from "./position.js";
-import { DEVICE, state } from "./state.js";
-import { announce, el, notice, setOff, timesInWords, writeAnswer } from "./ui.js";
+import { DEVICE, deviceSaid, state } from "./state.js";
+import { announce, clock, el, notice, setOff, timesInWords, writeAnswer } from "./ui.js";
 
 // One question at a time, typed or said aloud: while one is unanswered the Ask button is off
 // (Enter with it), and a second is not sent; a typed one stays in the box to send once the answer
@@ -88,11 +88,62 @@ export const madeByAQuestionHere = (cause, device) => MADE_BY_A_QUESTION.has(cau
 // when the report the question sent first was slow to arrive.
 export const OVERTAKEN = "The book was moved back while I answered; ask me again.";
 
+// A pause moves nothing back: it lands where the player reckons the book had got to, which may be a
+// moment behind this page (its report slow, or another device's behind it).
+const PAUSES = new Set(["paused", "fell_asleep"]);
+
+// What the moves made while a question was out make of its answer; the one place that is judged, from
+// every move since the question went, not the newest alone (pushes come late, or several as one).
+// `moves`: oldest first, each with what made it, the device whose request it was and where it put the
+// book (history's entries). `movedByIt`: the reply says the question moved the book. The answer's own
+// move is the newest a question could have made here; a question told of the same request made first
+// on another device (ADR 77) has that device's move for its own. Overtaken: a move other than a pause
+// came after the answer's own move (or after the question, when it made none), and the book is now
+// behind where the answer was guarded. `elsewhere`: the newest move another device made meanwhile,
+// told with the answer, which would otherwise read as if nothing had happened there.
+export function judgeAnswer(moves, { movedByIt, askedMs, nowMs }) {
+  const askedHere = (m) => madeByAQuestionHere(m.cause, m.device)
+    || (movedByIt && m.cause === "undo" && m.device === DEVICE);
+  let own = moves.findLastIndex(askedHere);
+  if (own < 0 && movedByIt) own = moves.findLastIndex((m) => m.cause === "goto" || m.cause === "undo");
+  const guardedAt = own < 0 ? askedMs : moves[own].position_ms;
+  const movedSince = moves.slice(own + 1).some((m) => !PAUSES.has(m.cause));
+  const elsewhere = moves.findLast((m, i) => i !== own && m.device !== DEVICE) || null;
+  return { overtaken: movedSince && nowMs < guardedAt, elsewhere };
+}
+
+// Another device's move made while the question was out, said after the answer.
+export function meanwhileWords(move) {
+  const who = move.device ? deviceSaid(move.device) : "someone else";
+  const at = clock(move.position_ms);
+  if (move.cause === "fell_asleep") return `While I answered, the sleep timer paused the book at ${at}.`;
+  if (move.cause === "paused") return `While I answered, ${who} paused the book at ${at}.`;
+  return `While I answered, ${who} moved the book to ${at}.`;
+}
+
+// The moves made since `moveSeq`, oldest first, from the book's history. Unread (the player out of
+// reach a moment): the newest move alone, as the state says it.
+const MOVES_FETCH = 100; // history's raw entries, reports among them: more than a question's wait makes
+async function movesSince(moveSeq) {
+  const newestAlone = [{ cause: state.lastMoveCause, device: state.lastMoveDevice, position_ms: position() }];
+  let res;
+  try {
+    res = await api("GET", `${listenerPath()}/history?limit=${MOVES_FETCH}`);
+  } catch {
+    return newestAlone;
+  }
+  if (!res.ok || !Array.isArray(res.data?.entries)) return newestAlone;
+  return res.data.entries.filter((e) => e.cause && e.seq > moveSeq).reverse();
+}
+
 export async function answered(reply, asked) {
   await refreshState(); // the push may be slower than the reply
-  const itsOwn = reply.outcome === "moved" || madeByAQuestionHere(state.lastMoveCause, state.lastMoveDevice);
-  const overtaken = asked && !itsOwn && state.lastMoveSeq > asked.moveSeq && position() < asked.ms;
-  const speech = overtaken ? OVERTAKEN : reply.speech || "";
+  const movedByIt = reply.outcome === "moved";
+  const moves = asked && state.lastMoveSeq > asked.moveSeq ? await movesSince(asked.moveSeq) : [];
+  const askedMs = asked ? asked.ms : 0;
+  const { overtaken, elsewhere } = judgeAnswer(moves, { movedByIt, askedMs, nowMs: position() });
+  const speech = overtaken ? OVERTAKEN : [reply.speech || "", elsewhere ? meanwhileWords(elsewhere) : ""]
+    .filter(Boolean).join(" ");
   sayAnswer(speech);
   el.answer.dataset.outcome = reply.outcome || "";
   answeredAfterMove = state.lastMoveSeq; // the answer's own move, if it made one, is in it
