@@ -982,6 +982,21 @@ def test_a_pause_asked_elsewhere_while_a_question_is_out_here_is_told_as_a_pause
     expect(answer).not_to_contain_text("moved back")
 
 
+def test_the_end_of_the_book_reached_on_another_device_is_told_as_the_end_not_a_pause(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: the speaker played the book to its end while the phone, a minute behind, played along;
+    the phone said "Paused at 0:..." as if someone had paused it, not that the book had ended."""
+    phone = open_page("phone")
+    put_book_at(bedside, listener, BOOK_ID, 60_000, phone)
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda told: told["playing"])
+    end = bedside.book_info(listener.token, BOOK_ID)["duration_ms"]
+    speaker_says(bedside, listener, "/reports", {"position_ms": end, "playing": False})
+    expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
+    expect(phone.locator("#notice")).to_have_text("The book ended on another device.", timeout=WAIT_MS)
+
+
 def test_a_timer_cancelled_on_another_device_leaves_a_playing_page_where_it_is(open_page: OpenPage) -> None:
     """A cancelled timer (like a join or a list) says nothing of the position: the state it
     pushes still holds the last report, seconds behind a page that plays on, which stays put."""

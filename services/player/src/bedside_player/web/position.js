@@ -361,10 +361,12 @@ export function adopt(next, { force = false, why = "" } = {}) {
   }
   if (playingChanges && next.playing) setPlaying(true);
   // Another device's Pause, pressed seconds apart from this page (its sound had stalled), is a report, not
-  // a move: it is told as the pause it is, not as the book moved there.
+  // a move: it is told as the pause it is, not as the book moved there; one that stopped at the book's end
+  // is the book played out there, no one's pause.
   const pausedThere = playingChanges && !next.playing;
   if (why && (moved || far)) {
-    notice(moved ? movedWords(next, why) : placeWords(pausedThere ? PAUSED_AT : why, next.position_ms));
+    const at = next.position_ms;
+    notice(moved ? movedWords(next, why) : pausedThere ? stoppedWords(at) : placeWords(why, at));
   }
   // The state's timer first: drawn at the new place with the old one, a page would take the old stop
   // as reached and pause there.
@@ -400,6 +402,13 @@ function movedWords(next, why) {
 // A notice of a place in the book, made with its time as shown or as said (see `notice`).
 const placeWords = (why, ms) => (time) => `${why} ${time(ms)}.`;
 const PAUSED_AT = "Paused at";
+
+// A device that plays to the end reports where its recording stopped, which may fall a moment short of
+// the book's length as the catalog has it.
+const END_WITHIN_MS = 1_000;
+const atTheEnd = (ms) => state.duration > 0 && ms >= state.duration - END_WITHIN_MS;
+export const ENDED_ELSEWHERE = "The book ended on another device.";
+const stoppedWords = (ms) => (atTheEnd(ms) ? ENDED_ELSEWHERE : placeWords(PAUSED_AT, ms));
 
 export const sleepPauseWords = (ms) => placeWords("Paused by the sleep timer at", ms);
 
