@@ -25,6 +25,7 @@ from bedside_contracts.search import (
     Resolve,
     Resolved,
     Target,
+    TranscriptCoverage,
 )
 from bedside_guard import Passage
 from bedside_player.routes.command_lane import CommandLane
@@ -48,8 +49,12 @@ class SyntheticBook:
         audio_path: str | None = None,
         cover_path: str | None = None,
         audio_object: str | None = None,
+        *,
+        transcript: TranscriptCoverage | None = None,
     ) -> None:
         self.id = book
+        self.transcript = transcript
+        """Set: an interim version, served while the rest of the recording is transcribed."""
         self.duration_ms = duration_ms
         self.audio_path = audio_path
         self.cover_path = cover_path
@@ -82,6 +87,7 @@ class SyntheticBook:
             audio_path=self.audio_path,
             cover_path=self.cover_path,
             audio_object=self.audio_object,
+            transcript=self.transcript,
         )
 
     def passage(self, pid: int) -> Passage | None:

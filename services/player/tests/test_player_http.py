@@ -17,6 +17,8 @@ import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
+from bedside_contracts.ingest import IngestBook, IngestJob, JobList, JobsRequest, JobState
+from bedside_contracts.search import TranscriptCoverage
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES, Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_player.domain.playing import REPORT_EVERY_MS
 from bedside_player.http_edge import BODY_LIMIT
@@ -61,6 +63,12 @@ def system(nats_url: str) -> Iterator[RunningSystem]:
         running.stop()
 
 
+INTERIM = TranscriptCoverage(
+    chapters_done=1, chapters=2, audio_done_ms=1_800_000, audio_ms=3_600_000, pending=[2]
+)
+"""How far b4 had been transcribed when search was last given it: an interim version."""
+
+
 @pytest.fixture(scope="module")
 async def bus(system: RunningSystem) -> AsyncIterator[Client]:
     client = await nats.connect(system.nats_url)
@@ -68,6 +76,7 @@ async def bus(system: RunningSystem) -> AsyncIterator[Client]:
         SyntheticBook("b1"),
         SyntheticBook("b2", duration_ms=3_600_000, audio_path="b2.ogg"),
         SyntheticBook("b3", duration_ms=3_600_000, audio_path="b3.m4b", cover_path="b3.png"),
+        SyntheticBook("b4", duration_ms=3_600_000, transcript=INTERIM),
     ]
     search = await FakeSearch(client, books).start()
     try:
@@ -1183,3 +1192,31 @@ async def test_any_device_cancels_a_sleep_timer_and_a_bad_one_is_a_clear_422(
     assert await subject_seq(bus, listener) == before
     await phone.close()
     await speaker.close()
+
+
+async def test_a_book_made_is_told_served_once_search_serves_it_whole_not_its_interim_version(
+    system: RunningSystem, bus: Client
+) -> None:
+    """A review: ingest records the job done as it hands search the whole book, and search serves it a
+    moment later; meanwhile it served the interim version, so the page was told the book made was served
+    and said "Ready." over a book still being made searchable."""
+    states: dict[str, JobState] = {}
+
+    async def jobs(msg: Msg) -> None:  # ingest's list of jobs, as it answers the player
+        job = JobsRequest.model_validate_json(msg.data).job or ""
+        request = IngestBook(path="/sent/b4.m4b", book="b4", job=job)
+        made = IngestJob(job=job, request=request, state=states[job], book="b4")
+        await msg.respond(JobList(jobs=[made]).model_dump_json().encode())
+
+    ingest = await bus.subscribe(subjects.INGEST_JOBS, cb=jobs)
+    _, token = await new_listener(bus, "adder")
+    signed_in = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=system.http_url, headers=signed_in) as http:
+        try:
+            states.update({"making-b4": "running", "made-b4": "done"})
+            making = (await http.get("/api/books/added/making-b4")).json()
+            assert (making["state"], making["served"]) == ("running", True)  # its interim version plays
+            made = (await http.get("/api/books/added/made-b4")).json()
+            assert (made["state"], made["served"]) == ("done", False)
+        finally:
+            await ingest.unsubscribe()

@@ -104,7 +104,7 @@ async def adding(
     and whether it plays yet."""
     listed = await call(service.broker.connection, subjects.INGEST_JOBS, JobsRequest(job=job), JobList)
     adding = AddingBook.of(listed.jobs[0])
-    return adding.model_copy(update={"served": await is_served(service, adding.book)})
+    return adding.model_copy(update={"served": await is_served(service, adding)})
 
 
 @router.post("/api/books/added/{job}/stop", response_model=AddingBook)
@@ -116,20 +116,23 @@ async def stop_adding(
     that has ended is not stopped (409)."""
     stopped = await call(service.broker.connection, subjects.INGEST_CANCEL, CancelJob(job=job), IngestJob)
     adding = AddingBook.of(stopped)
-    return adding.model_copy(update={"served": await is_served(service, adding.book)})
+    return adding.model_copy(update={"served": await is_served(service, adding)})
 
 
-async def is_served(service: Service, book: str | None) -> bool | None:
-    """Whether search serves ``book``; None when search could not be asked (away, or starting)."""
-    if book is None:
+async def is_served(service: Service, adding: AddingBook) -> bool | None:
+    """Whether search serves the book being made: any version while it is made, only the whole book
+    once the job is done (ingest records it done as it hands search the whole book, which search serves
+    a moment later, the interim version until then). None when search could not be asked (away, or
+    starting)."""
+    if adding.book is None:
         return False
     try:
-        await service.books.get(book)
+        served = await service.books.get(adding.book)
     except NotFound:
         return False
     except CallFailed:
         return None
-    return True
+    return adding.state != "done" or served.transcript is None
 
 
 async def passed_on(asked: Awaitable[Reply]) -> Reply:
