@@ -27,6 +27,7 @@ from bedside_contracts.player import (
     Seeked,
     SleepTimerCancelled,
     SleepTimerSet,
+    SpeedSet,
 )
 from bedside_guard import Candidate
 from bedside_player import store as store_module
@@ -76,6 +77,7 @@ def random_event(rng: random.Random) -> PlayerEvent:
         DeviceLeft(device=device, paused_at_ms=to if rng.random() < 0.5 else None, basis_seq=0),
         SleepTimerSet(device=device, after=rng.choice([5, "chapter_end"]), stop_at_ms=to),
         SleepTimerCancelled(device=device),
+        SpeedSet(device=device, speed=rng.choice([0.75, 1.0, 1.5])),
         FellAsleep(device=device, paused_at_ms=to, asleep_at_ms=at, basis_seq=0),
         Paused(device=device if rng.random() < 0.5 else None, paused_at_ms=to),
         QuestionAsked(turn_id=rng.choice(["t1", "t2"]), position_ms=at),

@@ -85,6 +85,28 @@ PAST_END = (
     "minutes the book's end cut are had again when the book moves back (None: stored before it was kept)"
 )
 
+SLOWEST_SPEED = 0.5
+FASTEST_SPEED = 3.0
+Speed = Annotated[
+    float,
+    Field(
+        ge=SLOWEST_SPEED,
+        le=FASTEST_SPEED,
+        description="how fast the recording plays, as a multiple of the narrator's pace (1.0)",
+    ),
+]
+
+
+def listening_ms(book_ms: int, speed: float) -> int:
+    """How long ``book_ms`` of the book takes to hear at ``speed``: the one sum from book time to the
+    listener's own (a sleep timer's minutes, what is left, said or shown)."""
+    return round(book_ms / speed)
+
+
+def book_ms_heard_in(listening: int, speed: float) -> int:
+    """How much of the book ``listening`` milliseconds of listening at ``speed`` play."""
+    return round(listening * speed)
+
 
 class SleepTimer(Contract):
     """A sleep timer that is running: the book time at which the playing device pauses."""
@@ -213,6 +235,9 @@ class ListenerState(Contract):
         "offer where they fell asleep, and name the timer as why it stopped, from this alone)",
     )
     retired: bool = Field(default=False, description="the listener was removed: nothing more is accepted")
+    speed: Speed = Field(
+        default=1.0, description="how fast every device plays this book for this listener (ADR 82)"
+    )
 
 
 OFFER_WAITS = 2
@@ -426,6 +451,19 @@ class SleepTimerSet(Contract):
     )
 
 
+class SpeedSet(Contract):
+    """The listener chose how fast the book plays, on every device."""
+
+    kind: Literal["speed_set"] = "speed_set"
+    device: Name | None = None
+    speed: Speed
+    sleep_timer: SleepTimer | None = Field(
+        default=None,
+        description="the running timer as the new speed leaves it (sleep.after_a_speed_change): minutes "
+        "keep the listening they had left, so their stop moves in the book; None when none runs",
+    )
+
+
 class SleepTimerCancelled(Contract):
     kind: Literal["timer_cancelled"] = "timer_cancelled"
     device: Name
@@ -479,6 +517,7 @@ PlayerEvent = Annotated[
     | DeviceLeft
     | SleepTimerSet
     | SleepTimerCancelled
+    | SpeedSet
     | FellAsleep
     | Paused
     | QuestionAsked
@@ -496,6 +535,7 @@ EventKind = Literal[
     "left",
     "timer_set",
     "timer_cancelled",
+    "speed_set",
     "fell_asleep",
     "paused",
     "asked",
@@ -629,6 +669,17 @@ class SetSleepTimer(SleepTimerBody):
         return self
 
 
+class SpeedBody(Contract):
+    device: Name | None = None
+    speed: Speed
+
+
+class SetSpeed(SpeedBody):
+    """Play the book this fast on every device."""
+
+    op: Literal["speed"] = "speed"
+
+
 class CancelSleepTimer(Contract):
     op: Literal["cancel_sleep_timer"] = "cancel_sleep_timer"
     device: Name
@@ -676,6 +727,7 @@ PlayerCommand = Annotated[
     | LeaveDevice
     | SetSleepTimer
     | CancelSleepTimer
+    | SetSpeed
     | TimerRanOut
     | Pause
     | NoteQuestion,

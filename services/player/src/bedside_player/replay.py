@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract
-from bedside_contracts.player import Asleep, MoveCause, SleepTimer
+from bedside_contracts.player import Asleep, MoveCause, SleepTimer, Speed
 from bedside_guard import Candidate
 from bedside_runtime.streams import key_value_bucket, live_keys
 from nats.aio.client import Client
@@ -71,6 +71,7 @@ class Snapshot(Contract):
     last_goto: GotoMade | None = None
     last_undo: RequestMade | None = None
     last_timer_set: RequestMade | None = None
+    speed: Speed = 1.0
 
 
 @dataclass

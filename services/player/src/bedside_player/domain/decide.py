@@ -40,8 +40,10 @@ from bedside_contracts.player import (
     Seek,
     Seeked,
     SetSleepTimer,
+    SetSpeed,
     SleepTimerCancelled,
     SleepTimerSet,
+    SpeedSet,
     TimerRanOut,
     Undo,
 )
@@ -155,14 +157,14 @@ def set_sleep_timer(
             raise Invalid("this book has no chapter end to stop at; set the timer in minutes")
         stop = found
     else:
-        stop = sleep.minutes_stop(state.position_ms, command.after, book_end_ms)
+        stop = sleep.minutes_stop(state.position_ms, command.after, book_end_ms, state.speed)
     if stop <= state.position_ms:
         raise Invalid("the book is at its end: there is nothing left for a sleep timer to stop")
     past_end_ms = None
     if command.after != "chapter_end" and sleep.book_ends_first(
-        state.position_ms, command.after, book_end_ms
+        state.position_ms, command.after, book_end_ms, state.speed
     ):
-        past_end_ms = state.position_ms + command.after * sleep.MINUTE_MS
+        past_end_ms = sleep.minutes_reach(state.position_ms, command.after, state.speed)
     return SleepTimerSet(
         device=command.device,
         after=command.after,
@@ -173,6 +175,17 @@ def set_sleep_timer(
         request_key=command.heard.request_key if command.heard else None,
         made_at_ms=now_ms if command.heard else None,
     )
+
+
+def set_speed(state: PlayerState, command: SetSpeed, now_ms: int, book_end_ms: int | None) -> SpeedSet | None:
+    """The new speed, with a running timer as it leaves it, from where the book has got to now; the
+    speed it plays at already changes nothing."""
+    if command.speed == state.speed:
+        return None
+    timer = state.sleep_timer and sleep.after_a_speed_change(
+        state.sleep_timer, paused_where(state, now_ms, book_end_ms), state.speed, command.speed, book_end_ms
+    )
+    return SpeedSet(device=command.device, speed=command.speed, sleep_timer=timer)
 
 
 def timer_ran_out(state: PlayerState, command: TimerRanOut, book_end_ms: int | None) -> FellAsleep | None:
@@ -211,7 +224,7 @@ def paused_where(state: PlayerState, now_ms: int, book_end_ms: int | None) -> in
     stops = [book_end_ms] if book_end_ms is not None else []
     if state.sleep_timer is not None and state.sleep_timer.stop_at_ms > state.position_ms:
         stops.append(state.sleep_timer.stop_at_ms)
-    return reached(state.position_ms, reporter, now_ms, min(stops, default=None))
+    return reached(state.position_ms, reporter, now_ms, min(stops, default=None), state.speed)
 
 
 def told_joining(
@@ -382,6 +395,8 @@ def decide(
             return leave(state, command, book_end_ms, now_ms)
         case SetSleepTimer():
             return set_sleep_timer(state, command, book_end_ms, chapters, now_ms)
+        case SetSpeed():
+            return set_speed(state, command, now_ms, book_end_ms)
         case CancelSleepTimer():
             return SleepTimerCancelled(device=command.device) if state.sleep_timer else None
         case TimerRanOut():

@@ -10,6 +10,8 @@ the clock, so replay, tests and every copy read the same answer from the same ev
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from bedside_contracts.player import book_ms_heard_in
+
 REPORT_EVERY_MS = 15_000
 """How often a playing page reports where it is (``REPORT_EVERY_MS`` in ``web/state.js``)."""
 GONE_QUIET_MS = 8 * REPORT_EVERY_MS
@@ -49,11 +51,13 @@ def with_report(
     return (*(player for player in players if player.device != device), heard)
 
 
-def reached(position_ms: int, reported: PlayingDevice | None, now_ms: int, ceiling_ms: int | None) -> int:
+def reached(
+    position_ms: int, reported: PlayingDevice | None, now_ms: int, ceiling_ms: int | None, speed: float = 1.0
+) -> int:
     """Where a book reported at ``position_ms`` by ``reported`` has got to at ``now_ms``, playing
-    at normal speed since: never back, never past ``ceiling_ms`` (the end, a sleep timer's stop),
+    at ``speed`` since: never back, never past ``ceiling_ms`` (the end, a sleep timer's stop),
     and from a device not heard lately, no further than the report (it may have stopped then)."""
     if reported is None or reported.heard_at_ms is None or not heard_lately(reported, now_ms):
         return position_ms
-    ahead = position_ms + max(0, now_ms - reported.heard_at_ms)
+    ahead = position_ms + book_ms_heard_in(max(0, now_ms - reported.heard_at_ms), speed)
     return ahead if ceiling_ms is None else max(position_ms, min(ahead, ceiling_ms))

@@ -8,27 +8,32 @@ chapter (history, the page, the turn), and the next chapter stays ahead of the l
 
 from collections.abc import Sequence
 
-from bedside_contracts.player import Asleep, MoveCause, SleepTimer
+from bedside_contracts.player import Asleep, MoveCause, SleepTimer, book_ms_heard_in
 from bedside_contracts.search import ChapterInfo
 
 MINUTE_MS = 60_000
 
 
-def book_ends_first(position_ms: int, minutes: int, book_end_ms: int | None) -> bool:
+def minutes_reach(position_ms: int, minutes: int, speed: float) -> int:
+    """Where ``minutes`` of listening from ``position_ms`` at ``speed`` take the book, the end aside."""
+    return position_ms + book_ms_heard_in(minutes * MINUTE_MS, speed)
+
+
+def book_ends_first(position_ms: int, minutes: int, book_end_ms: int | None, speed: float = 1.0) -> bool:
     """Whether the book ends within ``minutes`` of listening from ``position_ms``: the timer then
     stops at the book's end, and says so (``SleepTimer.book_ends_first``).
 
     The one rule for it: the turn says "the book ends in …" and the page "Pausing at the end of
     the book" from the flag the player sets with it, neither working it out again.
     """
-    return book_end_ms is not None and position_ms + minutes * MINUTE_MS >= book_end_ms
+    return book_end_ms is not None and minutes_reach(position_ms, minutes, speed) >= book_end_ms
 
 
-def minutes_stop(position_ms: int, minutes: int, book_end_ms: int | None) -> int:
-    """``minutes`` of listening from ``position_ms`` at normal speed, never past the end."""
-    if book_end_ms is not None and book_ends_first(position_ms, minutes, book_end_ms):
+def minutes_stop(position_ms: int, minutes: int, book_end_ms: int | None, speed: float = 1.0) -> int:
+    """``minutes`` of listening from ``position_ms`` at ``speed``, never past the end."""
+    if book_end_ms is not None and book_ends_first(position_ms, minutes, book_end_ms, speed):
         return book_end_ms
-    return position_ms + minutes * MINUTE_MS
+    return minutes_reach(position_ms, minutes, speed)
 
 
 def chapter_end_stop(
@@ -93,14 +98,36 @@ def after_a_move(
         if chapter_end_ms is None or chapter_end_ms == timer.stop_at_ms:
             return timer
         return timer.model_copy(update={"stop_at_ms": chapter_end_ms, "chapter": None})
-    # minutes the book's end cut are counted too (``past_end_ms``): moved back, they are had again
-    counted_to = timer.past_end_ms if timer.past_end_ms is not None else timer.stop_at_ms
-    stop_at_ms = max(to_ms, to_ms + counted_to - from_ms)
+    stop_at_ms = max(to_ms, to_ms + _counted_to(timer) - from_ms)
+    return _stopping_at(timer, stop_at_ms, book_end_ms, timer.book_ends_first and to_ms >= from_ms)
+
+
+def after_a_speed_change(
+    timer: SleepTimer, at_ms: int, speed_was: float, speed: float, book_end_ms: int | None
+) -> SleepTimer:
+    """A running timer once the book, at ``at_ms``, plays at ``speed`` instead of ``speed_was``.
+
+    A minutes timer keeps the listening it had left, as after a move: its stop moves further on in
+    the book when it plays faster, and nearer when slower. A chapter's end is where it was.
+    """
+    if timer.after == "chapter_end":
+        return timer
+    listening_left = max(0, _counted_to(timer) - at_ms) / speed_was
+    return _stopping_at(timer, at_ms + round(listening_left * speed), book_end_ms, False)
+
+
+def _counted_to(timer: SleepTimer) -> int:
+    """Where the minutes of a timer take the book, counting those the book's end cut (``past_end_ms``):
+    moved back, or slowed, they are had again."""
+    return timer.past_end_ms if timer.past_end_ms is not None else timer.stop_at_ms
+
+
+def _stopping_at(timer: SleepTimer, stop_at_ms: int, book_end_ms: int | None, ends_first: bool) -> SleepTimer:
+    """A minutes timer stopping at ``stop_at_ms``, or at the book's end when that comes first."""
     if book_end_ms is not None and stop_at_ms >= book_end_ms:
         return timer.model_copy(
             update={"stop_at_ms": book_end_ms, "book_ends_first": True, "past_end_ms": stop_at_ms}
         )
-    ends_first = timer.book_ends_first and to_ms >= from_ms
     return timer.model_copy(
         update={"stop_at_ms": stop_at_ms, "book_ends_first": ends_first, "past_end_ms": None}
     )

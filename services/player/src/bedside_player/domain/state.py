@@ -31,6 +31,7 @@ from bedside_contracts.player import (
     SleepTimer,
     SleepTimerCancelled,
     SleepTimerSet,
+    SpeedSet,
 )
 from bedside_guard import Candidate
 
@@ -75,6 +76,8 @@ class PlayerState(NamedTuple):
     """The newest turn's undo that another device may hear again (ADR 77)."""
     last_timer_set: RequestMade | None = None
     """The newest turn's sleep timer that another device may hear again (ADR 77)."""
+    speed: float = 1.0
+    """How fast every device plays the book (ADR 82)."""
 
     def public(self, now_ms: int) -> ListenerState:
         """The state as devices are told it at ``now_ms``: a book whose players have all gone
@@ -101,6 +104,7 @@ class PlayerState(NamedTuple):
                 self.asleep, self.last_move_cause, self.playing, self.position_ms
             ),
             retired=self.retired,
+            speed=self.speed,
         )
 
     def placed_seq(self) -> int:
@@ -154,6 +158,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.last_goto,
         state.last_undo,
         state.last_timer_set,
+        state.speed,
     )
 
 
@@ -275,6 +280,10 @@ def evolve(state: PlayerState, event: PlayerEvent | None, seq: int) -> PlayerSta
             )
             return state._replace(
                 sleep_timer=timer, last_touch_ms=state.position_ms, last_timer_set=timer_set(event, seq)
+            )
+        case SpeedSet():
+            return state._replace(
+                speed=event.speed, sleep_timer=event.sleep_timer, last_touch_ms=state.position_ms
             )
         case SleepTimerCancelled():
             return state._replace(sleep_timer=None, last_touch_ms=state.position_ms)

@@ -31,7 +31,9 @@ from bedside_contracts.player import (
     Seek,
     SeekBody,
     SetSleepTimer,
+    SetSpeed,
     SleepTimerBody,
+    SpeedBody,
     TimerRanOut,
     TimerRanOutBody,
     Undo,
@@ -131,6 +133,12 @@ async def cancel_sleep_timer(own: Own, body: JoinBody) -> Response:
 @router.post("/sleep-timer/ran-out", response_model=Accepted, responses=REFUSED)
 async def sleep_timer_ran_out(own: Own, body: TimerRanOutBody) -> Response:
     return await run(own, TimerRanOut(**body.model_dump()))
+
+
+@router.post("/speed", response_model=Accepted)
+async def set_speed(own: Own, body: SpeedBody) -> Response:
+    """How fast the book plays, on every device of the listener's (ADR 82)."""
+    return await run(own, SetSpeed(**body.model_dump()))
 
 
 @router.get("/history", response_model=History)
