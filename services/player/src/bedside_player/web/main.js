@@ -16,6 +16,7 @@ import {
 } from "./position.js";
 import { hearOtherTabs, offerPairing, signIn } from "./signin.js";
 import { adoptSleep, carryTimerTo, movedHere, renderSleep, wireSleep } from "./sleep.js";
+import { adoptSpeed, wireSpeed } from "./speed.js";
 import { BOOKS_EVERY_MS, claimDeviceName, DEVICE, REPORT_EVERY_MS, SKIP_MS, state } from "./state.js";
 import { el, notice } from "./ui.js";
 import "./voice.js"; // the microphone wires itself
@@ -37,6 +38,7 @@ follow({
     bookSoon();
   },
   adopted(next) {
+    adoptSpeed(next); // first: the timer's minutes left are counted at it
     adoptSleep(next);
     renderRows();
     ensureChapterTitle();
@@ -87,6 +89,7 @@ function wire() {
   wireHistory();
   wireAsk();
   wireSleep();
+  wireSpeed();
   document.addEventListener("keydown", onKey);
   // Coming back to a tab that slept: take the server's word for where the book is, and which books.
   document.addEventListener("visibilitychange", () => {

@@ -74,8 +74,19 @@ function reportPlayingSoon() {
 
 export function position() {
   if (audioReady()) return clamp(el.audio.currentTime * 1000);
-  const running = state.playing ? performance.now() - state.anchorAt : 0;
+  const running = state.playing ? (performance.now() - state.anchorAt) * state.speed : 0;
   return clamp(state.anchorPos + running);
+}
+
+// Play at `speed` from here on: the clock goes on from where it has got to, the recording at its rate
+// (its default too, which a new source starts at).
+export function playAt(speed) {
+  if (speed === state.speed) return;
+  state.anchorPos = position();
+  state.anchorAt = performance.now();
+  state.speed = speed;
+  el.audio.defaultPlaybackRate = speed;
+  el.audio.playbackRate = speed;
 }
 
 export function setPosition(ms) {

@@ -8,7 +8,7 @@ import {
   adopt, afterCommand, command, ours, ownMove, position, refreshState, report, sayMovedHere, seekTo, setPlaying, setPosition,
   sleepPauseWords,
 } from "./position.js";
-import { DEVICE, state } from "./state.js";
+import { DEVICE, listeningMs, state } from "./state.js";
 import { announce, chapterInSentence, clock, el, notice, showAndSay, showLink, spokenClock } from "./ui.js";
 
 const FADE_MS = 20_000;
@@ -16,8 +16,9 @@ const DIM = 0.6;
 const RUN_OUT_RETRY_MS = 5_000;
 let runOutRetry = 0;
 
-// How loud the book still is with `leftMs` of it before the stop: full until the fade starts.
-const loudness = (leftMs) => Math.max(0, Math.min(1, leftMs / FADE_MS));
+// How loud the book still is with `leftMs` of it before the stop: full until the fade starts, the
+// last FADE_MS of listening.
+const loudness = (leftMs) => Math.max(0, Math.min(1, listeningMs(leftMs) / FADE_MS));
 
 // The offer stands while the player says the book rests where the timer paused it, this page is not
 // playing it on (before its report reaches the player), and the listener has not dismissed it.
@@ -86,7 +87,7 @@ const LONGEST_TIMER_MINUTES = 600; // the player's bound (LONGEST_SLEEP_MINUTES)
 export async function carryTimerTo(book) {
   const timer = state.sleep.timer;
   if (!timer || book === state.bookId) return;
-  const minutesLeft = Math.min(LONGEST_TIMER_MINUTES, Math.max(1, Math.ceil((timer.stop_at_ms - position()) / 60_000)));
+  const minutesLeft = Math.min(LONGEST_TIMER_MINUTES, Math.max(1, Math.ceil(listeningMs(timer.stop_at_ms - position()) / 60_000)));
   let after = minutesLeft;
   if (timer.chapter == null && timer.after === "chapter_end") after = "chapter_end";
   else if (timer.book_ends_first) after = timer.after;
@@ -218,7 +219,7 @@ function timerWords(timer, pos, time) {
     return `Pausing at the end of ${chapterInSentence(timer.chapter)}, at ${at}.`; // named aloud ("…of chapter 3")
   }
   if (timer.after === "chapter_end") return `Pausing at the end of this chapter, at ${at}.`;
-  const leftMs = Math.max(0, timer.stop_at_ms - pos);
+  const leftMs = listeningMs(Math.max(0, timer.stop_at_ms - pos));
   if (timer.book_ends_first) {
     const minutes = Math.round(leftMs / 60_000);
     const when = minutes < 1 ? "in under a minute" : `in ${minutes} min`;

@@ -39,7 +39,7 @@ export const state = {
   bookId: query.get("book") || "",
   book: null, duration: 0, chapters: [], audio: false,
   seq: 0, lastMoveSeq: 0, lastMoveCause: null, lastMoveDevice: null, rows: [], listTurnId: null,
-  playing: false, anchorPos: 0, anchorAt: performance.now(),
+  playing: false, anchorPos: 0, anchorAt: performance.now(), speed: 1, // the player's speed for this book (ADR 82)
   inflight: 0, deferred: null,
   // this page's own moves not yet sent, oldest first, each with where playback had got to (position.js)
   unsentMoves: [],
@@ -110,3 +110,6 @@ export async function claimDeviceName() {
 }
 
 export const clamp = (ms) => Math.max(0, Math.min(state.duration || Number.MAX_SAFE_INTEGER, Math.round(ms)));
+
+// How long `bookMs` of the book takes to hear at the speed it plays (the player's `listening_ms`).
+export const listeningMs = (bookMs) => bookMs / state.speed;

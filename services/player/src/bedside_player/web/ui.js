@@ -6,7 +6,7 @@ export const el = {
   app: $("app"), title: $("book-title"), chapter: $("chapter"), notice: $("notice"), timing: $("timing"), silent: $("silent"),
   transcriptProgress: $("transcript-progress"),
   pos: $("pos"), dur: $("dur"), scrubber: $("scrubber"), play: $("play"),
-  back: $("back30"), fwd: $("fwd30"), audio: $("audio"),
+  back: $("back30"), fwd: $("fwd30"), audio: $("audio"), speed: $("speed"),
   list: $("list"), rows: $("rows"), cancel: $("list-cancel"),
   askForm: $("ask-form"), askInput: $("ask-input"), askSend: $("ask-send"), answer: $("answer"), answerSaid: $("answer-said"),
   sleepLeft: $("sleep-left"), undo: $("undo"), history: $("history"), more: $("history-more"),

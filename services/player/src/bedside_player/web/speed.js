@@ -1,0 +1,32 @@
+// How fast the book plays (ADR 82): the listener's, for this book, on every device. The player keeps
+// it: this page plays at the speed of the newest state it took in, and a speed chosen here is sent and
+// played once the player's answer brings it back, as another device's choice is.
+import { afterCommand, command, playAt } from "./position.js";
+import { DEVICE, state } from "./state.js";
+import { el } from "./ui.js";
+
+const spoken = (speed) => `${Number(speed.toFixed(2))}×`;
+
+// The picker shows the speed playing, with an option of its own for one set aloud that it does not offer.
+function show(speed) {
+  const value = String(speed);
+  if (![...el.speed.options].some((o) => o.value === value)) {
+    const option = new Option(spoken(speed), value);
+    const after = [...el.speed.options].find((o) => Number(o.value) > speed);
+    el.speed.add(option, after || null);
+  }
+  el.speed.value = value;
+}
+
+export function adoptSpeed(next) {
+  const speed = typeof next.speed === "number" ? next.speed : 1;
+  playAt(speed);
+  show(speed);
+}
+
+export function wireSpeed() {
+  el.speed.addEventListener("change", async () => {
+    const res = await command("/speed", { device: DEVICE, speed: Number(el.speed.value) });
+    if (!res || !afterCommand(res, "Another device moved the book to")) show(state.speed);
+  });
+}
