@@ -172,14 +172,14 @@ from bedside_turn.domain.recap import RecapAsked
         ("I'm going to sleep", intents.Courtesy("goodnight")),
         ("going to bed now", intents.Courtesy("goodnight")),
         ("time for bed", intents.Courtesy("goodnight")),
-        ("1.5x speed", intents.Speed()),
+        ("1.5x speed", intents.Speed(to=1.5)),
         ("bookmark this", intents.Bookmark()),  # answered honestly, not "I can take you to a moment"
         ("mark my place", intents.Bookmark()),
         ("switch to Sherlock Holmes", intents.OtherBook()),
         ("play another book", intents.OtherBook()),
         ("switch to chapter 3", Chapter(3)),
         ("open the book at chapter 3", Chapter(3)),
-        ("play at double speed", intents.Speed()),
+        ("play at double speed", intents.Speed(to=2.0)),
         ("who is Wren?", Question("who is Wren?")),
         # a listener session: "hoo is ambrose" read as nothing ("I can take you to a moment ...")
         ("hoo is ambrose", Question("who is ambrose")),
@@ -1490,10 +1490,10 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("I'm still awake, go back a bit", Jump(-30_000)),
         ("help", intents.Help()),
         ("what can you do?", intents.Help()),
-        ("slower", intents.Speed()),
-        ("can you speed up", intents.Speed()),
-        ("play faster", intents.Speed()),
-        ("too fast", intents.Speed()),
+        ("slower", intents.Speed(by=-0.25)),
+        ("can you speed up", intents.Speed(by=0.25)),
+        ("play faster", intents.Speed(by=0.25)),
+        ("too fast", intents.Speed(by=-0.25)),
         # the shared place is where they left off: play on, never a search of the book for "i left off"
         ("play from where I left off", intents.PlayOn()),
         ("continue from where I was", intents.PlayOn()),
@@ -1501,7 +1501,7 @@ def test_questions_about_the_story_near_them_stay_questions(utterance: str) -> N
         ("where did I stop listening yesterday?", intents.Earlier(left_off=True, show_only=True)),
         ("where did I leave off last night", intents.Earlier(left_off=True, show_only=True)),
         ("can you go back to the fire please", FindPlace("the fire", "back")),
-        ("it's a bit slow", intents.Speed()),
+        ("it's a bit slow", intents.Speed(by=0.1)),
         ("will he die?", Question("will he die?")),
         ("will Ginger get better", Question("will Ginger get better")),
         ("read the last chapter again", intents.NextChapter(-1)),
@@ -1718,9 +1718,41 @@ def test_the_sound_said_alone_to_be_wrong_is_the_volume(utterance: str) -> None:
     assert intents.read(utterance) == intents.Volume()
 
 
-@pytest.mark.parametrize("utterance", ["speed it up a little", "slow it down a bit", "slow down a touch"])
-def test_a_pace_changed_by_a_little_is_the_speed(utterance: str) -> None:
-    assert intents.read(utterance) == intents.Speed()
+@pytest.mark.parametrize(
+    ("utterance", "by"),
+    [("speed it up a little", 0.1), ("slow it down a bit", -0.1), ("slow down a touch", -0.1)],
+)
+def test_a_pace_changed_by_a_little_is_the_speed(utterance: str, by: float) -> None:
+    assert intents.read(utterance) == intents.Speed(by=by)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "speed"),
+    [
+        ("normal speed", intents.Speed(to=1.0)),
+        ("play it at normal speed please", intents.Speed(to=1.0)),
+        ("reset the speed", intents.Speed(to=1.0)),
+        ("half speed", intents.Speed(to=0.5)),
+        ("set the speed to 1.25", intents.Speed(to=1.25)),
+        ("play at 1.25 speed", intents.Speed(to=1.25)),
+        ("one and a half times speed", intents.Speed(to=1.5)),
+        ("two times", intents.Speed(to=2.0)),
+        ("read it at 1.5 times please", intents.Speed(to=1.5)),
+        ("3x", intents.Speed(to=3.0)),
+        ("raise the speed", intents.Speed(by=0.25)),
+        ("change the speed", intents.Speed()),
+    ],
+)
+def test_a_speed_is_read_as_said_or_as_a_change_of_the_one_playing(
+    utterance: str, speed: intents.Speed
+) -> None:
+    """ADR 82: before, every one of them was one `Speed`, told the pace could not change."""
+    assert intents.read(utterance) == speed
+
+
+@pytest.mark.parametrize("utterance", ["who knocked three times", "what happened the 2 times he came"])
+def test_a_number_of_times_in_a_question_is_no_speed(utterance: str) -> None:
+    assert not isinstance(intents.read(utterance), intents.Speed)
 
 
 @pytest.mark.parametrize(

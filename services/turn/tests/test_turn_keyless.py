@@ -14,6 +14,7 @@ from bedside_contracts.player import (
     Pause,
     PressRow,
     SetSleepTimer,
+    SetSpeed,
     Undo,
 )
 from bedside_contracts.search import CheckAnswer, FindPassage, Recall, Target, TranscriptCoverage
@@ -1751,6 +1752,18 @@ async def test_how_long_is_left_is_told_from_the_books_times_not_that_it_has_not
     assert position(rig, listener) == here_ms
 
 
+async def test_how_long_is_left_at_another_speed_is_said_as_listening_too(rig: Rig) -> None:
+    listener = rig.listener_at(100_000)
+    await rig.ask(listener, "2x")
+    reply = await rig.ask(listener, "how long is left?")
+    assert reply.speech == (
+        "There's about 1 minute left of this chapter, and about 4 minutes of the book. "
+        "At 2 times speed, that's about 2 minutes of listening."
+    )
+    chapter = await rig.ask(listener, "how long is this chapter?")
+    assert chapter.speech.endswith("of it left. At 2 times speed, that's about 1 minute of listening.")
+
+
 async def test_two_asks_at_once_are_both_answered_in_the_order_asked(rig: Rig) -> None:
     """Before, "where am I and when will the timer stop" searched the book for its words."""
     listener = rig.listener_at(100_000)
@@ -1856,7 +1869,8 @@ async def test_what_the_cover_and_the_chapter_list_say_is_told_not_that_it_has_n
         ("goodnight", "answered", speech.COURTESY["goodnight"]),
         ("what time is it?", "answered", speech.COURTESY["time_of_day"]),
         ("what can you do?", "answered", speech.WHAT_I_CAN_DO),
-        ("slower", "refused", speech.NO_SPEED),
+        ("change the speed", "refused", playback.SPEED_HOW),
+        ("play at 4x", "refused", playback.NO_SUCH_SPEED),
     ],
 )
 async def test_courtesies_help_and_speed_get_their_own_answer_and_move_nothing(
@@ -1886,6 +1900,42 @@ async def test_when_will_it_stop_and_goodnight_tell_the_running_sleep_timer(rig:
     await rig.ask(listener, "cancel the sleep timer")
     assert (await rig.ask(listener, "goodnight")).speech == speech.COURTESY["goodnight"]
     assert position(rig, listener) == HERE
+
+
+async def test_a_speed_asked_for_plays_the_book_at_it_and_faster_counts_from_the_one_playing(
+    rig: Rig,
+) -> None:
+    """Before, "faster please" was told the book plays at the narrator's own pace (ADR 82)."""
+    listener = rig.listener_at(HERE)
+    faster = await rig.ask(listener, "faster please")
+    assert (faster.outcome, faster.speech) == ("answered", "Now playing at 1.25 times speed.")
+    assert (await rig.ask(listener, "a bit faster")).speech == "Now playing at 1.35 times speed."
+    assert (await rig.ask(listener, "normal speed")).speech == "Now playing at normal speed."
+    again = await rig.ask(listener, "normal speed")
+    assert again.speech == "It's playing at normal speed already."
+    assert rig.player.commands[-4:] == [
+        SetSpeed(speed=1.25),
+        SetSpeed(speed=1.35),
+        SetSpeed(speed=1.0),
+        SetSpeed(speed=1.0),
+    ]
+    assert (await rig.ask(listener, "3x")).speech == "Now playing at 3 times speed."
+    assert (await rig.ask(listener, "faster")).speech == "It's playing at 3 times speed already."
+    assert position(rig, listener) == HERE
+
+
+async def test_a_sleep_timers_minutes_are_said_as_listening_at_the_books_speed(rig: Rig) -> None:
+    """At double speed, a minute of listening plays two of the book: the timer says one, and the book's
+    end, near, is said in minutes of listening too."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "double speed")
+    set_now = await rig.ask(listener, "sleep in 1 minute")
+    assert set_now.speech == "I'll stop in a minute."
+    assert rig.player.sleep_timers[(listener, BOOK_ID)].stop_at_ms == HERE + 2 * 60_000
+    asked = await rig.ask(listener, "when will it stop?")
+    assert asked.speech == "The sleep timer stops the book in about 1 minute."
+    past_the_end = await rig.ask(listener, "sleep in 20 minutes")
+    assert past_the_end.speech == "The book ends in about 2 minutes, so I'll stop there."
 
 
 async def test_minutes_added_to_the_timer_count_from_its_stop_not_from_here(rig: Rig) -> None:

@@ -50,7 +50,11 @@ def timer(minutes: int) -> playback.PlaybackDone:
         playback.spoken(timer(20)),
         playback.PAUSED,
         speech.not_yet([], asks_later=False),
-        speech.NO_SPEED,
+        playback.SPEED_HOW,
+        playback.NO_SUCH_SPEED,
+        playback.spoken(
+            playback.PlaybackDone(PlaybackArgs(action="speed", speed=1.5), True, True, speed=1.5)
+        ),
         speech.WHAT_I_CAN_DO,
         *speech.COURTESY.values(),
         speech.about_the_book("chapters_left", book_info(), HERE),

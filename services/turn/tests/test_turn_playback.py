@@ -1,7 +1,7 @@
 """What a turn says of the sleep timer and a pause (plain code): one sentence, no time ahead."""
 
 import pytest
-from bedside_contracts.player import CancelSleepTimer, Heard, Pause, SetSleepTimer, SleepTimer
+from bedside_contracts.player import CancelSleepTimer, Heard, Pause, SetSleepTimer, SetSpeed, SleepTimer
 from bedside_contracts.turn import PlaybackArgs
 from bedside_turn.domain import playback
 from bedside_turn.domain.playback import PlaybackDone
@@ -92,6 +92,23 @@ def test_minutes_added_start_from_the_running_timers_stop_and_a_part_minute_coun
     assert playback.with_minutes_added(timer, 900_000, 10) == 10  # its stop is behind: from here
     assert playback.with_minutes_added(timer, 600_000, -2) == 3  # taken off what it has left
     assert playback.with_minutes_added(timer, 600_000, -10) == 1  # a minute at least: none is a pause
+    assert playback.with_minutes_added(timer, 600_000, 10, speed=2.0) == 13  # 2 min 10 s of listening
+
+
+def test_a_speed_changed_by_an_amount_counts_from_the_one_playing_and_stays_within_those_there_are() -> None:
+    faster, slower = PlaybackArgs(action="speed", speed_by=0.25), PlaybackArgs(action="speed", speed_by=-0.25)
+    assert playback.speed_meant(faster, 1.1) == 1.35
+    assert playback.speed_meant(faster, 2.9) == 3.0
+    assert playback.speed_meant(slower, 0.6) == 0.5
+    assert playback.speed_meant(PlaybackArgs(action="speed", speed=0.75), 2.0) == 0.75
+    assert playback.command_for(faster, "phone", speed_now=1.5) == SetSpeed(device="phone", speed=1.75)
+    for wrong in (
+        {"action": "speed"},
+        {"action": "pause", "speed": 1.5},
+        {"action": "speed", "speed": 1, "speed_by": 1},
+    ):
+        with pytest.raises(ValidationError):
+            PlaybackArgs.model_validate(wrong)
 
 
 def test_a_timer_a_turn_sets_carries_the_request_as_it_read_it() -> None:

@@ -767,6 +767,29 @@ async def test_a_sleep_timer_and_a_pause_said_aloud_reach_the_real_player(bus: C
     assert again.speech == "The book is already paused."
 
 
+async def test_a_speed_said_aloud_reaches_the_real_player_and_its_timer_counts_listening(bus: Client) -> None:
+    """ADR 82: "faster" was told the book plays at the narrator's pace; now the real player takes it,
+    and a timer set at it stops after its minutes of listening."""
+    info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))
+    book, listener = info.id, "e2e-speed"
+    here = info.chapters[1].start_ms
+    await seek(bus, listener, book, here)
+    faster = await ask(bus, listener, book, "a bit faster please")
+    assert (faster.outcome, faster.speech) == ("answered", "Now playing at 1.1 times speed.")
+    assert (await ask(bus, listener, book, "1.5x")).speech == "Now playing at 1.5 times speed."
+    assert (await state(bus, listener, book)).speed == 1.5
+    minutes = await ask(bus, listener, book, "sleep in 4 minutes")
+    assert minutes.speech == "I'll stop in 4 minutes."
+    timer = (await state(bus, listener, book)).sleep_timer
+    assert timer is not None
+    assert timer.stop_at_ms == here + 6 * 60_000
+    assert (await ask(bus, listener, book, "normal speed")).speech == "Now playing at normal speed."
+    slowed = (await state(bus, listener, book)).sleep_timer
+    assert slowed is not None
+    assert slowed.stop_at_ms == here + 4 * 60_000  # still four minutes of listening
+    assert (await state(bus, listener, book)).position_ms == here
+
+
 async def test_a_spoken_question_is_transcribed_offline_and_turned(bus: Client) -> None:
     need_espeak()
     info = await ingested(bus, SAMPLE_BOOK_ID, str(SAMPLE_TRANSCRIPT))

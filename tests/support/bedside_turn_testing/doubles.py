@@ -31,6 +31,7 @@ from bedside_contracts.player import (
     PlayerCommand,
     PressRow,
     SetSleepTimer,
+    SetSpeed,
     SleepTimer,
     StateRequest,
     Undo,
@@ -269,6 +270,8 @@ class PlayerDouble:
     seq: int = 2
     """The newest event's sequence, of any listener: a move and a timer set are ordered by it."""
     last_move_seq: dict[tuple[str, str], int] = field(default_factory=dict)
+    speeds: dict[tuple[str, str], float] = field(default_factory=dict)
+    """How fast each listener's book plays, as the commands left it (1.0 when none set it)."""
 
     def place(self, listener: str, book: str, position_ms: int) -> None:
         """The book put at ``position_ms`` (a move of the turn's, or a test's as a page's), the list gone."""
@@ -300,6 +303,7 @@ class PlayerDouble:
             asleep=self.asleep.get(key),
             still_where_timer_paused=key in self.timer_paused,
             sleep_timer=self.sleep_timers.get(key),
+            speed=self.speeds.get(key, 1.0),
         )
 
     async def offer(self, request: OfferPositions) -> OfferOutcome:
@@ -333,7 +337,9 @@ class PlayerDouble:
         state = await self.state(StateRequest(listener=request.listener, book=request.book))
         if isinstance(request.command, SetSleepTimer):  # the player's own rule, so the turn reads its stop
             info = self.books[request.book].info
-            at = PlayerState(listener=request.listener, book=request.book, position_ms=state.position_ms)
+            at = PlayerState(
+                listener=request.listener, book=request.book, position_ms=state.position_ms, speed=state.speed
+            )
             try:
                 made = set_sleep_timer(at, request.command, info.duration_ms, info.chapters, now_ms=0)
             except Invalid as refused:
@@ -343,6 +349,11 @@ class PlayerDouble:
             timer = SleepTimer(**made_by, set_seq=self.seq)
             self.sleep_timers[key] = timer
             return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": timer}))
+        if isinstance(request.command, SetSpeed):
+            self.speeds[key] = request.command.speed
+            return CommandResult(
+                accepted=True, seq=2, state=state.model_copy(update={"speed": request.command.speed})
+            )
         if isinstance(request.command, CancelSleepTimer):
             self.sleep_timers.pop(key, None)
             return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": None}))

@@ -10,7 +10,15 @@ from bedside_guard import Candidate
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from bedside_contracts.common import Contract, Millis, Name, Offset
-from bedside_contracts.player import ASKED_AT, MAX_TARGETS, Seq, SleepMinutes
+from bedside_contracts.player import (
+    ASKED_AT,
+    FASTEST_SPEED,
+    MAX_TARGETS,
+    SLOWEST_SPEED,
+    Seq,
+    SleepMinutes,
+    Speed,
+)
 
 TurnOutcome = Literal["moved", "listed", "answered", "not_yet", "refused", "unsure", "failed"]
 
@@ -231,7 +239,7 @@ class OfferPositionsArgs(Contract):
         return self
 
 
-PlaybackAction = Literal["sleep_timer", "cancel_sleep_timer", "pause", "clear_list"]
+PlaybackAction = Literal["sleep_timer", "cancel_sleep_timer", "pause", "clear_list", "speed"]
 
 
 class PlaybackArgs(Contract):
@@ -240,7 +248,8 @@ class PlaybackArgs(Contract):
     action: PlaybackAction = Field(
         description="sleep_timer: pause after `minutes` of listening or at the chapter's end; "
         'cancel_sleep_timer: turn the timer off; pause: pause the book now ("pause", "stop"); '
-        'clear_list: take the list of places off every screen, the book staying put ("none of those")'
+        'clear_list: take the list of places off every screen, the book staying put ("none of those"); '
+        "speed: play the book at `speed`, or `speed_by` faster (negative: slower), on every device"
     )
     minutes: SleepMinutes | None = Field(
         default=None, description="with sleep_timer: minutes of listening from now, as they said"
@@ -261,9 +270,22 @@ class PlaybackArgs(Contract):
         description='with chapter_end: the end of the chapter this many after the one playing ("stop at the '
         'end of the next chapter": 1, "after two more chapters": 2), counted by the tool',
     )
+    speed: Speed | None = Field(
+        default=None, description="with speed: how fast, as a multiple of the narrator's pace (1: as read)"
+    )
+    speed_by: float | None = Field(
+        default=None,
+        ge=-(FASTEST_SPEED - SLOWEST_SPEED),
+        le=FASTEST_SPEED - SLOWEST_SPEED,
+        description='with speed: this much faster than now ("faster": 0.25, "a bit slower": -0.1)',
+    )
 
     @model_validator(mode="after")
     def _one_stop(self) -> "PlaybackArgs":
+        if (self.action == "speed") != (self.speed is not None or self.speed_by is not None):
+            raise ValueError("speed, and only speed, takes a speed or a speed_by")
+        if self.speed is not None and self.speed_by is not None:
+            raise ValueError("a speed is said or counted from the one playing, not both")
         if self.action == "sleep_timer" and (self.minutes is None) == (not self.chapter_end):
             raise ValueError("a sleep_timer takes either minutes or chapter_end, and not both")
         if self.action != "sleep_timer" and (self.minutes is not None or self.chapter_end):

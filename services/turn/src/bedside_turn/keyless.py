@@ -3,7 +3,7 @@
 import functools
 from collections.abc import Callable
 
-from bedside_contracts.player import LONGEST_SLEEP_MINUTES, LocateRequest, SleepTimer, StateRequest
+from bedside_contracts.player import LONGEST_SLEEP_MINUTES, ListenerState, LocateRequest, StateRequest
 from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target, chapter_at
 from bedside_contracts.turn import WORDS_TAKEN, Direction, Exchange, PlaybackAction
 from bedside_guard import OPENING_CHAPTER, Passage, names_as_said
@@ -19,7 +19,7 @@ from bedside_turn.domain.chapters import (
     titled_chapter,
 )
 from bedside_turn.domain.earlier import where_they_are
-from bedside_turn.domain.intents import Intent
+from bedside_turn.domain.intents import Intent, LengthOf
 from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.routing import (
@@ -55,7 +55,6 @@ from bedside_turn.tools import ToolBox
 _NO_TOOL_DOES: dict[type[Intent], str] = {
     intents.PlayOn: speech.PRESS_PLAY,
     intents.Volume: speech.VOLUME_IS_THE_DEVICES,
-    intents.Speed: speech.NO_SPEED,
     intents.Bookmark: speech.NO_BOOKMARKS,
     intents.OtherBook: speech.OTHER_BOOK_ON_THE_PAGE,
     intents.SpoilerAsked: speech.NO_SPOILERS,
@@ -139,11 +138,7 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
                 return speech.NO_LOOKUP_BEFORE
             return await _earlier(tools, once_more_back(previous), speech.NO_EARLIER_BEFORE)
         case intents.TimeLeft(length_of=length_of):
-            return await _told_from_the_book(
-                tools,
-                history.Told.TIME_LEFT,
-                lambda book, here: speech.time_left(here, book.duration_ms, book.chapters, length_of),
-            )
+            return await _time_left(tools, length_of)
         case intents.WhereAmI():
             return await _told_from_the_book(
                 tools,
@@ -172,10 +167,11 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             return await _timer_in_minutes(tools, intent)
         case intents.CancelSleepTimer() | intents.Pause() | intents.ClearList():
             return await _playback(tools, {"action": _PLAYER_ACTION[type(intent)]})
+        case intents.Speed(to=to, by=by):
+            return await _speed(tools, to, by)
         case (
             intents.PlayOn()
             | intents.Volume()
-            | intents.Speed()
             | intents.Bookmark()
             | intents.OtherBook()
             | intents.OtherDevice()
@@ -196,7 +192,7 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             return await _courtesy(tools, said)
         case intents.TimerAsked():
             tools.turn.told = history.Told.TIMER
-            return playback.timer_now(await _sleep_timer(tools), tools.here_ms)
+            return await _timer_now(tools)
         case intents.Other():
             return speech.CANNOT_HELP
     return await _named_place(tools, intent, utterance)
@@ -304,7 +300,7 @@ async def _take_back(tools: ToolBox, taken: CancelledByThat | None) -> str:
             return await _playback(tools, {"action": "clear_list"})
         case "timer_changed":
             tools.turn.told = history.Told.TIMER
-            return playback.timer_now(await _sleep_timer(tools), tools.here_ms) + playback.TO_CANCEL_IT
+            return await _timer_now(tools) + playback.TO_CANCEL_IT
     tools.turn.told = history.Told.COURTESY
     return await _courtesy(tools, "never_mind")
 
@@ -327,14 +323,41 @@ async def _courtesy(tools: ToolBox, said: intents.CourtesySaid) -> str:
         return speech.COURTESY[said]
     now = await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))
     if said == "still_awake":
-        return playback.still_awake(now.sleep_timer, now.playing, tools.here_ms)
+        return playback.still_awake(now.sleep_timer, now.playing, tools.here_ms, now.speed)
     if now.sleep_timer is None:
         return speech.COURTESY["goodnight"]
-    return speech.GOODNIGHT + playback.timer_now(now.sleep_timer, tools.here_ms)
+    return speech.GOODNIGHT + playback.timer_now(now.sleep_timer, tools.here_ms, now.speed)
 
 
-async def _sleep_timer(tools: ToolBox) -> SleepTimer | None:
-    return (await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))).sleep_timer
+async def _now(tools: ToolBox) -> ListenerState:
+    return await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))
+
+
+async def _time_left(tools: ToolBox, length_of: LengthOf | None) -> str:
+    speed = (await _now(tools)).speed
+    return await _told_from_the_book(
+        tools,
+        history.Told.TIME_LEFT,
+        lambda book, here: speech.time_left(here, book.duration_ms, book.chapters, length_of, speed),
+    )
+
+
+async def _timer_now(tools: ToolBox) -> str:
+    now = await _now(tools)
+    return playback.timer_now(now.sleep_timer, tools.here_ms, now.speed)
+
+
+async def _speed(tools: ToolBox, to: float | None, by: float | None) -> str:
+    """A speed asked for, through the same tool the model has; one the player has not, said so."""
+    if to is None and by is None:
+        tools.turn.declined = True
+        return playback.SPEED_HOW
+    if not playback.speed_there_is(to):
+        tools.turn.declined = True
+        return playback.NO_SUCH_SPEED
+    return await _playback(
+        tools, {"action": "speed", "speed": to} if to is not None else {"action": "speed", "speed_by": by}
+    )
 
 
 async def _timer_in_minutes(
@@ -346,19 +369,20 @@ async def _timer_in_minutes(
         case intents.SleepTimer(after=int(minutes)):
             pass
         case intents.TimerAdded(minutes=added):
-            timer = await _sleep_timer(tools)
-            if timer is None and added < 0:  # nothing to take minutes off
+            now = await _now(tools)
+            if now.sleep_timer is None and added < 0:  # nothing to take minutes off
                 tools.turn.told = history.Told.TIMER
                 return playback.NO_TIMER
-            minutes = playback.with_minutes_added(timer, tools.here_ms, added)
+            minutes = playback.with_minutes_added(now.sleep_timer, tools.here_ms, added, now.speed)
         case _:
-            timer = await _sleep_timer(tools)
+            now = await _now(tools)
+            timer = now.sleep_timer
             if timer is None:
                 tools.turn.told = history.Told.TIMER
                 return playback.NO_TIMER_TO_RESTART
             if timer.after == "chapter_end":  # a chapter's end stays where it was: told, not set again
                 tools.turn.told = history.Told.TIMER
-                return playback.timer_now(timer, tools.here_ms)
+                return playback.timer_now(timer, tools.here_ms, now.speed)
             minutes = timer.after
     if minutes > LONGEST_SLEEP_MINUTES:
         return playback.TOO_LONG
@@ -366,7 +390,7 @@ async def _timer_in_minutes(
 
 
 async def _playback(tools: ToolBox, args: dict[str, object]) -> str:
-    """The sleep timer, a pause or a list taken away, through the same tool the model has."""
+    """The sleep timer, a pause, a list taken away or the speed, through the same tool the model has."""
     await tools.run("playback", args)
     if tools.no_chapter is not None:
         return speech.no_chapter_counted(tools.no_chapter)

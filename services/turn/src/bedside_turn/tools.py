@@ -19,6 +19,7 @@ from bedside_contracts.player import (
     OfferPositions,
     PressRow,
     StateRequest,
+    listening_ms,
 )
 from bedside_contracts.player import Undo as UndoCommand
 from bedside_contracts.search import (
@@ -437,7 +438,8 @@ class ToolBox:
         return book.chapters if book is not None else []
 
     async def playback(self, args: PlaybackArgs) -> tuple[list[str], list[PlaceRef], bool]:
-        """Set or cancel the sleep timer, or pause: the player's own commands, as the page sends them."""
+        """Set or cancel the sleep timer, pause, or set the speed: the player's own commands, as the page
+        sends them."""
         if args.chapter_step is not None:
             counted = await self._counted_chapter(args.chapter_step)
             if not isinstance(counted, int):
@@ -448,17 +450,22 @@ class ToolBox:
         if self.preview:
             self.played = playback.PlaybackDone(args, accepted=True, changed=True, previewed=True)
             return playback.preview_lines(args), [], False
-        command = playback.command_for(args, self.device, self.heard())
         # the player's reply says neither whether anything changed nor what a new timer replaced
         before = await self.backends.state(StateRequest(listener=self.listener, book=self.book))
+        command = playback.command_for(args, self.device, self.heard(), before.speed)
         changes = playback.changes(args, before)
+        speed = before.speed
         try:
             result = await self.backends.command(
                 CommandRequest(listener=self.listener, book=self.book, command=command)
             )
             accepted, changed, reason = result.accepted, changes, result.reason
-            timer = result.state.sleep_timer
-            stop_in_ms = timer.stop_at_ms - result.state.position_ms if timer is not None else None
+            timer, speed = result.state.sleep_timer, result.state.speed
+            stop_in_ms = (
+                listening_ms(timer.stop_at_ms - result.state.position_ms, speed)
+                if timer is not None
+                else None
+            )
             ends_first = timer is not None and timer.book_ends_first
         except RemoteFailure as error:
             if error.failure.code != "invalid":
@@ -469,7 +476,9 @@ class ToolBox:
             self.turn.timer_replaced |= before.sleep_timer is not None
             self.turn.timer_set_seq = timer.set_seq if timer is not None else None
         self.turn.note_playback(accepted)
-        self.played = playback.PlaybackDone(args, accepted, changed, reason, stop_in_ms, ends_first)
+        self.played = playback.PlaybackDone(
+            args, accepted, changed, reason, stop_in_ms, ends_first, speed=speed
+        )
         return playback.lines(self.played), [], not accepted
 
     async def _move_command(self, command: PressRow | UndoCommand) -> tuple[CommandResult | None, str]:

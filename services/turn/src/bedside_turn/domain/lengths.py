@@ -1,5 +1,5 @@
-"""A length as the turn says it: of book time rounded to minutes, "about" when it is rounded; and how
-long ago something was stored, coarser the further back."""
+"""A length as the turn says it: of book time rounded to minutes, "about" when it is rounded; how long
+ago something was stored, coarser the further back; and how fast the book plays."""
 
 
 def said_length(ms: int) -> str:
@@ -10,6 +10,11 @@ def said_length(ms: int) -> str:
     hours, minutes = divmod(minutes, 60)
     said = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((hours, "hour"), (minutes, "minute")) if n]
     return "about " + " and ".join(said)
+
+
+def said_speed(speed: float) -> str:
+    """A speed as said aloud: "normal speed", "1.25 times speed"."""
+    return "normal speed" if speed == 1.0 else f"{speed:g} times speed"
 
 
 _HOUR_MS = 3_600_000

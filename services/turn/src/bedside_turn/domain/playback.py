@@ -11,19 +11,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from bedside_contracts.player import (
+    FASTEST_SPEED,
+    SLOWEST_SPEED,
     CancelList,
     CancelSleepTimer,
     Heard,
     ListenerState,
     Pause,
     SetSleepTimer,
+    SetSpeed,
     SleepTimer,
+    listening_ms,
 )
 from bedside_contracts.search import ChapterInfo
 from bedside_contracts.turn import PlaybackArgs
 from bedside_guard import OPENING_CHAPTER, chapter_name
 
-from bedside_turn.domain.lengths import said_length
+from bedside_turn.domain.lengths import said_length, said_speed
 from bedside_turn.domain.own_words import OwnWords
 
 VOICE_DEVICE = "voice"
@@ -75,6 +79,8 @@ class PlaybackDone:
     """The player's word that the timer it set stops at the book's end, before the minutes asked."""
     previewed: bool = False
     """Asked as if elsewhere (``bedside ask --at``): what the player would be sent, not sent."""
+    speed: float = 1.0
+    """How fast the book plays once the player took the command."""
 
 
 def ends_first(done: PlaybackDone) -> int | None:
@@ -85,12 +91,24 @@ def ends_first(done: PlaybackDone) -> int | None:
     return done.stop_in_ms if done.book_ends_first else None
 
 
+def speed_meant(args: PlaybackArgs, speed_now: float) -> float:
+    """The speed ``args`` asks for from ``speed_now``: as said, or changed by as much, held to the
+    slowest and the fastest there are ("faster" at the fastest stays there)."""
+    if args.speed is not None:
+        return args.speed
+    changed = round(speed_now + (args.speed_by or 0.0), 2)
+    return min(FASTEST_SPEED, max(SLOWEST_SPEED, changed))
+
+
 def command_for(
-    args: PlaybackArgs, device: str | None, heard: Heard | None = None
-) -> SetSleepTimer | CancelSleepTimer | Pause | CancelList:
+    args: PlaybackArgs, device: str | None, heard: Heard | None = None, speed_now: float = 1.0
+) -> SetSleepTimer | CancelSleepTimer | Pause | CancelList | SetSpeed:
     """The player's own command for ``args``: the same the page's buttons send, a timer with the request
     as read (``heard``: another device's copy of it is not set again, ADR 77); a request from no device
-    (the terminal) is no copy of another device's."""
+    (the terminal) is no copy of another device's. A speed changed by an amount is counted from
+    ``speed_now``, the state's."""
+    if args.action == "speed":
+        return SetSpeed(device=device, speed=speed_meant(args, speed_now))
     if args.action == "sleep_timer":
         after = "chapter_end" if args.chapter_end else args.minutes
         assert after is not None  # PlaybackArgs holds one of the two
@@ -122,7 +140,22 @@ def changes(args: PlaybackArgs, state: ListenerState) -> bool:
         return bool(state.rows)
     if args.action == "pause":
         return state.playing
+    if args.action == "speed":
+        return speed_meant(args, state.speed) != state.speed
     return True
+
+
+SPEEDS_THERE_ARE = f"from {SLOWEST_SPEED:g} to {FASTEST_SPEED:g} times the narrator's pace"
+SPEED_HOW = OwnWords(
+    'Say how fast: "faster", "a bit slower", "1.5 times speed" or "normal speed"; '
+    f"I can play it {SPEEDS_THERE_ARE}."
+)
+NO_SUCH_SPEED = OwnWords(f"I can play the book {SPEEDS_THERE_ARE}.")
+
+
+def speed_there_is(speed: float | None) -> bool:
+    """Whether a speed said is one the player plays at (a speed changed by an amount always is)."""
+    return speed is None or SLOWEST_SPEED <= speed <= FASTEST_SPEED
 
 
 def duration(minutes: int) -> str:
@@ -159,6 +192,10 @@ def lines(done: PlaybackDone) -> list[str]:
             return ["Done: there was no list on the screen."]
         case "clear_list":
             return ["Done: the list is off every screen; the book did not move."]
+        case "speed" if not done.changed:
+            return [f"Done: the book already plays at {said_speed(done.speed)}; nothing changed."]
+        case "speed":
+            return [f"Done: the book plays at {said_speed(done.speed)} on every device."]
         case _ if not done.changed:
             return ["Done: the book was already paused."]
         case _:
@@ -190,6 +227,10 @@ def spoken(done: PlaybackDone) -> OwnWords:
             return TIMER_OFF
         case "clear_list":
             return LIST_CLEARED if done.changed else NO_LIST
+        case "speed" if not done.changed:
+            return OwnWords(f"It's playing at {said_speed(done.speed)} already.")
+        case "speed":
+            return OwnWords(f"Now playing at {said_speed(done.speed)}.")
         case _ if not done.changed:
             return ALREADY_PAUSED
         case _:
@@ -205,37 +246,38 @@ NO_TIMER_TO_RESTART = OwnWords(
 )
 
 
-def with_minutes_added(timer: SleepTimer | None, here_ms: int, added: int) -> int:
+def with_minutes_added(timer: SleepTimer | None, here_ms: int, added: int, speed: float = 1.0) -> int:
     """ "Add ten minutes to the timer": the minutes of a timer set from here that stops ``added``
     minutes after the running one would (before it, taken off); with none running, ``added`` alone.
     At least a minute: a stop at once would be a pause."""
     if timer is None:
         return max(1, added)
-    left_ms = max(0, timer.stop_at_ms - here_ms)
+    left_ms = listening_ms(max(0, timer.stop_at_ms - here_ms), speed)
     return max(
         1, -(-left_ms // 60_000) + added
     )  # a part of a minute left counts whole: never sooner than asked
 
 
-def still_awake(timer: SleepTimer | None, playing: bool, here_ms: int) -> OwnWords:
+def still_awake(timer: SleepTimer | None, playing: bool, here_ms: int, speed: float = 1.0) -> OwnWords:
     """ "I'm still awake": what the book will do now, and how to keep it going (the turn cannot start
     the sound: a page may only after a press on it)."""
     if not playing:
         return OwnWords("Good. Press play to carry on; I can't start the sound myself.")
     if timer is None:
         return OwnWords("Good. No sleep timer is set, so the book plays on.")
-    return OwnWords(f'Good. {timer_now(timer, here_ms)} Say "add ten minutes" to keep going longer.')
+    return OwnWords(f'Good. {timer_now(timer, here_ms, speed)} Say "add ten minutes" to keep going longer.')
 
 
 TO_CANCEL_IT = OwnWords(' To turn it off, say "cancel the sleep timer".')
 """After "cancel that" to a timer changed, not set: which timer to cancel is the listener's to say."""
 
 
-def timer_now(timer: SleepTimer | None, here_ms: int) -> OwnWords:
-    """ "When will it stop?": the running sleep timer as the player holds it, in the turn's own words."""
+def timer_now(timer: SleepTimer | None, here_ms: int, speed: float = 1.0) -> OwnWords:
+    """ "When will it stop?": the running sleep timer as the player holds it, in the turn's own words:
+    how long until it stops is listening, at ``speed``."""
     if timer is None:
         return OwnWords("There's no sleep timer on.")
-    left = said_length(max(0, timer.stop_at_ms - here_ms))
+    left = said_length(listening_ms(max(0, timer.stop_at_ms - here_ms), speed))
     if timer.after == "chapter_end":  # how long is what a sleepy listener asking wants to hear
         which = "this chapter" if timer.chapter is None else chapter_name(timer.chapter)
         return OwnWords(f"The sleep timer stops the book at the end of {which}, in {left}.")

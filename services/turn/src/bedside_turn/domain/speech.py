@@ -7,7 +7,7 @@ nothing the model could not have read.
 import re
 from collections.abc import Collection
 
-from bedside_contracts.player import OfferOutcome
+from bedside_contracts.player import OfferOutcome, listening_ms
 from bedside_contracts.search import BookInfo, ChapterInfo, MissingChapter, chapter_at
 from bedside_guard import (
     OPENING_CHAPTER,
@@ -29,7 +29,7 @@ from bedside_guard import (
 from bedside_turn.domain import playback
 from bedside_turn.domain.chapters import NoSuchChapter, counted_from_the_clock
 from bedside_turn.domain.intents import UNIT_MS, BookFact, LengthOf, SaidUnit
-from bedside_turn.domain.lengths import said_length
+from bedside_turn.domain.lengths import said_length, said_speed
 from bedside_turn.domain.numbers import ORDINAL_WORDS
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.recap import NO_BREAK_YET, at_chapter_start
@@ -73,7 +73,6 @@ TIMER_NOT_BY_THE_CLOCK = OwnWords(
     "I can't set the timer to a time of day, only for a length of listening. Say, for example, "
     '"sleep in 30 minutes" or "stop at the end of the chapter".'
 )
-NO_SPEED = OwnWords("I can't change the reading speed; the book plays at the narrator's own pace.")
 WHAT_I_CAN_DO = OwnWords(
     'I can take you back to a moment you describe ("back to where they first meet"), by time ("back five '
     'minutes"), by chapter ("chapter 3") or to where you left off ("where was I last night?"); tell you '
@@ -205,22 +204,38 @@ def no_chapter_counted(beyond: NoSuchChapter) -> OwnWords:
 
 
 def time_left(
-    here_ms: int, duration_ms: int, chapters: list[ChapterInfo], length_of: LengthOf | None = None
+    here_ms: int,
+    duration_ms: int,
+    chapters: list[ChapterInfo],
+    length_of: LengthOf | None = None,
+    speed: float = 1.0,
 ) -> OwnWords:
     """How long is left of the chapter playing and of the book, and how long each is when asked
     (``length_of``): lengths the page shows already (the book's length, the chapter list's times, the
-    sleep timer's stop at a chapter's end), so no spoiler."""
+    sleep timer's stop at a chapter's end), so no spoiler. Book time; at another ``speed`` than
+    normal, what is left is said as listening too."""
     book_left = said_length(duration_ms - here_ms)
     book = f"The book is {said_length(duration_ms)} long, and there's {book_left} of it left."
     playing = chapter_at(chapters, here_ms)
+    last_left_ms = duration_ms - here_ms
     if playing is None or playing.end_ms >= duration_ms:
-        return OwnWords(book if length_of else f"There's {book_left} of the book left.")
-    chapter_left = said_length(playing.end_ms - here_ms)
-    if length_of is None:
-        return OwnWords(f"There's {chapter_left} left of this chapter, and {book_left} of the book.")
-    chapter_length = said_length(playing.end_ms - playing.start_ms)
-    chapter = f"This chapter is {chapter_length} long, and there's {chapter_left} of it left."
-    return OwnWords({"chapter": chapter, "book": book, "story": f"{chapter} {book}"}[length_of])
+        said = book if length_of else f"There's {book_left} of the book left."
+    else:
+        chapter_left = said_length(playing.end_ms - here_ms)
+        chapter_length = said_length(playing.end_ms - playing.start_ms)
+        chapter = f"This chapter is {chapter_length} long, and there's {chapter_left} of it left."
+        if length_of == "chapter":
+            last_left_ms = playing.end_ms - here_ms
+        said = (
+            f"There's {chapter_left} left of this chapter, and {book_left} of the book."
+            if length_of is None
+            else {"chapter": chapter, "book": book, "story": f"{chapter} {book}"}[length_of]
+        )
+    if speed != 1.0:
+        said += (
+            f" At {said_speed(speed)}, that's {said_length(listening_ms(last_left_ms, speed))} of listening."
+        )
+    return OwnWords(said)
 
 
 def where_you_are(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -> str:

@@ -358,14 +358,6 @@ NEXT_OR_PREVIOUS_ALONE = re.compile(
     r"(?: please)?$"
 )
 """A player's buttons said aloud: the next or the previous chapter."""
-SPEED = re.compile(
-    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|read|play|talk) )?(?:a (?:bit|little) )?"
-    r"(?:slower|faster|quicker|speed (?:it )?up|slow (?:it )?down)(?: a (?:bit|little|touch))?(?: please)?$"
-    r"|\b(?:change|set|raise|lower) the (?:reading |playback )?speed\b|\bplayback speed\b"
-    r"|^(?:(?:it's|its|it is|that's|thats|this is|he's|she's|you're) )?(?:too|a bit|a little|very|so)"
-    r" (?:too )?(?:fast|slow|quick)(?: please)?$"
-    r"|\b\d+(?:\.\d+)?\s?x(?: speed)?$|\b(?:double|half|normal) speed\b"
-)
 _GOODNIGHT = (
     r"(?:good ?ni(?:ght|te)|good knight|g'?night|night night|nighty? ni(?:ght|te)|night(?: all)?|nite"
     r"|sleep well"

@@ -389,7 +389,11 @@ class TimerAsked:
 
 @dataclass(frozen=True)
 class Speed:
-    """'Slower', 'speed up': the reading speed, which no tool and no page control changes."""
+    """'Slower', '1.5x', 'normal speed': how fast the book plays, said as a speed (``to``) or a change
+    of the one playing (``by``); neither when only the speed was named ("change the speed")."""
+
+    to: float | None = None
+    by: float | None = None
 
 
 CourtesySaid = Literal["thanks", "never_mind", "goodnight", "time_of_day", "still_awake"]

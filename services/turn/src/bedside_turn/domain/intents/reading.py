@@ -37,7 +37,6 @@ from bedside_turn.domain.intents.asked import (
     ROW_ORDINALS,
     SKIP_OPENING,
     SKIP_THIS_BIT,
-    SPEED,
     STOPS_AT_THE_END,
     THIS_CHAPTER,
     TIME_LEFT,
@@ -90,7 +89,6 @@ from bedside_turn.domain.intents.kinds import (
     ShareOfBook,
     SkipOpening,
     SleepTimer,
-    Speed,
     StartAgain,
     ThisChapterStart,
     TimeLeft,
@@ -127,6 +125,7 @@ from bedside_turn.domain.intents.moves import (
     start_again,
     step_not_counted_in_time,
 )
+from bedside_turn.domain.intents.speed import speed_asked
 from bedside_turn.domain.intents.timers import (
     ASKING,
     GO_QUIET,
@@ -499,8 +498,8 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
         return OtherBook()
     if TIMER_ASKED.match(text):
         return TimerAsked()
-    if SPEED.search(text):
-        return Speed()
+    if (speed := speed_asked(text)) is not None:
+        return speed
     if aside := aside_said(text):
         return aside
     if courtesy := courtesy_or_cancel(text):
