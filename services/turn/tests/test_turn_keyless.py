@@ -2486,3 +2486,14 @@ async def test_a_move_and_where_am_i_moves_then_tells_the_place_moved_to(rig: Ri
     assert position(rig, listener) == 160_000
     where = await rig.ask(listener, "where am I?")
     assert where.speech in reply.speech, reply.speech
+
+
+@pytest.mark.parametrize("utterance", ["go back 0 seconds", "skip ahead 0 minutes"])
+async def test_a_move_by_nothing_says_the_book_stays_and_offers_nothing(rig: Rig, utterance: str) -> None:
+    """A listener: "go back 0 seconds" drew a covered row "further on" for the very place they were at."""
+    listener = rig.listener_at(HERE)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, reply.rows, len(rig.player.offers)) == ("refused", [], offers)
+    assert position(rig, listener) == HERE
+    assert reply.speech == "That's no distance at all, so the book stays where it is."

@@ -698,6 +698,8 @@ async def _named_place(tools: ToolBox, intent: Intent, utterance: str) -> str:
         return speech.AT_CHAPTER_START
     if tools.already_at == "book_start":
         return speech.BOOK_NOT_BEGUN
+    if tools.already_at == "no_distance":
+        return speech.NO_DISTANCE
     refused = tools.last_offer is None or tools.last_offer.outcome == "refused"
     if isinstance(intent, intents.Jump) and intent.offset_ms < 0 and tools.last_offer is not None and refused:
         # The player answered, refusing: search resolves a jump back to no place only when nothing lies

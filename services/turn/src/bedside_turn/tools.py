@@ -60,6 +60,7 @@ from bedside_turn.domain.tool_results import (
     ALREADY_AT,
     ALREADY_AT_CHAPTER_END,
     NO_CHAPTER_PLAYING,
+    NO_DISTANCE,
     NO_END_WITHOUT_WORDS,
     NO_MATCH,
     NO_WORDS_IN_SPAN,
@@ -330,6 +331,8 @@ class ToolBox:
                 return [NO_CHAPTER_PLAYING if counted is None else no_chapter_line(counted)], [], True
             else:
                 ending = False  # the end of a chapter not in the book is no place: the others stand
+        if targets == [NO_DISTANCE]:  # "go back 0 seconds": a row for it would be "further on" of here
+            return self._already_at("no_distance")
         if not ending and (start := await self._start_where_they_are(targets)) is not None:
             return self._already_at(start)
         if ending:

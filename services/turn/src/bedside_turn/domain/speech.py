@@ -168,6 +168,8 @@ the book once, so the second is not made."""
 ALREADY_THERE = OwnWords("You're there now: that's where the book is.")
 """A place from the history asked for where the listener is ("where did I fall asleep?" once taken
 back there): nothing was moved, and nothing offered."""
+NO_DISTANCE = OwnWords("That's no distance at all, so the book stays where it is.")
+"""A move by no time ("go back 0 seconds"): nothing to do, so nothing moved and nothing offered."""
 BOOK_NOT_BEGUN = OwnWords("You're already at the start of the book.")
 """The book's start asked for before any of it is heard: nothing was moved, nothing offered."""
 NO_ASLEEP = OwnWords("I don't know when you fell asleep: no sleep timer has paused the book lately.")

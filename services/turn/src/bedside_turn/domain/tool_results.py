@@ -87,15 +87,19 @@ ALREADY_AT_CHAPTER_END = (
 )
 
 
-AlreadyAt = Literal["chapter_start", "book_start", "that_place"]
+AlreadyAt = Literal["chapter_start", "book_start", "that_place", "no_distance"]
 ALREADY_AT: dict[AlreadyAt, str] = {
     "chapter_start": "Refused: nothing of the chapter playing has been heard yet, so they are at its start "
     "already. Tell them so.",
     "book_start": "Refused: nothing of the book has been heard yet, so they are at its start already. "
     "Tell them so.",
     "that_place": "Refused: that place is where the book is now. Tell them they are there already.",
+    "no_distance": "Refused: a move by no time at all is where the book is now. Tell them it stays there.",
 }
 """What the model reads when the place asked for is where the book is: no place is offered."""
+NO_DISTANCE = Target(offset_ms=0)
+"""A move by nothing, asked alone: where the book is, which an offer would list as a row "further on"
+(a place at the line is ahead of it)."""
 
 
 def with_chapter(targets: list[Target], chapter: int) -> list[Target]:
