@@ -3308,3 +3308,40 @@ def test_a_move_said_with_what_plain_code_does_or_tells_is_both_done_by_plain_co
     read = intents.read(utterance)
     assert read == read_as
     assert not routing.model_may_answer(read)
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    ["¿quién es Oskar?", "¿Quién es Oskar?", "wer ist Oskar?", "qui est Tamsin?", "¿Qué pasó con Wren?"],
+)
+def test_a_question_mostly_of_words_no_english_dictionary_has_is_not_read(utterance: str) -> None:
+    """Bedside answers in English: a question it cannot read is not understood (``Other``), never
+    searched for and told "that hasn't come up yet"."""
+    assert intents.read(utterance) == Other()
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "Oskar?",
+        "who is Zoë?",
+        "who is isold quarington?",
+        "whos hettie?",
+        "Oskar, who is he?",
+        "who is José?",
+    ],
+)
+def test_a_question_with_names_or_a_slip_stays_a_question(utterance: str) -> None:
+    """Names are no language (capitalised, or after "who is"), and one slip among English words is English."""
+    assert isinstance(intents.read(utterance), Question), intents.read(utterance)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "query"),
+    [("find hettie", "hettie"), ("take me to where hettie meets zelda", "hettie meets zelda")],
+)
+def test_a_moment_named_by_lower_case_names_is_english_by_the_words_asking_for_it(
+    utterance: str, query: str
+) -> None:
+    """Names no dictionary has are a moment's words, read as English by the words that ask for it."""
+    assert intents.read(utterance) == FindPlace(query)

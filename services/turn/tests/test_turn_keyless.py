@@ -2497,3 +2497,16 @@ async def test_a_move_by_nothing_says_the_book_stays_and_offers_nothing(rig: Rig
     assert (reply.outcome, reply.rows, len(rig.player.offers)) == ("refused", [], offers)
     assert position(rig, listener) == HERE
     assert reply.speech == "That's no distance at all, so the book stays where it is."
+
+
+@pytest.mark.parametrize("utterance", ["¿quién es Wren?", "¿Quién es Oskar?", "wer ist Oskar?"])
+async def test_a_question_not_in_english_is_not_understood_and_nothing_is_recalled(
+    rig: Rig, utterance: str
+) -> None:
+    """A listener: "¿quién es Oskar?" was told "that has not come up yet", as if Oskar were ahead or in
+    no book; Bedside answers in English, and these words it cannot read."""
+    listener = rig.listener_at(HERE)
+    recalls = len([r for r in rig.search.requests if isinstance(r, Recall)])
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, reply.speech) == ("unsure", speech.CANNOT_HELP)
+    assert len([r for r in rig.search.requests if isinstance(r, Recall)]) == recalls

@@ -54,6 +54,7 @@ from bedside_turn.domain.intents.asked import (
     pointing_back,
     said_in_passing,
 )
+from bedside_turn.domain.intents.english import mostly_not_english
 from bedside_turn.domain.intents.kinds import (
     AboutTheBook,
     BookEnd,
@@ -225,6 +226,8 @@ def _read_once(utterance: str, whole: bool) -> Intent:
     if whole and (withdrawn := _withdrawn_at_the_end(utterance)) is not None:
         return withdrawn
     intent = _meant(utterance, whole)
+    if _not_read_as_english(utterance, intent):
+        return Other()
     if whole and (kept := _asked_before_a_refusal(utterance, intent)) is not None:
         return kept
     # a move by an amount reads its own refusal ("don't go back 5 minutes, go forward 5 minutes")
@@ -250,6 +253,21 @@ def _read_once(utterance: str, whole: bool) -> Intent:
                 then = BothAsked(*(_capitalised_again(part, utterance) for part in (then.first, then.second)))
             return replace(intent, move=move, then=then)
     return intent
+
+
+def _not_read_as_english(utterance: str, intent: Intent) -> bool:
+    """Whether a question or a moment, whose words go to search as said, is mostly no English
+    (``english``): a question's words with slips put right ("hoo is"), a moment's with the words that
+    ask for it ("find hettie" is English, though "hettie" alone is no word). A command's words are read
+    here, and are English already."""
+    match intent:
+        case Question(question=words):
+            return mostly_not_english(utterance, normalise(words))
+        case FindPlace():
+            return mostly_not_english(utterance, normalise(utterance))
+        case TwoQuestions(first=first, second=second):
+            return mostly_not_english(utterance, normalise(f"{first} {second}"))
+    return False
 
 
 def _capitalised_again(asked: Intent, utterance: str) -> Intent:
