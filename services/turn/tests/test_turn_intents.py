@@ -3337,6 +3337,18 @@ def test_a_question_with_names_or_a_slip_stays_a_question(utterance: str) -> Non
 
 
 @pytest.mark.parametrize(
+    ("utterance", "n"),
+    [
+        ("how long is chapter 6?", 6),
+        ("how many minutes is chapter twelve", 12),
+        ("how long is the third chapter", 3),
+    ],
+)
+def test_a_chapters_length_asked_by_its_number_is_the_length_of_that_chapter(utterance: str, n: int) -> None:
+    assert intents.read(utterance) == intents.TimeLeft(length_of="chapter", chapter=n)
+
+
+@pytest.mark.parametrize(
     ("utterance", "query"),
     [("find hettie", "hettie"), ("take me to where hettie meets zelda", "hettie meets zelda")],
 )

@@ -2510,3 +2510,29 @@ async def test_a_question_not_in_english_is_not_understood_and_nothing_is_recall
     reply = await rig.ask(listener, utterance)
     assert (reply.outcome, reply.speech) == ("unsure", speech.CANNOT_HELP)
     assert len([r for r in rig.search.requests if isinstance(r, Recall)]) == recalls
+
+
+@pytest.mark.parametrize(
+    ("utterance", "said"),
+    [
+        ("how long is chapter 4?", "Chapter 4 is about 2 minutes long."),  # ahead: its title is not said
+        ("how long is chapter 1?", "Chapter 1 is about 2 minutes long."),
+        (
+            "how many minutes is the second chapter",
+            "Chapter 2 is about 2 minutes long, and there's about 1 minute of it left.",
+        ),
+    ],
+)
+async def test_a_chapters_length_is_told_without_its_title(rig: Rig, utterance: str, said: str) -> None:
+    """A listener: "how long is chapter 6?" with chapter 6 ahead was told it had not come up yet. Its
+    length is on the chapter list the page shows, a time and no words of the book (DESIGN, the line 2)."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.outcome, reply.speech) == ("answered", said)
+    assert "Keeper Returns" not in reply.speech
+
+
+async def test_a_chapters_length_the_book_lacks_says_how_many_it_has(rig: Rig) -> None:
+    reply = await rig.ask(rig.listener_at(HERE), "how long is chapter 9?")
+    asked_title = await rig.ask(rig.listener_at(HERE), "what is chapter 9 called?")
+    assert reply.speech == asked_title.speech

@@ -19,7 +19,7 @@ from bedside_turn.domain.chapters import (
     titled_chapter,
 )
 from bedside_turn.domain.earlier import where_they_are
-from bedside_turn.domain.intents import Intent, LengthOf
+from bedside_turn.domain.intents import Intent
 from bedside_turn.domain.last_move import last_move
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.routing import (
@@ -137,8 +137,8 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             if previous is None:
                 return speech.NO_LOOKUP_BEFORE
             return await _earlier(tools, once_more_back(previous), speech.NO_EARLIER_BEFORE)
-        case intents.TimeLeft(length_of=length_of):
-            return await _time_left(tools, length_of)
+        case intents.TimeLeft():
+            return await _time_left(tools, intent)
         case intents.WhereAmI():
             return await _told_from_the_book(
                 tools,
@@ -333,12 +333,14 @@ async def _now(tools: ToolBox) -> ListenerState:
     return await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))
 
 
-async def _time_left(tools: ToolBox, length_of: LengthOf | None) -> str:
+async def _time_left(tools: ToolBox, asked: intents.TimeLeft) -> str:
     speed = (await _now(tools)).speed
     return await _told_from_the_book(
         tools,
         history.Told.TIME_LEFT,
-        lambda book, here: speech.time_left(here, book.duration_ms, book.chapters, length_of, speed),
+        lambda book, here: speech.time_left(
+            here, book.duration_ms, book.chapters, asked.length_of, chapter=asked.chapter, speed=speed
+        ),
     )
 
 

@@ -210,12 +210,16 @@ def time_left(
     duration_ms: int,
     chapters: list[ChapterInfo],
     length_of: LengthOf | None = None,
+    *,
+    chapter: int | None = None,
     speed: float = 1.0,
 ) -> OwnWords:
     """How long is left of the chapter playing and of the book, and how long each is when asked
-    (``length_of``): lengths the page shows already (the book's length, the chapter list's times, the
-    sleep timer's stop at a chapter's end), so no spoiler. Book time; at another ``speed`` than
-    normal, what is left is said as listening too."""
+    (``length_of``), or a chapter named (``chapter``): lengths the page shows already (the book's length,
+    the chapter list's times, the sleep timer's stop at a chapter's end), so no spoiler. Book time; at
+    another ``speed`` than normal, what is left is said as listening too."""
+    if chapter is not None:
+        return length_of_chapter(here_ms, chapters, chapter)
     book_left = said_length(duration_ms - here_ms)
     book = f"The book is {said_length(duration_ms)} long, and there's {book_left} of it left."
     playing = chapter_at(chapters, here_ms)
@@ -225,19 +229,35 @@ def time_left(
     else:
         chapter_left = said_length(playing.end_ms - here_ms)
         chapter_length = said_length(playing.end_ms - playing.start_ms)
-        chapter = f"This chapter is {chapter_length} long, and there's {chapter_left} of it left."
+        playing_said = f"This chapter is {chapter_length} long, and there's {chapter_left} of it left."
         if length_of == "chapter":
             last_left_ms = playing.end_ms - here_ms
         said = (
             f"There's {chapter_left} left of this chapter, and {book_left} of the book."
             if length_of is None
-            else {"chapter": chapter, "book": book, "story": f"{chapter} {book}"}[length_of]
+            else {"chapter": playing_said, "book": book, "story": f"{playing_said} {book}"}[length_of]
         )
     if speed != 1.0:
         said += (
             f" At {said_speed(speed)}, that's {said_length(listening_ms(last_left_ms, speed))} of listening."
         )
     return OwnWords(said)
+
+
+def length_of_chapter(here_ms: int, chapters: list[ChapterInfo], n: int) -> OwnWords:
+    """ "How long is chapter 6?": its length by the chapter list, named by its number alone, so a title
+    ahead is never said (ADR 52); of the chapter playing, what is left of it too. A chapter the book
+    lacks is said so, with the chapters it has."""
+    asked = next((c for c in chapters if c.n == n), None)
+    if asked is None:
+        missing = MissingChapter.among(n, (c.n for c in chapters))
+        return OwnWords("This book has no chapters.") if missing is None else not_in_book(missing)
+    named = chapter_name(n)
+    said = f"{named[0].upper()}{named[1:]} is {said_length(asked.end_ms - asked.start_ms)} long"
+    playing = chapter_at(chapters, here_ms)
+    if playing is not None and playing.n == n:
+        return OwnWords(f"{said}, and there's {said_length(asked.end_ms - here_ms)} of it left.")
+    return OwnWords(f"{said}.")
 
 
 def where_you_are(here_ms: int, duration_ms: int, chapters: list[ChapterInfo]) -> str:

@@ -21,6 +21,7 @@ from bedside_turn.domain.intents.kinds import (
     PlayingAsked,
     SpoilerAsked,
     SyncAsked,
+    TimeLeft,
     WhereAmI,
 )
 from bedside_turn.domain.intents.moves import ASKED_FOR, GOTO, HEARD_THIS
@@ -152,6 +153,22 @@ LENGTH_ASKED = re.compile(
     r"(?: (?:in total|altogether|overall|again))?$"
 )
 """How long the chapter or the book is ("how long is this chapter?"), not something in the story."""
+CHAPTER_LENGTH_ASKED = re.compile(
+    rf"^how (?:long|many (?:hours|minutes)) is (?:the )?(?:chapter|story) ({NUMBER_SAID})"
+    r"(?: (?:in total|altogether|overall|again))?$"
+)
+"""How long a chapter named by its number is ("how long is chapter 6?"), wherever it lies."""
+
+
+def length_asked(text: str) -> TimeLeft | None:
+    """How long the chapter playing, the book or a chapter named is, asked alone."""
+    if length := LENGTH_ASKED.match(text):
+        return TimeLeft(length_of=LENGTHS[length.group(1)])
+    if length := CHAPTER_LENGTH_ASKED.match(text):
+        return TimeLeft(length_of="chapter", chapter=int(number_of(length.group(1))))
+    return None
+
+
 LENGTHS: dict[str, LengthOf] = {"book": "book", "chapter": "chapter", "story": "story"}
 _IN_THE_BOOK = r"(?: in (?:the|this) (?:book|story))?"
 _THIS_BOOK = r"(?:this|it|the book|this book|the story|this story|the audiobook|this audiobook)"

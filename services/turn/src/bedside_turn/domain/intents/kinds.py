@@ -215,6 +215,10 @@ class TimeLeft:
     book of stories, the book in a novel: both are said)."""
 
     length_of: LengthOf | None = None
+    chapter: int | None = None
+    """With ``length_of`` "chapter": the chapter named ("how long is chapter 6?"), else the one playing. A
+    length is a time on the chapter list the page shows, never the book's words, so it is told of a
+    chapter ahead too, by its number."""
 
 
 BookFact = Literal[

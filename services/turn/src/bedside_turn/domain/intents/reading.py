@@ -19,8 +19,6 @@ from bedside_turn.domain.intents.asked import (
     CLOCK,
     HEAR,
     HEAR_THE_PART,
-    LENGTH_ASKED,
-    LENGTHS,
     LISTENING_ASKED,
     MISSED_JUST_NOW,
     MOMENT,
@@ -51,6 +49,7 @@ from bedside_turn.domain.intents.asked import (
     aside_said,
     asked_of_the_position,
     courtesy_or_cancel,
+    length_asked,
     pointing_back,
     said_in_passing,
 )
@@ -555,8 +554,8 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
         return recap
     if TIME_LEFT.search(text):
         return TimeLeft()
-    if length := LENGTH_ASKED.match(text):
-        return TimeLeft(length_of=LENGTHS[length.group(1)])
+    if length := length_asked(text):
+        return length
     in_passing = said_in_passing(text)
     # a place said on the clock first: "skip to 45 minutes in" is no move by 45 minutes
     if (
@@ -1117,7 +1116,9 @@ def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | Non
         match first, second:
             case PlayingAsked(), PlayingAsked():
                 return PlayingAsked(why=first.why or second.why)
-            case TimeLeft(length_of="chapter" | "book"), TimeLeft(length_of="chapter" | "book"):
+            case TimeLeft(length_of="chapter" | "book", chapter=None), TimeLeft(
+                length_of="chapter" | "book", chapter=None
+            ):
                 return TimeLeft(length_of="story") if first != second else first
             case TimeLeft(), TimeLeft():
                 return None
