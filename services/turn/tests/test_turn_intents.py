@@ -3348,6 +3348,25 @@ def test_a_chapters_length_asked_by_its_number_is_the_length_of_that_chapter(utt
     assert intents.read(utterance) == intents.TimeLeft(length_of="chapter", chapter=n)
 
 
+def test_a_pause_and_a_question_said_together_are_both_read() -> None:
+    assert intents.read("pause and who is oskar") == intents.Together(
+        move=intents.Pause(), then=Question("who is oskar")
+    )
+
+
+@pytest.mark.parametrize(
+    ("utterance", "first", "second"),
+    [
+        ("back 5 minutes and then forward 2 minutes", Jump(-300_000), Jump(120_000)),
+        ("go back 5 minutes and next chapter", Jump(-300_000), intents.NextChapter(step=1)),
+    ],
+)
+def test_two_moves_said_together_are_both_read_in_the_order_said(
+    utterance: str, first: intents.Intent, second: intents.Intent
+) -> None:
+    assert intents.read(utterance) == intents.Together(move=first, then=second)
+
+
 @pytest.mark.parametrize(
     ("utterance", "query"),
     [("find hettie", "hettie"), ("take me to where hettie meets zelda", "hettie meets zelda")],

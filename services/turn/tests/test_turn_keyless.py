@@ -2536,3 +2536,50 @@ async def test_a_chapters_length_the_book_lacks_says_how_many_it_has(rig: Rig) -
     reply = await rig.ask(rig.listener_at(HERE), "how long is chapter 9?")
     asked_title = await rig.ask(rig.listener_at(HERE), "what is chapter 9 called?")
     assert reply.speech == asked_title.speech
+
+
+@pytest.mark.parametrize(
+    ("utterance", "asked"),
+    [("pause and who is Wren", "who is Wren"), ("who is Wren and pause", "who is Wren")],
+)
+async def test_a_pause_and_a_question_said_together_pause_and_answer(
+    rig: Rig, utterance: str, asked: str
+) -> None:
+    """A listener: "pause and who is oskar" was read as nothing, neither paused nor answered."""
+    answered = await rig.ask(rig.listener_at(HERE), asked)
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, utterance)
+    assert isinstance(rig.player.commands[-1], Pause)
+    assert reply.speech == f"Paused. {answered.speech}", reply.speech
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "back 1 minute and then forward 2 minutes",
+        "go back 1 minute and next chapter",
+        "forward 2 minutes, back 1 minute",
+    ],
+)
+async def test_two_moves_said_together_make_the_first_and_say_the_second_was_not(
+    rig: Rig, utterance: str
+) -> None:
+    """A listener: "back 5 minutes and then forward 2 minutes" went back and dropped the second move
+    unsaid. One turn offers once (the turn rules): the second is said not to be done."""
+    first = utterance.replace(" and then ", ", ").replace(" and ", ", ").split(", ")[0]
+    alone = await rig.ask(rig.listener_at(HERE), first)
+    listener = rig.listener_at(HERE)
+    offers = len(rig.player.offers)
+    reply = await rig.ask(listener, utterance)
+    assert len(rig.player.offers) == offers + 1
+    assert reply.speech.startswith(f"{alone.speech} "), reply.speech
+    assert reply.speech.endswith("ask me for the other place next."), reply.speech
+
+
+async def test_say_that_again_after_two_moves_says_where_the_book_is_once(rig: Rig) -> None:
+    """Each move of the two is told afresh as where the book is: the same sentence, said once."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "back 1 minute and then forward 2 minutes")
+    again = await rig.ask(listener, "sorry, what?")
+    assert position(rig, listener) == HERE - 60_000  # not moved again
+    assert again.speech == (await rig.ask(listener, "where am I?")).speech

@@ -258,12 +258,20 @@ async def _answer_half(tools: ToolBox, utterance: str, half: Intent, earlier: li
     chapter names again, which would read both requests again."""
     if isinstance(half, intents.Question):
         said, read = await _chapters_by_their_own_name(tools, half.question, half)
-        if tools.turn.moved and intents.moves_the_book(read):
-            return speech.MOVED_ONCE_ALREADY
+        if intents.moves_the_book(read) and (offered := _offered_once_already(tools)):
+            return offered
         return await run_keyless(tools, said, read, earlier, read_again=False)
-    if tools.turn.moved and intents.moves_the_book(half):
-        return speech.MOVED_ONCE_ALREADY  # "go back 5 minutes, next chapter and sleep in 20"
+    if intents.moves_the_book(half) and (offered := _offered_once_already(tools)):
+        return offered  # "go back 5 minutes, next chapter and sleep in 20"
     return await run_keyless(tools, utterance, half, earlier, read_again=False)
+
+
+def _offered_once_already(tools: ToolBox) -> str | None:
+    """What a second move said in one breath is told when the first moved the book or put up a list: the
+    turn rules refuse one after a move, and a second list would take the first's place unsaid."""
+    if tools.turn.moved:
+        return speech.MOVED_ONCE_ALREADY
+    return speech.SHOWN_ONCE_ALREADY if tools.turn.listed else None
 
 
 _STOP_AT_THE_CHAPTER_END = intents.SleepTimer(after="chapter_end")

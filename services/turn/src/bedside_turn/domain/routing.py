@@ -326,7 +326,9 @@ def asked_afresh(last: Exchange) -> intents.Intent | None:
     asked = intents.read(last.utterance)
     match asked:
         case intents.BothAsked(first=first, second=second) | intents.Together(move=first, then=second):
-            return intents.BothAsked(_told_again(first), _told_again(second))
+            # two moves ("back 1 minute and then forward 2 minutes") are each where the book is: told once
+            told_first, told_second = _told_again(first), _told_again(second)
+            return told_first if told_first == told_second else intents.BothAsked(told_first, told_second)
     if told is history.Told.TIMER:
         return intents.TimerAsked()
     return asked if isinstance(asked, _CHANGES_NOTHING) else intents.WhereAmI()

@@ -165,6 +165,9 @@ was moved, and nothing ahead was offered."""
 MOVED_ONCE_ALREADY = OwnWords("I've moved the book once already; ask me for the other place next.")
 """The second of two moves said together ("go back 1 minute and where does part 2 start"): one turn moves
 the book once, so the second is not made."""
+SHOWN_ONCE_ALREADY = OwnWords("I've put one place on the screen already; ask me for the other place next.")
+"""The second of two moves said together when the first drew a list ("forward 2 minutes, back 1 minute"):
+a second list would replace the first unsaid."""
 ALREADY_THERE = OwnWords("You're there now: that's where the book is.")
 """A place from the history asked for where the listener is ("where did I fall asleep?" once taken
 back there): nothing was moved, and nothing offered."""

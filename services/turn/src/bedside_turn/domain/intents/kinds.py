@@ -341,10 +341,9 @@ class Together:
     tells ("go back 5 minutes and where am I") is told after the move too, of the place it left."""
 
     move: "Intent"
-    then: (
-        "SleepTimer | TimerAdded | TimerAgain | CancelSleepTimer | Pause"
-        " | WhereAmI | TimerAsked | AboutTheBook | Question | RecapAsked | BothAsked"
-    )
+    then: "Intent"
+    """What is done after ``move``: one of the asks above, or a second move ("back 5 minutes and then
+    forward 2 minutes"), which a turn that has moved does not make, and says so."""
 
 
 @dataclass(frozen=True)

@@ -236,6 +236,8 @@ def _read_once(utterance: str, whole: bool) -> Intent:
         and _A_MOVE_REFUSED.match(normalise(utterance))
     ):
         return Other()
+    if whole and moves_the_book(intent) and (both := _two_moves_said(utterance, intent)) is not None:
+        return both
     match intent:
         case FindPlace() if more_said_alone(utterance) is not None:  # more of a move, with none just made
             return Other()
@@ -855,6 +857,17 @@ def _done_together(
             and isinstance(told := halves[1 - moving], _TOLD_AFTER_A_MOVE)
         ):
             return Together(move=halves[moving], then=told)
+        # A pause and a question of the story or a recap ("pause and who is Oskar", either way round):
+        # paused, then answered, as a move and a question are. Not after a wait ("hold on, who is he").
+        asking = next((i for i, half in enumerate(halves) if isinstance(half, Question | RecapAsked)), 0)
+        if (
+            isinstance(question := halves[asking], Question | RecapAsked)
+            and isinstance(halves[1 - asking], Pause)
+            and joined_by in ("and", "then", "and then")
+            and not _WAITING.match(said[1 - asking])
+            and _asks_beside_a_move(halves[1 - asking], question, said[asking])
+        ):
+            return Together(move=halves[1 - asking], then=question)
         # A pause asked for and then the timer ("pause and set a timer for ten"): paused at once, the
         # timer counting the listening after it. Said after a timer, a stop is the timer's own ("read
         # for ten minutes then stop"), unless the timer is cancelled; a "hold on" is no pause asked
@@ -977,6 +990,37 @@ def _two_moves(one: Intent, other: Intent) -> bool:
     """Two moves said in one breath with no moment described ("go back 5 minutes, next chapter and sleep
     in 20"): words read as a moment may hold what reads as a move."""
     return all(isinstance(move, _MOVES) and not isinstance(move, FindPlace) for move in (one, other))
+
+
+def _two_moves_said(utterance: str, read_whole: Intent) -> Together | None:
+    """'Back 5 minutes and then forward 2 minutes': two moves and nothing else, read whole as one of them,
+    the other dropped unsaid. Both are kept, in the order said: the turn moves once, and says the second
+    was not made (``keyless._answer_half``). A move whose words part at a joint into two and read whole as
+    neither ("chapter 3, 5 minutes in") stays the one move, and so does a jump of no amount said beside
+    another move, which says where it goes ("go back, to the start of this chapter", "i missed that, back
+    up 45 seconds", "skip on a couple of minutes, this part's boring"); a move refused after it is no second
+    ("go back 5 minutes, not to the start of the chapter": ``_asked_before_a_refusal``)."""
+    if _REFUSED_AFTER.search(with_pauses(utterance)):
+        return None
+    for said, halves, joined_by in _two_halves(with_pauses(utterance)):
+        if (
+            _two_moves(*halves)
+            and read_whole in halves
+            and all(_measure_said(half, words) for half, words in zip(halves, said, strict=True))
+            and not _a_clause(halves[0], said[0], joined_by)
+        ):
+            return Together(move=halves[0], then=halves[1])
+    return None
+
+
+def _measure_said(move: Intent, words: str) -> bool:
+    """Whether a move says where it goes: any but a jump, or a jump by an amount said ("back 5 minutes",
+    "back 5"), not one of a bit that the words alone give ("go back", "play that again")."""
+    return (
+        not isinstance(move, Jump)
+        or move.unit_taken is not None
+        or re.search(AMOUNT, normalise(words)) is not None
+    )
 
 
 def _beside_a_move(move: Intent, part: Intent, words: str | None) -> bool:
