@@ -52,11 +52,11 @@ def system(nats_url: str) -> Iterator[RunningSystem]:
         running.stop()
 
 
-def bedside(system: RunningSystem, *args: str) -> str:
-    """All ``bedside ARGS`` said, on one line; it must succeed."""
+def bedside(system: RunningSystem, *args: str, code: int = 0) -> str:
+    """All ``bedside ARGS`` said, on one line; it must end with ``code``."""
     done = run_bedside(*args, env={**system.env, "COLUMNS": "300", "NO_COLOR": "1"})
     said = " ".join((done.stdout + done.stderr).split())
-    assert done.returncode == 0, said
+    assert done.returncode == code, said
     return said
 
 
@@ -68,7 +68,7 @@ def test_a_listener_past_the_end_of_a_shorter_book_put_in_its_place_is_at_its_en
     assert token, added
     longer = timed_book(tmp_path / "long", 360, (0, 120, 240))
     shorter = timed_book(tmp_path / "short", 85, (0, 30, 61))
-    bedside(system, "ingest", str(longer), "--id", BOOK, "--wait", "60")
+    bedside(system, "ingest", str(longer), "--id", BOOK, "--title", "The Long Watch", "--wait", "60")
 
     base = f"/api/listeners/nell/books/{BOOK}"
     headers = {"Authorization": f"Bearer {token.group(1)}"}
@@ -86,9 +86,19 @@ def test_a_listener_past_the_end_of_a_shorter_book_put_in_its_place_is_at_its_en
         http.post(f"{base}/sleep-timer", json={"device": "phone", "after": 15}).raise_for_status()
         assert state()["sleep_timer"]["stop_at_ms"] == 360_000  # the book ends first
 
+        # Another file under the book's id replaced it without a word while nell was in it: now it is
+        # refused, saying which book and that a listener is in it, until the replacement is asked for.
+        refused = bedside(system, "ingest", str(shorter), "--id", BOOK, "--wait", "60", code=1)
+        assert f"'{BOOK}' is the book 'The Long Watch' (1 listener has a place in it)" in refused, refused
+        assert "--replace" in refused, refused
+        assert state()["position_ms"] == 305_000  # nothing was sent
+
         # read at once after the ingest said the book searchable: the player's catalog, fetched a
         # moment ago, is not yet due to be asked again
-        bedside(system, "ingest", str(shorter), "--id", BOOK, "--wait", "60")
+        replaced = bedside(system, "ingest", str(shorter), "--id", BOOK, "--replace", "--wait", "60")
+        assert replaced.startswith(
+            f"replacing the book 'The Long Watch' ({BOOK}; 1 listener has a place in it)"
+        ), replaced
         held = state()
         assert held["position_ms"] == 85_000
         assert held["sleep_timer"]["stop_at_ms"] == 85_000

@@ -154,7 +154,7 @@ def test_a_book_of_one_chapter_and_one_passage_is_said_in_the_singular() -> None
 def test_a_book_given_an_id_beside_anothers_says_so_and_how_to_replace_that_one_instead() -> None:
     assert summary(a_report("book-2", "Book", taken_id="book")).splitlines()[1] == (
         "another book, made from another file, is 'book': this one is 'book-2' beside it "
-        "(--id book replaces that one instead)"
+        "(--id book --replace replaces that one instead)"
     )
 
 

@@ -228,9 +228,18 @@ async def test_another_book_with_the_same_file_name_is_added_beside_the_first_ne
     assert (await request_ingest(client, IngestBook(path=str(copied)))).book == f"{named}-2"
     edited = await request_ingest(client, IngestBook(path=str(story(shelf, "The mole slept"))))
     assert (edited.book, edited.taken_id, edited.unchanged) == (named, None, False)
+    served_first = await last_event(client, named)
 
-    # An id asked for is that book's, whichever book had it.
-    replaced = await request_ingest(client, IngestBook(path=str(downloads), book=named))
+    # An id asked for that another file's book has is that book's only when the replacement is asked
+    # for: it was replaced without a word, listeners and all.
+    with pytest.raises(RemoteFailure) as caught:
+        await request_ingest(client, IngestBook(path=str(downloads), book=named))
+    assert caught.value.failure.code == "conflict"
+    assert served_first is not None
+    title = served_first[1].title
+    assert caught.value.failure.error.startswith(f"'{named}' is the book '{title}', made from another file")
+    assert (await last_event(client, named)) == served_first
+    replaced = await request_ingest(client, IngestBook(path=str(downloads), book=named, replace=True))
     assert (replaced.book, replaced.taken_id) == (named, None)
 
 

@@ -136,6 +136,11 @@ class IngestBook(Contract):
         "transcript, timed from the recording",
     )
     job: Name | None = Field(default=None, description="progress goes to INGEST_PROGRESS for this job")
+    replace: bool = Field(
+        default=False,
+        description="``book`` may name a book made from another file, which this one then replaces (its "
+        "listeners keep their places, held within the new book: ADR 81); without it that is refused",
+    )
 
 
 Stage = Literal["parse", "transcribe", "align", "chunk", "embed", "store"]

@@ -20,9 +20,17 @@ from nats.errors import Error as NatsError
 from rich.console import Console
 
 from bedside_ingest.accepted import AUDIO_OPTION_HELP, CHAPTERS_HELP, PATH_HELP, TEXT_HELP
-from bedside_ingest.client import catalog_has, remove_book, request_ingest, submit_job, wait_until_ready
+from bedside_ingest.client import (
+    book_replaced,
+    catalog_has,
+    remove_book,
+    request_ingest,
+    submit_job,
+    wait_until_ready,
+)
 from bedside_ingest.errors import BadInput
 from bedside_ingest.given import book_given, check_given, is_audiobook, timed_by_its_recording
+from bedside_ingest.identity import replacement_refused, replacing_said
 from bedside_ingest.jobs_cli import jobs
 from bedside_ingest.progress_view import stage_bars
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
@@ -49,7 +57,7 @@ def summary(report: IngestReport) -> str:
     if report.taken_id is not None:
         line += (
             f"\nanother book, made from another file, is {report.taken_id!r}: this one is {report.book!r} "
-            f"beside it (--id {report.taken_id} replaces that one instead)"
+            f"beside it (--id {report.taken_id} --replace replaces that one instead)"
         )
     line = "\n".join([line, *report.notes])
     aligned = report.alignment
@@ -66,6 +74,7 @@ def summary(report: IngestReport) -> str:
 
 async def _ingest(request: IngestBook, settings: Settings, wait_s: float, console: Console) -> int:
     async with connected(settings.servers, waits_long=True) as client:
+        await _said_if_replacing(client, request, console)
         with stage_bars(console) as bars:
             report = await request_ingest(client, request, bars)
         console.print(summary(report))
@@ -108,11 +117,21 @@ def ingest(
     detach: Annotated[
         bool, typer.Option("--detach", help="hand the job to the service and return (see `bedside jobs`)")
     ] = False,
+    replace: Annotated[
+        bool,
+        typer.Option(
+            "--replace",
+            help="with --id: put this book in the place of the book made from another file that has the id "
+            "(its listeners keep their places); without it, that is refused",
+        ),
+    ] = False,
 ) -> None:
     """Ingest a book: read it (an audiobook is transcribed offline, chapter by chapter), chunk,
     embed and store it, then wait until search serves it. A file of a kind not listed below is
     refused before anything is sent."""
     console = Console()
+    if replace and book_id is None:  # a file's own name never gives it another file's book's id (ADR 62)
+        raise _fail(console, "--replace replaces the book of the id given with --id: give its --id")
     try:
         path = book_given(paths)
         check_given(path, audio=audio, chapters=chapters, text=text)
@@ -127,6 +146,7 @@ def ingest(
             chapters_path=str(chapters.resolve()) if chapters else None,
             text_path=str(text.resolve()) if text else None,
             job=uuid.uuid4().hex[:16],
+            replace=replace,
         )
     except ValueError as error:
         raise _fail(console, f"bad arguments: {plain_refusal(error)}") from None
@@ -135,7 +155,7 @@ def ingest(
         detach = False
     try:
         if detach:
-            asyncio.run(_detach(request, Settings()))
+            asyncio.run(_detach(request, Settings(), console))
             console.print(
                 f"job {request.job} handed to the ingest service; "
                 f"follow it with: bedside jobs --attach {request.job}"
@@ -170,9 +190,26 @@ def _runs_as_a_job(request: IngestBook, console: Console) -> bool:
         raise _fail(console, error.message) from None
 
 
-async def _detach(request: IngestBook, settings: Settings) -> None:
+async def _detach(request: IngestBook, settings: Settings, console: Console) -> None:
     async with connected(settings.servers) as client:
+        await _said_if_replacing(client, request, console)
         await submit_job(client, request)
+
+
+async def _said_if_replacing(client: Client, request: IngestBook, console: Console) -> None:
+    """Before anything is asked: an id asked for that another file's book has is refused, naming the
+    book and how many listeners are in it, unless ``--replace`` was given; then the replacement is
+    said. The service refuses the same (``identity.replaces_another``); a job handed over with
+    ``--detach`` would say it only in its log."""
+    try:
+        replaced = await book_replaced(client, request)
+    except BadInput as error:
+        raise _fail(console, error.message) from None
+    if replaced is None:
+        return
+    if not request.replace:
+        raise _fail(console, replacement_refused(replaced.book, replaced.title, replaced.listeners))
+    console.print(replacing_said(replaced.book, replaced.title, replaced.listeners))
 
 
 def _fail(console: Console, message: str) -> typer.Exit:

@@ -3,11 +3,14 @@
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
 from bedside_contracts import subjects
 from bedside_contracts.common import Health, HealthCheck
 from bedside_contracts.ingest import (
     UNFINISHED,
+    BookIngested,
     BookReady,
     BookRemoved,
     CancelJob,
@@ -25,7 +28,12 @@ from bedside_runtime.errors import CallFailed, NoAnswer, NoService, RemoteFailur
 from bedside_runtime.health import check
 from bedside_runtime.tasks import cancel_and_wait
 from nats.aio.client import Client
+from nats.errors import Error as NatsError
 from nats.js.errors import NotFoundError
+
+from bedside_ingest.fingerprint import made_from as file_made_from
+from bedside_ingest.given import timed_by_its_recording
+from bedside_ingest.identity import book_id_for, replaces_another
 
 INGEST_TIMEOUT_S = 6 * 3600.0
 """A long book takes tens of seconds to embed on two cores, a long recording tens of minutes to
@@ -182,6 +190,48 @@ async def wait_until_ready(client: Client, book: str, version: str, timeout_s: f
         if time.monotonic() >= deadline:
             return False
         await asyncio.sleep(READY_POLL_S)
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """A book an ingest under an id asked for would replace, as the CLI says it before it asks."""
+
+    book: str
+    title: str
+    listeners: int | None
+    """Listeners with a place in it, by the player's stream; None when it could not be read."""
+
+
+async def book_replaced(client: Client, request: IngestBook) -> Replaced | None:
+    """The book, made from another file, that ``request``'s id asked for would replace (the service
+    refuses the same unless ``replace`` is asked, ``identity.replaces_another``); None when there is
+    none. A book being made by a job and announced nothing yet is left to the service's refusal."""
+    if request.book is None:
+        return None
+    try:
+        newest = await client.jetstream().get_last_msg(
+            subjects.BOOKS_STREAM, subjects.BOOK_INGESTED.format(book=request.book)
+        )
+    except NotFoundError:
+        return None
+    held = BookIngested.model_validate_json(newest.data or b"")
+    made_from = await asyncio.to_thread(file_made_from, Path(timed_by_its_recording(request).path))
+    its_name = request.book == book_id_for(Path(request.path))
+    if not replaces_another([held.made_from], made_from, its_name=its_name):
+        return None
+    return Replaced(book=request.book, title=held.title, listeners=await listeners_in(client, request.book))
+
+
+async def listeners_in(client: Client, book: str) -> int | None:
+    """How many listeners have a place in ``book``: each has events on a subject of their own in the
+    player's stream, which the stream counts without reading them. None when it cannot be asked (a
+    deployment's user without the right, or no player ever started)."""
+    events = subjects.PLAYER_EVENTS.format(partition="*", listener="*", book=book)
+    try:
+        info = await client.jetstream().stream_info(subjects.PLAYER_STREAM, subjects_filter=events)
+    except (TimeoutError, NatsError):
+        return None
+    return len({subject.split(".")[2] for subject in info.state.subjects or {}})
 
 
 async def catalog_has(client: Client, book: str, timeout_s: float = 5.0) -> bool:

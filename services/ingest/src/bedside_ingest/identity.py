@@ -5,8 +5,9 @@ A book's id comes from its file's name, and two books can share a name (two reco
 id, so a book made from another file never takes an id that a book has, even one removed since:
 it is given the name with "-2", "-3" and so on. The same file again (the same path, edited or
 not) or a copy of it (the same content, as a second upload of one recording is) is that book, and
-makes a new version of it, whatever id it was given. An id asked for by name is not decided here:
-it is the asker's.
+makes a new version of it, whatever id it was given. An id asked for by name is the asker's, but
+one that a book made from another file has replaces that book only when the replacement is asked
+for too (``replaces_another``): its listeners are in it.
 """
 
 import re
@@ -73,4 +74,39 @@ def may_take(held_by: Sequence[MadeFrom | None], made_from: MadeFrom, *, its_nam
     return all(
         its_name if held is None else held.path == made_from.path or held.fingerprint == made_from.fingerprint
         for held in held_by
+    )
+
+
+def replaces_another(held_by: Sequence[MadeFrom | None], made_from: MadeFrom, *, its_name: bool) -> bool:
+    """Whether a book made from ``made_from`` under an id asked for replaces a book (or a book being
+    made) of another file that has the id: the same file, a copy of it or the file edited where it is
+    only makes a new version. ``its_name`` as for ``may_take``."""
+    return not may_take(held_by, made_from, its_name=its_name)
+
+
+def replacement_refused(book: str, title: str | None, listeners: int | None) -> str:
+    """Why an id asked for is not given to another file's book unless the replacement is asked for."""
+    return (
+        f"{book!r} is {_the_book(title, listeners)}, made from another file; ask again with --replace "
+        "to put this one in its place (its listeners keep their places, within the new book)"
+    )
+
+
+def replacing_said(book: str, title: str | None, listeners: int | None) -> str:
+    """Said before a replacement asked for is made."""
+    listening = f"; {_listeners_said(listeners)}" if listeners is not None else ""
+    named = f"the book {title!r}" if title is not None else "the book being made"
+    return f"replacing {named} ({book}{listening})"
+
+
+def _the_book(title: str | None, listeners: int | None) -> str:
+    named = f"the book {title!r}" if title is not None else "a book being made"
+    return f"{named} ({_listeners_said(listeners)})" if listeners is not None else named
+
+
+def _listeners_said(listeners: int) -> str:
+    return (
+        "no listener has a place in it"
+        if listeners == 0
+        else (f"{listeners} listener{' has' if listeners == 1 else 's have'} a place in it")
     )

@@ -50,7 +50,15 @@ from bedside_ingest.errors import BadInput, JobCancelled
 from bedside_ingest.fingerprint import made_from as file_made_from
 from bedside_ingest.freeing import OwnFolders, StoredFiles, files_of, only_theirs
 from bedside_ingest.given import check_request, is_audiobook, timed_by_its_recording
-from bedside_ingest.identity import book_id_for, book_made_from, book_of, ids_to_try, may_take
+from bedside_ingest.identity import (
+    book_id_for,
+    book_made_from,
+    book_of,
+    ids_to_try,
+    may_take,
+    replacement_refused,
+    replaces_another,
+)
 from bedside_ingest.jobcontrol import JobControl
 from bedside_ingest.media_bucket import MediaBucket
 from bedside_ingest.pipeline import (
@@ -167,7 +175,7 @@ class IngestService:
         """The last interim version the ingest under way announced."""
 
     async def ingest(self, request: IngestBook) -> IngestReport:
-        own_id = book_of(request)  # the e-book's, when it is given as the book with its recording
+        own_id = book_id_for(Path(request.path))  # the e-book's, when given as the book with its recording
         try:  # before any job is recorded: a file of another kind is no job (accepted.py)
             await asyncio.to_thread(check_request, request)
             request = await asyncio.to_thread(timed_by_its_recording, request)
@@ -194,9 +202,12 @@ class IngestService:
         return report.model_copy(update={"taken_id": taken})
 
     async def _with_id(self, request: IngestBook, own_id: str) -> tuple[IngestBook, str | None]:
-        """The request with the id of the book it makes (``identity``), and ``own_id`` when that id
-        is another book's; an id the request asks for is its own."""
+        """The request with the id of the book it makes (``identity``), and ``own_id`` (the id its file's
+        name gives) when that id is another book's; an id the request asks for is its own, but another
+        file's book that has it is replaced only when the request says so."""
         if request.book is not None:
+            if not request.replace:
+                await self._refuse_replacing(request, its_name=request.book == own_id)
             return request, None
         try:
             made_from = await asyncio.to_thread(file_made_from, Path(request.path))
@@ -211,6 +222,19 @@ class IngestService:
             if may_take(held, made_from, its_name=book == own_id):
                 return request.model_copy(update={"book": book}), None if book == own_id else own_id
         raise AssertionError("ids_to_try never ends")
+
+    async def _refuse_replacing(self, request: IngestBook, *, its_name: bool) -> None:
+        """Refuse (``Conflict``) a request whose id asked for is a book made, or being made, from
+        another file: the same file (or a copy, or the file edited) only makes a new version."""
+        book = request.book or ""
+        try:
+            made_from = await asyncio.to_thread(file_made_from, Path(request.path))
+        except BadInput as error:  # gone since it was checked
+            raise InvalidRequest(error.message) from None
+        held = await self._held_by(book, await self._made_under_way())
+        if replaces_another(held, made_from, its_name=its_name):
+            newest = await self._store.newest(book)
+            raise Conflict(replacement_refused(book, newest[0].title if newest else None, None))
 
     async def _made_under_way(self) -> list[tuple[str, MadeFrom]]:
         """The books being made (read at once, or by a job not ended), and what each is made from."""
