@@ -1,6 +1,8 @@
 """Bad input is refused with a message that names the file and the line, cue or entry."""
 
+import codecs
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -86,6 +88,31 @@ def test_text_saved_in_another_common_encoding_is_read_as_its_words(tmp_path: Pa
     as_utf8 = read_book(write(tmp_path, "utf8.txt", STORY))
     other = read_book(write(tmp_path, f"{encoding}.txt", STORY.encode(encoding)))
     assert [c.units for c in other.chapters] == [c.units for c in as_utf8.chapters]
+
+
+def test_text_in_utf16_of_either_byte_order_is_read_as_its_words(tmp_path: Path) -> None:
+    as_utf8 = read_book(write(tmp_path, "utf8.txt", STORY))
+    for order, mark in (("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE)):
+        other = read_book(write(tmp_path, f"{order}.txt", mark + STORY.encode(order)))
+        assert [c.units for c in other.chapters] == [c.units for c in as_utf8.chapters]
+
+
+def bytes_decoding_as_utf16(seed: int, size: int) -> bytes:
+    """Random bytes that are whole UTF-16 (little-endian) code units, none of them half a pair."""
+    units = bytearray(random.Random(seed).randbytes(size))
+    for high in range(1, size, 2):
+        if 0xD8 <= units[high] <= 0xDF:
+            units[high] = 0x4E  # a CJK ideograph instead
+    return bytes(units)
+
+
+def test_a_binary_file_behind_a_utf16_mark_is_not_read_as_text(tmp_path: Path) -> None:
+    """A binary file named .txt that began with a UTF-16 byte-order mark was read as a book of
+    ideographs and private-use characters."""
+    for seed in range(3):
+        noise = codecs.BOM_UTF16_LE + bytes_decoding_as_utf16(seed, 4_000)
+        noise.decode("utf-16")  # as the reader once took it: no error
+        assert "is not text" in refused(write(tmp_path, f"noise{seed}.txt", noise))
 
 
 def test_a_folder_with_nothing_to_read(tmp_path: Path) -> None:

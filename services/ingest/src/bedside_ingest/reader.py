@@ -29,7 +29,7 @@ from bedside_ingest.formats.smil import SmilReader, files_beside
 from bedside_ingest.formats.subtitles import looks_like_srt, read_srt, read_webvtt
 from bedside_ingest.formats.timedjson import json_transcript_kind, read_timed_json
 from bedside_ingest.notices import without_recording_notice
-from bedside_ingest.text import word_count
+from bedside_ingest.text import NOT_TEXT_MOST, not_text_share, word_count
 from bedside_ingest.timeline import DEFAULT_WPM, check_times, estimate_times
 
 _UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
@@ -68,7 +68,17 @@ def _read_bytes(path: Path) -> bytes:
 def _decode(path: Path, content: bytes) -> str:
     """Text in UTF-8, in UTF-16 with its byte-order mark (Notepad's "Unicode"), or in Windows-1252
     (older e-texts, Project Gutenberg's among them); bytes that are not UTF-8 and hold a NUL are no
-    Windows-1252 text either."""
+    Windows-1252 text either, and what decodes into characters no text holds is no text at all
+    (binary data behind a UTF-16 mark decodes without an error)."""
+    text = _decoded(path, content)
+    if (share := not_text_share(text)) > NOT_TEXT_MOST:
+        raise BadInput(
+            path, f"is not text: {share:.0%} of its characters are control, private-use or unassigned ones"
+        )
+    return text
+
+
+def _decoded(path: Path, content: bytes) -> str:
     if content.startswith(_UTF16_MARKS):
         try:
             return content.decode("utf-16")
