@@ -17,8 +17,8 @@ import pytest
 from bedside_adding import bucket_objects, device, followed_to_the_end, send_file, split_house
 from bedside_audiobooks import need_espeak, sample_chapters, speak_book, tag_cover, write_audiobook
 from bedside_contracts import subjects
-from bedside_contracts.ingest import EMPTY_FILE, BookArtifact, BookIngested, RemoveBook
-from bedside_ingest.client import remove_book
+from bedside_contracts.ingest import EMPTY_FILE, BookArtifact, BookIngested, IngestJob, RemoveBook
+from bedside_ingest.client import list_jobs, remove_book
 from bedside_ingest.sample import SAMPLE_TEXT
 from bedside_testing import until
 
@@ -270,3 +270,41 @@ async def test_what_cannot_become_a_book_is_refused_with_its_reason(nats_url: st
         assert await bucket_objects(nats_url, subjects.UPLOADS_BUCKET) == []
     finally:
         house.stop()
+
+
+async def job_recorded(nats_url: str, job: str) -> IngestJob:
+    async with await nats.connect(nats_url) as bus:
+        return (await list_jobs(bus, job))[0]
+
+
+async def test_a_file_name_a_device_sends_is_kept_as_a_plain_name_of_bounded_length(
+    nats_url: str, tmp_path: Path
+) -> None:
+    """The name a device said its file had was taken as sent: folders, a line break and all, echoed
+    back for the page to show and keep; and a name over 255 characters was refused outright."""
+    sneaky = "../../etc/passwd\n.m4b"
+    long = "x" * 4_995 + ".m4b"
+    house = await asyncio.to_thread(split_house, nats_url, ("ingest",))
+    try:
+        async with await device(house.player, "names") as http:
+            for sent_as, kept_as, book in (
+                (sneaky, "passwd.m4b", "passwd"),
+                (long, "x" * 251 + ".m4b", "x" * 64),
+            ):
+                checked = await http.post("/api/uploads/check", json={"recording": sent_as})
+                assert checked.status_code == 200, checked.text
+                sent = await send_file(http, sent_as, b"\x00" * 64)
+                assert sent["filename"] == kept_as  # what the page shows and keeps
+                # The request to make the book names the file itself: the name in it is made plain too.
+                started = await http.post(
+                    "/api/books/added", json={"recording": {**sent, "filename": sent_as}}
+                )
+                assert started.status_code == 202, started.text
+                assert started.json()["book"] == book
+                recorded = await job_recorded(nats_url, started.json()["job"])
+                assert Path(recorded.request.path).name == kept_as
+            refused = await http.post("/api/uploads", params={"filename": "../\n"}, content=b"x")
+            assert refused.status_code == 422, refused.text
+            assert "\n" not in refused.json()["detail"]
+    finally:
+        await asyncio.to_thread(house.stop)

@@ -1,6 +1,8 @@
 """``is_name`` is the ``Name`` contract's own check, without a model."""
 
+import pytest
 from bedside_contracts.common import Name, is_name
+from bedside_contracts.ingest import UploadedFile, plain_file_name
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
@@ -26,3 +28,26 @@ def test_a_trailing_newline_or_a_dot_is_no_name() -> None:
     assert not is_name("ann\n")
     assert not is_name("a.b")
     assert not is_name("x" * 65)
+
+
+@pytest.mark.parametrize(
+    ("sent", "kept"),
+    [
+        ("../../etc/passwd\n.m4b", "passwd.m4b"),
+        ("C:\\Users\\ann\\Night Book.m4b", "Night Book.m4b"),
+        ("book\u202egpj.m4b", "bookgpj.m4b"),  # a right-to-left override would show it backwards
+        ("  Night \t  Book .mp3 ", "Night Book .mp3"),
+        ("E\u0301dition.epub", "\u00c9dition.epub"),  # a combining accent stays on its letter
+        ("x" * 300 + ".m4b", "x" * 251 + ".m4b"),
+        ("x" * 300, "x" * 255),
+    ],
+)
+def test_a_file_name_a_device_sends_is_kept_plain_and_bounded(sent: str, kept: str) -> None:
+    assert plain_file_name(sent) == kept
+    assert UploadedFile(upload="u1", filename=sent, size=1).filename == kept
+
+
+@pytest.mark.parametrize("sent", ["../", "a/\n", "..", "x" * 9_000])
+def test_a_file_name_with_nothing_left_or_past_any_device_is_refused(sent: str) -> None:
+    with pytest.raises(ValueError, match="file's name"):
+        plain_file_name(sent)

@@ -1,9 +1,10 @@
 """The book as ingest hands it over, the request that asks for it, and the events that announce it."""
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from bedside_guard import Passage
-from pydantic import Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from bedside_contracts.common import Contract, MediaName, Millis, Name
 from bedside_contracts.search import ChapterInfo, TimesFrom, TranscriptCoverage, times_from_format
@@ -241,14 +242,50 @@ UPLOAD_MAX_BYTES = 4 * 1024**3
 leaves room for a richer encoding."""
 
 
+LONGEST_FILE_NAME = 255
+"""The most characters a sent file's name is kept with, as most disks bound a name."""
+LONGEST_FILE_NAME_SENT = 8_192
+"""The most characters a device may send as a file's name, before it is made plain and cut."""
+_KEPT_SUFFIX_CHARS = 16
+_NO_PART_OF_A_NAME = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Control and format characters (a line break, a right-to-left override), and no characters at all."""
+
+
+def plain_file_name(sent: str) -> str:
+    """A name a device sent for a file, as it is shown and kept: its last part only (a device's
+    folders are not Bedside's), without control or format characters, spaces single, at most
+    ``LONGEST_FILE_NAME`` characters with its suffix kept (it says what the file is). ``ValueError``
+    when nothing is left of it, or it is longer than any name a device gives."""
+    if len(sent) > LONGEST_FILE_NAME_SENT:
+        raise ValueError(f"a file's name is at most {LONGEST_FILE_NAME_SENT} characters")
+    last = unicodedata.normalize("NFC", sent).replace("\\", "/").rpartition("/")[2]
+    name = " ".join("".join(c for c in last if unicodedata.category(c) not in _NO_PART_OF_A_NAME).split())
+    if name.strip(".") == "":
+        raise ValueError("the file's name is empty once its folders and control characters are taken out")
+    if len(name) <= LONGEST_FILE_NAME:
+        return name
+    stem, dot, suffix = name.rpartition(".")
+    tail = f".{suffix}" if dot and stem and len(suffix) <= _KEPT_SUFFIX_CHARS else ""
+    return (stem if tail else name)[: LONGEST_FILE_NAME - len(tail)].rstrip() + tail
+
+
+def _plain_if_text(sent: object) -> object:
+    return plain_file_name(sent) if isinstance(sent, str) else sent
+
+
+SentFileName = Annotated[
+    str, BeforeValidator(_plain_if_text), Field(min_length=1, max_length=LONGEST_FILE_NAME)
+]
+"""A file's name as a device sent it, made plain (``plain_file_name``) wherever it is read."""
+
+
 class UploadedFile(Contract):
     """A file a device sent, held in the uploads bucket as ``upload`` until ingest takes it."""
 
     upload: Name
-    filename: str = Field(
-        min_length=1,
-        max_length=255,
-        description="as the device named it: its suffix says what it is, the rest may name the book",
+    filename: SentFileName = Field(
+        description="as the device named it, made plain: its suffix says what it is, the rest may name "
+        "the book",
     )
     size: int = Field(ge=1, le=UPLOAD_MAX_BYTES, description="bytes, as stored")
 
@@ -261,8 +298,8 @@ class UploadNames(Contract):
     """The names of the files a device is about to send (``subjects.INGEST_CHECK_UPLOAD``): a file
     no book could be made of is refused before its bytes are sent, not after."""
 
-    recording: str = Field(min_length=1, max_length=255)
-    ebook: str | None = Field(default=None, min_length=1, max_length=255)
+    recording: SentFileName
+    ebook: SentFileName | None = None
     recording_bytes: int | None = Field(default=None, ge=0, description="its size: room for it is checked")
     ebook_bytes: int | None = Field(default=None, ge=0)
 

@@ -10,6 +10,7 @@ from typing import Annotated, Any, TypeVar
 from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.ingest import (
+    LONGEST_FILE_NAME_SENT,
     UPLOAD_MAX_BYTES,
     AddUploadedBook,
     CancelJob,
@@ -19,6 +20,7 @@ from bedside_contracts.ingest import (
     UploadedFile,
     UploadNames,
     UploadNamesAccepted,
+    plain_file_name,
 )
 from bedside_contracts.player import AddingBook
 from bedside_runtime.bus import call
@@ -56,10 +58,19 @@ async def upload(
     request: Request,
     service: Bedside,
     filename: Annotated[
-        str, Query(min_length=1, max_length=255, description="the file's name on the device")
+        str,
+        Query(
+            min_length=1,
+            max_length=LONGEST_FILE_NAME_SENT,
+            description="the file's name on the device: its last part is kept, made plain and cut short",
+        ),
     ],
 ) -> UploadedFile | JSONResponse:
     """One file of a book to add (its recording, or its e-book), held until the book is asked for."""
+    try:
+        filename = plain_file_name(filename)
+    except ValueError as error:
+        raise InvalidRequest(str(error)) from None
     spool = spool_of(service.settings.data_dir)
     js = service.broker.connection.jetstream()
     declared = request.headers.get("content-length")  # a number: LimitBody refused any other
