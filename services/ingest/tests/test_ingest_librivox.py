@@ -122,9 +122,11 @@ def test_a_book_heading_before_its_first_chapter_heading_opens_no_chapter(tmp_pa
         "Chapter one.",
         "The party.",
         "It was July.",
+        "Chapter two, the prince.",
+        *TWO,
     ]
     book = read_book(whisper_json(tmp_path, sentences))
-    assert chapters_of(book) == [(1, "The party")]
+    assert chapters_of(book) == [(1, "The party"), (2, "the prince")]
     assert text_of(book, 1).startswith("Book one, Chapter one of War and Peace.")
 
 
@@ -162,9 +164,13 @@ def test_a_chapter_announced_with_a_book_in_capitals_is_named_by_its_heading(tmp
         "Black Beauty by Anna Sewell.",
         "Chapter 1, My Early Home.",
         *ONE,
+        "Chapter 2 of Black Beauty.",
+        "Black Beauty by Anna Sewell.",
+        "Chapter 2, The Hunt.",
+        *TWO,
     ]
     book = read_book(whisper_json(tmp_path, sentences))
-    assert chapters_of(book) == [(1, "My Early Home")]
+    assert chapters_of(book) == [(1, "My Early Home"), (2, "The Hunt")]
 
 
 def test_a_heading_said_again_inside_its_chapter_opens_no_second_chapter(tmp_path: Path) -> None:
@@ -189,6 +195,8 @@ def test_two_chapters_said_with_one_number_and_two_titles_are_two_chapters(tmp_p
     """A review: the second was folded into the first. A chapter lost is worse than a number twice
     (so "Chapter one, she said, was the worst." in a story opens a chapter too)."""
     sentences = [
+        "Chapter one, the road.",
+        *THREE,
         "Chapter two, the hunt.",
         *ONE,
         "End of chapter two.",
@@ -196,20 +204,21 @@ def test_two_chapters_said_with_one_number_and_two_titles_are_two_chapters(tmp_p
         *TWO,
     ]
     book = read_book(whisper_json(tmp_path, sentences))
-    assert chapters_of(book) == [(1, "the hunt"), (2, "the storm")]
-    assert text_of(book, 2).startswith("Chapter two, the storm.")
+    assert chapters_of(book) == [(1, "the road"), (2, "the hunt"), (3, "the storm")]
+    assert text_of(book, 3).startswith("Chapter two, the storm.")
 
 
 def test_a_chapter_whose_heading_was_misheard_as_the_number_before_is_kept(tmp_path: Path) -> None:
     """A review: "Chapter three, the gull." for chapter 4's heading was taken for chapter 3 said
     again, and chapter 4 was lost in chapter 3."""
     sentences = [
+        *librivox("two", ["Chapter two, pies and letters."], ONE),
         *librivox("three", ["Chapter three, the search on the sand."], THREE),
         *librivox("4", ["Chapter three, the gull."], TWO),
     ]
     book = read_book(whisper_json(tmp_path, sentences))
-    assert chapters_of(book) == [(1, "the search on the sand"), (2, "the gull")]
-    assert text_of(book, 2).startswith("Chapter three, the gull.")
+    assert chapters_of(book) == [(1, "pies and letters"), (2, "the search on the sand"), (3, "the gull")]
+    assert text_of(book, 3).startswith("Chapter three, the gull.")
 
 
 def test_a_sentence_of_the_story_naming_a_chapter_opens_none(tmp_path: Path) -> None:
@@ -247,6 +256,23 @@ def test_an_announcement_in_the_story_after_its_end_opens_no_chapter(tmp_path: P
     book = read_book(whisper_json(tmp_path, sentences))
     assert chapters_of(book) == [(1, "the road"), (2, "the sea")]
     assert text_of(book, 2).startswith("Chapter two, the sea.")
+
+
+STORY_HEADINGS = [
+    ["Chapter 11, the lawyer said, was where it began."],
+    ["Part one, the easy part, was done."],
+    ["Book one.", "More night at the inn, he told the clerk."],  # Whisper ended a sentence at a pause
+]
+
+
+@pytest.mark.parametrize("said", STORY_HEADINGS)
+def test_a_story_sentence_that_reads_as_a_heading_does_not_divide_a_transcript(
+    tmp_path: Path, said: list[str]
+) -> None:
+    """A review: a transcript brought without a chapters file was divided by one such sentence, and
+    what came before it became an opening, though a whole-file recording's was not."""
+    book = read_book(whisper_json(tmp_path, [*ONE, *said, *TWO, *THREE]))
+    assert chapters_of(book) == [(1, "Lantern")]
 
 
 NOTICE = [
@@ -289,8 +315,8 @@ def test_a_chapter_of_a_chapters_file_that_is_only_the_notice_keeps_it(tmp_path:
 
 
 def test_a_notice_heard_from_the_start_of_its_chapter_keeps_the_chapters_start(tmp_path: Path) -> None:
-    sentences = [*NOTICE, f"{BOOK} by the Bedside authors.", "Chapter one, the road.", *ONE]
-    (opening, _) = read_book(whisper_json(tmp_path, sentences)).chapters
+    sentences = [*NOTICE, f"{BOOK} by the Bedside authors.", "Chapter one, the road.", *ONE, "Chapter two."]
+    (opening, _, _) = read_book(whisper_json(tmp_path, sentences)).chapters
     assert opening.units[0].text == "The"  # the notice before it is left out
     assert opening.start_ms == 0
 

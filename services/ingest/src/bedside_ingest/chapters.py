@@ -122,17 +122,14 @@ def sentence_groups(units: tuple[Unit, ...]) -> list[list[Unit]]:
     return groups
 
 
-def _starts(transcript: Transcript) -> list[tuple[int, str]]:
-    """``(index of the unit that opens a chapter, title)`` for every chapter the transcript marks."""
-    units = transcript.units
-    if any(u.heading for u in units):
-        starts: list[tuple[int, str]] = []
-        for index, unit in enumerate(units):
-            if unit.heading and (index == 0 or not units[index - 1].heading):
-                run = [u.text for u in units[index:] if u.heading][:1]
-                starts.append((index, clean(" ".join(run)).rstrip(".")))
-        return starts
-    return _spoken_starts(units)
+def _marked_starts(units: tuple[Unit, ...]) -> list[tuple[int, str]]:
+    """``(index of the unit that opens a chapter, title)`` for every heading the source marks."""
+    starts: list[tuple[int, str]] = []
+    for index, unit in enumerate(units):
+        if unit.heading and (index == 0 or not units[index - 1].heading):
+            run = [u.text for u in units[index:] if u.heading][:1]
+            starts.append((index, clean(" ".join(run)).rstrip(".")))
+    return starts
 
 
 PREAMBLE_SENTENCES = 8
@@ -197,10 +194,6 @@ class _SpokenStart:
     @property
     def name(self) -> str:
         return self.title or numbered_title(self.number)
-
-
-def _spoken_starts(units: tuple[Unit, ...]) -> list[tuple[int, str]]:
-    return [(start.index, start.name) for start in _spoken(units)]
 
 
 def _chapter_heading_after(
@@ -279,17 +272,19 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
 
 
 def split_by_markers(transcript: Transcript, fallback_title: str) -> tuple[Chapter, ...]:
-    starts = _starts(transcript)
-    if not starts:
-        return (Chapter(1, fallback_title, transcript.units, "the whole transcript"),)
-    return _split_at(transcript.units, starts)
+    """A transcript's chapters: at the headings its source marks (an e-book's text), or where its
+    words say them (``said_chapters``, the rule a recording ingest transcribes is divided by)."""
+    units = transcript.units
+    if any(u.heading for u in units):
+        return _split_at(units, _marked_starts(units))
+    return said_chapters(units) or (Chapter(1, fallback_title, units, "the whole transcript"),)
 
 
 def said_chapters(units: tuple[Unit, ...]) -> tuple[Chapter, ...]:
-    """The chapters recognised words say (``_spoken``, as for a transcript brought without a
-    chapters file), what comes before the first the opening; none when they say none, or what
-    they say is no book's chapters (``_a_books_chapters``). Chapters said counting up one by one
-    are numbered as said, so a second volume's "Chapter 23" is chapter 23; others in order."""
+    """The chapters recognised words say (``_spoken``), what comes before the first the opening;
+    none when they say none, or what they say is no book's chapters (``_a_books_chapters``). One
+    rule for a transcript brought and a recording ingest transcribes. Chapters said counting up one
+    by one are numbered as said, so a second volume's "Chapter 23" is chapter 23; others in order."""
     starts = _spoken(units)
     if not _a_books_chapters(starts):
         return ()
@@ -303,10 +298,10 @@ def said_chapters(units: tuple[Unit, ...]) -> tuple[Chapter, ...]:
 
 
 def _a_books_chapters(starts: list[_SpokenStart]) -> bool:
-    """Whether headings heard in a whole recording are its chapters: two or more of one label, one
-    numbered right after another ("Chapter 4", "Chapter 5"), as ``plaintext._numbered_headings``
-    asks of a text. A lone "Part one, the easy part, was done." or "Chapter 11, the lawyer said"
-    is the story's, and would make the book before it an opening to skip."""
+    """Whether headings heard are a book's chapters: two or more of one label, one numbered right
+    after another ("Chapter 4", "Chapter 5"), as ``plaintext._numbered_headings`` asks of a text. A
+    lone "Part one, the easy part, was done." or "Chapter 11, the lawyer said" is the story's, and
+    would make the book before it an opening to skip."""
     said = [start.chapter for start in starts if start.chapter is not None]
     return any(
         label == after_label and value + 1 == after_value
