@@ -101,6 +101,10 @@ def test_a_heading_read_out_is_known_and_a_sentence_of_the_story_is_not() -> Non
         "Part Vic, Part Ginger.",  # a name in the letters of a Roman numeral, which books write in capitals
         "Book mid-way.",
         "Part did.",  # letters of Roman numerals in small letters that are no numeral
+        "Part two Ginger liked best.",  # a review: a capital after the number, then the story goes on
+        "Part one, Ginger said, was the worst.",  # a review: the comma sets apart who said it, not a title
+        "Book three, she said, was the best of them.",
+        "Chapter 11, the lawyer said, was where it began.",
     ],
 )
 def test_a_sentence_that_opens_like_a_heading_and_goes_on_as_prose_is_no_heading(sentence: str) -> None:
@@ -135,6 +139,12 @@ def test_a_sentence_that_opens_like_a_heading_and_goes_on_as_prose_is_no_heading
         ("Chapter ii The Hunt", ("ii", "The Hunt")),
         ("CHAPTER I.--THE STORM", ("I", "THE STORM")),  # a stop, then a dash: not part of the title
         ("Chapter I.\u2014The Hunt", ("I", "The Hunt")),
+        ("Part Two. The Hunt", ("Two", "The Hunt")),  # kept by the review's narrowing, as the three below
+        ("PART II", ("II", "")),
+        ("Part two", ("two", "")),
+        ("Part two The Hunt.", ("two", "The Hunt")),
+        ("Chapter 7 Ginger.", ("7", "Ginger")),
+        ("Chapter 24, the Lady Anne, or a runaway horse.", ("24", "the Lady Anne, or a runaway horse")),
     ],
 )
 def test_a_heading_is_a_number_and_a_title_set_apart_or_opening_with_a_capital(

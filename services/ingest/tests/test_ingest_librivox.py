@@ -193,7 +193,7 @@ def test_a_heading_said_again_inside_its_chapter_opens_no_second_chapter(tmp_pat
 
 def test_two_chapters_said_with_one_number_and_two_titles_are_two_chapters(tmp_path: Path) -> None:
     """A review: the second was folded into the first. A chapter lost is worse than a number twice
-    (so "Chapter one, she said, was the worst." in a story opens a chapter too)."""
+    (so a story's "Chapter two, the worst of them, ..." inside chapter two opens one too)."""
     sentences = [
         "Chapter one, the road.",
         *THREE,

@@ -194,6 +194,9 @@ _WORD = re.compile(r"[\w’']+")
 _TITLE_MARKS = frozenset({".", ",", ":", "—", "–", "--"})
 """What sets a title apart from its number, in any case: Whisper writes "Chapter one, my early
 home.", Project Gutenberg "Chapter 1 -- My early home"."""
+_SAID_BY = re.compile(r"^(?:\S+\s+){1,4}?(?:said|says|asked|replied|thought|wrote|added)\s*,")
+"""Who said it, set apart by commas right after the number: "Part one, Ginger said, was the
+worst." is the story's sentence, not a heading titled "Ginger said, was the worst"."""
 
 
 def heading_title(text: str) -> tuple[str, str] | None:
@@ -213,9 +216,21 @@ def heading_title(text: str) -> tuple[str, str] | None:
     mark = match.group("mark") or ""
     set_apart = mark in _TITLE_MARKS or (mark == "-" and bool(match.group("spaced")))
     title = match.group("title").strip().rstrip(".").strip()
-    if not set_apart and not opens_with_a_capital(title):
+    if set_apart and mark == "," and _SAID_BY.match(title):
+        return None
+    if not set_apart and not (opens_with_a_capital(title) and _reads_as_a_title(line, title)):
         return None
     return match.group("number"), title
+
+
+def _reads_as_a_title(line: str, title: str) -> bool:
+    """Whether words after a heading's number with no mark between are its title: not when the line
+    ends as a sentence does and most of them are in small letters ("Part two Ginger liked best.");
+    a title has capitals ("The Hunt", "How it Ended") or no full stop ("Chapter 8 I go to school")."""
+    if not line.rstrip().endswith("."):
+        return True
+    words = _WORD.findall(title)
+    return 2 * sum(opens_with_a_capital(word) for word in words) >= len(words)
 
 
 def opens_with_a_capital(title: str) -> bool:
