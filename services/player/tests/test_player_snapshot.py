@@ -17,6 +17,7 @@ from bedside_contracts.player import (
     Seeked,
     SleepTimerCancelled,
     SleepTimerSet,
+    SpeedSet,
 )
 from bedside_guard import Candidate
 from bedside_player.domain.decide import decide
@@ -65,6 +66,12 @@ events: st.SearchStrategy[PlayerEvent] = st.one_of(
         stop_at_ms=times,
     ),
     st.builds(SleepTimerCancelled, device=devices),
+    st.builds(
+        SpeedSet,
+        device=devices,
+        speed=st.sampled_from([0.75, 1.0, 1.5, 3.0]),
+        made_at_ms=st.none() | st.integers(NOW - HOUR_MS, NOW),
+    ),
     st.builds(FellAsleep, device=devices, paused_at_ms=times, asleep_at_ms=times, basis_seq=st.just(0)),
     st.builds(QuestionAsked, turn_id=st.sampled_from(["t1", "t2"]), position_ms=times),
 )

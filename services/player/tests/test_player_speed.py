@@ -58,6 +58,14 @@ def test_a_playing_book_has_got_further_at_a_higher_speed() -> None:
     assert paused.position_ms == 115_000
 
 
+def test_a_playing_book_got_on_at_the_speed_before_until_the_speed_changed() -> None:
+    """A review: reported at 10:00, three times as fast 14 s on, a pause said aloud a second later
+    landed at 10:45 (all 15 s at 3x), 28 s of story past what the listener had heard (10:17)."""
+    state = run(playing_at(600_000), SetSpeed(device="phone", speed=3.0), now_ms=NOW + 14_000)
+    paused = run(state, Pause(device="speaker"), now_ms=NOW + 15_000)
+    assert paused.position_ms == 600_000 + 14_000 + 3 * 1_000
+
+
 def test_a_timers_minutes_are_minutes_of_listening_at_the_speed_playing() -> None:
     """Twenty minutes at 1.5x play thirty of the book."""
     state = run(playing_at(60_000, speed=1.5), SetSleepTimer(device="phone", after=20))

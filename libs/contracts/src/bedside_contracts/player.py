@@ -462,6 +462,12 @@ class SpeedSet(Contract):
         description="the running timer as the new speed leaves it (sleep.after_a_speed_change): minutes "
         "keep the listening they had left, so their stop moves in the book; None when none runs",
     )
+    made_at_ms: int | None = Field(
+        default=None,
+        ge=0,
+        description="the player's clock (ms since the epoch) at the change: a playing book got on at the "
+        "speed before until then",
+    )
 
 
 class SleepTimerCancelled(Contract):

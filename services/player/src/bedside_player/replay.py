@@ -26,7 +26,7 @@ from nats.js.kv import KeyValue
 from pydantic import Field, ValidationError
 
 from bedside_player.domain.heard_twice import GotoMade, RequestMade
-from bedside_player.domain.playing import PlayingDevice
+from bedside_player.domain.playing import PlayingDevice, SpeedChanged
 from bedside_player.domain.state import PlayerState
 from bedside_player.projections import Projections, apply_stored
 from bedside_player.store import EventStore, partition_filters
@@ -72,6 +72,7 @@ class Snapshot(Contract):
     last_undo: RequestMade | None = None
     last_timer_set: RequestMade | None = None
     speed: Speed = 1.0
+    speed_changed: SpeedChanged | None = None
 
 
 @dataclass
@@ -122,6 +123,7 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
             "last_goto",
             "last_undo",
             "last_timer_set",
+            "speed_changed",
         }
     )
     return PlayerState(
@@ -137,6 +139,7 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
         last_goto=snapshot.last_goto,
         last_undo=snapshot.last_undo,
         last_timer_set=snapshot.last_timer_set,
+        speed_changed=SpeedChanged(*snapshot.speed_changed) if snapshot.speed_changed else None,
     )
 
 

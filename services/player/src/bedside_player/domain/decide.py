@@ -185,7 +185,7 @@ def set_speed(state: PlayerState, command: SetSpeed, now_ms: int, book_end_ms: i
     timer = state.sleep_timer and sleep.after_a_speed_change(
         state.sleep_timer, paused_where(state, now_ms, book_end_ms), state.speed, command.speed, book_end_ms
     )
-    return SpeedSet(device=command.device, speed=command.speed, sleep_timer=timer)
+    return SpeedSet(device=command.device, speed=command.speed, sleep_timer=timer, made_at_ms=now_ms)
 
 
 def timer_ran_out(state: PlayerState, command: TimerRanOut, book_end_ms: int | None) -> FellAsleep | None:
@@ -224,7 +224,10 @@ def paused_where(state: PlayerState, now_ms: int, book_end_ms: int | None) -> in
     stops = [book_end_ms] if book_end_ms is not None else []
     if state.sleep_timer is not None and state.sleep_timer.stop_at_ms > state.position_ms:
         stops.append(state.sleep_timer.stop_at_ms)
-    return reached(state.position_ms, reporter, now_ms, min(stops, default=None), state.speed)
+    ceiling = min(stops, default=None)
+    return reached(
+        state.position_ms, reporter, now_ms, ceiling, speed=state.speed, speed_changed=state.speed_changed
+    )
 
 
 def told_joining(

@@ -51,13 +51,36 @@ def with_report(
     return (*(player for player in players if player.device != device), heard)
 
 
+class SpeedChanged(NamedTuple):
+    """The newest change of speed: when, on the player's clock, and the speed it played at before."""
+
+    at_ms: int
+    speed_before: float
+
+
+def book_played(since_ms: int, now_ms: int, speed: float, changed: SpeedChanged | None) -> int:
+    """How much of the book plays from ``since_ms`` to ``now_ms`` at ``speed``, and before a change
+    of speed within that time, at the speed before it."""
+    if changed is None or changed.at_ms <= since_ms:
+        return book_ms_heard_in(max(0, now_ms - since_ms), speed)
+    before = book_ms_heard_in(max(0, min(changed.at_ms, now_ms) - since_ms), changed.speed_before)
+    return before + book_ms_heard_in(max(0, now_ms - changed.at_ms), speed)
+
+
 def reached(
-    position_ms: int, reported: PlayingDevice | None, now_ms: int, ceiling_ms: int | None, speed: float = 1.0
+    position_ms: int,
+    reported: PlayingDevice | None,
+    now_ms: int,
+    ceiling_ms: int | None,
+    *,
+    speed: float = 1.0,
+    speed_changed: SpeedChanged | None = None,
 ) -> int:
     """Where a book reported at ``position_ms`` by ``reported`` has got to at ``now_ms``, playing
-    at ``speed`` since: never back, never past ``ceiling_ms`` (the end, a sleep timer's stop),
-    and from a device not heard lately, no further than the report (it may have stopped then)."""
+    at ``speed`` since (at the speed before over the time before ``speed_changed``): never back, never
+    past ``ceiling_ms`` (the end, a sleep timer's stop), and from a device not heard lately, no further
+    than the report (it may have stopped then)."""
     if reported is None or reported.heard_at_ms is None or not heard_lately(reported, now_ms):
         return position_ms
-    ahead = position_ms + book_ms_heard_in(max(0, now_ms - reported.heard_at_ms), speed)
+    ahead = position_ms + book_played(reported.heard_at_ms, now_ms, speed, speed_changed)
     return ahead if ceiling_ms is None else max(position_ms, min(ahead, ceiling_ms))

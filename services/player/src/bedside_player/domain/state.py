@@ -37,7 +37,7 @@ from bedside_guard import Candidate
 
 from bedside_player.domain import sleep
 from bedside_player.domain.heard_twice import GotoMade, RequestMade, goto_made, timer_set, undo_made
-from bedside_player.domain.playing import PlayingDevice, plays_now, with_report
+from bedside_player.domain.playing import PlayingDevice, SpeedChanged, plays_now, with_report
 
 
 class PlayerState(NamedTuple):
@@ -78,6 +78,8 @@ class PlayerState(NamedTuple):
     """The newest turn's sleep timer that another device may hear again (ADR 77)."""
     speed: float = 1.0
     """How fast every device plays the book (ADR 82)."""
+    speed_changed: SpeedChanged | None = None
+    """When the speed last changed, and from what: where a playing book has got to counts it."""
 
     def public(self, now_ms: int) -> ListenerState:
         """The state as devices are told it at ``now_ms``: a book whose players have all gone
@@ -159,6 +161,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.last_undo,
         state.last_timer_set,
         state.speed,
+        state.speed_changed,
     )
 
 
@@ -282,8 +285,12 @@ def evolve(state: PlayerState, event: PlayerEvent | None, seq: int) -> PlayerSta
                 sleep_timer=timer, last_touch_ms=state.position_ms, last_timer_set=timer_set(event, seq)
             )
         case SpeedSet():
+            changed = None if event.made_at_ms is None else SpeedChanged(event.made_at_ms, state.speed)
             return state._replace(
-                speed=event.speed, sleep_timer=event.sleep_timer, last_touch_ms=state.position_ms
+                speed=event.speed,
+                speed_changed=changed,
+                sleep_timer=event.sleep_timer,
+                last_touch_ms=state.position_ms,
             )
         case SleepTimerCancelled():
             return state._replace(sleep_timer=None, last_touch_ms=state.position_ms)

@@ -79,7 +79,8 @@ export function position() {
 }
 
 // Play at `speed` from here on: the clock goes on from where it has got to, the recording at its rate
-// (its default too, which a new source starts at).
+// (its default too, which a new source starts at). Playing, the page says where it is at once: the
+// player's sums of where the book has got to run from its newest report.
 export function playAt(speed) {
   if (speed === state.speed) return;
   state.anchorPos = position();
@@ -87,6 +88,7 @@ export function playAt(speed) {
   state.speed = speed;
   el.audio.defaultPlaybackRate = speed;
   el.audio.playbackRate = speed;
+  if (state.playing) state.lastReportAt = -Infinity;
 }
 
 export function setPosition(ms) {
@@ -732,7 +734,8 @@ function sayScrubberAt(ms) {
   spokenAt = { ms, at: performance.now() };
 }
 // Whether the book is somewhere else than playing on from the place the scrubber last said: a move.
-const movedSinceSaid = (pos) => Math.abs(pos - (spokenAt.ms + performance.now() - spokenAt.at)) > FOLLOW_THRESHOLD_MS;
+const movedSinceSaid = (pos) =>
+  Math.abs(pos - (spokenAt.ms + (performance.now() - spokenAt.at) * state.speed)) > FOLLOW_THRESHOLD_MS;
 
 export function render() {
   const pos = position();
