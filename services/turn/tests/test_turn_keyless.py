@@ -1920,8 +1920,32 @@ async def test_a_speed_asked_for_plays_the_book_at_it_and_faster_counts_from_the
         SetSpeed(speed=1.0),
     ]
     assert (await rig.ask(listener, "3x")).speech == "Now playing at 3 times speed."
-    assert (await rig.ask(listener, "faster")).speech == "It's playing at 3 times speed already."
+    assert (
+        await rig.ask(listener, "faster")
+    ).speech == "It's playing at 3 times speed already, as fast as it goes."
     assert position(rig, listener) == HERE
+
+
+async def test_cancel_that_or_undo_just_after_a_speed_change_sets_the_speed_before(rig: Rig) -> None:
+    """A review: "undo that" after "faster" moved the book back instead, and "cancel that" said
+    "All right." and changed nothing."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "faster")
+    cancelled = await rig.ask(listener, "cancel that")
+    assert cancelled.speech == "Now playing at normal speed."
+    await rig.ask(listener, "back 1 minute")
+    await rig.ask(listener, "1.5x")
+    undone = await rig.ask(listener, "undo that")
+    assert undone.speech == "Now playing at normal speed."
+    assert position(rig, listener) == HERE - 60_000  # the move before stays
+
+
+async def test_a_speed_said_with_a_move_is_set_after_the_move(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "go back 30 seconds and play at 1.5x")
+    assert reply.speech.endswith(" Now playing at 1.5 times speed.")
+    assert position(rig, listener) == HERE - 30_000
+    assert rig.player.speeds[(listener, BOOK_ID)] == 1.5
 
 
 async def test_a_sleep_timers_minutes_are_said_as_listening_at_the_books_speed(rig: Rig) -> None:

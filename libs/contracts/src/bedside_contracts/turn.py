@@ -394,6 +394,9 @@ class Exchange(Contract):
     timer_set_seq: int | None = Field(
         default=None, description="the player's sequence of the sleep timer this turn set, to know it again"
     )
+    speed_before: Speed | None = Field(
+        default=None, description="the speed this turn changed, as it was: taking the change back sets it"
+    )
 
 
 class Conversation(Contract):

@@ -293,13 +293,16 @@ def _without_the_stop(then: Intent) -> Intent | None:
 
 
 async def _cancel_that(tools: ToolBox, earlier: list[Exchange]) -> str:
-    return await _take_back(tools, cancelled_by_that(earlier, wall_clock_ms()))
+    return await _take_back(tools, cancelled_by_that(earlier, wall_clock_ms()), earlier)
 
 
-async def _take_back(tools: ToolBox, taken: CancelledByThat | None) -> str:
-    """What "cancel that" or "undo" takes back: a timer set, a move made, a list shown; a timer that
-    replaced another is said, with how to cancel it, never cancelled (the one before would be lost)."""
+async def _take_back(tools: ToolBox, taken: CancelledByThat | None, earlier: list[Exchange]) -> str:
+    """What "cancel that" or "undo" takes back: a timer set, a move made, a list shown, the speed
+    changed; a timer that replaced another is said, with how to cancel it, never cancelled (the one
+    before would be lost)."""
     match taken:
+        case "speed" if earlier and earlier[-1].speed_before is not None:
+            return await _playback(tools, {"action": "speed", "speed": earlier[-1].speed_before})
         case "timer":
             return await _playback(tools, {"action": "cancel_sleep_timer"})
         case "move":
@@ -321,7 +324,7 @@ async def _undo_the_newest(tools: ToolBox, utterance: str, earlier: list[Exchang
         return await _undo(tools)
     now = await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))
     taken = still_the_newest(last, now)
-    return await (_take_back(tools, taken) if taken is not None else _undo(tools))
+    return await (_take_back(tools, taken, earlier) if taken is not None else _undo(tools))
 
 
 async def _courtesy(tools: ToolBox, said: intents.CourtesySaid) -> str:

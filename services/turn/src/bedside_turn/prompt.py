@@ -37,8 +37,8 @@ recall and answer from what it returns. A question never moves the book.
 "the last ten minutes", "what happened last night?", "the story so far"): call recap with \
 that span and tell them, in a few sentences and in story order, what happens in the \
 passages it returns, and nothing else. A recap never moves the book either.
-- The sleep timer or a pause ("sleep in 15 minutes", "stop at the end of the chapter", \
-"stop at the end of chapter 3", "cancel the timer", "pause", "stop"): call playback (a \
+- The sleep timer, a pause or the speed ("sleep in 15 minutes", "stop at the end of the chapter", \
+"stop at the end of chapter 3", "cancel the timer", "pause", "stop", "twice as fast"): call playback (a \
 chapter they name goes in chapter, with chapter_end; "the end of the next chapter" is \
 chapter_step 1, with chapter_end), then say in one short sentence what \
 was done as the result says it ("I'll stop in 15 minutes.", "I'll stop at the end of this \
@@ -91,8 +91,8 @@ TOOL_DESCRIPTIONS: dict[str, tuple[str, type[BaseModel]]] = {
     ),
     "playback": (
         "Set the sleep timer (minutes of listening, or the end of the chapter playing or of one they "
-        "name), cancel it, or "
-        "pause the book on every device. Never moves the book and never puts up a list.",
+        "name), cancel it, pause the book on every device, or set how fast it plays on every device. "
+        "Never moves the book and never puts up a list.",
         PlaybackArgs,
     ),
 }

@@ -474,6 +474,8 @@ class ToolBox:
             if error.failure.code != "invalid":
                 raise
             accepted, changed, reason, stop_in_ms, ends_first = False, False, error.failure.error, None, False
+        if accepted and changed and args.action == "speed":
+            self.turn.speed_before = before.speed
         if accepted and args.action == "sleep_timer":
             args = playback.as_running(args, timer)
             self.turn.timer_replaced |= before.sleep_timer is not None

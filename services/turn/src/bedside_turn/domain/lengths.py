@@ -14,7 +14,8 @@ def said_length(ms: int) -> str:
 
 def said_speed(speed: float) -> str:
     """A speed as said aloud: "normal speed", "1.25 times speed"."""
-    return "normal speed" if speed == 1.0 else f"{speed:g} times speed"
+    rounded = round(speed, 2)
+    return "normal speed" if rounded == 1.0 else f"{rounded:g} times speed"
 
 
 _HOUR_MS = 3_600_000

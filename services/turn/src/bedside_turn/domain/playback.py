@@ -94,10 +94,8 @@ def ends_first(done: PlaybackDone) -> int | None:
 def speed_meant(args: PlaybackArgs, speed_now: float) -> float:
     """The speed ``args`` asks for from ``speed_now``: as said, or changed by as much, held to the
     slowest and the fastest there are ("faster" at the fastest stays there)."""
-    if args.speed is not None:
-        return args.speed
-    changed = round(speed_now + (args.speed_by or 0.0), 2)
-    return min(FASTEST_SPEED, max(SLOWEST_SPEED, changed))
+    asked = args.speed if args.speed is not None else speed_now + (args.speed_by or 0.0)
+    return min(FASTEST_SPEED, max(SLOWEST_SPEED, round(asked, 2)))
 
 
 def command_for(
@@ -145,6 +143,7 @@ def changes(args: PlaybackArgs, state: ListenerState) -> bool:
     return True
 
 
+BOUNDS = (SLOWEST_SPEED, FASTEST_SPEED)
 SPEEDS_THERE_ARE = f"from {SLOWEST_SPEED:g} to {FASTEST_SPEED:g} times the narrator's pace"
 SPEED_HOW = OwnWords(
     'Say how fast: "faster", "a bit slower", "1.5 times speed" or "normal speed"; '
@@ -227,6 +226,9 @@ def spoken(done: PlaybackDone) -> OwnWords:
             return TIMER_OFF
         case "clear_list":
             return LIST_CLEARED if done.changed else NO_LIST
+        case "speed" if not done.changed and done.args.speed is None and done.speed in BOUNDS:
+            way = "fast" if done.speed == FASTEST_SPEED else "slow"
+            return OwnWords(f"It's playing at {said_speed(done.speed)} already, as {way} as it goes.")
         case "speed" if not done.changed:
             return OwnWords(f"It's playing at {said_speed(done.speed)} already.")
         case "speed":

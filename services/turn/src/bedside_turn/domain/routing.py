@@ -349,13 +349,13 @@ def _told_again(asked: intents.Intent) -> intents.Intent:
     return intents.PlayingAsked() if isinstance(asked, intents.Pause) else intents.WhereAmI()
 
 
-CancelledByThat = Literal["timer", "timer_changed", "move", "list"]
+CancelledByThat = Literal["timer", "timer_changed", "move", "list", "speed"]
 
 
 def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> CancelledByThat | None:
     """What "cancel that" takes back, a moment after the turn just before: the sleep timer it set
-    ("sleep in 15"), the move it made, or the list it put up; None after anything else (then it
-    asks nothing).
+    ("sleep in 15"), the speed it changed, the move it made, or the list it put up; None after anything
+    else (then it asks nothing).
     "timer_changed": the timer it set took the place of one running (minutes added, started again, a
     new length): cancelled, the timer before would be lost with it, and the book would play all night."""
     last = answered_just_now(earlier, now_ms)
@@ -363,6 +363,8 @@ def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> CancelledByTh
         return None
     if any(_sets_a_timer(call) for call in last.calls):
         return "timer_changed" if last.timer_replaced else "timer"
+    if last.speed_before is not None and last.outcome != "moved":
+        return "speed"
     if last.outcome == "listed":
         return "list"
     return "move" if last.outcome == "moved" else None
@@ -382,13 +384,16 @@ def undo_may_take_back(utterance: str, earlier: Sequence[Exchange], now_ms: int)
     last = answered_just_now(earlier, now_ms)
     if last is None or last.outcome == "moved" or _NAMES_A_MOVE.search(intents.normalise(utterance)):
         return None
-    return last if cancelled_by_that(earlier, now_ms) in ("timer", "timer_changed", "list") else None
+    return last if cancelled_by_that(earlier, now_ms) in ("timer", "timer_changed", "list", "speed") else None
 
 
 def still_the_newest(last: Exchange, state: ListenerState) -> CancelledByThat | None:
     """What undo takes back of what ``last`` made, as the player's state has it now: its list while it
     is still on the screen (not pressed or replaced since); its timer unless the book has moved since
-    (scrubbed, pressed), and told, not cancelled, when it replaced one or another has replaced it."""
+    (scrubbed, pressed), and told, not cancelled, when it replaced one or another has replaced it; the
+    speed it changed."""
+    if last.speed_before is not None:
+        return "speed"
     if last.outcome == "listed":
         return "list" if state.rows and state.list_turn_id == last.turn_id else None
     timer = state.sleep_timer

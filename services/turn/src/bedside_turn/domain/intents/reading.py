@@ -89,6 +89,7 @@ from bedside_turn.domain.intents.kinds import (
     ShareOfBook,
     SkipOpening,
     SleepTimer,
+    Speed,
     StartAgain,
     ThisChapterStart,
     TimeLeft,
@@ -640,7 +641,7 @@ horse and cart stop"), and each try reads both halves."""
 _THEN = r"(?:and\s+then|and|then|after\s+that)\s+"
 _JOINT = re.compile(rf"\s*(?:[,;!?]+(?!\d)\s*|[.]+\s+)(?:{_THEN})?|\s+{_THEN}")
 """Where one request ends and the next starts: "and", "then", or a recogniser's comma or full stop."""
-_PLAYBACK = (SleepTimer, TimerAdded, TimerAgain, CancelSleepTimer, Pause)
+_PLAYBACK = (SleepTimer, TimerAdded, TimerAgain, CancelSleepTimer, Pause, Speed)
 """What may be said with a move, either way round (``Together``)."""
 _TOLD_AFTER_A_MOVE = (WhereAmI, TimerAsked, AboutTheBook)
 """What plain code tells, said with a move and told after it ("go back 5 minutes and where am I": the

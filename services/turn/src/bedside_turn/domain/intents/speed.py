@@ -12,9 +12,12 @@ SMALL_STEP = 0.1
 """What "a bit faster" changes it by."""
 
 _PLEASE = r"(?: please)?$"
+_ASKING = r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+_PLAY_AT = r"(?:(?:play|read|go|put|make)(?: it| the book)? )?(?:at |to )?(?:the )?"
+_THE_SPEED = r"(?:the )?(?:reading |playback )?speed"
 _A_LITTLE = r"(?:a (?:bit|little|touch|tad)|slightly)"
 _CHANGED = re.compile(
-    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|read|play|talk) )?(?P<little>a (?:bit|little) )?"
+    rf"{_ASKING}(?:(?:go|read|play|talk) )?(?P<little>a (?:bit|little) )?"
     r"(?:(?P<faster>faster|quicker|speed (?:it )?up)|slower|slow (?:it )?down)"
     rf"(?P<little_after> {_A_LITTLE})?{_PLEASE}"
 )
@@ -22,31 +25,44 @@ _TOO = re.compile(
     r"^(?:(?:it's|its|it is|that's|thats|this is|he's|she's|you're) )?(?P<how>too|a bit|a little|very|so)"
     r" (?:too )?(?:(?P<fast>fast|quick)|slow)" + _PLEASE
 )
-_RAISED = re.compile(
-    r"\b(?:(?P<up>raise|increase|up)|lower|decrease|reduce) the (?:reading |playback )?speed\b"
-)
-_NAMED = re.compile(r"\b(?:change|set|adjust) the (?:reading |playback )?speed\b|\bplayback speed\b")
-_NUMBER = rf"(?P<n>{SAID_AS_A_NUMBER})(?P<half> and a half)?"
+_RAISED = re.compile(rf"{_ASKING}(?:(?P<up>raise|increase|up)|lower|decrease|reduce) {_THE_SPEED}{_PLEASE}")
+_NAMED = re.compile(rf"{_ASKING}(?:(?:change|set|adjust) {_THE_SPEED}|playback speed){_PLEASE}")
+_NUMBER = r"(?P<n>\.\d+|" + SAID_AS_A_NUMBER + r")(?P<half> and a half)?"
 _SPEEDS_SAID = (
-    re.compile(rf"\b{_NUMBER} ?(?:x|times) (?:the |normal )?(?:speed|pace){_PLEASE}"),
-    re.compile(rf"^(?:(?:play|read|go|put) (?:it )?(?:at )?)?{_NUMBER} ?(?:x|times){_PLEASE}"),
-    re.compile(rf"\b(?P<n>\d+(?:\.\d+)?)(?P<half>)x{_PLEASE}"),
-    re.compile(rf"\bspeed (?:to|of|at) {_NUMBER}(?: ?(?:x|times))?{_PLEASE}"),
-    re.compile(rf"\bat {_NUMBER} speed{_PLEASE}"),
+    re.compile(rf"{_ASKING}{_PLAY_AT}{_NUMBER} ?x(?: speed)?{_PLEASE}"),
+    re.compile(rf"{_ASKING}{_PLAY_AT}{_NUMBER} times (?:the |normal )?(?:speed|pace){_PLEASE}"),
+    re.compile(rf"{_ASKING}(?:play|read)(?: it| the book)? at {_NUMBER} times{_PLEASE}"),
+    re.compile(
+        rf"{_ASKING}(?:set |change |put )?{_THE_SPEED} (?:to |at )?{_NUMBER}(?: ?(?:x|times))?{_PLEASE}"
+    ),
+    re.compile(rf"{_ASKING}{_PLAY_AT}{_NUMBER} speed{_PLEASE}"),
 )
-"""A speed said as a number: "1.5x", "two times speed", "set the speed to 1.25", "at 1.25 speed"; "three
-times" alone or after "play at", not at the end of a question ("who knocked three times")."""
-_WORDS = {"double": 2.0, "half": 0.5, "normal": 1.0, "regular": 1.0, "usual": 1.0, "standard": 1.0}
-_WORD = re.compile(rf"\b(?P<word>{'|'.join(_WORDS)}) (?:speed|pace){_PLEASE}|\breset the speed\b")
+"""A speed said as a number, the whole request: "1.5x", "play at two times speed", "set the speed to
+1.25", "at 1.25 speed"; never a number said within a question ("why did she say 2x")."""
+_WORDS = {
+    "double": 2.0,
+    "twice": 2.0,
+    "half": 0.5,
+    "normal": 1.0,
+    "regular": 1.0,
+    "usual": 1.0,
+    "standard": 1.0,
+}
+_WORD = re.compile(
+    rf"{_ASKING}{_PLAY_AT}(?P<word>{'|'.join(_WORDS)}) (?:the )?(?:speed|pace|as fast){_PLEASE}"
+    rf"|{_ASKING}reset {_THE_SPEED}{_PLEASE}"
+)
 
 
 def speed_asked(text: str) -> Speed | None:
-    """The speed ``text`` asks for, or None when it asks for none."""
+    """The speed ``text`` asks for, or None when it asks for none: only a request that is wholly one
+    (a question about a train at half speed asks for none)."""
     if said := _WORD.search(text):
         return Speed(to=_WORDS[said["word"]] if said["word"] else 1.0)
     for speed_said in _SPEEDS_SAID:
         if said := speed_said.search(text):
-            return Speed(to=number_of(said["n"]) + (0.5 if said["half"] else 0.0))
+            number = float(said["n"]) if said["n"].startswith(".") else number_of(said["n"])
+            return Speed(to=round(number + (0.5 if said["half"] else 0.0), 2))
     if said := _CHANGED.match(text):
         step = SMALL_STEP if said["little"] or said["little_after"] else STEP
         return Speed(by=step if said["faster"] else -step)
