@@ -1,4 +1,5 @@
-"""Bedtime in the player's rules without I/O: the sleep timer, the pause, the asleep estimate."""
+"""Bedtime in the player's rules without I/O: the sleep timer, the pause, the asleep estimate, and how
+fast the book plays (ADR 82): where a playing book has got to at it, a timer's minutes as listening."""
 
 import pytest
 from bedside_contracts.player import (
@@ -13,6 +14,9 @@ from bedside_contracts.player import (
     Report,
     Seek,
     SetSleepTimer,
+    SetSpeed,
+    SpeedBody,
+    SpeedSet,
     TimerRanOut,
     Undo,
 )
@@ -637,3 +641,88 @@ def test_undo_past_the_end_of_a_shorter_book_goes_to_its_end() -> None:
     )
     assert isinstance(undone, Moved)
     assert undone.to_ms == SHORTER_END
+
+
+def at_speed(position_ms: int, speed: float = 1.0) -> PlayerState:
+    """Playing from ``position_ms`` at ``speed``, reported at ``NOW`` (ADR 82)."""
+    state = run(PlayerState(listener="ann", book="b1"), SetSpeed(device="phone", speed=speed))
+    return run(state, Report(device="phone", position_ms=position_ms, playing=True, basis_seq=state.seq))
+
+
+def test_the_speed_is_the_listeners_on_every_device_and_the_same_speed_again_changes_nothing() -> None:
+    state = at_speed(60_000)
+    assert state.public(NOW).speed == 1.0
+    faster = run(state, SetSpeed(device="tablet", speed=1.5))
+    assert (faster.public(NOW).speed, faster.seq) == (1.5, state.seq + 1)
+    assert decide(faster, SetSpeed(device="phone", speed=1.5), now_ms=NOW) is None
+
+
+def test_a_speed_outside_half_to_three_times_is_refused() -> None:
+    for speed in (0.25, 3.5, 0):
+        with pytest.raises(ValidationError):
+            SpeedBody(speed=speed)
+
+
+def test_a_playing_book_has_got_further_at_a_higher_speed() -> None:
+    """A pause said aloud 10 s after the last report lands where the book has got to: 15 s on at 1.5x."""
+    paused = run_at(NOW + 10_000, at_speed(100_000, speed=1.5), Pause(device="speaker"))
+    assert paused.position_ms == 115_000
+
+
+def test_a_playing_book_got_on_at_the_speed_before_until_the_speed_changed() -> None:
+    """A review: reported at 10:00, three times as fast 14 s on, a pause said aloud a second later
+    landed at 10:45 (all 15 s at 3x), 28 s of story past what the listener had heard (10:17)."""
+    state = run_at(NOW + 14_000, at_speed(600_000), SetSpeed(device="phone", speed=3.0))
+    paused = run_at(NOW + 15_000, state, Pause(device="speaker"))
+    assert paused.position_ms == 600_000 + 14_000 + 3 * 1_000
+
+
+def test_a_timers_minutes_are_minutes_of_listening_at_the_speed_playing() -> None:
+    """Twenty minutes at 1.5x play thirty of the book."""
+    state = run(at_speed(60_000, speed=1.5), SetSleepTimer(device="phone", after=20))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 60_000 + 30 * 60_000
+
+
+def test_a_speed_change_keeps_the_listening_a_timer_has_left() -> None:
+    """Twenty minutes set at 1x, then 2x at once: still twenty minutes to listen, forty of the book;
+    then back to 1x ten book minutes later (five of listening): fifteen minutes left, fifteen of the book."""
+    state = run(at_speed(60_000), SetSleepTimer(device="phone", after=20))
+    state = run(state, SetSpeed(device="phone", speed=2.0))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 60_000 + 40 * 60_000
+    state = run(
+        state, Report(device="phone", position_ms=60_000 + 10 * 60_000, playing=True, basis_seq=state.seq)
+    )
+    state = run(state, SetSpeed(device="phone", speed=1.0))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 60_000 + 25 * 60_000
+
+
+def test_a_speed_change_is_counted_from_where_the_playing_book_has_got_to() -> None:
+    """Reported at 1:00, sped up 30 s later (1:30): the twenty minutes left at 1x are counted from there."""
+    state = run(at_speed(60_000), SetSleepTimer(device="phone", after=20))
+    state = run_at(NOW + 30_000, state, SetSpeed(device="phone", speed=2.0))
+    assert state.sleep_timer is not None
+    assert state.sleep_timer.stop_at_ms == 90_000 + 2 * (60_000 + 20 * 60_000 - 90_000)
+
+
+def test_a_faster_speed_that_takes_a_timer_past_the_end_stops_at_the_end_and_slower_again_does_not() -> None:
+    near_the_end = BOOK_END - 30 * 60_000
+    state = run(at_speed(near_the_end), SetSleepTimer(device="phone", after=20))
+    state = run(state, SetSpeed(device="phone", speed=2.0))
+    assert state.sleep_timer is not None
+    assert (state.sleep_timer.stop_at_ms, state.sleep_timer.book_ends_first) == (BOOK_END, True)
+    state = run(state, SetSpeed(device="phone", speed=1.0))
+    assert state.sleep_timer is not None
+    assert (state.sleep_timer.stop_at_ms, state.sleep_timer.book_ends_first) == (
+        near_the_end + 20 * 60_000,
+        False,
+    )
+
+
+def test_a_chapter_end_timer_stays_at_its_chapters_end_whatever_the_speed() -> None:
+    state = run(at_speed(60_000), SetSleepTimer(device="phone", after="chapter_end"))
+    event = decide(state, SetSpeed(device="phone", speed=2.0), now_ms=NOW)
+    assert isinstance(event, SpeedSet)
+    assert event.sleep_timer == state.sleep_timer
