@@ -275,63 +275,6 @@ def test_a_story_sentence_that_reads_as_a_heading_does_not_divide_a_transcript(
     assert chapters_of(book) == [(1, "Lantern")]
 
 
-FOUR_CHAPTERS = [
-    ("Chapter one, the road.", ONE),
-    ("Chapter two, the post.", TWO),
-    ("Chapter three, the sand.", THREE),
-    ("Chapter four, the gull.", ONE),
-]
-
-
-def told(chapters: list[tuple[str, list[str]]]) -> list[str]:
-    return [sentence for heading, story in chapters for sentence in (heading, *story)]
-
-
-STORY_CHAPTER_11 = [
-    "Chapter 11, the lawyer said, was where it began.",
-    "Chapter 11, the long one, was where it began.",
-]
-
-
-@pytest.mark.parametrize("story", STORY_CHAPTER_11)
-def test_a_story_heading_whose_number_is_not_the_next_opens_no_chapter(tmp_path: Path, story: str) -> None:
-    """A review: between chapters 3 and 4 of a book counting up, "Chapter 11, ..." opened a chapter."""
-    chapters = [*FOUR_CHAPTERS[:3], (story, TWO), FOUR_CHAPTERS[3]]
-    book = read_book(whisper_json(tmp_path, told(chapters)))
-    assert chapters_of(book) == [(1, "the road"), (2, "the post"), (3, "the sand"), (4, "the gull")]
-    assert story in text_of(book, 3)
-
-
-def test_a_heading_in_the_opening_before_chapter_one_opens_no_chapter(tmp_path: Path) -> None:
-    story = "Chapter 11, the long one, was where it began."
-    book = read_book(whisper_json(tmp_path, [*THREE, story, *TWO, *told(FOUR_CHAPTERS)]))
-    assert [n for n, _ in chapters_of(book)] == [0, 1, 2, 3, 4]
-    assert story in text_of(book, 0)
-
-
-def test_the_chapters_after_a_heading_not_heard_are_kept(tmp_path: Path) -> None:
-    """A heading the recogniser missed leaves a gap in the count; the chapters after it still count."""
-    unheard = [*FOUR_CHAPTERS[:2], ("The sand.", THREE), FOUR_CHAPTERS[3], ("Chapter five, the sea.", TWO)]
-    book = read_book(whisper_json(tmp_path, told(unheard)))
-    assert [title for _, title in chapters_of(book)] == ["the road", "the post", "the gull", "the sea"]
-
-
-def test_a_heading_misheard_where_its_chapter_is_missing_from_the_count_opens_it(tmp_path: Path) -> None:
-    """ "Chapter forty" between chapters 2 and 4 (for "Chapter fourteen") stands where chapter 3 is."""
-    misheard = [*FOUR_CHAPTERS[:2], ("Chapter forty, the sand.", THREE), FOUR_CHAPTERS[3]]
-    book = read_book(whisper_json(tmp_path, told(misheard)))
-    assert [title for _, title in chapters_of(book)] == ["the road", "the post", "the sand", "the gull"]
-
-
-def test_the_chapters_before_three_headings_not_heard_in_a_row_are_kept(tmp_path: Path) -> None:
-    """The count breaks there; the longer part after it is not all the book's chapters."""
-    unheard = [*FOUR_CHAPTERS[:2], *((f"The {n}th.", ONE) for n in (3, 4, 5))]
-    unheard += [("Chapter six, the sea.", TWO), ("Chapter seven, the shore.", THREE), ("Chapter 8.", ONE)]
-    book = read_book(whisper_json(tmp_path, told(unheard)))
-    titles = ["the road", "the post", "the sea", "the shore", "Chapter 8"]
-    assert [title for _, title in chapters_of(book)] == titles
-
-
 NOTICE = [
     "This is a LibriVox recording.",
     "All LibriVox recordings are in the public domain.",

@@ -159,12 +159,3 @@ def test_chapters_said_out_of_order_keep_their_order_numbers() -> None:
         (3, "pies again"),
         (4, "the search on the sand"),
     ]
-
-
-def test_a_heading_in_the_story_out_of_the_count_does_not_divide_a_file() -> None:
-    """A review: chapters counting up let any heading-shaped sentence among them open a chapter."""
-    story = "Chapter 11, the long one, was where it began."
-    transcript, _ = heard([*OPENING, *ONE, *TWO, story, "The rain came.", *THREE])
-    book = transcribed_book(one_file(transcript.audio_ms), {1: transcript}, "lantern.mp3")
-    assert [n for n, _ in chapters_of(book)] == [0, 1, 2, 3]
-    assert story in " ".join(u.text for u in book.chapters[2].units)

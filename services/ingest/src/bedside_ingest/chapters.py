@@ -6,7 +6,7 @@ or by spoken chapter markers ("Chapter 1. Loomings."). What comes before the fir
 import json
 import re
 from dataclasses import dataclass, replace
-from itertools import accumulate, pairwise
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -190,9 +190,6 @@ class _SpokenStart:
     preamble_end: int
     """The sentence up to which (not included) a heading of its chapter is the one it announced."""
     headed: bool
-    in_a_part: bool = False
-    """Said with its part or book ("Book two, Chapter one of ...", "Part 2. Chapter one."): its
-    chapters may count from one again."""
 
     @property
     def name(self) -> str:
@@ -239,7 +236,6 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
     """A chapter heading's sentence -> the unit of the part's heading just before it."""
     for k, group in enumerate(groups):
         found, announced, index = headings[k], said[k], position[id(group[0])]
-        in_a_part = k in part_heading or _in_its_part(sentences[k]) != sentences[k]
         index = part_heading.get(k, index)
         chapter_heading = None if found is None else _chapter_heading_after(k, sentences, headings)
         if chapter_heading is not None:
@@ -252,15 +248,12 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
                     open_chapter,
                     chapter=chapters[chapter_heading],
                     preamble_end=max(open_chapter.preamble_end, chapter_heading + 1),
-                    in_a_part=True,
                 )
             continue
         if found is None:
             ahead = _preamble(k, sentences)
             if announced is not None and any(headings[j] and chapters[j] == chapters[k] for j in ahead):
-                starts.append(
-                    _SpokenStart(index, "", announced.number, chapters[k], ahead.stop, False, in_a_part)
-                )
+                starts.append(_SpokenStart(index, "", announced.number, chapters[k], ahead.stop, False))
             continue
         number, own_title = found
         title = own_title
@@ -270,13 +263,11 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
         open_chapter = starts[-1] if starts else None
         if open_chapter is not None and chapters[k] is not None and chapters[k] == open_chapter.chapter:
             if not open_chapter.headed and k < open_chapter.preamble_end:
-                starts[-1] = replace(
-                    open_chapter, title=title, headed=True, in_a_part=open_chapter.in_a_part or in_a_part
-                )
+                starts[-1] = replace(open_chapter, title=title, headed=True)
                 continue
             if not own_title or own_title.casefold() == open_chapter.title.casefold():
                 continue
-        starts.append(_SpokenStart(index, title, number, chapters[k], k + 1, True, in_a_part))
+        starts.append(_SpokenStart(index, title, number, chapters[k], k + 1, True))
     return starts
 
 
@@ -290,12 +281,11 @@ def split_by_markers(transcript: Transcript, fallback_title: str) -> tuple[Chapt
 
 
 def said_chapters(units: tuple[Unit, ...]) -> tuple[Chapter, ...]:
-    """The chapters recognised words say (``_spoken``), those that keep the book's count
-    (``_in_the_count``), what comes before the first the opening; none when they say none, or what
-    they say is no book's chapters (``_a_books_chapters``). One rule for a transcript brought and a
-    recording ingest transcribes. Chapters said counting up one by one are numbered as said, so a
-    second volume's "Chapter 23" is chapter 23; others in order."""
-    starts = _in_the_count(_spoken(units))
+    """The chapters recognised words say (``_spoken``), what comes before the first the opening;
+    none when they say none, or what they say is no book's chapters (``_a_books_chapters``). One
+    rule for a transcript brought and a recording ingest transcribes. Chapters said counting up one
+    by one are numbered as said, so a second volume's "Chapter 23" is chapter 23; others in order."""
+    starts = _spoken(units)
     if not _a_books_chapters(starts):
         return ()
     chapters = _split_at(units, [(start.index, start.name) for start in starts])
@@ -317,80 +307,6 @@ def _a_books_chapters(starts: list[_SpokenStart]) -> bool:
         label == after_label and value + 1 == after_value
         for (label, value), (after_label, after_value) in pairwise(said)
     )
-
-
-HEADINGS_MISSED = 2
-"""How many chapters' headings in a row the recogniser may have missed (or not heard as headings)
-for the count to go on past them: "Chapter 4", then "Chapter 6" or "Chapter 7"."""
-
-
-def _step(before: _SpokenStart, after: _SpokenStart, restarts: bool) -> int | None:
-    """How well ``after`` continues the count from ``before``: 2 the next number, 1 the same number
-    (``_spoken`` keeps one only with a new title: a heading misheard as the number before) or one
-    again in a new part or book, 0 past a heading or two missed; None when it is no continuation
-    ("Chapter 11" between chapters 3 and 4)."""
-    if before.chapter is None or after.chapter is None or before.chapter[0] != after.chapter[0]:
-        return None
-    was, now = before.chapter[1], after.chapter[1]
-    if now == was + 1:
-        return 2
-    if now == was or (now == 1 and restarts):
-        return 1
-    return 0 if was + 1 < now <= was + 1 + HEADINGS_MISSED else None
-
-
-def _in_the_count(starts: list[_SpokenStart]) -> list[_SpokenStart]:
-    """The starts that keep the book's count of its chapters. Of each label, runs of headings each
-    continuing the one before (``_step``), the longest first, then the longest of the rest, while
-    a run holds two or more (headings missed three in a row end a run, not the book); and a heading
-    out of the count in a gap of the count where as many chapters are missing as such headings
-    stand ("Chapter forty" between 13 and 15: chapter 14's heading misheard). Starts without a
-    number stay. A heading of the story ("Chapter 11, the lawyer said, ...") between chapters 3 and
-    4, or in the opening before chapter 1, is in no run, and opens no chapter."""
-    kept: set[int] = set()
-    for label in {start.chapter[0] for start in starts if start.chapter is not None}:
-        left = [k for k, start in enumerate(starts) if start.chapter and start.chapter[0] == label]
-        runs: set[int] = set()
-        while len(run := _longest_run(starts, left, label)) > 1:
-            runs.update(run)
-            left = [k for k in left if k not in run]
-        kept |= runs | _misheard(starts, sorted(runs), left)
-    return [start for k, start in enumerate(starts) if start.chapter is None or k in kept]
-
-
-def _misheard(starts: list[_SpokenStart], counted: list[int], out: list[int]) -> set[int]:
-    """The headings ``out`` of the count that stand, as many as the chapters missing, in a gap of
-    the ``counted`` or before the first of them: "Chapter 13", "Chapter forty", "Chapter 15"."""
-    values = {k: start.chapter[1] for k, start in enumerate(starts) if start.chapter is not None}
-    values[-1] = 0  # before the first chapter, as though chapter 0 were said at the start
-    misheard: set[int] = set()
-    for j, k in pairwise([-1, *counted]):
-        between = [m for m in out if j < m < k]
-        if between and len(between) == values[k] - values[j] - 1:
-            misheard.update(between)
-    return misheard
-
-
-def _longest_run(starts: list[_SpokenStart], ours: list[int], label: str) -> list[int]:
-    """Of the indexes ``ours`` (of ``starts`` of ``label``), those forming the longest continuing
-    count, by how many it holds, then by how closely each follows the one before."""
-    others = list(accumulate(s.chapter is not None and s.chapter[0] != label for s in starts))
-    best: dict[int, tuple[int, int]] = {}
-    before: dict[int, int | None] = {}
-    for position, k in enumerate(ours):
-        best[k], before[k] = (1, 0), None
-        for j in ours[:position]:
-            # a chapter counts from one again when said with its part, or after a part's own heading
-            restarts = starts[k].in_a_part or others[k] > others[j]
-            step = _step(starts[j], starts[k], restarts)
-            if step is not None and (best[j][0] + 1, best[j][1] + step) > best[k]:
-                best[k], before[k] = (best[j][0] + 1, best[j][1] + step), j
-    end = max(best, key=lambda k: best[k], default=None)
-    run = []
-    while end is not None:
-        run.append(end)
-        end = before[end]
-    return run[::-1]
 
 
 def _split_at(units: tuple[Unit, ...], starts: list[tuple[int, str]]) -> tuple[Chapter, ...]:
