@@ -2,14 +2,15 @@
 
 import asyncio
 import os
+import signal
 import time
 from collections.abc import Awaitable, Callable
 
 import nats
 import pytest
 from bedside_contracts import subjects
-from bedside_contracts.common import Health
-from bedside_contracts.ingest import IngestBook, IngestReport
+from bedside_contracts.common import Failure, Health
+from bedside_contracts.ingest import IngestBook, IngestJob, IngestReport, JobList
 from bedside_ingest.client import request_ingest
 from bedside_runtime.bus import connected
 from bedside_runtime.errors import NoService
@@ -194,5 +195,54 @@ async def test_a_copy_that_came_back_as_the_ask_was_on_its_way_is_asked_once() -
         relay.close()
         await held.close()
         await relay.wait_closed()
+        await ingest.close()
+        server.stop()
+
+
+async def test_an_ask_lost_with_the_bus_that_restarted_under_it_is_asked_again() -> None:
+    """`bedside ingest` whose ask went down with the bus, the ingest service staying up, waited for its
+    reply for the request's whole timeout (six hours from the terminal): the copy never had the ask,
+    and its uptime said it had not restarted. Here the bus is frozen as the ask is sent, so the ask
+    sits unread in the bus's socket when the bus is killed, then started again."""
+    server = start_test_nats("ingest-ask-lost")
+    asked = ASKED.model_copy(update={"job": "lost-ask"})
+    ingest = await nats.connect(server.url, reconnect_time_wait=0.5, max_reconnect_attempts=-1)
+    started = time.monotonic()
+    asks: list[IngestBook] = []
+
+    async def make(message: Msg) -> None:
+        asks.append(IngestBook.model_validate_json(message.data))
+        await message.respond(REPORT.model_dump_json().encode())
+
+    async def jobs(message: Msg) -> None:  # a job is known once its ask has arrived
+        known = [IngestJob(job=a.job or "", request=a, state="done") for a in asks]
+        if known:
+            await message.respond(JobList(jobs=known).model_dump_json().encode())
+        else:
+            unknown = Failure(code="not_found", error="there is no job lost-ask")
+            await message.respond(unknown.model_dump_json().encode())
+
+    async def health(message: Msg) -> None:
+        up = Health(service="ingest", version="x", pid=os.getpid(), uptime_s=time.monotonic() - started)
+        await message.respond(up.model_dump_json().encode())
+
+    for subject, serve in (
+        (subjects.INGEST_BOOK, make),
+        (subjects.INGEST_JOBS, jobs),
+        (subjects.HEALTH.format(service="ingest"), health),
+    ):
+        await ingest.subscribe(subject, cb=serve)
+    await ingest.flush()
+    try:
+        async with connected([server.url], waits_long=True) as client:
+            assert server.process is not None
+            server.process.send_signal(signal.SIGSTOP)
+            asking = asyncio.create_task(request_ingest(client, asked, timeout_s=60))
+            await until(lambda: client.stats["out_msgs"] > 0 and client.pending_data_size == 0)
+            server.kill()  # the ask unread in its socket
+            server.start()
+            assert await asking == REPORT
+        assert [ask.job for ask in asks] == ["lost-ask"]  # the first ask never reached it
+    finally:
         await ingest.close()
         server.stop()

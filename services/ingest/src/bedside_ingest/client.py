@@ -69,40 +69,94 @@ async def request_ingest(
             on_progress(IngestProgress.model_validate_json(data))
 
         subscription = await client.subscribe(subjects.INGEST_PROGRESS.format(job=request.job), cb=forward)
+
+    def ask() -> asyncio.Task[IngestReport]:
+        return asyncio.create_task(
+            call(client, subjects.INGEST_BOOK, request, IngestReport, timeout_s=timeout_s)
+        )
+
+    asking: list[asyncio.Task[IngestReport]] = []
     try:
         restarts = 0
         back_by = time.monotonic() + BACK_ON_THE_BUS_S
+        asking.append(ask())
         while restarts < ASKS:
-            asked = asyncio.create_task(
-                call(client, subjects.INGEST_BOOK, request, IngestReport, timeout_s=timeout_s)
-            )
-            # after the ask: the task asking has sent it by the time the watcher first runs
+            # after the ask: the task asking has sent it by the time the watchers first run
             restarted = asyncio.create_task(until_ingest_restarts(client))
-            await asyncio.wait({asked, restarted}, return_when=asyncio.FIRST_COMPLETED)
-            await cancel_and_wait(restarted)
-            if asked.done():
+            lost = asyncio.create_task(until_ask_lost(client, request))
+            await asyncio.wait({*asking, restarted, lost}, return_when=asyncio.FIRST_COMPLETED)
+            await cancel_and_wait(restarted, lost)
+            if answered := next((task for task in asking if task.done()), None):
+                asking.remove(answered)
                 try:
-                    return asked.result()
-                except NoService:
+                    return answered.result()
+                except CallFailed as failed:
+                    if asking:  # an ask lost with the bus, ended: the one asked again is still out
+                        continue
                     # No copy took it: after a restart of the bus the service may still be subscribing
                     # again, so it is asked again (a watcher started afresh, so a copy started since
                     # is not taken for one restarted under the request).
+                    if not isinstance(failed, NoService):
+                        raise
                     if not client.stats["reconnects"] or time.monotonic() >= back_by:
                         raise
                     await asyncio.sleep(BACK_ON_THE_BUS_POLL_S)
+                    asking.append(ask())
                     continue
+            if lost.done():
+                # The same request again, the same job: the first ask's reply is still awaited, in case
+                # it was only slow (a text book is read with no job to be known by).
+                asking.append(ask())
+                continue
             # No reply will come from the copy that took the request: asked again, once the job it
             # was (resumed by the copy started since) has ended; a text book, not a job, made nothing.
-            await cancel_and_wait(asked)
+            await cancel_and_wait(*asking)
+            asking = []
             restarts += 1
             if request.job is not None:
                 await until_job_ends(client, request.job)
+            asking.append(ask())
         raise NoAnswer(
             f"the ingest service restarted {ASKS} times while it made the book; see its log", "ingest"
         )
     finally:
+        await cancel_and_wait(*asking)
         if subscription is not None:
             await subscription.drain()  # type: ignore[no-untyped-call]  # events may queue behind the reply
+
+
+async def until_ask_lost(client: Client, request: IngestBook) -> None:
+    """Returns once the bus has restarted under the ask (``client`` reconnected) and the ingest service,
+    answering on it again, does not know the ask's job: the ask went down with the bus, unread, and no
+    reply will come (the service stayed up, so ``until_ingest_restarts`` never returns). Looked at a
+    poll after the reconnect is seen: an ask the client held while it was away is sent as it is back.
+    Never returns for a request without a job: asked again, it would start a second one."""
+    if request.job is None:
+        await asyncio.Event().wait()
+    reconnects = client.stats["reconnects"]
+    seen = False
+    while True:
+        await asyncio.sleep(RESTART_WATCH_S)
+        if client.stats["reconnects"] == reconnects:
+            continue
+        if not seen:
+            seen = True
+            continue
+        known = await job_known(client, request.job or "")
+        if known is False:
+            return
+        if known is True:
+            reconnects, seen = client.stats["reconnects"], False
+
+
+async def job_known(client: Client, job: str) -> bool | None:
+    """Whether the ingest service knows ``job``; None when it does not answer (still subscribing)."""
+    try:
+        return bool(await list_jobs(client, job))
+    except RemoteFailure as error:
+        return False if error.code == "not_found" else None
+    except CallFailed:
+        return None
 
 
 async def until_ingest_restarts(client: Client) -> None:
