@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 from bedside_audiobooks import need_espeak, sample_chapters, speak_book, write_audiobook
-from bedside_contracts.ingest import IngestReport
+from bedside_contracts.ingest import UNFINISHED, IngestReport
 from bedside_ingest.cli import first_start, summary
+from bedside_ingest.client import list_jobs
 from bedside_ingest.sample import SAMPLE_TITLE, SAMPLE_TRANSCRIPT
+from bedside_runtime.bus import connected
 from bedside_runtime.settings import Settings
 from bedside_testing import run_bedside as bedside
 from bedside_testing import start_system, start_test_nats
@@ -118,7 +120,10 @@ def test_ingest_command_waits_through_a_restart_of_the_bus(tmp_path: Path) -> No
         waiting = subprocess.Popen(
             command, env=system.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
-        time.sleep(4)  # asked, and transcribing
+        # Killed once the service has the ask: on a loaded machine the command took longer than a
+        # fixed wait to start, met the bus started again before the service was back on it, and was
+        # rightly told it was not running; that is not what this checks.
+        asyncio.run(until_a_job_is_under_way(server.url, waiting))
         server.kill()
         time.sleep(2)  # `up` waits a moment before it starts a dead bus again
         server.start()
@@ -128,6 +133,15 @@ def test_ingest_command_waits_through_a_restart_of_the_bus(tmp_path: Path) -> No
     finally:
         system.stop()
         server.stop()
+
+
+async def until_a_job_is_under_way(url: str, command: "subprocess.Popen[str]") -> None:
+    """Returns once the ingest service on the bus at ``url`` has a job not ended; fails if ``command``
+    ended first."""
+    async with connected([url]) as client:
+        while not any(job.state in UNFINISHED for job in await list_jobs(client)):
+            assert command.poll() is None, command.communicate()[0]
+            await asyncio.sleep(0.1)
 
 
 def a_report(book: str = "y", title: str = "Y", taken_id: str | None = None) -> IngestReport:
