@@ -3,12 +3,14 @@
 import codecs
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
 from bedside_ingest.errors import BadInput
 from bedside_ingest.given import book_given, check_given
 from bedside_ingest.reader import read_book
+from bedside_ingest.text import odd_characters
 
 
 def write(folder: Path, name: str, content: str | bytes) -> Path:
@@ -113,6 +115,65 @@ def test_a_binary_file_behind_a_utf16_mark_is_not_read_as_text(tmp_path: Path) -
         noise = codecs.BOM_UTF16_LE + bytes_decoding_as_utf16(seed, 4_000)
         noise.decode("utf-16")  # as the reader once took it: no error
         assert "is not text" in refused(write(tmp_path, f"noise{seed}.txt", noise))
+
+
+QUOTED = (
+    "The Inn\n\nChapter 1\n\n"
+    "\u201cIt\u2019s shut,\u201d she said. \u201cWe\u2019re shut, and you\u2019re late.\u201d "
+    "The keeper\u2019s lamp went out.\n"
+)
+
+
+def as_windows_reads_it(utf8: bytes) -> str:
+    """UTF-8 bytes decoded as Windows-1252 the way Windows does, its five unused bytes kept as the C1
+    control characters of the same number."""
+    return "".join(bytes([byte]).decode("cp1252", errors="ignore") or chr(byte) for byte in utf8)
+
+
+@pytest.mark.parametrize("misread", ["latin-1", "windows-1252"])
+def test_an_etext_encoded_twice_is_read_as_its_words(tmp_path: Path, misread: str) -> None:
+    """A listener's e-text, its UTF-8 once read as Latin-1 and saved again as UTF-8 (each \u2019 became
+    "\u00e2" and two C1 control characters), was refused as "not text: 11%"; before, it was read as
+    that garble."""
+    as_utf8 = read_book(write(tmp_path, "utf8.txt", QUOTED))
+    utf8 = QUOTED.encode("utf-8")
+    garbled = utf8.decode("latin-1") if misread == "latin-1" else as_windows_reads_it(utf8)
+    twice = read_book(write(tmp_path, f"{misread}.txt", garbled.encode("utf-8")))
+    assert [c.units for c in twice.chapters] == [c.units for c in as_utf8.chapters]
+
+
+def test_an_etext_encoded_twice_that_cannot_be_undone_says_so(tmp_path: Path) -> None:
+    garbled = QUOTED.encode("utf-8").decode("latin-1") + "A dash \u2014 typed after.\n"
+    message = refused(write(tmp_path, "twice.txt", garbled.encode("utf-8")))
+    assert "looks encoded twice" in message
+    assert "not text" not in message
+
+
+def test_letters_newer_than_pythons_unicode_tables_are_text(tmp_path: Path) -> None:
+    """A Nag Mundari book (Unicode 15, newer than Python 3.11's tables) was refused as 71% characters
+    no text holds; so was a text quoting it, or with newer emoji."""
+    quoted = "\U0001e4d0\U0001e4d1\U0001e4d2 \U0001e4d3\U0001e4d4"
+    sentence = f"She wrote \u201c{quoted}\u201d on the door \U0001fae8 and left.\n"  # a shaking face, of 2022
+    assert odd_characters(quoted).count == 0
+    book = read_book(write(tmp_path, "nag.txt", "Chapter 1\n\n" + sentence * 4))
+    assert quoted in " ".join(unit.text for unit in book.chapters[0].units)
+
+
+def test_a_short_file_with_a_stray_control_character_is_read(tmp_path: Path) -> None:
+    """A two-cue WebVTT chapters track ending in DOS's end-of-file mark was refused as "not text:
+    1%" (the rule being more than 1%); so was a short text with one other stray control character."""
+    cues = "00:00:00.000 --> 00:00:01.000\nHello there.\n\n00:00:01.000 --> 00:00:02.000\nGood night.\n"
+    vtt = write(tmp_path, "t.vtt", "WEBVTT\n\n" + cues)
+    track = "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nOne\n\n00:00:01.000 --> 00:00:02.000\nTwo\n\x1a"
+    book = read_book(vtt, chapters_path=write(tmp_path, "chapters.vtt", track))
+    assert [c.title for c in book.chapters] == ["One", "Two"]
+    short = read_book(write(tmp_path, "short.txt", "Chapter 1\n\nThe inn\x07 was shut.\n"))
+    assert "The inn" in " ".join(unit.text for unit in short.chapters[0].units)
+
+
+def test_how_much_of_a_file_is_not_text_is_said_to_a_tenth_of_a_percent(tmp_path: Path) -> None:
+    noise = codecs.BOM_UTF16_LE + bytes_decoding_as_utf16(0, 4_000)
+    assert re.search(r"is not text: \d+\.\d% of its characters", refused(write(tmp_path, "n.txt", noise)))
 
 
 def test_a_folder_with_nothing_to_read(tmp_path: Path) -> None:
