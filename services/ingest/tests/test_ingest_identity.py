@@ -3,7 +3,13 @@
 from itertools import islice
 
 from bedside_contracts.ingest import MadeFrom
-from bedside_ingest.identity import book_made_from, ids_to_try, may_take
+from bedside_ingest.identity import (
+    book_made_from,
+    ids_to_try,
+    known_to_be_another,
+    may_take,
+    replaces_another,
+)
 
 SHELF = MadeFrom(path="/shelf/book.m4b", fingerprint="a" * 32)
 
@@ -38,3 +44,14 @@ def test_a_file_a_book_was_made_from_is_that_book_whatever_its_id() -> None:
     assert book_made_from(books, copied) == "dr-2"  # one still served before one removed
     assert book_made_from(books[:2], SHELF) == "dr"  # a removed one comes back with its listeners' places
     assert book_made_from(books, MadeFrom(path="/new.m4b", fingerprint="d" * 32)) is None
+
+
+def test_a_book_from_before_made_from_under_another_id_is_in_the_way_but_not_known_to_be_another() -> None:
+    """``replaces_another([None], ...)`` under an id asked for is True (the same file may be that book,
+    or not), and the refusal said the book was made from another file, which Bedside does not know."""
+    other = MadeFrom(path="/downloads/book.m4b", fingerprint="c" * 32)
+    assert replaces_another([None], SHELF, its_name=False)
+    assert not known_to_be_another([None], SHELF, its_name=False)
+    assert known_to_be_another([SHELF], other, its_name=False)
+    assert known_to_be_another([None, SHELF], other, its_name=False)  # a job making another file
+    assert not known_to_be_another([SHELF], SHELF, its_name=False)  # not in the way at all

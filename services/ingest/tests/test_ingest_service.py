@@ -10,7 +10,8 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.ingest import BookArtifact, BookIngested, IngestBook, IngestProgress
 from bedside_ingest.artifact import decode_vectors
-from bedside_ingest.client import request_ingest
+from bedside_ingest.client import book_replaced, request_ingest
+from bedside_ingest.identity import replacement_refused
 from bedside_ingest.main import register
 from bedside_ingest.sample import SAMPLE_TITLE, SAMPLE_TRANSCRIPT
 from bedside_ingest.service import ProgressPublisher
@@ -283,6 +284,31 @@ async def test_a_book_announced_before_made_from_is_its_own_names_book_and_says_
     downloads = story(tmp_path / "downloads" / f"{named}.vtt", "The owl hunted over the marsh")
     other = await request_ingest(client, IngestBook(path=str(downloads)))
     assert (other.book, other.taken_id) == (f"{named}-3", named)
+
+
+async def test_an_id_asked_for_of_a_book_announced_before_made_from_is_not_said_to_be_another_files(
+    client: Client, tmp_path: Path
+) -> None:
+    """A book ingested under --id before books said what they were made from, ingested again from the
+    same file under that id, was refused as "made from another file", which Bedside cannot know."""
+    named = new_id()
+    shelf = story(tmp_path / "shelf" / "the-fox.vtt", "The fox crossed the frozen river")
+    first = await request_ingest(client, IngestBook(path=str(shelf), book=named))
+    served = await last_event(client, first.book)
+    assert served is not None
+    await announced_before_books_said_what_they_were_made_from(client, served[1])
+
+    asked = IngestBook(path=str(shelf), book=named)
+    replaced = await book_replaced(client, asked)  # what the CLI says, before it asks
+    assert replaced is not None
+    assert not replaced.file_known
+    with pytest.raises(RemoteFailure) as caught:  # what the service says
+        await request_ingest(client, asked)
+    assert caught.value.failure.code == "conflict"
+    for said in (caught.value.failure.error, replacement_refused(named, replaced.title, 0, file_known=False)):
+        assert "another file" not in said
+        assert "does not know which file it was made from" in said
+        assert "--replace" in said
 
 
 async def test_progress_that_cannot_be_published_is_lost_but_never_hides_how_the_job_ended(

@@ -208,7 +208,10 @@ async def _said_if_replacing(client: Client, request: IngestBook, console: Conso
     if replaced is None:
         return
     if not request.replace:
-        raise _fail(console, replacement_refused(replaced.book, replaced.title, replaced.listeners))
+        refused = replacement_refused(
+            replaced.book, replaced.title, replaced.listeners, file_known=replaced.file_known
+        )
+        raise _fail(console, refused)
     console.print(replacing_said(replaced.book, replaced.title, replaced.listeners))
 
 

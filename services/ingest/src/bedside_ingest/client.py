@@ -33,7 +33,7 @@ from nats.js.errors import NotFoundError
 
 from bedside_ingest.fingerprint import made_from as file_made_from
 from bedside_ingest.given import timed_by_its_recording
-from bedside_ingest.identity import book_id_for, replaces_another
+from bedside_ingest.identity import book_id_for, known_to_be_another, replaces_another
 
 INGEST_TIMEOUT_S = 6 * 3600.0
 """A long book takes tens of seconds to embed on two cores, a long recording tens of minutes to
@@ -254,6 +254,8 @@ class Replaced:
     title: str
     listeners: int | None
     """Listeners with a place in it, by the player's stream; None when it could not be read."""
+    file_known: bool
+    """Whether it is known to be made from another file (``identity.known_to_be_another``)."""
 
 
 async def book_replaced(client: Client, request: IngestBook) -> Replaced | None:
@@ -273,7 +275,12 @@ async def book_replaced(client: Client, request: IngestBook) -> Replaced | None:
     its_name = request.book == book_id_for(Path(request.path))
     if not replaces_another([held.made_from], made_from, its_name=its_name):
         return None
-    return Replaced(book=request.book, title=held.title, listeners=await listeners_in(client, request.book))
+    return Replaced(
+        book=request.book,
+        title=held.title,
+        listeners=await listeners_in(client, request.book),
+        file_known=known_to_be_another([held.made_from], made_from, its_name=its_name),
+    )
 
 
 async def listeners_in(client: Client, book: str) -> int | None:

@@ -84,10 +84,24 @@ def replaces_another(held_by: Sequence[MadeFrom | None], made_from: MadeFrom, *,
     return not may_take(held_by, made_from, its_name=its_name)
 
 
-def replacement_refused(book: str, title: str | None, listeners: int | None) -> str:
-    """Why an id asked for is not given to another file's book unless the replacement is asked for."""
+def known_to_be_another(held_by: Sequence[MadeFrom | None], made_from: MadeFrom, *, its_name: bool) -> bool:
+    """Whether a book in the way of ``made_from`` under an id asked for (``replaces_another``) is known
+    to be made from another file: one announced before books said what they were made from is in the
+    way under an id its file's name does not give, but it may be this very file."""
+    return any(held is not None and not may_take([held], made_from, its_name=its_name) for held in held_by)
+
+
+def replacement_refused(book: str, title: str | None, listeners: int | None, *, file_known: bool) -> str:
+    """Why an id asked for is not given to another file's book unless the replacement is asked for;
+    ``file_known`` as ``known_to_be_another`` tells."""
+    made = (
+        "made from another file"
+        if file_known
+        else "made before Bedside recorded what a book is made from, so it does not know which file it "
+        "was made from"
+    )
     return (
-        f"{book!r} is {_the_book(title, listeners)}, made from another file; ask again with --replace "
+        f"{book!r} is {_the_book(title, listeners)}, {made}; ask again with --replace "
         "to put this one in its place (its listeners keep their places, within the new book)"
     )
 

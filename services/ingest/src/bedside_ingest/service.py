@@ -55,6 +55,7 @@ from bedside_ingest.identity import (
     book_made_from,
     book_of,
     ids_to_try,
+    known_to_be_another,
     may_take,
     replacement_refused,
     replaces_another,
@@ -234,7 +235,9 @@ class IngestService:
         held = await self._held_by(book, await self._made_under_way())
         if replaces_another(held, made_from, its_name=its_name):
             newest = await self._store.newest(book)
-            raise Conflict(replacement_refused(book, newest[0].title if newest else None, None))
+            title = newest[0].title if newest else None
+            known = known_to_be_another(held, made_from, its_name=its_name)
+            raise Conflict(replacement_refused(book, title, None, file_known=known))
 
     async def _made_under_way(self) -> list[tuple[str, MadeFrom]]:
         """The books being made (read at once, or by a job not ended), and what each is made from."""
