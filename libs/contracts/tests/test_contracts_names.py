@@ -40,6 +40,9 @@ def test_a_trailing_newline_or_a_dot_is_no_name() -> None:
         ("E\u0301dition.epub", "\u00c9dition.epub"),  # a combining accent stays on its letter
         ("x" * 300 + ".m4b", "x" * 251 + ".m4b"),
         ("x" * 300, "x" * 255),
+        ("Book.m4b.", "Book.m4b"),  # Windows drops trailing dots and spaces: the suffix said is .m4b
+        ("Book.m4b . .", "Book.m4b"),
+        ("E\u200b\u0301dition.epub", "\u00c9dition.epub"),  # the accent joins its letter once between
     ],
 )
 def test_a_file_name_a_device_sends_is_kept_plain_and_bounded(sent: str, kept: str) -> None:
@@ -47,7 +50,29 @@ def test_a_file_name_a_device_sends_is_kept_plain_and_bounded(sent: str, kept: s
     assert UploadedFile(upload="u1", filename=sent, size=1).filename == kept
 
 
-@pytest.mark.parametrize("sent", ["../", "a/\n", "..", "x" * 9_000])
+@pytest.mark.parametrize("sent", ["../", "a/\n", "..", "x" * 9_000, " . "])
 def test_a_file_name_with_nothing_left_or_past_any_device_is_refused(sent: str) -> None:
     with pytest.raises(ValueError, match="file's name"):
         plain_file_name(sent)
+
+
+@pytest.mark.parametrize("sent", [".m4b", "C:\\books\\.epub", " .m4b. ", "...m4b"])
+def test_a_file_name_that_is_only_its_type_is_refused_as_such(sent: str) -> None:
+    """A name ".m4b" was kept, then refused as "not an audiobook": to a disk it has no suffix."""
+    with pytest.raises(ValueError, match="only its type"):
+        plain_file_name(sent)
+
+
+def plain_or_refused(sent: str) -> str | None:
+    try:
+        return plain_file_name(sent)
+    except ValueError:
+        return None
+
+
+@given(st.text(alphabet=st.sampled_from("aE. /\\\n\u200b\u0301\u00e9\u202e"), max_size=300))
+def test_a_plain_file_name_is_kept_as_it_is(sent: str) -> None:
+    """Made plain twice, a name is as made plain once: the name the page keeps is the one sent back."""
+    once = plain_or_refused(sent)
+    if once is not None:
+        assert plain_file_name(once) == once

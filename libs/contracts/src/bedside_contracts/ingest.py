@@ -253,20 +253,31 @@ _NO_PART_OF_A_NAME = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 def plain_file_name(sent: str) -> str:
     """A name a device sent for a file, as it is shown and kept: its last part only (a device's
-    folders are not Bedside's), without control or format characters, spaces single, at most
-    ``LONGEST_FILE_NAME`` characters with its suffix kept (it says what the file is). ``ValueError``
-    when nothing is left of it, or it is longer than any name a device gives."""
+    folders are not Bedside's), without control or format characters, spaces single, without the
+    dots and spaces Windows drops from a name's end ("Book.m4b." is "Book.m4b" there, and its suffix
+    says what it is), at most ``LONGEST_FILE_NAME`` characters with its suffix kept. Made plain again
+    it is the same. ``ValueError`` when nothing is left of it, nothing but its type (".m4b": no disk
+    takes that as a suffix), or it is longer than any name a device gives."""
     if len(sent) > LONGEST_FILE_NAME_SENT:
         raise ValueError(f"a file's name is at most {LONGEST_FILE_NAME_SENT} characters")
-    last = unicodedata.normalize("NFC", sent).replace("\\", "/").rpartition("/")[2]
-    name = " ".join("".join(c for c in last if unicodedata.category(c) not in _NO_PART_OF_A_NAME).split())
-    if name.strip(".") == "":
+    last = sent.replace("\\", "/").rpartition("/")[2]
+    kept = "".join(c for c in last if unicodedata.category(c) not in _NO_PART_OF_A_NAME)
+    # composed once what stood between a letter and its accent is out, so the name is composed for good
+    name = _without_windows_end(" ".join(unicodedata.normalize("NFC", kept).split()))
+    if name == "":
         raise ValueError("the file's name is empty once its folders and control characters are taken out")
-    if len(name) <= LONGEST_FILE_NAME:
-        return name
-    stem, dot, suffix = name.rpartition(".")
-    tail = f".{suffix}" if dot and stem and len(suffix) <= _KEPT_SUFFIX_CHARS else ""
-    return (stem if tail else name)[: LONGEST_FILE_NAME - len(tail)].rstrip() + tail
+    if len(name) > LONGEST_FILE_NAME:
+        stem, dot, suffix = name.rpartition(".")
+        tail = f".{suffix}" if dot and stem and len(suffix) <= _KEPT_SUFFIX_CHARS else ""
+        name = _without_windows_end((stem if tail else name)[: LONGEST_FILE_NAME - len(tail)]) + tail
+    stem, dot, _ = name.rpartition(".")
+    if dot and _without_windows_end(stem) == "":
+        raise ValueError(f"the file's name {name!r} is only its type: it needs a name before it")
+    return name
+
+
+def _without_windows_end(name: str) -> str:
+    return name.rstrip(". ")
 
 
 def _plain_if_text(sent: object) -> object:
