@@ -1940,6 +1940,23 @@ async def test_cancel_that_or_undo_just_after_a_speed_change_sets_the_speed_befo
     assert position(rig, listener) == HERE - 60_000  # the move before stays
 
 
+async def test_undo_after_a_speed_change_takes_back_a_move_or_a_speed_made_on_the_page_since(
+    rig: Rig,
+) -> None:
+    """(The second review) "faster", a scrub on the page, "undo": the speed went back and the scrub
+    stayed; "faster", 2x chosen on the page, "undo": the page's 2x was lost."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "faster")
+    rig.player.before_move[(listener, BOOK_ID)] = HERE
+    rig.player.place(listener, BOOK_ID, HERE - 60_000)  # scrubbed back on the page
+    await rig.ask(listener, "undo")
+    assert (position(rig, listener), rig.player.speeds[(listener, BOOK_ID)]) == (HERE, 1.25)
+    await rig.ask(listener, "faster")
+    rig.player.speeds[(listener, BOOK_ID)] = 2.0  # chosen on the page
+    await rig.ask(listener, "undo")
+    assert rig.player.speeds[(listener, BOOK_ID)] == 2.0
+
+
 async def test_a_speed_said_with_a_move_is_set_after_the_move(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     reply = await rig.ask(listener, "go back 30 seconds and play at 1.5x")

@@ -351,8 +351,9 @@ class PlayerDouble:
             return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": timer}))
         if isinstance(request.command, SetSpeed):
             self.speeds[key] = request.command.speed
+            self.seq += 1
             return CommandResult(
-                accepted=True, seq=2, state=state.model_copy(update={"speed": request.command.speed})
+                accepted=True, seq=self.seq, state=state.model_copy(update={"speed": request.command.speed})
             )
         if isinstance(request.command, CancelSleepTimer):
             self.sleep_timers.pop(key, None)

@@ -362,6 +362,14 @@ AskedBack = Literal["timer_length"]
 """What plain code may ask the listener back: how long the sleep timer should run ("For how long?")."""
 
 
+class SpeedChangedByTurn(Contract):
+    """A speed a turn set, to take back while nothing has been done with the book since."""
+
+    before: Speed
+    to: Speed
+    seq: int = Field(ge=0, description="the player's sequence once it took the change")
+
+
 class Exchange(Contract):
     """One finished turn as the model may read it later: already guarded text only.
 
@@ -394,8 +402,8 @@ class Exchange(Contract):
     timer_set_seq: int | None = Field(
         default=None, description="the player's sequence of the sleep timer this turn set, to know it again"
     )
-    speed_before: Speed | None = Field(
-        default=None, description="the speed this turn changed, as it was: taking the change back sets it"
+    speed_changed: SpeedChangedByTurn | None = Field(
+        default=None, description="the speed this turn changed: taking the change back sets it as it was"
     )
 
 

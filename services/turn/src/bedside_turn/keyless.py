@@ -301,8 +301,8 @@ async def _take_back(tools: ToolBox, taken: CancelledByThat | None, earlier: lis
     changed; a timer that replaced another is said, with how to cancel it, never cancelled (the one
     before would be lost)."""
     match taken:
-        case "speed" if earlier and earlier[-1].speed_before is not None:
-            return await _playback(tools, {"action": "speed", "speed": earlier[-1].speed_before})
+        case "speed" if earlier and (changed := earlier[-1].speed_changed) is not None:
+            return await _playback(tools, {"action": "speed", "speed": changed.before})
         case "timer":
             return await _playback(tools, {"action": "cancel_sleep_timer"})
         case "move":

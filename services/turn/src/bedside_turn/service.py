@@ -302,7 +302,7 @@ class TurnService:
             answered_at_ms=wall_clock_ms(),
             timer_replaced=turn.timer_replaced,
             timer_set_seq=turn.timer_set_seq,
-            speed_before=turn.speed_before,
+            speed_changed=turn.speed_changed,
         )
         event = TurnCompleted(
             turn_id=turn.turn_id,

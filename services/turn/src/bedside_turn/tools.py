@@ -42,6 +42,7 @@ from bedside_contracts.turn import (
     PlaybackArgs,
     RecallArgs,
     RecapArgs,
+    SpeedChangedByTurn,
     Step,
     ToolCallRecord,
 )
@@ -475,7 +476,7 @@ class ToolBox:
                 raise
             accepted, changed, reason, stop_in_ms, ends_first = False, False, error.failure.error, None, False
         if accepted and changed and args.action == "speed":
-            self.turn.speed_before = before.speed
+            self.turn.speed_changed = SpeedChangedByTurn(before=before.speed, to=speed, seq=result.seq)
         if accepted and args.action == "sleep_timer":
             args = playback.as_running(args, timer)
             self.turn.timer_replaced |= before.sleep_timer is not None

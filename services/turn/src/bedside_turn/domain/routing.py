@@ -363,7 +363,7 @@ def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> CancelledByTh
         return None
     if any(_sets_a_timer(call) for call in last.calls):
         return "timer_changed" if last.timer_replaced else "timer"
-    if last.speed_before is not None and last.outcome != "moved":
+    if last.speed_changed is not None and last.outcome != "moved":
         return "speed"
     if last.outcome == "listed":
         return "list"
@@ -391,9 +391,10 @@ def still_the_newest(last: Exchange, state: ListenerState) -> CancelledByThat | 
     """What undo takes back of what ``last`` made, as the player's state has it now: its list while it
     is still on the screen (not pressed or replaced since); its timer unless the book has moved since
     (scrubbed, pressed), and told, not cancelled, when it replaced one or another has replaced it; the
-    speed it changed."""
-    if last.speed_before is not None:
-        return "speed"
+    speed it changed while the book has not moved since and plays at that speed still."""
+    if (changed := last.speed_changed) is not None:
+        untouched = state.speed == changed.to and state.last_move_seq <= changed.seq
+        return "speed" if untouched else None
     if last.outcome == "listed":
         return "list" if state.rows and state.list_turn_id == last.turn_id else None
     timer = state.sleep_timer

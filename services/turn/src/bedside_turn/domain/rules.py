@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from bedside_contracts.turn import AskedBack, Step, ToolCallRecord, TurnOutcome
+from bedside_contracts.turn import AskedBack, SpeedChangedByTurn, Step, ToolCallRecord, TurnOutcome
 
 from bedside_turn.domain.history import Told
 
@@ -70,8 +70,8 @@ class Turn:
     """A sleep timer set in this turn took the place of one already running (``Exchange.timer_replaced``)."""
     timer_set_seq: int | None = None
     """The player's sequence of the sleep timer this turn set (``Exchange.timer_set_seq``)."""
-    speed_before: float | None = None
-    """The speed this turn changed, as it was (``Exchange.speed_before``)."""
+    speed_changed: SpeedChangedByTurn | None = None
+    """The speed this turn changed (``Exchange.speed_changed``)."""
     said_again: TurnOutcome | None = None
     """The last answer was said again, word for word ("say that again"): what it came to then."""
     asked: AskedBack | None = None

@@ -486,6 +486,8 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
     asked = utterance.strip().endswith("?")
     if not text or NOT_OF_THE_BOOK.match(text):
         return Other()
+    if (speed := speed_asked(text)) is not None:  # whole, never split ("speed to one and a half")
+        return speed
     if (
         said_first := (whole and _doze_said(text) is None and _back_over_a_recap(with_pauses(utterance)))
         or _asked_before_what_asks_nothing(text, whole)
@@ -518,8 +520,6 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
         return OtherBook()
     if TIMER_ASKED.match(text):
         return TimerAsked()
-    if (speed := speed_asked(text)) is not None:
-        return speed
     if aside := aside_said(text):
         return aside
     if courtesy := courtesy_or_cancel(text):

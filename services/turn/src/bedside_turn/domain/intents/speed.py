@@ -13,11 +13,14 @@ SMALL_STEP = 0.1
 
 _PLEASE = r"(?: please)?$"
 _ASKING = r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
-_PLAY_AT = r"(?:(?:play|read|go|put|make)(?: it| the book)? )?(?:at |to )?(?:the )?"
+_PLAY_AT = (
+    r"(?:i want (?:it )?|(?:(?:play|read|go|put|make)(?: it| the book)? (?:on |back )?|back )?(?:at |to )?)"
+    r"(?:the )?"
+)
 _THE_SPEED = r"(?:the )?(?:reading |playback )?speed"
 _A_LITTLE = r"(?:a (?:bit|little|touch|tad)|slightly)"
 _CHANGED = re.compile(
-    rf"{_ASKING}(?:(?:go|read|play|talk) )?(?P<little>a (?:bit|little) )?"
+    rf"{_ASKING}(?:(?:go|read|play|talk|make)(?: it| the book)? )?(?P<little>a (?:bit|little) )?"
     r"(?:(?P<faster>faster|quicker|speed (?:it )?up)|slower|slow (?:it )?down)"
     rf"(?P<little_after> {_A_LITTLE})?{_PLEASE}"
 )
@@ -25,13 +28,17 @@ _TOO = re.compile(
     r"^(?:(?:it's|its|it is|that's|thats|this is|he's|she's|you're) )?(?P<how>too|a bit|a little|very|so)"
     r" (?:too )?(?:(?P<fast>fast|quick)|slow)" + _PLEASE
 )
-_RAISED = re.compile(rf"{_ASKING}(?:(?P<up>raise|increase|up)|lower|decrease|reduce) {_THE_SPEED}{_PLEASE}")
+_RAISED = re.compile(
+    rf"{_ASKING}(?:(?P<up>raise|increase|up)|lower|decrease|reduce) {_THE_SPEED}"
+    rf"(?P<little> {_A_LITTLE})?{_PLEASE}"
+)
 _NAMED = re.compile(rf"{_ASKING}(?:(?:change|set|adjust) {_THE_SPEED}|playback speed){_PLEASE}")
 _NUMBER = r"(?P<n>\.\d+|" + SAID_AS_A_NUMBER + r")(?P<half> and a half)?"
 _SPEEDS_SAID = (
     re.compile(rf"{_ASKING}{_PLAY_AT}{_NUMBER} ?x(?: speed)?{_PLEASE}"),
     re.compile(rf"{_ASKING}{_PLAY_AT}{_NUMBER} times (?:the |normal )?(?:speed|pace){_PLEASE}"),
     re.compile(rf"{_ASKING}(?:play|read)(?: it| the book)? at {_NUMBER} times{_PLEASE}"),
+    re.compile(rf"{_ASKING}{_PLAY_AT}(?P<n>\d*\.\d+)(?P<half>) times{_PLEASE}"),
     re.compile(
         rf"{_ASKING}(?:set |change |put )?{_THE_SPEED} (?:to |at )?{_NUMBER}(?: ?(?:x|times))?{_PLEASE}"
     ),
@@ -57,6 +64,7 @@ _WORD = re.compile(
 def speed_asked(text: str) -> Speed | None:
     """The speed ``text`` asks for, or None when it asks for none: only a request that is wholly one
     (a question about a train at half speed asks for none)."""
+    text = re.sub(r"(?<=\d),(?=\d)", ".", text)  # "1,5x": a decimal comma
     if said := _WORD.search(text):
         return Speed(to=_WORDS[said["word"]] if said["word"] else 1.0)
     for speed_said in _SPEEDS_SAID:
@@ -70,7 +78,8 @@ def speed_asked(text: str) -> Speed | None:
         step = SMALL_STEP if said["how"] in ("a bit", "a little") else STEP
         return Speed(by=-step if said["fast"] else step)  # too fast: slower
     if said := _RAISED.search(text):
-        return Speed(by=STEP if said["up"] else -STEP)
+        step = SMALL_STEP if said["little"] else STEP
+        return Speed(by=step if said["up"] else -step)
     if _NAMED.search(text):
         return Speed()
     return None
