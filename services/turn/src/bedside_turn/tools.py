@@ -560,7 +560,9 @@ class ToolBox:
             self.last_offer = OfferOutcome(outcome="moved", moved_to=pressed)
             lines, refused = [moved_line(pressed, preview=True)], False
         else:
-            taken, reason = await self._move_command(PressRow(row=index, list_turn_id=state.list_turn_id))
+            taken, reason = await self._move_command(
+                PressRow(row=index, list_turn_id=state.list_turn_id, device=self.device)
+            )
             accepted = taken is not None
             refused = not accepted
             self.last_offer = OfferOutcome(
