@@ -997,6 +997,63 @@ def test_the_end_of_the_book_reached_on_another_device_is_told_as_the_end_not_a_
     expect(phone.locator("#notice")).to_have_text("The book ended on another device.", timeout=WAIT_MS)
 
 
+def test_a_row_chosen_aloud_behind_the_book_is_told_as_the_answers_own_move(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: "the second one" said to a list of places behind the book pressed the row, and the page
+    hid the answer as "moved back while I answered": the press was no move a question could make here."""
+    info = bedside.book_info(listener.token)
+    put_book_at(bedside, listener, BOOK_ID, info["duration_ms"] - 5_000)
+    phone = open_page("phone")
+    ask(phone, "go back to where the gulls were fed")
+    expect(phone.locator("#rows .row")).to_have_count(2, timeout=WAIT_MS)
+    ask(phone, "the second one")
+    answer = phone.locator("#answer")
+    expect(answer).to_contain_text("There you are", timeout=WAIT_MS)
+    expect(answer).not_to_contain_text("moved back")
+    expect(answer).not_to_contain_text("While I answered")
+    assert bedside.state(listener.name, listener.token)["last_move_device"] == "phone"
+
+
+def test_a_move_elsewhere_the_answers_own_move_replaced_is_not_told(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: the speaker moved the book to 0:02:30, then the phone's question took it back to chapter 2;
+    the answer ended "While I answered, the speaker moved the book to 0:02:30" with the book in chapter 2."""
+    put_book_at(bedside, listener, BOOK_ID, 20_000)
+    phone = open_page("phone", block_events=True)
+    turns = SlowRequests(phone, re.compile(r".*/turns$"))
+    with phone.expect_request(re.compile(r".*/turns$")):
+        phone.get_by_label("Ask about the book or say where to go").fill("go back to the kitten")
+        phone.get_by_role("button", name="Ask", exact=True).click()
+    speaker_says(bedside, listener, "/seek", {"position_ms": 150_000})
+    turns.let_go()
+    answer = phone.locator("#answer")
+    expect(answer).to_contain_text("There you are", timeout=WAIT_MS)
+    expect(answer).not_to_contain_text("While I answered")
+
+
+def test_an_answer_is_told_when_the_moves_since_its_question_cannot_be_read(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The moves since a question come from the book's history, which may be slow to read: an answer whose
+    history never comes is told from the newest move alone, not left at "…"."""
+    put_book_at(bedside, listener, BOOK_ID, 60_000)
+    phone = open_page("phone", block_events=True)
+    speaker_says(bedside, listener, "/reports", {"position_ms": 60_000, "playing": True})
+    history = SlowRequests(phone, re.compile(r".*/history\?limit=100$"))
+    turns = SlowRequests(phone, re.compile(r".*/turns$"))
+    with phone.expect_request(re.compile(r".*/turns$")):
+        phone.get_by_label("Ask about the book or say where to go").fill("pause")
+        phone.get_by_role("button", name="Ask", exact=True).click()
+    speaker_says(bedside, listener, "/seek", {"position_ms": 0})
+    turns.let_go()
+    try:
+        expect(phone.locator("#answer")).to_have_text(re.compile(r"^Paused\."), timeout=WAIT_MS)
+    finally:
+        history.let_go()
+
+
 def test_a_timer_cancelled_on_another_device_leaves_a_playing_page_where_it_is(open_page: OpenPage) -> None:
     """A cancelled timer (like a join or a list) says nothing of the position: the state it
     pushes still holds the last report, seconds behind a page that plays on, which stays put."""

@@ -4,7 +4,7 @@ import { api, listenerPath, unanswered } from "./api.js";
 import { quietChapter } from "./book.js";
 import { position, refreshState, settled } from "./position.js";
 import { DEVICE, deviceSaid, state } from "./state.js";
-import { announce, clock, el, notice, setOff, timesInWords, writeAnswer } from "./ui.js";
+import { announce, clock, el, notice, setOff, streamIsOpen, timesInWords, writeAnswer } from "./ui.js";
 
 // One question at a time, typed or said aloud: while one is unanswered the Ask button is off
 // (Enter with it), and a second is not sent; a typed one stays in the box to send once the answer
@@ -66,7 +66,11 @@ async function typed(utterance) {
     showAnswer(unanswered(res));
     return;
   }
-  await answered(res.data || {}, asked);
+  try {
+    await answered(res.data || {}, asked);
+  } catch {
+    showAnswer(LOST_TOUCH); // the answer came, but where the book is now could not be read to judge it
+  }
 }
 
 // The answer never came back: the request may have reached Bedside and been done (a move made while
@@ -75,15 +79,20 @@ export const LOST_TOUCH =
   "I lost touch with Bedside, so I can't tell whether that was done. Check where the book is before you ask again.";
 
 // Where the book was when a question went: its answer is guarded at that place.
-export const askedFrom = () => ({ moveSeq: state.lastMoveSeq, ms: position() });
+// `movesHeard` and `heard`: what this page heard of the moves since, to tell whether it knows them all.
+export const askedFrom = () => ({
+  moveSeq: state.lastMoveSeq, ms: position(), movesHeard: state.movesHeard, heard: streamIsOpen(),
+});
 
-// The moves a question makes (a goto, a pause asked for), told by what made them and where it was asked:
-// one made by a question on this page is that question's, whatever the device's other requests did.
-const MADE_BY_A_QUESTION = new Set(["goto", "paused"]);
+// The moves a question makes (a goto, a pause asked for, a row chosen aloud, an undo), told by what made
+// them and where it was asked: one made on this page while its question is out is that question's or the
+// listener's own hand's here, and neither is news to this page.
+const MADE_BY_A_QUESTION = new Set(["goto", "paused", "pressed", "undo"]);
 export const madeByAQuestionHere = (cause, device) => MADE_BY_A_QUESTION.has(cause) && device === DEVICE;
 
 // The book moved back by someone else while the question was answered: what the answer says may be
-// ahead of the book now, so it is neither shown nor said. Its own move (a goto, a pause) is the answer's:
+// ahead of the book now, so it is neither shown nor said. Its own move (a goto, a pause, a row chosen
+// aloud, an undo) is the answer's:
 // a pause lands where the player reckons the book had got to, which may be a moment behind this page
 // when the report the question sent first was slow to arrive.
 export const OVERTAKEN = "The book was moved back while I answered; ask me again.";
@@ -99,17 +108,32 @@ const PAUSES = new Set(["paused", "fell_asleep"]);
 // move is the newest a question could have made here; a question told of the same request made first
 // on another device (ADR 77) has that device's move for its own. Overtaken: a move other than a pause
 // came after the answer's own move (or after the question, when it made none), and the book is now
-// behind where the answer was guarded. `elsewhere`: the newest move another device made meanwhile,
+// behind where the answer was guarded. `elsewhere`: the newest move another device made meanwhile and
+// the answer's own move did not replace (one after it, or any before a pause, which keeps the place),
 // told with the answer, which would otherwise read as if nothing had happened there.
 export function judgeAnswer(moves, { movedByIt, askedMs, nowMs }) {
-  const askedHere = (m) => madeByAQuestionHere(m.cause, m.device)
-    || (movedByIt && m.cause === "undo" && m.device === DEVICE);
-  let own = moves.findLastIndex(askedHere);
-  if (own < 0 && movedByIt) own = moves.findLastIndex((m) => m.cause === "goto" || m.cause === "undo");
+  let own = moves.findLastIndex((m) => isOwn(m, movedByIt));
+  if (own < 0 && movedByIt) own = moves.findLastIndex((m) => MOVED_BY_AN_ANSWER.has(m.cause));
   const guardedAt = own < 0 ? askedMs : moves[own].position_ms;
   const movedSince = moves.slice(own + 1).some((m) => !PAUSES.has(m.cause));
-  const elsewhere = moves.findLast((m, i) => i !== own && m.device !== DEVICE) || null;
+  const toldFrom = own >= 0 && !PAUSES.has(moves[own].cause) ? own + 1 : 0;
+  const elsewhere = moves.findLast((m, i) => i >= toldFrom && i !== own && m.device !== DEVICE) || null;
   return { overtaken: movedSince && nowMs < guardedAt, elsewhere };
+}
+
+// What an answer that says it moved the book moved it by; a goto or a pause is a question's whatever
+// it says, a row or an undo may be the listener's hand here, so only when the answer says it moved.
+const MOVED_BY_AN_ANSWER = new Set(["goto", "pressed", "undo"]);
+const isOwn = (m, movedByIt) => madeByAQuestionHere(m.cause, m.device)
+  && (movedByIt || m.cause === "goto" || m.cause === "paused");
+
+// Whether the moves since the question must be read from the history: the page knows only the newest
+// move, and that is enough when it is the answer's own and the only one this page heard, its pushes
+// open all along (a push may stand for several moves, but then the page heard none or the newest alone
+// is another device's). Reading the history costs the player the book's whole stream, so not every time.
+function newestAloneTells(asked, movedByIt) {
+  const newest = { cause: state.lastMoveCause, device: state.lastMoveDevice };
+  return asked.heard && streamIsOpen() && state.movesHeard - asked.movesHeard <= 1 && isOwn(newest, movedByIt);
 }
 
 // Another device's move made while the question was out, said after the answer.
@@ -124,11 +148,13 @@ export function meanwhileWords(move) {
 // The moves made since `moveSeq`, oldest first, from the book's history. Unread (the player out of
 // reach a moment): the newest move alone, as the state says it.
 const MOVES_FETCH = 100; // history's raw entries, reports among them: more than a question's wait makes
+const MOVES_WAIT_MS = 4_000; // the answer is waiting: past this, the newest move alone
+const newestMove = () => [{ cause: state.lastMoveCause, device: state.lastMoveDevice, position_ms: position() }];
 async function movesSince(moveSeq) {
-  const newestAlone = [{ cause: state.lastMoveCause, device: state.lastMoveDevice, position_ms: position() }];
+  const newestAlone = newestMove();
   let res;
   try {
-    res = await api("GET", `${listenerPath()}/history?limit=${MOVES_FETCH}`);
+    res = await api("GET", `${listenerPath()}/history?limit=${MOVES_FETCH}`, undefined, undefined, MOVES_WAIT_MS);
   } catch {
     return newestAlone;
   }
@@ -139,7 +165,10 @@ async function movesSince(moveSeq) {
 export async function answered(reply, asked) {
   await refreshState(); // the push may be slower than the reply
   const movedByIt = reply.outcome === "moved";
-  const moves = asked && state.lastMoveSeq > asked.moveSeq ? await movesSince(asked.moveSeq) : [];
+  let moves = [];
+  if (asked && state.lastMoveSeq > asked.moveSeq) {
+    moves = newestAloneTells(asked, movedByIt) ? newestMove() : await movesSince(asked.moveSeq);
+  }
   const askedMs = asked ? asked.ms : 0;
   const { overtaken, elsewhere } = judgeAnswer(moves, { movedByIt, askedMs, nowMs: position() });
   const speech = overtaken ? OVERTAKEN : [reply.speech || "", elsewhere ? meanwhileWords(elsewhere) : ""]

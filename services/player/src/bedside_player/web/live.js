@@ -23,7 +23,7 @@ function onState(event) {
   else refreshState();
 }
 
-// A move made by a question (a goto, a pause asked for) on this device, pushed while its question is
+// A move made by a question (a goto, a pause, a row chosen, an undo) on this device, pushed while it is
 // out, is that question's: its answer tells it, and a notice as well would be read over the answer or
 // the voice. One asked on another device (or from the command line) is news here, told as any move
 // elsewhere is: taken as this page's own, the book jumped or stopped under the listener unsaid.

@@ -350,6 +350,7 @@ export function adopt(next, { force = false, why = "" } = {}) {
     state.lastMoveCause = next.last_move_cause || null;
     state.lastMoveDevice = next.last_move_device || null;
   }
+  if (moved) state.movesHeard += 1; // a push may stand for several moves: see ask.js
   state.lastMoveSeq = Math.max(state.lastMoveSeq, next.last_move_seq || 0);
   state.rows = Array.isArray(next.rows) ? next.rows : [];
   state.listTurnId = next.list_turn_id || null;

@@ -38,7 +38,7 @@ export const state = {
   listener: fragment.get("listener") || query.get("listener") || "",
   bookId: query.get("book") || "",
   book: null, duration: 0, chapters: [], audio: false,
-  seq: 0, lastMoveSeq: 0, lastMoveCause: null, lastMoveDevice: null, rows: [], listTurnId: null,
+  seq: 0, lastMoveSeq: 0, movesHeard: 0, lastMoveCause: null, lastMoveDevice: null, rows: [], listTurnId: null,
   playing: false, anchorPos: 0, anchorAt: performance.now(), speed: 1, // the player's speed for this book (ADR 82)
   inflight: 0, deferred: null,
   // this page's own moves not yet sent, oldest first, each with where playback had got to (position.js)

@@ -119,6 +119,8 @@ export function showLink(up) {
 // failed while the stream stayed open says "Reconnecting…"; the next one answered says live again
 // (the stream opening again, which would say it, never comes).
 let streamOpen = false;
+// Whether pushes are heard: a page that hears none knows of a move only by asking.
+export const streamIsOpen = () => streamOpen;
 export function showStream(open) {
   streamOpen = open;
   showLink(open);
