@@ -1,26 +1,63 @@
-"""Whether a request is in English, the one language Bedside reads and answers in: plain code, no I/O.
+"""Whether a request is plainly in another language than English, the one Bedside reads and answers in:
+plain code, no I/O.
 
 A question or a moment is passed on to search as its words, and search reads any words: "¿quién es
 Oskar?" was recalled, found nothing and was told "that hasn't come up yet", as if Oskar were ahead or
-in no book. Words it cannot read are said not to be understood instead (``reading.read``).
+in no book. Words plainly of another language are said not to be understood instead (``reading.read``).
+Only evidence of another language counts: a word no dictionary has is as likely a name ("oskar?",
+"who's nan?"), and a short follow-up told "didn't follow" is worse than a search that finds nothing.
 """
 
 import re
+import unicodedata
 
+from bedside_guard import FUNCTION_WORDS
 from bedside_guard.lexicon import ordinary_word
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
-_POSSESSIVE = re.compile(r"['’]s$")
+_OTHER_LANGUAGES_MARKS = re.compile(r"[¿¡]")
+"""Spanish opens a question or an exclamation with these; English never does."""
+_SAID_IN_OTHER_LANGUAGES = """
+    es el los las qué quién quien quiénes dónde donde cómo está pasó por
+    wer wie ist der das wo wann warum und nicht
+    est qui où c'est qu'est quoi les une
+    het een wat waar
+    è cos'è sono
+"""
+_OTHER_LANGUAGES_WORDS = frozenset(_SAID_IN_OTHER_LANGUAGES.split())
+"""Function words of Spanish, German, French, Dutch and Italian that English lacks. Words of both
+("is", "in", "was", "die", "chi", "dove", "la") are left out: they tell no language."""
+_BOTH = frozenset({"is", "in", "was"})
+"""English function words a language above uses too ("wie is Oskar?"): neither way."""
+_ENGLISH_WORDS = FUNCTION_WORDS - _BOTH
+_FEWEST_JUDGED = 3
+"""Fewer words than these tell no language by their words ("oskar?", "and oskar?")."""
 
 
-def mostly_not_english(utterance: str, normalised: str) -> bool:
-    """Whether more than half the words of ``utterance`` are no English word: none the dictionary of
-    the guard has (``ordinary_word``, after ``normalise`` put a slip like "whos" right), or one with a
-    letter English does not use ("quién"). A name is no language: a word written with a capital in
-    English letters is not counted ("Oskar"), nor is one in lower case, which the dictionary lacks too,
-    worth more than the English words around it ("who is isold quarington" is English: half, not most).
-    """
-    names = {word.lower() for word in _WORD.findall(utterance) if word[0].isupper() and word.isascii()}
-    counted = [word for word in _WORD.findall(normalised) if word not in names]
-    foreign = [word for word in counted if not (word.isascii() and ordinary_word(_POSSESSIVE.sub("", word)))]
-    return 2 * len(foreign) > len(counted)
+def plainly_another_language(utterance: str) -> bool:
+    """Whether ``utterance`` is plainly not English: it opens with "¿" or "¡", or more of its words are
+    another language's (function words English lacks, or a word in lower case with letters English does
+    not use and no dictionary has: "quién", "está") than are English function words, and of those at
+    least one function word or two such words. A capitalised word with such letters is a name ("Zoë"), a
+    word no dictionary has in English letters is never evidence ("who iz oskar"), and fewer than three
+    words are judged only when they carry such letters."""
+    if _OTHER_LANGUAGES_MARKS.search(utterance):
+        return True
+    words = _WORD.findall(utterance.replace("’", "'"))
+    lettered = [word for word in words if word[0].islower() and _letters_english_lacks(word)]
+    if len(words) < _FEWEST_JUDGED and not lettered:
+        return False
+    said = [word.lower() for word in words]
+    of_others = [word for word in said if word in _OTHER_LANGUAGES_WORDS]
+    foreign = len(of_others) + len([word for word in lettered if word not in _OTHER_LANGUAGES_WORDS])
+    english = len([word for word in said if word in _ENGLISH_WORDS])
+    return foreign > english and (bool(of_others) or foreign >= 2)
+
+
+def _letters_english_lacks(word: str) -> bool:
+    """Whether ``word`` has a letter English does not write and is no English word without its marks
+    ("quién"; "naïve" is English)."""
+    if word.isascii():
+        return False
+    plain = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    return not (plain.isascii() and ordinary_word(plain.lower()))

@@ -53,7 +53,7 @@ from bedside_turn.domain.intents.asked import (
     pointing_back,
     said_in_passing,
 )
-from bedside_turn.domain.intents.english import mostly_not_english
+from bedside_turn.domain.intents.english import plainly_another_language
 from bedside_turn.domain.intents.kinds import (
     AboutTheBook,
     BookEnd,
@@ -258,18 +258,9 @@ def _read_once(utterance: str, whole: bool) -> Intent:
 
 
 def _not_read_as_english(utterance: str, intent: Intent) -> bool:
-    """Whether a question or a moment, whose words go to search as said, is mostly no English
-    (``english``): a question's words with slips put right ("hoo is"), a moment's with the words that
-    ask for it ("find hettie" is English, though "hettie" alone is no word). A command's words are read
-    here, and are English already."""
-    match intent:
-        case Question(question=words):
-            return mostly_not_english(utterance, normalise(words))
-        case FindPlace():
-            return mostly_not_english(utterance, normalise(utterance))
-        case TwoQuestions(first=first, second=second):
-            return mostly_not_english(utterance, normalise(f"{first} {second}"))
-    return False
+    """Whether a question or a moment, whose words go to search as said, is plainly in another language
+    (``english``). A command's words are read here by English patterns, and are English already."""
+    return isinstance(intent, Question | FindPlace | TwoQuestions) and plainly_another_language(utterance)
 
 
 def _capitalised_again(asked: Intent, utterance: str) -> Intent:
