@@ -3418,6 +3418,30 @@ def test_a_chapters_length_asked_by_its_number_is_the_length_of_that_chapter(utt
     assert intents.read(utterance) == intents.TimeLeft(length_of="chapter", chapter=n)
 
 
+@pytest.mark.parametrize(
+    ("utterance", "asked"),
+    [
+        ("how long's chapter 4", intents.TimeLeft(length_of="chapter", chapter=4)),
+        ("what's the length of chapter 4?", intents.TimeLeft(length_of="chapter", chapter=4)),
+        ("how long does chapter 6 last", intents.TimeLeft(length_of="chapter", chapter=6)),
+        ("how long was chapter 2?", intents.TimeLeft(length_of="chapter", chapter=2)),
+        ("how long is the next chapter?", intents.TimeLeft(length_of="chapter", chapter_said="next")),
+        ("how long's the next chapter", intents.TimeLeft(length_of="chapter", chapter_said="next")),
+        ("how long is the previous chapter", intents.TimeLeft(length_of="chapter", chapter_said="previous")),
+        ("how long was the last chapter?", intents.TimeLeft(length_of="chapter", chapter_said="previous")),
+        ("how long is the last chapter?", intents.TimeLeft(length_of="chapter", chapter_said="final")),
+        ("how long is the final chapter", intents.TimeLeft(length_of="chapter", chapter_said="final")),
+    ],
+)
+def test_a_chapters_length_is_asked_in_many_words_and_of_a_chapter_counted(
+    utterance: str, asked: intents.TimeLeft
+) -> None:
+    """A reviewer: all of these were recalled as questions ("hasn't come up yet") or recapped. A chapter
+    counted is counted from the one playing; "the last chapter" is the book's own asked as it is, the one
+    before asked as it was ("what was the last chapter called?" is the one before too)."""
+    assert intents.read(utterance) == asked
+
+
 def test_a_pause_and_a_question_said_together_are_both_read() -> None:
     assert intents.read("pause and who is oskar") == intents.Together(
         move=intents.Pause(), then=Question("who is oskar")

@@ -2573,6 +2573,27 @@ async def test_a_chapters_length_is_told_without_its_title(rig: Rig, utterance: 
     assert "Keeper Returns" not in reply.speech
 
 
+@pytest.mark.parametrize(
+    ("utterance", "said"),
+    [
+        ("how long is the next chapter?", "Chapter 3 is about 2 minutes long."),
+        ("how long was the last chapter?", "Chapter 1 is about 2 minutes long."),
+        ("how long's chapter 4", "Chapter 4 is about 2 minutes long."),
+    ],
+)
+async def test_a_chapter_counted_from_the_one_playing_is_told_its_length(
+    rig: Rig, utterance: str, said: str
+) -> None:
+    """A reviewer: "how long is the next chapter" was told "that hasn't come up yet"."""
+    reply = await rig.ask(rig.listener_at(HERE), utterance)
+    assert (reply.outcome, reply.speech) == ("answered", said)
+
+
+async def test_the_final_chapters_length_is_told_by_its_number(rig: Rig) -> None:
+    reply = await rig.ask(rig.listener_at(HERE), "how long is the final chapter?")
+    assert (reply.outcome, reply.speech) == ("answered", "Chapter 4 is about 2 minutes long.")
+
+
 async def test_a_chapters_length_the_book_lacks_says_how_many_it_has(rig: Rig) -> None:
     reply = await rig.ask(rig.listener_at(HERE), "how long is chapter 9?")
     asked_title = await rig.ask(rig.listener_at(HERE), "what is chapter 9 called?")

@@ -350,7 +350,13 @@ async def _time_left(tools: ToolBox, asked: intents.TimeLeft) -> str:
         tools,
         history.Told.TIME_LEFT,
         lambda book, here: speech.time_left(
-            here, book.duration_ms, book.chapters, asked.length_of, chapter=asked.chapter, speed=speed
+            here,
+            book.duration_ms,
+            book.chapters,
+            asked.length_of,
+            chapter=asked.chapter,
+            chapter_said=asked.chapter_said,
+            speed=speed,
         ),
     )
 

@@ -27,8 +27,8 @@ from bedside_guard import (
 )
 
 from bedside_turn.domain import playback
-from bedside_turn.domain.chapters import NoSuchChapter, counted_from_the_clock
-from bedside_turn.domain.intents import UNIT_MS, BookFact, LengthOf, SaidUnit
+from bedside_turn.domain.chapters import NoSuchChapter, counted_from_the_clock, final_chapter
+from bedside_turn.domain.intents import UNIT_MS, BookFact, ChapterSaid, LengthOf, SaidUnit
 from bedside_turn.domain.lengths import said_length, said_speed
 from bedside_turn.domain.numbers import ORDINAL_WORDS
 from bedside_turn.domain.own_words import OwnWords
@@ -215,12 +215,20 @@ def time_left(
     length_of: LengthOf | None = None,
     *,
     chapter: int | None = None,
+    chapter_said: ChapterSaid | None = None,
     speed: float = 1.0,
 ) -> OwnWords:
     """How long is left of the chapter playing and of the book, and how long each is when asked
     (``length_of``), or a chapter named (``chapter``): lengths the page shows already (the book's length,
     the chapter list's times, the sleep timer's stop at a chapter's end), so no spoiler. Book time; at
     another ``speed`` than normal, what is left is said as listening too."""
+    if chapter_said is not None:
+        counted = _chapter_where_said(chapters, here_ms, chapter_said)
+        if counted is None:
+            return OwnWords("This book has no chapters.")
+        if isinstance(counted, NoSuchChapter):
+            return no_chapter_counted(counted)
+        chapter = counted
     if chapter is not None:
         return length_of_chapter(here_ms, chapters, chapter)
     book_left = said_length(duration_ms - here_ms)
@@ -245,6 +253,16 @@ def time_left(
             f" At {said_speed(speed)}, that's {said_length(listening_ms(last_left_ms, speed))} of listening."
         )
     return OwnWords(said)
+
+
+def _chapter_where_said(
+    chapters: list[ChapterInfo], here_ms: int, said: ChapterSaid
+) -> int | NoSuchChapter | None:
+    """The number of the chapter after or before the one playing, or of the book's final one."""
+    if said == "final":
+        final = final_chapter(chapters)
+        return None if final is None else final.n
+    return counted_from_the_clock(chapters, here_ms, 1 if said == "next" else -1)
 
 
 def length_of_chapter(here_ms: int, chapters: list[ChapterInfo], n: int) -> OwnWords:

@@ -7,6 +7,7 @@ from bedside_turn.domain.intents.kinds import (
     AboutTheBook,
     BookFact,
     CancelThat,
+    ChapterSaid,
     ChapterTitleAsked,
     ClearList,
     Courtesy,
@@ -153,20 +154,42 @@ LENGTH_ASKED = re.compile(
     r"(?: (?:in total|altogether|overall|again))?$"
 )
 """How long the chapter or the book is ("how long is this chapter?"), not something in the story."""
-CHAPTER_LENGTH_ASKED = re.compile(
-    rf"^how (?:long|many (?:hours|minutes)) is (?:the )?(?:chapter|story) ({NUMBER_SAID})"
-    r"(?: (?:in total|altogether|overall|again))?$"
+_LENGTH_OF = (
+    r"(?:how (?:long|many (?:hours|minutes))(?P<verb>'s| is| was| does| did| will)"
+    r"|what(?P<verb_of>'s| is| was) the length of)"
 )
-"""How long a chapter named by its number is ("how long is chapter 6?"), wherever it lies."""
+CHAPTER_LENGTH_ASKED = re.compile(
+    rf"^{_LENGTH_OF} (?:(?:the )?(?:chapter|story) (?P<n>{NUMBER_SAID})"
+    r"|the (?P<counted>next|following|previous|prior|preceding|last|final) (?:chapter|story))"
+    r"(?: (?:last|take|run|go on)(?: for)?)?(?: (?:in total|altogether|overall|again))?$"
+)
+"""How long a chapter named by its number is ("how long is chapter 6?", "how long's chapter 4", "what's
+the length of chapter 4", "how long does chapter 6 last"), wherever it lies, or one named by where it
+lies ("how long is the next chapter?")."""
+_COUNTED: dict[str, ChapterSaid] = {
+    "next": "next",
+    "following": "next",
+    "previous": "previous",
+    "prior": "previous",
+    "preceding": "previous",
+    "final": "final",
+}
 
 
 def length_asked(text: str) -> TimeLeft | None:
-    """How long the chapter playing, the book or a chapter named is, asked alone."""
+    """How long the chapter playing, the book or a chapter named is, asked alone. "The last chapter" is
+    the book's final one asked as it is, and the one before asked as it was ("how long was the last
+    chapter?"), as "what was the last chapter called?" is."""
     if length := LENGTH_ASKED.match(text):
         return TimeLeft(length_of=LENGTHS[length.group(1)])
-    if length := CHAPTER_LENGTH_ASKED.match(text):
-        return TimeLeft(length_of="chapter", chapter=int(number_of(length.group(1))))
-    return None
+    if not (length := CHAPTER_LENGTH_ASKED.match(text)):
+        return None
+    if length["n"] is not None:
+        return TimeLeft(length_of="chapter", chapter=int(number_of(length["n"])))
+    if length["counted"] == "last":
+        past = (length["verb"] or length["verb_of"]).strip() in ("was", "did")
+        return TimeLeft(length_of="chapter", chapter_said="previous" if past else "final")
+    return TimeLeft(length_of="chapter", chapter_said=_COUNTED[length["counted"]])
 
 
 LENGTHS: dict[str, LengthOf] = {"book": "book", "chapter": "chapter", "story": "story"}

@@ -206,6 +206,8 @@ class TwoQuestions:
 
 
 LengthOf = Literal["chapter", "story", "book"]
+ChapterSaid = Literal["next", "previous", "final"]
+"""A chapter named by where it lies: after or before the one playing, or the book's last."""
 
 
 @dataclass(frozen=True)
@@ -219,6 +221,9 @@ class TimeLeft:
     """With ``length_of`` "chapter": the chapter named ("how long is chapter 6?"), else the one playing. A
     length is a time on the chapter list the page shows, never the book's words, so it is told of a
     chapter ahead too, by its number."""
+    chapter_said: ChapterSaid | None = None
+    """With ``length_of`` "chapter": a chapter named by where it lies ("how long is the next chapter?"),
+    counted from the one playing, or the book's final one; its number is said with its length."""
 
 
 BookFact = Literal[

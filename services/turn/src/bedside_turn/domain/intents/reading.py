@@ -544,12 +544,12 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
     if listed := PRESS_LISTED.match(text):
         ordinal, number = listed.groups()
         return PressListed(row=ROW_ORDINALS[ordinal] if ordinal else ROW_NUMBERS[number])
+    if length := length_asked(text):  # before the recaps: "how long is the last chapter" is a length
+        return length
     if recap := read_recap(text, number_of, said_amount_ms):  # "what did I miss", "the last chapter"
         return recap
     if TIME_LEFT.search(text):
         return TimeLeft()
-    if length := length_asked(text):
-        return length
     in_passing = said_in_passing(text)
     # a place said on the clock first: "skip to 45 minutes in" is no move by 45 minutes
     if (
@@ -1152,8 +1152,8 @@ def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | Non
         match first, second:
             case PlayingAsked(), PlayingAsked():
                 return PlayingAsked(why=first.why or second.why)
-            case TimeLeft(length_of="chapter" | "book", chapter=None), TimeLeft(
-                length_of="chapter" | "book", chapter=None
+            case TimeLeft(length_of="chapter" | "book", chapter=None, chapter_said=None), TimeLeft(
+                length_of="chapter" | "book", chapter=None, chapter_said=None
             ):
                 return TimeLeft(length_of="story") if first != second else first
             case TimeLeft(), TimeLeft():
