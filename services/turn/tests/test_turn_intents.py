@@ -3442,6 +3442,33 @@ def test_a_chapters_length_is_asked_in_many_words_and_of_a_chapter_counted(
     assert intents.read(utterance) == asked
 
 
+@pytest.mark.parametrize(
+    ("utterance", "first", "second"),
+    [
+        (
+            "how long is chapter 6 and how long is left",
+            intents.TimeLeft(length_of="chapter", chapter=6),
+            intents.TimeLeft(),
+        ),
+        (
+            "how long is left and how long is chapter 6?",
+            intents.TimeLeft(),
+            intents.TimeLeft(length_of="chapter", chapter=6),
+        ),
+        (
+            "how much is left and how long is the next chapter",
+            intents.TimeLeft(),
+            intents.TimeLeft(length_of="chapter", chapter_said="next"),
+        ),
+    ],
+)
+def test_a_chapters_length_asked_with_the_time_left_is_both_asked(
+    utterance: str, first: intents.TimeLeft, second: intents.TimeLeft
+) -> None:
+    """A reviewer: read as the time left alone, the chapter's length dropped unsaid."""
+    assert intents.read(utterance) == intents.BothAsked(first, second)
+
+
 def test_a_pause_and_a_question_said_together_are_both_read() -> None:
     assert intents.read("pause and who is oskar") == intents.Together(
         move=intents.Pause(), then=Question("who is oskar")

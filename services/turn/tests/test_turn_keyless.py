@@ -2589,6 +2589,16 @@ async def test_a_chapter_counted_from_the_one_playing_is_told_its_length(
     assert (reply.outcome, reply.speech) == ("answered", said)
 
 
+@pytest.mark.parametrize(
+    "utterance", ["how long is chapter 4 and how long is left", "how long is left and how long is chapter 4"]
+)
+async def test_a_chapters_length_and_the_time_left_are_both_told(rig: Rig, utterance: str) -> None:
+    reply = await rig.ask(rig.listener_at(HERE), utterance)
+    assert reply.outcome == "answered"
+    assert "Chapter 4 is about 2 minutes long." in reply.speech
+    assert "left of this chapter" in reply.speech
+
+
 async def test_the_final_chapters_length_is_told_by_its_number(rig: Rig) -> None:
     reply = await rig.ask(rig.listener_at(HERE), "how long is the final chapter?")
     assert (reply.outcome, reply.speech) == ("answered", "Chapter 4 is about 2 minutes long.")

@@ -1128,7 +1128,8 @@ def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | Non
     """Two asks said together, each half read alone; a question with the names ``utterance`` capitalised.
     One asked twice is one ask: "is it playing and why did it stop" is told once, with why; the time left
     twice ("how long is this chapter and how much is left") is the one ask the whole sentence says, and
-    the chapter's length and the book's are both lengths, said together. Three, when ``whole``
+    the chapter's length and the book's are both lengths, said together; a chapter named beside the time
+    left ("how long is chapter 6 and how long is left") is two asks, each told. Three, when ``whole``
     (``_three_asked``)."""
     for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
         first_said, second_said = text[: joint.start()], text[joint.end() :]
@@ -1152,9 +1153,10 @@ def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | Non
         match first, second:
             case PlayingAsked(), PlayingAsked():
                 return PlayingAsked(why=first.why or second.why)
-            case TimeLeft(length_of="chapter" | "book", chapter=None, chapter_said=None), TimeLeft(
-                length_of="chapter" | "book", chapter=None, chapter_said=None
-            ):
+            case TimeLeft(), TimeLeft() if _names_a_chapter(first) or _names_a_chapter(second):
+                # "how long is chapter 6 and how long is left": two lengths, each told
+                return first if first == second else BothAsked(first=first, second=second)
+            case TimeLeft(length_of="chapter" | "book"), TimeLeft(length_of="chapter" | "book"):
                 return TimeLeft(length_of="story") if first != second else first
             case TimeLeft(), TimeLeft():
                 return None
@@ -1164,6 +1166,11 @@ def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | Non
                 return first  # "it" is the chapter just asked of, whose title is said with where they are
         return first if first == second else BothAsked(first=first, second=second)
     return None
+
+
+def _names_a_chapter(asked: TimeLeft) -> bool:
+    """Whether a length asked is of a chapter named ("chapter 6", "the next chapter"), not the one playing."""
+    return asked.chapter is not None or asked.chapter_said is not None
 
 
 def _asked_after_a_later_joint(said: str, read_as: Intent) -> bool:
