@@ -3489,6 +3489,26 @@ def test_two_moves_said_together_are_both_read_in_the_order_said(
 
 
 @pytest.mark.parametrize(
+    "utterance",
+    [
+        "go back 0 seconds and next chapter",
+        "next chapter and go back 0 seconds",
+        "skip 0 minutes, next chapter",
+    ],
+)
+def test_a_jump_by_nothing_beside_another_move_is_that_move_alone(utterance: str) -> None:
+    """A reviewer: "go back 0 seconds and next chapter" said "no distance at all" and then offered the
+    next chapter; a jump of no amount beside another move is no second move, as "go back" is not."""
+    assert intents.read(utterance) == intents.NextChapter(step=1)
+
+
+def test_a_jump_by_nothing_said_first_of_three_leaves_the_other_move_and_the_timer() -> None:
+    assert intents.read("go back 0 seconds, next chapter and sleep in 20") == intents.Together(
+        move=intents.NextChapter(step=1), then=intents.SleepTimer(after=20)
+    )
+
+
+@pytest.mark.parametrize(
     ("utterance", "query"),
     [
         ("find hettie", "hettie"),

@@ -2648,6 +2648,15 @@ async def test_two_moves_said_together_make_the_first_and_say_the_second_was_not
     assert reply.speech.endswith("ask me for the other place next."), reply.speech
 
 
+@pytest.mark.parametrize(
+    "utterance", ["go back 0 seconds and next chapter", "next chapter and go back 0 seconds"]
+)
+async def test_a_jump_by_nothing_beside_another_move_makes_that_move_alone(rig: Rig, utterance: str) -> None:
+    alone = await rig.ask(rig.listener_at(HERE), "next chapter")
+    reply = await rig.ask(rig.listener_at(HERE), utterance)
+    assert reply.speech == alone.speech
+
+
 async def test_say_that_again_after_two_moves_says_where_the_book_is_once(rig: Rig) -> None:
     """Each move of the two is told afresh as where the book is: the same sentence, said once."""
     listener = rig.listener_at(HERE)

@@ -253,8 +253,19 @@ def _read_once(utterance: str, whole: bool) -> Intent:
                 then = Question(_names_capitalised(then.question, utterance))
             if isinstance(then, BothAsked):
                 then = BothAsked(*(_capitalised_again(part, utterance) for part in (then.first, then.second)))
-            return replace(intent, move=move, then=then)
+            return _moved_by_something(replace(intent, move=move, then=then))
     return intent
+
+
+def _moved_by_something(together: Together) -> Intent:
+    """A jump by nothing said first of three with another move ("go back 0 seconds, next chapter and sleep
+    in 20") moves nowhere and is no move of its own: the other move is done, with what remains after it."""
+    match together:
+        case Together(move=Jump(offset_ms=0), then=BothAsked(first=first, second=second)) if moves_the_book(
+            first
+        ) and not moves_the_book(second):
+            return Together(move=first, then=second)
+    return together
 
 
 def _not_read_as_english(utterance: str, intent: Intent) -> bool:
@@ -984,14 +995,15 @@ def _two_moves(one: Intent, other: Intent) -> bool:
     return all(isinstance(move, _MOVES) and not isinstance(move, FindPlace) for move in (one, other))
 
 
-def _two_moves_said(utterance: str, read_whole: Intent) -> Together | None:
+def _two_moves_said(utterance: str, read_whole: Intent) -> Intent | None:
     """'Back 5 minutes and then forward 2 minutes': two moves and nothing else, read whole as one of them,
     the other dropped unsaid. Both are kept, in the order said: the turn moves once, and says the second
     was not made (``keyless._answer_half``). A move whose words part at a joint into two and read whole as
     neither ("chapter 3, 5 minutes in") stays the one move, and so does a jump of no amount said beside
     another move, which says where it goes ("go back, to the start of this chapter", "i missed that, back
     up 45 seconds", "skip on a couple of minutes, this part's boring"); a move refused after it is no second
-    ("go back 5 minutes, not to the start of the chapter": ``_asked_before_a_refusal``)."""
+    ("go back 5 minutes, not to the start of the chapter": ``_asked_before_a_refusal``). A jump by nothing
+    beside another move ("go back 0 seconds and next chapter") is the other move alone."""
     if _REFUSED_AFTER.search(with_pauses(utterance)):
         return None
     for said, halves, joined_by in _two_halves(with_pauses(utterance)):
@@ -1001,6 +1013,10 @@ def _two_moves_said(utterance: str, read_whole: Intent) -> Together | None:
             and all(_measure_said(half, words) for half, words in zip(halves, said, strict=True))
             and not _a_clause(halves[0], said[0], joined_by)
         ):
+            # a jump by nothing moves nowhere: beside another move it is no move of its own
+            nowhere = [isinstance(half, Jump) and half.offset_ms == 0 for half in halves]
+            if any(nowhere) and not all(nowhere):
+                return halves[nowhere.index(False)]
             return Together(move=halves[0], then=halves[1])
     return None
 
