@@ -3476,6 +3476,22 @@ def test_a_pause_and_a_question_said_together_are_both_read() -> None:
 
 
 @pytest.mark.parametrize(
+    ("utterance", "move"),
+    [
+        ("pause and who is wren and where am I", intents.Pause()),
+        ("who is wren and where am I and pause", intents.Pause()),
+        ("go back 1 minute and who is wren and where am I", Jump(-60_000)),
+    ],
+)
+def test_a_move_with_a_question_and_another_ask_keeps_both_asks(utterance: str, move: intents.Intent) -> None:
+    """A reviewer: "pause and who is wren and where am I" recalled "where am I" as part of the question,
+    and it was never told. The two asks are parted as they are said without the move."""
+    assert intents.read(utterance) == intents.Together(
+        move=move, then=intents.BothAsked(Question("who is wren"), intents.WhereAmI())
+    )
+
+
+@pytest.mark.parametrize(
     ("utterance", "first", "second"),
     [
         ("back 5 minutes and then forward 2 minutes", Jump(-300_000), Jump(120_000)),

@@ -2657,6 +2657,13 @@ async def test_a_jump_by_nothing_beside_another_move_makes_that_move_alone(rig: 
     assert reply.speech == alone.speech
 
 
+async def test_a_pause_a_question_and_where_am_i_tells_where_they_are(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    where = await rig.ask(listener, "where am I?")
+    reply = await rig.ask(listener, "pause and who is wren and where am I")
+    assert where.speech in reply.speech, reply.speech
+
+
 async def test_say_that_again_after_two_moves_says_where_the_book_is_once(rig: Rig) -> None:
     """Each move of the two is told afresh as where the book is: the same sentence, said once."""
     listener = rig.listener_at(HERE)

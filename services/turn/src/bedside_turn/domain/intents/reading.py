@@ -250,11 +250,19 @@ def _read_once(utterance: str, whole: bool) -> Intent:
             if isinstance(move, FindPlace):
                 move = replace(move, query=_names_capitalised(move.query, utterance))
             if isinstance(then, Question):
-                then = Question(_names_capitalised(then.question, utterance))
+                then = _asked_apart(Question(_names_capitalised(then.question, utterance)), utterance)
             if isinstance(then, BothAsked):
                 then = BothAsked(*(_capitalised_again(part, utterance) for part in (then.first, then.second)))
             return _moved_by_something(replace(intent, move=move, then=then))
     return intent
+
+
+def _asked_apart(asked: Question, utterance: str) -> Intent:
+    """A question said with a move that holds a second ask ("pause and who is wren and where am I"): the
+    two asks as they are read said alone ("who is wren and where am I" is two), so the second is told
+    and not searched as part of the question."""
+    parted = _two_asked(with_pauses(asked.question), utterance, whole=False)
+    return parted if isinstance(parted, BothAsked) else asked
 
 
 def _moved_by_something(together: Together) -> Intent:
