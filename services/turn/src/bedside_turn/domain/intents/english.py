@@ -37,10 +37,10 @@ _FEWEST_JUDGED = 3
 def plainly_another_language(utterance: str) -> bool:
     """Whether ``utterance`` is plainly not English: it opens with "¿" or "¡", or more of its words are
     another language's (function words English lacks, or a word in lower case with letters English does
-    not use and no dictionary has: "quién", "está") than are English function words, and of those at
-    least one function word or two such words. A capitalised word with such letters is a name ("Zoë"), a
-    word no dictionary has in English letters is never evidence ("who iz oskar"), and fewer than three
-    words are judged only when they carry such letters."""
+    not use and no dictionary has: "quién", "está") than are English function words, and two of them at
+    least. A word capitalised within the sentence is a name ("is Les dead?", "Zoë"), a word no dictionary
+    has in English letters is never evidence ("who iz oskar"), and fewer than three words are judged
+    only when they carry such letters."""
     if _OTHER_LANGUAGES_MARKS.search(utterance):
         return True
     words = _WORD.findall(utterance.replace("’", "'"))
@@ -48,10 +48,12 @@ def plainly_another_language(utterance: str) -> bool:
     if len(words) < _FEWEST_JUDGED and not lettered:
         return False
     said = [word.lower() for word in words]
-    of_others = [word for word in said if word in _OTHER_LANGUAGES_WORDS]
+    # a capitalised word within the sentence is a name ("is Les dead?", "where El meets Wat")
+    as_written = [said[0], *(word for word in words[1:] if word[0].islower())] if words else []
+    of_others = [word for word in as_written if word in _OTHER_LANGUAGES_WORDS]
     foreign = len(of_others) + len([word for word in lettered if word not in _OTHER_LANGUAGES_WORDS])
     english = len([word for word in said if word in _ENGLISH_WORDS])
-    return foreign > english and (bool(of_others) or foreign >= 2)
+    return foreign > english and foreign >= 2
 
 
 def _letters_english_lacks(word: str) -> bool:
