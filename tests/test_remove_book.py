@@ -99,7 +99,7 @@ def test_deleting_a_removed_books_files_frees_what_no_other_book_has_and_never_t
     )
     own = silent_wav(tmp_path / "tide.wav", 2)  # the listener's own recording, read where it is
     made = silent_wav(system.data_dir / "audio" / "tide-joined.wav", 3)  # as ingest writes one
-    for book, audio in (("tide", own), ("tide-again", own), ("tide-made", made)):
+    for book, audio in (("removed-tide", own), ("removed-tide-again", own), ("removed-tide-made", made)):
         code, said = bedside(
             system, "ingest", str(text), "--id", book, "--title", "The Tide", "--audio", str(audio)
         )
@@ -109,32 +109,34 @@ def test_deleting_a_removed_books_files_frees_what_no_other_book_has_and_never_t
     assert {own_media, made_media} <= media
 
     # Another book has the recording: only the book's own versions go.
-    code, said = bedside(system, "remove", "tide", "--delete-files")
+    code, said = bedside(system, "remove", "removed-tide", "--delete-files")
     assert code == 0, said
-    assert re.fullmatch(r"removed 'The Tide' \(tide\), and deleted its files: [\d.]+ [MG]B freed", said), said
+    assert re.fullmatch(
+        r"removed 'The Tide' \(removed-tide\), and deleted its files: [\d.]+ [MG]B freed", said
+    ), said
     left, media = asyncio.run(stored(system))
-    assert not any(name.startswith("tide/") for name in left), left
-    assert {name for name in artifacts if not name.startswith("tide/")} == left
+    assert not any(name.startswith("removed-tide/") for name in left), left
+    assert {name for name in artifacts if not name.startswith("removed-tide/")} == left
     assert own_media in media
 
     # Removed before, its files kept: they can still be deleted.
-    code, said = bedside(system, "remove", "tide-again")
+    code, said = bedside(system, "remove", "removed-tide-again")
     assert code == 0, said
     assert own_media in asyncio.run(stored(system))[1]
-    code, said = bedside(system, "remove", "tide-again", "--delete-files")
+    code, said = bedside(system, "remove", "removed-tide-again", "--delete-files")
     assert code == 0, said
     assert own_media not in asyncio.run(stored(system))[1]
     assert own.is_file()  # the listener's own file is never Bedside's to delete
 
-    code, said = bedside(system, "remove", "tide-made", "--delete-files")
+    code, said = bedside(system, "remove", "removed-tide-made", "--delete-files")
     assert code == 0, said
     assert made_media not in asyncio.run(stored(system))[1]
     assert not made.exists()  # what ingest wrote goes with it
 
     # Ingested again, the book is back, its recording stored again.
     code, said = bedside(
-        system, "ingest", str(text), "--id", "tide", "--title", "The Tide", "--audio", str(own)
+        system, "ingest", str(text), "--id", "removed-tide", "--title", "The Tide", "--audio", str(own)
     )
     assert code == 0, said
-    assert "tide" in listed(system)
+    assert "removed-tide" in listed(system)
     assert own_media in asyncio.run(stored(system))[1]

@@ -50,17 +50,28 @@ def test_a_file_name_a_device_sends_is_kept_plain_and_bounded(sent: str, kept: s
     assert UploadedFile(upload="u1", filename=sent, size=1).filename == kept
 
 
-@pytest.mark.parametrize("sent", ["../", "a/\n", "..", "x" * 9_000, " . "])
-def test_a_file_name_with_nothing_left_or_past_any_device_is_refused(sent: str) -> None:
+def test_a_file_name_past_any_device_is_refused() -> None:
     with pytest.raises(ValueError, match="file's name"):
-        plain_file_name(sent)
+        plain_file_name("x" * 600)
 
 
-@pytest.mark.parametrize("sent", [".m4b", "C:\\books\\.epub", " .m4b. ", "...m4b"])
-def test_a_file_name_that_is_only_its_type_is_refused_as_such(sent: str) -> None:
-    """A name ".m4b" was kept, then refused as "not an audiobook": to a disk it has no suffix."""
-    with pytest.raises(ValueError, match="only its type"):
-        plain_file_name(sent)
+@pytest.mark.parametrize(
+    ("sent", "kept"),
+    [
+        ("../", "unnamed"),
+        ("a/\n", "unnamed"),
+        ("..", "unnamed"),
+        (" . ", "unnamed"),
+        (".m4b", "unnamed.m4b"),
+        ("C:\\books\\.epub", "unnamed.epub"),
+        (" .m4b. ", "unnamed.m4b"),
+        ("...m4b", "unnamed...m4b"),
+    ],
+)
+def test_a_file_name_with_nothing_left_or_only_its_type_is_kept_as_unnamed(sent: str, kept: str) -> None:
+    """A name ".m4b" was kept, then refused as "not an audiobook" (to a disk it has no suffix); then
+    refused, which the API's own description of the field could not say (the fuzz test)."""
+    assert plain_file_name(sent) == kept
 
 
 def plain_or_refused(sent: str) -> str | None:

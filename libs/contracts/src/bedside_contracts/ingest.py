@@ -244,8 +244,12 @@ leaves room for a richer encoding."""
 
 LONGEST_FILE_NAME = 255
 """The most characters a sent file's name is kept with, as most disks bound a name."""
-LONGEST_FILE_NAME_SENT = 8_192
-"""The most characters a device may send as a file's name, before it is made plain and cut."""
+LONGEST_FILE_NAME_SENT = 512
+"""The most characters a device may send as a file's name, before it is made plain and cut: in a query,
+each may take twelve (an emoji, escaped), and an address much longer is refused by the HTTP server
+before Bedside reads it."""
+UNNAMED = "unnamed"
+"""The name a file is kept by when nothing of the name sent is left, or only its type (".m4b")."""
 _KEPT_SUFFIX_CHARS = 16
 _NO_PART_OF_A_NAME = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Control and format characters (a line break, a right-to-left override), and no characters at all."""
@@ -256,8 +260,9 @@ def plain_file_name(sent: str) -> str:
     folders are not Bedside's), without control or format characters, spaces single, without the
     dots and spaces Windows drops from a name's end ("Book.m4b." is "Book.m4b" there, and its suffix
     says what it is), at most ``LONGEST_FILE_NAME`` characters with its suffix kept. Made plain again
-    it is the same. ``ValueError`` when nothing is left of it, nothing but its type (".m4b": no disk
-    takes that as a suffix), or it is longer than any name a device gives."""
+    it is the same. Nothing left of it, it is ``UNNAMED``; only its type (".m4b": no disk takes that as a
+    suffix), that type after ``UNNAMED``: the book's title comes from its tags or the listener, and the
+    name is only what the file is told by. ``ValueError`` when it is longer than any name a device gives."""
     if len(sent) > LONGEST_FILE_NAME_SENT:
         raise ValueError(f"a file's name is at most {LONGEST_FILE_NAME_SENT} characters")
     last = sent.replace("\\", "/").rpartition("/")[2]
@@ -265,15 +270,13 @@ def plain_file_name(sent: str) -> str:
     # composed once what stood between a letter and its accent is out, so the name is composed for good
     name = _without_windows_end(" ".join(unicodedata.normalize("NFC", kept).split()))
     if name == "":
-        raise ValueError("the file's name is empty once its folders and control characters are taken out")
+        return UNNAMED
     if len(name) > LONGEST_FILE_NAME:
         stem, dot, suffix = name.rpartition(".")
         tail = f".{suffix}" if dot and stem and len(suffix) <= _KEPT_SUFFIX_CHARS else ""
         name = _without_windows_end((stem if tail else name)[: LONGEST_FILE_NAME - len(tail)]) + tail
     stem, dot, _ = name.rpartition(".")
-    if dot and _without_windows_end(stem) == "":
-        raise ValueError(f"the file's name {name!r} is only its type: it needs a name before it")
-    return name
+    return f"{UNNAMED}{name}" if dot and _without_windows_end(stem) == "" else name
 
 
 def _without_windows_end(name: str) -> str:
