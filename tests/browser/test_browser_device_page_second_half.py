@@ -415,13 +415,13 @@ def test_a_speed_chosen_on_one_device_plays_on_every_device(
     """ADR 82: the speed is the listener's in the book, as the sleep timer is, not one device's."""
     phone = open_page("phone", book=AUDIO_BOOK_ID)
     speaker = open_page("speaker", book=AUDIO_BOOK_ID)
-    phone.get_by_label("Speed").select_option("1.5")
-    expect(speaker.get_by_label("Speed")).to_have_value("1.5", timeout=WAIT_MS)
+    phone.get_by_role("combobox", name="Speed").select_option("1.5")
+    expect(speaker.get_by_role("combobox", name="Speed")).to_have_value("1.5", timeout=WAIT_MS)
     for page in (phone, speaker):
         assert page.evaluate("document.getElementById('audio').playbackRate") == 1.5
     assert bedside.state(listener.name, listener.token, AUDIO_BOOK_ID)["speed"] == 1.5
     speaker.reload()  # a new source starts at the book's speed, not the browser's 1x
-    expect(speaker.get_by_label("Speed")).to_have_value("1.5", timeout=WAIT_MS)
+    expect(speaker.get_by_role("combobox", name="Speed")).to_have_value("1.5", timeout=WAIT_MS)
     speaker.get_by_role("button", name="Play").click()
     expect(speaker.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
     assert speaker.evaluate("document.getElementById('audio').playbackRate") == 1.5
@@ -432,7 +432,7 @@ def test_a_speed_set_aloud_that_the_picker_does_not_offer_is_shown_as_it_is(
 ) -> None:
     page = open_page("phone")
     listener_api(bedside, listener, BOOK_ID, "/speed", {"device": "setup", "speed": 1.3})
-    expect(page.get_by_label("Speed")).to_have_value("1.3", timeout=WAIT_MS)
+    expect(page.get_by_role("combobox", name="Speed")).to_have_value("1.3", timeout=WAIT_MS)
     expect(page.locator("#speed option:checked")).to_have_text("1.3×")
 
 
@@ -443,7 +443,7 @@ def test_a_timers_minutes_are_minutes_of_listening_at_the_books_speed(
     page = open_page("phone")
     end = expected_stop(bedside, listener, BOOK_ID, "minutes")
     put_book_at(bedside, listener, BOOK_ID, 6_000, page)
-    page.get_by_label("Speed").select_option("0.75")
+    page.get_by_role("combobox", name="Speed").select_option("0.75")
     wait_for_state(bedside, listener, BOOK_ID, lambda state: state["speed"] == 0.75)
     page.get_by_role("button", name="15 min").click()
     minutes = round((end - 6_000) / 0.75 / 60_000)
