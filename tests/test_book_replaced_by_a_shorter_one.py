@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from bedside_testing import RunningSystem, run_bedside, start_system
+from bedside_testing import RunningSystem, run_bedside, system_running
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -45,11 +45,8 @@ def timed_book(folder: Path, length_s: int, chapter_starts_s: tuple[int, ...]) -
 
 @pytest.fixture(scope="module")
 def system(nats_url: str) -> Iterator[RunningSystem]:
-    running = start_system(nats_url, ("search", "ingest", "player", "turn"))
-    try:
+    with system_running(nats_url, ("search", "ingest", "player", "turn")) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def bedside(system: RunningSystem, *args: str, code: int = 0) -> str:

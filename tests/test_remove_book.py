@@ -11,18 +11,15 @@ from bedside_adding import bucket_objects
 from bedside_audiobooks import silent_wav
 from bedside_contracts import subjects
 from bedside_ingest.media_bucket import shared_name
-from bedside_testing import RunningSystem, run_bedside, start_system
+from bedside_testing import RunningSystem, run_bedside, system_running
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
 
 @pytest.fixture(scope="module")
 def system(nats_url: str) -> Iterator[RunningSystem]:
-    running = start_system(nats_url, ("search", "ingest"))
-    try:
+    with system_running(nats_url, ("search", "ingest")) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def bedside(system: RunningSystem, *args: str) -> tuple[int, str]:

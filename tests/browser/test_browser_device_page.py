@@ -29,6 +29,7 @@ from bedside_device_page import (
     a_voice_that,
     announced,
     ask,
+    ask_held,
     bedside_says,
     clock,
     expect_covered_rows,
@@ -946,10 +947,7 @@ def test_a_pause_asked_here_after_a_move_back_elsewhere_says_the_move_too(
     put_book_at(bedside, listener, BOOK_ID, 60_000)
     phone = open_page("phone", block_events=True, extra="&report_ms=600000")
     speaker_says(bedside, listener, "/reports", {"position_ms": 60_000, "playing": True})
-    turns = SlowRequests(phone, re.compile(r".*/turns$"))
-    with phone.expect_request(re.compile(r".*/turns$")):
-        phone.get_by_label("Ask about the book or say where to go").fill("pause")
-        phone.get_by_role("button", name="Ask", exact=True).click()
+    turns = ask_held(phone, "pause")
     speaker_says(bedside, listener, "/seek", {"position_ms": 0})
     turns.let_go()
     expect(phone.locator("#answer")).to_have_text(
@@ -967,10 +965,7 @@ def test_a_pause_asked_elsewhere_while_a_question_is_out_here_is_told_as_a_pause
     put_book_at(bedside, listener, BOOK_ID, 120_000)
     phone = open_page("phone", block_events=True)
     speaker_says(bedside, listener, "/reports", {"position_ms": 60_000, "playing": True})
-    turns = SlowRequests(phone, re.compile(r".*/turns$"))
-    with phone.expect_request(re.compile(r".*/turns$")):
-        phone.get_by_label("Ask about the book or say where to go").fill("who is the keeper of the lamp?")
-        phone.get_by_role("button", name="Ask", exact=True).click()
+    turns = ask_held(phone, "who is the keeper of the lamp?")
     listener_api(bedside, listener, BOOK_ID, "/turns", {"utterance": "pause", "device": "speaker"})
     paused = wait_for_state(bedside, listener, BOOK_ID, lambda told: not told["playing"])
     turns.let_go()
@@ -1022,10 +1017,7 @@ def test_a_move_elsewhere_the_answers_own_move_replaced_is_not_told(
     the answer ended "While I answered, the speaker moved the book to 0:02:30" with the book in chapter 2."""
     put_book_at(bedside, listener, BOOK_ID, 20_000)
     phone = open_page("phone", block_events=True)
-    turns = SlowRequests(phone, re.compile(r".*/turns$"))
-    with phone.expect_request(re.compile(r".*/turns$")):
-        phone.get_by_label("Ask about the book or say where to go").fill("go back to the kitten")
-        phone.get_by_role("button", name="Ask", exact=True).click()
+    turns = ask_held(phone, "go back to the kitten")
     speaker_says(bedside, listener, "/seek", {"position_ms": 150_000})
     turns.let_go()
     answer = phone.locator("#answer")
@@ -1042,10 +1034,7 @@ def test_an_answer_is_told_when_the_moves_since_its_question_cannot_be_read(
     phone = open_page("phone", block_events=True)
     speaker_says(bedside, listener, "/reports", {"position_ms": 60_000, "playing": True})
     history = SlowRequests(phone, re.compile(r".*/history\?limit=100$"))
-    turns = SlowRequests(phone, re.compile(r".*/turns$"))
-    with phone.expect_request(re.compile(r".*/turns$")):
-        phone.get_by_label("Ask about the book or say where to go").fill("pause")
-        phone.get_by_role("button", name="Ask", exact=True).click()
+    turns = ask_held(phone, "pause")
     speaker_says(bedside, listener, "/seek", {"position_ms": 0})
     turns.let_go()
     try:

@@ -319,6 +319,15 @@ class SlowRequests:
             self.held.pop().continue_()
 
 
+def ask_held(page: Page, utterance: str) -> SlowRequests:
+    """``utterance`` asked on ``page``, its answer held until ``let_go``: another device acts meanwhile."""
+    turns = SlowRequests(page, re.compile(r".*/turns$"))
+    with page.expect_request(re.compile(r".*/turns$")):
+        page.get_by_label("Ask about the book or say where to go").fill(utterance)
+        page.get_by_role("button", name="Ask", exact=True).click()
+    return turns
+
+
 def paused_where_heard(page: Page, bedside: Bedside, listener: Listener, book: str) -> int:
     """Pause pressed: the player's state holds the audio element's own position (returned), to within
     250 ms."""

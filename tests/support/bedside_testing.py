@@ -10,7 +10,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +126,16 @@ def start_system(nats_url: str, services: tuple[str, ...] = SERVICES) -> Running
     """Start ``services`` as real processes against ``nats_url`` with a fresh data directory."""
     data_dir = Path(tempfile.mkdtemp(prefix="bedside-data-"))
     return RunningSystem(nats_url, data_dir, services, free_port()).start()
+
+
+@contextmanager
+def system_running(nats_url: str, services: tuple[str, ...] = SERVICES) -> Iterator[RunningSystem]:
+    """``start_system`` for the span of a ``with``: stopped however it ends (a module's fixture)."""
+    running = start_system(nats_url, services)
+    try:
+        yield running
+    finally:
+        running.stop()
 
 
 def run_bedside(*args: str, env: dict[str, str], timeout_s: float = 240) -> subprocess.CompletedProcess[str]:

@@ -33,7 +33,7 @@ from bedside_guard import STOP_THERE, clock
 from bedside_ingest.client import request_ingest, wait_until_ready
 from bedside_ingest.sample import SAMPLE_BOOK_ID, SAMPLE_TRANSCRIPT
 from bedside_player.listeners import ListenerExists, Listeners
-from bedside_testing import RunningSystem, corpus_file, run_bedside, start_system
+from bedside_testing import RunningSystem, corpus_file, run_bedside, system_running
 from bedside_turn.domain import playback, speech
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.lengths import said_length
@@ -46,11 +46,8 @@ STAMP = re.compile(r"\bAt (\d+):(\d\d):(\d\d): ")
 
 @pytest.fixture(scope="module")
 def system(nats_url: str) -> Iterator[RunningSystem]:
-    running = start_system(nats_url, ("search", "ingest", "player", "turn"))
-    try:
+    with system_running(nats_url, ("search", "ingest", "player", "turn")) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")
