@@ -711,6 +711,7 @@ async def test_a_timer_or_a_pause_asked_as_if_elsewhere_says_what_it_would_do(
     commands = len(rig.player.commands)
     reply = await rig.ask(listener, utterance, at_ms=HERE)
     assert (reply.speech, reply.preview) == (f"Preview only (nothing was changed): {said}", True)
+    assert reply.outcome == "answered"  # as a move previewed is "moved"; it was "unsure"
     assert len(rig.player.commands) == commands
 
 
@@ -1924,6 +1925,21 @@ async def test_a_speed_asked_for_plays_the_book_at_it_and_faster_counts_from_the
         await rig.ask(listener, "faster")
     ).speech == "It's playing at 3 times speed already, as fast as it goes."
     assert position(rig, listener) == HERE
+
+
+async def test_a_speed_asked_as_if_elsewhere_says_the_speed_it_would_play_at(rig: Rig) -> None:
+    """`bedside ask --at ... "faster"` said "Now playing at normal speed.": the preview knew no speed."""
+    listener = rig.listener_at(HERE)
+    commands = len(rig.player.commands)
+    faster = await rig.ask(listener, "faster", at_ms=HERE)
+    assert faster.speech == "Preview only (nothing was changed): Now playing at 1.25 times speed."
+    assert (await rig.ask(listener, "a bit slower", at_ms=HERE)).speech.endswith("at 0.9 times speed.")
+    assert len(rig.player.commands) == commands
+    await rig.ask(listener, "1.5x")
+    faster = await rig.ask(listener, "faster", at_ms=HERE)
+    assert faster.speech.endswith("Now playing at 1.75 times speed.")
+    same = await rig.ask(listener, "1.5x", at_ms=HERE)
+    assert same.speech == "Preview only (nothing was changed): It's playing at 1.5 times speed already."
 
 
 async def test_cancel_that_or_undo_just_after_a_speed_change_sets_the_speed_before(rig: Rig) -> None:

@@ -452,7 +452,15 @@ class ToolBox:
                 return [NO_CHAPTER_PLAYING if counted is None else no_chapter_line(counted)], [], True
             args = args.model_copy(update={"chapter": counted, "chapter_step": None})
         if self.preview:
-            self.played = playback.PlaybackDone(args, accepted=True, changed=True, previewed=True)
+            speed_now = speed = 1.0
+            if args.action == "speed":  # said from the listener's own speed, as "faster" counts from it
+                speed_now = (
+                    await self.backends.state(StateRequest(listener=self.listener, book=self.book))
+                ).speed
+                speed = playback.speed_meant(args, speed_now)
+            changed = args.action != "speed" or speed != speed_now
+            self.played = playback.PlaybackDone(args, True, changed, previewed=True, speed=speed)
+            self.turn.note_playback(True)
             return playback.preview_lines(args), [], False
         # the player's reply says neither whether anything changed nor what a new timer replaced
         before = await self.backends.state(StateRequest(listener=self.listener, book=self.book))
