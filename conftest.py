@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import nats
 import pytest
+import structlog
 from bedside_runtime.nats_server import NatsServer, free_port
 from bedside_testing import start_test_nats
 from hypothesis import settings
@@ -22,6 +23,22 @@ settings.load_profile("bedside")
 _RUN_FOLDER = pytest.StashKey[tuple[str, str | None, str | None]]()
 
 
+def _plain_tracebacks() -> None:
+    """structlog's default draws an error's traceback with rich, every local included: a handler
+    failing on purpose over the test book took seconds of the event loop on a loaded machine, past
+    the reply a test waits for. Otherwise its default processors."""
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.StackInfoRenderer(),
+            structlog.dev.set_exc_info,
+            structlog.processors.TimeStamper(fmt="%Y-%m-%d %H:%M:%S", utc=False),
+            structlog.dev.ConsoleRenderer(exception_formatter=structlog.dev.plain_traceback),
+        ]
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Point this process's temporary files, and those of every process it starts, into one folder.
 
@@ -30,6 +47,7 @@ def pytest_configure(config: pytest.Config) -> None:
     folder (TMPDIR), so what one worker caches there another finds, and the controller removes it
     once every worker is done.
     """
+    _plain_tracebacks()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
     folder = tempfile.mkdtemp(prefix="bedside-tests-")
