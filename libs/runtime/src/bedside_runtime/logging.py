@@ -16,8 +16,14 @@ def configure_logging(
 ) -> structlog.stdlib.BoundLogger:
     """Route structlog and the standard library through one renderer; every line names ``service``."""
     as_json = fmt == "json" or (fmt == "auto" and not sys.stdout.isatty())
+    # a traceback's locals can hold a listener's token or a book's unheard lines, and drawing them
+    # for a handler holding a book takes the event loop for seconds
     renderer: structlog.types.Processor = (
-        structlog.processors.JSONRenderer() if as_json else structlog.dev.ConsoleRenderer()
+        structlog.processors.JSONRenderer()
+        if as_json
+        else structlog.dev.ConsoleRenderer(
+            exception_formatter=structlog.dev.RichTracebackFormatter(show_locals=False)
+        )
     )
     shared: list[structlog.types.Processor] = [
         structlog.contextvars.merge_contextvars,
