@@ -1050,6 +1050,28 @@ def test_minutes_added_to_the_timer_and_the_timer_again(utterance: str, intent: 
 
 
 @pytest.mark.parametrize(
+    "utterance",
+    [
+        "remember this spot",
+        "save my place",
+        "save my position",
+        "mark this spot please",
+        "go to my bookmark",
+        "jump to the bookmark",
+        "take me to my last bookmark",
+        "show me my bookmarks",
+        "what bookmarks do I have?",
+        "my bookmarks",
+    ],
+)
+def test_a_bookmark_made_or_asked_for_is_told_where_places_are_kept(utterance: str) -> None:
+    """A new listener: "go to my bookmark" was searched for and not found, "remember this spot" was not
+    followed; both are told that Bedside keeps the place and how to get back to it."""
+    assert intents.read(utterance) == intents.Bookmark()
+    assert intents.read("take me back to the bookmark she hid") == FindPlace("the bookmark she hid", "back")
+
+
+@pytest.mark.parametrize(
     ("utterance", "intent"),
     [
         ("jump to the final chapter", intents.FinalChapter()),

@@ -582,7 +582,12 @@ PLAY_ON = re.compile(
 BOOKMARK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:add|set|make|put|drop|save|leave)?\s*(?:a\s+)?"
     r"bookmark(?:\s+(?:this|that|it|here|this (?:bit|part|place|spot)))?(?:\s+please)?$"
-    r"|^(?:mark|save) (?:this|my) (?:place|spot|bit)(?:\s+please)?$"
+    r"|^(?:mark|save|remember) (?:this|my) (?:place|spot|bit|position)(?:\s+please)?$"
+    # one to go to or a list of them asked for: "the bookmark" said alone, for a story's may be a place
+    r"|^(?:(?:go|jump|skip)(?: back)? to|take me(?: back)? to|play(?: from)?) (?:my|the) (?:last |latest )?"
+    r"bookmark(?:\s+please)?$"
+    r"|^(?:(?:show|list|read)(?: me)? |what are )?(?:my|all my) bookmarks(?:\s+please)?$"
+    r"|^what bookmarks (?:do i have|have i got|are there)$|^(?:do i have|are there) any bookmarks$"
 )
 OTHER_BOOK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:switch|change)(?: to)? "
