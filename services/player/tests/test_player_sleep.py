@@ -677,6 +677,25 @@ def test_a_playing_book_got_on_at_the_speed_before_until_the_speed_changed() -> 
     assert paused.position_ms == 600_000 + 14_000 + 3 * 1_000
 
 
+def test_two_speed_changes_before_the_next_report_each_count_the_time_played_at_them() -> None:
+    """Reported at 10:00 at 1x, 2x 10 s on, 3x 10 s later (before the playing page, a background tab
+    whose timers run once a minute, reported again), a pause 10 s after that: 10 s + 20 s + 30 s of
+    the book, where the newest two speeds alone counted 20 s + 20 s + 30 s."""
+    state = run_at(NOW + 10_000, at_speed(600_000), SetSpeed(device="speaker", speed=2.0))
+    state = run_at(NOW + 20_000, state, SetSpeed(device="speaker", speed=3.0))
+    paused = run_at(NOW + 30_000, state, Pause(device="speaker"))
+    assert paused.position_ms == 600_000 + 10_000 + 2 * 10_000 + 3 * 10_000
+
+
+def test_speed_changes_made_before_the_newest_report_count_nothing_after_it() -> None:
+    """The page reports as it takes a new speed: from that report on, only the speed since counts."""
+    state = run_at(NOW + 10_000, at_speed(600_000), SetSpeed(device="speaker", speed=2.0))
+    reported = Report(device="phone", position_ms=620_000, playing=True, basis_seq=state.seq)
+    state = run_at(NOW + 10_000, state, reported, SetSpeed(device="speaker", speed=3.0))
+    paused = run_at(NOW + 20_000, state, Pause(device="speaker"))
+    assert paused.position_ms == 620_000 + 3 * 10_000
+
+
 def test_a_timers_minutes_are_minutes_of_listening_at_the_speed_playing() -> None:
     """Twenty minutes at 1.5x play thirty of the book."""
     state = run(at_speed(60_000, speed=1.5), SetSleepTimer(device="phone", after=20))

@@ -20,8 +20,8 @@ from bedside_contracts.player import (
     SpeedSet,
 )
 from bedside_guard import Candidate
-from bedside_player.domain.decide import decide
-from bedside_player.domain.playing import PlayingDevice
+from bedside_player.domain.decide import decide, paused_where
+from bedside_player.domain.playing import PlayingDevice, SpeedChanged
 from bedside_player.domain.state import PlayerState, evolve
 from bedside_player.replay import Snapshot, from_snapshot, to_snapshot
 from hypothesis import example, given, settings
@@ -156,3 +156,15 @@ def test_a_snapshot_from_before_move_causes_still_tells_the_sleep_timers_pause()
     assert from_snapshot(Snapshot.model_validate(paused)).public(NOW).last_move_cause == "fell_asleep"
     moved_since = paused | {"last_move_seq": 5, "seq": 5}
     assert from_snapshot(Snapshot.model_validate(moved_since)).public(NOW).last_move_cause is None
+
+
+def test_a_snapshot_that_kept_one_change_of_speed_loads_it_as_the_one_since_the_report() -> None:
+    """Before each change since the report was kept, a snapshot held the newest alone: it still counts."""
+    changed = dict(PLAYING_BEFORE_ADR_45) | {
+        "players": [["phone", NOW]],
+        "speed": 2.0,
+        "speed_changed": [NOW + 10_000, 1.0],
+    }
+    state = from_snapshot(Snapshot.model_validate(changed))
+    assert state.speed_changes == (SpeedChanged(NOW + 10_000, 1.0),)
+    assert paused_where(state, NOW + 20_000, None) == 60_000 + 10_000 + 2 * 10_000

@@ -72,7 +72,10 @@ class Snapshot(Contract):
     last_undo: RequestMade | None = None
     last_timer_set: RequestMade | None = None
     speed: Speed = 1.0
-    speed_changed: SpeedChanged | None = None
+    speed_changes: list[SpeedChanged] = Field(default_factory=list)
+    speed_changed: SpeedChanged | None = Field(
+        default=None, description="the newest change alone, as snapshots kept it before each was: read as one"
+    )
 
 
 @dataclass
@@ -105,6 +108,7 @@ def to_snapshot(state: PlayerState, through: int) -> Snapshot:
             "rows": list(state.rows),
             "devices": list(state.devices),
             "players": list(state.players),
+            "speed_changes": list(state.speed_changes),
             "through": through,
         }
     )
@@ -123,6 +127,7 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
             "last_goto",
             "last_undo",
             "last_timer_set",
+            "speed_changes",
             "speed_changed",
         }
     )
@@ -139,7 +144,8 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
         last_goto=snapshot.last_goto,
         last_undo=snapshot.last_undo,
         last_timer_set=snapshot.last_timer_set,
-        speed_changed=SpeedChanged(*snapshot.speed_changed) if snapshot.speed_changed else None,
+        speed_changes=tuple(SpeedChanged(*change) for change in snapshot.speed_changes)
+        or ((SpeedChanged(*snapshot.speed_changed),) if snapshot.speed_changed else ()),
     )
 
 

@@ -226,7 +226,7 @@ def paused_where(state: PlayerState, now_ms: int, book_end_ms: int | None) -> in
         stops.append(state.sleep_timer.stop_at_ms)
     ceiling = min(stops, default=None)
     return reached(
-        state.position_ms, reporter, now_ms, ceiling, speed=state.speed, speed_changed=state.speed_changed
+        state.position_ms, reporter, now_ms, ceiling, speed=state.speed, speed_changes=state.speed_changes
     )
 
 

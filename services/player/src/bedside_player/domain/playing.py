@@ -52,19 +52,36 @@ def with_report(
 
 
 class SpeedChanged(NamedTuple):
-    """The newest change of speed: when, on the player's clock, and the speed it played at before."""
+    """A change of speed: when, on the player's clock, and the speed it played at before."""
 
     at_ms: int
     speed_before: float
 
 
-def book_played(since_ms: int, now_ms: int, speed: float, changed: SpeedChanged | None) -> int:
-    """How much of the book plays from ``since_ms`` to ``now_ms`` at ``speed``, and before a change
+def speed_changes_since(
+    changes: tuple[SpeedChanged, ...], reported_at_ms: int | None, change: SpeedChanged | None
+) -> tuple[SpeedChanged, ...]:
+    """The changes of speed that where a playing book has got to must count, ``change`` the newest:
+    those since its newest report (heard at ``reported_at_ms``), each stretch between them played at
+    its own speed. Older ones count for nothing: a report says where the book was. A change not
+    stamped (an older event) leaves none: all the time since the report counts at the new speed."""
+    if change is None:
+        return ()
+    kept = () if reported_at_ms is None else tuple(c for c in changes if c.at_ms > reported_at_ms)
+    return (*kept, change)
+
+
+def book_played(since_ms: int, now_ms: int, speed: float, changes: tuple[SpeedChanged, ...]) -> int:
+    """How much of the book plays from ``since_ms`` to ``now_ms`` at ``speed``, and before each change
     of speed within that time, at the speed before it."""
-    if changed is None or changed.at_ms <= since_ms:
-        return book_ms_heard_in(max(0, now_ms - since_ms), speed)
-    before = book_ms_heard_in(max(0, min(changed.at_ms, now_ms) - since_ms), changed.speed_before)
-    return before + book_ms_heard_in(max(0, now_ms - changed.at_ms), speed)
+    played, start = 0, since_ms
+    for change in changes:
+        if change.at_ms <= start:
+            continue
+        end = min(change.at_ms, now_ms)
+        played += book_ms_heard_in(max(0, end - start), change.speed_before)
+        start = max(start, end)
+    return played + book_ms_heard_in(max(0, now_ms - start), speed)
 
 
 def reached(
@@ -74,13 +91,13 @@ def reached(
     ceiling_ms: int | None,
     *,
     speed: float = 1.0,
-    speed_changed: SpeedChanged | None = None,
+    speed_changes: tuple[SpeedChanged, ...] = (),
 ) -> int:
     """Where a book reported at ``position_ms`` by ``reported`` has got to at ``now_ms``, playing
-    at ``speed`` since (at the speed before over the time before ``speed_changed``): never back, never
+    at ``speed`` since (before each of ``speed_changes``, at the speed before it): never back, never
     past ``ceiling_ms`` (the end, a sleep timer's stop), and from a device not heard lately, no further
     than the report (it may have stopped then)."""
     if reported is None or reported.heard_at_ms is None or not heard_lately(reported, now_ms):
         return position_ms
-    ahead = position_ms + book_played(reported.heard_at_ms, now_ms, speed, speed_changed)
+    ahead = position_ms + book_played(reported.heard_at_ms, now_ms, speed, speed_changes)
     return ahead if ceiling_ms is None else max(position_ms, min(ahead, ceiling_ms))

@@ -37,7 +37,13 @@ from bedside_guard import Candidate
 
 from bedside_player.domain import sleep
 from bedside_player.domain.heard_twice import GotoMade, RequestMade, goto_made, timer_set, undo_made
-from bedside_player.domain.playing import PlayingDevice, SpeedChanged, plays_now, with_report
+from bedside_player.domain.playing import (
+    PlayingDevice,
+    SpeedChanged,
+    plays_now,
+    speed_changes_since,
+    with_report,
+)
 
 
 class PlayerState(NamedTuple):
@@ -78,8 +84,9 @@ class PlayerState(NamedTuple):
     """The newest turn's sleep timer that another device may hear again (ADR 77)."""
     speed: float = 1.0
     """How fast every device plays the book (ADR 82)."""
-    speed_changed: SpeedChanged | None = None
-    """When the speed last changed, and from what: where a playing book has got to counts it."""
+    speed_changes: tuple[SpeedChanged, ...] = ()
+    """The changes of speed since the newest report, each when and from what: where a playing book has
+    got to counts the time at each speed it played at."""
 
     def public(self, now_ms: int) -> ListenerState:
         """The state as devices are told it at ``now_ms``: a book whose players have all gone
@@ -161,7 +168,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.last_undo,
         state.last_timer_set,
         state.speed,
-        state.speed_changed,
+        state.speed_changes,
     )
 
 
@@ -286,9 +293,11 @@ def evolve(state: PlayerState, event: PlayerEvent | None, seq: int) -> PlayerSta
             )
         case SpeedSet():
             changed = None if event.made_at_ms is None else SpeedChanged(event.made_at_ms, state.speed)
+            reporter = next((p for p in state.players if p.device == state.last_reporter), None)
+            reported_at = reporter.heard_at_ms if reporter is not None else None
             return state._replace(
                 speed=event.speed,
-                speed_changed=changed,
+                speed_changes=speed_changes_since(state.speed_changes, reported_at, changed),
                 sleep_timer=event.sleep_timer,
                 last_touch_ms=state.position_ms,
             )
