@@ -436,6 +436,28 @@ def test_a_speed_set_aloud_that_the_picker_does_not_offer_is_shown_as_it_is(
     expect(page.locator("#speed option:checked")).to_have_text("1.3×")
 
 
+def test_at_three_times_another_device_a_moment_ahead_is_not_followed(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The follow threshold (2 s) is listening time: at 3x, another device's report 5 s of the book
+    ahead is 1.7 s of listening, the two devices' sound a moment apart, not news of a move. Counted in
+    book time, the page behind jumped at each of the other's reports."""
+    page = open_page("phone")
+    listener_api(bedside, listener, BOOK_ID, "/speed", {"device": "setup", "speed": 3.0})
+    expect(page.get_by_role("combobox", name="Speed")).to_have_value("3", timeout=WAIT_MS)
+    page.get_by_role("button", name="Play").click()
+    seq = wait_for_state(bedside, listener, BOOK_ID, lambda state: state["playing"])["seq"]
+    page.evaluate(
+        "window.noticed = []; new MutationObserver(() => window.noticed.push(document.getElementById("
+        "'notice').textContent)).observe(document.getElementById('notice'), {childList: true, subtree: true,"
+        " characterData: true})"
+    )
+    ahead = {"device": "speaker", "position_ms": position_of(page) + 5_000, "playing": True, "basis_seq": seq}
+    listener_api(bedside, listener, BOOK_ID, "/reports", ahead)
+    page.wait_for_function(f"window.bedside.seq > {seq}", timeout=WAIT_MS)
+    assert not [said for said in page.evaluate("window.noticed") if "Moved to" in said]
+
+
 def test_a_timers_minutes_are_minutes_of_listening_at_the_books_speed(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -6,7 +6,7 @@
 // that this page had not yet seen is refused (409) with the current state, which the page
 // then adopts: corrected, never obeyed.
 import { api, bookPath, findState, listenerPath, pausedBySleep, problem } from "./api.js";
-import { DEVICE, FOLLOW_THRESHOLD_MS, SKIP_MS, clamp, state } from "./state.js";
+import { DEVICE, SKIP_MS, bookMsHeardIn, clamp, followThresholdMs, state } from "./state.js";
 import { announce, clock, el, notice, serverAnswered, setOff, showLink, spokenClock } from "./ui.js";
 
 // What the rest of the page does when the position changes; main.js says, once.
@@ -74,7 +74,7 @@ function reportPlayingSoon() {
 
 export function position() {
   if (audioReady()) return clamp(el.audio.currentTime * 1000);
-  const running = state.playing ? (performance.now() - state.anchorAt) * state.speed : 0;
+  const running = state.playing ? bookMsHeardIn(performance.now() - state.anchorAt) : 0;
   return clamp(state.anchorPos + running);
 }
 
@@ -363,7 +363,7 @@ export function adopt(next, { force = false, why = "" } = {}) {
   // pause is newer than any report, and is not undone by one before the player has decided it. Its answer
   // (a move) or its refusal (forced) is followed.
   const stoppedHere = !force && !moved && state.sleep.untold !== null;
-  const far = !echo && !behind && !stoppedHere && Math.abs(next.position_ms - position()) > FOLLOW_THRESHOLD_MS;
+  const far = !echo && !behind && !stoppedHere && Math.abs(next.position_ms - position()) > followThresholdMs();
   const playingChanges = !echo && !stoppedHere && typeof next.playing === "boolean" && next.playing !== state.playing;
   // A pause first: stopped after the place was set, the clock ran on a tick past it (a sleep timer's
   // stop at a chapter's last millisecond showed the next chapter).
@@ -468,7 +468,7 @@ async function catchUpOnce(tellUntold) {
   const res = await refreshState();
   const word = state.serverWord;
   if (!res.ok || state.seq !== seen || !word) return;
-  if (word.playing !== state.playing || Math.abs(word.position_ms - position()) > FOLLOW_THRESHOLD_MS) report();
+  if (word.playing !== state.playing || Math.abs(word.position_ms - position()) > followThresholdMs()) report();
 }
 
 // The page's first state is taken whatever it says; later ones as any push is. Not "while seq is 0": a
@@ -736,7 +736,7 @@ function sayScrubberAt(ms) {
 }
 // Whether the book is somewhere else than playing on from the place the scrubber last said: a move.
 const movedSinceSaid = (pos) =>
-  Math.abs(pos - (spokenAt.ms + (performance.now() - spokenAt.at) * state.speed)) > FOLLOW_THRESHOLD_MS;
+  Math.abs(pos - (spokenAt.ms + bookMsHeardIn(performance.now() - spokenAt.at))) > followThresholdMs();
 
 export function render() {
   const pos = position();

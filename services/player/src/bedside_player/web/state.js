@@ -31,7 +31,6 @@ export const BOOKS_EVERY_MS = Math.max(1_000, Number(query.get("books_ms")) || 6
 // as gone from the books (removed since); a test may shorten it (?unserved_ms=3000).
 export const UNSERVED_FOR_MS = Math.max(1_000, Number(query.get("unserved_ms")) || 10 * 60_000);
 export const SKIP_MS = 30_000;
-export const FOLLOW_THRESHOLD_MS = 2_000; // a pushed position closer than this is our own echo
 export const HISTORY_FETCH = 40; // raw entries a page; runs of reports fold into one
 
 export const state = {
@@ -113,3 +112,11 @@ export const clamp = (ms) => Math.max(0, Math.min(state.duration || Number.MAX_S
 
 // How long `bookMs` of the book takes to hear at the speed it plays (the player's `listening_ms`).
 export const listeningMs = (bookMs) => bookMs / state.speed;
+// How much of the book `listening` ms play at the speed it plays (the player's `book_ms_heard_in`).
+export const bookMsHeardIn = (listening) => listening * state.speed;
+
+// A pushed position closer than this to where this page plays is its own echo, or another device's
+// sound a moment apart: listening, so at 3x it is 6 s of the book (ADR 82). Counted in book time, a
+// device 0.7 s behind another at 3x jumped at each of the other's reports.
+const FOLLOW_WITHIN_LISTENING_MS = 2_000;
+export const followThresholdMs = () => bookMsHeardIn(FOLLOW_WITHIN_LISTENING_MS);
