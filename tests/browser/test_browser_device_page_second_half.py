@@ -458,6 +458,31 @@ def test_at_three_times_another_device_a_moment_ahead_is_not_followed(
     assert not [said for said in page.evaluate("window.noticed") if "Moved to" in said]
 
 
+def test_a_state_told_without_a_speed_by_an_older_player_copy_leaves_the_speed_playing(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """In a rolling upgrade a player copy from before ADR 82 passes over the speed's event and tells the
+    state with no speed at all: that is no word on the speed, and the page played on at 1x."""
+    page = open_page("phone", book=AUDIO_BOOK_ID, block_events=True)  # it learns only from what it asks
+    picker = page.get_by_role("combobox", name="Speed")
+    picker.select_option("1.5")
+    wait_for_state(bedside, listener, AUDIO_BOOK_ID, lambda state: state["speed"] == 1.5)
+    expect(picker).to_have_value("1.5", timeout=WAIT_MS)
+
+    def as_an_older_copy_tells_it(route: Route) -> None:
+        told = route.fetch()
+        body = told.json()
+        body.pop("speed")
+        route.fulfill(response=told, json=body)
+
+    page.route(re.compile(r".*/state$"), as_an_older_copy_tells_it)
+    put_book_at(bedside, listener, AUDIO_BOOK_ID, 40_000)
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # back on the network: it asks the state
+    expect(page.locator("#pos")).to_have_text(clock(40_000), timeout=WAIT_MS)
+    expect(picker).to_have_value("1.5")
+    assert page.evaluate("document.getElementById('audio').playbackRate") == 1.5
+
+
 def test_a_timers_minutes_are_minutes_of_listening_at_the_books_speed(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

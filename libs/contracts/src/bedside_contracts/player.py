@@ -236,7 +236,9 @@ class ListenerState(Contract):
     )
     retired: bool = Field(default=False, description="the listener was removed: nothing more is accepted")
     speed: Speed = Field(
-        default=1.0, description="how fast every device plays this book for this listener (ADR 82)"
+        default=1.0,
+        description="how fast every device plays this book for this listener (ADR 82); absent from a state "
+        "told by a player copy older than it, which is no word on the speed: a page keeps the one playing",
     )
 
 

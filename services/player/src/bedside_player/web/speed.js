@@ -18,8 +18,10 @@ function show(speed) {
   el.speed.value = value;
 }
 
+// A state with no speed comes from a player copy older than the speed (a rolling upgrade): it passed
+// over the speed's event and says nothing of it, so the speed playing stays.
 export function adoptSpeed(next) {
-  const speed = typeof next.speed === "number" ? next.speed : 1;
+  const speed = typeof next.speed === "number" ? next.speed : state.speed;
   playAt(speed);
   show(speed);
 }
