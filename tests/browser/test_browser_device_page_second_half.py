@@ -436,6 +436,23 @@ def test_a_speed_set_aloud_that_the_picker_does_not_offer_is_shown_as_it_is(
     expect(page.locator("#speed option:checked")).to_have_text("1.3×")
 
 
+def test_the_picker_offers_its_own_speeds_and_the_one_playing_not_each_said_before(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A speed said aloud that the picker does not offer was added to it for good: said "1.3x", then "a
+    bit faster" and 1.5 chosen, the listener found 1.3x and 1.4x among the offers from then on."""
+    page = open_page("phone")
+    picker = page.get_by_role("combobox", name="Speed")
+    offered = page.locator("#speed option").all_text_contents()
+    for said in (1.3, 1.4):
+        listener_api(bedside, listener, BOOK_ID, "/speed", {"device": "setup", "speed": said})
+        expect(picker).to_have_value(str(said), timeout=WAIT_MS)
+    expect(page.locator("#speed option")).to_have_text([*offered[:5], "1.4×", *offered[5:]])
+    picker.select_option("1.5")
+    wait_for_state(bedside, listener, BOOK_ID, lambda state: state["speed"] == 1.5)
+    expect(page.locator("#speed option")).to_have_text(offered, timeout=WAIT_MS)
+
+
 def test_at_three_times_another_device_a_moment_ahead_is_not_followed(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -7,11 +7,15 @@ import { el } from "./ui.js";
 
 const spoken = (speed) => `${Number(speed.toFixed(2))}×`;
 
-// The picker shows the speed playing, with an option of its own for one set aloud that it does not offer.
+// The picker shows the speed playing, with an option of its own for one set aloud that it does not offer,
+// there while it plays: the listener chose from the picker's own speeds, and each speed said ("1.3x", "a
+// bit faster") left one more among them.
 function show(speed) {
   const value = String(speed);
+  for (const option of [...el.speed.options]) if ("said" in option.dataset && option.value !== value) option.remove();
   if (![...el.speed.options].some((o) => o.value === value)) {
     const option = new Option(spoken(speed), value);
+    option.dataset.said = "";
     const after = [...el.speed.options].find((o) => Number(o.value) > speed);
     el.speed.add(option, after || null);
   }
