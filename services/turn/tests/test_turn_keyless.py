@@ -1956,6 +1956,23 @@ async def test_cancel_that_or_undo_just_after_a_speed_change_sets_the_speed_befo
     assert position(rig, listener) == HERE - 60_000  # the move before stays
 
 
+async def test_undo_said_again_after_a_speed_change_was_undone_has_nothing_more_to_undo(rig: Rig) -> None:
+    """ "Faster", "undo", "undo": the second undo took back the first, 1.25x again, and a third normal
+    speed: the speed flipped at each. Said after the speed was set back, "undo" or "cancel that" says
+    there is nothing more to undo and changes nothing, the book's last move included."""
+    listener = rig.listener_at(HERE)
+    rig.player.before_move[(listener, BOOK_ID)] = HERE - 60_000  # a move made earlier in the evening
+    await rig.ask(listener, "faster")
+    undone = await rig.ask(listener, "undo")
+    assert undone.speech == "Now playing at normal speed."
+    for said in ("undo", "cancel that"):
+        again = await rig.ask(listener, said)
+        assert again.speech == "There's nothing more to undo: it's playing at normal speed again."
+        assert (position(rig, listener), rig.player.speeds[(listener, BOOK_ID)]) == (HERE, 1.0)
+        await rig.ask(listener, "faster")
+        await rig.ask(listener, "undo")
+
+
 async def test_undo_after_a_speed_change_takes_back_a_move_or_a_speed_made_on_the_page_since(
     rig: Rig,
 ) -> None:

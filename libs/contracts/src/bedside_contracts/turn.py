@@ -368,6 +368,10 @@ class SpeedChangedByTurn(Contract):
     before: Speed
     to: Speed
     seq: int = Field(ge=0, description="the player's sequence once it took the change")
+    took_back: bool = Field(
+        default=False,
+        description="it took back the turn before's change (undo, cancel that): nothing is left to take back",
+    )
 
 
 class Exchange(Contract):

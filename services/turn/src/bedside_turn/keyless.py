@@ -299,10 +299,15 @@ async def _cancel_that(tools: ToolBox, earlier: list[Exchange]) -> str:
 async def _take_back(tools: ToolBox, taken: CancelledByThat | None, earlier: list[Exchange]) -> str:
     """What "cancel that" or "undo" takes back: a timer set, a move made, a list shown, the speed
     changed; a timer that replaced another is said, with how to cancel it, never cancelled (the one
-    before would be lost)."""
+    before would be lost); a speed set back by the turn before is left as it is, and said so."""
     match taken:
         case "speed" if earlier and (changed := earlier[-1].speed_changed) is not None:
-            return await _playback(tools, {"action": "speed", "speed": changed.before})
+            said = await _playback(tools, {"action": "speed", "speed": changed.before})
+            if tools.turn.speed_changed is not None:
+                tools.turn.speed_changed = tools.turn.speed_changed.model_copy(update={"took_back": True})
+            return said
+        case "speed_taken_back":
+            return playback.nothing_more_to_undo((await _now(tools)).speed)
         case "timer":
             return await _playback(tools, {"action": "cancel_sleep_timer"})
         case "move":

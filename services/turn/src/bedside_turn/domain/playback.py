@@ -239,6 +239,11 @@ def spoken(done: PlaybackDone) -> OwnWords:
             return PAUSED
 
 
+def nothing_more_to_undo(speed: float) -> OwnWords:
+    """ "Undo" again once a speed change was taken back: the speed before is playing, and stays."""
+    return OwnWords(f"There's nothing more to undo: it's playing at {said_speed(speed)} again.")
+
+
 def preview_lines(args: PlaybackArgs) -> list[str]:
     return [f"Preview only: {args.action.replace('_', ' ')} would go to the player; nothing was changed."]
 

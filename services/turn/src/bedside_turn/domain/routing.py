@@ -349,7 +349,7 @@ def _told_again(asked: intents.Intent) -> intents.Intent:
     return intents.PlayingAsked() if isinstance(asked, intents.Pause) else intents.WhereAmI()
 
 
-CancelledByThat = Literal["timer", "timer_changed", "move", "list", "speed"]
+CancelledByThat = Literal["timer", "timer_changed", "move", "list", "speed", "speed_taken_back"]
 
 
 def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> CancelledByThat | None:
@@ -357,14 +357,16 @@ def cancelled_by_that(earlier: Sequence[Exchange], now_ms: int) -> CancelledByTh
     ("sleep in 15"), the speed it changed, the move it made, or the list it put up; None after anything
     else (then it asks nothing).
     "timer_changed": the timer it set took the place of one running (minutes added, started again, a
-    new length): cancelled, the timer before would be lost with it, and the book would play all night."""
+    new length): cancelled, the timer before would be lost with it, and the book would play all night.
+    "speed_taken_back": the turn before set the speed back, taking back a change: taken back in turn,
+    the speed would flip at each "undo"; there is nothing more to undo."""
     last = answered_just_now(earlier, now_ms)
     if last is None:
         return None
     if any(_sets_a_timer(call) for call in last.calls):
         return "timer_changed" if last.timer_replaced else "timer"
     if last.speed_changed is not None and last.outcome != "moved":
-        return "speed"
+        return "speed_taken_back" if last.speed_changed.took_back else "speed"
     if last.outcome == "listed":
         return "list"
     return "move" if last.outcome == "moved" else None
@@ -384,17 +386,21 @@ def undo_may_take_back(utterance: str, earlier: Sequence[Exchange], now_ms: int)
     last = answered_just_now(earlier, now_ms)
     if last is None or last.outcome == "moved" or _NAMES_A_MOVE.search(intents.normalise(utterance)):
         return None
-    return last if cancelled_by_that(earlier, now_ms) in ("timer", "timer_changed", "list", "speed") else None
+    taken = cancelled_by_that(earlier, now_ms)
+    return last if taken in ("timer", "timer_changed", "list", "speed", "speed_taken_back") else None
 
 
 def still_the_newest(last: Exchange, state: ListenerState) -> CancelledByThat | None:
     """What undo takes back of what ``last`` made, as the player's state has it now: its list while it
     is still on the screen (not pressed or replaced since); its timer unless the book has moved since
     (scrubbed, pressed), and told, not cancelled, when it replaced one or another has replaced it; the
-    speed it changed while the book has not moved since and plays at that speed still."""
+    speed it changed while the book has not moved since and plays at that speed still (a change that took
+    back another: nothing more to take back)."""
     if (changed := last.speed_changed) is not None:
         untouched = state.speed == changed.to and state.last_move_seq <= changed.seq
-        return "speed" if untouched else None
+        if not untouched:
+            return None
+        return "speed_taken_back" if changed.took_back else "speed"
     if last.outcome == "listed":
         return "list" if state.rows and state.list_turn_id == last.turn_id else None
     timer = state.sleep_timer
