@@ -12,7 +12,8 @@ const spoken = (speed) => `${Number(speed.toFixed(2))}×`;
 // bit faster") left one more among them.
 function show(speed) {
   const value = String(speed);
-  for (const option of [...el.speed.options]) if ("said" in option.dataset && option.value !== value) option.remove();
+  const saidBefore = [...el.speed.options].filter((o) => "said" in o.dataset && o.value !== value);
+  for (const option of saidBefore) option.remove();
   if (![...el.speed.options].some((o) => o.value === value)) {
     const option = new Option(spoken(speed), value);
     option.dataset.said = "";
