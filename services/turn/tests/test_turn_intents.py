@@ -3563,3 +3563,49 @@ def test_a_moment_named_by_lower_case_names_is_english_by_the_words_asking_for_i
 ) -> None:
     """Names no dictionary has are a moment's words, read as English by the words that ask for it."""
     assert intents.read(utterance) == FindPlace(query)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "asked"),
+    [
+        ("pause and how long is left", intents.TimeLeft()),
+        ("how long is left and pause", intents.TimeLeft()),
+        ("pause and where am I", intents.WhereAmI()),
+        ("pause and who is he", intents.read("who is he")),
+        ("pause and what just happened", intents.read("what just happened")),
+    ],
+)
+def test_a_pause_said_with_an_ask_pauses_and_asks_it_as_said_alone(
+    utterance: str, asked: intents.Intent
+) -> None:
+    """A review: "pause and how long is left" was the time left alone, the pause dropped; "pause and who is
+    he" was nothing. A pause plays nothing again, so a pronoun asks of what was just heard, as alone."""
+    assert intents.read(utterance) == intents.Together(move=intents.Pause(), then=asked)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "asked"),
+    [
+        ("play and who is Wren", Question("who is Wren")),
+        ("play and how long is left", intents.TimeLeft()),
+    ],
+)
+def test_play_said_with_an_ask_is_both(utterance: str, asked: intents.Intent) -> None:
+    """A review: "play and who is Wren" was a search of the book for "and who is Wren"."""
+    assert intents.read(utterance) == intents.Together(move=intents.PlayOn(), then=asked)
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    ["hold on, who is he", "pause, i'm getting water", "play the bit where wren and tamsin argue"],
+)
+def test_a_pause_or_a_play_that_is_no_request_of_its_own_asks_nothing_beside(utterance: str) -> None:
+    assert not isinstance(intents.read(utterance), intents.Together)
+
+
+def test_a_question_whose_pronoun_names_its_own_someone_is_asked_whole_beside_a_move() -> None:
+    """A review: "go back 5 minutes and who is oskar and where is he" dropped "where is he": "he" is the
+    Oskar just asked of, not someone the move plays again."""
+    assert intents.read("go back 5 minutes and who is oskar and where is he") == intents.Together(
+        move=Jump(-300_000), then=intents.read("who is oskar and where is he")
+    )

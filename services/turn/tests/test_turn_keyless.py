@@ -2704,3 +2704,31 @@ async def test_say_that_again_after_two_moves_says_where_the_book_is_once(rig: R
     again = await rig.ask(listener, "sorry, what?")
     assert position(rig, listener) == HERE - 60_000  # not moved again
     assert again.speech == (await rig.ask(listener, "where am I?")).speech
+
+
+@pytest.mark.parametrize(
+    ("utterance", "asked"),
+    [
+        ("pause and how long is left", "how long is left"),
+        ("how long is left and pause", "how long is left"),
+        ("pause and who is he", "who is he"),
+    ],
+)
+async def test_a_pause_said_with_an_ask_pauses_and_answers_it_as_asked_alone(
+    rig: Rig, utterance: str, asked: str
+) -> None:
+    """A review: "pause and how long is left" told the time left and did not pause; "pause and who is he"
+    did nothing at all."""
+    answered = await rig.ask(rig.listener_at(HERE), asked)
+    reply = await rig.ask(rig.listener_at(HERE), utterance)
+    assert isinstance(rig.player.commands[-1], Pause)
+    assert reply.speech == f"Paused. {answered.speech}", reply.speech
+
+
+async def test_play_said_with_a_question_answers_both(rig: Rig) -> None:
+    """A review: "play and who is Wren" searched the book for "and who is Wren"."""
+    played = await rig.ask(rig.listener_at(HERE), "play")
+    answered = await rig.ask(rig.listener_at(HERE), "who is Wren")
+    reply = await rig.ask(rig.listener_at(HERE), "play and who is Wren")
+    assert reply.speech == f"{played.speech} {answered.speech}", reply.speech
+    assert reply.outcome == answered.outcome

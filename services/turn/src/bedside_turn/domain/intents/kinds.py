@@ -343,7 +343,8 @@ class Together:
     me back to where I fell asleep") is told after it too, of the stretch its words named where they
     asked (``tools.ToolBox.recap``). Two of these said with a move ("who is Oskar, go back 5 minutes and
     sleep in 20") are ``then`` as ``BothAsked``, done after the move in the order asked. What plain code
-    tells ("go back 5 minutes and where am I") is told after the move too, of the place it left."""
+    tells ("go back 5 minutes and where am I") is told after the move too, of the place it left. A pause
+    or a play takes the move's place beside an ask ("pause and how long is left", "play and who is Wren")."""
 
     move: "Intent"
     then: "Intent"

@@ -653,6 +653,8 @@ _JOINT = re.compile(rf"\s*(?:[,;!?]+(?!\d)\s*|[.]+\s+)(?:{_THEN})?|\s+{_THEN}")
 """Where one request ends and the next starts: "and", "then", or a recogniser's comma or full stop."""
 _PLAYBACK = (SleepTimer, TimerAdded, TimerAgain, CancelSleepTimer, Pause, Speed)
 """What may be said with a move, either way round (``Together``)."""
+_STAYS_PUT = (Pause, PlayOn)
+"""Done first beside an ask, as a move is, and moving nothing (``_stays_put_then_asked``)."""
 _TOLD_AFTER_A_MOVE = (WhereAmI, TimerAsked, AboutTheBook)
 """What plain code tells, said with a move and told after it ("go back 5 minutes and where am I": the
 place moved to), so the whole breath stays plain code's (``routing.model_may_answer``)."""
@@ -758,6 +760,8 @@ def _three_over_a_recap(
             if len(backs) != 1 or len(recaps) != 1:
                 continue
             (back,), (recap,) = backs, recaps
+            if _recap_by_a_pronoun(pieces[recap][1]):
+                continue  # "go back 5 minutes, who is oskar and where is he": he is Oskar, no recap
             third_at = 3 - back - recap
             third, third_said = _capitalised_again(pieces[third_at][0], text), pieces[third_at][1]
             first, second = sorted((back, recap))
@@ -868,17 +872,8 @@ def _done_together(
             and isinstance(told := halves[1 - moving], _TOLD_AFTER_A_MOVE)
         ):
             return Together(move=halves[moving], then=told)
-        # A pause and a question of the story or a recap ("pause and who is Oskar", either way round):
-        # paused, then answered, as a move and a question are. Not after a wait ("hold on, who is he").
-        asking = next((i for i, half in enumerate(halves) if isinstance(half, Question | RecapAsked)), 0)
-        if (
-            isinstance(question := halves[asking], Question | RecapAsked)
-            and isinstance(halves[1 - asking], Pause)
-            and joined_by in ("and", "then", "and then")
-            and not _WAITING.match(said[1 - asking])
-            and _asks_beside_a_move(halves[1 - asking], question, said[asking])
-        ):
-            return Together(move=halves[1 - asking], then=question)
+        if (held := _stays_put_then_asked(halves, said, joined_by)) is not None:
+            return held
         # A pause asked for and then the timer ("pause and set a timer for ten"): paused at once, the
         # timer counting the listening after it. Said after a timer, a stop is the timer's own ("read
         # for ten minutes then stop"), unless the timer is cancelled; a "hold on" is no pause asked
@@ -904,6 +899,26 @@ def _done_together(
     return None
 
 
+def _stays_put_then_asked(
+    halves: tuple[Intent, Intent], said: tuple[str, str], joined_by: str
+) -> Together | None:
+    """'Pause and who is Oskar', 'how long is left and pause', 'play and who is Wren': the pause or the play
+    done first, either way round, then the ask as it is read said alone (``_asks_beside_a_move``), as a
+    move and a question are. Not after a wait ("hold on, who is he"), nor parted by a pause alone ("pause,
+    I'm getting water")."""
+    if joined_by not in ("and", "then", "and then"):
+        return None
+    for at in (0, 1):
+        command, asked, words = halves[at], halves[1 - at], said[1 - at]
+        if not isinstance(command, _STAYS_PUT) or _WAITING.match(said[at]):
+            continue
+        if isinstance(asked, _TOLD_BY_PLAIN_CODE) or (
+            isinstance(asked, Question | RecapAsked) and _asks_beside_a_move(command, asked, words)
+        ):
+            return Together(move=command, then=asked)
+    return None
+
+
 def _asked_beside_a_move(
     halves: tuple[Intent, Intent], said: tuple[str, str], moving: int
 ) -> Question | RecapAsked | None:
@@ -926,12 +941,22 @@ def _asks_beside_a_move(move: Intent, asked: Question | RecapAsked, words: str) 
     words = words.strip()
     if isinstance(move, FindPlace) or _shown_only(move):
         return False
+    # a pause or a play plays nothing again: a pronoun asks of what was just heard, as said alone
+    stays_put = isinstance(move, _STAYS_PUT)
+    points_back = not stays_put and _points_back_past_itself(words)
     if isinstance(asked, RecapAsked):
-        pronoun_only = _points_back(words) and not asked_as_a_recap(normalise(words))
+        pronoun_only = not stays_put and _recap_by_a_pronoun(words)
         return not (_played_again(move, asked) or pronoun_only or words.startswith("i "))
     if not (_ASKED_BY_A_QUESTION_WORD.match(words) or ASKING_WHEN.match(words)):
         return False
-    return not (_points_back(words) or _names_nothing(words))
+    return not (points_back or (_names_nothing(words) and not stays_put))
+
+
+def _points_back_past_itself(words: str) -> bool:
+    """Whether a question asks by a pronoun of someone it does not name first: "what did he say" asks of
+    what was heard, "who is Oskar and where is he" of the Oskar it names, and is asked whole, as alone."""
+    first = _JOINT.split(words, maxsplit=1)[0]
+    return _points_back(words) and (first == words or _points_back(first) or _names_nothing(first))
 
 
 def _three_with_a_move(
@@ -1125,7 +1150,7 @@ def _searched_beside_another(halves: tuple[Intent, Intent], said: tuple[str, str
     return not any(
         (isinstance(half, Question) and (_points_back(words) or _names_nothing(words)))
         or (isinstance(half, RecapAsked) and words.strip().lower().startswith("i "))
-        or (isinstance(half, RecapAsked) and _points_back(words) and not asked_as_a_recap(normalise(words)))
+        or (isinstance(half, RecapAsked) and _recap_by_a_pronoun(words))
         for half, words in zip(halves, said, strict=True)
     )
 
@@ -1134,6 +1159,12 @@ def _shown_only(half: Intent) -> bool:
     """A place of the listener's history asked about ("how long was I out?", "where did I fall asleep?"):
     shown, never moved to, so it may stand beside a recap or a question as any ask told may."""
     return isinstance(half, Earlier) and half.show_only
+
+
+def _recap_by_a_pronoun(words: str) -> bool:
+    """Whether a recap is read only from a pronoun ("where is he"), said as no recap: asked beside a
+    question it asks of whom the question names ("who is Oskar and where is he")."""
+    return _points_back(words) and not asked_as_a_recap(normalise(words))
 
 
 def _points_back(words: str) -> bool:
