@@ -3603,6 +3603,21 @@ def test_a_pause_or_a_play_that_is_no_request_of_its_own_asks_nothing_beside(utt
     assert not isinstance(intents.read(utterance), intents.Together)
 
 
+def test_a_jump_of_a_bit_and_a_jump_the_other_way_are_two_moves() -> None:
+    """A review: "back a bit and forward 2 minutes" went forward 2 minutes, the first move dropped unsaid;
+    a bit back cannot be the move forward said again."""
+    assert intents.read("back a bit and forward 2 minutes") == intents.Together(
+        move=Jump(-intents.A_BIT_MS), then=Jump(120_000)
+    )
+
+
+def test_a_timer_and_two_moves_keep_all_three() -> None:
+    """A review: "sleep in 20, go back 1 minute and next chapter" dropped the next chapter unsaid."""
+    assert intents.read("sleep in 20, go back 1 minute and next chapter") == intents.Together(
+        move=Jump(-60_000), then=BothAsked(intents.SleepTimer(after=20), intents.NextChapter(step=1))
+    )
+
+
 def test_a_question_whose_pronoun_names_its_own_someone_is_asked_whole_beside_a_move() -> None:
     """A review: "go back 5 minutes and who is oskar and where is he" dropped "where is he": "he" is the
     Oskar just asked of, not someone the move plays again."""

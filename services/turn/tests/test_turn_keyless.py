@@ -2664,6 +2664,7 @@ async def test_a_pause_and_a_question_said_together_pause_and_answer(
         "back 1 minute and then forward 2 minutes",
         "go back 1 minute and next chapter",
         "forward 2 minutes, back 1 minute",
+        "back a bit and forward 2 minutes",
     ],
 )
 async def test_two_moves_said_together_make_the_first_and_say_the_second_was_not(
@@ -2732,3 +2733,14 @@ async def test_play_said_with_a_question_answers_both(rig: Rig) -> None:
     reply = await rig.ask(rig.listener_at(HERE), "play and who is Wren")
     assert reply.speech == f"{played.speech} {answered.speech}", reply.speech
     assert reply.outcome == answered.outcome
+
+
+async def test_a_timer_and_two_moves_set_the_timer_make_the_first_and_say_the_second_was_not(
+    rig: Rig,
+) -> None:
+    """A review: "sleep in 20, go back 1 minute and next chapter" dropped the next chapter unsaid."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "sleep in 20, go back 1 minute and next chapter")
+    assert position(rig, listener) == HERE - 60_000
+    assert (listener, BOOK_ID) in rig.player.sleep_timers
+    assert reply.speech.endswith("ask me for the other place next."), reply.speech

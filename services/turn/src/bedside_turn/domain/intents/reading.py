@@ -980,6 +980,7 @@ def _three_with_a_move(
             (_doze_said(normalise(words)) is None and _back_over_a_recap(words, whole=False))
             or _done_together(words, whole=False)
             or _two_asked(words, words, whole=False)
+            or _two_moves_said(words, read(words, whole=False))
         )
         match two:
             case Together(move=move, then=then) if _beside_a_move(move, halves[alone], said[alone]):
@@ -1043,7 +1044,10 @@ def _two_moves_said(utterance: str, read_whole: Intent) -> Intent | None:
         if (
             _two_moves(*halves)
             and read_whole in halves
-            and all(_measure_said(half, words) for half, words in zip(halves, said, strict=True))
+            and (
+                all(_measure_said(half, words) for half, words in zip(halves, said, strict=True))
+                or _jumps_both_ways(halves)
+            )
             and not _a_clause(halves[0], said[0], joined_by)
         ):
             # a jump by nothing moves nowhere: beside another move it is no move of its own
@@ -1052,6 +1056,15 @@ def _two_moves_said(utterance: str, read_whole: Intent) -> Intent | None:
                 return halves[nowhere.index(False)]
             return Together(move=halves[0], then=halves[1])
     return None
+
+
+def _jumps_both_ways(halves: tuple[Intent, Intent]) -> bool:
+    """'Back a bit and forward 2 minutes': a jump each way, so neither is the other said again, whatever
+    amount each says."""
+    match halves:
+        case Jump(offset_ms=one), Jump(offset_ms=other):
+            return one * other < 0
+    return False
 
 
 def _measure_said(move: Intent, words: str) -> bool:
