@@ -2744,3 +2744,23 @@ async def test_a_timer_and_two_moves_set_the_timer_make_the_first_and_say_the_se
     assert position(rig, listener) == HERE - 60_000
     assert (listener, BOOK_ID) in rig.player.sleep_timers
     assert reply.speech.endswith("ask me for the other place next."), reply.speech
+
+
+@pytest.mark.parametrize("utterance", ["sleep in 1 minute at 1.5x", "1.5x and sleep in 1 minute"])
+async def test_a_speed_said_with_the_timer_sets_both_the_speed_first(rig: Rig, utterance: str) -> None:
+    """A review: the speed was dropped unsaid. Set first, the timer's minute is one of listening at it."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, utterance)
+    assert rig.player.speeds[(listener, BOOK_ID)] == 1.5
+    assert rig.player.sleep_timers[(listener, BOOK_ID)].stop_at_ms == HERE + 90_000
+    assert reply.speech == "Now playing at 1.5 times speed. I'll stop in a minute.", reply.speech
+
+
+async def test_go_back_2x_goes_back_saying_the_unit_taken_and_leaves_the_speed(rig: Rig) -> None:
+    """A review: "go back 2x" set every device to double speed."""
+    alone = await rig.ask(rig.listener_at(HERE), "go back 2")
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "go back 2x")
+    assert reply.speech == alone.speech
+    assert position(rig, listener) == HERE - 120_000
+    assert (listener, BOOK_ID) not in rig.player.speeds

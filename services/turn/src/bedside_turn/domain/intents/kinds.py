@@ -344,7 +344,9 @@ class Together:
     asked (``tools.ToolBox.recap``). Two of these said with a move ("who is Oskar, go back 5 minutes and
     sleep in 20") are ``then`` as ``BothAsked``, done after the move in the order asked. What plain code
     tells ("go back 5 minutes and where am I") is told after the move too, of the place it left. A pause
-    or a play takes the move's place beside an ask ("pause and how long is left", "play and who is Wren")."""
+    or a play takes the move's place beside an ask ("pause and how long is left", "play and who is Wren"),
+    and a speed beside a timer ("sleep in 20 minutes at 1.5x"): set first, as the timer
+    counts listening at it."""
 
     move: "Intent"
     then: "Intent"

@@ -126,7 +126,7 @@ from bedside_turn.domain.intents.moves import (
     start_again,
     step_not_counted_in_time,
 )
-from bedside_turn.domain.intents.speed import speed_asked
+from bedside_turn.domain.intents.speed import speed_asked, speed_said_last
 from bedside_turn.domain.intents.timers import (
     ASKING,
     GO_QUIET,
@@ -692,13 +692,20 @@ _TAKEN_AMONG_ASIDES = (*(move for move in _MOVES if move is not FindPlace), *_PL
 
 def _two_halves(text: str) -> Iterator[tuple[tuple[str, str], tuple[Intent, Intent], str]]:
     """Each way ``text`` parts in two requests: the words of each half, each half read alone, and the
-    words joining them. An "and" inside an amount ("an hour and a half") joins no two requests."""
+    words joining them. An "and" inside an amount ("an hour and a half") joins no two requests; a speed
+    said last joins a command before it with "at" ("sleep in 20 minutes at 1.5x")."""
     amounts = [said.span() for said in re.finditer(AMOUNT, text)]
     for joint in itertools.islice(_JOINT.finditer(text), JOINTS_TRIED):
         if any(start <= joint.start() < end for start, end in amounts):
             continue
         said = text[: joint.start()].strip(), text[joint.end() :].strip()
         yield said, (read(said[0], whole=False), read(said[1], whole=False)), joint.group().strip(" ,;.!?")
+    # a speed said last, after a command, parts as an "and" would; after a moment's or a question's words
+    # it is theirs ("take me to where they drove at double speed")
+    if (at_a_speed := speed_said_last(text)) is not None:
+        before, speed_said, speed = at_a_speed
+        if isinstance(first := read(before, whole=False), _COMMANDS):
+            yield (before.strip(), speed_said.strip()), (first, speed), "at"
 
 
 def _back_over_a_recap(text: str, *, whole: bool = True) -> Intent | None:
@@ -874,6 +881,8 @@ def _done_together(
             return Together(move=halves[moving], then=told)
         if (held := _stays_put_then_asked(halves, said, joined_by)) is not None:
             return held
+        if (speed_first := _speed_with_the_timer(halves)) is not None:
+            return speed_first
         # A pause asked for and then the timer ("pause and set a timer for ten"): paused at once, the
         # timer counting the listening after it. Said after a timer, a stop is the timer's own ("read
         # for ten minutes then stop"), unless the timer is cancelled; a "hold on" is no pause asked
@@ -916,6 +925,15 @@ def _stays_put_then_asked(
             isinstance(asked, Question | RecapAsked) and _asks_beside_a_move(command, asked, words)
         ):
             return Together(move=command, then=asked)
+    return None
+
+
+def _speed_with_the_timer(halves: tuple[Intent, Intent]) -> Together | None:
+    """'1.5x and sleep in 10', 'sleep in 20 minutes at 1.5x': the speed set first, either way round, then
+    the timer set or cancelled, whose reply speaks of minutes of listening at that speed."""
+    for at in (0, 1):
+        if isinstance(halves[at], Speed) and isinstance(halves[1 - at], _TIMER_SET):
+            return Together(move=halves[at], then=halves[1 - at])
     return None
 
 

@@ -13,9 +13,11 @@ SMALL_STEP = 0.1
 
 _PLEASE = r"(?: please)?$"
 _ASKING = r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+_BACK_TO = r"back (?=to |at )"
+"""'Back to normal speed': said without "to", "back" is a move ("go back 2x" is no speed)."""
 _PLAY_AT = (
-    r"(?:i want (?:it )?|(?:(?:play|read|go|put|make)(?: it| the book)? (?:on |back )?|back )?(?:at |to )?)"
-    r"(?:the )?"
+    rf"(?:i want (?:it )?|(?:(?:play|read|go|put|make)(?: it| the book)? (?:on |{_BACK_TO})?|{_BACK_TO})?"
+    r"(?:at |to )?)(?:the )?"
 )
 _THE_SPEED = r"(?:the )?(?:reading |playback )?speed"
 _A_LITTLE = r"(?:a (?:bit|little|touch|tad)|slightly)"
@@ -82,4 +84,19 @@ def speed_asked(text: str) -> Speed | None:
         return Speed(by=step if said["up"] else -step)
     if _NAMED.search(text):
         return Speed()
+    return None
+
+
+_AT_THE_END = re.compile(r"[\s,]+(?=at\s)")
+
+
+def speed_said_last(text: str) -> tuple[str, str, Speed] | None:
+    """'Sleep in 20 minutes at 1.5x': a speed said at the end of a longer request, as the words before it,
+    the speed's words and the speed. Whether the words before are a request the speed goes with is the
+    reader's to say: "where they drove at double speed" is a moment's words, and asks for no speed."""
+    for said in reversed(list(_AT_THE_END.finditer(text))):
+        before, speed_words = text[: said.start()], text[said.end() :]
+        speed = speed_asked(speed_words.lower().strip(" .!?"))
+        if before and speed is not None and speed.to is not None:
+            return before, speed_words, speed
     return None
