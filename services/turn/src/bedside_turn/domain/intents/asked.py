@@ -580,14 +580,16 @@ PLAY_ON = re.compile(
 """Said whole, the book to play on: "play the bit where…" and "carry on from chapter 3" are places, and
 "start it again" is not here (it is a start again, ``_START_AGAIN``)."""
 BOOKMARK = re.compile(
-    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:add|set|make|put|drop|save|leave)?\s*(?:a\s+)?"
-    r"bookmark(?:\s+(?:this|that|it|here|this (?:bit|part|place|spot)))?(?:\s+please)?$"
-    r"|^(?:mark|save|remember) (?:this|my) (?:place|spot|bit|position)(?:\s+please)?$"
-    # one to go to or a list of them asked for: "the bookmark" said alone, for a story's may be a place
-    r"|^(?:(?:go|jump|skip)(?: back)? to|take me(?: back)? to|play(?: from)?) (?:my|the) (?:last |latest )?"
-    r"bookmark(?:\s+please)?$"
-    r"|^(?:(?:show|list|read)(?: me)? |what are )?(?:my|all my) bookmarks(?:\s+please)?$"
-    r"|^what bookmarks (?:do i have|have i got|are there)$|^(?:do i have|are there) any bookmarks$"
+    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:"
+    r"(?:add|set|make|put|drop|save|leave)?\s*(?:a\s+)?bookmark"
+    r"(?:\s+(?:this|that|it|here|this (?:bit|part|place|spot)))?"
+    r"|(?:mark|save|remember) (?:this|my) (?:place|spot|bit|position)|remember where i (?:am|was)"
+    # one to go to or the list: the listener's own, for "back to the bookmark" may be one in the story
+    r"|(?:(?:go|jump|skip|return)(?: back)? to|back to|take me(?: back)? to|play(?: from)?|resume(?: from)?)"
+    r" (?:my )?(?:last |latest )?bookmarks?"
+    r"|(?:show|list|read|open)(?: me)?(?: the| my| all my)? bookmarks|(?:what are )?(?:my|all my) bookmarks"
+    r"|what bookmarks (?:do i have|have i got|are there)|(?:do i have|are there) any bookmarks"
+    r")(?:\s+please)?$"
 )
 OTHER_BOOK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:switch|change)(?: to)? "
