@@ -142,10 +142,63 @@ def test_an_etext_encoded_twice_is_read_as_its_words(tmp_path: Path, misread: st
     assert [c.units for c in twice.chapters] == [c.units for c in as_utf8.chapters]
 
 
-def test_an_etext_encoded_twice_that_cannot_be_undone_says_so(tmp_path: Path) -> None:
-    garbled = QUOTED.encode("utf-8").decode("latin-1") + "A dash \u2014 typed after.\n"
+UNQUOTED = (
+    "The Inn\n\nChapter 1\n\n"
+    "It\u2019s shut \u2013 the caf\u00e9\u2019s shut, and you\u2019re late\u2026 "
+    "The keeper\u2019s lamp went out.\n"
+)
+"""Its characters' UTF-8 bytes are all Windows-1252's, so read as it, it holds no C1 control character."""
+
+
+def words_of(path: Path) -> list[str]:
+    return [unit.text for chapter in read_book(path).chapters for unit in chapter.units]
+
+
+def test_an_etext_garbled_by_windows_1252_without_a_c1_control_is_read_as_its_words(tmp_path: Path) -> None:
+    """UTF-8 read as Windows-1252 and saved again, each \u2019 "\u00e2\u20ac\u2122" and each \u00e9
+    "\u00c3\u00a9", holds no C1 control character to tell it: it was read as that garble."""
+    garbled = UNQUOTED.encode("utf-8").decode("cp1252")
+    assert "\u00e2\u20ac\u2122" in garbled
+    assert not odd_characters(garbled).c1_controls
+    twice = words_of(write(tmp_path, "twice.txt", garbled.encode("utf-8")))
+    assert twice == words_of(write(tmp_path, "once.txt", UNQUOTED))
+
+
+FRENCH_AND_PORTUGUESE = (
+    "S\u00e3o Paulo\n\nChapter 1\n\n"
+    "Le ch\u00e2teau de S\u00c3O TOM\u00c9 \u00e9tait \u00e0 l\u2019\u00e2ge d\u2019or. "
+    "\u00ab\u00a0C\u2019est ferm\u00e9\u00a0\u00bb, dit-il. \u00ab\u00a0All\u00e9\u00a0\u00bb, "
+    "dit-elle. \u00ab\u00a0Pass\u00e9\u00a0\u00bb, dit-on. \u00ab\u00a0Tomb\u00e9\u00a0\u00bb, dit-il.\n"
+)
+"""Its "\u00e9" + no-break space + "\u00bb" are the bytes of a UTF-8 character read as Latin-1 (E9 A0 BB)."""
+
+
+def test_a_text_with_its_own_a_tilde_and_a_circumflex_is_read_as_it_is(tmp_path: Path) -> None:
+    """ "S\u00e3o", "S\u00c3O", "ch\u00e2teau" and French quotation marks look like pieces of a text
+    encoded twice; a text of them is not one, so it keeps every letter."""
+    words = " ".join(words_of(write(tmp_path, "sao.txt", FRENCH_AND_PORTUGUESE)))
+    body = FRENCH_AND_PORTUGUESE.split("Chapter 1\n\n")[1]
+    assert " ".join(body.split()) in " ".join(words.split())
+
+
+@pytest.mark.parametrize("misread", ["latin-1", "windows-1252"])
+def test_a_text_partly_encoded_twice_has_that_part_undone(tmp_path: Path, misread: str) -> None:
+    """An e-text garbled as above and then written on in UTF-8 was refused whole as "cannot be undone
+    whole"; the garbled part is undone and what was written after is kept as it is."""
+    after = "A dash \u2014 typed after, at the caf\u00e9\u2019s door.\n"
+    utf8 = QUOTED.encode("utf-8")
+    garbled = utf8.decode("latin-1") if misread == "latin-1" else as_windows_reads_it(utf8)
+    partly = words_of(write(tmp_path, "partly.txt", (garbled + after).encode("utf-8")))
+    assert partly == words_of(write(tmp_path, "once.txt", QUOTED + after))
+
+
+def test_an_etext_encoded_twice_that_cannot_be_undone_says_why(tmp_path: Path) -> None:
+    """A garbled text whose "\u00e2" before each C1 control was since taken out (a tool that folds
+    accents) holds C1 controls that are no UTF-8 character's bytes: refused, saying where."""
+    garbled = as_windows_reads_it((QUOTED * 3).encode("utf-8")).replace("\u00e2", "a")
     message = refused(write(tmp_path, "twice.txt", garbled.encode("utf-8")))
     assert "looks encoded twice" in message
+    assert "line 5" in message
     assert "not text" not in message
 
 

@@ -29,7 +29,12 @@ from bedside_ingest.formats.smil import SmilReader, files_beside
 from bedside_ingest.formats.subtitles import looks_like_srt, read_srt, read_webvtt
 from bedside_ingest.formats.timedjson import json_transcript_kind, read_timed_json
 from bedside_ingest.notices import without_recording_notice
-from bedside_ingest.text import END_OF_FILE_MARK, odd_characters, undone_double_encoding, word_count
+from bedside_ingest.text import (
+    END_OF_FILE_MARK,
+    odd_characters,
+    undone_double_encoding,
+    word_count,
+)
 from bedside_ingest.timeline import DEFAULT_WPM, check_times, estimate_times
 
 _UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
@@ -69,17 +74,17 @@ def _decode(path: Path, content: bytes) -> str:
     """Text in UTF-8, in UTF-16 with its byte-order mark (Notepad's "Unicode"), or in Windows-1252
     (older e-texts, Project Gutenberg's among them); bytes that are not UTF-8 and hold a NUL are no
     Windows-1252 text either, and what decodes into characters no text holds is no text at all
-    (binary data behind a UTF-16 mark decodes without an error). A text encoded twice is undone, and
-    said so when it cannot be."""
-    text = _decoded(path, content).rstrip(END_OF_FILE_MARK)
-    text = undone_double_encoding(text) or text
+    (binary data behind a UTF-16 mark decodes without an error). The stretches of a text encoded twice
+    are undone, and a text that still looks so is refused saying where."""
+    text = undone_double_encoding(_decoded(path, content).rstrip(END_OF_FILE_MARK))
     odd = odd_characters(text)
     if odd.too_many and odd.mostly_c1:
         raise BadInput(
             path,
             f"looks encoded twice ({odd.share:.1%} of its characters are C1 control characters, as UTF-8 "
-            "read as Latin-1 or Windows-1252 and saved again becomes) and cannot be undone whole: "
-            "save it again from an earlier copy, or as UTF-8 once",
+            "read as Latin-1 or Windows-1252 and saved again holds) but cannot be undone there: the one on "
+            f"line {odd.first_c1_line} is no part of a character's UTF-8 bytes read so (the text was changed "
+            "since); save it again from an earlier copy, or as UTF-8 once",
         )
     if odd.too_many:
         raise BadInput(

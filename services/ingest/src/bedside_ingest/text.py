@@ -2,6 +2,7 @@
 ``ends_sentence``) and what a chapter heading looks like (``heading_title``) are the guard's, so
 each is known by one rule where a book is read and where it is quoted."""
 
+import contextlib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -67,6 +68,8 @@ class OddCharacters:
     looked_at: int
     c1_controls: int
     """Of ``count``, those U+0080 to U+009F: a text encoded twice has them, binary data few."""
+    first_c1_line: int | None
+    """The line of the first of them (from 1), to say where a text is garbled."""
 
     @property
     def share(self) -> float:
@@ -88,25 +91,70 @@ def odd_characters(text: str) -> OddCharacters:
     decoded as UTF-16 are a tenth control or private-use characters, as Windows-1252 a tenth control."""
     head = text[:NOT_TEXT_LOOKED_AT]
     odd = [char for char in head if char not in _TEXT_CONTROLS and unicodedata.category(char) in _NOT_IN_TEXT]
-    return OddCharacters(len(odd), len(head), sum(1 for char in odd if char in _C1_CONTROLS))
+    first_c1 = next((at for at, char in enumerate(head) if char in _C1_CONTROLS), None)
+    first_c1_line = None if first_c1 is None else head.count("\n", 0, first_c1) + 1
+    return OddCharacters(len(odd), len(head), sum(1 for char in odd if char in _C1_CONTROLS), first_c1_line)
 
 
-def undone_double_encoding(text: str) -> str | None:
-    """``text`` as it was before its UTF-8 was read as Latin-1 or as Windows-1252 (its five unused
-    bytes kept as C1 control characters, as Windows does) and saved as UTF-8 again; None when it holds
-    no C1 control character, the sign of it, or cannot have been so made (a character that is no one
-    byte of either, or bytes that are no UTF-8): a text with a correct part cannot be undone whole."""
-    if not _C1_CONTROLS.intersection(text):
-        return None
-    single = bytearray()
-    for char in text:
+def _bytes_read_as() -> dict[str, int]:
+    """Each character a byte 0x80 to 0xFF becomes when read as Latin-1 or as Windows-1252 (whose five
+    unused bytes Windows keeps as the C1 control characters Latin-1 reads), and that byte."""
+    read_as = {chr(byte): byte for byte in range(0x80, 0x100)}
+    for byte in range(0x80, 0xA0):
+        with contextlib.suppress(UnicodeDecodeError):
+            read_as[bytes([byte]).decode("cp1252")] = byte
+    return read_as
+
+
+_BYTE_READ_AS = _bytes_read_as()
+
+
+def _read_as(low: int, high: int) -> str:
+    return "[" + "".join(re.escape(char) for char, byte in _BYTE_READ_AS.items() if low <= byte <= high) + "]"
+
+
+_FOLLOWING = _read_as(0x80, 0xBF)
+_ONE_CHARACTERS_BYTES = re.compile(
+    "|".join(
+        f"{_read_as(first_low, first_high)}{_FOLLOWING}{{{following}}}"
+        for first_low, first_high, following in ((0xC2, 0xDF, 1), (0xE0, 0xEF, 2), (0xF0, 0xF4, 3))
+    )
+)
+"""What one character's UTF-8 bytes (two to four, the first telling how many) become read one by one."""
+DOUBLE_ENCODED_FEWEST = 3
+"""Characters read as their UTF-8 bytes, one after another with no other non-ASCII character between,
+that tell a stretch of text encoded twice. A real text has such pairs by chance ("ferm\u00e9\u00a0\u00bb" is
+E9 A0 BB, one character's bytes), but only among its other accented letters and quotation marks."""
+
+
+def undone_double_encoding(text: str) -> str:
+    """``text`` with each stretch of it that was encoded twice (its UTF-8 read as Latin-1 or Windows-1252
+    and saved as UTF-8 again: \u2019 became "\u00e2\u20ac\u2122", \u00e9 "\u00c3\u00a9") as it was
+    before. A stretch is characters that read as one character's UTF-8 bytes, with only ASCII between
+    them: undone when it holds at least ``DOUBLE_ENCODED_FEWEST`` of them or a C1 control character,
+    which no text holds. The rest is kept as it is, so a text written on after it was garbled keeps
+    what was written after."""
+    stretches: list[list[tuple[re.Match[str], str]]] = []  # each character's bytes read, and it
+    at = 0
+    while found := _ONE_CHARACTERS_BYTES.search(text, at):
         try:
-            single += char.encode("cp1252")
-        except UnicodeEncodeError:
-            if ord(char) > 0xFF:
-                return None
-            single.append(ord(char))  # Latin-1's byte, which is Windows-1252's unused one too
-    try:
-        return single.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
+            was = bytes(_BYTE_READ_AS[char] for char in found.group()).decode("utf-8")
+        except UnicodeDecodeError:  # no character's bytes (an overlong or a surrogate's)
+            at = found.start() + 1
+            continue
+        if not stretches or not text[stretches[-1][-1][0].end() : found.start()].isascii():
+            stretches.append([])
+        stretches[-1].append((found, was))
+        at = found.end()
+    undone: list[str] = []
+    at = 0
+    for stretch in filter(_tells_double_encoding, stretches):
+        for found, was in stretch:
+            undone += [text[at : found.start()], was]
+            at = found.end()
+    return "".join([*undone, text[at:]])
+
+
+def _tells_double_encoding(stretch: list[tuple[re.Match[str], str]]) -> bool:
+    holds_c1 = any(_C1_CONTROLS.intersection(found.group()) for found, _ in stretch)
+    return holds_c1 or len(stretch) >= DOUBLE_ENCODED_FEWEST
