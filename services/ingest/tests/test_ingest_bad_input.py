@@ -4,6 +4,7 @@ import codecs
 import json
 import random
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -210,6 +211,16 @@ def test_letters_newer_than_pythons_unicode_tables_are_text(tmp_path: Path) -> N
     assert odd_characters(quoted).count == 0
     book = read_book(write(tmp_path, "nag.txt", "Chapter 1\n\n" + sentence * 4))
     assert quoted in " ".join(unit.text for unit in book.chapters[0].units)
+
+
+@pytest.mark.skipif(unicodedata.category("\U0001e4d0") != "Cn", reason="Python knows Nag Mundari's letters")
+def test_a_book_in_letters_newer_than_pythons_unicode_tables_is_refused_saying_so(tmp_path: Path) -> None:
+    """Its words cannot be told apart, so it has no passages; it was refused as "the chapter 'Chapter 1'
+    has no text", which it has."""
+    words = " ".join(["\U0001e4d0\U0001e4d1\U0001e4d2"] * 8)
+    message = refused(write(tmp_path, "nag.txt", "Chapter 1\n\n" + (words + ".\n") * 4))
+    assert "has no text" not in message
+    assert f"in letters newer than Unicode {unicodedata.unidata_version}" in message
 
 
 def test_a_short_file_with_a_stray_control_character_is_read(tmp_path: Path) -> None:

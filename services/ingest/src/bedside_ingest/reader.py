@@ -31,6 +31,8 @@ from bedside_ingest.formats.timedjson import json_transcript_kind, read_timed_js
 from bedside_ingest.notices import without_recording_notice
 from bedside_ingest.text import (
     END_OF_FILE_MARK,
+    UNICODE_KNOWN,
+    holds_unknown_characters,
     odd_characters,
     undone_double_encoding,
     word_count,
@@ -239,6 +241,13 @@ def check_chapters(path: Path, book: Book) -> None:
             raise BadInput(path, f"two chapters are numbered {chapter.n}", chapter.where)
         seen.add(chapter.n)
         if not any(word_count(u.text) for u in chapter.units):
+            if holds_unknown_characters(" ".join(u.text for u in chapter.units)):
+                raise BadInput(
+                    path,
+                    f"the chapter {chapter.title!r} is written in letters newer than Unicode "
+                    f"{UNICODE_KNOWN}, which Bedside tells words apart by: it finds no words in it",
+                    chapter.where,
+                )
             raise BadInput(path, f"the chapter {chapter.title!r} has no text", chapter.where)
 
 

@@ -33,6 +33,16 @@ def word_count(text: str) -> int:
     return len(_WORD.findall(text))
 
 
+UNICODE_KNOWN = unicodedata.unidata_version
+"""The Unicode version of Python's tables, by which words are told apart."""
+
+
+def holds_unknown_characters(text: str) -> bool:
+    """Whether ``text`` holds characters newer than ``UNICODE_KNOWN`` (a newer script's letters, whose
+    words a word count does not see)."""
+    return any(unicodedata.category(char) == "Cn" for char in text)
+
+
 def ends_clause(text: str) -> bool:
     return text.rstrip().rstrip(_CLOSERS).endswith(_CLAUSE_MARKS)
 
