@@ -190,6 +190,8 @@ class _SpokenStart:
     preamble_end: int
     """The sentence up to which (not included) a heading of its chapter is the one it announced."""
     headed: bool
+    titled: bool = False
+    """Its heading said its title ("Chapter three, the storm."), not its number alone."""
 
     @property
     def name(self) -> str:
@@ -219,9 +221,11 @@ def _chapter_heading_after(
 def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
     """A recording says its chapters: a heading ("Chapter one, my early home."), or an announcement
     ("Chapter one of Black Beauty.") that the chapter's heading follows within
-    ``PREAMBLE_SENTENCES``; the chapter opens at the first, and is named by the heading. A heading
-    of the open chapter said again (no title, or the same) opens no other; one with a new title
-    does, as a chapter lost inside another is worse than a number heard twice."""
+    ``PREAMBLE_SENTENCES``; the chapter opens at the first, and is named by the heading. A number
+    said alone ("Chapter three.") announces as well: its heading with a title that follows within
+    as many sentences names it, and opens no other. A heading of the open chapter said again (no
+    title, or the same) opens no other; one with a new title does, as a chapter lost inside
+    another is worse than a number heard twice."""
     position = {id(u): i for i, u in enumerate(units)}
     groups = sentence_groups(units)
     sentences = [" ".join(u.text for u in group) for group in groups]
@@ -260,14 +264,23 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
         following = sentences[k + 1] if k + 1 < len(groups) else ""
         if not title and following and word_count(following) <= MAX_SPOKEN_TITLE_WORDS:
             title = clean(following).rstrip(".")
+        # A number said alone is followed by its heading as an announcement is ("Chapter three.",
+        # then "Chapter three, the storm."): it opens the chapter that heading names.
+        preamble_end = k + 1 if own_title else _preamble(k, sentences).stop
         open_chapter = starts[-1] if starts else None
         if open_chapter is not None and chapters[k] is not None and chapters[k] == open_chapter.chapter:
-            if not open_chapter.headed and k < open_chapter.preamble_end:
-                starts[-1] = replace(open_chapter, title=title, headed=True)
+            if not open_chapter.titled and k < open_chapter.preamble_end:
+                starts[-1] = replace(
+                    open_chapter,
+                    title=title,
+                    headed=True,
+                    titled=bool(own_title),
+                    preamble_end=max(open_chapter.preamble_end, preamble_end) if not own_title else k + 1,
+                )
                 continue
             if not own_title or own_title.casefold() == open_chapter.title.casefold():
                 continue
-        starts.append(_SpokenStart(index, title, number, chapters[k], k + 1, True))
+        starts.append(_SpokenStart(index, title, number, chapters[k], preamble_end, True, bool(own_title)))
     return starts
 
 

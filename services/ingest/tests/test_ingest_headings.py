@@ -1,0 +1,82 @@
+"""Where a book's chapters begin: the headings of an e-book's text, and those a transcript says
+(a Whisper JSON of timed words, subtitles cut by time, an aligner's sync map). Synthetic books."""
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from bedside_ingest.book import Book
+from bedside_ingest.reader import read_book
+
+WORD_S = 0.3
+PAUSE_S = 0.5
+
+ROAD = ["The bus left Wren at the end of the road.", "She stood there with her green suitcase."]
+POST = ["In the morning the post came.", "The woman in the yellow raincoat rang her bell."]
+SAND = ["The next morning was blue and gold.", "Wren and Oscar met at the foot of the lighthouse."]
+
+
+def whisper_json(folder: Path, sentences: list[str], name: str = "lantern.json") -> Path:
+    """``sentences`` as Whisper writes them with word times: a word at a time, a pause after each."""
+    words, at = [], 0.0
+    for sentence in sentences:
+        for word in sentence.split():
+            words.append({"word": f" {word}", "start": round(at, 2), "end": round(at + WORD_S, 2)})
+            at += WORD_S
+        at += PAUSE_S
+    segment = {"start": 0.0, "end": round(at, 2), "text": "", "words": words}
+    path = folder / name
+    path.write_text(json.dumps({"segments": [segment]}), encoding="utf-8")
+    return path
+
+
+def _srt_time(ms: int) -> str:
+    return f"00:{ms // 60_000:02d}:{ms // 1000 % 60:02d},{ms % 1000:03d}"
+
+
+def subtitles(folder: Path, sentences: list[str], name: str = "lantern.srt") -> Path:
+    """``sentences`` as SRT cues, one a sentence, three seconds apart."""
+    cues = [
+        f"{k}\n{_srt_time(k * 3000)} --> {_srt_time(k * 3000 + 2500)}\n{sentence}\n"
+        for k, sentence in enumerate(sentences, start=1)
+    ]
+    path = folder / name
+    path.write_text("\n".join(cues), encoding="utf-8")
+    return path
+
+
+def chapters_of(book: Book) -> list[tuple[int, str]]:
+    return [(c.n, c.title) for c in book.chapters]
+
+
+def text_of(book: Book, n: int) -> str:
+    (chapter,) = [c for c in book.chapters if c.n == n]
+    return " ".join(u.text for u in chapter.units)
+
+
+@pytest.mark.parametrize("between", [[], ["It was a dark night on the shore of the bay."]])
+@pytest.mark.parametrize("heading", ["Chapter three, the storm.", "Chapter 3. The Storm."])
+@pytest.mark.parametrize("written", [whisper_json, subtitles])
+def test_a_chapters_number_said_before_its_heading_opens_one_chapter(
+    tmp_path: Path, written: Callable[[Path, list[str]], Path], heading: str, between: list[str]
+) -> None:
+    """A narrator says "Chapter three." and the heading follows a sentence or two on: chapter 3 was
+    two chapters, the first of them the number alone."""
+    sentences = [
+        "Chapter two, the hunt.",
+        *ROAD,
+        "Chapter three.",
+        *between,
+        heading,
+        *POST,
+        "Chapter four, the end.",
+        *SAND,
+    ]
+    book = read_book(written(tmp_path, sentences))
+    assert [(n, title.casefold()) for n, title in chapters_of(book)] == [
+        (2, "the hunt"),
+        (3, "the storm"),
+        (4, "the end"),
+    ]
+    assert text_of(book, 3).startswith("Chapter three.")
