@@ -7,6 +7,7 @@ from bedside_guard import (
     heading_title,
     is_heading,
     is_whole_sentence,
+    named_heading,
     number_value,
     sentence_spans,
     sentences_of,
@@ -252,3 +253,52 @@ def test_a_heading_numbered_past_ninety_nine_in_words_is_read_whole() -> None:
     assert number_value("ONE HUNDRED AND TWO") == 102
     assert number_value("a hundred") == 100
     assert number_value("twenty five hundred") is None
+
+
+@pytest.mark.parametrize(
+    ("line", "found", "value"),
+    [
+        ("Chapter the First", ("the First", ""), 1),
+        ("CHAPTER THE SECOND. THE STORM", ("THE SECOND", "THE STORM"), 2),
+        ("Chapter the Twelfth: The Hunt", ("the Twelfth", "The Hunt"), 12),
+        ("Chapter the Twenty-First", ("the Twenty-First", ""), 21),
+        ("Chapter the fortieth.", ("the fortieth", ""), 40),
+    ],
+)
+def test_a_chapter_numbered_by_an_ordinal_after_the_is_a_heading(
+    line: str, found: tuple[str, str], value: int
+) -> None:
+    """A review: "Chapter the First" was no heading, and such a book was one chapter."""
+    assert heading_title(line) == found
+    assert number_value(found[0]) == value
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Chapter the first was long.", "Chapter the second time round went better.", "Chapter the end."],
+)
+def test_an_ordinal_going_on_as_prose_is_no_heading(sentence: str) -> None:
+    assert heading_title(sentence) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("Prologue", "Prologue"),
+        ("EPILOGUE.", "EPILOGUE"),
+        ("  Interlude  ", "Interlude"),
+        ("Prologue:", "Prologue"),
+    ],
+)
+def test_a_prologue_epilogue_or_interlude_standing_alone_is_a_heading(line: str, name: str) -> None:
+    assert named_heading(line) == name
+    assert is_heading(line)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["The prologue to his speech was long.", "Prologue to a storm.", "Epilogue, she said.", "Interludes."],
+)
+def test_a_prologue_named_in_a_sentence_is_no_heading(sentence: str) -> None:
+    assert named_heading(sentence) is None
+    assert not is_heading(sentence)

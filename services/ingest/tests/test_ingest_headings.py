@@ -80,3 +80,70 @@ def test_a_chapters_number_said_before_its_heading_opens_one_chapter(
         (4, "the end"),
     ]
     assert text_of(book, 3).startswith("Chapter three.")
+
+
+def plain_text(folder: Path, blocks: list[str], name: str = "lantern.txt") -> Path:
+    """A text of ``blocks`` set apart by blank lines, under its title and author."""
+    path = folder / name
+    path.write_text(
+        "\n\n".join(["The Lantern at Gull Point", "by A. Tester", *blocks]) + "\n", encoding="utf-8"
+    )
+    return path
+
+
+def test_a_texts_prologue_interlude_and_epilogue_and_chapters_the_first_are_headings(tmp_path: Path) -> None:
+    """A review: none of them was a heading: the book was one chapter, and "Prologue" its opening's
+    first words. The prologue before the first chapter is the opening, as a recording's is."""
+    book = read_book(
+        plain_text(
+            tmp_path,
+            [
+                "Prologue",
+                ROAD[0],
+                "Chapter the First",
+                "The Road",
+                ROAD[1],
+                "The prologue to his speech was long, and Wren read the\nPrologue\nagain.",
+                "Chapter the Second",
+                POST[0],
+                "INTERLUDE",
+                POST[1],
+                "Chapter the Third",
+                SAND[0],
+                "Epilogue.",
+                SAND[1],
+            ],
+        )
+    )
+    assert chapters_of(book) == [
+        (0, "Prologue"),
+        (1, "The Road"),
+        (2, "Chapter the Second"),
+        (3, "INTERLUDE"),
+        (4, "Chapter the Third"),
+        (5, "Epilogue"),
+    ]
+    assert book.title == "The Lantern at Gull Point"
+    assert text_of(book, 0) == ROAD[0]
+    assert "Prologue again." in text_of(book, 1)
+
+
+@pytest.mark.parametrize("written", [whisper_json, subtitles])
+def test_a_transcripts_prologue_and_epilogue_said_alone_are_chapters(
+    tmp_path: Path, written: Callable[[Path, list[str]], Path]
+) -> None:
+    sentences = [
+        "Prologue.",
+        *SAND,
+        "Chapter the first, the road.",
+        *ROAD,
+        "The prologue to his speech was long.",
+        "Chapter the second, the post.",
+        *POST,
+        "Epilogue.",
+        *SAND,
+    ]
+    book = read_book(written(tmp_path, sentences))
+    assert chapters_of(book) == [(0, "Prologue"), (1, "the road"), (2, "the post"), (3, "Epilogue")]
+    assert text_of(book, 1).endswith("The prologue to his speech was long.")
+    assert text_of(book, 3) == " ".join(["Epilogue.", *SAND])

@@ -10,7 +10,7 @@ is the one splitter: ingest cuts a book into passages by it, and the guard reads
 
 import re
 
-from bedside_guard.numbers import IN_WORDS, value_in_words
+from bedside_guard.numbers import IN_WORDS, ORDINALS, TENS, one_of, value_in_words
 
 TITLES = (
     *("Mr", "Mrs", "Ms", "Dr", "Messrs", "Mme", "Rev", "Prof"),
@@ -180,10 +180,12 @@ _SMALL_ROMAN = (
     r"(?-i:(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3}))\b"
     r"(?=\s*(?:--|[.,:—–]|-\s|$)|\s+(?-i:[A-Z\u201c\"']))"
 )
-_NUMBER = rf"(?:\d{{1,4}}|(?-i:[IVXLCDM]{{1,8}})|{_SMALL_ROMAN}|{IN_WORDS})"
+_ORDINAL = rf"the\s+(?:(?:{one_of(TENS)})[\s-])?(?:{one_of(ORDINALS)})\b"
+"""An ordinal after "the", as older books number chapters: "Chapter the First", "the Twenty-First"."""
+_NUMBER = rf"(?:\d{{1,4}}|(?-i:[IVXLCDM]{{1,8}})|{_SMALL_ROMAN}|{IN_WORDS}|{_ORDINAL})"
 """Digits, a Roman numeral in capitals as books set them ("Part Vic" names someone) or, well
 formed ("Part did." is none), in small letters before a mark or a title's capital ("Chapter ii."),
-or words in any case."""
+words in any case, or an ordinal after "the"."""
 HEADING = re.compile(
     rf"^\s*(?:chapter|part|book)\s+(?P<number>{_NUMBER})\b\s*"
     rf"(?:(?P<mark>--|[.,:—–-])(?P<spaced>\s*)(?:(?:--|[—–])\s*)?)?(?P<title>.*)$",
@@ -248,15 +250,30 @@ def number_value(number: str) -> int | None:
     "Twenty-One"; None for what is none of them."""
     if number.isdigit():
         return int(number)
+    if re.fullmatch(_ORDINAL, number, re.IGNORECASE):
+        return value_in_words(re.sub(r"\w+$", lambda last: ORDINALS[last.group(0).lower()], number[4:]))
     if re.fullmatch(rf"[IVXLCDM]+|{_SMALL_ROMAN}", number):
         values = [_ROMAN[letter] for letter in number.upper()]
         return sum(-v if k + 1 < len(values) and v < values[k + 1] else v for k, v in enumerate(values))
     return value_in_words(number)
 
 
+NAMED_HEADINGS = ("prologue", "epilogue", "interlude")
+"""Headings that name a stretch of the book without a number."""
+_NAMED_HEADING = re.compile(rf"\s*(?P<name>{'|'.join(NAMED_HEADINGS)})[.:]?\s*", re.IGNORECASE)
+
+
+def named_heading(text: str) -> str | None:
+    """The heading ``text`` is when it is "Prologue", "Epilogue" or "Interlude" alone (a line of its
+    own, a sentence said alone), as written; None otherwise: "the prologue to his speech" is the
+    story's."""
+    match = _NAMED_HEADING.fullmatch(text)
+    return None if match is None else match.group("name")
+
+
 def is_heading(sentence: str) -> bool:
     """Whether a sentence of a passage is its chapter's heading, read out, not the story."""
-    return heading_title(sentence) is not None
+    return heading_title(sentence) is not None or named_heading(sentence) is not None
 
 
 def without_headings(text: str) -> str:

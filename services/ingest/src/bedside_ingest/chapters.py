@@ -10,7 +10,14 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, ends_sentence, heading_title, number_value
+from bedside_guard import (
+    OPENING_CHAPTER,
+    OPENING_TITLE,
+    ends_sentence,
+    heading_title,
+    named_heading,
+    number_value,
+)
 from bedside_guard.prose import HEADING
 
 from bedside_ingest.book import Chapter, Transcript, Unit, numbered_title
@@ -197,6 +204,11 @@ class _SpokenStart:
     def name(self) -> str:
         return self.title or numbered_title(self.number)
 
+    @property
+    def named(self) -> bool:
+        """Headed by a name and no number: "Prologue.", "Epilogue."."""
+        return not self.number
+
 
 def _chapter_heading_after(
     k: int, sentences: list[str], headings: list[tuple[str, str] | None]
@@ -240,6 +252,9 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
     """A chapter heading's sentence -> the unit of the part's heading just before it."""
     for k, group in enumerate(groups):
         found, announced, index = headings[k], said[k], position[id(group[0])]
+        if (named := named_heading(sentences[k])) is not None:  # "Prologue." said alone
+            starts.append(_SpokenStart(index, named, "", None, k + 1, True, True))
+            continue
         index = part_heading.get(k, index)
         chapter_heading = None if found is None else _chapter_heading_after(k, sentences, headings)
         if chapter_heading is not None:
@@ -297,16 +312,23 @@ def said_chapters(units: tuple[Unit, ...]) -> tuple[Chapter, ...]:
     """The chapters recognised words say (``_spoken``), what comes before the first the opening;
     none when they say none, or what they say is no book's chapters (``_a_books_chapters``). One
     rule for a transcript brought and a recording ingest transcribes. Chapters said counting up one
-    by one are numbered as said, so a second volume's "Chapter 23" is chapter 23; others in order."""
+    by one are numbered as said, so a second volume's "Chapter 23" is chapter 23, and an epilogue
+    after them the next; others in order. A prologue before them is the opening, named so."""
     starts = _spoken(units)
     if not _a_books_chapters(starts):
         return ()
+    prologue = starts[0] if starts[0].named else None
+    if prologue is not None:  # the opening, with what comes before it (adr/0051)
+        starts = starts[1:]
     chapters = _split_at(units, [(start.index, start.name) for start in starts])
+    if prologue is not None:
+        chapters = (replace(chapters[0], title=prologue.name), *chapters[1:])
     said = [start.chapter for start in starts if start.chapter is not None]
     label, first = said[0]
-    if len(said) < len(starts) or first < 1 or said != [(label, first + k) for k in range(len(said))]:
+    named_last = all(start.named for start in starts[len(said) :])  # an epilogue
+    if not named_last or first < 1 or said != [(label, first + k) for k in range(len(said))]:
         return chapters
-    numbers = iter(range(first, first + len(said)))
+    numbers = iter(range(first, first + len(starts)))
     return tuple(c if c.n == OPENING_CHAPTER else replace(c, n=next(numbers)) for c in chapters)
 
 

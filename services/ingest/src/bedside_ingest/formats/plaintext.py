@@ -9,7 +9,7 @@ below it as its title.
 import re
 from pathlib import Path
 
-from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, TITLES, heading_title
+from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, TITLES, heading_title, named_heading
 
 from bedside_ingest.book import Book, Chapter, numbered_title
 from bedside_ingest.errors import BadInput
@@ -46,11 +46,15 @@ def _without_book_title(
     return found[1:] if first is not None and lower and min(lower) > first else found
 
 
-def _heading(line: str) -> str | None:
-    """The title a heading line gives (may be ""), or None when the line is not a heading."""
+def _heading(line: str, after: str) -> str | None:
+    """The title a heading line gives (may be ""), or None when the line is not a heading. ``after``
+    is the line before it: "Prologue" is a heading only where no paragraph runs on into it (the
+    last line of one may be "Prologue." as wrapped)."""
     markdown = _MARKDOWN_HEADING.match(line.strip())
     if markdown:
         return clean(markdown.group("title"))
+    if (named := named_heading(line)) is not None:
+        return None if after.strip() else named
     found = heading_title(line) if len(line) < 120 else None
     return None if found is None else found[1] or numbered_title(found[0])
 
@@ -125,34 +129,51 @@ def read_plain_text(path: Path, content: str) -> Book:
     wrapped = wrapping([line for _, line in lines])
     lines = lines[wrapped.start : wrapped.end]
     found = [
-        (i, number, title) for i, (number, line) in enumerate(lines) if (title := _heading(line)) is not None
+        (i, number, title)
+        for i, (number, line) in enumerate(lines)
+        if (title := _heading(line, lines[i - 1][1] if i else "")) is not None
     ]
     found = _without_book_title(found, lines)
-    if all(_GROUPING.match(lines[i][1]) for i, _, _ in found):
+    if all(_GROUPING.match(lines[i][1]) or named_heading(lines[i][1]) for i, _, _ in found):
         found = sorted(found + _numbered_headings(lines))
     starts, contents = _without_contents(found, lines)
     front = [(n, line) for n, line in lines[: starts[0][0]] if n not in contents] if starts else []
     titles = [_title_below(named, lines[i + 1 :])[0] for i, _, named in starts]
     title, author, front_text = _front_matter(path, front, known_titles(titles))
     title, author = wrapped.title or title, wrapped.author or author
+    if not starts:
+        return _whole(path, lines, title, author)
     chapters: list[Chapter] = []
-    if front_text:
+    prologue = _a_prologue(starts, lines)
+    if front_text and not prologue:
         chapters.append(
             untimed_chapter(OPENING_CHAPTER, OPENING_TITLE, _paragraphs(front_text), "the opening lines")
         )
-    if not starts:
-        return _whole(path, lines, title, author)
     for k, (i, number, named) in enumerate(starts):
         end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
         heading, body = _title_below(named, lines[i + 1 : end])
         where = f"line {number} ({heading!r})"
-        chapter = untimed_chapter(len(chapters) + (0 if front_text else 1), heading, _paragraphs(body), where)
+        if k == 0 and prologue:
+            chapters.append(
+                untimed_chapter(OPENING_CHAPTER, heading, _paragraphs([*front_text, *body]), where)
+            )
+            continue
+        n = len(chapters) if chapters and chapters[0].n == OPENING_CHAPTER else len(chapters) + 1
+        chapter = untimed_chapter(n, heading, _paragraphs(body), where)
         if not chapter.units and _GROUPING.match(lines[i][1]):
             continue  # "Part Two" over its first chapter groups chapters; it is not one
         if not chapter.units:
             raise BadInput(path, f"the chapter {heading!r} has no text", f"line {number}")
         chapters.append(chapter)
     return Book(title=title, author=author, chapters=tuple(chapters), format="text", timed=False)
+
+
+def _a_prologue(starts: list[tuple[int, int, str]], lines: list[tuple[int, str]]) -> bool:
+    """Whether the first heading is a prologue's before the book's chapters ("Prologue", then
+    "Chapter 1"): it is the opening, chapter 0, with any prose before it, so the book's chapter 1 is
+    chapter 1 (adr/0051, as a recording's prologue is)."""
+    named = [named_heading(lines[i][1]) is not None for i, _, _ in starts]
+    return len(named) > 1 and named[0] and not all(named)
 
 
 def _whole(path: Path, lines: list[tuple[int, str]], title: str, author: str) -> Book:
@@ -196,7 +217,7 @@ def _prose(lines: list[tuple[int, str]]) -> bool:
 def _title_below(heading: str, body: list[tuple[int, str]]) -> tuple[str, list[tuple[int, str]]]:
     """ "Chapter 3" over a short line alone that reads as a title: that line is the title, unless
     it is all the chapter has."""
-    if not re.fullmatch(r"Chapter \S+", heading):
+    if not re.fullmatch(r"Chapter (?i:the\s+)?\S+", heading):
         return heading, body
     filled = [(k, line) for k, (_, line) in enumerate(body) if line.strip()]
     if len(filled) < 2:
