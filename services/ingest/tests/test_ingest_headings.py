@@ -147,3 +147,34 @@ def test_a_transcripts_prologue_and_epilogue_said_alone_are_chapters(
     assert chapters_of(book) == [(0, "Prologue"), (1, "the road"), (2, "the post"), (3, "Epilogue")]
     assert text_of(book, 1).endswith("The prologue to his speech was long.")
     assert text_of(book, 3) == " ".join(["Epilogue.", *SAND])
+
+
+NOTICE = ["This is a LibriVox recording.", "All LibriVox recordings are in the public domain."]
+
+
+@pytest.mark.parametrize(
+    ("opening", "title"),
+    [
+        (["Chapter five, the storm."], "the storm"),
+        (["Chapter 5. The Storm."], "The Storm"),
+        (["Chapter five.", "The storm."], "The storm"),
+        (["Chapter five of The Lantern at Gull Point.", *NOTICE, "Chapter five, the storm."], "the storm"),
+        (["Epilogue."], "Epilogue"),
+    ],
+)
+@pytest.mark.parametrize("written", [whisper_json, subtitles])
+def test_a_transcript_of_one_chapter_is_named_by_the_heading_it_opens_with(
+    tmp_path: Path, written: Callable[[Path, list[str]], Path], opening: list[str], title: str
+) -> None:
+    """It was named by its file ("Lantern"), its heading a sentence of its text."""
+    book = read_book(written(tmp_path, [*opening, *ROAD, *POST]))
+    assert chapters_of(book) == [(1, title)]
+    assert text_of(book, 1).startswith(opening[0])
+
+
+@pytest.mark.parametrize("written", [whisper_json, subtitles])
+def test_a_transcript_of_one_chapter_opening_with_its_story_is_named_by_its_file(
+    tmp_path: Path, written: Callable[[Path, list[str]], Path]
+) -> None:
+    book = read_book(written(tmp_path, [*ROAD, "Chapter 11, the lawyer said, was where it began.", *POST]))
+    assert chapters_of(book) == [(1, "Lantern")]

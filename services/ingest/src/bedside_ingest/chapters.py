@@ -305,7 +305,20 @@ def split_by_markers(transcript: Transcript, fallback_title: str) -> tuple[Chapt
     units = transcript.units
     if any(u.heading for u in units):
         return _split_at(units, _marked_starts(units))
-    return said_chapters(units) or (Chapter(1, fallback_title, units, "the whole transcript"),)
+    return said_chapters(units) or (
+        Chapter(1, _one_chapters_title(units, fallback_title), units, "the whole transcript"),
+    )
+
+
+def _one_chapters_title(units: tuple[Unit, ...], fallback_title: str) -> str:
+    """A transcript of one chapter is named by the heading it opens with ("Chapter five, the storm.",
+    or announced: "Chapter five of ...", the notice, then its heading), else by ``fallback_title``
+    (its file's): a heading further on may be the story's ("Chapter 11, the lawyer said.")."""
+    starts = _spoken(units)
+    if not starts or starts[0].index != 0:
+        return fallback_title
+    first = " ".join(u.text for u in sentence_groups(units)[0])
+    return starts[0].title or clean(first).rstrip(".")
 
 
 def said_chapters(units: tuple[Unit, ...]) -> tuple[Chapter, ...]:
