@@ -178,3 +178,80 @@ def test_a_transcript_of_one_chapter_opening_with_its_story_is_named_by_its_file
 ) -> None:
     book = read_book(written(tmp_path, [*ROAD, "Chapter 11, the lawyer said, was where it began.", *POST]))
     assert chapters_of(book) == [(1, "Lantern")]
+
+
+def sync_map(folder: Path, sentences: list[str], name: str = "lantern.json") -> Path:
+    """``sentences`` as aeneas times them: a fragment each, a second apart."""
+    fragments = [
+        {"id": f"f{k:03d}", "begin": f"{k}.000", "end": f"{k}.900", "lines": [sentence]}
+        for k, sentence in enumerate(sentences)
+    ]
+    path = folder / name
+    path.write_text(json.dumps({"fragments": fragments}), encoding="utf-8")
+    return path
+
+
+def media_overlay(folder: Path, sentences: list[str], name: str = "lantern.smil") -> Path:
+    """``sentences`` in an XHTML page without heading elements, each timed by a SMIL ``<par>``."""
+    spans = " ".join(f'<span id="s{k}">{sentence}</span>' for k, sentence in enumerate(sentences))
+    page = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml">'
+        f"<head><title>Page</title></head><body><p>{spans}</p></body></html>"
+    )
+    (folder / "page.xhtml").write_text(page, encoding="utf-8")
+    pars = "".join(
+        f'<par id="p{k}"><text src="page.xhtml#s{k}"/>'
+        f'<audio src="a.mp3" clipBegin="{k}.000s" clipEnd="{k}.900s"/></par>'
+        for k in range(len(sentences))
+    )
+    smil = (
+        '<smil xmlns="http://www.w3.org/ns/SMIL" version="3.0"><body>'
+        f'<seq epub:textref="page.xhtml" xmlns:epub="http://www.idpf.org/2007/ops">{pars}</seq></body></smil>'
+    )
+    path = folder / name
+    path.write_text(smil, encoding="utf-8")
+    return path
+
+
+TIME_SPLIT = [subtitles, sync_map, media_overlay]
+
+
+@pytest.mark.parametrize(
+    ("heading", "chapters"),
+    [
+        (["Chapter 4. The Storm."], [(0, "Opening"), (1, "The Storm")]),
+        (["Chapter IV: The Storm"], [(0, "Opening"), (1, "The Storm")]),
+        (["Chapter 4.", "The storm."], [(0, "Opening"), (1, "The storm")]),
+        (["Epilogue."], [(0, "Opening"), (1, "Epilogue")]),
+    ],
+)
+@pytest.mark.parametrize("written", TIME_SPLIT)
+def test_a_heading_inside_a_transcript_cut_by_time_opens_its_chapter(
+    tmp_path: Path,
+    written: Callable[[Path, list[str]], Path],
+    heading: list[str],
+    chapters: list[tuple[int, str]],
+) -> None:
+    """A file holding the end of chapter 3 and the start of chapter 4 was one chapter: a heading
+    divided a transcript only where another counted with it. One number is no count: the chapters
+    are numbered in order, as a text's are."""
+    book = read_book(written(tmp_path, [*ROAD, *heading, *POST]))
+    assert chapters_of(book) == chapters
+    assert text_of(book, chapters[1][0]).startswith(heading[0])
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Chapter 11, the lawyer said.",
+        "Chapter 11, the lawyer said, was where it began.",
+        "Chapter four, the storm came back to her.",
+        "Part one, the easy part, was done.",
+    ],
+)
+@pytest.mark.parametrize("written", [whisper_json, *TIME_SPLIT])
+def test_a_story_sentence_shaped_like_a_heading_divides_no_transcript(
+    tmp_path: Path, written: Callable[[Path, list[str]], Path], said: str
+) -> None:
+    book = read_book(written(tmp_path, [*ROAD, said, *POST]))
+    assert chapters_of(book) == [(1, "Lantern")]
