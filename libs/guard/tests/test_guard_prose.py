@@ -4,6 +4,7 @@ import pytest
 from bedside_guard import (
     balance_quotes,
     ends_sentence,
+    heading_in_sentence_case,
     heading_title,
     is_heading,
     is_whole_sentence,
@@ -106,6 +107,8 @@ def test_a_heading_read_out_is_known_and_a_sentence_of_the_story_is_not() -> Non
         "Part one, Ginger said, was the worst.",  # a review: the comma sets apart who said it, not a title
         "Book three, she said, was the best of them.",
         "Chapter 11, the lawyer said, was where it began.",
+        "Chapter 11, the lawyer said.",  # a review: who said it ends the sentence, a title of none
+        "Part two, Ginger replied.",
     ],
 )
 def test_a_sentence_that_opens_like_a_heading_and_goes_on_as_prose_is_no_heading(sentence: str) -> None:
@@ -302,3 +305,35 @@ def test_a_prologue_epilogue_or_interlude_standing_alone_is_a_heading(line: str,
 def test_a_prologue_named_in_a_sentence_is_no_heading(sentence: str) -> None:
     assert named_heading(sentence) is None
     assert not is_heading(sentence)
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        ("Chapter 3 The storm at sea.", ("3", "The storm at sea")),
+        ("CHAPTER VIII Ginger's story continued.", ("VIII", "Ginger's story continued")),
+        ("Part two Ginger liked best.", ("two", "Ginger liked best")),  # the count decides, not the shape
+    ],
+)
+def test_a_title_in_sentence_case_with_a_full_stop_is_a_heading_only_by_the_count(
+    line: str, found: tuple[str, str]
+) -> None:
+    """Such a line is no heading by its shape alone (87e3c965); ingest takes it where the book's
+    count places it."""
+    assert heading_title(line) is None
+    assert heading_in_sentence_case(line) == found
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Chapter 11, the lawyer said.",
+        "Chapter 11, the lawyer said, was where it began.",
+        "Chapter 3 in which the storm comes.",
+        "Chapter 3 The Storm at Sea.",  # a heading by its shape already
+        "Chapter 3.",
+        "The chapter ended with a storm at sea.",
+    ],
+)
+def test_no_other_line_is_a_heading_in_sentence_case(line: str) -> None:
+    assert heading_in_sentence_case(line) is None

@@ -255,3 +255,78 @@ def test_a_story_sentence_shaped_like_a_heading_divides_no_transcript(
 ) -> None:
     book = read_book(written(tmp_path, [*ROAD, said, *POST]))
     assert chapters_of(book) == [(1, "Lantern")]
+
+
+def sentence_case_text(chapters: list[str]) -> list[str]:
+    """A text whose headings give their titles in sentence case after the number, with a full stop."""
+    story = [ROAD, POST, SAND, ROAD]
+    return [block for k, heading in enumerate(chapters) for block in [heading, *story[k % 4]]]
+
+
+SENTENCE_CASE = [
+    "Chapter 1 The bus at the end.",
+    "Chapter 2 A letter from the sea.",
+    "Chapter 3 The storm at sea.",
+    "Chapter 4 Home again at last.",
+]
+
+
+def test_a_texts_headings_in_sentence_case_that_count_up_are_its_chapters(tmp_path: Path) -> None:
+    """87e3c965 made "Chapter 3 The storm at sea." no heading by its shape: such a book was one
+    chapter. Counting up one by one, they are the book's headings."""
+    book = read_book(plain_text(tmp_path, sentence_case_text(SENTENCE_CASE)))
+    assert chapters_of(book) == [
+        (1, "The bus at the end"),
+        (2, "A letter from the sea"),
+        (3, "The storm at sea"),
+        (4, "Home again at last"),
+    ]
+
+
+def test_a_heading_in_sentence_case_among_others_is_taken_where_the_count_places_it(tmp_path: Path) -> None:
+    headings = ["Chapter 1: The Bus", "Chapter 2: A Letter", "Chapter 3 The storm at sea.", "Chapter 4: Home"]
+    book = read_book(plain_text(tmp_path, sentence_case_text(headings)))
+    assert [title for _, title in chapters_of(book)] == ["The Bus", "A Letter", "The storm at sea", "Home"]
+
+
+def test_a_story_line_in_sentence_case_out_of_the_count_is_no_heading(tmp_path: Path) -> None:
+    """ "Part two Ginger liked best." and "Chapter 4 Wren read twice more." inside the chapter before
+    their number's heading stay the story's, as do the lawyer's words."""
+    blocks = [
+        "Part one",
+        *ROAD,
+        "Part two Ginger liked best.",
+        "Chapter 4 Wren read it twice more.",
+        "Chapter 11, the lawyer said.",
+        "Part two",
+        *POST,
+        "Part three",
+        *SAND,
+    ]
+    book = read_book(plain_text(tmp_path, blocks))
+    assert [n for n, _ in chapters_of(book)] == [1, 2, 3]
+    assert text_of(book, 2).startswith(POST[0])
+    assert "Part two Ginger liked best. Chapter 4 Wren read it twice more." in text_of(book, 1)
+
+
+@pytest.mark.parametrize("written", [whisper_json, subtitles])
+def test_a_transcripts_headings_in_sentence_case_that_count_up_are_its_chapters(
+    tmp_path: Path, written: Callable[[Path, list[str]], Path]
+) -> None:
+    sentences = [
+        SENTENCE_CASE[0],
+        *ROAD,
+        "Chapter 3 The storm came in the night.",  # inside chapter 1: out of the count
+        SENTENCE_CASE[1],
+        *POST,
+        "Chapter 11, the lawyer said.",
+        SENTENCE_CASE[2],
+        *SAND,
+    ]
+    book = read_book(written(tmp_path, sentences))
+    assert chapters_of(book) == [
+        (1, "The bus at the end"),
+        (2, "A letter from the sea"),
+        (3, "The storm at sea"),
+    ]
+    assert "Chapter 3 The storm came in the night." in text_of(book, 1)

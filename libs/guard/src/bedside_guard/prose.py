@@ -196,9 +196,10 @@ _WORD = re.compile(r"[\w’']+")
 _TITLE_MARKS = frozenset({".", ",", ":", "—", "–", "--"})
 """What sets a title apart from its number, in any case: Whisper writes "Chapter one, my early
 home.", Project Gutenberg "Chapter 1 -- My early home"."""
-_SAID_BY = re.compile(r"^(?:\S+\s+){1,4}?(?:said|says|asked|replied|thought|wrote|added)\s*,")
-"""Who said it, set apart by commas right after the number: "Part one, Ginger said, was the
-worst." is the story's sentence, not a heading titled "Ginger said, was the worst"."""
+_SAID_BY = re.compile(r"^(?:\S+\s+){1,4}?(?:said|says|asked|replied|thought|wrote|added)\s*(?:,|$)")
+"""Who said it, set apart by a comma right after the number: "Part one, Ginger said, was the
+worst." and "Chapter 11, the lawyer said." are the story's sentences, not headings titled "Ginger
+said, was the worst" or "the lawyer said"."""
 
 
 def heading_title(text: str) -> tuple[str, str] | None:
@@ -223,6 +224,20 @@ def heading_title(text: str) -> tuple[str, str] | None:
     if not set_apart and not (opens_with_a_capital(title) and _reads_as_a_title(line, title)):
         return None
     return match.group("number"), title
+
+
+def heading_in_sentence_case(text: str) -> tuple[str, str] | None:
+    """``(number, title)`` for a line ``heading_title`` leaves out only because its title, with no
+    mark before it, goes on as a sentence ("Chapter 3 The storm at sea.", as "Part two Ginger liked
+    best." does): a heading only where the book's count places it, which ingest decides."""
+    line = " ".join(text.split())
+    match = HEADING.match(line)
+    if match is None or match.group("mark") or heading_title(line) is not None:
+        return None
+    if len(_WORD.findall(line)) > MAX_HEADING_WORDS:
+        return None
+    title = match.group("title").strip().rstrip(".").strip()
+    return (match.group("number"), title) if title and opens_with_a_capital(title) else None
 
 
 def _reads_as_a_title(line: str, title: str) -> bool:

@@ -14,6 +14,7 @@ from bedside_guard import (
     OPENING_CHAPTER,
     OPENING_TITLE,
     ends_sentence,
+    heading_in_sentence_case,
     heading_title,
     named_heading,
     number_value,
@@ -21,6 +22,7 @@ from bedside_guard import (
 from bedside_guard.prose import HEADING
 
 from bedside_ingest.book import Chapter, Transcript, Unit, numbered_title
+from bedside_ingest.counted import Numbered, taken_by_the_count
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.subtitles import read_webvtt
 from bedside_ingest.text import clean, word_count
@@ -179,6 +181,23 @@ def _preamble(k: int, sentences: list[str]) -> range:
     return range(k + 1, ended[0] if ended else stop)
 
 
+def _heading_ahead(
+    k: int, ahead: range, headings: list[tuple[str, str] | None], chapters: list[tuple[str, int] | None]
+) -> bool:
+    """Whether the heading of the chapter sentence ``k`` names follows in ``ahead`` before another
+    chapter's of its label: "Chapter 3 The storm came." before chapter 2's heading announces nothing."""
+    announced = chapters[k]
+    for j in ahead:
+        heading_of = chapters[j]
+        if headings[j] is None or heading_of is None or announced is None:
+            continue
+        if heading_of == announced:
+            return True
+        if heading_of[0] == announced[0]:
+            return False
+    return False
+
+
 def _in_its_part(sentence: str) -> str:
     """What a sentence says of a chapter said with its book or part ("Book one, Chapter one of War
     and Peace.", as LibriVox announces a book in parts): "Chapter one of War and Peace."."""
@@ -249,6 +268,8 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
     ]
     said = [_said(_in_its_part(sentence)) for sentence in sentences]
     chapters = [s.chapter if s else None for s in said]
+    for k in _in_sentence_case_by_the_count(sentences, headings, said):
+        headings[k] = heading_in_sentence_case(_in_its_part(sentences[k]))
     starts: list[_SpokenStart] = []
     part_heading: dict[int, int] = {}
     """A chapter heading's sentence -> the unit of the part's heading just before it."""
@@ -273,7 +294,7 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
             continue
         if found is None:
             ahead = _preamble(k, sentences)
-            if announced is not None and any(headings[j] and chapters[j] == chapters[k] for j in ahead):
+            if announced is not None and _heading_ahead(k, ahead, headings, chapters):
                 starts.append(
                     _SpokenStart(index, "", announced.number, chapters[k], ahead.stop, False, firm=True)
                 )
@@ -306,6 +327,20 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
             )
         )
     return starts
+
+
+def _in_sentence_case_by_the_count(
+    sentences: list[str], headings: list[tuple[str, str] | None], said: list[_Said | None]
+) -> set[int]:
+    """The sentences headed in sentence case ("Chapter 3 The storm at sea.") that the count of the
+    headings said places (``counted.taken_by_the_count``)."""
+    numbered = [
+        Numbered(k, label.label, label.value, in_sentence_case=headings[k] is None)
+        for k, label in enumerate(said)
+        if label is not None
+        and (headings[k] is not None or heading_in_sentence_case(_in_its_part(sentences[k])) is not None)
+    ]
+    return taken_by_the_count(numbered)
 
 
 def split_by_markers(transcript: Transcript, fallback_title: str) -> tuple[Chapter, ...]:

@@ -9,9 +9,18 @@ below it as its title.
 import re
 from pathlib import Path
 
-from bedside_guard import OPENING_CHAPTER, OPENING_TITLE, TITLES, heading_title, named_heading
+from bedside_guard import (
+    OPENING_CHAPTER,
+    OPENING_TITLE,
+    TITLES,
+    heading_in_sentence_case,
+    heading_title,
+    named_heading,
+    number_value,
+)
 
 from bedside_ingest.book import Book, Chapter, numbered_title
+from bedside_ingest.counted import Numbered, taken_by_the_count
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.gutenberg import wrapping
 from bedside_ingest.formats.untimed import untimed_chapter
@@ -90,6 +99,31 @@ def _numbered_headings(lines: list[tuple[int, str]]) -> list[tuple[int, int, str
     return [(i, number, title) for run in runs if len(run) >= NUMBERED_RUN for i, number, title, _ in run]
 
 
+def _numbered(at: int, line: str, heading: tuple[str, str] | None, in_sentence_case: bool) -> Numbered | None:
+    value = None if heading is None else number_value(heading[0])
+    label = line.split(maxsplit=1)[0].casefold()
+    return None if value is None else Numbered(at, label, value, in_sentence_case)
+
+
+def _in_sentence_case_by_the_count(
+    found: list[tuple[int, int, str]], lines: list[tuple[int, str]]
+) -> list[tuple[int, int, str]]:
+    """Lines alone between blank ones headed in sentence case ("Chapter 3 The storm at sea.") that
+    the count of the book's headings places (``counted.taken_by_the_count``)."""
+    headed = {i for i, _, _ in found}
+    numbered = [_numbered(i, lines[i][1], heading_title(lines[i][1]), False) for i in headed]
+    loose: dict[int, tuple[str, str]] = {}
+    for i, (_, line) in enumerate(lines):
+        alone = (i == 0 or not lines[i - 1][1].strip()) and (
+            i + 1 == len(lines) or not lines[i + 1][1].strip()
+        )
+        if i not in headed and alone and len(line) < 120 and (said := heading_in_sentence_case(line)):
+            loose[i] = said
+            numbered.append(_numbered(i, line, said, True))
+    taken = taken_by_the_count([n for n in numbered if n is not None])
+    return [(i, lines[i][0], clean(loose[i][1])) for i in sorted(taken)]
+
+
 def _paragraphs(lines: list[tuple[int, str]]) -> list[tuple[str, str]]:
     paragraphs: list[tuple[str, str]] = []
     current: list[str] = []
@@ -133,6 +167,7 @@ def read_plain_text(path: Path, content: str) -> Book:
         for i, (number, line) in enumerate(lines)
         if (title := _heading(line, lines[i - 1][1] if i else "")) is not None
     ]
+    found = sorted(found + _in_sentence_case_by_the_count(found, lines))
     found = _without_book_title(found, lines)
     if all(_GROUPING.match(lines[i][1]) or named_heading(lines[i][1]) for i, _, _ in found):
         found = sorted(found + _numbered_headings(lines))
