@@ -3664,3 +3664,55 @@ def test_a_move_back_by_a_number_and_an_x_is_no_speed(utterance: str) -> None:
     """A review: "go back 2x" set the speed to double. "Back" is a move unless said "back to" a speed; the
     number is read as one said without a unit, and the reply says which unit it took."""
     assert intents.read(utterance) == intents.read("go back 2")
+
+
+@pytest.mark.parametrize(
+    ("utterance", "speed"),
+    [
+        ("go back 1x speed", 1.0),
+        ("go back 2x speed", 2.0),
+        ("go back normal speed", 1.0),
+        ("back 1x speed", 1.0),
+        ("go back 1x", 1.0),
+        ("can you go back 1x", 1.0),
+        ("go back 1.5x", 1.5),
+    ],
+)
+def test_back_to_a_speed_said_without_to_is_still_the_speed(utterance: str, speed: float) -> None:
+    """A review: since "go back 2x" became a move, "go back 1x" went back a minute and "go back normal
+    speed" searched the book for "normal speed": a speed named, or an x no move's number takes, is one."""
+    assert intents.read(utterance) == intents.Speed(to=speed)
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "why did she pause and then play",
+        "why did the band stop then play",
+        "why did he hesitate and then continue",
+        "why did she laugh and then stop",
+        "what did he say to her and then pause",
+        "go on and tell me who Wren is",
+    ],
+)
+def test_a_question_ending_in_a_verb_of_playing_is_asked_whole_and_plays_nothing(utterance: str) -> None:
+    """A review: the verb that ends a question of the story was read as a pause or a play asked beside
+    it, and the question cut short; "go on and tell me" is "go ahead", not "play"."""
+    read_as = intents.read(utterance)
+    assert not isinstance(read_as, intents.Together), read_as
+    assert isinstance(read_as, Question), read_as
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        ("how long is left and pause", intents.Together(intents.Pause(), intents.TimeLeft())),
+        ("who is Wren and pause it", intents.Together(intents.Pause(), Question("who is Wren"))),
+        ("pause and who is he", intents.Together(intents.Pause(), intents.read("who is he"))),
+        ("go back 30 seconds and then forward", Jump(-30_000)),
+    ],
+)
+def test_a_command_said_plainly_beside_an_ask_is_still_done(utterance: str, read_as: intents.Intent) -> None:
+    """The command after the ask is the listener's when it says so ("pause it") or the ask is one plain
+    code tells; "and then forward" after an amount is carrying on, not a second move."""
+    assert intents.read(utterance) == read_as

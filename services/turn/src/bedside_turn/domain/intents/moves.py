@@ -140,12 +140,13 @@ _MISSED_STRETCH = re.compile(
 last minute"): ``missed_stretch``; "play the last chapter again" is the chapter before."""
 _NUMBER_ALONE_JUMP = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:(?:go|skip|jump|move|take me|take it|fast)[\s-]+)?"
-    rf"({_BACK}|forwards?|ahead|skip)(?:\s+by)?(?:\s+another)?\s+({BARE_NUMBER_SAID})(?: ?x)?(?:\s+more)?"
+    rf"({_BACK}|forwards?|ahead|skip)(?:\s+by)?(?:\s+another)?\s+({BARE_NUMBER_SAID})(?P<x> ?x)?(?:\s+more)?"
     r"(?:,?\s+please)?$"
 )
 """A move by a number said without a unit, read whole ("back 5", "skip forward 20", "fast forward 30"),
-so a number that is a chapter's, a timer's or a clock's is never one. An "x" after it ("go back 2x") says
-no unit either, and no speed after a move's way: the reply says the unit taken."""
+so a number that is a chapter's, a timer's or a clock's is never one. An "x" after a whole number of two
+or more ("go back 2x") says no unit either, and no speed after a move's way: the reply says the unit
+taken."""
 SECONDS_FROM = 10
 """A number said without a unit is seconds from here up, minutes below (``unit_for_number_alone``)."""
 _WHAT_STARTS = (
@@ -617,6 +618,8 @@ def jump_by_number_alone(text: str) -> Jump | None:
     way, said_number = said.group(1, 2)
     number = number_of(said_number)
     if number <= 0:  # "back 0" moves nowhere
+        return None
+    if said["x"] and (number < 2 or number != int(number)):  # "go back 1x", "back 1.5x": a speed
         return None
     sign = -1 if re.fullmatch(_BACK, way) else 1
     unit = unit_for_number_alone(number)

@@ -908,6 +908,15 @@ def _done_together(
     return None
 
 
+_ACTION_ASKED = re.compile(
+    r"^(?:why|what|how|when|where|who)\b.*\b(?:did|does|do|had|made|makes|told|tells)\b"
+)
+"""A question of what someone did, which a bare "and then stop" may go on ("why did she laugh and then
+stop"); "who is Wren and where am I and pause" asks of no doing, and the pause is the listener's."""
+_THE_BOOKS = re.compile(r"\b(?:it|the book|the story|playing|reading|now|please)\b")
+"""What makes a pause or a play said after such a question the listener's, not the question's verb."""
+
+
 def _stays_put_then_asked(
     halves: tuple[Intent, Intent], said: tuple[str, str], joined_by: str
 ) -> Together | None:
@@ -921,6 +930,13 @@ def _stays_put_then_asked(
         command, asked, words = halves[at], halves[1 - at], said[1 - at]
         if not isinstance(command, _STAYS_PUT) or _WAITING.match(said[at]):
             continue
+        if (
+            at == 1
+            and isinstance(asked, Question)
+            and _ACTION_ASKED.search(words)
+            and not _THE_BOOKS.search(said[at])
+        ):
+            continue  # "why did she laugh and then stop": the story's verb, unless "stop it", "pause it"
         if isinstance(asked, _TOLD_BY_PLAIN_CODE) or (
             isinstance(asked, Question | RecapAsked) and _asks_beside_a_move(command, asked, words)
         ):
@@ -1064,7 +1080,8 @@ def _two_moves_said(utterance: str, read_whole: Intent) -> Intent | None:
             and read_whole in halves
             and (
                 all(_measure_said(half, words) for half, words in zip(halves, said, strict=True))
-                or _jumps_both_ways(halves)
+                # a bit one way, then an amount back: "… 30 seconds and then forward" is carrying on
+                or (_jumps_both_ways(halves) and not _measure_said(halves[0], said[0]))
             )
             and not _a_clause(halves[0], said[0], joined_by)
         ):

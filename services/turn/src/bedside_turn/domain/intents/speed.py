@@ -13,8 +13,9 @@ SMALL_STEP = 0.1
 
 _PLEASE = r"(?: please)?$"
 _ASKING = r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
-_BACK_TO = r"back (?=to |at )"
-"""'Back to normal speed': said without "to", "back" is a move ("go back 2x" is no speed)."""
+_BACK_TO = r"back (?=to |at |.*\b(?:speed|pace)\b|(?:1|one|\d*\.\d+) ?x\b)"
+"""'Back to normal speed', 'go back 1x': "back" is a move ("go back 2x" is no speed) unless a speed is
+named or said as an x no move's number takes (``moves.jump_by_number_alone``)."""
 _PLAY_AT = (
     rf"(?:i want (?:it )?|(?:(?:play|read|go|put|make)(?: it| the book)? (?:on |{_BACK_TO})?|{_BACK_TO})?"
     r"(?:at |to )?)(?:the )?"
