@@ -1973,6 +1973,41 @@ async def test_undo_said_again_after_a_speed_change_was_undone_has_nothing_more_
         await rig.ask(listener, "undo")
 
 
+async def test_nothing_more_to_undo_said_again_when_undo_is_said_again(rig: Rig) -> None:
+    """A review: "faster", "undo", "undo", "undo": the third undo put the book back before a move made
+    earlier, just after "There's nothing more to undo"; "cancel that" said three times, then "undo",
+    the same. Once told nothing more, the listener is told so again, and nothing moves."""
+    listener = rig.listener_at(HERE)
+    for first, again in (("undo", "undo"), ("cancel that", "cancel that"), ("cancel that", "undo")):
+        rig.player.before_move[(listener, BOOK_ID)] = HERE - 75_000  # a move made earlier in the evening
+        await rig.ask(listener, "faster")
+        await rig.ask(listener, first)
+        told = await rig.ask(listener, again)
+        for said in (again, "undo"):
+            again_told = await rig.ask(listener, said)
+            assert again_told.speech == told.speech, (first, again, said)
+            assert again_told.outcome == "answered", (first, again, said)
+            assert (position(rig, listener), rig.player.speeds[(listener, BOOK_ID)]) == (HERE, 1.0)
+
+
+async def test_cancel_that_after_a_speed_change_leaves_a_speed_chosen_on_the_page_since(rig: Rig) -> None:
+    """A review: "faster", "undo", 2x chosen on the page, "cancel that" said "There's nothing more to
+    undo: it's playing at 2 times speed again": it had not played at 2x before. And "faster", 2x on the
+    page, "cancel that" set normal speed, losing the page's 2x, which "undo" keeps."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "faster")
+    await rig.ask(listener, "undo")
+    rig.player.speeds[(listener, BOOK_ID)] = 2.0  # chosen on the page
+    cancelled = await rig.ask(listener, "cancel that")
+    assert "again" not in cancelled.speech
+    assert rig.player.speeds[(listener, BOOK_ID)] == 2.0
+    await rig.ask(listener, "faster")
+    rig.player.speeds[(listener, BOOK_ID)] = 2.0
+    cancelled = await rig.ask(listener, "cancel that")
+    assert "normal speed" not in cancelled.speech
+    assert (position(rig, listener), rig.player.speeds[(listener, BOOK_ID)]) == (HERE, 2.0)
+
+
 async def test_undo_after_a_speed_change_takes_back_a_move_or_a_speed_made_on_the_page_since(
     rig: Rig,
 ) -> None:

@@ -293,7 +293,13 @@ def _without_the_stop(then: Intent) -> Intent | None:
 
 
 async def _cancel_that(tools: ToolBox, earlier: list[Exchange]) -> str:
-    return await _take_back(tools, cancelled_by_that(earlier, wall_clock_ms()), earlier)
+    """ "Cancel that": what the turn just before did; its speed only while the book plays at it still and
+    has not moved since, as undo has it (``routing.still_the_newest``): a speed chosen on the page since
+    is the listener's newer word."""
+    taken = cancelled_by_that(earlier, wall_clock_ms())
+    if taken in ("speed", "speed_taken_back"):
+        taken = still_the_newest(earlier[-1], await _now(tools))
+    return await _take_back(tools, taken, earlier)
 
 
 async def _take_back(tools: ToolBox, taken: CancelledByThat | None, earlier: list[Exchange]) -> str:
@@ -306,7 +312,10 @@ async def _take_back(tools: ToolBox, taken: CancelledByThat | None, earlier: lis
             if tools.turn.speed_changed is not None:
                 tools.turn.speed_changed = tools.turn.speed_changed.model_copy(update={"took_back": True})
             return said
-        case "speed_taken_back":
+        case "speed_taken_back" if earlier and (changed := earlier[-1].speed_changed) is not None:
+            # carried on, so undo said once more is told the same again, never the player's undo of a move
+            tools.turn.speed_changed = changed
+            tools.turn.told = history.Told.NOTHING_MORE_TO_UNDO
             return playback.nothing_more_to_undo((await _now(tools)).speed)
         case "timer":
             return await _playback(tools, {"action": "cancel_sleep_timer"})

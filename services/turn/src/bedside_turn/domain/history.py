@@ -46,6 +46,7 @@ class Told(Enum):
     LISTENING = "I told them when they last listened, or how long they have been listening."
     LAST_MOVE = "I told them what last moved the book, and that undo puts it back."
     UNDONE = "I put the book back where it was before the last move, and told them where."
+    NOTHING_MORE_TO_UNDO = "I told them there was nothing more to undo, and changed nothing."
     MOVED = "I moved the book where they asked, and told them where it came to."
 
 
