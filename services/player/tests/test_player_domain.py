@@ -732,6 +732,8 @@ def test_a_report_changes_only_what_a_report_changes(
         last_reporter=device,
         other_report_seq=state.last_report_seq if another else state.other_report_seq,
         players=playing_now if playing else (),
+        # the report says where the book was: only changes of speed since count on from it
+        speed_changes=tuple(c for c in state.speed_changes if c.at_ms > NOW) if playing else (),
     )
     assert evolve(state, event, seq) == expected
 

@@ -696,6 +696,37 @@ def test_speed_changes_made_before_the_newest_report_count_nothing_after_it() ->
     assert paused.position_ms == 620_000 + 3 * 10_000
 
 
+def test_speed_changes_a_report_or_a_move_has_made_count_for_nothing_are_not_kept() -> None:
+    """A review: the changes were trimmed only at the next change of speed, so each went into every
+    snapshot until then. A report keeps only those made after it was heard (one in flight counts still),
+    a move none: where the book got to counts from its place."""
+    state = run_at(NOW + 10_000, at_speed(600_000), SetSpeed(device="speaker", speed=2.0))
+    assert len(state.speed_changes) == 1
+    reported = Report(device="phone", position_ms=620_000, playing=True, basis_seq=state.seq)
+    assert run_at(NOW + 10_000, state, reported).speed_changes == ()
+    heard_before = run_at(NOW + 5_000, state, reported)
+    assert (
+        run_at(NOW + 12_000, heard_before, Pause(device="speaker")).position_ms == 620_000 + 5_000 + 2 * 2_000
+    )
+    assert (
+        run_at(
+            NOW + 12_000, state, Seek(device="phone", position_ms=30_000, basis_seq=state.seq)
+        ).speed_changes
+        == ()
+    )
+
+
+def test_speed_changed_again_and_again_with_its_device_gone_quiet_keeps_a_bounded_list() -> None:
+    """With no report, every change of speed was kept, into every snapshot, for as long as the book
+    went unheard; those past the newest few may go."""
+    state = at_speed(600_000)
+    for change in range(200):
+        state = run_at(
+            NOW + GONE_QUIET_MS + change, state, SetSpeed(device="speaker", speed=1.5 + change % 2)
+        )
+    assert len(state.speed_changes) <= 32
+
+
 def test_a_timers_minutes_are_minutes_of_listening_at_the_speed_playing() -> None:
     """Twenty minutes at 1.5x play thirty of the book."""
     state = run(at_speed(60_000, speed=1.5), SetSleepTimer(device="phone", after=20))

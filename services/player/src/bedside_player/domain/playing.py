@@ -67,8 +67,23 @@ def speed_changes_since(
     stamped (an older event) leaves none: all the time since the report counts at the new speed."""
     if change is None:
         return ()
-    kept = () if reported_at_ms is None else tuple(c for c in changes if c.at_ms > reported_at_ms)
-    return (*kept, change)
+    return (*speed_changes_after(changes, reported_at_ms), change)[-SPEED_CHANGES_KEPT:]
+
+
+SPEED_CHANGES_KEPT = 32
+"""The most changes of speed kept, the newest: a device gone quiet while playing reports nothing that
+would trim them, and they go into every snapshot. More within one report's reach are no listener's; time
+before the oldest kept would count at its speed before."""
+
+
+def speed_changes_after(
+    changes: tuple[SpeedChanged, ...], heard_at_ms: int | None
+) -> tuple[SpeedChanged, ...]:
+    """Of ``changes``, those a book reported at ``heard_at_ms`` must count (``book_played`` passes over the
+    rest): made after the report was heard; none with no time heard (nothing counts on from it)."""
+    if heard_at_ms is None or not changes:
+        return ()
+    return tuple(change for change in changes if change.at_ms > heard_at_ms)
 
 
 def book_played(since_ms: int, now_ms: int, speed: float, changes: tuple[SpeedChanged, ...]) -> int:

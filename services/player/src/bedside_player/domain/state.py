@@ -41,6 +41,7 @@ from bedside_player.domain.playing import (
     PlayingDevice,
     SpeedChanged,
     plays_now,
+    speed_changes_after,
     speed_changes_since,
     with_report,
 )
@@ -168,7 +169,8 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.last_undo,
         state.last_timer_set,
         state.speed,
-        state.speed_changes,
+        # only those since this report count, and a paused book counts none
+        speed_changes_after(state.speed_changes, event.heard_at_ms if event.playing else None),
     )
 
 
@@ -184,6 +186,7 @@ def _moved(state: PlayerState, seq: int, event: Seeked | Moved | RowPressed, cau
         last_move_cause=cause,
         last_move_device=event.device,
         sleep_timer=timer,
+        speed_changes=(),  # where it plays on to counts from the move's place
         # played to where the move left from (newer than any report of it), then moved
         asleep=state.asleep
         and sleep.doze_after_a_move(sleep.doze_played_to(state.asleep, event.from_ms), to_ms),
@@ -209,6 +212,7 @@ def _fell_asleep(state: PlayerState, seq: int, event: FellAsleep) -> PlayerState
         sleep_timer=None,
         asleep=asleep,
         players=(),
+        speed_changes=(),
     )
 
 
@@ -223,6 +227,7 @@ def _paused(state: PlayerState, seq: int, event: Paused) -> PlayerState:
         last_move_device=event.device,
         last_touch_ms=event.paused_at_ms,
         players=(),
+        speed_changes=(),
     )
 
 
