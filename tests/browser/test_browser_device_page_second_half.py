@@ -475,6 +475,22 @@ def test_at_three_times_another_device_a_moment_ahead_is_not_followed(
     assert not [said for said in page.evaluate("window.noticed") if "Moved to" in said]
 
 
+def test_a_place_a_moment_away_at_the_speed_a_state_brings_is_not_followed_with_it(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """A review: the follow threshold was counted at the speed the page played before taking in a state,
+    so a report 4 s of the book away that came with 3x (6 s of the book) moved a page that had not heard
+    of the 3x yet, and would not have moved one that had."""
+    page = open_page("phone", block_events=True)  # it learns only from what it asks
+    here = position_of(page)
+    seq = listener_api(bedside, listener, BOOK_ID, "/speed", {"device": "setup", "speed": 3.0})["seq"]
+    ahead = {"device": "speaker", "position_ms": here + 4_000, "playing": False, "basis_seq": seq}
+    listener_api(bedside, listener, BOOK_ID, "/reports", ahead)
+    page.evaluate("window.dispatchEvent(new Event('online'))")  # back on the network: it asks the state
+    expect(page.get_by_role("combobox", name="Speed")).to_have_value("3", timeout=WAIT_MS)
+    assert position_of(page) == here
+
+
 def test_a_state_told_without_a_speed_by_an_older_player_copy_leaves_the_speed_playing(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

@@ -363,7 +363,10 @@ export function adopt(next, { force = false, why = "" } = {}) {
   // pause is newer than any report, and is not undone by one before the player has decided it. Its answer
   // (a move) or its refusal (forced) is followed.
   const stoppedHere = !force && !moved && state.sleep.untold !== null;
-  const far = !echo && !behind && !stoppedHere && Math.abs(next.position_ms - position()) > followThresholdMs();
+  // at the speed the state brings (adopted below), as a page that had heard of it already would count
+  const speedTold = typeof next.speed === "number" ? next.speed : state.speed;
+  const far = !echo && !behind && !stoppedHere
+    && Math.abs(next.position_ms - position()) > followThresholdMs(speedTold);
   const playingChanges = !echo && !stoppedHere && typeof next.playing === "boolean" && next.playing !== state.playing;
   // A pause first: stopped after the place was set, the clock ran on a tick past it (a sleep timer's
   // stop at a chapter's last millisecond showed the next chapter).

@@ -24,7 +24,8 @@ function show(speed) {
 }
 
 // A state with no speed comes from a player copy older than the speed (a rolling upgrade): it passed
-// over the speed's event and says nothing of it, so the speed playing stays.
+// over the speed's event and says nothing of it, so the speed playing stays. That speed is always this
+// book's: another book opens as a page of its own (`switchTo` navigates), whose speed starts at 1x.
 export function adoptSpeed(next) {
   const speed = typeof next.speed === "number" ? next.speed : state.speed;
   playAt(speed);

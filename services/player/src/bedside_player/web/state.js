@@ -119,4 +119,5 @@ export const bookMsHeardIn = (listening) => listening * state.speed;
 // sound a moment apart: listening, so at 3x it is 6 s of the book (ADR 82). Counted in book time, a
 // device 0.7 s behind another at 3x jumped at each of the other's reports.
 const FOLLOW_WITHIN_LISTENING_MS = 2_000;
-export const followThresholdMs = () => bookMsHeardIn(FOLLOW_WITHIN_LISTENING_MS);
+// ``speed``: one a state brings, about to be played at.
+export const followThresholdMs = (speed = state.speed) => FOLLOW_WITHIN_LISTENING_MS * speed;
