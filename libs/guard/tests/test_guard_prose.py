@@ -289,18 +289,18 @@ def test_an_ordinal_going_on_as_prose_is_no_heading(sentence: str) -> None:
     [
         ("Prologue", "Prologue"),
         ("EPILOGUE.", "EPILOGUE"),
-        ("  Interlude  ", "Interlude"),
+        ("  Epilogue  ", "Epilogue"),
         ("Prologue:", "Prologue"),
     ],
 )
-def test_a_prologue_epilogue_or_interlude_standing_alone_is_a_heading(line: str, name: str) -> None:
+def test_a_prologue_or_epilogue_standing_alone_is_a_heading(line: str, name: str) -> None:
     assert named_heading(line) == name
     assert is_heading(line)
 
 
 @pytest.mark.parametrize(
     "sentence",
-    ["The prologue to his speech was long.", "Prologue to a storm.", "Epilogue, she said.", "Interludes."],
+    ["The prologue to his speech was long.", "Prologue to a storm.", "Epilogue, she said.", "Interlude."],
 )
 def test_a_prologue_named_in_a_sentence_is_no_heading(sentence: str) -> None:
     assert named_heading(sentence) is None

@@ -273,13 +273,14 @@ def number_value(number: str) -> int | None:
     return value_in_words(number)
 
 
-NAMED_HEADINGS = ("prologue", "epilogue", "interlude")
-"""Headings that name a stretch of the book without a number."""
+NAMED_HEADINGS = ("prologue", "epilogue")
+"""Headings that name a stretch of the book without a number, at either end of it: an interlude stands
+between chapters, where a chapter of its own would shift the numbers of every chapter after it."""
 _NAMED_HEADING = re.compile(rf"\s*(?P<name>{'|'.join(NAMED_HEADINGS)})[.:]?\s*", re.IGNORECASE)
 
 
 def named_heading(text: str) -> str | None:
-    """The heading ``text`` is when it is "Prologue", "Epilogue" or "Interlude" alone (a line of its
+    """The heading ``text`` is when it is "Prologue" or "Epilogue" alone (a line of its
     own, a sentence said alone), as written; None otherwise: "the prologue to his speech" is the
     story's."""
     match = _NAMED_HEADING.fullmatch(text)

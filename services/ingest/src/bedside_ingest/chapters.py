@@ -218,8 +218,6 @@ class _SpokenStart:
     headed: bool
     titled: bool = False
     """Its heading said its title ("Chapter three, the storm."), not its number alone."""
-    firm: bool = False
-    """It stands as a heading whatever others there are (``_firm``)."""
 
     @property
     def name(self) -> str:
@@ -276,7 +274,7 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
     for k, group in enumerate(groups):
         found, announced, index = headings[k], said[k], position[id(group[0])]
         if (named := named_heading(sentences[k])) is not None:  # "Prologue." said alone
-            starts.append(_SpokenStart(index, named, "", None, k + 1, True, True, True))
+            starts.append(_SpokenStart(index, named, "", None, k + 1, True, True))
             continue
         index = part_heading.get(k, index)
         chapter_heading = None if found is None else _chapter_heading_after(k, sentences, headings)
@@ -295,9 +293,7 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
         if found is None:
             ahead = _preamble(k, sentences)
             if announced is not None and _heading_ahead(k, ahead, headings, chapters):
-                starts.append(
-                    _SpokenStart(index, "", announced.number, chapters[k], ahead.stop, False, firm=True)
-                )
+                starts.append(_SpokenStart(index, "", announced.number, chapters[k], ahead.stop, False))
             continue
         number, own_title = found
         title = own_title
@@ -316,16 +312,11 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
                     headed=True,
                     titled=bool(own_title),
                     preamble_end=max(open_chapter.preamble_end, preamble_end) if not own_title else k + 1,
-                    firm=open_chapter.firm or _firm(sentences[k]),
                 )
                 continue
             if not own_title or own_title.casefold() == open_chapter.title.casefold():
                 continue
-        starts.append(
-            _SpokenStart(
-                index, title, number, chapters[k], preamble_end, True, bool(own_title), _firm(sentences[k])
-            )
-        )
+        starts.append(_SpokenStart(index, title, number, chapters[k], preamble_end, True, bool(own_title)))
     return starts
 
 
@@ -373,40 +364,24 @@ def said_chapters(units: tuple[Unit, ...]) -> tuple[Chapter, ...]:
     after them the next; others in order. A prologue before them is the opening, named so."""
     starts = _spoken(units)
     if not _a_books_chapters(starts):
-        starts = [start for start in starts if start.firm]
-    numbered = [start for start in starts if not start.named]
-    prologue = starts[0] if numbered and starts[0].named else None
+        return ()
+    numbered = [k for k, start in enumerate(starts) if not start.named]
+    # a name said between the numbered chapters ("Prologue." in a line of the story) opens none: it
+    # would shift the numbers of every chapter after it
+    starts = [s for k, s in enumerate(starts) if not s.named or not numbered[0] < k < numbered[-1]]
+    prologue = starts[0] if starts[0].named else None
     if prologue is not None:  # the opening, with what comes before it (adr/0051)
         starts = starts[1:]
-    if not starts:
-        return ()
     chapters = _split_at(units, [(start.index, start.name) for start in starts])
     if prologue is not None:
         chapters = (replace(chapters[0], title=prologue.name), *chapters[1:])
     said = [start.chapter for start in starts if start.chapter is not None]
-    if len(said) < 2:  # one number is no count to keep (adr/0051)
-        return chapters
     label, first = said[0]
     named_last = all(start.named for start in starts[len(said) :])  # an epilogue
     if not named_last or first < 1 or said != [(label, first + k) for k in range(len(said))]:
         return chapters
     numbers = iter(range(first, first + len(starts)))
     return tuple(c if c.n == OPENING_CHAPTER else replace(c, n=next(numbers)) for c in chapters)
-
-
-_WRITTEN_MARKS = frozenset({".", ":", "\u2014", "\u2013", "--"})
-"""What sets a chapter's title apart as a book prints it ("Chapter 4. The Storm", "Chapter IV: ..."),
-as a story sentence ("Chapter 11, the lawyer said.") and Whisper ("Chapter four, the storm.") do not."""
-
-
-def _firm(sentence: str) -> bool:
-    """Whether a heading said is one wherever it stands, with no other counting beside it: a chapter's
-    number alone or its title set apart as a book prints it. So an e-book's text timed by an aligner,
-    or subtitles cut by time, holding the end of one chapter and the start of the next, is two."""
-    match = HEADING.match(" ".join(_in_its_part(sentence).split()))
-    if match is None or match.group(0).split()[0].casefold() != "chapter":
-        return False
-    return (match.group("mark") or "") in _WRITTEN_MARKS or not match.group("title").strip(" .")
 
 
 def _a_books_chapters(starts: list[_SpokenStart]) -> bool:
