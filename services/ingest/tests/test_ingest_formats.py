@@ -272,6 +272,36 @@ def test_epub(tmp_path: Path) -> None:
     assert [u.text for u in book.chapters[1].units] == ["Sentence 2 is here.", "Another one."]
 
 
+INN_PAGES = [  # every character's UTF-8 bytes are Windows-1252 characters
+    "<h1>The Inn</h1><p>\u2018It\u2019s shut,\u2019 she said. \u2018We\u2019re shut.\u2019</p>",
+    "<h1>The Caf\u00e9</h1><p>The caf\u00e9\u2019s lamp went out \u2013 at last\u2026</p>",
+]
+
+
+def epub_read(path: Path, bodies: list[str]) -> list[tuple[str, list[str]]]:
+    book = read_book(write_epub(path, "The Inn", "An Author", bodies))
+    return [(c.title, [u.text for u in c.units]) for c in book.chapters]
+
+
+def test_an_epub_whose_pages_were_encoded_twice_is_read_as_its_words(tmp_path: Path) -> None:
+    """An EPUB made from a text whose UTF-8 was read as Windows-1252 and saved again (each \u2019 became
+    "\u00e2\u20ac\u2122") was read as that garble, though a text file garbled so is undone."""
+    garbled = [body.encode("utf-8").decode("cp1252") for body in INN_PAGES]
+    assert "It\u00e2\u20ac\u2122s" in garbled[0]
+    assert epub_read(tmp_path / "twice.epub", garbled) == epub_read(tmp_path / "once.epub", INN_PAGES)
+
+
+def test_an_epub_with_its_own_accented_letters_and_quotation_marks_is_read_as_it_is(tmp_path: Path) -> None:
+    """ "S\u00e3o", "ch\u00e2teau" and French quotation marks look like pieces of a text encoded twice."""
+    prose = (
+        "Le ch\u00e2teau de S\u00c3O TOM\u00c9 \u00e9tait \u00e0 l\u2019\u00e2ge d\u2019or. "
+        "\u00ab\u00a0C\u2019est ferm\u00e9\u00a0\u00bb, dit-il. \u00ab\u00a0All\u00e9\u00a0\u00bb, dit-elle."
+    )
+    [(title, sentences)] = epub_read(tmp_path / "sao.epub", [f"<h1>S\u00e3o Paulo</h1><p>{prose}</p>"])
+    assert title == "S\u00e3o Paulo"
+    assert " ".join(sentences) == " ".join(prose.split())  # a no-break space is read as a space
+
+
 @pytest.mark.parametrize(
     "heading",
     [

@@ -2,8 +2,6 @@
 ``Book`` with times (given, or estimated at a narration rate).
 """
 
-import codecs
-import contextlib
 import json
 import re
 from dataclasses import replace
@@ -19,6 +17,7 @@ from bedside_ingest.accepted import (
 )
 from bedside_ingest.book import Book, Chapter, Transcript
 from bedside_ingest.chapters import is_chapters_list, read_chapters_file, split_by_markers, split_by_marks
+from bedside_ingest.decoding import UTF16_MARKS, decoded_text
 from bedside_ingest.errors import BadInput
 from bedside_ingest.folders import files_in, sync_maps
 from bedside_ingest.formats.epub import read_epub
@@ -29,22 +28,13 @@ from bedside_ingest.formats.smil import SmilReader, files_beside
 from bedside_ingest.formats.subtitles import looks_like_srt, read_srt, read_webvtt
 from bedside_ingest.formats.timedjson import json_transcript_kind, read_timed_json
 from bedside_ingest.notices import without_recording_notice
-from bedside_ingest.text import (
-    END_OF_FILE_MARK,
-    UNICODE_KNOWN,
-    holds_unknown_characters,
-    odd_characters,
-    undone_double_encoding,
-    word_count,
-)
+from bedside_ingest.text import UNICODE_KNOWN, holds_unknown_characters, word_count
 from bedside_ingest.timeline import DEFAULT_WPM, check_times, estimate_times
-
-_UTF16_MARKS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
 def sniff(content: bytes) -> str:
     """The format the bytes look like, whatever the file is called."""
-    if content.startswith(_UTF16_MARKS):  # read as the text it is, not as bytes
+    if content.startswith(UTF16_MARKS):  # read as the text it is, not as bytes
         content = content[:4000].decode("utf-16", errors="replace").encode("utf-8")
     if content.startswith(b"%PDF-"):
         return "pdf"
@@ -70,44 +60,6 @@ def _read_bytes(path: Path) -> bytes:
     if not content.strip():
         raise BadInput(path, "is empty")
     return content
-
-
-def _decode(path: Path, content: bytes) -> str:
-    """Text in UTF-8, in UTF-16 with its byte-order mark (Notepad's "Unicode"), or in Windows-1252
-    (older e-texts, Project Gutenberg's among them); bytes that are not UTF-8 and hold a NUL are no
-    Windows-1252 text either, and what decodes into characters no text holds is no text at all
-    (binary data behind a UTF-16 mark decodes without an error). The stretches of a text encoded twice
-    are undone, and a text that still looks so is refused saying where."""
-    text = undone_double_encoding(_decoded(path, content).rstrip(END_OF_FILE_MARK))
-    odd = odd_characters(text)
-    if odd.too_many and odd.mostly_c1:
-        raise BadInput(
-            path,
-            f"looks encoded twice ({odd.share:.1%} of its characters are C1 control characters, as UTF-8 "
-            "read as Latin-1 or Windows-1252 and saved again holds) but cannot be undone there: the one on "
-            f"line {odd.first_c1_line} is no part of a character's UTF-8 bytes read so (the text was changed "
-            "since); save it again from an earlier copy, or as UTF-8 once",
-        )
-    if odd.too_many:
-        raise BadInput(
-            path, f"is not text: {odd.share:.1%} of its characters are control or private-use ones"
-        )
-    return text
-
-
-def _decoded(path: Path, content: bytes) -> str:
-    if content.startswith(_UTF16_MARKS):
-        try:
-            return content.decode("utf-16")
-        except UnicodeDecodeError as error:
-            raise BadInput(path, f"is not text: broken UTF-16 at byte {error.start}") from None
-    try:
-        return content.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        if b"\x00" not in content:
-            with contextlib.suppress(UnicodeDecodeError):
-                return content.decode("cp1252")
-        raise BadInput(path, f"is not text in UTF-8, UTF-16 or Windows-1252 (byte {error.start})") from None
 
 
 def detect(path: Path, content: bytes) -> str:
@@ -137,7 +89,8 @@ def _timed(transcript: Transcript, path: Path, chapters_path: Path | None) -> Bo
     transcript = check_times(path, transcript)
     title, author = transcript.title, transcript.author
     if chapters_path is not None:
-        chapters_file = read_chapters_file(chapters_path, _decode(chapters_path, _read_bytes(chapters_path)))
+        chapters_text = decoded_text(chapters_path, _read_bytes(chapters_path))
+        chapters_file = read_chapters_file(chapters_path, chapters_text)
         chapters = split_by_marks(transcript, chapters_file.marks, chapters_path)
         title, author = title or chapters_file.title, author or chapters_file.author
     else:
@@ -186,7 +139,7 @@ def _read_smil_folder(folder: Path, chapters_path: Path | None) -> Book:
         raise BadInput(folder, NOTHING_IN_THE_FOLDER)
     reader = SmilReader()
     for smil in maps:
-        reader.read(str(smil), _decode(smil, _read_bytes(smil)), files_beside(smil))
+        reader.read(str(smil), decoded_text(smil, _read_bytes(smil)), files_beside(smil))
     return _timed(reader.transcript(), folder, chapters_path)
 
 
@@ -219,7 +172,7 @@ def _parse(path: Path, chapters_path: Path | None) -> Book:
     if kind == "epub":
         overlays = read_overlays(path)
         return read_epub(path) if overlays is None else _timed(overlays, path, chapters_path)
-    text = _decode(path, content)
+    text = decoded_text(path, content)
     if kind == "webvtt":
         return _timed(read_webvtt(path, text), path, chapters_path)
     if kind == "srt":

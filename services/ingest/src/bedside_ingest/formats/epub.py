@@ -12,6 +12,7 @@ import ebooklib
 from ebooklib import epub
 
 from bedside_ingest.book import Book, numbered_title
+from bedside_ingest.decoding import decoded_text
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.gutenberg import wrapping
 from bedside_ingest.formats.untimed import untimed_chapter
@@ -84,7 +85,7 @@ def read_epub(path: Path) -> Book:
             continue
         if linear == "no":  # read only when a link leads to it (notes, a cast list): no part of the story
             continue
-        content = item.get_content().decode("utf-8", errors="replace")
+        content = decoded_text(path, item.get_content(), f"page {item.get_name()}")
         _, _, blocks = parse_page(content)
         wrapped = wrapping([b.text for b in blocks])
         blocks = blocks[wrapped.start : wrapped.end]
