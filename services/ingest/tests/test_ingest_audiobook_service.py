@@ -6,6 +6,7 @@ import dataclasses
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Literal
 
 import nats
 import numpy as np
@@ -19,6 +20,7 @@ from bedside_audiobooks import (
     write_audiobook,
 )
 from bedside_contracts import subjects
+from bedside_contracts.common import Failure
 from bedside_contracts.ingest import BookArtifact, BookIngested, IngestBook, IngestProgress, RemoveBook
 from bedside_contracts.player import AddingBook
 from bedside_guard import clock
@@ -30,6 +32,7 @@ from bedside_runtime.bus import new_broker
 from bedside_runtime.errors import RemoteFailure
 from bedside_runtime.settings import Settings
 from nats.aio.client import Client
+from nats.aio.msg import Msg
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -211,17 +214,37 @@ async def test_an_e_book_sent_with_its_recording_that_holds_no_words_is_refused_
 
 
 async def state_once_not(client: Client, job: str, passing: set[str | None]) -> str | None:
-    """The job's first state not in ``passing`` (None: not recorded yet), within 60 s."""
+    """The job's first state not in ``passing`` (None: not recorded yet), within 60 s. The service's
+    failure to list it is raised in its words: "no job" too, once the job is to be recorded."""
     state: str | None = None
     for _ in range(1200):
         try:
             state = (await list_jobs(client, job))[0].state
-        except RemoteFailure:
+        except RemoteFailure as failure:
+            if failure.code != "not_found" or None not in passing:
+                raise
             state = None
         if state not in passing:
             break
         await asyncio.sleep(0.05)
     return state
+
+
+@pytest.mark.parametrize(
+    ("code", "error"), [("internal", "the job store is gone"), ("not_found", "no job 'a-gone'")]
+)
+async def test_waiting_for_a_jobs_state_says_how_the_service_failed(
+    own_nats_client: Client, code: Literal["internal", "not_found"], error: str
+) -> None:
+    """Any failure to list the job was taken for "no state yet", and a test waiting for "failed"
+    said only ``None == 'failed'``."""
+
+    async def failing(message: Msg) -> None:
+        await message.respond(Failure(code=code, error=error).model_dump_json().encode())
+
+    await own_nats_client.subscribe(subjects.INGEST_JOBS, cb=failing)
+    with pytest.raises(RemoteFailure, match=error):
+        await state_once_not(own_nats_client, "a-gone", {"queued", "running"})
 
 
 async def test_a_queued_job_whose_file_went_away_fails_in_the_listeners_words(
