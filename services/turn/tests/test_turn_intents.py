@@ -3716,3 +3716,11 @@ def test_a_command_said_plainly_beside_an_ask_is_still_done(utterance: str, read
     """The command after the ask is the listener's when it says so ("pause it") or the ask is one plain
     code tells; "and then forward" after an amount is carrying on, not a second move."""
     assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize(
+    "utterance", ["go back 5 minutes and how long is left", "how long is left and go back 5 minutes"]
+)
+def test_a_move_and_the_time_left_moves_then_tells_the_time_left(utterance: str) -> None:
+    """A review: "go back 5 minutes and how long is left" told the time left and dropped the move."""
+    assert intents.read(utterance) == intents.Together(move=Jump(-300_000), then=intents.TimeLeft())

@@ -2799,3 +2799,12 @@ async def test_go_back_2x_goes_back_saying_the_unit_taken_and_leaves_the_speed(r
     assert reply.speech == alone.speech
     assert position(rig, listener) == HERE - 120_000
     assert (listener, BOOK_ID) not in rig.player.speeds
+
+
+async def test_a_move_and_the_time_left_moves_then_tells_the_time_left_from_there(rig: Rig) -> None:
+    """A review: "go back 1 minute and how long is left" told the time left and did not move."""
+    listener = rig.listener_at(220_000)
+    reply = await rig.ask(listener, "go back 1 minute and how long is left")
+    assert position(rig, listener) == 160_000
+    left = await rig.ask(listener, "how long is left?")
+    assert reply.speech.endswith(left.speech), reply.speech

@@ -655,9 +655,10 @@ _PLAYBACK = (SleepTimer, TimerAdded, TimerAgain, CancelSleepTimer, Pause, Speed)
 """What may be said with a move, either way round (``Together``)."""
 _STAYS_PUT = (Pause, PlayOn)
 """Done first beside an ask, as a move is, and moving nothing (``_stays_put_then_asked``)."""
-_TOLD_AFTER_A_MOVE = (WhereAmI, TimerAsked, AboutTheBook)
+_TOLD_AFTER_A_MOVE = (WhereAmI, TimeLeft, TimerAsked, AboutTheBook)
 """What plain code tells, said with a move and told after it ("go back 5 minutes and where am I": the
-place moved to), so the whole breath stays plain code's (``routing.model_may_answer``)."""
+place moved to; "... and how long is left": from there), so the whole breath stays plain code's
+(``routing.model_may_answer``)."""
 _DONE_AFTER_A_MOVE = (*_PLAYBACK, *_TOLD_AFTER_A_MOVE, Question, RecapAsked, BothAsked)
 """What a move is said with and done before (``Together.then``)."""
 _MOVES = (
