@@ -3724,3 +3724,53 @@ def test_a_command_said_plainly_beside_an_ask_is_still_done(utterance: str, read
 def test_a_move_and_the_time_left_moves_then_tells_the_time_left(utterance: str) -> None:
     """A review: "go back 5 minutes and how long is left" told the time left and dropped the move."""
     assert intents.read(utterance) == intents.Together(move=Jump(-300_000), then=intents.TimeLeft())
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        ("pause and 1.5x", intents.Together(intents.Pause(), intents.Speed(to=1.5))),
+        ("1.5x and pause", intents.Together(intents.Speed(to=1.5), intents.Pause())),
+        ("play and 1.5x", intents.Together(intents.PlayOn(), intents.Speed(to=1.5))),
+        ("play at 1.5x and who is Wren", intents.Together(intents.Speed(to=1.5), Question("who is Wren"))),
+        ("who is Wren and play at 1.5x", intents.Together(intents.Speed(to=1.5), Question("who is Wren"))),
+        ("1.5x and how long is left", intents.Together(intents.Speed(to=1.5), intents.TimeLeft())),
+    ],
+)
+def test_a_speed_said_with_a_pause_a_play_or_an_ask_is_set_and_the_other_done(
+    utterance: str, read_as: intents.Intent
+) -> None:
+    """A review: "pause and 1.5x" was nothing; "play at 1.5x and who is Wren" searched the book for the
+    whole. Each half is done as it is read alone, the speed moving nothing, as a pause does not."""
+    assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize(
+    ("utterance", "last"),
+    [
+        ("play and pause", intents.Pause()),
+        ("pause and play", intents.PlayOn()),
+        ("pause then play", intents.PlayOn()),
+    ],
+)
+def test_a_play_and_a_pause_said_together_are_the_last_said(utterance: str, last: intents.Intent) -> None:
+    """A review: "play and pause" searched the book for "and pause". One undoes the other, so the last
+    said is what the listener ends wanting."""
+    assert intents.read(utterance) == last
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        ("pause, who is he", intents.Together(intents.Pause(), intents.read("who is he"))),
+        ("who is he, pause", intents.Together(intents.Pause(), intents.read("who is he"))),
+        ("play, who is Wren", intents.Together(intents.PlayOn(), Question("who is Wren"))),
+        ("pause, how long is left", intents.Together(intents.Pause(), intents.TimeLeft())),
+    ],
+)
+def test_a_comma_joins_a_pause_or_a_play_and_an_ask_as_and_does(
+    utterance: str, read_as: intents.Intent
+) -> None:
+    """A review: "pause, who is he" asked the model "pause, who is he"; "play, who is Wren" searched the
+    book for "who is Wren"."""
+    assert intents.read(utterance) == read_as

@@ -2808,3 +2808,43 @@ async def test_a_move_and_the_time_left_moves_then_tells_the_time_left_from_ther
     assert position(rig, listener) == 160_000
     left = await rig.ask(listener, "how long is left?")
     assert reply.speech.endswith(left.speech), reply.speech
+
+
+async def test_a_pause_and_a_speed_pause_and_set_the_speed(rig: Rig) -> None:
+    """A review: "pause and 1.5x" was "Sorry, I didn't follow"."""
+    paused = await rig.ask(rig.listener_at(HERE), "pause")
+    sped = await rig.ask(rig.listener_at(HERE), "1.5x")
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "pause and 1.5x")
+    assert reply.speech == f"{paused.speech} {sped.speech}", reply.speech
+    assert rig.player.speeds[(listener, BOOK_ID)] == 1.5
+    assert isinstance(rig.player.commands[-1], SetSpeed)
+    assert isinstance(rig.player.commands[-2], Pause)
+
+
+async def test_play_at_a_speed_and_a_question_sets_the_speed_and_answers(rig: Rig) -> None:
+    """A review: "play at 1.5x and who is Wren" searched the book for the whole."""
+    sped = await rig.ask(rig.listener_at(HERE), "play at 1.5x")
+    answered = await rig.ask(rig.listener_at(HERE), "who is Wren")
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "play at 1.5x and who is Wren")
+    assert reply.speech == f"{sped.speech} {answered.speech}", reply.speech
+    assert rig.player.speeds[(listener, BOOK_ID)] == 1.5
+
+
+async def test_play_and_pause_pauses(rig: Rig) -> None:
+    """A review: "play and pause" searched the book for "and pause"; the last said is what is done."""
+    paused = await rig.ask(rig.listener_at(HERE), "pause")
+    searched = len(rig.search.requests)
+    reply = await rig.ask(rig.listener_at(HERE), "play and pause")
+    assert reply.speech == paused.speech
+    assert isinstance(rig.player.commands[-1], Pause)
+    assert len(rig.search.requests) == searched
+
+
+async def test_a_pause_a_comma_and_a_question_pauses_and_answers_it_as_asked_alone(rig: Rig) -> None:
+    """A review: "pause, who is he" did not pause, and asked of the words "pause, who is he"."""
+    answered = await rig.ask(rig.listener_at(HERE), "who is he")
+    reply = await rig.ask(rig.listener_at(HERE), "pause, who is he")
+    assert isinstance(rig.player.commands[-1], Pause)
+    assert reply.speech == f"Paused. {answered.speech}", reply.speech

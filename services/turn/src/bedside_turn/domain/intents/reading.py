@@ -653,7 +653,7 @@ _JOINT = re.compile(rf"\s*(?:[,;!?]+(?!\d)\s*|[.]+\s+)(?:{_THEN})?|\s+{_THEN}")
 """Where one request ends and the next starts: "and", "then", or a recogniser's comma or full stop."""
 _PLAYBACK = (SleepTimer, TimerAdded, TimerAgain, CancelSleepTimer, Pause, Speed)
 """What may be said with a move, either way round (``Together``)."""
-_STAYS_PUT = (Pause, PlayOn)
+_STAYS_PUT = (Pause, PlayOn, Speed)
 """Done first beside an ask, as a move is, and moving nothing (``_stays_put_then_asked``)."""
 _TOLD_AFTER_A_MOVE = (WhereAmI, TimeLeft, TimerAsked, AboutTheBook)
 """What plain code tells, said with a move and told after it ("go back 5 minutes and where am I": the
@@ -852,7 +852,7 @@ _A_CHAPTER_PLAYED_THEN_A_STOP = re.compile(
 
 def _done_together(
     text: str, *, whole: bool = True
-) -> Together | SleepTimer | TimerAdded | CancelSleepTimer | None:
+) -> Together | SleepTimer | TimerAdded | CancelSleepTimer | Pause | PlayOn | None:
     """Two requests done in one turn (``Together``), either way round, each half read alone: a move and a
     timer, a pause, a question of the story or a recap; a pause and a timer. Three, when ``whole``: a
     move and two of those (``_three_with_a_move``). "At the end of the chapter, stop" is one timer, not a
@@ -920,13 +920,21 @@ _THE_BOOKS = re.compile(r"\b(?:it|the book|the story|playing|reading|now|please)
 
 def _stays_put_then_asked(
     halves: tuple[Intent, Intent], said: tuple[str, str], joined_by: str
-) -> Together | None:
-    """'Pause and who is Oskar', 'how long is left and pause', 'play and who is Wren': the pause or the play
-    done first, either way round, then the ask as it is read said alone (``_asks_beside_a_move``), as a
-    move and a question are. Not after a wait ("hold on, who is he"), nor parted by a pause alone ("pause,
-    I'm getting water")."""
-    if joined_by not in ("and", "then", "and then"):
+) -> Together | Pause | PlayOn | None:
+    """'Pause and who is Oskar', 'how long is left and pause', 'play at 1.5x and who is Wren': the pause,
+    the play or the speed done first, either way round, then the ask as it is read said alone
+    (``_asks_beside_a_move``), as a move and a question are; a comma joins them as "and" does ("pause,
+    who is he"). Not after a wait ("hold on, who is he"); what is no ask is left to the rules after
+    ("pause, I'm getting water"). A speed and a pause or a play are both, in the order said ("pause and
+    1.5x"); a pause and a play undo each other, so the last said is what the listener wants ("play and
+    pause" pauses)."""
+    if joined_by not in ("", "and", "then", "and then"):
         return None
+    match halves:
+        case (Pause(), PlayOn()) | (PlayOn(), Pause()):
+            return halves[1]
+        case (Speed(), Pause() | PlayOn()) | (Pause() | PlayOn(), Speed()):
+            return Together(move=halves[0], then=halves[1])
     for at in (0, 1):
         command, asked, words = halves[at], halves[1 - at], said[1 - at]
         if not isinstance(command, _STAYS_PUT) or _WAITING.match(said[at]):
