@@ -62,7 +62,7 @@ def category(intent: object) -> str:
             return "thanks"
         case intents.Courtesy(said="goodnight"):
             return "goodnight"
-        case intents.Courtesy(said="time_of_day") | intents.Other():
+        case intents.Courtesy(said="time_of_day") | intents.Other() | intents.WakeUpAsked():
             return "not_the_book"
     return type(intent).__name__
 

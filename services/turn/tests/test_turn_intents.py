@@ -3774,3 +3774,27 @@ def test_a_comma_joins_a_pause_or_a_play_and_an_ask_as_and_does(
     """A review: "pause, who is he" asked the model "pause, who is he"; "play, who is Wren" searched the
     book for "who is Wren"."""
     assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "wake me up in 10 minutes",
+        "set an alarm for 7",
+        "can you wake me at 7am",
+        "please set my alarm for six thirty",
+        "wake me up when the chapter ends",
+    ],
+)
+def test_an_alarm_asked_for_is_read_as_one(utterance: str) -> None:
+    """A review: these were "Sorry, I didn't follow"; Bedside has no alarm, and says so, with a model too,
+    which might claim to have set one."""
+    assert intents.read(utterance) == intents.WakeUpAsked()
+    assert not routing.model_may_answer(intents.read(utterance))
+
+
+@pytest.mark.parametrize(
+    "utterance", ["where does he wake up", "the bit where the alarm goes off", "wake up"]
+)
+def test_a_waking_in_the_story_is_no_alarm_asked_for(utterance: str) -> None:
+    assert intents.read(utterance) != intents.WakeUpAsked()

@@ -2848,3 +2848,16 @@ async def test_a_pause_a_comma_and_a_question_pauses_and_answers_it_as_asked_alo
     reply = await rig.ask(rig.listener_at(HERE), "pause, who is he")
     assert isinstance(rig.player.commands[-1], Pause)
     assert reply.speech == f"Paused. {answered.speech}", reply.speech
+
+
+@pytest.mark.parametrize("utterance", ["wake me up in 10 minutes", "set an alarm for 7"])
+async def test_an_alarm_asked_for_is_told_bedside_cannot_wake_them_and_offered_the_timer(
+    rig: Rig, utterance: str
+) -> None:
+    """A review: an alarm asked for was "Sorry, I didn't follow". Nothing is set: no timer stands for it."""
+    listener = rig.listener_at(HERE)
+    sent = len(rig.player.commands)
+    reply = await rig.ask(listener, utterance)
+    assert (reply.speech, reply.outcome) == (speech.CANNOT_WAKE_YOU, "refused")
+    assert reply.speech.startswith("I can't wake you"), reply.speech
+    assert len(rig.player.commands) == sent

@@ -55,6 +55,7 @@ from bedside_turn.tools import ToolBox
 _NO_TOOL_DOES: dict[type[Intent], str] = {
     intents.PlayOn: speech.PRESS_PLAY,
     intents.Volume: speech.VOLUME_IS_THE_DEVICES,
+    intents.WakeUpAsked: speech.CANNOT_WAKE_YOU,
     intents.Bookmark: speech.NO_BOOKMARKS,
     intents.OtherBook: speech.OTHER_BOOK_ON_THE_PAGE,
     intents.SpoilerAsked: speech.NO_SPOILERS,
@@ -172,6 +173,7 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
         case (
             intents.PlayOn()
             | intents.Volume()
+            | intents.WakeUpAsked()
             | intents.Bookmark()
             | intents.OtherBook()
             | intents.OtherDevice()

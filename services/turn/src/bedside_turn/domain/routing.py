@@ -100,6 +100,7 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
         | intents.SkipOpening
         | intents.PlayOn
         | intents.Volume
+        | intents.WakeUpAsked
         | intents.Bookmark
         | intents.OtherBook
         | intents.OtherDevice

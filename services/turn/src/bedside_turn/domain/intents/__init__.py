@@ -68,6 +68,7 @@ from bedside_turn.domain.intents.kinds import (
     TwoQuestions,
     Undo,
     Volume,
+    WakeUpAsked,
     WhereAmI,
     each_asked,
 )
@@ -153,6 +154,7 @@ __all__ = [
     "TwoQuestions",
     "Undo",
     "Volume",
+    "WakeUpAsked",
     "WhereAmI",
     "asks_to_hear_it_again",
     "each_asked",

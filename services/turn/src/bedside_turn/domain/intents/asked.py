@@ -621,13 +621,20 @@ VOLUME = re.compile(
     r"|(?:change|raise|lower) the (?:volume|sound))"
     r"(?:\s+(?:please|a bit|a little|a touch))*$"
 )
+WAKE_UP = re.compile(
+    r"^(?:(?:can|could|would|will) you\s+)?(?:please\s+)?"
+    r"(?:wake me\b|(?:set|put on|start|turn on)\s+(?:an?|my|the)\s+alarm\b|alarm\b)"
+)
+"""An alarm asked for ("wake me up in 10 minutes", "set an alarm for 7"), said first, so a waking in the
+story ("where does he wake up") is none: told in plain words that Bedside only stops the book, never left
+to a model, which may say it set one."""
 NOT_OF_THE_BOOK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:"
     r"tell me a joke|sing(?: me)?(?: a song)?|what(?:'s| is) the (?:weather|news|forecast)"
     r"(?: like)?(?: (?:today|tomorrow|tonight|now))?"
     r"|play (?:me )?(?:some )?(?:music|songs?|the radio|a podcast|white noise|rain sounds|radio \w+)"
     r"|play (?:me )?some (?!more\b)\w+(?: \w+){0,2}"
-    r"|set an alarm\b.*|wake me (?:up )?(?:at|in)\b.*|remind me to\b.*|(?:call|text|message) \w+"
+    r"|remind me to\b.*|(?:call|text|message) \w+"
     r"|turn (?:on|off) the (?:lights?|tv|telly|heating|fan)"
     r")(?:\s+please)?$"
 )

@@ -389,6 +389,12 @@ class OtherDevice:
 
 
 @dataclass(frozen=True)
+class WakeUpAsked:
+    """'Wake me up in 10 minutes', 'set an alarm for 7': an alarm, which Bedside has not; it can only stop
+    the book, and says so."""
+
+
+@dataclass(frozen=True)
 class Volume:
     """'Louder', 'turn it down': the sound's loudness, which is the device's and not the book's."""
 
@@ -500,6 +506,7 @@ Intent = (
     | Pause
     | PlayOn
     | Volume
+    | WakeUpAsked
     | Bookmark
     | OtherBook
     | TimerAsked

@@ -43,6 +43,7 @@ from bedside_turn.domain.intents.asked import (
     TIMER_WITHOUT_LENGTH,
     UNDO,
     VOLUME,
+    WAKE_UP,
     WHERE_PART,
     WHY_MOVED,
     about_the_book,
@@ -101,6 +102,7 @@ from bedside_turn.domain.intents.kinds import (
     TwoQuestions,
     Undo,
     Volume,
+    WakeUpAsked,
     WhereAmI,
 )
 from bedside_turn.domain.intents.moves import (
@@ -494,8 +496,8 @@ def _asked_among_asides(utterance: str) -> Intent | None:
 def _read_as_typed(utterance: str, whole: bool) -> Intent:
     text = normalise(utterance)
     asked = utterance.strip().endswith("?")
-    if not text or NOT_OF_THE_BOOK.match(text):
-        return Other()
+    if (beyond := _beyond_the_book(text)) is not None:
+        return beyond
     if (speed := speed_asked(text)) is not None:  # whole, never split ("speed to one and a half")
         return speed
     if (
@@ -613,6 +615,14 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
     if MOMENT.match(text) and len(text.split()) >= 2:
         return FindPlace(query=text)
     return _asked_after_an_opener(utterance, text, whole) or Other()
+
+
+def _beyond_the_book(text: str) -> Other | WakeUpAsked | None:
+    """What no tool of a book does, read before all else: an alarm, whose minutes a timer would read ("wake
+    me up in 10 minutes"), told so; nothing said, or what people ask a general assistant, read as nothing."""
+    if WAKE_UP.match(text):
+        return WakeUpAsked()
+    return Other() if not text or NOT_OF_THE_BOOK.match(text) else None
 
 
 def _asked_before_what_asks_nothing(text: str, whole: bool) -> Intent | None:
