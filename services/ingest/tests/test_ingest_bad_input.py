@@ -11,7 +11,7 @@ import pytest
 from bedside_ingest.errors import BadInput
 from bedside_ingest.given import book_given, check_given
 from bedside_ingest.reader import read_book
-from bedside_ingest.text import odd_characters
+from bedside_ingest.text import odd_characters, undone_double_encoding
 
 
 def write(folder: Path, name: str, content: str | bytes) -> Path:
@@ -180,6 +180,25 @@ def test_a_text_with_its_own_a_tilde_and_a_circumflex_is_read_as_it_is(tmp_path:
     words = " ".join(words_of(write(tmp_path, "sao.txt", FRENCH_AND_PORTUGUESE)))
     body = FRENCH_AND_PORTUGUESE.split("Chapter 1\n\n")[1]
     assert " ".join(body.split()) in " ".join(words.split())
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'An apostrophe shows as "\u00e2\u20ac\u2122", an e-acute as "\u00c3\u00a9", a dash as '
+        '"\u00e2\u20ac\u201d".',
+        "Er wei\u00df\u2026 Sie wei\u00df\u2026 Niemand wei\u00df\u2026 Und Schlu\u00df.",
+    ],
+)
+def test_a_text_whose_own_words_look_garbled_keeps_them(line: str) -> None:
+    """A review: a text about encodings was "mended" into the characters it explains, and German
+    "wei\u00df\u2026" (whose two characters are one character's UTF-8 bytes) into an NKo letter. Garble
+    sits inside words and undoes to letters and punctuation of a Western text, or runs on unbroken."""
+    assert undone_double_encoding(line) == line
+    clean = "It\u2019s the caf\u00e9\u2019s door, and \u201cYes\u201d, she said."
+    assert undone_double_encoding(as_windows_reads_it(clean.encode())) == clean
+    chinese = "\u4f60\u597d\uff0c\u4e16\u754c\u3002\u6211\u4eec\u8d70\u5427\u3002"
+    assert undone_double_encoding(chinese.encode().decode("latin-1")) == chinese
 
 
 @pytest.mark.parametrize("misread", ["latin-1", "windows-1252"])

@@ -141,9 +141,10 @@ def undone_double_encoding(text: str) -> str:
     """``text`` with each stretch of it that was encoded twice (its UTF-8 read as Latin-1 or Windows-1252
     and saved as UTF-8 again: \u2019 became "\u00e2\u20ac\u2122", \u00e9 "\u00c3\u00a9") as it was
     before. A stretch is characters that read as one character's UTF-8 bytes, with only ASCII between
-    them: undone when it holds at least ``DOUBLE_ENCODED_FEWEST`` of them or a C1 control character,
-    which no text holds. The rest is kept as it is, so a text written on after it was garbled keeps
-    what was written after."""
+    them: undone when it holds a C1 control character, which no text holds, or at least
+    ``DOUBLE_ENCODED_FEWEST`` that tell garble: inside a word and undoing to a Western letter or mark,
+    or running on into another (a garbled line of Chinese). The rest is kept as it is, so a text written
+    on after it was garbled keeps what was written after."""
     stretches: list[list[tuple[re.Match[str], str]]] = []  # each character's bytes read, and it
     at = 0
     while found := _ONE_CHARACTERS_BYTES.search(text, at):
@@ -158,13 +159,31 @@ def undone_double_encoding(text: str) -> str:
         at = found.end()
     undone: list[str] = []
     at = 0
-    for stretch in filter(_tells_double_encoding, stretches):
+    for stretch in (stretch for stretch in stretches if _tells_double_encoding(text, stretch)):
         for found, was in stretch:
             undone += [text[at : found.start()], was]
             at = found.end()
     return "".join([*undone, text[at:]])
 
 
-def _tells_double_encoding(stretch: list[tuple[re.Match[str], str]]) -> bool:
+def _tells_double_encoding(text: str, stretch: list[tuple[re.Match[str], str]]) -> bool:
     holds_c1 = any(_C1_CONTROLS.intersection(found.group()) for found, _ in stretch)
-    return holds_c1 or len(stretch) >= DOUBLE_ENCODED_FEWEST
+    runs_on = {k for k in range(1, len(stretch)) if stretch[k - 1][0].end() == stretch[k][0].start()}
+    telling = [
+        k in runs_on or k + 1 in runs_on or (_inside_a_word(text, found) and _western(was))
+        for k, (found, was) in enumerate(stretch)
+    ]
+    return holds_c1 or sum(telling) >= DOUBLE_ENCODED_FEWEST
+
+
+def _inside_a_word(text: str, found: re.Match[str]) -> bool:
+    """Garble stands in a word ("It\u00e2\u20ac\u2122s", "caf\u00c3\u00a9"); a text about encodings
+    quotes it apart ("shows as \"\u00e2\u20ac\u2122\"")."""
+    beside = text[found.start() - 1 : found.start()] + text[found.end() : found.end() + 1]
+    return any(char.isascii() and char.isalpha() for char in beside)
+
+
+def _western(char: str) -> bool:
+    """What most garble undoes to: a letter of Latin, Greek, Cyrillic, Hebrew or the like, or punctuation;
+    "wei\u00df\u2026" would undo to an NKo letter, French "\u00e9\u00a0\u00bb" to a Chinese one."""
+    return ord(char) < 0x0600 or 0x2000 <= ord(char) < 0x2200
