@@ -8,27 +8,11 @@ from pathlib import Path
 import pytest
 from bedside_ingest.book import Book
 from bedside_ingest.reader import read_book
-
-WORD_S = 0.3
-PAUSE_S = 0.5
+from bedside_transcripts import whisper_json
 
 ROAD = ["The bus left Wren at the end of the road.", "She stood there with her green suitcase."]
 POST = ["In the morning the post came.", "The woman in the yellow raincoat rang her bell."]
 SAND = ["The next morning was blue and gold.", "Wren and Oscar met at the foot of the lighthouse."]
-
-
-def whisper_json(folder: Path, sentences: list[str], name: str = "lantern.json") -> Path:
-    """``sentences`` as Whisper writes them with word times: a word at a time, a pause after each."""
-    words, at = [], 0.0
-    for sentence in sentences:
-        for word in sentence.split():
-            words.append({"word": f" {word}", "start": round(at, 2), "end": round(at + WORD_S, 2)})
-            at += WORD_S
-        at += PAUSE_S
-    segment = {"start": 0.0, "end": round(at, 2), "text": "", "words": words}
-    path = folder / name
-    path.write_text(json.dumps({"segments": [segment]}), encoding="utf-8")
-    return path
 
 
 def _srt_time(ms: int) -> str:

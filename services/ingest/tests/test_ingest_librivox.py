@@ -4,7 +4,6 @@ are found where it says them, and its notice is no passage of the book."""
 
 import json
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -16,29 +15,9 @@ from bedside_ingest.media import SAMPLE_RATE
 from bedside_ingest.reader import read_book
 from bedside_ingest.transcription import units_of
 from bedside_speech import WhisperTranscriber
+from bedside_transcripts import whisper_json, words_json
 
 BOOK = "The Lantern at Gull Point"
-WORD_S = 0.3
-PAUSE_S = 0.5
-
-
-def words_json(folder: Path, words: list[dict[str, Any]]) -> Path:
-    """A Whisper JSON transcript of timed words, as whisper writes it with word times."""
-    segment = {"start": words[0]["start"], "end": words[-1]["end"], "text": "", "words": words}
-    path = folder / "lantern.json"
-    path.write_text(json.dumps({"segments": [segment]}), encoding="utf-8")
-    return path
-
-
-def whisper_json(folder: Path, sentences: list[str]) -> Path:
-    """``sentences`` said at a steady pace, a pause after each."""
-    words, at = [], 0.0
-    for sentence in sentences:
-        for word in sentence.split():
-            words.append({"word": f" {word}", "start": round(at, 2), "end": round(at + WORD_S, 2)})
-            at += WORD_S
-        at += PAUSE_S
-    return words_json(folder, words)
 
 
 def librivox(number: str, heading: list[str], story: list[str]) -> list[str]:
