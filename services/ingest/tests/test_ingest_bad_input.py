@@ -195,8 +195,13 @@ def test_a_text_whose_own_words_look_garbled_keeps_them(line: str) -> None:
     "wei\u00df\u2026" (whose two characters are one character's UTF-8 bytes) into an NKo letter. Garble
     sits inside words and undoes to letters and punctuation of a Western text, or runs on unbroken."""
     assert undone_double_encoding(line) == line
-    clean = "It\u2019s the caf\u00e9\u2019s door, and \u201cYes\u201d, she said."
-    assert undone_double_encoding(as_windows_reads_it(clean.encode())) == clean
+    for clean in (
+        "It\u2019s the caf\u00e9\u2019s door, and \u201cYes\u201d, she said.",
+        # (the second review) dashes between spaces, years, pounds and degrees, with straight quotes
+        "The winter of 1962\u20131963 was hard. 'We'll manage \u2013 somehow,' said Mum. Coal cost \u00a34 a "
+        "sack \u2013 then \u00a36 \u2013 and the pipes froze at \u221210\u00b0.",
+    ):
+        assert undone_double_encoding(as_windows_reads_it(clean.encode())) == clean
     chinese = "\u4f60\u597d\uff0c\u4e16\u754c\u3002\u6211\u4eec\u8d70\u5427\u3002"
     assert undone_double_encoding(chinese.encode().decode("latin-1")) == chinese
 

@@ -170,20 +170,23 @@ def _tells_double_encoding(text: str, stretch: list[tuple[re.Match[str], str]]) 
     holds_c1 = any(_C1_CONTROLS.intersection(found.group()) for found, _ in stretch)
     runs_on = {k for k in range(1, len(stretch)) if stretch[k - 1][0].end() == stretch[k][0].start()}
     telling = [
-        k in runs_on or k + 1 in runs_on or (_inside_a_word(text, found) and _western(was))
+        k in runs_on or k + 1 in runs_on or (_inside_a_word(text, found, was) and _western(was))
         for k, (found, was) in enumerate(stretch)
     ]
     return holds_c1 or sum(telling) >= DOUBLE_ENCODED_FEWEST
 
 
-def _inside_a_word(text: str, found: re.Match[str]) -> bool:
-    """Garble stands in a word ("It\u00e2\u20ac\u2122s", "caf\u00c3\u00a9"); a text about encodings
-    quotes it apart ("shows as \"\u00e2\u20ac\u2122\"")."""
-    beside = text[found.start() - 1 : found.start()] + text[found.end() : found.end() + 1]
-    return any(char.isascii() and char.isalpha() for char in beside)
+def _inside_a_word(text: str, found: re.Match[str], was: str) -> bool:
+    """Garble stands in a word or a number ("It\u00e2\u20ac\u2122s", "caf\u00c3\u00a9", "\u00c2\u00a34"), or
+    is punctuation between words ("manage \u00e2\u20ac\u201c somehow"); a text about encodings quotes
+    it apart ("shows as \"\u00e2\u20ac\u2122\"")."""
+    before, after = text[found.start() - 1 : found.start()], text[found.end() : found.end() + 1]
+    if any(char.isascii() and char.isalnum() for char in before + after):
+        return True
+    return 0x2000 <= ord(was) < 0x2070 and not (before in "\"'" and after in "\"'")
 
 
 def _western(char: str) -> bool:
-    """What most garble undoes to: a letter of Latin, Greek, Cyrillic, Hebrew or the like, or punctuation;
-    "wei\u00df\u2026" would undo to an NKo letter, French "\u00e9\u00a0\u00bb" to a Chinese one."""
-    return ord(char) < 0x0600 or 0x2000 <= ord(char) < 0x2200
+    """What most garble undoes to: a letter of Latin, Greek, Cyrillic, Hebrew or the like, punctuation or
+    a sign; "wei\u00df\u2026" would undo to an NKo letter, French "\u00e9\u00a0\u00bb" to a Chinese one."""
+    return ord(char) < 0x0600 or 0x2000 <= ord(char) < 0x2300
