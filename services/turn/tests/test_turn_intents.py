@@ -3693,6 +3693,10 @@ def test_back_to_a_speed_said_without_to_is_still_the_speed(utterance: str, spee
         "why did she laugh and then stop",
         "what did he say to her and then pause",
         "go on and tell me who Wren is",
+        "why was she crying and then stop",
+        "why would she laugh and then stop",
+        "who came in and stop",
+        "why did the band play and then stop playing",
     ],
 )
 def test_a_question_ending_in_a_verb_of_playing_is_asked_whole_and_plays_nothing(utterance: str) -> None:
@@ -3710,6 +3714,7 @@ def test_a_question_ending_in_a_verb_of_playing_is_asked_whole_and_plays_nothing
         ("who is Wren and pause it", intents.Together(intents.Pause(), Question("who is Wren"))),
         ("pause and who is he", intents.Together(intents.Pause(), intents.read("who is he"))),
         ("go back 30 seconds and then forward", Jump(-30_000)),
+        ("what did I miss and pause", intents.Together(intents.Pause(), intents.read("what did I miss"))),
     ],
 )
 def test_a_command_said_plainly_beside_an_ask_is_still_done(utterance: str, read_as: intents.Intent) -> None:
@@ -3798,3 +3803,17 @@ def test_an_alarm_asked_for_is_read_as_one(utterance: str) -> None:
 )
 def test_a_waking_in_the_story_is_no_alarm_asked_for(utterance: str) -> None:
     assert intents.read(utterance) != intents.WakeUpAsked()
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        ("wake me up, what did I miss", "what did I miss"),
+        ("alarm went off, go back 5 minutes", "go back 5 minutes"),
+        ("alarm went off, what did I miss", "what did I miss"),
+    ],
+)
+def test_a_waking_said_before_a_request_leaves_the_request(utterance: str, read_as: str) -> None:
+    """A review: whatever followed "wake me" or "alarm" was dropped for "I can't wake you", at the very
+    moment a listener who has just woken needs the book."""
+    assert intents.read(utterance) == intents.read(read_as)

@@ -621,13 +621,16 @@ VOLUME = re.compile(
     r"|(?:change|raise|lower) the (?:volume|sound))"
     r"(?:\s+(?:please|a bit|a little|a touch))*$"
 )
+_WHEN = r"(?: (?:in|at|for|after|when|by|around|before)\b(?:(?! and | then )[^,])*)?"
 WAKE_UP = re.compile(
     r"^(?:(?:can|could|would|will) you\s+)?(?:please\s+)?"
-    r"(?:wake me\b|(?:set|put on|start|turn on)\s+(?:an?|my|the)\s+alarm\b|alarm\b)"
+    rf"(?:wake me(?: up)?{_WHEN}|(?:set|put on|start|turn on)\s+(?:an?|my|the)\s+alarm{_WHEN}"
+    r"|alarm (?:for|at|in)\b(?:(?! and | then )[^,])*)(?:,? please)?$"
 )
-"""An alarm asked for ("wake me up in 10 minutes", "set an alarm for 7"), said first, so a waking in the
-story ("where does he wake up") is none: told in plain words that Bedside only stops the book, never left
-to a model, which may say it set one."""
+"""An alarm asked for, the whole request ("wake me up in 10 minutes", "set an alarm for 7"), so a waking
+in the story ("where does he wake up") is none, nor one said before what is asked ("wake me up, what did
+I miss"): told in plain words that Bedside only stops the book, never left to a model, which may say it
+set one."""
 NOT_OF_THE_BOOK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:"
     r"tell me a joke|sing(?: me)?(?: a song)?|what(?:'s| is) the (?:weather|news|forecast)"

@@ -919,13 +919,21 @@ def _done_together(
     return None
 
 
-_ACTION_ASKED = re.compile(
-    r"^(?:why|what|how|when|where|who)\b.*\b(?:did|does|do|had|made|makes|told|tells)\b"
-)
-"""A question of what someone did, which a bare "and then stop" may go on ("why did she laugh and then
-stop"); "who is Wren and where am I and pause" asks of no doing, and the pause is the listener's."""
-_THE_BOOKS = re.compile(r"\b(?:it|the book|the story|playing|reading|now|please)\b")
-"""What makes a pause or a play said after such a question the listener's, not the question's verb."""
+_THE_BOOKS = re.compile(r"\b(?:it|the book|the story|now|please)\b")
+_ASKS_WHAT_IS = re.compile(r"^(?:who|what|where)(?:'s| is| are| am)\b|\b(?:i|me)\b")
+
+
+def _the_questions_own_verb(command: Intent, asked: Intent, words: str, command_said: str) -> bool:
+    """Whether a bare pause or play said after a question of what someone did goes on the question
+    ("why did she laugh and then stop", "who came in and stop", "... and then stop playing"), not the
+    listener's: said of the book ("... and pause it"), after asking who or where someone is ("who is
+    Wren and where am I and pause") or of the listener ("what did I miss and pause") it is theirs."""
+    return (
+        isinstance(command, Pause | PlayOn)
+        and isinstance(asked, Question | RecapAsked)
+        and not _ASKS_WHAT_IS.search(words)
+        and not _THE_BOOKS.search(command_said)
+    )
 
 
 def _stays_put_then_asked(
@@ -949,13 +957,8 @@ def _stays_put_then_asked(
         command, asked, words = halves[at], halves[1 - at], said[1 - at]
         if not isinstance(command, _STAYS_PUT) or _WAITING.match(said[at]):
             continue
-        if (
-            at == 1
-            and isinstance(asked, Question)
-            and _ACTION_ASKED.search(words)
-            and not _THE_BOOKS.search(said[at])
-        ):
-            continue  # "why did she laugh and then stop": the story's verb, unless "stop it", "pause it"
+        if at == 1 and joined_by and _the_questions_own_verb(command, asked, words, said[at]):
+            continue
         if isinstance(asked, _TOLD_BY_PLAIN_CODE) or (
             isinstance(asked, Question | RecapAsked) and _asks_beside_a_move(command, asked, words)
         ):
