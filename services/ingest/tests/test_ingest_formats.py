@@ -818,6 +818,23 @@ def test_an_epub_with_media_overlays_is_timed(tmp_path: Path) -> None:
     ]
 
 
+GARBLED_PAGE = PAGE.replace("The lamp&nbsp;was lit.", "It\u2019s lit \u2013 the caf\u00e9\u2019s lamp.")
+
+
+@pytest.mark.parametrize("packed", [True, False])
+def test_a_sync_maps_page_encoded_twice_is_read_as_its_words(tmp_path: Path, packed: bool) -> None:
+    """A review: the pages a SMIL times, beside it or in an EPUB, were read past the repair a text
+    file's get, "It\u00e2\u20ac\u2122s lit"."""
+    garbled = GARBLED_PAGE.encode("utf-8").decode("cp1252")
+    smil = SMIL.replace("../text/page.xhtml", "../text/1.xhtml")
+    if packed:
+        book = read_book(overlay_epub(tmp_path / "twice.epub", "Twice", [(smil, garbled)]))
+    else:
+        write(tmp_path, "sync_page.xhtml", garbled)
+        book = read_book(write(tmp_path, "overlay.smil", SMIL))
+    assert book.chapters[0].units[1].text == "It\u2019s lit \u2013 the caf\u00e9\u2019s lamp."
+
+
 def test_civil_disobedience_packaged_as_an_epub_reads_like_its_unpacked_overlay(tmp_path: Path) -> None:
     folder = corpus_file("formats/epub-media-overlay-civil-disobedience")
     parts = [

@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 from bedside_ingest.book import Transcript
+from bedside_ingest.decoding import decoded_text
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.smil import PageLoader, SmilReader
 
@@ -79,7 +80,9 @@ def read_overlays(path: Path) -> Transcript | None:
         def load(smil: str, reference: str) -> tuple[str, str] | None:
             inner = smil.removeprefix(prefix)
             name = posixpath.normpath(posixpath.join(posixpath.dirname(inner), reference))
-            return (name, _text(archive, name)) if name in members else None
+            if name not in members:
+                return None
+            return name, decoded_text(path, archive.read(name), where=f"page {name}")
 
         loader: PageLoader = load
         reader = SmilReader()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from bedside_ingest.book import Transcript, Unit
+from bedside_ingest.decoding import decoded_text
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.xhtml import parse_page
 from bedside_ingest.timecodes import BadTime, smil_ms
@@ -70,9 +71,10 @@ def files_beside(smil_path: Path) -> PageLoader:
         if path is None:
             return None
         try:
-            return str(path), path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as error:
+            content = path.read_bytes()
+        except OSError as error:
             raise BadInput(path, f"cannot read the text page: {error}") from None
+        return str(path), decoded_text(path, content)
 
     return load
 
