@@ -75,7 +75,7 @@ def plain_text(folder: Path, blocks: list[str], name: str = "lantern.txt") -> Pa
     return path
 
 
-def test_a_texts_prologue_interlude_and_epilogue_and_chapters_the_first_are_headings(tmp_path: Path) -> None:
+def test_a_texts_prologue_epilogue_and_chapter_the_first_are_headings_not_interlude(tmp_path: Path) -> None:
     """A review: none of them was a heading: the book was one chapter, and "Prologue" its opening's
     first words. The prologue before the first chapter is the opening, as a recording's is."""
     book = read_book(
