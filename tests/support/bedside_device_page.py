@@ -628,11 +628,14 @@ class FailingRecording:
     """The book's recording as a flaky network serves it: the first answer carries only its
     opening ``first_bytes`` (a short read, as when a connection drops; none: no first answer),
     and while ``down`` every request for more is answered 503. Chromium gives up on the
-    recording a few seconds later."""
+    recording a few seconds later. While ``stalled``, a request for more is left unanswered, as on
+    a network that hangs, until ``fail_now``: a test says when the page loses its recording."""
 
     def __init__(self, page: Page, book: str, first_bytes: int | None) -> None:
         self.first_bytes = first_bytes
         self.down = True
+        self.stalled = False
+        self.held: list[Route] = []
         self.requests = 0
         page.route(re.compile(rf".*/api/books/{book}/audio$"), self._route)
 
@@ -644,15 +647,21 @@ class FailingRecording:
             total = opening.headers["content-range"].rsplit("/", 1)[1]
             answer = {**opening.headers, "content-range": f"bytes 0-{self.first_bytes - 1}/{total}"}
             route.fulfill(status=206, headers=answer, body=opening.body())
+        elif self.stalled:
+            self.held.append(route)
         elif self.down:
             route.fulfill(status=503, body="the network is down")
         else:
             route.continue_()
 
+    def fail_now(self) -> None:
+        self.stalled = False
+        for route in self.held:
+            route.fulfill(status=503, body="the network is down")
+        self.held.clear()
+
 
 OPENING_MS = 25_000
-
-
 """How much of the silent recording a FailingRecording serves first, at 16 bytes a millisecond."""
 
 
