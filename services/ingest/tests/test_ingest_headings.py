@@ -75,6 +75,46 @@ def plain_text(folder: Path, blocks: list[str], name: str = "lantern.txt") -> Pa
     return path
 
 
+def test_a_texts_bare_heading_right_over_its_titled_heading_is_one_chapter(tmp_path: Path) -> None:
+    """ "Chapter 3" over "Chapter 3. The Storm", nothing between, was refused: chapter 3 had no text.
+    It is one chapter named by the second, as a transcript's number said alone is."""
+    path = tmp_path / "storm.txt"
+    path.write_text("The Lantern\n\nChapter 3\n\nChapter 3. The Storm\n\nIt rained.\n", encoding="utf-8")
+    book = read_book(path)
+    assert chapters_of(book) == [(1, "The Storm")]
+    assert text_of(book, 1) == "It rained."
+
+
+@pytest.mark.parametrize(
+    "printed", ["Chapter {n}. {title}", "CHAPTER {roman}: {title}", "# Chapter {n}: {title}"]
+)
+def test_a_texts_number_alone_over_its_heading_is_named_by_it(tmp_path: Path, printed: str) -> None:
+    """Among other chapters; and a heading printed twice the same opens no other either."""
+
+    def heading(n: int, title: str = "") -> str:
+        said = printed.format(n=n, roman="I" * n if n < 4 else "IV", title=title)
+        return said if title else said.split(":")[0].split(".")[0]
+
+    blocks = [heading(1, "The Hunt"), *ROAD, heading(2), heading(2, "The Post"), *POST]
+    blocks += [
+        heading(3),
+        heading(3, "The Storm"),
+        *SAND,
+        heading(4, "The End"),
+        heading(4, "The End"),
+        ROAD[0],
+    ]
+    book = read_book(plain_text(tmp_path, blocks))
+    assert [(n, title.casefold().split(": ")[-1]) for n, title in chapters_of(book)] == [
+        (1, "the hunt"),
+        (2, "the post"),
+        (3, "the storm"),
+        (4, "the end"),
+    ]
+    assert text_of(book, 3) == " ".join(SAND)
+    assert text_of(book, 4) == ROAD[0]
+
+
 def test_a_texts_prologue_epilogue_and_chapter_the_first_are_headings_not_interlude(tmp_path: Path) -> None:
     """A review: none of them was a heading: the book was one chapter, and "Prologue" its opening's
     first words. The prologue before the first chapter is the opening, as a recording's is."""

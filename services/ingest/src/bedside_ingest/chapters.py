@@ -25,6 +25,7 @@ from bedside_ingest.book import Chapter, Transcript, Unit, numbered_title
 from bedside_ingest.counted import Numbered, taken_by_the_count
 from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.subtitles import read_webvtt
+from bedside_ingest.same_number import Heading, Meeting, meeting
 from bedside_ingest.text import clean, word_count
 from bedside_ingest.timecodes import BadTime, flexible_ms
 
@@ -228,6 +229,10 @@ class _SpokenStart:
         """Headed by a name and no number: "Prologue.", "Epilogue."."""
         return not self.number
 
+    @property
+    def heading(self) -> Heading:
+        return Heading(self.chapter, self.title if self.titled else "")
+
 
 def _chapter_heading_after(
     k: int, sentences: list[str], headings: list[tuple[str, str] | None]
@@ -255,8 +260,8 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
     ``PREAMBLE_SENTENCES``; the chapter opens at the first, and is named by the heading. A number
     said alone ("Chapter three.") announces as well: its heading with a title that follows within
     as many sentences names it, and opens no other. A heading of the open chapter said again (no
-    title, or the same) opens no other; one with a new title does, as a chapter lost inside
-    another is worse than a number heard twice."""
+    title, or the same) opens no other; one with a new title does (``same_number.meeting``, the
+    rule a text's headings meet by too)."""
     position = {id(u): i for i, u in enumerate(units)}
     groups = sentence_groups(units)
     sentences = [" ".join(u.text for u in group) for group in groups]
@@ -304,18 +309,23 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
         # then "Chapter three, the storm."): it opens the chapter that heading names.
         preamble_end = k + 1 if own_title else _preamble(k, sentences).stop
         open_chapter = starts[-1] if starts else None
-        if open_chapter is not None and chapters[k] is not None and chapters[k] == open_chapter.chapter:
-            if not open_chapter.titled and k < open_chapter.preamble_end:
-                starts[-1] = replace(
-                    open_chapter,
-                    title=title,
-                    headed=True,
-                    titled=bool(own_title),
-                    preamble_end=max(open_chapter.preamble_end, preamble_end) if not own_title else k + 1,
-                )
-                continue
-            if not own_title or own_title.casefold() == open_chapter.title.casefold():
-                continue
+        met = meeting(
+            None if open_chapter is None else open_chapter.heading,
+            "" if open_chapter is None else open_chapter.title,
+            Heading(chapters[k], own_title),
+            within_reach=open_chapter is not None and k < open_chapter.preamble_end,
+        )
+        if open_chapter is not None and met is Meeting.NAMES_IT:
+            starts[-1] = replace(
+                open_chapter,
+                title=title,
+                headed=True,
+                titled=bool(own_title),
+                preamble_end=max(open_chapter.preamble_end, preamble_end) if not own_title else k + 1,
+            )
+            continue
+        if met is Meeting.SAID_AGAIN:
+            continue
         starts.append(_SpokenStart(index, title, number, chapters[k], preamble_end, True, bool(own_title)))
     return starts
 

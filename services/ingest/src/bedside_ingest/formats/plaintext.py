@@ -25,6 +25,7 @@ from bedside_ingest.errors import BadInput
 from bedside_ingest.formats.gutenberg import wrapping
 from bedside_ingest.formats.untimed import untimed_chapter
 from bedside_ingest.matter import known_titles, listed_entry, number_alone
+from bedside_ingest.same_number import Heading, Meeting, meeting
 from bedside_ingest.text import clean, is_note, word_count
 
 _MARKDOWN_HEADING = re.compile(r"^#{1,3}\s+(?P<title>\S.*)$")
@@ -158,6 +159,44 @@ def _without_contents(
     return kept, listed
 
 
+def _said(line: str) -> Heading:
+    """A heading line's label and number, and the title it prints itself ("" for a number alone)."""
+    text = line.strip().lstrip("#").strip()
+    said = heading_title(text) or heading_in_sentence_case(text)
+    value = None if said is None else number_value(said[0])
+    if said is None or value is None:
+        return Heading(None, "")
+    return Heading((text.split(maxsplit=1)[0].casefold(), value), clean(said[1]))
+
+
+def _each_number_once(
+    starts: list[tuple[int, int, str]], lines: list[tuple[int, str]]
+) -> tuple[list[tuple[int, int, str]], set[int]]:
+    """A heading meeting the chapter open under its number (``same_number.meeting``, as a
+    transcript's): "Chapter 3" printed right over "Chapter 3. The Storm", nothing between, is one
+    chapter named by the second (it was refused, the first having no text); printed again with no
+    title or the same, it opens no other. The headings kept, and the line numbers of those dropped."""
+    kept: list[tuple[int, int, str]] = []
+    kept_said: list[Heading] = []
+    dropped: set[int] = set()
+    for i, number, named in starts:
+        said = _said(lines[i][1])
+        if kept:
+            open_i, open_number, open_named = kept[-1]
+            nothing_between = not any(line.strip() for _, line in lines[open_i + 1 : i])
+            met = meeting(
+                kept_said[-1], kept_said[-1].title or open_named, said, within_reach=nothing_between
+            )
+            if met is Meeting.NAMES_IT:
+                kept[-1], kept_said[-1] = (open_i, open_number, named), said
+            if met is not Meeting.OPENS_ANOTHER:
+                dropped.add(number)
+                continue
+        kept.append((i, number, named))
+        kept_said.append(said)
+    return kept, dropped
+
+
 def read_plain_text(path: Path, content: str) -> Book:
     lines = list(enumerate(content.lstrip("\ufeff").splitlines(), start=1))
     wrapped = wrapping([line for _, line in lines])
@@ -172,6 +211,8 @@ def read_plain_text(path: Path, content: str) -> Book:
     if all(_GROUPING.match(lines[i][1]) or named_heading(lines[i][1]) for i, _, _ in found):
         found = sorted(found + _numbered_headings(lines))
     starts, contents = _without_contents(found, lines)
+    starts, said_again = _each_number_once(starts, lines)
+    lines = [(number, "" if number in said_again else line) for number, line in lines]
     front = [(n, line) for n, line in lines[: starts[0][0]] if n not in contents] if starts else []
     titles = [_title_below(named, lines[i + 1 :])[0] for i, _, named in starts]
     title, author, front_text = _front_matter(path, front, known_titles(titles))
