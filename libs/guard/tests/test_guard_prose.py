@@ -277,8 +277,29 @@ def test_a_chapter_numbered_by_an_ordinal_after_the_is_a_heading(
 
 
 @pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        ("Chapter the Last", ("the Last", "")),
+        ("CHAPTER THE LAST. THE LIGHT", ("THE LAST", "THE LIGHT")),
+        ("Chapter the last.", ("the last", "")),
+    ],
+)
+def test_chapter_the_last_is_a_heading_with_no_value_of_its_own(line: str, found: tuple[str, str]) -> None:
+    """Older books end "Chapter the First", "Chapter the Second" with "Chapter the Last", which was no
+    heading: that chapter was the end of the one before. Its number is the book's count's next."""
+    assert heading_title(line) == found
+    assert number_value(found[0]) is None
+
+
+@pytest.mark.parametrize(
     "sentence",
-    ["Chapter the first was long.", "Chapter the second time round went better.", "Chapter the end."],
+    [
+        "Chapter the first was long.",
+        "Chapter the second time round went better.",
+        "Chapter the end.",
+        "Chapter the last was the best of them.",
+        "Book the last of the rooms for Mr. Ferguson.",
+    ],
 )
 def test_an_ordinal_going_on_as_prose_is_no_heading(sentence: str) -> None:
     assert heading_title(sentence) is None

@@ -152,6 +152,33 @@ def test_a_texts_prologue_epilogue_and_chapter_the_first_are_headings_not_interl
     assert "Prologue again." in text_of(book, 1)
 
 
+def test_a_texts_chapter_the_last_is_its_last_chapter(tmp_path: Path) -> None:
+    """It was no heading: the last chapter was the end of the one before."""
+    blocks = ["Chapter the First", *ROAD, "Chapter the Second", *POST]
+    blocks += ["Chapter the Last", SAND[0], "Chapter the last was the one she liked best.", SAND[1]]
+    book = read_book(plain_text(tmp_path, blocks))
+    assert chapters_of(book) == [(1, "Chapter the First"), (2, "Chapter the Second"), (3, "Chapter the Last")]
+    assert text_of(book, 3) == " ".join([SAND[0], "Chapter the last was the one she liked best.", SAND[1]])
+
+
+@pytest.mark.parametrize("written", [whisper_json, subtitles])
+def test_a_transcripts_chapter_the_last_is_numbered_after_the_chapters_said(
+    tmp_path: Path, written: Callable[[Path, list[str]], Path]
+) -> None:
+    """A second volume's chapters keep the numbers said; the last one after them is the next."""
+    sentences = [
+        "Chapter twenty-three, the road.",
+        *ROAD,
+        "Chapter twenty-four, the post.",
+        *POST,
+        "Chapter the last, the sand.",
+        *SAND,
+    ]
+    book = read_book(written(tmp_path, sentences))
+    assert chapters_of(book) == [(23, "the road"), (24, "the post"), (25, "the sand")]
+    assert text_of(book, 25) == " ".join(["Chapter the last, the sand.", *SAND])
+
+
 @pytest.mark.parametrize("written", [whisper_json, subtitles])
 def test_a_transcripts_prologue_and_epilogue_said_alone_are_chapters(
     tmp_path: Path, written: Callable[[Path, list[str]], Path]

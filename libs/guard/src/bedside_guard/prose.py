@@ -182,7 +182,9 @@ _SMALL_ROMAN = (
 )
 _ORDINAL = rf"the\s+(?:(?:{one_of(TENS)})[\s-])?(?:{one_of(ORDINALS)})\b"
 """An ordinal after "the", as older books number chapters: "Chapter the First", "the Twenty-First"."""
-_NUMBER = rf"(?:\d{{1,4}}|(?-i:[IVXLCDM]{{1,8}})|{_SMALL_ROMAN}|{IN_WORDS}|{_ORDINAL})"
+_LAST = r"the\s+last\b"
+"""How such books number their last chapter, "Chapter the Last": the count's next, no value of its own."""
+_NUMBER = rf"(?:\d{{1,4}}|(?-i:[IVXLCDM]{{1,8}})|{_SMALL_ROMAN}|{IN_WORDS}|{_ORDINAL}|{_LAST})"
 """Digits, a Roman numeral in capitals as books set them ("Part Vic" names someone) or, well
 formed ("Part did." is none), in small letters before a mark or a title's capital ("Chapter ii."),
 words in any case, or an ordinal after "the"."""
@@ -262,7 +264,7 @@ _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
 def number_value(number: str) -> int | None:
     """The value of a heading's number (``heading_title``'s first part): "14", "XIV", "fourteen",
-    "Twenty-One"; None for what is none of them."""
+    "Twenty-One"; None for what is none of them, and for "the Last", whose value is the count's."""
     if number.isdigit():
         return int(number)
     if re.fullmatch(_ORDINAL, number, re.IGNORECASE):

@@ -371,7 +371,8 @@ def said_chapters(units: tuple[Unit, ...]) -> tuple[Chapter, ...]:
     none when they say none, or what they say is no book's chapters (``_a_books_chapters``). One
     rule for a transcript brought and a recording ingest transcribes. Chapters said counting up one
     by one are numbered as said, so a second volume's "Chapter 23" is chapter 23, and an epilogue
-    after them the next; others in order. A prologue before them is the opening, named so."""
+    or "Chapter the last" after them the next; others in order. A prologue before them is the
+    opening, named so."""
     starts = _spoken(units)
     if not _a_books_chapters(starts):
         return ()
@@ -387,8 +388,9 @@ def said_chapters(units: tuple[Unit, ...]) -> tuple[Chapter, ...]:
         chapters = (replace(chapters[0], title=prologue.name), *chapters[1:])
     said = [start.chapter for start in starts if start.chapter is not None]
     label, first = said[0]
-    named_last = all(start.named for start in starts[len(said) :])  # an epilogue
-    if not named_last or first < 1 or said != [(label, first + k) for k in range(len(said))]:
+    # an epilogue, or "Chapter the last", after them: the next number
+    unnumbered_last = all(start.chapter is None for start in starts[len(said) :])
+    if not unnumbered_last or first < 1 or said != [(label, first + k) for k in range(len(said))]:
         return chapters
     numbers = iter(range(first, first + len(starts)))
     return tuple(c if c.n == OPENING_CHAPTER else replace(c, n=next(numbers)) for c in chapters)
