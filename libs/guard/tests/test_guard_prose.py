@@ -320,8 +320,32 @@ def test_a_prologue_or_epilogue_standing_alone_is_a_heading(line: str, name: str
 
 
 @pytest.mark.parametrize(
+    ("line", "heading"),
+    [
+        ("Prologue: The Fire", "Prologue: The Fire"),
+        ("EPILOGUE. TEN YEARS ON.", "EPILOGUE. TEN YEARS ON"),
+        ("Epilogue \u2014 How it Ended", "Epilogue \u2014 How it Ended"),
+        ("Prologue -- The Letter", "Prologue -- The Letter"),
+        ("Prologue: 1914", "Prologue: 1914"),
+    ],
+)
+def test_a_prologue_or_epilogue_with_its_title_after_a_mark_is_a_heading(line: str, heading: str) -> None:
+    """A review: "Prologue: The Fire" was no heading, while "Prologue" alone was."""
+    assert named_heading(line) == heading
+    assert is_heading(line)
+
+
+@pytest.mark.parametrize(
     "sentence",
-    ["The prologue to his speech was long.", "Prologue to a storm.", "Epilogue, she said.", "Interlude."],
+    [
+        "The prologue to his speech was long.",
+        "Prologue to a storm.",
+        "Epilogue, she said.",
+        "Interlude.",
+        "Prologue: the fire went out.",
+        "Epilogue. The years went by and nobody spoke of it.",
+        "Epilogue: The End, Wren said, was the part she liked.",
+    ],
 )
 def test_a_prologue_named_in_a_sentence_is_no_heading(sentence: str) -> None:
     assert named_heading(sentence) is None

@@ -179,6 +179,48 @@ def test_a_transcripts_chapter_the_last_is_numbered_after_the_chapters_said(
     assert text_of(book, 25) == " ".join(["Chapter the last, the sand.", *SAND])
 
 
+def test_a_texts_prologue_and_epilogue_with_their_titles_are_headings(tmp_path: Path) -> None:
+    """A review: "Prologue: The Fire" was no heading: the prologue was an opening of the book's own,
+    and the epilogue the end of the last chapter. A paragraph opening so is still the story's."""
+    blocks = ["Prologue: The Fire", ROAD[0], "Chapter 1", ROAD[1], "Chapter 2", POST[0]]
+    blocks += ["Epilogue: The Ash\nof it all was gone by morning, and Wren swept the step.", POST[1]]
+    blocks += ["Epilogue -- Ten Years On", *SAND]
+    book = read_book(plain_text(tmp_path, blocks))
+    assert chapters_of(book) == [
+        (0, "Prologue: The Fire"),
+        (1, "Chapter 1"),
+        (2, "Chapter 2"),
+        (3, "Epilogue -- Ten Years On"),
+    ]
+    assert text_of(book, 0) == ROAD[0]
+    assert "Epilogue: The Ash of it all" in text_of(book, 2)
+    assert text_of(book, 3) == " ".join(SAND)
+
+
+@pytest.mark.parametrize("written", [whisper_json, subtitles])
+def test_a_transcripts_prologue_with_its_title_opens_the_book(
+    tmp_path: Path, written: Callable[[Path, list[str]], Path]
+) -> None:
+    sentences = [
+        "Prologue: The Fire.",
+        *SAND,
+        "Chapter one, the road.",
+        *ROAD,
+        "Chapter two, the post.",
+        *POST,
+        "Epilogue: Ten Years On.",
+        SAND[0],
+    ]
+    book = read_book(written(tmp_path, sentences))
+    assert chapters_of(book) == [
+        (0, "Prologue: The Fire"),
+        (1, "the road"),
+        (2, "the post"),
+        (3, "Epilogue: Ten Years On"),
+    ]
+    assert text_of(book, 0) == " ".join(["Prologue: The Fire.", *SAND])
+
+
 @pytest.mark.parametrize("written", [whisper_json, subtitles])
 def test_a_transcripts_prologue_and_epilogue_said_alone_are_chapters(
     tmp_path: Path, written: Callable[[Path, list[str]], Path]

@@ -278,15 +278,28 @@ def number_value(number: str) -> int | None:
 NAMED_HEADINGS = ("prologue", "epilogue")
 """Headings that name a stretch of the book without a number, at either end of it: an interlude stands
 between chapters, where a chapter of its own would shift the numbers of every chapter after it."""
-_NAMED_HEADING = re.compile(rf"\s*(?P<name>{'|'.join(NAMED_HEADINGS)})[.:]?\s*", re.IGNORECASE)
+_NAMED_HEADING = re.compile(
+    rf"\s*(?P<name>{'|'.join(NAMED_HEADINGS)})\s*(?:(?:--|[.:—–]|-(?=\s))\s*(?P<title>.*?))?\s*",
+    re.IGNORECASE,
+)
 
 
 def named_heading(text: str) -> str | None:
-    """The heading ``text`` is when it is "Prologue" or "Epilogue" alone (a line of its
-    own, a sentence said alone), as written; None otherwise: "the prologue to his speech" is the
-    story's."""
+    """The heading ``text`` is when it is "Prologue" or "Epilogue" alone (a line of its own, a
+    sentence said alone), or with a title set apart by a mark ("Prologue: The Fire", "EPILOGUE.
+    TEN YEARS ON"), as written without its full stop; None otherwise: "the prologue to his speech"
+    is the story's. No count backs such a title, so it must read as one, in capitals: "Epilogue.
+    The years went by." and "Prologue: the fire went out." are the story's."""
     match = _NAMED_HEADING.fullmatch(text)
-    return None if match is None else match.group("name")
+    if match is None:
+        return None
+    title = (match.group("title") or "").rstrip(".").strip()
+    if not title:
+        return match.group("name")
+    line = " ".join(text.split())
+    if len(_WORD.findall(line)) > MAX_HEADING_WORDS:
+        return None
+    return line.rstrip(".") if opens_with_a_capital(title) and _reads_as_a_title(line, title) else None
 
 
 def is_heading(sentence: str) -> bool:

@@ -18,6 +18,7 @@ from bedside_guard import (
     named_heading,
     number_value,
 )
+from bedside_guard.prose import NAMED_HEADINGS
 
 from bedside_ingest.book import Book, Chapter, numbered_title
 from bedside_ingest.counted import Numbered, taken_by_the_count
@@ -56,15 +57,17 @@ def _without_book_title(
     return found[1:] if first is not None and lower and min(lower) > first else found
 
 
-def _heading(line: str, after: str) -> str | None:
+def _heading(line: str, after: str, followed_by: str) -> str | None:
     """The title a heading line gives (may be ""), or None when the line is not a heading. ``after``
-    is the line before it: "Prologue" is a heading only where no paragraph runs on into it (the
-    last line of one may be "Prologue." as wrapped)."""
+    is the line before it, ``followed_by`` the line below it: "Prologue" is a heading only where no paragraph
+    runs on into it (the last line of one may be "Prologue." as wrapped), and "Prologue: The Fire"
+    only where none runs on from it either (the first line of one may be "Epilogue: The Ash")."""
     markdown = _MARKDOWN_HEADING.match(line.strip())
     if markdown:
         return clean(markdown.group("title"))
     if (named := named_heading(line)) is not None:
-        return None if after.strip() else named
+        titled = named.casefold() not in NAMED_HEADINGS
+        return None if after.strip() or (titled and followed_by.strip()) else named
     found = heading_title(line) if len(line) < 120 else None
     return None if found is None else found[1] or numbered_title(found[0])
 
@@ -201,10 +204,11 @@ def read_plain_text(path: Path, content: str) -> Book:
     lines = list(enumerate(content.lstrip("\ufeff").splitlines(), start=1))
     wrapped = wrapping([line for _, line in lines])
     lines = lines[wrapped.start : wrapped.end]
+    padded = ["", *(line for _, line in lines), ""]  # each line with the lines around it
     found = [
         (i, number, title)
         for i, (number, line) in enumerate(lines)
-        if (title := _heading(line, lines[i - 1][1] if i else "")) is not None
+        if (title := _heading(line, padded[i], padded[i + 2])) is not None
     ]
     found = sorted(found + _in_sentence_case_by_the_count(found, lines))
     found = _without_book_title(found, lines)
