@@ -19,7 +19,7 @@ from bedside_guard import (
     named_heading,
     number_value,
 )
-from bedside_guard.prose import HEADING
+from bedside_guard.prose import HEADING, NAMED_HEADINGS
 
 from bedside_ingest.book import Chapter, Transcript, Unit, numbered_title
 from bedside_ingest.counted import Numbered, taken_by_the_count
@@ -182,6 +182,28 @@ def _preamble(k: int, sentences: list[str]) -> range:
     return range(k + 1, ended[0] if ended else stop)
 
 
+_NAMED_ANNOUNCEMENT = re.compile(rf"\s*(?P<name>{'|'.join(NAMED_HEADINGS)})\s+of\b", re.IGNORECASE)
+"""LibriVox's "Epilogue of <the book>.", as it says "Chapter 2 of <the book>."."""
+
+
+def _name_announced(k: int, sentences: list[str]) -> str | None:
+    """The name sentence ``k`` announces ("Epilogue of Black Beauty."), when its heading ("Epilogue.",
+    "Epilogue: Ten years on.") follows within its ``_preamble``, as a numbered announcement's must:
+    the notice between is the epilogue's, not the end of the chapter before. A story's "Epilogue of
+    sorts, she called it." announces nothing."""
+    match = _NAMED_ANNOUNCEMENT.match(sentences[k])
+    if match is None:
+        return None
+    name = match.group("name")
+    return name if any(_names(sentences[j], name) for j in _preamble(k, sentences)) else None
+
+
+def _names(sentence: str, name: str) -> bool:
+    """Whether ``sentence`` is the heading of the stretch ``name`` names ("Epilogue.")."""
+    heading = named_heading(sentence)
+    return heading is not None and heading.casefold().startswith(name.casefold())
+
+
 def _heading_ahead(
     k: int, ahead: range, headings: list[tuple[str, str] | None], chapters: list[tuple[str, int] | None]
 ) -> bool:
@@ -279,7 +301,20 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
     for k, group in enumerate(groups):
         found, announced, index = headings[k], said[k], position[id(group[0])]
         if (named := named_heading(sentences[k])) is not None:  # "Prologue." said alone
-            starts.append(_SpokenStart(index, named, "", None, k + 1, True, True))
+            open_chapter = starts[-1] if starts else None
+            if (
+                open_chapter is not None
+                and not open_chapter.headed
+                and open_chapter.named
+                and _names(sentences[k], open_chapter.title)
+                and k < open_chapter.preamble_end
+            ):  # the heading of the name announced: it names the stretch the announcement opened
+                starts[-1] = replace(open_chapter, title=named, headed=True)
+            else:
+                starts.append(_SpokenStart(index, named, "", None, k + 1, True, True))
+            continue
+        if (name := _name_announced(k, sentences)) is not None:
+            starts.append(_SpokenStart(index, name, "", None, _preamble(k, sentences).stop, False, True))
             continue
         index = part_heading.get(k, index)
         chapter_heading = None if found is None else _chapter_heading_after(k, sentences, headings)
