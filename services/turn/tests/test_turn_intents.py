@@ -3817,3 +3817,35 @@ def test_a_waking_said_before_a_request_leaves_the_request(utterance: str, read_
     """A review: whatever followed "wake me" or "alarm" was dropped for "I can't wake you", at the very
     moment a listener who has just woken needs the book."""
     assert intents.read(utterance) == intents.read(read_as)
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "wake me up in 10 minutes and pause",
+        "pause and wake me up in 10 minutes",
+        "wake me up in 10 minutes, pause",
+        "set an alarm for 7 and pause",
+    ],
+)
+def test_an_alarm_said_with_a_pause_pauses_and_is_told_there_is_no_alarm(utterance: str) -> None:
+    """A review: "wake me up in 10 minutes and pause" was read as nothing, and "pause and wake me up in 10
+    minutes" set a ten-minute timer and played on; the comma dropped the pause."""
+    assert intents.read(utterance) == intents.Together(move=intents.Pause(), then=intents.WakeUpAsked())
+
+
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        ("sleep in 20 and wake me at 7", intents.BothAsked(intents.SleepTimer(20), intents.WakeUpAsked())),
+        ("wake me at 7 and sleep in 20", intents.BothAsked(intents.WakeUpAsked(), intents.SleepTimer(20))),
+        ("where am I and wake me at 7", intents.BothAsked(intents.WhereAmI(), intents.WakeUpAsked())),
+        ("go back 5 minutes and wake me at 7", intents.Together(Jump(-300_000), intents.WakeUpAsked())),
+    ],
+)
+def test_an_alarm_said_with_another_request_is_told_beside_it(
+    utterance: str, read_as: intents.Intent
+) -> None:
+    """A review: "sleep in 20 and wake me at 7" was asked how long the timer should run, the timer said
+    dropped; beside a move or "where am I" the alarm was dropped unsaid."""
+    assert intents.read(utterance) == read_as

@@ -2861,3 +2861,24 @@ async def test_an_alarm_asked_for_is_told_bedside_cannot_wake_them_and_offered_t
     assert (reply.speech, reply.outcome) == (speech.CANNOT_WAKE_YOU, "refused")
     assert reply.speech.startswith("I can't wake you"), reply.speech
     assert len(rig.player.commands) == sent
+
+
+@pytest.mark.parametrize(
+    "utterance", ["wake me up in 10 minutes and pause", "pause and wake me up in 10 minutes"]
+)
+async def test_an_alarm_said_with_a_pause_pauses_and_says_there_is_no_alarm(rig: Rig, utterance: str) -> None:
+    """A review: "wake me up in 10 minutes and pause" did nothing; the other way round, it set a timer."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, utterance)
+    assert isinstance(rig.player.commands[-1], Pause)
+    assert (listener, BOOK_ID) not in rig.player.sleep_timers
+    assert reply.speech == f"Paused. {speech.CANNOT_WAKE_YOU}", reply.speech
+
+
+async def test_a_timer_and_an_alarm_set_the_timer_and_say_there_is_no_alarm(rig: Rig) -> None:
+    """A review: "sleep in 20 and wake me at 7" asked how long the timer should run, and set none."""
+    listener = rig.listener_at(HERE)
+    timer = await rig.ask(rig.listener_at(HERE), "sleep in 20")
+    reply = await rig.ask(listener, "sleep in 20 and wake me at 7")
+    assert (listener, BOOK_ID) in rig.player.sleep_timers
+    assert reply.speech == f"{timer.speech} {speech.CANNOT_WAKE_YOU}", reply.speech

@@ -631,6 +631,9 @@ WAKE_UP = re.compile(
 in the story ("where does he wake up") is none, nor one said before what is asked ("wake me up, what did
 I miss"): told in plain words that Bedside only stops the book, never left to a model, which may say it
 set one."""
+WOKEN = re.compile(r"^(?:(?:can|could|would|will) you\s+)?(?:please\s+)?wake me(?: up)?(?: please)?$")
+""""Wake me up" with no time: alone an alarm asked for (``WAKE_UP``), beside another request the listener
+waking ("wake me up, what did I miss")."""
 NOT_OF_THE_BOOK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:"
     r"tell me a joke|sing(?: me)?(?: a song)?|what(?:'s| is) the (?:weather|news|forecast)"

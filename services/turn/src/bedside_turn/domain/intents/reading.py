@@ -46,6 +46,7 @@ from bedside_turn.domain.intents.asked import (
     WAKE_UP,
     WHERE_PART,
     WHY_MOVED,
+    WOKEN,
     about_the_book,
     aside_said,
     asked_of_the_position,
@@ -496,7 +497,7 @@ def _asked_among_asides(utterance: str) -> Intent | None:
 def _read_as_typed(utterance: str, whole: bool) -> Intent:
     text = normalise(utterance)
     asked = utterance.strip().endswith("?")
-    if (beyond := _beyond_the_book(text)) is not None:
+    if (beyond := _beyond_the_book(text, utterance, whole)) is not None:
         return beyond
     if (speed := speed_asked(text)) is not None:  # whole, never split ("speed to one and a half")
         return speed
@@ -617,11 +618,14 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
     return _asked_after_an_opener(utterance, text, whole) or Other()
 
 
-def _beyond_the_book(text: str) -> Other | WakeUpAsked | None:
+def _beyond_the_book(text: str, utterance: str, whole: bool) -> Intent | None:
     """What no tool of a book does, read before all else: an alarm, whose minutes a timer would read ("wake
-    me up in 10 minutes"), told so; nothing said, or what people ask a general assistant, read as nothing."""
+    me up in 10 minutes"), told so; nothing said, or what people ask a general assistant, read as nothing.
+    The alarm's time reads on past a recogniser's comma, which parts two requests as "and" does: "wake me
+    up in 10 minutes, pause" is the pause and the alarm told (``_an_alarm``)."""
     if WAKE_UP.match(text):
-        return WakeUpAsked()
+        paused = with_pauses(utterance)
+        return (whole and (_done_together(paused) or _two_asked(paused, utterance))) or WakeUpAsked()
     return Other() if not text or NOT_OF_THE_BOOK.match(text) else None
 
 
@@ -884,12 +888,8 @@ def _done_together(
             return Together(move=halves[moving], then=timers[0])
         if moving is not None and (asked := _asked_beside_a_move(halves, said, moving)):
             return Together(move=halves[moving], then=asked)
-        if (
-            moving is not None
-            and not isinstance(halves[moving], FindPlace)  # a moment's words may end in such an ask
-            and isinstance(told := halves[1 - moving], _TOLD_AFTER_A_MOVE)
-        ):
-            return Together(move=halves[moving], then=told)
+        if moving is not None and _told_after_the_move(halves[moving], halves[1 - moving], said[1 - moving]):
+            return Together(move=halves[moving], then=halves[1 - moving])
         if (held := _stays_put_then_asked(halves, said, joined_by)) is not None:
             return held
         if (speed_first := _speed_with_the_timer(halves)) is not None:
@@ -917,6 +917,22 @@ def _done_together(
         ):
             return timer
     return None
+
+
+def _told_after_the_move(move: Intent, told: Intent, told_said: str) -> bool:
+    """Whether what plain code tells is said beside ``move`` and told after it (``_TOLD_AFTER_A_MOVE``, or
+    an alarm asked for: ``_an_alarm``); never beside a moment described, whose words may end in such an
+    ask."""
+    if isinstance(move, FindPlace):
+        return False
+    return isinstance(told, _TOLD_AFTER_A_MOVE) or _an_alarm(told, told_said)
+
+
+def _an_alarm(asked: Intent, words: str) -> bool:
+    """An alarm asked for beside another request ("sleep in 20 and wake me at 7", "wake me up in 10 minutes
+    and pause"): told there is none, as when asked alone, and the other request done. "Wake me up" said
+    with no time beside a request is the listener waking ("wake me up, what did I miss": ``WOKEN``)."""
+    return isinstance(asked, WakeUpAsked) and WOKEN.match(normalise(words)) is None
 
 
 _THE_BOOKS = re.compile(r"\b(?:it|the book|the story|now|please)\b")
@@ -959,8 +975,10 @@ def _stays_put_then_asked(
             continue
         if at == 1 and joined_by and _the_questions_own_verb(command, asked, words, said[at]):
             continue
-        if isinstance(asked, _TOLD_BY_PLAIN_CODE) or (
-            isinstance(asked, Question | RecapAsked) and _asks_beside_a_move(command, asked, words)
+        if (
+            isinstance(asked, _TOLD_BY_PLAIN_CODE)
+            or _an_alarm(asked, words)
+            or (isinstance(asked, Question | RecapAsked) and _asks_beside_a_move(command, asked, words))
         ):
             return Together(move=command, then=asked)
     return None
@@ -1273,6 +1291,8 @@ def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | Non
             isinstance(half, _TIMER_SET) for half in (first, second)
         ):
             return BothAsked(first=first, second=second)  # "where am I and sleep in 20": told, then set
+        if _an_alarm_beside_what_is_told((first, second), (first_said, second_said)):
+            return BothAsked(first=first, second=second)  # "sleep in 20 and wake me at 7": set, then told
         if not (isinstance(first, _TOLD_BY_PLAIN_CODE) and isinstance(second, _TOLD_BY_PLAIN_CODE)):
             continue
         match first, second:
@@ -1291,6 +1311,16 @@ def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | Non
                 return first  # "it" is the chapter just asked of, whose title is said with where they are
         return first if first == second else BothAsked(first=first, second=second)
     return None
+
+
+def _an_alarm_beside_what_is_told(halves: tuple[Intent, Intent], said: tuple[str, str]) -> bool:
+    """One alarm asked for (``_an_alarm``) beside the sleep timer set or what plain code tells: each answered
+    in the order asked, where the timer's words, or the alarm's time, took the whole breath."""
+    alarms = [_an_alarm(half, words) for half, words in zip(halves, said, strict=True)]
+    told = (*_TOLD_BY_PLAIN_CODE, *_TIMER_SET)
+    return alarms.count(True) == 1 and all(
+        alarm or isinstance(half, told) for half, alarm in zip(halves, alarms, strict=True)
+    )
 
 
 def _names_a_chapter(asked: TimeLeft) -> bool:
