@@ -3822,6 +3822,22 @@ def test_a_waking_said_before_a_request_leaves_the_request(utterance: str, read_
 @pytest.mark.parametrize(
     "utterance",
     [
+        "go back to where they met and how long is left",
+        "go back to where they met, how long is left",
+        "how long is left and go back to where they met",
+    ],
+)
+def test_a_moment_and_the_time_left_searches_then_tells_the_time_left(utterance: str) -> None:
+    """A review: the time left is read anywhere in a breath, so the moment said beside it was dropped
+    and only the time left told."""
+    assert intents.read(utterance) == intents.Together(
+        move=FindPlace("they met", "back"), then=intents.TimeLeft()
+    )
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
         "wake me up in 10 minutes and pause",
         "pause and wake me up in 10 minutes",
         "wake me up in 10 minutes, pause",

@@ -2863,6 +2863,15 @@ async def test_an_alarm_asked_for_is_told_bedside_cannot_wake_them_and_offered_t
     assert len(rig.player.commands) == sent
 
 
+async def test_a_moment_and_the_time_left_moves_then_tells_the_time_left_from_there(rig: Rig) -> None:
+    """A review: "go back to where they met and how long is left" told the time left, the search dropped."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "go back to where Wren gave her barley soup and how long is left")
+    assert position(rig, listener) == 60_000
+    left = await rig.ask(listener, "how long is left?")
+    assert reply.speech.endswith(f" {left.speech}"), reply.speech
+
+
 @pytest.mark.parametrize(
     "utterance", ["wake me up in 10 minutes and pause", "pause and wake me up in 10 minutes"]
 )

@@ -921,10 +921,12 @@ def _done_together(
 
 def _told_after_the_move(move: Intent, told: Intent, told_said: str) -> bool:
     """Whether what plain code tells is said beside ``move`` and told after it (``_TOLD_AFTER_A_MOVE``, or
-    an alarm asked for: ``_an_alarm``); never beside a moment described, whose words may end in such an
-    ask."""
+    an alarm asked for: ``_an_alarm``). Beside a moment described, only the time left: a moment's words may
+    end in such an ask ("... and where am I"), but the time left is read anywhere in a breath
+    (``asked.TIME_LEFT``), so the moment said with it was dropped ("go back to where they met and how long
+    is left" told the time left alone)."""
     if isinstance(move, FindPlace):
-        return False
+        return isinstance(told, TimeLeft)
     return isinstance(told, _TOLD_AFTER_A_MOVE) or _an_alarm(told, told_said)
 
 
