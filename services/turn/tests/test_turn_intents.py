@@ -3865,3 +3865,10 @@ def test_an_alarm_said_with_another_request_is_told_beside_it(
     """A review: "sleep in 20 and wake me at 7" was asked how long the timer should run, the timer said
     dropped; beside a move or "where am I" the alarm was dropped unsaid."""
     assert intents.read(utterance) == read_as
+
+
+def test_go_on_then_and_is_go_ahead_as_go_on_and_is() -> None:
+    """A review: "go on then and tell me who Wren is" searched the book for "on then and tell me ..."."""
+    assert intents.read("go on then and tell me who Wren is") == Question(
+        "go on then and tell me who Wren is"
+    )

@@ -45,11 +45,11 @@ _FILLER = re.compile(
     r"^(?:ok(?:ay)?|um+|uh+|erm*|hm+|ah+|hey|so|and|oh|please|bedside|like|shh+|briefly|ugh+|oi|yeah|yes|yep)"
     r"(?:[,\s]|\.\.\.|…)+"
     r"|^(?:wait|hang on|sorry|actually|well|alright|right|excuse me|(?:no )?i'm (?:still )?awake),\s*"
-    r"|^go (?:on|ahead) and\s+"
+    r"|^go (?:on|ahead)(?: then)? and\s+"
 )
 """Words said before what is asked; those that can be what is asked ("wait a minute", "sorry?") only
-when a comma, a pause, follows them ("wait, what happened to Ginger?"); "go on and tell me" is go ahead,
-neither a play nor a move ahead."""
+when a comma, a pause, follows them ("wait, what happened to Ginger?"); "go on (then) and tell me" is go
+ahead, neither a play nor a move ahead."""
 
 
 _SOUNDS_LIKE_A_NUMBER = {
