@@ -3872,3 +3872,9 @@ def test_go_on_then_and_is_go_ahead_as_go_on_and_is() -> None:
     assert intents.read("go on then and tell me who Wren is") == Question(
         "go on then and tell me who Wren is"
     )
+
+
+@pytest.mark.parametrize("utterance", ["go back one and a half x", "go back to one and a half x"])
+def test_a_speed_said_in_words_after_back_is_the_speed_as_in_figures(utterance: str) -> None:
+    """A review: "go back 1.5x" is a speed, and "go back one and a half x" searched for "one and a half"."""
+    assert intents.read(utterance) == intents.read("go back 1.5x") == intents.Speed(to=1.5)

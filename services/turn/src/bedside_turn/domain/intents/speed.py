@@ -13,9 +13,10 @@ SMALL_STEP = 0.1
 
 _PLEASE = r"(?: please)?$"
 _ASKING = r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
-_BACK_TO = r"back (?=to |at |.*\b(?:speed|pace)\b|(?:1|one|\d*\.\d+) ?x\b)"
+_BACK_TO = rf"back (?=to |at |.*\b(?:speed|pace)\b|(?:1|one|\d*\.\d+|{SAID_AS_A_NUMBER} and a half) ?x\b)"
 """'Back to normal speed', 'go back 1x': "back" is a move ("go back 2x" is no speed) unless a speed is
-named or said as an x no move's number takes (``moves.jump_by_number_alone``)."""
+named or said as an x no move's number takes (``moves.jump_by_number_alone``): one, or a part of one, in
+figures or in words ("go back 1.5x", "go back one and a half x")."""
 _PLAY_AT = (
     rf"(?:i want (?:it )?|(?:(?:play|read|go|put|make)(?: it| the book)? (?:on |{_BACK_TO})?|{_BACK_TO})?"
     r"(?:at |to )?)(?:the )?"
