@@ -265,6 +265,8 @@ async def _answer_half(tools: ToolBox, utterance: str, half: Intent, earlier: li
         return await run_keyless(tools, said, read, earlier, read_again=False)
     if intents.moves_the_book(half) and (offered := _offered_once_already(tools)):
         return offered  # "go back 5 minutes, next chapter and sleep in 20"
+    if isinstance(half, intents.WakeUpAsked):
+        return speech.NO_ALARM  # beside a pause or a timer just set, the timer offered is no help
     return await run_keyless(tools, utterance, half, earlier, read_again=False)
 
 

@@ -66,8 +66,10 @@ def on_another_device(device: str) -> OwnWords:
 
 
 VOLUME_IS_THE_DEVICES = OwnWords("The volume is your device's; I can't change it. Use its buttons.")
+NO_ALARM = OwnWords("I can't wake you; I have no alarm.")
+"""An alarm asked for beside another request, which is done: no timer offered over a pause or one just set."""
 CANNOT_WAKE_YOU = OwnWords(
-    'I can\'t wake you; I have no alarm. But I can stop the book for you: say "sleep in 20 minutes" or '
+    f'{NO_ALARM} But I can stop the book for you: say "sleep in 20 minutes" or '
     '"stop at the end of the chapter".'
 )
 """'Wake me up in 10 minutes', 'set an alarm for 7' (``intents.WakeUpAsked``): Bedside only stops the book."""
