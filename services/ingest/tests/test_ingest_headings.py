@@ -115,6 +115,29 @@ def test_a_texts_number_alone_over_its_heading_is_named_by_it(tmp_path: Path, pr
     assert text_of(book, 4) == ROAD[0]
 
 
+@pytest.mark.parametrize("between", ["The Storm", "THE STORM", "A Storm at Sea"])
+def test_a_texts_number_alone_over_a_title_line_then_its_heading_is_one_chapter(
+    tmp_path: Path, between: str
+) -> None:
+    """ "Chapter 3", its title on a line alone, then "Chapter 3. The Storm": the number alone was a
+    chapter whose text was its title."""
+    blocks = ["Chapter 2. The Post", *POST, "Chapter 3", between, "Chapter 3. The Storm", *SAND]
+    book = read_book(plain_text(tmp_path, blocks))
+    assert chapters_of(book) == [(1, "The Post"), (2, "The Storm")]
+    told = " ".join(SAND) if between.casefold() == "the storm" else f"{between} {' '.join(SAND)}"
+    assert text_of(book, 2) == told
+
+
+def test_a_texts_number_alone_with_a_sentence_of_story_before_its_heading_stays_a_chapter(
+    tmp_path: Path,
+) -> None:
+    """Unlike a title line, a sentence under a number alone is a chapter's story (as before)."""
+    blocks = ["Chapter 2. The Post", *POST, "Chapter 3", ROAD[0], "Chapter 3. The Storm", *SAND]
+    book = read_book(plain_text(tmp_path, blocks))
+    assert chapters_of(book) == [(1, "The Post"), (2, "Chapter 3"), (3, "The Storm")]
+    assert text_of(book, 2) == ROAD[0]
+
+
 def test_a_texts_prologue_epilogue_and_chapter_the_first_are_headings_not_interlude(tmp_path: Path) -> None:
     """A review: none of them was a heading: the book was one chapter, and "Prologue" its opening's
     first words. The prologue before the first chapter is the opening, as a recording's is."""

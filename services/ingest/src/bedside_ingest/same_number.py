@@ -26,10 +26,10 @@ class Heading:
 def meeting(open_heading: Heading | None, open_title: str, heading: Heading, within_reach: bool) -> Meeting:
     """What ``heading`` does after ``open_heading``, the open chapter's (now named ``open_title``).
     A number alone names no chapter yet: a heading of its number with a title that follows within
-    reach (a recording's announcement's sentences, a text's nothing between) names it. Given again
-    with no title or the same, it opens nothing; with a new title it opens a chapter, as a chapter
-    lost inside another is worse than a number heard twice ("Chapter two, the storm." after "Chapter
-    two, the hunt.", or chapter 4's heading misheard as "Chapter three, ...")."""
+    reach (a recording's announcement's sentences, a text's nothing but a title line between)
+    names it. Given again with no title or the same, it opens nothing; with a new title it opens a
+    chapter, as a chapter lost inside another is worse than a number heard twice ("Chapter two, the
+    storm." after "Chapter two, the hunt.", or chapter 4's heading misheard as "Chapter three, ...")."""
     if open_heading is None or heading.chapter is None or heading.chapter != open_heading.chapter:
         return Meeting.OPENS_ANOTHER
     if not open_heading.title and within_reach:

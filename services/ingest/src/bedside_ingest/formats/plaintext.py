@@ -176,9 +176,10 @@ def _each_number_once(
     starts: list[tuple[int, int, str]], lines: list[tuple[int, str]]
 ) -> tuple[list[tuple[int, int, str]], set[int]]:
     """A heading meeting the chapter open under its number (``same_number.meeting``, as a
-    transcript's): "Chapter 3" printed right over "Chapter 3. The Storm", nothing between, is one
-    chapter named by the second (it was refused, the first having no text); printed again with no
-    title or the same, it opens no other. The headings kept, and the line numbers of those dropped."""
+    transcript's): "Chapter 3" printed right over "Chapter 3. The Storm", nothing between but a title
+    (``_within_reach``), is one chapter named by the second (it was refused, the first having no text,
+    or its text was the title); printed again with no title or the same, it opens no other. The
+    headings kept, and the line numbers of those dropped and of a title printed over them."""
     kept: list[tuple[int, int, str]] = []
     kept_said: list[Heading] = []
     dropped: set[int] = set()
@@ -186,18 +187,34 @@ def _each_number_once(
         said = _said(lines[i][1])
         if kept:
             open_i, open_number, open_named = kept[-1]
-            nothing_between = not any(line.strip() for _, line in lines[open_i + 1 : i])
-            met = meeting(
-                kept_said[-1], kept_said[-1].title or open_named, said, within_reach=nothing_between
-            )
+            between = [(n, line) for n, line in lines[open_i + 1 : i] if line.strip()]
+            reach = _within_reach(between, said.title)
+            met = meeting(kept_said[-1], kept_said[-1].title or open_named, said, within_reach=reach)
             if met is Meeting.NAMES_IT:
                 kept[-1], kept_said[-1] = (open_i, open_number, named), said
+                dropped |= {n for n, line in between if _same_title(line, said.title)}
             if met is not Meeting.OPENS_ANOTHER:
                 dropped.add(number)
                 continue
         kept.append((i, number, named))
         kept_said.append(said)
     return kept, dropped
+
+
+def _within_reach(between: list[tuple[int, str]], title: str) -> bool:
+    """Whether what stands between a number alone and its heading with ``title`` leaves them one
+    heading: nothing, or one line that is that title or reads as a title; a sentence is a chapter's
+    story."""
+    if len(between) > 1:
+        return False
+    return all(
+        _same_title(line, title) or (word_count(line) <= MAX_TITLE_WORDS and _reads_as_title(clean(line)))
+        for _, line in between
+    )
+
+
+def _same_title(line: str, title: str) -> bool:
+    return bool(title) and clean(line).rstrip(".").casefold() == title.rstrip(".").casefold()
 
 
 def read_plain_text(path: Path, content: str) -> Book:
