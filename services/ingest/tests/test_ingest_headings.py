@@ -115,6 +115,47 @@ def test_a_texts_number_alone_over_its_heading_is_named_by_it(tmp_path: Path, pr
     assert text_of(book, 4) == ROAD[0]
 
 
+DEDICATION = "For my mother."
+PROLOGUE = "She was nine the year the lighthouse went dark. Nobody told her why."
+
+
+@pytest.mark.parametrize(
+    ("front", "opening"),
+    [
+        (f"Contents\n\nChapter 1\n\nChapter 2\n\n{DEDICATION}", DEDICATION),
+        (f"Chapter 1\n\nChapter 2\n\n{DEDICATION}", DEDICATION),
+        (f"Contents\n\nChapter 1\n\n{DEDICATION}", DEDICATION),
+        (f"Contents\n\nChapter 1\n\nChapter 2\n\n{PROLOGUE}", PROLOGUE),
+        ("Chapter 1\n\nThe Road\n\nChapter 2\n\nThe Post", None),
+    ],
+)
+def test_a_short_list_of_bare_numbers_over_the_titled_chapters_is_their_contents(
+    tmp_path: Path, front: str, opening: str | None
+) -> None:
+    """A contents list of one or two numbers alone (their titles below them, or a dedication or a
+    prologue after it): the book was refused ("the chapter 'Chapter 1' has no text"), or its last
+    entry was a chapter of the dedication. What follows the list is the opening, as below a longer
+    one."""
+    path = tmp_path / "lantern.txt"
+    body = f"Chapter 1. The Road\n\n{ROAD[0]}\n\nChapter 2. The Post\n\n{POST[0]}"
+    path.write_text(f"The Lantern\n\n{front}\n\n{body}\n", encoding="utf-8")
+    book = read_book(path)
+    assert [c for c in chapters_of(book) if c[0] > 0] == [(1, "The Road"), (2, "The Post")]
+    assert (text_of(book, 1), text_of(book, 2)) == (ROAD[0], POST[0])
+    assert book.title == "The Lantern"
+    openings = [" ".join(u.text for u in c.units) for c in book.chapters if c.n == 0]
+    assert openings == ([opening] if opening else [])
+
+
+def test_numbers_alone_with_their_story_given_again_with_titles_are_no_contents(tmp_path: Path) -> None:
+    """Numbering begun again with titles ("Chapter 1. The Return" after "Chapter 2") lists none of the
+    chapters before it: chapter 1 has a sentence of story."""
+    blocks = ["Chapter 1", ROAD[0], "Chapter 2", "The End", "Chapter 1. The Return", POST[0]]
+    book = read_book(plain_text(tmp_path, [*blocks, "Chapter 2. The Sands", SAND[0]]))
+    assert chapters_of(book) == [(1, "Chapter 1"), (2, "Chapter 2"), (3, "The Return"), (4, "The Sands")]
+    assert (text_of(book, 1), text_of(book, 2)) == (ROAD[0], "The End")
+
+
 @pytest.mark.parametrize("between", ["The Storm", "THE STORM", "A Storm at Sea"])
 def test_a_texts_number_alone_over_a_title_line_then_its_heading_is_one_chapter(
     tmp_path: Path, between: str

@@ -148,7 +148,9 @@ def _without_contents(
 ) -> tuple[list[tuple[int, int, str]], set[int]]:
     """Headings listed one after another with nothing between them are a table of contents:
     in a run of three or more all but the last are dropped (the last is the first chapter
-    itself, or the list's last entry heading what follows it); their lines are skipped.
+    itself, or the list's last entry heading what follows it); their lines are skipped. So are the
+    numbers alone before the first chapter given again later with a title (``_listed_again``), a
+    shorter list's.
     """
     runs: list[list[tuple[int, int, str]]] = []
     for start in starts:
@@ -159,7 +161,50 @@ def _without_contents(
             runs.append([start])
     kept = [start for run in runs for start in (run if len(run) < CONTENTS_RUN else run[-1:])]
     listed = {number for run in runs if len(run) >= CONTENTS_RUN for _, number, _ in run[:-1]}
-    return kept, listed
+    headed = {i for i, _, _ in starts}
+    entries: list[set[int]] = []
+    while len(entries) < len(kept) and (skipped := _listed_again(kept[len(entries) :], lines, headed)):
+        entries.append(skipped)  # only before the chapters: a line skipped later would be another's text
+    return kept[len(entries) :], listed.union(*entries)
+
+
+def _listed_again(
+    starts: list[tuple[int, int, str]], lines: list[tuple[int, str]], headed: set[int]
+) -> set[int]:
+    """The line numbers to skip when the first of ``starts``, a number alone ("Chapter 1"), is a
+    contents entry given again later with a title: under a "Contents" line, or with no story of its
+    own before another number's heading: nothing, a line that reads as a title (the entry's, skipped
+    too), or, at the list's end where the numbers go back to the chapters', one line no longer than
+    a title (a dedication). Right over its own number's heading it is that chapter's
+    (``_each_number_once``); a sentence below it, before the next number, is its story."""
+    (i, number, _), later = starts[0], [_said(lines[j][1]) for j, _, _ in starts[1:]]
+    said = _said(lines[i][1])
+    titles = {h.title for h in later if h.chapter == said.chapter and h.title}
+    if said.chapter is None or said.title or not titles:
+        return set()
+    if _under_contents(i, lines, headed):
+        return {number}
+    if later[0].chapter == said.chapter:
+        return set()
+    between = [(n, line) for n, line in lines[i + 1 : starts[1][0]] if line.strip()]
+    nxt = later[0].chapter
+    going_back = nxt is not None and nxt[0] == said.chapter[0] and nxt[1] < said.chapter[1]
+    if len(between) > 1 or any(word_count(line) > MAX_TITLE_WORDS for _, line in between):
+        return set()
+    if going_back or all(_reads_as_title(clean(line)) for _, line in between):
+        return {number} | {n for n, line in between if any(_same_title(line, title) for title in titles)}
+    return set()
+
+
+def _under_contents(i: int, lines: list[tuple[int, str]], headed: set[int]) -> bool:
+    """Whether line ``i`` stands in a list under a "Contents" line: only headings and blank lines
+    between."""
+    for j in range(i - 1, -1, -1):
+        if _CONTENTS.match(clean(lines[j][1])):
+            return True
+        if lines[j][1].strip() and j not in headed:
+            return False
+    return False
 
 
 def _said(line: str) -> Heading:
