@@ -3,6 +3,7 @@
 import pytest
 from bedside_contracts.player import (
     Asleep,
+    Bookmark,
     CancelList,
     DeviceJoined,
     DeviceLeft,
@@ -685,6 +686,7 @@ small = st.integers(min_value=0, max_value=10_000)
 reporters = st.sampled_from(["phone", "speaker"])
 any_state = st.builds(
     PlayerState,
+    bookmarks=st.sampled_from([(), (Bookmark(seq=1, at_ms=5, title="here", device="phone"),)]),
     listener=st.just("anna"),
     book=st.just("b1"),
     position_ms=small,

@@ -12,6 +12,8 @@ import nats
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.player import (
+    BookmarkAdded,
+    BookmarkRemoved,
     DeviceJoined,
     DeviceLeft,
     FellAsleep,
@@ -82,6 +84,8 @@ def random_event(rng: random.Random) -> PlayerEvent:
         Paused(device=device if rng.random() < 0.5 else None, paused_at_ms=to),
         QuestionAsked(turn_id=rng.choice(["t1", "t2"]), position_ms=at),
         ListenerRetired(),
+        BookmarkAdded(at_ms=at, title=rng.choice([None, "here"]), device=device),
+        BookmarkRemoved(bookmark_seq=rng.randrange(1, 50)),
     ]
     # mostly reports, as on a real stream, but every kind turns up
     return made[0] if rng.random() < 0.6 else rng.choice(made[1:])

@@ -9,7 +9,7 @@ not anything inside an event, says which came first.
 from typing import Annotated, Literal
 
 from bedside_guard import MAX_ROWS, Candidate
-from pydantic import Field, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
 from bedside_contracts.common import LONGEST_BOOK_MS, Contract, Millis, Name
 from bedside_contracts.ingest import IngestJob, JobState, TranscriptionProgress
@@ -195,6 +195,27 @@ def device_spoken(device: str) -> str:
     return PAGE_DEVICE_KINDS[kind] if kind is not None else device
 
 
+BOOKMARK_TITLE_CHARS = 80
+"""The longest title a bookmark may have: a few words to know it by, not a note."""
+MAX_BOOKMARKS_PER_BOOK = 100
+"""The most bookmarks a listener keeps in one book; one more is refused, never an older one dropped."""
+BookmarkTitle = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=BOOKMARK_TITLE_CHARS)
+]
+
+
+class Bookmark(Contract):
+    """A place the listener marked in a book: where they were, which they had heard."""
+
+    seq: int = Field(ge=1, description="the stream sequence of its BookmarkAdded: the bookmark's id")
+    at_ms: Millis
+    title: BookmarkTitle | None = None
+    device: Name | None = Field(default=None, description="the device it was made on; None: none named")
+    added_at_ms: int | None = Field(
+        default=None, ge=0, description="the player's clock (ms since the epoch) when it was made"
+    )
+
+
 MoveCause = Literal["seeked", "pressed", "goto", "undo", "fell_asleep", "paused"]
 """What made a move: a device's seek, a row pressed, a question's goto, an undo, the sleep timer,
 a pause asked for aloud."""
@@ -239,6 +260,9 @@ class ListenerState(Contract):
         default=1.0,
         description="how fast every device plays this book for this listener (ADR 82); absent from a state "
         "told by a player copy older than it, which is no word on the speed: a page keeps the one playing",
+    )
+    bookmarks: list[Bookmark] = Field(
+        default_factory=list, description="the listener's bookmarks in this book, newest first (ADR 83)"
     )
 
 
@@ -514,6 +538,28 @@ class ListenerRetired(Contract):
     kind: Literal["retired"] = "retired"
 
 
+class BookmarkAdded(Contract):
+    """The listener marked where the book was on their device (ADR 83)."""
+
+    kind: Literal["bookmark_added"] = "bookmark_added"
+    at_ms: Millis
+    title: BookmarkTitle | None = None
+    device: Name | None = None
+    added_at_ms: int | None = Field(
+        default=None, ge=0, description="the player's clock (ms since the epoch) when it was made"
+    )
+
+
+class BookmarkRemoved(Contract):
+    """The listener removed a bookmark, named by the sequence of its ``BookmarkAdded``."""
+
+    kind: Literal["bookmark_removed"] = "bookmark_removed"
+    bookmark_seq: int = Field(
+        ge=1, description="the stream sequence of the BookmarkAdded it removes (renumbered by a migration)"
+    )
+    device: Name | None = None
+
+
 PlayerEvent = Annotated[
     PositionReported
     | Seeked
@@ -529,7 +575,9 @@ PlayerEvent = Annotated[
     | FellAsleep
     | Paused
     | QuestionAsked
-    | ListenerRetired,
+    | ListenerRetired
+    | BookmarkAdded
+    | BookmarkRemoved,
     Field(discriminator="kind"),
 ]
 EventKind = Literal[
@@ -548,6 +596,8 @@ EventKind = Literal[
     "paused",
     "asked",
     "retired",
+    "bookmark_added",
+    "bookmark_removed",
 ]
 MOVE_KINDS: frozenset[str] = frozenset({"seeked", "moved", "pressed"})
 """Events that move the book; a report made before the newest of them is stale."""
@@ -725,6 +775,30 @@ class NoteQuestion(Contract):
     turn_id: TurnId
 
 
+class BookmarkBody(Contract):
+    device: Name | None = None
+    position_ms: Millis | None = Field(
+        default=None,
+        description="where the book is on the device, checked against the book's length; None (a caller "
+        "with no device of its own, the turn): where the player has the book got to now",
+    )
+    title: BookmarkTitle | None = Field(default=None, description="a few words to know it by")
+
+
+class AddBookmark(BookmarkBody):
+    """Mark where the book is now; refused once the book holds ``MAX_BOOKMARKS_PER_BOOK``."""
+
+    op: Literal["add_bookmark"] = "add_bookmark"
+
+
+class RemoveBookmark(Contract):
+    """Remove the bookmark whose ``BookmarkAdded`` the stream stored at ``bookmark_seq``."""
+
+    op: Literal["remove_bookmark"] = "remove_bookmark"
+    bookmark_seq: int = Field(ge=1)
+    device: Name | None = None
+
+
 PlayerCommand = Annotated[
     Report
     | Seek
@@ -738,7 +812,9 @@ PlayerCommand = Annotated[
     | SetSpeed
     | TimerRanOut
     | Pause
-    | NoteQuestion,
+    | NoteQuestion
+    | AddBookmark
+    | RemoveBookmark,
     Field(discriminator="op"),
 ]
 
@@ -944,6 +1020,17 @@ class ChapterView(Contract):
         default=False,
         description="ahead of the listener's position (the guard's word): its title is not shown yet",
     )
+
+
+class BookmarkView(Bookmark):
+    chapter: int | None = Field(default=None, description="the chapter it is in (its number: a place)")
+
+
+class Bookmarks(Contract):
+    """``GET .../bookmarks``: a listener's bookmarks in one book, newest first."""
+
+    bookmarks: list[BookmarkView]
+    most: int = Field(default=MAX_BOOKMARKS_PER_BOOK, description="how many one book keeps at most")
 
 
 class BookView(Contract):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import structlog
 from bedside_contracts import subjects
 from bedside_contracts.common import Contract
-from bedside_contracts.player import Asleep, MoveCause, SleepTimer, Speed
+from bedside_contracts.player import Asleep, Bookmark, MoveCause, SleepTimer, Speed
 from bedside_guard import Candidate
 from bedside_runtime.streams import key_value_bucket, live_keys
 from nats.aio.client import Client
@@ -76,6 +76,7 @@ class Snapshot(Contract):
     speed_changed: SpeedChanged | None = Field(
         default=None, description="the newest change alone, as snapshots kept it before each was: read as one"
     )
+    bookmarks: list[Bookmark] = Field(default_factory=list)
 
 
 @dataclass
@@ -109,6 +110,7 @@ def to_snapshot(state: PlayerState, through: int) -> Snapshot:
             "devices": list(state.devices),
             "players": list(state.players),
             "speed_changes": list(state.speed_changes),
+            "bookmarks": list(state.bookmarks),
             "through": through,
         }
     )
@@ -129,6 +131,7 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
             "last_timer_set",
             "speed_changes",
             "speed_changed",
+            "bookmarks",
         }
     )
     return PlayerState(
@@ -146,6 +149,7 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
         last_timer_set=snapshot.last_timer_set,
         speed_changes=tuple(SpeedChanged(*change) for change in snapshot.speed_changes)
         or ((SpeedChanged(*snapshot.speed_changed),) if snapshot.speed_changed else ()),
+        bookmarks=tuple(snapshot.bookmarks),
     )
 
 

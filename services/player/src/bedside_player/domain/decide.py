@@ -16,6 +16,7 @@ refusal carries the current state; nothing is appended. Device clocks decide not
 from collections.abc import Sequence
 
 from bedside_contracts.player import (
+    AddBookmark,
     CancelList,
     CancelSleepTimer,
     DeviceJoined,
@@ -35,6 +36,7 @@ from bedside_contracts.player import (
     PositionReported,
     PressRow,
     QuestionAsked,
+    RemoveBookmark,
     Report,
     RowPressed,
     Seek,
@@ -50,7 +52,7 @@ from bedside_contracts.player import (
 from bedside_contracts.search import ChapterInfo
 from bedside_guard import clock
 
-from bedside_player.domain import sleep
+from bedside_player.domain import bookmarks, sleep
 from bedside_player.domain.playing import heard_lately, reached
 from bedside_player.domain.state import PlayerState
 
@@ -212,6 +214,28 @@ def pause(state: PlayerState, command: Pause, now_ms: int, book_end_ms: int | No
     if not state.playing:
         return None
     return Paused(device=command.device, paused_at_ms=paused_where(state, now_ms, book_end_ms))
+
+
+def add_bookmark(
+    state: PlayerState, command: AddBookmark, now_ms: int, book_end_ms: int | None
+) -> PlayerEvent:
+    """A bookmark where the device is, or, asked with no place (the turn), where the book has got to."""
+    if command.position_ms is None:
+        at_ms = paused_where(state, now_ms, book_end_ms)
+    else:
+        check_position(command.position_ms, book_end_ms)
+        at_ms = command.position_ms
+    try:
+        return bookmarks.add(state.bookmarks, command, at_ms, now_ms)
+    except bookmarks.BookmarkRefused as refused:
+        raise Invalid(str(refused)) from None
+
+
+def remove_bookmark(state: PlayerState, command: RemoveBookmark) -> PlayerEvent:
+    try:
+        return bookmarks.remove(state.bookmarks, command)
+    except bookmarks.BookmarkRefused as refused:
+        raise Invalid(str(refused)) from None
 
 
 def paused_where(state: PlayerState, now_ms: int, book_end_ms: int | None) -> int:
@@ -412,4 +436,8 @@ def decide(
             return QuestionAsked(
                 turn_id=command.turn_id, position_ms=paused_where(state, now_ms, book_end_ms)
             )
+        case AddBookmark():
+            return add_bookmark(state, command, now_ms, book_end_ms)
+        case RemoveBookmark():
+            return remove_bookmark(state, command)
     raise AssertionError(f"unhandled command {command!r}")

@@ -13,6 +13,9 @@ from typing import NamedTuple
 
 from bedside_contracts.player import (
     Asleep,
+    Bookmark,
+    BookmarkAdded,
+    BookmarkRemoved,
     DeviceJoined,
     DeviceLeft,
     FellAsleep,
@@ -35,7 +38,7 @@ from bedside_contracts.player import (
 )
 from bedside_guard import Candidate
 
-from bedside_player.domain import sleep
+from bedside_player.domain import bookmarks, sleep
 from bedside_player.domain.heard_twice import GotoMade, RequestMade, goto_made, timer_set, undo_made
 from bedside_player.domain.playing import (
     PlayingDevice,
@@ -88,6 +91,8 @@ class PlayerState(NamedTuple):
     speed_changes: tuple[SpeedChanged, ...] = ()
     """The changes of speed since the newest report, each when and from what: where a playing book has
     got to counts the time at each speed it played at."""
+    bookmarks: tuple[Bookmark, ...] = ()
+    """The listener's bookmarks in this book, oldest first (ADR 83)."""
 
     def public(self, now_ms: int) -> ListenerState:
         """The state as devices are told it at ``now_ms``: a book whose players have all gone
@@ -115,6 +120,7 @@ class PlayerState(NamedTuple):
             ),
             retired=self.retired,
             speed=self.speed,
+            bookmarks=bookmarks.newest_first(self.bookmarks),
         )
 
     def placed_seq(self) -> int:
@@ -171,6 +177,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         state.speed,
         # only those since this report count, and a paused book counts none
         speed_changes_after(state.speed_changes, event.heard_at_ms if event.playing else None),
+        state.bookmarks,
     )
 
 
@@ -314,6 +321,13 @@ def evolve(state: PlayerState, event: PlayerEvent | None, seq: int) -> PlayerSta
             return _paused(state, seq, event)
         case QuestionAsked():
             return state._replace(last_touch_ms=event.position_ms)
+        case BookmarkAdded():
+            # marking a place is a sign of someone awake there (ADR 24); the book does not move
+            return state._replace(
+                bookmarks=bookmarks.with_added(state.bookmarks, event, seq), last_touch_ms=event.at_ms
+            )
+        case BookmarkRemoved():
+            return state._replace(bookmarks=bookmarks.without(state.bookmarks, event))
         case ListenerRetired():
             # Nothing plays for a listener who is gone; where the book was stays, for history.
             return state._replace(retired=True, playing=False, players=(), rows=(), list_turn_id=None)

@@ -8,6 +8,7 @@ decides and tells. Nothing is appended: the book served decides, and the stream 
 
 from bedside_contracts.player import SleepTimer
 
+from bedside_player.domain import bookmarks
 from bedside_player.domain.state import PlayerState
 
 
@@ -24,6 +25,7 @@ def held_within(state: PlayerState, book_end_ms: int | None) -> PlayerState:
         before_move_ms=None if before_move_ms is None else min(before_move_ms, book_end_ms),
         last_touch_ms=min(state.last_touch_ms, book_end_ms),
         sleep_timer=timer,
+        bookmarks=bookmarks.held_within(state.bookmarks, book_end_ms),
     )
 
 
