@@ -18,6 +18,7 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.common import NAME_PATTERN
 from bedside_contracts.ingest import IngestBook, IngestJob, JobList, JobsRequest, JobState
+from bedside_contracts.player import MAX_BOOKMARKS_PER_BOOK
 from bedside_contracts.search import TranscriptCoverage
 from bedside_contracts.turn import SPOKEN_ASK_MAX_BYTES, Ask, SpokenAsk, SpokenTurnReply, TurnReply
 from bedside_player.domain.playing import REPORT_EVERY_MS
@@ -1220,3 +1221,68 @@ async def test_a_book_made_is_told_served_once_search_serves_it_whole_not_its_in
             assert (made["state"], made["served"]) == ("done", False)
         finally:
             await ingest.unsubscribe()
+
+
+async def test_a_bookmark_made_on_one_device_is_every_devices_and_survives_a_replay(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus, "bookmarks")
+    phone, tablet = Device(system, listener, token, "phone"), Device(system, listener, token, "tablet")
+    await phone.report(60_000, 0)
+    made = await phone.client.post(
+        phone.base + "/bookmarks", json={"device": "phone", "position_ms": 61_000, "title": "the storm"}
+    )
+    assert made.status_code == 200, made.text
+    storm = made.json()["state"]["bookmarks"][0]
+    assert (storm["at_ms"], storm["title"], storm["device"]) == (61_000, "the storm", "phone")
+    later = await phone.client.post(
+        phone.base + "/bookmarks", json={"device": "phone", "position_ms": 2_400_000}
+    )
+    assert later.status_code == 200, later.text
+    # the other device is told (a state pushed or asked for), and the list says where each is
+    assert [b["at_ms"] for b in (await tablet.state())["bookmarks"]] == [2_400_000, 61_000]
+    listed = await tablet.client.get(tablet.base + "/bookmarks")
+    assert listed.status_code == 200, listed.text
+    chapters = SyntheticBook("b1").chapters()
+    assert [(b["at_ms"], b["chapter"]) for b in listed.json()["bookmarks"]] == [
+        (at, next(c.n for c in chapters if c.start_ms <= at < c.end_ms)) for at in (2_400_000, 61_000)
+    ]
+    rebuilt, _ = await rebuild(bus)
+    replayed = rebuilt.get(listener, "b1").public(wall_clock_ms()).model_dump(mode="json")["bookmarks"]
+    assert replayed == (await phone.state())["bookmarks"]
+    # played from: a seek there, as a history row's, which undo goes back on
+    state = await tablet.state()
+    moved = await tablet.seek(storm["at_ms"], state["seq"])
+    assert moved.json()["state"]["position_ms"] == 61_000, moved.text
+    removed = await tablet.client.delete(tablet.base + f"/bookmarks/{storm['seq']}")
+    assert removed.status_code == 200, removed.text
+    assert [b["at_ms"] for b in (await phone.state())["bookmarks"]] == [2_400_000]
+    again = await phone.client.delete(phone.base + f"/bookmarks/{storm['seq']}")
+    assert again.status_code == 404, again.text
+    await phone.close()
+    await tablet.close()
+
+
+async def test_a_bookmark_too_long_past_the_end_or_one_too_many_is_a_clear_4xx_and_appends_nothing(
+    system: RunningSystem, bus: Client
+) -> None:
+    listener, token = await new_listener(bus, "bookmarkbad")
+    phone = Device(system, listener, token, "phone", book="b2")  # b2 is an hour long
+    await phone.report(60_000, 0)
+    before = await subject_seq(bus, listener, "b2")
+    for body, said in (
+        ({"device": "phone", "position_ms": 60_000, "title": "x" * 81}, "title"),
+        ({"device": "phone", "position_ms": 3_600_001}, "past the end"),
+    ):
+        bad = await phone.client.post(phone.base + "/bookmarks", json=body)
+        assert bad.status_code == 422, bad.text
+        assert said in bad.text
+    assert await subject_seq(bus, listener, "b2") == before
+    for n in range(MAX_BOOKMARKS_PER_BOOK):
+        made = await phone.client.post(phone.base + "/bookmarks", json={"device": "phone", "position_ms": n})
+        assert made.status_code == 200, made.text
+    full = await phone.client.post(phone.base + "/bookmarks", json={"device": "phone", "position_ms": 5})
+    assert full.status_code == 422, full.text
+    assert "remove one" in full.json()["detail"]
+    assert len((await phone.state())["bookmarks"]) == MAX_BOOKMARKS_PER_BOOK
+    await phone.close()

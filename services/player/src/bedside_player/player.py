@@ -30,12 +30,13 @@ from bedside_contracts.player import (
 )
 from bedside_contracts.search import ChapterInfo, Resolve, Resolved, Target
 from bedside_runtime.clock import Clock, wall_clock_ms
-from bedside_runtime.errors import Conflict, InvalidRequest
+from bedside_runtime.errors import Conflict, InvalidRequest, NotFound
 
 from bedside_player.catalog import Books
 from bedside_player.domain import history as history_rules
 from bedside_player.domain.decide import (
     Invalid,
+    Missing,
     Retired,
     Stale,
     decide,
@@ -185,6 +186,8 @@ class Player:
                 # another instance's newer events may make it valid (a basis it handed out)
                 if (await self.catch_up(listener, book)).seq != state.seq:
                     return None
+                if isinstance(invalid, Missing):
+                    raise NotFound(invalid.reason) from None
                 raise InvalidRequest(invalid.reason) from None
             if isinstance(command, JoinDevice):  # a join moves nothing: where the book was, it still is
                 return Decided(

@@ -77,6 +77,10 @@ class Invalid(Refused):
     """A command that can never be right (a place past the end, a row that is not there)."""
 
 
+class Missing(Invalid):
+    """A command naming something the state does not hold (a bookmark removed already)."""
+
+
 def check_position(position_ms: int, book_end_ms: int | None) -> None:
     if position_ms < 0:
         raise Invalid(f"position_ms must not be negative (got {position_ms})")
@@ -235,7 +239,7 @@ def remove_bookmark(state: PlayerState, command: RemoveBookmark) -> PlayerEvent:
     try:
         return bookmarks.remove(state.bookmarks, command)
     except bookmarks.BookmarkRefused as refused:
-        raise Invalid(str(refused)) from None
+        raise Missing(str(refused)) from None
 
 
 def paused_where(state: PlayerState, now_ms: int, book_end_ms: int | None) -> int:

@@ -8,6 +8,10 @@ from typing import Annotated
 
 from bedside_contracts.player import (
     Accepted,
+    AddBookmark,
+    BookmarkBody,
+    Bookmarks,
+    BookmarkView,
     CancelList,
     CancelSleepTimer,
     DeviceBody,
@@ -26,6 +30,7 @@ from bedside_contracts.player import (
     PressBody,
     PressRow,
     RefusedReply,
+    RemoveBookmark,
     Report,
     ReportBody,
     Seek,
@@ -39,7 +44,8 @@ from bedside_contracts.player import (
     Undo,
     UndoBody,
 )
-from fastapi import APIRouter, Query
+from bedside_contracts.search import chapter_at
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
 
 from bedside_player.routes.deps import Own, Target
@@ -139,6 +145,33 @@ async def sleep_timer_ran_out(own: Own, body: TimerRanOutBody) -> Response:
 async def set_speed(own: Own, body: SpeedBody) -> Response:
     """How fast the book plays, on every device of the listener's (ADR 82)."""
     return await run(own, SetSpeed(**body.model_dump()))
+
+
+@router.post("/bookmarks", response_model=Accepted)
+async def add_bookmark(own: Own, body: BookmarkBody) -> Response:
+    """Mark where the book is on this device (ADR 83); a 422 once the book holds the most kept."""
+    return await run(own, AddBookmark(**body.model_dump()))
+
+
+@router.get("/bookmarks", response_model=Bookmarks)
+async def bookmarks(own: Own) -> Bookmarks:
+    """Newest first, each with the chapter it is in (by number: the page shows a title once reached)."""
+    state = await own.service.state(own.listener, own.book.id)
+    return Bookmarks(
+        bookmarks=[
+            BookmarkView(
+                **bookmark.model_dump(),
+                chapter=chapter.n if (chapter := chapter_at(own.book.chapters, bookmark.at_ms)) else None,
+            )
+            for bookmark in state.bookmarks
+        ]
+    )
+
+
+@router.delete("/bookmarks/{bookmark}", response_model=Accepted)
+async def remove_bookmark(own: Own, bookmark: Annotated[int, Path(ge=1)]) -> Response:
+    """Remove a bookmark, named by its ``seq``; a 404 when there is none such (removed already)."""
+    return await run(own, RemoveBookmark(bookmark_seq=bookmark))
 
 
 @router.get("/history", response_model=History)
