@@ -1714,3 +1714,30 @@ def test_a_wrong_token_is_told_plainly_and_nothing_is_shown(open_page: OpenPage)
     page = open_page("phone", token="not-a-token", ready=False)
     expect(page.get_by_role("status").first).to_contain_text("belongs to no listener", timeout=WAIT_MS)
     expect(page.locator("main")).not_to_have_attribute("data-ready", "true")
+
+
+def test_a_bookmark_made_on_one_device_is_seen_played_and_removed_on_another(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """Bookmarks (ADR 83): made on the phone where it is, with a title typed, shown on the tablet by the
+    push, and played from there as a history row is: every device follows, and undo goes back."""
+    phone = open_page("phone")
+    tablet = open_page("tablet")
+    put_book_at(bedside, listener, bedside.book, 60_000, phone, tablet)
+    phone.get_by_label("Bookmark title (optional)").fill("the gull")
+    phone.get_by_role("button", name="Bookmark", exact=True).click()
+    expect(shown_notice(phone)).to_contain_text("Bookmarked 0:01:00", timeout=WAIT_MS)
+    expect(phone.get_by_label("Bookmark title (optional)")).to_have_value("")
+    mark = tablet.locator("#bookmarks button").filter(has_text="the gull")
+    expect(mark).to_contain_text("0:01:00", timeout=WAIT_MS)
+    named = re.compile(r"^Play from 1 minute, the gull · .*on the phone")
+    expect(mark).to_have_attribute("aria-label", named)
+    put_book_at(bedside, listener, bedside.book, 90_000, phone, tablet)
+    mark.focus()
+    tablet.keyboard.press("Enter")
+    for page in (phone, tablet):
+        expect(page.locator("#pos")).to_have_text("0:01:00", timeout=WAIT_MS)
+        expect(page.locator("#undo")).to_have_text("Back to where I was (0:01:30)", timeout=WAIT_MS)
+    tablet.get_by_role("button", name=re.compile(r"^Remove the bookmark at 1 minute, the gull")).click()
+    expect(phone.locator("#bookmarks")).to_have_text("No bookmarks yet.", timeout=WAIT_MS)
+    assert bedside.state(listener.name, listener.token)["bookmarks"] == []

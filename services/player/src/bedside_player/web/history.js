@@ -25,7 +25,7 @@ const dayOf = (date) => new Date(date.getFullYear(), date.getMonth(), date.getDa
 
 // When the stream stored the entry, in this device's own time and time zone (the server knows
 // neither): "today 23:10", "yesterday 23:10", or a date for older ones.
-function storedWhen(ms) {
+export function storedWhen(ms) {
   if (typeof ms !== "number") return "";
   const at = new Date(ms);
   const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });

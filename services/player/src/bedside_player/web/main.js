@@ -3,6 +3,7 @@
 import { openAdding, wireAdding } from "./adding.js";
 import { api, listenerPath, refusal, STARTING_STATUSES } from "./api.js";
 import { forgetWhatWasSaid, wireAsk } from "./ask.js";
+import { adoptBookmarks, forgetBookmarkTitles, wireBookmarks } from "./bookmarks.js";
 import {
   bookSoon, ensureChapterTitle, forgetTitlesFrom, loadBook, noSuchBook, offerTheBooksLeft, pickBook, refreshBookList,
   renderChapter, whenSwitching,
@@ -29,6 +30,7 @@ whenSwitching(async (book) => {
 function forgetFrom(ms, own) {
   forgetTitlesFrom(ms);
   forgetHistoryTitles();
+  forgetBookmarkTitles();
   forgetWhatWasSaid(own);
 }
 
@@ -43,6 +45,7 @@ follow({
     renderRows();
     ensureChapterTitle();
     historySoon();
+    adoptBookmarks(next);
   },
   moving(ms, back) {
     movedHere(ms);
@@ -87,6 +90,7 @@ function wire() {
   wirePosition();
   wireList();
   wireHistory();
+  wireBookmarks();
   wireAsk();
   wireSleep();
   wireSpeed();

@@ -14,6 +14,7 @@ export const el = {
   asleepGo: $("asleep-go"), asleepDismiss: $("asleep-dismiss"),
   bookPick: $("book-pick"), bookChoice: $("book-choice"), bookOpen: $("book-open"), said: $("said"),
   pairForm: $("pair-form"), pairCode: $("pair-code"),
+  bookmarkForm: $("bookmark-form"), bookmarkTitle: $("bookmark-title"), bookmarks: $("bookmarks"),
 };
 
 export function clock(ms) {
