@@ -1738,6 +1738,10 @@ def test_a_bookmark_made_on_one_device_is_seen_played_and_removed_on_another(
     for page in (phone, tablet):
         expect(page.locator("#pos")).to_have_text("0:01:00", timeout=WAIT_MS)
         expect(page.locator("#undo")).to_have_text("Back to where I was (0:01:30)", timeout=WAIT_MS)
-    tablet.get_by_role("button", name=re.compile(r"^Remove the bookmark at 1 minute, the gull")).click()
+    removing = tablet.get_by_role("button", name=re.compile(r"^Remove the bookmark at 1 minute, the gull"))
+    removing.focus()
+    tablet.keyboard.press("Enter")
     expect(phone.locator("#bookmarks")).to_have_text("No bookmarks yet.", timeout=WAIT_MS)
+    # the last one gone with its button, the keyboard's focus is not dropped to the top of the page
+    expect(tablet.locator("#play")).to_be_focused()
     assert bedside.state(listener.name, listener.token)["bookmarks"] == []

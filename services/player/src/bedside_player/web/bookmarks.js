@@ -19,7 +19,10 @@ export function adoptBookmarks(next) {
   if (key === drawnKey && shown !== null) return;
   drawnKey = key;
   shown = next.bookmarks;
+  const focused = el.bookmarks.contains(document.activeElement);
   redrawKeepingFocus(el.bookmarks, draw);
+  // the last one removed under the focus: to Play, as a button turned off hands it, not to the page's top
+  if (focused && !el.bookmarks.contains(document.activeElement)) el.play.focus();
 }
 
 function draw() {
