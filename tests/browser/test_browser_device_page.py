@@ -43,7 +43,7 @@ from bedside_device_page import (
     stops_at,
     wait_for_state,
 )
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Page, Response, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
@@ -1269,7 +1269,19 @@ def test_a_report_queued_behind_a_refused_one_cannot_pull_the_book_back_either(
     That report is refused (another device moved the book); the pause's report, queued behind it,
     must not take the refusal's sequence as its basis while still carrying this page's old place:
     together they would be a fresh report from 0:00:00, taken, and the book pulled back."""
-    stale = open_page("stale", block_events=True, extra="&report_ms=600000")
+    joined: list[Response] = []
+
+    def hear_the_join(page: Page) -> None:
+        page.on("response", lambda answer: joined.append(answer) if answer.url.endswith("/devices") else None)
+
+    stale = open_page("stale", block_events=True, extra="&report_ms=600000", before_opening=hear_the_join)
+    # The join's answer carries the state, which the page takes in: a move made before it is answered
+    # is one the page has heard of (under load the join came back after the move, and the page played on
+    # from there, its reports rightly taken).
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while not joined:
+        assert time.monotonic() < deadline, "the page never joined"
+        stale.wait_for_timeout(50)
     put_book_at(bedside, listener, BOOK_ID, 60_000)  # another device moved it; the page did not hear
     reports = re.compile(r".*/reports$")
     slow = SlowRequests(stale, reports)
