@@ -621,8 +621,8 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
 def _beyond_the_book(text: str, utterance: str, whole: bool) -> Intent | None:
     """What no tool of a book does, read before all else: an alarm, whose minutes a timer would read ("wake
     me up in 10 minutes"), told so; nothing said, or what people ask a general assistant, read as nothing.
-    The alarm's time reads on past a recogniser's comma, which parts two requests as "and" does: "wake me
-    up in 10 minutes, pause" is the pause and the alarm told (``_an_alarm``)."""
+    Said with another request, the alarm's time ends at a recogniser's comma, which parts two requests as
+    "and" does: "wake me up in 10 minutes, pause" is the pause and the alarm told (``_an_alarm``)."""
     if WAKE_UP.match(text):
         paused = with_pauses(utterance)
         return (whole and (_done_together(paused) or _two_asked(paused, utterance))) or WakeUpAsked()
@@ -921,13 +921,17 @@ def _done_together(
 
 def _told_after_the_move(move: Intent, told: Intent, told_said: str) -> bool:
     """Whether what plain code tells is said beside ``move`` and told after it (``_TOLD_AFTER_A_MOVE``, or
-    an alarm asked for: ``_an_alarm``). Beside a moment described, only the time left: a moment's words may
-    end in such an ask ("... and where am I"), but the time left is read anywhere in a breath
-    (``asked.TIME_LEFT``), so the moment said with it was dropped ("go back to where they met and how long
-    is left" told the time left alone)."""
+    an alarm asked for: ``_an_alarm``). Beside a moment described, only a half that opens by asking the time
+    left: a moment's words may end in such an ask ("... and where am I"), but the time left is read anywhere
+    in a breath (``asked.TIME_LEFT``), so "go back to where they met and how long is left" told the time
+    left alone, while "where Tom and Wren argue about how much time is left" is one moment, not "Tom"."""
     if isinstance(move, FindPlace):
-        return isinstance(told, TimeLeft)
+        opens_by_asking = TIME_LEFT.match(_JOINED_BY.sub("", normalise(told_said))) is not None
+        return isinstance(told, TimeLeft) and opens_by_asking
     return isinstance(told, _TOLD_AFTER_A_MOVE) or _an_alarm(told, told_said)
+
+
+_JOINED_BY = re.compile(rf"^(?:{_THEN})+")
 
 
 def _an_alarm(asked: Intent, words: str) -> bool:
