@@ -1276,6 +1276,9 @@ def test_words_that_say_more_than_a_length_are_no_answer_to_how_long(reply: str)
         "unpause",
         "play the book",
         "go on",
+        "read on",
+        "read on please",
+        "keep listening",
     ],
 )
 def test_asking_the_book_to_play_on_is_read_as_such(utterance: str) -> None:
@@ -2314,6 +2317,8 @@ def test_whether_this_is_the_last_chapter_and_the_share_heard_are_asked_of_the_b
     ("utterance", "intent"),
     [
         ("play until the end of the chapter", intents.SleepTimer("chapter_end")),
+        ("play on to the end of the chapter", intents.SleepTimer("chapter_end")),
+        ("read on until the end of the chapter", intents.SleepTimer("chapter_end")),
         ("keep going till the end of this chapter", intents.SleepTimer("chapter_end")),
         ("just finish this chapter", intents.SleepTimer("chapter_end")),
         ("finish this chapter then stop", intents.SleepTimer("chapter_end")),

@@ -569,8 +569,8 @@ ON_THE_TIMER_SAID = re.compile(r"\b(?:on|onto|of|to) (?:the |my |a |that )?(?:sl
 PLAY_ON = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:(?:ok(?:ay)? |go on then,? )?(?:you can )?"
-    r"(?:play|resume|continue|carry on|keep (?:going|playing|reading)|go on(?: then)?)"
-    r"|unpause|un-pause|play on|(?:press|hit|push) play|(?:turn|put|switch) it (?:back )?on|pick up"
+    r"(?:play|resume|continue|carry on|keep (?:going|playing|reading|listening)|go on(?: then)?)"
+    r"|read on|unpause|un-pause|play on|(?:press|hit|push) play|(?:turn|put|switch) it (?:back )?on|pick up"
     r"|back on|go"
     r"|(?:ok(?:ay)?,? )?(?:i'm|im|i am) back"
     r"|start (?:playing|reading)|start(?=(?:\s+(?:it|now|please))*$))"

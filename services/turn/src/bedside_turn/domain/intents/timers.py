@@ -84,7 +84,8 @@ ASKING = (
 """What a request may open with that asks nothing of itself ("can you", "I just want to")."""
 _PLAY_TO_THE_CHAPTER_END = re.compile(
     rf"^{ASKING}(?:"
-    r"(?:only\s+)?(?:play|read(?: me)?|keep (?:going|playing|reading|listening)|go on|carry on)\s+"
+    r"(?:only\s+)?(?:(?:play|read)(?: on)?|read me|keep (?:going|playing|reading|listening)|go on|carry on)"
+    r"\s+"
     r"(?:(?:un)?till?|(?:up )?to|up till)\s+"
     r"(?:(?:the\s+)?end\s+of\s+(?:(?:this|the|the current)\s+)?chapter"
     r"|(?:this|the)\s+chapter\s+(?:ends|is over|finishes)|(?:this|the)\s+chapter'?s\s+(?:done|over|finished))"
