@@ -156,6 +156,41 @@ def test_numbers_alone_with_their_story_given_again_with_titles_are_no_contents(
     assert (text_of(book, 1), text_of(book, 2)) == (ROAD[0], "The End")
 
 
+AGAIN = ["The Return", "The Sands", "The Storm"]
+BEGUN_AGAIN = [
+    "Chapter 1. The Return",
+    POST[0],
+    "Chapter 2. The Sands",
+    SAND[0],
+    "Chapter 3. The Storm",
+    POST[1],
+]
+
+
+@pytest.mark.parametrize(
+    ("first", "chapters"),
+    [
+        (
+            ["Chapter 1", "Hope Is the Thing with Feathers", "Chapter 2", ROAD[0], "Chapter 3", ROAD[1]],
+            [(1, "Chapter 1"), (2, "Chapter 2"), (3, "Chapter 3")],
+        ),
+        (["Chapter 3", "It rained all night long."], [(1, "Chapter 3")]),
+    ],
+)
+def test_one_number_alone_given_again_with_a_title_is_no_contents_list(
+    tmp_path: Path, first: list[str], chapters: list[tuple[int, str]]
+) -> None:
+    """A review: where the numbering begins again ("Chapter 1. The Return" after chapter 3), one
+    number alone with a title line below it (or a short line, the numbers going back) was taken for
+    a contents list: the first chapter was the opening, every chapter after it numbered one down.
+    A list is two numbers or more in a row, or under a "Contents" line."""
+    book = read_book(plain_text(tmp_path, [*first, *BEGUN_AGAIN]))
+    after = [(len(chapters) + k, title) for k, title in enumerate(AGAIN, 1)]
+    assert chapters_of(book) == [*chapters, *after]
+    assert text_of(book, 1) == first[1]
+    assert text_of(book, len(chapters) + 1) == POST[0]
+
+
 @pytest.mark.parametrize("between", ["The Storm", "THE STORM", "A Storm at Sea"])
 def test_a_texts_number_alone_over_a_title_line_then_its_heading_is_one_chapter(
     tmp_path: Path, between: str

@@ -35,6 +35,9 @@ _CONTENTS = re.compile(r"^(table of )?contents[.:]?$", re.IGNORECASE)
 _BY = re.compile(r"^by\s+(?P<author>.+)$", re.IGNORECASE)
 MAX_TITLE_WORDS = 10
 CONTENTS_RUN = 3
+CONTENTS_ENTRIES = 2
+"""How many numbers alone in a row, each given again later with a title, are a contents list when no
+"Contents" line heads them: one is a chapter ("Chapter 3", a line of story, then "Chapter 1. The Hunt")."""
 
 
 def _markdown_level(line: str) -> int | None:
@@ -150,7 +153,7 @@ def _without_contents(
     in a run of three or more all but the last are dropped (the last is the first chapter
     itself, or the list's last entry heading what follows it); their lines are skipped. So are the
     numbers alone before the first chapter given again later with a title (``_listed_again``), a
-    shorter list's.
+    shorter list's: ``CONTENTS_ENTRIES`` of them or more, or under a "Contents" line.
     """
     runs: list[list[tuple[int, int, str]]] = []
     for start in starts:
@@ -165,6 +168,8 @@ def _without_contents(
     entries: list[set[int]] = []
     while len(entries) < len(kept) and (skipped := _listed_again(kept[len(entries) :], lines, headed)):
         entries.append(skipped)  # only before the chapters: a line skipped later would be another's text
+    if len(entries) < CONTENTS_ENTRIES and not (entries and _under_contents(kept[0][0], lines, headed)):
+        entries = []  # one number alone over a line is a chapter of a book whose numbering begins again
     return kept[len(entries) :], listed.union(*entries)
 
 
