@@ -67,10 +67,12 @@ def test_a_librivox_chapter_opens_where_it_is_announced_and_is_named_by_its_head
     assert text_of(book, 3).endswith("End of chapter three.")
 
 
-def test_an_announced_epilogue_opens_at_its_announcement(tmp_path: Path) -> None:
+@pytest.mark.parametrize("heading", ["Epilogue.", "Epilogue: Ten years on.", "Epilogue, ten years on."])
+def test_an_announced_epilogue_opens_at_its_announcement(tmp_path: Path, heading: str) -> None:
     """ "Epilogue of <the book>.", the notice, then "Epilogue.": the announcement and the notice were
-    the end of the chapter before, the notice a passage of it."""
-    epilogue = librivox("one", ["Epilogue."], THREE)
+    the end of the chapter before, the notice a passage of it. A review: so were they, and the
+    epilogue too, when its heading had a title in small letters, as Whisper writes one."""
+    epilogue = librivox("one", [heading], THREE)
     epilogue[0], epilogue[-1] = f"Epilogue of {BOOK}.", "End of Epilogue."
     sentences = [
         *librivox("one", ["Chapter one, the house at Gull Point."], ONE),
@@ -78,22 +80,31 @@ def test_an_announced_epilogue_opens_at_its_announcement(tmp_path: Path) -> None
         *epilogue,
     ]
     book = read_book(whisper_json(tmp_path, sentences))
-    assert chapters_of(book) == [(1, "the house at Gull Point"), (2, "pies and letters"), (3, "Epilogue")]
+    epilogue_title = heading.removesuffix(".")
+    assert chapters_of(book) == [(1, "the house at Gull Point"), (2, "pies and letters"), (3, epilogue_title)]
     assert text_of(book, 2).endswith("The woman in the yellow raincoat rang her bell. End of chapter two.")
-    assert text_of(book, 3).startswith(f"Epilogue of {BOOK}. {BOOK} by the Bedside authors. Epilogue.")
+    assert text_of(book, 3).startswith(f"Epilogue of {BOOK}. {BOOK} by the Bedside authors. {heading}")
     assert "LibriVox" not in " ".join(p.text for p in chunk_book(book))
 
 
-def test_a_story_sentence_opening_with_epilogue_of_opens_nothing(tmp_path: Path) -> None:
-    """No "Epilogue." follows it: it announces nothing."""
-    story = [*TWO[:1], "Epilogue of sorts, Wren called the last page.", *TWO[1:]]
+@pytest.mark.parametrize(
+    "said",
+    [
+        ["Epilogue of sorts, Wren called the last page."],
+        ["Epilogue: the years went by and Wren grew tall."],
+    ],
+)
+def test_a_story_sentence_opening_with_epilogue_opens_nothing(tmp_path: Path, said: list[str]) -> None:
+    """No "Epilogue." follows it: it announces nothing; and no epilogue announced before it, a title
+    after "Epilogue" in small letters is the story's."""
+    story = [*TWO[:1], *said, *TWO[1:]]
     sentences = [
         *librivox("one", ["Chapter one, the house at Gull Point."], ONE),
         *librivox("two", ["Chapter two, pies and letters."], story),
     ]
     book = read_book(whisper_json(tmp_path, sentences))
     assert chapters_of(book) == [(1, "the house at Gull Point"), (2, "pies and letters")]
-    assert "Epilogue of sorts" in text_of(book, 2)
+    assert " ".join(said) in text_of(book, 2)
 
 
 def test_a_chapter_announced_with_its_book_opens_once(tmp_path: Path) -> None:

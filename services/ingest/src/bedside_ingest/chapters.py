@@ -19,7 +19,7 @@ from bedside_guard import (
     named_heading,
     number_value,
 )
-from bedside_guard.prose import HEADING, NAMED_HEADINGS
+from bedside_guard.prose import HEADING, MAX_HEADING_WORDS, NAMED_HEADINGS
 
 from bedside_ingest.book import Chapter, Transcript, Unit, numbered_title
 from bedside_ingest.counted import Numbered, taken_by_the_count
@@ -188,20 +188,38 @@ _NAMED_ANNOUNCEMENT = re.compile(rf"\s*(?P<name>{'|'.join(NAMED_HEADINGS)})\s+of
 
 def _name_announced(k: int, sentences: list[str]) -> str | None:
     """The name sentence ``k`` announces ("Epilogue of Black Beauty."), when its heading ("Epilogue.",
-    "Epilogue: Ten years on.") follows within its ``_preamble``, as a numbered announcement's must:
-    the notice between is the epilogue's, not the end of the chapter before. A story's "Epilogue of
-    sorts, she called it." announces nothing."""
+    "Epilogue: Ten years on.", "Epilogue, ten years on.") follows within its ``_preamble``, as a
+    numbered announcement's must: the notice between is the epilogue's, not the end of the chapter
+    before. A story's "Epilogue of sorts, she called it." announces nothing."""
     match = _NAMED_ANNOUNCEMENT.match(sentences[k])
     if match is None:
         return None
     name = match.group("name")
-    return name if any(_names(sentences[j], name) for j in _preamble(k, sentences)) else None
+    return name if any(_announced_heading(sentences[j], name) for j in _preamble(k, sentences)) else None
 
 
-def _names(sentence: str, name: str) -> bool:
-    """Whether ``sentence`` is the heading of the stretch ``name`` names ("Epilogue.")."""
+_TITLED_NAME = re.compile(
+    rf"\s*(?P<name>{'|'.join(NAMED_HEADINGS)})\s*(?:--|[.,:—–]|-(?=\s))\s*\S.*", re.IGNORECASE | re.DOTALL
+)
+
+
+def _announced_heading(sentence: str, name: str) -> str | None:
+    """The heading ``sentence`` is of the stretch an announcement named ``name`` ("Epilogue.",
+    "Epilogue: Ten years on"), None when it is none. Announced, its title may be in small letters as
+    Whisper writes it ("Epilogue, ten years on."), as a numbered announcement's heading may; unannounced,
+    "Epilogue: the years went by." is the story's (``named_heading``)."""
     heading = named_heading(sentence)
-    return heading is not None and heading.casefold().startswith(name.casefold())
+    if heading is not None:
+        return heading if heading.casefold().startswith(name.casefold()) else None
+    line = " ".join(sentence.split())
+    titled = _TITLED_NAME.fullmatch(line)
+    if (
+        titled is None
+        or titled.group("name").casefold() != name.casefold()
+        or word_count(line) > MAX_HEADING_WORDS
+    ):
+        return None
+    return line.rstrip(".")
 
 
 def _heading_ahead(
@@ -300,18 +318,18 @@ def _spoken(units: tuple[Unit, ...]) -> list[_SpokenStart]:
     """A chapter heading's sentence -> the unit of the part's heading just before it."""
     for k, group in enumerate(groups):
         found, announced, index = headings[k], said[k], position[id(group[0])]
+        open_chapter = starts[-1] if starts else None
+        if (
+            open_chapter is not None
+            and not open_chapter.headed
+            and open_chapter.named
+            and k < open_chapter.preamble_end
+            and (heard := _announced_heading(sentences[k], open_chapter.title)) is not None
+        ):  # the heading of the name announced: it names the stretch the announcement opened
+            starts[-1] = replace(open_chapter, title=heard, headed=True)
+            continue
         if (named := named_heading(sentences[k])) is not None:  # "Prologue." said alone
-            open_chapter = starts[-1] if starts else None
-            if (
-                open_chapter is not None
-                and not open_chapter.headed
-                and open_chapter.named
-                and _names(sentences[k], open_chapter.title)
-                and k < open_chapter.preamble_end
-            ):  # the heading of the name announced: it names the stretch the announcement opened
-                starts[-1] = replace(open_chapter, title=named, headed=True)
-            else:
-                starts.append(_SpokenStart(index, named, "", None, k + 1, True, True))
+            starts.append(_SpokenStart(index, named, "", None, k + 1, True, True))
             continue
         if (name := _name_announced(k, sentences)) is not None:
             starts.append(_SpokenStart(index, name, "", None, _preamble(k, sentences).stop, False, True))
