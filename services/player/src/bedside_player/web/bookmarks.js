@@ -3,10 +3,10 @@
 // seek, as a history row is, so every device follows and undo goes back.
 import { listenerPath } from "./api.js";
 import { chapterAt, chapterTitle } from "./book.js";
-import { storedWhen } from "./history.js";
-import { afterCommand, command, ours, position, sayMovedHere, seekTo } from "./position.js";
+import { playFromButton, storedWhen } from "./history.js";
+import { afterCommand, command, ours, position } from "./position.js";
 import { clamp, DEVICE, deviceSaid } from "./state.js";
-import { chapterHeading, clock, el, notice, redrawKeepingFocus, spokenClock } from "./ui.js";
+import { chapterHeading, el, notice, redrawKeepingFocus, spokenClock } from "./ui.js";
 
 let shown = null; // the bookmarks drawn, newest first (null: none told yet)
 let drawnKey = "";
@@ -40,18 +40,9 @@ const markOf = new WeakMap(); // each play button -> the bookmark it was drawn f
 
 function item(mark) {
   const li = document.createElement("li");
-  const play = document.createElement("button");
-  play.type = "button";
-  play.className = "btn play-mark";
-  const when = document.createElement("span");
-  when.className = "when";
-  when.textContent = clock(mark.at_ms);
-  const what = document.createElement("span");
-  what.className = "what";
-  play.append(when, what);
+  const play = playFromButton(mark.at_ms, "btn play-mark");
   markOf.set(play, mark);
   describe(play);
-  play.addEventListener("click", async () => sayMovedHere(await seekTo(mark.at_ms)));
   const remove = document.createElement("button");
   remove.type = "button";
   remove.className = "btn quiet-btn remove-mark";

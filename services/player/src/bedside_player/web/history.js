@@ -44,20 +44,27 @@ export function historySoon() {
 
 const entryOf = new WeakMap(); // each entry's button -> the entry it was drawn from
 
-function entryItem(entry) {
-  const li = document.createElement("li");
+// A row's button that plays the book from `ms` (a seek, so every device follows and undo goes back): the
+// time, then a `.what` its list describes. A history entry's and a bookmark's.
+export function playFromButton(ms, className) {
   const b = document.createElement("button");
   b.type = "button";
-  b.className = "btn";
+  b.className = className;
   const when = document.createElement("span");
   when.className = "when";
-  when.textContent = clock(entry.position_ms || 0);
+  when.textContent = clock(ms);
   const what = document.createElement("span");
   what.className = "what";
   b.append(when, what);
+  b.addEventListener("click", async () => sayMovedHere(await seekTo(ms)));
+  return b;
+}
+
+function entryItem(entry) {
+  const li = document.createElement("li");
+  const b = playFromButton(entry.position_ms || 0, "btn");
   entryOf.set(b, entry);
   describe(b);
-  b.addEventListener("click", async () => sayMovedHere(await seekTo(entry.position_ms || 0)));
   li.append(b);
   return li;
 }
