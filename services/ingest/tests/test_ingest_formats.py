@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from bedside_ingest.chunking import chapter_infos, chunk_book
 from bedside_ingest.errors import BadInput
+from bedside_ingest.formats.smil import SmilReader
 from bedside_ingest.matter import lists_the_chapters
 from bedside_ingest.reader import read_book
 from bedside_testing import corpus_file
@@ -630,6 +631,24 @@ def test_aeneas_sonnet_in_every_format_agrees(suffix: str) -> None:
     assert units[1].text == "From fairest creatures we desire increase,"
     assert (units[1].start_ms, units[1].end_ms) == (2680, 5880)
     assert units[-1].end_ms == 53240
+
+
+def test_a_page_many_fragments_of_a_sync_map_point_at_is_loaded_once() -> None:
+    """Each load decodes the whole page: once per fragment, Civil Disobedience's 335 took a minute."""
+    loaded: list[tuple[str, str]] = []
+
+    def load(smil: str, reference: str) -> tuple[str, str]:
+        loaded.append((smil, reference))
+        return "text/page.xhtml", PAGE
+
+    reader = SmilReader()
+    reader.read("overlay.smil", SMIL, load)
+    assert loaded == [("overlay.smil", "../text/page.xhtml")]
+    assert [unit.text for unit in reader.transcript().units] == [
+        "Part One",
+        "The lamp was lit.",
+        "The ship came home.",
+    ]
 
 
 def test_smil_sonnet_page_ids_are_matched_despite_padding() -> None:
