@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pytest
 from bedside_contracts.search import Recall, Recalled
 from bedside_embedding import load_minilm
-from bedside_evaluation.corpus_books import artifact_of
+from bedside_evaluation.corpus_books import artifact_of, cached_vectors
 from bedside_guard import Passage, heard_text, without_headings
 from bedside_ingest.chunking import chunk_book
 from bedside_ingest.reader import read_book
@@ -50,9 +50,12 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sample]:
     store = loop.run_until_complete(open_store(path=tmp_path_factory.mktemp("recall-sample")))
     engine = SearchEngine(store, load_minilm())
     passages = chunk_book(read_book(SAMPLE_TRANSCRIPT))
-    loop.run_until_complete(
-        engine.index(artifact_of("sample", "sample", passages, chapters_of(passages), load_minilm()))
+    # the run's cache of the book's vectors: embedding it took half a minute on a loaded machine
+    vectors = cached_vectors(load_minilm(), [passage.text for passage in passages])
+    artifact = artifact_of(
+        "sample", "sample", passages, chapters_of(passages), load_minilm(), vectors=vectors
     )
+    loop.run_until_complete(engine.index(artifact))
     try:
         yield Sample(loop, engine, {p.id: p for p in passages})
     finally:
@@ -143,7 +146,10 @@ def test_a_name_in_the_books_title_has_come_up_from_the_start(sample: Sample) ->
     # the listener chose the book by its title: "who is Hettie?" names no one unheard in a book
     # called after her, as "does Black Beauty die?" before the foal is named
     passages = list(sample.passages.values())
-    titled = artifact_of("hettie", "Hettie Bramble's Lantern", passages, chapters_of(passages), load_minilm())
+    vectors = cached_vectors(load_minilm(), [p.text for p in passages])
+    titled = artifact_of(
+        "hettie", "Hettie Bramble's Lantern", passages, chapters_of(passages), load_minilm(), vectors=vectors
+    )
     sample.loop.run_until_complete(sample.engine.index(titled))
     asked = Recall(book="hettie", here_ms=at("3:30"), question="who is Hettie?")
     assert sample.loop.run_until_complete(sample.engine.recall(asked)).unheard_names == []

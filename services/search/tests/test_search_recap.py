@@ -16,7 +16,7 @@ import pytest
 from bedside_contracts import subjects
 from bedside_contracts.search import Recap, Recapped, RecapSentence
 from bedside_embedding import load_minilm
-from bedside_evaluation.corpus_books import artifact_of, corpus_artifact
+from bedside_evaluation.corpus_books import artifact_of, cached_vectors, corpus_artifact
 from bedside_guard import Cue, Passage, ahead_of, heard_text
 from bedside_ingest.chunking import chunk_book
 from bedside_ingest.reader import read_book
@@ -91,7 +91,8 @@ def served(tmp: Path, book: str, passages: list[Passage] | None) -> Iterator[Ser
     if passages is None:
         artifact = corpus_artifact(corpus_file(f"{book}.json"), load_minilm())
     else:
-        artifact = artifact_of(book, book, passages, chapters_of(passages), load_minilm())
+        vectors = cached_vectors(load_minilm(), [p.text for p in passages])
+        artifact = artifact_of(book, book, passages, chapters_of(passages), load_minilm(), vectors=vectors)
     loop.run_until_complete(engine.index(artifact))
     try:
         yield Served(loop, engine, artifact.book, list(artifact.passages))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from bedside_contracts.search import FindPassage, Recall
 from bedside_embedding import load_minilm
-from bedside_evaluation.corpus_books import artifact_of, corpus_artifact
+from bedside_evaluation.corpus_books import artifact_of, cached_vectors, corpus_artifact
 from bedside_guard import Passage, without_words, words_of
 from bedside_search.engine import SearchEngine
 from bedside_search.open_store import open_store
@@ -61,7 +61,8 @@ def served(tmp: str, book: str, passages: list[Passage], vectors_from: str | Non
     store = loop.run_until_complete(open_store(path=Path(tmp)))
     engine = SearchEngine(store, load_minilm())
     if vectors_from is None:
-        artifact = artifact_of(book, book, passages, chapters_of(passages), load_minilm())
+        vectors = cached_vectors(load_minilm(), [p.text for p in passages])
+        artifact = artifact_of(book, book, passages, chapters_of(passages), load_minilm(), vectors=vectors)
     else:
         artifact = corpus_artifact(corpus_file(vectors_from), load_minilm())
     loop.run_until_complete(engine.index(artifact))
