@@ -173,7 +173,7 @@ from bedside_turn.domain.recap import RecapAsked
         ("going to bed now", intents.Courtesy("goodnight")),
         ("time for bed", intents.Courtesy("goodnight")),
         ("1.5x speed", intents.Speed(to=1.5)),
-        ("bookmark this", intents.Bookmark()),  # answered honestly, not "I can take you to a moment"
+        ("bookmark this", intents.Bookmark()),  # a bookmark made, not "I can take you to a moment"
         ("mark my place", intents.Bookmark()),
         ("switch to Sherlock Holmes", intents.OtherBook()),
         ("play another book", intents.OtherBook()),
@@ -1050,36 +1050,58 @@ def test_minutes_added_to_the_timer_and_the_timer_again(utterance: str, intent: 
 
 
 @pytest.mark.parametrize(
-    "utterance",
+    ("utterance", "intent"),
     [
-        "remember this spot",
-        "save my place",
-        "save my position",
-        "mark this spot please",
-        "go to my bookmark",
-        "jump to my bookmark",
-        "take me to my last bookmark",
-        "show me my bookmarks",
-        "what bookmarks do I have?",
-        "my bookmarks",
-        "can you go to my bookmark",
-        "return to my bookmark",
-        "back to my bookmark",
-        "take me to my bookmarks",
-        "go to bookmark",
-        "resume from my bookmark",
-        "open my bookmarks",
-        "list bookmarks",
-        "show me the bookmarks",
-        "remember where I am",
+        ("remember this spot", intents.Bookmark()),
+        ("save my place", intents.Bookmark()),
+        ("save my position", intents.Bookmark()),
+        ("mark this spot please", intents.Bookmark()),
+        ("remember where I am", intents.Bookmark()),
+        ("add a bookmark here", intents.Bookmark()),
+        ("bookmark this as the storm", intents.Bookmark("the storm")),
+        ("Bookmark this, call it The Storm.", intents.Bookmark("The Storm")),  # capitals as written
+        ("add a bookmark called Ginger's fall please", intents.Bookmark("Ginger's fall")),
+        ("bookmark this and name it the letter", intents.Bookmark("the letter")),
+        (f"bookmark this as {'word ' * 30}", intents.Bookmark(("word " * 30)[:80].strip())),  # kept to 80
+        ("go to my bookmark", intents.ToBookmark()),
+        ("jump to my bookmark", intents.ToBookmark()),
+        ("take me to my last bookmark", intents.ToBookmark()),
+        ("back to my last bookmark", intents.ToBookmark()),
+        ("can you go to my bookmark", intents.ToBookmark()),
+        ("return to my bookmark", intents.ToBookmark()),
+        ("back to my bookmark", intents.ToBookmark()),
+        ("go to bookmark", intents.ToBookmark()),
+        ("resume from my bookmark", intents.ToBookmark()),
+        ("go to the latest bookmark", intents.ToBookmark()),
+        ("go to the bookmark called the storm", intents.ToBookmark("the storm")),
+        ("take me back to my bookmark named The Letter", intents.ToBookmark("The Letter")),
+        ("show me my bookmarks", intents.BookmarksAsked()),
+        ("what bookmarks do I have?", intents.BookmarksAsked()),
+        ("my bookmarks", intents.BookmarksAsked()),
+        ("take me to my bookmarks", intents.BookmarksAsked()),  # several: which, not a move
+        ("open my bookmarks", intents.BookmarksAsked()),
+        ("list bookmarks", intents.BookmarksAsked()),
+        ("list my bookmarks", intents.BookmarksAsked()),
+        ("show me the bookmarks", intents.BookmarksAsked()),
+        ("how many bookmarks do I have?", intents.BookmarksAsked()),  # was a question of the story
+        ("do I have any bookmarks", intents.BookmarksAsked()),
+        ("delete my bookmark", intents.BookmarkRemoval()),  # was read as nothing
+        ("remove all my bookmarks", intents.BookmarkRemoval()),
+        ("remove the bookmark called the storm", intents.BookmarkRemoval()),
     ],
 )
-def test_a_bookmark_made_or_asked_for_is_told_where_places_are_kept(utterance: str) -> None:
-    """A new listener: "go to my bookmark" was searched for and not found, "remember this spot" was not
-    followed; both are told that Bedside keeps the place and how to get back to it."""
-    assert intents.read(utterance) == intents.Bookmark()
-    for place in ("take me back to the bookmark she hid", "go back to the bookmark"):  # a story's
-        assert isinstance(intents.read(place), FindPlace), place
+def test_a_bookmark_made_gone_to_listed_or_removed(utterance: str, intent: intents.Intent) -> None:
+    """ADR 83: each was one reading, told that Bedside keeps no bookmarks ("go to my bookmark" had been
+    searched for and not found); a title is said after "as", "called" or "call it"."""
+    assert intents.read(utterance) == intent
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    ["take me back to the bookmark she hid", "go back to the bookmark", "back to the bookmark"],
+)
+def test_the_bookmark_without_my_stays_a_moment_of_the_story(utterance: str) -> None:
+    assert isinstance(intents.read(utterance), FindPlace)
 
 
 @pytest.mark.parametrize(
@@ -1673,7 +1695,7 @@ def test_words_near_them_keep_their_meaning(utterance: str) -> None:
         (speech.COURTESY["goodnight"], (intents.SleepTimer,)),
         (speech.TIMER_HOW_LONG, (intents.SleepTimer,)),
         (speech.TIMER_NOT_BY_THE_CLOCK, (intents.SleepTimer,)),
-        (speech.NO_BOOKMARKS, (Undo, intents.Earlier)),
+        (speech.NO_BOOKMARKS_YET, (intents.Bookmark,)),
         (speech.NO_LEFT_OFF, (Undo,)),
         (speech.CHOOSE_ONE, (intents.PressListed,)),
         (speech.CANNOT_HELP, (Jump, Chapter, intents.SleepTimer, Undo)),

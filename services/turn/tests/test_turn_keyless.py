@@ -7,7 +7,10 @@ from collections.abc import AsyncIterator
 import pytest
 from bedside_contracts import subjects
 from bedside_contracts.player import (
+    MAX_BOOKMARKS_PER_BOOK,
+    AddBookmark,
     Asleep,
+    Bookmark,
     CancelList,
     Heard,
     HistoryEntry,
@@ -25,7 +28,7 @@ from bedside_runtime.errors import RemoteFailure
 from bedside_testing import run_bedside
 from bedside_turn.cli import describe, send
 from bedside_turn.conversation import ConversationStore
-from bedside_turn.domain import intents, playback, sittings, speech
+from bedside_turn.domain import history, intents, playback, sittings, speech
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.routing import request_key
 from bedside_turn_testing.book import BOOK_ID, LEAD_IN_MS, PASSAGE_MS, book_info, lead_in_book, passages
@@ -1078,7 +1081,10 @@ async def test_take_me_there_with_no_place_named_asks_which_moment(rig: Rig) -> 
 
 @pytest.mark.parametrize(
     ("utterance", "said"),
-    [("bookmark this", speech.NO_BOOKMARKS), ("switch books", speech.OTHER_BOOK_ON_THE_PAGE)],
+    [
+        ("delete my bookmark", speech.BOOKMARKS_REMOVED_ON_THE_PAGE),
+        ("switch books", speech.OTHER_BOOK_ON_THE_PAGE),
+    ],
 )
 async def test_what_no_tool_does_is_said_plainly_and_nothing_moves(
     rig: Rig, utterance: str, said: str
@@ -2893,3 +2899,136 @@ async def test_a_timer_and_an_alarm_set_the_timer_and_say_there_is_no_alarm(rig:
     assert (listener, BOOK_ID) in rig.player.sleep_timers
     assert reply.speech == f"{timer.speech} {speech.NO_ALARM}", reply.speech
     assert "sleep in" not in reply.speech.removeprefix(timer.speech), reply.speech
+
+
+def bookmarks_kept(rig: Rig, listener: str) -> list[Bookmark]:
+    return list(rig.player.bookmarks.get((listener, BOOK_ID), ()))
+
+
+async def stored_exchanges(rig: Rig, listener: str) -> list[Exchange]:
+    return (await ConversationStore(rig.service.conversations.kv).load(listener, BOOK_ID))[0].exchanges
+
+
+@pytest.mark.parametrize(
+    ("utterance", "title", "said"),
+    [
+        ("bookmark this", None, "Bookmarked at 0:02:15, in chapter 2."),
+        (
+            "Bookmark this, call it The Storm.",
+            "The Storm",
+            'Bookmarked "The Storm" at 0:02:15, in chapter 2.',
+        ),
+    ],
+)
+async def test_bookmark_this_adds_one_where_the_book_is_and_says_where(
+    rig: Rig, utterance: str, title: str | None, said: str
+) -> None:
+    """ADR 83: it was told that Bedside keeps no bookmarks. The player places it (no position sent), on
+    the asking device; the model reads later only that one was made, never where (ADR 75)."""
+    listener = rig.listener_at(HERE)
+    since = len(rig.player.commands)
+    reply = await rig.ask(listener, utterance, device="phone-1")
+    assert reply.speech == said
+    assert reply.outcome == "answered"
+    assert rig.player.commands[since:] == [AddBookmark(device="phone-1", title=title)]
+    assert [(mark.at_ms, mark.title) for mark in bookmarks_kept(rig, listener)] == [(HERE, title)]
+    assert position(rig, listener) == HERE
+    read_later = str(history.as_messages((await stored_exchanges(rig, listener))[-1:]))
+    assert clock(HERE) not in read_later
+    assert str(HERE) not in read_later
+
+
+async def test_a_bookmark_past_the_most_kept_is_refused_and_said_so(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    full = tuple(Bookmark(seq=n, at_ms=1_000 * n) for n in range(1, MAX_BOOKMARKS_PER_BOOK + 1))
+    rig.player.bookmarks[(listener, BOOK_ID)] = full
+    reply = await rig.ask(listener, "bookmark this")
+    assert reply.speech == speech.BOOKMARKS_FULL
+    assert reply.outcome == "refused"
+    assert len(bookmarks_kept(rig, listener)) == MAX_BOOKMARKS_PER_BOOK
+
+
+async def test_go_to_my_bookmark_moves_to_the_newest_and_undo_takes_it_back(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "bookmark this as the bell")
+    rig.player.place(listener, BOOK_ID, 60_000)
+    await rig.ask(listener, "bookmark this")
+    rig.player.place(listener, BOOK_ID, 250_000)
+    reply = await rig.ask(listener, "back to my last bookmark")
+    assert reply.outcome == "moved"
+    assert position(rig, listener) == 60_000
+    assert reply.speech == "Back to your bookmark, at 0:01:00, in chapter 1."
+    assert (await rig.ask(listener, "undo")).outcome == "moved"
+    assert position(rig, listener) == 250_000
+    stored = (await stored_exchanges(rig, listener))[-2]  # the move: its place is nowhere the model reads
+    assert stored.speech == history.Told.MOVED.value
+    read_later = str(history.as_messages([stored]))
+    assert "60000" not in read_later
+    assert "0:01:00" not in read_later
+
+
+async def test_go_to_the_bookmark_called_goes_to_the_one_by_its_title(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "bookmark this as the storm at sea")
+    rig.player.place(listener, BOOK_ID, 60_000)
+    await rig.ask(listener, "bookmark this as the letter")
+    rig.player.place(listener, BOOK_ID, 250_000)
+    reply = await rig.ask(listener, "go to the bookmark called The Storm")
+    assert position(rig, listener) == HERE
+    assert reply.speech == 'Back to your bookmark "the storm at sea", at 0:02:15, in chapter 2.'
+
+
+async def test_a_bookmark_title_none_has_is_said_with_the_ones_kept(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "bookmark this as the letter")
+    await rig.ask(listener, "bookmark this")
+    reply = await rig.ask(listener, "go to the bookmark called the storm")
+    assert reply.speech == 'You have no bookmark called "the storm". Yours include "the letter".'
+    assert reply.outcome == "refused"
+    assert position(rig, listener) == HERE
+
+
+async def test_a_bookmark_further_on_than_the_listener_is_now_is_a_covered_row(rig: Rig) -> None:
+    """Gone back since, the place marked is ahead of the line: a row to press, as a time named there is."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "bookmark this")
+    rig.player.place(listener, BOOK_ID, 20_000)
+    reply = await rig.ask(listener, "go to my bookmark")
+    assert reply.outcome == "listed"
+    assert reply.speech == speech.ONE_ROW_AHEAD
+    assert position(rig, listener) == 20_000
+
+
+@pytest.mark.parametrize("utterance", ["go to my bookmark", "list my bookmarks"])
+async def test_with_no_bookmarks_they_are_told_how_to_make_one(rig: Rig, utterance: str) -> None:
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, utterance)
+    assert reply.speech == speech.NO_BOOKMARKS_YET
+    assert position(rig, listener) == HERE
+
+
+async def test_list_my_bookmarks_says_how_many_and_the_newest_few(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    for at_ms, said in [
+        (30_000, "bookmark this"),
+        (60_000, "bookmark this as the bell"),
+        (200_000, "bookmark"),
+    ]:
+        rig.player.place(listener, BOOK_ID, at_ms)
+        await rig.ask(listener, said)
+    rig.player.place(listener, BOOK_ID, 250_000)
+    await rig.ask(listener, "bookmark this as the lamp")
+    reply = await rig.ask(listener, "what bookmarks do I have?")
+    assert reply.speech == (
+        'You have 4 bookmarks in this book. The newest is at 0:04:10, in chapter 3, "the lamp". '
+        'Then 0:03:20, in chapter 3. Then 0:01:00, in chapter 1, "the bell". The page lists them all.'
+    )
+    assert (await stored_exchanges(rig, listener))[-1].speech == history.Told.BOOKMARKS.value
+
+
+async def test_say_that_again_after_a_bookmark_tells_the_list_and_makes_none(rig: Rig) -> None:
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "bookmark this")
+    again = await rig.ask(listener, "say that again")
+    assert again.speech == "You have 1 bookmark in this book. It's at 0:02:15, in chapter 2."
+    assert len(bookmarks_kept(rig, listener)) == 1

@@ -435,3 +435,17 @@ def test_one_request_however_a_recogniser_wrote_it_is_one_key_of_one_length_and_
     assert {len(key(said)) for said in ("undo", mumbled)} == {64}
     assert "lantern" not in key(mumbled)
     assert key("recap chapter 3") != key("recap chapter 4")
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "bookmark this as the storm",
+        "go to my bookmark",
+        "go to the bookmark called the storm",
+        "list my bookmarks",
+    ],
+)
+def test_bookmarks_are_plain_codes_with_a_model_too(utterance: str) -> None:
+    """Their places are where the listener is and was, which the model never reads (ADR 75, 83)."""
+    assert not model_may_answer(intents.read(utterance))

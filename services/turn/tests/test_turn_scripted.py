@@ -744,6 +744,21 @@ async def test_with_a_model_play_and_louder_are_answered_by_plain_code_not_claim
     assert len(rig.player.commands) == sent
 
 
+async def test_with_a_model_bookmarks_are_made_gone_to_and_listed_by_plain_code(rig: Rig) -> None:
+    """ADR 83: their places are where the listener is and was, which the model never reads (ADR 75)."""
+    listener = rig.listener_at(HERE)
+    model = script(rig, [Say("Bookmarked.")], [Say("There you go.")], [Say("You have some.")])
+    made = await rig.ask(listener, "bookmark this as the bell")
+    assert (made.speech, made.mode) == ('Bookmarked "the bell" at 0:02:15, in chapter 2.', "keyless")
+    rig.player.place(listener, BOOK_ID, 250_000)
+    gone = await rig.ask(listener, "go to my bookmark")
+    assert (gone.mode, gone.outcome) == ("keyless", "moved")
+    assert rig.player.positions[(listener, BOOK_ID)] == HERE
+    listed = await rig.ask(listener, "list my bookmarks")
+    assert listed.speech.startswith("You have 1 bookmark in this book.")
+    assert model.requests == []
+
+
 async def test_with_a_model_a_number_without_a_unit_an_amount_not_counted_and_starting_again_are_plain_codes(
     rig: Rig,
 ) -> None:

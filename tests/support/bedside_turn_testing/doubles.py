@@ -14,7 +14,9 @@ import numpy as np
 import numpy.typing as npt
 from bedside_contracts import subjects
 from bedside_contracts.player import (
+    AddBookmark,
     Asleep,
+    Bookmark,
     CancelList,
     CancelSleepTimer,
     CommandRequest,
@@ -65,11 +67,12 @@ from bedside_guard import (
     heard_text,
     unheard_names,
 )
+from bedside_player.domain import bookmarks
 from bedside_player.domain.decide import Invalid, set_sleep_timer
 from bedside_player.domain.offer import decide_offer, unique_targets
 from bedside_player.domain.state import PlayerState
 from bedside_runtime.bus import Broker, serve_requests
-from bedside_runtime.errors import NotFound, Unavailable
+from bedside_runtime.errors import InvalidRequest, NotFound, Unavailable
 from bedside_search.domain import recap as recaps
 from bedside_search.domain.book import ServedBook
 from bedside_search.domain.places import resolve_one
@@ -272,6 +275,8 @@ class PlayerDouble:
     last_move_seq: dict[tuple[str, str], int] = field(default_factory=dict)
     speeds: dict[tuple[str, str], float] = field(default_factory=dict)
     """How fast each listener's book plays, as the commands left it (1.0 when none set it)."""
+    bookmarks: dict[tuple[str, str], tuple[Bookmark, ...]] = field(default_factory=dict)
+    """Each listener's bookmarks in each book, oldest first, as the player's state keeps them."""
 
     def place(self, listener: str, book: str, position_ms: int) -> None:
         """The book put at ``position_ms`` (a move of the turn's, or a test's as a page's), the list gone."""
@@ -304,6 +309,7 @@ class PlayerDouble:
             still_where_timer_paused=key in self.timer_paused,
             sleep_timer=self.sleep_timers.get(key),
             speed=self.speeds.get(key, 1.0),
+            bookmarks=bookmarks.newest_first(self.bookmarks.get(key, ())),
         )
 
     async def offer(self, request: OfferPositions) -> OfferOutcome:
@@ -349,6 +355,15 @@ class PlayerDouble:
             timer = SleepTimer(**made_by, set_seq=self.seq)
             self.sleep_timers[key] = timer
             return CommandResult(accepted=True, seq=2, state=state.model_copy(update={"sleep_timer": timer}))
+        if isinstance(request.command, AddBookmark):  # the player's own rule, where the book is
+            kept = self.bookmarks.get(key, ())
+            try:
+                added = bookmarks.add(kept, request.command, state.position_ms, now_ms=self.clock_ms)
+            except bookmarks.BookmarkRefused as refused:
+                raise InvalidRequest(str(refused)) from None  # as the player answers an Invalid
+            self.seq += 1
+            self.bookmarks[key] = bookmarks.with_added(kept, added, self.seq)
+            return CommandResult(accepted=True, seq=self.seq, state=self._state_of(key))
         if isinstance(request.command, SetSpeed):
             self.speeds[key] = request.command.speed
             self.seq += 1

@@ -3,13 +3,19 @@
 import functools
 from collections.abc import Callable
 
-from bedside_contracts.player import LONGEST_SLEEP_MINUTES, ListenerState, LocateRequest, StateRequest
+from bedside_contracts.player import (
+    LONGEST_SLEEP_MINUTES,
+    MAX_BOOKMARKS_PER_BOOK,
+    ListenerState,
+    LocateRequest,
+    StateRequest,
+)
 from bedside_contracts.search import BookInfo, CatalogRequest, NameHints, Resolve, Target, chapter_at
 from bedside_contracts.turn import WORDS_TAKEN, Direction, Exchange, PlaybackAction
 from bedside_guard import OPENING_CHAPTER, Passage, names_as_said
 from bedside_runtime.clock import wall_clock_ms
 
-from bedside_turn.domain import history, intents, playback, sittings, speech
+from bedside_turn.domain import bookmarks, history, intents, playback, sittings, speech
 from bedside_turn.domain import recap as recaps
 from bedside_turn.domain.chapters import (
     after_the_opening,
@@ -56,7 +62,7 @@ _NO_TOOL_DOES: dict[type[Intent], str] = {
     intents.PlayOn: speech.PRESS_PLAY,
     intents.Volume: speech.VOLUME_IS_THE_DEVICES,
     intents.WakeUpAsked: speech.CANNOT_WAKE_YOU,
-    intents.Bookmark: speech.NO_BOOKMARKS,
+    intents.BookmarkRemoval: speech.BOOKMARKS_REMOVED_ON_THE_PAGE,
     intents.OtherBook: speech.OTHER_BOOK_ON_THE_PAGE,
     intents.SpoilerAsked: speech.NO_SPOILERS,
     intents.SyncAsked: speech.ALREADY_SHARED,
@@ -174,7 +180,7 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             intents.PlayOn()
             | intents.Volume()
             | intents.WakeUpAsked()
-            | intents.Bookmark()
+            | intents.BookmarkRemoval()
             | intents.OtherBook()
             | intents.OtherDevice()
             | intents.SpoilerAsked()
@@ -186,9 +192,10 @@ async def _route(tools: ToolBox, utterance: str, intent: Intent, earlier: list[E
             tools.turn.declined = True
             tools.turn.asked = "timer_length"
             return speech.TIMER_NOT_BY_THE_CLOCK if clock_said else speech.TIMER_HOW_LONG
+        case intents.Bookmark() | intents.ToBookmark() | intents.BookmarksAsked():
+            return await _bookmarks(tools, intent)
         case intents.Help():
-            tools.turn.told = history.Told.WHAT_I_CAN_DO
-            return speech.WHAT_I_CAN_DO
+            return _what_i_can_do(tools)
         case intents.Courtesy(said=said):
             tools.turn.told = history.Told.COURTESY
             return await _courtesy(tools, said)
@@ -343,6 +350,63 @@ async def _undo_the_newest(tools: ToolBox, utterance: str, earlier: list[Exchang
     now = await tools.backends.state(StateRequest(listener=tools.listener, book=tools.book))
     taken = still_the_newest(last, now)
     return await (_take_back(tools, taken, earlier) if taken is not None else _undo(tools))
+
+
+def _what_i_can_do(tools: ToolBox) -> str:
+    tools.turn.told = history.Told.WHAT_I_CAN_DO
+    return speech.WHAT_I_CAN_DO
+
+
+async def _bookmarks(
+    tools: ToolBox, asked: intents.Bookmark | intents.ToBookmark | intents.BookmarksAsked
+) -> str:
+    """A bookmark made, gone to or listed (ADR 83): plain code in both modes, the places being where the
+    listener is and was."""
+    match asked:
+        case intents.Bookmark(title=title):
+            return await _bookmark_this(tools, title)
+        case intents.ToBookmark(title=title):
+            return await _to_bookmark(tools, title)
+    return await _bookmarks_listed(tools)
+
+
+async def _bookmark_this(tools: ToolBox, title: str | None) -> str:
+    """A bookmark where the book has got to, said with its place, or why none was made."""
+    if tools.preview:
+        tools.turn.declined = True
+        return speech.BOOKMARK_PREVIEW
+    made, reason = await tools.add_bookmark(title)
+    if made is None:
+        tools.turn.declined = True
+        full = len(await tools.bookmarks()) >= MAX_BOOKMARKS_PER_BOOK
+        return speech.BOOKMARKS_FULL if full else speech.bookmark_refused(reason)
+    tools.turn.told = history.Told.BOOKMARKED
+    book = await tools.book_info()
+    return speech.bookmarked(made.at_ms, chapter_at(book.chapters, made.at_ms) if book else None, made.title)
+
+
+async def _to_bookmark(tools: ToolBox, title: str | None) -> str:
+    """The newest bookmark, or the newest one by the title said, offered as a time named is."""
+    kept = await tools.bookmarks()
+    if not kept:
+        tools.turn.declined = True
+        return speech.NO_BOOKMARKS_YET
+    chosen = kept[0] if title is None else bookmarks.titled(kept, title)
+    if chosen is None:
+        tools.turn.declined = True
+        return speech.no_bookmark_titled(title or "", bookmarks.titles_kept(kept))
+    await tools.offer_bookmark(chosen)
+    if tools.already_at is not None:
+        return speech.ALREADY_THERE
+    return speech.at_bookmark(chosen.title, tools.last_offer, tools.preview)
+
+
+async def _bookmarks_listed(tools: ToolBox) -> str:
+    """How many bookmarks there are, and the newest few with their places and titles."""
+    kept = await tools.bookmarks()
+    book = await tools.book_info()
+    tools.turn.told = history.Told.BOOKMARKS
+    return speech.bookmarks_listed(kept, book.chapters if book else [])
 
 
 async def _courtesy(tools: ToolBox, said: intents.CourtesySaid) -> str:

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bedside_contracts.player import (
+    AddBookmark,
     Asleep,
+    Bookmark,
     CommandRequest,
     CommandResult,
     Heard,
@@ -582,6 +584,47 @@ class ToolBox:
             lines = [moved_line(pressed, preview=False) if accepted else f"Refused: {reason}."]
         self._recorded("press_listed", {"row": index}, lines, started, refused)
         return None
+
+    async def add_bookmark(self, title: str | None) -> tuple[Bookmark | None, str]:
+        """A bookmark where the player has the book got to now (ADR 83), made on the asking device: the
+        one made, or None and the player's reason. Not a tool the model has; the model reads that one was
+        made, never where: it is where the listener is (ADR 75). A preview makes none."""
+        started = time.perf_counter()
+        made: Bookmark | None = None
+        if self.preview:
+            reason = "a preview adds no bookmark"
+        elif (late := self.turn.may_change(wall_clock_ms())) is not None:
+            reason = late.text
+        else:
+            command = AddBookmark(device=self.device, title=title)
+            try:
+                result = await self.backends.command(
+                    CommandRequest(listener=self.listener, book=self.book, command=command)
+                )
+                reason = result.reason
+                if result.accepted:
+                    made = next((mark for mark in result.state.bookmarks if mark.seq == result.seq), None)
+            except RemoteFailure as error:
+                if error.failure.code != "invalid":
+                    raise
+                reason = error.failure.error
+        lines = ["Bookmarked where the book had got to."] if made is not None else [f"Refused: {reason}."]
+        self._recorded("add_bookmark", {}, lines, started, made is None)
+        return made, reason
+
+    async def bookmarks(self) -> list[Bookmark]:
+        """The listener's bookmarks in this book, newest first, from the player's state."""
+        return (await self.backends.state(StateRequest(listener=self.listener, book=self.book))).bookmarks
+
+    async def offer_bookmark(self, bookmark: Bookmark) -> ToolCallRecord:
+        """An offer of a bookmark's place, as of a time named: a move (undo takes it back) or a covered row
+        for one further on, under the same rules. Recorded by the bookmark's id: its time is a place the
+        listener was, which the model never reads (ADR 75)."""
+        started = time.perf_counter()
+        lines, places, refused = await self._dispatch("offer_positions", {"position_ms": bookmark.at_ms})
+        return self._recorded(
+            "offer_bookmark", {"bookmark": bookmark.seq}, lines, started, refused, places=places
+        )
 
     async def undo(self) -> ToolCallRecord:
         """Put the book back where it was before the last move (the player's undo command).

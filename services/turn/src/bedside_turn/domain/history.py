@@ -48,6 +48,8 @@ class Told(Enum):
     UNDONE = "I put the book back where it was before the last move, and told them where."
     NOTHING_MORE_TO_UNDO = "I told them there was nothing more to undo, and changed nothing."
     MOVED = "I moved the book where they asked, and told them where it came to."
+    BOOKMARKED = "I bookmarked where the book had got to, and told them where."
+    BOOKMARKS = "I told them about their bookmarks and where they are."
 
 
 def told_of(exchange: Exchange) -> Told | None:

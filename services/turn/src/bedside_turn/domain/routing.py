@@ -47,8 +47,10 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
     chapter list names exactly; not "who wrote this?" nor "how many chapters are left?", which the
     book's catalog entry answers, nor "when will it stop?", "add ten minutes to the timer" or "reset the
     timer", which the player's sleep timer does, nor "the final chapter" or "skip the intro", which the
-    chapter list does; not "play", "louder", "slower", "bookmark this", "switch to another book" nor
-    "play it on the speaker", which no tool can do, so plain code's honest answer is all there is to say;
+    chapter list does; not "play", "louder", "slower", "switch to another book" nor "play it on the
+    speaker", which no tool can do, so plain code's honest answer is all there is to say; not "bookmark
+    this", "go to my bookmark" nor "list my bookmarks", whose places are where the listener is and was
+    (ADR 83), which the model never reads;
     not "say that again" just after an answer, which is said again as it was;
     not "where did I start last night?", whose sitting plain code counts from the history's breaks;
     not "thanks" nor "goodnight", whose answer names the running sleep timer the model is not told, nor
@@ -102,6 +104,9 @@ def model_may_answer(intent: Intent, earlier: Sequence[Exchange] = ()) -> bool:
         | intents.Volume
         | intents.WakeUpAsked
         | intents.Bookmark
+        | intents.ToBookmark
+        | intents.BookmarksAsked
+        | intents.BookmarkRemoval
         | intents.OtherBook
         | intents.OtherDevice
         | intents.Speed
@@ -311,6 +316,8 @@ _CHANGES_NOTHING = (
     | intents.SyncAsked
     | intents.SpoilerAsked
     | intents.Courtesy
+    | intents.BookmarksAsked
+    | intents.BookmarkRemoval
     | intents.Help
 )
 
@@ -332,6 +339,8 @@ def asked_afresh(last: Exchange) -> intents.Intent | None:
             return told_first if told_first == told_second else intents.BothAsked(told_first, told_second)
     if told is history.Told.TIMER:
         return intents.TimerAsked()
+    if told is history.Told.BOOKMARKED:  # told afresh as the list, the newest first: never made again
+        return intents.BookmarksAsked()
     return asked if isinstance(asked, _CHANGES_NOTHING) else intents.WhereAmI()
 
 

@@ -7,7 +7,7 @@ nothing the model could not have read.
 import re
 from collections.abc import Collection
 
-from bedside_contracts.player import OfferOutcome, listening_ms
+from bedside_contracts.player import MAX_BOOKMARKS_PER_BOOK, Bookmark, OfferOutcome, listening_ms
 from bedside_contracts.search import BookInfo, ChapterInfo, MissingChapter, chapter_at
 from bedside_guard import (
     OPENING_CHAPTER,
@@ -27,6 +27,7 @@ from bedside_guard import (
 )
 
 from bedside_turn.domain import playback
+from bedside_turn.domain.bookmarks import BOOKMARKS_SAID
 from bedside_turn.domain.chapters import NoSuchChapter, counted_from_the_clock, final_chapter
 from bedside_turn.domain.intents import UNIT_MS, BookFact, ChapterSaid, LengthOf, SaidUnit
 from bedside_turn.domain.lengths import said_length, said_speed
@@ -42,10 +43,19 @@ CANNOT_HELP = OwnWords(
 PRESS_PLAY = OwnWords("Press play to carry on; I can't start the sound myself.")
 """'Play', 'resume': the player has no command that starts the sound, and a page may start it only
 after a press on that page, so the listener is told what to do (``intents.PlayOn``)."""
-NO_BOOKMARKS = OwnWords(
-    "I don't keep bookmarks, but your place is kept on every device, and I can take you back to "
-    'where you were: say "go back to where I was" or "the last time I was in chapter 5".'
+NO_BOOKMARKS_YET = OwnWords(
+    'You have no bookmarks in this book yet. To mark where you are, say "bookmark this", or give it a '
+    'name: "bookmark this as the storm".'
 )
+BOOKMARKS_FULL = OwnWords(
+    f"This book has {MAX_BOOKMARKS_PER_BOOK} bookmarks, the most I keep in one book, so I didn't add "
+    "another. Remove one on the page to make room."
+)
+BOOKMARKS_REMOVED_ON_THE_PAGE = OwnWords(
+    "I don't remove bookmarks by voice: on the page, each one in the list of bookmarks has its own "
+    "Remove button."
+)
+BOOKMARK_PREVIEW = OwnWords("From there I would bookmark where the book had got to; nothing was added.")
 NO_SPOILERS = OwnWords(
     "I won't tell you what's ahead: that's the book's to tell. If you'd like to skip on, say where to go."
 )
@@ -600,6 +610,59 @@ def undone(position_ms: int, chapter: int | None) -> OwnWords:
 def clock_in_chapter(ms: int, chapter: int | None) -> str:
     """A place as the page shows it: "0:16:00, in chapter 5" (its number: never a title ahead)."""
     return clock(ms) if chapter is None else f"{clock(ms)}, in {chapter_name(chapter)}"
+
+
+def bookmarked(at_ms: int, chapter: ChapterInfo | None, title: str | None) -> str:
+    """A bookmark made, said with its place as the page shows it (the chapter by its number). Its title
+    is the listener's words, not the turn's: a sentence with it is checked, as any they might hold."""
+    where = clock_in_chapter(at_ms, chapter.n if chapter is not None else None)
+    if title:
+        return f'Bookmarked "{title}" at {where}.'
+    return OwnWords(f"Bookmarked at {where}.")
+
+
+def bookmark_refused(reason: str) -> str:
+    """A bookmark the player would not make, and why, in its words (a listener removed, a book ended)."""
+    return f"I couldn't add that bookmark: {reason}." if reason else TROUBLE
+
+
+def at_bookmark(title: str | None, outcome: OfferOutcome | None, preview: bool) -> str:
+    """A move to a bookmark, said with where it came to; anything else an offer comes to (a covered row
+    for a bookmark further on than the listener is now), as any offer's."""
+    to = outcome.moved_to if outcome is not None and outcome.outcome == "moved" else None
+    if to is None or preview:
+        return for_offer(outcome, preview, titled=False)
+    where = clock_in_chapter(to.start_ms, to.chapter)
+    if title:
+        return f'Back to your bookmark "{title}", at {where}.'
+    return OwnWords(f"Back to your bookmark, at {where}.")
+
+
+def no_bookmark_titled(asked: str, titles: list[str]) -> str:
+    """A title no bookmark has, said back, with the names of the newest titled ones (checked: theirs)."""
+    if not titles:
+        return (
+            f'You have no bookmark called "{asked}", and none with a name. Say "go to my bookmark" for the '
+            "newest."
+        )
+    named = ", ".join(f'"{title}"' for title in titles)
+    return f'You have no bookmark called "{asked}". Yours include {named}.'
+
+
+def bookmarks_listed(bookmarks: list[Bookmark], chapters: list[ChapterInfo]) -> str:
+    """How many bookmarks, and the newest few, one sentence each, with its place and its title: a title
+    cut by the answer check takes only its own sentence with it."""
+    if not bookmarks:
+        return NO_BOOKMARKS_YET
+    count = len(bookmarks)
+    said: str = OwnWords(f"You have {count} bookmark{'s' if count != 1 else ''} in this book.")
+    for k, bookmark in enumerate(bookmarks[:BOOKMARKS_SAID]):
+        chapter = chapter_at(chapters, bookmark.at_ms)
+        where = clock_in_chapter(bookmark.at_ms, chapter.n if chapter is not None else None)
+        first = ("The newest is at" if count > 1 else "It's at") if k == 0 else "Then"
+        sentence = f"{first} {where}" + (f', "{bookmark.title}".' if bookmark.title else ".")
+        said = said + OwnWords(" ") + (sentence if bookmark.title else OwnWords(sentence))
+    return said + OwnWords(" The page lists them all.") if count > BOOKMARKS_SAID else said
 
 
 def for_number_alone(

@@ -579,17 +579,39 @@ PLAY_ON = re.compile(
 )
 """Said whole, the book to play on: "play the bit where…" and "carry on from chapter 3" are places, and
 "start it again" is not here (it is a start again, ``_START_AGAIN``)."""
+_CAN_YOU = r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+_TITLE = r"(?P<title>\S.*?)"
 BOOKMARK = re.compile(
-    r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:"
-    r"(?:add|set|make|put|drop|save|leave)?\s*(?:a\s+)?bookmark"
-    r"(?:\s+(?:this|that|it|here|this (?:bit|part|place|spot)))?"
+    _CAN_YOU + r"(?:"
+    r"(?:add|set|make|put|drop|save|leave)?\s*(?:a\s+)?(?:new\s+)?bookmark"
+    r"(?:\s+(?:this|that|it|here|this (?:bit|part|place|spot)))?(?:\s+(?:here|now))?"
     r"|(?:mark|save|remember) (?:this|my) (?:place|spot|bit|position)|remember where i (?:am|was)"
-    # one to go to or the list: the listener's own, for "back to the bookmark" may be one in the story
-    r"|(?:(?:go|jump|skip|return)(?: back)? to|back to|take me(?: back)? to|play(?: from)?|resume(?: from)?)"
-    r" (?:my )?(?:last |latest )?bookmarks?"
-    r"|(?:show|list|read|open)(?: me)?(?: the| my| all my)? bookmarks|(?:what are )?(?:my|all my) bookmarks"
-    r"|what bookmarks (?:do i have|have i got|are there)|(?:do i have|are there) any bookmarks"
+    r")(?:\s+(?:and\s+)?(?:as|called|named|titled|(?:call|name|title) it)\s+" + _TITLE + r")?(?:\s+please)?$"
+)
+"""A bookmark made where the book is, with the words to know it by when said ("as the storm",
+"call it the storm")."""
+TO_BOOKMARK = re.compile(
+    _CAN_YOU + r"(?:(?:go|jump|skip|return)(?: back)? to|back to|take me(?: back)? to|play(?: from)?"
+    r"|resume(?: from)?|start(?: playing)? from)"
+    r" (?:(?:my |the )?bookmark (?:called|named|titled) "
+    + _TITLE
+    + r"|(?:my |the )(?:last|latest|newest|most recent) bookmark|(?:my )?bookmark)(?:\s+please)?$"
+)
+"""One of the listener's bookmarks to go to: said "my", with a title or as the newest ("back to the
+bookmark" alone may be one in the story, a moment to find)."""
+BOOKMARKS_ASKED = re.compile(
+    _CAN_YOU + r"(?:"
+    r"(?:show|list|read|open|tell)(?: me)?(?: the| my| all my| all the)? bookmarks"
+    r"|(?:(?:go|jump|skip|return)(?: back)? to|back to|take me(?: back)? to) my bookmarks"
+    r"|(?:what are )?(?:my|all my) bookmarks"
+    r"|(?:what|which) bookmarks (?:do i have|have i got|are there|did i (?:make|set|add|save))"
+    r"|(?:do i have|have i got|are there) any bookmarks"
+    r"|how many bookmarks (?:do i have|have i got|are there|have i (?:made|set|added|saved))"
     r")(?:\s+please)?$"
+)
+BOOKMARK_REMOVAL = re.compile(
+    _CAN_YOU + r"(?:remove|delete|erase|clear|get rid of|take away|take off) (?:(?:all )?(?:of )?"
+    r"(?:my|the|this|that|a|all)\s+)?(?:(?:last|latest|newest) )?bookmarks?\b"
 )
 OTHER_BOOK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:switch|change)(?: to)? "

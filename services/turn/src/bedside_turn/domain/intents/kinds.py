@@ -372,7 +372,27 @@ class PlayOn:
 
 @dataclass(frozen=True)
 class Bookmark:
-    """'Bookmark this': a mark Bedside does not keep; every device keeps the place, and history."""
+    """'Bookmark this', 'bookmark this as the storm': a bookmark where the book has got to (ADR 83)."""
+
+    title: str | None = None
+    """The words to know it by, as said ("the storm"); None: none said."""
+
+
+@dataclass(frozen=True)
+class ToBookmark:
+    """'Go to my bookmark', 'the bookmark called the storm': the newest bookmark, or the one by its title."""
+
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class BookmarksAsked:
+    """'List my bookmarks', 'what bookmarks do I have?': how many, and the newest few."""
+
+
+@dataclass(frozen=True)
+class BookmarkRemoval:
+    """'Delete my bookmark': told where bookmarks are removed (the page), none removed aloud."""
 
 
 @dataclass(frozen=True)
@@ -508,6 +528,9 @@ Intent = (
     | Volume
     | WakeUpAsked
     | Bookmark
+    | ToBookmark
+    | BookmarksAsked
+    | BookmarkRemoval
     | OtherBook
     | TimerAsked
     | Speed

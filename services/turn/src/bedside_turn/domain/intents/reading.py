@@ -8,6 +8,7 @@ from collections.abc import Set as AbstractSet
 from contextvars import ContextVar
 from dataclasses import replace
 
+from bedside_contracts.player import BOOKMARK_TITLE_CHARS
 from bedside_contracts.turn import RecapArgs
 from bedside_guard import FUNCTION_WORDS, capitalised_words, words_of
 
@@ -16,6 +17,8 @@ from bedside_turn.domain.intents.asked import (
     BOOK_END_ALONE,
     BOOK_START_ALONE,
     BOOKMARK,
+    BOOKMARK_REMOVAL,
+    BOOKMARKS_ASKED,
     CLOCK,
     HEAR,
     HEAR_THE_PART,
@@ -41,6 +44,7 @@ from bedside_turn.domain.intents.asked import (
     TIMER_ASKED,
     TIMER_AT_A_CLOCK_TIME,
     TIMER_WITHOUT_LENGTH,
+    TO_BOOKMARK,
     UNDO,
     VOLUME,
     WAKE_UP,
@@ -60,6 +64,8 @@ from bedside_turn.domain.intents.kinds import (
     AboutTheBook,
     BookEnd,
     Bookmark,
+    BookmarkRemoval,
+    BookmarksAsked,
     BookStart,
     BothAsked,
     CancelSleepTimer,
@@ -99,6 +105,7 @@ from bedside_turn.domain.intents.kinds import (
     TimerAgain,
     TimerAsked,
     TimerHowLong,
+    ToBookmark,
     Together,
     TwoQuestions,
     Undo,
@@ -442,6 +449,30 @@ def _meant(utterance: str, whole: bool) -> Intent:
     return as_typed
 
 
+def _bookmarks_asked(text: str, utterance: str) -> Intent | None:
+    """A bookmark made, gone to, listed or asked to be removed (ADR 83); a title as the listener wrote it."""
+    if BOOKMARKS_ASKED.match(text):
+        return BookmarksAsked()
+    if BOOKMARK_REMOVAL.match(text):
+        return BookmarkRemoval()
+    if made := BOOKMARK.match(text):
+        return Bookmark(_title_as_said(made["title"], utterance))
+    if gone_to := TO_BOOKMARK.match(text):
+        return ToBookmark(_title_as_said(gone_to["title"], utterance))
+    return None
+
+
+def _title_as_said(title: str | None, utterance: str) -> str | None:
+    """A bookmark's title with the capitals the listener wrote ("The Storm"), at most as long as a title
+    may be: the words read are lower case, and a title longer than that is kept to its start."""
+    if title is None:
+        return None
+    words = r"\W+".join(re.escape(word) for word in title.split())
+    written = re.search(rf"\b{words}\b", utterance, re.IGNORECASE)
+    said = written[0] if written else title
+    return said[:BOOKMARK_TITLE_CHARS].strip()
+
+
 def _way_mended(as_typed: Other | FindPlace, as_meant: FindPlace, typed: str) -> bool:
     """The respelling said the way ("go bak to ...") where the words as typed said none, and only
     the way word changed: the moment is in the words as typed."""
@@ -525,8 +556,8 @@ def _read_as_typed(utterance: str, whole: bool) -> Intent:
         return PlayOn()
     if VOLUME.match(text):
         return Volume()
-    if BOOKMARK.match(text):
-        return Bookmark()
+    if (bookmarks := _bookmarks_asked(text, utterance)) is not None:
+        return bookmarks
     if device := OTHER_DEVICE.match(text):
         return OtherDevice(device["named"] or device["kind"])
     if OTHER_BOOK.match(text):
@@ -691,6 +722,7 @@ _MOVES = (
     SkipOpening,
     Earlier,
     FindPlace,
+    ToBookmark,
 )
 
 
