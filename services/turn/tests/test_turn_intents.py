@@ -1075,6 +1075,11 @@ def test_minutes_added_to_the_timer_and_the_timer_again(utterance: str, intent: 
         ("go to the latest bookmark", intents.ToBookmark()),
         ("go to the bookmark called the storm", intents.ToBookmark("the storm")),
         ("take me back to my bookmark named The Letter", intents.ToBookmark("The Letter")),
+        ("bookmark that bit", intents.Bookmark()),
+        ("bookmark that spot please", intents.Bookmark()),
+        ("where is my bookmark?", intents.BookmarksAsked()),  # was a question of the story, to the model
+        ("where are my bookmarks", intents.BookmarksAsked()),
+        ("what was my last bookmark", intents.BookmarksAsked()),
         ("show me my bookmarks", intents.BookmarksAsked()),
         ("what bookmarks do I have?", intents.BookmarksAsked()),
         ("my bookmarks", intents.BookmarksAsked()),

@@ -584,7 +584,7 @@ _TITLE = r"(?P<title>\S.*?)"
 BOOKMARK = re.compile(
     _CAN_YOU + r"(?:"
     r"(?:add|set|make|put|drop|save|leave)?\s*(?:a\s+)?(?:new\s+)?bookmark"
-    r"(?:\s+(?:this|that|it|here|this (?:bit|part|place|spot)))?(?:\s+(?:here|now))?"
+    r"(?:\s+(?:this|that|it|here|(?:this|that) (?:bit|part|place|spot)))?(?:\s+(?:here|now))?"
     r"|(?:mark|save|remember) (?:this|my) (?:place|spot|bit|position)|remember where i (?:am|was)"
     r")(?:\s+(?:and\s+)?(?:as|called|named|titled|(?:call|name|title) it)\s+" + _TITLE + r")?(?:\s+please)?$"
 )
@@ -604,6 +604,7 @@ BOOKMARKS_ASKED = re.compile(
     r"(?:show|list|read|open|tell)(?: me)?(?: the| my| all my| all the)? bookmarks"
     r"|(?:(?:go|jump|skip|return)(?: back)? to|back to|take me(?: back)? to) my bookmarks"
     r"|(?:what are )?(?:my|all my) bookmarks"
+    r"|where (?:is|are) my bookmarks?|what (?:is|was|'s) my (?:last|latest|newest) bookmark"
     r"|(?:what|which) bookmarks (?:do i have|have i got|are there|did i (?:make|set|add|save))"
     r"|(?:do i have|have i got|are there) any bookmarks"
     r"|how many bookmarks (?:do i have|have i got|are there|have i (?:made|set|added|saved))"
