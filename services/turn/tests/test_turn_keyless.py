@@ -2997,6 +2997,9 @@ async def test_a_bookmark_further_on_than_the_listener_is_now_is_a_covered_row(r
     assert reply.outcome == "listed"
     assert reply.speech == speech.ONE_ROW_AHEAD
     assert position(rig, listener) == 20_000
+    read_later = str(history.as_messages((await stored_exchanges(rig, listener))[-1:]))  # the review
+    assert clock(HERE) not in read_later, read_later
+    assert str(HERE) not in read_later
 
 
 @pytest.mark.parametrize("utterance", ["go to my bookmark", "list my bookmarks"])

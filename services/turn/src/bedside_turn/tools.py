@@ -56,6 +56,7 @@ from pydantic import ValidationError
 from bedside_turn.backends import Backends
 from bedside_turn.domain import chapters, earlier, history, playback, speech
 from bedside_turn.domain import recap as recaps
+from bedside_turn.domain.bookmarks import without_its_place
 from bedside_turn.domain.chapters import NoSuchChapter
 from bedside_turn.domain.own_words import OwnWords
 from bedside_turn.domain.rules import MayOffer, Refused, Turn
@@ -623,7 +624,12 @@ class ToolBox:
         started = time.perf_counter()
         lines, places, refused = await self._dispatch("offer_positions", {"position_ms": bookmark.at_ms})
         return self._recorded(
-            "offer_bookmark", {"bookmark": bookmark.seq}, lines, started, refused, places=places
+            "offer_bookmark",
+            {"bookmark": bookmark.seq},
+            without_its_place(lines),
+            started,
+            refused,
+            places=places,
         )
 
     async def undo(self) -> ToolCallRecord:

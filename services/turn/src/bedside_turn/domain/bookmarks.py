@@ -4,6 +4,7 @@ The player keeps them, newest first, on the listener's state; the turn reads tha
 tells the model any of it: a bookmark is a place the listener was (ADR 75).
 """
 
+import re
 from collections.abc import Sequence
 
 from bedside_contracts.player import Bookmark
@@ -12,6 +13,13 @@ from bedside_guard import words_of
 BOOKMARKS_SAID = 3
 """How many bookmarks a spoken answer names: the newest few, as a listener in the dark can take in."""
 _NOT_THE_TITLE = frozenset({"the", "a", "an", "my"})
+_A_CLOCK_TIME = re.compile(r"\b\d{1,3}:\d{2}:\d{2}\b")
+
+
+def without_its_place(lines: Sequence[str]) -> list[str]:
+    """What an offer of a bookmark's place leaves for the model to read later: a covered row's line opens
+    with its time, the place the listener marked, which the model never reads (ADR 75)."""
+    return [_A_CLOCK_TIME.sub("the bookmark's place", line) for line in lines]
 
 
 def _title_words(title: str) -> list[str]:
