@@ -1077,6 +1077,8 @@ def test_minutes_added_to_the_timer_and_the_timer_again(utterance: str, intent: 
         ("take me back to my bookmark named The Letter", intents.ToBookmark("The Letter")),
         ("bookmark that bit", intents.Bookmark()),
         ("bookmark that spot please", intents.Bookmark()),
+        ("delete the bookmark she gave him", intents.Other()),  # the review: no removal of the story's
+        ("go to the bookmark named after the ship", intents.FindPlace("the bookmark named after the ship")),
         ("where is my bookmark?", intents.BookmarksAsked()),  # was a question of the story, to the model
         ("where are my bookmarks", intents.BookmarksAsked()),
         ("what was my last bookmark", intents.BookmarksAsked()),

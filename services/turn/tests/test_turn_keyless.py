@@ -626,6 +626,15 @@ async def test_a_turn_answered_after_its_asker_gave_up_changes_nothing(rig: Rig,
     assert len(rig.player.offers) == offers + 1
 
 
+async def test_a_bookmark_asked_for_too_late_is_none_and_no_instruction_is_said(rig: Rig) -> None:
+    """The review: a bookmark past the turn's answer-by time was said as "I couldn't add that bookmark:
+    Refused: the listener stopped waiting ... Say only that it took too long.", the model's instruction."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "bookmark this", answer_by_ms=1)
+    assert bookmarks_kept(rig, listener) == []
+    assert reply.speech == speech.TROUBLE, reply.speech
+
+
 async def test_a_book_in_parts_is_asked_about_by_part(rig: Rig) -> None:
     """A tester, in a book titled in parts ("Part 1", "Part 2"): "go to part 2" was not understood, and
     "what happened in part 1?" was told it had not come up."""

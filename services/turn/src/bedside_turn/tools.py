@@ -592,6 +592,7 @@ class ToolBox:
         made, never where: it is where the listener is (ADR 75). A preview makes none."""
         started = time.perf_counter()
         made: Bookmark | None = None
+        late = None
         if self.preview:
             reason = "a preview adds no bookmark"
         elif (late := self.turn.may_change(wall_clock_ms())) is not None:
@@ -611,7 +612,8 @@ class ToolBox:
                 reason = error.failure.error
         lines = ["Bookmarked where the book had got to."] if made is not None else [f"Refused: {reason}."]
         self._recorded("add_bookmark", {}, lines, started, made is None)
-        return made, reason
+        # a turn past its time says nothing of why: the refusal's words are the model's instructions
+        return made, "" if late is not None else reason
 
     async def bookmarks(self) -> list[Bookmark]:
         """The listener's bookmarks in this book, newest first, from the player's state."""

@@ -593,7 +593,7 @@ BOOKMARK = re.compile(
 TO_BOOKMARK = re.compile(
     _CAN_YOU + r"(?:(?:go|jump|skip|return)(?: back)? to|back to|take me(?: back)? to|play(?: from)?"
     r"|resume(?: from)?|start(?: playing)? from)"
-    r" (?:(?:my |the )?bookmark (?:called|named|titled) "
+    r" (?:(?:my |the )?bookmark (?:called|named(?! after)|titled) "
     + _TITLE
     + r"|(?:my |the )(?:last|latest|newest|most recent) bookmark|(?:my )?bookmark)(?:\s+please)?$"
 )
@@ -612,7 +612,8 @@ BOOKMARKS_ASKED = re.compile(
 )
 BOOKMARK_REMOVAL = re.compile(
     _CAN_YOU + r"(?:remove|delete|erase|clear|get rid of|take away|take off) (?:(?:all )?(?:of )?"
-    r"(?:my|the|this|that|a|all)\s+)?(?:(?:last|latest|newest) )?bookmarks?\b"
+    r"(?:my|the|this|that|a|all)\s+)?(?:(?:last|latest|newest) )?bookmarks?"
+    r"(?:\s+(?:called|named(?! after)|titled)\s+\S.*|(?:\s+(?:here|now|please))*)$"
 )
 OTHER_BOOK = re.compile(
     r"^(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:switch|change)(?: to)? "
