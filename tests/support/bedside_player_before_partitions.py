@@ -169,6 +169,8 @@ async def many_reports(js: JetStreamContext, events: int, keys: int = 200) -> in
                 f'{{"kind":"reported","device":"phone","position_ms":{n // keys * 1000},'
                 f'"playing":true,"basis_seq":{max(0, n - keys)}}}'
             ).encode()
-            acks.append(js.publish(old_subject(f"l{n % keys}", "b1"), payload, stream=subjects.PLAYER_STREAM))
+            # a thousand acks at once wait behind one another: under load the default 5 s ran out
+            subject = old_subject(f"l{n % keys}", "b1")
+            acks.append(js.publish(subject, payload, stream=subjects.PLAYER_STREAM, timeout=60))
         await asyncio.gather(*acks)
     return int((await js.stream_info(subjects.PLAYER_STREAM)).state.last_seq)
