@@ -619,7 +619,7 @@ def test_another_listeners_link_opened_in_the_same_browser_stops_the_first_liste
     notice = page.locator("#notice")
     expect(notice).to_have_text(SIGNED_IN_AS_ANOTHER, timeout=5_000)  # at once, not at its next report
     expect(notice).to_contain_text(f"open {listener.name}'s link again")
-    expect(page.get_by_role("button", name="Play")).to_be_visible()
+    expect(page.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)
     expect(second.locator("#notice")).not_to_have_text(SIGNED_IN_AS_ANOTHER)
 
 
