@@ -10,6 +10,8 @@ from bedside_contracts.player import (
     RemoveBookmark,
     Report,
     Seek,
+    SetSleepTimer,
+    TimerRanOut,
 )
 from bedside_player.domain.decide import Invalid, Retired, decide
 from bedside_player.domain.state import PlayerState, evolve
@@ -46,6 +48,18 @@ def test_a_bookmark_is_made_where_the_device_is_and_listed_newest_first() -> Non
     assert told[0].added_at_ms == NOW
     # marking a place moves nothing: the book is where it was, and undo has no new move to go back on
     assert (state.position_ms, state.last_move_seq, state.before_move_ms) == (60_000, 0, None)
+
+
+def test_a_bookmark_made_elsewhere_in_the_book_is_a_touch_where_the_book_is_not_where_it_marks() -> None:
+    """A tablet left at 0:10:00 marks its place while the phone plays on at 1:00:00: someone is awake
+    while the book is at 1:00:00, so a sleep timer running out later guesses them asleep no earlier."""
+    start = PlayerState(listener="ann", book="b1")
+    playing = run(start, Report(device="phone", position_ms=3600_000, playing=True, basis_seq=0))
+    timed = run(playing, SetSleepTimer(device="phone", after=30))
+    marked = run(timed, AddBookmark(device="tablet", position_ms=600_000))
+    ran_out = run(marked, TimerRanOut(device="phone", position_ms=5400_000, basis_seq=marked.seq))
+    assert ran_out.asleep is not None
+    assert ran_out.asleep.asleep_at_ms == 3600_000
 
 
 def test_a_bookmark_from_a_caller_with_no_device_place_is_where_the_book_has_got_to() -> None:

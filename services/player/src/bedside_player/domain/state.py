@@ -322,9 +322,10 @@ def evolve(state: PlayerState, event: PlayerEvent | None, seq: int) -> PlayerSta
         case QuestionAsked():
             return state._replace(last_touch_ms=event.position_ms)
         case BookmarkAdded():
-            # marking a place is a sign of someone awake there (ADR 24); the book does not move
+            # someone awake while the book is where it is (ADR 24), as a device joining; the place
+            # marked may be another device's, far from it. The book does not move.
             return state._replace(
-                bookmarks=bookmarks.with_added(state.bookmarks, event, seq), last_touch_ms=event.at_ms
+                bookmarks=bookmarks.with_added(state.bookmarks, event, seq), last_touch_ms=state.position_ms
             )
         case BookmarkRemoved():
             return state._replace(bookmarks=bookmarks.without(state.bookmarks, event))
