@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from bedside_audiobooks import need_espeak
 from bedside_device_page import (
@@ -1745,3 +1746,38 @@ def test_a_bookmark_made_on_one_device_is_seen_played_and_removed_on_another(
     # the last one gone with its button, the keyboard's focus is not dropped to the top of the page
     expect(tablet.locator("#play")).to_be_focused()
     assert bedside.state(listener.name, listener.token)["bookmarks"] == []
+
+
+def test_a_bookmark_added_or_removed_on_another_device_leaves_the_focus_on_the_same_bookmarks_button(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The list is newest first, so one added elsewhere moves every row down: the focus stays on the
+    bookmark it was on, or Enter would remove another. One removed under it hands it to the next row's."""
+    tablet = open_page("tablet")
+    put_book_at(bedside, listener, bedside.book, 30_000, tablet)
+
+    def add_on_the_phone(position_ms: int) -> int:
+        body = {"device": "phone", "position_ms": position_ms}
+        made: int = listener_api(bedside, listener, bedside.book, "/bookmarks", body)["state"]["bookmarks"][
+            0
+        ]["seq"]
+        return made
+
+    add_on_the_phone(60_000)
+    middle = add_on_the_phone(90_000)
+    rows = tablet.locator("#bookmarks li")
+    expect(rows).to_have_count(2, timeout=WAIT_MS)
+    tablet.get_by_role("button", name=re.compile(r"^Remove the bookmark at 1 minute 30 seconds")).focus()
+    add_on_the_phone(120_000)
+    expect(rows).to_have_count(3, timeout=WAIT_MS)
+    focused = tablet.locator("#bookmarks button:focus")
+    expect(focused).to_have_attribute(
+        "aria-label", re.compile(r"^Remove the bookmark at 1 minute 30 seconds")
+    )
+    httpx.delete(
+        f"{bedside.url}/api/listeners/{listener.name}/books/{bedside.book}/bookmarks/{middle}",
+        headers={"Authorization": f"Bearer {listener.token}"},
+        timeout=10,
+    ).raise_for_status()
+    expect(rows).to_have_count(2, timeout=WAIT_MS)
+    expect(focused).to_have_attribute("aria-label", "Remove the bookmark at 1 minute")

@@ -50,6 +50,10 @@ function item(mark) {
   const named = mark.title ? `, ${mark.title}` : "";
   remove.setAttribute("aria-label", `Remove the bookmark at ${spokenClock(mark.at_ms)}${named}`);
   remove.addEventListener("click", () => removeBookmark(mark));
+  // drawn again, the focus follows the bookmark, not the row's place (redrawKeepingFocus)
+  play.dataset.key = remove.dataset.key = String(mark.seq);
+  play.dataset.role = "play";
+  remove.dataset.role = "remove";
   li.append(play, remove);
   return li;
 }

@@ -99,15 +99,34 @@ export function setOff(button, off, focusTo) {
   button.disabled = off;
 }
 
-// Draws `container` again with `draw`, keeping the keyboard focus on the button at the place it was
-// on. A redrawn button drops the focus to the page, where a screen reader starts again from the top.
+// Draws `container` again with `draw`, keeping the keyboard focus on the button it was on. A redrawn
+// button drops the focus to the page, where a screen reader starts again from the top. A button drawn
+// for a thing that lasts (`data-key`, and `data-role` among its row's buttons) gets it back by that:
+// in a list drawn newest first, one added elsewhere moves every row, and by place the focus would land
+// on another's button. Its thing gone, the row after it takes the focus, else the row before; nothing
+// left, none does. A button without a key gets it back by its place.
 export function redrawKeepingFocus(container, draw) {
   const buttons = () => [...container.querySelectorAll("button")];
-  const index = buttons().indexOf(document.activeElement);
+  const before = buttons();
+  const index = before.indexOf(document.activeElement);
+  const { key, role } = index < 0 ? {} : document.activeElement.dataset;
+  const keys = [...new Set(before.map((b) => b.dataset.key))];
   draw();
   if (index < 0) return;
   const now = buttons();
-  now[Math.min(index, now.length - 1)]?.focus();
+  if (key === undefined) {
+    now[Math.min(index, now.length - 1)]?.focus();
+    return;
+  }
+  const at = keys.indexOf(key);
+  const nearest = [...keys.slice(at), ...keys.slice(0, at).reverse()];
+  for (const near of nearest) {
+    const row = now.filter((b) => b.dataset.key === near);
+    if (row.length) {
+      (row.find((b) => b.dataset.role === role) ?? row[0]).focus();
+      return;
+    }
+  }
 }
 
 export function showLink(up) {
