@@ -1781,3 +1781,25 @@ def test_a_bookmark_added_or_removed_on_another_device_leaves_the_focus_on_the_s
     ).raise_for_status()
     expect(rows).to_have_count(2, timeout=WAIT_MS)
     expect(focused).to_have_attribute("aria-label", "Remove the bookmark at 1 minute")
+
+
+def test_one_bookmark_press_pressed_again_before_its_answer_makes_one_bookmark(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The review: Enter pressed twice in the title box, the first request still out, made two
+    bookmarks. The page's requests go in order, so one made afterwards is answered after any second."""
+    phone = open_page("phone")
+    put_book_at(bedside, listener, bedside.book, 60_000, phone)
+    title = phone.get_by_label("Bookmark title (optional)")
+    posts = SlowRequests(phone, re.compile(r".*/bookmarks$"))
+    with phone.expect_request(re.compile(r".*/bookmarks$")):
+        title.fill("twice")
+        title.press("Enter")
+    title.press("Enter")
+    posts.let_go()  # before any check: a request held would hold the page's closing
+    expect(title).to_have_value("", timeout=WAIT_MS)
+    title.fill("after")
+    title.press("Enter")
+    expect(phone.locator("#bookmarks button").filter(has_text="after")).to_have_count(1, timeout=WAIT_MS)
+    told = bedside.state(listener.name, listener.token)["bookmarks"]
+    assert [mark["title"] for mark in told] == ["after", "twice"]

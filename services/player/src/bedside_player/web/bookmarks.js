@@ -77,9 +77,21 @@ export function forgetBookmarkTitles() {
   for (const button of el.bookmarks.querySelectorAll("button")) if (markOf.has(button)) describe(button);
 }
 
+// A bookmark asked for and not answered yet: a second press (Enter twice) would make it twice.
+let adding = false;
+
 async function addBookmark(event) {
   event.preventDefault();
-  const title = el.bookmarkTitle.value.trim();
+  if (adding) return;
+  adding = true;
+  try {
+    await addOne(el.bookmarkTitle.value.trim());
+  } finally {
+    adding = false;
+  }
+}
+
+async function addOne(title) {
   // where this page is when it is sent, which the listener has heard
   const res = await command("/bookmarks", () => ({ device: DEVICE, position_ms: clamp(position()), title: title || null }));
   if (!res) return;
