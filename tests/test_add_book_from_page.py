@@ -20,6 +20,7 @@ from bedside_contracts import subjects
 from bedside_contracts.ingest import EMPTY_FILE, BookArtifact, BookIngested, IngestJob, RemoveBook
 from bedside_ingest.client import list_jobs, remove_book
 from bedside_ingest.sample import SAMPLE_TEXT
+from bedside_runtime.nats_server import NatsServer
 from bedside_testing import until
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
@@ -44,8 +45,9 @@ async def newest_artifact(nats_url: str, book: str) -> BookArtifact:
 
 
 async def test_an_audiobook_sent_from_the_page_becomes_a_book_that_plays(
-    nats_url: str, tmp_path: Path
+    own_nats: NatsServer, tmp_path: Path
 ) -> None:
+    nats_url = own_nats.url  # its own, so the uploads bucket holds only this test's files
     need_espeak()
     speech = speak_book(sample_chapters(chapters=2, sentences=2))
     recording = write_audiobook(
@@ -203,7 +205,10 @@ async def test_one_upload_sent_as_both_files_is_refused_and_nothing_of_it_kept(
         await asyncio.to_thread(house.stop)
 
 
-async def test_what_cannot_become_a_book_is_refused_with_its_reason(nats_url: str, tmp_path: Path) -> None:
+async def test_what_cannot_become_a_book_is_refused_with_its_reason(
+    own_nats: NatsServer, tmp_path: Path
+) -> None:
+    nats_url = own_nats.url  # its own, so the uploads bucket holds only this test's files
     house = await asyncio.to_thread(split_house, nats_url, ("ingest",))
     system = house.player
     try:

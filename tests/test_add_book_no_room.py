@@ -14,6 +14,7 @@ import pytest
 from bedside_adding import bucket_objects, device, send_file, split_house
 from bedside_contracts import subjects
 from bedside_disks import grow, small_disk
+from bedside_runtime.nats_server import NatsServer
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -28,8 +29,9 @@ async def in_chunks(data: bytes, chunk: int = MB) -> AsyncIterator[bytes]:
 
 
 async def test_a_book_there_is_no_room_for_is_refused_with_the_sizes_and_taken_once_there_is(
-    nats_url: str,
+    own_nats: NatsServer,
 ) -> None:
+    nats_url = own_nats.url  # its own: other tests' uploads share the run's bus, and this counts the bucket
     house = await asyncio.to_thread(split_house, nats_url, ("ingest",))
     spool, taken = house.player.data_dir / "incoming", house.back.data_dir / "uploads"
     try:
