@@ -1296,7 +1296,10 @@ def test_a_report_queued_behind_a_refused_one_cannot_pull_the_book_back_either(
         params={"device": "stale", "kind": "reported"},
         headers={"Authorization": f"Bearer {listener.token}"},
     )
-    assert lookup.json()["count"] == 0, lookup.json()  # which report was kept, if one was
+    # None of its reports from the old place was kept. One from 60,000 may be: made once the refusal was
+    # taken in (the order of the two under load), it says where the book is.
+    kept = lookup.json()
+    assert kept["count"] == 0 or (kept["count"], kept["newest"]["position_ms"]) == (1, 60_000), kept
 
 
 def test_main_controls_work_from_the_keyboard_alone(open_page: OpenPage) -> None:
