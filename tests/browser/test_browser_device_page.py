@@ -1081,6 +1081,35 @@ def test_a_page_opened_while_another_plays_starts_where_the_book_has_got_to(
     expect(tablet.locator("#notice")).not_to_contain_text("Moved to")
 
 
+def test_a_page_whose_join_is_slow_to_be_answered_does_not_pull_the_book_back_meanwhile(
+    open_page: OpenPage, bedside: Bedside, listener: Listener
+) -> None:
+    """The tablet, opened while the phone plays, starts at the phone's last report. Its join's answer
+    (where the book has got to) came after its first playing report had gone out from there: the
+    player took that report, the book went back seconds, and the join's answer told the tablet its own
+    report's place (CI: the tablet 6,675 ms behind the phone). It tells nothing until joined."""
+    quiet = "&report_ms=600000"  # no report but the one the play button sends
+    phone = open_page("phone", extra=quiet)
+    phone.get_by_role("button", name="Play").click()
+    wait_for_state(bedside, listener, BOOK_ID, lambda s: s["playing"])
+    expect(phone.locator("#pos")).to_have_text(re.compile(r"^0:00:(0[6-9]|[1-5]\d)$"), timeout=WAIT_MS)
+    slow_join: list[SlowRequests] = []
+    tablet = open_page(
+        "tablet",
+        extra=quiet,
+        before_opening=lambda page: slow_join.append(SlowRequests(page, re.compile(r".*/devices$"))),
+    )
+    expect(tablet.get_by_role("button", name="Pause")).to_be_visible(timeout=WAIT_MS)
+    tablet.wait_for_timeout(1_000)  # a few of the page's ticks: a report would have gone out by now
+    slow_join[0].let_go()
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while abs(apart := position_of(phone) - position_of(tablet)) >= 3_000:
+        assert time.monotonic() < deadline, f"the tablet plays {apart} ms behind the phone"
+        tablet.wait_for_timeout(100)
+    tablet.wait_for_function("!window.bedside.busy")
+    assert bedside.state(listener.name, listener.token)["position_ms"] >= 6_000  # not back at the start
+
+
 def test_a_skip_past_the_timers_stop_plays_on_with_the_minutes_it_had_left(
     open_page: OpenPage, bedside: Bedside, listener: Listener
 ) -> None:

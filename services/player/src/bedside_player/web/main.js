@@ -1,7 +1,7 @@
 // Bedside device page: ES modules served as they are, no build step, nothing fetched from
 // elsewhere. This module wires the others together and starts the page.
 import { openAdding, wireAdding } from "./adding.js";
-import { api, listenerPath, refusal, STARTING_STATUSES } from "./api.js";
+import { refusal, STARTING_STATUSES } from "./api.js";
 import { forgetWhatWasSaid, wireAsk } from "./ask.js";
 import { adoptBookmarks, forgetBookmarkTitles, wireBookmarks } from "./bookmarks.js";
 import {
@@ -12,7 +12,7 @@ import { forgetHistoryTitles, historySoon, loadHistory, wireHistory } from "./hi
 import { renderRows, wireList } from "./list.js";
 import { listen } from "./live.js";
 import {
-  afterJoin, follow, leave, pauseEverywhere, position, refreshState, render, renderPlay, report, signedInAs, skip,
+  follow, join, leave, pauseEverywhere, position, refreshState, render, renderPlay, report, signedInAs, skip,
   togglePlay, wirePosition,
 } from "./position.js";
 import { hearOtherTabs, offerPairing, signIn } from "./signin.js";
@@ -236,8 +236,7 @@ async function start() {
     el.link.textContent = "Not connected";
     return;
   }
-  // Say this device follows the book (a device that cannot join still works).
-  api("POST", `${listenerPath()}/devices`, { device: DEVICE }).then(afterJoin).catch(() => {});
+  join();
   setupMediaSession();
   el.app.setAttribute("aria-busy", "false");
   el.app.dataset.ready = "true";

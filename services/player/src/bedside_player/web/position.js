@@ -497,6 +497,7 @@ function playedUpTo() {
 export async function report({ pressed = false } = {}) {
   if (state.stopped || state.bookRemoved) return;
   if ((recordingLost() || soundRefused) && state.playing) return; // not sounding it: no progress to tell
+  if (state.joining && state.playing && !pressed) return; // told where the book is first: see `join`
   state.lastReportAt = performance.now();
   state.reportedPlaying = state.playing;
   const body = () => ({
@@ -588,9 +589,19 @@ async function stateAfterAStaleRefusal(why) {
   if (why) notice(placeWords(why, now.position_ms));
 }
 
-export function afterJoin(res) {
-  const got = res && res.ok ? findState(res.data) : null;
-  if (got) adopt(got);
+// Say this device follows the book (a device that cannot join still works). Its answer says where a
+// book playing elsewhere has got to: until then this page plays from the newest report, seconds behind,
+// and a report made of its own accord would tell the player the book was back there. A press goes out as
+// ever; a join that no answer comes to holds nothing after JOIN_WAIT_MS.
+const JOIN_WAIT_MS = 10_000;
+export function join() {
+  state.joining = true;
+  const joined = () => { state.joining = false; };
+  setTimeout(joined, JOIN_WAIT_MS);
+  api("POST", `${listenerPath()}/devices`, { device: DEVICE })
+    .then((res) => { const got = res.ok ? findState(res.data) : null; if (got) adopt(got); })
+    .catch(() => {})
+    .finally(joined);
 }
 
 // The scrubber's key steps are gathered into one seek. One still waiting goes out before

@@ -44,6 +44,7 @@ export const state = {
   unsentMoves: [],
   serverWord: null, // the position and playing of the newest state taken from the server
   scrubbing: false, lastReportAt: 0, reportedPlaying: false,
+  joining: false, // this page's join is out: it does not yet know where the book has got to (position.js)
   // the player's timer, newest asleep fact and whether the book rests where it paused, as last pushed;
   // the rest is this page's fade and offer
   sleep: {
