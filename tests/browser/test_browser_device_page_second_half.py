@@ -61,6 +61,7 @@ from bedside_device_page import (
     shown_notice,
     spoken_clock,
     wait_for_state,
+    wait_until_fetched_to,
 )
 from bedside_player.hub import PING_S
 from playwright.sync_api import Page, Response, Route, expect
@@ -706,6 +707,7 @@ def test_a_stop_reached_offline_is_the_timers_pause_though_a_report_from_before_
     expect(phone.locator("#sleep-left")).to_contain_text(f"at {clock(stop)}", timeout=WAIT_MS)
     phone.get_by_role("button", name="Play").click()
     wait_for_state(bedside, listener, book, lambda s: s["playing"])
+    wait_until_fetched_to(phone, stop)
     phone.evaluate(LISTEN_AS_A_SCREEN_READER)
     got_through: list[int] = []
 

@@ -298,6 +298,17 @@ def ask(page: Page, utterance: str) -> None:
     expect(page.locator("#answer")).not_to_have_text(re.compile(r"^(…)?$"), timeout=WAIT_MS)
 
 
+def wait_until_fetched_to(page: Page, ms: int) -> None:
+    """Offline, a recording plays only as far as the browser fetched it, which under load lags (a book
+    with no recording plays its clock)."""
+    page.wait_for_function(
+        "(ms) => { const audio = document.getElementById('audio'), got = audio.buffered;"
+        " return !audio.getAttribute('src') || (got.length > 0 && got.end(got.length - 1) * 1000 >= ms); }",
+        arg=ms,
+        timeout=WAIT_MS,
+    )
+
+
 class SlowRequests:
     """Requests matching ``pattern`` held, as on a slow network, until ``let_go``; then each goes on
     (the newest first) and any later one goes straight through."""
