@@ -1,10 +1,13 @@
 """One request heard on two devices of one listener is carried out once (ADR 77): the rule, no I/O.
 
-A goto of an offer first; then a turn's undo and sleep timer, which are player commands."""
+A goto of an offer first; then a turn's undo, sleep timer and bookmark, which are player commands."""
 
 import hashlib
 
 from bedside_contracts.player import (
+    AddBookmark,
+    BookmarkAdded,
+    BookmarkRemoved,
     Heard,
     Moved,
     OfferPositions,
@@ -280,3 +283,56 @@ def test_a_command_heard_again_is_told_the_first_ones_sequence_and_nothing_is_ap
 def test_a_turns_undo_and_timer_are_kept_through_a_snapshot() -> None:
     for state in (undone_on_the_phone(), timer_added_on_the_phone()):
         assert from_snapshot(to_snapshot(state, 9)) == state
+
+
+# A turn's bookmark: a player command, carrying the same reading (``Heard``, ADR 83).
+
+BOOKMARK_THIS = key_of("bookmark this")
+
+
+def bookmark(device: str | None = "speaker", basis_seq: int | None = 7, heard: bool = True) -> AddBookmark:
+    """A turn's "bookmark this": no place of its own, so where the player has the book got to."""
+    said = Heard(request_key=BOOKMARK_THIS, basis_seq=basis_seq)
+    return AddBookmark(device=device, heard=said if heard else None)
+
+
+def bookmarked_on_the_phone() -> PlayerState:
+    """The phone's "bookmark this" made a bookmark at 8, after a report at 7."""
+    state = PlayerState(listener="ann", book="b1", position_ms=FROM_MS, seq=7)
+    return evolve(state, decide(state, bookmark(device="phone"), now_ms=MADE_AT), 8)
+
+
+def test_a_bookmark_from_another_device_asked_before_the_first_was_made_is_it_heard_again() -> None:
+    state = bookmarked_on_the_phone()
+    first = command_heard_twice(state, bookmark(basis_seq=7), MADE_AT + 10 * HEARD_TWICE_WITHIN_MS)
+    assert first == RequestMade(seq=8, device="phone", request_key=BOOKMARK_THIS, made_at_ms=MADE_AT)
+    told = told_done(first, state.public(PLAYER_CLOCK))
+    assert told.seq == 8
+    assert [mark.seq for mark in told.state.bookmarks] == [8]
+
+
+def test_a_bookmark_from_another_device_just_after_the_first_is_it_and_later_a_new_one() -> None:
+    state = bookmarked_on_the_phone()
+    assert command_heard_twice(state, bookmark(basis_seq=8), MADE_AT + HEARD_TWICE_WITHIN_MS) is not None
+    assert command_heard_twice(state, bookmark(basis_seq=8), MADE_AT + HEARD_TWICE_WITHIN_MS + 1) is None
+
+
+def test_a_bookmark_again_on_the_same_device_from_a_page_or_from_no_device_is_a_new_one() -> None:
+    state = bookmarked_on_the_phone()
+    assert command_heard_twice(state, bookmark(device="phone"), PLAYER_CLOCK) is None
+    assert command_heard_twice(state, bookmark(heard=False), PLAYER_CLOCK) is None
+    assert command_heard_twice(state, bookmark(device=None), PLAYER_CLOCK) is None
+
+
+def test_once_the_first_bookmark_is_removed_or_another_made_the_same_request_is_a_new_one() -> None:
+    state = bookmarked_on_the_phone()
+    removed = evolve(state, BookmarkRemoved(bookmark_seq=8, device="phone"), 9)
+    assert command_heard_twice(removed, bookmark(), PLAYER_CLOCK) is None
+    pressed = evolve(state, BookmarkAdded(at_ms=FROM_MS, device="tablet", added_at_ms=PLAYER_CLOCK), 9)
+    assert command_heard_twice(pressed, bookmark(), PLAYER_CLOCK) is None
+
+
+def test_a_turns_bookmark_is_kept_through_a_snapshot() -> None:
+    state = bookmarked_on_the_phone()
+    assert state.last_bookmark_added is not None
+    assert from_snapshot(to_snapshot(state, 8)) == state

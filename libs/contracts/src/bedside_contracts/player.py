@@ -548,6 +548,9 @@ class BookmarkAdded(Contract):
     added_at_ms: int | None = Field(
         default=None, ge=0, description="the player's clock (ms since the epoch) when it was made"
     )
+    request_key: RequestKey | None = Field(
+        default=None, description="a turn's bookmark: the request as the turn read it (Heard)"
+    )
 
 
 class BookmarkRemoved(Contract):
@@ -789,6 +792,7 @@ class AddBookmark(BookmarkBody):
     """Mark where the book is now; refused once the book holds ``MAX_BOOKMARKS_PER_BOOK``."""
 
     op: Literal["add_bookmark"] = "add_bookmark"
+    heard: Heard | None = Field(default=None, description="a turn's bookmark: the request as it read it")
 
 
 class RemoveBookmark(Contract):

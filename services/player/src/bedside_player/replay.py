@@ -77,6 +77,7 @@ class Snapshot(Contract):
         default=None, description="the newest change alone, as snapshots kept it before each was: read as one"
     )
     bookmarks: list[Bookmark] = Field(default_factory=list)
+    last_bookmark_added: RequestMade | None = None
 
 
 @dataclass
@@ -132,6 +133,7 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
             "speed_changes",
             "speed_changed",
             "bookmarks",
+            "last_bookmark_added",
         }
     )
     return PlayerState(
@@ -150,6 +152,7 @@ def from_snapshot(snapshot: Snapshot) -> PlayerState:
         speed_changes=tuple(SpeedChanged(*change) for change in snapshot.speed_changes)
         or ((SpeedChanged(*snapshot.speed_changed),) if snapshot.speed_changed else ()),
         bookmarks=tuple(snapshot.bookmarks),
+        last_bookmark_added=snapshot.last_bookmark_added,
     )
 
 

@@ -27,7 +27,10 @@ def add(bookmarks: tuple[Bookmark, ...], command: AddBookmark, at_ms: int, now_m
             f"this book has {MAX_BOOKMARKS_PER_BOOK} bookmarks, the most kept in one book; "
             "remove one to add another"
         )
-    return BookmarkAdded(at_ms=at_ms, title=command.title, device=command.device, added_at_ms=now_ms)
+    request_key = command.heard.request_key if command.heard else None  # a turn's, for heard_twice
+    return BookmarkAdded(
+        at_ms=at_ms, title=command.title, device=command.device, added_at_ms=now_ms, request_key=request_key
+    )
 
 
 def remove(bookmarks: tuple[Bookmark, ...], command: RemoveBookmark) -> BookmarkRemoved:

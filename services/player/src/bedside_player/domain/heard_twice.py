@@ -9,16 +9,19 @@ clock when it took the question: a turn may take longer than the window). It is 
 its device is told the move the first made, so both say the same. The same words again on the same
 device, or later, are a new request and move again.
 
-A turn's undo and its sleep timer (minutes added to the running one among them) reach the player as
-commands, not offers; they carry the same reading (``Heard``), and the same rule holds while the first's
-undo is still the book's last move, or the first's timer the one running: the second is accepted with
-nothing appended, and told the first's sequence and the state, so both devices say the same.
+A turn's undo, its sleep timer (minutes added to the running one among them) and its bookmark reach the
+player as commands, not offers; they carry the same reading (``Heard``), and the same rule holds while the
+first's undo is still the book's last move, the first's timer the one running, or the first's bookmark the
+newest made and still kept: the second is accepted with nothing appended, and told the first's sequence
+(a bookmark's id) and the state, so both devices say the same.
 """
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from bedside_contracts.player import (
+    AddBookmark,
+    BookmarkAdded,
     CommandResult,
     Heard,
     ListenerState,
@@ -86,6 +89,14 @@ def timer_set(event: SleepTimerSet, seq: int) -> RequestMade | None:
     return RequestMade(seq, event.device, event.request_key, event.made_at_ms)
 
 
+def bookmark_added(event: BookmarkAdded, seq: int) -> RequestMade | None:
+    """The bookmark ``event`` as a request that another device may hear again (None: made on a page, or
+    from no named device)."""
+    if event.request_key is None or event.device is None or event.added_at_ms is None:
+        return None
+    return RequestMade(seq, event.device, event.request_key, event.added_at_ms)
+
+
 def _heard_again(first: GotoMade | RequestMade, device: str | None, heard: Heard | None, now_ms: int) -> bool:
     """The one rule: the same reading, from another device, asked before the first was made or just after.
     Just after is when the question was taken (``asked_at_ms``, the player's clock), however long its
@@ -106,8 +117,9 @@ def heard_twice(state: "PlayerState", request: OfferPositions, now_ms: int) -> G
 
 
 def command_heard_twice(state: "PlayerState", command: PlayerCommand, now_ms: int) -> RequestMade | None:
-    """The turn's undo or timer ``command`` repeats as another device heard it: the request the first
-    made, while it is the book's last move or the timer running; None when it is a request of its own."""
+    """The turn's undo, timer or bookmark ``command`` repeats as another device heard it: the request the
+    first made, while it is the book's last move, the timer running or a bookmark kept; None when it is a
+    request of its own."""
     heard: Heard | None
     match command:
         case Undo(heard=heard):
@@ -116,10 +128,15 @@ def command_heard_twice(state: "PlayerState", command: PlayerCommand, now_ms: in
         case SetSleepTimer(heard=heard):
             first, timer = state.last_timer_set, state.sleep_timer
             in_force = first is not None and timer is not None and timer.set_seq == first.seq
+        case AddBookmark(heard=heard):
+            first = state.last_bookmark_added
+            in_force = first is not None and any(mark.seq == first.seq for mark in state.bookmarks)
         case _:
             return None
     if heard is None or first is None or not in_force:
-        return None  # undone since, moved since, or the timer set again or cancelled: a request of its own
+        # undone since, moved since, the timer set again or cancelled, the bookmark removed or another
+        # made: a request of its own
+        return None
     return first if _heard_again(first, command.device, heard, now_ms) else None
 
 

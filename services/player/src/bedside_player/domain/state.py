@@ -39,7 +39,14 @@ from bedside_contracts.player import (
 from bedside_guard import Candidate
 
 from bedside_player.domain import bookmarks, sleep
-from bedside_player.domain.heard_twice import GotoMade, RequestMade, goto_made, timer_set, undo_made
+from bedside_player.domain.heard_twice import (
+    GotoMade,
+    RequestMade,
+    bookmark_added,
+    goto_made,
+    timer_set,
+    undo_made,
+)
 from bedside_player.domain.playing import (
     PlayingDevice,
     SpeedChanged,
@@ -93,6 +100,8 @@ class PlayerState(NamedTuple):
     got to counts the time at each speed it played at."""
     bookmarks: tuple[Bookmark, ...] = ()
     """The listener's bookmarks in this book, oldest first (ADR 83)."""
+    last_bookmark_added: RequestMade | None = None
+    """The newest bookmark, when a turn's, that another device may hear again (ADR 77)."""
 
     def public(self, now_ms: int) -> ListenerState:
         """The state as devices are told it at ``now_ms``: a book whose players have all gone
@@ -178,6 +187,7 @@ def _reported(state: PlayerState, seq: int, event: PositionReported) -> PlayerSt
         # only those since this report count, and a paused book counts none
         speed_changes_after(state.speed_changes, event.heard_at_ms if event.playing else None),
         state.bookmarks,
+        state.last_bookmark_added,
     )
 
 
@@ -325,7 +335,9 @@ def evolve(state: PlayerState, event: PlayerEvent | None, seq: int) -> PlayerSta
             # someone awake while the book is where it is (ADR 24), as a device joining; the place
             # marked may be another device's, far from it. The book does not move.
             return state._replace(
-                bookmarks=bookmarks.with_added(state.bookmarks, event, seq), last_touch_ms=state.position_ms
+                bookmarks=bookmarks.with_added(state.bookmarks, event, seq),
+                last_touch_ms=state.position_ms,
+                last_bookmark_added=bookmark_added(event, seq),
             )
         case BookmarkRemoved():
             return state._replace(bookmarks=bookmarks.without(state.bookmarks, event))
