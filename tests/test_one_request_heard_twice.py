@@ -3,8 +3,8 @@
 The phone and the speaker page both hear it, both send it to the player's ``/turns`` route as
 the pages do, and the turn behind it moves the book. Said once, it is one request heard twice:
 the book moves once, and both devices say the same thing (ADR 77). Said again on the same
-device, it is a new request and moves again. The same holds for "undo" and for minutes added to
-the sleep timer, which the turn asks of the player as commands, not offers.
+device, it is a new request and moves again. The same holds for "undo", for minutes added to
+the sleep timer and for "bookmark this", which the turn asks of the player as commands, not offers.
 
 A copy heard after the first was carried out is the first heard again when it was asked within a few
 seconds of the first's move on the player's clock. Those tests hand the second question to the turn as
@@ -44,6 +44,8 @@ LISTENERS = (
     "undo-same-device",
     "timer-apart",
     "timer-same-device",
+    "bookmark-together",
+    "bookmark-apart",
 )
 DEVICES = ("phone", "speaker")
 HERE_MS = 1_000_000  # 0:16:40, well into the fifth of the sample's six chapters
@@ -116,13 +118,16 @@ class Listener:
     ) -> dict[str, Any]:
         """``utterance`` from ``device`` handed to the turn as the player's ``/turns`` route hands it, with
         the position and sequence the player holds, taken ``after_ms`` after the newest request was
-        carried out (its ``made_at_ms``, the player's clock, read from the stream)."""
+        carried out (its ``made_at_ms``, a bookmark's ``added_at_ms``: the player's clock, read from the
+        stream)."""
         history = await self.http.get(f"{self.base}/history", params={"limit": 10})
         history.raise_for_status()
-        newest = next(e for e in history.json()["entries"] if e["kind"] in ("moved", "timer_set"))
-        stored = await self.bus.jetstream().get_msg(subjects.PLAYER_STREAM, newest["seq"])
-        made_at_ms: int = json.loads(stored.data or b"{}")["made_at_ms"]
         here = await self.state()
+        requests = [e["seq"] for e in history.json()["entries"] if e["kind"] in ("moved", "timer_set")]
+        newest = max(requests + [mark["seq"] for mark in here["bookmarks"]])
+        stored = await self.bus.jetstream().get_msg(subjects.PLAYER_STREAM, newest)
+        event = json.loads(stored.data or b"{}")
+        made_at_ms: int = event["added_at_ms"] if event["kind"] == "bookmark_added" else event["made_at_ms"]
         question = Ask(
             listener=self.name,
             book=BOOK,
@@ -287,3 +292,27 @@ async def test_minutes_added_to_the_timer_again_on_the_same_device_are_added_aga
     await listener.ask("phone", "add ten minutes to the timer")
 
     assert (await listener.state())["sleep_timer"]["stop_at_ms"] > once["stop_at_ms"]
+
+
+@pytest.mark.parametrize("listener", ["bookmark-together"], indirect=True)
+async def test_two_devices_hearing_one_bookmark_this_at_the_same_moment_make_one_bookmark(
+    listener: Listener,
+) -> None:
+    phone, speaker = await asyncio.gather(
+        listener.ask("phone", "bookmark this"), listener.ask("speaker", "Bookmark this.")
+    )
+
+    assert [mark["at_ms"] for mark in (await listener.state())["bookmarks"]] == [HERE_MS]
+    assert phone["outcome"] == speaker["outcome"] == "answered"
+    assert phone["speech"] == speaker["speech"]
+
+
+@pytest.mark.parametrize("listener", ["bookmark-apart"], indirect=True)
+async def test_a_bookmark_heard_on_the_second_device_after_the_first_was_made_makes_no_other(
+    listener: Listener,
+) -> None:
+    phone = await listener.ask("phone", "bookmark this")
+    speaker = await listener.ask_taken_after_the_last_request("speaker", "bookmark this", A_MOMENT_MS)
+
+    assert len((await listener.state())["bookmarks"]) == 1
+    assert speaker["speech"] == phone["speech"]

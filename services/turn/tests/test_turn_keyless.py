@@ -2940,6 +2940,8 @@ async def test_bookmark_this_adds_one_where_the_book_is_and_says_where(
     assert reply.speech == said
     assert reply.outcome == "answered"
     assert rig.player.commands[since:] == [AddBookmark(device="phone-1", title=title)]
+    # another device's copy of the same "bookmark this" then makes none (ADR 77): the player's rule
+    assert rig.player.heard[-1] == Heard(request_key=request_key(intents.read(utterance), utterance))
     assert [(mark.at_ms, mark.title) for mark in bookmarks_kept(rig, listener)] == [(HERE, title)]
     assert position(rig, listener) == HERE
     read_later = str(history.as_messages((await stored_exchanges(rig, listener))[-1:]))

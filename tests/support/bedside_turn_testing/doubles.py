@@ -264,7 +264,7 @@ class PlayerDouble:
     """The listeners and books a test says rest where the sleep timer paused them (the player's rule)."""
     commands: list[PlayerCommand] = field(default_factory=list)
     """Every command a turn sent, in order, but the note of its question, as a page would send it: the
-    turn's reading of the request on an undo or a timer is kept apart, in ``heard``."""
+    turn's reading of the request on an undo, a timer or a bookmark is kept apart, in ``heard``."""
     heard: list[Heard | None] = field(default_factory=list)
     """The turn's reading of the request each command carried (ADR 77), beside ``commands``."""
     questions_noted: list[NoteQuestion] = field(default_factory=list)
@@ -337,7 +337,9 @@ class PlayerDouble:
         if isinstance(request.command, NoteQuestion):  # beside every turn: kept apart from what it did
             self.questions_noted.append(request.command)
             return CommandResult(accepted=True, seq=0, state=self._state_of(key))
-        heard = request.command.heard if isinstance(request.command, Undo | SetSleepTimer) else None
+        heard = (
+            request.command.heard if isinstance(request.command, Undo | SetSleepTimer | AddBookmark) else None
+        )
         self.commands.append(request.command.model_copy(update={"heard": None}) if heard else request.command)
         self.heard.append(heard)
         state = await self.state(StateRequest(listener=request.listener, book=request.book))

@@ -148,7 +148,8 @@ class ToolBox:
         self.asked_here_ms = self.here_ms
 
     def heard(self) -> Heard | None:
-        """The request as read, on a command of the player's (an undo, a timer) as on an offer (ADR 77)."""
+        """The request as read, on a command of the player's (an undo, a timer, a bookmark) as on an offer
+        (ADR 77)."""
         if self.request_key is None:
             return None
         return Heard(request_key=self.request_key, basis_seq=self.basis_seq, asked_at_ms=self.asked_at_ms)
@@ -598,7 +599,8 @@ class ToolBox:
         elif (late := self.turn.may_change(wall_clock_ms())) is not None:
             reason = late.text
         else:
-            command = AddBookmark(device=self.device, title=title)
+            # with the request as read, another device's copy of it makes none (ADR 77)
+            command = AddBookmark(device=self.device, title=title, heard=self.heard())
             try:
                 result = await self.backends.command(
                     CommandRequest(listener=self.listener, book=self.book, command=command)
