@@ -58,7 +58,8 @@ class GotoMade(NamedTuple):
 
 
 class RequestMade(NamedTuple):
-    """A turn's request carried out by a player command (an undo, a timer set), as the rule needs it."""
+    """A turn's request carried out by a player command (an undo, a timer set, a bookmark), as the rule
+    needs it."""
 
     seq: int
     device: str
@@ -142,7 +143,7 @@ def command_heard_twice(state: "PlayerState", command: PlayerCommand, now_ms: in
 
 def told_done(first: RequestMade, now: ListenerState) -> CommandResult:
     """What the second device is told: accepted, the first's sequence (the event its request made, where a
-    turn reads what the move or the timer was) and the state as it is. Nothing is appended."""
+    turn reads what the move, the timer or the bookmark was) and the state as it is. Nothing is appended."""
     return CommandResult(accepted=True, seq=first.seq, state=now)
 
 

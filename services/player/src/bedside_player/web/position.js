@@ -591,17 +591,20 @@ async function stateAfterAStaleRefusal(why) {
 
 // Say this device follows the book (a device that cannot join still works). Its answer says where a
 // book playing elsewhere has got to: until then this page plays from the newest report, seconds behind,
-// and a report made of its own accord would tell the player the book was back there. A press goes out as
-// ever; a join that no answer comes to holds nothing after JOIN_WAIT_MS.
+// and a report made of its own accord would tell the player the book was back there. A press's own report
+// goes at once; a join that no answer comes to holds nothing after JOIN_WAIT_MS. An answer that comes
+// while the page's own requests are out is taken in once they are answered (`adopt`), and reports wait
+// for that too.
 const JOIN_WAIT_MS = 10_000;
 export function join() {
   state.joining = true;
   const joined = () => { state.joining = false; };
-  setTimeout(joined, JOIN_WAIT_MS);
+  const givenUp = setTimeout(joined, JOIN_WAIT_MS);
   api("POST", `${listenerPath()}/devices`, { device: DEVICE })
     .then((res) => { const got = res.ok ? findState(res.data) : null; if (got) adopt(got); })
     .catch(() => {})
-    .finally(joined);
+    .then(() => oursAnswered())
+    .finally(() => { clearTimeout(givenUp); joined(); });
 }
 
 // The scrubber's key steps are gathered into one seek. One still waiting goes out before
