@@ -435,6 +435,10 @@ def test_one_request_however_a_recogniser_wrote_it_is_one_key_of_one_length_and_
     assert {len(key(said)) for said in ("undo", mumbled)} == {64}
     assert "lantern" not in key(mumbled)
     assert key("recap chapter 3") != key("recap chapter 4")
+    # a recogniser's capitals are no other request: two devices' "bookmark this as the storm" made two
+    assert key("bookmark this as the storm") == key("Bookmark this as The Storm.")
+    assert key("go back to the storm") == key("Go back to The Storm")
+    assert key("bookmark this as the storm") != key("bookmark this as the fire")
 
 
 @pytest.mark.parametrize(

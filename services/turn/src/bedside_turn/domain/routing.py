@@ -729,4 +729,6 @@ def _as_data(value: object) -> object:
         return {"kind": type(value).__name__} | value.model_dump(mode="json")
     if isinstance(value, tuple | list):
         return [_as_data(item) for item in value]
+    if isinstance(value, str):  # a title or a place as a recogniser capitalised it: one request however
+        return value.casefold()
     return value
