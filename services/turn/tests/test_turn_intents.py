@@ -1104,6 +1104,36 @@ def test_a_bookmark_made_gone_to_listed_or_removed(utterance: str, intent: inten
 
 
 @pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        (
+            "bookmark this as the storm and pause",
+            intents.Together(intents.Bookmark("the storm"), intents.Pause()),
+        ),
+        (
+            "Bookmark this as The Storm and pause",
+            intents.Together(intents.Bookmark("The Storm"), intents.Pause()),
+        ),
+        (
+            "bookmark this and sleep in 20 minutes",
+            intents.Together(intents.Bookmark(), intents.SleepTimer(20)),
+        ),
+        ("bookmark this and pause", intents.Together(intents.Bookmark(), intents.Pause())),
+        ("bookmark this, then pause", intents.Together(intents.Bookmark(), intents.Pause())),
+        ("pause and bookmark this", intents.Together(intents.Bookmark(), intents.Pause())),
+        # a title's own "and" is no second request
+        ("bookmark this as the storm and the ship", intents.Bookmark("the storm and the ship")),
+    ],
+)
+def test_a_bookmark_said_with_a_pause_or_a_timer_is_made_and_the_other_done(
+    utterance: str, read_as: intents.Intent
+) -> None:
+    """A review: the title swallowed "and pause", the timer said after a bookmark dropped the bookmark, and
+    "bookmark this and pause" was read as nothing. The bookmark is made first, where the book is."""
+    assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize(
     "utterance",
     ["take me back to the bookmark she hid", "go back to the bookmark", "back to the bookmark"],
 )

@@ -2949,6 +2949,37 @@ async def test_bookmark_this_adds_one_where_the_book_is_and_says_where(
     assert str(HERE) not in read_later
 
 
+@pytest.mark.parametrize(
+    ("utterance", "title"),
+    [
+        ("bookmark this as the storm and pause", "the storm"),
+        ("bookmark this and pause", None),
+        ("bookmark this, then pause", None),
+    ],
+)
+async def test_a_bookmark_and_a_pause_make_the_bookmark_and_pause(
+    rig: Rig, utterance: str, title: str | None
+) -> None:
+    """A review: the title swallowed "and pause", and without a title both were read as nothing."""
+    listener = rig.listener_at(HERE)
+    since = len(rig.player.commands)
+    reply = await rig.ask(listener, utterance, device="phone-1")
+    assert [type(command) for command in rig.player.commands[since:]] == [AddBookmark, Pause]
+    assert [(mark.at_ms, mark.title) for mark in bookmarks_kept(rig, listener)] == [(HERE, title)]
+    named = f' "{title}"' if title else ""
+    assert reply.speech == f"Bookmarked{named} at 0:02:15, in chapter 2. Paused.", reply.speech
+
+
+async def test_a_bookmark_and_a_timer_make_the_bookmark_and_set_the_timer(rig: Rig) -> None:
+    """A review: "bookmark this and sleep in 20 minutes" set the timer and dropped the bookmark."""
+    timer = await rig.ask(rig.listener_at(HERE), "sleep in 20 minutes")
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "bookmark this and sleep in 20 minutes")
+    assert [mark.at_ms for mark in bookmarks_kept(rig, listener)] == [HERE]
+    assert (listener, BOOK_ID) in rig.player.sleep_timers
+    assert reply.speech == f"Bookmarked at 0:02:15, in chapter 2. {timer.speech}", reply.speech
+
+
 async def test_a_bookmark_past_the_most_kept_is_refused_and_said_so(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     full = tuple(Bookmark(seq=n, at_ms=1_000 * n) for n in range(1, MAX_BOOKMARKS_PER_BOOK + 1))

@@ -259,6 +259,8 @@ def _read_once(utterance: str, whole: bool) -> Intent:
         case Together(move=move, then=then):
             if isinstance(move, FindPlace):
                 move = replace(move, query=_names_capitalised(move.query, utterance))
+            if isinstance(move, Bookmark):  # its half was read in lower case
+                move = Bookmark(_title_as_said(move.title, utterance))
             if isinstance(then, Question):
                 then = _asked_apart(Question(_names_capitalised(then.question, utterance)), utterance)
             if isinstance(then, BothAsked):
@@ -924,6 +926,8 @@ def _done_together(
             return Together(move=halves[moving], then=halves[1 - moving])
         if (held := _stays_put_then_asked(halves, said, joined_by)) is not None:
             return held
+        if (marked := _bookmark_then_stopped(halves, said)) is not None:
+            return marked
         if (speed_first := _speed_with_the_timer(halves)) is not None:
             return speed_first
         # A pause asked for and then the timer ("pause and set a timer for ten"): paused at once, the
@@ -1019,6 +1023,22 @@ def _stays_put_then_asked(
             or (isinstance(asked, Question | RecapAsked) and _asks_beside_a_move(command, asked, words))
         ):
             return Together(move=command, then=asked)
+    return None
+
+
+def _bookmark_then_stopped(halves: tuple[Intent, Intent], said: tuple[str, str]) -> Together | None:
+    """'Bookmark this as the storm and pause', 'bookmark this and sleep in 20 minutes', 'pause and bookmark
+    this': the bookmark made first, either way round, where the book is as it is asked, then the pause or
+    the timer. Read whole, a title took "and pause" as its own words, and a timer said after it dropped it.
+    A wait said first ("hold on, bookmark this") asks for no pause."""
+    for at in (0, 1):
+        other, other_said = halves[1 - at], said[1 - at]
+        if (
+            isinstance(halves[at], Bookmark)
+            and isinstance(other, (Pause, *_TIMER_SET))
+            and not (isinstance(other, Pause) and _WAITING.match(other_said))
+        ):
+            return Together(move=halves[at], then=other)
     return None
 
 
