@@ -3950,6 +3950,42 @@ def test_an_alarm_said_with_another_request_is_told_beside_it(
     assert intents.read(utterance) == read_as
 
 
+@pytest.mark.parametrize(
+    ("utterance", "read_as"),
+    [
+        (
+            "i'm going to sleep, wake me at 7",
+            intents.BothAsked(intents.Courtesy("goodnight"), intents.WakeUpAsked()),
+        ),
+        ("who is Wren and wake me at 7", intents.BothAsked(Question("who is Wren"), intents.WakeUpAsked())),
+        (
+            "wake me up in 10 minutes, what did I miss",
+            intents.BothAsked(intents.WakeUpAsked(), intents.read("what did I miss")),
+        ),
+        ("remind me in 10 minutes and pause", intents.Together(intents.Pause(), intents.WakeUpAsked())),
+    ],
+)
+def test_an_alarm_said_at_bedtime_beside_another_request_is_told_and_the_request_done(
+    utterance: str, read_as: intents.Intent
+) -> None:
+    """A review: going to sleep and an alarm was told the timer takes no time of day; a question or a recap
+    beside an alarm was asked whole of the story, or dropped for the alarm; "remind me in 10 minutes" was a
+    question of the story. The alarm is told there is none, as beside a pause or a timer."""
+    assert intents.read(utterance) == read_as
+
+
+@pytest.mark.parametrize("utterance", ["remind me in 10 minutes", "remind me at 7"])
+def test_a_reminder_at_a_time_is_an_alarm_asked_for(utterance: str) -> None:
+    assert intents.read(utterance) == intents.WakeUpAsked()
+
+
+@pytest.mark.parametrize(
+    "utterance", ["remind me who Wren is", "remind me what happened in the last 10 minutes"]
+)
+def test_remind_me_of_the_story_stays_a_question_or_a_recap(utterance: str) -> None:
+    assert not isinstance(intents.read(utterance), intents.WakeUpAsked)
+
+
 def test_go_on_then_and_is_go_ahead_as_go_on_and_is() -> None:
     """A review: "go on then and tell me who Wren is" searched the book for "on then and tell me ..."."""
     assert intents.read("go on then and tell me who Wren is") == Question(

@@ -2910,6 +2910,41 @@ async def test_a_timer_and_an_alarm_set_the_timer_and_say_there_is_no_alarm(rig:
     assert "sleep in" not in reply.speech.removeprefix(timer.speech), reply.speech
 
 
+async def test_going_to_sleep_and_an_alarm_says_goodnight_and_that_there_is_no_alarm(rig: Rig) -> None:
+    """A review: "i'm going to sleep, wake me at 7" was told the timer takes no time of day, as if a stop at
+    7 had been asked. Nothing is set; the goodnight names the timer as it does alone."""
+    listener = rig.listener_at(HERE)
+    goodnight = await rig.ask(rig.listener_at(HERE), "i'm going to sleep")
+    sent = len(rig.player.commands)
+    reply = await rig.ask(listener, "i'm going to sleep, wake me at 7")
+    assert reply.speech == f"{goodnight.speech} {speech.NO_ALARM}", reply.speech
+    assert len(rig.player.commands) == sent
+
+
+async def test_a_question_and_an_alarm_answers_it_and_says_there_is_no_alarm(rig: Rig) -> None:
+    """A review: "who is Wren and wake me at 7" asked the story about all of its words."""
+    answered = await rig.ask(rig.listener_at(HERE), "who is Wren")
+    reply = await rig.ask(rig.listener_at(HERE), "who is Wren and wake me at 7")
+    assert reply.speech == f"{answered.speech} {speech.NO_ALARM}", reply.speech
+
+
+async def test_an_alarm_and_what_did_i_miss_says_there_is_no_alarm_and_what_was_missed(rig: Rig) -> None:
+    """A review: "wake me up in 10 minutes, what did I miss" was told only that there is no alarm."""
+    missed = await rig.ask(rig.listener_at(HERE), "what did I miss")
+    reply = await rig.ask(rig.listener_at(HERE), "wake me up in 10 minutes, what did I miss")
+    assert reply.speech == f"{speech.NO_ALARM} {missed.speech}", reply.speech
+
+
+async def test_a_reminder_and_a_pause_pauses_and_says_there_is_no_alarm(rig: Rig) -> None:
+    """A review: "remind me in 10 minutes and pause" paused and searched the story for "remind me in 10
+    minutes"."""
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "remind me in 10 minutes and pause")
+    assert isinstance(rig.player.commands[-1], Pause)
+    assert (listener, BOOK_ID) not in rig.player.sleep_timers
+    assert reply.speech == f"Paused. {speech.NO_ALARM}", reply.speech
+
+
 def bookmarks_kept(rig: Rig, listener: str) -> list[Bookmark]:
     return list(rig.player.bookmarks.get((listener, BOOK_ID), ()))
 

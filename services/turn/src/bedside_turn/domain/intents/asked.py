@@ -27,7 +27,7 @@ from bedside_turn.domain.intents.kinds import (
 )
 from bedside_turn.domain.intents.moves import ASKED_FOR, GOTO, HEARD_THIS
 from bedside_turn.domain.intents.timers import STOPPING
-from bedside_turn.domain.intents.wording import NUMBER_SAID, normalise, number_of
+from bedside_turn.domain.intents.wording import AMOUNT, NUMBER_SAID, normalise, number_of
 from bedside_turn.domain.recap import MISSED
 
 SKIP_THIS_BIT = re.compile(
@@ -646,10 +646,16 @@ VOLUME = re.compile(
     r"(?:\s+(?:please|a bit|a little|a touch))*$"
 )
 _WHEN = r"(?: (?:in|at|for|after|when|by|around|before)\b(?:(?! and | then )[^,])*)?"
+_REMINDED_AT = (
+    rf"remind me (?:again )?(?:(?:in|after) (?:about |around )?{AMOUNT}"
+    r"|at (?:\d{1,2}(?:[:.]\d\d)?(?: ?(?:am|pm|o'?clock))?|midnight|noon))"
+)
+"""A reminder at a time ("remind me in 10 minutes", "remind me at 7"): an alarm by another name. "Remind
+me" with anything else asks of the story ("remind me who Wren is", "... what happened in the last hour")."""
 WAKE_UP = re.compile(
     r"^(?:(?:can|could|would|will) you\s+)?(?:please\s+)?"
     rf"(?:wake me(?: up)?{_WHEN}|(?:set|put on|start|turn on)\s+(?:an?|my|the)\s+alarm{_WHEN}"
-    r"|alarm (?:for|at|in)\b(?:(?! and | then )[^,])*)(?:,? please)?$"
+    rf"|alarm (?:for|at|in)\b(?:(?! and | then )[^,])*|{_REMINDED_AT})(?:,? please)?$"
 )
 """An alarm asked for, the whole request ("wake me up in 10 minutes", "set an alarm for 7"), so a waking
 in the story ("where does he wake up") is none, nor one said before what is asked ("wake me up, what did

@@ -1350,7 +1350,8 @@ def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | Non
         ):
             return BothAsked(first=first, second=second)  # "where am I and sleep in 20": told, then set
         if _an_alarm_beside_what_is_told((first, second), (first_said, second_said)):
-            return BothAsked(first=first, second=second)  # "sleep in 20 and wake me at 7": set, then told
+            # "sleep in 20 and wake me at 7": set, then told
+            return BothAsked(_capitalised_again(first, utterance), _capitalised_again(second, utterance))
         if not (isinstance(first, _TOLD_BY_PLAIN_CODE) and isinstance(second, _TOLD_BY_PLAIN_CODE)):
             continue
         match first, second:
@@ -1372,13 +1373,21 @@ def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | Non
 
 
 def _an_alarm_beside_what_is_told(halves: tuple[Intent, Intent], said: tuple[str, str]) -> bool:
-    """One alarm asked for (``_an_alarm``) beside the sleep timer set or what plain code tells: each answered
-    in the order asked, where the timer's words, or the alarm's time, took the whole breath."""
+    """One alarm asked for (``_an_alarm``) beside the sleep timer set, what plain code tells, a goodnight
+    ("i'm going to sleep, wake me at 7"), or a question of the story or a recap asked of its own ("who is
+    Wren and wake me at 7", "wake me up in 10 minutes, what did I miss"): each answered in the order asked,
+    where the timer's words, the alarm's time or the question took the whole breath, or the goodnight was
+    read as a stop at 7."""
     alarms = [_an_alarm(half, words) for half, words in zip(halves, said, strict=True)]
-    told = (*_TOLD_BY_PLAIN_CODE, *_TIMER_SET)
-    return alarms.count(True) == 1 and all(
-        alarm or isinstance(half, told) for half, alarm in zip(halves, alarms, strict=True)
-    )
+    if alarms.count(True) != 1:
+        return False
+    other, words = halves[alarms.index(False)], said[alarms.index(False)].strip()
+    match other:
+        case Question():  # a question word first: no rest of a sentence ("... and wake me at 7")
+            return bool(_ASKED_BY_A_QUESTION_WORD.match(words)) and not _names_nothing(words)
+        case RecapAsked():
+            return not words.startswith("i ")  # a doze told says why, not what
+    return isinstance(other, (*_TOLD_BY_PLAIN_CODE, *_TIMER_SET)) or other == Courtesy("goodnight")
 
 
 def _names_a_chapter(asked: TimeLeft) -> bool:
