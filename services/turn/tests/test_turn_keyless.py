@@ -3015,6 +3015,17 @@ async def test_a_bookmark_and_a_timer_make_the_bookmark_and_set_the_timer(rig: R
     assert reply.speech == f"Bookmarked at 0:02:15, in chapter 2. {timer.speech}", reply.speech
 
 
+async def test_say_that_again_after_a_bookmark_and_a_pause_tells_the_list_and_the_pause(rig: Rig) -> None:
+    """Said again, the bookmark is told as the list, as after one said alone, not as where the book is."""
+    listener = rig.listener_at(HERE)
+    await rig.ask(listener, "bookmark this and pause")
+    again = await rig.ask(listener, "say that again")
+    playing = await rig.ask(listener, "is it playing?")
+    listed = "You have 1 bookmark in this book. It's at 0:02:15, in chapter 2."
+    assert again.speech == f"{listed} {playing.speech}", again.speech
+    assert len(bookmarks_kept(rig, listener)) == 1
+
+
 async def test_a_bookmark_past_the_most_kept_is_refused_and_said_so(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     full = tuple(Bookmark(seq=n, at_ms=1_000 * n) for n in range(1, MAX_BOOKMARKS_PER_BOOK + 1))
