@@ -3026,6 +3026,21 @@ async def test_say_that_again_after_a_bookmark_and_a_pause_tells_the_list_and_th
     assert len(bookmarks_kept(rig, listener)) == 1
 
 
+@pytest.mark.parametrize(
+    "asked",
+    ["wake me at 7, good night", "i'm going to sleep, wake me at 7", "how long is left and wake me at 7"],
+)
+async def test_say_that_again_after_an_alarm_beside_another_request_says_again_there_is_no_alarm(
+    rig: Rig, asked: str
+) -> None:
+    """Told again as where the book is, the listener never heard again that no alarm was set."""
+    listener = rig.listener_at(HERE)
+    first = await rig.ask(listener, asked)
+    again = await rig.ask(listener, "say that again")
+    assert speech.NO_ALARM in first.speech, first.speech
+    assert speech.NO_ALARM in again.speech, again.speech
+
+
 async def test_a_bookmark_past_the_most_kept_is_refused_and_said_so(rig: Rig) -> None:
     listener = rig.listener_at(HERE)
     full = tuple(Bookmark(seq=n, at_ms=1_000 * n) for n in range(1, MAX_BOOKMARKS_PER_BOOK + 1))

@@ -345,15 +345,15 @@ def asked_afresh(last: Exchange) -> intents.Intent | None:
 
 
 def _told_again(asked: intents.Intent) -> intents.Intent:
-    """One part of a two-part answer told afresh from now: an ask that changes nothing asked again; the
-    timer set, or the book paused, told as it stands; a bookmark made, as the list, never made again (as
-    one said alone: ``asked_afresh``); a move, as where the book is; two parts said with a move ("who is
-    Oskar, go back 5 minutes and sleep in 20"), each so."""
+    """One part of a two-part answer told afresh from now: an ask that changes nothing (or an alarm,
+    which Bedside has not) asked again; the timer set, or the book paused, told as it stands; a bookmark
+    made, as the list, never made again (as one said alone: ``asked_afresh``); a move, as where the book
+    is; two parts said with a move ("who is Oskar, go back 5 minutes and sleep in 20"), each so."""
     if isinstance(asked, intents.BothAsked):
         return intents.BothAsked(_told_again(asked.first), _told_again(asked.second))
     if isinstance(asked, intents.Bookmark):
         return intents.BookmarksAsked()
-    if isinstance(asked, _CHANGES_NOTHING | intents.Question | RecapAsked):
+    if isinstance(asked, _CHANGES_NOTHING | intents.Question | RecapAsked | intents.WakeUpAsked):
         return asked
     if isinstance(
         asked, intents.SleepTimer | intents.TimerAdded | intents.TimerAgain | intents.CancelSleepTimer
