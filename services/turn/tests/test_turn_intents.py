@@ -3974,6 +3974,15 @@ def test_an_alarm_said_at_bedtime_beside_another_request_is_told_and_the_request
     assert intents.read(utterance) == read_as
 
 
+@pytest.mark.parametrize(
+    "utterance", ["who is Wren and pause and wake me at 7", "who is Wren, pause and wake me at 7"]
+)
+def test_a_question_with_a_pause_in_it_is_not_asked_whole_beside_an_alarm(utterance: str) -> None:
+    """A review: "who is Wren and pause" was asked of the story whole beside the alarm, and the book played
+    on unsaid. Not read so, it is refused as a timer set to a time of day, as before the alarm was told."""
+    assert intents.read(utterance) == intents.TimerHowLong(clock_said=True)
+
+
 @pytest.mark.parametrize("utterance", ["remind me in 10 minutes", "remind me at 7"])
 def test_a_reminder_at_a_time_is_an_alarm_asked_for(utterance: str) -> None:
     assert intents.read(utterance) == intents.WakeUpAsked()

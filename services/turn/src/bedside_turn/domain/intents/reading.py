@@ -1383,8 +1383,13 @@ def _an_alarm_beside_what_is_told(halves: tuple[Intent, Intent], said: tuple[str
         return False
     other, words = halves[alarms.index(False)], said[alarms.index(False)].strip()
     match other:
-        case Question():  # a question word first: no rest of a sentence ("... and wake me at 7")
-            return bool(_ASKED_BY_A_QUESTION_WORD.match(words)) and not _names_nothing(words)
+        case Question():  # a question word first: no rest of a sentence ("... and wake me at 7"), and no
+            # request of its own within ("who is Wren and pause")
+            return (
+                bool(_ASKED_BY_A_QUESTION_WORD.match(words))
+                and not _names_nothing(words)
+                and isinstance(read(words), Question)
+            )
         case RecapAsked():
             return not words.startswith("i ")  # a doze told says why, not what
     return isinstance(other, (*_TOLD_BY_PLAIN_CODE, *_TIMER_SET)) or other == Courtesy("goodnight")
