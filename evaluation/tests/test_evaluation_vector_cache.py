@@ -41,3 +41,13 @@ def test_other_texts_are_another_entry(tmp_path: Path) -> None:
     assert cached_vectors(embedder, ["a horse", "a cart"], tmp_path).shape == (2, 2)
     assert cached_vectors(embedder, ["a horse"], tmp_path).shape == (1, 2)
     assert embedder.embedded == [1, 2]
+
+
+def test_the_same_texts_in_another_order_are_the_same_entry_and_come_back_in_the_order_asked(
+    tmp_path: Path,
+) -> None:
+    embedder = SlowCountingEmbedder()
+    first = cached_vectors(embedder, ["a horse", "a cart", "a gate"], tmp_path)
+    again = cached_vectors(embedder, ["a gate", "a horse", "a cart", "a horse"], tmp_path)
+    assert embedder.embedded == [3]
+    assert np.array_equal(again, first[[2, 0, 1, 0]])

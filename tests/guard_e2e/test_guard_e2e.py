@@ -108,7 +108,7 @@ class Checked:
 
 @pytest.fixture(scope="module")
 def stack() -> Iterator[Stack]:
-    running = start_stack("guard-e2e")
+    running = start_stack("guard-e2e", kept_vectors=True)  # Black Beauty embedded once a run
     try:
         yield running
     finally:

@@ -108,11 +108,18 @@ class Stack:
                 await asyncio.sleep(0.25)
 
 
-def start_stack(name: str, services: tuple[str, ...] = SERVICES, timeout_s: float = 300) -> Stack:
-    """A fresh bus and the services on it, keyless (no Claude key reaches the processes)."""
+def start_stack(
+    name: str, services: tuple[str, ...] = SERVICES, timeout_s: float = 300, *, kept_vectors: bool = False
+) -> Stack:
+    """A fresh bus and the services on it, keyless (no Claude key reaches the processes);
+    ``kept_vectors``: its ingest reads vectors embedded before in the run (bedside_testing.KEPT_VECTORS)."""
     server = start_test_nats(name)
     system = RunningSystem(
-        server.url, Path(tempfile.mkdtemp(prefix=f"bedside-{name}-")), services, free_port()
+        server.url,
+        Path(tempfile.mkdtemp(prefix=f"bedside-{name}-")),
+        services,
+        free_port(),
+        kept_vectors=kept_vectors,
     )
     try:
         system.start(timeout_s=timeout_s)

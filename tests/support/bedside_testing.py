@@ -19,6 +19,7 @@ import nats
 import pytest
 from bedside_contracts.subjects import SERVICES
 from bedside_evaluation.corpus import corpus_dir
+from bedside_evaluation.corpus_books import DEFAULT_CACHE
 from bedside_player.listeners import Listeners
 from bedside_runtime.health import wait_until_healthy
 from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
@@ -28,6 +29,10 @@ from bedside.processes import ServiceProcesses
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = corpus_dir()
+KEPT_VECTORS = DEFAULT_CACHE
+"""The run's vector cache (in the run's folder, where the search tests keep theirs): a system
+started ``kept_vectors`` has its ingest read a book's vectors from there once any process embedded them.
+Only for tests of what is done with a book once ingested: embedding Black Beauty is a CPU-minute."""
 
 
 async def add_listener(nats_url: str, name: str) -> str:
@@ -74,7 +79,15 @@ def in_ci() -> bool:
 class RunningSystem:
     """Real service processes (``bedside serve NAME``) on a test's own bus and data directory."""
 
-    def __init__(self, nats_url: str, data_dir: Path, services: tuple[str, ...], http_port: int) -> None:
+    def __init__(
+        self,
+        nats_url: str,
+        data_dir: Path,
+        services: tuple[str, ...],
+        http_port: int,
+        *,
+        kept_vectors: bool = False,
+    ) -> None:
         self.nats_url = nats_url
         self.data_dir = data_dir
         self.services = services
@@ -87,6 +100,8 @@ class RunningSystem:
             "BEDSIDE_LOG_FORMAT": "json",
         }
         self.env.pop("ANTHROPIC_API_KEY", None)
+        if kept_vectors:
+            self.env["BEDSIDE_VECTOR_CACHE_DIR"] = str(KEPT_VECTORS)
         self.processes = ServiceProcesses(Settings(data_dir=data_dir), self.env)
 
     @property
@@ -122,16 +137,20 @@ class RunningSystem:
         self.processes.stop()
 
 
-def start_system(nats_url: str, services: tuple[str, ...] = SERVICES) -> RunningSystem:
+def start_system(
+    nats_url: str, services: tuple[str, ...] = SERVICES, *, kept_vectors: bool = False
+) -> RunningSystem:
     """Start ``services`` as real processes against ``nats_url`` with a fresh data directory."""
     data_dir = Path(tempfile.mkdtemp(prefix="bedside-data-"))
-    return RunningSystem(nats_url, data_dir, services, free_port()).start()
+    return RunningSystem(nats_url, data_dir, services, free_port(), kept_vectors=kept_vectors).start()
 
 
 @contextmanager
-def system_running(nats_url: str, services: tuple[str, ...] = SERVICES) -> Iterator[RunningSystem]:
+def system_running(
+    nats_url: str, services: tuple[str, ...] = SERVICES, *, kept_vectors: bool = False
+) -> Iterator[RunningSystem]:
     """``start_system`` for the span of a ``with``: stopped however it ends (a module's fixture)."""
-    running = start_system(nats_url, services)
+    running = start_system(nats_url, services, kept_vectors=kept_vectors)
     try:
         yield running
     finally:

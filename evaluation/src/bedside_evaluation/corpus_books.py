@@ -7,7 +7,6 @@ texts: a cache entry can only ever hold the vectors of exactly those texts.
 """
 
 import base64
-import fcntl
 import hashlib
 import tempfile
 from collections.abc import Sequence
@@ -18,6 +17,7 @@ import numpy.typing as npt
 from bedside_contracts.ingest import BookArtifact
 from bedside_contracts.search import ChapterInfo
 from bedside_embedding import Embedder
+from bedside_embedding.cache import vectors_through_cache
 from bedside_guard import Passage
 from bedside_ingest.chunking import chapter_infos, chunk_book, load_json_book
 from bedside_ingest.reader import read_book
@@ -29,24 +29,7 @@ DEFAULT_CACHE = Path(tempfile.gettempdir()) / "bedside-search-vectors"
 def cached_vectors(
     embedder: Embedder, texts: Sequence[str], cache_dir: Path = DEFAULT_CACHE
 ) -> npt.NDArray[np.float32]:
-    digest = hashlib.sha256(embedder.model_id.encode())
-    for text in texts:
-        digest.update(text.encode() + b"\x00")
-    path = cache_dir / f"{digest.hexdigest()}.npy"
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    # Processes asking for the same texts at once (two test workers) embed them once: the second
-    # waits for the first's entry rather than spending the same minute of CPU beside it.
-    with path.with_suffix(".lock").open("a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if path.exists():
-            cached: npt.NDArray[np.float32] = np.load(path).astype(np.float32)
-            if cached.shape == (len(texts), embedder.dimensions):
-                return cached
-        vectors = embedder.embed_passages(texts)
-        partial = path.with_suffix(".partial.npy")
-        np.save(partial, vectors)
-        partial.replace(path)
-        return vectors
+    return vectors_through_cache(embedder.model_id, texts, embedder.embed_passages, cache_dir)
 
 
 def artifact_of(

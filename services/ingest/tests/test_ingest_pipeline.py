@@ -8,7 +8,7 @@ from bedside_contracts.ingest import IngestBook
 from bedside_ingest.embedders import load_embedders
 from bedside_ingest.errors import BadInput
 from bedside_ingest.identity import book_id_for
-from bedside_ingest.pipeline import embed_passages, prepare
+from bedside_ingest.pipeline import embed_new, embed_passages, prepare
 from bedside_ingest.sample import SAMPLE_TRANSCRIPT
 from bedside_testing import corpus_file
 
@@ -84,3 +84,18 @@ def test_a_pool_of_sessions_gives_the_vectors_one_session_gives() -> None:
     assert np.allclose(pooled[3], embedders[0].embed_query(texts[3]), atol=1e-5)  # rows stay in order
     assert seen[0] == ("embed", 0, 40)
     assert seen[-1] == ("embed", 40, 40)
+
+
+def test_an_ingest_given_a_vector_cache_embeds_what_an_earlier_ingest_embedded_once(tmp_path: Path) -> None:
+    """A test run's systems ingest Black Beauty more than once; each is its own process with its own
+    memory of vectors, so only the folder they share spares the second the embedding."""
+    embedders = load_embedders(1)
+    texts = [f"The gate swung {'slowly ' * (k % 5)}in the rain, time {k}." for k in range(20)]
+    first: list[tuple[str, int, int]] = []
+    embedded = embed_new(texts, embedders, {}, lambda s, d, t, _: first.append((s, d, t)), tmp_path)
+    second: list[tuple[str, int, int]] = []
+    kept = embed_new(texts[::-1], embedders, {}, lambda s, d, t, _: second.append((s, d, t)), tmp_path)
+    assert first[-1] == ("embed", 20, 20)
+    assert second == [("embed", 20, 20)]  # read back, no batch embedded
+    assert np.array_equal(kept, embedded[::-1])
+    assert np.array_equal(embedded, embed_new(texts, embedders, {}))  # the very vectors embedding gives

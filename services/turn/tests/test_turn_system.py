@@ -46,7 +46,8 @@ STAMP = re.compile(r"\bAt (\d+):(\d\d):(\d\d): ")
 
 @pytest.fixture(scope="module")
 def system(nats_url: str) -> Iterator[RunningSystem]:
-    with system_running(nats_url, ("search", "ingest", "player", "turn")) as running:
+    # Black Beauty's vectors as the run embedded them once (for the search tests or the guard's)
+    with system_running(nats_url, ("search", "ingest", "player", "turn"), kept_vectors=True) as running:
         yield running
 
 

