@@ -335,19 +335,24 @@ async def test_where_am_i_is_answered_in_every_chapter_of_black_beauty(bus: Clie
 
 
 async def requests_during(bus: Client, ask: Ask) -> tuple[TurnReply, list[str]]:
-    """The turn's reply and every service request made on the bus while it ran, in order."""
-    seen: list[str] = []
+    """The turn's reply and every service request made on the bus for it while it ran, in order. The
+    player's own refresh of the catalog, once its copy is a few seconds old, is none of the turn's: it
+    is told by the player's inbox, the one its request to resolve the offer came from."""
+    seen: list[tuple[str, str]] = []
 
     async def note(msg: Msg) -> None:
         if msg.reply and not msg.subject.startswith("bedside.health."):
-            seen.append(msg.subject)
+            seen.append((msg.subject, msg.reply.rsplit(".", 1)[0]))
 
     watching = await bus.subscribe("bedside.>", cb=note)
     await bus.flush()
     reply = TurnReply.model_validate(await request(bus, subjects.TURN_ASK, ask))
     await bus.flush()
     await watching.unsubscribe()
-    return reply, seen
+    players = {inbox for subject, inbox in seen if subject == subjects.SEARCH_RESOLVE}
+    return reply, [
+        subject for subject, inbox in seen if not (subject == subjects.SEARCH_CATALOG and inbox in players)
+    ]
 
 
 def without_the_note_of_the_question(seen: list[str]) -> list[str]:
