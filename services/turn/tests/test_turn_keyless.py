@@ -2193,6 +2193,29 @@ async def test_a_pause_and_a_timer_said_together_pause_then_set_it(rig: Rig) -> 
     assert reply.speech == "Paused. I'll stop in 2 minutes.", reply.speech
 
 
+@pytest.mark.parametrize(
+    ("utterance", "as_read", "sent"),
+    [
+        ("sleep in 20 and pause", "pause and sleep in 20", [Pause, SetSleepTimer]),
+        ("pause, sleep timer 20 minutes", "pause, sleep in 20", [SetSleepTimer]),
+    ],
+)
+async def test_a_timer_and_a_pause_said_other_ways_do_as_the_words_they_mean(
+    rig: Rig, utterance: str, as_read: str, sent: list[type]
+) -> None:
+    """A review: "sleep in 20 and pause" and "pause, sleep timer 20 minutes" did nothing at all."""
+    meant = rig.listener_at(HERE)
+    since = len(rig.player.commands)
+    told = await rig.ask(meant, as_read)
+    done = rig.player.commands[since:]
+    assert [type(command) for command in done] == sent
+    listener = rig.listener_at(HERE)
+    since = len(rig.player.commands)
+    reply = await rig.ask(listener, utterance)
+    assert rig.player.commands[since:] == done
+    assert reply.speech == told.speech, reply.speech
+
+
 async def test_the_second_of_two_requests_is_read_from_where_the_first_left_the_book(rig: Rig) -> None:
     """The second half read the first half's refusal as its own ("This is the last chapter; there is
     none after it." twice, and the timer set was never said) and measured from before the move (a review)."""

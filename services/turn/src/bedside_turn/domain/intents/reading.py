@@ -141,6 +141,7 @@ from bedside_turn.domain.intents.timers import (
     ASKING,
     GO_QUIET,
     STOP_WHEN_THE_CHAPTER_ENDS,
+    STOPPING,
     pause_asked_for,
     plays_to_the_chapter_end,
     read_playback,
@@ -912,6 +913,7 @@ def _done_together(
         move = read(played["move"], whole=False)
         if isinstance(move, Chapter | ChapterTitled | NextChapter | FinalChapter):
             return Together(move=move, then=SleepTimer(after="chapter_end"))
+    own_stop: SleepTimer | TimerAdded | CancelSleepTimer | None = None
     for said, halves_read_alone, joined_by in _two_halves(text):
         halves = _three_with_a_move(said, halves_read_alone) if whole else halves_read_alone
         if isinstance(halves, Together):
@@ -932,7 +934,8 @@ def _done_together(
             return speed_first
         # A pause asked for and then the timer ("pause and set a timer for ten"): paused at once, the
         # timer counting the listening after it. Said after a timer, a stop is the timer's own ("read
-        # for ten minutes then stop"), unless the timer is cancelled; a "hold on" is no pause asked
+        # for ten minutes then stop"), unless the timer is cancelled or its own words stop the book
+        # ("sleep in 20 and pause": ``_paused_after_the_timer``); a "hold on" is no pause asked
         # for, nor a stop before a comma alone ("hold on, add ten minutes", "stop, sleep in 20"); a pause
         # said with why or "now" is asked for whatever parts it from the timer ("pause, I'm getting
         # water, ...", "pause now, sleep timer 15 minutes").
@@ -946,13 +949,43 @@ def _done_together(
             and not _WAITING.match(said[paused])
         ):
             return Together(move=pause, then=timer)
+        if (paused_after := _paused_after_the_timer(halves, said, joined_by)) is not None:
+            return paused_after
         if (
             paused == 0
             and isinstance(timer, SleepTimer | TimerAdded | CancelSleepTimer)
             and staying_in_bed(said[0])
         ):
             return timer
-    return None
+        # a pause said alone before a comma, then the timer, is the timer's own stop, however the timer
+        # is worded ("pause, sleep in 20", "pause, sleep timer 20 minutes"): the timer alone, unless a
+        # later joint parts a pause asked for ("stop, someone's at the door. sleep in 20")
+        if isinstance(timer, SleepTimer | TimerAdded | CancelSleepTimer) and isinstance(pause, Pause):
+            own_stop = own_stop or (timer if paused == 0 and not joined else None)
+    return own_stop
+
+
+def _paused_after_the_timer(
+    halves: tuple[Intent, Intent], said: tuple[str, str], joined_by: str
+) -> Together | None:
+    """'Sleep in 20 and pause', 'set a timer for 10 minutes and pause': minutes of a timer whose own words
+    already stop the book, so a pause said after them with "and" is asked for now, and done as "pause and
+    sleep in 20" is: paused first, then the timer. A stop said after listening on ("read for ten minutes
+    and pause", "finish chapter 3 and go to sleep") or after "then" ("sleep in 20 then stop") is the
+    timer's own, and a wait ("... and hold on") no pause."""
+    timer, pause = halves
+    in_minutes = isinstance(timer, TimerAdded) or (
+        isinstance(timer, SleepTimer) and timer.after != "chapter_end"
+    )
+    return (
+        Together(move=pause, then=timer)
+        if joined_by == "and"
+        and isinstance(pause, Pause)
+        and in_minutes
+        and re.search(STOPPING, said[0]) is not None
+        and not _WAITING.match(said[1])
+        else None
+    )
 
 
 def _told_after_the_move(move: Intent, told: Intent, told_said: str) -> bool:
