@@ -4024,6 +4024,14 @@ def test_a_question_with_a_pause_in_it_is_not_asked_whole_beside_an_alarm(uttera
     assert intents.read(utterance) == intents.TimerHowLong(clock_said=True)
 
 
+def test_a_doze_told_and_an_alarm_is_the_recap_and_the_alarm_told_in_the_order_said() -> None:
+    """A review: "I fell asleep, wake me at 7" was the recap alone, the alarm dropped; as "wake me up in 10
+    minutes, what did I miss" is both, in the order asked."""
+    assert intents.read("I fell asleep, wake me at 7") == intents.BothAsked(
+        intents.read("I fell asleep"), intents.WakeUpAsked()
+    )
+
+
 @pytest.mark.parametrize("utterance", ["remind me in 10 minutes", "remind me at 7"])
 def test_a_reminder_at_a_time_is_an_alarm_asked_for(utterance: str) -> None:
     assert intents.read(utterance) == intents.WakeUpAsked()

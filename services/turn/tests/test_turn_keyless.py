@@ -2958,6 +2958,13 @@ async def test_an_alarm_and_what_did_i_miss_says_there_is_no_alarm_and_what_was_
     assert reply.speech == f"{speech.NO_ALARM} {missed.speech}", reply.speech
 
 
+async def test_a_doze_told_and_an_alarm_says_what_was_missed_and_that_there_is_no_alarm(rig: Rig) -> None:
+    """A review: "I fell asleep, wake me at 7" told what was missed and nothing of the alarm."""
+    missed = await rig.ask(rig.listener_at(HERE), "I fell asleep")
+    reply = await rig.ask(rig.listener_at(HERE), "I fell asleep, wake me at 7")
+    assert reply.speech == f"{missed.speech} {speech.NO_ALARM}", reply.speech
+
+
 async def test_a_reminder_and_a_pause_pauses_and_says_there_is_no_alarm(rig: Rig) -> None:
     """A review: "remind me in 10 minutes and pause" paused and searched the story for "remind me in 10
     minutes"."""

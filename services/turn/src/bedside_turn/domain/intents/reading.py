@@ -1408,13 +1408,14 @@ def _two_asked(text: str, utterance: str, *, whole: bool = True) -> Intent | Non
 def _an_alarm_beside_what_is_told(halves: tuple[Intent, Intent], said: tuple[str, str]) -> bool:
     """One alarm asked for (``_an_alarm``) beside the sleep timer set, what plain code tells, a goodnight
     ("i'm going to sleep, wake me at 7"), or a question of the story or a recap asked of its own ("who is
-    Wren and wake me at 7", "wake me up in 10 minutes, what did I miss"): each answered in the order asked,
-    where the timer's words, the alarm's time or the question took the whole breath, or the goodnight was
-    read as a stop at 7."""
+    Wren and wake me at 7", "wake me up in 10 minutes, what did I miss", "I fell asleep, wake me at 7"):
+    each answered in the order asked, where the timer's words, the alarm's time or the question took the
+    whole breath, or the goodnight was read as a stop at 7."""
     alarms = [_an_alarm(half, words) for half, words in zip(halves, said, strict=True)]
     if alarms.count(True) != 1:
         return False
-    other, words = halves[alarms.index(False)], said[alarms.index(False)].strip()
+    told = alarms.index(False)
+    other, words = halves[told], said[told].strip()
     match other:
         case Question():  # a question word first: no rest of a sentence ("... and wake me at 7"), and no
             # request of its own within ("who is Wren and pause")
@@ -1424,7 +1425,9 @@ def _an_alarm_beside_what_is_told(halves: tuple[Intent, Intent], said: tuple[str
                 and isinstance(read(words), Question)
             )
         case RecapAsked():
-            return not words.startswith("i ")  # a doze told says why, not what
+            # a doze told after a request says why, not what; told first ("I fell asleep, wake me at 7"),
+            # what was missed is asked, as "what did I miss" is
+            return told == 0 or not words.startswith("i ")
     return isinstance(other, (*_TOLD_BY_PLAIN_CODE, *_TIMER_SET)) or other == Courtesy("goodnight")
 
 
