@@ -3045,6 +3045,26 @@ async def test_a_bookmark_and_a_timer_make_the_bookmark_and_set_the_timer(rig: R
     assert reply.speech == f"Bookmarked at 0:02:15, in chapter 2. {timer.speech}", reply.speech
 
 
+async def test_a_bookmark_and_then_a_move_marks_where_it_was_said_and_moves(rig: Rig) -> None:
+    """A review: "bookmark this and go back 30 seconds" moved and made no bookmark."""
+    moved = await rig.ask(rig.listener_at(HERE), "go back 30 seconds")
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "bookmark this and go back 30 seconds")
+    assert [mark.at_ms for mark in bookmarks_kept(rig, listener)] == [HERE]
+    assert position(rig, listener) == HERE - 30_000
+    assert reply.speech == f"Bookmarked at 0:02:15, in chapter 2. {moved.speech}", reply.speech
+
+
+async def test_a_move_and_then_a_bookmark_moves_and_marks_the_place_moved_to(rig: Rig) -> None:
+    """A review: "go back 30 seconds and bookmark this" moved and made no bookmark."""
+    moved = await rig.ask(rig.listener_at(HERE), "go back 30 seconds")
+    listener = rig.listener_at(HERE)
+    reply = await rig.ask(listener, "go back 30 seconds and bookmark this")
+    assert position(rig, listener) == HERE - 30_000
+    assert [mark.at_ms for mark in bookmarks_kept(rig, listener)] == [HERE - 30_000]
+    assert reply.speech == f"{moved.speech} Bookmarked at 0:01:45, in chapter 2.", reply.speech
+
+
 async def test_say_that_again_after_a_bookmark_and_a_pause_tells_the_list_and_the_pause(rig: Rig) -> None:
     """Said again, the bookmark is told as the list, as after one said alone, not as where the book is."""
     listener = rig.listener_at(HERE)

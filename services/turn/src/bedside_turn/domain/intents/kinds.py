@@ -346,7 +346,8 @@ class Together:
     tells ("go back 5 minutes and where am I") is told after the move too, of the place it left. A pause
     or a play takes the move's place beside an ask ("pause and how long is left", "play and who is Wren"),
     and a speed beside a timer ("sleep in 20 minutes at 1.5x"): set first, as the timer
-    counts listening at it."""
+    counts listening at it. A bookmark beside a move is ``move`` or ``then`` in the order said: it marks
+    where the listener is when they say it ("bookmark this and go back 30 seconds")."""
 
     move: "Intent"
     then: "Intent"

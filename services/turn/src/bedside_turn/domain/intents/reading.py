@@ -262,6 +262,8 @@ def _read_once(utterance: str, whole: bool) -> Intent:
                 move = replace(move, query=_names_capitalised(move.query, utterance))
             if isinstance(move, Bookmark):  # its half was read in lower case
                 move = Bookmark(_title_as_said(move.title, utterance))
+            if isinstance(then, Bookmark):
+                then = Bookmark(_title_as_said(then.title, utterance))
             if isinstance(then, Question):
                 then = _asked_apart(Question(_names_capitalised(then.question, utterance)), utterance)
             if isinstance(then, BothAsked):
@@ -926,6 +928,8 @@ def _done_together(
             return Together(move=halves[moving], then=asked)
         if moving is not None and _told_after_the_move(halves[moving], halves[1 - moving], said[1 - moving]):
             return Together(move=halves[moving], then=halves[1 - moving])
+        if moving is not None and _a_bookmark_beside_a_move(halves, said, moving):
+            return Together(move=halves[0], then=halves[1])  # in the order said
         if (held := _stays_put_then_asked(halves, said, joined_by)) is not None:
             return held
         if (marked := _bookmark_then_stopped(halves, said)) is not None:
@@ -963,6 +967,21 @@ def _done_together(
         if isinstance(timer, SleepTimer | TimerAdded | CancelSleepTimer) and isinstance(pause, Pause):
             own_stop = own_stop or (timer if paused == 0 and not joined else None)
     return own_stop
+
+
+def _a_bookmark_beside_a_move(halves: tuple[Intent, Intent], said: tuple[str, str], moving: int) -> bool:
+    """'Bookmark this and go back 30 seconds', 'go back 30 seconds and bookmark this': a bookmark marks
+    where the listener is when they say it, so each is done in the order said: the bookmark where the book
+    was, then the move; or the move, then the bookmark at the place moved to. Either way the bookmark was
+    dropped. Words read as a moment without a way or a verb of moving are no move ("the ship"), nor what
+    follows a title ("bookmark this as the storm and the ship" is one title) unless said as a move."""
+    move, mark = halves[moving], halves[1 - moving]
+    if not isinstance(mark, Bookmark):
+        return False
+    said_as_a_move = _MOVE_FIRST.match(said[moving]) is not None
+    if moving == 1 and mark.title is not None:
+        return said_as_a_move
+    return said_as_a_move or not (isinstance(move, FindPlace) and move.direction is None)
 
 
 def _paused_after_the_timer(
