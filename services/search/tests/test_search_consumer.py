@@ -347,6 +347,41 @@ async def test_a_catch_up_that_fails_leaves_the_consumer_indexing(
         await store.close()
 
 
+@pytest.mark.parametrize("slow_step", ["bring_the_consumer_up_to_date", "catch_up"])
+async def test_a_bus_slow_to_answer_as_search_starts_leaves_the_consumer_indexing(
+    client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slow_step: str
+) -> None:
+    """CI under load: a JetStream request of the consumer's start met nats-py's 5 s timeout, the
+    consumer ended, and no book announced after it was indexed (the growing-transcript test waited
+    300 s for a BookReady that never came)."""
+    monkeypatch.setattr(consumer, "RETRY_LATER_S", 0.1)
+    step = getattr(consumer, slow_step)
+    calls: list[int] = []
+
+    async def slow_bus_at_first(js: JetStreamContext, *rest: object) -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise NatsTimeout
+        await step(js, *rest)
+
+    monkeypatch.setattr(consumer, slow_step, slow_bus_at_first)
+    js = client.jetstream()
+    _artifact, event = await small_book_stored(js)
+    store = await open_store(path=tmp_path / "q")
+    engine = SearchEngine(store, load_minilm())
+    try:
+        async with consuming(client, engine):
+            await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
+            for _ in range(600):
+                if "small" in engine.books:
+                    break
+                await asyncio.sleep(0.1)
+            assert calls
+            assert "small" in engine.books
+    finally:
+        await store.close()
+
+
 async def test_a_book_being_indexed_when_search_stops_is_indexed_at_once_by_the_next_start(
     client: Client, tmp_path: Path
 ) -> None:

@@ -62,19 +62,17 @@ async def consume_books(client: Client, engine: SearchEngine, retry_s: float = R
         except NotFoundError:
             log.info("waiting for the BOOKS stream", stream=subjects.BOOKS_STREAM)
             await asyncio.sleep(retry_s)
+        except TimeoutError:  # the bus slow to answer (a loaded machine): asked again, indexing goes on
+            log.warning("the bus did not answer in time; setting up the indexer's consumer again")
+            await asyncio.sleep(retry_s)
     following = await follow_other_copies(client, engine)
     try:
-        await catch_up(js, engine)
-        caught_up_at = time.monotonic()
+        next_catch_up = await caught_up(js, engine)
         log.info("consuming BookIngested", durable=DURABLE)
         while True:
             stop_if_cancelled()
-            if time.monotonic() - caught_up_at > CATCH_UP_EVERY_S:
-                caught_up_at = time.monotonic()
-                try:
-                    await catch_up(js, engine)
-                except Exception:  # the bus slow to answer: tried again in five minutes, indexing goes on
-                    log.exception("could not catch up on the books")
+            if time.monotonic() >= next_catch_up:
+                next_catch_up = await caught_up(js, engine)
             try:
                 messages = await subscription.fetch(1, timeout=5)
             except NatsTimeout:
@@ -133,6 +131,17 @@ async def follow_other_copies(client: Client, engine: SearchEngine) -> list[Subs
         await client.subscribe(subjects.BOOK_READY.format(book="*"), cb=on_ready),
         await client.subscribe(subjects.BOOK_INGESTED.format(book="*"), cb=on_ingested),
     ]
+
+
+async def caught_up(js: JetStreamContext, engine: SearchEngine) -> float:
+    """``catch_up``, and when to run it next: a run that failed (the bus slow to answer) is tried again
+    soon, and indexing goes on meanwhile."""
+    try:
+        await catch_up(js, engine)
+    except Exception:
+        log.exception("could not catch up on the books")
+        return time.monotonic() + RETRY_LATER_S
+    return time.monotonic() + CATCH_UP_EVERY_S
 
 
 def stop_if_cancelled() -> None:
