@@ -49,9 +49,15 @@ const recordingLost = () => lost.since > 0;
 // another device: this one follows it silently, tells no progress of its own (its clock stands
 // still, and would drag the playing device back), and shows Play until the listener presses it here.
 let soundRefused = false;
+// Until the browser has said whether it sounds it, this page tells no progress but a press of its own:
+// a report made in the meantime (a chapter title asked for as the play was adopted) said it played.
+let soundStarting = false;
 const PRESS_PLAY_HERE = "Press play to hear it on this device.";
 function sound() {
-  el.audio.play().then(() => {
+  soundStarting = true;
+  const started = el.audio.play();
+  started.finally(() => { soundStarting = false; }).catch(() => {});
+  started.then(() => {
     soundRefused = false;
     // the press it asked for has been made: left up, it told the listener to press what they had pressed
     if (el.notice.textContent === PRESS_PLAY_HERE) notice("");
@@ -496,7 +502,8 @@ function playedUpTo() {
 // `pressed`: the listener pressed play or pause here, which says someone is awake (ADR 24).
 export async function report({ pressed = false } = {}) {
   if (state.stopped || state.bookRemoved) return;
-  if ((recordingLost() || soundRefused) && state.playing) return; // not sounding it: no progress to tell
+  // not sounding it: no progress to tell
+  if ((recordingLost() || soundRefused || (soundStarting && !pressed)) && state.playing) return;
   if (state.joining && state.playing && !pressed) return; // told where the book is first: see `join`
   state.lastReportAt = performance.now();
   state.reportedPlaying = state.playing;
