@@ -112,7 +112,7 @@ def start_stack(
     name: str, services: tuple[str, ...] = SERVICES, timeout_s: float = 300, *, kept_vectors: bool = False
 ) -> Stack:
     """A fresh bus and the services on it, keyless (no Claude key reaches the processes);
-    ``kept_vectors``: its ingest reads vectors embedded before in the run (bedside_testing.KEPT_VECTORS)."""
+    ``kept_vectors``: its ingest reads vectors embedded before in the run (the run's vector cache)."""
     server = start_test_nats(name)
     system = RunningSystem(
         server.url,

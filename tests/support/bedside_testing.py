@@ -19,7 +19,7 @@ import nats
 import pytest
 from bedside_contracts.subjects import SERVICES
 from bedside_evaluation.corpus import corpus_dir
-from bedside_evaluation.corpus_books import DEFAULT_CACHE
+from bedside_evaluation.corpus_books import default_cache
 from bedside_player.listeners import Listeners
 from bedside_runtime.health import wait_until_healthy
 from bedside_runtime.nats_server import NatsServer, NatsServerConfig, free_port
@@ -29,10 +29,6 @@ from bedside.processes import ServiceProcesses
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = corpus_dir()
-KEPT_VECTORS = DEFAULT_CACHE
-"""The run's vector cache (in the run's folder, where the search tests keep theirs): a system
-started ``kept_vectors`` has its ingest read a book's vectors from there once any process embedded them.
-Only for tests of what is done with a book once ingested: embedding Black Beauty is a CPU-minute."""
 
 
 async def add_listener(nats_url: str, name: str) -> str:
@@ -101,7 +97,9 @@ class RunningSystem:
         }
         self.env.pop("ANTHROPIC_API_KEY", None)
         if kept_vectors:
-            self.env["BEDSIDE_VECTOR_CACHE_DIR"] = str(KEPT_VECTORS)
+            # the run's vector cache, where the search tests keep theirs: only for tests of what is done
+            # with a book once ingested (embedding Black Beauty is a CPU-minute)
+            self.env["BEDSIDE_VECTOR_CACHE_DIR"] = str(default_cache())
         self.processes = ServiceProcesses(Settings(data_dir=data_dir), self.env)
 
     @property

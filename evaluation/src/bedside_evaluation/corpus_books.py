@@ -23,13 +23,19 @@ from bedside_ingest.chunking import chapter_infos, chunk_book, load_json_book
 from bedside_ingest.reader import read_book
 from bedside_ingest.sample import SAMPLE_TRANSCRIPT
 
-DEFAULT_CACHE = Path(tempfile.gettempdir()) / "bedside-search-vectors"
+
+def default_cache() -> Path:
+    """Asked when used, not at import: a test run points the temporary folder at its own, which is
+    removed after it, once its configuration has been read (after the support modules are imported)."""
+    return Path(tempfile.gettempdir()) / "bedside-search-vectors"
 
 
 def cached_vectors(
-    embedder: Embedder, texts: Sequence[str], cache_dir: Path = DEFAULT_CACHE
+    embedder: Embedder, texts: Sequence[str], cache_dir: Path | None = None
 ) -> npt.NDArray[np.float32]:
-    return vectors_through_cache(embedder.model_id, texts, embedder.embed_passages, cache_dir)
+    return vectors_through_cache(
+        embedder.model_id, texts, embedder.embed_passages, cache_dir or default_cache(), embedder.dimensions
+    )
 
 
 def artifact_of(
@@ -62,7 +68,7 @@ def artifact_of(
     )
 
 
-def corpus_artifact(path: Path, embedder: Embedder, cache_dir: Path = DEFAULT_CACHE) -> BookArtifact:
+def corpus_artifact(path: Path, embedder: Embedder, cache_dir: Path | None = None) -> BookArtifact:
     """A corpus JSON book chunked by ingest's chunker and embedded (through the cache)."""
     book = load_json_book(path)
     passages = chunk_book(book)
@@ -78,7 +84,7 @@ def corpus_artifact(path: Path, embedder: Embedder, cache_dir: Path = DEFAULT_CA
     )
 
 
-def sample_artifact(embedder: Embedder, cache_dir: Path = DEFAULT_CACHE) -> BookArtifact:
+def sample_artifact(embedder: Embedder, cache_dir: Path | None = None) -> BookArtifact:
     """The repository's own sample book, from its narration's transcript (real times)."""
     book = read_book(SAMPLE_TRANSCRIPT)
     passages = chunk_book(book)

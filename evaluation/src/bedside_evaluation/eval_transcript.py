@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
 from bedside_evaluation.books import held_out_sets, query_sets
 from bedside_evaluation.corpus import corpus_dir, corpus_missing
-from bedside_evaluation.corpus_books import DEFAULT_CACHE, artifact_of, cached_vectors
+from bedside_evaluation.corpus_books import artifact_of, cached_vectors
 from bedside_evaluation.eval_search import RANK_DEPTH, chapters_of, rankings_for
 from bedside_evaluation.queryset import QuerySet
 from bedside_evaluation.scoring import RecallResult, evaluate, pooled
@@ -86,7 +86,7 @@ def sets_within(corpus_book: str, chapters: Collection[int]) -> dict[str, QueryS
 
 
 def plain_text_artifact(
-    path: Path, chapters: Collection[int], embedder: Embedder, cache_dir: Path = DEFAULT_CACHE
+    path: Path, chapters: Collection[int], embedder: Embedder, cache_dir: Path | None = None
 ) -> BookArtifact:
     """The corpus book's ``chapters`` alone, chunked by ingest's chunker and embedded."""
     whole = load_json_book(path)

@@ -16,7 +16,7 @@ from bedside_embedding import Embedder
 from bedside_ingest.book import Book, Chapter
 from bedside_ingest.chunking import chapter_infos, chunk_book, load_json_book
 
-from bedside_evaluation.corpus_books import DEFAULT_CACHE, artifact_of, cached_vectors
+from bedside_evaluation.corpus_books import artifact_of, cached_vectors
 from bedside_evaluation.queryset import NavigationQuery, QuerySet
 
 LONG_BOOK = "long_development_book"
@@ -62,7 +62,7 @@ def joined_book(corpus: Path, parts: Sequence[str] = PARTS) -> JoinedBook:
     return JoinedBook(joined, renumbered, tuple(spans))
 
 
-def long_book_artifact(corpus: Path, embedder: Embedder, cache_dir: Path = DEFAULT_CACHE) -> BookArtifact:
+def long_book_artifact(corpus: Path, embedder: Embedder, cache_dir: Path | None = None) -> BookArtifact:
     """The joined book chunked by ingest's chunker and embedded.
 
     Passages never cross a chapter, so each part's passages are the texts it has alone and

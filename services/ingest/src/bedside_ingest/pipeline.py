@@ -231,8 +231,10 @@ def embed_new(
             embedded[0] = True
             return embed_passages(distinct, embedders, progress)
 
-        model = embedders[0].model_id
-        vectors = compute(new) if cache is None else vectors_through_cache(model, new, compute, cache)
+        model, dimensions = embedders[0].model_id, embedders[0].dimensions
+        vectors = (
+            compute(new) if cache is None else vectors_through_cache(model, new, compute, cache, dimensions)
+        )
         if not embedded[0]:
             progress("embed", len(texts), len(texts), "embedded before")
         for text, row in zip(new, vectors, strict=True):
