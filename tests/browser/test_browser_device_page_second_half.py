@@ -724,7 +724,9 @@ def test_a_stop_reached_offline_is_the_timers_pause_though_a_report_from_before_
         phone.wait_for_timeout(50)
     phone.context.set_offline(True)
     phone.unroute(re.compile(r".*/reports$"))
-    expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=WAIT_MS)  # paused at the stop
+    # paused at the stop, up to 14 s of the book on: a recording's clock is the browser's audio output, which
+    # falls behind the wall's on a busy machine (CI twice: still playing at 0:00:20-25 after 20 s)
+    expect(phone.get_by_role("button", name="Play")).to_be_visible(timeout=3 * WAIT_MS)
     expect(phone.locator("#pos")).to_have_text(clock(stop))
     before = bedside.state(listener.name, listener.token, book)
     assert (before["asleep"], before["position_ms"]) == (None, got_through[0])
