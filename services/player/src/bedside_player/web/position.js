@@ -502,9 +502,9 @@ function playedUpTo() {
 // `pressed`: the listener pressed play or pause here, which says someone is awake (ADR 24).
 export async function report({ pressed = false } = {}) {
   if (state.stopped || state.bookRemoved) return;
-  // not sounding it: no progress to tell
-  if ((recordingLost() || soundRefused || (soundStarting && !pressed)) && state.playing) return;
-  if (state.joining && state.playing && !pressed) return; // told where the book is first: see `join`
+  if ((recordingLost() || soundRefused) && state.playing) return; // not sounding it: no progress to tell
+  // not yet sure of its place (`join`) or its sound (`sound`): only a press of the page's own is told
+  if ((state.joining || soundStarting) && state.playing && !pressed) return;
   state.lastReportAt = performance.now();
   state.reportedPlaying = state.playing;
   const body = () => ({
