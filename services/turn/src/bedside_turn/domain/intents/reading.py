@@ -938,8 +938,8 @@ def _done_together(
             return speed_first
         # A pause asked for and then the timer ("pause and set a timer for ten"): paused at once, the
         # timer counting the listening after it. Said after a timer, a stop is the timer's own ("read
-        # for ten minutes then stop"), unless the timer is cancelled or its own words stop the book
-        # ("sleep in 20 and pause": ``_paused_after_the_timer``); a "hold on" is no pause asked
+        # for ten minutes then stop", "sleep in 20 and pause": ``_paused_after_the_timer``), unless the
+        # timer is cancelled; a "hold on" is no pause asked
         # for, nor a stop before a comma alone ("hold on, add ten minutes", "stop, sleep in 20"); a pause
         # said with why or "now" is asked for whatever parts it from the timer ("pause, I'm getting
         # water, ...", "pause now, sleep timer 15 minutes").
@@ -986,21 +986,21 @@ def _a_bookmark_beside_a_move(halves: tuple[Intent, Intent], said: tuple[str, st
 
 def _paused_after_the_timer(
     halves: tuple[Intent, Intent], said: tuple[str, str], joined_by: str
-) -> Together | None:
-    """'Sleep in 20 and pause', 'set a timer for 10 minutes and pause': minutes of a timer whose own words
-    already stop the book, so a pause said after them with "and" is asked for now, and done as "pause and
-    sleep in 20" is: paused first, then the timer. A stop said after listening on ("read for ten minutes
-    and pause", "finish chapter 3 and go to sleep") or after "then" ("sleep in 20 then stop") is the
-    timer's own, and a wait ("... and hold on") no pause."""
+) -> SleepTimer | TimerAdded | None:
+    """'Sleep in 20 and pause', 'set a timer for 20 minutes and stop', 'add ten minutes and stop': a stop
+    said after minutes of a timer is the timer's own, the timer alone, as one said before it with a comma
+    is ("pause, sleep in 20"); paused at once, 20 more minutes asked for would stop the book on the
+    listener, and a timer on a paused book never runs down. A wait ("... and hold on") is neither."""
     timer, pause = halves
     in_minutes = isinstance(timer, TimerAdded) or (
         isinstance(timer, SleepTimer) and timer.after != "chapter_end"
     )
     return (
-        Together(move=pause, then=timer)
-        if joined_by == "and"
-        and isinstance(pause, Pause)
+        timer
+        if isinstance(timer, SleepTimer | TimerAdded)
         and in_minutes
+        and joined_by == "and"
+        and isinstance(pause, Pause)
         and re.search(STOPPING, said[0]) is not None
         and not _WAITING.match(said[1])
         else None
