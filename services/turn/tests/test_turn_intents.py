@@ -1134,6 +1134,36 @@ def test_a_bookmark_said_with_a_pause_or_a_timer_is_made_and_the_other_done(
 
 
 @pytest.mark.parametrize(
+    "utterance",
+    [
+        "bookmark this and go back to sleep",
+        "mark my place and go back to sleep",
+        "bookmark this then go back to sleep",
+        "bookmark it and go back to bed",
+    ],
+)
+def test_a_bookmark_and_going_back_to_sleep_is_the_bookmark_and_a_pause(utterance: str) -> None:
+    """A review: "go back to sleep" was a search for "sleep", so the book could be moved to a passage about
+    sleep as the listener settled down; it is a pause, as "go to sleep" is."""
+    assert intents.read(utterance) == intents.Together(intents.Bookmark(), intents.Pause())
+    assert intents.read("go back to sleep") == intents.Pause()
+
+
+@pytest.mark.parametrize(
+    ("utterance", "title"),
+    [
+        ("bookmark this as there and back again", "there and back again"),
+        ("bookmark this as out and back", "out and back"),
+        ("bookmark this as the storm and back", "the storm and back"),
+        ("bookmark this, call it there and back again", "there and back again"),
+    ],
+)
+def test_a_bookmark_title_with_back_in_it_is_one_title(utterance: str, title: str) -> None:
+    """A review: a bare "back" after a title parted a move off it, and the book jumped back 30 s."""
+    assert intents.read(utterance) == intents.Bookmark(title=title)
+
+
+@pytest.mark.parametrize(
     ("utterance", "read_as"),
     [
         (

@@ -194,6 +194,10 @@ _DOZED = re.compile(
 _MOVE_FIRST = re.compile(
     r"^(?:(?:please|can you|could you) )?(?:go|take me|bring me|put me|skip|jump|rewind|play|back)\b"
 )
+# After a bookmark's title only a verb of moving parts a move off it: "as there and back again" is a title
+_MOVED_BY_A_VERB = re.compile(
+    r"^(?:(?:please|can you|could you) )?(?:go|take me|bring me|put me|skip|jump|rewind|play)\b"
+)
 _WHERE_I_DOZED_AGO = re.compile(
     rf"^(?:(?:go|take me|bring me|skip|jump) )?back to (?:where|when) i {_DOZE} {ROUGHLY}(?P<ago>{AMOUNT})"
     r" ago(?: please)?$"
@@ -980,7 +984,7 @@ def _a_bookmark_beside_a_move(halves: tuple[Intent, Intent], said: tuple[str, st
         return False
     said_as_a_move = _MOVE_FIRST.match(said[moving]) is not None
     if moving == 1 and mark.title is not None:
-        return said_as_a_move
+        return _MOVED_BY_A_VERB.match(said[moving]) is not None
     return said_as_a_move or not (isinstance(move, FindPlace) and move.direction is None)
 
 

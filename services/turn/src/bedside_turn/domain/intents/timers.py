@@ -277,7 +277,7 @@ _PAUSE = re.compile(
     rf" (?:now|tonight|a (?:bit|moment|sec|while)|{AMOUNT})"
     rf"|{_BACK_SOON}"
     r"|turn (?:it |this |the book )?off|switch (?:it |this |the book )?off|shut up|be quiet|quiet|shh+|hush"
-    r"|shush|off|done for (?:tonight|now|the night)|go (?:quiet|to sleep|to bed)(?: now)?"
+    r"|shush|off|done for (?:tonight|now|the night)|go (?:quiet|(?:back )?to (?:sleep|bed))(?: now)?"
     r"|wait|hang on|hold on|let's stop(?: here| there)?|(?:i think )?i'll stop(?: here| there)?"
     r"|(?:just |give me )?(?:one|a) (?:sec|second|moment|minute)|enough"
     r"|(?:stop|pause) (?:the|my) (?:speaker|phone|tablet|laptop)"
