@@ -66,6 +66,14 @@ def never_done_indexing(engine: SearchEngine) -> asyncio.Event:
     return began
 
 
+async def until_indexed(engine: SearchEngine, book: str, within_s: float) -> None:
+    """Waits until ``engine`` serves ``book``, for ``within_s`` at most (the test's assertion says if not)."""
+    for _ in range(round(within_s * 10)):
+        if book in engine.books:
+            return
+        await asyncio.sleep(0.1)
+
+
 @contextlib.asynccontextmanager
 async def consuming(client: Client, engine: SearchEngine) -> AsyncIterator[None]:
     """``engine`` indexing from the books stream while inside, its consumer stopped on leaving."""
@@ -299,10 +307,7 @@ async def test_a_book_whose_indexing_fails_is_tried_again_until_it_is_indexed(
         async with consuming(client, engine):
             await asyncio.sleep(0.5)  # caught up on an empty stream: the consumer is fetching
             await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
-            for _ in range(100):
-                if "small" in engine.books:
-                    break
-                await asyncio.sleep(0.1)
+            await until_indexed(engine, "small", within_s=10)
             assert "small" in engine.books, tries
         given_up = [subjects.BOOK_INGESTED.format(book="small")] if failures == consumer.MAX_DELIVER else []
         assert [m.headers and m.headers.get("Bedside-Subject") for m in dead] == given_up
@@ -337,10 +342,7 @@ async def test_a_catch_up_that_fails_leaves_the_consumer_indexing(
                     break
                 await asyncio.sleep(0.1)
             await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
-            for _ in range(100):
-                if "small" in engine.books:
-                    break
-                await asyncio.sleep(0.1)
+            await until_indexed(engine, "small", within_s=10)
             assert len(calls) > 1
             assert "small" in engine.books
     finally:
@@ -372,10 +374,7 @@ async def test_a_bus_slow_to_answer_as_search_starts_leaves_the_consumer_indexin
     try:
         async with consuming(client, engine):
             await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
-            for _ in range(600):
-                if "small" in engine.books:
-                    break
-                await asyncio.sleep(0.1)
+            await until_indexed(engine, "small", within_s=60)
             assert calls
             assert "small" in engine.books
     finally:
@@ -544,10 +543,7 @@ async def test_a_book_that_cannot_be_announced_ready_is_tried_again_and_the_cons
         await asyncio.sleep(0.5)
         event = BookIngested(book="small", version=artifact.version, object_name="small/a.json", title="T")
         await js.publish(subjects.BOOK_INGESTED.format(book="small"), event.model_dump_json().encode())
-        for _ in range(100):
-            if "small" in engine.books:
-                break
-            await asyncio.sleep(0.1)
+        await until_indexed(engine, "small", within_s=10)
         for _ in range(150):  # its announcement times out, and it is delivered again
             info = await js.consumer_info(subjects.BOOKS_STREAM, "search-indexer")
             if consumer.done() or info.num_redelivered:
@@ -591,10 +587,7 @@ async def test_a_book_indexed_for_longer_than_the_ack_wait_stays_in_this_copys_h
             with pytest.raises(NatsTimeout):  # handed nothing while the book is indexed
                 await other_copy.fetch(1, timeout=3)
             await other_copy.unsubscribe()
-            for _ in range(100):
-                if "small" in engine.books:
-                    break
-                await asyncio.sleep(0.1)
+            await until_indexed(engine, "small", within_s=10)
             assert "small" in engine.books
     finally:
         await store.close()

@@ -996,19 +996,17 @@ def _paused_after_the_timer(
     is ("pause, sleep in 20"); paused at once, 20 more minutes asked for would stop the book on the
     listener, and a timer on a paused book never runs down. A wait ("... and hold on") is neither."""
     timer, pause = halves
-    in_minutes = isinstance(timer, TimerAdded) or (
-        isinstance(timer, SleepTimer) and timer.after != "chapter_end"
-    )
-    return (
-        timer
-        if isinstance(timer, SleepTimer | TimerAdded)
-        and in_minutes
-        and joined_by == "and"
+    if not (
+        isinstance(timer, TimerAdded) or (isinstance(timer, SleepTimer) and timer.after != "chapter_end")
+    ):
+        return None  # minutes only: a stop after "the end of the chapter" is another thing said
+    stop_said_after = (
+        joined_by == "and"
         and isinstance(pause, Pause)
         and re.search(STOPPING, said[0]) is not None
         and not _WAITING.match(said[1])
-        else None
     )
+    return timer if stop_said_after else None
 
 
 def _told_after_the_move(move: Intent, told: Intent, told_said: str) -> bool:
